@@ -1,0 +1,84 @@
+//! JavaScript string semantics the reference depends on: which characters
+//! `String.prototype.trim` strips, and UTF-16 offsets.
+
+/// True for the characters JavaScript's `trim()` removes. Differs from
+/// `char::is_whitespace`: U+FEFF is stripped, U+0085 is not.
+pub fn is_js_whitespace(c: char) -> bool {
+    matches!(
+        c,
+        '\u{0009}'
+            | '\u{000A}'
+            | '\u{000B}'
+            | '\u{000C}'
+            | '\u{000D}'
+            | '\u{0020}'
+            | '\u{00A0}'
+            | '\u{1680}'
+            | '\u{2000}'..='\u{200A}'
+            | '\u{2028}'
+            | '\u{2029}'
+            | '\u{202F}'
+            | '\u{205F}'
+            | '\u{3000}'
+            | '\u{FEFF}'
+    )
+}
+
+/// `s.trim()` as JavaScript computes it.
+pub fn js_trim(s: &str) -> &str {
+    s.trim_matches(is_js_whitespace)
+}
+
+/// `s.trimEnd()` as JavaScript computes it.
+pub fn js_trim_end(s: &str) -> &str {
+    s.trim_end_matches(is_js_whitespace)
+}
+
+/// Converts a byte offset into `s` to the UTF-16 code-unit offset JavaScript
+/// would report. Offsets past the end count as the end.
+pub fn utf16_offset(s: &str, byte_offset: usize) -> usize {
+    let end = floor_char_boundary(s, byte_offset.min(s.len()));
+    s[..end].chars().map(char::len_utf16).sum()
+}
+
+/// The largest char boundary not above `i` (std's is unstable).
+pub fn floor_char_boundary(s: &str, i: usize) -> usize {
+    let mut i = i.min(s.len());
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// JavaScript's `s.slice(start, end)` for non-negative byte offsets: clamped
+/// to the string, empty when `start >= end`.
+pub fn js_slice(s: &str, start: usize, end: usize) -> &str {
+    let start = floor_char_boundary(s, start);
+    let end = floor_char_boundary(s, end);
+    if start >= end { "" } else { &s[start..end] }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trim_follows_javascript_not_rust() {
+        assert_eq!(js_trim("\u{FEFF} a \u{3000}"), "a");
+        assert_eq!(js_trim("\u{0085}a"), "\u{0085}a");
+        assert_eq!(js_trim_end("a\u{00A0}\n"), "a");
+    }
+
+    #[test]
+    fn utf16_counts_surrogate_pairs() {
+        let s = "a😀b";
+        assert_eq!(utf16_offset(s, 5), 3);
+        assert_eq!(utf16_offset(s, 100), 4);
+    }
+
+    #[test]
+    fn slice_clamps_like_javascript() {
+        assert_eq!(js_slice("abc", 2, 1), "");
+        assert_eq!(js_slice("abc", 1, 10), "bc");
+    }
+}

@@ -1,0 +1,67 @@
+//! Marker recognition. The reference's patterns are tiny anchored regexes;
+//! hand-written checks keep the engine free of a regex dependency.
+
+/// Canonical SEARCH start marker.
+pub const SEARCH_START: &str = "------- SEARCH";
+/// Canonical separator.
+pub const SEPARATOR: &str = "=======";
+/// Canonical REPLACE end marker.
+pub const REPLACE_END: &str = "+++++++ REPLACE";
+
+/// `^c{3,}` followed exactly by `rest`, then an optional `>`.
+fn run_then(line: &str, c: char, rest: &str) -> bool {
+    let run = line.len() - line.trim_start_matches(c).len();
+    if run < 3 {
+        return false;
+    }
+    let tail = &line[run..];
+    match tail.strip_prefix(rest) {
+        Some("") | Some(">") => true,
+        _ => false,
+    }
+}
+
+/// `^-{3,} SEARCH>?$` or the legacy `^<{3,} SEARCH>?$`.
+pub fn is_search_start(line: &str) -> bool {
+    run_then(line, '-', " SEARCH") || run_then(line, '<', " SEARCH")
+}
+
+/// `^={3,}$`.
+pub fn is_separator(line: &str) -> bool {
+    line.len() >= 3 && line.bytes().all(|b| b == b'=')
+}
+
+/// `^\+{3,} REPLACE>?$` or the legacy `^>{3,} REPLACE>?$`.
+pub fn is_replace_end(line: &str) -> bool {
+    run_then(line, '+', " REPLACE") || run_then(line, '>', " REPLACE")
+}
+
+/// Any of the three markers, flexible spelling.
+pub fn is_marker(line: &str) -> bool {
+    is_search_start(line) || is_separator(line) || is_replace_end(line)
+}
+
+/// Whether a last line could be half of a streamed marker.
+pub fn starts_like_marker(line: &str) -> bool {
+    line.starts_with(['-', '<', '=', '+', '>'])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flexible_markers() {
+        assert!(is_search_start("--- SEARCH"));
+        assert!(is_search_start("<<<<<<< SEARCH>"));
+        assert!(!is_search_start("-- SEARCH"));
+        assert!(!is_search_start("-------SEARCH"));
+        assert!(!is_search_start("------- SEARCH\r"));
+        assert!(!is_search_start("------- SEARCH>>"));
+        assert!(is_separator("==="));
+        assert!(!is_separator("======= "));
+        assert!(is_replace_end(">>>>>>> REPLACE"));
+        assert!(is_replace_end("+++ REPLACE>"));
+        assert!(!is_replace_end("++ REPLACE"));
+    }
+}

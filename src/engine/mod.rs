@@ -1,0 +1,262 @@
+//! The SEARCH/REPLACE engine: a faithful port of Cline v4.0.10's
+//! `constructNewFileContent` (v1 and v2) plus a report on every block.
+//!
+//! Pure: no I/O, no terminal types. Offsets inside are byte offsets into
+//! UTF-8 text; `match_indices` are converted to UTF-16 code units at the
+//! boundary, as the reference reports them.
+//!
+//! ```
+//! use srview::engine::{apply, Options};
+//! let diff = "------- SEARCH\nb\n=======\nB\n+++++++ REPLACE\n";
+//! let out = apply(diff, "a\nb\nc\n", Options::default());
+//! assert_eq!(out.result.unwrap().new_content, "a\nB\nc\n");
+//! ```
+
+pub mod fixes;
+pub mod js;
+pub mod markers;
+pub mod matcher;
+mod report;
+mod v1;
+mod v2;
+
+use serde::Serialize;
+
+/// The reference's two parser versions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Version {
+    /// Cline's default: lenient structure, out-of-order blocks, whole-file fallback.
+    #[default]
+    V1,
+    /// Class-based parser: strict structure, no whole-file fallback.
+    V2,
+}
+
+impl Version {
+    pub fn name(self) -> &'static str {
+        match self {
+            Version::V1 => "v1",
+            Version::V2 => "v2",
+        }
+    }
+}
+
+/// How one apply is run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Options {
+    pub version: Version,
+    /// `false` while the diff is still streaming (Cline's `!partial`).
+    pub is_final: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            version: Version::V1,
+            is_final: true,
+        }
+    }
+}
+
+/// The fallback stage that located a SEARCH block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Stage {
+    Exact,
+    LineTrimmed,
+    BlockAnchor,
+    WholeFile,
+    /// Empty SEARCH: a new file, or (v2) the whole file replaced.
+    Empty,
+}
+
+impl Stage {
+    /// The word shown to users and written in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::Exact => "exact",
+            Stage::LineTrimmed => "line-trimmed",
+            Stage::BlockAnchor => "block-anchor",
+            Stage::WholeFile => "whole-file",
+            Stage::Empty => "empty",
+        }
+    }
+}
+
+/// Where a block is in its life.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BlockState {
+    /// SEARCH lines are arriving; nothing matched yet.
+    SearchStreaming,
+    /// Matched; REPLACE lines are arriving.
+    ReplaceStreaming,
+    /// Closed (or closed by the end of a final apply) and applied.
+    Applied,
+    /// The reference threw on this block.
+    Failed,
+    /// Never took effect without an error: its SEARCH never reached a
+    /// separator before the diff ended, or a new SEARCH marker cut it off.
+    Dropped,
+}
+
+impl BlockState {
+    pub fn name(self) -> &'static str {
+        match self {
+            BlockState::SearchStreaming => "search-streaming",
+            BlockState::ReplaceStreaming => "replace-streaming",
+            BlockState::Applied => "applied",
+            BlockState::Failed => "failed",
+            BlockState::Dropped => "dropped",
+        }
+    }
+}
+
+/// A byte range of the original and the 1-based lines it covers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+    pub start_line: usize,
+    /// `start_line - 1` when the range is empty.
+    pub end_line: usize,
+}
+
+/// 1-based lines of the new content; `end_line = start_line - 1` when empty.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LineSpan {
+    pub start_line: usize,
+    pub end_line: usize,
+}
+
+/// What happened to one SEARCH/REPLACE block.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BlockReport {
+    /// 0-based position in the diff.
+    pub index: usize,
+    /// 1-based first and last diff lines of the block.
+    pub diff_lines: [usize; 2],
+    pub state: BlockState,
+    pub stage: Option<Stage>,
+    pub out_of_order: bool,
+    /// The matched range of the original. `end` is clamped to the file.
+    pub original: Option<Span>,
+    /// Where the replacement sits in the new content (in-order blocks while
+    /// streaming; every applied block in final mode).
+    pub replacement: Option<LineSpan>,
+    /// Byte range of the replacement in the new content.
+    #[serde(skip)]
+    pub replacement_bytes: Option<(usize, usize)>,
+    /// The REPLACE text streamed so far.
+    #[serde(skip)]
+    pub replace_text: String,
+    pub error: Option<String>,
+}
+
+/// The reference threw.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApplyError {
+    /// The reference's `Error.message`, word for word.
+    pub message: String,
+    /// Index of the block being processed, when there was one.
+    pub block: Option<usize>,
+    /// 1-based diff line being processed when it threw (none at finalization).
+    pub diff_line: Option<usize>,
+}
+
+/// The reference returned.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Applied {
+    pub new_content: String,
+    /// Start of each applied block in the original, in UTF-16 code units.
+    pub match_indices: Vec<usize>,
+}
+
+/// Result of one apply: the reference's answer plus the per-block report.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outcome {
+    pub result: Result<Applied, ApplyError>,
+    pub blocks: Vec<BlockReport>,
+}
+
+impl Outcome {
+    pub fn applied_count(&self) -> usize {
+        self.blocks
+            .iter()
+            .filter(|b| b.state == BlockState::Applied)
+            .count()
+    }
+
+    pub fn failed_count(&self) -> usize {
+        self.blocks
+            .iter()
+            .filter(|b| b.state == BlockState::Failed)
+            .count()
+    }
+}
+
+/// Applies `diff` to `original` exactly as the reference does.
+pub fn apply(diff: &str, original: &str, options: Options) -> Outcome {
+    let index = matcher::LineIndex::new(original);
+    apply_indexed(diff, &index, options)
+}
+
+/// [`apply`] with a prebuilt line index of the original, for callers that
+/// re-apply a growing diff to the same file.
+pub fn apply_indexed(diff: &str, index: &matcher::LineIndex, options: Options) -> Outcome {
+    let raw = match options.version {
+        Version::V1 => v1::run(diff, index, options.is_final),
+        Version::V2 => v2::run(diff, index, options.is_final),
+    };
+    report::finish(raw, index)
+}
+
+/// Splits a diff on `\n` and drops a last line that may be half a marker.
+/// `strict` is v2's test (canonical spellings only).
+fn diff_lines(diff: &str, strict: bool) -> Vec<&str> {
+    let mut lines: Vec<&str> = diff.split('\n').collect();
+    if let Some(last) = lines.last() {
+        let known = if strict {
+            *last == markers::SEARCH_START || *last == markers::SEPARATOR || *last == markers::REPLACE_END
+        } else {
+            markers::is_marker(last)
+        };
+        if markers::starts_like_marker(last) && !known {
+            lines.pop();
+        }
+    }
+    lines
+}
+
+/// What v1/v2 hand to the report builder.
+pub(crate) struct RawOutcome {
+    pub result: Result<(String, Vec<usize>), ApplyError>,
+    pub blocks: Vec<BlockReport>,
+}
+
+/// The reference's "does not match" message.
+fn no_match_error(search: &str) -> String {
+    format!(
+        "The SEARCH block:\n{}\n...does not match anything in the file.",
+        js::js_trim_end(search)
+    )
+}
+
+fn new_block(index: usize, line: usize) -> BlockReport {
+    BlockReport {
+        index,
+        diff_lines: [line, line],
+        state: BlockState::SearchStreaming,
+        stage: None,
+        out_of_order: false,
+        original: None,
+        replacement: None,
+        replacement_bytes: None,
+        replace_text: String::new(),
+        error: None,
+    }
+}

@@ -1,0 +1,129 @@
+//! Every case the reference produced, through the engine, every field compared.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+use srview::engine::{Options, Version, apply};
+
+struct Case {
+    id: String,
+    kind: String,
+    version: Version,
+    is_final: bool,
+    original: String,
+    diff: String,
+    expect: Value,
+}
+
+fn load(name: &str) -> Vec<Case> {
+    let path = format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).expect("fixture present");
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).expect("valid JSON line");
+            Case {
+                id: v["id"].as_str().expect("id").to_string(),
+                kind: v["kind"].as_str().expect("kind").to_string(),
+                version: match v["version"].as_str() {
+                    Some("v2") => Version::V2,
+                    _ => Version::V1,
+                },
+                is_final: v["isFinal"].as_bool().expect("isFinal"),
+                original: v["original"].as_str().expect("original").to_string(),
+                diff: v["diff"].as_str().expect("diff").to_string(),
+                expect: v["expect"].clone(),
+            }
+        })
+        .collect()
+}
+
+/// Compares one case; returns a description of the first difference.
+fn check(case: &Case) -> Result<(), String> {
+    let out = apply(
+        &case.diff,
+        &case.original,
+        Options {
+            version: case.version,
+            is_final: case.is_final,
+        },
+    );
+    let want_ok = case.expect["ok"].as_bool().expect("ok");
+    match (&out.result, want_ok) {
+        (Ok(applied), true) => {
+            let want = case.expect["newContent"].as_str().expect("newContent");
+            if applied.new_content != want {
+                return Err(format!("newContent {:?} != {:?}", applied.new_content, want));
+            }
+            let want_idx: Vec<usize> = case.expect["matchIndices"]
+                .as_array()
+                .expect("matchIndices")
+                .iter()
+                .map(|v| v.as_u64().expect("index") as usize)
+                .collect();
+            // Push order while streaming, sorted when final: as the reference.
+            let got = &applied.match_indices;
+            if *got != want_idx {
+                return Err(format!("matchIndices {got:?} != {want_idx:?}"));
+            }
+            Ok(())
+        }
+        (Err(e), false) => {
+            let want = case.expect["error"].as_str().expect("error");
+            if e.message != want {
+                return Err(format!("error {:?} != {:?}", e.message, want));
+            }
+            Ok(())
+        }
+        (Ok(a), false) => Err(format!(
+            "applied ({:?}) but the reference threw {:?}",
+            a.new_content, case.expect["error"]
+        )),
+        (Err(e), true) => Err(format!("threw {:?} but the reference applied", e.message)),
+    }
+}
+
+fn category(kind: &str) -> String {
+    let base = kind.rsplit('|').next().unwrap_or(kind);
+    let cat = base.split('.').next().unwrap_or(base);
+    if kind.starts_with("stream.") {
+        format!("stream/{cat}")
+    } else {
+        cat.to_string()
+    }
+}
+
+fn run_corpus(name: &str, expected_cases: usize) {
+    let cases = load(name);
+    assert_eq!(cases.len(), expected_cases, "{name}: case count");
+    let mut per_cat: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    let mut failures = Vec::new();
+    for case in &cases {
+        let entry = per_cat.entry(category(&case.kind)).or_default();
+        entry.1 += 1;
+        match check(case) {
+            Ok(()) => entry.0 += 1,
+            Err(why) => failures.push(format!("{} [{}]: {why}", case.id, case.kind)),
+        }
+    }
+    println!("{name}: pass counts per category");
+    for (cat, (pass, total)) in &per_cat {
+        println!("  {cat:<20} {pass:>4}/{total}");
+    }
+    let total_pass: usize = per_cat.values().map(|v| v.0).sum();
+    println!("  {:<20} {total_pass:>4}/{}", "TOTAL", cases.len());
+    for f in failures.iter().take(40) {
+        println!("FAIL {f}");
+    }
+    assert!(failures.is_empty(), "{} of {} cases differ from the reference", failures.len(), cases.len());
+}
+
+#[test]
+fn reference_corpus_full_parity() {
+    run_corpus("cline-v4.0.10.jsonl", 1500);
+}
+
+#[test]
+fn reference_own_tests_full_parity() {
+    run_corpus("cline-own-tests.jsonl", 48);
+}
