@@ -1,1 +1,15 @@
+//! srview: see what an LLM's SEARCH/REPLACE edit does, and why it fails.
+//!
+//! Data flows one way: [`source`] (files, stdin, transcripts, replay) →
+//! [`engine`] (pure parse + match + apply) → [`app`] (state) → [`view`]
+//! (pure render) → [`output`] (safe writes, JSON). [`diagnose`] explains
+//! blocks beside the engine; [`cli`] wires the commands.
+
+pub mod app;
+pub mod cli;
+pub mod diagnose;
 pub mod engine;
+pub mod input;
+pub mod output;
+pub mod source;
+pub mod view;

@@ -53,7 +53,10 @@ fn check(case: &Case) -> Result<(), String> {
         (Ok(applied), true) => {
             let want = case.expect["newContent"].as_str().expect("newContent");
             if applied.new_content != want {
-                return Err(format!("newContent {:?} != {:?}", applied.new_content, want));
+                return Err(format!(
+                    "newContent {:?} != {:?}",
+                    applied.new_content, want
+                ));
             }
             let want_idx: Vec<usize> = case.expect["matchIndices"]
                 .as_array()
@@ -115,7 +118,12 @@ fn run_corpus(name: &str, expected_cases: usize) {
     for f in failures.iter().take(40) {
         println!("FAIL {f}");
     }
-    assert!(failures.is_empty(), "{} of {} cases differ from the reference", failures.len(), cases.len());
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases differ from the reference",
+        failures.len(),
+        cases.len()
+    );
 }
 
 #[test]

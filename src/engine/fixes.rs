@@ -6,7 +6,13 @@
 pub fn fix_model_output(diff: &str, path: &str) -> String {
     let mut text = diff.to_string();
     if !path.to_ascii_lowercase().ends_with(".xml") {
-        for (entity, plain) in [("&gt;", ">"), ("&lt;", "<"), ("&quot;", "\""), ("&amp;", "&"), ("&apos;", "'")] {
+        for (entity, plain) in [
+            ("&gt;", ">"),
+            ("&lt;", "<"),
+            ("&quot;", "\""),
+            ("&amp;", "&"),
+            ("&apos;", "'"),
+        ] {
             if text.contains(entity) {
                 text = text.replace(entity, plain);
             }
@@ -22,7 +28,10 @@ mod tests {
     #[test]
     fn unescapes_in_reference_order() {
         // `&amp;lt;` becomes `&lt;`, not `<`: `&amp;` is unescaped after `&lt;`.
-        assert_eq!(fix_model_output("a &lt;b&gt; &amp;lt; \u{FFFD}", "x.rs"), "a <b> &lt; ");
+        assert_eq!(
+            fix_model_output("a &lt;b&gt; &amp;lt; \u{FFFD}", "x.rs"),
+            "a <b> &lt; "
+        );
     }
 
     #[test]

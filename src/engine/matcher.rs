@@ -9,8 +9,8 @@
 use std::cell::OnceCell;
 use std::collections::HashMap;
 
-use super::js::js_trim;
 use super::Stage;
+use super::js::js_trim;
 
 /// A match of one SEARCH text: byte range in the original and the stage.
 /// `end` may be one past the file's end (the reference counts a newline after
@@ -73,7 +73,9 @@ impl<'a> LineIndex<'a> {
     /// 0-based line containing byte `offset` (offsets past the end map to the last line).
     pub fn line_of(&self, offset: usize) -> usize {
         let n = self.line_count();
-        self.starts[..n].partition_point(|&s| s <= offset).saturating_sub(1)
+        self.starts[..n]
+            .partition_point(|&s| s <= offset)
+            .saturating_sub(1)
     }
 
     /// First line whose start is at or after `from`, as the reference's
@@ -165,7 +167,11 @@ pub fn line_trimmed(index: &LineIndex, search: &str, from: usize) -> Option<Matc
     let hay = &index.trimmed_ids()[first..];
     let at = first + kmp_find(hay, &needle)?;
     let (start, end) = index.span(at, m);
-    Some(Match { start, end, stage: Stage::LineTrimmed })
+    Some(Match {
+        start,
+        end,
+        stage: Stage::LineTrimmed,
+    })
 }
 
 /// Block-anchor: for searches of 3+ raw elements, the first window whose first
@@ -186,7 +192,11 @@ pub fn block_anchor(index: &LineIndex, search: &str, from: usize) -> Option<Matc
     let ids = index.trimmed_ids();
     let at = (first..=n - m).find(|&i| ids[i] == head && ids[i + m - 1] == tail)?;
     let (start, end) = index.span(at, m);
-    Some(Match { start, end, stage: Stage::BlockAnchor })
+    Some(Match {
+        start,
+        end,
+        stage: Stage::BlockAnchor,
+    })
 }
 
 /// Knuth-Morris-Pratt: first index of `needle` in `hay`, linear time.

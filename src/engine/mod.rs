@@ -221,7 +221,9 @@ fn diff_lines(diff: &str, strict: bool) -> Vec<&str> {
     let mut lines: Vec<&str> = diff.split('\n').collect();
     if let Some(last) = lines.last() {
         let known = if strict {
-            *last == markers::SEARCH_START || *last == markers::SEPARATOR || *last == markers::REPLACE_END
+            *last == markers::SEARCH_START
+                || *last == markers::SEPARATOR
+                || *last == markers::REPLACE_END
         } else {
             markers::is_marker(last)
         };

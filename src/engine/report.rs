@@ -23,8 +23,15 @@ pub(super) fn finish(raw: RawOutcome, index: &LineIndex) -> Outcome {
             for block in &mut blocks {
                 block.replacement = block.replacement_bytes.map(|(s, e)| {
                     let start_line = new_index.line_of(s) + 1;
-                    let end_line = if e > s { new_index.line_of(e - 1) + 1 } else { start_line - 1 };
-                    LineSpan { start_line, end_line }
+                    let end_line = if e > s {
+                        new_index.line_of(e - 1) + 1
+                    } else {
+                        start_line - 1
+                    };
+                    LineSpan {
+                        start_line,
+                        end_line,
+                    }
                 });
             }
         }

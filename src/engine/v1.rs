@@ -2,7 +2,9 @@
 
 use super::js::{js_slice, js_trim_end, utf16_offset};
 use super::matcher::{self, LineIndex, Match};
-use super::{ApplyError, BlockState, RawOutcome, Span, Stage, diff_lines, new_block, no_match_error};
+use super::{
+    ApplyError, BlockState, RawOutcome, Span, Stage, diff_lines, new_block, no_match_error,
+};
 
 const EMPTY_SEARCH: &str = "Empty SEARCH block detected with non-empty file. This usually indicates a malformed SEARCH marker.\nPlease ensure your SEARCH marker follows the correct format:\n- Use '------- SEARCH' (7+ dashes + space + SEARCH)\n";
 
@@ -208,7 +210,9 @@ impl State<'_, '_> {
             self.close(b);
         }
         for block in &mut self.blocks {
-            if block.state == BlockState::SearchStreaming || block.state == BlockState::ReplaceStreaming {
+            if block.state == BlockState::SearchStreaming
+                || block.state == BlockState::ReplaceStreaming
+            {
                 block.state = BlockState::Dropped;
             }
             block.replacement_bytes = None;
@@ -232,7 +236,10 @@ impl State<'_, '_> {
 
     fn done(self, starts: Vec<usize>) -> RawOutcome {
         let original = self.index.text();
-        let indices = starts.into_iter().map(|s| utf16_offset(original, s)).collect();
+        let indices = starts
+            .into_iter()
+            .map(|s| utf16_offset(original, s))
+            .collect();
         RawOutcome {
             result: Ok((self.result, indices)),
             blocks: self.blocks,

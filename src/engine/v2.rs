@@ -9,10 +9,11 @@
 use super::js::{js_slice, js_trim, js_trim_end};
 use super::markers::{is_replace_end, is_search_start, is_separator};
 use super::matcher::{self, LineIndex, Match};
-use super::{ApplyError, BlockState, RawOutcome, Span, Stage, diff_lines, new_block, no_match_error};
+use super::{
+    ApplyError, BlockState, RawOutcome, Span, Stage, diff_lines, new_block, no_match_error,
+};
 
-const INVALID_TRANSITION: &str =
-    "Invalid state transition.\nValid transitions are:\n- Idle → StateSearch\n- StateSearch → StateReplace";
+const INVALID_TRANSITION: &str = "Invalid state transition.\nValid transitions are:\n- Idle → StateSearch\n- StateSearch → StateReplace";
 const INCOMPLETE: &str =
     "File processing incomplete - SEARCH/REPLACE operations still active during finalization";
 
@@ -167,7 +168,8 @@ impl<'d> State<'d, '_, '_> {
             ));
         }
         self.found = Some(found);
-        self.result.push_str(js_slice(original, self.from, found.start));
+        self.result
+            .push_str(js_slice(original, self.from, found.start));
         if let Some(b) = self.current {
             let at = self.result.len();
             let block = &mut self.blocks[b];

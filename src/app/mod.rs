@@ -1,0 +1,1 @@
+//! app: see lib.rs for the data flow.

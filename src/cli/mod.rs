@@ -1,0 +1,201 @@
+//! Command-line interface: argument definitions and dispatch. Each command's
+//! work lives in its own module.
+
+mod apply;
+mod apply_stream;
+mod apply_transcript;
+mod check;
+mod preview;
+mod replay;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::engine::Version;
+use crate::input::CliError;
+
+/// Watch an LLM's SEARCH/REPLACE edit apply, live, and see why blocks fail.
+#[derive(Debug, Parser)]
+#[command(
+    name = "srview",
+    version,
+    about,
+    args_conflicts_with_subcommands = true
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    #[command(flatten)]
+    pub preview: PreviewArgs,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Apply a diff headlessly (Cline v4.0.10 semantics).
+    Apply(ApplyArgs),
+    /// Explain every block: why it fails, where it should match, a corrected block.
+    Check(CheckArgs),
+    /// Write INPUT into OUT progressively, the way a model streams it.
+    Replay(ReplayArgs),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+pub enum EngineArg {
+    #[default]
+    V1,
+    V2,
+}
+
+impl From<EngineArg> for Version {
+    fn from(e: EngineArg) -> Self {
+        match e {
+            EngineArg::V1 => Version::V1,
+            EngineArg::V2 => Version::V2,
+        }
+    }
+}
+
+/// The live previewer: `srview FILE [DIFF]`.
+#[derive(Debug, Args, Clone, Default)]
+pub struct PreviewArgs {
+    /// The file the diff edits.
+    pub file: Option<PathBuf>,
+    /// The diff to watch; `-` or absent (with stdin not a terminal) reads stdin.
+    pub diff: Option<PathBuf>,
+    /// Parser version of the reference.
+    #[arg(long, value_enum, default_value_t)]
+    pub engine: EngineArg,
+    /// Treat the diff as complete from the start (final mode).
+    #[arg(long = "final")]
+    pub final_mode: bool,
+    /// On accept, print the result to stdout instead of writing FILE.
+    #[arg(long)]
+    pub print: bool,
+    /// Unescape HTML entities and drop U+FFFD, as Cline does for non-Claude models.
+    #[arg(long)]
+    pub fix_model_output: bool,
+    /// Poll DIFF instead of relying on file-system events.
+    #[arg(long)]
+    pub poll: bool,
+    /// Stream DIFF in by itself at RATE characters per second (default 400).
+    #[arg(long, num_args = 0..=1, default_missing_value = "400", value_name = "RATE")]
+    pub replay: Option<f64>,
+    /// Seed for replay jitter.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Read DIFF as an agent transcript (Cline tool calls or Aider edit blocks).
+    #[arg(long)]
+    pub transcript: bool,
+    /// Folder transcript paths resolve against.
+    #[arg(long)]
+    pub cwd: Option<PathBuf>,
+    /// Allow transcript paths outside --cwd.
+    #[arg(long)]
+    pub allow_outside: bool,
+    /// FILE may not exist: start from an empty original.
+    #[arg(long)]
+    pub new_file: bool,
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct ApplyArgs {
+    /// The file the diff edits.
+    pub file: Option<PathBuf>,
+    /// The diff; `-` or absent reads stdin.
+    pub diff: Option<PathBuf>,
+    /// Apply in partial (streaming) mode: isFinal = false.
+    #[arg(long)]
+    pub partial: bool,
+    #[arg(long, value_enum, default_value_t)]
+    pub engine: EngineArg,
+    #[arg(long)]
+    pub fix_model_output: bool,
+    /// Print one JSON object with the result and the per-block report.
+    #[arg(long)]
+    pub json: bool,
+    /// Replace FILE atomically when the diff applies.
+    #[arg(long)]
+    pub write: bool,
+    /// FILE may not exist: start from an empty original.
+    #[arg(long)]
+    pub new_file: bool,
+    /// Read stdin as it arrives; print one JSON line per update.
+    #[arg(long)]
+    pub stream: bool,
+    /// With --stream, include the new content in every line.
+    #[arg(long)]
+    pub stream_content: bool,
+    /// Apply every edit of an agent transcript instead of one diff.
+    #[arg(long, value_name = "MSG")]
+    pub transcript: Option<PathBuf>,
+    #[arg(long)]
+    pub cwd: Option<PathBuf>,
+    #[arg(long)]
+    pub allow_outside: bool,
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct CheckArgs {
+    pub file: PathBuf,
+    /// The diff; `-` or absent reads stdin.
+    pub diff: Option<PathBuf>,
+    #[arg(long, value_enum, default_value_t)]
+    pub engine: EngineArg,
+    #[arg(long)]
+    pub fix_model_output: bool,
+    #[arg(long)]
+    pub json: bool,
+    /// Print a corrected SEARCH/REPLACE block for every failing block.
+    #[arg(long)]
+    pub suggest: bool,
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct ReplayArgs {
+    /// A diff or a transcript.
+    pub input: PathBuf,
+    /// Where to write it progressively.
+    #[arg(long)]
+    pub to: PathBuf,
+    /// Characters per second.
+    #[arg(long, default_value_t = 400.0)]
+    pub rate: f64,
+    /// Characters per write.
+    #[arg(long, default_value_t = 16)]
+    pub chunk: usize,
+    /// Random extra delay per write, up to MS milliseconds.
+    #[arg(long, default_value_t = 0)]
+    pub jitter: u64,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// Parses arguments, runs the command, maps errors to exit statuses.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let result = match cli.command {
+        Some(Command::Apply(args)) => apply::run(&args),
+        Some(Command::Check(args)) => check::run(&args),
+        Some(Command::Replay(args)) => replay::run(&args),
+        None => preview::run(&cli.preview),
+    };
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            eprintln!("srview: {}", e.message);
+            ExitCode::from(e.code)
+        }
+    }
+}
+
+/// Result of a command: an exit status, or an error to print.
+pub type CmdResult = Result<u8, CliError>;

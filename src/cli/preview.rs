@@ -1,0 +1,8 @@
+//! `srview preview`: not built yet.
+
+use super::CmdResult;
+use crate::input::CliError;
+
+pub fn run(_args: &impl std::fmt::Debug) -> CmdResult {
+    Err(CliError::usage("preview is not implemented yet"))
+}

@@ -1,0 +1,1 @@
+//! diagnose: see lib.rs for the data flow.

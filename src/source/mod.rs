@@ -1,0 +1,1 @@
+//! source: see lib.rs for the data flow.

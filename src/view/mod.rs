@@ -1,0 +1,1 @@
+//! view: see lib.rs for the data flow.
