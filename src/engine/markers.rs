@@ -15,10 +15,7 @@ fn run_then(line: &str, c: char, rest: &str) -> bool {
         return false;
     }
     let tail = &line[run..];
-    match tail.strip_prefix(rest) {
-        Some("") | Some(">") => true,
-        _ => false,
-    }
+    matches!(tail.strip_prefix(rest), Some("" | ">"))
 }
 
 /// `^-{3,} SEARCH>?$` or the legacy `^<{3,} SEARCH>?$`.
