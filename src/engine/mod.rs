@@ -17,6 +17,7 @@ pub mod js;
 pub mod markers;
 pub mod matcher;
 mod report;
+pub mod session;
 mod v1;
 mod v2;
 

@@ -1,1 +1,6 @@
-//! source: see lib.rs for the data flow.
+//! Where diffs come from: a watched file, stdin, an agent transcript, a replay.
+
+pub mod aider;
+pub mod replay;
+pub mod transcript;
+pub mod watch;

@@ -1,0 +1,1 @@
+//! Incremental streaming session: not built yet.

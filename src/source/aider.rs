@@ -1,0 +1,1 @@
+//! aider: not built yet.

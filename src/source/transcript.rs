@@ -1,0 +1,1 @@
+//! transcript: not built yet.

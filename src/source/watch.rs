@@ -1,0 +1,1 @@
+//! watch: not built yet.
