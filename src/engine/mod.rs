@@ -152,6 +152,9 @@ pub struct BlockReport {
     /// Byte range of the replacement in the new content.
     #[serde(skip)]
     pub replacement_bytes: Option<(usize, usize)>,
+    /// The SEARCH text as the matcher saw it (set when the separator arrives).
+    #[serde(skip)]
+    pub search_text: String,
     /// The REPLACE text streamed so far.
     #[serde(skip)]
     pub replace_text: String,
@@ -259,6 +262,7 @@ fn new_block(index: usize, line: usize) -> BlockReport {
         original: None,
         replacement: None,
         replacement_bytes: None,
+        search_text: String::new(),
         replace_text: String::new(),
         error: None,
     }

@@ -93,6 +93,7 @@ impl State<'_, '_> {
             let b = self.current_or_new(line_no);
             self.in_search = false;
             self.in_replace = true;
+            self.blocks[b].search_text.clone_from(&self.search);
             let found = self.locate()?;
             self.found = Some(found);
             if found.start < self.from {
@@ -119,6 +120,7 @@ impl State<'_, '_> {
         if super::markers::is_replace_end(line) {
             let b = self.current_or_new(line_no);
             let Some(found) = self.found else {
+                self.blocks[b].search_text.clone_from(&self.search);
                 return Err(format!(
                     "The SEARCH block:\n{}\n...is malformatted.",
                     js_trim_end(&self.search)

@@ -148,6 +148,9 @@ impl<'d> State<'d, '_, '_> {
 
     fn before_replace(&mut self) -> Result<(), String> {
         let original = self.index.text();
+        if let Some(b) = self.current {
+            self.blocks[b].search_text.clone_from(&self.search);
+        }
         let found = if self.search.is_empty() {
             Match {
                 start: 0,
