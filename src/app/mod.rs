@@ -1,1 +1,411 @@
-//! app: see lib.rs for the data flow.
+//! Application state of the previewer: updated by events, rendered by
+//! `view`, never doing I/O itself. Writes and reloads are returned as
+//! [`Effect`]s for the event loop to carry out.
+
+pub mod keys;
+pub mod rows;
+pub mod text;
+
+use std::path::PathBuf;
+
+use crate::engine::{self, BlockReport, BlockState, Outcome, Version};
+use rows::{RowMap, SegKind, Segment};
+use text::TextLines;
+
+/// Where the diff stream is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StreamState {
+    /// No diff text yet (DIFF missing or empty).
+    Waiting,
+    Streaming,
+    /// Input ended (stdin closed, replay done) or `--final`: final mode.
+    Ended,
+}
+
+impl StreamState {
+    pub fn name(self) -> &'static str {
+        match self {
+            StreamState::Waiting => "waiting",
+            StreamState::Streaming => "streaming",
+            StreamState::Ended => "ended",
+        }
+    }
+}
+
+/// Split (two panes) or unified (one pane of - and + lines).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    Split,
+    Unified,
+}
+
+/// Which part of the screen takes j/k.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Focus {
+    Diff,
+    Blocks,
+}
+
+/// A message shown above the footer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Notice {
+    pub text: String,
+    pub error: bool,
+}
+
+/// Something the event loop must do outside the state.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Effect {
+    None,
+    /// Write (or print) the accepted content, if FILE is unchanged on disk.
+    Accept(String),
+    /// Re-read FILE from disk and re-apply.
+    Reload,
+    Quit(u8),
+}
+
+/// Scroll, layout and selection: what the user controls.
+#[derive(Debug, Clone)]
+pub struct ViewState {
+    /// First visible row of the current layout.
+    pub scroll: usize,
+    pub follow: bool,
+    /// `None`: chosen by the terminal width.
+    pub layout_choice: Option<Layout>,
+    pub wrap: bool,
+    pub focus: Focus,
+    pub selected: usize,
+    pub help: bool,
+    /// Rows of diff visible in the last frame (for paging and follow).
+    pub viewport: usize,
+    pub width: u16,
+}
+
+/// Width below which the unified view is chosen automatically.
+pub const UNIFIED_BELOW: u16 = 100;
+
+pub struct App {
+    pub file_path: PathBuf,
+    pub version: Version,
+    pub original: TextLines,
+    pub diff: String,
+    pub stream: StreamState,
+    /// Latest outcome of the engine (its errors included).
+    pub outcome: Outcome,
+    /// Result text of the latest successful apply: what the right pane shows.
+    pub result: TextLines,
+    /// Whether `result` is a streaming (partial) result.
+    pub result_streaming: bool,
+    pub segments: Vec<Segment>,
+    pub rows_split: RowMap,
+    pub rows_unified: RowMap,
+    /// Bumped on every new result; `dirty_from` is the first line that changed.
+    pub result_epoch: u64,
+    pub dirty_from: usize,
+    pub view: ViewState,
+    pub notice: Option<Notice>,
+    /// Set after an accept was refused because FILE changed on disk.
+    pub reload_offered: bool,
+}
+
+impl App {
+    pub fn new(file_path: PathBuf, original: String, version: Version) -> Self {
+        let mut app = App {
+            file_path,
+            version,
+            original: TextLines::new(original),
+            diff: String::new(),
+            stream: StreamState::Waiting,
+            outcome: Outcome {
+                result: Err(engine::ApplyError {
+                    message: String::new(),
+                    block: None,
+                    diff_line: None,
+                }),
+                blocks: Vec::new(),
+            },
+            result: TextLines::default(),
+            result_streaming: true,
+            segments: Vec::new(),
+            rows_split: RowMap::default(),
+            rows_unified: RowMap::default(),
+            result_epoch: 0,
+            dirty_from: 0,
+            view: ViewState {
+                scroll: 0,
+                follow: true,
+                layout_choice: None,
+                wrap: false,
+                focus: Focus::Diff,
+                selected: 0,
+                help: false,
+                viewport: 20,
+                width: 120,
+            },
+            notice: None,
+            reload_offered: false,
+        };
+        app.reapply();
+        app
+    }
+
+    pub fn is_final(&self) -> bool {
+        self.stream == StreamState::Ended
+    }
+
+    /// New full diff text from the source (appended or rewritten).
+    pub fn set_diff(&mut self, text: String) {
+        if text == self.diff && self.stream != StreamState::Waiting {
+            return;
+        }
+        self.diff = text;
+        if self.stream != StreamState::Ended {
+            self.stream = if self.diff.is_empty() {
+                StreamState::Waiting
+            } else {
+                StreamState::Streaming
+            };
+        }
+        self.reapply();
+    }
+
+    /// Applies what a diff source reported.
+    pub fn on_source(&mut self, event: crate::source::watch::SourceEvent) {
+        use crate::source::watch::SourceEvent;
+        match event {
+            SourceEvent::Text(text) => self.set_diff(text),
+            SourceEvent::Append(more) => {
+                let mut text = std::mem::take(&mut self.diff);
+                text.push_str(&more);
+                // Force a re-apply even though `set_diff` sees a new string.
+                self.diff = String::new();
+                self.set_diff(text);
+            }
+            SourceEvent::Ended => self.end_stream(),
+            SourceEvent::Problem(text) => self.notice = Some(Notice { text, error: true }),
+        }
+    }
+
+    /// The input ended: switch to final mode.
+    pub fn end_stream(&mut self) {
+        if self.stream != StreamState::Ended {
+            self.stream = StreamState::Ended;
+            self.reapply();
+        }
+    }
+
+    /// FILE was re-read from disk.
+    pub fn reload(&mut self, original: String) {
+        self.original = TextLines::new(original);
+        self.reload_offered = false;
+        self.notice = Some(Notice {
+            text: format!("reloaded {} and re-applied", self.file_path.display()),
+            error: false,
+        });
+        self.dirty_from = 0;
+        self.reapply();
+    }
+
+    /// Runs the engine on the whole diff and rebuilds the alignment.
+    pub fn reapply(&mut self) {
+        let options = engine::Options {
+            version: self.version,
+            is_final: self.is_final(),
+        };
+        self.outcome = engine::apply(&self.diff, self.original.text(), options);
+        let shown = self.shown_outcome(options);
+        if let Ok(applied) = &shown.result {
+            let changed = first_difference(self.result.text(), &applied.new_content);
+            let new = TextLines::new(applied.new_content.clone());
+            let line = new.line_of(changed);
+            self.dirty_from = if self.result_epoch == 0 {
+                0
+            } else {
+                self.dirty_from.min(line)
+            };
+            self.result = new;
+            self.result_streaming = !self.is_final();
+            self.result_epoch += 1;
+            self.segments = rows::align(
+                &self.original,
+                &self.result,
+                &shown.blocks,
+                self.result_streaming,
+            );
+        } else if self.result_epoch == 0 {
+            self.segments = rows::align(&self.original, &self.result, &[], true);
+        }
+        self.rows_split = RowMap::new(&self.segments, false);
+        self.rows_unified = RowMap::new(&self.segments, true);
+        if self.view.selected >= self.outcome.blocks.len() {
+            self.view.selected = self.outcome.blocks.len().saturating_sub(1);
+        }
+        if self.view.follow {
+            self.follow_active();
+        }
+    }
+
+    /// What the panes show. When a block fails, the diff before that block
+    /// still applies: show it (streaming), and copy its placements into the
+    /// report so the blocks before the failure keep their result lines.
+    fn shown_outcome(&mut self, options: engine::Options) -> Outcome {
+        let failed_at = match &self.outcome.result {
+            Ok(_) => return self.outcome.clone(),
+            Err(e) => e
+                .block
+                .and_then(|b| self.outcome.blocks.get(b))
+                .map(|b| b.diff_lines[0]),
+        };
+        let cut = failed_at.map_or(0, |line| line_offset(&self.diff, line.saturating_sub(1)));
+        let prefix = engine::Options {
+            is_final: false,
+            ..options
+        };
+        let shown = engine::apply(&self.diff[..cut], self.original.text(), prefix);
+        for (mine, theirs) in self.outcome.blocks.iter_mut().zip(&shown.blocks) {
+            if mine.replacement.is_none() {
+                mine.replacement = theirs.replacement;
+            }
+        }
+        shown
+    }
+
+    pub fn layout(&self) -> Layout {
+        self.view
+            .layout_choice
+            .unwrap_or(if self.view.width < UNIFIED_BELOW {
+                Layout::Unified
+            } else {
+                Layout::Split
+            })
+    }
+
+    pub fn rows(&self) -> &RowMap {
+        match self.layout() {
+            Layout::Split => &self.rows_split,
+            Layout::Unified => &self.rows_unified,
+        }
+    }
+
+    pub fn max_scroll(&self) -> usize {
+        self.rows()
+            .total()
+            .saturating_sub(self.view.viewport.max(1))
+    }
+
+    pub fn scroll_to(&mut self, row: usize) {
+        self.view.scroll = row.min(self.max_scroll());
+    }
+
+    /// The block the stream is working on, or the last one.
+    pub fn active_block(&self) -> Option<&BlockReport> {
+        let blocks = &self.outcome.blocks;
+        blocks
+            .iter()
+            .rev()
+            .find(|b| {
+                matches!(
+                    b.state,
+                    BlockState::ReplaceStreaming | BlockState::SearchStreaming | BlockState::Failed
+                )
+            })
+            .or(blocks.last())
+    }
+
+    /// Segment showing block `index`, if it is placed.
+    pub fn segment_of_block(&self, index: usize) -> Option<usize> {
+        self.segments
+            .iter()
+            .position(|s| s.kind == SegKind::Change { block: Some(index) })
+    }
+
+    /// Scrolls so the active block (and the line being streamed) is in view.
+    pub fn follow_active(&mut self) {
+        let Some(active) = self.active_block().map(|b| b.index) else {
+            return;
+        };
+        self.view.selected = active;
+        // A block not located yet has nowhere to show: follow the last one that has.
+        let placed = |b: &&BlockReport| b.original.is_some();
+        let Some(active) = self.outcome.blocks[..=active]
+            .iter()
+            .rev()
+            .find(placed)
+            .map(|b| b.index)
+        else {
+            return;
+        };
+        let target = match self.segment_of_block(active) {
+            Some(seg) => {
+                let rows = self.rows();
+                let first = rows.first_row(seg);
+                let last = rows.first_row(seg + 1).saturating_sub(1);
+                // Keep a little context above, and the newest line on screen.
+                let top = first.saturating_sub(3);
+                let page = self.view.viewport.max(1);
+                if last >= top + page {
+                    last + 3 - page.min(last + 3)
+                } else {
+                    top
+                }
+            }
+            None => match self.outcome.blocks.get(active).and_then(|b| b.original) {
+                Some(span) => self
+                    .row_of_original_line(span.start_line.saturating_sub(1))
+                    .saturating_sub(3),
+                None => self.view.scroll,
+            },
+        };
+        self.scroll_to(target);
+    }
+
+    /// First row showing original line `line` (0-based) in the current layout.
+    pub fn row_of_original_line(&self, line: usize) -> usize {
+        let rows = self.rows();
+        let unified = self.layout() == Layout::Unified;
+        for (i, s) in self.segments.iter().enumerate() {
+            if s.orig.contains(&line) {
+                let off = line - s.orig.start;
+                let off = if unified || s.kind != SegKind::Same {
+                    off
+                } else {
+                    off.min(s.split_rows())
+                };
+                return rows.first_row(i) + off;
+            }
+        }
+        0
+    }
+
+    /// Selects block `index` and scrolls to it.
+    pub fn select_block(&mut self, index: usize) {
+        if index >= self.outcome.blocks.len() {
+            return;
+        }
+        self.view.selected = index;
+        let row = match self.segment_of_block(index) {
+            Some(seg) => self.rows().first_row(seg),
+            None => match self.outcome.blocks[index].original {
+                Some(span) => self.row_of_original_line(span.start_line.saturating_sub(1)),
+                None => return,
+            },
+        };
+        self.scroll_to(row.saturating_sub(3));
+    }
+}
+
+/// Byte offset where 0-based line `line` of `text` starts (its length past the end).
+fn line_offset(text: &str, line: usize) -> usize {
+    if line == 0 {
+        return 0;
+    }
+    text.match_indices('\n')
+        .nth(line - 1)
+        .map_or(text.len(), |(i, _)| i + 1)
+}
+
+/// Byte offset of the first difference between two texts.
+fn first_difference(a: &str, b: &str) -> usize {
+    let common = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
+    common.min(a.len()).min(b.len())
+}

@@ -1,8 +1,301 @@
-//! `srview preview`: not built yet.
+//! `srview FILE [DIFF]`: the live previewer's event loop and terminal.
+//! Everything that touches the terminal or the disk is here; the state and
+//! the drawing are pure (`app`, `view`).
 
-use super::CmdResult;
-use crate::input::CliError;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::time::Duration;
 
-pub fn run(_args: &impl std::fmt::Debug) -> CmdResult {
-    Err(CliError::usage("preview is not implemented yet"))
+use ratatui::Terminal;
+use ratatui::backend::CrosstermBackend;
+use ratatui::crossterm::event::{
+    self, DisableMouseCapture, EnableMouseCapture, Event as TermEvent,
+};
+use ratatui::crossterm::execute;
+use ratatui::crossterm::terminal::{
+    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+};
+
+use super::{CmdResult, PreviewArgs};
+use crate::app::{App, Effect, Notice, keys};
+use crate::input::{self, CliError};
+use crate::source::watch::{self, SourceEvent};
+use crate::view::{
+    self, Caches,
+    highlight::Syntaxes,
+    theme::{ColourMode, Theme},
+};
+
+/// Everything the loop waits for, from any thread.
+enum Event {
+    Source(SourceEvent),
+    Term(TermEvent),
+    Signal(i32),
+}
+
+pub fn run(args: &PreviewArgs) -> CmdResult {
+    let file = args
+        .file
+        .clone()
+        .ok_or_else(|| CliError::usage("usage: srview FILE [DIFF]   (see srview --help)"))?;
+    let original = super::apply::load_original(&file, args.new_file)?;
+    let (tx, rx) = mpsc::channel();
+    start_source(args, &tx)?;
+    start_signals(&tx)?;
+    let mut app = App::new(file.clone(), original, args.engine.into());
+    if args.final_mode {
+        app.end_stream();
+    }
+    let outcome = with_terminal(|terminal| event_loop(terminal, &mut app, &rx, &tx, args))?;
+    match outcome {
+        Exit::Quit(code) => Ok(code),
+        Exit::Print(content) => {
+            let mut out = std::io::stdout().lock();
+            out.write_all(content.as_bytes())
+                .and_then(|()| out.flush())
+                .map_err(|e| CliError::usage(format!("cannot write stdout: {e}")))?;
+            Ok(0)
+        }
+        Exit::Wrote(path) => {
+            eprintln!("srview: wrote {}", path.display());
+            Ok(0)
+        }
+    }
+}
+
+fn start_source(args: &PreviewArgs, tx: &Sender<Event>) -> Result<(), CliError> {
+    let sink = |tx: Sender<Event>| -> Box<dyn Fn(SourceEvent) -> bool + Send> {
+        Box::new(move |e| tx.send(Event::Source(e)).is_ok())
+    };
+    match args.diff.as_deref() {
+        Some(p) if p != Path::new("-") => {
+            watch::watch_file(p.to_path_buf(), args.poll, sink(tx.clone())).map_err(CliError::usage)
+        }
+        _ if std::io::stdin().is_terminal() => Err(CliError::usage(
+            "no DIFF given and stdin is a terminal: pass a DIFF path, or pipe the diff in",
+        )),
+        _ => {
+            watch::read_stdin(sink(tx.clone()));
+            Ok(())
+        }
+    }
+}
+
+fn start_signals(tx: &Sender<Event>) -> Result<(), CliError> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])
+        .map_err(|e| CliError::usage(format!("cannot install signal handlers: {e}")))?;
+    let tx = tx.clone();
+    std::thread::spawn(move || {
+        for sig in signals.forever() {
+            if tx.send(Event::Signal(sig)).is_err() {
+                return;
+            }
+        }
+    });
+    Ok(())
+}
+
+enum Exit {
+    Quit(u8),
+    Print(String),
+    Wrote(PathBuf),
+}
+
+type Term = Terminal<CrosstermBackend<Box<dyn Write + Send>>>;
+
+/// Runs `body` with the terminal in raw mode on the alternate screen, and
+/// puts it back however `body` ends: return, error or panic.
+fn with_terminal<T>(body: impl FnOnce(&mut Term) -> Result<T, CliError>) -> Result<T, CliError> {
+    let out: Box<dyn Write + Send> = if std::io::stdout().is_terminal() {
+        Box::new(std::io::stdout())
+    } else {
+        let tty = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/tty")
+            .map_err(|e| CliError::usage(format!("no terminal to draw on: {e}")))?;
+        Box::new(tty)
+    };
+    install_panic_hook();
+    let mut terminal = Terminal::new(CrosstermBackend::new(out)).map_err(term_err)?;
+    enable_raw_mode().map_err(term_err)?;
+    let guard = Restore;
+    execute!(
+        terminal.backend_mut(),
+        EnterAlternateScreen,
+        EnableMouseCapture
+    )
+    .map_err(term_err)?;
+    terminal.hide_cursor().map_err(term_err)?;
+    let result = body(&mut terminal);
+    let _ = execute!(
+        terminal.backend_mut(),
+        DisableMouseCapture,
+        LeaveAlternateScreen
+    );
+    let _ = terminal.show_cursor();
+    drop(guard);
+    result
+}
+
+fn term_err(e: std::io::Error) -> CliError {
+    CliError::usage(format!("terminal error: {e}"))
+}
+
+/// Leaves raw mode, the alternate screen and mouse capture.
+fn restore_terminal() {
+    let _ = disable_raw_mode();
+    if let Ok(mut tty) = std::fs::OpenOptions::new().write(true).open("/dev/tty") {
+        let _ = execute!(
+            tty,
+            DisableMouseCapture,
+            LeaveAlternateScreen,
+            ratatui::crossterm::cursor::Show
+        );
+    }
+}
+
+struct Restore;
+
+impl Drop for Restore {
+    fn drop(&mut self) {
+        restore_terminal();
+    }
+}
+
+/// color-eyre's report on panic, printed after the terminal is restored.
+fn install_panic_hook() {
+    let eyre_hook = color_eyre::config::HookBuilder::default()
+        .into_hooks()
+        .0
+        .into_panic_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        restore_terminal();
+        eyre_hook(info);
+    }));
+}
+
+fn event_loop(
+    terminal: &mut Term,
+    app: &mut App,
+    rx: &Receiver<Event>,
+    tx: &Sender<Event>,
+    args: &PreviewArgs,
+) -> Result<Exit, CliError> {
+    let theme = Theme::new(ColourMode::from_env());
+    let mut caches = Caches::new(Syntaxes::load(), app);
+    let term_tx = tx.clone();
+    std::thread::spawn(move || {
+        while let Ok(ev) = event::read() {
+            if term_tx.send(Event::Term(ev)).is_err() {
+                return;
+            }
+        }
+    });
+    loop {
+        let size = terminal.size().map_err(term_err)?;
+        app.view.width = size.width;
+        app.view.viewport = view::diff_rows(app, size.height) as usize;
+        terminal
+            .draw(|f| view::render(f, app, &mut caches, &theme))
+            .map_err(term_err)?;
+        let Ok(first) = rx.recv() else {
+            return Ok(Exit::Quit(1));
+        };
+        // Coalesce: take everything already queued before drawing again.
+        let mut pending = vec![first];
+        while let Ok(more) = rx.recv_timeout(Duration::from_millis(0)) {
+            pending.push(more);
+            if pending.len() > 4096 {
+                break;
+            }
+        }
+        for ev in pending {
+            if let Some(exit) = handle(app, ev, args)? {
+                return Ok(exit);
+            }
+        }
+    }
+}
+
+fn handle(app: &mut App, ev: Event, args: &PreviewArgs) -> Result<Option<Exit>, CliError> {
+    let effect = match ev {
+        Event::Source(s) => {
+            app.on_source(s);
+            Effect::None
+        }
+        Event::Signal(sig) => Effect::Quit(128u8.saturating_add(sig as u8)),
+        Event::Term(TermEvent::Key(k)) if k.kind != event::KeyEventKind::Release => {
+            keys::on_key(app, k)
+        }
+        Event::Term(TermEvent::Mouse(m)) => {
+            keys::on_mouse(app, m);
+            Effect::None
+        }
+        Event::Term(_) => Effect::None,
+    };
+    Ok(match effect {
+        Effect::None => None,
+        Effect::Quit(code) => Some(Exit::Quit(code)),
+        Effect::Reload => {
+            match input::read_text(&app.file_path, args.new_file) {
+                Ok(text) => app.reload(text.unwrap_or_default()),
+                Err(e) => {
+                    app.notice = Some(Notice {
+                        text: e.message,
+                        error: true,
+                    })
+                }
+            }
+            None
+        }
+        Effect::Accept(content) => accept(app, content, args),
+    })
+}
+
+/// Writes (or hands over for printing) the accepted content if FILE is
+/// unchanged on disk; otherwise says why and stays open.
+fn accept(app: &mut App, content: String, args: &PreviewArgs) -> Option<Exit> {
+    let path = app.file_path.clone();
+    let on_disk = match std::fs::read(&path) {
+        Ok(b) => Some(b),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => {
+            app.notice = Some(Notice {
+                text: format!("not accepted: cannot re-read {}: {e}", path.display()),
+                error: true,
+            });
+            return None;
+        }
+    };
+    let loaded = app.original.text().as_bytes();
+    let unchanged = match &on_disk {
+        Some(b) => b.as_slice() == loaded,
+        None => loaded.is_empty() && args.new_file,
+    };
+    if !unchanged {
+        app.reload_offered = true;
+        app.notice = Some(Notice {
+            text: format!(
+                "{} changed on disk since it was loaded: nothing written. r: reload and re-apply",
+                path.display()
+            ),
+            error: true,
+        });
+        return None;
+    }
+    if args.print {
+        return Some(Exit::Print(content));
+    }
+    match crate::output::write_atomic(&path, content.as_bytes(), Some(loaded)) {
+        Ok(()) => Some(Exit::Wrote(path)),
+        Err(e) => {
+            app.notice = Some(Notice {
+                text: format!("not accepted: {e}"),
+                error: true,
+            });
+            None
+        }
+    }
 }

@@ -1,1 +1,254 @@
-//! watch: not built yet.
+//! Live diff sources: a file watched for any kind of change, or stdin read
+//! as it arrives. Each runs on its own thread and reports through a callback,
+//! so the event loop only ever sees whole texts or appended text.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::thread;
+use std::time::{Duration, SystemTime};
+
+use notify_debouncer_mini::{DebounceEventResult, new_debouncer, notify::RecursiveMode};
+
+/// What a diff source reports.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SourceEvent {
+    /// The whole diff text as it is now.
+    Text(String),
+    /// Text appended to what was sent before.
+    Append(String),
+    /// The input ended (stdin closed): switch to final mode.
+    Ended,
+    /// Something to tell the user; the last good text stays.
+    Problem(String),
+}
+
+type Sink = Box<dyn Fn(SourceEvent) -> bool + Send>;
+
+/// How often the file's size and mtime are checked besides events: events
+/// can be lost (network filesystems, some containers); a check is a stat.
+const SAFETY_POLL: Duration = Duration::from_millis(250);
+const FAST_POLL: Duration = Duration::from_millis(40);
+
+#[derive(PartialEq, Eq, Clone, Copy)]
+struct Stamp {
+    len: u64,
+    modified: Option<SystemTime>,
+}
+
+fn stamp(path: &Path) -> Option<Stamp> {
+    std::fs::metadata(path).ok().map(|m| Stamp {
+        len: m.len(),
+        modified: m.modified().ok(),
+    })
+}
+
+/// Watches `path` (which may not exist yet): its folder is watched, since an
+/// editor's rename replaces the file's inode; the file is re-read on any
+/// event that names it, and on a size/mtime change seen by polling.
+/// `sink` returns false when nobody listens any more.
+pub fn watch_file(path: PathBuf, poll_only: bool, sink: Sink) -> Result<(), String> {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("."));
+    if !dir.is_dir() {
+        return Err(format!("folder {} of DIFF does not exist", dir.display()));
+    }
+    let (tx, rx) = mpsc::channel::<()>();
+    let debouncer = if poll_only {
+        None
+    } else {
+        let name = path.file_name().map(|n| n.to_os_string());
+        let tx = tx.clone();
+        let mut d = new_debouncer(
+            Duration::from_millis(20),
+            move |res: DebounceEventResult| {
+                let hit = match res {
+                    Ok(events) => events
+                        .iter()
+                        .any(|e| e.path.file_name().map(|n| n.to_os_string()) == name),
+                    Err(_) => true,
+                };
+                if hit {
+                    let _ = tx.send(());
+                }
+            },
+        )
+        .map_err(|e| format!("cannot watch {}: {e}", dir.display()))?;
+        d.watcher()
+            .watch(&dir, RecursiveMode::NonRecursive)
+            .map_err(|e| format!("cannot watch {}: {e}", dir.display()))?;
+        Some(d)
+    };
+    let interval = if poll_only { FAST_POLL } else { SAFETY_POLL };
+    thread::spawn(move || {
+        let _keep = debouncer;
+        let mut last_text: Option<String> = None;
+        let mut last_stamp = None;
+        loop {
+            let now = stamp(&path);
+            if now != last_stamp || last_text.is_none() {
+                last_stamp = now;
+                if let Some(event) = read_change(&path, &mut last_text)
+                    && !sink(event)
+                {
+                    return;
+                }
+            }
+            match rx.recv_timeout(interval) {
+                // An event: forget the stamp so the file is re-read even if
+                // its size and mtime look unchanged (same-second rewrites).
+                Ok(()) => last_stamp = None,
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => {}
+            }
+        }
+    });
+    Ok(())
+}
+
+/// Re-reads the file; reports only a change.
+fn read_change(path: &Path, last: &mut Option<String>) -> Option<SourceEvent> {
+    match std::fs::read(path) {
+        Ok(bytes) => match crate::input::decode(bytes, &path.display().to_string()) {
+            Ok(text) => {
+                if last.as_deref() == Some(text.as_str()) {
+                    return None;
+                }
+                let event = match last.as_deref() {
+                    Some(old) if !old.is_empty() && text.starts_with(old) => {
+                        SourceEvent::Append(text[old.len()..].to_string())
+                    }
+                    _ => SourceEvent::Text(text.clone()),
+                };
+                *last = Some(text);
+                Some(event)
+            }
+            Err(e) => Some(SourceEvent::Problem(e.message)),
+        },
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            if last.is_none() {
+                *last = Some(String::new());
+                Some(SourceEvent::Text(String::new()))
+            } else {
+                None
+            }
+        }
+        Err(e) => Some(SourceEvent::Problem(format!(
+            "cannot read {}: {e}",
+            path.display()
+        ))),
+    }
+}
+
+/// Reads stdin as it arrives, on a thread, reporting appended text; a
+/// multi-byte character split across reads is held until complete.
+pub fn read_stdin(sink: Sink) {
+    thread::spawn(move || {
+        let mut stdin = std::io::stdin().lock();
+        let mut buf = vec![0u8; 64 * 1024];
+        let mut held: Vec<u8> = Vec::new();
+        let mut offset = 0usize;
+        loop {
+            let n = match stdin.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    sink(SourceEvent::Problem(format!("cannot read stdin: {e}")));
+                    return;
+                }
+            };
+            held.extend_from_slice(&buf[..n]);
+            let (text, rest) = split_utf8(&held);
+            match text {
+                Ok(text) if text.contains('\0') => {
+                    sink(SourceEvent::Problem(
+                        "stdin looks binary (NUL byte); stopped reading".into(),
+                    ));
+                    return;
+                }
+                Ok(text) => {
+                    let text = text.to_string();
+                    offset += text.len();
+                    held.drain(..held.len() - rest);
+                    if !text.is_empty() && !sink(SourceEvent::Append(text)) {
+                        return;
+                    }
+                }
+                Err(bad) => {
+                    sink(SourceEvent::Problem(format!(
+                        "stdin is not valid UTF-8 (first bad byte at offset {}); stopped reading",
+                        offset + bad
+                    )));
+                    return;
+                }
+            }
+        }
+        if !held.is_empty() {
+            sink(SourceEvent::Problem(format!(
+                "stdin ended inside a UTF-8 character at offset {offset}"
+            )));
+        }
+        sink(SourceEvent::Ended);
+    });
+}
+
+/// The valid UTF-8 prefix of `bytes` and how many bytes of an incomplete
+/// trailing character remain; `Err(offset)` for an invalid byte.
+fn split_utf8(bytes: &[u8]) -> (Result<&str, usize>, usize) {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => (Ok(s), 0),
+        Err(e) if e.error_len().is_none() => {
+            let valid = e.valid_up_to();
+            // valid_up_to is a char boundary by definition.
+            (
+                Ok(std::str::from_utf8(&bytes[..valid]).unwrap_or_default()),
+                bytes.len() - valid,
+            )
+        }
+        Err(e) => (Err(e.valid_up_to()), 0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn holds_back_split_characters() {
+        let bytes = "aé".as_bytes();
+        let (text, rest) = split_utf8(&bytes[..2]);
+        assert_eq!((text, rest), (Ok("a"), 1));
+        assert_eq!(split_utf8(b"a\xffb").0, Err(1));
+    }
+
+    #[test]
+    fn reports_appends_and_rewrites() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("d.diff");
+        let mut last = None;
+        assert_eq!(
+            read_change(&p, &mut last),
+            Some(SourceEvent::Text(String::new()))
+        );
+        std::fs::write(&p, "ab").unwrap();
+        assert_eq!(
+            read_change(&p, &mut last),
+            Some(SourceEvent::Text("ab".into()))
+        );
+        std::fs::write(&p, "abc").unwrap();
+        assert_eq!(
+            read_change(&p, &mut last),
+            Some(SourceEvent::Append("c".into()))
+        );
+        assert_eq!(read_change(&p, &mut last), None);
+        std::fs::write(&p, "x").unwrap();
+        assert_eq!(
+            read_change(&p, &mut last),
+            Some(SourceEvent::Text("x".into()))
+        );
+    }
+}

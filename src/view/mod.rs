@@ -1,1 +1,56 @@
-//! view: see lib.rs for the data flow.
+//! Pure rendering of the app state; the only state kept here is the
+//! highlighting cache, which never changes what is shown, only how fast.
+
+pub mod code;
+pub mod diffpane;
+pub mod highlight;
+pub mod panels;
+pub mod theme;
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+
+pub use diffpane::Caches;
+use theme::Theme;
+
+use crate::app::App;
+
+/// Rows the block list takes for a terminal of height `h`.
+fn blocks_height(app: &App, h: u16) -> u16 {
+    if h < 12 {
+        return 0;
+    }
+    let want = app.outcome.blocks.len().clamp(1, 6) as u16 + 3;
+    want.min(h / 3)
+}
+
+/// The diff area's height for a terminal of `height` rows (for paging).
+pub fn diff_rows(app: &App, height: u16) -> u16 {
+    height.saturating_sub(3 + blocks_height(app, height))
+}
+
+/// Draws one frame.
+pub fn render(frame: &mut Frame, app: &App, caches: &mut Caches, theme: &Theme) {
+    let area = frame.area();
+    if area.width < 2 || area.height < 2 {
+        return;
+    }
+    let bh = blocks_height(app, area.height);
+    let diff_h = diff_rows(app, area.height);
+    let row = |y: u16, h: u16| Rect {
+        x: area.x,
+        y: area.y + y,
+        width: area.width,
+        height: h,
+    };
+    panels::status_bar(frame, row(0, 1), app, theme);
+    diffpane::render(frame, row(1, diff_h), app, caches, theme);
+    if bh > 0 {
+        panels::blocks_pane(frame, row(1 + diff_h, bh), app, theme);
+    }
+    panels::notice(frame, row(area.height - 2, 1), app, theme);
+    panels::footer(frame, row(area.height - 1, 1), app, theme);
+    if app.view.help {
+        panels::help(frame, area, theme);
+    }
+}

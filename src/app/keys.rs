@@ -1,0 +1,179 @@
+//! What each key and mouse event does to the state.
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKind};
+
+use super::{App, Effect, Focus, Layout, Notice};
+use crate::engine::{self, Options};
+
+/// Keys shown in the footer and the `?` overlay: (keys, what they do).
+pub const KEY_HELP: &[(&str, &str)] = &[
+    ("j/k ↑/↓", "scroll"),
+    ("PgUp/PgDn", "page"),
+    ("g/G", "top/bottom"),
+    ("n/N", "next/prev block"),
+    ("f", "follow stream"),
+    ("u/Tab", "unified/split"),
+    ("w", "wrap"),
+    ("e", "focus blocks"),
+    ("a", "accept"),
+    ("r", "reload FILE"),
+    ("q/Esc", "quit"),
+    ("?", "help"),
+];
+
+const WHEEL_STEP: usize = 3;
+
+pub fn on_key(app: &mut App, key: KeyEvent) -> Effect {
+    if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
+        return Effect::Quit(1);
+    }
+    if app.view.help {
+        app.view.help = false;
+        return match key.code {
+            KeyCode::Char('q') => Effect::Quit(1),
+            _ => Effect::None,
+        };
+    }
+    let page = app.view.viewport.max(1);
+    match key.code {
+        KeyCode::Char('q') | KeyCode::Esc => {
+            if app.view.focus == Focus::Blocks && key.code == KeyCode::Esc {
+                app.view.focus = Focus::Diff;
+                return Effect::None;
+            }
+            return Effect::Quit(1);
+        }
+        KeyCode::Char('?') => app.view.help = true,
+        KeyCode::Char('j') | KeyCode::Down => move_down(app, 1),
+        KeyCode::Char('k') | KeyCode::Up => move_up(app, 1),
+        KeyCode::PageDown | KeyCode::Char(' ') => scroll_by(app, page as isize),
+        KeyCode::PageUp => scroll_by(app, -(page as isize)),
+        KeyCode::Char('g') | KeyCode::Home => {
+            app.view.follow = false;
+            app.scroll_to(0);
+        }
+        KeyCode::Char('G') | KeyCode::End => {
+            app.view.follow = false;
+            app.scroll_to(usize::MAX);
+        }
+        KeyCode::Char('n') => jump_block(app, true),
+        KeyCode::Char('N') => jump_block(app, false),
+        KeyCode::Char('f') => {
+            app.view.follow = true;
+            app.follow_active();
+        }
+        KeyCode::Char('u') | KeyCode::Tab => toggle_layout(app),
+        KeyCode::Char('w') => app.view.wrap = !app.view.wrap,
+        KeyCode::Char('e') => {
+            app.view.focus = match app.view.focus {
+                Focus::Diff => Focus::Blocks,
+                Focus::Blocks => Focus::Diff,
+            }
+        }
+        KeyCode::Enter if app.view.focus == Focus::Blocks => {
+            app.view.follow = false;
+            app.select_block(app.view.selected);
+        }
+        KeyCode::Char('a') => return accept(app),
+        KeyCode::Char('r') => return Effect::Reload,
+        _ => {}
+    }
+    Effect::None
+}
+
+pub fn on_mouse(app: &mut App, mouse: MouseEvent) {
+    match mouse.kind {
+        MouseEventKind::ScrollDown => scroll_by(app, WHEEL_STEP as isize),
+        MouseEventKind::ScrollUp => scroll_by(app, -(WHEEL_STEP as isize)),
+        _ => {}
+    }
+}
+
+fn scroll_by(app: &mut App, delta: isize) {
+    app.view.follow = false;
+    let target = app.view.scroll.saturating_add_signed(delta);
+    app.scroll_to(target);
+}
+
+fn move_down(app: &mut App, n: usize) {
+    match app.view.focus {
+        Focus::Diff => scroll_by(app, n as isize),
+        Focus::Blocks => {
+            let last = app.outcome.blocks.len().saturating_sub(1);
+            app.view.follow = false;
+            app.select_block((app.view.selected + n).min(last));
+        }
+    }
+}
+
+fn move_up(app: &mut App, n: usize) {
+    match app.view.focus {
+        Focus::Diff => scroll_by(app, -(n as isize)),
+        Focus::Blocks => {
+            app.view.follow = false;
+            app.select_block(app.view.selected.saturating_sub(n));
+        }
+    }
+}
+
+fn jump_block(app: &mut App, forward: bool) {
+    let count = app.outcome.blocks.len();
+    if count == 0 {
+        return;
+    }
+    app.view.follow = false;
+    let next = if forward {
+        (app.view.selected + 1).min(count - 1)
+    } else {
+        app.view.selected.saturating_sub(1)
+    };
+    app.select_block(next);
+}
+
+fn toggle_layout(app: &mut App) {
+    let anchor = app.rows().locate(app.view.scroll).map(|(seg, _)| seg);
+    app.view.layout_choice = Some(match app.layout() {
+        Layout::Split => Layout::Unified,
+        Layout::Unified => Layout::Split,
+    });
+    // Keep the same segment at the top after the switch.
+    if let Some(seg) = anchor {
+        let row = app.rows().first_row(seg);
+        app.scroll_to(row);
+    }
+}
+
+/// Runs the applier in final mode; returns the content to write if it applies.
+pub fn accept(app: &mut App) -> Effect {
+    let options = Options {
+        version: app.version,
+        is_final: true,
+    };
+    let outcome = engine::apply(&app.diff, app.original.text(), options);
+    match outcome.result {
+        Ok(applied) => Effect::Accept(applied.new_content),
+        Err(e) => {
+            let block = e
+                .block
+                .map(|b| format!("block #{} ", b + 1))
+                .unwrap_or_default();
+            app.notice = Some(Notice {
+                text: format!(
+                    "not accepted: {block}does not apply: {}",
+                    first_line(&e.message)
+                ),
+                error: true,
+            });
+            Effect::None
+        }
+    }
+}
+
+fn first_line(s: &str) -> String {
+    let mut lines = s.lines().filter(|l| !l.trim().is_empty());
+    let first = lines.next().unwrap_or("(empty error message)");
+    match lines.next_back() {
+        Some(last) if last != first => format!("{first} … {last}"),
+        _ => first.to_string(),
+    }
+}

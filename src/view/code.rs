@@ -1,0 +1,151 @@
+//! One line of code as styled spans: syntax colours, word-level change marks,
+//! and every control character made visible so file content can never drive
+//! the terminal.
+
+use std::ops::Range;
+
+use ratatui::style::Style;
+use ratatui::text::Span;
+use unicode_width::UnicodeWidthStr;
+
+use super::highlight::LineColours;
+use super::theme::Theme;
+
+const TAB: &str = "    ";
+
+/// Replaces what a terminal would interpret (C0/C1 controls, DEL) with
+/// visible stand-ins, and expands tabs.
+pub fn sanitize(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\t' => out.push_str(TAB),
+            '\u{0}'..='\u{1f}' => out.push(char::from_u32(0x2400 + c as u32).unwrap_or('?')),
+            '\u{7f}' => out.push('␡'),
+            '\u{80}'..='\u{9f}' => out.push('\u{fffd}'),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// Styled spans for `line`: `base` everywhere, syntax colours from
+/// `colours`, and `mark` over the byte ranges in `marks`.
+pub fn spans(
+    line: &str,
+    colours: &LineColours,
+    base: Style,
+    marks: &[Range<usize>],
+    mark: Style,
+    theme: &Theme,
+) -> Vec<Span<'static>> {
+    let mut cuts: Vec<usize> = vec![0, line.len()];
+    cuts.extend(colours.iter().flat_map(|(_, r)| [r.start, r.end]));
+    cuts.extend(marks.iter().flat_map(|r| [r.start, r.end]));
+    cuts.retain(|&c| c <= line.len() && line.is_char_boundary(c));
+    cuts.sort_unstable();
+    cuts.dedup();
+    let mut out = Vec::with_capacity(cuts.len());
+    for w in cuts.windows(2) {
+        let (s, e) = (w[0], w[1]);
+        let mut style = base;
+        if let Some((c, _)) = colours.iter().find(|(_, r)| r.start <= s && s < r.end)
+            && let Some(fg) = theme.fg(*c)
+        {
+            style = style.fg(fg);
+        }
+        if marks.iter().any(|r| r.start <= s && s < r.end) {
+            style = style.patch(mark);
+        }
+        out.push(Span::styled(sanitize(&line[s..e]), style));
+    }
+    out
+}
+
+/// Byte ranges of words that differ: (in `old`, in `new`).
+pub fn word_changes(old: &str, new: &str) -> (Vec<Range<usize>>, Vec<Range<usize>>) {
+    use similar::{ChangeTag, TextDiff};
+    let diff = TextDiff::from_words(old, new);
+    let (mut o, mut n) = (0, 0);
+    let (mut dels, mut ins) = (Vec::new(), Vec::new());
+    for change in diff.iter_all_changes() {
+        let len = change.value().len();
+        match change.tag() {
+            ChangeTag::Equal => {
+                o += len;
+                n += len;
+            }
+            ChangeTag::Delete => {
+                if !change.value().trim().is_empty() {
+                    dels.push(o..o + len);
+                }
+                o += len;
+            }
+            ChangeTag::Insert => {
+                if !change.value().trim().is_empty() {
+                    ins.push(n..n + len);
+                }
+                n += len;
+            }
+        }
+    }
+    (dels, ins)
+}
+
+/// Splits spans into rows of at most `width` columns (for wrap mode).
+pub fn wrap(spans: Vec<Span<'static>>, width: usize) -> Vec<Vec<Span<'static>>> {
+    let width = width.max(1);
+    let mut rows = vec![Vec::new()];
+    let mut used = 0;
+    for span in spans {
+        let mut piece = String::new();
+        for c in span.content.chars() {
+            let w = UnicodeWidthStr::width(c.encode_utf8(&mut [0; 4]) as &str);
+            if used + w > width && used > 0 {
+                if !piece.is_empty()
+                    && let Some(r) = rows.last_mut()
+                {
+                    r.push(Span::styled(std::mem::take(&mut piece), span.style));
+                }
+                rows.push(Vec::new());
+                used = 0;
+            }
+            piece.push(c);
+            used += w;
+        }
+        if !piece.is_empty()
+            && let Some(r) = rows.last_mut()
+        {
+            r.push(Span::styled(piece, span.style));
+        }
+    }
+    rows
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escape_sequences_are_inert() {
+        let s = sanitize("a\x1b[31mred\x07\tb\r");
+        assert!(!s.contains('\x1b'));
+        assert!(!s.contains('\x07'));
+        assert!(!s.contains('\r'));
+        assert_eq!(s, "a␛[31mred␇    b␍");
+    }
+
+    #[test]
+    fn word_changes_find_the_changed_word() {
+        let (d, i) = word_changes("let a = 1;", "let b = 1;");
+        assert_eq!(d, vec![4..5]);
+        assert_eq!(i, vec![4..5]);
+    }
+
+    #[test]
+    fn wrap_splits_by_width() {
+        let rows = wrap(vec![Span::raw("abcdef")], 4);
+        assert_eq!(rows.len(), 2);
+        assert_eq!(rows[1][0].content, "ef");
+    }
+}

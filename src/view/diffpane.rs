@@ -1,0 +1,392 @@
+//! The diff area: original and result side by side (split) or one pane of
+//! removed and added lines (unified). Only the rows on screen are built.
+
+use std::ops::Range;
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use super::code::{self, word_changes};
+use super::highlight::{DocHighlighter, LineColours, Syntaxes};
+use super::theme::{Theme, Tint};
+use crate::app::rows::SegKind;
+use crate::app::{App, Layout};
+use crate::engine::BlockState;
+
+/// Highlighting state kept between frames.
+pub struct Caches {
+    pub syntaxes: Syntaxes,
+    pub original: DocHighlighter,
+    pub result: DocHighlighter,
+    result_epoch: u64,
+}
+
+impl Caches {
+    pub fn new(syntaxes: Syntaxes, app: &App) -> Self {
+        let first = app.original.line(0);
+        let syntax = syntaxes.detect(&app.file_path, first);
+        Caches {
+            original: DocHighlighter::new(syntax),
+            result: DocHighlighter::new(syntax),
+            syntaxes,
+            result_epoch: 0,
+        }
+    }
+
+    fn sync(&mut self, app: &App) {
+        if self.result_epoch != app.result_epoch {
+            self.result.invalidate_from(app.dirty_from);
+            self.result_epoch = app.result_epoch;
+        }
+    }
+}
+
+/// Which text a cell shows.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Src {
+    Orig(usize),
+    New(usize),
+}
+
+/// One side of one row.
+struct Cell {
+    src: Src,
+    number: usize,
+    tint: Option<Tint>,
+    pending: bool,
+    streaming: bool,
+    /// The other side's line, for word-level marks.
+    partner: Option<Src>,
+    sign: &'static str,
+}
+
+pub fn render(frame: &mut Frame, area: Rect, app: &App, caches: &mut Caches, theme: &Theme) {
+    caches.sync(app);
+    let rows = collect_rows(app, area.height as usize);
+    let (orig_range, new_range) = line_ranges(&rows);
+    let orig_colours =
+        caches
+            .original
+            .highlight(&caches.syntaxes, &app.original, orig_range.clone());
+    let new_colours = caches
+        .result
+        .highlight(&caches.syntaxes, &app.result, new_range.clone());
+    let colours = |src: Src| -> &LineColours {
+        static EMPTY: LineColours = Vec::new();
+        match src {
+            Src::Orig(l) => orig_colours
+                .get(l.wrapping_sub(orig_range.start))
+                .unwrap_or(&EMPTY),
+            Src::New(l) => new_colours
+                .get(l.wrapping_sub(new_range.start))
+                .unwrap_or(&EMPTY),
+        }
+    };
+    let digits = app
+        .original
+        .len()
+        .max(app.result.len())
+        .max(1)
+        .to_string()
+        .len();
+    let ctx = Ctx { app, theme, digits };
+    match app.layout() {
+        Layout::Split => {
+            let half = area.width / 2;
+            let left_area = Rect {
+                width: half,
+                ..area
+            };
+            let right_area = Rect {
+                x: area.x + half,
+                width: area.width - half,
+                ..area
+            };
+            let text_w = |a: Rect| (a.width as usize).saturating_sub(digits + 4);
+            let (mut left, mut right) = (Vec::new(), Vec::new());
+            for (l, r) in &rows {
+                let mut ls = ctx.cell(l.as_ref(), &colours, " ");
+                let mut rs = ctx.cell(r.as_ref(), &colours, "│");
+                if app.view.wrap {
+                    let (lw, rw) = (
+                        code::wrap(ls.1, text_w(left_area)),
+                        code::wrap(rs.1, text_w(right_area).saturating_sub(1)),
+                    );
+                    let n = lw.len().max(rw.len());
+                    for i in 0..n {
+                        let gutter_l = if i == 0 {
+                            ls.0.clone()
+                        } else {
+                            ctx.blank_gutter(" ")
+                        };
+                        let gutter_r = if i == 0 {
+                            rs.0.clone()
+                        } else {
+                            ctx.blank_gutter("│")
+                        };
+                        left.push(join(gutter_l, lw.get(i).cloned().unwrap_or_default()));
+                        right.push(join(gutter_r, rw.get(i).cloned().unwrap_or_default()));
+                    }
+                } else {
+                    left.push(join(std::mem::take(&mut ls.0), ls.1));
+                    right.push(join(std::mem::take(&mut rs.0), rs.1));
+                }
+                if left.len() >= area.height as usize {
+                    break;
+                }
+            }
+            frame.render_widget(Paragraph::new(left), left_area);
+            frame.render_widget(Paragraph::new(right), right_area);
+        }
+        Layout::Unified => {
+            let mut lines = Vec::new();
+            for (l, _) in &rows {
+                let (g, body) = ctx.cell(l.as_ref(), &colours, " ");
+                if app.view.wrap {
+                    for (i, chunk) in
+                        code::wrap(body, (area.width as usize).saturating_sub(digits + 4))
+                            .into_iter()
+                            .enumerate()
+                    {
+                        lines.push(join(
+                            if i == 0 {
+                                g.clone()
+                            } else {
+                                ctx.blank_gutter(" ")
+                            },
+                            chunk,
+                        ));
+                    }
+                } else {
+                    lines.push(join(g, body));
+                }
+                if lines.len() >= area.height as usize {
+                    break;
+                }
+            }
+            frame.render_widget(Paragraph::new(lines), area);
+        }
+    }
+}
+
+fn join(mut gutter: Vec<Span<'static>>, body: Vec<Span<'static>>) -> Line<'static> {
+    gutter.extend(body);
+    Line::from(gutter)
+}
+
+struct Ctx<'a> {
+    app: &'a App,
+    theme: &'a Theme,
+    digits: usize,
+}
+
+impl Ctx<'_> {
+    fn text(&self, src: Src) -> &str {
+        match src {
+            Src::Orig(l) => self.app.original.line(l),
+            Src::New(l) => self.app.result.line(l),
+        }
+    }
+
+    fn blank_gutter(&self, edge: &str) -> Vec<Span<'static>> {
+        vec![Span::styled(
+            format!("{edge}{:w$}   ", "", w = self.digits),
+            self.theme.gutter(),
+        )]
+    }
+
+    /// Gutter spans and body spans for one cell (or a filler).
+    fn cell<'c>(
+        &self,
+        cell: Option<&Cell>,
+        colours: &impl Fn(Src) -> &'c LineColours,
+        edge: &str,
+    ) -> (Vec<Span<'static>>, Vec<Span<'static>>) {
+        let Some(c) = cell else {
+            return (self.blank_gutter(edge), Vec::new());
+        };
+        let mark = if c.streaming {
+            "▸"
+        } else if c.pending {
+            "·"
+        } else {
+            c.tint.map_or(" ", Tint::symbol)
+        };
+        let base = match (c.tint, c.pending) {
+            (_, true) => self.theme.pending(),
+            (Some(t), _) => self.theme.change(t),
+            _ => Style::new(),
+        };
+        let base = if c.streaming {
+            base.patch(self.theme.streaming_line())
+        } else {
+            base
+        };
+        let gutter = vec![
+            Span::styled(
+                format!("{edge}{:>w$}", c.number + 1, w = self.digits),
+                self.theme.gutter(),
+            ),
+            Span::styled(
+                format!("{}{mark} ", c.sign),
+                base.patch(self.theme.gutter()),
+            ),
+        ];
+        let text = self.text(c.src);
+        let marks = match (c.partner, c.tint) {
+            (Some(p), Some(_)) => {
+                let (dels, ins) = match c.src {
+                    Src::Orig(_) => word_changes(text, self.text(p)),
+                    Src::New(_) => {
+                        let (d, i) = word_changes(self.text(p), text);
+                        (i, d)
+                    }
+                };
+                let _ = ins;
+                dels
+            }
+            _ => Vec::new(),
+        };
+        let colours: &LineColours = if c.pending {
+            &Vec::new()
+        } else {
+            colours(c.src)
+        };
+        let mark_style = self.theme.word(c.tint.unwrap_or(Tint::Unattributed));
+        (
+            gutter,
+            code::spans(text, colours, base, &marks, mark_style, self.theme),
+        )
+    }
+}
+
+type Row = (Option<Cell>, Option<Cell>);
+
+/// The rows visible from the current scroll position.
+fn collect_rows(app: &App, height: usize) -> Vec<Row> {
+    let unified = app.layout() == Layout::Unified;
+    let rows = app.rows();
+    let streaming_line = streaming_line(app);
+    let mut out = Vec::with_capacity(height);
+    let mut row = app.view.scroll;
+    while out.len() < height {
+        let Some((seg_i, off)) = rows.locate(row) else {
+            break;
+        };
+        let seg = &app.segments[seg_i];
+        let tint = match seg.kind {
+            SegKind::Change { block } => Some(block_tint(app, block)),
+            _ => None,
+        };
+        let orig = |i: usize, partner: Option<Src>| Cell {
+            src: Src::Orig(i),
+            number: i,
+            tint: tint.or_else(|| unplaced_tint(app, i)),
+            pending: false,
+            streaming: false,
+            partner,
+            sign: if tint.is_some() && unified { "-" } else { " " },
+        };
+        let new = |i: usize, partner: Option<Src>| Cell {
+            src: Src::New(i),
+            number: i,
+            tint,
+            pending: false,
+            streaming: Some(i) == streaming_line,
+            partner,
+            sign: if tint.is_some() && unified { "+" } else { " " },
+        };
+        let r: Row = match seg.kind {
+            SegKind::Same => {
+                let (o, n) = (seg.orig.start + off, seg.new.start + off);
+                (Some(orig(o, None)), Some(new(n, None)))
+            }
+            SegKind::Pending => {
+                let o = seg.orig.start + off;
+                let dim = Cell {
+                    pending: true,
+                    tint: None,
+                    ..orig(o, None)
+                };
+                (Some(orig(o, None)), Some(dim))
+            }
+            SegKind::Change { .. } if unified => {
+                if off < seg.orig.len() {
+                    let partner = (off < seg.new.len()).then(|| Src::New(seg.new.start + off));
+                    (Some(orig(seg.orig.start + off, partner)), None)
+                } else {
+                    let k = off - seg.orig.len();
+                    let partner = (k < seg.orig.len()).then(|| Src::Orig(seg.orig.start + k));
+                    (Some(new(seg.new.start + k, partner)), None)
+                }
+            }
+            SegKind::Change { .. } => {
+                let o = (off < seg.orig.len()).then(|| seg.orig.start + off);
+                let n = (off < seg.new.len()).then(|| seg.new.start + off);
+                (
+                    o.map(|o| orig(o, n.map(Src::New))),
+                    n.map(|n| new(n, o.map(Src::Orig))),
+                )
+            }
+        };
+        out.push(r);
+        row += 1;
+    }
+    out
+}
+
+/// Line ranges of each text needed by `rows`, for one highlighting pass each.
+fn line_ranges(rows: &[Row]) -> (Range<usize>, Range<usize>) {
+    let (mut o, mut n): (Option<Range<usize>>, Option<Range<usize>>) = (None, None);
+    for cell in rows.iter().flat_map(|(a, b)| [a, b]).flatten() {
+        let (r, l) = match cell.src {
+            Src::Orig(l) => (&mut o, l),
+            Src::New(l) => (&mut n, l),
+        };
+        *r = Some(match r.take() {
+            Some(r) => r.start.min(l)..r.end.max(l + 1),
+            None => l..l + 1,
+        });
+    }
+    (o.unwrap_or_default(), n.unwrap_or_default())
+}
+
+fn block_tint(app: &App, block: Option<usize>) -> Tint {
+    match block.and_then(|b| app.outcome.blocks.get(b)) {
+        Some(b) if b.out_of_order => Tint::OutOfOrder,
+        Some(b) => b.stage.map_or(Tint::Unattributed, Tint::Stage),
+        None => Tint::Unattributed,
+    }
+}
+
+/// Tint of an original line inside a matched block that has no place in the
+/// result yet (an out-of-order block while streaming).
+fn unplaced_tint(app: &App, line: usize) -> Option<Tint> {
+    app.outcome
+        .blocks
+        .iter()
+        .filter(|b| b.replacement_bytes.is_none() && b.state != BlockState::Failed)
+        .find_map(|b| {
+            let span = b.original?;
+            let range = span.start_line.saturating_sub(1)..span.end_line;
+            range
+                .contains(&line)
+                .then(|| block_tint(app, Some(b.index)))
+        })
+}
+
+/// The result line being streamed right now, if a replacement is streaming.
+fn streaming_line(app: &App) -> Option<usize> {
+    let active = app
+        .outcome
+        .blocks
+        .iter()
+        .rev()
+        .find(|b| b.state == BlockState::ReplaceStreaming)?;
+    let seg = app.segment_of_block(active.index)?;
+    let new = &app.segments[seg].new;
+    (!new.is_empty()).then(|| new.end - 1)
+}

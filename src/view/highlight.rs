@@ -1,0 +1,191 @@
+//! Syntax highlighting of only the rows on screen. Parsing is stateful, so
+//! the parser's state is saved every few lines; a frame resumes from the
+//! nearest saved state instead of parsing the file from its first line. A
+//! jump far past every saved state restarts a little above the target, which
+//! may colour a long multi-line string wrongly but never stalls the screen.
+
+use std::ops::Range;
+use std::path::Path;
+
+use ratatui::style::Color;
+use syntect::highlighting::{HighlightState, Highlighter, RangedHighlightIterator, Theme};
+use syntect::parsing::{ParseState, ScopeStack, SyntaxSet};
+
+use crate::app::text::TextLines;
+
+const CHECKPOINT_EVERY: usize = 64;
+const FAR: usize = 1500;
+const RESTART_ABOVE: usize = 48;
+
+/// Syntax definitions (bat's set, via two-face) and a colour theme, loaded once.
+pub struct Syntaxes {
+    set: SyntaxSet,
+    theme: Theme,
+}
+
+impl Syntaxes {
+    pub fn load() -> Self {
+        let themes = two_face::theme::extra();
+        let theme = themes
+            .get(two_face::theme::EmbeddedThemeName::OneHalfDark)
+            .clone();
+        Syntaxes {
+            set: two_face::syntax::extra_newlines(),
+            theme,
+        }
+    }
+
+    /// The syntax for a file, by extension then by first line; `None` for plain text.
+    pub fn detect(&self, path: &Path, first_line: &str) -> Option<usize> {
+        let by_ext = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .and_then(|e| self.set.find_syntax_by_extension(e));
+        let found = by_ext.or_else(|| self.set.find_syntax_by_first_line(first_line))?;
+        if found.name == "Plain Text" {
+            return None;
+        }
+        self.set
+            .syntaxes()
+            .iter()
+            .position(|s| s.name == found.name)
+    }
+
+    /// Name of a detected syntax, for the status bar.
+    pub fn name(&self, syntax: Option<usize>) -> &str {
+        syntax
+            .and_then(|i| self.set.syntaxes().get(i))
+            .map_or("plain text", |s| s.name.as_str())
+    }
+}
+
+struct Checkpoint {
+    line: usize,
+    parse: ParseState,
+    highlight: HighlightState,
+}
+
+/// Colour runs of one line: byte ranges into the line with their colour.
+pub type LineColours = Vec<(Color, Range<usize>)>;
+
+/// Highlighting cache of one document.
+pub struct DocHighlighter {
+    syntax: Option<usize>,
+    checkpoints: Vec<Checkpoint>,
+}
+
+impl DocHighlighter {
+    pub fn new(syntax: Option<usize>) -> Self {
+        DocHighlighter {
+            syntax,
+            checkpoints: Vec::new(),
+        }
+    }
+
+    /// Forgets saved states after `line`: the text changed from there on.
+    pub fn invalidate_from(&mut self, line: usize) {
+        self.checkpoints.retain(|c| c.line <= line);
+    }
+
+    /// Colours of lines `range` of `text`.
+    pub fn highlight(
+        &mut self,
+        syn: &Syntaxes,
+        text: &TextLines,
+        range: Range<usize>,
+    ) -> Vec<LineColours> {
+        let Some(syntax) = self.syntax.and_then(|i| syn.set.syntaxes().get(i)) else {
+            return vec![Vec::new(); range.len()];
+        };
+        let highlighter = Highlighter::new(&syn.theme);
+        let nearest = self.checkpoints.iter().rposition(|c| c.line <= range.start);
+        let (mut line, mut parse, mut state) = match nearest {
+            Some(i) if range.start - self.checkpoints[i].line <= FAR => {
+                let c = &self.checkpoints[i];
+                (c.line, c.parse.clone(), c.highlight.clone())
+            }
+            _ => {
+                let start = if range.start <= FAR {
+                    0
+                } else {
+                    range.start - RESTART_ABOVE
+                };
+                (
+                    start,
+                    ParseState::new(syntax),
+                    HighlightState::new(&highlighter, ScopeStack::new()),
+                )
+            }
+        };
+        let mut out = Vec::with_capacity(range.len());
+        let mut buf = String::new();
+        while line < range.end {
+            if line % CHECKPOINT_EVERY == 0 && !self.checkpoints.iter().any(|c| c.line == line) {
+                let at = self.checkpoints.partition_point(|c| c.line < line);
+                self.checkpoints.insert(
+                    at,
+                    Checkpoint {
+                        line,
+                        parse: parse.clone(),
+                        highlight: state.clone(),
+                    },
+                );
+            }
+            let text_line = text.line(line);
+            buf.clear();
+            buf.push_str(text_line);
+            buf.push('\n');
+            let ops = parse.parse_line(&buf, &syn.set).unwrap_or_default();
+            if line >= range.start {
+                let runs = RangedHighlightIterator::new(&mut state, &ops, &buf, &highlighter)
+                    .filter_map(|(style, _, r)| {
+                        let r = r.start.min(text_line.len())..r.end.min(text_line.len());
+                        let c = style.foreground;
+                        (!r.is_empty()).then_some((Color::Rgb(c.r, c.g, c.b), r))
+                    })
+                    .collect();
+                out.push(runs);
+            } else {
+                // Advance the highlight state without building runs.
+                RangedHighlightIterator::new(&mut state, &ops, &buf, &highlighter).for_each(drop);
+            }
+            line += 1;
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detects_languages_the_issue_names() {
+        let syn = Syntaxes::load();
+        for ext in ["ts", "tsx", "toml", "json", "yaml", "md", "rs", "py", "go"] {
+            let p = format!("x.{ext}");
+            assert!(
+                syn.detect(Path::new(&p), "").is_some(),
+                "no syntax for .{ext}"
+            );
+        }
+        assert!(syn.detect(Path::new("x.unknownext"), "").is_none());
+    }
+
+    #[test]
+    fn resumes_from_checkpoints_with_same_colours() {
+        let syn = Syntaxes::load();
+        let src: String = (0..300)
+            .map(|i| format!("let x{i} = \"s{i}\"; // c\n"))
+            .collect();
+        let text = TextLines::new(src);
+        let id = syn.detect(Path::new("a.rs"), "");
+        let mut a = DocHighlighter::new(id);
+        let whole = a.highlight(&syn, &text, 0..300);
+        let mut b = DocHighlighter::new(id);
+        b.highlight(&syn, &text, 0..10);
+        let part = b.highlight(&syn, &text, 200..210);
+        assert_eq!(part, whole[200..210].to_vec());
+        assert!(whole[5].len() > 1, "a line of Rust has several colours");
+    }
+}
