@@ -195,8 +195,15 @@ fn event_loop(
     });
     loop {
         let size = terminal.size().map_err(term_err)?;
-        app.view.width = size.width;
-        app.view.viewport = view::diff_rows(app, size.height) as usize;
+        if (app.view.width, app.view.viewport)
+            != (size.width, view::diff_rows(app, size.height) as usize)
+        {
+            app.view.width = size.width;
+            app.view.viewport = view::diff_rows(app, size.height) as usize;
+            if app.view.follow {
+                app.follow_active();
+            }
+        }
         terminal
             .draw(|f| view::render(f, app, &mut caches, &theme))
             .map_err(term_err)?;

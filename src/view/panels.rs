@@ -104,14 +104,13 @@ pub fn block_line(b: &BlockReport, is_final: bool, theme: &Theme) -> Line<'stati
     }
     if let Some(span) = b.original {
         spans.push(Span::raw(format!(
-            "{}-{} ",
-            span.start_line,
-            span.end_line.max(span.start_line)
+            "{} ",
+            line_range(span.start_line, span.end_line)
         )));
     }
     if let Some(r) = b.replacement {
         spans.push(Span::styled(
-            format!("→ {}-{} ", r.start_line, r.end_line),
+            format!("→ {} ", line_range(r.start_line, r.end_line)),
             theme.gutter(),
         ));
     }
@@ -126,6 +125,15 @@ pub fn block_line(b: &BlockReport, is_final: bool, theme: &Theme) -> Line<'stati
         spans.push(Span::styled(sanitize(first), style));
     }
     Line::from(spans)
+}
+
+/// "12-14", "12", or "after 11" for an empty range.
+fn line_range(start: usize, end: usize) -> String {
+    match end.cmp(&start) {
+        std::cmp::Ordering::Greater => format!("{start}-{end}"),
+        std::cmp::Ordering::Equal => start.to_string(),
+        std::cmp::Ordering::Less => format!("after {end}"),
+    }
 }
 
 /// The block list, with the selected block's details under it.

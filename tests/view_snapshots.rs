@@ -1,0 +1,241 @@
+//! Rendered frames of the previewer (ratatui TestBackend), as snapshots.
+
+use std::path::PathBuf;
+
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use srview::app::App;
+use srview::engine::Version;
+use srview::view::highlight::Syntaxes;
+use srview::view::theme::{ColourMode, Theme};
+use srview::view::{self, Caches};
+
+const ORIGINAL: &str = "\
+import os
+
+
+def load(path):
+    with open(path) as f:
+        return f.read()
+
+
+def save(path, text):
+    with open(path, \"w\") as f:
+        f.write(text)
+
+
+class Store:
+    def __init__(self, root):
+        self.root = root
+        self.items = {}
+
+    def get(self, key):
+        return self.items.get(key)
+
+    def put(self, key, value):
+        self.items[key] = value
+        return value
+";
+
+/// Block 1 exact, 2 line-trimmed (indentation lost), 3 block-anchor (middle
+/// differs), 4 whole-file (it lies before block 3: out of order).
+const DIFF: &str = "\
+------- SEARCH
+def load(path):
+    with open(path) as f:
+=======
+def load(path, encoding=\"utf-8\"):
+    with open(path, encoding=encoding) as f:
++++++++ REPLACE
+------- SEARCH
+def save(path, text):
+with open(path, \"w\") as f:
+=======
+def save(path, text):
+    with open(path, \"w\", encoding=\"utf-8\") as f:
++++++++ REPLACE
+------- SEARCH
+    def get(self, key):
+        return self.items[key]
+
+    def put(self, key, value):
+=======
+    def get(self, key, default=None):
+        return self.items.get(key, default)
+
+    def put(self, key, value):
++++++++ REPLACE
+------- SEARCH
+class Store:
+=======
+class Store(object):
++++++++ REPLACE
+";
+
+fn app(diff: &str, final_mode: bool) -> App {
+    let mut app = App::new(PathBuf::from("store.py"), ORIGINAL.to_string(), Version::V1);
+    app.set_diff(diff.to_string());
+    if final_mode {
+        app.end_stream();
+    }
+    app
+}
+
+fn frame(app: &mut App, w: u16, h: u16, mode: ColourMode) -> Terminal<TestBackend> {
+    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
+    app.view.width = w;
+    app.view.viewport = view::diff_rows(app, h) as usize;
+    if app.view.follow {
+        app.follow_active();
+    }
+    let mut caches = Caches::new(Syntaxes::load(), app);
+    let theme = Theme::new(mode);
+    terminal
+        .draw(|f| view::render(f, app, &mut caches, &theme))
+        .unwrap();
+    terminal
+}
+
+fn text(t: &Terminal<TestBackend>) -> String {
+    let buf = t.backend().buffer();
+    let mut out = String::new();
+    for y in 0..buf.area.height {
+        let line: String = (0..buf.area.width)
+            .map(|x| buf[(x, y)].symbol().to_string())
+            .collect();
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+#[test]
+fn block_mid_stream() {
+    let cut = DIFF.find("with open(path, encoding").unwrap() + 10;
+    let mut app = app(&DIFF[..cut], false);
+    let t = frame(&mut app, 120, 30, ColourMode::TrueColor);
+    let screen = text(&t);
+    assert!(screen.contains("streaming"), "{screen}");
+    assert!(
+        screen.contains("▸"),
+        "the streamed line is marked:\n{screen}"
+    );
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
+fn blocks_applied_at_each_stage() {
+    let mut app = app(DIFF, true);
+    let t = frame(&mut app, 120, 40, ColourMode::TrueColor);
+    let screen = text(&t);
+    for word in [
+        "exact",
+        "line-trimmed",
+        "block-anchor",
+        "whole-file",
+        "out of order",
+    ] {
+        assert!(screen.contains(word), "missing {word}:\n{screen}");
+    }
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
+fn stage_colours_differ() {
+    let mut app = app(DIFF, true);
+    let t = frame(&mut app, 120, 40, ColourMode::TrueColor);
+    let buf = t.backend().buffer();
+    let bg_of = |needle: &str| {
+        let y = (0..buf.area.height)
+            .find(|&y| {
+                (0..buf.area.width)
+                    .map(|x| buf[(x, y)].symbol().to_string())
+                    .collect::<String>()
+                    .contains(needle)
+            })
+            .unwrap_or_else(|| panic!("{needle} not on screen"));
+        buf[(6, y)].bg
+    };
+    let exact = bg_of("def load(path):");
+    let trimmed = bg_of("def save(path, text):");
+    assert_ne!(exact, trimmed);
+    assert_ne!(exact, ratatui::style::Color::Reset);
+}
+
+#[test]
+fn failing_block() {
+    let diff = "------- SEARCH\ndef nowhere():\n    pass\n=======\ndef somewhere():\n    pass\n+++++++ REPLACE\n";
+    let mut app = app(diff, true);
+    let t = frame(&mut app, 100, 24, ColourMode::TrueColor);
+    let screen = text(&t);
+    assert!(screen.contains("failed"), "{screen}");
+    assert!(
+        screen.contains("does not match anything in the file"),
+        "{screen}"
+    );
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
+fn unified_view_on_narrow_terminal() {
+    let mut app = app(DIFF, true);
+    app.view.follow = false;
+    app.view.scroll = 0;
+    let t = frame(&mut app, 80, 30, ColourMode::TrueColor);
+    let screen = text(&t);
+    assert!(screen.contains("[unified"), "{screen}");
+    assert!(screen.contains("4-E def load(path):"), "{screen}");
+    assert!(screen.contains("4+E def load(path, encoding"), "{screen}");
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
+fn tiny_terminal_40x10() {
+    let mut app = app(DIFF, true);
+    let t = frame(&mut app, 40, 10, ColourMode::TrueColor);
+    insta::assert_snapshot!(text(&t));
+}
+
+#[test]
+fn no_color_keeps_stage_symbols() {
+    let mut app = app(DIFF, true);
+    let t = frame(&mut app, 120, 40, ColourMode::None);
+    let buf = t.backend().buffer();
+    let colours: Vec<_> = buf
+        .content()
+        .iter()
+        .filter(|c| c.bg != ratatui::style::Color::Reset || c.fg != ratatui::style::Color::Reset)
+        .collect();
+    assert!(
+        colours.is_empty(),
+        "NO_COLOR frame has {} coloured cells",
+        colours.len()
+    );
+    let screen = text(&t);
+    for sym in [" E ", " T ", " A ", " O "] {
+        assert!(
+            screen.contains(sym),
+            "stage symbol {sym:?} missing:\n{screen}"
+        );
+    }
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
+fn huge_and_tiny_sizes_do_not_panic() {
+    let mut app = app(DIFF, false);
+    for (w, h) in [(1, 1), (2, 2), (300, 100), (10, 3), (0, 0)] {
+        let _ = frame(&mut app, w, h, ColourMode::Ansi256);
+    }
+}
+
+#[test]
+fn escape_sequences_in_content_are_inert() {
+    let original = "ok\nbad \u{1b}[2J\u{1b}]52;c;AAAA\u{7} line\n";
+    let mut app = App::new(PathBuf::from("x.txt"), original.to_string(), Version::V1);
+    app.set_diff("------- SEARCH\nok\n=======\nfine \u{1b}[31m\n+++++++ REPLACE\n".into());
+    let t = frame(&mut app, 100, 20, ColourMode::TrueColor);
+    let screen = text(&t);
+    assert!(!screen.contains('\u{1b}'), "raw ESC reached the screen");
+    assert!(screen.contains("␛[2J"), "{screen}");
+}
