@@ -1,0 +1,242 @@
+//! The real binary in a pseudo-terminal: a diff streams into DIFF, the
+//! screen shows it, keys accept or quit, and FILE on disk is checked.
+
+use std::io::{Read, Write};
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+
+const ORIGINAL: &str =
+    "fn main() {\n    let x = 1;\n    println!(\"{x}\");\n}\n\nfn helper() -> u32 {\n    42\n}\n";
+const DIFF: &str = "------- SEARCH\n      let x = 1;\n=======\n    let x = 2; // doubled\n+++++++ REPLACE\n------- SEARCH\nfn helper() -> u32 {\n    42\n=======\nfn helper() -> u32 {\n    43\n+++++++ REPLACE\n";
+const RESULT: &str = "fn main() {\n    let x = 2; // doubled\n    println!(\"{x}\");\n}\n\nfn helper() -> u32 {\n    43\n}\n";
+
+struct Session {
+    screen: Arc<Mutex<vt100::Parser>>,
+    writer: Box<dyn Write + Send>,
+    child: Box<dyn portable_pty::Child + Send + Sync>,
+}
+
+impl Session {
+    fn spawn(dir: &Path, program: &str, args: &[&str]) -> Session {
+        let pty = native_pty_system()
+            .openpty(PtySize {
+                rows: 40,
+                cols: 120,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .expect("openpty");
+        let mut cmd = CommandBuilder::new(program);
+        cmd.args(args);
+        cmd.cwd(dir);
+        cmd.env("TERM", "xterm-256color");
+        cmd.env_remove("NO_COLOR");
+        let child = pty.slave.spawn_command(cmd).expect("spawn");
+        drop(pty.slave);
+        let mut reader = pty.master.try_clone_reader().expect("reader");
+        let writer = pty.master.take_writer().expect("writer");
+        let screen = Arc::new(Mutex::new(vt100::Parser::new(
+            std::num::NonZeroU16::new(40).expect("rows"),
+            std::num::NonZeroU16::new(120).expect("cols"),
+            0,
+        )));
+        let sink = Arc::clone(&screen);
+        std::thread::spawn(move || {
+            let _master = pty.master;
+            let mut buf = [0u8; 8192];
+            while let Ok(n) = reader.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                sink.lock().expect("screen lock").process(&buf[..n]);
+            }
+        });
+        Session {
+            screen,
+            writer,
+            child,
+        }
+    }
+
+    fn contents(&self) -> String {
+        self.screen.lock().expect("screen lock").screen().contents()
+    }
+
+    fn wait_for(&self, what: &str, pred: impl Fn(&str) -> bool) {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while Instant::now() < deadline {
+            if pred(&self.contents()) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        panic!("timed out waiting for {what}; screen:\n{}", self.contents());
+    }
+
+    fn press(&mut self, keys: &[u8]) {
+        self.writer.write_all(keys).expect("write key");
+        self.writer.flush().expect("flush");
+    }
+
+    fn exit_code(&mut self) -> u32 {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            if let Some(status) = self.child.try_wait().expect("try_wait") {
+                return status.exit_code();
+            }
+            assert!(
+                Instant::now() < deadline,
+                "srview did not exit; screen:\n{}",
+                self.contents()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+fn setup() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("main.rs"), ORIGINAL).expect("write original");
+    dir
+}
+
+fn append(path: &Path, text: &str) {
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .expect("open diff");
+    f.write_all(text.as_bytes()).expect("append");
+}
+
+#[test]
+fn streamed_diff_is_shown_then_accepted() {
+    let dir = setup();
+    let diff = dir.path().join("edit.diff");
+    let mut s = Session::spawn(
+        dir.path(),
+        env!("CARGO_BIN_EXE_srview"),
+        &["main.rs", "edit.diff"],
+    );
+    s.wait_for("the waiting screen", |c| c.contains("waiting"));
+    for chunk in DIFF.as_bytes().chunks(23) {
+        append(&diff, std::str::from_utf8(chunk).expect("ascii"));
+        std::thread::sleep(Duration::from_millis(30));
+    }
+    s.wait_for("both blocks applied", |c| {
+        c.contains("2 applied") && c.contains("line-trimmed") && c.contains("exact")
+    });
+    assert!(
+        s.contents().contains("let x = 2; // doubled"),
+        "{}",
+        s.contents()
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("main.rs")).expect("read"),
+        ORIGINAL,
+        "nothing written before accept"
+    );
+    s.press(b"a");
+    assert_eq!(s.exit_code(), 0);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("main.rs")).expect("read"),
+        RESULT
+    );
+}
+
+#[test]
+fn quit_leaves_file_untouched() {
+    let dir = setup();
+    std::fs::write(dir.path().join("edit.diff"), DIFF).expect("write diff");
+    let mut s = Session::spawn(
+        dir.path(),
+        env!("CARGO_BIN_EXE_srview"),
+        &["main.rs", "edit.diff"],
+    );
+    s.wait_for("blocks applied", |c| c.contains("2 applied"));
+    s.press(b"q");
+    assert_eq!(s.exit_code(), 1);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("main.rs")).expect("read"),
+        ORIGINAL
+    );
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .expect("ls")
+        .map(|e| e.expect("entry").file_name())
+        .collect();
+    assert_eq!(names.len(), 2, "no stray files: {names:?}");
+}
+
+#[test]
+fn diff_piped_on_stdin_keys_from_terminal() {
+    let dir = setup();
+    std::fs::write(dir.path().join("edit.diff"), DIFF).expect("write diff");
+    let bin = env!("CARGO_BIN_EXE_srview");
+    let script = format!("cat edit.diff | '{bin}' main.rs");
+    let mut s = Session::spawn(dir.path(), "sh", &["-c", &script]);
+    s.wait_for("stdin end switches to final mode", |c| {
+        c.contains("ended") && c.contains("2 applied")
+    });
+    s.press(b"a");
+    assert_eq!(s.exit_code(), 0);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("main.rs")).expect("read"),
+        RESULT
+    );
+}
+
+#[test]
+fn accept_refused_when_file_changed_on_disk_then_reload() {
+    let dir = setup();
+    std::fs::write(dir.path().join("edit.diff"), DIFF).expect("write diff");
+    let mut s = Session::spawn(
+        dir.path(),
+        env!("CARGO_BIN_EXE_srview"),
+        &["main.rs", "edit.diff"],
+    );
+    s.wait_for("blocks applied", |c| c.contains("2 applied"));
+    let changed = ORIGINAL.replace("fn main() {", "fn main() { // edited elsewhere");
+    std::fs::write(dir.path().join("main.rs"), &changed).expect("edit file");
+    s.press(b"a");
+    s.wait_for("refusal", |c| c.contains("changed on disk"));
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("main.rs")).expect("read"),
+        changed,
+        "left as it now is"
+    );
+    s.press(b"r");
+    s.wait_for("reload notice", |c| c.contains("reloaded"));
+    s.press(b"a");
+    assert_eq!(s.exit_code(), 0);
+    let expected = RESULT.replace("fn main() {", "fn main() { // edited elsewhere");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("main.rs")).expect("read"),
+        expected
+    );
+}
+
+#[test]
+fn failing_diff_is_not_accepted_and_app_stays_open() {
+    let dir = setup();
+    let bad = "------- SEARCH\nfn missing() {}\n=======\nfn found() {}\n+++++++ REPLACE\n";
+    std::fs::write(dir.path().join("edit.diff"), bad).expect("write diff");
+    let mut s = Session::spawn(
+        dir.path(),
+        env!("CARGO_BIN_EXE_srview"),
+        &["main.rs", "edit.diff", "--final"],
+    );
+    s.wait_for("failure shown", |c| {
+        c.contains("failed") && c.contains("does not match anything")
+    });
+    s.press(b"a");
+    s.wait_for("refused accept", |c| c.contains("not accepted"));
+    s.press(b"q");
+    assert_eq!(s.exit_code(), 1);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("main.rs")).expect("read"),
+        ORIGINAL
+    );
+}
