@@ -1,0 +1,227 @@
+//! Update logic of the previewer state: events in, state out, no terminal.
+
+use std::path::PathBuf;
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKind};
+use srview::app::{App, Effect, Focus, Layout, StreamState, keys};
+use srview::engine::{BlockState, Version};
+use srview::source::watch::SourceEvent;
+
+fn original() -> String {
+    (1..=200).map(|i| format!("line {i}\n")).collect()
+}
+
+fn block(search: &str, replace: &str) -> String {
+    format!("------- SEARCH\n{search}\n=======\n{replace}\n+++++++ REPLACE\n")
+}
+
+fn app() -> App {
+    let mut app = App::new(PathBuf::from("f.txt"), original(), Version::V1);
+    app.view.viewport = 20;
+    app.view.width = 120;
+    app
+}
+
+fn key(app: &mut App, code: KeyCode) -> Effect {
+    keys::on_key(app, KeyEvent::new(code, KeyModifiers::NONE))
+}
+
+#[test]
+fn stream_state_follows_the_source() {
+    let mut app = app();
+    assert_eq!(app.stream, StreamState::Waiting);
+    app.on_source(SourceEvent::Append("------- SEARCH\nline 150\n".into()));
+    assert_eq!(app.stream, StreamState::Streaming);
+    assert_eq!(app.outcome.blocks[0].state, BlockState::SearchStreaming);
+    app.on_source(SourceEvent::Append("=======\nLINE 150\n".into()));
+    assert_eq!(app.outcome.blocks[0].state, BlockState::ReplaceStreaming);
+    app.on_source(SourceEvent::Ended);
+    assert_eq!(app.stream, StreamState::Ended);
+    assert_eq!(app.outcome.blocks[0].state, BlockState::Applied);
+    assert!(app.result.text().contains("LINE 150\n"));
+}
+
+#[test]
+fn rewrite_in_place_replaces_the_diff() {
+    let mut app = app();
+    app.on_source(SourceEvent::Text(block("line 10", "X")));
+    app.on_source(SourceEvent::Text(block("line 20", "Y")));
+    assert_eq!(app.outcome.blocks.len(), 1);
+    assert_eq!(
+        app.outcome.blocks[0].original.map(|s| s.start_line),
+        Some(20)
+    );
+}
+
+#[test]
+fn follow_keeps_the_active_block_in_view_until_the_user_scrolls() {
+    let mut app = app();
+    app.set_diff(block("line 150", "changed"));
+    let row = app.row_of_original_line(149);
+    assert!(
+        app.view.scroll <= row && row < app.view.scroll + 20,
+        "block in view (scroll {})",
+        app.view.scroll
+    );
+    key(&mut app, KeyCode::Char('g'));
+    assert_eq!(app.view.scroll, 0);
+    assert!(!app.view.follow, "scrolling stops following");
+    app.set_diff(format!(
+        "{}{}",
+        block("line 150", "changed"),
+        block("line 190", "again")
+    ));
+    assert_eq!(app.view.scroll, 0, "no jump while not following");
+    key(&mut app, KeyCode::Char('f'));
+    assert!(app.view.follow);
+    let row = app.row_of_original_line(189);
+    assert!(app.view.scroll <= row && row < app.view.scroll + 20);
+}
+
+#[test]
+fn scrolling_keys_stay_in_bounds() {
+    let mut app = app();
+    app.set_diff(block("line 5", "x"));
+    key(&mut app, KeyCode::Char('G'));
+    let bottom = app.view.scroll;
+    assert_eq!(bottom, app.rows().total() - 20);
+    key(&mut app, KeyCode::Char('j'));
+    assert_eq!(app.view.scroll, bottom, "cannot scroll past the end");
+    key(&mut app, KeyCode::PageUp);
+    assert_eq!(app.view.scroll, bottom - 20);
+    key(&mut app, KeyCode::Char('k'));
+    assert_eq!(app.view.scroll, bottom - 21);
+    keys::on_mouse(
+        &mut app,
+        MouseEvent {
+            kind: MouseEventKind::ScrollDown,
+            column: 0,
+            row: 0,
+            modifiers: KeyModifiers::NONE,
+        },
+    );
+    assert_eq!(app.view.scroll, bottom - 18);
+}
+
+#[test]
+fn next_and_previous_block() {
+    let mut app = app();
+    app.set_diff(format!(
+        "{}{}{}",
+        block("line 20", "a"),
+        block("line 100", "b"),
+        block("line 180", "c")
+    ));
+    app.end_stream();
+    assert_eq!(app.view.selected, 2, "follow selects the last block");
+    key(&mut app, KeyCode::Char('n'));
+    assert_eq!(app.view.selected, 2, "no block after the last");
+    key(&mut app, KeyCode::Char('N'));
+    assert_eq!(app.view.selected, 1);
+    key(&mut app, KeyCode::Char('N'));
+    key(&mut app, KeyCode::Char('N'));
+    assert_eq!(app.view.selected, 0);
+    let row = app.row_of_original_line(19);
+    assert!(app.view.scroll <= row && row < app.view.scroll + 20);
+}
+
+#[test]
+fn layout_is_automatic_until_toggled() {
+    let mut app = app();
+    app.view.width = 80;
+    assert_eq!(app.layout(), Layout::Unified);
+    app.view.width = 160;
+    assert_eq!(app.layout(), Layout::Split);
+    key(&mut app, KeyCode::Char('u'));
+    assert_eq!(app.layout(), Layout::Unified);
+    key(&mut app, KeyCode::Tab);
+    assert_eq!(app.layout(), Layout::Split);
+    key(&mut app, KeyCode::Char('w'));
+    assert!(app.view.wrap);
+}
+
+#[test]
+fn error_pane_focus_moves_selection() {
+    let mut app = app();
+    app.set_diff(format!(
+        "{}{}",
+        block("line 20", "a"),
+        block("line 100", "b")
+    ));
+    key(&mut app, KeyCode::Char('e'));
+    assert_eq!(app.view.focus, Focus::Blocks);
+    key(&mut app, KeyCode::Char('k'));
+    assert_eq!(app.view.selected, 0);
+    key(&mut app, KeyCode::Char('j'));
+    assert_eq!(app.view.selected, 1);
+    assert_eq!(
+        key(&mut app, KeyCode::Esc),
+        Effect::None,
+        "Esc leaves the pane first"
+    );
+    assert_eq!(app.view.focus, Focus::Diff);
+    assert_eq!(key(&mut app, KeyCode::Esc), Effect::Quit(1));
+}
+
+#[test]
+fn accept_runs_final_mode_and_refuses_a_failing_diff() {
+    let mut app = app();
+    app.set_diff(block("line 7", "seven"));
+    match key(&mut app, KeyCode::Char('a')) {
+        Effect::Accept(content) => {
+            assert!(content.starts_with("line 1\n") && content.contains("\nseven\nline 8\n"))
+        }
+        other => panic!("expected accept, got {other:?}"),
+    }
+    app.set_diff(block("no such line", "x"));
+    assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
+    let notice = app.notice.clone().expect("a notice");
+    assert!(
+        notice.error && notice.text.contains("does not match anything"),
+        "{}",
+        notice.text
+    );
+}
+
+#[test]
+fn partial_failure_is_waiting_and_earlier_blocks_still_show() {
+    let mut app = app();
+    app.set_diff(format!(
+        "{}{}",
+        block("line 20", "twenty"),
+        block("nowhere", "x")
+    ));
+    assert_eq!(app.outcome.blocks[1].state, BlockState::Failed);
+    assert!(!app.is_final());
+    assert!(
+        app.result.text().contains("twenty\n"),
+        "blocks before the failure stay applied on screen"
+    );
+    assert!(app.outcome.blocks[0].replacement.is_some());
+}
+
+#[test]
+fn help_overlay_and_quit() {
+    let mut app = app();
+    key(&mut app, KeyCode::Char('?'));
+    assert!(app.view.help);
+    assert_eq!(key(&mut app, KeyCode::Char('j')), Effect::None);
+    assert!(!app.view.help, "any key closes help");
+    assert_eq!(key(&mut app, KeyCode::Char('q')), Effect::Quit(1));
+    assert_eq!(
+        keys::on_key(
+            &mut app,
+            KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)
+        ),
+        Effect::Quit(1)
+    );
+    assert_eq!(key(&mut app, KeyCode::Char('r')), Effect::Reload);
+}
+
+#[test]
+fn reload_reapplies_on_new_original() {
+    let mut app = app();
+    app.set_diff(block("line 3", "three"));
+    app.reload("line 3\nline 4\n".into());
+    assert_eq!(app.result.text(), "three\n");
+}
