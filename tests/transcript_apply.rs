@@ -242,3 +242,29 @@ fn calls_with_unknown_paths_are_skipped_and_partial_errors_swallowed() {
     assert_eq!(files[0].error, None);
     assert_eq!(files[0].content, "x\n");
 }
+
+#[test]
+fn a_file_changed_on_disk_stops_every_write() {
+    let dir = copy_demo();
+    let ws = Workspace::new(dir.path(), false);
+    let files = apply_calls(
+        &parse(&good_transcript()),
+        |p| ws.load(p),
+        Default::default(),
+    );
+    assert!(files.iter().all(|f| f.ok()));
+    // Someone edits settings.toml after it was loaded.
+    std::fs::write(dir.path().join("settings.toml"), "edited by hand\n").expect("write");
+    let all: Vec<_> = files.iter().collect();
+    let err = srview::source::transcript::write_files(&ws, &all).expect_err("refused");
+    assert!(err.contains("changed on disk"), "{err}");
+    assert_eq!(
+        read(dir.path(), "inventory.py"),
+        read(&demo_dir(), "inventory.py")
+    );
+    assert_eq!(read(dir.path(), "settings.toml"), "edited by hand\n");
+    // Writing just the untouched file works, and says what it wrote.
+    let written = srview::source::transcript::write_files(&ws, &all[..1]).expect("written");
+    assert_eq!(written, ["inventory.py"]);
+    assert_eq!(read(dir.path(), "inventory.py"), files[0].content);
+}

@@ -3,13 +3,11 @@
 //! still hold what was loaded before any file is written.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
 use super::{ApplyArgs, CmdResult};
 use crate::input::{self, CliError};
-use crate::output;
 use crate::source::aider;
 use crate::source::transcript::{self, ApplyOptions, FileEdit, FileState, Format, Workspace};
 
@@ -78,61 +76,10 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
         return Ok(1);
     }
     if args.write {
-        write_all(&workspace, &files)?;
+        let all: Vec<&FileEdit> = files.iter().collect();
+        transcript::write_files(&workspace, &all).map_err(CliError::usage)?;
     }
     Ok(0)
-}
-
-/// Checks every file still holds what was loaded, then writes each one
-/// atomically. Unchanged files are left alone.
-fn write_all(workspace: &Workspace, files: &[FileEdit]) -> Result<(), CliError> {
-    let mut targets: Vec<(PathBuf, &FileEdit)> = Vec::new();
-    for file in files {
-        if !file.is_new && file.content == file.original {
-            continue;
-        }
-        let path = workspace.resolve(&file.path).map_err(CliError::usage)?;
-        let now = input::read_text(&path, true)?;
-        let unchanged = match &now {
-            Some(text) => !file.is_new && *text == file.original,
-            None => file.is_new,
-        };
-        if !unchanged {
-            return Err(CliError::usage(format!(
-                "nothing written: {} changed on disk since it was loaded",
-                file.path
-            )));
-        }
-        targets.push((path, file));
-    }
-    let mut written: Vec<&str> = Vec::new();
-    for (path, file) in targets {
-        write_one(&path, file).map_err(|e| {
-            let done = if written.is_empty() {
-                "no file was written".to_string()
-            } else {
-                format!("already written: {}", written.join(", "))
-            };
-            CliError::usage(format!("{e} ({done})"))
-        })?;
-        written.push(&file.path);
-    }
-    Ok(())
-}
-
-fn write_one(path: &Path, file: &FileEdit) -> Result<(), String> {
-    if file.is_new
-        && let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty())
-    {
-        std::fs::create_dir_all(parent)
-            .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
-    }
-    output::write_atomic(
-        path,
-        file.content.as_bytes(),
-        Some(file.original.as_bytes()),
-    )
-    .map_err(|e| e.to_string())
 }
 
 fn summary_line(file: &FileEdit) -> String {

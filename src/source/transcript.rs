@@ -11,9 +11,11 @@
 
 mod apply;
 mod paths;
+mod write;
 
 pub use apply::{ApplyOptions, CallResult, FileEdit, FileState, apply_calls};
 pub use paths::Workspace;
+pub use write::write_files;
 
 use crate::engine::js::{is_js_whitespace, js_trim};
 
