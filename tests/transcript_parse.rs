@@ -172,3 +172,53 @@ fn detection() {
         1
     );
 }
+
+/// Random soup of tag fragments, markers and multi-byte text: nothing may
+/// panic, whatever the parsers and the applier are given.
+#[test]
+fn random_inputs_never_panic() {
+    use srview::source::replay::SplitMix64;
+    use srview::source::transcript::{Workspace, apply_calls};
+    let pieces = [
+        "<replace_in_file>",
+        "</replace_in_file>",
+        "<write_to_file>",
+        "</write_to_file>",
+        "<path>",
+        "</path>",
+        "<diff>",
+        "</diff>",
+        "<content>",
+        "</content>",
+        "</di",
+        "<",
+        ">",
+        "\n",
+        "------- SEARCH\n",
+        "=======\n",
+        "+++++++ REPLACE\n",
+        "<<<<<<< SEARCH\n",
+        ">>>>>>> REPLACE\n",
+        "```\n",
+        "a.py\n",
+        "../x\n",
+        "é✓",
+        " ",
+        "x",
+        "/abs",
+    ];
+    let dir = tempfile::tempdir().expect("temp dir");
+    let ws = Workspace::new(dir.path(), false);
+    let mut rng = SplitMix64::new(42);
+    for _ in 0..2000 {
+        let n = rng.below_or_eq(40) as usize;
+        let text: String = (0..n)
+            .map(|_| pieces[rng.below_or_eq(pieces.len() as u64 - 1) as usize])
+            .collect();
+        let _ = detect(&text);
+        for calls in [parse(&text), aider::parse(&text), parse_any(&text)] {
+            let files = apply_calls(&calls, |p| ws.load(p), Default::default());
+            assert!(files.len() <= calls.len());
+        }
+    }
+}

@@ -169,9 +169,21 @@ impl RawTool {
     }
 }
 
-/// True when the tag `tag` ends exactly at byte `i` of `bytes`.
-fn tag_ends_at(bytes: &[u8], i: usize, tag: &str) -> bool {
-    bytes[..=i].ends_with(tag.as_bytes())
+/// True when `<name>` (or `</name>` when `closing`) ends exactly at byte
+/// `i` of `bytes`. Checked in place: this runs at every `>` of the text.
+fn tag_ends_at(bytes: &[u8], i: usize, name: &str, closing: bool) -> bool {
+    let slash = usize::from(closing);
+    let len = name.len() + 2 + slash;
+    if i + 1 < len {
+        return false;
+    }
+    let tag = &bytes[i + 1 - len..=i];
+    tag[0] == b'<' && (!closing || tag[1] == b'/') && &tag[1 + slash..len - 1] == name.as_bytes()
+}
+
+/// Length of the closing tag `</name>`.
+fn close_len(name: &str) -> usize {
+    name.len() + 3
 }
 
 /// Cline tool calls in `text`, in order: only the file edits, with their
@@ -199,11 +211,10 @@ fn parse_tools(text: &str) -> Vec<RawTool> {
             continue;
         }
         if let (Some(t), Some((name, start))) = (tool.as_mut(), param) {
-            let close = format!("</{name}>");
-            if !tag_ends_at(bytes, i, &close) {
+            if !tag_ends_at(bytes, i, name, true) {
                 continue;
             }
-            t.set(name, js_trim(&text[start..i + 1 - close.len()]));
+            t.set(name, js_trim(&text[start..i + 1 - close_len(name)]));
             if name == "path" {
                 t.path_closed = true;
             }
@@ -211,17 +222,13 @@ fn parse_tools(text: &str) -> Vec<RawTool> {
             // Cline goes on to check this same position for tool tags.
         }
         if let Some(mut t) = tool.take() {
-            if let Some(name) = PARAM_NAMES
-                .iter()
-                .find(|n| tag_ends_at(bytes, i, &format!("<{n}>")))
-            {
+            if let Some(name) = PARAM_NAMES.iter().find(|n| tag_ends_at(bytes, i, n, false)) {
                 param = Some((name, i + 1));
                 tool = Some(t);
                 continue;
             }
-            let close = format!("</{}>", t.name);
-            if tag_ends_at(bytes, i, &close) {
-                let inner = &text[tool_start..i + 1 - close.len()];
+            if tag_ends_at(bytes, i, t.name, true) {
+                let inner = &text[tool_start..i + 1 - close_len(t.name)];
                 recover_content(&mut t, inner);
                 t.partial = false;
                 tools.push(t);
@@ -230,10 +237,7 @@ fn parse_tools(text: &str) -> Vec<RawTool> {
             }
             continue;
         }
-        if let Some(name) = TOOL_NAMES
-            .iter()
-            .find(|n| tag_ends_at(bytes, i, &format!("<{n}>")))
-        {
+        if let Some(name) = TOOL_NAMES.iter().find(|n| tag_ends_at(bytes, i, n, false)) {
             tool = Some(RawTool {
                 name,
                 params: Vec::new(),
