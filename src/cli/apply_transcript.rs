@@ -16,6 +16,11 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
         .transcript
         .as_deref()
         .ok_or_else(|| CliError::usage("--transcript needs MSG"))?;
+    if args.file.is_some() || args.diff.is_some() {
+        return Err(CliError::usage(
+            "--transcript takes no FILE or DIFF: the transcript names its files",
+        ));
+    }
     let text = input::read_diff(Some(msg))?;
     let cwd = match &args.cwd {
         Some(dir) => dir.clone(),
