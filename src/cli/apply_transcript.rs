@@ -1,8 +1,143 @@
-//! Part of `srview apply`: not built yet.
+//! `srview apply --transcript MSG`: every edit of an agent transcript,
+//! headless. With `--write` it is all or nothing: every file must apply and
+//! still hold what was loaded before any file is written.
+
+use std::io::Write;
+
+use serde_json::{Value, json};
 
 use super::{ApplyArgs, CmdResult};
-use crate::input::CliError;
+use crate::input::{self, CliError};
+use crate::source::aider;
+use crate::source::transcript::{self, ApplyOptions, FileEdit, FileState, Format, Workspace};
 
-pub fn run(_args: &ApplyArgs) -> CmdResult {
-    Err(CliError::usage("apply_transcript is not implemented yet"))
+pub fn run(args: &ApplyArgs) -> CmdResult {
+    let msg = args
+        .transcript
+        .as_deref()
+        .ok_or_else(|| CliError::usage("--transcript needs MSG"))?;
+    if args.file.is_some() || args.diff.is_some() {
+        return Err(CliError::usage(
+            "--transcript takes no FILE or DIFF: the transcript names its files",
+        ));
+    }
+    let text = input::read_diff(Some(msg))?;
+    let cwd = match &args.cwd {
+        Some(dir) => dir.clone(),
+        None => std::env::current_dir()
+            .map_err(|e| CliError::usage(format!("cannot read the current folder: {e}")))?,
+    };
+    if !cwd.is_dir() {
+        return Err(CliError::usage(format!(
+            "--cwd {} is not a folder",
+            cwd.display()
+        )));
+    }
+    let format = transcript::detect(&text).ok_or_else(|| {
+        CliError::usage(format!(
+            "{} holds no replace_in_file/write_to_file calls and no Aider edit blocks",
+            msg.display()
+        ))
+    })?;
+    let calls = match format {
+        Format::Cline => transcript::parse(&text),
+        Format::Aider => aider::parse(&text),
+    };
+    let workspace = Workspace::new(cwd, args.allow_outside);
+    let options = ApplyOptions {
+        version: args.engine.into(),
+        fix_model_output: args.fix_model_output,
+    };
+    let mut files = transcript::apply_calls(&calls, |p| workspace.load(p), options);
+    for file in &mut files {
+        // A saved transcript is complete: a call left open never ran.
+        if file.state == FileState::Streaming {
+            file.state = FileState::Failed;
+            file.error =
+                Some("the transcript ends before this file's last tool call closes".into());
+        }
+    }
+    let all_ok = files.iter().all(FileEdit::ok);
+    let refused = files.iter().any(|f| f.state == FileState::Refused);
+
+    let mut stdout = std::io::stdout().lock();
+    let io_err = |e: std::io::Error| CliError::usage(format!("cannot write stdout: {e}"));
+    if args.json {
+        let report = report_json(format, &files, all_ok);
+        writeln!(stdout, "{report}").map_err(io_err)?;
+    } else {
+        for file in &files {
+            writeln!(stdout, "{}", summary_line(file)).map_err(io_err)?;
+        }
+    }
+    stdout.flush().map_err(io_err)?;
+    if refused {
+        return Ok(2);
+    }
+    if !all_ok {
+        if args.write {
+            eprintln!("srview: nothing written: not every file applies");
+        }
+        return Ok(1);
+    }
+    if args.write {
+        let all: Vec<&FileEdit> = files.iter().collect();
+        transcript::write_files(&workspace, &all).map_err(CliError::usage)?;
+    }
+    Ok(0)
+}
+
+fn summary_line(file: &FileEdit) -> String {
+    let blocks: usize = file
+        .calls
+        .iter()
+        .filter_map(|c| c.outcome.as_ref())
+        .map(|o| o.blocks.len())
+        .sum();
+    match &file.error {
+        None => format!(
+            "ok      {} ({} call(s), {blocks} block(s){})",
+            file.path,
+            file.calls.len(),
+            if file.is_new { ", new file" } else { "" }
+        ),
+        Some(e) => format!("{:<7} {}: {e}", file.state.name(), file.path),
+    }
+}
+
+/// The `--json` report: one entry per file with its blocks (each tagged with
+/// the index of its call among the file's calls) and its new content.
+pub fn report_json(format: Format, files: &[FileEdit], all_ok: bool) -> Value {
+    let files: Vec<Value> = files.iter().map(file_json).collect();
+    json!({ "ok": all_ok, "format": format, "files": files })
+}
+
+fn file_json(file: &FileEdit) -> Value {
+    let mut blocks = Vec::new();
+    let mut calls = Vec::new();
+    for (n, call) in file.calls.iter().enumerate() {
+        calls.push(json!({
+            "kind": call.kind,
+            "partial": call.partial,
+            "ok": call.error.is_none() && call.content.is_some(),
+            "error": call.error,
+        }));
+        for block in call.outcome.iter().flat_map(|o| &o.blocks) {
+            let mut value = serde_json::to_value(block).unwrap_or(Value::Null);
+            if let Value::Object(map) = &mut value {
+                map.insert("call".into(), json!(n));
+            }
+            blocks.push(value);
+        }
+    }
+    json!({
+        "path": file.path,
+        "ok": file.ok(),
+        "state": file.state,
+        "new": file.is_new,
+        "error": file.error,
+        "calls": calls,
+        "blocks": blocks,
+        "newContent": if file.ok() { Some(&file.content) } else { None },
+    })
 }

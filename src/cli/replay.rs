@@ -1,8 +1,23 @@
-//! `srview replay`: not built yet.
+//! `srview replay INPUT --to OUT`: writes INPUT into OUT progressively, the
+//! way a model streams it, for a previewer (or a demo) to watch.
 
-use super::CmdResult;
-use crate::input::CliError;
+use super::{CmdResult, ReplayArgs};
+use crate::input::{self, CliError};
+use crate::source::replay;
 
-pub fn run(_args: &impl std::fmt::Debug) -> CmdResult {
-    Err(CliError::usage("replay is not implemented yet"))
+pub fn run(args: &ReplayArgs) -> CmdResult {
+    if !(args.rate.is_finite() && args.rate > 0.0) {
+        return Err(CliError::usage(format!(
+            "--rate must be a positive number of characters per second, not {}",
+            args.rate
+        )));
+    }
+    if args.chunk == 0 {
+        return Err(CliError::usage("--chunk must be at least 1"));
+    }
+    let text = input::read_text(&args.input, false)?.unwrap_or_default();
+    let steps = replay::schedule(&text, args.rate, args.chunk, args.jitter, args.seed);
+    replay::replay_to_file(&text, &args.to, &steps)
+        .map_err(|e| CliError::usage(format!("cannot write {}: {e}", args.to.display())))?;
+    Ok(0)
 }

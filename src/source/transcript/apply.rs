@@ -1,0 +1,271 @@
+//! From tool calls to file results: calls are grouped per file (in order of
+//! first appearance) and each runs on the result of the previous one, as
+//! Cline runs them one after another.
+
+use std::path::{Component, Path};
+
+use super::{CallKind, ToolCall};
+use crate::engine::{self, Options, Outcome, Version};
+
+/// How the calls are applied.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ApplyOptions {
+    pub version: Version,
+    /// Unescape HTML entities and drop U+FFFD, as Cline does for non-Claude models.
+    pub fix_model_output: bool,
+}
+
+/// Where a file's edit stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FileState {
+    /// Its last call is still streaming.
+    Streaming,
+    /// Every call applied.
+    Applied,
+    /// A call did not apply (final mode).
+    Failed,
+    /// The path was refused or the file could not be read.
+    Refused,
+}
+
+impl FileState {
+    pub fn name(self) -> &'static str {
+        match self {
+            FileState::Streaming => "streaming",
+            FileState::Applied => "applied",
+            FileState::Failed => "failed",
+            FileState::Refused => "refused",
+        }
+    }
+}
+
+/// What one call did to its file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CallResult {
+    /// Index of the call in the slice given to [`apply_calls`].
+    pub call: usize,
+    pub kind: CallKind,
+    pub partial: bool,
+    /// The engine's answer (`replace_in_file` only).
+    pub outcome: Option<Outcome>,
+    /// The file's content after this call; `None` when it did not apply.
+    pub content: Option<String>,
+    /// Why it did not apply. Partial-mode engine errors are not errors (the
+    /// stream is still arriving; Cline swallows them too).
+    pub error: Option<String>,
+}
+
+/// Every edit of one file, applied.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileEdit {
+    /// The path as the transcript first spelled it.
+    pub path: String,
+    /// The text the first call started from (empty for a new file).
+    pub original: String,
+    /// The file did not exist.
+    pub is_new: bool,
+    pub calls: Vec<CallResult>,
+    /// The content after every call that applied (the partial result of a
+    /// streaming last call included).
+    pub content: String,
+    /// The first failure: a refused path, an unreadable file, a call that
+    /// does not apply.
+    pub error: Option<String>,
+    pub state: FileState,
+}
+
+impl FileEdit {
+    /// Every call applied and none is still streaming.
+    pub fn ok(&self) -> bool {
+        self.state == FileState::Applied
+    }
+}
+
+/// Groups `calls` per file and applies each file's calls in order, each on
+/// the previous one's result. `load(path)` gives a file's current text, or
+/// `None` for a file that does not exist yet; its error refuses the file.
+/// Calls whose path is still streaming are skipped: their file is unknown.
+pub fn apply_calls(
+    calls: &[ToolCall],
+    mut load: impl FnMut(&str) -> Result<Option<String>, String>,
+    options: ApplyOptions,
+) -> Vec<FileEdit> {
+    let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
+    for (i, call) in calls.iter().enumerate() {
+        if !call.path_complete {
+            continue;
+        }
+        let key = file_key(&call.path);
+        match groups.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, members)) => members.push(i),
+            None => groups.push((key, vec![i])),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(_, members)| apply_file(calls, &members, &mut load, options))
+        .collect()
+}
+
+/// Spellings of one file (`a.rs`, `./a.rs`, `x/../a.rs`) share one key, so
+/// their edits chain instead of overwriting each other.
+fn file_key(path: &str) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    for c in Path::new(path).components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir if parts.last().is_some_and(|p| p != "..") => {
+                parts.pop();
+            }
+            other => parts.push(other.as_os_str().to_string_lossy().into_owned()),
+        }
+    }
+    parts.join("/")
+}
+
+fn apply_file(
+    calls: &[ToolCall],
+    members: &[usize],
+    load: &mut impl FnMut(&str) -> Result<Option<String>, String>,
+    options: ApplyOptions,
+) -> FileEdit {
+    let path = members
+        .first()
+        .and_then(|&i| calls.get(i))
+        .map(|c| c.path.clone())
+        .unwrap_or_default();
+    let mut edit = FileEdit {
+        path: path.clone(),
+        original: String::new(),
+        is_new: false,
+        calls: Vec::new(),
+        content: String::new(),
+        error: None,
+        state: FileState::Applied,
+    };
+    match load(&path) {
+        Ok(Some(text)) => edit.original = text,
+        Ok(None) => edit.is_new = true,
+        Err(e) => {
+            edit.error = Some(e);
+            edit.state = FileState::Refused;
+            return edit;
+        }
+    }
+    let mut current = edit.original.clone();
+    for &i in members {
+        let Some(call) = calls.get(i) else { continue };
+        let result = apply_call(i, call, &current, &path, options);
+        if let Some(content) = &result.content {
+            current.clone_from(content);
+        }
+        if call.partial {
+            edit.state = FileState::Streaming;
+        }
+        if let Some(e) = &result.error
+            && edit.error.is_none()
+        {
+            edit.error = Some(e.clone());
+        }
+        edit.calls.push(result);
+    }
+    if edit.error.is_some() {
+        edit.state = FileState::Failed;
+    }
+    edit.content = current;
+    edit
+}
+
+fn apply_call(
+    index: usize,
+    call: &ToolCall,
+    current: &str,
+    path: &str,
+    options: ApplyOptions,
+) -> CallResult {
+    let body = if options.fix_model_output {
+        engine::fixes::fix_model_output(&call.body, path)
+    } else {
+        call.body.clone()
+    };
+    let mut result = CallResult {
+        call: index,
+        kind: call.kind,
+        partial: call.partial,
+        outcome: None,
+        content: None,
+        error: None,
+    };
+    match call.kind {
+        CallKind::WriteToFile => {
+            result.content = Some(write_content(&body, current, call.partial));
+        }
+        CallKind::ReplaceInFile => {
+            if body.is_empty() && !call.partial {
+                result.error = Some("replace_in_file has no <diff>".into());
+                return result;
+            }
+            let outcome = engine::apply(
+                &body,
+                current,
+                Options {
+                    version: options.version,
+                    is_final: !call.partial,
+                },
+            );
+            match &outcome.result {
+                Ok(applied) => result.content = Some(applied.new_content.clone()),
+                Err(e) if !call.partial => result.error = Some(describe(e)),
+                Err(_) => {}
+            }
+            result.outcome = Some(outcome);
+        }
+    }
+    result
+}
+
+/// A final `write_to_file` is saved as Cline's editor saves it: trailing
+/// white space trimmed, then a final newline kept if the file had one.
+/// Streaming content is shown as it is.
+fn write_content(body: &str, current: &str, partial: bool) -> String {
+    if partial {
+        return body.to_string();
+    }
+    let mut text = crate::engine::js::js_trim_end(body).to_string();
+    if current.ends_with('\n') && !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text
+}
+
+fn describe(e: &engine::ApplyError) -> String {
+    let block = e
+        .block
+        .map(|b| format!("block #{}", b + 1))
+        .unwrap_or_else(|| "the diff".into());
+    let at = e
+        .diff_line
+        .map(|l| format!(" (diff line {l})"))
+        .unwrap_or_default();
+    format!("{block} does not apply{at}: {}", e.message)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spellings_of_one_file_share_a_key() {
+        assert_eq!(file_key("./a/b.rs"), "a/b.rs");
+        assert_eq!(file_key("a/x/../b.rs"), "a/b.rs");
+        assert_eq!(file_key("../b.rs"), "../b.rs");
+    }
+
+    #[test]
+    fn final_write_keeps_the_final_newline() {
+        assert_eq!(write_content("x\n\n", "old\n", false), "x\n");
+        assert_eq!(write_content("x", "", false), "x");
+        assert_eq!(write_content("x  ", "", true), "x  ");
+    }
+}

@@ -1,0 +1,69 @@
+//! Saving accepted edits: all or nothing. Every file must have applied and
+//! still hold what it held when loaded before any is written; then each is
+//! replaced atomically.
+
+use std::path::{Path, PathBuf};
+
+use super::{FileEdit, Workspace};
+use crate::{input, output};
+
+/// Writes `files` (skipping those whose content did not change) and returns
+/// the paths written. Nothing is written when a file did not apply, was
+/// refused, or changed on disk since it was loaded. Only a failure of the
+/// writes themselves can leave some files written; the error says which.
+pub fn write_files(workspace: &Workspace, files: &[&FileEdit]) -> Result<Vec<String>, String> {
+    if let Some(bad) = files.iter().find(|f| !f.ok()) {
+        return Err(format!(
+            "nothing written: {} does not apply ({})",
+            bad.path,
+            bad.state.name()
+        ));
+    }
+    let mut targets: Vec<(PathBuf, &FileEdit)> = Vec::new();
+    for &file in files {
+        if !file.is_new && file.content == file.original {
+            continue;
+        }
+        let path = workspace.resolve(&file.path)?;
+        let now = input::read_text(&path, true).map_err(|e| e.message)?;
+        let unchanged = match &now {
+            Some(text) => !file.is_new && *text == file.original,
+            None => file.is_new,
+        };
+        if !unchanged {
+            return Err(format!(
+                "nothing written: {} changed on disk since it was loaded",
+                file.path
+            ));
+        }
+        targets.push((path, file));
+    }
+    let mut written: Vec<String> = Vec::new();
+    for (path, file) in targets {
+        write_one(&path, file).map_err(|e| {
+            let done = if written.is_empty() {
+                "no file was written".to_string()
+            } else {
+                format!("already written: {}", written.join(", "))
+            };
+            format!("{e} ({done})")
+        })?;
+        written.push(file.path.clone());
+    }
+    Ok(written)
+}
+
+fn write_one(path: &Path, file: &FileEdit) -> Result<(), String> {
+    if file.is_new
+        && let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty())
+    {
+        std::fs::create_dir_all(parent)
+            .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+    }
+    output::write_atomic(
+        path,
+        file.content.as_bytes(),
+        Some(file.original.as_bytes()),
+    )
+    .map_err(|e| e.to_string())
+}

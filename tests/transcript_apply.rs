@@ -1,0 +1,270 @@
+//! Transcripts applied: streamed through parse + apply_calls, then written
+//! by `srview apply --transcript --write` all or nothing.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use srview::source::transcript::{
+    ApplyOptions, CallKind, FileState, ToolCall, Workspace, apply_calls, parse,
+};
+
+fn demo_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo")
+}
+
+/// A fresh copy of the demo project, so the originals stay pristine.
+fn copy_demo() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for name in [
+        "inventory.py",
+        "settings.toml",
+        "transcript.md",
+        "edit.diff",
+    ] {
+        std::fs::copy(demo_dir().join(name), dir.path().join(name)).expect("copy asset");
+    }
+    dir
+}
+
+fn read(dir: &Path, name: &str) -> String {
+    std::fs::read_to_string(dir.join(name)).expect("readable")
+}
+
+/// The demo transcript with its failing block fixed: every edit applies.
+fn good_transcript() -> String {
+    let text = read(&demo_dir(), "transcript.md");
+    assert!(text.contains(r#"channels = ["email", "pager"]"#));
+    text.replace(
+        r#"channels = ["email", "pager"]"#,
+        r#"channels = ["email"]"#,
+    )
+}
+
+fn srview(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_srview"))
+        .args(args)
+        .output()
+        .expect("srview runs")
+}
+
+#[test]
+fn streaming_every_prefix_never_panics_and_ends_applied() {
+    let dir = copy_demo();
+    let text = good_transcript();
+    let ws = Workspace::new(dir.path(), false);
+    let options = ApplyOptions::default();
+    let ends: Vec<usize> = text
+        .char_indices()
+        .map(|(i, _)| i)
+        .chain([text.len()])
+        .collect();
+    let mut saw_streaming = false;
+    for &end in &ends {
+        let files = apply_calls(&parse(&text[..end]), |p| ws.load(p), options);
+        assert!(files.len() <= 2);
+        saw_streaming |= files.iter().any(|f| f.state == FileState::Streaming);
+        // Only the last call can be open, so at most one file streams.
+        assert!(
+            files
+                .iter()
+                .filter(|f| f.state == FileState::Streaming)
+                .count()
+                <= 1
+        );
+    }
+    assert!(saw_streaming);
+    let files = apply_calls(&parse(&text), |p| ws.load(p), options);
+    let states: Vec<(&str, FileState, usize)> = files
+        .iter()
+        .map(|f| (f.path.as_str(), f.state, f.calls.len()))
+        .collect();
+    assert_eq!(
+        states,
+        [
+            ("inventory.py", FileState::Applied, 2),
+            ("settings.toml", FileState::Applied, 1)
+        ]
+    );
+    // The second inventory.py call only matches the first call's result.
+    assert!(files[0].content.contains("def stock_value(self) -> float:"));
+    assert!(files[0].content.contains("    price: float = 0.0\n"));
+    assert!(files[1].content.contains("cooldown_hours = 6\n"));
+    assert!(files[1].content.contains(r#"channels = ["email", "sms"]"#));
+}
+
+#[test]
+fn chunked_stream_shows_growing_partial_content() {
+    let dir = copy_demo();
+    let text = good_transcript();
+    let ws = Workspace::new(dir.path(), false);
+    let mut contents = Vec::new();
+    for end in (0..text.len()).step_by(37).chain([text.len()]) {
+        let Some(end) = (end..=text.len()).find(|&e| text.is_char_boundary(e)) else {
+            continue;
+        };
+        let files = apply_calls(&parse(&text[..end]), |p| ws.load(p), Default::default());
+        if let Some(f) = files.first() {
+            contents.push(f.content.clone());
+        }
+    }
+    assert!(contents.windows(2).any(|w| w[0] != w[1]), "content changes");
+    assert!(contents.iter().all(|c| !c.contains("</diff")));
+}
+
+#[test]
+fn apply_write_writes_every_file() {
+    let dir = copy_demo();
+    let msg = dir.path().join("good.md");
+    std::fs::write(&msg, good_transcript()).expect("write transcript");
+    let cwd = dir.path().to_string_lossy().into_owned();
+    let out = srview(&[
+        "apply",
+        "--transcript",
+        &msg.to_string_lossy(),
+        "--cwd",
+        &cwd,
+        "--write",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let expected = apply_calls(
+        &parse(&good_transcript()),
+        |p| Workspace::new(demo_dir(), false).load(p),
+        Default::default(),
+    );
+    assert_eq!(read(dir.path(), "inventory.py"), expected[0].content);
+    assert_eq!(read(dir.path(), "settings.toml"), expected[1].content);
+    assert_ne!(expected[0].content, read(&demo_dir(), "inventory.py"));
+}
+
+#[test]
+fn one_failing_file_means_nothing_is_written() {
+    let dir = copy_demo();
+    let msg = dir.path().join("transcript.md");
+    let cwd = dir.path().to_string_lossy().into_owned();
+    let out = srview(&[
+        "apply",
+        "--transcript",
+        &msg.to_string_lossy(),
+        "--cwd",
+        &cwd,
+        "--write",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(report["ok"], false);
+    assert_eq!(report["files"][0]["ok"], true);
+    assert_eq!(report["files"][1]["ok"], false);
+    let error = report["files"][1]["error"].as_str().unwrap_or_default();
+    assert!(error.contains("does not match anything"), "{error}");
+    assert_eq!(report["files"][1]["blocks"][1]["state"], "failed");
+    assert_eq!(report["files"][0]["blocks"][1]["stage"], "line-trimmed");
+    for name in ["inventory.py", "settings.toml"] {
+        assert_eq!(read(dir.path(), name), read(&demo_dir(), name), "{name}");
+    }
+}
+
+#[test]
+fn write_to_file_creates_new_files_in_new_folders() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let msg = dir.path().join("m.md");
+    std::fs::write(
+        &msg,
+        "<write_to_file><path>pkg/new.txt</path><content>\nhello\n</content></write_to_file>",
+    )
+    .expect("write");
+    let cwd = dir.path().to_string_lossy().into_owned();
+    let out = srview(&[
+        "apply",
+        "--transcript",
+        &msg.to_string_lossy(),
+        "--cwd",
+        &cwd,
+        "--write",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(read(dir.path(), "pkg/new.txt"), "hello");
+}
+
+#[test]
+fn unclosed_call_in_a_saved_transcript_does_not_apply() {
+    let dir = copy_demo();
+    let text = good_transcript();
+    let cut = text.rfind("</diff>").expect("has a diff");
+    let msg = dir.path().join("cut.md");
+    std::fs::write(&msg, &text[..cut]).expect("write");
+    let cwd = dir.path().to_string_lossy().into_owned();
+    let out = srview(&[
+        "apply",
+        "--transcript",
+        &msg.to_string_lossy(),
+        "--cwd",
+        &cwd,
+        "--write",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert_eq!(
+        read(dir.path(), "inventory.py"),
+        read(&demo_dir(), "inventory.py")
+    );
+}
+
+#[test]
+fn text_without_edits_is_a_usage_error() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let msg = dir.path().join("m.md");
+    std::fs::write(&msg, "just prose").expect("write");
+    let out = srview(&["apply", "--transcript", &msg.to_string_lossy()]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+}
+
+#[test]
+fn calls_with_unknown_paths_are_skipped_and_partial_errors_swallowed() {
+    let calls = [
+        ToolCall {
+            kind: CallKind::ReplaceInFile,
+            path: "a".into(),
+            path_complete: false,
+            body: String::new(),
+            partial: true,
+        },
+        ToolCall {
+            kind: CallKind::ReplaceInFile,
+            path: "b".into(),
+            path_complete: true,
+            body: "------- SEARCH\nnope\n=======\n".into(),
+            partial: true,
+        },
+    ];
+    let files = apply_calls(&calls, |_| Ok(Some("x\n".into())), Default::default());
+    assert_eq!(files.len(), 1);
+    assert_eq!(files[0].state, FileState::Streaming);
+    assert_eq!(files[0].error, None);
+    assert_eq!(files[0].content, "x\n");
+}
+
+#[test]
+fn a_file_changed_on_disk_stops_every_write() {
+    let dir = copy_demo();
+    let ws = Workspace::new(dir.path(), false);
+    let files = apply_calls(
+        &parse(&good_transcript()),
+        |p| ws.load(p),
+        Default::default(),
+    );
+    assert!(files.iter().all(|f| f.ok()));
+    // Someone edits settings.toml after it was loaded.
+    std::fs::write(dir.path().join("settings.toml"), "edited by hand\n").expect("write");
+    let all: Vec<_> = files.iter().collect();
+    let err = srview::source::transcript::write_files(&ws, &all).expect_err("refused");
+    assert!(err.contains("changed on disk"), "{err}");
+    assert_eq!(
+        read(dir.path(), "inventory.py"),
+        read(&demo_dir(), "inventory.py")
+    );
+    assert_eq!(read(dir.path(), "settings.toml"), "edited by hand\n");
+    // Writing just the untouched file works, and says what it wrote.
+    let written = srview::source::transcript::write_files(&ws, &all[..1]).expect("written");
+    assert_eq!(written, ["inventory.py"]);
+    assert_eq!(read(dir.path(), "inventory.py"), files[0].content);
+}
