@@ -227,7 +227,8 @@ fn tape_has_the_expected_shape() {
     let build = at(&Cmd::Type("cargo build --release".into())).expect("build");
     let show = at(&Cmd::Show).expect("Show");
     assert!(hide < build && build < show, "the build is hidden");
-    assert!(cmds.contains(&Cmd::Type("A".into())), "accepts all");
+    assert!(cmds.contains(&Cmd::Type("a".into())), "accepts a file");
+    assert!(cmds.contains(&Cmd::Type("]".into())), "shows the next file");
 }
 
 /// Splits the tape into the shell lines it types (Type... then Enter),

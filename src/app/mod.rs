@@ -5,6 +5,7 @@
 pub mod keys;
 pub mod rows;
 pub mod text;
+pub mod workspace;
 
 use std::path::PathBuf;
 
@@ -106,6 +107,8 @@ pub struct App {
     pub notice: Option<Notice>,
     /// Set after an accept was refused because FILE changed on disk.
     pub reload_offered: bool,
+    /// `diff` is the new content itself (a `write_to_file` call), not a diff.
+    pub direct: bool,
 }
 
 impl App {
@@ -144,6 +147,7 @@ impl App {
             },
             notice: None,
             reload_offered: false,
+            direct: false,
         };
         app.reapply();
         app
@@ -212,6 +216,9 @@ impl App {
             version: self.version,
             is_final: self.is_final(),
         };
+        if self.direct {
+            return self.reapply_direct();
+        }
         self.outcome = engine::apply(&self.diff, self.original.text(), options);
         let shown = self.shown_outcome(options);
         if let Ok(applied) = &shown.result {
@@ -224,7 +231,7 @@ impl App {
                 self.dirty_from.min(line)
             };
             self.result = new;
-            self.result_streaming = !self.is_final();
+            self.result_streaming = !self.is_final() || self.outcome.result.is_err();
             self.result_epoch += 1;
             self.segments = rows::align(
                 &self.original,
@@ -243,6 +250,33 @@ impl App {
         if self.view.follow {
             self.follow_active();
         }
+    }
+
+    /// Shows `content` as the new text of the file (a whole-file write).
+    pub fn set_direct(&mut self, content: String, streaming: bool) {
+        self.direct = true;
+        if !streaming {
+            self.stream = StreamState::Ended;
+        }
+        self.set_diff(content);
+    }
+
+    fn reapply_direct(&mut self) {
+        let content = self.diff.clone();
+        self.dirty_from = 0;
+        self.result = TextLines::new(content.clone());
+        self.result_streaming = false;
+        self.result_epoch += 1;
+        self.outcome = Outcome {
+            result: Ok(engine::Applied {
+                new_content: content,
+                match_indices: Vec::new(),
+            }),
+            blocks: Vec::new(),
+        };
+        self.segments = rows::align_lines(&self.original, &self.result);
+        self.rows_split = RowMap::new(&self.segments, false);
+        self.rows_unified = RowMap::new(&self.segments, true);
     }
 
     /// What the panes show. When a block fails, the diff before that block

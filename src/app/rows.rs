@@ -128,6 +128,28 @@ pub fn align(
     segs
 }
 
+/// Aligns two texts by a line diff, for a whole-file write with no blocks.
+pub fn align_lines(original: &TextLines, result: &TextLines) -> Vec<Segment> {
+    use similar::{DiffTag, TextDiff};
+    let diff = TextDiff::from_lines(original.text(), result.text());
+    let mut segs: Vec<Segment> = Vec::new();
+    for op in diff.ops() {
+        let (orig, new) = (op.old_range(), op.new_range());
+        let kind = match op.tag() {
+            DiffTag::Equal => SegKind::Same,
+            _ => SegKind::Change { block: None },
+        };
+        match segs.last_mut() {
+            Some(last) if last.kind == kind && kind != SegKind::Same => {
+                last.orig.end = orig.end;
+                last.new.end = new.end;
+            }
+            _ => segs.push(Segment { kind, orig, new }),
+        }
+    }
+    segs
+}
+
 /// Lines between two blocks: identical when the counts agree (always, for
 /// line-aligned matches); otherwise shown as an unattributed change.
 fn push_between(segs: &mut Vec<Segment>, orig: Range<usize>, new: Range<usize>) {

@@ -6,6 +6,7 @@ mod apply_stream;
 mod apply_transcript;
 mod check;
 mod preview;
+mod preview_transcript;
 mod replay;
 
 use std::path::PathBuf;

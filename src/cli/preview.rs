@@ -5,7 +5,6 @@
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, Sender};
-use std::time::Duration;
 
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
@@ -28,7 +27,7 @@ use crate::view::{
 };
 
 /// Everything the loop waits for, from any thread.
-enum Event {
+pub(super) enum Event {
     Source(SourceEvent),
     Term(TermEvent),
     Signal(i32),
@@ -39,9 +38,19 @@ pub fn run(args: &PreviewArgs) -> CmdResult {
         .file
         .clone()
         .ok_or_else(|| CliError::usage("usage: srview FILE [DIFF]   (see srview --help)"))?;
+    if args.transcript || looks_like_transcript(args, &file) {
+        return super::preview_transcript::run(args, &file);
+    }
     let original = super::apply::load_original(&file, args.new_file)?;
     let (tx, rx) = mpsc::channel();
-    start_source(args, &tx)?;
+    match (args.replay, args.diff.as_deref()) {
+        (Some(rate), Some(diff)) if diff != Path::new("-") => {
+            let text = input::read_diff(Some(diff))?;
+            start_replay(text, rate, args.seed, &tx);
+        }
+        (Some(_), _) => return Err(CliError::usage("--replay needs a DIFF file to replay")),
+        _ => start_source(args, &tx)?,
+    }
     start_signals(&tx)?;
     let mut app = App::new(file.clone(), original, args.engine.into());
     if args.final_mode {
@@ -64,7 +73,38 @@ pub fn run(args: &PreviewArgs) -> CmdResult {
     }
 }
 
-fn start_source(args: &PreviewArgs, tx: &Sender<Event>) -> Result<(), CliError> {
+/// `srview MSG` alone, with MSG holding an agent transcript.
+fn looks_like_transcript(args: &PreviewArgs, file: &Path) -> bool {
+    args.diff.is_none()
+        && std::io::stdin().is_terminal()
+        && input::read_text(file, false)
+            .ok()
+            .flatten()
+            .is_some_and(|t| crate::source::transcript::detect(&t).is_some())
+}
+
+/// Streams `text` in by itself, as a model would, at `rate` characters per second.
+pub(super) fn start_replay(text: String, rate: f64, seed: u64, tx: &Sender<Event>) {
+    let steps = crate::source::replay::schedule(&text, rate, 6, 15, seed);
+    let tx = tx.clone();
+    std::thread::spawn(move || {
+        let start = std::time::Instant::now();
+        let mut sent = 0;
+        for (at, end) in steps {
+            if let Some(wait) = at.checked_sub(start.elapsed()) {
+                std::thread::sleep(wait);
+            }
+            let piece = text[sent..end].to_string();
+            sent = end;
+            if tx.send(Event::Source(SourceEvent::Append(piece))).is_err() {
+                return;
+            }
+        }
+        let _ = tx.send(Event::Source(SourceEvent::Ended));
+    });
+}
+
+pub(super) fn start_source(args: &PreviewArgs, tx: &Sender<Event>) -> Result<(), CliError> {
     let sink = |tx: Sender<Event>| -> Box<dyn Fn(SourceEvent) -> bool + Send> {
         Box::new(move |e| tx.send(Event::Source(e)).is_ok())
     };
@@ -82,7 +122,7 @@ fn start_source(args: &PreviewArgs, tx: &Sender<Event>) -> Result<(), CliError> 
     }
 }
 
-fn start_signals(tx: &Sender<Event>) -> Result<(), CliError> {
+pub(super) fn start_signals(tx: &Sender<Event>) -> Result<(), CliError> {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])
         .map_err(|e| CliError::usage(format!("cannot install signal handlers: {e}")))?;
@@ -97,17 +137,19 @@ fn start_signals(tx: &Sender<Event>) -> Result<(), CliError> {
     Ok(())
 }
 
-enum Exit {
+pub(super) enum Exit {
     Quit(u8),
     Print(String),
     Wrote(PathBuf),
 }
 
-type Term = Terminal<CrosstermBackend<Box<dyn Write + Send>>>;
+pub(super) type Term = Terminal<CrosstermBackend<Box<dyn Write + Send>>>;
 
 /// Runs `body` with the terminal in raw mode on the alternate screen, and
 /// puts it back however `body` ends: return, error or panic.
-fn with_terminal<T>(body: impl FnOnce(&mut Term) -> Result<T, CliError>) -> Result<T, CliError> {
+pub(super) fn with_terminal<T>(
+    body: impl FnOnce(&mut Term) -> Result<T, CliError>,
+) -> Result<T, CliError> {
     let out: Box<dyn Write + Send> = if std::io::stdout().is_terminal() {
         Box::new(std::io::stdout())
     } else {
@@ -139,7 +181,7 @@ fn with_terminal<T>(body: impl FnOnce(&mut Term) -> Result<T, CliError>) -> Resu
     result
 }
 
-fn term_err(e: std::io::Error) -> CliError {
+pub(super) fn term_err(e: std::io::Error) -> CliError {
     CliError::usage(format!("terminal error: {e}"))
 }
 
@@ -185,14 +227,7 @@ fn event_loop(
 ) -> Result<Exit, CliError> {
     let theme = Theme::new(ColourMode::from_env());
     let mut caches = Caches::new(Syntaxes::load(), app);
-    let term_tx = tx.clone();
-    std::thread::spawn(move || {
-        while let Ok(ev) = event::read() {
-            if term_tx.send(Event::Term(ev)).is_err() {
-                return;
-            }
-        }
-    });
+    spawn_term_reader(tx);
     loop {
         let size = terminal.size().map_err(term_err)?;
         if (app.view.width, app.view.viewport)
@@ -207,23 +242,78 @@ fn event_loop(
         terminal
             .draw(|f| view::render(f, app, &mut caches, &theme))
             .map_err(term_err)?;
-        let Ok(first) = rx.recv() else {
+        let Some(pending) = next_events(rx) else {
             return Ok(Exit::Quit(1));
         };
-        // Coalesce: take everything already queued before drawing again.
-        let mut pending = vec![first];
-        while let Ok(more) = rx.recv_timeout(Duration::from_millis(0)) {
-            pending.push(more);
-            if pending.len() > 4096 {
-                break;
-            }
+        let (source, others) = fold_sources(&app.diff, pending);
+        if let Some(text) = source.text {
+            app.set_diff(text);
         }
-        for ev in pending {
+        if let Some(problem) = source.problem {
+            app.on_source(SourceEvent::Problem(problem));
+        }
+        if source.ended {
+            app.end_stream();
+        }
+        for ev in others {
             if let Some(exit) = handle(app, ev, args)? {
                 return Ok(exit);
             }
         }
     }
+}
+
+pub(super) fn spawn_term_reader(tx: &Sender<Event>) {
+    let tx = tx.clone();
+    std::thread::spawn(move || {
+        while let Ok(ev) = event::read() {
+            if tx.send(Event::Term(ev)).is_err() {
+                return;
+            }
+        }
+    });
+}
+
+/// Waits for an event, then takes every event already queued (coalescing).
+pub(super) fn next_events(rx: &Receiver<Event>) -> Option<Vec<Event>> {
+    let first = rx.recv().ok()?;
+    let mut pending = vec![first];
+    while let Ok(more) = rx.try_recv() {
+        pending.push(more);
+        if pending.len() > 4096 {
+            break;
+        }
+    }
+    Some(pending)
+}
+
+/// The net effect of a batch of source events: one re-apply per batch,
+/// however many chunks arrived, and the last change always kept.
+#[derive(Default)]
+pub(super) struct Folded {
+    pub text: Option<String>,
+    pub ended: bool,
+    pub problem: Option<String>,
+}
+
+pub(super) fn fold_sources(current: &str, events: Vec<Event>) -> (Folded, Vec<Event>) {
+    let mut folded = Folded::default();
+    let mut others = Vec::new();
+    for ev in events {
+        match ev {
+            Event::Source(SourceEvent::Text(t)) => folded.text = Some(t),
+            Event::Source(SourceEvent::Append(a)) => {
+                folded
+                    .text
+                    .get_or_insert_with(|| current.to_string())
+                    .push_str(&a);
+            }
+            Event::Source(SourceEvent::Ended) => folded.ended = true,
+            Event::Source(SourceEvent::Problem(p)) => folded.problem = Some(p),
+            other => others.push(other),
+        }
+    }
+    (folded, others)
 }
 
 fn handle(app: &mut App, ev: Event, args: &PreviewArgs) -> Result<Option<Exit>, CliError> {

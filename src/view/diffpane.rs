@@ -18,14 +18,15 @@ use crate::engine::BlockState;
 
 /// Highlighting state kept between frames.
 pub struct Caches {
-    pub syntaxes: Syntaxes,
+    pub syntaxes: std::sync::Arc<Syntaxes>,
     pub original: DocHighlighter,
     pub result: DocHighlighter,
     result_epoch: u64,
 }
 
 impl Caches {
-    pub fn new(syntaxes: Syntaxes, app: &App) -> Self {
+    pub fn new(syntaxes: impl Into<std::sync::Arc<Syntaxes>>, app: &App) -> Self {
+        let syntaxes = syntaxes.into();
         let first = app.original.line(0);
         let syntax = syntaxes.detect(&app.file_path, first);
         Caches {

@@ -14,6 +14,7 @@ pub use diffpane::Caches;
 use theme::Theme;
 
 use crate::app::App;
+use crate::app::workspace::Workspace;
 
 /// Rows the block list takes for a terminal of height `h`.
 fn blocks_height(app: &App, h: u16) -> u16 {
@@ -31,7 +32,11 @@ pub fn diff_rows(app: &App, height: u16) -> u16 {
 
 /// Draws one frame.
 pub fn render(frame: &mut Frame, app: &App, caches: &mut Caches, theme: &Theme) {
-    let area = frame.area();
+    render_in(frame, frame.area(), app, caches, theme);
+}
+
+/// Draws the previewer of one file inside `area`.
+pub fn render_in(frame: &mut Frame, area: Rect, app: &App, caches: &mut Caches, theme: &Theme) {
     if area.width < 2 || area.height < 2 {
         return;
     }
@@ -52,5 +57,48 @@ pub fn render(frame: &mut Frame, app: &App, caches: &mut Caches, theme: &Theme) 
     panels::footer(frame, row(area.height - 1, 1), app, theme);
     if app.view.help {
         panels::help(frame, area, theme);
+    }
+}
+
+/// Draws a multi-file transcript: a tab bar, then the current file.
+pub fn render_workspace(frame: &mut Frame, ws: &Workspace, caches: &mut [Caches], theme: &Theme) {
+    let area = frame.area();
+    if area.width < 2 || area.height < 3 {
+        return;
+    }
+    panels::tab_bar(frame, Rect { height: 1, ..area }, ws, theme);
+    let rest = Rect {
+        y: area.y + 1,
+        height: area.height - 1,
+        ..area
+    };
+    match (ws.current_app(), caches.get_mut(ws.current)) {
+        (Some(app), Some(c)) => {
+            render_in(frame, rest, app, c, theme);
+            if let Some(n) = &ws.notice {
+                let line = Rect {
+                    y: rest.y + rest.height - 2,
+                    height: 1,
+                    ..rest
+                };
+                frame.render_widget(ratatui::widgets::Clear, line);
+                frame.render_widget(
+                    ratatui::widgets::Paragraph::new(code::sanitize(&n.text)).style(if n.error {
+                        theme.bad()
+                    } else {
+                        theme.ok()
+                    }),
+                    line,
+                );
+            }
+        }
+        _ => frame.render_widget(
+            ratatui::widgets::Paragraph::new(format!(
+                "waiting for the transcript's first edit… ({} B)",
+                ws.bytes
+            ))
+            .style(theme.gutter()),
+            rest,
+        ),
     }
 }

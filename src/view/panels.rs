@@ -12,6 +12,44 @@ use crate::app::keys::KEY_HELP;
 use crate::app::{App, Focus, Layout};
 use crate::engine::{BlockReport, BlockState};
 
+/// One tab per file of a transcript, with its state in words.
+pub fn tab_bar(
+    frame: &mut Frame,
+    area: Rect,
+    ws: &crate::app::workspace::Workspace,
+    theme: &Theme,
+) {
+    let mut spans = vec![Span::styled(
+        format!(" transcript {} · {} B ", ws.stream.name(), ws.bytes),
+        theme.bar(),
+    )];
+    for (i, tab) in ws.tabs.iter().enumerate() {
+        let state = if tab.written {
+            "written"
+        } else {
+            tab.state.name()
+        };
+        let style = match (tab.written, tab.state.name()) {
+            (true, _) | (_, "applied") => theme.ok(),
+            (_, "streaming") => theme.warn(),
+            _ => theme.bad(),
+        };
+        let text = format!(" {} {} {state} ", i + 1, sanitize(&tab.path));
+        let style = if i == ws.current {
+            style.patch(theme.selected())
+        } else {
+            style
+        };
+        spans.push(Span::styled(text, style));
+        spans.push(Span::raw("│"));
+    }
+    spans.push(Span::styled(
+        " [/] file · a accept file · A accept all",
+        theme.gutter(),
+    ));
+    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
 pub fn status_bar(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let waiting = app
         .outcome

@@ -1,0 +1,244 @@
+//! Several files edited by one agent transcript: a tab per file, each an
+//! [`App`] showing that file's latest call against the content it started
+//! from. Pure: the event loop parses, loads and writes.
+
+use std::path::PathBuf;
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
+
+use super::{App, Effect, Notice, StreamState, keys};
+use crate::engine::Version;
+use crate::source::transcript::{CallKind, FileEdit, FileState, ToolCall};
+
+pub struct Tab {
+    pub path: String,
+    pub state: FileState,
+    /// Calls on this file so far; the tab shows the last one.
+    pub calls: usize,
+    pub written: bool,
+    /// Bumped whenever `app` is rebuilt (a new call), so caches know.
+    pub generation: u64,
+    pub app: App,
+}
+
+/// What the loop must do for the workspace.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WsEffect {
+    None,
+    /// Write these files (indices into `edits`), all or none.
+    Write(Vec<usize>),
+    Quit(u8),
+    /// Passed on from the current tab (reload is not offered here).
+    Tab(Effect),
+}
+
+pub struct Workspace {
+    pub tabs: Vec<Tab>,
+    pub current: usize,
+    pub edits: Vec<FileEdit>,
+    pub stream: StreamState,
+    pub bytes: usize,
+    pub version: Version,
+    pub notice: Option<Notice>,
+}
+
+impl Workspace {
+    pub fn new(version: Version) -> Self {
+        Workspace {
+            tabs: Vec::new(),
+            current: 0,
+            edits: Vec::new(),
+            stream: StreamState::Waiting,
+            bytes: 0,
+            version,
+            notice: None,
+        }
+    }
+
+    /// The transcript was parsed and applied again.
+    pub fn update(&mut self, calls: &[ToolCall], edits: Vec<FileEdit>, bytes: usize, ended: bool) {
+        self.bytes = bytes;
+        self.stream = match (ended, bytes) {
+            (true, _) => StreamState::Ended,
+            (false, 0) => StreamState::Waiting,
+            _ => StreamState::Streaming,
+        };
+        for edit in &edits {
+            let Some(last) = edit.calls.last() else {
+                continue;
+            };
+            let base = match edit.calls.len() {
+                1 => edit.original.clone(),
+                n => edit.calls[n - 2]
+                    .content
+                    .clone()
+                    .unwrap_or_else(|| edit.original.clone()),
+            };
+            let i = match self.tabs.iter().position(|t| t.path == edit.path) {
+                Some(i) => i,
+                None => {
+                    let app = App::new(PathBuf::from(&edit.path), base.clone(), self.version);
+                    self.tabs.push(Tab {
+                        path: edit.path.clone(),
+                        state: edit.state,
+                        calls: 0,
+                        written: false,
+                        generation: 0,
+                        app,
+                    });
+                    self.tabs.len() - 1
+                }
+            };
+            let tab = &mut self.tabs[i];
+            tab.state = edit.state;
+            if tab.calls != edit.calls.len() || tab.app.original.text() != base {
+                // A new call (or a changed base): start that call's view afresh,
+                // keeping how the user looks at it.
+                let view = tab.app.view.clone();
+                tab.app = App::new(PathBuf::from(&edit.path), base, self.version);
+                tab.app.view = view;
+                tab.calls = edit.calls.len();
+                tab.generation += 1;
+            }
+            let body = calls
+                .get(last.call)
+                .map(|c| c.body.clone())
+                .unwrap_or_default();
+            match last.kind {
+                CallKind::WriteToFile => tab
+                    .app
+                    .set_direct(last.content.clone().unwrap_or(body), last.partial),
+                CallKind::ReplaceInFile => {
+                    tab.app.set_diff(body);
+                    if !last.partial {
+                        tab.app.end_stream();
+                    }
+                }
+            }
+        }
+        self.edits = edits;
+        if self.current >= self.tabs.len() {
+            self.current = self.tabs.len().saturating_sub(1);
+        }
+    }
+
+    pub fn current_app(&self) -> Option<&App> {
+        self.tabs.get(self.current).map(|t| &t.app)
+    }
+
+    fn edit_index(&self, tab: usize) -> Option<usize> {
+        let path = &self.tabs.get(tab)?.path;
+        self.edits.iter().position(|e| &e.path == path)
+    }
+
+    pub fn on_key(&mut self, key: KeyEvent) -> WsEffect {
+        let help_open = self.current_app().is_some_and(|a| a.view.help);
+        match key.code {
+            _ if help_open => {}
+            KeyCode::Char(']') | KeyCode::Right => {
+                self.select((self.current + 1) % self.tabs.len().max(1));
+                return WsEffect::None;
+            }
+            KeyCode::Char('[') | KeyCode::Left => {
+                let n = self.tabs.len().max(1);
+                self.select((self.current + n - 1) % n);
+                return WsEffect::None;
+            }
+            KeyCode::Char(c @ '1'..='9') => {
+                self.select(c as usize - '1' as usize);
+                return WsEffect::None;
+            }
+            KeyCode::Char('a') => return self.accept(vec![self.current]),
+            KeyCode::Char('A') => return self.accept((0..self.tabs.len()).collect()),
+            KeyCode::Char('q') | KeyCode::Esc
+                if self
+                    .current_app()
+                    .is_none_or(|a| a.view.focus == super::Focus::Diff) =>
+            {
+                let all_written = !self.tabs.is_empty() && self.tabs.iter().all(|t| t.written);
+                return WsEffect::Quit(if all_written { 0 } else { 1 });
+            }
+            _ => {}
+        }
+        match self.tabs.get_mut(self.current) {
+            Some(tab) => match keys::on_key(&mut tab.app, key) {
+                Effect::None | Effect::Reload => WsEffect::None,
+                Effect::Quit(code) => WsEffect::Quit(code),
+                other => WsEffect::Tab(other),
+            },
+            None => WsEffect::None,
+        }
+    }
+
+    fn select(&mut self, tab: usize) {
+        if tab < self.tabs.len() {
+            self.current = tab;
+        }
+    }
+
+    /// Checks the tabs can be written; the loop writes them all or none.
+    fn accept(&mut self, tabs: Vec<usize>) -> WsEffect {
+        let mut indices = Vec::new();
+        for t in tabs {
+            let Some(tab) = self.tabs.get(t) else {
+                continue;
+            };
+            if tab.written {
+                continue;
+            }
+            match self.edit_index(t).map(|e| &self.edits[e]) {
+                Some(edit) if edit.ok() => indices.push(self.edit_index(t).unwrap_or_default()),
+                Some(edit) => {
+                    let why = edit
+                        .error
+                        .clone()
+                        .unwrap_or_else(|| edit.state.name().to_string());
+                    let first = why
+                        .lines()
+                        .rfind(|l| !l.trim().is_empty())
+                        .unwrap_or("")
+                        .to_string();
+                    self.notice = Some(Notice {
+                        text: format!(
+                            "nothing written: {} is {}: {first}",
+                            edit.path,
+                            edit.state.name()
+                        ),
+                        error: true,
+                    });
+                    return WsEffect::None;
+                }
+                None => {}
+            }
+        }
+        if indices.is_empty() {
+            self.notice = Some(Notice {
+                text: "nothing to write".into(),
+                error: false,
+            });
+            return WsEffect::None;
+        }
+        WsEffect::Write(indices)
+    }
+
+    /// The loop wrote these edits.
+    pub fn mark_written(&mut self, edits: &[usize]) {
+        let paths: Vec<String> = edits
+            .iter()
+            .filter_map(|&e| self.edits.get(e).map(|x| x.path.clone()))
+            .collect();
+        for tab in &mut self.tabs {
+            if paths.contains(&tab.path) {
+                tab.written = true;
+            }
+        }
+        self.notice = Some(Notice {
+            text: format!("wrote {}", paths.join(", ")),
+            error: false,
+        });
+    }
+
+    pub fn all_written(&self) -> bool {
+        !self.tabs.is_empty() && self.tabs.iter().all(|t| t.written)
+    }
+}

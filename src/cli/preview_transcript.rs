@@ -1,0 +1,186 @@
+//! `srview --transcript MSG`: the previewer over every file an agent's
+//! message edits, one tab per file.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::mpsc;
+
+use ratatui::crossterm::event::{Event as TermEvent, KeyEventKind};
+
+use super::preview::{self, Event, Exit, Term, term_err};
+use super::{CmdResult, PreviewArgs};
+use crate::app::Notice;
+use crate::app::workspace::{Workspace, WsEffect};
+use crate::input::CliError;
+use crate::source::transcript::{self, ApplyOptions, Workspace as Paths};
+use crate::source::watch;
+use crate::view::{
+    self, Caches,
+    highlight::Syntaxes,
+    theme::{ColourMode, Theme},
+};
+
+pub fn run(args: &PreviewArgs, msg: &Path) -> CmdResult {
+    let cwd = match &args.cwd {
+        Some(c) => c.clone(),
+        None => std::env::current_dir()
+            .map_err(|e| CliError::usage(format!("no current folder: {e}")))?,
+    };
+    let paths = Paths::new(cwd, args.allow_outside);
+    let (tx, rx) = mpsc::channel();
+    match args.replay {
+        Some(rate) => {
+            let text = crate::input::read_diff(Some(msg))?;
+            preview::start_replay(text, rate, args.seed, &tx);
+        }
+        None => {
+            let sink_tx = tx.clone();
+            watch::watch_file(
+                msg.to_path_buf(),
+                args.poll,
+                Box::new(move |e| sink_tx.send(Event::Source(e)).is_ok()),
+            )
+            .map_err(CliError::usage)?;
+        }
+    }
+    preview::start_signals(&tx)?;
+    let options = ApplyOptions {
+        version: args.engine.into(),
+        fix_model_output: args.fix_model_output,
+    };
+    let mut state = State {
+        ws: Workspace::new(args.engine.into()),
+        paths,
+        options,
+        text: String::new(),
+        ended: args.final_mode,
+        originals: Default::default(),
+    };
+    let exit = preview::with_terminal(|terminal| event_loop(terminal, &mut state, &rx, &tx))?;
+    match exit {
+        Exit::Quit(code) => Ok(code),
+        Exit::Print(_) | Exit::Wrote(_) => Ok(0),
+    }
+}
+
+struct State {
+    ws: Workspace,
+    paths: Paths,
+    options: ApplyOptions,
+    text: String,
+    ended: bool,
+    /// Each file's text as first loaded: the base every update applies to.
+    originals: std::collections::HashMap<String, Result<Option<String>, String>>,
+}
+
+impl State {
+    fn reparse(&mut self) {
+        let calls = transcript::parse_any(&self.text);
+        let (paths, originals) = (&self.paths, &mut self.originals);
+        let load = |p: &str| {
+            originals
+                .entry(p.to_string())
+                .or_insert_with(|| paths.load(p))
+                .clone()
+        };
+        let edits = transcript::apply_calls(&calls, load, self.options);
+        self.ws.update(&calls, edits, self.text.len(), self.ended);
+    }
+}
+
+fn event_loop(
+    terminal: &mut Term,
+    state: &mut State,
+    rx: &mpsc::Receiver<Event>,
+    tx: &mpsc::Sender<Event>,
+) -> Result<Exit, CliError> {
+    let theme = Theme::new(ColourMode::from_env());
+    let syntaxes = Arc::new(Syntaxes::load());
+    let mut caches: Vec<Caches> = Vec::new();
+    let mut generations: Vec<u64> = Vec::new();
+    preview::spawn_term_reader(tx);
+    state.reparse();
+    loop {
+        let size = terminal.size().map_err(term_err)?;
+        for (i, tab) in state.ws.tabs.iter_mut().enumerate() {
+            let rows = view::diff_rows(&tab.app, size.height.saturating_sub(1)) as usize;
+            if (tab.app.view.width, tab.app.view.viewport) != (size.width, rows) {
+                tab.app.view.width = size.width;
+                tab.app.view.viewport = rows;
+                if tab.app.view.follow {
+                    tab.app.follow_active();
+                }
+            }
+            match generations.get_mut(i) {
+                Some(generation) if *generation != tab.generation => {
+                    caches[i] = Caches::new(Arc::clone(&syntaxes), &tab.app);
+                    *generation = tab.generation;
+                }
+                Some(_) => {}
+                None => {
+                    caches.push(Caches::new(Arc::clone(&syntaxes), &tab.app));
+                    generations.push(tab.generation);
+                }
+            }
+        }
+        terminal
+            .draw(|f| view::render_workspace(f, &state.ws, &mut caches, &theme))
+            .map_err(term_err)?;
+        let Some(pending) = preview::next_events(rx) else {
+            return Ok(Exit::Quit(1));
+        };
+        let (source, others) = preview::fold_sources(&state.text, pending);
+        if let Some(problem) = source.problem {
+            state.ws.notice = Some(Notice {
+                text: problem,
+                error: true,
+            });
+        }
+        if source.text.is_some() || source.ended {
+            if let Some(text) = source.text {
+                state.text = text;
+            }
+            state.ended |= source.ended;
+            state.reparse();
+        }
+        for ev in others {
+            let effect = match ev {
+                Event::Signal(sig) => return Ok(Exit::Quit(128u8.saturating_add(sig as u8))),
+                Event::Term(TermEvent::Key(k)) if k.kind != KeyEventKind::Release => {
+                    state.ws.on_key(k)
+                }
+                Event::Term(TermEvent::Mouse(m)) => {
+                    if let Some(tab) = state.ws.tabs.get_mut(state.ws.current) {
+                        crate::app::keys::on_mouse(&mut tab.app, m);
+                    }
+                    WsEffect::None
+                }
+                _ => WsEffect::None,
+            };
+            match effect {
+                WsEffect::Quit(code) => return Ok(Exit::Quit(code)),
+                WsEffect::Write(indices) => {
+                    let files: Vec<&transcript::FileEdit> = indices
+                        .iter()
+                        .filter_map(|&i| state.ws.edits.get(i))
+                        .collect();
+                    match transcript::write_files(&state.paths, &files) {
+                        Ok(_) => {
+                            state.ws.mark_written(&indices);
+                            if state.ws.all_written() {
+                                return Ok(Exit::Quit(0));
+                            }
+                        }
+                        Err(why) => {
+                            state.ws.notice = Some(Notice {
+                                text: format!("nothing written: {why}"),
+                                error: true,
+                            })
+                        }
+                    }
+                }
+                WsEffect::None | WsEffect::Tab(_) => {}
+            }
+        }
+    }
+}
