@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use similar::{Algorithm, TextDiff, capture_diff_slices, diff_ratio};
+use similar::{Algorithm, TextDiff, capture_diff_slices};
 
 use super::normalize::{blank_hash, is_zero_width, loose_hash, plain_char, unescape_entities};
 use crate::engine::js::is_js_whitespace;
@@ -87,8 +87,11 @@ pub fn closest(file: &FileIndex, search: &[&str]) -> Option<Region> {
     let mut starts: Vec<(isize, f64)> = votes.into_iter().collect();
     starts.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     starts.truncate(CANDIDATES);
-    let search_keys: Vec<u64> = search.iter().map(|l| loose_hash(l)).collect();
-    let search_grams = trigram_set(&search.join("\n"));
+    // Entities unescaped: a file that really holds `&lt;` is rarer than a
+    // model that escaped `<`.
+    let unescaped: Vec<String> = search.iter().map(|l| unescape_entities(l)).collect();
+    let search_keys: Vec<u64> = unescaped.iter().map(|l| loose_hash(l)).collect();
+    let search_grams = trigram_set(&unescaped.join("\n"));
     let score = |s: isize, len: isize| -> f64 {
         let n = file.lines.len() as isize;
         let (a, b) = (s.clamp(0, n), (s + len).clamp(0, n));
@@ -97,7 +100,14 @@ pub fn closest(file: &FileIndex, search: &[&str]) -> Option<Region> {
         }
         let (a, b) = (a as usize, b as usize);
         let ops = capture_diff_slices(Algorithm::Myers, &search_keys, &file.keys[a..b]);
-        let lines = diff_ratio(&ops, search_keys.len(), b - a) as f64;
+        let same: usize = ops
+            .iter()
+            .filter(|op| matches!(op, similar::DiffOp::Equal { .. }))
+            .map(|op| op.old_range().len())
+            .sum();
+        // Matched lines over the longer side: dropping a damaged line from
+        // the window must not look like an improvement.
+        let lines = same as f64 / search_keys.len().max(b - a) as f64;
         let grams = dice(&search_grams, &trigram_set(&file.lines[a..b].join("\n")));
         0.5 * lines + 0.5 * grams
     };

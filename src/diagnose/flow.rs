@@ -150,6 +150,9 @@ fn analyse(
         state,
         stage: located.map(|l| l.stage).or(eng.and_then(|b| b.stage)),
         out_of_order: located.is_some_and(|l| l.out_of_order),
+        matched_lines: located
+            .filter(|l| l.stage != Stage::Empty && l.end > l.start)
+            .map(|l| [l.start + 1, l.end]),
         reason: None,
         closest: None,
         differences: Vec::new(),
@@ -193,7 +196,8 @@ fn analyse(
         d.closest = Some(Closest {
             start_line: r.start + 1,
             end_line: r.end,
-            similarity,
+            // Three decimals: the score is a guide, not a measurement.
+            similarity: (similarity * 1000.0).round() / 1000.0,
         });
         if d.line_diff.is_empty() {
             d.line_diff = line_diff(&pb.search, lines, r.start + 1);

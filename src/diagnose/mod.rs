@@ -193,6 +193,8 @@ pub struct BlockDiagnosis {
     /// The stage that matched (for unreached blocks: would match on its own).
     pub stage: Option<Stage>,
     pub out_of_order: bool,
+    /// 1-based first and last file lines the block matched (or would match on its own).
+    pub matched_lines: Option<[usize; 2]>,
     /// `None` when the block matched exactly and uniquely.
     pub reason: Option<Reason>,
     pub closest: Option<Closest>,
