@@ -41,7 +41,7 @@ pub struct Region {
 }
 
 /// Below this, nothing in the file resembles the SEARCH text.
-pub const MIN_SIMILARITY: f64 = 0.35;
+pub const MIN_SIMILARITY: f64 = 0.3;
 const CANDIDATES: usize = 8;
 const TRIGRAM_LINES: usize = 16;
 const SLACK: isize = 3;

@@ -241,6 +241,7 @@ fn structural_reason(ctx: &Ctx, pb: &ParsedBlock, diffs: &mut Vec<Difference>) -
     if let Some((n, text)) = ctx.parsed.dropped_last
         && is_last
         && !js_trim(text).is_empty()
+        && !streaming_marker_prefix(text)
         && !(pb.has_replace_end && n > pb.last_line)
     {
         diffs.push(note(DifferenceKind::DroppedLine, n, text));
@@ -350,4 +351,12 @@ fn unmatched_reason(pb: &ParsedBlock, r: Region, ctx: &Ctx) -> Reason {
         return Reason::PartialLine;
     }
     Reason::Edited
+}
+
+/// A last line that is the start of a marker still being streamed: dropping
+/// it is the reference working as meant, not a cause.
+fn streaming_marker_prefix(text: &str) -> bool {
+    ["------- SEARCH", "<<<<<<< SEARCH", "=======", "+++++++ REPLACE", ">>>>>>> REPLACE"]
+        .iter()
+        .any(|m| m.starts_with(text))
 }
