@@ -10,14 +10,21 @@ fn srview(args: &[&str]) -> (i32, String) {
         .env("NO_COLOR", "1")
         .output()
         .expect("runs");
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned())
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
 }
 
 fn files(diff: &str) -> (tempfile::TempDir, String, String) {
     let dir = tempfile::tempdir().expect("tempdir");
     let file = dir.path().join("a.rs");
     let d = dir.path().join("d.diff");
-    std::fs::write(&file, "fn a() {\n    one();\n}\n\nfn b() {\n    two();\n}\n").expect("write");
+    std::fs::write(
+        &file,
+        "fn a() {\n    one();\n}\n\nfn b() {\n    two();\n}\n",
+    )
+    .expect("write");
     std::fs::write(&d, diff).expect("write");
     (dir, file.display().to_string(), d.display().to_string())
 }
@@ -43,14 +50,29 @@ fn json_lists_every_block_with_reason_and_region() {
     let blocks = v["blocks"].as_array().expect("blocks");
     assert_eq!(blocks.len(), 2, "the block after the failure is listed too");
     let first = &blocks[0];
-    for key in ["index", "state", "stage", "outOfOrder", "reason", "closest", "differences", "message", "suggestion"] {
+    for key in [
+        "index",
+        "state",
+        "stage",
+        "outOfOrder",
+        "reason",
+        "closest",
+        "differences",
+        "message",
+        "suggestion",
+    ] {
         assert!(first.get(key).is_some(), "missing {key}");
     }
     assert_eq!(first["state"], "failed");
     assert_eq!(first["reason"], "edited");
     assert_eq!(first["closest"]["startLine"], 6);
     assert_eq!(first["closest"]["endLine"], 6);
-    assert!(first["suggestion"].as_str().expect("suggestion").contains("    two();\n=======\n    dos();\n"));
+    assert!(
+        first["suggestion"]
+            .as_str()
+            .expect("suggestion")
+            .contains("    two();\n=======\n    dos();\n")
+    );
     assert_eq!(blocks[1]["state"], "not-reached");
     assert_eq!(blocks[1]["reason"], Value::Null);
     assert_eq!(blocks[1]["closest"], Value::Null);
@@ -63,8 +85,14 @@ fn text_output_reads_like_a_compiler_error() {
     assert_eq!(code, 1);
     assert!(out.contains(&format!("{file}:6")), "{out}");
     assert!(out.contains("error[edited]"), "{out}");
-    assert!(out.contains("-     twoo();") && out.contains("+     two();"), "{out}");
-    assert!(out.contains("------- SEARCH\n    two();\n=======\n    dos();\n+++++++ REPLACE\n"), "{out}");
+    assert!(
+        out.contains("-     twoo();") && out.contains("+     two();"),
+        "{out}"
+    );
+    assert!(
+        out.contains("------- SEARCH\n    two();\n=======\n    dos();\n+++++++ REPLACE\n"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -77,9 +105,12 @@ fn exit_two_for_usage_and_io_errors() {
 
 #[test]
 fn fix_model_output_unescapes_before_checking() {
-    let (_d, file, diff) = files("------- SEARCH\nfn a() {\n    one();\n=======\nfn a() -&gt; u8 {\n    one();\n+++++++ REPLACE\n");
+    let (_d, file, diff) = files(
+        "------- SEARCH\nfn a() {\n    one();\n=======\nfn a() -&gt; u8 {\n    one();\n+++++++ REPLACE\n",
+    );
     assert_eq!(srview(&["check", &file, &diff, "--fix-model-output"]).0, 0);
-    let (_d, file, diff) = files("------- SEARCH\n    one() &amp;&amp; 1;\n=======\nx\n+++++++ REPLACE\n");
+    let (_d, file, diff) =
+        files("------- SEARCH\n    one() &amp;&amp; 1;\n=======\nx\n+++++++ REPLACE\n");
     let (code, out) = srview(&["check", &file, &diff, "--engine", "v2", "--json"]);
     assert_eq!(code, 1);
     let v: Value = serde_json::from_str(&out).expect("json");

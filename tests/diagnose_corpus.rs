@@ -17,7 +17,10 @@ const ROOT_CAUSES: [(&str, &str); 6] = [
 
 #[test]
 fn every_failing_corpus_case_is_explained() {
-    let path = format!("{}/tests/fixtures/cline-v4.0.10.jsonl", env!("CARGO_MANIFEST_DIR"));
+    let path = format!(
+        "{}/tests/fixtures/cline-v4.0.10.jsonl",
+        env!("CARGO_MANIFEST_DIR")
+    );
     let text = std::fs::read_to_string(path).expect("corpus present");
     let mut failing = 0;
     let mut unexplained = Vec::new();
@@ -26,11 +29,34 @@ fn every_failing_corpus_case_is_explained() {
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let v: Value = serde_json::from_str(line).expect("JSON line");
         if v["expect"]["ok"].as_bool() != Some(false) {
+            // Passing cases must not panic either, and never report a failure.
+            let options = Options {
+                version: if v["version"] == "v2" {
+                    Version::V2
+                } else {
+                    Version::V1
+                },
+                is_final: v["isFinal"].as_bool().expect("isFinal"),
+            };
+            let (diff, original) = (
+                v["diff"].as_str().unwrap_or(""),
+                v["original"].as_str().unwrap_or(""),
+            );
+            let diags = diagnose(diff, original, options);
+            assert!(
+                diags.iter().all(|d| d.state != "not-reached"),
+                "{}",
+                v["id"]
+            );
             continue;
         }
         failing += 1;
         let options = Options {
-            version: if v["version"] == "v2" { Version::V2 } else { Version::V1 },
+            version: if v["version"] == "v2" {
+                Version::V2
+            } else {
+                Version::V1
+            },
             is_final: v["isFinal"].as_bool().expect("isFinal"),
         };
         let diff = v["diff"].as_str().expect("diff");
@@ -51,10 +77,18 @@ fn every_failing_corpus_case_is_explained() {
         }
         match failed.and_then(|d| d.reason) {
             Some(r) => *by_reason.entry(r.code().to_string()).or_default() += 1,
-            None => unexplained.push(format!("{} {} {:?}", v["id"], v["kind"], failed.map(|d| &d.message))),
+            None => unexplained.push(format!(
+                "{} {} {:?}",
+                v["id"],
+                v["kind"],
+                failed.map(|d| &d.message)
+            )),
         }
     }
-    println!("failing cases: {failing}, explained: {}", failing - unexplained.len());
+    println!(
+        "failing cases: {failing}, explained: {}",
+        failing - unexplained.len()
+    );
     for (r, n) in &by_reason {
         println!("  {r:<20} {n}");
     }
@@ -66,5 +100,9 @@ fn every_failing_corpus_case_is_explained() {
         println!("MISNAMED {m}");
     }
     assert!(misnamed.is_empty(), "{} cases misnamed", misnamed.len());
-    assert!(unexplained.is_empty(), "{} failing cases without a reason", unexplained.len());
+    assert!(
+        unexplained.is_empty(),
+        "{} failing cases without a reason",
+        unexplained.len()
+    );
 }

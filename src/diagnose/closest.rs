@@ -17,7 +17,8 @@ use crate::engine::js::is_js_whitespace;
 /// The file's lines with their normalised hashes, built once per diagnosis.
 pub struct FileIndex<'a> {
     pub lines: Vec<&'a str>,
-    keys: Vec<u64>,
+    /// Hashed on first need: blocks that matched never pay for it.
+    keys: std::cell::OnceCell<Vec<u64>>,
 }
 
 impl<'a> FileIndex<'a> {
@@ -27,8 +28,15 @@ impl<'a> FileIndex<'a> {
         if lines.len() > 1 && lines.last() == Some(&"") {
             lines.pop();
         }
-        let keys = lines.iter().map(|l| loose_hash(l)).collect();
-        FileIndex { lines, keys }
+        FileIndex {
+            lines,
+            keys: std::cell::OnceCell::new(),
+        }
+    }
+
+    fn keys(&self) -> &[u64] {
+        self.keys
+            .get_or_init(|| self.lines.iter().map(|l| loose_hash(l)).collect())
     }
 }
 
@@ -67,7 +75,7 @@ pub fn closest(file: &FileIndex, search: &[&str]) -> Option<Region> {
     }
     let mut hits: Vec<(usize, usize)> = Vec::new();
     let mut freq = vec![0usize; search.len()];
-    for (i, k) in file.keys.iter().enumerate() {
+    for (i, k) in file.keys().iter().enumerate() {
         if let Some(js) = by_key.get(k) {
             for &j in js {
                 freq[j] += 1;
@@ -99,7 +107,7 @@ pub fn closest(file: &FileIndex, search: &[&str]) -> Option<Region> {
             return -1.0;
         }
         let (a, b) = (a as usize, b as usize);
-        let ops = capture_diff_slices(Algorithm::Myers, &search_keys, &file.keys[a..b]);
+        let ops = capture_diff_slices(Algorithm::Myers, &search_keys, &file.keys()[a..b]);
         let same: usize = ops
             .iter()
             .filter(|op| matches!(op, similar::DiffOp::Equal { .. }))
@@ -196,6 +204,15 @@ fn trigram_votes(file: &FileIndex, search: &[&str], votes: &mut HashMap<isize, f
 /// Lower-case plain characters without white space, into `buf`.
 fn squeeze_into(line: &str, buf: &mut Vec<char>) {
     buf.clear();
+    if line.is_ascii() {
+        // Fast path for the common case: no look-alikes, no case tables.
+        buf.extend(
+            line.bytes()
+                .filter(|b| !b.is_ascii_whitespace() && *b != 0x0b)
+                .map(|b| char::from(b.to_ascii_lowercase())),
+        );
+        return;
+    }
     for c in line.chars().filter_map(plain_char) {
         if !is_js_whitespace(c) && !is_zero_width(c) {
             buf.extend(c.to_lowercase());

@@ -356,7 +356,13 @@ fn unmatched_reason(pb: &ParsedBlock, r: Region, ctx: &Ctx) -> Reason {
 /// A last line that is the start of a marker still being streamed: dropping
 /// it is the reference working as meant, not a cause.
 fn streaming_marker_prefix(text: &str) -> bool {
-    ["------- SEARCH", "<<<<<<< SEARCH", "=======", "+++++++ REPLACE", ">>>>>>> REPLACE"]
-        .iter()
-        .any(|m| m.starts_with(text))
+    [
+        "------- SEARCH",
+        "<<<<<<< SEARCH",
+        "=======",
+        "+++++++ REPLACE",
+        ">>>>>>> REPLACE",
+    ]
+    .iter()
+    .any(|m| m.starts_with(text))
 }
