@@ -1,8 +1,153 @@
-//! `srview check`: not built yet.
+//! `srview check FILE [DIFF]`: every block explained like a compiler error,
+//! or as JSON; `--suggest` prints corrected blocks.
 
-use super::CmdResult;
-use crate::input::CliError;
+use std::io::{IsTerminal, Write};
 
-pub fn run(_args: &impl std::fmt::Debug) -> CmdResult {
-    Err(CliError::usage("check is not implemented yet"))
+use serde_json::json;
+
+use super::{CheckArgs, CmdResult};
+use crate::diagnose::{self, BlockDiagnosis};
+use crate::engine::{self, Options};
+use crate::input::{self, CliError};
+
+pub fn run(args: &CheckArgs) -> CmdResult {
+    let original = super::apply::load_original(&args.file, false)?;
+    let mut diff = input::read_diff(args.diff.as_deref())?;
+    if args.fix_model_output {
+        diff = engine::fixes::fix_model_output(&diff, &args.file.to_string_lossy());
+    }
+    let options = Options {
+        version: args.engine.into(),
+        is_final: true,
+    };
+    let outcome = engine::apply(&diff, &original, options);
+    let blocks = diagnose::diagnose_outcome(&diff, &original, options, &outcome);
+    let ok = outcome.result.is_ok();
+    let mut stdout = std::io::stdout().lock();
+    let text = if args.json {
+        let value = json!({ "ok": ok, "blocks": blocks });
+        let mut s = serde_json::to_string(&value).map_err(|e| CliError::usage(e.to_string()))?;
+        s.push('\n');
+        s
+    } else {
+        let color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+            && std::io::stdout().is_terminal();
+        let file = args.file.display().to_string();
+        let mut s = render(&file, &blocks, ok, color);
+        if args.suggest {
+            s.push_str(&suggestions(&blocks));
+        }
+        if let Err(e) = &outcome.result {
+            s.push_str(&format!(
+                "engine: {}\n",
+                e.message.lines().last().unwrap_or("")
+            ));
+        }
+        s
+    };
+    stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+        .map_err(|e| CliError::usage(format!("cannot write stdout: {e}")))?;
+    Ok(if ok { 0 } else { 1 })
+}
+
+struct Paint {
+    on: bool,
+}
+
+impl Paint {
+    fn wrap(&self, code: &str, s: &str) -> String {
+        if self.on {
+            format!("\x1b[{code}m{s}\x1b[0m")
+        } else {
+            s.to_string()
+        }
+    }
+}
+
+/// Compiler-style report: one headline per block, the location, the diff.
+pub fn render(file: &str, blocks: &[BlockDiagnosis], ok: bool, color: bool) -> String {
+    let p = Paint { on: color };
+    let mut s = String::new();
+    for d in blocks {
+        let (label, code) = match (d.state, d.reason) {
+            ("failed" | "not-reached" | "dropped", _) => ("error", "1;31"),
+            (_, Some(_)) => ("warning", "1;33"),
+            _ => ("ok", "1;32"),
+        };
+        let reason = d
+            .reason
+            .map(|r| format!("[{}]", r.code()))
+            .unwrap_or_default();
+        s.push_str(&format!(
+            "{}: {}\n",
+            p.wrap(code, &format!("{label}{reason}")),
+            d.message
+        ));
+        let line = d
+            .closest
+            .map(|c| c.start_line)
+            .or(d.matched_lines.map(|m| m[0]))
+            .unwrap_or(1);
+        s.push_str(&format!(
+            "  {} {file}:{line}  (diff lines {}-{})\n",
+            p.wrap("1;34", "-->"),
+            d.diff_lines[0],
+            d.diff_lines[1]
+        ));
+        if d.reason.is_some() {
+            for l in &d.line_diff {
+                let (sign, code) = match l.tag {
+                    "delete" => ("-", "31"),
+                    "insert" => ("+", "32"),
+                    _ => (" ", "2"),
+                };
+                let text = format!("{sign} {}", l.text.trim_end_matches('\r'));
+                s.push_str(&format!(
+                    "   {} {}\n",
+                    p.wrap("1;34", "|"),
+                    p.wrap(code, &text)
+                ));
+            }
+            if !d.line_diff.is_empty() {
+                s.push_str(&format!(
+                    "   {} {}\n",
+                    p.wrap("1;34", "="),
+                    "- SEARCH text, + file"
+                ));
+            }
+        }
+    }
+    let failing = blocks.iter().filter(|d| d.is_problem()).count();
+    s.push_str(&if ok {
+        format!(
+            "{} blocks, the diff applies ({failing} with warnings)\n",
+            blocks.len()
+        )
+    } else {
+        format!(
+            "{} blocks, the diff does not apply ({failing} need attention)\n",
+            blocks.len()
+        )
+    });
+    s
+}
+
+/// The corrected blocks, ready to paste back.
+fn suggestions(blocks: &[BlockDiagnosis]) -> String {
+    let mut s = String::new();
+    for d in blocks.iter().filter(|d| d.is_problem()) {
+        match &d.suggestion {
+            Some(block) => {
+                s.push_str(&format!("\n# suggested block #{}\n", d.index + 1));
+                s.push_str(block);
+            }
+            None => s.push_str(&format!(
+                "\n# block #{}: no suggestion (no similar region in the file)\n",
+                d.index + 1
+            )),
+        }
+    }
+    s
 }

@@ -1,1 +1,233 @@
-//! diagnose: see lib.rs for the data flow.
+//! Why a SEARCH/REPLACE block fails (or only just matches), where it was
+//! meant to match, and a corrected block. Pure: no I/O, beside the engine.
+//!
+//! ```
+//! use srview::diagnose::{diagnose, Reason};
+//! use srview::engine::Options;
+//! let file = "fn main() {\n    let x = 1;\n}\n";
+//! let diff = "------- SEARCH\n    let x = 2;\n=======\n    let x = 3;\n+++++++ REPLACE\n";
+//! let blocks = diagnose(diff, file, Options::default());
+//! assert_eq!(blocks[0].reason, Some(Reason::Edited));
+//! assert_eq!(blocks[0].closest.as_ref().map(|c| c.start_line), Some(2));
+//! let fixed = blocks[0].suggestion.as_deref().unwrap();
+//! assert!(fixed.contains("    let x = 1;\n=======\n    let x = 3;\n"));
+//! ```
+//!
+//! [`diagnose`] runs the engine once, then walks the diff's block structure
+//! itself (the engine stops at its first error), so every block of the diff
+//! gets a [`BlockDiagnosis`], in order.
+
+mod closest;
+mod compare;
+mod flow;
+mod message;
+mod normalize;
+mod structure;
+mod suggest;
+
+use serde::Serialize;
+
+use crate::engine::{self, Options, Outcome, Stage};
+
+pub use closest::{FileIndex, MIN_SIMILARITY};
+pub use suggest::suggestion;
+
+/// The root cause of a block's trouble. JSON: the kebab-case [`Reason::code`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Reason {
+    Whitespace,
+    LineEndings,
+    HtmlEntities,
+    UnicodeLookalike,
+    PartialLine,
+    OutOfOrder,
+    Ambiguous,
+    MarkerTypo,
+    Structure,
+    EmptySearch,
+    DroppedLastLine,
+    Edited,
+    NotFound,
+}
+
+impl Reason {
+    /// Every reason, in documentation order.
+    pub const ALL: [Reason; 13] = [
+        Reason::Whitespace,
+        Reason::LineEndings,
+        Reason::HtmlEntities,
+        Reason::UnicodeLookalike,
+        Reason::PartialLine,
+        Reason::OutOfOrder,
+        Reason::Ambiguous,
+        Reason::MarkerTypo,
+        Reason::Structure,
+        Reason::EmptySearch,
+        Reason::DroppedLastLine,
+        Reason::Edited,
+        Reason::NotFound,
+    ];
+
+    /// The JSON code, e.g. `html-entities`.
+    pub fn code(self) -> &'static str {
+        match self {
+            Reason::Whitespace => "whitespace",
+            Reason::LineEndings => "line-endings",
+            Reason::HtmlEntities => "html-entities",
+            Reason::UnicodeLookalike => "unicode-lookalike",
+            Reason::PartialLine => "partial-line",
+            Reason::OutOfOrder => "out-of-order",
+            Reason::Ambiguous => "ambiguous",
+            Reason::MarkerTypo => "marker-typo",
+            Reason::Structure => "structure",
+            Reason::EmptySearch => "empty-search",
+            Reason::DroppedLastLine => "dropped-last-line",
+            Reason::Edited => "edited",
+            Reason::NotFound => "not-found",
+        }
+    }
+
+    /// The cause in words, for people.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Reason::Whitespace => "indentation or spacing differs from the file",
+            Reason::LineEndings => "line endings differ (CRLF against LF)",
+            Reason::HtmlEntities => {
+                "HTML entities (&lt; and friends) where the file has plain characters"
+            }
+            Reason::UnicodeLookalike => {
+                "typographic look-alike characters (smart quotes, dashes, special spaces)"
+            }
+            Reason::PartialLine => "the SEARCH text matches only part of a longer line",
+            Reason::OutOfOrder => "the block matches only before an earlier block's edit",
+            Reason::Ambiguous => "the SEARCH text occurs more than once in the file",
+            Reason::MarkerTypo => "a line is almost a SEARCH/REPLACE marker",
+            Reason::Structure => "the block structure is malformed",
+            Reason::EmptySearch => "the SEARCH section is empty",
+            Reason::DroppedLastLine => "the diff's last line was dropped as a partial marker",
+            Reason::Edited => "the closest region of the file has different content",
+            Reason::NotFound => "nothing similar exists in the file",
+        }
+    }
+}
+
+/// The region of the file the block was meant for (1-based, inclusive).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Closest {
+    pub start_line: usize,
+    pub end_line: usize,
+    /// Character-level similarity in [0, 1].
+    pub similarity: f64,
+}
+
+/// How one line differs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DifferenceKind {
+    Indentation,
+    TrailingSpace,
+    LineEnding,
+    Entity,
+    Lookalike,
+    /// White space inside the line.
+    Spacing,
+    Content,
+    /// A SEARCH line with no counterpart in the file.
+    MissingLine,
+    /// A file line the SEARCH text lacks.
+    ExtraLine,
+    /// A middle line block-anchor replaced without comparing it.
+    Unseen,
+    /// Another place the SEARCH text occurs.
+    OtherOccurrence,
+    MarkerTypo,
+    Structure,
+    DroppedLine,
+}
+
+/// One difference between the SEARCH text and the file (or the diff itself).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Difference {
+    pub kind: DifferenceKind,
+    /// 1-based line within the SEARCH text (or the diff, for marker and
+    /// structure problems).
+    pub search_line: Option<usize>,
+    /// 1-based line of the file.
+    pub file_line: Option<usize>,
+    pub search: Option<String>,
+    pub file: Option<String>,
+    /// Word-level changes from the SEARCH line to the file line.
+    pub words: Vec<WordChange>,
+}
+
+/// A run of words: `equal`, `delete` (only in SEARCH) or `insert` (only in the file).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct WordChange {
+    pub tag: &'static str,
+    pub text: String,
+}
+
+/// One line of the SEARCH-against-region diff, for display.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DiffLine {
+    pub tag: &'static str,
+    pub search_line: Option<usize>,
+    pub file_line: Option<usize>,
+    pub text: String,
+}
+
+/// Everything known about one block of the diff.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BlockDiagnosis {
+    /// 0-based position in the diff, as written.
+    pub index: usize,
+    /// 1-based first and last diff lines.
+    pub diff_lines: [usize; 2],
+    /// The engine's state name, or `not-reached` after an earlier failure.
+    pub state: &'static str,
+    /// The stage that matched (for unreached blocks: would match on its own).
+    pub stage: Option<Stage>,
+    pub out_of_order: bool,
+    /// 1-based first and last file lines the block matched (or would match on its own).
+    pub matched_lines: Option<[usize; 2]>,
+    /// `None` when the block matched exactly and uniquely.
+    pub reason: Option<Reason>,
+    pub closest: Option<Closest>,
+    pub differences: Vec<Difference>,
+    /// The SEARCH text against the closest region, line by line.
+    pub line_diff: Vec<DiffLine>,
+    /// The match replaced lines nobody compared (block-anchor) or the whole file.
+    pub risky: bool,
+    /// One sentence for people.
+    pub message: String,
+    /// A corrected block with canonical markers, ready to paste back.
+    pub suggestion: Option<String>,
+}
+
+impl BlockDiagnosis {
+    /// Whether the block needs attention: it failed, was not reached, or has a reason.
+    pub fn is_problem(&self) -> bool {
+        self.reason.is_some() || matches!(self.state, "failed" | "not-reached" | "dropped")
+    }
+}
+
+/// Diagnoses every block of `diff` against `original`.
+pub fn diagnose(diff: &str, original: &str, options: Options) -> Vec<BlockDiagnosis> {
+    let outcome = engine::apply(diff, original, options);
+    diagnose_outcome(diff, original, options, &outcome)
+}
+
+/// [`diagnose`] for a caller that already ran the engine on the same input.
+pub fn diagnose_outcome(
+    diff: &str,
+    original: &str,
+    options: Options,
+    outcome: &Outcome,
+) -> Vec<BlockDiagnosis> {
+    flow::run(diff, original, options, outcome)
+}

@@ -1,0 +1,288 @@
+//! Finding the region of the file a SEARCH text was meant to match.
+//!
+//! Candidates come from cheap evidence only: whole-line hashes after every
+//! normalisation (each hit votes for the window start it implies, weighted by
+//! how rare the line is), and, when too few lines hit, character trigrams
+//! for the best-looking lines. Only the few best windows are then scored by
+//! real diffs, so a 100k-line file costs one linear pass.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use similar::{Algorithm, TextDiff, capture_diff_slices};
+
+use super::normalize::{blank_hash, is_zero_width, loose_hash, plain_char, unescape_entities};
+use crate::engine::js::is_js_whitespace;
+
+/// The file's lines with their normalised hashes, built once per diagnosis.
+pub struct FileIndex<'a> {
+    pub lines: Vec<&'a str>,
+    /// Hashed on first need: blocks that matched never pay for it.
+    keys: std::cell::OnceCell<Vec<u64>>,
+}
+
+impl<'a> FileIndex<'a> {
+    pub fn new(text: &'a str) -> Self {
+        let mut lines: Vec<&str> = text.split('\n').collect();
+        // The empty element after a final newline is not a line of the file.
+        if lines.len() > 1 && lines.last() == Some(&"") {
+            lines.pop();
+        }
+        FileIndex {
+            lines,
+            keys: std::cell::OnceCell::new(),
+        }
+    }
+
+    fn keys(&self) -> &[u64] {
+        self.keys
+            .get_or_init(|| self.lines.iter().map(|l| loose_hash(l)).collect())
+    }
+}
+
+/// A window of the file: 0-based lines `start..end`, and how similar it is.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Region {
+    pub start: usize,
+    pub end: usize,
+    pub similarity: f64,
+}
+
+/// Below this, nothing in the file resembles the SEARCH text.
+pub const MIN_SIMILARITY: f64 = 0.3;
+const CANDIDATES: usize = 8;
+const TRIGRAM_LINES: usize = 16;
+const SLACK: isize = 3;
+
+/// The window of `file` closest to `search`, if anything is similar at all.
+pub fn closest(file: &FileIndex, search: &[&str]) -> Option<Region> {
+    let blank = blank_hash();
+    let wanted: Vec<(usize, u64)> = search
+        .iter()
+        .enumerate()
+        .flat_map(|(j, l)| [(j, loose_hash(l)), (j, loose_hash(&unescape_entities(l)))])
+        .filter(|&(_, k)| k != blank)
+        .collect();
+    if wanted.is_empty() || file.lines.is_empty() {
+        return None;
+    }
+    let mut by_key: HashMap<u64, Vec<usize>> = HashMap::new();
+    for &(j, k) in &wanted {
+        let js = by_key.entry(k).or_default();
+        if !js.contains(&j) {
+            js.push(j);
+        }
+    }
+    let mut hits: Vec<(usize, usize)> = Vec::new();
+    let mut freq = vec![0usize; search.len()];
+    for (i, k) in file.keys().iter().enumerate() {
+        if let Some(js) = by_key.get(k) {
+            for &j in js {
+                freq[j] += 1;
+                hits.push((i, j));
+            }
+        }
+    }
+    let mut votes: HashMap<isize, f64> = HashMap::new();
+    for &(i, j) in &hits {
+        *votes.entry(i as isize - j as isize).or_default() += 1.0 / freq[j] as f64;
+    }
+    let nonblank = search.iter().filter(|l| loose_hash(l) != blank).count();
+    let found = freq.iter().filter(|&&f| f > 0).count();
+    if found * 2 < nonblank.max(1) {
+        trigram_votes(file, search, &mut votes);
+    }
+    let mut starts: Vec<(isize, f64)> = votes.into_iter().collect();
+    starts.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    starts.truncate(CANDIDATES);
+    // Entities unescaped: a file that really holds `&lt;` is rarer than a
+    // model that escaped `<`.
+    let unescaped: Vec<String> = search.iter().map(|l| unescape_entities(l)).collect();
+    let search_keys: Vec<u64> = unescaped.iter().map(|l| loose_hash(l)).collect();
+    let search_grams = trigram_set(&unescaped.join("\n"));
+    let score = |s: isize, len: isize| -> f64 {
+        let n = file.lines.len() as isize;
+        let (a, b) = (s.clamp(0, n), (s + len).clamp(0, n));
+        if a >= b {
+            return -1.0;
+        }
+        let (a, b) = (a as usize, b as usize);
+        let ops = capture_diff_slices(Algorithm::Myers, &search_keys, &file.keys()[a..b]);
+        let same: usize = ops
+            .iter()
+            .filter(|op| matches!(op, similar::DiffOp::Equal { .. }))
+            .map(|op| op.old_range().len())
+            .sum();
+        // Matched lines over the longer side: dropping a damaged line from
+        // the window must not look like an improvement.
+        let lines = same as f64 / search_keys.len().max(b - a) as f64;
+        let grams = dice(&search_grams, &trigram_set(&file.lines[a..b].join("\n")));
+        0.5 * lines + 0.5 * grams
+    };
+    let m = search.len() as isize;
+    let mut best: Option<(isize, isize, f64)> = None;
+    for &(s, _) in &starts {
+        for ds in -SLACK..=SLACK {
+            for dl in -SLACK..=SLACK {
+                let (start, len) = (s + ds, m + dl);
+                if len < 1 {
+                    continue;
+                }
+                // Prefer the unshifted window on ties: shifts must win outright.
+                let sc = score(start, len) - 1e-6 * (ds.abs() + dl.abs()) as f64;
+                if best.is_none_or(|(_, _, b)| sc > b) {
+                    best = Some((start, len, sc));
+                }
+            }
+        }
+    }
+    let (s, len, _) = best?;
+    let n = file.lines.len() as isize;
+    let (a, b) = (s.clamp(0, n) as usize, (s + len).clamp(0, n) as usize);
+    let similarity = text_similarity(&search.join("\n"), &file.lines[a..b].join("\n"));
+    (similarity >= MIN_SIMILARITY).then_some(Region {
+        start: a,
+        end: b,
+        similarity,
+    })
+}
+
+/// Character-level similarity in [0, 1], carriage returns ignored.
+pub fn text_similarity(a: &str, b: &str) -> f64 {
+    let a = a.replace('\r', "");
+    let b = b.replace('\r', "");
+    if a == b {
+        return 1.0;
+    }
+    let diff = TextDiff::configure()
+        .algorithm(Algorithm::Myers)
+        .timeout(Duration::from_millis(20))
+        .diff_chars(a.as_str(), b.as_str());
+    f64::from(diff.ratio()).clamp(0.0, 1.0)
+}
+
+/// For searches whose lines mostly hit nothing: the file lines sharing most
+/// trigrams with the search vote for the window their best search line implies.
+fn trigram_votes(file: &FileIndex, search: &[&str], votes: &mut HashMap<isize, f64>) {
+    let mut bits = vec![0u64; 1 << 10];
+    let search_sets: Vec<Vec<u32>> = search.iter().map(|l| trigram_set(l)).collect();
+    let total: usize = search_sets.iter().map(Vec::len).sum();
+    for g in search_sets.iter().flatten() {
+        bits[(*g as usize >> 6) & 0x3ff] |= 1 << (g & 63);
+    }
+    let mut scored: Vec<(f64, usize)> = Vec::new();
+    let mut buf = Vec::new();
+    for (i, line) in file.lines.iter().enumerate() {
+        squeeze_into(line, &mut buf);
+        if buf.len() < 3 {
+            continue;
+        }
+        let grams = buf.windows(3).map(|w| gram(w[0], w[1], w[2]));
+        let count = buf.len() - 2;
+        let hit = grams
+            .filter(|g| bits[(*g as usize >> 6) & 0x3ff] & (1 << (g & 63)) != 0)
+            .count();
+        let score = hit as f64 / count.min(total).max(1) as f64;
+        if score >= 0.5 {
+            scored.push((score, i));
+        }
+    }
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    for &(score, i) in scored.iter().take(TRIGRAM_LINES) {
+        let line_set = trigram_set(file.lines[i]);
+        let best = search_sets
+            .iter()
+            .enumerate()
+            .map(|(j, s)| (dice(s, &line_set), j))
+            .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
+        if let Some((d, j)) = best {
+            *votes.entry(i as isize - j as isize).or_default() += score * d;
+        }
+    }
+}
+
+/// Lower-case plain characters without white space, into `buf`.
+fn squeeze_into(line: &str, buf: &mut Vec<char>) {
+    buf.clear();
+    if line.is_ascii() {
+        // Fast path for the common case: no look-alikes, no case tables.
+        buf.extend(
+            line.bytes()
+                .filter(|b| !b.is_ascii_whitespace() && *b != 0x0b)
+                .map(|b| char::from(b.to_ascii_lowercase())),
+        );
+        return;
+    }
+    for c in line.chars().filter_map(plain_char) {
+        if !is_js_whitespace(c) && !is_zero_width(c) {
+            buf.extend(c.to_lowercase());
+        }
+    }
+}
+
+fn gram(a: char, b: char, c: char) -> u32 {
+    (a as u32)
+        .wrapping_mul(0x9E37_79B1)
+        .rotate_left(11)
+        .wrapping_add((b as u32).wrapping_mul(0x85EB_CA6B))
+        .rotate_left(7)
+        .wrapping_add((c as u32).wrapping_mul(0xC2B2_AE35))
+}
+
+/// Sorted, deduplicated trigram hashes of the normalised text (line breaks kept).
+fn trigram_set(text: &str) -> Vec<u32> {
+    let mut chars = Vec::new();
+    let mut buf = Vec::new();
+    for line in text.split('\n') {
+        squeeze_into(line, &mut buf);
+        chars.extend_from_slice(&buf);
+        chars.push('\n');
+    }
+    let mut grams: Vec<u32> = chars.windows(3).map(|w| gram(w[0], w[1], w[2])).collect();
+    grams.sort_unstable();
+    grams.dedup();
+    grams
+}
+
+/// Dice coefficient of two sorted sets.
+fn dice(a: &[u32], b: &[u32]) -> f64 {
+    if a.is_empty() && b.is_empty() {
+        return 1.0;
+    }
+    let (mut i, mut j, mut common) = (0, 0, 0usize);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                common += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    2.0 * common as f64 / (a.len() + b.len()) as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_reindented_block() {
+        let text: String = (0..200).map(|i| format!("    line number {i}\n")).collect();
+        let file = FileIndex::new(&text);
+        let r = closest(&file, &["line number 120", "line number 121"]).unwrap();
+        assert_eq!((r.start, r.end), (120, 122));
+    }
+
+    #[test]
+    fn finds_typo_line_by_trigrams() {
+        let text: String = (0..200)
+            .map(|i| format!("let value_{i} = compute({i});\n"))
+            .collect();
+        let file = FileIndex::new(&text);
+        let r = closest(&file, &["let value_77 = compote(77);"]).unwrap();
+        assert_eq!((r.start, r.end), (77, 78));
+    }
+}

@@ -1,0 +1,368 @@
+//! Walks the diff's blocks as written, pairs each with the engine's report,
+//! and decides the root cause, region, differences and suggestion.
+
+use super::closest::{FileIndex, Region, closest, text_similarity};
+use super::compare::{
+    differences, is_partial_line, line_diff, line_kind, normalisation_reason, word_diff,
+};
+use super::structure::{ParsedBlock, ParsedDiff, parse};
+use super::{BlockDiagnosis, Closest, Difference, DifferenceKind, Reason, suggestion};
+use crate::engine::js::js_trim;
+use crate::engine::matcher::{self, LineIndex};
+use crate::engine::{BlockReport, BlockState, Options, Outcome, Stage, Version};
+
+/// Where a block's SEARCH text matched: 0-based lines `start..end`.
+#[derive(Clone, Copy)]
+struct Located {
+    start: usize,
+    end: usize,
+    byte_end: usize,
+    stage: Stage,
+    out_of_order: bool,
+}
+
+struct Ctx<'a> {
+    options: Options,
+    original: &'a str,
+    index: LineIndex<'a>,
+    file: FileIndex<'a>,
+    parsed: ParsedDiff<'a>,
+}
+
+pub fn run(diff: &str, original: &str, options: Options, outcome: &Outcome) -> Vec<BlockDiagnosis> {
+    let ctx = Ctx {
+        options,
+        original,
+        index: LineIndex::new(original),
+        file: FileIndex::new(original),
+        parsed: parse(diff, options.version),
+    };
+    let failed = failing_block(&ctx.parsed, outcome);
+    let mut from = 0usize;
+    let mut out = Vec::with_capacity(ctx.parsed.blocks.len());
+    for (k, pb) in ctx.parsed.blocks.iter().enumerate() {
+        let eng = engine_block(outcome, pb);
+        let state = match (failed, eng) {
+            (Some(f), _) if f == k => "failed",
+            (Some(f), _) if k > f => "not-reached",
+            (_, Some(b)) => b.state.name(),
+            (_, None) => BlockState::Dropped.name(),
+        };
+        out.push(analyse(&ctx, k, pb, eng, state, &mut from));
+    }
+    out
+}
+
+/// The parsed block the engine's error belongs to.
+fn failing_block(parsed: &ParsedDiff, outcome: &Outcome) -> Option<usize> {
+    let err = outcome.result.as_ref().err()?;
+    let line = err
+        .block
+        .and_then(|b| outcome.blocks.get(b))
+        .map(|b| b.diff_lines[0])
+        .or(err.diff_line);
+    let last = parsed.blocks.len().checked_sub(1)?;
+    let Some(line) = line else { return Some(last) };
+    let within = parsed
+        .blocks
+        .iter()
+        .position(|b| b.first_line <= line && line <= b.last_line);
+    let after = parsed.blocks.iter().position(|b| b.first_line > line);
+    Some(within.or(after).unwrap_or(last))
+}
+
+fn engine_block<'o>(outcome: &'o Outcome, pb: &ParsedBlock) -> Option<&'o BlockReport> {
+    let mine = |b: &&BlockReport| (pb.first_line..=pb.last_line).contains(&b.diff_lines[0]);
+    let failed = outcome
+        .blocks
+        .iter()
+        .filter(mine)
+        .find(|b| b.state == BlockState::Failed);
+    failed.or_else(|| outcome.blocks.iter().find(mine))
+}
+
+fn search_text(lines: &[&str]) -> String {
+    lines.iter().flat_map(|l| [*l, "\n"]).collect()
+}
+
+/// The matching chain for one block on its own, starting at `from`; a match
+/// found only before `from` is returned as out of order.
+fn locate_alone(ctx: &Ctx, search: &str, from: usize) -> Option<Located> {
+    let idx = &ctx.index;
+    let m = matcher::exact(idx, search, from)
+        .or_else(|| matcher::line_trimmed(idx, search, from))
+        .or_else(|| matcher::block_anchor(idx, search, from));
+    let (m, out_of_order) = match m {
+        Some(m) => (m, false),
+        None => {
+            let early = matcher::exact(idx, search, 0)
+                .map(|m| matcher::Match {
+                    stage: Stage::WholeFile,
+                    ..m
+                })
+                .or_else(|| matcher::line_trimmed(idx, search, 0))?;
+            (early, true)
+        }
+    };
+    Some(span_lines(ctx, m.start, m.end, m.stage, out_of_order))
+}
+
+fn span_lines(ctx: &Ctx, start: usize, end: usize, stage: Stage, out_of_order: bool) -> Located {
+    let end = end.min(ctx.original.len());
+    let first = ctx.index.line_of(start);
+    let last = if end > start {
+        ctx.index.line_of(end - 1) + 1
+    } else {
+        first
+    };
+    Located {
+        start: first,
+        end: last.min(ctx.file.lines.len()),
+        byte_end: end,
+        stage,
+        out_of_order,
+    }
+}
+
+fn analyse(
+    ctx: &Ctx,
+    k: usize,
+    pb: &ParsedBlock,
+    eng: Option<&BlockReport>,
+    state: &'static str,
+    from: &mut usize,
+) -> BlockDiagnosis {
+    let search = search_text(&pb.search);
+    let engine_span = eng
+        .filter(|_| state != "failed" && state != "not-reached")
+        .and_then(|b| Some((b.original?, b.stage?, b.out_of_order)));
+    let located = match engine_span {
+        Some((span, stage, ooo)) => Some(span_lines(ctx, span.start, span.end, stage, ooo)),
+        None if search.is_empty() => None,
+        None => locate_alone(ctx, &search, *from),
+    };
+    if let Some(l) = located.filter(|l| !l.out_of_order) {
+        *from = l.byte_end;
+    }
+    let mut d = BlockDiagnosis {
+        index: k,
+        diff_lines: [pb.first_line, pb.last_line],
+        state,
+        stage: located.map(|l| l.stage).or(eng.and_then(|b| b.stage)),
+        out_of_order: located.is_some_and(|l| l.out_of_order),
+        matched_lines: located
+            .filter(|l| l.stage != Stage::Empty && l.end > l.start)
+            .map(|l| [l.start + 1, l.end]),
+        reason: None,
+        closest: None,
+        differences: Vec::new(),
+        line_diff: Vec::new(),
+        risky: false,
+        message: String::new(),
+        suggestion: None,
+    };
+    let region = match located {
+        Some(l) if l.stage != Stage::Empty => Some(Region {
+            start: l.start,
+            end: l.end,
+            similarity: 1.0,
+        }),
+        Some(_) => None,
+        None if search.is_empty() => None,
+        None => closest(&ctx.file, &pb.search),
+    };
+    let structural = structural_reason(ctx, pb, &mut d.differences);
+    let content = match (located, region) {
+        (Some(l), Some(r)) => matched_reason(ctx, pb, &search, l, r, &mut d),
+        (Some(_), None) => (!ctx.original.is_empty()).then_some(Reason::EmptySearch),
+        (None, Some(r)) => Some(unmatched_reason(pb, r, ctx)),
+        (None, None) if search.is_empty() => {
+            (!ctx.original.is_empty()).then_some(Reason::EmptySearch)
+        }
+        (None, None) => Some(Reason::NotFound),
+    };
+    d.reason = structural.or(content);
+    if d.reason.is_none() && state == "failed" {
+        d.reason = Some(Reason::Structure);
+    }
+    d.risky = d.risky || (d.stage == Some(Stage::Empty) && !ctx.original.is_empty());
+    if let (Some(reason), Some(r)) = (d.reason, region) {
+        let lines = &ctx.file.lines[r.start..r.end];
+        let similarity = if r.similarity < 1.0 {
+            r.similarity
+        } else {
+            text_similarity(&pb.search.join("\n"), &lines.join("\n"))
+        };
+        d.closest = Some(Closest {
+            start_line: r.start + 1,
+            end_line: r.end,
+            // Three decimals: the score is a guide, not a measurement.
+            similarity: (similarity * 1000.0).round() / 1000.0,
+        });
+        if d.line_diff.is_empty() {
+            d.line_diff = line_diff(&pb.search, lines, r.start + 1);
+        }
+        if d.differences.is_empty() && reason != Reason::Ambiguous {
+            d.differences = differences(&d.line_diff);
+        }
+        let replace = search_text(&pb.replace);
+        d.suggestion = suggestion(ctx.original, r.start + 1, r.end, &replace);
+    }
+    d.message = super::message::describe(&d, ctx.options.version);
+    d
+}
+
+/// Problems in the diff itself, which come before any content comparison.
+fn structural_reason(ctx: &Ctx, pb: &ParsedBlock, diffs: &mut Vec<Difference>) -> Option<Reason> {
+    let note = |kind, line: usize, text: &str| Difference {
+        kind,
+        search_line: Some(line),
+        file_line: None,
+        search: Some(text.to_string()),
+        file: None,
+        words: Vec::new(),
+    };
+    if !pb.typos.is_empty() {
+        diffs.extend(
+            pb.typos
+                .iter()
+                .map(|&(n, t)| note(DifferenceKind::MarkerTypo, n, t)),
+        );
+        return Some(Reason::MarkerTypo);
+    }
+    if pb.carriage_returns > 0 {
+        return Some(Reason::LineEndings);
+    }
+    let is_last = ctx
+        .parsed
+        .blocks
+        .last()
+        .is_some_and(|b| b.first_line == pb.first_line);
+    if let Some((n, text)) = ctx.parsed.dropped_last
+        && is_last
+        && !js_trim(text).is_empty()
+        && !streaming_marker_prefix(text)
+        && !(pb.has_replace_end && n > pb.last_line)
+    {
+        diffs.push(note(DifferenceKind::DroppedLine, n, text));
+        return Some(Reason::DroppedLastLine);
+    }
+    let v2_unclosed =
+        ctx.options.version == Version::V2 && ctx.options.is_final && !pb.has_replace_end;
+    if !pb.problems.is_empty() || !pb.text_before.is_empty() || v2_unclosed {
+        diffs.extend(
+            pb.problems
+                .iter()
+                .map(|p| note(DifferenceKind::Structure, pb.first_line, p)),
+        );
+        diffs.extend(
+            pb.text_before
+                .iter()
+                .map(|&(n, t)| note(DifferenceKind::Structure, n, t)),
+        );
+        if v2_unclosed && pb.problems.is_empty() {
+            diffs.push(note(
+                DifferenceKind::Structure,
+                pb.last_line,
+                "block has no REPLACE end marker",
+            ));
+        }
+        return Some(Reason::Structure);
+    }
+    None
+}
+
+/// A block that matched (in the engine, or on its own): ambiguity, fallbacks.
+fn matched_reason(
+    ctx: &Ctx,
+    pb: &ParsedBlock,
+    search: &str,
+    l: Located,
+    r: Region,
+    d: &mut BlockDiagnosis,
+) -> Option<Reason> {
+    if l.out_of_order || l.stage == Stage::WholeFile {
+        return Some(Reason::OutOfOrder);
+    }
+    let lines = &ctx.file.lines[r.start..r.end];
+    match l.stage {
+        Stage::Exact => {
+            let others: Vec<usize> = ctx
+                .original
+                .match_indices(search)
+                .map(|(at, _)| ctx.index.line_of(at))
+                .filter(|&line| line != l.start)
+                .collect();
+            if others.is_empty() {
+                return None;
+            }
+            d.differences.extend(others.iter().map(|&line| Difference {
+                kind: DifferenceKind::OtherOccurrence,
+                search_line: None,
+                file_line: Some(line + 1),
+                search: None,
+                file: Some(ctx.file.lines[line].to_string()),
+                words: Vec::new(),
+            }));
+            Some(Reason::Ambiguous)
+        }
+        Stage::LineTrimmed => {
+            let only_cr = pb
+                .search
+                .iter()
+                .zip(lines)
+                .all(|(s, f)| s == f || line_kind(s, f) == DifferenceKind::LineEnding);
+            Some(if only_cr {
+                Reason::LineEndings
+            } else {
+                Reason::Whitespace
+            })
+        }
+        Stage::BlockAnchor => {
+            d.risky = true;
+            let last = pb.search.len().saturating_sub(1);
+            for (j, (s, f)) in pb.search.iter().zip(lines).enumerate() {
+                if j == 0 || j == last || js_trim(s) == js_trim(f) {
+                    continue;
+                }
+                d.differences.push(Difference {
+                    kind: DifferenceKind::Unseen,
+                    search_line: Some(j + 1),
+                    file_line: Some(r.start + j + 1),
+                    search: Some(s.to_string()),
+                    file: Some(f.to_string()),
+                    words: word_diff(s, f),
+                });
+            }
+            Some(normalisation_reason(&pb.search, lines).unwrap_or(Reason::Edited))
+        }
+        Stage::WholeFile => Some(Reason::OutOfOrder),
+        Stage::Empty => (!ctx.original.is_empty()).then_some(Reason::EmptySearch),
+    }
+}
+
+/// A block that matches nowhere: name the damage between it and its region.
+fn unmatched_reason(pb: &ParsedBlock, r: Region, ctx: &Ctx) -> Reason {
+    let lines = &ctx.file.lines[r.start..r.end];
+    if let Some(reason) = normalisation_reason(&pb.search, lines) {
+        return reason;
+    }
+    if is_partial_line(&pb.search, lines) {
+        return Reason::PartialLine;
+    }
+    Reason::Edited
+}
+
+/// A last line that is the start of a marker still being streamed: dropping
+/// it is the reference working as meant, not a cause.
+fn streaming_marker_prefix(text: &str) -> bool {
+    [
+        "------- SEARCH",
+        "<<<<<<< SEARCH",
+        "=======",
+        "+++++++ REPLACE",
+        ">>>>>>> REPLACE",
+    ]
+    .iter()
+    .any(|m| m.starts_with(text))
+}

@@ -1,0 +1,114 @@
+//! A corrected block: the SEARCH part replaced by the file's own lines, grown
+//! with context until it occurs exactly once, so it matches at the intended
+//! place with the exact stage.
+
+use crate::engine::markers::{REPLACE_END, SEARCH_START, SEPARATOR};
+
+/// A complete block with canonical markers whose SEARCH text is the file's
+/// lines `first_line..=last_line` (1-based), extended with context lines
+/// until unique, and whose REPLACE text is `replace` (plus the same context).
+///
+/// The SEARCH text always ends in a newline, so a region that includes a
+/// last line without one can only match through the line-trimmed stage.
+/// `None` when the lines are not in the file.
+pub fn suggestion(
+    original: &str,
+    first_line: usize,
+    last_line: usize,
+    replace: &str,
+) -> Option<String> {
+    let mut lines: Vec<&str> = original.split('\n').collect();
+    if lines.len() > 1 && lines.last() == Some(&"") {
+        lines.pop();
+    }
+    if first_line == 0 || first_line > last_line || last_line > lines.len() {
+        return None;
+    }
+    let crlf = original.contains("\r\n");
+    let mut replace_lines: Vec<String> = replace
+        .split_inclusive('\n')
+        .map(|l| {
+            let l = l.strip_suffix('\n').unwrap_or(l);
+            if crlf {
+                l.to_string()
+            } else {
+                l.trim_end_matches('\r').to_string()
+            }
+        })
+        .collect();
+    let (mut start, mut end) = (first_line - 1, last_line);
+    let mut prefer_before = true;
+    loop {
+        let search = join(&lines[start..end]);
+        if occurrences(original, &search) <= 1 {
+            break;
+        }
+        let can_before = start > 0;
+        let can_after = end < lines.len();
+        if can_before && (prefer_before || !can_after) {
+            start -= 1;
+            replace_lines.insert(0, lines[start].to_string());
+        } else if can_after {
+            replace_lines.push(lines[end].to_string());
+            end += 1;
+        } else {
+            break;
+        }
+        prefer_before = !prefer_before;
+    }
+    let mut out = String::new();
+    out.push_str(SEARCH_START);
+    out.push('\n');
+    out.push_str(&join(&lines[start..end]));
+    out.push_str(SEPARATOR);
+    out.push('\n');
+    for l in &replace_lines {
+        out.push_str(l);
+        out.push('\n');
+    }
+    out.push_str(REPLACE_END);
+    out.push('\n');
+    Some(out)
+}
+
+fn join(lines: &[&str]) -> String {
+    let mut s = String::new();
+    for l in lines {
+        s.push_str(l);
+        s.push('\n');
+    }
+    s
+}
+
+/// Occurrences of `needle` in `hay`, overlapping ones included, counted up to 2.
+fn occurrences(hay: &str, needle: &str) -> usize {
+    let mut count = 0;
+    let mut from = 0;
+    while let Some(i) = hay.get(from..).and_then(|h| h.find(needle)) {
+        count += 1;
+        if count >= 2 {
+            break;
+        }
+        let at = from + i;
+        from = at + hay[at..].chars().next().map_or(1, char::len_utf8);
+    }
+    count
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grows_until_unique() {
+        let file = "a\n}\nb\n}\n";
+        let s = suggestion(file, 4, 4, "};\n").unwrap();
+        assert_eq!(s, "------- SEARCH\nb\n}\n=======\nb\n};\n+++++++ REPLACE\n");
+    }
+
+    #[test]
+    fn counts_overlapping() {
+        assert_eq!(occurrences("a\na\na\n", "a\na\n"), 2);
+        assert_eq!(occurrences("abc", "x"), 0);
+    }
+}

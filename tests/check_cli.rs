@@ -1,0 +1,118 @@
+//! `srview check`: exit codes, JSON shape, plain text without a terminal.
+
+use std::process::Command;
+
+use serde_json::Value;
+
+fn srview(args: &[&str]) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_srview"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+fn files(diff: &str) -> (tempfile::TempDir, String, String) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("a.rs");
+    let d = dir.path().join("d.diff");
+    std::fs::write(
+        &file,
+        "fn a() {\n    one();\n}\n\nfn b() {\n    two();\n}\n",
+    )
+    .expect("write");
+    std::fs::write(&d, diff).expect("write");
+    (dir, file.display().to_string(), d.display().to_string())
+}
+
+const GOOD: &str = "------- SEARCH\n    one();\n=======\n    uno();\n+++++++ REPLACE\n";
+const BAD: &str = "------- SEARCH\n    twoo();\n=======\n    dos();\n+++++++ REPLACE\n------- SEARCH\n    one();\n=======\n    uno();\n+++++++ REPLACE\n";
+
+#[test]
+fn exit_zero_when_the_diff_applies() {
+    let (_d, file, diff) = files(GOOD);
+    let (code, out) = srview(&["check", &file, &diff]);
+    assert_eq!(code, 0, "{out}");
+    assert!(!out.contains('\x1b'), "no colour without a terminal");
+}
+
+#[test]
+fn json_lists_every_block_with_reason_and_region() {
+    let (_d, file, diff) = files(BAD);
+    let (code, out) = srview(&["check", &file, &diff, "--json"]);
+    assert_eq!(code, 1);
+    let v: Value = serde_json::from_str(&out).expect("one JSON object");
+    assert_eq!(v["ok"], false);
+    let blocks = v["blocks"].as_array().expect("blocks");
+    assert_eq!(blocks.len(), 2, "the block after the failure is listed too");
+    let first = &blocks[0];
+    for key in [
+        "index",
+        "state",
+        "stage",
+        "outOfOrder",
+        "reason",
+        "closest",
+        "differences",
+        "message",
+        "suggestion",
+    ] {
+        assert!(first.get(key).is_some(), "missing {key}");
+    }
+    assert_eq!(first["state"], "failed");
+    assert_eq!(first["reason"], "edited");
+    assert_eq!(first["closest"]["startLine"], 6);
+    assert_eq!(first["closest"]["endLine"], 6);
+    assert!(
+        first["suggestion"]
+            .as_str()
+            .expect("suggestion")
+            .contains("    two();\n=======\n    dos();\n")
+    );
+    assert_eq!(blocks[1]["state"], "not-reached");
+    assert_eq!(blocks[1]["reason"], Value::Null);
+    assert_eq!(blocks[1]["closest"], Value::Null);
+}
+
+#[test]
+fn text_output_reads_like_a_compiler_error() {
+    let (_d, file, diff) = files(BAD);
+    let (code, out) = srview(&["check", &file, &diff, "--suggest"]);
+    assert_eq!(code, 1);
+    assert!(out.contains(&format!("{file}:6")), "{out}");
+    assert!(out.contains("error[edited]"), "{out}");
+    assert!(
+        out.contains("-     twoo();") && out.contains("+     two();"),
+        "{out}"
+    );
+    assert!(
+        out.contains("------- SEARCH\n    two();\n=======\n    dos();\n+++++++ REPLACE\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn exit_two_for_usage_and_io_errors() {
+    let (code, _) = srview(&["check", "/nonexistent/file.rs", "/nonexistent/d"]);
+    assert_eq!(code, 2);
+    let (code, _) = srview(&["check"]);
+    assert_eq!(code, 2);
+}
+
+#[test]
+fn fix_model_output_unescapes_before_checking() {
+    let (_d, file, diff) = files(
+        "------- SEARCH\nfn a() {\n    one();\n=======\nfn a() -&gt; u8 {\n    one();\n+++++++ REPLACE\n",
+    );
+    assert_eq!(srview(&["check", &file, &diff, "--fix-model-output"]).0, 0);
+    let (_d, file, diff) =
+        files("------- SEARCH\n    one() &amp;&amp; 1;\n=======\nx\n+++++++ REPLACE\n");
+    let (code, out) = srview(&["check", &file, &diff, "--engine", "v2", "--json"]);
+    assert_eq!(code, 1);
+    let v: Value = serde_json::from_str(&out).expect("json");
+    assert!(v["blocks"][0]["reason"].is_string());
+}
