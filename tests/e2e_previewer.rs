@@ -244,15 +244,31 @@ fn failing_diff_is_not_accepted_and_app_stays_open() {
 #[test]
 fn two_file_transcript_streams_in_and_accept_all_writes_both() {
     let dir = setup();
-    std::fs::write(dir.path().join("notes.md"), "# Notes\n\n- first\n- second\n").expect("write notes");
+    std::fs::write(
+        dir.path().join("notes.md"),
+        "# Notes\n\n- first\n- second\n",
+    )
+    .expect("write notes");
     let transcript = "I'll update both files.\n\n<replace_in_file>\n<path>main.rs</path>\n<diff>\n------- SEARCH\n    42\n=======\n    43\n+++++++ REPLACE\n</diff>\n</replace_in_file>\n\nAnd the notes:\n\n<replace_in_file>\n<path>notes.md</path>\n<diff>\n------- SEARCH\n- second\n=======\n- second\n- third\n+++++++ REPLACE\n</diff>\n</replace_in_file>\n";
     std::fs::write(dir.path().join("msg.md"), transcript).expect("write transcript");
-    let mut s = Session::spawn(dir.path(), env!("CARGO_BIN_EXE_srview"), &["--transcript", "--replay", "2000", "msg.md"]);
-    s.wait_for("both files applied", |c| c.contains("1 main.rs applied") && c.contains("2 notes.md applied"));
+    let mut s = Session::spawn(
+        dir.path(),
+        env!("CARGO_BIN_EXE_srview"),
+        &["--transcript", "--replay", "2000", "msg.md"],
+    );
+    s.wait_for("both files applied", |c| {
+        c.contains("1 main.rs applied") && c.contains("2 notes.md applied")
+    });
     s.press(b"A");
     assert_eq!(s.exit_code(), 0);
-    assert_eq!(std::fs::read_to_string(dir.path().join("main.rs")).expect("read"), ORIGINAL.replace("    42\n", "    43\n"));
-    assert_eq!(std::fs::read_to_string(dir.path().join("notes.md")).expect("read"), "# Notes\n\n- first\n- second\n- third\n");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("main.rs")).expect("read"),
+        ORIGINAL.replace("    42\n", "    43\n")
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("notes.md")).expect("read"),
+        "# Notes\n\n- first\n- second\n- third\n"
+    );
 }
 
 #[test]
@@ -261,12 +277,22 @@ fn accept_all_writes_nothing_when_one_file_fails() {
     std::fs::write(dir.path().join("notes.md"), "# Notes\n").expect("write notes");
     let transcript = "<replace_in_file>\n<path>main.rs</path>\n<diff>\n------- SEARCH\n    42\n=======\n    43\n+++++++ REPLACE\n</diff>\n</replace_in_file>\n<replace_in_file>\n<path>notes.md</path>\n<diff>\n------- SEARCH\n- missing\n=======\n- x\n+++++++ REPLACE\n</diff>\n</replace_in_file>\n";
     std::fs::write(dir.path().join("msg.md"), transcript).expect("write transcript");
-    let mut s = Session::spawn(dir.path(), env!("CARGO_BIN_EXE_srview"), &["--transcript", "--replay", "5000", "msg.md"]);
+    let mut s = Session::spawn(
+        dir.path(),
+        env!("CARGO_BIN_EXE_srview"),
+        &["--transcript", "--replay", "5000", "msg.md"],
+    );
     s.wait_for("second file failed", |c| c.contains("2 notes.md failed"));
     s.press(b"A");
     s.wait_for("refusal", |c| c.contains("nothing written"));
     s.press(b"q");
     assert_eq!(s.exit_code(), 1);
-    assert_eq!(std::fs::read_to_string(dir.path().join("main.rs")).expect("read"), ORIGINAL);
-    assert_eq!(std::fs::read_to_string(dir.path().join("notes.md")).expect("read"), "# Notes\n");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("main.rs")).expect("read"),
+        ORIGINAL
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("notes.md")).expect("read"),
+        "# Notes\n"
+    );
 }

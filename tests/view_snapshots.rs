@@ -166,9 +166,14 @@ fn stage_colours_differ() {
 fn failing_block() {
     let diff = "------- SEARCH\ndef nowhere():\n    pass\n=======\ndef somewhere():\n    pass\n+++++++ REPLACE\n";
     let mut app = app(diff, true);
+    app.diagnose();
     let t = frame(&mut app, 100, 24, ColourMode::TrueColor);
     let screen = text(&t);
     assert!(screen.contains("failed"), "{screen}");
+    assert!(
+        screen.contains("[edited]") || screen.contains("[not-found]"),
+        "diagnosis shown:\n{screen}"
+    );
     assert!(
         screen.contains("does not match anything in the file"),
         "{screen}"

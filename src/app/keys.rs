@@ -15,6 +15,8 @@ pub const KEY_HELP: &[(&str, &str)] = &[
     ("u/Tab", "unified/split"),
     ("w", "wrap"),
     ("e", "focus blocks"),
+    ("d", "jump to closest region"),
+    ("c", "copy corrected block"),
     ("a", "accept"),
     ("r", "reload FILE"),
     ("q/Esc", "quit"),
@@ -73,6 +75,25 @@ pub fn on_key(app: &mut App, key: KeyEvent) -> Effect {
         KeyCode::Enter if app.view.focus == Focus::Blocks => {
             app.view.follow = false;
             app.select_block(app.view.selected);
+        }
+        KeyCode::Char('d') if !app.jump_to_closest() => {
+            app.notice = Some(Notice {
+                text: "no closest region for this block".into(),
+                error: false,
+            });
+        }
+        KeyCode::Char('c') => {
+            let block = app.view.selected;
+            return match app.selected_diagnosis().and_then(|d| d.suggestion.clone()) {
+                Some(text) => Effect::Copy { block, text },
+                None => {
+                    app.notice = Some(Notice {
+                        text: format!("no corrected block for #{}", block + 1),
+                        error: false,
+                    });
+                    Effect::None
+                }
+            };
         }
         KeyCode::Char('a') => return accept(app),
         KeyCode::Char('r') => return Effect::Reload,

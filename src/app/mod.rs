@@ -62,6 +62,11 @@ pub enum Effect {
     Accept(String),
     /// Re-read FILE from disk and re-apply.
     Reload,
+    /// Put this corrected block on the clipboard (and in a file).
+    Copy {
+        block: usize,
+        text: String,
+    },
     Quit(u8),
 }
 
@@ -109,6 +114,11 @@ pub struct App {
     pub reload_offered: bool,
     /// `diff` is the new content itself (a `write_to_file` call), not a diff.
     pub direct: bool,
+    /// Why each block is where it is; computed when the stream pauses.
+    pub diagnoses: Vec<crate::diagnose::BlockDiagnosis>,
+    /// `result_epoch`-like counter of engine runs, and the run diagnosed last.
+    pub apply_epoch: u64,
+    pub diagnosed_epoch: u64,
 }
 
 impl App {
@@ -148,6 +158,9 @@ impl App {
             notice: None,
             reload_offered: false,
             direct: false,
+            diagnoses: Vec::new(),
+            apply_epoch: 0,
+            diagnosed_epoch: 0,
         };
         app.reapply();
         app
@@ -216,6 +229,7 @@ impl App {
             version: self.version,
             is_final: self.is_final(),
         };
+        self.apply_epoch += 1;
         if self.direct {
             return self.reapply_direct();
         }
@@ -250,6 +264,51 @@ impl App {
         if self.view.follow {
             self.follow_active();
         }
+    }
+
+    /// Whether the diagnoses describe an older diff.
+    pub fn diagnosis_stale(&self) -> bool {
+        !self.direct && self.diagnosed_epoch != self.apply_epoch
+    }
+
+    /// Diagnoses every block of the current diff (the stream is idle).
+    pub fn diagnose(&mut self) {
+        let options = engine::Options {
+            version: self.version,
+            is_final: self.is_final(),
+        };
+        self.diagnoses = crate::diagnose::diagnose_outcome(
+            &self.diff,
+            self.original.text(),
+            options,
+            &self.outcome,
+        );
+        self.diagnosed_epoch = self.apply_epoch;
+    }
+
+    /// The selected block's diagnosis, if it is current.
+    pub fn selected_diagnosis(&self) -> Option<&crate::diagnose::BlockDiagnosis> {
+        if self.diagnosis_stale() {
+            return None;
+        }
+        self.diagnoses
+            .iter()
+            .find(|d| d.index == self.view.selected)
+    }
+
+    /// Scrolls to the closest region of the selected block's diagnosis.
+    pub fn jump_to_closest(&mut self) -> bool {
+        let Some(line) = self
+            .selected_diagnosis()
+            .and_then(|d| d.closest)
+            .map(|c| c.start_line)
+        else {
+            return false;
+        };
+        self.view.follow = false;
+        let row = self.row_of_original_line(line.saturating_sub(1));
+        self.scroll_to(row.saturating_sub(3));
+        true
     }
 
     /// Shows `content` as the new text of the file (a whole-file write).

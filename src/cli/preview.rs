@@ -242,8 +242,13 @@ fn event_loop(
         terminal
             .draw(|f| view::render(f, app, &mut caches, &theme))
             .map_err(term_err)?;
-        let Some(pending) = next_events(rx) else {
-            return Ok(Exit::Quit(1));
+        let pending = match next_events_or_idle(rx, app.diagnosis_stale()) {
+            Waited::Events(p) => p,
+            Waited::Idle => {
+                app.diagnose();
+                continue;
+            }
+            Waited::Closed => return Ok(Exit::Quit(1)),
         };
         let (source, others) = fold_sources(&app.diff, pending);
         if let Some(text) = source.text {
@@ -256,7 +261,7 @@ fn event_loop(
             app.end_stream();
         }
         for ev in others {
-            if let Some(exit) = handle(app, ev, args)? {
+            if let Some(exit) = handle(terminal, app, ev, args)? {
                 return Ok(exit);
             }
         }
@@ -272,6 +277,32 @@ pub(super) fn spawn_term_reader(tx: &Sender<Event>) {
             }
         }
     });
+}
+
+pub(super) enum Waited {
+    Events(Vec<Event>),
+    /// Nothing arrived for a while: time for work that can wait.
+    Idle,
+    Closed,
+}
+
+/// How long the input must pause before blocks are diagnosed.
+const IDLE: std::time::Duration = std::time::Duration::from_millis(120);
+
+/// [`next_events`], but returns `Idle` after a pause when there is idle work.
+pub(super) fn next_events_or_idle(rx: &Receiver<Event>, idle_work: bool) -> Waited {
+    if !idle_work {
+        return next_events(rx).map_or(Waited::Closed, Waited::Events);
+    }
+    match rx.recv_timeout(IDLE) {
+        Ok(first) => {
+            let mut pending = vec![first];
+            pending.extend(rx.try_iter().take(4096));
+            Waited::Events(pending)
+        }
+        Err(mpsc::RecvTimeoutError::Timeout) => Waited::Idle,
+        Err(mpsc::RecvTimeoutError::Disconnected) => Waited::Closed,
+    }
 }
 
 /// Waits for an event, then takes every event already queued (coalescing).
@@ -316,7 +347,12 @@ pub(super) fn fold_sources(current: &str, events: Vec<Event>) -> (Folded, Vec<Ev
     (folded, others)
 }
 
-fn handle(app: &mut App, ev: Event, args: &PreviewArgs) -> Result<Option<Exit>, CliError> {
+fn handle(
+    terminal: &mut Term,
+    app: &mut App,
+    ev: Event,
+    args: &PreviewArgs,
+) -> Result<Option<Exit>, CliError> {
     let effect = match ev {
         Event::Source(s) => {
             app.on_source(s);
@@ -334,6 +370,10 @@ fn handle(app: &mut App, ev: Event, args: &PreviewArgs) -> Result<Option<Exit>, 
     };
     Ok(match effect {
         Effect::None => None,
+        Effect::Copy { block, text } => {
+            app.notice = Some(copy_suggestion(terminal, block, &text));
+            None
+        }
         Effect::Quit(code) => Some(Exit::Quit(code)),
         Effect::Reload => {
             match input::read_text(&app.file_path, args.new_file) {
@@ -349,6 +389,59 @@ fn handle(app: &mut App, ev: Event, args: &PreviewArgs) -> Result<Option<Exit>, 
         }
         Effect::Accept(content) => accept(app, content, args),
     })
+}
+
+/// Puts a corrected block on the clipboard with OSC 52 (terminals that
+/// allow it) and, since not all do, in a file; says where it went.
+pub(super) fn copy_suggestion(terminal: &mut Term, block: usize, text: &str) -> Notice {
+    let osc = format!("\x1b]52;c;{}\x07", base64(text.as_bytes()));
+    let clipboard = terminal
+        .backend_mut()
+        .write_all(osc.as_bytes())
+        .and_then(|()| terminal.backend_mut().flush())
+        .is_ok();
+    let path = std::env::temp_dir().join(format!(
+        "srview-suggestion-{}-block{}.txt",
+        std::process::id(),
+        block + 1
+    ));
+    let saved = std::fs::write(&path, text).is_ok();
+    let text = match (clipboard, saved) {
+        (true, true) => format!(
+            "corrected block #{} copied to the clipboard (OSC 52) and saved to {}",
+            block + 1,
+            path.display()
+        ),
+        (false, true) => format!("corrected block #{} saved to {}", block + 1, path.display()),
+        (true, false) => format!(
+            "corrected block #{} copied to the clipboard (OSC 52)",
+            block + 1
+        ),
+        (false, false) => format!("could not copy or save corrected block #{}", block + 1),
+    };
+    Notice {
+        text,
+        error: !(clipboard || saved),
+    }
+}
+
+fn base64(bytes: &[u8]) -> String {
+    const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, &b)| n | (b as u32) << (16 - 8 * i));
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(ABC[(n >> (18 - 6 * i) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
 }
 
 /// Writes (or hands over for printing) the accepted content if FILE is
@@ -394,5 +487,16 @@ fn accept(app: &mut App, content: String, args: &PreviewArgs) -> Option<Exit> {
             });
             None
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn base64_matches_rfc4648() {
+        assert_eq!(super::base64(b""), "");
+        assert_eq!(super::base64(b"f"), "Zg==");
+        assert_eq!(super::base64(b"fo"), "Zm8=");
+        assert_eq!(super::base64(b"foobar"), "Zm9vYmFy");
     }
 }

@@ -126,8 +126,20 @@ fn event_loop(
         terminal
             .draw(|f| view::render_workspace(f, &state.ws, &mut caches, &theme))
             .map_err(term_err)?;
-        let Some(pending) = preview::next_events(rx) else {
-            return Ok(Exit::Quit(1));
+        let stale = state
+            .ws
+            .tabs
+            .get(state.ws.current)
+            .is_some_and(|t| t.app.diagnosis_stale());
+        let pending = match preview::next_events_or_idle(rx, stale) {
+            preview::Waited::Events(p) => p,
+            preview::Waited::Idle => {
+                if let Some(tab) = state.ws.tabs.get_mut(state.ws.current) {
+                    tab.app.diagnose();
+                }
+                continue;
+            }
+            preview::Waited::Closed => return Ok(Exit::Quit(1)),
         };
         let (source, others) = preview::fold_sources(&state.text, pending);
         if let Some(problem) = source.problem {
@@ -178,6 +190,9 @@ fn event_loop(
                             })
                         }
                     }
+                }
+                WsEffect::Tab(crate::app::Effect::Copy { block, text }) => {
+                    state.ws.notice = Some(preview::copy_suggestion(terminal, block, &text));
                 }
                 WsEffect::None | WsEffect::Tab(_) => {}
             }

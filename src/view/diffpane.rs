@@ -55,6 +55,8 @@ enum Src {
 /// One side of one row.
 struct Cell {
     src: Src,
+    /// Inside the closest region of the selected block's diagnosis.
+    closest: bool,
     number: usize,
     tint: Option<Tint>,
     pending: bool,
@@ -211,6 +213,8 @@ impl Ctx<'_> {
         };
         let mark = if c.streaming {
             "▸"
+        } else if c.closest {
+            "≈"
         } else if c.pending {
             "·"
         } else {
@@ -218,6 +222,7 @@ impl Ctx<'_> {
         };
         let base = match (c.tint, c.pending) {
             (_, true) => self.theme.pending(),
+            (None, _) if c.closest => self.theme.closest(),
             (Some(t), _) => self.theme.change(t),
             _ => Style::new(),
         };
@@ -271,6 +276,11 @@ fn collect_rows(app: &App, height: usize) -> Vec<Row> {
     let unified = app.layout() == Layout::Unified;
     let rows = app.rows();
     let streaming_line = streaming_line(app);
+    let closest = app
+        .selected_diagnosis()
+        .filter(|d| d.is_problem())
+        .and_then(|d| d.closest)
+        .map(|c| c.start_line.saturating_sub(1)..c.end_line);
     let mut out = Vec::with_capacity(height);
     let mut row = app.view.scroll;
     while out.len() < height {
@@ -284,6 +294,7 @@ fn collect_rows(app: &App, height: usize) -> Vec<Row> {
         };
         let orig = |i: usize, partner: Option<Src>| Cell {
             src: Src::Orig(i),
+            closest: closest.as_ref().is_some_and(|r| r.contains(&i)),
             number: i,
             tint: tint.or_else(|| unplaced_tint(app, i)),
             pending: false,
@@ -293,6 +304,7 @@ fn collect_rows(app: &App, height: usize) -> Vec<Row> {
         };
         let new = |i: usize, partner: Option<Src>| Cell {
             src: Src::New(i),
+            closest: false,
             number: i,
             tint,
             pending: false,

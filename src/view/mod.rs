@@ -21,7 +21,7 @@ fn blocks_height(app: &App, h: u16) -> u16 {
     if h < 12 {
         return 0;
     }
-    let want = app.outcome.blocks.len().clamp(1, 6) as u16 + 3;
+    let want = app.outcome.blocks.len().clamp(1, 6) as u16 + 4;
     want.min(h / 3)
 }
 

@@ -201,7 +201,11 @@ pub fn blocks_pane(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         frame.render_widget(Paragraph::new(msg).style(theme.gutter()), inner);
         return;
     }
-    let detail_h = if inner.height >= 4 { 2 } else { 0 };
+    let detail_h = match inner.height {
+        0..=3 => 0,
+        4..=5 => 2,
+        _ => 3,
+    };
     let list_h = (inner.height - detail_h) as usize;
     let sel = app.view.selected.min(blocks.len() - 1);
     let first = sel.saturating_sub(list_h.saturating_sub(1));
@@ -226,7 +230,10 @@ pub fn blocks_pane(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         },
     );
     if detail_h > 0 {
-        let text = detail(&blocks[sel], app.is_final());
+        let text = match app.selected_diagnosis().filter(|d| d.is_problem()) {
+            Some(d) => diagnosis_text(d),
+            None => detail(&blocks[sel], app.is_final()),
+        };
         let area = Rect {
             y: inner.y + list_h as u16,
             height: detail_h,
@@ -239,6 +246,23 @@ pub fn blocks_pane(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             area,
         );
     }
+}
+
+/// The diagnosis of a block in two lines: reason and message, then where
+/// it should have matched and the keys that act on it.
+fn diagnosis_text(d: &crate::diagnose::BlockDiagnosis) -> String {
+    let reason = d.reason.map_or("problem", |r| r.code());
+    let mut text = format!("#{} [{reason}] {}", d.index + 1, d.message);
+    if let Some(c) = d.closest {
+        text.push_str(&format!(
+            "\nclosest: lines {}-{} (similarity {:.2}) · d: jump there",
+            c.start_line, c.end_line, c.similarity
+        ));
+    }
+    if d.suggestion.is_some() {
+        text.push_str(" · c: copy corrected block");
+    }
+    text
 }
 
 fn sanitize_lines(text: &str) -> Vec<Line<'static>> {

@@ -119,6 +119,14 @@ impl Theme {
         }
     }
 
+    /// Where a failing block should have matched.
+    pub fn closest(&self) -> Style {
+        match self.colour((90, 30, 30)) {
+            Some(c) => Style::new().bg(c),
+            None => Style::new().add_modifier(Modifier::UNDERLINED),
+        }
+    }
+
     pub fn gutter(&self) -> Style {
         match self.colour((120, 120, 130)) {
             Some(c) => Style::new().fg(c),
