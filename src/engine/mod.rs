@@ -227,6 +227,8 @@ pub fn apply_indexed(diff: &str, index: &matcher::LineIndex, options: Options) -
 pub(crate) trait Machine: Sized {
     /// v2's partial-marker pop knows only the canonical spellings.
     const STRICT: bool;
+    /// v1's final mode rebuilds the content from its replacements.
+    const FINAL_REBUILDS: bool;
     /// Processes one line (without its `\n`); `line_no` is 1-based.
     fn feed(&mut self, index: &LineIndex, line: &str, line_no: usize) -> Result<(), String>;
     /// The end of the diff: `is_final` finalization, then the raw outcome.

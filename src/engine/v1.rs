@@ -188,6 +188,7 @@ impl V1 {
 }
 
 impl Machine for V1 {
+    const FINAL_REBUILDS: bool = true;
     const STRICT: bool = false;
 
     fn feed(&mut self, index: &LineIndex, line: &str, line_no: usize) -> Result<(), String> {

@@ -155,6 +155,7 @@ impl V2 {
 }
 
 impl Machine for V2 {
+    const FINAL_REBUILDS: bool = false;
     const STRICT: bool = true;
 
     fn feed(&mut self, index: &LineIndex, line: &str, line_no: usize) -> Result<(), String> {
