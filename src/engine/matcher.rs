@@ -2,12 +2,12 @@
 //! line-trimmed, then block-anchor (then whole-file, in v1).
 //!
 //! The reference re-splits the file and recounts offsets for every candidate.
-//! Here line starts are computed once per file and trimmed lines are interned
-//! to integers once, on first need, so each fallback is a linear scan that
-//! picks exactly the candidate the reference picks (the first one).
+//! Here line starts are computed once per file, and the line-trimmed stage is
+//! Knuth-Morris-Pratt over lines compared by their trimmed text, so every
+//! fallback is one linear pass (each file line trimmed at most once per call)
+//! that picks exactly the candidate the reference picks: the first one.
 
-use std::cell::OnceCell;
-use std::collections::HashMap;
+use std::sync::{Arc, OnceLock};
 
 use super::Stage;
 use super::js::js_trim;
@@ -22,37 +22,53 @@ pub struct Match {
     pub stage: Stage,
 }
 
+/// The indexed text: borrowed for one-off applies, shared for sessions.
+enum Text<'a> {
+    Borrowed(&'a str),
+    Shared(Arc<str>),
+}
+
 /// Line table of an original file, split on `\n` as JavaScript does.
 pub struct LineIndex<'a> {
-    text: &'a str,
+    text: Text<'a>,
     /// Start of every line, plus `len + 1` as a sentinel after the last.
     starts: Vec<usize>,
-    trimmed: OnceCell<TrimmedIds<'a>>,
+    /// ASCII text: byte offsets are UTF-16 offsets.
+    ascii: bool,
+    /// UTF-16 length of the text before each line start; built on first need
+    /// and only for non-ASCII text (ASCII offsets are already UTF-16 offsets).
+    utf16_starts: OnceLock<Vec<usize>>,
 }
-
-struct TrimmedIds<'a> {
-    ids: Vec<u32>,
-    by_text: HashMap<&'a str, u32>,
-}
-
-/// Id for a trimmed search line absent from the file: equal to nothing.
-const ABSENT: u32 = u32::MAX;
 
 impl<'a> LineIndex<'a> {
     pub fn new(text: &'a str) -> Self {
-        let mut starts = Vec::with_capacity(text.len() / 32 + 2);
+        Self::build(Text::Borrowed(text))
+    }
+
+    fn build(text: Text<'a>) -> Self {
+        let s = match &text {
+            Text::Borrowed(s) => *s,
+            Text::Shared(s) => s,
+        };
+        let mut starts = Vec::with_capacity(s.len() / 32 + 2);
         starts.push(0);
-        starts.extend(memchr_newlines(text).map(|i| i + 1));
-        starts.push(text.len() + 1);
+        // `match_indices` with a char pattern scans with memchr.
+        starts.extend(s.match_indices('\n').map(|(i, _)| i + 1));
+        starts.push(s.len() + 1);
+        let ascii = s.is_ascii();
         LineIndex {
             text,
             starts,
-            trimmed: OnceCell::new(),
+            ascii,
+            utf16_starts: OnceLock::new(),
         }
     }
 
-    pub fn text(&self) -> &'a str {
-        self.text
+    pub fn text(&self) -> &str {
+        match &self.text {
+            Text::Borrowed(s) => s,
+            Text::Shared(s) => s,
+        }
     }
 
     /// Number of lines as `split("\n")` counts them (at least 1).
@@ -66,16 +82,49 @@ impl<'a> LineIndex<'a> {
     }
 
     /// Text of line `i` without its `\n`.
-    pub fn line(&self, i: usize) -> &'a str {
-        &self.text[self.starts[i]..self.starts[i + 1] - 1]
+    pub fn line(&self, i: usize) -> &str {
+        &self.text()[self.starts[i]..self.starts[i + 1] - 1]
     }
 
-    /// 0-based line containing byte `offset` (offsets past the end map to the last line).
+    /// 0-based line containing byte `offset` (offsets past the end map to the
+    /// last line). Equals the number of `\n` before `offset`.
     pub fn line_of(&self, offset: usize) -> usize {
         let n = self.line_count();
         self.starts[..n]
             .partition_point(|&s| s <= offset)
             .saturating_sub(1)
+    }
+
+    /// Number of `\n` bytes in `text[start..end]` (clamped to the text).
+    pub fn newlines_between(&self, start: usize, end: usize) -> usize {
+        let len = self.text().len();
+        let (start, end) = (start.min(len), end.min(len));
+        if start >= end {
+            0
+        } else {
+            self.line_of(end) - self.line_of(start)
+        }
+    }
+
+    /// The UTF-16 offset JavaScript reports for byte `offset` (past the end
+    /// counts as the end); O(log lines) after a one-time table build.
+    pub fn utf16_offset(&self, offset: usize) -> usize {
+        let text = self.text();
+        if self.ascii {
+            return offset.min(text.len());
+        }
+        let table = self.utf16_starts.get_or_init(|| {
+            let mut units = 0;
+            let mut out = Vec::with_capacity(self.line_count());
+            for i in 0..self.line_count() {
+                out.push(units);
+                units += self.line(i).chars().map(char::len_utf16).sum::<usize>() + 1;
+            }
+            out
+        });
+        let line = self.line_of(offset);
+        let start = self.starts[line];
+        table[line] + super::js::utf16_offset(&text[start..], offset.saturating_sub(start))
     }
 
     /// First line whose start is at or after `from`, as the reference's
@@ -85,28 +134,8 @@ impl<'a> LineIndex<'a> {
         self.starts[..n].partition_point(|&s| s < from)
     }
 
-    fn trimmed(&self) -> &TrimmedIds<'a> {
-        self.trimmed.get_or_init(|| {
-            let n = self.line_count();
-            let mut by_text = HashMap::with_capacity(n);
-            let ids = (0..n)
-                .map(|i| {
-                    let next = by_text.len() as u32;
-                    *by_text.entry(js_trim(self.line(i))).or_insert(next)
-                })
-                .collect();
-            TrimmedIds { ids, by_text }
-        })
-    }
-
-    /// Trimmed-line ids of the file (computed once, on first use).
-    pub fn trimmed_ids(&self) -> &[u32] {
-        &self.trimmed().ids
-    }
-
-    /// Id of a trimmed text, if some line of the file trims to it.
-    pub fn trimmed_id(&self, text: &str) -> Option<u32> {
-        self.trimmed().by_text.get(js_trim(text)).copied()
+    fn trimmed_line(&self, i: usize) -> &str {
+        js_trim(self.line(i))
     }
 
     fn span(&self, first: usize, count: usize) -> (usize, usize) {
@@ -114,10 +143,11 @@ impl<'a> LineIndex<'a> {
     }
 }
 
-fn memchr_newlines(text: &str) -> impl Iterator<Item = usize> + '_ {
-    text.bytes()
-        .enumerate()
-        .filter_map(|(i, b)| (b == b'\n').then_some(i))
+impl LineIndex<'static> {
+    /// An index that owns (a share of) its text, for long-lived sessions.
+    pub fn shared(text: Arc<str>) -> Self {
+        Self::build(Text::Shared(text))
+    }
 }
 
 /// The SEARCH lines as the fallbacks see them: split on `\n`, one trailing
@@ -157,15 +187,8 @@ pub fn line_trimmed(index: &LineIndex, search: &str, from: usize) -> Option<Matc
     if m == 0 || n < m || first > n - m {
         return None;
     }
-    let needle: Vec<u32> = lines
-        .iter()
-        .map(|l| index.trimmed_id(l).unwrap_or(ABSENT))
-        .collect();
-    if needle.contains(&ABSENT) {
-        return None;
-    }
-    let hay = &index.trimmed_ids()[first..];
-    let at = first + kmp_find(hay, &needle)?;
+    let needle: Vec<&str> = lines.iter().map(|l| js_trim(l)).collect();
+    let at = first + kmp_find(n - first, |i| index.trimmed_line(first + i), &needle)?;
     let (start, end) = index.span(at, m);
     Some(Match {
         start,
@@ -187,10 +210,10 @@ pub fn block_anchor(index: &LineIndex, search: &str, from: usize) -> Option<Matc
     if n < m || first > n - m {
         return None;
     }
-    let head = index.trimmed_id(lines[0])?;
-    let tail = index.trimmed_id(lines[m - 1])?;
-    let ids = index.trimmed_ids();
-    let at = (first..=n - m).find(|&i| ids[i] == head && ids[i + m - 1] == tail)?;
+    let head = js_trim(lines[0]);
+    let tail = js_trim(lines[m - 1]);
+    let at = (first..=n - m)
+        .find(|&i| index.trimmed_line(i) == head && index.trimmed_line(i + m - 1) == tail)?;
     let (start, end) = index.span(at, m);
     Some(Match {
         start,
@@ -199,9 +222,13 @@ pub fn block_anchor(index: &LineIndex, search: &str, from: usize) -> Option<Matc
     })
 }
 
-/// Knuth-Morris-Pratt: first index of `needle` in `hay`, linear time.
-fn kmp_find(hay: &[u32], needle: &[u32]) -> Option<usize> {
+/// Knuth-Morris-Pratt over `len` haystack items fetched by `hay(i)`: first
+/// index of `needle`, with O(len + needle) comparisons and each item fetched once.
+fn kmp_find<'h>(len: usize, hay: impl Fn(usize) -> &'h str, needle: &[&str]) -> Option<usize> {
     let m = needle.len();
+    if m == 0 {
+        return Some(0);
+    }
     let mut fail = vec![0usize; m];
     let mut k = 0;
     for i in 1..m {
@@ -214,7 +241,8 @@ fn kmp_find(hay: &[u32], needle: &[u32]) -> Option<usize> {
         fail[i] = k;
     }
     let mut k = 0;
-    for (i, &h) in hay.iter().enumerate() {
+    for i in 0..len {
+        let h = hay(i);
         while k > 0 && h != needle[k] {
             k = fail[k - 1];
         }
@@ -232,11 +260,15 @@ fn kmp_find(hay: &[u32], needle: &[u32]) -> Option<usize> {
 mod tests {
     use super::*;
 
+    fn kmp(hay: &[&'static str], needle: &[&str]) -> Option<usize> {
+        kmp_find(hay.len(), |i| hay[i], needle)
+    }
+
     #[test]
     fn kmp_finds_first_occurrence() {
-        assert_eq!(kmp_find(&[1, 2, 1, 2, 3], &[1, 2, 3]), Some(2));
-        assert_eq!(kmp_find(&[1, 1, 1], &[1, 1]), Some(0));
-        assert_eq!(kmp_find(&[1, 2], &[2, 1]), None);
+        assert_eq!(kmp(&["a", "b", "a", "b", "c"], &["a", "b", "c"]), Some(2));
+        assert_eq!(kmp(&["a", "a", "a"], &["a", "a"]), Some(0));
+        assert_eq!(kmp(&["a", "b"], &["b", "a"]), None);
     }
 
     #[test]
@@ -264,5 +296,17 @@ mod tests {
         assert_eq!(idx.first_line_at_or_after(3), 1);
         assert_eq!(idx.first_line_at_or_after(9), 3);
         assert_eq!(idx.line_of(4), 1);
+        assert_eq!(idx.newlines_between(0, 8), 2);
+        assert_eq!(idx.newlines_between(3, 6), 1);
+        assert_eq!(idx.newlines_between(6, 3), 0);
+    }
+
+    #[test]
+    fn utf16_offsets_from_table_match_direct_count() {
+        let text = "a😀b\nü\n\nx😀";
+        let idx = LineIndex::new(text);
+        for b in 0..=text.len() + 1 {
+            assert_eq!(idx.utf16_offset(b), super::super::js::utf16_offset(text, b));
+        }
     }
 }

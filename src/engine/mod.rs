@@ -18,10 +18,13 @@ pub mod markers;
 pub mod matcher;
 mod report;
 pub mod session;
+mod sink;
 mod v1;
 mod v2;
 
 use serde::Serialize;
+
+use matcher::LineIndex;
 
 /// The reference's two parser versions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
@@ -213,35 +216,71 @@ pub fn apply(diff: &str, original: &str, options: Options) -> Outcome {
 /// re-apply a growing diff to the same file.
 pub fn apply_indexed(diff: &str, index: &matcher::LineIndex, options: Options) -> Outcome {
     let raw = match options.version {
-        Version::V1 => v1::run(diff, index, options.is_final),
-        Version::V2 => v2::run(diff, index, options.is_final),
+        Version::V1 => run(v1::V1::new(), diff, index, options.is_final),
+        Version::V2 => run(v2::V2::new(), diff, index, options.is_final),
     };
     report::finish(raw, index)
+}
+
+/// v1 and v2 as state machines fed one diff line at a time; the streaming
+/// session keeps one between updates and forks it to finish a prefix.
+pub(crate) trait Machine: Sized {
+    /// v2's partial-marker pop knows only the canonical spellings.
+    const STRICT: bool;
+    /// v1's final mode rebuilds the content from its replacements.
+    const FINAL_REBUILDS: bool;
+    /// Processes one line (without its `\n`); `line_no` is 1-based.
+    fn feed(&mut self, index: &LineIndex, line: &str, line_no: usize) -> Result<(), String>;
+    /// The end of the diff: `is_final` finalization, then the raw outcome.
+    /// `keep_text = false` computes positions and lengths but no new content.
+    fn finish(self, index: &LineIndex, is_final: bool, keep_text: bool) -> RawOutcome;
+    /// The reference threw `message` while processing `diff_line`.
+    fn fail(self, message: String, diff_line: Option<usize>) -> RawOutcome;
+    /// A copy to finish a prefix with; without the new content built so far
+    /// unless `keep_text`.
+    fn fork(&self, keep_text: bool) -> Self;
+}
+
+fn run<M: Machine>(mut machine: M, diff: &str, index: &LineIndex, is_final: bool) -> RawOutcome {
+    for (i, line) in diff_lines(diff, M::STRICT).into_iter().enumerate() {
+        if let Err(message) = machine.feed(index, line, i + 1) {
+            return machine.fail(message, Some(i + 1));
+        }
+    }
+    machine.finish(index, is_final, true)
 }
 
 /// Splits a diff on `\n` and drops a last line that may be half a marker.
 /// `strict` is v2's test (canonical spellings only).
 fn diff_lines(diff: &str, strict: bool) -> Vec<&str> {
     let mut lines: Vec<&str> = diff.split('\n').collect();
-    if let Some(last) = lines.last() {
-        let known = if strict {
-            *last == markers::SEARCH_START
-                || *last == markers::SEPARATOR
-                || *last == markers::REPLACE_END
-        } else {
-            markers::is_marker(last)
-        };
-        if markers::starts_like_marker(last) && !known {
-            lines.pop();
-        }
+    if lines
+        .last()
+        .is_some_and(|last| pops_last_line(last, strict))
+    {
+        lines.pop();
     }
     lines
 }
 
+/// Whether the reference drops `last`, the diff's last line, as possibly
+/// half of a streamed marker.
+pub(crate) fn pops_last_line(last: &str, strict: bool) -> bool {
+    let known = if strict {
+        last == markers::SEARCH_START || last == markers::SEPARATOR || last == markers::REPLACE_END
+    } else {
+        markers::is_marker(last)
+    };
+    markers::starts_like_marker(last) && !known
+}
+
 /// What v1/v2 hand to the report builder.
 pub(crate) struct RawOutcome {
-    pub result: Result<(String, Vec<usize>), ApplyError>,
+    /// The new content (or only its counts) and the UTF-16 match indices.
+    pub result: Result<(sink::Sink, Vec<usize>), ApplyError>,
     pub blocks: Vec<BlockReport>,
+    /// Where each block's replacement sits in the new content.
+    pub placed: Vec<Option<(sink::Pos, sink::Pos)>>,
 }
 
 /// The reference's "does not match" message.

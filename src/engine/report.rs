@@ -1,9 +1,11 @@
-//! Turns the byte ranges v1/v2 record into the public per-block report.
+//! Turns the positions v1/v2 record into the public per-block report:
+//! O(blocks × log lines), without re-scanning the new content.
 
 use super::matcher::LineIndex;
 use super::{Applied, LineSpan, Outcome, RawOutcome};
 
-pub(super) fn finish(raw: RawOutcome, index: &LineIndex) -> Outcome {
+/// Fills line numbers; returns the outcome and the new content's length.
+pub(super) fn finish_counted(raw: RawOutcome, index: &LineIndex) -> (Outcome, usize) {
     let mut blocks = raw.blocks;
     let len = index.text().len();
     for block in &mut blocks {
@@ -17,33 +19,28 @@ pub(super) fn finish(raw: RawOutcome, index: &LineIndex) -> Outcome {
             };
         }
     }
-    let result = raw.result.map(|(new_content, match_indices)| {
-        if blocks.iter().any(|b| b.replacement_bytes.is_some()) {
-            let new_index = LineIndex::new(&new_content);
-            for block in &mut blocks {
-                block.replacement = block.replacement_bytes.map(|(s, e)| {
-                    let start_line = new_index.line_of(s) + 1;
-                    let end_line = if e > s {
-                        new_index.line_of(e - 1) + 1
-                    } else {
-                        start_line - 1
-                    };
-                    LineSpan {
-                        start_line,
-                        end_line,
-                    }
-                });
-            }
-        }
+    let ok = raw.result.is_ok();
+    for (block, placed) in blocks.iter_mut().zip(&raw.placed) {
+        let placed = placed.filter(|_| ok);
+        block.replacement_bytes = placed.map(|(s, e)| (s.bytes, e.bytes));
+        // A replacement is whole lines, each ending in `\n`, so its last line
+        // is the number of newlines before its end.
+        block.replacement = placed.map(|(s, e)| LineSpan {
+            start_line: s.newlines + 1,
+            end_line: e.newlines,
+        });
+    }
+    let mut new_len = 0;
+    let result = raw.result.map(|(sink, match_indices)| {
+        new_len = sink.pos().bytes;
         Applied {
-            new_content,
+            new_content: sink.into_text(),
             match_indices,
         }
     });
-    if result.is_err() {
-        for block in &mut blocks {
-            block.replacement_bytes = None;
-        }
-    }
-    Outcome { result, blocks }
+    (Outcome { result, blocks }, new_len)
+}
+
+pub(super) fn finish(raw: RawOutcome, index: &LineIndex) -> Outcome {
+    finish_counted(raw, index).0
 }

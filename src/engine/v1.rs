@@ -1,22 +1,27 @@
-//! Cline v4.0.10's default applier (`constructNewFileContentV1`), line for line.
+//! Cline v4.0.10's default applier (`constructNewFileContentV1`), line for
+//! line, as a state machine fed one diff line at a time.
 
-use super::js::{js_slice, js_trim_end, utf16_offset};
+use super::js::js_trim_end;
+use super::markers::{is_replace_end, is_search_start, is_separator};
 use super::matcher::{self, LineIndex, Match};
+use super::sink::{Pos, Sink};
 use super::{
-    ApplyError, BlockState, RawOutcome, Span, Stage, diff_lines, new_block, no_match_error,
+    ApplyError, BlockReport, BlockState, Machine, RawOutcome, Span, Stage, new_block,
+    no_match_error,
 };
 
 const EMPTY_SEARCH: &str = "Empty SEARCH block detected with non-empty file. This usually indicates a malformed SEARCH marker.\nPlease ensure your SEARCH marker follows the correct format:\n- Use '------- SEARCH' (7+ dashes + space + SEARCH)\n";
 
+#[derive(Debug, Clone, Copy)]
 struct Replacement {
     start: usize,
     end: usize,
     block: usize,
 }
 
-struct State<'a, 'i> {
-    index: &'i LineIndex<'a>,
-    result: String,
+#[derive(Debug, Default)]
+pub(super) struct V1 {
+    result: Sink,
     from: usize,
     search: String,
     in_search: bool,
@@ -24,47 +29,28 @@ struct State<'a, 'i> {
     found: Option<Match>,
     out_of_order: bool,
     replacements: Vec<Replacement>,
-    blocks: Vec<super::BlockReport>,
+    blocks: Vec<BlockReport>,
+    /// Where each block's replacement sits in `result`, parallel to `blocks`.
+    placed: Vec<Option<(Pos, Pos)>>,
+    /// Newlines in each block's replace text, parallel to `blocks`.
+    replace_newlines: Vec<usize>,
     /// The block the current lines belong to.
     current: Option<usize>,
 }
 
-/// Runs v1 over the whole diff.
-pub(super) fn run(diff: &str, index: &LineIndex, is_final: bool) -> RawOutcome {
-    let mut st = State {
-        index,
-        result: String::new(),
-        from: 0,
-        search: String::new(),
-        in_search: false,
-        in_replace: false,
-        found: None,
-        out_of_order: false,
-        replacements: Vec::new(),
-        blocks: Vec::new(),
-        current: None,
-    };
-    for (i, line) in diff_lines(diff, false).into_iter().enumerate() {
-        if let Err(message) = st.line(line, i + 1) {
-            return st.fail(message, Some(i + 1));
+impl V1 {
+    pub fn new() -> Self {
+        V1 {
+            result: Sink::new(true),
+            ..V1::default()
         }
-    }
-    if is_final {
-        st.finish()
-    } else {
-        let starts = st.replacements.iter().map(|r| r.start).collect();
-        st.done(starts)
-    }
-}
-
-impl State<'_, '_> {
-    fn original(&self) -> &str {
-        self.index.text()
     }
 
     fn open_block(&mut self, line_no: usize) -> usize {
         let index = self.blocks.len();
         self.blocks.push(new_block(index, line_no));
+        self.placed.push(None);
+        self.replace_newlines.push(0);
         self.current = Some(index);
         index
     }
@@ -76,87 +62,52 @@ impl State<'_, '_> {
         }
     }
 
-    fn line(&mut self, line: &str, line_no: usize) -> Result<(), String> {
-        if let Some(b) = self.current {
-            self.blocks[b].diff_lines[1] = line_no;
+    fn separator(&mut self, index: &LineIndex, line_no: usize) -> Result<(), String> {
+        let b = self.current_or_new(line_no);
+        self.in_search = false;
+        self.in_replace = true;
+        self.blocks[b].search_text.clone_from(&self.search);
+        let found = self.locate(index)?;
+        self.found = Some(found);
+        if found.start < self.from {
+            self.out_of_order = true;
         }
-        if super::markers::is_search_start(line) {
-            if let Some(b) = self.current {
-                self.blocks[b].state = BlockState::Dropped;
-            }
-            self.open_block(line_no);
-            self.in_search = true;
-            self.search.clear();
-            return Ok(());
+        let block = &mut self.blocks[b];
+        block.state = BlockState::ReplaceStreaming;
+        block.stage = Some(found.stage);
+        block.out_of_order = self.out_of_order;
+        block.original = Some(Span {
+            start: found.start,
+            end: found.end,
+            start_line: 0,
+            end_line: 0,
+        });
+        if !self.out_of_order {
+            self.result.push_original(index, self.from, found.start);
+            let at = self.result.pos();
+            self.placed[b] = Some((at, at));
         }
-        if super::markers::is_separator(line) {
-            let b = self.current_or_new(line_no);
-            self.in_search = false;
-            self.in_replace = true;
+        Ok(())
+    }
+
+    fn replace_end(&mut self, line_no: usize) -> Result<(), String> {
+        let b = self.current_or_new(line_no);
+        let Some(found) = self.found else {
             self.blocks[b].search_text.clone_from(&self.search);
-            let found = self.locate()?;
-            self.found = Some(found);
-            if found.start < self.from {
-                self.out_of_order = true;
-            }
-            let block = &mut self.blocks[b];
-            block.state = BlockState::ReplaceStreaming;
-            block.stage = Some(found.stage);
-            block.out_of_order = self.out_of_order;
-            block.original = Some(Span {
-                start: found.start,
-                end: found.end,
-                start_line: 0,
-                end_line: 0,
-            });
-            if !self.out_of_order {
-                let gap = js_slice(self.index.text(), self.from, found.start);
-                self.result.push_str(gap);
-                let at = self.result.len();
-                self.blocks[b].replacement_bytes = Some((at, at));
-            }
-            return Ok(());
+            return Err(format!(
+                "The SEARCH block:\n{}\n...is malformatted.",
+                js_trim_end(&self.search)
+            ));
+        };
+        self.replacements.push(Replacement {
+            start: found.start,
+            end: found.end,
+            block: b,
+        });
+        if !self.out_of_order {
+            self.from = found.end;
         }
-        if super::markers::is_replace_end(line) {
-            let b = self.current_or_new(line_no);
-            let Some(found) = self.found else {
-                self.blocks[b].search_text.clone_from(&self.search);
-                return Err(format!(
-                    "The SEARCH block:\n{}\n...is malformatted.",
-                    js_trim_end(&self.search)
-                ));
-            };
-            self.replacements.push(Replacement {
-                start: found.start,
-                end: found.end,
-                block: b,
-            });
-            if !self.out_of_order {
-                self.from = found.end;
-            }
-            self.close(b);
-            return Ok(());
-        }
-        if self.in_search {
-            self.search.push_str(line);
-            self.search.push('\n');
-        } else if self.in_replace {
-            let in_order = self.found.is_some() && !self.out_of_order;
-            if let Some(b) = self.current {
-                let block = &mut self.blocks[b];
-                block.replace_text.push_str(line);
-                block.replace_text.push('\n');
-            }
-            if in_order {
-                self.result.push_str(line);
-                self.result.push('\n');
-                if let Some(b) = self.current
-                    && let Some((s, _)) = self.blocks[b].replacement_bytes
-                {
-                    self.blocks[b].replacement_bytes = Some((s, self.result.len()));
-                }
-            }
-        }
+        self.close(b);
         Ok(())
     }
 
@@ -172,10 +123,9 @@ impl State<'_, '_> {
     }
 
     /// The matching chain for the current SEARCH text.
-    fn locate(&self) -> Result<Match, String> {
-        let original = self.original();
+    fn locate(&self, index: &LineIndex) -> Result<Match, String> {
         if self.search.is_empty() {
-            return if original.is_empty() {
+            return if index.text().is_empty() {
                 Ok(Match {
                     start: 0,
                     end: 0,
@@ -186,11 +136,11 @@ impl State<'_, '_> {
             };
         }
         let s = self.search.as_str();
-        matcher::exact(self.index, s, self.from)
-            .or_else(|| matcher::line_trimmed(self.index, s, self.from))
-            .or_else(|| matcher::block_anchor(self.index, s, self.from))
+        matcher::exact(index, s, self.from)
+            .or_else(|| matcher::line_trimmed(index, s, self.from))
+            .or_else(|| matcher::block_anchor(index, s, self.from))
             .or_else(|| {
-                matcher::exact(self.index, s, 0).map(|m| Match {
+                matcher::exact(index, s, 0).map(|m| Match {
                     stage: Stage::WholeFile,
                     ..m
                 })
@@ -199,7 +149,7 @@ impl State<'_, '_> {
     }
 
     /// Final mode: close an open replace, then rebuild from sorted replacements.
-    fn finish(mut self) -> RawOutcome {
+    fn rebuild(&mut self, index: &LineIndex, keep_text: bool) {
         if self.in_replace
             && let Some(found) = self.found
             && let Some(b) = self.current
@@ -217,34 +167,85 @@ impl State<'_, '_> {
             {
                 block.state = BlockState::Dropped;
             }
-            block.replacement_bytes = None;
         }
+        self.placed.iter_mut().for_each(|p| *p = None);
         self.replacements.sort_by_key(|r| r.start);
-        let original = self.index.text();
-        let mut result = String::with_capacity(original.len());
+        let mut result = Sink::new(keep_text);
         let mut pos = 0;
         for r in &self.replacements {
-            result.push_str(js_slice(original, pos, r.start));
-            let at = result.len();
-            result.push_str(&self.blocks[r.block].replace_text);
-            self.blocks[r.block].replacement_bytes = Some((at, result.len()));
+            result.push_original(index, pos, r.start);
+            let at = result.pos();
+            result.push_counted(
+                &self.blocks[r.block].replace_text,
+                self.replace_newlines[r.block],
+            );
+            self.placed[r.block] = Some((at, result.pos()));
             pos = r.end;
         }
-        result.push_str(js_slice(original, pos, usize::MAX));
+        result.push_original(index, pos, usize::MAX);
         self.result = result;
-        let starts = self.replacements.iter().map(|r| r.start).collect();
-        self.done(starts)
+    }
+}
+
+impl Machine for V1 {
+    const FINAL_REBUILDS: bool = true;
+    const STRICT: bool = false;
+
+    fn feed(&mut self, index: &LineIndex, line: &str, line_no: usize) -> Result<(), String> {
+        if let Some(b) = self.current {
+            self.blocks[b].diff_lines[1] = line_no;
+        }
+        if is_search_start(line) {
+            if let Some(b) = self.current {
+                self.blocks[b].state = BlockState::Dropped;
+            }
+            self.open_block(line_no);
+            self.in_search = true;
+            self.search.clear();
+            return Ok(());
+        }
+        if is_separator(line) {
+            return self.separator(index, line_no);
+        }
+        if is_replace_end(line) {
+            return self.replace_end(line_no);
+        }
+        if self.in_search {
+            self.search.push_str(line);
+            self.search.push('\n');
+        } else if self.in_replace {
+            let in_order = self.found.is_some() && !self.out_of_order;
+            if let Some(b) = self.current {
+                let block = &mut self.blocks[b];
+                block.replace_text.push_str(line);
+                block.replace_text.push('\n');
+                self.replace_newlines[b] += 1;
+            }
+            if in_order {
+                self.result.push_line(line);
+                if let Some(b) = self.current
+                    && let Some((s, _)) = self.placed[b]
+                {
+                    self.placed[b] = Some((s, self.result.pos()));
+                }
+            }
+        }
+        Ok(())
     }
 
-    fn done(self, starts: Vec<usize>) -> RawOutcome {
-        let original = self.index.text();
-        let indices = starts
-            .into_iter()
-            .map(|s| utf16_offset(original, s))
+    fn finish(mut self, index: &LineIndex, is_final: bool, keep_text: bool) -> RawOutcome {
+        if is_final {
+            self.rebuild(index, keep_text);
+        }
+        let indices = self
+            .replacements
+            .iter()
+            .map(|r| index.utf16_offset(r.start))
             .collect();
         RawOutcome {
             result: Ok((self.result, indices)),
             blocks: self.blocks,
+            placed: self.placed,
         }
     }
 
@@ -261,6 +262,28 @@ impl State<'_, '_> {
                 diff_line,
             }),
             blocks: self.blocks,
+            placed: self.placed,
+        }
+    }
+
+    fn fork(&self, keep_text: bool) -> Self {
+        V1 {
+            result: if keep_text {
+                self.result.clone()
+            } else {
+                self.result.counts_only()
+            },
+            from: self.from,
+            search: self.search.clone(),
+            in_search: self.in_search,
+            in_replace: self.in_replace,
+            found: self.found,
+            out_of_order: self.out_of_order,
+            replacements: self.replacements.clone(),
+            blocks: self.blocks.clone(),
+            placed: self.placed.clone(),
+            replace_newlines: self.replace_newlines.clone(),
+            current: self.current,
         }
     }
 }

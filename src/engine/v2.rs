@@ -1,167 +1,132 @@
-//! Cline v4.0.10's class-based applier (`NewFileContentConstructor`).
+//! Cline v4.0.10's class-based applier (`NewFileContentConstructor`), as a
+//! state machine fed one diff line at a time.
 //!
 //! The reference's "try to fix" paths search the pending non-standard lines
 //! for marker-like lines, but a line matching those patterns is always taken
 //! as a marker first and never becomes pending; so every fix attempt ends in
 //! the error it would throw when nothing is found. This port keeps those
-//! outcomes and drops the unreachable repair code.
+//! outcomes and drops the unreachable repair code. For the same reason the
+//! pending lines themselves are never needed: only how many there are and
+//! whether any is not blank.
 
-use super::js::{js_slice, js_trim, js_trim_end};
+use super::js::{js_trim, js_trim_end};
 use super::markers::{is_replace_end, is_search_start, is_separator};
 use super::matcher::{self, LineIndex, Match};
+use super::sink::{Pos, Sink};
 use super::{
-    ApplyError, BlockState, RawOutcome, Span, Stage, diff_lines, new_block, no_match_error,
+    ApplyError, BlockReport, BlockState, Machine, RawOutcome, Span, Stage, new_block,
+    no_match_error,
 };
 
 const INVALID_TRANSITION: &str = "Invalid state transition.\nValid transitions are:\n- Idle → StateSearch\n- StateSearch → StateReplace";
 const INCOMPLETE: &str =
     "File processing incomplete - SEARCH/REPLACE operations still active during finalization";
 
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 enum Phase {
+    #[default]
     Idle,
     Search,
     /// The reference's `StateSearch | StateReplace`.
     Replace,
 }
 
-struct State<'d, 'o, 'i> {
-    index: &'i LineIndex<'o>,
+#[derive(Debug, Default)]
+pub(super) struct V2 {
     phase: Phase,
-    pending: Vec<&'d str>,
-    result: String,
+    /// Lines seen outside any block since the last SEARCH marker.
+    pending: usize,
+    /// Whether one of them is not blank (so it survives the trailing-blank pop).
+    pending_text: bool,
+    result: Sink,
     from: usize,
     search: String,
     found: Option<Match>,
-    blocks: Vec<super::BlockReport>,
+    blocks: Vec<BlockReport>,
+    /// Where each block's replacement sits in `result`, parallel to `blocks`.
+    placed: Vec<Option<(Pos, Pos)>>,
     current: Option<usize>,
 }
 
-pub(super) fn run(diff: &str, index: &LineIndex, is_final: bool) -> RawOutcome {
-    let mut st = State {
-        index,
-        phase: Phase::Idle,
-        pending: Vec::new(),
-        result: String::new(),
-        from: 0,
-        search: String::new(),
-        found: None,
-        blocks: Vec::new(),
-        current: None,
-    };
-    for (i, line) in diff_lines(diff, true).into_iter().enumerate() {
-        if let Err(message) = st.line(line, i + 1) {
-            return st.fail(message, Some(i + 1));
+impl V2 {
+    pub fn new() -> Self {
+        V2 {
+            result: Sink::new(true),
+            ..V2::default()
         }
     }
-    if is_final {
-        let original = index.text();
-        if st.from < original.len() {
-            st.result.push_str(&original[st.from..]);
-        }
-        if st.phase != Phase::Idle {
-            return st.fail(INCOMPLETE.to_string(), None);
-        }
-    }
-    RawOutcome {
-        result: Ok((st.result, Vec::new())),
-        blocks: st.blocks,
-    }
-}
 
-impl<'d> State<'d, '_, '_> {
-    fn line(&mut self, line: &'d str, line_no: usize) -> Result<(), String> {
-        if let Some(b) = self.current {
-            self.blocks[b].diff_lines[1] = line_no;
+    fn search_start(&mut self, line_no: usize) -> Result<(), String> {
+        if self.pending_text {
+            return Err(
+                "Malformed SEARCH/REPLACE block structure: Missing valid closing REPLACE marker"
+                    .into(),
+            );
         }
-        if is_search_start(line) {
-            while self.pending.last().is_some_and(|l| js_trim(l).is_empty()) {
-                self.pending.pop();
-            }
-            if !self.pending.is_empty() {
-                return Err(
-                    "Malformed SEARCH/REPLACE block structure: Missing valid closing REPLACE marker".into(),
-                );
-            }
-            if self.phase != Phase::Idle {
-                return Err(INVALID_TRANSITION.into());
-            }
-            self.phase = Phase::Search;
-            self.search.clear();
-            let index = self.blocks.len();
-            self.blocks.push(new_block(index, line_no));
-            self.current = Some(index);
-        } else if is_separator(line) {
-            if self.phase == Phase::Idle {
-                return Err(if self.pending.is_empty() {
-                    "Invalid SEARCH/REPLACE block structure - no lines available to process".into()
-                } else {
-                    "Invalid REPLACE marker detected - could not find matching SEARCH block starting from line 0"
-                        .into()
-                });
-            }
-            if self.phase != Phase::Search {
-                return Err(INVALID_TRANSITION.into());
-            }
-            self.phase = Phase::Replace;
-            self.before_replace()?;
-        } else if is_replace_end(line) {
-            if self.phase != Phase::Replace {
-                return Err(if self.pending.is_empty() {
-                    String::new()
-                } else {
-                    "Malformed REPLACE block - missing valid separator after line 0".into()
-                });
-            }
-            if let Some(found) = self.found {
-                self.from = found.end;
-            }
-            if let Some(b) = self.current.take() {
-                self.blocks[b].state = BlockState::Applied;
-            }
-            self.phase = Phase::Idle;
-            self.search.clear();
-            self.found = None;
-        } else {
-            match self.phase {
-                Phase::Replace => {
-                    self.result.push_str(line);
-                    self.result.push('\n');
-                    if let Some(b) = self.current {
-                        let block = &mut self.blocks[b];
-                        block.replace_text.push_str(line);
-                        block.replace_text.push('\n');
-                        if let Some((s, _)) = block.replacement_bytes {
-                            block.replacement_bytes = Some((s, self.result.len()));
-                        }
-                    }
-                }
-                Phase::Search => {
-                    self.search.push_str(line);
-                    self.search.push('\n');
-                }
-                Phase::Idle => self.pending.push(line),
-            }
+        self.pending = 0;
+        if self.phase != Phase::Idle {
+            return Err(INVALID_TRANSITION.into());
         }
+        self.phase = Phase::Search;
+        self.search.clear();
+        let index = self.blocks.len();
+        self.blocks.push(new_block(index, line_no));
+        self.placed.push(None);
+        self.current = Some(index);
         Ok(())
     }
 
-    fn before_replace(&mut self) -> Result<(), String> {
-        let original = self.index.text();
+    fn separator(&mut self, index: &LineIndex) -> Result<(), String> {
+        if self.phase == Phase::Idle {
+            return Err(if self.pending == 0 {
+                "Invalid SEARCH/REPLACE block structure - no lines available to process".into()
+            } else {
+                "Invalid REPLACE marker detected - could not find matching SEARCH block starting from line 0"
+                    .into()
+            });
+        }
+        if self.phase != Phase::Search {
+            return Err(INVALID_TRANSITION.into());
+        }
+        self.phase = Phase::Replace;
+        self.before_replace(index)
+    }
+
+    fn replace_end(&mut self) -> Result<(), String> {
+        if self.phase != Phase::Replace {
+            return Err(if self.pending == 0 {
+                String::new()
+            } else {
+                "Malformed REPLACE block - missing valid separator after line 0".into()
+            });
+        }
+        if let Some(found) = self.found {
+            self.from = found.end;
+        }
+        if let Some(b) = self.current.take() {
+            self.blocks[b].state = BlockState::Applied;
+        }
+        self.phase = Phase::Idle;
+        self.search.clear();
+        self.found = None;
+        Ok(())
+    }
+
+    fn before_replace(&mut self, index: &LineIndex) -> Result<(), String> {
         if let Some(b) = self.current {
             self.blocks[b].search_text.clone_from(&self.search);
         }
         let found = if self.search.is_empty() {
             Match {
                 start: 0,
-                end: original.len(),
+                end: index.text().len(),
                 stage: Stage::Empty,
             }
         } else {
             let s = self.search.as_str();
-            matcher::exact(self.index, s, self.from)
-                .or_else(|| matcher::line_trimmed(self.index, s, self.from))
-                .or_else(|| matcher::block_anchor(self.index, s, self.from))
+            matcher::exact(index, s, self.from)
+                .or_else(|| matcher::line_trimmed(index, s, self.from))
+                .or_else(|| matcher::block_anchor(index, s, self.from))
                 .ok_or_else(|| no_match_error(s))?
         };
         if found.start < self.from {
@@ -171,10 +136,9 @@ impl<'d> State<'d, '_, '_> {
             ));
         }
         self.found = Some(found);
-        self.result
-            .push_str(js_slice(original, self.from, found.start));
+        self.result.push_original(index, self.from, found.start);
         if let Some(b) = self.current {
-            let at = self.result.len();
+            let at = self.result.pos();
             let block = &mut self.blocks[b];
             block.state = BlockState::ReplaceStreaming;
             block.stage = Some(found.stage);
@@ -184,9 +148,65 @@ impl<'d> State<'d, '_, '_> {
                 start_line: 0,
                 end_line: 0,
             });
-            block.replacement_bytes = Some((at, at));
+            self.placed[b] = Some((at, at));
         }
         Ok(())
+    }
+}
+
+impl Machine for V2 {
+    const FINAL_REBUILDS: bool = false;
+    const STRICT: bool = true;
+
+    fn feed(&mut self, index: &LineIndex, line: &str, line_no: usize) -> Result<(), String> {
+        if let Some(b) = self.current {
+            self.blocks[b].diff_lines[1] = line_no;
+        }
+        if is_search_start(line) {
+            return self.search_start(line_no);
+        }
+        if is_separator(line) {
+            return self.separator(index);
+        }
+        if is_replace_end(line) {
+            return self.replace_end();
+        }
+        match self.phase {
+            Phase::Replace => {
+                self.result.push_line(line);
+                if let Some(b) = self.current {
+                    let block = &mut self.blocks[b];
+                    block.replace_text.push_str(line);
+                    block.replace_text.push('\n');
+                    if let Some((s, _)) = self.placed[b] {
+                        self.placed[b] = Some((s, self.result.pos()));
+                    }
+                }
+            }
+            Phase::Search => {
+                self.search.push_str(line);
+                self.search.push('\n');
+            }
+            Phase::Idle => {
+                self.pending += 1;
+                self.pending_text |= !js_trim(line).is_empty();
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(mut self, index: &LineIndex, is_final: bool, _keep_text: bool) -> RawOutcome {
+        if is_final {
+            self.result.push_original(index, self.from, usize::MAX);
+            if self.phase != Phase::Idle {
+                return self.fail(INCOMPLETE.to_string(), None);
+            }
+        }
+        RawOutcome {
+            result: Ok((self.result, Vec::new())),
+            blocks: self.blocks,
+            placed: self.placed,
+        }
     }
 
     fn fail(mut self, message: String, diff_line: Option<usize>) -> RawOutcome {
@@ -202,6 +222,26 @@ impl<'d> State<'d, '_, '_> {
                 diff_line,
             }),
             blocks: self.blocks,
+            placed: self.placed,
+        }
+    }
+
+    fn fork(&self, keep_text: bool) -> Self {
+        V2 {
+            phase: self.phase,
+            pending: self.pending,
+            pending_text: self.pending_text,
+            result: if keep_text {
+                self.result.clone()
+            } else {
+                self.result.counts_only()
+            },
+            from: self.from,
+            search: self.search.clone(),
+            found: self.found,
+            blocks: self.blocks.clone(),
+            placed: self.placed.clone(),
+            current: self.current,
         }
     }
 }

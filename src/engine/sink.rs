@@ -1,0 +1,81 @@
+//! Where v1/v2 write the new content. It counts bytes and newlines as it
+//! goes, so block positions in the new content are known without re-scanning
+//! it, and it can run without text when only those counts are wanted (the
+//! streaming session's cheap per-update summary).
+
+use super::js::floor_char_boundary;
+use super::matcher::LineIndex;
+
+/// A position in the new content: bytes and `\n`s before it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Pos {
+    pub bytes: usize,
+    pub newlines: usize,
+}
+
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Sink {
+    /// `None` when only counting.
+    text: Option<String>,
+    pos: Pos,
+}
+
+impl Sink {
+    pub fn new(keep_text: bool) -> Self {
+        Sink {
+            text: keep_text.then(String::new),
+            pos: Pos::default(),
+        }
+    }
+
+    /// The same counts, without the text.
+    pub fn counts_only(&self) -> Self {
+        Sink {
+            text: None,
+            pos: self.pos,
+        }
+    }
+
+    pub fn pos(&self) -> Pos {
+        self.pos
+    }
+
+    /// Appends `original.slice(start, end)` as JavaScript would (clamped,
+    /// empty when `start >= end`); newlines are counted from the line table.
+    pub fn push_original(&mut self, index: &LineIndex, start: usize, end: usize) {
+        let original = index.text();
+        let start = floor_char_boundary(original, start);
+        let end = floor_char_boundary(original, end);
+        if start >= end {
+            return;
+        }
+        if let Some(text) = &mut self.text {
+            text.push_str(&original[start..end]);
+        }
+        self.pos.bytes += end - start;
+        self.pos.newlines += index.newlines_between(start, end);
+    }
+
+    /// Appends one diff line (which holds no `\n`) and a `\n`.
+    pub fn push_line(&mut self, line: &str) {
+        if let Some(text) = &mut self.text {
+            text.push_str(line);
+            text.push('\n');
+        }
+        self.pos.bytes += line.len() + 1;
+        self.pos.newlines += 1;
+    }
+
+    /// Appends text holding `newlines` newlines.
+    pub fn push_counted(&mut self, s: &str, newlines: usize) {
+        if let Some(text) = &mut self.text {
+            text.push_str(s);
+        }
+        self.pos.bytes += s.len();
+        self.pos.newlines += newlines;
+    }
+
+    pub fn into_text(self) -> String {
+        self.text.unwrap_or_default()
+    }
+}

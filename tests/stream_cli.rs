@@ -1,0 +1,167 @@
+//! `srview apply FILE - --stream`: updates while stdin is still open, one
+//! JSON line each, every one equal to a from-scratch apply of its prefix.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::Duration;
+
+use serde_json::Value;
+use srview::engine::{Options, Version, apply};
+
+const ORIGINAL: &str = "fn a() {}\nfn b() {\n    1\n}\nfn c() {}\n";
+const DIFF: &str = "------- SEARCH\nfn b() {\n    1\n}\n=======\nfn b() {\n    2 // ü😀\n}\n+++++++ REPLACE\n------- SEARCH\nfn c() {}\n=======\n+++++++ REPLACE\n";
+
+fn spawn(file: &std::path::Path, extra: &[&str]) -> (Child, Receiver<String>) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_srview"))
+        .arg("apply")
+        .arg(file)
+        .arg("-")
+        .arg("--stream")
+        .args(extra)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn srview");
+    let stdout = child.stdout.take().expect("stdout");
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                return;
+            }
+        }
+    });
+    (child, rx)
+}
+
+fn original_file() -> tempfile::NamedTempFile {
+    let mut f = tempfile::NamedTempFile::new().expect("temp file");
+    f.write_all(ORIGINAL.as_bytes()).expect("write original");
+    f
+}
+
+fn next_line(rx: &Receiver<String>) -> Value {
+    let line = rx
+        .recv_timeout(Duration::from_secs(20))
+        .expect("an update line while stdin is still open");
+    serde_json::from_str(&line).expect("JSON line")
+}
+
+/// The line must be what the engine gives for the first `bytes` bytes.
+fn assert_line_matches_engine(line: &Value, is_final: bool) {
+    let bytes = line["bytes"].as_u64().expect("bytes") as usize;
+    let out = apply(
+        &DIFF[..bytes],
+        ORIGINAL,
+        Options {
+            version: Version::V1,
+            is_final,
+        },
+    );
+    let applied = out.result.expect("applies");
+    assert_eq!(line["ok"], true);
+    assert_eq!(
+        line["newContent"].as_str(),
+        Some(applied.new_content.as_str())
+    );
+    assert_eq!(
+        line["newContentLength"].as_u64(),
+        Some(applied.new_content.len() as u64)
+    );
+    let blocks = serde_json::to_value(&out.blocks).expect("blocks JSON");
+    assert_eq!(line["blocks"], blocks, "blocks at {bytes} bytes");
+    assert_eq!(line["final"], is_final);
+}
+
+#[test]
+fn updates_arrive_before_end_of_input_and_match_the_engine() {
+    let file = original_file();
+    let (mut child, rx) = spawn(file.path(), &["--stream-content"]);
+    let mut stdin = child.stdin.take().expect("stdin");
+    // Cut inside the two-byte `ü` and the four-byte emoji too.
+    let cuts = [10, 30, 47, 59, 62, 75, 90, DIFF.len()];
+    let bytes = DIFF.as_bytes();
+    let mut at = 0;
+    let mut seqs = Vec::new();
+    for cut in cuts {
+        stdin.write_all(&bytes[at..cut]).expect("write piece");
+        stdin.flush().expect("flush");
+        at = cut;
+        // The session answers each piece while stdin stays open, except a
+        // piece ending inside a character, which waits for the rest.
+        if DIFF.is_char_boundary(cut) {
+            let line = next_line(&rx);
+            assert_eq!(line["bytes"].as_u64(), Some(cut as u64));
+            assert_line_matches_engine(&line, false);
+            seqs.push(line["seq"].as_u64().expect("seq"));
+        }
+    }
+    drop(stdin);
+    let last = next_line(&rx);
+    assert_line_matches_engine(&last, true);
+    assert_eq!(
+        last["newContent"].as_str(),
+        Some("fn a() {}\nfn b() {\n    2 // ü😀\n}\n")
+    );
+    assert!(
+        seqs.windows(2).all(|w| w[1] == w[0] + 1),
+        "seq counts up: {seqs:?}"
+    );
+    assert_eq!(child.wait().expect("exit").code(), Some(0));
+}
+
+#[test]
+fn waiting_input_is_coalesced_and_content_is_optional() {
+    let file = original_file();
+    let (mut child, rx) = spawn(file.path(), &[]);
+    let mut stdin = child.stdin.take().expect("stdin");
+    let pieces: Vec<&[u8]> = DIFF.as_bytes().chunks(1).collect();
+    for piece in &pieces {
+        stdin.write_all(piece).expect("write");
+    }
+    drop(stdin);
+    let status = child.wait().expect("exit");
+    let lines: Vec<Value> = rx
+        .iter()
+        .map(|l| serde_json::from_str(&l).expect("JSON line"))
+        .collect();
+    assert_eq!(status.code(), Some(0));
+    // Written far faster than one update per byte can be produced.
+    assert!(lines.len() < pieces.len() / 2, "{} updates", lines.len());
+    let last = lines.last().expect("a final line");
+    assert_eq!(last["final"], true);
+    assert_eq!(last["bytes"].as_u64(), Some(DIFF.len() as u64));
+    assert!(last.get("newContent").is_none());
+    assert_eq!(last["newContentLength"].as_u64(), Some(37));
+    assert_eq!(last["blocks"][1]["state"], "applied");
+}
+
+#[test]
+fn final_error_exits_1_and_bad_utf8_exits_2() {
+    let file = original_file();
+    let (mut child, rx) = spawn(file.path(), &[]);
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin
+        .write_all(b"------- SEARCH\nnot there\n=======\nx\n+++++++ REPLACE\n")
+        .expect("write");
+    drop(stdin);
+    assert_eq!(child.wait().expect("exit").code(), Some(1));
+    let last: Value = serde_json::from_str(&rx.iter().last().expect("line")).expect("JSON");
+    assert_eq!(last["ok"], false);
+    assert!(
+        last["error"]
+            .as_str()
+            .unwrap_or("")
+            .contains("does not match")
+    );
+
+    let (mut child, _rx) = spawn(file.path(), &[]);
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin
+        .write_all(b"------- SEARCH\n\xff\xfe\n")
+        .expect("write");
+    drop(stdin);
+    assert_eq!(child.wait().expect("exit").code(), Some(2));
+}
