@@ -94,6 +94,8 @@ pub struct App {
     pub file_path: PathBuf,
     pub version: Version,
     pub original: TextLines,
+    /// The engine, fed incrementally as the diff grows.
+    session: engine::session::Session,
     pub diff: String,
     pub stream: StreamState,
     /// Latest outcome of the engine (its errors included).
@@ -123,10 +125,12 @@ pub struct App {
 
 impl App {
     pub fn new(file_path: PathBuf, original: String, version: Version) -> Self {
+        let original = TextLines::new(original);
         let mut app = App {
             file_path,
             version,
-            original: TextLines::new(original),
+            session: engine::session::Session::new(original.shared(), version),
+            original,
             diff: String::new(),
             stream: StreamState::Waiting,
             outcome: Outcome {
@@ -214,6 +218,7 @@ impl App {
     /// FILE was re-read from disk.
     pub fn reload(&mut self, original: String) {
         self.original = TextLines::new(original);
+        self.session = engine::session::Session::new(self.original.shared(), self.version);
         self.reload_offered = false;
         self.notice = Some(Notice {
             text: format!("reloaded {} and re-applied", self.file_path.display()),
@@ -233,11 +238,14 @@ impl App {
         if self.direct {
             return self.reapply_direct();
         }
-        self.outcome = engine::apply(&self.diff, self.original.text(), options);
-        let shown = self.shown_outcome(options);
+        self.session.set_text(&self.diff);
+        self.outcome = self.session.outcome(options.is_final);
+        // The new content moves into `result`; `outcome` keeps the report.
+        let failed_prefix = self.failed_prefix_outcome(options);
+        let shown = failed_prefix.as_ref().unwrap_or(&self.outcome);
         if let Ok(applied) = &shown.result {
             let changed = first_difference(self.result.text(), &applied.new_content);
-            let new = TextLines::new(applied.new_content.clone());
+            let new = TextLines::new(applied.new_content.as_str());
             let line = new.line_of(changed);
             self.dirty_from = if self.result_epoch == 0 {
                 0
@@ -253,6 +261,9 @@ impl App {
                 &shown.blocks,
                 self.result_streaming,
             );
+            if let Ok(applied) = &mut self.outcome.result {
+                applied.new_content = String::new();
+            }
         } else if self.result_epoch == 0 {
             self.segments = rows::align(&self.original, &self.result, &[], true);
         }
@@ -338,12 +349,12 @@ impl App {
         self.rows_unified = RowMap::new(&self.segments, true);
     }
 
-    /// What the panes show. When a block fails, the diff before that block
-    /// still applies: show it (streaming), and copy its placements into the
-    /// report so the blocks before the failure keep their result lines.
-    fn shown_outcome(&mut self, options: engine::Options) -> Outcome {
+    /// What the panes show when a block fails: the diff before that block
+    /// still applies, so show it (streaming), and copy its placements into
+    /// the report so the blocks before the failure keep their result lines.
+    fn failed_prefix_outcome(&mut self, options: engine::Options) -> Option<Outcome> {
         let failed_at = match &self.outcome.result {
-            Ok(_) => return self.outcome.clone(),
+            Ok(_) => return None,
             Err(e) => e
                 .block
                 .and_then(|b| self.outcome.blocks.get(b))
@@ -354,13 +365,13 @@ impl App {
             is_final: false,
             ..options
         };
-        let shown = engine::apply(&self.diff[..cut], self.original.text(), prefix);
+        let shown = engine::apply_indexed(&self.diff[..cut], self.session.index(), prefix);
         for (mine, theirs) in self.outcome.blocks.iter_mut().zip(&shown.blocks) {
             if mine.replacement.is_none() {
                 mine.replacement = theirs.replacement;
             }
         }
-        shown
+        Some(shown)
     }
 
     pub fn layout(&self) -> Layout {

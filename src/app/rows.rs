@@ -222,7 +222,7 @@ mod tests {
         );
         let result = out.result.map(|a| a.new_content).unwrap_or_default();
         align(
-            &TextLines::new(original.into()),
+            &TextLines::new(original),
             &TextLines::new(result),
             &out.blocks,
             !is_final,

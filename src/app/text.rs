@@ -1,16 +1,19 @@
 //! A text with its line table, built once per version of the text, so any
 //! line is reachable in O(1) when a frame is drawn.
 
+use std::sync::Arc;
+
 /// Owned text split on `\n` for display. A final `\n` does not open an extra
 /// (empty) display line.
 #[derive(Debug, Clone, Default)]
 pub struct TextLines {
-    text: String,
+    text: Arc<str>,
     starts: Vec<usize>,
 }
 
 impl TextLines {
-    pub fn new(text: String) -> Self {
+    pub fn new(text: impl Into<Arc<str>>) -> Self {
+        let text: Arc<str> = text.into();
         let mut starts = vec![0];
         starts.extend(
             text.bytes()
@@ -23,6 +26,11 @@ impl TextLines {
 
     pub fn text(&self) -> &str {
         &self.text
+    }
+
+    /// The shared text, for whoever else needs to hold it (no copy).
+    pub fn shared(&self) -> Arc<str> {
+        Arc::clone(&self.text)
     }
 
     /// Lines shown: every `\n`-terminated line plus a non-empty unterminated tail.
@@ -73,8 +81,8 @@ mod tests {
     #[test]
     fn counts_display_lines() {
         assert_eq!(TextLines::new(String::new()).len(), 0);
-        assert_eq!(TextLines::new("a\n".into()).len(), 1);
-        let t = TextLines::new("a\nb".into());
+        assert_eq!(TextLines::new("a\n").len(), 1);
+        let t = TextLines::new("a\nb");
         assert_eq!((t.len(), t.complete_len()), (2, 1));
         assert_eq!(t.line(1), "b");
         assert_eq!(t.line(5), "");
