@@ -14,7 +14,7 @@ use syntect::parsing::{ParseState, ScopeStack, SyntaxSet};
 use crate::app::text::TextLines;
 
 const CHECKPOINT_EVERY: usize = 64;
-const FAR: usize = 1500;
+const FAR: usize = 300;
 const RESTART_ABOVE: usize = 48;
 
 /// Syntax definitions (bat's set, via two-face) and a colour theme, loaded once.

@@ -1,0 +1,228 @@
+//! Previewer figures on a 100k-line file (release build):
+//! - one 200x60 frame built and rendered while a block streams (median),
+//!   scrolled to spots all over the file;
+//! - one re-apply of a growing diff (the work per update);
+//! - from a write to DIFF to the frame that shows it, through the real
+//!   binary in a pseudo-terminal (median of several writes);
+//! - the binary's peak memory while previewing.
+//!
+//! Run: `cargo bench --bench previewer`.
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use srview::app::App;
+use srview::engine::Version;
+use srview::view::highlight::Syntaxes;
+use srview::view::theme::{ColourMode, Theme};
+use srview::view::{self, Caches};
+
+const LINES: usize = 100_000;
+
+fn file() -> String {
+    (0..LINES)
+        .map(|i| match i % 5 {
+            0 => format!("fn item_{i}(x: u32) -> u32 {{\n"),
+            1 => format!("    let v = x.wrapping_mul({i}); // step {i}\n"),
+            2 => format!("    let s = \"value {i}\";\n"),
+            3 => "    v + s.len() as u32\n".to_string(),
+            _ => "}\n".to_string(),
+        })
+        .collect()
+}
+
+fn block(i: usize) -> String {
+    let n = i * 5 + 1;
+    format!(
+        "------- SEARCH\n    let v = x.wrapping_mul({n}); // step {n}\n=======\n    let v = x.wrapping_add({n}); // changed {n}\n+++++++ REPLACE\n"
+    )
+}
+
+fn diff(blocks: usize) -> String {
+    (0..blocks)
+        .map(|b| block(b * (LINES / 5 / blocks)))
+        .collect()
+}
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.2} ms", d.as_secs_f64() * 1000.0)
+}
+
+fn main() {
+    let original = file();
+    let full = diff(20);
+    let cut = full.len() * 2 / 3;
+    let theme = Theme::new(ColourMode::TrueColor);
+
+    // Re-apply per update: a growing diff, 64-byte appends.
+    let mut app = App::new(PathBuf::from("big.rs"), original.clone(), Version::V1);
+    let mut updates = Vec::new();
+    let mut end = 0;
+    while end < cut {
+        end = (end + 64).min(cut);
+        while !full.is_char_boundary(end) {
+            end += 1;
+        }
+        let t = Instant::now();
+        app.set_diff(full[..end].to_string());
+        updates.push(t.elapsed());
+    }
+    let update_med = median(updates.clone());
+    let update_max = updates.iter().max().copied().unwrap_or_default();
+
+    // Frames: 200x60, following the stream, then scrolled around.
+    app.view.width = 200;
+    app.view.viewport = view::diff_rows(&app, 60) as usize;
+    app.follow_active();
+    let mut caches = Caches::new(Syntaxes::load(), &app);
+    let mut terminal = Terminal::new(TestBackend::new(200, 60)).expect("terminal");
+    let mut frames = Vec::new();
+    let total = app.rows().total();
+    for i in 0..120 {
+        if i % 3 == 0 {
+            app.scroll_to((i * 7919 * 31) % total);
+        } else {
+            app.scroll_to(app.view.scroll + 30);
+        }
+        let t = Instant::now();
+        terminal
+            .draw(|f| view::render(f, &app, &mut caches, &theme))
+            .expect("draw");
+        frames.push(t.elapsed());
+    }
+    let frame_med = median(frames.clone());
+    let frame_max = frames.iter().max().copied().unwrap_or_default();
+
+    let (latency, peak_kib) = live_latency(&original, &full);
+    println!(
+        "previewer on a {LINES}-line file ({} bytes), diff of 20 blocks",
+        original.len()
+    );
+    println!(
+        "  re-apply per 64-byte update   median {}  max {}",
+        ms(update_med),
+        ms(update_max)
+    );
+    println!(
+        "  200x60 frame build+render      median {}  max {} (120 frames, scattered scrolls)",
+        ms(frame_med),
+        ms(frame_max)
+    );
+    match latency {
+        Some(l) => println!("  write to DIFF -> frame shown   median {}", ms(l)),
+        None => println!(
+            "  write to DIFF -> frame shown   not measured (needs target/release/srview: cargo build --release)"
+        ),
+    }
+    if let Some(kib) = peak_kib {
+        let input = (original.len() + full.len()) as f64 / 1024.0;
+        println!(
+            "  previewer peak RSS             {kib} KiB ({:.1}x file+diff)",
+            kib as f64 / input
+        );
+    }
+}
+
+/// Spawns the release binary in a pty and times appends until they show.
+fn live_latency(original: &str, _full: &str) -> (Option<Duration>, Option<u64>) {
+    let bin = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/release/srview");
+    if !bin.exists() {
+        return (None, None);
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("big.rs"), original).expect("write file");
+    let diff_path = dir.path().join("edit.diff");
+    std::fs::write(&diff_path, diff(10)).expect("write diff");
+    let pty = native_pty_system()
+        .openpty(PtySize {
+            rows: 60,
+            cols: 200,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .expect("pty");
+    let mut cmd = CommandBuilder::new(&bin);
+    cmd.args(["big.rs", "edit.diff"]);
+    cmd.cwd(dir.path());
+    cmd.env("TERM", "xterm-256color");
+    let mut child = pty.slave.spawn_command(cmd).expect("spawn");
+    let pid = child.process_id();
+    drop(pty.slave);
+    let mut reader = pty.master.try_clone_reader().expect("reader");
+    let mut writer = pty.master.take_writer().expect("writer");
+    let screen = Arc::new(Mutex::new(vt100::Parser::new(
+        std::num::NonZeroU16::new(60).expect("rows"),
+        std::num::NonZeroU16::new(200).expect("cols"),
+        0,
+    )));
+    let sink = Arc::clone(&screen);
+    std::thread::spawn(move || {
+        let _master = pty.master;
+        let mut buf = [0u8; 65536];
+        while let Ok(n) = reader.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            if let Ok(mut s) = sink.lock() {
+                s.process(&buf[..n]);
+            }
+        }
+    });
+    let shows = |needle: &str| {
+        screen
+            .lock()
+            .map(|s| s.screen().contents().contains(needle))
+            .unwrap_or(false)
+    };
+    let wait = |needle: &str, limit: Duration| {
+        let t = Instant::now();
+        while !shows(needle) {
+            if t.elapsed() > limit {
+                return None;
+            }
+            std::thread::sleep(Duration::from_micros(500));
+        }
+        Some(t.elapsed())
+    };
+    let _ = wait("applied", Duration::from_secs(20));
+    let mut times = Vec::new();
+    for k in 0..10 {
+        let token = format!("MARK{k}X");
+        let text = format!(
+            "------- SEARCH\n    let s = \"value {}\";\n=======\n    let s = \"{token}\";\n+++++++ REPLACE\n",
+            99_902 - k * 10
+        );
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&diff_path)
+            .expect("open diff");
+        let t = Instant::now();
+        f.write_all(text.as_bytes()).expect("append");
+        drop(f);
+        if wait(&token, Duration::from_secs(5)).is_some() {
+            times.push(t.elapsed());
+        }
+        std::thread::sleep(Duration::from_millis(150));
+    }
+    let peak = pid
+        .and_then(|p| std::fs::read_to_string(format!("/proc/{p}/status")).ok())
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1).and_then(|v| v.parse().ok()))
+        });
+    let _ = writer.write_all(b"q");
+    let _ = writer.flush();
+    let _ = child.wait();
+    ((!times.is_empty()).then(|| median(times)), peak)
+}
