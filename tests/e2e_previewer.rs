@@ -1,101 +1,18 @@
 //! The real binary in a pseudo-terminal: a diff streams into DIFF, the
 //! screen shows it, keys accept or quit, and FILE on disk is checked.
 
-use std::io::{Read, Write};
-use std::path::Path;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+mod common;
 
-use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+use std::io::Write;
+use std::path::Path;
+use std::time::Duration;
+
+use common::Session;
 
 const ORIGINAL: &str =
     "fn main() {\n    let x = 1;\n    println!(\"{x}\");\n}\n\nfn helper() -> u32 {\n    42\n}\n";
 const DIFF: &str = "------- SEARCH\n      let x = 1;\n=======\n    let x = 2; // doubled\n+++++++ REPLACE\n------- SEARCH\nfn helper() -> u32 {\n    42\n=======\nfn helper() -> u32 {\n    43\n+++++++ REPLACE\n";
 const RESULT: &str = "fn main() {\n    let x = 2; // doubled\n    println!(\"{x}\");\n}\n\nfn helper() -> u32 {\n    43\n}\n";
-
-struct Session {
-    screen: Arc<Mutex<vt100::Parser>>,
-    writer: Box<dyn Write + Send>,
-    child: Box<dyn portable_pty::Child + Send + Sync>,
-}
-
-impl Session {
-    fn spawn(dir: &Path, program: &str, args: &[&str]) -> Session {
-        let pty = native_pty_system()
-            .openpty(PtySize {
-                rows: 40,
-                cols: 120,
-                pixel_width: 0,
-                pixel_height: 0,
-            })
-            .expect("openpty");
-        let mut cmd = CommandBuilder::new(program);
-        cmd.args(args);
-        cmd.cwd(dir);
-        cmd.env("TERM", "xterm-256color");
-        cmd.env_remove("NO_COLOR");
-        let child = pty.slave.spawn_command(cmd).expect("spawn");
-        drop(pty.slave);
-        let mut reader = pty.master.try_clone_reader().expect("reader");
-        let writer = pty.master.take_writer().expect("writer");
-        let screen = Arc::new(Mutex::new(vt100::Parser::new(
-            std::num::NonZeroU16::new(40).expect("rows"),
-            std::num::NonZeroU16::new(120).expect("cols"),
-            0,
-        )));
-        let sink = Arc::clone(&screen);
-        std::thread::spawn(move || {
-            let _master = pty.master;
-            let mut buf = [0u8; 8192];
-            while let Ok(n) = reader.read(&mut buf) {
-                if n == 0 {
-                    break;
-                }
-                sink.lock().expect("screen lock").process(&buf[..n]);
-            }
-        });
-        Session {
-            screen,
-            writer,
-            child,
-        }
-    }
-
-    fn contents(&self) -> String {
-        self.screen.lock().expect("screen lock").screen().contents()
-    }
-
-    fn wait_for(&self, what: &str, pred: impl Fn(&str) -> bool) {
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while Instant::now() < deadline {
-            if pred(&self.contents()) {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        panic!("timed out waiting for {what}; screen:\n{}", self.contents());
-    }
-
-    fn press(&mut self, keys: &[u8]) {
-        self.writer.write_all(keys).expect("write key");
-        self.writer.flush().expect("flush");
-    }
-
-    fn exit_code(&mut self) -> u32 {
-        let deadline = Instant::now() + Duration::from_secs(20);
-        loop {
-            if let Some(status) = self.child.try_wait().expect("try_wait") {
-                return status.exit_code();
-            }
-            assert!(
-                Instant::now() < deadline,
-                "srview did not exit; screen:\n{}",
-                self.contents()
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-}
 
 fn setup() -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("tempdir");

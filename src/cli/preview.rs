@@ -242,6 +242,10 @@ fn event_loop(
         terminal
             .draw(|f| view::render(f, app, &mut caches, &theme))
             .map_err(term_err)?;
+        // Test hook: proves a panic mid-session still restores the terminal.
+        if std::env::var_os("SRVIEW_TEST_PANIC").is_some() {
+            panic!("panic requested by SRVIEW_TEST_PANIC");
+        }
         let pending = match next_events_or_idle(rx, app.diagnosis_stale()) {
             Waited::Events(p) => p,
             Waited::Idle => {

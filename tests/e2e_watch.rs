@@ -1,0 +1,237 @@
+//! Watcher, stream, signal and panic edge cases, end to end in a pty.
+
+mod common;
+
+use std::io::Write;
+use std::path::Path;
+use std::time::Duration;
+
+use common::Session;
+
+const ORIGINAL: &str = "alpha\nbeta\ngamma\ndelta\n";
+
+fn block(search: &str, replace: &str) -> String {
+    format!("------- SEARCH\n{search}\n=======\n{replace}\n+++++++ REPLACE\n")
+}
+
+fn setup() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("f.txt"), ORIGINAL).expect("write original");
+    dir
+}
+
+fn start(dir: &Path, extra: &[&str]) -> Session {
+    let mut args = vec!["f.txt", "d.diff"];
+    args.extend_from_slice(extra);
+    Session::spawn(dir, env!("CARGO_BIN_EXE_srview"), &args)
+}
+
+fn untouched(dir: &Path) {
+    assert_eq!(
+        std::fs::read_to_string(dir.join("f.txt")).expect("read"),
+        ORIGINAL
+    );
+}
+
+#[test]
+fn diff_deleted_and_recreated() {
+    let dir = setup();
+    let diff = dir.path().join("d.diff");
+    std::fs::write(&diff, block("beta", "BETA")).expect("write");
+    let mut s = start(dir.path(), &[]);
+    s.wait_for("first block", |c| {
+        c.contains("1 applied") && c.contains("BETA")
+    });
+    std::fs::remove_file(&diff).expect("delete");
+    std::thread::sleep(Duration::from_millis(300));
+    std::fs::write(
+        &diff,
+        format!("{}{}", block("beta", "BETA"), block("delta", "DELTA")),
+    )
+    .expect("recreate");
+    s.wait_for("both blocks after recreate", |c| {
+        c.contains("2 applied") && c.contains("DELTA")
+    });
+    s.press(b"q");
+    assert_eq!(s.exit_code(), 1);
+    untouched(dir.path());
+}
+
+#[test]
+fn diff_truncated_to_zero_then_rewritten() {
+    let dir = setup();
+    let diff = dir.path().join("d.diff");
+    std::fs::write(&diff, block("beta", "BETA")).expect("write");
+    let mut s = start(dir.path(), &[]);
+    s.wait_for("block", |c| c.contains("1 applied"));
+    std::fs::OpenOptions::new()
+        .write(true)
+        .truncate(true)
+        .open(&diff)
+        .expect("truncate");
+    s.wait_for("empty diff shows waiting", |c| {
+        c.contains("waiting for the diff") && c.contains("0 applied")
+    });
+    std::fs::write(&diff, block("gamma", "GAMMA")).expect("rewrite");
+    s.wait_for("new block", |c| {
+        c.contains("GAMMA") && c.contains("1 applied")
+    });
+    s.press(b"q");
+    assert_eq!(s.exit_code(), 1);
+}
+
+#[test]
+fn diff_replaced_by_rename() {
+    let dir = setup();
+    let diff = dir.path().join("d.diff");
+    std::fs::write(&diff, block("beta", "BETA")).expect("write");
+    let mut s = start(dir.path(), &[]);
+    s.wait_for("block", |c| c.contains("BETA"));
+    let tmp = dir.path().join("d.diff.tmp");
+    std::fs::write(&tmp, block("alpha", "ALPHA")).expect("write tmp");
+    std::fs::rename(&tmp, &diff).expect("rename");
+    s.wait_for("renamed content", |c| {
+        c.contains("ALPHA") && !c.contains("BETA")
+    });
+    s.press(b"a");
+    assert_eq!(s.exit_code(), 0);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("f.txt")).expect("read"),
+        "ALPHA\nbeta\ngamma\ndelta\n"
+    );
+}
+
+fn one_byte_at_a_time(poll: bool) {
+    let dir = setup();
+    let diff = dir.path().join("d.diff");
+    std::fs::write(&diff, "").expect("create");
+    let extra: &[&str] = if poll { &["--poll"] } else { &[] };
+    let mut s = start(dir.path(), extra);
+    s.wait_for("waiting", |c| c.contains("waiting"));
+    let text = format!("{}{}", block("beta", "BETA"), block("delta", "DELTA"));
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&diff)
+        .expect("open");
+    for b in text.as_bytes() {
+        f.write_all(&[*b]).expect("append");
+        f.flush().expect("flush");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    s.wait_for("the last byte is never dropped", |c| {
+        c.contains("2 applied") && c.contains(&format!("{} B", text.len()))
+    });
+    s.press(b"a");
+    assert_eq!(s.exit_code(), 0);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("f.txt")).expect("read"),
+        "alpha\nBETA\ngamma\nDELTA\n"
+    );
+}
+
+#[test]
+fn appended_one_byte_at_a_time() {
+    one_byte_at_a_time(false);
+}
+
+#[test]
+fn poll_fallback_without_file_events() {
+    one_byte_at_a_time(true);
+}
+
+#[test]
+fn stdin_closed_early_switches_to_final_mode() {
+    let dir = setup();
+    let bin = env!("CARGO_BIN_EXE_srview");
+    // The stream stops inside the REPLACE section: final mode applies it as
+    // if closed (as the reference does), the SEARCH of a second block is dropped.
+    let script = format!(
+        "printf '------- SEARCH\\nbeta\\n=======\\nBETA\\n------- SEARCH\\ndel' | '{bin}' f.txt"
+    );
+    let mut s = Session::spawn(dir.path(), "sh", &["-c", &script]);
+    s.wait_for("ended", |c| c.contains("ended"));
+    s.press(b"q");
+    assert_eq!(s.exit_code(), 1);
+    untouched(dir.path());
+}
+
+fn signal_restores_terminal(sig: &str, code: u32) {
+    let dir = setup();
+    std::fs::write(dir.path().join("d.diff"), block("beta", "BETA")).expect("write");
+    let mut s = start(dir.path(), &[]);
+    s.wait_for("block", |c| c.contains("1 applied"));
+    let status = std::process::Command::new("kill")
+        .args([sig, &s.pid().to_string()])
+        .status()
+        .expect("kill");
+    assert!(status.success());
+    assert_eq!(s.exit_code(), code, "exit status after {sig}");
+    std::thread::sleep(Duration::from_millis(100));
+    let raw = s.raw_text();
+    let entered = raw
+        .find("\u{1b}[?1049h")
+        .expect("entered the alternate screen");
+    let left = raw
+        .rfind("\u{1b}[?1049l")
+        .expect("left the alternate screen");
+    assert!(left > entered);
+    untouched(dir.path());
+}
+
+#[test]
+fn sigterm_restores_terminal_and_writes_nothing() {
+    signal_restores_terminal("-TERM", 143);
+}
+
+#[test]
+fn sighup_restores_terminal_and_writes_nothing() {
+    signal_restores_terminal("-HUP", 129);
+}
+
+#[test]
+fn sigint_restores_terminal_and_writes_nothing() {
+    signal_restores_terminal("-INT", 130);
+}
+
+#[test]
+fn panic_restores_terminal_and_prints_a_report() {
+    let dir = setup();
+    std::fs::write(dir.path().join("d.diff"), block("beta", "BETA")).expect("write");
+    let bin = env!("CARGO_BIN_EXE_srview");
+    let script = format!("SRVIEW_TEST_PANIC=1 '{bin}' f.txt d.diff");
+    let mut s = Session::spawn(dir.path(), "sh", &["-c", &script]);
+    let code = s.exit_code();
+    assert_ne!(code, 0);
+    std::thread::sleep(Duration::from_millis(100));
+    let raw = s.raw_text();
+    let left = raw
+        .find("\u{1b}[?1049l")
+        .expect("left the alternate screen");
+    let report = raw
+        .find("panic requested by SRVIEW_TEST_PANIC")
+        .expect("panic report printed");
+    assert!(
+        report > left,
+        "the report comes after the terminal is restored"
+    );
+    untouched(dir.path());
+}
+
+#[test]
+fn resize_storm_and_tiny_terminal() {
+    let dir = setup();
+    std::fs::write(dir.path().join("d.diff"), block("beta", "BETA")).expect("write");
+    let mut s = start(dir.path(), &[]);
+    s.wait_for("block", |c| c.contains("1 applied"));
+    for i in 0..200u16 {
+        s.resize(1 + i % 50, 1 + (i * 7) % 300);
+    }
+    s.resize(1, 1);
+    std::thread::sleep(Duration::from_millis(200));
+    s.resize(40, 120);
+    s.wait_for("redrawn at full size", |c| {
+        c.contains("1 applied") && c.contains("BETA")
+    });
+    s.press(b"q");
+    assert_eq!(s.exit_code(), 1);
+}
