@@ -1,13 +1,13 @@
 //! The real binary in a pseudo-terminal: a diff streams into DIFF, the
 //! screen shows it, keys accept or quit, and FILE on disk is checked.
 
-mod common;
+mod pty;
 
 use std::io::Write;
 use std::path::Path;
 use std::time::Duration;
 
-use common::Session;
+use pty::Session;
 
 const ORIGINAL: &str =
     "fn main() {\n    let x = 1;\n    println!(\"{x}\");\n}\n\nfn helper() -> u32 {\n    42\n}\n";

@@ -1,12 +1,12 @@
 //! Watcher, stream, signal and panic edge cases, end to end in a pty.
 
-mod common;
+mod pty;
 
 use std::io::Write;
 use std::path::Path;
 use std::time::Duration;
 
-use common::Session;
+use pty::Session;
 
 const ORIGINAL: &str = "alpha\nbeta\ngamma\ndelta\n";
 

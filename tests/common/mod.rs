@@ -1,129 +1,158 @@
-//! A pseudo-terminal session with the real binary, its screen parsed by vt100.
+//! Random originals and SEARCH/REPLACE diffs for property tests: small
+//! vocabularies so blocks match exactly, after trimming, by anchors, out of
+//! order, or not at all, with every marker spelling the reference knows.
 #![allow(dead_code)]
 
-use std::io::{Read, Write};
-use std::path::Path;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+/// xorshift64*: deterministic from a proptest-chosen seed.
+pub struct Rng(u64);
 
-use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+impl Rng {
+    pub fn new(seed: u64) -> Self {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
 
-pub struct Session {
-    screen: Arc<Mutex<vt100::Parser>>,
-    /// Every byte the program wrote, for escape-sequence checks.
-    pub raw: Arc<Mutex<Vec<u8>>>,
-    writer: Box<dyn Write + Send>,
-    master: Box<dyn portable_pty::MasterPty + Send>,
-    pub child: Box<dyn portable_pty::Child + Send + Sync>,
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    pub fn below(&mut self, n: usize) -> usize {
+        if n == 0 {
+            0
+        } else {
+            (self.next() % n as u64) as usize
+        }
+    }
+
+    pub fn chance(&mut self, percent: usize) -> bool {
+        self.below(100) < percent
+    }
+
+    pub fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len())]
+    }
 }
 
-impl Session {
-    pub fn spawn(dir: &Path, program: &str, args: &[&str]) -> Session {
-        let pty = native_pty_system()
-            .openpty(PtySize {
-                rows: 40,
-                cols: 120,
-                pixel_width: 0,
-                pixel_height: 0,
-            })
-            .expect("openpty");
-        let mut cmd = CommandBuilder::new(program);
-        cmd.args(args);
-        cmd.cwd(dir);
-        cmd.env("TERM", "xterm-256color");
-        cmd.env_remove("NO_COLOR");
-        let child = pty.slave.spawn_command(cmd).expect("spawn");
-        drop(pty.slave);
-        let mut reader = pty.master.try_clone_reader().expect("reader");
-        let writer = pty.master.take_writer().expect("writer");
-        let screen = Arc::new(Mutex::new(vt100::Parser::new(
-            std::num::NonZeroU16::new(40).expect("rows"),
-            std::num::NonZeroU16::new(120).expect("cols"),
-            0,
-        )));
-        let sink = Arc::clone(&screen);
-        let raw = Arc::new(Mutex::new(Vec::new()));
-        let raw_sink = Arc::clone(&raw);
-        std::thread::spawn(move || {
-            let mut buf = [0u8; 8192];
-            while let Ok(n) = reader.read(&mut buf) {
-                if n == 0 {
-                    break;
-                }
-                sink.lock().expect("screen lock").process(&buf[..n]);
-                raw_sink
-                    .lock()
-                    .expect("raw lock")
-                    .extend_from_slice(&buf[..n]);
+const WORDS: &[&str] = &[
+    "a",
+    "b",
+    "c",
+    "fn x() {",
+    "}",
+    "",
+    "  a",
+    "a  ",
+    "\tb",
+    "x😀y",
+    "ü",
+    "\u{00A0}c",
+    "a\r",
+    "\u{FEFF}b",
+    "let v = 1;",
+];
+
+const SEARCH: &[&str] = &[
+    "------- SEARCH",
+    "<<<<<<< SEARCH",
+    "--- SEARCH",
+    "------- SEARCH>",
+];
+const SEP: &[&str] = &["=======", "===", "========"];
+const REPLACE: &[&str] = &["+++++++ REPLACE", ">>>>>>> REPLACE", "+++ REPLACE>"];
+const NOISE: &[&str] = &[
+    "",
+    " ",
+    "text",
+    "-- SEARCH",
+    "==",
+    "+++++++ REPLACE\r",
+    "```",
+    ">",
+    "<",
+    "- item",
+];
+
+pub fn original(rng: &mut Rng) -> String {
+    let n = rng.below(14);
+    let mut lines: Vec<&str> = (0..n).map(|_| rng.pick(WORDS)).collect();
+    if rng.chance(60) {
+        lines.push("");
+    }
+    lines.join("\n")
+}
+
+/// A line of `original` (whitespace-varied at times) or a fresh word.
+fn search_line(rng: &mut Rng, orig: &[&str], at: usize) -> String {
+    match orig.get(at) {
+        Some(l) if !rng.chance(15) => {
+            if rng.chance(20) {
+                format!("  {}", l.trim())
+            } else {
+                (*l).to_string()
             }
-        });
-        Session {
-            screen,
-            raw,
-            writer,
-            master: pty.master,
-            child,
         }
+        _ => rng.pick(WORDS).to_string(),
     }
+}
 
-    pub fn contents(&self) -> String {
-        self.screen.lock().expect("screen lock").screen().contents()
-    }
-
-    pub fn wait_for(&self, what: &str, pred: impl Fn(&str) -> bool) {
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while Instant::now() < deadline {
-            if pred(&self.contents()) {
-                return;
+pub fn diff(rng: &mut Rng, original: &str) -> String {
+    let orig: Vec<&str> = original.split('\n').collect();
+    let mut out: Vec<String> = Vec::new();
+    let canonical = rng.chance(50);
+    for _ in 0..rng.below(5) {
+        if rng.chance(20) {
+            out.push(rng.pick(NOISE).to_string());
+        }
+        let marker = |rng: &mut Rng, set: &[&str]| {
+            if canonical {
+                set[0].to_string()
+            } else {
+                rng.pick(set).to_string()
             }
-            std::thread::sleep(Duration::from_millis(50));
+        };
+        if !rng.chance(5) {
+            out.push(marker(rng, SEARCH));
         }
-        panic!("timed out waiting for {what}; screen:\n{}", self.contents());
-    }
-
-    pub fn press(&mut self, keys: &[u8]) {
-        self.writer.write_all(keys).expect("write key");
-        self.writer.flush().expect("flush");
-    }
-
-    pub fn exit_code(&mut self) -> u32 {
-        let deadline = Instant::now() + Duration::from_secs(20);
-        loop {
-            if let Some(status) = self.child.try_wait().expect("try_wait") {
-                return status.exit_code();
-            }
-            assert!(
-                Instant::now() < deadline,
-                "srview did not exit; screen:\n{}",
-                self.contents()
-            );
-            std::thread::sleep(Duration::from_millis(50));
+        let start = rng.below(orig.len() + 1);
+        for k in 0..rng.below(4) {
+            out.push(search_line(rng, &orig, start + k));
+        }
+        if !rng.chance(5) {
+            out.push(marker(rng, SEP));
+        }
+        for _ in 0..rng.below(4) {
+            out.push(rng.pick(WORDS).to_string());
+        }
+        if rng.chance(3) {
+            out.push(marker(rng, SEP));
+        }
+        if !rng.chance(8) {
+            out.push(marker(rng, REPLACE));
         }
     }
+    let mut text = out.join("\n");
+    if rng.chance(70) {
+        text.push('\n');
+    }
+    if rng.chance(10) {
+        text = text.replace('\n', "\r\n");
+    }
+    text
+}
 
-    /// Resizes the terminal (the program gets SIGWINCH).
-    pub fn resize(&self, rows: u16, cols: u16) {
-        self.master
-            .resize(PtySize {
-                rows,
-                cols,
-                pixel_width: 0,
-                pixel_height: 0,
-            })
-            .expect("resize");
-        if let (Some(r), Some(c)) = (
-            std::num::NonZeroU16::new(rows),
-            std::num::NonZeroU16::new(cols),
-        ) {
-            self.screen.lock().expect("screen lock").set_size(r, c);
+/// Splits `text` at random char boundaries into pieces of 1..=max bytes or so.
+pub fn chunks<'a>(rng: &mut Rng, text: &'a str, max: usize) -> Vec<&'a str> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < text.len() {
+        let mut end = (at + 1 + rng.below(max)).min(text.len());
+        while !text.is_char_boundary(end) {
+            end += 1;
         }
+        out.push(&text[at..end]);
+        at = end;
     }
-
-    pub fn raw_text(&self) -> String {
-        String::from_utf8_lossy(&self.raw.lock().expect("raw lock")).into_owned()
-    }
-
-    pub fn pid(&self) -> u32 {
-        self.child.process_id().expect("pid")
-    }
+    out
 }
