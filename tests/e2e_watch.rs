@@ -235,3 +235,22 @@ fn resize_storm_and_tiny_terminal() {
     s.press(b"q");
     assert_eq!(s.exit_code(), 1);
 }
+
+#[test]
+fn print_sends_accepted_content_to_stdout_not_file() {
+    let dir = setup();
+    std::fs::write(dir.path().join("d.diff"), block("beta", "BETA")).expect("write");
+    let bin = env!("CARGO_BIN_EXE_srview");
+    let script = format!("'{bin}' f.txt d.diff --print > out.txt");
+    let mut s = Session::spawn(dir.path(), "sh", &["-c", &script]);
+    s.wait_for("drawn on the terminal while stdout is a file", |c| {
+        c.contains("1 applied")
+    });
+    s.press(b"a");
+    assert_eq!(s.exit_code(), 0);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("out.txt")).expect("read"),
+        "alpha\nBETA\ngamma\ndelta\n"
+    );
+    untouched(dir.path());
+}
