@@ -5,9 +5,11 @@ mod apply;
 mod apply_stream;
 mod apply_transcript;
 mod check;
+mod events;
 mod preview;
 mod preview_transcript;
 mod replay;
+mod terminal;
 
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -6,32 +6,22 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, Sender};
 
-use ratatui::Terminal;
-use ratatui::backend::CrosstermBackend;
-use ratatui::crossterm::event::{
-    self, DisableMouseCapture, EnableMouseCapture, Event as TermEvent,
-};
-use ratatui::crossterm::execute;
-use ratatui::crossterm::terminal::{
-    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
-};
+use ratatui::crossterm::event::{self, Event as TermEvent};
 
+use super::events::{
+    Event, Waited, fold_sources, next_events_or_idle, spawn_term_reader, start_replay,
+    start_signals, start_source,
+};
+use super::terminal::{Term, term_err, with_terminal};
 use super::{CmdResult, PreviewArgs};
 use crate::app::{App, Effect, Notice, keys};
 use crate::input::{self, CliError};
-use crate::source::watch::{self, SourceEvent};
+use crate::source::watch::SourceEvent;
 use crate::view::{
     self, Caches,
     highlight::Syntaxes,
     theme::{ColourMode, Theme},
 };
-
-/// Everything the loop waits for, from any thread.
-pub(super) enum Event {
-    Source(SourceEvent),
-    Term(TermEvent),
-    Signal(i32),
-}
 
 pub fn run(args: &PreviewArgs) -> CmdResult {
     let file = args
@@ -83,139 +73,10 @@ fn looks_like_transcript(args: &PreviewArgs, file: &Path) -> bool {
             .is_some_and(|t| crate::source::transcript::detect(&t).is_some())
 }
 
-/// Streams `text` in by itself, as a model would, at `rate` characters per second.
-pub(super) fn start_replay(text: String, rate: f64, seed: u64, tx: &Sender<Event>) {
-    let steps = crate::source::replay::schedule(&text, rate, 6, 15, seed);
-    let tx = tx.clone();
-    std::thread::spawn(move || {
-        let start = std::time::Instant::now();
-        let mut sent = 0;
-        for (at, end) in steps {
-            if let Some(wait) = at.checked_sub(start.elapsed()) {
-                std::thread::sleep(wait);
-            }
-            let piece = text[sent..end].to_string();
-            sent = end;
-            if tx.send(Event::Source(SourceEvent::Append(piece))).is_err() {
-                return;
-            }
-        }
-        let _ = tx.send(Event::Source(SourceEvent::Ended));
-    });
-}
-
-pub(super) fn start_source(args: &PreviewArgs, tx: &Sender<Event>) -> Result<(), CliError> {
-    let sink = |tx: Sender<Event>| -> Box<dyn Fn(SourceEvent) -> bool + Send> {
-        Box::new(move |e| tx.send(Event::Source(e)).is_ok())
-    };
-    match args.diff.as_deref() {
-        Some(p) if p != Path::new("-") => {
-            watch::watch_file(p.to_path_buf(), args.poll, sink(tx.clone())).map_err(CliError::usage)
-        }
-        _ if std::io::stdin().is_terminal() => Err(CliError::usage(
-            "no DIFF given and stdin is a terminal: pass a DIFF path, or pipe the diff in",
-        )),
-        _ => {
-            watch::read_stdin(sink(tx.clone()));
-            Ok(())
-        }
-    }
-}
-
-pub(super) fn start_signals(tx: &Sender<Event>) -> Result<(), CliError> {
-    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])
-        .map_err(|e| CliError::usage(format!("cannot install signal handlers: {e}")))?;
-    let tx = tx.clone();
-    std::thread::spawn(move || {
-        for sig in signals.forever() {
-            if tx.send(Event::Signal(sig)).is_err() {
-                return;
-            }
-        }
-    });
-    Ok(())
-}
-
 pub(super) enum Exit {
     Quit(u8),
     Print(String),
     Wrote(PathBuf),
-}
-
-pub(super) type Term = Terminal<CrosstermBackend<Box<dyn Write + Send>>>;
-
-/// Runs `body` with the terminal in raw mode on the alternate screen, and
-/// puts it back however `body` ends: return, error or panic.
-pub(super) fn with_terminal<T>(
-    body: impl FnOnce(&mut Term) -> Result<T, CliError>,
-) -> Result<T, CliError> {
-    let out: Box<dyn Write + Send> = if std::io::stdout().is_terminal() {
-        Box::new(std::io::stdout())
-    } else {
-        let tty = std::fs::OpenOptions::new()
-            .write(true)
-            .open("/dev/tty")
-            .map_err(|e| CliError::usage(format!("no terminal to draw on: {e}")))?;
-        Box::new(tty)
-    };
-    install_panic_hook();
-    let mut terminal = Terminal::new(CrosstermBackend::new(out)).map_err(term_err)?;
-    enable_raw_mode().map_err(term_err)?;
-    let guard = Restore;
-    execute!(
-        terminal.backend_mut(),
-        EnterAlternateScreen,
-        EnableMouseCapture
-    )
-    .map_err(term_err)?;
-    terminal.hide_cursor().map_err(term_err)?;
-    let result = body(&mut terminal);
-    let _ = execute!(
-        terminal.backend_mut(),
-        DisableMouseCapture,
-        LeaveAlternateScreen
-    );
-    let _ = terminal.show_cursor();
-    drop(guard);
-    result
-}
-
-pub(super) fn term_err(e: std::io::Error) -> CliError {
-    CliError::usage(format!("terminal error: {e}"))
-}
-
-/// Leaves raw mode, the alternate screen and mouse capture.
-fn restore_terminal() {
-    let _ = disable_raw_mode();
-    if let Ok(mut tty) = std::fs::OpenOptions::new().write(true).open("/dev/tty") {
-        let _ = execute!(
-            tty,
-            DisableMouseCapture,
-            LeaveAlternateScreen,
-            ratatui::crossterm::cursor::Show
-        );
-    }
-}
-
-struct Restore;
-
-impl Drop for Restore {
-    fn drop(&mut self) {
-        restore_terminal();
-    }
-}
-
-/// color-eyre's report on panic, printed after the terminal is restored.
-fn install_panic_hook() {
-    let eyre_hook = color_eyre::config::HookBuilder::default()
-        .into_hooks()
-        .0
-        .into_panic_hook();
-    std::panic::set_hook(Box::new(move |info| {
-        restore_terminal();
-        eyre_hook(info);
-    }));
 }
 
 fn event_loop(
@@ -270,85 +131,6 @@ fn event_loop(
             }
         }
     }
-}
-
-pub(super) fn spawn_term_reader(tx: &Sender<Event>) {
-    let tx = tx.clone();
-    std::thread::spawn(move || {
-        while let Ok(ev) = event::read() {
-            if tx.send(Event::Term(ev)).is_err() {
-                return;
-            }
-        }
-    });
-}
-
-pub(super) enum Waited {
-    Events(Vec<Event>),
-    /// Nothing arrived for a while: time for work that can wait.
-    Idle,
-    Closed,
-}
-
-/// How long the input must pause before blocks are diagnosed.
-const IDLE: std::time::Duration = std::time::Duration::from_millis(120);
-
-/// [`next_events`], but returns `Idle` after a pause when there is idle work.
-pub(super) fn next_events_or_idle(rx: &Receiver<Event>, idle_work: bool) -> Waited {
-    if !idle_work {
-        return next_events(rx).map_or(Waited::Closed, Waited::Events);
-    }
-    match rx.recv_timeout(IDLE) {
-        Ok(first) => {
-            let mut pending = vec![first];
-            pending.extend(rx.try_iter().take(4096));
-            Waited::Events(pending)
-        }
-        Err(mpsc::RecvTimeoutError::Timeout) => Waited::Idle,
-        Err(mpsc::RecvTimeoutError::Disconnected) => Waited::Closed,
-    }
-}
-
-/// Waits for an event, then takes every event already queued (coalescing).
-pub(super) fn next_events(rx: &Receiver<Event>) -> Option<Vec<Event>> {
-    let first = rx.recv().ok()?;
-    let mut pending = vec![first];
-    while let Ok(more) = rx.try_recv() {
-        pending.push(more);
-        if pending.len() > 4096 {
-            break;
-        }
-    }
-    Some(pending)
-}
-
-/// The net effect of a batch of source events: one re-apply per batch,
-/// however many chunks arrived, and the last change always kept.
-#[derive(Default)]
-pub(super) struct Folded {
-    pub text: Option<String>,
-    pub ended: bool,
-    pub problem: Option<String>,
-}
-
-pub(super) fn fold_sources(current: &str, events: Vec<Event>) -> (Folded, Vec<Event>) {
-    let mut folded = Folded::default();
-    let mut others = Vec::new();
-    for ev in events {
-        match ev {
-            Event::Source(SourceEvent::Text(t)) => folded.text = Some(t),
-            Event::Source(SourceEvent::Append(a)) => {
-                folded
-                    .text
-                    .get_or_insert_with(|| current.to_string())
-                    .push_str(&a);
-            }
-            Event::Source(SourceEvent::Ended) => folded.ended = true,
-            Event::Source(SourceEvent::Problem(p)) => folded.problem = Some(p),
-            other => others.push(other),
-        }
-    }
-    (folded, others)
 }
 
 fn handle(

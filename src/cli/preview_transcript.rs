@@ -7,7 +7,9 @@ use std::sync::mpsc;
 
 use ratatui::crossterm::event::{Event as TermEvent, KeyEventKind};
 
-use super::preview::{self, Event, Exit, Term, term_err};
+use super::events::{self, Event};
+use super::preview::{self, Exit};
+use super::terminal::{self, Term, term_err};
 use super::{CmdResult, PreviewArgs};
 use crate::app::Notice;
 use crate::app::workspace::{Workspace, WsEffect};
@@ -31,7 +33,7 @@ pub fn run(args: &PreviewArgs, msg: &Path) -> CmdResult {
     match args.replay {
         Some(rate) => {
             let text = crate::input::read_diff(Some(msg))?;
-            preview::start_replay(text, rate, args.seed, &tx);
+            events::start_replay(text, rate, args.seed, &tx);
         }
         None => {
             let sink_tx = tx.clone();
@@ -43,7 +45,7 @@ pub fn run(args: &PreviewArgs, msg: &Path) -> CmdResult {
             .map_err(CliError::usage)?;
         }
     }
-    preview::start_signals(&tx)?;
+    events::start_signals(&tx)?;
     let options = ApplyOptions {
         version: args.engine.into(),
         fix_model_output: args.fix_model_output,
@@ -56,7 +58,7 @@ pub fn run(args: &PreviewArgs, msg: &Path) -> CmdResult {
         ended: args.final_mode,
         originals: Default::default(),
     };
-    let exit = preview::with_terminal(|terminal| event_loop(terminal, &mut state, &rx, &tx))?;
+    let exit = terminal::with_terminal(|terminal| event_loop(terminal, &mut state, &rx, &tx))?;
     match exit {
         Exit::Quit(code) => Ok(code),
         Exit::Print(_) | Exit::Wrote(_) => Ok(0),
@@ -98,7 +100,7 @@ fn event_loop(
     let syntaxes = Arc::new(Syntaxes::load());
     let mut caches: Vec<Caches> = Vec::new();
     let mut generations: Vec<u64> = Vec::new();
-    preview::spawn_term_reader(tx);
+    events::spawn_term_reader(tx);
     state.reparse();
     loop {
         let size = terminal.size().map_err(term_err)?;
@@ -131,17 +133,17 @@ fn event_loop(
             .tabs
             .get(state.ws.current)
             .is_some_and(|t| t.app.diagnosis_stale());
-        let pending = match preview::next_events_or_idle(rx, stale) {
-            preview::Waited::Events(p) => p,
-            preview::Waited::Idle => {
+        let pending = match events::next_events_or_idle(rx, stale) {
+            events::Waited::Events(p) => p,
+            events::Waited::Idle => {
                 if let Some(tab) = state.ws.tabs.get_mut(state.ws.current) {
                     tab.app.diagnose();
                 }
                 continue;
             }
-            preview::Waited::Closed => return Ok(Exit::Quit(1)),
+            events::Waited::Closed => return Ok(Exit::Quit(1)),
         };
-        let (source, others) = preview::fold_sources(&state.text, pending);
+        let (source, others) = events::fold_sources(&state.text, pending);
         if let Some(problem) = source.problem {
             state.ws.notice = Some(Notice {
                 text: problem,

@@ -1,0 +1,146 @@
+//! Moving around: layout choice, scrolling, following the stream, and
+//! jumping to blocks. Rows are those of the current layout.
+
+use super::rows::{RowMap, SegKind};
+use super::{App, Layout, UNIFIED_BELOW};
+use crate::engine::{BlockReport, BlockState};
+
+impl App {
+    pub fn layout(&self) -> Layout {
+        self.view
+            .layout_choice
+            .unwrap_or(if self.view.width < UNIFIED_BELOW {
+                Layout::Unified
+            } else {
+                Layout::Split
+            })
+    }
+
+    pub fn rows(&self) -> &RowMap {
+        match self.layout() {
+            Layout::Split => &self.rows_split,
+            Layout::Unified => &self.rows_unified,
+        }
+    }
+
+    pub fn max_scroll(&self) -> usize {
+        self.rows()
+            .total()
+            .saturating_sub(self.view.viewport.max(1))
+    }
+
+    pub fn scroll_to(&mut self, row: usize) {
+        self.view.scroll = row.min(self.max_scroll());
+    }
+
+    /// The block the stream is working on, or the last one.
+    pub fn active_block(&self) -> Option<&BlockReport> {
+        let blocks = &self.outcome.blocks;
+        blocks
+            .iter()
+            .rev()
+            .find(|b| {
+                matches!(
+                    b.state,
+                    BlockState::ReplaceStreaming | BlockState::SearchStreaming | BlockState::Failed
+                )
+            })
+            .or(blocks.last())
+    }
+
+    /// Segment showing block `index`, if it is placed.
+    pub fn segment_of_block(&self, index: usize) -> Option<usize> {
+        self.segments
+            .iter()
+            .position(|s| s.kind == SegKind::Change { block: Some(index) })
+    }
+
+    /// Scrolls so the active block (and the line being streamed) is in view.
+    pub fn follow_active(&mut self) {
+        let Some(active) = self.active_block().map(|b| b.index) else {
+            return;
+        };
+        self.view.selected = active;
+        // A block not located yet has nowhere to show: follow the last one that has.
+        let placed = |b: &&BlockReport| b.original.is_some();
+        let Some(active) = self.outcome.blocks[..=active]
+            .iter()
+            .rev()
+            .find(placed)
+            .map(|b| b.index)
+        else {
+            return;
+        };
+        let target = match self.segment_of_block(active) {
+            Some(seg) => {
+                let rows = self.rows();
+                let first = rows.first_row(seg);
+                let last = rows.first_row(seg + 1).saturating_sub(1);
+                // Keep a little context above, and the newest line on screen.
+                let top = first.saturating_sub(3);
+                let page = self.view.viewport.max(1);
+                if last >= top + page {
+                    last + 3 - page.min(last + 3)
+                } else {
+                    top
+                }
+            }
+            None => match self.outcome.blocks.get(active).and_then(|b| b.original) {
+                Some(span) => self
+                    .row_of_original_line(span.start_line.saturating_sub(1))
+                    .saturating_sub(3),
+                None => self.view.scroll,
+            },
+        };
+        self.scroll_to(target);
+    }
+
+    /// First row showing original line `line` (0-based) in the current layout.
+    pub fn row_of_original_line(&self, line: usize) -> usize {
+        let rows = self.rows();
+        let unified = self.layout() == Layout::Unified;
+        for (i, s) in self.segments.iter().enumerate() {
+            if s.orig.contains(&line) {
+                let off = line - s.orig.start;
+                let off = if unified || s.kind != SegKind::Same {
+                    off
+                } else {
+                    off.min(s.split_rows())
+                };
+                return rows.first_row(i) + off;
+            }
+        }
+        0
+    }
+
+    /// Selects block `index` and scrolls to it.
+    pub fn select_block(&mut self, index: usize) {
+        if index >= self.outcome.blocks.len() {
+            return;
+        }
+        self.view.selected = index;
+        let row = match self.segment_of_block(index) {
+            Some(seg) => self.rows().first_row(seg),
+            None => match self.outcome.blocks[index].original {
+                Some(span) => self.row_of_original_line(span.start_line.saturating_sub(1)),
+                None => return,
+            },
+        };
+        self.scroll_to(row.saturating_sub(3));
+    }
+
+    /// Scrolls to the closest region of the selected block's diagnosis.
+    pub fn jump_to_closest(&mut self) -> bool {
+        let Some(line) = self
+            .selected_diagnosis()
+            .and_then(|d| d.closest)
+            .map(|c| c.start_line)
+        else {
+            return false;
+        };
+        self.view.follow = false;
+        let row = self.row_of_original_line(line.saturating_sub(1));
+        self.scroll_to(row.saturating_sub(3));
+        true
+    }
+}
