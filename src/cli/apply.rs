@@ -114,6 +114,9 @@ fn write_outcome_json(out: &mut impl Write, outcome: &Outcome) -> std::io::Resul
 }
 
 /// The `--json` object: the reference's answer plus the block report.
+/// (`apply` itself streams it with `write_outcome_json`; kept for the
+/// commands that embed it in larger objects.)
+#[allow(dead_code)]
 pub fn outcome_json(outcome: &Outcome) -> serde_json::Value {
     let (ok, content, indices, error) = match &outcome.result {
         Ok(a) => (
