@@ -435,7 +435,7 @@ fn sigkill_at_any_instant_leaves_old_or_new_content() {
         std::fs::write(&file, &old).unwrap();
         let slow = trial % 2 == 1;
         let span = full[usize::from(slow)].as_micros() as u64;
-        let delay = Duration::from_micros(rng.below(span + span / 10));
+        let delay = Duration::from_micros(rng.below(span + span * 3 / 10));
         let mut child = spawn(slow);
         std::thread::sleep(delay);
         let _ = child.kill(); // SIGKILL; may find it already finished
