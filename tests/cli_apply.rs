@@ -1,0 +1,495 @@
+//! `srview apply` as a user runs it: the built binary, real files, stdin,
+//! exit codes and the `--json` answer compared with the reference corpus.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+const BIN: &str = env!("CARGO_BIN_EXE_srview");
+
+/// Runs `srview apply ARGS` with `stdin` piped in.
+fn srview(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(BIN)
+        .arg("apply")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn srview");
+    let mut pipe = child.stdin.take().expect("stdin");
+    let data = stdin.to_vec();
+    // A writer thread: the child may exit before reading everything.
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(&data);
+    });
+    let out = child.wait_with_output().expect("wait srview");
+    writer.join().expect("writer thread");
+    out
+}
+
+fn code(out: &Output) -> i32 {
+    out.status.code().expect("exited normally")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn json(out: &Output) -> Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "stdout is not one JSON object ({e}): {:?}",
+            String::from_utf8_lossy(&out.stdout)
+        )
+    })
+}
+
+fn p(path: &Path) -> &str {
+    path.to_str().expect("UTF-8 temp path")
+}
+
+const ONE_BLOCK: &str = "------- SEARCH\nb\n=======\nB1\nB2\n+++++++ REPLACE\n";
+const FAILING: &str = "------- SEARCH\nb\n=======\nB1\nB2\n+++++++ REPLACE\n\
+                       ------- SEARCH\nzz\n=======\nq\n+++++++ REPLACE\n";
+
+fn temp_file(dir: &Path, name: &str, content: &[u8]) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, content).expect("write temp file");
+    path
+}
+
+// ---------------------------------------------------------------- corpus
+
+struct Case {
+    id: String,
+    version: String,
+    is_final: bool,
+    original: String,
+    diff: String,
+    expect: Value,
+}
+
+fn corpus() -> Vec<Case> {
+    let path = format!(
+        "{}/tests/fixtures/cline-v4.0.10.jsonl",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(path).expect("corpus present");
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).expect("JSON line");
+            Case {
+                id: v["id"].as_str().expect("id").into(),
+                version: v["version"].as_str().expect("version").into(),
+                is_final: v["isFinal"].as_bool().expect("isFinal"),
+                original: v["original"].as_str().expect("original").into(),
+                diff: v["diff"].as_str().expect("diff").into(),
+                expect: v["expect"].clone(),
+            }
+        })
+        .collect()
+}
+
+/// Runs one corpus case through the binary; describes the first difference.
+fn check_case(dir: &Path, n: usize, case: &Case) -> Result<(), String> {
+    let file = temp_file(dir, &format!("case-{n}.txt"), case.original.as_bytes());
+    let mut args = vec!["--json", "--engine", case.version.as_str()];
+    if !case.is_final {
+        args.push("--partial");
+    }
+    args.push(p(&file));
+    let out = srview(&args, case.diff.as_bytes());
+    let _ = std::fs::remove_file(&file);
+    let got = json(&out);
+    let want_ok = case.expect["ok"].as_bool().expect("ok");
+    let want_code = if want_ok { 0 } else { 1 };
+    if code(&out) != want_code {
+        return Err(format!(
+            "exit {} != {want_code}; stderr {:?}",
+            code(&out),
+            stderr(&out)
+        ));
+    }
+    if got["ok"] != Value::Bool(want_ok) {
+        return Err(format!("ok {} != {want_ok}", got["ok"]));
+    }
+    if want_ok {
+        if got["newContent"] != case.expect["newContent"] {
+            return Err(format!(
+                "newContent {} != {}",
+                got["newContent"], case.expect["newContent"]
+            ));
+        }
+        if got["matchIndices"] != case.expect["matchIndices"] {
+            return Err(format!(
+                "matchIndices {} != {}",
+                got["matchIndices"], case.expect["matchIndices"]
+            ));
+        }
+        if !got["error"].is_null() {
+            return Err(format!("error {} on success", got["error"]));
+        }
+    } else {
+        if got["error"] != case.expect["error"] {
+            return Err(format!(
+                "error {} != {}",
+                got["error"], case.expect["error"]
+            ));
+        }
+        if !got["newContent"].is_null() {
+            return Err("newContent present on failure".into());
+        }
+    }
+    if !got["blocks"].is_array() {
+        return Err("blocks missing".into());
+    }
+    Ok(())
+}
+
+/// Every case of the corpus through the debug binary: ~1,500 processes,
+/// run on two threads (measured: 1.7 s in debug on 2 cores, so all of them).
+#[test]
+fn corpus_through_the_binary() {
+    let cases = corpus();
+    assert_eq!(cases.len(), 1500, "corpus size");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let threads = 2;
+    let failures: Vec<String> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let cases = &cases;
+                let dir = dir.path();
+                s.spawn(move || {
+                    let mut failures = Vec::new();
+                    for (n, case) in cases.iter().enumerate().skip(t).step_by(threads) {
+                        if let Err(why) = check_case(dir, n, case) {
+                            failures.push(format!("{}: {why}", case.id));
+                        }
+                    }
+                    failures
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("worker"))
+            .collect()
+    });
+    for f in failures.iter().take(20) {
+        eprintln!("FAIL {f}");
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} corpus cases differ through the binary",
+        failures.len(),
+        cases.len()
+    );
+}
+
+// ---------------------------------------------------------------- output modes
+
+#[test]
+fn default_output_is_the_new_content_byte_for_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    // A BOM, CRLF lines, no final newline and non-ASCII text survive as bytes.
+    let original = "\u{feff}a\r\nb\nc\u{e9}\u{1f600}";
+    let file = temp_file(dir.path(), "f.txt", original.as_bytes());
+    let out = srview(&[p(&file)], ONE_BLOCK.as_bytes());
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(
+        out.stdout,
+        "\u{feff}a\r\nB1\nB2\nc\u{e9}\u{1f600}".as_bytes()
+    );
+    assert!(out.stderr.is_empty());
+    assert_eq!(
+        std::fs::read(&file).unwrap(),
+        original.as_bytes(),
+        "FILE untouched"
+    );
+}
+
+#[test]
+fn failing_diff_prints_nothing_on_stdout_and_explains_on_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = temp_file(dir.path(), "f.txt", b"a\nb\nc\n");
+    let out = srview(&[p(&file)], FAILING.as_bytes());
+    assert_eq!(code(&out), 1);
+    assert!(out.stdout.is_empty());
+    let err = stderr(&out);
+    assert!(
+        err.starts_with("srview: block #2 does not apply (diff line 9):"),
+        "{err}"
+    );
+    assert!(
+        err.contains("zz\n...does not match anything in the file."),
+        "{err}"
+    );
+}
+
+#[test]
+fn diff_can_come_from_a_path_or_dash() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = temp_file(dir.path(), "f.txt", b"a\nb\nc\n");
+    let diff = temp_file(dir.path(), "d.diff", ONE_BLOCK.as_bytes());
+    let out = srview(&[p(&file), p(&diff)], b"ignored");
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(out.stdout, b"a\nB1\nB2\nc\n");
+    let out = srview(&[p(&file), "-"], ONE_BLOCK.as_bytes());
+    assert_eq!(out.stdout, b"a\nB1\nB2\nc\n");
+}
+
+#[test]
+fn json_shape_on_success() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = temp_file(dir.path(), "f.txt", b"a\nb\nc\n");
+    let out = srview(&["--json", p(&file)], ONE_BLOCK.as_bytes());
+    assert_eq!(code(&out), 0);
+    assert_eq!(
+        out.stdout.iter().filter(|&&b| b == b'\n').count(),
+        1,
+        "one line"
+    );
+    let got = json(&out);
+    let want: Value = serde_json::json!({
+        "ok": true,
+        "newContent": "a\nB1\nB2\nc\n",
+        "matchIndices": [2],
+        "error": null,
+        "blocks": [{
+            "index": 0,
+            "diffLines": [1, 6],
+            "state": "applied",
+            "stage": "exact",
+            "outOfOrder": false,
+            "original": {"start": 2, "end": 4, "startLine": 2, "endLine": 2},
+            "replacement": {"startLine": 2, "endLine": 3},
+            "error": null
+        }]
+    });
+    assert_eq!(got, want);
+}
+
+#[test]
+fn json_shape_on_failure() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = temp_file(dir.path(), "f.txt", b"a\nb\nc\n");
+    let out = srview(&["--json", p(&file)], FAILING.as_bytes());
+    assert_eq!(code(&out), 1);
+    assert!(
+        out.stderr.is_empty(),
+        "--json keeps stderr quiet: {}",
+        stderr(&out)
+    );
+    let got = json(&out);
+    let msg = "The SEARCH block:\nzz\n...does not match anything in the file.";
+    assert_eq!(got["ok"], false);
+    assert_eq!(got["newContent"], Value::Null);
+    assert_eq!(got["matchIndices"], serde_json::json!([]));
+    assert_eq!(got["error"], msg);
+    let blocks = got["blocks"].as_array().unwrap();
+    assert_eq!(blocks.len(), 2);
+    assert_eq!(blocks[0]["state"], "applied");
+    assert_eq!(
+        blocks[0]["replacement"],
+        Value::Null,
+        "no new content, no lines"
+    );
+    assert_eq!(
+        blocks[1],
+        serde_json::json!({
+            "index": 1, "diffLines": [7, 9], "state": "failed", "stage": null,
+            "outOfOrder": false, "original": null, "replacement": null, "error": msg
+        })
+    );
+}
+
+#[test]
+fn json_reports_streaming_states_and_out_of_order_blocks() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = temp_file(dir.path(), "f.txt", b"a\nb\nc\n");
+    // Partial: the second block is still receiving its replacement.
+    let diff = "------- SEARCH\nb\n=======\nB\n+++++++ REPLACE\n------- SEARCH\nc\n=======\nC";
+    let out = srview(&["--json", "--partial", p(&file)], diff.as_bytes());
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let got = json(&out);
+    assert_eq!(got["blocks"][0]["state"], "applied");
+    assert_eq!(got["blocks"][1]["state"], "replace-streaming");
+    assert_eq!(got["blocks"][1]["stage"], "exact");
+    // Final, v1: a block before the previous one is out of order (whole-file).
+    let diff = "------- SEARCH\nc\n=======\nC\n+++++++ REPLACE\n\
+                ------- SEARCH\na\n=======\nA\n+++++++ REPLACE\n";
+    let out = srview(&["--json", p(&file)], diff.as_bytes());
+    let got = json(&out);
+    assert_eq!(got["newContent"], "A\nb\nC\n");
+    assert_eq!(got["matchIndices"], serde_json::json!([0, 4]));
+    assert_eq!(got["blocks"][1]["outOfOrder"], true);
+    assert_eq!(got["blocks"][1]["stage"], "whole-file");
+}
+
+// ---------------------------------------------------------------- --write
+
+#[cfg(unix)]
+#[test]
+fn write_replaces_file_and_keeps_permissions() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let file = temp_file(dir.path(), "f.sh", b"a\nb\nc\n");
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o754)).unwrap();
+    let out = srview(&["--write", p(&file)], ONE_BLOCK.as_bytes());
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(out.stdout.is_empty(), "--write prints nothing");
+    assert_eq!(std::fs::read(&file).unwrap(), b"a\nB1\nB2\nc\n");
+    let mode = std::fs::metadata(&file).unwrap().permissions().mode() & 0o7777;
+    assert_eq!(mode, 0o754);
+    let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert_eq!(names.len(), 1, "no temporary file left behind");
+}
+
+#[test]
+fn write_with_json_prints_the_report_and_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = temp_file(dir.path(), "f.txt", b"a\nb\nc\n");
+    let out = srview(&["--write", "--json", p(&file)], ONE_BLOCK.as_bytes());
+    assert_eq!(code(&out), 0);
+    assert_eq!(json(&out)["ok"], true);
+    assert_eq!(std::fs::read(&file).unwrap(), b"a\nB1\nB2\nc\n");
+}
+
+#[test]
+fn write_writes_nothing_when_the_diff_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = temp_file(dir.path(), "f.txt", b"a\nb\nc\n");
+    let before = std::fs::metadata(&file).unwrap().modified().unwrap();
+    let out = srview(&["--write", p(&file)], FAILING.as_bytes());
+    assert_eq!(code(&out), 1);
+    assert_eq!(std::fs::read(&file).unwrap(), b"a\nb\nc\n");
+    assert_eq!(
+        std::fs::metadata(&file).unwrap().modified().unwrap(),
+        before
+    );
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+}
+
+#[test]
+fn missing_file_is_exit_2_unless_new_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("new.txt");
+    let diff = "------- SEARCH\n=======\nhello\n+++++++ REPLACE\n";
+    let out = srview(&[p(&file)], diff.as_bytes());
+    assert_eq!(code(&out), 2);
+    let err = stderr(&out);
+    assert!(err.starts_with("srview: cannot read "), "{err}");
+    assert!(err.contains("new.txt"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(!file.exists());
+
+    let out = srview(&["--new-file", p(&file)], diff.as_bytes());
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(out.stdout, b"hello\n");
+    assert!(!file.exists(), "printing does not create FILE");
+
+    let out = srview(&["--new-file", "--write", p(&file)], diff.as_bytes());
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(std::fs::read(&file).unwrap(), b"hello\n");
+}
+
+#[test]
+fn new_file_on_an_existing_file_uses_its_content() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = temp_file(dir.path(), "f.txt", b"a\nb\nc\n");
+    let out = srview(&["--new-file", p(&file)], ONE_BLOCK.as_bytes());
+    assert_eq!(code(&out), 0);
+    assert_eq!(out.stdout, b"a\nB1\nB2\nc\n");
+}
+
+// ---------------------------------------------------------------- bad input
+
+fn assert_one_line_exit_2(out: &Output, needle: &str) {
+    assert_eq!(code(out), 2, "stderr: {}", stderr(out));
+    let err = stderr(out);
+    assert!(err.starts_with("srview: "), "{err}");
+    assert_eq!(
+        err.trim_end_matches('\n').lines().count(),
+        1,
+        "one line: {err:?}"
+    );
+    assert!(err.contains(needle), "{err:?} lacks {needle:?}");
+    assert!(out.stdout.is_empty(), "nothing on stdout");
+}
+
+#[test]
+fn non_utf8_file_names_the_first_bad_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = temp_file(dir.path(), "f.txt", b"a\nb\n\xc3\x28 c\n");
+    let out = srview(&["--write", p(&file)], ONE_BLOCK.as_bytes());
+    assert_one_line_exit_2(&out, "not valid UTF-8 (first bad byte at offset 4)");
+    assert!(stderr(&out).contains("f.txt"));
+    assert_eq!(std::fs::read(&file).unwrap(), b"a\nb\n\xc3\x28 c\n");
+}
+
+#[test]
+fn non_utf8_diff_names_the_first_bad_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = temp_file(dir.path(), "f.txt", b"a\nb\nc\n");
+    let mut diff = ONE_BLOCK.as_bytes().to_vec();
+    diff.insert(17, 0xff); // inside "B1"
+    let out = srview(&[p(&file)], &diff);
+    assert_one_line_exit_2(
+        &out,
+        "stdin is not valid UTF-8 (first bad byte at offset 17)",
+    );
+    let path = temp_file(dir.path(), "d.diff", &diff);
+    let out = srview(&[p(&file), p(&path)], b"");
+    assert_one_line_exit_2(
+        &out,
+        "d.diff is not valid UTF-8 (first bad byte at offset 17)",
+    );
+}
+
+#[test]
+fn truncated_utf8_at_the_end_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = temp_file(dir.path(), "f.txt", b"ab\xe2\x82");
+    let out = srview(&[p(&file)], ONE_BLOCK.as_bytes());
+    assert_one_line_exit_2(&out, "first bad byte at offset 2");
+}
+
+#[test]
+fn binary_file_or_diff_is_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = temp_file(dir.path(), "f.bin", b"a\nb\0c\n");
+    let out = srview(&[p(&file)], ONE_BLOCK.as_bytes());
+    assert_one_line_exit_2(&out, "looks binary (NUL byte at offset 3)");
+    let file = temp_file(dir.path(), "f.txt", b"a\nb\nc\n");
+    let out = srview(&[p(&file)], b"------- SEARCH\n\0");
+    assert_one_line_exit_2(&out, "stdin looks binary (NUL byte at offset 15)");
+}
+
+#[test]
+fn directory_or_device_as_file_is_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = srview(&[p(dir.path())], ONE_BLOCK.as_bytes());
+    assert_one_line_exit_2(&out, "is a directory");
+    #[cfg(unix)]
+    {
+        let out = srview(&["--write", "/dev/null"], ONE_BLOCK.as_bytes());
+        assert_one_line_exit_2(&out, "/dev/null is not a regular file");
+    }
+}
+
+#[test]
+fn usage_errors_are_exit_2() {
+    let out = srview(&[], b"");
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("apply needs FILE"),
+        "{}",
+        stderr(&out)
+    );
+    let out = srview(&["--engine", "v3", "x"], b"");
+    assert_eq!(code(&out), 2);
+}
