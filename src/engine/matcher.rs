@@ -50,7 +50,9 @@ impl<'a> LineIndex<'a> {
             Text::Borrowed(s) => *s,
             Text::Shared(s) => s,
         };
-        let mut starts = Vec::with_capacity(s.len() / 32 + 2);
+        // Counting first sizes the table exactly: no growth, no slack.
+        let newlines = s.bytes().filter(|&b| b == b'\n').count();
+        let mut starts = Vec::with_capacity(newlines + 2);
         starts.push(0);
         // `match_indices` with a char pattern scans with memchr.
         starts.extend(s.match_indices('\n').map(|(i, _)| i + 1));
