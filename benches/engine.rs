@@ -246,21 +246,25 @@ fn process() {
     std::fs::write(&paths[0], &original).expect("write file");
     std::fs::write(&paths[1], &edit).expect("write diff");
     std::fs::write(&paths[2], "").expect("write diff");
-    let median = |diff: &Path| {
-        let mut runs: Vec<(Duration, Option<u64>)> =
-            (0..15).map(|_| run_process(bin, &paths[0], diff)).collect();
+    // Interleaved, so load from other processes hits both alike.
+    let (mut edit_runs, mut noop_runs) = (Vec::new(), Vec::new());
+    for _ in 0..21 {
+        edit_runs.push(run_process(bin, &paths[0], &paths[1]));
+        noop_runs.push(run_process(bin, &paths[0], &paths[2]));
+    }
+    let median = |mut runs: Vec<(Duration, Option<u64>)>| {
         runs.sort();
         let peak = runs.iter().filter_map(|r| r.1).max();
         (runs[runs.len() / 2].0, peak)
     };
-    let (t_edit, rss_edit) = median(&paths[1]);
-    let (t_noop, rss_noop) = median(&paths[2]);
+    let (t_edit, rss_edit) = median(edit_runs);
+    let (t_noop, rss_noop) = median(noop_runs);
     let _ = std::fs::remove_dir_all(&dir);
     println!(
         "\n## `srview apply` as a process on a 100k-line file ({:.2} MB)\n",
         original.len() as f64 / 1e6
     );
-    println!("| diff | wall (ms, median of 15) | peak RSS (KiB) |\n|---|---:|---:|");
+    println!("| diff | wall (ms, median of 21) | peak RSS (KiB) |\n|---|---:|---:|");
     let kib = |r: Option<u64>| r.map_or("n/a".to_string(), |k| k.to_string());
     println!(
         "| 50 blocks, last line-trimmed ({} bytes) | {:.2} | {} |",

@@ -19,7 +19,11 @@ impl Rng {
     }
 
     pub fn below(&mut self, n: usize) -> usize {
-        if n == 0 { 0 } else { (self.next() % n as u64) as usize }
+        if n == 0 {
+            0
+        } else {
+            (self.next() % n as u64) as usize
+        }
     }
 
     pub fn chance(&mut self, percent: usize) -> bool {
@@ -32,15 +36,42 @@ impl Rng {
 }
 
 const WORDS: &[&str] = &[
-    "a", "b", "c", "fn x() {", "}", "", "  a", "a  ", "\tb", "x😀y", "ü", "\u{00A0}c", "a\r",
-    "\u{FEFF}b", "let v = 1;",
+    "a",
+    "b",
+    "c",
+    "fn x() {",
+    "}",
+    "",
+    "  a",
+    "a  ",
+    "\tb",
+    "x😀y",
+    "ü",
+    "\u{00A0}c",
+    "a\r",
+    "\u{FEFF}b",
+    "let v = 1;",
 ];
 
-const SEARCH: &[&str] = &["------- SEARCH", "<<<<<<< SEARCH", "--- SEARCH", "------- SEARCH>"];
+const SEARCH: &[&str] = &[
+    "------- SEARCH",
+    "<<<<<<< SEARCH",
+    "--- SEARCH",
+    "------- SEARCH>",
+];
 const SEP: &[&str] = &["=======", "===", "========"];
 const REPLACE: &[&str] = &["+++++++ REPLACE", ">>>>>>> REPLACE", "+++ REPLACE>"];
 const NOISE: &[&str] = &[
-    "", " ", "text", "-- SEARCH", "==", "+++++++ REPLACE\r", "```", ">", "<", "- item",
+    "",
+    " ",
+    "text",
+    "-- SEARCH",
+    "==",
+    "+++++++ REPLACE\r",
+    "```",
+    ">",
+    "<",
+    "- item",
 ];
 
 pub fn original(rng: &mut Rng) -> String {
@@ -75,7 +106,11 @@ pub fn diff(rng: &mut Rng, original: &str) -> String {
             out.push(rng.pick(NOISE).to_string());
         }
         let marker = |rng: &mut Rng, set: &[&str]| {
-            if canonical { set[0].to_string() } else { rng.pick(set).to_string() }
+            if canonical {
+                set[0].to_string()
+            } else {
+                rng.pick(set).to_string()
+            }
         };
         if !rng.chance(5) {
             out.push(marker(rng, SEARCH));
