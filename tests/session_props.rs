@@ -87,9 +87,7 @@ fn corpus_streaming_cases_through_session() {
     assert!(cases.len() > 300, "stream cases present: {}", cases.len());
     let mut rng = Rng::new(7);
     for case in &cases {
-        for max in [1, 7, 64] {
-            stream_through(&mut rng, &case.original, &case.diff, case.version, max);
-        }
+        stream_through(&mut rng, &case.original, &case.diff, case.version, 16);
         // And against what the reference itself produced.
         let mut session = Session::new(case.original.as_str(), case.version);
         session.push(&case.diff);

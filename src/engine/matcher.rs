@@ -50,7 +50,9 @@ impl<'a> LineIndex<'a> {
             Text::Borrowed(s) => *s,
             Text::Shared(s) => s,
         };
-        let mut starts = Vec::with_capacity(s.len() / 32 + 2);
+        // Counting first sizes the table exactly: no growth, no slack.
+        let newlines = count_newlines(s.as_bytes());
+        let mut starts = Vec::with_capacity(newlines + 2);
         starts.push(0);
         // `match_indices` with a char pattern scans with memchr.
         starts.extend(s.match_indices('\n').map(|(i, _)| i + 1));
@@ -148,6 +150,18 @@ impl LineIndex<'static> {
     pub fn shared(text: Arc<str>) -> Self {
         Self::build(Text::Shared(text))
     }
+}
+
+/// Counts `\n` bytes in 64-byte blocks with a narrow counter, a shape the
+/// compiler vectorizes (a plain `filter().count()` runs ~10x slower).
+fn count_newlines(bytes: &[u8]) -> usize {
+    let mut chunks = bytes.chunks_exact(64);
+    let mut total = 0;
+    for chunk in &mut chunks {
+        let in_chunk: u8 = chunk.iter().map(|&b| u8::from(b == b'\n')).sum();
+        total += usize::from(in_chunk);
+    }
+    total + chunks.remainder().iter().filter(|&&b| b == b'\n').count()
 }
 
 /// The SEARCH lines as the fallbacks see them: split on `\n`, one trailing
@@ -299,6 +313,13 @@ mod tests {
         assert_eq!(idx.newlines_between(0, 8), 2);
         assert_eq!(idx.newlines_between(3, 6), 1);
         assert_eq!(idx.newlines_between(6, 3), 0);
+    }
+
+    #[test]
+    fn counts_newlines_across_blocks() {
+        let text = "a\n".repeat(100) + "\n\nb";
+        assert_eq!(count_newlines(text.as_bytes()), 102);
+        assert_eq!(LineIndex::new(&text).line_count(), 103);
     }
 
     #[test]

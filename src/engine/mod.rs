@@ -216,8 +216,8 @@ pub fn apply(diff: &str, original: &str, options: Options) -> Outcome {
 /// re-apply a growing diff to the same file.
 pub fn apply_indexed(diff: &str, index: &matcher::LineIndex, options: Options) -> Outcome {
     let raw = match options.version {
-        Version::V1 => run(v1::V1::new(), diff, index, options.is_final),
-        Version::V2 => run(v2::V2::new(), diff, index, options.is_final),
+        Version::V1 => run::<v1::V1>(diff, index, options.is_final),
+        Version::V2 => run::<v2::V2>(diff, index, options.is_final),
     };
     report::finish(raw, index)
 }
@@ -229,6 +229,8 @@ pub(crate) trait Machine: Sized {
     const STRICT: bool;
     /// v1's final mode rebuilds the content from its replacements.
     const FINAL_REBUILDS: bool;
+    /// A fresh machine; `keep_text = false` tracks the content's counts only.
+    fn new(index: &LineIndex, keep_text: bool) -> Self;
     /// Processes one line (without its `\n`); `line_no` is 1-based.
     fn feed(&mut self, index: &LineIndex, line: &str, line_no: usize) -> Result<(), String>;
     /// The end of the diff: `is_final` finalization, then the raw outcome.
@@ -241,7 +243,9 @@ pub(crate) trait Machine: Sized {
     fn fork(&self, keep_text: bool) -> Self;
 }
 
-fn run<M: Machine>(mut machine: M, diff: &str, index: &LineIndex, is_final: bool) -> RawOutcome {
+fn run<M: Machine>(diff: &str, index: &LineIndex, is_final: bool) -> RawOutcome {
+    // A final v1 apply rebuilds the content, so the streamed one is not built.
+    let mut machine = M::new(index, !(is_final && M::FINAL_REBUILDS));
     for (i, line) in diff_lines(diff, M::STRICT).into_iter().enumerate() {
         if let Err(message) = machine.feed(index, line, i + 1) {
             return machine.fail(message, Some(i + 1));

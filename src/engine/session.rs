@@ -73,13 +73,14 @@ impl Session {
 
     /// A session over an index built earlier (e.g. by a previous session).
     pub fn with_index(index: Arc<LineIndex<'static>>, version: Version) -> Self {
+        let engine = Engine::new(version, &index);
         Session {
             index,
             version,
             text: String::new(),
             committed: 0,
             lines: 0,
-            state: State::Running(Engine::new(version)),
+            state: State::Running(engine),
         }
     }
 
@@ -132,7 +133,7 @@ impl Session {
             let line = &self.text[self.committed..end];
             self.lines += 1;
             if let Err(message) = engine.feed(&self.index, line, self.lines) {
-                let failed = std::mem::replace(engine, Engine::new(self.version));
+                let failed = std::mem::replace(engine, Engine::V2(V2::default()));
                 let raw = failed.fail(message, Some(self.lines));
                 self.state = State::Failed(super::report::finish(raw, &self.index));
                 return;
@@ -210,10 +211,11 @@ fn finish_with_tail<M: Machine>(
 }
 
 impl Engine {
-    fn new(version: Version) -> Self {
+    /// The session keeps the streamed content: partial outcomes copy it.
+    fn new(version: Version, index: &LineIndex) -> Self {
         match version {
-            Version::V1 => Engine::V1(V1::new()),
-            Version::V2 => Engine::V2(V2::new()),
+            Version::V1 => Engine::V1(V1::new(index, true)),
+            Version::V2 => Engine::V2(V2::new(index, true)),
         }
     }
 

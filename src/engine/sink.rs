@@ -21,9 +21,10 @@ pub(crate) struct Sink {
 }
 
 impl Sink {
-    pub fn new(keep_text: bool) -> Self {
+    /// `capacity` is a size hint for the text, when kept.
+    pub fn new(keep_text: bool, capacity: usize) -> Self {
         Sink {
-            text: keep_text.then(String::new),
+            text: keep_text.then(|| String::with_capacity(capacity)),
             pos: Pos::default(),
         }
     }

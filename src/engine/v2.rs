@@ -49,13 +49,6 @@ pub(super) struct V2 {
 }
 
 impl V2 {
-    pub fn new() -> Self {
-        V2 {
-            result: Sink::new(true),
-            ..V2::default()
-        }
-    }
-
     fn search_start(&mut self, line_no: usize) -> Result<(), String> {
         if self.pending_text {
             return Err(
@@ -157,6 +150,13 @@ impl V2 {
 impl Machine for V2 {
     const FINAL_REBUILDS: bool = false;
     const STRICT: bool = true;
+
+    fn new(index: &LineIndex, keep_text: bool) -> Self {
+        V2 {
+            result: Sink::new(keep_text, index.text().len()),
+            ..V2::default()
+        }
+    }
 
     fn feed(&mut self, index: &LineIndex, line: &str, line_no: usize) -> Result<(), String> {
         if let Some(b) = self.current {

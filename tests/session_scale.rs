@@ -1,0 +1,177 @@
+//! No size caps: 200k-line files and 1 MB lines apply exactly as a naive,
+//! obviously-correct transcription of the reference's matching says, both
+//! through `apply` and streamed through a session.
+
+use srview::engine::js::js_trim;
+use srview::engine::session::Session;
+use srview::engine::{Options, Stage, Version, apply};
+
+/// The reference's v1 matching chain for in-order blocks, written the slow
+/// way it is specified: re-split the file, try every candidate in order.
+fn naive_locate(original: &str, search: &str, from: usize) -> Option<(usize, usize, Stage)> {
+    if let Some(i) = original[from..].find(search) {
+        return Some((from + i, from + i + search.len(), Stage::Exact));
+    }
+    let orig: Vec<&str> = original.split('\n').collect();
+    let mut find: Vec<&str> = search.split('\n').collect();
+    let raw = find.len();
+    if find.last() == Some(&"") {
+        find.pop();
+    }
+    // Line start offsets, summed once (the reference re-sums per candidate,
+    // which is quadratic at this size).
+    let starts: Vec<usize> = std::iter::once(0)
+        .chain(orig.iter().scan(0, |acc, l| {
+            *acc += l.len() + 1;
+            Some(*acc)
+        }))
+        .collect();
+    let offset = |line: usize| starts[line];
+    let first = (0..orig.len()).find(|&i| offset(i) >= from)?;
+    let window_end = |i: usize| starts[i + find.len()];
+    let last_start = orig.len().checked_sub(find.len())?;
+    for i in first..=last_start {
+        if (0..find.len()).all(|k| js_trim(orig[i + k]) == js_trim(find[k])) {
+            return Some((offset(i), window_end(i), Stage::LineTrimmed));
+        }
+    }
+    if raw >= 3 {
+        let m = find.len();
+        for i in first..=last_start {
+            if js_trim(orig[i]) == js_trim(find[0])
+                && js_trim(orig[i + m - 1]) == js_trim(find[m - 1])
+            {
+                return Some((offset(i), window_end(i), Stage::BlockAnchor));
+            }
+        }
+    }
+    None
+}
+
+fn naive_apply(original: &str, blocks: &[(String, String)]) -> (String, Vec<Stage>) {
+    let (mut out, mut from, mut stages) = (String::new(), 0, Vec::new());
+    for (search, replace) in blocks {
+        let (start, end, stage) = naive_locate(original, search, from).expect("naive match");
+        out.push_str(&original[from..start]);
+        out.push_str(replace);
+        from = end.min(original.len());
+        stages.push(stage);
+    }
+    out.push_str(&original[from..]);
+    (out, stages)
+}
+
+fn diff_of(blocks: &[(String, String)]) -> String {
+    blocks
+        .iter()
+        .map(|(s, r)| format!("------- SEARCH\n{s}=======\n{r}+++++++ REPLACE\n"))
+        .collect()
+}
+
+/// Engine and session (fed in `chunk`-byte pieces) against the naive result.
+fn check(original: &str, blocks: &[(String, String)], want_stages: &[Stage], chunk: usize) {
+    let (want, stages) = naive_apply(original, blocks);
+    assert_eq!(
+        stages, want_stages,
+        "the naive matcher takes the intended path"
+    );
+    let diff = diff_of(blocks);
+    let out = apply(&diff, original, Options::default());
+    let got: Vec<Option<Stage>> = out.blocks.iter().map(|b| b.stage).collect();
+    assert_eq!(
+        got,
+        want_stages.iter().copied().map(Some).collect::<Vec<_>>()
+    );
+    assert!(
+        out.result.as_ref().is_ok_and(|a| a.new_content == want),
+        "apply differs"
+    );
+    let mut session = Session::new(original, Version::V1);
+    let mut at = 0;
+    while at < diff.len() {
+        let mut end = (at + chunk).min(diff.len());
+        while !diff.is_char_boundary(end) {
+            end += 1;
+        }
+        session.push(&diff[at..end]);
+        // Cheap per update even at this size: no content is built.
+        assert!(session.summary(false).result.is_ok());
+        at = end;
+    }
+    assert_eq!(session.outcome(true), out);
+    let partial = apply(
+        &diff,
+        original,
+        Options {
+            version: Version::V1,
+            is_final: false,
+        },
+    );
+    assert_eq!(session.outcome(false), partial);
+}
+
+fn big_file(lines: usize) -> Vec<String> {
+    (0..lines)
+        .map(|i| {
+            if i % 3 == 0 {
+                "    }".to_string()
+            } else {
+                format!("    let v{i} = {};", i % 7)
+            }
+        })
+        .collect()
+}
+
+fn joined(lines: &[String]) -> String {
+    lines.iter().map(|l| format!("{l}\n")).collect()
+}
+
+#[test]
+fn two_hundred_thousand_lines() {
+    let lines = big_file(200_000);
+    let original = joined(&lines);
+    let exact = (joined(&lines[1_000..1_004]), "    exact();\n".to_string());
+    // Re-indented: only the line-trimmed stage finds it, near the end.
+    let trimmed: String = lines[199_000..199_005]
+        .iter()
+        .map(|l| format!("{}\n", l.trim()))
+        .collect();
+    // First and last line right, middle wrong: block-anchor.
+    let mut anchor = lines[199_500..199_504].to_vec();
+    anchor[1] = "something else".into();
+    let blocks = vec![
+        exact,
+        (trimmed, "trimmed();\n".into()),
+        (joined(&anchor), String::new()),
+    ];
+    check(
+        &original,
+        &blocks,
+        &[Stage::Exact, Stage::LineTrimmed, Stage::BlockAnchor],
+        4096,
+    );
+}
+
+#[test]
+fn one_megabyte_lines() {
+    let long = |c: char| c.to_string().repeat(1 << 20);
+    let lines = vec![
+        long('a'),
+        long('b'),
+        format!("\t{}", long('c')),
+        long('d'),
+        long('e'),
+    ];
+    let original = joined(&lines);
+    let blocks = vec![
+        (format!("{}\n", lines[1]), format!("{}\n", long('B'))),
+        // Indentation and trailing blanks differ: line-trimmed on 1 MB lines.
+        (format!("{}  \n{}\n", long('c'), lines[3]), "cd\n".into()),
+    ];
+    check(
+        &original,
+        &blocks,
+        &[Stage::Exact, Stage::LineTrimmed],
+        64 * 1024,
+    );
+}
