@@ -134,3 +134,22 @@ proptest! {
         }
     }
 }
+
+/// A SEARCH marker inside an open REPLACE keeps the old match live; the next
+/// block is applied there, and its report says so.
+#[test]
+fn block_applied_on_an_inherited_match_reports_it() {
+    let out = srview::engine::apply(
+        "------- SEARCH\nb\n=======\nB\n------- SEARCH\nc\n",
+        "a\nb\nc\n",
+        srview::engine::Options::default(),
+    );
+    assert_eq!(out.result.expect("applies").new_content, "a\nc\n");
+    let second = &out.blocks[1];
+    assert_eq!(second.state, srview::engine::BlockState::Applied);
+    assert_eq!(second.stage, Some(srview::engine::Stage::Exact));
+    assert_eq!(
+        second.original.map(|s| (s.start_line, s.end_line)),
+        Some((2, 2))
+    );
+}

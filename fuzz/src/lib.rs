@@ -56,12 +56,11 @@ pub fn check_outcome(outcome: &Outcome, diff: &str, original: &str, options: Opt
             BlockState::Failed => assert!(block.error.is_some(), "failed without error"),
             _ => assert!(block.error.is_none(), "error on a non-failed block"),
         }
-        if block.state == BlockState::Applied && block.stage.is_none() {
-            // v1 quirk: a SEARCH marker inside an unclosed REPLACE leaves the
-            // old match live, and a final apply closes the new block with it.
-            // The report then has no stage and no range for that block.
-            assert_eq!(options.version, Version::V1, "applied without a stage");
-            assert!(block.original.is_none(), "a range without a stage");
+        if block.state == BlockState::Applied {
+            // Every applied block says where and how it matched (a block cut
+            // off by a new SEARCH marker hands its match to the next block).
+            assert!(block.stage.is_some(), "applied without a stage");
+            assert!(block.original.is_some(), "applied without a range");
         }
         if block.stage == Some(Stage::WholeFile) {
             assert_eq!(options.version, Version::V1, "v2 has no whole-file stage");

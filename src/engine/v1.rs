@@ -100,8 +100,26 @@ impl V1 {
         if !self.out_of_order {
             self.from = found.end;
         }
+        self.adopt(b, found);
         self.close(b);
         Ok(())
+    }
+
+    /// A SEARCH marker inside an open REPLACE section starts a new block but
+    /// keeps the old match (the reference resets neither): the new block is
+    /// then applied at that match, so report it there.
+    fn adopt(&mut self, b: usize, found: Match) {
+        let block = &mut self.blocks[b];
+        if block.original.is_none() {
+            block.stage = Some(found.stage);
+            block.out_of_order = self.out_of_order;
+            block.original = Some(Span {
+                start: found.start,
+                end: found.end,
+                start_line: 0,
+                end_line: 0,
+            });
+        }
     }
 
     /// Marks block `b` applied and resets the per-block state.
@@ -165,6 +183,7 @@ impl V1 {
                 end: found.end,
                 block: b,
             });
+            self.adopt(b, found);
             self.close(b);
         }
         for block in &mut self.blocks {
