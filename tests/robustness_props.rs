@@ -1,0 +1,84 @@
+//! CI-sized property runs of the parts fuzzing covers at length
+//! (`fuzz/`): the diagnosis and the transcript parsers never panic on
+//! arbitrary text, and keep their basic promises.
+
+use proptest::prelude::*;
+use srview::diagnose;
+use srview::engine::{self, Options, Version};
+use srview::source::{aider, transcript};
+
+/// Text built from the pieces that matter: markers (good and near-miss),
+/// code-like lines, white space variants, tags and fences.
+fn diffish() -> impl Strategy<Value = String> {
+    let piece = prop_oneof![
+        Just("------- SEARCH\n".to_string()),
+        Just("-------SEARCH\n".to_string()),
+        Just("=======\n".to_string()),
+        Just("======= \n".to_string()),
+        Just("+++++++ REPLACE\n".to_string()),
+        Just("<<<<<<< SEARCH\n".to_string()),
+        Just(">>>>>>> REPLACE\n".to_string()),
+        Just("fn a() {\n".to_string()),
+        Just("    let x = 1;\n".to_string()),
+        Just("\tlet x = 1;\r\n".to_string()),
+        Just("}\n".to_string()),
+        Just("\n".to_string()),
+        Just("<replace_in_file>\n<path>a.rs</path>\n<diff>\n".to_string()),
+        Just("</diff>\n</replace_in_file>\n".to_string()),
+        Just("a.rs\n```rust\n".to_string()),
+        Just("```\n".to_string()),
+        "[ -~\u{a0}\u{2019}\u{feff}]{0,12}\n",
+    ];
+    prop::collection::vec(piece, 0..24).prop_map(|v| v.concat())
+}
+
+fn original() -> impl Strategy<Value = String> {
+    prop::collection::vec(
+        prop_oneof![
+            Just("fn a() {\n"),
+            Just("    let x = 1;\n"),
+            Just("}\n"),
+            Just("\n"),
+            Just("let y = \"q\";\n")
+        ],
+        0..16,
+    )
+    .prop_map(|v| v.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(192))]
+
+    #[test]
+    fn diagnosis_never_panics_and_stays_in_bounds(diff in diffish(), original in original(), v2 in any::<bool>(), is_final in any::<bool>()) {
+        let version = if v2 { Version::V2 } else { Version::V1 };
+        let found = diagnose::diagnose(&diff, &original, Options { version, is_final });
+        let lines = original.split('\n').count();
+        for (i, d) in found.iter().enumerate() {
+            prop_assert_eq!(d.index, i);
+            if let Some(c) = d.closest {
+                prop_assert!((0.0..=1.0).contains(&c.similarity));
+                prop_assert!(c.start_line >= 1 && c.start_line <= c.end_line.max(c.start_line) && c.end_line <= lines);
+            }
+            if let Some(s) = &d.suggestion {
+                let alone = engine::apply(s, &original, Options::default());
+                prop_assert!(alone.result.is_ok(), "suggestion does not apply: {:?}", s);
+            }
+        }
+    }
+
+    #[test]
+    fn transcript_parsers_never_panic_on_any_prefix(text in diffish()) {
+        let _ = transcript::detect(&text);
+        let _ = aider::parse(&text);
+        let full = transcript::parse_any(&text);
+        let mut ends: Vec<usize> = (0..=text.len()).filter(|&i| text.is_char_boundary(i)).step_by(7).collect();
+        ends.push(text.len());
+        for end in ends {
+            let calls = transcript::parse_any(&text[..end]);
+            prop_assert!(calls.len() <= full.len() + 1, "a prefix cannot hold many more calls than the whole");
+        }
+        let edits = transcript::apply_calls(&full, |p| Ok(Some(format!("{p}\n"))), transcript::ApplyOptions::default());
+        prop_assert!(edits.len() <= full.len());
+    }
+}
