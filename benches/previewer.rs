@@ -103,7 +103,8 @@ fn main() {
     let frame_med = median(frames.clone());
     let frame_max = frames.iter().max().copied().unwrap_or_default();
 
-    let (latency, peak_kib) = live_latency(&original, &full);
+    let (latency, peak_kib) = live_latency(&original, 10);
+    let (_, baseline_kib) = live_latency("fn main() {}\n", 0);
     println!(
         "previewer on a {LINES}-line file ({} bytes), diff of 20 blocks",
         original.len()
@@ -130,11 +131,17 @@ fn main() {
             "  previewer peak RSS             {kib} KiB ({:.1}x file+diff)",
             kib as f64 / input
         );
+        if let Some(base) = baseline_kib {
+            println!(
+                "  previewer peak RSS, 1-line file {base} KiB (fixed: syntax definitions, terminal); above it {:.1}x file+diff",
+                kib.saturating_sub(base) as f64 / input
+            );
+        }
     }
 }
 
 /// Spawns the release binary in a pty and times appends until they show.
-fn live_latency(original: &str, _full: &str) -> (Option<Duration>, Option<u64>) {
+fn live_latency(original: &str, probes: usize) -> (Option<Duration>, Option<u64>) {
     let bin = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/release/srview");
     if !bin.exists() {
         return (None, None);
@@ -196,7 +203,7 @@ fn live_latency(original: &str, _full: &str) -> (Option<Duration>, Option<u64>) 
     };
     let _ = wait("applied", Duration::from_secs(20));
     let mut times = Vec::new();
-    for k in 0..10 {
+    for k in 0..probes {
         let token = format!("MARK{k}X");
         let text = format!(
             "------- SEARCH\n    let s = \"value {}\";\n=======\n    let s = \"{token}\";\n+++++++ REPLACE\n",

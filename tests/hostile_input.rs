@@ -430,9 +430,9 @@ fn diff_of_100000_blocks_v1() {
 }
 
 #[test]
-fn diff_of_2000_in_order_blocks_v1() {
+fn diff_of_100000_in_order_blocks_v1() {
     let dir = tempfile::tempdir().unwrap();
-    let n = 2_000;
+    let n = 100_000;
     let original = rows(n);
     let file = write(dir.path(), "f.txt", original.as_bytes());
     let diff: String = (0..n)
@@ -444,7 +444,7 @@ fn diff_of_2000_in_order_blocks_v1() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout == want.as_bytes());
     assert_bounded(
-        "2,000 in-order blocks, v1",
+        "100,000 in-order blocks, v1",
         &r,
         (original.len() + diff.len()) as u64,
         10,
