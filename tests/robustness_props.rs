@@ -82,3 +82,22 @@ proptest! {
         prop_assert!(edits.len() <= full.len());
     }
 }
+
+/// A file line that reads as a marker (a setext underline) cannot be quoted
+/// in a block: no suggestion is offered rather than a broken one.
+#[test]
+fn no_suggestion_that_quotes_a_marker_line() {
+    let original = "Title\n=========\n\nsome text here\n";
+    let diff = "------- SEARCH\nTitle\n=========\nsome text hare\n=======\nx\n+++++++ REPLACE\n";
+    for d in diagnose::diagnose(diff, original, Options::default()) {
+        if let Some(s) = &d.suggestion {
+            assert!(
+                engine::apply(s, original, Options::default())
+                    .result
+                    .is_ok(),
+                "{s}"
+            );
+        }
+    }
+    assert!(diagnose::suggestion(original, 1, 3, "x\n").is_none());
+}

@@ -2,7 +2,7 @@
 //! with context until it occurs exactly once, so it matches at the intended
 //! place with the exact stage.
 
-use crate::engine::markers::{REPLACE_END, SEARCH_START, SEPARATOR};
+use crate::engine::markers::{REPLACE_END, SEARCH_START, SEPARATOR, is_marker};
 
 /// A complete block with canonical markers whose SEARCH text is the file's
 /// lines `first_line..=last_line` (1-based), extended with context lines
@@ -10,7 +10,9 @@ use crate::engine::markers::{REPLACE_END, SEARCH_START, SEPARATOR};
 ///
 /// The SEARCH text always ends in a newline, so a region that includes a
 /// last line without one can only match through the line-trimmed stage.
-/// `None` when the lines are not in the file.
+/// `None` when the lines are not in the file, or when a line of the block
+/// would read as a marker (a file line such as a setext `=====` underline
+/// cannot be quoted in a SEARCH/REPLACE block at all).
 pub fn suggestion(
     original: &str,
     first_line: usize,
@@ -55,6 +57,13 @@ pub fn suggestion(
             break;
         }
         prefer_before = !prefer_before;
+    }
+    let quoted = lines[start..end]
+        .iter()
+        .copied()
+        .chain(replace_lines.iter().map(String::as_str));
+    if quoted.into_iter().any(is_marker) {
+        return None;
     }
     let mut out = String::new();
     out.push_str(SEARCH_START);
