@@ -2,7 +2,7 @@
 //! or DIFF read to its end) and prints one JSON line per update, then a last
 //! line with `"final": true` for the complete diff.
 //!
-//! Each line: `seq` (1-based), `bytes` (diff bytes received), `final`, `ok`,
+//! Each line: `seq` (1-based), `bytes` (diff bytes the update covers), `final`, `ok`,
 //! `error`, `newContentLength` (UTF-8 bytes; null on error), `matchIndices`,
 //! `blocks` (the per-block report), and with `--stream-content` also
 //! `newContent`. Updates apply in partial mode; the last line in final mode
@@ -158,7 +158,14 @@ impl<W: Write> Stream<W> {
             })
         };
         self.seq += 1;
-        decorate(&mut line, self.seq, self.bytes, is_final);
+        // The bytes this update describes: a character cut by the read is
+        // held back until its second half arrives.
+        decorate(
+            &mut line,
+            self.seq,
+            self.bytes - self.decoder.pending.len(),
+            is_final,
+        );
         line
     }
 
