@@ -40,6 +40,8 @@ pub struct Workspace {
     pub bytes: usize,
     pub version: Version,
     pub notice: Option<Notice>,
+    /// Show the file the agent is writing now, until the user picks a tab.
+    pub follow_tabs: bool,
 }
 
 impl Workspace {
@@ -52,6 +54,7 @@ impl Workspace {
             bytes: 0,
             version,
             notice: None,
+            follow_tabs: true,
         }
     }
 
@@ -117,6 +120,17 @@ impl Workspace {
             }
         }
         self.edits = edits;
+        if self.follow_tabs
+            && let Some(last) = calls.iter().rev().find(|c| c.path_complete)
+            && let Some(i) = self.edits.iter().position(|e| {
+                e.calls
+                    .iter()
+                    .any(|r| calls.get(r.call).is_some_and(|c| std::ptr::eq(c, last)))
+            })
+            && let Some(t) = self.tabs.iter().position(|t| t.path == self.edits[i].path)
+        {
+            self.current = t;
+        }
         if self.current >= self.tabs.len() {
             self.current = self.tabs.len().saturating_sub(1);
         }
@@ -148,6 +162,7 @@ impl Workspace {
                 self.select(c as usize - '1' as usize);
                 return WsEffect::None;
             }
+            KeyCode::Char('f') => self.follow_tabs = true,
             KeyCode::Char('a') => return self.accept(vec![self.current]),
             KeyCode::Char('A') => return self.accept((0..self.tabs.len()).collect()),
             KeyCode::Char('q') | KeyCode::Esc
@@ -173,6 +188,7 @@ impl Workspace {
     fn select(&mut self, tab: usize) {
         if tab < self.tabs.len() {
             self.current = tab;
+            self.follow_tabs = false;
         }
     }
 

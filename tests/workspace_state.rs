@@ -1,0 +1,106 @@
+//! The multi-file previewer state: tabs per file, following the file being
+//! written, accept one or all.
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use srview::app::StreamState;
+use srview::app::workspace::{Workspace, WsEffect};
+use srview::engine::Version;
+use srview::source::transcript::{self, ApplyOptions, FileState};
+
+fn files(path: &str) -> Result<Option<String>, String> {
+    Ok(Some(match path {
+        "a.py" => "x = 1\ny = 2\n".to_string(),
+        "b.toml" => "[s]\nk = 1\n".to_string(),
+        _ => return Ok(None),
+    }))
+}
+
+fn call(path: &str, search: &str, replace: &str) -> String {
+    format!(
+        "<replace_in_file>\n<path>{path}</path>\n<diff>\n------- SEARCH\n{search}\n=======\n{replace}\n+++++++ REPLACE\n</diff>\n</replace_in_file>\n"
+    )
+}
+
+fn feed(ws: &mut Workspace, text: &str, ended: bool) {
+    let calls = transcript::parse_any(text);
+    let edits = transcript::apply_calls(&calls, files, ApplyOptions::default());
+    ws.update(&calls, edits, text.len(), ended);
+}
+
+fn key(ws: &mut Workspace, c: char) -> WsEffect {
+    ws.on_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
+}
+
+#[test]
+fn tabs_follow_the_file_being_written_until_the_user_picks_one() {
+    let mut ws = Workspace::new(Version::V1);
+    let text = format!(
+        "{}{}",
+        call("a.py", "y = 2", "y = 3"),
+        call("b.toml", "k = 1", "k = 2")
+    );
+    let half = text.find("<path>b.toml").expect("second call") + 20;
+    feed(&mut ws, &text[..half], false);
+    assert_eq!(ws.tabs.len(), 2);
+    assert_eq!(ws.current, 1, "follows the file being written");
+    assert_eq!(ws.stream, StreamState::Streaming);
+    assert_eq!(ws.tabs[1].state, FileState::Streaming);
+    key(&mut ws, '[');
+    assert_eq!(ws.current, 0);
+    feed(&mut ws, &text, true);
+    assert_eq!(ws.current, 0, "a chosen tab stays");
+    assert_eq!(ws.tabs[0].app.result.text(), "x = 1\ny = 3\n");
+    assert_eq!(ws.tabs[1].app.result.text(), "[s]\nk = 2\n");
+    key(&mut ws, 'f');
+    feed(&mut ws, &text, true);
+    assert_eq!(ws.current, 1, "f follows again");
+}
+
+#[test]
+fn accept_all_needs_every_file_applied() {
+    let mut ws = Workspace::new(Version::V1);
+    let text = format!(
+        "{}{}",
+        call("a.py", "y = 2", "y = 3"),
+        call("b.toml", "missing", "k = 2")
+    );
+    feed(&mut ws, &text, true);
+    assert_eq!(ws.tabs[1].state, FileState::Failed);
+    assert_eq!(key(&mut ws, 'A'), WsEffect::None);
+    assert!(
+        ws.notice
+            .as_ref()
+            .is_some_and(|n| n.error && n.text.contains("b.toml"))
+    );
+    key(&mut ws, '1');
+    let WsEffect::Write(which) = key(&mut ws, 'a') else {
+        panic!("accepting an applied file asks to write it");
+    };
+    assert_eq!(which.len(), 1);
+    assert_eq!(ws.edits[which[0]].path, "a.py");
+    ws.mark_written(&which);
+    assert!(ws.tabs[0].written && !ws.all_written());
+    assert_eq!(
+        key(&mut ws, 'q'),
+        WsEffect::Quit(1),
+        "not everything was written"
+    );
+}
+
+#[test]
+fn accept_all_writes_every_applied_file() {
+    let mut ws = Workspace::new(Version::V1);
+    let text = format!(
+        "{}{}",
+        call("a.py", "y = 2", "y = 3"),
+        call("b.toml", "k = 1", "k = 2")
+    );
+    feed(&mut ws, &text, true);
+    let WsEffect::Write(which) = key(&mut ws, 'A') else {
+        panic!("both apply");
+    };
+    assert_eq!(which.len(), 2);
+    ws.mark_written(&which);
+    assert!(ws.all_written());
+    assert_eq!(key(&mut ws, 'q'), WsEffect::Quit(0));
+}
