@@ -246,6 +246,9 @@ impl App {
         let shown = failed_prefix.as_ref().unwrap_or(&self.outcome);
         if let Ok(applied) = &shown.result {
             let changed = first_difference(self.result.text(), &applied.new_content);
+            // Free the old result first: on a big file, three copies at once
+            // (old, new string, new shared text) would set the peak.
+            self.result = TextLines::default();
             let new = TextLines::new(applied.new_content.as_str());
             let line = new.line_of(changed);
             self.dirty_from = if self.result_epoch == 0 {
