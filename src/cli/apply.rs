@@ -113,11 +113,10 @@ fn write_outcome_json(out: &mut impl Write, outcome: &Outcome) -> std::io::Resul
     write!(out, ",\"ok\":{ok}}}")
 }
 
-/// The `--json` object: the reference's answer plus the block report.
-/// (`apply` itself streams it with `write_outcome_json`; kept for the
-/// commands that embed it in larger objects.)
-#[allow(dead_code)]
-pub fn outcome_json(outcome: &Outcome) -> serde_json::Value {
+/// The `--json` object built in memory: the reference for what
+/// `write_outcome_json` streams (checked byte for byte by the tests).
+#[cfg(test)]
+fn outcome_json(outcome: &Outcome) -> serde_json::Value {
     let (ok, content, indices, error) = match &outcome.result {
         Ok(a) => (
             true,

@@ -295,6 +295,21 @@ fn no_match_error(search: &str) -> String {
     )
 }
 
+impl BlockReport {
+    /// Records where and how the block matched (line numbers are filled in
+    /// when the report is finished).
+    fn record_match(&mut self, found: matcher::Match, out_of_order: bool) {
+        self.stage = Some(found.stage);
+        self.out_of_order = out_of_order;
+        self.original = Some(Span {
+            start: found.start,
+            end: found.end,
+            start_line: 0,
+            end_line: 0,
+        });
+    }
+}
+
 fn new_block(index: usize, line: usize) -> BlockReport {
     BlockReport {
         index,

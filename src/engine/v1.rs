@@ -6,8 +6,7 @@ use super::markers::{is_replace_end, is_search_start, is_separator};
 use super::matcher::{self, LineIndex, Match};
 use super::sink::{Pos, Sink};
 use super::{
-    ApplyError, BlockReport, BlockState, Machine, RawOutcome, Span, Stage, new_block,
-    no_match_error,
+    ApplyError, BlockReport, BlockState, Machine, RawOutcome, Stage, new_block, no_match_error,
 };
 
 const EMPTY_SEARCH: &str = "Empty SEARCH block detected with non-empty file. This usually indicates a malformed SEARCH marker.\nPlease ensure your SEARCH marker follows the correct format:\n- Use '------- SEARCH' (7+ dashes + space + SEARCH)\n";
@@ -67,14 +66,7 @@ impl V1 {
         }
         let block = &mut self.blocks[b];
         block.state = BlockState::ReplaceStreaming;
-        block.stage = Some(found.stage);
-        block.out_of_order = self.out_of_order;
-        block.original = Some(Span {
-            start: found.start,
-            end: found.end,
-            start_line: 0,
-            end_line: 0,
-        });
+        block.record_match(found, self.out_of_order);
         if !self.out_of_order {
             self.result.push_original(index, self.from, found.start);
             let at = self.result.pos();
@@ -111,14 +103,7 @@ impl V1 {
     fn adopt(&mut self, b: usize, found: Match) {
         let block = &mut self.blocks[b];
         if block.original.is_none() {
-            block.stage = Some(found.stage);
-            block.out_of_order = self.out_of_order;
-            block.original = Some(Span {
-                start: found.start,
-                end: found.end,
-                start_line: 0,
-                end_line: 0,
-            });
+            block.record_match(found, self.out_of_order);
         }
     }
 

@@ -14,8 +14,7 @@ use super::markers::{is_replace_end, is_search_start, is_separator};
 use super::matcher::{self, LineIndex, Match};
 use super::sink::{Pos, Sink};
 use super::{
-    ApplyError, BlockReport, BlockState, Machine, RawOutcome, Span, Stage, new_block,
-    no_match_error,
+    ApplyError, BlockReport, BlockState, Machine, RawOutcome, Stage, new_block, no_match_error,
 };
 
 const INVALID_TRANSITION: &str = "Invalid state transition.\nValid transitions are:\n- Idle → StateSearch\n- StateSearch → StateReplace";
@@ -134,13 +133,7 @@ impl V2 {
             let at = self.result.pos();
             let block = &mut self.blocks[b];
             block.state = BlockState::ReplaceStreaming;
-            block.stage = Some(found.stage);
-            block.original = Some(Span {
-                start: found.start,
-                end: found.end,
-                start_line: 0,
-                end_line: 0,
-            });
+            block.record_match(found, false);
             self.placed[b] = Some((at, at));
         }
         Ok(())
