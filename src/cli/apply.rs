@@ -3,8 +3,6 @@
 use std::io::Write;
 use std::path::Path;
 
-use serde_json::json;
-
 use super::{ApplyArgs, CmdResult};
 use crate::engine::{self, Options, Outcome};
 use crate::input::{self, CliError};
@@ -117,6 +115,7 @@ fn write_outcome_json(out: &mut impl Write, outcome: &Outcome) -> std::io::Resul
 /// `write_outcome_json` streams (checked byte for byte by the tests).
 #[cfg(test)]
 fn outcome_json(outcome: &Outcome) -> serde_json::Value {
+    use serde_json::json;
     let (ok, content, indices, error) = match &outcome.result {
         Ok(a) => (
             true,
