@@ -225,3 +225,41 @@ fn reload_reapplies_on_new_original() {
     app.reload("line 3\nline 4\n".into());
     assert_eq!(app.result.text(), "three\n");
 }
+
+#[test]
+fn diagnosis_gives_closest_region_jump_and_copy() {
+    let mut app = app();
+    app.set_diff(block("line 1500 typo", "x"));
+    app.set_diff(block("lime 150", "x"));
+    app.end_stream();
+    assert!(
+        app.diagnosis_stale(),
+        "diagnosis waits for the stream to pause"
+    );
+    assert!(app.selected_diagnosis().is_none());
+    app.diagnose();
+    let d = app.selected_diagnosis().expect("current diagnosis");
+    let closest = d.closest.expect("a closest region");
+    assert_eq!((closest.start_line, closest.end_line), (150, 150));
+    key(&mut app, KeyCode::Char('g'));
+    key(&mut app, KeyCode::Char('d'));
+    let row = app.row_of_original_line(149);
+    assert!(
+        app.view.scroll <= row && row < app.view.scroll + 20,
+        "d jumps to the closest region"
+    );
+    match key(&mut app, KeyCode::Char('c')) {
+        Effect::Copy { block: 0, text } => {
+            assert!(
+                text.starts_with("------- SEARCH\nline 150\n=======\nx\n"),
+                "{text}"
+            );
+        }
+        other => panic!("expected a copy, got {other:?}"),
+    }
+    app.set_diff(block("lime 150", "y"));
+    assert!(
+        app.diagnosis_stale(),
+        "a new diff makes the diagnosis stale"
+    );
+}

@@ -183,7 +183,9 @@ fn trigram_votes(file: &FileIndex, search: &[&str], votes: &mut HashMap<isize, f
             .filter(|g| bits[(*g as usize >> 6) & 0x3ff] & (1 << (g & 63)) != 0)
             .count();
         let score = hit as f64 / count.min(total).max(1) as f64;
-        if score >= 0.5 {
+        // Short lines have few trigrams: one typo costs up to three of them,
+        // so a third shared is already a real candidate.
+        if score >= 0.3 {
             scored.push((score, i));
         }
     }
