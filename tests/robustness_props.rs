@@ -101,3 +101,21 @@ fn no_suggestion_that_quotes_a_marker_line() {
     }
     assert!(diagnose::suggestion(original, 1, 3, "x\n").is_none());
 }
+
+/// Found by the property run: an exact SEARCH of one empty line also
+/// occurring on the empty line after the file's final newline.
+#[test]
+fn ambiguous_match_on_the_line_after_the_final_newline() {
+    let diff = "-------SEARCH\n<<<<<<< SEARCH\n\n=======\n";
+    for is_final in [false, true] {
+        let found = diagnose::diagnose(
+            diff,
+            "fn a() {\n",
+            Options {
+                version: Version::V1,
+                is_final,
+            },
+        );
+        assert!(!found.is_empty());
+    }
+}

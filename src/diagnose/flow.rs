@@ -296,13 +296,23 @@ fn matched_reason(
             if others.is_empty() {
                 return None;
             }
-            d.differences.extend(others.iter().map(|&line| Difference {
-                kind: DifferenceKind::OtherOccurrence,
-                search_line: None,
-                file_line: Some(line + 1),
-                search: None,
-                file: Some(ctx.file.lines[line].to_string()),
-                words: Vec::new(),
+            d.differences.extend(others.iter().map(|&line| {
+                Difference {
+                    kind: DifferenceKind::OtherOccurrence,
+                    search_line: None,
+                    file_line: Some(line + 1),
+                    search: None,
+                    // A match can start on the empty line after a final newline.
+                    file: Some(
+                        ctx.file
+                            .lines
+                            .get(line)
+                            .copied()
+                            .unwrap_or_default()
+                            .to_string(),
+                    ),
+                    words: Vec::new(),
+                }
             }));
             Some(Reason::Ambiguous)
         }
