@@ -254,3 +254,27 @@ fn print_sends_accepted_content_to_stdout_not_file() {
     );
     untouched(dir.path());
 }
+
+#[test]
+fn a_diff_that_never_ends_keeps_the_app_responsive() {
+    let dir = setup();
+    let bin = env!("CARGO_BIN_EXE_srview");
+    let script = format!(
+        "(printf '%s\\n' '------- SEARCH' beta '======='; while true; do printf 'still streaming\\n'; sleep 0.002; done) | '{bin}' f.txt"
+    );
+    let mut s = Session::spawn(dir.path(), "sh", &["-c", &script]);
+    s.wait_for("streaming", |c| {
+        c.contains("streaming") && c.contains("still streaming")
+    });
+    let bytes = |c: &str| -> Option<usize> {
+        let at = c.find(" B ")?;
+        c[..at].rsplit(' ').next()?.parse().ok()
+    };
+    let first = bytes(&s.contents()).expect("byte count in the status bar");
+    s.wait_for("more bytes keep arriving", |c| {
+        bytes(c).is_some_and(|b| b > first + 2000)
+    });
+    s.press(b"q");
+    assert_eq!(s.exit_code(), 1, "quits while the stream is still going");
+    untouched(dir.path());
+}

@@ -174,3 +174,46 @@ fn final_error_exits_1_and_bad_utf8_exits_2() {
     drop(stdin);
     assert_eq!(child.wait().expect("exit").code(), Some(2));
 }
+
+/// Input that keeps coming: updates flow while it does, and memory stays
+/// proportional to what was received.
+#[test]
+fn a_stream_that_never_ends_keeps_answering() {
+    let file = original_file();
+    let (mut child, rx) = spawn(file.path(), &[]);
+    let mut stdin = child.stdin.take().expect("stdin");
+    let pid = child.id();
+    let writer = std::thread::spawn(move || {
+        let chunk = "text between blocks that never stops arriving\n".repeat(64);
+        let mut sent = 0usize;
+        while sent < 8 << 20 {
+            if stdin.write_all(chunk.as_bytes()).is_err() {
+                break;
+            }
+            sent += chunk.len();
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        sent
+    });
+    let mut seen = 0;
+    while seen < 50 {
+        let line = next_line(&rx);
+        assert_eq!(line["final"], false, "still streaming");
+        seen += 1;
+    }
+    let hwm_kib: u64 = std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
+        })
+        .unwrap_or(0);
+    let sent = writer.join().expect("writer");
+    assert!(
+        hwm_kib < 64 * 1024 + 6 * (sent as u64 / 1024),
+        "peak {hwm_kib} KiB after {sent} bytes"
+    );
+    let _ = child.kill();
+    let _ = child.wait();
+}
