@@ -88,7 +88,7 @@ pub struct PreviewArgs {
     /// Seed for replay jitter.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Read DIFF as an agent transcript (Cline tool calls or Aider edit blocks).
+    /// FILE is an agent transcript (Cline tool calls or Aider edit blocks): preview every file it edits.
     #[arg(long)]
     pub transcript: bool,
     /// Folder transcript paths resolve against.
@@ -111,8 +111,10 @@ pub struct ApplyArgs {
     /// Apply in partial (streaming) mode: isFinal = false.
     #[arg(long)]
     pub partial: bool,
+    /// Parser version of the reference.
     #[arg(long, value_enum, default_value_t)]
     pub engine: EngineArg,
+    /// Unescape HTML entities and drop U+FFFD, as Cline does for non-Claude models.
     #[arg(long)]
     pub fix_model_output: bool,
     /// Print one JSON object with the result and the per-block report.
@@ -133,21 +135,27 @@ pub struct ApplyArgs {
     /// Apply every edit of an agent transcript instead of one diff.
     #[arg(long, value_name = "MSG")]
     pub transcript: Option<PathBuf>,
+    /// Folder transcript paths resolve against (default: the current folder).
     #[arg(long)]
     pub cwd: Option<PathBuf>,
+    /// Allow transcript paths outside --cwd.
     #[arg(long)]
     pub allow_outside: bool,
 }
 
 #[derive(Debug, Args, Clone)]
 pub struct CheckArgs {
+    /// The file the diff edits.
     pub file: PathBuf,
     /// The diff; `-` or absent reads stdin.
     pub diff: Option<PathBuf>,
+    /// Parser version of the reference.
     #[arg(long, value_enum, default_value_t)]
     pub engine: EngineArg,
+    /// Unescape HTML entities and drop U+FFFD, as Cline does for non-Claude models.
     #[arg(long)]
     pub fix_model_output: bool,
+    /// Print one JSON object with a diagnosis per block.
     #[arg(long)]
     pub json: bool,
     /// Print a corrected SEARCH/REPLACE block for every failing block.
