@@ -5,6 +5,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+mod corpus;
+
+use corpus::Case;
 use serde_json::Value;
 
 const BIN: &str = env!("CARGO_BIN_EXE_srview");
@@ -63,41 +66,14 @@ fn temp_file(dir: &Path, name: &str, content: &[u8]) -> PathBuf {
 
 // ---------------------------------------------------------------- corpus
 
-struct Case {
-    id: String,
-    version: String,
-    is_final: bool,
-    original: String,
-    diff: String,
-    expect: Value,
-}
-
 fn corpus() -> Vec<Case> {
-    let path = format!(
-        "{}/tests/fixtures/cline-v4.0.10.jsonl",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(path).expect("corpus present");
-    text.lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| {
-            let v: Value = serde_json::from_str(l).expect("JSON line");
-            Case {
-                id: v["id"].as_str().expect("id").into(),
-                version: v["version"].as_str().expect("version").into(),
-                is_final: v["isFinal"].as_bool().expect("isFinal"),
-                original: v["original"].as_str().expect("original").into(),
-                diff: v["diff"].as_str().expect("diff").into(),
-                expect: v["expect"].clone(),
-            }
-        })
-        .collect()
+    corpus::main_corpus()
 }
 
 /// Runs one corpus case through the binary; describes the first difference.
 fn check_case(dir: &Path, n: usize, case: &Case) -> Result<(), String> {
     let file = temp_file(dir, &format!("case-{n}.txt"), case.original.as_bytes());
-    let mut args = vec!["--json", "--engine", case.version.as_str()];
+    let mut args = vec!["--json", "--engine", case.version.name()];
     if !case.is_final {
         args.push("--partial");
     }

@@ -2,41 +2,10 @@
 
 use std::collections::BTreeMap;
 
-use serde_json::Value;
-use srview::engine::{Options, Version, apply};
+mod corpus;
 
-struct Case {
-    id: String,
-    kind: String,
-    version: Version,
-    is_final: bool,
-    original: String,
-    diff: String,
-    expect: Value,
-}
-
-fn load(name: &str) -> Vec<Case> {
-    let path = format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).expect("fixture present");
-    text.lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| {
-            let v: Value = serde_json::from_str(l).expect("valid JSON line");
-            Case {
-                id: v["id"].as_str().expect("id").to_string(),
-                kind: v["kind"].as_str().expect("kind").to_string(),
-                version: match v["version"].as_str() {
-                    Some("v2") => Version::V2,
-                    _ => Version::V1,
-                },
-                is_final: v["isFinal"].as_bool().expect("isFinal"),
-                original: v["original"].as_str().expect("original").to_string(),
-                diff: v["diff"].as_str().expect("diff").to_string(),
-                expect: v["expect"].clone(),
-            }
-        })
-        .collect()
-}
+use corpus::{Case, load};
+use srview::engine::{Options, apply};
 
 /// Compares one case; returns a description of the first difference.
 fn check(case: &Case) -> Result<(), String> {

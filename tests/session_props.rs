@@ -3,45 +3,16 @@
 //! versions and both modes, however the diff is cut into pieces.
 
 mod common;
+mod corpus;
 
 use common::Rng;
+use corpus::Case;
 use proptest::prelude::*;
-use serde_json::Value;
 use srview::engine::session::Session;
 use srview::engine::{Options, Version, apply};
 
-struct Case {
-    kind: String,
-    version: Version,
-    is_final: bool,
-    original: String,
-    diff: String,
-    expect: Value,
-}
-
 fn corpus() -> Vec<Case> {
-    let path = format!(
-        "{}/tests/fixtures/cline-v4.0.10.jsonl",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(path).expect("fixture present");
-    text.lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| {
-            let v: Value = serde_json::from_str(l).expect("valid JSON line");
-            Case {
-                kind: v["kind"].as_str().unwrap_or_default().to_string(),
-                version: match v["version"].as_str() {
-                    Some("v2") => Version::V2,
-                    _ => Version::V1,
-                },
-                is_final: v["isFinal"].as_bool().unwrap_or(true),
-                original: v["original"].as_str().unwrap_or_default().to_string(),
-                diff: v["diff"].as_str().unwrap_or_default().to_string(),
-                expect: v["expect"].clone(),
-            }
-        })
-        .collect()
+    corpus::main_corpus()
 }
 
 /// Session vs. from-scratch apply of the session's text, both modes, and the
