@@ -40,12 +40,7 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
     match &outcome.result {
         Ok(applied) => {
             if args.write {
-                output::write_atomic(
-                    file,
-                    applied.new_content.as_bytes(),
-                    Some(original.as_bytes()),
-                )
-                .map_err(|e| CliError::usage(e.to_string()))?;
+                write_result(file, &applied.new_content, &original)?;
             } else if !args.json {
                 stdout
                     .write_all(applied.new_content.as_bytes())
@@ -70,6 +65,12 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
             Ok(1)
         }
     }
+}
+
+/// Replaces FILE with `content` if it still holds `original`.
+pub(super) fn write_result(file: &Path, content: &str, original: &str) -> Result<(), CliError> {
+    output::write_atomic(file, content.as_bytes(), Some(original.as_bytes()))
+        .map_err(|e| CliError::usage(e.to_string()))
 }
 
 /// FILE's text; a missing FILE is empty only with `--new-file`.

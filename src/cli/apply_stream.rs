@@ -19,7 +19,6 @@ use super::{ApplyArgs, CmdResult};
 use crate::engine::session::Session;
 use crate::engine::{self, Outcome};
 use crate::input::CliError;
-use crate::output;
 
 const READ_SIZE: usize = 64 * 1024;
 
@@ -70,12 +69,7 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
     match &outcome.result {
         Ok(applied) => {
             if args.write {
-                output::write_atomic(
-                    file,
-                    applied.new_content.as_bytes(),
-                    Some(stream.session.original().as_bytes()),
-                )
-                .map_err(|e| CliError::usage(e.to_string()))?;
+                super::apply::write_result(file, &applied.new_content, stream.session.original())?;
             }
             Ok(0)
         }
