@@ -242,32 +242,25 @@ impl App {
         self.session.set_text(&self.diff);
         self.outcome = self.session.outcome(options.is_final);
         // The new content moves into `result`; `outcome` keeps the report.
-        let failed_prefix = self.failed_prefix_outcome(options);
-        let shown = failed_prefix.as_ref().unwrap_or(&self.outcome);
-        if let Ok(applied) = &shown.result {
-            let changed = first_difference(self.result.text(), &applied.new_content);
-            // Free the old result first: on a big file, three copies at once
-            // (old, new string, new shared text) would set the peak.
-            self.result = TextLines::default();
-            let new = TextLines::new(applied.new_content.as_str());
-            let line = new.line_of(changed);
+        let mut failed_prefix = self.failed_prefix_outcome(options);
+        let shown = failed_prefix.as_mut().unwrap_or(&mut self.outcome);
+        if let Ok(applied) = &mut shown.result {
+            let content = std::mem::take(&mut applied.new_content);
+            let changed = first_difference(self.result.text(), &content);
+            self.result = TextLines::owned(content);
+            let line = self.result.line_of(changed);
             self.dirty_from = if self.result_epoch == 0 {
                 0
             } else {
                 self.dirty_from.min(line)
             };
-            self.result = new;
             self.result_streaming = !self.is_final() || self.outcome.result.is_err();
             self.result_epoch += 1;
-            self.segments = rows::align(
-                &self.original,
-                &self.result,
-                &shown.blocks,
-                self.result_streaming,
-            );
-            if let Ok(applied) = &mut self.outcome.result {
-                applied.new_content = String::new();
-            }
+            let blocks = failed_prefix
+                .as_ref()
+                .map_or(&self.outcome.blocks, |o| &o.blocks);
+            self.segments =
+                rows::align(&self.original, &self.result, blocks, self.result_streaming);
         } else if self.result_epoch == 0 {
             self.segments = rows::align(&self.original, &self.result, &[], true);
         }
@@ -323,7 +316,7 @@ impl App {
     fn reapply_direct(&mut self) {
         let content = self.diff.clone();
         self.dirty_from = 0;
-        self.result = TextLines::new(content.clone());
+        self.result = TextLines::owned(content.clone());
         self.result_streaming = false;
         self.result_epoch += 1;
         self.outcome = Outcome {

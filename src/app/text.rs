@@ -7,13 +7,47 @@ use std::sync::Arc;
 /// (empty) display line.
 #[derive(Debug, Clone, Default)]
 pub struct TextLines {
-    text: Arc<str>,
+    text: Text,
     starts: Vec<usize>,
 }
 
+/// Shared with the engine session (the original), or owned (a result, moved
+/// in without a copy: on a big file a copy per update sets the memory peak).
+#[derive(Debug, Clone)]
+enum Text {
+    Shared(Arc<str>),
+    Owned(String),
+}
+
+impl Default for Text {
+    fn default() -> Self {
+        Text::Owned(String::new())
+    }
+}
+
+impl std::ops::Deref for Text {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        match self {
+            Text::Shared(s) => s,
+            Text::Owned(s) => s,
+        }
+    }
+}
+
 impl TextLines {
+    /// A text others share (see [`TextLines::shared`]).
     pub fn new(text: impl Into<Arc<str>>) -> Self {
-        let text: Arc<str> = text.into();
+        Self::index(Text::Shared(text.into()))
+    }
+
+    /// A text owned here, taken without copying.
+    pub fn owned(text: String) -> Self {
+        Self::index(Text::Owned(text))
+    }
+
+    fn index(text: Text) -> Self {
         let mut starts = vec![0];
         starts.extend(
             text.bytes()
@@ -28,9 +62,13 @@ impl TextLines {
         &self.text
     }
 
-    /// The shared text, for whoever else needs to hold it (no copy).
+    /// The shared text, for whoever else needs to hold it (no copy unless
+    /// the text is owned).
     pub fn shared(&self) -> Arc<str> {
-        Arc::clone(&self.text)
+        match &self.text {
+            Text::Shared(s) => Arc::clone(s),
+            Text::Owned(s) => Arc::from(s.as_str()),
+        }
     }
 
     /// Lines shown: every `\n`-terminated line plus a non-empty unterminated tail.
