@@ -322,6 +322,7 @@ fn collect_rows(app: &App, height: usize) -> Vec<Row> {
                 let dim = Cell {
                     pending: true,
                     tint: None,
+                    closest: false,
                     ..orig(o, None)
                 };
                 (Some(orig(o, None)), Some(dim))

@@ -107,7 +107,11 @@ impl Theme {
         );
         match self.mode {
             ColourMode::None => Style::new().add_modifier(Modifier::UNDERLINED),
-            _ => self.with_bg(bright).add_modifier(Modifier::BOLD),
+            // A fixed light foreground: syntax colours vanish on a bright tint.
+            _ => match self.colour((250, 250, 250)) {
+                Some(fg) => self.with_bg(bright).fg(fg).add_modifier(Modifier::BOLD),
+                None => self.with_bg(bright).add_modifier(Modifier::BOLD),
+            },
         }
     }
 
@@ -173,8 +177,13 @@ impl Theme {
         }
     }
 
+    /// The selected block or tab: a background of its own where colour is
+    /// allowed (reverse video would turn a coloured word into a block).
     pub fn selected(&self) -> Style {
-        Style::new().add_modifier(Modifier::REVERSED)
+        match self.colour((70, 80, 115)) {
+            Some(bg) => Style::new().bg(bg).add_modifier(Modifier::BOLD),
+            None => Style::new().add_modifier(Modifier::REVERSED),
+        }
     }
 }
 
