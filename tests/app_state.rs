@@ -263,3 +263,23 @@ fn diagnosis_gives_closest_region_jump_and_copy() {
         "a new diff makes the diagnosis stale"
     );
 }
+
+#[test]
+fn fix_model_output_cleans_the_diff_before_applying() {
+    let mut app = App::new(PathBuf::from("f.rs"), "if a < b {\n".into(), Version::V1);
+    let diff =
+        "------- SEARCH\nif a &lt; b {\n=======\nif a &lt;= b {\n+++++++ REPLACE\n".to_string();
+    app.set_diff(diff.clone());
+    app.end_stream();
+    assert!(
+        app.outcome.result.is_err(),
+        "entities do not match without the clean-up"
+    );
+    app.set_fix_model_output(true);
+    assert_eq!(app.result.text(), "if a <= b {\n");
+    match key(&mut app, KeyCode::Char('a')) {
+        Effect::Accept(content) => assert_eq!(content, "if a <= b {\n"),
+        other => panic!("accept uses the cleaned diff too: {other:?}"),
+    }
+    assert_eq!(app.diff, diff, "the diff as received is kept");
+}

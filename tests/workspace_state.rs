@@ -33,7 +33,7 @@ fn key(ws: &mut Workspace, c: char) -> WsEffect {
 
 #[test]
 fn tabs_follow_the_file_being_written_until_the_user_picks_one() {
-    let mut ws = Workspace::new(Version::V1);
+    let mut ws = Workspace::new(Version::V1, false);
     let text = format!(
         "{}{}",
         call("a.py", "y = 2", "y = 3"),
@@ -58,7 +58,7 @@ fn tabs_follow_the_file_being_written_until_the_user_picks_one() {
 
 #[test]
 fn accept_all_needs_every_file_applied() {
-    let mut ws = Workspace::new(Version::V1);
+    let mut ws = Workspace::new(Version::V1, false);
     let text = format!(
         "{}{}",
         call("a.py", "y = 2", "y = 3"),
@@ -89,7 +89,7 @@ fn accept_all_needs_every_file_applied() {
 
 #[test]
 fn accept_all_writes_every_applied_file() {
-    let mut ws = Workspace::new(Version::V1);
+    let mut ws = Workspace::new(Version::V1, false);
     let text = format!(
         "{}{}",
         call("a.py", "y = 2", "y = 3"),
@@ -103,4 +103,23 @@ fn accept_all_writes_every_applied_file() {
     ws.mark_written(&which);
     assert!(ws.all_written());
     assert_eq!(key(&mut ws, 'q'), WsEffect::Quit(0));
+}
+
+#[test]
+fn tabs_apply_the_model_output_clean_up_when_asked() {
+    let mut ws = Workspace::new(Version::V1, true);
+    let text = call("a.py", "y = 2", "y = &quot;3&quot;");
+    let calls = transcript::parse_any(&text);
+    let options = ApplyOptions {
+        fix_model_output: true,
+        ..ApplyOptions::default()
+    };
+    let edits = transcript::apply_calls(&calls, files, options);
+    ws.update(&calls, edits, text.len(), true);
+    assert_eq!(ws.tabs[0].app.result.text(), "x = 1\ny = \"3\"\n");
+    assert_eq!(
+        ws.tabs[0].app.result.text(),
+        ws.edits[0].content,
+        "the tab shows what would be written"
+    );
 }

@@ -170,7 +170,7 @@ pub fn accept(app: &mut App) -> Effect {
         version: app.version,
         is_final: true,
     };
-    let outcome = engine::apply(&app.diff, app.original.text(), options);
+    let outcome = engine::apply(&app.engine_diff(), app.original.text(), options);
     match outcome.result {
         Ok(applied) => Effect::Accept(applied.new_content),
         Err(e) => {

@@ -8,6 +8,7 @@ pub mod rows;
 pub mod text;
 pub mod workspace;
 
+use std::borrow::Cow;
 use std::path::PathBuf;
 
 use crate::engine::{self, Outcome, Version};
@@ -117,6 +118,8 @@ pub struct App {
     pub reload_offered: bool,
     /// `diff` is the new content itself (a `write_to_file` call), not a diff.
     pub direct: bool,
+    /// Clean the diff up as Cline does for non-Claude models before applying.
+    pub fix_model_output: bool,
     /// Why each block is where it is; computed when the stream pauses.
     pub diagnoses: Vec<crate::diagnose::BlockDiagnosis>,
     /// `result_epoch`-like counter of engine runs, and the run diagnosed last.
@@ -163,6 +166,7 @@ impl App {
             notice: None,
             reload_offered: false,
             direct: false,
+            fix_model_output: false,
             diagnoses: Vec::new(),
             apply_epoch: 0,
             diagnosed_epoch: 0,
@@ -239,7 +243,8 @@ impl App {
         if self.direct {
             return self.reapply_direct();
         }
-        self.session.set_text(&self.diff);
+        let text = engine_input(&self.diff, self.fix_model_output, &self.file_path);
+        self.session.set_text(&text);
         self.outcome = self.session.outcome(options.is_final);
         // The new content moves into `result`; `outcome` keeps the report.
         let mut failed_prefix = self.failed_prefix_outcome(options);
@@ -274,6 +279,19 @@ impl App {
         }
     }
 
+    /// Turns the model-output clean-up on or off and re-applies.
+    pub fn set_fix_model_output(&mut self, on: bool) {
+        if self.fix_model_output != on {
+            self.fix_model_output = on;
+            self.reapply();
+        }
+    }
+
+    /// The diff as the engine sees it: as received, or cleaned up.
+    pub fn engine_diff(&self) -> Cow<'_, str> {
+        engine_input(&self.diff, self.fix_model_output, &self.file_path)
+    }
+
     /// Whether the diagnoses describe an older diff.
     pub fn diagnosis_stale(&self) -> bool {
         !self.direct && self.diagnosed_epoch != self.apply_epoch
@@ -286,7 +304,7 @@ impl App {
             is_final: self.is_final(),
         };
         self.diagnoses = crate::diagnose::diagnose_outcome(
-            &self.diff,
+            self.session.text(),
             self.original.text(),
             options,
             &self.outcome,
@@ -342,18 +360,31 @@ impl App {
                 .and_then(|b| self.outcome.blocks.get(b))
                 .map(|b| b.diff_lines[0]),
         };
-        let cut = failed_at.map_or(0, |line| line_offset(&self.diff, line.saturating_sub(1)));
+        let applied = self.session.text();
+        let cut = failed_at.map_or(0, |line| line_offset(applied, line.saturating_sub(1)));
         let prefix = engine::Options {
             is_final: false,
             ..options
         };
-        let shown = engine::apply_indexed(&self.diff[..cut], self.session.index(), prefix);
+        let shown = engine::apply_indexed(&applied[..cut], self.session.index(), prefix);
         for (mine, theirs) in self.outcome.blocks.iter_mut().zip(&shown.blocks) {
             if mine.replacement.is_none() {
                 mine.replacement = theirs.replacement;
             }
         }
         Some(shown)
+    }
+}
+
+/// `diff` as the engine gets it: cleaned up (a copy) only when asked for.
+fn engine_input<'a>(diff: &'a str, fix: bool, path: &std::path::Path) -> Cow<'a, str> {
+    if fix {
+        Cow::Owned(engine::fixes::fix_model_output(
+            diff,
+            &path.to_string_lossy(),
+        ))
+    } else {
+        Cow::Borrowed(diff)
     }
 }
 

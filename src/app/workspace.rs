@@ -39,13 +39,15 @@ pub struct Workspace {
     pub stream: StreamState,
     pub bytes: usize,
     pub version: Version,
+    /// Clean diffs up as Cline does for non-Claude models.
+    pub fix_model_output: bool,
     pub notice: Option<Notice>,
     /// Show the file the agent is writing now, until the user picks a tab.
     pub follow_tabs: bool,
 }
 
 impl Workspace {
-    pub fn new(version: Version) -> Self {
+    pub fn new(version: Version, fix_model_output: bool) -> Self {
         Workspace {
             tabs: Vec::new(),
             current: 0,
@@ -53,6 +55,7 @@ impl Workspace {
             stream: StreamState::Waiting,
             bytes: 0,
             version,
+            fix_model_output,
             notice: None,
             follow_tabs: true,
         }
@@ -80,7 +83,12 @@ impl Workspace {
             let i = match self.tabs.iter().position(|t| t.path == edit.path) {
                 Some(i) => i,
                 None => {
-                    let app = App::new(PathBuf::from(&edit.path), base.clone(), self.version);
+                    let app = new_app(
+                        self.version,
+                        self.fix_model_output,
+                        &edit.path,
+                        base.clone(),
+                    );
                     self.tabs.push(Tab {
                         path: edit.path.clone(),
                         state: edit.state,
@@ -98,7 +106,7 @@ impl Workspace {
                 // A new call (or a changed base): start that call's view afresh,
                 // keeping how the user looks at it.
                 let view = tab.app.view.clone();
-                tab.app = App::new(PathBuf::from(&edit.path), base, self.version);
+                tab.app = new_app(self.version, self.fix_model_output, &edit.path, base);
                 tab.app.view = view;
                 tab.calls = edit.calls.len();
                 tab.generation += 1;
@@ -257,4 +265,11 @@ impl Workspace {
     pub fn all_written(&self) -> bool {
         !self.tabs.is_empty() && self.tabs.iter().all(|t| t.written)
     }
+}
+
+/// A tab's previewer for `path`, starting from `base`.
+fn new_app(version: Version, fix_model_output: bool, path: &str, base: String) -> App {
+    let mut app = App::new(PathBuf::from(path), base, version);
+    app.set_fix_model_output(fix_model_output);
+    app
 }

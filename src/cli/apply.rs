@@ -20,12 +20,11 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
         .as_deref()
         .ok_or_else(|| CliError::usage("apply needs FILE (or --transcript MSG)"))?;
     let original = load_original(file, args.new_file)?;
-    let mut diff = input::read_diff(args.diff.as_deref())?;
-    if args.fix_model_output {
-        diff = engine::fixes::fix_model_output(&diff, &file.to_string_lossy());
-    }
+    let diff = args
+        .engine
+        .prepare(input::read_diff(args.diff.as_deref())?, file);
     let options = Options {
-        version: args.engine.into(),
+        version: args.engine.version(),
         is_final: !args.partial,
     };
     let outcome = engine::apply(&diff, &original, options);

@@ -35,7 +35,7 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
         .as_deref()
         .ok_or_else(|| CliError::usage("apply --stream needs FILE"))?;
     let original = super::apply::load_original(file, args.new_file)?;
-    let session = Session::new(original, args.engine.into());
+    let session = Session::new(original, args.engine.version());
     let source = open_source(args.diff.as_deref())?;
     let rx = spawn_reader(source);
     let mut stream = Stream {
@@ -43,6 +43,7 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
         decoder: Utf8Tail::default(),
         raw: String::new(),
         fix_path: args
+            .engine
             .fix_model_output
             .then(|| file.to_string_lossy().into_owned()),
         bytes: 0,

@@ -45,8 +45,8 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
     };
     let workspace = Workspace::new(cwd, args.allow_outside);
     let options = ApplyOptions {
-        version: args.engine.into(),
-        fix_model_output: args.fix_model_output,
+        version: args.engine.version(),
+        fix_model_output: args.engine.fix_model_output,
     };
     let mut files = transcript::apply_calls(&calls, |p| workspace.load(p), options);
     for file in &mut files {

@@ -12,12 +12,11 @@ use crate::input::{self, CliError};
 
 pub fn run(args: &CheckArgs) -> CmdResult {
     let original = super::apply::load_original(&args.file, false)?;
-    let mut diff = input::read_diff(args.diff.as_deref())?;
-    if args.fix_model_output {
-        diff = engine::fixes::fix_model_output(&diff, &args.file.to_string_lossy());
-    }
+    let diff = args
+        .engine
+        .prepare(input::read_diff(args.diff.as_deref())?, &args.file);
     let options = Options {
-        version: args.engine.into(),
+        version: args.engine.version(),
         is_final: true,
     };
     let outcome = engine::apply(&diff, &original, options);

@@ -60,6 +60,32 @@ impl From<EngineArg> for Version {
     }
 }
 
+/// How the reference is run: shared by every command.
+#[derive(Debug, Args, Clone, Copy, Default)]
+pub struct EngineOpts {
+    /// Parser version of the reference.
+    #[arg(id = "engine", long = "engine", value_enum, default_value_t)]
+    pub parser: EngineArg,
+    /// Unescape HTML entities and drop U+FFFD, as Cline does for non-Claude models.
+    #[arg(long)]
+    pub fix_model_output: bool,
+}
+
+impl EngineOpts {
+    pub fn version(self) -> Version {
+        self.parser.into()
+    }
+
+    /// The diff as the applier sees it (cleaned up when asked for).
+    pub fn prepare(self, diff: String, path: &std::path::Path) -> String {
+        if self.fix_model_output {
+            crate::engine::fixes::fix_model_output(&diff, &path.to_string_lossy())
+        } else {
+            diff
+        }
+    }
+}
+
 /// The live previewer: `srview FILE [DIFF]`.
 #[derive(Debug, Args, Clone, Default)]
 pub struct PreviewArgs {
@@ -67,18 +93,14 @@ pub struct PreviewArgs {
     pub file: Option<PathBuf>,
     /// The diff to watch; `-` or absent (with stdin not a terminal) reads stdin.
     pub diff: Option<PathBuf>,
-    /// Parser version of the reference.
-    #[arg(long, value_enum, default_value_t)]
-    pub engine: EngineArg,
+    #[command(flatten)]
+    pub engine: EngineOpts,
     /// Treat the diff as complete from the start (final mode).
     #[arg(long = "final")]
     pub final_mode: bool,
     /// On accept, print the result to stdout instead of writing FILE.
     #[arg(long)]
     pub print: bool,
-    /// Unescape HTML entities and drop U+FFFD, as Cline does for non-Claude models.
-    #[arg(long)]
-    pub fix_model_output: bool,
     /// Poll DIFF instead of relying on file-system events.
     #[arg(long)]
     pub poll: bool,
@@ -111,12 +133,8 @@ pub struct ApplyArgs {
     /// Apply in partial (streaming) mode: isFinal = false.
     #[arg(long)]
     pub partial: bool,
-    /// Parser version of the reference.
-    #[arg(long, value_enum, default_value_t)]
-    pub engine: EngineArg,
-    /// Unescape HTML entities and drop U+FFFD, as Cline does for non-Claude models.
-    #[arg(long)]
-    pub fix_model_output: bool,
+    #[command(flatten)]
+    pub engine: EngineOpts,
     /// Print one JSON object with the result and the per-block report.
     #[arg(long)]
     pub json: bool,
@@ -149,12 +167,8 @@ pub struct CheckArgs {
     pub file: PathBuf,
     /// The diff; `-` or absent reads stdin.
     pub diff: Option<PathBuf>,
-    /// Parser version of the reference.
-    #[arg(long, value_enum, default_value_t)]
-    pub engine: EngineArg,
-    /// Unescape HTML entities and drop U+FFFD, as Cline does for non-Claude models.
-    #[arg(long)]
-    pub fix_model_output: bool,
+    #[command(flatten)]
+    pub engine: EngineOpts,
     /// Print one JSON object with a diagnosis per block.
     #[arg(long)]
     pub json: bool,
@@ -210,3 +224,13 @@ pub fn main() -> ExitCode {
 
 /// Result of a command: an exit status, or an error to print.
 pub type CmdResult = Result<u8, CliError>;
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    #[test]
+    fn argument_definitions_are_consistent() {
+        super::Cli::command().debug_assert();
+    }
+}

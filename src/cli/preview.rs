@@ -42,7 +42,8 @@ pub fn run(args: &PreviewArgs) -> CmdResult {
         _ => start_source(args, &tx)?,
     }
     start_signals(&tx)?;
-    let mut app = App::new(file.clone(), original, args.engine.into());
+    let mut app = App::new(file.clone(), original, args.engine.version());
+    app.set_fix_model_output(args.engine.fix_model_output);
     if args.final_mode {
         app.end_stream();
     }

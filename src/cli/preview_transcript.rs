@@ -47,11 +47,11 @@ pub fn run(args: &PreviewArgs, msg: &Path) -> CmdResult {
     }
     events::start_signals(&tx)?;
     let options = ApplyOptions {
-        version: args.engine.into(),
-        fix_model_output: args.fix_model_output,
+        version: args.engine.version(),
+        fix_model_output: args.engine.fix_model_output,
     };
     let mut state = State {
-        ws: Workspace::new(args.engine.into()),
+        ws: Workspace::new(args.engine.version(), args.engine.fix_model_output),
         paths,
         options,
         text: String::new(),
