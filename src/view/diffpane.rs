@@ -111,8 +111,9 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, caches: &mut Caches, the
             let text_w = |a: Rect| (a.width as usize).saturating_sub(digits + 4);
             let (mut left, mut right) = (Vec::new(), Vec::new());
             for (l, r) in &rows {
-                let mut ls = ctx.cell(l.as_ref(), &colours, " ");
-                let mut rs = ctx.cell(r.as_ref(), &colours, "│");
+                let (lm, rm) = ctx.row_marks(l.as_ref(), r.as_ref());
+                let mut ls = ctx.cell(l.as_ref(), &lm, &colours, " ");
+                let mut rs = ctx.cell(r.as_ref(), &rm, &colours, "│");
                 if app.view.wrap {
                     let (lw, rw) = (
                         code::wrap(ls.1, text_w(left_area)),
@@ -147,7 +148,8 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, caches: &mut Caches, the
         Layout::Unified => {
             let mut lines = Vec::new();
             for (l, _) in &rows {
-                let (g, body) = ctx.cell(l.as_ref(), &colours, " ");
+                let marks = ctx.marks(l.as_ref());
+                let (g, body) = ctx.cell(l.as_ref(), &marks, &colours, " ");
                 if app.view.wrap {
                     for (i, chunk) in
                         code::wrap(body, (area.width as usize).saturating_sub(digits + 4))
@@ -202,9 +204,38 @@ impl Ctx<'_> {
     }
 
     /// Gutter spans and body spans for one cell (or a filler).
+    /// Changed words of a cell against its partner (the other side of a change).
+    fn marks(&self, cell: Option<&Cell>) -> Vec<Range<usize>> {
+        match cell {
+            Some(c) if c.tint.is_some() => match (c.src, c.partner) {
+                (Src::Orig(_), Some(p)) => word_changes(self.text(c.src), self.text(p)).0,
+                (Src::New(_), Some(p)) => word_changes(self.text(p), self.text(c.src)).1,
+                _ => Vec::new(),
+            },
+            _ => Vec::new(),
+        }
+    }
+
+    /// Changed words of both sides of a split row, with one word diff when
+    /// the two cells are each other's partners.
+    fn row_marks(
+        &self,
+        l: Option<&Cell>,
+        r: Option<&Cell>,
+    ) -> (Vec<Range<usize>>, Vec<Range<usize>>) {
+        match (l, r) {
+            (Some(a), Some(b)) if a.tint.is_some() && a.partner == Some(b.src) => {
+                word_changes(self.text(a.src), self.text(b.src))
+            }
+            _ => (self.marks(l), self.marks(r)),
+        }
+    }
+
+    /// Gutter spans and body spans for one cell (or a filler).
     fn cell<'c>(
         &self,
         cell: Option<&Cell>,
+        marks: &[Range<usize>],
         colours: &impl Fn(Src) -> &'c LineColours,
         edge: &str,
     ) -> (Vec<Span<'static>>, Vec<Span<'static>>) {
@@ -242,20 +273,6 @@ impl Ctx<'_> {
             ),
         ];
         let text = self.text(c.src);
-        let marks = match (c.partner, c.tint) {
-            (Some(p), Some(_)) => {
-                let (dels, ins) = match c.src {
-                    Src::Orig(_) => word_changes(text, self.text(p)),
-                    Src::New(_) => {
-                        let (d, i) = word_changes(self.text(p), text);
-                        (i, d)
-                    }
-                };
-                let _ = ins;
-                dels
-            }
-            _ => Vec::new(),
-        };
         let colours: &LineColours = if c.pending {
             &Vec::new()
         } else {
@@ -264,7 +281,7 @@ impl Ctx<'_> {
         let mark_style = self.theme.word(c.tint.unwrap_or(Tint::Unattributed));
         (
             gutter,
-            code::spans(text, colours, base, &marks, mark_style, self.theme),
+            code::spans(text, colours, base, marks, mark_style, self.theme),
         )
     }
 }
@@ -276,6 +293,7 @@ fn collect_rows(app: &App, height: usize) -> Vec<Row> {
     let unified = app.layout() == Layout::Unified;
     let rows = app.rows();
     let streaming_line = streaming_line(app);
+    let unplaced = unplaced_ranges(app);
     let closest = app
         .selected_diagnosis()
         .filter(|d| d.is_problem())
@@ -296,7 +314,12 @@ fn collect_rows(app: &App, height: usize) -> Vec<Row> {
             src: Src::Orig(i),
             closest: closest.as_ref().is_some_and(|r| r.contains(&i)),
             number: i,
-            tint: tint.or_else(|| unplaced_tint(app, i)),
+            tint: tint.or_else(|| {
+                unplaced
+                    .iter()
+                    .find(|(r, _)| r.contains(&i))
+                    .map(|&(_, t)| t)
+            }),
             pending: false,
             streaming: false,
             partner,
@@ -376,20 +399,21 @@ fn block_tint(app: &App, block: Option<usize>) -> Tint {
     }
 }
 
-/// Tint of an original line inside a matched block that has no place in the
-/// result yet (an out-of-order block while streaming).
-fn unplaced_tint(app: &App, line: usize) -> Option<Tint> {
+/// Original lines of matched blocks that have no place in the result yet
+/// (out-of-order blocks while streaming), with their tint; found once a frame.
+fn unplaced_ranges(app: &App) -> Vec<(Range<usize>, Tint)> {
     app.outcome
         .blocks
         .iter()
         .filter(|b| b.replacement_bytes.is_none() && b.state != BlockState::Failed)
-        .find_map(|b| {
+        .filter_map(|b| {
             let span = b.original?;
-            let range = span.start_line.saturating_sub(1)..span.end_line;
-            range
-                .contains(&line)
-                .then(|| block_tint(app, Some(b.index)))
+            Some((
+                span.start_line.saturating_sub(1)..span.end_line,
+                block_tint(app, Some(b.index)),
+            ))
         })
+        .collect()
 }
 
 /// The result line being streamed right now, if a replacement is streaming.
