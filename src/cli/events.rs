@@ -24,19 +24,12 @@ pub(super) fn start_replay(text: String, rate: f64, seed: u64, tx: &Sender<Event
     let steps = crate::source::replay::schedule(&text, rate, 6, 15, seed);
     let tx = tx.clone();
     std::thread::spawn(move || {
-        let start = std::time::Instant::now();
-        let mut sent = 0;
-        for (at, end) in steps {
-            if let Some(wait) = at.checked_sub(start.elapsed()) {
-                std::thread::sleep(wait);
-            }
-            let piece = text[sent..end].to_string();
-            sent = end;
-            if tx.send(Event::Source(SourceEvent::Append(piece))).is_err() {
-                return;
-            }
+        let sent = crate::source::replay::play(&text, &steps, |piece| {
+            tx.send(Event::Source(SourceEvent::Append(piece.to_string())))
+        });
+        if sent.is_ok() {
+            let _ = tx.send(Event::Source(SourceEvent::Ended));
         }
-        let _ = tx.send(Event::Source(SourceEvent::Ended));
     });
 }
 

@@ -75,15 +75,14 @@ pub fn schedule(
     steps
 }
 
-/// Truncates (or creates) `out`, then appends `text` chunk by chunk as
-/// `steps` says, flushing each write and sleeping until its time. Sleeping
-/// toward absolute times keeps the total duration from drifting.
-pub fn replay_to_file(text: &str, out: &Path, steps: &[(Duration, usize)]) -> std::io::Result<()> {
-    let mut file = OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .open(out)?;
+/// Hands `text` to `emit` piece by piece as `steps` says, sleeping until
+/// each step's time (absolute times keep the total from drifting). Whatever
+/// the schedule misses still arrives at the end. Stops at `emit`'s first error.
+pub fn play<E>(
+    text: &str,
+    steps: &[(Duration, usize)],
+    mut emit: impl FnMut(&str) -> Result<(), E>,
+) -> Result<(), E> {
     let start = Instant::now();
     let mut written = 0;
     for &(at, end) in steps {
@@ -94,18 +93,27 @@ pub fn replay_to_file(text: &str, out: &Path, steps: &[(Duration, usize)]) -> st
         if at > elapsed {
             std::thread::sleep(at - elapsed);
         }
-        file.write_all(piece.as_bytes())?;
-        file.flush()?;
+        emit(piece)?;
         written = end;
     }
-    // Whatever the schedule missed (it never should) still arrives.
-    if let Some(rest) = text.get(written..)
-        && !rest.is_empty()
-    {
-        file.write_all(rest.as_bytes())?;
-        file.flush()?;
+    match text.get(written..) {
+        Some(rest) if !rest.is_empty() => emit(rest),
+        _ => Ok(()),
     }
-    Ok(())
+}
+
+/// Truncates (or creates) `out`, then appends `text` to it as [`play`]
+/// hands it over, flushing each write.
+pub fn replay_to_file(text: &str, out: &Path, steps: &[(Duration, usize)]) -> std::io::Result<()> {
+    let mut file = OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .open(out)?;
+    play(text, steps, |piece| {
+        file.write_all(piece.as_bytes())?;
+        file.flush()
+    })
 }
 
 #[cfg(test)]
