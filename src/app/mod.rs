@@ -181,10 +181,21 @@ impl App {
 
     /// New full diff text from the source (appended or rewritten).
     pub fn set_diff(&mut self, text: String) {
-        if text == self.diff && self.stream != StreamState::Waiting {
-            return;
+        if text != self.diff {
+            self.diff = text;
+            self.diff_changed();
         }
-        self.diff = text;
+    }
+
+    /// Text appended to the diff (the common case while a model streams).
+    pub fn append_diff(&mut self, more: &str) {
+        if !more.is_empty() {
+            self.diff.push_str(more);
+            self.diff_changed();
+        }
+    }
+
+    fn diff_changed(&mut self) {
         if self.stream != StreamState::Ended {
             self.stream = if self.diff.is_empty() {
                 StreamState::Waiting
@@ -200,13 +211,7 @@ impl App {
         use crate::source::watch::SourceEvent;
         match event {
             SourceEvent::Text(text) => self.set_diff(text),
-            SourceEvent::Append(more) => {
-                let mut text = std::mem::take(&mut self.diff);
-                text.push_str(&more);
-                // Force a re-apply even though `set_diff` sees a new string.
-                self.diff = String::new();
-                self.set_diff(text);
-            }
+            SourceEvent::Append(more) => self.append_diff(&more),
             SourceEvent::Ended => self.end_stream(),
             SourceEvent::Problem(text) => self.notice = Some(Notice { text, error: true }),
         }

@@ -120,23 +120,27 @@ pub(super) fn next_events(rx: &Receiver<Event>) -> Option<Vec<Event>> {
 /// however many chunks arrived, and the last change always kept.
 #[derive(Default)]
 pub(super) struct Folded {
-    pub text: Option<String>,
+    /// A whole new text (the diff was rewritten), appends included.
+    pub replaced: Option<String>,
+    /// Text appended to the current diff, when it was not rewritten.
+    pub appended: String,
     pub ended: bool,
     pub problem: Option<String>,
 }
 
-pub(super) fn fold_sources(current: &str, events: Vec<Event>) -> (Folded, Vec<Event>) {
+pub(super) fn fold_sources(events: Vec<Event>) -> (Folded, Vec<Event>) {
     let mut folded = Folded::default();
     let mut others = Vec::new();
     for ev in events {
         match ev {
-            Event::Source(SourceEvent::Text(t)) => folded.text = Some(t),
-            Event::Source(SourceEvent::Append(a)) => {
-                folded
-                    .text
-                    .get_or_insert_with(|| current.to_string())
-                    .push_str(&a);
+            Event::Source(SourceEvent::Text(t)) => {
+                folded.replaced = Some(t);
+                folded.appended.clear();
             }
+            Event::Source(SourceEvent::Append(a)) => match &mut folded.replaced {
+                Some(text) => text.push_str(&a),
+                None => folded.appended.push_str(&a),
+            },
             Event::Source(SourceEvent::Ended) => folded.ended = true,
             Event::Source(SourceEvent::Problem(p)) => folded.problem = Some(p),
             other => others.push(other),

@@ -116,9 +116,10 @@ fn event_loop(
             }
             Waited::Closed => return Ok(Exit::Quit(1)),
         };
-        let (source, others) = fold_sources(&app.diff, pending);
-        if let Some(text) = source.text {
-            app.set_diff(text);
+        let (source, others) = fold_sources(pending);
+        match source.replaced {
+            Some(text) => app.set_diff(text),
+            None => app.append_diff(&source.appended),
         }
         if let Some(problem) = source.problem {
             app.on_source(SourceEvent::Problem(problem));

@@ -143,17 +143,19 @@ fn event_loop(
             }
             events::Waited::Closed => return Ok(Exit::Quit(1)),
         };
-        let (source, others) = events::fold_sources(&state.text, pending);
+        let (source, others) = events::fold_sources(pending);
         if let Some(problem) = source.problem {
             state.ws.notice = Some(Notice {
                 text: problem,
                 error: true,
             });
         }
-        if source.text.is_some() || source.ended {
-            if let Some(text) = source.text {
+        let changed = source.replaced.is_some() || !source.appended.is_empty();
+        if changed || source.ended {
+            if let Some(text) = source.replaced {
                 state.text = text;
             }
+            state.text.push_str(&source.appended);
             state.ended |= source.ended;
             state.reparse();
         }
