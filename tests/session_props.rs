@@ -27,6 +27,19 @@ fn assert_matches_apply(session: &Session, original: &str, version: Version) {
             "prefix {:?} of original {original:?}, {version:?}, final {is_final}",
             session.text()
         );
+        // The spliced content reads as the copied one, piece by piece and
+        // line by line.
+        let spliced = session.outcome_spliced(is_final);
+        if let Ok(a) = &spliced.result {
+            let whole = a.new_content.to_text(original);
+            let mut start = 0;
+            for (i, _) in whole.match_indices('\n').chain([(whole.len(), "")]) {
+                assert_eq!(a.new_content.slice(original, start, i), &whole[start..i]);
+                start = i + 1;
+            }
+        }
+        let spliced = spliced.map_content(|c| c.to_text(original));
+        assert_eq!(spliced, want, "spliced outcome");
         let summary = session.summary(is_final);
         assert_eq!(summary.blocks, want.blocks, "summary blocks");
         match &want.result {

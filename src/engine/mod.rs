@@ -12,6 +12,7 @@
 //! assert_eq!(out.result.unwrap().new_content, "a\nB\nc\n");
 //! ```
 
+mod content;
 pub mod fixes;
 pub mod js;
 pub mod markers;
@@ -23,6 +24,8 @@ mod v1;
 mod v2;
 
 use serde::Serialize;
+
+pub use content::{Piece, Spliced};
 
 use matcher::LineIndex;
 
@@ -175,22 +178,34 @@ pub struct ApplyError {
     pub diff_line: Option<usize>,
 }
 
-/// The reference returned.
+/// The reference returned. `C` is how the new content is held: a `String`,
+/// or a [`Spliced`] over the original (no copy of the file).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Applied {
-    pub new_content: String,
+pub struct Applied<C = String> {
+    pub new_content: C,
     /// Start of each applied block in the original, in UTF-16 code units.
     pub match_indices: Vec<usize>,
 }
 
 /// Result of one apply: the reference's answer plus the per-block report.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Outcome {
-    pub result: Result<Applied, ApplyError>,
+pub struct Outcome<C = String> {
+    pub result: Result<Applied<C>, ApplyError>,
     pub blocks: Vec<BlockReport>,
 }
 
-impl Outcome {
+impl<C> Outcome<C> {
+    /// The same outcome with its new content turned into something else.
+    pub fn map_content<D>(self, f: impl FnOnce(C) -> D) -> Outcome<D> {
+        Outcome {
+            result: self.result.map(|a| Applied {
+                new_content: f(a.new_content),
+                match_indices: a.match_indices,
+            }),
+            blocks: self.blocks,
+        }
+    }
+
     pub fn applied_count(&self) -> usize {
         self.blocks
             .iter()
@@ -230,7 +245,7 @@ pub(crate) trait Machine: Sized {
     /// v1's final mode rebuilds the content from its replacements.
     const FINAL_REBUILDS: bool;
     /// A fresh machine; `keep_text = false` tracks the content's counts only.
-    fn new(index: &LineIndex, keep_text: bool) -> Self;
+    fn new(keep_text: bool) -> Self;
     /// Processes one line (without its `\n`); `line_no` is 1-based.
     fn feed(&mut self, index: &LineIndex, line: &str, line_no: usize) -> Result<(), String>;
     /// The end of the diff: `is_final` finalization, then the raw outcome.
@@ -245,7 +260,7 @@ pub(crate) trait Machine: Sized {
 
 fn run<M: Machine>(diff: &str, index: &LineIndex, is_final: bool) -> RawOutcome {
     // A final v1 apply rebuilds the content, so the streamed one is not built.
-    let mut machine = M::new(index, !(is_final && M::FINAL_REBUILDS));
+    let mut machine = M::new(!(is_final && M::FINAL_REBUILDS));
     for (i, line) in diff_lines(diff, M::STRICT).into_iter().enumerate() {
         if let Err(message) = machine.feed(index, line, i + 1) {
             return machine.fail(message, Some(i + 1));

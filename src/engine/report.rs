@@ -4,8 +4,12 @@
 use super::matcher::LineIndex;
 use super::{Applied, LineSpan, Outcome, RawOutcome};
 
-/// Fills line numbers; returns the outcome and the new content's length.
-pub(super) fn finish_counted(raw: RawOutcome, index: &LineIndex) -> (Outcome, usize) {
+/// Fills line numbers; the new content is what `content` makes of the sink.
+pub(super) fn finish_with<C>(
+    raw: RawOutcome,
+    index: &LineIndex,
+    content: impl FnOnce(super::sink::Sink) -> C,
+) -> Outcome<C> {
     let mut blocks = raw.blocks;
     let len = index.text().len();
     for block in &mut blocks {
@@ -30,17 +34,13 @@ pub(super) fn finish_counted(raw: RawOutcome, index: &LineIndex) -> (Outcome, us
             end_line: e.newlines,
         });
     }
-    let mut new_len = 0;
-    let result = raw.result.map(|(sink, match_indices)| {
-        new_len = sink.pos().bytes;
-        Applied {
-            new_content: sink.into_text(),
-            match_indices,
-        }
+    let result = raw.result.map(|(sink, match_indices)| Applied {
+        new_content: content(sink),
+        match_indices,
     });
-    (Outcome { result, blocks }, new_len)
+    Outcome { result, blocks }
 }
 
 pub(super) fn finish(raw: RawOutcome, index: &LineIndex) -> Outcome {
-    finish_counted(raw, index).0
+    finish_with(raw, index, |sink| sink.into_content().to_text(index.text()))
 }

@@ -29,7 +29,9 @@ use std::sync::Arc;
 use super::matcher::LineIndex;
 use super::v1::V1;
 use super::v2::V2;
-use super::{ApplyError, BlockReport, Machine, Outcome, RawOutcome, Version, pops_last_line};
+use super::{
+    ApplyError, BlockReport, Machine, Outcome, RawOutcome, Spliced, Version, pops_last_line,
+};
 
 /// A streaming apply of one growing diff to one original.
 pub struct Session {
@@ -73,7 +75,7 @@ impl Session {
 
     /// A session over an index built earlier (e.g. by a previous session).
     pub fn with_index(index: Arc<LineIndex<'static>>, version: Version) -> Self {
-        let engine = Engine::new(version, &index);
+        let engine = Engine::new(version);
         Session {
             index,
             version,
@@ -154,6 +156,19 @@ impl Session {
         }
     }
 
+    /// [`Session::outcome`] with the new content as a [`Spliced`] over the
+    /// original: no copy of the file, so the cost of an update does not
+    /// grow with the file.
+    pub fn outcome_spliced(&self, is_final: bool) -> Outcome<Spliced> {
+        match &self.state {
+            State::Failed(outcome) => outcome.clone().map_content(|_| Spliced::default()),
+            State::Running(engine) => {
+                let raw = self.finish_prefix(engine, is_final, true);
+                super::report::finish_with(raw, &self.index, |sink| sink.into_content())
+            }
+        }
+    }
+
     /// [`Session::outcome`] without building the new content: cost is the
     /// incomplete last line plus the small per-block state.
     pub fn summary(&self, is_final: bool) -> Summary {
@@ -165,9 +180,9 @@ impl Session {
             },
             State::Running(engine) => {
                 let raw = self.finish_prefix(engine, is_final, false);
-                let (outcome, len) = super::report::finish_counted(raw, &self.index);
+                let outcome = super::report::finish_with(raw, &self.index, |sink| sink.pos().bytes);
                 let (result, match_indices) = match outcome.result {
-                    Ok(applied) => (Ok(len), applied.match_indices),
+                    Ok(applied) => (Ok(applied.new_content), applied.match_indices),
                     Err(e) => (Err(e), Vec::new()),
                 };
                 Summary {
@@ -212,10 +227,10 @@ fn finish_with_tail<M: Machine>(
 
 impl Engine {
     /// The session keeps the streamed content: partial outcomes copy it.
-    fn new(version: Version, index: &LineIndex) -> Self {
+    fn new(version: Version) -> Self {
         match version {
-            Version::V1 => Engine::V1(V1::new(index, true)),
-            Version::V2 => Engine::V2(V2::new(index, true)),
+            Version::V1 => Engine::V1(V1::new(true)),
+            Version::V2 => Engine::V2(V2::new(true)),
         }
     }
 

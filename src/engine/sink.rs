@@ -1,8 +1,10 @@
 //! Where v1/v2 write the new content. It counts bytes and newlines as it
 //! goes, so block positions in the new content are known without re-scanning
 //! it, and it can run without text when only those counts are wanted (the
-//! streaming session's cheap per-update summary).
+//! streaming session's cheap per-update summary). The text is kept as a
+//! splice of the original (see [`Spliced`]), not copied.
 
+use super::content::Spliced;
 use super::js::floor_char_boundary;
 use super::matcher::LineIndex;
 
@@ -16,15 +18,14 @@ pub(crate) struct Pos {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Sink {
     /// `None` when only counting.
-    text: Option<String>,
+    text: Option<Spliced>,
     pos: Pos,
 }
 
 impl Sink {
-    /// `capacity` is a size hint for the text, when kept.
-    pub fn new(keep_text: bool, capacity: usize) -> Self {
+    pub fn new(keep_text: bool) -> Self {
         Sink {
-            text: keep_text.then(|| String::with_capacity(capacity)),
+            text: keep_text.then(Spliced::default),
             pos: Pos::default(),
         }
     }
@@ -51,7 +52,7 @@ impl Sink {
             return;
         }
         if let Some(text) = &mut self.text {
-            text.push_str(&original[start..end]);
+            text.push_original(start, end);
         }
         self.pos.bytes += end - start;
         self.pos.newlines += index.newlines_between(start, end);
@@ -61,7 +62,7 @@ impl Sink {
     pub fn push_line(&mut self, line: &str) {
         if let Some(text) = &mut self.text {
             text.push_str(line);
-            text.push('\n');
+            text.push_str("\n");
         }
         self.pos.bytes += line.len() + 1;
         self.pos.newlines += 1;
@@ -76,7 +77,7 @@ impl Sink {
         self.pos.newlines += newlines;
     }
 
-    pub fn into_text(self) -> String {
+    pub fn into_content(self) -> Spliced {
         self.text.unwrap_or_default()
     }
 }

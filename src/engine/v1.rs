@@ -144,19 +144,6 @@ impl V1 {
             .ok_or_else(|| no_match_error(s))
     }
 
-    /// The exact length of the rebuilt content, so it is allocated once.
-    fn rebuilt_len(&self, index: &LineIndex) -> usize {
-        let len = index.text().len();
-        let mut total = 0;
-        let mut pos = 0;
-        for r in &self.replacements {
-            total += r.start.min(len).saturating_sub(pos.min(len));
-            total += self.blocks[r.block].replace_text.len();
-            pos = r.end;
-        }
-        total + len.saturating_sub(pos.min(len))
-    }
-
     /// Final mode: close an open replace, then rebuild from sorted replacements.
     fn rebuild(&mut self, index: &LineIndex, keep_text: bool) {
         if self.in_replace
@@ -180,7 +167,7 @@ impl V1 {
         }
         self.placed.iter_mut().for_each(|p| *p = None);
         self.replacements.sort_by_key(|r| r.start);
-        let mut result = Sink::new(keep_text, self.rebuilt_len(index));
+        let mut result = Sink::new(keep_text);
         let mut pos = 0;
         for r in &self.replacements {
             result.push_original(index, pos, r.start);
@@ -201,9 +188,9 @@ impl Machine for V1 {
     const FINAL_REBUILDS: bool = true;
     const STRICT: bool = false;
 
-    fn new(index: &LineIndex, keep_text: bool) -> Self {
+    fn new(keep_text: bool) -> Self {
         V1 {
-            result: Sink::new(keep_text, index.text().len()),
+            result: Sink::new(keep_text),
             ..V1::default()
         }
     }

@@ -144,9 +144,9 @@ impl Machine for V2 {
     const FINAL_REBUILDS: bool = false;
     const STRICT: bool = true;
 
-    fn new(index: &LineIndex, keep_text: bool) -> Self {
+    fn new(keep_text: bool) -> Self {
         V2 {
-            result: Sink::new(keep_text, index.text().len()),
+            result: Sink::new(keep_text),
             ..V2::default()
         }
     }
