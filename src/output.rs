@@ -16,7 +16,7 @@
 //! last check and the rename (a window of one `rename` call) is overwritten.
 
 use std::fs::{self, File, OpenOptions};
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 /// Why a write was refused. The target is untouched in every case.
@@ -96,6 +96,16 @@ pub fn write_atomic(
     content: &[u8],
     expected: Option<&[u8]>,
 ) -> Result<(), WriteError> {
+    write_atomic_chunks(path, &[content], expected)
+}
+
+/// [`write_atomic`] of the concatenation of `chunks`, so content held in
+/// pieces (a spliced result) is written without first being joined.
+pub fn write_atomic_chunks(
+    path: &Path,
+    chunks: &[&[u8]],
+    expected: Option<&[u8]>,
+) -> Result<(), WriteError> {
     let target = resolve_target(path);
     let fail = |message: String| WriteError {
         path: path.to_path_buf(),
@@ -135,7 +145,7 @@ pub fn write_atomic(
             ))
         })?;
     let written = (|| -> Result<(), String> {
-        write_content(&mut tmp, content).map_err(|e| format!("writing failed: {e}"))?;
+        write_content(&mut tmp, chunks).map_err(|e| format!("writing failed: {e}"))?;
         if let Some(m) = &meta {
             keep_owner(&tmp, m);
             tmp.set_permissions(m.permissions())
@@ -165,13 +175,9 @@ pub fn write_atomic(
 
 /// FILE must still hold what was loaded (or still be missing).
 fn check_unchanged(target: &Path, expected: &[u8], existed: bool) -> Result<(), String> {
-    let now = match fs::read(target) {
-        Ok(b) => Some(b),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => return Err(format!("cannot re-read it: {e}")),
-    };
-    let unchanged = match &now {
-        Some(b) => existed && b.as_slice() == expected,
+    let now = file_holds(target, expected).map_err(|e| format!("cannot re-read it: {e}"))?;
+    let unchanged = match now {
+        Some(same) => existed && same,
         None => !existed && expected.is_empty(),
     };
     if unchanged {
@@ -183,16 +189,46 @@ fn check_unchanged(target: &Path, expected: &[u8], existed: bool) -> Result<(), 
     }
 }
 
-fn write_content(tmp: &mut File, content: &[u8]) -> std::io::Result<()> {
-    fault(Step::Write)?;
-    if injected().as_deref() == Some("slow") {
-        for chunk in content.chunks(64 * 1024) {
-            tmp.write_all(chunk)?;
-            std::thread::sleep(std::time::Duration::from_millis(2));
+/// Whether the file at `path` holds exactly `expected`; `None` when it does
+/// not exist. Compared in blocks, so a big file is never read whole.
+pub fn file_holds(path: &Path, expected: &[u8]) -> std::io::Result<Option<bool>> {
+    let mut file = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let mut buf = vec![0u8; 64 * 1024];
+    let mut rest = expected;
+    loop {
+        let n = match file.read(&mut buf) {
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if n == 0 {
+            return Ok(Some(rest.is_empty()));
         }
-        return Ok(());
+        match rest.strip_prefix(&buf[..n]) {
+            Some(r) => rest = r,
+            None => return Ok(Some(false)),
+        }
     }
-    tmp.write_all(content)
+}
+
+fn write_content(tmp: &mut File, chunks: &[&[u8]]) -> std::io::Result<()> {
+    fault(Step::Write)?;
+    let slow = injected().as_deref() == Some("slow");
+    for chunk in chunks {
+        if slow {
+            for part in chunk.chunks(64 * 1024) {
+                tmp.write_all(part)?;
+                std::thread::sleep(std::time::Duration::from_millis(2));
+            }
+        } else {
+            tmp.write_all(chunk)?;
+        }
+    }
+    Ok(())
 }
 
 /// Gives the temporary file FILE's owner and group, when allowed (root, or

@@ -169,6 +169,7 @@ fn accept_runs_final_mode_and_refuses_a_failing_diff() {
     app.set_diff(block("line 7", "seven"));
     match key(&mut app, KeyCode::Char('a')) {
         Effect::Accept(content) => {
+            let content = content.text();
             assert!(content.starts_with("line 1\n") && content.contains("\nseven\nline 8\n"))
         }
         other => panic!("expected accept, got {other:?}"),
@@ -278,7 +279,7 @@ fn fix_model_output_cleans_the_diff_before_applying() {
     app.set_fix_model_output(true);
     assert_eq!(app.result.text(), "if a <= b {\n");
     match key(&mut app, KeyCode::Char('a')) {
-        Effect::Accept(content) => assert_eq!(content, "if a <= b {\n"),
+        Effect::Accept(content) => assert_eq!(content.text(), "if a <= b {\n"),
         other => panic!("accept uses the cleaned diff too: {other:?}"),
     }
     assert_eq!(app.diff, diff, "the diff as received is kept");

@@ -3,7 +3,6 @@
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKind};
 
 use super::{App, Effect, Focus, Layout, Notice};
-use crate::engine::{self, Options};
 
 /// Keys shown in the footer and the `?` overlay: (keys, what they do).
 pub const KEY_HELP: &[(&str, &str)] = &[
@@ -166,13 +165,8 @@ fn toggle_layout(app: &mut App) {
 
 /// Runs the applier in final mode; returns the content to write if it applies.
 pub fn accept(app: &mut App) -> Effect {
-    let options = Options {
-        version: app.version,
-        is_final: true,
-    };
-    let outcome = engine::apply(&app.engine_diff(), app.original.text(), options);
-    match outcome.result {
-        Ok(applied) => Effect::Accept(applied.new_content),
+    match app.accepted_content() {
+        Ok(content) => Effect::Accept(content),
         Err(e) => {
             let block = e
                 .block

@@ -10,6 +10,7 @@ pub mod workspace;
 
 use std::borrow::Cow;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use crate::engine::{self, Outcome, Version};
 use rows::{RowMap, Segment};
@@ -61,7 +62,7 @@ pub struct Notice {
 pub enum Effect {
     None,
     /// Write (or print) the accepted content, if FILE is unchanged on disk.
-    Accept(String),
+    Accept(TextLines),
     /// Re-read FILE from disk and re-apply.
     Reload,
     /// Put this corrected block on the clipboard (and in a file).
@@ -100,8 +101,9 @@ pub struct App {
     session: engine::session::Session,
     pub diff: String,
     pub stream: StreamState,
-    /// Latest outcome of the engine (its errors included).
-    pub outcome: Outcome,
+    /// Latest outcome of the engine (its errors included); its new content
+    /// is in `result`.
+    pub outcome: Outcome<()>,
     /// Result text of the latest successful apply: what the right pane shows.
     pub result: TextLines,
     /// Whether `result` is a streaming (partial) result.
@@ -129,12 +131,13 @@ pub struct App {
 
 impl App {
     pub fn new(file_path: PathBuf, original: String, version: Version) -> Self {
-        let original = TextLines::new(original);
+        // The session's line index holds the only copy of the original.
+        let index = Arc::new(engine::matcher::LineIndex::owned(original));
         let mut app = App {
             file_path,
             version,
-            session: engine::session::Session::new(original.shared(), version),
-            original,
+            session: engine::session::Session::with_index(Arc::clone(&index), version),
+            original: TextLines::indexed(index),
             diff: String::new(),
             stream: StreamState::Waiting,
             outcome: Outcome {
@@ -227,8 +230,9 @@ impl App {
 
     /// FILE was re-read from disk.
     pub fn reload(&mut self, original: String) {
-        self.original = TextLines::new(original);
-        self.session = engine::session::Session::new(self.original.shared(), self.version);
+        let index = Arc::new(engine::matcher::LineIndex::owned(original));
+        self.original = TextLines::indexed(Arc::clone(&index));
+        self.session = engine::session::Session::with_index(index, self.version);
         self.reload_offered = false;
         self.notice = Some(Notice {
             text: format!("reloaded {} and re-applied", self.file_path.display()),
@@ -250,25 +254,33 @@ impl App {
         }
         let text = engine_input(&self.diff, self.fix_model_output, &self.file_path);
         self.session.set_text(&text);
-        self.outcome = self.session.outcome(options.is_final);
-        // The new content moves into `result`; `outcome` keeps the report.
-        let mut failed_prefix = self.failed_prefix_outcome(options);
-        let shown = failed_prefix.as_mut().unwrap_or(&mut self.outcome);
-        if let Ok(applied) = &mut shown.result {
-            let content = std::mem::take(&mut applied.new_content);
-            let changed = first_difference(self.result.text(), &content);
-            self.result = TextLines::owned(content);
+        let mut outcome = self.session.outcome_spliced(options.is_final);
+        // On a failure, the panes show what the diff before the failing block
+        // gives (see `failed_prefix_outcome`).
+        let failed_prefix = self.failed_prefix_outcome(&mut outcome, options);
+        let ok = outcome.result.is_ok();
+        let (report, content) = split_content(outcome);
+        self.outcome = report;
+        let (shown_blocks, shown_content) = match failed_prefix {
+            Some(prefix) => {
+                let (report, content) = split_content(prefix);
+                (Some(report.blocks), content)
+            }
+            None => (None, content),
+        };
+        if let Some(content) = shown_content {
+            let result = TextLines::spliced(Arc::clone(self.session.index()), content);
+            let changed = self.result.common_prefix(&result);
+            self.result = result;
             let line = self.result.line_of(changed);
             self.dirty_from = if self.result_epoch == 0 {
                 0
             } else {
                 self.dirty_from.min(line)
             };
-            self.result_streaming = !self.is_final() || self.outcome.result.is_err();
+            self.result_streaming = !self.is_final() || !ok;
             self.result_epoch += 1;
-            let blocks = failed_prefix
-                .as_ref()
-                .map_or(&self.outcome.blocks, |o| &o.blocks);
+            let blocks = shown_blocks.as_ref().unwrap_or(&self.outcome.blocks);
             self.segments =
                 rows::align(&self.original, &self.result, blocks, self.result_streaming);
         } else if self.result_epoch == 0 {
@@ -292,6 +304,26 @@ impl App {
         }
     }
 
+    /// What accepting writes: the diff applied in final mode (the result
+    /// already shown, when the stream has ended), or the reference's error.
+    pub fn accepted_content(&self) -> Result<TextLines, engine::ApplyError> {
+        if self.direct {
+            return Ok(self.result.clone());
+        }
+        if self.is_final() && !self.result_streaming && self.outcome.result.is_ok() {
+            return Ok(self.result.clone());
+        }
+        let options = engine::Options {
+            version: self.version,
+            is_final: true,
+        };
+        let index = self.session.index();
+        let outcome = engine::apply_spliced(&self.engine_diff(), index, options);
+        outcome
+            .result
+            .map(|a| TextLines::spliced(Arc::clone(index), a.new_content))
+    }
+
     /// The diff as the engine sees it: as received, or cleaned up.
     pub fn engine_diff(&self) -> Cow<'_, str> {
         engine_input(&self.diff, self.fix_model_output, &self.file_path)
@@ -310,9 +342,9 @@ impl App {
         };
         self.diagnoses = crate::diagnose::diagnose_outcome(
             self.session.text(),
-            self.original.text(),
+            self.session.original(),
             options,
-            &self.outcome,
+            &self.outcome.clone().map_content(|()| String::new()),
         );
         self.diagnosed_epoch = self.apply_epoch;
     }
@@ -337,14 +369,13 @@ impl App {
     }
 
     fn reapply_direct(&mut self) {
-        let content = self.diff.clone();
         self.dirty_from = 0;
-        self.result = TextLines::owned(content.clone());
+        self.result = TextLines::owned(self.diff.clone());
         self.result_streaming = false;
         self.result_epoch += 1;
         self.outcome = Outcome {
             result: Ok(engine::Applied {
-                new_content: content,
+                new_content: (),
                 match_indices: Vec::new(),
             }),
             blocks: Vec::new(),
@@ -357,12 +388,16 @@ impl App {
     /// What the panes show when a block fails: the diff before that block
     /// still applies, so show it (streaming), and copy its placements into
     /// the report so the blocks before the failure keep their result lines.
-    fn failed_prefix_outcome(&mut self, options: engine::Options) -> Option<Outcome> {
-        let failed_at = match &self.outcome.result {
+    fn failed_prefix_outcome(
+        &self,
+        outcome: &mut Outcome<engine::Spliced>,
+        options: engine::Options,
+    ) -> Option<Outcome<engine::Spliced>> {
+        let failed_at = match &outcome.result {
             Ok(_) => return None,
             Err(e) => e
                 .block
-                .and_then(|b| self.outcome.blocks.get(b))
+                .and_then(|b| outcome.blocks.get(b))
                 .map(|b| b.diff_lines[0]),
         };
         let applied = self.session.text();
@@ -371,8 +406,8 @@ impl App {
             is_final: false,
             ..options
         };
-        let shown = engine::apply_indexed(&applied[..cut], self.session.index(), prefix);
-        for (mine, theirs) in self.outcome.blocks.iter_mut().zip(&shown.blocks) {
+        let shown = engine::apply_spliced(&applied[..cut], self.session.index(), prefix);
+        for (mine, theirs) in outcome.blocks.iter_mut().zip(&shown.blocks) {
             if mine.replacement.is_none() {
                 mine.replacement = theirs.replacement;
             }
@@ -403,8 +438,9 @@ fn line_offset(text: &str, line: usize) -> usize {
         .map_or(text.len(), |(i, _)| i + 1)
 }
 
-/// Byte offset of the first difference between two texts.
-fn first_difference(a: &str, b: &str) -> usize {
-    let common = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
-    common.min(a.len()).min(b.len())
+/// The report, and the new content when there is one.
+fn split_content<C>(outcome: Outcome<C>) -> (Outcome<()>, Option<C>) {
+    let mut content = None;
+    let report = outcome.map_content(|c| content = Some(c));
+    (report, content)
 }

@@ -222,8 +222,8 @@ mod tests {
         );
         let result = out.result.map(|a| a.new_content).unwrap_or_default();
         align(
-            &TextLines::new(original),
-            &TextLines::new(result),
+            &TextLines::owned(original.to_string()),
+            &TextLines::owned(result),
             &out.blocks,
             !is_final,
         )

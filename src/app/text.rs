@@ -1,80 +1,156 @@
 //! A text with its line table, built once per version of the text, so any
-//! line is reachable in O(1) when a frame is drawn.
+//! line is reachable quickly when a frame is drawn.
+//!
+//! On a big file the line tables and copies of the text are most of the
+//! previewer's memory, so nothing is held twice: the original reads its lines
+//! through the engine's own line index, and a result is the engine's splice
+//! of the original (a few pieces per block) plus a table of its line starts.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
-/// Owned text split on `\n` for display. A final `\n` does not open an extra
+use crate::engine::Spliced;
+use crate::engine::matcher::LineIndex;
+
+/// Text split on `\n` for display. A final `\n` does not open an extra
 /// (empty) display line.
-#[derive(Debug, Clone, Default)]
+#[derive(Clone)]
 pub struct TextLines {
-    text: Text,
-    starts: Vec<usize>,
+    body: Body,
 }
 
-/// Shared with the engine session (the original), or owned (a result, moved
-/// in without a copy: on a big file a copy per update sets the memory peak).
-#[derive(Debug, Clone)]
-enum Text {
-    Shared(Arc<str>),
-    Owned(String),
+#[derive(Clone)]
+enum Body {
+    /// The engine's index of the original: its table is the line table.
+    Indexed(Arc<LineIndex<'static>>),
+    /// Text held here (a whole-file write, a test).
+    Owned { text: String, starts: Vec<usize> },
+    /// New content as pieces of the indexed original plus inserted text.
+    Spliced {
+        index: Arc<LineIndex<'static>>,
+        content: Spliced,
+        starts: Vec<usize>,
+    },
 }
 
-impl Default for Text {
+impl Default for TextLines {
     fn default() -> Self {
-        Text::Owned(String::new())
+        Self::owned(String::new())
     }
 }
 
-impl std::ops::Deref for Text {
-    type Target = str;
-
-    fn deref(&self) -> &str {
-        match self {
-            Text::Shared(s) => s,
-            Text::Owned(s) => s,
-        }
+impl std::fmt::Debug for TextLines {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TextLines")
+            .field("bytes", &self.text_len())
+            .field("lines", &self.len())
+            .finish()
     }
 }
+
+/// Same text (tests and effects compare contents).
+impl PartialEq for TextLines {
+    fn eq(&self, other: &Self) -> bool {
+        self.text_len() == other.text_len() && self.text() == other.text()
+    }
+}
+
+impl Eq for TextLines {}
 
 impl TextLines {
-    /// A text others share (see [`TextLines::shared`]).
-    pub fn new(text: impl Into<Arc<str>>) -> Self {
-        Self::index(Text::Shared(text.into()))
+    /// Lines read through `index` (no table of their own).
+    pub fn indexed(index: Arc<LineIndex<'static>>) -> Self {
+        TextLines {
+            body: Body::Indexed(index),
+        }
     }
 
-    /// A text owned here, taken without copying.
+    /// A text owned here.
     pub fn owned(text: String) -> Self {
-        Self::index(Text::Owned(text))
+        let starts = line_starts(&text);
+        TextLines {
+            body: Body::Owned { text, starts },
+        }
     }
 
-    fn index(text: Text) -> Self {
-        let mut starts = vec![0];
-        starts.extend(
-            text.bytes()
-                .enumerate()
-                .filter(|&(_, b)| b == b'\n')
-                .map(|(i, _)| i + 1),
-        );
-        TextLines { text, starts }
+    /// `content`, spliced over the text `index` holds. Its line table comes
+    /// from the original's table and the inserted text, not a re-scan.
+    pub fn spliced(index: Arc<LineIndex<'static>>, content: Spliced) -> Self {
+        let starts = spliced_starts(&index, &content);
+        TextLines {
+            body: Body::Spliced {
+                index,
+                content,
+                starts,
+            },
+        }
     }
 
-    pub fn text(&self) -> &str {
-        &self.text
+    /// The whole text: borrowed, except for a spliced result, which is
+    /// copied (only done on demand, never per frame).
+    pub fn text(&self) -> Cow<'_, str> {
+        match &self.body {
+            Body::Indexed(index) => Cow::Borrowed(index.text()),
+            Body::Owned { text, .. } => Cow::Borrowed(text),
+            Body::Spliced { index, content, .. } => Cow::Owned(content.to_text(index.text())),
+        }
     }
 
-    /// The shared text, for whoever else needs to hold it (no copy unless
-    /// the text is owned).
-    pub fn shared(&self) -> Arc<str> {
-        match &self.text {
-            Text::Shared(s) => Arc::clone(s),
-            Text::Owned(s) => Arc::from(s.as_str()),
+    /// The text's pieces in order (for writing without a copy).
+    pub fn chunks(&self) -> Vec<&str> {
+        match &self.body {
+            Body::Indexed(index) => vec![index.text()],
+            Body::Owned { text, .. } => vec![text],
+            Body::Spliced { index, content, .. } => content.chunks(index.text()).collect(),
+        }
+    }
+
+    pub fn text_len(&self) -> usize {
+        match &self.body {
+            Body::Indexed(index) => index.text().len(),
+            Body::Owned { text, .. } => text.len(),
+            Body::Spliced { content, .. } => content.len(),
+        }
+    }
+
+    /// A length of text both start with: exact for two splices of one
+    /// original and for owned texts; 0 otherwise (e.g. across a reload),
+    /// rather than copying a spliced text to compare it.
+    pub fn common_prefix(&self, other: &TextLines) -> usize {
+        match (&self.body, &other.body) {
+            (
+                Body::Spliced {
+                    index: a,
+                    content: x,
+                    ..
+                },
+                Body::Spliced {
+                    index: b,
+                    content: y,
+                    ..
+                },
+            ) if Arc::ptr_eq(a, b) => x.first_difference(y, a.text()),
+            (Body::Spliced { .. }, _) | (_, Body::Spliced { .. }) => 0,
+            _ => {
+                let (a, b) = (self.text(), other.text());
+                a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count()
+            }
+        }
+    }
+
+    /// Number of `\n`: the lines ending in one (the "complete" lines of a
+    /// streaming result).
+    pub fn complete_len(&self) -> usize {
+        match &self.body {
+            Body::Indexed(index) => index.line_count() - 1,
+            Body::Owned { starts, .. } | Body::Spliced { starts, .. } => starts.len() - 1,
         }
     }
 
     /// Lines shown: every `\n`-terminated line plus a non-empty unterminated tail.
     pub fn len(&self) -> usize {
-        let terminated = self.starts.len() - 1;
-        if self.text.len() > self.starts[terminated] {
+        let terminated = self.complete_len();
+        if self.text_len() > self.line_start(terminated) {
             terminated + 1
         } else {
             terminated
@@ -85,45 +161,169 @@ impl TextLines {
         self.len() == 0
     }
 
-    /// Lines ending in `\n` (the "complete" lines of a streaming result).
-    pub fn complete_len(&self) -> usize {
-        self.starts.len() - 1
-    }
-
     /// Line `i` without its newline (empty past the end).
-    pub fn line(&self, i: usize) -> &str {
-        let Some(&start) = self.starts.get(i) else {
-            return "";
+    pub fn line(&self, i: usize) -> Cow<'_, str> {
+        if i > self.complete_len() {
+            return Cow::Borrowed("");
+        }
+        let start = self.line_start(i);
+        let end = if i < self.complete_len() {
+            self.line_start(i + 1) - 1
+        } else {
+            self.text_len()
         };
-        let end = self.starts.get(i + 1).map_or(self.text.len(), |&e| e - 1);
-        &self.text[start..end.max(start)]
+        match &self.body {
+            Body::Indexed(index) => Cow::Borrowed(&index.text()[start..end]),
+            Body::Owned { text, .. } => Cow::Borrowed(&text[start..end]),
+            Body::Spliced { index, content, .. } => content.slice(index.text(), start, end),
+        }
     }
 
     /// 0-based line containing byte `offset` (clamped to the text).
     pub fn line_of(&self, offset: usize) -> usize {
-        self.starts
-            .partition_point(|&s| s <= offset)
-            .saturating_sub(1)
+        match &self.body {
+            Body::Indexed(index) => index.line_of(offset),
+            Body::Owned { starts, .. } | Body::Spliced { starts, .. } => {
+                starts.partition_point(|&s| s <= offset).saturating_sub(1)
+            }
+        }
     }
 
     /// Byte offset where line `i` starts (text length past the end).
     pub fn line_start(&self, i: usize) -> usize {
-        self.starts.get(i).copied().unwrap_or(self.text.len())
+        match &self.body {
+            Body::Indexed(index) if i < index.line_count() => index.line_start(i),
+            Body::Indexed(index) => index.text().len(),
+            Body::Owned { text, starts } => starts.get(i).copied().unwrap_or(text.len()),
+            Body::Spliced {
+                content, starts, ..
+            } => starts.get(i).copied().unwrap_or(content.len()),
+        }
     }
+}
+
+/// 0 and the offset after every `\n`, in a table of exactly that size.
+fn line_starts(text: &str) -> Vec<usize> {
+    let count = text.bytes().filter(|&b| b == b'\n').count();
+    let mut starts = Vec::with_capacity(count + 1);
+    starts.push(0);
+    starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+    starts
+}
+
+/// [`line_starts`] of spliced content: the starts inside an original piece
+/// are the original's, shifted.
+fn spliced_starts(index: &LineIndex, content: &Spliced) -> Vec<usize> {
+    use crate::engine::Piece;
+    let original = index.text();
+    let newlines = |p: Piece| match p {
+        Piece::Original { start, end } => index.newlines_between(start, end),
+        Piece::Inserted { .. } => content
+            .piece_text(original, p)
+            .bytes()
+            .filter(|&b| b == b'\n')
+            .count(),
+    };
+    let count: usize = content.pieces().iter().map(|&p| newlines(p)).sum();
+    let mut starts = Vec::with_capacity(count + 1);
+    starts.push(0);
+    let mut at = 0;
+    for &piece in content.pieces() {
+        match piece {
+            Piece::Original { start, end } => {
+                // Line starts in `start+1..=end` follow a `\n` inside the piece.
+                let first = index.line_of(start) + 1;
+                let shift = at as isize - start as isize;
+                let mut line = first;
+                while line < index.line_count() && index.line_start(line) <= end {
+                    starts.push((index.line_start(line) as isize + shift) as usize);
+                    line += 1;
+                }
+                at += end - start;
+            }
+            Piece::Inserted { .. } => {
+                let text = content.piece_text(original, piece);
+                starts.extend(text.match_indices('\n').map(|(i, _)| at + i + 1));
+                at += text.len();
+            }
+        }
+    }
+    starts
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::{Version, session::Session};
+
+    fn all_views(text: &str) -> Vec<TextLines> {
+        let index = Arc::new(LineIndex::owned(text.to_string()));
+        // A splice that reproduces the text: the whole original.
+        let mut session = Session::with_index(Arc::clone(&index), Version::V1);
+        session.push("");
+        let content = session
+            .outcome_spliced(true)
+            .result
+            .map(|a| a.new_content)
+            .unwrap_or_default();
+        vec![
+            TextLines::owned(text.to_string()),
+            TextLines::indexed(Arc::clone(&index)),
+            TextLines::spliced(index, content),
+        ]
+    }
 
     #[test]
     fn counts_display_lines() {
-        assert_eq!(TextLines::new(String::new()).len(), 0);
-        assert_eq!(TextLines::new("a\n").len(), 1);
-        let t = TextLines::new("a\nb");
+        for text in ["", "a\n", "a\nb", "\n\n", "x"] {
+            let views = all_views(text);
+            let want = &views[0];
+            for t in &views {
+                assert_eq!(t.text(), text);
+                assert_eq!(
+                    (t.len(), t.complete_len()),
+                    (want.len(), want.complete_len())
+                );
+                for i in 0..4 {
+                    assert_eq!(t.line(i), want.line(i), "{text:?} line {i}");
+                    assert_eq!(t.line_start(i), want.line_start(i), "{text:?} start {i}");
+                }
+                for o in 0..=text.len() + 1 {
+                    assert_eq!(t.line_of(o), want.line_of(o), "{text:?} offset {o}");
+                }
+            }
+        }
+        let t = TextLines::owned("a\nb".into());
         assert_eq!((t.len(), t.complete_len()), (2, 1));
         assert_eq!(t.line(1), "b");
         assert_eq!(t.line(5), "");
         assert_eq!(t.line_of(2), 1);
+        assert_eq!(TextLines::default().len(), 0);
+    }
+
+    #[test]
+    fn spliced_lines_match_the_copied_text() {
+        let original = "fn a() {\n    one();\n}\nfn b() {\n    two();\n}\n";
+        let index = Arc::new(LineIndex::owned(original.to_string()));
+        let mut session = Session::with_index(Arc::clone(&index), Version::V1);
+        // One replacement joined mid-line (exact match inside a line).
+        session.push("------- SEARCH\none();\n}\n=======\nONE();\n}\n// added\n+++++++ REPLACE\n");
+        let content = session
+            .outcome_spliced(true)
+            .result
+            .expect("applies")
+            .new_content;
+        let text = content.to_text(original);
+        let spliced = TextLines::spliced(Arc::clone(&index), content);
+        let owned = TextLines::owned(text.clone());
+        assert_eq!(spliced.text(), text);
+        assert_eq!(spliced.len(), owned.len());
+        for i in 0..=owned.len() {
+            assert_eq!(spliced.line(i), owned.line(i), "line {i}");
+            assert_eq!(spliced.line_start(i), owned.line_start(i));
+        }
+        assert_eq!(spliced.chunks().concat(), text);
+        assert_eq!(spliced.common_prefix(&spliced.clone()), text.len());
+        assert_eq!(spliced.common_prefix(&owned), 0);
     }
 }

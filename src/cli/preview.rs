@@ -14,6 +14,7 @@ use super::events::{
 };
 use super::terminal::{Term, term_err, with_terminal};
 use super::{CmdResult, PreviewArgs};
+use crate::app::text::TextLines;
 use crate::app::{App, Effect, Notice, keys};
 use crate::input::{self, CliError};
 use crate::source::watch::SourceEvent;
@@ -234,11 +235,13 @@ fn base64(bytes: &[u8]) -> String {
 
 /// Writes (or hands over for printing) the accepted content if FILE is
 /// unchanged on disk; otherwise says why and stays open.
-fn accept(app: &mut App, content: String, args: &PreviewArgs) -> Option<Exit> {
+fn accept(app: &mut App, content: TextLines, args: &PreviewArgs) -> Option<Exit> {
     let path = app.file_path.clone();
-    let on_disk = match std::fs::read(&path) {
-        Ok(b) => Some(b),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+    let loaded = app.original.text();
+    let loaded = loaded.as_bytes();
+    let unchanged = match crate::output::file_holds(&path, loaded) {
+        Ok(Some(same)) => same,
+        Ok(None) => loaded.is_empty() && args.new_file,
         Err(e) => {
             app.notice = Some(Notice {
                 text: format!("not accepted: cannot re-read {}: {e}", path.display()),
@@ -246,11 +249,6 @@ fn accept(app: &mut App, content: String, args: &PreviewArgs) -> Option<Exit> {
             });
             return None;
         }
-    };
-    let loaded = app.original.text().as_bytes();
-    let unchanged = match &on_disk {
-        Some(b) => b.as_slice() == loaded,
-        None => loaded.is_empty() && args.new_file,
     };
     if !unchanged {
         app.reload_offered = true;
@@ -264,9 +262,10 @@ fn accept(app: &mut App, content: String, args: &PreviewArgs) -> Option<Exit> {
         return None;
     }
     if args.print {
-        return Some(Exit::Print(content));
+        return Some(Exit::Print(content.text().into_owned()));
     }
-    match crate::output::write_atomic(&path, content.as_bytes(), Some(loaded)) {
+    let chunks: Vec<&[u8]> = content.chunks().into_iter().map(str::as_bytes).collect();
+    match crate::output::write_atomic_chunks(&path, &chunks, Some(loaded)) {
         Ok(()) => Some(Exit::Wrote(path)),
         Err(e) => {
             app.notice = Some(Notice {

@@ -22,10 +22,12 @@ pub struct Match {
     pub stage: Stage,
 }
 
-/// The indexed text: borrowed for one-off applies, shared for sessions.
+/// The indexed text: borrowed for one-off applies, shared or owned for
+/// sessions.
 enum Text<'a> {
     Borrowed(&'a str),
     Shared(Arc<str>),
+    Owned(String),
 }
 
 /// Line table of an original file, split on `\n` as JavaScript does.
@@ -49,6 +51,7 @@ impl<'a> LineIndex<'a> {
         let s = match &text {
             Text::Borrowed(s) => *s,
             Text::Shared(s) => s,
+            Text::Owned(s) => s,
         };
         // Counting first sizes the table exactly: no growth, no slack.
         let newlines = count_newlines(s.as_bytes());
@@ -70,6 +73,7 @@ impl<'a> LineIndex<'a> {
         match &self.text {
             Text::Borrowed(s) => s,
             Text::Shared(s) => s,
+            Text::Owned(s) => s,
         }
     }
 
@@ -149,6 +153,11 @@ impl LineIndex<'static> {
     /// An index that owns (a share of) its text, for long-lived sessions.
     pub fn shared(text: Arc<str>) -> Self {
         Self::build(Text::Shared(text))
+    }
+
+    /// An index that takes its text without copying it (a file just read).
+    pub fn owned(text: String) -> Self {
+        Self::build(Text::Owned(text))
     }
 }
 

@@ -230,11 +230,22 @@ pub fn apply(diff: &str, original: &str, options: Options) -> Outcome {
 /// [`apply`] with a prebuilt line index of the original, for callers that
 /// re-apply a growing diff to the same file.
 pub fn apply_indexed(diff: &str, index: &matcher::LineIndex, options: Options) -> Outcome {
-    let raw = match options.version {
+    let raw = run_version(diff, index, options);
+    report::finish(raw, index)
+}
+
+/// [`apply_indexed`] with the new content as a [`Spliced`] over the
+/// original instead of a copy of it.
+pub fn apply_spliced(diff: &str, index: &matcher::LineIndex, options: Options) -> Outcome<Spliced> {
+    let raw = run_version(diff, index, options);
+    report::finish_with(raw, index, |sink| sink.into_content())
+}
+
+fn run_version(diff: &str, index: &matcher::LineIndex, options: Options) -> RawOutcome {
+    match options.version {
         Version::V1 => run::<v1::V1>(diff, index, options.is_final),
         Version::V2 => run::<v2::V2>(diff, index, options.is_final),
-    };
-    report::finish(raw, index)
+    }
 }
 
 /// v1 and v2 as state machines fed one diff line at a time; the streaming

@@ -28,7 +28,7 @@ impl Caches {
     pub fn new(syntaxes: impl Into<std::sync::Arc<Syntaxes>>, app: &App) -> Self {
         let syntaxes = syntaxes.into();
         let first = app.original.line(0);
-        let syntax = syntaxes.detect(&app.file_path, first);
+        let syntax = syntaxes.detect(&app.file_path, &first);
         Caches {
             original: DocHighlighter::new(syntax),
             result: DocHighlighter::new(syntax),
@@ -189,7 +189,7 @@ struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
-    fn text(&self, src: Src) -> &str {
+    fn text(&self, src: Src) -> std::borrow::Cow<'_, str> {
         match src {
             Src::Orig(l) => self.app.original.line(l),
             Src::New(l) => self.app.result.line(l),
@@ -208,8 +208,8 @@ impl Ctx<'_> {
     fn marks(&self, cell: Option<&Cell>) -> Vec<Range<usize>> {
         match cell {
             Some(c) if c.tint.is_some() => match (c.src, c.partner) {
-                (Src::Orig(_), Some(p)) => word_changes(self.text(c.src), self.text(p)).0,
-                (Src::New(_), Some(p)) => word_changes(self.text(p), self.text(c.src)).1,
+                (Src::Orig(_), Some(p)) => word_changes(&self.text(c.src), &self.text(p)).0,
+                (Src::New(_), Some(p)) => word_changes(&self.text(p), &self.text(c.src)).1,
                 _ => Vec::new(),
             },
             _ => Vec::new(),
@@ -225,7 +225,7 @@ impl Ctx<'_> {
     ) -> (Vec<Range<usize>>, Vec<Range<usize>>) {
         match (l, r) {
             (Some(a), Some(b)) if a.tint.is_some() && a.partner == Some(b.src) => {
-                word_changes(self.text(a.src), self.text(b.src))
+                word_changes(&self.text(a.src), &self.text(b.src))
             }
             _ => (self.marks(l), self.marks(r)),
         }
@@ -281,7 +281,7 @@ impl Ctx<'_> {
         let mark_style = self.theme.word(c.tint.unwrap_or(Tint::Unattributed));
         (
             gutter,
-            code::spans(text, colours, base, marks, mark_style, self.theme),
+            code::spans(&text, colours, base, marks, mark_style, self.theme),
         )
     }
 }

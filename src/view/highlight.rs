@@ -133,7 +133,7 @@ impl DocHighlighter {
             }
             let text_line = text.line(line);
             buf.clear();
-            buf.push_str(text_line);
+            buf.push_str(&text_line);
             buf.push('\n');
             let ops = parse.parse_line(&buf, &syn.set).unwrap_or_default();
             if line >= range.start {
@@ -178,7 +178,7 @@ mod tests {
         let src: String = (0..300)
             .map(|i| format!("let x{i} = \"s{i}\"; // c\n"))
             .collect();
-        let text = TextLines::new(src);
+        let text = TextLines::owned(src);
         let id = syn.detect(Path::new("a.rs"), "");
         let mut a = DocHighlighter::new(id);
         let whole = a.highlight(&syn, &text, 0..300);
