@@ -4,6 +4,7 @@
 
 use proptest::prelude::*;
 use srview::diagnose;
+use srview::engine::matcher::LineIndex;
 use srview::engine::{self, Options, Version};
 use srview::source::{aider, transcript};
 
@@ -99,7 +100,9 @@ fn no_suggestion_that_quotes_a_marker_line() {
             );
         }
     }
-    assert!(diagnose::suggestion(original, 1, 3, "x\n").is_none());
+    let index = LineIndex::new(original);
+    let file = diagnose::FileIndex::new(&index);
+    assert!(diagnose::suggestion(&file, 1, 3, "x\n").is_none());
 }
 
 /// Found by the property run: an exact SEARCH of one empty line also

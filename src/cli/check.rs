@@ -7,6 +7,7 @@ use serde_json::json;
 
 use super::{CheckArgs, CmdResult};
 use crate::diagnose::{self, BlockDiagnosis};
+use crate::engine::matcher::LineIndex;
 use crate::engine::{self, Options};
 use crate::input::{self, CliError};
 
@@ -19,8 +20,10 @@ pub fn run(args: &CheckArgs) -> CmdResult {
         version: args.engine.version(),
         is_final: true,
     };
-    let outcome = engine::apply(&diff, &original, options);
-    let blocks = diagnose::diagnose_outcome(&diff, &original, options, &outcome);
+    // One line index of the original serves the engine and the diagnosis.
+    let index = LineIndex::new(&original);
+    let outcome = engine::apply_indexed(&diff, &index, options);
+    let blocks = diagnose::diagnose_indexed(&diff, &index, options, &outcome);
     let ok = outcome.result.is_ok();
     let mut stdout = std::io::stdout().lock();
     let text = if args.json {

@@ -6,6 +6,7 @@
 //! for the best-looking lines. Only the few best windows are then scored by
 //! real diffs, so a 100k-line file costs one linear pass.
 
+use std::cell::OnceCell;
 use std::collections::HashMap;
 use std::time::Duration;
 
@@ -13,30 +14,87 @@ use similar::{Algorithm, TextDiff, capture_diff_slices};
 
 use super::normalize::{blank_hash, is_zero_width, loose_hash, plain_char, unescape_entities};
 use crate::engine::js::is_js_whitespace;
+use crate::engine::matcher::LineIndex;
 
-/// The file's lines with their normalised hashes, built once per diagnosis.
+/// The file's lines as the diagnosis counts them, read through the engine's
+/// line index of the original, so no per-line table is built twice.
 pub struct FileIndex<'a> {
-    pub lines: Vec<&'a str>,
+    index: &'a LineIndex<'a>,
+    /// The empty element after a final newline is not a line of the file,
+    /// though the engine's index (splitting as JavaScript does) counts it.
+    count: usize,
     /// Hashed on first need: blocks that matched never pay for it.
-    keys: std::cell::OnceCell<Vec<u64>>,
+    keys: OnceCell<Vec<u64>>,
+    /// Scanned on first need, then shared by every block's suggestion.
+    crlf: OnceCell<bool>,
 }
 
 impl<'a> FileIndex<'a> {
-    pub fn new(text: &'a str) -> Self {
-        let mut lines: Vec<&str> = text.split('\n').collect();
-        // The empty element after a final newline is not a line of the file.
-        if lines.len() > 1 && lines.last() == Some(&"") {
-            lines.pop();
-        }
+    pub fn new(index: &'a LineIndex<'a>) -> Self {
+        let all = index.line_count();
+        let count = if all > 1 && index.line(all - 1).is_empty() {
+            all - 1
+        } else {
+            all
+        };
         FileIndex {
-            lines,
-            keys: std::cell::OnceCell::new(),
+            index,
+            count,
+            keys: OnceCell::new(),
+            crlf: OnceCell::new(),
         }
     }
 
+    /// The whole original.
+    pub fn text(&self) -> &'a str {
+        self.index.text()
+    }
+
+    /// Number of lines (at least 1: an empty file has one empty line).
+    pub fn line_count(&self) -> usize {
+        self.count
+    }
+
+    /// Line `i` (0-based) without its `\n`.
+    pub fn line(&self, i: usize) -> &'a str {
+        // The engine's index would hand out the empty element after a final
+        // newline without complaint; that is a caller's off-by-one here.
+        debug_assert!(i < self.count, "line {i} of {}", self.count);
+        self.index.line(i)
+    }
+
+    /// Line `i`, or `None` past the last line (an offset can map to the
+    /// empty element after a final newline).
+    pub fn get(&self, i: usize) -> Option<&'a str> {
+        (i < self.count).then(|| self.index.line(i))
+    }
+
+    /// Lines `start..end`, for the comparisons that want a slice.
+    pub fn lines(&self, start: usize, end: usize) -> Vec<&'a str> {
+        (start..end).map(|i| self.line(i)).collect()
+    }
+
+    /// Lines `start..end` joined with `\n`: they are contiguous in the
+    /// original, so this borrows instead of joining.
+    pub fn joined(&self, start: usize, end: usize) -> &'a str {
+        if start >= end {
+            return "";
+        }
+        debug_assert!(end <= self.count, "line {end} of {}", self.count);
+        &self.text()[self.index.line_start(start)..self.index.line_start(end) - 1]
+    }
+
+    /// Whether the file has any CRLF line ending.
+    pub fn is_crlf(&self) -> bool {
+        *self.crlf.get_or_init(|| self.text().contains("\r\n"))
+    }
+
     fn keys(&self) -> &[u64] {
-        self.keys
-            .get_or_init(|| self.lines.iter().map(|l| loose_hash(l)).collect())
+        self.keys.get_or_init(|| {
+            (0..self.count)
+                .map(|i| loose_hash(self.index.line(i)))
+                .collect()
+        })
     }
 }
 
@@ -63,7 +121,7 @@ pub fn closest(file: &FileIndex, search: &[&str]) -> Option<Region> {
         .flat_map(|(j, l)| [(j, loose_hash(l)), (j, loose_hash(&unescape_entities(l)))])
         .filter(|&(_, k)| k != blank)
         .collect();
-    if wanted.is_empty() || file.lines.is_empty() {
+    if wanted.is_empty() || file.line_count() == 0 {
         return None;
     }
     let mut by_key: HashMap<u64, Vec<usize>> = HashMap::new();
@@ -101,7 +159,7 @@ pub fn closest(file: &FileIndex, search: &[&str]) -> Option<Region> {
     let search_keys: Vec<u64> = unescaped.iter().map(|l| loose_hash(l)).collect();
     let search_grams = trigram_set(&unescaped.join("\n"));
     let score = |s: isize, len: isize| -> f64 {
-        let n = file.lines.len() as isize;
+        let n = file.line_count() as isize;
         let (a, b) = (s.clamp(0, n), (s + len).clamp(0, n));
         if a >= b {
             return -1.0;
@@ -116,7 +174,7 @@ pub fn closest(file: &FileIndex, search: &[&str]) -> Option<Region> {
         // Matched lines over the longer side: dropping a damaged line from
         // the window must not look like an improvement.
         let lines = same as f64 / search_keys.len().max(b - a) as f64;
-        let grams = dice(&search_grams, &trigram_set(&file.lines[a..b].join("\n")));
+        let grams = dice(&search_grams, &trigram_set(file.joined(a, b)));
         0.5 * lines + 0.5 * grams
     };
     let m = search.len() as isize;
@@ -137,9 +195,9 @@ pub fn closest(file: &FileIndex, search: &[&str]) -> Option<Region> {
         }
     }
     let (s, len, _) = best?;
-    let n = file.lines.len() as isize;
+    let n = file.line_count() as isize;
     let (a, b) = (s.clamp(0, n) as usize, (s + len).clamp(0, n) as usize);
-    let similarity = text_similarity(&search.join("\n"), &file.lines[a..b].join("\n"));
+    let similarity = text_similarity(&search.join("\n"), file.joined(a, b));
     (similarity >= MIN_SIMILARITY).then_some(Region {
         start: a,
         end: b,
@@ -172,8 +230,8 @@ fn trigram_votes(file: &FileIndex, search: &[&str], votes: &mut HashMap<isize, f
     }
     let mut scored: Vec<(f64, usize)> = Vec::new();
     let mut buf = Vec::new();
-    for (i, line) in file.lines.iter().enumerate() {
-        squeeze_into(line, &mut buf);
+    for i in 0..file.line_count() {
+        squeeze_into(file.line(i), &mut buf);
         if buf.len() < 3 {
             continue;
         }
@@ -191,7 +249,7 @@ fn trigram_votes(file: &FileIndex, search: &[&str], votes: &mut HashMap<isize, f
     }
     scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
     for &(score, i) in scored.iter().take(TRIGRAM_LINES) {
-        let line_set = trigram_set(file.lines[i]);
+        let line_set = trigram_set(file.line(i));
         let best = search_sets
             .iter()
             .enumerate()
@@ -270,10 +328,41 @@ fn dice(a: &[u32], b: &[u32]) -> f64 {
 mod tests {
     use super::*;
 
+    /// The lines the diagnosis used to collect itself: `split('\n')`, the
+    /// empty element after a final newline dropped.
+    #[test]
+    fn lines_match_split_without_final_empty() {
+        for text in [
+            "",
+            "\n",
+            "\n\n",
+            "a",
+            "a\n",
+            "a\nb",
+            "a\r\nb\r\n",
+            "\na\n\n",
+        ] {
+            let mut want: Vec<&str> = text.split('\n').collect();
+            if want.len() > 1 && want.last() == Some(&"") {
+                want.pop();
+            }
+            let index = LineIndex::new(text);
+            let file = FileIndex::new(&index);
+            assert_eq!(file.lines(0, file.line_count()), want, "{text:?}");
+            assert_eq!(file.get(want.len()), None, "{text:?}");
+            for a in 0..=want.len() {
+                for b in a..=want.len() {
+                    assert_eq!(file.joined(a, b), want[a..b].join("\n"), "{text:?}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn finds_reindented_block() {
         let text: String = (0..200).map(|i| format!("    line number {i}\n")).collect();
-        let file = FileIndex::new(&text);
+        let index = LineIndex::new(&text);
+        let file = FileIndex::new(&index);
         let r = closest(&file, &["line number 120", "line number 121"]).unwrap();
         assert_eq!((r.start, r.end), (120, 122));
     }
@@ -283,7 +372,8 @@ mod tests {
         let text: String = (0..200)
             .map(|i| format!("let value_{i} = compute({i});\n"))
             .collect();
-        let file = FileIndex::new(&text);
+        let index = LineIndex::new(&text);
+        let file = FileIndex::new(&index);
         let r = closest(&file, &["let value_77 = compote(77);"]).unwrap();
         assert_eq!((r.start, r.end), (77, 78));
     }

@@ -24,17 +24,24 @@ struct Located {
 struct Ctx<'a> {
     options: Options,
     original: &'a str,
-    index: LineIndex<'a>,
+    /// The caller's index of the original (the engine's): borrowed, since a
+    /// second one costs a word per line of a file that may be huge.
+    index: &'a LineIndex<'a>,
     file: FileIndex<'a>,
     parsed: ParsedDiff<'a>,
 }
 
-pub fn run(diff: &str, original: &str, options: Options, outcome: &Outcome) -> Vec<BlockDiagnosis> {
+pub fn run(
+    diff: &str,
+    index: &LineIndex,
+    options: Options,
+    outcome: &Outcome,
+) -> Vec<BlockDiagnosis> {
     let ctx = Ctx {
         options,
-        original,
-        index: LineIndex::new(original),
-        file: FileIndex::new(original),
+        original: index.text(),
+        index,
+        file: FileIndex::new(index),
         parsed: parse(diff, options.version),
     };
     let failed = failing_block(&ctx.parsed, outcome);
@@ -117,7 +124,7 @@ fn span_lines(ctx: &Ctx, start: usize, end: usize, stage: Stage, out_of_order: b
     };
     Located {
         start: first,
-        end: last.min(ctx.file.lines.len()),
+        end: last.min(ctx.file.line_count()),
         byte_end: end,
         stage,
         out_of_order,
@@ -187,11 +194,10 @@ fn analyse(
     }
     d.risky = d.risky || (d.stage == Some(Stage::Empty) && !ctx.original.is_empty());
     if let (Some(reason), Some(r)) = (d.reason, region) {
-        let lines = &ctx.file.lines[r.start..r.end];
         let similarity = if r.similarity < 1.0 {
             r.similarity
         } else {
-            text_similarity(&pb.search.join("\n"), &lines.join("\n"))
+            text_similarity(&pb.search.join("\n"), ctx.file.joined(r.start, r.end))
         };
         d.closest = Some(Closest {
             start_line: r.start + 1,
@@ -200,13 +206,13 @@ fn analyse(
             similarity: (similarity * 1000.0).round() / 1000.0,
         });
         if d.line_diff.is_empty() {
-            d.line_diff = line_diff(&pb.search, lines, r.start + 1);
+            d.line_diff = line_diff(&pb.search, &ctx.file.lines(r.start, r.end), r.start + 1);
         }
         if d.differences.is_empty() && reason != Reason::Ambiguous {
             d.differences = differences(&d.line_diff);
         }
         let replace = search_text(&pb.replace);
-        d.suggestion = suggestion(ctx.original, r.start + 1, r.end, &replace);
+        d.suggestion = suggestion(&ctx.file, r.start + 1, r.end, &replace);
     }
     d.message = super::message::describe(&d, ctx.options.version);
     d
@@ -284,7 +290,7 @@ fn matched_reason(
     if l.out_of_order || l.stage == Stage::WholeFile {
         return Some(Reason::OutOfOrder);
     }
-    let lines = &ctx.file.lines[r.start..r.end];
+    let lines = ctx.file.lines(r.start, r.end);
     match l.stage {
         Stage::Exact => {
             let others: Vec<usize> = ctx
@@ -303,14 +309,7 @@ fn matched_reason(
                     file_line: Some(line + 1),
                     search: None,
                     // A match can start on the empty line after a final newline.
-                    file: Some(
-                        ctx.file
-                            .lines
-                            .get(line)
-                            .copied()
-                            .unwrap_or_default()
-                            .to_string(),
-                    ),
+                    file: Some(ctx.file.get(line).unwrap_or_default().to_string()),
                     words: Vec::new(),
                 }
             }));
@@ -320,7 +319,7 @@ fn matched_reason(
             let only_cr = pb
                 .search
                 .iter()
-                .zip(lines)
+                .zip(&lines)
                 .all(|(s, f)| s == f || line_kind(s, f) == DifferenceKind::LineEnding);
             Some(if only_cr {
                 Reason::LineEndings
@@ -331,7 +330,7 @@ fn matched_reason(
         Stage::BlockAnchor => {
             d.risky = true;
             let last = pb.search.len().saturating_sub(1);
-            for (j, (s, f)) in pb.search.iter().zip(lines).enumerate() {
+            for (j, (s, f)) in pb.search.iter().zip(&lines).enumerate() {
                 if j == 0 || j == last || js_trim(s) == js_trim(f) {
                     continue;
                 }
@@ -344,7 +343,7 @@ fn matched_reason(
                     words: word_diff(s, f),
                 });
             }
-            Some(normalisation_reason(&pb.search, lines).unwrap_or(Reason::Edited))
+            Some(normalisation_reason(&pb.search, &lines).unwrap_or(Reason::Edited))
         }
         Stage::WholeFile => Some(Reason::OutOfOrder),
         Stage::Empty => (!ctx.original.is_empty()).then_some(Reason::EmptySearch),
@@ -353,11 +352,11 @@ fn matched_reason(
 
 /// A block that matches nowhere: name the damage between it and its region.
 fn unmatched_reason(pb: &ParsedBlock, r: Region, ctx: &Ctx) -> Reason {
-    let lines = &ctx.file.lines[r.start..r.end];
-    if let Some(reason) = normalisation_reason(&pb.search, lines) {
+    let lines = ctx.file.lines(r.start, r.end);
+    if let Some(reason) = normalisation_reason(&pb.search, &lines) {
         return reason;
     }
-    if is_partial_line(&pb.search, lines) {
+    if is_partial_line(&pb.search, &lines) {
         return Reason::PartialLine;
     }
     Reason::Edited

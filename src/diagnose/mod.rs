@@ -27,6 +27,7 @@ mod suggest;
 
 use serde::Serialize;
 
+use crate::engine::matcher::LineIndex;
 use crate::engine::{self, Options, Outcome, Stage};
 
 pub use closest::{FileIndex, MIN_SIMILARITY};
@@ -218,8 +219,10 @@ impl BlockDiagnosis {
 
 /// Diagnoses every block of `diff` against `original`.
 pub fn diagnose(diff: &str, original: &str, options: Options) -> Vec<BlockDiagnosis> {
-    let outcome = engine::apply(diff, original, options);
-    diagnose_outcome(diff, original, options, &outcome)
+    // One index serves the engine and the diagnosis.
+    let index = LineIndex::new(original);
+    let outcome = engine::apply_indexed(diff, &index, options);
+    diagnose_indexed(diff, &index, options, &outcome)
 }
 
 /// [`diagnose`] for a caller that already ran the engine on the same input.
@@ -229,5 +232,17 @@ pub fn diagnose_outcome(
     options: Options,
     outcome: &Outcome,
 ) -> Vec<BlockDiagnosis> {
-    flow::run(diff, original, options, outcome)
+    diagnose_indexed(diff, &LineIndex::new(original), options, outcome)
+}
+
+/// [`diagnose_outcome`] for a caller that also holds the engine's line index
+/// of the original (`index.text()`), such as a streaming session: the
+/// diagnosis then reads lines through it and builds no table of its own.
+pub fn diagnose_indexed(
+    diff: &str,
+    index: &LineIndex,
+    options: Options,
+    outcome: &Outcome,
+) -> Vec<BlockDiagnosis> {
+    flow::run(diff, index, options, outcome)
 }

@@ -45,27 +45,32 @@ enum Phase {
 
 /// Parses `diff` leniently, after the reference's partial-marker pop.
 pub fn parse(diff: &str, version: Version) -> ParsedDiff<'_> {
-    let mut lines: Vec<&str> = diff.split('\n').collect();
-    let mut parsed = ParsedDiff::default();
-    if let Some(&last) = lines.last() {
-        let known = match version {
-            Version::V1 => markers::is_marker(last),
-            Version::V2 => {
-                last == markers::SEARCH_START
-                    || last == markers::SEPARATOR
-                    || last == markers::REPLACE_END
-            }
-        };
-        if markers::starts_like_marker(last) && !known {
-            parsed.dropped_last = Some((lines.len(), last));
-            lines.pop();
+    // The last element of `split('\n')`, taken off the end so the lines
+    // stream from the diff instead of being collected first.
+    let (body, last) = match diff.rfind('\n') {
+        Some(i) => (Some(&diff[..i]), &diff[i + 1..]),
+        None => (None, diff),
+    };
+    let known = match version {
+        Version::V1 => markers::is_marker(last),
+        Version::V2 => {
+            last == markers::SEARCH_START
+                || last == markers::SEPARATOR
+                || last == markers::REPLACE_END
         }
-    }
+    };
+    let dropped = markers::starts_like_marker(last) && !known;
+    let lines = body
+        .into_iter()
+        .flat_map(|b| b.split('\n'))
+        .chain((!dropped).then_some(last));
+    let mut parsed = ParsedDiff::default();
     let mut phase = Phase::Outside;
     let mut current: Option<ParsedBlock> = None;
     let mut pending: Vec<(usize, &str)> = Vec::new();
-    for (i, &line) in lines.iter().enumerate() {
-        let no = i + 1;
+    let mut no = 0;
+    for line in lines {
+        no += 1;
         let seen = marker_line(line);
         let kind = match seen {
             MarkerLine::Exact(k) | MarkerLine::CarriageReturn(k) | MarkerLine::Typo(k) => Some(k),
@@ -144,6 +149,9 @@ pub fn parse(diff: &str, version: Version) -> ParsedDiff<'_> {
         parsed.blocks.push(b);
     }
     parsed.text_after = pending;
+    if dropped {
+        parsed.dropped_last = Some((no + 1, last));
+    }
     if version == Version::V1 {
         // v1 ignores text outside blocks; only v2 rejects it.
         for b in &mut parsed.blocks {

@@ -2,6 +2,7 @@
 //! with context until it occurs exactly once, so it matches at the intended
 //! place with the exact stage.
 
+use super::closest::FileIndex;
 use crate::engine::markers::{REPLACE_END, SEARCH_START, SEPARATOR, is_marker};
 
 /// A complete block with canonical markers whose SEARCH text is the file's
@@ -14,19 +15,16 @@ use crate::engine::markers::{REPLACE_END, SEARCH_START, SEPARATOR, is_marker};
 /// would read as a marker (a file line such as a setext `=====` underline
 /// cannot be quoted in a SEARCH/REPLACE block at all).
 pub fn suggestion(
-    original: &str,
+    file: &FileIndex,
     first_line: usize,
     last_line: usize,
     replace: &str,
 ) -> Option<String> {
-    let mut lines: Vec<&str> = original.split('\n').collect();
-    if lines.len() > 1 && lines.last() == Some(&"") {
-        lines.pop();
-    }
-    if first_line == 0 || first_line > last_line || last_line > lines.len() {
+    let count = file.line_count();
+    if first_line == 0 || first_line > last_line || last_line > count {
         return None;
     }
-    let crlf = original.contains("\r\n");
+    let crlf = file.is_crlf();
     let mut replace_lines: Vec<String> = replace
         .split_inclusive('\n')
         .map(|l| {
@@ -41,26 +39,25 @@ pub fn suggestion(
     let (mut start, mut end) = (first_line - 1, last_line);
     let mut prefer_before = true;
     loop {
-        let search = join(&lines[start..end]);
-        if occurrences(original, &search) <= 1 {
+        let search = join(file, start, end);
+        if occurrences(file.text(), &search) <= 1 {
             break;
         }
         let can_before = start > 0;
-        let can_after = end < lines.len();
+        let can_after = end < count;
         if can_before && (prefer_before || !can_after) {
             start -= 1;
-            replace_lines.insert(0, lines[start].to_string());
+            replace_lines.insert(0, file.line(start).to_string());
         } else if can_after {
-            replace_lines.push(lines[end].to_string());
+            replace_lines.push(file.line(end).to_string());
             end += 1;
         } else {
             break;
         }
         prefer_before = !prefer_before;
     }
-    let quoted = lines[start..end]
-        .iter()
-        .copied()
+    let quoted = (start..end)
+        .map(|i| file.line(i))
         .chain(replace_lines.iter().map(String::as_str));
     if quoted.into_iter().any(is_marker) {
         return None;
@@ -68,7 +65,7 @@ pub fn suggestion(
     let mut out = String::new();
     out.push_str(SEARCH_START);
     out.push('\n');
-    out.push_str(&join(&lines[start..end]));
+    out.push_str(&join(file, start, end));
     out.push_str(SEPARATOR);
     out.push('\n');
     for l in &replace_lines {
@@ -80,10 +77,11 @@ pub fn suggestion(
     Some(out)
 }
 
-fn join(lines: &[&str]) -> String {
+/// Lines `start..end`, each with a `\n` (the last file line may have none).
+fn join(file: &FileIndex, start: usize, end: usize) -> String {
     let mut s = String::new();
-    for l in lines {
-        s.push_str(l);
+    for i in start..end {
+        s.push_str(file.line(i));
         s.push('\n');
     }
     s
@@ -107,11 +105,12 @@ fn occurrences(hay: &str, needle: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::matcher::LineIndex;
 
     #[test]
     fn grows_until_unique() {
-        let file = "a\n}\nb\n}\n";
-        let s = suggestion(file, 4, 4, "};\n").unwrap();
+        let index = LineIndex::new("a\n}\nb\n}\n");
+        let s = suggestion(&FileIndex::new(&index), 4, 4, "};\n").unwrap();
         assert_eq!(s, "------- SEARCH\nb\n}\n=======\nb\n};\n+++++++ REPLACE\n");
     }
 
