@@ -340,11 +340,11 @@ impl App {
             version: self.version,
             is_final: self.is_final(),
         };
-        self.diagnoses = crate::diagnose::diagnose_outcome(
+        self.diagnoses = crate::diagnose::diagnose_indexed(
             self.session.text(),
-            self.session.original(),
+            self.session.index(),
             options,
-            &self.outcome.clone().map_content(|()| String::new()),
+            &self.outcome,
         );
         self.diagnosed_epoch = self.apply_epoch;
     }

@@ -31,11 +31,11 @@ struct Ctx<'a> {
     parsed: ParsedDiff<'a>,
 }
 
-pub fn run(
+pub fn run<C>(
     diff: &str,
     index: &LineIndex,
     options: Options,
-    outcome: &Outcome,
+    outcome: &Outcome<C>,
 ) -> Vec<BlockDiagnosis> {
     let ctx = Ctx {
         options,
@@ -61,7 +61,7 @@ pub fn run(
 }
 
 /// The parsed block the engine's error belongs to.
-fn failing_block(parsed: &ParsedDiff, outcome: &Outcome) -> Option<usize> {
+fn failing_block<C>(parsed: &ParsedDiff, outcome: &Outcome<C>) -> Option<usize> {
     let err = outcome.result.as_ref().err()?;
     let line = err
         .block
@@ -78,7 +78,7 @@ fn failing_block(parsed: &ParsedDiff, outcome: &Outcome) -> Option<usize> {
     Some(within.or(after).unwrap_or(last))
 }
 
-fn engine_block<'o>(outcome: &'o Outcome, pb: &ParsedBlock) -> Option<&'o BlockReport> {
+fn engine_block<'o, C>(outcome: &'o Outcome<C>, pb: &ParsedBlock) -> Option<&'o BlockReport> {
     let mine = |b: &&BlockReport| (pb.first_line..=pb.last_line).contains(&b.diff_lines[0]);
     let failed = outcome
         .blocks

@@ -226,11 +226,11 @@ pub fn diagnose(diff: &str, original: &str, options: Options) -> Vec<BlockDiagno
 }
 
 /// [`diagnose`] for a caller that already ran the engine on the same input.
-pub fn diagnose_outcome(
+pub fn diagnose_outcome<C>(
     diff: &str,
     original: &str,
     options: Options,
-    outcome: &Outcome,
+    outcome: &Outcome<C>,
 ) -> Vec<BlockDiagnosis> {
     diagnose_indexed(diff, &LineIndex::new(original), options, outcome)
 }
@@ -238,11 +238,12 @@ pub fn diagnose_outcome(
 /// [`diagnose_outcome`] for a caller that also holds the engine's line index
 /// of the original (`index.text()`), such as a streaming session: the
 /// diagnosis then reads lines through it and builds no table of its own.
-pub fn diagnose_indexed(
+/// Only the outcome's report is read, so its content may be held any way.
+pub fn diagnose_indexed<C>(
     diff: &str,
     index: &LineIndex,
     options: Options,
-    outcome: &Outcome,
+    outcome: &Outcome<C>,
 ) -> Vec<BlockDiagnosis> {
     flow::run(diff, index, options, outcome)
 }
