@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use crate::engine::Spliced;
 use crate::engine::matcher::LineIndex;
+use crate::engine::offsets::Offsets;
 
 /// Text split on `\n` for display. A final `\n` does not open an extra
 /// (empty) display line.
@@ -24,12 +25,12 @@ enum Body {
     /// The engine's index of the original: its table is the line table.
     Indexed(Arc<LineIndex<'static>>),
     /// Text held here (a whole-file write, a test).
-    Owned { text: String, starts: Vec<usize> },
+    Owned { text: String, starts: Offsets },
     /// New content as pieces of the indexed original plus inserted text.
     Spliced {
         index: Arc<LineIndex<'static>>,
         content: Spliced,
-        starts: Vec<usize>,
+        starts: Offsets,
     },
 }
 
@@ -183,9 +184,9 @@ impl TextLines {
     pub fn line_of(&self, offset: usize) -> usize {
         match &self.body {
             Body::Indexed(index) => index.line_of(offset),
-            Body::Owned { starts, .. } | Body::Spliced { starts, .. } => {
-                starts.partition_point(|&s| s <= offset).saturating_sub(1)
-            }
+            Body::Owned { starts, .. } | Body::Spliced { starts, .. } => starts
+                .partition_point(starts.len(), |s| s <= offset)
+                .saturating_sub(1),
         }
     }
 
@@ -194,26 +195,28 @@ impl TextLines {
         match &self.body {
             Body::Indexed(index) if i < index.line_count() => index.line_start(i),
             Body::Indexed(index) => index.text().len(),
-            Body::Owned { text, starts } => starts.get(i).copied().unwrap_or(text.len()),
+            Body::Owned { text, starts } => starts.get(i).unwrap_or(text.len()),
             Body::Spliced {
                 content, starts, ..
-            } => starts.get(i).copied().unwrap_or(content.len()),
+            } => starts.get(i).unwrap_or(content.len()),
         }
     }
 }
 
 /// 0 and the offset after every `\n`, in a table of exactly that size.
-fn line_starts(text: &str) -> Vec<usize> {
+fn line_starts(text: &str) -> Offsets {
     let count = text.bytes().filter(|&b| b == b'\n').count();
-    let mut starts = Vec::with_capacity(count + 1);
+    let mut starts = Offsets::with_capacity(count + 1, text.len());
     starts.push(0);
-    starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+    for (i, _) in text.match_indices('\n') {
+        starts.push(i + 1);
+    }
     starts
 }
 
 /// [`line_starts`] of spliced content: the starts inside an original piece
 /// are the original's, shifted.
-fn spliced_starts(index: &LineIndex, content: &Spliced) -> Vec<usize> {
+fn spliced_starts(index: &LineIndex, content: &Spliced) -> Offsets {
     use crate::engine::Piece;
     let original = index.text();
     let newlines = |p: Piece| match p {
@@ -225,7 +228,7 @@ fn spliced_starts(index: &LineIndex, content: &Spliced) -> Vec<usize> {
             .count(),
     };
     let count: usize = content.pieces().iter().map(|&p| newlines(p)).sum();
-    let mut starts = Vec::with_capacity(count + 1);
+    let mut starts = Offsets::with_capacity(count + 1, content.len());
     starts.push(0);
     let mut at = 0;
     for &piece in content.pieces() {
@@ -243,7 +246,9 @@ fn spliced_starts(index: &LineIndex, content: &Spliced) -> Vec<usize> {
             }
             Piece::Inserted { .. } => {
                 let text = content.piece_text(original, piece);
-                starts.extend(text.match_indices('\n').map(|(i, _)| at + i + 1));
+                for (i, _) in text.match_indices('\n') {
+                    starts.push(at + i + 1);
+                }
                 at += text.len();
             }
         }

@@ -11,6 +11,7 @@ use std::sync::{Arc, OnceLock};
 
 use super::Stage;
 use super::js::js_trim;
+use super::offsets::Offsets;
 
 /// A match of one SEARCH text: byte range in the original and the stage.
 /// `end` may be one past the file's end (the reference counts a newline after
@@ -34,7 +35,7 @@ enum Text<'a> {
 pub struct LineIndex<'a> {
     text: Text<'a>,
     /// Start of every line, plus `len + 1` as a sentinel after the last.
-    starts: Vec<usize>,
+    starts: Offsets,
     /// ASCII text: byte offsets are UTF-16 offsets.
     ascii: bool,
     /// UTF-16 length of the text before each line start; built on first need
@@ -55,10 +56,12 @@ impl<'a> LineIndex<'a> {
         };
         // Counting first sizes the table exactly: no growth, no slack.
         let newlines = count_newlines(s.as_bytes());
-        let mut starts = Vec::with_capacity(newlines + 2);
+        let mut starts = Offsets::with_capacity(newlines + 2, s.len() + 1);
         starts.push(0);
         // `match_indices` with a char pattern scans with memchr.
-        starts.extend(s.match_indices('\n').map(|(i, _)| i + 1));
+        for (i, _) in s.match_indices('\n') {
+            starts.push(i + 1);
+        }
         starts.push(s.len() + 1);
         let ascii = s.is_ascii();
         LineIndex {
@@ -84,20 +87,20 @@ impl<'a> LineIndex<'a> {
 
     /// Byte offset where line `i` (0-based) starts; `len + 1` for `i == count`.
     pub fn line_start(&self, i: usize) -> usize {
-        self.starts[i]
+        self.starts.at(i)
     }
 
     /// Text of line `i` without its `\n`.
     pub fn line(&self, i: usize) -> &str {
-        &self.text()[self.starts[i]..self.starts[i + 1] - 1]
+        &self.text()[self.starts.at(i)..self.starts.at(i + 1) - 1]
     }
 
     /// 0-based line containing byte `offset` (offsets past the end map to the
     /// last line). Equals the number of `\n` before `offset`.
     pub fn line_of(&self, offset: usize) -> usize {
         let n = self.line_count();
-        self.starts[..n]
-            .partition_point(|&s| s <= offset)
+        self.starts
+            .partition_point(n, |s| s <= offset)
             .saturating_sub(1)
     }
 
@@ -129,7 +132,7 @@ impl<'a> LineIndex<'a> {
             out
         });
         let line = self.line_of(offset);
-        let start = self.starts[line];
+        let start = self.starts.at(line);
         table[line] + super::js::utf16_offset(&text[start..], offset.saturating_sub(start))
     }
 
@@ -137,7 +140,7 @@ impl<'a> LineIndex<'a> {
     /// counting loop finds it (may equal `line_count`).
     fn first_line_at_or_after(&self, from: usize) -> usize {
         let n = self.line_count();
-        self.starts[..n].partition_point(|&s| s < from)
+        self.starts.partition_point(n, |s| s < from)
     }
 
     fn trimmed_line(&self, i: usize) -> &str {
@@ -145,7 +148,7 @@ impl<'a> LineIndex<'a> {
     }
 
     fn span(&self, first: usize, count: usize) -> (usize, usize) {
-        (self.starts[first], self.starts[first + count])
+        (self.starts.at(first), self.starts.at(first + count))
     }
 }
 

@@ -17,6 +17,7 @@ pub mod fixes;
 pub mod js;
 pub mod markers;
 pub mod matcher;
+pub mod offsets;
 mod report;
 pub mod session;
 mod sink;
