@@ -103,8 +103,8 @@ fn main() {
     let frame_med = median(frames.clone());
     let frame_max = frames.iter().max().copied().unwrap_or_default();
 
-    let (latency, peak_kib) = live_latency(&original, 10);
-    let (_, baseline_kib) = live_latency("fn main() {}\n", 0);
+    let (latency, peak) = live_latency(&original, 10);
+    let (_, baseline) = live_latency("fn main() {}\n", 0);
     println!(
         "previewer on a {LINES}-line file ({} bytes), diff of 20 blocks",
         original.len()
@@ -125,23 +125,44 @@ fn main() {
             "  write to DIFF -> frame shown   not measured (no write showed up within 5 s)"
         ),
     }
-    if let Some(kib) = peak_kib {
-        let input = (original.len() + full.len()) as f64 / 1024.0;
+    let input = (original.len() + full.len()) as f64 / 1024.0;
+    let ratio = |kib: u64| kib as f64 / input;
+    if let (Some(p), Some(b)) = (peak, baseline) {
         println!(
-            "  previewer peak RSS             {kib} KiB ({:.1}x file+diff)",
-            kib as f64 / input
+            "  previewer peak RSS             {} KiB ({:.1}x file+diff); 1-line file {} KiB; above it {:.1}x",
+            p.total,
+            ratio(p.total),
+            b.total,
+            ratio(p.total.saturating_sub(b.total))
         );
-        if let Some(base) = baseline_kib {
-            println!(
-                "  previewer peak RSS, 1-line file {base} KiB (fixed: syntax definitions, terminal); above it {:.1}x file+diff",
-                kib.saturating_sub(base) as f64 / input
-            );
-        }
+        println!(
+            "  previewer peak private memory  {} KiB ({:.1}x file+diff); 1-line file {} KiB (without the shared pages of the executable and libraries)",
+            p.private,
+            ratio(p.private),
+            b.private
+        );
     }
 }
 
+/// Peak memory of a process, in KiB.
+#[derive(Clone, Copy)]
+struct Peak {
+    /// `VmHWM`: resident pages, the executable's and libraries' included.
+    total: u64,
+    /// Highest `RssAnon` seen while sampling: memory the process allocated.
+    private: u64,
+}
+
+fn status_kib(pid: u32, field: &str) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with(field))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
 /// Spawns the release binary in a pty and times appends until they show.
-fn live_latency(original: &str, probes: usize) -> (Option<Duration>, Option<u64>) {
+/// After the probes a failing block is appended, so the peak includes the
+/// diagnosis the previewer runs once the stream pauses.
+fn live_latency(original: &str, probes: usize) -> (Option<Duration>, Option<Peak>) {
     let bin = PathBuf::from(env!("CARGO_BIN_EXE_srview"));
     let dir = tempfile::tempdir().expect("tempdir");
     std::fs::write(dir.path().join("big.rs"), original).expect("write file");
@@ -161,6 +182,28 @@ fn live_latency(original: &str, probes: usize) -> (Option<Duration>, Option<u64>
     cmd.env("TERM", "xterm-256color");
     let mut child = pty.slave.spawn_command(cmd).expect("spawn");
     let pid = child.process_id();
+    let sampling = Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let sampler = {
+        let sampling = Arc::clone(&sampling);
+        std::thread::spawn(move || {
+            let mut max = 0;
+            while sampling.load(std::sync::atomic::Ordering::Relaxed) {
+                // Until the exec, the child is a copy of this process.
+                let exec_done = pid.is_some_and(|p| {
+                    std::fs::read_to_string(format!("/proc/{p}/comm"))
+                        .is_ok_and(|c| c.trim() == "srview")
+                });
+                if let Some(kib) = pid
+                    .filter(|_| exec_done)
+                    .and_then(|p| status_kib(p, "RssAnon:"))
+                {
+                    max = max.max(kib);
+                }
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            max
+        })
+    };
     drop(pty.slave);
     let mut reader = pty.master.try_clone_reader().expect("reader");
     let mut writer = pty.master.take_writer().expect("writer");
@@ -218,13 +261,16 @@ fn live_latency(original: &str, probes: usize) -> (Option<Duration>, Option<u64>
         }
         std::thread::sleep(Duration::from_millis(150));
     }
-    let peak = pid
-        .and_then(|p| std::fs::read_to_string(format!("/proc/{p}/status")).ok())
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmHWM:"))
-                .and_then(|l| l.split_whitespace().nth(1).and_then(|v| v.parse().ok()))
-        });
+    let failing = "------- SEARCH\n    let s = \"valu 99\";\n=======\n    let s = \"nope\";\n+++++++ REPLACE\n";
+    if let Ok(mut f) = std::fs::OpenOptions::new().append(true).open(&diff_path) {
+        let _ = f.write_all(failing.as_bytes());
+    }
+    let _ = wait("closest:", Duration::from_secs(5));
+    std::thread::sleep(Duration::from_millis(200));
+    let total = pid.and_then(|p| status_kib(p, "VmHWM:"));
+    sampling.store(false, std::sync::atomic::Ordering::Relaxed);
+    let private = sampler.join().unwrap_or(0);
+    let peak = total.map(|total| Peak { total, private });
     let _ = writer.write_all(b"q");
     let _ = writer.flush();
     let _ = child.wait();
