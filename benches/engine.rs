@@ -137,6 +137,15 @@ fn streaming() {
         }
         drop(s.outcome(true));
     });
+    // What the previewer does: the content as a splice of the original.
+    let with_splice = time(|| {
+        let mut s = Session::new(original.as_str(), Version::V1);
+        for c in &chunks {
+            s.push(c);
+            drop(s.outcome_spliced(false));
+        }
+        drop(s.outcome_spliced(true));
+    });
     let from_scratch = time(|| {
         for end in (64..d.len()).step_by(64) {
             drop(apply(
@@ -169,6 +178,10 @@ fn streaming() {
         (
             "session: push + full outcome with content per chunk",
             with_content,
+        ),
+        (
+            "session: push + outcome with the content spliced per chunk (what the previewer does)",
+            with_splice,
         ),
         (
             "re-apply every prefix from scratch (what the reference does)",

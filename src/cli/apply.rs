@@ -27,23 +27,37 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
         version: args.engine.version(),
         is_final: !args.partial,
     };
-    let outcome = engine::apply(&diff, &original, options);
+    // The new content stays a splice of the original: written piece by
+    // piece, it is never held as a second copy of the file.
+    let index = engine::matcher::LineIndex::new(&original);
+    let outcome = engine::apply_spliced(&diff, &index, options);
     let mut stdout = std::io::stdout().lock();
     let io_err = |e: std::io::Error| CliError::usage(format!("cannot write stdout: {e}"));
     if args.json {
+        let content = outcome
+            .result
+            .as_ref()
+            .ok()
+            .map(|a| a.new_content.to_text(&original));
         let mut out = std::io::BufWriter::with_capacity(1 << 16, &mut stdout);
-        write_outcome_json(&mut out, &outcome).map_err(io_err)?;
+        write_outcome_json(&mut out, &outcome, content.as_deref()).map_err(io_err)?;
         out.write_all(b"\n").map_err(io_err)?;
         out.flush().map_err(io_err)?;
     }
     match &outcome.result {
         Ok(applied) => {
+            let chunks: Vec<&[u8]> = applied
+                .new_content
+                .chunks(&original)
+                .map(str::as_bytes)
+                .collect();
             if args.write {
-                write_result(file, &applied.new_content, &original)?;
+                output::write_atomic_chunks(file, &chunks, Some(original.as_bytes()))
+                    .map_err(|e| CliError::usage(e.to_string()))?;
             } else if !args.json {
-                stdout
-                    .write_all(applied.new_content.as_bytes())
-                    .map_err(io_err)?;
+                for chunk in chunks {
+                    stdout.write_all(chunk).map_err(io_err)?;
+                }
             }
             stdout.flush().map_err(io_err)?;
             Ok(0)
@@ -84,15 +98,15 @@ pub fn load_original(file: &Path, new_file: bool) -> Result<String, CliError> {
 /// building it: one block's `Value` at a time and the new content borrowed,
 /// so memory stays near the content's size however many blocks there are
 /// (a 100,000-block diff: 320 MB as one `Value`, under 50 MB streamed).
-fn write_outcome_json(out: &mut impl Write, outcome: &Outcome) -> std::io::Result<()> {
-    let (ok, content, indices, error) = match &outcome.result {
-        Ok(a) => (
-            true,
-            Some(a.new_content.as_str()),
-            &a.match_indices[..],
-            None,
-        ),
-        Err(e) => (false, None, &[][..], Some(e.message.as_str())),
+/// `content` is the outcome's new content as text (`None` on error).
+fn write_outcome_json<C>(
+    out: &mut impl Write,
+    outcome: &Outcome<C>,
+    content: Option<&str>,
+) -> std::io::Result<()> {
+    let (ok, indices, error) = match &outcome.result {
+        Ok(a) => (true, &a.match_indices[..], None),
+        Err(e) => (false, &[][..], Some(e.message.as_str())),
     };
     // serde_json's map sorts keys; these are in that order.
     out.write_all(b"{\"blocks\":[")?;
@@ -153,7 +167,8 @@ mod tests {
                 for is_final in [true, false] {
                     let o = engine::apply(diff, original, Options { version, is_final });
                     let mut bytes = Vec::new();
-                    write_outcome_json(&mut bytes, &o).unwrap();
+                    let content = o.result.as_ref().ok().map(|a| a.new_content.as_str());
+                    write_outcome_json(&mut bytes, &o, content).unwrap();
                     let want = serde_json::to_string(&outcome_json(&o)).unwrap();
                     assert_eq!(String::from_utf8(bytes).unwrap(), want);
                 }
