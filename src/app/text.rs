@@ -208,9 +208,7 @@ fn line_starts(text: &str) -> Offsets {
     let count = text.bytes().filter(|&b| b == b'\n').count();
     let mut starts = Offsets::with_capacity(count + 1, text.len());
     starts.push(0);
-    for (i, _) in text.match_indices('\n') {
-        starts.push(i + 1);
-    }
+    starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
     starts
 }
 
@@ -246,9 +244,7 @@ fn spliced_starts(index: &LineIndex, content: &Spliced) -> Offsets {
             }
             Piece::Inserted { .. } => {
                 let text = content.piece_text(original, piece);
-                for (i, _) in text.match_indices('\n') {
-                    starts.push(at + i + 1);
-                }
+                starts.extend(text.match_indices('\n').map(|(i, _)| at + i + 1));
                 at += text.len();
             }
         }

@@ -59,9 +59,7 @@ impl<'a> LineIndex<'a> {
         let mut starts = Offsets::with_capacity(newlines + 2, s.len() + 1);
         starts.push(0);
         // `match_indices` with a char pattern scans with memchr.
-        for (i, _) in s.match_indices('\n') {
-            starts.push(i + 1);
-        }
+        starts.extend(s.match_indices('\n').map(|(i, _)| i + 1));
         starts.push(s.len() + 1);
         let ascii = s.is_ascii();
         LineIndex {

@@ -42,6 +42,28 @@ impl Offsets {
         }
     }
 
+    /// Appends every offset of `iter` (each at most the `max` given at
+    /// creation); one match for the whole run instead of one per offset.
+    pub fn extend(&mut self, iter: impl Iterator<Item = usize>) {
+        match self {
+            Offsets::Narrow(v) => {
+                let mut iter = iter.peekable();
+                while let Some(&o) = iter.peek() {
+                    match u32::try_from(o) {
+                        Ok(o) => v.push(o),
+                        Err(_) => break,
+                    }
+                    iter.next();
+                }
+                // Only reached if `max` was wrong: widen rather than wrap.
+                for o in iter {
+                    self.push(o);
+                }
+            }
+            Offsets::Wide(v) => v.extend(iter),
+        }
+    }
+
     pub fn len(&self) -> usize {
         match self {
             Offsets::Narrow(v) => v.len(),
@@ -93,6 +115,9 @@ mod tests {
             narrow.push(v);
             wide.push(v);
         }
+        let mut extended = Offsets::with_capacity(values.len(), 4096);
+        extended.extend(values.into_iter());
+        assert_eq!(extended, narrow);
         for t in [&narrow, &wide] {
             assert_eq!(t.len(), 5);
             assert_eq!((t.at(3), t.get(4), t.get(5)), (10, Some(4096), None));
@@ -107,5 +132,8 @@ mod tests {
         t.push(7);
         t.push(u32::MAX as usize + 5);
         assert_eq!((t.at(0), t.at(1)), (7, u32::MAX as usize + 5));
+        let mut e = Offsets::with_capacity(3, 10);
+        e.extend([1, u32::MAX as usize + 1, 2].into_iter());
+        assert_eq!((e.at(0), e.at(1), e.at(2)), (1, u32::MAX as usize + 1, 2));
     }
 }
