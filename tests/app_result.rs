@@ -1,0 +1,67 @@
+//! The previewer's right pane holds its result as a splice of the original
+//! (no copy of the file). Over every reference case, the result it shows and
+//! the content it accepts must read exactly as the reference's new content,
+//! line by line.
+
+mod corpus;
+
+use std::path::PathBuf;
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use srview::app::{App, Effect, keys};
+use srview::engine::{Options, apply};
+
+#[test]
+fn spliced_results_read_as_the_reference_content() {
+    let mut checked = 0;
+    for case in corpus::load("cline-v4.0.10.jsonl") {
+        let want = apply(
+            &case.diff,
+            &case.original,
+            Options {
+                version: case.version,
+                is_final: case.is_final,
+            },
+        );
+        let Ok(applied) = want.result else {
+            continue;
+        };
+        let mut app = App::new(PathBuf::from("f.txt"), case.original.clone(), case.version);
+        // Streamed in two pieces, so the session's append path is used too.
+        let cut = case.diff.len() / 2;
+        let cut = (cut..=case.diff.len())
+            .find(|&c| case.diff.is_char_boundary(c))
+            .unwrap_or(case.diff.len());
+        app.set_diff(case.diff[..cut].to_string());
+        app.append_diff(&case.diff[cut..]);
+        if case.is_final {
+            app.end_stream();
+        }
+        let text = &applied.new_content;
+        assert_eq!(app.result.text(), text.as_str(), "{}", case.id);
+        let lines: Vec<&str> = text.split_inclusive('\n').collect();
+        assert_eq!(app.result.len(), lines.len(), "{}", case.id);
+        let mut start = 0;
+        for (i, line) in lines.iter().enumerate() {
+            assert_eq!(
+                app.result.line(i),
+                line.trim_end_matches('\n'),
+                "{}",
+                case.id
+            );
+            assert_eq!(app.result.line_start(i), start, "{}", case.id);
+            assert_eq!(app.result.line_of(start), i, "{}", case.id);
+            start += line.len();
+        }
+        assert_eq!(app.result.chunks().concat(), *text, "{}", case.id);
+        if case.is_final {
+            let key = KeyEvent::new(KeyCode::Char('a'), KeyModifiers::NONE);
+            match keys::on_key(&mut app, key) {
+                Effect::Accept(content) => assert_eq!(content.text(), text.as_str()),
+                other => panic!("{}: expected accept, got {other:?}", case.id),
+            }
+        }
+        checked += 1;
+    }
+    assert!(checked > 1000, "cases checked: {checked}");
+}
