@@ -17,11 +17,25 @@ fuzz_target!(|data: &[u8]| {
     for (i, d) in found.iter().enumerate() {
         assert_eq!(d.index, i, "diagnoses in block order");
         if let Some(c) = d.closest {
-            assert!((0.0..=1.0).contains(&c.similarity), "similarity {}", c.similarity);
-            assert!(c.start_line >= 1 && c.end_line <= lines, "closest {c:?} in a {lines}-line file");
+            assert!(
+                (0.0..=1.0).contains(&c.similarity),
+                "similarity {}",
+                c.similarity
+            );
+            assert!(
+                c.start_line >= 1 && c.end_line <= lines,
+                "closest {c:?} in a {lines}-line file"
+            );
         }
         if let Some(s) = &d.suggestion {
-            let alone = engine::apply(s, &original, Options { version: Version::V1, is_final: true });
+            let alone = engine::apply(
+                s,
+                &original,
+                Options {
+                    version: Version::V1,
+                    is_final: true,
+                },
+            );
             assert!(alone.result.is_ok(), "suggestion does not apply: {s:?}");
         }
     }

@@ -88,21 +88,22 @@ pub fn check_outcome(outcome: &Outcome, diff: &str, original: &str, options: Opt
                     "final indices are sorted"
                 );
                 assert!(
-                    outcome
-                        .blocks
-                        .iter()
-                        .all(|b| b.state != BlockState::Failed),
+                    outcome.blocks.iter().all(|b| b.state != BlockState::Failed),
                     "a failed block in a successful final apply"
                 );
                 assert!(
-                    outcome.blocks.iter().all(|b| matches!(
-                        b.state,
-                        BlockState::Applied | BlockState::Dropped
-                    )),
+                    outcome
+                        .blocks
+                        .iter()
+                        .all(|b| matches!(b.state, BlockState::Applied | BlockState::Dropped)),
                     "a block still streaming after a final apply: {:?}",
                     outcome.blocks
                 );
-                if !outcome.blocks.iter().any(|b| b.state == BlockState::Applied) {
+                if !outcome
+                    .blocks
+                    .iter()
+                    .any(|b| b.state == BlockState::Applied)
+                {
                     assert_eq!(
                         applied.new_content, original,
                         "nothing applied, yet the content changed"
@@ -144,7 +145,10 @@ fn start_line(original_lines: &[&str], from: usize) -> usize {
 
 fn offsets(original_lines: &[&str], i: usize, size: usize) -> (usize, usize) {
     let start: usize = original_lines[..i].iter().map(|l| l.len() + 1).sum();
-    let len: usize = original_lines[i..i + size].iter().map(|l| l.len() + 1).sum();
+    let len: usize = original_lines[i..i + size]
+        .iter()
+        .map(|l| l.len() + 1)
+        .sum();
     (start, start + len)
 }
 
