@@ -304,24 +304,17 @@ impl App {
         }
     }
 
-    /// What accepting writes: the diff applied in final mode (the result
-    /// already shown, when the stream has ended), or the reference's error.
+    /// What accepting writes: the diff applied in final mode (a fork of the
+    /// session, so nothing is re-parsed), or the reference's error.
     pub fn accepted_content(&self) -> Result<TextLines, engine::ApplyError> {
         if self.direct {
             return Ok(self.result.clone());
         }
-        if self.is_final() && !self.result_streaming && self.outcome.result.is_ok() {
-            return Ok(self.result.clone());
-        }
-        let options = engine::Options {
-            version: self.version,
-            is_final: true,
-        };
-        let index = self.session.index();
-        let outcome = engine::apply_spliced(&self.engine_diff(), index, options);
+        let outcome = self.session.outcome_spliced(true);
+        let index = Arc::clone(self.session.index());
         outcome
             .result
-            .map(|a| TextLines::spliced(Arc::clone(index), a.new_content))
+            .map(|a| TextLines::spliced(index, a.new_content))
     }
 
     /// The diff as the engine sees it: as received, or cleaned up.

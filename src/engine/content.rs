@@ -38,11 +38,6 @@ impl Spliced {
         &self.pieces
     }
 
-    /// The text inserted by replacements (what is not the original's).
-    pub fn inserted(&self) -> &str {
-        &self.inserted
-    }
-
     /// Appends `original[start..end]` (char boundaries, `start <= end`).
     pub(crate) fn push_original(&mut self, start: usize, end: usize) {
         if start == end {
