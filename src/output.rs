@@ -339,6 +339,32 @@ mod tests {
     }
 
     #[test]
+    fn file_holds_compares_across_blocks() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("f.txt");
+        let big: Vec<u8> = (0..200_000u32).map(|i| (i % 251) as u8).collect();
+        fs::write(&p, &big).unwrap();
+        assert_eq!(file_holds(&p, &big).unwrap(), Some(true));
+        let mut last = big.clone();
+        *last.last_mut().unwrap() ^= 1;
+        assert_eq!(file_holds(&p, &last).unwrap(), Some(false));
+        assert_eq!(file_holds(&p, &big[..big.len() - 1]).unwrap(), Some(false));
+        let mut longer = big.clone();
+        longer.push(0);
+        assert_eq!(file_holds(&p, &longer).unwrap(), Some(false));
+        assert_eq!(file_holds(&dir.path().join("gone"), b"").unwrap(), None);
+    }
+
+    #[test]
+    fn writes_chunks_in_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("f.txt");
+        fs::write(&p, "old").unwrap();
+        write_atomic_chunks(&p, &[b"a\n", b"", b"bc"], Some(b"old")).unwrap();
+        assert_eq!(fs::read(&p).unwrap(), b"a\nbc");
+    }
+
+    #[test]
     fn refuses_when_changed_on_disk() {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("f.txt");

@@ -226,7 +226,8 @@ fn finish_with_tail<M: Machine>(
 }
 
 impl Engine {
-    /// The session keeps the streamed content: partial outcomes copy it.
+    /// The session keeps the streamed content (as pieces of the original):
+    /// an outcome forks those pieces.
     fn new(version: Version) -> Self {
         match version {
             Version::V1 => Engine::V1(V1::new(true)),
