@@ -10,7 +10,7 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use crate::engine::Spliced;
-use crate::engine::matcher::LineIndex;
+use crate::engine::matcher::{LineIndex, count_newlines};
 use crate::engine::offsets::Offsets;
 
 /// Text split on `\n` for display. A final `\n` does not open an extra
@@ -205,7 +205,7 @@ impl TextLines {
 
 /// 0 and the offset after every `\n`, in a table of exactly that size.
 fn line_starts(text: &str) -> Offsets {
-    let count = text.bytes().filter(|&b| b == b'\n').count();
+    let count = count_newlines(text.as_bytes());
     let mut starts = Offsets::with_capacity(count + 1, text.len());
     starts.push(0);
     starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
@@ -219,11 +219,7 @@ fn spliced_starts(index: &LineIndex, content: &Spliced) -> Offsets {
     let original = index.text();
     let newlines = |p: Piece| match p {
         Piece::Original { start, end } => index.newlines_between(start, end),
-        Piece::Inserted { .. } => content
-            .piece_text(original, p)
-            .bytes()
-            .filter(|&b| b == b'\n')
-            .count(),
+        Piece::Inserted { .. } => count_newlines(content.piece_text(original, p).as_bytes()),
     };
     let count: usize = content.pieces().iter().map(|&p| newlines(p)).sum();
     let mut starts = Offsets::with_capacity(count + 1, content.len());

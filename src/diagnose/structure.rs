@@ -3,7 +3,7 @@
 //! where the author intended, and the damage is recorded on the block.
 
 use super::normalize::{MarkerKind, MarkerLine, is_blank, marker_line};
-use crate::engine::{Version, markers};
+use crate::engine::Version;
 
 /// One SEARCH/REPLACE block as written.
 #[derive(Debug, Clone, Default)]
@@ -51,15 +51,8 @@ pub fn parse(diff: &str, version: Version) -> ParsedDiff<'_> {
         Some(i) => (Some(&diff[..i]), &diff[i + 1..]),
         None => (None, diff),
     };
-    let known = match version {
-        Version::V1 => markers::is_marker(last),
-        Version::V2 => {
-            last == markers::SEARCH_START
-                || last == markers::SEPARATOR
-                || last == markers::REPLACE_END
-        }
-    };
-    let dropped = markers::starts_like_marker(last) && !known;
+    // The engine's own partial-marker rule (v2 knows only canonical markers).
+    let dropped = crate::engine::pops_last_line(last, version == Version::V2);
     let lines = body
         .into_iter()
         .flat_map(|b| b.split('\n'))
