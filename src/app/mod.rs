@@ -4,6 +4,7 @@
 
 pub mod keys;
 mod navigate;
+mod spliced_lines;
 pub mod rows;
 pub mod text;
 pub mod workspace;

@@ -4,11 +4,13 @@
 //! On a big file the line tables and copies of the text are most of the
 //! previewer's memory, so nothing is held twice: the original reads its lines
 //! through the engine's own line index, and a result is the engine's splice
-//! of the original (a few pieces per block) plus a table of its line starts.
+//! of the original (a few pieces per block), its lines found through the
+//! original's table.
 
 use std::borrow::Cow;
 use std::sync::Arc;
 
+use super::spliced_lines::SplicedLines;
 use crate::engine::Spliced;
 use crate::engine::matcher::{LineIndex, count_newlines};
 use crate::engine::offsets::Offsets;
@@ -30,7 +32,7 @@ enum Body {
     Spliced {
         index: Arc<LineIndex<'static>>,
         content: Spliced,
-        starts: Offsets,
+        lines: SplicedLines,
     },
 }
 
@@ -74,15 +76,16 @@ impl TextLines {
         }
     }
 
-    /// `content`, spliced over the text `index` holds. Its line table comes
-    /// from the original's table and the inserted text, not a re-scan.
+    /// `content`, spliced over the text `index` holds. Its lines are found
+    /// through the original's table and the inserted text, not a table of
+    /// its own.
     pub fn spliced(index: Arc<LineIndex<'static>>, content: Spliced) -> Self {
-        let starts = spliced_starts(&index, &content);
+        let lines = SplicedLines::new(&index, &content);
         TextLines {
             body: Body::Spliced {
                 index,
                 content,
-                starts,
+                lines,
             },
         }
     }
@@ -144,7 +147,8 @@ impl TextLines {
     pub fn complete_len(&self) -> usize {
         match &self.body {
             Body::Indexed(index) => index.line_count() - 1,
-            Body::Owned { starts, .. } | Body::Spliced { starts, .. } => starts.len() - 1,
+            Body::Owned { starts, .. } => starts.len() - 1,
+            Body::Spliced { lines, .. } => lines.newlines(),
         }
     }
 
@@ -184,9 +188,14 @@ impl TextLines {
     pub fn line_of(&self, offset: usize) -> usize {
         match &self.body {
             Body::Indexed(index) => index.line_of(offset),
-            Body::Owned { starts, .. } | Body::Spliced { starts, .. } => starts
+            Body::Owned { starts, .. } => starts
                 .partition_point(starts.len(), |s| s <= offset)
                 .saturating_sub(1),
+            Body::Spliced {
+                index,
+                content,
+                lines,
+            } => lines.line_of(index, content, offset),
         }
     }
 
@@ -197,8 +206,12 @@ impl TextLines {
             Body::Indexed(index) => index.text().len(),
             Body::Owned { text, starts } => starts.get(i).unwrap_or(text.len()),
             Body::Spliced {
-                content, starts, ..
-            } => starts.get(i).unwrap_or(content.len()),
+                index,
+                content,
+                lines,
+            } => lines
+                .line_start(index, content, i)
+                .unwrap_or(content.len()),
         }
     }
 }
@@ -209,42 +222,6 @@ fn line_starts(text: &str) -> Offsets {
     let mut starts = Offsets::with_capacity(count + 1, text.len());
     starts.push(0);
     starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-    starts
-}
-
-/// [`line_starts`] of spliced content: the starts inside an original piece
-/// are the original's, shifted.
-fn spliced_starts(index: &LineIndex, content: &Spliced) -> Offsets {
-    use crate::engine::Piece;
-    let original = index.text();
-    let newlines = |p: Piece| match p {
-        Piece::Original { start, end } => index.newlines_between(start, end),
-        Piece::Inserted { .. } => count_newlines(content.piece_text(original, p).as_bytes()),
-    };
-    let count: usize = content.pieces().iter().map(|&p| newlines(p)).sum();
-    let mut starts = Offsets::with_capacity(count + 1, content.len());
-    starts.push(0);
-    let mut at = 0;
-    for &piece in content.pieces() {
-        match piece {
-            Piece::Original { start, end } => {
-                // Line starts in `start+1..=end` follow a `\n` inside the piece.
-                let first = index.line_of(start) + 1;
-                let shift = at as isize - start as isize;
-                let mut line = first;
-                while line < index.line_count() && index.line_start(line) <= end {
-                    starts.push((index.line_start(line) as isize + shift) as usize);
-                    line += 1;
-                }
-                at += end - start;
-            }
-            Piece::Inserted { .. } => {
-                let text = content.piece_text(original, piece);
-                starts.extend(text.match_indices('\n').map(|(i, _)| at + i + 1));
-                at += text.len();
-            }
-        }
-    }
     starts
 }
 

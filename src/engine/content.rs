@@ -121,8 +121,13 @@ impl Spliced {
         Cow::Owned(out.unwrap_or_default())
     }
 
+    /// Where piece `k` starts in the new content.
+    pub fn piece_start(&self, k: usize) -> usize {
+        self.offsets[k]
+    }
+
     /// Index of the piece holding byte `offset` (the last piece past the end).
-    fn piece_at(&self, offset: usize) -> usize {
+    pub fn piece_at(&self, offset: usize) -> usize {
         self.offsets
             .partition_point(|&o| o <= offset)
             .saturating_sub(1)
