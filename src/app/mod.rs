@@ -4,8 +4,8 @@
 
 pub mod keys;
 mod navigate;
-mod spliced_lines;
 pub mod rows;
+mod spliced_lines;
 pub mod text;
 pub mod workspace;
 

@@ -209,9 +209,7 @@ impl TextLines {
                 index,
                 content,
                 lines,
-            } => lines
-                .line_start(index, content, i)
-                .unwrap_or(content.len()),
+            } => lines.line_start(index, content, i).unwrap_or(content.len()),
         }
     }
 }

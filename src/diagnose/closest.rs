@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use similar::{Algorithm, TextDiff, capture_diff_slices};
 
-use super::normalize::{blank_hash, is_zero_width, loose_hash, plain_char, unescape_entities};
+use super::normalize::{is_zero_width, loose_hash, plain_char, unescape_entities};
 use crate::engine::js::is_js_whitespace;
 use crate::engine::matcher::LineIndex;
 
@@ -24,7 +24,7 @@ pub struct FileIndex<'a> {
     /// though the engine's index (splitting as JavaScript does) counts it.
     count: usize,
     /// Hashed on first need: blocks that matched never pay for it.
-    keys: OnceCell<Vec<u64>>,
+    keys: OnceCell<Vec<u32>>,
     /// Scanned on first need, then shared by every block's suggestion.
     crlf: OnceCell<bool>,
 }
@@ -89,13 +89,21 @@ impl<'a> FileIndex<'a> {
         *self.crlf.get_or_init(|| self.text().contains("\r\n"))
     }
 
-    fn keys(&self) -> &[u64] {
+    fn keys(&self) -> &[u32] {
         self.keys.get_or_init(|| {
             (0..self.count)
-                .map(|i| loose_hash(self.index.line(i)))
+                .map(|i| line_key(self.index.line(i)))
                 .collect()
         })
     }
+}
+
+/// [`loose_hash`] folded to 32 bits: one key per line of the file is held
+/// while a block is diagnosed, and a chance collision only adds one weak
+/// vote that the diff scoring then weighs.
+fn line_key(line: &str) -> u32 {
+    let h = loose_hash(line);
+    (h ^ (h >> 32)) as u32
 }
 
 /// A window of the file: 0-based lines `start..end`, and how similar it is.
@@ -114,38 +122,38 @@ const SLACK: isize = 3;
 
 /// The window of `file` closest to `search`, if anything is similar at all.
 pub fn closest(file: &FileIndex, search: &[&str]) -> Option<Region> {
-    let blank = blank_hash();
-    let wanted: Vec<(usize, u64)> = search
+    let blank = line_key("");
+    let wanted: Vec<(usize, u32)> = search
         .iter()
         .enumerate()
-        .flat_map(|(j, l)| [(j, loose_hash(l)), (j, loose_hash(&unescape_entities(l)))])
+        .flat_map(|(j, l)| [(j, line_key(l)), (j, line_key(&unescape_entities(l)))])
         .filter(|&(_, k)| k != blank)
         .collect();
     if wanted.is_empty() || file.line_count() == 0 {
         return None;
     }
-    let mut by_key: HashMap<u64, Vec<usize>> = HashMap::new();
+    let mut by_key: HashMap<u32, Vec<usize>> = HashMap::new();
     for &(j, k) in &wanted {
         let js = by_key.entry(k).or_default();
         if !js.contains(&j) {
             js.push(j);
         }
     }
-    let mut hits: Vec<(usize, usize)> = Vec::new();
+    // Two passes over the keys instead of a list of hits: a common line
+    // (a lone brace) can hit thousands of times.
     let mut freq = vec![0usize; search.len()];
-    for (i, k) in file.keys().iter().enumerate() {
-        if let Some(js) = by_key.get(k) {
-            for &j in js {
-                freq[j] += 1;
-                hits.push((i, j));
-            }
+    for k in file.keys() {
+        for &j in by_key.get(k).map_or(&[][..], Vec::as_slice) {
+            freq[j] += 1;
         }
     }
     let mut votes: HashMap<isize, f64> = HashMap::new();
-    for &(i, j) in &hits {
-        *votes.entry(i as isize - j as isize).or_default() += 1.0 / freq[j] as f64;
+    for (i, k) in file.keys().iter().enumerate() {
+        for &j in by_key.get(k).map_or(&[][..], Vec::as_slice) {
+            *votes.entry(i as isize - j as isize).or_default() += 1.0 / freq[j] as f64;
+        }
     }
-    let nonblank = search.iter().filter(|l| loose_hash(l) != blank).count();
+    let nonblank = search.iter().filter(|l| line_key(l) != blank).count();
     let found = freq.iter().filter(|&&f| f > 0).count();
     if found * 2 < nonblank.max(1) {
         trigram_votes(file, search, &mut votes);
@@ -156,7 +164,7 @@ pub fn closest(file: &FileIndex, search: &[&str]) -> Option<Region> {
     // Entities unescaped: a file that really holds `&lt;` is rarer than a
     // model that escaped `<`.
     let unescaped: Vec<String> = search.iter().map(|l| unescape_entities(l)).collect();
-    let search_keys: Vec<u64> = unescaped.iter().map(|l| loose_hash(l)).collect();
+    let search_keys: Vec<u32> = unescaped.iter().map(|l| line_key(l)).collect();
     let search_grams = trigram_set(&unescaped.join("\n"));
     let score = |s: isize, len: isize| -> f64 {
         let n = file.line_count() as isize;
@@ -228,7 +236,10 @@ fn trigram_votes(file: &FileIndex, search: &[&str], votes: &mut HashMap<isize, f
     for g in search_sets.iter().flatten() {
         bits[(*g as usize >> 6) & 0x3ff] |= 1 << (g & 63);
     }
-    let mut scored: Vec<(f64, usize)> = Vec::new();
+    // The best lines so far, best first: a bounded list instead of every
+    // line that qualifies (thousands on repetitive code).
+    let mut scored: Vec<(f64, usize)> = Vec::with_capacity(TRIGRAM_LINES + 1);
+    let better = |a: &(f64, usize), b: &(f64, usize)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
     let mut buf = Vec::new();
     for i in 0..file.line_count() {
         squeeze_into(file.line(i), &mut buf);
@@ -244,11 +255,14 @@ fn trigram_votes(file: &FileIndex, search: &[&str], votes: &mut HashMap<isize, f
         // Short lines have few trigrams: one typo costs up to three of them,
         // so a third shared is already a real candidate.
         if score >= 0.3 {
-            scored.push((score, i));
+            let at = scored.partition_point(|s| better(s, &(score, i)).is_lt());
+            if at < TRIGRAM_LINES {
+                scored.insert(at, (score, i));
+                scored.truncate(TRIGRAM_LINES);
+            }
         }
     }
-    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-    for &(score, i) in scored.iter().take(TRIGRAM_LINES) {
+    for &(score, i) in &scored {
         let line_set = trigram_set(file.line(i));
         let best = search_sets
             .iter()

@@ -90,11 +90,6 @@ pub fn loose_hash(s: &str) -> u64 {
     h
 }
 
-/// Hash of a line with nothing in it but white space.
-pub fn blank_hash() -> u64 {
-    loose_hash("")
-}
-
 /// Which marker a line nearly is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MarkerKind {
