@@ -148,38 +148,42 @@ impl Spliced {
             }
             same = self.offsets[k] + self.piece_text(original, *a).len();
         }
-        let mut a = self.chunks_from(original, same);
-        let mut b = other.chunks_from(original, same);
-        let (mut x, mut y) = (a.next().unwrap_or(b""), b.next().unwrap_or(b""));
-        while !x.is_empty() && !y.is_empty() {
-            let n = x.len().min(y.len());
-            let common = x[..n]
-                .iter()
-                .zip(&y[..n])
-                .take_while(|(p, q)| p == q)
-                .count();
+        let mut a = self.runs_from(original, same);
+        let mut b = other.runs_from(original, same);
+        let (mut x, mut y) = (a.next().unwrap_or_default(), b.next().unwrap_or_default());
+        while !x.bytes.is_empty() && !y.bytes.is_empty() {
+            let n = x.bytes.len().min(y.bytes.len());
+            // The same stretch of the original is equal unread; other text
+            // is compared in one block first (the common case: equal).
+            let common = if x.at_original.is_some() && x.at_original == y.at_original
+                || x.bytes[..n] == y.bytes[..n]
+            {
+                n
+            } else {
+                x.bytes
+                    .iter()
+                    .zip(y.bytes)
+                    .take_while(|(p, q)| p == q)
+                    .count()
+            };
             same += common;
             if common < n {
                 break;
             }
-            x = &x[n..];
-            y = &y[n..];
-            if x.is_empty() {
-                x = a.next().unwrap_or(b"");
+            x.advance(n);
+            y.advance(n);
+            if x.bytes.is_empty() {
+                x = a.next().unwrap_or_default();
             }
-            if y.is_empty() {
-                y = b.next().unwrap_or(b"");
+            if y.bytes.is_empty() {
+                y = b.next().unwrap_or_default();
             }
         }
         same
     }
 
-    /// The new content's bytes from `offset` on, piece by piece.
-    fn chunks_from<'a>(
-        &'a self,
-        original: &'a str,
-        offset: usize,
-    ) -> impl Iterator<Item = &'a [u8]> + 'a {
+    /// The new content from `offset` on, piece by piece.
+    fn runs_from<'a>(&'a self, original: &'a str, offset: usize) -> impl Iterator<Item = Run<'a>> {
         let first = self.piece_at(offset);
         self.pieces
             .iter()
@@ -187,9 +191,30 @@ impl Spliced {
             .skip(first)
             .map(move |(&p, &from)| {
                 let text = self.piece_text(original, p).as_bytes();
-                &text[offset.saturating_sub(from).min(text.len())..]
+                let skip = offset.saturating_sub(from).min(text.len());
+                Run {
+                    bytes: &text[skip..],
+                    at_original: match p {
+                        Piece::Original { start, .. } => Some(start + skip),
+                        Piece::Inserted { .. } => None,
+                    },
+                }
             })
-            .filter(|t| !t.is_empty())
+            .filter(|r| !r.bytes.is_empty())
+    }
+}
+
+/// Bytes of a splice, and where they start in the original if they are its text.
+#[derive(Default)]
+struct Run<'a> {
+    bytes: &'a [u8],
+    at_original: Option<usize>,
+}
+
+impl Run<'_> {
+    fn advance(&mut self, n: usize) {
+        self.bytes = &self.bytes[n..];
+        self.at_original = self.at_original.map(|at| at + n);
     }
 }
 
@@ -240,5 +265,34 @@ mod tests {
         assert_eq!(a.first_difference(&a.clone(), original), a.len());
         let c = splice(original, &[Ok((0, 5)), Err("bbbb\n"), Ok((10, 15))]);
         assert_eq!(c.first_difference(&a, original), 10);
+    }
+
+    proptest::proptest! {
+        /// Pieces drawn from a tiny alphabet so that different pieces often
+        /// spell the same bytes, and the same original range often recurs.
+        #[test]
+        fn first_difference_is_the_common_prefix_of_the_texts(
+            original in "[ab]{0,12}",
+            left in proptest::collection::vec((proptest::bool::ANY, 0usize..13, 0usize..13, "[ab]{0,3}"), 0..6),
+            right in proptest::collection::vec((proptest::bool::ANY, 0usize..13, 0usize..13, "[ab]{0,3}"), 0..6),
+        ) {
+            let build = |steps: &[(bool, usize, usize, String)]| {
+                let mut s = Spliced::default();
+                for (from_original, a, b, t) in steps {
+                    let (a, b) = (a % (original.len() + 1), b % (original.len() + 1));
+                    if *from_original {
+                        s.push_original(a.min(b), a.max(b));
+                    } else {
+                        s.push_str(t);
+                    }
+                }
+                s
+            };
+            let (x, y) = (build(&left), build(&right));
+            let (tx, ty) = (x.to_text(&original), y.to_text(&original));
+            let want = tx.bytes().zip(ty.bytes()).take_while(|(p, q)| p == q).count();
+            proptest::prop_assert_eq!(x.first_difference(&y, &original), want);
+            proptest::prop_assert_eq!(y.first_difference(&x, &original), want);
+        }
     }
 }
