@@ -284,3 +284,83 @@ fn fix_model_output_cleans_the_diff_before_applying() {
     }
     assert_eq!(app.diff, diff, "the diff as received is kept");
 }
+
+/// Mid-stream the right pane shows the partial result, where a block that
+/// matched before the previous one (out of order) has no effect yet; final
+/// mode applies it. Accepting shows that final result before writing it.
+#[test]
+fn accept_shows_a_final_result_that_differs_from_the_live_view_first() {
+    let diff = block("line 150", "L150") + &block("line 7", "seven");
+    let mut app = app();
+    app.set_diff(diff.clone());
+    assert!(app.outcome.blocks[1].out_of_order);
+    assert!(!app.result.text().contains("seven"), "live view: not yet");
+    assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
+    assert!(app.final_preview);
+    assert_eq!(app.mode_name(), "final preview");
+    assert!(
+        app.notice
+            .as_ref()
+            .is_some_and(|n| n.text.contains("a: write it"))
+    );
+    let want = srview::engine::apply(
+        &diff,
+        &original(),
+        srview::engine::Options {
+            version: Version::V1,
+            is_final: true,
+        },
+    )
+    .result
+    .expect("applies")
+    .new_content;
+    assert_eq!(
+        app.result.text(),
+        want,
+        "the panes show what would be written"
+    );
+    match key(&mut app, KeyCode::Char('a')) {
+        Effect::Accept(content) => assert_eq!(content.text(), want),
+        other => panic!("expected accept, got {other:?}"),
+    }
+
+    // Esc goes back to the live view instead of quitting.
+    let mut app = self::app();
+    app.set_diff(diff.clone());
+    key(&mut app, KeyCode::Char('a'));
+    assert_eq!(key(&mut app, KeyCode::Esc), Effect::None);
+    assert!(!app.final_preview);
+    assert_eq!(app.mode_name(), "streaming");
+    assert!(!app.result.text().contains("seven"));
+
+    // More diff ends the preview: the next accept looks again.
+    key(&mut app, KeyCode::Char('a'));
+    app.append_diff("------- SEARCH\nline 180\n");
+    assert!(!app.final_preview);
+    assert!(
+        app.notice
+            .as_ref()
+            .is_some_and(|n| n.text.contains("back to the live view"))
+    );
+}
+
+/// An in-order diff, finished or with its last block still streaming its
+/// replacement, reads the same live and final: one key writes it.
+#[test]
+fn accept_writes_at_once_when_the_live_view_is_the_final_result() {
+    for diff in [
+        block("line 7", "seven") + &block("line 150", "L150"),
+        block("line 7", "seven") + "------- SEARCH\nline 150\n=======\nL150",
+        block("line 7", "seven") + "------- SEARCH\nline 150\n=======\nL150\n",
+    ] {
+        let mut app = app();
+        app.set_diff(diff.clone());
+        match key(&mut app, KeyCode::Char('a')) {
+            Effect::Accept(content) => {
+                assert!(app.shows(&content), "{diff}");
+                assert!(!app.final_preview);
+            }
+            other => panic!("expected accept for {diff:?}, got {other:?}"),
+        }
+    }
+}

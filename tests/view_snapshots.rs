@@ -244,3 +244,27 @@ fn escape_sequences_in_content_are_inert() {
     assert!(!screen.contains('\u{1b}'), "raw ESC reached the screen");
     assert!(screen.contains("␛[2J"), "{screen}");
 }
+
+/// Accepting mid-stream a diff whose last block is out of order: the
+/// panes switch to the final result, and the bars say how to write it.
+#[test]
+fn final_preview_before_accepting() {
+    let mut app = app(DIFF, false);
+    assert!(app.outcome.blocks.iter().any(|b| b.out_of_order));
+    let effect = srview::app::keys::on_key(
+        &mut app,
+        ratatui::crossterm::event::KeyEvent::new(
+            ratatui::crossterm::event::KeyCode::Char('a'),
+            ratatui::crossterm::event::KeyModifiers::NONE,
+        ),
+    );
+    assert_eq!(effect, srview::app::Effect::None);
+    app.view.follow = false;
+    app.scroll_to(0);
+    let t = frame(&mut app, 120, 30, ColourMode::TrueColor);
+    let screen = text(&t);
+    assert!(screen.contains("final preview"), "{screen}");
+    assert!(screen.contains("class Store(object):"), "{screen}");
+    assert!(screen.contains("a write this final result"), "{screen}");
+    insta::assert_snapshot!(screen);
+}

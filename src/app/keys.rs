@@ -42,6 +42,11 @@ pub fn on_key(app: &mut App, key: KeyEvent) -> Effect {
                 app.view.focus = Focus::Diff;
                 return Effect::None;
             }
+            if app.final_preview && key.code == KeyCode::Esc {
+                app.show_live();
+                app.notice = None;
+                return Effect::None;
+            }
             return Effect::Quit(1);
         }
         KeyCode::Char('?') => app.view.help = true,
@@ -163,10 +168,23 @@ fn toggle_layout(app: &mut App) {
     }
 }
 
-/// Runs the applier in final mode; returns the content to write if it applies.
+/// Runs the applier in final mode; returns the content to write if it
+/// applies and reads as what the panes show. Mid-stream the panes show the
+/// partial result, where an out-of-order block has no effect yet: then the
+/// final result is shown first, and a second `a` writes it.
 pub fn accept(app: &mut App) -> Effect {
     match app.accepted_content() {
-        Ok(content) => Effect::Accept(content),
+        Ok(content) if app.final_mode() || app.shows(&content) => Effect::Accept(content),
+        Ok(_) => {
+            app.show_final();
+            app.notice = Some(Notice {
+                text: "accepting writes the final result, which differs from the live view: \
+                       shown now. a: write it · Esc: back to the live view"
+                    .into(),
+                error: false,
+            });
+            Effect::None
+        }
         Err(e) => {
             let block = e
                 .block

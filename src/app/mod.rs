@@ -128,6 +128,10 @@ pub struct App {
     /// `result_epoch`-like counter of engine runs, and the run diagnosed last.
     pub apply_epoch: u64,
     pub diagnosed_epoch: u64,
+    /// The panes show the final-mode result before the stream has ended:
+    /// accepting asked for it because that result, which is what gets
+    /// written, differs from the live view.
+    pub final_preview: bool,
 }
 
 impl App {
@@ -174,6 +178,7 @@ impl App {
             diagnoses: Vec::new(),
             apply_epoch: 0,
             diagnosed_epoch: 0,
+            final_preview: false,
         };
         app.reapply();
         app
@@ -181,6 +186,57 @@ impl App {
 
     pub fn is_final(&self) -> bool {
         self.stream == StreamState::Ended
+    }
+
+    /// Whether the engine runs in final mode: the stream ended, or the
+    /// user is looking at what accepting would write.
+    pub fn final_mode(&self) -> bool {
+        self.is_final() || self.final_preview
+    }
+
+    /// What the status bar calls the stream.
+    pub fn mode_name(&self) -> &'static str {
+        if self.final_preview && !self.is_final() {
+            "final preview"
+        } else {
+            self.stream.name()
+        }
+    }
+
+    /// Shows what accepting writes: the final-mode result.
+    pub fn show_final(&mut self) {
+        if !self.final_preview {
+            self.final_preview = true;
+            self.reapply();
+        }
+    }
+
+    /// Back to the live (partial-mode) view of the stream.
+    pub fn show_live(&mut self) {
+        if self.final_preview {
+            self.final_preview = false;
+            self.reapply();
+        }
+    }
+
+    /// Whether `content` reads, line by line, as the right pane shows the
+    /// result: the lines produced so far, then the original lines the stream
+    /// has not reached.
+    pub fn shows(&self, content: &TextLines) -> bool {
+        let mut line = 0;
+        for seg in &self.segments {
+            let (text, lines) = match seg.kind {
+                rows::SegKind::Pending => (&self.original, seg.orig.clone()),
+                _ => (&self.result, seg.new.clone()),
+            };
+            for l in lines {
+                if content.line(line) != text.line(l) {
+                    return false;
+                }
+                line += 1;
+            }
+        }
+        line == content.len()
     }
 
     /// New full diff text from the source (appended or rewritten).
@@ -200,6 +256,14 @@ impl App {
     }
 
     fn diff_changed(&mut self) {
+        if self.final_preview {
+            // The stream went on: what accepting writes must be looked at again.
+            self.final_preview = false;
+            self.notice = Some(Notice {
+                text: "the diff changed: back to the live view".into(),
+                error: false,
+            });
+        }
         if self.stream != StreamState::Ended {
             self.stream = if self.diff.is_empty() {
                 StreamState::Waiting
@@ -247,7 +311,7 @@ impl App {
     pub fn reapply(&mut self) {
         let options = engine::Options {
             version: self.version,
-            is_final: self.is_final(),
+            is_final: self.final_mode(),
         };
         self.apply_epoch += 1;
         if self.direct {
@@ -279,7 +343,7 @@ impl App {
             } else {
                 self.dirty_from.min(line)
             };
-            self.result_streaming = !self.is_final() || !ok;
+            self.result_streaming = !self.final_mode() || !ok;
             self.result_epoch += 1;
             let blocks = shown_blocks.as_ref().unwrap_or(&self.outcome.blocks);
             self.segments =
@@ -332,7 +396,7 @@ impl App {
     pub fn diagnose(&mut self) {
         let options = engine::Options {
             version: self.version,
-            is_final: self.is_final(),
+            is_final: self.final_mode(),
         };
         self.diagnoses = crate::diagnose::diagnose_indexed(
             self.session.text(),

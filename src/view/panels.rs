@@ -63,7 +63,7 @@ pub fn status_bar(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         })
         .count();
     let failed = app.outcome.failed_count();
-    let fail_word = if app.is_final() {
+    let fail_word = if app.final_mode() {
         "failed"
     } else {
         "no match yet"
@@ -76,7 +76,7 @@ pub fn status_bar(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         ),
         Span::styled(format!(" {} ", app.version.name()), theme.bar()),
         Span::styled(
-            format!(" {} ", app.stream.name()),
+            format!(" {} ", app.mode_name()),
             theme.bar().add_modifier(Modifier::BOLD),
         ),
         Span::styled(
@@ -315,6 +315,14 @@ pub fn footer(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let mut text = String::new();
     let keys: &[(&str, &str)] = if app.reload_offered {
         &[("r", "reload FILE and re-apply"), ("q", "quit")]
+    } else if app.final_preview && !app.is_final() {
+        &[
+            ("j/k", "scroll"),
+            ("n/N", "block"),
+            ("a", "write this final result"),
+            ("Esc", "back to the live view"),
+            ("q", "quit"),
+        ]
     } else {
         &[
             ("j/k", "scroll"),
