@@ -268,3 +268,44 @@ fn final_preview_before_accepting() {
     assert!(screen.contains("a write this final result"), "{screen}");
     insta::assert_snapshot!(screen);
 }
+
+/// Lines the stream has not reached are numbered on the right where they
+/// land after the result so far, so the right pane's numbers keep rising
+/// after a block that added lines.
+#[test]
+fn pending_lines_continue_the_result_numbering() {
+    let diff = "------- SEARCH\nimport os\n=======\nimport os\nimport sys\nimport json\n+++++++ REPLACE\n------- SEARCH\nclass Sto";
+    let mut app = app(diff, false);
+    let t = frame(&mut app, 120, 30, ColourMode::TrueColor);
+    let screen = text(&t);
+    let right: Vec<usize> = screen
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split_once('│'))
+        .filter_map(|(_, r)| r.split_whitespace().next()?.parse().ok())
+        .collect();
+    assert!(right.len() > 10, "{screen}");
+    assert!(
+        right.windows(2).all(|w| w[1] == w[0] + 1),
+        "right-pane numbers rise one by one: {right:?}\n{screen}"
+    );
+    assert!(
+        screen.contains(" 4 ·"),
+        "original line 2 is pending as line 4:\n{screen}"
+    );
+}
+
+/// A 9-line file whose first line becomes three: the pending lines run to
+/// 11, and the gutter widens for them instead of shifting the text.
+#[test]
+fn gutter_fits_the_numbers_of_pending_lines() {
+    let original: String = (1..=9).map(|i| format!("l{i}\n")).collect();
+    let mut app = App::new(PathBuf::from("f.txt"), original, Version::V1);
+    app.set_diff(
+        "------- SEARCH\nl1\n=======\na\nb\nc\n+++++++ REPLACE\n------- SEARCH\nl9".into(),
+    );
+    let t = frame(&mut app, 120, 20, ColourMode::TrueColor);
+    let screen = text(&t);
+    assert!(screen.contains("│11 · l9"), "{screen}");
+    assert!(screen.contains("│ 4 · l2"), "{screen}");
+}

@@ -88,10 +88,19 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, caches: &mut Caches, the
                 .unwrap_or(&EMPTY),
         }
     };
+    // Pending lines are numbered after the result so far (see `rows`).
+    let projected = app
+        .segments
+        .iter()
+        .filter(|s| s.kind == SegKind::Pending)
+        .map(|s| s.new.start + s.orig.len())
+        .max()
+        .unwrap_or(0);
     let digits = app
         .original
         .len()
         .max(app.result.len())
+        .max(projected)
         .max(1)
         .to_string()
         .len();
@@ -342,10 +351,14 @@ fn collect_rows(app: &App, height: usize) -> Vec<Row> {
             }
             SegKind::Pending => {
                 let o = seg.orig.start + off;
+                // Numbered where the line lands if the stream ended now
+                // (after the result so far), not where it was: the right
+                // pane's numbers keep counting up.
                 let dim = Cell {
                     pending: true,
                     tint: None,
                     closest: false,
+                    number: seg.new.start + off,
                     ..orig(o, None)
                 };
                 (Some(orig(o, None)), Some(dim))
