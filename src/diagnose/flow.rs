@@ -255,9 +255,13 @@ fn structural_reason(ctx: &Ctx, pb: &ParsedBlock, diffs: &mut Vec<Difference>) -
     }
     let v2_unclosed =
         ctx.options.version == Version::V2 && ctx.options.is_final && !pb.has_replace_end;
-    if !pb.problems.is_empty() || !pb.text_before.is_empty() || v2_unclosed {
+    let mut problems: Vec<&str> = pb.problems.iter().map(String::as_str).collect();
+    if pb.ends_in_search && ctx.options.is_final {
+        problems.push("SEARCH section never reaches a separator");
+    }
+    if !problems.is_empty() || !pb.text_before.is_empty() || v2_unclosed {
         diffs.extend(
-            pb.problems
+            problems
                 .iter()
                 .map(|p| note(DifferenceKind::Structure, pb.first_line, p)),
         );
@@ -266,7 +270,7 @@ fn structural_reason(ctx: &Ctx, pb: &ParsedBlock, diffs: &mut Vec<Difference>) -
                 .iter()
                 .map(|&(n, t)| note(DifferenceKind::Structure, n, t)),
         );
-        if v2_unclosed && pb.problems.is_empty() {
+        if v2_unclosed && problems.is_empty() {
             diffs.push(note(
                 DifferenceKind::Structure,
                 pb.last_line,
@@ -374,4 +378,54 @@ fn streaming_marker_prefix(text: &str) -> bool {
     ]
     .iter()
     .any(|m| m.starts_with(text))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::diagnose::{Reason, diagnose};
+    use crate::engine::{Options, Version};
+
+    /// A diff that stops inside a SEARCH section is still streaming, not
+    /// malformed; once final, the unfinished block is a structure problem.
+    #[test]
+    fn unfinished_search_is_a_problem_only_when_final() {
+        let original: String = (1..=40).map(|i| format!("line {i}\n")).collect();
+        let diff =
+            "------- SEARCH\nline 30\n=======\nLINE 30\n+++++++ REPLACE\n------- SEARCH\nline 5\n";
+        for version in [Version::V1, Version::V2] {
+            let live = diagnose(
+                diff,
+                &original,
+                Options {
+                    version,
+                    is_final: false,
+                },
+            );
+            let last = live.last().expect("two blocks");
+            assert_eq!(last.state, "search-streaming");
+            assert_ne!(last.reason, Some(Reason::Structure), "{}", last.message);
+            assert!(
+                last.message
+                    .starts_with("Block #2 so far (SEARCH still streaming)"),
+                "{}",
+                last.message
+            );
+            let done = diagnose(
+                diff,
+                &original,
+                Options {
+                    version,
+                    is_final: true,
+                },
+            );
+            let last = done.last().expect("two blocks");
+            assert_eq!(last.reason, Some(Reason::Structure), "{}", last.message);
+            assert!(
+                last.message
+                    .contains("SEARCH section never reaches a separator"),
+                "{}",
+                last.message
+            );
+        }
+    }
 }

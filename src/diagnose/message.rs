@@ -9,6 +9,8 @@ pub fn describe(d: &BlockDiagnosis, version: Version) -> String {
         "failed" => "does not apply".to_string(),
         "not-reached" => "was not reached because an earlier block failed".to_string(),
         "dropped" => "never took effect".to_string(),
+        // Its SEARCH text is not complete: what it matches so far is a hint.
+        "search-streaming" => "so far (SEARCH still streaming)".to_string(),
         _ => match d.stage {
             Some(Stage::Exact) | None => "applies".to_string(),
             Some(stage) => format!("applies only through the {} fallback", stage.name()),

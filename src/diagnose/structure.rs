@@ -22,6 +22,9 @@ pub struct ParsedBlock<'d> {
     pub carriage_returns: usize,
     /// Structural problems in words.
     pub problems: Vec<String>,
+    /// The diff ends inside this block's SEARCH section: a problem in a
+    /// finished diff, the normal state of one still streaming.
+    pub ends_in_search: bool,
     /// Non-blank text between the previous block and this one.
     pub text_before: Vec<(usize, &'d str)>,
 }
@@ -135,10 +138,7 @@ pub fn parse(diff: &str, version: Version) -> ParsedDiff<'_> {
         }
     }
     if let Some(mut b) = current.take() {
-        if phase == Phase::Search {
-            b.problems
-                .push("SEARCH section never reaches a separator".into());
-        }
+        b.ends_in_search = phase == Phase::Search;
         parsed.blocks.push(b);
     }
     parsed.text_after = pending;
