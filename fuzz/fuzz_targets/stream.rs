@@ -34,13 +34,14 @@ fuzz_target!(|data: &[u8]| {
     };
     let mut session = Session::new(original.as_str(), options.version);
     let mut fed = 0;
+    let mut previous: Option<(TextLines, String)> = None;
     for cut in cuts {
         let prefix = &diff[..cut];
         let outcome = srview::engine::apply_indexed(prefix, &index, partial);
         check_outcome(&outcome, prefix, &original, partial);
         session.push(&diff[fed..cut]);
         fed = cut;
-        check_spliced(&session, &outcome, &original, false);
+        check_spliced(&session, &outcome, &original, false, &mut previous);
     }
     let last = Options {
         is_final: true,
@@ -49,7 +50,7 @@ fuzz_target!(|data: &[u8]| {
     let outcome = srview::engine::apply_indexed(&diff, &index, last);
     check_outcome(&outcome, &diff, &original, last);
     session.push(&diff[fed..]);
-    check_spliced(&session, &outcome, &original, true);
+    check_spliced(&session, &outcome, &original, true, &mut previous);
 });
 
 fn check_spliced(
@@ -57,6 +58,7 @@ fn check_spliced(
     want: &srview::engine::Outcome,
     original: &str,
     is_final: bool,
+    previous: &mut Option<(TextLines, String)>,
 ) {
     let spliced = session.outcome_spliced(is_final);
     if let (Ok(got), Ok(copied)) = (&spliced.result, &want.result) {
@@ -68,6 +70,19 @@ fn check_spliced(
             assert_eq!(lines.line(i), owned.line(i), "line {i}");
             assert_eq!(lines.line_start(i), owned.line_start(i), "start {i}");
         }
+        for offset in (0..=text.len() + 1).step_by((text.len() / 64).max(1)) {
+            assert_eq!(lines.line_of(offset), owned.line_of(offset), "offset {offset}");
+        }
+        // What the previewer compares to find the first changed line.
+        if let Some((before, before_text)) = previous.as_ref() {
+            let same = before_text
+                .bytes()
+                .zip(text.bytes())
+                .take_while(|(a, b)| a == b)
+                .count();
+            assert_eq!(before.common_prefix(&lines), same, "common prefix");
+        }
+        *previous = Some((lines, text.clone()));
     }
     let joined = spliced.map_content(|c| c.to_text(original));
     assert_eq!(&joined, want, "session vs apply");
