@@ -364,3 +364,29 @@ fn accept_writes_at_once_when_the_live_view_is_the_final_result() {
         }
     }
 }
+
+/// `F` shows the final result at any time and back; from there `a` writes
+/// at once, since what is shown is what gets written.
+#[test]
+fn final_result_can_be_looked_at_before_accepting() {
+    let diff = block("line 150", "L150") + &block("line 7", "seven");
+    let mut app = app();
+    app.set_diff(diff);
+    assert_eq!(key(&mut app, KeyCode::Char('F')), Effect::None);
+    assert!(app.final_preview);
+    assert!(app.result.text().contains("seven"));
+    assert_eq!(key(&mut app, KeyCode::Char('F')), Effect::None);
+    assert!(!app.final_preview);
+    assert!(!app.result.text().contains("seven"));
+    key(&mut app, KeyCode::Char('F'));
+    match key(&mut app, KeyCode::Char('a')) {
+        Effect::Accept(content) => assert!(content.text().contains("seven")),
+        other => panic!("expected accept, got {other:?}"),
+    }
+    // After the stream ended there is no separate preview to switch to.
+    let mut app = self::app();
+    app.set_diff(block("line 7", "seven"));
+    app.end_stream();
+    key(&mut app, KeyCode::Char('F'));
+    assert!(!app.final_preview);
+}

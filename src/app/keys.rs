@@ -16,6 +16,7 @@ pub const KEY_HELP: &[(&str, &str)] = &[
     ("e", "focus blocks"),
     ("d", "jump to closest region"),
     ("c", "copy corrected block"),
+    ("F", "final result / live view"),
     ("a", "accept"),
     ("r", "reload FILE"),
     ("q/Esc", "quit"),
@@ -98,6 +99,20 @@ pub fn on_key(app: &mut App, key: KeyEvent) -> Effect {
                     Effect::None
                 }
             };
+        }
+        KeyCode::Char('F') if app.final_preview => {
+            app.show_live();
+            app.notice = None;
+        }
+        // Once the stream has ended the panes already show the final result.
+        KeyCode::Char('F') if !app.is_final() => {
+            app.show_final();
+            app.notice = Some(Notice {
+                text: "final result: what accepting writes if the diff ends here. \
+                       F or Esc: back to the live view"
+                    .into(),
+                error: false,
+            });
         }
         KeyCode::Char('a') => return accept(app),
         KeyCode::Char('r') => return Effect::Reload,
