@@ -383,6 +383,14 @@ fn final_result_can_be_looked_at_before_accepting() {
         Effect::Accept(content) => assert!(content.text().contains("seven")),
         other => panic!("expected accept, got {other:?}"),
     }
+    // The stream ending closes the preview: Esc then quits.
+    let mut app = self::app();
+    app.set_diff(block("line 150", "L150") + &block("line 7", "seven"));
+    key(&mut app, KeyCode::Char('F'));
+    app.end_stream();
+    assert!(!app.final_preview);
+    assert!(app.result.text().contains("seven"));
+    assert_eq!(key(&mut app, KeyCode::Esc), Effect::Quit(1));
     // After the stream ended there is no separate preview to switch to.
     let mut app = self::app();
     app.set_diff(block("line 7", "seven"));

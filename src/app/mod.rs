@@ -289,6 +289,8 @@ impl App {
     pub fn end_stream(&mut self) {
         if self.stream != StreamState::Ended {
             self.stream = StreamState::Ended;
+            // Final mode for good: no preview left to go back from.
+            self.final_preview = false;
             self.reapply();
         }
     }
