@@ -398,3 +398,32 @@ fn final_result_can_be_looked_at_before_accepting() {
     key(&mut app, KeyCode::Char('F'));
     assert!(!app.final_preview);
 }
+
+/// The live view and the final result can differ only in the last line's
+/// newline; that is a difference too.
+#[test]
+fn a_final_newline_the_live_view_has_is_not_written_unseen() {
+    let mut app = App::new(PathBuf::from("f.txt"), "a\na \n".into(), Version::V1);
+    app.set_diff("------- SEARCH\na \n=======\n+++++++ REPLACE\n------- SEARCH\n\na \n===".into());
+    assert_eq!(app.result.text(), "a\n");
+    assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
+    assert!(app.final_preview);
+    match key(&mut app, KeyCode::Char('a')) {
+        Effect::Accept(content) => assert_eq!(content.text(), app.result.text()),
+        other => panic!("expected accept, got {other:?}"),
+    }
+}
+
+/// A whole-file write shows exactly what accepting writes, whatever its
+/// line breaks: one key.
+#[test]
+fn a_whole_file_write_is_accepted_at_once() {
+    for (original, content) in [("a\nb\n", "a\rb\n"), ("a\nb\n", "a\nb"), ("x\n", "")] {
+        let mut app = App::new(PathBuf::from("f.txt"), original.into(), Version::V1);
+        app.set_direct(content.into(), true);
+        match key(&mut app, KeyCode::Char('a')) {
+            Effect::Accept(written) => assert_eq!(written.text(), content),
+            other => panic!("{content:?}: expected accept, got {other:?}"),
+        }
+    }
+}

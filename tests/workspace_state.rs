@@ -123,3 +123,24 @@ fn tabs_apply_the_model_output_clean_up_when_asked() {
         "the tab shows what would be written"
     );
 }
+
+/// `F` (the final result of a single diff) is not a tab's: a transcript
+/// edit shows its final result once complete, and Esc keeps quitting.
+#[test]
+fn final_preview_key_is_not_passed_to_tabs() {
+    let mut ws = Workspace::new(Version::V1, false);
+    let text = call("a.py", "y = 2", "y = 3");
+    let half = text.find("=======").expect("separator") + 9;
+    feed(&mut ws, &text[..half], false);
+    assert_eq!(key(&mut ws, 'F'), WsEffect::None);
+    assert!(!ws.tabs[0].app.final_preview);
+    assert!(
+        ws.notice
+            .as_ref()
+            .is_some_and(|n| n.text.contains("F is for a single diff"))
+    );
+    assert_eq!(
+        ws.on_key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)),
+        WsEffect::Quit(1)
+    );
+}

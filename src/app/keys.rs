@@ -189,7 +189,10 @@ fn toggle_layout(app: &mut App) {
 /// final result is shown first, and a second `a` writes it.
 pub fn accept(app: &mut App) -> Effect {
     match app.accepted_content() {
-        Ok(content) if app.final_mode() || app.shows(&content) => Effect::Accept(content),
+        // A whole-file write is shown as it is written: no final mode.
+        Ok(content) if app.final_mode() || app.direct || app.shows(&content) => {
+            Effect::Accept(content)
+        }
         Ok(_) => {
             app.show_final();
             app.notice = Some(Notice {

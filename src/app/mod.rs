@@ -224,6 +224,8 @@ impl App {
     /// has not reached.
     pub fn shows(&self, content: &TextLines) -> bool {
         let mut line = 0;
+        // Whether the last line shown ends in a newline where it comes from.
+        let mut terminated = true;
         for seg in &self.segments {
             let (text, lines) = match seg.kind {
                 rows::SegKind::Pending => (&self.original, seg.orig.clone()),
@@ -233,10 +235,11 @@ impl App {
                 if content.line(line) != text.line(l) {
                     return false;
                 }
+                terminated = l < text.complete_len();
                 line += 1;
             }
         }
-        line == content.len()
+        line == content.len() && (line == 0 || terminated == (content.complete_len() == line))
     }
 
     /// New full diff text from the source (appended or rewritten).
@@ -421,11 +424,16 @@ impl App {
 
     /// Shows `content` as the new text of the file (a whole-file write).
     pub fn set_direct(&mut self, content: String, streaming: bool) {
-        self.direct = true;
+        let was_direct = std::mem::replace(&mut self.direct, true);
         if !streaming {
             self.stream = StreamState::Ended;
         }
-        self.set_diff(content);
+        if !was_direct && content == self.diff {
+            // Same text (an empty write): still a new kind of view.
+            self.reapply();
+        } else {
+            self.set_diff(content);
+        }
     }
 
     fn reapply_direct(&mut self) {

@@ -171,6 +171,15 @@ impl Workspace {
                 return WsEffect::None;
             }
             KeyCode::Char('f') => self.follow_tabs = true,
+            // A tab's edit is accepted only once its call is complete, and
+            // then the tab already shows the final result.
+            KeyCode::Char('F') => {
+                self.notice = Some(Notice {
+                    text: "F is for a single diff: a transcript edit shows its final result once its call is complete".into(),
+                    error: false,
+                });
+                return WsEffect::None;
+            }
             KeyCode::Char('a') => return self.accept(vec![self.current]),
             KeyCode::Char('A') => return self.accept((0..self.tabs.len()).collect()),
             KeyCode::Char('q') | KeyCode::Esc
