@@ -65,3 +65,38 @@ fn spliced_results_read_as_the_reference_content() {
     }
     assert!(checked > 1000, "cases checked: {checked}");
 }
+
+/// Lines the alignment pairs as unchanged read the same on both sides, in
+/// every reference case and at every line boundary of its stream: a block
+/// that ends mid-line (a SEARCH matched inside a line) joins lines, and
+/// those belong to the change.
+#[test]
+fn unchanged_rows_are_equal_on_both_sides() {
+    use srview::app::rows::SegKind;
+    let mut checked = 0;
+    for case in corpus::load("cline-v4.0.10.jsonl") {
+        let mut app = App::new(PathBuf::from("f.txt"), case.original.clone(), case.version);
+        let mut cuts: Vec<usize> = case.diff.match_indices('\n').map(|(i, _)| i + 1).collect();
+        cuts.push(case.diff.len());
+        for cut in cuts {
+            app.set_diff(case.diff[..cut].to_string());
+            if cut == case.diff.len() && case.is_final {
+                app.end_stream();
+            }
+            for seg in app.segments.iter().filter(|s| s.kind == SegKind::Same) {
+                assert_eq!(seg.orig.len(), seg.new.len(), "{}", case.id);
+                for (o, n) in seg.orig.clone().zip(seg.new.clone()) {
+                    assert_eq!(
+                        app.original.line(o),
+                        app.result.line(n),
+                        "{}: diff cut at {cut}, original line {} shown as unchanged",
+                        case.id,
+                        o + 1
+                    );
+                }
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 5000, "states checked: {checked}");
+}

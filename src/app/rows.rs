@@ -71,19 +71,31 @@ pub fn align(
             continue;
         };
         let os = original.line_of(span.start).max(o);
-        let oe = if span.end > span.start {
+        let mut oe = if span.end > span.start {
             original.line_of(span.end - 1) + 1
         } else {
             os
         }
         .max(os);
         let ns = result.line_of(rs).max(n).min(result_lines);
-        let ne = if re > rs {
+        let mut ne = if re > rs {
             result.line_of(re - 1) + 1
         } else {
             ns
+        };
+        // A block whose end falls mid-line on either side joins lines: the
+        // result line holding `re` also carries original text from
+        // `span.end` on, so that line and the original line it came from
+        // are part of the change, not an unchanged pair that differs.
+        let mid_line = |t: &TextLines, at: usize| {
+            0 < at && at < t.text_len() && t.line_start(t.line_of(at)) != at
+        };
+        let (re_mid, end_mid) = (mid_line(result, re), mid_line(original, span.end));
+        if re_mid || end_mid {
+            ne = ne.max(result.line_of(re) + 1);
+            oe = oe.max(original.line_of(span.end) + 1).min(original.len());
         }
-        .clamp(ns, result_lines.max(ns));
+        let ne = ne.clamp(ns, result_lines.max(ns));
         push_between(&mut segs, o..os, n..ns);
         segs.push(Segment {
             kind: SegKind::Change {
