@@ -118,6 +118,14 @@ fn event_loop(
             Waited::Closed => return Ok(Exit::Quit(1)),
         };
         let (source, others) = fold_sources(pending);
+        // Keys first: they act on the frame the user saw. Diff text that
+        // arrived with a key press is applied after it, so `a` never writes
+        // a result that was not on the screen.
+        for ev in others {
+            if let Some(exit) = handle(terminal, app, ev, args)? {
+                return Ok(exit);
+            }
+        }
         match source.replaced {
             Some(text) => app.set_diff(text),
             None => app.append_diff(&source.appended),
@@ -127,11 +135,6 @@ fn event_loop(
         }
         if source.ended {
             app.end_stream();
-        }
-        for ev in others {
-            if let Some(exit) = handle(terminal, app, ev, args)? {
-                return Ok(exit);
-            }
         }
     }
 }

@@ -150,15 +150,7 @@ fn event_loop(
                 error: true,
             });
         }
-        let changed = source.replaced.is_some() || !source.appended.is_empty();
-        if changed || source.ended {
-            if let Some(text) = source.replaced {
-                state.text = text;
-            }
-            state.text.push_str(&source.appended);
-            state.ended |= source.ended;
-            state.reparse();
-        }
+        // Keys first, on the frame the user saw (see `preview::event_loop`).
         for ev in others {
             let effect = match ev {
                 Event::Signal(sig) => return Ok(Exit::Quit(128u8.saturating_add(sig as u8))),
@@ -200,6 +192,15 @@ fn event_loop(
                 }
                 WsEffect::None | WsEffect::Tab(_) => {}
             }
+        }
+        let changed = source.replaced.is_some() || !source.appended.is_empty();
+        if changed || source.ended {
+            if let Some(text) = source.replaced {
+                state.text = text;
+            }
+            state.text.push_str(&source.appended);
+            state.ended |= source.ended;
+            state.reparse();
         }
     }
 }
