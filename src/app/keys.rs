@@ -44,8 +44,7 @@ pub fn on_key(app: &mut App, key: KeyEvent) -> Effect {
                 return Effect::None;
             }
             if app.final_preview && key.code == KeyCode::Esc {
-                app.show_live();
-                app.notice = None;
+                back_to_live(app);
                 return Effect::None;
             }
             return Effect::Quit(1);
@@ -100,10 +99,7 @@ pub fn on_key(app: &mut App, key: KeyEvent) -> Effect {
                 }
             };
         }
-        KeyCode::Char('F') if app.final_preview => {
-            app.show_live();
-            app.notice = None;
-        }
+        KeyCode::Char('F') if app.final_preview => back_to_live(app),
         // Once the stream has ended the panes already show the final result.
         KeyCode::Char('F') if !app.is_final() => {
             app.show_final();
@@ -181,6 +177,12 @@ fn toggle_layout(app: &mut App) {
         let row = app.rows().first_row(seg);
         app.scroll_to(row);
     }
+}
+
+/// Leaves the final preview (its notice with it).
+fn back_to_live(app: &mut App) {
+    app.show_live();
+    app.notice = None;
 }
 
 /// Runs the applier in final mode; returns the content to write if it
