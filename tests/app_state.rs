@@ -386,9 +386,11 @@ fn final_result_can_be_looked_at_before_accepting() {
     // The stream ending closes the preview: Esc then quits.
     let mut app = self::app();
     app.set_diff(block("line 150", "L150") + &block("line 7", "seven"));
-    key(&mut app, KeyCode::Char('F'));
+    key(&mut app, KeyCode::Char('a'));
+    assert!(app.notice.is_some());
     app.end_stream();
     assert!(!app.final_preview);
+    assert_eq!(app.notice, None, "no notice offering Esc to go back");
     assert!(app.result.text().contains("seven"));
     assert_eq!(key(&mut app, KeyCode::Esc), Effect::Quit(1));
     // After the stream ended there is no separate preview to switch to.

@@ -292,8 +292,11 @@ impl App {
     pub fn end_stream(&mut self) {
         if self.stream != StreamState::Ended {
             self.stream = StreamState::Ended;
-            // Final mode for good: no preview left to go back from.
-            self.final_preview = false;
+            // Final mode for good: no preview left to go back from, nor a
+            // notice offering Esc for it (Esc now quits).
+            if std::mem::take(&mut self.final_preview) {
+                self.notice = None;
+            }
             self.reapply();
         }
     }
