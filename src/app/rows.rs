@@ -83,15 +83,14 @@ pub fn align(
         } else {
             ns
         };
-        // A block whose end falls mid-line on either side joins lines: the
-        // result line holding `re` also carries original text from
-        // `span.end` on, so that line and the original line it came from
-        // are part of the change, not an unchanged pair that differs.
-        let mid_line = |t: &TextLines, at: usize| {
-            0 < at && at < t.text_len() && t.line_start(t.line_of(at)) != at
-        };
-        let (re_mid, end_mid) = (mid_line(result, re), mid_line(original, span.end));
-        if re_mid || end_mid {
+        // A replacement ending mid-line joins lines: the result line holding
+        // `re` also carries original text from `span.end` on (a match ends
+        // at a line start or the end of the file), so that line and the
+        // original line it came from are part of the change, not an
+        // unchanged pair that differs.
+        let re_mid =
+            0 < re && re < result.text_len() && result.line_start(result.line_of(re)) != re;
+        if re_mid {
             ne = ne.max(result.line_of(re) + 1);
             oe = oe.max(original.line_of(span.end) + 1).min(original.len());
         }

@@ -393,15 +393,13 @@ mod tests {
         let diff =
             "------- SEARCH\nline 30\n=======\nLINE 30\n+++++++ REPLACE\n------- SEARCH\nline 5\n";
         for version in [Version::V1, Version::V2] {
-            let live = diagnose(
-                diff,
-                &original,
-                Options {
-                    version,
-                    is_final: false,
-                },
-            );
-            let last = live.last().expect("two blocks");
+            let last_block = |is_final| {
+                let options = Options { version, is_final };
+                diagnose(diff, &original, options)
+                    .pop()
+                    .expect("two blocks")
+            };
+            let last = last_block(false);
             assert_eq!(last.state, "search-streaming");
             assert_ne!(last.reason, Some(Reason::Structure), "{}", last.message);
             assert!(
@@ -410,15 +408,7 @@ mod tests {
                 "{}",
                 last.message
             );
-            let done = diagnose(
-                diff,
-                &original,
-                Options {
-                    version,
-                    is_final: true,
-                },
-            );
-            let last = done.last().expect("two blocks");
+            let last = last_block(true);
             assert_eq!(last.reason, Some(Reason::Structure), "{}", last.message);
             assert!(
                 last.message
