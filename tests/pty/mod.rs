@@ -102,7 +102,15 @@ impl Session {
     }
 
     /// Resizes the terminal (the program gets SIGWINCH).
+    /// Resizes the parser first: the app may redraw at the new size as soon
+    /// as the pty changes, and a redraw parsed at the old size is lost.
     pub fn resize(&self, rows: u16, cols: u16) {
+        if let (Some(r), Some(c)) = (
+            std::num::NonZeroU16::new(rows),
+            std::num::NonZeroU16::new(cols),
+        ) {
+            self.screen.lock().expect("screen lock").set_size(r, c);
+        }
         self.master
             .resize(PtySize {
                 rows,
@@ -111,12 +119,6 @@ impl Session {
                 pixel_height: 0,
             })
             .expect("resize");
-        if let (Some(r), Some(c)) = (
-            std::num::NonZeroU16::new(rows),
-            std::num::NonZeroU16::new(cols),
-        ) {
-            self.screen.lock().expect("screen lock").set_size(r, c);
-        }
     }
 
     pub fn raw_text(&self) -> String {
