@@ -23,8 +23,6 @@ pub struct FileIndex<'a> {
     /// The empty element after a final newline is not a line of the file,
     /// though the engine's index (splitting as JavaScript does) counts it.
     count: usize,
-    /// Hashed on first need: blocks that matched never pay for it.
-    keys: OnceCell<Vec<u32>>,
     /// Scanned on first need, then shared by every block's suggestion.
     crlf: OnceCell<bool>,
 }
@@ -40,7 +38,6 @@ impl<'a> FileIndex<'a> {
         FileIndex {
             index,
             count,
-            keys: OnceCell::new(),
             crlf: OnceCell::new(),
         }
     }
@@ -89,17 +86,14 @@ impl<'a> FileIndex<'a> {
         *self.crlf.get_or_init(|| self.text().contains("\r\n"))
     }
 
-    fn keys(&self) -> &[u32] {
-        self.keys.get_or_init(|| {
-            (0..self.count)
-                .map(|i| line_key(self.index.line(i)))
-                .collect()
-        })
+    /// Keys are hashed as they are read, never held for the whole file:
+    /// a table of them cost 4 bytes a line at the previewer's peak.
+    fn key(&self, i: usize) -> u32 {
+        line_key(self.index.line(i))
     }
 }
 
-/// [`loose_hash`] folded to 32 bits: one key per line of the file is held
-/// while a block is diagnosed, and a chance collision only adds one weak
+/// [`loose_hash`] folded to 32 bits: a chance collision only adds one weak
 /// vote that the diff scoring then weighs.
 fn line_key(line: &str) -> u32 {
     let h = loose_hash(line);
@@ -142,14 +136,14 @@ pub fn closest(file: &FileIndex, search: &[&str]) -> Option<Region> {
     // Two passes over the keys instead of a list of hits: a common line
     // (a lone brace) can hit thousands of times.
     let mut freq = vec![0usize; search.len()];
-    for k in file.keys() {
-        for &j in by_key.get(k).map_or(&[][..], Vec::as_slice) {
+    for i in 0..file.line_count() {
+        for &j in by_key.get(&file.key(i)).map_or(&[][..], Vec::as_slice) {
             freq[j] += 1;
         }
     }
     let mut votes: HashMap<isize, f64> = HashMap::new();
-    for (i, k) in file.keys().iter().enumerate() {
-        for &j in by_key.get(k).map_or(&[][..], Vec::as_slice) {
+    for i in 0..file.line_count() {
+        for &j in by_key.get(&file.key(i)).map_or(&[][..], Vec::as_slice) {
             *votes.entry(i as isize - j as isize).or_default() += 1.0 / freq[j] as f64;
         }
     }
@@ -166,14 +160,15 @@ pub fn closest(file: &FileIndex, search: &[&str]) -> Option<Region> {
     let unescaped: Vec<String> = search.iter().map(|l| unescape_entities(l)).collect();
     let search_keys: Vec<u32> = unescaped.iter().map(|l| line_key(l)).collect();
     let search_grams = trigram_set(&unescaped.join("\n"));
-    let score = |s: isize, len: isize| -> f64 {
-        let n = file.line_count() as isize;
+    let n = file.line_count() as isize;
+    // Keys of every window around one candidate: `keys[0]` is line `from`.
+    let score = |s: isize, len: isize, from: usize, keys: &[u32]| -> f64 {
         let (a, b) = (s.clamp(0, n), (s + len).clamp(0, n));
         if a >= b {
             return -1.0;
         }
         let (a, b) = (a as usize, b as usize);
-        let ops = capture_diff_slices(Algorithm::Myers, &search_keys, &file.keys()[a..b]);
+        let ops = capture_diff_slices(Algorithm::Myers, &search_keys, &keys[a - from..b - from]);
         let same: usize = ops
             .iter()
             .filter(|op| matches!(op, similar::DiffOp::Equal { .. }))
@@ -188,6 +183,9 @@ pub fn closest(file: &FileIndex, search: &[&str]) -> Option<Region> {
     let m = search.len() as isize;
     let mut best: Option<(isize, isize, f64)> = None;
     for &(s, _) in &starts {
+        let from = (s - SLACK).clamp(0, n) as usize;
+        let to = (s + m + 2 * SLACK).clamp(0, n) as usize;
+        let keys: Vec<u32> = (from..to).map(|i| file.key(i)).collect();
         for ds in -SLACK..=SLACK {
             for dl in -SLACK..=SLACK {
                 let (start, len) = (s + ds, m + dl);
@@ -195,7 +193,7 @@ pub fn closest(file: &FileIndex, search: &[&str]) -> Option<Region> {
                     continue;
                 }
                 // Prefer the unshifted window on ties: shifts must win outright.
-                let sc = score(start, len) - 1e-6 * (ds.abs() + dl.abs()) as f64;
+                let sc = score(start, len, from, &keys) - 1e-6 * (ds.abs() + dl.abs()) as f64;
                 if best.is_none_or(|(_, _, b)| sc > b) {
                     best = Some((start, len, sc));
                 }
@@ -203,7 +201,6 @@ pub fn closest(file: &FileIndex, search: &[&str]) -> Option<Region> {
         }
     }
     let (s, len, _) = best?;
-    let n = file.line_count() as isize;
     let (a, b) = (s.clamp(0, n) as usize, (s + len).clamp(0, n) as usize);
     let similarity = text_similarity(&search.join("\n"), file.joined(a, b));
     (similarity >= MIN_SIMILARITY).then_some(Region {
