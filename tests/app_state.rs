@@ -177,11 +177,28 @@ fn accept_runs_final_mode_and_refuses_a_failing_diff() {
     app.set_diff(block("no such line", "x"));
     assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
     let notice = app.notice.clone().expect("a notice");
-    assert!(
-        notice.error && notice.text.contains("does not match anything"),
-        "{}",
-        notice.text
+    assert_eq!(
+        notice.text,
+        "not accepted: block #1 does not apply (SEARCH text does not match anything in the file)"
     );
+    assert!(notice.error);
+
+    // With a current diagnosis the notice names the cause, and the failing
+    // block is selected so the pane below explains it.
+    app.set_diff(format!(
+        "{}{}",
+        block("line 3", "three"),
+        block("line 7\nline 9", "seven")
+    ));
+    app.view.selected = 0;
+    app.diagnose();
+    assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
+    assert_eq!(
+        app.notice.clone().expect("a notice").text,
+        "not accepted: block #2 does not apply (SEARCH text does not match anything in the file): \
+         the closest region of the file has different content"
+    );
+    assert_eq!(app.view.selected, 1);
 }
 
 #[test]

@@ -206,27 +206,29 @@ pub fn accept(app: &mut App) -> Effect {
             Effect::None
         }
         Err(e) => {
+            // The failing block is selected, so the pane below shows why.
+            if let Some(b) = e.block {
+                app.select_block(b);
+            }
+            let why = e
+                .block
+                .and_then(|b| app.diagnoses.iter().find(|d| d.index == b))
+                .filter(|_| !app.diagnosis_stale())
+                .and_then(|d| d.reason)
+                .map(|r| format!(": {}", r.describe()))
+                .unwrap_or_default();
             let block = e
                 .block
                 .map(|b| format!("block #{} ", b + 1))
                 .unwrap_or_default();
             app.notice = Some(Notice {
                 text: format!(
-                    "not accepted: {block}does not apply: {}",
-                    first_line(&e.message)
+                    "not accepted: {block}does not apply ({}){why}",
+                    crate::engine::error_headline(&e.message)
                 ),
                 error: true,
             });
             Effect::None
         }
-    }
-}
-
-fn first_line(s: &str) -> String {
-    let mut lines = s.lines().filter(|l| !l.trim().is_empty());
-    let first = lines.next().unwrap_or("(empty error message)");
-    match lines.next_back() {
-        Some(last) if last != first => format!("{first} … {last}"),
-        _ => first.to_string(),
     }
 }

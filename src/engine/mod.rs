@@ -179,6 +179,21 @@ pub struct ApplyError {
     pub diff_line: Option<usize>,
 }
 
+/// A one-line form of the reference's error message, for a status line:
+/// "The SEARCH block:\n<its text>\n...does not match anything in the
+/// file." becomes "SEARCH text does not match anything in the file"; other
+/// messages keep their first line.
+pub fn error_headline(message: &str) -> String {
+    let mut lines = message.lines().map(str::trim).filter(|l| !l.is_empty());
+    let first = lines.next().unwrap_or("(empty error message)");
+    if first == "The SEARCH block:" {
+        if let Some(verdict) = lines.next_back().and_then(|l| l.strip_prefix("...")) {
+            return format!("SEARCH text {}", verdict.trim_end_matches('.'));
+        }
+    }
+    first.to_string()
+}
+
 /// The reference returned. `C` is how the new content is held: a `String`,
 /// or a [`Spliced`] over the original (no copy of the file).
 #[derive(Debug, Clone, PartialEq, Eq)]

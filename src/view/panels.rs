@@ -159,8 +159,8 @@ pub fn block_line(b: &BlockReport, is_final: bool, theme: &Theme) -> Line<'stati
         ));
     }
     if let Some(err) = &b.error {
-        let first = err.lines().last().unwrap_or_default();
-        spans.push(Span::styled(sanitize(first), style));
+        let headline = crate::engine::error_headline(err);
+        spans.push(Span::styled(sanitize(&headline), style));
     }
     Line::from(spans)
 }
