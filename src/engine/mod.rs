@@ -186,10 +186,10 @@ pub struct ApplyError {
 pub fn error_headline(message: &str) -> String {
     let mut lines = message.lines().map(str::trim).filter(|l| !l.is_empty());
     let first = lines.next().unwrap_or("(empty error message)");
-    if first == "The SEARCH block:" {
-        if let Some(verdict) = lines.next_back().and_then(|l| l.strip_prefix("...")) {
-            return format!("SEARCH text {}", verdict.trim_end_matches('.'));
-        }
+    if first == "The SEARCH block:"
+        && let Some(verdict) = lines.next_back().and_then(|l| l.strip_prefix("..."))
+    {
+        return format!("SEARCH text {}", verdict.trim_end_matches('.'));
     }
     first.to_string()
 }
