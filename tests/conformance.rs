@@ -104,3 +104,30 @@ fn reference_corpus_full_parity() {
 fn reference_own_tests_full_parity() {
     run_corpus("cline-own-tests.jsonl", 48);
 }
+
+/// Every error message the reference produced reads as one clean status
+/// line: no message line breaks, no "..." left from the multi-line form.
+#[test]
+fn every_reference_error_has_a_one_line_headline() {
+    let mut seen = BTreeMap::new();
+    for name in ["cline-v4.0.10.jsonl", "cline-own-tests.jsonl"] {
+        for case in load(name) {
+            if let Some(message) = case.expect["error"].as_str() {
+                let headline = srview::engine::error_headline(message);
+                assert!(
+                    !headline.is_empty() && !headline.contains('\n') && !headline.contains("..."),
+                    "{}: {headline:?} from {message:?}",
+                    case.id
+                );
+                if message.starts_with("The SEARCH block:") {
+                    assert!(headline.starts_with("SEARCH text "), "{headline:?}");
+                }
+                seen.insert(headline, ());
+            }
+        }
+    }
+    assert!(
+        seen.contains_key("SEARCH text does not match anything in the file"),
+        "{seen:?}"
+    );
+}
