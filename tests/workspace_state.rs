@@ -144,3 +144,38 @@ fn final_preview_key_is_not_passed_to_tabs() {
         WsEffect::Quit(1)
     );
 }
+
+/// The `?` overlay of a transcript lists its keys: files and accept-all,
+/// not the single-diff `F` and `r`.
+#[test]
+fn help_lists_the_transcript_keys() {
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+    use srview::view::highlight::Syntaxes;
+    use srview::view::theme::{ColourMode, Theme};
+    use srview::view::{self, Caches};
+
+    let mut ws = Workspace::new(Version::V1, false);
+    feed(&mut ws, &call("a.py", "y = 2", "y = 3"), true);
+    key(&mut ws, '?');
+    let app = ws.current_app().expect("a tab");
+    assert!(app.view.help);
+    let mut caches = vec![Caches::new(Syntaxes::load(), app)];
+    let mut terminal = Terminal::new(TestBackend::new(100, 30)).expect("terminal");
+    terminal
+        .draw(|f| view::render_workspace(f, &ws, &mut caches, &Theme::new(ColourMode::None)))
+        .expect("draw");
+    let screen: String = terminal
+        .backend()
+        .buffer()
+        .content()
+        .iter()
+        .map(|c| c.symbol())
+        .collect();
+    for wanted in ["next/prev file", "accept all files", "accept this file"] {
+        assert!(screen.contains(wanted), "{wanted:?} missing");
+    }
+    for unwanted in ["final result / live view", "reload FILE"] {
+        assert!(!screen.contains(unwanted), "{unwanted:?} shown");
+    }
+}

@@ -23,6 +23,28 @@ pub const KEY_HELP: &[(&str, &str)] = &[
     ("?", "help"),
 ];
 
+/// The keys of a multi-file transcript: tabs instead of `F` and `r` (a
+/// transcript edit is final once its call completes, and FILE is re-read
+/// from disk when it is accepted).
+pub const WORKSPACE_KEY_HELP: &[(&str, &str)] = &[
+    ("j/k ↑/↓", "scroll"),
+    ("PgUp/PgDn", "page"),
+    ("g/G", "top/bottom"),
+    ("n/N", "next/prev block"),
+    ("]/[ →/←", "next/prev file"),
+    ("1-9", "file by number"),
+    ("f", "follow the file being written"),
+    ("u/Tab", "unified/split"),
+    ("w", "wrap"),
+    ("e", "focus blocks"),
+    ("d", "jump to closest region"),
+    ("c", "copy corrected block"),
+    ("a", "accept this file"),
+    ("A", "accept all files (all or none)"),
+    ("q/Esc", "quit"),
+    ("?", "help"),
+];
+
 const WHEEL_STEP: usize = 3;
 
 pub fn on_key(app: &mut App, key: KeyEvent) -> Effect {

@@ -14,6 +14,7 @@ pub use diffpane::Caches;
 use theme::Theme;
 
 use crate::app::App;
+use crate::app::keys::{KEY_HELP, WORKSPACE_KEY_HELP};
 use crate::app::workspace::Workspace;
 
 /// Rows the block list takes for a terminal of height `h`.
@@ -32,11 +33,19 @@ pub fn diff_rows(app: &App, height: u16) -> u16 {
 
 /// Draws one frame.
 pub fn render(frame: &mut Frame, app: &App, caches: &mut Caches, theme: &Theme) {
-    render_in(frame, frame.area(), app, caches, theme);
+    render_in(frame, frame.area(), app, caches, theme, KEY_HELP);
 }
 
-/// Draws the previewer of one file inside `area`.
-pub fn render_in(frame: &mut Frame, area: Rect, app: &App, caches: &mut Caches, theme: &Theme) {
+/// Draws the previewer of one file inside `area`; `help` lists the keys
+/// the `?` overlay shows.
+fn render_in(
+    frame: &mut Frame,
+    area: Rect,
+    app: &App,
+    caches: &mut Caches,
+    theme: &Theme,
+    help: &[(&str, &str)],
+) {
     if area.width < 2 || area.height < 2 {
         return;
     }
@@ -56,7 +65,7 @@ pub fn render_in(frame: &mut Frame, area: Rect, app: &App, caches: &mut Caches, 
     panels::notice(frame, row(area.height - 2, 1), app, theme);
     panels::footer(frame, row(area.height - 1, 1), app, theme);
     if app.view.help {
-        panels::help(frame, area, theme);
+        panels::help(frame, area, theme, help);
     }
 }
 
@@ -74,7 +83,7 @@ pub fn render_workspace(frame: &mut Frame, ws: &Workspace, caches: &mut [Caches]
     };
     match (ws.current_app(), caches.get_mut(ws.current)) {
         (Some(app), Some(c)) => {
-            render_in(frame, rest, app, c, theme);
+            render_in(frame, rest, app, c, theme, WORKSPACE_KEY_HELP);
             if let Some(n) = &ws.notice {
                 let line = Rect {
                     y: rest.y + rest.height - 2,

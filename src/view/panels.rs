@@ -8,7 +8,6 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
 use super::code::sanitize;
 use super::theme::{Theme, Tint};
-use crate::app::keys::KEY_HELP;
 use crate::app::{App, Focus, Layout};
 use crate::engine::{BlockReport, BlockState};
 
@@ -342,16 +341,16 @@ pub fn footer(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     frame.render_widget(Paragraph::new(text).style(theme.gutter()), area);
 }
 
-pub fn help(frame: &mut Frame, area: Rect, theme: &Theme) {
+pub fn help(frame: &mut Frame, area: Rect, theme: &Theme, keys: &[(&str, &str)]) {
     let w = area.width.min(46);
-    let h = area.height.min(KEY_HELP.len() as u16 + 8);
+    let h = area.height.min(keys.len() as u16 + 8);
     let rect = Rect {
         x: area.x + (area.width - w) / 2,
         y: area.y + (area.height - h) / 2,
         width: w,
         height: h,
     };
-    let mut lines: Vec<Line> = KEY_HELP
+    let mut lines: Vec<Line> = keys
         .iter()
         .map(|(k, what)| {
             Line::from(vec![
