@@ -309,3 +309,29 @@ fn gutter_fits_the_numbers_of_pending_lines() {
     assert!(screen.contains("│11 · l9"), "{screen}");
     assert!(screen.contains("│ 4 · l2"), "{screen}");
 }
+
+/// The closest-region mark (≈) is for a block that found no place: a block
+/// that applied through a fallback keeps its stage symbol on its lines.
+#[test]
+fn applied_fallback_block_keeps_its_stage_mark() {
+    let mut app = app(DIFF, true);
+    app.diagnose();
+    app.select_block(1);
+    let d = app.selected_diagnosis().expect("a diagnosis");
+    assert!(d.is_problem() && d.closest.is_some(), "{d:?}");
+    let t = frame(&mut app, 120, 40, ColourMode::None);
+    let screen = text(&t);
+    let save = screen
+        .lines()
+        .find(|l| l.contains("def save(path, text):"))
+        .expect("block 2 on screen");
+    assert!(save.contains(" T def save"), "{save}");
+    assert!(!screen.contains('≈'), "{screen}");
+
+    // A failing block still gets it.
+    let diff = "------- SEARCH\ndef sav(path, text):\n    with open(path, \"w\") as f:\n=======\nx\n+++++++ REPLACE\n";
+    let mut app = self::app(diff, true);
+    app.diagnose();
+    let screen = text(&frame(&mut app, 120, 40, ColourMode::None));
+    assert!(screen.contains("≈ def save"), "{screen}");
+}

@@ -303,9 +303,16 @@ fn collect_rows(app: &App, height: usize) -> Vec<Row> {
     let rows = app.rows();
     let streaming_line = streaming_line(app);
     let unplaced = unplaced_ranges(app);
+    // A block that applied has its matched lines marked by stage already.
+    let placed = |i: usize| {
+        app.outcome
+            .blocks
+            .get(i)
+            .is_some_and(|b| b.original.is_some())
+    };
     let closest = app
         .selected_diagnosis()
-        .filter(|d| d.is_problem())
+        .filter(|d| d.is_problem() && !placed(d.index))
         .and_then(|d| d.closest)
         .map(|c| c.start_line.saturating_sub(1)..c.end_line);
     let mut out = Vec::with_capacity(height);
