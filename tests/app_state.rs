@@ -446,3 +446,34 @@ fn a_whole_file_write_is_accepted_at_once() {
         }
     }
 }
+
+/// `n`/`N` move from what is on screen: from the selected block when it is
+/// visible, else from the top of the view (so `g` then `n` is the first
+/// block, `G` then `N` the last).
+#[test]
+fn block_jumps_start_from_the_view() {
+    let mut app = app();
+    app.set_diff(
+        [20, 60, 100, 140, 180]
+            .map(|i| block(&format!("line {i}"), &format!("L{i}")))
+            .concat(),
+    );
+    app.end_stream();
+    app.view.selected = 4;
+    key(&mut app, KeyCode::Char('g'));
+    key(&mut app, KeyCode::Char('n'));
+    assert_eq!(app.view.selected, 0, "g then n: the first block");
+    key(&mut app, KeyCode::Char('n'));
+    assert_eq!(app.view.selected, 1, "then the next one");
+    key(&mut app, KeyCode::Char('G'));
+    key(&mut app, KeyCode::Char('N'));
+    assert_eq!(app.view.selected, 4, "G then N: the last block");
+    // Scrolled between blocks 2 and 3 (lines 60 and 100), away from the
+    // selection: n goes to block 3, N to block 2.
+    app.scroll_to(app.row_of_original_line(75));
+    key(&mut app, KeyCode::Char('n'));
+    assert_eq!(app.view.selected, 2);
+    app.scroll_to(app.row_of_original_line(75));
+    key(&mut app, KeyCode::Char('N'));
+    assert_eq!(app.view.selected, 1);
+}

@@ -175,17 +175,10 @@ fn move_up(app: &mut App, n: usize) {
 }
 
 fn jump_block(app: &mut App, forward: bool) {
-    let count = app.outcome.blocks.len();
-    if count == 0 {
-        return;
+    if let Some(next) = app.neighbour_block(forward) {
+        app.view.follow = false;
+        app.select_block(next);
     }
-    app.view.follow = false;
-    let next = if forward {
-        (app.view.selected + 1).min(count - 1)
-    } else {
-        app.view.selected.saturating_sub(1)
-    };
-    app.select_block(next);
 }
 
 fn toggle_layout(app: &mut App) {

@@ -5,6 +5,9 @@ use super::rows::{RowMap, SegKind};
 use super::{App, Layout, UNIFIED_BELOW};
 use crate::engine::{BlockReport, BlockState};
 
+/// Rows kept above a selected block, so its context shows.
+const SELECTED_BLOCK_MARGIN: usize = 3;
+
 impl App {
     pub fn layout(&self) -> Layout {
         self.view
@@ -113,20 +116,55 @@ impl App {
         0
     }
 
+    /// First row showing block `index`, if it has a place on screen.
+    pub fn block_row(&self, index: usize) -> Option<usize> {
+        match self.segment_of_block(index) {
+            Some(seg) => Some(self.rows().first_row(seg)),
+            None => self
+                .outcome
+                .blocks
+                .get(index)?
+                .original
+                .map(|span| self.row_of_original_line(span.start_line.saturating_sub(1))),
+        }
+    }
+
     /// Selects block `index` and scrolls to it.
     pub fn select_block(&mut self, index: usize) {
         if index >= self.outcome.blocks.len() {
             return;
         }
         self.view.selected = index;
-        let row = match self.segment_of_block(index) {
-            Some(seg) => self.rows().first_row(seg),
-            None => match self.outcome.blocks[index].original {
-                Some(span) => self.row_of_original_line(span.start_line.saturating_sub(1)),
-                None => return,
-            },
+        if let Some(row) = self.block_row(index) {
+            self.scroll_to(row.saturating_sub(SELECTED_BLOCK_MARGIN));
+        }
+    }
+
+    /// The block after (or before) what the user is looking at: the
+    /// selected block when it is on screen, else the top of the view, so
+    /// `g` then `n` goes to the first block.
+    pub fn neighbour_block(&self, forward: bool) -> Option<usize> {
+        let count = self.outcome.blocks.len();
+        if count == 0 {
+            return None;
+        }
+        let selected = self.view.selected.min(count - 1);
+        let view = self.view.scroll..self.view.scroll + self.view.viewport.max(1);
+        if self.block_row(selected).is_none_or(|r| view.contains(&r)) {
+            return Some(if forward {
+                (selected + 1).min(count - 1)
+            } else {
+                selected.saturating_sub(1)
+            });
+        }
+        let anchor = self.view.scroll + SELECTED_BLOCK_MARGIN;
+        let rows = (0..count).filter_map(|i| self.block_row(i).map(|r| (r, i)));
+        let found = if forward {
+            rows.filter(|&(r, _)| r > anchor).min()
+        } else {
+            rows.filter(|&(r, _)| r < anchor).max()
         };
-        self.scroll_to(row.saturating_sub(3));
+        Some(found.map_or(selected, |(_, i)| i))
     }
 
     /// Scrolls to the closest region of the selected block's diagnosis.
