@@ -460,6 +460,7 @@ fn block_jumps_start_from_the_view() {
     );
     app.end_stream();
     app.view.selected = 4;
+    key(&mut app, KeyCode::Char('G'));
     key(&mut app, KeyCode::Char('g'));
     key(&mut app, KeyCode::Char('n'));
     assert_eq!(app.view.selected, 0, "g then n: the first block");
@@ -476,4 +477,24 @@ fn block_jumps_start_from_the_view() {
     app.scroll_to(app.row_of_original_line(75));
     key(&mut app, KeyCode::Char('N'));
     assert_eq!(app.view.selected, 1);
+
+    // A first block at the very top, and a last block that failed (it has
+    // no place; it counts as where the block before it is).
+    app.set_diff(format!(
+        "{}{}{}",
+        block("line 1", "L1"),
+        block("line 150", "L150"),
+        block("nowhere", "x")
+    ));
+    app.end_stream();
+    app.view.selected = 2;
+    key(&mut app, KeyCode::Char('g'));
+    key(&mut app, KeyCode::Char('n'));
+    assert_eq!(app.view.selected, 0, "the block on the first line");
+    key(&mut app, KeyCode::Char('n'));
+    key(&mut app, KeyCode::Char('n'));
+    assert_eq!(app.view.selected, 2, "the failed block, in list order");
+    key(&mut app, KeyCode::Char('g'));
+    key(&mut app, KeyCode::Char('n'));
+    assert_eq!(app.view.selected, 0, "from a failed block off screen too");
 }

@@ -142,27 +142,34 @@ impl App {
 
     /// The block after (or before) what the user is looking at: the
     /// selected block when it is on screen, else the top of the view, so
-    /// `g` then `n` goes to the first block.
+    /// `g` then `n` goes to the first block. A block with no place of its
+    /// own (one that failed) sits where the block before it does.
     pub fn neighbour_block(&self, forward: bool) -> Option<usize> {
         let count = self.outcome.blocks.len();
         if count == 0 {
             return None;
         }
+        let mut rows = Vec::with_capacity(count);
+        let mut last = 0;
+        for i in 0..count {
+            last = self.block_row(i).unwrap_or(last);
+            rows.push(last);
+        }
         let selected = self.view.selected.min(count - 1);
         let view = self.view.scroll..self.view.scroll + self.view.viewport.max(1);
-        if self.block_row(selected).is_none_or(|r| view.contains(&r)) {
+        if view.contains(&rows[selected]) {
             return Some(if forward {
                 (selected + 1).min(count - 1)
             } else {
                 selected.saturating_sub(1)
             });
         }
-        let anchor = self.view.scroll + SELECTED_BLOCK_MARGIN;
-        let rows = (0..count).filter_map(|i| self.block_row(i).map(|r| (r, i)));
+        let top = self.view.scroll;
+        let by_row = rows.iter().enumerate().map(|(i, &r)| (r, i));
         let found = if forward {
-            rows.filter(|&(r, _)| r > anchor).min()
+            by_row.filter(|&(r, _)| r >= top).min()
         } else {
-            rows.filter(|&(r, _)| r < anchor).max()
+            by_row.filter(|&(r, _)| r < top).max()
         };
         Some(found.map_or(selected, |(_, i)| i))
     }
