@@ -497,4 +497,12 @@ fn block_jumps_start_from_the_view() {
     key(&mut app, KeyCode::Char('g'));
     key(&mut app, KeyCode::Char('n'));
     assert_eq!(app.view.selected, 0, "from a failed block off screen too");
+    key(&mut app, KeyCode::Char('G'));
+    key(&mut app, KeyCode::Char('N'));
+    assert_eq!(app.view.selected, 2, "G then N: the failed last block");
+    let shown = app.view.scroll..app.view.scroll + app.view.viewport;
+    assert!(
+        shown.contains(&app.row_of_original_line(149)),
+        "shown where the block before it is: {shown:?}"
+    );
 }

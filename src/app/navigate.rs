@@ -135,26 +135,31 @@ impl App {
             return;
         }
         self.view.selected = index;
-        if let Some(row) = self.block_row(index) {
-            self.scroll_to(row.saturating_sub(SELECTED_BLOCK_MARGIN));
-        }
+        let row = self.block_rows()[index];
+        self.scroll_to(row.saturating_sub(SELECTED_BLOCK_MARGIN));
+    }
+
+    /// Where each block is: its first row, or for a block with no place of
+    /// its own (one that failed) the row of the block before it.
+    fn block_rows(&self) -> Vec<usize> {
+        let mut last = 0;
+        (0..self.outcome.blocks.len())
+            .map(|i| {
+                last = self.block_row(i).unwrap_or(last);
+                last
+            })
+            .collect()
     }
 
     /// The block after (or before) what the user is looking at: the
     /// selected block when it is on screen, else the top of the view, so
-    /// `g` then `n` goes to the first block. A block with no place of its
-    /// own (one that failed) sits where the block before it does.
+    /// `g` then `n` goes to the first block.
     pub fn neighbour_block(&self, forward: bool) -> Option<usize> {
         let count = self.outcome.blocks.len();
         if count == 0 {
             return None;
         }
-        let mut rows = Vec::with_capacity(count);
-        let mut last = 0;
-        for i in 0..count {
-            last = self.block_row(i).unwrap_or(last);
-            rows.push(last);
-        }
+        let rows = self.block_rows();
         let selected = self.view.selected.min(count - 1);
         let view = self.view.scroll..self.view.scroll + self.view.viewport.max(1);
         if view.contains(&rows[selected]) {
