@@ -93,6 +93,10 @@ fn text_output_reads_like_a_compiler_error() {
         out.contains("------- SEARCH\n    two();\n=======\n    dos();\n+++++++ REPLACE\n"),
         "{out}"
     );
+    assert!(
+        out.contains("engine: block #1: SEARCH text does not match anything in the file\n"),
+        "{out}"
+    );
 }
 
 #[test]

@@ -40,9 +40,13 @@ pub fn run(args: &CheckArgs) -> CmdResult {
             s.push_str(&suggestions(&blocks));
         }
         if let Err(e) = &outcome.result {
+            let block = e
+                .block
+                .map(|b| format!("block #{}: ", b + 1))
+                .unwrap_or_default();
             s.push_str(&format!(
-                "engine: {}\n",
-                e.message.lines().last().unwrap_or("")
+                "engine: {block}{}\n",
+                engine::error_headline(&e.message)
             ));
         }
         s
