@@ -117,26 +117,37 @@ fn event_loop(
             }
             Waited::Closed => return Ok(Exit::Quit(1)),
         };
-        let (source, others) = fold_sources(pending);
-        // Keys first: they act on the frame the user saw. Diff text that
-        // arrived with a key press is applied after it, so `a` never writes
-        // a result that was not on the screen.
-        for ev in others {
-            if let Some(exit) = handle(terminal, app, ev, args)? {
-                return Ok(exit);
-            }
-        }
-        match source.replaced {
-            Some(text) => app.set_diff(text),
-            None => app.append_diff(&source.appended),
-        }
-        if let Some(problem) = source.problem {
-            app.on_source(SourceEvent::Problem(problem));
-        }
-        if source.ended {
-            app.end_stream();
+        if let Some(exit) = apply_batch(app, pending, |app, ev| handle(terminal, app, ev, args))? {
+            return Ok(exit);
         }
     }
+}
+
+/// One batch of events: keys (and signals) first, through `handle`, since
+/// they act on the frame the user saw; then the batch's diff text, folded
+/// into one update. So `a` never writes a result that was not on screen.
+fn apply_batch(
+    app: &mut App,
+    pending: Vec<Event>,
+    mut handle: impl FnMut(&mut App, Event) -> Result<Option<Exit>, CliError>,
+) -> Result<Option<Exit>, CliError> {
+    let (source, others) = fold_sources(pending);
+    for ev in others {
+        if let Some(exit) = handle(app, ev)? {
+            return Ok(Some(exit));
+        }
+    }
+    match source.replaced {
+        Some(text) => app.set_diff(text),
+        None => app.append_diff(&source.appended),
+    }
+    if let Some(problem) = source.problem {
+        app.on_source(SourceEvent::Problem(problem));
+    }
+    if source.ended {
+        app.end_stream();
+    }
+    Ok(None)
 }
 
 fn handle(
@@ -288,5 +299,48 @@ mod tests {
         assert_eq!(super::base64(b"f"), "Zg==");
         assert_eq!(super::base64(b"fo"), "Zm8=");
         assert_eq!(super::base64(b"foobar"), "Zm9vYmFy");
+    }
+
+    /// A key press and diff text in one batch: the key acts on what was on
+    /// screen (the diff before the batch), the text lands after it.
+    #[test]
+    fn keys_in_a_batch_act_before_its_diff_text() {
+        use ratatui::crossterm::event::{
+            Event as TermEvent, KeyCode, KeyEvent, KeyEventKind, KeyModifiers,
+        };
+
+        use super::super::events::Event;
+        use crate::app::App;
+        use crate::source::watch::SourceEvent;
+
+        let mut app = App::new(
+            std::path::PathBuf::from("f.txt"),
+            "one\ntwo\n".into(),
+            crate::engine::Version::V1,
+        );
+        app.set_diff("------- SEARCH\none\n".into());
+        let key = TermEvent::Key(KeyEvent::new_with_kind(
+            KeyCode::Char('a'),
+            KeyModifiers::NONE,
+            KeyEventKind::Press,
+        ));
+        let batch = vec![
+            Event::Source(SourceEvent::Append("=======\n".into())),
+            Event::Term(key),
+            Event::Source(SourceEvent::Append("uno\n+++++++ REPLACE\n".into())),
+        ];
+        let mut seen = Vec::new();
+        let exit = super::apply_batch(&mut app, batch, |app, ev| {
+            assert!(matches!(ev, Event::Term(_)));
+            seen.push(app.diff.clone());
+            Ok(None)
+        })
+        .expect("no error");
+        assert!(exit.is_none());
+        assert_eq!(seen, vec!["------- SEARCH\none\n".to_string()]);
+        assert_eq!(
+            app.diff,
+            "------- SEARCH\none\n=======\nuno\n+++++++ REPLACE\n"
+        );
     }
 }
