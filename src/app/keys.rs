@@ -5,45 +5,48 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent, Mou
 use super::{App, Effect, Focus, Layout, Notice};
 
 /// Keys shown in the footer and the `?` overlay: (keys, what they do).
-pub const KEY_HELP: &[(&str, &str)] = &[
-    ("j/k ↑/↓", "scroll"),
-    ("PgUp/PgDn", "page"),
-    ("g/G", "top/bottom"),
-    ("n/N", "next/prev block"),
-    ("f", "follow stream"),
-    ("u/Tab", "unified/split"),
-    ("w", "wrap"),
-    ("e", "focus blocks"),
-    ("d", "jump to closest region"),
-    ("c", "copy corrected block"),
-    ("F", "final result / live view"),
-    ("a", "accept"),
-    ("r", "reload FILE"),
-    ("q/Esc", "quit"),
-    ("?", "help"),
+/// Which previewer a key belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyScope {
+    Both,
+    /// One diff: `F` (final result) and `r` (reload FILE).
+    SingleDiff,
+    /// A multi-file transcript: its tabs and accept-all. A transcript edit
+    /// is final once its call completes, and FILE is re-read on accept.
+    Transcript,
+}
+
+/// The keys the `?` overlay lists, in order.
+pub const KEY_HELP: &[(&str, &str, KeyScope)] = &[
+    ("j/k ↑/↓", "scroll", KeyScope::Both),
+    ("PgUp/PgDn", "page", KeyScope::Both),
+    ("g/G", "top/bottom", KeyScope::Both),
+    ("n/N", "next/prev block", KeyScope::Both),
+    ("]/[ →/←", "next/prev file", KeyScope::Transcript),
+    ("1-9", "file by number", KeyScope::Transcript),
+    ("f", "follow stream", KeyScope::SingleDiff),
+    ("f", "follow the file being written", KeyScope::Transcript),
+    ("u/Tab", "unified/split", KeyScope::Both),
+    ("w", "wrap", KeyScope::Both),
+    ("e", "focus blocks", KeyScope::Both),
+    ("d", "jump to closest region", KeyScope::Both),
+    ("c", "copy corrected block", KeyScope::Both),
+    ("F", "final result / live view", KeyScope::SingleDiff),
+    ("a", "accept", KeyScope::SingleDiff),
+    ("a", "accept this file", KeyScope::Transcript),
+    ("A", "accept all files (all or none)", KeyScope::Transcript),
+    ("r", "reload FILE", KeyScope::SingleDiff),
+    ("q/Esc", "quit", KeyScope::Both),
+    ("?", "help", KeyScope::Both),
 ];
 
-/// The keys of a multi-file transcript: tabs instead of `F` and `r` (a
-/// transcript edit is final once its call completes, and FILE is re-read
-/// from disk when it is accepted).
-pub const WORKSPACE_KEY_HELP: &[(&str, &str)] = &[
-    ("j/k ↑/↓", "scroll"),
-    ("PgUp/PgDn", "page"),
-    ("g/G", "top/bottom"),
-    ("n/N", "next/prev block"),
-    ("]/[ →/←", "next/prev file"),
-    ("1-9", "file by number"),
-    ("f", "follow the file being written"),
-    ("u/Tab", "unified/split"),
-    ("w", "wrap"),
-    ("e", "focus blocks"),
-    ("d", "jump to closest region"),
-    ("c", "copy corrected block"),
-    ("a", "accept this file"),
-    ("A", "accept all files (all or none)"),
-    ("q/Esc", "quit"),
-    ("?", "help"),
-];
+/// The keys of one kind of previewer.
+pub fn key_help(scope: KeyScope) -> impl Iterator<Item = (&'static str, &'static str)> {
+    KEY_HELP
+        .iter()
+        .filter(move |k| k.2 == KeyScope::Both || k.2 == scope)
+        .map(|&(key, what, _)| (key, what))
+}
 
 const WHEEL_STEP: usize = 3;
 

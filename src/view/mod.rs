@@ -14,7 +14,7 @@ pub use diffpane::Caches;
 use theme::Theme;
 
 use crate::app::App;
-use crate::app::keys::{KEY_HELP, WORKSPACE_KEY_HELP};
+use crate::app::keys::KeyScope;
 use crate::app::workspace::Workspace;
 
 /// Rows the block list takes for a terminal of height `h`.
@@ -33,10 +33,17 @@ pub fn diff_rows(app: &App, height: u16) -> u16 {
 
 /// Draws one frame.
 pub fn render(frame: &mut Frame, app: &App, caches: &mut Caches, theme: &Theme) {
-    render_in(frame, frame.area(), app, caches, theme, KEY_HELP);
+    render_in(
+        frame,
+        frame.area(),
+        app,
+        caches,
+        theme,
+        KeyScope::SingleDiff,
+    );
 }
 
-/// Draws the previewer of one file inside `area`; `help` lists the keys
+/// Draws the previewer of one file inside `area`; `keys` picks the keys
 /// the `?` overlay shows.
 fn render_in(
     frame: &mut Frame,
@@ -44,7 +51,7 @@ fn render_in(
     app: &App,
     caches: &mut Caches,
     theme: &Theme,
-    help: &[(&str, &str)],
+    keys: KeyScope,
 ) {
     if area.width < 2 || area.height < 2 {
         return;
@@ -65,7 +72,7 @@ fn render_in(
     panels::notice(frame, row(area.height - 2, 1), app, theme);
     panels::footer(frame, row(area.height - 1, 1), app, theme);
     if app.view.help {
-        panels::help(frame, area, theme, help);
+        panels::help(frame, area, theme, keys);
     }
 }
 
@@ -83,7 +90,7 @@ pub fn render_workspace(frame: &mut Frame, ws: &Workspace, caches: &mut [Caches]
     };
     match (ws.current_app(), caches.get_mut(ws.current)) {
         (Some(app), Some(c)) => {
-            render_in(frame, rest, app, c, theme, WORKSPACE_KEY_HELP);
+            render_in(frame, rest, app, c, theme, KeyScope::Transcript);
             if let Some(n) = &ws.notice {
                 let line = Rect {
                     y: rest.y + rest.height - 2,

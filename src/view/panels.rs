@@ -8,6 +8,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
 use super::code::sanitize;
 use super::theme::{Theme, Tint};
+use crate::app::keys::{KeyScope, key_help};
 use crate::app::{App, Focus, Layout};
 use crate::engine::{BlockReport, BlockState};
 
@@ -341,7 +342,8 @@ pub fn footer(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     frame.render_widget(Paragraph::new(text).style(theme.gutter()), area);
 }
 
-pub fn help(frame: &mut Frame, area: Rect, theme: &Theme, keys: &[(&str, &str)]) {
+pub fn help(frame: &mut Frame, area: Rect, theme: &Theme, scope: KeyScope) {
+    let keys: Vec<(&str, &str)> = key_help(scope).collect();
     let w = area.width.min(46);
     let h = area.height.min(keys.len() as u16 + 8);
     let rect = Rect {
@@ -352,13 +354,13 @@ pub fn help(frame: &mut Frame, area: Rect, theme: &Theme, keys: &[(&str, &str)])
     };
     let mut lines: Vec<Line> = keys
         .iter()
-        .map(|(k, what)| {
+        .map(|&(k, what)| {
             Line::from(vec![
                 Span::styled(
                     format!("{k:>10}  "),
                     Style::new().add_modifier(Modifier::BOLD),
                 ),
-                Span::raw(*what),
+                Span::raw(what),
             ])
         })
         .collect();
