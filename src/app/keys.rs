@@ -224,21 +224,21 @@ pub fn accept(app: &mut App) -> Effect {
             Effect::None
         }
         Err(e) => {
-            // The failing block is selected, so the pane below shows why.
-            if let Some(b) = e.block {
-                app.select_block(b);
-            }
-            let why = e
-                .block
-                .and_then(|b| app.diagnoses.iter().find(|d| d.index == b))
-                .filter(|_| !app.diagnosis_stale())
-                .and_then(|d| d.reason)
-                .map(|r| format!(": {}", r.describe()))
-                .unwrap_or_default();
-            let block = e
-                .block
-                .map(|b| format!("block #{} ", b + 1))
-                .unwrap_or_default();
+            let (block, why) = match e.block {
+                // The failing block is selected, so the pane below shows why.
+                Some(b) => {
+                    app.select_block(b);
+                    let why = app
+                        .diagnoses
+                        .iter()
+                        .find(|d| d.index == b && !app.diagnosis_stale())
+                        .and_then(|d| d.reason)
+                        .map(|r| format!(": {}", r.describe()))
+                        .unwrap_or_default();
+                    (format!("block #{} ", b + 1), why)
+                }
+                None => (String::new(), String::new()),
+            };
             app.notice = Some(Notice {
                 text: format!(
                     "not accepted: {block}does not apply ({}){why}",

@@ -150,7 +150,7 @@ fn event_loop(
                 error: true,
             });
         }
-        // Keys first, on the frame the user saw (see `preview::event_loop`).
+        // Keys first, on the frame the user saw (see `preview::apply_batch`).
         for ev in others {
             let effect = match ev {
                 Event::Signal(sig) => return Ok(Exit::Quit(128u8.saturating_add(sig as u8))),
