@@ -6,10 +6,13 @@
 
 use std::ops::Range;
 use std::path::Path;
+use std::sync::OnceLock;
 
 use ratatui::style::Color;
 use syntect::highlighting::{HighlightState, Highlighter, RangedHighlightIterator, Theme};
-use syntect::parsing::{ParseState, ScopeStack, SyntaxSet};
+use syntect::parsing::{ParseState, ScopeStack, SyntaxReference, SyntaxSet};
+
+use super::syntax_pack::Pack;
 
 use crate::app::text::TextLines;
 
@@ -17,45 +20,70 @@ const CHECKPOINT_EVERY: usize = 64;
 const FAR: usize = 300;
 const RESTART_ABOVE: usize = 48;
 
-/// Syntax definitions (bat's set, via two-face) and a colour theme, loaded once.
+/// bat's grammars (via two-face), split into a pack at build time by
+/// `examples/syntax_pack.rs` so a run loads only the grammar its file needs.
+static PACK: &[u8] = include_bytes!("../../assets/syntax-pack.bin");
+
+/// Syntax detection, grammars loaded on first use, and the colour theme.
 pub struct Syntaxes {
-    set: SyntaxSet,
+    pack: Option<Pack<'static>>,
+    /// Every syntax's name, extensions and first-line pattern, without rules.
+    catalogue: SyntaxSet,
     theme: Theme,
+    /// One slot per catalogue syntax: its grammar and its index in that set.
+    grammars: Vec<OnceLock<Option<(SyntaxSet, usize)>>>,
 }
 
 impl Syntaxes {
+    /// The pack is part of the executable and a test decodes every entry,
+    /// so a failure here is a broken build; it degrades to plain text.
     pub fn load() -> Self {
-        let themes = two_face::theme::extra();
-        let theme = themes
-            .get(two_face::theme::EmbeddedThemeName::OneHalfDark)
-            .clone();
-        Syntaxes {
-            set: two_face::syntax::extra_newlines(),
-            theme,
+        let loaded =
+            Pack::decode(PACK).and_then(|pack| Ok((pack.catalogue()?, pack.theme()?, pack)));
+        match loaded {
+            Ok((catalogue, theme, pack)) => Syntaxes {
+                grammars: (0..pack.len()).map(|_| OnceLock::new()).collect(),
+                pack: Some(pack),
+                catalogue,
+                theme,
+            },
+            Err(_) => Syntaxes {
+                pack: None,
+                catalogue: SyntaxSet::new(),
+                theme: Theme::default(),
+                grammars: Vec::new(),
+            },
         }
     }
 
     /// The syntax for a file, by extension then by first line; `None` for plain text.
     pub fn detect(&self, path: &Path, first_line: &str) -> Option<usize> {
+        let set = &self.catalogue;
         let by_ext = path
             .extension()
             .and_then(|e| e.to_str())
-            .and_then(|e| self.set.find_syntax_by_extension(e));
-        let found = by_ext.or_else(|| self.set.find_syntax_by_first_line(first_line))?;
+            .and_then(|e| set.find_syntax_by_extension(e));
+        let found = by_ext.or_else(|| set.find_syntax_by_first_line(first_line))?;
         if found.name == "Plain Text" {
             return None;
         }
-        self.set
-            .syntaxes()
-            .iter()
-            .position(|s| s.name == found.name)
+        set.syntaxes().iter().position(|s| s.name == found.name)
     }
 
     /// Name of a detected syntax, for the status bar.
     pub fn name(&self, syntax: Option<usize>) -> &str {
         syntax
-            .and_then(|i| self.set.syntaxes().get(i))
+            .and_then(|i| self.catalogue.syntaxes().get(i))
             .map_or("plain text", |s| s.name.as_str())
+    }
+
+    /// The grammar of a detected syntax, read from the pack the first time.
+    fn grammar(&self, syntax: usize) -> Option<(&SyntaxSet, &SyntaxReference)> {
+        let slot = self.grammars.get(syntax)?;
+        let (set, index) = slot
+            .get_or_init(|| self.pack.as_ref()?.grammar(syntax).ok())
+            .as_ref()?;
+        Some((set, set.syntaxes().get(*index)?))
     }
 }
 
@@ -94,7 +122,7 @@ impl DocHighlighter {
         text: &TextLines,
         range: Range<usize>,
     ) -> Vec<LineColours> {
-        let Some(syntax) = self.syntax.and_then(|i| syn.set.syntaxes().get(i)) else {
+        let Some((set, syntax)) = self.syntax.and_then(|i| syn.grammar(i)) else {
             return vec![Vec::new(); range.len()];
         };
         let highlighter = Highlighter::new(&syn.theme);
@@ -135,7 +163,7 @@ impl DocHighlighter {
             buf.clear();
             buf.push_str(&text_line);
             buf.push('\n');
-            let ops = parse.parse_line(&buf, &syn.set).unwrap_or_default();
+            let ops = parse.parse_line(&buf, set).unwrap_or_default();
             if line >= range.start {
                 let runs = RangedHighlightIterator::new(&mut state, &ops, &buf, &highlighter)
                     .filter_map(|(style, _, r)| {

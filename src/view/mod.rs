@@ -5,6 +5,7 @@ pub mod code;
 pub mod diffpane;
 pub mod highlight;
 pub mod panels;
+pub mod syntax_pack;
 pub mod theme;
 
 use ratatui::Frame;

@@ -1,0 +1,180 @@
+//! The syntax pack: bat's grammars split so a file loads only the one it
+//! needs (written by `examples/syntax_pack.rs`, which says why).
+//!
+//! Layout, integers little-endian u32:
+//! `MAGIC`, catalogue length, catalogue, theme length, theme, entry count,
+//! per entry (offset into the dumps, length, index of its syntax in the
+//! dump), then the dumps. The catalogue, theme and dumps are syntect's
+//! uncompressed dumps.
+
+use syntect::dumps;
+use syntect::highlighting::Theme;
+use syntect::parsing::SyntaxSet;
+
+const MAGIC: &[u8; 8] = b"SRVSYNP1";
+
+/// Where one catalogue syntax's grammar is: which dump (of the syntax and
+/// every syntax it embeds; several syntaxes may share one) and its index there.
+pub struct PackEntry {
+    pub dump: usize,
+    pub index_in_dump: usize,
+}
+
+pub fn encode(catalogue: &[u8], theme: &[u8], dumps: &[Vec<u8>], entries: &[PackEntry]) -> Vec<u8> {
+    let mut out = MAGIC.to_vec();
+    for part in [catalogue, theme] {
+        push_u32(&mut out, part.len());
+        out.extend_from_slice(part);
+    }
+    push_u32(&mut out, entries.len());
+    let offsets: Vec<usize> = dumps
+        .iter()
+        .scan(0, |at, d| {
+            let start = *at;
+            *at += d.len();
+            Some(start)
+        })
+        .collect();
+    for e in entries {
+        push_u32(&mut out, offsets[e.dump]);
+        push_u32(&mut out, dumps[e.dump].len());
+        push_u32(&mut out, e.index_in_dump);
+    }
+    for d in dumps {
+        out.extend_from_slice(d);
+    }
+    out
+}
+
+fn push_u32(out: &mut Vec<u8>, n: usize) {
+    let n = u32::try_from(n).expect("syntax pack parts are far below 4 GiB");
+    out.extend_from_slice(&n.to_le_bytes());
+}
+
+/// A decoded view of a pack; nothing is deserialised until asked for.
+pub struct Pack<'a> {
+    catalogue: &'a [u8],
+    theme: &'a [u8],
+    table: &'a [u8],
+    dumps: &'a [u8],
+}
+
+#[derive(Debug)]
+pub struct PackError(pub String);
+
+impl std::fmt::Display for PackError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "syntax pack: {}", self.0)
+    }
+}
+
+impl std::error::Error for PackError {}
+
+const ENTRY_BYTES: usize = 12;
+
+impl<'a> Pack<'a> {
+    pub fn decode(bytes: &'a [u8]) -> Result<Self, PackError> {
+        let mut rest = bytes
+            .strip_prefix(MAGIC.as_slice())
+            .ok_or_else(|| PackError("wrong magic".into()))?;
+        let catalogue = take_sized(&mut rest)?;
+        let theme = take_sized(&mut rest)?;
+        let count = take_u32(&mut rest)?;
+        let table_len = count
+            .checked_mul(ENTRY_BYTES)
+            .filter(|&n| n <= rest.len())
+            .ok_or_else(|| PackError("entry table runs past the end".into()))?;
+        let (table, dumps) = rest.split_at(table_len);
+        Ok(Pack {
+            catalogue,
+            theme,
+            table,
+            dumps,
+        })
+    }
+
+    /// Every syntax's name, extensions and first-line pattern, without rules;
+    /// its indices are the entries'.
+    pub fn catalogue(&self) -> Result<SyntaxSet, PackError> {
+        dumps::from_uncompressed_data(self.catalogue).map_err(|e| PackError(e.to_string()))
+    }
+
+    pub fn theme(&self) -> Result<Theme, PackError> {
+        dumps::from_uncompressed_data(self.theme).map_err(|e| PackError(e.to_string()))
+    }
+
+    pub fn len(&self) -> usize {
+        self.table.len() / ENTRY_BYTES
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The grammar of catalogue syntax `index`: a set and the syntax's index in it.
+    pub fn grammar(&self, index: usize) -> Result<(SyntaxSet, usize), PackError> {
+        let mut row = self
+            .table
+            .get(index * ENTRY_BYTES..(index + 1) * ENTRY_BYTES)
+            .ok_or_else(|| PackError(format!("no entry {index}")))?;
+        let offset = take_u32(&mut row)?;
+        let len = take_u32(&mut row)?;
+        let in_dump = take_u32(&mut row)?;
+        let dump = offset
+            .checked_add(len)
+            .and_then(|end| self.dumps.get(offset..end))
+            .ok_or_else(|| PackError(format!("entry {index} runs past the end")))?;
+        let set: SyntaxSet =
+            dumps::from_uncompressed_data(dump).map_err(|e| PackError(e.to_string()))?;
+        if in_dump >= set.syntaxes().len() {
+            return Err(PackError(format!("entry {index} has no syntax {in_dump}")));
+        }
+        Ok((set, in_dump))
+    }
+}
+
+fn take_u32(rest: &mut &[u8]) -> Result<usize, PackError> {
+    let (head, tail) = rest
+        .split_first_chunk::<4>()
+        .ok_or_else(|| PackError("truncated".into()))?;
+    *rest = tail;
+    Ok(u32::from_le_bytes(*head) as usize)
+}
+
+fn take_sized<'a>(rest: &mut &'a [u8]) -> Result<&'a [u8], PackError> {
+    let len = take_u32(rest)?;
+    if len > rest.len() {
+        return Err(PackError("truncated".into()));
+    }
+    let (part, tail) = rest.split_at(len);
+    *rest = tail;
+    Ok(part)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn damaged_packs_are_errors_not_panics() {
+        let good = encode(
+            b"cat",
+            b"theme",
+            &[b"dump".to_vec()],
+            &[PackEntry {
+                dump: 0,
+                index_in_dump: 0,
+            }],
+        );
+        let pack = Pack::decode(&good).expect("decodes");
+        assert_eq!(pack.len(), 1);
+        assert!(pack.grammar(1).is_err());
+        assert!(pack.grammar(0).is_err(), "\"dump\" is not a syntax set");
+        for cut in 0..good.len() {
+            if let Ok(p) = Pack::decode(&good[..cut]) {
+                let _ = p.grammar(0);
+            }
+        }
+        assert!(Pack::decode(b"NOTAPACK").is_err());
+    }
+}
