@@ -12,4 +12,5 @@ pub mod engine;
 pub mod input;
 pub mod output;
 pub mod source;
+pub mod textdiff;
 pub mod view;

@@ -141,8 +141,9 @@ pub fn align(
 
 /// Aligns two texts by a line diff, for a whole-file write with no blocks.
 pub fn align_lines(original: &TextLines, result: &TextLines) -> Vec<Segment> {
-    use similar::{DiffTag, TextDiff};
-    let diff = TextDiff::from_lines(original.text(), result.text());
+    use similar::DiffTag;
+    let (original, result) = (original.text(), result.text());
+    let diff = crate::textdiff::TokenDiff::lines(&original, &result);
     let mut segs: Vec<Segment> = Vec::new();
     for op in diff.ops() {
         let (orig, new) = (op.old_range(), op.new_range());

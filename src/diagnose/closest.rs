@@ -10,7 +10,9 @@ use std::cell::OnceCell;
 use std::collections::HashMap;
 use std::time::Duration;
 
-use similar::{Algorithm, TextDiff, capture_diff_slices};
+use std::time::Instant;
+
+use crate::textdiff::{self, TokenDiff};
 
 use super::normalize::{is_zero_width, loose_hash, plain_char, unescape_entities};
 use crate::engine::js::is_js_whitespace;
@@ -168,7 +170,7 @@ pub fn closest(file: &FileIndex, search: &[&str]) -> Option<Region> {
             return -1.0;
         }
         let (a, b) = (a as usize, b as usize);
-        let ops = capture_diff_slices(Algorithm::Myers, &search_keys, &keys[a - from..b - from]);
+        let ops = textdiff::ops(&search_keys, &keys[a - from..b - from], None);
         let same: usize = ops
             .iter()
             .filter(|op| matches!(op, similar::DiffOp::Equal { .. }))
@@ -217,10 +219,8 @@ pub fn text_similarity(a: &str, b: &str) -> f64 {
     if a == b {
         return 1.0;
     }
-    let diff = TextDiff::configure()
-        .algorithm(Algorithm::Myers)
-        .timeout(Duration::from_millis(20))
-        .diff_chars(a.as_str(), b.as_str());
+    let deadline = Instant::now() + Duration::from_millis(20);
+    let diff = TokenDiff::chars(a.as_str(), b.as_str(), Some(deadline));
     f64::from(diff.ratio()).clamp(0.0, 1.0)
 }
 

@@ -1,7 +1,9 @@
 //! Comparing a SEARCH text with a region of the file: which normalisation
 //! makes them equal (the reason), and a line + word diff (the differences).
 
-use similar::{Algorithm, ChangeTag, TextDiff};
+use similar::ChangeTag;
+
+use crate::textdiff::TokenDiff;
 
 use super::normalize::{
     has_entity, has_lookalike, is_blank, plain_lookalikes, squeeze_space, unescape_entities,
@@ -84,10 +86,8 @@ pub fn is_partial_line(search: &[&str], region: &[&str]) -> bool {
 
 /// Full line diff of SEARCH against the region (for display).
 pub fn line_diff(search: &[&str], region: &[&str], first_file_line: usize) -> Vec<DiffLine> {
-    let diff = TextDiff::configure()
-        .algorithm(Algorithm::Myers)
-        .diff_slices(search, region);
-    diff.iter_all_changes()
+    TokenDiff::slices(search, region)
+        .changes()
         .map(|c| DiffLine {
             tag: tag_name(c.tag()),
             search_line: c.old_index().map(|i| i + 1),
@@ -174,11 +174,8 @@ pub fn line_kind(s: &str, f: &str) -> DifferenceKind {
 
 /// Word-level changes from the SEARCH line to the file line.
 pub fn word_diff(s: &str, f: &str) -> Vec<WordChange> {
-    let diff = TextDiff::configure()
-        .algorithm(Algorithm::Myers)
-        .diff_words(s, f);
     let mut out: Vec<WordChange> = Vec::new();
-    for c in diff.iter_all_changes() {
+    for c in TokenDiff::words(s, f).changes() {
         let tag = tag_name(c.tag());
         match out.last_mut() {
             Some(last) if last.tag == tag => last.text.push_str(c.value()),

@@ -64,11 +64,11 @@ pub fn spans(
 
 /// Byte ranges of words that differ: (in `old`, in `new`).
 pub fn word_changes(old: &str, new: &str) -> (Vec<Range<usize>>, Vec<Range<usize>>) {
-    use similar::{ChangeTag, TextDiff};
-    let diff = TextDiff::from_words(old, new);
+    use similar::ChangeTag;
+    let diff = crate::textdiff::TokenDiff::words(old, new);
     let (mut o, mut n) = (0, 0);
     let (mut dels, mut ins) = (Vec::new(), Vec::new());
-    for change in diff.iter_all_changes() {
+    for change in diff.changes() {
         let len = change.value().len();
         match change.tag() {
             ChangeTag::Equal => {
