@@ -4,7 +4,7 @@
 //! Loading two-face's whole set touches its 0.96 MB dump and keeps 1.09 MB
 //! on the heap for ~220 grammars, where one file needs one (plus the ones it
 //! embeds). The pack holds a catalogue (every syntax's name, extensions and
-//! first-line pattern, no rules) to detect with syntect's own lookups, the
+//! first-line pattern, no rules) to detect as syntect's lookups do, the
 //! colour theme, and one dump per syntax holding it and every syntax it
 //! reaches, with context references renumbered for that smaller set.
 //!
@@ -14,7 +14,7 @@
 use std::collections::{BTreeSet, HashMap};
 
 use serde_json::Value;
-use srview::view::syntax_pack::{self, PackEntry};
+use srview::view::syntax_pack::{self, CatalogueEntry, PackEntry};
 use syntect::dumps;
 use syntect::parsing::{SyntaxDefinition, SyntaxSet, SyntaxSetBuilder};
 
@@ -37,15 +37,22 @@ pub fn build_pack() -> color_eyre::Result<Vec<u8>> {
         .collect::<Result<_, _>>()?;
     let reaches: Vec<BTreeSet<usize>> = contexts.iter().map(syntax_indices).collect();
 
-    let mut catalogue = SyntaxSetBuilder::new();
-    for d in &defs {
-        catalogue.add(SyntaxDefinition {
-            variables: HashMap::new(),
-            contexts: HashMap::new(),
-            ..d.clone()
-        });
-    }
-    let catalogue = uncompressed(&catalogue.build())?;
+    color_eyre::eyre::ensure!(
+        !defs
+            .iter()
+            .flat_map(|d| &d.file_extensions)
+            .any(|e| e.contains('\n')),
+        "an extension holds a newline, the catalogue's separator"
+    );
+    let catalogue: Vec<CatalogueEntry> = defs
+        .iter()
+        .map(|d| CatalogueEntry {
+            name: d.name.as_str().into(),
+            extensions: d.file_extensions.join("\n").into(),
+            first_line: d.first_line_match.as_deref().map(Into::into),
+        })
+        .collect();
+    let catalogue = serde_json::to_vec(&catalogue)?;
     let theme = two_face::theme::extra()
         .get(two_face::theme::EmbeddedThemeName::OneHalfDark)
         .clone();

@@ -28,10 +28,10 @@ fn committed_pack_is_the_generators_output() {
 fn every_entry_loads_its_own_syntax() {
     let pack = Pack::decode(PACK).expect("decodes");
     let catalogue = pack.catalogue().expect("catalogue");
-    assert_eq!(pack.len(), catalogue.syntaxes().len());
-    for (i, syntax) in catalogue.syntaxes().iter().enumerate() {
+    assert_eq!(pack.len(), catalogue.len());
+    for i in 0..catalogue.len() {
         let (set, index) = pack.grammar(i).expect("grammar loads");
-        assert_eq!(set.syntaxes()[index].name, syntax.name);
+        assert_eq!(Some(set.syntaxes()[index].name.as_str()), catalogue.name(i));
         // Starting a parse resolves the main context: a broken renumbering
         // of context references shows up here or in the colours below.
         let mut state = syntect::parsing::ParseState::new(&set.syntaxes()[index]);
@@ -41,27 +41,46 @@ fn every_entry_loads_its_own_syntax() {
     }
 }
 
+/// What the previewer did with the whole set, and what syntect's
+/// `find_syntax_for_file` does: whole file name, extension, first line.
+fn whole_set_detects<'a>(full: &'a SyntaxSet, path: &str, first: &str) -> &'a str {
+    let p = Path::new(path);
+    fn name(s: Option<&std::ffi::OsStr>) -> &str {
+        s.and_then(|n| n.to_str()).unwrap_or("")
+    }
+    full.find_syntax_by_extension(name(p.file_name()))
+        .or_else(|| full.find_syntax_by_extension(name(p.extension())))
+        .or_else(|| full.find_syntax_by_first_line(first))
+        .map(|s| s.name.as_str())
+        .filter(|n| *n != "Plain Text")
+        .unwrap_or("plain text")
+}
+
 #[test]
 fn detection_matches_the_whole_set() {
     let full = two_face::syntax::extra_newlines();
     let syn = Syntaxes::load();
-    let mut checked = 0;
-    for s in full.syntaxes() {
-        for ext in &s.file_extensions {
-            let path = format!("file.{ext}");
-            // What the previewer looks up: the path's last extension.
-            let last = Path::new(&path).extension().and_then(|e| e.to_str());
-            let want = last
-                .and_then(|e| full.find_syntax_by_extension(e))
-                .map(|f| f.name.as_str())
-                .filter(|n| *n != "Plain Text")
-                .unwrap_or("plain text");
-            let got = syn.detect(Path::new(&path), "");
-            assert_eq!(syn.name(got), want, "{path}");
-            checked += 1;
-        }
+    let mut paths: Vec<String> = full
+        .syntaxes()
+        .iter()
+        .flat_map(|s| &s.file_extensions)
+        .flat_map(|ext| [format!("file.{ext}"), ext.clone(), format!("dir/{ext}")])
+        .collect();
+    paths.extend(
+        [
+            "Makefile",
+            "Dockerfile",
+            "src/main.RS",
+            "x.unknownext",
+            "noext",
+        ]
+        .map(String::from),
+    );
+    assert!(paths.len() > 900, "only {} paths", paths.len());
+    for path in &paths {
+        let got = syn.detect(Path::new(path), "");
+        assert_eq!(syn.name(got), whole_set_detects(&full, path, ""), "{path}");
     }
-    assert!(checked > 300, "only {checked} extensions");
     for first in [
         "#!/usr/bin/env python3",
         "#!/bin/bash",
@@ -70,12 +89,29 @@ fn detection_matches_the_whole_set() {
         "<?php",
         "\u{feff}#!/bin/sh",
         "plain words",
+        "",
     ] {
-        let want = full
-            .find_syntax_by_first_line(first)
-            .map_or("plain text", |f| f.name.as_str());
         let got = syn.detect(Path::new("noext"), first);
-        assert_eq!(syn.name(got), want, "{first:?}");
+        assert_eq!(
+            syn.name(got),
+            whole_set_detects(&full, "noext", first),
+            "{first:?}"
+        );
+    }
+    assert_eq!(syn.name(syn.detect(Path::new("Makefile"), "")), "Makefile");
+}
+
+#[test]
+fn every_first_line_pattern_compiles() {
+    // syntect's lazy regexes panic on first use if a pattern does not compile.
+    for s in two_face::syntax::extra_newlines().syntaxes() {
+        if let Some(p) = &s.first_line_match {
+            assert!(
+                syntect::parsing::Regex::try_compile(p).is_none(),
+                "{}: {p}",
+                s.name
+            );
+        }
     }
 }
 
@@ -132,10 +168,8 @@ fn colours_match_the_whole_set() {
     let theme = pack.theme().expect("theme");
     for (ext, text) in SAMPLES {
         let whole = full.find_syntax_by_extension(ext).expect("in the set");
-        let i = catalogue
-            .syntaxes()
-            .iter()
-            .position(|s| s.name == whole.name)
+        let i = (0..catalogue.len())
+            .find(|&i| catalogue.name(i) == Some(whole.name.as_str()))
             .expect("in the catalogue");
         let (set, index) = pack.grammar(i).expect("loads");
         let want = colours(&full, whole, &theme, text);

@@ -12,7 +12,7 @@ use ratatui::style::Color;
 use syntect::highlighting::{HighlightState, Highlighter, RangedHighlightIterator, Theme};
 use syntect::parsing::{ParseState, ScopeStack, SyntaxReference, SyntaxSet};
 
-use super::syntax_pack::Pack;
+use super::syntax_pack::{Catalogue, Pack};
 
 use crate::app::text::TextLines;
 
@@ -27,11 +27,19 @@ static PACK: &[u8] = include_bytes!("../../assets/syntax-pack.bin");
 /// Syntax detection, grammars loaded on first use, and the colour theme.
 pub struct Syntaxes {
     pack: Option<Pack<'static>>,
-    /// Every syntax's name, extensions and first-line pattern, without rules.
-    catalogue: SyntaxSet,
+    catalogue: Catalogue,
     theme: Theme,
     /// One slot per catalogue syntax: its grammar and its index in that set.
-    grammars: Vec<OnceLock<Option<(SyntaxSet, usize)>>>,
+    grammars: Vec<OnceLock<Option<Box<Grammar>>>>,
+}
+
+fn os_str(part: Option<&std::ffi::OsStr>) -> &str {
+    part.and_then(|p| p.to_str()).unwrap_or("")
+}
+
+struct Grammar {
+    set: SyntaxSet,
+    index: usize,
 }
 
 impl Syntaxes {
@@ -49,41 +57,42 @@ impl Syntaxes {
             },
             Err(_) => Syntaxes {
                 pack: None,
-                catalogue: SyntaxSet::new(),
+                catalogue: Catalogue::empty(),
                 theme: Theme::default(),
                 grammars: Vec::new(),
             },
         }
     }
 
-    /// The syntax for a file, by extension then by first line; `None` for plain text.
+    /// The syntax for a file, as syntect's `find_syntax_for_file` finds it:
+    /// by whole file name (`Makefile`), then extension, then first line.
+    /// `None` for plain text.
     pub fn detect(&self, path: &Path, first_line: &str) -> Option<usize> {
-        let set = &self.catalogue;
-        let by_ext = path
-            .extension()
-            .and_then(|e| e.to_str())
-            .and_then(|e| set.find_syntax_by_extension(e));
-        let found = by_ext.or_else(|| set.find_syntax_by_first_line(first_line))?;
-        if found.name == "Plain Text" {
-            return None;
-        }
-        set.syntaxes().iter().position(|s| s.name == found.name)
+        let cat = &self.catalogue;
+        let found = cat
+            .by_extension(os_str(path.file_name()))
+            .or_else(|| cat.by_extension(os_str(path.extension())))
+            .or_else(|| cat.by_first_line(first_line))?;
+        (cat.name(found) != Some("Plain Text")).then_some(found)
     }
 
     /// Name of a detected syntax, for the status bar.
     pub fn name(&self, syntax: Option<usize>) -> &str {
         syntax
-            .and_then(|i| self.catalogue.syntaxes().get(i))
-            .map_or("plain text", |s| s.name.as_str())
+            .and_then(|i| self.catalogue.name(i))
+            .unwrap_or("plain text")
     }
 
     /// The grammar of a detected syntax, read from the pack the first time.
     fn grammar(&self, syntax: usize) -> Option<(&SyntaxSet, &SyntaxReference)> {
         let slot = self.grammars.get(syntax)?;
-        let (set, index) = slot
-            .get_or_init(|| self.pack.as_ref()?.grammar(syntax).ok())
+        let grammar = slot
+            .get_or_init(|| {
+                let (set, index) = self.pack.as_ref()?.grammar(syntax).ok()?;
+                Some(Box::new(Grammar { set, index }))
+            })
             .as_ref()?;
-        Some((set, set.syntaxes().get(*index)?))
+        Some((&grammar.set, grammar.set.syntaxes().get(grammar.index)?))
     }
 }
 

@@ -4,12 +4,15 @@
 //! Layout, integers little-endian u32:
 //! `MAGIC`, catalogue length, catalogue, theme length, theme, entry count,
 //! per entry (offset into the dumps, length, index of its syntax in the
-//! dump), then the dumps. The catalogue, theme and dumps are syntect's
-//! uncompressed dumps.
+//! dump), then the dumps. The catalogue is JSON (see `CatalogueEntry`); the
+//! theme and dumps are syntect's uncompressed dumps.
 
+use std::sync::OnceLock;
+
+use serde::{Deserialize, Serialize};
 use syntect::dumps;
 use syntect::highlighting::Theme;
-use syntect::parsing::SyntaxSet;
+use syntect::parsing::{Regex, SyntaxSet};
 
 const MAGIC: &[u8; 8] = b"SRVSYNP1";
 
@@ -95,8 +98,13 @@ impl<'a> Pack<'a> {
 
     /// Every syntax's name, extensions and first-line pattern, without rules;
     /// its indices are the entries'.
-    pub fn catalogue(&self) -> Result<SyntaxSet, PackError> {
-        dumps::from_uncompressed_data(self.catalogue).map_err(|e| PackError(e.to_string()))
+    pub fn catalogue(&self) -> Result<Catalogue, PackError> {
+        let entries: Vec<CatalogueEntry> =
+            serde_json::from_slice(self.catalogue).map_err(|e| PackError(e.to_string()))?;
+        Ok(Catalogue {
+            entries,
+            first_lines: OnceLock::new(),
+        })
     }
 
     pub fn theme(&self) -> Result<Theme, PackError> {
@@ -130,6 +138,68 @@ impl<'a> Pack<'a> {
             return Err(PackError(format!("entry {index} has no syntax {in_dump}")));
         }
         Ok((set, in_dump))
+    }
+}
+
+/// How files are matched to one syntax. A few short strings: the syntect
+/// `SyntaxReference` it stands for is about 450 bytes with its allocations.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct CatalogueEntry {
+    pub name: Box<str>,
+    /// File extensions and whole file names, one per line.
+    pub extensions: Box<str>,
+    pub first_line: Option<Box<str>>,
+}
+
+/// syntect's lookups (`find_syntax_by_extension`, `find_syntax_by_first_line`)
+/// over catalogue entries: later syntaxes win, as in the set.
+pub struct Catalogue {
+    entries: Vec<CatalogueEntry>,
+    /// First-line patterns compiled on the first lookup, as syntect does.
+    first_lines: OnceLock<Vec<(Regex, usize)>>,
+}
+
+impl Catalogue {
+    pub fn empty() -> Self {
+        Catalogue {
+            entries: Vec::new(),
+            first_lines: OnceLock::new(),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    pub fn name(&self, index: usize) -> Option<&str> {
+        self.entries.get(index).map(|e| &*e.name)
+    }
+
+    pub fn by_extension(&self, extension: &str) -> Option<usize> {
+        self.entries.iter().rposition(|e| {
+            e.extensions
+                .lines()
+                .any(|x| x.eq_ignore_ascii_case(extension))
+        })
+    }
+
+    pub fn by_first_line(&self, line: &str) -> Option<usize> {
+        let line = line.strip_prefix('\u{feff}').unwrap_or(line);
+        let regexes = self.first_lines.get_or_init(|| {
+            let patterns = self.entries.iter().enumerate();
+            patterns
+                .filter_map(|(i, e)| Some((Regex::new(e.first_line.as_deref()?.to_string()), i)))
+                .collect()
+        });
+        regexes
+            .iter()
+            .rev()
+            .find(|(r, _)| r.search(line, 0, line.len(), None))
+            .map(|&(_, i)| i)
     }
 }
 
