@@ -1,7 +1,7 @@
 //! Ascending byte offsets (line tables). On a big file the line tables are
 //! most of the memory spent beyond the text itself, so they are packed:
 //! a 32-bit base every `GROUP` offsets and a 16-bit distance from it for each
-//! (2 bytes a line instead of 8), one extra load per lookup. A table whose
+//! (2 bytes a line instead of 4), one extra load per lookup. A table whose
 //! offsets are more than 64 KiB from their group's base (lines averaging
 //! over 1 KiB) is stored in 32 bits, and one past 4 GiB in full width: no cap.
 
@@ -86,10 +86,27 @@ impl Offsets {
 
     /// Appends every offset of `iter` (each at most the `max` given at
     /// creation).
-    pub fn extend(&mut self, iter: impl Iterator<Item = usize>) {
+    pub fn extend(&mut self, mut iter: impl Iterator<Item = usize>) {
         match self {
+            Offsets::Packed { bases, deltas } => {
+                // The hot loop of building a line table; the first offset
+                // that does not fit unpacks.
+                let misfit = iter.by_ref().find(|&o| {
+                    let fit = if deltas.len() % GROUP == 0 {
+                        u32::try_from(o).ok().map(|b| bases.push(b)).map(|()| 0)
+                    } else {
+                        let base = bases.last().map_or(0, |&b| b as usize);
+                        o.checked_sub(base).and_then(|d| u16::try_from(d).ok())
+                    };
+                    fit.map(|d| deltas.push(d)).is_none()
+                });
+                if let Some(o) = misfit {
+                    self.push(o);
+                    iter.for_each(|o| self.push(o));
+                }
+            }
+            Offsets::Narrow(_) => iter.for_each(|o| self.push(o)),
             Offsets::Wide(v) => v.extend(iter),
-            _ => iter.for_each(|o| self.push(o)),
         }
     }
 
@@ -124,20 +141,16 @@ impl Offsets {
     /// holds (`pred` true then false, as for `slice::partition_point`).
     pub fn partition_point(&self, end: usize, pred: impl Fn(usize) -> bool) -> usize {
         match self {
-            Offsets::Packed { bases, .. } => {
-                // The group first, by its base; then the offsets inside it.
-                let groups = end.div_ceil(GROUP);
-                let group = bases[..groups].partition_point(|&b| pred(b as usize));
-                let (mut lo, mut hi) = (group.saturating_sub(1) * GROUP, (group * GROUP).min(end));
-                while lo < hi {
-                    let mid = lo + (hi - lo) / 2;
-                    if pred(self.at(mid)) {
-                        lo = mid + 1;
-                    } else {
-                        hi = mid;
-                    }
-                }
-                lo
+            Offsets::Packed { bases, deltas } => {
+                // The group first, by its base (the bases fit in L1 cache);
+                // then the distances inside it.
+                let group = bases[..end.div_ceil(GROUP)].partition_point(|&b| pred(b as usize));
+                let Some(g) = group.checked_sub(1) else {
+                    return 0;
+                };
+                let (first, base) = (g * GROUP, bases[g] as usize);
+                let inside = &deltas[first..((g + 1) * GROUP).min(end)];
+                first + inside.partition_point(|&d| pred(base + d as usize))
             }
             Offsets::Narrow(v) => v[..end].partition_point(|&o| pred(o as usize)),
             Offsets::Wide(v) => v[..end].partition_point(|&o| pred(o)),
