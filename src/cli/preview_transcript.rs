@@ -143,64 +143,145 @@ fn event_loop(
             }
             events::Waited::Closed => return Ok(Exit::Quit(1)),
         };
-        let (source, others) = events::fold_sources(pending);
-        if let Some(problem) = source.problem {
-            state.ws.notice = Some(Notice {
-                text: problem,
-                error: true,
-            });
+        let act = |state: &mut State, ev: Event| act_on(terminal, state, ev);
+        if let Some(exit) = apply_batch(state, pending, act)? {
+            return Ok(exit);
         }
-        // Keys first, on the frame the user saw (see `preview::apply_batch`).
-        for ev in others {
-            let effect = match ev {
-                Event::Signal(sig) => return Ok(Exit::Quit(128u8.saturating_add(sig as u8))),
-                Event::Term(TermEvent::Key(k)) if k.kind != KeyEventKind::Release => {
-                    state.ws.on_key(k)
-                }
-                Event::Term(TermEvent::Mouse(m)) => {
-                    if let Some(tab) = state.ws.tabs.get_mut(state.ws.current) {
-                        crate::app::keys::on_mouse(&mut tab.app, m);
+    }
+}
+
+/// One batch of events, keys first (see `preview::apply_batch`): they act on
+/// the tabs the user saw; then the batch's transcript text, in one reparse.
+fn apply_batch(
+    state: &mut State,
+    pending: Vec<Event>,
+    mut act: impl FnMut(&mut State, Event) -> Result<Option<Exit>, CliError>,
+) -> Result<Option<Exit>, CliError> {
+    let (source, others) = events::fold_sources(pending);
+    if let Some(problem) = source.problem {
+        state.ws.notice = Some(Notice {
+            text: problem,
+            error: true,
+        });
+    }
+    for ev in others {
+        if let Some(exit) = act(state, ev)? {
+            return Ok(Some(exit));
+        }
+    }
+    let changed = source.replaced.is_some() || !source.appended.is_empty();
+    if changed || source.ended {
+        if let Some(text) = source.replaced {
+            state.text = text;
+        }
+        state.text.push_str(&source.appended);
+        state.ended |= source.ended;
+        state.reparse();
+    }
+    Ok(None)
+}
+
+/// A key, mouse event or signal, and what it asks for: quit, write files,
+/// copy a suggestion.
+fn act_on(terminal: &mut Term, state: &mut State, ev: Event) -> Result<Option<Exit>, CliError> {
+    let effect = match ev {
+        Event::Signal(sig) => return Ok(Some(Exit::Quit(128u8.saturating_add(sig as u8)))),
+        Event::Term(TermEvent::Key(k)) if k.kind != KeyEventKind::Release => state.ws.on_key(k),
+        Event::Term(TermEvent::Mouse(m)) => {
+            if let Some(tab) = state.ws.tabs.get_mut(state.ws.current) {
+                crate::app::keys::on_mouse(&mut tab.app, m);
+            }
+            WsEffect::None
+        }
+        _ => WsEffect::None,
+    };
+    match effect {
+        WsEffect::Quit(code) => return Ok(Some(Exit::Quit(code))),
+        WsEffect::Write(indices) => {
+            let files: Vec<&transcript::FileEdit> = indices
+                .iter()
+                .filter_map(|&i| state.ws.edits.get(i))
+                .collect();
+            match transcript::write_files(&state.paths, &files) {
+                Ok(_) => {
+                    state.ws.mark_written(&indices);
+                    if state.ws.all_written() {
+                        return Ok(Some(Exit::Quit(0)));
                     }
-                    WsEffect::None
                 }
-                _ => WsEffect::None,
-            };
-            match effect {
-                WsEffect::Quit(code) => return Ok(Exit::Quit(code)),
-                WsEffect::Write(indices) => {
-                    let files: Vec<&transcript::FileEdit> = indices
-                        .iter()
-                        .filter_map(|&i| state.ws.edits.get(i))
-                        .collect();
-                    match transcript::write_files(&state.paths, &files) {
-                        Ok(_) => {
-                            state.ws.mark_written(&indices);
-                            if state.ws.all_written() {
-                                return Ok(Exit::Quit(0));
-                            }
-                        }
-                        Err(why) => {
-                            state.ws.notice = Some(Notice {
-                                text: format!("nothing written: {why}"),
-                                error: true,
-                            })
-                        }
-                    }
+                Err(why) => {
+                    state.ws.notice = Some(Notice {
+                        text: format!("nothing written: {why}"),
+                        error: true,
+                    })
                 }
-                WsEffect::Tab(crate::app::Effect::Copy { block, text }) => {
-                    state.ws.notice = Some(preview::copy_suggestion(terminal, block, &text));
-                }
-                WsEffect::None | WsEffect::Tab(_) => {}
             }
         }
-        let changed = source.replaced.is_some() || !source.appended.is_empty();
-        if changed || source.ended {
-            if let Some(text) = source.replaced {
-                state.text = text;
-            }
-            state.text.push_str(&source.appended);
-            state.ended |= source.ended;
-            state.reparse();
+        WsEffect::Tab(crate::app::Effect::Copy { block, text }) => {
+            state.ws.notice = Some(preview::copy_suggestion(terminal, block, &text));
         }
+        WsEffect::None | WsEffect::Tab(_) => {}
+    }
+    Ok(None)
+}
+
+#[cfg(test)]
+mod tests {
+    use ratatui::crossterm::event::{
+        Event as TermEvent, KeyCode, KeyEvent, KeyEventKind, KeyModifiers,
+    };
+
+    use super::*;
+    use crate::source::watch::SourceEvent;
+
+    /// A key press and transcript text in one batch: the key acts on the
+    /// tabs before the batch (one file), the second file's text lands after.
+    #[test]
+    fn keys_in_a_batch_act_before_its_transcript_text() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        for f in ["a.txt", "b.txt"] {
+            std::fs::write(dir.path().join(f), "one\n").expect("write");
+        }
+        let edit = |file: &str| {
+            format!(
+                "<replace_in_file>\n<path>{file}</path>\n<diff>\n------- SEARCH\none\n=======\nuno\n+++++++ REPLACE\n</diff>\n</replace_in_file>\n"
+            )
+        };
+        let version = crate::engine::Version::V1;
+        let mut state = State {
+            ws: Workspace::new(version, false),
+            paths: Paths::new(dir.path().to_path_buf(), false),
+            options: ApplyOptions {
+                version,
+                fix_model_output: false,
+            },
+            text: edit("a.txt"),
+            ended: false,
+            originals: Default::default(),
+        };
+        state.reparse();
+        assert_eq!(state.ws.tabs.len(), 1);
+        let key = TermEvent::Key(KeyEvent::new_with_kind(
+            KeyCode::Char(']'),
+            KeyModifiers::NONE,
+            KeyEventKind::Press,
+        ));
+        let batch = vec![
+            Event::Source(SourceEvent::Append(edit("b.txt"))),
+            Event::Term(key),
+        ];
+        let mut tabs_seen = Vec::new();
+        let exit = apply_batch(&mut state, batch, |state, ev| {
+            tabs_seen.push(state.ws.tabs.len());
+            if let Event::Term(TermEvent::Key(k)) = ev {
+                state.ws.on_key(k);
+            }
+            Ok(None)
+        })
+        .expect("no error");
+        assert!(exit.is_none());
+        assert_eq!(tabs_seen, [1], "the key saw the one tab on screen");
+        assert_eq!(state.ws.tabs.len(), 2, "the text landed after the key");
+        assert_eq!(state.ws.current, 0, "`]` had no second tab to go to");
     }
 }
