@@ -24,14 +24,19 @@ use srview::view::{self, Caches};
 
 const LINES: usize = 100_000;
 
-fn file() -> String {
+/// 100k lines of Rust, 2.6 MB; `commented` adds end-of-line comments to
+/// two lines in five, making 3.2 MB, the size the issue gives a 100k-line
+/// file (and the size of the file `srview apply` is measured on).
+fn file(commented: bool) -> String {
     (0..LINES)
-        .map(|i| match i % 5 {
-            0 => format!("fn item_{i}(x: u32) -> u32 {{\n"),
-            1 => format!("    let v = x.wrapping_mul({i}); // step {i}\n"),
-            2 => format!("    let s = \"value {i}\";\n"),
-            3 => "    v + s.len() as u32\n".to_string(),
-            _ => "}\n".to_string(),
+        .map(|i| match (i % 5, commented) {
+            (0, _) => format!("fn item_{i}(x: u32) -> u32 {{\n"),
+            (1, _) => format!("    let v = x.wrapping_mul({i}); // step {i}\n"),
+            (2, _) => format!("    let s = \"value {i}\";\n"),
+            (3, false) => "    v + s.len() as u32\n".to_string(),
+            (3, true) => "    v + s.len() as u32 // total\n".to_string(),
+            (_, false) => "}\n".to_string(),
+            (_, true) => format!("}} // end of item_{}\n", i - 4),
         })
         .collect()
 }
@@ -59,7 +64,7 @@ fn ms(d: Duration) -> String {
 }
 
 fn main() {
-    let original = file();
+    let original = file(false);
     let full = diff(20);
     let cut = full.len() * 2 / 3;
     let theme = Theme::new(ColourMode::TrueColor);
@@ -104,6 +109,8 @@ fn main() {
     let frame_max = frames.iter().max().copied().unwrap_or_default();
 
     let (latency, peak) = live_latency(&original, 10);
+    let commented = file(true);
+    let (_, peak_3mb) = live_latency(&commented, 10);
     let (_, baseline) = live_latency("fn main() {}\n", 0);
     println!(
         "previewer on a {LINES}-line file ({} bytes), diff of 20 blocks",
@@ -129,17 +136,28 @@ fn main() {
     let ratio = |kib: u64| kib as f64 / input;
     if let (Some(p), Some(b)) = (peak, baseline) {
         println!(
-            "  previewer peak RSS             {} KiB ({:.1}x file+diff); 1-line file {} KiB; above it {:.1}x",
+            "  previewer peak RSS             {} KiB ({:.2}x file+diff); 1-line file {} KiB; above it {:.2}x",
             p.total,
             ratio(p.total),
             b.total,
             ratio(p.total.saturating_sub(b.total))
         );
         println!(
-            "  previewer peak private memory  {} KiB ({:.1}x file+diff); 1-line file {} KiB (without the shared pages of the executable and libraries)",
+            "  previewer peak private memory  {} KiB ({:.2}x file+diff); 1-line file {} KiB (without the shared pages of the executable and libraries)",
             p.private,
             ratio(p.private),
             b.private
+        );
+    }
+    if let Some(p) = peak_3mb {
+        let input = (commented.len() + full.len()) as f64 / 1024.0;
+        println!(
+            "  same run on 100k lines of {} bytes: peak RSS {} KiB ({:.2}x file+diff), private {} KiB ({:.2}x)",
+            commented.len(),
+            p.total,
+            p.total as f64 / input,
+            p.private,
+            p.private as f64 / input
         );
     }
 }
