@@ -7,10 +7,9 @@
 //! `tests/textdiff_parity.rs` checks the results equal `TextDiff`'s.
 
 use std::hash::Hash;
-
-use similar::algorithms::{Capture, Compact, Replace, myers};
 use std::time::Instant;
 
+use similar::algorithms::{Capture, Compact, Replace, myers};
 use similar::{Change, DiffOp, DiffableStr};
 
 /// Myers diff of two slices, compacted like `similar::capture_diff_slices`.

@@ -76,7 +76,7 @@ impl Syntaxes {
         (cat.name(found) != Some("Plain Text")).then_some(found)
     }
 
-    /// Name of a detected syntax, for the status bar.
+    /// Name of a detected syntax ("plain text" for none).
     pub fn name(&self, syntax: Option<usize>) -> &str {
         syntax
             .and_then(|i| self.catalogue.name(i))

@@ -23,6 +23,8 @@ pub struct PackEntry {
     pub index_in_dump: usize,
 }
 
+/// The pack's bytes (for `examples/syntax_pack.rs`). Panics if an entry
+/// names a dump that is not in `dumps`.
 pub fn encode(catalogue: &[u8], theme: &[u8], dumps: &[Vec<u8>], entries: &[PackEntry]) -> Vec<u8> {
     let mut out = MAGIC.to_vec();
     for part in [catalogue, theme] {
