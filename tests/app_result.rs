@@ -7,7 +7,7 @@ mod corpus;
 
 use std::path::PathBuf;
 
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui_crossterm::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use srview::app::{App, Effect, keys};
 use srview::engine::{Options, apply};
 

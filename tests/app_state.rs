@@ -2,7 +2,9 @@
 
 use std::path::PathBuf;
 
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKind};
+use ratatui_crossterm::crossterm::event::{
+    KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKind,
+};
 use srview::app::{App, Effect, Focus, Layout, StreamState, keys};
 use srview::engine::{BlockState, Version};
 use srview::source::watch::SourceEvent;

@@ -253,9 +253,9 @@ fn final_preview_before_accepting() {
     assert!(app.outcome.blocks.iter().any(|b| b.out_of_order));
     let effect = srview::app::keys::on_key(
         &mut app,
-        ratatui::crossterm::event::KeyEvent::new(
-            ratatui::crossterm::event::KeyCode::Char('a'),
-            ratatui::crossterm::event::KeyModifiers::NONE,
+        ratatui_crossterm::crossterm::event::KeyEvent::new(
+            ratatui_crossterm::crossterm::event::KeyCode::Char('a'),
+            ratatui_crossterm::crossterm::event::KeyModifiers::NONE,
         ),
     );
     assert_eq!(effect, srview::app::Effect::None);

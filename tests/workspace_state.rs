@@ -1,7 +1,7 @@
 //! The multi-file previewer state: tabs per file, following the file being
 //! written, accept one or all.
 
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui_crossterm::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use srview::app::StreamState;
 use srview::app::workspace::{Workspace, WsEffect};
 use srview::engine::Version;

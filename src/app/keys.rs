@@ -1,6 +1,8 @@
 //! What each key and mouse event does to the state.
 
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKind};
+use ratatui_crossterm::crossterm::event::{
+    KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKind,
+};
 
 use super::{App, Effect, Focus, Layout, Notice};
 

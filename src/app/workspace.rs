@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use ratatui_crossterm::crossterm::event::{KeyCode, KeyEvent};
 
 use super::{App, Effect, Notice, StreamState, keys};
 use crate::engine::Version;

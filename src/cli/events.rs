@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::sync::mpsc::{self, Receiver, Sender};
 
-use ratatui::crossterm::event::{self, Event as TermEvent};
+use ratatui_crossterm::crossterm::event::{self, Event as TermEvent};
 
 use super::PreviewArgs;
 use crate::input::CliError;

@@ -6,7 +6,7 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, Sender};
 
-use ratatui::crossterm::event::{self, Event as TermEvent};
+use ratatui_crossterm::crossterm::event::{self, Event as TermEvent};
 
 use super::events::{
     Event, Waited, fold_sources, next_events_or_idle, spawn_term_reader, start_replay,
@@ -305,7 +305,7 @@ mod tests {
     /// screen (the diff before the batch), the text lands after it.
     #[test]
     fn keys_in_a_batch_act_before_its_diff_text() {
-        use ratatui::crossterm::event::{
+        use ratatui_crossterm::crossterm::event::{
             Event as TermEvent, KeyCode, KeyEvent, KeyEventKind, KeyModifiers,
         };
 

@@ -5,7 +5,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::sync::mpsc;
 
-use ratatui::crossterm::event::{Event as TermEvent, KeyEventKind};
+use ratatui_crossterm::crossterm::event::{Event as TermEvent, KeyEventKind};
 
 use super::events::{self, Event};
 use super::preview::{self, Exit};
@@ -227,7 +227,7 @@ fn act_on(terminal: &mut Term, state: &mut State, ev: Event) -> Result<Option<Ex
 
 #[cfg(test)]
 mod tests {
-    use ratatui::crossterm::event::{
+    use ratatui_crossterm::crossterm::event::{
         Event as TermEvent, KeyCode, KeyEvent, KeyEventKind, KeyModifiers,
     };
 

@@ -4,10 +4,10 @@
 use std::io::{IsTerminal, Write};
 
 use ratatui::Terminal;
-use ratatui::backend::CrosstermBackend;
-use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture};
-use ratatui::crossterm::execute;
-use ratatui::crossterm::terminal::{
+use ratatui_crossterm::CrosstermBackend;
+use ratatui_crossterm::crossterm::event::{DisableMouseCapture, EnableMouseCapture};
+use ratatui_crossterm::crossterm::execute;
+use ratatui_crossterm::crossterm::terminal::{
     EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
 };
 
@@ -63,7 +63,7 @@ fn restore_terminal() {
             tty,
             DisableMouseCapture,
             LeaveAlternateScreen,
-            ratatui::crossterm::cursor::Show
+            ratatui_crossterm::crossterm::cursor::Show
         );
     }
 }
