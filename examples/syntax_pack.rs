@@ -37,12 +37,14 @@ pub fn build_pack() -> color_eyre::Result<Vec<u8>> {
         .collect::<Result<_, _>>()?;
     let reaches: Vec<BTreeSet<usize>> = contexts.iter().map(syntax_indices).collect();
 
+    // The catalogue lists extensions one per line; `str::lines` would drop
+    // an empty one and a trailing `\r`.
     color_eyre::eyre::ensure!(
         !defs
             .iter()
             .flat_map(|d| &d.file_extensions)
-            .any(|e| e.contains('\n')),
-        "an extension holds a newline, the catalogue's separator"
+            .any(|e| e.is_empty() || e.contains('\n') || e.ends_with('\r')),
+        "an extension is empty or holds a line break, which the catalogue cannot list"
     );
     let catalogue: Vec<CatalogueEntry> = defs
         .iter()

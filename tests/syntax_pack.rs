@@ -3,6 +3,9 @@
 
 use std::path::Path;
 
+use srview::app::App;
+use srview::engine::Version;
+use srview::view::Caches;
 use srview::view::highlight::Syntaxes;
 use srview::view::syntax_pack::Pack;
 use syntect::easy::HighlightLines;
@@ -41,61 +44,61 @@ fn every_entry_loads_its_own_syntax() {
     }
 }
 
-/// What the previewer did with the whole set, and what syntect's
-/// `find_syntax_for_file` does: whole file name, extension, first line.
-fn whole_set_detects<'a>(full: &'a SyntaxSet, path: &str, first: &str) -> &'a str {
-    let p = Path::new(path);
-    fn name(s: Option<&std::ffi::OsStr>) -> &str {
-        s.and_then(|n| n.to_str()).unwrap_or("")
-    }
-    full.find_syntax_by_extension(name(p.file_name()))
-        .or_else(|| full.find_syntax_by_extension(name(p.extension())))
-        .or_else(|| full.find_syntax_by_first_line(first))
-        .map(|s| s.name.as_str())
-        .filter(|n| *n != "Plain Text")
-        .unwrap_or("plain text")
-}
-
+/// Files on disk, and what the previewer detects for each against what
+/// syntect's `find_syntax_for_file` (whole name, extension, then the first
+/// line as `read_line` gives it) finds in the whole set.
 #[test]
 fn detection_matches_the_whole_set() {
     let full = two_face::syntax::extra_newlines();
-    let syn = Syntaxes::load();
-    let mut paths: Vec<String> = full
+    let syn = std::sync::Arc::new(Syntaxes::load());
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir(dir.path().join("dir")).expect("mkdir");
+    let mut files: Vec<(String, &str)> = full
         .syntaxes()
         .iter()
         .flat_map(|s| &s.file_extensions)
+        .filter(|ext| !ext.contains('/') && !ext.is_empty())
         .flat_map(|ext| [format!("file.{ext}"), ext.clone(), format!("dir/{ext}")])
+        .map(|p| (p, ""))
         .collect();
-    paths.extend(
-        [
-            "Makefile",
-            "Dockerfile",
-            "src/main.RS",
-            "x.unknownext",
-            "noext",
-        ]
-        .map(String::from),
-    );
-    assert!(paths.len() > 900, "only {} paths", paths.len());
-    for path in &paths {
-        let got = syn.detect(Path::new(path), "");
-        assert_eq!(syn.name(got), whole_set_detects(&full, path, ""), "{path}");
-    }
-    for first in [
-        "#!/usr/bin/env python3",
-        "#!/bin/bash",
-        "#!/usr/bin/env node",
-        "<?xml version=\"1.0\"?>",
-        "<?php",
-        "\u{feff}#!/bin/sh",
-        "plain words",
+    assert!(files.len() > 900, "only {} paths", files.len());
+    files
+        .extend(["Makefile", "Dockerfile", "main.RS", "x.unknownext"].map(|p| (p.to_string(), "")));
+    for (i, first) in [
+        "<?xml\n<a/>\n",
+        "<?xml",
+        "FROM\n",
+        "arg\nx",
+        "#!/usr/bin/env python3\nprint()\n",
+        "#!/bin/bash\n",
+        "\u{feff}#!/bin/sh\n",
+        "<?php\n",
+        "plain words\n",
         "",
-    ] {
-        let got = syn.detect(Path::new("noext"), first);
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        files.push((format!("noext{i}"), first));
+    }
+    for (name, content) in &files {
+        let path = dir.path().join(name);
+        std::fs::write(&path, content).expect("write");
+        let want = full
+            .find_syntax_for_file(&path)
+            .expect("readable")
+            .map_or("plain text", |s| s.name.as_str());
+        let want = if want == "Plain Text" {
+            "plain text"
+        } else {
+            want
+        };
+        let app = App::new(path.clone(), content.to_string(), Version::V1);
+        let caches = Caches::new(std::sync::Arc::clone(&syn), &app);
         assert_eq!(
-            syn.name(got),
-            whole_set_detects(&full, "noext", first),
-            "{first:?}"
+            syn.name(caches.original.syntax()),
+            want,
+            "{name} {content:?}"
         );
     }
     assert_eq!(syn.name(syn.detect(Path::new("Makefile"), "")), "Makefile");

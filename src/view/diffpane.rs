@@ -27,7 +27,11 @@ pub struct Caches {
 impl Caches {
     pub fn new(syntaxes: impl Into<std::sync::Arc<Syntaxes>>, app: &App) -> Self {
         let syntaxes = syntaxes.into();
-        let first = app.original.line(0);
+        // With its newline, as syntect reads it (`<?xml\n` needs the `\s`).
+        let mut first = app.original.line(0).into_owned();
+        if app.original.complete_len() > 0 {
+            first.push('\n');
+        }
         let syntax = syntaxes.detect(&app.file_path, &first);
         Caches {
             original: DocHighlighter::new(syntax),

@@ -12,7 +12,7 @@ use ratatui::style::Color;
 use syntect::highlighting::{HighlightState, Highlighter, RangedHighlightIterator, Theme};
 use syntect::parsing::{ParseState, ScopeStack, SyntaxReference, SyntaxSet};
 
-use super::syntax_pack::{Catalogue, Pack};
+use super::syntax_pack::{Catalogue, Entry, Pack};
 
 use crate::app::text::TextLines;
 
@@ -29,17 +29,15 @@ pub struct Syntaxes {
     pack: Option<Pack<'static>>,
     catalogue: Catalogue,
     theme: Theme,
-    /// One slot per catalogue syntax: its grammar and its index in that set.
-    grammars: Vec<OnceLock<Option<Box<Grammar>>>>,
+    /// Per catalogue syntax: which of `sets` holds its grammar, and where.
+    places: Vec<Option<(usize, Entry)>>,
+    /// One slot per distinct dump, so syntaxes sharing one (Markdown,
+    /// LaTeX...) load it once.
+    sets: Vec<OnceLock<Option<Box<SyntaxSet>>>>,
 }
 
 fn os_str(part: Option<&std::ffi::OsStr>) -> &str {
     part.and_then(|p| p.to_str()).unwrap_or("")
-}
-
-struct Grammar {
-    set: SyntaxSet,
-    index: usize,
 }
 
 impl Syntaxes {
@@ -49,17 +47,35 @@ impl Syntaxes {
         let loaded =
             Pack::decode(PACK).and_then(|pack| Ok((pack.catalogue()?, pack.theme()?, pack)));
         match loaded {
-            Ok((catalogue, theme, pack)) => Syntaxes {
-                grammars: (0..pack.len()).map(|_| OnceLock::new()).collect(),
-                pack: Some(pack),
-                catalogue,
-                theme,
-            },
+            Ok((catalogue, theme, pack)) => {
+                let mut offsets: Vec<usize> = Vec::new();
+                let places = (0..pack.len())
+                    .map(|i| {
+                        let entry = pack.entry(i).ok()?;
+                        let slot = match offsets.iter().position(|&o| o == entry.offset) {
+                            Some(slot) => slot,
+                            None => {
+                                offsets.push(entry.offset);
+                                offsets.len() - 1
+                            }
+                        };
+                        Some((slot, entry))
+                    })
+                    .collect();
+                Syntaxes {
+                    sets: offsets.iter().map(|_| OnceLock::new()).collect(),
+                    places,
+                    pack: Some(pack),
+                    catalogue,
+                    theme,
+                }
+            }
             Err(_) => Syntaxes {
                 pack: None,
                 catalogue: Catalogue::empty(),
                 theme: Theme::default(),
-                grammars: Vec::new(),
+                places: Vec::new(),
+                sets: Vec::new(),
             },
         }
     }
@@ -85,14 +101,13 @@ impl Syntaxes {
 
     /// The grammar of a detected syntax, read from the pack the first time.
     fn grammar(&self, syntax: usize) -> Option<(&SyntaxSet, &SyntaxReference)> {
-        let slot = self.grammars.get(syntax)?;
-        let grammar = slot
-            .get_or_init(|| {
-                let (set, index) = self.pack.as_ref()?.grammar(syntax).ok()?;
-                Some(Box::new(Grammar { set, index }))
-            })
+        let (slot, entry) = (*self.places.get(syntax)?)?;
+        let set = self
+            .sets
+            .get(slot)?
+            .get_or_init(|| Some(Box::new(self.pack.as_ref()?.load(entry).ok()?)))
             .as_ref()?;
-        Some((&grammar.set, grammar.set.syntaxes().get(grammar.index)?))
+        Some((set, set.syntaxes().get(entry.index_in_dump)?))
     }
 }
 
@@ -117,6 +132,11 @@ impl DocHighlighter {
             syntax,
             checkpoints: Vec::new(),
         }
+    }
+
+    /// The detected syntax (a catalogue index), `None` for plain text.
+    pub fn syntax(&self) -> Option<usize> {
+        self.syntax
     }
 
     /// Forgets saved states after `line`: the text changed from there on.
@@ -207,6 +227,34 @@ mod tests {
             );
         }
         assert!(syn.detect(Path::new("x.unknownext"), "").is_none());
+    }
+
+    #[test]
+    fn syntaxes_sharing_a_dump_load_it_once() {
+        let syn = Syntaxes::load();
+        let md = syn.detect(Path::new("a.md"), "").expect("markdown");
+        let tex = syn.detect(Path::new("a.tex"), "").expect("latex");
+        let rs = syn.detect(Path::new("a.rs"), "").expect("rust");
+        let (md_set, _) = syn.grammar(md).expect("markdown grammar");
+        let (tex_set, _) = syn.grammar(tex).expect("latex grammar");
+        let (rs_set, _) = syn.grammar(rs).expect("rust grammar");
+        assert!(
+            std::ptr::eq(md_set, tex_set),
+            "one shared dump, loaded once"
+        );
+        assert!(!std::ptr::eq(md_set, rs_set));
+        assert_eq!(rs_set.syntaxes().len(), 1, "Rust embeds nothing");
+    }
+
+    #[test]
+    fn first_line_patterns_see_the_newline() {
+        let syn = Syntaxes::load();
+        // `<\?xml\s` needs the newline that follows a bare `<?xml`.
+        assert_eq!(syn.name(syn.detect(Path::new("noext"), "<?xml\n")), "XML");
+        assert_eq!(
+            syn.name(syn.detect(Path::new("noext"), "<?xml")),
+            "plain text"
+        );
     }
 
     #[test]

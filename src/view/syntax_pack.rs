@@ -121,26 +121,51 @@ impl<'a> Pack<'a> {
         self.len() == 0
     }
 
-    /// The grammar of catalogue syntax `index`: a set and the syntax's index in it.
-    pub fn grammar(&self, index: usize) -> Result<(SyntaxSet, usize), PackError> {
+    /// Where catalogue syntax `index`'s grammar is. Syntaxes that share a
+    /// dump have equal `offset`s.
+    pub fn entry(&self, index: usize) -> Result<Entry, PackError> {
         let mut row = self
             .table
             .get(index * ENTRY_BYTES..(index + 1) * ENTRY_BYTES)
             .ok_or_else(|| PackError(format!("no entry {index}")))?;
-        let offset = take_u32(&mut row)?;
-        let len = take_u32(&mut row)?;
-        let in_dump = take_u32(&mut row)?;
-        let dump = offset
-            .checked_add(len)
-            .and_then(|end| self.dumps.get(offset..end))
-            .ok_or_else(|| PackError(format!("entry {index} runs past the end")))?;
+        Ok(Entry {
+            offset: take_u32(&mut row)?,
+            len: take_u32(&mut row)?,
+            index_in_dump: take_u32(&mut row)?,
+        })
+    }
+
+    /// The syntax set an entry points into.
+    pub fn load(&self, entry: Entry) -> Result<SyntaxSet, PackError> {
+        let dump = entry
+            .offset
+            .checked_add(entry.len)
+            .and_then(|end| self.dumps.get(entry.offset..end))
+            .ok_or_else(|| PackError(format!("dump at {} runs past the end", entry.offset)))?;
         let set: SyntaxSet =
             dumps::from_uncompressed_data(dump).map_err(|e| PackError(e.to_string()))?;
-        if in_dump >= set.syntaxes().len() {
-            return Err(PackError(format!("entry {index} has no syntax {in_dump}")));
+        if entry.index_in_dump >= set.syntaxes().len() {
+            return Err(PackError(format!(
+                "dump at {} has no syntax {}",
+                entry.offset, entry.index_in_dump
+            )));
         }
-        Ok((set, in_dump))
+        Ok(set)
     }
+
+    /// The grammar of catalogue syntax `index`: a set and the syntax's index in it.
+    pub fn grammar(&self, index: usize) -> Result<(SyntaxSet, usize), PackError> {
+        let entry = self.entry(index)?;
+        Ok((self.load(entry)?, entry.index_in_dump))
+    }
+}
+
+/// One catalogue syntax's place in the pack.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Entry {
+    pub offset: usize,
+    pub len: usize,
+    pub index_in_dump: usize,
 }
 
 /// How files are matched to one syntax. A few short strings: the syntect
