@@ -7,6 +7,9 @@
 //! first-line pattern, no rules) to detect as syntect's lookups do, the
 //! colour theme, and one dump per syntax holding it and every syntax it
 //! reaches, with context references renumbered for that smaller set.
+//! Syntaxes whose dump would pass `OWN_DUMP_LIMIT` (Markdown, LaTeX...: they
+//! embed dozens) share one dump instead: 2.6 MB in all, where a dump each
+//! would be 6.2 MB.
 //!
 //! Run: `cargo run --release --example syntax_pack` (after a two-face upgrade;
 //! `tests/syntax_pack.rs` fails when the committed pack no longer matches).
@@ -76,7 +79,7 @@ pub fn build_pack() -> color_eyre::Result<Vec<u8>> {
         }
     }
     // Grammars that embed many others (Markdown, LaTeX, Typst...) share one
-    // dump of everything they reach, so no set of grammars is stored twice.
+    // dump of everything they reach instead of each storing a large copy.
     let shared_members: Vec<usize> = shared
         .iter()
         .flat_map(|&r| closures[r].iter().copied())
