@@ -17,6 +17,25 @@ pub enum Offsets {
     Wide(Vec<usize>),
 }
 
+/// Appends `offset` to a packed table if it fits (a new group's base fits
+/// 32 bits, a distance from the group's base 16); `false`, nothing appended,
+/// if not.
+#[inline]
+fn push_packed(bases: &mut Vec<u32>, deltas: &mut Vec<u16>, offset: usize) -> bool {
+    let delta = if deltas.len().is_multiple_of(GROUP) {
+        u32::try_from(offset)
+            .ok()
+            .map(|base| bases.push(base))
+            .map(|()| 0)
+    } else {
+        bases
+            .last()
+            .and_then(|&base| offset.checked_sub(base as usize))
+            .and_then(|d| u16::try_from(d).ok())
+    };
+    delta.map(|d| deltas.push(d)).is_some()
+}
+
 impl Default for Offsets {
     fn default() -> Self {
         Offsets::Packed {
@@ -43,22 +62,10 @@ impl Offsets {
     pub fn push(&mut self, offset: usize) {
         match self {
             Offsets::Packed { bases, deltas } => {
-                if deltas.len() % GROUP == 0 {
-                    if let Ok(base) = u32::try_from(offset) {
-                        bases.push(base);
-                        deltas.push(0);
-                        return;
-                    }
-                } else if let Some(d) = bases
-                    .last()
-                    .and_then(|&b| offset.checked_sub(b as usize))
-                    .and_then(|d| u16::try_from(d).ok())
-                {
-                    deltas.push(d);
-                    return;
+                if !push_packed(bases, deltas, offset) {
+                    self.unpack(offset);
+                    self.push(offset);
                 }
-                self.unpack(offset);
-                self.push(offset);
             }
             Offsets::Narrow(v) => match u32::try_from(offset) {
                 Ok(o) => v.push(o),
@@ -91,15 +98,7 @@ impl Offsets {
             Offsets::Packed { bases, deltas } => {
                 // The hot loop of building a line table; the first offset
                 // that does not fit unpacks.
-                let misfit = iter.by_ref().find(|&o| {
-                    let fit = if deltas.len() % GROUP == 0 {
-                        u32::try_from(o).ok().map(|b| bases.push(b)).map(|()| 0)
-                    } else {
-                        let base = bases.last().map_or(0, |&b| b as usize);
-                        o.checked_sub(base).and_then(|d| u16::try_from(d).ok())
-                    };
-                    fit.map(|d| deltas.push(d)).is_none()
-                });
+                let misfit = iter.by_ref().find(|&o| !push_packed(bases, deltas, o));
                 if let Some(o) = misfit {
                     self.push(o);
                     iter.for_each(|o| self.push(o));
