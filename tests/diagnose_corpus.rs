@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 use serde_json::Value;
-use srview::diagnose::diagnose;
+use srview::diagnose::{MIN_SIMILARITY, diagnose};
 use srview::engine::{Options, Version};
 
 const ROOT_CAUSES: [(&str, &str); 6] = [
@@ -70,6 +70,15 @@ fn every_failing_corpus_case_is_explained() {
         for (fragment, want) in ROOT_CAUSES {
             if kind.contains(fragment) {
                 let got = failed.and_then(|d| d.reason).map(|r| r.code());
+                // A typo that makes a line unrecognisable (a short line with
+                // a long comment appended) is honestly "not found": no window
+                // of the file reaches the similarity floor.
+                if want == "edited"
+                    && got == Some("not-found")
+                    && best_window_similarity(diff, original) < MIN_SIMILARITY
+                {
+                    continue;
+                }
                 if got != Some(want) {
                     misnamed.push(format!("{} {kind}: {got:?}, want {want}", v["id"]));
                 }
@@ -105,4 +114,23 @@ fn every_failing_corpus_case_is_explained() {
         "{} failing cases without a reason",
         unexplained.len()
     );
+}
+
+/// The highest character similarity of the first block's SEARCH text with
+/// any window of the file of the same number of lines (brute force).
+fn best_window_similarity(diff: &str, original: &str) -> f64 {
+    let search: Vec<&str> = diff
+        .lines()
+        .skip_while(|l| !l.ends_with("SEARCH"))
+        .skip(1)
+        .take_while(|l| !l.starts_with("======="))
+        .collect();
+    let file: Vec<&str> = original.lines().collect();
+    let needle = search.join("\n");
+    (0..=file.len().saturating_sub(search.len()))
+        .map(|i| {
+            let window = file[i..(i + search.len()).min(file.len())].join("\n");
+            f64::from(similar::TextDiff::from_chars(needle.as_str(), window.as_str()).ratio())
+        })
+        .fold(0.0, f64::max)
 }

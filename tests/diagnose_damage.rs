@@ -295,3 +295,229 @@ fn suggestions_apply_with_the_exact_stage() {
     }
     assert!(checked >= 100, "only {checked} suggestions checked");
 }
+
+// ---------------------------------------------------------------------------
+// Families that used to mislead: the diagnosis must find the true region or
+// say it found none, and never hand out a suggestion that edits anything but
+// the true region.
+
+/// A file where every unique statement is followed (and preceded) by lines
+/// every language repeats (`}`, `return;`, `end`, `)`, blank): they say
+/// nothing about where a block goes.
+fn gen_mixed(rng: &mut Rng, lines: usize) -> Vec<String> {
+    (0..lines)
+        .map(|i| {
+            let w = WORDS[rng.below(WORDS.len())];
+            let v = WORDS[rng.below(WORDS.len())];
+            match i % 10 {
+                0 => format!("def {w}_{i}(argument, {v})"),
+                1 => "    return;".to_string(),
+                2 => "end".to_string(),
+                3 => String::new(),
+                4 => format!("    {v}.{w}_{i}(\"{w} {v} {i}\","),
+                5 => ")".to_string(),
+                6 => "}".to_string(),
+                7 => format!("  const {w}_{i} = {v}.lookup(\"{v}-{i}\");"),
+                8 => "    }".to_string(),
+                _ => "return;".to_string(),
+            }
+        })
+        .collect()
+}
+
+/// One letter of the line's first word changed: a typo that keeps every
+/// number, so no other line is as close as the true one.
+fn typo(line: &str, rng: &mut Rng) -> String {
+    let letters: Vec<usize> = line
+        .char_indices()
+        .filter(|(_, c)| c.is_ascii_lowercase())
+        .map(|(i, _)| i)
+        .collect();
+    let at = letters[letters.len() / 4 + rng.below(letters.len() / 2)];
+    let old = line.as_bytes()[at];
+    let new = if old == b'q' { 'x' } else { 'q' };
+    let mut out = line.to_string();
+    out.replace_range(at..at + 1, &new.to_string());
+    out
+}
+
+const PROSE: [&str; 16] = [
+    "The",
+    "committee",
+    "deliberated",
+    "about",
+    "budget",
+    "meetings",
+    "while",
+    "nobody",
+    "remembered",
+    "where",
+    "quarterly",
+    "notes",
+    "went",
+    "after",
+    "Tuesday's",
+    "drill",
+];
+
+/// A damaged block whose author meant `want` as the new file content.
+struct Family {
+    original: String,
+    diff: String,
+    /// 1-based true lines, or `None` when nothing in the file was meant.
+    lines: Option<(usize, usize)>,
+    /// The file the author meant, when there is a true region.
+    want: Option<String>,
+    reason: Reason,
+}
+
+fn typo_with_common_lines(rng: &mut Rng) -> Family {
+    let file = gen_mixed(rng, 400);
+    // A unique statement (pattern 0, 4 or 7) with common lines around it.
+    let i = 20 + 10 * rng.below(36) + [0, 4, 7][rng.below(3)];
+    let before = rng.below(2);
+    let after = 1 + rng.below(3);
+    let (s, e) = (i - before, i + 1 + after);
+    let mut search = file[s..e].to_vec();
+    search[before] = typo(&search[before], rng);
+    let replace = "    replaced();\n";
+    let mut want = file.clone();
+    want.splice(s..e, ["    replaced();".to_string()]);
+    Family {
+        original: text(&file),
+        diff: block(&search, replace),
+        lines: Some((s + 1, e)),
+        want: Some(text(&want)),
+        reason: Reason::Edited,
+    }
+}
+
+fn unrelated_text(rng: &mut Rng) -> Family {
+    let file = if rng.below(2) == 0 {
+        gen_mixed(rng, 300)
+    } else {
+        gen_file(rng, 300)
+    };
+    let search: Vec<String> = (0..3 + rng.below(4))
+        .map(|_| {
+            (0..6 + rng.below(5))
+                .map(|_| PROSE[rng.below(PROSE.len())])
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    Family {
+        original: text(&file),
+        diff: block(&search, "nothing to see\n"),
+        lines: None,
+        want: None,
+        reason: Reason::NotFound,
+    }
+}
+
+fn middle_fragment(rng: &mut Rng) -> Family {
+    let file = gen_file(rng, 300);
+    // Lines with a unique number in them: statements 1, 2, 3 and 5.
+    let i = 9 * (3 + rng.below(26)) + [1, 2, 3, 5][rng.below(4)];
+    let line = &file[i];
+    let digits = line.find(|c: char| c.is_ascii_digit()).expect("numbered");
+    let indent = line.len() - line.trim_start().len();
+    let start = indent + 1 + rng.below(digits - indent - 1);
+    let end = (digits + 4 + rng.below(8)).min(line.len() - 1);
+    let fragment = &line[start..end];
+    let replacement = "REPLACED";
+    let mut want = file.clone();
+    want[i] = format!("{}{replacement}{}", &line[..start], &line[end..]);
+    Family {
+        original: text(&file),
+        diff: block(&[fragment.to_string()], &format!("{replacement}\n")),
+        lines: Some((i + 1, i + 1)),
+        want: Some(text(&want)),
+        reason: Reason::PartialLine,
+    }
+}
+
+type MakeFamily = fn(&mut Rng) -> Family;
+
+/// A suggestion is right when, applied alone, it gives exactly the file
+/// the author meant; with no true region there must be no suggestion.
+fn suggestion_is_right(f: &Family, suggestion: &str) -> Result<(), String> {
+    let Some(want) = &f.want else {
+        return Err("a suggestion for a block with no true region".into());
+    };
+    for version in [Version::V1, Version::V2] {
+        let options = Options {
+            version,
+            is_final: true,
+        };
+        let out = apply(suggestion, &f.original, options);
+        match &out.result {
+            Ok(got) if &got.new_content == want => {}
+            Ok(_) => return Err(format!("{version:?}: applies but edits the wrong lines")),
+            Err(e) => return Err(format!("{version:?}: does not apply: {}", e.message)),
+        }
+        if out.blocks[0].stage != Some(Stage::Exact) {
+            return Err(format!("{version:?}: stage {:?}", out.blocks[0].stage));
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn misleading_families_get_the_true_region_or_none() {
+    let families: [(&str, MakeFamily); 3] = [
+        ("typo + common lines", typo_with_common_lines),
+        ("unrelated text", unrelated_text),
+        ("middle fragment", middle_fragment),
+    ];
+    let per_family = 40;
+    let mut rng = Rng(0x0005_EED0_F0DD_F00D);
+    let mut failures = Vec::new();
+    let mut worst = 1.0f64;
+    println!("family               cases  reason-ok  region-ok  suggestions  wrong");
+    for (name, make) in families {
+        let (mut reason_ok, mut region_ok, mut suggested, mut wrong) = (0, 0, 0, 0);
+        for n in 0..per_family {
+            let f = make(&mut rng);
+            let d = &diagnose(&f.diff, &f.original, Options::default())[0];
+            let r_ok = d.reason == Some(f.reason);
+            let g_ok = match (f.lines, d.closest) {
+                (Some((a, b)), Some(c)) => c.start_line == a && c.end_line == b,
+                (None, None) => true,
+                _ => false,
+            };
+            reason_ok += usize::from(r_ok);
+            region_ok += usize::from(g_ok);
+            let verdict = d.suggestion.as_deref().map(|s| suggestion_is_right(&f, s));
+            suggested += usize::from(verdict.is_some());
+            if let Some(Err(why)) = &verdict {
+                wrong += 1;
+                failures.push(format!(
+                    "{name} #{n}: WRONG SUGGESTION ({why})\n{}\n{}",
+                    f.diff,
+                    d.suggestion.as_deref().unwrap_or("")
+                ));
+            }
+            if !(r_ok && g_ok) && failures.len() < 12 {
+                failures.push(format!(
+                    "{name} #{n}: got {:?} at {:?}, want {:?} at {:?}\n{}\n{}",
+                    d.reason, d.closest, f.reason, f.lines, d.message, f.diff
+                ));
+            }
+        }
+        println!(
+            "{name:<20} {per_family:>5} {reason_ok:>10} {region_ok:>10} {suggested:>12} {wrong:>6}"
+        );
+        worst = worst
+            .min(reason_ok as f64 / per_family as f64)
+            .min(region_ok as f64 / per_family as f64);
+        assert_eq!(wrong, 0, "{}", failures.join("\n"));
+    }
+    for f in &failures {
+        println!("MISS {f}");
+    }
+    assert!(
+        worst >= 0.95,
+        "a family is below 95% right reason and region"
+    );
+}

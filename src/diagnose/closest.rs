@@ -110,14 +110,34 @@ pub struct Region {
     pub similarity: f64,
 }
 
-/// Below this, nothing in the file resembles the SEARCH text.
-pub const MIN_SIMILARITY: f64 = 0.3;
+/// Below this character-level similarity no region is offered: no
+/// `closest`, no suggestion, no jump target. At 0.6 a SEARCH text and a
+/// region share well over half their characters in order; an unrelated
+/// paragraph scores 0.3-0.4 against a code file, and a distinctive line
+/// lost among common ones (`}`, `return;`) scores below 0.5 at the wrong
+/// place. Aider stops at the same value. See docs/diagnose.md.
+pub const MIN_SIMILARITY: f64 = 0.6;
+/// Two regions whose similarities are closer than this are a tie: neither
+/// is offered, since picking one would be a guess.
+pub const TIE_MARGIN: f64 = 0.01;
 const CANDIDATES: usize = 8;
 const TRIGRAM_LINES: usize = 16;
 const SLACK: isize = 3;
 
-/// The window of `file` closest to `search`, if anything is similar at all.
-pub fn closest(file: &FileIndex, search: &[&str]) -> Option<Region> {
+/// What the region search found.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Found {
+    /// One region, clearly the most similar.
+    Region(Region),
+    /// Two regions (or more) about equally similar: `best` and the other.
+    Tie(Region, Region),
+    /// Nothing at or above [`MIN_SIMILARITY`].
+    Nothing,
+}
+
+/// The window of `file` closest to `search`, if anything is similar enough
+/// and one window stands out.
+pub fn closest(file: &FileIndex, search: &[&str]) -> Found {
     let blank = line_key("");
     let wanted: Vec<(usize, u32)> = search
         .iter()
@@ -126,7 +146,7 @@ pub fn closest(file: &FileIndex, search: &[&str]) -> Option<Region> {
         .filter(|&(_, k)| k != blank)
         .collect();
     if wanted.is_empty() || file.line_count() == 0 {
-        return None;
+        return Found::Nothing;
     }
     let mut by_key: HashMap<u32, Vec<usize>> = HashMap::new();
     for &(j, k) in &wanted {
@@ -149,10 +169,25 @@ pub fn closest(file: &FileIndex, search: &[&str]) -> Option<Region> {
             *votes.entry(i as isize - j as isize).or_default() += 1.0 / freq[j] as f64;
         }
     }
-    let nonblank = search.iter().filter(|l| line_key(l) != blank).count();
-    let found = freq.iter().filter(|&&f| f > 0).count();
-    if found * 2 < nonblank.max(1) {
-        trigram_votes(file, search, &mut votes);
+    // Every line that hits nowhere is looked for by its trigrams, whatever
+    // share of the other lines hit: when those are common lines (`}`,
+    // `return;`), their hits say nothing about where the block goes, and
+    // the damaged line is the one that does.
+    let missing: Vec<&str> = search
+        .iter()
+        .zip(&freq)
+        .filter(|&(l, &f)| f == 0 && line_key(l) != blank)
+        .map(|(l, _)| *l)
+        .collect();
+    let offsets: Vec<usize> = search
+        .iter()
+        .zip(&freq)
+        .enumerate()
+        .filter(|&(_, (l, &f))| f == 0 && line_key(l) != blank)
+        .map(|(j, _)| j)
+        .collect();
+    if !missing.is_empty() {
+        trigram_votes(file, &missing, &offsets, &mut votes);
     }
     let mut starts: Vec<(isize, f64)> = votes.into_iter().collect();
     starts.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
@@ -183,11 +218,13 @@ pub fn closest(file: &FileIndex, search: &[&str]) -> Option<Region> {
         0.5 * lines + 0.5 * grams
     };
     let m = search.len() as isize;
-    let mut best: Option<(isize, isize, f64)> = None;
+    // The best window around each candidate start.
+    let mut windows: Vec<(usize, usize, f64)> = Vec::with_capacity(starts.len());
     for &(s, _) in &starts {
         let from = (s - SLACK).clamp(0, n) as usize;
         let to = (s + m + 2 * SLACK).clamp(0, n) as usize;
         let keys: Vec<u32> = (from..to).map(|i| file.key(i)).collect();
+        let mut best: Option<(isize, isize, f64)> = None;
         for ds in -SLACK..=SLACK {
             for dl in -SLACK..=SLACK {
                 let (start, len) = (s + ds, m + dl);
@@ -201,15 +238,46 @@ pub fn closest(file: &FileIndex, search: &[&str]) -> Option<Region> {
                 }
             }
         }
+        if let Some((s, len, sc)) = best {
+            let (a, b) = (s.clamp(0, n) as usize, (s + len).clamp(0, n) as usize);
+            if a < b {
+                windows.push((a, b, sc));
+            }
+        }
     }
-    let (s, len, _) = best?;
-    let (a, b) = (s.clamp(0, n) as usize, (s + len).clamp(0, n) as usize);
-    let similarity = text_similarity(&search.join("\n"), file.joined(a, b));
-    (similarity >= MIN_SIMILARITY).then_some(Region {
+    windows.sort_by(|x, y| y.2.total_cmp(&x.2).then(x.0.cmp(&y.0)));
+    let joined = search.join("\n");
+    let region = |&(a, b, _): &(usize, usize, f64)| Region {
         start: a,
         end: b,
-        similarity,
-    })
+        similarity: text_similarity(&joined, file.joined(a, b)),
+    };
+    // The few best windows that do not overlap, judged by characters.
+    let mut kept: Vec<Region> = Vec::with_capacity(4);
+    for w in &windows {
+        if kept.len() == 4 {
+            break;
+        }
+        if kept.iter().all(|k| w.1 <= k.start || w.0 >= k.end) {
+            kept.push(region(w));
+        }
+    }
+    kept.sort_by(|x, y| {
+        y.similarity
+            .total_cmp(&x.similarity)
+            .then(x.start.cmp(&y.start))
+    });
+    match kept.as_slice() {
+        [best, ..] if best.similarity < MIN_SIMILARITY => Found::Nothing,
+        [best, rival, ..]
+            if rival.similarity >= MIN_SIMILARITY
+                && best.similarity - rival.similarity < TIE_MARGIN =>
+        {
+            Found::Tie(*best, *rival)
+        }
+        [best, ..] => Found::Region(*best),
+        [] => Found::Nothing,
+    }
 }
 
 /// Character-level similarity in [0, 1], carriage returns ignored.
@@ -224,12 +292,21 @@ pub fn text_similarity(a: &str, b: &str) -> f64 {
     f64::from(diff.ratio()).clamp(0.0, 1.0)
 }
 
-/// For searches whose lines mostly hit nothing: the file lines sharing most
-/// trigrams with the search vote for the window their best search line implies.
-fn trigram_votes(file: &FileIndex, search: &[&str], votes: &mut HashMap<isize, f64>) {
+/// For SEARCH lines that hit nothing by hash: the file lines sharing most
+/// trigrams with them vote for the window their best SEARCH line implies.
+/// `lines[k]` is SEARCH line `offsets[k]`.
+fn trigram_votes(
+    file: &FileIndex,
+    lines: &[&str],
+    offsets: &[usize],
+    votes: &mut HashMap<isize, f64>,
+) {
     let mut bits = vec![0u64; 1 << 10];
-    let search_sets: Vec<Vec<u32>> = search.iter().map(|l| trigram_set(l)).collect();
+    let search_sets: Vec<Vec<u32>> = lines.iter().map(|l| trigram_set(l)).collect();
     let total: usize = search_sets.iter().map(Vec::len).sum();
+    if total == 0 {
+        return;
+    }
     for g in search_sets.iter().flatten() {
         bits[(*g as usize >> 6) & 0x3ff] |= 1 << (g & 63);
     }
@@ -264,10 +341,10 @@ fn trigram_votes(file: &FileIndex, search: &[&str], votes: &mut HashMap<isize, f
         let best = search_sets
             .iter()
             .enumerate()
-            .map(|(j, s)| (dice(s, &line_set), j))
+            .map(|(k, s)| (dice(s, &line_set), k))
             .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
-        if let Some((d, j)) = best {
-            *votes.entry(i as isize - j as isize).or_default() += score * d;
+        if let Some((d, k)) = best {
+            *votes.entry(i as isize - offsets[k] as isize).or_default() += score * d;
         }
     }
 }
@@ -374,7 +451,9 @@ mod tests {
         let text: String = (0..200).map(|i| format!("    line number {i}\n")).collect();
         let index = LineIndex::new(&text);
         let file = FileIndex::new(&index);
-        let r = closest(&file, &["line number 120", "line number 121"]).unwrap();
+        let Found::Region(r) = closest(&file, &["line number 120", "line number 121"]) else {
+            panic!("no region")
+        };
         assert_eq!((r.start, r.end), (120, 122));
     }
 
@@ -385,7 +464,9 @@ mod tests {
             .collect();
         let index = LineIndex::new(&text);
         let file = FileIndex::new(&index);
-        let r = closest(&file, &["let value_77 = compote(77);"]).unwrap();
+        let Found::Region(r) = closest(&file, &["let value_77 = compote(77);"]) else {
+            panic!("no region")
+        };
         assert_eq!((r.start, r.end), (77, 78));
     }
 }

@@ -3,10 +3,13 @@
 
 use similar::ChangeTag;
 
-use crate::textdiff::TokenDiff;
+use similar::DiffOp;
+
+use crate::textdiff::{self, TokenDiff};
 
 use super::normalize::{
-    has_entity, has_lookalike, is_blank, plain_lookalikes, squeeze_space, unescape_entities,
+    has_entity, has_lookalike, is_blank, loose_hash, plain_lookalikes, squeeze_space,
+    unescape_entities,
 };
 use super::{DiffLine, Difference, DifferenceKind, Reason, WordChange};
 use crate::engine::js::js_trim;
@@ -84,17 +87,40 @@ pub fn is_partial_line(search: &[&str], region: &[&str]) -> bool {
     !squeezed.is_empty() && squeeze_space(&plain_lookalikes(&hay)).contains(&squeezed)
 }
 
-/// Full line diff of SEARCH against the region (for display).
+/// Full line diff of SEARCH against the region (for display). Lines are
+/// aligned by their loose form (white space, case, look-alikes and
+/// entities ignored), the way the line-trimmed stage pairs them, so a
+/// re-indented block pairs each line with its own file line instead of
+/// with an unrelated line that happens to read the same (`}`); lines the
+/// alignment pairs but that differ are shown as a `-`/`+` pair.
 pub fn line_diff(search: &[&str], region: &[&str], first_file_line: usize) -> Vec<DiffLine> {
-    TokenDiff::slices(search, region)
-        .changes()
-        .map(|c| DiffLine {
-            tag: tag_name(c.tag()),
-            search_line: c.old_index().map(|i| i + 1),
-            file_line: c.new_index().map(|i| i + first_file_line),
-            text: c.value().to_string(),
-        })
-        .collect()
+    let key = |l: &str| loose_hash(&unescape_entities(l));
+    let a: Vec<u64> = search.iter().map(|l| key(l)).collect();
+    let b: Vec<u64> = region.iter().map(|l| key(l)).collect();
+    let line = |tag, s: Option<usize>, f: Option<usize>, text: &str| DiffLine {
+        tag,
+        search_line: s.map(|i| i + 1),
+        file_line: f.map(|i| i + first_file_line),
+        text: text.to_string(),
+    };
+    let mut out = Vec::with_capacity(search.len().max(region.len()));
+    for op in textdiff::ops(&a, &b, None) {
+        let (old, new) = (op.old_range(), op.new_range());
+        if matches!(op, DiffOp::Equal { .. }) {
+            for (i, j) in old.zip(new) {
+                if search[i] == region[j] {
+                    out.push(line("equal", Some(i), Some(j), search[i]));
+                } else {
+                    out.push(line("delete", Some(i), None, search[i]));
+                    out.push(line("insert", None, Some(j), region[j]));
+                }
+            }
+        } else {
+            out.extend(old.map(|i| line("delete", Some(i), None, search[i])));
+            out.extend(new.map(|j| line("insert", None, Some(j), region[j])));
+        }
+    }
+    out
 }
 
 /// The changed lines only: deleted/inserted runs are paired line by line and
@@ -217,6 +243,31 @@ mod tests {
         );
         assert_eq!(normalisation_reason(&["if a > b {", "x"], &file), None);
         assert!(is_partial_line(&["a < b"], &file));
+    }
+
+    /// A re-indented block: every line pairs with its own file line, even
+    /// where a SEARCH line reads exactly like another file line (`  }`).
+    #[test]
+    fn reindented_lines_pair_with_their_own_lines() {
+        let file = [
+            "function f() {",
+            "  if (a) {",
+            "    b();",
+            "  }",
+            "  c();",
+            "  return d;",
+            "}",
+        ];
+        let search: Vec<String> = file.iter().map(|l| format!("  {l}")).collect();
+        let search: Vec<&str> = search.iter().map(String::as_str).collect();
+        let lines = line_diff(&search, &file, 10);
+        let d = differences(&lines);
+        assert_eq!(d.len(), 7, "{d:#?}");
+        for (k, x) in d.iter().enumerate() {
+            assert_eq!(x.kind, DifferenceKind::Indentation, "{x:?}");
+            assert_eq!(x.search_line, Some(k + 1));
+            assert_eq!(x.file_line, Some(k + 10));
+        }
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Walks the diff's blocks as written, pairs each with the engine's report,
 //! and decides the root cause, region, differences and suggestion.
 
-use super::closest::{FileIndex, Region, closest, text_similarity};
+use super::closest::{FileIndex, Found, Region, closest, text_similarity};
 use super::compare::{
     differences, is_partial_line, line_diff, line_kind, normalisation_reason, word_diff,
 };
@@ -151,32 +151,52 @@ fn analyse(
     if let Some(l) = located.filter(|l| !l.out_of_order) {
         *from = l.byte_end;
     }
+    let applied = engine_span.is_some();
     let mut d = BlockDiagnosis {
         index: k,
         diff_lines: [pb.first_line, pb.last_line],
         state,
-        stage: located.map(|l| l.stage).or(eng.and_then(|b| b.stage)),
+        // A block the engine did not apply has no stage: how it would match
+        // on its own is `would_match`.
+        stage: if applied {
+            located.map(|l| l.stage)
+        } else if state == "failed" || state == "not-reached" {
+            None
+        } else {
+            located.map(|l| l.stage).or(eng.and_then(|b| b.stage))
+        },
+        would_match: located.filter(|_| !applied).map(|l| l.stage),
         out_of_order: located.is_some_and(|l| l.out_of_order),
         matched_lines: located
             .filter(|l| l.stage != Stage::Empty && l.end > l.start)
             .map(|l| [l.start + 1, l.end]),
         reason: None,
         closest: None,
+        tie: None,
         differences: Vec::new(),
         line_diff: Vec::new(),
         risky: false,
+        misplaced: false,
         message: String::new(),
         suggestion: None,
     };
-    let region = match located {
-        Some(l) if l.stage != Stage::Empty => Some(Region {
+    let found = match located {
+        Some(l) if l.stage != Stage::Empty => Found::Region(Region {
             start: l.start,
             end: l.end,
             similarity: 1.0,
         }),
-        Some(_) => None,
-        None if search.is_empty() => None,
-        None => closest(&ctx.file, &pb.search),
+        Some(_) => Found::Nothing,
+        None if search.is_empty() => Found::Nothing,
+        None => fragment(ctx, &pb.search).unwrap_or_else(|| closest(&ctx.file, &pb.search)),
+    };
+    let mut region = match found {
+        Found::Region(r) => Some(r),
+        Found::Tie(a, b) => {
+            d.tie = Some([closest_of(ctx, pb, a), closest_of(ctx, pb, b)]);
+            None
+        }
+        Found::Nothing => None,
     };
     let structural = structural_reason(ctx, pb, &mut d.differences);
     let content = match (located, region) {
@@ -186,25 +206,36 @@ fn analyse(
         (None, None) if search.is_empty() => {
             (!ctx.original.is_empty()).then_some(Reason::EmptySearch)
         }
+        // Two places tie: the damage is named against the first of them.
+        (None, None) if d.tie.is_some() => match found {
+            Found::Tie(a, _) => Some(unmatched_reason(pb, a, ctx)),
+            _ => Some(Reason::Edited),
+        },
         (None, None) => Some(Reason::NotFound),
     };
+    // A block-anchor match compares only the first and last lines: when the
+    // SEARCH text as a whole is clearly closer to another region, the
+    // reference's edit lands at the wrong place, and that region is the
+    // one the block was meant for.
+    if let Some(l) = located.filter(|l| l.stage == Stage::BlockAnchor && !l.out_of_order) {
+        let here = text_similarity(&pb.search.join("\n"), ctx.file.joined(l.start, l.end));
+        if let Found::Region(r) = closest(&ctx.file, &pb.search)
+            && (r.end <= l.start || r.start >= l.end)
+            && r.similarity >= here + super::closest::TIE_MARGIN
+        {
+            d.risky = true;
+            d.misplaced = true;
+            d.differences.clear();
+            region = Some(r);
+        }
+    }
     d.reason = structural.or(content);
     if d.reason.is_none() && state == "failed" {
         d.reason = Some(Reason::Structure);
     }
     d.risky = d.risky || (d.stage == Some(Stage::Empty) && !ctx.original.is_empty());
     if let (Some(reason), Some(r)) = (d.reason, region) {
-        let similarity = if r.similarity < 1.0 {
-            r.similarity
-        } else {
-            text_similarity(&pb.search.join("\n"), ctx.file.joined(r.start, r.end))
-        };
-        d.closest = Some(Closest {
-            start_line: r.start + 1,
-            end_line: r.end,
-            // Three decimals: the score is a guide, not a measurement.
-            similarity: (similarity * 1000.0).round() / 1000.0,
-        });
+        d.closest = Some(closest_of(ctx, pb, r));
         if d.line_diff.is_empty() {
             d.line_diff = line_diff(&pb.search, &ctx.file.lines(r.start, r.end), r.start + 1);
         }
@@ -212,10 +243,97 @@ fn analyse(
             d.differences = differences(&d.line_diff);
         }
         let replace = search_text(&pb.replace);
-        d.suggestion = suggestion(&ctx.file, r.start + 1, r.end, &replace);
+        d.suggestion = if reason == Reason::PartialLine {
+            fragment_replacement(ctx, &pb.search, r, &replace)
+                .and_then(|whole| suggestion(&ctx.file, r.start + 1, r.end, &whole))
+        } else {
+            suggestion(&ctx.file, r.start + 1, r.end, &replace)
+        };
     }
     d.message = super::message::describe(&d, ctx.options.version);
     d
+}
+
+/// The region as reported: 1-based lines and a similarity that reads as
+/// less than 1 whenever the text differs.
+fn closest_of(ctx: &Ctx, pb: &ParsedBlock, r: Region) -> Closest {
+    let similarity = if r.similarity < 1.0 {
+        r.similarity
+    } else {
+        text_similarity(&pb.search.join("\n"), ctx.file.joined(r.start, r.end))
+    };
+    Closest {
+        start_line: r.start + 1,
+        end_line: r.end,
+        // Three decimals, rounded down: the score is a guide, not a
+        // measurement, and a region that differs must never read as 1.
+        similarity: (similarity * 1000.0).floor() / 1000.0,
+    }
+}
+
+/// The text a SEARCH made of part of a line (or of lines) was copied from.
+/// `Some(needle)` as it occurs in the original, first the text as written,
+/// then trimmed; only a needle that occurs once and does not cover whole
+/// lines counts (a whole-line match is the other stages' business).
+fn fragment_needle(ctx: &Ctx, search: &[&str]) -> Option<(String, usize, usize)> {
+    let joined = search.join("\n");
+    let trimmed = js_trim(&joined).to_string();
+    // Too short to point at one place.
+    if trimmed.chars().filter(|c| !c.is_whitespace()).count() < 3 {
+        return None;
+    }
+    for needle in [joined, trimmed] {
+        let mut hits = ctx.original.match_indices(needle.as_str());
+        let Some((at, _)) = hits.next() else { continue };
+        let end = at + needle.len();
+        let line_start = at == 0 || ctx.original.as_bytes()[at - 1] == b'\n';
+        let line_end = end == ctx.original.len() || ctx.original.as_bytes()[end] == b'\n';
+        if line_start && line_end {
+            return None;
+        }
+        let count = 1 + hits.take(1).count();
+        return Some((needle, at, count));
+    }
+    None
+}
+
+/// The lines a fragment SEARCH was taken from, when it occurs in the file
+/// as it is (a tie when it occurs twice or more).
+fn fragment(ctx: &Ctx, search: &[&str]) -> Option<Found> {
+    let (needle, at, count) = fragment_needle(ctx, search)?;
+    let region_of = |at: usize| {
+        let m = span_lines(ctx, at, at + needle.len(), Stage::Exact, false);
+        Region {
+            start: m.start,
+            end: m.end.max(m.start + 1),
+            similarity: text_similarity(&search.join("\n"), ctx.file.joined(m.start, m.end)),
+        }
+    };
+    let first = region_of(at);
+    if count == 1 {
+        return Some(Found::Region(first));
+    }
+    let next = ctx.original[at + 1..]
+        .find(needle.as_str())
+        .map_or(at, |i| at + 1 + i);
+    Some(Found::Tie(first, region_of(next)))
+}
+
+/// The region's lines with the fragment replaced by `replace`: what the
+/// author of a fragment SEARCH meant the lines to become.
+fn fragment_replacement(ctx: &Ctx, search: &[&str], r: Region, replace: &str) -> Option<String> {
+    let (needle, _, count) = fragment_needle(ctx, search)?;
+    let lines = ctx.file.joined(r.start, r.end);
+    if count != 1 || lines.matches(needle.as_str()).count() != 1 {
+        return None;
+    }
+    let replace = replace.strip_suffix('\n').unwrap_or(replace);
+    let replace = if needle.len() < search.join("\n").len() {
+        js_trim(replace)
+    } else {
+        replace
+    };
+    Some(format!("{}\n", lines.replacen(needle.as_str(), replace, 1)))
 }
 
 /// Problems in the diff itself, which come before any content comparison.

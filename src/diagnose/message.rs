@@ -19,23 +19,54 @@ pub fn describe(d: &BlockDiagnosis, version: Version) -> String {
     let Some(reason) = d.reason else {
         return match d.closest {
             Some(c) => format!(
-                "Block #{n} {status}; it matches exactly at lines {}-{}.",
-                c.start_line, c.end_line
+                "Block #{n} {status}; it matches exactly at {}.",
+                span(c.start_line, c.end_line)
             ),
             None => format!("Block #{n} {status}; it matches exactly once."),
         };
     };
-    let at = d
-        .closest
-        .map(|c| {
+    let at = match (d.closest, d.tie) {
+        (Some(c), _) if d.misplaced => {
+            let matched = d
+                .matched_lines
+                .map(|m| format!(", not to the matched {}", span(m[0], m[1])))
+                .unwrap_or_default();
             format!(
-                " (closest: lines {}-{}, similarity {:.2})",
-                c.start_line, c.end_line, c.similarity
+                "; its SEARCH text is closest to {} (similarity {}){matched}: the edit lands at the wrong place",
+                span(c.start_line, c.end_line),
+                similarity(c.similarity)
             )
-        })
-        .unwrap_or_default();
+        }
+        (Some(c), _) => format!(
+            " (closest: {}, similarity {})",
+            span(c.start_line, c.end_line),
+            similarity(c.similarity)
+        ),
+        (None, Some([a, b])) => format!(
+            " (no single closest region: {} and {} are about equally similar, {} and {}; nothing is suggested)",
+            span(a.start_line, a.end_line),
+            span(b.start_line, b.end_line),
+            similarity(a.similarity),
+            similarity(b.similarity)
+        ),
+        (None, None) => String::new(),
+    };
     let detail = detail(d, reason, version);
     format!("Block #{n} {status}: {}{detail}{at}.", reason.describe())
+}
+
+/// `line 12` or `lines 12-14`.
+fn span(a: usize, b: usize) -> String {
+    if a == b {
+        format!("line {a}")
+    } else {
+        format!("lines {a}-{b}")
+    }
+}
+
+/// Two decimals, rounded down: a region that differs never reads as 1.00.
+pub fn similarity(s: f64) -> String {
+    format!("{:.2}", (s * 100.0).floor() / 100.0)
 }
 
 /// The specifics worth a clause: which lines, which marker.
@@ -65,12 +96,19 @@ fn detail(d: &BlockDiagnosis, reason: Reason, version: Version) -> String {
             format!(" ({}{rules})", what.join("; "))
         }
         Reason::DroppedLastLine => " (a final line starting with -, <, =, + or > that is not a marker is discarded; end the diff with a newline after the REPLACE marker)".to_string(),
-        _ if d.risky && d.stage == Some(Stage::BlockAnchor) => {
-            format!(" — risky: SEARCH lines {} differ from the file and are replaced unseen", lines_of(Some(DifferenceKind::Unseen)).join(", "))
+        _ if d.misplaced => String::new(),
+        _ if d.risky && d.stage.or(d.would_match) == Some(Stage::BlockAnchor) => {
+            let unseen = lines_of(Some(DifferenceKind::Unseen));
+            let (word, verb) = if unseen.len() == 1 { ("line", "differs") } else { ("lines", "differ") };
+            format!(" — risky: SEARCH {word} {} {verb} from the file and {} replaced unseen", unseen.join(", "), if unseen.len() == 1 { "is" } else { "are" })
         }
         _ if !d.differences.is_empty() && d.differences.len() <= 8 => {
             let lines: Vec<String> = d.differences.iter().filter_map(|x| x.search_line.map(|l| l.to_string())).collect();
-            if lines.is_empty() { String::new() } else { format!(" on SEARCH line {}", lines.join(", ")) }
+            match lines.len() {
+                0 => String::new(),
+                1 => format!(" on SEARCH line {}", lines[0]),
+                _ => format!(" on SEARCH lines {}", lines.join(", ")),
+            }
         }
         _ => String::new(),
     }

@@ -30,7 +30,7 @@ use serde::Serialize;
 use crate::engine::matcher::LineIndex;
 use crate::engine::{self, Options, Outcome, Stage};
 
-pub use closest::{FileIndex, MIN_SIMILARITY};
+pub use closest::{FileIndex, MIN_SIMILARITY, TIE_MARGIN};
 pub use suggest::suggestion;
 
 /// The root cause of a block's trouble. JSON: the kebab-case [`Reason::code`].
@@ -191,19 +191,31 @@ pub struct BlockDiagnosis {
     pub diff_lines: [usize; 2],
     /// The engine's state name, or `not-reached` after an earlier failure.
     pub state: &'static str,
-    /// The stage that matched (for unreached blocks: would match on its own).
+    /// The stage the engine applied the block with; `None` for a block the
+    /// engine did not apply (failed, not reached, dropped).
     pub stage: Option<Stage>,
+    /// For a block the engine did not apply: the stage it matches with on
+    /// its own, from the end of the previous block's match (`None` when it
+    /// matches nowhere).
+    pub would_match: Option<Stage>,
     pub out_of_order: bool,
     /// 1-based first and last file lines the block matched (or would match on its own).
     pub matched_lines: Option<[usize; 2]>,
     /// `None` when the block matched exactly and uniquely.
     pub reason: Option<Reason>,
+    /// The region the block was meant for: `None` when nothing in the file
+    /// is similar enough, or when two regions tie (see `tie`).
     pub closest: Option<Closest>,
+    /// Two regions about equally similar, neither offered as the place.
+    pub tie: Option<[Closest; 2]>,
     pub differences: Vec<Difference>,
     /// The SEARCH text against the closest region, line by line.
     pub line_diff: Vec<DiffLine>,
     /// The match replaced lines nobody compared (block-anchor) or the whole file.
     pub risky: bool,
+    /// A block-anchor match at lines other than the ones the SEARCH text is
+    /// closest to (`closest`): the reference's edit lands at the wrong place.
+    pub misplaced: bool,
     /// One sentence for people.
     pub message: String,
     /// A corrected block with canonical markers, ready to paste back.
