@@ -108,6 +108,23 @@ pub struct Region {
     pub start: usize,
     pub end: usize,
     pub similarity: f64,
+    /// A first or last SEARCH line has no counterpart in the region (a
+    /// line the file never had, or one rewritten beyond recognition): the
+    /// lines are right, but whether the block meant more of the file
+    /// around them cannot be told, so nothing may be suggested.
+    pub open_edge: bool,
+}
+
+impl Region {
+    /// A region known to be exactly the block's lines.
+    pub fn exact(start: usize, end: usize, similarity: f64) -> Self {
+        Region {
+            start,
+            end,
+            similarity,
+            open_edge: false,
+        }
+    }
 }
 
 /// Below this character-level similarity no region is offered: no
@@ -131,6 +148,9 @@ pub enum Found {
     Region(Region),
     /// Two regions (or more) about equally similar: `best` and the other.
     Tie(Region, Region),
+    /// Every SEARCH line occurs several times in the file (or is too short
+    /// to look for): no single place can be told from them.
+    Vague,
     /// Nothing at or above [`MIN_SIMILARITY`].
     Nothing,
 }
@@ -162,6 +182,15 @@ pub fn closest(file: &FileIndex, search: &[&str]) -> Found {
         for &j in by_key.get(&file.key(i)).map_or(&[][..], Vec::as_slice) {
             freq[j] += 1;
         }
+    }
+    // A line points at one place when it occurs once, or when it occurs
+    // nowhere (damaged) and is long enough to be found by its trigrams.
+    let distinctive = search
+        .iter()
+        .zip(&freq)
+        .any(|(l, &f)| f == 1 || (f == 0 && trigram_set(l).len() > 1));
+    if !distinctive {
+        return Found::Vague;
     }
     let mut votes: HashMap<isize, f64> = HashMap::new();
     for i in 0..file.line_count() {
@@ -214,7 +243,9 @@ pub fn closest(file: &FileIndex, search: &[&str]) -> Found {
         // Matched lines over the longer side: dropping a damaged line from
         // the window must not look like an improvement.
         let lines = same as f64 / search_keys.len().max(b - a) as f64;
-        let grams = dice(&search_grams, &trigram_set(file.joined(a, b)));
+        // How much of the SEARCH text the window holds: a file line the
+        // SEARCH text lost must not outweigh a SEARCH line the window lost.
+        let grams = containment(&search_grams, &trigram_set(file.joined(a, b)));
         0.5 * lines + 0.5 * grams
     };
     let m = search.len() as isize;
@@ -247,12 +278,20 @@ pub fn closest(file: &FileIndex, search: &[&str]) -> Found {
     }
     windows.sort_by(|x, y| y.2.total_cmp(&x.2).then(x.0.cmp(&y.0)));
     let joined = search.join("\n");
-    let region = |&(a, b, _): &(usize, usize, f64)| Region {
-        start: a,
-        end: b,
-        similarity: text_similarity(&joined, file.joined(a, b)),
+    let region = |&(a, b, _): &(usize, usize, f64)| {
+        let (a, b, open_edge) = trim_unpaired(file, search, a, b);
+        Region {
+            start: a,
+            end: b,
+            similarity: text_similarity(&joined, file.joined(a, b)),
+            open_edge,
+        }
     };
-    // The few best windows that do not overlap, judged by characters.
+    // The window scored best by lines and trigrams is the region; the
+    // character similarity decides whether it is similar enough, and
+    // whether another window that does not overlap it is as similar (a
+    // tie: then neither is offered). Characters alone would prefer a
+    // window that leaves out a line the SEARCH text lost.
     let mut kept: Vec<Region> = Vec::with_capacity(4);
     for w in &windows {
         if kept.len() == 4 {
@@ -262,21 +301,66 @@ pub fn closest(file: &FileIndex, search: &[&str]) -> Found {
             kept.push(region(w));
         }
     }
-    kept.sort_by(|x, y| {
-        y.similarity
-            .total_cmp(&x.similarity)
-            .then(x.start.cmp(&y.start))
-    });
-    match kept.as_slice() {
-        [best, ..] if best.similarity < MIN_SIMILARITY => Found::Nothing,
-        [best, rival, ..]
-            if rival.similarity >= MIN_SIMILARITY
-                && best.similarity - rival.similarity < TIE_MARGIN =>
-        {
-            Found::Tie(*best, *rival)
+    let Some((&best, others)) = kept.split_first() else {
+        return Found::Nothing;
+    };
+    if best.similarity < MIN_SIMILARITY {
+        return Found::Nothing;
+    }
+    let rival = others
+        .iter()
+        .filter(|r| r.similarity >= MIN_SIMILARITY)
+        .max_by(|x, y| {
+            x.similarity
+                .total_cmp(&y.similarity)
+                .then(y.start.cmp(&x.start))
+        });
+    match rival {
+        Some(&r) if r.similarity > best.similarity - TIE_MARGIN => Found::Tie(best, r),
+        _ => Found::Region(best),
+    }
+}
+
+/// Whether two lines are the same line, damaged: equal once normalised, or
+/// sharing half their trigrams. Lines too short for trigrams (`}`) pair
+/// only when equal.
+fn paired(a: &str, b: &str) -> bool {
+    if line_key(a) == line_key(b) || line_key(&unescape_entities(a)) == line_key(b) {
+        return true;
+    }
+    let (x, y) = (trigram_set(a), trigram_set(b));
+    x.len() > 1 && y.len() > 1 && dice(&x, &y) >= 0.5
+}
+
+/// The window `a..b` cut to the lines between its first and last line
+/// aligned with a SEARCH line (lines aligned in order by their loose form,
+/// and damaged lines by [`paired`]), and whether the first or last SEARCH
+/// line is left without a counterpart.
+fn trim_unpaired(file: &FileIndex, search: &[&str], a: usize, b: usize) -> (usize, usize, bool) {
+    let window: Vec<&str> = (a..b).map(|i| file.line(i)).collect();
+    let key = |l: &str| line_key(&unescape_entities(l));
+    let sk: Vec<u32> = search.iter().map(|l| key(l)).collect();
+    let wk: Vec<u32> = window.iter().map(|l| key(l)).collect();
+    let mut pairs: Vec<(usize, usize)> = Vec::new();
+    for op in textdiff::ops(&sk, &wk, None) {
+        let (old, new) = (op.old_range(), op.new_range());
+        if matches!(op, similar::DiffOp::Equal { .. }) {
+            pairs.extend(old.zip(new));
+            continue;
         }
-        [best, ..] => Found::Region(*best),
-        [] => Found::Nothing,
+        // Damaged lines: each SEARCH line takes the next window line it
+        // resembles, in order.
+        let mut next = new.start;
+        for i in old {
+            if let Some(j) = (next..new.end).find(|&j| paired(search[i], window[j])) {
+                pairs.push((i, j));
+                next = j + 1;
+            }
+        }
+    }
+    match (pairs.first(), pairs.last()) {
+        (Some(&(i0, j0)), Some(&(i1, j1))) => (a + j0, a + j1 + 1, i0 > 0 || i1 + 1 < search.len()),
+        _ => (a, b, true),
     }
 }
 
@@ -390,6 +474,15 @@ fn trigram_set(text: &str) -> Vec<u32> {
     grams.sort_unstable();
     grams.dedup();
     grams
+}
+
+/// Share of the sorted set `a` that is in the sorted set `b`.
+fn containment(a: &[u32], b: &[u32]) -> f64 {
+    if a.is_empty() {
+        return 1.0;
+    }
+    let common = a.iter().filter(|g| b.binary_search(g).is_ok()).count();
+    common as f64 / a.len() as f64
 }
 
 /// Dice coefficient of two sorted sets.

@@ -177,15 +177,12 @@ fn analyse(
         line_diff: Vec::new(),
         risky: false,
         misplaced: false,
+        vague: false,
         message: String::new(),
         suggestion: None,
     };
     let found = match located {
-        Some(l) if l.stage != Stage::Empty => Found::Region(Region {
-            start: l.start,
-            end: l.end,
-            similarity: 1.0,
-        }),
+        Some(l) if l.stage != Stage::Empty => Found::Region(Region::exact(l.start, l.end, 1.0)),
         Some(_) => Found::Nothing,
         None if search.is_empty() => Found::Nothing,
         None => fragment(ctx, &pb.search).unwrap_or_else(|| closest(&ctx.file, &pb.search)),
@@ -194,6 +191,10 @@ fn analyse(
         Found::Region(r) => Some(r),
         Found::Tie(a, b) => {
             d.tie = Some([closest_of(ctx, pb, a), closest_of(ctx, pb, b)]);
+            None
+        }
+        Found::Vague => {
+            d.vague = true;
             None
         }
         Found::Nothing => None,
@@ -207,6 +208,7 @@ fn analyse(
             (!ctx.original.is_empty()).then_some(Reason::EmptySearch)
         }
         // Two places tie: the damage is named against the first of them.
+        (None, None) if d.vague => Some(Reason::Edited),
         (None, None) if d.tie.is_some() => match found {
             Found::Tie(a, _) => Some(unmatched_reason(pb, a, ctx)),
             _ => Some(Reason::Edited),
@@ -243,7 +245,9 @@ fn analyse(
             d.differences = differences(&d.line_diff);
         }
         let replace = search_text(&pb.replace);
-        d.suggestion = if reason == Reason::PartialLine {
+        d.suggestion = if r.open_edge {
+            None
+        } else if reason == Reason::PartialLine {
             fragment_replacement(ctx, &pb.search, r, &replace)
                 .and_then(|whole| suggestion(&ctx.file, r.start + 1, r.end, &whole))
         } else {
@@ -286,9 +290,13 @@ fn fragment_needle(ctx: &Ctx, search: &[&str]) -> Option<(String, usize, usize)>
         let mut hits = ctx.original.match_indices(needle.as_str());
         let Some((at, _)) = hits.next() else { continue };
         let end = at + needle.len();
-        let line_start = at == 0 || ctx.original.as_bytes()[at - 1] == b'\n';
-        let line_end = end == ctx.original.len() || ctx.original.as_bytes()[end] == b'\n';
-        if line_start && line_end {
+        // Part of a longer line: something other than white space shares
+        // its first line before it, or its last line after it.
+        let text = ctx.original;
+        let before = &text[text[..at].rfind('\n').map_or(0, |i| i + 1)..at];
+        let after = &text[end..text[end..].find('\n').map_or(text.len(), |i| end + i)];
+        let needle_ends_line = needle.ends_with('\n');
+        if js_trim(before).is_empty() && (needle_ends_line || js_trim(after).is_empty()) {
             return None;
         }
         let count = 1 + hits.take(1).count();
@@ -303,11 +311,11 @@ fn fragment(ctx: &Ctx, search: &[&str]) -> Option<Found> {
     let (needle, at, count) = fragment_needle(ctx, search)?;
     let region_of = |at: usize| {
         let m = span_lines(ctx, at, at + needle.len(), Stage::Exact, false);
-        Region {
-            start: m.start,
-            end: m.end.max(m.start + 1),
-            similarity: text_similarity(&search.join("\n"), ctx.file.joined(m.start, m.end)),
-        }
+        Region::exact(
+            m.start,
+            m.end.max(m.start + 1),
+            text_similarity(&search.join("\n"), ctx.file.joined(m.start, m.end)),
+        )
     };
     let first = region_of(at);
     if count == 1 {

@@ -49,6 +49,7 @@ pub fn describe(d: &BlockDiagnosis, version: Version) -> String {
             similarity(a.similarity),
             similarity(b.similarity)
         ),
+        (None, None) if d.vague => " (every SEARCH line occurs several times in the file, so no single place can be told; nothing is suggested)".to_string(),
         (None, None) => String::new(),
     };
     let detail = detail(d, reason, version);

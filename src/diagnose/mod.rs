@@ -216,6 +216,9 @@ pub struct BlockDiagnosis {
     /// A block-anchor match at lines other than the ones the SEARCH text is
     /// closest to (`closest`): the reference's edit lands at the wrong place.
     pub misplaced: bool,
+    /// Every SEARCH line occurs several times in the file: the block could
+    /// be meant for any of those places, so none is offered.
+    pub vague: bool,
     /// One sentence for people.
     pub message: String,
     /// A corrected block with canonical markers, ready to paste back.
