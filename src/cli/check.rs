@@ -178,10 +178,7 @@ fn suggested_blocks(blocks: &[BlockDiagnosis], report: &mut String) -> String {
     for d in blocks.iter().filter(|d| d.is_problem()) {
         match &d.suggestion {
             Some(block) => s.push_str(block),
-            None => report.push_str(&format!(
-                "block #{}: no suggestion (no similar region in the file)\n",
-                d.index + 1
-            )),
+            None => report.push_str(&format!("block #{}: {}\n", d.index + 1, no_suggestion(d))),
         }
     }
     s
@@ -197,10 +194,23 @@ fn suggestions(blocks: &[BlockDiagnosis]) -> String {
                 s.push_str(block);
             }
             None => s.push_str(&format!(
-                "\n# block #{}: no suggestion (no similar region in the file)\n",
-                d.index + 1
+                "\n# block #{}: {}\n",
+                d.index + 1,
+                no_suggestion(d)
             )),
         }
     }
     s
+}
+
+/// Why a block that needs attention has no suggestion.
+fn no_suggestion(d: &BlockDiagnosis) -> &'static str {
+    if d.reason.is_none() && d.stage == Some(engine::Stage::Exact) {
+        // Not reached after an earlier failure, but fine on its own.
+        "no suggestion needed (it matches exactly on its own)"
+    } else if d.closest.is_none() {
+        "no suggestion (no similar region in the file)"
+    } else {
+        "no suggestion (its region cannot be quoted in a block)"
+    }
 }

@@ -240,10 +240,7 @@ fn verbatim(diff_lines: &[&str], [first, last]: [usize; 2]) -> String {
 }
 
 /// The engine's report for a block the diagnosis found at `first..=last`.
-fn engine_report<C>(
-    outcome: &Outcome<C>,
-    [first, last]: [usize; 2],
-) -> Option<&BlockReport> {
+fn engine_report<C>(outcome: &Outcome<C>, [first, last]: [usize; 2]) -> Option<&BlockReport> {
     outcome
         .blocks
         .iter()
@@ -264,6 +261,12 @@ fn place<C>(
         return Err(match d.reason {
             Some(Reason::EmptySearch) => {
                 "has an empty SEARCH section: it names no place in {FILE}: kept as written".into()
+            }
+            Some(Reason::Structure | Reason::MarkerTypo | Reason::DroppedLastLine)
+                if d.closest.is_none() =>
+            {
+                "is malformed and names no place in {FILE} (see srview check): kept as written"
+                    .into()
             }
             _ if d.closest.is_some() => {
                 "has no usable suggestion (a line of its region reads as a marker): kept as \
@@ -562,7 +565,7 @@ fn build(p: &Placed, index: &LineIndex, from: usize, upper: usize) -> Result<Bui
                 if span.0 >= from && span.1 <= upper && first_match(&search) == Some(span.0) {
                     return Ok(Built {
                         text: suggestion.clone(),
-                        search_span: (span.0, span.0 + search.len()),
+                        search_span: (span.0, (span.0 + search.len()).min(text.len())),
                         stage,
                     });
                 }
@@ -629,7 +632,7 @@ fn grow(
             text.push('\n');
             return Ok(Built {
                 text,
-                search_span: (at, at + search.len()),
+                search_span: (at, (at + search.len()).min(index.text().len())),
                 stage,
             });
         }
