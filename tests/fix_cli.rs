@@ -8,6 +8,8 @@ use std::process::{Command, Output, Stdio};
 
 use srview::engine::{self, BlockState, Options, Stage, Version};
 
+mod common;
+
 const ORIGINAL: &str = r#"use std::collections::HashMap;
 
 /// Totals an order.
@@ -355,4 +357,53 @@ fn a_last_line_without_newline_is_placed_line_trimmed_and_said() {
             "fn main() {\n    run();\n    done();\n}\n"
         );
     }
+}
+
+/// Over generated files and hostile diffs (tiny vocabularies, repeated
+/// lines, every marker spelling, CRLF): `fix` never fails on its own (exit
+/// 0 or 1, never 2 or a panic), and an exit 0 always means the printed diff
+/// applies with every block in order and `exact` (an empty SEARCH only on an
+/// empty file; line-trimmed only where stderr says why).
+#[test]
+fn exit_zero_always_means_every_block_applies_exactly() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut zero = 0;
+    for seed in 0..150u64 {
+        let mut rng = common::Rng::new(seed);
+        let original = common::original(&mut rng);
+        let diff = common::diff(&mut rng, &original);
+        let file = dir.path().join("f.txt");
+        let d = dir.path().join("d.diff");
+        std::fs::write(&file, &original).expect("write");
+        std::fs::write(&d, &diff).expect("write");
+        for version in VERSIONS {
+            let out = srview(&["fix", p(&file), p(&d), "--engine", version.name()]);
+            let code = out.status.code();
+            let err = stderr(&out);
+            assert!(
+                matches!(code, Some(0 | 1)),
+                "seed {seed} {version:?}: {code:?} {err}\n{original:?}\n{diff:?}"
+            );
+            if code != Some(0) {
+                continue;
+            }
+            zero += 1;
+            let fixed = stdout(&out);
+            let outcome = engine::apply(&fixed, &original, options(version));
+            assert!(outcome.result.is_ok(), "seed {seed} {version:?}: {fixed:?}");
+            for b in &outcome.blocks {
+                let stage_ok = match b.stage {
+                    Some(Stage::Exact) => true,
+                    Some(Stage::Empty) => original.is_empty(),
+                    Some(Stage::LineTrimmed) => err.contains("no final newline"),
+                    _ => false,
+                };
+                assert!(
+                    b.state == BlockState::Applied && stage_ok && !b.out_of_order,
+                    "seed {seed} {version:?}: {b:?}\n{original:?}\n{diff:?}\n{fixed:?}\n{err}"
+                );
+            }
+        }
+    }
+    assert!(zero > 30, "only {zero} cases placed every block");
 }

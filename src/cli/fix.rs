@@ -110,7 +110,8 @@ struct Placed {
 
 #[derive(Debug, Clone)]
 enum How {
-    /// Written as in the diff: it matches exactly at `core.0`.
+    /// Written as in the diff (closed if the diff left it open): it
+    /// matches exactly at `core.0`.
     Kept { text: String, search: String },
     /// Quote the file's lines: 0-based lines `lines.0..lines.1`, `core` as
     /// whole lines, with `replace_lines` (no `\n`) as REPLACE.
@@ -268,11 +269,11 @@ fn place<C>(
                 "is malformed and names no place in {FILE} (see srview check): kept as written"
                     .into()
             }
-            _ if d.closest.is_some() => {
-                "has no usable suggestion (a line of its region reads as a marker): kept as \
-                 written"
-                    .into()
-            }
+            _ if let Some(c) = d.closest => format!(
+                "has no suggestion for its closest region (lines {}-{}; see srview check): kept \
+                 as written",
+                c.start_line, c.end_line
+            ),
             _ => "has no similar region in {FILE}: kept as written".into(),
         });
     };
@@ -343,8 +344,11 @@ fn keep<C>(
         }
     };
     if !text.lines().any(is_replace_end) {
-        text.push_str(REPLACE_END);
-        text.push('\n');
+        // Left open at the end of the diff: the reference closes it (taking
+        // the empty element after a final newline as one more REPLACE line).
+        // Printed before other blocks it must be closed, so it is written
+        // out canonically with the REPLACE text it applies with.
+        text = format!("{SEARCH_START}\n{search}{SEPARATOR}\n{replace}{REPLACE_END}\n");
     }
     Some(Placed {
         block: d.index,
