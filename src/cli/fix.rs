@@ -124,7 +124,8 @@ enum How {
 }
 
 /// A block ready to print: its text, where its SEARCH text starts and ends
-/// in the original, and the stage it must match with.
+/// in the original (the end clamped to the text, as the engine reports a
+/// match), and the stage it must match with.
 struct Built {
     text: String,
     search_span: (usize, usize),
@@ -710,6 +711,24 @@ mod tests {
         let fixed = fix(diff, "a\nb\nc\n", opts(Version::V1));
         assert_eq!(fixed.diff, diff);
         assert!(fixed.notes.is_empty());
+    }
+
+    /// v1 closes a last block left open, the empty element after the final
+    /// newline becoming a REPLACE line; printed closed, it must still give
+    /// the content it gave.
+    #[test]
+    fn an_open_last_block_is_closed_with_what_it_applied() {
+        let original = "a\nb\n\n}\nc\n";
+        let diff = "------- SEARCH\n\n}\n===\n";
+        let fixed = fix(diff, original, opts(Version::V1));
+        assert!(fixed.notes.is_empty(), "{:?}", fixed.notes);
+        let want = engine::apply(diff, original, opts(Version::V1));
+        let got = engine::apply(&fixed.diff, original, opts(Version::V1));
+        assert_eq!(got.blocks[0].stage, Some(Stage::Exact));
+        assert_eq!(
+            got.result.expect("applies").new_content,
+            want.result.expect("applies").new_content
+        );
     }
 
     #[test]
