@@ -407,3 +407,34 @@ fn exit_zero_always_means_every_block_applies_exactly() {
     }
     assert!(zero > 30, "only {zero} cases placed every block");
 }
+
+#[test]
+fn a_block_anchor_match_with_a_typo_in_the_middle_is_fixed() {
+    let diff = "------- SEARCH\n    if discount > 0.0 {\n        totl *= 1.0 - discount;\n    }\n=======\n    if discount > 0.5 {\n        total *= 0.5;\n    }\n+++++++ REPLACE\n";
+    let want = edited(
+        "    if discount > 0.0 {\n        total *= 1.0 - discount;\n",
+        "    if discount > 0.5 {\n        total *= 0.5;\n",
+    );
+    assert_fixed(diff, &want, 1);
+}
+
+/// Block-anchor compares only the first and last lines: a block whose
+/// middle is unlike the file (here a shorter, rewritten function whose
+/// closing brace anchors on an inner `}`) must not become an exact block
+/// that looks safe.
+#[test]
+fn a_block_anchor_guess_is_not_turned_into_an_exact_block() {
+    let diff = "------- SEARCH\npub fn order_total(items: &[Item], discount: f64) -> f64 {\n    let mut sum = 0;\n    for x in things { sum += x.cost }\n    if discount > 0.0 {\n        total *= 1.0 - discount;\n    }\n    total\n}\n=======\npub fn order_total() {}\n+++++++ REPLACE\n";
+    for version in VERSIONS {
+        let f = files(ORIGINAL, diff);
+        let out = fix(&f, version);
+        assert_eq!(out.status.code(), Some(1), "{version:?}");
+        assert_eq!(
+            stderr(&out),
+            "srview: block #1 (diff lines 1-12) matches only by its first and last lines \
+             (block-anchor), and its SEARCH line 3 is unlike the file's line there: the region \
+             is a guess, kept as written (see srview check)\n"
+        );
+        assert_eq!(stdout(&out), diff, "kept as written");
+    }
+}
