@@ -175,7 +175,8 @@ pub struct CheckArgs {
     /// Print one JSON object with a diagnosis per block.
     #[arg(long)]
     pub json: bool,
-    /// Print a corrected SEARCH/REPLACE block for every failing block.
+    /// Print a corrected SEARCH/REPLACE block for every failing block (stdout
+    /// not a terminal: only the blocks on stdout, the report on stderr).
     #[arg(long)]
     pub suggest: bool,
 }
