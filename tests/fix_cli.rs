@@ -438,3 +438,133 @@ fn a_block_anchor_guess_is_not_turned_into_an_exact_block() {
         assert_eq!(stdout(&out), diff, "kept as written");
     }
 }
+
+/// Generated files, several damaged blocks at known places (in order or
+/// shuffled): an exit 0 must give exactly the content the author meant
+/// (never a confident wrong result), and most diffs must be fixed.
+#[test]
+fn damaged_multi_block_diffs_give_the_meant_result() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (mut cases, mut fixed_ok) = (0, 0);
+    for seed in 1..=60u64 {
+        let mut rng = common::Rng::new(seed);
+        let lines = damage_file(&mut rng, 60);
+        let original: String = lines.iter().map(|l| format!("{l}\n")).collect();
+        // Regions of 1-3 lines starting on a distinctive line, apart.
+        let mut regions: Vec<(usize, usize)> = Vec::new();
+        let mut at = rng.below(4);
+        while regions.len() < 4 && at + 3 < lines.len() {
+            while at < lines.len() && !distinctive(&lines[at]) {
+                at += 1;
+            }
+            if at + 3 >= lines.len() {
+                break;
+            }
+            let len = 1 + rng.below(3);
+            regions.push((at, at + len));
+            at += len + 2 + rng.below(8);
+        }
+        let mut want = String::new();
+        let mut pos = 0;
+        for (k, &(s, e)) in regions.iter().enumerate() {
+            want.extend(lines[pos..s].iter().map(|l| format!("{l}\n")));
+            want.push_str(&format!("    new_{k}();\n"));
+            pos = e;
+        }
+        want.extend(lines[pos..].iter().map(|l| format!("{l}\n")));
+        let mut blocks: Vec<String> = regions
+            .iter()
+            .enumerate()
+            .map(|(k, &(s, e))| {
+                let search: String = lines[s..e]
+                    .iter()
+                    .enumerate()
+                    .map(|(j, l)| {
+                        let damaged = if j == 0 {
+                            damage(&mut rng, l)
+                        } else {
+                            l.clone()
+                        };
+                        format!("{damaged}\n")
+                    })
+                    .collect();
+                format!("------- SEARCH\n{search}=======\n    new_{k}();\n+++++++ REPLACE\n")
+            })
+            .collect();
+        if rng.chance(30) {
+            blocks.reverse();
+        }
+        let diff = blocks.concat();
+        let file = dir.path().join("g.rs");
+        let d = dir.path().join("g.diff");
+        std::fs::write(&file, &original).expect("write");
+        std::fs::write(&d, &diff).expect("write");
+        for version in VERSIONS {
+            cases += 1;
+            let out = srview(&["fix", p(&file), p(&d), "--engine", version.name()]);
+            let err = stderr(&out);
+            match out.status.code() {
+                Some(0) => {
+                    fixed_ok += 1;
+                    assert_applies_exactly(&original, &stdout(&out), version, &want);
+                }
+                Some(1) => {
+                    println!("seed {seed} {version:?}: {err}");
+                    assert!(err.contains("kept as written"), "{err}")
+                }
+                other => panic!("seed {seed}: exit {other:?}: {err}"),
+            }
+        }
+    }
+    println!("fixed {fixed_ok} of {cases}");
+    assert!(
+        fixed_ok * 10 >= cases * 9,
+        "only {fixed_ok} of {cases} damaged diffs fixed"
+    );
+}
+
+fn damage_file(rng: &mut common::Rng, n: usize) -> Vec<String> {
+    const WORDS: [&str; 8] = [
+        "alpha", "budget", "cursor", "delta", "engine", "filter", "gamma", "handle",
+    ];
+    (0..n)
+        .map(|i| {
+            let w = WORDS[rng.below(WORDS.len())];
+            let v = WORDS[rng.below(WORDS.len())];
+            match i % 7 {
+                0 => format!("fn {w}_{i}(input: &str) -> Option<{v}> {{"),
+                1 => format!("    let {w}_{i} = \"{v}-{i}\";"),
+                2 => format!("    if {w}_{i} < limit && {v} > 0 {{"),
+                3 => format!("        log('{w} {i} - {v}');"),
+                4 => "    }".to_string(),
+                5 => "}".to_string(),
+                _ => String::new(),
+            }
+        })
+        .collect()
+}
+
+fn distinctive(line: &str) -> bool {
+    line.trim().len() > 3
+}
+
+/// One kind of damage a model does to a SEARCH line.
+fn damage(rng: &mut common::Rng, line: &str) -> String {
+    match rng.below(4) {
+        0 => format!("  {line}"),
+        1 => line
+            .replace('<', "&lt;")
+            .replace('&', "&amp;")
+            .replace("&amp;lt;", "&lt;"),
+        2 => line.replace('"', "\u{201c}").replace('\'', "\u{2019}"),
+        _ => {
+            // A typo: the last letter of the line doubled.
+            let at = line.rfind(|c: char| c.is_ascii_alphabetic()).unwrap_or(0);
+            let mut s = line.to_string();
+            if let Some(c) = line[at..].chars().next() {
+                s.insert(at, c);
+            }
+            s
+        }
+    }
+}
