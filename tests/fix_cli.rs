@@ -568,3 +568,16 @@ fn damage(rng: &mut common::Rng, line: &str) -> String {
         }
     }
 }
+
+#[test]
+fn a_block_not_reached_after_a_failure_is_kept_when_it_matches_exactly() {
+    let failing = "------- SEARCH\n        total *= 1.0 - discont;\n=======\n        total *= 0.5;\n+++++++ REPLACE\n";
+    let exact =
+        "------- SEARCH\n    a < b && b <= 10\n=======\n    a < b && b < 10\n+++++++ REPLACE\n";
+    let diff = format!("{failing}{exact}");
+    let want = edited("1.0 - discount;", "0.5;").replacen("b <= 10", "b < 10", 1);
+    assert_fixed(&diff, &want, 2);
+    let f = files(ORIGINAL, &diff);
+    let fixed = stdout(&fix(&f, Version::V2));
+    assert!(fixed.ends_with(exact), "{fixed}");
+}

@@ -350,7 +350,9 @@ fn keep<C>(
     let new_file = d.stage == Some(Stage::Empty) && d.reason.is_none();
     let keepable = match d.state {
         "applied" => (exact && matches!(d.reason, None | Some(Reason::Ambiguous))) || new_file,
-        "not-reached" => exact && d.reason.is_none(),
+        // Fine on its own: kept when its SEARCH text is found exactly at
+        // the line the diagnosis names (checked below, whatever `stage` says).
+        "not-reached" => d.reason.is_none() && !d.out_of_order,
         _ => false,
     };
     if !keepable {
