@@ -78,25 +78,107 @@ fn json_lists_every_block_with_reason_and_region() {
     assert_eq!(blocks[1]["closest"], Value::Null);
 }
 
+/// Exit status, stdout and stderr.
+fn srview_all(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_srview"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 #[test]
 fn text_output_reads_like_a_compiler_error() {
     let (_d, file, diff) = files(BAD);
-    let (code, out) = srview(&["check", &file, &diff, "--suggest"]);
+    // Without --suggest the report is stdout's.
+    let (code, out) = srview(&["check", &file, &diff]);
     assert_eq!(code, 1);
+    assert!(out.contains("error[edited]"), "{out}");
+    assert!(
+        out.contains("engine: block #1: SEARCH text does not match anything in the file\n"),
+        "{out}"
+    );
+    // With --suggest into a pipe, the report goes to stderr.
+    let (code, blocks, out) = srview_all(&["check", &file, &diff, "--suggest"]);
+    assert_eq!(code, 1);
+    assert!(!blocks.contains("error["), "{blocks}");
     assert!(out.contains(&format!("{file}:6")), "{out}");
     assert!(out.contains("error[edited]"), "{out}");
     assert!(
         out.contains("-     twoo();") && out.contains("+     two();"),
         "{out}"
     );
-    assert!(
-        out.contains("------- SEARCH\n    two();\n=======\n    dos();\n+++++++ REPLACE\n"),
-        "{out}"
+    assert_eq!(
+        blocks,
+        "------- SEARCH\n    two();\n=======\n    dos();\n+++++++ REPLACE\n"
     );
     assert!(
         out.contains("engine: block #1: SEARCH text does not match anything in the file\n"),
         "{out}"
     );
+    assert!(
+        out.contains("block #2: no suggestion needed (it matches exactly on its own)\n"),
+        "{out}"
+    );
+}
+
+/// `check --suggest > fixed.diff`: stdout is the suggested blocks and
+/// nothing else (no report, no `# suggested block` headers, no engine
+/// verdict), so it parses as a diff whose blocks are the suggestions.
+#[test]
+fn suggest_into_a_pipe_prints_only_the_suggested_blocks() {
+    let no_place = "------- SEARCH\nThe quick brown fox jumps over the lazy dog\nwhile seven wizards quietly juggle umbrellas\n=======\nx\n+++++++ REPLACE\n";
+    let (_d, file, diff) = files(&format!("{BAD}{no_place}"));
+    let (code, json, _) = srview_all(&["check", &file, &diff, "--json"]);
+    assert_eq!(code, 1);
+    let v: Value = serde_json::from_str(&json).expect("json");
+    let suggested: String = v["blocks"]
+        .as_array()
+        .expect("blocks")
+        .iter()
+        .filter_map(|b| b["suggestion"].as_str())
+        .collect();
+    assert!(!suggested.is_empty());
+    let (code, out, err) = srview_all(&["check", &file, &diff, "--suggest"]);
+    assert_eq!(code, 1);
+    assert_eq!(out, suggested, "stdout is the suggestions, nothing else");
+    let original = std::fs::read_to_string(&file).expect("read");
+    let outcome = srview::engine::apply(&out, &original, srview::engine::Options::default());
+    assert_eq!(outcome.blocks.len(), 1, "one block parsed: {out}");
+    assert_eq!(outcome.blocks[0].stage, Some(srview::engine::Stage::Exact));
+    for line in [
+        "error[edited]",
+        "engine: block #1: SEARCH text does not match anything in the file",
+        "block #3: no suggestion (no similar region in the file)",
+    ] {
+        assert!(err.contains(line), "stderr lacks {line:?}: {err}");
+    }
+}
+
+#[test]
+fn a_diff_without_blocks_is_checked_with_a_warning() {
+    for (diff, json) in [("", false), ("Here is the change.\n", false), ("", true)] {
+        let (_d, file, d) = files(diff);
+        let mut args = vec!["check", &file, &d];
+        if json {
+            args.push("--json");
+        }
+        let (code, out, err) = srview_all(&args);
+        assert_eq!(code, 0, "the reference applies an empty diff: {err}");
+        assert_eq!(
+            err,
+            format!("srview: warning: no SEARCH/REPLACE block found in {d}: nothing to check\n")
+        );
+        if json {
+            let v: Value = serde_json::from_str(&out).expect("json");
+            assert_eq!(v["blocks"], Value::Array(Vec::new()));
+        }
+    }
 }
 
 #[test]

@@ -469,3 +469,73 @@ fn usage_errors_are_exit_2() {
     let out = srview(&["--engine", "v3", "x"], b"");
     assert_eq!(code(&out), 2);
 }
+
+// ---------------------------------------------------------------- no block
+
+/// A diff with no block keeps the reference's answer (the file unchanged,
+/// exit 0) but says so: an empty or prose-only diff must not pass for an
+/// edit that applied. `--write` then leaves FILE alone, time stamp included.
+#[test]
+fn a_diff_without_blocks_warns_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = temp_file(dir.path(), "f.txt", b"a\nb\nc\n");
+    for diff in [&b""[..], b"Sure, here is the change.\n"] {
+        let out = srview(&[p(&file)], diff);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        assert_eq!(out.stdout, b"a\nb\nc\n");
+        assert_eq!(
+            stderr(&out),
+            format!(
+                "srview: warning: no SEARCH/REPLACE block found in stdin: the output is {} unchanged\n",
+                p(&file)
+            )
+        );
+    }
+    let old = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000_000);
+    std::fs::File::options()
+        .write(true)
+        .open(&file)
+        .unwrap()
+        .set_modified(old)
+        .unwrap();
+    let d = temp_file(dir.path(), "d.diff", b"no blocks here\n");
+    let out = srview(&["--write", p(&file), p(&d)], b"");
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "srview: warning: no SEARCH/REPLACE block found in {}: {} left as it was\n",
+            p(&d),
+            p(&file)
+        )
+    );
+    let meta = std::fs::metadata(&file).unwrap();
+    assert_eq!(meta.modified().unwrap(), old, "FILE was rewritten");
+    // The reference's error stands where it has one (v2 and prose), warned too.
+    let out = srview(&["--engine", "v2", p(&file)], b"prose\n=======\n");
+    assert_eq!(code(&out), 1);
+    assert!(
+        stderr(&out).starts_with("srview: warning: no SEARCH/REPLACE block found in stdin"),
+        "{}",
+        stderr(&out)
+    );
+    // A CRLF diff has no marker the reference reads: the warning says why.
+    let out = srview(
+        &[p(&file)],
+        b"------- SEARCH\r\nb\r\n=======\r\nB\r\n+++++++ REPLACE\r\n",
+    );
+    assert_eq!(code(&out), 0);
+    assert!(
+        stderr(&out).contains("CRLF line endings"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn a_directory_as_diff_is_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = temp_file(dir.path(), "f.txt", b"a\nb\nc\n");
+    let out = srview(&[p(&file), p(dir.path())], b"");
+    assert_one_line_exit_2(&out, "is a directory");
+}

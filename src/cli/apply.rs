@@ -31,6 +31,20 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
     // piece, it is never held as a second copy of the file.
     let index = engine::matcher::LineIndex::new(&original);
     let outcome = engine::apply_spliced(&diff, &index, options);
+    let no_block = outcome.blocks.is_empty();
+    if no_block {
+        let what = match (&outcome.result, args.write) {
+            (Ok(_), true) => format!("{} left as it was", file.display()),
+            (Ok(_), false) => format!("the output is {} unchanged", file.display()),
+            (Err(_), _) => "the diff does not apply".to_string(),
+        };
+        let hint = if diff.contains("\r\n") {
+            " (the diff has CRLF line endings: a marker line ending in \\r is not a marker)"
+        } else {
+            ""
+        };
+        warn_no_block(args.diff.as_deref(), &format!("{what}{hint}"));
+    }
     let mut stdout = std::io::stdout().lock();
     let io_err = |e: std::io::Error| CliError::usage(format!("cannot write stdout: {e}"));
     if args.json {
@@ -52,8 +66,12 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
                 .map(str::as_bytes)
                 .collect();
             if args.write {
-                output::write_atomic_chunks(file, &chunks, Some(original.as_bytes()))
-                    .map_err(|e| CliError::usage(e.to_string()))?;
+                // Without a block there is nothing to accept: FILE is not
+                // rewritten (its time stamp stays).
+                if !no_block {
+                    output::write_atomic_chunks(file, &chunks, Some(original.as_bytes()))
+                        .map_err(|e| CliError::usage(e.to_string()))?;
+                }
             } else if !args.json {
                 for chunk in chunks {
                     stdout.write_all(chunk).map_err(io_err)?;
@@ -84,6 +102,24 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
 pub(super) fn write_result(file: &Path, content: &str, original: &str) -> Result<(), CliError> {
     output::write_atomic(file, content.as_bytes(), Some(original.as_bytes()))
         .map_err(|e| CliError::usage(e.to_string()))
+}
+
+/// DIFF as messages name it: its path, or `stdin` for `-` or none.
+pub(super) fn diff_name(path: Option<&Path>) -> String {
+    match path {
+        Some(p) if p != Path::new("-") => p.display().to_string(),
+        _ => "stdin".to_string(),
+    }
+}
+
+/// The warning for a diff in which no block was found: the reference's
+/// answer stands (the file unchanged), but saying nothing would let an empty
+/// or prose-only diff pass for an edit that applied.
+pub(super) fn warn_no_block(diff: Option<&Path>, what_happened: &str) {
+    eprintln!(
+        "srview: warning: no SEARCH/REPLACE block found in {}: {what_happened}",
+        diff_name(diff)
+    );
 }
 
 /// FILE's text; a missing FILE is empty only with `--new-file`.

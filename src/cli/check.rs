@@ -25,19 +25,34 @@ pub fn run(args: &CheckArgs) -> CmdResult {
     let outcome = engine::apply_indexed(&diff, &index, options);
     let blocks = diagnose::diagnose_indexed(&diff, &index, options, &outcome);
     let ok = outcome.result.is_ok();
-    let mut stdout = std::io::stdout().lock();
-    let text = if args.json {
+    if blocks.is_empty() {
+        super::apply::warn_no_block(args.diff.as_deref(), "nothing to check");
+    }
+    // `check --suggest > fixed.diff`: with stdout not a terminal, stdout gets
+    // the corrected blocks and nothing else, so it parses (and applies) as a
+    // diff; the report, the notes and the engine's verdict go to stderr.
+    let blocks_only = args.suggest && !args.json && !std::io::stdout().is_terminal();
+    let (report, blocks_text) = if args.json {
         let value = json!({ "ok": ok, "blocks": blocks });
         let mut s = serde_json::to_string(&value).map_err(|e| CliError::usage(e.to_string()))?;
         s.push('\n');
-        s
+        (s, String::new())
     } else {
-        let color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-            && std::io::stdout().is_terminal();
+        let to_terminal = if blocks_only {
+            std::io::stderr().is_terminal()
+        } else {
+            std::io::stdout().is_terminal()
+        };
+        let color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && to_terminal;
         let file = args.file.display().to_string();
         let mut s = render(&file, &blocks, ok, color);
+        let mut suggested = String::new();
         if args.suggest {
-            s.push_str(&suggestions(&blocks));
+            if blocks_only {
+                suggested = suggested_blocks(&blocks, &mut s);
+            } else {
+                s.push_str(&suggestions(&blocks));
+            }
         }
         if let Err(e) = &outcome.result {
             let block = e
@@ -49,12 +64,27 @@ pub fn run(args: &CheckArgs) -> CmdResult {
                 engine::error_headline(&e.message)
             ));
         }
-        s
+        (s, suggested)
     };
-    stdout
-        .write_all(text.as_bytes())
-        .and_then(|()| stdout.flush())
-        .map_err(|e| CliError::usage(format!("cannot write stdout: {e}")))?;
+    let io_err = |e: std::io::Error| CliError::usage(format!("cannot write stdout: {e}"));
+    if blocks_only {
+        let mut stderr = std::io::stderr().lock();
+        // A closed stderr must not keep the blocks from stdout.
+        let _ = stderr
+            .write_all(report.as_bytes())
+            .and_then(|()| stderr.flush());
+        let mut stdout = std::io::stdout().lock();
+        stdout
+            .write_all(blocks_text.as_bytes())
+            .and_then(|()| stdout.flush())
+            .map_err(io_err)?;
+    } else {
+        let mut stdout = std::io::stdout().lock();
+        stdout
+            .write_all(report.as_bytes())
+            .and_then(|()| stdout.flush())
+            .map_err(io_err)?;
+    }
     Ok(if ok { 0 } else { 1 })
 }
 
@@ -140,6 +170,20 @@ pub fn render(file: &str, blocks: &[BlockDiagnosis], ok: bool, color: bool) -> S
     s
 }
 
+/// The corrected blocks alone, for a pipe: nothing between them that a
+/// parser could read as text outside a block. A failing block without a
+/// suggestion gets a note in `report` (bound for stderr) instead.
+fn suggested_blocks(blocks: &[BlockDiagnosis], report: &mut String) -> String {
+    let mut s = String::new();
+    for d in blocks.iter().filter(|d| d.is_problem()) {
+        match &d.suggestion {
+            Some(block) => s.push_str(block),
+            None => report.push_str(&format!("block #{}: {}\n", d.index + 1, no_suggestion(d))),
+        }
+    }
+    s
+}
+
 /// The corrected blocks, ready to paste back.
 fn suggestions(blocks: &[BlockDiagnosis]) -> String {
     let mut s = String::new();
@@ -150,10 +194,23 @@ fn suggestions(blocks: &[BlockDiagnosis]) -> String {
                 s.push_str(block);
             }
             None => s.push_str(&format!(
-                "\n# block #{}: no suggestion (no similar region in the file)\n",
-                d.index + 1
+                "\n# block #{}: {}\n",
+                d.index + 1,
+                no_suggestion(d)
             )),
         }
     }
     s
+}
+
+/// Why a block that needs attention has no suggestion.
+fn no_suggestion(d: &BlockDiagnosis) -> &'static str {
+    if d.reason.is_none() && d.stage == Some(engine::Stage::Exact) {
+        // Not reached after an earlier failure, but fine on its own.
+        "no suggestion needed (it matches exactly on its own)"
+    } else if d.closest.is_none() {
+        "no suggestion (no similar region in the file)"
+    } else {
+        "no suggestion (its region cannot be quoted in a block)"
+    }
 }

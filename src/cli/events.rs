@@ -41,6 +41,9 @@ pub(super) fn start_source(args: &PreviewArgs, tx: &Sender<Event>) -> Result<(),
         Some(p) if p != Path::new("-") => {
             watch::watch_file(p.to_path_buf(), args.poll, sink(tx.clone())).map_err(CliError::usage)
         }
+        Some(_) if std::io::stdin().is_terminal() => Err(CliError::usage(
+            "DIFF is '-' (stdin) but stdin is a terminal: pipe the diff in, or pass a DIFF path",
+        )),
         _ if std::io::stdin().is_terminal() => Err(CliError::usage(
             "no DIFF given and stdin is a terminal: pass a DIFF path, or pipe the diff in",
         )),

@@ -6,6 +6,7 @@ mod apply_stream;
 mod apply_transcript;
 mod check;
 mod events;
+mod fix;
 mod preview;
 mod preview_transcript;
 mod replay;
@@ -40,6 +41,8 @@ pub enum Command {
     Apply(ApplyArgs),
     /// Explain every block: why it fails, where it should match, a corrected block.
     Check(CheckArgs),
+    /// Print the diff corrected so that every block applies exactly (stdout: the diff only).
+    Fix(FixArgs),
     /// Write INPUT into OUT progressively, the way a model streams it.
     Replay(ReplayArgs),
 }
@@ -172,9 +175,20 @@ pub struct CheckArgs {
     /// Print one JSON object with a diagnosis per block.
     #[arg(long)]
     pub json: bool,
-    /// Print a corrected SEARCH/REPLACE block for every failing block.
+    /// Print a corrected SEARCH/REPLACE block for every failing block (stdout
+    /// not a terminal: only the blocks on stdout, the report on stderr).
     #[arg(long)]
     pub suggest: bool,
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct FixArgs {
+    /// The file the diff edits.
+    pub file: PathBuf,
+    /// The diff; `-` or absent reads stdin.
+    pub diff: Option<PathBuf>,
+    #[command(flatten)]
+    pub engine: EngineOpts,
 }
 
 #[derive(Debug, Args, Clone)]
@@ -202,6 +216,12 @@ pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
+            if let Some(extra) = extra_preview_argument(&e) {
+                eprintln!(
+                    "srview: unexpected argument '{extra}': srview FILE [DIFF]   (see srview --help)"
+                );
+                return ExitCode::from(2);
+            }
             let code = if e.use_stderr() { 2 } else { 0 };
             let _ = e.print();
             return ExitCode::from(code);
@@ -210,8 +230,10 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Apply(args)) => apply::run(&args),
         Some(Command::Check(args)) => check::run(&args),
+        Some(Command::Fix(args)) => fix::run(&args),
         Some(Command::Replay(args)) => replay::run(&args),
-        None => preview::run(&cli.preview),
+        None => refuse_directory_diff(cli.preview.diff.as_deref())
+            .and_then(|()| preview::run(&cli.preview)),
     };
     match result {
         Ok(code) => ExitCode::from(code),
@@ -219,6 +241,34 @@ pub fn main() -> ExitCode {
             eprintln!("srview: {}", e.message);
             ExitCode::from(e.code)
         }
+    }
+}
+
+/// `srview FILE DIFF EXTRA`: clap reads a third word after the previewer's
+/// two positionals as a subcommand and reports "the subcommand 'EXTRA'
+/// cannot be used with [FILE] [DIFF]", which names no real subcommand.
+/// Returns EXTRA when that is the error, so it can be reported as the extra
+/// argument it is.
+fn extra_preview_argument(e: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if e.kind() != ErrorKind::ArgumentConflict {
+        return None;
+    }
+    match e.get(ContextKind::InvalidSubcommand)? {
+        ContextValue::String(word) => Some(word.clone()),
+        _ => None,
+    }
+}
+
+/// A DIFF that is a directory can never be read: refused before the
+/// previewer takes the terminal, instead of waiting on it forever.
+fn refuse_directory_diff(diff: Option<&std::path::Path>) -> Result<(), CliError> {
+    match diff {
+        Some(p) if p.is_dir() => Err(CliError::usage(format!(
+            "DIFF {} is a directory, not a diff file",
+            p.display()
+        ))),
+        _ => Ok(()),
     }
 }
 
