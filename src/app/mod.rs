@@ -58,6 +58,18 @@ pub struct Notice {
     pub error: bool,
 }
 
+/// Why accepting writes nothing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    /// The diff does not apply in final mode: the reference's error.
+    Fails(engine::ApplyError),
+    /// No block of the diff applies: nothing was proposed (DIFF missing,
+    /// empty, prose only, or its only block still streaming its SEARCH).
+    NothingToAccept,
+    /// DIFF cannot be read as text now: the text shown is an older one.
+    Unreadable(String),
+}
+
 /// Something the event loop must do outside the state.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Effect {
@@ -128,6 +140,9 @@ pub struct App {
     /// `result_epoch`-like counter of engine runs, and the run diagnosed last.
     pub apply_epoch: u64,
     pub diagnosed_epoch: u64,
+    /// DIFF as it is now cannot be read as text (invalid UTF-8, NUL): the
+    /// panes keep the last text read; cleared by the next readable text.
+    pub source_error: Option<String>,
     /// The panes show the final-mode result before the stream has ended:
     /// accepting asked for it because that result, which is what gets
     /// written, differs from the live view.
@@ -179,6 +194,7 @@ impl App {
             apply_epoch: 0,
             diagnosed_epoch: 0,
             final_preview: false,
+            source_error: None,
         };
         app.reapply();
         app
@@ -196,7 +212,9 @@ impl App {
 
     /// What the status bar calls the stream.
     pub fn mode_name(&self) -> &'static str {
-        if self.final_preview && !self.is_final() {
+        if self.source_error.is_some() {
+            "DIFF unreadable"
+        } else if self.final_preview && !self.is_final() {
             "final preview"
         } else {
             self.stream.name()
@@ -242,8 +260,10 @@ impl App {
         line == content.len() && (line == 0 || terminated == (content.complete_len() == line))
     }
 
-    /// New full diff text from the source (appended or rewritten).
+    /// New full diff text from the source (appended or rewritten): the
+    /// source reads again, if it did not.
     pub fn set_diff(&mut self, text: String) {
+        self.source_error = None;
         if text != self.diff {
             self.diff = text;
             self.diff_changed();
@@ -253,6 +273,7 @@ impl App {
     /// Text appended to the diff (the common case while a model streams).
     pub fn append_diff(&mut self, more: &str) {
         if !more.is_empty() {
+            self.source_error = None;
             self.diff.push_str(more);
             self.diff_changed();
         }
@@ -285,6 +306,7 @@ impl App {
             SourceEvent::Append(more) => self.append_diff(&more),
             SourceEvent::Ended => self.end_stream(),
             SourceEvent::Problem(text) => self.notice = Some(Notice { text, error: true }),
+            SourceEvent::Unreadable(why) => self.source_error = Some(why),
         }
     }
 
@@ -378,16 +400,27 @@ impl App {
     }
 
     /// What accepting writes: the diff applied in final mode (a fork of the
-    /// session, so nothing is re-parsed), or the reference's error.
-    pub fn accepted_content(&self) -> Result<TextLines, engine::ApplyError> {
+    /// session, so nothing is re-parsed), or why nothing may be written.
+    /// A diff without a block that applies (missing, empty, prose only)
+    /// leaves FILE as it is: accepting it would report a write of nothing.
+    pub fn accepted_content(&self) -> Result<TextLines, Refusal> {
+        if let Some(why) = &self.source_error {
+            return Err(Refusal::Unreadable(why.clone()));
+        }
         if self.direct {
             return Ok(self.result.clone());
         }
         let outcome = self.session.outcome_spliced(true);
+        let applied = outcome
+            .blocks
+            .iter()
+            .any(|b| b.state == engine::BlockState::Applied);
         let index = Arc::clone(self.session.index());
-        outcome
-            .result
-            .map(|a| TextLines::spliced(index, a.new_content))
+        match outcome.result {
+            Err(e) => Err(Refusal::Fails(e)),
+            Ok(_) if !applied => Err(Refusal::NothingToAccept),
+            Ok(a) => Ok(TextLines::spliced(index, a.new_content)),
+        }
     }
 
     /// The diff as the engine sees it: as received, or cleaned up.

@@ -126,6 +126,8 @@ pub(super) struct Folded {
     pub appended: String,
     pub ended: bool,
     pub problem: Option<String>,
+    /// The source is unreadable after the batch's text (a later text ends it).
+    pub unreadable: Option<String>,
 }
 
 pub(super) fn fold_sources(events: Vec<Event>) -> (Folded, Vec<Event>) {
@@ -136,11 +138,16 @@ pub(super) fn fold_sources(events: Vec<Event>) -> (Folded, Vec<Event>) {
             Event::Source(SourceEvent::Text(t)) => {
                 folded.replaced = Some(t);
                 folded.appended.clear();
+                folded.unreadable = None;
             }
-            Event::Source(SourceEvent::Append(a)) => match &mut folded.replaced {
-                Some(text) => text.push_str(&a),
-                None => folded.appended.push_str(&a),
-            },
+            Event::Source(SourceEvent::Append(a)) => {
+                folded.unreadable = None;
+                match &mut folded.replaced {
+                    Some(text) => text.push_str(&a),
+                    None => folded.appended.push_str(&a),
+                }
+            }
+            Event::Source(SourceEvent::Unreadable(why)) => folded.unreadable = Some(why),
             Event::Source(SourceEvent::Ended) => folded.ended = true,
             Event::Source(SourceEvent::Problem(p)) => folded.problem = Some(p),
             other => others.push(other),

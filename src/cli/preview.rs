@@ -59,10 +59,16 @@ pub fn run(args: &PreviewArgs) -> CmdResult {
             Ok(0)
         }
         Exit::Wrote(path) => {
-            eprintln!("srview: wrote {}", path.display());
+            report_written(&path);
             Ok(0)
         }
     }
+}
+
+/// The one line every previewer prints on stderr per file it wrote, once
+/// the terminal is restored.
+pub(super) fn report_written(path: &Path) {
+    eprintln!("srview: wrote {}", path.display());
 }
 
 /// `srview MSG` alone, with MSG holding an agent transcript.
@@ -143,6 +149,9 @@ fn apply_batch(
     }
     if let Some(problem) = source.problem {
         app.on_source(SourceEvent::Problem(problem));
+    }
+    if let Some(why) = source.unreadable {
+        app.on_source(SourceEvent::Unreadable(why));
     }
     if source.ended {
         app.end_stream();

@@ -192,6 +192,20 @@ pub fn blocks_pane(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         });
     let inner = block.inner(area);
     frame.render_widget(block, area);
+    if let Some(why) = &app.source_error {
+        let kept = if app.diff.is_empty() {
+            String::new()
+        } else {
+            " (showing the last readable diff)".into()
+        };
+        frame.render_widget(
+            Paragraph::new(sanitize(&format!("DIFF unreadable: {why}{kept}")))
+                .wrap(Wrap { trim: false })
+                .style(theme.bad()),
+            inner,
+        );
+        return;
+    }
     let blocks = &app.outcome.blocks;
     if blocks.is_empty() {
         let msg = match app.stream.name() {
