@@ -600,3 +600,85 @@ fn accept_with_nothing_to_accept_is_refused() {
         assert!(!app.final_preview, "{diff:?}");
     }
 }
+
+/// A quiet stream is shown `paused`: every block as final mode sees it
+/// (a failure is `failed`, not "no match yet"), the first failing block
+/// selected without a key, blocks after it listed as not reached once
+/// diagnosed; new text resumes streaming.
+#[test]
+fn a_paused_stream_shows_failures_as_final() {
+    let mut app = app();
+    let diff = block("line 20", "L20") + &block("lien 60", "L60") + &block("line 100", "L100");
+    app.set_diff(diff.clone());
+    assert_eq!(app.stream, StreamState::Streaming);
+    assert!(!app.final_mode());
+    // Scrolled away: follow is off, but the selection was not moved.
+    key(&mut app, KeyCode::Char('g'));
+    app.view.selected = 0;
+    app.pause();
+    assert_eq!(app.stream, StreamState::Paused);
+    assert_eq!(app.mode_name(), "paused");
+    assert!(app.final_mode());
+    assert_eq!(app.outcome.blocks[1].state, BlockState::Failed);
+    assert_eq!(app.view.selected, 1, "the first failure is selected");
+    assert_eq!(app.listed_blocks(), 2, "not diagnosed yet");
+    app.diagnose();
+    assert_eq!(app.listed_blocks(), 3, "the unreached block is listed");
+    assert_eq!(
+        app.diagnoses.get(2).map(|d| d.state),
+        Some("not-reached"),
+        "with its own diagnosis"
+    );
+    assert_eq!(
+        app.selected_diagnosis().map(|d| d.state),
+        Some("failed"),
+        "the failure's detail shows"
+    );
+    // The unreached block can be selected in the blocks pane.
+    key(&mut app, KeyCode::Char('e'));
+    key(&mut app, KeyCode::Char('j'));
+    assert_eq!(app.view.selected, 2);
+
+    // New text resumes streaming, out of final mode.
+    app.append_diff("------- SEARCH\nline 150\n");
+    assert_eq!(app.stream, StreamState::Streaming);
+    assert!(!app.final_mode());
+    // A selection the user made is kept when the stream pauses again.
+    app.view.selected = 0;
+    app.pause();
+    assert_eq!(app.view.selected, 0);
+
+    // Accept keeps its rule: a failing diff is refused.
+    assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
+    assert!(app.notice.as_ref().is_some_and(|n| n.error));
+
+    // Paused on a diff that applies: `a` writes at once, what is shown.
+    let mut app = self::app();
+    app.set_diff(block("line 150", "L150") + &block("line 7", "seven"));
+    app.pause();
+    assert!(app.result.text().contains("seven"), "final result shown");
+    match key(&mut app, KeyCode::Char('a')) {
+        Effect::Accept(content) => assert_eq!(content.text(), app.result.text()),
+        other => panic!("expected accept, got {other:?}"),
+    }
+    // Waiting (no diff) and ended streams do not pause.
+    let mut app = self::app();
+    app.pause();
+    assert_eq!(app.stream, StreamState::Waiting);
+    app.set_diff(block("line 1", "x"));
+    app.end_stream();
+    app.pause();
+    assert_eq!(app.stream, StreamState::Ended);
+}
+
+/// When the stream ends with a failure and the user has not chosen a
+/// block, the failure is selected even with follow off.
+#[test]
+fn an_ended_stream_selects_its_first_failure() {
+    let mut app = app();
+    app.set_diff(block("line 20", "L20") + &block("line 30", "L30") + &block("nope", "x"));
+    key(&mut app, KeyCode::Char('g'));
+    app.view.selected = 0;
+    app.end_stream();
+    assert_eq!(app.view.selected, 2);
+}

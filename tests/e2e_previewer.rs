@@ -342,3 +342,78 @@ fn transcript_quit_after_accepting_one_file_exits_0() {
         "- second\n"
     );
 }
+
+/// Sets `path`'s modification time an hour back: a DIFF finished long ago.
+fn age(path: &Path) {
+    let hour_ago = std::time::SystemTime::now() - Duration::from_secs(3600);
+    std::fs::File::options()
+        .write(true)
+        .open(path)
+        .and_then(|f| f.set_modified(hour_ago))
+        .expect("set mtime");
+}
+
+/// A complete DIFF file not modified for a while is shown `paused` at
+/// once: its failing block `failed` (not "waiting"), selected, with its
+/// diagnosis, and the block after it listed as not reached.
+#[test]
+fn a_finished_diff_file_is_paused_with_its_failure_selected() {
+    let dir = setup();
+    let diff = dir.path().join("edit.diff");
+    let text = "------- SEARCH\n    let x = 1;\n=======\n    let x = 2;\n+++++++ REPLACE\n------- SEARCH\nfn helper() -> u64 {\n    42\n=======\nfn helper() -> u64 {\n    43\n+++++++ REPLACE\n------- SEARCH\n}\n=======\n}\n// end\n+++++++ REPLACE\n";
+    std::fs::write(&diff, text).expect("write diff");
+    age(&diff);
+    let mut s = Session::spawn(
+        dir.path(),
+        env!("CARGO_BIN_EXE_srview"),
+        &["main.rs", "edit.diff"],
+    );
+    s.wait_for("paused, the failure selected and diagnosed", |c| {
+        c.contains(" paused ")
+            && c.contains("1 failed")
+            && c.contains("#2  failed")
+            && c.contains("#2 [")
+            && c.contains("#3  not reached")
+    });
+    let screen = s.contents();
+    assert!(!screen.contains("streaming"), "{screen}");
+    assert!(!screen.contains("no match yet"), "{screen}");
+    // More text resumes streaming; quiet again, it pauses again.
+    append(
+        &diff,
+        "------- SEARCH\nfn main() {\n=======\nfn main() { // hi\n+++++++ REPLACE\n",
+    );
+    s.wait_for("streaming again", |c| c.contains(" streaming "));
+    s.wait_for("paused again", |c| {
+        c.contains(" paused ") && c.contains("#4")
+    });
+    s.press(b"q");
+    assert_eq!(s.exit_code(), 1);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("main.rs")).expect("read"),
+        ORIGINAL
+    );
+}
+
+/// A piped stream that goes quiet pauses too (the wait shortened by the
+/// test hook), and `a` then writes the final result shown.
+#[test]
+fn a_quiet_stdin_stream_pauses() {
+    let dir = setup();
+    std::fs::write(dir.path().join("edit.diff"), DIFF).expect("write diff");
+    let bin = env!("CARGO_BIN_EXE_srview");
+    // The writer stays open (no end of input) while srview runs; the shell
+    // waits for srview alone.
+    let script =
+        format!("(cat edit.diff; sleep 5) | SRVIEW_PAUSE_AFTER_MS=300 '{bin}' main.rs & wait $!");
+    let mut s = Session::spawn(dir.path(), "sh", &["-c", &script]);
+    s.wait_for("paused", |c| {
+        c.contains(" paused ") && c.contains("2 applied")
+    });
+    s.press(b"a");
+    assert_eq!(s.exit_code(), 0);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("main.rs")).expect("read"),
+        RESULT
+    );
+}

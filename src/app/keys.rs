@@ -134,8 +134,9 @@ pub fn on_key(app: &mut App, key: KeyEvent) -> Effect {
             };
         }
         KeyCode::Char('F') if app.final_preview => back_to_live(app),
-        // Once the stream has ended the panes already show the final result.
-        KeyCode::Char('F') if !app.is_final() => {
+        // Once the stream has ended or paused the panes already show the
+        // final result.
+        KeyCode::Char('F') if !app.final_mode() => {
             app.show_final();
             app.notice = Some(Notice {
                 text: "final result: what accepting writes if the diff ends here. \
@@ -169,8 +170,9 @@ fn move_down(app: &mut App, n: usize) {
     match app.view.focus {
         Focus::Diff => scroll_by(app, n as isize),
         Focus::Blocks => {
-            let last = app.outcome.blocks.len().saturating_sub(1);
+            let last = app.listed_blocks().saturating_sub(1);
             app.view.follow = false;
+            app.view.user_selected = true;
             app.select_block((app.view.selected + n).min(last));
         }
     }
@@ -181,6 +183,7 @@ fn move_up(app: &mut App, n: usize) {
         Focus::Diff => scroll_by(app, -(n as isize)),
         Focus::Blocks => {
             app.view.follow = false;
+            app.view.user_selected = true;
             app.select_block(app.view.selected.saturating_sub(n));
         }
     }
@@ -189,6 +192,7 @@ fn move_up(app: &mut App, n: usize) {
 fn jump_block(app: &mut App, forward: bool) {
     if let Some(next) = app.neighbour_block(forward) {
         app.view.follow = false;
+        app.view.user_selected = true;
         app.select_block(next);
     }
 }
@@ -225,6 +229,7 @@ fn enter(app: &mut App) {
         }
     } else if app.view.focus == Focus::Blocks {
         app.view.follow = false;
+        app.view.user_selected = true;
         app.select_block(app.view.selected);
     }
 }

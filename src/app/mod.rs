@@ -23,6 +23,10 @@ pub enum StreamState {
     /// No diff text yet (DIFF missing or empty).
     Waiting,
     Streaming,
+    /// No new diff text for [`PAUSE_AFTER`] (or a DIFF file not modified
+    /// that long when srview started): shown in final mode, as if the diff
+    /// ended here; new text resumes `Streaming`.
+    Paused,
     /// Input ended (stdin closed, replay done) or `--final`: final mode.
     Ended,
 }
@@ -32,10 +36,18 @@ impl StreamState {
         match self {
             StreamState::Waiting => "waiting",
             StreamState::Streaming => "streaming",
+            StreamState::Paused => "paused",
             StreamState::Ended => "ended",
         }
     }
 }
+
+/// How long a stream must be quiet before it is shown `paused` (final
+/// mode): a model streaming a diff writes far more often than this, while
+/// a finished DIFF file (the everyday debugging case) must not look
+/// unfinished for long. The previewer reads `SRVIEW_PAUSE_AFTER_MS` to
+/// shorten it, for tests only.
+pub const PAUSE_AFTER: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// Split (two panes) or unified (one pane of - and + lines).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -97,6 +109,9 @@ pub struct ViewState {
     pub wrap: bool,
     pub focus: Focus,
     pub selected: usize,
+    /// The user moved the selection (blocks pane, `n`/`N`, Enter): it is
+    /// no longer moved to the first failure for them.
+    pub user_selected: bool,
     pub help: bool,
     /// Rows of diff visible in the last frame (for paging and follow).
     pub viewport: usize,
@@ -140,6 +155,8 @@ pub struct App {
     /// `result_epoch`-like counter of engine runs, and the run diagnosed last.
     pub apply_epoch: u64,
     pub diagnosed_epoch: u64,
+    /// Bumped whenever the diff text changes (the loop times pauses by it).
+    pub diff_changes: u64,
     /// DIFF as it is now cannot be read as text (invalid UTF-8, NUL): the
     /// panes keep the last text read; cleared by the next readable text.
     pub source_error: Option<String>,
@@ -182,6 +199,7 @@ impl App {
                 wrap: false,
                 focus: Focus::Diff,
                 selected: 0,
+                user_selected: false,
                 help: false,
                 viewport: 20,
                 width: 120,
@@ -195,6 +213,7 @@ impl App {
             diagnosed_epoch: 0,
             final_preview: false,
             source_error: None,
+            diff_changes: 0,
         };
         app.reapply();
         app
@@ -204,10 +223,36 @@ impl App {
         self.stream == StreamState::Ended
     }
 
-    /// Whether the engine runs in final mode: the stream ended, or the
-    /// user is looking at what accepting would write.
+    /// Whether the engine runs in final mode: the stream ended or paused,
+    /// or the user is looking at what accepting would write.
     pub fn final_mode(&self) -> bool {
-        self.is_final() || self.final_preview
+        self.is_final() || self.stream == StreamState::Paused || self.final_preview
+    }
+
+    /// The stream has been quiet long enough: show every block as final
+    /// mode would, until more text arrives.
+    pub fn pause(&mut self) {
+        if self.stream == StreamState::Streaming {
+            self.stream = StreamState::Paused;
+            if self.final_preview {
+                // The preview's result is now the view itself.
+                self.final_preview = false;
+                self.notice = None;
+            }
+            self.reapply();
+        }
+    }
+
+    /// How many blocks the blocks pane lists: those the engine reached, and
+    /// in final mode, once diagnosed, those after a failure it never
+    /// reached (as `check` lists them).
+    pub fn listed_blocks(&self) -> usize {
+        let reached = self.outcome.blocks.len();
+        if self.final_mode() && !self.diagnosis_stale() {
+            reached.max(self.diagnoses.len())
+        } else {
+            reached
+        }
     }
 
     /// What the status bar calls the stream.
@@ -288,6 +333,7 @@ impl App {
                 error: false,
             });
         }
+        self.diff_changes += 1;
         if self.stream != StreamState::Ended {
             self.stream = if self.diff.is_empty() {
                 StreamState::Waiting
@@ -388,6 +434,24 @@ impl App {
         }
         if self.view.follow {
             self.follow_active();
+        }
+        self.select_first_failure();
+    }
+
+    /// Once failures are final (paused, ended, final preview), the first
+    /// failing block is selected so its diagnosis shows without a key,
+    /// unless the user chose a block themselves.
+    fn select_first_failure(&mut self) {
+        if !self.final_mode() || self.view.user_selected {
+            return;
+        }
+        if let Some(b) = self
+            .outcome
+            .blocks
+            .iter()
+            .find(|b| b.state == engine::BlockState::Failed)
+        {
+            self.view.selected = b.index;
         }
     }
 

@@ -85,7 +85,27 @@ pub(super) enum Waited {
 }
 
 /// How long the input must pause before blocks are diagnosed.
-const IDLE: std::time::Duration = std::time::Duration::from_millis(120);
+pub(super) const IDLE: std::time::Duration = std::time::Duration::from_millis(120);
+
+/// Waits at most `timeout` (forever for `None`) for events: `Idle` when
+/// none came in time.
+pub(super) fn next_events_within(
+    rx: &Receiver<Event>,
+    timeout: Option<std::time::Duration>,
+) -> Waited {
+    let Some(timeout) = timeout else {
+        return next_events(rx).map_or(Waited::Closed, Waited::Events);
+    };
+    match rx.recv_timeout(timeout) {
+        Ok(first) => {
+            let mut pending = vec![first];
+            pending.extend(rx.try_iter().take(4096));
+            Waited::Events(pending)
+        }
+        Err(mpsc::RecvTimeoutError::Timeout) => Waited::Idle,
+        Err(mpsc::RecvTimeoutError::Disconnected) => Waited::Closed,
+    }
+}
 
 /// [`next_events`], but returns `Idle` after a pause when there is idle work.
 pub(super) fn next_events_or_idle(rx: &Receiver<Event>, idle_work: bool) -> Waited {
