@@ -4,7 +4,7 @@ use ratatui_crossterm::crossterm::event::{
     KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKind,
 };
 
-use super::{App, Effect, Focus, Layout, Notice, Refusal};
+use super::{App, Effect, Focus, Layout, Notice, Refusal, StreamState};
 
 /// Keys shown in the footer and the `?` overlay: (keys, what they do).
 /// Which previewer a key belongs to.
@@ -142,6 +142,12 @@ pub fn on_key(app: &mut App, key: KeyEvent) -> Effect {
                 text: "final result: what accepting writes if the diff ends here. \
                        F or Esc: back to the live view"
                     .into(),
+                error: false,
+            });
+        }
+        KeyCode::Char('F') if app.stream == StreamState::Paused => {
+            app.notice = Some(Notice {
+                text: "paused: the panes already show the final result".into(),
                 error: false,
             });
         }
