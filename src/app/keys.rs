@@ -43,7 +43,7 @@ pub const KEY_HELP: &[(&str, &str, KeyScope)] = &[
     ("a", "accept this file", KeyScope::Transcript),
     ("A", "accept all files (all or none)", KeyScope::Transcript),
     ("r", "reload FILE", KeyScope::SingleDiff),
-    ("Esc", "close help, preview or blocks focus", KeyScope::Both),
+    ("Esc", "close help, preview, focus", KeyScope::Both),
     ("q", "quit", KeyScope::Both),
     ("?", "help", KeyScope::Both),
 ];
