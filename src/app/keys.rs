@@ -31,11 +31,7 @@ pub const KEY_HELP: &[(&str, &str, KeyScope)] = &[
     ("u/Tab", "unified/split", KeyScope::Both),
     ("w", "wrap", KeyScope::Both),
     ("e", "focus blocks", KeyScope::Both),
-    (
-        "Enter",
-        "go to block (failed: its closest region)",
-        KeyScope::Both,
-    ),
+    ("Enter", "jump to block / closest region", KeyScope::Both),
     ("d", "jump to closest region", KeyScope::Both),
     ("c", "copy corrected block", KeyScope::Both),
     ("F", "final result / live view", KeyScope::SingleDiff),

@@ -361,7 +361,7 @@ impl App {
         if self.stream != StreamState::Ended {
             self.stream = StreamState::Ended;
             // Final mode for good: no preview left to go back from, nor a
-            // notice offering Esc for it (Esc now quits).
+            // notice offering Esc for it.
             if std::mem::take(&mut self.final_preview) {
                 self.notice = None;
             }
