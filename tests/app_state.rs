@@ -682,3 +682,25 @@ fn an_ended_stream_selects_its_first_failure() {
     app.end_stream();
     assert_eq!(app.view.selected, 2);
 }
+
+/// An unreadable DIFF is a state of its own: named in the status bar,
+/// accept refused; the next readable text ends it.
+#[test]
+fn an_unreadable_diff_is_an_error_state_until_readable_text() {
+    let mut app = app();
+    app.on_source(SourceEvent::Text(block("line 7", "seven")));
+    app.on_source(SourceEvent::Unreadable("invalid UTF-8 at byte 12".into()));
+    assert_eq!(app.mode_name(), "DIFF unreadable");
+    assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
+    assert!(
+        app.notice
+            .as_ref()
+            .is_some_and(|n| n.error && n.text.contains("invalid UTF-8 at byte 12"))
+    );
+    app.on_source(SourceEvent::Text(block("line 7", "seven")));
+    assert_eq!(app.mode_name(), "streaming");
+    assert!(matches!(
+        key(&mut app, KeyCode::Char('a')),
+        Effect::Accept(_)
+    ));
+}

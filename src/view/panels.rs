@@ -253,7 +253,22 @@ pub fn blocks_pane(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         .take(list_h)
         .map(|i| {
             let line = match blocks.get(i) {
-                Some(b) => block_line(b, app.final_mode(), theme),
+                Some(b) => {
+                    let mut line = block_line(b, app.final_mode(), theme);
+                    // A final failure says why in its own line.
+                    let reason = app
+                        .diagnoses
+                        .iter()
+                        .find(|d| d.index == i && !app.diagnosis_stale())
+                        .and_then(|d| d.reason);
+                    if let (true, BlockState::Failed, Some(r)) = (app.final_mode(), b.state, reason)
+                    {
+                        let at = line.spans.len().min(2);
+                        line.spans
+                            .insert(at, Span::styled(format!("[{}] ", r.code()), theme.bad()));
+                    }
+                    line
+                }
                 None => unreached_line(app.diagnoses.iter().find(|d| d.index == i), i, theme),
             };
             if i == sel {
