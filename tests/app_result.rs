@@ -9,11 +9,12 @@ use std::path::PathBuf;
 
 use ratatui_crossterm::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use srview::app::{App, Effect, keys};
-use srview::engine::{Options, apply};
+use srview::engine::{BlockState, Options, apply};
 
 #[test]
 fn spliced_results_read_as_the_reference_content() {
     let mut checked = 0;
+    let mut refused = 0;
     for case in corpus::load("cline-v4.0.10.jsonl") {
         let want = apply(
             &case.diff,
@@ -23,6 +24,11 @@ fn spliced_results_read_as_the_reference_content() {
                 is_final: case.is_final,
             },
         );
+        let applied_blocks = want
+            .blocks
+            .iter()
+            .filter(|b| b.state == BlockState::Applied)
+            .count();
         let Ok(applied) = want.result else {
             continue;
         };
@@ -58,12 +64,24 @@ fn spliced_results_read_as_the_reference_content() {
             let key = KeyEvent::new(KeyCode::Char('a'), KeyModifiers::NONE);
             match keys::on_key(&mut app, key) {
                 Effect::Accept(content) => assert_eq!(content.text(), text.as_str()),
+                // A diff without a block that applies proposes nothing.
+                Effect::None if applied_blocks == 0 => {
+                    let notice = app.notice.as_ref().map(|n| n.text.as_str());
+                    assert_eq!(
+                        notice,
+                        Some("no complete block yet: nothing to accept"),
+                        "{}",
+                        case.id
+                    );
+                    refused += 1;
+                }
                 other => panic!("{}: expected accept, got {other:?}", case.id),
             }
         }
         checked += 1;
     }
     assert!(checked > 1000, "cases checked: {checked}");
+    assert!(refused > 0, "final cases without an applied block exist");
 }
 
 /// Lines the alignment pairs as unchanged read the same on both sides, in

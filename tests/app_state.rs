@@ -162,7 +162,17 @@ fn error_pane_focus_moves_selection() {
         "Esc leaves the pane first"
     );
     assert_eq!(app.view.focus, Focus::Diff);
-    assert_eq!(key(&mut app, KeyCode::Esc), Effect::Quit(1));
+    assert_eq!(
+        key(&mut app, KeyCode::Esc),
+        Effect::None,
+        "Esc never quits: q does"
+    );
+    assert!(
+        app.notice
+            .as_ref()
+            .is_some_and(|n| n.text.contains("q quits"))
+    );
+    assert_eq!(key(&mut app, KeyCode::Char('q')), Effect::Quit(1));
 }
 
 #[test]
@@ -402,7 +412,7 @@ fn final_result_can_be_looked_at_before_accepting() {
         Effect::Accept(content) => assert!(content.text().contains("seven")),
         other => panic!("expected accept, got {other:?}"),
     }
-    // The stream ending closes the preview: Esc then quits.
+    // The stream ending closes the preview: Esc then has nothing to close.
     let mut app = self::app();
     app.set_diff(block("line 150", "L150") + &block("line 7", "seven"));
     key(&mut app, KeyCode::Char('a'));
@@ -411,7 +421,11 @@ fn final_result_can_be_looked_at_before_accepting() {
     assert!(!app.final_preview);
     assert_eq!(app.notice, None, "no notice offering Esc to go back");
     assert!(app.result.text().contains("seven"));
-    assert_eq!(key(&mut app, KeyCode::Esc), Effect::Quit(1));
+    assert_eq!(key(&mut app, KeyCode::Esc), Effect::None);
+    assert!(
+        app.result.text().contains("seven"),
+        "still the final result"
+    );
     // After the stream ended there is no separate preview to switch to.
     let mut app = self::app();
     app.set_diff(block("line 7", "seven"));
@@ -507,4 +521,186 @@ fn block_jumps_start_from_the_view() {
         shown.contains(&app.row_of_original_line(149)),
         "shown where the block before it is: {shown:?}"
     );
+}
+
+/// Esc closes, innermost first, and never quits, however often it is
+/// pressed: help, then the final preview, then nothing (`q` quits).
+#[test]
+fn esc_closes_help_and_the_final_preview_and_never_quits() {
+    let mut app = app();
+    app.set_diff(block("line 150", "L150") + &block("line 7", "seven"));
+    key(&mut app, KeyCode::Char('F'));
+    assert!(app.final_preview);
+    key(&mut app, KeyCode::Char('?'));
+    assert!(app.view.help);
+    assert_eq!(key(&mut app, KeyCode::Esc), Effect::None);
+    assert!(!app.view.help, "the first Esc closes help");
+    assert!(app.final_preview, "and only help");
+    assert_eq!(key(&mut app, KeyCode::Esc), Effect::None);
+    assert!(!app.final_preview, "the second leaves the final preview");
+    for _ in 0..3 {
+        assert_eq!(key(&mut app, KeyCode::Esc), Effect::None);
+    }
+    assert_eq!(key(&mut app, KeyCode::Char('q')), Effect::Quit(1));
+}
+
+/// Enter on a failed block goes to its closest region, as `d` does; on an
+/// applied block (blocks pane focused) it goes to the block.
+#[test]
+fn enter_on_a_failed_block_jumps_to_its_closest_region() {
+    let mut app = app();
+    app.set_diff(block("line 20", "L20") + &block("line 1700\nline 171", "x"));
+    app.end_stream();
+    app.diagnose();
+    let closest = app
+        .diagnoses
+        .get(1)
+        .and_then(|d| d.closest)
+        .expect("a closest region for the edited block");
+    app.view.selected = 1;
+    app.scroll_to(0);
+    key(&mut app, KeyCode::Enter);
+    let row = app.row_of_original_line(closest.start_line - 1);
+    assert!(
+        (app.view.scroll..app.view.scroll + app.view.viewport).contains(&row),
+        "closest region line {} (row {row}) in view from {}",
+        closest.start_line,
+        app.view.scroll
+    );
+    assert!(!app.view.follow);
+
+    app.view.selected = 0;
+    app.scroll_to(150);
+    key(&mut app, KeyCode::Char('e'));
+    key(&mut app, KeyCode::Enter);
+    let row = app.row_of_original_line(19);
+    assert!((app.view.scroll..app.view.scroll + app.view.viewport).contains(&row));
+}
+
+/// `a` with nothing proposed (no diff yet, an empty diff, prose only, a
+/// block whose SEARCH never closed) refuses with a notice: no write.
+#[test]
+fn accept_with_nothing_to_accept_is_refused() {
+    for (diff, ended) in [
+        ("", false),
+        ("", true),
+        ("I will now change line 7.\nDone.\n", false),
+        ("I will now change line 7.\nDone.\n", true),
+        ("------- SEARCH\nline 7\n", true),
+    ] {
+        let mut app = app();
+        app.set_diff(diff.into());
+        if ended {
+            app.end_stream();
+        }
+        assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None, "{diff:?}");
+        let notice = app.notice.as_ref().expect("a notice");
+        assert!(notice.error, "{diff:?}");
+        assert_eq!(notice.text, "no complete block yet: nothing to accept");
+        assert!(!app.final_preview, "{diff:?}");
+    }
+}
+
+/// A quiet stream is shown `paused`: every block as final mode sees it
+/// (a failure is `failed`, not "no match yet"), the first failing block
+/// selected without a key, blocks after it listed as not reached once
+/// diagnosed; new text resumes streaming.
+#[test]
+fn a_paused_stream_shows_failures_as_final() {
+    let mut app = app();
+    let diff = block("line 20", "L20") + &block("lien 60", "L60") + &block("line 100", "L100");
+    app.set_diff(diff.clone());
+    assert_eq!(app.stream, StreamState::Streaming);
+    assert!(!app.final_mode());
+    // Scrolled away: follow is off, but the selection was not moved.
+    key(&mut app, KeyCode::Char('g'));
+    app.view.selected = 0;
+    app.pause();
+    assert_eq!(app.stream, StreamState::Paused);
+    assert_eq!(app.mode_name(), "paused");
+    assert!(app.final_mode());
+    assert_eq!(app.outcome.blocks[1].state, BlockState::Failed);
+    assert_eq!(app.view.selected, 1, "the first failure is selected");
+    assert_eq!(app.listed_blocks(), 2, "not diagnosed yet");
+    app.diagnose();
+    assert_eq!(app.listed_blocks(), 3, "the unreached block is listed");
+    assert_eq!(
+        app.diagnoses.get(2).map(|d| d.state),
+        Some("not-reached"),
+        "with its own diagnosis"
+    );
+    assert_eq!(
+        app.selected_diagnosis().map(|d| d.state),
+        Some("failed"),
+        "the failure's detail shows"
+    );
+    // The unreached block can be selected in the blocks pane.
+    key(&mut app, KeyCode::Char('e'));
+    key(&mut app, KeyCode::Char('j'));
+    assert_eq!(app.view.selected, 2);
+
+    // New text resumes streaming, out of final mode.
+    app.append_diff("------- SEARCH\nline 150\n");
+    assert_eq!(app.stream, StreamState::Streaming);
+    assert!(!app.final_mode());
+    // A selection the user made is kept when the stream pauses again.
+    app.view.selected = 0;
+    app.pause();
+    assert_eq!(app.view.selected, 0);
+
+    // Accept keeps its rule: a failing diff is refused.
+    assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
+    assert!(app.notice.as_ref().is_some_and(|n| n.error));
+
+    // Paused on a diff that applies: `a` writes at once, what is shown.
+    let mut app = self::app();
+    app.set_diff(block("line 150", "L150") + &block("line 7", "seven"));
+    app.pause();
+    assert!(app.result.text().contains("seven"), "final result shown");
+    match key(&mut app, KeyCode::Char('a')) {
+        Effect::Accept(content) => assert_eq!(content.text(), app.result.text()),
+        other => panic!("expected accept, got {other:?}"),
+    }
+    // Waiting (no diff) and ended streams do not pause.
+    let mut app = self::app();
+    app.pause();
+    assert_eq!(app.stream, StreamState::Waiting);
+    app.set_diff(block("line 1", "x"));
+    app.end_stream();
+    app.pause();
+    assert_eq!(app.stream, StreamState::Ended);
+}
+
+/// When the stream ends with a failure and the user has not chosen a
+/// block, the failure is selected even with follow off.
+#[test]
+fn an_ended_stream_selects_its_first_failure() {
+    let mut app = app();
+    app.set_diff(block("line 20", "L20") + &block("line 30", "L30") + &block("nope", "x"));
+    key(&mut app, KeyCode::Char('g'));
+    app.view.selected = 0;
+    app.end_stream();
+    assert_eq!(app.view.selected, 2);
+}
+
+/// An unreadable DIFF is a state of its own: named in the status bar,
+/// accept refused; the next readable text ends it.
+#[test]
+fn an_unreadable_diff_is_an_error_state_until_readable_text() {
+    let mut app = app();
+    app.on_source(SourceEvent::Text(block("line 7", "seven")));
+    app.on_source(SourceEvent::Unreadable("invalid UTF-8 at byte 12".into()));
+    assert_eq!(app.mode_name(), "DIFF unreadable");
+    assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
+    assert!(
+        app.notice
+            .as_ref()
+            .is_some_and(|n| n.error && n.text.contains("invalid UTF-8 at byte 12"))
+    );
+    app.on_source(SourceEvent::Text(block("line 7", "seven")));
+    assert_eq!(app.mode_name(), "streaming");
+    assert!(matches!(
+        key(&mut app, KeyCode::Char('a')),
+        Effect::Accept(_)
+    ));
 }

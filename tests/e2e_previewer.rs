@@ -213,3 +213,207 @@ fn accept_all_writes_nothing_when_one_file_fails() {
         "# Notes\n"
     );
 }
+
+/// `a` with nothing proposed refuses, writes nothing (FILE's bytes and
+/// mtime unchanged), prints no `wrote` line, and the app stays open.
+fn accept_refused_with(diff: Option<&[u8]>, wanted: &str) {
+    let dir = setup();
+    let file = dir.path().join("main.rs");
+    if let Some(bytes) = diff {
+        std::fs::write(dir.path().join("edit.diff"), bytes).expect("write diff");
+    }
+    let mtime = || {
+        std::fs::metadata(&file)
+            .and_then(|m| m.modified())
+            .expect("mtime")
+    };
+    let before = mtime();
+    let mut s = Session::spawn(
+        dir.path(),
+        env!("CARGO_BIN_EXE_srview"),
+        &["main.rs", "edit.diff"],
+    );
+    s.wait_for("the first frame", |c| {
+        c.contains("srview") && c.contains("0 applied")
+    });
+    s.press(b"a");
+    s.wait_for("the refusal", |c| c.contains(wanted));
+    assert_eq!(std::fs::read_to_string(&file).expect("read"), ORIGINAL);
+    assert_eq!(mtime(), before, "FILE not rewritten");
+    s.press(b"q");
+    assert_eq!(s.exit_code(), 1, "nothing was written");
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(!s.raw_text().contains("srview: wrote"), "no write reported");
+}
+
+#[test]
+fn accept_with_the_diff_missing_writes_nothing() {
+    accept_refused_with(None, "no complete block yet: nothing to accept");
+}
+
+#[test]
+fn accept_with_an_empty_diff_writes_nothing() {
+    accept_refused_with(Some(b""), "no complete block yet: nothing to accept");
+}
+
+#[test]
+fn accept_with_a_prose_only_diff_writes_nothing() {
+    accept_refused_with(
+        Some(b"I looked at main.rs and will double x.\nNo change needed yet.\n"),
+        "no complete block yet: nothing to accept",
+    );
+}
+
+#[test]
+fn accept_with_an_unreadable_diff_writes_nothing() {
+    accept_refused_with(
+        Some(b"------- SEARCH\n    42\n=======\n    \xff43\n+++++++ REPLACE\n"),
+        "not accepted: DIFF unreadable: invalid UTF-8 at byte 34",
+    );
+}
+
+/// Every previewer reports each file it wrote, one `srview: wrote PATH`
+/// line after the terminal is restored; the transcript's accept-all too.
+#[test]
+fn transcript_accept_all_reports_every_written_file() {
+    let dir = setup();
+    std::fs::write(dir.path().join("notes.md"), "- second\n").expect("write notes");
+    let transcript = "<replace_in_file>\n<path>main.rs</path>\n<diff>\n------- SEARCH\n    42\n=======\n    43\n+++++++ REPLACE\n</diff>\n</replace_in_file>\n<replace_in_file>\n<path>notes.md</path>\n<diff>\n------- SEARCH\n- second\n=======\n- third\n+++++++ REPLACE\n</diff>\n</replace_in_file>\n";
+    std::fs::write(dir.path().join("msg.md"), transcript).expect("write transcript");
+    let mut s = Session::spawn(
+        dir.path(),
+        env!("CARGO_BIN_EXE_srview"),
+        &["--transcript", "--final", "msg.md"],
+    );
+    s.wait_for("both files applied", |c| {
+        c.contains("1 main.rs applied") && c.contains("2 notes.md applied")
+    });
+    s.press(b"A");
+    assert_eq!(s.exit_code(), 0);
+    std::thread::sleep(Duration::from_millis(100));
+    let raw = s.raw_text();
+    let left = raw
+        .rfind("\u{1b}[?1049l")
+        .expect("left the alternate screen");
+    let after = &raw[left..];
+    assert!(after.contains("srview: wrote main.rs"), "{after:?}");
+    assert!(after.contains("srview: wrote notes.md"), "{after:?}");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("notes.md")).expect("read"),
+        "- third\n"
+    );
+}
+
+/// `a` on one file of two, then `q`: that file was written, so srview
+/// says so and exits 0.
+#[test]
+fn transcript_quit_after_accepting_one_file_exits_0() {
+    let dir = setup();
+    std::fs::write(dir.path().join("notes.md"), "- second\n").expect("write notes");
+    let transcript = "<replace_in_file>\n<path>main.rs</path>\n<diff>\n------- SEARCH\n    42\n=======\n    43\n+++++++ REPLACE\n</diff>\n</replace_in_file>\n<replace_in_file>\n<path>notes.md</path>\n<diff>\n------- SEARCH\n- missing\n=======\n- third\n+++++++ REPLACE\n</diff>\n</replace_in_file>\n";
+    std::fs::write(dir.path().join("msg.md"), transcript).expect("write transcript");
+    let mut s = Session::spawn(
+        dir.path(),
+        env!("CARGO_BIN_EXE_srview"),
+        &["--transcript", "--final", "msg.md"],
+    );
+    s.wait_for("one applied, one failed", |c| {
+        c.contains("1 main.rs applied") && c.contains("2 notes.md failed")
+    });
+    s.press(b"1");
+    s.press(b"a");
+    s.wait_for("main.rs written", |c| c.contains("1 main.rs written"));
+    s.press(b"q");
+    assert_eq!(s.exit_code(), 0, "the accepted file was written");
+    std::thread::sleep(Duration::from_millis(100));
+    let raw = s.raw_text();
+    let left = raw
+        .rfind("\u{1b}[?1049l")
+        .expect("left the alternate screen");
+    assert_eq!(
+        raw[left..].matches("srview: wrote").count(),
+        1,
+        "{:?}",
+        &raw[left..]
+    );
+    assert!(raw[left..].contains("srview: wrote main.rs"));
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("notes.md")).expect("read"),
+        "- second\n"
+    );
+}
+
+/// Sets `path`'s modification time an hour back: a DIFF finished long ago.
+fn age(path: &Path) {
+    let hour_ago = std::time::SystemTime::now() - Duration::from_secs(3600);
+    std::fs::File::options()
+        .write(true)
+        .open(path)
+        .and_then(|f| f.set_modified(hour_ago))
+        .expect("set mtime");
+}
+
+/// A complete DIFF file not modified for a while is shown `paused` at
+/// once: its failing block `failed` (not "waiting"), selected, with its
+/// diagnosis, and the block after it listed as not reached.
+#[test]
+fn a_finished_diff_file_is_paused_with_its_failure_selected() {
+    let dir = setup();
+    let diff = dir.path().join("edit.diff");
+    let text = "------- SEARCH\n    let x = 1;\n=======\n    let x = 2;\n+++++++ REPLACE\n------- SEARCH\nfn helper() -> u64 {\n    42\n=======\nfn helper() -> u64 {\n    43\n+++++++ REPLACE\n------- SEARCH\n}\n=======\n}\n// end\n+++++++ REPLACE\n";
+    std::fs::write(&diff, text).expect("write diff");
+    age(&diff);
+    let mut s = Session::spawn(
+        dir.path(),
+        env!("CARGO_BIN_EXE_srview"),
+        &["main.rs", "edit.diff"],
+    );
+    s.wait_for("paused, the failure selected and diagnosed", |c| {
+        c.contains(" paused ")
+            && c.contains("1 failed")
+            && c.contains("#2  failed")
+            && c.contains("#2 [")
+            && c.contains("#3  not reached")
+    });
+    let screen = s.contents();
+    assert!(!screen.contains("streaming"), "{screen}");
+    assert!(!screen.contains("no match yet"), "{screen}");
+    // More text resumes streaming; quiet again, it pauses again.
+    append(
+        &diff,
+        "------- SEARCH\nfn main() {\n=======\nfn main() { // hi\n+++++++ REPLACE\n",
+    );
+    s.wait_for("streaming again", |c| c.contains(" streaming "));
+    s.wait_for("paused again", |c| {
+        c.contains(" paused ") && c.contains("#4")
+    });
+    s.press(b"q");
+    assert_eq!(s.exit_code(), 1);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("main.rs")).expect("read"),
+        ORIGINAL
+    );
+}
+
+/// A piped stream that goes quiet pauses too (the wait shortened by the
+/// test hook), and `a` then writes the final result shown.
+#[test]
+fn a_quiet_stdin_stream_pauses() {
+    let dir = setup();
+    std::fs::write(dir.path().join("edit.diff"), DIFF).expect("write diff");
+    let bin = env!("CARGO_BIN_EXE_srview");
+    // The writer stays open (no end of input) while srview runs; the shell
+    // waits for srview alone.
+    let script =
+        format!("(cat edit.diff; sleep 5) | SRVIEW_PAUSE_AFTER_MS=300 '{bin}' main.rs & wait $!");
+    let mut s = Session::spawn(dir.path(), "sh", &["-c", &script]);
+    s.wait_for("paused", |c| {
+        c.contains(" paused ") && c.contains("2 applied")
+    });
+    s.press(b"a");
+    assert_eq!(s.exit_code(), 0);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("main.rs")).expect("read"),
+        RESULT
+    );
+}

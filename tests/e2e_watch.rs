@@ -278,3 +278,34 @@ fn a_diff_that_never_ends_keeps_the_app_responsive() {
     assert_eq!(s.exit_code(), 1, "quits while the stream is still going");
     untouched(dir.path());
 }
+
+/// Invalid UTF-8 or a NUL byte in the watched DIFF is an error state in
+/// the blocks pane and status bar (not "waiting"); a later valid write
+/// recovers.
+#[test]
+fn unreadable_diff_shows_an_error_state_then_recovers() {
+    let dir = setup();
+    let diff = dir.path().join("d.diff");
+    std::fs::write(&diff, b"------- SEA\xffRCH\n").expect("write");
+    let mut s = start(dir.path(), &[]);
+    s.wait_for("the error state", |c| {
+        c.contains("DIFF unreadable: invalid UTF-8 at byte 11")
+    });
+    assert!(
+        !s.contents().contains("waiting for the diff"),
+        "{}",
+        s.contents()
+    );
+    std::fs::write(&diff, block("beta", "BETA")).expect("valid write");
+    s.wait_for("recovered", |c| {
+        c.contains("1 applied") && c.contains("BETA") && !c.contains("unreadable")
+    });
+    std::fs::write(&diff, b"\x00\x01binary").expect("binary write");
+    s.wait_for("binary is an error too", |c| {
+        c.contains("DIFF unreadable: NUL byte at byte 0")
+            && c.contains("showing the last readable diff")
+    });
+    s.press(b"q");
+    assert_eq!(s.exit_code(), 1);
+    untouched(dir.path());
+}

@@ -82,8 +82,8 @@ fn accept_all_needs_every_file_applied() {
     assert!(ws.tabs[0].written && !ws.all_written());
     assert_eq!(
         key(&mut ws, 'q'),
-        WsEffect::Quit(1),
-        "not everything was written"
+        WsEffect::Quit(0),
+        "a file the user accepted was written: a success, even if not every file was"
     );
 }
 
@@ -125,7 +125,7 @@ fn tabs_apply_the_model_output_clean_up_when_asked() {
 }
 
 /// `F` (the final result of a single diff) is not a tab's: a transcript
-/// edit shows its final result once complete, and Esc keeps quitting.
+/// edit shows its final result once complete, and Esc does not quit.
 #[test]
 fn final_preview_key_is_not_passed_to_tabs() {
     let mut ws = Workspace::new(Version::V1, false);
@@ -141,8 +141,10 @@ fn final_preview_key_is_not_passed_to_tabs() {
     );
     assert_eq!(
         ws.on_key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)),
-        WsEffect::Quit(1)
+        WsEffect::None,
+        "Esc never quits"
     );
+    assert_eq!(key(&mut ws, 'q'), WsEffect::Quit(1), "nothing written");
 }
 
 /// The `?` overlay of a transcript lists its keys: files and accept-all,
@@ -178,4 +180,46 @@ fn help_lists_the_transcript_keys() {
     for unwanted in ["final result / live view", "reload FILE"] {
         assert!(!screen.contains(unwanted), "{unwanted:?} shown");
     }
+}
+
+/// A file whose call holds no block (prose only, or nothing yet) proposes
+/// nothing: `a` and `A` refuse, and nothing is written or counted.
+#[test]
+fn accepting_a_file_with_nothing_to_accept_is_refused() {
+    let mut ws = Workspace::new(Version::V1, false);
+    let empty = "<replace_in_file>\n<path>a.py</path>\n<diff>\nI will change y.\n</diff>\n</replace_in_file>\n";
+    feed(&mut ws, empty, true);
+    assert_eq!(ws.tabs.len(), 1);
+    for k in ['a', 'A'] {
+        ws.notice = None;
+        assert_eq!(key(&mut ws, k), WsEffect::None, "{k}");
+        let notice = ws.notice.as_ref().expect("a notice");
+        assert!(
+            notice.error && notice.text.contains("nothing to accept"),
+            "{k}: {}",
+            notice.text
+        );
+    }
+    assert!(!ws.tabs[0].written);
+    assert_eq!(key(&mut ws, 'q'), WsEffect::Quit(1));
+
+    // With another file that applies, accept-all is still all or none.
+    let mut ws = Workspace::new(Version::V1, false);
+    feed(
+        &mut ws,
+        &format!("{}{empty}", call("b.toml", "k = 1", "k = 2")),
+        true,
+    );
+    assert_eq!(key(&mut ws, 'A'), WsEffect::None);
+    assert!(ws.notice.as_ref().is_some_and(|n| n.text.contains("a.py")));
+
+    // A transcript without any edit: nothing to accept either.
+    let mut ws = Workspace::new(Version::V1, false);
+    feed(&mut ws, "Just prose, no tool call.\n", true);
+    assert_eq!(key(&mut ws, 'A'), WsEffect::None);
+    assert!(
+        ws.notice
+            .as_ref()
+            .is_some_and(|n| n.text.contains("nothing to accept"))
+    );
 }

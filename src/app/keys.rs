@@ -4,7 +4,7 @@ use ratatui_crossterm::crossterm::event::{
     KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKind,
 };
 
-use super::{App, Effect, Focus, Layout, Notice};
+use super::{App, Effect, Focus, Layout, Notice, Refusal, StreamState};
 
 /// Keys shown in the footer and the `?` overlay: (keys, what they do).
 /// Which previewer a key belongs to.
@@ -31,6 +31,7 @@ pub const KEY_HELP: &[(&str, &str, KeyScope)] = &[
     ("u/Tab", "unified/split", KeyScope::Both),
     ("w", "wrap", KeyScope::Both),
     ("e", "focus blocks", KeyScope::Both),
+    ("Enter", "jump to block / closest region", KeyScope::Both),
     ("d", "jump to closest region", KeyScope::Both),
     ("c", "copy corrected block", KeyScope::Both),
     ("F", "final result / live view", KeyScope::SingleDiff),
@@ -38,7 +39,8 @@ pub const KEY_HELP: &[(&str, &str, KeyScope)] = &[
     ("a", "accept this file", KeyScope::Transcript),
     ("A", "accept all files (all or none)", KeyScope::Transcript),
     ("r", "reload FILE", KeyScope::SingleDiff),
-    ("q/Esc", "quit", KeyScope::Both),
+    ("Esc", "close help, preview, focus", KeyScope::Both),
+    ("q", "quit", KeyScope::Both),
     ("?", "help", KeyScope::Both),
 ];
 
@@ -65,16 +67,20 @@ pub fn on_key(app: &mut App, key: KeyEvent) -> Effect {
     }
     let page = app.view.viewport.max(1);
     match key.code {
-        KeyCode::Char('q') | KeyCode::Esc => {
-            if app.view.focus == Focus::Blocks && key.code == KeyCode::Esc {
+        KeyCode::Char('q') => return Effect::Quit(1),
+        // Esc closes what is open, innermost first, and never quits: a
+        // second Esc must not leave the app (as in lazygit and gitui).
+        KeyCode::Esc => {
+            if app.view.focus == Focus::Blocks {
                 app.view.focus = Focus::Diff;
-                return Effect::None;
-            }
-            if app.final_preview && key.code == KeyCode::Esc {
+            } else if app.final_preview {
                 back_to_live(app);
-                return Effect::None;
+            } else {
+                app.notice = Some(Notice {
+                    text: "nothing to close: q quits".into(),
+                    error: false,
+                });
             }
-            return Effect::Quit(1);
         }
         KeyCode::Char('?') => app.view.help = true,
         KeyCode::Char('j') | KeyCode::Down => move_down(app, 1),
@@ -103,10 +109,7 @@ pub fn on_key(app: &mut App, key: KeyEvent) -> Effect {
                 Focus::Blocks => Focus::Diff,
             }
         }
-        KeyCode::Enter if app.view.focus == Focus::Blocks => {
-            app.view.follow = false;
-            app.select_block(app.view.selected);
-        }
+        KeyCode::Enter => enter(app),
         KeyCode::Char('d') if !app.jump_to_closest() => {
             app.notice = Some(Notice {
                 text: "no closest region for this block".into(),
@@ -127,13 +130,20 @@ pub fn on_key(app: &mut App, key: KeyEvent) -> Effect {
             };
         }
         KeyCode::Char('F') if app.final_preview => back_to_live(app),
-        // Once the stream has ended the panes already show the final result.
-        KeyCode::Char('F') if !app.is_final() => {
+        // Once the stream has ended or paused the panes already show the
+        // final result.
+        KeyCode::Char('F') if !app.final_mode() => {
             app.show_final();
             app.notice = Some(Notice {
                 text: "final result: what accepting writes if the diff ends here. \
                        F or Esc: back to the live view"
                     .into(),
+                error: false,
+            });
+        }
+        KeyCode::Char('F') if app.stream == StreamState::Paused => {
+            app.notice = Some(Notice {
+                text: "paused: the panes already show the final result".into(),
                 error: false,
             });
         }
@@ -162,8 +172,9 @@ fn move_down(app: &mut App, n: usize) {
     match app.view.focus {
         Focus::Diff => scroll_by(app, n as isize),
         Focus::Blocks => {
-            let last = app.outcome.blocks.len().saturating_sub(1);
+            let last = app.listed_blocks().saturating_sub(1);
             app.view.follow = false;
+            app.view.user_selected = true;
             app.select_block((app.view.selected + n).min(last));
         }
     }
@@ -174,6 +185,7 @@ fn move_up(app: &mut App, n: usize) {
         Focus::Diff => scroll_by(app, -(n as isize)),
         Focus::Blocks => {
             app.view.follow = false;
+            app.view.user_selected = true;
             app.select_block(app.view.selected.saturating_sub(n));
         }
     }
@@ -182,6 +194,7 @@ fn move_up(app: &mut App, n: usize) {
 fn jump_block(app: &mut App, forward: bool) {
     if let Some(next) = app.neighbour_block(forward) {
         app.view.follow = false;
+        app.view.user_selected = true;
         app.select_block(next);
     }
 }
@@ -196,6 +209,30 @@ fn toggle_layout(app: &mut App) {
     if let Some(seg) = anchor {
         let row = app.rows().first_row(seg);
         app.scroll_to(row);
+    }
+}
+
+/// `Enter`: a block that failed has no place of its own, so it goes to
+/// its closest region (as `d`); any other block, from the blocks pane,
+/// goes to where it applies.
+fn enter(app: &mut App) {
+    let failed = app
+        .selected_diagnosis()
+        .is_some_and(|d| matches!(d.state, "failed" | "not-reached"));
+    if failed {
+        if !app.jump_to_closest() {
+            app.notice = Some(Notice {
+                text: format!(
+                    "#{} has no similar region in the file to go to",
+                    app.view.selected + 1
+                ),
+                error: false,
+            });
+        }
+    } else if app.view.focus == Focus::Blocks {
+        app.view.follow = false;
+        app.view.user_selected = true;
+        app.select_block(app.view.selected);
     }
 }
 
@@ -225,7 +262,21 @@ pub fn accept(app: &mut App) -> Effect {
             });
             Effect::None
         }
-        Err(e) => {
+        Err(Refusal::NothingToAccept) => {
+            app.notice = Some(Notice {
+                text: "no complete block yet: nothing to accept".into(),
+                error: true,
+            });
+            Effect::None
+        }
+        Err(Refusal::Unreadable(why)) => {
+            app.notice = Some(Notice {
+                text: format!("not accepted: DIFF unreadable: {why}"),
+                error: true,
+            });
+            Effect::None
+        }
+        Err(Refusal::Fails(e)) => {
             let (block, why) = match e.block {
                 // The failing block is selected, so the pane below shows why.
                 Some(b) => {

@@ -23,6 +23,10 @@ pub enum StreamState {
     /// No diff text yet (DIFF missing or empty).
     Waiting,
     Streaming,
+    /// No new diff text for [`PAUSE_AFTER`] (or a DIFF file not modified
+    /// that long when srview started): shown in final mode, as if the diff
+    /// ended here; new text resumes `Streaming`.
+    Paused,
     /// Input ended (stdin closed, replay done) or `--final`: final mode.
     Ended,
 }
@@ -32,10 +36,18 @@ impl StreamState {
         match self {
             StreamState::Waiting => "waiting",
             StreamState::Streaming => "streaming",
+            StreamState::Paused => "paused",
             StreamState::Ended => "ended",
         }
     }
 }
+
+/// How long a stream must be quiet before it is shown `paused` (final
+/// mode): a model streaming a diff writes far more often than this, while
+/// a finished DIFF file (the everyday debugging case) must not look
+/// unfinished for long. The previewer reads `SRVIEW_PAUSE_AFTER_MS` to
+/// shorten it, for tests only.
+pub const PAUSE_AFTER: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// Split (two panes) or unified (one pane of - and + lines).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,6 +68,18 @@ pub enum Focus {
 pub struct Notice {
     pub text: String,
     pub error: bool,
+}
+
+/// Why accepting writes nothing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    /// The diff does not apply in final mode: the reference's error.
+    Fails(engine::ApplyError),
+    /// No block of the diff applies: nothing was proposed (DIFF missing,
+    /// empty, prose only, or its only block still streaming its SEARCH).
+    NothingToAccept,
+    /// DIFF cannot be read as text now: the text shown is an older one.
+    Unreadable(String),
 }
 
 /// Something the event loop must do outside the state.
@@ -85,6 +109,9 @@ pub struct ViewState {
     pub wrap: bool,
     pub focus: Focus,
     pub selected: usize,
+    /// The user moved the selection (blocks pane, `n`/`N`, Enter): it is
+    /// no longer moved to the first failure for them.
+    pub user_selected: bool,
     pub help: bool,
     /// Rows of diff visible in the last frame (for paging and follow).
     pub viewport: usize,
@@ -128,6 +155,11 @@ pub struct App {
     /// `result_epoch`-like counter of engine runs, and the run diagnosed last.
     pub apply_epoch: u64,
     pub diagnosed_epoch: u64,
+    /// Bumped whenever the diff text changes (the loop times pauses by it).
+    pub diff_changes: u64,
+    /// DIFF as it is now cannot be read as text (invalid UTF-8, NUL): the
+    /// panes keep the last text read; cleared by the next readable text.
+    pub source_error: Option<String>,
     /// The panes show the final-mode result before the stream has ended:
     /// accepting asked for it because that result, which is what gets
     /// written, differs from the live view.
@@ -167,6 +199,7 @@ impl App {
                 wrap: false,
                 focus: Focus::Diff,
                 selected: 0,
+                user_selected: false,
                 help: false,
                 viewport: 20,
                 width: 120,
@@ -179,6 +212,8 @@ impl App {
             apply_epoch: 0,
             diagnosed_epoch: 0,
             final_preview: false,
+            source_error: None,
+            diff_changes: 0,
         };
         app.reapply();
         app
@@ -188,15 +223,43 @@ impl App {
         self.stream == StreamState::Ended
     }
 
-    /// Whether the engine runs in final mode: the stream ended, or the
-    /// user is looking at what accepting would write.
+    /// Whether the engine runs in final mode: the stream ended or paused,
+    /// or the user is looking at what accepting would write.
     pub fn final_mode(&self) -> bool {
-        self.is_final() || self.final_preview
+        self.is_final() || self.stream == StreamState::Paused || self.final_preview
+    }
+
+    /// The stream has been quiet long enough: show every block as final
+    /// mode would, until more text arrives.
+    pub fn pause(&mut self) {
+        if self.stream == StreamState::Streaming {
+            self.stream = StreamState::Paused;
+            if self.final_preview {
+                // The preview's result is now the view itself.
+                self.final_preview = false;
+                self.notice = None;
+            }
+            self.reapply();
+        }
+    }
+
+    /// How many blocks the blocks pane lists: those the engine reached, and
+    /// in final mode, once diagnosed, those after a failure it never
+    /// reached (as `check` lists them).
+    pub fn listed_blocks(&self) -> usize {
+        let reached = self.outcome.blocks.len();
+        if self.final_mode() && !self.diagnosis_stale() {
+            reached.max(self.diagnoses.len())
+        } else {
+            reached
+        }
     }
 
     /// What the status bar calls the stream.
     pub fn mode_name(&self) -> &'static str {
-        if self.final_preview && !self.is_final() {
+        if self.source_error.is_some() {
+            "DIFF unreadable"
+        } else if self.final_preview && !self.is_final() {
             "final preview"
         } else {
             self.stream.name()
@@ -242,8 +305,10 @@ impl App {
         line == content.len() && (line == 0 || terminated == (content.complete_len() == line))
     }
 
-    /// New full diff text from the source (appended or rewritten).
+    /// New full diff text from the source (appended or rewritten): the
+    /// source reads again, if it did not.
     pub fn set_diff(&mut self, text: String) {
+        self.source_error = None;
         if text != self.diff {
             self.diff = text;
             self.diff_changed();
@@ -253,6 +318,7 @@ impl App {
     /// Text appended to the diff (the common case while a model streams).
     pub fn append_diff(&mut self, more: &str) {
         if !more.is_empty() {
+            self.source_error = None;
             self.diff.push_str(more);
             self.diff_changed();
         }
@@ -267,6 +333,7 @@ impl App {
                 error: false,
             });
         }
+        self.diff_changes += 1;
         if self.stream != StreamState::Ended {
             self.stream = if self.diff.is_empty() {
                 StreamState::Waiting
@@ -285,6 +352,7 @@ impl App {
             SourceEvent::Append(more) => self.append_diff(&more),
             SourceEvent::Ended => self.end_stream(),
             SourceEvent::Problem(text) => self.notice = Some(Notice { text, error: true }),
+            SourceEvent::Unreadable(why) => self.source_error = Some(why),
         }
     }
 
@@ -293,7 +361,7 @@ impl App {
         if self.stream != StreamState::Ended {
             self.stream = StreamState::Ended;
             // Final mode for good: no preview left to go back from, nor a
-            // notice offering Esc for it (Esc now quits).
+            // notice offering Esc for it.
             if std::mem::take(&mut self.final_preview) {
                 self.notice = None;
             }
@@ -367,6 +435,24 @@ impl App {
         if self.view.follow {
             self.follow_active();
         }
+        self.select_first_failure();
+    }
+
+    /// Once failures are final (paused, ended, final preview), the first
+    /// failing block is selected so its diagnosis shows without a key,
+    /// unless the user chose a block themselves.
+    fn select_first_failure(&mut self) {
+        if !self.final_mode() || self.view.user_selected {
+            return;
+        }
+        if let Some(b) = self
+            .outcome
+            .blocks
+            .iter()
+            .find(|b| b.state == engine::BlockState::Failed)
+        {
+            self.view.selected = b.index;
+        }
     }
 
     /// Turns the model-output clean-up on or off and re-applies.
@@ -378,16 +464,27 @@ impl App {
     }
 
     /// What accepting writes: the diff applied in final mode (a fork of the
-    /// session, so nothing is re-parsed), or the reference's error.
-    pub fn accepted_content(&self) -> Result<TextLines, engine::ApplyError> {
+    /// session, so nothing is re-parsed), or why nothing may be written.
+    /// A diff without a block that applies (missing, empty, prose only)
+    /// leaves FILE as it is: accepting it would report a write of nothing.
+    pub fn accepted_content(&self) -> Result<TextLines, Refusal> {
+        if let Some(why) = &self.source_error {
+            return Err(Refusal::Unreadable(why.clone()));
+        }
         if self.direct {
             return Ok(self.result.clone());
         }
         let outcome = self.session.outcome_spliced(true);
+        let applied = outcome
+            .blocks
+            .iter()
+            .any(|b| b.state == engine::BlockState::Applied);
         let index = Arc::clone(self.session.index());
-        outcome
-            .result
-            .map(|a| TextLines::spliced(index, a.new_content))
+        match outcome.result {
+            Err(e) => Err(Refusal::Fails(e)),
+            Ok(_) if !applied => Err(Refusal::NothingToAccept),
+            Ok(a) => Ok(TextLines::spliced(index, a.new_content)),
+        }
     }
 
     /// The diff as the engine sees it: as received, or cleaned up.

@@ -129,9 +129,20 @@ impl App {
         }
     }
 
-    /// Selects block `index` and scrolls to it.
+    /// Selects block `index` and scrolls to it. A block the engine never
+    /// reached (after a failure) goes to where it would match on its own.
     pub fn select_block(&mut self, index: usize) {
         if index >= self.outcome.blocks.len() {
+            if index < self.listed_blocks() {
+                self.view.selected = index;
+                let line = self
+                    .selected_diagnosis()
+                    .and_then(|d| d.matched_lines.map(|m| m[0]));
+                if let Some(line) = line {
+                    let row = self.row_of_original_line(line.saturating_sub(1));
+                    self.scroll_to(row.saturating_sub(SELECTED_BLOCK_MARGIN));
+                }
+            }
             return;
         }
         self.view.selected = index;

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use ratatui_crossterm::crossterm::event::{KeyCode, KeyEvent};
 
-use super::{App, Effect, Notice, StreamState, keys};
+use super::{App, Effect, Notice, Refusal, StreamState, keys};
 use crate::engine::Version;
 use crate::source::transcript::{CallKind, FileEdit, FileState, ToolCall};
 
@@ -182,13 +182,11 @@ impl Workspace {
             }
             KeyCode::Char('a') => return self.accept(vec![self.current]),
             KeyCode::Char('A') => return self.accept((0..self.tabs.len()).collect()),
-            KeyCode::Char('q') | KeyCode::Esc
-                if self
-                    .current_app()
-                    .is_none_or(|a| a.view.focus == super::Focus::Diff) =>
-            {
-                let all_written = !self.tabs.is_empty() && self.tabs.iter().all(|t| t.written);
-                return WsEffect::Quit(if all_written { 0 } else { 1 });
+            // Quitting after some files were written is a success: what
+            // the user accepted is on disk (Esc, passed to the tab, never quits).
+            KeyCode::Char('q') => {
+                let any_written = self.tabs.iter().any(|t| t.written);
+                return WsEffect::Quit(if any_written { 0 } else { 1 });
             }
             _ => {}
         }
@@ -220,6 +218,19 @@ impl Workspace {
                 continue;
             }
             match self.edit_index(t).map(|e| &self.edits[e]) {
+                // Accepting a file its calls leave as it is would report a
+                // write of nothing (no block yet, prose only).
+                Some(edit) if edit.ok() && !edit.is_new && edit.content == edit.original => {
+                    let why = match tab.app.accepted_content() {
+                        Err(Refusal::NothingToAccept) => "has no complete block yet",
+                        _ => "is left unchanged by its edits",
+                    };
+                    self.notice = Some(Notice {
+                        text: format!("nothing written: {} {why}: nothing to accept", edit.path),
+                        error: true,
+                    });
+                    return WsEffect::None;
+                }
                 Some(edit) if edit.ok() => indices.push(self.edit_index(t).unwrap_or_default()),
                 Some(edit) => {
                     let why = edit
@@ -245,8 +256,13 @@ impl Workspace {
             }
         }
         if indices.is_empty() {
+            let text = if self.tabs.is_empty() {
+                "no complete block yet: nothing to accept"
+            } else {
+                "nothing to write: already written"
+            };
             self.notice = Some(Notice {
-                text: "nothing to write".into(),
+                text: text.into(),
                 error: false,
             });
             return WsEffect::None;

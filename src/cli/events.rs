@@ -88,7 +88,27 @@ pub(super) enum Waited {
 }
 
 /// How long the input must pause before blocks are diagnosed.
-const IDLE: std::time::Duration = std::time::Duration::from_millis(120);
+pub(super) const IDLE: std::time::Duration = std::time::Duration::from_millis(120);
+
+/// Waits at most `timeout` (forever for `None`) for events: `Idle` when
+/// none came in time.
+pub(super) fn next_events_within(
+    rx: &Receiver<Event>,
+    timeout: Option<std::time::Duration>,
+) -> Waited {
+    let Some(timeout) = timeout else {
+        return next_events(rx).map_or(Waited::Closed, Waited::Events);
+    };
+    match rx.recv_timeout(timeout) {
+        Ok(first) => {
+            let mut pending = vec![first];
+            pending.extend(rx.try_iter().take(4096));
+            Waited::Events(pending)
+        }
+        Err(mpsc::RecvTimeoutError::Timeout) => Waited::Idle,
+        Err(mpsc::RecvTimeoutError::Disconnected) => Waited::Closed,
+    }
+}
 
 /// [`next_events`], but returns `Idle` after a pause when there is idle work.
 pub(super) fn next_events_or_idle(rx: &Receiver<Event>, idle_work: bool) -> Waited {
@@ -129,6 +149,8 @@ pub(super) struct Folded {
     pub appended: String,
     pub ended: bool,
     pub problem: Option<String>,
+    /// The source is unreadable after the batch's text (a later text ends it).
+    pub unreadable: Option<String>,
 }
 
 pub(super) fn fold_sources(events: Vec<Event>) -> (Folded, Vec<Event>) {
@@ -139,11 +161,16 @@ pub(super) fn fold_sources(events: Vec<Event>) -> (Folded, Vec<Event>) {
             Event::Source(SourceEvent::Text(t)) => {
                 folded.replaced = Some(t);
                 folded.appended.clear();
+                folded.unreadable = None;
             }
-            Event::Source(SourceEvent::Append(a)) => match &mut folded.replaced {
-                Some(text) => text.push_str(&a),
-                None => folded.appended.push_str(&a),
-            },
+            Event::Source(SourceEvent::Append(a)) => {
+                folded.unreadable = None;
+                match &mut folded.replaced {
+                    Some(text) => text.push_str(&a),
+                    None => folded.appended.push_str(&a),
+                }
+            }
+            Event::Source(SourceEvent::Unreadable(why)) => folded.unreadable = Some(why),
             Event::Source(SourceEvent::Ended) => folded.ended = true,
             Event::Source(SourceEvent::Problem(p)) => folded.problem = Some(p),
             other => others.push(other),

@@ -5,17 +5,18 @@
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, Sender};
+use std::time::{Duration, Instant, SystemTime};
 
 use ratatui_crossterm::crossterm::event::{self, Event as TermEvent};
 
 use super::events::{
-    Event, Waited, fold_sources, next_events_or_idle, spawn_term_reader, start_replay,
+    Event, IDLE, Waited, fold_sources, next_events_within, spawn_term_reader, start_replay,
     start_signals, start_source,
 };
 use super::terminal::{Term, term_err, with_terminal};
 use super::{CmdResult, PreviewArgs};
 use crate::app::text::TextLines;
-use crate::app::{App, Effect, Notice, keys};
+use crate::app::{App, Effect, Notice, StreamState, keys};
 use crate::input::{self, CliError};
 use crate::source::watch::SourceEvent;
 use crate::view::{
@@ -59,10 +60,16 @@ pub fn run(args: &PreviewArgs) -> CmdResult {
             Ok(0)
         }
         Exit::Wrote(path) => {
-            eprintln!("srview: wrote {}", path.display());
+            report_written(&path);
             Ok(0)
         }
     }
+}
+
+/// The one line every previewer prints on stderr per file it wrote, once
+/// the terminal is restored.
+pub(super) fn report_written(path: &Path) {
+    eprintln!("srview: wrote {}", path.display());
 }
 
 /// `srview MSG` alone, with MSG holding an agent transcript.
@@ -91,6 +98,9 @@ fn event_loop(
     let theme = Theme::new(ColourMode::from_env());
     let mut caches = Caches::new(Syntaxes::load(), app);
     spawn_term_reader(tx);
+    let mut pause = PauseTimer::new();
+    // When the last events came: diagnosing waits for a quiet moment.
+    let mut quiet_since = Instant::now();
     loop {
         let size = terminal.size().map_err(term_err)?;
         if (app.view.width, app.view.viewport)
@@ -109,17 +119,77 @@ fn event_loop(
         if std::env::var_os("SRVIEW_TEST_PANIC").is_some() {
             panic!("panic requested by SRVIEW_TEST_PANIC");
         }
-        let pending = match next_events_or_idle(rx, app.diagnosis_stale()) {
+        let now = Instant::now();
+        if pause.due(now) {
+            app.pause();
+            continue;
+        }
+        let diagnose_at = app.diagnosis_stale().then(|| quiet_since + IDLE);
+        let wake = [pause.at, diagnose_at].into_iter().flatten().min();
+        let pending = match next_events_within(rx, wake.map(|at| at.saturating_duration_since(now)))
+        {
             Waited::Events(p) => p,
             Waited::Idle => {
-                app.diagnose();
+                if diagnose_at.is_some_and(|at| at <= Instant::now()) {
+                    app.diagnose();
+                }
                 continue;
             }
             Waited::Closed => return Ok(Exit::Quit(1)),
         };
+        quiet_since = Instant::now();
+        let changes = app.diff_changes;
         if let Some(exit) = apply_batch(app, pending, |app, ev| handle(terminal, app, ev, args))? {
             return Ok(exit);
         }
+        if app.diff_changes != changes {
+            pause.diff_changed(app, args);
+        }
+    }
+}
+
+/// When a quiet stream is shown `paused` ([`crate::app::PAUSE_AFTER`]).
+struct PauseTimer {
+    after: Duration,
+    /// When the stream pauses if no new text arrives before.
+    at: Option<Instant>,
+}
+
+impl PauseTimer {
+    fn new() -> Self {
+        // A test hook: pty tests shorten the wait.
+        let after = std::env::var("SRVIEW_PAUSE_AFTER_MS")
+            .ok()
+            .and_then(|ms| ms.parse().ok())
+            .map_or(crate::app::PAUSE_AFTER, Duration::from_millis);
+        PauseTimer { after, at: None }
+    }
+
+    fn due(&mut self, now: Instant) -> bool {
+        let due = self.at.is_some_and(|at| at <= now);
+        if due {
+            self.at = None;
+        }
+        due
+    }
+
+    /// New diff text: the stream pauses `after` from now, or sooner when
+    /// DIFF is a file last modified before now (a finished DIFF file
+    /// pauses at once).
+    fn diff_changed(&mut self, app: &App, args: &PreviewArgs) {
+        if app.stream != StreamState::Streaming {
+            self.at = None;
+            return;
+        }
+        let age = match (&args.diff, args.replay) {
+            (Some(diff), None) if diff != Path::new("-") => std::fs::metadata(diff)
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|t| SystemTime::now().duration_since(t).ok())
+                .unwrap_or_default(),
+            _ => Duration::ZERO,
+        };
+        self.at = Some(Instant::now() + self.after.saturating_sub(age));
     }
 }
 
@@ -143,6 +213,9 @@ fn apply_batch(
     }
     if let Some(problem) = source.problem {
         app.on_source(SourceEvent::Problem(problem));
+    }
+    if let Some(why) = source.unreadable {
+        app.on_source(SourceEvent::Unreadable(why));
     }
     if source.ended {
         app.end_stream();

@@ -57,12 +57,33 @@ pub fn run(args: &PreviewArgs, msg: &Path) -> CmdResult {
         text: String::new(),
         ended: args.final_mode,
         originals: Default::default(),
+        written: Vec::new(),
+        write_failed: false,
     };
-    let exit = terminal::with_terminal(|terminal| event_loop(terminal, &mut state, &rx, &tx))?;
-    match exit {
-        Exit::Quit(code) => Ok(code),
-        Exit::Print(_) | Exit::Wrote(_) => Ok(0),
+    let exit = terminal::with_terminal(|terminal| event_loop(terminal, &mut state, &rx, &tx));
+    // The terminal is restored: report every file written, whatever ended
+    // the session (an error or a signal after a write included).
+    for path in &state.written {
+        let shown = match &args.cwd {
+            Some(dir) => dir.join(path),
+            None => std::path::PathBuf::from(path),
+        };
+        preview::report_written(&shown);
     }
+    let code = match exit? {
+        // The user quit (`q`, Ctrl-C): a success when what they accepted
+        // was written and no accepted write failed.
+        Exit::Quit(code) if code < 128 => {
+            if !state.written.is_empty() && !state.write_failed {
+                0
+            } else {
+                1
+            }
+        }
+        Exit::Quit(code) => code,
+        Exit::Print(_) | Exit::Wrote(_) => 0,
+    };
+    Ok(code)
 }
 
 struct State {
@@ -73,6 +94,10 @@ struct State {
     ended: bool,
     /// Each file's text as first loaded: the base every update applies to.
     originals: std::collections::HashMap<String, Result<Option<String>, String>>,
+    /// Paths written so far, as the transcript names them, in order.
+    written: Vec<String>,
+    /// An accepted write failed (the notice said which).
+    write_failed: bool,
 }
 
 impl State {
@@ -164,6 +189,12 @@ fn apply_batch(
             error: true,
         });
     }
+    if let Some(why) = source.unreadable {
+        state.ws.notice = Some(Notice {
+            text: format!("transcript unreadable: {why}"),
+            error: true,
+        });
+    }
     for ev in others {
         if let Some(exit) = act(state, ev)? {
             return Ok(Some(exit));
@@ -203,13 +234,15 @@ fn act_on(terminal: &mut Term, state: &mut State, ev: Event) -> Result<Option<Ex
                 .filter_map(|&i| state.ws.edits.get(i))
                 .collect();
             match transcript::write_files(&state.paths, &files) {
-                Ok(_) => {
+                Ok(paths) => {
+                    state.written.extend(paths);
                     state.ws.mark_written(&indices);
                     if state.ws.all_written() {
                         return Ok(Some(Exit::Quit(0)));
                     }
                 }
                 Err(why) => {
+                    state.write_failed = true;
                     state.ws.notice = Some(Notice {
                         text: format!("nothing written: {why}"),
                         error: true,
@@ -258,6 +291,8 @@ mod tests {
             text: edit("a.txt"),
             ended: false,
             originals: Default::default(),
+            written: Vec::new(),
+            write_failed: false,
         };
         state.reparse();
         assert_eq!(state.ws.tabs.len(), 1);

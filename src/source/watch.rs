@@ -21,6 +21,10 @@ pub enum SourceEvent {
     Ended,
     /// Something to tell the user; the last good text stays.
     Problem(String),
+    /// The diff as it is now cannot be read as text (invalid UTF-8, a NUL
+    /// byte), e.g. `invalid UTF-8 at byte 12`. The last good text stays;
+    /// the next readable text (always sent whole, as `Text`) ends it.
+    Unreadable(String),
 }
 
 type Sink = Box<dyn Fn(SourceEvent) -> bool + Send>;
@@ -85,13 +89,13 @@ pub fn watch_file(path: PathBuf, poll_only: bool, sink: Sink) -> Result<(), Stri
     let interval = if poll_only { FAST_POLL } else { SAFETY_POLL };
     thread::spawn(move || {
         let _keep = debouncer;
-        let mut last_text: Option<String> = None;
+        let mut last = Seen::default();
         let mut last_stamp = None;
         loop {
             let now = stamp(&path);
-            if now != last_stamp || last_text.is_none() {
+            if now != last_stamp || last.text.is_none() {
                 last_stamp = now;
-                if let Some(event) = read_change(&path, &mut last_text)
+                if let Some(event) = read_change(&path, &mut last)
                     && !sink(event)
                 {
                     return;
@@ -109,28 +113,54 @@ pub fn watch_file(path: PathBuf, poll_only: bool, sink: Sink) -> Result<(), Stri
     Ok(())
 }
 
+/// What the watcher last reported.
+#[derive(Default)]
+struct Seen {
+    /// The last text sent (`None`: nothing read yet).
+    text: Option<String>,
+    /// The file was unreadable when last read: the next good text is sent
+    /// whole, even if it equals `text`, so the error state ends.
+    unreadable: bool,
+}
+
 /// Re-reads the file; reports only a change.
-fn read_change(path: &Path, last: &mut Option<String>) -> Option<SourceEvent> {
+fn read_change(path: &Path, last: &mut Seen) -> Option<SourceEvent> {
     match std::fs::read(path) {
-        Ok(bytes) => match crate::input::decode(bytes, &path.display().to_string()) {
-            Ok(text) => {
-                if last.as_deref() == Some(text.as_str()) {
+        Ok(bytes) => match String::from_utf8(bytes) {
+            Ok(text) if !text.contains('\0') => {
+                let recovered = std::mem::take(&mut last.unreadable);
+                if !recovered && last.text.as_deref() == Some(text.as_str()) {
                     return None;
                 }
-                let event = match last.as_deref() {
-                    Some(old) if !old.is_empty() && text.starts_with(old) => {
+                let event = match last.text.as_deref() {
+                    Some(old) if !recovered && !old.is_empty() && text.starts_with(old) => {
                         SourceEvent::Append(text[old.len()..].to_string())
                     }
                     _ => SourceEvent::Text(text.clone()),
                 };
-                *last = Some(text);
+                last.text = Some(text);
                 Some(event)
             }
-            Err(e) => Some(SourceEvent::Problem(e.message)),
+            Ok(text) => {
+                last.unreadable = true;
+                last.text.get_or_insert_with(String::new);
+                let at = text.find('\0').unwrap_or_default();
+                Some(SourceEvent::Unreadable(format!(
+                    "NUL byte at byte {at} (binary?)"
+                )))
+            }
+            Err(e) => {
+                last.unreadable = true;
+                last.text.get_or_insert_with(String::new);
+                Some(SourceEvent::Unreadable(format!(
+                    "invalid UTF-8 at byte {}",
+                    e.utf8_error().valid_up_to()
+                )))
+            }
         },
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            if last.is_none() {
-                *last = Some(String::new());
+            if last.text.is_none() {
+                last.text = Some(String::new());
                 Some(SourceEvent::Text(String::new()))
             } else {
                 None
@@ -165,9 +195,10 @@ pub fn read_stdin(sink: Sink) {
             let (text, rest) = split_utf8(&held);
             match text {
                 Ok(text) if text.contains('\0') => {
-                    sink(SourceEvent::Problem(
-                        "stdin looks binary (NUL byte); stopped reading".into(),
-                    ));
+                    let at = offset + text.find('\0').unwrap_or_default();
+                    sink(SourceEvent::Unreadable(format!(
+                        "NUL byte at byte {at} of stdin (binary?); stopped reading"
+                    )));
                     return;
                 }
                 Ok(text) => {
@@ -179,8 +210,8 @@ pub fn read_stdin(sink: Sink) {
                     }
                 }
                 Err(bad) => {
-                    sink(SourceEvent::Problem(format!(
-                        "stdin is not valid UTF-8 (first bad byte at offset {}); stopped reading",
+                    sink(SourceEvent::Unreadable(format!(
+                        "invalid UTF-8 at byte {} of stdin; stopped reading",
                         offset + bad
                     )));
                     return;
@@ -229,7 +260,7 @@ mod tests {
     fn reports_appends_and_rewrites() {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("d.diff");
-        let mut last = None;
+        let mut last = Seen::default();
         assert_eq!(
             read_change(&p, &mut last),
             Some(SourceEvent::Text(String::new()))
@@ -249,6 +280,43 @@ mod tests {
         assert_eq!(
             read_change(&p, &mut last),
             Some(SourceEvent::Text("x".into()))
+        );
+    }
+
+    /// Invalid UTF-8 or a NUL byte is an error state, not a change of
+    /// text; the next readable text (even the same as before) ends it.
+    #[test]
+    fn reports_unreadable_text_and_recovers() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("d.diff");
+        let mut last = Seen::default();
+        std::fs::write(&p, "ab").unwrap();
+        assert_eq!(
+            read_change(&p, &mut last),
+            Some(SourceEvent::Text("ab".into()))
+        );
+        std::fs::write(&p, b"ab\xffcd").unwrap();
+        assert_eq!(
+            read_change(&p, &mut last),
+            Some(SourceEvent::Unreadable("invalid UTF-8 at byte 2".into()))
+        );
+        std::fs::write(&p, "ab").unwrap();
+        assert_eq!(
+            read_change(&p, &mut last),
+            Some(SourceEvent::Text("ab".into())),
+            "the same text again ends the error"
+        );
+        std::fs::write(&p, b"abc\0").unwrap();
+        assert_eq!(
+            read_change(&p, &mut last),
+            Some(SourceEvent::Unreadable(
+                "NUL byte at byte 3 (binary?)".into()
+            ))
+        );
+        std::fs::write(&p, "abc").unwrap();
+        assert_eq!(
+            read_change(&p, &mut last),
+            Some(SourceEvent::Text("abc".into()))
         );
     }
 }

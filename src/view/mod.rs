@@ -23,7 +23,7 @@ fn blocks_height(app: &App, h: u16) -> u16 {
     if h < 12 {
         return 0;
     }
-    let want = app.outcome.blocks.len().clamp(1, 6) as u16 + 4;
+    let want = app.listed_blocks().clamp(1, 6) as u16 + 4;
     want.min(h / 3)
 }
 

@@ -165,6 +165,31 @@ pub fn block_line(b: &BlockReport, is_final: bool, theme: &Theme) -> Line<'stati
     Line::from(spans)
 }
 
+/// A block after a failure, which the engine never reached: what the
+/// diagnosis says it would do on its own.
+fn unreached_line(
+    d: Option<&crate::diagnose::BlockDiagnosis>,
+    index: usize,
+    theme: &Theme,
+) -> Line<'static> {
+    let mut spans = vec![
+        Span::raw(format!("#{:<3}", index + 1)),
+        Span::styled(format!("{:<10} ", "not reached"), theme.bad()),
+    ];
+    if let Some(d) = d {
+        if let Some(r) = d.reason {
+            spans.push(Span::styled(format!("[{}] ", r.code()), theme.bad()));
+        }
+        if let Some(m) = d.matched_lines {
+            spans.push(Span::raw(format!(
+                "would match {} ",
+                line_range(m[0], m[1])
+            )));
+        }
+    }
+    Line::from(spans)
+}
+
 /// "12-14", "12", or "after 11" for an empty range.
 fn line_range(start: usize, end: usize) -> String {
     match end.cmp(&start) {
@@ -192,6 +217,20 @@ pub fn blocks_pane(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         });
     let inner = block.inner(area);
     frame.render_widget(block, area);
+    if let Some(why) = &app.source_error {
+        let kept = if app.diff.is_empty() {
+            String::new()
+        } else {
+            " (showing the last readable diff)".into()
+        };
+        frame.render_widget(
+            Paragraph::new(sanitize(&format!("DIFF unreadable: {why}{kept}")))
+                .wrap(Wrap { trim: false })
+                .style(theme.bad()),
+            inner,
+        );
+        return;
+    }
     let blocks = &app.outcome.blocks;
     if blocks.is_empty() {
         let msg = match app.stream.name() {
@@ -207,15 +246,32 @@ pub fn blocks_pane(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         _ => 3,
     };
     let list_h = (inner.height - detail_h) as usize;
-    let sel = app.view.selected.min(blocks.len() - 1);
+    let listed = app.listed_blocks();
+    let sel = app.view.selected.min(listed - 1);
     let first = sel.saturating_sub(list_h.saturating_sub(1));
-    let lines: Vec<Line> = blocks
-        .iter()
-        .skip(first)
+    let lines: Vec<Line> = (first..listed)
         .take(list_h)
-        .map(|b| {
-            let line = block_line(b, app.is_final(), theme);
-            if b.index == sel {
+        .map(|i| {
+            let line = match blocks.get(i) {
+                Some(b) => {
+                    let mut line = block_line(b, app.final_mode(), theme);
+                    // A final failure says why in its own line.
+                    let reason = app
+                        .diagnoses
+                        .iter()
+                        .find(|d| d.index == i && !app.diagnosis_stale())
+                        .and_then(|d| d.reason);
+                    if let (true, BlockState::Failed, Some(r)) = (app.final_mode(), b.state, reason)
+                    {
+                        let at = line.spans.len().min(2);
+                        line.spans
+                            .insert(at, Span::styled(format!("[{}] ", r.code()), theme.bad()));
+                    }
+                    line
+                }
+                None => unreached_line(app.diagnoses.iter().find(|d| d.index == i), i, theme),
+            };
+            if i == sel {
                 line.patch_style(theme.selected())
             } else {
                 line
@@ -232,7 +288,10 @@ pub fn blocks_pane(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     if detail_h > 0 {
         let text = match app.selected_diagnosis().filter(|d| d.is_problem()) {
             Some(d) => diagnosis_text(d),
-            None => detail(&blocks[sel], app.is_final()),
+            None => blocks
+                .get(sel)
+                .map(|b| detail(b, app.final_mode()))
+                .unwrap_or_default(),
         };
         let area = Rect {
             y: inner.y + list_h as u16,
