@@ -128,13 +128,14 @@ pub fn render(file: &str, blocks: &[BlockDiagnosis], ok: bool, color: bool) -> S
     let failing = blocks.iter().filter(|d| d.is_problem()).count();
     s.push_str(&if ok {
         format!(
-            "{} blocks, the diff applies ({failing} with warnings)\n",
-            blocks.len()
+            "{}, the diff applies ({failing} with warnings)\n",
+            crate::words::count(blocks.len(), "block")
         )
     } else {
         format!(
-            "{} blocks, the diff does not apply ({failing} need attention)\n",
-            blocks.len()
+            "{}, the diff does not apply ({failing} {} attention)\n",
+            crate::words::count(blocks.len(), "block"),
+            if failing == 1 { "needs" } else { "need" }
         )
     });
     s
