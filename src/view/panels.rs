@@ -359,22 +359,34 @@ pub fn blocks_pane(frame: &mut Frame, layout: &BlocksPane, app: &App, theme: &Th
         return;
     }
     let (body, hint) = detail_content(app, area.width, theme);
-    // The keys' hint is kept whole; the body gives way, saying so.
+    // The keys' hint is kept whole; the body gives way, least needed rows
+    // first, and says how many it left out.
     let hint_rows = hint.len().min(usize::from(area.height));
     let room = usize::from(area.height) - hint_rows;
     let mut lines: Vec<Line> = if body.len() > room && room > 0 {
-        let more = body.len() - (room - 1);
-        let mut shown: Vec<Line> = body.into_iter().take(room - 1).collect();
+        let budget = room - 1;
+        let mut by_need: Vec<usize> = (0..body.len()).collect();
+        by_need.sort_by_key(|&i| std::cmp::Reverse(body[i].1));
+        let mut keep = vec![false; body.len()];
+        for &i in by_need.iter().take(budget) {
+            keep[i] = true;
+        }
+        let more = body.len() - budget;
+        let mut shown: Vec<Line> = body
+            .into_iter()
+            .zip(keep)
+            .filter_map(|((line, _), k)| k.then_some(line))
+            .collect();
         shown.push(Line::styled(
             format!(
-                "… {} more (srview check shows all)",
-                words::count(more, "line")
+                "… {} (srview check shows all)",
+                words::count(more, "more row")
             ),
             theme.gutter(),
         ));
         shown
     } else {
-        body.into_iter().take(room).collect()
+        body.into_iter().take(room).map(|(line, _)| line).collect()
     };
     lines.extend(hint.into_iter().take(hint_rows));
     frame.render_widget(Paragraph::new(lines), area);
@@ -386,14 +398,19 @@ pub fn detail_rows(app: &App, width: u16) -> usize {
     body.len() + hint.len()
 }
 
+/// How much a row of a block's detail is needed when rows are short.
+const NEED_HEADER: u8 = 4;
+const NEED_CHANGED: u8 = 3;
+const NEED_LEGEND: u8 = 2;
+const NEED_CONTEXT: u8 = 1;
+
 /// The selected block's detail, wrapped to `width`: the body (its
 /// diagnosis and the SEARCH text against the file, or how it matched),
-/// then the hint naming the keys that act on it.
-fn detail_content(
-    app: &App,
-    width: u16,
-    theme: &Theme,
-) -> (Vec<Line<'static>>, Vec<Line<'static>>) {
+/// each row with how much it is needed, then the hint naming the keys
+/// that act on it.
+type DetailRows = (Vec<(Line<'static>, u8)>, Vec<Line<'static>>);
+
+fn detail_content(app: &App, width: u16, theme: &Theme) -> DetailRows {
     let width = usize::from(width).max(1);
     let Some(b) = app.outcome.blocks.get(
         app.view
@@ -402,33 +419,32 @@ fn detail_content(
     ) else {
         return (Vec::new(), Vec::new());
     };
-    let wrapped = |text: &str, style: Style| -> Vec<Line<'static>> {
+    let wrapped = |text: &str, style: Style, need: u8| -> Vec<(Line<'static>, u8)> {
         code::wrap_text(&sanitize(text), width)
             .into_iter()
-            .map(|row| Line::styled(row, style))
+            .map(|row| (Line::styled(row, style), need))
             .collect()
     };
     let Some(d) = app.selected_diagnosis().filter(|d| d.is_problem()) else {
-        return (
-            wrapped(&detail(b, app.is_final()), theme.gutter()),
-            Vec::new(),
-        );
+        let text = detail(b, app.is_final());
+        return (wrapped(&text, theme.gutter(), NEED_HEADER), Vec::new());
     };
     let reason = d.reason.map_or("problem", |r| r.code());
     let mut body = wrapped(
         &format!("#{} [{reason}] {}", d.index + 1, d.message),
         Style::new(),
+        NEED_HEADER,
     );
     if !d.line_diff.is_empty() {
         let legend = match d.closest {
             Some(c) => format!(
-                "- SEARCH text · + file {} (similarity {})",
+                "- SEARCH text, + file {} (similarity {})",
                 words::line_range("line", c.start_line, c.end_line),
                 words::similarity(c.similarity)
             ),
-            None => "- SEARCH text · + file".to_string(),
+            None => "- SEARCH text, + file".to_string(),
         };
-        body.extend(wrapped(&legend, theme.gutter()));
+        body.extend(wrapped(&legend, theme.gutter(), NEED_LEGEND));
         body.extend(line_diff_lines(&d.line_diff, width, theme));
     }
     let mut keys = Vec::new();
@@ -441,7 +457,10 @@ fn detail_content(
     let hint = if keys.is_empty() {
         Vec::new()
     } else {
-        wrapped(&keys.join(" · "), theme.warn())
+        wrapped(&keys.join(" · "), theme.warn(), 0)
+            .into_iter()
+            .map(|(line, _)| line)
+            .collect()
     };
     (body, hint)
 }
@@ -453,7 +472,7 @@ fn line_diff_lines(
     lines: &[crate::diagnose::DiffLine],
     width: usize,
     theme: &Theme,
-) -> Vec<Line<'static>> {
+) -> Vec<(Line<'static>, u8)> {
     // Deleted and inserted runs are paired line by line, as `differences` does.
     let mut marks: Vec<Vec<std::ops::Range<usize>>> = vec![Vec::new(); lines.len()];
     let mut i = 0;
@@ -494,7 +513,15 @@ fn line_diff_lines(
                 theme.diagnosis_word(l.tag),
                 theme,
             ));
-            Line::from(code::clip(spans, 0, width, theme.gutter()))
+            let need = if l.tag == "equal" {
+                NEED_CONTEXT
+            } else {
+                NEED_CHANGED
+            };
+            (
+                Line::from(code::clip(spans, 0, width, theme.gutter())),
+                need,
+            )
         })
         .collect()
 }
