@@ -54,10 +54,15 @@ pub fn tab_bar(
     ];
     let width = usize::from(area.width);
     let tabs_w: usize = spans.iter().map(|s| s.content.width()).sum();
+    // The current tab, its separator and a `…` on each side.
+    let current_w = spans
+        .get(1 + 2 * ws.current)
+        .map_or(0, |s| s.content.width())
+        + 3;
     let hint = hints
         .iter()
         .find(|h| tabs_w + h.width() <= width)
-        .or(hints.iter().find(|h| 30 + h.width() <= width))
+        .or(hints.iter().find(|h| current_w + h.width() <= width))
         .unwrap_or(&hints[hints.len() - 1]);
     let room = width.saturating_sub(hint.width());
     let shown = fit_spans(spans, room, ws.current + 1);
