@@ -602,3 +602,26 @@ fn tint_covers_the_whole_row() {
         }
     }
 }
+
+/// On a low terminal the `?` overlay shows a window of the keys, says
+/// which, and scrolled to its end shows the last ones.
+#[test]
+fn help_overlay_scrolls_on_a_low_terminal() {
+    use ratatui_crossterm::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    let mut app = app(DIFF, true);
+    app.view.screen = ratatui::layout::Rect::new(0, 0, 60, 12);
+    let press = |app: &mut App, code| {
+        srview::app::keys::on_key(app, KeyEvent::new(code, KeyModifiers::NONE))
+    };
+    press(&mut app, KeyCode::Char('?'));
+    let top = text(&frame(&mut app, 60, 12, ColourMode::None));
+    assert!(top.contains("keys 1-10 of 22 (j/k scroll)"), "{top}");
+    assert!(top.contains("scroll") && !top.contains("stages:"), "{top}");
+    for _ in 0..5 {
+        press(&mut app, KeyCode::PageDown);
+    }
+    let bottom = text(&frame(&mut app, 60, 12, ColourMode::None));
+    assert!(bottom.contains("O out of order"), "{bottom}");
+    assert!(bottom.contains("quit"), "{bottom}");
+    insta::assert_snapshot!("help_scrolled_to_the_end_60x12", bottom);
+}

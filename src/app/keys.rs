@@ -61,12 +61,13 @@ pub fn on_key(app: &mut App, key: KeyEvent) -> Effect {
     }
     if app.view.help {
         // The overlay scrolls (it can be taller than a small terminal).
-        let lines = key_help_lines();
+        let visible = usize::from(app.view.screen.height.saturating_sub(2));
+        let last = key_help_lines().saturating_sub(visible);
         let scroll = &mut app.view.help_scroll;
         match key.code {
-            KeyCode::Char('j') | KeyCode::Down => *scroll = (*scroll + 1).min(lines),
+            KeyCode::Char('j') | KeyCode::Down => *scroll = (*scroll + 1).min(last),
             KeyCode::Char('k') | KeyCode::Up => *scroll = scroll.saturating_sub(1),
-            KeyCode::PageDown | KeyCode::Char(' ') => *scroll = (*scroll + HELP_PAGE).min(lines),
+            KeyCode::PageDown | KeyCode::Char(' ') => *scroll = (*scroll + HELP_PAGE).min(last),
             KeyCode::PageUp => *scroll = scroll.saturating_sub(HELP_PAGE),
             _ => {
                 app.view.help = false;
@@ -219,7 +220,8 @@ const HSCROLL_STEP: usize = 8;
 /// Lines a page of the `?` overlay moves by.
 const HELP_PAGE: usize = 8;
 
-/// Lines of the `?` overlay at most (its keys, a blank, three of stages).
+/// Lines of the `?` overlay at most (its keys, a blank, three of stages);
+/// the overlay shows those of one kind of previewer, so it can have fewer.
 fn key_help_lines() -> usize {
     KEY_HELP.len() + 4
 }

@@ -201,36 +201,47 @@ pub fn status_bar(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     parts.push((format!(" {} B ", app.diff.len()), theme.bar(), 0));
     parts.push((format!(" [{}] ", flags.join(" ")), theme.bar(), 3));
     let width = usize::from(area.width);
-    let total = |parts: &[(String, Style, u8)]| parts.iter().map(|p| p.0.width()).sum::<usize>();
     const NAME: u8 = 6;
+    let mut keep = vec![true; parts.len()];
+    let total = |parts: &[(String, Style, u8)], keep: &[bool]| -> usize {
+        parts
+            .iter()
+            .zip(keep)
+            .filter(|(_, k)| **k)
+            .map(|(p, _)| p.0.width())
+            .sum()
+    };
     let mut removed = Vec::new();
-    while total(&parts) > width {
-        let Some(i) = (0..parts.len()).min_by_key(|&i| parts[i].2) else {
+    while total(&parts, &keep) > width {
+        let Some(i) = (0..parts.len())
+            .filter(|&i| keep[i])
+            .min_by_key(|&i| parts[i].2)
+        else {
             break;
         };
         if parts[i].2 == NAME {
             // Shortened before it goes.
-            let room = width.saturating_sub(total(&parts) - parts[i].0.width());
+            let room = width.saturating_sub(total(&parts, &keep) - parts[i].0.width());
             if room >= 8 {
                 parts[i].0 = shorten_path(&parts[i].0, room);
                 parts[i].2 = NAME + 1;
                 continue;
             }
         }
-        removed.push((i, parts.remove(i)));
+        keep[i] = false;
+        removed.push(i);
     }
     // A part that went to make room for a longer one comes back if it fits.
-    let mut back: Vec<(String, Style, u8)> = Vec::new();
-    for (_, part) in removed.iter().rev() {
-        if total(&parts) + total(&back) + part.0.width() <= width {
-            back.push(part.clone());
+    for i in removed.into_iter().rev() {
+        if total(&parts, &keep) + parts[i].0.width() <= width {
+            keep[i] = true;
         }
     }
-    for (i, part) in removed.into_iter().rev() {
-        if back.contains(&part) {
-            parts.insert(i.min(parts.len()), part);
-        }
-    }
+    let parts: Vec<(String, Style, u8)> = parts
+        .into_iter()
+        .zip(keep)
+        .filter_map(|(p, k)| k.then_some(p))
+        .collect();
     let spans: Vec<Span> = parts
         .into_iter()
         .map(|(text, style, _)| Span::styled(text, style))
@@ -363,44 +374,82 @@ pub fn blocks_pane(frame: &mut Frame, layout: &BlocksPane, app: &App, theme: &Th
     if area.height == 0 {
         return;
     }
-    let (body, hint) = detail_content(app, area.width, theme);
+    let (body, keys) = detail_content(app, area.width, theme);
+    let height = usize::from(area.height);
+    let hint_of = |parts: &[&str]| -> Vec<Line<'static>> {
+        if parts.is_empty() {
+            return Vec::new();
+        }
+        wrap_parts(parts, usize::from(area.width))
+            .into_iter()
+            .map(|row| Line::styled(row, theme.warn()))
+            .collect()
+    };
     // The keys' hint is kept whole; the body gives way, least needed rows
-    // first, and says how many it left out.
-    let hint_rows = hint.len().min(usize::from(area.height));
-    let room = usize::from(area.height) - hint_rows;
-    let mut lines: Vec<Line> = if body.len() > room && room > 0 {
-        let budget = room - 1;
+    // first, and the hint says how many rows it left out.
+    let mut hint = hint_of(&keys);
+    let mut lines: Vec<Line> = if body.len() + hint.len() > height {
+        let mut budget = height.saturating_sub(hint.len());
+        for _ in 0..2 {
+            let more = format!(
+                "… {} (srview check shows all)",
+                words::count(body.len().saturating_sub(budget), "more row")
+            );
+            let mut parts = vec![more.as_str()];
+            parts.extend(&keys);
+            hint = hint_of(&parts);
+            budget = height.saturating_sub(hint.len());
+        }
         let mut by_need: Vec<usize> = (0..body.len()).collect();
         by_need.sort_by_key(|&i| std::cmp::Reverse(body[i].1));
         let mut keep = vec![false; body.len()];
         for &i in by_need.iter().take(budget) {
             keep[i] = true;
         }
-        let more = body.len() - budget;
-        let mut shown: Vec<Line> = body
-            .into_iter()
+        body.into_iter()
             .zip(keep)
             .filter_map(|((line, _), k)| k.then_some(line))
-            .collect();
-        shown.push(Line::styled(
-            format!(
-                "… {} (srview check shows all)",
-                words::count(more, "more row")
-            ),
-            theme.gutter(),
-        ));
-        shown
+            .collect()
     } else {
-        body.into_iter().take(room).map(|(line, _)| line).collect()
+        body.into_iter().map(|(line, _)| line).collect()
     };
-    lines.extend(hint.into_iter().take(hint_rows));
+    lines.extend(hint.into_iter().take(height));
     frame.render_widget(Paragraph::new(lines), area);
 }
 
 /// Rows the selected block's detail takes at `width` columns.
 pub fn detail_rows(app: &App, width: u16) -> usize {
-    let (body, hint) = detail_content(app, width, &Theme::new(ColourMode::None));
-    body.len() + hint.len()
+    let (body, keys) = detail_content(app, width, &Theme::new(ColourMode::None));
+    let hint = if keys.is_empty() {
+        0
+    } else {
+        wrap_parts(&keys, usize::from(width)).len()
+    };
+    body.len() + hint
+}
+
+/// `parts` joined by ` · ` in rows of `width` columns, a part split only
+/// when it is wider than a row: `d: jump there` stays on one row.
+fn wrap_parts(parts: &[&str], width: usize) -> Vec<String> {
+    let mut rows: Vec<String> = Vec::new();
+    let mut row = String::new();
+    for part in parts {
+        if !row.is_empty() && row.width() + 3 + part.width() <= width {
+            row.push_str(" · ");
+            row.push_str(part);
+            continue;
+        }
+        if !row.is_empty() {
+            rows.push(std::mem::take(&mut row));
+        }
+        let mut pieces = code::wrap_text(part, width);
+        row = pieces.pop().unwrap_or_default();
+        rows.extend(pieces);
+    }
+    if !row.is_empty() {
+        rows.push(row);
+    }
+    rows
 }
 
 /// How much a row of a block's detail is needed when rows are short.
@@ -411,9 +460,8 @@ const NEED_CONTEXT: u8 = 1;
 
 /// The selected block's detail, wrapped to `width`: the body (its
 /// diagnosis and the SEARCH text against the file, or how it matched),
-/// each row with how much it is needed, then the hint naming the keys
-/// that act on it.
-type DetailRows = (Vec<(Line<'static>, u8)>, Vec<Line<'static>>);
+/// each row with how much it is needed, then the keys that act on it.
+type DetailRows = (Vec<(Line<'static>, u8)>, Vec<&'static str>);
 
 fn detail_content(app: &App, width: u16, theme: &Theme) -> DetailRows {
     let width = usize::from(width).max(1);
@@ -459,15 +507,7 @@ fn detail_content(app: &App, width: u16, theme: &Theme) -> DetailRows {
     if d.suggestion.is_some() {
         keys.push("c: copy corrected block");
     }
-    let hint = if keys.is_empty() {
-        Vec::new()
-    } else {
-        wrapped(&keys.join(" · "), theme.warn(), 0)
-            .into_iter()
-            .map(|(line, _)| line)
-            .collect()
-    };
-    (body, hint)
+    (body, keys)
 }
 
 /// The SEARCH text against the file as `check` prints it: `-` a SEARCH
@@ -676,7 +716,7 @@ pub fn help(frame: &mut Frame, area: Rect, theme: &Theme, scope: KeyScope, scrol
     let top = help_top(lines.len(), visible, scroll);
     let title = if visible < lines.len() {
         format!(
-            " keys {}-{} of {} (j/k scroll, other keys close) ",
+            " keys {}-{} of {} (j/k scroll) ",
             top + 1,
             (top + visible).min(lines.len()),
             lines.len()
