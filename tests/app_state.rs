@@ -547,7 +547,9 @@ fn help_overlay_scrolls() {
     }
     let bottom = app.view.help_scroll;
     assert!(
-        bottom <= srview::app::keys::KEY_HELP.len() + 4 - 10,
+        bottom
+            <= srview::app::keys::key_help(srview::app::keys::KeyScope::Transcript).count() + 4
+                - 10,
         "the scroll stops with the overlay's last page full: {bottom}"
     );
     key(&mut app, KeyCode::PageUp);

@@ -220,10 +220,12 @@ const HSCROLL_STEP: usize = 8;
 /// Lines a page of the `?` overlay moves by.
 const HELP_PAGE: usize = 8;
 
-/// Lines of the `?` overlay at most (its keys, a blank, three of stages);
-/// the overlay shows those of one kind of previewer, so it can have fewer.
+/// Lines of the `?` overlay at most: the keys of the kind of previewer
+/// with more of them, a blank, three lines of stages.
 fn key_help_lines() -> usize {
-    KEY_HELP.len() + 4
+    let single = key_help(KeyScope::SingleDiff).count();
+    let transcript = key_help(KeyScope::Transcript).count();
+    single.max(transcript) + 4
 }
 
 /// Scrolls both panes' text sideways, no further than the longest line

@@ -722,7 +722,7 @@ pub fn help(frame: &mut Frame, area: Rect, theme: &Theme, scope: KeyScope, scrol
             lines.len()
         )
     } else {
-        " keys (any key closes) ".to_string()
+        " keys (Esc closes) ".to_string()
     };
     frame.render_widget(Clear, rect);
     frame.render_widget(
