@@ -229,8 +229,9 @@ fn assert_mouse_released(raw: &str) {
 }
 
 /// A failing block shows, in its detail, the SEARCH line against the file
-/// line; a click on another block's row selects it; quitting releases the
-/// mouse.
+/// line; a click on another block's row selects it; at 80x24 and 40x10 the
+/// footer keeps `? help` and the failure stays listed; quitting releases
+/// the mouse.
 #[test]
 fn failing_search_text_shows_and_a_click_selects_a_block() {
     let dir = setup();
@@ -255,6 +256,19 @@ fn failing_search_text_shows_and_a_click_selects_a_block() {
     s.press(format!("\u{1b}[<0;5;{y}M\u{1b}[<0;5;{y}m").as_bytes());
     s.wait_for("block #1's detail", |c| {
         c.contains("#1 SEARCH found exactly")
+    });
+    // Small terminals keep `? help` and the failure in sight.
+    s.press(b"n");
+    s.resize(24, 80);
+    s.wait_for("80x24: help and the failing SEARCH line", |c| {
+        c.lines()
+            .last()
+            .is_some_and(|l| l.trim_end().ends_with("? help"))
+            && c.contains("-     println!(\"{y}\");")
+    });
+    s.resize(10, 40);
+    s.wait_for("40x10: the failing block listed", |c| {
+        c.contains("#2  failed") && c.contains("1 failed") && c.contains("? help")
     });
     s.press(b"q");
     assert_eq!(s.exit_code(), 1);

@@ -599,10 +599,9 @@ fn detail(b: &BlockReport, is_final: bool) -> String {
         ""
     };
     format!(
-        "#{} {how}{ooo}; diff lines {}-{}",
+        "#{} {how}{ooo}; {}",
         b.index + 1,
-        b.diff_lines[0],
-        b.diff_lines[1]
+        words::line_range("diff line", b.diff_lines[0], b.diff_lines[1])
     )
 }
 
