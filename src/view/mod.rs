@@ -24,7 +24,8 @@ use crate::app::{App, Notice};
 pub struct Screen {
     pub status: Rect,
     pub diff: Rect,
-    /// `None` only when the area is too low for it (under 6 rows).
+    /// `None` when the area is too low for it: under 6 rows, or under 4
+    /// once a long notice took its rows.
     pub blocks: Option<BlocksPane>,
     pub notice: Rect,
     pub footer: Rect,
@@ -56,19 +57,18 @@ impl Screen {
     pub fn over_blocks(&self, column: u16, row: u16) -> bool {
         self.blocks.is_some_and(|b| contains(b.pane, column, row))
     }
-
-    pub fn over_diff(&self, column: u16, row: u16) -> bool {
-        contains(self.diff, column, row)
-    }
 }
 
 fn contains(r: Rect, column: u16, row: u16) -> bool {
-    column >= r.x && column < r.x + r.width && row >= r.y && row < r.y + r.height
+    r.contains(ratatui::layout::Position::new(column, row))
 }
 
 /// Lays the previewer of `app` out in `area`. `notice` is the notice shown
 /// (the app's own unless a transcript's replaces it): it takes as many rows
-/// as it wraps to, up to half the area, so it is never cut.
+/// as it wraps to, so it is not cut, up to half the area's rows (only on a
+/// terminal too small for it does its end go). The blocks pane takes what
+/// its blocks and the selected block's detail need, up to a third of the
+/// rows; below 12 rows it keeps two: its title and the selected block.
 pub fn screen_layout(app: &App, area: Rect, notice: Option<&Notice>) -> Screen {
     let h = area.height;
     let row = |y: u16, height: u16| Rect {
