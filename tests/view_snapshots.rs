@@ -625,3 +625,31 @@ fn help_overlay_scrolls_on_a_low_terminal() {
     assert!(bottom.contains("quit"), "{bottom}");
     insta::assert_snapshot!("help_scrolled_to_the_end_60x12", bottom);
 }
+
+/// A huge failing block: its detail builds a bounded number of rows, so a
+/// frame costs the same whatever the block's size.
+#[test]
+fn a_huge_failing_block_has_a_bounded_detail() {
+    let original: String = (0..1000)
+        .map(|i| format!("line {i} of the file\n"))
+        .collect();
+    let search = original
+        .replacen("line 0 of", "line 0 off", 1)
+        .replace("line 500 of", "line 500 off");
+    let diff = format!("------- SEARCH\n{search}=======\nx\n+++++++ REPLACE\n");
+    let mut app = App::new(PathBuf::from("big.txt"), original, Version::V1);
+    app.set_diff(diff);
+    app.end_stream();
+    app.diagnose();
+    let d = app.selected_diagnosis().expect("diagnosed");
+    assert!(
+        d.line_diff.len() > 500,
+        "{} lines of diff",
+        d.line_diff.len()
+    );
+    let rows = srview::view::panels::detail_rows(&app, 120);
+    assert!(rows < 240, "{rows} rows of detail");
+    let screen = text(&frame(&mut app, 120, 40, ColourMode::TrueColor));
+    assert!(screen.contains("? help"), "{screen}");
+    assert!(screen.contains("#1  failed"), "{screen}");
+}

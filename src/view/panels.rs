@@ -452,6 +452,9 @@ fn wrap_parts(parts: &[&str], width: usize) -> Vec<String> {
     rows
 }
 
+/// Lines of the SEARCH-against-file diff a block's detail shows at most.
+const DIFF_LINES_SHOWN: usize = 200;
+
 /// How much a row of a block's detail is needed when rows are short.
 const NEED_HEADER: u8 = 4;
 const NEED_CHANGED: u8 = 3;
@@ -498,7 +501,17 @@ fn detail_content(app: &App, width: u16, theme: &Theme) -> DetailRows {
             None => "- SEARCH text, + file".to_string(),
         };
         body.extend(wrapped(&legend, theme.gutter(), NEED_LEGEND));
-        body.extend(line_diff_lines(&d.line_diff, width, theme));
+        // No pane is this tall: a huge block costs no more than this a frame.
+        let shown = &d.line_diff[..d.line_diff.len().min(DIFF_LINES_SHOWN)];
+        body.extend(line_diff_lines(shown, width, theme));
+        let rest = d.line_diff.len() - shown.len();
+        if rest > 0 {
+            let more = format!(
+                "… and {} of the diff (srview check shows all)",
+                words::count(rest, "more line")
+            );
+            body.extend(wrapped(&more, theme.gutter(), NEED_CHANGED));
+        }
     }
     let mut keys = Vec::new();
     if d.closest.is_some() {
