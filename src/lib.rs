@@ -14,3 +14,4 @@ pub mod output;
 pub mod source;
 pub mod textdiff;
 pub mod view;
+pub mod words;

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use ratatui_crossterm::crossterm::event::{
-    KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKind,
+    KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
 use srview::app::{App, Effect, Focus, Layout, StreamState, keys};
 use srview::engine::{BlockState, Version};
@@ -235,8 +235,8 @@ fn help_overlay_and_quit() {
     let mut app = app();
     key(&mut app, KeyCode::Char('?'));
     assert!(app.view.help);
-    assert_eq!(key(&mut app, KeyCode::Char('j')), Effect::None);
-    assert!(!app.view.help, "any key closes help");
+    assert_eq!(key(&mut app, KeyCode::Char('x')), Effect::None);
+    assert!(!app.view.help, "any other key closes help");
     assert_eq!(key(&mut app, KeyCode::Char('q')), Effect::Quit(1));
     assert_eq!(
         keys::on_key(
@@ -703,4 +703,207 @@ fn an_unreadable_diff_is_an_error_state_until_readable_text() {
         key(&mut app, KeyCode::Char('a')),
         Effect::Accept(_)
     ));
+}
+
+fn ctrl(app: &mut App, c: char) -> Effect {
+    keys::on_key(app, KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL))
+}
+
+fn mouse(app: &mut App, kind: MouseEventKind, column: u16, row: u16) {
+    keys::on_mouse(
+        app,
+        MouseEvent {
+            kind,
+            column,
+            row,
+            modifiers: KeyModifiers::NONE,
+        },
+    );
+}
+
+/// The `?` overlay can be taller than the terminal: j/k and the page keys
+/// scroll it while it is open; another key closes it and the next opening
+/// starts at the top.
+#[test]
+fn help_overlay_scrolls() {
+    let mut app = app();
+    // A terminal too low for every key.
+    app.view.screen = ratatui::layout::Rect::new(0, 0, 80, 12);
+    key(&mut app, KeyCode::Char('?'));
+    key(&mut app, KeyCode::Char('j'));
+    key(&mut app, KeyCode::Down);
+    assert!(app.view.help, "j and ↓ scroll, they do not close");
+    assert_eq!(app.view.help_scroll, 2);
+    key(&mut app, KeyCode::Char('k'));
+    assert_eq!(app.view.help_scroll, 1);
+    key(&mut app, KeyCode::PageDown);
+    assert!(app.view.help_scroll > 1);
+    for _ in 0..100 {
+        key(&mut app, KeyCode::PageDown);
+    }
+    let bottom = app.view.help_scroll;
+    assert!(
+        bottom
+            <= srview::app::keys::key_help(srview::app::keys::KeyScope::Transcript).count() + 4
+                - 10,
+        "the scroll stops with the overlay's last page full: {bottom}"
+    );
+    key(&mut app, KeyCode::PageUp);
+    assert!(app.view.help_scroll < bottom);
+    assert_eq!(app.view.scroll, 0, "the panes did not move");
+    key(&mut app, KeyCode::Char('x'));
+    assert!(!app.view.help);
+    key(&mut app, KeyCode::Char('?'));
+    assert_eq!(app.view.help_scroll, 0);
+}
+
+/// `h`/`l` and `<`/`>` move both panes' text sideways, never left of the
+/// first column nor past the longest line; wrapping has no side to scroll.
+#[test]
+fn horizontal_scroll_keys() {
+    let long = format!("line 7 {}", "x".repeat(60));
+    let mut app = app();
+    app.set_diff(block("line 7", &long));
+    key(&mut app, KeyCode::Char('l'));
+    assert_eq!(app.view.hscroll, 8);
+    key(&mut app, KeyCode::Char('>'));
+    assert_eq!(app.view.hscroll, 16);
+    key(&mut app, KeyCode::Char('h'));
+    assert_eq!(app.view.hscroll, 8);
+    key(&mut app, KeyCode::Char('<'));
+    key(&mut app, KeyCode::Char('<'));
+    assert_eq!(app.view.hscroll, 0);
+    for _ in 0..50 {
+        key(&mut app, KeyCode::Char('l'));
+    }
+    assert!(
+        app.view.hscroll < long.len() && app.view.hscroll + 8 >= long.len(),
+        "stops with the longest line's end on screen: {}",
+        app.view.hscroll
+    );
+    key(&mut app, KeyCode::Char('w'));
+    let before = app.view.hscroll;
+    key(&mut app, KeyCode::Char('l'));
+    assert_eq!(
+        app.view.hscroll, before,
+        "no sideways scroll while wrapping"
+    );
+}
+
+/// Ctrl-d and Ctrl-u move half a page, and are not `d` (jump to the
+/// closest region) nor `u` (layout).
+#[test]
+fn ctrl_d_and_ctrl_u_move_half_a_page() {
+    let mut app = app();
+    app.set_diff(block("line 5", "x"));
+    key(&mut app, KeyCode::Char('g'));
+    let layout = app.layout();
+    assert_eq!(ctrl(&mut app, 'd'), Effect::None);
+    assert_eq!(app.view.scroll, 10, "half of the 20-row viewport");
+    ctrl(&mut app, 'd');
+    assert_eq!(app.view.scroll, 20);
+    ctrl(&mut app, 'u');
+    assert_eq!(app.view.scroll, 10);
+    assert!(!app.view.follow);
+    assert_eq!(app.layout(), layout, "Ctrl-u is not u");
+    assert_eq!(app.notice, None, "Ctrl-d is not d");
+}
+
+fn five_blocks() -> App {
+    let mut app = app();
+    let diff: String = [20, 60, 100, 140, 180]
+        .iter()
+        .map(|n| block(&format!("line {n}"), &format!("LINE {n}")))
+        .collect();
+    app.set_diff(diff);
+    app.end_stream();
+    app.view.screen = ratatui::layout::Rect::new(0, 0, 120, 40);
+    app.view.viewport = srview::view::diff_rows(&app, 40) as usize;
+    app
+}
+
+/// A click on a row of the block list selects the block on that row and
+/// scrolls the panes to it; clicks elsewhere select nothing.
+#[test]
+fn click_in_the_blocks_pane_selects_that_block() {
+    let mut app = five_blocks();
+    app.select_block(0);
+    let screen = srview::view::screen_layout(&app, app.view.screen, None);
+    let list = screen.blocks.expect("a blocks pane at 120x40").list;
+    assert_eq!(screen.blocks.map(|b| b.first), Some(0));
+    assert!(list.height >= 5, "every block listed: {list:?}");
+    mouse(
+        &mut app,
+        MouseEventKind::Down(MouseButton::Left),
+        10,
+        list.y + 3,
+    );
+    assert_eq!(app.view.selected, 3);
+    let row = app.row_of_original_line(139);
+    assert!(
+        app.view.scroll <= row && row < app.view.scroll + app.view.viewport,
+        "block #4 in view"
+    );
+    assert!(!app.view.follow);
+    // The diff panes and the pane's title row select nothing.
+    mouse(&mut app, MouseEventKind::Down(MouseButton::Left), 10, 3);
+    mouse(
+        &mut app,
+        MouseEventKind::Down(MouseButton::Left),
+        10,
+        list.y - 1,
+    );
+    assert_eq!(app.view.selected, 3);
+    // Below the last block (the detail) neither.
+    mouse(
+        &mut app,
+        MouseEventKind::Down(MouseButton::Left),
+        10,
+        list.y + 5,
+    );
+    assert_eq!(app.view.selected, 3);
+}
+
+/// The wheel scrolls what it is over: the block list over the blocks
+/// pane (the panes stay), the panes over the panes.
+#[test]
+fn wheel_scrolls_the_list_it_is_over() {
+    let mut app = five_blocks();
+    // A pane of two list rows: 40x14 gives it a title, 2 blocks and detail.
+    app.view.screen = ratatui::layout::Rect::new(0, 0, 120, 14);
+    app.view.viewport = srview::view::diff_rows(&app, 14) as usize;
+    app.select_block(0);
+    app.view.scroll = 0;
+    let screen = srview::view::screen_layout(&app, app.view.screen, None);
+    let pane = screen.blocks.expect("blocks pane");
+    assert!(
+        (usize::from(pane.list.height)) < 5,
+        "the list does not show every block: {pane:?}"
+    );
+    mouse(&mut app, MouseEventKind::ScrollDown, 5, pane.list.y);
+    mouse(&mut app, MouseEventKind::ScrollDown, 5, pane.list.y);
+    assert_eq!(app.view.scroll, 0, "the panes did not scroll");
+    let after = srview::view::screen_layout(&app, app.view.screen, None);
+    assert_eq!(after.blocks.map(|b| b.first), Some(2));
+    // A click now picks the block shown on that row.
+    mouse(
+        &mut app,
+        MouseEventKind::Down(MouseButton::Left),
+        5,
+        pane.list.y,
+    );
+    assert_eq!(app.view.selected, 2);
+    let kept = srview::view::screen_layout(&app, app.view.screen, None);
+    assert_eq!(
+        kept.blocks.map(|b| b.first),
+        Some(2),
+        "the list did not move"
+    );
+    mouse(&mut app, MouseEventKind::ScrollUp, 5, pane.list.y);
+    let up = srview::view::screen_layout(&app, app.view.screen, None);
+    assert_eq!(up.blocks.map(|b| b.first), Some(1));
+    // Over the panes, the panes scroll.
+    let before = app.view.scroll;
+    mouse(&mut app, MouseEventKind::ScrollDown, 5, screen.diff.y + 1);
+    assert_eq!(app.view.scroll, before + 3);
 }

@@ -202,3 +202,27 @@ fn fix_model_output_unescapes_before_checking() {
     let v: Value = serde_json::from_str(&out).expect("json");
     assert!(v["blocks"][0]["reason"].is_string());
 }
+
+/// The summary counts in words: `1 block`, `1 needs attention`.
+#[test]
+fn summary_agrees_with_its_numbers() {
+    let (_d, file, diff) = files(GOOD);
+    let (_, out) = srview(&["check", &file, &diff]);
+    assert!(out.contains("1 block, the diff applies"), "{out}");
+    let one_bad = BAD
+        .split_inclusive("+++++++ REPLACE\n")
+        .next()
+        .unwrap_or(BAD);
+    let (_d, file, diff) = files(one_bad);
+    let (_, out) = srview(&["check", &file, &diff]);
+    assert!(
+        out.contains("1 block, the diff does not apply (1 needs attention)"),
+        "{out}"
+    );
+    let (_d, file, diff) = files(BAD);
+    let (_, out) = srview(&["check", &file, &diff]);
+    assert!(
+        out.contains("2 blocks, the diff does not apply (2 need attention)"),
+        "{out}"
+    );
+}

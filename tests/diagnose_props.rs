@@ -105,8 +105,11 @@ fn damaged(file: &[String], s: usize, e: usize, damage: &Damage) -> (Vec<String>
             let i = line % n;
             let l = &file[s + i];
             let len = l.len();
-            if len >= 4 {
-                let a = 1 + from % (len - 2);
+            // A piece after the line's first word: the start of a line cut
+            // short means the whole line (see `check`'s partial-line rule).
+            let indent = l.len() - l.trim_start().len();
+            if len >= indent + 4 {
+                let a = indent + 1 + from % (len - indent - 2);
                 let b = (a + 1 + to % (len - a)).min(len - 1).max(a + 1);
                 search = vec![l[a..b].to_string()];
                 want = file.to_vec();

@@ -417,3 +417,69 @@ fn a_quiet_stdin_stream_pauses() {
         RESULT
     );
 }
+
+/// Mouse reporting is switched on with the previewer and off again when
+/// it leaves, after the last time it was switched on.
+fn assert_mouse_released(raw: &str) {
+    let on = raw
+        .rfind("\u{1b}[?1000h")
+        .expect("mouse capture enabled on start");
+    let off = raw
+        .rfind("\u{1b}[?1000l")
+        .expect("mouse capture disabled on exit");
+    assert!(off > on, "mouse capture left on");
+    let sgr_off = raw.rfind("\u{1b}[?1006l").expect("SGR mouse mode off");
+    assert!(sgr_off > on);
+}
+
+/// A failing block shows, in its detail, the SEARCH line against the file
+/// line; a click on another block's row selects it; at 80x24 and 40x10 the
+/// footer keeps `? help` and the failure stays listed; quitting releases
+/// the mouse.
+#[test]
+fn failing_search_text_shows_and_a_click_selects_a_block() {
+    let dir = setup();
+    let diff = "------- SEARCH\nfn helper() -> u32 {\n    42\n=======\nfn helper() -> u32 {\n    43\n+++++++ REPLACE\n------- SEARCH\n    println!(\"{y}\");\n=======\n    println!(\"x = {x}\");\n+++++++ REPLACE\n";
+    std::fs::write(dir.path().join("edit.diff"), diff).expect("write diff");
+    let mut s = Session::spawn(
+        dir.path(),
+        env!("CARGO_BIN_EXE_srview"),
+        &["main.rs", "edit.diff", "--final"],
+    );
+    s.wait_for("the SEARCH line against the file line", |c| {
+        c.contains("-     println!(\"{y}\");") && c.contains("+     println!(\"{x}\");")
+    });
+    let screen = s.contents();
+    assert!(screen.contains("? help"), "{screen}");
+    let row = screen
+        .lines()
+        .position(|l| l.starts_with("#1 "))
+        .expect("block #1 listed");
+    // SGR mouse report: left button down and up at column 5 of that row (1-based).
+    let y = row + 1;
+    s.press(format!("\u{1b}[<0;5;{y}M\u{1b}[<0;5;{y}m").as_bytes());
+    s.wait_for("block #1's detail", |c| {
+        c.contains("#1 SEARCH found exactly")
+    });
+    // Small terminals keep `? help` and the failure in sight.
+    s.press(b"n");
+    s.resize(24, 80);
+    s.wait_for("80x24: help and the failing SEARCH line", |c| {
+        c.lines()
+            .last()
+            .is_some_and(|l| l.trim_end().ends_with("? help"))
+            && c.contains("-     println!(\"{y}\");")
+    });
+    s.resize(10, 40);
+    s.wait_for("40x10: the failing block listed", |c| {
+        c.contains("#2  failed") && c.contains("1 failed") && c.contains("? help")
+    });
+    s.press(b"q");
+    assert_eq!(s.exit_code(), 1);
+    std::thread::sleep(Duration::from_millis(100));
+    assert_mouse_released(&s.raw_text());
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("main.rs")).expect("read"),
+        ORIGINAL
+    );
+}

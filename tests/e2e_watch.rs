@@ -175,7 +175,19 @@ fn signal_restores_terminal(sig: &str, code: u32) {
         .rfind("\u{1b}[?1049l")
         .expect("left the alternate screen");
     assert!(left > entered);
+    assert_mouse_released(&raw);
     untouched(dir.path());
+}
+
+/// Mouse reporting is switched off again after the last time it was on.
+fn assert_mouse_released(raw: &str) {
+    let on = raw
+        .rfind("\u{1b}[?1000h")
+        .expect("mouse capture enabled on start");
+    let off = raw
+        .rfind("\u{1b}[?1000l")
+        .expect("mouse capture disabled on exit");
+    assert!(off > on, "mouse capture left on");
 }
 
 #[test]
@@ -214,6 +226,7 @@ fn panic_restores_terminal_and_prints_a_report() {
         report > left,
         "the report comes after the terminal is restored"
     );
+    assert_mouse_released(&raw);
     untouched(dir.path());
 }
 

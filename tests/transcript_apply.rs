@@ -268,3 +268,32 @@ fn a_file_changed_on_disk_stops_every_write() {
     assert_eq!(written, ["inventory.py"]);
     assert_eq!(read(dir.path(), "inventory.py"), files[0].content);
 }
+
+/// The summary counts calls and blocks in words: no `call(s)`.
+#[test]
+fn summary_counts_in_words() {
+    let dir = copy_demo();
+    let msg = dir.path().join("good.md");
+    std::fs::write(&msg, good_transcript()).expect("write transcript");
+    let cwd = dir.path().to_string_lossy().into_owned();
+    let out = srview(&[
+        "apply",
+        "--transcript",
+        &msg.to_string_lossy(),
+        "--cwd",
+        &cwd,
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(!stdout.contains("(s)"), "{stdout}");
+    let summaries: Vec<&str> = stdout.lines().filter(|l| l.starts_with("ok ")).collect();
+    assert!(!summaries.is_empty(), "{stdout}");
+    for line in summaries {
+        for (n, noun) in [("1", "call"), ("1", "block")] {
+            assert!(
+                !line.contains(&format!(" {n} {noun}s")),
+                "singular after one: {line}"
+            );
+        }
+        assert!(line.contains(" call") && line.contains(" block"), "{line}");
+    }
+}

@@ -335,3 +335,321 @@ fn applied_fallback_block_keeps_its_stage_mark() {
     let screen = text(&frame(&mut app, 120, 40, ColourMode::None));
     assert!(screen.contains("≈ def save"), "{screen}");
 }
+
+/// A block whose SEARCH text has a typo on its second line (`ky`).
+const TYPO_DIFF: &str = "\
+------- SEARCH
+    def get(self, key):
+        return self.items.get(ky)
+=======
+    def get(self, key, default=None):
+        return self.items.get(key, default)
++++++++ REPLACE
+";
+
+fn diagnosed(diff: &str) -> App {
+    let mut app = app(diff, true);
+    app.diagnose();
+    app
+}
+
+fn rows_of(screen: &str) -> Vec<&str> {
+    screen.lines().collect()
+}
+
+/// Rows of the blocks pane: from its title to the row above the footer.
+fn blocks_pane_rows(screen: &str) -> usize {
+    let rows = rows_of(screen);
+    let title = rows
+        .iter()
+        .position(|r| r.starts_with(" blocks ("))
+        .unwrap_or_else(|| panic!("no blocks pane:\n{screen}"));
+    // The notice row and the footer follow the pane.
+    rows.len() - 2 - title
+}
+
+/// The selected failing block's detail shows the SEARCH text against the
+/// file, as `check` prints it, and the keys that act on it, at every size
+/// (the frames are the `failing_block_WxH` snapshots).
+#[test]
+fn failing_block_shows_search_against_the_file() {
+    for (w, h) in [(80, 24), (160, 45), (250, 70)] {
+        let mut app = diagnosed(TYPO_DIFF);
+        let d = app.selected_diagnosis().expect("diagnosed").clone();
+        assert!(d.closest.is_some() && d.suggestion.is_some(), "{d:?}");
+        let screen = text(&frame(&mut app, w, h, ColourMode::TrueColor));
+        assert!(
+            screen.contains("-         return self.items.get(ky)"),
+            "{w}x{h}: SEARCH line shown:\n{screen}"
+        );
+        assert!(
+            screen.contains("+         return self.items.get(key)"),
+            "{w}x{h}: file line shown:\n{screen}"
+        );
+        assert!(
+            screen.contains("d: jump there · c: copy corrected block"),
+            "{w}x{h}: hint shown:\n{screen}"
+        );
+    }
+}
+
+/// The blocks pane grows with the terminal: at 250x70 it holds every
+/// block and each one's detail, not 5 rows.
+#[test]
+fn blocks_pane_grows_with_the_terminal() {
+    let mut app = diagnosed(TYPO_DIFF);
+    let small = blocks_pane_rows(&text(&frame(&mut app, 80, 24, ColourMode::None)));
+    let mut app = diagnosed(TYPO_DIFF);
+    let big = text(&frame(&mut app, 250, 70, ColourMode::None));
+    let rows = blocks_pane_rows(&big);
+    assert!(rows > 5, "{rows} rows at 250x70:\n{big}");
+    assert!(rows >= small, "{rows} at 250x70, {small} at 80x24");
+    assert!(
+        rows <= 70 / 3 + 1,
+        "no more than a third of the height: {rows}"
+    );
+}
+
+/// A diagnosis that wraps over many rows gives way; the keys' hint stays.
+#[test]
+fn hint_line_survives_a_wrapping_diagnosis() {
+    let mut app = diagnosed(TYPO_DIFF);
+    let screen = text(&frame(&mut app, 44, 16, ColourMode::None));
+    assert!(screen.contains("d: jump there"), "{screen}");
+    assert!(screen.contains("c: copy corrected"), "{screen}");
+    assert!(screen.contains("? help"), "{screen}");
+}
+
+/// A long refusal notice wraps: every word of it is on screen.
+#[test]
+fn refusal_notice_is_never_cut() {
+    let mut app = diagnosed(TYPO_DIFF);
+    let text_of_notice = "not accepted: block #1 does not apply (SEARCH text does not match \
+        anything in the file): the closest region of the file has different content";
+    app.notice = Some(srview::app::Notice {
+        text: text_of_notice.into(),
+        error: true,
+    });
+    for (w, h) in [(80, 24), (40, 10)] {
+        let screen = text(&frame(&mut app, w, h, ColourMode::None));
+        let joined: String = screen.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            joined.contains(text_of_notice),
+            "{w}x{h}: notice cut:\n{screen}"
+        );
+        assert!(screen.contains("? help"), "{w}x{h}:\n{screen}");
+    }
+}
+
+/// The status bar's parts at `w` columns, each whole: every part is one
+/// of the parts shown on a wide terminal (the file name may lose its
+/// start to `…`).
+fn assert_status_parts_whole(app: &mut App, w: u16, h: u16) {
+    app.view.width = w;
+    app.view.layout_choice = Some(app.layout());
+    let wide = text(&frame(app, 300, h, ColourMode::None));
+    let wide_status = format!("{} ", wide.lines().next().unwrap_or_default());
+    let narrow = text(&frame(app, w, h, ColourMode::None));
+    let status = narrow.lines().next().unwrap_or_default();
+    for part in status.split("  ").map(str::trim).filter(|p| !p.is_empty()) {
+        let whole = wide_status.contains(&format!(" {part} "))
+            || part
+                .strip_prefix('…')
+                .is_some_and(|tail| wide_status.contains(&format!("{tail} ")));
+        assert!(
+            whole,
+            "{w}x{h}: status part {part:?} is a fragment of {wide_status:?}"
+        );
+    }
+}
+
+/// Small terminals: the footer keeps `? help`, the failure stays visible
+/// in a one-row blocks pane, and the status bar drops whole parts.
+#[test]
+fn small_terminals_keep_help_and_the_failure() {
+    for (w, h) in [(80, 24), (40, 10), (160, 45), (250, 70)] {
+        let mut app = diagnosed(TYPO_DIFF);
+        let screen = text(&frame(&mut app, w, h, ColourMode::None));
+        let footer = screen.lines().last().unwrap_or_default();
+        assert!(footer.ends_with("? help"), "{w}x{h}: {footer:?}");
+        assert!(
+            screen.contains("#1  failed"),
+            "{w}x{h}: the failing block is listed:\n{screen}"
+        );
+        assert!(screen.contains("1 failed"), "{w}x{h}:\n{screen}");
+        assert_status_parts_whole(&mut app, w, h);
+        insta::assert_snapshot!(format!("failing_block_{w}x{h}"), screen);
+    }
+    // A long path is shortened from its start, never cut at its end.
+    let mut app = App::new(
+        PathBuf::from("src/some/deeply/nested/folder/store.py"),
+        ORIGINAL.to_string(),
+        Version::V1,
+    );
+    app.set_diff(TYPO_DIFF.into());
+    app.end_stream();
+    let screen = text(&frame(&mut app, 40, 10, ColourMode::None));
+    let status = screen.lines().next().unwrap_or_default();
+    assert!(status.contains("store.py"), "{status:?}");
+    assert_status_parts_whole(&mut app, 40, 10);
+    assert_status_parts_whole(&mut app, 60, 10);
+}
+
+/// The footer names the layout `u` switches to.
+#[test]
+fn footer_names_the_layout_u_switches_to() {
+    let mut app = app(DIFF, true);
+    let split = text(&frame(&mut app, 120, 30, ColourMode::None));
+    assert!(split.contains("[split"), "{split}");
+    assert!(split.contains(" u unified "), "{split}");
+    let unified = text(&frame(&mut app, 90, 30, ColourMode::None));
+    assert!(unified.contains("[unified"), "{unified}");
+    assert!(unified.contains(" u split "), "{unified}");
+    assert!(!unified.contains(" u unified "), "{unified}");
+}
+
+/// A line wider than its pane ends in `…`; `l` shows its next columns,
+/// and the status bar says which column the panes start at.
+#[test]
+fn long_lines_end_in_an_ellipsis_and_scroll_sideways() {
+    let original = format!("short\n{}END\nlast\n", "abcdefghij".repeat(12));
+    let mut app = App::new(PathBuf::from("f.txt"), original.clone(), Version::V1);
+    app.set_diff("------- SEARCH\nlast\n=======\nLAST\n+++++++ REPLACE\n".into());
+    app.end_stream();
+    app.view.follow = false;
+    app.scroll_to(0);
+    let screen = text(&frame(&mut app, 100, 12, ColourMode::None));
+    let long_row = screen
+        .lines()
+        .find(|l| l.contains("abcdefghij"))
+        .expect("long line on screen");
+    let (left, right) = long_row.split_once('│').expect("split view");
+    assert!(left.trim_end().ends_with('…'), "{long_row:?}");
+    assert!(right.trim_end().ends_with('…'), "{long_row:?}");
+    assert!(!screen.contains("END"), "{screen}");
+    assert!(!screen.contains("col "), "no column shown at the start");
+    insta::assert_snapshot!("long_line_cut", screen);
+    for _ in 0..20 {
+        srview::app::keys::on_key(
+            &mut app,
+            ratatui_crossterm::crossterm::event::KeyEvent::new(
+                ratatui_crossterm::crossterm::event::KeyCode::Char('l'),
+                ratatui_crossterm::crossterm::event::KeyModifiers::NONE,
+            ),
+        );
+    }
+    let screen = text(&frame(&mut app, 100, 12, ColourMode::None));
+    assert!(screen.contains("END"), "scrolled to the end:\n{screen}");
+    let col = app.view.hscroll + 1;
+    assert!(
+        screen
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .contains(&format!("col {col}")),
+        "{screen}"
+    );
+    insta::assert_snapshot!("long_line_scrolled", screen);
+}
+
+/// Every cell of a matched row, to the pane's edge, has its stage's tint
+/// (as delta tints a whole row), on 24-bit and 256-colour terminals.
+#[test]
+fn tint_covers_the_whole_row() {
+    use srview::engine::Stage;
+    use srview::view::theme::Tint;
+    for mode in [ColourMode::TrueColor, ColourMode::Ansi256] {
+        let mut app = app(DIFF, true);
+        app.view.follow = false;
+        app.scroll_to(0);
+        let t = frame(&mut app, 120, 40, mode);
+        let buf = t.backend().buffer();
+        let theme = Theme::new(mode);
+        let row_of = |needle: &str| {
+            (0..buf.area.height)
+                .find(|&y| {
+                    (0..buf.area.width)
+                        .map(|x| buf[(x, y)].symbol().to_string())
+                        .collect::<String>()
+                        .contains(needle)
+                })
+                .unwrap_or_else(|| panic!("{needle} not on screen"))
+        };
+        for (needle, stage) in [
+            ("def load(path):", Stage::Exact),
+            ("def save(path, text):", Stage::LineTrimmed),
+        ] {
+            let y = row_of(needle);
+            let tint = theme.change(Tint::Stage(stage)).bg;
+            let word = theme.word(Tint::Stage(stage)).bg;
+            assert!(tint.is_some());
+            // Left pane: after the line number (3 digits wide: " 12"),
+            // to the middle; right pane: after its gutter, to the edge.
+            let half = buf.area.width / 2;
+            let digits = 2;
+            let left = (1 + digits)..half;
+            let right = (half + 1 + digits)..buf.area.width;
+            for x in left.chain(right) {
+                let bg = Some(buf[(x, y)].bg);
+                assert!(
+                    bg == tint || bg == word,
+                    "{mode:?}: cell {x} of the {needle:?} row: {bg:?}, tint {tint:?}"
+                );
+            }
+            // The rows' ends: no changed word there, the tint itself.
+            assert_eq!(Some(buf[(half - 1, y)].bg), tint);
+            assert_eq!(Some(buf[(buf.area.width - 1, y)].bg), tint);
+        }
+    }
+}
+
+/// On a low terminal the `?` overlay shows a window of the keys, says
+/// which, and scrolled to its end shows the last ones.
+#[test]
+fn help_overlay_scrolls_on_a_low_terminal() {
+    use ratatui_crossterm::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    let mut app = app(DIFF, true);
+    app.view.screen = ratatui::layout::Rect::new(0, 0, 60, 12);
+    let press = |app: &mut App, code| {
+        srview::app::keys::on_key(app, KeyEvent::new(code, KeyModifiers::NONE))
+    };
+    press(&mut app, KeyCode::Char('?'));
+    let top = text(&frame(&mut app, 60, 12, ColourMode::None));
+    assert!(top.contains("keys 1-10 of 24 (j/k scroll)"), "{top}");
+    assert!(top.contains("scroll") && !top.contains("stages:"), "{top}");
+    for _ in 0..5 {
+        press(&mut app, KeyCode::PageDown);
+    }
+    let bottom = text(&frame(&mut app, 60, 12, ColourMode::None));
+    assert!(bottom.contains("O out of order"), "{bottom}");
+    assert!(bottom.contains("quit"), "{bottom}");
+    insta::assert_snapshot!("help_scrolled_to_the_end_60x12", bottom);
+}
+
+/// A huge failing block: its detail builds a bounded number of rows, so a
+/// frame costs the same whatever the block's size.
+#[test]
+fn a_huge_failing_block_has_a_bounded_detail() {
+    let original: String = (0..1000)
+        .map(|i| format!("line {i} of the file\n"))
+        .collect();
+    let search = original
+        .replacen("line 0 of", "line 0 off", 1)
+        .replace("line 500 of", "line 500 off");
+    let diff = format!("------- SEARCH\n{search}=======\nx\n+++++++ REPLACE\n");
+    let mut app = App::new(PathBuf::from("big.txt"), original, Version::V1);
+    app.set_diff(diff);
+    app.end_stream();
+    app.diagnose();
+    let d = app.selected_diagnosis().expect("diagnosed");
+    assert!(
+        d.line_diff.len() > 500,
+        "{} lines of diff",
+        d.line_diff.len()
+    );
+    let rows = srview::view::panels::detail_rows(&app, 120);
+    assert!(rows < 240, "{rows} rows of detail");
+    let screen = text(&frame(&mut app, 120, 40, ColourMode::TrueColor));
+    assert!(screen.contains("? help"), "{screen}");
+    assert!(screen.contains("#1  failed"), "{screen}");
+}

@@ -223,3 +223,74 @@ fn accepting_a_file_with_nothing_to_accept_is_refused() {
             .is_some_and(|n| n.text.contains("nothing to accept"))
     );
 }
+
+/// A refused accept-all names the file's state as a sentence would.
+#[test]
+fn refusal_says_which_file_failed_in_words() {
+    let mut ws = Workspace::new(Version::V1, false);
+    let text = format!(
+        "{}{}",
+        call("a.py", "y = 2", "y = 3"),
+        call("settings.toml", "missing", "k = 2")
+    );
+    feed(&mut ws, &text, true);
+    key(&mut ws, 'A');
+    let notice = ws
+        .notice
+        .as_ref()
+        .map(|n| n.text.clone())
+        .unwrap_or_default();
+    assert!(
+        notice.starts_with("nothing written: settings.toml has a failing block"),
+        "{notice}"
+    );
+    assert!(!notice.contains(" is failed"), "{notice}");
+}
+
+/// The tab bar keeps `A accept all` on an 80-column terminal, whatever
+/// room the tabs would need, and keeps the current tab.
+#[test]
+fn tab_bar_keeps_accept_all_on_a_narrow_terminal() {
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+    use srview::view::highlight::Syntaxes;
+    use srview::view::theme::{ColourMode, Theme};
+    use srview::view::{self, Caches};
+
+    let mut ws = Workspace::new(Version::V1, false);
+    let text: String = (0..6)
+        .map(|i| {
+            call(
+                &format!("src/module_{i}/configuration.py"),
+                "y = 2",
+                "y = 3",
+            )
+        })
+        .collect();
+    feed(&mut ws, &text, true);
+    key(&mut ws, '5');
+    for width in [80, 60, 40] {
+        let mut caches: Vec<Caches> = ws
+            .tabs
+            .iter()
+            .map(|t| Caches::new(Syntaxes::load(), &t.app))
+            .collect();
+        let mut terminal = Terminal::new(TestBackend::new(width, 24)).expect("terminal");
+        terminal
+            .draw(|f| view::render_workspace(f, &ws, &mut caches, &Theme::new(ColourMode::None)))
+            .expect("draw");
+        let buf = terminal.backend().buffer();
+        let bar: String = (0..width)
+            .map(|x| buf[(x, 0)].symbol().to_string())
+            .collect();
+        assert!(
+            bar.contains("A accept all") || bar.contains("A all"),
+            "{width}: {bar:?}"
+        );
+        if width >= 80 {
+            assert!(bar.contains("A accept all"), "{width}: {bar:?}");
+        }
+        assert!(bar.contains(" 5 "), "the current tab stays: {bar:?}");
+        assert!(bar.contains('…'), "left-out tabs are marked: {bar:?}");
+    }
+}

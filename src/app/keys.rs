@@ -1,7 +1,7 @@
 //! What each key and mouse event does to the state.
 
 use ratatui_crossterm::crossterm::event::{
-    KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKind,
+    KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
 
 use super::{App, Effect, Focus, Layout, Notice, Refusal, StreamState};
@@ -22,6 +22,8 @@ pub enum KeyScope {
 pub const KEY_HELP: &[(&str, &str, KeyScope)] = &[
     ("j/k ↑/↓", "scroll", KeyScope::Both),
     ("PgUp/PgDn", "page", KeyScope::Both),
+    ("^d/^u", "half page down/up", KeyScope::Both),
+    ("h/l </>", "scroll sideways", KeyScope::Both),
     ("g/G", "top/bottom", KeyScope::Both),
     ("n/N", "next/prev block", KeyScope::Both),
     ("]/[ →/←", "next/prev file", KeyScope::Transcript),
@@ -32,6 +34,7 @@ pub const KEY_HELP: &[(&str, &str, KeyScope)] = &[
     ("w", "wrap", KeyScope::Both),
     ("e", "focus blocks", KeyScope::Both),
     ("Enter", "jump to block / closest region", KeyScope::Both),
+    ("click", "select a block", KeyScope::Both),
     ("d", "jump to closest region", KeyScope::Both),
     ("c", "copy corrected block", KeyScope::Both),
     ("F", "final result / live view", KeyScope::SingleDiff),
@@ -59,13 +62,40 @@ pub fn on_key(app: &mut App, key: KeyEvent) -> Effect {
         return Effect::Quit(1);
     }
     if app.view.help {
-        app.view.help = false;
-        return match key.code {
-            KeyCode::Char('q') => Effect::Quit(1),
-            _ => Effect::None,
-        };
+        // The overlay scrolls (it can be taller than a small terminal).
+        let visible = usize::from(app.view.screen.height.saturating_sub(2));
+        let last = key_help_lines().saturating_sub(visible);
+        let scroll = &mut app.view.help_scroll;
+        match key.code {
+            KeyCode::Char('j') | KeyCode::Down => *scroll = (*scroll + 1).min(last),
+            KeyCode::Char('k') | KeyCode::Up => *scroll = scroll.saturating_sub(1),
+            KeyCode::PageDown | KeyCode::Char(' ') => *scroll = (*scroll + HELP_PAGE).min(last),
+            KeyCode::PageUp => *scroll = scroll.saturating_sub(HELP_PAGE),
+            _ => {
+                app.view.help = false;
+                app.view.help_scroll = 0;
+                return match key.code {
+                    KeyCode::Char('q') => Effect::Quit(1),
+                    _ => Effect::None,
+                };
+            }
+        }
+        return Effect::None;
     }
     let page = app.view.viewport.max(1);
+    if key.modifiers.contains(KeyModifiers::CONTROL) {
+        match key.code {
+            KeyCode::Char('d') => scroll_by(app, (page / 2).max(1) as isize),
+            KeyCode::Char('u') => scroll_by(app, -((page / 2).max(1) as isize)),
+            _ => {}
+        }
+        return Effect::None;
+    }
+    match key.code {
+        KeyCode::Char('h') | KeyCode::Char('<') => scroll_sideways(app, -(HSCROLL_STEP as isize)),
+        KeyCode::Char('l') | KeyCode::Char('>') => scroll_sideways(app, HSCROLL_STEP as isize),
+        _ => {}
+    }
     match key.code {
         KeyCode::Char('q') => return Effect::Quit(1),
         // Esc closes what is open, innermost first, and never quits: a
@@ -154,12 +184,81 @@ pub fn on_key(app: &mut App, key: KeyEvent) -> Effect {
     Effect::None
 }
 
+/// A mouse event on the previewer drawn in `app.view.screen`.
 pub fn on_mouse(app: &mut App, mouse: MouseEvent) {
+    on_mouse_with_notice(app, mouse, None);
+}
+
+/// [`on_mouse`] when `notice` is shown instead of the app's own (a
+/// transcript's): the layout is the one drawn. A click on the block list
+/// selects that block; the wheel scrolls what it is over: the block list,
+/// or the diff panes.
+pub fn on_mouse_with_notice(app: &mut App, mouse: MouseEvent, notice: Option<&Notice>) {
+    let screen = crate::view::screen_layout(app, app.view.screen, notice);
+    let (column, row) = (mouse.column, mouse.row);
     match mouse.kind {
+        MouseEventKind::Down(MouseButton::Left) => {
+            if let Some(index) = screen.block_at(app, column, row) {
+                // The list stays where it is under the pointer.
+                let first = screen.blocks.map(|b| b.first);
+                app.view.follow = false;
+                app.select_block(index);
+                app.view.blocks_top = first;
+            }
+        }
+        MouseEventKind::ScrollDown | MouseEventKind::ScrollUp
+            if screen.over_blocks(column, row) =>
+        {
+            let Some(pane) = screen.blocks else { return };
+            let count = app.outcome.blocks.len();
+            let last_first = count.saturating_sub(usize::from(pane.list.height));
+            app.view.blocks_top = Some(if mouse.kind == MouseEventKind::ScrollDown {
+                (pane.first + 1).min(last_first)
+            } else {
+                pane.first.saturating_sub(1)
+            });
+        }
         MouseEventKind::ScrollDown => scroll_by(app, WHEEL_STEP as isize),
         MouseEventKind::ScrollUp => scroll_by(app, -(WHEEL_STEP as isize)),
         _ => {}
     }
+}
+
+/// Columns `h`/`l` (and `<`/`>`) move the panes' text by.
+const HSCROLL_STEP: usize = 8;
+
+/// Lines a page of the `?` overlay moves by.
+const HELP_PAGE: usize = 8;
+
+/// Lines of the `?` overlay at most: the keys of the kind of previewer
+/// with more of them, a blank, three lines of stages.
+fn key_help_lines() -> usize {
+    let single = key_help(KeyScope::SingleDiff).count();
+    let transcript = key_help(KeyScope::Transcript).count();
+    single.max(transcript) + 4
+}
+
+/// Scrolls both panes' text sideways, no further than the longest line
+/// shows its last column (no wrapping then: wrapped lines have no side).
+fn scroll_sideways(app: &mut App, delta: isize) {
+    if app.view.wrap {
+        return;
+    }
+    let longest = widest_line(&app.original).max(widest_line(&app.result));
+    let target = app.view.hscroll.saturating_add_signed(delta);
+    app.view.hscroll = target.min(longest.saturating_sub(1) / HSCROLL_STEP * HSCROLL_STEP);
+}
+
+/// Columns of the widest line of `text` (tabs as the panes show them).
+fn widest_line(text: &super::text::TextLines) -> usize {
+    (0..text.len())
+        .map(|i| {
+            unicode_width::UnicodeWidthStr::width(
+                crate::view::code::sanitize(&text.line(i)).as_str(),
+            )
+        })
+        .max()
+        .unwrap_or(0)
 }
 
 fn scroll_by(app: &mut App, delta: isize) {

@@ -116,6 +116,16 @@ pub struct ViewState {
     /// Rows of diff visible in the last frame (for paging and follow).
     pub viewport: usize,
     pub width: u16,
+    /// Text columns scrolled off the left of both panes (`h`/`l`; unused
+    /// while wrapping).
+    pub hscroll: usize,
+    /// First line of the `?` overlay shown.
+    pub help_scroll: usize,
+    /// First block of the block list, once the wheel scrolled it; `None`:
+    /// the list keeps the selected block in view.
+    pub blocks_top: Option<usize>,
+    /// Where the previewer is drawn on the terminal (for mouse events).
+    pub screen: ratatui::layout::Rect,
 }
 
 /// Width below which the unified view is chosen automatically.
@@ -203,6 +213,10 @@ impl App {
                 help: false,
                 viewport: 20,
                 width: 120,
+                hscroll: 0,
+                help_scroll: 0,
+                blocks_top: None,
+                screen: ratatui::layout::Rect::new(0, 0, 120, 30),
             },
             notice: None,
             reload_offered: false,

@@ -63,7 +63,10 @@ impl App {
         let Some(active) = self.active_block().map(|b| b.index) else {
             return;
         };
-        self.view.selected = active;
+        if self.view.selected != active {
+            self.view.selected = active;
+            self.view.blocks_top = None;
+        }
         // A block not located yet has nowhere to show: follow the last one that has.
         let placed = |b: &&BlockReport| b.original.is_some();
         let Some(active) = self.outcome.blocks[..=active]
@@ -146,6 +149,8 @@ impl App {
             return;
         }
         self.view.selected = index;
+        // The block list shows the selected block again.
+        self.view.blocks_top = None;
         let row = self.block_rows()[index];
         self.scroll_to(row.saturating_sub(SELECTED_BLOCK_MARGIN));
     }

@@ -244,9 +244,9 @@ impl Workspace {
                         .to_string();
                     self.notice = Some(Notice {
                         text: format!(
-                            "nothing written: {} is {}: {first}",
+                            "nothing written: {} {}: {first}",
                             edit.path,
-                            edit.state.name()
+                            state_phrase(edit.state)
                         ),
                         error: true,
                     });
@@ -297,4 +297,15 @@ fn new_app(version: Version, fix_model_output: bool, path: &str, base: String) -
     let mut app = App::new(PathBuf::from(path), base, version);
     app.set_fix_model_output(fix_model_output);
     app
+}
+
+/// A file's state as the predicate of a sentence: `settings.toml failed`,
+/// `settings.toml is still streaming`.
+fn state_phrase(state: FileState) -> &'static str {
+    match state {
+        FileState::Streaming => "is still streaming",
+        FileState::Applied => "applied",
+        FileState::Failed => "has a failing block",
+        FileState::Refused => "was refused",
+    }
 }

@@ -96,9 +96,10 @@ fn summary_line(file: &FileEdit) -> String {
         .sum();
     match &file.error {
         None => format!(
-            "ok      {} ({} call(s), {blocks} block(s){})",
+            "ok      {} ({}, {}{})",
             file.path,
-            file.calls.len(),
+            crate::words::count(file.calls.len(), "call"),
+            crate::words::count(blocks, "block"),
             if file.is_new { ", new file" } else { "" }
         ),
         Some(e) => format!("{:<7} {}: {e}", file.state.name(), file.path),

@@ -158,13 +158,14 @@ pub fn render(file: &str, blocks: &[BlockDiagnosis], ok: bool, color: bool) -> S
     let failing = blocks.iter().filter(|d| d.is_problem()).count();
     s.push_str(&if ok {
         format!(
-            "{} blocks, the diff applies ({failing} with warnings)\n",
-            blocks.len()
+            "{}, the diff applies ({failing} with warnings)\n",
+            crate::words::count(blocks.len(), "block")
         )
     } else {
         format!(
-            "{} blocks, the diff does not apply ({failing} need attention)\n",
-            blocks.len()
+            "{}, the diff does not apply ({failing} {} attention)\n",
+            crate::words::count(blocks.len(), "block"),
+            if failing == 1 { "needs" } else { "need" }
         )
     });
     s
@@ -205,12 +206,19 @@ fn suggestions(blocks: &[BlockDiagnosis]) -> String {
 
 /// Why a block that needs attention has no suggestion.
 fn no_suggestion(d: &BlockDiagnosis) -> &'static str {
-    if d.reason.is_none() && d.stage == Some(engine::Stage::Exact) {
+    let stage = d.stage.or(d.would_match);
+    if d.reason.is_none() && stage == Some(engine::Stage::Exact) {
         // Not reached after an earlier failure, but fine on its own.
         "no suggestion needed (it matches exactly on its own)"
+    } else if d.tie.is_some() {
+        "no suggestion (two regions are about equally similar)"
+    } else if d.vague {
+        "no suggestion (every SEARCH line occurs several times in the file)"
+    } else if d.risky && d.closest.is_some() {
+        "no suggestion (the region is a guess: see the message)"
     } else if d.closest.is_none() {
         "no suggestion (no similar region in the file)"
     } else {
-        "no suggestion (its region cannot be quoted in a block)"
+        "no suggestion (its region cannot be quoted in a block, or where the block starts or ends is unclear)"
     }
 }

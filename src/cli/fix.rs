@@ -282,6 +282,14 @@ fn place<C>(
                  as written",
                 c.start_line, c.end_line
             ),
+            _ if let Some([a, b]) = d.tie => format!(
+                "could be meant for lines {}-{} or {}-{} of {{FILE}}, which are about equally \
+                 similar (see srview check): kept as written",
+                a.start_line, a.end_line, b.start_line, b.end_line
+            ),
+            _ if d.vague => "has only lines that occur several times in {FILE}, so no single \
+                             place can be told: kept as written"
+                .into(),
             _ => "has no similar region in {FILE}: kept as written".into(),
         });
     };

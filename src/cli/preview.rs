@@ -103,6 +103,7 @@ fn event_loop(
     let mut quiet_since = Instant::now();
     loop {
         let size = terminal.size().map_err(term_err)?;
+        app.view.screen = ratatui::layout::Rect::new(0, 0, size.width, size.height);
         if (app.view.width, app.view.viewport)
             != (size.width, view::diff_rows(app, size.height) as usize)
         {

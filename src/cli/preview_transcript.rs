@@ -130,6 +130,9 @@ fn event_loop(
     loop {
         let size = terminal.size().map_err(term_err)?;
         for (i, tab) in state.ws.tabs.iter_mut().enumerate() {
+            // Below the tab bar.
+            tab.app.view.screen =
+                ratatui::layout::Rect::new(0, 1, size.width, size.height.saturating_sub(1));
             let rows = view::diff_rows(&tab.app, size.height.saturating_sub(1)) as usize;
             if (tab.app.view.width, tab.app.view.viewport) != (size.width, rows) {
                 tab.app.view.width = size.width;
@@ -219,8 +222,9 @@ fn act_on(terminal: &mut Term, state: &mut State, ev: Event) -> Result<Option<Ex
         Event::Signal(sig) => return Ok(Some(Exit::Quit(128u8.saturating_add(sig as u8)))),
         Event::Term(TermEvent::Key(k)) if k.kind != KeyEventKind::Release => state.ws.on_key(k),
         Event::Term(TermEvent::Mouse(m)) => {
-            if let Some(tab) = state.ws.tabs.get_mut(state.ws.current) {
-                crate::app::keys::on_mouse(&mut tab.app, m);
+            let ws = &mut state.ws;
+            if let Some(tab) = ws.tabs.get_mut(ws.current) {
+                crate::app::keys::on_mouse_with_notice(&mut tab.app, m, ws.notice.as_ref());
             }
             WsEffect::None
         }

@@ -245,7 +245,7 @@ fn analyse(
             d.differences = differences(&d.line_diff);
         }
         let replace = search_text(&pb.replace);
-        d.suggestion = if r.open_edge {
+        d.suggestion = if r.open_edge || anchor_guess(&d) {
             None
         } else if reason == Reason::PartialLine {
             fragment_replacement(ctx, &pb.search, r, &replace)
@@ -256,6 +256,29 @@ fn analyse(
     }
     d.message = super::message::describe(&d, ctx.options.version);
     d
+}
+
+/// How alike (character ratio, trimmed) a middle line the block-anchor
+/// stage replaced without comparing it must be to the file's line for the
+/// match to be more than a guess: the ratio Aider requires of a block.
+const ANCHOR_MIDDLE_RATIO: f64 = 0.6;
+
+/// A block-anchor match whose skipped middle lines include one unlike the
+/// file's line there: quoting that region as a suggestion would turn a
+/// guess into an exact match that looks safe.
+fn anchor_guess(d: &BlockDiagnosis) -> bool {
+    !d.misplaced
+        && d.stage.or(d.would_match) == Some(Stage::BlockAnchor)
+        && d.differences
+            .iter()
+            .filter(|x| x.kind == DifferenceKind::Unseen)
+            .any(|x| {
+                let (s, f) = (
+                    x.search.as_deref().unwrap_or(""),
+                    x.file.as_deref().unwrap_or(""),
+                );
+                text_similarity(js_trim(s), js_trim(f)) < ANCHOR_MIDDLE_RATIO
+            })
 }
 
 /// The region as reported: 1-based lines and a similarity that reads as
@@ -327,13 +350,19 @@ fn fragment(ctx: &Ctx, search: &[&str]) -> Option<Found> {
     Some(Found::Tie(first, region_of(next)))
 }
 
-/// The region's lines with the fragment replaced by `replace`: what the
-/// author of a fragment SEARCH meant the lines to become.
+/// What the region's lines become under a fragment SEARCH: the fragment
+/// replaced by `replace` in place; or `replace` itself when the SEARCH is
+/// the start of its line cut short (the model meant the whole line and
+/// wrote its REPLACE as whole lines).
 fn fragment_replacement(ctx: &Ctx, search: &[&str], r: Region, replace: &str) -> Option<String> {
     let (needle, _, count) = fragment_needle(ctx, search)?;
     let lines = ctx.file.joined(r.start, r.end);
     if count != 1 || lines.matches(needle.as_str()).count() != 1 {
         return None;
+    }
+    let at = lines.find(needle.as_str())?;
+    if js_trim(&lines[..at]).is_empty() {
+        return Some(replace.to_string());
     }
     let replace = replace.strip_suffix('\n').unwrap_or(replace);
     let replace = if needle.len() < search.join("\n").len() {

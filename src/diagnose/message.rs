@@ -2,6 +2,7 @@
 
 use super::{BlockDiagnosis, DifferenceKind, Reason};
 use crate::engine::{Stage, Version};
+use crate::words::{self, similarity};
 
 pub fn describe(d: &BlockDiagnosis, version: Version) -> String {
     let n = d.index + 1;
@@ -58,16 +59,7 @@ pub fn describe(d: &BlockDiagnosis, version: Version) -> String {
 
 /// `line 12` or `lines 12-14`.
 fn span(a: usize, b: usize) -> String {
-    if a == b {
-        format!("line {a}")
-    } else {
-        format!("lines {a}-{b}")
-    }
-}
-
-/// Two decimals, rounded down: a region that differs never reads as 1.00.
-pub fn similarity(s: f64) -> String {
-    format!("{:.2}", (s * 100.0).floor() / 100.0)
+    words::line_range("line", a, b)
 }
 
 /// The specifics worth a clause: which lines, which marker.

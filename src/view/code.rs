@@ -122,6 +122,101 @@ pub fn wrap(spans: Vec<Span<'static>>, width: usize) -> Vec<Vec<Span<'static>>> 
     rows
 }
 
+/// Columns `spans` take on screen.
+pub fn width(spans: &[Span<'_>]) -> usize {
+    spans.iter().map(|s| s.content.width()).sum()
+}
+
+/// What a row of `width` columns shows of `spans` scrolled `skip` columns
+/// to the right: a line cut at the right edge ends in `…` (in `ellipsis`
+/// style), so a cut is never mistaken for the line's end. A wide character
+/// cut by the left edge is left out.
+pub fn clip(
+    spans: Vec<Span<'static>>,
+    skip: usize,
+    width: usize,
+    ellipsis: Style,
+) -> Vec<Span<'static>> {
+    if width == 0 {
+        return Vec::new();
+    }
+    let total = self::width(&spans);
+    if skip == 0 && total <= width {
+        return spans;
+    }
+    let cut = total > skip + width;
+    let room = if cut { width - 1 } else { width };
+    let mut out = Vec::with_capacity(spans.len() + 1);
+    let mut col = 0;
+    for span in spans {
+        let mut piece = String::new();
+        for c in span.content.chars() {
+            let w = UnicodeWidthStr::width(c.encode_utf8(&mut [0; 4]) as &str);
+            if col >= skip && col + w <= skip + room {
+                piece.push(c);
+            }
+            col += w;
+        }
+        if !piece.is_empty() {
+            out.push(Span::styled(piece, span.style));
+        }
+        if col >= skip + room {
+            break;
+        }
+    }
+    if cut {
+        // A wide character that did not fit leaves a gap before the mark.
+        let shown = self::width(&out);
+        out.push(Span::styled(
+            format!("{:gap$}…", "", gap = room.saturating_sub(shown)),
+            ellipsis,
+        ));
+    }
+    out
+}
+
+/// Pads `spans` with spaces in `style` to `width` columns, so a row's
+/// background covers the whole pane.
+pub fn pad(mut spans: Vec<Span<'static>>, width: usize, style: Style) -> Vec<Span<'static>> {
+    let used = self::width(&spans);
+    if used < width && style != Style::new() {
+        spans.push(Span::styled(" ".repeat(width - used), style));
+    }
+    spans
+}
+
+/// Word-wraps plain text to rows of at most `width` columns; a word longer
+/// than a row is split. Every row of the text is kept, none is cut.
+pub fn wrap_text(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut rows = Vec::new();
+    for line in text.split('\n') {
+        let mut row = String::new();
+        let mut used = 0;
+        for word in line.split_inclusive(' ') {
+            let w = word.trim_end().width();
+            if used > 0 && used + w > width {
+                rows.push(std::mem::take(&mut row).trim_end().to_string());
+                used = 0;
+            }
+            for c in word.chars() {
+                let cw = UnicodeWidthStr::width(c.encode_utf8(&mut [0; 4]) as &str);
+                if used + cw > width && used > 0 {
+                    if c == ' ' {
+                        continue;
+                    }
+                    rows.push(std::mem::take(&mut row));
+                    used = 0;
+                }
+                row.push(c);
+                used += cw;
+            }
+        }
+        rows.push(row.trim_end().to_string());
+    }
+    rows
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -147,5 +242,33 @@ mod tests {
         let rows = wrap(vec![Span::raw("abcdef")], 4);
         assert_eq!(rows.len(), 2);
         assert_eq!(rows[1][0].content, "ef");
+    }
+
+    #[test]
+    fn a_cut_line_ends_in_an_ellipsis() {
+        let clipped = clip(vec![Span::raw("abcdefgh")], 0, 5, Style::new());
+        let text: String = clipped.iter().map(|s| s.content.as_ref()).collect();
+        assert_eq!(text, "abcd…");
+        let shifted = clip(
+            vec![Span::raw("ab"), Span::raw("cdefgh")],
+            3,
+            5,
+            Style::new(),
+        );
+        let text: String = shifted.iter().map(|s| s.content.as_ref()).collect();
+        assert_eq!(text, "defgh", "the line's end shows: no mark");
+        let fits = clip(vec![Span::raw("abc")], 0, 5, Style::new());
+        assert_eq!(width(&fits), 3);
+        let wide = clip(vec![Span::raw("日本語です")], 0, 6, Style::new());
+        let text: String = wide.iter().map(|s| s.content.as_ref()).collect();
+        assert_eq!(text, "日本 …");
+    }
+
+    #[test]
+    fn wrapped_text_keeps_every_word() {
+        let rows = wrap_text("one two three four", 9);
+        assert_eq!(rows, ["one two", "three", "four"]);
+        assert_eq!(wrap_text("abcdefghij", 4), ["abcd", "efgh", "ij"]);
+        assert_eq!(wrap_text("a\nb", 10), ["a", "b"]);
     }
 }

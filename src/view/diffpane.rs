@@ -122,6 +122,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, caches: &mut Caches, the
                 ..area
             };
             let text_w = |a: Rect| (a.width as usize).saturating_sub(digits + 4);
+            let (lt, rt) = (text_w(left_area), text_w(right_area));
             let (mut left, mut right) = (Vec::new(), Vec::new());
             for (l, r) in &rows {
                 let (lm, rm) = ctx.row_marks(l.as_ref(), r.as_ref());
@@ -129,8 +130,8 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, caches: &mut Caches, the
                 let mut rs = ctx.cell(r.as_ref(), &rm, &colours, "│");
                 if app.view.wrap {
                     let (lw, rw) = (
-                        code::wrap(ls.1, text_w(left_area)),
-                        code::wrap(rs.1, text_w(right_area).saturating_sub(1)),
+                        ctx.wrap_filled(ls.1, lt, ls.2),
+                        ctx.wrap_filled(rs.1, rt, rs.2),
                     );
                     let n = lw.len().max(rw.len());
                     for i in 0..n {
@@ -144,12 +145,15 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, caches: &mut Caches, the
                         } else {
                             ctx.blank_gutter("│")
                         };
-                        left.push(join(gutter_l, lw.get(i).cloned().unwrap_or_default()));
-                        right.push(join(gutter_r, rw.get(i).cloned().unwrap_or_default()));
+                        let filler = |w: usize, fill: Style| code::pad(Vec::new(), w, fill);
+                        let lb = lw.get(i).cloned().unwrap_or_else(|| filler(lt, ls.2));
+                        let rb = rw.get(i).cloned().unwrap_or_else(|| filler(rt, rs.2));
+                        left.push(join(gutter_l, lb));
+                        right.push(join(gutter_r, rb));
                     }
                 } else {
-                    left.push(join(std::mem::take(&mut ls.0), ls.1));
-                    right.push(join(std::mem::take(&mut rs.0), rs.1));
+                    left.push(join(std::mem::take(&mut ls.0), ctx.clip(ls.1, lt, ls.2)));
+                    right.push(join(std::mem::take(&mut rs.0), ctx.clip(rs.1, rt, rs.2)));
                 }
                 if left.len() >= area.height as usize {
                     break;
@@ -160,15 +164,12 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, caches: &mut Caches, the
         }
         Layout::Unified => {
             let mut lines = Vec::new();
+            let text_w = (area.width as usize).saturating_sub(digits + 4);
             for (l, _) in &rows {
                 let marks = ctx.marks(l.as_ref());
-                let (g, body) = ctx.cell(l.as_ref(), &marks, &colours, " ");
+                let (g, body, fill) = ctx.cell(l.as_ref(), &marks, &colours, " ");
                 if app.view.wrap {
-                    for (i, chunk) in
-                        code::wrap(body, (area.width as usize).saturating_sub(digits + 4))
-                            .into_iter()
-                            .enumerate()
-                    {
+                    for (i, chunk) in ctx.wrap_filled(body, text_w, fill).into_iter().enumerate() {
                         lines.push(join(
                             if i == 0 {
                                 g.clone()
@@ -179,7 +180,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, caches: &mut Caches, the
                         ));
                     }
                 } else {
-                    lines.push(join(g, body));
+                    lines.push(join(g, ctx.clip(body, text_w, fill)));
                 }
                 if lines.len() >= area.height as usize {
                     break;
@@ -244,16 +245,38 @@ impl Ctx<'_> {
         }
     }
 
-    /// Gutter spans and body spans for one cell (or a filler).
+    /// A cell's text as one row of `width` columns: scrolled sideways,
+    /// cut with `…`, and its background carried to the pane's edge.
+    fn clip(&self, body: Vec<Span<'static>>, width: usize, fill: Style) -> Vec<Span<'static>> {
+        let ellipsis = fill.patch(self.theme.gutter());
+        let row = code::clip(body, self.app.view.hscroll, width, ellipsis);
+        code::pad(row, width, fill)
+    }
+
+    /// A cell's text wrapped to rows of `width` columns, each filled.
+    fn wrap_filled(
+        &self,
+        body: Vec<Span<'static>>,
+        width: usize,
+        fill: Style,
+    ) -> Vec<Vec<Span<'static>>> {
+        code::wrap(body, width)
+            .into_iter()
+            .map(|row| code::pad(row, width, fill))
+            .collect()
+    }
+
+    /// Gutter spans, body spans and the style of the rest of the row for
+    /// one cell (or a filler).
     fn cell<'c>(
         &self,
         cell: Option<&Cell>,
         marks: &[Range<usize>],
         colours: &impl Fn(Src) -> &'c LineColours,
         edge: &str,
-    ) -> (Vec<Span<'static>>, Vec<Span<'static>>) {
+    ) -> (Vec<Span<'static>>, Vec<Span<'static>>, Style) {
         let Some(c) = cell else {
-            return (self.blank_gutter(edge), Vec::new());
+            return (self.blank_gutter(edge), Vec::new(), Style::new());
         };
         let mark = if c.streaming {
             "▸"
@@ -295,6 +318,7 @@ impl Ctx<'_> {
         (
             gutter,
             code::spans(&text, colours, base, marks, mark_style, self.theme),
+            Theme::fill(base),
         )
     }
 }

@@ -14,22 +14,147 @@ use ratatui::layout::Rect;
 pub use diffpane::Caches;
 use theme::Theme;
 
-use crate::app::App;
 use crate::app::keys::KeyScope;
 use crate::app::workspace::Workspace;
+use crate::app::{App, Notice};
 
-/// Rows the block list takes for a terminal of height `h`.
-fn blocks_height(app: &App, h: u16) -> u16 {
-    if h < 12 {
-        return 0;
+/// Where each part of the previewer goes in an area: a pure function of
+/// the state and the area, shared by drawing and mouse hit-testing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Screen {
+    pub status: Rect,
+    pub diff: Rect,
+    /// `None` when the area is too low for it: under 6 rows, or under 4
+    /// once a long notice took its rows.
+    pub blocks: Option<BlocksPane>,
+    pub notice: Rect,
+    pub footer: Rect,
+}
+
+/// The blocks pane: a title row, the block list, then the selected
+/// block's detail.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BlocksPane {
+    pub pane: Rect,
+    pub list: Rect,
+    /// Index of the block on the list's first row.
+    pub first: usize,
+    pub detail: Rect,
+}
+
+impl Screen {
+    /// The block shown at terminal cell (`column`, `row`), if any.
+    pub fn block_at(&self, app: &App, column: u16, row: u16) -> Option<usize> {
+        let list = self.blocks?.list;
+        if !contains(list, column, row) {
+            return None;
+        }
+        let index = self.blocks?.first + usize::from(row - list.y);
+        (index < app.listed_blocks()).then_some(index)
     }
-    let want = app.listed_blocks().clamp(1, 6) as u16 + 4;
-    want.min(h / 3)
+
+    /// Whether (`column`, `row`) is on the blocks pane (title, list or detail).
+    pub fn over_blocks(&self, column: u16, row: u16) -> bool {
+        self.blocks.is_some_and(|b| contains(b.pane, column, row))
+    }
+}
+
+fn contains(r: Rect, column: u16, row: u16) -> bool {
+    r.contains(ratatui::layout::Position::new(column, row))
+}
+
+/// Lays the previewer of `app` out in `area`. `notice` is the notice shown
+/// (the app's own unless a transcript's replaces it): it takes as many rows
+/// as it wraps to, so it is not cut, up to half the area's rows (only on a
+/// terminal too small for it does its end go). The blocks pane takes what
+/// its blocks and the selected block's detail need, up to a third of the
+/// rows; below 12 rows it keeps two: its title and the selected block.
+pub fn screen_layout(app: &App, area: Rect, notice: Option<&Notice>) -> Screen {
+    let h = area.height;
+    let row = |y: u16, height: u16| Rect {
+        x: area.x,
+        y: area.y + y.min(h),
+        width: area.width,
+        height: height.min(h.saturating_sub(y)),
+    };
+    let notice_h = notice
+        .or(app.notice.as_ref())
+        .map_or(1, |n| {
+            code::wrap_text(&code::sanitize(&n.text), usize::from(area.width)).len() as u16
+        })
+        .clamp(1, (h / 2).max(1));
+    // Status bar, notice and footer.
+    let fixed = 2 + notice_h;
+    let rest = h.saturating_sub(fixed);
+    let blocks_h = if h < 6 || rest < 4 {
+        0
+    } else if h < 12 {
+        // A title and the selected block: a failure never goes unseen.
+        2
+    } else {
+        let cap = (h / 3).max(4).min(rest - 3);
+        blocks_want(app, area.width).min(cap)
+    };
+    let diff_h = rest - blocks_h;
+    let blocks = (blocks_h > 0).then(|| {
+        let pane = row(1 + diff_h, blocks_h);
+        blocks_pane_layout(app, pane)
+    });
+    Screen {
+        status: row(0, 1),
+        diff: row(1, diff_h),
+        blocks,
+        notice: row(1 + diff_h + blocks_h, notice_h),
+        footer: row(h.saturating_sub(1), 1),
+    }
+}
+
+/// Rows the blocks pane would like: its title, every block, and the
+/// selected block's detail.
+fn blocks_want(app: &App, width: u16) -> u16 {
+    let list = app.listed_blocks().max(1);
+    let detail = panels::detail_rows(app, width);
+    (1 + list + detail).min(usize::from(u16::MAX)) as u16
+}
+
+fn blocks_pane_layout(app: &App, pane: Rect) -> BlocksPane {
+    let inner = pane.height.saturating_sub(1);
+    let count = app.listed_blocks();
+    let list_want = count.max(1).min(usize::from(inner)) as u16;
+    // A few blocks stay listed; the detail gets what it needs of the rest.
+    let list_min = list_want.min(3);
+    let detail_want = panels::detail_rows(app, pane.width).min(usize::from(inner)) as u16;
+    let detail_h = detail_want.min(inner - list_min);
+    let list_h = (inner - detail_h).min(list_want);
+    let detail_h = inner - list_h;
+    let list_rows = usize::from(list_h);
+    let last_first = count.saturating_sub(list_rows);
+    let selected = app.view.selected.min(count.saturating_sub(1));
+    let first = match app.view.blocks_top {
+        Some(top) => top.min(last_first),
+        None => selected.saturating_sub(list_rows.saturating_sub(1)),
+    };
+    let list = Rect {
+        y: pane.y + 1,
+        height: list_h,
+        ..pane
+    };
+    BlocksPane {
+        pane,
+        list,
+        first,
+        detail: Rect {
+            y: list.y + list_h,
+            height: detail_h,
+            ..pane
+        },
+    }
 }
 
 /// The diff area's height for a terminal of `height` rows (for paging).
 pub fn diff_rows(app: &App, height: u16) -> u16 {
-    height.saturating_sub(3 + blocks_height(app, height))
+    let area = Rect::new(0, 0, app.view.width, height);
+    screen_layout(app, area, None).diff.height
 }
 
 /// Draws one frame.
@@ -41,11 +166,12 @@ pub fn render(frame: &mut Frame, app: &App, caches: &mut Caches, theme: &Theme) 
         caches,
         theme,
         KeyScope::SingleDiff,
+        None,
     );
 }
 
 /// Draws the previewer of one file inside `area`; `keys` picks the keys
-/// the `?` overlay shows.
+/// the `?` overlay shows; `notice` replaces the app's own.
 fn render_in(
     frame: &mut Frame,
     area: Rect,
@@ -53,27 +179,21 @@ fn render_in(
     caches: &mut Caches,
     theme: &Theme,
     keys: KeyScope,
+    notice: Option<&Notice>,
 ) {
     if area.width < 2 || area.height < 2 {
         return;
     }
-    let bh = blocks_height(app, area.height);
-    let diff_h = diff_rows(app, area.height);
-    let row = |y: u16, h: u16| Rect {
-        x: area.x,
-        y: area.y + y,
-        width: area.width,
-        height: h,
-    };
-    panels::status_bar(frame, row(0, 1), app, theme);
-    diffpane::render(frame, row(1, diff_h), app, caches, theme);
-    if bh > 0 {
-        panels::blocks_pane(frame, row(1 + diff_h, bh), app, theme);
+    let screen = screen_layout(app, area, notice);
+    panels::status_bar(frame, screen.status, app, theme);
+    diffpane::render(frame, screen.diff, app, caches, theme);
+    if let Some(blocks) = &screen.blocks {
+        panels::blocks_pane(frame, blocks, app, theme);
     }
-    panels::notice(frame, row(area.height - 2, 1), app, theme);
-    panels::footer(frame, row(area.height - 1, 1), app, theme);
+    panels::notice(frame, screen.notice, notice.or(app.notice.as_ref()), theme);
+    panels::footer(frame, screen.footer, app, theme);
     if app.view.help {
-        panels::help(frame, area, theme, keys);
+        panels::help(frame, area, theme, keys, app.view.help_scroll);
     }
 }
 
@@ -91,23 +211,15 @@ pub fn render_workspace(frame: &mut Frame, ws: &Workspace, caches: &mut [Caches]
     };
     match (ws.current_app(), caches.get_mut(ws.current)) {
         (Some(app), Some(c)) => {
-            render_in(frame, rest, app, c, theme, KeyScope::Transcript);
-            if let Some(n) = &ws.notice {
-                let line = Rect {
-                    y: rest.y + rest.height - 2,
-                    height: 1,
-                    ..rest
-                };
-                frame.render_widget(ratatui::widgets::Clear, line);
-                frame.render_widget(
-                    ratatui::widgets::Paragraph::new(code::sanitize(&n.text)).style(if n.error {
-                        theme.bad()
-                    } else {
-                        theme.ok()
-                    }),
-                    line,
-                );
-            }
+            render_in(
+                frame,
+                rest,
+                app,
+                c,
+                theme,
+                KeyScope::Transcript,
+                ws.notice.as_ref(),
+            );
         }
         _ => frame.render_widget(
             ratatui::widgets::Paragraph::new(format!(

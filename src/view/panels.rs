@@ -5,12 +5,15 @@ use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+use unicode_width::UnicodeWidthStr;
 
-use super::code::sanitize;
-use super::theme::{Theme, Tint};
+use super::BlocksPane;
+use super::code::{self, sanitize};
+use super::theme::{ColourMode, Theme, Tint};
 use crate::app::keys::{KeyScope, key_help};
-use crate::app::{App, Focus, Layout};
+use crate::app::{App, Focus, Layout, Notice};
 use crate::engine::{BlockReport, BlockState};
+use crate::words;
 
 /// One tab per file of a transcript, with its state in words.
 pub fn tab_bar(
@@ -43,11 +46,85 @@ pub fn tab_bar(
         spans.push(Span::styled(text, style));
         spans.push(Span::raw("│"));
     }
-    spans.push(Span::styled(
+    // The keys stay whole, the longest form that fits; tabs take the rest.
+    let hints = [
         " [/] file · a accept file · A accept all",
-        theme.gutter(),
-    ));
-    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+        " a accept file · A accept all",
+        " a file · A all",
+    ];
+    let width = usize::from(area.width);
+    let tabs_w: usize = spans.iter().map(|s| s.content.width()).sum();
+    // The current tab, its separator and a `…` on each side.
+    let current_w = spans
+        .get(1 + 2 * ws.current)
+        .map_or(0, |s| s.content.width())
+        + 3;
+    let hint = hints
+        .iter()
+        .find(|h| tabs_w + h.width() <= width)
+        .or(hints.iter().find(|h| current_w + h.width() <= width))
+        .unwrap_or(&hints[hints.len() - 1]);
+    let room = width.saturating_sub(hint.width());
+    let shown = fit_spans(spans, room, ws.current + 1);
+    // Right after the tabs; a current tab too wide for the bar is cut, the keys never.
+    let tabs_w = shown
+        .iter()
+        .map(|s| s.content.width())
+        .sum::<usize>()
+        .min(room) as u16;
+    let tabs_area = Rect {
+        width: tabs_w,
+        ..area
+    };
+    frame.render_widget(Paragraph::new(Line::from(shown)), tabs_area);
+    let hint_area = Rect {
+        x: area.x + tabs_w,
+        width: area.width - tabs_w,
+        ..area
+    };
+    frame.render_widget(Paragraph::new(*hint).style(theme.gutter()), hint_area);
+}
+
+/// The tab bar's spans (a header, then a tab and a separator per file)
+/// that fit in `room` columns, whole: the current tab (`current` is its
+/// position among the spans' tabs, 1-based) is always kept, and tabs left
+/// out are marked `…`.
+fn fit_spans(spans: Vec<Span<'static>>, room: usize, current: usize) -> Vec<Span<'static>> {
+    let w = |s: &Span| s.content.width();
+    if spans.iter().map(w).sum::<usize>() <= room {
+        return spans;
+    }
+    let mut it = spans.into_iter();
+    let header = it.next();
+    let tabs: Vec<(Span, Span)> = std::iter::from_fn(|| Some((it.next()?, it.next()?))).collect();
+    let tab_w = |t: &(Span, Span)| w(&t.0) + w(&t.1);
+    // From the current tab onwards, then backwards from it while they fit.
+    let mut used = tabs.get(current - 1).map_or(0, tab_w) + 2;
+    let (mut from, mut to) = (current - 1, current);
+    while to < tabs.len() && used + tab_w(&tabs[to]) <= room {
+        used += tab_w(&tabs[to]);
+        to += 1;
+    }
+    while from > 0 && used + tab_w(&tabs[from - 1]) <= room {
+        from -= 1;
+        used += tab_w(&tabs[from]);
+    }
+    let mut out = Vec::new();
+    if let Some(h) = header.filter(|h| used + w(h) <= room) {
+        out.push(h);
+    }
+    if from > 0 {
+        out.push(Span::raw("…"));
+    }
+    let tabs_len = tabs.len();
+    for (tab, sep) in tabs.into_iter().skip(from).take(to.saturating_sub(from)) {
+        out.push(tab);
+        out.push(sep);
+    }
+    if to < tabs_len {
+        out.push(Span::raw("…"));
+    }
+    out
 }
 
 pub fn status_bar(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
@@ -68,51 +145,127 @@ pub fn status_bar(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     } else {
         "no match yet"
     };
-    let mut spans = vec![
-        Span::styled(" srview ", theme.bar().add_modifier(Modifier::BOLD)),
-        Span::styled(
-            format!(" {} ", sanitize(&app.file_path.display().to_string())),
-            theme.bar(),
-        ),
-        Span::styled(format!(" {} ", app.version.name()), theme.bar()),
-        Span::styled(
-            format!(" {} ", app.mode_name()),
-            theme.bar().add_modifier(Modifier::BOLD),
-        ),
-        Span::styled(
-            format!(" {} applied ", app.outcome.applied_count()),
-            theme.bar().patch(theme.ok()),
-        ),
-    ];
-    if failed > 0 {
-        spans.push(Span::styled(
-            format!(" {failed} {fail_word} "),
-            theme.bar().patch(theme.bad()),
-        ));
-    }
-    if waiting > 0 {
-        spans.push(Span::styled(
-            format!(" {waiting} waiting "),
-            theme.bar().patch(theme.warn()),
-        ));
-    }
-    spans.push(Span::styled(format!(" {} B ", app.diff.len()), theme.bar()));
     let layout = match app.layout() {
         Layout::Split => "split",
         Layout::Unified => "unified",
     };
-    let mut flags = vec![layout];
+    let mut flags = vec![layout.to_string()];
     if app.view.follow {
-        flags.push("follow");
+        flags.push("follow".into());
     }
     if app.view.wrap {
-        flags.push("wrap");
+        flags.push("wrap".into());
     }
-    spans.push(Span::styled(
-        format!(" [{}] ", flags.join(" ")),
-        theme.bar(),
-    ));
+    if app.view.hscroll > 0 && !app.view.wrap {
+        flags.push(format!("col {}", app.view.hscroll + 1));
+    }
+    // (text, style, priority): on a narrow terminal the lowest priorities
+    // go first, whole; the file name is shortened last.
+    let mut parts: Vec<(String, Style, u8)> = vec![
+        (
+            " srview ".into(),
+            theme.bar().add_modifier(Modifier::BOLD),
+            2,
+        ),
+        (
+            format!(" {} ", sanitize(&app.file_path.display().to_string())),
+            theme.bar(),
+            NAME,
+        ),
+        (format!(" {} ", app.version.name()), theme.bar(), 1),
+        (
+            format!(" {} ", app.mode_name()),
+            theme.bar().add_modifier(Modifier::BOLD),
+            8,
+        ),
+        (
+            format!(" {} applied ", app.outcome.applied_count()),
+            theme.bar().patch(theme.ok()),
+            7,
+        ),
+    ];
+    if failed > 0 {
+        parts.push((
+            format!(" {failed} {fail_word} "),
+            theme.bar().patch(theme.bad()),
+            9,
+        ));
+    }
+    if waiting > 0 {
+        parts.push((
+            format!(" {waiting} waiting "),
+            theme.bar().patch(theme.warn()),
+            5,
+        ));
+    }
+    parts.push((format!(" {} B ", app.diff.len()), theme.bar(), 0));
+    parts.push((format!(" [{}] ", flags.join(" ")), theme.bar(), 3));
+    let width = usize::from(area.width);
+    const NAME: u8 = 6;
+    let mut keep = vec![true; parts.len()];
+    let total = |parts: &[(String, Style, u8)], keep: &[bool]| -> usize {
+        parts
+            .iter()
+            .zip(keep)
+            .filter(|(_, k)| **k)
+            .map(|(p, _)| p.0.width())
+            .sum()
+    };
+    let mut removed = Vec::new();
+    while total(&parts, &keep) > width {
+        let Some(i) = (0..parts.len())
+            .filter(|&i| keep[i])
+            .min_by_key(|&i| parts[i].2)
+        else {
+            break;
+        };
+        if parts[i].2 == NAME {
+            // Shortened before it goes.
+            let room = width.saturating_sub(total(&parts, &keep) - parts[i].0.width());
+            if room >= 8 {
+                parts[i].0 = shorten_path(&parts[i].0, room);
+                parts[i].2 = NAME + 1;
+                continue;
+            }
+        }
+        keep[i] = false;
+        removed.push(i);
+    }
+    // A part that went to make room for a longer one comes back if it fits.
+    for i in removed.into_iter().rev() {
+        if total(&parts, &keep) + parts[i].0.width() <= width {
+            keep[i] = true;
+        }
+    }
+    let parts: Vec<(String, Style, u8)> = parts
+        .into_iter()
+        .zip(keep)
+        .filter_map(|(p, k)| k.then_some(p))
+        .collect();
+    let spans: Vec<Span> = parts
+        .into_iter()
+        .map(|(text, style, _)| Span::styled(text, style))
+        .collect();
     frame.render_widget(Paragraph::new(Line::from(spans)).style(theme.bar()), area);
+}
+
+/// ` path/to/name.rs ` in at most `room` columns: its start replaced by `…`,
+/// so the file name itself stays.
+fn shorten_path(part: &str, room: usize) -> String {
+    let inner = part.trim();
+    let keep = room.saturating_sub(3);
+    let chars: Vec<char> = inner.chars().collect();
+    let mut tail = String::new();
+    let mut used = 0;
+    for &c in chars.iter().rev() {
+        let w = c.to_string().width();
+        if used + w > keep {
+            break;
+        }
+        tail.insert(0, c);
+        used += w;
+    }
+    format!(" …{tail} ")
 }
 
 /// One line describing a block: "#3 applied line-trimmed 120-134".
@@ -200,7 +353,7 @@ fn line_range(start: usize, end: usize) -> String {
 }
 
 /// The block list, with the selected block's details under it.
-pub fn blocks_pane(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+pub fn blocks_pane(frame: &mut Frame, layout: &BlocksPane, app: &App, theme: &Theme) {
     let focused = app.view.focus == Focus::Blocks;
     let title = if focused {
         " blocks (e: back, Enter: jump) "
@@ -215,19 +368,23 @@ pub fn blocks_pane(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         } else {
             theme.gutter()
         });
-    let inner = block.inner(area);
-    frame.render_widget(block, area);
+    frame.render_widget(block, layout.pane);
     if let Some(why) = &app.source_error {
         let kept = if app.diff.is_empty() {
             String::new()
         } else {
             " (showing the last readable diff)".into()
         };
+        let below_title = Rect {
+            y: layout.list.y,
+            height: layout.pane.height.saturating_sub(1),
+            ..layout.pane
+        };
         frame.render_widget(
             Paragraph::new(sanitize(&format!("DIFF unreadable: {why}{kept}")))
                 .wrap(Wrap { trim: false })
                 .style(theme.bad()),
-            inner,
+            below_title,
         );
         return;
     }
@@ -237,20 +394,14 @@ pub fn blocks_pane(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             "waiting" => "waiting for the diff…",
             _ => "no SEARCH/REPLACE block yet",
         };
-        frame.render_widget(Paragraph::new(msg).style(theme.gutter()), inner);
+        frame.render_widget(Paragraph::new(msg).style(theme.gutter()), layout.list);
         return;
     }
-    let detail_h = match inner.height {
-        0..=3 => 0,
-        4..=5 => 2,
-        _ => 3,
-    };
-    let list_h = (inner.height - detail_h) as usize;
     let listed = app.listed_blocks();
     let sel = app.view.selected.min(listed - 1);
-    let first = sel.saturating_sub(list_h.saturating_sub(1));
-    let lines: Vec<Line> = (first..listed)
-        .take(list_h)
+    let width = usize::from(layout.list.width);
+    let lines: Vec<Line> = (layout.first..listed)
+        .take(usize::from(layout.list.height))
         .map(|i| {
             let line = match blocks.get(i) {
                 Some(b) => {
@@ -271,6 +422,7 @@ pub fn blocks_pane(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
                 }
                 None => unreached_line(app.diagnoses.iter().find(|d| d.index == i), i, theme),
             };
+            let line = Line::from(code::clip(line.spans, 0, width, theme.gutter()));
             if i == sel {
                 line.patch_style(theme.selected())
             } else {
@@ -278,54 +430,219 @@ pub fn blocks_pane(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             }
         })
         .collect();
-    frame.render_widget(
-        Paragraph::new(lines),
-        Rect {
-            height: list_h as u16,
-            ..inner
-        },
-    );
-    if detail_h > 0 {
-        let text = match app.selected_diagnosis().filter(|d| d.is_problem()) {
-            Some(d) => diagnosis_text(d),
-            None => blocks
-                .get(sel)
-                .map(|b| detail(b, app.final_mode()))
-                .unwrap_or_default(),
-        };
-        let area = Rect {
-            y: inner.y + list_h as u16,
-            height: detail_h,
-            ..inner
-        };
-        frame.render_widget(
-            Paragraph::new(sanitize_lines(&text))
-                .wrap(Wrap { trim: false })
-                .style(theme.gutter()),
-            area,
-        );
+    frame.render_widget(Paragraph::new(lines), layout.list);
+    let area = layout.detail;
+    if area.height == 0 {
+        return;
     }
+    let (body, keys) = detail_content(app, area.width, theme);
+    let height = usize::from(area.height);
+    let hint_of = |parts: &[&str]| -> Vec<Line<'static>> {
+        if parts.is_empty() {
+            return Vec::new();
+        }
+        wrap_parts(parts, usize::from(area.width))
+            .into_iter()
+            .map(|row| Line::styled(row, theme.warn()))
+            .collect()
+    };
+    // The keys' hint is kept whole; the body gives way, least needed rows
+    // first, and the hint says how many rows it left out.
+    let mut hint = hint_of(&keys);
+    let mut lines: Vec<Line> = if body.len() + hint.len() > height {
+        let mut budget = height.saturating_sub(hint.len());
+        for _ in 0..2 {
+            let more = format!(
+                "… {} (srview check shows all)",
+                words::count(body.len().saturating_sub(budget), "more row")
+            );
+            let mut parts = vec![more.as_str()];
+            parts.extend(&keys);
+            hint = hint_of(&parts);
+            budget = height.saturating_sub(hint.len());
+        }
+        let mut by_need: Vec<usize> = (0..body.len()).collect();
+        by_need.sort_by_key(|&i| std::cmp::Reverse(body[i].1));
+        let mut keep = vec![false; body.len()];
+        for &i in by_need.iter().take(budget) {
+            keep[i] = true;
+        }
+        body.into_iter()
+            .zip(keep)
+            .filter_map(|((line, _), k)| k.then_some(line))
+            .collect()
+    } else {
+        body.into_iter().map(|(line, _)| line).collect()
+    };
+    lines.extend(hint.into_iter().take(height));
+    frame.render_widget(Paragraph::new(lines), area);
 }
 
-/// The diagnosis of a block in two lines: reason and message, then where
-/// it should have matched and the keys that act on it.
-fn diagnosis_text(d: &crate::diagnose::BlockDiagnosis) -> String {
+/// Rows the selected block's detail takes at `width` columns.
+pub fn detail_rows(app: &App, width: u16) -> usize {
+    let (body, keys) = detail_content(app, width, &Theme::new(ColourMode::None));
+    let hint = if keys.is_empty() {
+        0
+    } else {
+        wrap_parts(&keys, usize::from(width)).len()
+    };
+    body.len() + hint
+}
+
+/// `parts` joined by ` · ` in rows of `width` columns, a part split only
+/// when it is wider than a row: `d: jump there` stays on one row.
+fn wrap_parts(parts: &[&str], width: usize) -> Vec<String> {
+    let mut rows: Vec<String> = Vec::new();
+    let mut row = String::new();
+    for part in parts {
+        if !row.is_empty() && row.width() + 3 + part.width() <= width {
+            row.push_str(" · ");
+            row.push_str(part);
+            continue;
+        }
+        if !row.is_empty() {
+            rows.push(std::mem::take(&mut row));
+        }
+        let mut pieces = code::wrap_text(part, width);
+        row = pieces.pop().unwrap_or_default();
+        rows.extend(pieces);
+    }
+    if !row.is_empty() {
+        rows.push(row);
+    }
+    rows
+}
+
+/// Lines of the SEARCH-against-file diff a block's detail shows at most.
+const DIFF_LINES_SHOWN: usize = 200;
+
+/// How much a row of a block's detail is needed when rows are short.
+const NEED_HEADER: u8 = 4;
+const NEED_CHANGED: u8 = 3;
+const NEED_LEGEND: u8 = 2;
+const NEED_CONTEXT: u8 = 1;
+
+/// The selected block's detail, wrapped to `width`: the body (its
+/// diagnosis and the SEARCH text against the file, or how it matched),
+/// each row with how much it is needed, then the keys that act on it.
+type DetailRows = (Vec<(Line<'static>, u8)>, Vec<&'static str>);
+
+fn detail_content(app: &App, width: u16, theme: &Theme) -> DetailRows {
+    let width = usize::from(width).max(1);
+    let Some(b) = app.outcome.blocks.get(
+        app.view
+            .selected
+            .min(app.outcome.blocks.len().saturating_sub(1)),
+    ) else {
+        return (Vec::new(), Vec::new());
+    };
+    let wrapped = |text: &str, style: Style, need: u8| -> Vec<(Line<'static>, u8)> {
+        code::wrap_text(&sanitize(text), width)
+            .into_iter()
+            .map(|row| (Line::styled(row, style), need))
+            .collect()
+    };
+    let Some(d) = app.selected_diagnosis().filter(|d| d.is_problem()) else {
+        let text = detail(b, app.final_mode());
+        return (wrapped(&text, theme.gutter(), NEED_HEADER), Vec::new());
+    };
     let reason = d.reason.map_or("problem", |r| r.code());
-    let mut text = format!("#{} [{reason}] {}", d.index + 1, d.message);
-    if let Some(c) = d.closest {
-        text.push_str(&format!(
-            "\nclosest: lines {}-{} (similarity {:.2}) · d: jump there",
-            c.start_line, c.end_line, c.similarity
-        ));
+    let mut body = wrapped(
+        &format!("#{} [{reason}] {}", d.index + 1, d.message),
+        Style::new(),
+        NEED_HEADER,
+    );
+    if !d.line_diff.is_empty() {
+        let legend = match d.closest {
+            Some(c) => format!(
+                "- SEARCH text, + file {} (similarity {})",
+                words::line_range("line", c.start_line, c.end_line),
+                words::similarity(c.similarity)
+            ),
+            None => "- SEARCH text, + file".to_string(),
+        };
+        body.extend(wrapped(&legend, theme.gutter(), NEED_LEGEND));
+        // No pane is this tall: a huge block costs no more than this a frame.
+        let shown = &d.line_diff[..d.line_diff.len().min(DIFF_LINES_SHOWN)];
+        body.extend(line_diff_lines(shown, width, theme));
+        let rest = d.line_diff.len() - shown.len();
+        if rest > 0 {
+            let more = format!(
+                "… and {} of the diff (srview check shows all)",
+                words::count(rest, "more line")
+            );
+            body.extend(wrapped(&more, theme.gutter(), NEED_CHANGED));
+        }
+    }
+    let mut keys = Vec::new();
+    if d.closest.is_some() {
+        keys.push("d: jump there");
     }
     if d.suggestion.is_some() {
-        text.push_str(" · c: copy corrected block");
+        keys.push("c: copy corrected block");
     }
-    text
+    (body, keys)
 }
 
-fn sanitize_lines(text: &str) -> Vec<Line<'static>> {
-    text.lines().map(|l| Line::raw(sanitize(l))).collect()
+/// The SEARCH text against the file as `check` prints it: `-` a SEARCH
+/// line, `+` a file line, the differing words marked in each pair; one row
+/// a line, cut with `…`.
+fn line_diff_lines(
+    lines: &[crate::diagnose::DiffLine],
+    width: usize,
+    theme: &Theme,
+) -> Vec<(Line<'static>, u8)> {
+    // Deleted and inserted runs are paired line by line, as `differences` does.
+    let mut marks: Vec<Vec<std::ops::Range<usize>>> = vec![Vec::new(); lines.len()];
+    let mut i = 0;
+    while i < lines.len() {
+        let dels = i;
+        while i < lines.len() && lines[i].tag == "delete" {
+            i += 1;
+        }
+        let ins = i;
+        while i < lines.len() && lines[i].tag == "insert" {
+            i += 1;
+        }
+        for k in 0..(ins - dels).min(i - ins) {
+            let (d, n) = code::word_changes(&lines[dels + k].text, &lines[ins + k].text);
+            marks[dels + k] = d;
+            marks[ins + k] = n;
+        }
+        if i == dels {
+            i += 1;
+        }
+    }
+    lines
+        .iter()
+        .zip(marks)
+        .map(|(l, marks)| {
+            let sign = match l.tag {
+                "delete" => "- ",
+                "insert" => "+ ",
+                _ => "  ",
+            };
+            let style = theme.diagnosis_line(l.tag);
+            let mut spans = vec![Span::styled(sign, style)];
+            spans.extend(code::spans(
+                &l.text,
+                &Vec::new(),
+                style,
+                &marks,
+                theme.diagnosis_word(l.tag),
+                theme,
+            ));
+            let need = if l.tag == "equal" {
+                NEED_CONTEXT
+            } else {
+                NEED_CHANGED
+            };
+            (
+                Line::from(code::clip(spans, 0, width, theme.gutter())),
+                need,
+            )
+        })
+        .collect()
 }
 
 /// Why a block is where it is, in words.
@@ -356,61 +673,94 @@ fn detail(b: &BlockReport, is_final: bool) -> String {
         ""
     };
     format!(
-        "#{} {how}{ooo}; diff lines {}-{}",
+        "#{} {how}{ooo}; {}",
         b.index + 1,
-        b.diff_lines[0],
-        b.diff_lines[1]
+        words::line_range("diff line", b.diff_lines[0], b.diff_lines[1])
     )
 }
 
-pub fn notice(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
-    if let Some(n) = &app.notice {
+pub fn notice(frame: &mut Frame, area: Rect, notice: Option<&Notice>, theme: &Theme) {
+    if let Some(n) = notice {
         let style = if n.error { theme.bad() } else { theme.ok() };
-        frame.render_widget(Paragraph::new(sanitize(&n.text)).style(style), area);
+        let rows: Vec<Line> = code::wrap_text(&sanitize(&n.text), usize::from(area.width))
+            .into_iter()
+            .map(Line::raw)
+            .collect();
+        frame.render_widget(Clear, area);
+        frame.render_widget(Paragraph::new(rows).style(style), area);
     }
 }
 
+/// The footer's keys, in order, each with a priority: on a narrow terminal
+/// the lowest go first; `? help` always stays.
 pub fn footer(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
-    let mut text = String::new();
-    let keys: &[(&str, &str)] = if app.reload_offered {
-        &[("r", "reload FILE and re-apply"), ("q", "quit")]
+    let other_layout = match app.layout() {
+        Layout::Split => "unified",
+        Layout::Unified => "split",
+    };
+    let keys: Vec<(&str, &str, u8)> = if app.reload_offered {
+        vec![
+            ("r", "reload FILE and re-apply", 9),
+            ("q", "quit", 8),
+            ("?", "help", u8::MAX),
+        ]
     } else if app.final_preview && !app.is_final() {
-        &[
-            ("j/k", "scroll"),
-            ("n/N", "block"),
-            ("a", "write this final result"),
-            ("Esc", "back to the live view"),
-            ("q", "quit"),
+        vec![
+            ("j/k", "scroll", 3),
+            ("n/N", "block", 4),
+            ("a", "write this final result", 9),
+            ("Esc", "back to the live view", 8),
+            ("q", "quit", 7),
+            ("?", "help", u8::MAX),
         ]
     } else {
-        &[
-            ("j/k", "scroll"),
-            ("n/N", "block"),
-            ("f", "follow"),
-            ("u", "unified"),
-            ("e", "blocks"),
-            ("a", "accept"),
-            ("q", "quit"),
-            ("?", "help"),
+        vec![
+            ("j/k", "scroll", 4),
+            ("n/N", "block", 5),
+            ("f", "follow", 1),
+            ("u", other_layout, 2),
+            ("e", "blocks", 3),
+            ("a", "accept", 7),
+            ("q", "quit", 6),
+            ("?", "help", u8::MAX),
         ]
     };
-    for (k, what) in keys {
-        text.push_str(&format!(" {k} {what} ·"));
+    let item = |(k, what, _): &(&str, &str, u8)| format!(" {k} {what} ·");
+    let mut keep: Vec<bool> = vec![true; keys.len()];
+    let width = |keep: &[bool]| -> usize {
+        keys.iter()
+            .zip(keep)
+            .filter(|(_, k)| **k)
+            .map(|(key, _)| item(key).width())
+            .sum::<usize>()
+            .saturating_sub(2)
+    };
+    while width(&keep) > usize::from(area.width) {
+        let lowest = (0..keys.len())
+            .filter(|&i| keep[i] && keys[i].2 != u8::MAX)
+            .min_by_key(|&i| keys[i].2);
+        match lowest {
+            Some(i) => keep[i] = false,
+            None => break,
+        }
     }
+    let mut text: String = keys
+        .iter()
+        .zip(&keep)
+        .filter(|(_, k)| **k)
+        .map(|(key, _)| item(key))
+        .collect();
     text.pop();
-    frame.render_widget(Paragraph::new(text).style(theme.gutter()), area);
+    frame.render_widget(
+        Paragraph::new(text.trim_end().to_string()).style(theme.gutter()),
+        area,
+    );
 }
 
-pub fn help(frame: &mut Frame, area: Rect, theme: &Theme, scope: KeyScope) {
+/// The `?` overlay: every key, scrolled by `scroll` lines when the area is
+/// too low for all of them.
+pub fn help(frame: &mut Frame, area: Rect, theme: &Theme, scope: KeyScope, scroll: usize) {
     let keys: Vec<(&str, &str)> = key_help(scope).collect();
-    let w = area.width.min(46);
-    let h = area.height.min(keys.len() as u16 + 8);
-    let rect = Rect {
-        x: area.x + (area.width - w) / 2,
-        y: area.y + (area.height - h) / 2,
-        width: w,
-        height: h,
-    };
     let mut lines: Vec<Line> = keys
         .iter()
         .map(|&(k, what)| {
@@ -427,14 +777,39 @@ pub fn help(frame: &mut Frame, area: Rect, theme: &Theme, scope: KeyScope) {
     lines.push(Line::raw(" stages: E exact  T line-trimmed"));
     lines.push(Line::raw("         A block-anchor  W whole-file"));
     lines.push(Line::raw("         O out of order  ▸ streaming"));
+    let w = area.width.min(46);
+    let h = area.height.min(lines.len() as u16 + 2);
+    let rect = Rect {
+        x: area.x + (area.width - w) / 2,
+        y: area.y + (area.height - h) / 2,
+        width: w,
+        height: h,
+    };
+    let visible = usize::from(h.saturating_sub(2));
+    let top = help_top(lines.len(), visible, scroll);
+    let title = if visible < lines.len() {
+        format!(
+            " keys {}-{} of {} (j/k scroll) ",
+            top + 1,
+            (top + visible).min(lines.len()),
+            lines.len()
+        )
+    } else {
+        " keys (Esc closes) ".to_string()
+    };
     frame.render_widget(Clear, rect);
     frame.render_widget(
-        Paragraph::new(lines).block(
+        Paragraph::new(lines.into_iter().skip(top).collect::<Vec<_>>()).block(
             Block::default()
                 .borders(Borders::ALL)
-                .title(" keys (any key closes) ")
+                .title(title)
                 .border_style(theme.warn()),
         ),
         rect,
     );
+}
+
+/// First line of the `?` overlay shown: `scroll`, kept so the last page is full.
+pub fn help_top(lines: usize, visible: usize, scroll: usize) -> usize {
+    scroll.min(lines.saturating_sub(visible))
 }

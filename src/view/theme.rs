@@ -48,13 +48,29 @@ impl Tint {
         }
     }
 
-    fn rgb(self) -> (u8, u8, u8) {
+    /// The row tint on a 24-bit terminal. Each stage has a hue of its own
+    /// (exact green, line-trimmed blue, block-anchor amber, whole-file and
+    /// out-of-order magenta) so two stages are told apart at a glance.
+    pub fn rgb(self) -> (u8, u8, u8) {
         match self {
-            Tint::Stage(Stage::Exact) | Tint::Stage(Stage::Empty) => (24, 64, 36),
-            Tint::Stage(Stage::LineTrimmed) => (22, 52, 82),
-            Tint::Stage(Stage::BlockAnchor) => (86, 66, 12),
-            Tint::Stage(Stage::WholeFile) | Tint::OutOfOrder => (78, 28, 78),
+            Tint::Stage(Stage::Exact) | Tint::Stage(Stage::Empty) => (20, 72, 32),
+            Tint::Stage(Stage::LineTrimmed) => (24, 48, 112),
+            Tint::Stage(Stage::BlockAnchor) => (100, 70, 0),
+            Tint::Stage(Stage::WholeFile) | Tint::OutOfOrder => (100, 20, 80),
             Tint::Unattributed => (60, 60, 60),
+        }
+    }
+
+    /// The same hues chosen by hand from the 256-colour palette: (row tint,
+    /// changed words, stage word). The nearest cube colours of the 24-bit
+    /// tints would put exact (22) and line-trimmed (23) next to each other.
+    fn palette(self) -> (u8, u8, u8) {
+        match self {
+            Tint::Stage(Stage::Exact) | Tint::Stage(Stage::Empty) => (22, 28, 77),
+            Tint::Stage(Stage::LineTrimmed) => (18, 26, 75),
+            Tint::Stage(Stage::BlockAnchor) => (94, 136, 214),
+            Tint::Stage(Stage::WholeFile) | Tint::OutOfOrder => (53, 90, 170),
+            Tint::Unattributed => (237, 240, 250),
         }
     }
 }
@@ -94,7 +110,19 @@ impl Theme {
     }
 
     pub fn change(&self, tint: Tint) -> Style {
-        self.with_bg(tint.rgb())
+        match self.mode {
+            ColourMode::Ansi256 => Style::new().bg(Color::Indexed(tint.palette().0)),
+            _ => self.with_bg(tint.rgb()),
+        }
+    }
+
+    /// The style of a row's empty columns right of its text: the row's
+    /// background only, so a tint covers the whole pane width, as in delta.
+    pub fn fill(base: Style) -> Style {
+        match base.bg {
+            Some(bg) => Style::new().bg(bg),
+            None => Style::new(),
+        }
     }
 
     /// Words that differ inside a changed line: brighter than the line's tint.
@@ -105,13 +133,15 @@ impl Theme {
             g.saturating_mul(2),
             b.saturating_mul(2),
         );
-        match self.mode {
-            ColourMode::None => Style::new().add_modifier(Modifier::UNDERLINED),
-            // A fixed light foreground: syntax colours vanish on a bright tint.
-            _ => match self.colour((250, 250, 250)) {
-                Some(fg) => self.with_bg(bright).fg(fg).add_modifier(Modifier::BOLD),
-                None => self.with_bg(bright).add_modifier(Modifier::BOLD),
-            },
+        let bg = match self.mode {
+            ColourMode::None => return Style::new().add_modifier(Modifier::UNDERLINED),
+            ColourMode::Ansi256 => Style::new().bg(Color::Indexed(tint.palette().1)),
+            ColourMode::TrueColor => self.with_bg(bright),
+        };
+        // A fixed light foreground: syntax colours vanish on a bright tint.
+        match self.colour((250, 250, 250)) {
+            Some(fg) => bg.fg(fg).add_modifier(Modifier::BOLD),
+            None => bg.add_modifier(Modifier::BOLD),
         }
     }
 
@@ -162,12 +192,32 @@ impl Theme {
     }
 
     pub fn stage_word(&self, tint: Tint) -> Style {
+        if self.mode == ColourMode::Ansi256 {
+            return Style::new().fg(Color::Indexed(tint.palette().2));
+        }
         let (r, g, b) = tint.rgb();
         self.fg_style((
             r.saturating_mul(3),
             g.saturating_mul(3),
             b.saturating_mul(3),
         ))
+    }
+
+    /// A line of the SEARCH-against-file diff in the blocks pane, by its
+    /// tag: `delete` (SEARCH only), `insert` (file only) or `equal`.
+    pub fn diagnosis_line(&self, tag: &str) -> Style {
+        match tag {
+            "delete" => self.fg_style((235, 100, 100)),
+            "insert" => self.fg_style((110, 200, 120)),
+            _ => self.gutter(),
+        }
+    }
+
+    /// The words that differ inside such a line: underlined, so they show
+    /// without colour too.
+    pub fn diagnosis_word(&self, tag: &str) -> Style {
+        self.diagnosis_line(tag)
+            .add_modifier(Modifier::BOLD | Modifier::UNDERLINED)
     }
 
     fn fg_style(&self, rgb: (u8, u8, u8)) -> Style {
@@ -210,6 +260,67 @@ mod tests {
         assert_eq!(to_256(0, 0, 0), 16);
         assert_eq!(to_256(255, 255, 255), 231);
         assert_eq!(to_256(255, 0, 0), 196);
+    }
+
+    /// xterm's RGB for a palette index of the 6x6x6 cube or the grey ramp.
+    fn xterm_rgb(i: u8) -> (u8, u8, u8) {
+        match i {
+            16..=231 => {
+                let level = |v: u8| if v == 0 { 0 } else { 55 + 40 * v };
+                let i = i - 16;
+                (level(i / 36), level(i / 6 % 6), level(i % 6))
+            }
+            232..=255 => {
+                let v = 8 + 10 * (i - 232);
+                (v, v, v)
+            }
+            _ => panic!("not a cube or grey colour: {i}"),
+        }
+    }
+
+    fn distance(a: (u8, u8, u8), b: (u8, u8, u8)) -> f64 {
+        let d = |x: u8, y: u8| (f64::from(x) - f64::from(y)).powi(2);
+        (d(a.0, b.0) + d(a.1, b.1) + d(a.2, b.2)).sqrt()
+    }
+
+    fn rgb_of(theme: &Theme, tint: Tint) -> (u8, u8, u8) {
+        match theme.change(tint).bg {
+            Some(Color::Rgb(r, g, b)) => (r, g, b),
+            Some(Color::Indexed(i)) => xterm_rgb(i),
+            other => panic!("no tint colour: {other:?}"),
+        }
+    }
+
+    /// Every pair of stage tints differs clearly, on 24-bit and on
+    /// 256-colour terminals (where exact and line-trimmed used to be the
+    /// neighbouring palette colours 22 and 23).
+    #[test]
+    fn stage_tints_are_told_apart() {
+        let tints = [
+            Tint::Stage(Stage::Exact),
+            Tint::Stage(Stage::LineTrimmed),
+            Tint::Stage(Stage::BlockAnchor),
+            Tint::Stage(Stage::WholeFile),
+        ];
+        for (mode, floor) in [(ColourMode::TrueColor, 75.0), (ColourMode::Ansi256, 95.0)] {
+            let theme = Theme::new(mode);
+            for (i, &a) in tints.iter().enumerate() {
+                for &b in &tints[i + 1..] {
+                    let d = distance(rgb_of(&theme, a), rgb_of(&theme, b));
+                    assert!(d > floor, "{mode:?}: {a:?} and {b:?} are {d:.0} apart");
+                }
+            }
+        }
+        let ansi = Theme::new(ColourMode::Ansi256);
+        assert_ne!(
+            ansi.change(Tint::Stage(Stage::Exact)).bg,
+            Some(Color::Indexed(23)),
+            "exact keeps its green"
+        );
+        assert_eq!(
+            ansi.change(Tint::Stage(Stage::LineTrimmed)).bg,
+            Some(Color::Indexed(18))
+        );
     }
 
     #[test]

@@ -1,0 +1,58 @@
+//! Numbers and ranges in words, the same way everywhere a person reads them.
+
+/// `n` and the noun, singular for one: `1 block`, `3 blocks`, `0 files`.
+/// `noun` is the singular; the plural adds an `s` (every noun srview counts
+/// takes one).
+pub fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+/// A 1-based inclusive line range after a noun: `line 7`, `lines 7-9`.
+pub fn line_range(noun: &str, start: usize, end: usize) -> String {
+    if end > start {
+        format!("{noun}s {start}-{end}")
+    } else {
+        format!("{noun} {start}")
+    }
+}
+
+/// A similarity in [0, 1] with two decimals, never rounded up: only an
+/// identical text shows `1.00`, and a region below a threshold never reads
+/// as at or above it.
+pub fn similarity(value: f64) -> String {
+    let hundredths = (value.clamp(0.0, 1.0) * 100.0 + 1e-9).floor() / 100.0;
+    format!("{hundredths:.2}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_agree_with_their_number() {
+        assert_eq!(count(1, "block"), "1 block");
+        assert_eq!(count(0, "block"), "0 blocks");
+        assert_eq!(count(2, "file"), "2 files");
+    }
+
+    #[test]
+    fn ranges_of_one_line_are_singular() {
+        assert_eq!(line_range("line", 3, 3), "line 3");
+        assert_eq!(line_range("line", 3, 5), "lines 3-5");
+        assert_eq!(line_range("SEARCH line", 3, 3), "SEARCH line 3");
+    }
+
+    #[test]
+    fn a_near_match_never_shows_as_identical() {
+        assert_eq!(similarity(0.996), "0.99");
+        assert_eq!(similarity(0.999_999), "0.99");
+        assert_eq!(similarity(1.0), "1.00");
+        assert_eq!(similarity(0.34), "0.34");
+        assert_eq!(similarity(0.6), "0.60");
+        assert_eq!(similarity(0.595), "0.59");
+    }
+}
