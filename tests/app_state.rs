@@ -907,3 +907,40 @@ fn wheel_scrolls_the_list_it_is_over() {
     mouse(&mut app, MouseEventKind::ScrollDown, 5, screen.diff.y + 1);
     assert_eq!(app.view.scroll, before + 3);
 }
+
+/// A block with nothing similar in the file: `d`, Enter and `c` do not
+/// pretend there is a place; each says why there is none.
+#[test]
+fn no_jump_and_no_copy_without_a_similar_region() {
+    let mut app = app();
+    app.set_diff(block(
+        "The committee deliberated about budget meetings\nwhile nobody remembered where the notes went",
+        "x",
+    ));
+    app.end_stream();
+    app.diagnose();
+    let d = app.selected_diagnosis().expect("diagnosed");
+    assert_eq!(d.closest, None, "{}", d.message);
+    app.scroll_to(10);
+    let before = app.view.scroll;
+    key(&mut app, KeyCode::Char('d'));
+    assert_eq!(app.view.scroll, before, "no jump");
+    let notice = app
+        .notice
+        .as_ref()
+        .map(|n| n.text.clone())
+        .unwrap_or_default();
+    assert!(notice.contains("no similar region"), "{notice}");
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.view.scroll, before, "no jump");
+    assert_eq!(key(&mut app, KeyCode::Char('c')), Effect::None);
+    let notice = app
+        .notice
+        .as_ref()
+        .map(|n| n.text.clone())
+        .unwrap_or_default();
+    assert!(
+        notice.starts_with("no corrected block for #1: no similar region"),
+        "{notice}"
+    );
+}

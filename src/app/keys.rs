@@ -142,7 +142,7 @@ pub fn on_key(app: &mut App, key: KeyEvent) -> Effect {
         KeyCode::Enter => enter(app),
         KeyCode::Char('d') if !app.jump_to_closest() => {
             app.notice = Some(Notice {
-                text: "no closest region for this block".into(),
+                text: no_region_notice(app),
                 error: false,
             });
         }
@@ -151,8 +151,13 @@ pub fn on_key(app: &mut App, key: KeyEvent) -> Effect {
             return match app.selected_diagnosis().and_then(|d| d.suggestion.clone()) {
                 Some(text) => Effect::Copy { block, text },
                 None => {
+                    let why = app
+                        .selected_diagnosis()
+                        .and_then(|d| d.why_no_region())
+                        .map(|w| format!(": {w}"))
+                        .unwrap_or_default();
                     app.notice = Some(Notice {
-                        text: format!("no corrected block for #{}", block + 1),
+                        text: format!("no corrected block for #{}{why}", block + 1),
                         error: false,
                     });
                     Effect::None
@@ -321,10 +326,7 @@ fn enter(app: &mut App) {
     if failed {
         if !app.jump_to_closest() {
             app.notice = Some(Notice {
-                text: format!(
-                    "#{} has no similar region in the file to go to",
-                    app.view.selected + 1
-                ),
+                text: no_region_notice(app),
                 error: false,
             });
         }
@@ -400,5 +402,14 @@ pub fn accept(app: &mut App) -> Effect {
             });
             Effect::None
         }
+    }
+}
+
+/// Why `d`/Enter has nowhere to go for the selected block.
+fn no_region_notice(app: &App) -> String {
+    let n = app.view.selected + 1;
+    match app.selected_diagnosis().and_then(|d| d.why_no_region()) {
+        Some(why) => format!("block #{n}: {why}"),
+        None => format!("block #{n}: no closest region (not diagnosed yet)"),
     }
 }

@@ -221,14 +221,22 @@ fn analyse(
     // one the block was meant for.
     if let Some(l) = located.filter(|l| l.stage == Stage::BlockAnchor && !l.out_of_order) {
         let here = text_similarity(&pb.search.join("\n"), ctx.file.joined(l.start, l.end));
-        if let Found::Region(r) = closest(&ctx.file, &pb.search)
-            && (r.end <= l.start || r.start >= l.end)
-            && r.similarity >= here + super::closest::TIE_MARGIN
-        {
-            d.risky = true;
-            d.misplaced = true;
-            d.differences.clear();
-            region = Some(r);
+        match closest(&ctx.file, &pb.search) {
+            Found::Region(r)
+                if (r.end <= l.start || r.start >= l.end)
+                    && r.similarity >= here + super::closest::TIE_MARGIN =>
+            {
+                d.risky = true;
+                d.misplaced = true;
+                d.differences.clear();
+                region = Some(r);
+            }
+            // Other places fit as well: the reference took the first.
+            Found::Tie(a, b) => {
+                d.risky = true;
+                d.tie = Some([closest_of(ctx, pb, a), closest_of(ctx, pb, b)]);
+            }
+            _ => {}
         }
     }
     d.reason = structural.or(content);
@@ -245,7 +253,7 @@ fn analyse(
             d.differences = differences(&d.line_diff);
         }
         let replace = search_text(&pb.replace);
-        d.suggestion = if r.open_edge || anchor_guess(&d) {
+        d.suggestion = if r.open_edge || anchor_guess(&d) || d.tie.is_some() {
             None
         } else if reason == Reason::PartialLine {
             fragment_replacement(ctx, &pb.search, r, &replace)

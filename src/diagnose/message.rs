@@ -38,7 +38,13 @@ pub fn describe(d: &BlockDiagnosis, version: Version) -> String {
                 similarity(c.similarity)
             )
         }
-        (Some(c), _) => format!(
+        (Some(c), Some([a, b])) => format!(
+            " (matched {}; {} and {} are about equally similar, so the place is a guess; nothing is suggested)",
+            span(c.start_line, c.end_line),
+            span(a.start_line, a.end_line),
+            span(b.start_line, b.end_line),
+        ),
+        (Some(c), None) => format!(
             " (closest: {}, similarity {})",
             span(c.start_line, c.end_line),
             similarity(c.similarity)

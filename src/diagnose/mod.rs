@@ -226,6 +226,30 @@ pub struct BlockDiagnosis {
 }
 
 impl BlockDiagnosis {
+    /// Why the block has no region to jump to or suggest from, in words
+    /// (`None` when it has one).
+    pub fn why_no_region(&self) -> Option<String> {
+        if self.closest.is_some() {
+            return None;
+        }
+        Some(match (self.tie, self.vague, self.reason) {
+            (Some([a, b]), _, _) => format!(
+                "no single closest region: {} and {} are about equally similar",
+                crate::words::line_range("line", a.start_line, a.end_line),
+                crate::words::line_range("line", b.start_line, b.end_line)
+            ),
+            (None, true, _) => {
+                "no single closest region: every SEARCH line occurs several times in the file"
+                    .into()
+            }
+            (None, false, Some(Reason::EmptySearch)) => "an empty SEARCH names no region".into(),
+            _ => format!(
+                "no similar region in the file (nothing reaches similarity {})",
+                crate::words::similarity(MIN_SIMILARITY)
+            ),
+        })
+    }
+
     /// Whether the block needs attention: it failed, was not reached, or has a reason.
     pub fn is_problem(&self) -> bool {
         self.reason.is_some() || matches!(self.state, "failed" | "not-reached" | "dropped")

@@ -1,0 +1,273 @@
+//! The cases a new user met where the diagnosis was confidently wrong, and
+//! what it must say instead (issue: "never confidently wrong").
+
+use srview::diagnose::{DifferenceKind, MIN_SIMILARITY, Reason, diagnose};
+use srview::engine::{Options, Stage, Version, apply};
+
+/// A TypeScript file with many classes: `}` and `super();` repeat.
+fn widgets() -> String {
+    let mut out = String::from("import { Base } from \"./base\";\n\n");
+    for (i, name) in ["Widget", "Gadget", "Gizmo", "Doohickey", "Contraption"]
+        .iter()
+        .enumerate()
+    {
+        out.push_str(&format!(
+            "export class {name} extends Base {{\n  private count = {i};\n\n  constructor() {{\n    super();\n  }}\n\n  describe(): string {{\n    return `{name} ${{this.count}} of {i}`;\n  }}\n\n  reset(): void {{\n    this.count = 0;\n    return;\n  }}\n}}\n\n"
+        ));
+    }
+    out
+}
+
+fn block(search: &str, replace: &str) -> String {
+    format!("------- SEARCH\n{search}=======\n{replace}+++++++ REPLACE\n")
+}
+
+fn final_v1() -> Options {
+    Options {
+        version: Version::V1,
+        is_final: true,
+    }
+}
+
+fn line_of(text: &str, needle: &str) -> usize {
+    text.lines()
+        .position(|l| l.contains(needle))
+        .expect("line present")
+        + 1
+}
+
+/// A typo line followed by a common `}`: the region is the typo line's true
+/// place, never an unrelated `super(); }`, and the suggestion edits only it.
+#[test]
+fn typo_line_with_a_common_line_finds_its_true_place() {
+    let file = widgets();
+    for (search, lines, source) in [
+        (
+            "    return `Gizmo ${this.cuont} of 2`;\n  }\n",
+            2,
+            "`Gizmo ",
+        ),
+        (
+            "    return `Contraptoin ${this.count} of 4`;\n  }\n\n",
+            3,
+            "`Contraption ",
+        ),
+        (
+            "\n  describe(): strnig {\n    return `Gadget ${this.count} of 1`;\n",
+            3,
+            "`Gadget ",
+        ),
+    ] {
+        let diff = block(search, "    replaced();\n");
+        let d = &diagnose(&diff, &file, final_v1())[0];
+        assert_eq!(d.reason, Some(Reason::Edited), "{}", d.message);
+        let c = d.closest.expect("a region");
+        assert!(c.similarity >= MIN_SIMILARITY && c.similarity < 1.0);
+        assert_eq!(c.end_line - c.start_line + 1, lines, "{}", d.message);
+        // The suggestion, applied alone, replaces exactly those lines.
+        let suggestion = d.suggestion.as_deref().expect("a suggestion");
+        let got = apply(suggestion, &file, final_v1())
+            .result
+            .expect("applies");
+        let mut want: Vec<&str> = file.lines().collect();
+        want.splice(c.start_line - 1..c.end_line, ["    replaced();"]);
+        assert_eq!(got.new_content, want.join("\n") + "\n");
+        // ... and those are the lines the SEARCH text was taken from.
+        let at = line_of(&file, source);
+        assert!((c.start_line..=c.end_line).contains(&at), "{}", d.message);
+    }
+}
+
+/// A paragraph with nothing like it in the file: not found, no region, no
+/// suggestion (it used to get `edited` at similarity 0.3 and a suggestion
+/// replacing five random lines).
+#[test]
+fn unrelated_text_is_not_found() {
+    let file = widgets();
+    let diff = block(
+        "The quick brown fox jumps over the lazy dog while\nthe committee deliberates about the annual budget\nand nobody remembers where the meeting notes went\nafter the fire drill on Tuesday afternoon ended.\n",
+        "nothing\n",
+    );
+    let d = &diagnose(&diff, &file, final_v1())[0];
+    assert_eq!(d.reason, Some(Reason::NotFound), "{}", d.message);
+    assert_eq!(d.closest, None);
+    assert_eq!(d.suggestion, None);
+    assert!(
+        d.message.contains("nothing similar exists"),
+        "{}",
+        d.message
+    );
+    assert!(
+        d.why_no_region()
+            .expect("says why")
+            .contains("no similar region")
+    );
+}
+
+/// The middle of a longer line is `partial-line` at that line, and its
+/// suggestion replaces just that piece.
+#[test]
+fn a_middle_fragment_is_a_partial_line() {
+    let file = widgets();
+    let diff = block("${this.count} of 3\n", "${this.count} of three\n");
+    let d = &diagnose(&diff, &file, final_v1())[0];
+    assert_eq!(d.reason, Some(Reason::PartialLine), "{}", d.message);
+    let c = d.closest.expect("the line");
+    assert_eq!(
+        (c.start_line, c.end_line),
+        (
+            line_of(&file, "Doohickey ${"),
+            line_of(&file, "Doohickey ${")
+        )
+    );
+    let got = apply(
+        d.suggestion.as_deref().expect("suggested"),
+        &file,
+        final_v1(),
+    )
+    .result
+    .expect("applies");
+    assert_eq!(
+        got.new_content,
+        file.replace(
+            "`Doohickey ${this.count} of 3`",
+            "`Doohickey ${this.count} of three`"
+        )
+    );
+}
+
+/// A block the engine failed on has no stage; how it would match on its
+/// own is `wouldMatch`.
+#[test]
+fn a_failed_block_has_no_stage() {
+    let file = widgets();
+    // v2 rejects the unclosed block, though its SEARCH text is in the file.
+    let diff = "------- SEARCH\n    this.count = 0;\n    return;\n=======\n    this.count = 1;\n";
+    let options = Options {
+        version: Version::V2,
+        is_final: true,
+    };
+    let d = &diagnose(diff, &file, options)[0];
+    assert_eq!(d.state, "failed");
+    assert_eq!(d.stage, None);
+    assert_eq!(d.would_match, Some(Stage::Exact));
+    let json = serde_json::to_value(d).expect("serializes");
+    assert_eq!(json["stage"], serde_json::Value::Null);
+    assert_eq!(json["wouldMatch"], "exact");
+}
+
+/// A block indented two spaces too deep: every line pairs with its own
+/// file line (the closing braces included), each an indentation change.
+#[test]
+fn a_reindented_block_pairs_every_line_with_its_own() {
+    let file = widgets();
+    let start = line_of(&file, "class Gizmo");
+    let lines: Vec<&str> = file.lines().skip(start - 1).take(7).collect();
+    let search: String = lines.iter().map(|l| format!("  {l}\n")).collect();
+    let diff = block(&search, "x\n");
+    let d = &diagnose(&diff, &file, final_v1())[0];
+    // Blank lines indented too are indentation changes as well.
+    let nonblank: Vec<usize> = (0..7).collect();
+    assert_eq!(d.differences.len(), nonblank.len(), "{:#?}", d.differences);
+    for (x, &k) in d.differences.iter().zip(&nonblank) {
+        assert_eq!(x.kind, DifferenceKind::Indentation, "{x:?}");
+        assert_eq!(x.search_line, Some(k + 1));
+        assert_eq!(x.file_line, Some(start + k));
+    }
+    let lines_named: Vec<String> = nonblank.iter().map(|k| (k + 1).to_string()).collect();
+    assert!(
+        d.message
+            .contains(&format!("on SEARCH lines {}", lines_named.join(", "))),
+        "{}",
+        d.message
+    );
+}
+
+/// A block whose first and last lines are common matches through the
+/// block-anchor fallback at the first place they fit; when its middle is
+/// clearly another region's, the diagnosis says the edit lands at the
+/// wrong place and points at the right one.
+#[test]
+fn a_block_anchor_match_at_the_wrong_place_is_called_so() {
+    let file = widgets();
+    let diff = block(
+        "  reset(): void {\n    this.count = 0;\n    retrun;\n  }\n",
+        "  reset(): void {\n  }\n",
+    );
+    // The reference matches it by its first and last lines at the first
+    // reset(); every reset() is alike, so that place is a guess: the
+    // diagnosis says so and suggests nothing.
+    let d = &diagnose(&diff, &file, final_v1())[0];
+    assert_eq!(d.state, "applied");
+    assert_eq!(d.stage, Some(Stage::BlockAnchor));
+    assert!(d.risky && !d.misplaced, "{}", d.message);
+    assert!(d.tie.is_some(), "{}", d.message);
+    assert_eq!(d.suggestion, None);
+    assert!(d.message.contains("the place is a guess"), "{}", d.message);
+
+    // Now a block whose anchors (`{` ... `}`) fit first at Widget's
+    // describe() but whose middle is Contraption's.
+    let diff = block(
+        "  describe(): string {\n    return `Contraption ${this.count} of 4`;\n  }\n",
+        "  describe(): string {\n    return `C`;\n  }\n",
+    );
+    let mut damaged = file.clone();
+    damaged = damaged.replace(
+        "  describe(): string {\n    return `Contraption",
+        "  describe(): string  {\n    return `Contraption",
+    );
+    let out = apply(&diff, &damaged, final_v1());
+    let b = &out.blocks[0];
+    assert_eq!(b.stage, Some(Stage::BlockAnchor), "{b:?}");
+    let d = &diagnose(&diff, &damaged, final_v1())[0];
+    assert!(d.misplaced, "{}", d.message);
+    let c = d.closest.expect("the right region");
+    let want = line_of(&damaged, "describe(): string  {");
+    assert_eq!(c.start_line, want, "{}", d.message);
+    assert!(
+        d.message.contains("the edit lands at the wrong place"),
+        "{}",
+        d.message
+    );
+    let fixed = apply(
+        d.suggestion.as_deref().expect("suggested"),
+        &damaged,
+        final_v1(),
+    );
+    assert_eq!(
+        fixed.result.expect("applies").new_content,
+        damaged.replace(
+            "  describe(): string  {\n    return `Contraption ${this.count} of 4`;\n  }\n",
+            "  describe(): string {\n    return `C`;\n  }\n"
+        )
+    );
+}
+
+/// Two places equally similar: neither is offered.
+#[test]
+fn a_tie_offers_no_region() {
+    let file =
+        "fn a() {\n    let total = compute(1);\n}\n\nfn b() {\n    let total = compute(2);\n}\n";
+    let diff = block("    let total = compute(X);\n", "    let total = 0;\n");
+    let d = &diagnose(&diff, file, final_v1())[0];
+    assert_eq!(d.closest, None, "{}", d.message);
+    assert_eq!(d.suggestion, None);
+    let [a, b] = d.tie.expect("a tie");
+    assert_eq!((a.start_line, b.start_line), (2, 6));
+    assert!(
+        d.message.contains("no single closest region"),
+        "{}",
+        d.message
+    );
+}
+
+/// A SEARCH made only of lines the file repeats cannot be placed.
+#[test]
+fn only_common_lines_is_vague() {
+    let file = widgets();
+    let diff = block("  }\n  }\n}\n  }\n", "}\n");
+    let d = &diagnose(&diff, &file, final_v1())[0];
+    assert!(d.vague, "{}", d.message);
+    assert_eq!(d.closest, None);
+    assert_eq!(d.suggestion, None);
+}
