@@ -229,6 +229,7 @@ fn a_block_anchor_match_at_the_wrong_place_is_called_so() {
         "{}",
         d.message
     );
+    // The line the author kept is the file's own (its double space stays).
     let fixed = apply(
         d.suggestion.as_deref().expect("suggested"),
         &damaged,
@@ -237,8 +238,8 @@ fn a_block_anchor_match_at_the_wrong_place_is_called_so() {
     assert_eq!(
         fixed.result.expect("applies").new_content,
         damaged.replace(
-            "  describe(): string  {\n    return `Contraption ${this.count} of 4`;\n  }\n",
-            "  describe(): string {\n    return `C`;\n  }\n"
+            "    return `Contraption ${this.count} of 4`;\n",
+            "    return `C`;\n"
         )
     );
 }
@@ -270,4 +271,109 @@ fn only_common_lines_is_vague() {
     assert!(d.vague, "{}", d.message);
     assert_eq!(d.closest, None);
     assert_eq!(d.suggestion, None);
+}
+
+const INVENTORY: &str = "class Inventory:\n    def add(self, item):\n        if item.sku in self.items:\n            raise ValueError(f\"duplicate sku {item.sku}\")\n        self.items[item.sku] = item\n\n    def sell(self, sku: str, amount: int) -> bool:\n        item = self.items.get(sku)\n        if item is None:\n            return False\n        if item.qty < amount:\n            return False\n        item.qty -= amount\n        return True\n";
+
+/// What a suggestion applied alone makes of `file`.
+fn suggested_result(file: &str, diff: &str) -> String {
+    let d = &diagnose(diff, file, final_v1())[0];
+    let s = d
+        .suggestion
+        .as_deref()
+        .unwrap_or_else(|| panic!("no suggestion: {}", d.message));
+    apply(s, file, final_v1())
+        .result
+        .expect("the suggestion applies")
+        .new_content
+}
+
+/// The author's change is carried onto the file's lines: lines the SEARCH
+/// text left out stay, a typo copied into both sections is not written
+/// back, a block indented wrong in both sections is shifted back, entities
+/// in new lines follow the file, CRLF files get CRLF lines.
+#[test]
+fn suggestions_carry_the_change_not_the_damage() {
+    // Two lines left out of SEARCH, one line added: the two stay.
+    let diff = block(
+        "    def sell(self, sku: str, amount: int) -> bool:\n        item = self.items.get(sku)\n        if item is None:\n            return False\n        item.qty -= amount\n        return True\n",
+        "    def sell(self, sku: str, amount: int) -> bool:\n        item = self.items.get(sku)\n        if item is None:\n            return False\n        item.qty -= amount\n        self.log(sku, amount)\n        return True\n",
+    );
+    assert_eq!(
+        suggested_result(INVENTORY, &diff),
+        INVENTORY.replace(
+            "        item.qty -= amount\n",
+            "        item.qty -= amount\n        self.log(sku, amount)\n"
+        )
+    );
+    // A typo in a line both sections keep.
+    let diff = block(
+        "            raise ValueError(f\"duplicate sku {item.sk}\")\n        self.items[item.sku] = item\n",
+        "            raise ValueError(f\"duplicate sku {item.sk}\")\n        self.items[item.sku] = item\n        self.count += 1\n",
+    );
+    assert_eq!(
+        suggested_result(INVENTORY, &diff),
+        INVENTORY.replace(
+            "        self.items[item.sku] = item\n",
+            "        self.items[item.sku] = item\n        self.count += 1\n"
+        )
+    );
+    // Both sections indented two spaces instead of four.
+    let diff = block(
+        "  def sell(self, sku: str, amount: int) -> bool:\n    item = self.items.get(sku)\n",
+        "  def sell(self, sku: str, amount: int) -> bool:\n    item = self.items.get(sku.upper())\n",
+    );
+    assert_eq!(
+        suggested_result(INVENTORY, &diff),
+        INVENTORY.replace("self.items.get(sku)", "self.items.get(sku.upper())")
+    );
+    // Entities in both sections.
+    let diff = block(
+        "        if item.qty &lt; amount:\n",
+        "        if item.qty &lt;= amount:\n",
+    );
+    assert_eq!(
+        suggested_result(INVENTORY, &diff),
+        INVENTORY.replace("item.qty < amount", "item.qty <= amount")
+    );
+    // A CRLF file and an LF diff with a typo.
+    let crlf = INVENTORY.replace('\n', "\r\n");
+    let diff = block(
+        "        if item is Nome:\n            return False\n",
+        "        if item is None:\n            raise KeyError(sku)\n",
+    );
+    assert_eq!(
+        suggested_result(&crlf, &diff),
+        crlf.replacen(
+            "            return False\r\n",
+            "            raise KeyError(sku)\r\n",
+            1
+        )
+    );
+}
+
+/// The reference matches text, not lines: a SEARCH text that is the end of
+/// a longer line matches inside it. A lone `}` inside `    }` or a blank
+/// line after a line's text is `partial-line`, risky, with no suggestion;
+/// a SEARCH indented less than the file is `whitespace`.
+#[test]
+fn a_match_inside_a_line_is_called_so() {
+    let file = "fn alpha() {\n    if x {\n        y();\n    }\n}\n";
+    for search in ["}\n", "\n"] {
+        let diff = block(search, "}\n\nfn zeta() {}\n");
+        let d = &diagnose(&diff, file, final_v1())[0];
+        assert_eq!(d.state, "applied");
+        assert_eq!(
+            d.reason,
+            Some(Reason::PartialLine),
+            "{search:?}: {}",
+            d.message
+        );
+        assert!(d.risky);
+        assert_eq!(d.suggestion, None);
+    }
+    let diff = block("  y();\n", "  z();\n");
+    let d = &diagnose(&diff, file, final_v1())[0];
+    assert_eq!(d.reason, Some(Reason::Whitespace), "{}", d.message);
+    assert_eq!(suggested_result(file, &diff), file.replace("y();", "z();"));
 }

@@ -405,7 +405,9 @@ fn exit_zero_always_means_every_block_applies_exactly() {
             }
         }
     }
-    assert!(zero > 30, "only {zero} cases placed every block");
+    // Tiny vocabularies make most regions ties or all-common lines, where
+    // the diagnosis refuses to guess: the test still needs real exit-0 cases.
+    assert!(zero >= 20, "only {zero} cases placed every block");
 }
 
 #[test]

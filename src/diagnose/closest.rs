@@ -322,22 +322,23 @@ pub fn closest(file: &FileIndex, search: &[&str]) -> Found {
 }
 
 /// Whether two lines are the same line, damaged: equal once normalised, or
-/// sharing half their trigrams. Lines too short for trigrams (`}`) pair
-/// only when equal.
+/// as similar, by characters (white space at the ends aside), as a region
+/// must be to be offered. Lines too short for trigrams (`}`) pair only when
+/// equal.
 fn paired(a: &str, b: &str) -> bool {
     if line_key(a) == line_key(b) || line_key(&unescape_entities(a)) == line_key(b) {
         return true;
     }
     let (x, y) = (trigram_set(a), trigram_set(b));
-    x.len() > 1 && y.len() > 1 && dice(&x, &y) >= 0.5
+    x.len() > 1
+        && y.len() > 1
+        && (dice(&x, &y) >= 0.5 || text_similarity(a.trim(), b.trim()) >= MIN_SIMILARITY)
 }
 
-/// The window `a..b` cut to the lines between its first and last line
-/// aligned with a SEARCH line (lines aligned in order by their loose form,
-/// and damaged lines by [`paired`]), and whether the first or last SEARCH
-/// line is left without a counterpart.
-fn trim_unpaired(file: &FileIndex, search: &[&str], a: usize, b: usize) -> (usize, usize, bool) {
-    let window: Vec<&str> = (a..b).map(|i| file.line(i)).collect();
+/// Pairs SEARCH lines with window lines, in order: equal once normalised
+/// (white space, case, look-alikes, entities), or, among the lines between
+/// such pairs, damaged copies by [`paired`]. `(search index, window index)`.
+pub fn align(search: &[&str], window: &[&str]) -> Vec<(usize, usize)> {
     let key = |l: &str| line_key(&unescape_entities(l));
     let sk: Vec<u32> = search.iter().map(|l| key(l)).collect();
     let wk: Vec<u32> = window.iter().map(|l| key(l)).collect();
@@ -358,6 +359,15 @@ fn trim_unpaired(file: &FileIndex, search: &[&str], a: usize, b: usize) -> (usiz
             }
         }
     }
+    pairs
+}
+
+/// The window `a..b` cut to the lines between its first and last line
+/// aligned with a SEARCH line ([`align`]), and whether the first or last
+/// SEARCH line is left without a counterpart.
+fn trim_unpaired(file: &FileIndex, search: &[&str], a: usize, b: usize) -> (usize, usize, bool) {
+    let window: Vec<&str> = (a..b).map(|i| file.line(i)).collect();
+    let pairs = align(search, &window);
     match (pairs.first(), pairs.last()) {
         (Some(&(i0, j0)), Some(&(i1, j1))) => (a + j0, a + j1 + 1, i0 > 0 || i1 + 1 < search.len()),
         _ => (a, b, true),

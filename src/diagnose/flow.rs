@@ -5,6 +5,7 @@ use super::closest::{FileIndex, Found, Region, closest, text_similarity};
 use super::compare::{
     differences, is_partial_line, line_diff, line_kind, normalisation_reason, word_diff,
 };
+use super::merge::merge;
 use super::structure::{ParsedBlock, ParsedDiff, parse};
 use super::{BlockDiagnosis, Closest, Difference, DifferenceKind, Reason, suggestion};
 use crate::engine::js::js_trim;
@@ -14,6 +15,8 @@ use crate::engine::{BlockReport, BlockState, Options, Outcome, Stage, Version};
 /// Where a block's SEARCH text matched: 0-based lines `start..end`.
 #[derive(Clone, Copy)]
 struct Located {
+    /// Byte offset of the match in the original.
+    byte_start: usize,
     start: usize,
     end: usize,
     byte_end: usize,
@@ -123,6 +126,7 @@ fn span_lines(ctx: &Ctx, start: usize, end: usize, stage: Stage, out_of_order: b
         first
     };
     Located {
+        byte_start: start,
         start: first,
         end: last.min(ctx.file.line_count()),
         byte_end: end,
@@ -259,7 +263,10 @@ fn analyse(
             fragment_replacement(ctx, &pb.search, r, &replace)
                 .and_then(|whole| suggestion(&ctx.file, r.start + 1, r.end, &whole))
         } else {
-            suggestion(&ctx.file, r.start + 1, r.end, &replace)
+            let region = ctx.file.lines(r.start, r.end);
+            merge(&pb.search, &region, &pb.replace, ctx.file.is_crlf())
+                .map(|lines| search_text(&lines.iter().map(String::as_str).collect::<Vec<_>>()))
+                .and_then(|merged| suggestion(&ctx.file, r.start + 1, r.end, &merged))
         };
     }
     d.message = super::message::describe(&d, ctx.options.version);
@@ -459,6 +466,28 @@ fn matched_reason(
     }
     let lines = ctx.file.lines(r.start, r.end);
     match l.stage {
+        // The reference matches text, not lines: a SEARCH text that is the
+        // end of a longer line (a lone `}` in `    }`, a blank line after
+        // a line's text) matches inside it.
+        Stage::Exact if l.byte_start > 0 && ctx.original.as_bytes()[l.byte_start - 1] != b'\n' => {
+            let line_start = ctx.original[..l.byte_start]
+                .rfind('\n')
+                .map_or(0, |i| i + 1);
+            let whole_line_elsewhere = ctx
+                .original
+                .match_indices(search)
+                .any(|(at, _)| at == 0 || ctx.original.as_bytes()[at - 1] == b'\n');
+            if js_trim(&ctx.original[line_start..l.byte_start]).is_empty() && !whole_line_elsewhere
+            {
+                // Only indentation before it, and nowhere a whole line: the
+                // SEARCH text is indented less than the file, and the
+                // REPLACE text lands after the file's extra indentation.
+                Some(Reason::Whitespace)
+            } else {
+                d.risky = true;
+                Some(Reason::PartialLine)
+            }
+        }
         Stage::Exact => {
             let others: Vec<usize> = ctx
                 .original

@@ -20,6 +20,7 @@
 mod closest;
 mod compare;
 mod flow;
+mod merge;
 mod message;
 mod normalize;
 mod structure;

@@ -1,0 +1,318 @@
+//! What a block's REPLACE text becomes once its SEARCH text is corrected to
+//! the file's lines: the change the author made from SEARCH to REPLACE,
+//! carried onto the file's real lines (a three-way merge, line by line).
+//!
+//! Lines the author kept are the file's own (a typo, a re-indented line or
+//! an entity copied into both sections is not written back); lines of the
+//! file the SEARCH text left out stay where they are; added and changed
+//! lines get the file's line endings, and the indentation, entity and
+//! look-alike corrections the SEARCH text needed. When the author changed
+//! lines around a file line the SEARCH text never showed, what was meant for
+//! it cannot be told: no merge.
+
+use similar::DiffOp;
+
+use super::closest::align;
+use super::normalize::{has_entity, has_lookalike, plain_lookalikes, unescape_entities};
+use crate::engine::js::js_trim;
+use crate::textdiff;
+
+/// The REPLACE lines to pair with the file's `region` lines, or `None`
+/// when the author's change cannot be carried onto them unambiguously.
+/// `crlf`: the file's lines end in `\r\n`.
+pub fn merge(
+    search: &[&str],
+    region: &[&str],
+    replace: &[&str],
+    crlf: bool,
+) -> Option<Vec<String>> {
+    let pairs = align(search, region);
+    let mut file_of: Vec<Option<usize>> = vec![None; search.len()];
+    for &(i, j) in &pairs {
+        file_of[i] = Some(j);
+    }
+    let bare = |l: &&str| l.trim_end_matches('\r').to_string();
+    let old: Vec<String> = search.iter().map(bare).collect();
+    let new: Vec<String> = replace.iter().map(bare).collect();
+    let ops = textdiff::ops(&old, &new, None);
+    let kept = ops.iter().any(|op| matches!(op, DiffOp::Equal { .. }));
+    let fix = Corrections::new(search, region, replace, &pairs, kept, crlf);
+    let mut out: Vec<String> = Vec::with_capacity(region.len() + replace.len());
+    // The next file line not yet written.
+    let mut next = 0usize;
+    // File lines the SEARCH text never showed, from `next` up to `to`.
+    let carry = |out: &mut Vec<String>, next: &mut usize, to: usize| {
+        while *next < to {
+            out.push(region[*next].to_string());
+            *next += 1;
+        }
+    };
+    for op in ops {
+        let (olds, news) = (op.old_range(), op.new_range());
+        let mapped: Vec<usize> = olds.clone().filter_map(|i| file_of[i]).collect();
+        if let DiffOp::Equal { .. } = op {
+            // Kept lines: the file's own, with any unseen lines between.
+            for j in mapped {
+                carry(&mut out, &mut next, j);
+                out.push(region[j].to_string());
+                next = j + 1;
+            }
+            continue;
+        }
+        // A changed span: the file lines it covers must all be lines the
+        // SEARCH text showed, and an insertion must have one place.
+        let (first, last) = match (mapped.first(), mapped.last()) {
+            (Some(&a), Some(&b)) => (a, b),
+            _ => {
+                let to = olds
+                    .clone()
+                    .chain(olds.end..search.len())
+                    .find_map(|i| file_of[i])
+                    .unwrap_or(region.len());
+                if to > next && !news.is_empty() {
+                    return None;
+                }
+                (next, next.saturating_sub(1))
+            }
+        };
+        if !mapped.is_empty() {
+            let shown = mapped.len();
+            if last + 1 - first != shown {
+                return None;
+            }
+            carry(&mut out, &mut next, first);
+            next = last + 1;
+        }
+        out.extend(news.map(|k| fix.apply(&new[k])));
+    }
+    carry(&mut out, &mut next, region.len());
+    Some(out)
+}
+
+/// How the file's indentation relates to the SEARCH text's, line for line.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Indent {
+    Same,
+    /// Every line has this many more (or fewer) leading white-space characters.
+    Shift(isize),
+    /// Every line has this many times as many (`Scale(2, 1)`: four spaces
+    /// where the SEARCH text has two), or a fraction of them.
+    Scale(usize, usize),
+}
+
+/// The corrections the SEARCH text needed, applied to the author's new lines.
+struct Corrections {
+    indent: Indent,
+    indent_char: char,
+    entities: bool,
+    lookalikes: bool,
+    crlf: bool,
+}
+
+fn lead(l: &str) -> usize {
+    l.chars().take_while(|c| c.is_whitespace()).count()
+}
+
+/// The one relation between SEARCH and file indentation that every paired
+/// non-blank line agrees on, if any.
+fn indent_relation(search: &[&str], region: &[&str], pairs: &[(usize, usize)]) -> Indent {
+    let leads: Vec<(usize, usize)> = pairs
+        .iter()
+        .filter(|&&(i, _)| !js_trim(search[i]).is_empty())
+        .map(|&(i, j)| (lead(search[i]), lead(region[j])))
+        .collect();
+    let Some(&(s0, f0)) = leads.first() else {
+        return Indent::Same;
+    };
+    let shift = f0 as isize - s0 as isize;
+    if leads.iter().all(|&(s, f)| f as isize - s as isize == shift) {
+        return if shift == 0 {
+            Indent::Same
+        } else {
+            Indent::Shift(shift)
+        };
+    }
+    for k in 2..=4 {
+        if leads.iter().all(|&(s, f)| f == s * k) {
+            return Indent::Scale(k, 1);
+        }
+        if leads.iter().all(|&(s, f)| s == f * k) {
+            return Indent::Scale(1, k);
+        }
+    }
+    Indent::Same
+}
+
+impl Corrections {
+    /// `kept`: some REPLACE line is a SEARCH line as written.
+    fn new(
+        search: &[&str],
+        region: &[&str],
+        replace: &[&str],
+        pairs: &[(usize, usize)],
+        kept: bool,
+        crlf: bool,
+    ) -> Self {
+        // The REPLACE text follows the SEARCH text's indentation when it
+        // keeps some of its lines as written, or when its first line is
+        // indented like the SEARCH text's and unlike the file's.
+        let first = |lines: &[&str]| {
+            lines
+                .iter()
+                .find(|l| !js_trim(l).is_empty())
+                .map(|l| lead(l))
+        };
+        let follows_search = kept || {
+            let r = first(replace);
+            r.is_some() && r == first(search) && r != first(region)
+        };
+        let indent = if follows_search {
+            indent_relation(search, region, pairs)
+        } else {
+            Indent::Same
+        };
+        let indent_char = region
+            .iter()
+            .find_map(|l| l.chars().next().filter(|c| *c == ' ' || *c == '\t'))
+            .unwrap_or(' ');
+        let joined_search = search.join("\n");
+        let joined_region = region.join("\n");
+        Corrections {
+            indent,
+            indent_char,
+            entities: has_entity(&joined_search) && !has_entity(&joined_region),
+            lookalikes: has_lookalike(&joined_search) && !has_lookalike(&joined_region),
+            crlf,
+        }
+    }
+
+    fn apply(&self, line: &str) -> String {
+        let mut l = line.trim_end_matches('\r').to_string();
+        if self.entities {
+            l = unescape_entities(&l);
+        }
+        if self.lookalikes {
+            l = plain_lookalikes(&l);
+        }
+        if !js_trim(&l).is_empty() {
+            let have = lead(&l);
+            let want = match self.indent {
+                Indent::Same => have,
+                Indent::Shift(d) => (have as isize + d).max(0) as usize,
+                Indent::Scale(up, down) => have * up / down,
+            };
+            if want != have {
+                let body: String = l.chars().skip(have).collect();
+                let pad: String = std::iter::repeat_n(self.indent_char, want).collect();
+                l = pad + &body;
+            }
+        }
+        if self.crlf {
+            l.push('\r');
+        }
+        l
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::merge;
+
+    fn m(search: &[&str], region: &[&str], replace: &[&str]) -> Option<Vec<String>> {
+        merge(search, region, replace, false)
+    }
+
+    #[test]
+    fn lines_the_search_left_out_stay() {
+        let file = [
+            "def sell(self):",
+            "    if low:",
+            "        return False",
+            "    self.qty -= 1",
+            "    return True",
+        ];
+        let search = ["def sell(self):", "    self.qty -= 1", "    return True"];
+        let replace = [
+            "def sell(self):",
+            "    self.qty -= 1",
+            "    self.log()",
+            "    return True",
+        ];
+        assert_eq!(
+            m(&search, &file, &replace).expect("merges"),
+            [
+                "def sell(self):",
+                "    if low:",
+                "        return False",
+                "    self.qty -= 1",
+                "    self.log()",
+                "    return True"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_typo_kept_in_both_sections_is_not_written_back() {
+        let file = ["raise ValueError(item.sku)", "items.append(item)"];
+        let search = ["raise ValueError(item.sk)", "items.append(item)"];
+        let replace = [
+            "raise ValueError(item.sk)",
+            "items.append(item)",
+            "count += 1",
+        ];
+        assert_eq!(
+            m(&search, &file, &replace).expect("merges"),
+            [
+                "raise ValueError(item.sku)",
+                "items.append(item)",
+                "count += 1"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_shifted_block_is_shifted_back() {
+        let file = ["    if x:", "        y()"];
+        let search = ["  if x:", "      y()"];
+        let replace = ["  if x:", "      z()"];
+        assert_eq!(
+            m(&search, &file, &replace).expect("merges"),
+            ["    if x:", "        z()"]
+        );
+    }
+
+    #[test]
+    fn a_halved_indentation_is_doubled_back() {
+        let file = ["    def f():", "        x()"];
+        let search = ["  def f():", "    x()"];
+        let replace = ["  def f():", "    y()", "    z()"];
+        assert_eq!(
+            m(&search, &file, &replace).expect("merges"),
+            ["    def f():", "        y()", "        z()"]
+        );
+    }
+
+    #[test]
+    fn entities_and_crlf_in_new_lines_follow_the_file() {
+        let file = ["if a < b {\r"];
+        let search = ["if a &lt; b {"];
+        let replace = ["if a &lt;= b {"];
+        assert_eq!(
+            merge(&search, &file, &replace, true).expect("merges"),
+            ["if a <= b {\r"]
+        );
+    }
+
+    #[test]
+    fn a_change_around_an_unseen_line_is_not_guessed() {
+        let file = ["a", "b", "c"];
+        assert_eq!(m(&["a", "c"], &file, &["x"]), None);
+        // An insertion between two kept lines with an unseen line there.
+        assert_eq!(m(&["a", "c"], &file, &["a", "n", "c"]), None);
+        // A change next to (not around) it is fine: the unseen line stays.
+        assert_eq!(
+            m(&["a", "c"], &file, &["a", "x"]).expect("merges"),
+            ["a", "b", "x"]
+        );
+    }
+}
