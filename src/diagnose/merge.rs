@@ -35,7 +35,16 @@ pub fn merge(
     let old: Vec<String> = search.iter().map(bare).collect();
     let new: Vec<String> = replace.iter().map(bare).collect();
     let ops = textdiff::ops(&old, &new, None);
-    let kept = ops.iter().any(|op| matches!(op, DiffOp::Equal { .. }));
+    // A line both sections keep as written whose file line is indented
+    // otherwise: the REPLACE text follows the SEARCH text's indentation.
+    let kept = ops.iter().any(|op| {
+        matches!(op, DiffOp::Equal { .. })
+            && op.old_range().any(|i| {
+                file_of[i].is_some_and(|j| {
+                    !js_trim(search[i]).is_empty() && lead(search[i]) != lead(region[j])
+                })
+            })
+    });
     let fix = Corrections::new(search, region, replace, &pairs, kept, crlf);
     let mut out: Vec<String> = Vec::with_capacity(region.len() + replace.len());
     // The next file line not yet written.
@@ -132,6 +141,9 @@ fn indent_relation(search: &[&str], region: &[&str], pairs: &[(usize, usize)]) -
             Indent::Shift(shift)
         };
     }
+    if leads.iter().all(|&(s, _)| s == 0) {
+        return Indent::Same;
+    }
     for k in 2..=4 {
         if leads.iter().all(|&(s, f)| f == s * k) {
             return Indent::Scale(k, 1);
@@ -144,7 +156,8 @@ fn indent_relation(search: &[&str], region: &[&str], pairs: &[(usize, usize)]) -
 }
 
 impl Corrections {
-    /// `kept`: some REPLACE line is a SEARCH line as written.
+    /// `kept`: some line kept as written in both sections is indented
+    /// unlike its file line.
     fn new(
         search: &[&str],
         region: &[&str],
