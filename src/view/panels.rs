@@ -11,7 +11,7 @@ use super::BlocksPane;
 use super::code::{self, sanitize};
 use super::theme::{ColourMode, Theme, Tint};
 use crate::app::keys::{KeyScope, key_help};
-use crate::app::{App, Focus, Layout, Notice};
+use crate::app::{App, Focus, Layout, Notice, PlaceDoubt};
 use crate::engine::{BlockReport, BlockState};
 use crate::words;
 
@@ -406,17 +406,28 @@ pub fn blocks_pane(frame: &mut Frame, layout: &BlocksPane, app: &App, theme: &Th
             let line = match blocks.get(i) {
                 Some(b) => {
                     let mut line = block_line(b, app.final_mode(), theme);
-                    // A final failure says why in its own line.
-                    let reason = app
+                    let diagnosis = app
                         .diagnoses
                         .iter()
-                        .find(|d| d.index == i && !app.diagnosis_stale())
-                        .and_then(|d| d.reason);
+                        .find(|d| d.index == i && !app.diagnosis_stale());
+                    // A final failure says why in its own line.
+                    let reason = diagnosis.and_then(|d| d.reason);
                     if let (true, BlockState::Failed, Some(r)) = (app.final_mode(), b.state, reason)
                     {
                         let at = line.spans.len().min(2);
                         line.spans
                             .insert(at, Span::styled(format!("[{}] ", r.code()), theme.bad()));
+                    }
+                    // An applied block whose place is in doubt says so before
+                    // its stage: accepting asks for a confirmation.
+                    if let Some(doubt) = diagnosis.and_then(crate::app::place_doubt) {
+                        let style = match doubt {
+                            PlaceDoubt::Unseen => theme.warn(),
+                            _ => theme.bad(),
+                        };
+                        let at = line.spans.len().min(2);
+                        line.spans
+                            .insert(at, Span::styled(format!("! {} ", doubt.flag()), style));
                     }
                     line
                 }
