@@ -944,3 +944,154 @@ fn no_jump_and_no_copy_without_a_similar_region() {
         "{notice}"
     );
 }
+
+fn notice_text(app: &App) -> String {
+    app.notice
+        .as_ref()
+        .map(|n| n.text.clone())
+        .unwrap_or_default()
+}
+
+/// A file where a block-anchor match lands at the wrong place: its first
+/// and last lines fit `fn a`, its middle is `fn b`'s.
+const TWO_FNS: &str =
+    "fn a() {\n    one();\n}\n\nfn b() {\n    two_and_a_long_call(with, many, args);\n}\n";
+const MISPLACED: &str = "------- SEARCH\nfn a() {\n    two_and_a_long_call(with, many, args);\n}\n=======\nfn a() {\n    three();\n}\n+++++++ REPLACE\n";
+
+fn anchor_app(file: &str, diff: &str) -> App {
+    let mut app = App::new(PathBuf::from("f.rs"), file.into(), Version::V1);
+    app.set_diff(diff.into());
+    app.end_stream();
+    app
+}
+
+/// `a` on a result with a block the block-anchor fallback put at the wrong
+/// place writes nothing at first: the notice names the block and why, a
+/// second `a` writes. The diagnosis need not have run on idle before.
+#[test]
+fn accepting_a_misplaced_block_asks_first() {
+    let mut app = anchor_app(TWO_FNS, MISPLACED);
+    assert!(app.diagnosis_stale(), "not diagnosed yet");
+    assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
+    assert_eq!(
+        notice_text(&app),
+        "block #1 matched by its first and last lines only at lines 1-3; its SEARCH text \
+         is closest to lines 6-7: press a again to write anyway, Esc to cancel"
+    );
+    assert!(app.notice.as_ref().is_some_and(|n| n.error));
+    assert!(app.confirming_guess);
+    match key(&mut app, KeyCode::Char('a')) {
+        Effect::Accept(content) => assert!(content.text().contains("three();")),
+        other => panic!("the second a writes, got {other:?}"),
+    }
+    assert!(!app.confirming_guess);
+}
+
+/// Any other key, Esc, or new diff text cancels a held-back accept: the
+/// next `a` asks again.
+#[test]
+fn a_held_back_accept_is_cancelled_by_anything_else() {
+    let mut app = anchor_app(TWO_FNS, MISPLACED);
+    key(&mut app, KeyCode::Char('a'));
+    key(&mut app, KeyCode::Char('j'));
+    assert!(!app.confirming_guess);
+    assert_eq!(notice_text(&app), "", "the question is gone");
+    assert_eq!(
+        key(&mut app, KeyCode::Char('a')),
+        Effect::None,
+        "asks again"
+    );
+    assert_eq!(key(&mut app, KeyCode::Esc), Effect::None);
+    assert_eq!(notice_text(&app), "accept cancelled: nothing written");
+    assert_eq!(
+        key(&mut app, KeyCode::Char('a')),
+        Effect::None,
+        "asks again"
+    );
+
+    // New diff text while streaming: cancelled, and the question goes.
+    let mut app = App::new(PathBuf::from("f.rs"), TWO_FNS.into(), Version::V1);
+    app.set_diff(MISPLACED.into());
+    assert_eq!(app.stream, StreamState::Streaming);
+    assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
+    assert!(notice_text(&app).contains("press a again"));
+    app.append_diff("\n");
+    assert!(!app.confirming_guess);
+    assert_eq!(notice_text(&app), "");
+    assert_eq!(
+        key(&mut app, KeyCode::Char('a')),
+        Effect::None,
+        "asks again"
+    );
+}
+
+/// Two places fit a block-anchor match about equally: the place is a
+/// guess, and accepting says so before writing. A block-anchor match whose
+/// middle line was replaced unseen is held back too.
+#[test]
+fn accepting_a_guessed_or_unseen_block_anchor_place_asks_first() {
+    let file =
+        "impl A {\n    let total = compute(1);\n}\n\nimpl A {\n    let total = compute(2);\n}\n";
+    let diff = "------- SEARCH\nimpl A {\n    let total = compute(X);\n}\n=======\nimpl A {\n    let total = 0;\n}\n+++++++ REPLACE\n";
+    let mut app = anchor_app(file, diff);
+    assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
+    assert_eq!(
+        notice_text(&app),
+        "block #1 matched by its first and last lines only at lines 1-3; lines 1-3 and \
+         lines 5-7 fit about equally well, so the place is a guess: press a again to write \
+         anyway, Esc to cancel"
+    );
+    assert!(matches!(
+        key(&mut app, KeyCode::Char('a')),
+        Effect::Accept(_)
+    ));
+
+    let file = "fn a() {\n    let total = compute(1);\n}\n";
+    let diff = "------- SEARCH\nfn a() {\n    let total = compute(X);\n}\n=======\nfn a() {\n    let total = 0;\n}\n+++++++ REPLACE\n";
+    let mut app = anchor_app(file, diff);
+    assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
+    assert!(
+        notice_text(&app).contains("the lines between were replaced without being compared"),
+        "{}",
+        notice_text(&app)
+    );
+}
+
+/// Refusal notices describe the diff as it was: new diff text (or DIFF
+/// readable again) takes them away; other notices stay.
+#[test]
+fn refusal_notices_go_when_the_diff_changes() {
+    let mut app = app();
+    assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
+    assert_eq!(
+        notice_text(&app),
+        "no complete block yet: nothing to accept"
+    );
+    app.append_diff("------- SEARCH\nline 7\n");
+    assert_eq!(notice_text(&app), "", "stale once blocks stream in");
+
+    let mut app = self::app();
+    app.on_source(SourceEvent::Text(block("line 7", "seven")));
+    app.on_source(SourceEvent::Unreadable("invalid UTF-8 at byte 12".into()));
+    key(&mut app, KeyCode::Char('a'));
+    assert!(notice_text(&app).starts_with("not accepted: DIFF unreadable"));
+    // The same text read again: readable, the refusal is over.
+    app.on_source(SourceEvent::Text(block("line 7", "seven")));
+    assert_eq!(notice_text(&app), "");
+
+    let mut app = self::app();
+    app.set_diff(block("nope", "x"));
+    app.end_stream();
+    key(&mut app, KeyCode::Char('a'));
+    assert!(notice_text(&app).starts_with("not accepted: block #1 does not apply"));
+    app.set_diff(block("line 7", "seven"));
+    assert_eq!(notice_text(&app), "");
+
+    // A notice that is not a refusal is not taken away by new text.
+    let mut app = self::app();
+    app.set_diff(block("line 7", "seven"));
+    key(&mut app, KeyCode::Esc);
+    assert_eq!(notice_text(&app), "nothing to close: q quits");
+    app.append_diff(&block("line 9", "nine"));
+    assert_eq!(notice_text(&app), "nothing to close: q quits");
+}

@@ -252,9 +252,7 @@ pub fn doubt_sentence(d: &crate::diagnose::BlockDiagnosis, doubt: PlaceDoubt) ->
         ),
         (PlaceDoubt::WrongPlace, ..) => "the edit lands at the wrong place".into(),
         (PlaceDoubt::Guess, ..) => "the place is a guess".into(),
-        (PlaceDoubt::Unseen, ..) => {
-            "the lines between were replaced without being compared".into()
-        }
+        (PlaceDoubt::Unseen, ..) => "the lines between were replaced without being compared".into(),
     };
     format!("{head}; {why}")
 }
