@@ -372,3 +372,33 @@ fn a_transcript_refusal_goes_with_new_text() {
     feed(&mut ws, &text, true);
     assert_eq!(notice(&ws), "");
 }
+
+/// A quiet transcript pauses as a single diff does: the header's state is
+/// `paused`, a file whose call is still open is shown as final mode would;
+/// new text streams again. An ended transcript never pauses.
+#[test]
+fn a_quiet_transcript_pauses() {
+    let mut ws = Workspace::new(Version::V1, false);
+    let text = format!(
+        "{}{}",
+        call("a.py", "y = 2", "y = 3"),
+        call("b.toml", "k = 1", "k = 2")
+    );
+    let open = text.rfind("+++++++ REPLACE").expect("the last block");
+    feed(&mut ws, &text[..open], false);
+    assert_eq!(ws.stream, StreamState::Streaming);
+    assert_eq!(ws.tabs[1].app.stream, StreamState::Streaming);
+    ws.pause();
+    assert_eq!(ws.stream, StreamState::Paused);
+    assert_eq!(ws.tabs[1].app.stream, StreamState::Paused);
+    assert_eq!(
+        ws.tabs[0].app.stream,
+        StreamState::Ended,
+        "a complete call stays ended"
+    );
+    feed(&mut ws, &text, false);
+    assert_eq!(ws.stream, StreamState::Streaming);
+    feed(&mut ws, &text, true);
+    ws.pause();
+    assert_eq!(ws.stream, StreamState::Ended);
+}

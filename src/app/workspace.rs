@@ -176,6 +176,18 @@ impl Workspace {
         }
     }
 
+    /// The transcript has been quiet for [`super::PAUSE_AFTER`]: shown
+    /// `paused`, and each file whose call is still open is shown as final
+    /// mode would, until more text arrives (as a single diff pauses).
+    pub fn pause(&mut self) {
+        if self.stream == StreamState::Streaming {
+            self.stream = StreamState::Paused;
+            for tab in &mut self.tabs {
+                tab.app.pause();
+            }
+        }
+    }
+
     pub fn current_app(&self) -> Option<&App> {
         self.tabs.get(self.current).map(|t| &t.app)
     }
