@@ -1095,3 +1095,45 @@ fn refusal_notices_go_when_the_diff_changes() {
     app.append_diff(&block("line 9", "nine"));
     assert_eq!(notice_text(&app), "nothing to close: q quits");
 }
+
+/// n/N move the selection with the view: after `d` showed failing block
+/// #2's closest region, `N` goes to block #1 and its detail; `n` back to
+/// #2 shows its region, and on to the block never reached after it.
+#[test]
+fn n_and_n_move_the_selection_with_the_view() {
+    let mut app = app();
+    app.set_diff(
+        block("line 20", "L20") + &block("line 60\nline 6l", "L60") + &block("line 150", "L150"),
+    );
+    app.pause();
+    app.diagnose();
+    assert_eq!(app.view.selected, 1, "the failure is selected");
+    let region = app
+        .selected_diagnosis()
+        .and_then(|d| d.closest)
+        .expect("a region");
+    assert_eq!(region.start_line, 60);
+    key(&mut app, KeyCode::Char('d'));
+    let in_view = |app: &App, line: usize| {
+        let row = app.row_of_original_line(line - 1);
+        app.view.scroll <= row && row < app.view.scroll + app.view.viewport
+    };
+    assert!(in_view(&app, 60));
+    key(&mut app, KeyCode::Char('N'));
+    assert_eq!(app.view.selected, 0, "N selects block #1");
+    assert_eq!(app.selected_diagnosis().map(|d| d.index), Some(0));
+    assert!(in_view(&app, 20));
+    key(&mut app, KeyCode::Char('n'));
+    assert_eq!(app.view.selected, 1);
+    assert!(
+        in_view(&app, 60),
+        "a failed block is shown at its closest region"
+    );
+    key(&mut app, KeyCode::Char('n'));
+    assert_eq!(app.view.selected, 2, "on to the block never reached");
+    assert_eq!(
+        app.selected_diagnosis().map(|d| d.state),
+        Some("not-reached")
+    );
+    assert!(in_view(&app, 150));
+}
