@@ -744,7 +744,7 @@ fn help_overlay_scrolls() {
     let bottom = app.view.help_scroll;
     assert!(
         bottom
-            <= srview::app::keys::key_help(srview::app::keys::KeyScope::Transcript).count() + 4
+            <= srview::app::keys::key_help(srview::app::keys::KeyScope::Transcript).count() + 5
                 - 10,
         "the scroll stops with the overlay's last page full: {bottom}"
     );
@@ -1136,4 +1136,36 @@ fn n_and_n_move_the_selection_with_the_view() {
         Some("not-reached")
     );
     assert!(in_view(&app, 150));
+}
+
+/// `u` switches the layout keeping the top line where it is (it used to
+/// jump back to the start of the unchanged run, line 1), inside a change
+/// too.
+#[test]
+fn layout_toggle_keeps_the_top_line() {
+    let mut app = app();
+    app.set_diff(block("line 150\nline 151", "L150\nL151\nL151b\nL151c"));
+    app.end_stream();
+    assert_eq!(app.layout(), Layout::Split);
+    key(&mut app, KeyCode::Char('g'));
+    let top = app.row_of_original_line(99);
+    app.scroll_to(top);
+    key(&mut app, KeyCode::Char('u'));
+    assert_eq!(app.layout(), Layout::Unified);
+    assert_eq!(
+        app.view.scroll,
+        app.row_of_original_line(99),
+        "line 100 on top"
+    );
+    key(&mut app, KeyCode::Char('u'));
+    assert_eq!(app.view.scroll, top, "and back");
+
+    // The third row of the change in split (original line 152 is past it:
+    // new line L151b) is the third added line in unified.
+    let change = app.row_of_original_line(149);
+    app.scroll_to(change + 2);
+    key(&mut app, KeyCode::Char('u'));
+    assert_eq!(app.view.scroll, app.row_of_original_line(149) + 2 + 2);
+    key(&mut app, KeyCode::Char('u'));
+    assert_eq!(app.view.scroll, change + 2);
 }

@@ -615,13 +615,17 @@ fn help_overlay_scrolls_on_a_low_terminal() {
     };
     press(&mut app, KeyCode::Char('?'));
     let top = text(&frame(&mut app, 60, 12, ColourMode::None));
-    assert!(top.contains("keys 1-10 of 24 (j/k scroll)"), "{top}");
+    assert!(top.contains("keys 1-10 of 25 (j/k scroll)"), "{top}");
     assert!(top.contains("scroll") && !top.contains("stages:"), "{top}");
     for _ in 0..5 {
         press(&mut app, KeyCode::PageDown);
     }
     let bottom = text(&frame(&mut app, 60, 12, ColourMode::None));
     assert!(bottom.contains("O out of order"), "{bottom}");
+    assert!(
+        bottom.contains("≈ closest region of a failed block"),
+        "the legend explains ≈: {bottom}"
+    );
     assert!(bottom.contains("quit"), "{bottom}");
     insta::assert_snapshot!("help_scrolled_to_the_end_60x12", bottom);
 }

@@ -249,11 +249,11 @@ const HSCROLL_STEP: usize = 8;
 const HELP_PAGE: usize = 8;
 
 /// Lines of the `?` overlay at most: the keys of the kind of previewer
-/// with more of them, a blank, three lines of stages.
+/// with more of them, a blank, four lines of marks (stages, `≈`).
 fn key_help_lines() -> usize {
     let single = key_help(KeyScope::SingleDiff).count();
     let transcript = key_help(KeyScope::Transcript).count();
-    single.max(transcript) + 4
+    single.max(transcript) + 5
 }
 
 /// Scrolls both panes' text sideways, no further than the longest line
@@ -316,17 +316,34 @@ fn jump_block(app: &mut App, forward: bool) {
     }
 }
 
+/// Switches split/unified keeping the line at the top of the view there:
+/// a row of a segment maps to the row showing the same line in the other
+/// layout (unchanged lines row for row; in a change, the split row of
+/// original line k and new line k is the unified row of the removed line
+/// k, or of the added line k once the removed lines are done).
 fn toggle_layout(app: &mut App) {
-    let anchor = app.rows().locate(app.view.scroll).map(|(seg, _)| seg);
-    app.view.layout_choice = Some(match app.layout() {
+    let from = app.layout();
+    let anchor = app.rows().locate(app.view.scroll);
+    app.view.layout_choice = Some(match from {
         Layout::Split => Layout::Unified,
         Layout::Unified => Layout::Split,
     });
-    // Keep the same segment at the top after the switch.
-    if let Some(seg) = anchor {
-        let row = app.rows().first_row(seg);
-        app.scroll_to(row);
-    }
+    let Some((seg, offset)) = anchor else {
+        return;
+    };
+    let removed = app.segments.get(seg).map_or(0, |s| match s.kind {
+        super::rows::SegKind::Change { .. } => s.orig.len(),
+        _ => usize::MAX,
+    });
+    let offset = match from {
+        Layout::Split if offset >= removed => removed + offset,
+        Layout::Unified if offset >= removed => offset - removed,
+        _ => offset,
+    };
+    let rows = app.rows();
+    let last = rows.first_row(seg + 1).saturating_sub(1);
+    let row = (rows.first_row(seg) + offset).min(last);
+    app.scroll_to(row);
 }
 
 /// `Enter`: a block that failed has no place of its own, so it goes to

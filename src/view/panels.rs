@@ -788,6 +788,7 @@ pub fn help(frame: &mut Frame, area: Rect, theme: &Theme, scope: KeyScope, scrol
     lines.push(Line::raw(" stages: E exact  T line-trimmed"));
     lines.push(Line::raw("         A block-anchor  W whole-file"));
     lines.push(Line::raw("         O out of order  ▸ streaming"));
+    lines.push(Line::raw("         ≈ closest region of a failed block"));
     let w = area.width.min(46);
     let h = area.height.min(lines.len() as u16 + 2);
     let rect = Rect {
