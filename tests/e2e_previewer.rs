@@ -513,6 +513,7 @@ fn accept_asks_before_writing_a_misplaced_block() {
         c.contains("block #1 matched by its first and last lines only at lines 1-3")
             && c.contains("its SEARCH text is closest to lines 6-7: press a again")
             && c.contains("Esc to cancel")
+            && c.contains("a write anyway · Esc cancel")
     });
     assert_eq!(
         std::fs::read_to_string(dir.path().join("two.rs")).expect("read"),

@@ -153,7 +153,12 @@ impl App {
         if self.diagnosis_stale() {
             return None;
         }
-        let d = self.diagnoses.iter().find(|d| d.index == index)?;
+        // Diagnoses come in block order: one lookup, not a scan per block.
+        let d = self
+            .diagnoses
+            .get(index)
+            .filter(|d| d.index == index)
+            .or_else(|| self.diagnoses.iter().find(|d| d.index == index))?;
         let line = d
             .closest
             .map(|c| c.start_line)

@@ -715,6 +715,13 @@ pub fn footer(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             ("q", "quit", 8),
             ("?", "help", u8::MAX),
         ]
+    } else if app.confirming_guess {
+        vec![
+            ("a", "write anyway", 9),
+            ("Esc", "cancel", 8),
+            ("q", "quit", 7),
+            ("?", "help", u8::MAX),
+        ]
     } else if app.final_preview && !app.is_final() {
         vec![
             ("j/k", "scroll", 3),
