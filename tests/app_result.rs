@@ -15,6 +15,7 @@ use srview::engine::{BlockState, Options, apply};
 fn spliced_results_read_as_the_reference_content() {
     let mut checked = 0;
     let mut refused = 0;
+    let mut confirmed = 0;
     for case in corpus::load("cline-v4.0.10.jsonl") {
         let want = apply(
             &case.diff,
@@ -62,7 +63,16 @@ fn spliced_results_read_as_the_reference_content() {
         assert_eq!(app.result.chunks().concat(), *text, "{}", case.id);
         if case.is_final {
             let key = KeyEvent::new(KeyCode::Char('a'), KeyModifiers::NONE);
-            match keys::on_key(&mut app, key) {
+            let mut effect = keys::on_key(&mut app, key);
+            if effect == Effect::None && app.confirming_guess {
+                // A block placed by its first and last lines only: the
+                // first `a` asks, the second writes.
+                let notice = app.notice.as_ref().map_or("", |n| n.text.as_str());
+                assert!(notice.contains("press a again"), "{}: {notice}", case.id);
+                effect = keys::on_key(&mut app, key);
+                confirmed += 1;
+            }
+            match effect {
                 Effect::Accept(content) => assert_eq!(content.text(), text.as_str()),
                 // A diff without a block that applies proposes nothing.
                 Effect::None if applied_blocks == 0 => {
@@ -82,6 +92,10 @@ fn spliced_results_read_as_the_reference_content() {
     }
     assert!(checked > 1000, "cases checked: {checked}");
     assert!(refused > 0, "final cases without an applied block exist");
+    assert!(
+        confirmed > 0,
+        "final cases with a block-anchor placement exist"
+    );
 }
 
 /// Lines the alignment pairs as unchanged read the same on both sides, in

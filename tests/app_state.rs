@@ -744,7 +744,7 @@ fn help_overlay_scrolls() {
     let bottom = app.view.help_scroll;
     assert!(
         bottom
-            <= srview::app::keys::key_help(srview::app::keys::KeyScope::Transcript).count() + 4
+            <= srview::app::keys::key_help(srview::app::keys::KeyScope::Transcript).count() + 5
                 - 10,
         "the scroll stops with the overlay's last page full: {bottom}"
     );
@@ -943,4 +943,229 @@ fn no_jump_and_no_copy_without_a_similar_region() {
         notice.starts_with("no corrected block for #1: no similar region"),
         "{notice}"
     );
+}
+
+fn notice_text(app: &App) -> String {
+    app.notice
+        .as_ref()
+        .map(|n| n.text.clone())
+        .unwrap_or_default()
+}
+
+/// A file where a block-anchor match lands at the wrong place: its first
+/// and last lines fit `fn a`, its middle is `fn b`'s.
+const TWO_FNS: &str =
+    "fn a() {\n    one();\n}\n\nfn b() {\n    two_and_a_long_call(with, many, args);\n}\n";
+const MISPLACED: &str = "------- SEARCH\nfn a() {\n    two_and_a_long_call(with, many, args);\n}\n=======\nfn a() {\n    three();\n}\n+++++++ REPLACE\n";
+
+fn anchor_app(file: &str, diff: &str) -> App {
+    let mut app = App::new(PathBuf::from("f.rs"), file.into(), Version::V1);
+    app.set_diff(diff.into());
+    app.end_stream();
+    app
+}
+
+/// `a` on a result with a block the block-anchor fallback put at the wrong
+/// place writes nothing at first: the notice names the block and why, a
+/// second `a` writes. The diagnosis need not have run on idle before.
+#[test]
+fn accepting_a_misplaced_block_asks_first() {
+    let mut app = anchor_app(TWO_FNS, MISPLACED);
+    assert!(app.diagnosis_stale(), "not diagnosed yet");
+    assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
+    assert_eq!(
+        notice_text(&app),
+        "block #1 matched by its first and last lines only at lines 1-3; its SEARCH text \
+         is closest to lines 6-7: press a again to write anyway, Esc to cancel"
+    );
+    assert!(app.notice.as_ref().is_some_and(|n| n.error));
+    assert!(app.confirming_guess);
+    match key(&mut app, KeyCode::Char('a')) {
+        Effect::Accept(content) => assert!(content.text().contains("three();")),
+        other => panic!("the second a writes, got {other:?}"),
+    }
+    assert!(!app.confirming_guess);
+}
+
+/// Any other key, Esc, or new diff text cancels a held-back accept: the
+/// next `a` asks again.
+#[test]
+fn a_held_back_accept_is_cancelled_by_anything_else() {
+    let mut app = anchor_app(TWO_FNS, MISPLACED);
+    key(&mut app, KeyCode::Char('a'));
+    key(&mut app, KeyCode::Char('j'));
+    assert!(!app.confirming_guess);
+    assert_eq!(notice_text(&app), "", "the question is gone");
+    assert_eq!(
+        key(&mut app, KeyCode::Char('a')),
+        Effect::None,
+        "asks again"
+    );
+    assert_eq!(key(&mut app, KeyCode::Esc), Effect::None);
+    assert_eq!(notice_text(&app), "accept cancelled: nothing written");
+    assert_eq!(
+        key(&mut app, KeyCode::Char('a')),
+        Effect::None,
+        "asks again"
+    );
+
+    // New diff text while streaming: cancelled, and the question goes.
+    let mut app = App::new(PathBuf::from("f.rs"), TWO_FNS.into(), Version::V1);
+    app.set_diff(MISPLACED.into());
+    assert_eq!(app.stream, StreamState::Streaming);
+    assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
+    assert!(notice_text(&app).contains("press a again"));
+    app.append_diff("\n");
+    assert!(!app.confirming_guess);
+    assert_eq!(notice_text(&app), "");
+    assert_eq!(
+        key(&mut app, KeyCode::Char('a')),
+        Effect::None,
+        "asks again"
+    );
+}
+
+/// Two places fit a block-anchor match about equally: the place is a
+/// guess, and accepting says so before writing. A block-anchor match whose
+/// middle line was replaced unseen is held back too.
+#[test]
+fn accepting_a_guessed_or_unseen_block_anchor_place_asks_first() {
+    let file =
+        "impl A {\n    let total = compute(1);\n}\n\nimpl A {\n    let total = compute(2);\n}\n";
+    let diff = "------- SEARCH\nimpl A {\n    let total = compute(X);\n}\n=======\nimpl A {\n    let total = 0;\n}\n+++++++ REPLACE\n";
+    let mut app = anchor_app(file, diff);
+    assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
+    assert_eq!(
+        notice_text(&app),
+        "block #1 matched by its first and last lines only at lines 1-3; lines 1-3 and \
+         lines 5-7 fit about equally well, so the place is a guess: press a again to write \
+         anyway, Esc to cancel"
+    );
+    assert!(matches!(
+        key(&mut app, KeyCode::Char('a')),
+        Effect::Accept(_)
+    ));
+
+    let file = "fn a() {\n    let total = compute(1);\n}\n";
+    let diff = "------- SEARCH\nfn a() {\n    let total = compute(X);\n}\n=======\nfn a() {\n    let total = 0;\n}\n+++++++ REPLACE\n";
+    let mut app = anchor_app(file, diff);
+    assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
+    assert!(
+        notice_text(&app).contains("the lines between were replaced without being compared"),
+        "{}",
+        notice_text(&app)
+    );
+}
+
+/// Refusal notices describe the diff as it was: new diff text (or DIFF
+/// readable again) takes them away; other notices stay.
+#[test]
+fn refusal_notices_go_when_the_diff_changes() {
+    let mut app = app();
+    assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
+    assert_eq!(
+        notice_text(&app),
+        "no complete block yet: nothing to accept"
+    );
+    app.append_diff("------- SEARCH\nline 7\n");
+    assert_eq!(notice_text(&app), "", "stale once blocks stream in");
+
+    let mut app = self::app();
+    app.on_source(SourceEvent::Text(block("line 7", "seven")));
+    app.on_source(SourceEvent::Unreadable("invalid UTF-8 at byte 12".into()));
+    key(&mut app, KeyCode::Char('a'));
+    assert!(notice_text(&app).starts_with("not accepted: DIFF unreadable"));
+    // The same text read again: readable, the refusal is over.
+    app.on_source(SourceEvent::Text(block("line 7", "seven")));
+    assert_eq!(notice_text(&app), "");
+
+    let mut app = self::app();
+    app.set_diff(block("nope", "x"));
+    app.end_stream();
+    key(&mut app, KeyCode::Char('a'));
+    assert!(notice_text(&app).starts_with("not accepted: block #1 does not apply"));
+    app.set_diff(block("line 7", "seven"));
+    assert_eq!(notice_text(&app), "");
+
+    // A notice that is not a refusal is not taken away by new text.
+    let mut app = self::app();
+    app.set_diff(block("line 7", "seven"));
+    key(&mut app, KeyCode::Esc);
+    assert_eq!(notice_text(&app), "nothing to close: q quits");
+    app.append_diff(&block("line 9", "nine"));
+    assert_eq!(notice_text(&app), "nothing to close: q quits");
+}
+
+/// n/N move the selection with the view: after `d` showed failing block
+/// #2's closest region, `N` goes to block #1 and its detail; `n` back to
+/// #2 shows its region, and on to the block never reached after it.
+#[test]
+fn n_and_n_move_the_selection_with_the_view() {
+    let mut app = app();
+    app.set_diff(
+        block("line 20", "L20") + &block("line 60\nline 6l", "L60") + &block("line 150", "L150"),
+    );
+    app.pause();
+    app.diagnose();
+    assert_eq!(app.view.selected, 1, "the failure is selected");
+    let region = app
+        .selected_diagnosis()
+        .and_then(|d| d.closest)
+        .expect("a region");
+    assert_eq!(region.start_line, 60);
+    key(&mut app, KeyCode::Char('d'));
+    let in_view = |app: &App, line: usize| {
+        let row = app.row_of_original_line(line - 1);
+        app.view.scroll <= row && row < app.view.scroll + app.view.viewport
+    };
+    assert!(in_view(&app, 60));
+    key(&mut app, KeyCode::Char('N'));
+    assert_eq!(app.view.selected, 0, "N selects block #1");
+    assert_eq!(app.selected_diagnosis().map(|d| d.index), Some(0));
+    assert!(in_view(&app, 20));
+    key(&mut app, KeyCode::Char('n'));
+    assert_eq!(app.view.selected, 1);
+    assert!(
+        in_view(&app, 60),
+        "a failed block is shown at its closest region"
+    );
+    key(&mut app, KeyCode::Char('n'));
+    assert_eq!(app.view.selected, 2, "on to the block never reached");
+    assert_eq!(
+        app.selected_diagnosis().map(|d| d.state),
+        Some("not-reached")
+    );
+    assert!(in_view(&app, 150));
+}
+
+/// `u` switches the layout keeping the top line where it is (it used to
+/// jump back to the start of the unchanged run, line 1), inside a change
+/// too.
+#[test]
+fn layout_toggle_keeps_the_top_line() {
+    let mut app = app();
+    app.set_diff(block("line 150\nline 151", "L150\nL151\nL151b\nL151c"));
+    app.end_stream();
+    assert_eq!(app.layout(), Layout::Split);
+    key(&mut app, KeyCode::Char('g'));
+    let top = app.row_of_original_line(99);
+    app.scroll_to(top);
+    key(&mut app, KeyCode::Char('u'));
+    assert_eq!(app.layout(), Layout::Unified);
+    assert_eq!(
+        app.view.scroll,
+        app.row_of_original_line(99),
+        "line 100 on top"
+    );
+    key(&mut app, KeyCode::Char('u'));
+    assert_eq!(app.view.scroll, top, "and back");
+
+    // The third row of the change in split (original line 152 is past it:
+    // new line L151b) is the third added line in unified.
+    let change = app.row_of_original_line(149);
+    app.scroll_to(change + 2);
+    key(&mut app, KeyCode::Char('u'));
+    assert_eq!(app.view.scroll, app.row_of_original_line(149) + 2 + 2);
+    key(&mut app, KeyCode::Char('u'));
+    assert_eq!(app.view.scroll, change + 2);
 }

@@ -38,6 +38,10 @@ fn exit_zero_when_the_diff_applies() {
     let (code, out) = srview(&["check", &file, &diff]);
     assert_eq!(code, 0, "{out}");
     assert!(!out.contains('\x1b'), "no colour without a terminal");
+    assert!(
+        out.ends_with("\n1 block, the diff applies\n"),
+        "no \"(0 with warnings)\": {out}"
+    );
 }
 
 #[test]
@@ -161,7 +165,7 @@ fn suggest_into_a_pipe_prints_only_the_suggested_blocks() {
 }
 
 #[test]
-fn a_diff_without_blocks_is_checked_with_a_warning() {
+fn a_diff_without_blocks_has_nothing_to_check_and_exits_1() {
     for (diff, json) in [("", false), ("Here is the change.\n", false), ("", true)] {
         let (_d, file, d) = files(diff);
         let mut args = vec!["check", &file, &d];
@@ -169,14 +173,19 @@ fn a_diff_without_blocks_is_checked_with_a_warning() {
             args.push("--json");
         }
         let (code, out, err) = srview_all(&args);
-        assert_eq!(code, 0, "the reference applies an empty diff: {err}");
-        assert_eq!(
-            err,
-            format!("srview: warning: no SEARCH/REPLACE block found in {d}: nothing to check\n")
-        );
+        assert_eq!(code, 1, "nothing was checked: {err}");
         if json {
+            assert_eq!(
+                err,
+                format!(
+                    "srview: warning: no SEARCH/REPLACE block found in {d}: nothing to check\n"
+                )
+            );
             let v: Value = serde_json::from_str(&out).expect("json");
             assert_eq!(v["blocks"], Value::Array(Vec::new()));
+        } else {
+            assert_eq!(out, "no SEARCH/REPLACE block found: nothing to check\n");
+            assert_eq!(err, "");
         }
     }
 }

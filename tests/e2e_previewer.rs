@@ -483,3 +483,87 @@ fn failing_search_text_shows_and_a_click_selects_a_block() {
         ORIGINAL
     );
 }
+
+/// `fn a`'s first and last lines, `fn b`'s middle: the block-anchor
+/// fallback matches a block meant for `fn b` at `fn a`.
+const TWO_FNS: &str =
+    "fn a() {\n    one();\n}\n\nfn b() {\n    two_and_a_long_call(with, many, args);\n}\n";
+const MISPLACED: &str = "------- SEARCH\nfn a() {\n    two_and_a_long_call(with, many, args);\n}\n=======\nfn a() {\n    three();\n}\n+++++++ REPLACE\n";
+
+/// A block the block-anchor fallback puts at the wrong place is flagged in
+/// the block list; `a` writes nothing but says which block and why; Esc
+/// cancels; `a` twice writes.
+#[test]
+fn accept_asks_before_writing_a_misplaced_block() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("two.rs"), TWO_FNS).expect("write file");
+    let diff = dir.path().join("edit.diff");
+    std::fs::write(&diff, MISPLACED).expect("write diff");
+    age(&diff);
+    let mut s = Session::spawn(
+        dir.path(),
+        env!("CARGO_BIN_EXE_srview"),
+        &["two.rs", "edit.diff"],
+    );
+    s.wait_for("the block flagged", |c| {
+        c.contains(" paused ") && c.contains("#1  applied    ! wrong place?")
+    });
+    s.press(b"a");
+    s.wait_for("the question", |c| {
+        c.contains("block #1 matched by its first and last lines only at lines 1-3")
+            && c.contains("its SEARCH text is closest to lines 6-7: press a again")
+            && c.contains("Esc to cancel")
+            && c.contains("a write anyway · Esc cancel")
+    });
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("two.rs")).expect("read"),
+        TWO_FNS,
+        "nothing written on the first a"
+    );
+    s.press(b"\x1b");
+    s.wait_for("cancelled", |c| {
+        c.contains("accept cancelled: nothing written")
+    });
+    s.press(b"a");
+    s.wait_for("asked again", |c| c.contains("press a again"));
+    s.press(b"a");
+    assert_eq!(s.exit_code(), 0);
+    assert!(
+        std::fs::read_to_string(dir.path().join("two.rs"))
+            .expect("read")
+            .contains("three();")
+    );
+}
+
+/// A finished transcript file is shown `paused` (not `streaming` forever),
+/// as a single DIFF file is; `--final` shows `ended`.
+#[test]
+fn a_finished_transcript_file_is_paused() {
+    let dir = setup();
+    let msg = dir.path().join("msg.md");
+    let transcript = "<replace_in_file>\n<path>main.rs</path>\n<diff>\n------- SEARCH\n    42\n=======\n    43\n+++++++ REPLACE\n</diff>\n</replace_in_file>\n";
+    std::fs::write(&msg, transcript).expect("write transcript");
+    age(&msg);
+    // The wait before a pause shortened by the test hook.
+    let bin = env!("CARGO_BIN_EXE_srview");
+    let script = format!("SRVIEW_PAUSE_AFTER_MS=300 exec '{bin}' --transcript msg.md");
+    let mut s = Session::spawn(dir.path(), "sh", &["-c", &script]);
+    s.wait_for("paused", |c| {
+        c.contains("transcript paused") && c.contains("1 main.rs applied")
+    });
+    // New text streams again, then pauses again.
+    append(&msg, "More to come.\n");
+    s.wait_for("streaming", |c| c.contains("transcript streaming"));
+    s.wait_for("paused again", |c| c.contains("transcript paused"));
+    s.press(b"q");
+    assert_eq!(s.exit_code(), 1);
+
+    let mut s = Session::spawn(
+        dir.path(),
+        env!("CARGO_BIN_EXE_srview"),
+        &["--transcript", "--final", "msg.md"],
+    );
+    s.wait_for("ended", |c| c.contains("transcript ended"));
+    s.press(b"q");
+    assert_eq!(s.exit_code(), 1);
+}

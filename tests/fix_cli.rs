@@ -281,7 +281,9 @@ fn two_blocks_for_the_same_lines_cannot_both_be_placed() {
         let err = stderr(&out);
         assert_eq!(err.lines().count(), 1, "{err}");
         assert!(
-            err.starts_with("srview: block #2 (diff lines 6-10) would edit lines 10-10, which block #1 edits too"),
+            err.starts_with(
+                "srview: block #2 (diff lines 6-10) would edit line 10, which block #1 edits too"
+            ),
             "{err}"
         );
     }
@@ -582,4 +584,24 @@ fn a_block_not_reached_after_a_failure_is_kept_when_it_matches_exactly() {
     let f = files(ORIGINAL, &diff);
     let fixed = stdout(&fix(&f, Version::V2));
     assert!(fixed.ends_with(exact), "{fixed}");
+}
+
+/// A block two one-line places fit equally names them in words: `line 2
+/// or line 6`, never `lines 2-2`.
+#[test]
+fn a_tie_names_its_lines_in_words() {
+    let file =
+        "fn a() {\n    let total = compute(1);\n}\n\nfn b() {\n    let total = compute(2);\n}\n";
+    let diff = "------- SEARCH\n    let total = compute(X);\n=======\n    let total = 0;\n+++++++ REPLACE\n";
+    let f = files(file, diff);
+    let out = fix(&f, Version::V1);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.starts_with(
+            "srview: block #1 (diff lines 1-5) could be meant for line 2 or line 6 of "
+        ),
+        "{err}"
+    );
+    assert!(!err.contains("-2 ") && !err.contains("2-2"), "{err}");
 }

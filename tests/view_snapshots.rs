@@ -615,13 +615,17 @@ fn help_overlay_scrolls_on_a_low_terminal() {
     };
     press(&mut app, KeyCode::Char('?'));
     let top = text(&frame(&mut app, 60, 12, ColourMode::None));
-    assert!(top.contains("keys 1-10 of 24 (j/k scroll)"), "{top}");
+    assert!(top.contains("keys 1-10 of 25 (j/k scroll)"), "{top}");
     assert!(top.contains("scroll") && !top.contains("stages:"), "{top}");
     for _ in 0..5 {
         press(&mut app, KeyCode::PageDown);
     }
     let bottom = text(&frame(&mut app, 60, 12, ColourMode::None));
     assert!(bottom.contains("O out of order"), "{bottom}");
+    assert!(
+        bottom.contains("≈ closest region of a failed block"),
+        "the legend explains ≈: {bottom}"
+    );
     assert!(bottom.contains("quit"), "{bottom}");
     insta::assert_snapshot!("help_scrolled_to_the_end_60x12", bottom);
 }
@@ -652,4 +656,45 @@ fn a_huge_failing_block_has_a_bounded_detail() {
     let screen = text(&frame(&mut app, 120, 40, ColourMode::TrueColor));
     assert!(screen.contains("? help"), "{screen}");
     assert!(screen.contains("#1  failed"), "{screen}");
+}
+
+/// An applied block the block-anchor fallback put where its SEARCH text does
+/// not fit (or where other places fit as well) is flagged in the block
+/// list, in the bad colour: `! wrong place?`, `! guess`.
+#[test]
+fn a_doubtful_block_anchor_place_is_flagged_in_the_block_list() {
+    let cases = [
+        (
+            "fn a() {\n    one();\n}\n\nfn b() {\n    two_and_a_long_call(with, many, args);\n}\n",
+            "------- SEARCH\nfn a() {\n    two_and_a_long_call(with, many, args);\n}\n=======\nfn a() {\n    three();\n}\n+++++++ REPLACE\n",
+            "! wrong place?",
+        ),
+        (
+            "impl A {\n    let total = compute(1);\n}\n\nimpl A {\n    let total = compute(2);\n}\n",
+            "------- SEARCH\nimpl A {\n    let total = compute(X);\n}\n=======\nimpl A {\n    let total = 0;\n}\n+++++++ REPLACE\n",
+            "! guess",
+        ),
+    ];
+    for (file, diff, flag) in cases {
+        let mut app = App::new(PathBuf::from("f.rs"), file.to_string(), Version::V1);
+        app.set_diff(diff.to_string());
+        app.end_stream();
+        app.diagnose();
+        let t = frame(&mut app, 120, 30, ColourMode::TrueColor);
+        let screen = text(&t);
+        let (y, row) = screen
+            .lines()
+            .enumerate()
+            .find(|(_, l)| l.starts_with("#1 "))
+            .expect("block row");
+        assert!(row.contains(&format!("applied    {flag} ")), "{row}");
+        assert!(row.contains("block-anchor"), "{row}");
+        let x = row.find('!').expect("marker") as u16;
+        let cell = &t.backend().buffer()[(x, y as u16)];
+        assert_eq!(
+            cell.fg,
+            ratatui::style::Color::Rgb(235, 100, 100),
+            "bad colour"
+        );
+    }
 }

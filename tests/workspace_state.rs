@@ -11,6 +11,7 @@ fn files(path: &str) -> Result<Option<String>, String> {
     Ok(Some(match path {
         "a.py" => "x = 1\ny = 2\n".to_string(),
         "b.toml" => "[s]\nk = 1\n".to_string(),
+        "two.rs" => TWO_FNS.to_string(),
         _ => return Ok(None),
     }))
 }
@@ -293,4 +294,111 @@ fn tab_bar_keeps_accept_all_on_a_narrow_terminal() {
         assert!(bar.contains(" 5 "), "the current tab stays: {bar:?}");
         assert!(bar.contains('…'), "left-out tabs are marked: {bar:?}");
     }
+}
+
+/// `fn a`'s first and last lines, `fn b`'s middle: the block-anchor
+/// fallback matches a block meant for `fn b` at `fn a`.
+const TWO_FNS: &str =
+    "fn a() {\n    one();\n}\n\nfn b() {\n    two_and_a_long_call(with, many, args);\n}\n";
+
+fn notice(ws: &Workspace) -> String {
+    ws.notice
+        .as_ref()
+        .map(|n| n.text.clone())
+        .unwrap_or_default()
+}
+
+/// In a transcript too, `a` and `A` hold back a write whose block the
+/// block-anchor fallback put at the wrong place: the notice names the file,
+/// the block and why; the same key again writes, any other key cancels.
+#[test]
+fn accepting_a_misplaced_block_asks_first_in_a_transcript() {
+    let text = format!(
+        "{}{}",
+        call("a.py", "y = 2", "y = 3"),
+        call(
+            "two.rs",
+            "fn a() {\n    two_and_a_long_call(with, many, args);\n}",
+            "fn a() {\n    three();\n}"
+        )
+    );
+    let mut ws = Workspace::new(Version::V1, false);
+    feed(&mut ws, &text, true);
+    assert_eq!(ws.tabs[1].state, FileState::Applied);
+    assert_eq!(key(&mut ws, 'A'), WsEffect::None, "held back");
+    assert_eq!(
+        notice(&ws),
+        "two.rs: block #1 matched by its first and last lines only at lines 1-3; its SEARCH \
+         text is closest to lines 6-7: press A again to write anyway, Esc to cancel"
+    );
+    assert_eq!(ws.current, 1, "the file in doubt is shown");
+    assert_eq!(key(&mut ws, 'A'), WsEffect::Write(vec![0, 1]));
+
+    // `a` on that tab: the same; `j` cancels, so `a` asks again.
+    let mut ws = Workspace::new(Version::V1, false);
+    feed(&mut ws, &text, true);
+    key(&mut ws, '2');
+    assert_eq!(key(&mut ws, 'a'), WsEffect::None);
+    assert!(notice(&ws).contains("press a again"), "{}", notice(&ws));
+    key(&mut ws, 'j');
+    assert_eq!(notice(&ws), "", "cancelled");
+    assert_eq!(key(&mut ws, 'a'), WsEffect::None, "asks again");
+    ws.on_key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE));
+    assert_eq!(notice(&ws), "accept cancelled: nothing written");
+    assert_eq!(key(&mut ws, 'a'), WsEffect::None);
+    // New transcript text cancels too.
+    feed(&mut ws, &text, true);
+    assert_eq!(notice(&ws), "");
+    assert_eq!(key(&mut ws, 'a'), WsEffect::None, "asks again");
+    assert_eq!(key(&mut ws, 'a'), WsEffect::Write(vec![1]));
+    // A file without doubt is written at once.
+    key(&mut ws, '1');
+    assert_eq!(key(&mut ws, 'a'), WsEffect::Write(vec![0]));
+}
+
+/// A refusal in a transcript goes once new transcript text arrives.
+#[test]
+fn a_transcript_refusal_goes_with_new_text() {
+    let mut ws = Workspace::new(Version::V1, false);
+    let text = call("a.py", "y = 2", "y = 3");
+    let cut = text.find("------- SEARCH").expect("a block");
+    feed(&mut ws, &text[..cut], false);
+    assert_eq!(key(&mut ws, 'a'), WsEffect::None);
+    assert!(
+        notice(&ws).starts_with("nothing written: a.py"),
+        "{}",
+        notice(&ws)
+    );
+    feed(&mut ws, &text, true);
+    assert_eq!(notice(&ws), "");
+}
+
+/// A quiet transcript pauses as a single diff does: the header's state is
+/// `paused`, a file whose call is still open is shown as final mode would;
+/// new text streams again. An ended transcript never pauses.
+#[test]
+fn a_quiet_transcript_pauses() {
+    let mut ws = Workspace::new(Version::V1, false);
+    let text = format!(
+        "{}{}",
+        call("a.py", "y = 2", "y = 3"),
+        call("b.toml", "k = 1", "k = 2")
+    );
+    let open = text.rfind("+++++++ REPLACE").expect("the last block");
+    feed(&mut ws, &text[..open], false);
+    assert_eq!(ws.stream, StreamState::Streaming);
+    assert_eq!(ws.tabs[1].app.stream, StreamState::Streaming);
+    ws.pause();
+    assert_eq!(ws.stream, StreamState::Paused);
+    assert_eq!(ws.tabs[1].app.stream, StreamState::Paused);
+    assert_eq!(
+        ws.tabs[0].app.stream,
+        StreamState::Ended,
+        "a complete call stays ended"
+    );
+    feed(&mut ws, &text, false);
+    assert_eq!(ws.stream, StreamState::Streaming);
+    feed(&mut ws, &text, true);
+    ws.pause();
+    assert_eq!(ws.stream, StreamState::Ended);
 }

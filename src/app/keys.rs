@@ -61,6 +61,19 @@ pub fn on_key(app: &mut App, key: KeyEvent) -> Effect {
     if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
         return Effect::Quit(1);
     }
+    // An accept held back for a block whose place is in doubt: `a` again
+    // writes, any other key cancels it (Esc doing nothing else).
+    let confirmed = std::mem::take(&mut app.confirming_guess);
+    if confirmed && key.code != KeyCode::Char('a') {
+        app.clear_refusal();
+        if key.code == KeyCode::Esc {
+            app.notice = Some(Notice {
+                text: "accept cancelled: nothing written".into(),
+                error: false,
+            });
+            return Effect::None;
+        }
+    }
     if app.view.help {
         // The overlay scrolls (it can be taller than a small terminal).
         let visible = usize::from(app.view.screen.height.saturating_sub(2));
@@ -182,7 +195,7 @@ pub fn on_key(app: &mut App, key: KeyEvent) -> Effect {
                 error: false,
             });
         }
-        KeyCode::Char('a') => return accept(app),
+        KeyCode::Char('a') => return accept_confirmed(app, confirmed),
         KeyCode::Char('r') => return Effect::Reload,
         _ => {}
     }
@@ -236,11 +249,11 @@ const HSCROLL_STEP: usize = 8;
 const HELP_PAGE: usize = 8;
 
 /// Lines of the `?` overlay at most: the keys of the kind of previewer
-/// with more of them, a blank, three lines of stages.
+/// with more of them, a blank, four lines of marks (stages, `≈`).
 fn key_help_lines() -> usize {
     let single = key_help(KeyScope::SingleDiff).count();
     let transcript = key_help(KeyScope::Transcript).count();
-    single.max(transcript) + 4
+    single.max(transcript) + 5
 }
 
 /// Scrolls both panes' text sideways, no further than the longest line
@@ -303,17 +316,34 @@ fn jump_block(app: &mut App, forward: bool) {
     }
 }
 
+/// Switches split/unified keeping the line at the top of the view there:
+/// a row of a segment maps to the row showing the same line in the other
+/// layout (unchanged lines row for row; in a change, the split row of
+/// original line k and new line k is the unified row of the removed line
+/// k, or of the added line k once the removed lines are done).
 fn toggle_layout(app: &mut App) {
-    let anchor = app.rows().locate(app.view.scroll).map(|(seg, _)| seg);
-    app.view.layout_choice = Some(match app.layout() {
+    let from = app.layout();
+    let anchor = app.rows().locate(app.view.scroll);
+    app.view.layout_choice = Some(match from {
         Layout::Split => Layout::Unified,
         Layout::Unified => Layout::Split,
     });
-    // Keep the same segment at the top after the switch.
-    if let Some(seg) = anchor {
-        let row = app.rows().first_row(seg);
-        app.scroll_to(row);
-    }
+    let Some((seg, offset)) = anchor else {
+        return;
+    };
+    let removed = app.segments.get(seg).map_or(0, |s| match s.kind {
+        super::rows::SegKind::Change { .. } => s.orig.len(),
+        _ => usize::MAX,
+    });
+    let offset = match from {
+        Layout::Split if offset >= removed => removed + offset,
+        Layout::Unified if offset >= removed => offset - removed,
+        _ => offset,
+    };
+    let rows = app.rows();
+    let last = rows.first_row(seg + 1).saturating_sub(1);
+    let row = (rows.first_row(seg) + offset).min(last);
+    app.scroll_to(row);
 }
 
 /// `Enter`: a block that failed has no place of its own, so it goes to
@@ -348,10 +378,33 @@ fn back_to_live(app: &mut App) {
 /// partial result, where an out-of-order block has no effect yet: then the
 /// final result is shown first, and a second `a` writes it.
 pub fn accept(app: &mut App) -> Effect {
+    accept_confirmed(app, false)
+}
+
+/// [`accept`], where `confirmed` says the user was told which blocks' places
+/// are in doubt and pressed `a` again: only then are they written.
+pub fn accept_confirmed(app: &mut App, confirmed: bool) -> Effect {
     match app.accepted_content() {
         // A whole-file write is shown as it is written: no final mode.
         Ok(content) if app.final_mode() || app.direct || app.shows(&content) => {
-            Effect::Accept(content)
+            if confirmed {
+                app.clear_refusal();
+                return Effect::Accept(content);
+            }
+            let doubtful = app.doubtful_blocks();
+            let Some((first, doubt)) = doubtful.first() else {
+                return Effect::Accept(content);
+            };
+            // The block is selected, so the pane below shows its diagnosis.
+            app.select_block(first.index);
+            let text = format!(
+                "{}{}: press a again to write anyway, Esc to cancel",
+                super::doubt_sentence(first, *doubt),
+                others_in_doubt(doubtful.len() - 1)
+            );
+            app.refuse(text);
+            app.confirming_guess = true;
+            Effect::None
         }
         Ok(_) => {
             app.show_final();
@@ -364,17 +417,11 @@ pub fn accept(app: &mut App) -> Effect {
             Effect::None
         }
         Err(Refusal::NothingToAccept) => {
-            app.notice = Some(Notice {
-                text: "no complete block yet: nothing to accept".into(),
-                error: true,
-            });
+            app.refuse("no complete block yet: nothing to accept".into());
             Effect::None
         }
         Err(Refusal::Unreadable(why)) => {
-            app.notice = Some(Notice {
-                text: format!("not accepted: DIFF unreadable: {why}"),
-                error: true,
-            });
+            app.refuse(format!("not accepted: DIFF unreadable: {why}"));
             Effect::None
         }
         Err(Refusal::Fails(e)) => {
@@ -393,15 +440,24 @@ pub fn accept(app: &mut App) -> Effect {
                 }
                 None => (String::new(), String::new()),
             };
-            app.notice = Some(Notice {
-                text: format!(
-                    "not accepted: {block}does not apply ({}){why}",
-                    crate::engine::error_headline(&e.message)
-                ),
-                error: true,
-            });
+            app.refuse(format!(
+                "not accepted: {block}does not apply ({}){why}",
+                crate::engine::error_headline(&e.message)
+            ));
             Effect::None
         }
+    }
+}
+
+/// " (and 2 more blocks placed as unsurely: …)", or nothing for none.
+pub fn others_in_doubt(more: usize) -> String {
+    if more == 0 {
+        String::new()
+    } else {
+        format!(
+            " (and {} placed as unsurely: see the block list)",
+            crate::words::count(more, "more block")
+        )
     }
 }
 

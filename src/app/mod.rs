@@ -174,6 +174,87 @@ pub struct App {
     /// accepting asked for it because that result, which is what gets
     /// written, differs from the live view.
     pub final_preview: bool,
+    /// `a` was held back because a block's place is in doubt (see
+    /// [`place_doubt`]): the next key decides, a second `a` writes and any
+    /// other key (or new diff text) cancels.
+    pub confirming_guess: bool,
+    /// The text of the notice saying why accepting wrote nothing: it goes
+    /// once the state it describes ends (new diff text, DIFF readable again).
+    refusal: Option<String>,
+}
+
+/// Why an applied block's place is in doubt. The engine's block-anchor
+/// fallback placed it by its first and last lines only, so what it
+/// replaces was never compared with its SEARCH text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlaceDoubt {
+    /// The SEARCH text is clearly closer to another region: the edit lands
+    /// at the wrong place.
+    WrongPlace,
+    /// Other places fit about as well: the reference took the first.
+    Guess,
+    /// The middle lines it replaces were not compared.
+    Unseen,
+}
+
+impl PlaceDoubt {
+    /// The word the block list flags the block with.
+    pub fn flag(self) -> &'static str {
+        match self {
+            PlaceDoubt::WrongPlace => "wrong place?",
+            PlaceDoubt::Guess => "guess",
+            PlaceDoubt::Unseen => "unseen lines",
+        }
+    }
+}
+
+/// Whether `d`, a block the engine applied, went where its diagnosis
+/// cannot vouch for (`None`: its place was compared line by line).
+pub fn place_doubt(d: &crate::diagnose::BlockDiagnosis) -> Option<PlaceDoubt> {
+    if d.state != "applied" {
+        return None;
+    }
+    if d.misplaced {
+        Some(PlaceDoubt::WrongPlace)
+    } else if d.stage != Some(engine::Stage::BlockAnchor) {
+        None
+    } else if d.tie.is_some() {
+        Some(PlaceDoubt::Guess)
+    } else if d.risky {
+        Some(PlaceDoubt::Unseen)
+    } else {
+        None
+    }
+}
+
+/// Why block `d` is in doubt, in one sentence without a final stop:
+/// "block #1 matched by its first and last lines only at lines 15-20; its
+/// SEARCH text is closest to lines 29-34".
+pub fn doubt_sentence(d: &crate::diagnose::BlockDiagnosis, doubt: PlaceDoubt) -> String {
+    use crate::words::line_range;
+    let at = d
+        .matched_lines
+        .map(|m| format!(" at {}", line_range("line", m[0], m[1])))
+        .unwrap_or_default();
+    let head = format!(
+        "block #{} matched by its first and last lines only{at}",
+        d.index + 1
+    );
+    let why = match (doubt, d.closest, d.tie) {
+        (PlaceDoubt::WrongPlace, Some(c), _) => format!(
+            "its SEARCH text is closest to {}",
+            line_range("line", c.start_line, c.end_line)
+        ),
+        (PlaceDoubt::Guess, _, Some([a, b])) => format!(
+            "{} and {} fit about equally well, so the place is a guess",
+            line_range("line", a.start_line, a.end_line),
+            line_range("line", b.start_line, b.end_line)
+        ),
+        (PlaceDoubt::WrongPlace, ..) => "the edit lands at the wrong place".into(),
+        (PlaceDoubt::Guess, ..) => "the place is a guess".into(),
+        (PlaceDoubt::Unseen, ..) => "the lines between were replaced without being compared".into(),
+    };
+    format!("{head}; {why}")
 }
 
 impl App {
@@ -226,6 +307,8 @@ impl App {
             apply_epoch: 0,
             diagnosed_epoch: 0,
             final_preview: false,
+            confirming_guess: false,
+            refusal: None,
             source_error: None,
             diff_changes: 0,
         };
@@ -322,7 +405,9 @@ impl App {
     /// New full diff text from the source (appended or rewritten): the
     /// source reads again, if it did not.
     pub fn set_diff(&mut self, text: String) {
-        self.source_error = None;
+        if self.source_error.take().is_some() {
+            self.clear_refusal();
+        }
         if text != self.diff {
             self.diff = text;
             self.diff_changed();
@@ -332,13 +417,17 @@ impl App {
     /// Text appended to the diff (the common case while a model streams).
     pub fn append_diff(&mut self, more: &str) {
         if !more.is_empty() {
-            self.source_error = None;
+            if self.source_error.take().is_some() {
+                self.clear_refusal();
+            }
             self.diff.push_str(more);
             self.diff_changed();
         }
     }
 
     fn diff_changed(&mut self) {
+        // What a refusal (or a held-back accept) described is gone.
+        self.clear_refusal();
         if self.final_preview {
             // The stream went on: what accepting writes must be looked at again.
             self.final_preview = false;
@@ -356,6 +445,57 @@ impl App {
             };
         }
         self.reapply();
+    }
+
+    /// Says why accepting wrote nothing, in a notice that goes once the
+    /// state it describes ends (new diff text, DIFF readable again): a
+    /// refusal left over would describe a diff no longer shown.
+    pub fn refuse(&mut self, text: String) {
+        self.refusal = Some(text.clone());
+        self.notice = Some(Notice { text, error: true });
+    }
+
+    /// Drops the refusal notice, if it is still shown, and any held-back accept.
+    pub fn clear_refusal(&mut self) {
+        self.confirming_guess = false;
+        if let Some(text) = self.refusal.take()
+            && self.notice.as_ref().is_some_and(|n| n.text == text)
+        {
+            self.notice = None;
+        }
+    }
+
+    /// The blocks accepting would write whose place is in doubt, from a
+    /// diagnosis of exactly what accepting writes (the final-mode result):
+    /// the idle-time diagnosis when it is current and final, else a fresh one.
+    pub fn doubtful_blocks(&mut self) -> Vec<(crate::diagnose::BlockDiagnosis, PlaceDoubt)> {
+        if self.direct {
+            return Vec::new();
+        }
+        let fresh;
+        let diagnoses = if self.final_mode() {
+            if self.diagnosis_stale() {
+                self.diagnose();
+            }
+            &self.diagnoses
+        } else {
+            let options = engine::Options {
+                version: self.version,
+                is_final: true,
+            };
+            let outcome = self.session.outcome_spliced(true);
+            fresh = crate::diagnose::diagnose_indexed(
+                self.session.text(),
+                self.session.index(),
+                options,
+                &outcome,
+            );
+            &fresh
+        };
+        diagnoses
+            .iter()
+            .filter_map(|d| place_doubt(d).map(|doubt| (d.clone(), doubt)))
+            .collect()
     }
 
     /// Applies what a diff source reported.

@@ -132,20 +132,11 @@ impl App {
         }
     }
 
-    /// Selects block `index` and scrolls to it. A block the engine never
-    /// reached (after a failure) goes to where it would match on its own.
+    /// Selects block `index` (any block the list shows) and scrolls to
+    /// where it is (see [`App::block_rows`]), so the view and the detail
+    /// below the list show the same block.
     pub fn select_block(&mut self, index: usize) {
-        if index >= self.outcome.blocks.len() {
-            if index < self.listed_blocks() {
-                self.view.selected = index;
-                let line = self
-                    .selected_diagnosis()
-                    .and_then(|d| d.matched_lines.map(|m| m[0]));
-                if let Some(line) = line {
-                    let row = self.row_of_original_line(line.saturating_sub(1));
-                    self.scroll_to(row.saturating_sub(SELECTED_BLOCK_MARGIN));
-                }
-            }
+        if index >= self.listed_blocks() {
             return;
         }
         self.view.selected = index;
@@ -155,14 +146,45 @@ impl App {
         self.scroll_to(row.saturating_sub(SELECTED_BLOCK_MARGIN));
     }
 
-    /// Where each block is: its first row, or for a block with no place of
-    /// its own (one that failed) the row of the block before it.
+    /// Where a block with no place of its own (failed, or never reached
+    /// after a failure) is shown, once diagnosed: its closest region, else
+    /// where it would match on its own.
+    fn diagnosed_row(&self, index: usize) -> Option<usize> {
+        if self.diagnosis_stale() {
+            return None;
+        }
+        // Diagnoses come in block order: one lookup, not a scan per block.
+        let d = self
+            .diagnoses
+            .get(index)
+            .filter(|d| d.index == index)
+            .or_else(|| self.diagnoses.iter().find(|d| d.index == index))?;
+        let line = d
+            .closest
+            .map(|c| c.start_line)
+            .or(d.matched_lines.map(|m| m[0]))?;
+        Some(self.row_of_original_line(line.saturating_sub(1)))
+    }
+
+    /// Where each listed block is: its first row; for a block with no place
+    /// of its own, where its diagnosis puts it, else the row of the block
+    /// before it.
     fn block_rows(&self) -> Vec<usize> {
         let mut last = 0;
-        (0..self.outcome.blocks.len())
+        (0..self.listed_blocks())
             .map(|i| {
-                last = self.block_row(i).unwrap_or(last);
-                last
+                let own = if i < self.outcome.blocks.len() {
+                    self.block_row(i)
+                } else {
+                    None
+                };
+                match own.or_else(|| self.diagnosed_row(i)) {
+                    Some(row) => {
+                        last = row;
+                        row
+                    }
+                    None => last,
+                }
             })
             .collect()
     }
@@ -171,7 +193,7 @@ impl App {
     /// selected block when it is on screen, else the top of the view, so
     /// `g` then `n` goes to the first block.
     pub fn neighbour_block(&self, forward: bool) -> Option<usize> {
-        let count = self.outcome.blocks.len();
+        let count = self.listed_blocks();
         if count == 0 {
             return None;
         }

@@ -44,6 +44,13 @@ pub struct Workspace {
     pub notice: Option<Notice>,
     /// Show the file the agent is writing now, until the user picks a tab.
     pub follow_tabs: bool,
+    /// An accept held back because a block's place is in doubt: the key
+    /// that asked (`a` or `A`); pressing it again writes, any other key or
+    /// new transcript text cancels.
+    confirming: Option<KeyCode>,
+    /// The text of the notice saying why accepting wrote nothing: it goes
+    /// when new transcript text arrives.
+    refusal: Option<String>,
 }
 
 impl Workspace {
@@ -58,11 +65,36 @@ impl Workspace {
             fix_model_output,
             notice: None,
             follow_tabs: true,
+            confirming: None,
+            refusal: None,
         }
+    }
+
+    /// Says why accepting wrote nothing, until the transcript changes.
+    fn refuse(&mut self, text: String) {
+        self.refusal = Some(text.clone());
+        self.notice = Some(Notice { text, error: true });
+    }
+
+    /// Drops the refusal notice, if it is still shown, and any held-back accept.
+    fn clear_refusal(&mut self) {
+        self.confirming = None;
+        if let Some(text) = self.refusal.take()
+            && self.notice.as_ref().is_some_and(|n| n.text == text)
+        {
+            self.notice = None;
+        }
+    }
+
+    /// Whether `a`/`A` is held back waiting for a second press.
+    pub fn confirming(&self) -> bool {
+        self.confirming.is_some()
     }
 
     /// The transcript was parsed and applied again.
     pub fn update(&mut self, calls: &[ToolCall], edits: Vec<FileEdit>, bytes: usize, ended: bool) {
+        // What a refusal (or a held-back accept) described may be gone.
+        self.clear_refusal();
         self.bytes = bytes;
         self.stream = match (ended, bytes) {
             (true, _) => StreamState::Ended,
@@ -144,6 +176,18 @@ impl Workspace {
         }
     }
 
+    /// The transcript has been quiet for [`super::PAUSE_AFTER`]: shown
+    /// `paused`, and each file whose call is still open is shown as final
+    /// mode would, until more text arrives (as a single diff pauses).
+    pub fn pause(&mut self) {
+        if self.stream == StreamState::Streaming {
+            self.stream = StreamState::Paused;
+            for tab in &mut self.tabs {
+                tab.app.pause();
+            }
+        }
+    }
+
     pub fn current_app(&self) -> Option<&App> {
         self.tabs.get(self.current).map(|t| &t.app)
     }
@@ -154,6 +198,20 @@ impl Workspace {
     }
 
     pub fn on_key(&mut self, key: KeyEvent) -> WsEffect {
+        // A held-back accept: the same key again writes, any other cancels
+        // it (Esc doing nothing else).
+        let confirmed = self.confirming.take();
+        if confirmed.is_some() && confirmed != Some(key.code) {
+            self.clear_refusal();
+            if key.code == KeyCode::Esc {
+                self.notice = Some(Notice {
+                    text: "accept cancelled: nothing written".into(),
+                    error: false,
+                });
+                return WsEffect::None;
+            }
+        }
+        let confirmed = confirmed.is_some();
         let help_open = self.current_app().is_some_and(|a| a.view.help);
         match key.code {
             _ if help_open => {}
@@ -180,8 +238,10 @@ impl Workspace {
                 });
                 return WsEffect::None;
             }
-            KeyCode::Char('a') => return self.accept(vec![self.current]),
-            KeyCode::Char('A') => return self.accept((0..self.tabs.len()).collect()),
+            KeyCode::Char('a') => return self.accept(key.code, vec![self.current], confirmed),
+            KeyCode::Char('A') => {
+                return self.accept(key.code, (0..self.tabs.len()).collect(), confirmed);
+            }
             // Quitting after some files were written is a success: what
             // the user accepted is on disk (Esc, passed to the tab, never quits).
             KeyCode::Char('q') => {
@@ -208,8 +268,11 @@ impl Workspace {
     }
 
     /// Checks the tabs can be written; the loop writes them all or none.
-    fn accept(&mut self, tabs: Vec<usize>) -> WsEffect {
+    /// A block whose place is in doubt holds the write back until `key` is
+    /// pressed again (`confirmed`).
+    fn accept(&mut self, key: KeyCode, tabs: Vec<usize>, confirmed: bool) -> WsEffect {
         let mut indices = Vec::new();
+        let mut accepted = Vec::new();
         for t in tabs {
             let Some(tab) = self.tabs.get(t) else {
                 continue;
@@ -225,13 +288,14 @@ impl Workspace {
                         Err(Refusal::NothingToAccept) => "has no complete block yet",
                         _ => "is left unchanged by its edits",
                     };
-                    self.notice = Some(Notice {
-                        text: format!("nothing written: {} {why}: nothing to accept", edit.path),
-                        error: true,
-                    });
+                    let text = format!("nothing written: {} {why}: nothing to accept", edit.path);
+                    self.refuse(text);
                     return WsEffect::None;
                 }
-                Some(edit) if edit.ok() => indices.push(self.edit_index(t).unwrap_or_default()),
+                Some(edit) if edit.ok() => {
+                    indices.push(self.edit_index(t).unwrap_or_default());
+                    accepted.push(t);
+                }
                 Some(edit) => {
                     let why = edit
                         .error
@@ -242,14 +306,12 @@ impl Workspace {
                         .rfind(|l| !l.trim().is_empty())
                         .unwrap_or("")
                         .to_string();
-                    self.notice = Some(Notice {
-                        text: format!(
-                            "nothing written: {} {}: {first}",
-                            edit.path,
-                            state_phrase(edit.state)
-                        ),
-                        error: true,
-                    });
+                    let text = format!(
+                        "nothing written: {} {}: {first}",
+                        edit.path,
+                        state_phrase(edit.state)
+                    );
+                    self.refuse(text);
                     return WsEffect::None;
                 }
                 None => {}
@@ -261,13 +323,54 @@ impl Workspace {
             } else {
                 "nothing to write: already written"
             };
+            self.refusal = Some(text.into());
             self.notice = Some(Notice {
                 text: text.into(),
                 error: false,
             });
             return WsEffect::None;
         }
+        if !confirmed && let Some(text) = self.doubt_notice(&accepted, key) {
+            self.refuse(text);
+            self.confirming = Some(key);
+            return WsEffect::None;
+        }
+        self.clear_refusal();
         WsEffect::Write(indices)
+    }
+
+    /// What to ask before writing `tabs` when a block of theirs is placed
+    /// where its diagnosis cannot vouch for (see [`crate::app::place_doubt`]);
+    /// the first such block is selected in its tab.
+    fn doubt_notice(&mut self, tabs: &[usize], key: KeyCode) -> Option<String> {
+        let mut first = None;
+        let mut count = 0;
+        for &t in tabs {
+            let Some(tab) = self.tabs.get_mut(t) else {
+                continue;
+            };
+            let doubtful = tab.app.doubtful_blocks();
+            count += doubtful.len();
+            if first.is_none()
+                && let Some((d, doubt)) = doubtful.into_iter().next()
+            {
+                tab.app.select_block(d.index);
+                first = Some((t, crate::app::doubt_sentence(&d, doubt)));
+            }
+        }
+        let (t, sentence) = first?;
+        if tabs.len() > 1 {
+            self.select(t);
+        }
+        let again = match key {
+            KeyCode::Char(c) => c,
+            _ => 'a',
+        };
+        Some(format!(
+            "{}: {sentence}{}: press {again} again to write anyway, Esc to cancel",
+            self.tabs[t].path,
+            keys::others_in_doubt(count - 1)
+        ))
     }
 
     /// The loop wrote these edits.

@@ -25,7 +25,11 @@ pub fn run(args: &CheckArgs) -> CmdResult {
     let outcome = engine::apply_indexed(&diff, &index, options);
     let blocks = diagnose::diagnose_indexed(&diff, &index, options, &outcome);
     let ok = outcome.result.is_ok();
-    if blocks.is_empty() {
+    // A diff without a block has nothing to check: the report says so
+    // (JSON: a warning on stderr) and the exit status is 1, as `fix` has
+    // nothing to fix. `apply` keeps the reference's answer.
+    let no_block = blocks.is_empty();
+    if no_block && args.json {
         super::apply::warn_no_block(args.diff.as_deref(), "nothing to check");
     }
     // `check --suggest > fixed.diff`: with stdout not a terminal, stdout gets
@@ -85,7 +89,7 @@ pub fn run(args: &CheckArgs) -> CmdResult {
             .and_then(|()| stdout.flush())
             .map_err(io_err)?;
     }
-    Ok(if ok { 0 } else { 1 })
+    Ok(if ok && !no_block { 0 } else { 1 })
 }
 
 struct Paint {
@@ -156,9 +160,16 @@ pub fn render(file: &str, blocks: &[BlockDiagnosis], ok: bool, color: bool) -> S
         }
     }
     let failing = blocks.iter().filter(|d| d.is_problem()).count();
-    s.push_str(&if ok {
+    s.push_str(&if blocks.is_empty() {
+        "no SEARCH/REPLACE block found: nothing to check\n".to_string()
+    } else if ok {
+        let warnings = if failing == 0 {
+            String::new()
+        } else {
+            format!(" ({failing} with warnings)")
+        };
         format!(
-            "{}, the diff applies ({failing} with warnings)\n",
+            "{}, the diff applies{warnings}\n",
             crate::words::count(blocks.len(), "block")
         )
     } else {

@@ -110,22 +110,6 @@ pub(super) fn next_events_within(
     }
 }
 
-/// [`next_events`], but returns `Idle` after a pause when there is idle work.
-pub(super) fn next_events_or_idle(rx: &Receiver<Event>, idle_work: bool) -> Waited {
-    if !idle_work {
-        return next_events(rx).map_or(Waited::Closed, Waited::Events);
-    }
-    match rx.recv_timeout(IDLE) {
-        Ok(first) => {
-            let mut pending = vec![first];
-            pending.extend(rx.try_iter().take(4096));
-            Waited::Events(pending)
-        }
-        Err(mpsc::RecvTimeoutError::Timeout) => Waited::Idle,
-        Err(mpsc::RecvTimeoutError::Disconnected) => Waited::Closed,
-    }
-}
-
 /// Waits for an event, then takes every event already queued (coalescing).
 pub(super) fn next_events(rx: &Receiver<Event>) -> Option<Vec<Event>> {
     let first = rx.recv().ok()?;

@@ -32,6 +32,7 @@ use crate::engine::markers::{
 use crate::engine::matcher::{self, LineIndex};
 use crate::engine::{self, BlockReport, BlockState, Options, Outcome, Stage};
 use crate::input::{self, CliError};
+use crate::words::line_range;
 
 pub fn run(args: &FixArgs) -> CmdResult {
     let original = super::apply::load_original(&args.file, false)?;
@@ -88,10 +89,9 @@ pub(crate) struct Note {
 impl Note {
     pub fn line(&self, file: &str) -> String {
         format!(
-            "block #{} (diff lines {}-{}) {}",
+            "block #{} ({}) {}",
             self.block + 1,
-            self.diff_lines[0],
-            self.diff_lines[1],
+            line_range("diff line", self.diff_lines[0], self.diff_lines[1]),
             self.text.replace("{FILE}", file)
         )
     }
@@ -162,7 +162,7 @@ pub(crate) fn fix(diff: &str, original: &str, options: Options) -> Fixed {
             Some(q) => {
                 let d = &blocks[p.block];
                 let why = format!(
-                    "would edit lines {}, which block #{} edits too: kept as written",
+                    "would edit {}, which block #{} edits too: kept as written",
                     lines_label(&index, p.core),
                     q.block + 1
                 );
@@ -226,7 +226,7 @@ fn lines_label(index: &LineIndex, span: (usize, usize)) -> String {
     } else {
         first
     };
-    format!("{first}-{last}")
+    line_range("line", first, last)
 }
 
 /// Lines `first..=last` (1-based) of the diff, each with its `\n`.
@@ -278,14 +278,14 @@ fn place<C>(
                     .into()
             }
             _ if let Some(c) = d.closest => format!(
-                "has no suggestion for its closest region (lines {}-{}; see srview check): kept \
-                 as written",
-                c.start_line, c.end_line
+                "has no suggestion for its closest region ({}; see srview check): kept as written",
+                line_range("line", c.start_line, c.end_line)
             ),
             _ if let Some([a, b]) = d.tie => format!(
-                "could be meant for lines {}-{} or {}-{} of {{FILE}}, which are about equally \
-                 similar (see srview check): kept as written",
-                a.start_line, a.end_line, b.start_line, b.end_line
+                "could be meant for {} or {} of {{FILE}}, which are about equally similar (see \
+                 srview check): kept as written",
+                line_range("line", a.start_line, a.end_line),
+                line_range("line", b.start_line, b.end_line)
             ),
             _ if d.vague => "has only lines that occur several times in {FILE}, so no single \
                              place can be told: kept as written"
@@ -571,7 +571,7 @@ fn build(p: &Placed, index: &LineIndex, from: usize, upper: usize) -> Result<Bui
             if first != Some(p.core.0) {
                 return Err(format!(
                     "matches exactly, but its SEARCH text also occurs earlier, after the \
-                     block before it, so it cannot be kept where it applies (lines {}): kept as \
+                     block before it, so it cannot be kept where it applies ({}): kept as \
                      written",
                     lines_label(index, p.core)
                 ));
@@ -694,10 +694,9 @@ fn grow(
             end += 1;
         } else {
             return Err(format!(
-                "has a region (lines {}-{}) that cannot be quoted so that it matches there and \
-                 not earlier without reaching into a neighbouring block: kept as written",
-                lines.0 + 1,
-                lines.1
+                "has a region ({}) that cannot be quoted so that it matches there and not \
+                 earlier without reaching into a neighbouring block: kept as written",
+                line_range("line", lines.0 + 1, lines.1)
             ));
         }
         prefer_before = !prefer_before;

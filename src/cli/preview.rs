@@ -150,14 +150,14 @@ fn event_loop(
 }
 
 /// When a quiet stream is shown `paused` ([`crate::app::PAUSE_AFTER`]).
-struct PauseTimer {
+pub(super) struct PauseTimer {
     after: Duration,
     /// When the stream pauses if no new text arrives before.
-    at: Option<Instant>,
+    pub(super) at: Option<Instant>,
 }
 
 impl PauseTimer {
-    fn new() -> Self {
+    pub(super) fn new() -> Self {
         // A test hook: pty tests shorten the wait.
         let after = std::env::var("SRVIEW_PAUSE_AFTER_MS")
             .ok()
@@ -166,7 +166,7 @@ impl PauseTimer {
         PauseTimer { after, at: None }
     }
 
-    fn due(&mut self, now: Instant) -> bool {
+    pub(super) fn due(&mut self, now: Instant) -> bool {
         let due = self.at.is_some_and(|at| at <= now);
         if due {
             self.at = None;
@@ -174,23 +174,29 @@ impl PauseTimer {
         due
     }
 
-    /// New diff text: the stream pauses `after` from now, or sooner when
-    /// DIFF is a file last modified before now (a finished DIFF file
-    /// pauses at once).
-    fn diff_changed(&mut self, app: &App, args: &PreviewArgs) {
-        if app.stream != StreamState::Streaming {
+    /// New text: a `streaming` source pauses `after` from now, or sooner
+    /// when it is a file (`watched`) last modified before now (a finished
+    /// file pauses at once).
+    pub(super) fn text_changed(&mut self, streaming: bool, watched: Option<&Path>) {
+        if !streaming {
             self.at = None;
             return;
         }
-        let age = match (&args.diff, args.replay) {
-            (Some(diff), None) if diff != Path::new("-") => std::fs::metadata(diff)
-                .and_then(|m| m.modified())
-                .ok()
-                .and_then(|t| SystemTime::now().duration_since(t).ok())
-                .unwrap_or_default(),
-            _ => Duration::ZERO,
-        };
+        let age = watched
+            .and_then(|path| std::fs::metadata(path).and_then(|m| m.modified()).ok())
+            .and_then(|t| SystemTime::now().duration_since(t).ok())
+            .unwrap_or_default();
         self.at = Some(Instant::now() + self.after.saturating_sub(age));
+    }
+
+    /// [`PauseTimer::text_changed`] for a single diff: DIFF is watched
+    /// unless it is stdin or replayed.
+    fn diff_changed(&mut self, app: &App, args: &PreviewArgs) {
+        let watched = match (&args.diff, args.replay) {
+            (Some(diff), None) if diff != Path::new("-") => Some(diff.as_path()),
+            _ => None,
+        };
+        self.text_changed(app.stream == StreamState::Streaming, watched);
     }
 }
 

@@ -4,6 +4,7 @@
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::mpsc;
+use std::time::Instant;
 
 use ratatui_crossterm::crossterm::event::{Event as TermEvent, KeyEventKind};
 
@@ -11,8 +12,8 @@ use super::events::{self, Event};
 use super::preview::{self, Exit};
 use super::terminal::{self, Term, term_err};
 use super::{CmdResult, PreviewArgs};
-use crate::app::Notice;
 use crate::app::workspace::{Workspace, WsEffect};
+use crate::app::{Notice, StreamState};
 use crate::input::CliError;
 use crate::source::transcript::{self, ApplyOptions, Workspace as Paths};
 use crate::source::watch;
@@ -59,8 +60,13 @@ pub fn run(args: &PreviewArgs, msg: &Path) -> CmdResult {
         originals: Default::default(),
         written: Vec::new(),
         write_failed: false,
+        changes: 0,
     };
-    let exit = terminal::with_terminal(|terminal| event_loop(terminal, &mut state, &rx, &tx));
+    // A watched MSG pauses after a quiet spell (see `PauseTimer`).
+    let watched = args.replay.is_none().then(|| msg.to_path_buf());
+    let exit = terminal::with_terminal(|terminal| {
+        event_loop(terminal, &mut state, &rx, &tx, watched.as_deref())
+    });
     // The terminal is restored: report every file written, whatever ended
     // the session (an error or a signal after a write included).
     for path in &state.written {
@@ -98,6 +104,8 @@ struct State {
     written: Vec<String>,
     /// An accepted write failed (the notice said which).
     write_failed: bool,
+    /// Bumped whenever the transcript text changes (pauses are timed by it).
+    changes: u64,
 }
 
 impl State {
@@ -120,9 +128,11 @@ fn event_loop(
     state: &mut State,
     rx: &mpsc::Receiver<Event>,
     tx: &mpsc::Sender<Event>,
+    watched: Option<&Path>,
 ) -> Result<Exit, CliError> {
     let theme = Theme::new(ColourMode::from_env());
     let syntaxes = Arc::new(Syntaxes::load());
+    let mut pause = preview::PauseTimer::new();
     let mut caches: Vec<Caches> = Vec::new();
     let mut generations: Vec<u64> = Vec::new();
     events::spawn_term_reader(tx);
@@ -156,24 +166,38 @@ fn event_loop(
         terminal
             .draw(|f| view::render_workspace(f, &state.ws, &mut caches, &theme))
             .map_err(term_err)?;
+        let now = Instant::now();
+        if pause.due(now) {
+            state.ws.pause();
+            continue;
+        }
         let stale = state
             .ws
             .tabs
             .get(state.ws.current)
             .is_some_and(|t| t.app.diagnosis_stale());
-        let pending = match events::next_events_or_idle(rx, stale) {
+        let diagnose_at = stale.then(|| now + events::IDLE);
+        let wake = [pause.at, diagnose_at].into_iter().flatten().min();
+        let timeout = wake.map(|at| at.saturating_duration_since(now));
+        let pending = match events::next_events_within(rx, timeout) {
             events::Waited::Events(p) => p,
             events::Waited::Idle => {
-                if let Some(tab) = state.ws.tabs.get_mut(state.ws.current) {
+                if diagnose_at.is_some_and(|at| at <= Instant::now())
+                    && let Some(tab) = state.ws.tabs.get_mut(state.ws.current)
+                {
                     tab.app.diagnose();
                 }
                 continue;
             }
             events::Waited::Closed => return Ok(Exit::Quit(1)),
         };
+        let changes = state.changes;
         let act = |state: &mut State, ev: Event| act_on(terminal, state, ev);
         if let Some(exit) = apply_batch(state, pending, act)? {
             return Ok(exit);
+        }
+        if state.changes != changes {
+            pause.text_changed(state.ws.stream == StreamState::Streaming, watched);
         }
     }
 }
@@ -205,6 +229,9 @@ fn apply_batch(
     }
     let changed = source.replaced.is_some() || !source.appended.is_empty();
     if changed || source.ended {
+        if changed {
+            state.changes += 1;
+        }
         if let Some(text) = source.replaced {
             state.text = text;
         }
@@ -297,6 +324,7 @@ mod tests {
             originals: Default::default(),
             written: Vec::new(),
             write_failed: false,
+            changes: 0,
         };
         state.reparse();
         assert_eq!(state.ws.tabs.len(), 1);

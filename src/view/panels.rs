@@ -11,7 +11,7 @@ use super::BlocksPane;
 use super::code::{self, sanitize};
 use super::theme::{ColourMode, Theme, Tint};
 use crate::app::keys::{KeyScope, key_help};
-use crate::app::{App, Focus, Layout, Notice};
+use crate::app::{App, Focus, Layout, Notice, PlaceDoubt};
 use crate::engine::{BlockReport, BlockState};
 use crate::words;
 
@@ -406,17 +406,28 @@ pub fn blocks_pane(frame: &mut Frame, layout: &BlocksPane, app: &App, theme: &Th
             let line = match blocks.get(i) {
                 Some(b) => {
                     let mut line = block_line(b, app.final_mode(), theme);
-                    // A final failure says why in its own line.
-                    let reason = app
+                    let diagnosis = app
                         .diagnoses
                         .iter()
-                        .find(|d| d.index == i && !app.diagnosis_stale())
-                        .and_then(|d| d.reason);
+                        .find(|d| d.index == i && !app.diagnosis_stale());
+                    // A final failure says why in its own line.
+                    let reason = diagnosis.and_then(|d| d.reason);
                     if let (true, BlockState::Failed, Some(r)) = (app.final_mode(), b.state, reason)
                     {
                         let at = line.spans.len().min(2);
                         line.spans
                             .insert(at, Span::styled(format!("[{}] ", r.code()), theme.bad()));
+                    }
+                    // An applied block whose place is in doubt says so before
+                    // its stage: accepting asks for a confirmation.
+                    if let Some(doubt) = diagnosis.and_then(crate::app::place_doubt) {
+                        let style = match doubt {
+                            PlaceDoubt::Unseen => theme.warn(),
+                            _ => theme.bad(),
+                        };
+                        let at = line.spans.len().min(2);
+                        line.spans
+                            .insert(at, Span::styled(format!("! {} ", doubt.flag()), style));
                     }
                     line
                 }
@@ -704,6 +715,13 @@ pub fn footer(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             ("q", "quit", 8),
             ("?", "help", u8::MAX),
         ]
+    } else if app.confirming_guess {
+        vec![
+            ("a", "write anyway", 9),
+            ("Esc", "cancel", 8),
+            ("q", "quit", 7),
+            ("?", "help", u8::MAX),
+        ]
     } else if app.final_preview && !app.is_final() {
         vec![
             ("j/k", "scroll", 3),
@@ -777,6 +795,7 @@ pub fn help(frame: &mut Frame, area: Rect, theme: &Theme, scope: KeyScope, scrol
     lines.push(Line::raw(" stages: E exact  T line-trimmed"));
     lines.push(Line::raw("         A block-anchor  W whole-file"));
     lines.push(Line::raw("         O out of order  ▸ streaming"));
+    lines.push(Line::raw("         ≈ closest region of a failed block"));
     let w = area.width.min(46);
     let h = area.height.min(lines.len() as u16 + 2);
     let rect = Rect {
