@@ -976,7 +976,7 @@ fn accepting_a_misplaced_block_asks_first() {
     assert_eq!(
         notice_text(&app),
         "block #1 matched by its first and last lines only at lines 1-3; its SEARCH text \
-         is closest to lines 6-7: press a again to write anyway, Esc to cancel"
+         is closest to lines 5-7: press a again to write anyway, Esc to cancel"
     );
     assert!(app.notice.as_ref().is_some_and(|n| n.error));
     assert!(app.confirming_guess);

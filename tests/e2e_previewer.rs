@@ -511,7 +511,7 @@ fn accept_asks_before_writing_a_misplaced_block() {
     s.press(b"a");
     s.wait_for("the question", |c| {
         c.contains("block #1 matched by its first and last lines only at lines 1-3")
-            && c.contains("its SEARCH text is closest to lines 6-7: press a again")
+            && c.contains("its SEARCH text is closest to lines 5-7: press a again")
             && c.contains("Esc to cancel")
             && c.contains("a write anyway · Esc cancel")
     });

@@ -329,7 +329,7 @@ fn accepting_a_misplaced_block_asks_first_in_a_transcript() {
     assert_eq!(
         notice(&ws),
         "two.rs: block #1 matched by its first and last lines only at lines 1-3; its SEARCH \
-         text is closest to lines 6-7: press A again to write anyway, Esc to cancel"
+         text is closest to lines 5-7: press A again to write anyway, Esc to cancel"
     );
     assert_eq!(ws.current, 1, "the file in doubt is shown");
     assert_eq!(key(&mut ws, 'A'), WsEffect::Write(vec![0, 1]));
