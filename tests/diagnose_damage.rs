@@ -477,6 +477,7 @@ fn misleading_families_get_the_true_region_or_none() {
     println!("family               cases  reason-ok  region-ok  suggestions  wrong");
     for (name, make) in families {
         let (mut reason_ok, mut region_ok, mut suggested, mut wrong) = (0, 0, 0, 0);
+        let (mut lowest, mut highest) = (1.0f64, 0.0f64);
         for n in 0..per_family {
             let f = make(&mut rng);
             let d = &diagnose(&f.diff, &f.original, Options::default())[0];
@@ -486,6 +487,10 @@ fn misleading_families_get_the_true_region_or_none() {
                 (None, None) => true,
                 _ => false,
             };
+            if let Some(c) = d.closest {
+                lowest = lowest.min(c.similarity);
+                highest = highest.max(c.similarity);
+            }
             reason_ok += usize::from(r_ok);
             region_ok += usize::from(g_ok);
             let verdict = d.suggestion.as_deref().map(|s| suggestion_is_right(&f, s));
@@ -505,8 +510,13 @@ fn misleading_families_get_the_true_region_or_none() {
                 ));
             }
         }
+        let range = if lowest <= highest {
+            format!("{lowest:.2}-{highest:.2}")
+        } else {
+            "no region".to_string()
+        };
         println!(
-            "{name:<20} {per_family:>5} {reason_ok:>10} {region_ok:>10} {suggested:>12} {wrong:>6}"
+            "{name:<20} {per_family:>5} {reason_ok:>10} {region_ok:>10} {suggested:>12} {wrong:>6}  similarity {range}"
         );
         worst = worst
             .min(reason_ok as f64 / per_family as f64)
