@@ -25,7 +25,7 @@
 use std::io::Write;
 
 use super::{CmdResult, FixArgs};
-use crate::diagnose::{self, BlockDiagnosis, DifferenceKind, Reason};
+use crate::diagnose::{self, BlockDiagnosis, Reason};
 use crate::engine::markers::{
     REPLACE_END, SEARCH_START, SEPARATOR, is_marker, is_replace_end, is_search_start, is_separator,
 };
@@ -259,7 +259,7 @@ fn place<C>(
     if let Some(p) = keep(d, diff_lines, index, outcome) {
         return Ok(p);
     }
-    if let Some(line) = unlike_middle_line(d) {
+    if let Some(line) = d.unlike_unseen_line().filter(|_| !d.misplaced) {
         return Err(format!(
             "matches only by its first and last lines (block-anchor), and its SEARCH line \
              {line} is unlike the file's line there: the region is a guess, kept as written \
@@ -318,32 +318,6 @@ fn place<C>(
             suggestion: suggestion.clone(),
         },
     })
-}
-
-/// How alike (character ratio, after trimming) a middle line the
-/// block-anchor fallback skipped must be to the file's line for the region
-/// to be trusted: the ratio Aider's fuzzy matcher requires of a whole block.
-const ANCHOR_MIDDLE_RATIO: f32 = 0.6;
-
-/// For a block placed by the block-anchor fallback (first and last lines
-/// only), the first middle SEARCH line (1-based) unlike the file's line it
-/// would replace. Quoting the region would turn that guess into an exact
-/// match that looks safe.
-fn unlike_middle_line(d: &BlockDiagnosis) -> Option<usize> {
-    if d.stage != Some(Stage::BlockAnchor) {
-        return None;
-    }
-    d.differences
-        .iter()
-        .filter(|x| x.kind == DifferenceKind::Unseen)
-        .find(|x| {
-            let (s, f) = (
-                x.search.as_deref().unwrap_or(""),
-                x.file.as_deref().unwrap_or(""),
-            );
-            similar::TextDiff::from_chars(s.trim(), f.trim()).ratio() < ANCHOR_MIDDLE_RATIO
-        })
-        .map(|x| x.search_line.unwrap_or(0))
 }
 
 /// A block that applies exactly, kept as written (closed if the diff left it open).

@@ -273,27 +273,11 @@ fn analyse(
     d
 }
 
-/// How alike (character ratio, trimmed) a middle line the block-anchor
-/// stage replaced without comparing it must be to the file's line for the
-/// match to be more than a guess: the ratio Aider requires of a block.
-const ANCHOR_MIDDLE_RATIO: f64 = 0.6;
-
 /// A block-anchor match whose skipped middle lines include one unlike the
 /// file's line there: quoting that region as a suggestion would turn a
 /// guess into an exact match that looks safe.
 fn anchor_guess(d: &BlockDiagnosis) -> bool {
-    !d.misplaced
-        && d.stage.or(d.would_match) == Some(Stage::BlockAnchor)
-        && d.differences
-            .iter()
-            .filter(|x| x.kind == DifferenceKind::Unseen)
-            .any(|x| {
-                let (s, f) = (
-                    x.search.as_deref().unwrap_or(""),
-                    x.file.as_deref().unwrap_or(""),
-                );
-                text_similarity(js_trim(s), js_trim(f)) < ANCHOR_MIDDLE_RATIO
-            })
+    !d.misplaced && d.unlike_unseen_line().is_some()
 }
 
 /// The region as reported: 1-based lines and a similarity that reads as

@@ -226,7 +226,32 @@ pub struct BlockDiagnosis {
     pub suggestion: Option<String>,
 }
 
+/// How alike (character ratio, trimmed) a middle line the block-anchor
+/// stage replaced without comparing it must be to the file's line for the
+/// match to be more than a guess: the ratio Aider requires of a block.
+pub const ANCHOR_MIDDLE_RATIO: f64 = 0.6;
+
 impl BlockDiagnosis {
+    /// For a block placed (or placeable) by the block-anchor stage: the
+    /// first middle SEARCH line (1-based) unlike the file's line it replaces
+    /// unseen (below [`ANCHOR_MIDDLE_RATIO`]).
+    pub fn unlike_unseen_line(&self) -> Option<usize> {
+        if self.stage.or(self.would_match) != Some(Stage::BlockAnchor) {
+            return None;
+        }
+        self.differences
+            .iter()
+            .filter(|x| x.kind == DifferenceKind::Unseen)
+            .find(|x| {
+                let (s, f) = (
+                    x.search.as_deref().unwrap_or(""),
+                    x.file.as_deref().unwrap_or(""),
+                );
+                closest::text_similarity(s.trim(), f.trim()) < ANCHOR_MIDDLE_RATIO
+            })
+            .and_then(|x| x.search_line)
+    }
+
     /// Why the block has no region to jump to or suggest from, in words
     /// (`None` when it has one).
     pub fn why_no_region(&self) -> Option<String> {
