@@ -235,3 +235,20 @@ fn summary_agrees_with_its_numbers() {
         "{out}"
     );
 }
+
+/// A block with no similar region is not pointed at line 1: the location
+/// names the file alone.
+#[test]
+fn a_block_without_a_region_names_no_line() {
+    let (_d, file, diff) = files(
+        "------- SEARCH\nThe committee deliberated about the budget\nwhile nobody remembered the notes\n=======\nx\n+++++++ REPLACE\n",
+    );
+    let (code, out) = srview(&["check", &file, &diff]);
+    assert_eq!(code, 1);
+    assert!(out.contains("error[not-found]"), "{out}");
+    assert!(
+        out.contains(&format!("--> {file}  (diff lines 1-6)")),
+        "{out}"
+    );
+    assert!(!out.contains(&format!("{file}:1")), "{out}");
+}

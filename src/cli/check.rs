@@ -125,13 +125,15 @@ pub fn render(file: &str, blocks: &[BlockDiagnosis], ok: bool, color: bool) -> S
             p.wrap(code, &format!("{label}{reason}")),
             d.message
         ));
-        let line = d
+        // No line when the block has no place: `FILE:1` would be a guess.
+        let at = d
             .closest
             .map(|c| c.start_line)
             .or(d.matched_lines.map(|m| m[0]))
-            .unwrap_or(1);
+            .map(|line| format!("{file}:{line}"))
+            .unwrap_or_else(|| file.to_string());
         s.push_str(&format!(
-            "  {} {file}:{line}  (diff lines {}-{})\n",
+            "  {} {at}  (diff lines {}-{})\n",
             p.wrap("1;34", "-->"),
             d.diff_lines[0],
             d.diff_lines[1]
