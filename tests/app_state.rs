@@ -443,6 +443,14 @@ fn a_final_newline_the_live_view_has_is_not_written_unseen() {
     assert_eq!(app.result.text(), "a\n");
     assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
     assert!(app.final_preview);
+    // The second block matches only before the first block's edit, on its
+    // lines: accepting asks once more.
+    assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
+    assert!(
+        notice_text(&app).contains("on lines that edit changes"),
+        "{}",
+        notice_text(&app)
+    );
     match key(&mut app, KeyCode::Char('a')) {
         Effect::Accept(content) => assert_eq!(content.text(), app.result.text()),
         other => panic!("expected accept, got {other:?}"),

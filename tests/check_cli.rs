@@ -30,7 +30,9 @@ fn files(diff: &str) -> (tempfile::TempDir, String, String) {
 }
 
 const GOOD: &str = "------- SEARCH\n    one();\n=======\n    uno();\n+++++++ REPLACE\n";
-const BAD: &str = "------- SEARCH\n    twoo();\n=======\n    dos();\n+++++++ REPLACE\n------- SEARCH\n    one();\n=======\n    uno();\n+++++++ REPLACE\n";
+/// Block #1 has a typo (meant for line 2); block #2, after it in the file,
+/// is fine on its own.
+const BAD: &str = "------- SEARCH\n    onee();\n=======\n    uno();\n+++++++ REPLACE\n------- SEARCH\n    two();\n=======\n    dos();\n+++++++ REPLACE\n";
 
 #[test]
 fn exit_zero_when_the_diff_applies() {
@@ -69,13 +71,13 @@ fn json_lists_every_block_with_reason_and_region() {
     }
     assert_eq!(first["state"], "failed");
     assert_eq!(first["reason"], "edited");
-    assert_eq!(first["closest"]["startLine"], 6);
-    assert_eq!(first["closest"]["endLine"], 6);
+    assert_eq!(first["closest"]["startLine"], 2);
+    assert_eq!(first["closest"]["endLine"], 2);
     assert!(
         first["suggestion"]
             .as_str()
             .expect("suggestion")
-            .contains("    two();\n=======\n    dos();\n")
+            .contains("    one();\n=======\n    uno();\n")
     );
     assert_eq!(blocks[1]["state"], "not-reached");
     assert_eq!(blocks[1]["reason"], Value::Null);
@@ -111,15 +113,15 @@ fn text_output_reads_like_a_compiler_error() {
     let (code, blocks, out) = srview_all(&["check", &file, &diff, "--suggest"]);
     assert_eq!(code, 1);
     assert!(!blocks.contains("error["), "{blocks}");
-    assert!(out.contains(&format!("{file}:6")), "{out}");
+    assert!(out.contains(&format!("{file}:2")), "{out}");
     assert!(out.contains("error[edited]"), "{out}");
     assert!(
-        out.contains("-     twoo();") && out.contains("+     two();"),
+        out.contains("-     onee();") && out.contains("+     one();"),
         "{out}"
     );
     assert_eq!(
         blocks,
-        "------- SEARCH\n    two();\n=======\n    dos();\n+++++++ REPLACE\n"
+        "------- SEARCH\n    one();\n=======\n    uno();\n+++++++ REPLACE\n"
     );
     assert!(
         out.contains("engine: block #1: SEARCH text does not match anything in the file\n"),
@@ -251,4 +253,41 @@ fn a_block_without_a_region_names_no_line() {
         "{out}"
     );
     assert!(!out.contains(&format!("{file}:1")), "{out}");
+}
+
+/// A CRLF diff against an LF file: its markers end in `\r`, the reference
+/// finds no block and changes nothing. That is not "the diff applies".
+#[test]
+fn a_diff_that_takes_no_effect_does_not_pass() {
+    let (_d, file, diff) = files(&GOOD.replace('\n', "\r\n"));
+    let (code, out) = srview(&["check", &file, &diff]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("never took effect"), "{out}");
+    assert!(out.contains("the diff does not apply"), "{out}");
+}
+
+/// A Markdown underline in a block reads as a second separator: the
+/// reference applies the block, but not as it reads. `check` fails it and
+/// names the cause; no suggestion quotes the underline.
+#[test]
+fn a_block_that_applies_malformed_does_not_pass() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("README.md");
+    std::fs::write(&file, "Project Title\n=============\n\nSome intro text.\n").expect("write");
+    let diff = dir.path().join("d.diff");
+    std::fs::write(
+        &diff,
+        "------- SEARCH\nProject Title\n=============\n\nSome intro text.\n=======\nProject Title\n=============\n\nSome better intro text.\n+++++++ REPLACE\n",
+    )
+    .expect("write");
+    let (file, diff) = (file.display().to_string(), diff.display().to_string());
+    let (code, out) = srview(&["check", &file, &diff, "--json"]);
+    assert_eq!(code, 1, "{out}");
+    let v: Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(v["ok"], false);
+    assert_eq!(v["blocks"][0]["reason"], "structure");
+    assert_eq!(v["blocks"][0]["suggestion"], Value::Null);
+    let (_, text) = srview(&["check", &file, &diff]);
+    assert!(text.starts_with("error[structure]"), "{text}");
+    assert!(text.contains("Markdown or reST underline"), "{text}");
 }

@@ -377,3 +377,129 @@ fn a_match_inside_a_line_is_called_so() {
     assert_eq!(d.reason, Some(Reason::Whitespace), "{}", d.message);
     assert_eq!(suggested_result(file, &diff), file.replace("y();", "z();"));
 }
+
+/// Identical handlers: block #1 (a typo) is meant for `get_refund`; block
+/// #2, exact text every handler has, goes after block #1's place, as the
+/// reference would apply it once block #1 is fixed, never to the first
+/// handler.
+#[test]
+fn a_block_after_a_failed_one_is_placed_after_its_region() {
+    let mut file = String::new();
+    for name in ["order", "invoice", "refund", "coupon"] {
+        file.push_str(&format!(
+            "fn get_{name}(id: u32) -> Item {{\n    let item = store.{name}s.get(id);\n    if item.is_none() {{\n        return not_found();\n    }}\n    item\n}}\n\n"
+        ));
+    }
+    let diff = block(
+        "    let item = store.refunds.get(idd);\n",
+        "    let item = store.refunds.get(ctx, id);\n",
+    ) + &block(
+        "    if item.is_none() {\n        return not_found();\n",
+        "    if item.is_none() {\n        return refund_not_found();\n",
+    );
+    let d = diagnose(&diff, &file, final_v1());
+    let refund = line_of(&file, "store.refunds");
+    assert_eq!(d[0].closest.map(|c| c.start_line), Some(refund));
+    assert_eq!(d[1].state, "not-reached");
+    assert_eq!(d[1].would_match, Some(Stage::Exact));
+    assert_eq!(
+        d[1].matched_lines,
+        Some([refund + 1, refund + 2]),
+        "{}",
+        d[1].message
+    );
+}
+
+/// A SEARCH cut short inside a line: the REPLACE text replaces the piece,
+/// the rest of the line stays (`db.posts` → `db.articles` keeps
+/// `.find(id);`), unless the REPLACE text writes the whole line on.
+#[test]
+fn a_line_cut_short_keeps_its_rest() {
+    let file = "async function get(id) {\n  const row = await db.posts.find(id);\n  if (Number.isNaN(id)) {\n    return null;\n  }\n}\n";
+    for (search, replace, want) in [
+        (
+            "  const row = await db.posts\n",
+            "  const row = await db.articles\n",
+            "  const row = await db.articles.find(id);\n",
+        ),
+        (
+            "  if (Number.isNaN(id))\n",
+            "  if (Number.isNaN(id) || id <= 0)\n",
+            "  if (Number.isNaN(id) || id <= 0) {\n",
+        ),
+        (
+            "  const row = await db\n",
+            "  const row = await db.posts.findOne({ id });\n",
+            "  const row = await db.posts.findOne({ id });\n",
+        ),
+    ] {
+        let diff = block(search, replace);
+        let d = &diagnose(&diff, file, final_v1())[0];
+        assert_eq!(d.reason, Some(Reason::PartialLine), "{}", d.message);
+        let line = file
+            .lines()
+            .find(|l| l.starts_with(search.trim_end()))
+            .expect("line");
+        assert_eq!(
+            suggested_result(file, &diff),
+            file.replacen(&format!("{line}\n"), want, 1)
+        );
+    }
+}
+
+/// Two blocks quoting the same line: the second matches only before the
+/// first's edit, on lines it changes. The reference applies both and
+/// repeats the line; the diagnosis says so and suggests nothing.
+#[test]
+fn an_out_of_order_block_over_an_earlier_edit_is_called_so() {
+    let file = "fn update(u: &User) -> Result<()> {\n    let n = db.exec(\"UPDATE\")?;\n    if n == 0 {\n        return Err(missing());\n    }\n    Ok(())\n}\n";
+    let diff = block(
+        "fn update(u: &User) -> Result<()> {\n    let n = db.exec(\"UPDATE\")?;\n",
+        "fn update(u: &User) -> Result<()> {\n    check(u)?;\n    let n = db.exec(\"UPDATE\")?;\n",
+    ) + &block(
+        "    let n = db.exec(\"UPDATE\")?;\n    if n == 0 {\n",
+        "    let n = db.exec(\"UPDATE\").context(\"update\")?;\n    if n == 0 {\n",
+    );
+    let d = diagnose(&diff, file, final_v1());
+    assert_eq!(d[1].reason, Some(Reason::OutOfOrder), "{}", d[1].message);
+    assert!(d[1].risky);
+    assert_eq!(d[1].suggestion, None);
+    assert!(
+        d[1].message.contains("It overlaps block #1's lines 1-2"),
+        "{}",
+        d[1].message
+    );
+}
+
+/// Indentation that differs from the file's by no one rule: the new lines'
+/// indentation cannot be told, so nothing is suggested (a line at the
+/// SEARCH text's indentation would not even parse in Python).
+#[test]
+fn no_suggestion_when_the_indentation_has_no_rule() {
+    let file = "class S:\n    def stop(self):\n        if not self.running:\n            return\n        log.info(\"stopping\")\n        self.running = False\n";
+    let diff = block(
+        "    def stop(self):\n        if not self.running:\n            return\n      log.info(\"stopping\")\n      self.running = False\n",
+        "    def stop(self):\n        if not self.running:\n            return\n      log.info(\"stopping\")\n      self.running = False\n      self.stopped_at = now()\n",
+    );
+    let d = &diagnose(&diff, file, final_v1())[0];
+    assert!(d.closest.is_some(), "{}", d.message);
+    assert_eq!(d.suggestion, None, "{}", d.message);
+}
+
+/// Only the look-alikes the SEARCH text needed replaced are replaced in
+/// the new lines: a dash or an ellipsis the author wrote on purpose stays.
+#[test]
+fn only_the_damaged_lookalikes_are_replaced() {
+    let file = "# Notes\n\n- It's fast.\n- It is small.\n";
+    let diff = block(
+        "- It\u{2019}s fast.\n",
+        "- It\u{2019}s fast \u{2014} really fast\u{2026}\n",
+    );
+    assert_eq!(
+        suggested_result(file, &diff),
+        file.replace(
+            "- It's fast.\n",
+            "- It's fast \u{2014} really fast\u{2026}\n"
+        )
+    );
+}

@@ -195,6 +195,14 @@ pub enum PlaceDoubt {
     Guess,
     /// The middle lines it replaces were not compared.
     Unseen,
+    /// It matches only before an earlier block's edit, on lines that edit
+    /// changes: the reference applies both, repeating or losing text.
+    OutOfOrder,
+    /// It matched inside a longer line.
+    InsideLine,
+    /// Its block structure is not what it looks like (a marker-like line,
+    /// a separator in its text).
+    Malformed,
 }
 
 impl PlaceDoubt {
@@ -204,6 +212,9 @@ impl PlaceDoubt {
             PlaceDoubt::WrongPlace => "wrong place?",
             PlaceDoubt::Guess => "guess",
             PlaceDoubt::Unseen => "unseen lines",
+            PlaceDoubt::OutOfOrder => "out of order",
+            PlaceDoubt::InsideLine => "inside a line",
+            PlaceDoubt::Malformed => "malformed",
         }
     }
 }
@@ -214,8 +225,18 @@ pub fn place_doubt(d: &crate::diagnose::BlockDiagnosis) -> Option<PlaceDoubt> {
     if d.state != "applied" {
         return None;
     }
+    use crate::diagnose::Reason;
     if d.misplaced {
         Some(PlaceDoubt::WrongPlace)
+    } else if d.risky && (d.out_of_order || d.stage == Some(engine::Stage::WholeFile)) {
+        Some(PlaceDoubt::OutOfOrder)
+    } else if d.reason == Some(Reason::PartialLine) {
+        Some(PlaceDoubt::InsideLine)
+    } else if matches!(
+        d.reason,
+        Some(Reason::Structure | Reason::MarkerTypo | Reason::DroppedLastLine)
+    ) {
+        Some(PlaceDoubt::Malformed)
     } else if d.stage != Some(engine::Stage::BlockAnchor) {
         None
     } else if d.tie.is_some() {
@@ -236,10 +257,26 @@ pub fn doubt_sentence(d: &crate::diagnose::BlockDiagnosis, doubt: PlaceDoubt) ->
         .matched_lines
         .map(|m| format!(" at {}", line_range("line", m[0], m[1])))
         .unwrap_or_default();
-    let head = format!(
-        "block #{} matched by its first and last lines only{at}",
-        d.index + 1
-    );
+    let n = d.index + 1;
+    let head = match doubt {
+        PlaceDoubt::OutOfOrder => {
+            return format!(
+                "block #{n} matches only before an earlier block's edit{at}, on lines that edit changes: applying both repeats or loses text"
+            );
+        }
+        PlaceDoubt::InsideLine => {
+            return format!(
+                "block #{n} matched inside a longer line{at}: the reference matches text, not whole lines"
+            );
+        }
+        PlaceDoubt::Malformed => {
+            let why = d
+                .reason
+                .map_or("its structure is unusual", |r| r.describe());
+            return format!("block #{n} applied, but not as it reads: {why}");
+        }
+        _ => format!("block #{n} matched by its first and last lines only{at}"),
+    };
     let why = match (doubt, d.closest, d.tie) {
         (PlaceDoubt::WrongPlace, Some(c), _) => format!(
             "its SEARCH text is closest to {}",
@@ -253,6 +290,7 @@ pub fn doubt_sentence(d: &crate::diagnose::BlockDiagnosis, doubt: PlaceDoubt) ->
         (PlaceDoubt::WrongPlace, ..) => "the edit lands at the wrong place".into(),
         (PlaceDoubt::Guess, ..) => "the place is a guess".into(),
         (PlaceDoubt::Unseen, ..) => "the lines between were replaced without being compared".into(),
+        _ => String::new(),
     };
     format!("{head}; {why}")
 }

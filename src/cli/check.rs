@@ -24,7 +24,21 @@ pub fn run(args: &CheckArgs) -> CmdResult {
     let index = LineIndex::new(&original);
     let outcome = engine::apply_indexed(&diff, &index, options);
     let blocks = diagnose::diagnose_indexed(&diff, &index, options, &outcome);
-    let ok = outcome.result.is_ok();
+    // A block the reference ignores (it never reached its separator, or its
+    // markers end in `\r`) takes no effect, and a malformed block that
+    // applies does not apply as it reads: the diff does not do what it says.
+    let ok = outcome.result.is_ok()
+        && blocks.iter().all(|d| {
+            d.state != "dropped"
+                && !matches!(
+                    d.reason,
+                    Some(
+                        diagnose::Reason::Structure
+                            | diagnose::Reason::MarkerTypo
+                            | diagnose::Reason::DroppedLastLine
+                    )
+                )
+        });
     // A diff without a block has nothing to check: the report says so
     // (JSON: a warning on stderr) and the exit status is 1, as `fix` has
     // nothing to fix. `apply` keeps the reference's answer.
@@ -112,7 +126,15 @@ pub fn render(file: &str, blocks: &[BlockDiagnosis], ok: bool, color: bool) -> S
     let mut s = String::new();
     for d in blocks {
         let (label, code) = match (d.state, d.reason) {
-            ("failed" | "not-reached" | "dropped", _) => ("error", "1;31"),
+            ("failed" | "not-reached" | "dropped", _)
+            | (
+                _,
+                Some(
+                    diagnose::Reason::Structure
+                    | diagnose::Reason::MarkerTypo
+                    | diagnose::Reason::DroppedLastLine,
+                ),
+            ) => ("error", "1;31"),
             (_, Some(_)) => ("warning", "1;33"),
             _ => ("ok", "1;32"),
         };

@@ -58,7 +58,25 @@ pub fn run<C>(
             (_, Some(b)) => b.state.name(),
             (_, None) => BlockState::Dropped.name(),
         };
-        out.push(analyse(&ctx, k, pb, eng, state, &mut from));
+        let mut d = analyse(&ctx, k, pb, eng, state, &mut from);
+        // An out-of-order block that lands on lines an earlier block edits:
+        // the reference applies both, and the result repeats or loses text.
+        if let (true, Some([a, b])) = (d.out_of_order, d.matched_lines)
+            && let Some(e) = out
+                .iter()
+                .filter_map(|e: &BlockDiagnosis| e.matched_lines.map(|m| (e.index, m)))
+                .find(|&(_, m)| m[0] <= b && a <= m[1])
+        {
+            d.risky = true;
+            d.suggestion = None;
+            d.message = format!(
+                "{} It overlaps block #{}'s {}: applying both repeats or loses text.",
+                d.message,
+                e.0 + 1,
+                crate::words::line_range("line", e.1[0], e.1[1])
+            );
+        }
+        out.push(d);
     }
     out
 }
@@ -250,6 +268,12 @@ fn analyse(
     d.risky = d.risky || (d.stage == Some(Stage::Empty) && !ctx.original.is_empty());
     if let (Some(reason), Some(r)) = (d.reason, region) {
         d.closest = Some(closest_of(ctx, pb, r));
+        // The reference would look for the next block after this one's
+        // place: an unplaced block's region stands in for its match.
+        if located.is_none() && r.end > 0 {
+            let end = ctx.index.line_start(r.end - 1) + ctx.file.line(r.end - 1).len();
+            *from = (*from).max(end);
+        }
         if d.line_diff.is_empty() {
             d.line_diff = line_diff(&pb.search, &ctx.file.lines(r.start, r.end), r.start + 1);
         }
@@ -257,7 +281,10 @@ fn analyse(
             d.differences = differences(&d.line_diff);
         }
         let replace = search_text(&pb.replace);
-        d.suggestion = if r.open_edge || anchor_guess(&d) || d.tie.is_some() {
+        // Where a separator is missing or doubled, which lines are SEARCH
+        // and which REPLACE cannot be told.
+        let sections_unclear = pb.problems.iter().any(|p| p.contains("separator"));
+        d.suggestion = if r.open_edge || anchor_guess(&d) || d.tie.is_some() || sections_unclear {
             None
         } else if reason == Reason::PartialLine {
             fragment_replacement(ctx, &pb.search, r, &replace)
@@ -350,9 +377,10 @@ fn fragment(ctx: &Ctx, search: &[&str]) -> Option<Found> {
 }
 
 /// What the region's lines become under a fragment SEARCH: the fragment
-/// replaced by `replace` in place; or `replace` itself when the SEARCH is
-/// the start of its line cut short (the model meant the whole line and
-/// wrote its REPLACE as whole lines).
+/// replaced by `replace` in place, so the rest of the file's lines stays.
+/// Only when the fragment starts its line and `replace` writes on past
+/// the fragment's end the way the file's line goes on (the model cut its
+/// SEARCH short but wrote whole lines) is `replace` the whole text.
 fn fragment_replacement(ctx: &Ctx, search: &[&str], r: Region, replace: &str) -> Option<String> {
     let (needle, _, count) = fragment_needle(ctx, search)?;
     let lines = ctx.file.joined(r.start, r.end);
@@ -360,7 +388,17 @@ fn fragment_replacement(ctx: &Ctx, search: &[&str], r: Region, replace: &str) ->
         return None;
     }
     let at = lines.find(needle.as_str())?;
-    if js_trim(&lines[..at]).is_empty() {
+    let rest = &lines[at + needle.len()..];
+    let written_on = replace
+        .trim_end_matches('\n')
+        .strip_prefix(needle.as_str())
+        .map(str::trim_start)
+        .unwrap_or("");
+    let goes_on: String = js_trim(rest).chars().take(3).collect();
+    if js_trim(&lines[..at]).is_empty()
+        && goes_on.chars().count() == 3
+        && written_on.starts_with(&goes_on)
+    {
         return Some(replace.to_string());
     }
     let replace = replace.strip_suffix('\n').unwrap_or(replace);
@@ -410,6 +448,12 @@ fn structural_reason(ctx: &Ctx, pb: &ParsedBlock, diffs: &mut Vec<Difference>) -
     let v2_unclosed =
         ctx.options.version == Version::V2 && ctx.options.is_final && !pb.has_replace_end;
     let mut problems: Vec<&str> = pb.problems.iter().map(String::as_str).collect();
+    problems.dedup();
+    if problems.contains(&"second separator in one block") {
+        problems.push(
+            "a line of `=` in its text (a Markdown or reST underline?) reads as a separator, so the block cannot quote it",
+        );
+    }
     if pb.ends_in_search && ctx.options.is_final {
         problems.push("SEARCH section never reaches a separator");
     }

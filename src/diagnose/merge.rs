@@ -13,7 +13,7 @@
 use similar::DiffOp;
 
 use super::closest::align;
-use super::normalize::{has_entity, has_lookalike, plain_lookalikes, unescape_entities};
+use super::normalize::{has_entity, plain_char, unescape_entities};
 use crate::engine::js::js_trim;
 use crate::textdiff;
 
@@ -92,6 +92,9 @@ pub fn merge(
             carry(&mut out, &mut next, first);
             next = last + 1;
         }
+        if fix.indent.is_none() && !news.is_empty() {
+            return None;
+        }
         out.extend(news.map(|k| fix.apply(&new[k])));
     }
     carry(&mut out, &mut next, region.len());
@@ -111,10 +114,15 @@ enum Indent {
 
 /// The corrections the SEARCH text needed, applied to the author's new lines.
 struct Corrections {
-    indent: Indent,
+    /// `None`: the REPLACE text follows the SEARCH text's indentation, but
+    /// no one relation maps that onto the file's: new lines have no safe
+    /// indentation.
+    indent: Option<Indent>,
     indent_char: char,
     entities: bool,
-    lookalikes: bool,
+    /// Look-alike characters the SEARCH text has and the file does not:
+    /// only these are the damage (the file may use others on purpose).
+    lookalikes: Vec<char>,
     crlf: bool,
 }
 
@@ -124,35 +132,34 @@ fn lead(l: &str) -> usize {
 
 /// The one relation between SEARCH and file indentation that every paired
 /// non-blank line agrees on, if any.
-fn indent_relation(search: &[&str], region: &[&str], pairs: &[(usize, usize)]) -> Indent {
+fn indent_relation(search: &[&str], region: &[&str], pairs: &[(usize, usize)]) -> Option<Indent> {
     let leads: Vec<(usize, usize)> = pairs
         .iter()
         .filter(|&&(i, _)| !js_trim(search[i]).is_empty())
         .map(|&(i, j)| (lead(search[i]), lead(region[j])))
         .collect();
     let Some(&(s0, f0)) = leads.first() else {
-        return Indent::Same;
+        return Some(Indent::Same);
     };
     let shift = f0 as isize - s0 as isize;
     if leads.iter().all(|&(s, f)| f as isize - s as isize == shift) {
-        return if shift == 0 {
+        return Some(if shift == 0 {
             Indent::Same
         } else {
             Indent::Shift(shift)
-        };
+        });
     }
-    if leads.iter().all(|&(s, _)| s == 0) {
-        return Indent::Same;
-    }
-    for k in 2..=4 {
-        if leads.iter().all(|&(s, f)| f == s * k) {
-            return Indent::Scale(k, 1);
+    if leads.iter().any(|&(s, _)| s > 0) {
+        for k in 2..=4 {
+            if leads.iter().all(|&(s, f)| f == s * k) {
+                return Some(Indent::Scale(k, 1));
+            }
+            if leads.iter().all(|&(s, f)| s == f * k) {
+                return Some(Indent::Scale(1, k));
+            }
         }
-        if leads.iter().all(|&(s, f)| s == f * k) {
-            return Indent::Scale(1, k);
-        }
     }
-    Indent::Same
+    None
 }
 
 impl Corrections {
@@ -182,7 +189,7 @@ impl Corrections {
         let indent = if follows_search {
             indent_relation(search, region, pairs)
         } else {
-            Indent::Same
+            Some(Indent::Same)
         };
         let indent_char = region
             .iter()
@@ -194,7 +201,15 @@ impl Corrections {
             indent,
             indent_char,
             entities: has_entity(&joined_search) && !has_entity(&joined_region),
-            lookalikes: has_lookalike(&joined_search) && !has_lookalike(&joined_region),
+            lookalikes: {
+                let mut damage: Vec<char> = joined_search
+                    .chars()
+                    .filter(|&c| plain_char(c) != Some(c) && !joined_region.contains(c))
+                    .collect();
+                damage.sort_unstable();
+                damage.dedup();
+                damage
+            },
             crlf,
         }
     }
@@ -204,12 +219,21 @@ impl Corrections {
         if self.entities {
             l = unescape_entities(&l);
         }
-        if self.lookalikes {
-            l = plain_lookalikes(&l);
+        if !self.lookalikes.is_empty() {
+            l = l
+                .chars()
+                .filter_map(|c| {
+                    if self.lookalikes.contains(&c) {
+                        plain_char(c)
+                    } else {
+                        Some(c)
+                    }
+                })
+                .collect();
         }
         if !js_trim(&l).is_empty() {
             let have = lead(&l);
-            let want = match self.indent {
+            let want = match self.indent.unwrap_or(Indent::Same) {
                 Indent::Same => have,
                 Indent::Shift(d) => (have as isize + d).max(0) as usize,
                 Indent::Scale(up, down) => have * up / down,
