@@ -264,6 +264,8 @@ fn a_diff_that_takes_no_effect_does_not_pass() {
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("never took effect"), "{out}");
     assert!(out.contains("the diff does not apply"), "{out}");
+    // The CRLF SEARCH line and its LF file line do not print alike.
+    assert!(out.contains("-     one();\u{240D}\n"), "{out}");
 }
 
 /// A Markdown underline in a block reads as a second separator: the

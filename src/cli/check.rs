@@ -167,7 +167,13 @@ pub fn render(file: &str, blocks: &[BlockDiagnosis], ok: bool, color: bool) -> S
                     "insert" => ("+", "32"),
                     _ => (" ", "2"),
                 };
-                let text = format!("{sign} {}", l.text.trim_end_matches('\r'));
+                // A carriage return is shown, not swallowed: a CRLF line and
+                // its LF twin must not print alike.
+                let body = match l.text.strip_suffix('\r') {
+                    Some(rest) => format!("{rest}\u{240D}"),
+                    None => l.text.clone(),
+                };
+                let text = format!("{sign} {body}");
                 s.push_str(&format!(
                     "   {} {}\n",
                     p.wrap("1;34", "|"),
