@@ -373,17 +373,28 @@ fn accept_shows_a_final_result_that_differs_from_the_live_view_first() {
     );
 }
 
-/// An in-order diff, finished or with its last block still streaming its
-/// replacement, reads the same live and final: one key writes it.
+/// An in-order diff reads the same live and final: one key writes it. With
+/// its last block still streaming its replacement, it reads the same too,
+/// but that block is cut short: one key asks, a second writes.
 #[test]
 fn accept_writes_at_once_when_the_live_view_is_the_final_result() {
-    for diff in [
-        block("line 7", "seven") + &block("line 150", "L150"),
-        block("line 7", "seven") + "------- SEARCH\nline 150\n=======\nL150",
-        block("line 7", "seven") + "------- SEARCH\nline 150\n=======\nL150\n",
+    for (diff, keys) in [
+        (block("line 7", "seven") + &block("line 150", "L150"), 1),
+        (
+            block("line 7", "seven") + "------- SEARCH\nline 150\n=======\nL150",
+            2,
+        ),
+        (
+            block("line 7", "seven") + "------- SEARCH\nline 150\n=======\nL150\n",
+            2,
+        ),
     ] {
         let mut app = app();
         app.set_diff(diff.clone());
+        if keys == 2 {
+            assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
+            assert!(notice_text(&app).contains("has not finished streaming"));
+        }
         match key(&mut app, KeyCode::Char('a')) {
             Effect::Accept(content) => {
                 assert!(app.shows(&content), "{diff}");
@@ -443,11 +454,11 @@ fn a_final_newline_the_live_view_has_is_not_written_unseen() {
     assert_eq!(app.result.text(), "a\n");
     assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
     assert!(app.final_preview);
-    // The second block matches only before the first block's edit, on its
-    // lines: accepting asks once more.
+    // The second block has not finished (and matches only before the
+    // first block's edit): accepting asks once more.
     assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
     assert!(
-        notice_text(&app).contains("on lines that edit changes"),
+        notice_text(&app).contains("has not finished streaming"),
         "{}",
         notice_text(&app)
     );
@@ -1176,4 +1187,31 @@ fn layout_toggle_keeps_the_top_line() {
     assert_eq!(app.view.scroll, app.row_of_original_line(149) + 2 + 2);
     key(&mut app, KeyCode::Char('u'));
     assert_eq!(app.view.scroll, change + 2);
+}
+
+/// `a` while a block is still streaming would write it cut short (its
+/// REPLACE half arrived, or nothing of it): srview asks first, and a second
+/// `a` writes what has arrived.
+#[test]
+fn accepting_mid_block_asks_first() {
+    let mut app = app();
+    let first = block("line 7", "seven");
+    app.set_diff(format!("{first}------- SEARCH\nline 9\n=======\nni"));
+    assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
+    assert!(
+        notice_text(&app).starts_with("block #2 has not finished streaming"),
+        "{}",
+        notice_text(&app)
+    );
+    match key(&mut app, KeyCode::Char('a')) {
+        Effect::Accept(content) => assert!(content.text().contains("seven")),
+        other => panic!("the second a writes, got {other:?}"),
+    }
+    // A finished diff is written at once.
+    let mut app = self::app();
+    app.set_diff(first);
+    assert!(matches!(
+        key(&mut app, KeyCode::Char('a')),
+        Effect::Accept(_)
+    ));
 }

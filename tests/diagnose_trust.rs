@@ -503,3 +503,18 @@ fn only_the_damaged_lookalikes_are_replaced() {
         )
     );
 }
+
+/// While the diff still streams, a complete SEARCH with no match has none
+/// *yet*: it is not reported as a block that does not apply.
+#[test]
+fn a_streaming_block_without_a_match_is_not_called_failed() {
+    let file = widgets();
+    let diff = "------- SEARCH\n  def nonexistent(self):\n=======\n  def other(";
+    let partial = Options {
+        version: Version::V1,
+        is_final: false,
+    };
+    let d = &diagnose(diff, &file, partial)[0];
+    assert!(d.message.contains("has no match so far"), "{}", d.message);
+    assert!(!d.message.contains("does not apply"), "{}", d.message);
+}

@@ -296,7 +296,7 @@ fn analyse(
                 .and_then(|merged| suggestion(&ctx.file, r.start + 1, r.end, &merged))
         };
     }
-    d.message = super::message::describe(&d, ctx.options.version);
+    d.message = super::message::describe(&d, ctx.options.version, ctx.options.is_final);
     d
 }
 

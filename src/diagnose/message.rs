@@ -4,9 +4,12 @@ use super::{BlockDiagnosis, DifferenceKind, Reason};
 use crate::engine::{Stage, Version};
 use crate::words::{self, similarity};
 
-pub fn describe(d: &BlockDiagnosis, version: Version) -> String {
+/// `is_final`: the diff is complete; while it still streams, a block
+/// without a match has none *yet*.
+pub fn describe(d: &BlockDiagnosis, version: Version, is_final: bool) -> String {
     let n = d.index + 1;
     let status = match d.state {
+        "failed" if !is_final => "has no match so far (the diff is still streaming)".to_string(),
         "failed" => "does not apply".to_string(),
         "not-reached" => "was not reached because an earlier block failed".to_string(),
         "dropped" => "never took effect".to_string(),
