@@ -1215,3 +1215,19 @@ fn accepting_mid_block_asks_first() {
         Effect::Accept(_)
     ));
 }
+
+/// A notice about the paused state goes when the stream resumes.
+#[test]
+fn a_paused_notice_goes_when_the_stream_resumes() {
+    let mut app = app();
+    app.set_diff(block("line 7", "seven"));
+    app.pause();
+    key(&mut app, KeyCode::Char('F'));
+    assert!(
+        notice_text(&app).starts_with("paused:"),
+        "{}",
+        notice_text(&app)
+    );
+    app.append_diff("\n");
+    assert_eq!(notice_text(&app), "");
+}

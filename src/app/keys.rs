@@ -190,10 +190,7 @@ pub fn on_key(app: &mut App, key: KeyEvent) -> Effect {
             });
         }
         KeyCode::Char('F') if app.stream == StreamState::Paused => {
-            app.notice = Some(Notice {
-                text: "paused: the panes already show the final result".into(),
-                error: false,
-            });
+            app.note_state("paused: the panes already show the final result".into());
         }
         KeyCode::Char('a') => return accept_confirmed(app, confirmed),
         KeyCode::Char('r') => return Effect::Reload,

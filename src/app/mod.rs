@@ -493,6 +493,13 @@ impl App {
         self.notice = Some(Notice { text, error: true });
     }
 
+    /// A notice about the stream's state as it is now (not an error): it
+    /// goes with the state, once new diff text arrives.
+    pub fn note_state(&mut self, text: String) {
+        self.refusal = Some(text.clone());
+        self.notice = Some(Notice { text, error: false });
+    }
+
     /// Drops the refusal notice, if it is still shown, and any held-back accept.
     pub fn clear_refusal(&mut self) {
         self.confirming_guess = false;
