@@ -311,7 +311,7 @@ impl Utf8Tail {
     fn decode(&mut self, bytes: &[u8], total: usize) -> Result<String, CliError> {
         let start = total - bytes.len() - self.pending.len();
         self.pending.extend_from_slice(bytes);
-        if let Some(at) = self.pending.iter().position(|&b| b == 0) {
+        if let Some(at) = memchr::memchr(0, &self.pending) {
             return Err(CliError::usage(format!(
                 "stdin looks binary (NUL byte at offset {}); refusing to treat it as text",
                 start + at
