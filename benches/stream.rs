@@ -184,7 +184,7 @@ fn main() {
         original.len() as f64 / 1e6
     );
     println!(
-        "| run | CPU user+sys (ms) | wall (ms) | lines out | bytes out | x one apply (CPU) | target |"
+        "| run | CPU user+sys (ms) | wall (ms) | lines out (first run) | bytes out (first run) | x one apply (CPU) | target |"
     );
     println!("|---|---:|---:|---:|---:|---:|---:|");
     let row = |name: &str, runs: &[Run], c: Duration, target: &str| {
