@@ -165,11 +165,13 @@ fn event_loop(
 }
 
 /// How long the first frame may wait for DIFF's first text: only a DIFF
-/// file, which the watcher reads at once (stdin and replays arrive when
-/// their writer decides).
+/// file, which the watcher reads at once and always answers (its text, an
+/// empty text when it is missing, or why it cannot be read), so the limit
+/// only bounds a very slow read. Stdin and replays arrive when their
+/// writer decides.
 fn first_text_wait(args: &PreviewArgs) -> Option<Duration> {
     match (&args.diff, args.replay) {
-        (Some(diff), None) if diff != Path::new("-") => Some(Duration::from_millis(50)),
+        (Some(diff), None) if diff != Path::new("-") => Some(Duration::from_millis(250)),
         _ => None,
     }
 }
