@@ -208,6 +208,26 @@ fn main() {
         full_input("fn main() {}\n"),
         false,
     );
+    // The two figures, against their targets.
+    let met = |ok: bool| if ok { "met" } else { "NOT met" };
+    let frames: Vec<Duration> = big.iter().filter_map(|r| r.first_frame).collect();
+    if !frames.is_empty() {
+        let m = median(frames);
+        println!(
+            "\nlaunch to first complete frame, {LINES} lines: median {} (target <= 100 ms): {}",
+            ms(m),
+            met(m <= Duration::from_millis(100))
+        );
+    }
+    let mut totals: Vec<u64> = big.iter().filter_map(|r| r.peak.map(|p| p.total)).collect();
+    totals.sort();
+    if let Some(&m) = totals.get(totals.len() / 2) {
+        let r = m as f64 / full_input(&original);
+        println!(
+            "previewer peak RSS / (file + diff), {LINES} lines: median {r:.2}x (target <= 3x): {}",
+            met(r <= 3.0)
+        );
+    }
 }
 
 /// Peak memory of a process, in KiB.
