@@ -37,7 +37,7 @@ impl std::fmt::Display for CliError {
 /// Decodes bytes as UTF-8 text, refusing binary content (a NUL byte, as git
 /// decides) and naming the offset of the first bad byte.
 pub fn decode(bytes: Vec<u8>, what: &str) -> Result<String, CliError> {
-    if let Some(at) = bytes.iter().position(|&b| b == 0) {
+    if let Some(at) = memchr::memchr(0, &bytes) {
         return Err(binary(what, at));
     }
     String::from_utf8(bytes).map_err(|e| {
@@ -99,7 +99,7 @@ fn read_stream(mut reader: impl Read, what: &str) -> Result<String, CliError> {
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(CliError::usage(format!("cannot read {what}: {e}"))),
         };
-        if let Some(at) = chunk[..n].iter().position(|&b| b == 0) {
+        if let Some(at) = memchr::memchr(0, &chunk[..n]) {
             return Err(binary(what, bytes.len() + at));
         }
         bytes.extend_from_slice(&chunk[..n]);

@@ -64,6 +64,51 @@ fn streamed_diff_is_shown_then_accepted() {
     );
 }
 
+/// A DIFF file already written at launch: the first frame drawn is the
+/// complete one, never a "waiting, 0 applied" frame before it.
+#[test]
+fn the_first_frame_shows_a_written_diff_applied() {
+    let dir = setup();
+    std::fs::write(dir.path().join("edit.diff"), DIFF).expect("write diff");
+    let mut s = Session::spawn(
+        dir.path(),
+        env!("CARGO_BIN_EXE_srview"),
+        &["main.rs", "edit.diff"],
+    );
+    s.wait_for("blocks applied", |c| c.contains("2 applied"));
+    let raw = s.raw_text();
+    assert!(
+        !raw.contains("waiting") && !raw.contains(" 0 applied"),
+        "a frame was drawn before the diff: {raw:?}"
+    );
+    s.press(b"q");
+    assert_eq!(s.exit_code(), 1);
+}
+
+/// `src/main.rs` links libc before libm: the optimized previewer, syntax
+/// highlighting included, runs without libm mapped.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "an unoptimized build calls exp2, which only libm has: run with --release"
+)]
+#[test]
+fn libm_is_not_loaded() {
+    let dir = setup();
+    std::fs::write(dir.path().join("edit.diff"), DIFF).expect("write diff");
+    let mut s = Session::spawn(
+        dir.path(),
+        env!("CARGO_BIN_EXE_srview"),
+        &["main.rs", "edit.diff"],
+    );
+    s.wait_for("blocks applied", |c| c.contains("2 applied"));
+    let maps = std::fs::read_to_string(format!("/proc/{}/maps", s.pid())).expect("maps");
+    assert!(maps.contains("libc.so"), "not the process expected: {maps}");
+    assert!(!maps.contains("libm.so"), "libm is mapped: {maps}");
+    s.press(b"q");
+    assert_eq!(s.exit_code(), 1);
+}
+
 #[test]
 fn quit_leaves_file_untouched() {
     let dir = setup();

@@ -217,3 +217,102 @@ fn a_stream_that_never_ends_keeps_answering() {
     let _ = child.kill();
     let _ = child.wait();
 }
+
+/// Coalescing: however fast the pieces come, lines are at least
+/// `--stream-interval` apart, each one right for the bytes it covers, and
+/// the last piece is always answered by the final line.
+#[test]
+fn coalesced_lines_are_an_interval_apart_and_the_final_line_is_never_dropped() {
+    let file = original_file();
+    let started = std::time::Instant::now();
+    let (mut child, rx) = spawn(
+        file.path(),
+        &["--stream-content", "--stream-interval", "40"],
+    );
+    let mut stdin = child.stdin.take().expect("stdin");
+    for piece in DIFF.as_bytes().chunks(2) {
+        stdin.write_all(piece).expect("write");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    drop(stdin);
+    let mut lines = Vec::new();
+    loop {
+        let line = next_line(&rx);
+        let is_final = line["final"] == true;
+        lines.push(line);
+        if is_final {
+            break;
+        }
+    }
+    let elapsed = started.elapsed();
+    assert_eq!(child.wait().expect("exit").code(), Some(0));
+    let (last, updates) = lines.split_last().expect("lines");
+    assert_line_matches_engine(last, true);
+    assert_eq!(last["bytes"].as_u64(), Some(DIFF.len() as u64));
+    for line in updates {
+        assert_line_matches_engine(line, false);
+    }
+    // Every update was written within `elapsed`, 40 ms after the one before.
+    let most = elapsed.as_millis() as usize / 40 + 1;
+    assert!(
+        updates.len() <= most,
+        "{} updates in {elapsed:?}, at most {most} allowed",
+        updates.len()
+    );
+    // The pieces took ~200 ms to write: answered while they came.
+    assert!(!updates.is_empty(), "no update before the final line");
+    let seqs: Vec<u64> = lines.iter().filter_map(|l| l["seq"].as_u64()).collect();
+    assert_eq!(seqs, (1..=lines.len() as u64).collect::<Vec<_>>());
+}
+
+/// Text that arrives just after a line is answered once the interval has
+/// passed, without waiting for more input.
+#[test]
+fn a_pending_update_is_answered_without_more_input() {
+    let file = original_file();
+    let (mut child, rx) = spawn(file.path(), &["--stream-interval", "300"]);
+    let mut stdin = child.stdin.take().expect("stdin");
+    let (first, rest) = DIFF.split_at(20);
+    stdin.write_all(first.as_bytes()).expect("write");
+    stdin.flush().expect("flush");
+    let line = next_line(&rx);
+    assert_eq!(line["bytes"].as_u64(), Some(20), "the first piece at once");
+    let (second, third) = rest.split_at(30);
+    stdin.write_all(second.as_bytes()).expect("write");
+    stdin.flush().expect("flush");
+    // stdin stays open and quiet: the update still comes.
+    let line = next_line(&rx);
+    assert_eq!(line["bytes"].as_u64(), Some(50));
+    assert_eq!(line["final"], false);
+    stdin.write_all(third.as_bytes()).expect("write");
+    drop(stdin);
+    let last = next_line(&rx);
+    assert_eq!(last["final"], true);
+    assert_eq!(last["seq"], 3);
+    assert_eq!(child.wait().expect("exit").code(), Some(0));
+}
+
+/// The end of input is answered at once, not when the interval ends: with
+/// a one-minute interval the final line still comes within `next_line`'s
+/// wait, covering every byte.
+#[test]
+fn the_end_of_input_is_answered_at_once() {
+    let file = original_file();
+    let (mut child, rx) = spawn(file.path(), &["--stream-interval", "60000"]);
+    let mut stdin = child.stdin.take().expect("stdin");
+    let (first, rest) = DIFF.split_at(20);
+    stdin.write_all(first.as_bytes()).expect("write");
+    stdin.flush().expect("flush");
+    assert_eq!(next_line(&rx)["bytes"].as_u64(), Some(20));
+    stdin.write_all(rest.as_bytes()).expect("write");
+    drop(stdin);
+    let last = next_line(&rx);
+    assert_eq!(last["final"], true);
+    assert_eq!(
+        last["seq"], 2,
+        "the rest was not answered by a line of its own"
+    );
+    assert_eq!(last["bytes"].as_u64(), Some(DIFF.len() as u64));
+    assert_eq!(last["newContentLength"].as_u64(), Some(37));
+    assert_eq!(child.wait().expect("exit").code(), Some(0));
+}

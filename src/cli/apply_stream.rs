@@ -1,32 +1,50 @@
 //! `srview apply FILE [DIFF] --stream`: reads the diff as it arrives (stdin,
-//! or DIFF read to its end) and prints one JSON line per update, then a last
-//! line with `"final": true` for the complete diff.
+//! or DIFF read to its end) and prints JSON lines as the result changes,
+//! then a last line with `"final": true` for the complete diff.
 //!
-//! Each line: `seq` (1-based), `bytes` (diff bytes the update covers), `final`, `ok`,
-//! `error`, `newContentLength` (UTF-8 bytes; null on error), `matchIndices`,
-//! `blocks` (the per-block report), and with `--stream-content` also
-//! `newContent`. Updates apply in partial mode; the last line in final mode
-//! unless `--partial`. Input already waiting when an update is due is read
-//! first, so a fast writer gets fewer, larger updates.
+//! Each line: `seq` (1-based), `bytes` (diff bytes the line covers), `final`,
+//! `ok`, `error`, `newContentLength` (UTF-8 bytes; null on error),
+//! `matchIndices`, `blocks` (the per-block report), and with
+//! `--stream-content` also `newContent`. Updates apply in partial mode; the
+//! last line in final mode unless `--partial`.
+//!
+//! Lines are coalesced: at most one per `--stream-interval` milliseconds,
+//! each describing everything received when it is written (input already
+//! waiting is read first). Text arriving after a line is answered by the
+//! next one once the interval has passed, even if no more text comes; the
+//! final line is always written, as soon as input ends. Stdin is read and
+//! waited on (`poll`) on the main thread, and each line is serialized into
+//! one reused buffer and written with one `write`.
 
 use std::io::{Read, Write};
 use std::path::Path;
-use std::sync::mpsc::{self, Receiver, TryRecvError};
+use std::time::{Duration, Instant};
 
-use serde_json::{Value, json};
+use serde::Serialize;
 
 use super::{ApplyArgs, CmdResult};
 use crate::engine::session::Session;
-use crate::engine::{self, Outcome};
+use crate::engine::{self, BlockReport, Outcome};
 use crate::input::CliError;
 
 const READ_SIZE: usize = 64 * 1024;
 
-/// What the reader thread sends.
-enum Input {
-    Data(Vec<u8>),
-    End,
-    Failed(String),
+/// One output line. Field order is the order on the wire.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Line<'a> {
+    seq: usize,
+    bytes: usize,
+    #[serde(rename = "final")]
+    is_final: bool,
+    ok: bool,
+    error: Option<&'a str>,
+    new_content_length: Option<usize>,
+    match_indices: &'a [usize],
+    blocks: &'a [BlockReport],
+    /// Present only with `--stream-content` (null on error).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    new_content: Option<Option<&'a str>>,
 }
 
 pub fn run(args: &ApplyArgs) -> CmdResult {
@@ -36,8 +54,8 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
         .ok_or_else(|| CliError::usage("apply --stream needs FILE"))?;
     let original = super::apply::load_original(file, args.new_file)?;
     let session = Session::new(original, args.engine.version());
-    let source = open_source(args.diff.as_deref())?;
-    let rx = spawn_reader(source);
+    let mut source = Source::open(args.diff.as_deref())?;
+    let interval = Duration::from_millis(args.stream_interval);
     let mut stream = Stream {
         session,
         decoder: Utf8Tail::default(),
@@ -49,24 +67,41 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
         bytes: 0,
         seq: 0,
         with_content: args.stream_content,
-        out: std::io::stdout().lock(),
+        buf: Vec::new(),
+        out: std::io::stdout(),
     };
+    let mut chunk = vec![0u8; READ_SIZE];
+    // When the last line was written, and whether text came in since.
+    let mut last_line: Option<Instant> = None;
+    let mut unanswered = false;
     loop {
-        let Some(ended) = stream.take_available(&rx)? else {
-            continue;
+        let due = last_line.map(|t| t + interval);
+        // Nothing to answer: wait for input as long as it takes. Otherwise
+        // wait at most until the next line is due.
+        let wait = match (unanswered, due) {
+            (false, _) => None,
+            (true, None) => Some(Duration::ZERO),
+            (true, Some(due)) => Some(due.saturating_duration_since(Instant::now())),
         };
-        if ended {
-            break;
+        if source.readable_within(wait)? {
+            let n = source.read(&mut chunk)?;
+            if n == 0 {
+                break;
+            }
+            unanswered |= stream.take(&chunk[..n])?;
         }
-        let summary_line = stream.update_line(false);
-        stream.emit(summary_line)?;
+        let now = Instant::now();
+        if unanswered && due.is_none_or(|due| now >= due) {
+            stream.write_update()?;
+            last_line = Some(now);
+            unanswered = false;
+        }
     }
     stream.decoder.finish()?;
     let outcome = stream.session.outcome(!args.partial);
-    let mut line = line_from_outcome(&outcome, stream.with_content);
     stream.seq += 1;
-    decorate(&mut line, stream.seq, stream.bytes, true);
-    stream.emit(line)?;
+    let (seq, bytes, with_content) = (stream.seq, stream.bytes, stream.with_content);
+    stream.write_outcome(&outcome, seq, bytes, true, with_content)?;
     match &outcome.result {
         Ok(applied) => {
             if args.write {
@@ -87,39 +122,22 @@ struct Stream<W: Write> {
     bytes: usize,
     seq: usize,
     with_content: bool,
+    /// The line being written, reused from line to line.
+    buf: Vec<u8>,
     out: W,
 }
 
 impl<W: Write> Stream<W> {
-    /// Blocks for input, then drains whatever else is already waiting.
-    /// `Some(true)` at end of input, `Some(false)` after new text, `None`
-    /// when the bytes read so far end inside a character.
-    fn take_available(&mut self, rx: &Receiver<Input>) -> Result<Option<bool>, CliError> {
-        let mut next = rx.recv().unwrap_or(Input::End);
-        let mut text = String::new();
-        loop {
-            match next {
-                Input::Data(bytes) => {
-                    self.bytes += bytes.len();
-                    text.push_str(&self.decoder.decode(bytes, self.bytes)?);
-                }
-                Input::End => {
-                    self.add(&text);
-                    return Ok(Some(true));
-                }
-                Input::Failed(e) => return Err(CliError::usage(format!("cannot read diff: {e}"))),
-            }
-            next = match rx.try_recv() {
-                Ok(input) => input,
-                Err(TryRecvError::Empty) => break,
-                Err(TryRecvError::Disconnected) => Input::End,
-            };
-        }
+    /// Takes bytes read; true when they completed new text (false when they
+    /// end inside a character and nothing before it was new).
+    fn take(&mut self, bytes: &[u8]) -> Result<bool, CliError> {
+        self.bytes += bytes.len();
+        let text = self.decoder.decode(bytes, self.bytes)?;
         if text.is_empty() {
-            return Ok(None);
+            return Ok(false);
         }
         self.add(&text);
-        Ok(Some(false))
+        Ok(true)
     }
 
     fn add(&mut self, text: &str) {
@@ -135,102 +153,149 @@ impl<W: Write> Stream<W> {
         }
     }
 
-    fn update_line(&mut self, is_final: bool) -> Value {
-        let mut line = if self.with_content {
-            line_from_outcome(&self.session.outcome(is_final), true)
-        } else {
-            let summary = self.session.summary(is_final);
-            let (ok, len, error) = match &summary.result {
-                Ok(len) => (true, Some(*len), None),
-                Err(e) => (false, None, Some(e.message.as_str())),
-            };
-            json!({
-                "ok": ok,
-                "error": error,
-                "newContentLength": len,
-                "matchIndices": summary.match_indices,
-                "blocks": summary.blocks,
-            })
-        };
+    /// Writes the line for everything received so far, in partial mode.
+    fn write_update(&mut self) -> Result<(), CliError> {
         self.seq += 1;
         // The bytes this update describes: a character cut by the read is
         // held back until its second half arrives.
-        decorate(
-            &mut line,
-            self.seq,
-            self.bytes - self.decoder.pending.len(),
+        let bytes = self.bytes - self.decoder.pending.len();
+        if self.with_content {
+            let outcome = self.session.outcome(false);
+            return self.write_outcome(&outcome, self.seq, bytes, false, true);
+        }
+        let summary = self.session.summary(false);
+        let (ok, len, error) = match &summary.result {
+            Ok(len) => (true, Some(*len), None),
+            Err(e) => (false, None, Some(e.message.as_str())),
+        };
+        let line = Line {
+            seq: self.seq,
+            bytes,
+            is_final: false,
+            ok,
+            error,
+            new_content_length: len,
+            match_indices: &summary.match_indices,
+            blocks: &summary.blocks,
+            new_content: None,
+        };
+        write_line(&mut self.buf, &mut self.out, &line)
+    }
+
+    fn write_outcome(
+        &mut self,
+        outcome: &Outcome,
+        seq: usize,
+        bytes: usize,
+        is_final: bool,
+        with_content: bool,
+    ) -> Result<(), CliError> {
+        let (ok, len, indices, error, content): (_, _, &[usize], _, _) = match &outcome.result {
+            Ok(a) => (
+                true,
+                Some(a.new_content.len()),
+                &a.match_indices,
+                None,
+                Some(a.new_content.as_str()),
+            ),
+            Err(e) => (false, None, &[], Some(e.message.as_str()), None),
+        };
+        let line = Line {
+            seq,
+            bytes,
             is_final,
-        );
-        line
-    }
-
-    fn emit(&mut self, line: Value) -> Result<(), CliError> {
-        let io_err = |e: std::io::Error| CliError::usage(format!("cannot write stdout: {e}"));
-        serde_json::to_writer(&mut self.out, &line).map_err(|e| CliError::usage(e.to_string()))?;
-        self.out.write_all(b"\n").map_err(io_err)?;
-        self.out.flush().map_err(io_err)
-    }
-}
-
-fn line_from_outcome(outcome: &Outcome, with_content: bool) -> Value {
-    let (ok, len, indices, error, content) = match &outcome.result {
-        Ok(a) => (
-            true,
-            Some(a.new_content.len()),
-            a.match_indices.clone(),
-            None,
-            Some(a.new_content.as_str()),
-        ),
-        Err(e) => (false, None, Vec::new(), Some(e.message.as_str()), None),
-    };
-    let mut line = json!({
-        "ok": ok,
-        "error": error,
-        "newContentLength": len,
-        "matchIndices": indices,
-        "blocks": outcome.blocks,
-    });
-    if with_content {
-        line["newContent"] = json!(content);
-    }
-    line
-}
-
-fn decorate(line: &mut Value, seq: usize, bytes: usize, is_final: bool) {
-    line["seq"] = json!(seq);
-    line["bytes"] = json!(bytes);
-    line["final"] = json!(is_final);
-}
-
-fn open_source(diff: Option<&Path>) -> Result<Box<dyn Read + Send>, CliError> {
-    match diff {
-        Some(p) if p != Path::new("-") => std::fs::File::open(p)
-            .map(|f| Box::new(f) as Box<dyn Read + Send>)
-            .map_err(|e| CliError::usage(format!("cannot read {}: {e}", p.display()))),
-        _ => Ok(Box::new(std::io::stdin())),
+            ok,
+            error,
+            new_content_length: len,
+            match_indices: indices,
+            blocks: &outcome.blocks,
+            new_content: with_content.then_some(content),
+        };
+        write_line(&mut self.buf, &mut self.out, &line)
     }
 }
 
-/// Reads in the background so the main thread can see what is already
-/// waiting without blocking.
-fn spawn_reader(mut source: Box<dyn Read + Send>) -> Receiver<Input> {
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let mut buf = vec![0u8; READ_SIZE];
+/// Serializes `line` into `buf` and writes it, newline included, at once.
+fn write_line(buf: &mut Vec<u8>, out: &mut impl Write, line: &Line) -> Result<(), CliError> {
+    buf.clear();
+    serde_json::to_writer(&mut *buf, line).map_err(|e| CliError::usage(e.to_string()))?;
+    buf.push(b'\n');
+    let io_err = |e: std::io::Error| CliError::usage(format!("cannot write stdout: {e}"));
+    out.write_all(buf).map_err(io_err)?;
+    out.flush().map_err(io_err)
+}
+
+/// Where the diff comes from: stdin or a file, read on this thread.
+enum Source {
+    Stdin(std::io::Stdin),
+    File(std::fs::File),
+}
+
+impl Source {
+    fn open(diff: Option<&Path>) -> Result<Self, CliError> {
+        match diff {
+            Some(p) if p != Path::new("-") => std::fs::File::open(p)
+                .map(Source::File)
+                .map_err(|e| CliError::usage(format!("cannot read {}: {e}", p.display()))),
+            _ => Ok(Source::Stdin(std::io::stdin())),
+        }
+    }
+
+    fn read(&mut self, buf: &mut [u8]) -> Result<usize, CliError> {
         loop {
-            let msg = match source.read(&mut buf) {
-                Ok(0) => Input::End,
-                Ok(n) => Input::Data(buf[..n].to_vec()),
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(e) => Input::Failed(e.to_string()),
+            // Stdin's own buffer stays empty: a read as large as it goes
+            // straight to the descriptor, so `poll` sees all that is waiting.
+            let got = match self {
+                Source::Stdin(s) => s.read(buf),
+                Source::File(f) => f.read(buf),
             };
-            let last = !matches!(msg, Input::Data(_));
-            if tx.send(msg).is_err() || last {
-                return;
+            match got {
+                Ok(n) => return Ok(n),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(CliError::usage(format!("cannot read diff: {e}"))),
             }
         }
-    });
-    rx
+    }
+
+    /// Waits until a read would not block (data, end of input or an error
+    /// to report), at most `limit` (`None`: as long as it takes). False
+    /// when the time ran out first.
+    #[cfg(unix)]
+    fn readable_within(&self, limit: Option<Duration>) -> Result<bool, CliError> {
+        use std::os::fd::AsRawFd;
+        let fd = match self {
+            Source::Stdin(s) => s.as_raw_fd(),
+            Source::File(f) => f.as_raw_fd(),
+        };
+        // Rounded up: waking before the line is due would only wait again.
+        let timeout = limit.map_or(-1, |d| {
+            i32::try_from(d.as_micros().div_ceil(1000)).unwrap_or(i32::MAX)
+        });
+        let mut pfd = libc::pollfd {
+            fd,
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        // SAFETY: one valid `pollfd`, and its count.
+        let rc = unsafe { libc::poll(&mut pfd, 1, timeout) };
+        if rc < 0 {
+            let e = std::io::Error::last_os_error();
+            if e.kind() == std::io::ErrorKind::Interrupted {
+                // Let the caller look at the clock and wait again.
+                return Ok(false);
+            }
+            return Err(CliError::usage(format!("cannot wait for the diff: {e}")));
+        }
+        // POLLIN, POLLHUP (the writer is gone), POLLERR, POLLNVAL: the read
+        // tells which.
+        Ok(rc > 0)
+    }
+
+    /// Without `poll`: a read blocks, so a line is due only after one.
+    #[cfg(not(unix))]
+    fn readable_within(&self, _limit: Option<Duration>) -> Result<bool, CliError> {
+        Ok(true)
+    }
 }
 
 /// UTF-8 decoding across read boundaries: a character split between two
@@ -243,10 +308,10 @@ struct Utf8Tail {
 
 impl Utf8Tail {
     /// `total` is the byte count received including `bytes`, for messages.
-    fn decode(&mut self, bytes: Vec<u8>, total: usize) -> Result<String, CliError> {
+    fn decode(&mut self, bytes: &[u8], total: usize) -> Result<String, CliError> {
         let start = total - bytes.len() - self.pending.len();
-        self.pending.extend_from_slice(&bytes);
-        if let Some(at) = self.pending.iter().position(|&b| b == 0) {
+        self.pending.extend_from_slice(bytes);
+        if let Some(at) = memchr::memchr(0, &self.pending) {
             return Err(CliError::usage(format!(
                 "stdin looks binary (NUL byte at offset {}); refusing to treat it as text",
                 start + at

@@ -147,12 +147,16 @@ pub struct ApplyArgs {
     /// FILE may not exist: start from an empty original.
     #[arg(long)]
     pub new_file: bool,
-    /// Read stdin as it arrives; print one JSON line per update.
+    /// Read stdin as it arrives; print JSON lines as the result changes.
     #[arg(long)]
     pub stream: bool,
     /// With --stream, include the new content in every line.
     #[arg(long)]
     pub stream_content: bool,
+    /// With --stream, at most one line per MS milliseconds (0: one per read);
+    /// the final line is always written.
+    #[arg(long, value_name = "MS", default_value_t = 20)]
+    pub stream_interval: u64,
     /// Apply every edit of an agent transcript instead of one diff.
     #[arg(long, value_name = "MSG")]
     pub transcript: Option<PathBuf>,

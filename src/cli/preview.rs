@@ -99,6 +99,21 @@ fn event_loop(
     let mut caches = Caches::new(Syntaxes::load(), app);
     spawn_term_reader(tx);
     let mut pause = PauseTimer::new();
+    // The watcher reads a DIFF file as soon as it starts, while FILE loads:
+    // its text is usually queued by now. Taking it before the first draw
+    // makes the first frame the complete one instead of a "waiting" frame
+    // followed by a re-apply and a second frame.
+    if let Some(limit) = first_text_wait(args)
+        && let Waited::Events(pending) = next_events_within(rx, Some(limit))
+    {
+        let changes = app.diff_changes;
+        if let Some(exit) = apply_batch(app, pending, |app, ev| handle(terminal, app, ev, args))? {
+            return Ok(exit);
+        }
+        if app.diff_changes != changes {
+            pause.diff_changed(app, args);
+        }
+    }
     // When the last events came: diagnosing waits for a quiet moment.
     let mut quiet_since = Instant::now();
     loop {
@@ -146,6 +161,18 @@ fn event_loop(
         if app.diff_changes != changes {
             pause.diff_changed(app, args);
         }
+    }
+}
+
+/// How long the first frame may wait for DIFF's first text: only a DIFF
+/// file, which the watcher reads at once and always answers (its text, an
+/// empty text when it is missing, or why it cannot be read), so the limit
+/// only bounds a very slow read. Stdin and replays arrive when their
+/// writer decides.
+fn first_text_wait(args: &PreviewArgs) -> Option<Duration> {
+    match (&args.diff, args.replay) {
+        (Some(diff), None) if diff != Path::new("-") => Some(Duration::from_millis(250)),
+        _ => None,
     }
 }
 
