@@ -346,8 +346,13 @@ fn accepting_a_misplaced_block_asks_first_in_a_transcript() {
     ws.on_key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE));
     assert_eq!(notice(&ws), "accept cancelled: nothing written");
     assert_eq!(key(&mut ws, 'a'), WsEffect::None);
-    // New transcript text cancels too.
-    feed(&mut ws, &text, true);
+    // More transcript text that leaves the file as it is keeps the question...
+    let more = format!("{text}And that is all.\n");
+    feed(&mut ws, &more, true);
+    assert!(notice(&ws).contains("press a again"), "{}", notice(&ws));
+    // ...a change to the file in doubt cancels it.
+    let changed = more.replace("three();", "four();");
+    feed(&mut ws, &changed, true);
     assert_eq!(notice(&ws), "");
     assert_eq!(key(&mut ws, 'a'), WsEffect::None, "asks again");
     assert_eq!(key(&mut ws, 'a'), WsEffect::Write(vec![1]));
