@@ -302,6 +302,8 @@ impl Workspace {
         }
         tab.state = FileState::Refused;
         tab.calls = 0;
+        // No diff is coming for it: not `waiting`.
+        tab.app.end_stream();
         tab.app.notice = Some(Notice {
             text: format!("nothing of this file is shown or written: {why}"),
             error: true,

@@ -67,14 +67,9 @@ pub fn tab_bar(
     let (header, hint) = match whole {
         Some(chosen) => chosen,
         None => {
-            // The current tab, its separator and a `…` on each side.
-            let current_w = tabs.get(2 * ws.current).map_or(0, |s| s.content.width()) + 3;
-            let header = headers[2].clone();
-            let hint = hints
-                .iter()
-                .find(|h| header.width() + current_w + h.width() <= width)
-                .unwrap_or(&hints[hints.len() - 1]);
-            (header, *hint)
+            // Tabs are left out anyway: the shortest hint keeps `A` in
+            // sight and leaves the most room to the tabs.
+            (headers[2].clone(), hints[hints.len() - 1])
         }
     };
     let mut spans = vec![Span::styled(header, theme.bar())];
