@@ -99,7 +99,7 @@ pub struct Workspace {
     pub follow_tabs: bool,
     /// An accept held back because a block's place is in doubt: the key
     /// that asked (`a` or `A`); pressing it again writes, any other key or
-    /// new transcript text cancels.
+    /// new transcript text that changes the files in question cancels.
     confirming: Option<KeyCode>,
     /// The notice saying why accepting wrote nothing (or asking to confirm),
     /// and when it goes.
@@ -133,14 +133,15 @@ impl Workspace {
         self.notice = Some(Notice { text, error });
     }
 
-    /// A write the loop attempted for an accept wrote nothing: `text` says
-    /// why, until a key is pressed.
+    /// The loop's write for an accept was refused or failed: `text` says
+    /// why (and what was written, if anything), until a key is pressed.
     pub fn refuse_write(&mut self, text: String) {
         self.refuse(text, Until::Key, true);
     }
 
-    /// Files whose state (and content, for `Until::Content`) the refusal
-    /// watches, as they are now.
+    /// Whether what the shown refusal describes is over: a file it watches
+    /// changed state (or content, for `Until::Content`), or a first file
+    /// appeared.
     fn refusal_ended(&self) -> bool {
         let Some(r) = &self.refusal else {
             return false;
