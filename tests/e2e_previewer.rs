@@ -612,3 +612,121 @@ fn a_finished_transcript_file_is_paused() {
     s.press(b"q");
     assert_eq!(s.exit_code(), 1);
 }
+
+fn replace_call(path: &str, search: &str, replace: &str) -> String {
+    format!(
+        "<replace_in_file>\n<path>{path}</path>\n<diff>\n------- SEARCH\n{search}\n=======\n{replace}\n+++++++ REPLACE\n</diff>\n</replace_in_file>\n"
+    )
+}
+
+/// Calls on paths outside `--cwd` show as refused tabs, and `A` writes
+/// nothing while one is refused, naming them (as `srview apply
+/// --transcript --write` refuses).
+#[test]
+fn transcript_refused_paths_are_shown_and_block_accept_all() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let cwd = dir.path().join("w");
+    std::fs::create_dir_all(cwd.join("sub")).expect("mkdir");
+    std::fs::write(cwd.join("a.txt"), "one\n").expect("write");
+    std::fs::write(cwd.join("sub/b.txt"), "one\n").expect("write");
+    std::fs::write(dir.path().join("o.txt"), "one\n").expect("write");
+    let absolute = dir.path().join("o.txt").display().to_string();
+    let transcript = [
+        replace_call("a.txt", "one", "uno"),
+        replace_call("../o.txt", "one", "uno"),
+        replace_call(&absolute, "one", "uno"),
+        replace_call("sub/b.txt", "one", "uno"),
+    ]
+    .concat();
+    std::fs::write(dir.path().join("msg.md"), transcript).expect("write transcript");
+    let mut s = Session::spawn(
+        dir.path(),
+        env!("CARGO_BIN_EXE_srview"),
+        &["--transcript", "--final", "--cwd", "w", "msg.md"],
+    );
+    s.wait_for("a refused tab", |c| c.contains("refused: outside --cwd"));
+    s.press(b"A");
+    s.wait_for("the refusal", |c| {
+        c.contains("nothing written: refused: ../o.txt (outside --cwd)")
+    });
+    for f in ["w/a.txt", "w/sub/b.txt", "o.txt"] {
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join(f)).expect("read"),
+            "one\n",
+            "{f}"
+        );
+    }
+    s.press(b"q");
+    assert_eq!(s.exit_code(), 1, "nothing was written");
+}
+
+/// A file edited on disk after srview loaded it: `A` refuses once, worded
+/// once and naming `r`; `r` reloads it and `A` then writes the edit onto
+/// what is on disk now.
+#[test]
+fn transcript_r_reloads_a_file_changed_on_disk() {
+    let dir = setup();
+    std::fs::write(
+        dir.path().join("msg.md"),
+        replace_call("main.rs", "    42", "    43"),
+    )
+    .expect("write transcript");
+    let mut s = Session::spawn(
+        dir.path(),
+        env!("CARGO_BIN_EXE_srview"),
+        &["--transcript", "--final", "msg.md"],
+    );
+    s.wait_for("applied", |c| c.contains("1 main.rs applied"));
+    let edited = format!("{ORIGINAL}// edited by hand\n");
+    std::fs::write(dir.path().join("main.rs"), &edited).expect("edit by hand");
+    s.press(b"A");
+    s.wait_for("the refusal", |c| {
+        c.contains("nothing written: main.rs changed on disk since it was loaded: press r")
+    });
+    assert!(!s.contents().contains("nothing written: nothing written"));
+    s.press(b"r");
+    s.wait_for("reloaded", |c| c.contains("reloaded 1 file from disk"));
+    s.press(b"A");
+    assert_eq!(s.exit_code(), 0);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("main.rs")).expect("read"),
+        edited.replace("    42", "    43")
+    );
+}
+
+/// A refusal stays on screen while the transcript keeps streaming, until a key.
+#[test]
+fn transcript_refusal_survives_streamed_chunks() {
+    let dir = setup();
+    let long: String = (0..40).map(|i| format!("    // line {i}\n")).collect();
+    std::fs::write(
+        dir.path().join("msg.md"),
+        replace_call("main.rs", "    42", &format!("{long}    43")),
+    )
+    .expect("write transcript");
+    let mut s = Session::spawn(
+        dir.path(),
+        env!("CARGO_BIN_EXE_srview"),
+        &["--transcript", "--replay", "100", "msg.md"],
+    );
+    s.wait_for("streaming", |c| c.contains("1 main.rs streaming"));
+    s.press(b"A");
+    let refusal = "nothing written: main.rs is still streaming";
+    s.wait_for("the refusal", |c| c.contains(refusal));
+    let bytes = |c: &str| {
+        c.split(" B ")
+            .next()
+            .and_then(|h| h.rsplit(' ').next())
+            .map(str::to_string)
+            .unwrap_or_default()
+    };
+    let before = bytes(&s.contents());
+    s.wait_for("more text streamed", |c| bytes(c) != before);
+    let screen = s.contents();
+    assert!(screen.contains(refusal), "{screen}");
+    assert!(!screen.contains("streaming: streaming"), "{screen}");
+    s.press(b"j");
+    s.wait_for("gone with a key", |c| !c.contains(refusal));
+    s.press(b"q");
+    assert_eq!(s.exit_code(), 1);
+}

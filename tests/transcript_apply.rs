@@ -257,7 +257,8 @@ fn a_file_changed_on_disk_stops_every_write() {
     std::fs::write(dir.path().join("settings.toml"), "edited by hand\n").expect("write");
     let all: Vec<_> = files.iter().collect();
     let err = srview::source::transcript::write_files(&ws, &all).expect_err("refused");
-    assert!(err.contains("changed on disk"), "{err}");
+    assert!(err.message.contains("changed on disk"), "{err}");
+    assert!(err.changed_on_disk);
     assert_eq!(
         read(dir.path(), "inventory.py"),
         read(&demo_dir(), "inventory.py")

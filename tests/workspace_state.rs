@@ -149,7 +149,7 @@ fn final_preview_key_is_not_passed_to_tabs() {
 }
 
 /// The `?` overlay of a transcript lists its keys: files and accept-all,
-/// not the single-diff `F` and `r`.
+/// not the single-diff `F` and `r` (the transcript's `r` reloads every file).
 #[test]
 fn help_lists_the_transcript_keys() {
     use ratatui::Terminal;
@@ -248,7 +248,7 @@ fn refusal_says_which_file_failed_in_words() {
     assert!(!notice.contains(" is failed"), "{notice}");
 }
 
-/// The tab bar keeps `A accept all` on an 80-column terminal, whatever
+/// The tab bar keeps `A` (`A all` at least) on a narrow terminal, whatever
 /// room the tabs would need, and keeps the current tab.
 #[test]
 fn tab_bar_keeps_accept_all_on_a_narrow_terminal() {
@@ -288,9 +288,6 @@ fn tab_bar_keeps_accept_all_on_a_narrow_terminal() {
             bar.contains("A accept all") || bar.contains("A all"),
             "{width}: {bar:?}"
         );
-        if width >= 80 {
-            assert!(bar.contains("A accept all"), "{width}: {bar:?}");
-        }
         assert!(bar.contains(" 5 "), "the current tab stays: {bar:?}");
         assert!(bar.contains('…'), "left-out tabs are marked: {bar:?}");
     }
@@ -346,8 +343,13 @@ fn accepting_a_misplaced_block_asks_first_in_a_transcript() {
     ws.on_key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE));
     assert_eq!(notice(&ws), "accept cancelled: nothing written");
     assert_eq!(key(&mut ws, 'a'), WsEffect::None);
-    // New transcript text cancels too.
-    feed(&mut ws, &text, true);
+    // More transcript text that leaves the file as it is keeps the question...
+    let more = format!("{text}And that is all.\n");
+    feed(&mut ws, &more, true);
+    assert!(notice(&ws).contains("press a again"), "{}", notice(&ws));
+    // ...a change to the file in doubt cancels it.
+    let changed = more.replace("three();", "four();");
+    feed(&mut ws, &changed, true);
     assert_eq!(notice(&ws), "");
     assert_eq!(key(&mut ws, 'a'), WsEffect::None, "asks again");
     assert_eq!(key(&mut ws, 'a'), WsEffect::Write(vec![1]));
@@ -401,4 +403,168 @@ fn a_quiet_transcript_pauses() {
     feed(&mut ws, &text, true);
     ws.pause();
     assert_eq!(ws.stream, StreamState::Ended);
+}
+
+/// The tab bar's first row at `width` columns.
+fn tab_bar_at(ws: &Workspace, width: u16) -> String {
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+    use srview::view::highlight::Syntaxes;
+    use srview::view::theme::{ColourMode, Theme};
+    use srview::view::{self, Caches};
+
+    let mut caches: Vec<Caches> = ws
+        .tabs
+        .iter()
+        .map(|t| Caches::new(Syntaxes::load(), &t.app))
+        .collect();
+    let mut terminal = Terminal::new(TestBackend::new(width, 24)).expect("terminal");
+    terminal
+        .draw(|f| view::render_workspace(f, ws, &mut caches, &Theme::new(ColourMode::None)))
+        .expect("draw");
+    let buf = terminal.backend().buffer();
+    (0..width)
+        .map(|x| buf[(x, 0)].symbol().to_string())
+        .collect()
+}
+
+/// Calls on paths outside `--cwd` are not dropped: each gets a tab saying
+/// `refused: outside --cwd`; `A` writes nothing while one is refused (as
+/// `srview apply --transcript --write` does) and names them; `a` on a file
+/// that applies still writes that file.
+#[test]
+fn refused_paths_get_a_tab_and_block_accept_all() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let cwd = dir.path().join("work");
+    std::fs::create_dir_all(cwd.join("sub")).expect("mkdir");
+    std::fs::write(cwd.join("a.txt"), "one\n").expect("write");
+    std::fs::write(cwd.join("sub/b.txt"), "one\n").expect("write");
+    std::fs::write(dir.path().join("outside.txt"), "one\n").expect("write");
+    let absolute = dir.path().join("outside.txt").display().to_string();
+    let text = format!(
+        "{}{}{}{}",
+        call("a.txt", "one", "uno"),
+        call("../outside.txt", "one", "uno"),
+        call(&absolute, "one", "uno"),
+        call("sub/b.txt", "one", "uno"),
+    );
+    let paths = transcript::Workspace::new(&cwd, false);
+    let calls = transcript::parse_any(&text);
+    let edits = transcript::apply_calls(&calls, |p| paths.load(p), ApplyOptions::default());
+    let mut ws = Workspace::new(Version::V1, false);
+    ws.update(&calls, edits, text.len(), true);
+
+    let names: Vec<(&str, &str)> = ws
+        .tabs
+        .iter()
+        .map(|t| (t.path.as_str(), t.state_label()))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("a.txt", "applied"),
+            ("../outside.txt", "refused: outside --cwd"),
+            (absolute.as_str(), "refused: outside --cwd"),
+            ("sub/b.txt", "applied"),
+        ]
+    );
+    let bar = tab_bar_at(&ws, 250);
+    assert!(
+        bar.contains("2 ../outside.txt refused: outside --cwd"),
+        "{bar}"
+    );
+
+    assert_eq!(key(&mut ws, 'A'), WsEffect::None, "nothing written");
+    let said = notice(&ws);
+    assert!(
+        said.starts_with("nothing written: refused: ../outside.txt (outside --cwd), "),
+        "{said}"
+    );
+    assert!(said.contains(&absolute), "{said}");
+    assert!(ws.notice.as_ref().is_some_and(|n| n.error));
+
+    // A refused tab refuses `a` too, and shows why.
+    key(&mut ws, '2');
+    assert!(
+        ws.current_app()
+            .and_then(|a| a.notice.as_ref())
+            .is_some_and(|n| n.text.contains("outside") && n.error)
+    );
+    assert_eq!(key(&mut ws, 'a'), WsEffect::None);
+    assert!(notice(&ws).contains("../outside.txt"), "{}", notice(&ws));
+
+    // A good file can still be accepted on its own.
+    key(&mut ws, '1');
+    assert_eq!(key(&mut ws, 'a'), WsEffect::Write(vec![0]));
+}
+
+/// A refusal notice is worded once (no doubled state, no doubled prefix),
+/// stays while more of the transcript streams in, and goes with a key or
+/// when the state it describes ends.
+#[test]
+fn refusal_notice_stays_until_a_key_or_its_state_ends() {
+    let mut ws = Workspace::new(Version::V1, false);
+    let text = format!(
+        "{}{}",
+        call("a.py", "y = 2", "y = 3"),
+        call("b.toml", "k = 1", "k = 2")
+    );
+    let cut = text.find("<path>b.toml").expect("second call") + 40;
+    feed(&mut ws, &text[..cut], false);
+    key(&mut ws, '2');
+    assert_eq!(key(&mut ws, 'a'), WsEffect::None);
+    assert_eq!(notice(&ws), "nothing written: b.toml is still streaming");
+    // The next chunks of the same call leave it shown.
+    feed(&mut ws, &text[..cut + 10], false);
+    feed(&mut ws, &text[..cut + 20], false);
+    assert_eq!(notice(&ws), "nothing written: b.toml is still streaming");
+    // Any key ends it.
+    key(&mut ws, 'j');
+    assert_eq!(notice(&ws), "");
+    // So does the end of what it describes.
+    assert_eq!(key(&mut ws, 'a'), WsEffect::None);
+    feed(&mut ws, &text, true);
+    assert_eq!(notice(&ws), "");
+    assert_eq!(key(&mut ws, 'a'), WsEffect::Write(vec![1]));
+}
+
+/// The transcript's `?` overlay lists `r`, and `r` asks the loop to reload.
+#[test]
+fn r_reloads_in_a_transcript() {
+    let mut ws = Workspace::new(Version::V1, false);
+    feed(&mut ws, &call("a.py", "y = 2", "y = 3"), true);
+    assert_eq!(key(&mut ws, 'r'), WsEffect::Reload);
+    let listed: Vec<(&str, &str)> =
+        srview::app::keys::key_help(srview::app::keys::KeyScope::Transcript).collect();
+    assert!(
+        listed
+            .iter()
+            .any(|(k, what)| *k == "r" && what.contains("reload")),
+        "{listed:?}"
+    );
+}
+
+/// At 80 columns the transcript's state and every tab of the demo
+/// (inventory.py, settings.toml) stay; key hints give way first.
+#[test]
+fn tab_bar_keeps_tabs_and_state_before_key_hints() {
+    let mut ws = Workspace::new(Version::V1, false);
+    let text = format!(
+        "{}{}",
+        call("inventory.py", "y = 2", "y = 3"),
+        call("settings.toml", "missing", "k = 2")
+    );
+    feed(&mut ws, &text, false);
+    ws.bytes = 12_345;
+    for width in [80, 70] {
+        let bar = tab_bar_at(&ws, width);
+        assert!(bar.contains("streaming"), "{width}: {bar:?}");
+        assert!(bar.contains("1 inventory.py"), "{width}: {bar:?}");
+        assert!(bar.contains("2 settings.toml"), "{width}: {bar:?}");
+        assert!(!bar.contains('…'), "{width}: {bar:?}");
+    }
+    // With room, the hints come back in full.
+    let bar = tab_bar_at(&ws, 160);
+    assert!(bar.contains("A accept all"), "{bar:?}");
+    assert!(bar.contains("transcript streaming · 12345 B"), "{bar:?}");
 }

@@ -42,6 +42,7 @@ pub const KEY_HELP: &[(&str, &str, KeyScope)] = &[
     ("a", "accept this file", KeyScope::Transcript),
     ("A", "accept all files (all or none)", KeyScope::Transcript),
     ("r", "reload FILE", KeyScope::SingleDiff),
+    ("r", "reload from disk, re-apply", KeyScope::Transcript),
     ("Esc", "close help, preview, focus", KeyScope::Both),
     ("q", "quit", KeyScope::Both),
     ("?", "help", KeyScope::Both),

@@ -8,7 +8,7 @@ use ratatui_crossterm::crossterm::event::{KeyCode, KeyEvent};
 
 use super::{App, Effect, Notice, Refusal, StreamState, keys};
 use crate::engine::Version;
-use crate::source::transcript::{CallKind, FileEdit, FileState, ToolCall};
+use crate::source::transcript::{CallKind, FileEdit, FileState, OUTSIDE_REFUSAL, ToolCall};
 
 pub struct Tab {
     pub path: String,
@@ -16,9 +16,40 @@ pub struct Tab {
     /// Calls on this file so far; the tab shows the last one.
     pub calls: usize,
     pub written: bool,
+    /// Why the file was refused (state [`FileState::Refused`]): its path
+    /// leaves `--cwd`, or it cannot be read.
+    pub refusal: Option<String>,
     /// Bumped whenever `app` is rebuilt (a new call), so caches know.
     pub generation: u64,
     pub app: App,
+}
+
+impl Tab {
+    /// The tab's state in words, as the tab bar shows it.
+    pub fn state_label(&self) -> &'static str {
+        match (self.written, self.state) {
+            (true, _) => "written",
+            (false, FileState::Refused) if self.refused_outside() => "refused: outside --cwd",
+            (false, FileState::Refused) => "refused: cannot be read",
+            (false, state) => state.name(),
+        }
+    }
+
+    fn refused_outside(&self) -> bool {
+        self.refusal
+            .as_deref()
+            .is_some_and(|why| why.contains(OUTSIDE_REFUSAL))
+    }
+
+    /// Why nothing of this file can be written, short: `a.txt (outside --cwd)`.
+    fn refused_entry(&self) -> String {
+        let why = if self.refused_outside() {
+            "outside --cwd"
+        } else {
+            "cannot be read"
+        };
+        format!("{} ({why})", self.path)
+    }
 }
 
 /// What the loop must do for the workspace.
@@ -28,8 +59,30 @@ pub enum WsEffect {
     /// Write these files (indices into `edits`), all or none.
     Write(Vec<usize>),
     Quit(u8),
-    /// Passed on from the current tab (reload is not offered here).
+    /// Load every file not yet written from disk again and re-apply the
+    /// transcript to it (`r`).
+    Reload,
+    /// Passed on from the current tab.
     Tab(Effect),
+}
+
+/// What a refusal notice describes: it stays until a key is pressed or
+/// that state ends.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Until {
+    /// A key is pressed.
+    Key,
+    /// Any of these files changes state (`a.py` stops streaming).
+    State(Vec<(String, FileState)>),
+    /// Any of these files changes state or content (a block completes).
+    Content(Vec<(String, FileState, String)>),
+    /// A file appears in the transcript.
+    FirstTab,
+}
+
+struct ShownRefusal {
+    text: String,
+    until: Until,
 }
 
 pub struct Workspace {
@@ -46,11 +99,11 @@ pub struct Workspace {
     pub follow_tabs: bool,
     /// An accept held back because a block's place is in doubt: the key
     /// that asked (`a` or `A`); pressing it again writes, any other key or
-    /// new transcript text cancels.
+    /// new transcript text that changes the files in question cancels.
     confirming: Option<KeyCode>,
-    /// The text of the notice saying why accepting wrote nothing: it goes
-    /// when new transcript text arrives.
-    refusal: Option<String>,
+    /// The notice saying why accepting wrote nothing (or asking to confirm),
+    /// and when it goes.
+    refusal: Option<ShownRefusal>,
 }
 
 impl Workspace {
@@ -70,17 +123,47 @@ impl Workspace {
         }
     }
 
-    /// Says why accepting wrote nothing, until the transcript changes.
-    fn refuse(&mut self, text: String) {
-        self.refusal = Some(text.clone());
-        self.notice = Some(Notice { text, error: true });
+    /// Says why accepting wrote nothing, until a key is pressed or what
+    /// `until` describes ends (not merely because more text streamed in).
+    fn refuse(&mut self, text: String, until: Until, error: bool) {
+        self.refusal = Some(ShownRefusal {
+            text: text.clone(),
+            until,
+        });
+        self.notice = Some(Notice { text, error });
+    }
+
+    /// The loop's write for an accept was refused or failed: `text` says
+    /// why (and what was written, if anything), until a key is pressed.
+    pub fn refuse_write(&mut self, text: String) {
+        self.refuse(text, Until::Key, true);
+    }
+
+    /// Whether what the shown refusal describes is over: a file it watches
+    /// changed state (or content, for `Until::Content`), or a first file
+    /// appeared.
+    fn refusal_ended(&self) -> bool {
+        let Some(r) = &self.refusal else {
+            return false;
+        };
+        let edit = |path: &str| self.edits.iter().find(|e| e.path == path);
+        match &r.until {
+            Until::Key => false,
+            Until::FirstTab => !self.tabs.is_empty(),
+            Until::State(files) => files
+                .iter()
+                .any(|(p, s)| edit(p).is_none_or(|e| e.state != *s)),
+            Until::Content(files) => files
+                .iter()
+                .any(|(p, s, c)| edit(p).is_none_or(|e| e.state != *s || e.content != *c)),
+        }
     }
 
     /// Drops the refusal notice, if it is still shown, and any held-back accept.
     fn clear_refusal(&mut self) {
         self.confirming = None;
-        if let Some(text) = self.refusal.take()
-            && self.notice.as_ref().is_some_and(|n| n.text == text)
+        if let Some(r) = self.refusal.take()
+            && self.notice.as_ref().is_some_and(|n| n.text == r.text)
         {
             self.notice = None;
         }
@@ -93,8 +176,6 @@ impl Workspace {
 
     /// The transcript was parsed and applied again.
     pub fn update(&mut self, calls: &[ToolCall], edits: Vec<FileEdit>, bytes: usize, ended: bool) {
-        // What a refusal (or a held-back accept) described may be gone.
-        self.clear_refusal();
         self.bytes = bytes;
         self.stream = match (ended, bytes) {
             (true, _) => StreamState::Ended,
@@ -102,6 +183,10 @@ impl Workspace {
             _ => StreamState::Streaming,
         };
         for edit in &edits {
+            if edit.state == FileState::Refused {
+                self.show_refused(edit);
+                continue;
+            }
             let Some(last) = edit.calls.last() else {
                 continue;
             };
@@ -126,6 +211,7 @@ impl Workspace {
                         state: edit.state,
                         calls: 0,
                         written: false,
+                        refusal: None,
                         generation: 0,
                         app,
                     });
@@ -134,6 +220,7 @@ impl Workspace {
             };
             let tab = &mut self.tabs[i];
             tab.state = edit.state;
+            tab.refusal = None;
             if tab.calls != edit.calls.len() || tab.app.original.text() != base {
                 // A new call (or a changed base): start that call's view afresh,
                 // keeping how the user looks at it.
@@ -174,6 +261,55 @@ impl Workspace {
         if self.current >= self.tabs.len() {
             self.current = self.tabs.len().saturating_sub(1);
         }
+        // What a refusal (or a held-back accept) described may be gone.
+        if self.refusal_ended() {
+            self.clear_refusal();
+        }
+    }
+
+    /// A file whose path was refused (or that cannot be read) gets a tab
+    /// too, saying so: nothing of it is shown or written.
+    fn show_refused(&mut self, edit: &FileEdit) {
+        let why = edit.error.clone().unwrap_or_else(|| "refused".into());
+        let i = match self.tabs.iter().position(|t| t.path == edit.path) {
+            Some(i) => i,
+            None => {
+                self.tabs.push(Tab {
+                    path: edit.path.clone(),
+                    state: edit.state,
+                    calls: 0,
+                    written: false,
+                    refusal: None,
+                    generation: 0,
+                    app: new_app(
+                        self.version,
+                        self.fix_model_output,
+                        &edit.path,
+                        String::new(),
+                    ),
+                });
+                self.tabs.len() - 1
+            }
+        };
+        let tab = &mut self.tabs[i];
+        if tab.state != FileState::Refused || tab.refusal.as_deref() != Some(why.as_str()) {
+            tab.app = new_app(
+                self.version,
+                self.fix_model_output,
+                &edit.path,
+                String::new(),
+            );
+            tab.generation += 1;
+        }
+        tab.state = FileState::Refused;
+        tab.calls = 0;
+        // No diff is coming for it: not `waiting`.
+        tab.app.end_stream();
+        tab.app.notice = Some(Notice {
+            text: format!("nothing of this file is shown or written: {why}"),
+            error: true,
+        });
+        tab.refusal = Some(why);
     }
 
     /// The transcript has been quiet for [`super::PAUSE_AFTER`]: shown
@@ -201,17 +337,16 @@ impl Workspace {
         // A held-back accept: the same key again writes, any other cancels
         // it (Esc doing nothing else).
         let confirmed = self.confirming.take();
-        if confirmed.is_some() && confirmed != Some(key.code) {
-            self.clear_refusal();
-            if key.code == KeyCode::Esc {
-                self.notice = Some(Notice {
-                    text: "accept cancelled: nothing written".into(),
-                    error: false,
-                });
-                return WsEffect::None;
-            }
+        // Any key ends a refusal notice (the key may well bring it back).
+        self.clear_refusal();
+        if confirmed.is_some() && confirmed != Some(key.code) && key.code == KeyCode::Esc {
+            self.notice = Some(Notice {
+                text: "accept cancelled: nothing written".into(),
+                error: false,
+            });
+            return WsEffect::None;
         }
-        let confirmed = confirmed.is_some();
+        let confirmed = confirmed == Some(key.code);
         let help_open = self.current_app().is_some_and(|a| a.view.help);
         match key.code {
             _ if help_open => {}
@@ -242,6 +377,7 @@ impl Workspace {
             KeyCode::Char('A') => {
                 return self.accept(key.code, (0..self.tabs.len()).collect(), confirmed);
             }
+            KeyCode::Char('r') => return WsEffect::Reload,
             // Quitting after some files were written is a success: what
             // the user accepted is on disk (Esc, passed to the tab, never quits).
             KeyCode::Char('q') => {
@@ -252,7 +388,8 @@ impl Workspace {
         }
         match self.tabs.get_mut(self.current) {
             Some(tab) => match keys::on_key(&mut tab.app, key) {
-                Effect::None | Effect::Reload => WsEffect::None,
+                Effect::None => WsEffect::None,
+                Effect::Reload => WsEffect::Reload,
                 Effect::Quit(code) => WsEffect::Quit(code),
                 other => WsEffect::Tab(other),
             },
@@ -271,6 +408,28 @@ impl Workspace {
     /// A block whose place is in doubt holds the write back until `key` is
     /// pressed again (`confirmed`).
     fn accept(&mut self, key: KeyCode, tabs: Vec<usize>, confirmed: bool) -> WsEffect {
+        // A refused path is never written, and accepting all while one is
+        // refused writes nothing, as `srview apply --transcript` does.
+        let refused: Vec<&Tab> = tabs
+            .iter()
+            .filter_map(|&t| self.tabs.get(t))
+            .filter(|t| t.state == FileState::Refused)
+            .collect();
+        if !refused.is_empty() {
+            let entries: Vec<String> = refused.iter().map(|t| t.refused_entry()).collect();
+            let until = Until::State(
+                refused
+                    .iter()
+                    .map(|t| (t.path.clone(), FileState::Refused))
+                    .collect(),
+            );
+            let text = format!(
+                "nothing written: refused: {} (r reloads from disk; --allow-outside permits paths outside --cwd)",
+                entries.join(", ")
+            );
+            self.refuse(text, until, true);
+            return WsEffect::None;
+        }
         let mut indices = Vec::new();
         let mut accepted = Vec::new();
         for t in tabs {
@@ -289,7 +448,9 @@ impl Workspace {
                         _ => "is left unchanged by its edits",
                     };
                     let text = format!("nothing written: {} {why}: nothing to accept", edit.path);
-                    self.refuse(text);
+                    let until =
+                        Until::Content(vec![(edit.path.clone(), edit.state, edit.content.clone())]);
+                    self.refuse(text, until, true);
                     return WsEffect::None;
                 }
                 Some(edit) if edit.ok() => {
@@ -297,41 +458,44 @@ impl Workspace {
                     accepted.push(t);
                 }
                 Some(edit) => {
-                    let why = edit
+                    // The error's last line says what went wrong; a file
+                    // still streaming has none, its state says it all.
+                    let last_line = edit
                         .error
-                        .clone()
-                        .unwrap_or_else(|| edit.state.name().to_string());
-                    let first = why
-                        .lines()
-                        .rfind(|l| !l.trim().is_empty())
-                        .unwrap_or("")
-                        .to_string();
+                        .as_deref()
+                        .and_then(|why| why.lines().rfind(|l| !l.trim().is_empty()))
+                        .map(|l| format!(": {}", l.trim()))
+                        .unwrap_or_default();
                     let text = format!(
-                        "nothing written: {} {}: {first}",
+                        "nothing written: {} {}{last_line}",
                         edit.path,
                         state_phrase(edit.state)
                     );
-                    self.refuse(text);
+                    let until = Until::State(vec![(edit.path.clone(), edit.state)]);
+                    self.refuse(text, until, true);
                     return WsEffect::None;
                 }
                 None => {}
             }
         }
         if indices.is_empty() {
-            let text = if self.tabs.is_empty() {
-                "no complete block yet: nothing to accept"
+            let (text, until) = if self.tabs.is_empty() {
+                ("no complete block yet: nothing to accept", Until::FirstTab)
             } else {
-                "nothing to write: already written"
+                ("nothing to write: already written", Until::Key)
             };
-            self.refusal = Some(text.into());
-            self.notice = Some(Notice {
-                text: text.into(),
-                error: false,
-            });
+            self.refuse(text.into(), until, false);
             return WsEffect::None;
         }
         if !confirmed && let Some(text) = self.doubt_notice(&accepted, key) {
-            self.refuse(text);
+            let until = Until::Content(
+                indices
+                    .iter()
+                    .filter_map(|&e| self.edits.get(e))
+                    .map(|e| (e.path.clone(), e.state, e.content.clone()))
+                    .collect(),
+            );
+            self.refuse(text, until, true);
             self.confirming = Some(key);
             return WsEffect::None;
         }

@@ -121,6 +121,30 @@ impl State {
         let edits = transcript::apply_calls(&calls, load, self.options);
         self.ws.update(&calls, edits, self.text.len(), self.ended);
     }
+
+    /// `r`: every file not yet written is loaded from disk again and the
+    /// transcript re-applied to it (a written file keeps the text it was
+    /// loaded with: its edits are already on disk).
+    fn reload(&mut self) {
+        let written: Vec<String> = self
+            .ws
+            .tabs
+            .iter()
+            .filter(|t| t.written)
+            .map(|t| t.path.clone())
+            .collect();
+        let before = self.originals.len();
+        self.originals.retain(|path, _| written.contains(path));
+        let reloaded = before - self.originals.len();
+        self.reparse();
+        self.ws.notice = Some(Notice {
+            text: format!(
+                "reloaded {} from disk and applied the transcript again",
+                crate::words::count(reloaded, "file")
+            ),
+            error: false,
+        });
+    }
 }
 
 fn event_loop(
@@ -259,6 +283,7 @@ fn act_on(terminal: &mut Term, state: &mut State, ev: Event) -> Result<Option<Ex
     };
     match effect {
         WsEffect::Quit(code) => return Ok(Some(Exit::Quit(code))),
+        WsEffect::Reload => state.reload(),
         WsEffect::Write(indices) => {
             let files: Vec<&transcript::FileEdit> = indices
                 .iter()
@@ -273,11 +298,16 @@ fn act_on(terminal: &mut Term, state: &mut State, ev: Event) -> Result<Option<Ex
                     }
                 }
                 Err(why) => {
-                    state.write_failed = true;
-                    state.ws.notice = Some(Notice {
-                        text: format!("nothing written: {why}"),
-                        error: true,
-                    })
+                    // Refused before any write (a file changed on disk) is
+                    // not a failed write: `r` recovers from it.
+                    if why.changed_on_disk {
+                        state.ws.refuse_write(format!(
+                            "{why}: press r to reload it and apply the edits again"
+                        ));
+                    } else {
+                        state.write_failed = true;
+                        state.ws.refuse_write(why.message);
+                    }
                 }
             }
         }

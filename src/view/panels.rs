@@ -16,54 +16,64 @@ use crate::engine::{BlockReport, BlockState};
 use crate::words;
 
 /// One tab per file of a transcript, with its state in words.
+///
+/// What a narrow bar drops first: the longer key hints, then the header's
+/// words around the transcript's state, then the hints altogether; every
+/// tab and the state stay while they fit. Only when the tabs cannot all fit
+/// anyway does the shortest hint stay, with the current tab and as many
+/// others as fit, the rest marked `…`.
 pub fn tab_bar(
     frame: &mut Frame,
     area: Rect,
     ws: &crate::app::workspace::Workspace,
     theme: &Theme,
 ) {
-    let mut spans = vec![Span::styled(
-        format!(" transcript {} · {} B ", ws.stream.name(), ws.bytes),
-        theme.bar(),
-    )];
+    let state = ws.stream.name();
+    let headers = [
+        format!(" transcript {state} · {} B ", ws.bytes),
+        format!(" transcript {state} "),
+        format!(" {state} "),
+    ];
+    let mut tabs = Vec::new();
     for (i, tab) in ws.tabs.iter().enumerate() {
-        let state = if tab.written {
-            "written"
-        } else {
-            tab.state.name()
-        };
         let style = match (tab.written, tab.state.name()) {
             (true, _) | (_, "applied") => theme.ok(),
             (_, "streaming") => theme.warn(),
             _ => theme.bad(),
         };
-        let text = format!(" {} {} {state} ", i + 1, sanitize(&tab.path));
+        let text = format!(" {} {} {} ", i + 1, sanitize(&tab.path), tab.state_label());
         let style = if i == ws.current {
             style.patch(theme.selected())
         } else {
             style
         };
-        spans.push(Span::styled(text, style));
-        spans.push(Span::raw("│"));
+        tabs.push(Span::styled(text, style));
+        tabs.push(Span::raw("│"));
     }
-    // The keys stay whole, the longest form that fits; tabs take the rest.
     let hints = [
         " [/] file · a accept file · A accept all",
         " a accept file · A accept all",
         " a file · A all",
     ];
     let width = usize::from(area.width);
-    let tabs_w: usize = spans.iter().map(|s| s.content.width()).sum();
-    // The current tab, its separator and a `…` on each side.
-    let current_w = spans
-        .get(1 + 2 * ws.current)
-        .map_or(0, |s| s.content.width())
-        + 3;
-    let hint = hints
-        .iter()
-        .find(|h| tabs_w + h.width() <= width)
-        .or(hints.iter().find(|h| current_w + h.width() <= width))
-        .unwrap_or(&hints[hints.len() - 1]);
+    let tabs_w: usize = tabs.iter().map(|s| s.content.width()).sum();
+    let fits = |header: &str, hint: &str| header.width() + tabs_w + hint.width() <= width;
+    let whole = hints.iter().chain(std::iter::once(&"")).find_map(|hint| {
+        headers
+            .iter()
+            .find(|h| fits(h, hint))
+            .map(|header| (header.clone(), *hint))
+    });
+    let (header, hint) = match whole {
+        Some(chosen) => chosen,
+        None => {
+            // Tabs are left out anyway: the shortest hint keeps `A` in
+            // sight and leaves the most room to the tabs.
+            (headers[2].clone(), hints[hints.len() - 1])
+        }
+    };
+    let mut spans = vec![Span::styled(header, theme.bar())];
+    spans.extend(tabs);
     let room = width.saturating_sub(hint.width());
     let shown = fit_spans(spans, room, ws.current + 1);
     // Right after the tabs; a current tab too wide for the bar is cut, the keys never.
@@ -82,7 +92,7 @@ pub fn tab_bar(
         width: area.width - tabs_w,
         ..area
     };
-    frame.render_widget(Paragraph::new(*hint).style(theme.gutter()), hint_area);
+    frame.render_widget(Paragraph::new(hint).style(theme.gutter()), hint_area);
 }
 
 /// The tab bar's spans (a header, then a tab and a separator per file)
@@ -98,8 +108,12 @@ fn fit_spans(spans: Vec<Span<'static>>, room: usize, current: usize) -> Vec<Span
     let header = it.next();
     let tabs: Vec<(Span, Span)> = std::iter::from_fn(|| Some((it.next()?, it.next()?))).collect();
     let tab_w = |t: &(Span, Span)| w(&t.0) + w(&t.1);
-    // From the current tab onwards, then backwards from it while they fit.
-    let mut used = tabs.get(current - 1).map_or(0, tab_w) + 2;
+    // The header (the transcript's state) first, while the current tab
+    // fits beside it; then from the current tab onwards, then backwards
+    // from it while they fit.
+    let current_w = tabs.get(current - 1).map_or(0, tab_w) + 2;
+    let header = header.filter(|h| w(h) + current_w <= room);
+    let mut used = current_w + header.as_ref().map_or(0, w);
     let (mut from, mut to) = (current - 1, current);
     while to < tabs.len() && used + tab_w(&tabs[to]) <= room {
         used += tab_w(&tabs[to]);
@@ -110,9 +124,7 @@ fn fit_spans(spans: Vec<Span<'static>>, room: usize, current: usize) -> Vec<Span
         used += tab_w(&tabs[from]);
     }
     let mut out = Vec::new();
-    if let Some(h) = header.filter(|h| used + w(h) <= room) {
-        out.push(h);
-    }
+    out.extend(header);
     if from > 0 {
         out.push(Span::raw("…"));
     }

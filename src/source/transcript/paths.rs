@@ -6,6 +6,10 @@ use std::path::{Component, Path, PathBuf};
 
 use crate::input;
 
+/// How every refusal of a path leaving the folder ends: callers tell such a
+/// refusal from an unreadable file by it.
+pub const OUTSIDE_REFUSAL: &str = "refused (use --allow-outside to permit it)";
+
 /// The folder transcript paths resolve against, and whether they may leave it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Workspace {
@@ -33,9 +37,7 @@ impl Workspace {
             return Ok(joined);
         }
         if rel.is_absolute() || rel.has_root() {
-            return Err(format!(
-                "{raw} is an absolute path; refused (use --allow-outside to permit it)"
-            ));
+            return Err(format!("{raw} is an absolute path; {OUTSIDE_REFUSAL}"));
         }
         let root = self.cwd.canonicalize().map_err(|e| {
             format!(
@@ -43,13 +45,12 @@ impl Workspace {
                 self.cwd.display()
             )
         })?;
-        let real = walk(&root, rel)
-            .map_err(|why| format!("{raw} {why}; refused (use --allow-outside to permit it)"))?;
+        let real = walk(&root, rel).map_err(|why| format!("{raw} {why}; {OUTSIDE_REFUSAL}"))?;
         if real.starts_with(&root) {
             Ok(joined)
         } else {
             Err(format!(
-                "{raw} resolves to {}, outside {}; refused (use --allow-outside to permit it)",
+                "{raw} resolves to {}, outside {}; {OUTSIDE_REFUSAL}",
                 real.display(),
                 root.display()
             ))

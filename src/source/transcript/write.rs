@@ -7,17 +7,49 @@ use std::path::{Path, PathBuf};
 use super::{FileEdit, Workspace};
 use crate::{input, output};
 
+/// Why [`write_files`] wrote nothing (or, for a failed write itself, not
+/// everything): a sentence to show as it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WriteError {
+    pub message: String,
+    /// A file no longer holds what it held when loaded: reloading it from
+    /// disk and applying the edits again may succeed.
+    pub changed_on_disk: bool,
+}
+
+impl std::fmt::Display for WriteError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl From<WriteError> for String {
+    fn from(e: WriteError) -> String {
+        e.message
+    }
+}
+
+impl From<String> for WriteError {
+    fn from(message: String) -> Self {
+        WriteError {
+            message,
+            changed_on_disk: false,
+        }
+    }
+}
+
 /// Writes `files` (skipping those whose content did not change) and returns
 /// the paths written. Nothing is written when a file did not apply, was
 /// refused, or changed on disk since it was loaded. Only a failure of the
 /// writes themselves can leave some files written; the error says which.
-pub fn write_files(workspace: &Workspace, files: &[&FileEdit]) -> Result<Vec<String>, String> {
+pub fn write_files(workspace: &Workspace, files: &[&FileEdit]) -> Result<Vec<String>, WriteError> {
     if let Some(bad) = files.iter().find(|f| !f.ok()) {
         return Err(format!(
             "nothing written: {} does not apply ({})",
             bad.path,
             bad.state.name()
-        ));
+        )
+        .into());
     }
     let mut targets: Vec<(PathBuf, &FileEdit)> = Vec::new();
     for &file in files {
@@ -31,10 +63,13 @@ pub fn write_files(workspace: &Workspace, files: &[&FileEdit]) -> Result<Vec<Str
             None => file.is_new,
         };
         if !unchanged {
-            return Err(format!(
-                "nothing written: {} changed on disk since it was loaded",
-                file.path
-            ));
+            return Err(WriteError {
+                message: format!(
+                    "nothing written: {} changed on disk since it was loaded",
+                    file.path
+                ),
+                changed_on_disk: true,
+            });
         }
         targets.push((path, file));
     }
