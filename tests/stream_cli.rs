@@ -166,13 +166,42 @@ fn final_error_exits_1_and_bad_utf8_exits_2() {
             .contains("does not match")
     );
 
-    let (mut child, _rx) = spawn(file.path(), &[]);
+    let (mut child, rx) = spawn(file.path(), &[]);
     let mut stdin = child.stdin.take().expect("stdin");
     stdin
         .write_all(b"------- SEARCH\n\xff\xfe\n")
         .expect("write");
     drop(stdin);
     assert_eq!(child.wait().expect("exit").code(), Some(2));
+    // A consumer still gets a last line, saying why the stream ended.
+    let last: Value = serde_json::from_str(&rx.iter().last().expect("line")).expect("JSON");
+    assert_eq!(last["final"], true);
+    assert_eq!(last["ok"], false);
+    assert!(
+        last["error"]
+            .as_str()
+            .unwrap_or("")
+            .contains("not valid UTF-8"),
+        "{last}"
+    );
+}
+
+/// Prose without any block: the reference's answer, and a warning.
+#[test]
+fn a_stream_without_blocks_warns() {
+    let file = original_file();
+    let (mut child, rx) = spawn(file.path(), &[]);
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin
+        .write_all(b"I will now edit the file.\n")
+        .expect("write");
+    drop(stdin);
+    let out = child.wait_with_output().expect("exit");
+    assert_eq!(out.status.code(), Some(0));
+    let last: Value = serde_json::from_str(&rx.iter().last().expect("line")).expect("JSON");
+    assert_eq!(last["final"], true);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no SEARCH/REPLACE block found"), "{err}");
 }
 
 /// Input that keeps coming: updates flow while it does, and memory stays

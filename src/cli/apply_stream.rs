@@ -74,30 +74,45 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
     // When the last line was written, and whether text came in since.
     let mut last_line: Option<Instant> = None;
     let mut unanswered = false;
-    loop {
-        let due = last_line.map(|t| t + interval);
-        // Nothing to answer: wait for input as long as it takes. Otherwise
-        // wait at most until the next line is due.
-        let wait = match (unanswered, due) {
-            (false, _) => None,
-            (true, None) => Some(Duration::ZERO),
-            (true, Some(due)) => Some(due.saturating_duration_since(Instant::now())),
-        };
-        if source.readable_within(wait)? {
-            let n = source.read(&mut chunk)?;
-            if n == 0 {
-                break;
+    let mut read_all = |stream: &mut Stream<std::io::Stdout>,
+                        last_line: &mut Option<Instant>,
+                        unanswered: &mut bool|
+     -> Result<(), CliError> {
+        loop {
+            let due = last_line.map(|t| t + interval);
+            // Nothing to answer: wait for input as long as it takes.
+            // Otherwise wait at most until the next line is due.
+            let wait = match (*unanswered, due) {
+                (false, _) => None,
+                (true, None) => Some(Duration::ZERO),
+                (true, Some(due)) => Some(due.saturating_duration_since(Instant::now())),
+            };
+            if source.readable_within(wait)? {
+                let n = source.read(&mut chunk)?;
+                if n == 0 {
+                    break;
+                }
+                *unanswered |= stream.take(&chunk[..n])?;
             }
-            unanswered |= stream.take(&chunk[..n])?;
+            let now = Instant::now();
+            if *unanswered && due.is_none_or(|due| now >= due) {
+                stream.write_update()?;
+                *last_line = Some(now);
+                *unanswered = false;
+            }
         }
-        let now = Instant::now();
-        if unanswered && due.is_none_or(|due| now >= due) {
-            stream.write_update()?;
-            last_line = Some(now);
-            unanswered = false;
-        }
+        stream.decoder.finish()
+    };
+    if let Err(e) = read_all(&mut stream, &mut last_line, &mut unanswered) {
+        // The consumer still gets a last line: the stream ends here, unread.
+        stream.seq += 1;
+        let (seq, bytes) = (stream.seq, stream.bytes);
+        stream.write_failure(seq, bytes, &e.message)?;
+        return Err(e);
     }
-    stream.decoder.finish()?;
+    if stream.session.outcome(false).blocks.is_empty() {
+        super::apply::warn_no_block(args.diff.as_deref(), "the reference returns FILE unchanged");
+    }
     let outcome = stream.session.outcome(!args.partial);
     stream.seq += 1;
     let (seq, bytes, with_content) = (stream.seq, stream.bytes, stream.with_content);
@@ -177,6 +192,22 @@ impl<W: Write> Stream<W> {
             new_content_length: len,
             match_indices: &summary.match_indices,
             blocks: &summary.blocks,
+            new_content: None,
+        };
+        write_line(&mut self.buf, &mut self.out, &line)
+    }
+
+    /// A last line for a stream that could not be read to its end.
+    fn write_failure(&mut self, seq: usize, bytes: usize, why: &str) -> Result<(), CliError> {
+        let line = Line {
+            seq,
+            bytes,
+            is_final: true,
+            ok: false,
+            error: Some(why),
+            new_content_length: None,
+            match_indices: &[],
+            blocks: &[],
             new_content: None,
         };
         write_line(&mut self.buf, &mut self.out, &line)
