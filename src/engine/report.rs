@@ -15,9 +15,9 @@ pub(super) fn finish_with<C>(
     for block in &mut blocks {
         if let Some(span) = &mut block.original {
             span.end = span.end.min(len);
-            span.start_line = index.line_of(span.start) + 1;
+            span.start_line = index.newlines_before(span.start) + 1;
             span.end_line = if span.end > span.start {
-                index.line_of(span.end - 1) + 1
+                index.newlines_before(span.end - 1) + 1
             } else {
                 span.start_line - 1
             };
