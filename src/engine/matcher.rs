@@ -348,16 +348,19 @@ pub fn exact(index: &LineIndex, search: &str, from: usize) -> Option<Match> {
 pub fn line_trimmed(index: &LineIndex, search: &str, from: usize) -> Option<Match> {
     let (lines, _) = search_lines(search);
     let m = lines.len();
-    let n = index.line_count();
-    let first = index.first_line_at_or_after(from);
     // A SEARCH text always ends in `\n`, so `m >= 1` for every real call.
-    if m == 0 || n < m || first > n - m {
+    if m == 0 {
         return None;
     }
     let needle: Vec<&str> = lines.iter().map(|l| js_trim(l)).collect();
-    let at = first + kmp_find(n - first, |i| index.trimmed_line(first + i), &needle)?;
-    let (start, end) = index.span(at, m);
-    Some(Match {
+    let found = match scan_windows(index.text(), needle[0], from, m, |k, line| {
+        js_trim(line) == needle[k]
+    }) {
+        Scan::Found(start, end) => Some((start, end)),
+        Scan::Absent => None,
+        Scan::GaveUp => line_trimmed_by_table(index, &needle, from),
+    };
+    found.map(|(start, end)| Match {
         start,
         end,
         stage: Stage::LineTrimmed,
@@ -372,21 +375,132 @@ pub fn block_anchor(index: &LineIndex, search: &str, from: usize) -> Option<Matc
         return None;
     }
     let m = lines.len();
+    let head = js_trim(lines[0]);
+    let tail = js_trim(lines[m - 1]);
+    let found = match scan_windows(index.text(), head, from, m, |k, line| {
+        k + 1 < m || js_trim(line) == tail
+    }) {
+        Scan::Found(start, end) => Some((start, end)),
+        Scan::Absent => None,
+        Scan::GaveUp => block_anchor_by_table(index, head, tail, m, from),
+    };
+    found.map(|(start, end)| Match {
+        start,
+        end,
+        stage: Stage::BlockAnchor,
+    })
+}
+
+/// [`line_trimmed`]'s span in one linear pass over the line table: KMP over
+/// lines compared by their trimmed text (each line trimmed at most once).
+fn line_trimmed_by_table(
+    index: &LineIndex,
+    needle: &[&str],
+    from: usize,
+) -> Option<(usize, usize)> {
+    let m = needle.len();
     let n = index.line_count();
     let first = index.first_line_at_or_after(from);
     if n < m || first > n - m {
         return None;
     }
-    let head = js_trim(lines[0]);
-    let tail = js_trim(lines[m - 1]);
+    let at = first + kmp_find(n - first, |i| index.trimmed_line(first + i), needle)?;
+    Some(index.span(at, m))
+}
+
+/// [`block_anchor`]'s span in one pass over the line table.
+fn block_anchor_by_table(
+    index: &LineIndex,
+    head: &str,
+    tail: &str,
+    m: usize,
+    from: usize,
+) -> Option<(usize, usize)> {
+    let n = index.line_count();
+    let first = index.first_line_at_or_after(from);
+    if n < m || first > n - m {
+        return None;
+    }
     let at = (first..=n - m)
         .find(|&i| index.trimmed_line(i) == head && index.trimmed_line(i + m - 1) == tail)?;
-    let (start, end) = index.span(at, m);
-    Some(Match {
-        start,
-        end,
-        stage: Stage::BlockAnchor,
-    })
+    Some(index.span(at, m))
+}
+
+/// What a scan for a window of lines found.
+enum Scan {
+    /// Byte range of the first window: its first line's start and the start
+    /// of the line after it (`len + 1` past the last line).
+    Found(usize, usize),
+    Absent,
+    /// Too many lines equal the window's first line: the caller runs its
+    /// linear pass over the line table instead.
+    GaveUp,
+}
+
+/// Candidate windows verified at most before a scan gives up.
+const MAX_CANDIDATES: usize = 32;
+
+/// The first window of `m` lines, from the first line starting at or after
+/// `from`, whose first line trims to `head` and whose line `k` (for `k` in
+/// `1..m`) passes `accept(k, line)`. Candidates come from a SIMD substring
+/// search for `head`, so a file is read once at memory speed and no line
+/// table is needed; a `head` that is empty or heads many lines gives up.
+fn scan_windows(
+    text: &str,
+    head: &str,
+    from: usize,
+    m: usize,
+    accept: impl Fn(usize, &str) -> bool,
+) -> Scan {
+    if head.is_empty() {
+        return Scan::GaveUp;
+    }
+    if from > text.len() {
+        return Scan::Absent;
+    }
+    let bytes = text.as_bytes();
+    let finder = memmem::Finder::new(head.as_bytes());
+    let (mut at, mut candidates) = (from, 0);
+    while let Some(i) = finder.find(&bytes[at..]) {
+        let hit = at + i;
+        let start = memchr::memrchr(b'\n', &bytes[..hit]).map_or(0, |p| p + 1);
+        let (line, mut next) = next_line(text, start);
+        // Any other hit on this line is the same candidate.
+        at = next.min(text.len());
+        if start < from || js_trim(line) != head {
+            continue;
+        }
+        candidates += 1;
+        if candidates > MAX_CANDIDATES {
+            return Scan::GaveUp;
+        }
+        let mut k = 1;
+        while k < m {
+            // The window runs past the last line, and so would every later one.
+            if next > text.len() {
+                return Scan::Absent;
+            }
+            let (line, after) = next_line(text, next);
+            if !accept(k, line) {
+                break;
+            }
+            next = after;
+            k += 1;
+        }
+        if k == m {
+            return Scan::Found(start, next);
+        }
+    }
+    Scan::Absent
+}
+
+/// The line starting at `start` without its `\n`, and where the next one
+/// starts (`len + 1` after the last line, as the line table counts).
+fn next_line(text: &str, start: usize) -> (&str, usize) {
+    match memchr::memchr(b'\n', &text.as_bytes()[start..]) {
+        Some(i) => (&text[start..start + i], start + i + 1),
+        None => (&text[start..], text.len() + 1),
+    }
 }
 
 /// Knuth-Morris-Pratt over `len` haystack items fetched by `hay(i)`: first
@@ -509,6 +623,36 @@ mod tests {
         assert_eq!(once.newlines_before(text.len()), text.matches('\n').count());
         assert_eq!(once.utf16_offset(text.len()), text.encode_utf16().count());
         assert!(!once.has_line_table());
+    }
+
+    proptest::proptest! {
+        /// The substring-search scan finds the same window as the linear
+        /// passes over the line table, whenever it does not give up.
+        #[test]
+        fn scan_finds_what_the_table_pass_finds(
+            text in "([ab\\t \u{3000}é\n]|\r\n){0,60}",
+            search in "([ab \u{3000}\n]){0,12}\n",
+            from in 0usize..70,
+        ) {
+            let index = LineIndex::new(&text);
+            let (lines, raw) = search_lines(&search);
+            let needle: Vec<&str> = lines.iter().map(|l| js_trim(l)).collect();
+            let m = needle.len();
+            let want = line_trimmed_by_table(&index, &needle, from);
+            let scan = scan_windows(&text, needle[0], from, m, |k, l| js_trim(l) == needle[k]);
+            match scan {
+                Scan::Found(s, e) => proptest::prop_assert_eq!(Some((s, e)), want),
+                Scan::Absent => proptest::prop_assert_eq!(None, want),
+                Scan::GaveUp => {}
+            }
+            proptest::prop_assert_eq!(line_trimmed(&index, &search, from).map(|m| (m.start, m.end)), want);
+            if raw >= 3 {
+                let (head, tail) = (needle[0], needle[m - 1]);
+                let want = block_anchor_by_table(&index, head, tail, m, from);
+                let got = block_anchor(&index, &search, from).map(|m| (m.start, m.end));
+                proptest::prop_assert_eq!(got, want);
+            }
+        }
     }
 
     #[test]
