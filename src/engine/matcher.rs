@@ -95,7 +95,12 @@ impl Tally {
         count: fn(&str) -> usize,
         counted: &mut usize,
     ) -> usize {
-        let i = self.points.partition_point(|&(o, _)| o <= at);
+        // An apply asks in increasing order, mostly: past the last mark
+        // needs no search.
+        let i = match self.points.last() {
+            Some(&(last, _)) if last < at => self.points.len(),
+            _ => self.points.partition_point(|&(o, _)| o <= at),
+        };
         let (prev, before) = self.points[i - 1];
         if prev == at {
             return before;
@@ -336,11 +341,34 @@ pub fn exact(index: &LineIndex, search: &str, from: usize) -> Option<Match> {
         return None;
     }
     let at = floor_char_boundary(text, from);
-    memmem::find(&text.as_bytes()[at..], search.as_bytes()).map(|i| Match {
+    find(&text.as_bytes()[at..], search.as_bytes()).map(|i| Match {
         start: at + i,
         end: at + i + search.len(),
         stage: Stage::Exact,
     })
+}
+
+/// First occurrence of `needle` in `hay`. Building a searcher costs about
+/// as much as searching a few KB, so a long needle is first looked for by
+/// its first bytes (a searcher cheap to build) and each hit compared whole;
+/// after a few hits that are not the needle, a searcher for the whole needle
+/// takes over from there, which keeps the worst case linear.
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    const PREFIX: usize = 16;
+    const TRIES: usize = 4;
+    if needle.len() <= 2 * PREFIX {
+        return memmem::find(hay, needle);
+    }
+    let prefix = memmem::Finder::new(&needle[..PREFIX]);
+    let mut at = 0;
+    for _ in 0..TRIES {
+        let hit = at + prefix.find(&hay[at..])?;
+        if hay[hit..].starts_with(needle) {
+            return Some(hit);
+        }
+        at = hit + 1;
+    }
+    memmem::find(&hay[at..], needle).map(|i| at + i)
 }
 
 /// Line-trimmed: first window of lines, from the first line starting at or
@@ -653,6 +681,19 @@ mod tests {
                 proptest::prop_assert_eq!(got, want);
             }
         }
+    }
+
+    #[test]
+    fn find_by_prefix_agrees_with_memmem() {
+        let needle = "0123456789abcdef0123456789abcdefX";
+        // Prefix hits that are not the needle, more than the tries allowed.
+        let mut hay = "0123456789abcdef0123456789abcdef-".repeat(6);
+        assert_eq!(find(hay.as_bytes(), needle.as_bytes()), None);
+        hay.push_str(needle);
+        let want = memmem::find(hay.as_bytes(), needle.as_bytes());
+        assert_eq!(find(hay.as_bytes(), needle.as_bytes()), want);
+        assert_eq!(find(b"short", b"or"), Some(2));
+        assert_eq!(find(&hay.as_bytes()[..20], needle.as_bytes()), None);
     }
 
     #[test]

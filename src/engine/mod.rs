@@ -299,7 +299,13 @@ fn run<M: Machine>(diff: &str, index: &LineIndex, is_final: bool) -> RawOutcome 
 /// Splits a diff on `\n` and drops a last line that may be half a marker.
 /// `strict` is v2's test (canonical spellings only).
 fn diff_lines(diff: &str, strict: bool) -> Vec<&str> {
-    let mut lines: Vec<&str> = diff.split('\n').collect();
+    let mut lines = Vec::with_capacity(diff.len() / 32 + 1);
+    let mut start = 0;
+    for end in memchr::memchr_iter(b'\n', diff.as_bytes()) {
+        lines.push(&diff[start..end]);
+        start = end + 1;
+    }
+    lines.push(&diff[start..]);
     if lines
         .last()
         .is_some_and(|last| pops_last_line(last, strict))
