@@ -133,7 +133,7 @@ impl V2 {
             let at = self.result.pos();
             let block = &mut self.blocks[b];
             block.state = BlockState::ReplaceStreaming;
-            block.record_match(found, false);
+            block.record_match(index, found, false);
             self.placed[b] = Some((at, at));
         }
         Ok(())
