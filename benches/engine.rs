@@ -46,9 +46,8 @@ fn diff(lines: usize, blocks: usize, trimmed_last: bool) -> String {
     out
 }
 
-/// The SEARCH and REPLACE texts of `diff(lines, blocks, false)`, in order.
-fn exact_blocks(lines: usize, blocks: usize) -> Vec<(String, String)> {
-    let d = diff(lines, blocks, false);
+/// The SEARCH and REPLACE texts of a diff, in order.
+fn exact_blocks(d: &str) -> Vec<(String, String)> {
     d.split("------- SEARCH\n")
         .skip(1)
         .map(|b| {
@@ -196,11 +195,28 @@ fn floor_table() {
         _ => "",
     };
     let mut worst: f64 = 0.0;
-    for lines in [2_000, 20_000, 100_000] {
+    // The last case: one block near the top of the big file, the rest of
+    // which is copied but needs no line count.
+    let top = "------- SEARCH\n".to_string()
+        + &(10..13).map(|i| line(i) + "\n").collect::<String>()
+        + "=======\n    let w = g(0);\n+++++++ REPLACE\n";
+    for (lines, blocks, near_top) in [
+        (2_000, 1, false),
+        (2_000, 50, false),
+        (20_000, 1, false),
+        (20_000, 50, false),
+        (100_000, 1, false),
+        (100_000, 50, false),
+        (100_000, 1, true),
+    ] {
         let original = file(lines);
-        for blocks in [1, 50] {
-            let whole = diff(lines, blocks, false);
-            let pieces = exact_blocks(lines, blocks);
+        {
+            let whole = if near_top {
+                top.clone()
+            } else {
+                diff(lines, blocks, false)
+            };
+            let pieces = exact_blocks(&whole);
             // A streamed prefix: cut inside the last block's REPLACE section.
             let cut = whole[..whole.len() - "+++++++ REPLACE\n".len() - 1]
                 .rfind('\n')
@@ -248,17 +264,22 @@ fn floor_table() {
                 let ratio = ts.as_secs_f64() / tf.as_secs_f64();
                 worst = worst.max(ratio);
                 let case = format!(
-                    "{}{}",
+                    "{}{}{}",
                     version.name(),
                     if is_final {
                         ""
                     } else {
                         ", partial (streamed prefix)"
-                    }
+                    },
+                    if near_top { ", block near the top" } else { "" }
                 );
                 println!(
                     "| {case} | {lines} | {blocks} | {} | {:.4} | {:.4} | {ratio:.2} | ≤ 2 |",
-                    cline(lines, blocks, version, is_final),
+                    if near_top {
+                        ""
+                    } else {
+                        cline(lines, blocks, version, is_final)
+                    },
                     ms(tf),
                     ms(ts),
                 );

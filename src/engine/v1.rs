@@ -183,7 +183,7 @@ impl V1 {
             self.placed[r.block] = Some((at, result.pos()));
             pos = r.end;
         }
-        result.push_original(index, pos, usize::MAX);
+        result.push_tail(index, pos);
         self.result = result;
     }
 }

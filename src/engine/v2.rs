@@ -190,7 +190,7 @@ impl Machine for V2 {
 
     fn finish(mut self, index: &LineIndex, is_final: bool, _keep_text: bool) -> RawOutcome {
         if is_final {
-            self.result.push_original(index, self.from, usize::MAX);
+            self.result.push_tail(index, self.from);
             if self.phase != Phase::Idle {
                 return self.fail(INCOMPLETE.to_string(), None);
             }
