@@ -10,6 +10,10 @@ pub const REPLACE_END: &str = "+++++++ REPLACE";
 
 /// `^c{3,}` followed exactly by `rest`, then an optional `>`.
 fn run_then(line: &str, c: char, rest: &str) -> bool {
+    // Most lines are code: one byte rules them out.
+    if !line.starts_with(c) {
+        return false;
+    }
     let run = line.len() - line.trim_start_matches(c).len();
     if run < 3 {
         return false;

@@ -254,7 +254,7 @@ pub fn apply_indexed(diff: &str, index: &matcher::LineIndex, options: Options) -
 /// original instead of a copy of it.
 pub fn apply_spliced(diff: &str, index: &matcher::LineIndex, options: Options) -> Outcome<Spliced> {
     let raw = run_version(diff, index, options);
-    report::finish_with(raw, index, |sink| sink.into_content())
+    report::finish_with(raw, |sink| sink.into_content())
 }
 
 fn run_version(diff: &str, index: &matcher::LineIndex, options: Options) -> RawOutcome {
@@ -299,7 +299,13 @@ fn run<M: Machine>(diff: &str, index: &LineIndex, is_final: bool) -> RawOutcome 
 /// Splits a diff on `\n` and drops a last line that may be half a marker.
 /// `strict` is v2's test (canonical spellings only).
 fn diff_lines(diff: &str, strict: bool) -> Vec<&str> {
-    let mut lines: Vec<&str> = diff.split('\n').collect();
+    let mut lines = Vec::with_capacity(diff.len() / 32 + 1);
+    let mut start = 0;
+    for end in memchr::memchr_iter(b'\n', diff.as_bytes()) {
+        lines.push(&diff[start..end]);
+        start = end + 1;
+    }
+    lines.push(&diff[start..]);
     if lines
         .last()
         .is_some_and(|last| pops_last_line(last, strict))
@@ -338,17 +344,13 @@ fn no_match_error(search: &str) -> String {
 }
 
 impl BlockReport {
-    /// Records where and how the block matched (line numbers are filled in
-    /// when the report is finished).
-    fn record_match(&mut self, found: matcher::Match, out_of_order: bool) {
+    /// Records where and how the block matched, with its lines: a
+    /// streaming session records each match once, and every report after
+    /// reuses them.
+    fn record_match(&mut self, index: &LineIndex, found: matcher::Match, out_of_order: bool) {
         self.stage = Some(found.stage);
         self.out_of_order = out_of_order;
-        self.original = Some(Span {
-            start: found.start,
-            end: found.end,
-            start_line: 0,
-            end_line: 0,
-        });
+        self.original = Some(report::span(index, found.start, found.end));
     }
 }
 

@@ -1,28 +1,16 @@
 //! Turns the positions v1/v2 record into the public per-block report:
-//! O(blocks × log lines), without re-scanning the new content.
+//! O(blocks), without re-scanning the new content (v1/v2 record each
+//! match's lines when it is found).
 
 use super::matcher::LineIndex;
-use super::{Applied, LineSpan, Outcome, RawOutcome};
+use super::{Applied, LineSpan, Outcome, RawOutcome, Span};
 
 /// Fills line numbers; the new content is what `content` makes of the sink.
 pub(super) fn finish_with<C>(
     raw: RawOutcome,
-    index: &LineIndex,
     content: impl FnOnce(super::sink::Sink) -> C,
 ) -> Outcome<C> {
     let mut blocks = raw.blocks;
-    let len = index.text().len();
-    for block in &mut blocks {
-        if let Some(span) = &mut block.original {
-            span.end = span.end.min(len);
-            span.start_line = index.line_of(span.start) + 1;
-            span.end_line = if span.end > span.start {
-                index.line_of(span.end - 1) + 1
-            } else {
-                span.start_line - 1
-            };
-        }
-    }
     let ok = raw.result.is_ok();
     for (block, placed) in blocks.iter_mut().zip(&raw.placed) {
         let placed = placed.filter(|_| ok);
@@ -41,6 +29,24 @@ pub(super) fn finish_with<C>(
     Outcome { result, blocks }
 }
 
+/// The report's span of bytes `start..end` of the original: `end` clamped
+/// to the text, 1-based lines.
+pub(super) fn span(index: &LineIndex, start: usize, end: usize) -> Span {
+    let end = end.min(index.text().len());
+    let start_line = index.newlines_before(start) + 1;
+    let end_line = if end > start {
+        index.newlines_before(end - 1) + 1
+    } else {
+        start_line - 1
+    };
+    Span {
+        start,
+        end,
+        start_line,
+        end_line,
+    }
+}
+
 pub(super) fn finish(raw: RawOutcome, index: &LineIndex) -> Outcome {
-    finish_with(raw, index, |sink| sink.into_content().to_text(index.text()))
+    finish_with(raw, |sink| sink.into_content().to_text(index.text()))
 }

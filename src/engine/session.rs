@@ -164,7 +164,7 @@ impl Session {
             State::Failed(outcome) => outcome.clone().map_content(|_| Spliced::default()),
             State::Running(engine) => {
                 let raw = self.finish_prefix(engine, is_final, true);
-                super::report::finish_with(raw, &self.index, |sink| sink.into_content())
+                super::report::finish_with(raw, |sink| sink.into_content())
             }
         }
     }
@@ -180,7 +180,7 @@ impl Session {
             },
             State::Running(engine) => {
                 let raw = self.finish_prefix(engine, is_final, false);
-                let outcome = super::report::finish_with(raw, &self.index, |sink| sink.pos().bytes);
+                let outcome = super::report::finish_with(raw, |sink| sink.len());
                 let (result, match_indices) = match outcome.result {
                     Ok(applied) => (Ok(applied.new_content), applied.match_indices),
                     Err(e) => (Err(e), Vec::new()),

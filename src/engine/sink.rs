@@ -20,6 +20,9 @@ pub(crate) struct Sink {
     /// `None` when only counting.
     text: Option<Spliced>,
     pos: Pos,
+    /// The rest of the original was appended without counting its lines
+    /// ([`Sink::push_tail`]): only the length may be read after.
+    tail: bool,
 }
 
 impl Sink {
@@ -27,6 +30,7 @@ impl Sink {
         Sink {
             text: keep_text.then(Spliced::default),
             pos: Pos::default(),
+            tail: false,
         }
     }
 
@@ -35,11 +39,32 @@ impl Sink {
         Sink {
             text: None,
             pos: self.pos,
+            tail: self.tail,
         }
     }
 
     pub fn pos(&self) -> Pos {
+        debug_assert!(!self.tail, "no line count after the tail");
         self.pos
+    }
+
+    /// Length of the content in bytes.
+    pub fn len(&self) -> usize {
+        self.pos.bytes
+    }
+
+    /// Appends the original from `start` to its end, the last push: no
+    /// position is asked for after it, so its newlines are not counted (a
+    /// block near the top of a big file would otherwise cost a pass over
+    /// the rest of it).
+    pub fn push_tail(&mut self, index: &LineIndex, start: usize) {
+        let original = index.text();
+        let start = floor_char_boundary(original, start);
+        if let Some(text) = &mut self.text {
+            text.push_original(start, original.len());
+        }
+        self.pos.bytes += original.len().saturating_sub(start);
+        self.tail = true;
     }
 
     /// Appends `original.slice(start, end)` as JavaScript would (clamped,

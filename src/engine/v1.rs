@@ -16,6 +16,8 @@ struct Replacement {
     start: usize,
     end: usize,
     block: usize,
+    /// `start` in UTF-16 units (the reference's match index), found once.
+    utf16_start: usize,
 }
 
 #[derive(Debug, Default)]
@@ -66,7 +68,7 @@ impl V1 {
         }
         let block = &mut self.blocks[b];
         block.state = BlockState::ReplaceStreaming;
-        block.record_match(found, self.out_of_order);
+        block.record_match(index, found, self.out_of_order);
         if !self.out_of_order {
             self.result.push_original(index, self.from, found.start);
             let at = self.result.pos();
@@ -75,7 +77,7 @@ impl V1 {
         Ok(())
     }
 
-    fn replace_end(&mut self, line_no: usize) -> Result<(), String> {
+    fn replace_end(&mut self, index: &LineIndex, line_no: usize) -> Result<(), String> {
         let b = self.current_or_new(line_no);
         let Some(found) = self.found else {
             self.blocks[b].search_text.clone_from(&self.search);
@@ -88,11 +90,12 @@ impl V1 {
             start: found.start,
             end: found.end,
             block: b,
+            utf16_start: index.utf16_offset(found.start),
         });
         if !self.out_of_order {
             self.from = found.end;
         }
-        self.adopt(b, found);
+        self.adopt(index, b, found);
         self.close(b);
         Ok(())
     }
@@ -100,10 +103,10 @@ impl V1 {
     /// A SEARCH marker inside an open REPLACE section starts a new block but
     /// keeps the old match (the reference resets neither): the new block is
     /// then applied at that match, so report it there.
-    fn adopt(&mut self, b: usize, found: Match) {
+    fn adopt(&mut self, index: &LineIndex, b: usize, found: Match) {
         let block = &mut self.blocks[b];
         if block.original.is_none() {
-            block.record_match(found, self.out_of_order);
+            block.record_match(index, found, self.out_of_order);
         }
     }
 
@@ -154,8 +157,9 @@ impl V1 {
                 start: found.start,
                 end: found.end,
                 block: b,
+                utf16_start: index.utf16_offset(found.start),
             });
-            self.adopt(b, found);
+            self.adopt(index, b, found);
             self.close(b);
         }
         for block in &mut self.blocks {
@@ -179,7 +183,7 @@ impl V1 {
             self.placed[r.block] = Some((at, result.pos()));
             pos = r.end;
         }
-        result.push_original(index, pos, usize::MAX);
+        result.push_tail(index, pos);
         self.result = result;
     }
 }
@@ -212,7 +216,7 @@ impl Machine for V1 {
             return self.separator(index, line_no);
         }
         if is_replace_end(line) {
-            return self.replace_end(line_no);
+            return self.replace_end(index, line_no);
         }
         if self.in_search {
             self.search.push_str(line);
@@ -241,11 +245,7 @@ impl Machine for V1 {
         if is_final {
             self.rebuild(index, keep_text);
         }
-        let indices = self
-            .replacements
-            .iter()
-            .map(|r| index.utf16_offset(r.start))
-            .collect();
+        let indices = self.replacements.iter().map(|r| r.utf16_start).collect();
         RawOutcome {
             result: Ok((self.result, indices)),
             blocks: self.blocks,

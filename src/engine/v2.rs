@@ -133,7 +133,7 @@ impl V2 {
             let at = self.result.pos();
             let block = &mut self.blocks[b];
             block.state = BlockState::ReplaceStreaming;
-            block.record_match(found, false);
+            block.record_match(index, found, false);
             self.placed[b] = Some((at, at));
         }
         Ok(())
@@ -190,7 +190,7 @@ impl Machine for V2 {
 
     fn finish(mut self, index: &LineIndex, is_final: bool, _keep_text: bool) -> RawOutcome {
         if is_final {
-            self.result.push_original(index, self.from, usize::MAX);
+            self.result.push_tail(index, self.from);
             if self.phase != Phase::Idle {
                 return self.fail(INCOMPLETE.to_string(), None);
             }
