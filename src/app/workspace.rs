@@ -197,27 +197,7 @@ impl Workspace {
                     .clone()
                     .unwrap_or_else(|| edit.original.clone()),
             };
-            let i = match self.tabs.iter().position(|t| t.path == edit.path) {
-                Some(i) => i,
-                None => {
-                    let app = new_app(
-                        self.version,
-                        self.fix_model_output,
-                        &edit.path,
-                        base.clone(),
-                    );
-                    self.tabs.push(Tab {
-                        path: edit.path.clone(),
-                        state: edit.state,
-                        calls: 0,
-                        written: false,
-                        refusal: None,
-                        generation: 0,
-                        app,
-                    });
-                    self.tabs.len() - 1
-                }
-            };
+            let i = self.tab_for(edit, &base);
             let tab = &mut self.tabs[i];
             tab.state = edit.state;
             tab.refusal = None;
@@ -267,30 +247,34 @@ impl Workspace {
         }
     }
 
+    /// The index of `edit`'s tab, added (over `base`) if it has none yet.
+    fn tab_for(&mut self, edit: &FileEdit, base: &str) -> usize {
+        if let Some(i) = self.tabs.iter().position(|t| t.path == edit.path) {
+            return i;
+        }
+        let app = new_app(
+            self.version,
+            self.fix_model_output,
+            &edit.path,
+            base.to_string(),
+        );
+        self.tabs.push(Tab {
+            path: edit.path.clone(),
+            state: edit.state,
+            calls: 0,
+            written: false,
+            refusal: None,
+            generation: 0,
+            app,
+        });
+        self.tabs.len() - 1
+    }
+
     /// A file whose path was refused (or that cannot be read) gets a tab
     /// too, saying so: nothing of it is shown or written.
     fn show_refused(&mut self, edit: &FileEdit) {
         let why = edit.error.clone().unwrap_or_else(|| "refused".into());
-        let i = match self.tabs.iter().position(|t| t.path == edit.path) {
-            Some(i) => i,
-            None => {
-                self.tabs.push(Tab {
-                    path: edit.path.clone(),
-                    state: edit.state,
-                    calls: 0,
-                    written: false,
-                    refusal: None,
-                    generation: 0,
-                    app: new_app(
-                        self.version,
-                        self.fix_model_output,
-                        &edit.path,
-                        String::new(),
-                    ),
-                });
-                self.tabs.len() - 1
-            }
-        };
+        let i = self.tab_for(edit, "");
         let tab = &mut self.tabs[i];
         if tab.state != FileState::Refused || tab.refusal.as_deref() != Some(why.as_str()) {
             tab.app = new_app(
