@@ -518,3 +518,18 @@ fn a_streaming_block_without_a_match_is_not_called_failed() {
     assert!(d.message.contains("has no match so far"), "{}", d.message);
     assert!(!d.message.contains("does not apply"), "{}", d.message);
 }
+
+/// A file that starts with a byte-order mark: a block for its first line
+/// matches after the mark, which is the line's start, not inside it.
+#[test]
+fn a_match_after_a_byte_order_mark_is_a_whole_line() {
+    let file = "\u{FEFF}import os\nimport sys\n\ndef main():\n    pass\n";
+    let diff = block(
+        "import os\nimport sys\n",
+        "import os\nimport sys\nimport json\n",
+    );
+    let d = &diagnose(&diff, file, final_v1())[0];
+    assert_eq!(d.state, "applied");
+    assert_eq!(d.reason, None, "{}", d.message);
+    assert_eq!(d.suggestion, None);
+}

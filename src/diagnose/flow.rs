@@ -497,14 +497,14 @@ fn matched_reason(
         // The reference matches text, not lines: a SEARCH text that is the
         // end of a longer line (a lone `}` in `    }`, a blank line after
         // a line's text) matches inside it.
-        Stage::Exact if l.byte_start > 0 && ctx.original.as_bytes()[l.byte_start - 1] != b'\n' => {
+        Stage::Exact if !at_line_start(ctx.original, l.byte_start) => {
             let line_start = ctx.original[..l.byte_start]
                 .rfind('\n')
                 .map_or(0, |i| i + 1);
             let whole_line_elsewhere = ctx
                 .original
                 .match_indices(search)
-                .any(|(at, _)| at == 0 || ctx.original.as_bytes()[at - 1] == b'\n');
+                .any(|(at, _)| at_line_start(ctx.original, at));
             if js_trim(&ctx.original[line_start..l.byte_start]).is_empty() && !whole_line_elsewhere
             {
                 // Only indentation before it, and nowhere a whole line: the
@@ -572,6 +572,12 @@ fn matched_reason(
         Stage::WholeFile => Some(Reason::OutOfOrder),
         Stage::Empty => (!ctx.original.is_empty()).then_some(Reason::EmptySearch),
     }
+}
+
+/// Whether byte `at` starts a line of `text` (a UTF-8 byte-order mark
+/// before the first line is not part of it).
+fn at_line_start(text: &str, at: usize) -> bool {
+    at == 0 || text.as_bytes()[at - 1] == b'\n' || (at == 3 && text.starts_with('\u{FEFF}'))
 }
 
 /// A block that matches nowhere: name the damage between it and its region.
