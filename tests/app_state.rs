@@ -1231,3 +1231,20 @@ fn a_paused_notice_goes_when_the_stream_resumes() {
     app.append_diff("\n");
     assert_eq!(notice_text(&app), "");
 }
+
+/// A final preview the stream's pause makes the view itself says so,
+/// rather than closing without a word.
+#[test]
+fn a_pause_closing_the_final_preview_says_so() {
+    let mut app = app();
+    app.set_diff(block("line 150", "L150") + &block("line 7", "seven"));
+    key(&mut app, KeyCode::Char('F'));
+    assert!(app.final_preview);
+    app.pause();
+    assert!(!app.final_preview);
+    assert!(
+        notice_text(&app).starts_with("paused: the panes now show the final result"),
+        "{}",
+        notice_text(&app)
+    );
+}

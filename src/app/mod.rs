@@ -370,9 +370,13 @@ impl App {
         if self.stream == StreamState::Streaming {
             self.stream = StreamState::Paused;
             if self.final_preview {
-                // The preview's result is now the view itself.
+                // The preview's result is now the view itself: said, so
+                // that the preview does not vanish without a word.
                 self.final_preview = false;
-                self.notice = None;
+                self.note_state(
+                    "paused: the panes now show the final result (the preview closed); a writes it"
+                        .into(),
+                );
             }
             self.reapply();
         }
