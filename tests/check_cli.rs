@@ -4,16 +4,10 @@ use std::process::Command;
 
 use serde_json::Value;
 
+/// Exit status and stdout.
 fn srview(args: &[&str]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_srview"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-    )
+    let (code, out, _) = srview_all(args);
+    (code, out)
 }
 
 fn files(diff: &str) -> (tempfile::TempDir, String, String) {

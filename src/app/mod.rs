@@ -232,10 +232,7 @@ pub fn place_doubt(d: &crate::diagnose::BlockDiagnosis) -> Option<PlaceDoubt> {
         Some(PlaceDoubt::OutOfOrder)
     } else if d.reason == Some(Reason::PartialLine) {
         Some(PlaceDoubt::InsideLine)
-    } else if matches!(
-        d.reason,
-        Some(Reason::Structure | Reason::MarkerTypo | Reason::DroppedLastLine)
-    ) {
+    } else if d.reason.is_some_and(Reason::is_malformed) {
         Some(PlaceDoubt::Malformed)
     } else if d.stage != Some(engine::Stage::BlockAnchor) {
         None

@@ -122,6 +122,22 @@ pub(super) fn warn_no_block(diff: Option<&Path>, what_happened: &str) {
     );
 }
 
+/// What `check` and `fix` start from: FILE's text, the diff as the applier
+/// sees it, and final-mode options.
+pub(super) fn load_final(
+    file: &Path,
+    diff: Option<&Path>,
+    engine: super::EngineOpts,
+) -> Result<(String, String, crate::engine::Options), CliError> {
+    let original = load_original(file, false)?;
+    let diff = engine.prepare(input::read_diff(diff)?, file);
+    let options = crate::engine::Options {
+        version: engine.version(),
+        is_final: true,
+    };
+    Ok((original, diff, options))
+}
+
 /// FILE's text; a missing FILE is empty only with `--new-file`.
 pub fn load_original(file: &Path, new_file: bool) -> Result<String, CliError> {
     match input::read_text(file, new_file)? {

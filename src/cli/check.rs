@@ -7,19 +7,13 @@ use serde_json::json;
 
 use super::{CheckArgs, CmdResult};
 use crate::diagnose::{self, BlockDiagnosis};
+use crate::engine;
 use crate::engine::matcher::LineIndex;
-use crate::engine::{self, Options};
-use crate::input::{self, CliError};
+use crate::input::CliError;
 
 pub fn run(args: &CheckArgs) -> CmdResult {
-    let original = super::apply::load_original(&args.file, false)?;
-    let diff = args
-        .engine
-        .prepare(input::read_diff(args.diff.as_deref())?, &args.file);
-    let options = Options {
-        version: args.engine.version(),
-        is_final: true,
-    };
+    let (original, diff, options) =
+        super::apply::load_final(&args.file, args.diff.as_deref(), args.engine)?;
     // One line index of the original serves the engine and the diagnosis.
     let index = LineIndex::new(&original);
     let outcome = engine::apply_indexed(&diff, &index, options);
@@ -27,18 +21,7 @@ pub fn run(args: &CheckArgs) -> CmdResult {
     // A block the reference ignores (it never reached its separator, or its
     // markers end in `\r`) takes no effect, and a malformed block that
     // applies does not apply as it reads: the diff does not do what it says.
-    let ok = outcome.result.is_ok()
-        && blocks.iter().all(|d| {
-            d.state != "dropped"
-                && !matches!(
-                    d.reason,
-                    Some(
-                        diagnose::Reason::Structure
-                            | diagnose::Reason::MarkerTypo
-                            | diagnose::Reason::DroppedLastLine
-                    )
-                )
-        });
+    let ok = outcome.result.is_ok() && !blocks.iter().any(BlockDiagnosis::misreads);
     // A diff without a block has nothing to check: the report says so
     // (JSON: a warning on stderr) and the exit status is 1, as `fix` has
     // nothing to fix. `apply` keeps the reference's answer.
@@ -125,18 +108,12 @@ pub fn render(file: &str, blocks: &[BlockDiagnosis], ok: bool, color: bool) -> S
     let p = Paint { on: color };
     let mut s = String::new();
     for d in blocks {
-        let (label, code) = match (d.state, d.reason) {
-            ("failed" | "not-reached" | "dropped", _)
-            | (
-                _,
-                Some(
-                    diagnose::Reason::Structure
-                    | diagnose::Reason::MarkerTypo
-                    | diagnose::Reason::DroppedLastLine,
-                ),
-            ) => ("error", "1;31"),
-            (_, Some(_)) => ("warning", "1;33"),
-            _ => ("ok", "1;32"),
+        let (label, code) = if d.misreads() || matches!(d.state, "failed" | "not-reached") {
+            ("error", "1;31")
+        } else if d.reason.is_some() {
+            ("warning", "1;33")
+        } else {
+            ("ok", "1;32")
         };
         let reason = d
             .reason

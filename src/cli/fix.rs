@@ -31,18 +31,12 @@ use crate::engine::markers::{
 };
 use crate::engine::matcher::{self, LineIndex};
 use crate::engine::{self, BlockReport, BlockState, Options, Outcome, Stage};
-use crate::input::{self, CliError};
+use crate::input::CliError;
 use crate::words::line_range;
 
 pub fn run(args: &FixArgs) -> CmdResult {
-    let original = super::apply::load_original(&args.file, false)?;
-    let diff = args
-        .engine
-        .prepare(input::read_diff(args.diff.as_deref())?, &args.file);
-    let options = Options {
-        version: args.engine.version(),
-        is_final: true,
-    };
+    let (original, diff, options) =
+        super::apply::load_final(&args.file, args.diff.as_deref(), args.engine)?;
     let fixed = fix(&diff, &original, options);
     if fixed.no_block {
         super::apply::warn_no_block(args.diff.as_deref(), "nothing to fix, nothing printed");
@@ -271,9 +265,7 @@ fn place<C>(
             Some(Reason::EmptySearch) => {
                 "has an empty SEARCH section: it names no place in {FILE}: kept as written".into()
             }
-            Some(Reason::Structure | Reason::MarkerTypo | Reason::DroppedLastLine)
-                if d.closest.is_none() =>
-            {
+            Some(r) if r.is_malformed() && d.closest.is_none() => {
                 "is malformed and names no place in {FILE} (see srview check): kept as written"
                     .into()
             }

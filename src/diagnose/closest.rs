@@ -202,19 +202,13 @@ pub fn closest(file: &FileIndex, search: &[&str]) -> Found {
     // share of the other lines hit: when those are common lines (`}`,
     // `return;`), their hits say nothing about where the block goes, and
     // the damaged line is the one that does.
-    let missing: Vec<&str> = search
-        .iter()
-        .zip(&freq)
-        .filter(|&(l, &f)| f == 0 && line_key(l) != blank)
-        .map(|(l, _)| *l)
-        .collect();
-    let offsets: Vec<usize> = search
+    let (offsets, missing): (Vec<usize>, Vec<&str>) = search
         .iter()
         .zip(&freq)
         .enumerate()
         .filter(|&(_, (l, &f))| f == 0 && line_key(l) != blank)
-        .map(|(j, _)| j)
-        .collect();
+        .map(|(j, (l, _))| (j, *l))
+        .unzip();
     if !missing.is_empty() {
         trigram_votes(file, &missing, &offsets, &mut votes);
     }

@@ -50,6 +50,8 @@ pub fn run<C>(
     let failed = failing_block(&ctx.parsed, outcome);
     let mut from = 0usize;
     let mut out = Vec::with_capacity(ctx.parsed.blocks.len());
+    // (index, lines) of the blocks placed in order, down the file.
+    let mut in_order: Vec<(usize, [usize; 2])> = Vec::new();
     for (k, pb) in ctx.parsed.blocks.iter().enumerate() {
         let eng = engine_block(outcome, pb);
         let state = match (failed, eng) {
@@ -61,20 +63,26 @@ pub fn run<C>(
         let mut d = analyse(&ctx, k, pb, eng, state, &mut from);
         // An out-of-order block that lands on lines an earlier block edits:
         // the reference applies both, and the result repeats or loses text.
-        if let (true, Some([a, b])) = (d.out_of_order, d.matched_lines)
-            && let Some(e) = out
-                .iter()
-                .filter_map(|e: &BlockDiagnosis| e.matched_lines.map(|m| (e.index, m)))
-                .find(|&(_, m)| m[0] <= b && a <= m[1])
-        {
-            d.risky = true;
-            d.suggestion = None;
-            d.message = format!(
-                "{} It overlaps block #{}'s {}: applying both repeats or loses text.",
-                d.message,
-                e.0 + 1,
-                crate::words::line_range("line", e.1[0], e.1[1])
-            );
+        // Blocks placed in order follow one another down the file, so the
+        // one that can overlap is the last to start at or above its end.
+        match (d.out_of_order, d.matched_lines) {
+            (true, Some([a, b])) => {
+                let at = in_order.partition_point(|&(_, m)| m[0] <= b);
+                if let Some(&(e, m)) = at.checked_sub(1).map(|i| &in_order[i])
+                    && a <= m[1]
+                {
+                    d.risky = true;
+                    d.suggestion = None;
+                    d.message = format!(
+                        "{} It overlaps block #{}'s {}: applying both repeats or loses text.",
+                        d.message,
+                        e + 1,
+                        crate::words::line_range("line", m[0], m[1])
+                    );
+                }
+            }
+            (false, Some(m)) => in_order.push((d.index, m)),
+            _ => {}
         }
         out.push(d);
     }

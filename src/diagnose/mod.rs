@@ -71,6 +71,16 @@ impl Reason {
         Reason::NotFound,
     ];
 
+    /// Damage to the diff's own structure (a marker-like line, a missing or
+    /// doubled separator, a dropped last line): a block with it does not
+    /// apply as it reads, even when the reference applies it.
+    pub fn is_malformed(self) -> bool {
+        matches!(
+            self,
+            Reason::Structure | Reason::MarkerTypo | Reason::DroppedLastLine
+        )
+    }
+
     /// The JSON code, e.g. `html-entities`.
     pub fn code(self) -> &'static str {
         match self {
@@ -232,6 +242,12 @@ pub struct BlockDiagnosis {
 pub const ANCHOR_MIDDLE_RATIO: f64 = 0.6;
 
 impl BlockDiagnosis {
+    /// The block does not do what it reads as: the reference ignored it, or
+    /// its structure is malformed.
+    pub fn misreads(&self) -> bool {
+        self.state == "dropped" || self.reason.is_some_and(Reason::is_malformed)
+    }
+
     /// For a block placed (or placeable) by the block-anchor stage: the
     /// first middle SEARCH line (1-based) unlike the file's line it replaces
     /// unseen (below [`ANCHOR_MIDDLE_RATIO`]).
