@@ -86,6 +86,9 @@ pub fn screen_layout(app: &App, area: Rect, notice: Option<&Notice>) -> Screen {
     // Status bar, notice and footer.
     let fixed = 2 + notice_h;
     let rest = h.saturating_sub(fixed);
+    // The selected block's detail is wrapped once per layout: it sizes the
+    // pane and then the split inside it.
+    let detail = panels::detail_rows(app, area.width);
     let blocks_h = if h < 6 || rest < 4 {
         0
     } else if h < 12 {
@@ -93,12 +96,12 @@ pub fn screen_layout(app: &App, area: Rect, notice: Option<&Notice>) -> Screen {
         2
     } else {
         let cap = (h / 3).max(4).min(rest - 3);
-        blocks_want(app, area.width).min(cap)
+        blocks_want(app, detail).min(cap)
     };
     let diff_h = rest - blocks_h;
     let blocks = (blocks_h > 0).then(|| {
         let pane = row(1 + diff_h, blocks_h);
-        blocks_pane_layout(app, pane)
+        blocks_pane_layout(app, pane, detail)
     });
     Screen {
         status: row(0, 1),
@@ -111,19 +114,20 @@ pub fn screen_layout(app: &App, area: Rect, notice: Option<&Notice>) -> Screen {
 
 /// Rows the blocks pane would like: its title, every block, and the
 /// selected block's detail.
-fn blocks_want(app: &App, width: u16) -> u16 {
+fn blocks_want(app: &App, detail: usize) -> u16 {
     let list = app.listed_blocks().max(1);
-    let detail = panels::detail_rows(app, width);
     (1 + list + detail).min(usize::from(u16::MAX)) as u16
 }
 
-fn blocks_pane_layout(app: &App, pane: Rect) -> BlocksPane {
+/// The pane's split; `detail`: the rows the selected block's detail takes
+/// at the pane's width.
+fn blocks_pane_layout(app: &App, pane: Rect, detail: usize) -> BlocksPane {
     let inner = pane.height.saturating_sub(1);
     let count = app.listed_blocks();
     let list_want = count.max(1).min(usize::from(inner)) as u16;
     // A few blocks stay listed; the detail gets what it needs of the rest.
     let list_min = list_want.min(3);
-    let detail_want = panels::detail_rows(app, pane.width).min(usize::from(inner)) as u16;
+    let detail_want = detail.min(usize::from(inner)) as u16;
     let detail_h = detail_want.min(inner - list_min);
     let list_h = (inner - detail_h).min(list_want);
     let detail_h = inner - list_h;
