@@ -41,7 +41,18 @@ fn assert_matches_apply(session: &Session, original: &str, version: Version) {
         let spliced = spliced.map_content(|c| c.to_text(original));
         assert_eq!(spliced, want, "spliced outcome");
         let summary = session.summary(is_final);
-        assert_eq!(summary.blocks, want.blocks, "summary blocks");
+        // A summary's blocks are the outcome's without their texts.
+        let without_texts: Vec<_> = want
+            .blocks
+            .iter()
+            .cloned()
+            .map(|mut b| {
+                b.search_text.clear();
+                b.replace_text.clear();
+                b
+            })
+            .collect();
+        assert_eq!(summary.blocks, without_texts, "summary blocks");
         match &want.result {
             Ok(a) => {
                 assert_eq!(summary.result, Ok(a.new_content.len()));

@@ -281,8 +281,26 @@ pub(crate) trait Machine: Sized {
     /// The reference threw `message` while processing `diff_line`.
     fn fail(self, message: String, diff_line: Option<usize>) -> RawOutcome;
     /// A copy to finish a prefix with; without the new content built so far
-    /// unless `keep_text`.
-    fn fork(&self, keep_text: bool) -> Self;
+    /// unless `keep_text`, and with the blocks' SEARCH and REPLACE texts
+    /// empty unless `block_texts` (a non-final finish never reads them).
+    fn fork(&self, keep_text: bool, block_texts: bool) -> Self;
+}
+
+/// The blocks of a machine for a fork: copied whole, or without their
+/// SEARCH and REPLACE texts, which are the only parts that grow with the diff.
+fn fork_blocks(blocks: &[BlockReport], block_texts: bool) -> Vec<BlockReport> {
+    if block_texts {
+        return blocks.to_vec();
+    }
+    blocks
+        .iter()
+        .map(|b| BlockReport {
+            search_text: String::new(),
+            replace_text: String::new(),
+            error: b.error.clone(),
+            ..*b
+        })
+        .collect()
 }
 
 fn run<M: Machine>(diff: &str, index: &LineIndex, is_final: bool) -> RawOutcome {

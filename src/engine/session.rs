@@ -58,7 +58,9 @@ enum Engine {
 }
 
 /// The cheap per-update view: everything in an [`Outcome`] except the new
-/// content, which is only measured.
+/// content, which is only measured, and the blocks' SEARCH and REPLACE texts
+/// (`search_text` and `replace_text` are empty; they are not in the JSON
+/// either), whose copies would make each update cost the diff's size.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Summary {
     /// `Ok(length of the new content in UTF-8 bytes)`, or the error.
@@ -176,7 +178,7 @@ impl Session {
             State::Failed(outcome) => Summary {
                 result: outcome.result.clone().map(|a| a.new_content.len()),
                 match_indices: Vec::new(),
-                blocks: outcome.blocks.clone(),
+                blocks: super::fork_blocks(&outcome.blocks, false),
             },
             State::Running(engine) => {
                 let raw = self.finish_prefix(engine, is_final, false);
@@ -185,10 +187,17 @@ impl Session {
                     Ok(applied) => (Ok(applied.new_content), applied.match_indices),
                     Err(e) => (Err(e), Vec::new()),
                 };
+                // The fork kept texts it needed (a final v1 rebuild, the
+                // tail line's SEARCH): drop them, as the contract says.
+                let mut blocks = outcome.blocks;
+                for block in &mut blocks {
+                    block.search_text = String::new();
+                    block.replace_text = String::new();
+                }
                 Summary {
                     result,
                     match_indices,
-                    blocks: outcome.blocks,
+                    blocks,
                 }
             }
         }
@@ -216,7 +225,9 @@ fn finish_with_tail<M: Machine>(
 ) -> RawOutcome {
     // v1's final mode rebuilds the content from its replacements, so the
     // content streamed so far need not be copied.
-    let mut fork = machine.fork(keep_text && !(is_final && M::FINAL_REBUILDS));
+    // Only a final v1 finish reads the blocks' texts; a summary drops them.
+    let block_texts = keep_text || (is_final && M::FINAL_REBUILDS);
+    let mut fork = machine.fork(keep_text && !(is_final && M::FINAL_REBUILDS), block_texts);
     if !pops_last_line(tail, M::STRICT)
         && let Err(message) = fork.feed(index, tail, tail_no)
     {

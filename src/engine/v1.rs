@@ -270,7 +270,7 @@ impl Machine for V1 {
         }
     }
 
-    fn fork(&self, keep_text: bool) -> Self {
+    fn fork(&self, keep_text: bool, block_texts: bool) -> Self {
         V1 {
             result: if keep_text {
                 self.result.clone()
@@ -284,7 +284,7 @@ impl Machine for V1 {
             found: self.found,
             out_of_order: self.out_of_order,
             replacements: self.replacements.clone(),
-            blocks: self.blocks.clone(),
+            blocks: super::fork_blocks(&self.blocks, block_texts),
             placed: self.placed.clone(),
             replace_newlines: self.replace_newlines.clone(),
             current: self.current,

@@ -219,7 +219,7 @@ impl Machine for V2 {
         }
     }
 
-    fn fork(&self, keep_text: bool) -> Self {
+    fn fork(&self, keep_text: bool, block_texts: bool) -> Self {
         V2 {
             phase: self.phase,
             pending: self.pending,
@@ -232,7 +232,7 @@ impl Machine for V2 {
             from: self.from,
             search: self.search.clone(),
             found: self.found,
-            blocks: self.blocks.clone(),
+            blocks: super::fork_blocks(&self.blocks, block_texts),
             placed: self.placed.clone(),
             current: self.current,
         }
