@@ -1,0 +1,155 @@
+//! One edit applied: the new content or the agent's refusal, reported as
+//! one engine block.
+
+use serde::Serialize;
+
+use super::diagnosis::{self, EditDiagnosis};
+use super::text::{Done, line_span, span};
+use super::{Edit, EditError, Tool, claude, cline};
+use crate::engine::{BlockReport, BlockState, Stage};
+
+/// Whether the edit made a new file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Change {
+    /// The file did not exist (Claude Code's `type: "create"`).
+    Created,
+    /// The file existed (Claude Code's `type: "update"`).
+    Updated,
+}
+
+/// A successful edit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EditApplied {
+    pub new_content: String,
+    pub change: Change,
+    /// How many places were replaced (more than one only with Claude Code's
+    /// `replace_all`).
+    pub occurrences: usize,
+}
+
+/// What one edit does to its file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EditOutcome {
+    pub tool: Tool,
+    /// The file, as the edit names it.
+    pub path: String,
+    /// The edit as an engine block: `applied` with stage `exact` (`empty`
+    /// when the edit is a whole new content: a created file, a Write, an
+    /// empty `old_string` on a blank file), `original` the bytes replaced
+    /// (first to last occurrence; an empty range at an insertion point;
+    /// `None` for a new file), `replacement` the lines they became; or
+    /// `failed` with the agent's error text in `error`. An edit has no
+    /// diff lines of its own: `diff_lines` is `[1, 1]`.
+    pub block: BlockReport,
+    pub result: Result<EditApplied, EditError>,
+    /// For a failed edit: why, where it was meant to go, and a corrected
+    /// edit when one can be stood behind.
+    pub diagnosis: Option<EditDiagnosis>,
+}
+
+/// Applies `edit` to `original` (`None`: the file does not exist), as the
+/// edit's agent does. Block index 0.
+pub fn apply(edit: &Edit, original: Option<&str>) -> EditOutcome {
+    apply_at(0, edit, original)
+}
+
+/// [`apply`] for the `index`-th (0-based) edit of a sequence.
+pub fn apply_at(index: usize, edit: &Edit, original: Option<&str>) -> EditOutcome {
+    let result = run(edit, original);
+    let (search_text, replace_text) = texts(edit);
+    let mut block = BlockReport {
+        index,
+        diff_lines: [1, 1],
+        state: BlockState::Failed,
+        stage: None,
+        out_of_order: false,
+        original: None,
+        replacement: None,
+        replacement_bytes: None,
+        search_text,
+        replace_text,
+        error: None,
+    };
+    let (result, diagnosis) = match result {
+        Ok(done) => {
+            block.state = BlockState::Applied;
+            block.stage = Some(if done.whole {
+                Stage::Empty
+            } else {
+                Stage::Exact
+            });
+            block.original = done
+                .replaced
+                .zip(original)
+                .map(|((s, e), text)| span(text, s, e));
+            block.replacement = Some(line_span(&done.new_content, done.placed.0, done.placed.1));
+            block.replacement_bytes = Some(done.placed);
+            let applied = EditApplied {
+                change: if done.created {
+                    Change::Created
+                } else {
+                    Change::Updated
+                },
+                occurrences: done.occurrences,
+                new_content: done.new_content,
+            };
+            (Ok(applied), None)
+        }
+        Err(error) => {
+            block.error = Some(error.to_string());
+            let diagnosis = diagnosis::explain(edit, original, &error);
+            (Err(error), Some(diagnosis))
+        }
+    };
+    EditOutcome {
+        tool: edit.tool(),
+        path: edit.path().to_string(),
+        block,
+        result,
+        diagnosis,
+    }
+}
+
+/// Runs the agent's semantics.
+pub(super) fn run(edit: &Edit, original: Option<&str>) -> Result<Done, EditError> {
+    match edit {
+        Edit::ClaudeEdit {
+            old_string,
+            new_string,
+            replace_all,
+            ..
+        } => claude::edit(old_string, new_string, *replace_all, original),
+        Edit::ClaudeWrite { content, .. } => Ok(claude::write(content, original)),
+        Edit::ClineEditor {
+            path,
+            old_text,
+            new_text,
+            insert_line,
+        } => cline::editor(
+            path,
+            old_text.as_deref(),
+            new_text.as_deref(),
+            *insert_line,
+            original,
+        ),
+    }
+}
+
+/// The texts the block shows as SEARCH and REPLACE.
+fn texts(edit: &Edit) -> (String, String) {
+    match edit {
+        Edit::ClaudeEdit {
+            old_string,
+            new_string,
+            ..
+        } => (old_string.clone(), new_string.clone()),
+        Edit::ClaudeWrite { content, .. } => (String::new(), content.clone()),
+        Edit::ClineEditor {
+            old_text, new_text, ..
+        } => (
+            old_text.clone().unwrap_or_default(),
+            new_text.clone().unwrap_or_default(),
+        ),
+    }
+}
