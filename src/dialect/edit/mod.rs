@@ -35,7 +35,7 @@ mod text;
 pub use diagnosis::EditDiagnosis;
 pub use error::{EditError, Provenance};
 pub use input::ParseError;
-pub use outcome::{Change, EditApplied, EditOutcome, apply, apply_at};
+pub use outcome::{Change, EditApplied, EditOutcome, EditPreview, apply, apply_at, preview};
 pub use partial::{Field, PartialEdit};
 
 use serde::Serialize;

@@ -1,8 +1,8 @@
 //! A tool input still streaming: the fields known so far, for the previewer.
 
-use super::Tool;
 use super::input::{ParseError, tool};
 use super::partial_json::{PartialObject, Value, parse_prefix};
+use super::{Edit, Tool};
 
 /// A field of an edit, under any agent's name for it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -105,6 +105,48 @@ impl PartialEdit {
             insert_line,
             streaming: object.streaming.as_deref().map(field_of),
             complete: object.complete,
+        }
+    }
+}
+
+impl PartialEdit {
+    /// The edit the fields so far make, with strings as far as they have
+    /// arrived; `None` until the path and the tool's required texts have
+    /// started (Claude Code Edit: `old_string` and `new_string`; Write:
+    /// `content`; Cline editor: `new_text`, or `old_text` to replace).
+    pub fn edit_so_far(&self) -> Option<Edit> {
+        let path = self.path.clone()?;
+        Some(match self.tool {
+            Tool::Edit => Edit::ClaudeEdit {
+                file_path: path,
+                old_string: self.old.clone()?,
+                new_string: self.new.clone()?,
+                replace_all: self.replace_all.unwrap_or(false),
+            },
+            Tool::Write => Edit::ClaudeWrite {
+                file_path: path,
+                content: self.new.clone()?,
+            },
+            Tool::Editor => {
+                if self.old.is_none() && self.new.is_none() {
+                    return None;
+                }
+                Edit::ClineEditor {
+                    path,
+                    old_text: self.old.clone(),
+                    new_text: self.new.clone(),
+                    insert_line: self.insert_line,
+                }
+            }
+        })
+    }
+
+    /// Whether the text to find is final: it has arrived whole (the tool
+    /// has none, or its field is closed and no longer streaming).
+    pub fn old_is_final(&self) -> bool {
+        match self.tool {
+            Tool::Write => true,
+            _ => self.complete || (self.old.is_some() && self.streaming != Some(Field::Old)),
         }
     }
 }
