@@ -480,6 +480,28 @@ fn the_cline_typo_gets_the_files_lines() {
 }
 
 #[test]
+fn a_last_line_without_a_newline_can_be_the_region() {
+    let file = "a = 1\nlimit = 20";
+    let d = apply(&claude_edit("limit = 30", "limit = 40", false), Some(file))
+        .diagnosis
+        .unwrap();
+    assert_eq!(
+        d.suggestion,
+        Some(claude_edit("limit = 20", "limit = 40", false).with_path("/p/inventory.py"))
+    );
+    // A Cline text with its newline, against a CRLF file: the file's own bytes.
+    let file = "a = 1\r\nlimit = 20\r\n";
+    let out = apply(
+        &cline_edit(Some("limit = 30\n"), Some("limit = 40\n"), None),
+        Some(file),
+    );
+    let Some(Edit::ClineEditor { old_text, .. }) = out.diagnosis.unwrap().suggestion else {
+        panic!("no suggestion");
+    };
+    assert_eq!(old_text.as_deref(), Some("limit = 20\r\n"));
+}
+
+#[test]
 fn part_of_a_line_gets_no_corrected_edit() {
     // `old_string` is the middle of a line, with a typo: the region is the
     // whole line, which the new text was not written to replace.

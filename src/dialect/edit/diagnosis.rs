@@ -335,15 +335,13 @@ fn suggest(
     let starts: Vec<usize> = std::iter::once(0)
         .chain(memchr::memchr_iter(b'\n', content.as_bytes()).map(|i| i + 1))
         .collect();
-    let (Some(&from), Some(&to)) = (starts.get(c.start_line - 1), starts.get(c.end_line)) else {
+    // The region's first byte, and the byte after its last line (its `\n`
+    // included, when it has one).
+    let Some(&from) = c.start_line.checked_sub(1).and_then(|i| starts.get(i)) else {
         return (None, Some("the region is past the end of the file".into()));
     };
-    let to = if c.end_line == starts.len() {
-        content.len()
-    } else {
-        to
-    };
-    let mut region = &content[from..to.min(content.len())];
+    let to = starts.get(c.end_line).copied().unwrap_or(content.len());
+    let mut region = content.get(from..to).unwrap_or("");
     if !old.ends_with('\n') {
         region = region
             .strip_suffix('\n')

@@ -16,8 +16,11 @@ pub enum ParseError {
         tool: Tool,
         source: serde_json::Error,
     },
-    /// The input is still streaming (see [`super::PartialEdit`]).
-    Incomplete { tool: Tool },
+    /// Not a prefix of a JSON object (a streaming input).
+    Partial {
+        tool: Tool,
+        source: super::partial_json::PartialJsonError,
+    },
 }
 
 impl fmt::Display for ParseError {
@@ -30,8 +33,8 @@ impl fmt::Display for ParseError {
             ParseError::Json { tool, source } => {
                 write!(f, "invalid {} tool input: {source}", tool.name())
             }
-            ParseError::Incomplete { tool } => {
-                write!(f, "the {} tool input is not complete yet", tool.name())
+            ParseError::Partial { tool, source } => {
+                write!(f, "invalid {} tool input: {source}", tool.name())
             }
         }
     }
@@ -41,7 +44,8 @@ impl std::error::Error for ParseError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             ParseError::Json { source, .. } => Some(source),
-            _ => None,
+            ParseError::Partial { source, .. } => Some(source),
+            ParseError::UnknownTool(_) => None,
         }
     }
 }

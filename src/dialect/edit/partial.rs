@@ -44,10 +44,7 @@ impl PartialEdit {
     /// unknown tool or text that is not a prefix of a JSON object.
     pub fn parse(tool_name: &str, prefix: &str) -> Result<PartialEdit, ParseError> {
         let tool = tool(tool_name)?;
-        let object = parse_prefix(prefix).map_err(|e| ParseError::Json {
-            tool,
-            source: <serde_json::Error as serde::de::Error>::custom(e),
-        })?;
+        let object = parse_prefix(prefix).map_err(|source| ParseError::Partial { tool, source })?;
         Ok(Self::from_object(tool, &object))
     }
 
