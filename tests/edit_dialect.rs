@@ -6,7 +6,8 @@ use serde::Deserialize;
 use srview::diagnose::Reason;
 use srview::dialect::edit::partial_json::{Value, parse_prefix};
 use srview::dialect::edit::{
-    Change, Edit, EditError, Field, PartialEdit, Provenance, Tool, apply, apply_at, preview,
+    Change, Edit, EditError, Field, PartialEdit, Provenance, Tool, apply, apply_at, apply_sequence,
+    preview,
 };
 use srview::engine::{BlockState, Stage};
 
@@ -137,11 +138,49 @@ fn replay(agent: &str, scenario: &str) {
     }
 }
 
+/// The whole run at once: the files start as the first edit of each saw
+/// them and end as the agent left them (the last applied edit's content).
+fn replay_sequence(agent: &str, scenario: &str) {
+    let fx = fixture(agent, scenario);
+    let edits: Vec<Edit> = fx
+        .calls
+        .iter()
+        .map(|c| Edit::from_tool_input(&c.tool, &c.input.to_string()).unwrap())
+        .collect();
+    let first_seen = |path: &str| {
+        let i = edits.iter().position(|e| e.path() == path).unwrap();
+        fx.expected.edits[i].content_before.clone()
+    };
+    let run = apply_sequence(&edits, first_seen);
+    for (edit, (out, want)) in edits
+        .iter()
+        .zip(run.outcomes.iter().zip(&fx.expected.edits))
+    {
+        let verdict = if out.result.is_ok() {
+            "applied"
+        } else {
+            "failed"
+        };
+        assert_eq!(verdict, want.agent_verdict, "{scenario}");
+        let last = fx
+            .expected
+            .edits
+            .iter()
+            .zip(&edits)
+            .rev()
+            .find(|(w, e)| e.path() == edit.path() && w.agent_verdict == "applied")
+            .map(|(w, _)| w.content_after.clone());
+        let want_final = last.unwrap_or_else(|| first_seen(edit.path()));
+        assert_eq!(run.files[edit.path()], want_final, "{scenario}");
+    }
+}
+
 #[test]
 fn replays_every_claude_code_scenario() {
     for scenario in CLAUDE_SCENARIOS {
         assert_eq!(fixture(CLAUDE, scenario).expected.agent, "claude-code");
         replay(CLAUDE, scenario);
+        replay_sequence(CLAUDE, scenario);
     }
 }
 
@@ -150,6 +189,7 @@ fn replays_every_cline_cli_editor_scenario() {
     for scenario in CLINE_SCENARIOS {
         assert_eq!(fixture(CLINE, scenario).expected.agent, "cline-cli");
         replay(CLINE, scenario);
+        replay_sequence(CLINE, scenario);
     }
 }
 

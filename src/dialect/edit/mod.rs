@@ -35,7 +35,10 @@ mod text;
 pub use diagnosis::EditDiagnosis;
 pub use error::{EditError, Provenance};
 pub use input::ParseError;
-pub use outcome::{Change, EditApplied, EditOutcome, EditPreview, apply, apply_at, preview};
+pub use outcome::{
+    Change, EditApplied, EditOutcome, EditPreview, Sequence, apply, apply_at, apply_sequence,
+    preview,
+};
 pub use partial::{Field, PartialEdit};
 
 use serde::Serialize;

@@ -1,6 +1,8 @@
 //! One edit applied: the new content or the agent's refusal, reported as
 //! one engine block.
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 
 use super::diagnosis::{self, EditDiagnosis};
@@ -237,4 +239,36 @@ pub fn preview(index: usize, partial: &PartialEdit, original: Option<&str>) -> E
             error: Some(error),
         },
     }
+}
+
+/// What a sequence of edits does to the files it names.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sequence {
+    /// One per edit, in order (block index = position).
+    pub outcomes: Vec<EditOutcome>,
+    /// Every file named, by path as the edits write it, with its content
+    /// after the last edit (`None`: it still does not exist).
+    pub files: BTreeMap<String, Option<String>>,
+}
+
+/// Applies `edits` in order, as the agent runs them one tool call after
+/// another: each edit sees the file as the edits before it left it, and a
+/// failed edit leaves it unchanged (neither agent undoes an earlier edit).
+/// `read` gives a file's content before the first edit that names it
+/// (`None`: missing); paths are compared as written, so a caller resolves
+/// them first ([`Edit::with_path`]).
+pub fn apply_sequence(edits: &[Edit], mut read: impl FnMut(&str) -> Option<String>) -> Sequence {
+    let mut files: BTreeMap<String, Option<String>> = BTreeMap::new();
+    let mut outcomes = Vec::with_capacity(edits.len());
+    for (i, edit) in edits.iter().enumerate() {
+        let current = files
+            .entry(edit.path().to_string())
+            .or_insert_with(|| read(edit.path()));
+        let out = apply_at(i, edit, current.as_deref());
+        if let Ok(done) = &out.result {
+            *current = Some(done.new_content.clone());
+        }
+        outcomes.push(out);
+    }
+    Sequence { outcomes, files }
 }
