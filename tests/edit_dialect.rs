@@ -542,6 +542,31 @@ fn a_last_line_without_a_newline_can_be_the_region() {
 }
 
 #[test]
+fn a_misindented_text_is_located_but_not_corrected() {
+    // The new text carries the same wrong indentation: swapping in the
+    // file's lines would write it misindented.
+    let file = "def f():\n    if x:\n        return 1\n";
+    let out = apply(
+        &claude_edit(
+            "    if x:\n      return 1",
+            "    if x:\n      return 2",
+            false,
+        ),
+        Some(file),
+    );
+    let d = out.diagnosis.unwrap();
+    assert_eq!(d.reason, Some(Reason::Whitespace));
+    let closest = d.closest.unwrap();
+    assert_eq!((closest.start_line, closest.end_line), (2, 3));
+    assert_eq!(d.suggestion, None);
+    assert!(
+        d.message.contains("indented unlike file line 3"),
+        "{}",
+        d.message
+    );
+}
+
+#[test]
 fn part_of_a_line_gets_no_corrected_edit() {
     // `old_string` is the middle of a line, with a typo: the region is the
     // whole line, which the new text was not written to replace.

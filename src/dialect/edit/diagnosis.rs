@@ -6,9 +6,9 @@
 //! block reads whole lines while `old` may be part of a line, so the
 //! corrected edit (`old` replaced by the file's own text of the region) is
 //! offered only when each line of `old` is about as long as the region's
-//! line it stands for and similar to it, and when the corrected text occurs
-//! exactly once and applies: otherwise none is offered, and the message
-//! says why.
+//! line it stands for, indented the same and similar to it, and when the
+//! corrected text occurs exactly once and applies: otherwise none is
+//! offered, and the message says why.
 
 use serde::Serialize;
 
@@ -360,7 +360,18 @@ fn suggest(
             )),
         );
     }
+    let indent = |l: &str| l.len() - l.trim_start().len();
     for (i, (o, r)) in old_lines.iter().zip(&region_lines).enumerate() {
+        if !o.trim().is_empty() && o[..indent(o)] != r[..indent(r)] {
+            return (
+                None,
+                Some(format!(
+                    "line {} of the text is indented unlike file line {}, and the new text, written the same way, would land misindented",
+                    i + 1,
+                    c.start_line + i
+                )),
+            );
+        }
         let (o, r) = (o.trim(), r.trim());
         let (lo, lr) = (o.chars().count(), r.chars().count());
         let ratio = if lo.max(lr) == 0 {
