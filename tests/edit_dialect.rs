@@ -888,3 +888,64 @@ proptest::proptest! {
         }
     }
 }
+
+#[test]
+fn inputs_that_are_not_edits_are_typed_errors() {
+    let err =
+        Edit::from_tool_input("Edit", r#"{"file_path": "a", "new_string": "b"}"#).unwrap_err();
+    assert!(
+        err.to_string().contains("missing field `old_string`"),
+        "{err}"
+    );
+    let err = Edit::from_tool_input(
+        "editor",
+        r#"{"path": "a", "new_text": "b", "insert_line": 1.5}"#,
+    )
+    .unwrap_err();
+    assert!(
+        err.to_string().starts_with("invalid editor tool input"),
+        "{err}"
+    );
+    let err = Edit::from_tool_input("Bash", "{}").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "unknown edit tool \"Bash\" (expected Edit, Write or editor)"
+    );
+    // replace_all may be absent or null: false.
+    let e = Edit::from_tool_input(
+        "Edit",
+        r#"{"file_path": "a", "old_string": "b", "new_string": "c", "replace_all": null}"#,
+    )
+    .unwrap();
+    assert_eq!(
+        e,
+        Edit::ClaudeEdit {
+            file_path: "a".into(),
+            old_string: "b".into(),
+            new_string: "c".into(),
+            replace_all: false
+        }
+    );
+}
+
+#[test]
+fn the_json_report_carries_the_block_and_the_agents_words() {
+    let fx = fixture(CLINE, "editor_fail");
+    let before = fx.expected.edits[1].content_before.clone().unwrap();
+    let edit = Edit::from_tool_input("editor", &fx.calls[1].input.to_string()).unwrap();
+    let out = apply_at(1, &edit, Some(&before));
+    let json = serde_json::to_value(out.report()).unwrap();
+    assert_eq!(json["tool"], "editor");
+    assert_eq!(json["block"]["state"], "failed");
+    assert_eq!(json["block"]["index"], 1);
+    assert_eq!(
+        json["agentMessage"],
+        fx.expected.edits[1].agent_message.clone().unwrap().as_str()
+    );
+    assert_eq!(json["provenance"], "captured");
+    assert_eq!(json["change"], serde_json::Value::Null);
+    assert_eq!(json["diagnosis"]["suggestion"]["tool"], "editor");
+    // def main() and its two prints.
+    assert_eq!(json["diagnosis"]["closest"]["startLine"], 10);
+    assert_eq!(json["diagnosis"]["closest"]["endLine"], 12);
+}

@@ -36,8 +36,8 @@ pub use diagnosis::EditDiagnosis;
 pub use error::{EditError, Provenance};
 pub use input::ParseError;
 pub use outcome::{
-    Change, EditApplied, EditOutcome, EditPreview, Sequence, apply, apply_at, apply_sequence,
-    preview,
+    Change, EditApplied, EditOutcome, EditPreview, EditReport, Sequence, apply, apply_at,
+    apply_sequence, preview,
 };
 pub use partial::{Field, PartialEdit};
 

@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::diagnosis::{self, EditDiagnosis};
 use super::text::{Done, line_span, span};
-use super::{Edit, EditError, PartialEdit, Tool, claude, cline};
+use super::{Edit, EditError, PartialEdit, Provenance, Tool, claude, cline};
 use crate::engine::{BlockReport, BlockState, Stage};
 
 /// Whether the edit made a new file.
@@ -48,6 +48,39 @@ pub struct EditOutcome {
     /// For a failed edit: why, where it was meant to go, and a corrected
     /// edit when one can be stood behind.
     pub diagnosis: Option<EditDiagnosis>,
+}
+
+/// [`EditOutcome`] as JSON: the block, and the result in the agent's words.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EditReport<'a> {
+    pub tool: Tool,
+    pub path: &'a str,
+    pub block: &'a BlockReport,
+    /// `null` for a failed edit.
+    pub change: Option<Change>,
+    pub occurrences: usize,
+    /// The error as the agent hands it to the model (`null` when applied).
+    pub agent_message: Option<String>,
+    /// Where that text comes from (`null` when applied).
+    pub provenance: Option<Provenance>,
+    pub diagnosis: Option<&'a EditDiagnosis>,
+}
+
+impl EditOutcome {
+    /// The outcome for `--json`: everything but the new content.
+    pub fn report(&self) -> EditReport<'_> {
+        EditReport {
+            tool: self.tool,
+            path: &self.path,
+            block: &self.block,
+            change: self.result.as_ref().ok().map(|d| d.change),
+            occurrences: self.result.as_ref().map_or(0, |d| d.occurrences),
+            agent_message: self.result.as_ref().err().map(EditError::agent_message),
+            provenance: self.result.as_ref().err().map(EditError::provenance),
+            diagnosis: self.diagnosis.as_ref(),
+        }
+    }
 }
 
 /// Applies `edit` to `original` (`None`: the file does not exist), as the
