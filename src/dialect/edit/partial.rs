@@ -25,6 +25,7 @@ pub enum Field {
 #[derive(Debug, Clone, PartialEq)]
 pub struct PartialEdit {
     pub tool: Tool,
+    /// The path so far (whole unless `streaming` is [`Field::Path`]).
     pub path: Option<String>,
     /// The text to find, so far.
     pub old: Option<String>,
@@ -49,27 +50,20 @@ impl PartialEdit {
     }
 
     fn from_object(tool: Tool, object: &PartialObject) -> PartialEdit {
-        let names = |field: &Field| -> &'static [&'static str] {
-            match (field, tool) {
-                (Field::Path, Tool::Editor) => &["path"],
-                (Field::Path, _) => &["file_path"],
-                (Field::Old, Tool::Edit) => &["old_string"],
-                (Field::Old, Tool::Editor) => &["old_text"],
-                (Field::New, Tool::Edit) => &["new_string"],
-                (Field::New, Tool::Write) => &["content"],
-                (Field::New, Tool::Editor) => &["new_text"],
-                (Field::ReplaceAll, Tool::Edit) => &["replace_all"],
-                (Field::InsertLine, Tool::Editor) => &["insert_line"],
-                _ => &[],
-            }
-        };
         let string = |field: Field| {
-            names(&field)
-                .iter()
-                .find_map(|k| object.str(k))
+            key(tool, &field)
+                .and_then(|k| object.str(k))
                 .map(str::to_string)
         };
-        let field_of = |key: &str| {
+        let replace_all = match key(tool, &Field::ReplaceAll).and_then(|k| object.get(k)) {
+            Some(Value::Bool(b)) => Some(*b),
+            _ => None,
+        };
+        let insert_line = match key(tool, &Field::InsertLine).and_then(|k| object.get(k)) {
+            Some(Value::Number(n)) => n.parse::<i64>().ok(),
+            _ => None,
+        };
+        let field_of = |name: &str| {
             [
                 Field::Path,
                 Field::Old,
@@ -78,21 +72,9 @@ impl PartialEdit {
                 Field::InsertLine,
             ]
             .into_iter()
-            .find(|f| names(f).contains(&key))
-            .unwrap_or_else(|| Field::Other(key.to_string()))
+            .find(|f| key(tool, f) == Some(name))
+            .unwrap_or_else(|| Field::Other(name.to_string()))
         };
-        let replace_all = names(&Field::ReplaceAll)
-            .iter()
-            .find_map(|k| match object.get(k) {
-                Some(Value::Bool(b)) => Some(*b),
-                _ => None,
-            });
-        let insert_line = names(&Field::InsertLine)
-            .iter()
-            .find_map(|k| match object.get(k) {
-                Some(Value::Number(n)) => n.parse::<i64>().ok(),
-                _ => None,
-            });
         PartialEdit {
             tool,
             path: string(Field::Path),
@@ -106,12 +88,31 @@ impl PartialEdit {
     }
 }
 
+/// The key `tool` gives `field` (`None`: the tool has no such field).
+fn key(tool: Tool, field: &Field) -> Option<&'static str> {
+    Some(match (field, tool) {
+        (Field::Path, Tool::Editor) => "path",
+        (Field::Path, _) => "file_path",
+        (Field::Old, Tool::Edit) => "old_string",
+        (Field::Old, Tool::Editor) => "old_text",
+        (Field::New, Tool::Edit) => "new_string",
+        (Field::New, Tool::Write) => "content",
+        (Field::New, Tool::Editor) => "new_text",
+        (Field::ReplaceAll, Tool::Edit) => "replace_all",
+        (Field::InsertLine, Tool::Editor) => "insert_line",
+        _ => return None,
+    })
+}
+
 impl PartialEdit {
     /// The edit the fields so far make, with strings as far as they have
-    /// arrived; `None` until the path and the tool's required texts have
-    /// started (Claude Code Edit: `old_string` and `new_string`; Write:
-    /// `content`; Cline editor: `new_text`, or `old_text` to replace).
+    /// arrived; `None` until the path is whole and the tool's required
+    /// texts have started (Claude Code Edit: `old_string` and `new_string`;
+    /// Write: `content`; Cline editor: `new_text`, or `old_text`).
     pub fn edit_so_far(&self) -> Option<Edit> {
+        if self.streaming == Some(Field::Path) {
+            return None;
+        }
         let path = self.path.clone()?;
         Some(match self.tool {
             Tool::Edit => Edit::ClaudeEdit {
