@@ -28,6 +28,9 @@ struct Call {
     /// The `input_json_delta` pieces as streamed (Claude Code only).
     #[serde(default)]
     pieces: Vec<String>,
+    /// The tool result as the agent handed it to the model (Cline: the
+    /// output's `result`, empty on failure).
+    result: String,
 }
 
 #[derive(Deserialize)]
@@ -99,6 +102,13 @@ fn replay(agent: &str, scenario: &str) {
             Ok(done) => ("applied", None, Some(done.new_content.clone())),
             Err(e) => ("failed", Some(e.agent_message()), None),
         };
+        // The whole tool result, success texts included.
+        let result = match (&out.result, fx.expected.agent.as_str()) {
+            (Ok(done), _) => done.agent_message.clone(),
+            (Err(e), "claude-code") => Some(e.agent_message()),
+            (Err(_), _) => Some(String::new()),
+        };
+        assert_eq!(result.as_deref(), Some(call.result.as_str()), "{ctx}");
         assert_eq!(verdict, want.agent_verdict, "{ctx}");
         assert_eq!(message, want.agent_message, "{ctx}");
         assert_eq!(after, want.content_after, "{ctx}");
@@ -321,6 +331,8 @@ fn claude_write_creates_or_overwrites() {
 
     let updated = apply(&write, Some("old\n"));
     let done = updated.result.as_ref().unwrap();
+    // Claude Code's words for an overwrite are not recorded: none are made up.
+    assert_eq!(done.agent_message, None);
     assert_eq!(
         (done.new_content.as_str(), done.change),
         ("a\nb\n", Change::Updated)
@@ -453,6 +465,10 @@ fn cline_insert_line_is_a_one_based_boundary() {
     );
     let lines = out.block.replacement.unwrap();
     assert_eq!((lines.start_line, lines.end_line), (2, 2));
+    assert_eq!(
+        out.result.unwrap().agent_message.as_deref(),
+        Some("Inserted content at line 2 in /home/user/project/calc.py.")
+    );
     // On a missing file: Node's read error.
     let err = apply(&cline_edit(None, Some("x"), Some(1)), None)
         .result

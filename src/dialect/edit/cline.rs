@@ -123,3 +123,35 @@ pub(super) fn normalise_line_ends(text: &str, eol: &str) -> String {
         lf.replace('\n', eol)
     }
 }
+
+/// Most changed lines Cline's editor lists in its result before it
+/// truncates the list (in a form no recorded run shows).
+pub(super) const MAX_DIFF_LINES: usize = 200;
+
+/// The editor's result text for a replacement: `Edited PATH` and the lines
+/// that differ between `before` and `after` once their common first and
+/// last lines are set aside, removed ones (`-N: `, old numbering) then added
+/// ones (`+N: `, new numbering), in a `diff` fence. `None` past
+/// [`MAX_DIFF_LINES`], where the agent truncates the list.
+pub(super) fn edited_message(path: &str, before: &str, after: &str) -> Option<String> {
+    let old: Vec<&str> = split_eol(before).into_iter().map(|(_, l)| l).collect();
+    let new: Vec<&str> = split_eol(after).into_iter().map(|(_, l)| l).collect();
+    let start = old.iter().zip(&new).take_while(|(a, b)| a == b).count();
+    let (mut old_end, mut new_end) = (old.len(), new.len());
+    while old_end > start && new_end > start && old[old_end - 1] == new[new_end - 1] {
+        old_end -= 1;
+        new_end -= 1;
+    }
+    if (old_end - start) + (new_end - start) > MAX_DIFF_LINES {
+        return None;
+    }
+    let mut out = format!("Edited {path}\n```diff\n");
+    for (i, line) in old.iter().enumerate().take(old_end).skip(start) {
+        out.push_str(&format!("-{}: {line}\n", i + 1));
+    }
+    for (i, line) in new.iter().enumerate().take(new_end).skip(start) {
+        out.push_str(&format!("+{}: {line}\n", i + 1));
+    }
+    out.push_str("```");
+    Some(out)
+}

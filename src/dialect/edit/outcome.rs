@@ -28,6 +28,10 @@ pub struct EditApplied {
     /// How many places were replaced (more than one only with Claude Code's
     /// `replace_all`).
     pub occurrences: usize,
+    /// The tool result as the agent words it; `None` where neither a
+    /// recorded run nor the agent's source shows the text (see
+    /// docs/dialects-edit.md).
+    pub agent_message: Option<String>,
 }
 
 /// What one edit does to its file.
@@ -60,9 +64,10 @@ pub struct EditReport<'a> {
     /// `null` for a failed edit.
     pub change: Option<Change>,
     pub occurrences: usize,
-    /// The error as the agent hands it to the model (`null` when applied).
+    /// The tool result as the agent hands it to the model: the error, or
+    /// the success text where it is known (`null` otherwise).
     pub agent_message: Option<String>,
-    /// Where that text comes from (`null` when applied).
+    /// Where a failure's text comes from (`null` when applied).
     pub provenance: Option<Provenance>,
     pub diagnosis: Option<&'a EditDiagnosis>,
 }
@@ -76,7 +81,10 @@ impl EditOutcome {
             block: &self.block,
             change: self.result.as_ref().ok().map(|d| d.change),
             occurrences: self.result.as_ref().map_or(0, |d| d.occurrences),
-            agent_message: self.result.as_ref().err().map(EditError::agent_message),
+            agent_message: match &self.result {
+                Ok(done) => done.agent_message.clone(),
+                Err(e) => Some(e.agent_message()),
+            },
             provenance: self.result.as_ref().err().map(EditError::provenance),
             diagnosis: self.diagnosis.as_ref(),
         }
@@ -127,6 +135,7 @@ pub fn apply_at(index: usize, edit: &Edit, original: Option<&str>) -> EditOutcom
                     Change::Updated
                 },
                 occurrences: done.occurrences,
+                agent_message: success_message(edit, original, &done),
                 new_content: done.new_content,
             };
             (Ok(applied), None)
@@ -168,6 +177,37 @@ pub(super) fn run(edit: &Edit, original: Option<&str>) -> Result<Done, EditError
             *insert_line,
             original,
         ),
+    }
+}
+
+/// Claude Code's note after a file it wrote.
+const CLAUDE_CURRENT: &str =
+    " (file state is current in your context \u{2014} no need to Read it back)";
+
+/// The agent's result text for a successful edit, where it is known.
+fn success_message(edit: &Edit, original: Option<&str>, done: &Done) -> Option<String> {
+    match edit {
+        // Captured: an update by one replacement. Not captured: replace_all,
+        // a file created or filled by an empty old_string.
+        Edit::ClaudeEdit {
+            file_path,
+            old_string,
+            replace_all,
+            ..
+        } => (!replace_all && !old_string.is_empty()).then(|| {
+            format!("The file {file_path} has been updated successfully.{CLAUDE_CURRENT}")
+        }),
+        // Captured: a created file. Not captured: an overwrite.
+        Edit::ClaudeWrite { file_path, .. } => done
+            .created
+            .then(|| format!("File created successfully at: {file_path}{CLAUDE_CURRENT}")),
+        Edit::ClineEditor {
+            path, insert_line, ..
+        } => match (insert_line, original) {
+            (Some(line), _) => Some(format!("Inserted content at line {line} in {path}.")),
+            (None, None) => Some(format!("File created successfully at: {path}")),
+            (None, Some(before)) => cline::edited_message(path, before, &done.new_content),
+        },
     }
 }
 
