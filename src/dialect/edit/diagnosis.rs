@@ -14,6 +14,7 @@ use serde::Serialize;
 
 use super::cline::{line_end, normalise_line_ends};
 use super::outcome::run;
+use super::part_of_line::within_line;
 use super::text::CrlfMap;
 use super::{Edit, EditError};
 use crate::diagnose::{self, BlockDiagnosis, Closest, DiffLine, Difference, Reason};
@@ -55,7 +56,7 @@ pub struct EditDiagnosis {
 }
 
 impl EditDiagnosis {
-    fn only(message: String) -> Self {
+    pub(super) fn only(message: String) -> Self {
         EditDiagnosis {
             reason: None,
             closest: None,
@@ -201,110 +202,6 @@ fn not_found(
     };
     out.suggestion = suggestion;
     out
-}
-
-/// The part of one file line a one-line `old` is most like.
-struct PartOfLine {
-    /// 1-based.
-    line: usize,
-    similarity: f64,
-    /// The file's text from the first to the last character aligned with `old`.
-    text: String,
-    /// Another line about as alike.
-    tie: Option<(usize, f64)>,
-}
-
-/// Longest `old` and file looked into for a part of a line: a character
-/// alignment per line is quadratic in the worst case.
-const PART_MAX_OLD: usize = 1_000;
-const PART_MAX_FILE: usize = 4 << 20;
-
-/// For a one-line `old` that the whole-line search placed nowhere: the part
-/// of a file line it is most like, when that reaches the similarity floor.
-fn within_line(content: &str, old: &str) -> Option<PartOfLine> {
-    if old.contains('\n') || old.trim().is_empty() || old.len() > PART_MAX_OLD {
-        return None;
-    }
-    if content.len() > PART_MAX_FILE {
-        return None;
-    }
-    let old_chars = old.chars().count();
-    let mut ranked: Vec<(f64, usize, String)> = Vec::new();
-    for (i, line) in content.split('\n').enumerate() {
-        let line = line.strip_suffix('\r').unwrap_or(line);
-        if line.chars().count() * 2 < old_chars {
-            continue;
-        }
-        let diff = similar::TextDiff::from_chars(old, line);
-        let equal: Vec<_> = diff
-            .ops()
-            .iter()
-            .filter(|op| op.tag() == similar::DiffTag::Equal)
-            .map(|op| op.new_range())
-            .collect();
-        let (Some(first), Some(last)) = (equal.first(), equal.last()) else {
-            continue;
-        };
-        let part: String = line
-            .chars()
-            .skip(first.start)
-            .take(last.end - first.start)
-            .collect();
-        let similarity = f64::from(similar::TextDiff::from_chars(old, part.as_str()).ratio());
-        ranked.push((similarity, i + 1, part));
-    }
-    ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-    let mut ranked = ranked.into_iter();
-    let (similarity, line, text) = ranked.next()?;
-    if similarity < diagnose::MIN_SIMILARITY {
-        return None;
-    }
-    let tie = ranked
-        .next()
-        .filter(|(s, _, _)| similarity - s < diagnose::TIE_MARGIN)
-        .map(|(s, l, _)| (l, s));
-    Some(PartOfLine {
-        line,
-        similarity,
-        text,
-        tie,
-    })
-}
-
-impl PartOfLine {
-    fn diagnosis(self, field: &str) -> EditDiagnosis {
-        let closest = Closest {
-            start_line: self.line,
-            end_line: self.line,
-            similarity: self.similarity,
-        };
-        if let Some((other, s)) = self.tie {
-            let second = Closest {
-                start_line: other,
-                end_line: other,
-                similarity: s,
-            };
-            return EditDiagnosis {
-                reason: Some(Reason::Edited),
-                tie: Some([closest, second]),
-                ..EditDiagnosis::only(format!(
-                    "{field} does not occur in the file; it is about as like part of line {} as part of line {other}, so neither is offered.",
-                    self.line
-                ))
-            };
-        }
-        EditDiagnosis {
-            reason: Some(Reason::Edited),
-            closest: Some(closest),
-            message: format!(
-                "{field} does not occur in the file; closest: part of line {} (similarity {}), which reads {:?}. No corrected edit: where the intended text starts and ends inside the line is a guess.",
-                self.line,
-                words::similarity(self.similarity),
-                self.text
-            ),
-            ..EditDiagnosis::only(String::new())
-        }
-    }
 }
 
 /// The block diagnosis of `old` → `new` against `content`; `None` when a

@@ -28,18 +28,20 @@ mod diagnosis;
 mod error;
 mod input;
 mod outcome;
+mod part_of_line;
 mod partial;
 pub mod partial_json;
+mod preview;
 mod text;
 
 pub use diagnosis::EditDiagnosis;
 pub use error::{EditError, Provenance};
 pub use input::ParseError;
 pub use outcome::{
-    Change, EditApplied, EditOutcome, EditPreview, EditReport, Sequence, apply, apply_at,
-    apply_sequence, preview,
+    Change, EditApplied, EditOutcome, EditReport, Sequence, apply, apply_at, apply_sequence,
 };
 pub use partial::{Field, PartialEdit};
+pub use preview::{EditPreview, preview};
 
 use serde::Serialize;
 
