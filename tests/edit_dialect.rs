@@ -485,6 +485,13 @@ fn cline_normalises_line_endings_to_the_files() {
         &cline_edit(Some("a\nb\n"), Some("x\ny\n"), None),
         Some("a\r\nb\r\nc\r\n"),
     );
+    // The block shows the texts as matched and written.
+    let span = out.block.original.unwrap();
+    assert_eq!(
+        ("a\r\nb\r\nc\r\n"[span.start..span.end]).to_string(),
+        out.block.search_text
+    );
+    assert_eq!(out.block.replace_text, "x\r\ny\r\n");
     assert_eq!(out.result.unwrap().new_content, "x\r\ny\r\nc\r\n");
     let out = apply(&cline_edit(None, Some("x\r\ny"), Some(2)), Some("a\r\nb"));
     assert_eq!(out.result.unwrap().new_content, "a\r\nx\r\ny\r\nb");

@@ -100,7 +100,7 @@ pub fn apply(edit: &Edit, original: Option<&str>) -> EditOutcome {
 /// [`apply`] for the `index`-th (0-based) edit of a sequence.
 pub fn apply_at(index: usize, edit: &Edit, original: Option<&str>) -> EditOutcome {
     let result = run(edit, original);
-    let (search_text, replace_text) = texts(edit);
+    let (search_text, replace_text) = texts(edit, original);
     let mut block = BlockReport {
         index,
         diff_lines: [1, 1],
@@ -211,8 +211,9 @@ fn success_message(edit: &Edit, original: Option<&str>, done: &Done) -> Option<S
     }
 }
 
-/// The texts the block shows as SEARCH and REPLACE.
-pub(super) fn texts(edit: &Edit) -> (String, String) {
+/// The texts the block shows as SEARCH and REPLACE, as the agent matches
+/// and writes them in `original` (Cline: with the file's line end).
+pub(super) fn texts(edit: &Edit, original: Option<&str>) -> (String, String) {
     match edit {
         Edit::ClaudeEdit {
             old_string,
@@ -222,10 +223,20 @@ pub(super) fn texts(edit: &Edit) -> (String, String) {
         Edit::ClaudeWrite { content, .. } => (String::new(), content.clone()),
         Edit::ClineEditor {
             old_text, new_text, ..
-        } => (
-            old_text.clone().unwrap_or_default(),
-            new_text.clone().unwrap_or_default(),
-        ),
+        } => {
+            let eol = original.map_or("\n", cline::line_end);
+            let texts = (
+                old_text.as_deref().unwrap_or_default(),
+                new_text.as_deref().unwrap_or_default(),
+            );
+            match original {
+                Some(_) if eol != "\n" => (
+                    cline::normalise_line_ends(texts.0, eol),
+                    cline::normalise_line_ends(texts.1, eol),
+                ),
+                _ => (texts.0.to_string(), texts.1.to_string()),
+            }
+        }
     }
 }
 

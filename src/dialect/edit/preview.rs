@@ -28,7 +28,7 @@ pub struct EditPreview {
 /// insertion: the preview follows the fields as they arrive.)
 pub fn preview(index: usize, partial: &PartialEdit, original: Option<&str>) -> EditPreview {
     let waiting = |edit: Option<&Edit>| {
-        let (search_text, replace_text) = edit.map(texts).unwrap_or_default();
+        let (search_text, replace_text) = edit.map(|e| texts(e, original)).unwrap_or_default();
         EditPreview {
             block: BlockReport {
                 index,
