@@ -910,6 +910,18 @@ proptest::proptest! {
             proptest::prop_assert_eq!(p.new.as_deref(), Some(new.as_str()));
         }
     }
+
+    /// Any text made of JSON's punctuation, escapes and other characters:
+    /// an answer or a typed error, never a panic; and an answer for a
+    /// complete text agrees with serde_json on whether it is JSON.
+    #[test]
+    fn any_text_reads_without_panic(text in "\\{[{}\\[\\]\":,\\\\ nutrfalse0-9.eE+\\-\\PC]{0,40}") {
+        if let Ok(o) = parse_prefix(&text)
+            && o.complete
+        {
+            proptest::prop_assert!(serde_json::from_str::<serde_json::Value>(&text).is_ok(), "{text:?}");
+        }
+    }
 }
 
 #[test]
