@@ -1,0 +1,322 @@
+//! Why an edit failed, where it was meant to go, and a corrected edit.
+//!
+//! A text that does not occur is diagnosed as a SEARCH/REPLACE block with
+//! the same texts (`old` as SEARCH, `new` as REPLACE), so it gets the
+//! reason, closest region, differences and line diff a block gets. The
+//! block reads whole lines while `old` may be part of a line, so the
+//! corrected edit (`old` replaced by the file's own text of the region) is
+//! offered only when each line of `old` is about as long as the region's
+//! line it stands for, indented the same and similar to it, and when the
+//! corrected text occurs exactly once and applies: otherwise none is
+//! offered, and the message says why.
+
+use serde::Serialize;
+
+use super::cline::{line_end, normalise_line_ends};
+use super::outcome::run;
+use super::part_of_line::within_line;
+use super::text::CrlfMap;
+use super::{Edit, EditError};
+use crate::diagnose::{self, BlockDiagnosis, Closest, DiffLine, Difference, Reason};
+use crate::engine::Options;
+use crate::engine::markers::{REPLACE_END, SEARCH_START, SEPARATOR, is_marker};
+use crate::words;
+
+/// Below this trimmed-length ratio a line of `old` is taken for part of the
+/// file's line, and no corrected edit is offered.
+pub const MIN_LENGTH_RATIO: f64 = 0.8;
+/// Each line of `old` must be at least this alike (character ratio,
+/// trimmed) to the region's line for a corrected edit.
+pub const MIN_LINE_SIMILARITY: f64 = 0.6;
+
+/// Everything known about a failed edit.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EditDiagnosis {
+    /// The root cause when the text was not found (as a block's) or found
+    /// several times (`ambiguous`); `None` when the error says it all (a
+    /// missing file, an out-of-range line).
+    pub reason: Option<Reason>,
+    /// The region of the file the edit was meant for (1-based lines).
+    pub closest: Option<Closest>,
+    /// Two regions about equally similar: neither is offered.
+    pub tie: Option<[Closest; 2]>,
+    /// Every line of the text occurs several times: no region is offered.
+    pub vague: bool,
+    /// 1-based first and last lines of every occurrence of an ambiguous text.
+    pub occurrences: Vec<[usize; 2]>,
+    pub differences: Vec<Difference>,
+    /// The text against the closest region, line by line.
+    pub line_diff: Vec<DiffLine>,
+    /// One sentence for people.
+    pub message: String,
+    /// The same edit with its text to find replaced by the file's own text
+    /// of the region; it applies exactly once.
+    pub suggestion: Option<Edit>,
+}
+
+impl EditDiagnosis {
+    pub(super) fn only(message: String) -> Self {
+        EditDiagnosis {
+            reason: None,
+            closest: None,
+            tie: None,
+            vague: false,
+            occurrences: Vec::new(),
+            differences: Vec::new(),
+            line_diff: Vec::new(),
+            message,
+            suggestion: None,
+        }
+    }
+}
+
+/// Diagnoses `edit`, which failed on `original` with `error`.
+pub(super) fn explain(edit: &Edit, original: Option<&str>, error: &EditError) -> EditDiagnosis {
+    let (Some(original), Some((field, old, new))) = (original, find_texts(edit)) else {
+        return EditDiagnosis::only(error.to_string());
+    };
+    // The text the agent searches and the form of `old` it searches for.
+    let (content, old) = match edit {
+        Edit::ClineEditor { .. } => (
+            original.to_string(),
+            normalise_line_ends(old, line_end(original)),
+        ),
+        _ => (CrlfMap::normalise(original).0, old.to_string()),
+    };
+    match error {
+        EditError::ClaudeAmbiguous { .. } | EditError::ClineAmbiguous { .. } => {
+            ambiguous(field, &content, &old, edit)
+        }
+        EditError::ClaudeNotFound { .. }
+        | EditError::ClineNotFound { .. }
+        | EditError::ClaudeQuoteNormalised => not_found(field, &content, &old, new, edit, original),
+        _ => EditDiagnosis::only(error.to_string()),
+    }
+}
+
+/// The field name of the text to find, that text, and the new text.
+fn find_texts(edit: &Edit) -> Option<(&'static str, &str, &str)> {
+    match edit {
+        Edit::ClaudeEdit {
+            old_string,
+            new_string,
+            ..
+        } => Some(("old_string", old_string, new_string)),
+        Edit::ClineEditor {
+            old_text: Some(old),
+            new_text,
+            insert_line: None,
+            ..
+        } => Some(("old_text", old, new_text.as_deref().unwrap_or(""))),
+        _ => None,
+    }
+}
+
+fn ambiguous(field: &str, content: &str, old: &str, edit: &Edit) -> EditDiagnosis {
+    let occurrences: Vec<[usize; 2]> = content
+        .match_indices(old)
+        .map(|(at, m)| {
+            let lines = super::text::line_span(content, at, at + m.len());
+            [lines.start_line, lines.end_line.max(lines.start_line)]
+        })
+        .collect();
+    let places = occurrences
+        .iter()
+        .map(|[a, b]| words::line_range("line", *a, *b))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let hint = match edit {
+        Edit::ClaudeEdit { .. } => {
+            " Add context that occurs only at the intended place, or set replace_all to change every one."
+        }
+        _ => " Add context that occurs only at the intended place.",
+    };
+    EditDiagnosis {
+        reason: Some(Reason::Ambiguous),
+        occurrences,
+        message: format!(
+            "{field} occurs {} times ({places}): the edit cannot tell which is meant, so no corrected edit is offered.{hint}",
+            content.matches(old).count()
+        ),
+        ..EditDiagnosis::only(String::new())
+    }
+}
+
+fn not_found(
+    field: &str,
+    content: &str,
+    old: &str,
+    new: &str,
+    edit: &Edit,
+    original: &str,
+) -> EditDiagnosis {
+    if old.is_empty() {
+        return EditDiagnosis {
+            reason: Some(Reason::EmptySearch),
+            ..EditDiagnosis::only(format!("{field} is empty: it names no place in the file."))
+        };
+    }
+    let Some(block) = as_block(content, old, new) else {
+        return EditDiagnosis::only(format!(
+            "{field} does not occur in the file; it has a line that reads as a SEARCH/REPLACE marker, so no region is looked for."
+        ));
+    };
+    let reason = block.reason.unwrap_or(Reason::NotFound);
+    if block.closest.is_none()
+        && block.tie.is_none()
+        && let Some(part) = within_line(content, old)
+    {
+        return part.diagnosis(field);
+    }
+    let mut out = EditDiagnosis {
+        reason: Some(reason),
+        closest: block.closest,
+        tie: block.tie,
+        vague: block.vague,
+        occurrences: Vec::new(),
+        differences: block.differences.clone(),
+        line_diff: block.line_diff.clone(),
+        message: String::new(),
+        suggestion: None,
+    };
+    let where_ = match (block.closest, block.why_no_region()) {
+        (Some(c), _) => format!(
+            "closest: {} (similarity {}): {}",
+            words::line_range("line", c.start_line, c.end_line),
+            words::similarity(c.similarity),
+            reason.describe()
+        ),
+        (None, Some(why)) => why,
+        (None, None) => reason.describe().to_string(),
+    };
+    let (suggestion, withheld) = match block.closest {
+        Some(c) => suggest(content, old, c, edit, original),
+        None => (None, None),
+    };
+    out.message = match withheld {
+        Some(why) => {
+            format!("{field} does not occur in the file; {where_}. No corrected edit: {why}.")
+        }
+        None => format!("{field} does not occur in the file; {where_}."),
+    };
+    out.suggestion = suggestion;
+    out
+}
+
+/// The block diagnosis of `old` → `new` against `content`; `None` when a
+/// line of either reads as a marker (the block would not parse as written).
+fn as_block(content: &str, old: &str, new: &str) -> Option<BlockDiagnosis> {
+    let line_feed = |s: &str| if s.ends_with('\n') { "" } else { "\n" };
+    if old.lines().chain(new.lines()).any(is_marker) {
+        return None;
+    }
+    let diff = format!(
+        "{SEARCH_START}\n{old}{}{SEPARATOR}\n{new}{}{REPLACE_END}\n",
+        line_feed(old),
+        line_feed(new)
+    );
+    diagnose::diagnose(&diff, content, Options::default())
+        .into_iter()
+        .next()
+}
+
+/// A corrected edit for region `c`, or why none is offered.
+fn suggest(
+    content: &str,
+    old: &str,
+    c: Closest,
+    edit: &Edit,
+    original: &str,
+) -> (Option<Edit>, Option<String>) {
+    let starts: Vec<usize> = std::iter::once(0)
+        .chain(memchr::memchr_iter(b'\n', content.as_bytes()).map(|i| i + 1))
+        .collect();
+    // The region's first byte, and the byte after its last line (its `\n`
+    // included, when it has one).
+    let Some(&from) = c.start_line.checked_sub(1).and_then(|i| starts.get(i)) else {
+        return (None, Some("the region is past the end of the file".into()));
+    };
+    let to = starts.get(c.end_line).copied().unwrap_or(content.len());
+    let mut region = content.get(from..to).unwrap_or("");
+    if !old.ends_with('\n') {
+        region = region
+            .strip_suffix('\n')
+            .map(|r| r.strip_suffix('\r').unwrap_or(r))
+            .unwrap_or(region);
+    }
+    let old_lines: Vec<&str> = old.lines().collect();
+    let region_lines: Vec<&str> = region.lines().collect();
+    if old_lines.len() != region_lines.len() {
+        return (
+            None,
+            Some(format!(
+                "{} of the text stand for {} of the file",
+                words::count(old_lines.len(), "line"),
+                words::count(region_lines.len(), "line")
+            )),
+        );
+    }
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    for (i, (o, r)) in old_lines.iter().zip(&region_lines).enumerate() {
+        if !o.trim().is_empty() && o[..indent(o)] != r[..indent(r)] {
+            return (
+                None,
+                Some(format!(
+                    "line {} of the text is indented unlike file line {}, and the new text, written the same way, would land misindented",
+                    i + 1,
+                    c.start_line + i
+                )),
+            );
+        }
+        let (o, r) = (o.trim(), r.trim());
+        let (lo, lr) = (o.chars().count(), r.chars().count());
+        let ratio = if lo.max(lr) == 0 {
+            1.0
+        } else {
+            lo.min(lr) as f64 / lo.max(lr) as f64
+        };
+        if ratio < MIN_LENGTH_RATIO {
+            return (
+                None,
+                Some(format!(
+                    "line {} of the text looks like part of file line {}, and the file's whole line may not be what the new text replaces",
+                    i + 1,
+                    c.start_line + i
+                )),
+            );
+        }
+        if similar::TextDiff::from_chars(o, r).ratio() < MIN_LINE_SIMILARITY as f32 {
+            return (
+                None,
+                Some(format!(
+                    "line {} of the text is unlike file line {}",
+                    i + 1,
+                    c.start_line + i
+                )),
+            );
+        }
+    }
+    if content.matches(region).count() != 1 {
+        return (
+            None,
+            Some("the file's text of the region occurs more than once".into()),
+        );
+    }
+    let fixed = with_old(edit, region);
+    match run(&fixed, Some(original)) {
+        Ok(done) if done.occurrences == 1 => (Some(fixed), None),
+        _ => (None, Some("the corrected edit would not apply".into())),
+    }
+}
+
+/// `edit` with its text to find replaced by `old`.
+fn with_old(edit: &Edit, old: &str) -> Edit {
+    let mut fixed = edit.clone();
+    match &mut fixed {
+        Edit::ClaudeEdit { old_string, .. } => *old_string = old.to_string(),
+        Edit::ClineEditor { old_text, .. } => *old_text = Some(old.to_string()),
+        Edit::ClaudeWrite { .. } => {}
+    }
+    fixed
+}

@@ -1,0 +1,165 @@
+//! Exact-string edits: Claude Code's `Edit` / `Write` tools and Cline CLI
+//! 3.x's `editor` tool, parsed from their JSON tool inputs (complete or still
+//! streaming) and applied with each agent's own semantics and error texts.
+//!
+//! Pure: no I/O. A file is passed in as its content (`None` when it does
+//! not exist), and every edit comes back as the engine's
+//! [`BlockReport`](crate::engine::BlockReport) (one block per edit, stage
+//! `exact`, or `empty` for a whole new content) plus the new content or the
+//! agent's error, and a diagnosis for a failing edit.
+//!
+//! ```
+//! use srview::dialect::edit::{apply, Edit};
+//! let edit = Edit::from_tool_input(
+//!     "Edit",
+//!     r#"{"file_path": "/p/a.py", "old_string": "x = 1", "new_string": "x = 2"}"#,
+//! )
+//! .unwrap();
+//! let out = apply(&edit, Some("x = 1\ny = 3\n"));
+//! assert_eq!(out.result.unwrap().new_content, "x = 2\ny = 3\n");
+//! ```
+//!
+//! Streaming: [`PartialEdit::parse`] reads any prefix of the JSON input
+//! (see [`partial_json`]).
+
+mod claude;
+mod cline;
+mod diagnosis;
+mod error;
+mod input;
+mod outcome;
+mod part_of_line;
+mod partial;
+pub mod partial_json;
+mod preview;
+mod text;
+
+pub use diagnosis::EditDiagnosis;
+pub use error::{EditError, Provenance};
+pub use input::ParseError;
+pub use outcome::{
+    Change, EditApplied, EditOutcome, EditReport, Sequence, apply, apply_at, apply_sequence,
+};
+pub use partial::{Field, PartialEdit};
+pub use preview::{EditPreview, preview};
+
+use serde::Serialize;
+
+/// The agent whose semantics an edit follows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Agent {
+    ClaudeCode,
+    ClineCli,
+}
+
+/// One tool, as the agent names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Tool {
+    /// Claude Code `Edit`.
+    Edit,
+    /// Claude Code `Write`.
+    Write,
+    /// Cline CLI 3.x `editor`.
+    #[serde(rename = "editor")]
+    Editor,
+}
+
+impl Tool {
+    /// The tool by the name the agent gives it (`Edit`, `Write`, `editor`).
+    pub fn from_name(name: &str) -> Option<Tool> {
+        match name {
+            "Edit" => Some(Tool::Edit),
+            "Write" => Some(Tool::Write),
+            "editor" => Some(Tool::Editor),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Tool::Edit => "Edit",
+            Tool::Write => "Write",
+            Tool::Editor => "editor",
+        }
+    }
+
+    pub fn agent(self) -> Agent {
+        match self {
+            Tool::Edit | Tool::Write => Agent::ClaudeCode,
+            Tool::Editor => Agent::ClineCli,
+        }
+    }
+}
+
+/// One exact-string edit of one file, with the agent's own field names.
+/// JSON: the tool input with the tool's name under `tool`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "tool")]
+pub enum Edit {
+    /// Claude Code `Edit`: `old_string` must occur exactly once unless
+    /// `replace_all`; an empty `old_string` creates a missing (or fills an
+    /// empty) file.
+    #[serde(rename = "Edit")]
+    ClaudeEdit {
+        file_path: String,
+        old_string: String,
+        new_string: String,
+        /// Absent in the model's input means `false`.
+        replace_all: bool,
+    },
+    /// Claude Code `Write`: creates the file or overwrites it.
+    #[serde(rename = "Write")]
+    ClaudeWrite { file_path: String, content: String },
+    /// Cline CLI 3.x `editor`: with `insert_line`, inserts `new_text` at
+    /// that one-based line boundary; on a missing file, creates it with
+    /// `new_text`; otherwise `old_text` must occur exactly once.
+    #[serde(rename = "editor")]
+    ClineEditor {
+        path: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        old_text: Option<String>,
+        /// `None` (absent or null) replaces with nothing.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        new_text: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        insert_line: Option<i64>,
+    },
+}
+
+impl Edit {
+    /// Parses a complete tool input: `tool` is the agent's tool name
+    /// (`Edit`, `Write`, `editor`), `json` its input object.
+    pub fn from_tool_input(tool: &str, json: &str) -> Result<Edit, ParseError> {
+        input::parse(tool, json)
+    }
+
+    pub fn tool(&self) -> Tool {
+        match self {
+            Edit::ClaudeEdit { .. } => Tool::Edit,
+            Edit::ClaudeWrite { .. } => Tool::Write,
+            Edit::ClineEditor { .. } => Tool::Editor,
+        }
+    }
+
+    /// The file the edit names, as the agent wrote it.
+    pub fn path(&self) -> &str {
+        match self {
+            Edit::ClaudeEdit { file_path, .. } | Edit::ClaudeWrite { file_path, .. } => file_path,
+            Edit::ClineEditor { path, .. } => path,
+        }
+    }
+
+    /// The same edit naming `path` instead: agents name the path they
+    /// resolved in their error texts (Cline's are absolute), so a caller
+    /// that resolves a relative path hands the resolved one here first.
+    pub fn with_path(mut self, new_path: &str) -> Edit {
+        match &mut self {
+            Edit::ClaudeEdit { file_path, .. } | Edit::ClaudeWrite { file_path, .. } => {
+                *file_path = new_path.to_string()
+            }
+            Edit::ClineEditor { path, .. } => *path = new_path.to_string(),
+        }
+        self
+    }
+}
