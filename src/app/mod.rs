@@ -494,6 +494,18 @@ impl App {
         self.notice = Some(Notice { text, error: true });
     }
 
+    /// Shows `notice` above the footer (until something replaces it).
+    pub fn show_notice(&mut self, notice: Notice) {
+        self.notice = Some(notice);
+    }
+
+    /// Accepting wrote nothing because FILE changed on disk since it was
+    /// loaded: `text` says so, and `r` (reload) is offered.
+    pub fn offer_reload(&mut self, text: String) {
+        self.reload_offered = true;
+        self.notice = Some(Notice { text, error: true });
+    }
+
     /// A notice about the stream's state as it is now (not an error): it
     /// goes with the state, once new diff text arrives.
     pub fn note_state(&mut self, text: String) {

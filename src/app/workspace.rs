@@ -133,6 +133,11 @@ impl Workspace {
         self.notice = Some(Notice { text, error });
     }
 
+    /// Shows `notice` above the footer (until something replaces it).
+    pub fn show_notice(&mut self, notice: Notice) {
+        self.notice = Some(notice);
+    }
+
     /// The loop's write for an accept was refused or failed: `text` says
     /// why (and what was written, if anything), until a key is pressed.
     pub fn refuse_write(&mut self, text: String) {
