@@ -1,6 +1,6 @@
 //! Application state of the previewer: updated by events, rendered by
 //! `view`, never doing I/O itself. Writes and reloads are returned as
-//! [`Effect`]s for the event loop to carry out.
+//! [`Effect`]s for the previewer (`tui::SingleFile`) to carry out.
 
 pub mod keys;
 mod navigate;

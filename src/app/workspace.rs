@@ -1,6 +1,6 @@
 //! Several files edited by one agent transcript: a tab per file, each an
 //! [`App`] showing that file's latest call against the content it started
-//! from. Pure: the event loop parses, loads and writes.
+//! from. Pure: the previewer (`tui::TranscriptFiles`) parses, loads and writes.
 
 use std::path::PathBuf;
 

@@ -3,6 +3,7 @@
 //! screen out for the terminal's size, draws (the only place a frame is
 //! drawn), pauses a quiet stream, and gives the screen its idle work.
 
+use std::ops::ControlFlow;
 use std::path::Path;
 use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
@@ -29,16 +30,15 @@ pub trait Screen {
     /// A key (pressed or repeated) or a mouse event: it acts on the frame
     /// the user saw.
     fn on_event(&mut self, event: TermEvent) -> Flow;
-    /// What a batch's source events add up to, after the batch's keys.
-    fn on_text(&mut self, text: Folded);
+    /// What a batch's source events add up to, after the batch's keys:
+    /// returns whether the text changed (the pause is timed from then).
+    fn on_text(&mut self, text: Folded) -> bool;
     /// A notice from the loop (where a copied block went).
     fn show_notice(&mut self, notice: Notice);
     /// The stream has been quiet for [`crate::app::PAUSE_AFTER`].
     fn pause(&mut self);
     /// Whether the text is still streaming: only then can it pause.
     fn streaming(&self) -> bool;
-    /// Changes whenever the text changes (the pause is timed from it).
-    fn text_changes(&self) -> u64;
     /// Whether work is waiting for a quiet moment ([`Screen::idle`]).
     fn idle_pending(&self) -> bool;
     /// Does that work (diagnosing the blocks shown).
@@ -98,7 +98,7 @@ impl Runner<'_> {
         // followed by a second one.
         if self.watched.is_some()
             && let Waited::Events(pending) = event::next_events_within(rx, Some(FIRST_TEXT_WAIT))
-            && let Some(exit) = self.take(screen, pending)
+            && let ControlFlow::Break(exit) = self.take(screen, pending)
         {
             return Ok(exit);
         }
@@ -133,35 +133,34 @@ impl Runner<'_> {
                 Waited::Closed => return Ok(Exit::Quit(1)),
             };
             quiet_since = Instant::now();
-            if let Some(exit) = self.take(screen, pending) {
+            if let ControlFlow::Break(exit) = self.take(screen, pending) {
                 return Ok(exit);
             }
         }
     }
 
     /// Gives `screen` a batch of events; new text restarts the pause timer.
-    fn take(&mut self, screen: &mut impl Screen, pending: Vec<Event>) -> Option<Exit> {
-        let changes = screen.text_changes();
+    fn take(&mut self, screen: &mut impl Screen, pending: Vec<Event>) -> ControlFlow<Exit> {
         let terminal = &mut *self.terminal;
         let copy =
             |block, text: &str| clipboard::copy_suggestion(terminal.backend_mut(), block, text);
-        let exit = apply_batch(screen, pending, copy);
-        if exit.is_none() && screen.text_changes() != changes {
+        if apply_batch(screen, pending, copy)? {
             self.pause.text_changed(screen.streaming(), self.watched);
         }
-        exit
+        ControlFlow::Continue(())
     }
 }
 
 /// One batch of events: keys, mouse events and signals first, in order,
 /// since they act on the frame the user saw; then the batch's text, folded
 /// into one update. So `a` never writes a result that was not on screen.
-/// `copy` puts a corrected block on the clipboard.
+/// `copy` puts a corrected block on the clipboard. Continues with whether
+/// the text changed, unless an event ends the session.
 fn apply_batch(
     screen: &mut impl Screen,
     pending: Vec<Event>,
     mut copy: impl FnMut(usize, &str) -> Notice,
-) -> Option<Exit> {
+) -> ControlFlow<Exit, bool> {
     let (text, others) = event::fold_sources(pending);
     for ev in others {
         let flow = match ev {
@@ -174,11 +173,10 @@ fn apply_batch(
         match flow {
             Flow::Continue => {}
             Flow::Copy { block, text } => screen.show_notice(copy(block, &text)),
-            Flow::Exit(exit) => return Some(exit),
+            Flow::Exit(exit) => return ControlFlow::Break(exit),
         }
     }
-    screen.on_text(text);
-    None
+    ControlFlow::Continue(screen.on_text(text))
 }
 
 #[cfg(test)]
@@ -210,8 +208,9 @@ mod tests {
                 _ => Flow::Continue,
             }
         }
-        fn on_text(&mut self, text: Folded) {
+        fn on_text(&mut self, text: Folded) -> bool {
             self.seen.push(format!("text {text:?}"));
+            text.changes_text()
         }
         fn show_notice(&mut self, notice: Notice) {
             self.seen.push(format!("notice {}", notice.text));
@@ -219,9 +218,6 @@ mod tests {
         fn pause(&mut self) {}
         fn streaming(&self) -> bool {
             true
-        }
-        fn text_changes(&self) -> u64 {
-            0
         }
         fn idle_pending(&self) -> bool {
             false
@@ -254,7 +250,10 @@ mod tests {
             Event::Source(SourceEvent::Append("uno\n".into())),
             Event::Source(SourceEvent::Ended),
         ];
-        assert_eq!(apply_batch(&mut screen, batch, no_copy), None);
+        assert_eq!(
+            apply_batch(&mut screen, batch, no_copy),
+            ControlFlow::Continue(true)
+        );
         let text = Folded {
             appended: "=======\nuno\n".into(),
             ended: true,
@@ -275,14 +274,14 @@ mod tests {
         ];
         assert_eq!(
             apply_batch(&mut screen, batch, no_copy),
-            Some(Exit::Quit(0))
+            ControlFlow::Break(Exit::Quit(0))
         );
         assert_eq!(screen.seen.len(), 1);
         let mut screen = Recorder::default();
         let batch = vec![Event::Signal(15), key('j', KeyEventKind::Press)];
         assert_eq!(
             apply_batch(&mut screen, batch, no_copy),
-            Some(Exit::Quit(143))
+            ControlFlow::Break(Exit::Quit(143))
         );
         assert!(screen.seen.is_empty());
     }
@@ -303,7 +302,7 @@ mod tests {
             }
         };
         let exit = apply_batch(&mut screen, vec![key('c', KeyEventKind::Press)], copy);
-        assert_eq!(exit, None);
+        assert_eq!(exit, ControlFlow::Continue(false), "no text came");
         assert_eq!(copied, [(2, "corrected".to_string())]);
         assert_eq!(screen.seen[1], "notice copied #3");
     }

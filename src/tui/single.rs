@@ -126,8 +126,9 @@ impl Screen for SingleFile {
         }
     }
 
-    fn on_text(&mut self, text: Folded) {
+    fn on_text(&mut self, text: Folded) -> bool {
         let app = &mut self.app;
+        let changes = app.diff_changes;
         match text.replaced {
             Some(text) => app.set_diff(text),
             None => app.append_diff(&text.appended),
@@ -141,6 +142,7 @@ impl Screen for SingleFile {
         if text.ended {
             app.end_stream();
         }
+        app.diff_changes != changes
     }
 
     fn show_notice(&mut self, notice: Notice) {
@@ -153,10 +155,6 @@ impl Screen for SingleFile {
 
     fn streaming(&self) -> bool {
         self.app.stream == StreamState::Streaming
-    }
-
-    fn text_changes(&self) -> u64 {
-        self.app.diff_changes
     }
 
     fn idle_pending(&self) -> bool {
@@ -195,22 +193,26 @@ mod tests {
     #[test]
     fn folded_text_updates_the_diff_and_the_stream() {
         let mut s = screen("one\ntwo\n");
-        s.on_text(Folded {
+        let diff = Folded {
             replaced: Some("------- SEARCH\none\n".into()),
             ..Folded::default()
-        });
+        };
+        assert!(s.on_text(diff));
         assert!(s.streaming());
-        let changes = s.text_changes();
-        s.on_text(Folded {
+        let same = Folded {
+            replaced: Some("------- SEARCH\none\n".into()),
+            ..Folded::default()
+        };
+        assert!(!s.on_text(same), "the same text again is no change");
+        assert!(s.on_text(Folded {
             appended: "=======\nuno\n+++++++ REPLACE\n".into(),
             ended: true,
             ..Folded::default()
-        });
+        }));
         assert_eq!(
             s.app.diff,
             "------- SEARCH\none\n=======\nuno\n+++++++ REPLACE\n"
         );
-        assert_ne!(s.text_changes(), changes);
         assert_eq!(s.app.stream, StreamState::Ended);
         assert!(s.idle_pending());
         s.idle();

@@ -30,8 +30,6 @@ pub struct TranscriptFiles {
     written: Vec<String>,
     /// An accepted write failed (the notice said which).
     write_failed: bool,
-    /// Bumped whenever the transcript text changes.
-    changes: u64,
     syntaxes: Arc<Syntaxes>,
     /// One per tab, and the tab generation each was made for.
     caches: Vec<Caches>,
@@ -53,7 +51,6 @@ impl TranscriptFiles {
             originals: HashMap::new(),
             written: Vec::new(),
             write_failed: false,
-            changes: 0,
             syntaxes: Arc::new(Syntaxes::load()),
             caches: Vec::new(),
             generations: Vec::new(),
@@ -182,7 +179,7 @@ impl Screen for TranscriptFiles {
         }
     }
 
-    fn on_text(&mut self, text: Folded) {
+    fn on_text(&mut self, text: Folded) -> bool {
         let changed = text.changes_text();
         if let Some(problem) = text.problem {
             self.ws.show_notice(Notice {
@@ -197,9 +194,6 @@ impl Screen for TranscriptFiles {
             });
         }
         if changed || text.ended {
-            if changed {
-                self.changes += 1;
-            }
             if let Some(replaced) = text.replaced {
                 self.text = replaced;
             }
@@ -207,6 +201,7 @@ impl Screen for TranscriptFiles {
             self.ended |= text.ended;
             self.reparse();
         }
+        changed
     }
 
     fn show_notice(&mut self, notice: Notice) {
@@ -219,10 +214,6 @@ impl Screen for TranscriptFiles {
 
     fn streaming(&self) -> bool {
         self.ws.stream == StreamState::Streaming
-    }
-
-    fn text_changes(&self) -> u64 {
-        self.changes
     }
 
     /// Only the file shown is diagnosed.
@@ -289,12 +280,11 @@ mod tests {
     fn text_after_a_key_adds_a_tab() {
         let dir = tempfile::tempdir().expect("tempdir");
         let mut files = files(dir.path());
-        files.on_text(Folded {
+        assert!(files.on_text(Folded {
             appended: edit("a.txt"),
             ..Folded::default()
-        });
+        }));
         assert_eq!(files.ws.tabs.len(), 1);
-        assert_eq!(files.text_changes(), 1);
         let key =
             KeyEvent::new_with_kind(KeyCode::Char(']'), KeyModifiers::NONE, KeyEventKind::Press);
         assert_eq!(files.on_event(TermEvent::Key(key)), Flow::Continue);
@@ -311,11 +301,11 @@ mod tests {
     fn an_unreadable_transcript_is_said() {
         let dir = tempfile::tempdir().expect("tempdir");
         let mut files = files(dir.path());
-        files.on_text(Folded {
+        let unreadable = Folded {
             unreadable: Some("a NUL byte at 4".into()),
             ..Folded::default()
-        });
-        assert_eq!(files.text_changes(), 0);
+        };
+        assert!(!files.on_text(unreadable), "no text came");
         assert_eq!(
             files.ws.notice,
             Some(Notice {
