@@ -16,7 +16,7 @@ use super::event::{self, Event, Folded, IDLE, Waited};
 use super::pause::PauseTimer;
 use super::terminal::{self, Term, term_err};
 use super::{Exit, TuiConfig, clipboard};
-use crate::app::Notice;
+use crate::app::{Notice, StreamState};
 use crate::input::CliError;
 use crate::view::theme::{ColourMode, Theme};
 
@@ -30,15 +30,14 @@ pub trait Screen {
     /// A key (pressed or repeated) or a mouse event: it acts on the frame
     /// the user saw.
     fn on_event(&mut self, event: TermEvent) -> Flow;
-    /// What a batch's source events add up to, after the batch's keys:
-    /// returns whether the text changed (the pause is timed from then).
-    fn on_text(&mut self, text: Folded) -> bool;
+    /// What a batch's source events add up to, after the batch's keys.
+    /// Returns the stream's state when the text changed (`None` when it did
+    /// not): a stream still streaming pauses after a quiet spell from now.
+    fn on_text(&mut self, text: Folded) -> Option<StreamState>;
     /// A notice from the loop (where a copied block went).
     fn show_notice(&mut self, notice: Notice);
     /// The stream has been quiet for [`crate::app::PAUSE_AFTER`].
     fn pause(&mut self);
-    /// Whether the text is still streaming: only then can it pause.
-    fn streaming(&self) -> bool;
     /// Whether work is waiting for a quiet moment ([`Screen::idle`]).
     fn idle_pending(&self) -> bool;
     /// Does that work (diagnosing the blocks shown).
@@ -144,8 +143,9 @@ impl Runner<'_> {
         let terminal = &mut *self.terminal;
         let copy =
             |block, text: &str| clipboard::copy_suggestion(terminal.backend_mut(), block, text);
-        if apply_batch(screen, pending, copy)? {
-            self.pause.text_changed(screen.streaming(), self.watched);
+        if let Some(stream) = apply_batch(screen, pending, copy)? {
+            let streaming = stream == StreamState::Streaming;
+            self.pause.text_changed(streaming, self.watched);
         }
         ControlFlow::Continue(())
     }
@@ -154,13 +154,13 @@ impl Runner<'_> {
 /// One batch of events: keys, mouse events and signals first, in order,
 /// since they act on the frame the user saw; then the batch's text, folded
 /// into one update. So `a` never writes a result that was not on screen.
-/// `copy` puts a corrected block on the clipboard. Continues with whether
-/// the text changed, unless an event ends the session.
+/// `copy` puts a corrected block on the clipboard. Continues with what
+/// [`Screen::on_text`] said, unless an event ends the session.
 fn apply_batch(
     screen: &mut impl Screen,
     pending: Vec<Event>,
     mut copy: impl FnMut(usize, &str) -> Notice,
-) -> ControlFlow<Exit, bool> {
+) -> ControlFlow<Exit, Option<StreamState>> {
     let (text, others) = event::fold_sources(pending);
     for ev in others {
         let flow = match ev {
@@ -208,17 +208,14 @@ mod tests {
                 _ => Flow::Continue,
             }
         }
-        fn on_text(&mut self, text: Folded) -> bool {
+        fn on_text(&mut self, text: Folded) -> Option<StreamState> {
             self.seen.push(format!("text {text:?}"));
-            text.changes_text()
+            text.changes_text().then_some(StreamState::Streaming)
         }
         fn show_notice(&mut self, notice: Notice) {
             self.seen.push(format!("notice {}", notice.text));
         }
         fn pause(&mut self) {}
-        fn streaming(&self) -> bool {
-            true
-        }
         fn idle_pending(&self) -> bool {
             false
         }
@@ -252,7 +249,7 @@ mod tests {
         ];
         assert_eq!(
             apply_batch(&mut screen, batch, no_copy),
-            ControlFlow::Continue(true)
+            ControlFlow::Continue(Some(StreamState::Streaming))
         );
         let text = Folded {
             appended: "=======\nuno\n".into(),
@@ -302,7 +299,7 @@ mod tests {
             }
         };
         let exit = apply_batch(&mut screen, vec![key('c', KeyEventKind::Press)], copy);
-        assert_eq!(exit, ControlFlow::Continue(false), "no text came");
+        assert_eq!(exit, ControlFlow::Continue(None), "no text came");
         assert_eq!(copied, [(2, "corrected".to_string())]);
         assert_eq!(screen.seen[1], "notice copied #3");
     }

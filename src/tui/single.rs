@@ -126,7 +126,7 @@ impl Screen for SingleFile {
         }
     }
 
-    fn on_text(&mut self, text: Folded) -> bool {
+    fn on_text(&mut self, text: Folded) -> Option<StreamState> {
         let app = &mut self.app;
         let changes = app.diff_changes;
         match text.replaced {
@@ -142,7 +142,7 @@ impl Screen for SingleFile {
         if text.ended {
             app.end_stream();
         }
-        app.diff_changes != changes
+        (app.diff_changes != changes).then_some(app.stream)
     }
 
     fn show_notice(&mut self, notice: Notice) {
@@ -151,10 +151,6 @@ impl Screen for SingleFile {
 
     fn pause(&mut self) {
         self.app.pause();
-    }
-
-    fn streaming(&self) -> bool {
-        self.app.stream == StreamState::Streaming
     }
 
     fn idle_pending(&self) -> bool {
@@ -197,23 +193,22 @@ mod tests {
             replaced: Some("------- SEARCH\none\n".into()),
             ..Folded::default()
         };
-        assert!(s.on_text(diff));
-        assert!(s.streaming());
+        assert_eq!(s.on_text(diff), Some(StreamState::Streaming));
         let same = Folded {
             replaced: Some("------- SEARCH\none\n".into()),
             ..Folded::default()
         };
-        assert!(!s.on_text(same), "the same text again is no change");
-        assert!(s.on_text(Folded {
+        assert_eq!(s.on_text(same), None, "the same text again is no change");
+        let rest = Folded {
             appended: "=======\nuno\n+++++++ REPLACE\n".into(),
             ended: true,
             ..Folded::default()
-        }));
+        };
+        assert_eq!(s.on_text(rest), Some(StreamState::Ended));
         assert_eq!(
             s.app.diff,
             "------- SEARCH\none\n=======\nuno\n+++++++ REPLACE\n"
         );
-        assert_eq!(s.app.stream, StreamState::Ended);
         assert!(s.idle_pending());
         s.idle();
         assert!(!s.idle_pending());

@@ -179,7 +179,7 @@ impl Screen for TranscriptFiles {
         }
     }
 
-    fn on_text(&mut self, text: Folded) -> bool {
+    fn on_text(&mut self, text: Folded) -> Option<StreamState> {
         let changed = text.changes_text();
         if let Some(problem) = text.problem {
             self.ws.show_notice(Notice {
@@ -201,7 +201,7 @@ impl Screen for TranscriptFiles {
             self.ended |= text.ended;
             self.reparse();
         }
-        changed
+        changed.then_some(self.ws.stream)
     }
 
     fn show_notice(&mut self, notice: Notice) {
@@ -210,10 +210,6 @@ impl Screen for TranscriptFiles {
 
     fn pause(&mut self) {
         self.ws.pause();
-    }
-
-    fn streaming(&self) -> bool {
-        self.ws.stream == StreamState::Streaming
     }
 
     /// Only the file shown is diagnosed.
@@ -280,10 +276,11 @@ mod tests {
     fn text_after_a_key_adds_a_tab() {
         let dir = tempfile::tempdir().expect("tempdir");
         let mut files = files(dir.path());
-        assert!(files.on_text(Folded {
+        let first = Folded {
             appended: edit("a.txt"),
             ..Folded::default()
-        }));
+        };
+        assert_eq!(files.on_text(first), Some(StreamState::Streaming));
         assert_eq!(files.ws.tabs.len(), 1);
         let key =
             KeyEvent::new_with_kind(KeyCode::Char(']'), KeyModifiers::NONE, KeyEventKind::Press);
@@ -305,7 +302,7 @@ mod tests {
             unreadable: Some("a NUL byte at 4".into()),
             ..Folded::default()
         };
-        assert!(!files.on_text(unreadable), "no text came");
+        assert_eq!(files.on_text(unreadable), None, "no text came");
         assert_eq!(
             files.ws.notice,
             Some(Notice {
