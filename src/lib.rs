@@ -14,5 +14,6 @@ pub mod input;
 pub mod output;
 pub mod source;
 pub mod textdiff;
+pub mod tui;
 pub mod view;
 pub mod words;

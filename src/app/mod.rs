@@ -1,6 +1,6 @@
 //! Application state of the previewer: updated by events, rendered by
 //! `view`, never doing I/O itself. Writes and reloads are returned as
-//! [`Effect`]s for the event loop to carry out.
+//! [`Effect`]s for the previewer (`tui::SingleFile`) to carry out.
 
 pub mod keys;
 mod navigate;
@@ -491,6 +491,18 @@ impl App {
     /// refusal left over would describe a diff no longer shown.
     pub fn refuse(&mut self, text: String) {
         self.refusal = Some(text.clone());
+        self.notice = Some(Notice { text, error: true });
+    }
+
+    /// Shows `notice` above the footer (until something replaces it).
+    pub fn show_notice(&mut self, notice: Notice) {
+        self.notice = Some(notice);
+    }
+
+    /// Accepting wrote nothing because FILE changed on disk since it was
+    /// loaded: `text` says so, and `r` (reload) is offered.
+    pub fn offer_reload(&mut self, text: String) {
+        self.reload_offered = true;
         self.notice = Some(Notice { text, error: true });
     }
 

@@ -9,6 +9,18 @@ use crate::engine::{BlockReport, BlockState};
 const SELECTED_BLOCK_MARGIN: usize = 3;
 
 impl App {
+    /// The previewer is drawn in `area` of the terminal: the layout, paging,
+    /// following and the mouse go by it.
+    pub fn fit(&mut self, area: ratatui::layout::Rect) {
+        let before = (self.view.width, self.view.viewport);
+        self.view.screen = area;
+        self.view.width = area.width;
+        self.view.viewport = usize::from(crate::view::diff_rows(self, area.height));
+        if before != (self.view.width, self.view.viewport) && self.view.follow {
+            self.follow_active();
+        }
+    }
+
     pub fn layout(&self) -> Layout {
         self.view
             .layout_choice

@@ -1,6 +1,6 @@
 //! Several files edited by one agent transcript: a tab per file, each an
 //! [`App`] showing that file's latest call against the content it started
-//! from. Pure: the event loop parses, loads and writes.
+//! from. Pure: the previewer (`tui::TranscriptFiles`) parses, loads and writes.
 
 use std::path::PathBuf;
 
@@ -131,6 +131,11 @@ impl Workspace {
             until,
         });
         self.notice = Some(Notice { text, error });
+    }
+
+    /// Shows `notice` above the footer (until something replaces it).
+    pub fn show_notice(&mut self, notice: Notice) {
+        self.notice = Some(notice);
     }
 
     /// The loop's write for an accept was refused or failed: `text` says

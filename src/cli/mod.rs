@@ -5,12 +5,10 @@ mod apply;
 mod apply_stream;
 mod apply_transcript;
 mod check;
-mod events;
 mod fix;
 mod preview;
 mod preview_transcript;
 mod replay;
-mod terminal;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -237,7 +235,7 @@ pub fn main() -> ExitCode {
         Some(Command::Fix(args)) => fix::run(&args),
         Some(Command::Replay(args)) => replay::run(&args),
         None => refuse_directory_diff(cli.preview.diff.as_deref())
-            .and_then(|()| preview::run(&cli.preview)),
+            .and_then(|()| run_previewer(&cli.preview)),
     };
     match result {
         Ok(code) => ExitCode::from(code),
@@ -246,6 +244,49 @@ pub fn main() -> ExitCode {
             ExitCode::from(e.code)
         }
     }
+}
+
+/// `srview FILE [DIFF]`: the previewer of one diff, or of a transcript
+/// (`--transcript`, or FILE alone holding one).
+fn run_previewer(args: &PreviewArgs) -> CmdResult {
+    let file = args
+        .file
+        .as_deref()
+        .ok_or_else(|| CliError::usage("usage: srview FILE [DIFF]   (see srview --help)"))?;
+    if args.transcript || looks_like_transcript(args, file) {
+        preview_transcript::run(args, file)
+    } else {
+        preview::run(args, file)
+    }
+}
+
+/// `srview MSG` alone, with MSG holding an agent transcript.
+fn looks_like_transcript(args: &PreviewArgs, file: &std::path::Path) -> bool {
+    use std::io::IsTerminal;
+    args.diff.is_none()
+        && std::io::stdin().is_terminal()
+        && crate::input::read_text(file, false)
+            .ok()
+            .flatten()
+            .is_some_and(|t| crate::source::transcript::detect(&t).is_some())
+}
+
+impl PreviewArgs {
+    /// What the previewer runs with, fed by `feed`.
+    fn tui_config(&self, feed: crate::tui::Feed) -> crate::tui::TuiConfig {
+        crate::tui::TuiConfig {
+            version: self.engine.version(),
+            fix_model_output: self.engine.fix_model_output,
+            final_mode: self.final_mode,
+            feed,
+        }
+    }
+}
+
+/// The one line every previewer prints on stderr per file it wrote, once
+/// the terminal is restored.
+fn report_written(path: &std::path::Path) {
+    eprintln!("srview: wrote {}", path.display());
 }
 
 /// `srview FILE DIFF EXTRA`: clap reads a third word after the previewer's

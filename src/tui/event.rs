@@ -1,28 +1,51 @@
-//! Where the previewer's events come from: diff sources (watched file,
-//! stdin, replay), the terminal's keys, and signals, all funnelled into one
-//! channel; and how a batch of them is folded into one update.
+//! Where the previewer's events come from: the text feed (a watched file,
+//! stdin, a replay), the terminal's keys, and signals, all funnelled into
+//! one channel of [`Event`]s; and how a batch of them is folded into one
+//! update.
 
-use std::path::Path;
 use std::sync::mpsc::{self, Receiver, Sender};
+use std::time::Duration;
 
 use ratatui_crossterm::crossterm::event::{self, Event as TermEvent};
 
-use super::PreviewArgs;
+use super::Feed;
 use crate::input::CliError;
 use crate::source::watch::{self, SourceEvent};
-use std::io::IsTerminal;
 
-/// Everything the loop waits for, from any thread.
-pub(super) enum Event {
+/// Everything the loop receives, from any thread.
+pub enum Event {
+    /// Diff or transcript text (or its end, or a problem reading it).
     Source(SourceEvent),
+    /// A key, mouse event or resize.
     Term(TermEvent),
+    /// SIGINT, SIGTERM or SIGHUP.
     Signal(i32),
 }
 
-/// Streams `text` in by itself, as a model would, at `rate` characters per second.
-pub(super) fn start_replay(text: String, rate: f64, seed: u64, tx: &Sender<Event>) {
-    let steps = crate::source::replay::schedule(&text, rate, 6, 15, seed);
+/// Starts the thread that sends `feed`'s text into `tx`.
+pub(super) fn start_feed(feed: Feed, tx: &Sender<Event>) -> Result<(), CliError> {
     let tx = tx.clone();
+    match feed {
+        Feed::Watch { path, poll } => watch::watch_file(
+            path,
+            poll,
+            Box::new(move |e| tx.send(Event::Source(e)).is_ok()),
+        )
+        .map_err(CliError::usage),
+        Feed::Stdin => {
+            watch::read_stdin(Box::new(move |e| tx.send(Event::Source(e)).is_ok()));
+            Ok(())
+        }
+        Feed::Replay { text, rate, seed } => {
+            start_replay(text, rate, seed, tx);
+            Ok(())
+        }
+    }
+}
+
+/// Streams `text` in by itself, as a model would, at `rate` characters per second.
+fn start_replay(text: String, rate: f64, seed: u64, tx: Sender<Event>) {
+    let steps = crate::source::replay::schedule(&text, rate, 6, 15, seed);
     std::thread::spawn(move || {
         let sent = crate::source::replay::play(&text, &steps, |piece| {
             tx.send(Event::Source(SourceEvent::Append(piece.to_string())))
@@ -31,27 +54,6 @@ pub(super) fn start_replay(text: String, rate: f64, seed: u64, tx: &Sender<Event
             let _ = tx.send(Event::Source(SourceEvent::Ended));
         }
     });
-}
-
-pub(super) fn start_source(args: &PreviewArgs, tx: &Sender<Event>) -> Result<(), CliError> {
-    let sink = |tx: Sender<Event>| -> Box<dyn Fn(SourceEvent) -> bool + Send> {
-        Box::new(move |e| tx.send(Event::Source(e)).is_ok())
-    };
-    match args.diff.as_deref() {
-        Some(p) if p != Path::new("-") => {
-            watch::watch_file(p.to_path_buf(), args.poll, sink(tx.clone())).map_err(CliError::usage)
-        }
-        Some(_) if std::io::stdin().is_terminal() => Err(CliError::usage(
-            "DIFF is '-' (stdin) but stdin is a terminal: pipe the diff in, or pass a DIFF path",
-        )),
-        _ if std::io::stdin().is_terminal() => Err(CliError::usage(
-            "no DIFF given and stdin is a terminal: pass a DIFF path, or pipe the diff in",
-        )),
-        _ => {
-            watch::read_stdin(sink(tx.clone()));
-            Ok(())
-        }
-    }
 }
 
 pub(super) fn start_signals(tx: &Sender<Event>) -> Result<(), CliError> {
@@ -87,49 +89,39 @@ pub(super) enum Waited {
     Closed,
 }
 
-/// How long the input must pause before blocks are diagnosed.
-pub(super) const IDLE: std::time::Duration = std::time::Duration::from_millis(120);
+/// How long the input must pause before idle work (diagnosis) is done.
+pub(super) const IDLE: Duration = Duration::from_millis(120);
 
-/// Waits at most `timeout` (forever for `None`) for events: `Idle` when
-/// none came in time.
-pub(super) fn next_events_within(
-    rx: &Receiver<Event>,
-    timeout: Option<std::time::Duration>,
-) -> Waited {
-    let Some(timeout) = timeout else {
-        return next_events(rx).map_or(Waited::Closed, Waited::Events);
+/// At most this many events make one batch: a flood still redraws.
+const BATCH: usize = 4096;
+
+/// Waits at most `timeout` (forever for `None`) for an event, then takes
+/// every event already queued (coalescing): `Idle` when none came in time.
+pub(super) fn next_events_within(rx: &Receiver<Event>, timeout: Option<Duration>) -> Waited {
+    let first = match timeout {
+        None => rx.recv().map_err(|_| Waited::Closed),
+        Some(timeout) => rx.recv_timeout(timeout).map_err(|e| match e {
+            mpsc::RecvTimeoutError::Timeout => Waited::Idle,
+            mpsc::RecvTimeoutError::Disconnected => Waited::Closed,
+        }),
     };
-    match rx.recv_timeout(timeout) {
+    match first {
         Ok(first) => {
             let mut pending = vec![first];
-            pending.extend(rx.try_iter().take(4096));
+            pending.extend(rx.try_iter().take(BATCH));
             Waited::Events(pending)
         }
-        Err(mpsc::RecvTimeoutError::Timeout) => Waited::Idle,
-        Err(mpsc::RecvTimeoutError::Disconnected) => Waited::Closed,
+        Err(waited) => waited,
     }
-}
-
-/// Waits for an event, then takes every event already queued (coalescing).
-pub(super) fn next_events(rx: &Receiver<Event>) -> Option<Vec<Event>> {
-    let first = rx.recv().ok()?;
-    let mut pending = vec![first];
-    while let Ok(more) = rx.try_recv() {
-        pending.push(more);
-        if pending.len() > 4096 {
-            break;
-        }
-    }
-    Some(pending)
 }
 
 /// The net effect of a batch of source events: one re-apply per batch,
 /// however many chunks arrived, and the last change always kept.
-#[derive(Default)]
-pub(super) struct Folded {
-    /// A whole new text (the diff was rewritten), appends included.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Folded {
+    /// A whole new text (the source was rewritten), appends included.
     pub replaced: Option<String>,
-    /// Text appended to the current diff, when it was not rewritten.
+    /// Text appended to the current text, when it was not rewritten.
     pub appended: String,
     pub ended: bool,
     pub problem: Option<String>,
@@ -137,6 +129,14 @@ pub(super) struct Folded {
     pub unreadable: Option<String>,
 }
 
+impl Folded {
+    /// Whether the batch changed the text.
+    pub fn changes_text(&self) -> bool {
+        self.replaced.is_some() || !self.appended.is_empty()
+    }
+}
+
+/// Splits a batch into its source events, folded, and the others, in order.
 pub(super) fn fold_sources(events: Vec<Event>) -> (Folded, Vec<Event>) {
     let mut folded = Folded::default();
     let mut others = Vec::new();

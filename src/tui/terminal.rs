@@ -1,5 +1,6 @@
 //! The terminal: raw mode and the alternate screen for the previewer's
-//! lifetime, put back however it ends (return, error, panic).
+//! lifetime, put back however it ends (return, error, panic). Only
+//! [`super::run`] uses it.
 
 use std::io::{IsTerminal, Write};
 

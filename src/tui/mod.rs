@@ -1,0 +1,66 @@
+//! The live previewer's runtime: one event loop ([`run`]) over a
+//! [`Screen`], which the single-file previewer ([`SingleFile`]) and the
+//! transcript previewer ([`TranscriptFiles`]) implement. The loop owns the
+//! terminal, the event channel, batching, pauses and idle work; a screen
+//! owns its state (in `app`), its drawing (through `view`) and the disk
+//! I/O its keys ask for.
+
+mod clipboard;
+mod event;
+mod pause;
+mod run;
+mod single;
+mod terminal;
+mod transcript;
+
+use std::path::PathBuf;
+
+pub use event::{Event, Folded};
+pub use run::{Flow, Screen, run};
+pub use single::{AcceptTo, SingleFile};
+pub use transcript::TranscriptFiles;
+
+use crate::engine::Version;
+
+/// How a previewer runs: what the command line asked for, without clap.
+#[derive(Debug, Clone)]
+pub struct TuiConfig {
+    pub version: Version,
+    /// Clean the text up as Cline does for non-Claude models.
+    pub fix_model_output: bool,
+    /// The text is complete from the start (`--final`).
+    pub final_mode: bool,
+    pub feed: Feed,
+}
+
+/// Where the previewed text (a diff, or a transcript) comes from.
+#[derive(Debug, Clone)]
+pub enum Feed {
+    /// A file, re-read whenever it changes (`poll`: by polling only).
+    Watch { path: PathBuf, poll: bool },
+    /// Stdin, read as it arrives; its end ends the stream.
+    Stdin,
+    /// `text`, streamed in by itself at `rate` characters per second.
+    Replay { text: String, rate: f64, seed: u64 },
+}
+
+impl Feed {
+    /// The watched file, if the text is one.
+    fn watched(&self) -> Option<&std::path::Path> {
+        match self {
+            Feed::Watch { path, .. } => Some(path),
+            _ => None,
+        }
+    }
+}
+
+/// How a previewer session ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Exit {
+    /// Quit with this status (`q`, a signal, the event channel closing).
+    Quit(u8),
+    /// The accepted content, to print on stdout once the terminal is back.
+    Print(String),
+    /// The accepted content was written to this file.
+    Wrote(PathBuf),
+}

@@ -1,0 +1,232 @@
+//! `srview FILE [DIFF]`: the previewer of one diff against one file, as a
+//! [`Screen`]. Its state is an [`App`]; accepting and reloading read and
+//! write FILE here.
+
+use std::path::PathBuf;
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui_crossterm::crossterm::event::Event as TermEvent;
+
+use super::run::{Flow, Screen};
+use super::{Exit, Folded, TuiConfig};
+use crate::app::text::TextLines;
+use crate::app::{App, Effect, Notice, StreamState, keys};
+use crate::input;
+use crate::source::watch::SourceEvent;
+use crate::view::{self, Caches, highlight::Syntaxes, theme::Theme};
+
+/// What accepting does with FILE.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct AcceptTo {
+    /// Print the result on stdout instead of writing FILE.
+    pub print: bool,
+    /// FILE may not exist: it was loaded as an empty original.
+    pub new_file: bool,
+}
+
+pub struct SingleFile {
+    app: App,
+    caches: Caches,
+    accept_to: AcceptTo,
+}
+
+impl SingleFile {
+    /// The previewer of `file`, whose text is `original`.
+    pub fn new(file: PathBuf, original: String, config: &TuiConfig, accept_to: AcceptTo) -> Self {
+        let mut app = App::new(file, original, config.version);
+        app.set_fix_model_output(config.fix_model_output);
+        if config.final_mode {
+            app.end_stream();
+        }
+        let caches = Caches::new(Syntaxes::load(), &app);
+        SingleFile {
+            app,
+            caches,
+            accept_to,
+        }
+    }
+
+    /// `r`: FILE is read from disk again and the diff re-applied to it.
+    fn reload(&mut self) {
+        match input::read_text(&self.app.file_path, self.accept_to.new_file) {
+            Ok(text) => self.app.reload(text.unwrap_or_default()),
+            Err(e) => self.app.show_notice(Notice {
+                text: e.message,
+                error: true,
+            }),
+        }
+    }
+
+    /// Writes (or hands over for printing) the accepted content if FILE is
+    /// unchanged on disk; otherwise says why and stays open.
+    fn accept(&mut self, content: TextLines) -> Option<Exit> {
+        let app = &mut self.app;
+        let path = app.file_path.clone();
+        let loaded = app.original.text();
+        let loaded = loaded.as_bytes();
+        let unchanged = match crate::output::file_holds(&path, loaded) {
+            Ok(Some(same)) => same,
+            Ok(None) => loaded.is_empty() && self.accept_to.new_file,
+            Err(e) => {
+                app.show_notice(Notice {
+                    text: format!("not accepted: cannot re-read {}: {e}", path.display()),
+                    error: true,
+                });
+                return None;
+            }
+        };
+        if !unchanged {
+            app.offer_reload(format!(
+                "{} changed on disk since it was loaded: nothing written. r: reload and re-apply",
+                path.display()
+            ));
+            return None;
+        }
+        if self.accept_to.print {
+            return Some(Exit::Print(content.text().into_owned()));
+        }
+        let chunks: Vec<&[u8]> = content.chunks().into_iter().map(str::as_bytes).collect();
+        match crate::output::write_atomic_chunks(&path, &chunks, Some(loaded)) {
+            Ok(()) => Some(Exit::Wrote(path)),
+            Err(e) => {
+                app.show_notice(Notice {
+                    text: format!("not accepted: {e}"),
+                    error: true,
+                });
+                None
+            }
+        }
+    }
+}
+
+impl Screen for SingleFile {
+    fn on_resize(&mut self, area: Rect) {
+        self.app.fit(area);
+    }
+
+    fn on_event(&mut self, event: TermEvent) -> Flow {
+        let effect = match event {
+            TermEvent::Key(k) => keys::on_key(&mut self.app, k),
+            TermEvent::Mouse(m) => {
+                keys::on_mouse(&mut self.app, m);
+                Effect::None
+            }
+            _ => Effect::None,
+        };
+        match effect {
+            Effect::None => Flow::Continue,
+            Effect::Copy { block, text } => Flow::Copy { block, text },
+            Effect::Quit(code) => Flow::Exit(Exit::Quit(code)),
+            Effect::Reload => {
+                self.reload();
+                Flow::Continue
+            }
+            Effect::Accept(content) => self.accept(content).map_or(Flow::Continue, Flow::Exit),
+        }
+    }
+
+    fn on_text(&mut self, text: Folded) -> Option<StreamState> {
+        let app = &mut self.app;
+        let changes = app.diff_changes;
+        match text.replaced {
+            Some(text) => app.set_diff(text),
+            None => app.append_diff(&text.appended),
+        }
+        if let Some(problem) = text.problem {
+            app.on_source(SourceEvent::Problem(problem));
+        }
+        if let Some(why) = text.unreadable {
+            app.on_source(SourceEvent::Unreadable(why));
+        }
+        if text.ended {
+            app.end_stream();
+        }
+        (app.diff_changes != changes).then_some(app.stream)
+    }
+
+    fn show_notice(&mut self, notice: Notice) {
+        self.app.show_notice(notice);
+    }
+
+    fn pause(&mut self) {
+        self.app.pause();
+    }
+
+    fn idle_pending(&self) -> bool {
+        self.app.diagnosis_stale()
+    }
+
+    fn idle(&mut self) {
+        self.app.diagnose();
+    }
+
+    fn render(&mut self, frame: &mut Frame, theme: &Theme) {
+        view::render(frame, &self.app, &mut self.caches, theme);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn screen(original: &str) -> SingleFile {
+        let config = TuiConfig {
+            version: crate::engine::Version::V1,
+            fix_model_output: false,
+            final_mode: false,
+            feed: super::super::Feed::Stdin,
+        };
+        SingleFile::new(
+            PathBuf::from("f.txt"),
+            original.into(),
+            &config,
+            AcceptTo::default(),
+        )
+    }
+
+    /// A batch's folded text: rewritten, then appended to, then ended.
+    #[test]
+    fn folded_text_updates_the_diff_and_the_stream() {
+        let mut s = screen("one\ntwo\n");
+        let diff = Folded {
+            replaced: Some("------- SEARCH\none\n".into()),
+            ..Folded::default()
+        };
+        assert_eq!(s.on_text(diff), Some(StreamState::Streaming));
+        let same = Folded {
+            replaced: Some("------- SEARCH\none\n".into()),
+            ..Folded::default()
+        };
+        assert_eq!(s.on_text(same), None, "the same text again is no change");
+        let rest = Folded {
+            appended: "=======\nuno\n+++++++ REPLACE\n".into(),
+            ended: true,
+            ..Folded::default()
+        };
+        assert_eq!(s.on_text(rest), Some(StreamState::Ended));
+        assert_eq!(
+            s.app.diff,
+            "------- SEARCH\none\n=======\nuno\n+++++++ REPLACE\n"
+        );
+        assert!(s.idle_pending());
+        s.idle();
+        assert!(!s.idle_pending());
+    }
+
+    /// Text that cannot be read: the last text stays, and the app knows why.
+    #[test]
+    fn unreadable_text_keeps_the_last_text() {
+        let mut s = screen("one\n");
+        s.on_text(Folded {
+            replaced: Some("------- SEARCH\n".into()),
+            unreadable: Some("invalid UTF-8 at byte 3".into()),
+            ..Folded::default()
+        });
+        assert_eq!(s.app.diff, "------- SEARCH\n");
+        assert_eq!(
+            s.app.source_error.as_deref(),
+            Some("invalid UTF-8 at byte 3")
+        );
+    }
+}

@@ -1,0 +1,335 @@
+//! `srview --transcript MSG`: the previewer over every file an agent's
+//! message edits, one tab per file, as a [`Screen`]. Its state is a
+//! [`Workspace`]; the transcript is parsed, its files loaded (once) and
+//! written here.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui_crossterm::crossterm::event::Event as TermEvent;
+
+use super::run::{Flow, Screen};
+use super::{Exit, Folded, TuiConfig};
+use crate::app::workspace::{Workspace, WsEffect};
+use crate::app::{Effect, Notice, StreamState, keys};
+use crate::source::transcript::{self, ApplyOptions, Workspace as Paths};
+use crate::view::{self, Caches, highlight::Syntaxes, theme::Theme};
+
+pub struct TranscriptFiles {
+    ws: Workspace,
+    paths: Paths,
+    options: ApplyOptions,
+    /// The transcript so far.
+    text: String,
+    ended: bool,
+    /// Each file's text as first loaded: the base every update applies to.
+    originals: HashMap<String, Result<Option<String>, String>>,
+    /// Paths written so far, as the transcript names them, in order.
+    written: Vec<String>,
+    /// An accepted write failed (the notice said which).
+    write_failed: bool,
+    syntaxes: Arc<Syntaxes>,
+    /// One per tab, and the tab generation each was made for.
+    caches: Vec<Caches>,
+    generations: Vec<u64>,
+}
+
+impl TranscriptFiles {
+    /// The previewer of the files a transcript edits, resolved by `paths`.
+    pub fn new(paths: Paths, config: &TuiConfig) -> Self {
+        let mut files = TranscriptFiles {
+            ws: Workspace::new(config.version, config.fix_model_output),
+            paths,
+            options: ApplyOptions {
+                version: config.version,
+                fix_model_output: config.fix_model_output,
+            },
+            text: String::new(),
+            ended: config.final_mode,
+            originals: HashMap::new(),
+            written: Vec::new(),
+            write_failed: false,
+            syntaxes: Arc::new(Syntaxes::load()),
+            caches: Vec::new(),
+            generations: Vec::new(),
+        };
+        files.reparse();
+        files
+    }
+
+    /// The files written, as the transcript names them, in order.
+    pub fn written(&self) -> &[String] {
+        &self.written
+    }
+
+    /// The exit status for a session that ended with `exit`: quitting is a
+    /// success when what the user accepted was written and no accepted
+    /// write failed; a signal keeps its status.
+    pub fn exit_code(&self, exit: &Exit) -> u8 {
+        match exit {
+            Exit::Quit(code) if *code < 128 => {
+                if !self.written.is_empty() && !self.write_failed {
+                    0
+                } else {
+                    1
+                }
+            }
+            Exit::Quit(code) => *code,
+            Exit::Print(_) | Exit::Wrote(_) => 0,
+        }
+    }
+
+    fn reparse(&mut self) {
+        let calls = transcript::parse_any(&self.text);
+        let (paths, originals) = (&self.paths, &mut self.originals);
+        let load = |p: &str| {
+            originals
+                .entry(p.to_string())
+                .or_insert_with(|| paths.load(p))
+                .clone()
+        };
+        let edits = transcript::apply_calls(&calls, load, self.options);
+        self.ws.update(&calls, edits, self.text.len(), self.ended);
+    }
+
+    /// `r`: every file not yet written is loaded from disk again and the
+    /// transcript re-applied to it (a written file keeps the text it was
+    /// loaded with: its edits are already on disk).
+    fn reload(&mut self) {
+        let written: Vec<String> = self
+            .ws
+            .tabs
+            .iter()
+            .filter(|t| t.written)
+            .map(|t| t.path.clone())
+            .collect();
+        let before = self.originals.len();
+        self.originals.retain(|path, _| written.contains(path));
+        let reloaded = before - self.originals.len();
+        self.reparse();
+        self.ws.show_notice(Notice {
+            text: format!(
+                "reloaded {} from disk and applied the transcript again",
+                crate::words::count(reloaded, "file")
+            ),
+            error: false,
+        });
+    }
+
+    /// `a`/`A`: writes these files (indices into the edits), all or none.
+    fn write(&mut self, indices: &[usize]) -> Flow {
+        let files: Vec<&transcript::FileEdit> = indices
+            .iter()
+            .filter_map(|&i| self.ws.edits.get(i))
+            .collect();
+        match transcript::write_files(&self.paths, &files) {
+            Ok(paths) => {
+                self.written.extend(paths);
+                self.ws.mark_written(indices);
+                if self.ws.all_written() {
+                    return Flow::Exit(Exit::Quit(0));
+                }
+            }
+            // Refused before any write (a file changed on disk) is not a
+            // failed write: `r` recovers from it.
+            Err(why) if why.changed_on_disk => self.ws.refuse_write(format!(
+                "{why}: press r to reload it and apply the edits again"
+            )),
+            Err(why) => {
+                self.write_failed = true;
+                self.ws.refuse_write(why.message);
+            }
+        }
+        Flow::Continue
+    }
+}
+
+impl Screen for TranscriptFiles {
+    fn on_resize(&mut self, area: Rect) {
+        // Below the tab bar.
+        let below = Rect::new(0, 1, area.width, area.height.saturating_sub(1));
+        for tab in &mut self.ws.tabs {
+            tab.app.fit(below);
+        }
+    }
+
+    fn on_event(&mut self, event: TermEvent) -> Flow {
+        let effect = match event {
+            TermEvent::Key(k) => self.ws.on_key(k),
+            TermEvent::Mouse(m) => {
+                let ws = &mut self.ws;
+                if let Some(tab) = ws.tabs.get_mut(ws.current) {
+                    keys::on_mouse_with_notice(&mut tab.app, m, ws.notice.as_ref());
+                }
+                WsEffect::None
+            }
+            _ => WsEffect::None,
+        };
+        match effect {
+            WsEffect::Quit(code) => Flow::Exit(Exit::Quit(code)),
+            WsEffect::Reload => {
+                self.reload();
+                Flow::Continue
+            }
+            WsEffect::Write(indices) => self.write(&indices),
+            WsEffect::Tab(Effect::Copy { block, text }) => Flow::Copy { block, text },
+            WsEffect::None | WsEffect::Tab(_) => Flow::Continue,
+        }
+    }
+
+    fn on_text(&mut self, text: Folded) -> Option<StreamState> {
+        let changed = text.changes_text();
+        if let Some(problem) = text.problem {
+            self.ws.show_notice(Notice {
+                text: problem,
+                error: true,
+            });
+        }
+        if let Some(why) = text.unreadable {
+            self.ws.show_notice(Notice {
+                text: format!("transcript unreadable: {why}"),
+                error: true,
+            });
+        }
+        if changed || text.ended {
+            if let Some(replaced) = text.replaced {
+                self.text = replaced;
+            }
+            self.text.push_str(&text.appended);
+            self.ended |= text.ended;
+            self.reparse();
+        }
+        changed.then_some(self.ws.stream)
+    }
+
+    fn show_notice(&mut self, notice: Notice) {
+        self.ws.show_notice(notice);
+    }
+
+    fn pause(&mut self) {
+        self.ws.pause();
+    }
+
+    /// Only the file shown is diagnosed.
+    fn idle_pending(&self) -> bool {
+        self.ws
+            .current_app()
+            .is_some_and(|app| app.diagnosis_stale())
+    }
+
+    fn idle(&mut self) {
+        if let Some(tab) = self.ws.tabs.get_mut(self.ws.current) {
+            tab.app.diagnose();
+        }
+    }
+
+    fn render(&mut self, frame: &mut Frame, theme: &Theme) {
+        // A tab's caches go with the app they were made for.
+        for (i, tab) in self.ws.tabs.iter().enumerate() {
+            let fresh = || Caches::new(Arc::clone(&self.syntaxes), &tab.app);
+            match self.generations.get_mut(i) {
+                Some(generation) if *generation == tab.generation => {}
+                Some(generation) => {
+                    self.caches[i] = fresh();
+                    *generation = tab.generation;
+                }
+                None => {
+                    self.caches.push(fresh());
+                    self.generations.push(tab.generation);
+                }
+            }
+        }
+        view::render_workspace(frame, &self.ws, &mut self.caches, theme);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use ratatui_crossterm::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+
+    use super::*;
+
+    fn edit(file: &str) -> String {
+        format!(
+            "<replace_in_file>\n<path>{file}</path>\n<diff>\n------- SEARCH\none\n=======\nuno\n+++++++ REPLACE\n</diff>\n</replace_in_file>\n"
+        )
+    }
+
+    fn files(dir: &std::path::Path) -> TranscriptFiles {
+        for f in ["a.txt", "b.txt"] {
+            std::fs::write(dir.join(f), "one\n").expect("write");
+        }
+        let config = TuiConfig {
+            version: crate::engine::Version::V1,
+            fix_model_output: false,
+            final_mode: false,
+            feed: super::super::Feed::Stdin,
+        };
+        TranscriptFiles::new(Paths::new(dir.to_path_buf(), false), &config)
+    }
+
+    /// Keys act on the tabs on screen; the text that comes after them adds
+    /// a tab without moving the user off the one they are on.
+    #[test]
+    fn text_after_a_key_adds_a_tab() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut files = files(dir.path());
+        let first = Folded {
+            appended: edit("a.txt"),
+            ..Folded::default()
+        };
+        assert_eq!(files.on_text(first), Some(StreamState::Streaming));
+        assert_eq!(files.ws.tabs.len(), 1);
+        let key =
+            KeyEvent::new_with_kind(KeyCode::Char(']'), KeyModifiers::NONE, KeyEventKind::Press);
+        assert_eq!(files.on_event(TermEvent::Key(key)), Flow::Continue);
+        files.on_text(Folded {
+            appended: edit("b.txt"),
+            ..Folded::default()
+        });
+        assert_eq!(files.ws.tabs.len(), 2, "the text landed after the key");
+        assert_eq!(files.ws.current, 0, "`]` had no second tab to go to");
+    }
+
+    /// A problem and an unreadable transcript are said; neither is text.
+    #[test]
+    fn an_unreadable_transcript_is_said() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut files = files(dir.path());
+        let unreadable = Folded {
+            unreadable: Some("a NUL byte at 4".into()),
+            ..Folded::default()
+        };
+        assert_eq!(files.on_text(unreadable), None, "no text came");
+        assert_eq!(
+            files.ws.notice,
+            Some(Notice {
+                text: "transcript unreadable: a NUL byte at 4".into(),
+                error: true
+            })
+        );
+    }
+
+    /// Quitting is a success once what was accepted was written.
+    #[test]
+    fn quitting_after_a_write_succeeds() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut files = files(dir.path());
+        assert_eq!(files.exit_code(&Exit::Quit(0)), 1, "nothing written");
+        files.on_text(Folded {
+            appended: format!("{}{}", edit("a.txt"), edit("b.txt")),
+            ended: true,
+            ..Folded::default()
+        });
+        assert_eq!(files.write(&[0]), Flow::Continue, "b.txt is left");
+        assert_eq!(files.written(), ["a.txt"]);
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("a.txt")).expect("read"),
+            "uno\n"
+        );
+        assert_eq!(files.exit_code(&Exit::Quit(0)), 0);
+        assert_eq!(files.exit_code(&Exit::Quit(130)), 130, "a signal");
+    }
+}
