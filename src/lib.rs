@@ -12,6 +12,7 @@ pub mod dialect;
 pub mod engine;
 pub mod input;
 pub mod output;
+pub mod report;
 pub mod source;
 pub mod textdiff;
 pub mod tui;

@@ -4,7 +4,7 @@ use std::io::Write;
 use std::path::Path;
 
 use super::{ApplyArgs, CmdResult};
-use crate::engine::{self, Options, Outcome};
+use crate::engine::{self, Options};
 use crate::input::{self, CliError};
 use crate::output;
 
@@ -54,7 +54,7 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
             .ok()
             .map(|a| a.new_content.to_text(&original));
         let mut out = std::io::BufWriter::with_capacity(1 << 16, &mut stdout);
-        write_outcome_json(&mut out, &outcome, content.as_deref()).map_err(io_err)?;
+        crate::report::write_apply(&mut out, &outcome, content.as_deref()).map_err(io_err)?;
         out.write_all(b"\n").map_err(io_err)?;
         out.flush().map_err(io_err)?;
     }
@@ -143,88 +143,5 @@ pub fn load_original(file: &Path, new_file: bool) -> Result<String, CliError> {
     match input::read_text(file, new_file)? {
         Some(text) => Ok(text),
         None => Ok(String::new()),
-    }
-}
-
-/// Writes what `outcome_json` returns, byte for byte the same, without
-/// building it: one block's `Value` at a time and the new content borrowed,
-/// so memory stays near the content's size however many blocks there are
-/// (a 100,000-block diff: 320 MB as one `Value`, under 50 MB streamed).
-/// `content` is the outcome's new content as text (`None` on error).
-fn write_outcome_json<C>(
-    out: &mut impl Write,
-    outcome: &Outcome<C>,
-    content: Option<&str>,
-) -> std::io::Result<()> {
-    let (ok, indices, error) = match &outcome.result {
-        Ok(a) => (true, &a.match_indices[..], None),
-        Err(e) => (false, &[][..], Some(e.message.as_str())),
-    };
-    // serde_json's map sorts keys; these are in that order.
-    out.write_all(b"{\"blocks\":[")?;
-    for (i, block) in outcome.blocks.iter().enumerate() {
-        if i > 0 {
-            out.write_all(b",")?;
-        }
-        serde_json::to_writer(&mut *out, &serde_json::to_value(block)?)?;
-    }
-    out.write_all(b"],\"error\":")?;
-    serde_json::to_writer(&mut *out, &error)?;
-    out.write_all(b",\"matchIndices\":")?;
-    serde_json::to_writer(&mut *out, indices)?;
-    out.write_all(b",\"newContent\":")?;
-    serde_json::to_writer(&mut *out, &content)?;
-    write!(out, ",\"ok\":{ok}}}")
-}
-
-/// The `--json` object built in memory: the reference for what
-/// `write_outcome_json` streams (checked byte for byte by the tests).
-#[cfg(test)]
-fn outcome_json(outcome: &Outcome) -> serde_json::Value {
-    use serde_json::json;
-    let (ok, content, indices, error) = match &outcome.result {
-        Ok(a) => (
-            true,
-            Some(a.new_content.as_str()),
-            a.match_indices.clone(),
-            None,
-        ),
-        Err(e) => (false, None, Vec::new(), Some(e.message.as_str())),
-    };
-    json!({
-        "ok": ok,
-        "newContent": content,
-        "matchIndices": indices,
-        "error": error,
-        "blocks": outcome.blocks,
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::engine::Version;
-
-    #[test]
-    fn streamed_json_equals_the_value() {
-        let original = "a\nb\nc \u{1f600}\"\n";
-        let diffs = [
-            "------- SEARCH\nb\n=======\nB\\\"\n+++++++ REPLACE\n",
-            "------- SEARCH\nzz\n=======\nq\n+++++++ REPLACE\n",
-            "------- SEARCH\nb\n=======\nB\n------- SEARCH\nc\n",
-            "",
-        ];
-        for diff in diffs {
-            for version in [Version::V1, Version::V2] {
-                for is_final in [true, false] {
-                    let o = engine::apply(diff, original, Options { version, is_final });
-                    let mut bytes = Vec::new();
-                    let content = o.result.as_ref().ok().map(|a| a.new_content.as_str());
-                    write_outcome_json(&mut bytes, &o, content).unwrap();
-                    let want = serde_json::to_string(&outcome_json(&o)).unwrap();
-                    assert_eq!(String::from_utf8(bytes).unwrap(), want);
-                }
-            }
-        }
     }
 }

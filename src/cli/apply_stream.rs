@@ -20,32 +20,13 @@ use std::io::{Read, Write};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use serde::Serialize;
-
 use super::{ApplyArgs, CmdResult};
 use crate::engine::session::Session;
-use crate::engine::{self, BlockReport, Outcome};
+use crate::engine::{self, Outcome};
 use crate::input::CliError;
+use crate::report::{self, StreamLine};
 
 const READ_SIZE: usize = 64 * 1024;
-
-/// One output line. Field order is the order on the wire.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Line<'a> {
-    seq: usize,
-    bytes: usize,
-    #[serde(rename = "final")]
-    is_final: bool,
-    ok: bool,
-    error: Option<&'a str>,
-    new_content_length: Option<usize>,
-    match_indices: &'a [usize],
-    blocks: &'a [BlockReport],
-    /// Present only with `--stream-content` (null on error).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    new_content: Option<Option<&'a str>>,
-}
 
 pub fn run(args: &ApplyArgs) -> CmdResult {
     let file = args
@@ -183,7 +164,7 @@ impl<W: Write> Stream<W> {
             Ok(len) => (true, Some(*len), None),
             Err(e) => (false, None, Some(e.message.as_str())),
         };
-        let line = Line {
+        let line = StreamLine {
             seq: self.seq,
             bytes,
             is_final: false,
@@ -199,7 +180,7 @@ impl<W: Write> Stream<W> {
 
     /// A last line for a stream that could not be read to its end.
     fn write_failure(&mut self, seq: usize, bytes: usize, why: &str) -> Result<(), CliError> {
-        let line = Line {
+        let line = StreamLine {
             seq,
             bytes,
             is_final: true,
@@ -231,7 +212,7 @@ impl<W: Write> Stream<W> {
             ),
             Err(e) => (false, None, &[], Some(e.message.as_str()), None),
         };
-        let line = Line {
+        let line = StreamLine {
             seq,
             bytes,
             is_final,
@@ -246,14 +227,10 @@ impl<W: Write> Stream<W> {
     }
 }
 
-/// Serializes `line` into `buf` and writes it, newline included, at once.
-fn write_line(buf: &mut Vec<u8>, out: &mut impl Write, line: &Line) -> Result<(), CliError> {
-    buf.clear();
-    serde_json::to_writer(&mut *buf, line).map_err(|e| CliError::usage(e.to_string()))?;
-    buf.push(b'\n');
-    let io_err = |e: std::io::Error| CliError::usage(format!("cannot write stdout: {e}"));
-    out.write_all(buf).map_err(io_err)?;
-    out.flush().map_err(io_err)
+/// Writes `line` at once (see [`report::write_line`]).
+fn write_line(buf: &mut Vec<u8>, out: &mut impl Write, line: &StreamLine) -> Result<(), CliError> {
+    report::write_line(buf, out, line)
+        .map_err(|e| CliError::usage(format!("cannot write stdout: {e}")))
 }
 
 /// Where the diff comes from: stdin or a file, read on this thread.

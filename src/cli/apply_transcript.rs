@@ -4,8 +4,6 @@
 
 use std::io::Write;
 
-use serde_json::{Value, json};
-
 use super::{ApplyArgs, CmdResult};
 use crate::input::{self, CliError};
 use crate::source::aider;
@@ -63,8 +61,9 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
     let mut stdout = std::io::stdout().lock();
     let io_err = |e: std::io::Error| CliError::usage(format!("cannot write stdout: {e}"));
     if args.json {
-        let report = report_json(format, &files, all_ok);
-        writeln!(stdout, "{report}").map_err(io_err)?;
+        let report = crate::report::TranscriptReport::new(format, &files, all_ok);
+        serde_json::to_writer(&mut stdout, &report).map_err(|e| io_err(e.into()))?;
+        writeln!(stdout).map_err(io_err)?;
     } else {
         for file in &files {
             writeln!(stdout, "{}", summary_line(file)).map_err(io_err)?;
@@ -104,41 +103,4 @@ fn summary_line(file: &FileEdit) -> String {
         ),
         Some(e) => format!("{:<7} {}: {e}", file.state.name(), file.path),
     }
-}
-
-/// The `--json` report: one entry per file with its blocks (each tagged with
-/// the index of its call among the file's calls) and its new content.
-pub fn report_json(format: Format, files: &[FileEdit], all_ok: bool) -> Value {
-    let files: Vec<Value> = files.iter().map(file_json).collect();
-    json!({ "ok": all_ok, "format": format, "files": files })
-}
-
-fn file_json(file: &FileEdit) -> Value {
-    let mut blocks = Vec::new();
-    let mut calls = Vec::new();
-    for (n, call) in file.calls.iter().enumerate() {
-        calls.push(json!({
-            "kind": call.kind,
-            "partial": call.partial,
-            "ok": call.error.is_none() && call.content.is_some(),
-            "error": call.error,
-        }));
-        for block in call.outcome.iter().flat_map(|o| &o.blocks) {
-            let mut value = serde_json::to_value(block).unwrap_or(Value::Null);
-            if let Value::Object(map) = &mut value {
-                map.insert("call".into(), json!(n));
-            }
-            blocks.push(value);
-        }
-    }
-    json!({
-        "path": file.path,
-        "ok": file.ok(),
-        "state": file.state,
-        "new": file.is_new,
-        "error": file.error,
-        "calls": calls,
-        "blocks": blocks,
-        "newContent": if file.ok() { Some(&file.content) } else { None },
-    })
 }

@@ -3,8 +3,6 @@
 
 use std::io::{IsTerminal, Write};
 
-use serde_json::json;
-
 use super::{CheckArgs, CmdResult};
 use crate::diagnose::{self, BlockDiagnosis};
 use crate::engine;
@@ -34,8 +32,8 @@ pub fn run(args: &CheckArgs) -> CmdResult {
     // diff; the report, the notes and the engine's verdict go to stderr.
     let blocks_only = args.suggest && !args.json && !std::io::stdout().is_terminal();
     let (report, blocks_text) = if args.json {
-        let value = json!({ "ok": ok, "blocks": blocks });
-        let mut s = serde_json::to_string(&value).map_err(|e| CliError::usage(e.to_string()))?;
+        let report = crate::report::CheckReport::new(&blocks, ok);
+        let mut s = serde_json::to_string(&report).map_err(|e| CliError::usage(e.to_string()))?;
         s.push('\n');
         (s, String::new())
     } else {

@@ -1,0 +1,26 @@
+//! `srview apply --stream`: one line per update of the streamed diff.
+
+use serde::Serialize;
+
+use crate::engine::BlockReport;
+
+/// One output line. Field order is the order on the wire; blocks in the
+/// engine report's own field order.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StreamLine<'a> {
+    /// 1-based number of the line.
+    pub seq: usize,
+    /// Bytes of the diff this line describes.
+    pub bytes: usize,
+    #[serde(rename = "final")]
+    pub is_final: bool,
+    pub ok: bool,
+    pub error: Option<&'a str>,
+    pub new_content_length: Option<usize>,
+    pub match_indices: &'a [usize],
+    pub blocks: &'a [BlockReport],
+    /// Present only with `--stream-content` (null on error).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub new_content: Option<Option<&'a str>>,
+}
