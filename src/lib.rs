@@ -8,6 +8,7 @@
 pub mod app;
 pub mod cli;
 pub mod diagnose;
+pub mod dialect;
 pub mod engine;
 pub mod input;
 pub mod output;
