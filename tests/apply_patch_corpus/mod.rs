@@ -1,6 +1,9 @@
 //! The Codex 0.169.0 apply_patch corpus (1000 records produced by the real
 //! binary), read from its gzip-compressed copy in tests/fixtures.
 
+// Each test binary reads the fields it needs.
+#![allow(dead_code)]
+
 use std::collections::BTreeMap;
 use std::io::Read;
 

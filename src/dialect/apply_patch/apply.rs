@@ -226,19 +226,28 @@ pub fn apply_text(text: &str, fs: &dyn PatchFs, cwd: &str) -> PatchOutcome {
 
 /// Applies a parsed patch over `fs` as the reference does in `cwd`.
 pub fn apply(patch: &Patch, fs: &dyn PatchFs, cwd: &str) -> PatchOutcome {
-    run(&patch.sections, fs, cwd, false)
+    run(&patch.sections, fs, cwd, false, true)
 }
 
 /// Reports for a patch still streaming (see
 /// [`parse_partial`](super::parse::parse_partial)): the sections known so
 /// far are applied in order; the last one, when `last_unfinished`, is
-/// `streaming` and never fails for lines it does not have yet.
+/// `streaming` and never fails for lines it does not have yet (its last
+/// hunk is left out of the result until its old lines are found). Before
+/// `*** End Patch`, the exit status and texts are those the reference would
+/// give if the patch ended there, except that no sections yet is no error.
 pub fn apply_partial(
     partial: &super::parse::PartialPatch,
     fs: &dyn PatchFs,
     cwd: &str,
 ) -> PatchOutcome {
-    run(&partial.sections, fs, cwd, partial.last_unfinished)
+    run(
+        &partial.sections,
+        fs,
+        cwd,
+        partial.last_unfinished,
+        partial.ended,
+    )
 }
 
 /// The files as sections have left them: overlay over `fs`.
@@ -291,13 +300,19 @@ impl Disk<'_> {
     }
 }
 
-fn run(sections: &[Section], fs: &dyn PatchFs, cwd: &str, last_unfinished: bool) -> PatchOutcome {
+fn run(
+    sections: &[Section],
+    fs: &dyn PatchFs,
+    cwd: &str,
+    last_unfinished: bool,
+    ended: bool,
+) -> PatchOutcome {
     let mut reports: Vec<SectionReport> = sections
         .iter()
         .enumerate()
         .map(|(i, s)| not_run(i, s))
         .collect();
-    if sections.is_empty() && !last_unfinished {
+    if sections.is_empty() && ended {
         return PatchOutcome::failed(PatchError::NoFilesModified, reports);
     }
     let mut disk = Disk {
@@ -556,7 +571,7 @@ fn update(
             }
             let Some((at, level)) = found else {
                 if still_arriving {
-                    return Ok(());
+                    break;
                 }
                 let error = PatchError::LinesNotFound {
                     path: shown,
@@ -692,5 +707,76 @@ fn span(start: usize, len: usize) -> LineSpan {
     LineSpan {
         start_line: start + 1,
         end_line: start + len,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dialect::apply_patch::MemoryFs;
+
+    fn run_on(files: &[(&str, &str)], patch: &str) -> PatchOutcome {
+        let fs = MemoryFs::new(files.iter().map(|(p, c)| (p.to_string(), c.to_string())));
+        apply_text(patch, &fs, "/w")
+    }
+
+    #[test]
+    fn lines_split_at_every_terminator_and_keep_them() {
+        let lines = split_lines("a\r\nb\rc\nd");
+        let parts: Vec<(&str, &str)> = lines.iter().map(|l| (l.text, l.end)).collect();
+        assert_eq!(parts, [("a", "\r\n"), ("b", "\r"), ("c", "\n"), ("d", "")]);
+    }
+
+    #[test]
+    fn additions_at_the_end_keep_chunk_order() {
+        let patch = "*** Begin Patch\n*** Update File: a\n@@\n+x\n@@\n c\n+y\n*** End Patch";
+        let outcome = run_on(&[("a", "a\nb\nc")], patch);
+        assert_eq!(outcome.files["a"].as_deref(), Some("a\nb\nc\nx\ny\n"));
+        let hunks = &outcome.sections[0].hunks;
+        assert_eq!(hunks[0].level, None);
+        assert_eq!(hunks[1].level, Some(MatchLevel::Exact));
+        let spans: Vec<_> = hunks.iter().map(|h| h.replacement).collect();
+        assert_eq!(
+            spans,
+            [
+                Some(LineSpan {
+                    start_line: 4,
+                    end_line: 4
+                }),
+                Some(LineSpan {
+                    start_line: 5,
+                    end_line: 5
+                })
+            ]
+        );
+    }
+
+    #[test]
+    fn a_failure_leaves_earlier_sections_for_the_reference_only() {
+        let patch =
+            "*** Begin Patch\n*** Delete File: a\n*** Update File: b\n@@\n-nope\n*** End Patch";
+        let outcome = run_on(&[("a", "1\n"), ("b", "2\n")], patch);
+        assert_eq!(outcome.exit_code, 1);
+        assert_eq!(
+            outcome.stderr,
+            "Failed to find expected lines in /w/b:\nnope\n"
+        );
+        assert!(outcome.files.is_empty());
+        assert_eq!(outcome.reference_leaves.get("a"), Some(&None));
+        assert_eq!(outcome.sections[0].state, HunkState::Applied);
+        assert_eq!(outcome.sections[1].state, HunkState::Failed);
+        assert_eq!(outcome.sections[1].hunks[0].state, HunkState::Failed);
+    }
+
+    #[test]
+    fn move_to_itself_deletes_the_file() {
+        let patch =
+            "*** Begin Patch\n*** Update File: ./a\n*** Move to: a\n@@\n-1\n+2\n*** End Patch";
+        let outcome = run_on(&[("a", "1\n")], patch);
+        assert_eq!(
+            outcome.stdout,
+            "Success. Updated the following files:\nM a\n"
+        );
+        assert_eq!(outcome.files.get("a"), Some(&None));
     }
 }

@@ -153,6 +153,20 @@ pub fn parse(text: &str) -> Result<Patch, ParseError> {
 /// known yet, unless it is `*** End Patch`). An unfinished text is never an
 /// error; lines that are wrong whatever follows are. Never panics.
 pub fn parse_partial(prefix: &str) -> PartialPatch {
+    // A padded `*** End Patch` inside an Update section is a context line,
+    // unless it is the last line of the text: only a text that ends there
+    // can say which, and as it stands it is the one-shot parse's.
+    let last_line = prefix.trim_end().rsplit('\n').next().unwrap_or("");
+    if last_line.trim() == END
+        && let Ok(patch) = parse(prefix)
+    {
+        return PartialPatch {
+            sections: patch.sections,
+            last_unfinished: false,
+            ended: true,
+            error: None,
+        };
+    }
     let leading_lines = leading_newlines(prefix);
     let trimmed = prefix.trim_start();
     let mut all: Vec<&str> = trimmed.lines().collect();
@@ -417,5 +431,86 @@ fn empty_chunk(line: usize) -> ParseError {
     ParseError::Hunk {
         line,
         problem: HunkProblem::EmptyChunk,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_read_as_the_reference_s() {
+        assert_eq!(
+            parse("").unwrap_err().to_string(),
+            "Invalid patch: The last line of the patch must be '*** End Patch'"
+        );
+        assert_eq!(
+            parse("```\n*** Begin Patch\n*** End Patch\n```").unwrap_err(),
+            ParseError::FirstLine
+        );
+        let bad_header = parse("*** Begin Patch\n*** Frob File: a\n*** End Patch").unwrap_err();
+        assert_eq!(
+            bad_header.to_string(),
+            "Invalid patch hunk on line 2: '*** Frob File: a' is not a valid hunk header. \
+             Valid hunk headers: '*** Add File: {path}', '*** Delete File: {path}', \
+             '*** Update File: {path}'"
+        );
+        let empty = parse("*** Begin Patch\n*** Update File: a\n*** End Patch").unwrap_err();
+        assert_eq!(
+            empty.to_string(),
+            "Invalid patch hunk on line 2: Update file hunk for path 'a' is empty"
+        );
+        let no_lines = parse("*** Begin Patch\n*** Update File: a\n@@\n*** End Patch").unwrap_err();
+        assert_eq!(no_lines, empty_chunk(4));
+    }
+
+    #[test]
+    fn lenient_forms_are_accepted() {
+        let text = "<<'EOF'\n  *** Begin Patch\n*** Update File: a.txt  \r\n*** Move to: b.txt\n\
+                    @@ \n-x\r\r\n+y\n*** End of File\n \n*** End Patch\nEOF\n";
+        let patch = parse(text).expect("a heredoc-wrapped patch");
+        let [
+            Section::Update {
+                path,
+                move_to,
+                chunks,
+                header_line,
+            },
+        ] = &patch.sections[..]
+        else {
+            panic!("one update section: {patch:?}");
+        };
+        assert_eq!(
+            (path.as_str(), move_to.as_deref(), *header_line),
+            ("a.txt", Some("b.txt"), 3)
+        );
+        assert_eq!(chunks.len(), 1);
+        assert!(chunks[0].is_eof && chunks[0].context.is_none());
+        assert_eq!(chunks[0].old_lines(), ["x"]);
+        assert_eq!(chunks[0].new_lines(), ["y"]);
+        assert_eq!(chunks[0].patch_lines(), [5, 7]);
+    }
+
+    #[test]
+    fn an_unfinished_text_is_no_error() {
+        let full = "*** Begin Patch\n*** Add File: n.txt\n+one\n+two\n*** End Patch\n";
+        for cut in 0..=full.len() {
+            let partial = parse_partial(&full[..cut]);
+            assert_eq!(partial.error, None, "cut at {cut}");
+            assert!(partial.sections.len() <= 1);
+        }
+        let streaming = parse_partial("*** Begin Patch\n*** Add File: n.txt\n+one\n+tw");
+        assert!(streaming.last_unfinished && !streaming.ended);
+        assert!(
+            matches!(&streaming.sections[..], [Section::Add { content, .. }] if content == "one\n")
+        );
+        assert_eq!(parse_partial("<<EOF\n").error, None);
+        assert_eq!(parse_partial("hello\n").error, Some(ParseError::FirstLine));
+        let wrong = parse_partial("*** Begin Patch\n*** Delete File: a\nnope\n");
+        assert_eq!(wrong.sections.len(), 1);
+        assert!(matches!(
+            wrong.error,
+            Some(ParseError::Hunk { line: 3, .. })
+        ));
     }
 }
