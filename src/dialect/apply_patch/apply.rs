@@ -36,6 +36,11 @@ pub enum PatchError {
     UpdateBelowFile {
         path: String,
     },
+    /// A file that is no UTF-8 text (or cannot be read): the I/O error text.
+    UpdateUnreadable {
+        path: String,
+        reason: String,
+    },
     ContextNotFound {
         context: String,
         path: String,
@@ -66,6 +71,9 @@ impl fmt::Display for PatchError {
                 f,
                 "Failed to read file to update {path}: Not a directory (os error 20)"
             ),
+            PatchError::UpdateUnreadable { path, reason } => {
+                write!(f, "Failed to read file to update {path}: {reason}")
+            }
             PatchError::ContextNotFound { context, path } => {
                 write!(f, "Failed to find context '{context}' in {path}")
             }
@@ -267,32 +275,36 @@ impl Disk<'_> {
         if live_below {
             return Entry::Directory;
         }
+        let mut ancestor_deleted = false;
         for ancestor in ancestors(path) {
             match self.changes.get(ancestor) {
                 Some(Some(_)) => return Entry::BelowFile,
-                Some(None) => {}
-                None => {
-                    if matches!(self.fs.read(ancestor), Entry::File(_)) {
-                        return Entry::BelowFile;
-                    }
-                }
+                Some(None) => ancestor_deleted = true,
+                None => {}
             }
         }
-        match self.changes.get(path) {
-            Some(Some(content)) => Entry::File(content.clone()),
-            Some(None) => match self.fs.read(path) {
-                Entry::Directory => Entry::Directory,
-                _ => Entry::Missing,
-            },
-            None => self.fs.read(path),
+        let deleted = match self.changes.get(path) {
+            Some(Some(content)) => return Entry::File(content.clone()),
+            Some(None) => true,
+            None => false,
+        };
+        match self.fs.read(path) {
+            Entry::Directory => Entry::Directory,
+            _ if deleted => Entry::Missing,
+            // The file above it is gone: its place is free.
+            Entry::BelowFile if ancestor_deleted => Entry::Missing,
+            entry => entry,
         }
     }
 
-    /// Writes as the reference does (parents created, a file overwritten).
-    fn write(&mut self, path: &str, content: String) -> Result<(), ()> {
+    /// Writes as the reference does: parents created, a file overwritten;
+    /// a directory in the way (or a file where a parent should be) fails.
+    fn write(&mut self, cwd: &str, path: &str, content: String) -> Result<(), PatchError> {
         match self.read(path) {
-            Entry::Directory | Entry::BelowFile => Err(()),
-            Entry::File(_) | Entry::Missing => {
+            Entry::Directory | Entry::BelowFile => Err(PatchError::WriteFailed {
+                path: display_path(cwd, path),
+            }),
+            Entry::File(_) | Entry::Unreadable(_) | Entry::Missing => {
                 self.changes.insert(path.to_string(), Some(content));
                 Ok(())
             }
@@ -326,16 +338,13 @@ fn run(
         let done = match section {
             Section::Add { path, content, .. } => {
                 let key = normalize(path);
-                disk.write(&key, content.clone())
-                    .map_err(|()| PatchError::WriteFailed {
-                        path: display_path(cwd, &key),
-                    })
+                disk.write(cwd, &key, content.clone())
                     .map(|()| added.push(path.clone()))
             }
             Section::Delete { path, .. } => {
                 let key = normalize(path);
                 match disk.read(&key) {
-                    Entry::File(_) => {
+                    Entry::File(_) | Entry::Unreadable(_) => {
                         disk.changes.insert(key, None);
                         deleted.push(path.clone());
                         Ok(())
@@ -510,6 +519,12 @@ fn update(
         Entry::Missing => return Err(PatchError::UpdateMissing { path: shown }),
         Entry::Directory => return Err(PatchError::UpdateNotAFile { path: shown }),
         Entry::BelowFile => return Err(PatchError::UpdateBelowFile { path: shown }),
+        Entry::Unreadable(reason) => {
+            return Err(PatchError::UpdateUnreadable {
+                path: shown,
+                reason,
+            });
+        }
     };
     let lines = split_lines(&content);
     let preferred_end = lines
@@ -640,10 +655,7 @@ fn update(
     match move_to {
         Some(destination) => {
             let destination_key = normalize(destination);
-            disk.write(&destination_key, result)
-                .map_err(|()| PatchError::WriteFailed {
-                    path: display_path(cwd, &destination_key),
-                })?;
+            disk.write(cwd, &destination_key, result)?;
             disk.changes.insert(key, None);
         }
         None => {

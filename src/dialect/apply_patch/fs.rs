@@ -2,6 +2,8 @@
 //! reference names them.
 
 use std::collections::BTreeMap;
+use std::io::ErrorKind;
+use std::path::PathBuf;
 
 /// What is at a path.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -11,6 +13,9 @@ pub enum Entry {
     Directory,
     /// A parent of the path is a regular file.
     BelowFile,
+    /// Something that is no directory but cannot be read as UTF-8 text (the
+    /// I/O error's text): it can still be deleted or overwritten.
+    Unreadable(String),
 }
 
 /// Read-only access to the files a patch touches. Paths are lexically
@@ -69,6 +74,30 @@ pub fn ancestors(path: &str) -> impl Iterator<Item = &str> {
         .map(move |(i, _)| &path[..i])
 }
 
+/// The files below a real directory, read on demand (never written).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DirFs {
+    pub root: PathBuf,
+}
+
+impl PatchFs for DirFs {
+    fn read(&self, path: &str) -> Entry {
+        let full = self.root.join(path);
+        match std::fs::metadata(&full) {
+            Ok(meta) if meta.is_dir() => Entry::Directory,
+            Ok(_) => match std::fs::read_to_string(&full) {
+                Ok(content) => Entry::File(content),
+                Err(error) => Entry::Unreadable(error.to_string()),
+            },
+            Err(error) => match error.kind() {
+                ErrorKind::NotFound => Entry::Missing,
+                ErrorKind::NotADirectory => Entry::BelowFile,
+                _ => Entry::Unreadable(error.to_string()),
+            },
+        }
+    }
+}
+
 /// `path` with `.` and empty components dropped and `..` resolved against
 /// the components before it, as the reference shows paths in its messages.
 pub fn normalize(path: &str) -> String {
@@ -120,6 +149,22 @@ mod tests {
         assert_eq!(normalize(" q.txt"), " q.txt");
         assert_eq!(display_path("/w", "a/b"), "/w/a/b");
         assert_eq!(ancestors("a/b/c").collect::<Vec<_>>(), ["a/b", "a"]);
+    }
+
+    #[test]
+    fn a_real_directory_reads_like_the_memory_one() {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        std::fs::create_dir_all(dir.path().join("src")).expect("mkdir");
+        std::fs::write(dir.path().join("src/a.rs"), "x").expect("write");
+        std::fs::write(dir.path().join("bin"), [0xff, 0xfe]).expect("write");
+        let fs = DirFs {
+            root: dir.path().to_path_buf(),
+        };
+        assert_eq!(fs.read("src"), Entry::Directory);
+        assert_eq!(fs.read("src/a.rs"), Entry::File("x".into()));
+        assert_eq!(fs.read("src/a.rs/b"), Entry::BelowFile);
+        assert_eq!(fs.read("sr"), Entry::Missing);
+        assert!(matches!(fs.read("bin"), Entry::Unreadable(reason) if reason.contains("UTF-8")));
     }
 
     #[test]

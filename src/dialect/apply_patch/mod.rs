@@ -14,7 +14,7 @@ pub use apply::{
     HeaderMatch, HunkReport, HunkState, LooseLine, PatchError, PatchOutcome, SectionOp,
     SectionReport, apply, apply_partial, apply_text,
 };
-pub use fs::{Entry, MemoryFs, PatchFs};
+pub use fs::{DirFs, Entry, MemoryFs, PatchFs};
 pub use model::{Chunk, ChunkLine, LineKind, Patch, Section};
 pub use parse::{HunkProblem, ParseError, PartialPatch, parse, parse_partial};
 pub use seek::MatchLevel;
