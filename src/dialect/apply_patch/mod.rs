@@ -8,6 +8,7 @@ pub mod apply;
 pub mod fs;
 pub mod model;
 pub mod parse;
+pub mod render;
 pub mod seek;
 
 pub use apply::{
@@ -17,4 +18,5 @@ pub use apply::{
 pub use fs::{DirFs, Entry, MemoryFs, PatchFs};
 pub use model::{Chunk, ChunkLine, LineKind, Patch, Section};
 pub use parse::{HunkProblem, ParseError, PartialPatch, parse, parse_partial};
+pub use render::{render, tighten};
 pub use seek::MatchLevel;
