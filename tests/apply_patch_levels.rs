@@ -1,18 +1,51 @@
 //! The match level of each apply_patch hunk, on a real Codex 0.169.0 run
-//! (fixture `apply_patch_codex_fuzzy`): the reference applied both hunks
+//! (fixture `apply_patch_codex_runs.json`): the reference applied both hunks
 //! silently; we say the first needed `trailing-space` and the second
 //! `unicode`, and name the file lines that differ from the patch.
 
+use std::sync::OnceLock;
+
+use serde::Deserialize;
 use srview::dialect::apply_patch::{HunkState, LooseLine, MatchLevel, MemoryFs, apply_text, parse};
 use srview::engine::LineSpan;
 
-const BEFORE: &str = include_str!("fixtures/apply_patch_codex_fuzzy/before.py");
-const AFTER: &str = include_str!("fixtures/apply_patch_codex_fuzzy/after.py");
-const PATCH: &str = include_str!("fixtures/apply_patch_codex_fuzzy/patch.txt");
+/// The recorded run `d_fuzzy_whitespace_unicode`: calc.py before and after,
+/// and the patch.
+#[derive(Deserialize)]
+struct Run {
+    capture: String,
+    patch: String,
+    before: std::collections::BTreeMap<String, String>,
+    after: std::collections::BTreeMap<String, String>,
+}
+
+fn run() -> &'static Run {
+    static RUN: OnceLock<Run> = OnceLock::new();
+    RUN.get_or_init(|| {
+        let runs: Vec<Run> =
+            serde_json::from_str(include_str!("fixtures/apply_patch_codex_runs.json"))
+                .expect("the runs fixture is JSON");
+        runs.into_iter()
+            .find(|r| r.capture.ends_with("d_fuzzy_whitespace_unicode"))
+            .expect("the fuzzy run is recorded")
+    })
+}
+
+fn before() -> &'static str {
+    &run().before["calc.py"]
+}
+
+fn after() -> &'static str {
+    &run().after["calc.py"]
+}
+
+fn patch() -> &'static str {
+    &run().patch
+}
 
 /// 1-based line of the first file line starting with `prefix`.
 fn line_of(prefix: &str) -> usize {
-    BEFORE
+    before()
         .lines()
         .position(|l| l.starts_with(prefix))
         .expect("the fixture has the line")
@@ -20,8 +53,8 @@ fn line_of(prefix: &str) -> usize {
 }
 
 fn outcome() -> srview::dialect::apply_patch::PatchOutcome {
-    let fs = MemoryFs::new([("calc.py".to_string(), BEFORE.to_string())]);
-    apply_text(PATCH, &fs, "/home/user/project")
+    let fs = MemoryFs::new([("calc.py".to_string(), before().to_string())]);
+    apply_text(patch(), &fs, "/home/user/project")
 }
 
 #[test]
@@ -33,10 +66,10 @@ fn the_result_is_the_reference_s_and_keeps_the_en_dash() {
         "Success. Updated the following files:\nM calc.py\n"
     );
     assert_eq!(outcome.stderr, "");
-    let after = outcome.files["calc.py"].as_deref();
-    assert_eq!(after, Some(AFTER));
-    assert!(AFTER.contains("[lo, hi] \u{2013} bounds inclusive."));
-    assert!(AFTER.contains("DEFAULT_PRECISION = 2  \n"));
+    let result = outcome.files["calc.py"].as_deref();
+    assert_eq!(result, Some(after()));
+    assert!(after().contains("[lo, hi] \u{2013} bounds inclusive."));
+    assert!(after().contains("DEFAULT_PRECISION = 2  \n"));
 }
 
 #[test]
@@ -71,7 +104,7 @@ fn a_missing_trailing_space_is_reported_as_trailing_space() {
         end_line: precision + 1,
     };
     assert_eq!(hunk.replacement, Some(added));
-    assert_eq!(AFTER.lines().nth(precision), Some("MAX_PRECISION = 10"));
+    assert_eq!(after().lines().nth(precision), Some("MAX_PRECISION = 10"));
 }
 
 #[test]
@@ -99,12 +132,12 @@ fn an_en_dash_read_as_a_hyphen_is_reported_as_unicode() {
         [Some(MatchLevel::TrailingSpace), Some(MatchLevel::Unicode)]
     );
     // An exact copy of the file's lines matches at level `exact`.
-    let exact = PATCH
+    let exact = patch()
         .replace("DEFAULT_PRECISION = 2\n", "DEFAULT_PRECISION = 2  \n")
         .replace("hi] - bounds", "hi] \u{2013} bounds");
-    let fs = MemoryFs::new([("calc.py".to_string(), BEFORE.to_string())]);
+    let fs = MemoryFs::new([("calc.py".to_string(), before().to_string())]);
     let exact_outcome = apply_text(&exact, &fs, "/w");
-    assert_eq!(exact_outcome.files["calc.py"].as_deref(), Some(AFTER));
+    assert_eq!(exact_outcome.files["calc.py"].as_deref(), Some(after()));
     assert_eq!(exact_outcome.loose_hunks().count(), 0);
     assert!(
         exact_outcome.sections[0]
@@ -134,5 +167,5 @@ fn levels_serialise_in_kebab_case() {
             "\"unicode\""
         ]
     );
-    assert_eq!(parse(PATCH).map(|p| p.sections.len()), Ok(1));
+    assert_eq!(parse(patch()).map(|p| p.sections.len()), Ok(1));
 }
