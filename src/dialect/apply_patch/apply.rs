@@ -96,6 +96,9 @@ impl From<ParseError> for PatchError {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum HunkState {
+    /// Matched and replaced in its file's result. A hunk of a section
+    /// that fails later still says so: the section is written by nobody
+    /// (srview writes only when every section succeeds).
     Applied,
     Failed,
     /// An earlier section failed, or an earlier hunk of its section.
@@ -129,6 +132,8 @@ pub struct HeaderMatch {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct HunkReport {
+    /// The file the hunk edits, as written in the patch (its section's path).
+    pub file: String,
     /// 0-based position in its section.
     pub index: usize,
     /// 1-based first and last patch lines of the chunk.
@@ -409,7 +414,10 @@ fn not_run(index: usize, section: &Section) -> SectionReport {
         Section::Add { .. } => (SectionOp::Add, None, Vec::new()),
         Section::Delete { .. } => (SectionOp::Delete, None, Vec::new()),
         Section::Update {
-            move_to, chunks, ..
+            path,
+            move_to,
+            chunks,
+            ..
         } => (
             SectionOp::Update,
             move_to.clone(),
@@ -417,6 +425,7 @@ fn not_run(index: usize, section: &Section) -> SectionReport {
                 .iter()
                 .enumerate()
                 .map(|(i, c)| HunkReport {
+                    file: path.clone(),
                     index: i,
                     patch_lines: c.patch_lines(),
                     state: HunkState::NotRun,
