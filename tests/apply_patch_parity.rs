@@ -5,7 +5,7 @@
 
 mod apply_patch_corpus;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use apply_patch_corpus::Record;
@@ -71,7 +71,7 @@ fn differences(
         ));
     }
     if left != expected_files {
-        let differing: Vec<&String> = left
+        let differing: BTreeSet<&String> = left
             .keys()
             .chain(expected_files.keys())
             .filter(|p| left.get(*p) != expected_files.get(*p))
