@@ -7,16 +7,19 @@
 pub mod apply;
 pub mod fs;
 pub mod model;
+pub mod outcome;
 pub mod parse;
 pub mod render;
 pub mod seek;
+mod update;
 
-pub use apply::{
-    HeaderMatch, HunkReport, HunkState, LooseLine, PatchError, PatchOutcome, SectionOp,
-    SectionReport, apply, apply_partial, apply_text,
-};
+pub use apply::{apply, apply_partial, apply_text};
 pub use fs::{DirFs, Entry, MemoryFs, PatchFs};
 pub use model::{Chunk, ChunkLine, LineKind, Patch, Section};
+pub use outcome::{
+    HeaderMatch, HunkReport, HunkState, LooseLine, PatchError, PatchOutcome, SectionOp,
+    SectionReport,
+};
 pub use parse::{HunkProblem, ParseError, PartialPatch, parse, parse_partial};
 pub use render::{render, tighten};
 pub use seek::MatchLevel;

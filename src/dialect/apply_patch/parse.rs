@@ -154,12 +154,10 @@ pub fn parse(text: &str) -> Result<Patch, ParseError> {
 /// error; lines that are wrong whatever follows are. Never panics.
 pub fn parse_partial(prefix: &str) -> PartialPatch {
     // A padded `*** End Patch` inside an Update section is a context line,
-    // unless it is the last line of the text: only a text that ends there
-    // can say which, and as it stands it is the one-shot parse's.
-    let last_line = prefix.trim_end().rsplit('\n').next().unwrap_or("");
-    if last_line.trim() == END
-        && let Ok(patch) = parse(prefix)
-    {
+    // unless it is the patch's last line (or the last before a heredoc's
+    // `EOF`): only a text that ends there can say which, and as it stands
+    // it is the one-shot parse's.
+    if let Ok(patch) = parse(prefix) {
         return PartialPatch {
             sections: patch.sections,
             last_unfinished: false,

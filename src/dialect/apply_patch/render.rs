@@ -2,8 +2,8 @@
 //! rewritten as the file has them, so that every hunk matches at level
 //! `exact` (what `srview fix` offers for a loose apply_patch).
 
-use super::apply::PatchOutcome;
 use super::model::{Chunk, LineKind, Patch, Section};
+use super::outcome::PatchOutcome;
 
 /// The patch text of `patch`: `parse(render(p))` gives `p` back (line
 /// numbers aside), every chunk with an `@@` line, every context line with
