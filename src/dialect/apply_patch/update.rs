@@ -5,7 +5,7 @@
 
 use super::model::{Chunk, LineKind};
 use super::outcome::{HeaderMatch, HunkReport, HunkState, LooseLine, PatchError};
-use super::seek::seek;
+use super::seek::{MatchLevel, seek};
 use crate::engine::LineSpan;
 
 /// One line of a file: its text and its own terminator (empty for a last
@@ -68,6 +68,22 @@ struct Replacement<'p> {
     hunk: usize,
 }
 
+/// Whether a chunk line is part of the old sequence (what must be found)
+/// and of the new one (what the file holds afterwards): context is in
+/// both, a removed line in the old, an added line in the new. The
+/// reference's retry without a trailing empty line takes lines out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Mark {
+    old: bool,
+    new: bool,
+}
+
+impl Mark {
+    fn changed(self) -> bool {
+        self.old != self.new
+    }
+}
+
 /// The new content of a file after `chunks`, as the reference computes
 /// it, with each chunk's report filled in. `shown` is the file's path as
 /// errors print it. With `streaming`, the last chunk is still arriving: it
@@ -80,95 +96,64 @@ pub(super) fn updated_content(
     hunks: &mut [HunkReport],
 ) -> Result<String, PatchError> {
     let lines = split_lines(content);
-    let preferred_end = lines
-        .first()
-        .map_or("\n", |l| if l.end.is_empty() { "\n" } else { l.end });
     let mut cursor = 0;
     let mut replacements: Vec<Replacement<'_>> = Vec::new();
-    for (index, chunk) in chunks.iter().enumerate() {
-        let report = &mut hunks[index];
+    for (index, (chunk, report)) in chunks.iter().zip(hunks.iter_mut()).enumerate() {
         let still_arriving = streaming && index + 1 == chunks.len();
         report.state = if still_arriving {
             HunkState::Streaming
         } else {
             HunkState::Failed
         };
+        let failed = |report: &mut HunkReport, error: PatchError| {
+            report.error = Some(error.to_string());
+            Err(error)
+        };
         if let Some(context) = &chunk.context {
-            match seek(&lines, &[context.as_str()], cursor, false) {
-                Some((at, level)) => {
-                    report.header = Some(HeaderMatch {
-                        line: at + 1,
-                        level,
-                        differing: (lines[at].text != context).then(|| LooseLine {
-                            line: at + 1,
-                            file: lines[at].text.to_string(),
-                            patch: context.clone(),
-                        }),
-                    });
-                    cursor = at + 1;
+            match find_header(&lines, context, cursor) {
+                Some(header) => {
+                    cursor = header.line;
+                    report.header = Some(header);
                 }
                 None => {
                     let error = PatchError::ContextNotFound {
                         context: context.clone(),
                         path: shown.to_string(),
                     };
-                    report.error = Some(error.to_string());
-                    return Err(error);
+                    return failed(report, error);
                 }
             }
         }
-        // Which chunk lines are in the old and in the new sequence.
-        let mut marks: Vec<(bool, bool)> = chunk
+        let mut marks: Vec<Mark> = chunk
             .lines
             .iter()
-            .map(|l| (l.kind != LineKind::Added, l.kind != LineKind::Removed))
+            .map(|l| Mark {
+                old: l.kind != LineKind::Added,
+                new: l.kind != LineKind::Removed,
+            })
             .collect();
-        let old: Vec<&str> = chunk.old_lines();
-        let start = if old.is_empty() {
+        let start = if chunk.lines.iter().all(|l| l.kind == LineKind::Added) {
+            // Nothing to find: the reference appends at the end of the file.
             lines.len()
         } else {
-            let mut found = seek(&lines, &old, cursor, chunk.is_eof);
-            if found.is_none() && !still_arriving && old.last().is_some_and(|l| l.is_empty()) {
-                drop_last(&mut marks, chunk, true);
-                if chunk.new_lines().last().is_some_and(|l| l.is_empty()) {
-                    drop_last(&mut marks, chunk, false);
+            match find_old_lines(&lines, chunk, &mut marks, cursor, !still_arriving) {
+                Some(found) => {
+                    report.level = found.level;
+                    report.matched = Some(span(found.start, found.len));
+                    report.differing = found.differing;
+                    report.dropped_trailing_blank = found.dropped_trailing_blank;
+                    cursor = found.start + found.len;
+                    found.start
                 }
-                let shorter = &old[..old.len() - 1];
-                found = seek(&lines, shorter, cursor, chunk.is_eof);
-                report.dropped_trailing_blank = found.is_some();
+                None if still_arriving => break,
+                None => {
+                    let error = PatchError::LinesNotFound {
+                        path: shown.to_string(),
+                        lines: chunk.old_lines().join("\n"),
+                    };
+                    return failed(report, error);
+                }
             }
-            let Some((at, level)) = found else {
-                if still_arriving {
-                    break;
-                }
-                let error = PatchError::LinesNotFound {
-                    path: shown.to_string(),
-                    lines: old.join("\n"),
-                };
-                report.error = Some(error.to_string());
-                return Err(error);
-            };
-            let matched_old: Vec<&str> = chunk
-                .lines
-                .iter()
-                .zip(&marks)
-                .filter(|(_, m)| m.0)
-                .map(|(l, _)| l.text.as_str())
-                .collect();
-            report.level = (!matched_old.is_empty()).then_some(level);
-            report.matched = Some(span(at, matched_old.len()));
-            report.differing = matched_old
-                .iter()
-                .enumerate()
-                .filter(|&(i, p)| lines[at + i].text != *p)
-                .map(|(i, p)| LooseLine {
-                    line: at + i + 1,
-                    file: lines[at + i].text.to_string(),
-                    patch: p.to_string(),
-                })
-                .collect();
-            cursor = at + matched_old.len();
-            at
         };
         if let Some(replacement) = replacement(chunk, &marks, start, index) {
             report.replaced = Some(span(replacement.start, replacement.old_len));
@@ -178,50 +163,125 @@ pub(super) fn updated_content(
             report.state = HunkState::Applied;
         }
     }
+    Ok(assemble(&lines, &mut replacements, hunks))
+}
+
+/// Where an `@@` line is, from `cursor` on. Its `line` is 1-based, so it is
+/// also where the chunk's old lines may start (0-based).
+fn find_header(lines: &[FileLine<'_>], context: &str, cursor: usize) -> Option<HeaderMatch> {
+    let (at, level) = seek(lines, &[context], cursor, false)?;
+    Some(HeaderMatch {
+        line: at + 1,
+        level,
+        differing: (lines[at].text != context).then(|| LooseLine {
+            line: at + 1,
+            file: lines[at].text.to_string(),
+            patch: context.to_string(),
+        }),
+    })
+}
+
+/// Where a chunk's old lines matched.
+struct Found {
+    /// 0-based first original line.
+    start: usize,
+    /// Old lines matched (one fewer after the retry).
+    len: usize,
+    /// `None` when nothing was left to compare after the retry.
+    level: Option<MatchLevel>,
+    differing: Vec<LooseLine>,
+    dropped_trailing_blank: bool,
+}
+
+/// Finds a chunk's old lines from `cursor` (only at the end of the file for
+/// an End-of-File chunk); failing that, and when `may_retry`, without a
+/// trailing empty old line (and a trailing empty new line), as the
+/// reference does, updating `marks`.
+fn find_old_lines(
+    lines: &[FileLine<'_>],
+    chunk: &Chunk,
+    marks: &mut [Mark],
+    cursor: usize,
+    may_retry: bool,
+) -> Option<Found> {
+    let old = chunk.old_lines();
+    let mut found = seek(lines, &old, cursor, chunk.is_eof);
+    let mut dropped_trailing_blank = false;
+    if found.is_none() && may_retry && old.last().is_some_and(|l| l.is_empty()) {
+        drop_last(marks, |m| &mut m.old);
+        if chunk.new_lines().last().is_some_and(|l| l.is_empty()) {
+            drop_last(marks, |m| &mut m.new);
+        }
+        found = seek(lines, &old[..old.len() - 1], cursor, chunk.is_eof);
+        dropped_trailing_blank = true;
+    }
+    let (start, level) = found?;
+    let matched: Vec<&str> = chunk
+        .lines
+        .iter()
+        .zip(marks.iter())
+        .filter(|(_, m)| m.old)
+        .map(|(l, _)| l.text.as_str())
+        .collect();
+    let differing = matched
+        .iter()
+        .enumerate()
+        .filter(|&(i, p)| lines[start + i].text != *p)
+        .map(|(i, p)| LooseLine {
+            line: start + i + 1,
+            file: lines[start + i].text.to_string(),
+            patch: p.to_string(),
+        })
+        .collect();
+    Some(Found {
+        start,
+        len: matched.len(),
+        level: (!matched.is_empty()).then_some(level),
+        differing,
+        dropped_trailing_blank,
+    })
+}
+
+/// Takes the last line of one sequence (the flag `which` picks) out of it.
+fn drop_last(marks: &mut [Mark], which: fn(&mut Mark) -> &mut bool) {
+    if let Some(flag) = marks.iter_mut().rev().map(which).find(|flag| **flag) {
+        *flag = false;
+    }
+}
+
+/// The result: the original lines with the replacements in order of their
+/// start (ties in chunk order), every line terminated: an original line by
+/// its own ending (the file's first ending if it had none), an added line
+/// by the file's first ending. Records where each replacement landed.
+fn assemble(
+    lines: &[FileLine<'_>],
+    replacements: &mut [Replacement<'_>],
+    hunks: &mut [HunkReport],
+) -> String {
+    let preferred_end = lines
+        .first()
+        .map_or("\n", |l| if l.end.is_empty() { "\n" } else { l.end });
     replacements.sort_by_key(|r| r.start);
     let mut out: Vec<Out<'_>> = Vec::with_capacity(lines.len());
     let mut position = 0;
-    for replacement in &replacements {
+    for replacement in replacements.iter() {
         out.extend((position..replacement.start.max(position)).map(Out::Original));
         hunks[replacement.hunk].replacement = Some(span(out.len(), replacement.lines.len()));
         out.extend(replacement.lines.iter().copied());
         position = position.max(replacement.start + replacement.old_len);
     }
     out.extend((position..lines.len()).map(Out::Original));
-    let mut result = String::with_capacity(content.len());
+    let mut result = String::new();
     for line in out {
-        match line {
-            Out::Original(i) => {
-                result.push_str(lines[i].text);
-                result.push_str(if lines[i].end.is_empty() {
-                    preferred_end
-                } else {
-                    lines[i].end
-                });
-            }
-            Out::Added(text) => {
-                result.push_str(text);
-                result.push_str(preferred_end);
-            }
-        }
+        let (text, end) = match line {
+            Out::Original(i) if !lines[i].end.is_empty() => (lines[i].text, lines[i].end),
+            Out::Original(i) => (lines[i].text, preferred_end),
+            Out::Added(text) => (text, preferred_end),
+        };
+        result.push_str(text);
+        result.push_str(end);
     }
-    Ok(result)
-}
-
-/// Takes the last line of the old (`old`) or new sequence out of it.
-fn drop_last(marks: &mut [(bool, bool)], chunk: &Chunk, old: bool) {
-    let last = chunk
-        .lines
-        .iter()
-        .zip(marks.iter())
-        .rposition(|(_, m)| if old { m.0 } else { m.1 });
-    if let Some(i) = last {
-        if old {
-            marks[i].0 = false;
-        } else {
-            marks[i].1 = false;
-        }
-    }
+    result
 }
 
 /// The chunk's change over the original lines matched from `start`: from
@@ -229,23 +289,24 @@ fn drop_last(marks: &mut [(bool, bool)], chunk: &Chunk, old: bool) {
 /// it. `None` for a chunk that changes nothing.
 fn replacement<'p>(
     chunk: &'p Chunk,
-    marks: &[(bool, bool)],
+    marks: &[Mark],
     start: usize,
     hunk: usize,
 ) -> Option<Replacement<'p>> {
-    let changed = |m: &(bool, bool)| m.0 != m.1;
-    let first = marks.iter().position(changed)?;
-    let last = marks.iter().rposition(changed)?;
-    let mut old_index = start + marks[..first].iter().filter(|m| m.0).count();
+    let first = marks.iter().position(|m| m.changed())?;
+    let last = marks.iter().rposition(|m| m.changed())?;
+    let mut old_index = start + marks[..first].iter().filter(|m| m.old).count();
     let replacement_start = old_index;
     let mut lines = Vec::new();
     for (line, mark) in chunk.lines[first..=last].iter().zip(&marks[first..=last]) {
-        match *mark {
-            (true, true) => lines.push(Out::Original(old_index)),
-            (false, true) => lines.push(Out::Added(&line.text)),
-            _ => {}
+        if mark.new {
+            lines.push(if mark.old {
+                Out::Original(old_index)
+            } else {
+                Out::Added(&line.text)
+            });
         }
-        if mark.0 {
+        if mark.old {
             old_index += 1;
         }
     }
