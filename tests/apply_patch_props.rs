@@ -220,3 +220,48 @@ proptest! {
         }
     }
 }
+
+/// A line of a random patch, from the format's vocabulary.
+fn patch_line() -> impl Strategy<Value = String> {
+    prop_oneof![
+        Just("*** Begin Patch".to_string()),
+        Just("*** End Patch".to_string()),
+        Just("*** End of File".to_string()),
+        Just("<<'EOF'".to_string()),
+        Just("EOF".to_string()),
+        "\\*\\*\\* (Add|Update|Delete) File: (a|b|c|c/d|\\./a|a/\\.\\./b)",
+        "\\*\\*\\* Move to: (a|b|c/e)",
+        "@@( [a-c\u{2013} ]{0,4})?",
+        "[ +\\-]?[a-c \t\u{2013}\u{a0}\r]{0,5}",
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn any_text_of_patch_lines_never_panics_and_streams_to_its_parse(
+        lines in prop::collection::vec(patch_line(), 0..14),
+        crlf in any::<bool>(),
+        wrap in any::<bool>(),
+        files in prop::collection::vec("[a-c \t\u{2013}]{0,4}(\n|\r\n|\r)?", 0..6),
+        cuts in prop::collection::vec(any::<prop::sample::Index>(), 1..4),
+    ) {
+        let newline = if crlf { "\r\n" } else { "\n" };
+        let mut text = lines.join(newline);
+        if wrap {
+            text = format!("*** Begin Patch{newline}{text}{newline}*** End Patch{newline}");
+        }
+        let content: String = files.concat();
+        let fs = MemoryFs::new([
+            ("a".to_string(), content.clone()),
+            ("c/d".to_string(), content),
+        ]);
+        check_complete(&text, &fs)?;
+        for cut in cuts {
+            let at = boundary(&text, cut.index(text.len() + 1));
+            let partial = parse_partial(&text[..at]);
+            let _ = apply_partial(&partial, &fs, CWD);
+        }
+    }
+}
