@@ -150,8 +150,9 @@ pub fn parse(text: &str) -> Result<Patch, ParseError> {
 
 /// Parses the prefix of a patch that is still arriving: the sections and
 /// chunks whose lines are known (a last line without its newline is not
-/// known yet, unless it is `*** End Patch`). An unfinished text is never an
-/// error; lines that are wrong whatever follows are. Never panics.
+/// known yet, unless it is `*** End Patch`). A text that parses whole is
+/// that parse, `ended`. An unfinished text is never an error; lines that
+/// are wrong whatever follows are. Never panics.
 pub fn parse_partial(prefix: &str) -> PartialPatch {
     // A padded `*** End Patch` inside an Update section is a context line,
     // unless it is the patch's last line (or the last before a heredoc's
@@ -228,7 +229,7 @@ fn body_lines<'a>(
     body_end: usize,
     leading_lines: usize,
 ) -> Vec<Line<'a>> {
-    let start = (begin_index + 1).min(body_end.max(begin_index + 1));
+    let start = begin_index + 1;
     all.get(start..body_end.max(start))
         .unwrap_or(&[])
         .iter()
