@@ -1,4 +1,7 @@
-//! Edit dialects other than SEARCH/REPLACE: each parses an agent's edit
-//! into edits of files and reports every edit in the engine's block shape.
+//! Edit dialects other than SEARCH/REPLACE, each a pure parser + applier
+//! that reports every edit in the engine's block shape: `apply_patch`
+//! (Codex, Cline 3.x for GPT models) and `edit` (exact-string edits: Claude
+//! Code's Edit/Write, Cline 3.x's editor).
 
+pub mod apply_patch;
 pub mod edit;

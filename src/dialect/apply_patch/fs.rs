@@ -1,0 +1,178 @@
+//! The little a patch needs to know of a file system, and paths as the
+//! reference names them.
+
+use std::collections::BTreeMap;
+use std::io::ErrorKind;
+use std::path::PathBuf;
+
+/// What is at a path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Entry {
+    File(String),
+    Missing,
+    Directory,
+    /// A parent of the path is a regular file.
+    BelowFile,
+    /// Something that is no directory but cannot be read as UTF-8 text (the
+    /// I/O error's text): it can still be deleted or overwritten.
+    Unreadable(String),
+}
+
+/// Read-only access to the files a patch touches. Paths are lexically
+/// normalised (see [`normalize`]) and relative to the patch's working
+/// directory unless absolute, with `/` separators.
+pub trait PatchFs {
+    fn read(&self, path: &str) -> Entry;
+}
+
+/// Files in memory; a directory exists where a file lies below it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MemoryFs {
+    pub files: BTreeMap<String, String>,
+}
+
+impl MemoryFs {
+    pub fn new(files: impl IntoIterator<Item = (String, String)>) -> Self {
+        MemoryFs {
+            files: files
+                .into_iter()
+                .map(|(path, content)| (normalize(&path), content))
+                .collect(),
+        }
+    }
+}
+
+impl PatchFs for MemoryFs {
+    fn read(&self, path: &str) -> Entry {
+        if let Some(content) = self.files.get(path) {
+            return Entry::File(content.clone());
+        }
+        if ancestors(path).any(|a| self.files.contains_key(a)) {
+            return Entry::BelowFile;
+        }
+        let below = format!("{path}/");
+        let is_directory = path.is_empty()
+            || self
+                .files
+                .range(below.clone()..)
+                .next()
+                .is_some_and(|(p, _)| p.starts_with(&below));
+        if is_directory {
+            Entry::Directory
+        } else {
+            Entry::Missing
+        }
+    }
+}
+
+/// The proper ancestors of a normalised path, nearest first (not the root
+/// nor the working directory itself).
+pub fn ancestors(path: &str) -> impl Iterator<Item = &str> {
+    path.char_indices()
+        .rev()
+        .filter(|&(i, c)| c == '/' && i > 0)
+        .map(move |(i, _)| &path[..i])
+}
+
+/// The files below a real directory, read on demand (never written).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DirFs {
+    pub root: PathBuf,
+}
+
+impl PatchFs for DirFs {
+    fn read(&self, path: &str) -> Entry {
+        let full = self.root.join(path);
+        match std::fs::metadata(&full) {
+            Ok(meta) if meta.is_dir() => Entry::Directory,
+            Ok(_) => match std::fs::read_to_string(&full) {
+                Ok(content) => Entry::File(content),
+                Err(error) => Entry::Unreadable(error.to_string()),
+            },
+            Err(error) => match error.kind() {
+                ErrorKind::NotFound => Entry::Missing,
+                ErrorKind::NotADirectory => Entry::BelowFile,
+                _ => Entry::Unreadable(error.to_string()),
+            },
+        }
+    }
+}
+
+/// `path` with `.` and empty components dropped and `..` resolved against
+/// the components before it, as the reference shows paths in its messages.
+pub fn normalize(path: &str) -> String {
+    let absolute = path.starts_with('/');
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                if parts.last().is_some_and(|p| *p != "..") {
+                    parts.pop();
+                } else if !absolute {
+                    parts.push("..");
+                }
+            }
+            other => parts.push(other),
+        }
+    }
+    let joined = parts.join("/");
+    if absolute {
+        format!("/{joined}")
+    } else {
+        joined
+    }
+}
+
+/// The absolute form the reference prints: `cwd` joined with the
+/// normalised path.
+pub fn display_path(cwd: &str, normalized: &str) -> String {
+    if normalized.starts_with('/') {
+        return normalized.to_string();
+    }
+    let cwd = cwd.trim_end_matches('/');
+    if normalized.is_empty() {
+        cwd.to_string()
+    } else {
+        normalize(&format!("{cwd}/{normalized}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_are_normalised_lexically() {
+        assert_eq!(normalize("./x/../a.txt"), "a.txt");
+        assert_eq!(normalize("a//b/./c"), "a/b/c");
+        assert_eq!(normalize(" q.txt"), " q.txt");
+        assert_eq!(display_path("/w", "a/b"), "/w/a/b");
+        assert_eq!(ancestors("a/b/c").collect::<Vec<_>>(), ["a/b", "a"]);
+    }
+
+    #[test]
+    fn a_real_directory_reads_like_the_memory_one() {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        std::fs::create_dir_all(dir.path().join("src")).expect("mkdir");
+        std::fs::write(dir.path().join("src/a.rs"), "x").expect("write");
+        std::fs::write(dir.path().join("bin"), [0xff, 0xfe]).expect("write");
+        let fs = DirFs {
+            root: dir.path().to_path_buf(),
+        };
+        assert_eq!(fs.read("src"), Entry::Directory);
+        assert_eq!(fs.read("src/a.rs"), Entry::File("x".into()));
+        assert_eq!(fs.read("src/a.rs/b"), Entry::BelowFile);
+        assert_eq!(fs.read("sr"), Entry::Missing);
+        assert!(matches!(fs.read("bin"), Entry::Unreadable(reason) if reason.contains("UTF-8")));
+    }
+
+    #[test]
+    fn memory_directories_are_implied_by_files() {
+        let fs = MemoryFs::new([("src/a.rs".to_string(), "x".to_string())]);
+        assert_eq!(fs.read("src"), Entry::Directory);
+        assert_eq!(fs.read("src/a.rs"), Entry::File("x".into()));
+        assert_eq!(fs.read("src/a.rs/b"), Entry::BelowFile);
+        assert_eq!(fs.read("sr"), Entry::Missing);
+    }
+}

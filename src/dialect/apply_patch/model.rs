@@ -1,0 +1,118 @@
+//! What an apply_patch text says: file sections and their chunks.
+
+use serde::Serialize;
+
+/// A parsed patch: its file sections in patch order.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+pub struct Patch {
+    pub sections: Vec<Section>,
+}
+
+/// One `*** Add File:` / `*** Delete File:` / `*** Update File:` section.
+/// Paths are exactly as written in the patch (the reference prints them so).
+/// `header_line` is the 1-based line of the section header in the patch
+/// text as given (leading blank lines and a heredoc opener included).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "op", rename_all = "kebab-case")]
+pub enum Section {
+    #[serde(rename_all = "camelCase")]
+    Add {
+        path: String,
+        /// Every `+` line's text plus `\n`: an added file always ends in a newline.
+        content: String,
+        header_line: usize,
+    },
+    #[serde(rename_all = "camelCase")]
+    Delete { path: String, header_line: usize },
+    #[serde(rename_all = "camelCase")]
+    Update {
+        path: String,
+        move_to: Option<String>,
+        chunks: Vec<Chunk>,
+        header_line: usize,
+    },
+}
+
+impl Section {
+    pub fn path(&self) -> &str {
+        match self {
+            Section::Add { path, .. }
+            | Section::Delete { path, .. }
+            | Section::Update { path, .. } => path,
+        }
+    }
+
+    pub fn header_line(&self) -> usize {
+        match self {
+            Section::Add { header_line, .. }
+            | Section::Delete { header_line, .. }
+            | Section::Update { header_line, .. } => *header_line,
+        }
+    }
+}
+
+/// What a chunk line does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LineKind {
+    /// ` text` (or an empty line): must be in the file, stays as the file has it.
+    Context,
+    /// `-text`: must be in the file, goes away.
+    Removed,
+    /// `+text`: inserted.
+    Added,
+}
+
+/// One line of a chunk, without its prefix character.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChunkLine {
+    pub kind: LineKind,
+    pub text: String,
+    /// 1-based line in the patch text as given.
+    pub patch_line: usize,
+}
+
+/// One `@@` hunk of an Update section.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Chunk {
+    /// The text after `@@ ` (right-trimmed), searched as a one-line pattern
+    /// before the chunk's old lines. `None` for a bare `@@` or no header.
+    pub context: Option<String>,
+    /// 1-based patch line of the `@@` line; `None` when the first chunk has none.
+    pub header_line: Option<usize>,
+    pub lines: Vec<ChunkLine>,
+    /// Ended by `*** End of File`: the old lines must end the file.
+    pub is_eof: bool,
+}
+
+impl Chunk {
+    /// Context and removed lines, in order: what must be found in the file.
+    pub fn old_lines(&self) -> Vec<&str> {
+        self.lines
+            .iter()
+            .filter(|l| l.kind != LineKind::Added)
+            .map(|l| l.text.as_str())
+            .collect()
+    }
+
+    /// Context and added lines, in order: what the file holds afterwards.
+    pub fn new_lines(&self) -> Vec<&str> {
+        self.lines
+            .iter()
+            .filter(|l| l.kind != LineKind::Removed)
+            .map(|l| l.text.as_str())
+            .collect()
+    }
+
+    /// The 1-based first and last patch lines of the chunk (header included).
+    pub fn patch_lines(&self) -> [usize; 2] {
+        let first = self
+            .header_line
+            .or_else(|| self.lines.first().map(|l| l.patch_line))
+            .unwrap_or(0);
+        let last = self.lines.last().map_or(first, |l| l.patch_line);
+        [first, last]
+    }
+}

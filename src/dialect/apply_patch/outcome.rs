@@ -1,0 +1,270 @@
+//! What applying a patch gives: the reference's exit status, texts and
+//! files, its errors, and a report per section and per hunk.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::Serialize;
+
+use super::model::Section;
+use super::parse::ParseError;
+use super::seek::MatchLevel;
+use crate::engine::LineSpan;
+
+/// Why the reference fails. `Display` is its stderr text (without the final
+/// newline). Paths are absolute, as it prints them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PatchError {
+    Parse(ParseError),
+    /// The patch has no sections.
+    NoFilesModified,
+    WriteFailed {
+        path: String,
+    },
+    DeleteFailed {
+        path: String,
+    },
+    UpdateMissing {
+        path: String,
+    },
+    UpdateNotAFile {
+        path: String,
+    },
+    UpdateBelowFile {
+        path: String,
+    },
+    /// A file that is no UTF-8 text (or cannot be read): the I/O error text.
+    UpdateUnreadable {
+        path: String,
+        reason: String,
+    },
+    ContextNotFound {
+        context: String,
+        path: String,
+    },
+    /// `lines` are all the old lines of the chunk, joined by `\n`.
+    LinesNotFound {
+        path: String,
+        lines: String,
+    },
+}
+
+impl fmt::Display for PatchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PatchError::Parse(error) => error.fmt(f),
+            PatchError::NoFilesModified => write!(f, "No files were modified."),
+            PatchError::WriteFailed { path } => write!(f, "Failed to write file {path}"),
+            PatchError::DeleteFailed { path } => write!(f, "Failed to delete file {path}"),
+            PatchError::UpdateMissing { path } => write!(
+                f,
+                "Failed to read file to update {path}: No such file or directory (os error 2)"
+            ),
+            PatchError::UpdateNotAFile { path } => write!(
+                f,
+                "Failed to read file to update {path}: path `{path}` is not a file"
+            ),
+            PatchError::UpdateBelowFile { path } => write!(
+                f,
+                "Failed to read file to update {path}: Not a directory (os error 20)"
+            ),
+            PatchError::UpdateUnreadable { path, reason } => {
+                write!(f, "Failed to read file to update {path}: {reason}")
+            }
+            PatchError::ContextNotFound { context, path } => {
+                write!(f, "Failed to find context '{context}' in {path}")
+            }
+            PatchError::LinesNotFound { path, lines } => {
+                write!(f, "Failed to find expected lines in {path}:\n{lines}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for PatchError {}
+
+impl From<ParseError> for PatchError {
+    fn from(error: ParseError) -> Self {
+        PatchError::Parse(error)
+    }
+}
+
+/// Where a section or hunk is in its life.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum HunkState {
+    /// Matched and replaced in its file's result. A hunk of a section
+    /// that fails later still says so: the section is written by nobody
+    /// (srview writes only when every section succeeds).
+    Applied,
+    Failed,
+    /// An earlier section failed, or an earlier hunk of its section.
+    NotRun,
+    /// Its lines are still arriving.
+    Streaming,
+}
+
+/// A file line whose bytes differ from the patch line it matched.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LooseLine {
+    /// 1-based line of the original file.
+    pub line: usize,
+    pub file: String,
+    pub patch: String,
+}
+
+/// Where an `@@ context` header line was found.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HeaderMatch {
+    /// 1-based line of the original file.
+    pub line: usize,
+    pub level: MatchLevel,
+    pub differing: Option<LooseLine>,
+}
+
+/// What happened to one chunk: the apply_patch form of the engine's block
+/// report.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HunkReport {
+    /// The file the hunk edits, as written in the patch (its section's path).
+    pub file: String,
+    /// 0-based position in its section.
+    pub index: usize,
+    /// 1-based first and last patch lines of the chunk.
+    pub patch_lines: [usize; 2],
+    pub state: HunkState,
+    pub header: Option<HeaderMatch>,
+    /// The level the old lines needed; `None` for a pure addition (nothing
+    /// to find) or a hunk that did not match.
+    pub level: Option<MatchLevel>,
+    /// Original lines the old (context + removed) lines matched.
+    pub matched: Option<LineSpan>,
+    /// Original lines replaced: from the first changed line to the last.
+    pub replaced: Option<LineSpan>,
+    /// Where the replacement sits in the section's result.
+    pub replacement: Option<LineSpan>,
+    /// Matched lines whose bytes differ from the patch's (loose matches).
+    pub differing: Vec<LooseLine>,
+    /// The old lines' trailing empty line was dropped to find them (the
+    /// reference's retry).
+    pub dropped_trailing_blank: bool,
+    pub error: Option<String>,
+}
+
+/// The file operations of a section.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SectionOp {
+    Add,
+    Delete,
+    Update,
+}
+
+/// What happened to one section.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SectionReport {
+    pub index: usize,
+    pub op: SectionOp,
+    /// As written in the patch.
+    pub path: String,
+    pub move_to: Option<String>,
+    pub state: HunkState,
+    pub error: Option<String>,
+    pub hunks: Vec<HunkReport>,
+}
+
+/// The result of a patch.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PatchOutcome {
+    /// The reference's exit status: 0 on success, 1 on any failure.
+    pub exit_code: i32,
+    pub stdout: String,
+    pub stderr: String,
+    #[serde(skip)]
+    pub error: Option<PatchError>,
+    /// On success, every touched path (normalised, relative to the working
+    /// directory) and its final content, `None` when it no longer exists.
+    /// Empty on failure: srview writes nothing then.
+    pub files: BTreeMap<String, Option<String>>,
+    /// What the reference leaves changed on disk: `files` on success; on
+    /// failure, the work of the sections before the failing one, which it
+    /// does not undo. Never written by srview.
+    pub reference_leaves: BTreeMap<String, Option<String>>,
+    pub sections: Vec<SectionReport>,
+}
+
+impl PatchOutcome {
+    pub(super) fn failed(error: PatchError, sections: Vec<SectionReport>) -> Self {
+        PatchOutcome {
+            exit_code: 1,
+            stdout: String::new(),
+            stderr: format!("{error}\n"),
+            error: Some(error),
+            files: BTreeMap::new(),
+            reference_leaves: BTreeMap::new(),
+            sections,
+        }
+    }
+
+    /// Hunks that matched at a level other than `exact`.
+    pub fn loose_hunks(&self) -> impl Iterator<Item = (&SectionReport, &HunkReport)> {
+        self.sections.iter().flat_map(|s| {
+            s.hunks
+                .iter()
+                .filter(|h| {
+                    h.level.is_some_and(MatchLevel::is_loose)
+                        || h.header.as_ref().is_some_and(|m| m.level.is_loose())
+                })
+                .map(move |h| (s, h))
+        })
+    }
+}
+
+/// The report of a section before it runs.
+pub(super) fn not_run(index: usize, section: &Section) -> SectionReport {
+    let (op, move_to, hunks) = match section {
+        Section::Add { .. } => (SectionOp::Add, None, Vec::new()),
+        Section::Delete { .. } => (SectionOp::Delete, None, Vec::new()),
+        Section::Update {
+            path,
+            move_to,
+            chunks,
+            ..
+        } => (
+            SectionOp::Update,
+            move_to.clone(),
+            chunks
+                .iter()
+                .enumerate()
+                .map(|(i, c)| HunkReport {
+                    file: path.clone(),
+                    index: i,
+                    patch_lines: c.patch_lines(),
+                    state: HunkState::NotRun,
+                    header: None,
+                    level: None,
+                    matched: None,
+                    replaced: None,
+                    replacement: None,
+                    differing: Vec::new(),
+                    dropped_trailing_blank: false,
+                    error: None,
+                })
+                .collect(),
+        ),
+    };
+    SectionReport {
+        index,
+        op,
+        path: section.path().to_string(),
+        move_to,
+        state: HunkState::NotRun,
+        error: None,
+        hunks,
+    }
+}

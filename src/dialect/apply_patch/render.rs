@@ -1,0 +1,111 @@
+//! A patch back to text, and a patch whose loosely matched lines are
+//! rewritten as the file has them, so that every hunk matches at level
+//! `exact` (what `srview fix` offers for a loose apply_patch).
+
+use super::model::{Chunk, LineKind, Patch, Section};
+use super::outcome::PatchOutcome;
+
+/// The patch text of `patch`: `parse(render(p))` gives `p` back (line
+/// numbers aside), every chunk with an `@@` line, every context line with
+/// its space.
+pub fn render(patch: &Patch) -> String {
+    let mut text = String::from("*** Begin Patch\n");
+    for section in &patch.sections {
+        match section {
+            Section::Add { path, content, .. } => {
+                text.push_str(&format!("*** Add File: {path}\n"));
+                for line in content.split_terminator('\n') {
+                    push_line(&mut text, '+', line);
+                }
+            }
+            Section::Delete { path, .. } => text.push_str(&format!("*** Delete File: {path}\n")),
+            Section::Update {
+                path,
+                move_to,
+                chunks,
+                ..
+            } => {
+                text.push_str(&format!("*** Update File: {path}\n"));
+                if let Some(destination) = move_to {
+                    text.push_str(&format!("*** Move to: {destination}\n"));
+                }
+                for chunk in chunks {
+                    render_chunk(&mut text, chunk);
+                }
+            }
+        }
+    }
+    text.push_str("*** End Patch\n");
+    text
+}
+
+fn render_chunk(text: &mut String, chunk: &Chunk) {
+    match &chunk.context {
+        Some(context) => text.push_str(&format!("@@ {context}\n")),
+        None => text.push_str("@@\n"),
+    }
+    for line in &chunk.lines {
+        let prefix = match line.kind {
+            LineKind::Context => ' ',
+            LineKind::Added => '+',
+            LineKind::Removed => '-',
+        };
+        push_line(text, prefix, &line.text);
+    }
+    if chunk.is_eof {
+        text.push_str("*** End of File\n");
+    }
+}
+
+/// One patch line. The parser drops a `\r` before the line break and one
+/// more trailing `\r`: a text ending in `\r` needs two more to survive.
+fn push_line(text: &mut String, prefix: char, line: &str) {
+    text.push(prefix);
+    text.push_str(line);
+    if line.ends_with('\r') {
+        text.push_str("\r\r");
+    }
+    text.push('\n');
+}
+
+/// `patch` with the context and removed lines (and `@@` lines) that
+/// matched loosely in `outcome` replaced by the file's own text, so that
+/// they match at level `exact`, at the same places, with the same result.
+/// Hunks that did not match are left as they are. An `@@` line whose file
+/// line ends in white space cannot be written exactly (the parser trims
+/// it) and is left as it is.
+pub fn tighten(patch: &Patch, outcome: &PatchOutcome) -> Patch {
+    let mut tightened = patch.clone();
+    for (section, report) in tightened.sections.iter_mut().zip(&outcome.sections) {
+        let Section::Update { chunks, .. } = section else {
+            continue;
+        };
+        for (chunk, hunk) in chunks.iter_mut().zip(&report.hunks) {
+            if let (Some(context), Some(header)) = (&mut chunk.context, &hunk.header)
+                && let Some(loose) = &header.differing
+                && loose.file.trim_end() == loose.file
+            {
+                *context = loose.file.clone();
+            }
+            let Some(matched) = hunk.matched else {
+                continue;
+            };
+            let mut old_lines: Vec<&mut String> = chunk
+                .lines
+                .iter_mut()
+                .filter(|l| l.kind != LineKind::Added)
+                .map(|l| &mut l.text)
+                .collect();
+            for loose in &hunk.differing {
+                if let Some(text) = loose
+                    .line
+                    .checked_sub(matched.start_line)
+                    .and_then(|i| old_lines.get_mut(i))
+                {
+                    **text = loose.file.clone();
+                }
+            }
+        }
+    }
+    tightened
+}

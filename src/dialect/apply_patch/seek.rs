@@ -1,0 +1,134 @@
+//! The reference's line-sequence search: four passes, each looser than the
+//! one before, each scanning every start position; the first pass that finds
+//! anything decides. We also say which pass it was.
+
+use serde::Serialize;
+
+/// How loosely a hunk's lines had to be compared to be found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MatchLevel {
+    /// Byte for byte (line terminators aside).
+    Exact,
+    /// Trailing white space ignored on both sides.
+    TrailingSpace,
+    /// White space at both ends ignored.
+    Trimmed,
+    /// Both ends trimmed and typographic dashes, quotes and spaces read as
+    /// their ASCII forms.
+    Unicode,
+}
+
+impl MatchLevel {
+    pub fn name(self) -> &'static str {
+        match self {
+            MatchLevel::Exact => "exact",
+            MatchLevel::TrailingSpace => "trailing-space",
+            MatchLevel::Trimmed => "trimmed",
+            MatchLevel::Unicode => "unicode",
+        }
+    }
+
+    /// Anything but `Exact` deserves a warning: the reference is silent.
+    pub fn is_loose(self) -> bool {
+        self != MatchLevel::Exact
+    }
+
+    const ALL: [MatchLevel; 4] = [
+        MatchLevel::Exact,
+        MatchLevel::TrailingSpace,
+        MatchLevel::Trimmed,
+        MatchLevel::Unicode,
+    ];
+
+    fn equal(self, file: &str, patch: &str) -> bool {
+        match self {
+            MatchLevel::Exact => file == patch,
+            MatchLevel::TrailingSpace => file.trim_end() == patch.trim_end(),
+            MatchLevel::Trimmed => file.trim() == patch.trim(),
+            MatchLevel::Unicode => {
+                let (file, patch) = (file.trim(), patch.trim());
+                file.chars().map(normalise).eq(patch.chars().map(normalise))
+            }
+        }
+    }
+}
+
+/// The punctuation the reference's last pass reads as ASCII.
+fn normalise(c: char) -> char {
+    match c {
+        '\u{2010}'..='\u{2015}' | '\u{2212}' => '-',
+        '\u{2018}'..='\u{201B}' => '\'',
+        '\u{201C}'..='\u{201F}' => '"',
+        '\u{00A0}' | '\u{2002}'..='\u{200A}' | '\u{202F}' | '\u{205F}' | '\u{3000}' => ' ',
+        other => other,
+    }
+}
+
+/// Finds `pattern` in `lines` at or after `start` (with `at_end`, only at
+/// the position that ends the file). An empty pattern is found at `start`.
+pub fn seek<L: AsRef<str>>(
+    lines: &[L],
+    pattern: &[&str],
+    start: usize,
+    at_end: bool,
+) -> Option<(usize, MatchLevel)> {
+    if pattern.is_empty() {
+        return Some((start, MatchLevel::Exact));
+    }
+    let last_start = lines.len().checked_sub(pattern.len())?;
+    let (from, to) = if at_end {
+        (last_start, last_start)
+    } else {
+        (start, last_start)
+    };
+    MatchLevel::ALL.into_iter().find_map(|level| {
+        (from..=to)
+            .find(|&at| {
+                pattern
+                    .iter()
+                    .zip(&lines[at..])
+                    .all(|(p, l)| level.equal(l.as_ref(), p))
+            })
+            .map(|at| (at, level))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_exact_match_later_beats_a_loose_one_earlier() {
+        let lines = ["a  ", "b", "a"];
+        assert_eq!(seek(&lines, &["a"], 0, false), Some((2, MatchLevel::Exact)));
+        assert_eq!(
+            seek(&lines, &["a"], 0, false).map(|f| f.1.name()),
+            Some("exact")
+        );
+    }
+
+    #[test]
+    fn levels_go_from_trailing_space_to_unicode() {
+        assert_eq!(
+            seek(&["x  "], &["x"], 0, false),
+            Some((0, MatchLevel::TrailingSpace))
+        );
+        assert_eq!(
+            seek(&["  x"], &["x"], 0, false),
+            Some((0, MatchLevel::Trimmed))
+        );
+        assert_eq!(
+            seek(&["a – b"], &["a - b"], 0, false),
+            Some((0, MatchLevel::Unicode))
+        );
+        assert_eq!(seek(&["a … b"], &["a ... b"], 0, false), None);
+    }
+
+    #[test]
+    fn end_of_file_tries_only_the_last_position() {
+        let lines = ["}", "x", "}"];
+        assert_eq!(seek(&lines, &["}"], 0, true), Some((2, MatchLevel::Exact)));
+        assert_eq!(seek(&lines, &["x"], 0, true), None);
+    }
+}

@@ -1,0 +1,339 @@
+//! The reference's update algorithm over one file's content: find each
+//! chunk's `@@` line and old lines from where the previous chunk ended,
+//! then replace, from each chunk's first changed line to its last, keeping
+//! the file's own bytes for context and line endings.
+
+use super::model::{Chunk, LineKind};
+use super::outcome::{HeaderMatch, HunkReport, HunkState, LooseLine, PatchError};
+use super::seek::{MatchLevel, seek};
+use crate::engine::LineSpan;
+
+/// One line of a file: its text and its own terminator (empty for a last
+/// line without one).
+struct FileLine<'a> {
+    text: &'a str,
+    end: &'a str,
+}
+
+impl AsRef<str> for FileLine<'_> {
+    fn as_ref(&self) -> &str {
+        self.text
+    }
+}
+
+/// Splits at `\r\n`, `\n` and a lone `\r`, as the reference does.
+fn split_lines(content: &str) -> Vec<FileLine<'_>> {
+    let bytes = content.as_bytes();
+    let mut lines = Vec::new();
+    let mut start = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let end = match bytes[i] {
+            b'\n' => i + 1,
+            b'\r' if bytes.get(i + 1) == Some(&b'\n') => i + 2,
+            b'\r' => i + 1,
+            _ => {
+                i += 1;
+                continue;
+            }
+        };
+        lines.push(FileLine {
+            text: &content[start..i],
+            end: &content[i..end],
+        });
+        start = end;
+        i = end;
+    }
+    if start < content.len() {
+        lines.push(FileLine {
+            text: &content[start..],
+            end: "",
+        });
+    }
+    lines
+}
+
+/// A line of the result: an original line, or a patch line.
+#[derive(Clone, Copy)]
+enum Out<'p> {
+    Original(usize),
+    Added(&'p str),
+}
+
+/// One chunk's change: `old_len` original lines from `start` become `lines`.
+struct Replacement<'p> {
+    start: usize,
+    old_len: usize,
+    lines: Vec<Out<'p>>,
+    hunk: usize,
+}
+
+/// Whether a chunk line is part of the old sequence (what must be found)
+/// and of the new one (what the file holds afterwards): context is in
+/// both, a removed line in the old, an added line in the new. The
+/// reference's retry without a trailing empty line takes lines out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Mark {
+    old: bool,
+    new: bool,
+}
+
+impl Mark {
+    fn changed(self) -> bool {
+        self.old != self.new
+    }
+}
+
+/// The new content of a file after `chunks`, as the reference computes
+/// it, with each chunk's report filled in. `shown` is the file's path as
+/// errors print it. With `streaming`, the last chunk is still arriving: it
+/// is reported `streaming` and left out until its old lines are found.
+pub(super) fn updated_content(
+    content: &str,
+    chunks: &[Chunk],
+    streaming: bool,
+    shown: &str,
+    hunks: &mut [HunkReport],
+) -> Result<String, PatchError> {
+    let lines = split_lines(content);
+    let mut cursor = 0;
+    let mut replacements: Vec<Replacement<'_>> = Vec::new();
+    for (index, (chunk, report)) in chunks.iter().zip(hunks.iter_mut()).enumerate() {
+        let still_arriving = streaming && index + 1 == chunks.len();
+        report.state = if still_arriving {
+            HunkState::Streaming
+        } else {
+            HunkState::Failed
+        };
+        let failed = |report: &mut HunkReport, error: PatchError| {
+            report.error = Some(error.to_string());
+            Err(error)
+        };
+        if let Some(context) = &chunk.context {
+            match find_header(&lines, context, cursor) {
+                Some(header) => {
+                    cursor = header.line;
+                    report.header = Some(header);
+                }
+                None => {
+                    let error = PatchError::ContextNotFound {
+                        context: context.clone(),
+                        path: shown.to_string(),
+                    };
+                    return failed(report, error);
+                }
+            }
+        }
+        let mut marks: Vec<Mark> = chunk
+            .lines
+            .iter()
+            .map(|l| Mark {
+                old: l.kind != LineKind::Added,
+                new: l.kind != LineKind::Removed,
+            })
+            .collect();
+        let start = if chunk.lines.iter().all(|l| l.kind == LineKind::Added) {
+            // Nothing to find: the reference appends at the end of the file.
+            lines.len()
+        } else {
+            match find_old_lines(&lines, chunk, &mut marks, cursor, !still_arriving) {
+                Some(found) => {
+                    report.level = found.level;
+                    report.matched = Some(span(found.start, found.len));
+                    report.differing = found.differing;
+                    report.dropped_trailing_blank = found.dropped_trailing_blank;
+                    cursor = found.start + found.len;
+                    found.start
+                }
+                None if still_arriving => break,
+                None => {
+                    let error = PatchError::LinesNotFound {
+                        path: shown.to_string(),
+                        lines: chunk.old_lines().join("\n"),
+                    };
+                    return failed(report, error);
+                }
+            }
+        };
+        if let Some(replacement) = replacement(chunk, &marks, start, index) {
+            report.replaced = Some(span(replacement.start, replacement.old_len));
+            replacements.push(replacement);
+        }
+        if !still_arriving {
+            report.state = HunkState::Applied;
+        }
+    }
+    Ok(assemble(&lines, &mut replacements, hunks))
+}
+
+/// Where an `@@` line is, from `cursor` on. Its `line` is 1-based, so it is
+/// also where the chunk's old lines may start (0-based).
+fn find_header(lines: &[FileLine<'_>], context: &str, cursor: usize) -> Option<HeaderMatch> {
+    let (at, level) = seek(lines, &[context], cursor, false)?;
+    Some(HeaderMatch {
+        line: at + 1,
+        level,
+        differing: (lines[at].text != context).then(|| LooseLine {
+            line: at + 1,
+            file: lines[at].text.to_string(),
+            patch: context.to_string(),
+        }),
+    })
+}
+
+/// Where a chunk's old lines matched.
+struct Found {
+    /// 0-based first original line.
+    start: usize,
+    /// Old lines matched (one fewer after the retry).
+    len: usize,
+    /// `None` when nothing was left to compare after the retry.
+    level: Option<MatchLevel>,
+    differing: Vec<LooseLine>,
+    dropped_trailing_blank: bool,
+}
+
+/// Finds a chunk's old lines from `cursor` (only at the end of the file for
+/// an End-of-File chunk); failing that, and when `may_retry`, without a
+/// trailing empty old line (and a trailing empty new line), as the
+/// reference does, updating `marks`.
+fn find_old_lines(
+    lines: &[FileLine<'_>],
+    chunk: &Chunk,
+    marks: &mut [Mark],
+    cursor: usize,
+    may_retry: bool,
+) -> Option<Found> {
+    let old = chunk.old_lines();
+    let mut found = seek(lines, &old, cursor, chunk.is_eof);
+    let mut dropped_trailing_blank = false;
+    if found.is_none() && may_retry && old.last().is_some_and(|l| l.is_empty()) {
+        drop_last(marks, |m| &mut m.old);
+        if chunk.new_lines().last().is_some_and(|l| l.is_empty()) {
+            drop_last(marks, |m| &mut m.new);
+        }
+        found = seek(lines, &old[..old.len() - 1], cursor, chunk.is_eof);
+        dropped_trailing_blank = true;
+    }
+    let (start, level) = found?;
+    let matched: Vec<&str> = chunk
+        .lines
+        .iter()
+        .zip(marks.iter())
+        .filter(|(_, m)| m.old)
+        .map(|(l, _)| l.text.as_str())
+        .collect();
+    let differing = matched
+        .iter()
+        .enumerate()
+        .filter(|&(i, p)| lines[start + i].text != *p)
+        .map(|(i, p)| LooseLine {
+            line: start + i + 1,
+            file: lines[start + i].text.to_string(),
+            patch: p.to_string(),
+        })
+        .collect();
+    Some(Found {
+        start,
+        len: matched.len(),
+        level: (!matched.is_empty()).then_some(level),
+        differing,
+        dropped_trailing_blank,
+    })
+}
+
+/// Takes the last line of one sequence (the flag `which` picks) out of it.
+fn drop_last(marks: &mut [Mark], which: fn(&mut Mark) -> &mut bool) {
+    if let Some(flag) = marks.iter_mut().rev().map(which).find(|flag| **flag) {
+        *flag = false;
+    }
+}
+
+/// The result: the original lines with the replacements in order of their
+/// start (ties in chunk order), every line terminated: an original line by
+/// its own ending (the file's first ending if it had none), an added line
+/// by the file's first ending. Records where each replacement landed.
+fn assemble(
+    lines: &[FileLine<'_>],
+    replacements: &mut [Replacement<'_>],
+    hunks: &mut [HunkReport],
+) -> String {
+    let preferred_end = lines
+        .first()
+        .map_or("\n", |l| if l.end.is_empty() { "\n" } else { l.end });
+    replacements.sort_by_key(|r| r.start);
+    let mut out: Vec<Out<'_>> = Vec::with_capacity(lines.len());
+    let mut position = 0;
+    for replacement in replacements.iter() {
+        out.extend((position..replacement.start.max(position)).map(Out::Original));
+        hunks[replacement.hunk].replacement = Some(span(out.len(), replacement.lines.len()));
+        out.extend(replacement.lines.iter().copied());
+        position = position.max(replacement.start + replacement.old_len);
+    }
+    out.extend((position..lines.len()).map(Out::Original));
+    let mut result = String::new();
+    for line in out {
+        let (text, end) = match line {
+            Out::Original(i) if !lines[i].end.is_empty() => (lines[i].text, lines[i].end),
+            Out::Original(i) => (lines[i].text, preferred_end),
+            Out::Added(text) => (text, preferred_end),
+        };
+        result.push_str(text);
+        result.push_str(end);
+    }
+    result
+}
+
+/// The chunk's change over the original lines matched from `start`: from
+/// its first changed line to its last, context inside kept as the file has
+/// it. `None` for a chunk that changes nothing.
+fn replacement<'p>(
+    chunk: &'p Chunk,
+    marks: &[Mark],
+    start: usize,
+    hunk: usize,
+) -> Option<Replacement<'p>> {
+    let first = marks.iter().position(|m| m.changed())?;
+    let last = marks.iter().rposition(|m| m.changed())?;
+    let mut old_index = start + marks[..first].iter().filter(|m| m.old).count();
+    let replacement_start = old_index;
+    let mut lines = Vec::new();
+    for (line, mark) in chunk.lines[first..=last].iter().zip(&marks[first..=last]) {
+        if mark.new {
+            lines.push(if mark.old {
+                Out::Original(old_index)
+            } else {
+                Out::Added(&line.text)
+            });
+        }
+        if mark.old {
+            old_index += 1;
+        }
+    }
+    Some(Replacement {
+        start: replacement_start,
+        old_len: old_index - replacement_start,
+        lines,
+        hunk,
+    })
+}
+
+/// 1-based lines `start + 1 ..= start + len` (empty: `end = start`).
+fn span(start: usize, len: usize) -> LineSpan {
+    LineSpan {
+        start_line: start + 1,
+        end_line: start + len,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_split_at_every_terminator_and_keep_them() {
+        let lines = split_lines("a\r\nb\rc\nd");
+        let parts: Vec<(&str, &str)> = lines.iter().map(|l| (l.text, l.end)).collect();
+        assert_eq!(parts, [("a", "\r\n"), ("b", "\r"), ("c", "\n"), ("d", "")]);
+    }
+}
