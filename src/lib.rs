@@ -10,6 +10,7 @@ pub mod cli;
 pub mod diagnose;
 pub mod dialect;
 pub mod engine;
+pub mod error;
 pub mod input;
 pub mod output;
 pub mod report;

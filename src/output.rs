@@ -26,6 +26,8 @@ pub struct WriteError {
     pub message: String,
 }
 
+impl std::error::Error for WriteError {}
+
 impl std::fmt::Display for WriteError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
@@ -144,38 +146,54 @@ pub fn write_atomic_chunks(
                 dir.display()
             ))
         })?;
-    let written = (|| -> Result<(), String> {
-        write_content(&mut tmp, chunks).map_err(|e| format!("writing failed: {e}"))?;
+    let written = (|| -> Result<(), WriteError> {
+        write_content(&mut tmp, chunks).map_err(|e| fail(format!("writing failed: {e}")))?;
         if let Some(m) = &meta {
             keep_owner(&tmp, m);
             tmp.set_permissions(m.permissions())
-                .map_err(|e| format!("cannot copy permissions: {e}"))?;
+                .map_err(|e| fail(format!("cannot copy permissions: {e}")))?;
         }
         fault(Step::Fsync)
             .and_then(|()| tmp.sync_all())
-            .map_err(|e| format!("flushing to disk failed: {e}"))?;
+            .map_err(|e| fail(format!("flushing to disk failed: {e}")))?;
         drop(tmp);
         if let Some(expected) = expected {
-            check_unchanged(&target, expected, meta.is_some())?;
+            check_unchanged(&target, expected, meta.is_some()).map_err(|u| fail(u.into()))?;
         }
         fault(Step::Rename)
             .and_then(|()| fs::rename(&tmp_path, &target))
-            .map_err(|e| format!("renaming the temporary file over it failed: {e}"))?;
+            .map_err(|e| fail(format!("renaming the temporary file over it failed: {e}")))?;
         if let Ok(d) = File::open(dir) {
             // Best effort: some filesystems refuse fsync on directories.
             let _ = d.sync_all();
         }
         Ok(())
     })();
-    written.map_err(|message| {
+    written.inspect_err(|_| {
         let _ = fs::remove_file(&tmp_path);
-        fail(message)
     })
 }
 
+/// Why FILE may not be replaced: it no longer holds what was loaded.
+enum Unchanged {
+    Unreadable(std::io::Error),
+    Deleted,
+    Changed,
+}
+
+impl From<Unchanged> for String {
+    fn from(u: Unchanged) -> String {
+        match u {
+            Unchanged::Unreadable(e) => format!("cannot re-read it: {e}"),
+            Unchanged::Deleted => "it was deleted since it was loaded".into(),
+            Unchanged::Changed => "it changed on disk since it was loaded".into(),
+        }
+    }
+}
+
 /// FILE must still hold what was loaded (or still be missing).
-fn check_unchanged(target: &Path, expected: &[u8], existed: bool) -> Result<(), String> {
-    let now = file_holds(target, expected).map_err(|e| format!("cannot re-read it: {e}"))?;
+fn check_unchanged(target: &Path, expected: &[u8], existed: bool) -> Result<(), Unchanged> {
+    let now = file_holds(target, expected).map_err(Unchanged::Unreadable)?;
     let unchanged = match now {
         Some(same) => existed && same,
         None => !existed && expected.is_empty(),
@@ -183,9 +201,9 @@ fn check_unchanged(target: &Path, expected: &[u8], existed: bool) -> Result<(), 
     if unchanged {
         Ok(())
     } else if now.is_none() {
-        Err("it was deleted since it was loaded".into())
+        Err(Unchanged::Deleted)
     } else {
-        Err("it changed on disk since it was loaded".into())
+        Err(Unchanged::Changed)
     }
 }
 

@@ -79,7 +79,7 @@ proptest! {
             let calls = transcript::parse_any(&text[..end]);
             prop_assert!(calls.len() <= full.len() + 1, "a prefix cannot hold many more calls than the whole");
         }
-        let edits = transcript::apply_calls(&full, |p| Ok(Some(format!("{p}\n"))), transcript::ApplyOptions::default());
+        let edits = transcript::apply_calls(&full, |p| Ok::<_, String>(Some(format!("{p}\n"))), transcript::ApplyOptions::default());
         prop_assert!(edits.len() <= full.len());
     }
 }

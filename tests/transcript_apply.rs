@@ -236,7 +236,11 @@ fn calls_with_unknown_paths_are_skipped_and_partial_errors_swallowed() {
             partial: true,
         },
     ];
-    let files = apply_calls(&calls, |_| Ok(Some("x\n".into())), Default::default());
+    let files = apply_calls(
+        &calls,
+        |_| Ok::<_, String>(Some("x\n".into())),
+        Default::default(),
+    );
     assert_eq!(files.len(), 1);
     assert_eq!(files[0].state, FileState::Streaming);
     assert_eq!(files[0].error, None);

@@ -5,7 +5,8 @@ use std::path::Path;
 
 use super::{ApplyArgs, CmdResult};
 use crate::engine::{self, Options};
-use crate::input::{self, CliError};
+use crate::error::Error;
+use crate::input;
 use crate::output;
 
 pub fn run(args: &ApplyArgs) -> CmdResult {
@@ -18,7 +19,7 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
     let file = args
         .file
         .as_deref()
-        .ok_or_else(|| CliError::usage("apply needs FILE (or --transcript MSG)"))?;
+        .ok_or_else(|| Error::usage("apply needs FILE (or --transcript MSG)"))?;
     let original = load_original(file, args.new_file)?;
     let diff = args
         .engine
@@ -46,7 +47,7 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
         warn_no_block(args.diff.as_deref(), &format!("{what}{hint}"));
     }
     let mut stdout = std::io::stdout().lock();
-    let io_err = |e: std::io::Error| CliError::usage(format!("cannot write stdout: {e}"));
+    let io_err = Error::stdout;
     if args.json {
         let content = outcome
             .result
@@ -69,8 +70,7 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
                 // Without a block there is nothing to accept: FILE is not
                 // rewritten (its time stamp stays).
                 if !no_block {
-                    output::write_atomic_chunks(file, &chunks, Some(original.as_bytes()))
-                        .map_err(|e| CliError::usage(e.to_string()))?;
+                    output::write_atomic_chunks(file, &chunks, Some(original.as_bytes()))?;
                 }
             } else if !args.json {
                 for chunk in chunks {
@@ -99,9 +99,8 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
 }
 
 /// Replaces FILE with `content` if it still holds `original`.
-pub(super) fn write_result(file: &Path, content: &str, original: &str) -> Result<(), CliError> {
-    output::write_atomic(file, content.as_bytes(), Some(original.as_bytes()))
-        .map_err(|e| CliError::usage(e.to_string()))
+pub(super) fn write_result(file: &Path, content: &str, original: &str) -> Result<(), Error> {
+    output::write_atomic(file, content.as_bytes(), Some(original.as_bytes())).map_err(Error::from)
 }
 
 /// DIFF as messages name it: its path, or `stdin` for `-` or none.
@@ -128,7 +127,7 @@ pub(super) fn load_final(
     file: &Path,
     diff: Option<&Path>,
     engine: super::EngineOpts,
-) -> Result<(String, String, crate::engine::Options), CliError> {
+) -> Result<(String, String, crate::engine::Options), Error> {
     let original = load_original(file, false)?;
     let diff = engine.prepare(input::read_diff(diff)?, file);
     let options = crate::engine::Options {
@@ -139,7 +138,7 @@ pub(super) fn load_final(
 }
 
 /// FILE's text; a missing FILE is empty only with `--new-file`.
-pub fn load_original(file: &Path, new_file: bool) -> Result<String, CliError> {
+pub fn load_original(file: &Path, new_file: bool) -> Result<String, Error> {
     match input::read_text(file, new_file)? {
         Some(text) => Ok(text),
         None => Ok(String::new()),

@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 use super::{ApplyArgs, CmdResult};
 use crate::engine::session::Session;
 use crate::engine::{self, Outcome};
-use crate::input::CliError;
+use crate::error::Error;
 use crate::report::{self, StreamLine};
 
 const READ_SIZE: usize = 64 * 1024;
@@ -32,7 +32,7 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
     let file = args
         .file
         .as_deref()
-        .ok_or_else(|| CliError::usage("apply --stream needs FILE"))?;
+        .ok_or_else(|| Error::usage("apply --stream needs FILE"))?;
     let original = super::apply::load_original(file, args.new_file)?;
     let session = Session::new(original, args.engine.version());
     let mut source = Source::open(args.diff.as_deref())?;
@@ -58,7 +58,7 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
     let mut read_all = |stream: &mut Stream<std::io::Stdout>,
                         last_line: &mut Option<Instant>,
                         unanswered: &mut bool|
-     -> Result<(), CliError> {
+     -> Result<(), Error> {
         loop {
             let due = last_line.map(|t| t + interval);
             // Nothing to answer: wait for input as long as it takes.
@@ -88,7 +88,7 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
         // The consumer still gets a last line: the stream ends here, unread.
         stream.seq += 1;
         let (seq, bytes) = (stream.seq, stream.bytes);
-        stream.write_failure(seq, bytes, &e.message)?;
+        stream.write_failure(seq, bytes, &e.to_string())?;
         return Err(e);
     }
     if stream.session.outcome(false).blocks.is_empty() {
@@ -126,7 +126,7 @@ struct Stream<W: Write> {
 impl<W: Write> Stream<W> {
     /// Takes bytes read; true when they completed new text (false when they
     /// end inside a character and nothing before it was new).
-    fn take(&mut self, bytes: &[u8]) -> Result<bool, CliError> {
+    fn take(&mut self, bytes: &[u8]) -> Result<bool, Error> {
         self.bytes += bytes.len();
         let text = self.decoder.decode(bytes, self.bytes)?;
         if text.is_empty() {
@@ -150,7 +150,7 @@ impl<W: Write> Stream<W> {
     }
 
     /// Writes the line for everything received so far, in partial mode.
-    fn write_update(&mut self) -> Result<(), CliError> {
+    fn write_update(&mut self) -> Result<(), Error> {
         self.seq += 1;
         // The bytes this update describes: a character cut by the read is
         // held back until its second half arrives.
@@ -179,7 +179,7 @@ impl<W: Write> Stream<W> {
     }
 
     /// A last line for a stream that could not be read to its end.
-    fn write_failure(&mut self, seq: usize, bytes: usize, why: &str) -> Result<(), CliError> {
+    fn write_failure(&mut self, seq: usize, bytes: usize, why: &str) -> Result<(), Error> {
         let line = StreamLine {
             seq,
             bytes,
@@ -201,7 +201,7 @@ impl<W: Write> Stream<W> {
         bytes: usize,
         is_final: bool,
         with_content: bool,
-    ) -> Result<(), CliError> {
+    ) -> Result<(), Error> {
         let (ok, len, indices, error, content): (_, _, &[usize], _, _) = match &outcome.result {
             Ok(a) => (
                 true,
@@ -228,9 +228,8 @@ impl<W: Write> Stream<W> {
 }
 
 /// Writes `line` at once (see [`report::write_line`]).
-fn write_line(buf: &mut Vec<u8>, out: &mut impl Write, line: &StreamLine) -> Result<(), CliError> {
-    report::write_line(buf, out, line)
-        .map_err(|e| CliError::usage(format!("cannot write stdout: {e}")))
+fn write_line(buf: &mut Vec<u8>, out: &mut impl Write, line: &StreamLine) -> Result<(), Error> {
+    report::write_line(buf, out, line).map_err(Error::stdout)
 }
 
 /// Where the diff comes from: stdin or a file, read on this thread.
@@ -240,16 +239,16 @@ enum Source {
 }
 
 impl Source {
-    fn open(diff: Option<&Path>) -> Result<Self, CliError> {
+    fn open(diff: Option<&Path>) -> Result<Self, Error> {
         match diff {
             Some(p) if p != Path::new("-") => std::fs::File::open(p)
                 .map(Source::File)
-                .map_err(|e| CliError::usage(format!("cannot read {}: {e}", p.display()))),
+                .map_err(|e| Error::read(p.display(), e)),
             _ => Ok(Source::Stdin(std::io::stdin())),
         }
     }
 
-    fn read(&mut self, buf: &mut [u8]) -> Result<usize, CliError> {
+    fn read(&mut self, buf: &mut [u8]) -> Result<usize, Error> {
         loop {
             // Stdin's own buffer stays empty: a read as large as it goes
             // straight to the descriptor, so `poll` sees all that is waiting.
@@ -260,7 +259,7 @@ impl Source {
             match got {
                 Ok(n) => return Ok(n),
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(CliError::usage(format!("cannot read diff: {e}"))),
+                Err(e) => return Err(Error::read("diff", e)),
             }
         }
     }
@@ -269,7 +268,7 @@ impl Source {
     /// to report), at most `limit` (`None`: as long as it takes). False
     /// when the time ran out first.
     #[cfg(unix)]
-    fn readable_within(&self, limit: Option<Duration>) -> Result<bool, CliError> {
+    fn readable_within(&self, limit: Option<Duration>) -> Result<bool, Error> {
         use std::os::fd::AsRawFd;
         let fd = match self {
             Source::Stdin(s) => s.as_raw_fd(),
@@ -292,7 +291,7 @@ impl Source {
                 // Let the caller look at the clock and wait again.
                 return Ok(false);
             }
-            return Err(CliError::usage(format!("cannot wait for the diff: {e}")));
+            return Err(Error::read("the diff", e));
         }
         // POLLIN, POLLHUP (the writer is gone), POLLERR, POLLNVAL: the read
         // tells which.
@@ -301,7 +300,7 @@ impl Source {
 
     /// Without `poll`: a read blocks, so a line is due only after one.
     #[cfg(not(unix))]
-    fn readable_within(&self, _limit: Option<Duration>) -> Result<bool, CliError> {
+    fn readable_within(&self, _limit: Option<Duration>) -> Result<bool, Error> {
         Ok(true)
     }
 }
@@ -316,11 +315,11 @@ struct Utf8Tail {
 
 impl Utf8Tail {
     /// `total` is the byte count received including `bytes`, for messages.
-    fn decode(&mut self, bytes: &[u8], total: usize) -> Result<String, CliError> {
+    fn decode(&mut self, bytes: &[u8], total: usize) -> Result<String, Error> {
         let start = total - bytes.len() - self.pending.len();
         self.pending.extend_from_slice(bytes);
         if let Some(at) = memchr::memchr(0, &self.pending) {
-            return Err(CliError::usage(format!(
+            return Err(Error::refused(format!(
                 "stdin looks binary (NUL byte at offset {}); refusing to treat it as text",
                 start + at
             )));
@@ -329,7 +328,7 @@ impl Utf8Tail {
             Ok(_) => self.pending.len(),
             Err(e) if e.error_len().is_none() => e.valid_up_to(),
             Err(e) => {
-                return Err(CliError::usage(format!(
+                return Err(Error::refused(format!(
                     "stdin is not valid UTF-8 (first bad byte at offset {})",
                     start + e.valid_up_to()
                 )));
@@ -337,15 +336,15 @@ impl Utf8Tail {
         };
         let rest = self.pending.split_off(valid);
         let done = std::mem::replace(&mut self.pending, rest);
-        String::from_utf8(done).map_err(|e| CliError::usage(e.to_string()))
+        String::from_utf8(done).map_err(|e| Error::refused(e.to_string()))
     }
 
     /// End of input: a character still incomplete is invalid UTF-8.
-    fn finish(&self) -> Result<(), CliError> {
+    fn finish(&self) -> Result<(), Error> {
         if self.pending.is_empty() {
             Ok(())
         } else {
-            Err(CliError::usage(
+            Err(Error::refused(
                 "stdin is not valid UTF-8 (it ends inside a character)",
             ))
         }

@@ -5,7 +5,8 @@
 use std::io::Write;
 
 use super::{ApplyArgs, CmdResult};
-use crate::input::{self, CliError};
+use crate::error::Error;
+use crate::input;
 use crate::source::aider;
 use crate::source::transcript::{self, ApplyOptions, FileEdit, FileState, Format, Workspace};
 
@@ -13,26 +14,25 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
     let msg = args
         .transcript
         .as_deref()
-        .ok_or_else(|| CliError::usage("--transcript needs MSG"))?;
+        .ok_or_else(|| Error::usage("--transcript needs MSG"))?;
     if args.file.is_some() || args.diff.is_some() {
-        return Err(CliError::usage(
+        return Err(Error::usage(
             "--transcript takes no FILE or DIFF: the transcript names its files",
         ));
     }
     let text = input::read_diff(Some(msg))?;
     let cwd = match &args.cwd {
         Some(dir) => dir.clone(),
-        None => std::env::current_dir()
-            .map_err(|e| CliError::usage(format!("cannot read the current folder: {e}")))?,
+        None => std::env::current_dir().map_err(|e| Error::read("the current folder", e))?,
     };
     if !cwd.is_dir() {
-        return Err(CliError::usage(format!(
+        return Err(Error::refused(format!(
             "--cwd {} is not a folder",
             cwd.display()
         )));
     }
     let format = transcript::detect(&text).ok_or_else(|| {
-        CliError::usage(format!(
+        Error::usage(format!(
             "{} holds no replace_in_file/write_to_file calls and no Aider edit blocks",
             msg.display()
         ))
@@ -59,7 +59,7 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
     let refused = files.iter().any(|f| f.state == FileState::Refused);
 
     let mut stdout = std::io::stdout().lock();
-    let io_err = |e: std::io::Error| CliError::usage(format!("cannot write stdout: {e}"));
+    let io_err = Error::stdout;
     if args.json {
         let report = crate::report::TranscriptReport::new(format, &files, all_ok);
         serde_json::to_writer(&mut stdout, &report).map_err(|e| io_err(e.into()))?;
@@ -81,7 +81,7 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
     }
     if args.write {
         let all: Vec<&FileEdit> = files.iter().collect();
-        transcript::write_files(&workspace, &all).map_err(CliError::usage)?;
+        transcript::write_files(&workspace, &all).map_err(|e| Error::Write(e.message))?;
     }
     Ok(0)
 }

@@ -7,7 +7,7 @@ use super::{CheckArgs, CmdResult};
 use crate::diagnose::{self, BlockDiagnosis};
 use crate::engine;
 use crate::engine::matcher::LineIndex;
-use crate::input::CliError;
+use crate::error::Error;
 
 pub fn run(args: &CheckArgs) -> CmdResult {
     let (original, diff, options) =
@@ -33,7 +33,7 @@ pub fn run(args: &CheckArgs) -> CmdResult {
     let blocks_only = args.suggest && !args.json && !std::io::stdout().is_terminal();
     let (report, blocks_text) = if args.json {
         let report = crate::report::CheckReport::new(&blocks, ok);
-        let mut s = serde_json::to_string(&report).map_err(|e| CliError::usage(e.to_string()))?;
+        let mut s = serde_json::to_string(&report).map_err(|e| Error::stdout(e.into()))?;
         s.push('\n');
         (s, String::new())
     } else {
@@ -65,7 +65,7 @@ pub fn run(args: &CheckArgs) -> CmdResult {
         }
         (s, suggested)
     };
-    let io_err = |e: std::io::Error| CliError::usage(format!("cannot write stdout: {e}"));
+    let io_err = Error::stdout;
     if blocks_only {
         let mut stderr = std::io::stderr().lock();
         // A closed stderr must not keep the blocks from stdout.

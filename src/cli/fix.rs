@@ -31,7 +31,7 @@ use crate::engine::markers::{
 };
 use crate::engine::matcher::{self, LineIndex};
 use crate::engine::{self, BlockReport, BlockState, Options, Outcome, Stage};
-use crate::input::CliError;
+use crate::error::Error;
 use crate::words::line_range;
 
 pub fn run(args: &FixArgs) -> CmdResult {
@@ -47,7 +47,7 @@ pub fn run(args: &FixArgs) -> CmdResult {
     stdout
         .write_all(fixed.diff.as_bytes())
         .and_then(|()| stdout.flush())
-        .map_err(|e| CliError::usage(format!("cannot write stdout: {e}")))?;
+        .map_err(Error::stdout)?;
     for note in &fixed.notes {
         eprintln!("srview: {}", note.line(&file));
     }
@@ -160,7 +160,7 @@ pub(crate) fn fix(diff: &str, original: &str, options: Options) -> Fixed {
                     lines_label(&index, p.core),
                     q.block + 1
                 );
-                notes.push(unplaced(d, why));
+                notes.push(unplaced(d, KeptAsWritten(why)));
             }
             None => accepted.push(p),
         }
@@ -197,11 +197,11 @@ pub(crate) fn fix(diff: &str, original: &str, options: Options) -> Fixed {
     }
 }
 
-fn unplaced(d: &BlockDiagnosis, text: String) -> Note {
+fn unplaced(d: &BlockDiagnosis, why: KeptAsWritten) -> Note {
     Note {
         block: d.index,
         diff_lines: d.diff_lines,
-        text,
+        text: why.0,
         unplaced: true,
     }
 }
@@ -243,25 +243,42 @@ fn engine_report<C>(outcome: &Outcome<C>, [first, last]: [usize; 2]) -> Option<&
         .find(|b| (first..=last).contains(&b.diff_lines[0]))
 }
 
+/// Why a block is kept as written instead of corrected: a sentence for
+/// the notes (`{FILE}` stands for the file's name).
+#[derive(Debug)]
+struct KeptAsWritten(String);
+
+impl From<&str> for KeptAsWritten {
+    fn from(why: &str) -> Self {
+        KeptAsWritten(why.to_string())
+    }
+}
+
+impl From<String> for KeptAsWritten {
+    fn from(why: String) -> Self {
+        KeptAsWritten(why)
+    }
+}
+
 /// Decides where one block goes, or says why it has no place.
 fn place<C>(
     d: &BlockDiagnosis,
     diff_lines: &[&str],
     index: &LineIndex,
     outcome: &Outcome<C>,
-) -> Result<Placed, String> {
+) -> Result<Placed, KeptAsWritten> {
     if let Some(p) = keep(d, diff_lines, index, outcome) {
         return Ok(p);
     }
     if let Some(line) = d.unlike_unseen_line().filter(|_| !d.misplaced) {
-        return Err(format!(
+        return Err(KeptAsWritten(format!(
             "matches only by its first and last lines (block-anchor), and its SEARCH line \
              {line} is unlike the file's line there: the region is a guess, kept as written \
              (see srview check)"
-        ));
+        )));
     }
     let (Some(suggestion), Some(closest)) = (&d.suggestion, d.closest) else {
-        return Err(match d.reason {
+        return Err(KeptAsWritten(match d.reason {
             Some(Reason::EmptySearch) => {
                 "has an empty SEARCH section: it names no place in {FILE}: kept as written".into()
             }
@@ -283,7 +300,7 @@ fn place<C>(
                              place can be told: kept as written"
                 .into(),
             _ => "has no similar region in {FILE}: kept as written".into(),
-        });
+        }));
     };
     let core_lines = (closest.start_line - 1, closest.end_line);
     let (lines, replace_lines) = read_suggestion(suggestion, core_lines, index).ok_or(
@@ -452,7 +469,7 @@ fn build_all(
     placed: &[Placed],
     index: &LineIndex,
     options: Options,
-) -> Result<Vec<Built>, (usize, String)> {
+) -> Result<Vec<Built>, (usize, KeptAsWritten)> {
     let text = index.text();
     let mut built: Vec<Built> = Vec::with_capacity(placed.len());
     let mut from = 0usize;
@@ -517,7 +534,7 @@ fn planned_content(text: &str, placed: &[Placed]) -> String {
 
 /// One block's text for a plan in which the previous block's SEARCH text
 /// ends at `from` and the next block's region starts at `upper`.
-fn build(p: &Placed, index: &LineIndex, from: usize, upper: usize) -> Result<Built, String> {
+fn build(p: &Placed, index: &LineIndex, from: usize, upper: usize) -> Result<Built, KeptAsWritten> {
     let text = index.text();
     match &p.how {
         How::Kept {
@@ -535,12 +552,12 @@ fn build(p: &Placed, index: &LineIndex, from: usize, upper: usize) -> Result<Bui
                 matcher::exact(index, search, from).map(|m| m.start)
             };
             if first != Some(p.core.0) {
-                return Err(format!(
+                return Err(KeptAsWritten(format!(
                     "matches exactly, but its SEARCH text also occurs earlier, after the \
                      block before it, so it cannot be kept where it applies ({}): kept as \
                      written",
                     lines_label(index, p.core)
-                ));
+                )));
             }
             Ok(Built {
                 text: block.clone(),
@@ -613,7 +630,7 @@ fn grow(
     upper: usize,
     stage: Stage,
     first_match: impl Fn(&str) -> Option<usize>,
-) -> Result<Built, String> {
+) -> Result<Built, KeptAsWritten> {
     let count = file_line_count(index);
     let (mut start, mut end) = lines;
     let mut before: Vec<&str> = Vec::new();
@@ -659,11 +676,11 @@ fn grow(
             after.push(index.line(end));
             end += 1;
         } else {
-            return Err(format!(
+            return Err(KeptAsWritten(format!(
                 "has a region ({}) that cannot be quoted so that it matches there and not \
                  earlier without reaching into a neighbouring block: kept as written",
                 line_range("line", lines.0 + 1, lines.1)
-            ));
+            )));
         }
         prefer_before = !prefer_before;
     }

@@ -16,7 +16,7 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::engine::Version;
-use crate::input::CliError;
+use crate::error::Error;
 
 /// Watch an LLM's SEARCH/REPLACE edit apply, live, and see why blocks fail.
 #[derive(Debug, Parser)]
@@ -240,8 +240,8 @@ pub fn main() -> ExitCode {
     match result {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
-            eprintln!("srview: {}", e.message);
-            ExitCode::from(e.code)
+            eprintln!("srview: {e}");
+            ExitCode::from(e.exit_code())
         }
     }
 }
@@ -252,7 +252,7 @@ fn run_previewer(args: &PreviewArgs) -> CmdResult {
     let file = args
         .file
         .as_deref()
-        .ok_or_else(|| CliError::usage("usage: srview FILE [DIFF]   (see srview --help)"))?;
+        .ok_or_else(|| Error::usage("usage: srview FILE [DIFF]   (see srview --help)"))?;
     if args.transcript || looks_like_transcript(args, file) {
         preview_transcript::run(args, file)
     } else {
@@ -307,9 +307,9 @@ fn extra_preview_argument(e: &clap::Error) -> Option<String> {
 
 /// A DIFF that is a directory can never be read: refused before the
 /// previewer takes the terminal, instead of waiting on it forever.
-fn refuse_directory_diff(diff: Option<&std::path::Path>) -> Result<(), CliError> {
+fn refuse_directory_diff(diff: Option<&std::path::Path>) -> Result<(), Error> {
     match diff {
-        Some(p) if p.is_dir() => Err(CliError::usage(format!(
+        Some(p) if p.is_dir() => Err(Error::refused(format!(
             "DIFF {} is a directory, not a diff file",
             p.display()
         ))),
@@ -318,7 +318,7 @@ fn refuse_directory_diff(diff: Option<&std::path::Path>) -> Result<(), CliError>
 }
 
 /// Result of a command: an exit status, or an error to print.
-pub type CmdResult = Result<u8, CliError>;
+pub type CmdResult = Result<u8, Error>;
 
 #[cfg(test)]
 mod tests {

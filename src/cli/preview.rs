@@ -5,7 +5,8 @@ use std::io::{IsTerminal, Write};
 use std::path::Path;
 
 use super::{CmdResult, PreviewArgs};
-use crate::input::{self, CliError};
+use crate::error::Error;
+use crate::input;
 use crate::tui::{self, AcceptTo, Exit, Feed, SingleFile};
 
 pub fn run(args: &PreviewArgs, file: &Path) -> CmdResult {
@@ -23,7 +24,7 @@ pub fn run(args: &PreviewArgs, file: &Path) -> CmdResult {
             let mut out = std::io::stdout().lock();
             out.write_all(content.as_bytes())
                 .and_then(|()| out.flush())
-                .map_err(|e| CliError::usage(format!("cannot write stdout: {e}")))?;
+                .map_err(Error::stdout)?;
             Ok(0)
         }
         Exit::Wrote(path) => {
@@ -34,7 +35,7 @@ pub fn run(args: &PreviewArgs, file: &Path) -> CmdResult {
 }
 
 /// Where DIFF's text comes from: a replay of it, the file watched, or stdin.
-fn diff_feed(args: &PreviewArgs) -> Result<Feed, CliError> {
+fn diff_feed(args: &PreviewArgs) -> Result<Feed, Error> {
     let stdin = Path::new("-");
     match (args.replay, args.diff.as_deref()) {
         (Some(rate), Some(diff)) if diff != stdin => Ok(Feed::Replay {
@@ -42,15 +43,15 @@ fn diff_feed(args: &PreviewArgs) -> Result<Feed, CliError> {
             rate,
             seed: args.seed,
         }),
-        (Some(_), _) => Err(CliError::usage("--replay needs a DIFF file to replay")),
+        (Some(_), _) => Err(Error::usage("--replay needs a DIFF file to replay")),
         (None, Some(diff)) if diff != stdin => Ok(Feed::Watch {
             path: diff.to_path_buf(),
             poll: args.poll,
         }),
-        (None, Some(_)) if std::io::stdin().is_terminal() => Err(CliError::usage(
+        (None, Some(_)) if std::io::stdin().is_terminal() => Err(Error::usage(
             "DIFF is '-' (stdin) but stdin is a terminal: pipe the diff in, or pass a DIFF path",
         )),
-        (None, None) if std::io::stdin().is_terminal() => Err(CliError::usage(
+        (None, None) if std::io::stdin().is_terminal() => Err(Error::usage(
             "no DIFF given and stdin is a terminal: pass a DIFF path, or pipe the diff in",
         )),
         (None, _) => Ok(Feed::Stdin),

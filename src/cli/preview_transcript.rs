@@ -5,15 +5,14 @@
 use std::path::{Path, PathBuf};
 
 use super::{CmdResult, PreviewArgs};
-use crate::input::CliError;
+use crate::error::Error;
 use crate::source::transcript::Workspace as Paths;
 use crate::tui::{self, Feed, TranscriptFiles};
 
 pub fn run(args: &PreviewArgs, msg: &Path) -> CmdResult {
     let cwd = match &args.cwd {
         Some(c) => c.clone(),
-        None => std::env::current_dir()
-            .map_err(|e| CliError::usage(format!("no current folder: {e}")))?,
+        None => std::env::current_dir().map_err(|e| Error::io("no current folder", e))?,
     };
     let feed = match args.replay {
         Some(rate) => Feed::Replay {

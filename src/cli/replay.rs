@@ -2,22 +2,23 @@
 //! way a model streams it, for a previewer (or a demo) to watch.
 
 use super::{CmdResult, ReplayArgs};
-use crate::input::{self, CliError};
+use crate::error::Error;
+use crate::input;
 use crate::source::replay;
 
 pub fn run(args: &ReplayArgs) -> CmdResult {
     if !(args.rate.is_finite() && args.rate > 0.0) {
-        return Err(CliError::usage(format!(
+        return Err(Error::usage(format!(
             "--rate must be a positive number of characters per second, not {}",
             args.rate
         )));
     }
     if args.chunk == 0 {
-        return Err(CliError::usage("--chunk must be at least 1"));
+        return Err(Error::usage("--chunk must be at least 1"));
     }
     let text = input::read_text(&args.input, false)?.unwrap_or_default();
     let steps = replay::schedule(&text, args.rate, args.chunk, args.jitter, args.seed);
     replay::replay_to_file(&text, &args.to, &steps)
-        .map_err(|e| CliError::usage(format!("cannot write {}: {e}", args.to.display())))?;
+        .map_err(|e| Error::io(format!("cannot write {}", args.to.display()), e))?;
     Ok(0)
 }

@@ -168,6 +168,17 @@ pub struct BlockReport {
     pub error: Option<String>,
 }
 
+/// What a state machine step throws: the reference's `Error.message`,
+/// before it is placed (block, diff line) in an [`ApplyError`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Thrown(pub(crate) String);
+
+impl From<&str> for Thrown {
+    fn from(message: &str) -> Self {
+        Thrown(message.to_string())
+    }
+}
+
 /// The reference threw.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApplyError {
@@ -274,7 +285,7 @@ pub(crate) trait Machine: Sized {
     /// A fresh machine; `keep_text = false` tracks the content's counts only.
     fn new(keep_text: bool) -> Self;
     /// Processes one line (without its `\n`); `line_no` is 1-based.
-    fn feed(&mut self, index: &LineIndex, line: &str, line_no: usize) -> Result<(), String>;
+    fn feed(&mut self, index: &LineIndex, line: &str, line_no: usize) -> Result<(), Thrown>;
     /// The end of the diff: `is_final` finalization, then the raw outcome.
     /// `keep_text = false` computes positions and lengths but no new content.
     fn finish(self, index: &LineIndex, is_final: bool, keep_text: bool) -> RawOutcome;
@@ -307,7 +318,7 @@ fn run<M: Machine>(diff: &str, index: &LineIndex, is_final: bool) -> RawOutcome 
     // A final v1 apply rebuilds the content, so the streamed one is not built.
     let mut machine = M::new(!(is_final && M::FINAL_REBUILDS));
     for (i, line) in diff_lines(diff, M::STRICT).into_iter().enumerate() {
-        if let Err(message) = machine.feed(index, line, i + 1) {
+        if let Err(Thrown(message)) = machine.feed(index, line, i + 1) {
             return machine.fail(message, Some(i + 1));
         }
     }

@@ -30,7 +30,7 @@ use super::matcher::LineIndex;
 use super::v1::V1;
 use super::v2::V2;
 use super::{
-    ApplyError, BlockReport, Machine, Outcome, RawOutcome, Spliced, Version, pops_last_line,
+    ApplyError, BlockReport, Machine, Outcome, RawOutcome, Spliced, Thrown, Version, pops_last_line,
 };
 
 /// A streaming apply of one growing diff to one original.
@@ -136,7 +136,7 @@ impl Session {
             let end = old_len + i;
             let line = &self.text[self.committed..end];
             self.lines += 1;
-            if let Err(message) = engine.feed(&self.index, line, self.lines) {
+            if let Err(Thrown(message)) = engine.feed(&self.index, line, self.lines) {
                 let failed = std::mem::replace(engine, Engine::V2(V2::default()));
                 let raw = failed.fail(message, Some(self.lines));
                 self.state = State::Failed(super::report::finish(raw, &self.index));
@@ -229,7 +229,7 @@ fn finish_with_tail<M: Machine>(
     let block_texts = keep_text || (is_final && M::FINAL_REBUILDS);
     let mut fork = machine.fork(keep_text && !(is_final && M::FINAL_REBUILDS), block_texts);
     if !pops_last_line(tail, M::STRICT)
-        && let Err(message) = fork.feed(index, tail, tail_no)
+        && let Err(Thrown(message)) = fork.feed(index, tail, tail_no)
     {
         return fork.fail(message, Some(tail_no));
     }
@@ -246,7 +246,7 @@ impl Engine {
         }
     }
 
-    fn feed(&mut self, index: &LineIndex, line: &str, line_no: usize) -> Result<(), String> {
+    fn feed(&mut self, index: &LineIndex, line: &str, line_no: usize) -> Result<(), Thrown> {
         match self {
             Engine::V1(m) => m.feed(index, line, line_no),
             Engine::V2(m) => m.feed(index, line, line_no),

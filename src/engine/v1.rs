@@ -6,7 +6,8 @@ use super::markers::{is_replace_end, is_search_start, is_separator};
 use super::matcher::{self, LineIndex, Match};
 use super::sink::{Pos, Sink};
 use super::{
-    ApplyError, BlockReport, BlockState, Machine, RawOutcome, Stage, new_block, no_match_error,
+    ApplyError, BlockReport, BlockState, Machine, RawOutcome, Stage, Thrown, new_block,
+    no_match_error,
 };
 
 const EMPTY_SEARCH: &str = "Empty SEARCH block detected with non-empty file. This usually indicates a malformed SEARCH marker.\nPlease ensure your SEARCH marker follows the correct format:\n- Use '------- SEARCH' (7+ dashes + space + SEARCH)\n";
@@ -56,7 +57,7 @@ impl V1 {
         }
     }
 
-    fn separator(&mut self, index: &LineIndex, line_no: usize) -> Result<(), String> {
+    fn separator(&mut self, index: &LineIndex, line_no: usize) -> Result<(), Thrown> {
         let b = self.current_or_new(line_no);
         self.in_search = false;
         self.in_replace = true;
@@ -77,14 +78,14 @@ impl V1 {
         Ok(())
     }
 
-    fn replace_end(&mut self, index: &LineIndex, line_no: usize) -> Result<(), String> {
+    fn replace_end(&mut self, index: &LineIndex, line_no: usize) -> Result<(), Thrown> {
         let b = self.current_or_new(line_no);
         let Some(found) = self.found else {
             self.blocks[b].search_text.clone_from(&self.search);
-            return Err(format!(
+            return Err(Thrown(format!(
                 "The SEARCH block:\n{}\n...is malformatted.",
                 js_trim_end(&self.search)
-            ));
+            )));
         };
         self.replacements.push(Replacement {
             start: found.start,
@@ -122,7 +123,7 @@ impl V1 {
     }
 
     /// The matching chain for the current SEARCH text.
-    fn locate(&self, index: &LineIndex) -> Result<Match, String> {
+    fn locate(&self, index: &LineIndex) -> Result<Match, Thrown> {
         if self.search.is_empty() {
             return if index.text().is_empty() {
                 Ok(Match {
@@ -131,7 +132,7 @@ impl V1 {
                     stage: Stage::Empty,
                 })
             } else {
-                Err(EMPTY_SEARCH.to_string())
+                Err(EMPTY_SEARCH.into())
             };
         }
         let s = self.search.as_str();
@@ -144,7 +145,7 @@ impl V1 {
                     ..m
                 })
             })
-            .ok_or_else(|| no_match_error(s))
+            .ok_or_else(|| Thrown(no_match_error(s)))
     }
 
     /// Final mode: close an open replace, then rebuild from sorted replacements.
@@ -199,7 +200,7 @@ impl Machine for V1 {
         }
     }
 
-    fn feed(&mut self, index: &LineIndex, line: &str, line_no: usize) -> Result<(), String> {
+    fn feed(&mut self, index: &LineIndex, line: &str, line_no: usize) -> Result<(), Thrown> {
         if let Some(b) = self.current {
             self.blocks[b].diff_lines[1] = line_no;
         }

@@ -14,7 +14,8 @@ use super::markers::{is_replace_end, is_search_start, is_separator};
 use super::matcher::{self, LineIndex, Match};
 use super::sink::{Pos, Sink};
 use super::{
-    ApplyError, BlockReport, BlockState, Machine, RawOutcome, Stage, new_block, no_match_error,
+    ApplyError, BlockReport, BlockState, Machine, RawOutcome, Stage, Thrown, new_block,
+    no_match_error,
 };
 
 const INVALID_TRANSITION: &str = "Invalid state transition.\nValid transitions are:\n- Idle → StateSearch\n- StateSearch → StateReplace";
@@ -48,7 +49,7 @@ pub(super) struct V2 {
 }
 
 impl V2 {
-    fn search_start(&mut self, line_no: usize) -> Result<(), String> {
+    fn search_start(&mut self, line_no: usize) -> Result<(), Thrown> {
         if self.pending_text {
             return Err(
                 "Malformed SEARCH/REPLACE block structure: Missing valid closing REPLACE marker"
@@ -68,7 +69,7 @@ impl V2 {
         Ok(())
     }
 
-    fn separator(&mut self, index: &LineIndex) -> Result<(), String> {
+    fn separator(&mut self, index: &LineIndex) -> Result<(), Thrown> {
         if self.phase == Phase::Idle {
             return Err(if self.pending == 0 {
                 "Invalid SEARCH/REPLACE block structure - no lines available to process".into()
@@ -84,10 +85,10 @@ impl V2 {
         self.before_replace(index)
     }
 
-    fn replace_end(&mut self) -> Result<(), String> {
+    fn replace_end(&mut self) -> Result<(), Thrown> {
         if self.phase != Phase::Replace {
             return Err(if self.pending == 0 {
-                String::new()
+                "".into()
             } else {
                 "Malformed REPLACE block - missing valid separator after line 0".into()
             });
@@ -104,7 +105,7 @@ impl V2 {
         Ok(())
     }
 
-    fn before_replace(&mut self, index: &LineIndex) -> Result<(), String> {
+    fn before_replace(&mut self, index: &LineIndex) -> Result<(), Thrown> {
         if let Some(b) = self.current {
             self.blocks[b].search_text.clone_from(&self.search);
         }
@@ -119,13 +120,13 @@ impl V2 {
             matcher::exact(index, s, self.from)
                 .or_else(|| matcher::line_trimmed(index, s, self.from))
                 .or_else(|| matcher::block_anchor(index, s, self.from))
-                .ok_or_else(|| no_match_error(s))?
+                .ok_or_else(|| Thrown(no_match_error(s)))?
         };
         if found.start < self.from {
-            return Err(format!(
+            return Err(Thrown(format!(
                 "The SEARCH block:\n{}\n...matched an incorrect content in the file.",
                 js_trim_end(&self.search)
-            ));
+            )));
         }
         self.found = Some(found);
         self.result.push_original(index, self.from, found.start);
@@ -151,7 +152,7 @@ impl Machine for V2 {
         }
     }
 
-    fn feed(&mut self, index: &LineIndex, line: &str, line_no: usize) -> Result<(), String> {
+    fn feed(&mut self, index: &LineIndex, line: &str, line_no: usize) -> Result<(), Thrown> {
         if let Some(b) = self.current {
             self.blocks[b].diff_lines[1] = line_no;
         }

@@ -14,7 +14,7 @@ mod paths;
 mod write;
 
 pub use apply::{ApplyOptions, CallResult, FileEdit, FileState, apply_calls};
-pub use paths::{OUTSIDE_REFUSAL, Workspace};
+pub use paths::{OUTSIDE_REFUSAL, PathError, Workspace};
 pub use write::{WriteError, write_files};
 
 use crate::engine::js::{is_js_whitespace, js_trim};

@@ -51,14 +51,17 @@ fn stamp(path: &Path) -> Option<Stamp> {
 /// editor's rename replaces the file's inode; the file is re-read on any
 /// event that names it, and on a size/mtime change seen by polling.
 /// `sink` returns false when nobody listens any more.
-pub fn watch_file(path: PathBuf, poll_only: bool, sink: Sink) -> Result<(), String> {
+pub fn watch_file(path: PathBuf, poll_only: bool, sink: Sink) -> Result<(), crate::error::Error> {
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .map(Path::to_path_buf)
         .unwrap_or_else(|| PathBuf::from("."));
     if !dir.is_dir() {
-        return Err(format!("folder {} of DIFF does not exist", dir.display()));
+        return Err(crate::error::Error::refused(format!(
+            "folder {} of DIFF does not exist",
+            dir.display()
+        )));
     }
     let (tx, rx) = mpsc::channel::<()>();
     let debouncer = if poll_only {
@@ -80,10 +83,12 @@ pub fn watch_file(path: PathBuf, poll_only: bool, sink: Sink) -> Result<(), Stri
                 }
             },
         )
-        .map_err(|e| format!("cannot watch {}: {e}", dir.display()))?;
+        .map_err(|e| crate::error::Error::usage(format!("cannot watch {}: {e}", dir.display())))?;
         d.watcher()
             .watch(&dir, RecursiveMode::NonRecursive)
-            .map_err(|e| format!("cannot watch {}: {e}", dir.display()))?;
+            .map_err(|e| {
+                crate::error::Error::usage(format!("cannot watch {}: {e}", dir.display()))
+            })?;
         Some(d)
     };
     let interval = if poll_only { FAST_POLL } else { SAFETY_POLL };

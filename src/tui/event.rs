@@ -9,7 +9,7 @@ use std::time::Duration;
 use ratatui_crossterm::crossterm::event::{self, Event as TermEvent};
 
 use super::Feed;
-use crate::input::CliError;
+use crate::error::Error;
 use crate::source::watch::{self, SourceEvent};
 
 /// Everything the loop receives, from any thread.
@@ -23,15 +23,14 @@ pub enum Event {
 }
 
 /// Starts the thread that sends `feed`'s text into `tx`.
-pub(super) fn start_feed(feed: Feed, tx: &Sender<Event>) -> Result<(), CliError> {
+pub(super) fn start_feed(feed: Feed, tx: &Sender<Event>) -> Result<(), Error> {
     let tx = tx.clone();
     match feed {
         Feed::Watch { path, poll } => watch::watch_file(
             path,
             poll,
             Box::new(move |e| tx.send(Event::Source(e)).is_ok()),
-        )
-        .map_err(CliError::usage),
+        ),
         Feed::Stdin => {
             watch::read_stdin(Box::new(move |e| tx.send(Event::Source(e)).is_ok()));
             Ok(())
@@ -56,10 +55,10 @@ fn start_replay(text: String, rate: f64, seed: u64, tx: Sender<Event>) {
     });
 }
 
-pub(super) fn start_signals(tx: &Sender<Event>) -> Result<(), CliError> {
+pub(super) fn start_signals(tx: &Sender<Event>) -> Result<(), Error> {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])
-        .map_err(|e| CliError::usage(format!("cannot install signal handlers: {e}")))?;
+        .map_err(|e| Error::io("cannot install signal handlers", e))?;
     let tx = tx.clone();
     std::thread::spawn(move || {
         for sig in signals.forever() {

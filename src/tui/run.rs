@@ -17,7 +17,7 @@ use super::pause::PauseTimer;
 use super::terminal::{self, Term, term_err};
 use super::{Exit, TuiConfig, clipboard};
 use crate::app::{Notice, StreamState};
-use crate::input::CliError;
+use crate::error::Error;
 use crate::view::theme::{ColourMode, Theme};
 
 /// A previewer the loop runs: its state, how events change it, how it is
@@ -65,7 +65,7 @@ pub enum Flow {
 const FIRST_TEXT_WAIT: Duration = Duration::from_millis(250);
 
 /// Runs `screen` on the terminal until it exits, fed by `config.feed`.
-pub fn run(config: TuiConfig, screen: &mut impl Screen) -> Result<Exit, CliError> {
+pub fn run(config: TuiConfig, screen: &mut impl Screen) -> Result<Exit, Error> {
     let watched = config.feed.watched().map(Path::to_path_buf);
     let (tx, rx) = mpsc::channel();
     event::start_feed(config.feed, &tx)?;
@@ -89,7 +89,7 @@ struct Runner<'a> {
 }
 
 impl Runner<'_> {
-    fn run(&mut self, screen: &mut impl Screen, rx: &Receiver<Event>) -> Result<Exit, CliError> {
+    fn run(&mut self, screen: &mut impl Screen, rx: &Receiver<Event>) -> Result<Exit, Error> {
         let theme = Theme::new(ColourMode::from_env());
         // The watcher reads a file as soon as it starts: its text is
         // usually queued by now. Taking it before the first draw makes the

@@ -52,7 +52,7 @@ impl SingleFile {
         match input::read_text(&self.app.file_path, self.accept_to.new_file) {
             Ok(text) => self.app.reload(text.unwrap_or_default()),
             Err(e) => self.app.show_notice(Notice {
-                text: e.message,
+                text: e.to_string(),
                 error: true,
             }),
         }

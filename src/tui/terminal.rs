@@ -12,22 +12,22 @@ use ratatui_crossterm::crossterm::terminal::{
     EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
 };
 
-use crate::input::CliError;
+use crate::error::Error;
 
 pub(super) type Term = Terminal<CrosstermBackend<Box<dyn Write + Send>>>;
 
 /// Runs `body` with the terminal in raw mode on the alternate screen, and
 /// puts it back however `body` ends: return, error or panic.
 pub(super) fn with_terminal<T>(
-    body: impl FnOnce(&mut Term) -> Result<T, CliError>,
-) -> Result<T, CliError> {
+    body: impl FnOnce(&mut Term) -> Result<T, Error>,
+) -> Result<T, Error> {
     let out: Box<dyn Write + Send> = if std::io::stdout().is_terminal() {
         Box::new(std::io::stdout())
     } else {
         let tty = std::fs::OpenOptions::new()
             .write(true)
             .open("/dev/tty")
-            .map_err(|e| CliError::usage(format!("no terminal to draw on: {e}")))?;
+            .map_err(|e| Error::io("no terminal to draw on", e))?;
         Box::new(tty)
     };
     install_panic_hook();
@@ -52,8 +52,8 @@ pub(super) fn with_terminal<T>(
     result
 }
 
-pub(super) fn term_err(e: std::io::Error) -> CliError {
-    CliError::usage(format!("terminal error: {e}"))
+pub(super) fn term_err(e: std::io::Error) -> Error {
+    Error::io("terminal error", e)
 }
 
 /// Leaves raw mode, the alternate screen and mouse capture.

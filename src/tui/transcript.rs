@@ -14,7 +14,7 @@ use super::run::{Flow, Screen};
 use super::{Exit, Folded, TuiConfig};
 use crate::app::workspace::{Workspace, WsEffect};
 use crate::app::{Effect, Notice, StreamState, keys};
-use crate::source::transcript::{self, ApplyOptions, Workspace as Paths};
+use crate::source::transcript::{self, ApplyOptions, PathError, Workspace as Paths};
 use crate::view::{self, Caches, highlight::Syntaxes, theme::Theme};
 
 pub struct TranscriptFiles {
@@ -25,7 +25,7 @@ pub struct TranscriptFiles {
     text: String,
     ended: bool,
     /// Each file's text as first loaded: the base every update applies to.
-    originals: HashMap<String, Result<Option<String>, String>>,
+    originals: HashMap<String, Result<Option<String>, PathError>>,
     /// Paths written so far, as the transcript names them, in order.
     written: Vec<String>,
     /// An accepted write failed (the notice said which).

@@ -86,9 +86,9 @@ impl FileEdit {
 /// the previous one's result. `load(path)` gives a file's current text, or
 /// `None` for a file that does not exist yet; its error refuses the file.
 /// Calls whose path is still streaming are skipped: their file is unknown.
-pub fn apply_calls(
+pub fn apply_calls<E: std::fmt::Display>(
     calls: &[ToolCall],
-    mut load: impl FnMut(&str) -> Result<Option<String>, String>,
+    mut load: impl FnMut(&str) -> Result<Option<String>, E>,
     options: ApplyOptions,
 ) -> Vec<FileEdit> {
     let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
@@ -124,10 +124,10 @@ fn file_key(path: &str) -> String {
     parts.join("/")
 }
 
-fn apply_file(
+fn apply_file<E: std::fmt::Display>(
     calls: &[ToolCall],
     members: &[usize],
-    load: &mut impl FnMut(&str) -> Result<Option<String>, String>,
+    load: &mut impl FnMut(&str) -> Result<Option<String>, E>,
     options: ApplyOptions,
 ) -> FileEdit {
     let path = members
@@ -148,7 +148,7 @@ fn apply_file(
         Ok(Some(text)) => edit.original = text,
         Ok(None) => edit.is_new = true,
         Err(e) => {
-            edit.error = Some(e);
+            edit.error = Some(e.to_string());
             edit.state = FileState::Refused;
             return edit;
         }

@@ -17,6 +17,19 @@ pub struct Workspace {
     pub allow_outside: bool,
 }
 
+/// Why a transcript's path is refused, or its file cannot be read: one
+/// sentence naming the path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PathError(pub String);
+
+impl std::fmt::Display for PathError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for PathError {}
+
 impl Workspace {
     pub fn new(cwd: impl Into<PathBuf>, allow_outside: bool) -> Self {
         Workspace {
@@ -27,9 +40,9 @@ impl Workspace {
 
     /// The file `raw` names, or why it is refused. The returned path is the
     /// plain join (reads and writes follow symlinks inside the folder).
-    pub fn resolve(&self, raw: &str) -> Result<PathBuf, String> {
+    pub fn resolve(&self, raw: &str) -> Result<PathBuf, PathError> {
         if raw.is_empty() {
-            return Err("the tool call has no path".into());
+            return Err(PathError("the tool call has no path".into()));
         }
         let rel = Path::new(raw);
         let joined = self.cwd.join(rel);
@@ -37,31 +50,34 @@ impl Workspace {
             return Ok(joined);
         }
         if rel.is_absolute() || rel.has_root() {
-            return Err(format!("{raw} is an absolute path; {OUTSIDE_REFUSAL}"));
+            return Err(PathError(format!(
+                "{raw} is an absolute path; {OUTSIDE_REFUSAL}"
+            )));
         }
         let root = self.cwd.canonicalize().map_err(|e| {
-            format!(
+            PathError(format!(
                 "cannot resolve the working folder {}: {e}",
                 self.cwd.display()
-            )
+            ))
         })?;
-        let real = walk(&root, rel).map_err(|why| format!("{raw} {why}; {OUTSIDE_REFUSAL}"))?;
+        let real =
+            walk(&root, rel).map_err(|why| PathError(format!("{raw} {why}; {OUTSIDE_REFUSAL}")))?;
         if real.starts_with(&root) {
             Ok(joined)
         } else {
-            Err(format!(
+            Err(PathError(format!(
                 "{raw} resolves to {}, outside {}; {OUTSIDE_REFUSAL}",
                 real.display(),
                 root.display()
-            ))
+            )))
         }
     }
 
     /// The current text of the file `raw` names; `None` when it does not
     /// exist yet (the edit creates it).
-    pub fn load(&self, raw: &str) -> Result<Option<String>, String> {
+    pub fn load(&self, raw: &str) -> Result<Option<String>, PathError> {
         let path = self.resolve(raw)?;
-        input::read_text(&path, true).map_err(|e| e.message)
+        input::read_text(&path, true).map_err(|e| PathError(e.to_string()))
     }
 }
 

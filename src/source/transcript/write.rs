@@ -23,9 +23,11 @@ impl std::fmt::Display for WriteError {
     }
 }
 
-impl From<WriteError> for String {
-    fn from(e: WriteError) -> String {
-        e.message
+impl std::error::Error for WriteError {}
+
+impl From<super::paths::PathError> for WriteError {
+    fn from(e: super::paths::PathError) -> Self {
+        e.0.into()
     }
 }
 
@@ -57,7 +59,7 @@ pub fn write_files(workspace: &Workspace, files: &[&FileEdit]) -> Result<Vec<Str
             continue;
         }
         let path = workspace.resolve(&file.path)?;
-        let now = input::read_text(&path, true).map_err(|e| e.message)?;
+        let now = input::read_text(&path, true).map_err(|e| e.to_string())?;
         let unchanged = match &now {
             Some(text) => !file.is_new && *text == file.original,
             None => file.is_new,
@@ -88,17 +90,32 @@ pub fn write_files(workspace: &Workspace, files: &[&FileEdit]) -> Result<Vec<Str
     Ok(written)
 }
 
-fn write_one(path: &Path, file: &FileEdit) -> Result<(), String> {
+/// Why one file of a batch could not be written.
+enum WriteOneError {
+    CreateDir(PathBuf, std::io::Error),
+    Write(output::WriteError),
+}
+
+impl std::fmt::Display for WriteOneError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WriteOneError::CreateDir(dir, e) => write!(f, "cannot create {}: {e}", dir.display()),
+            WriteOneError::Write(e) => e.fmt(f),
+        }
+    }
+}
+
+fn write_one(path: &Path, file: &FileEdit) -> Result<(), WriteOneError> {
     if file.is_new
         && let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty())
     {
         std::fs::create_dir_all(parent)
-            .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+            .map_err(|e| WriteOneError::CreateDir(parent.to_path_buf(), e))?;
     }
     output::write_atomic(
         path,
         file.content.as_bytes(),
         Some(file.original.as_bytes()),
     )
-    .map_err(|e| e.to_string())
+    .map_err(WriteOneError::Write)
 }

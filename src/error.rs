@@ -1,0 +1,122 @@
+//! One error type for every command, and the exit status each kind maps to.
+//!
+//! Exit statuses: 0 the edit applies (or was written), 1 it does not apply
+//! ([`Error::NoApply`]; most commands report that as a result, not an
+//! error), 2 anything that stopped the command: bad arguments, unreadable or
+//! refused input, a write that did not happen, no terminal.
+
+use std::fmt;
+
+/// Why a command stopped. The `Display` text is the one line srview prints
+/// after `srview: `.
+#[derive(Debug)]
+pub enum Error {
+    /// The arguments do not make a command.
+    Usage(String),
+    /// The edit does not apply.
+    NoApply(String),
+    /// Reading or writing `what` (a path, `stdin`, `stdout`, the terminal)
+    /// failed; `action` says what was being done ("cannot read FILE").
+    Io {
+        action: String,
+        source: std::io::Error,
+    },
+    /// Input srview will not treat as text or as a place to work: binary,
+    /// not UTF-8, a directory, a path outside the workspace.
+    Refused(String),
+    /// A write did not happen; the target is untouched.
+    Write(String),
+}
+
+impl Error {
+    /// [`Error::Usage`].
+    pub fn usage(message: impl Into<String>) -> Self {
+        Error::Usage(message.into())
+    }
+
+    /// [`Error::Refused`].
+    pub fn refused(message: impl Into<String>) -> Self {
+        Error::Refused(message.into())
+    }
+
+    /// [`Error::Io`] for reading `what`.
+    pub fn read(what: impl fmt::Display, source: std::io::Error) -> Self {
+        Error::Io {
+            action: format!("cannot read {what}"),
+            source,
+        }
+    }
+
+    /// [`Error::Io`] for writing to stdout.
+    pub fn stdout(source: std::io::Error) -> Self {
+        Error::Io {
+            action: "cannot write stdout".into(),
+            source,
+        }
+    }
+
+    /// [`Error::Io`] for anything else: `action` reads as the start of the
+    /// sentence ("no terminal to draw on").
+    pub fn io(action: impl Into<String>, source: std::io::Error) -> Self {
+        Error::Io {
+            action: action.into(),
+            source,
+        }
+    }
+
+    /// The process exit status for this error.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Error::NoApply(_) => 1,
+            Error::Usage(_) | Error::Io { .. } | Error::Refused(_) | Error::Write(_) => 2,
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Usage(m) | Error::NoApply(m) | Error::Refused(m) | Error::Write(m) => {
+                f.write_str(m)
+            }
+            Error::Io { action, source } => write!(f, "{action}: {source}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Io { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
+
+impl From<crate::output::WriteError> for Error {
+    fn from(e: crate::output::WriteError) -> Self {
+        Error::Write(e.to_string())
+    }
+}
+
+/// What every command returns: its exit status, or why it stopped.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exit_codes_and_texts() {
+        let e = Error::read("a.txt", std::io::Error::other("boom"));
+        assert_eq!(e.to_string(), "cannot read a.txt: boom");
+        assert_eq!(e.exit_code(), 2);
+        assert!(std::error::Error::source(&e).is_some());
+        assert_eq!(Error::NoApply("x".into()).exit_code(), 1);
+        assert_eq!(Error::Refused("bin".into()).to_string(), "bin");
+        assert_eq!(
+            Error::stdout(std::io::Error::other("pipe")).to_string(),
+            "cannot write stdout: pipe"
+        );
+    }
+}
