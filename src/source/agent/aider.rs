@@ -1,0 +1,487 @@
+//! Aider: `aider --no-pretty` stdout (live) and `.aider.chat.history.md`
+//! (saved; aider's own lines are quoted with `> ` there). The model's reply
+//! is printed as it streams, edit blocks included; aider's verdicts follow
+//! it: `Applied edit to F`, or `# N SEARCH/REPLACE block(s) failed to
+//! match!` with one `## SearchReplaceNoExactMatch` section per failed block
+//! (which echoes the block: that echo is not a new edit), or a parse error
+//! echoing the reply up to `^^^ Expected ...`.
+//!
+//! One edit per SEARCH/REPLACE block (`aider-block`), per hunk with
+//! `--edit-format udiff` (`aider-udiff`), per file with `whole`
+//! (`aider-whole`, whose content is the content after).
+
+use super::store::Store;
+use super::{AgentTool, ContentOrigin, EditInput, FileContent, Verdict};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum EditFormat {
+    Diff,
+    Udiff,
+    Whole,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Reading the model's reply.
+    Reply,
+    /// After the reply: aider's verdict lines.
+    After,
+    /// Inside `# N SEARCH/REPLACE block(s) failed to match!`.
+    Errors,
+    /// After the failed sections' closing advice.
+    ErrorsTail,
+    /// Aider echoing a reply it could not parse.
+    Echo,
+}
+
+pub(super) struct Parser {
+    history: bool,
+    format: EditFormat,
+    mode: Mode,
+    reply: String,
+    /// The current (or last) reply's edits, in order.
+    reply_edits: Vec<usize>,
+    /// An open `## SearchReplaceNoExactMatch` section: its file and text.
+    section: Option<(String, Vec<String>)>,
+    echo: Vec<String>,
+    /// The edit format's "did not conform" notice was printed.
+    nonconform: bool,
+    /// The last reply's parsed units, for the content of a whole file.
+    whole_contents: Vec<Option<String>>,
+}
+
+/// One edit found in a reply.
+struct Found {
+    tool: AgentTool,
+    path: String,
+    input: EditInput,
+    partial: bool,
+    whole: Option<String>,
+}
+
+impl Parser {
+    pub(super) fn new(history: bool) -> Parser {
+        Parser {
+            history,
+            format: EditFormat::Diff,
+            mode: Mode::Reply,
+            reply: String::new(),
+            reply_edits: Vec::new(),
+            section: None,
+            echo: Vec::new(),
+            nonconform: false,
+            whole_contents: Vec::new(),
+        }
+    }
+
+    /// The line as aider printed it: terminal noise removed; in the
+    /// history, the `> ` quote and the markdown line break removed.
+    fn clean(&self, raw: &str) -> String {
+        let raw = raw.rsplit('\r').next().unwrap_or(raw);
+        let line = strip_ansi(raw);
+        if self.history {
+            if line == ">" {
+                return String::new();
+            }
+            if let Some(quoted) = line.strip_prefix("> ") {
+                return quoted.strip_suffix("  ").unwrap_or(quoted).to_string();
+            }
+        }
+        line
+    }
+
+    pub(super) fn line(&mut self, raw: &str, store: &mut Store) {
+        let line = self.clean(raw);
+        if let Some(v) = line.strip_prefix("Aider v") {
+            store.set_version(v.trim());
+            return;
+        }
+        if line.starts_with("Model: ") {
+            self.format = if line.contains(" with udiff edit format") {
+                EditFormat::Udiff
+            } else if line.contains(" with whole edit format") {
+                EditFormat::Whole
+            } else {
+                EditFormat::Diff
+            };
+            return;
+        }
+        if self.history && line.starts_with("#### ") {
+            // The user's next message: what follows is a new reply.
+            self.close_errors(store);
+            self.start_reply("");
+            return;
+        }
+        match self.mode {
+            Mode::Reply => {
+                if line.starts_with("Tokens: ") {
+                    self.sync(&self.reply.clone(), true, store);
+                    self.mode = Mode::After;
+                    self.nonconform = false;
+                } else {
+                    self.reply.push_str(&line);
+                    self.reply.push('\n');
+                    self.sync(&self.reply.clone(), false, store);
+                }
+            }
+            Mode::After => self.after(&line, store),
+            Mode::Errors => self.errors(&line, store),
+            Mode::ErrorsTail => self.errors_tail(&line, store),
+            Mode::Echo => {
+                if line.starts_with("^^^ ") {
+                    self.echo.push(line);
+                    let message = self.echo.join("\n");
+                    self.echo.clear();
+                    self.malformed(message, store);
+                    self.start_reply("");
+                } else if !(self.echo.is_empty() && line.trim().is_empty()) {
+                    self.echo.push(line);
+                }
+            }
+        }
+    }
+
+    /// The reply still streaming: its torn last line previewed too.
+    pub(super) fn preview_tail(&mut self, tail: &str, store: &mut Store) {
+        if self.mode == Mode::Reply && !tail.starts_with("Tokens") {
+            let text = format!("{}{}", self.reply, self.clean(tail));
+            self.sync(&text, false, store);
+        }
+    }
+
+    pub(super) fn finish(&mut self, store: &mut Store) {
+        self.close_errors(store);
+    }
+
+    fn start_reply(&mut self, first: &str) {
+        self.mode = Mode::Reply;
+        self.reply.clear();
+        self.reply_edits.clear();
+        self.whole_contents.clear();
+        if !first.is_empty() {
+            self.reply.push_str(first);
+            self.reply.push('\n');
+        }
+    }
+
+    fn after(&mut self, line: &str, store: &mut Store) {
+        let trimmed = line.trim();
+        if let Some(file) = trimmed.strip_prefix("Applied edit to ") {
+            let file = store.relative(file);
+            for (i, &at) in self.reply_edits.iter().enumerate() {
+                let Some(edit) = store.get(at) else { continue };
+                if edit.file == file && edit.agent_verdict == Verdict::Pending {
+                    store.set_verdict(at, Verdict::Applied, None);
+                    if let Some(Some(content)) = self.whole_contents.get(i) {
+                        store.set_after(
+                            at,
+                            FileContent::Text(content.clone()),
+                            ContentOrigin::Recorded,
+                        );
+                    }
+                }
+            }
+        } else if is_failed_header(trimmed) {
+            self.mode = Mode::Errors;
+        } else if trimmed == "The LLM did not conform to the edit format." {
+            self.nonconform = true;
+        } else if trimmed.is_empty()
+            || trimmed.starts_with("https://aider.chat/")
+            || trimmed.starts_with("Commit ")
+            || trimmed.starts_with("Tokens: ")
+        {
+        } else if self.nonconform {
+            self.mode = Mode::Echo;
+            self.echo = vec![line.to_string()];
+        } else {
+            self.start_reply(line);
+        }
+    }
+
+    fn errors(&mut self, line: &str, store: &mut Store) {
+        const HEAD: &str = "## SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in ";
+        if let Some(file) = line.strip_prefix(HEAD) {
+            self.section = Some((file.trim().to_string(), vec![line.to_string()]));
+            return;
+        }
+        if let Some((file, lines)) = &mut self.section {
+            lines.push(line.to_string());
+            if is_replace_marker(line) {
+                let file = file.clone();
+                let message = lines.join("\n");
+                self.section = None;
+                self.fail_block(&file, message, store);
+            }
+            return;
+        }
+        if line.contains("The SEARCH section must exactly match") {
+            self.mode = Mode::ErrorsTail;
+        }
+    }
+
+    fn errors_tail(&mut self, line: &str, store: &mut Store) {
+        let trimmed = line.trim();
+        if trimmed.starts_with("# The other ") && trimmed.contains("applied successfully") {
+            for &at in &self.reply_edits {
+                store.set_verdict(at, Verdict::Applied, None);
+            }
+        } else if trimmed.is_empty()
+            || trimmed.contains("docstrings, etc")
+            || trimmed.starts_with("Don't re-send them")
+            || trimmed.starts_with("Just reply with fixed versions of the")
+        {
+        } else {
+            self.close_errors(store);
+            self.start_reply(line);
+        }
+    }
+
+    /// Leaves the failure report: blocks it did not name were not run.
+    fn close_errors(&mut self, store: &mut Store) {
+        if matches!(self.mode, Mode::Errors | Mode::ErrorsTail) {
+            for &at in &self.reply_edits {
+                store.set_verdict(at, Verdict::NotRun, None);
+            }
+            self.mode = Mode::After;
+        }
+    }
+
+    /// The failed block whose echo is `message`: the reply's first block of
+    /// `file`, without a verdict, with the same SEARCH text (else the first
+    /// of that file without a verdict).
+    fn fail_block(&mut self, file: &str, message: String, store: &mut Store) {
+        let file = store.relative(file);
+        let echoed = search_text(&message);
+        let candidates: Vec<usize> = self
+            .reply_edits
+            .iter()
+            .copied()
+            .filter(|&at| {
+                store
+                    .get(at)
+                    .is_some_and(|e| e.file == file && e.agent_verdict == Verdict::Pending)
+            })
+            .collect();
+        let exact = candidates.iter().copied().find(|&at| {
+            matches!(store.get(at).map(|e| &e.input),
+                Some(EditInput::SearchReplace(d)) if search_text(d) == echoed)
+        });
+        if let Some(at) = exact.or(candidates.first().copied()) {
+            store.set_verdict(at, Verdict::Failed, Some(message));
+        }
+    }
+
+    /// A reply aider could not parse: its malformed block failed, the rest
+    /// of it was never applied.
+    fn malformed(&mut self, message: String, store: &mut Store) {
+        let bad = self
+            .reply_edits
+            .iter()
+            .copied()
+            .rev()
+            .find(|&at| store.get(at).is_some_and(|e| e.agent_verdict == Verdict::Pending));
+        for &at in &self.reply_edits {
+            if Some(at) == bad {
+                store.set_verdict(at, Verdict::Failed, Some(message.clone()));
+            } else {
+                store.set_verdict(at, Verdict::NotRun, None);
+            }
+        }
+    }
+
+    /// Brings the reply's edits up to date with its text so far.
+    fn sync(&mut self, text: &str, complete: bool, store: &mut Store) {
+        let found = match self.format {
+            EditFormat::Diff => blocks(text),
+            EditFormat::Udiff => udiff_hunks(text),
+            EditFormat::Whole => whole_files(text),
+        };
+        for (i, f) in found.into_iter().enumerate() {
+            let streaming = f.partial && !complete;
+            match self.reply_edits.get(i) {
+                Some(&at) => {
+                    store.set_path(at, &f.path);
+                    let changed = store
+                        .get(at)
+                        .is_some_and(|e| e.input != f.input || e.streaming != streaming);
+                    if changed && let Some(edit) = store.edit_mut(at) {
+                        edit.input = f.input;
+                        edit.streaming = streaming;
+                    }
+                    self.whole_contents[i] = f.whole;
+                }
+                None => {
+                    let at = store.push(f.tool, &f.path, f.input, streaming);
+                    self.reply_edits.push(at);
+                    self.whole_contents.push(f.whole);
+                }
+            }
+        }
+    }
+}
+
+fn is_failed_header(line: &str) -> bool {
+    line.starts_with("# ")
+        && line.contains(" SEARCH/REPLACE block")
+        && line.ends_with("failed to match!")
+}
+
+fn is_replace_marker(line: &str) -> bool {
+    let t = line.trim_end();
+    let run = t.chars().take_while(|&c| c == '>').count();
+    (5..=9).contains(&run) && t[run..] == *" REPLACE"
+}
+
+/// The SEARCH part of a block (Aider's or Cline's markers).
+fn search_text(block: &str) -> String {
+    let mut out = Vec::new();
+    let mut inside = false;
+    for line in block.lines() {
+        let t = line.trim_end();
+        if t.ends_with(" SEARCH") || t.ends_with(" SEARCH>") {
+            inside = true;
+        } else if inside && !t.is_empty() && t.chars().all(|c| c == '=') && t.len() >= 5 {
+            break;
+        } else if inside {
+            out.push(line);
+        }
+    }
+    out.join("\n")
+}
+
+fn blocks(text: &str) -> Vec<Found> {
+    crate::source::aider::parse(text)
+        .into_iter()
+        .map(|call| Found {
+            tool: AgentTool::AiderBlock,
+            path: call.path,
+            input: EditInput::SearchReplace(call.body),
+            partial: call.partial,
+            whole: None,
+        })
+        .collect()
+}
+
+/// One edit per `@@` hunk of the reply's `--- F` / `+++ F` diffs.
+fn udiff_hunks(text: &str) -> Vec<Found> {
+    let mut found: Vec<Found> = Vec::new();
+    let mut file: Option<String> = None;
+    let mut hunk: Option<String> = None;
+    let mut lines = text.split_inclusive('\n').peekable();
+    let close = |found: &mut Vec<Found>, file: &Option<String>, hunk: Option<String>, open| {
+        if let (Some(file), Some(body)) = (file, hunk) {
+            found.push(Found {
+                tool: AgentTool::AiderUdiff,
+                path: file.clone(),
+                input: EditInput::UnifiedDiff(format!("--- {file}\n+++ {file}\n{body}")),
+                partial: open,
+                whole: None,
+            });
+        }
+    };
+    while let Some(line) = lines.next() {
+        let bare = line.trim_end_matches(['\n', '\r']);
+        if let Some(old) = bare.strip_prefix("--- ")
+            && lines.peek().is_some_and(|n| n.starts_with("+++ "))
+        {
+            close(&mut found, &file, hunk.take(), false);
+            let new = lines.next().unwrap_or_default();
+            let new = new.trim_end_matches(['\n', '\r']).trim_start_matches("+++ ");
+            let name = if new == "/dev/null" { old } else { new };
+            file = Some(
+                name.trim()
+                    .trim_start_matches("a/")
+                    .trim_start_matches("b/")
+                    .to_string(),
+            );
+        } else if bare.starts_with("@@") {
+            close(&mut found, &file, hunk.take(), false);
+            hunk = Some(format!("{bare}\n"));
+        } else if bare.starts_with("```") {
+            close(&mut found, &file, hunk.take(), false);
+            file = None;
+        } else if let Some(h) = &mut hunk {
+            h.push_str(bare);
+            h.push('\n');
+        }
+    }
+    close(&mut found, &file, hunk.take(), true);
+    found
+}
+
+/// One edit per file name followed by a fenced whole content.
+fn whole_files(text: &str) -> Vec<Found> {
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let mut found = Vec::new();
+    let mut i = 1;
+    while i < lines.len() {
+        let fence = lines[i].trim_end();
+        let name = lines[i - 1].trim();
+        if fence.starts_with("```") && looks_like_path(name) {
+            let mut content = String::new();
+            let mut j = i + 1;
+            let mut closed = false;
+            while j < lines.len() {
+                if lines[j].trim_end() == "```" {
+                    closed = true;
+                    break;
+                }
+                content.push_str(lines[j]);
+                j += 1;
+            }
+            found.push(Found {
+                tool: AgentTool::AiderWhole,
+                path: name.to_string(),
+                input: EditInput::Whole(content.clone()),
+                partial: !closed,
+                whole: Some(content),
+            });
+            i = j + 1;
+        } else {
+            i += 1;
+        }
+    }
+    found
+}
+
+fn looks_like_path(name: &str) -> bool {
+    !name.is_empty()
+        && !name.contains(char::is_whitespace)
+        && !name.starts_with('#')
+        && !name.starts_with("```")
+        && (name.contains('.') || name.contains('/'))
+}
+
+/// Removes terminal escape sequences (CSI and OSC).
+fn strip_ansi(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\u{1b}' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('[') => {
+                for c in chars.by_ref() {
+                    if ('@'..='~').contains(&c) {
+                        break;
+                    }
+                }
+            }
+            Some(']') => {
+                while let Some(c) = chars.next() {
+                    if c == '\u{7}' {
+                        break;
+                    }
+                    if c == '\u{1b}' && chars.peek() == Some(&'\\') {
+                        chars.next();
+                        break;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
