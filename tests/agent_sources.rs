@@ -24,9 +24,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 use srview::source::agent::session::read_session;
-use srview::source::agent::{
-    AgentEdit, AgentKind, AgentReader, ContentOrigin, FileContent, Format, Verdict, detect,
-};
+use srview::source::agent::{AgentEdit, AgentReader, FileContent, Format, Verdict, detect};
 
 #[derive(Deserialize, Debug)]
 #[serde(rename_all = "camelCase")]
@@ -132,7 +130,10 @@ fn session_path(dir: &Path) -> PathBuf {
 }
 
 fn visit(dir: &Path, f: &mut dyn FnMut(&Path)) {
-    let mut entries: Vec<_> = fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut entries: Vec<_> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     entries.sort();
     for p in entries {
         if p.is_dir() {
@@ -161,7 +162,9 @@ fn must_carry(format: Format, edit: &AgentEdit) -> (bool, bool) {
         Format::ClineUiMessages | Format::ClineApiHistory => {
             (edit.agent_verdict == Verdict::Failed, applied)
         }
-        Format::AiderStdout | Format::AiderHistory => (false, applied && edit.tool.name() == "aider-whole"),
+        Format::AiderStdout | Format::AiderHistory => {
+            (false, applied && edit.tool.name() == "aider-whole")
+        }
         _ => (false, false),
     }
 }
@@ -187,8 +190,16 @@ fn compare(format: Format, want: &[ExpectedEdit], got: &[AgentEdit]) -> Vec<Stri
             }
         };
         field("seq", g.seq == w.seq, format!("{}", g.seq));
-        field("file", g.file == w.file, format!("{:?} != {:?}", g.file, w.file));
-        field("tool", g.tool.name() == w.tool, format!("{} != {}", g.tool.name(), w.tool));
+        field(
+            "file",
+            g.file == w.file,
+            format!("{:?} != {:?}", g.file, w.file),
+        );
+        field(
+            "tool",
+            g.tool.name() == w.tool,
+            format!("{} != {}", g.tool.name(), w.tool),
+        );
         field(
             "agentVerdict",
             g.agent_verdict.name() == w.agent_verdict,
@@ -199,7 +210,11 @@ fn compare(format: Format, want: &[ExpectedEdit], got: &[AgentEdit]) -> Vec<Stri
             g.agent_message == w.agent_message,
             format!("{:?} != {:?}", g.agent_message, w.agent_message),
         );
-        field("streaming", !g.streaming, "still streaming at the end".into());
+        field(
+            "streaming",
+            !g.streaming,
+            "still streaming at the end".into(),
+        );
         let (need_before, need_after) = must_carry(format, g);
         match text(g.before()) {
             Some(b) => field(
@@ -223,7 +238,7 @@ fn compare(format: Format, want: &[ExpectedEdit], got: &[AgentEdit]) -> Vec<Stri
 
 /// The workspace a live stream that does not name one ran in.
 fn live_workspace(format: Format) -> Option<&'static str> {
-    (format == Format::ClineCliJson).then_some("/home/user/project")
+    matches!(format, Format::ClineCliJson | Format::CodexExecJson).then_some("/home/user/project")
 }
 
 #[derive(Default)]
@@ -240,7 +255,9 @@ fn every_capture_reads_to_its_expected_edits() {
     for dir in scenarios() {
         let label = dir.strip_prefix(fixtures()).unwrap().display().to_string();
         let want = expected(&dir);
-        let t = tally.entry(format!("{} {}", want.agent, want.version)).or_default();
+        let t = tally
+            .entry(format!("{} {}", want.agent, want.version))
+            .or_default();
         t.edits += want.edits.len();
 
         // Session path.
@@ -262,7 +279,9 @@ fn every_capture_reads_to_its_expected_edits() {
         }
 
         // Live path, whole and in random pieces: the same edits each time.
-        let Some(live) = live_file(&dir) else { continue };
+        let Some(live) = live_file(&dir) else {
+            continue;
+        };
         let bytes = fs::read(&live).unwrap();
         let Some((kind, format)) = detect(&bytes[..bytes.len().min(4096)]) else {
             // The styled text outputs (Cline CLI without --json, Cline
@@ -319,7 +338,12 @@ fn every_capture_reads_to_its_expected_edits() {
             t.session, t.live, t.edits
         );
     }
-    assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "{} problems:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
     assert_eq!(tally.len(), 6, "agent versions covered: {:?}", tally.keys());
 }
 
@@ -346,4 +370,365 @@ fn sorted_by_file(edits: &[AgentEdit]) -> Vec<AgentEdit> {
         e.seq = i + 1;
     }
     edits
+}
+
+fn fixture(rel: &str) -> Vec<u8> {
+    fs::read(fixtures().join(rel)).unwrap()
+}
+
+/// Feeds `bytes` line by line, calling `each` after every line.
+fn feed_lines(reader: &mut AgentReader, bytes: &[u8], mut each: impl FnMut(&AgentReader)) {
+    for line in bytes.split_inclusive(|&b| b == b'\n') {
+        reader.feed(line);
+        each(reader);
+    }
+}
+
+#[test]
+fn claude_code_edits_are_previewed_while_their_input_streams() {
+    use srview::dialect::edit::Field;
+    use srview::source::agent::{AgentEvent, EditInput};
+    let bytes = fixture("claude-code-2.1.328/a_edits_ok/stdout.jsonl");
+    let mut reader = AgentReader::new(
+        srview::source::agent::AgentKind::ClaudeCode,
+        Format::ClaudeStreamJson,
+    );
+    let mut partial_new_lengths = Vec::new();
+    let mut events = Vec::new();
+    for line in bytes.split_inclusive(|&b| b == b'\n') {
+        events.extend(reader.feed(line));
+        if let Some(edit) = reader.edits().first()
+            && edit.streaming
+            && let EditInput::Partial(p) = &edit.input
+            && p.streaming == Some(Field::New)
+        {
+            assert_eq!(edit.file, "inventory.py");
+            assert_eq!(edit.agent_verdict, Verdict::Pending);
+            partial_new_lengths.push(p.new.as_deref().map_or(0, str::len));
+        }
+    }
+    assert!(
+        partial_new_lengths.len() >= 3 && partial_new_lengths.windows(2).all(|w| w[0] < w[1]),
+        "new_string grows piece by piece: {partial_new_lengths:?}"
+    );
+    assert_eq!(events.first(), Some(&AgentEvent::Version("2.1.328".into())));
+    assert!(events.contains(&AgentEvent::Started(1)));
+    assert!(events.contains(&AgentEvent::Finished(2)));
+    let started = events.iter().position(|e| *e == AgentEvent::Started(1));
+    let finished = events.iter().position(|e| *e == AgentEvent::Finished(1));
+    assert!(started < finished);
+    let edits = reader.finish();
+    assert!(matches!(edits[0].input, EditInput::Exact(_)));
+    assert!(!edits[0].streaming);
+}
+
+#[test]
+fn codex_app_server_patch_streams_before_it_is_applied() {
+    let bytes = fixture("codex-0.169.0/h_appserver_success_streaming_slow/app-server.jsonl");
+    let mut reader = AgentReader::new(
+        srview::source::agent::AgentKind::Codex,
+        Format::CodexAppServer,
+    );
+    let mut streaming_seen = 0;
+    feed_lines(&mut reader, &bytes, |r| {
+        if let Some(e) = r.edits().first()
+            && e.streaming
+        {
+            assert_eq!(e.agent_verdict, Verdict::Pending);
+            streaming_seen += 1;
+        }
+    });
+    assert!(
+        streaming_seen >= 3,
+        "patchUpdated pieces seen: {streaming_seen}"
+    );
+    assert_eq!(reader.version(), Some("0.169.0"));
+    assert_eq!(reader.finish()[0].agent_verdict, Verdict::Applied);
+}
+
+#[test]
+fn aider_blocks_appear_while_the_reply_streams_and_error_echoes_are_not_edits() {
+    let bytes = fixture("aider-0.86.2/b_nomatch_retry/stdout.txt");
+    let mut reader = AgentReader::new(srview::source::agent::AgentKind::Aider, Format::AiderStdout);
+    let mut streaming_seen = false;
+    for piece in bytes.chunks(7) {
+        reader.feed(piece);
+        if reader.edits().iter().any(|e| e.streaming) {
+            streaming_seen = true;
+        }
+        // The failure report echoes the failed block: never a third edit.
+        assert!(reader.edits().len() <= 2);
+    }
+    assert!(streaming_seen);
+    let edits = reader.finish();
+    assert_eq!(edits.len(), 2);
+    assert_eq!(edits[0].agent_verdict, Verdict::Failed);
+    assert_eq!(edits[1].agent_verdict, Verdict::Applied);
+}
+
+#[test]
+fn cline_classic_ui_messages_rewritten_in_place_give_the_edit_as_it_grows() {
+    use srview::source::agent::AgentEvent;
+    let dir = fixtures().join("cline-classic-2.18.0/a_ok/ui_messages");
+    let index: Vec<(u64, String)> =
+        serde_json::from_slice(&fs::read(dir.join("index.json")).unwrap()).unwrap();
+    let mut reader = AgentReader::new(
+        srview::source::agent::AgentKind::ClineClassic,
+        Format::ClineUiMessages,
+    );
+    let mut lengths = Vec::new();
+    for (_, name) in &index {
+        let events = reader.snapshot(&fs::read(dir.join(name)).unwrap());
+        if let Some(edit) = reader.edits().first() {
+            assert_eq!(edit.seq, 1);
+            assert_eq!(edit.file, "calc.py");
+            if let srview::source::agent::EditInput::SearchReplace(diff) = &edit.input
+                && edit.streaming
+            {
+                if lengths.last().is_none_or(|&l| l < diff.len()) {
+                    assert!(
+                        events.contains(&AgentEvent::Updated(1))
+                            || events.contains(&AgentEvent::Started(1)),
+                        "a grown diff is reported: {events:?}"
+                    );
+                }
+                lengths.push(diff.len());
+            }
+        }
+    }
+    assert!(
+        lengths.len() >= 5 && lengths.windows(2).all(|w| w[0] <= w[1]),
+        "the diff grows version by version: {lengths:?}"
+    );
+    let want = expected(&fixtures().join("cline-classic-2.18.0/a_ok"));
+    let edits = reader.finish();
+    assert_eq!(edits.len(), 1);
+    assert_eq!(edits[0].agent_verdict, Verdict::Applied);
+    assert_eq!(
+        edits[0].after().and_then(FileContent::text),
+        want.edits[0].content_after.as_deref()
+    );
+}
+
+#[test]
+fn a_torn_last_line_is_read_once_it_grows() {
+    let bytes = fixture("claude-code-2.1.328/b_edit_nomatch/stdout.jsonl");
+    // Cut inside the line holding the second edit's failed result.
+    let cut = bytes
+        .windows(b"String to replace not found".len())
+        .position(|w| w == b"String to replace not found")
+        .unwrap();
+    let mut reader = AgentReader::new(
+        srview::source::agent::AgentKind::ClaudeCode,
+        Format::ClaudeStreamJson,
+    );
+    reader.feed(&bytes[..cut]);
+    assert_eq!(reader.edits().len(), 2);
+    assert_eq!(reader.edits()[1].agent_verdict, Verdict::Pending);
+    assert!(reader.errors().is_empty(), "a torn line is not an error");
+    reader.feed(&bytes[cut..]);
+    assert_eq!(reader.edits()[1].agent_verdict, Verdict::Failed);
+}
+
+#[test]
+fn unknown_lines_types_and_fields_are_skipped() {
+    let bytes = fixture(
+        "codex-0.169.0/c_add_and_update/session/sessions/2026/11/30/rollout-2026-11-30T16-45-00-01a22d58-6fe2-79a3-985a-6ffbf75fe046.jsonl",
+    );
+    let clean = srview::source::agent::read_all(Format::CodexRollout, &bytes[..]).unwrap();
+    let mut noisy = Vec::new();
+    for line in bytes.split_inclusive(|&b| b == b'\n') {
+        noisy.extend_from_slice(b"{\"type\":\"future_kind\",\"payload\":{\"x\":[1,2]}}\n");
+        // An unknown field in a known line.
+        let line = String::from_utf8_lossy(line).replacen("{", "{\"new_field\":true,", 1);
+        noisy.extend_from_slice(line.as_bytes());
+    }
+    noisy.extend_from_slice(b"not json at all\n");
+    let read = srview::source::agent::read_all(Format::CodexRollout, &noisy[..]).unwrap();
+    assert_eq!(read.edits(), clean.edits());
+    assert_eq!(read.errors().len(), 1, "{:?}", read.errors());
+    assert_eq!(
+        read.errors()[0].to_string(),
+        format!(
+            "Codex 0.169.0: line {} skipped: not a JSON object of this format (expected ident at line 1 column 2)",
+            bytes
+                .split(|&b| b == b'\n')
+                .filter(|l| !l.is_empty())
+                .count()
+                * 2
+                + 1
+        )
+    );
+}
+
+#[test]
+fn a_missing_field_is_one_clear_error_naming_agent_and_version() {
+    let stream = concat!(
+        r#"{"type":"system","subtype":"init","cwd":"/p","claude_code_version":"2.1.999"}"#,
+        "\n",
+        r#"{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Edit","input":{"file_path":"/p/a.py","new_string":"x"}}]}}"#,
+        "\n",
+    );
+    let mut reader = AgentReader::new(
+        srview::source::agent::AgentKind::ClaudeCode,
+        Format::ClaudeStreamJson,
+    );
+    reader.feed(stream.as_bytes());
+    assert!(reader.finish().is_empty());
+    let errors: Vec<String> = reader.errors().iter().map(ToString::to_string).collect();
+    assert_eq!(
+        errors,
+        [
+            "Claude Code 2.1.999: the Edit tool input at line 2 has no `old_string`; this edit \
+          cannot be previewed (the agent's output format may have changed)"
+        ]
+    );
+}
+
+#[test]
+fn a_long_session_is_read_in_pieces() {
+    // 1,000 Claude Code edits in one session file, read through a reader
+    // that hands out 4 KiB at a time.
+    let mut session = String::new();
+    for i in 0..1000 {
+        session.push_str(&format!(
+            r#"{{"type":"assistant","sessionId":"s","version":"2.1.328","cwd":"/p","message":{{"content":[{{"type":"tool_use","id":"t{i}","name":"Edit","input":{{"file_path":"/p/f{m}.py","old_string":"a{i}","new_string":"b{i}"}}}}]}}}}"#,
+            m = i % 7
+        ));
+        session.push('\n');
+        let result = if i % 10 == 0 {
+            format!(
+                r#"{{"type":"tool_result","tool_use_id":"t{i}","is_error":true,"content":"nope {i}"}}"#
+            )
+        } else {
+            format!(r#"{{"type":"tool_result","tool_use_id":"t{i}","content":"ok"}}"#)
+        };
+        session.push_str(&format!(
+            r#"{{"type":"user","sessionId":"s","message":{{"content":[{result}]}}}}"#
+        ));
+        session.push('\n');
+    }
+    struct Slow<'a>(&'a [u8]);
+    impl std::io::Read for Slow<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = buf.len().min(4096).min(self.0.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+    let reader =
+        srview::source::agent::read_all(Format::ClaudeSessionJsonl, Slow(session.as_bytes()))
+            .unwrap();
+    let edits = reader.edits();
+    assert_eq!(edits.len(), 1000);
+    assert_eq!(edits[999].seq, 1000);
+    assert_eq!(edits[999].file, "f5.py");
+    assert_eq!(
+        edits
+            .iter()
+            .filter(|e| e.agent_verdict == Verdict::Failed)
+            .count(),
+        100
+    );
+    assert_eq!(edits[10].agent_message.as_deref(), Some("nope 10"));
+}
+
+/// Every live stream and session file of the captures, with its format.
+fn all_inputs() -> Vec<(Format, Vec<u8>)> {
+    let mut out = Vec::new();
+    for dir in scenarios() {
+        if let Some(live) = live_file(&dir) {
+            let bytes = fs::read(&live).unwrap();
+            if let Some((_, format)) = detect(&bytes[..bytes.len().min(4096)]) {
+                out.push((format, bytes));
+            }
+        }
+        let session = session_path(&dir);
+        let file = if session.is_dir() {
+            srview::source::agent::session::session_file(&session).unwrap()
+        } else {
+            session
+        };
+        let bytes = fs::read(&file).unwrap();
+        let (_, format) = srview::source::agent::detect_path(&file, &bytes).unwrap();
+        out.push((format, bytes));
+    }
+    out
+}
+
+const FORMATS: [Format; 11] = [
+    Format::ClaudeStreamJson,
+    Format::ClaudeSessionJsonl,
+    Format::CodexExecJson,
+    Format::CodexAppServer,
+    Format::CodexRollout,
+    Format::ClineCliJson,
+    Format::ClineCliMessages,
+    Format::ClineUiMessages,
+    Format::ClineApiHistory,
+    Format::AiderStdout,
+    Format::AiderHistory,
+];
+
+mod props {
+    use super::*;
+    use proptest::prelude::*;
+    use std::sync::OnceLock;
+
+    fn inputs() -> &'static [(Format, Vec<u8>)] {
+        static INPUTS: OnceLock<Vec<(Format, Vec<u8>)>> = OnceLock::new();
+        INPUTS.get_or_init(all_inputs)
+    }
+
+    /// Reads `bytes` cut at `cut` in pieces from `seed`, read as `format`.
+    fn read(format: Format, bytes: &[u8], seed: u64) -> Vec<AgentEdit> {
+        let mut reader = AgentReader::new(format.agent(), format);
+        feed_chunked(&mut reader, bytes, seed | 1);
+        let edits = reader.finish().to_vec();
+        for (i, e) in edits.iter().enumerate() {
+            assert_eq!(e.seq, i + 1);
+            assert_ne!(
+                e.agent_verdict,
+                Verdict::Pending,
+                "finished means a verdict"
+            );
+        }
+        for error in reader.errors() {
+            assert!(error.to_string().starts_with(format.agent().display_name()));
+        }
+        edits
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+        /// Any capture, truncated anywhere, in any pieces, as its own
+        /// format or any other: no panic, seq from 1, every edit decided.
+        #[test]
+        fn truncated_captures_in_random_pieces_never_panic(
+            which in 0usize..1000,
+            cut in 0.0f64..=1.0,
+            seed in any::<u64>(),
+            other in 0usize..FORMATS.len(),
+            same in any::<bool>(),
+        ) {
+            let (format, bytes) = &inputs()[which % inputs().len()];
+            let end = (bytes.len() as f64 * cut) as usize;
+            let format = if same { *format } else { FORMATS[other] };
+            read(format, &bytes[..end], seed);
+        }
+
+        /// Arbitrary bytes and JSON-ish text in every format.
+        #[test]
+        fn arbitrary_input_never_panics(
+            bytes in proptest::collection::vec(any::<u8>(), 0..400),
+            text in "[\\[\\]{}\"\\\\:,a-z0-9 \n<>=@+*-]{0,400}",
+            seed in any::<u64>(),
+            format in 0usize..FORMATS.len(),
+        ) {
+            read(FORMATS[format], &bytes, seed);
+            read(FORMATS[format], text.as_bytes(), seed);
+        }
+    }
 }

@@ -129,7 +129,7 @@ impl Parser {
             Mode::ErrorsTail => self.errors_tail(&line, store),
             Mode::Echo => {
                 if line.starts_with("^^^ ") {
-                    self.echo.push(line);
+                    self.echo.push(line.trim_end().to_string());
                     let message = self.echo.join("\n");
                     self.echo.clear();
                     self.malformed(message, store);
@@ -199,7 +199,8 @@ impl Parser {
     }
 
     fn errors(&mut self, line: &str, store: &mut Store) {
-        const HEAD: &str = "## SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in ";
+        const HEAD: &str =
+            "## SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in ";
         if let Some(file) = line.strip_prefix(HEAD) {
             self.section = Some((file.trim().to_string(), vec![line.to_string()]));
             return;
@@ -274,12 +275,11 @@ impl Parser {
     /// A reply aider could not parse: its malformed block failed, the rest
     /// of it was never applied.
     fn malformed(&mut self, message: String, store: &mut Store) {
-        let bad = self
-            .reply_edits
-            .iter()
-            .copied()
-            .rev()
-            .find(|&at| store.get(at).is_some_and(|e| e.agent_verdict == Verdict::Pending));
+        let bad = self.reply_edits.iter().copied().rev().find(|&at| {
+            store
+                .get(at)
+                .is_some_and(|e| e.agent_verdict == Verdict::Pending)
+        });
         for &at in &self.reply_edits {
             if Some(at) == bad {
                 store.set_verdict(at, Verdict::Failed, Some(message.clone()));
@@ -386,7 +386,9 @@ fn udiff_hunks(text: &str) -> Vec<Found> {
         {
             close(&mut found, &file, hunk.take(), false);
             let new = lines.next().unwrap_or_default();
-            let new = new.trim_end_matches(['\n', '\r']).trim_start_matches("+++ ");
+            let new = new
+                .trim_end_matches(['\n', '\r'])
+                .trim_start_matches("+++ ");
             let name = if new == "/dev/null" { old } else { new };
             file = Some(
                 name.trim()

@@ -258,7 +258,12 @@ impl Parser {
     }
 
     fn tool_result(&mut self, block: Block, result: Option<&Value>, store: &mut Store) {
-        let Some(at) = block.tool_use_id.as_ref().and_then(|id| self.by_id.get(id)).copied() else {
+        let Some(at) = block
+            .tool_use_id
+            .as_ref()
+            .and_then(|id| self.by_id.get(id))
+            .copied()
+        else {
             return;
         };
         if block.is_error == Some(true) {
@@ -281,8 +286,13 @@ impl Parser {
         if let Some(before) = &before {
             store.set_before(at, before.clone());
         }
-        let Some(recorded) = store.get(at) else { return };
-        match (&recorded.input, result.get("content").and_then(Value::as_str)) {
+        let Some(recorded) = store.get(at) else {
+            return;
+        };
+        match (
+            &recorded.input,
+            result.get("content").and_then(Value::as_str),
+        ) {
             (EditInput::Exact(Edit::ClaudeWrite { .. }), Some(content)) => {
                 store.set_after(
                     at,

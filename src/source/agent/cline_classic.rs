@@ -76,7 +76,7 @@ impl UiParser {
                     .and_then(|t| serde_json::from_str::<ApiRequest>(t).ok())
                     .and_then(|r| r.request);
                 if let Some(request) = request {
-                    tool_results(&request, store);
+                    tool_results(&request, store, true);
                 }
             }
             _ => {}
@@ -146,9 +146,10 @@ pub(super) fn api_history(text: &str, store: &mut Store) {
                 "assistant" => {
                     for call in transcript::parse(&text) {
                         let (tool, input) = match call.kind {
-                            CallKind::ReplaceInFile => {
-                                (AgentTool::ReplaceInFile, EditInput::SearchReplace(call.body))
-                            }
+                            CallKind::ReplaceInFile => (
+                                AgentTool::ReplaceInFile,
+                                EditInput::SearchReplace(call.body),
+                            ),
                             CallKind::WriteToFile => {
                                 (AgentTool::WriteToFile, EditInput::Whole(call.body))
                             }
@@ -156,7 +157,7 @@ pub(super) fn api_history(text: &str, store: &mut Store) {
                         store.push(tool, &call.path, input, false);
                     }
                 }
-                "user" => tool_results(&text, store),
+                "user" => tool_results(&text, store, false),
                 _ => {}
             }
         }
@@ -165,7 +166,7 @@ pub(super) fn api_history(text: &str, store: &mut Store) {
 
 /// Applies every `[tool for 'path'] Result:` in `text` to the first edit of
 /// that tool and file still without a verdict.
-fn tool_results(text: &str, store: &mut Store) {
+fn tool_results(text: &str, store: &mut Store, create_missing: bool) {
     let Some(rest) = text.strip_prefix('[') else {
         return;
     };
@@ -182,15 +183,22 @@ fn tool_results(text: &str, store: &mut Store) {
         _ => return,
     };
     let file = store.relative(path);
-    let Some(at) = store.edits().iter().position(|e| {
-        e.tool == tool && e.file == file && e.agent_verdict == Verdict::Pending
-    }) else {
-        return;
-    };
     let body = body.trim_start_matches('\n');
     if body.starts_with("(tool did not return anything)") {
         return;
     }
+    let pending = store
+        .edits()
+        .iter()
+        .position(|e| e.tool == tool && e.file == file && e.agent_verdict == Verdict::Pending);
+    let at = match pending {
+        Some(at) => at,
+        // The CLI's message stream leaves out a tool message that stays
+        // partial (a diff that failed while streaming): the result is all
+        // it shows of that edit.
+        None if create_missing => store.push(tool, path, EditInput::NotRecorded, false),
+        None => return,
+    };
     if let Some(error) = between(body, "<error>\n", "\n</error>") {
         store.set_verdict(at, Verdict::Failed, Some(error.to_string()));
         if let Some(content) = tagged(error, "file_content") {
@@ -200,7 +208,14 @@ fn tool_results(text: &str, store: &mut Store) {
         store.set_verdict(at, Verdict::NotRun, None);
     } else {
         store.set_verdict(at, Verdict::Applied, None);
-        if let Some(content) = tagged(body, "final_file_content") {
+        if let Some(mut content) = tagged(body, "final_file_content") {
+            // A created file is quoted with a line end it does not have on
+            // disk: the written content is the tool's own.
+            if let Some(EditInput::Whole(written)) = store.get(at).map(|e| &e.input)
+                && content.strip_suffix('\n') == Some(written.as_str())
+            {
+                content = written.clone();
+            }
             store.set_after(at, FileContent::Text(content), ContentOrigin::Recorded);
         }
     }

@@ -100,12 +100,8 @@ fn tool_call(tool: &str, input: Option<&Value>, store: &mut Store) -> Option<Cal
             let json = input.map(Value::to_string).unwrap_or_default();
             match Edit::from_tool_input("editor", &json) {
                 Ok(edit) => {
-                    let at = store.push(
-                        AgentTool::Editor,
-                        &edit.path().to_string(),
-                        EditInput::Exact(edit),
-                        false,
-                    );
+                    let path = edit.path().to_string();
+                    let at = store.push(AgentTool::Editor, &path, EditInput::Exact(edit), false);
                     Some(vec![(at, file_of(store, at))])
                 }
                 Err(e) => {

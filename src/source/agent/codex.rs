@@ -373,8 +373,7 @@ impl RolloutParser {
                         (at, file, s.kind)
                     })
                     .collect();
-                self.calls
-                    .insert(call.call_id.unwrap_or_default(), edits);
+                self.calls.insert(call.call_id.unwrap_or_default(), edits);
             }
             "custom_tool_call_output" | "function_call_output" => {
                 let Some(edits) = call.call_id.as_ref().and_then(|id| self.calls.get(id)) else {
@@ -418,12 +417,16 @@ impl RolloutParser {
         if payload.get("type").and_then(Value::as_str) != Some("item_completed") {
             return;
         }
-        let Some(item) = payload.get("item") else { return };
+        let Some(item) = payload.get("item") else {
+            return;
+        };
         if item.get("type").and_then(Value::as_str) != Some("FileChange") {
             return;
         }
         let id = item.get("id").and_then(Value::as_str).unwrap_or("");
-        let Some(edits) = self.calls.get(id) else { return };
+        let Some(edits) = self.calls.get(id) else {
+            return;
+        };
         let completed = item.get("status").and_then(Value::as_str) == Some("completed");
         let Some(changes) = item.get("changes").and_then(Value::as_object) else {
             return;
@@ -455,6 +458,9 @@ impl RolloutParser {
 fn names_file(message: &str, file: &str) -> bool {
     message.match_indices(file).any(|(i, _)| {
         let before = message[..i].chars().last();
-        matches!(before, None | Some('/') | Some(' ') | Some('\n') | Some('\''))
+        matches!(
+            before,
+            None | Some('/') | Some(' ') | Some('\n') | Some('\'')
+        )
     })
 }

@@ -41,7 +41,8 @@ pub fn detect(first: &[u8]) -> Option<(AgentKind, Format)> {
         if line.starts_with("# aider chat started at") {
             return Some((AgentKind::Aider, Format::AiderHistory));
         }
-        if line.starts_with("Following task conversation") || line.starts_with("*Conversation history")
+        if line.starts_with("Following task conversation")
+            || line.starts_with("*Conversation history")
         {
             return Some((AgentKind::ClineClassic, Format::ClineUiMessages));
         }

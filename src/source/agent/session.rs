@@ -14,7 +14,10 @@ use super::{AgentReader, Format, detect_path};
 /// Why a session cannot be read.
 #[derive(Debug)]
 pub enum SessionError {
-    Io { path: PathBuf, source: std::io::Error },
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     /// Neither the name nor the first lines say which agent wrote it.
     Unrecognised { path: PathBuf },
 }
@@ -156,11 +159,13 @@ fn side_files(file: &Path, format: Format, reader: &mut AgentReader, use_cwd: bo
     match format {
         Format::ClineCliMessages => {
             let name = file.file_name().map(|n| n.to_string_lossy().to_string());
-            let Some(id) = name.as_deref().and_then(|n| n.strip_suffix(".messages.json")) else {
+            let Some(id) = name
+                .as_deref()
+                .and_then(|n| n.strip_suffix(".messages.json"))
+            else {
                 return;
             };
-            let Some(manifest) = read_json::<ClineManifest>(&dir.join(format!("{id}.json")))
-            else {
+            let Some(manifest) = read_json::<ClineManifest>(&dir.join(format!("{id}.json"))) else {
                 return;
             };
             if use_cwd && let Some(cwd) = &manifest.cwd {
