@@ -170,8 +170,15 @@ fn must_carry(format: Format, edit: &AgentEdit) -> (bool, bool) {
 }
 
 /// Compares `got` with the expected edits; returns the mismatches.
-fn compare(format: Format, want: &[ExpectedEdit], got: &[AgentEdit]) -> Vec<String> {
+fn compare(
+    format: Format,
+    want: &[ExpectedEdit],
+    got: &[AgentEdit],
+    contents: &mut usize,
+) -> Vec<String> {
     let mut problems = Vec::new();
+    *contents += got.iter().filter(|e| e.before().is_some()).count();
+    *contents += got.iter().filter(|e| e.after().is_some()).count();
     if want.len() != got.len() {
         problems.push(format!(
             "{} edits, expected {}: {:?}",
@@ -216,6 +223,15 @@ fn compare(format: Format, want: &[ExpectedEdit], got: &[AgentEdit]) -> Vec<Stri
             "still streaming at the end".into(),
         );
         let (need_before, need_after) = must_carry(format, g);
+        let updated_by_codex = format == Format::CodexRollout
+            && g.agent_verdict == Verdict::Applied
+            && !matches!(&g.input, srview::source::agent::EditInput::ApplyPatch(p)
+                if p.contains("*** Add File: "));
+        field(
+            "agent_diff",
+            !updated_by_codex || g.agent_diff.as_ref().is_some_and(|d| d.contains("@@")),
+            "Codex's recorded diff missing".into(),
+        );
         match text(g.before()) {
             Some(b) => field(
                 "contentBefore",
@@ -243,6 +259,7 @@ fn live_workspace(format: Format) -> Option<&'static str> {
 
 #[derive(Default)]
 struct Tally {
+    contents: usize,
     live: usize,
     session: usize,
     edits: usize,
@@ -264,7 +281,12 @@ fn every_capture_reads_to_its_expected_edits() {
         match read_session(&session_path(&dir), None) {
             Ok(reader) => {
                 assert_eq!(reader.kind().name(), want.agent, "{label}: session agent");
-                for p in compare(reader.format(), &want.edits, reader.edits()) {
+                for p in compare(
+                    reader.format(),
+                    &want.edits,
+                    reader.edits(),
+                    &mut t.contents,
+                ) {
                     problems.push(format!("{label} (session {:?}): {p}", reader.format()));
                 }
                 if reader.version() != Some(want.version.as_str()) {
@@ -313,7 +335,7 @@ fn every_capture_reads_to_its_expected_edits() {
                     } else {
                         edits.clone()
                     };
-                    for p in compare(format, &want_edits, &got) {
+                    for p in compare(format, &want_edits, &got, &mut t.contents) {
                         problems.push(format!("{label} (live {format:?}): {p}"));
                     }
                     if let Some(v) = reader.version()
@@ -334,8 +356,9 @@ fn every_capture_reads_to_its_expected_edits() {
     }
     for (agent, t) in &tally {
         println!(
-            "{agent}: {} scenarios via session, {} via live stream, {} expected edits",
-            t.session, t.live, t.edits
+            "{agent}: {} scenarios via session, {} via live stream, {} expected edits, \
+             {} contents before/after compared",
+            t.session, t.live, t.edits, t.contents
         );
     }
     assert!(
@@ -731,4 +754,64 @@ mod props {
             read(FORMATS[format], text.as_bytes(), seed);
         }
     }
+}
+
+#[test]
+fn contents_are_not_chained_across_a_shell_command() {
+    let line = |s: &str| format!("{s}\n");
+    let mut stream = String::new();
+    stream +=
+        &line(r#"{"type":"system","subtype":"init","cwd":"/p","claude_code_version":"2.1.328"}"#);
+    stream += &line(
+        r#"{"type":"assistant","message":{"content":[{"type":"tool_use","id":"e1","name":"Edit","input":{"file_path":"/p/a.py","old_string":"x = 1","new_string":"x = 2"}}]}}"#,
+    );
+    stream += &line(
+        r#"{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"e1","content":"ok"}]},"tool_use_result":{"filePath":"/p/a.py","originalFile":"x = 1\n"}}"#,
+    );
+    stream += &line(
+        r#"{"type":"assistant","message":{"content":[{"type":"tool_use","id":"e2","name":"Edit","input":{"file_path":"/p/a.py","old_string":"x = 9","new_string":"x = 3"}}]}}"#,
+    );
+    stream += &line(
+        r#"{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"e2","is_error":true,"content":"no"}]}}"#,
+    );
+    let with_shell = stream.clone()
+        + &line(
+            r#"{"type":"assistant","message":{"content":[{"type":"tool_use","id":"b1","name":"Bash","input":{"command":"sed -i s/2/5/ a.py"}}]}}"#,
+        );
+    let last = line(
+        r#"{"type":"assistant","message":{"content":[{"type":"tool_use","id":"e3","name":"Edit","input":{"file_path":"/p/a.py","old_string":"x = 8","new_string":"x = 4"}}]}}"#,
+    ) + &line(
+        r#"{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"e3","is_error":true,"content":"no"}]}}"#,
+    );
+    let read = |text: String| {
+        srview::source::agent::read_all(Format::ClaudeStreamJson, text.as_bytes()).unwrap()
+    };
+    let plain = read(stream + &last);
+    let edits = plain.edits();
+    assert_eq!(
+        edits[0].after().and_then(FileContent::text),
+        Some("x = 2\n")
+    );
+    assert_eq!(
+        edits[0].content_after.as_ref().map(|c| c.origin),
+        Some(srview::source::agent::ContentOrigin::Derived)
+    );
+    for e in &edits[1..] {
+        assert_eq!(e.before().and_then(FileContent::text), Some("x = 2\n"));
+        assert_eq!(
+            e.content_before.as_ref().map(|c| c.origin),
+            Some(srview::source::agent::ContentOrigin::Chained)
+        );
+    }
+    let shelled = read(with_shell + &last);
+    assert_eq!(shelled.edits().len(), 3);
+    assert_eq!(
+        shelled.edits()[1].before().and_then(FileContent::text),
+        Some("x = 2\n")
+    );
+    assert_eq!(
+        shelled.edits()[2].content_before,
+        None,
+        "a shell ran before it"
+    );
 }

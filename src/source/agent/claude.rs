@@ -101,6 +101,14 @@ fn edit_tool(name: &str) -> Option<(&'static str, AgentTool)> {
     }
 }
 
+/// Claude Code tools that never write files.
+fn is_read_only(name: &str) -> bool {
+    matches!(
+        name,
+        "Read" | "Glob" | "Grep" | "LS" | "TodoWrite" | "WebFetch" | "WebSearch" | "ToolSearch"
+    )
+}
+
 /// A tool result's text: a string, or the text blocks of an array.
 pub(super) fn result_text(content: &Value) -> String {
     match content {
@@ -226,6 +234,9 @@ impl Parser {
 
     fn tool_use(&mut self, block: Block, store: &mut Store) {
         let Some((name, tool)) = block.name.as_deref().and_then(edit_tool) else {
+            if !block.name.as_deref().is_some_and(is_read_only) {
+                store.barrier();
+            }
             return;
         };
         let json = block.input.map(|v| v.to_string()).unwrap_or_default();

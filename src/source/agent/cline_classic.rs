@@ -69,6 +69,7 @@ impl UiParser {
         };
         match kind {
             Some("tool") => self.tool(&message, store),
+            Some("command") => store.barrier(),
             Some("api_req_started") => {
                 let request = message
                     .text
@@ -144,6 +145,9 @@ pub(super) fn api_history(text: &str, store: &mut Store) {
         for text in texts {
             match role {
                 "assistant" => {
+                    if text.contains("<execute_command>") {
+                        store.barrier();
+                    }
                     for call in transcript::parse(&text) {
                         let (tool, input) = match call.kind {
                             CallKind::ReplaceInFile => (

@@ -137,8 +137,28 @@ fn tool_call(tool: &str, input: Option<&Value>, store: &mut Store) -> Option<Cal
                     .collect(),
             )
         }
-        _ => None,
+        other => {
+            if !is_read_only(other) {
+                store.barrier();
+            }
+            None
+        }
     }
+}
+
+/// Cline CLI tools that never write files.
+fn is_read_only(name: &str) -> bool {
+    [
+        "read",
+        "search",
+        "list",
+        "fetch",
+        "ask",
+        "attempt_completion",
+        "skill",
+    ]
+    .iter()
+    .any(|p| name.starts_with(p))
 }
 
 fn file_of(store: &Store, at: usize) -> String {

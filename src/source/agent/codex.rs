@@ -209,6 +209,13 @@ impl AppServerParser {
                 }
             }
             "item/started" | "item/completed" => {
+                let kind = params
+                    .get("item")
+                    .and_then(|i| i.get("type"))
+                    .and_then(Value::as_str);
+                if matches!(kind, Some("commandExecution" | "mcpToolCall")) {
+                    store.barrier();
+                }
                 let Some(item) = params
                     .get("item")
                     .and_then(|i| serde_json::from_value::<FileChangeItem>(i.clone()).ok())
@@ -224,6 +231,11 @@ impl AppServerParser {
                         match item.status.as_deref() {
                             Some("completed") => {
                                 store.set_verdict(at, Verdict::Applied, None);
+                                if !change.is_add()
+                                    && let Some(edit) = store.edit_mut(at)
+                                {
+                                    edit.agent_diff = change.diff.clone();
+                                }
                                 if change.is_add() {
                                     store.set_before(at, FileContent::Absent);
                                     if let Some(content) = &change.diff {
@@ -375,6 +387,7 @@ impl RolloutParser {
                     .collect();
                 self.calls.insert(call.call_id.unwrap_or_default(), edits);
             }
+            "custom_tool_call" | "function_call" | "local_shell_call" => store.barrier(),
             "custom_tool_call_output" | "function_call_output" => {
                 let Some(edits) = call.call_id.as_ref().and_then(|id| self.calls.get(id)) else {
                     return;
@@ -440,6 +453,11 @@ impl RolloutParser {
                 continue;
             }
             store.set_verdict(*at, Verdict::Applied, None);
+            if let Some(diff) = change.get("unified_diff").and_then(Value::as_str)
+                && let Some(edit) = store.edit_mut(*at)
+            {
+                edit.agent_diff = Some(diff.to_string());
+            }
             if *kind == SectionKind::Add
                 && let Some(content) = change.get("content").and_then(Value::as_str)
             {

@@ -257,8 +257,9 @@ pub enum ContentOrigin {
     /// `originalFile`, Cline's `<file_content>`, a created file's content).
     Recorded,
     /// Carried over from an earlier edit of the same file in this session
-    /// (its content after, or before when it was not applied): right unless
-    /// something else wrote the file in between.
+    /// (its content after, or before when it was not applied). Never across
+    /// a shell command the agent ran; right unless something else wrote the
+    /// file in between.
     Chained,
     /// Computed by applying the recorded edit to its recorded content
     /// before, with the agent's own semantics (Claude Code Edit).
@@ -289,6 +290,10 @@ pub struct AgentEdit {
     pub agent_message: Option<String>,
     pub content_before: Option<Content>,
     pub content_after: Option<Content>,
+    /// The unified diff the agent recorded of this edit once applied
+    /// (Codex `FileChange`): with the file as it is now, it gives the
+    /// content before by reverse application.
+    pub agent_diff: Option<String>,
 }
 
 impl AgentEdit {

@@ -22,6 +22,10 @@ pub(super) struct Store {
     chain_at: usize,
     /// Each file's content after the chained edits, where known.
     chain_state: HashMap<String, FileContent>,
+    /// Edit counts at which a tool that may write files ran (a shell
+    /// command): contents are not chained across them.
+    barriers: Vec<usize>,
+    barrier_at: usize,
     /// The list before a [`Store::begin_rebuild`].
     previous: Option<Vec<AgentEdit>>,
 }
@@ -39,6 +43,8 @@ impl Store {
             line: 0,
             chain_at: 0,
             chain_state: HashMap::new(),
+            barriers: Vec::new(),
+            barrier_at: 0,
             previous: None,
         }
     }
@@ -107,6 +113,7 @@ impl Store {
             agent_message: None,
             content_before: None,
             content_after: None,
+            agent_diff: None,
         });
         self.events.push(AgentEvent::Started(index + 1));
         index
@@ -161,6 +168,14 @@ impl Store {
         }
     }
 
+    /// A tool that may write files (a shell command) ran here: what the
+    /// session knew of every file's content is stale.
+    pub(super) fn barrier(&mut self) {
+        if self.barriers.last() != Some(&self.edits.len()) {
+            self.barriers.push(self.edits.len());
+        }
+    }
+
     /// Records that a field the preview needs is missing.
     pub(super) fn missing(&mut self, what: &str, field: &str) {
         self.errors.push(AgentError::MissingField {
@@ -203,6 +218,8 @@ impl Store {
         self.previous = Some(std::mem::take(&mut self.edits));
         self.chain_at = 0;
         self.chain_state.clear();
+        self.barriers.clear();
+        self.barrier_at = 0;
         self.events.clear();
     }
 
@@ -233,6 +250,10 @@ impl Store {
     /// in order, as far as verdicts are known.
     fn chain(&mut self) {
         while self.chain_at < self.edits.len() {
+            while self.barriers.get(self.barrier_at) == Some(&self.chain_at) {
+                self.chain_state.clear();
+                self.barrier_at += 1;
+            }
             let edit = &mut self.edits[self.chain_at];
             if edit.agent_verdict == Verdict::Pending || edit.file.is_empty() {
                 return;
