@@ -815,3 +815,34 @@ fn contents_are_not_chained_across_a_shell_command() {
         "a shell ran before it"
     );
 }
+
+/// 100 MB of Claude Code session with 10,000 edits, read in pieces:
+/// `cargo test --release --test agent_sources -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn a_100_mb_session_reads_quickly() {
+    let real = fixture(
+        "claude-code-2.1.328/a_edits_ok/session/projects/-home-user-project/e68f16d0-5aff-4d1d-836c-d1c566efb656.jsonl",
+    );
+    let mut session = Vec::with_capacity(110 << 20);
+    let mut i = 0;
+    while session.len() < 100 << 20 {
+        // The real session's lines, with each tool id made unique.
+        let copy = String::from_utf8_lossy(&real).replace("toolu_fake_a_", &format!("t{i}_"));
+        session.extend_from_slice(copy.as_bytes());
+        i += 1;
+    }
+    let start = std::time::Instant::now();
+    let reader = srview::source::agent::read_all(Format::ClaudeSessionJsonl, &session[..]).unwrap();
+    let took = start.elapsed();
+    println!(
+        "{} MB, {} edits in {took:?}",
+        session.len() >> 20,
+        reader.edits().len()
+    );
+    assert_eq!(reader.edits().len(), i * 2);
+    // The 2 s goal is for a release build; a debug build is about ten
+    // times slower.
+    let limit = if cfg!(debug_assertions) { 20.0 } else { 2.0 };
+    assert!(took.as_secs_f64() < limit, "{took:?}");
+}

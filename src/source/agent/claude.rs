@@ -28,6 +28,14 @@ struct Streaming {
     index: usize,
 }
 
+/// A line's kind, read first: the other kinds (attachments, API request
+/// blobs...) can be large and are skipped without building their values.
+#[derive(Deserialize)]
+struct Head {
+    #[serde(rename = "type", default)]
+    kind: String,
+}
+
 #[derive(Deserialize)]
 struct Line {
     #[serde(rename = "type", default)]
@@ -127,9 +135,18 @@ impl Parser {
         if text.trim().is_empty() {
             return;
         }
-        let line: Line = match serde_json::from_str(text) {
-            Ok(line) => line,
+        let head: Head = match serde_json::from_str(text) {
+            Ok(head) => head,
             Err(e) => return store.malformed(format!("not a JSON object ({e})")),
+        };
+        if !matches!(
+            head.kind.as_str(),
+            "system" | "stream_event" | "assistant" | "user"
+        ) {
+            return;
+        }
+        let Ok(line) = serde_json::from_str::<Line>(text) else {
+            return store.malformed(format!("a {} line of an unknown shape", head.kind));
         };
         if let Some(cwd) = &line.cwd {
             store.set_workspace(cwd, false);

@@ -343,37 +343,47 @@ enum Parser {
 }
 
 impl AgentReader {
+    /// A reader of `format` (which `kind` writes: `format.agent()` is the
+    /// one used).
     pub fn new(kind: AgentKind, format: Format) -> AgentReader {
         debug_assert_eq!(kind, format.agent());
-        let parser = match format {
-            Format::ClaudeStreamJson | Format::ClaudeSessionJsonl => {
-                Parser::Claude(claude::Parser::default())
-            }
-            Format::CodexExecJson => Parser::CodexExec(codex::ExecParser::default()),
-            Format::CodexAppServer => Parser::CodexAppServer(codex::AppServerParser::default()),
-            Format::CodexRollout => Parser::CodexRollout(codex::RolloutParser::default()),
-            Format::ClineCliJson => Parser::ClineCli(cline_cli::StreamParser::default()),
-            Format::ClineCliMessages => Parser::ClineCliMessages,
-            Format::ClineUiMessages => Parser::ClineUi(cline_classic::UiParser::default()),
-            Format::ClineApiHistory => Parser::ClineApiHistory,
-            Format::AiderStdout | Format::AiderHistory => {
-                Parser::Aider(aider::Parser::new(format == Format::AiderHistory))
-            }
-        };
-        let input = match format {
-            Format::ClineUiMessages => lines::Input::objects(),
-            f if f.is_document() => lines::Input::document(),
-            _ => lines::Input::lines(),
-        };
         AgentReader {
             format,
-            input,
-            parser,
+            input: input_for(format),
+            parser: parser_for(format),
             store: store::Store::new(format.agent()),
             finished: false,
         }
     }
+}
 
+fn parser_for(format: Format) -> Parser {
+    match format {
+        Format::ClaudeStreamJson | Format::ClaudeSessionJsonl => {
+            Parser::Claude(claude::Parser::default())
+        }
+        Format::CodexExecJson => Parser::CodexExec(codex::ExecParser::default()),
+        Format::CodexAppServer => Parser::CodexAppServer(codex::AppServerParser::default()),
+        Format::CodexRollout => Parser::CodexRollout(codex::RolloutParser::default()),
+        Format::ClineCliJson => Parser::ClineCli(cline_cli::StreamParser::default()),
+        Format::ClineCliMessages => Parser::ClineCliMessages,
+        Format::ClineUiMessages => Parser::ClineUi(cline_classic::UiParser::default()),
+        Format::ClineApiHistory => Parser::ClineApiHistory,
+        Format::AiderStdout | Format::AiderHistory => {
+            Parser::Aider(aider::Parser::new(format == Format::AiderHistory))
+        }
+    }
+}
+
+fn input_for(format: Format) -> lines::Input {
+    match format {
+        Format::ClineUiMessages => lines::Input::objects(),
+        f if f.is_document() => lines::Input::document(),
+        _ => lines::Input::lines(),
+    }
+}
+
+impl AgentReader {
     /// The workspace the agent ran in: paths inside it are shown relative.
     /// Overrides the one the output records (Claude Code `cwd`, Codex
     /// `cwd`...), which is used when this is not called.
@@ -408,14 +418,9 @@ impl AgentReader {
     /// the edits are read again, keeping their numbers where they are the
     /// same edits.
     pub fn snapshot(&mut self, bytes: &[u8]) -> Vec<AgentEvent> {
-        self.input = match self.format {
-            f if f.is_document() => lines::Input::document(),
-            Format::ClineUiMessages => lines::Input::objects(),
-            _ => lines::Input::lines(),
-        };
-        if let Parser::ClineUi(p) = &mut self.parser {
-            *p = cline_classic::UiParser::default();
-        }
+        self.input = input_for(self.format);
+        self.parser = parser_for(self.format);
+        self.finished = false;
         self.store.begin_rebuild();
         self.input.push(bytes);
         self.drain(true);

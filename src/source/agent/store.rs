@@ -221,6 +221,8 @@ impl Store {
         self.barriers.clear();
         self.barrier_at = 0;
         self.events.clear();
+        self.errors.clear();
+        self.line = 0;
     }
 
     /// Compares the rebuilt list with the previous one: events only for
