@@ -300,6 +300,30 @@ fn every_capture_reads_to_its_expected_edits() {
             Err(e) => problems.push(format!("{label}: session: {e}")),
         }
 
+        // Cline classic: the task's ui_messages.json too (the last version
+        // of the file Cline rewrites as the task runs).
+        if want.agent == "cline-classic" {
+            let api = session_path(&dir);
+            let ui = api.join("ui_messages.json");
+            match read_session(&ui, None) {
+                Ok(reader) => {
+                    assert_eq!(reader.format(), Format::ClineUiMessages);
+                    for p in compare(
+                        reader.format(),
+                        &want.edits,
+                        reader.edits(),
+                        &mut t.contents,
+                    ) {
+                        problems.push(format!("{label} (ui_messages.json): {p}"));
+                    }
+                    if reader.version() != Some(want.version.as_str()) {
+                        problems.push(format!("{label} (ui): version {:?}", reader.version()));
+                    }
+                }
+                Err(e) => problems.push(format!("{label}: ui_messages.json: {e}")),
+            }
+        }
+
         // Live path, whole and in random pieces: the same edits each time.
         let Some(live) = live_file(&dir) else {
             continue;
