@@ -870,3 +870,23 @@ fn a_100_mb_session_reads_quickly() {
     let limit = if cfg!(debug_assertions) { 20.0 } else { 2.0 };
     assert!(took.as_secs_f64() < limit, "{took:?}");
 }
+
+#[test]
+fn sessions_that_carry_every_content_report_exactly_their_expected_json() {
+    // Claude Code records every content these runs need; Cline classic's
+    // b_fail too (the failure's <file_content>, the success's
+    // <final_file_content>, and the content chained between them).
+    for scenario in [
+        "claude-code-2.1.328/a_edits_ok",
+        "claude-code-2.1.328/b_edit_nomatch",
+        "claude-code-2.1.328/d_write_new",
+        "cline-classic-2.18.0/b_fail",
+    ] {
+        let dir = fixtures().join(scenario);
+        let reader = read_session(&session_path(&dir), None).unwrap();
+        let got = serde_json::to_value(srview::source::agent::SessionReport::new(&reader)).unwrap();
+        let want: serde_json::Value =
+            serde_json::from_slice(&fs::read(dir.join("expected.json")).unwrap()).unwrap();
+        assert_eq!(got, want, "{scenario}");
+    }
+}

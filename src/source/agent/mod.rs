@@ -38,12 +38,14 @@ mod detect;
 mod error;
 mod lines;
 mod patch;
+mod report;
 pub mod session;
 mod store;
 
 pub use detect::{detect, detect_path};
 pub use error::AgentError;
 pub use patch::{PatchSection, SectionKind, split_patch};
+pub use report::{EditReport, SessionReport};
 
 use serde::Serialize;
 
