@@ -13,9 +13,10 @@
 //! Pure: an [`AgentReader`] is fed bytes as they arrive and keeps the edits
 //! so far. Line formats only read complete lines (a torn last line is kept
 //! until it grows or the input ends); unknown line types and fields are
-//! skipped. Whole-document formats (the Cline JSON files) are parsed once
-//! the document is complete; [`AgentReader::snapshot`] replaces a document
-//! that is rewritten in place. [`session`] reads files as streams.
+//! skipped. Whole-document formats (the Cline JSON files) are parsed at
+//! [`AgentReader::finish`]; [`AgentReader::snapshot`] reads a document that
+//! is rewritten in place, version by version. [`session`] reads files as
+//! streams; [`SessionReport`] is the `srview session --json` shape.
 //!
 //! ```
 //! use srview::source::agent::{AgentKind, AgentReader, Format, Verdict};
