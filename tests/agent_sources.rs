@@ -890,3 +890,54 @@ fn sessions_that_carry_every_content_report_exactly_their_expected_json() {
         assert_eq!(got, want, "{scenario}");
     }
 }
+
+#[test]
+fn claude_code_file_history_backups_give_the_content_before() {
+    // The a_edits_ok session with every tool result's record (and so its
+    // originalFile) removed: the backup named by file-history-delta is
+    // what is left of the content before the first edit.
+    let src = fixtures().join("claude-code-2.1.328/a_edits_ok/session");
+    let tmp = tempfile::tempdir().unwrap();
+    let projects = tmp.path().join("projects/-home-user-project");
+    fs::create_dir_all(&projects).unwrap();
+    let name = "e68f16d0-5aff-4d1d-836c-d1c566efb656";
+    let history = tmp.path().join("file-history").join(name);
+    fs::create_dir_all(&history).unwrap();
+    for backup in fs::read_dir(src.join("file-history").join(name)).unwrap() {
+        let backup = backup.unwrap().path();
+        fs::copy(&backup, history.join(backup.file_name().unwrap())).unwrap();
+    }
+    let session =
+        fs::read_to_string(src.join(format!("projects/-home-user-project/{name}.jsonl"))).unwrap();
+    let mut stripped = String::new();
+    for line in session.lines() {
+        let mut value: serde_json::Value = serde_json::from_str(line).unwrap();
+        if let Some(object) = value.as_object_mut() {
+            object.remove("toolUseResult");
+        }
+        stripped.push_str(&value.to_string());
+        stripped.push('\n');
+    }
+    let path = projects.join(format!("{name}.jsonl"));
+    fs::write(&path, stripped).unwrap();
+
+    let want = expected(&fixtures().join("claude-code-2.1.328/a_edits_ok"));
+    let reader = read_session(&path, None).unwrap();
+    let first = &reader.edits()[0];
+    assert_eq!(first.agent_verdict, Verdict::Applied);
+    assert_eq!(
+        first.before().and_then(FileContent::text),
+        want.edits[0].content_before.as_deref()
+    );
+    assert_eq!(
+        first.content_before.as_ref().map(|c| c.origin),
+        Some(srview::source::agent::ContentOrigin::Recorded)
+    );
+    // Without originalFile, nothing is derived or chained past it.
+    assert_eq!(first.content_after, None);
+
+    // Without the backups folder, nothing.
+    fs::remove_dir_all(tmp.path().join("file-history")).unwrap();
+    let reader = read_session(&path, None).unwrap();
+    assert_eq!(reader.edits()[0].content_before, None);
+}

@@ -3,7 +3,8 @@
 //! tool input and `user` lines with the tool result; the live stream adds
 //! `stream_event` lines whose `input_json_delta` pieces carry the input as
 //! it streams. A successful result's `tool_use_result` (`toolUseResult` in
-//! the session) holds `originalFile`: the content before the edit.
+//! the session) holds `originalFile`: the content before the edit; the
+//! session's `file-history-delta` lines name a backup of it.
 
 use std::collections::HashMap;
 
@@ -18,6 +19,11 @@ use crate::dialect::edit::{self, Edit, Field, PartialEdit};
 pub(super) struct Parser {
     /// Tool-use id → edit index.
     by_id: HashMap<String, usize>,
+    /// Assistant line uuid → the edits its tool calls made.
+    by_message: HashMap<String, Vec<usize>>,
+    /// The session id, as the last line naming it gave it (backup lines
+    /// do not).
+    session: Option<String>,
     /// Content-block index of the message streaming → its tool call.
     streaming: HashMap<u64, Streaming>,
 }
@@ -54,6 +60,23 @@ struct Line {
     message: Option<Message>,
     #[serde(default, alias = "toolUseResult")]
     tool_use_result: Option<Value>,
+    #[serde(default)]
+    uuid: Option<String>,
+    #[serde(default, alias = "sessionId")]
+    session_id: Option<String>,
+    #[serde(default, rename = "messageId")]
+    message_id: Option<String>,
+    #[serde(default, rename = "trackingPath")]
+    tracking_path: Option<String>,
+    #[serde(default)]
+    backup: Option<Backup>,
+}
+
+#[derive(Deserialize)]
+struct Backup {
+    /// `None`: the file did not exist.
+    #[serde(default, rename = "backupFileName")]
+    backup_file_name: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -141,13 +164,16 @@ impl Parser {
         };
         if !matches!(
             head.kind.as_str(),
-            "system" | "stream_event" | "assistant" | "user"
+            "system" | "stream_event" | "assistant" | "user" | "file-history-delta"
         ) {
             return;
         }
         let Ok(line) = serde_json::from_str::<Line>(text) else {
             return store.malformed(format!("a {} line of an unknown shape", head.kind));
         };
+        if let Some(session) = &line.session_id {
+            self.session = Some(session.clone());
+        }
         if let Some(cwd) = &line.cwd {
             store.set_workspace(cwd, false);
         }
@@ -168,11 +194,15 @@ impl Parser {
             }
             "assistant" => {
                 for block in blocks(line.message) {
-                    if block.kind == "tool_use" {
-                        self.tool_use(block, store);
+                    if block.kind == "tool_use"
+                        && let Some(at) = self.tool_use(block, store)
+                        && let Some(uuid) = &line.uuid
+                    {
+                        self.by_message.entry(uuid.clone()).or_default().push(at);
                     }
                 }
             }
+            "file-history-delta" => self.backup(&line, store),
             "user" => {
                 for block in blocks(line.message) {
                     if block.kind == "tool_result" {
@@ -249,12 +279,39 @@ impl Parser {
         }
     }
 
-    fn tool_use(&mut self, block: Block, store: &mut Store) {
+    /// The backup taken of a file before an edit of the line `messageId`.
+    fn backup(&mut self, line: &Line, store: &mut Store) {
+        let (Some(message), Some(path), Some(backup)) =
+            (&line.message_id, &line.tracking_path, &line.backup)
+        else {
+            return;
+        };
+        let file = store.relative(path);
+        let Some(at) = self.by_message.get(message).and_then(|edits| {
+            edits
+                .iter()
+                .copied()
+                .find(|&at| store.get(at).is_some_and(|e| e.file == file))
+        }) else {
+            return;
+        };
+        let content = match (&backup.backup_file_name, &self.session) {
+            (None, _) => Some(FileContent::Absent),
+            (Some(name), Some(session)) => store.backup(session, name).map(FileContent::Text),
+            (Some(_), None) => None,
+        };
+        if let Some(content) = content {
+            store.set_before_if_unknown(at, content);
+        }
+    }
+
+    /// Reads an Edit/Write call; returns its edit.
+    fn tool_use(&mut self, block: Block, store: &mut Store) -> Option<usize> {
         let Some((name, tool)) = block.name.as_deref().and_then(edit_tool) else {
             if !block.name.as_deref().is_some_and(is_read_only) {
                 store.barrier();
             }
-            return;
+            return None;
         };
         let json = block.input.map(|v| v.to_string()).unwrap_or_default();
         let known = block.id.as_ref().and_then(|id| self.by_id.get(id)).copied();
@@ -264,7 +321,7 @@ impl Parser {
                 let field = super::error::missing_field(&e.to_string())
                     .unwrap_or_else(|| "a readable input".to_string());
                 store.missing(&format!("{name} tool input"), &field);
-                return;
+                return None;
             }
         };
         let path = edit.path().to_string();
@@ -283,6 +340,7 @@ impl Parser {
             e.input = EditInput::Exact(edit);
             e.streaming = false;
         }
+        Some(at)
     }
 
     fn tool_result(&mut self, block: Block, result: Option<&Value>, store: &mut Store) {

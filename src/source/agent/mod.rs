@@ -395,6 +395,18 @@ impl AgentReader {
         self
     }
 
+    /// Where Claude Code's file-history backups are read:
+    /// `read(session id, backup file name)` gives a backup's content. A
+    /// session's `file-history-delta` lines name the backup of a file taken
+    /// before an edit: it becomes that edit's content before.
+    pub fn with_backups(
+        mut self,
+        read: impl FnMut(&str, &str) -> Option<String> + 'static,
+    ) -> AgentReader {
+        self.store.set_backups(Box::new(read));
+        self
+    }
+
     /// The agent's version as a side file names it (Cline's
     /// `task_metadata.json`, a Cline CLI manifest).
     pub fn set_version(&mut self, version: &str) {

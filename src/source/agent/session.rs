@@ -89,6 +89,19 @@ pub fn read_session(path: &Path, workspace: Option<&str>) -> Result<AgentReader,
         reader = reader.with_workspace(ws);
     }
     side_files(&file_path, format, &mut reader, workspace.is_none());
+    if format == Format::ClaudeSessionJsonl
+        && let Some(home) = file_path.ancestors().nth(3)
+    {
+        // ~/.claude/projects/<cwd>/<session>.jsonl → ~/.claude/file-history/
+        let history = home.join("file-history");
+        reader = reader.with_backups(move |session, name| {
+            let plain = |s: &str| !s.is_empty() && !s.contains(['/', '\\']) && !s.starts_with('.');
+            if !plain(session) || !plain(name) {
+                return None;
+            }
+            std::fs::read_to_string(history.join(session).join(name)).ok()
+        });
+    }
     reader.feed(&first);
     let mut buf = vec![0u8; 64 * 1024];
     loop {

@@ -28,7 +28,12 @@ pub(super) struct Store {
     barrier_at: usize,
     /// The list before a [`Store::begin_rebuild`].
     previous: Option<Vec<AgentEdit>>,
+    /// Reads a backup the output names: (session id, backup name) → content.
+    backups: Option<BackupSource>,
 }
+
+/// Reads Claude Code's file-history backups: (session id, backup name).
+pub(super) type BackupSource = Box<dyn FnMut(&str, &str) -> Option<String>>;
 
 impl Store {
     pub(super) fn new(agent: AgentKind) -> Store {
@@ -46,6 +51,7 @@ impl Store {
             barriers: Vec::new(),
             barrier_at: 0,
             previous: None,
+            backups: None,
         }
     }
 
@@ -165,6 +171,26 @@ impl Store {
     pub(super) fn set_after(&mut self, index: usize, content: FileContent, origin: ContentOrigin) {
         if let Some(edit) = self.edit_mut(index) {
             edit.content_after = Some(Content { content, origin });
+        }
+    }
+
+    pub(super) fn set_backups(&mut self, source: BackupSource) {
+        self.backups = Some(source);
+    }
+
+    /// A backup's content, when a source is set and has it.
+    pub(super) fn backup(&mut self, session: &str, name: &str) -> Option<String> {
+        self.backups.as_mut().and_then(|read| read(session, name))
+    }
+
+    /// The content before, unless the output already gave one.
+    pub(super) fn set_before_if_unknown(&mut self, index: usize, content: FileContent) {
+        if self
+            .edits
+            .get(index)
+            .is_some_and(|e| e.content_before.is_none())
+        {
+            self.set_before(index, content);
         }
     }
 
