@@ -941,3 +941,76 @@ fn claude_code_file_history_backups_give_the_content_before() {
     let reader = read_session(&path, None).unwrap();
     assert_eq!(reader.edits()[0].content_before, None);
 }
+
+#[test]
+fn aider_udiff_failures_name_the_failed_hunk_and_the_others_were_written() {
+    // Aider's udiff failure text (no capture: built from aider's own
+    // message templates, as it prints them after a reply).
+    let out = "\
+Aider v0.86.2
+Model: openai/fake-model with udiff edit format
+
+```diff
+--- calc.py
++++ calc.py
+@@ ... @@
+ def add(a, b):
+-    return a+b
++    return a + b
+@@ ... @@
+ def sub(a, b):
+-    return a - b
++    return a - b  # ok
+```
+
+Tokens: 1.5k sent, 115 received.
+The LLM did not conform to the edit format.
+https://aider.chat/docs/troubleshooting/edit-errors.html
+
+UnifiedDiffNoMatch: hunk failed to apply!
+
+calc.py does not contain lines that match the diff you provided!
+Try again.
+DO NOT skip blank lines, comments, docstrings, etc!
+The diff needs to apply cleanly to the lines in calc.py!
+
+calc.py does not contain these 2 exact lines in a row:
+```
+def add(a, b):
+    return a+b
+```
+Note: some hunks did apply successfully. See the updated source code shown above.
+
+Fixed the first hunk.
+
+```diff
+--- calc.py
++++ calc.py
+@@ ... @@
+ def add(a, b):
+-    return a  +  b
++    return a + b
+```
+
+Tokens: 1.7k sent, 60 received.
+Applied edit to calc.py
+";
+    let mut reader = AgentReader::new(srview::source::agent::AgentKind::Aider, Format::AiderStdout);
+    feed_chunked(&mut reader, out.as_bytes(), 99);
+    let edits = reader.finish();
+    let verdicts: Vec<(&str, &str, Verdict)> = edits
+        .iter()
+        .map(|e| (e.file.as_str(), e.tool.name(), e.agent_verdict))
+        .collect();
+    assert_eq!(
+        verdicts,
+        [
+            ("calc.py", "aider-udiff", Verdict::Failed),
+            ("calc.py", "aider-udiff", Verdict::Applied),
+            ("calc.py", "aider-udiff", Verdict::Applied),
+        ]
+    );
+    let message = edits[0].agent_message.as_deref().unwrap();
+    assert!(message.starts_with("UnifiedDiffNoMatch: hunk failed to apply!\n\ncalc.py does not"));
+    assert!(message.ends_with("    return a+b\n```"));
+}

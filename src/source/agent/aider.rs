@@ -32,6 +32,10 @@ enum Mode {
     ErrorsTail,
     /// Aider echoing a reply it could not parse.
     Echo,
+    /// After `UnifiedDiffNoMatch` / `UnifiedDiffNotUnique: hunk failed to
+    /// apply!`: one section per failed hunk, each ending with the hunk's
+    /// original lines in a fence.
+    UdiffErrors,
 }
 
 pub(super) struct Parser {
@@ -43,6 +47,9 @@ pub(super) struct Parser {
     reply_edits: Vec<usize>,
     /// An open `## SearchReplaceNoExactMatch` section: its file and text.
     section: Option<(String, Vec<String>)>,
+    /// An open udiff failure section: its text, and how many fence lines
+    /// it has had.
+    udiff_section: Option<(Vec<String>, usize)>,
     echo: Vec<String>,
     /// The edit format's "did not conform" notice was printed.
     nonconform: bool,
@@ -68,6 +75,7 @@ impl Parser {
             reply: String::new(),
             reply_edits: Vec::new(),
             section: None,
+            udiff_section: None,
             echo: Vec::new(),
             nonconform: false,
             whole_contents: Vec::new(),
@@ -127,6 +135,7 @@ impl Parser {
             Mode::After => self.after(&line, store),
             Mode::Errors => self.errors(&line, store),
             Mode::ErrorsTail => self.errors_tail(&line, store),
+            Mode::UdiffErrors => self.udiff_errors(&line, store),
             Mode::Echo => {
                 if line.starts_with("^^^ ") {
                     self.echo.push(line.trim_end().to_string());
@@ -183,6 +192,9 @@ impl Parser {
             }
         } else if is_failed_header(trimmed) {
             self.mode = Mode::Errors;
+        } else if is_udiff_failure(trimmed) {
+            self.mode = Mode::UdiffErrors;
+            self.udiff_section = Some((vec![line.to_string()], 0));
         } else if trimmed == "The LLM did not conform to the edit format." {
             self.nonconform = true;
         } else if trimmed.is_empty()
@@ -237,13 +249,91 @@ impl Parser {
         }
     }
 
-    /// Leaves the failure report: blocks it did not name were not run.
+    /// Leaves the failure report: blocks it did not name were not run;
+    /// udiff hunks it did not name were written (aider writes each hunk
+    /// that applies).
     fn close_errors(&mut self, store: &mut Store) {
-        if matches!(self.mode, Mode::Errors | Mode::ErrorsTail) {
-            for &at in &self.reply_edits {
-                store.set_verdict(at, Verdict::NotRun, None);
+        let rest = match self.mode {
+            Mode::Errors | Mode::ErrorsTail => Verdict::NotRun,
+            Mode::UdiffErrors => Verdict::Applied,
+            _ => return,
+        };
+        if let Some((lines, _)) = self.udiff_section.take() {
+            self.fail_hunk(lines, store);
+        }
+        for &at in &self.reply_edits {
+            store.set_verdict(at, rest, None);
+        }
+        self.mode = Mode::After;
+    }
+
+    fn udiff_errors(&mut self, line: &str, store: &mut Store) {
+        let trimmed = line.trim();
+        if is_udiff_failure(trimmed) {
+            if let Some((lines, _)) = self.udiff_section.take() {
+                self.fail_hunk(lines, store);
             }
-            self.mode = Mode::After;
+            self.udiff_section = Some((vec![line.to_string()], 0));
+            return;
+        }
+        if let Some((lines, fences)) = &mut self.udiff_section {
+            lines.push(line.to_string());
+            if trimmed.starts_with("```") {
+                *fences += 1;
+                if *fences == 2
+                    && let Some((lines, _)) = self.udiff_section.take()
+                {
+                    self.fail_hunk(lines, store);
+                }
+            }
+            return;
+        }
+        if trimmed.is_empty() || trimmed.starts_with("Note: some hunks did apply successfully") {
+            return;
+        }
+        self.close_errors(store);
+        self.start_reply(line);
+    }
+
+    /// The hunk a udiff failure section names: its file is in the section's
+    /// third line, its original lines in the fence.
+    fn fail_hunk(&mut self, lines: Vec<String>, store: &mut Store) {
+        let file = lines
+            .iter()
+            .find_map(|l| {
+                l.strip_suffix(" does not contain lines that match the diff you provided!")
+                    .or_else(|| {
+                        l.strip_suffix(
+                            " contains multiple sets of lines that match the diff you provided!",
+                        )
+                    })
+            })
+            .map(|f| store.relative(f.trim()));
+        let original: Vec<&str> = lines
+            .iter()
+            .skip_while(|l| !l.trim_start().starts_with("```"))
+            .skip(1)
+            .take_while(|l| !l.trim_start().starts_with("```"))
+            .map(|l| l.trim_end())
+            .collect();
+        let message = lines.join("\n");
+        let candidates: Vec<usize> = self
+            .reply_edits
+            .iter()
+            .copied()
+            .filter(|&at| {
+                store.get(at).is_some_and(|e| {
+                    e.agent_verdict == Verdict::Pending
+                        && file.as_ref().is_none_or(|f| e.file == *f)
+                })
+            })
+            .collect();
+        let exact = candidates.iter().copied().find(|&at| {
+            matches!(store.get(at).map(|e| &e.input),
+                Some(EditInput::UnifiedDiff(d)) if hunk_before(d) == original)
+        });
+        if let Some(at) = exact.or(candidates.first().copied()) {
+            store.set_verdict(at, Verdict::Failed, Some(message));
         }
     }
 
@@ -324,6 +414,25 @@ fn is_failed_header(line: &str) -> bool {
     line.starts_with("# ")
         && line.contains(" SEARCH/REPLACE block")
         && line.ends_with("failed to match!")
+}
+
+fn is_udiff_failure(line: &str) -> bool {
+    line == "UnifiedDiffNoMatch: hunk failed to apply!"
+        || line == "UnifiedDiffNotUnique: hunk failed to apply!"
+}
+
+/// The lines a unified-diff hunk expects to find: its context and removed
+/// lines, in order.
+fn hunk_before(diff: &str) -> Vec<&str> {
+    diff.lines()
+        .skip_while(|l| !l.starts_with("@@"))
+        .skip(1)
+        .filter_map(|l| match l.chars().next() {
+            None => Some(""),
+            Some(' ') | Some('-') => Some(l[1..].trim_end()),
+            _ => None,
+        })
+        .collect()
 }
 
 fn is_replace_marker(line: &str) -> bool {
