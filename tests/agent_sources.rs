@@ -1014,3 +1014,14 @@ Applied edit to calc.py
     assert!(message.starts_with("UnifiedDiffNoMatch: hunk failed to apply!\n\ncalc.py does not"));
     assert!(message.ends_with("    return a+b\n```"));
 }
+
+#[test]
+fn cline_cli_sessions_name_their_checkpoint_commits() {
+    let dir = fixtures().join("cline-cli-3.0.65/editor_fail/session/sessions/1796056299801_2ua93");
+    let reader = read_session(&dir, None).unwrap();
+    assert_eq!(
+        reader.checkpoints(),
+        ["aafb4497f854b1f26ddd9c2b085462f06f54a124"]
+    );
+    assert_eq!(reader.version(), Some("3.0.65"));
+}

@@ -327,6 +327,7 @@ pub enum AgentEvent {
 /// Reads one agent output fed in pieces.
 pub struct AgentReader {
     format: Format,
+    checkpoints: Vec<String>,
     input: lines::Input,
     parser: Parser,
     store: store::Store,
@@ -352,6 +353,7 @@ impl AgentReader {
         debug_assert_eq!(kind, format.agent());
         AgentReader {
             format,
+            checkpoints: Vec::new(),
             input: input_for(format),
             parser: parser_for(format),
             store: store::Store::new(format.agent()),
@@ -411,6 +413,18 @@ impl AgentReader {
     /// `task_metadata.json`, a Cline CLI manifest).
     pub fn set_version(&mut self, version: &str) {
         self.store.set_version(version);
+    }
+
+    /// Git commits the agent recorded as checkpoints of the workspace,
+    /// oldest first (a Cline CLI manifest's `metadata.checkpoint.history`:
+    /// the workspace before each run). The file contents before the run's
+    /// first edits are there.
+    pub fn checkpoints(&self) -> &[String] {
+        &self.checkpoints
+    }
+
+    pub fn set_checkpoints(&mut self, refs: Vec<String>) {
+        self.checkpoints = refs;
     }
 
     pub fn kind(&self) -> AgentKind {

@@ -144,6 +144,23 @@ struct ClineManifest {
 struct ManifestMetadata {
     #[serde(default)]
     session_history_origin: Option<HistoryOrigin>,
+    #[serde(default)]
+    checkpoint: Option<Checkpoints>,
+}
+
+#[derive(Deserialize)]
+struct Checkpoints {
+    #[serde(default)]
+    history: Vec<Checkpoint>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Checkpoint {
+    #[serde(rename = "ref", default)]
+    reference: Option<String>,
+    #[serde(default)]
+    created_at: Option<u64>,
 }
 
 #[derive(Deserialize)]
@@ -184,13 +201,15 @@ fn side_files(file: &Path, format: Format, reader: &mut AgentReader, use_cwd: bo
             if use_cwd && let Some(cwd) = &manifest.cwd {
                 reader.store.set_workspace(cwd, false);
             }
-            if let Some(v) = manifest
-                .metadata
-                .and_then(|m| m.session_history_origin)
-                .and_then(|o| o.version)
-            {
+            let Some(metadata) = manifest.metadata else {
+                return;
+            };
+            if let Some(v) = metadata.session_history_origin.and_then(|o| o.version) {
                 reader.set_version(&v);
             }
+            let mut history = metadata.checkpoint.map(|c| c.history).unwrap_or_default();
+            history.sort_by_key(|c| c.created_at.unwrap_or(0));
+            reader.set_checkpoints(history.into_iter().filter_map(|c| c.reference).collect());
         }
         Format::ClineApiHistory | Format::ClineUiMessages => {
             let Some(meta) = read_json::<TaskMetadata>(&dir.join("task_metadata.json")) else {
