@@ -281,6 +281,14 @@ fn every_capture_reads_to_its_expected_edits() {
         match read_session(&session_path(&dir), None) {
             Ok(reader) => {
                 assert_eq!(reader.kind().name(), want.agent, "{label}: session agent");
+                let saved = match want.agent.as_str() {
+                    "claude-code" => Format::ClaudeSessionJsonl,
+                    "codex" => Format::CodexRollout,
+                    "cline-cli" => Format::ClineCliMessages,
+                    "cline-classic" => Format::ClineApiHistory,
+                    _ => Format::AiderHistory,
+                };
+                assert_eq!(reader.format(), saved, "{label}: session format");
                 for p in compare(
                     reader.format(),
                     &want.edits,
@@ -339,6 +347,16 @@ fn every_capture_reads_to_its_expected_edits() {
             continue;
         };
         assert_eq!(kind.name(), want.agent, "{label}: live agent");
+        let name = live.file_name().unwrap().to_string_lossy();
+        let streamed = match (want.agent.as_str(), name.as_ref()) {
+            ("claude-code", _) => Format::ClaudeStreamJson,
+            ("codex", "app-server.jsonl") => Format::CodexAppServer,
+            ("codex", _) => Format::CodexExecJson,
+            ("cline-cli", _) => Format::ClineCliJson,
+            ("cline-classic", _) => Format::ClineUiMessages,
+            _ => Format::AiderStdout,
+        };
+        assert_eq!(format, streamed, "{label}: live format");
         let mut first: Option<Vec<AgentEdit>> = None;
         for seed in [0u64, 1, 7, 42, 1234] {
             let mut reader = AgentReader::new(kind, format);
