@@ -1,5 +1,6 @@
 //! Where diffs come from: a watched file, stdin, an agent transcript, a replay.
 
+pub mod agent;
 pub mod aider;
 pub mod replay;
 pub mod transcript;

@@ -1,0 +1,241 @@
+//! Cline classic (VS Code extension ≤ 3.89 and the CLIs on its core): the
+//! task's UI messages (the CLI's `--json` stream, one object per line or
+//! pretty-printed, or any version of `ui_messages.json`, which Cline
+//! rewrites on every streamed piece) and `api_conversation_history.json`.
+//!
+//! A `tool` message (`editedExistingFile` / `newFileCreated`) keeps its `ts`
+//! while its `content` grows; the tool's result is the next request's
+//! `[replace_in_file for 'path'] Result:` text: `<error>...</error>` with the
+//! reverted `<file_content>` (the content before) on failure, or the saved
+//! `<final_file_content>` (the content after) on success.
+
+use std::collections::HashMap;
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::store::Store;
+use super::{AgentTool, ContentOrigin, EditInput, FileContent, Verdict};
+use crate::source::transcript::{self, CallKind};
+
+#[derive(Default)]
+pub(super) struct UiParser {
+    /// Message `ts` → edit.
+    by_ts: HashMap<i64, usize>,
+}
+
+#[derive(Deserialize)]
+struct UiMessage {
+    #[serde(default)]
+    ts: Option<i64>,
+    #[serde(rename = "type", default)]
+    kind: String,
+    #[serde(default)]
+    say: Option<String>,
+    #[serde(default)]
+    ask: Option<String>,
+    #[serde(default)]
+    text: Option<String>,
+    #[serde(default)]
+    partial: Option<bool>,
+}
+
+#[derive(Deserialize)]
+struct ToolText {
+    #[serde(default)]
+    tool: String,
+    #[serde(default)]
+    path: Option<String>,
+    #[serde(default)]
+    content: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct ApiRequest {
+    #[serde(default)]
+    request: Option<String>,
+}
+
+impl UiParser {
+    pub(super) fn object(&mut self, text: &str, store: &mut Store) {
+        let message: UiMessage = match serde_json::from_str(text) {
+            Ok(m) => m,
+            Err(e) => return store.malformed(format!("not a Cline message ({e})")),
+        };
+        let kind = match message.kind.as_str() {
+            "say" => message.say.as_deref(),
+            "ask" => message.ask.as_deref(),
+            _ => None,
+        };
+        match kind {
+            Some("tool") => self.tool(&message, store),
+            Some("command") => store.barrier(),
+            Some("api_req_started") => {
+                let request = message
+                    .text
+                    .as_deref()
+                    .and_then(|t| serde_json::from_str::<ApiRequest>(t).ok())
+                    .and_then(|r| r.request);
+                if let Some(request) = request {
+                    tool_results(&request, store, true);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn tool(&mut self, message: &UiMessage, store: &mut Store) {
+        let Some(tool) = message
+            .text
+            .as_deref()
+            .and_then(|t| serde_json::from_str::<ToolText>(t).ok())
+        else {
+            return;
+        };
+        let (agent_tool, input) = match tool.tool.as_str() {
+            "editedExistingFile" => (
+                AgentTool::ReplaceInFile,
+                EditInput::SearchReplace(tool.content.unwrap_or_default()),
+            ),
+            "newFileCreated" => (
+                AgentTool::WriteToFile,
+                EditInput::Whole(tool.content.unwrap_or_default()),
+            ),
+            _ => return,
+        };
+        let streaming = message.partial == Some(true);
+        let Some(path) = tool.path else {
+            return store.missing(&format!("{} tool message", agent_tool.name()), "path");
+        };
+        let ts = message.ts.unwrap_or_default();
+        match self.by_ts.get(&ts) {
+            Some(&at) => {
+                store.set_path(at, &path);
+                if let Some(edit) = store.edit_mut(at) {
+                    edit.input = input;
+                    edit.streaming = streaming && edit.agent_verdict == Verdict::Pending;
+                }
+            }
+            None => {
+                let at = store.push(agent_tool, &path, input, streaming);
+                self.by_ts.insert(ts, at);
+            }
+        }
+    }
+}
+
+/// Reads a whole `api_conversation_history.json`: the tool calls in the
+/// assistant's text, the results in the user's.
+pub(super) fn api_history(text: &str, store: &mut Store) {
+    let messages: Vec<Value> = match serde_json::from_str(text) {
+        Ok(m) => m,
+        Err(e) => return store.malformed(format!("not a Cline conversation history ({e})")),
+    };
+    for message in messages {
+        let role = message.get("role").and_then(Value::as_str).unwrap_or("");
+        let texts: Vec<String> = match message.get("content") {
+            Some(Value::String(s)) => vec![s.clone()],
+            Some(Value::Array(blocks)) => blocks
+                .iter()
+                .filter(|b| b.get("type").and_then(Value::as_str) == Some("text"))
+                .filter_map(|b| b.get("text").and_then(Value::as_str).map(str::to_string))
+                .collect(),
+            _ => Vec::new(),
+        };
+        for text in texts {
+            match role {
+                "assistant" => {
+                    if text.contains("<execute_command>") {
+                        store.barrier();
+                    }
+                    for call in transcript::parse(&text) {
+                        let (tool, input) = match call.kind {
+                            CallKind::ReplaceInFile => (
+                                AgentTool::ReplaceInFile,
+                                EditInput::SearchReplace(call.body),
+                            ),
+                            CallKind::WriteToFile => {
+                                (AgentTool::WriteToFile, EditInput::Whole(call.body))
+                            }
+                        };
+                        store.push(tool, &call.path, input, false);
+                    }
+                }
+                "user" => tool_results(&text, store, false),
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Applies every `[tool for 'path'] Result:` in `text` to the first edit of
+/// that tool and file still without a verdict.
+fn tool_results(text: &str, store: &mut Store, create_missing: bool) {
+    let Some(rest) = text.strip_prefix('[') else {
+        return;
+    };
+    let Some((head, body)) = rest.split_once("] Result:") else {
+        return;
+    };
+    let Some((tool, path)) = head.split_once(" for '") else {
+        return;
+    };
+    let path = path.trim_end_matches('\'');
+    let tool = match tool {
+        "replace_in_file" => AgentTool::ReplaceInFile,
+        "write_to_file" => AgentTool::WriteToFile,
+        _ => return,
+    };
+    let file = store.relative(path);
+    let body = body.trim_start_matches('\n');
+    if body.starts_with("(tool did not return anything)") {
+        return;
+    }
+    let pending = store
+        .edits()
+        .iter()
+        .position(|e| e.tool == tool && e.file == file && e.agent_verdict == Verdict::Pending);
+    let at = match pending {
+        Some(at) => at,
+        // The CLI's message stream leaves out a tool message that stays
+        // partial (a diff that failed while streaming): the result is all
+        // it shows of that edit.
+        None if create_missing => store.push(tool, path, EditInput::NotRecorded, false),
+        None => return,
+    };
+    if let Some(error) = between(body, "<error>\n", "\n</error>") {
+        store.set_verdict(at, Verdict::Failed, Some(error.to_string()));
+        if let Some(content) = tagged(error, "file_content") {
+            store.set_before(at, FileContent::Text(content));
+        }
+    } else if body.starts_with("The user denied this operation") {
+        store.set_verdict(at, Verdict::NotRun, None);
+    } else {
+        store.set_verdict(at, Verdict::Applied, None);
+        if let Some(mut content) = tagged(body, "final_file_content") {
+            // A created file is quoted with a line end it does not have on
+            // disk: the written content is the tool's own.
+            if let Some(EditInput::Whole(written)) = store.get(at).map(|e| &e.input)
+                && content.strip_suffix('\n') == Some(written.as_str())
+            {
+                content = written.clone();
+            }
+            store.set_after(at, FileContent::Text(content), ContentOrigin::Recorded);
+        }
+    }
+}
+
+fn between<'a>(text: &'a str, open: &str, close: &str) -> Option<&'a str> {
+    let start = text.find(open)? + open.len();
+    let end = start + text[start..].rfind(close)?;
+    Some(&text[start..end])
+}
+
+/// The content of `<tag path="...">\n...\n</tag>`.
+fn tagged(text: &str, tag: &str) -> Option<String> {
+    let open = text.find(&format!("<{tag} "))?;
+    let start = open + text[open..].find(">\n")? + 2;
+    let close = format!("\n</{tag}>");
+    let end = start + text[start..].find(&close)?;
+    Some(text[start..end].to_string())
+}

@@ -1,0 +1,197 @@
+//! A `codex app-server` JSON-RPC log: `item/fileChange/patchUpdated` (the
+//! patch streaming, with `apply_patch_streaming_events`), then
+//! `item/started` / `item/completed` of type `fileChange`.
+
+use std::collections::HashMap;
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::super::store::Store;
+use super::super::{AgentTool, ContentOrigin, EditInput, FileContent, Verdict};
+use super::parse_line;
+
+#[derive(Default)]
+pub(in crate::source::agent) struct AppServerParser {
+    /// (item id, file) → edit.
+    edits: HashMap<(String, String), usize>,
+}
+
+#[derive(Deserialize)]
+struct Logged {
+    #[serde(default)]
+    msg: Option<RpcMessage>,
+    #[serde(default)]
+    method: Option<String>,
+    #[serde(default)]
+    params: Option<Value>,
+    #[serde(default)]
+    result: Option<Value>,
+}
+
+#[derive(Deserialize)]
+struct RpcMessage {
+    #[serde(default)]
+    method: Option<String>,
+    #[serde(default)]
+    params: Option<Value>,
+    #[serde(default)]
+    result: Option<Value>,
+}
+
+#[derive(Deserialize)]
+struct FileChangeItem {
+    #[serde(rename = "type", default)]
+    kind: String,
+    #[serde(default)]
+    id: String,
+    #[serde(default)]
+    changes: Vec<RpcChange>,
+    #[serde(default)]
+    status: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct RpcChange {
+    #[serde(default)]
+    path: Option<String>,
+    #[serde(default)]
+    kind: Option<Value>,
+    #[serde(default)]
+    diff: Option<String>,
+}
+
+impl RpcChange {
+    fn is_add(&self) -> bool {
+        self.kind
+            .as_ref()
+            .and_then(|k| k.get("type").or(Some(k)))
+            .and_then(Value::as_str)
+            == Some("add")
+    }
+
+    fn input(&self) -> EditInput {
+        let diff = self.diff.clone().unwrap_or_default();
+        if self.is_add() {
+            EditInput::Whole(diff)
+        } else {
+            EditInput::UnifiedDiff(diff)
+        }
+    }
+}
+
+impl AppServerParser {
+    pub(in crate::source::agent) fn line(&mut self, text: &str, store: &mut Store) {
+        let Some(logged) = parse_line::<Logged>(text, store) else {
+            return;
+        };
+        let (method, params, result) = match logged.msg {
+            Some(m) => (m.method, m.params, m.result),
+            None => (logged.method, logged.params, logged.result),
+        };
+        if let Some(thread) = result.as_ref().and_then(|r| r.get("thread")) {
+            if let Some(v) = thread.get("cliVersion").and_then(Value::as_str) {
+                store.set_version(v);
+            }
+            if let Some(cwd) = thread.get("cwd").and_then(Value::as_str) {
+                store.set_workspace(cwd, false);
+            }
+        }
+        let (Some(method), Some(params)) = (method, params) else {
+            return;
+        };
+        match method.as_str() {
+            "item/fileChange/patchUpdated" => {
+                let item = params
+                    .get("itemId")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string();
+                let changes: Vec<RpcChange> = params
+                    .get("changes")
+                    .and_then(|c| serde_json::from_value(c.clone()).ok())
+                    .unwrap_or_default();
+                for change in changes {
+                    self.change(&item, &change, true, store);
+                }
+            }
+            "item/started" | "item/completed" => {
+                let kind = params
+                    .get("item")
+                    .and_then(|i| i.get("type"))
+                    .and_then(Value::as_str);
+                if matches!(kind, Some("commandExecution" | "mcpToolCall")) {
+                    store.barrier();
+                }
+                let Some(item) = params
+                    .get("item")
+                    .and_then(|i| serde_json::from_value::<FileChangeItem>(i.clone()).ok())
+                    .filter(|i| i.kind == "fileChange")
+                else {
+                    return;
+                };
+                for change in &item.changes {
+                    let Some(at) = self.change(&item.id, change, false, store) else {
+                        continue;
+                    };
+                    if method == "item/completed" {
+                        match item.status.as_deref() {
+                            Some("completed") => {
+                                store.set_verdict(at, Verdict::Applied, None);
+                                if !change.is_add()
+                                    && let Some(edit) = store.edit_mut(at)
+                                {
+                                    edit.agent_diff = change.diff.clone();
+                                }
+                                if change.is_add() {
+                                    store.set_before(at, FileContent::Absent);
+                                    if let Some(content) = &change.diff {
+                                        store.set_after(
+                                            at,
+                                            FileContent::Text(content.clone()),
+                                            ContentOrigin::Recorded,
+                                        );
+                                    }
+                                }
+                            }
+                            Some("failed") | Some("declined") => {
+                                store.set_verdict(at, Verdict::Failed, None)
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn change(
+        &mut self,
+        item: &str,
+        change: &RpcChange,
+        streaming: bool,
+        store: &mut Store,
+    ) -> Option<usize> {
+        let Some(path) = &change.path else {
+            store.missing("fileChange change", "path");
+            return None;
+        };
+        let key = (item.to_string(), store.relative(path));
+        let at = match self.edits.get(&key) {
+            Some(&at) => at,
+            None => {
+                let at = store.push(AgentTool::ApplyPatch, path, change.input(), streaming);
+                self.edits.insert(key, at);
+                return Some(at);
+            }
+        };
+        if let Some(edit) = store.edit_mut(at)
+            && (edit.streaming || !streaming)
+        {
+            edit.input = change.input();
+            edit.streaming = streaming;
+        }
+        Some(at)
+    }
+}

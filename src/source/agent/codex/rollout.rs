@@ -1,0 +1,204 @@
+//! The rollout JSONL: `custom_tool_call` apply_patch with the raw patch,
+//! an `item_completed` `FileChange` event, `custom_tool_call_output`.
+
+use std::collections::HashMap;
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::super::patch::{SectionKind, split_patch};
+use super::super::store::Store;
+use super::super::{AgentTool, ContentOrigin, EditInput, FileContent, Verdict};
+use super::parse_line;
+
+#[derive(Default)]
+pub(in crate::source::agent) struct RolloutParser {
+    /// Call id → its sections' edits, with each section's path and kind.
+    calls: HashMap<String, Vec<(usize, String, SectionKind)>>,
+}
+
+#[derive(Deserialize)]
+struct RolloutLine {
+    #[serde(rename = "type", default)]
+    kind: String,
+    #[serde(default)]
+    payload: Option<Value>,
+}
+
+#[derive(Deserialize)]
+struct ToolCall {
+    #[serde(rename = "type", default)]
+    kind: String,
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    call_id: Option<String>,
+    #[serde(default)]
+    input: Option<String>,
+    #[serde(default)]
+    arguments: Option<String>,
+    #[serde(default)]
+    output: Option<Value>,
+}
+
+/// Codex's words for a patch that was written.
+fn is_success(output: &str) -> bool {
+    output.contains("Success. Updated the following files")
+}
+
+impl RolloutParser {
+    pub(in crate::source::agent) fn line(&mut self, text: &str, store: &mut Store) {
+        let Some(line) = parse_line::<RolloutLine>(text, store) else {
+            return;
+        };
+        let Some(payload) = line.payload else { return };
+        match line.kind.as_str() {
+            "session_meta" | "turn_context" => {
+                if let Some(v) = payload.get("cli_version").and_then(Value::as_str) {
+                    store.set_version(v);
+                }
+                if let Some(cwd) = payload.get("cwd").and_then(Value::as_str) {
+                    store.set_workspace(cwd, false);
+                }
+            }
+            "response_item" => {
+                let Ok(call) = serde_json::from_value::<ToolCall>(payload) else {
+                    return;
+                };
+                self.response_item(call, store);
+            }
+            "event_msg" => self.event(&payload, store),
+            _ => {}
+        }
+    }
+
+    fn response_item(&mut self, call: ToolCall, store: &mut Store) {
+        match call.kind.as_str() {
+            "custom_tool_call" | "function_call" if call.name.as_deref() == Some("apply_patch") => {
+                let patch = match (call.input, call.arguments) {
+                    (Some(input), _) => Some(input),
+                    (None, Some(args)) => serde_json::from_str::<Value>(&args).ok().and_then(|a| {
+                        a.get("input")
+                            .or_else(|| a.get("patch"))
+                            .and_then(Value::as_str)
+                            .map(str::to_string)
+                    }),
+                    (None, None) => None,
+                };
+                let Some(patch) = patch else {
+                    return store.missing("apply_patch call", "input");
+                };
+                let sections = split_patch(&patch);
+                if sections.is_empty() {
+                    return store.missing("apply_patch call", "*** Add/Update/Delete File");
+                }
+                let edits = sections
+                    .into_iter()
+                    .map(|s| {
+                        let at = store.push(
+                            AgentTool::ApplyPatch,
+                            &s.path,
+                            EditInput::ApplyPatch(s.patch),
+                            false,
+                        );
+                        let file = store.get(at).map(|e| e.file.clone()).unwrap_or_default();
+                        (at, file, s.kind)
+                    })
+                    .collect();
+                self.calls.insert(call.call_id.unwrap_or_default(), edits);
+            }
+            "custom_tool_call" | "function_call" | "local_shell_call" => store.barrier(),
+            "custom_tool_call_output" | "function_call_output" => {
+                let Some(edits) = call.call_id.as_ref().and_then(|id| self.calls.get(id)) else {
+                    return;
+                };
+                let output = match call.output {
+                    Some(Value::String(s)) => s,
+                    Some(other) => other
+                        .get("output")
+                        .and_then(Value::as_str)
+                        .map(str::to_string)
+                        .unwrap_or_else(|| other.to_string()),
+                    None => String::new(),
+                };
+                if is_success(&output) {
+                    for (at, _, _) in edits {
+                        store.set_verdict(*at, Verdict::Applied, None);
+                    }
+                    return;
+                }
+                // The failing section is the one the message names; the
+                // others were never written (the patch is atomic).
+                let named: Vec<usize> = edits
+                    .iter()
+                    .filter(|(_, file, _)| names_file(&output, file))
+                    .map(|(at, _, _)| *at)
+                    .collect();
+                for (at, _, _) in edits {
+                    if named.is_empty() || named.contains(at) {
+                        store.set_verdict(*at, Verdict::Failed, Some(output.clone()));
+                    } else {
+                        store.set_verdict(*at, Verdict::NotRun, None);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn event(&mut self, payload: &Value, store: &mut Store) {
+        if payload.get("type").and_then(Value::as_str) != Some("item_completed") {
+            return;
+        }
+        let Some(item) = payload.get("item") else {
+            return;
+        };
+        if item.get("type").and_then(Value::as_str) != Some("FileChange") {
+            return;
+        }
+        let id = item.get("id").and_then(Value::as_str).unwrap_or("");
+        let Some(edits) = self.calls.get(id) else {
+            return;
+        };
+        let completed = item.get("status").and_then(Value::as_str) == Some("completed");
+        let Some(changes) = item.get("changes").and_then(Value::as_object) else {
+            return;
+        };
+        for (path, change) in changes {
+            let file = store.relative(path);
+            let Some((at, _, kind)) = edits.iter().find(|(_, f, _)| *f == file) else {
+                continue;
+            };
+            if !completed {
+                continue;
+            }
+            store.set_verdict(*at, Verdict::Applied, None);
+            if let Some(diff) = change.get("unified_diff").and_then(Value::as_str)
+                && let Some(edit) = store.edit_mut(*at)
+            {
+                edit.agent_diff = Some(diff.to_string());
+            }
+            if *kind == SectionKind::Add
+                && let Some(content) = change.get("content").and_then(Value::as_str)
+            {
+                store.set_before(*at, FileContent::Absent);
+                store.set_after(
+                    *at,
+                    FileContent::Text(content.to_string()),
+                    ContentOrigin::Recorded,
+                );
+            }
+        }
+    }
+}
+
+/// Whether `message` names `file` as a whole path component.
+fn names_file(message: &str, file: &str) -> bool {
+    message.match_indices(file).any(|(i, _)| {
+        let before = message[..i].chars().last();
+        matches!(
+            before,
+            None | Some('/') | Some(' ') | Some('\n') | Some('\'')
+        )
+    })
+}

@@ -1,0 +1,71 @@
+//! What can go wrong reading an agent's output.
+
+use std::fmt;
+
+use super::AgentKind;
+
+/// A problem in an agent's output: the unit is skipped, the rest is read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AgentError {
+    /// An edit lacks a field the preview needs.
+    MissingField {
+        agent: AgentKind,
+        version: Option<String>,
+        /// The line (or object) of the input, from 1.
+        line: usize,
+        /// What was being read ("Edit tool input").
+        what: String,
+        field: String,
+    },
+    /// A unit that should be JSON is not.
+    Malformed {
+        agent: AgentKind,
+        version: Option<String>,
+        line: usize,
+        reason: String,
+    },
+}
+
+fn agent_and_version(agent: AgentKind, version: &Option<String>) -> String {
+    match version {
+        Some(v) => format!("{} {v}", agent.display_name()),
+        None => format!("{} (version not named yet)", agent.display_name()),
+    }
+}
+
+impl fmt::Display for AgentError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AgentError::MissingField {
+                agent,
+                version,
+                line,
+                what,
+                field,
+            } => write!(
+                f,
+                "{}: the {what} at line {line} has no `{field}`; this edit cannot be previewed \
+                 (the agent's output format may have changed)",
+                agent_and_version(*agent, version)
+            ),
+            AgentError::Malformed {
+                agent,
+                version,
+                line,
+                reason,
+            } => write!(
+                f,
+                "{}: line {line} skipped: {reason}",
+                agent_and_version(*agent, version)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for AgentError {}
+
+/// The field serde names in a "missing field `x`" message.
+pub(super) fn missing_field(message: &str) -> Option<String> {
+    let rest = message.split("missing field `").nth(1)?;
+    Some(rest.split('`').next()?.to_string())
+}

@@ -1,0 +1,199 @@
+//! Splitting input bytes into the units a parser reads: complete lines,
+//! complete top-level JSON objects, or one whole document.
+
+/// Bytes received and not yet handed out.
+pub(super) struct Input {
+    buf: Vec<u8>,
+    /// Where unread bytes start in `buf` (consumed bytes are dropped in
+    /// batches, so a huge input is never held whole).
+    start: usize,
+    mode: Mode,
+}
+
+enum Mode {
+    Lines,
+    Objects(Scan),
+    Document,
+}
+
+/// The state of the object scanner between pushes.
+#[derive(Default)]
+struct Scan {
+    /// Next byte to look at (absolute index into `buf`).
+    pos: usize,
+    /// Where the object being read starts.
+    object: Option<usize>,
+    depth: usize,
+    in_string: bool,
+    escaped: bool,
+}
+
+impl Input {
+    pub(super) fn lines() -> Input {
+        Input::with(Mode::Lines)
+    }
+
+    pub(super) fn objects() -> Input {
+        Input::with(Mode::Objects(Scan::default()))
+    }
+
+    pub(super) fn document() -> Input {
+        Input::with(Mode::Document)
+    }
+
+    fn with(mode: Mode) -> Input {
+        Input {
+            buf: Vec::new(),
+            start: 0,
+            mode,
+        }
+    }
+
+    pub(super) fn push(&mut self, bytes: &[u8]) {
+        if self.start > 0 && self.start * 2 >= self.buf.len() {
+            self.buf.drain(..self.start);
+            if let Mode::Objects(scan) = &mut self.mode {
+                scan.pos -= self.start;
+                scan.object = scan.object.map(|o| o - self.start);
+            }
+            self.start = 0;
+        }
+        self.buf.extend_from_slice(bytes);
+    }
+
+    /// The next complete unit; at the end of the input, a torn last line
+    /// too (a torn object is dropped: it cannot be read).
+    pub(super) fn next_unit(&mut self, at_end: bool) -> Option<Vec<u8>> {
+        match &mut self.mode {
+            Mode::Lines => {
+                let rest = &self.buf[self.start..];
+                if let Some(i) = memchr::memchr(b'\n', rest) {
+                    let mut line = rest[..i].to_vec();
+                    if line.last() == Some(&b'\r') {
+                        line.pop();
+                    }
+                    self.start += i + 1;
+                    Some(line)
+                } else if at_end && !rest.is_empty() {
+                    let line = rest.to_vec();
+                    self.start = self.buf.len();
+                    Some(line)
+                } else {
+                    None
+                }
+            }
+            Mode::Document => {
+                if at_end && self.start < self.buf.len() {
+                    let doc = self.buf[self.start..].to_vec();
+                    self.start = self.buf.len();
+                    Some(doc)
+                } else {
+                    None
+                }
+            }
+            Mode::Objects(scan) => {
+                let found = scan.next(&self.buf, self.start.max(scan.pos));
+                match found {
+                    Some((from, to)) => {
+                        let object = self.buf[from..to].to_vec();
+                        self.start = to;
+                        Some(object)
+                    }
+                    None => {
+                        if scan.object.is_none() {
+                            // Text between objects is skipped.
+                            self.start = self.buf.len();
+                        }
+                        None
+                    }
+                }
+            }
+        }
+    }
+
+    /// The torn last line, for a parser that previews text as it streams.
+    pub(super) fn pending_text(&self) -> Option<String> {
+        match self.mode {
+            Mode::Lines if self.start < self.buf.len() => {
+                Some(String::from_utf8_lossy(&self.buf[self.start..]).into_owned())
+            }
+            _ => None,
+        }
+    }
+}
+
+impl Scan {
+    /// Scans `buf` from `from` for the end of a top-level object; returns
+    /// its byte range. Brackets count inside an object only, so both a
+    /// stream of objects and an array of objects give the objects.
+    fn next(&mut self, buf: &[u8], from: usize) -> Option<(usize, usize)> {
+        let mut i = from;
+        while i < buf.len() {
+            let b = buf[i];
+            if self.object.is_none() {
+                if b == b'{' {
+                    self.object = Some(i);
+                    self.depth = 1;
+                    self.in_string = false;
+                    self.escaped = false;
+                }
+            } else if self.in_string {
+                if self.escaped {
+                    self.escaped = false;
+                } else if b == b'\\' {
+                    self.escaped = true;
+                } else if b == b'"' {
+                    self.in_string = false;
+                }
+            } else {
+                match b {
+                    b'"' => self.in_string = true,
+                    b'{' | b'[' => self.depth += 1,
+                    b'}' | b']' => {
+                        self.depth -= 1;
+                        if self.depth == 0 {
+                            let start = self.object.take().unwrap_or(i);
+                            self.pos = i + 1;
+                            return Some((start, i + 1));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            i += 1;
+        }
+        self.pos = i;
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_torn_line_waits_until_it_grows() {
+        let mut input = Input::lines();
+        input.push(b"one\ntw");
+        assert_eq!(input.next_unit(false), Some(b"one".to_vec()));
+        assert_eq!(input.next_unit(false), None);
+        input.push(b"o\r\nthr");
+        assert_eq!(input.next_unit(false), Some(b"two".to_vec()));
+        assert_eq!(input.next_unit(true), Some(b"thr".to_vec()));
+        assert_eq!(input.next_unit(true), None);
+    }
+
+    #[test]
+    fn objects_are_cut_from_arrays_streams_and_pretty_text() {
+        let mut input = Input::objects();
+        input.push(b"header line\n[{\"a\": \"}{\\\"\", \"b\": [1, {\"c\": 2}]},\n {\"d\"");
+        assert_eq!(
+            input.next_unit(false),
+            Some(b"{\"a\": \"}{\\\"\", \"b\": [1, {\"c\": 2}]}".to_vec())
+        );
+        assert_eq!(input.next_unit(false), None);
+        input.push(b": 1}]");
+        assert_eq!(input.next_unit(false), Some(b"{\"d\": 1}".to_vec()));
+        assert_eq!(input.next_unit(true), None);
+    }
+}

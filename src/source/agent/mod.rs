@@ -1,0 +1,531 @@
+//! Coding agents' own output, live or saved, read into one shape: the
+//! ordered list of file edits the agent made ([`AgentEdit`]), each with the
+//! agent's verdict and, where the format records it, the file's content
+//! before and after.
+//!
+//! Formats (see docs/agents.md): Claude Code stream-json and project
+//! session JSONL; Codex `exec --json`, app-server JSON-RPC log and rollout
+//! JSONL; Cline CLI 3.x `--json` agent events and `<id>.messages.json`;
+//! Cline classic UI messages (the `--json` stdout, or any version of
+//! `ui_messages.json`) and `api_conversation_history.json`; Aider stdout and
+//! `.aider.chat.history.md`.
+//!
+//! Pure: an [`AgentReader`] is fed bytes as they arrive and keeps the edits
+//! so far. Line formats only read complete lines (a torn last line is kept
+//! until it grows or the input ends); unknown line types and fields are
+//! skipped. Whole-document formats (the Cline JSON files) are parsed at
+//! [`AgentReader::finish`]; [`AgentReader::snapshot`] reads a document that
+//! is rewritten in place, version by version. [`session`] reads files as
+//! streams; [`SessionReport`] is the `srview session --json` shape.
+//!
+//! ```
+//! use srview::source::agent::{AgentKind, AgentReader, Format, Verdict};
+//! let mut reader = AgentReader::new(AgentKind::ClineCli, Format::ClineCliJson);
+//! reader.feed(br#"{"type":"agent_event","event":{"type":"content_start","contentType":"tool","toolName":"editor","toolCallId":"c1","input":{"path":"a.py","old_text":"x = 1","new_text":"x = 2"}}}
+//! {"type":"agent_event","event":{"type":"content_end","contentType":"tool","toolName":"editor","toolCallId":"c1","output":{"success":true}}}
+//! "#);
+//! let edits = reader.finish();
+//! assert_eq!(edits.len(), 1);
+//! assert_eq!(edits[0].file, "a.py");
+//! assert_eq!(edits[0].agent_verdict, Verdict::Applied);
+//! ```
+
+mod aider;
+mod claude;
+mod cline_classic;
+mod cline_cli;
+mod codex;
+mod detect;
+mod error;
+mod lines;
+mod patch;
+mod report;
+pub mod session;
+mod store;
+
+pub use detect::{detect, detect_path};
+pub use error::AgentError;
+pub use patch::{PatchSection, SectionKind, split_patch};
+pub use report::{EditReport, SessionReport};
+
+use serde::Serialize;
+
+use crate::dialect::edit::{Edit, PartialEdit};
+
+/// The agents srview reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AgentKind {
+    ClaudeCode,
+    Codex,
+    ClineCli,
+    ClineClassic,
+    Aider,
+}
+
+impl AgentKind {
+    /// The name in `srview session --json` (`claude-code`, `codex`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            AgentKind::ClaudeCode => "claude-code",
+            AgentKind::Codex => "codex",
+            AgentKind::ClineCli => "cline-cli",
+            AgentKind::ClineClassic => "cline-classic",
+            AgentKind::Aider => "aider",
+        }
+    }
+
+    /// How the agent names itself in a verdict ("Claude Code: applied").
+    pub fn display_name(self) -> &'static str {
+        match self {
+            AgentKind::ClaudeCode => "Claude Code",
+            AgentKind::Codex => "Codex",
+            AgentKind::ClineCli => "Cline CLI",
+            AgentKind::ClineClassic => "Cline",
+            AgentKind::Aider => "Aider",
+        }
+    }
+}
+
+/// One way an agent writes its output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Format {
+    /// `claude -p --output-format stream-json --verbose` (live).
+    ClaudeStreamJson,
+    /// `~/.claude/projects/<cwd>/<session>.jsonl` (saved; appended live).
+    ClaudeSessionJsonl,
+    /// `codex exec --json` (live; names changed files only).
+    CodexExecJson,
+    /// A `codex app-server` JSON-RPC log, one `{dir, msg}` per line, or the
+    /// server's bare messages.
+    CodexAppServer,
+    /// `~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl` (saved; appended live).
+    CodexRollout,
+    /// `cline --json` agent events (live).
+    ClineCliJson,
+    /// `~/.cline/data/sessions/<id>/<id>.messages.json` (saved).
+    ClineCliMessages,
+    /// Cline classic UI messages: the CLI's `--json` message stream (one
+    /// object per line or pretty-printed) or a version of `ui_messages.json`.
+    ClineUiMessages,
+    /// Cline classic `api_conversation_history.json` (saved).
+    ClineApiHistory,
+    /// `aider --no-pretty` stdout (live).
+    AiderStdout,
+    /// `.aider.chat.history.md` (saved; appended after each reply).
+    AiderHistory,
+}
+
+impl Format {
+    /// The agent writing this format.
+    pub fn agent(self) -> AgentKind {
+        match self {
+            Format::ClaudeStreamJson | Format::ClaudeSessionJsonl => AgentKind::ClaudeCode,
+            Format::CodexExecJson | Format::CodexAppServer | Format::CodexRollout => {
+                AgentKind::Codex
+            }
+            Format::ClineCliJson | Format::ClineCliMessages => AgentKind::ClineCli,
+            Format::ClineUiMessages | Format::ClineApiHistory => AgentKind::ClineClassic,
+            Format::AiderStdout | Format::AiderHistory => AgentKind::Aider,
+        }
+    }
+
+    /// Whether the format is one JSON document (read once complete) rather
+    /// than a sequence of lines or objects.
+    pub fn is_document(self) -> bool {
+        matches!(self, Format::ClineCliMessages | Format::ClineApiHistory)
+    }
+}
+
+/// The agent's tool, by the agent's own name for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum AgentTool {
+    /// Claude Code `Edit`.
+    Edit,
+    /// Claude Code `Write`.
+    Write,
+    /// Codex / Cline CLI `apply_patch` (one edit per file section).
+    #[serde(rename = "apply_patch")]
+    ApplyPatch,
+    /// Cline CLI 3.x `editor`.
+    #[serde(rename = "editor")]
+    Editor,
+    /// Cline classic `replace_in_file`.
+    #[serde(rename = "replace_in_file")]
+    ReplaceInFile,
+    /// Cline classic `write_to_file`.
+    #[serde(rename = "write_to_file")]
+    WriteToFile,
+    /// One Aider SEARCH/REPLACE block (`--edit-format diff`).
+    #[serde(rename = "aider-block")]
+    AiderBlock,
+    /// One Aider unified-diff hunk (`--edit-format udiff`).
+    #[serde(rename = "aider-udiff")]
+    AiderUdiff,
+    /// One Aider whole file (`--edit-format whole`).
+    #[serde(rename = "aider-whole")]
+    AiderWhole,
+}
+
+impl AgentTool {
+    pub fn name(self) -> &'static str {
+        match self {
+            AgentTool::Edit => "Edit",
+            AgentTool::Write => "Write",
+            AgentTool::ApplyPatch => "apply_patch",
+            AgentTool::Editor => "editor",
+            AgentTool::ReplaceInFile => "replace_in_file",
+            AgentTool::WriteToFile => "write_to_file",
+            AgentTool::AiderBlock => "aider-block",
+            AgentTool::AiderUdiff => "aider-udiff",
+            AgentTool::AiderWhole => "aider-whole",
+        }
+    }
+}
+
+/// What the edit asks for, in the form the agent gave it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum EditInput {
+    /// A SEARCH/REPLACE diff with Cline's markers (`------- SEARCH`,
+    /// `=======`, `+++++++ REPLACE`): Cline classic `replace_in_file`, and
+    /// an Aider block rewritten with those markers.
+    SearchReplace(String),
+    /// One file's section of an apply_patch call, as a whole patch of its
+    /// own (`*** Begin Patch` ... `*** End Patch`).
+    ApplyPatch(String),
+    /// A complete exact-string tool input (Claude Code Edit/Write, Cline
+    /// `editor`).
+    Exact(Edit),
+    /// An exact-string tool input still streaming.
+    Partial(PartialEdit),
+    /// The whole new content of the file (`write_to_file`, Aider whole).
+    Whole(String),
+    /// A unified diff of one file (an Aider udiff hunk; Codex app-server
+    /// `fileChange` diffs).
+    UnifiedDiff(String),
+    /// The format names the file only (Codex `exec --json`).
+    NotRecorded,
+}
+
+/// The agent's own verdict on an edit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    /// The agent wrote the edit.
+    Applied,
+    /// The agent tried it and reported an error.
+    Failed,
+    /// The edit was produced but never executed (not approved, dropped with
+    /// a failing sibling, or the input ended before any verdict).
+    NotRun,
+    /// No verdict yet (the input has not ended).
+    Pending,
+}
+
+impl Verdict {
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Applied => "applied",
+            Verdict::Failed => "failed",
+            Verdict::NotRun => "not-run",
+            Verdict::Pending => "pending",
+        }
+    }
+}
+
+/// A file's content at one point, as far as the agent's output tells.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FileContent {
+    /// The file did not exist.
+    Absent,
+    Text(String),
+}
+
+impl FileContent {
+    /// The text, `None` for an absent file (the shape of expected.json).
+    pub fn text(&self) -> Option<&str> {
+        match self {
+            FileContent::Absent => None,
+            FileContent::Text(t) => Some(t),
+        }
+    }
+}
+
+/// Where a content came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ContentOrigin {
+    /// Written in the agent's output for this edit (Claude Code
+    /// `originalFile`, Cline's `<file_content>`, a created file's content).
+    Recorded,
+    /// Carried over from an earlier edit of the same file in this session
+    /// (its content after, or before when it was not applied). Never across
+    /// a shell command the agent ran; right unless something else wrote the
+    /// file in between.
+    Chained,
+    /// Computed by applying the recorded edit to its recorded content
+    /// before, with the agent's own semantics (Claude Code Edit).
+    Derived,
+}
+
+/// A content with its origin.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Content {
+    pub content: FileContent,
+    pub origin: ContentOrigin,
+}
+
+/// One edit of one file, in the order the agent made it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AgentEdit {
+    /// From 1, in the order the agent made the edits.
+    pub seq: usize,
+    /// Relative to the workspace when inside it, else as the agent wrote it.
+    /// Empty while the path itself is still streaming.
+    pub file: String,
+    pub tool: AgentTool,
+    pub input: EditInput,
+    /// The input is still arriving.
+    pub streaming: bool,
+    pub agent_verdict: Verdict,
+    /// The agent's own error text.
+    pub agent_message: Option<String>,
+    pub content_before: Option<Content>,
+    pub content_after: Option<Content>,
+    /// The unified diff the agent recorded of this edit once applied
+    /// (Codex `FileChange`): with the file as it is now, it gives the
+    /// content before by reverse application.
+    pub agent_diff: Option<String>,
+}
+
+impl AgentEdit {
+    /// The content before as the text/absent shape of expected.json:
+    /// `None` when unknown.
+    pub fn before(&self) -> Option<&FileContent> {
+        self.content_before.as_ref().map(|c| &c.content)
+    }
+
+    pub fn after(&self) -> Option<&FileContent> {
+        self.content_after.as_ref().map(|c| &c.content)
+    }
+}
+
+/// What changed in the edit list during one [`AgentReader::feed`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AgentEvent {
+    /// A new edit (its `seq`).
+    Started(usize),
+    /// Its input, file or contents changed.
+    Updated(usize),
+    /// Its verdict is now known.
+    Finished(usize),
+    /// The agent's version, as the input names it.
+    Version(String),
+}
+
+/// Reads one agent output fed in pieces.
+pub struct AgentReader {
+    format: Format,
+    checkpoints: Vec<String>,
+    input: lines::Input,
+    parser: Parser,
+    store: store::Store,
+    finished: bool,
+}
+
+enum Parser {
+    Claude(claude::Parser),
+    CodexExec(codex::ExecParser),
+    CodexAppServer(codex::AppServerParser),
+    CodexRollout(codex::RolloutParser),
+    ClineCli(cline_cli::StreamParser),
+    ClineCliMessages,
+    ClineUi(cline_classic::UiParser),
+    ClineApiHistory,
+    Aider(aider::Parser),
+}
+
+impl AgentReader {
+    /// A reader of `format` (which `kind` writes: `format.agent()` is the
+    /// one used).
+    pub fn new(kind: AgentKind, format: Format) -> AgentReader {
+        debug_assert_eq!(kind, format.agent());
+        AgentReader {
+            format,
+            checkpoints: Vec::new(),
+            input: input_for(format),
+            parser: parser_for(format),
+            store: store::Store::new(format.agent()),
+            finished: false,
+        }
+    }
+}
+
+fn parser_for(format: Format) -> Parser {
+    match format {
+        Format::ClaudeStreamJson | Format::ClaudeSessionJsonl => {
+            Parser::Claude(claude::Parser::default())
+        }
+        Format::CodexExecJson => Parser::CodexExec(codex::ExecParser::default()),
+        Format::CodexAppServer => Parser::CodexAppServer(codex::AppServerParser::default()),
+        Format::CodexRollout => Parser::CodexRollout(codex::RolloutParser::default()),
+        Format::ClineCliJson => Parser::ClineCli(cline_cli::StreamParser::default()),
+        Format::ClineCliMessages => Parser::ClineCliMessages,
+        Format::ClineUiMessages => Parser::ClineUi(cline_classic::UiParser::default()),
+        Format::ClineApiHistory => Parser::ClineApiHistory,
+        Format::AiderStdout | Format::AiderHistory => {
+            Parser::Aider(aider::Parser::new(format == Format::AiderHistory))
+        }
+    }
+}
+
+fn input_for(format: Format) -> lines::Input {
+    match format {
+        Format::ClineUiMessages => lines::Input::objects(),
+        f if f.is_document() => lines::Input::document(),
+        _ => lines::Input::lines(),
+    }
+}
+
+impl AgentReader {
+    /// The workspace the agent ran in: paths inside it are shown relative.
+    /// Overrides the one the output records (Claude Code `cwd`, Codex
+    /// `cwd`...), which is used when this is not called.
+    pub fn with_workspace(mut self, dir: &str) -> AgentReader {
+        self.store.set_workspace(dir, true);
+        self
+    }
+
+    /// Where Claude Code's file-history backups are read:
+    /// `read(session id, backup file name)` gives a backup's content. A
+    /// session's `file-history-delta` lines name the backup of a file taken
+    /// before an edit: it becomes that edit's content before.
+    pub fn with_backups(
+        mut self,
+        read: impl FnMut(&str, &str) -> Option<String> + 'static,
+    ) -> AgentReader {
+        self.store.set_backups(Box::new(read));
+        self
+    }
+
+    /// The agent's version as a side file names it (Cline's
+    /// `task_metadata.json`, a Cline CLI manifest).
+    pub fn set_version(&mut self, version: &str) {
+        self.store.set_version(version);
+    }
+
+    /// Git commits the agent recorded as checkpoints of the workspace,
+    /// oldest first (a Cline CLI manifest's `metadata.checkpoint.history`:
+    /// the workspace before each run). The file contents before the run's
+    /// first edits are there.
+    pub fn checkpoints(&self) -> &[String] {
+        &self.checkpoints
+    }
+
+    pub fn set_checkpoints(&mut self, refs: Vec<String>) {
+        self.checkpoints = refs;
+    }
+
+    pub fn kind(&self) -> AgentKind {
+        self.format.agent()
+    }
+
+    pub fn format(&self) -> Format {
+        self.format
+    }
+
+    /// Reads the next piece of the output. Returns what changed.
+    pub fn feed(&mut self, bytes: &[u8]) -> Vec<AgentEvent> {
+        self.input.push(bytes);
+        self.drain(false);
+        self.store.take_events()
+    }
+
+    /// Replaces the whole document read so far with `bytes` (a file
+    /// rewritten in place, as Cline classic rewrites `ui_messages.json`):
+    /// the edits are read again, keeping their numbers where they are the
+    /// same edits.
+    pub fn snapshot(&mut self, bytes: &[u8]) -> Vec<AgentEvent> {
+        self.input = input_for(self.format);
+        self.parser = parser_for(self.format);
+        self.finished = false;
+        self.store.begin_rebuild();
+        self.input.push(bytes);
+        self.drain(true);
+        self.store.end_rebuild();
+        self.store.take_events()
+    }
+
+    /// The input has ended: a torn last line is read as it is, and edits
+    /// still without a verdict are `not-run`. Returns all edits.
+    pub fn finish(&mut self) -> &[AgentEdit] {
+        if !self.finished {
+            self.finished = true;
+            self.drain(true);
+            if let Parser::Aider(p) = &mut self.parser {
+                p.finish(&mut self.store);
+            }
+            self.store.finish();
+        }
+        self.store.edits()
+    }
+
+    /// The edits so far, in order.
+    pub fn edits(&self) -> &[AgentEdit] {
+        self.store.edits()
+    }
+
+    /// The agent's version, once the input has named it.
+    pub fn version(&self) -> Option<&str> {
+        self.store.version()
+    }
+
+    /// Problems met so far (a tool input missing a field the preview
+    /// needs, a line that is not JSON): each names the agent and version.
+    pub fn errors(&self) -> &[AgentError] {
+        self.store.errors()
+    }
+
+    fn drain(&mut self, at_end: bool) {
+        while let Some(unit) = self.input.next_unit(at_end) {
+            let text = String::from_utf8_lossy(&unit);
+            self.store.next_line();
+            match &mut self.parser {
+                Parser::Claude(p) => p.line(&text, &mut self.store),
+                Parser::CodexExec(p) => p.line(&text, &mut self.store),
+                Parser::CodexAppServer(p) => p.line(&text, &mut self.store),
+                Parser::CodexRollout(p) => p.line(&text, &mut self.store),
+                Parser::ClineCli(p) => p.line(&text, &mut self.store),
+                Parser::ClineCliMessages => cline_cli::messages(&text, &mut self.store),
+                Parser::ClineUi(p) => p.object(&text, &mut self.store),
+                Parser::ClineApiHistory => cline_classic::api_history(&text, &mut self.store),
+                Parser::Aider(p) => p.line(&text, &mut self.store),
+            }
+        }
+        if let Parser::Aider(p) = &mut self.parser {
+            // The reply still streaming, previewed as far as it has arrived.
+            if let Some(tail) = self.input.pending_text() {
+                p.preview_tail(&tail, &mut self.store);
+            }
+        }
+    }
+}
+
+/// Reads all of `reader` as `format` (in pieces: a huge session is never
+/// held whole) and returns the finished reader.
+pub fn read_all(format: Format, mut reader: impl std::io::Read) -> std::io::Result<AgentReader> {
+    let mut agent = AgentReader::new(format.agent(), format);
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        let n = match reader.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        agent.feed(&buf[..n]);
+    }
+    agent.finish();
+    Ok(agent)
+}

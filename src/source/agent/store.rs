@@ -1,0 +1,312 @@
+//! The edit list a parser builds, with what changed since the last look.
+
+use std::collections::HashMap;
+
+use super::{
+    AgentEdit, AgentError, AgentEvent, AgentKind, AgentTool, Content, ContentOrigin, EditInput,
+    FileContent, Verdict,
+};
+
+pub(super) struct Store {
+    agent: AgentKind,
+    edits: Vec<AgentEdit>,
+    workspace: Option<String>,
+    /// The workspace was named by the caller: the output's own is ignored.
+    workspace_fixed: bool,
+    version: Option<String>,
+    errors: Vec<AgentError>,
+    events: Vec<AgentEvent>,
+    /// Units read so far (for error messages).
+    line: usize,
+    /// Edits before `chain_at` have had their contents chained.
+    chain_at: usize,
+    /// Each file's content after the chained edits, where known.
+    chain_state: HashMap<String, FileContent>,
+    /// Edit counts at which a tool that may write files ran (a shell
+    /// command): contents are not chained across them.
+    barriers: Vec<usize>,
+    barrier_at: usize,
+    /// The list before a [`Store::begin_rebuild`].
+    previous: Option<Vec<AgentEdit>>,
+    /// Reads a backup the output names: (session id, backup name) → content.
+    backups: Option<BackupSource>,
+}
+
+/// Reads Claude Code's file-history backups: (session id, backup name).
+pub(super) type BackupSource = Box<dyn FnMut(&str, &str) -> Option<String>>;
+
+impl Store {
+    pub(super) fn new(agent: AgentKind) -> Store {
+        Store {
+            agent,
+            edits: Vec::new(),
+            workspace: None,
+            workspace_fixed: false,
+            version: None,
+            errors: Vec::new(),
+            events: Vec::new(),
+            line: 0,
+            chain_at: 0,
+            chain_state: HashMap::new(),
+            barriers: Vec::new(),
+            barrier_at: 0,
+            previous: None,
+            backups: None,
+        }
+    }
+
+    pub(super) fn edits(&self) -> &[AgentEdit] {
+        &self.edits
+    }
+
+    pub(super) fn version(&self) -> Option<&str> {
+        self.version.as_deref()
+    }
+
+    pub(super) fn errors(&self) -> &[AgentError] {
+        &self.errors
+    }
+
+    pub(super) fn next_line(&mut self) {
+        self.line += 1;
+    }
+
+    /// The workspace the output names (`fixed`: the caller's, which wins).
+    pub(super) fn set_workspace(&mut self, dir: &str, fixed: bool) {
+        if fixed || !self.workspace_fixed {
+            self.workspace = Some(dir.trim_end_matches('/').to_string());
+            self.workspace_fixed |= fixed;
+        }
+    }
+
+    pub(super) fn set_version(&mut self, version: &str) {
+        if self.version.as_deref() != Some(version) {
+            self.version = Some(version.to_string());
+            self.events.push(AgentEvent::Version(version.to_string()));
+        }
+    }
+
+    /// `path` relative to the workspace when inside it.
+    pub(super) fn relative(&self, path: &str) -> String {
+        let path = path.strip_prefix("./").unwrap_or(path);
+        if let Some(ws) = &self.workspace
+            && let Some(rest) = path.strip_prefix(ws.as_str())
+            && let Some(rest) = rest.strip_prefix('/')
+            && !rest.is_empty()
+        {
+            return rest.to_string();
+        }
+        path.to_string()
+    }
+
+    /// A new edit, pending; returns its index.
+    pub(super) fn push(
+        &mut self,
+        tool: AgentTool,
+        path: &str,
+        input: EditInput,
+        streaming: bool,
+    ) -> usize {
+        let index = self.edits.len();
+        let file = self.relative(path);
+        self.edits.push(AgentEdit {
+            seq: index + 1,
+            file,
+            tool,
+            input,
+            streaming,
+            agent_verdict: Verdict::Pending,
+            agent_message: None,
+            content_before: None,
+            content_after: None,
+            agent_diff: None,
+        });
+        self.events.push(AgentEvent::Started(index + 1));
+        index
+    }
+
+    pub(super) fn get(&self, index: usize) -> Option<&AgentEdit> {
+        self.edits.get(index)
+    }
+
+    /// The edit at `index`, to change its input, file or contents.
+    pub(super) fn edit_mut(&mut self, index: usize) -> Option<&mut AgentEdit> {
+        let edit = self.edits.get_mut(index)?;
+        self.events.push(AgentEvent::Updated(edit.seq));
+        Some(edit)
+    }
+
+    pub(super) fn set_path(&mut self, index: usize, path: &str) {
+        let file = self.relative(path);
+        if let Some(edit) = self.edits.get_mut(index)
+            && edit.file != file
+        {
+            edit.file = file;
+            self.events.push(AgentEvent::Updated(edit.seq));
+        }
+    }
+
+    /// The agent's verdict; a verdict already given is kept (the first
+    /// word on an edit is the agent's).
+    pub(super) fn set_verdict(&mut self, index: usize, verdict: Verdict, message: Option<String>) {
+        if let Some(edit) = self.edits.get_mut(index)
+            && edit.agent_verdict == Verdict::Pending
+        {
+            edit.agent_verdict = verdict;
+            edit.agent_message = message;
+            edit.streaming = false;
+            self.events.push(AgentEvent::Finished(edit.seq));
+        }
+    }
+
+    pub(super) fn set_before(&mut self, index: usize, content: FileContent) {
+        if let Some(edit) = self.edit_mut(index) {
+            edit.content_before = Some(Content {
+                content,
+                origin: ContentOrigin::Recorded,
+            });
+        }
+    }
+
+    pub(super) fn set_after(&mut self, index: usize, content: FileContent, origin: ContentOrigin) {
+        if let Some(edit) = self.edit_mut(index) {
+            edit.content_after = Some(Content { content, origin });
+        }
+    }
+
+    pub(super) fn set_backups(&mut self, source: BackupSource) {
+        self.backups = Some(source);
+    }
+
+    /// A backup's content, when a source is set and has it.
+    pub(super) fn backup(&mut self, session: &str, name: &str) -> Option<String> {
+        self.backups.as_mut().and_then(|read| read(session, name))
+    }
+
+    /// The content before, unless the output already gave one.
+    pub(super) fn set_before_if_unknown(&mut self, index: usize, content: FileContent) {
+        if self
+            .edits
+            .get(index)
+            .is_some_and(|e| e.content_before.is_none())
+        {
+            self.set_before(index, content);
+        }
+    }
+
+    /// A tool that may write files (a shell command) ran here: what the
+    /// session knew of every file's content is stale.
+    pub(super) fn barrier(&mut self) {
+        if self.barriers.last() != Some(&self.edits.len()) {
+            self.barriers.push(self.edits.len());
+        }
+    }
+
+    /// Records that a field the preview needs is missing.
+    pub(super) fn missing(&mut self, what: &str, field: &str) {
+        self.errors.push(AgentError::MissingField {
+            agent: self.agent,
+            version: self.version.clone(),
+            line: self.line,
+            what: what.to_string(),
+            field: field.to_string(),
+        });
+    }
+
+    /// Records a unit that should be JSON and is not.
+    pub(super) fn malformed(&mut self, reason: String) {
+        self.errors.push(AgentError::Malformed {
+            agent: self.agent,
+            version: self.version.clone(),
+            line: self.line,
+            reason,
+        });
+    }
+
+    /// The input ended: edits without a verdict were never run.
+    pub(super) fn finish(&mut self) {
+        for index in 0..self.edits.len() {
+            if self.edits[index].agent_verdict == Verdict::Pending {
+                self.set_verdict(index, Verdict::NotRun, None);
+            }
+        }
+        self.chain();
+    }
+
+    pub(super) fn take_events(&mut self) -> Vec<AgentEvent> {
+        self.chain();
+        let mut events = std::mem::take(&mut self.events);
+        events.dedup();
+        events
+    }
+
+    pub(super) fn begin_rebuild(&mut self) {
+        self.previous = Some(std::mem::take(&mut self.edits));
+        self.chain_at = 0;
+        self.chain_state.clear();
+        self.barriers.clear();
+        self.barrier_at = 0;
+        self.events.clear();
+        self.errors.clear();
+        self.line = 0;
+    }
+
+    /// Compares the rebuilt list with the previous one: events only for
+    /// what differs.
+    pub(super) fn end_rebuild(&mut self) {
+        self.chain();
+        let previous = self.previous.take().unwrap_or_default();
+        let version_events: Vec<AgentEvent> = self
+            .events
+            .drain(..)
+            .filter(|e| matches!(e, AgentEvent::Version(_)))
+            .collect();
+        self.events = version_events;
+        for edit in &self.edits {
+            match previous.get(edit.seq - 1) {
+                None => self.events.push(AgentEvent::Started(edit.seq)),
+                Some(old) if old == edit => {}
+                Some(old) if old.agent_verdict != edit.agent_verdict => {
+                    self.events.push(AgentEvent::Finished(edit.seq))
+                }
+                Some(_) => self.events.push(AgentEvent::Updated(edit.seq)),
+            }
+        }
+    }
+
+    /// Fills unknown contents before from earlier edits of the same file,
+    /// in order, as far as verdicts are known.
+    fn chain(&mut self) {
+        while self.chain_at < self.edits.len() {
+            while self.barriers.get(self.barrier_at) == Some(&self.chain_at) {
+                self.chain_state.clear();
+                self.barrier_at += 1;
+            }
+            let edit = &mut self.edits[self.chain_at];
+            if edit.agent_verdict == Verdict::Pending || edit.file.is_empty() {
+                return;
+            }
+            if edit.content_before.is_none()
+                && let Some(known) = self.chain_state.get(&edit.file)
+            {
+                edit.content_before = Some(Content {
+                    content: known.clone(),
+                    origin: ContentOrigin::Chained,
+                });
+            }
+            let state = match edit.agent_verdict {
+                Verdict::Applied => edit.content_after.as_ref().map(|c| c.content.clone()),
+                _ => edit.content_before.as_ref().map(|c| c.content.clone()),
+            };
+            match state {
+                Some(state) => {
+                    self.chain_state.insert(edit.file.clone(), state);
+                }
+                None => {
+                    self.chain_state.remove(&edit.file);
+                }
+            }
+            self.chain_at += 1;
+        }
+    }
+}
