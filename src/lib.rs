@@ -5,7 +5,6 @@
 //! (pure render) → [`output`] (safe writes, JSON). [`diagnose`] explains
 //! blocks beside the engine; [`cli`] wires the commands.
 
-pub mod app;
 pub mod cli;
 pub mod diagnose;
 pub mod dialect;
@@ -17,5 +16,6 @@ pub mod report;
 pub mod source;
 pub mod textdiff;
 pub mod tui;
-pub mod view;
+/// The previewer's state and rendering, at their old paths.
+pub use tui::{app, view};
 pub mod words;

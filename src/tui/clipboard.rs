@@ -3,7 +3,7 @@
 
 use std::io::Write;
 
-use crate::app::Notice;
+use crate::tui::app::Notice;
 
 /// Copies `text`, corrected block `block`, through `terminal` (OSC 52) and
 /// into a temporary file; says where it went.

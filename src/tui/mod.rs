@@ -5,6 +5,7 @@
 //! owns its state (in `app`), its drawing (through `view`) and the disk
 //! I/O its keys ask for.
 
+pub mod app;
 mod clipboard;
 mod event;
 mod pause;
@@ -12,6 +13,7 @@ mod run;
 mod single;
 mod terminal;
 mod transcript;
+pub mod view;
 
 use std::path::PathBuf;
 

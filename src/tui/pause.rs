@@ -1,4 +1,4 @@
-//! When a quiet stream is shown `paused` ([`crate::app::PAUSE_AFTER`]).
+//! When a quiet stream is shown `paused` ([`crate::tui::app::PAUSE_AFTER`]).
 
 use std::path::Path;
 use std::time::{Duration, Instant, SystemTime};
@@ -15,7 +15,7 @@ impl PauseTimer {
         let after = std::env::var("SRVIEW_PAUSE_AFTER_MS")
             .ok()
             .and_then(|ms| ms.parse().ok())
-            .map_or(crate::app::PAUSE_AFTER, Duration::from_millis);
+            .map_or(crate::tui::app::PAUSE_AFTER, Duration::from_millis);
         PauseTimer { after, at: None }
     }
 

@@ -16,9 +16,9 @@ use super::event::{self, Event, Folded, IDLE, Waited};
 use super::pause::PauseTimer;
 use super::terminal::{self, Term, term_err};
 use super::{Exit, TuiConfig, clipboard};
-use crate::app::{Notice, StreamState};
 use crate::error::Error;
-use crate::view::theme::{ColourMode, Theme};
+use crate::tui::app::{Notice, StreamState};
+use crate::tui::view::theme::{ColourMode, Theme};
 
 /// A previewer the loop runs: its state, how events change it, how it is
 /// drawn. Nothing here touches the terminal; what needs it (a copy to the
@@ -36,7 +36,7 @@ pub trait Screen {
     fn on_text(&mut self, text: Folded) -> Option<StreamState>;
     /// A notice from the loop (where a copied block went).
     fn show_notice(&mut self, notice: Notice);
-    /// The stream has been quiet for [`crate::app::PAUSE_AFTER`].
+    /// The stream has been quiet for [`crate::tui::app::PAUSE_AFTER`].
     fn pause(&mut self);
     /// Whether work is waiting for a quiet moment ([`Screen::idle`]).
     fn idle_pending(&self) -> bool;

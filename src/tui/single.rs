@@ -10,11 +10,11 @@ use ratatui_crossterm::crossterm::event::Event as TermEvent;
 
 use super::run::{Flow, Screen};
 use super::{Exit, Folded, TuiConfig};
-use crate::app::text::TextLines;
-use crate::app::{App, Effect, Notice, StreamState, keys};
 use crate::input;
 use crate::source::watch::SourceEvent;
-use crate::view::{self, Caches, highlight::Syntaxes, theme::Theme};
+use crate::tui::app::text::TextLines;
+use crate::tui::app::{App, Effect, Notice, StreamState, keys};
+use crate::tui::view::{self, Caches, highlight::Syntaxes, theme::Theme};
 
 /// What accepting does with FILE.
 #[derive(Debug, Clone, Copy, Default)]

@@ -12,10 +12,10 @@ use ratatui_crossterm::crossterm::event::Event as TermEvent;
 
 use super::run::{Flow, Screen};
 use super::{Exit, Folded, TuiConfig};
-use crate::app::workspace::{Workspace, WsEffect};
-use crate::app::{Effect, Notice, StreamState, keys};
 use crate::source::transcript::{self, ApplyOptions, PathError, Workspace as Paths};
-use crate::view::{self, Caches, highlight::Syntaxes, theme::Theme};
+use crate::tui::app::workspace::{Workspace, WsEffect};
+use crate::tui::app::{Effect, Notice, StreamState, keys};
+use crate::tui::view::{self, Caches, highlight::Syntaxes, theme::Theme};
 
 pub struct TranscriptFiles {
     ws: Workspace,

@@ -14,9 +14,9 @@ use ratatui::layout::Rect;
 pub use diffpane::Caches;
 use theme::Theme;
 
-use crate::app::keys::KeyScope;
-use crate::app::workspace::Workspace;
-use crate::app::{App, Notice};
+use crate::tui::app::keys::KeyScope;
+use crate::tui::app::workspace::Workspace;
+use crate::tui::app::{App, Notice};
 
 /// Where each part of the previewer goes in an area: a pure function of
 /// the state and the area, shared by drawing and mouse hit-testing.

@@ -15,7 +15,7 @@ impl App {
         let before = (self.view.width, self.view.viewport);
         self.view.screen = area;
         self.view.width = area.width;
-        self.view.viewport = usize::from(crate::view::diff_rows(self, area.height));
+        self.view.viewport = usize::from(crate::tui::view::diff_rows(self, area.height));
         if before != (self.view.width, self.view.viewport) && self.view.follow {
             self.follow_active();
         }

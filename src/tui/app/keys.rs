@@ -210,7 +210,7 @@ pub fn on_mouse(app: &mut App, mouse: MouseEvent) {
 /// selects that block; the wheel scrolls what it is over: the block list,
 /// or the diff panes.
 pub fn on_mouse_with_notice(app: &mut App, mouse: MouseEvent, notice: Option<&Notice>) {
-    let screen = crate::view::screen_layout(app, app.view.screen, notice);
+    let screen = crate::tui::view::screen_layout(app, app.view.screen, notice);
     let (column, row) = (mouse.column, mouse.row);
     match mouse.kind {
         MouseEventKind::Down(MouseButton::Left) => {
@@ -270,7 +270,7 @@ fn widest_line(text: &super::text::TextLines) -> usize {
     (0..text.len())
         .map(|i| {
             unicode_width::UnicodeWidthStr::width(
-                crate::view::code::sanitize(&text.line(i)).as_str(),
+                crate::tui::view::code::sanitize(&text.line(i)).as_str(),
             )
         })
         .max()

@@ -10,9 +10,9 @@ use unicode_width::UnicodeWidthStr;
 use super::BlocksPane;
 use super::code::{self, sanitize};
 use super::theme::{ColourMode, Theme, Tint};
-use crate::app::keys::{KeyScope, key_help};
-use crate::app::{App, Focus, Layout, Notice, PlaceDoubt};
 use crate::engine::{BlockReport, BlockState};
+use crate::tui::app::keys::{KeyScope, key_help};
+use crate::tui::app::{App, Focus, Layout, Notice, PlaceDoubt};
 use crate::words;
 
 /// One tab per file of a transcript, with its state in words.
@@ -25,7 +25,7 @@ use crate::words;
 pub fn tab_bar(
     frame: &mut Frame,
     area: Rect,
-    ws: &crate::app::workspace::Workspace,
+    ws: &crate::tui::app::workspace::Workspace,
     theme: &Theme,
 ) {
     let state = ws.stream.name();
@@ -432,7 +432,7 @@ pub fn blocks_pane(frame: &mut Frame, layout: &BlocksPane, app: &App, theme: &Th
                     }
                     // An applied block whose place is in doubt says so before
                     // its stage: accepting asks for a confirmation.
-                    if let Some(doubt) = diagnosis.and_then(crate::app::place_doubt) {
+                    if let Some(doubt) = diagnosis.and_then(crate::tui::app::place_doubt) {
                         let style = match doubt {
                             PlaceDoubt::Unseen => theme.warn(),
                             _ => theme.bad(),

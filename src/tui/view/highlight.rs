@@ -14,7 +14,7 @@ use syntect::parsing::{ParseState, ScopeStack, SyntaxReference, SyntaxSet};
 
 use super::syntax_pack::{Catalogue, Entry, Pack};
 
-use crate::app::text::TextLines;
+use crate::tui::app::text::TextLines;
 
 const CHECKPOINT_EVERY: usize = 64;
 const FAR: usize = 300;
@@ -22,7 +22,7 @@ const RESTART_ABOVE: usize = 48;
 
 /// bat's grammars (via two-face), split into a pack at build time by
 /// `examples/syntax_pack.rs` so a run loads only the grammar its file needs.
-static PACK: &[u8] = include_bytes!("../../assets/syntax-pack.bin");
+static PACK: &[u8] = include_bytes!("../../../assets/syntax-pack.bin");
 
 /// Syntax detection, grammars loaded on first use, and the colour theme.
 pub struct Syntaxes {

@@ -493,7 +493,7 @@ impl Workspace {
     }
 
     /// What to ask before writing `tabs` when a block of theirs is placed
-    /// where its diagnosis cannot vouch for (see [`crate::app::place_doubt`]);
+    /// where its diagnosis cannot vouch for (see [`crate::tui::app::place_doubt`]);
     /// the first such block is selected in its tab.
     fn doubt_notice(&mut self, tabs: &[usize], key: KeyCode) -> Option<String> {
         let mut first = None;
@@ -508,7 +508,7 @@ impl Workspace {
                 && let Some((d, doubt)) = doubtful.into_iter().next()
             {
                 tab.app.select_block(d.index);
-                first = Some((t, crate::app::doubt_sentence(&d, doubt)));
+                first = Some((t, crate::tui::app::doubt_sentence(&d, doubt)));
             }
         }
         let (t, sentence) = first?;

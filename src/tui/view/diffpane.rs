@@ -12,9 +12,9 @@ use ratatui::widgets::Paragraph;
 use super::code::{self, word_changes};
 use super::highlight::{DocHighlighter, LineColours, Syntaxes};
 use super::theme::{Theme, Tint};
-use crate::app::rows::SegKind;
-use crate::app::{App, Layout};
 use crate::engine::BlockState;
+use crate::tui::app::rows::SegKind;
+use crate::tui::app::{App, Layout};
 
 /// Highlighting state kept between frames.
 pub struct Caches {
