@@ -364,6 +364,32 @@ pub(crate) struct RawOutcome {
     pub placed: Vec<Option<(sink::Pos, sink::Pos)>>,
 }
 
+impl RawOutcome {
+    /// The reference threw `message` while the block `current` (if any) was
+    /// being processed: that block is marked failed with the message.
+    fn failed(
+        mut blocks: Vec<BlockReport>,
+        placed: Vec<Option<(sink::Pos, sink::Pos)>>,
+        current: Option<usize>,
+        message: String,
+        diff_line: Option<usize>,
+    ) -> Self {
+        if let Some(b) = current {
+            blocks[b].state = BlockState::Failed;
+            blocks[b].error = Some(message.clone());
+        }
+        RawOutcome {
+            result: Err(ApplyError {
+                message,
+                block: current,
+                diff_line,
+            }),
+            blocks,
+            placed,
+        }
+    }
+}
+
 /// The reference's "does not match" message.
 fn no_match_error(search: &str) -> String {
     format!(
