@@ -313,7 +313,7 @@ fn accept_with_a_prose_only_diff_writes_nothing() {
 fn accept_with_an_unreadable_diff_writes_nothing() {
     accept_refused_with(
         Some(b"------- SEARCH\n    42\n=======\n    \xff43\n+++++++ REPLACE\n"),
-        "not accepted: DIFF unreadable: invalid UTF-8 at byte 34",
+        "not accepted: DIFF unreadable: not valid UTF-8 (first bad byte at offset 34)",
     );
 }
 

@@ -302,7 +302,7 @@ fn unreadable_diff_shows_an_error_state_then_recovers() {
     std::fs::write(&diff, b"------- SEA\xffRCH\n").expect("write");
     let mut s = start(dir.path(), &[]);
     s.wait_for("the error state", |c| {
-        c.contains("DIFF unreadable: invalid UTF-8 at byte 11")
+        c.contains("DIFF unreadable: not valid UTF-8 (first bad byte at offset 11)")
     });
     assert!(
         !s.contents().contains("waiting for the diff"),
@@ -315,7 +315,7 @@ fn unreadable_diff_shows_an_error_state_then_recovers() {
     });
     std::fs::write(&diff, b"\x00\x01binary").expect("binary write");
     s.wait_for("binary is an error too", |c| {
-        c.contains("DIFF unreadable: NUL byte at byte 0")
+        c.contains("DIFF unreadable: binary (NUL byte at offset 0)")
             && c.contains("showing the last readable diff")
     });
     s.press(b"q");
