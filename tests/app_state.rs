@@ -9,12 +9,12 @@ use srview::app::{App, Effect, Focus, Layout, StreamState, keys};
 use srview::engine::{BlockState, Version};
 use srview::source::watch::SourceEvent;
 
+mod support;
+
+use support::diff::block;
+
 fn original() -> String {
     (1..=200).map(|i| format!("line {i}\n")).collect()
-}
-
-fn block(search: &str, replace: &str) -> String {
-    format!("------- SEARCH\n{search}\n=======\n{replace}\n+++++++ REPLACE\n")
 }
 
 fn app() -> App {

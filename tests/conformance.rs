@@ -1,8 +1,10 @@
 //! Every case the reference produced, through the engine, every field compared.
 
-use std::collections::BTreeMap;
+mod support;
 
-mod corpus;
+use support::corpus;
+
+use std::collections::BTreeMap;
 
 use corpus::{Case, load};
 use srview::engine::{Options, apply};

@@ -7,6 +7,10 @@ use std::collections::BTreeMap;
 use srview::diagnose::{Reason, diagnose};
 use srview::engine::{Options, Stage, Version, apply};
 
+mod support;
+
+use support::diff::{block_of_lines, text};
+
 /// Tiny deterministic generator (xorshift), so failures reproduce.
 struct Rng(u64);
 
@@ -49,15 +53,8 @@ fn gen_file(rng: &mut Rng, lines: usize) -> Vec<String> {
         .collect()
 }
 
-fn text(lines: &[String]) -> String {
-    lines.iter().map(|l| format!("{l}\n")).collect()
-}
-
 fn block(search: &[String], replace: &str) -> String {
-    format!(
-        "------- SEARCH\n{}=======\n{replace}+++++++ REPLACE\n",
-        text(search)
-    )
+    block_of_lines(&text(search), replace)
 }
 
 struct Case {

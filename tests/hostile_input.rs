@@ -6,11 +6,15 @@
 //! are the ones in docs/guarantees.md.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::path::Path;
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_srview");
+mod support;
+
+use support::diff::block;
+use support::files::{mkfifo, p, write};
+use support::runner::srview;
 const MB: u64 = 1024 * 1024;
 
 struct Run {
@@ -28,14 +32,20 @@ fn run(args: &[&str], stdin_file: Option<&Path>, stdout_file: Option<&Path>) -> 
     let dir = tempfile::tempdir().expect("tempdir");
     let rss_file = dir.path().join("rss");
     let time = Path::new("/usr/bin/time");
+    let spec = srview(["apply"]).args(args).env_remove("SRVIEW_FAULT");
     let mut cmd = if time.exists() {
-        let mut c = Command::new(time);
-        c.args(["-f", "%M", "-o"]).arg(&rss_file).arg(BIN);
-        c
+        spec.wrapped(
+            time,
+            &[
+                "-f".as_ref(),
+                "%M".as_ref(),
+                "-o".as_ref(),
+                rss_file.as_os_str(),
+            ],
+        )
     } else {
-        Command::new(BIN)
+        spec.command()
     };
-    cmd.arg("apply").args(args).env_remove("SRVIEW_FAULT");
     cmd.stdin(match stdin_file {
         Some(p) => Stdio::from(std::fs::File::open(p).expect("stdin file")),
         None => Stdio::null(),
@@ -122,20 +132,6 @@ fn assert_bounded(what: &str, r: &Run, input_bytes: u64, times: u64) {
     );
 }
 
-fn write(dir: &Path, name: &str, content: &[u8]) -> PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, content).expect("write");
-    path
-}
-
-fn p(path: &Path) -> &str {
-    path.to_str().expect("UTF-8 path")
-}
-
-fn block(search: &str, replace: &str) -> String {
-    format!("------- SEARCH\n{search}\n=======\n{replace}\n+++++++ REPLACE\n")
-}
-
 // ---------------------------------------------------------------- encodings
 
 #[test]
@@ -213,13 +209,7 @@ fn diff_from_a_fifo_is_read() {
     let dir = tempfile::tempdir().unwrap();
     let file = write(dir.path(), "f.txt", b"a\nb\n");
     let fifo = dir.path().join("d.fifo");
-    assert!(
-        Command::new("mkfifo")
-            .arg(&fifo)
-            .status()
-            .unwrap()
-            .success()
-    );
+    mkfifo(&fifo);
     let diff = block("b", "B");
     let fifo2 = fifo.clone();
     let writer = std::thread::spawn(move || {

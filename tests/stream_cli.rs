@@ -2,28 +2,26 @@
 //! JSON line each, every one equal to a from-scratch apply of its prefix.
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::sync::mpsc::{self, Receiver};
 use std::time::Duration;
 
 use serde_json::Value;
+
+mod support;
+
 use srview::engine::{Options, Version, apply};
+use support::runner::srview;
 
 const ORIGINAL: &str = "fn a() {}\nfn b() {\n    1\n}\nfn c() {}\n";
 const DIFF: &str = "------- SEARCH\nfn b() {\n    1\n}\n=======\nfn b() {\n    2 // ü😀\n}\n+++++++ REPLACE\n------- SEARCH\nfn c() {}\n=======\n+++++++ REPLACE\n";
 
 fn spawn(file: &std::path::Path, extra: &[&str]) -> (Child, Receiver<String>) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_srview"))
-        .arg("apply")
+    let mut child = srview(["apply"])
         .arg(file)
-        .arg("-")
-        .arg("--stream")
+        .args(["-", "--stream"])
         .args(extra)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn srview");
+        .spawn_piped();
     let stdout = child.stdout.take().expect("stdout");
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {

@@ -13,36 +13,18 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_srview");
+mod support;
+
+use support::files::{mkfifo, p};
+use support::runner::{srview, stderr};
 
 fn apply(args: &[&str], stdin: &[u8], fault: Option<&str>) -> Output {
-    let mut cmd = Command::new(BIN);
-    cmd.arg("apply")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+    let cmd = srview(["apply"]).args(args).stdin(stdin);
     match fault {
         Some(f) => cmd.env("SRVIEW_FAULT", f),
         None => cmd.env_remove("SRVIEW_FAULT"),
-    };
-    let mut child = cmd.spawn().expect("spawn srview");
-    let mut pipe = child.stdin.take().expect("stdin");
-    let data = stdin.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = pipe.write_all(&data);
-    });
-    let out = child.wait_with_output().expect("wait");
-    writer.join().expect("writer");
-    out
-}
-
-fn p(path: &Path) -> &str {
-    path.to_str().expect("UTF-8 path")
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
+    }
+    .output()
 }
 
 /// Exit 2, one line on stderr naming FILE and containing every needle.
@@ -128,16 +110,10 @@ fn file_changed_on_disk_since_loaded_is_refused() {
     let file = dir.path().join("f.txt");
     std::fs::write(&file, OLD).unwrap();
     let fifo = dir.path().join("diff.fifo");
-    assert!(
-        Command::new("mkfifo")
-            .arg(&fifo)
-            .status()
-            .unwrap()
-            .success()
-    );
-    let mut child = Command::new(BIN)
-        .args(["apply", "--write", p(&file), p(&fifo)])
+    mkfifo(&fifo);
+    let mut child = srview(["apply", "--write", p(&file), p(&fifo)])
         .env_remove("SRVIEW_FAULT")
+        .command()
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -404,9 +380,8 @@ fn sigkill_at_any_instant_leaves_old_or_new_content() {
     );
 
     let spawn = |slow: bool| {
-        let mut cmd = Command::new(BIN);
-        cmd.args(["apply", "--write", p(&file), p(&diff_path)])
-            .stdin(Stdio::null())
+        let mut cmd = srview(["apply", "--write", p(&file), p(&diff_path)]).command();
+        cmd.stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null());
         if slow {
