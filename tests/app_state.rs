@@ -167,11 +167,7 @@ fn error_pane_focus_moves_selection() {
         Effect::None,
         "Esc never quits: q does"
     );
-    assert!(
-        app.notice
-            .as_ref()
-            .is_some_and(|n| n.text.contains("q quits"))
-    );
+    assert!(notice_text(&app).contains("q quits"));
     assert_eq!(key(&mut app, KeyCode::Char('q')), Effect::Quit(1));
 }
 
@@ -327,11 +323,7 @@ fn accept_shows_a_final_result_that_differs_from_the_live_view_first() {
     assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
     assert!(app.final_preview);
     assert_eq!(app.mode_name(), "final preview");
-    assert!(
-        app.notice
-            .as_ref()
-            .is_some_and(|n| n.text.contains("a: write it"))
-    );
+    assert!(notice_text(&app).contains("a: write it"));
     let want = srview::engine::apply(
         &diff,
         &original(),
@@ -366,11 +358,7 @@ fn accept_shows_a_final_result_that_differs_from_the_live_view_first() {
     key(&mut app, KeyCode::Char('a'));
     app.append_diff("------- SEARCH\nline 180\n");
     assert!(!app.final_preview);
-    assert!(
-        app.notice
-            .as_ref()
-            .is_some_and(|n| n.text.contains("back to the live view"))
-    );
+    assert!(notice_text(&app).contains("back to the live view"));
 }
 
 /// An in-order diff reads the same live and final: one key writes it. With
@@ -1069,10 +1057,10 @@ fn accepting_a_guessed_or_unseen_block_anchor_place_asks_first() {
     let diff = "------- SEARCH\nfn a() {\n    let total = compute(X);\n}\n=======\nfn a() {\n    let total = 0;\n}\n+++++++ REPLACE\n";
     let mut app = anchor_app(file, diff);
     assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
+    let notice = notice_text(&app);
     assert!(
-        notice_text(&app).contains("the lines between were replaced without being compared"),
-        "{}",
-        notice_text(&app)
+        notice.contains("the lines between were replaced without being compared"),
+        "{notice}"
     );
 }
 

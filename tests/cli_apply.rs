@@ -122,14 +122,11 @@ fn corpus_through_the_binary() {
             .flat_map(|h| h.join().expect("worker"))
             .collect()
     });
-    for f in failures.iter().take(20) {
-        eprintln!("FAIL {f}");
-    }
-    assert!(
-        failures.is_empty(),
-        "{} of {} corpus cases differ through the binary",
-        failures.len(),
-        cases.len()
+    corpus::assert_none_failed(
+        &failures,
+        cases.len(),
+        20,
+        "corpus cases differ through the binary",
     );
 }
 
@@ -492,11 +489,8 @@ fn a_diff_without_blocks_warns_and_writes_nothing() {
         b"------- SEARCH\r\nb\r\n=======\r\nB\r\n+++++++ REPLACE\r\n",
     );
     assert_eq!(code(&out), 0);
-    assert!(
-        stderr(&out).contains("CRLF line endings"),
-        "{}",
-        stderr(&out)
-    );
+    let err = stderr(&out);
+    assert!(err.contains("CRLF line endings"), "{err}");
 }
 
 #[test]

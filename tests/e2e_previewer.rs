@@ -3,6 +3,8 @@
 
 mod support;
 
+use support::diff::replace_in_file as replace_call;
+use support::files;
 use support::pty;
 
 use std::io::Write;
@@ -299,9 +301,7 @@ fn transcript_accept_all_reports_every_written_file() {
     assert_eq!(s.exit_code(), 0);
     std::thread::sleep(Duration::from_millis(100));
     let raw = s.raw_text();
-    let left = raw
-        .rfind("\u{1b}[?1049l")
-        .expect("left the alternate screen");
+    let left = pty::left_alternate_screen_at(&raw);
     let after = &raw[left..];
     assert!(after.contains("srview: wrote main.rs"), "{after:?}");
     assert!(after.contains("srview: wrote notes.md"), "{after:?}");
@@ -330,9 +330,7 @@ fn transcript_quit_after_accepting_one_file_exits_0() {
     assert_eq!(s.exit_code(), 0, "the accepted file was written");
     std::thread::sleep(Duration::from_millis(100));
     let raw = s.raw_text();
-    let left = raw
-        .rfind("\u{1b}[?1049l")
-        .expect("left the alternate screen");
+    let left = pty::left_alternate_screen_at(&raw);
     assert_eq!(
         raw[left..].matches("srview: wrote").count(),
         1,
@@ -420,13 +418,7 @@ fn a_quiet_stdin_stream_pauses() {
 /// Mouse reporting is switched on with the previewer and off again when
 /// it leaves, after the last time it was switched on.
 fn assert_mouse_released(raw: &str) {
-    let on = raw
-        .rfind("\u{1b}[?1000h")
-        .expect("mouse capture enabled on start");
-    let off = raw
-        .rfind("\u{1b}[?1000l")
-        .expect("mouse capture disabled on exit");
-    assert!(off > on, "mouse capture left on");
+    let on = pty::assert_mouse_released(raw);
     let sgr_off = raw.rfind("\u{1b}[?1006l").expect("SGR mouse mode off");
     assert!(sgr_off > on);
 }
@@ -571,23 +563,20 @@ fn a_finished_transcript_file_is_paused() {
     assert_eq!(s.exit_code(), 1);
 }
 
-fn replace_call(path: &str, search: &str, replace: &str) -> String {
-    format!(
-        "<replace_in_file>\n<path>{path}</path>\n<diff>\n------- SEARCH\n{search}\n=======\n{replace}\n+++++++ REPLACE\n</diff>\n</replace_in_file>\n"
-    )
-}
-
 /// Calls on paths outside `--cwd` show as refused tabs, and `A` writes
 /// nothing while one is refused, naming them (as `srview apply
 /// --transcript --write` refuses).
 #[test]
 fn transcript_refused_paths_are_shown_and_block_accept_all() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let cwd = dir.path().join("w");
-    std::fs::create_dir_all(cwd.join("sub")).expect("mkdir");
-    std::fs::write(cwd.join("a.txt"), "one\n").expect("write");
-    std::fs::write(cwd.join("sub/b.txt"), "one\n").expect("write");
-    std::fs::write(dir.path().join("o.txt"), "one\n").expect("write");
+    files::tree(
+        dir.path(),
+        &[
+            ("w/a.txt", "one\n"),
+            ("w/sub/b.txt", "one\n"),
+            ("o.txt", "one\n"),
+        ],
+    );
     let absolute = dir.path().join("o.txt").display().to_string();
     let transcript = [
         replace_call("a.txt", "one", "uno"),

@@ -9,7 +9,7 @@ use std::io::Write;
 use std::path::Path;
 use std::time::Duration;
 
-use pty::Session;
+use pty::{Session, assert_mouse_released};
 
 const ORIGINAL: &str = "alpha\nbeta\ngamma\ndelta\n";
 
@@ -170,23 +170,9 @@ fn signal_restores_terminal(sig: &str, code: u32) {
     let entered = raw
         .find("\u{1b}[?1049h")
         .expect("entered the alternate screen");
-    let left = raw
-        .rfind("\u{1b}[?1049l")
-        .expect("left the alternate screen");
-    assert!(left > entered);
+    assert!(pty::left_alternate_screen_at(&raw) > entered);
     assert_mouse_released(&raw);
     untouched(dir.path());
-}
-
-/// Mouse reporting is switched off again after the last time it was on.
-fn assert_mouse_released(raw: &str) {
-    let on = raw
-        .rfind("\u{1b}[?1000h")
-        .expect("mouse capture enabled on start");
-    let off = raw
-        .rfind("\u{1b}[?1000l")
-        .expect("mouse capture disabled on exit");
-    assert!(off > on, "mouse capture left on");
 }
 
 #[test]

@@ -16,3 +16,11 @@ pub fn block_of_lines(search: &str, replace: &str) -> String {
 pub fn text(lines: &[String]) -> String {
     lines.iter().map(|l| format!("{l}\n")).collect()
 }
+
+/// A Cline `replace_in_file` call on `path` with one block.
+pub fn replace_in_file(path: &str, search: &str, replace: &str) -> String {
+    format!(
+        "<replace_in_file>\n<path>{path}</path>\n<diff>\n{}</diff>\n</replace_in_file>\n",
+        block(search, replace)
+    )
+}

@@ -27,3 +27,14 @@ pub fn mkfifo(path: &Path) {
         path.display()
     );
 }
+
+/// Writes each `(relative path, content)` under `root`, making folders.
+pub fn tree(root: &Path, files: &[(&str, &str)]) {
+    for (name, content) in files {
+        let path = root.join(name);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).expect("make folder");
+        }
+        std::fs::write(&path, content).expect("write file");
+    }
+}

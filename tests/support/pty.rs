@@ -170,3 +170,20 @@ impl Session {
         self.child.process_id().expect("pid")
     }
 }
+
+/// Mouse reporting is switched off again after the last time it was on;
+/// returns where it was last switched on in `raw`.
+pub fn assert_mouse_released(raw: &str) -> usize {
+    let last = |seq: &str, what: &str| raw.rfind(seq).unwrap_or_else(|| panic!("{what}"));
+    let on = last("\u{1b}[?1000h", "mouse capture enabled on start");
+    let off = last("\u{1b}[?1000l", "mouse capture disabled on exit");
+    assert!(off > on, "mouse capture left on");
+    on
+}
+
+/// Where the program last left the alternate screen in `raw` (what it
+/// printed after that is on the user's terminal).
+pub fn left_alternate_screen_at(raw: &str) -> usize {
+    raw.rfind("\u{1b}[?1049l")
+        .expect("left the alternate screen")
+}
