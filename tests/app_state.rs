@@ -932,20 +932,12 @@ fn no_jump_and_no_copy_without_a_similar_region() {
     let before = app.view.scroll;
     key(&mut app, KeyCode::Char('d'));
     assert_eq!(app.view.scroll, before, "no jump");
-    let notice = app
-        .notice
-        .as_ref()
-        .map(|n| n.text.clone())
-        .unwrap_or_default();
+    let notice = notice_text(&app);
     assert!(notice.contains("no similar region"), "{notice}");
     key(&mut app, KeyCode::Enter);
     assert_eq!(app.view.scroll, before, "no jump");
     assert_eq!(key(&mut app, KeyCode::Char('c')), Effect::None);
-    let notice = app
-        .notice
-        .as_ref()
-        .map(|n| n.text.clone())
-        .unwrap_or_default();
+    let notice = notice_text(&app);
     assert!(
         notice.starts_with("no corrected block for #1: no similar region"),
         "{notice}"

@@ -519,21 +519,12 @@ fn damage_file(rng: &mut rng::Rng, n: usize) -> Vec<String> {
     const WORDS: [&str; 8] = [
         "alpha", "budget", "cursor", "delta", "engine", "filter", "gamma", "handle",
     ];
-    (0..n)
-        .map(|i| {
-            let w = WORDS[rng.below(WORDS.len())];
-            let v = WORDS[rng.below(WORDS.len())];
-            match i % 7 {
-                0 => format!("fn {w}_{i}(input: &str) -> Option<{v}> {{"),
-                1 => format!("    let {w}_{i} = \"{v}-{i}\";"),
-                2 => format!("    if {w}_{i} < limit && {v} > 0 {{"),
-                3 => format!("        log('{w} {i} - {v}');"),
-                4 => "    }".to_string(),
-                5 => "}".to_string(),
-                _ => String::new(),
-            }
-        })
-        .collect()
+    rng::word_lines(rng, n, &WORDS, |i, w, v| match i % 7 {
+        kind @ 0..=3 => rng::statement(kind, i, w, v),
+        4 => "    }".to_string(),
+        5 => "}".to_string(),
+        _ => String::new(),
+    })
 }
 
 fn distinctive(line: &str) -> bool {

@@ -226,11 +226,7 @@ fn refusal_says_which_file_failed_in_words() {
     );
     feed(&mut ws, &text, true);
     key(&mut ws, 'A');
-    let notice = ws
-        .notice
-        .as_ref()
-        .map(|n| n.text.clone())
-        .unwrap_or_default();
+    let notice = notice(&ws);
     assert!(
         notice.starts_with("nothing written: settings.toml has a failing block"),
         "{notice}"

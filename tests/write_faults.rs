@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 mod support;
 
 use support::files::{mkfifo, p};
+use support::rng::XorShift;
 use support::runner::{srview, stderr};
 
 fn apply(args: &[&str], stdin: &[u8], fault: Option<&str>) -> Output {
@@ -341,16 +342,10 @@ fn secret_file_keeps_its_mode_and_symlink_is_kept() {
 
 // ---------------------------------------------------------------- SIGKILL
 
-/// A tiny xorshift: the delays need spread, not quality.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % n.max(1)
-    }
+/// A random delay of less than `micros` (at least one step): the delays
+/// need spread, not quality.
+fn delay_below(rng: &mut XorShift, micros: u64) -> Duration {
+    Duration::from_micros(rng.next() % micros.max(1))
 }
 
 /// `srview apply --write` on an 8 MiB file, killed with SIGKILL at random
@@ -403,7 +398,7 @@ fn sigkill_at_any_instant_leaves_old_or_new_content() {
     }
     eprintln!("full run: {:?} plain, {:?} slow", full[0], full[1]);
 
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15 ^ u64::from(std::process::id()));
+    let mut rng = XorShift(0x9e37_79b9_7f4a_7c15 ^ u64::from(std::process::id()));
     let (mut saw_old, mut saw_new, mut saw_temp) = (0, 0, 0);
     let trials = 30;
     for trial in 0..trials {
@@ -418,11 +413,11 @@ fn sigkill_at_any_instant_leaves_old_or_new_content() {
                 assert!(Instant::now() < deadline, "no temporary file appeared");
                 std::thread::sleep(Duration::from_millis(1));
             }
-            Duration::from_micros(rng.below(200_000))
+            delay_below(&mut rng, 200_000)
         } else {
             // Anywhere in the whole run, or just after it.
             let span = full[0].as_micros() as u64;
-            Duration::from_micros(rng.below(span + span * 3 / 10))
+            delay_below(&mut rng, span + span * 3 / 10)
         };
         std::thread::sleep(delay);
         let _ = child.kill(); // SIGKILL; may find it already finished
