@@ -34,6 +34,20 @@ fn spawn(file: &std::path::Path, extra: &[&str]) -> (Child, Receiver<String>) {
     (child, rx)
 }
 
+/// `spawn` with all of `input` written and stdin closed.
+fn stream_whole(file: &std::path::Path, input: &[u8]) -> (Child, Receiver<String>) {
+    let (mut child, rx) = spawn(file, &[]);
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(input).expect("write");
+    drop(stdin);
+    (child, rx)
+}
+
+/// The last line the program printed, once it has ended.
+fn last_line(rx: &Receiver<String>) -> Value {
+    serde_json::from_str(&rx.iter().last().expect("line")).expect("JSON")
+}
+
 fn original_file() -> tempfile::NamedTempFile {
     let mut f = tempfile::NamedTempFile::new().expect("temp file");
     f.write_all(ORIGINAL.as_bytes()).expect("write original");
@@ -148,14 +162,12 @@ fn waiting_input_is_coalesced_and_content_is_optional() {
 #[test]
 fn final_error_exits_1_and_bad_utf8_exits_2() {
     let file = original_file();
-    let (mut child, rx) = spawn(file.path(), &[]);
-    let mut stdin = child.stdin.take().expect("stdin");
-    stdin
-        .write_all(b"------- SEARCH\nnot there\n=======\nx\n+++++++ REPLACE\n")
-        .expect("write");
-    drop(stdin);
+    let (mut child, rx) = stream_whole(
+        file.path(),
+        b"------- SEARCH\nnot there\n=======\nx\n+++++++ REPLACE\n",
+    );
     assert_eq!(child.wait().expect("exit").code(), Some(1));
-    let last: Value = serde_json::from_str(&rx.iter().last().expect("line")).expect("JSON");
+    let last = last_line(&rx);
     assert_eq!(last["ok"], false);
     assert!(
         last["error"]
@@ -164,15 +176,10 @@ fn final_error_exits_1_and_bad_utf8_exits_2() {
             .contains("does not match")
     );
 
-    let (mut child, rx) = spawn(file.path(), &[]);
-    let mut stdin = child.stdin.take().expect("stdin");
-    stdin
-        .write_all(b"------- SEARCH\n\xff\xfe\n")
-        .expect("write");
-    drop(stdin);
+    let (mut child, rx) = stream_whole(file.path(), b"------- SEARCH\n\xff\xfe\n");
     assert_eq!(child.wait().expect("exit").code(), Some(2));
     // A consumer still gets a last line, saying why the stream ended.
-    let last: Value = serde_json::from_str(&rx.iter().last().expect("line")).expect("JSON");
+    let last = last_line(&rx);
     assert_eq!(last["final"], true);
     assert_eq!(last["ok"], false);
     assert!(
@@ -188,15 +195,10 @@ fn final_error_exits_1_and_bad_utf8_exits_2() {
 #[test]
 fn a_stream_without_blocks_warns() {
     let file = original_file();
-    let (mut child, rx) = spawn(file.path(), &[]);
-    let mut stdin = child.stdin.take().expect("stdin");
-    stdin
-        .write_all(b"I will now edit the file.\n")
-        .expect("write");
-    drop(stdin);
+    let (child, rx) = stream_whole(file.path(), b"I will now edit the file.\n");
     let out = child.wait_with_output().expect("exit");
     assert_eq!(out.status.code(), Some(0));
-    let last: Value = serde_json::from_str(&rx.iter().last().expect("line")).expect("JSON");
+    let last = last_line(&rx);
     assert_eq!(last["final"], true);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("no SEARCH/REPLACE block found"), "{err}");

@@ -96,6 +96,11 @@ fn frame(app: &mut App, w: u16, h: u16, mode: ColourMode) -> Terminal<TestBacken
     terminal
 }
 
+/// The text of one frame drawn at `w`x`h`.
+fn screen_of(app: &mut App, w: u16, h: u16, mode: ColourMode) -> String {
+    text(&frame(app, w, h, mode))
+}
+
 fn text(t: &Terminal<TestBackend>) -> String {
     let buf = t.backend().buffer();
     let mut out = String::new();
@@ -113,8 +118,7 @@ fn text(t: &Terminal<TestBackend>) -> String {
 fn block_mid_stream() {
     let cut = DIFF.find("with open(path, encoding").unwrap() + 10;
     let mut app = app(&DIFF[..cut], false);
-    let t = frame(&mut app, 120, 30, ColourMode::TrueColor);
-    let screen = text(&t);
+    let screen = screen_of(&mut app, 120, 30, ColourMode::TrueColor);
     assert!(screen.contains("streaming"), "{screen}");
     assert!(
         screen.contains("▸"),
@@ -126,8 +130,7 @@ fn block_mid_stream() {
 #[test]
 fn blocks_applied_at_each_stage() {
     let mut app = app(DIFF, true);
-    let t = frame(&mut app, 120, 40, ColourMode::TrueColor);
-    let screen = text(&t);
+    let screen = screen_of(&mut app, 120, 40, ColourMode::TrueColor);
     for word in [
         "exact",
         "line-trimmed",
@@ -167,8 +170,7 @@ fn failing_block() {
     let diff = "------- SEARCH\ndef nowhere():\n    pass\n=======\ndef somewhere():\n    pass\n+++++++ REPLACE\n";
     let mut app = app(diff, true);
     app.diagnose();
-    let t = frame(&mut app, 100, 24, ColourMode::TrueColor);
-    let screen = text(&t);
+    let screen = screen_of(&mut app, 100, 24, ColourMode::TrueColor);
     assert!(screen.contains("failed"), "{screen}");
     assert!(
         screen.contains("[edited]") || screen.contains("[not-found]"),
@@ -186,8 +188,7 @@ fn unified_view_on_narrow_terminal() {
     let mut app = app(DIFF, true);
     app.view.follow = false;
     app.view.scroll = 0;
-    let t = frame(&mut app, 80, 30, ColourMode::TrueColor);
-    let screen = text(&t);
+    let screen = screen_of(&mut app, 80, 30, ColourMode::TrueColor);
     assert!(screen.contains("[unified"), "{screen}");
     assert!(screen.contains("4-E def load(path):"), "{screen}");
     assert!(screen.contains("4+E def load(path, encoding"), "{screen}");
@@ -239,8 +240,7 @@ fn escape_sequences_in_content_are_inert() {
     let original = "ok\nbad \u{1b}[2J\u{1b}]52;c;AAAA\u{7} line\n";
     let mut app = App::new(PathBuf::from("x.txt"), original.to_string(), Version::V1);
     app.set_diff("------- SEARCH\nok\n=======\nfine \u{1b}[31m\n+++++++ REPLACE\n".into());
-    let t = frame(&mut app, 100, 20, ColourMode::TrueColor);
-    let screen = text(&t);
+    let screen = screen_of(&mut app, 100, 20, ColourMode::TrueColor);
     assert!(!screen.contains('\u{1b}'), "raw ESC reached the screen");
     assert!(screen.contains("␛[2J"), "{screen}");
 }
@@ -261,8 +261,7 @@ fn final_preview_before_accepting() {
     assert_eq!(effect, srview::app::Effect::None);
     app.view.follow = false;
     app.scroll_to(0);
-    let t = frame(&mut app, 120, 30, ColourMode::TrueColor);
-    let screen = text(&t);
+    let screen = screen_of(&mut app, 120, 30, ColourMode::TrueColor);
     assert!(screen.contains("final preview"), "{screen}");
     assert!(screen.contains("class Store(object):"), "{screen}");
     assert!(screen.contains("a write this final result"), "{screen}");
@@ -276,8 +275,7 @@ fn final_preview_before_accepting() {
 fn pending_lines_continue_the_result_numbering() {
     let diff = "------- SEARCH\nimport os\n=======\nimport os\nimport sys\nimport json\n+++++++ REPLACE\n------- SEARCH\nclass Sto";
     let mut app = app(diff, false);
-    let t = frame(&mut app, 120, 30, ColourMode::TrueColor);
-    let screen = text(&t);
+    let screen = screen_of(&mut app, 120, 30, ColourMode::TrueColor);
     let right: Vec<usize> = screen
         .lines()
         .skip(1)
@@ -304,8 +302,7 @@ fn gutter_fits_the_numbers_of_pending_lines() {
     app.set_diff(
         "------- SEARCH\nl1\n=======\na\nb\nc\n+++++++ REPLACE\n------- SEARCH\nl9".into(),
     );
-    let t = frame(&mut app, 120, 20, ColourMode::TrueColor);
-    let screen = text(&t);
+    let screen = screen_of(&mut app, 120, 20, ColourMode::TrueColor);
     assert!(screen.contains("│11 · l9"), "{screen}");
     assert!(screen.contains("│ 4 · l2"), "{screen}");
 }
@@ -319,8 +316,7 @@ fn applied_fallback_block_keeps_its_stage_mark() {
     app.select_block(1);
     let d = app.selected_diagnosis().expect("a diagnosis");
     assert!(d.is_problem() && d.closest.is_some(), "{d:?}");
-    let t = frame(&mut app, 120, 40, ColourMode::None);
-    let screen = text(&t);
+    let screen = screen_of(&mut app, 120, 40, ColourMode::None);
     let save = screen
         .lines()
         .find(|l| l.contains("def save(path, text):"))
