@@ -37,6 +37,12 @@ fn block(search: &[String], replace: &str) -> String {
     block_of_lines(&text(search), replace)
 }
 
+/// A block whose SEARCH is `lines`, each damaged by `damage`.
+fn damaged_block(lines: &[String], replace: &str, damage: impl FnMut(&String) -> String) -> String {
+    let search: Vec<String> = lines.iter().map(damage).collect();
+    block(&search, replace)
+}
+
 struct Case {
     original: String,
     diff: String,
@@ -92,28 +98,20 @@ fn make(reason: Reason, rng: &mut Rng) -> Case {
         Reason::HtmlEntities => {
             let (s, e) = (s - s % 9 + 2, s - s % 9 + 6);
             lines = Some((s + 1, e));
-            let search: Vec<String> = file[s..e]
-                .iter()
-                .map(|l| {
-                    l.replace('<', "&lt;")
-                        .replace('>', "&gt;")
-                        .replace('"', "&quot;")
-                })
-                .collect();
-            block(&search, replace)
+            damaged_block(&file[s..e], replace, |l| {
+                l.replace('<', "&lt;")
+                    .replace('>', "&gt;")
+                    .replace('"', "&quot;")
+            })
         }
         Reason::UnicodeLookalike => {
             let (s, e) = (s - s % 9 + 1, s - s % 9 + 4);
             lines = Some((s + 1, e));
-            let search: Vec<String> = file[s..e]
-                .iter()
-                .map(|l| match rng.below(3) {
-                    0 => l.replace('"', "\u{201C}").replace('\'', "\u{2019}"),
-                    1 => l.replace(" - ", " \u{2014} ").replace('-', "\u{2013}"),
-                    _ => l.replacen(' ', "\u{00A0}", 6).replacen('=', "\u{200B}=", 1),
-                })
-                .collect();
-            block(&search, replace)
+            damaged_block(&file[s..e], replace, |l| match rng.below(3) {
+                0 => l.replace('"', "\u{201C}").replace('\'', "\u{2019}"),
+                1 => l.replace(" - ", " \u{2014} ").replace('-', "\u{2013}"),
+                _ => l.replacen(' ', "\u{00A0}", 6).replacen('=', "\u{200B}=", 1),
+            })
         }
         Reason::LineEndings => {
             if rng.below(2) == 0 {

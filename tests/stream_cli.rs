@@ -48,6 +48,19 @@ fn last_line(rx: &Receiver<String>) -> Value {
     serde_json::from_str(&rx.iter().last().expect("line")).expect("JSON")
 }
 
+/// `spawn` with `--stream-interval MS`, the first 20 bytes of DIFF written
+/// and flushed, stdin left open.
+fn first_20_bytes_sent(
+    file: &std::path::Path,
+    ms: &str,
+) -> (Child, Receiver<String>, std::process::ChildStdin) {
+    let (mut child, rx) = spawn(file, &["--stream-interval", ms]);
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(&DIFF.as_bytes()[..20]).expect("write");
+    stdin.flush().expect("flush");
+    (child, rx, stdin)
+}
+
 fn original_file() -> tempfile::NamedTempFile {
     let mut f = tempfile::NamedTempFile::new().expect("temp file");
     f.write_all(ORIGINAL.as_bytes()).expect("write original");
@@ -299,11 +312,8 @@ fn coalesced_lines_are_an_interval_apart_and_the_final_line_is_never_dropped() {
 #[test]
 fn a_pending_update_is_answered_without_more_input() {
     let file = original_file();
-    let (mut child, rx) = spawn(file.path(), &["--stream-interval", "300"]);
-    let mut stdin = child.stdin.take().expect("stdin");
-    let (first, rest) = DIFF.split_at(20);
-    stdin.write_all(first.as_bytes()).expect("write");
-    stdin.flush().expect("flush");
+    let (mut child, rx, mut stdin) = first_20_bytes_sent(file.path(), "300");
+    let rest = &DIFF[20..];
     let line = next_line(&rx);
     assert_eq!(line["bytes"].as_u64(), Some(20), "the first piece at once");
     let (second, third) = rest.split_at(30);
@@ -327,11 +337,8 @@ fn a_pending_update_is_answered_without_more_input() {
 #[test]
 fn the_end_of_input_is_answered_at_once() {
     let file = original_file();
-    let (mut child, rx) = spawn(file.path(), &["--stream-interval", "60000"]);
-    let mut stdin = child.stdin.take().expect("stdin");
-    let (first, rest) = DIFF.split_at(20);
-    stdin.write_all(first.as_bytes()).expect("write");
-    stdin.flush().expect("flush");
+    let (mut child, rx, mut stdin) = first_20_bytes_sent(file.path(), "60000");
+    let rest = &DIFF[20..];
     assert_eq!(next_line(&rx)["bytes"].as_u64(), Some(20));
     stdin.write_all(rest.as_bytes()).expect("write");
     drop(stdin);
