@@ -96,6 +96,13 @@ fn frame(app: &mut App, w: u16, h: u16, mode: ColourMode) -> Terminal<TestBacken
     terminal
 }
 
+/// `screen` contains each of `needles` (the screen is printed when not).
+fn assert_shows(screen: &str, needles: &[&str]) {
+    for needle in needles {
+        assert!(screen.contains(needle), "{screen}");
+    }
+}
+
 /// The text of one frame drawn at `w`x`h`.
 fn screen_of(app: &mut App, w: u16, h: u16, mode: ColourMode) -> String {
     text(&frame(app, w, h, mode))
@@ -119,7 +126,7 @@ fn block_mid_stream() {
     let cut = DIFF.find("with open(path, encoding").unwrap() + 10;
     let mut app = app(&DIFF[..cut], false);
     let screen = screen_of(&mut app, 120, 30, ColourMode::TrueColor);
-    assert!(screen.contains("streaming"), "{screen}");
+    assert_shows(&screen, &["streaming"]);
     assert!(
         screen.contains("▸"),
         "the streamed line is marked:\n{screen}"
@@ -171,15 +178,12 @@ fn failing_block() {
     let mut app = app(diff, true);
     app.diagnose();
     let screen = screen_of(&mut app, 100, 24, ColourMode::TrueColor);
-    assert!(screen.contains("failed"), "{screen}");
+    assert_shows(&screen, &["failed"]);
     assert!(
         screen.contains("[edited]") || screen.contains("[not-found]"),
         "diagnosis shown:\n{screen}"
     );
-    assert!(
-        screen.contains("does not match anything in the file"),
-        "{screen}"
-    );
+    assert_shows(&screen, &["does not match anything in the file"]);
     insta::assert_snapshot!(screen);
 }
 
@@ -189,9 +193,14 @@ fn unified_view_on_narrow_terminal() {
     app.view.follow = false;
     app.view.scroll = 0;
     let screen = screen_of(&mut app, 80, 30, ColourMode::TrueColor);
-    assert!(screen.contains("[unified"), "{screen}");
-    assert!(screen.contains("4-E def load(path):"), "{screen}");
-    assert!(screen.contains("4+E def load(path, encoding"), "{screen}");
+    assert_shows(
+        &screen,
+        &[
+            "[unified",
+            "4-E def load(path):",
+            "4+E def load(path, encoding",
+        ],
+    );
     insta::assert_snapshot!(screen);
 }
 
@@ -242,7 +251,7 @@ fn escape_sequences_in_content_are_inert() {
     app.set_diff("------- SEARCH\nok\n=======\nfine \u{1b}[31m\n+++++++ REPLACE\n".into());
     let screen = screen_of(&mut app, 100, 20, ColourMode::TrueColor);
     assert!(!screen.contains('\u{1b}'), "raw ESC reached the screen");
-    assert!(screen.contains("␛[2J"), "{screen}");
+    assert_shows(&screen, &["␛[2J"]);
 }
 
 /// Accepting mid-stream a diff whose last block is out of order: the
@@ -262,9 +271,14 @@ fn final_preview_before_accepting() {
     app.view.follow = false;
     app.scroll_to(0);
     let screen = screen_of(&mut app, 120, 30, ColourMode::TrueColor);
-    assert!(screen.contains("final preview"), "{screen}");
-    assert!(screen.contains("class Store(object):"), "{screen}");
-    assert!(screen.contains("a write this final result"), "{screen}");
+    assert_shows(
+        &screen,
+        &[
+            "final preview",
+            "class Store(object):",
+            "a write this final result",
+        ],
+    );
     insta::assert_snapshot!(screen);
 }
 
@@ -303,8 +317,7 @@ fn gutter_fits_the_numbers_of_pending_lines() {
         "------- SEARCH\nl1\n=======\na\nb\nc\n+++++++ REPLACE\n------- SEARCH\nl9".into(),
     );
     let screen = screen_of(&mut app, 120, 20, ColourMode::TrueColor);
-    assert!(screen.contains("│11 · l9"), "{screen}");
-    assert!(screen.contains("│ 4 · l2"), "{screen}");
+    assert_shows(&screen, &["│11 · l9", "│ 4 · l2"]);
 }
 
 /// The closest-region mark (≈) is for a block that found no place: a block
@@ -329,7 +342,7 @@ fn applied_fallback_block_keeps_its_stage_mark() {
     let mut app = self::app(diff, true);
     app.diagnose();
     let screen = text(&frame(&mut app, 120, 40, ColourMode::None));
-    assert!(screen.contains("≈ def save"), "{screen}");
+    assert_shows(&screen, &["≈ def save"]);
 }
 
 /// A block whose SEARCH text has a typo on its second line (`ky`).
@@ -411,9 +424,7 @@ fn blocks_pane_grows_with_the_terminal() {
 fn hint_line_survives_a_wrapping_diagnosis() {
     let mut app = diagnosed(TYPO_DIFF);
     let screen = text(&frame(&mut app, 44, 16, ColourMode::None));
-    assert!(screen.contains("d: jump there"), "{screen}");
-    assert!(screen.contains("c: copy corrected"), "{screen}");
-    assert!(screen.contains("? help"), "{screen}");
+    assert_shows(&screen, &["d: jump there", "c: copy corrected", "? help"]);
 }
 
 /// A long refusal notice wraps: every word of it is on screen.
@@ -650,8 +661,7 @@ fn a_huge_failing_block_has_a_bounded_detail() {
     let rows = srview::view::panels::detail_rows(&app, 120);
     assert!(rows < 240, "{rows} rows of detail");
     let screen = text(&frame(&mut app, 120, 40, ColourMode::TrueColor));
-    assert!(screen.contains("? help"), "{screen}");
-    assert!(screen.contains("#1  failed"), "{screen}");
+    assert_shows(&screen, &["? help", "#1  failed"]);
 }
 
 /// An applied block the block-anchor fallback put where its SEARCH text does
