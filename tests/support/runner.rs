@@ -86,10 +86,12 @@ impl Srview {
         self
     }
 
-    /// The command as configured, stdin not yet attached: for callers that
-    /// wrap the binary (`/usr/bin/time`) or talk to it while it runs.
+    /// The command as configured, its stdio left to the caller: for tests
+    /// that talk to the program while it runs or kill it.
     pub fn command(&self) -> Command {
-        self.command_of(BIN)
+        let mut cmd = Command::new(BIN);
+        self.configure(&mut cmd);
+        cmd
     }
 
     /// The same arguments and environment, run through `program` with
@@ -97,12 +99,6 @@ impl Srview {
     pub fn wrapped(&self, program: impl AsRef<OsStr>, prefix: &[&OsStr]) -> Command {
         let mut cmd = Command::new(program);
         cmd.args(prefix).arg(BIN);
-        self.configure(&mut cmd);
-        cmd
-    }
-
-    fn command_of(&self, program: &str) -> Command {
-        let mut cmd = Command::new(program);
         self.configure(&mut cmd);
         cmd
     }
