@@ -13,11 +13,17 @@
 //! ```
 
 mod content;
+// `fixes`, `js` and `matcher` are internals; they stay `pub` (hidden from
+// the docs) only because the fuzz targets and integration tests check them
+// directly (`fix_model_output`, `js_trim`, the three matchers).
+#[doc(hidden)]
 pub mod fixes;
+#[doc(hidden)]
 pub mod js;
-pub mod markers;
+pub(crate) mod markers;
+#[doc(hidden)]
 pub mod matcher;
-pub mod offsets;
+pub(crate) mod offsets;
 mod report;
 pub mod session;
 mod sink;
@@ -27,8 +33,7 @@ mod v2;
 use serde::Serialize;
 
 pub use content::{Piece, Spliced};
-
-use matcher::LineIndex;
+pub use matcher::LineIndex;
 
 /// The reference's two parser versions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
