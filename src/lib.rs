@@ -40,6 +40,8 @@
 //! [`diagnose()`] explains blocks beside the engine; `cli` wires the
 //! commands.
 
+#![warn(missing_docs)]
+
 pub mod diagnose;
 pub mod dialect;
 pub mod engine;
@@ -60,7 +62,11 @@ pub mod output;
 pub mod report;
 #[doc(hidden)]
 pub mod textdiff;
+// Hidden, so rustdoc cannot resolve some links of its docs to its own
+// (equally hidden) items: its module docs link `run`, both a private module
+// and a function there.
 #[doc(hidden)]
+#[allow(rustdoc::broken_intra_doc_links)]
 pub mod tui;
 /// The previewer's state and rendering, at their old paths.
 #[doc(hidden)]
