@@ -15,8 +15,8 @@ pub enum Error {
     Usage(String),
     /// The edit does not apply.
     NoApply(String),
-    /// Reading or writing `what` (a path, `stdin`, `stdout`, the terminal)
-    /// failed; `action` says what was being done ("cannot read FILE").
+    /// Reading or writing a path, `stdin`, `stdout` or the terminal failed;
+    /// `action` says what was being done ("cannot read FILE").
     Io {
         /// What was being done, as the start of the message ("cannot read a.rs").
         action: String,

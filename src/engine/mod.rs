@@ -203,7 +203,7 @@ impl From<&str> for Thrown {
     }
 }
 
-/// The reference threw.
+/// The reference threw: its message, and where in the diff it was.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApplyError {
     /// The reference's `Error.message`, word for word.

@@ -214,7 +214,8 @@ pub struct SectionReport {
     pub hunks: Vec<HunkReport>,
 }
 
-/// The result of a patch.
+/// The result of a patch: the reference's exit status and output, the
+/// files it produces, and a report per section.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PatchOutcome {
