@@ -345,9 +345,23 @@ fn explain_failed(
     };
     let reason = block.reason.unwrap_or(Reason::NotFound);
     out.reason = Some(reason);
+    let mut block = block;
+    // Whether the region is ours rather than the block diagnosis's.
+    let mut relocated = false;
+    if let Some(c) = block.closest
+        && let Some(better) = better_nearby(&lines, &old, c)
+    {
+        // The block diagnosis's region is off: a window beside it is
+        // clearly more alike (its alignment may trim blank edge lines).
+        let window = &lines[better.start_line - 1..better.end_line];
+        block.closest = Some(better);
+        block.suggestion = None;
+        block.line_diff = diagnose::line_diff(&old, window, better.start_line);
+        block.differences = diagnose::differences(&block.line_diff);
+        relocated = true;
+    }
     out.closest = block.closest;
     out.tie = block.tie;
-    let mut block = block;
     if let Some(c) = block.closest
         && let Some(other) = rival(&lines, &old, c)
     {
@@ -381,17 +395,19 @@ fn explain_failed(
                 "the region starts before line {}, where the hunk is searched from",
                 cursor + 1
             )),
-            (Some(_), None) => Some(
+            (Some(_), None) if !relocated => Some(
                 "the author's change cannot be carried onto the file's lines unambiguously"
                     .to_string(),
             ),
-            (Some(c), Some(text)) => match corrected_chunk(text, &lines, c, chunk, fixed_context) {
-                Some(fixed) => {
-                    out.suggestion = Some(fixed);
-                    None
+            (Some(c), text) => {
+                match corrected_chunk(text.as_deref(), &lines, c, chunk, fixed_context) {
+                    Some(fixed) => {
+                        out.suggestion = Some(fixed);
+                        None
+                    }
+                    None => Some("the corrected lines cannot be placed in the file".to_string()),
                 }
-                None => Some("the corrected lines cannot be placed in the file".to_string()),
-            },
+            }
         }
     };
     let mut message = format!(
@@ -410,19 +426,67 @@ fn explain_failed(
     out
 }
 
+/// A window within a hunk's length of region `c`, as long as the region or
+/// as the hunk's old lines, with more lines reading as the old line in
+/// their place (both ends trimmed) and clearly more alike to them (by more
+/// than [`TIE_MARGIN`]): the most alike such window.
+fn better_nearby(lines: &[&str], old: &[&str], c: Closest) -> Option<Closest> {
+    let start = c.start_line.checked_sub(1)?;
+    let region_len = c.end_line + 1 - c.start_line;
+    let same_in_place = |window: &[&str]| {
+        old.iter()
+            .zip(window)
+            .filter(|(o, w)| o.trim() == w.trim())
+            .count()
+    };
+    let region = lines.get(start..start + region_len)?;
+    let own_same = same_in_place(region);
+    let old_text = old.join("\n");
+    let mut own: Option<f64> = None;
+    let from = start.saturating_sub(old.len());
+    let mut best: Option<Closest> = None;
+    for len in [region_len, old.len()] {
+        for at in from..=start + old.len() {
+            let Some(window) = lines.get(at..at + len) else {
+                break;
+            };
+            if (at, len) == (start, region_len) || len == 0 || same_in_place(window) <= own_same {
+                continue;
+            }
+            let own = *own.get_or_insert_with(|| similarity(&old_text, &region.join("\n")));
+            let alike = similarity(&old_text, &window.join("\n"));
+            if alike > own + TIE_MARGIN && best.is_none_or(|b| alike > b.similarity) {
+                best = Some(Closest {
+                    start_line: at + 1,
+                    end_line: at + len,
+                    similarity: alike,
+                });
+            }
+        }
+    }
+    best
+}
+
 /// Another window of the file about as similar to `old` as region `c`
-/// (within [`TIE_MARGIN`]): a window not overlapping `c` whose first or
-/// last line reads as the region's (both ends trimmed).
+/// (within [`TIE_MARGIN`]): a window as long, not overlapping `c`, with at
+/// least as many lines reading as the old line in their place (both ends
+/// trimmed).
 fn rival(lines: &[&str], old: &[&str], c: Closest) -> Option<Closest> {
     let start = c.start_line.checked_sub(1)?;
     let len = c.end_line + 1 - c.start_line;
     let region = lines.get(start..start + len)?;
-    let (first, last) = (region.first()?.trim(), region.last()?.trim());
+    let same_in_place = |window: &[&str]| {
+        old.iter()
+            .zip(window)
+            .filter(|(o, w)| o.trim() == w.trim())
+            .count()
+    };
+    let own_same = same_in_place(region);
     let old_text = old.join("\n");
     let own = similarity(&old_text, &region.join("\n"));
     (0..=lines.len().saturating_sub(len))
         .filter(|&at| at + len <= start || at >= start + len)
-        .filter(|&at| lines[at].trim() == first || lines[at + len - 1].trim() == last)
+        .filter(|&at| same_in_place(&lines[at..at + len]) >= own_same.max(1))
         .map(|at| Closest {
             start_line: at + 1,
             end_line: at + len,
@@ -466,9 +530,46 @@ fn block_diagnosis(lines: &[&str], old: &[&str], new: &[&str]) -> Option<BlockDi
         .next()
 }
 
+/// Each old line of a hunk must be at least this alike (character ratio,
+/// both ends trimmed) to the region's line in its place for the hunk to be
+/// corrected line by line (as the exact-string edits require).
+pub const MIN_LINE_SIMILARITY: f64 = 0.6;
+
+/// The hunk corrected onto region `c`. When the region has as many lines
+/// as the hunk's old lines and each is alike to the one in its place, the
+/// hunk itself with its context and removed lines replaced by the file's
+/// (its added lines as written, as the reference writes them for a loose
+/// match); otherwise the corrected block's SEARCH lines (the file's own,
+/// around the region) as old lines and its merged REPLACE lines as new.
+fn corrected_chunk(
+    block: Option<&str>,
+    lines: &[&str],
+    c: Closest,
+    chunk: &Chunk,
+    context: Option<String>,
+) -> Option<Chunk> {
+    let region = lines.get(c.start_line.checked_sub(1)?..c.end_line)?;
+    let old = chunk.old_lines();
+    let in_place = old.len() == region.len()
+        && old
+            .iter()
+            .zip(region)
+            .all(|(o, r)| similarity(o.trim(), r.trim()) >= MIN_LINE_SIMILARITY);
+    if in_place {
+        let mut fixed = chunk.clone();
+        fixed.context = context;
+        let mut file_lines = region.iter();
+        for line in fixed.lines.iter_mut().filter(|l| l.kind != LineKind::Added) {
+            line.text = file_lines.next()?.to_string();
+        }
+        return Some(fixed);
+    }
+    merged_chunk(block?, lines, c, chunk, context)
+}
+
 /// The hunk whose old lines are the corrected block's SEARCH lines (the
 /// file's own, around region `c`) and whose new lines are its REPLACE lines.
-fn corrected_chunk(
+fn merged_chunk(
     block: &str,
     lines: &[&str],
     c: Closest,
