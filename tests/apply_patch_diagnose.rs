@@ -296,7 +296,10 @@ fn a_misspelt_header_gets_its_closest_line_and_is_fixed() {
     let d = &case.diagnoses[0];
     let header = d.header.as_ref().expect("a header diagnosis");
     assert_eq!(header.closest.as_ref().map(|l| l.line), Some(5));
-    assert!(header.message.contains("closest: line 5 'def sub(a, b):'"));
+    assert_eq!(
+        header.message,
+        "The @@ line 'def sbu(a, b):' is not in the file from line 1 on; closest: line 5 'def sub(a, b):' (similarity 0.92)."
+    );
     let fixed = applies_exactly(&case.fix, &fs, CWD);
     assert!(case.fix.text.contains("@@ def sub(a, b):\n"));
     assert_eq!(
@@ -490,8 +493,8 @@ fn census(step: usize, small_only: bool) -> Tally {
 
 #[test]
 fn damaged_corpus_hunks_get_the_true_region_or_none_and_never_a_wrong_fix() {
-    let tally = census(25, true);
-    assert!(tally.cases > 40, "{tally:?}");
+    let tally = census(50, true);
+    assert!(tally.cases > 20, "{tally:?}");
     assert_eq!(tally.wrong_region + tally.wrong_fix, 0);
     assert!(tally.right_region > tally.cases * 3 / 4, "{tally:?}");
     assert!(tally.fixed > tally.cases / 2, "{tally:?}");
