@@ -141,12 +141,12 @@ pub fn fix_patch(patch: &Patch, fs: &dyn PatchFs, cwd: &str) -> FixResult {
         } else {
             "a hunk of the corrected patch still matches loosely".to_string()
         };
-        notes.push(FixNote {
-            file: String::new(),
-            section: 0,
-            hunk: None,
-            message,
-        });
+        let failing = check
+            .sections
+            .iter()
+            .find(|s| s.state == HunkState::Failed)
+            .map_or(0, |s| s.index);
+        notes.push(note(&check, failing, None, message));
     }
     FixResult {
         text,
