@@ -32,6 +32,7 @@ use crate::engine::matcher::LineIndex;
 use crate::engine::{self, BlockState, Options, Outcome, Stage};
 
 pub use closest::{FileIndex, MIN_SIMILARITY, TIE_MARGIN};
+pub use compare::{differences, line_diff};
 pub use suggest::suggestion;
 
 /// The root cause of a block's trouble. JSON: the kebab-case [`Reason::code`].
