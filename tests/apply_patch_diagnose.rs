@@ -103,13 +103,17 @@ fn the_recorded_codex_failure_gets_a_region_and_a_reason() {
     assert_eq!(region(d), Some([34, 36]), "the body of mean()");
     assert!(d.closest.is_some_and(|c| c.similarity > 0.8));
     assert!(
+        d.line_diff.iter().any(
+            |l| l.tag == srview::diagnose::Side::Delete && l.text == "    values = list(items)"
+        )
+    );
+    assert!(
         d.line_diff
             .iter()
-            .any(|l| l.tag == "delete" && l.text == "    values = list(items)")
+            .any(|l| l.tag == srview::diagnose::Side::Insert
+                && l.file_line == Some(35)
+                && l.text == "    items = list(values)")
     );
-    assert!(d.line_diff.iter().any(|l| l.tag == "insert"
-        && l.file_line == Some(35)
-        && l.text == "    items = list(values)"));
     assert_eq!(
         d.message,
         "hunk 2 of calc.py failed: its lines are not in the file; closest: lines 34-36 (similarity 0.87): the closest region of the file has different content."
@@ -211,7 +215,13 @@ fn wrong_indentation_is_a_loose_match_tightened_to_the_same_result() {
     assert_eq!(d.state, HunkState::Applied);
     assert_eq!(d.reason, Some(Reason::Whitespace));
     assert_eq!(region(d), Some([5, 7]));
-    assert_eq!(d.line_diff.iter().filter(|l| l.tag == "insert").count(), 2);
+    assert_eq!(
+        d.line_diff
+            .iter()
+            .filter(|l| l.tag == srview::diagnose::Side::Insert)
+            .count(),
+        2
+    );
     assert!(
         d.message.contains("only at level trimmed: 2 lines differ"),
         "{}",

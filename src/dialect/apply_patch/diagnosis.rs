@@ -35,6 +35,7 @@ use crate::words;
 pub struct ClosestLine {
     /// 1-based line of the file.
     pub line: usize,
+    /// The file line's text.
     pub text: String,
     /// Character-level similarity (both ends trimmed) in [0, 1].
     pub similarity: f64,
@@ -44,6 +45,7 @@ pub struct ClosestLine {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct HeaderDiagnosis {
+    /// The `@@` line's context text, as the patch has it.
     pub context: String,
     /// 1-based file line from which it was searched.
     pub searched_from: usize,
@@ -52,6 +54,7 @@ pub struct HeaderDiagnosis {
     pub closest: Option<ClosestLine>,
     /// Two lines about equally similar: neither is offered.
     pub tie: Option<[ClosestLine; 2]>,
+    /// One sentence for people.
     pub message: String,
 }
 
@@ -61,22 +64,27 @@ pub struct HeaderDiagnosis {
 pub struct HunkDiagnosis {
     /// The file as the patch names it.
     pub file: String,
-    /// 0-based section of the patch, and hunk within it.
+    /// 0-based section of the patch.
     pub section: usize,
+    /// 0-based hunk within the section.
     pub index: usize,
     /// 1-based first and last patch lines of the hunk.
     pub patch_lines: [usize; 2],
+    /// What the engine did with the hunk.
     pub state: HunkState,
     /// The level the hunk matched at (`None` when it failed).
     pub level: Option<MatchLevel>,
     /// Set when the `@@` line was not found.
     pub header: Option<HeaderDiagnosis>,
+    /// Why it failed or matched only loosely (`None` when that cannot be told).
     pub reason: Option<Reason>,
     /// The region the old lines were meant for (1-based file lines).
     pub closest: Option<Closest>,
+    /// Two regions about equally similar: neither is offered.
     pub tie: Option<[Closest; 2]>,
     /// Every old line occurs several times in the file: no region.
     pub vague: bool,
+    /// How the old lines differ from the region, line by line.
     pub differences: Vec<Difference>,
     /// The hunk's old lines against the region, line by line.
     pub line_diff: Vec<DiffLine>,

@@ -20,9 +20,11 @@ use super::seek::MatchLevel;
 pub struct FixNote {
     /// The file as the patch names it.
     pub file: String,
-    /// 0-based section, and hunk within it (`None` for the section itself).
+    /// 0-based section of the patch.
     pub section: usize,
+    /// 0-based hunk within the section (`None` for the section itself).
     pub hunk: Option<usize>,
+    /// Why it is left as written, in one sentence.
     pub message: String,
 }
 
@@ -32,6 +34,7 @@ pub struct FixNote {
 pub struct FixResult {
     /// The corrected patch as text (see [`render`]).
     pub text: String,
+    /// The corrected patch, parsed.
     #[serde(skip)]
     pub patch: Patch,
     /// Every hunk of `text` applies at level `exact` and the patch
@@ -41,6 +44,7 @@ pub struct FixResult {
     pub corrected: Vec<[usize; 2]>,
     /// `[section, hunk]` of every loosely matched hunk tightened.
     pub tightened: Vec<[usize; 2]>,
+    /// What could not be corrected, per hunk or section.
     pub notes: Vec<FixNote>,
 }
 
