@@ -285,3 +285,28 @@ fn a_block_that_applies_malformed_does_not_pass() {
     assert!(text.starts_with("error[structure]"), "{text}");
     assert!(text.contains("Markdown or reST underline"), "{text}");
 }
+
+/// A diff cut off inside its last REPLACE section: the reference (v1)
+/// applies the REPLACE lines that are there. `check` fails it, says the
+/// diff may be cut off, and suggests nothing; `apply` warns on stderr.
+#[test]
+fn a_cut_off_diff_does_not_pass() {
+    let cut = "------- SEARCH\n    one();\n=======\n    un";
+    let (_d, file, diff) = files(cut);
+    let (code, out) = srview(&["check", &file, &diff]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("error[structure]"), "{out}");
+    assert!(out.contains("is the diff cut off?"), "{out}");
+    assert!(
+        out.contains("the diff applies but not as it reads"),
+        "{out}"
+    );
+    let (_, json, _) = srview_all(&["check", &file, &diff, "--json"]);
+    assert!(json.contains("\"suggestion\":null"), "{json}");
+    let (code, _, err) = srview_all(&["apply", &file, &diff]);
+    assert_eq!(code, 0, "the reference applies it");
+    assert!(
+        err.contains("block #1 has no +++++++ REPLACE end marker (is the diff cut off?)"),
+        "{err}"
+    );
+}

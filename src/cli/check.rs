@@ -45,7 +45,14 @@ pub fn run(args: &CheckArgs) -> CmdResult {
         };
         let color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && to_terminal;
         let file = args.file.display().to_string();
-        let mut s = render(&file, &blocks, ok, color);
+        let verdict = if ok {
+            Verdict::Applies
+        } else if outcome.result.is_ok() && outcome.applied_count() > 0 {
+            Verdict::AppliesNotAsItReads
+        } else {
+            Verdict::DoesNotApply
+        };
+        let mut s = render(&file, &blocks, verdict, color);
         let mut suggested = String::new();
         if args.suggest {
             if blocks_only {
@@ -103,7 +110,19 @@ impl Paint {
 }
 
 /// Compiler-style report: one headline per block, the location, the diff.
-pub fn render(file: &str, blocks: &[BlockDiagnosis], ok: bool, color: bool) -> String {
+/// What `check` concludes about the whole diff.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// It applies, every block as it reads.
+    Applies,
+    /// The reference applies it, but a block does not do what it reads as
+    /// (ignored, malformed, cut off).
+    AppliesNotAsItReads,
+    /// The reference throws.
+    DoesNotApply,
+}
+
+pub fn render(file: &str, blocks: &[BlockDiagnosis], verdict: Verdict, color: bool) -> String {
     let p = Paint { on: color };
     let mut s = String::new();
     for d in blocks {
@@ -168,7 +187,7 @@ pub fn render(file: &str, blocks: &[BlockDiagnosis], ok: bool, color: bool) -> S
     let failing = blocks.iter().filter(|d| d.is_problem()).count();
     s.push_str(&if blocks.is_empty() {
         "no SEARCH/REPLACE block found: nothing to check\n".to_string()
-    } else if ok {
+    } else if verdict == Verdict::Applies {
         let warnings = if failing == 0 {
             String::new()
         } else {
@@ -179,8 +198,13 @@ pub fn render(file: &str, blocks: &[BlockDiagnosis], ok: bool, color: bool) -> S
             crate::words::count(blocks.len(), "block")
         )
     } else {
+        let what = if verdict == Verdict::AppliesNotAsItReads {
+            "applies but not as it reads"
+        } else {
+            "does not apply"
+        };
         format!(
-            "{}, the diff does not apply ({failing} {} attention)\n",
+            "{}, the diff {what} ({failing} {} attention)\n",
             crate::words::count(blocks.len(), "block"),
             if failing == 1 { "needs" } else { "need" }
         )

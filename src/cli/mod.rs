@@ -5,6 +5,7 @@ mod apply;
 mod apply_stream;
 mod apply_transcript;
 mod check;
+mod doubts;
 mod fix;
 mod preview;
 mod preview_transcript;

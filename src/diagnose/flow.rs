@@ -230,7 +230,7 @@ fn analyse(
         }
         Found::Nothing => None,
     };
-    let structural = structural_reason(ctx, pb, &mut d.differences);
+    let structural = structural_reason(ctx, pb, state, &mut d.differences);
     let content = match (located, region) {
         (Some(l), Some(r)) => matched_reason(ctx, pb, &search, l, r, &mut d),
         (Some(_), None) => (!ctx.original.is_empty()).then_some(Reason::EmptySearch),
@@ -292,7 +292,10 @@ fn analyse(
         let replace = search_text(&pb.replace);
         // Where a separator is missing or doubled, which lines are SEARCH
         // and which REPLACE cannot be told.
-        let sections_unclear = pb.problems.iter().any(|p| p.contains("separator"));
+        // A REPLACE section with no end marker may be cut off: what the
+        // author meant to write is not known.
+        let sections_unclear = pb.problems.iter().any(|p| p.contains("separator"))
+            || (ctx.options.is_final && pb.has_separator && !pb.has_replace_end);
         d.suggestion = if r.open_edge || anchor_guess(&d) || d.tie.is_some() || sections_unclear {
             None
         } else if reason == Reason::PartialLine {
@@ -420,7 +423,12 @@ fn fragment_replacement(ctx: &Ctx, search: &[&str], r: Region, replace: &str) ->
 }
 
 /// Problems in the diff itself, which come before any content comparison.
-fn structural_reason(ctx: &Ctx, pb: &ParsedBlock, diffs: &mut Vec<Difference>) -> Option<Reason> {
+fn structural_reason(
+    ctx: &Ctx,
+    pb: &ParsedBlock,
+    state: Status,
+    diffs: &mut Vec<Difference>,
+) -> Option<Reason> {
     let note = |kind, line: usize, text: &str| Difference {
         kind,
         search_line: Some(line),
@@ -454,8 +462,15 @@ fn structural_reason(ctx: &Ctx, pb: &ParsedBlock, diffs: &mut Vec<Difference>) -
         diffs.push(note(DifferenceKind::DroppedLine, n, text));
         return Some(Reason::DroppedLastLine);
     }
-    let v2_unclosed =
-        ctx.options.version == Version::V2 && ctx.options.is_final && !pb.has_replace_end;
+    // A finished diff whose block lacks its REPLACE end marker: v2 throws;
+    // v1 applies the REPLACE lines that are there, which is what a diff cut
+    // off mid-block looks like.
+    let v2 = ctx.options.version == Version::V2;
+    // (In v1 only for a block that applied: a failed one's reason is why it
+    // failed.)
+    let unclosed = ctx.options.is_final
+        && !pb.has_replace_end
+        && (v2 || (pb.has_separator && state == Status::Applied));
     let mut problems: Vec<&str> = pb.problems.iter().map(String::as_str).collect();
     problems.dedup();
     if problems.contains(&"second separator in one block") {
@@ -466,7 +481,7 @@ fn structural_reason(ctx: &Ctx, pb: &ParsedBlock, diffs: &mut Vec<Difference>) -
     if pb.ends_in_search && ctx.options.is_final {
         problems.push("SEARCH section never reaches a separator");
     }
-    if !problems.is_empty() || !pb.text_before.is_empty() || v2_unclosed {
+    if !problems.is_empty() || !pb.text_before.is_empty() || unclosed {
         diffs.extend(
             problems
                 .iter()
@@ -477,11 +492,15 @@ fn structural_reason(ctx: &Ctx, pb: &ParsedBlock, diffs: &mut Vec<Difference>) -
                 .iter()
                 .map(|&(n, t)| note(DifferenceKind::Structure, n, t)),
         );
-        if v2_unclosed && problems.is_empty() {
+        if unclosed && problems.is_empty() {
             diffs.push(note(
                 DifferenceKind::Structure,
                 pb.last_line,
-                "block has no REPLACE end marker",
+                if v2 {
+                    "block has no REPLACE end marker"
+                } else {
+                    "block has no REPLACE end marker (is the diff cut off?): the reference applies the REPLACE lines that are there"
+                },
             ));
         }
         return Some(Reason::Structure);

@@ -1,0 +1,111 @@
+//! What a headless apply says on stderr beside the reference's answer: every
+//! block that applied only loosely, or took effect in a way the diff's text
+//! does not promise. The reference stays silent about these; a script that
+//! writes the result must not be.
+
+use crate::engine::markers::is_replace_end;
+use crate::engine::{BlockReport, BlockState, Stage};
+use crate::words::line_range;
+
+/// One warning line per block in doubt, `srview: warning: ` included.
+pub fn warnings(diff: &str, blocks: &[BlockReport], is_final: bool) -> Vec<String> {
+    let lines: Vec<&str> = diff.split('\n').collect();
+    let mut out = Vec::new();
+    for b in blocks {
+        let n = b.index + 1;
+        let at = b
+            .original
+            .map(|s| format!(" ({})", line_range("line", s.start_line, s.end_line)))
+            .unwrap_or_default();
+        let why = match (b.state, b.stage) {
+            (BlockState::Dropped, _) if is_final => Some(
+                "never took effect: its SEARCH section never reached a ======= separator (is the diff cut off?)"
+                    .to_string(),
+            ),
+            (BlockState::Applied, Some(Stage::LineTrimmed)) => Some(format!(
+                "matched only with white space ignored (line-trimmed){at}"
+            )),
+            (BlockState::Applied, Some(Stage::BlockAnchor)) => Some(format!(
+                "matched only by its first and last lines (block-anchor){at}: the lines between were not compared; `srview check` tells whether it is the right place"
+            )),
+            (BlockState::Applied, Some(Stage::WholeFile)) => Some(format!(
+                "matched above the blocks before it (whole-file){at}"
+            )),
+            _ => None,
+        };
+        if let Some(why) = why {
+            out.push(format!("srview: warning: block #{n} {why}"));
+        }
+        let last = lines.get(b.diff_lines[1].saturating_sub(1)).copied();
+        if is_final
+            && b.state == BlockState::Applied
+            && b.stage != Some(Stage::Empty)
+            && !last.is_some_and(is_replace_end)
+        {
+            out.push(format!(
+                "srview: warning: block #{n} has no +++++++ REPLACE end marker (is the diff cut off?): the reference applies the REPLACE lines that are there"
+            ));
+        }
+    }
+    out
+}
+
+/// Prints [`warnings`] on stderr.
+pub fn print(diff: &str, blocks: &[BlockReport], is_final: bool) {
+    for w in warnings(diff, blocks, is_final) {
+        eprintln!("{w}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Options, apply};
+
+    fn warn(diff: &str, original: &str) -> Vec<String> {
+        let o = apply(diff, original, Options::default());
+        warnings(diff, &o.blocks, true)
+    }
+
+    #[test]
+    fn exact_closed_blocks_have_no_warning() {
+        let diff = "------- SEARCH\nb\n=======\nB\n+++++++ REPLACE\n";
+        assert!(warn(diff, "a\nb\nc\n").is_empty());
+    }
+
+    #[test]
+    fn a_cut_off_block_and_loose_matches_are_named() {
+        let cut = "------- SEARCH\nb\n=======\nB\n";
+        assert_eq!(
+            warn(cut, "a\nb\nc\n"),
+            [
+                "srview: warning: block #1 has no +++++++ REPLACE end marker (is the diff cut off?): the reference applies the REPLACE lines that are there"
+            ]
+        );
+        let dropped = "------- SEARCH\nb\n";
+        assert_eq!(
+            warn(dropped, "a\nb\nc\n"),
+            [
+                "srview: warning: block #1 never took effect: its SEARCH section never reached a ======= separator (is the diff cut off?)"
+            ]
+        );
+        let trimmed = "------- SEARCH\n  b\n=======\nB\n+++++++ REPLACE\n";
+        assert_eq!(
+            warn(trimmed, "a\nb\nc\n"),
+            [
+                "srview: warning: block #1 matched only with white space ignored (line-trimmed) (line 2)"
+            ]
+        );
+        let anchor =
+            "------- SEARCH\nfn b() {\n  y = 2;\n  w = 1;\n}\n=======\nX\n+++++++ REPLACE\n";
+        let w = warn(
+            anchor,
+            "fn a() {\n  x = 1;\n  q = 1;\n}\nfn b() {\n  x = 1;\n  z = 9;\n}\n",
+        );
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(
+            w[0].contains("block-anchor") && w[0].contains("lines 5-8"),
+            "{w:?}"
+        );
+    }
+}
