@@ -2,6 +2,7 @@
 //! work lives in its own module.
 
 mod apply;
+mod apply_patch_transcript;
 mod apply_stream;
 mod apply_transcript;
 mod check;

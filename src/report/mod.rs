@@ -11,11 +11,13 @@
 
 mod apply;
 mod check;
+mod patch;
 mod stream;
 mod transcript;
 
 pub use apply::{ApplyReport, BlockJson, write_apply};
 pub use check::CheckReport;
+pub use patch::PatchTranscriptReport;
 pub use stream::StreamLine;
 pub use transcript::TranscriptReport;
 

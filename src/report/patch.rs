@@ -1,0 +1,78 @@
+//! `srview apply --transcript PATCH --json` on an apply_patch text: every
+//! section's file, its new content, and its hunks with the level each
+//! needed, beside the reference's own exit status and texts.
+
+use serde::Serialize;
+
+use crate::dialect::apply_patch::fs::normalize;
+use crate::dialect::apply_patch::{HunkReport, HunkState, PatchOutcome, SectionOp};
+use crate::source::transcript::Format;
+
+/// One entry per section of the patch, in patch order.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PatchTranscriptReport<'a> {
+    /// The reference's exit status: 0 applied, 1 failed.
+    exit_code: i32,
+    files: Vec<PatchFileJson<'a>>,
+    format: Format,
+    /// Hunks that matched at a level other than `exact`.
+    loose_hunks: usize,
+    ok: bool,
+    /// The reference's stderr (its error text) and stdout (its summary).
+    stderr: &'a str,
+    stdout: &'a str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PatchFileJson<'a> {
+    /// The section's hunks, in the engine's block shape for patches.
+    blocks: &'a [HunkReport],
+    error: Option<&'a str>,
+    move_to: Option<&'a str>,
+    /// The file's content once the patch applied (at `moveTo` for a move);
+    /// `null` when the patch failed or the section deletes the file.
+    new_content: Option<&'a str>,
+    ok: bool,
+    op: SectionOp,
+    path: &'a str,
+    state: HunkState,
+}
+
+impl<'a> PatchTranscriptReport<'a> {
+    pub fn new(outcome: &'a PatchOutcome) -> Self {
+        let ok = outcome.exit_code == 0;
+        let files = outcome
+            .sections
+            .iter()
+            .map(|section| {
+                let target = section.move_to.as_deref().unwrap_or(&section.path);
+                let new_content = outcome
+                    .files
+                    .get(&normalize(target))
+                    .and_then(|c| c.as_deref())
+                    .filter(|_| ok && section.op != SectionOp::Delete);
+                PatchFileJson {
+                    blocks: &section.hunks,
+                    error: section.error.as_deref(),
+                    move_to: section.move_to.as_deref(),
+                    new_content,
+                    ok: section.state == HunkState::Applied,
+                    op: section.op,
+                    path: &section.path,
+                    state: section.state,
+                }
+            })
+            .collect();
+        PatchTranscriptReport {
+            exit_code: outcome.exit_code,
+            files,
+            format: Format::ApplyPatch,
+            loose_hunks: outcome.loose_hunks().count(),
+            ok,
+            stderr: &outcome.stderr,
+            stdout: &outcome.stdout,
+        }
+    }
+}
