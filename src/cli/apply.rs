@@ -20,10 +20,13 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
         .file
         .as_deref()
         .ok_or_else(|| Error::usage("apply needs FILE (or --transcript MSG)"))?;
+    let diff = input::read_diff(args.diff.as_deref())?;
+    let dialect = super::dialect_of(args.dialect, &diff);
+    if dialect != crate::dialect::Dialect::SearchReplace {
+        return super::apply_dialect::run(args, file, &diff, dialect);
+    }
     let original = load_original(file, args.new_file)?;
-    let diff = args
-        .engine
-        .prepare(input::read_diff(args.diff.as_deref())?, file);
+    let diff = args.engine.prepare(diff, file);
     let options = Options {
         version: args.engine.version(),
         is_final: !args.partial,

@@ -6,5 +6,6 @@
 pub mod apply_patch;
 mod detect;
 pub mod edit;
+pub mod one_file;
 
 pub use detect::{Dialect, detect, first_patch_line, is_patch_line};

@@ -17,7 +17,7 @@ mod transcript;
 
 pub use apply::{ApplyReport, BlockJson, write_apply};
 pub use check::CheckReport;
-pub use patch::PatchTranscriptReport;
+pub use patch::{PatchApplyReport, PatchTranscriptReport};
 pub use stream::StreamLine;
 pub use transcript::TranscriptReport;
 

@@ -76,3 +76,30 @@ impl<'a> PatchTranscriptReport<'a> {
         }
     }
 }
+
+/// `srview apply FILE PATCH --json`: the shape of `apply --json` for
+/// SEARCH/REPLACE, with the hunks (and their levels) as the blocks.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PatchApplyReport<'a> {
+    blocks: Vec<&'a HunkReport>,
+    /// The reference's error text; `null` when the patch applies.
+    error: Option<&'a str>,
+    loose_hunks: usize,
+    /// The new content; `null` on error.
+    new_content: Option<&'a str>,
+    ok: bool,
+}
+
+impl<'a> PatchApplyReport<'a> {
+    pub fn new(outcome: &'a PatchOutcome, new_content: Option<&'a str>) -> Self {
+        let ok = outcome.exit_code == 0;
+        PatchApplyReport {
+            blocks: outcome.sections.iter().flat_map(|s| &s.hunks).collect(),
+            error: (!ok).then(|| outcome.stderr.trim_end()),
+            loose_hunks: outcome.loose_hunks().count(),
+            new_content,
+            ok,
+        }
+    }
+}

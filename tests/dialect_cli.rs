@@ -1,0 +1,172 @@
+//! `srview apply FILE DIFF` (and `check`, `fix`) when DIFF is an apply_patch
+//! or an exact-string edit's JSON: detected or forced with `--dialect`, and
+//! printed as SEARCH/REPLACE results are.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_srview");
+
+fn srview(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("srview runs");
+    child
+        .stdin
+        .take()
+        .expect("piped")
+        .write_all(stdin.as_bytes())
+        .expect("stdin written");
+    child.wait_with_output().expect("srview finishes")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+const CALC: &str = "def span(a, b):\n    return b – a\n";
+const PATCH: &str = "*** Begin Patch\n*** Update File: calc.py\n@@\n def span(a, b):\n-    return b - a\n+    return abs(b - a)\n*** End Patch\n";
+const WARNING: &str = "srview: warning: calc.py hunk 1 (patch lines 3-6) matched only at level unicode: line 2 is \"    return b – a\" where the patch has \"    return b - a\"\n";
+
+fn project() -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("calc.py");
+    std::fs::write(&file, CALC).expect("written");
+    let file = file.to_str().expect("UTF-8").to_string();
+    (dir, file)
+}
+
+fn read(path: &str) -> String {
+    std::fs::read_to_string(Path::new(path)).expect("readable")
+}
+
+#[test]
+fn a_patch_prints_the_new_content_and_warns_about_its_loose_hunk() {
+    let (_dir, file) = project();
+    let out = srview(&["apply", &file, "-"], PATCH);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        text(&out.stdout),
+        "def span(a, b):\n    return abs(b - a)\n"
+    );
+    assert_eq!(text(&out.stderr), WARNING);
+    assert_eq!(read(&file), CALC, "no --write, nothing written");
+}
+
+#[test]
+fn a_patch_json_has_its_hunks_with_their_level() {
+    let (_dir, file) = project();
+    let out = srview(&["apply", &file, "-", "--json"], PATCH);
+    assert_eq!(out.status.code(), Some(0));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(report["ok"], true);
+    assert_eq!(report["looseHunks"], 1);
+    assert_eq!(report["blocks"][0]["level"], "unicode");
+    assert_eq!(report["blocks"][0]["differing"][0]["line"], 2);
+    assert_eq!(
+        report["newContent"],
+        "def span(a, b):\n    return abs(b - a)\n"
+    );
+    assert_eq!(text(&out.stderr), WARNING);
+}
+
+#[test]
+fn a_patch_written_and_a_failing_one_refused() {
+    let (dir, file) = project();
+    let out = srview(&["apply", &file, "-", "--write"], PATCH);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(read(&file), "def span(a, b):\n    return abs(b - a)\n");
+    let out = srview(&["apply", &file, "-", "--write"], PATCH);
+    assert_eq!(out.status.code(), Some(1));
+    let real = dir.path().canonicalize().expect("real path");
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "Failed to find expected lines in {}/calc.py:\ndef span(a, b):\n    return b - a\n",
+            real.display()
+        )
+    );
+    assert_eq!(read(&file), "def span(a, b):\n    return abs(b - a)\n");
+}
+
+#[test]
+fn a_patch_of_several_files_names_them() {
+    let (_dir, file) = project();
+    let two = "*** Begin Patch\n*** Update File: a.py\n@@\n-x\n+y\n*** Update File: b.py\n@@\n-x\n+y\n*** End Patch\n";
+    let out = srview(&["apply", &file, "-"], two);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("a.py, b.py"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn edits_of_each_agent_apply_as_blocks_with_stage_exact() {
+    let (_dir, file) = project();
+    let claude =
+        r#"{"file_path": "/elsewhere/calc.py", "old_string": "b – a", "new_string": "a + b"}"#;
+    let out = srview(&["apply", &file, "-", "--json"], claude);
+    assert_eq!(out.status.code(), Some(0));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(report["blocks"][0]["stage"], "exact");
+    assert_eq!(report["blocks"][0]["original"]["startLine"], 2);
+    assert_eq!(report["newContent"], "def span(a, b):\n    return a + b\n");
+
+    let cline = r#"{"path": "calc.py", "old_text": "def span", "new_text": "def width"}"#;
+    let out = srview(&["apply", &file, "-"], cline);
+    assert_eq!(text(&out.stdout), "def width(a, b):\n    return b – a\n");
+
+    let write = r#"{"file_path": "calc.py", "content": "x = 1\n"}"#;
+    let out = srview(&["apply", &file, "-", "--write"], write);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(read(&file), "x = 1\n");
+}
+
+#[test]
+fn a_failing_edit_says_the_agents_error() {
+    let (_dir, file) = project();
+    let cline = r#"{"path": "calc.py", "old_text": "nothing", "new_text": "x"}"#;
+    let out = srview(&["apply", &file, "-", "--write"], cline);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "srview: block #1 does not apply:\nNo replacement performed: text not found in {file}.\n"
+        )
+    );
+    let claude = r#"{"file_path": "calc.py", "old_string": "a", "new_string": "x"}"#;
+    let out = srview(&["apply", &file, "-", "--json"], claude);
+    assert_eq!(out.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(report["ok"], false);
+    assert!(
+        report["error"].as_str().is_some_and(|e| e
+            .starts_with("Found 3 matches of the string to replace, but replace_all is false.")),
+        "{report}"
+    );
+    assert_eq!(read(&file), CALC);
+}
+
+#[test]
+fn dialect_forces_the_reading() {
+    let (_dir, file) = project();
+    // Read as SEARCH/REPLACE, a patch holds no block: the file is unchanged.
+    let out = srview(&["apply", &file, "-", "--dialect", "search-replace"], PATCH);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(text(&out.stdout), CALC);
+    // Read as an edit, it is no JSON.
+    let out = srview(&["apply", &file, "-", "--dialect", "edit-json"], PATCH);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("the JSON is no edit"),
+        "{}",
+        text(&out.stderr)
+    );
+}
