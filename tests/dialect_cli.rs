@@ -170,3 +170,54 @@ fn dialect_forces_the_reading() {
         text(&out.stderr)
     );
 }
+
+#[test]
+fn check_shows_each_hunk_level_and_fix_makes_the_patch_exact() {
+    let (dir, file) = project();
+    let out = srview(&["check", &file, "-"], PATCH);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "a loose match is not a clean check"
+    );
+    assert_eq!(
+        text(&out.stdout),
+        format!(
+            "{file}: hunk #1 (patch lines 3-6): applies at lines 1-2, level unicode\n    line 2: file \"    return b – a\"\n             patch \"    return b - a\"\n"
+        )
+    );
+    let out = srview(&["fix", &file, "-"], PATCH);
+    assert_eq!(out.status.code(), Some(0));
+    let fixed = text(&out.stdout);
+    assert_eq!(
+        fixed,
+        PATCH.replace("-    return b - a", "-    return b – a")
+    );
+    // The corrected patch matches exactly: no warning, a clean check.
+    let patch_file = dir.path().join("fixed.patch");
+    std::fs::write(&patch_file, &fixed).expect("written");
+    let out = srview(&["check", &file, patch_file.to_str().expect("UTF-8")], "");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    assert_eq!(text(&out.stderr), "");
+    assert!(text(&out.stdout).contains("level exact"));
+}
+
+#[test]
+fn check_diagnoses_a_failing_edit_and_fix_corrects_it() {
+    let (_dir, file) = project();
+    let edit = r#"{"file_path": "calc.py", "old_string": "    return b - a", "new_string": "    return a"}"#;
+    let out = srview(&["check", &file, "-", "--json"], edit);
+    assert_eq!(out.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(report["block"]["state"], "failed");
+    assert_eq!(report["diagnosis"]["reason"], "unicode-lookalike");
+    assert_eq!(report["diagnosis"]["closest"]["startLine"], 2);
+    let out = srview(&["fix", &file, "-"], edit);
+    assert_eq!(out.status.code(), Some(0));
+    let fixed: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(fixed["old_string"], "    return b – a");
+    // The corrected edit applies.
+    let out = srview(&["apply", &file, "-"], &text(&out.stdout));
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(text(&out.stdout), "def span(a, b):\n    return a\n");
+}

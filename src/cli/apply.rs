@@ -124,15 +124,15 @@ pub(super) fn warn_no_block(diff: Option<&Path>, what_happened: &str) {
     );
 }
 
-/// What `check` and `fix` start from: FILE's text, the diff as the applier
-/// sees it, and final-mode options.
+/// What `check` and `fix` start from: FILE's text, the diff (as read) as
+/// the applier sees it, and final-mode options.
 pub(super) fn load_final(
     file: &Path,
-    diff: Option<&Path>,
+    diff: String,
     engine: super::EngineOpts,
 ) -> Result<(String, String, crate::engine::Options), Error> {
     let original = load_original(file, false)?;
-    let diff = engine.prepare(input::read_diff(diff)?, file);
+    let diff = engine.prepare(diff, file);
     let options = crate::engine::Options {
         version: engine.version(),
         is_final: true,

@@ -10,8 +10,12 @@ use crate::engine::matcher::LineIndex;
 use crate::error::Error;
 
 pub fn run(args: &CheckArgs) -> CmdResult {
-    let (original, diff, options) =
-        super::apply::load_final(&args.file, args.diff.as_deref(), args.engine)?;
+    let diff = crate::input::read_diff(args.diff.as_deref())?;
+    let dialect = super::dialect_of(args.dialect, &diff);
+    if dialect != crate::dialect::Dialect::SearchReplace {
+        return super::check_dialect::check(args, &diff, dialect);
+    }
+    let (original, diff, options) = super::apply::load_final(&args.file, diff, args.engine)?;
     // One line index of the original serves the engine and the diagnosis.
     let index = LineIndex::new(&original);
     let outcome = engine::apply_indexed(&diff, &index, options);

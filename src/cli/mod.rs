@@ -7,6 +7,7 @@ mod apply_patch_transcript;
 mod apply_stream;
 mod apply_transcript;
 mod check;
+mod check_dialect;
 mod fix;
 mod preview;
 mod preview_transcript;

@@ -137,6 +137,37 @@ pub fn apply_patch_to(text: &str, target: &Target) -> Result<PatchOutcome, OneFi
     Ok(apply(&Patch { sections }, &memory(target), target.cwd))
 }
 
+/// The whole patch with the section that edits the target rewritten so
+/// that its loosely matched lines read as the file has them (every hunk
+/// then matches at level `exact`; see
+/// [`tighten`](super::apply_patch::tighten)), and the target's outcome.
+/// `None` for a patch the reference cannot parse.
+pub fn tighten_for(
+    text: &str,
+    target: &Target,
+) -> Result<Option<(Patch, PatchOutcome)>, OneFileError> {
+    let Ok(mut patch) = parse(text) else {
+        return Ok(None);
+    };
+    let Some(i) = pick(&patch.sections, target.name)? else {
+        return Ok(None);
+    };
+    let one = Patch {
+        sections: vec![retarget(&patch.sections[i], target.name)?],
+    };
+    let outcome = apply(&one, &memory(target), target.cwd);
+    let section = Patch {
+        sections: vec![patch.sections[i].clone()],
+    };
+    if let Some(tight) = super::apply_patch::tighten(&section, &outcome)
+        .sections
+        .pop()
+    {
+        patch.sections[i] = tight;
+    }
+    Ok(Some((patch, outcome)))
+}
+
 /// [`apply_patch_to`] for a patch still streaming.
 pub fn apply_partial_patch_to(prefix: &str, target: &Target) -> Result<PatchOutcome, OneFileError> {
     let mut partial = parse_partial(prefix);
@@ -230,6 +261,22 @@ mod tests {
         }
         let out = apply_partial_patch_to(PATCH, &target("a.rs", Some("x\n"))).expect("picked");
         assert_eq!(out.files.get("a.rs"), Some(&Some("y\n".to_string())));
+    }
+
+    #[test]
+    fn a_tightened_patch_keeps_its_paths_and_matches_exactly() {
+        let loose = "*** Begin Patch\n*** Update File: src/a.rs\n@@\n-x - y\n+z\n*** End Patch\n";
+        let (patch, outcome) = tighten_for(loose, &target("a.rs", Some("x – y\n")))
+            .expect("picked")
+            .expect("parsed");
+        assert_eq!(outcome.loose_hunks().count(), 1);
+        let text = crate::dialect::apply_patch::render(&patch);
+        assert_eq!(
+            text,
+            "*** Begin Patch\n*** Update File: src/a.rs\n@@\n-x – y\n+z\n*** End Patch\n"
+        );
+        let again = apply_patch_to(&text, &target("a.rs", Some("x – y\n"))).expect("picked");
+        assert_eq!(again.loose_hunks().count(), 0);
     }
 
     #[test]
