@@ -221,3 +221,97 @@ fn check_diagnoses_a_failing_edit_and_fix_corrects_it() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(text(&out.stdout), "def span(a, b):\n    return a\n");
 }
+
+/// Runs `srview apply FILE --stream` with `parts` arriving one by one.
+fn stream(file: &str, parts: &[&str]) -> (Vec<serde_json::Value>, Output) {
+    let mut child = Command::new(BIN)
+        .args([
+            "apply",
+            file,
+            "--stream",
+            "--stream-interval",
+            "0",
+            "--stream-content",
+            "--write",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("srview runs");
+    let mut stdin = child.stdin.take().expect("piped");
+    let mut stdout = std::io::BufReader::new(child.stdout.take().expect("piped"));
+    let mut lines = Vec::new();
+    // Each part is answered by its own line before the next is sent.
+    for part in parts {
+        stdin.write_all(part.as_bytes()).expect("written");
+        stdin.flush().expect("flushed");
+        let mut line = String::new();
+        std::io::BufRead::read_line(&mut stdout, &mut line).expect("a line per part");
+        lines.push(line);
+    }
+    drop(stdin);
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stdout, &mut rest).expect("the final line");
+    lines.extend(rest.lines().map(str::to_string));
+    let out = child.wait_with_output().expect("srview finishes");
+    let lines = lines
+        .iter()
+        .map(|l| serde_json::from_str(l).expect("every line is JSON"))
+        .collect();
+    (lines, out)
+}
+
+#[test]
+fn a_streamed_patch_shows_its_hunk_as_it_grows_and_ends_as_the_one_shot_apply() {
+    let (_dir, file) = project();
+    let (lines, out) = stream(
+        &file,
+        &[
+            "*** Begin Patch\n*** Update File: calc.py\n@@\n",
+            " def span(a, b):\n-    return b - a\n",
+            "+    return abs(b - a)\n",
+            "*** End Patch\n",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(lines.len(), 5, "{lines:?}");
+    assert!(lines.iter().all(|l| l["dialect"] == "apply-patch"));
+    let streaming: Vec<_> = lines
+        .iter()
+        .filter(|l| l["blocks"][0]["state"] == "streaming")
+        .collect();
+    assert!(!streaming.is_empty(), "the hunk is shown while it streams");
+    let last = lines.last().expect("a final line");
+    assert_eq!(last["final"], true);
+    assert_eq!(last["blocks"][0]["level"], "unicode");
+    assert_eq!(
+        last["newContent"],
+        "def span(a, b):\n    return abs(b - a)\n"
+    );
+    assert_eq!(text(&out.stderr), WARNING);
+    assert_eq!(read(&file), "def span(a, b):\n    return abs(b - a)\n");
+}
+
+#[test]
+fn a_streamed_edit_is_one_block_from_search_streaming_to_applied() {
+    let (_dir, file) = project();
+    let (lines, out) = stream(
+        &file,
+        &[
+            r#"{"file_path": "calc.py", "old_str"#,
+            r#"ing": "b – a", "new_str"#,
+            r#"ing": "a + b"}"#,
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let states: Vec<&str> = lines
+        .iter()
+        .filter_map(|l| l["blocks"][0]["state"].as_str())
+        .collect();
+    assert_eq!(states.last(), Some(&"applied"));
+    let last = lines.last().expect("a final line");
+    assert_eq!(last["final"], true);
+    assert_eq!(last["blocks"][0]["stage"], "exact");
+    assert_eq!(read(&file), "def span(a, b):\n    return a + b\n");
+}

@@ -12,6 +12,7 @@ mod fix;
 mod preview;
 mod preview_transcript;
 mod replay;
+mod stream_dialect;
 
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -97,6 +97,58 @@ pub fn detect(text: &str) -> Option<Dialect> {
     }
 }
 
+/// [`detect`] over a text that only grows, at a cost proportional to what
+/// is new: lines already examined are not examined again.
+#[derive(Debug, Clone, Default)]
+pub struct Detector {
+    /// Start of the first line not yet complete when last examined.
+    scanned: usize,
+    /// Once decided, the dialect stays (the first marker decides).
+    found: Option<Dialect>,
+}
+
+impl Detector {
+    /// The dialect of `text`, the previous text plus what arrived since.
+    pub fn detect(&mut self, text: &str) -> Option<Dialect> {
+        if self.found.is_none() {
+            self.found = self.examine(text);
+        }
+        self.found
+    }
+
+    fn examine(&mut self, text: &str) -> Option<Dialect> {
+        let from = self.scanned.min(text.len());
+        let start = text.trim_start();
+        if start.starts_with('{') {
+            // An edit key may be cut by the previous update: look again
+            // from a little before.
+            let mut back = from.saturating_sub(16);
+            while !text.is_char_boundary(back) {
+                back -= 1;
+            }
+            if EDIT_KEYS.iter().any(|k| text[back..].contains(k)) {
+                return Some(Dialect::EditJson);
+            }
+        }
+        let new = &text[from..];
+        self.scanned = from + new.rfind('\n').map_or(0, |i| i + 1);
+        let mut search = None;
+        let mut patch = None;
+        for line in new.split_inclusive('\n') {
+            let bare = line.trim_end_matches('\n').trim_end_matches('\r');
+            if is_search_start(bare) {
+                search = Some(Dialect::SearchReplace);
+                break;
+            }
+            if is_patch_line(line) {
+                patch = Some(Dialect::ApplyPatch);
+                break;
+            }
+        }
+        search.or(patch)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -123,6 +175,31 @@ mod tests {
         assert_eq!(detect("{\"fi"), None);
         assert_eq!(detect("hello\n"), None);
         assert_eq!(detect(""), None);
+    }
+
+    #[test]
+    fn the_detector_agrees_with_detect_on_every_prefix() {
+        let texts = [
+            "intro\n*** Begin Patch\n*** Update File: a.rs\n@@\n-a\n+b\n*** End Patch\n",
+            "notes\n------- SEARCH\n*** Update File: x\n=======\n+++++++ REPLACE\n",
+            r#"{"file_path": "a.rs", "old_string": "a", "new_string": "b"}"#,
+        ];
+        for text in texts {
+            for step in [1, 3, 7] {
+                let mut detector = Detector::default();
+                let mut end = 0;
+                while end < text.len() {
+                    end = (end + step).min(text.len());
+                    let got = detector.detect(&text[..end]);
+                    let want = detect(&text[..end]);
+                    // The detector may decide an edit a little earlier (no
+                    // wait for a newline); it never disagrees once decided.
+                    if want.is_some() {
+                        assert_eq!(got, want, "{text:?} at {end}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

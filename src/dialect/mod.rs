@@ -8,4 +8,4 @@ mod detect;
 pub mod edit;
 pub mod one_file;
 
-pub use detect::{Dialect, detect, first_patch_line, is_patch_line};
+pub use detect::{Detector, Dialect, detect, first_patch_line, is_patch_line};

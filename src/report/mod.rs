@@ -18,7 +18,7 @@ mod transcript;
 pub use apply::{ApplyReport, BlockJson, write_apply};
 pub use check::CheckReport;
 pub use patch::{PatchApplyReport, PatchTranscriptReport};
-pub use stream::StreamLine;
+pub use stream::{DialectBlocks, DialectStreamLine, StreamLine};
 pub use transcript::TranscriptReport;
 
 /// Writes `value` as one line of JSON: serialized into `buf` (cleared
