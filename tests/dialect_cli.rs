@@ -315,3 +315,29 @@ fn a_streamed_edit_is_one_block_from_search_streaming_to_applied() {
     assert_eq!(last["blocks"][0]["stage"], "exact");
     assert_eq!(read(&file), "def span(a, b):\n    return a + b\n");
 }
+
+#[test]
+fn the_demo_patch_matches_its_first_hunk_loosely_as_the_readme_says() {
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo");
+    let file = demo.join("calc.py");
+    let patch = demo.join("calc.patch");
+    let out = srview(
+        &[
+            "check",
+            file.to_str().expect("UTF-8"),
+            patch.to_str().expect("UTF-8"),
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let report = text(&out.stdout);
+    assert!(
+        report.contains("hunk #1 (patch lines 3-6): applies at lines 5-6, level unicode"),
+        "{report}"
+    );
+    assert!(
+        report.contains("hunk #2 (patch lines 7-9): applies at lines 10-10, level exact"),
+        "{report}"
+    );
+    assert!(text(&out.stderr).starts_with("srview: warning: calc.py hunk 1"));
+}
