@@ -15,6 +15,18 @@ const ROOT_CAUSES: [(&str, &str); 6] = [
     ("partial.prefix", "partial-line"),
 ];
 
+/// The engine options a corpus line was recorded with.
+fn options_of(v: &Value) -> Options {
+    Options {
+        version: if v["version"] == "v2" {
+            Version::V2
+        } else {
+            Version::V1
+        },
+        is_final: v["isFinal"].as_bool().expect("isFinal"),
+    }
+}
+
 #[test]
 fn every_failing_corpus_case_is_explained() {
     let path = format!(
@@ -30,14 +42,7 @@ fn every_failing_corpus_case_is_explained() {
         let v: Value = serde_json::from_str(line).expect("JSON line");
         if v["expect"]["ok"].as_bool() != Some(false) {
             // Passing cases must not panic either, and never report a failure.
-            let options = Options {
-                version: if v["version"] == "v2" {
-                    Version::V2
-                } else {
-                    Version::V1
-                },
-                is_final: v["isFinal"].as_bool().expect("isFinal"),
-            };
+            let options = options_of(&v);
             let (diff, original) = (
                 v["diff"].as_str().unwrap_or(""),
                 v["original"].as_str().unwrap_or(""),
@@ -51,14 +56,7 @@ fn every_failing_corpus_case_is_explained() {
             continue;
         }
         failing += 1;
-        let options = Options {
-            version: if v["version"] == "v2" {
-                Version::V2
-            } else {
-                Version::V1
-            },
-            is_final: v["isFinal"].as_bool().expect("isFinal"),
-        };
+        let options = options_of(&v);
         let diff = v["diff"].as_str().expect("diff");
         let original = v["original"].as_str().expect("original");
         let diags = diagnose(diff, original, options);

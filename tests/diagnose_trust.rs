@@ -4,6 +4,10 @@
 use srview::diagnose::{DifferenceKind, MIN_SIMILARITY, Reason, diagnose};
 use srview::engine::{Options, Stage, Version, apply};
 
+mod support;
+
+use support::diff::block_of_lines as block;
+
 /// A TypeScript file with many classes: `}` and `super();` repeat.
 fn widgets() -> String {
     let mut out = String::from("import { Base } from \"./base\";\n\n");
@@ -16,10 +20,6 @@ fn widgets() -> String {
         ));
     }
     out
-}
-
-fn block(search: &str, replace: &str) -> String {
-    format!("------- SEARCH\n{search}=======\n{replace}+++++++ REPLACE\n")
 }
 
 fn final_v1() -> Options {

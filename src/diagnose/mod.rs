@@ -38,18 +38,31 @@ pub use suggest::suggestion;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Reason {
+    /// Indentation or spacing differs from the file.
     Whitespace,
+    /// Line endings differ (CRLF against LF).
     LineEndings,
+    /// HTML entities (`&lt;` and friends) where the file has plain characters.
     HtmlEntities,
+    /// Typographic look-alike characters (smart quotes, dashes, special spaces).
     UnicodeLookalike,
+    /// The SEARCH text matches only part of a longer line.
     PartialLine,
+    /// The block matches only before an earlier block's edit.
     OutOfOrder,
+    /// The SEARCH text occurs more than once in the file.
     Ambiguous,
+    /// A line is almost a SEARCH/REPLACE marker.
     MarkerTypo,
+    /// The block structure is malformed (a missing or doubled separator, an unclosed block).
     Structure,
+    /// The SEARCH section is empty.
     EmptySearch,
+    /// The diff's last line was dropped as a partial marker.
     DroppedLastLine,
+    /// The closest region of the file has different content.
     Edited,
+    /// Nothing similar exists in the file.
     NotFound,
 }
 
@@ -128,7 +141,9 @@ impl Reason {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Closest {
+    /// 1-based first line of the region.
     pub start_line: usize,
+    /// 1-based last line of the region (inclusive).
     pub end_line: usize,
     /// Character-level similarity in [0, 1].
     pub similarity: f64,
@@ -138,13 +153,19 @@ pub struct Closest {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum DifferenceKind {
+    /// Leading white space differs.
     Indentation,
+    /// White space at the end of the line differs.
     TrailingSpace,
+    /// One line ends in CRLF, the other in LF.
     LineEnding,
+    /// An HTML entity on one side where the other has the plain character.
     Entity,
+    /// A typographic look-alike (smart quote, dash, special space) on one side.
     Lookalike,
     /// White space inside the line.
     Spacing,
+    /// The words themselves differ.
     Content,
     /// A SEARCH line with no counterpart in the file.
     MissingLine,
@@ -154,8 +175,11 @@ pub enum DifferenceKind {
     Unseen,
     /// Another place the SEARCH text occurs.
     OtherOccurrence,
+    /// A diff line that is almost a SEARCH/REPLACE marker.
     MarkerTypo,
+    /// A problem with the block's structure (separator, closing marker).
     Structure,
+    /// The diff's last line, dropped by the engine as a partial marker.
     DroppedLine,
 }
 
@@ -163,13 +187,16 @@ pub enum DifferenceKind {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Difference {
+    /// What kind of difference this is.
     pub kind: DifferenceKind,
     /// 1-based line within the SEARCH text (or the diff, for marker and
     /// structure problems).
     pub search_line: Option<usize>,
     /// 1-based line of the file.
     pub file_line: Option<usize>,
+    /// The SEARCH line (or the diff line), without its line ending; `None` for an extra file line.
     pub search: Option<String>,
+    /// The file line, without its line ending; `None` for a missing SEARCH line.
     pub file: Option<String>,
     /// Word-level changes from the SEARCH line to the file line.
     pub words: Vec<WordChange>,
@@ -178,7 +205,9 @@ pub struct Difference {
 /// A run of words: `equal`, `delete` (only in SEARCH) or `insert` (only in the file).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct WordChange {
+    /// `equal`, `delete` or `insert`.
     pub tag: &'static str,
+    /// The words of the run, with the white space between them.
     pub text: String,
 }
 
@@ -186,9 +215,13 @@ pub struct WordChange {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DiffLine {
+    /// `equal` (in both), `delete` (only in SEARCH) or `insert` (only in the file).
     pub tag: &'static str,
+    /// 1-based line within the SEARCH text; `None` for an `insert` line.
     pub search_line: Option<usize>,
+    /// 1-based line of the file; `None` for a `delete` line.
     pub file_line: Option<usize>,
+    /// The line's text, without its line ending.
     pub text: String,
 }
 
@@ -209,6 +242,7 @@ pub struct BlockDiagnosis {
     /// its own, from the end of the previous block's match (`None` when it
     /// matches nowhere).
     pub would_match: Option<Stage>,
+    /// The engine matched the block before an earlier block's match (v1's out-of-order fallback).
     pub out_of_order: bool,
     /// 1-based first and last file lines the block matched (or would match on its own).
     pub matched_lines: Option<[usize; 2]>,
@@ -219,6 +253,8 @@ pub struct BlockDiagnosis {
     pub closest: Option<Closest>,
     /// Two regions about equally similar, neither offered as the place.
     pub tie: Option<[Closest; 2]>,
+    /// Line-by-line differences between the SEARCH text and the closest region (or problems of the
+    /// diff's structure), in order.
     pub differences: Vec<Difference>,
     /// The SEARCH text against the closest region, line by line.
     pub line_diff: Vec<DiffLine>,

@@ -17,6 +17,7 @@ pub enum Dialect {
 }
 
 impl Dialect {
+    /// The name `--dialect` takes and JSON shows.
     pub fn name(self) -> &'static str {
         match self {
             Dialect::SearchReplace => "search-replace",

@@ -15,7 +15,12 @@ use super::edit::{Edit, PartialEdit, Tool};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum OneFileError {
     /// The patch has several sections and none (or several) names the file.
-    WhichSection { file: String, paths: Vec<String> },
+    WhichSection {
+        /// The file's name.
+        file: String,
+        /// Every section's path, in patch order.
+        paths: Vec<String>,
+    },
     /// The section that names the file deletes it.
     Deletes(String),
     /// The JSON is no edit srview knows (its keys say no tool).

@@ -39,6 +39,7 @@ impl PatchFs for RecordingFs {
 pub struct PatchRun {
     /// The absolute folder the reference would have run in.
     pub cwd: PathBuf,
+    /// The reference's result over that folder.
     pub outcome: PatchOutcome,
     /// What each path read held when the patch was applied.
     seen: BTreeMap<String, Entry>,

@@ -30,6 +30,7 @@ pub enum CallKind {
 }
 
 impl CallKind {
+    /// The tool's name as Cline spells it (`replace_in_file`, `write_to_file`).
     pub fn name(self) -> &'static str {
         match self {
             CallKind::ReplaceInFile => "replace_in_file",
@@ -41,6 +42,7 @@ impl CallKind {
 /// One edit of one file, as found in a transcript.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolCall {
+    /// Whether `body` is a diff or a whole new content.
     pub kind: CallKind,
     /// The path as the model wrote it (trimmed), not yet resolved.
     pub path: String,
@@ -57,7 +59,9 @@ pub struct ToolCall {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Format {
+    /// Cline's XML-like tool calls (`<replace_in_file>`, `<write_to_file>`).
     Cline,
+    /// Aider's file name followed by SEARCH/REPLACE blocks (`<<<<<<< SEARCH`).
     Aider,
     /// A Codex apply_patch text (bare or in its heredoc): one patch, many files.
     #[serde(rename = "apply_patch")]
