@@ -3,6 +3,7 @@
 pub mod agent;
 pub mod aider;
 pub mod patch;
+pub mod patch_preview;
 pub mod replay;
 pub mod transcript;
 pub mod watch;

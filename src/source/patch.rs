@@ -91,7 +91,8 @@ pub fn loose_warnings(outcome: &PatchOutcome) -> Vec<String> {
         .collect()
 }
 
-fn loose_warning(section: &SectionReport, hunk: &HunkReport) -> String {
+/// The warning for one loose hunk of `section`.
+pub fn loose_warning(section: &SectionReport, hunk: &HunkReport) -> String {
     let level = hunk
         .level
         .into_iter()
