@@ -640,12 +640,12 @@ fn a_paused_stream_shows_failures_as_final() {
     assert_eq!(app.listed_blocks(), 3, "the unreached block is listed");
     assert_eq!(
         app.diagnoses.get(2).map(|d| d.state),
-        Some("not-reached"),
+        Some(srview::diagnose::Status::NotReached),
         "with its own diagnosis"
     );
     assert_eq!(
         app.selected_diagnosis().map(|d| d.state),
-        Some("failed"),
+        Some(srview::diagnose::Status::Failed),
         "the failure's detail shows"
     );
     // The unreached block can be selected in the blocks pane.
@@ -1120,7 +1120,7 @@ fn n_and_n_move_the_selection_with_the_view() {
     assert_eq!(app.view.selected, 2, "on to the block never reached");
     assert_eq!(
         app.selected_diagnosis().map(|d| d.state),
-        Some("not-reached")
+        Some(srview::diagnose::Status::NotReached)
     );
     assert!(in_view(&app, 150));
 }

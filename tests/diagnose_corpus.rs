@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 use serde_json::Value;
-use srview::diagnose::{MIN_SIMILARITY, diagnose};
+use srview::diagnose::{MIN_SIMILARITY, Status, diagnose};
 use srview::engine::{Options, Version};
 
 const ROOT_CAUSES: [(&str, &str); 6] = [
@@ -49,7 +49,7 @@ fn every_failing_corpus_case_is_explained() {
             );
             let diags = diagnose(diff, original, options);
             assert!(
-                diags.iter().all(|d| d.state != "not-reached"),
+                diags.iter().all(|d| d.state != Status::NotReached),
                 "{}",
                 v["id"]
             );
@@ -62,7 +62,7 @@ fn every_failing_corpus_case_is_explained() {
         let diags = diagnose(diff, original, options);
         // The block the reference failed on carries a reason; with no block
         // at all (an empty diff) there is nothing to explain.
-        let failed = diags.iter().find(|d| d.state == "failed");
+        let failed = diags.iter().find(|d| d.state == Status::Failed);
         let kind = v["kind"].as_str().unwrap_or("");
         // Root causes the reference reports only as symptoms.
         for (fragment, want) in ROOT_CAUSES {

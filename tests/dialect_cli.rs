@@ -341,3 +341,33 @@ fn the_demo_patch_matches_its_first_hunk_loosely_as_the_readme_says() {
     );
     assert!(text(&out.stderr).starts_with("srview: warning: calc.py hunk 1"));
 }
+
+#[test]
+fn a_failing_hunk_is_diagnosed_and_fix_rewrites_it_onto_the_file() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("f.py");
+    std::fs::write(
+        &file,
+        "def span(a, b):\n    result = b - a\n    return result\n",
+    )
+    .expect("written");
+    let file = file.to_str().expect("UTF-8").to_string();
+    let patch = "*** Begin Patch\n*** Update File: f.py\n@@\n def span(a, b):\n-    reslt = b - a\n+    result = abs(b - a)\n     return result\n*** End Patch\n";
+    let out = srview(&["check", &file, "-", "--json"], patch);
+    assert_eq!(out.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(report["blocks"][0]["state"], "failed");
+    assert_eq!(report["diagnoses"][0]["closest"]["startLine"], 1);
+    assert_eq!(report["diagnoses"][0]["closest"]["endLine"], 3);
+    let out = srview(&["fix", &file, "-"], patch);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let fixed = text(&out.stdout);
+    assert_eq!(fixed, patch.replace("-    reslt", "-    result"));
+    let out = srview(&["apply", &file, "-"], &fixed);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        text(&out.stdout),
+        "def span(a, b):\n    result = abs(b - a)\n    return result\n"
+    );
+    assert_eq!(text(&out.stderr), "", "the corrected patch matches exactly");
+}

@@ -77,7 +77,7 @@ fn edit_lines(file: &str, outcome: &EditOutcome) -> String {
             if let Some(d) = diagnosis {
                 s.push_str(&format!("    {}\n", d.message));
                 for line in &d.line_diff {
-                    s.push_str(&format!("    {} {}\n", line.tag, line.text));
+                    s.push_str(&format!("    {} {}\n", line.tag.name(), line.text));
                 }
             }
             s
@@ -93,10 +93,34 @@ pub fn check(args: &CheckArgs, diff: &str, dialect: Dialect) -> CmdResult {
         Dialect::ApplyPatch => {
             let outcome = run_patch(file, content.as_deref(), diff)?;
             let ok = outcome.exit_code == 0 && outcome.loose_hunks().count() == 0;
+            let (cwd, file_name) = place(file)?;
+            let target = Target {
+                cwd: &cwd,
+                name: &file_name,
+                content: content.as_deref(),
+            };
+            let diagnoses =
+                one_file::diagnose_for(diff, &target).map_err(|e| Error::usage(e.to_string()))?;
             let text = if args.json {
-                json(&crate::report::PatchApplyReport::new(&outcome, None))?
+                json(&crate::report::PatchCheckReport::new(&outcome, &diagnoses))?
             } else {
-                hunk_lines(&name, &outcome)
+                let mut s = hunk_lines(&name, &outcome);
+                for d in diagnoses.iter().filter(|d| d.state == HunkState::Failed) {
+                    s.push_str(&format!("hunk #{}: {}\n", d.index + 1, d.message));
+                    for line in &d.line_diff {
+                        s.push_str(&format!("    {} {}\n", line.tag.name(), line.text));
+                    }
+                    if args.suggest
+                        && let Some(chunk) = &d.suggestion
+                    {
+                        s.push_str(&format!(
+                            "suggested hunk #{}:\n{}",
+                            d.index + 1,
+                            render_chunk(chunk)
+                        ));
+                    }
+                }
+                s
             };
             (text, ok)
         }
@@ -126,6 +150,24 @@ pub fn check(args: &CheckArgs, diff: &str, dialect: Dialect) -> CmdResult {
         .and_then(|()| stdout.flush())
         .map_err(Error::stdout)?;
     Ok(if ok { 0 } else { 1 })
+}
+
+/// A chunk as patch text (its `@@` line and its lines).
+fn render_chunk(chunk: &crate::dialect::apply_patch::Chunk) -> String {
+    let one = crate::dialect::apply_patch::Patch {
+        sections: vec![crate::dialect::apply_patch::Section::Update {
+            path: String::new(),
+            move_to: None,
+            chunks: vec![chunk.clone()],
+            header_line: 0,
+        }],
+    };
+    render(&one)
+        .lines()
+        .skip(2)
+        .filter(|l| *l != "*** End Patch")
+        .map(|l| format!("{l}\n"))
+        .collect()
 }
 
 fn json(value: &impl serde::Serialize) -> Result<String, Error> {
@@ -162,14 +204,32 @@ pub fn fix(args: &FixArgs, diff: &str, dialect: Dialect) -> CmdResult {
                     });
                     (Some(render(&patch)), note, 0)
                 }
-                Some((_, outcome)) => (
-                    None,
-                    Some(format!(
-                        "the patch does not apply, no corrected patch: {}",
-                        outcome.stderr.trim_end()
-                    )),
-                    1,
-                ),
+                Some(_) => match one_file::fix_for(diff, &target)
+                    .map_err(|e| Error::usage(e.to_string()))?
+                {
+                    Some((patch, fixed)) => {
+                        let notes: Vec<String> =
+                            fixed.notes.iter().map(|n| n.message.clone()).collect();
+                        let note = if fixed.complete {
+                            format!(
+                                "{} rewritten onto the file: every hunk now matches exactly",
+                                crate::words::count(
+                                    fixed.corrected.len() + fixed.tightened.len(),
+                                    "hunk"
+                                )
+                            )
+                        } else {
+                            format!("the patch is not fully corrected: {}", notes.join("; "))
+                        };
+                        let code = if fixed.complete { 0 } else { 1 };
+                        (Some(render(&patch)), Some(note), code)
+                    }
+                    None => (
+                        None,
+                        Some("the patch does not parse: nothing to fix".into()),
+                        1,
+                    ),
+                },
                 None => (
                     None,
                     Some("the patch does not parse: nothing to fix".into()),

@@ -29,9 +29,10 @@ mod suggest;
 use serde::Serialize;
 
 use crate::engine::matcher::LineIndex;
-use crate::engine::{self, Options, Outcome, Stage};
+use crate::engine::{self, BlockState, Options, Outcome, Stage};
 
 pub use closest::{FileIndex, MIN_SIMILARITY, TIE_MARGIN};
+pub use compare::{differences, line_diff};
 pub use suggest::suggestion;
 
 /// The root cause of a block's trouble. JSON: the kebab-case [`Reason::code`].
@@ -202,11 +203,84 @@ pub struct Difference {
     pub words: Vec<WordChange>,
 }
 
+/// Which side a line or run of words of a SEARCH-against-file diff is on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    /// In both.
+    Equal,
+    /// Only in the SEARCH text.
+    Delete,
+    /// Only in the file.
+    Insert,
+}
+
+impl Side {
+    /// The word written in JSON and used by themes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::Equal => "equal",
+            Side::Delete => "delete",
+            Side::Insert => "insert",
+        }
+    }
+}
+
+/// Where a block stands in a diagnosis: the engine's state, or not reached
+/// because an earlier block failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    /// SEARCH lines are still arriving.
+    SearchStreaming,
+    /// Matched; REPLACE lines are still arriving.
+    ReplaceStreaming,
+    /// Applied.
+    Applied,
+    /// The reference threw on this block.
+    Failed,
+    /// The reference ignored it (see [`BlockState::Dropped`]).
+    Dropped,
+    /// After a failed block: the reference stopped before it.
+    NotReached,
+}
+
+impl Status {
+    /// The word shown to users and written in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::NotReached => "not-reached",
+            Status::SearchStreaming => BlockState::SearchStreaming.name(),
+            Status::ReplaceStreaming => BlockState::ReplaceStreaming.name(),
+            Status::Applied => BlockState::Applied.name(),
+            Status::Failed => BlockState::Failed.name(),
+            Status::Dropped => BlockState::Dropped.name(),
+        }
+    }
+
+    /// Failed or not reached: the block did not apply because of an error.
+    pub fn is_failure(self) -> bool {
+        matches!(self, Status::Failed | Status::NotReached)
+    }
+}
+
+impl From<BlockState> for Status {
+    fn from(s: BlockState) -> Self {
+        match s {
+            BlockState::SearchStreaming => Status::SearchStreaming,
+            BlockState::ReplaceStreaming => Status::ReplaceStreaming,
+            BlockState::Applied => Status::Applied,
+            BlockState::Failed => Status::Failed,
+            BlockState::Dropped => Status::Dropped,
+        }
+    }
+}
+
 /// A run of words: `equal`, `delete` (only in SEARCH) or `insert` (only in the file).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct WordChange {
-    /// `equal`, `delete` or `insert`.
-    pub tag: &'static str,
+    /// Which side the words are on.
+    pub tag: Side,
     /// The words of the run, with the white space between them.
     pub text: String,
 }
@@ -215,8 +289,8 @@ pub struct WordChange {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DiffLine {
-    /// `equal` (in both), `delete` (only in SEARCH) or `insert` (only in the file).
-    pub tag: &'static str,
+    /// Which side the line is on.
+    pub tag: Side,
     /// 1-based line within the SEARCH text; `None` for an `insert` line.
     pub search_line: Option<usize>,
     /// 1-based line of the file; `None` for a `delete` line.
@@ -234,7 +308,7 @@ pub struct BlockDiagnosis {
     /// 1-based first and last diff lines.
     pub diff_lines: [usize; 2],
     /// The engine's state name, or `not-reached` after an earlier failure.
-    pub state: &'static str,
+    pub state: Status,
     /// The stage the engine applied the block with; `None` for a block the
     /// engine did not apply (failed, not reached, dropped).
     pub stage: Option<Stage>,
@@ -281,7 +355,7 @@ impl BlockDiagnosis {
     /// The block does not do what it reads as: the reference ignored it, or
     /// its structure is malformed.
     pub fn misreads(&self) -> bool {
-        self.state == "dropped" || self.reason.is_some_and(Reason::is_malformed)
+        self.state == Status::Dropped || self.reason.is_some_and(Reason::is_malformed)
     }
 
     /// For a block placed (or placeable) by the block-anchor stage: the
@@ -330,7 +404,7 @@ impl BlockDiagnosis {
 
     /// Whether the block needs attention: it failed, was not reached, or has a reason.
     pub fn is_problem(&self) -> bool {
-        self.reason.is_some() || matches!(self.state, "failed" | "not-reached" | "dropped")
+        self.reason.is_some() || self.state.is_failure() || self.state == Status::Dropped
     }
 }
 

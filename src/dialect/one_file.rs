@@ -173,6 +173,55 @@ pub fn tighten_for(
     Ok(Some((patch, outcome)))
 }
 
+/// The patch corrected for the target: its section for the target run
+/// through [`fix_patch`](super::apply_patch::fix_patch) (loose lines
+/// tightened, failed hunks rewritten onto their region when the diagnosis
+/// stands behind it) and put back with its own path. `None` for a patch
+/// the reference cannot parse or with no section for the target.
+pub fn fix_for(
+    text: &str,
+    target: &Target,
+) -> Result<Option<(Patch, super::apply_patch::FixResult)>, OneFileError> {
+    let Ok(mut patch) = parse(text) else {
+        return Ok(None);
+    };
+    let Some(i) = pick(&patch.sections, target.name)? else {
+        return Ok(None);
+    };
+    let one = Patch {
+        sections: vec![retarget(&patch.sections[i], target.name)?],
+    };
+    let fixed = super::apply_patch::fix_patch(&one, &memory(target), target.cwd);
+    if let Some(Section::Update { chunks, .. }) = fixed.patch.sections.first()
+        && let Section::Update { chunks: own, .. } = &mut patch.sections[i]
+    {
+        own.clone_from(chunks);
+    }
+    Ok(Some((patch, fixed)))
+}
+
+/// Every failed or loosely matched hunk of the target's section,
+/// diagnosed (see [`diagnose_hunks`](super::apply_patch::diagnose_hunks)).
+pub fn diagnose_for(
+    text: &str,
+    target: &Target,
+) -> Result<Vec<super::apply_patch::HunkDiagnosis>, OneFileError> {
+    let Ok(patch) = parse(text) else {
+        return Ok(Vec::new());
+    };
+    let Some(i) = pick(&patch.sections, target.name)? else {
+        return Ok(Vec::new());
+    };
+    let one = Patch {
+        sections: vec![retarget(&patch.sections[i], target.name)?],
+    };
+    let fs = memory(target);
+    let outcome = apply(&one, &fs, target.cwd);
+    Ok(super::apply_patch::diagnose_hunks(
+        &one, &outcome, &fs, target.cwd,
+    ))
+}
+
 /// [`apply_patch_to`] for a patch still streaming.
 pub fn apply_partial_patch_to(prefix: &str, target: &Target) -> Result<PatchOutcome, OneFileError> {
     let mut partial = parse_partial(prefix);

@@ -192,6 +192,26 @@ pub struct BlockReport {
     pub error: Option<String>,
 }
 
+impl BlockReport {
+    /// A block at position `index` spanning `diff_lines`, in `state`, not
+    /// matched, with no texts and no error yet.
+    pub fn new(index: usize, diff_lines: [usize; 2], state: BlockState) -> Self {
+        BlockReport {
+            index,
+            diff_lines,
+            state,
+            stage: None,
+            out_of_order: false,
+            original: None,
+            replacement: None,
+            replacement_bytes: None,
+            search_text: String::new(),
+            replace_text: String::new(),
+            error: None,
+        }
+    }
+}
+
 /// What a state machine step throws: the reference's `Error.message`,
 /// before it is placed (block, diff line) in an [`ApplyError`].
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -439,17 +459,5 @@ impl BlockReport {
 }
 
 fn new_block(index: usize, line: usize) -> BlockReport {
-    BlockReport {
-        index,
-        diff_lines: [line, line],
-        state: BlockState::SearchStreaming,
-        stage: None,
-        out_of_order: false,
-        original: None,
-        replacement: None,
-        replacement_bytes: None,
-        search_text: String::new(),
-        replace_text: String::new(),
-        error: None,
-    }
+    BlockReport::new(index, [line, line], BlockState::SearchStreaming)
 }

@@ -17,7 +17,7 @@ mod transcript;
 
 pub use apply::{ApplyReport, BlockJson, write_apply};
 pub use check::CheckReport;
-pub use patch::{PatchApplyReport, PatchTranscriptReport};
+pub use patch::{PatchApplyReport, PatchCheckReport, PatchTranscriptReport};
 pub use stream::{DialectBlocks, DialectStreamLine, StreamLine};
 pub use transcript::TranscriptReport;
 

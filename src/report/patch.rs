@@ -103,3 +103,34 @@ impl<'a> PatchApplyReport<'a> {
         }
     }
 }
+
+/// `srview check FILE PATCH --json`: the hunks with their levels, and the
+/// diagnosis of every failed or loosely matched one.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PatchCheckReport<'a> {
+    blocks: Vec<&'a HunkReport>,
+    diagnoses: &'a [crate::dialect::apply_patch::HunkDiagnosis],
+    /// The reference's error text; `null` when the patch applies.
+    error: Option<&'a str>,
+    loose_hunks: usize,
+    ok: bool,
+}
+
+impl<'a> PatchCheckReport<'a> {
+    /// The report of `outcome` and its hunks' `diagnoses`.
+    pub fn new(
+        outcome: &'a PatchOutcome,
+        diagnoses: &'a [crate::dialect::apply_patch::HunkDiagnosis],
+    ) -> Self {
+        let loose_hunks = outcome.loose_hunks().count();
+        let ok = outcome.exit_code == 0 && loose_hunks == 0;
+        PatchCheckReport {
+            blocks: outcome.sections.iter().flat_map(|s| &s.hunks).collect(),
+            diagnoses,
+            error: (outcome.exit_code != 0).then(|| outcome.stderr.trim_end()),
+            loose_hunks,
+            ok,
+        }
+    }
+}

@@ -2,6 +2,7 @@
 
 pub mod agent;
 pub mod aider;
+pub mod call;
 pub mod patch;
 pub mod patch_preview;
 pub mod replay;

@@ -111,17 +111,9 @@ pub fn apply_at(index: usize, edit: &Edit, original: Option<&str>) -> EditOutcom
     let result = run(edit, original);
     let (search_text, replace_text) = texts(edit, original);
     let mut block = BlockReport {
-        index,
-        diff_lines: [1, 1],
-        state: BlockState::Failed,
-        stage: None,
-        out_of_order: false,
-        original: None,
-        replacement: None,
-        replacement_bytes: None,
         search_text,
         replace_text,
-        error: None,
+        ..BlockReport::new(index, [1, 1], BlockState::Failed)
     };
     let (result, diagnosis) = match result {
         Ok(done) => {

@@ -31,6 +31,7 @@
 //! ```
 
 mod aider;
+mod anthropic;
 mod claude;
 mod cline_classic;
 mod cline_cli;
