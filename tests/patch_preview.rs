@@ -193,3 +193,95 @@ fn the_blocks_give_the_references_files_over_the_corpus() {
         &wrong[..wrong.len().min(10)]
     );
 }
+
+/// The single-file previewer's input: a patch (or an edit) for one file,
+/// as blocks the app runs.
+mod single_file {
+    use srview::app::App;
+    use srview::dialect::Dialect;
+    use srview::dialect::one_file::Target;
+    use srview::engine::Version;
+    use srview::source::patch_preview::file_blocks;
+
+    use super::{CALC, PATCH};
+
+    fn target(content: &str) -> Target<'_> {
+        Target {
+            cwd: "/w",
+            name: "calc.py",
+            content: Some(content),
+        }
+    }
+
+    fn shown(
+        text: &str,
+        dialect: Dialect,
+        ended: bool,
+    ) -> (App, srview::source::patch_preview::FileBlocks) {
+        let blocks = file_blocks(text, dialect, &target(CALC), ended).expect("one file");
+        let mut app = App::new("calc.py".into(), CALC.to_string(), Version::V1);
+        app.set_diff(blocks.body.clone());
+        if ended {
+            app.end_stream();
+        }
+        (app, blocks)
+    }
+
+    #[test]
+    fn a_patch_shows_the_references_result_and_its_loose_hunk() {
+        let (app, blocks) = shown(PATCH, Dialect::ApplyPatch, true);
+        let want = srview::dialect::one_file::apply_patch_to(PATCH, &target(CALC))
+            .expect("one file")
+            .files["calc.py"]
+            .clone()
+            .expect("applied");
+        assert_eq!(app.result.text(), want);
+        assert!(!blocks.refused);
+        let note = blocks.note.expect("the loose hunk is marked");
+        assert!(
+            note.contains("level unicode") && note.contains("– never"),
+            "{note}"
+        );
+        for end in (0..PATCH.len()).filter(|&i| PATCH.is_char_boundary(i)) {
+            let _ = shown(&PATCH[..end], Dialect::ApplyPatch, false);
+        }
+    }
+
+    #[test]
+    fn a_failing_patch_or_edit_is_refused() {
+        let bad = "*** Begin Patch\n*** Update File: calc.py\n@@\n-nothing\n+x\n*** End Patch\n";
+        let (_, blocks) = shown(bad, Dialect::ApplyPatch, true);
+        assert!(blocks.refused);
+        assert!(
+            blocks
+                .note
+                .expect("why")
+                .contains("Failed to find expected lines in /w/calc.py")
+        );
+        let edit = r#"{"file_path": "calc.py", "old_string": "nothing", "new_string": "x"}"#;
+        let (_, blocks) = shown(edit, Dialect::EditJson, true);
+        assert!(blocks.refused);
+        assert!(
+            blocks
+                .note
+                .expect("why")
+                .contains("String to replace not found in file.")
+        );
+    }
+
+    #[test]
+    fn an_edit_is_one_block_with_the_agents_result() {
+        let edit =
+            r#"{"file_path": "calc.py", "old_string": "hi - lo", "new_string": "abs(hi - lo)"}"#;
+        let (app, blocks) = shown(edit, Dialect::EditJson, true);
+        assert!(!blocks.refused);
+        assert_eq!(
+            app.result.text(),
+            CALC.replace("return hi - lo", "return abs(hi - lo)")
+        );
+        assert_eq!(blocks.body.matches("------- SEARCH").count(), 1);
+        for end in (0..edit.len()).filter(|&i| edit.is_char_boundary(i)) {
+            let _ = shown(&edit[..end], Dialect::EditJson, false);
+        }
+    }
+}

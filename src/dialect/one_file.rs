@@ -54,6 +54,18 @@ impl fmt::Display for OneFileError {
 
 impl std::error::Error for OneFileError {}
 
+/// The section of `sections` that edits the file `name` (see
+/// [`apply_patch_to`]), retargeted at `name`, with its index.
+pub fn pick_section(
+    sections: &[Section],
+    name: &str,
+) -> Result<Option<(usize, Section)>, OneFileError> {
+    match pick(sections, name)? {
+        Some(i) => Ok(Some((i, retarget(&sections[i], name)?))),
+        None => Ok(None),
+    }
+}
+
 /// The name the file is given inside the patch's one-file world.
 pub struct Target<'a> {
     /// The folder the reference would run in (absolute): its error texts

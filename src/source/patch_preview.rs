@@ -282,3 +282,202 @@ fn update_blocks(
     }
     body
 }
+
+/// One file's diff in another dialect, as SEARCH/REPLACE blocks for the
+/// single-file previewer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileBlocks {
+    /// The blocks: the engine's run of them gives the reference's result.
+    pub body: String,
+    /// What the previewer must say: loose matches (with the lines that
+    /// differ), or why nothing may be accepted.
+    pub note: Option<String>,
+    /// The reference refuses the edit (or its result cannot be shown as
+    /// blocks): accepting must write nothing.
+    pub refused: bool,
+}
+
+/// `text` (an apply_patch or an edit's JSON; a prefix unless `ended`) for
+/// the file `target`, as blocks.
+pub fn file_blocks(
+    text: &str,
+    dialect: crate::dialect::Dialect,
+    target: &crate::dialect::one_file::Target,
+    ended: bool,
+) -> Result<FileBlocks, crate::dialect::one_file::OneFileError> {
+    use crate::dialect::Dialect;
+    match dialect {
+        Dialect::ApplyPatch => patch_blocks(text, target, ended),
+        Dialect::EditJson | Dialect::SearchReplace => edit_blocks(text, target, ended),
+    }
+}
+
+fn patch_blocks(
+    text: &str,
+    target: &crate::dialect::one_file::Target,
+    ended: bool,
+) -> Result<FileBlocks, crate::dialect::one_file::OneFileError> {
+    let mut partial = parse_partial(text);
+    if ended {
+        partial.last_unfinished = false;
+    }
+    let picked = crate::dialect::one_file::pick_section(&partial.sections, target.name)?;
+    let last = partial.sections.len().saturating_sub(1);
+    let streaming = partial.last_unfinished && picked.as_ref().is_some_and(|(i, _)| *i == last);
+    partial.last_unfinished = streaming;
+    partial.sections = picked.into_iter().map(|(_, s)| s).collect();
+    let fs = crate::dialect::apply_patch::MemoryFs::new(
+        target
+            .content
+            .map(|c| (target.name.to_string(), c.to_string())),
+    );
+    let outcome = apply_partial(&partial, &fs, target.cwd);
+    let original = target.content.unwrap_or_default();
+    let mut call = ToolCall {
+        kind: CallKind::ReplaceInFile,
+        path: target.name.to_string(),
+        path_complete: true,
+        body: String::new(),
+        partial: streaming,
+    };
+    if let (Some(section), Some(report)) = (partial.sections.first(), outcome.sections.first()) {
+        call.body = match section {
+            Section::Add { content, .. } => whole_file_block(original, content, streaming),
+            Section::Delete { .. } => String::new(),
+            Section::Update { chunks, .. } => {
+                update_blocks(original, chunks, &report.hunks, streaming)
+            }
+        };
+    }
+    let mut failed = Vec::new();
+    if ended && outcome.exit_code == 0 {
+        verify(&mut call, &fs, &outcome, &mut failed);
+    }
+    let reference_error = outcome
+        .sections
+        .iter()
+        .find_map(|s| s.error.clone())
+        .or_else(|| {
+            (ended && outcome.exit_code != 0).then(|| outcome.stderr.trim_end().to_string())
+        });
+    let loose: Vec<String> = outcome
+        .loose_hunks()
+        .map(|(s, h)| {
+            crate::source::patch::loose_warning(s, h)
+                .trim_start_matches("srview: warning: ")
+                .to_string()
+        })
+        .collect();
+    let refusal = reference_error.or_else(|| failed.first().map(|(_, why)| why.clone()));
+    let note = match (&refusal, loose.is_empty()) {
+        (Some(why), _) => Some(format!("apply_patch fails: {why}")),
+        (None, false) => Some(format!(
+            "loose match (the reference is silent): {}",
+            loose.join("; ")
+        )),
+        (None, true) => None,
+    };
+    Ok(FileBlocks {
+        body: call.body,
+        note,
+        refused: refusal.is_some(),
+    })
+}
+
+fn edit_blocks(
+    text: &str,
+    target: &crate::dialect::one_file::Target,
+    ended: bool,
+) -> Result<FileBlocks, crate::dialect::one_file::OneFileError> {
+    use crate::dialect::edit;
+    let waiting = FileBlocks {
+        body: String::new(),
+        note: None,
+        refused: false,
+    };
+    let Some(partial) = crate::dialect::one_file::parse_partial_edit(text)? else {
+        return Ok(waiting);
+    };
+    let shown = if ended {
+        let parsed = crate::dialect::one_file::parse_edit(text)?;
+        let out = edit::apply(&parsed, target.content);
+        edit::EditPreview {
+            new_content: out.result.as_ref().ok().map(|d| d.new_content.clone()),
+            error: out.result.err(),
+            block: out.block,
+        }
+    } else {
+        edit::preview(0, &partial, target.content)
+    };
+    let original = target.content.unwrap_or_default();
+    let old = partial.old.clone().unwrap_or_default();
+    let new = partial.new.clone().unwrap_or_default();
+    if let Some(error) = &shown.error {
+        let mut body = String::from(SEARCH);
+        push_text(&mut body, &old);
+        body.push_str(SEPARATOR);
+        push_text(&mut body, &new);
+        body.push_str(REPLACE_END);
+        return Ok(FileBlocks {
+            body,
+            note: Some(format!("the edit fails: {error}")),
+            refused: true,
+        });
+    }
+    let Some(content) = &shown.new_content else {
+        let mut body = String::from(SEARCH);
+        push_text(&mut body, &shown.block.search_text);
+        return Ok(FileBlocks { body, ..waiting });
+    };
+    let streaming = !ended;
+    let lines = file_lines(original);
+    let new_lines = file_lines(content);
+    let mut body = String::from(SEARCH);
+    match (shown.block.original, shown.block.replacement) {
+        (Some(o), Some(r)) if o.end_line >= o.start_line && !lines.is_empty() => {
+            push_lines(
+                &mut body,
+                &lines[o.start_line - 1..o.end_line.min(lines.len())],
+            );
+            body.push_str(SEPARATOR);
+            let end = r.end_line.min(new_lines.len());
+            if r.start_line <= end {
+                push_lines(&mut body, &new_lines[r.start_line - 1..end]);
+            }
+        }
+        _ => {
+            body = whole_file_block(original, content, true);
+        }
+    }
+    if !streaming {
+        body.push_str(REPLACE_END);
+    }
+    let options = crate::engine::Options {
+        version: crate::engine::Version::V1,
+        is_final: true,
+    };
+    let closed = if streaming {
+        format!("{body}{REPLACE_END}")
+    } else {
+        body.clone()
+    };
+    let gives = crate::engine::apply(&closed, original, options)
+        .result
+        .is_ok_and(|a| a.new_content == *content);
+    if !gives {
+        body = whole_file_block(original, content, streaming);
+    }
+    Ok(FileBlocks {
+        body,
+        note: None,
+        refused: false,
+    })
+}
+
+/// `text` as block lines (a final newline added when missing).
+fn push_text(body: &mut String, text: &str) {
+    body.push_str(text);
+    if !text.is_empty() && !text.ends_with('\n') {
+        body.push('\n');
+    }
+}
