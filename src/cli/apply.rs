@@ -20,12 +20,15 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
         .file
         .as_deref()
         .ok_or_else(|| Error::usage("apply needs FILE (or --transcript MSG)"))?;
+    // FILE is loaded before DIFF is read: DIFF may be a pipe whose writer
+    // waits for that (and a FILE edited meanwhile is then caught).
+    let content = input::read_text(file, args.new_file)?;
     let diff = input::read_diff(args.diff.as_deref())?;
     let dialect = super::dialect_of(args.dialect, &diff);
     if dialect != crate::dialect::Dialect::SearchReplace {
-        return super::apply_dialect::run(args, file, &diff, dialect);
+        return super::apply_dialect::run(args, file, content, &diff, dialect);
     }
-    let original = load_original(file, args.new_file)?;
+    let original = content.unwrap_or_default();
     let diff = args.engine.prepare(diff, file);
     let options = Options {
         version: args.engine.version(),
@@ -128,10 +131,11 @@ pub(super) fn warn_no_block(diff: Option<&Path>, what_happened: &str) {
 /// the applier sees it, and final-mode options.
 pub(super) fn load_final(
     file: &Path,
+    original: Option<String>,
     diff: String,
     engine: super::EngineOpts,
 ) -> Result<(String, String, crate::engine::Options), Error> {
-    let original = load_original(file, false)?;
+    let original = original.unwrap_or_default();
     let diff = engine.prepare(diff, file);
     let options = crate::engine::Options {
         version: engine.version(),

@@ -104,11 +104,11 @@ pub(super) fn as_engine_outcome(outcome: &EditOutcome, original: &str) -> Outcom
 pub fn run(
     args: &ApplyArgs,
     file: &Path,
+    content: Option<String>,
     diff: &str,
     dialect: crate::dialect::Dialect,
 ) -> CmdResult {
     use crate::dialect::Dialect;
-    let content = load(file, args.new_file)?;
     let original = content.clone().unwrap_or_default();
     let mut stdout = std::io::stdout().lock();
     let io_err = Error::stdout;

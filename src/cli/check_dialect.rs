@@ -8,7 +8,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use super::apply_dialect::{load, place, run_edit, run_patch};
+use super::apply_dialect::{place, run_edit, run_patch};
 use super::{CheckArgs, CmdResult, FixArgs};
 use crate::dialect::Dialect;
 use crate::dialect::apply_patch::{HunkReport, HunkState, PatchOutcome, render};
@@ -85,9 +85,8 @@ fn edit_lines(file: &str, outcome: &EditOutcome) -> String {
     }
 }
 
-pub fn check(args: &CheckArgs, diff: &str, dialect: Dialect) -> CmdResult {
+pub fn check(args: &CheckArgs, content: Option<String>, diff: &str, dialect: Dialect) -> CmdResult {
     let file = &args.file;
-    let content = load(file, false)?;
     let name = file.display().to_string();
     let (text, ok) = match dialect {
         Dialect::ApplyPatch => {
@@ -181,9 +180,8 @@ fn edit_json(edit: &crate::dialect::edit::Edit) -> Result<String, Error> {
     serde_json::to_string(edit).map_err(|e| Error::stdout(e.into()))
 }
 
-pub fn fix(args: &FixArgs, diff: &str, dialect: Dialect) -> CmdResult {
+pub fn fix(args: &FixArgs, content: Option<String>, diff: &str, dialect: Dialect) -> CmdResult {
     let file: &Path = &args.file;
-    let content = load(file, false)?;
     let (fixed, note, code) = match dialect {
         Dialect::ApplyPatch => {
             let (cwd, name) = place(file)?;
