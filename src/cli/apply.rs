@@ -20,10 +20,16 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
         .file
         .as_deref()
         .ok_or_else(|| Error::usage("apply needs FILE (or --transcript MSG)"))?;
-    let original = load_original(file, args.new_file)?;
-    let diff = args
-        .engine
-        .prepare(input::read_diff(args.diff.as_deref())?, file);
+    // FILE is loaded before DIFF is read: DIFF may be a pipe whose writer
+    // waits for that (and a FILE edited meanwhile is then caught).
+    let content = input::read_text(file, args.new_file)?;
+    let diff = input::read_diff(args.diff.as_deref())?;
+    let dialect = super::dialect_of(args.dialect, &diff);
+    if dialect != crate::dialect::Dialect::SearchReplace {
+        return super::apply_dialect::run(args, file, content, &diff, dialect);
+    }
+    let original = content.unwrap_or_default();
+    let diff = args.engine.prepare(diff, file);
     let options = Options {
         version: args.engine.version(),
         is_final: !args.partial,
@@ -122,15 +128,16 @@ pub(super) fn warn_no_block(diff: Option<&Path>, what_happened: &str) {
     );
 }
 
-/// What `check` and `fix` start from: FILE's text, the diff as the applier
-/// sees it, and final-mode options.
+/// What `check` and `fix` start from: FILE's text, the diff (as read) as
+/// the applier sees it, and final-mode options.
 pub(super) fn load_final(
     file: &Path,
-    diff: Option<&Path>,
+    original: Option<String>,
+    diff: String,
     engine: super::EngineOpts,
 ) -> Result<(String, String, crate::engine::Options), Error> {
-    let original = load_original(file, false)?;
-    let diff = engine.prepare(input::read_diff(diff)?, file);
+    let original = original.unwrap_or_default();
+    let diff = engine.prepare(diff, file);
     let options = crate::engine::Options {
         version: engine.version(),
         is_final: true,

@@ -20,7 +20,9 @@ use std::io::{Read, Write};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use super::stream_dialect::{DialectFile, snapshot};
 use super::{ApplyArgs, CmdResult};
+use crate::dialect::Dialect;
 use crate::engine::session::Session;
 use crate::engine::{self, Outcome};
 use crate::error::Error;
@@ -34,7 +36,8 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
         .file
         .as_deref()
         .ok_or_else(|| Error::usage("apply --stream needs FILE"))?;
-    let original = super::apply::load_original(file, args.new_file)?;
+    let content = super::apply_dialect::load(file, args.new_file)?;
+    let original = content.clone().unwrap_or_default();
     let session = Session::new(original, args.engine.version());
     let mut source = Source::open(args.diff.as_deref())?;
     let interval = Duration::from_millis(args.stream_interval);
@@ -51,6 +54,11 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
         with_content: args.stream_content,
         buf: Vec::new(),
         out: std::io::stdout(),
+        forced: args.dialect.map(Into::into),
+        text: String::new(),
+        decided: args.dialect.map(Into::into),
+        detector: crate::dialect::Detector::default(),
+        dialect_file: DialectFile::new(file, content),
     };
     let mut chunk = vec![0u8; READ_SIZE];
     // When the last line was written, and whether text came in since.
@@ -92,6 +100,26 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
         stream.write_failure(seq, bytes, &e.to_string())?;
         return Err(e);
     }
+    if let Some(dialect) = stream.other_dialect() {
+        stream.seq += 1;
+        let (seq, bytes) = (stream.seq, stream.bytes);
+        let shot = snapshot(&stream.dialect_file, dialect, &stream.text, !args.partial)?;
+        if let super::stream_dialect::Snapshot::Patch(outcome, _) = &shot {
+            for warning in crate::source::patch::loose_warnings(outcome) {
+                eprintln!("{warning}");
+            }
+        }
+        let line = shot.line(dialect, seq, bytes, true, stream.with_content);
+        report::write_line(&mut stream.buf, &mut stream.out, &line).map_err(Error::stdout)?;
+        let Some(content) = shot.new_content().filter(|_| shot.error().is_none()) else {
+            return Ok(1);
+        };
+        if args.write && stream.dialect_file.original() != Some(content) {
+            let expected = stream.dialect_file.original().map(str::as_bytes);
+            crate::output::write_atomic(file, content.as_bytes(), expected)?;
+        }
+        return Ok(0);
+    }
     if stream.session.outcome(false).blocks.is_empty() {
         super::apply::warn_no_block(args.diff.as_deref(), "the reference returns FILE unchanged");
     }
@@ -123,6 +151,16 @@ struct Stream<W: Write> {
     /// The line being written, reused from line to line.
     buf: Vec<u8>,
     out: W,
+    /// `--dialect`, when given.
+    forced: Option<Dialect>,
+    /// Everything received, for the other dialects' prefix parsers (kept
+    /// only until the text shows it is SEARCH/REPLACE).
+    text: String,
+    /// The dialect, once forced or shown by the text (it then stays: the
+    /// first marker decides).
+    decided: Option<Dialect>,
+    detector: crate::dialect::Detector,
+    dialect_file: DialectFile,
 }
 
 impl<W: Write> Stream<W> {
@@ -139,6 +177,12 @@ impl<W: Write> Stream<W> {
     }
 
     fn add(&mut self, text: &str) {
+        if self.decided.is_none() {
+            self.text.push_str(text);
+            self.decided = self.forced.or_else(|| self.detector.detect(&self.text));
+        } else if self.decided != Some(Dialect::SearchReplace) {
+            self.text.push_str(text);
+        }
         match &self.fix_path {
             // The reference fixes the whole diff-so-far each time; an entity
             // cut in half makes that a rewrite, which restarts the session.
@@ -151,12 +195,22 @@ impl<W: Write> Stream<W> {
         }
     }
 
+    /// The dialect of the text so far when it is not SEARCH/REPLACE.
+    fn other_dialect(&self) -> Option<Dialect> {
+        self.decided.filter(|d| *d != Dialect::SearchReplace)
+    }
+
     /// Writes the line for everything received so far, in partial mode.
     fn write_update(&mut self) -> Result<(), Error> {
         self.seq += 1;
         // The bytes this update describes: a character cut by the read is
         // held back until its second half arrives.
         let bytes = self.bytes - self.decoder.pending();
+        if let Some(dialect) = self.other_dialect() {
+            let shot = snapshot(&self.dialect_file, dialect, &self.text, false)?;
+            let line = shot.line(dialect, self.seq, bytes, false, self.with_content);
+            return report::write_line(&mut self.buf, &mut self.out, &line).map_err(Error::stdout);
+        }
         if self.with_content {
             let outcome = self.session.outcome(false);
             return self.write_outcome(&outcome, self.seq, bytes, false, true);

@@ -33,15 +33,16 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
     }
     let format = transcript::detect(&text).ok_or_else(|| {
         Error::usage(format!(
-            "{} holds no replace_in_file/write_to_file calls and no Aider edit blocks",
+            "{} holds no replace_in_file/write_to_file calls, no Aider edit blocks and no apply_patch",
             msg.display()
         ))
     })?;
+    let workspace = Workspace::new(cwd, args.allow_outside);
     let calls = match format {
         Format::Cline => transcript::parse(&text),
         Format::Aider => aider::parse(&text),
+        Format::ApplyPatch => return super::apply_patch_transcript::run(args, &text, &workspace),
     };
-    let workspace = Workspace::new(cwd, args.allow_outside);
     let options = ApplyOptions {
         version: args.engine.version(),
         fix_model_output: args.engine.fix_model_output,

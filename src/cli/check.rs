@@ -11,8 +11,15 @@ use crate::engine::matcher::LineIndex;
 use crate::error::Error;
 
 pub fn run(args: &CheckArgs) -> CmdResult {
+    // FILE before DIFF, as `apply` (DIFF may be a pipe waiting on it).
+    let content = crate::input::read_text(&args.file, false)?;
+    let diff = crate::input::read_diff(args.diff.as_deref())?;
+    let dialect = super::dialect_of(args.dialect, &diff);
+    if dialect != crate::dialect::Dialect::SearchReplace {
+        return super::check_dialect::check(args, content, &diff, dialect);
+    }
     let (original, diff, options) =
-        super::apply::load_final(&args.file, args.diff.as_deref(), args.engine)?;
+        super::apply::load_final(&args.file, content, diff, args.engine)?;
     // One line index of the original serves the engine and the diagnosis.
     let index = LineIndex::new(&original);
     let outcome = engine::apply_indexed(&diff, &index, options);

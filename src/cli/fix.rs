@@ -36,8 +36,15 @@ use crate::error::Error;
 use crate::words::line_range;
 
 pub fn run(args: &FixArgs) -> CmdResult {
+    // FILE before DIFF, as `apply` (DIFF may be a pipe waiting on it).
+    let content = crate::input::read_text(&args.file, false)?;
+    let diff = crate::input::read_diff(args.diff.as_deref())?;
+    let dialect = super::dialect_of(args.dialect, &diff);
+    if dialect != crate::dialect::Dialect::SearchReplace {
+        return super::check_dialect::fix(args, content, &diff, dialect);
+    }
     let (original, diff, options) =
-        super::apply::load_final(&args.file, args.diff.as_deref(), args.engine)?;
+        super::apply::load_final(&args.file, content, diff, args.engine)?;
     let fixed = fix(&diff, &original, options);
     if fixed.no_block {
         super::apply::warn_no_block(args.diff.as_deref(), "nothing to fix, nothing printed");

@@ -2,14 +2,18 @@
 //! work lives in its own module.
 
 mod apply;
+mod apply_dialect;
+mod apply_patch_transcript;
 mod apply_stream;
 mod apply_transcript;
 mod check;
+mod check_dialect;
 mod doubts;
 mod fix;
 mod preview;
 mod preview_transcript;
 mod replay;
+mod stream_dialect;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -62,6 +66,36 @@ impl From<EngineArg> for Version {
     }
 }
 
+/// The diff's dialect, when detecting it from the text is not wanted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DialectArg {
+    /// Cline's / Aider's SEARCH/REPLACE blocks.
+    SearchReplace,
+    /// Codex's `*** Begin Patch` patch.
+    ApplyPatch,
+    /// One edit's JSON input: Claude Code Edit/Write, Cline's editor.
+    EditJson,
+}
+
+impl From<DialectArg> for crate::dialect::Dialect {
+    fn from(d: DialectArg) -> Self {
+        match d {
+            DialectArg::SearchReplace => crate::dialect::Dialect::SearchReplace,
+            DialectArg::ApplyPatch => crate::dialect::Dialect::ApplyPatch,
+            DialectArg::EditJson => crate::dialect::Dialect::EditJson,
+        }
+    }
+}
+
+/// The dialect `diff` is read in: `forced`, else the one its text shows,
+/// else SEARCH/REPLACE (the reference's answer to text with no block).
+pub fn dialect_of(forced: Option<DialectArg>, diff: &str) -> crate::dialect::Dialect {
+    forced
+        .map(Into::into)
+        .or_else(|| crate::dialect::detect(diff))
+        .unwrap_or(crate::dialect::Dialect::SearchReplace)
+}
+
 /// How the reference is run: shared by every command.
 #[derive(Debug, Args, Clone, Copy, Default)]
 pub struct EngineOpts {
@@ -95,6 +129,9 @@ pub struct PreviewArgs {
     pub file: Option<PathBuf>,
     /// The diff to watch; `-` or absent (with stdin not a terminal) reads stdin.
     pub diff: Option<PathBuf>,
+    /// The diff's dialect (default: detected from its text).
+    #[arg(long, value_enum)]
+    pub dialect: Option<DialectArg>,
     #[command(flatten)]
     pub engine: EngineOpts,
     /// Treat the diff as complete from the start (final mode).
@@ -135,6 +172,9 @@ pub struct ApplyArgs {
     /// Apply in partial (streaming) mode: isFinal = false.
     #[arg(long)]
     pub partial: bool,
+    /// The diff's dialect (default: detected from its text).
+    #[arg(long, value_enum)]
+    pub dialect: Option<DialectArg>,
     #[command(flatten)]
     pub engine: EngineOpts,
     /// Print one JSON object with the result and the per-block report.
@@ -173,6 +213,9 @@ pub struct CheckArgs {
     pub file: PathBuf,
     /// The diff; `-` or absent reads stdin.
     pub diff: Option<PathBuf>,
+    /// The diff's dialect (default: detected from its text).
+    #[arg(long, value_enum)]
+    pub dialect: Option<DialectArg>,
     #[command(flatten)]
     pub engine: EngineOpts,
     /// Print one JSON object with a diagnosis per block.
@@ -190,6 +233,9 @@ pub struct FixArgs {
     pub file: PathBuf,
     /// The diff; `-` or absent reads stdin.
     pub diff: Option<PathBuf>,
+    /// The diff's dialect (default: detected from its text).
+    #[arg(long, value_enum)]
+    pub dialect: Option<DialectArg>,
     #[command(flatten)]
     pub engine: EngineOpts,
 }

@@ -17,7 +17,8 @@ pub fn run(args: &PreviewArgs, file: &Path) -> CmdResult {
         print: args.print,
         new_file: args.new_file,
     };
-    let mut screen = SingleFile::new(file.to_path_buf(), original, &config, accept_to);
+    let mut screen = SingleFile::new(file.to_path_buf(), original, &config, accept_to)
+        .with_dialect(args.dialect.map(Into::into));
     match tui::run(config, &mut screen)? {
         Exit::Quit(code) => Ok(code),
         Exit::Print(content) => {

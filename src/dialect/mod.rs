@@ -4,4 +4,8 @@
 //! Code's Edit/Write, Cline 3.x's editor).
 
 pub mod apply_patch;
+mod detect;
 pub mod edit;
+pub mod one_file;
+
+pub use detect::{Detector, Dialect, detect, first_patch_line, is_patch_line};

@@ -11,12 +11,14 @@
 
 mod apply;
 mod check;
+mod patch;
 mod stream;
 mod transcript;
 
 pub use apply::{ApplyReport, BlockJson, write_apply};
 pub use check::CheckReport;
-pub use stream::StreamLine;
+pub use patch::{PatchApplyReport, PatchCheckReport, PatchTranscriptReport};
+pub use stream::{DialectBlocks, DialectStreamLine, StreamLine};
 pub use transcript::TranscriptReport;
 
 /// Writes `value` as one line of JSON: serialized into `buf` (cleared

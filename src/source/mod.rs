@@ -3,6 +3,8 @@
 pub mod agent;
 pub mod aider;
 pub mod call;
+pub mod patch;
+pub mod patch_preview;
 pub mod replay;
 pub mod transcript;
 pub mod watch;

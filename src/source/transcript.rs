@@ -29,29 +29,37 @@ pub enum Format {
     Cline,
     /// Aider's file name followed by SEARCH/REPLACE blocks (`<<<<<<< SEARCH`).
     Aider,
+    /// A Codex apply_patch text (bare or in its heredoc): one patch, many files.
+    #[serde(rename = "apply_patch")]
+    ApplyPatch,
 }
 
 /// Which format `text` is written in, decided by whichever appears first: a
-/// Cline file-edit tag, or an Aider SEARCH marker with a file name above it.
-/// `None` while neither has appeared (a stream that has only just begun).
+/// Cline file-edit tag, an Aider SEARCH marker with a file name above it, or
+/// an apply_patch line (`*** Begin Patch`, `*** Update File: ..`).
+/// `None` while none has appeared (a stream that has only just begun).
 pub fn detect(text: &str) -> Option<Format> {
     let cline = ["<replace_in_file>", "<write_to_file>"]
         .iter()
         .filter_map(|tag| text.find(tag))
-        .min();
-    let aider = super::aider::first_block_offset(text);
-    match (cline, aider) {
-        (Some(c), Some(a)) if a < c => Some(Format::Aider),
-        (Some(_), _) => Some(Format::Cline),
-        (None, Some(_)) => Some(Format::Aider),
-        (None, None) => None,
-    }
+        .min()
+        .map(|at| (at, Format::Cline));
+    let aider = super::aider::first_block_offset(text).map(|at| (at, Format::Aider));
+    let patch = crate::dialect::first_patch_line(text).map(|at| (at, Format::ApplyPatch));
+    // On a tie the order here decides: Cline, then Aider, then apply_patch.
+    [cline, aider, patch]
+        .into_iter()
+        .flatten()
+        .min_by_key(|(at, _)| *at)
+        .map(|(_, format)| format)
 }
 
-/// Parses `text` in the format [`detect`] finds (Cline when undecided).
+/// Parses `text` in the format [`detect`] finds (Cline when undecided). An
+/// apply_patch text holds no tool calls: [`super::patch`] applies it.
 pub fn parse_any(text: &str) -> Vec<ToolCall> {
     match detect(text) {
         Some(Format::Aider) => super::aider::parse(text),
+        Some(Format::ApplyPatch) => Vec::new(),
         _ => parse(text),
     }
 }

@@ -10,7 +10,10 @@ use ratatui_crossterm::crossterm::event::Event as TermEvent;
 
 use super::run::{Flow, Screen};
 use super::{Exit, Folded, TuiConfig};
+use crate::dialect::one_file::Target;
+use crate::dialect::{Detector, Dialect};
 use crate::input;
+use crate::source::patch_preview::file_blocks;
 use crate::source::watch::SourceEvent;
 use crate::tui::app::text::TextLines;
 use crate::tui::app::{App, Effect, Notice, StreamState, keys};
@@ -29,6 +32,15 @@ pub struct SingleFile {
     app: App,
     caches: Caches,
     accept_to: AcceptTo,
+    /// The diff's dialect once forced or shown by its text.
+    dialect: Option<Dialect>,
+    detector: Detector,
+    /// The diff as received, while it may be another dialect than
+    /// SEARCH/REPLACE (the app is given its blocks).
+    raw: String,
+    /// The reference refuses the diff in another dialect: accepting writes
+    /// nothing (the app's notice says why).
+    refused: Option<String>,
 }
 
 impl SingleFile {
@@ -44,6 +56,58 @@ impl SingleFile {
             app,
             caches,
             accept_to,
+            dialect: None,
+            detector: Detector::default(),
+            raw: String::new(),
+            refused: None,
+        }
+    }
+
+    /// Reads the diff as `dialect` instead of detecting it.
+    pub fn with_dialect(mut self, dialect: Option<Dialect>) -> Self {
+        self.dialect = dialect;
+        self
+    }
+
+    /// Another dialect's text so far, as blocks for the app: the file's own
+    /// text where the reference matched, its result, its refusal.
+    fn show_other(&mut self, dialect: Dialect, ended: bool) {
+        let path = self.app.file_path.clone();
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let parent = path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(std::path::Path::new("."));
+        let cwd = parent
+            .canonicalize()
+            .unwrap_or_else(|_| parent.to_path_buf())
+            .to_string_lossy()
+            .into_owned();
+        let original = self.app.original.text().into_owned();
+        let exists = !original.is_empty() || path.exists();
+        let target = Target {
+            cwd: &cwd,
+            name: &name,
+            content: exists.then_some(original.as_str()),
+        };
+        match file_blocks(&self.raw, dialect, &target, ended) {
+            Ok(blocks) => {
+                self.app.set_diff(blocks.body);
+                self.refused = blocks
+                    .refused
+                    .then(|| blocks.note.clone().unwrap_or_default());
+                if let Some(note) = blocks.note {
+                    self.app.note_state(note);
+                }
+            }
+            Err(why) => {
+                self.refused = Some(why.to_string());
+                self.app.set_diff(String::new());
+                self.app.note_state(why.to_string());
+            }
         }
     }
 
@@ -61,6 +125,13 @@ impl SingleFile {
     /// Writes (or hands over for printing) the accepted content if FILE is
     /// unchanged on disk; otherwise says why and stays open.
     fn accept(&mut self, content: TextLines) -> Option<Exit> {
+        if let Some(why) = &self.refused {
+            self.app.show_notice(Notice {
+                text: format!("not accepted: {why}"),
+                error: true,
+            });
+            return None;
+        }
         let app = &mut self.app;
         let path = app.file_path.clone();
         let loaded = app.original.text();
@@ -127,6 +198,28 @@ impl Screen for SingleFile {
     }
 
     fn on_text(&mut self, text: Folded) -> Option<StreamState> {
+        if self.dialect != Some(Dialect::SearchReplace) {
+            match &text.replaced {
+                Some(whole) => {
+                    self.raw.clone_from(whole);
+                    self.detector = Detector::default();
+                }
+                None => self.raw.push_str(&text.appended),
+            }
+            let decided = self.dialect.or_else(|| self.detector.detect(&self.raw));
+            if let Some(other) = decided.filter(|d| *d != Dialect::SearchReplace) {
+                let changes = self.app.diff_changes;
+                self.show_other(other, text.ended);
+                if text.ended {
+                    self.app.end_stream();
+                }
+                return (self.app.diff_changes != changes).then_some(self.app.stream);
+            }
+            if decided == Some(Dialect::SearchReplace) {
+                self.dialect = decided;
+                self.raw = String::new();
+            }
+        }
         let app = &mut self.app;
         let changes = app.diff_changes;
         match text.replaced {

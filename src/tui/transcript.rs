@@ -12,6 +12,8 @@ use ratatui_crossterm::crossterm::event::Event as TermEvent;
 
 use super::run::{Flow, Screen};
 use super::{Exit, Folded, TuiConfig};
+use crate::dialect::apply_patch::{Entry, PatchFs};
+use crate::source::patch_preview;
 use crate::source::transcript::{self, ApplyOptions, PathError, Workspace as Paths};
 use crate::tui::app::workspace::{Workspace, WsEffect};
 use crate::tui::app::{Effect, Notice, StreamState, keys};
@@ -82,6 +84,9 @@ impl TranscriptFiles {
     }
 
     fn reparse(&mut self) {
+        if transcript::detect(&self.text) == Some(transcript::Format::ApplyPatch) {
+            return self.reparse_patch();
+        }
         let calls = transcript::parse_any(&self.text);
         let (paths, originals) = (&self.paths, &mut self.originals);
         let load = |p: &str| {
@@ -92,6 +97,25 @@ impl TranscriptFiles {
         };
         let edits = transcript::apply_calls(&calls, load, self.options);
         self.ws.update(&calls, edits, self.text.len(), self.ended);
+    }
+
+    /// An apply_patch: run as the reference runs it over the files as
+    /// first loaded, shown as blocks (see [`crate::source::patch_preview`]).
+    fn reparse_patch(&mut self) {
+        let cwd = self
+            .paths
+            .cwd
+            .canonicalize()
+            .unwrap_or_else(|_| self.paths.cwd.clone());
+        let fs = LoadedFs {
+            paths: &self.paths,
+            originals: std::cell::RefCell::new(&mut self.originals),
+        };
+        let patch = patch_preview::preview(&self.text, &fs, &cwd.to_string_lossy(), self.ended);
+        let load = |p: &str| fs.load(p);
+        let edits = transcript::apply_calls(&patch.calls, load, self.options);
+        self.ws
+            .update_patch(&patch, edits, self.text.len(), self.ended);
     }
 
     /// `r`: every file not yet written is loaded from disk again and the
@@ -143,6 +167,33 @@ impl TranscriptFiles {
             }
         }
         Flow::Continue
+    }
+}
+
+/// The files as first loaded, through the transcripts' path rules, for
+/// the patch applier.
+struct LoadedFs<'a> {
+    paths: &'a Paths,
+    originals: std::cell::RefCell<&'a mut HashMap<String, Result<Option<String>, PathError>>>,
+}
+
+impl LoadedFs<'_> {
+    fn load(&self, path: &str) -> Result<Option<String>, PathError> {
+        self.originals
+            .borrow_mut()
+            .entry(path.to_string())
+            .or_insert_with(|| self.paths.load(path))
+            .clone()
+    }
+}
+
+impl PatchFs for LoadedFs<'_> {
+    fn read(&self, path: &str) -> Entry {
+        match self.load(path) {
+            Ok(Some(text)) => Entry::File(text),
+            Ok(None) => Entry::Missing,
+            Err(why) => Entry::Unreadable(why.to_string()),
+        }
     }
 }
 

@@ -252,6 +252,56 @@ impl Workspace {
         }
     }
 
+    /// [`update`](Self::update) for an apply_patch: `edits` are the
+    /// engine's run of `patch.calls`. A file whose section the reference
+    /// failed is failed with its error (whatever the engine made of the
+    /// blocks); a deleted or moved file is refused (nothing of it is
+    /// written); a file with loosely matched hunks says so on its tab, with
+    /// the lines that differ.
+    pub fn update_patch(
+        &mut self,
+        patch: &crate::source::patch_preview::PatchPreview,
+        mut edits: Vec<FileEdit>,
+        bytes: usize,
+        ended: bool,
+    ) {
+        for edit in &mut edits {
+            if let Some((_, why)) = patch.failed.iter().find(|(p, _)| *p == edit.path) {
+                edit.state = FileState::Failed;
+                edit.error = Some(why.clone());
+            }
+        }
+        for (path, why) in &patch.refused {
+            edits.push(FileEdit {
+                path: path.clone(),
+                original: String::new(),
+                is_new: false,
+                calls: Vec::new(),
+                content: String::new(),
+                error: Some(why.clone()),
+                state: FileState::Refused,
+            });
+        }
+        self.update(&patch.calls, edits, bytes, ended);
+        for tab in &mut self.tabs {
+            let loose: Vec<&str> = patch
+                .loose
+                .iter()
+                .filter(|(p, _)| *p == tab.path)
+                .map(|(_, w)| w.as_str())
+                .collect();
+            if let Some(why) = patch.failed.iter().find(|(p, _)| *p == tab.path) {
+                tab.app
+                    .note_state(format!("apply_patch fails here: {}", why.1));
+            } else if !loose.is_empty() {
+                tab.app.note_state(format!(
+                    "loose match (the reference is silent): {}",
+                    loose.join("; ")
+                ));
+            }
+        }
+    }
+
     /// The index of `edit`'s tab, added (over `base`) if it has none yet.
     fn tab_for(&mut self, edit: &FileEdit, base: &str) -> usize {
         if let Some(i) = self.tabs.iter().position(|t| t.path == edit.path) {

@@ -1,0 +1,160 @@
+//! `srview apply FILE DIFF` when DIFF is an apply_patch or an edit's JSON:
+//! the same outputs as for SEARCH/REPLACE blocks (the new content on
+//! stdout, `--write`, `--json`, exit 1 with the reference's error), and a
+//! warning line per loosely matched hunk.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use super::{ApplyArgs, CmdResult};
+use crate::dialect::apply_patch::PatchOutcome;
+use crate::dialect::edit::{self, EditOutcome};
+use crate::dialect::one_file::{self, Target};
+use crate::engine::{Applied, ApplyError, Outcome};
+use crate::error::Error;
+use crate::output;
+
+/// FILE's folder (absolute, as the reference names paths) and its name.
+pub(super) fn place(file: &Path) -> Result<(String, String), Error> {
+    let name = file
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .ok_or_else(|| Error::usage(format!("{} names no file", file.display())))?;
+    let parent = match file.parent().filter(|p| !p.as_os_str().is_empty()) {
+        Some(p) => p.to_path_buf(),
+        None => PathBuf::from("."),
+    };
+    let dir = parent
+        .canonicalize()
+        .map_err(|e| Error::read(parent.display(), e))?;
+    Ok((dir.to_string_lossy().into_owned(), name))
+}
+
+/// FILE's text, `None` when it does not exist (allowed with `--new-file`).
+pub(super) fn load(file: &Path, new_file: bool) -> Result<Option<String>, Error> {
+    crate::input::read_text(file, new_file)
+}
+
+/// The patch's edit of FILE, every loose hunk warned about on stderr.
+pub(super) fn run_patch(
+    file: &Path,
+    content: Option<&str>,
+    diff: &str,
+) -> Result<PatchOutcome, Error> {
+    let (cwd, name) = place(file)?;
+    let target = Target {
+        cwd: &cwd,
+        name: &name,
+        content,
+    };
+    let outcome =
+        one_file::apply_patch_to(diff, &target).map_err(|e| Error::usage(e.to_string()))?;
+    for warning in crate::source::patch::loose_warnings(&outcome) {
+        eprintln!("{warning}");
+    }
+    Ok(outcome)
+}
+
+/// The new content of FILE after a successful patch.
+pub(super) fn patched_content(outcome: &PatchOutcome, file: &Path) -> Option<String> {
+    let name = file.file_name()?.to_string_lossy().into_owned();
+    outcome.files.get(&name).cloned().flatten()
+}
+
+/// The edit applied to FILE (named by its path in the agent's texts).
+pub(super) fn run_edit(
+    file: &Path,
+    content: Option<&str>,
+    diff: &str,
+) -> Result<EditOutcome, Error> {
+    let parsed = one_file::parse_edit(diff).map_err(|e| Error::usage(e.to_string()))?;
+    let parsed = parsed.with_path(&file.display().to_string());
+    Ok(edit::apply(&parsed, content))
+}
+
+/// An edit's outcome in the engine's shape, so that it prints as a
+/// SEARCH/REPLACE apply does (one block).
+pub(super) fn as_engine_outcome(outcome: &EditOutcome, original: &str) -> Outcome<String> {
+    let result = match &outcome.result {
+        Ok(done) => Ok(Applied {
+            new_content: done.new_content.clone(),
+            match_indices: outcome
+                .block
+                .original
+                .map(|s| {
+                    original[..s.start.min(original.len())]
+                        .encode_utf16()
+                        .count()
+                })
+                .into_iter()
+                .collect(),
+        }),
+        Err(e) => Err(ApplyError {
+            message: e.to_string(),
+            block: Some(0),
+            diff_line: None,
+        }),
+    };
+    Outcome {
+        result,
+        blocks: vec![outcome.block.clone()],
+    }
+}
+
+pub fn run(
+    args: &ApplyArgs,
+    file: &Path,
+    content: Option<String>,
+    diff: &str,
+    dialect: crate::dialect::Dialect,
+) -> CmdResult {
+    use crate::dialect::Dialect;
+    let original = content.clone().unwrap_or_default();
+    let mut stdout = std::io::stdout().lock();
+    let io_err = Error::stdout;
+    let new_content = match dialect {
+        Dialect::ApplyPatch => {
+            let outcome = run_patch(file, content.as_deref(), diff)?;
+            let new_content = patched_content(&outcome, file).filter(|_| outcome.exit_code == 0);
+            if args.json {
+                let report = crate::report::PatchApplyReport::new(&outcome, new_content.as_deref());
+                serde_json::to_writer(&mut stdout, &report).map_err(|e| io_err(e.into()))?;
+                writeln!(stdout).map_err(io_err)?;
+            } else {
+                eprint!("{}", outcome.stderr);
+            }
+            new_content
+        }
+        Dialect::EditJson | Dialect::SearchReplace => {
+            let outcome = run_edit(file, content.as_deref(), diff)?;
+            let engine_outcome = as_engine_outcome(&outcome, &original);
+            if args.json {
+                let new_content = engine_outcome
+                    .result
+                    .as_ref()
+                    .ok()
+                    .map(|a| a.new_content.as_str());
+                crate::report::write_apply(&mut stdout, &engine_outcome, new_content)
+                    .map_err(io_err)?;
+                writeln!(stdout).map_err(io_err)?;
+            } else if let Err(e) = &engine_outcome.result {
+                eprintln!("srview: block #1 does not apply:\n{}", e.message);
+            }
+            engine_outcome.result.ok().map(|a| a.new_content)
+        }
+    };
+    let Some(new_content) = new_content else {
+        stdout.flush().map_err(io_err)?;
+        return Ok(1);
+    };
+    if args.write {
+        if content.as_deref() != Some(new_content.as_str()) {
+            let expected = content.as_ref().map(|c| c.as_bytes());
+            output::write_atomic(file, new_content.as_bytes(), expected)?;
+        }
+    } else if !args.json {
+        stdout.write_all(new_content.as_bytes()).map_err(io_err)?;
+    }
+    stdout.flush().map_err(io_err)?;
+    Ok(0)
+}

@@ -1,0 +1,36 @@
+//! `srview apply --transcript PATCH` on an apply_patch text: the reference's
+//! contract, all or nothing. With `--write`, a patch the reference applies
+//! leaves the folder as the reference would, with its summary on stdout; a
+//! patch it rejects writes nothing, exits 1 and prints its error text.
+//! Without `--write` nothing is written (`--json` prints the report). Every
+//! loosely matched hunk gets a warning line on stderr, whatever the output.
+
+use std::io::Write;
+
+use super::{ApplyArgs, CmdResult};
+use crate::error::Error;
+use crate::source::patch;
+use crate::source::transcript::Workspace;
+
+pub fn run(args: &ApplyArgs, text: &str, workspace: &Workspace) -> CmdResult {
+    let run = patch::run(text, workspace).map_err(|e| Error::refused(e.to_string()))?;
+    let outcome = &run.outcome;
+    for warning in patch::loose_warnings(outcome) {
+        eprintln!("{warning}");
+    }
+    let mut stdout = std::io::stdout().lock();
+    let io_err = Error::stdout;
+    if args.json {
+        let report = crate::report::PatchTranscriptReport::new(outcome);
+        serde_json::to_writer(&mut stdout, &report).map_err(|e| io_err(e.into()))?;
+        writeln!(stdout).map_err(io_err)?;
+    } else {
+        eprint!("{}", outcome.stderr);
+        if outcome.exit_code == 0 && args.write {
+            patch::write(workspace, &run).map_err(|e| Error::Write(e.message))?;
+        }
+        write!(stdout, "{}", outcome.stdout).map_err(io_err)?;
+    }
+    stdout.flush().map_err(io_err)?;
+    Ok(if outcome.exit_code == 0 { 0 } else { 1 })
+}

@@ -1,0 +1,274 @@
+//! `srview check` and `srview fix` when DIFF is an apply_patch or an edit's
+//! JSON. `check` explains each block (an edit) or hunk: where it matched
+//! and how loosely, or the agent's error with its diagnosis. `fix` prints
+//! the diff corrected: a patch whose loose lines read as the file has them
+//! (every hunk then matches at level `exact`), an edit whose text to find is
+//! the file's own.
+
+use std::io::Write;
+use std::path::Path;
+
+use super::apply_dialect::{place, run_edit, run_patch};
+use super::{CheckArgs, CmdResult, FixArgs};
+use crate::dialect::Dialect;
+use crate::dialect::apply_patch::{HunkReport, HunkState, PatchOutcome, render};
+use crate::dialect::edit::EditOutcome;
+use crate::dialect::one_file::{self, Target};
+use crate::error::Error;
+
+/// One line per hunk: where it matched and at what level, or why not.
+fn hunk_lines(file: &str, outcome: &PatchOutcome) -> String {
+    let mut s = String::new();
+    for section in &outcome.sections {
+        for hunk in &section.hunks {
+            s.push_str(&hunk_line(file, hunk));
+        }
+    }
+    if outcome.exit_code != 0 {
+        s.push_str(&format!("reference: {}", outcome.stderr));
+    }
+    s
+}
+
+fn hunk_line(file: &str, hunk: &HunkReport) -> String {
+    let [first, last] = hunk.patch_lines;
+    let head = format!(
+        "{file}: hunk #{} (patch lines {first}-{last})",
+        hunk.index + 1
+    );
+    match hunk.state {
+        HunkState::Applied => {
+            let level = hunk.level.map_or("exact (a pure addition)", |l| l.name());
+            let at = hunk
+                .matched
+                .map(|m| format!(" at lines {}-{}", m.start_line, m.end_line))
+                .unwrap_or_default();
+            let mut s = format!("{head}: applies{at}, level {level}\n");
+            for d in hunk
+                .header
+                .iter()
+                .filter_map(|h| h.differing.as_ref())
+                .chain(&hunk.differing)
+            {
+                s.push_str(&format!(
+                    "    line {}: file {:?}\n             patch {:?}\n",
+                    d.line, d.file, d.patch
+                ));
+            }
+            s
+        }
+        HunkState::Failed => format!(
+            "{head}: fails: {}\n",
+            hunk.error.as_deref().unwrap_or("does not apply")
+        ),
+        HunkState::NotRun | HunkState::Streaming => format!("{head}: not run\n"),
+    }
+}
+
+fn edit_lines(file: &str, outcome: &EditOutcome) -> String {
+    match (&outcome.result, &outcome.diagnosis) {
+        (Ok(done), _) => format!(
+            "{file}: block #1 ({}): applies, stage exact, {}\n",
+            outcome.tool.name(),
+            crate::words::count(done.occurrences, "occurrence")
+        ),
+        (Err(e), diagnosis) => {
+            let mut s = format!("{file}: block #1 ({}): fails: {e}\n", outcome.tool.name());
+            if let Some(d) = diagnosis {
+                s.push_str(&format!("    {}\n", d.message));
+                for line in &d.line_diff {
+                    s.push_str(&format!("    {} {}\n", line.tag.name(), line.text));
+                }
+            }
+            s
+        }
+    }
+}
+
+pub fn check(args: &CheckArgs, content: Option<String>, diff: &str, dialect: Dialect) -> CmdResult {
+    let file = &args.file;
+    let name = file.display().to_string();
+    let (text, ok) = match dialect {
+        Dialect::ApplyPatch => {
+            let outcome = run_patch(file, content.as_deref(), diff)?;
+            let ok = outcome.exit_code == 0 && outcome.loose_hunks().count() == 0;
+            let (cwd, file_name) = place(file)?;
+            let target = Target {
+                cwd: &cwd,
+                name: &file_name,
+                content: content.as_deref(),
+            };
+            let diagnoses =
+                one_file::diagnose_for(diff, &target).map_err(|e| Error::usage(e.to_string()))?;
+            let text = if args.json {
+                json(&crate::report::PatchCheckReport::new(&outcome, &diagnoses))?
+            } else {
+                let mut s = hunk_lines(&name, &outcome);
+                for d in diagnoses.iter().filter(|d| d.state == HunkState::Failed) {
+                    s.push_str(&format!("hunk #{}: {}\n", d.index + 1, d.message));
+                    for line in &d.line_diff {
+                        s.push_str(&format!("    {} {}\n", line.tag.name(), line.text));
+                    }
+                    if args.suggest
+                        && let Some(chunk) = &d.suggestion
+                    {
+                        s.push_str(&format!(
+                            "suggested hunk #{}:\n{}",
+                            d.index + 1,
+                            render_chunk(chunk)
+                        ));
+                    }
+                }
+                s
+            };
+            (text, ok)
+        }
+        Dialect::EditJson | Dialect::SearchReplace => {
+            let outcome = run_edit(file, content.as_deref(), diff)?;
+            let ok = outcome.result.is_ok();
+            let text = if args.json {
+                json(&outcome.report())?
+            } else {
+                let mut s = edit_lines(&name, &outcome);
+                if args.suggest
+                    && let Some(edit) = outcome
+                        .diagnosis
+                        .as_ref()
+                        .and_then(|d| d.suggestion.as_ref())
+                {
+                    s.push_str(&format!("suggested edit:\n{}\n", edit_json(edit)?));
+                }
+                s
+            };
+            (text, ok)
+        }
+    };
+    let mut stdout = std::io::stdout().lock();
+    stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+        .map_err(Error::stdout)?;
+    Ok(if ok { 0 } else { 1 })
+}
+
+/// A chunk as patch text (its `@@` line and its lines).
+fn render_chunk(chunk: &crate::dialect::apply_patch::Chunk) -> String {
+    let one = crate::dialect::apply_patch::Patch {
+        sections: vec![crate::dialect::apply_patch::Section::Update {
+            path: String::new(),
+            move_to: None,
+            chunks: vec![chunk.clone()],
+            header_line: 0,
+        }],
+    };
+    render(&one)
+        .lines()
+        .skip(2)
+        .filter(|l| *l != "*** End Patch")
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+fn json(value: &impl serde::Serialize) -> Result<String, Error> {
+    let mut s = serde_json::to_string(value).map_err(|e| Error::stdout(e.into()))?;
+    s.push('\n');
+    Ok(s)
+}
+
+/// An edit as its tool's JSON input (with its `tool` named).
+fn edit_json(edit: &crate::dialect::edit::Edit) -> Result<String, Error> {
+    serde_json::to_string(edit).map_err(|e| Error::stdout(e.into()))
+}
+
+pub fn fix(args: &FixArgs, content: Option<String>, diff: &str, dialect: Dialect) -> CmdResult {
+    let file: &Path = &args.file;
+    let (fixed, note, code) = match dialect {
+        Dialect::ApplyPatch => {
+            let (cwd, name) = place(file)?;
+            let target = Target {
+                cwd: &cwd,
+                name: &name,
+                content: content.as_deref(),
+            };
+            match one_file::tighten_for(diff, &target).map_err(|e| Error::usage(e.to_string()))? {
+                Some((patch, outcome)) if outcome.exit_code == 0 => {
+                    let loose = outcome.loose_hunks().count();
+                    let note = (loose > 0).then(|| {
+                        format!(
+                            "{} rewritten as {} has them: every hunk now matches exactly",
+                            crate::words::count(loose, "loose hunk"),
+                            file.display()
+                        )
+                    });
+                    (Some(render(&patch)), note, 0)
+                }
+                Some(_) => match one_file::fix_for(diff, &target)
+                    .map_err(|e| Error::usage(e.to_string()))?
+                {
+                    Some((patch, fixed)) => {
+                        let notes: Vec<String> =
+                            fixed.notes.iter().map(|n| n.message.clone()).collect();
+                        let note = if fixed.complete {
+                            format!(
+                                "{} rewritten onto the file: every hunk now matches exactly",
+                                crate::words::count(
+                                    fixed.corrected.len() + fixed.tightened.len(),
+                                    "hunk"
+                                )
+                            )
+                        } else {
+                            format!("the patch is not fully corrected: {}", notes.join("; "))
+                        };
+                        let code = if fixed.complete { 0 } else { 1 };
+                        (Some(render(&patch)), Some(note), code)
+                    }
+                    None => (
+                        None,
+                        Some("the patch does not parse: nothing to fix".into()),
+                        1,
+                    ),
+                },
+                None => (
+                    None,
+                    Some("the patch does not parse: nothing to fix".into()),
+                    1,
+                ),
+            }
+        }
+        Dialect::EditJson | Dialect::SearchReplace => {
+            let edit = one_file::parse_edit(diff).map_err(|e| Error::usage(e.to_string()))?;
+            let outcome = crate::dialect::edit::apply(&edit, content.as_deref());
+            match (&outcome.result, &outcome.diagnosis) {
+                (Ok(_), _) => (Some(format!("{}\n", edit_json(&edit)?)), None, 0),
+                (Err(_), Some(d)) if d.suggestion.is_some() => {
+                    let suggestion = d.suggestion.as_ref().map(edit_json).transpose()?;
+                    (
+                        suggestion.map(|s| format!("{s}\n")),
+                        Some(format!("edit corrected: {}", d.message)),
+                        0,
+                    )
+                }
+                (Err(e), d) => (
+                    None,
+                    Some(format!(
+                        "no corrected edit: {}",
+                        d.as_ref()
+                            .map_or_else(|| e.to_string(), |d| d.message.clone())
+                    )),
+                    1,
+                ),
+            }
+        }
+    };
+    if let Some(text) = fixed {
+        let mut stdout = std::io::stdout().lock();
+        stdout
+            .write_all(text.as_bytes())
+            .and_then(|()| stdout.flush())
+            .map_err(Error::stdout)?;
+    }
+    if let Some(note) = note {
+        eprintln!("srview: {note}");
+    }
+    Ok(code)
+}

@@ -1,0 +1,366 @@
+//! A patch or an edit applied to one given file (`srview apply FILE DIFF`,
+//! `check`, `fix`, the single-file previewer), whatever path it names: the
+//! file on the command line is the one edited, as with SEARCH/REPLACE
+//! blocks.
+
+use std::fmt;
+
+use super::apply_patch::fs::normalize;
+use super::apply_patch::{
+    MemoryFs, Patch, PatchOutcome, Section, apply, apply_partial, parse, parse_partial,
+};
+use super::edit::{Edit, PartialEdit, Tool};
+
+/// Why a diff cannot be applied to one file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OneFileError {
+    /// The patch has several sections and none (or several) names the file.
+    WhichSection {
+        /// The file's name.
+        file: String,
+        /// Every section's path, in patch order.
+        paths: Vec<String>,
+    },
+    /// The section that names the file deletes it.
+    Deletes(String),
+    /// The JSON is no edit srview knows (its keys say no tool).
+    UnknownEdit,
+    /// The edit's JSON does not parse (the parser's text).
+    BadEdit(String),
+}
+
+impl fmt::Display for OneFileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OneFileError::WhichSection { file, paths } => write!(
+                f,
+                "the patch edits {} and none of its sections alone names {file}: \
+                 use `srview apply --transcript PATCH --cwd DIR` for a patch of several files",
+                paths.join(", ")
+            ),
+            OneFileError::Deletes(path) => write!(
+                f,
+                "the patch deletes {path}: use `srview apply --transcript PATCH --cwd DIR`"
+            ),
+            OneFileError::UnknownEdit => write!(
+                f,
+                "the JSON is no edit: expected Claude Code's Edit {{file_path, old_string, \
+                 new_string}} or Write {{file_path, content}}, or Cline's editor {{path, old_text, new_text}}"
+            ),
+            OneFileError::BadEdit(why) => f.write_str(why),
+        }
+    }
+}
+
+impl std::error::Error for OneFileError {}
+
+/// The section of `sections` that edits the file `name` (see
+/// [`apply_patch_to`]), retargeted at `name`, with its index.
+pub fn pick_section(
+    sections: &[Section],
+    name: &str,
+) -> Result<Option<(usize, Section)>, OneFileError> {
+    match pick(sections, name)? {
+        Some(i) => Ok(Some((i, retarget(&sections[i], name)?))),
+        None => Ok(None),
+    }
+}
+
+/// The name the file is given inside the patch's one-file world.
+pub struct Target<'a> {
+    /// The folder the reference would run in (absolute): its error texts
+    /// name `cwd/name`.
+    pub cwd: &'a str,
+    /// The file's name in `cwd`.
+    pub name: &'a str,
+    /// The file's content; `None` when it does not exist.
+    pub content: Option<&'a str>,
+}
+
+/// The one section of `sections` that edits the target: the only one, or
+/// the only one whose path is the target's name or ends in `/name`.
+fn pick(sections: &[Section], name: &str) -> Result<Option<usize>, OneFileError> {
+    if sections.len() <= 1 {
+        return Ok((!sections.is_empty()).then_some(0));
+    }
+    let names_it = |path: &str| {
+        let path = normalize(path);
+        path == name || path.ends_with(&format!("/{name}"))
+    };
+    let hits: Vec<usize> = (0..sections.len())
+        .filter(|&i| names_it(sections[i].path()))
+        .collect();
+    match hits[..] {
+        [one] => Ok(Some(one)),
+        _ => Err(OneFileError::WhichSection {
+            file: name.to_string(),
+            paths: sections.iter().map(|s| s.path().to_string()).collect(),
+        }),
+    }
+}
+
+/// The section, retargeted at `name` (a move is dropped: the file is
+/// edited in place).
+fn retarget(section: &Section, name: &str) -> Result<Section, OneFileError> {
+    Ok(match section {
+        Section::Delete { path, .. } => return Err(OneFileError::Deletes(path.clone())),
+        Section::Add {
+            content,
+            header_line,
+            ..
+        } => Section::Add {
+            path: name.to_string(),
+            content: content.clone(),
+            header_line: *header_line,
+        },
+        Section::Update {
+            chunks,
+            header_line,
+            ..
+        } => Section::Update {
+            path: name.to_string(),
+            move_to: None,
+            chunks: chunks.clone(),
+            header_line: *header_line,
+        },
+    })
+}
+
+fn memory(target: &Target) -> MemoryFs {
+    MemoryFs::new(
+        target
+            .content
+            .map(|c| (target.name.to_string(), c.to_string())),
+    )
+}
+
+/// The patch's edit of the target, applied as the reference applies it;
+/// the new content is `outcome.files[name]`.
+pub fn apply_patch_to(text: &str, target: &Target) -> Result<PatchOutcome, OneFileError> {
+    let patch = match parse(text) {
+        Ok(patch) => patch,
+        Err(_) => {
+            return Ok(super::apply_patch::apply_text(
+                text,
+                &memory(target),
+                target.cwd,
+            ));
+        }
+    };
+    let sections = match pick(&patch.sections, target.name)? {
+        Some(i) => vec![retarget(&patch.sections[i], target.name)?],
+        None => Vec::new(),
+    };
+    Ok(apply(&Patch { sections }, &memory(target), target.cwd))
+}
+
+/// The whole patch with the section that edits the target rewritten so
+/// that its loosely matched lines read as the file has them (every hunk
+/// then matches at level `exact`; see
+/// [`tighten`](super::apply_patch::tighten)), and the target's outcome.
+/// `None` for a patch the reference cannot parse.
+pub fn tighten_for(
+    text: &str,
+    target: &Target,
+) -> Result<Option<(Patch, PatchOutcome)>, OneFileError> {
+    let Ok(mut patch) = parse(text) else {
+        return Ok(None);
+    };
+    let Some(i) = pick(&patch.sections, target.name)? else {
+        return Ok(None);
+    };
+    let one = Patch {
+        sections: vec![retarget(&patch.sections[i], target.name)?],
+    };
+    let outcome = apply(&one, &memory(target), target.cwd);
+    let section = Patch {
+        sections: vec![patch.sections[i].clone()],
+    };
+    if let Some(tight) = super::apply_patch::tighten(&section, &outcome)
+        .sections
+        .pop()
+    {
+        patch.sections[i] = tight;
+    }
+    Ok(Some((patch, outcome)))
+}
+
+/// The patch corrected for the target: its section for the target run
+/// through [`fix_patch`](super::apply_patch::fix_patch) (loose lines
+/// tightened, failed hunks rewritten onto their region when the diagnosis
+/// stands behind it) and put back with its own path. `None` for a patch
+/// the reference cannot parse or with no section for the target.
+pub fn fix_for(
+    text: &str,
+    target: &Target,
+) -> Result<Option<(Patch, super::apply_patch::FixResult)>, OneFileError> {
+    let Ok(mut patch) = parse(text) else {
+        return Ok(None);
+    };
+    let Some(i) = pick(&patch.sections, target.name)? else {
+        return Ok(None);
+    };
+    let one = Patch {
+        sections: vec![retarget(&patch.sections[i], target.name)?],
+    };
+    let fixed = super::apply_patch::fix_patch(&one, &memory(target), target.cwd);
+    if let Some(Section::Update { chunks, .. }) = fixed.patch.sections.first()
+        && let Section::Update { chunks: own, .. } = &mut patch.sections[i]
+    {
+        own.clone_from(chunks);
+    }
+    Ok(Some((patch, fixed)))
+}
+
+/// Every failed or loosely matched hunk of the target's section,
+/// diagnosed (see [`diagnose_hunks`](super::apply_patch::diagnose_hunks)).
+pub fn diagnose_for(
+    text: &str,
+    target: &Target,
+) -> Result<Vec<super::apply_patch::HunkDiagnosis>, OneFileError> {
+    let Ok(patch) = parse(text) else {
+        return Ok(Vec::new());
+    };
+    let Some(i) = pick(&patch.sections, target.name)? else {
+        return Ok(Vec::new());
+    };
+    let one = Patch {
+        sections: vec![retarget(&patch.sections[i], target.name)?],
+    };
+    let fs = memory(target);
+    let outcome = apply(&one, &fs, target.cwd);
+    Ok(super::apply_patch::diagnose_hunks(
+        &one, &outcome, &fs, target.cwd,
+    ))
+}
+
+/// [`apply_patch_to`] for a patch still streaming.
+pub fn apply_partial_patch_to(prefix: &str, target: &Target) -> Result<PatchOutcome, OneFileError> {
+    let mut partial = parse_partial(prefix);
+    let picked = pick(&partial.sections, target.name)?;
+    let last = partial.sections.len().saturating_sub(1);
+    partial.last_unfinished = partial.last_unfinished && picked == Some(last);
+    partial.sections = match picked {
+        Some(i) => vec![retarget(&partial.sections[i], target.name)?],
+        None => Vec::new(),
+    };
+    Ok(apply_partial(&partial, &memory(target), target.cwd))
+}
+
+/// The tool an edit's JSON input is for, from its keys: `old_string`,
+/// `new_string` or `replace_all` make Claude Code's Edit, `content` its
+/// Write, `path`, `old_text`, `new_text` or `insert_line` Cline's editor.
+/// `None` while no key decides (`{"file_path": ...` alone).
+pub fn edit_tool(json: &str) -> Option<Tool> {
+    let has = |key: &str| json.contains(&format!("\"{key}\""));
+    if ["old_string", "new_string", "replace_all"]
+        .iter()
+        .any(|k| has(k))
+    {
+        Some(Tool::Edit)
+    } else if has("content") {
+        Some(Tool::Write)
+    } else if ["path", "old_text", "new_text", "insert_line"]
+        .iter()
+        .any(|k| has(k))
+    {
+        Some(Tool::Editor)
+    } else {
+        None
+    }
+}
+
+/// A complete edit's JSON input, read with the tool its keys name.
+pub fn parse_edit(json: &str) -> Result<Edit, OneFileError> {
+    let tool = edit_tool(json).ok_or(OneFileError::UnknownEdit)?;
+    Edit::from_tool_input(tool.name(), json).map_err(|e| OneFileError::BadEdit(e.to_string()))
+}
+
+/// What is known of an edit's JSON input still arriving; `None` until a key
+/// names its tool.
+pub fn parse_partial_edit(prefix: &str) -> Result<Option<PartialEdit>, OneFileError> {
+    match edit_tool(prefix) {
+        None => Ok(None),
+        Some(tool) => PartialEdit::parse(tool.name(), prefix)
+            .map(Some)
+            .map_err(|e| OneFileError::BadEdit(e.to_string())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PATCH: &str = "*** Begin Patch\n*** Update File: src/a.rs\n@@\n-x\n+y\n*** Update File: b.rs\n@@\n-b\n+c\n*** End Patch\n";
+
+    fn target<'a>(name: &'a str, content: Option<&'a str>) -> Target<'a> {
+        Target {
+            cwd: "/w",
+            name,
+            content,
+        }
+    }
+
+    #[test]
+    fn the_section_naming_the_file_is_applied_to_it() {
+        let out = apply_patch_to(PATCH, &target("a.rs", Some("x\n"))).expect("picked");
+        assert_eq!(out.exit_code, 0, "{}", out.stderr);
+        assert_eq!(out.files.get("a.rs"), Some(&Some("y\n".to_string())));
+        let err = apply_patch_to(PATCH, &target("c.rs", Some("x\n"))).expect_err("none");
+        assert!(err.to_string().contains("src/a.rs, b.rs"), "{err}");
+    }
+
+    #[test]
+    fn a_single_section_edits_the_file_whatever_its_path() {
+        let one = "*** Begin Patch\n*** Update File: elsewhere.rs\n@@\n-x\n+y\n*** End Patch\n";
+        let out = apply_patch_to(one, &target("a.rs", Some("z\n"))).expect("picked");
+        assert_eq!(out.exit_code, 1);
+        assert_eq!(out.stderr, "Failed to find expected lines in /w/a.rs:\nx\n");
+        let del = "*** Begin Patch\n*** Delete File: a.rs\n*** End Patch\n";
+        assert!(apply_patch_to(del, &target("a.rs", Some("z\n"))).is_err());
+    }
+
+    #[test]
+    fn streaming_prefixes_never_fail_for_missing_lines() {
+        for end in 0..PATCH.len() {
+            let _ = apply_partial_patch_to(&PATCH[..end], &target("a.rs", Some("x\n")));
+        }
+        let out = apply_partial_patch_to(PATCH, &target("a.rs", Some("x\n"))).expect("picked");
+        assert_eq!(out.files.get("a.rs"), Some(&Some("y\n".to_string())));
+    }
+
+    #[test]
+    fn a_tightened_patch_keeps_its_paths_and_matches_exactly() {
+        let loose = "*** Begin Patch\n*** Update File: src/a.rs\n@@\n-x - y\n+z\n*** End Patch\n";
+        let (patch, outcome) = tighten_for(loose, &target("a.rs", Some("x – y\n")))
+            .expect("picked")
+            .expect("parsed");
+        assert_eq!(outcome.loose_hunks().count(), 1);
+        let text = crate::dialect::apply_patch::render(&patch);
+        assert_eq!(
+            text,
+            "*** Begin Patch\n*** Update File: src/a.rs\n@@\n-x – y\n+z\n*** End Patch\n"
+        );
+        let again = apply_patch_to(&text, &target("a.rs", Some("x – y\n"))).expect("picked");
+        assert_eq!(again.loose_hunks().count(), 0);
+    }
+
+    #[test]
+    fn edit_tools_are_told_by_their_keys() {
+        assert_eq!(
+            edit_tool(r#"{"file_path":"a","old_string":"x"#),
+            Some(Tool::Edit)
+        );
+        assert_eq!(
+            edit_tool(r#"{"file_path":"a","content":"x"}"#),
+            Some(Tool::Write)
+        );
+        assert_eq!(
+            edit_tool(r#"{"path":"a","new_text":"x"}"#),
+            Some(Tool::Editor)
+        );
+        assert_eq!(edit_tool(r#"{"file_path":"a""#), None);
+        assert!(parse_edit("{\"x\": 1}").is_err());
+        assert!(parse_edit(r#"{"file_path":"a","old_string":"x","new_string":"y"}"#).is_ok());
+    }
+}

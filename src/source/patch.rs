@@ -1,0 +1,202 @@
+//! An apply_patch text as a transcript: applied over the working folder as
+//! Codex 0.169.0 applies it (its summary, its error texts with absolute
+//! paths), with the transcripts' path rules, and written all or nothing.
+//!
+//! Where the reference fails after earlier sections already changed files,
+//! it leaves them changed; srview writes nothing at all then.
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use crate::dialect::apply_patch::fs::normalize;
+use crate::dialect::apply_patch::{
+    DirFs, Entry, HunkReport, MatchLevel, PatchFs, PatchOutcome, SectionReport, apply, parse,
+};
+use crate::output;
+use crate::source::transcript::{PathError, Workspace, WriteError};
+
+/// A [`DirFs`] that remembers what it read, so a write can check that
+/// nothing changed on disk in between.
+struct RecordingFs {
+    dir: DirFs,
+    seen: RefCell<BTreeMap<String, Entry>>,
+}
+
+impl PatchFs for RecordingFs {
+    fn read(&self, path: &str) -> Entry {
+        let entry = self.dir.read(path);
+        self.seen
+            .borrow_mut()
+            .entry(path.to_string())
+            .or_insert_with(|| entry.clone());
+        entry
+    }
+}
+
+/// A patch applied over a folder, not yet written.
+#[derive(Debug, Clone)]
+pub struct PatchRun {
+    /// The absolute folder the reference would have run in.
+    pub cwd: PathBuf,
+    /// The reference's result over that folder.
+    pub outcome: PatchOutcome,
+    /// What each path read held when the patch was applied.
+    seen: BTreeMap<String, Entry>,
+}
+
+/// Applies `text` over the workspace's folder. Every path a section names
+/// (its `Move to:` included) must pass the workspace's rules first; a patch
+/// the reference cannot parse fails as the reference fails.
+pub fn run(text: &str, workspace: &Workspace) -> Result<PatchRun, PathError> {
+    let cwd = workspace.cwd.canonicalize().map_err(|e| {
+        PathError(format!(
+            "cannot resolve the working folder {}: {e}",
+            workspace.cwd.display()
+        ))
+    })?;
+    let cwd_text = cwd.to_string_lossy().into_owned();
+    let fs = RecordingFs {
+        dir: DirFs { root: cwd.clone() },
+        seen: RefCell::new(BTreeMap::new()),
+    };
+    let outcome = match parse(text) {
+        Ok(patch) => {
+            for section in &patch.sections {
+                workspace.resolve(section.path())?;
+                if let crate::dialect::apply_patch::Section::Update {
+                    move_to: Some(to), ..
+                } = section
+                {
+                    workspace.resolve(to)?;
+                }
+            }
+            apply(&patch, &fs, &cwd_text)
+        }
+        Err(_) => crate::dialect::apply_patch::apply_text(text, &fs, &cwd_text),
+    };
+    Ok(PatchRun {
+        cwd,
+        outcome,
+        seen: fs.seen.into_inner(),
+    })
+}
+
+/// One warning line per hunk that matched loosely (its context header or
+/// its lines): the reference says nothing, srview always does.
+pub fn loose_warnings(outcome: &PatchOutcome) -> Vec<String> {
+    outcome
+        .loose_hunks()
+        .map(|(section, hunk)| loose_warning(section, hunk))
+        .collect()
+}
+
+/// The warning for one loose hunk of `section`.
+pub fn loose_warning(section: &SectionReport, hunk: &HunkReport) -> String {
+    let level = hunk
+        .level
+        .into_iter()
+        .chain(hunk.header.as_ref().map(|h| h.level))
+        .max()
+        .unwrap_or(MatchLevel::Exact);
+    let mut differing: Vec<String> = hunk
+        .header
+        .iter()
+        .filter_map(|h| h.differing.as_ref())
+        .chain(hunk.differing.iter())
+        .map(|d| {
+            format!(
+                "line {} is {:?} where the patch has {:?}",
+                d.line, d.file, d.patch
+            )
+        })
+        .collect();
+    let more = differing.len().saturating_sub(1);
+    differing.truncate(1);
+    if more > 0 {
+        differing.push(format!("and {} more", crate::words::count(more, "line")));
+    }
+    format!(
+        "srview: warning: {} hunk {} (patch lines {}-{}) matched only at level {}: {}",
+        section.path,
+        hunk.index + 1,
+        hunk.patch_lines[0],
+        hunk.patch_lines[1],
+        level.name(),
+        differing.join(", ")
+    )
+}
+
+/// Writes a successful run's files (deleting those it removes) and returns
+/// the paths changed. Nothing is written when the patch failed, or when a
+/// file it read no longer holds what it held; only a failure of the writes
+/// themselves can leave some done, and the error says which.
+pub fn write(workspace: &Workspace, run: &PatchRun) -> Result<Vec<String>, WriteError> {
+    if run.outcome.exit_code != 0 {
+        return Err(format!(
+            "nothing written: the patch does not apply ({})",
+            run.outcome.stderr.trim_end()
+        )
+        .into());
+    }
+    let dir = DirFs {
+        root: run.cwd.clone(),
+    };
+    let mut targets: Vec<(PathBuf, &str, &Option<String>)> = Vec::new();
+    for (path, content) in &run.outcome.files {
+        // A path the patch never read (an added file) is overwritten as
+        // the reference overwrites it.
+        let seen = run.seen.get(path);
+        if let Some(seen) = seen
+            && dir.read(path) != *seen
+        {
+            return Err(WriteError {
+                message: format!("nothing written: {path} changed on disk since it was read"),
+                changed_on_disk: true,
+            });
+        }
+        let unchanged = match (seen, content) {
+            (Some(Entry::File(old)), Some(new)) => old == new,
+            (Some(Entry::Missing), None) => true,
+            _ => false,
+        };
+        if !unchanged {
+            targets.push((workspace.resolve(path)?, path.as_str(), content));
+        }
+    }
+    // Writes before deletions: a move whose write fails keeps its source.
+    targets.sort_by_key(|(_, _, content)| content.is_none());
+    let mut done: Vec<String> = Vec::new();
+    for (full, path, content) in targets {
+        let expected = match run.seen.get(path) {
+            Some(Entry::File(old)) => Some(old.as_bytes()),
+            _ => None,
+        };
+        change_one(&full, content.as_deref(), expected).map_err(|e| {
+            let so_far = if done.is_empty() {
+                "no file was changed".to_string()
+            } else {
+                format!("already changed: {}", done.join(", "))
+            };
+            WriteError::from(format!("{e} ({so_far})"))
+        })?;
+        done.push(normalize(path));
+    }
+    Ok(done)
+}
+
+/// Writes `content` to `path` (creating its folders), or deletes it.
+fn change_one(path: &Path, content: Option<&str>, expected: Option<&[u8]>) -> Result<(), String> {
+    match content {
+        Some(text) => {
+            if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+                std::fs::create_dir_all(parent)
+                    .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+            }
+            output::write_atomic(path, text.as_bytes(), expected).map_err(|e| e.to_string())
+        }
+        None => {
+            std::fs::remove_file(path).map_err(|e| format!("cannot delete {}: {e}", path.display()))
+        }
+    }
+}

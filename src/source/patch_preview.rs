@@ -1,0 +1,483 @@
+//! An apply_patch (complete or streaming) in the multi-file previewer's
+//! terms: each file it edits becomes a `replace_in_file` call whose
+//! SEARCH/REPLACE blocks say exactly what the reference did to it.
+//!
+//! Each hunk the reference matched becomes one block whose SEARCH is the
+//! file's own text of the matched lines (so the engine finds it exactly
+//! where the reference did: when that text occurs earlier, the block starts
+//! earlier, at the previous hunk's end) and whose REPLACE is what the
+//! reference put there (context lines as the file has them). A hunk not
+//! found keeps the patch's lines, and its file is failed with the
+//! reference's error whatever the engine makes of them. How loosely each
+//! hunk matched is not lost: [`PatchPreview::loose`] lists the warnings the
+//! previewer shows on the file's tab.
+
+use super::transcript::{CallKind, ToolCall};
+use crate::dialect::apply_patch::fs::normalize;
+use crate::dialect::apply_patch::{
+    Chunk, HunkReport, HunkState, LineKind, PatchFs, PatchOutcome, Section, apply_partial,
+    parse_partial,
+};
+
+/// A patch so far, as previewer input.
+#[derive(Debug, Clone)]
+pub struct PatchPreview {
+    /// One call per file section the previewer can show (Add, Update).
+    pub calls: Vec<ToolCall>,
+    /// Sections the previewer does not write (Delete, Move): their path
+    /// and why.
+    pub refused: Vec<(String, String)>,
+    /// Per file (as the patch names it), the reference's error when its
+    /// section failed.
+    pub failed: Vec<(String, String)>,
+    /// Per file, one warning per loosely matched hunk.
+    pub loose: Vec<(String, String)>,
+    /// The reference's outcome over the text so far.
+    pub outcome: PatchOutcome,
+}
+
+/// What the previewer does not do for a section, and where to do it.
+const DELETE_REFUSAL: &str = "the patch deletes or moves this file: the previewer writes no deletion; \
+     `srview apply --transcript PATCH --cwd DIR --write` applies the whole patch";
+
+/// Reads `text` (a prefix when `ended` is false) over `fs` as the reference
+/// would in `cwd`.
+pub fn preview(text: &str, fs: &dyn PatchFs, cwd: &str, ended: bool) -> PatchPreview {
+    let mut partial = parse_partial(text);
+    if ended {
+        partial.last_unfinished = false;
+    }
+    let outcome = apply_partial(&partial, fs, cwd);
+    let mut preview = PatchPreview {
+        calls: Vec::new(),
+        refused: Vec::new(),
+        failed: Vec::new(),
+        loose: Vec::new(),
+        outcome: outcome.clone(),
+    };
+    let last = partial.sections.len().saturating_sub(1);
+    for (i, (section, report)) in partial.sections.iter().zip(&outcome.sections).enumerate() {
+        let streaming = partial.last_unfinished && i == last;
+        if let Some(error) = &report.error {
+            preview
+                .failed
+                .push((section.path().to_string(), error.clone()));
+        }
+        match section {
+            Section::Delete { path, .. }
+            | Section::Update {
+                path,
+                move_to: Some(_),
+                ..
+            } => preview
+                .refused
+                .push((path.clone(), DELETE_REFUSAL.to_string())),
+            Section::Add { path, content, .. } => {
+                let original = match fs.read(&normalize(path)) {
+                    crate::dialect::apply_patch::Entry::File(text) => text,
+                    _ => String::new(),
+                };
+                preview.calls.push(ToolCall {
+                    kind: CallKind::ReplaceInFile,
+                    path: path.clone(),
+                    path_complete: true,
+                    body: whole_file_block(&original, content, streaming),
+                    partial: streaming,
+                });
+            }
+            Section::Update { path, chunks, .. } => {
+                let original = match fs.read(&normalize(path)) {
+                    crate::dialect::apply_patch::Entry::File(text) => text,
+                    _ => String::new(),
+                };
+                let body = update_blocks(&original, chunks, &report.hunks, streaming);
+                preview.calls.push(ToolCall {
+                    kind: CallKind::ReplaceInFile,
+                    path: path.clone(),
+                    path_complete: true,
+                    body,
+                    partial: streaming,
+                });
+            }
+        }
+    }
+    if ended && outcome.exit_code == 0 {
+        for call in &mut preview.calls {
+            verify(call, fs, &outcome, &mut preview.failed);
+        }
+    }
+    for (section, hunk) in outcome.loose_hunks() {
+        preview.loose.push((
+            section.path.clone(),
+            crate::source::patch::loose_warning(section, hunk)
+                .trim_start_matches("srview: warning: ")
+                .to_string(),
+        ));
+    }
+    preview
+}
+
+/// What the previewer shows for `call` is checked against the reference's
+/// result: when the blocks do not give it, one block replacing the whole
+/// file does; when even that does not, the file is failed with a sentence
+/// saying so (never shown as something the reference did not do).
+fn verify(
+    call: &mut ToolCall,
+    fs: &dyn PatchFs,
+    outcome: &PatchOutcome,
+    failed: &mut Vec<(String, String)>,
+) {
+    let key = normalize(&call.path);
+    let Some(Some(want)) = outcome.files.get(&key) else {
+        return;
+    };
+    let original = match fs.read(&key) {
+        crate::dialect::apply_patch::Entry::File(text) => text,
+        _ => String::new(),
+    };
+    let gives = |body: &str| {
+        let options = crate::engine::Options {
+            version: crate::engine::Version::V1,
+            is_final: true,
+        };
+        crate::engine::apply(body, &original, options)
+            .result
+            .is_ok_and(|a| a.new_content == *want)
+    };
+    if gives(&call.body) {
+        return;
+    }
+    let whole = whole_file_block(&original, want, false);
+    if gives(&whole) {
+        call.body = whole;
+    } else {
+        failed.push((
+            call.path.clone(),
+            "the previewer cannot show this file's edit as blocks that give the reference's \
+             result; `srview apply --transcript PATCH --json` shows it"
+                .to_string(),
+        ));
+    }
+}
+
+const SEARCH: &str = "------- SEARCH\n";
+const SEPARATOR: &str = "=======\n";
+const REPLACE_END: &str = "+++++++ REPLACE\n";
+
+/// The block that makes `original` into `content` (an Add section).
+fn whole_file_block(original: &str, content: &str, streaming: bool) -> String {
+    let mut body = String::from(SEARCH);
+    body.push_str(original);
+    if !original.is_empty() && !original.ends_with('\n') {
+        body.push('\n');
+    }
+    body.push_str(SEPARATOR);
+    body.push_str(content);
+    if !streaming {
+        body.push_str(REPLACE_END);
+    }
+    body
+}
+
+/// The file's lines without their terminators.
+fn file_lines(original: &str) -> Vec<&str> {
+    original
+        .split_inclusive('\n')
+        .map(|l| l.trim_end_matches('\n').trim_end_matches('\r'))
+        .collect()
+}
+
+/// The first line at or after `from` where `needle` starts in `lines`.
+fn first_at(lines: &[&str], needle: &[&str], from: usize) -> Option<usize> {
+    if needle.is_empty() {
+        return Some(from);
+    }
+    (from..=lines.len().saturating_sub(needle.len()))
+        .find(|&i| lines[i..i + needle.len()] == *needle)
+}
+
+fn push_lines(body: &mut String, lines: &[&str]) {
+    for line in lines {
+        body.push_str(line);
+        body.push('\n');
+    }
+}
+
+/// The blocks of an Update section: one per hunk.
+fn update_blocks(
+    original: &str,
+    chunks: &[Chunk],
+    hunks: &[HunkReport],
+    streaming: bool,
+) -> String {
+    let lines = file_lines(original);
+    let mut body = String::new();
+    // 0-based line after the previous block.
+    let mut after = 0;
+    for (n, (chunk, hunk)) in chunks.iter().zip(hunks).enumerate() {
+        let last = n + 1 == chunks.len();
+        let still_coming = streaming && last;
+        let old: Vec<&str> = chunk.old_lines();
+        let found = match (hunk.state, hunk.matched) {
+            (HunkState::Applied | HunkState::Streaming, Some(m)) if m.end_line >= m.start_line => {
+                Some((m.start_line - 1, m.end_line))
+            }
+            // A pure addition goes at the end of the file: after its last line.
+            (HunkState::Applied | HunkState::Streaming, None) if old.is_empty() => {
+                Some((lines.len().saturating_sub(1), lines.len()))
+            }
+            _ => None,
+        };
+        body.push_str(SEARCH);
+        let Some((start, end)) = found else {
+            // Not found (yet): the patch's own lines.
+            push_lines(&mut body, &old);
+            if still_coming {
+                return body;
+            }
+            body.push_str(SEPARATOR);
+            push_lines(&mut body, &chunk.new_lines());
+            body.push_str(REPLACE_END);
+            continue;
+        };
+        let matched = &lines[start.min(lines.len())..end.min(lines.len())];
+        // Earlier occurrences would take the engine elsewhere: start at the
+        // previous block's end instead.
+        let from = if first_at(&lines, matched, after).is_some_and(|at| at < start) {
+            after.min(start)
+        } else {
+            start
+        };
+        let lead = &lines[from..start.min(lines.len())];
+        push_lines(&mut body, lead);
+        push_lines(&mut body, matched);
+        body.push_str(SEPARATOR);
+        push_lines(&mut body, lead);
+        let mut file_line = start;
+        let mut kept: Vec<&str> = Vec::new();
+        for line in &chunk.lines {
+            match line.kind {
+                LineKind::Context => {
+                    if let Some(text) = lines.get(file_line).filter(|_| file_line < end) {
+                        kept.push(text);
+                    } else if !hunk.dropped_trailing_blank {
+                        kept.push(&line.text);
+                    }
+                    file_line += 1;
+                }
+                LineKind::Removed => file_line += 1,
+                LineKind::Added => kept.push(&line.text),
+            }
+        }
+        if old.is_empty() {
+            // A pure addition: the file's last line, then the new ones.
+            kept.splice(0..0, matched.iter().copied());
+        }
+        push_lines(&mut body, &kept);
+        if still_coming {
+            return body;
+        }
+        body.push_str(REPLACE_END);
+        after = end;
+    }
+    body
+}
+
+/// One file's diff in another dialect, as SEARCH/REPLACE blocks for the
+/// single-file previewer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileBlocks {
+    /// The blocks: the engine's run of them gives the reference's result.
+    pub body: String,
+    /// What the previewer must say: loose matches (with the lines that
+    /// differ), or why nothing may be accepted.
+    pub note: Option<String>,
+    /// The reference refuses the edit (or its result cannot be shown as
+    /// blocks): accepting must write nothing.
+    pub refused: bool,
+}
+
+/// `text` (an apply_patch or an edit's JSON; a prefix unless `ended`) for
+/// the file `target`, as blocks.
+pub fn file_blocks(
+    text: &str,
+    dialect: crate::dialect::Dialect,
+    target: &crate::dialect::one_file::Target,
+    ended: bool,
+) -> Result<FileBlocks, crate::dialect::one_file::OneFileError> {
+    use crate::dialect::Dialect;
+    match dialect {
+        Dialect::ApplyPatch => patch_blocks(text, target, ended),
+        Dialect::EditJson | Dialect::SearchReplace => edit_blocks(text, target, ended),
+    }
+}
+
+fn patch_blocks(
+    text: &str,
+    target: &crate::dialect::one_file::Target,
+    ended: bool,
+) -> Result<FileBlocks, crate::dialect::one_file::OneFileError> {
+    let mut partial = parse_partial(text);
+    if ended {
+        partial.last_unfinished = false;
+    }
+    let picked = crate::dialect::one_file::pick_section(&partial.sections, target.name)?;
+    let last = partial.sections.len().saturating_sub(1);
+    let streaming = partial.last_unfinished && picked.as_ref().is_some_and(|(i, _)| *i == last);
+    partial.last_unfinished = streaming;
+    partial.sections = picked.into_iter().map(|(_, s)| s).collect();
+    let fs = crate::dialect::apply_patch::MemoryFs::new(
+        target
+            .content
+            .map(|c| (target.name.to_string(), c.to_string())),
+    );
+    let outcome = apply_partial(&partial, &fs, target.cwd);
+    let original = target.content.unwrap_or_default();
+    let mut call = ToolCall {
+        kind: CallKind::ReplaceInFile,
+        path: target.name.to_string(),
+        path_complete: true,
+        body: String::new(),
+        partial: streaming,
+    };
+    if let (Some(section), Some(report)) = (partial.sections.first(), outcome.sections.first()) {
+        call.body = match section {
+            Section::Add { content, .. } => whole_file_block(original, content, streaming),
+            Section::Delete { .. } => String::new(),
+            Section::Update { chunks, .. } => {
+                update_blocks(original, chunks, &report.hunks, streaming)
+            }
+        };
+    }
+    let mut failed = Vec::new();
+    if ended && outcome.exit_code == 0 {
+        verify(&mut call, &fs, &outcome, &mut failed);
+    }
+    let reference_error = outcome
+        .sections
+        .iter()
+        .find_map(|s| s.error.clone())
+        .or_else(|| {
+            (ended && outcome.exit_code != 0).then(|| outcome.stderr.trim_end().to_string())
+        });
+    let loose: Vec<String> = outcome
+        .loose_hunks()
+        .map(|(s, h)| {
+            crate::source::patch::loose_warning(s, h)
+                .trim_start_matches("srview: warning: ")
+                .to_string()
+        })
+        .collect();
+    let refusal = reference_error.or_else(|| failed.first().map(|(_, why)| why.clone()));
+    let note = match (&refusal, loose.is_empty()) {
+        (Some(why), _) => Some(format!("apply_patch fails: {why}")),
+        (None, false) => Some(format!(
+            "loose match (the reference is silent): {}",
+            loose.join("; ")
+        )),
+        (None, true) => None,
+    };
+    Ok(FileBlocks {
+        body: call.body,
+        note,
+        refused: refusal.is_some(),
+    })
+}
+
+fn edit_blocks(
+    text: &str,
+    target: &crate::dialect::one_file::Target,
+    ended: bool,
+) -> Result<FileBlocks, crate::dialect::one_file::OneFileError> {
+    use crate::dialect::edit;
+    let waiting = FileBlocks {
+        body: String::new(),
+        note: None,
+        refused: false,
+    };
+    let Some(partial) = crate::dialect::one_file::parse_partial_edit(text)? else {
+        return Ok(waiting);
+    };
+    let shown = if ended {
+        let parsed = crate::dialect::one_file::parse_edit(text)?;
+        let out = edit::apply(&parsed, target.content);
+        edit::EditPreview {
+            new_content: out.result.as_ref().ok().map(|d| d.new_content.clone()),
+            error: out.result.err(),
+            block: out.block,
+        }
+    } else {
+        edit::preview(0, &partial, target.content)
+    };
+    let original = target.content.unwrap_or_default();
+    let old = partial.old.clone().unwrap_or_default();
+    let new = partial.new.clone().unwrap_or_default();
+    if let Some(error) = &shown.error {
+        let mut body = String::from(SEARCH);
+        push_text(&mut body, &old);
+        body.push_str(SEPARATOR);
+        push_text(&mut body, &new);
+        body.push_str(REPLACE_END);
+        return Ok(FileBlocks {
+            body,
+            note: Some(format!("the edit fails: {error}")),
+            refused: true,
+        });
+    }
+    let Some(content) = &shown.new_content else {
+        let mut body = String::from(SEARCH);
+        push_text(&mut body, &shown.block.search_text);
+        return Ok(FileBlocks { body, ..waiting });
+    };
+    let streaming = !ended;
+    let lines = file_lines(original);
+    let new_lines = file_lines(content);
+    let mut body = String::from(SEARCH);
+    match (shown.block.original, shown.block.replacement) {
+        (Some(o), Some(r)) if o.end_line >= o.start_line && !lines.is_empty() => {
+            push_lines(
+                &mut body,
+                &lines[o.start_line - 1..o.end_line.min(lines.len())],
+            );
+            body.push_str(SEPARATOR);
+            let end = r.end_line.min(new_lines.len());
+            if r.start_line <= end {
+                push_lines(&mut body, &new_lines[r.start_line - 1..end]);
+            }
+        }
+        _ => {
+            body = whole_file_block(original, content, true);
+        }
+    }
+    if !streaming {
+        body.push_str(REPLACE_END);
+    }
+    let options = crate::engine::Options {
+        version: crate::engine::Version::V1,
+        is_final: true,
+    };
+    let closed = if streaming {
+        format!("{body}{REPLACE_END}")
+    } else {
+        body.clone()
+    };
+    let gives = crate::engine::apply(&closed, original, options)
+        .result
+        .is_ok_and(|a| a.new_content == *content);
+    if !gives {
+        body = whole_file_block(original, content, streaming);
+    }
+    Ok(FileBlocks {
+        body,
+        note: None,
+        refused: false,
+    })
+}
+
+/// `text` as block lines (a final newline added when missing).
+fn push_text(body: &mut String, text: &str) {
+    body.push_str(text);
+    if !text.is_empty() && !text.ends_with('\n') {
+        body.push('\n');
+    }
+}

@@ -1,0 +1,411 @@
+//! `srview apply --transcript PATCH --cwd DIR` on Codex apply_patch texts:
+//! the binary, run in real folders over a sample of the reference's corpus
+//! (every 5th record, every `fail_partial` and `fail_fs` one), must leave the
+//! files as the reference leaves them on success and untouched on failure,
+//! print its summary and error texts, exit as it exits, and warn about every
+//! loosely matched hunk; `--json` reports without writing.
+
+mod apply_patch_corpus;
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+use apply_patch_corpus::Record;
+use srview::dialect::apply_patch::{MemoryFs, apply_text};
+
+const BIN: &str = env!("CARGO_BIN_EXE_srview");
+const WARNING: &str = "srview: warning: ";
+
+fn srview(args: &[&str], stdin: Option<&str>) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("srview runs");
+    if let Some(text) = stdin {
+        child
+            .stdin
+            .take()
+            .expect("stdin is piped")
+            .write_all(text.as_bytes())
+            .expect("stdin takes the patch");
+    }
+    drop(child.stdin.take());
+    child.wait_with_output().expect("srview finishes")
+}
+
+fn write_tree(root: &Path, files: &BTreeMap<String, String>) {
+    for (path, content) in files {
+        let full = root.join(path);
+        if let Some(parent) = full.parent() {
+            std::fs::create_dir_all(parent).expect("the record's folders can be made");
+        }
+        std::fs::write(&full, content).expect("the record's files can be written");
+    }
+}
+
+/// Every regular file below `root`, by `/`-separated relative path.
+fn read_tree(root: &Path) -> BTreeMap<String, String> {
+    let mut files = BTreeMap::new();
+    let mut pending = vec![root.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        for entry in std::fs::read_dir(&dir).expect("a readable folder") {
+            let path = entry.expect("a folder entry").path();
+            if path.is_dir() {
+                pending.push(path);
+            } else {
+                let rel = path
+                    .strip_prefix(root)
+                    .expect("below the root")
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                files.insert(
+                    rel,
+                    std::fs::read_to_string(&path).expect("the files are UTF-8"),
+                );
+            }
+        }
+    }
+    files
+}
+
+/// A record's folder (canonical, as the reference prints it) and its
+/// patch, saved outside that folder.
+struct Setup {
+    _dirs: (tempfile::TempDir, tempfile::TempDir),
+    root: std::path::PathBuf,
+    cwd: String,
+    patch: String,
+}
+
+fn set_up(record: &Record) -> Setup {
+    let work = tempfile::tempdir().expect("a temp dir");
+    let holder = tempfile::tempdir().expect("a temp dir");
+    let root = work.path().canonicalize().expect("a real path");
+    write_tree(&root, &record.files);
+    let patch = holder.path().join("edit.patch");
+    std::fs::write(&patch, &record.patch).expect("the patch is saved");
+    Setup {
+        cwd: root.to_str().expect("a UTF-8 temp path").to_string(),
+        root,
+        patch: patch.to_str().expect("a UTF-8 temp path").to_string(),
+        _dirs: (work, holder),
+    }
+}
+
+fn sample() -> Vec<Record> {
+    apply_patch_corpus::records()
+        .into_iter()
+        .enumerate()
+        .filter(|(i, r)| i % 5 == 0 || r.kind == "fail_partial" || r.kind == "fail_fs")
+        .map(|(_, r)| r)
+        .collect()
+}
+
+/// Hunks the library finds loose in `record` (the warnings to expect).
+fn loose_hunks(record: &Record, cwd: &str) -> usize {
+    let fs = MemoryFs::new(record.files.clone());
+    apply_text(&record.patch, &fs, cwd).loose_hunks().count()
+}
+
+fn expected_files(record: &Record) -> BTreeMap<String, String> {
+    record
+        .expect
+        .files
+        .iter()
+        .filter_map(|(p, c)| c.clone().map(|c| (p.clone(), c)))
+        .collect()
+}
+
+#[test]
+fn write_leaves_the_files_as_the_reference_or_untouched() {
+    let records = sample();
+    assert!(records.len() > 200);
+    let mut wrong = Vec::new();
+    let (mut succeeded, mut failed, mut warned, mut unrecognised) = (0, 0, 0, 0);
+    for (n, record) in records.iter().enumerate() {
+        let setup = set_up(record);
+        // Every other record comes through stdin.
+        let via_stdin = n % 2 == 1;
+        let source = if via_stdin { "-" } else { setup.patch.as_str() };
+        let args = [
+            "apply",
+            "--transcript",
+            source,
+            "--cwd",
+            &setup.cwd,
+            "--write",
+        ];
+        let out = srview(&args, via_stdin.then_some(record.patch.as_str()));
+        if srview::source::transcript::detect(&record.patch).is_none() {
+            // A blank text names no format: refused as no transcript at
+            // all (exit 2), never written.
+            unrecognised += 1;
+            if out.status.code() != Some(2) || read_tree(&setup.root) != record.files {
+                wrong.push(format!(
+                    "{}: a blank text must be refused untouched",
+                    record.id
+                ));
+            }
+            continue;
+        }
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        let (warnings, rest): (Vec<&str>, Vec<&str>) = stderr
+            .split_inclusive('\n')
+            .partition(|l| l.starts_with(WARNING));
+        let rest: String = rest.concat();
+        let mut problems = Vec::new();
+        let code = out.status.code().unwrap_or(-1);
+        if code != record.expect.exit {
+            problems.push(format!("exit {code} != {}", record.expect.exit));
+        }
+        let want_stdout = record.expect.stdout.replace("<CWD>", &setup.cwd);
+        if stdout != want_stdout {
+            problems.push(format!("stdout {stdout:?} != {want_stdout:?}"));
+        }
+        let want_stderr = record.expect.stderr.replace("<CWD>", &setup.cwd);
+        if rest != want_stderr {
+            problems.push(format!("stderr {rest:?} != {want_stderr:?}"));
+        }
+        let loose = loose_hunks(record, &setup.cwd);
+        if warnings.len() != loose {
+            problems.push(format!(
+                "{} warnings for {loose} loose hunks",
+                warnings.len()
+            ));
+        }
+        warned += usize::from(loose > 0);
+        let files = read_tree(&setup.root);
+        let want_files = if record.expect.exit == 0 {
+            succeeded += 1;
+            expected_files(record)
+        } else {
+            failed += 1;
+            // srview writes nothing, even where the reference half-applies.
+            record.files.clone()
+        };
+        if files != want_files {
+            problems.push("the folder differs".to_string());
+        }
+        if !problems.is_empty() {
+            wrong.push(format!(
+                "{} ({}): {}",
+                record.id,
+                record.kind,
+                problems.join("; ")
+            ));
+        }
+    }
+    println!(
+        "{} records: {succeeded} applied, {failed} refused untouched, {warned} with loose hunks, \
+         {unrecognised} blank (no transcript)",
+        records.len()
+    );
+    assert!(unrecognised <= 1);
+    assert!(succeeded > 0 && failed > 0 && warned > 0);
+    assert!(
+        wrong.is_empty(),
+        "{} of {} records differ:\n{}",
+        wrong.len(),
+        records.len(),
+        wrong[..wrong.len().min(8)].join("\n")
+    );
+}
+
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct Report {
+    exit_code: i32,
+    files: Vec<FileJson>,
+    format: String,
+    loose_hunks: usize,
+    ok: bool,
+    stderr: String,
+    stdout: String,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct FileJson {
+    blocks: Vec<serde_json::Value>,
+    error: Option<String>,
+    move_to: Option<String>,
+    new_content: Option<String>,
+    ok: bool,
+    op: String,
+    path: String,
+    state: String,
+}
+
+#[test]
+fn json_reports_the_reference_and_every_hunk_without_writing() {
+    let records = sample();
+    let mut checked_contents = 0;
+    for record in records.iter().step_by(3) {
+        if srview::source::transcript::detect(&record.patch).is_none() {
+            continue; // a blank text: see the --write test
+        }
+        let setup = set_up(record);
+        let out = srview(
+            &[
+                "apply",
+                "--transcript",
+                &setup.patch,
+                "--cwd",
+                &setup.cwd,
+                "--json",
+            ],
+            None,
+        );
+        let id = &record.id;
+        assert_eq!(out.status.code(), Some(record.expect.exit), "{id}");
+        let report: Report = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{id}: the JSON report parses: {e}"));
+        assert_eq!(report.format, "apply_patch", "{id}");
+        assert_eq!(report.exit_code, record.expect.exit, "{id}");
+        assert_eq!(report.ok, record.expect.exit == 0, "{id}");
+        assert_eq!(
+            report.stdout,
+            record.expect.stdout.replace("<CWD>", &setup.cwd),
+            "{id}"
+        );
+        assert_eq!(
+            report.stderr,
+            record.expect.stderr.replace("<CWD>", &setup.cwd),
+            "{id}"
+        );
+        assert_eq!(report.loose_hunks, loose_hunks(record, &setup.cwd), "{id}");
+        assert_eq!(
+            read_tree(&setup.root),
+            record.files,
+            "{id}: --json writes nothing"
+        );
+        let expected = expected_files(record);
+        for file in &report.files {
+            assert!(
+                ["add", "delete", "update"].contains(&file.op.as_str()),
+                "{id}"
+            );
+            assert_eq!(file.ok, file.state == "applied", "{id}");
+            if file.error.is_some() {
+                assert!(!file.ok, "{id}");
+            }
+            for block in &file.blocks {
+                assert!(
+                    block.get("level").is_some(),
+                    "{id}: every block says its level"
+                );
+            }
+            let target = file.move_to.as_deref().unwrap_or(&file.path);
+            let target = srview::dialect::apply_patch::fs::normalize(target);
+            match &file.new_content {
+                Some(content) => {
+                    assert!(report.ok, "{id}");
+                    // Later sections may change the file again: the content
+                    // is the file's last one.
+                    assert_eq!(Some(content), expected.get(&target), "{id}: {target}");
+                    checked_contents += 1;
+                }
+                None => assert!(!report.ok || file.op == "delete", "{id}: {target}"),
+            }
+        }
+    }
+    assert!(checked_contents > 20);
+}
+
+/// A project whose file has an en dash where the patch has a hyphen.
+fn en_dash_project() -> (tempfile::TempDir, String, String) {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let root = dir.path().canonicalize().expect("a real path");
+    std::fs::write(
+        root.join("calc.py"),
+        "def span(a, b):\n    return b – a  # b – a\n",
+    )
+    .expect("written");
+    let patch = "*** Begin Patch\n*** Update File: calc.py\n@@\n def span(a, b):\n-    return b - a  # b - a\n+    return abs(b - a)\n*** End Patch\n";
+    (
+        dir,
+        root.to_str().expect("UTF-8").to_string(),
+        patch.to_string(),
+    )
+}
+
+#[test]
+fn a_loose_hunk_is_warned_about_in_every_output() {
+    let (dir, cwd, patch) = en_dash_project();
+    for extra in [&[][..], &["--json"][..], &["--write"][..]] {
+        let mut args = vec!["apply", "--transcript", "-", "--cwd", &cwd];
+        args.extend_from_slice(extra);
+        let out = srview(&args, Some(&patch));
+        assert_eq!(out.status.code(), Some(0), "{extra:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            stderr,
+            "srview: warning: calc.py hunk 1 (patch lines 3-6) matched only at level unicode: \
+             line 2 is \"    return b – a  # b – a\" where the patch has \"    return b - a  # b - a\"\n",
+            "{extra:?}"
+        );
+        if extra == ["--json"] {
+            let report: Report = serde_json::from_slice(&out.stdout).expect("JSON");
+            assert_eq!(report.loose_hunks, 1);
+            assert_eq!(report.files[0].blocks[0]["level"], "unicode");
+            assert_eq!(report.files[0].blocks[0]["differing"][0]["line"], 2);
+        }
+    }
+    let written = std::fs::read_to_string(dir.path().join("calc.py")).expect("readable");
+    assert_eq!(written, "def span(a, b):\n    return abs(b - a)\n");
+}
+
+#[test]
+fn a_path_outside_the_folder_is_refused_and_nothing_written() {
+    let (dir, cwd, _) = en_dash_project();
+    let patch = "*** Begin Patch\n*** Update File: calc.py\n@@\n def span(a, b):\n+    # checked\n*** Add File: ../escaped.txt\n+x\n*** End Patch\n";
+    let before = read_tree(dir.path());
+    let out = srview(
+        &["apply", "--transcript", "-", "--cwd", &cwd, "--write"],
+        Some(patch),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("../escaped.txt") && stderr.contains("--allow-outside"),
+        "{stderr}"
+    );
+    assert_eq!(read_tree(dir.path()), before);
+    assert!(!dir.path().join("../escaped.txt").exists());
+}
+
+#[test]
+fn a_text_with_no_patch_line_is_no_transcript() {
+    let (dir, cwd, _) = en_dash_project();
+    let out = srview(
+        &["apply", "--transcript", "-", "--cwd", &cwd, "--write"],
+        Some("   \n\t\n"),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no apply_patch"));
+    assert_eq!(read_tree(dir.path()).len(), 1);
+}
+
+#[test]
+fn without_write_the_reference_texts_are_printed_and_nothing_changes() {
+    let (dir, cwd, _) = en_dash_project();
+    let patch = "*** Begin Patch\n*** Add File: notes.txt\n+hi\n*** Update File: calc.py\n@@\n-nothing like this\n+x\n*** End Patch\n";
+    let out = srview(&["apply", "--transcript", "-", "--cwd", &cwd], Some(patch));
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!("Failed to find expected lines in {cwd}/calc.py:\nnothing like this\n")
+    );
+    assert_eq!(
+        read_tree(dir.path()).len(),
+        1,
+        "the added file is not written"
+    );
+}

@@ -1,0 +1,373 @@
+//! `srview apply FILE DIFF` (and `check`, `fix`) when DIFF is an apply_patch
+//! or an exact-string edit's JSON: detected or forced with `--dialect`, and
+//! printed as SEARCH/REPLACE results are.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_srview");
+
+fn srview(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("srview runs");
+    child
+        .stdin
+        .take()
+        .expect("piped")
+        .write_all(stdin.as_bytes())
+        .expect("stdin written");
+    child.wait_with_output().expect("srview finishes")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+const CALC: &str = "def span(a, b):\n    return b – a\n";
+const PATCH: &str = "*** Begin Patch\n*** Update File: calc.py\n@@\n def span(a, b):\n-    return b - a\n+    return abs(b - a)\n*** End Patch\n";
+const WARNING: &str = "srview: warning: calc.py hunk 1 (patch lines 3-6) matched only at level unicode: line 2 is \"    return b – a\" where the patch has \"    return b - a\"\n";
+
+fn project() -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("calc.py");
+    std::fs::write(&file, CALC).expect("written");
+    let file = file.to_str().expect("UTF-8").to_string();
+    (dir, file)
+}
+
+fn read(path: &str) -> String {
+    std::fs::read_to_string(Path::new(path)).expect("readable")
+}
+
+#[test]
+fn a_patch_prints_the_new_content_and_warns_about_its_loose_hunk() {
+    let (_dir, file) = project();
+    let out = srview(&["apply", &file, "-"], PATCH);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        text(&out.stdout),
+        "def span(a, b):\n    return abs(b - a)\n"
+    );
+    assert_eq!(text(&out.stderr), WARNING);
+    assert_eq!(read(&file), CALC, "no --write, nothing written");
+}
+
+#[test]
+fn a_patch_json_has_its_hunks_with_their_level() {
+    let (_dir, file) = project();
+    let out = srview(&["apply", &file, "-", "--json"], PATCH);
+    assert_eq!(out.status.code(), Some(0));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(report["ok"], true);
+    assert_eq!(report["looseHunks"], 1);
+    assert_eq!(report["blocks"][0]["level"], "unicode");
+    assert_eq!(report["blocks"][0]["differing"][0]["line"], 2);
+    assert_eq!(
+        report["newContent"],
+        "def span(a, b):\n    return abs(b - a)\n"
+    );
+    assert_eq!(text(&out.stderr), WARNING);
+}
+
+#[test]
+fn a_patch_written_and_a_failing_one_refused() {
+    let (dir, file) = project();
+    let out = srview(&["apply", &file, "-", "--write"], PATCH);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(read(&file), "def span(a, b):\n    return abs(b - a)\n");
+    let out = srview(&["apply", &file, "-", "--write"], PATCH);
+    assert_eq!(out.status.code(), Some(1));
+    let real = dir.path().canonicalize().expect("real path");
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "Failed to find expected lines in {}/calc.py:\ndef span(a, b):\n    return b - a\n",
+            real.display()
+        )
+    );
+    assert_eq!(read(&file), "def span(a, b):\n    return abs(b - a)\n");
+}
+
+#[test]
+fn a_patch_of_several_files_names_them() {
+    let (_dir, file) = project();
+    let two = "*** Begin Patch\n*** Update File: a.py\n@@\n-x\n+y\n*** Update File: b.py\n@@\n-x\n+y\n*** End Patch\n";
+    let out = srview(&["apply", &file, "-"], two);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("a.py, b.py"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn edits_of_each_agent_apply_as_blocks_with_stage_exact() {
+    let (_dir, file) = project();
+    let claude =
+        r#"{"file_path": "/elsewhere/calc.py", "old_string": "b – a", "new_string": "a + b"}"#;
+    let out = srview(&["apply", &file, "-", "--json"], claude);
+    assert_eq!(out.status.code(), Some(0));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(report["blocks"][0]["stage"], "exact");
+    assert_eq!(report["blocks"][0]["original"]["startLine"], 2);
+    assert_eq!(report["newContent"], "def span(a, b):\n    return a + b\n");
+
+    let cline = r#"{"path": "calc.py", "old_text": "def span", "new_text": "def width"}"#;
+    let out = srview(&["apply", &file, "-"], cline);
+    assert_eq!(text(&out.stdout), "def width(a, b):\n    return b – a\n");
+
+    let write = r#"{"file_path": "calc.py", "content": "x = 1\n"}"#;
+    let out = srview(&["apply", &file, "-", "--write"], write);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(read(&file), "x = 1\n");
+}
+
+#[test]
+fn a_failing_edit_says_the_agents_error() {
+    let (_dir, file) = project();
+    let cline = r#"{"path": "calc.py", "old_text": "nothing", "new_text": "x"}"#;
+    let out = srview(&["apply", &file, "-", "--write"], cline);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "srview: block #1 does not apply:\nNo replacement performed: text not found in {file}.\n"
+        )
+    );
+    let claude = r#"{"file_path": "calc.py", "old_string": "a", "new_string": "x"}"#;
+    let out = srview(&["apply", &file, "-", "--json"], claude);
+    assert_eq!(out.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(report["ok"], false);
+    assert!(
+        report["error"].as_str().is_some_and(|e| e
+            .starts_with("Found 3 matches of the string to replace, but replace_all is false.")),
+        "{report}"
+    );
+    assert_eq!(read(&file), CALC);
+}
+
+#[test]
+fn dialect_forces_the_reading() {
+    let (_dir, file) = project();
+    // Read as SEARCH/REPLACE, a patch holds no block: the file is unchanged.
+    let out = srview(&["apply", &file, "-", "--dialect", "search-replace"], PATCH);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(text(&out.stdout), CALC);
+    // Read as an edit, it is no JSON.
+    let out = srview(&["apply", &file, "-", "--dialect", "edit-json"], PATCH);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("the JSON is no edit"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn check_shows_each_hunk_level_and_fix_makes_the_patch_exact() {
+    let (dir, file) = project();
+    let out = srview(&["check", &file, "-"], PATCH);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "a loose match is not a clean check"
+    );
+    assert_eq!(
+        text(&out.stdout),
+        format!(
+            "{file}: hunk #1 (patch lines 3-6): applies at lines 1-2, level unicode\n    line 2: file \"    return b – a\"\n             patch \"    return b - a\"\n"
+        )
+    );
+    let out = srview(&["fix", &file, "-"], PATCH);
+    assert_eq!(out.status.code(), Some(0));
+    let fixed = text(&out.stdout);
+    assert_eq!(
+        fixed,
+        PATCH.replace("-    return b - a", "-    return b – a")
+    );
+    // The corrected patch matches exactly: no warning, a clean check.
+    let patch_file = dir.path().join("fixed.patch");
+    std::fs::write(&patch_file, &fixed).expect("written");
+    let out = srview(&["check", &file, patch_file.to_str().expect("UTF-8")], "");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    assert_eq!(text(&out.stderr), "");
+    assert!(text(&out.stdout).contains("level exact"));
+}
+
+#[test]
+fn check_diagnoses_a_failing_edit_and_fix_corrects_it() {
+    let (_dir, file) = project();
+    let edit = r#"{"file_path": "calc.py", "old_string": "    return b - a", "new_string": "    return a"}"#;
+    let out = srview(&["check", &file, "-", "--json"], edit);
+    assert_eq!(out.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(report["block"]["state"], "failed");
+    assert_eq!(report["diagnosis"]["reason"], "unicode-lookalike");
+    assert_eq!(report["diagnosis"]["closest"]["startLine"], 2);
+    let out = srview(&["fix", &file, "-"], edit);
+    assert_eq!(out.status.code(), Some(0));
+    let fixed: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(fixed["old_string"], "    return b – a");
+    // The corrected edit applies.
+    let out = srview(&["apply", &file, "-"], &text(&out.stdout));
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(text(&out.stdout), "def span(a, b):\n    return a\n");
+}
+
+/// Runs `srview apply FILE --stream` with `parts` arriving one by one.
+fn stream(file: &str, parts: &[&str]) -> (Vec<serde_json::Value>, Output) {
+    let mut child = Command::new(BIN)
+        .args([
+            "apply",
+            file,
+            "--stream",
+            "--stream-interval",
+            "0",
+            "--stream-content",
+            "--write",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("srview runs");
+    let mut stdin = child.stdin.take().expect("piped");
+    let mut stdout = std::io::BufReader::new(child.stdout.take().expect("piped"));
+    let mut lines = Vec::new();
+    // Each part is answered by its own line before the next is sent.
+    for part in parts {
+        stdin.write_all(part.as_bytes()).expect("written");
+        stdin.flush().expect("flushed");
+        let mut line = String::new();
+        std::io::BufRead::read_line(&mut stdout, &mut line).expect("a line per part");
+        lines.push(line);
+    }
+    drop(stdin);
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stdout, &mut rest).expect("the final line");
+    lines.extend(rest.lines().map(str::to_string));
+    let out = child.wait_with_output().expect("srview finishes");
+    let lines = lines
+        .iter()
+        .map(|l| serde_json::from_str(l).expect("every line is JSON"))
+        .collect();
+    (lines, out)
+}
+
+#[test]
+fn a_streamed_patch_shows_its_hunk_as_it_grows_and_ends_as_the_one_shot_apply() {
+    let (_dir, file) = project();
+    let (lines, out) = stream(
+        &file,
+        &[
+            "*** Begin Patch\n*** Update File: calc.py\n@@\n",
+            " def span(a, b):\n-    return b - a\n",
+            "+    return abs(b - a)\n",
+            "*** End Patch\n",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(lines.len(), 5, "{lines:?}");
+    assert!(lines.iter().all(|l| l["dialect"] == "apply-patch"));
+    let streaming: Vec<_> = lines
+        .iter()
+        .filter(|l| l["blocks"][0]["state"] == "streaming")
+        .collect();
+    assert!(!streaming.is_empty(), "the hunk is shown while it streams");
+    let last = lines.last().expect("a final line");
+    assert_eq!(last["final"], true);
+    assert_eq!(last["blocks"][0]["level"], "unicode");
+    assert_eq!(
+        last["newContent"],
+        "def span(a, b):\n    return abs(b - a)\n"
+    );
+    assert_eq!(text(&out.stderr), WARNING);
+    assert_eq!(read(&file), "def span(a, b):\n    return abs(b - a)\n");
+}
+
+#[test]
+fn a_streamed_edit_is_one_block_from_search_streaming_to_applied() {
+    let (_dir, file) = project();
+    let (lines, out) = stream(
+        &file,
+        &[
+            r#"{"file_path": "calc.py", "old_str"#,
+            r#"ing": "b – a", "new_str"#,
+            r#"ing": "a + b"}"#,
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let states: Vec<&str> = lines
+        .iter()
+        .filter_map(|l| l["blocks"][0]["state"].as_str())
+        .collect();
+    assert_eq!(states.last(), Some(&"applied"));
+    let last = lines.last().expect("a final line");
+    assert_eq!(last["final"], true);
+    assert_eq!(last["blocks"][0]["stage"], "exact");
+    assert_eq!(read(&file), "def span(a, b):\n    return a + b\n");
+}
+
+#[test]
+fn the_demo_patch_matches_its_first_hunk_loosely_as_the_readme_says() {
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo");
+    let file = demo.join("calc.py");
+    let patch = demo.join("calc.patch");
+    let out = srview(
+        &[
+            "check",
+            file.to_str().expect("UTF-8"),
+            patch.to_str().expect("UTF-8"),
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let report = text(&out.stdout);
+    assert!(
+        report.contains("hunk #1 (patch lines 3-6): applies at lines 5-6, level unicode"),
+        "{report}"
+    );
+    assert!(
+        report.contains("hunk #2 (patch lines 7-9): applies at lines 10-10, level exact"),
+        "{report}"
+    );
+    assert!(text(&out.stderr).starts_with("srview: warning: calc.py hunk 1"));
+}
+
+#[test]
+fn a_failing_hunk_is_diagnosed_and_fix_rewrites_it_onto_the_file() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("f.py");
+    std::fs::write(
+        &file,
+        "def span(a, b):\n    result = b - a\n    return result\n",
+    )
+    .expect("written");
+    let file = file.to_str().expect("UTF-8").to_string();
+    let patch = "*** Begin Patch\n*** Update File: f.py\n@@\n def span(a, b):\n-    reslt = b - a\n+    result = abs(b - a)\n     return result\n*** End Patch\n";
+    let out = srview(&["check", &file, "-", "--json"], patch);
+    assert_eq!(out.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(report["blocks"][0]["state"], "failed");
+    assert_eq!(report["diagnoses"][0]["closest"]["startLine"], 1);
+    assert_eq!(report["diagnoses"][0]["closest"]["endLine"], 3);
+    let out = srview(&["fix", &file, "-"], patch);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let fixed = text(&out.stdout);
+    assert_eq!(fixed, patch.replace("-    reslt", "-    result"));
+    let out = srview(&["apply", &file, "-"], &fixed);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        text(&out.stdout),
+        "def span(a, b):\n    result = abs(b - a)\n    return result\n"
+    );
+    assert_eq!(text(&out.stderr), "", "the corrected patch matches exactly");
+}

@@ -1,0 +1,48 @@
+//! The real binary in a pseudo-terminal on an apply_patch: the single-file
+//! previewer and the transcript previewer show the loose hunk, and
+//! accepting writes the reference's result.
+
+mod support;
+
+use support::pty::Session;
+
+const RESULT: &str = "import math\n\n\ndef span(lo: float, hi: float) -> float:\n    \"\"\"Width of the range [lo, hi] – never negative.\"\"\"\n    return abs(hi - lo)\n\n\ndef mean(values: list[float]) -> float:\n    return sum(values) / len(values) if values else math.nan\n";
+
+fn demo() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let assets = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo");
+    for name in ["calc.py", "calc.patch"] {
+        std::fs::copy(assets.join(name), dir.path().join(name)).expect("copy");
+    }
+    dir
+}
+
+#[test]
+fn the_single_file_previewer_marks_the_loose_hunk_and_accepts_the_result() {
+    let dir = demo();
+    let mut s = Session::srview(dir.path(), &["calc.py", "calc.patch", "--final"]);
+    s.wait_for("the loose hunk marked", |c| {
+        c.contains("loose match") && c.contains("unicode")
+    });
+    s.press(b"a");
+    assert_eq!(s.exit_code(), 0);
+    let written = std::fs::read_to_string(dir.path().join("calc.py")).expect("read");
+    assert_eq!(written, RESULT);
+}
+
+#[test]
+fn the_transcript_previewer_opens_the_patch_as_a_tab_and_accepts_all() {
+    let dir = demo();
+    let cwd = dir.path().to_str().expect("UTF-8").to_string();
+    let mut s = Session::srview(
+        dir.path(),
+        &["--transcript", "--final", "--cwd", &cwd, "calc.patch"],
+    );
+    s.wait_for("the tab with its loose hunk", |c| {
+        c.contains("calc.py") && c.contains("loose match")
+    });
+    s.press(b"A");
+    assert_eq!(s.exit_code(), 0);
+    let written = std::fs::read_to_string(dir.path().join("calc.py")).expect("read");
+    assert_eq!(written, RESULT);
+}
