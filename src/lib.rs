@@ -13,6 +13,7 @@ pub mod error;
 pub mod input;
 pub mod output;
 pub mod report;
+pub mod sessions;
 pub mod source;
 pub mod textdiff;
 pub mod tui;

@@ -9,6 +9,7 @@ mod fix;
 mod preview;
 mod preview_transcript;
 mod replay;
+mod session;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -43,6 +44,8 @@ pub enum Command {
     Fix(FixArgs),
     /// Write INPUT into OUT progressively, the way a model streams it.
     Replay(ReplayArgs),
+    /// Every edit of an agent session (file, folder, or - for a live stream) with srview's verdict.
+    Session(SessionArgs),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
@@ -213,6 +216,18 @@ pub struct ReplayArgs {
     pub seed: u64,
 }
 
+#[derive(Debug, Args, Clone)]
+pub struct SessionArgs {
+    /// A session file or folder (Claude Code, Codex, Cline, Aider), or `-` for a live stream.
+    pub path: PathBuf,
+    /// Print one JSON object: the agent's edits, each with srview's verdict.
+    #[arg(long)]
+    pub json: bool,
+    /// Where the session's files are now (default: the workspace it records).
+    #[arg(long)]
+    pub cwd: Option<PathBuf>,
+}
+
 /// Parses arguments, runs the command, maps errors to exit statuses.
 pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -234,6 +249,7 @@ pub fn main() -> ExitCode {
         Some(Command::Check(args)) => check::run(&args),
         Some(Command::Fix(args)) => fix::run(&args),
         Some(Command::Replay(args)) => replay::run(&args),
+        Some(Command::Session(args)) => session::run(&args),
         None => refuse_directory_diff(cli.preview.diff.as_deref())
             .and_then(|()| run_previewer(&cli.preview)),
     };

@@ -11,11 +11,13 @@
 
 mod apply;
 mod check;
+mod session;
 mod stream;
 mod transcript;
 
 pub use apply::{ApplyReport, BlockJson, write_apply};
 pub use check::CheckReport;
+pub use session::SessionJson;
 pub use stream::StreamLine;
 pub use transcript::TranscriptReport;
 

@@ -1,0 +1,330 @@
+//! Every edit of a session run through srview's applier against the
+//! file's content before it, and compared with the agent's own verdict.
+//!
+//! The content before, first source that has it:
+//! 1. the agent's output (`recorded`, `derived`, `chained`: see
+//!    `source::agent`);
+//! 2. srview's own chain: the content an earlier edit of the same file in
+//!    the session left, as srview applied it (or as the output records it);
+//!    right unless something else wrote the file between the two edits;
+//! 3. Codex: the recorded diffs undone against the file as it is now
+//!    (`reverse-diff`);
+//! 4. Cline CLI: the file in the session's first checkpoint commit, for the
+//!    first edit of each file (`git-checkpoint`);
+//! 5. the file as it is now, only when the edit applies to it exactly (its
+//!    old text is found there): `current-file`; the content before is then
+//!    still reported unknown.
+//!
+//! When none has it, srview's verdict is unknown (`ok: null`) and says why.
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+
+use super::recover::{self, Checkpoint, Workspace};
+use super::verdict::{self, Applied, Applier};
+use crate::source::agent::{
+    AgentEdit, AgentKind, AgentReader, ContentOrigin, FileContent, Format, Verdict,
+};
+
+/// Where the content srview ran an edit against came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Basis {
+    /// In the agent's output for this edit.
+    Recorded,
+    /// The agent's recorded edit applied to its recorded content before.
+    Derived,
+    /// Left by an earlier edit of the same file in this session.
+    Chained,
+    /// Codex's recorded diffs undone against the current file.
+    ReverseDiff,
+    /// The file in a Cline CLI checkpoint commit.
+    GitCheckpoint,
+    /// The file as it is now (the edit's old text is found there); the
+    /// content before itself is unknown.
+    CurrentFile,
+    /// The edit does not depend on it (a whole new content, an added file).
+    NotNeeded,
+}
+
+/// srview's verdict on one edit.
+#[derive(Debug, Clone)]
+pub struct Review {
+    pub edit: AgentEdit,
+    /// The content before, when known (not the current-file fallback).
+    pub before: Option<FileContent>,
+    pub basis: Option<Basis>,
+    /// `None`: not run, see `why`.
+    pub applied: Option<Applied>,
+    pub why: Option<String>,
+    /// srview and the agent disagree (or srview matched only loosely where
+    /// the agent reported plain success).
+    pub disagreement: Option<String>,
+}
+
+impl Review {
+    pub fn ok(&self) -> Option<bool> {
+        self.applied.as_ref().map(|a| a.ok)
+    }
+
+    pub fn is_loose(&self) -> bool {
+        self.applied.as_ref().is_some_and(|a| !a.loose.is_empty())
+    }
+
+    /// The agent or srview failed it.
+    pub fn is_failed(&self) -> bool {
+        self.edit.agent_verdict == Verdict::Failed || self.ok() == Some(false)
+    }
+}
+
+/// A whole session reviewed.
+#[derive(Debug, Clone)]
+pub struct SessionReview {
+    pub agent: AgentKind,
+    pub format: Format,
+    pub version: Option<String>,
+    pub reviews: Vec<Review>,
+    /// Problems met reading the output.
+    pub errors: Vec<String>,
+}
+
+/// Reviews every edit `reader` holds (finished). `ws`: where the session's
+/// files are now.
+pub fn review(reader: &AgentReader, ws: &Workspace) -> SessionReview {
+    let edits = reader.edits();
+    let agent = reader.kind();
+    let cwd = reader
+        .workspace()
+        .map(str::to_string)
+        .unwrap_or_else(|| ws.root.to_string_lossy().to_string());
+    let undone = if agent == AgentKind::Codex {
+        recover::undo_recorded_diffs(edits, ws)
+    } else {
+        HashMap::new()
+    };
+    let checkpoint = (agent == AgentKind::ClineCli)
+        .then(|| reader.checkpoints().first().cloned())
+        .flatten();
+    let mut chain: HashMap<String, FileContent> = HashMap::new();
+    let mut seen: HashMap<String, ()> = HashMap::new();
+    let mut reviews = Vec::with_capacity(edits.len());
+    for (i, edit) in edits.iter().enumerate() {
+        let first_of_file = seen.insert(edit.file.clone(), ()).is_none();
+        let mut unavailable: Option<String> = None;
+        let known: Option<(FileContent, Basis)> = edit
+            .content_before
+            .as_ref()
+            .map(|c| {
+                let basis = match c.origin {
+                    ContentOrigin::Recorded => Basis::Recorded,
+                    ContentOrigin::Derived => Basis::Derived,
+                    ContentOrigin::Chained => Basis::Chained,
+                };
+                (c.content.clone(), basis)
+            })
+            .or_else(|| chain.get(&edit.file).map(|c| (c.clone(), Basis::Chained)))
+            .or_else(|| undone.get(&i).map(|c| (c.clone(), Basis::ReverseDiff)))
+            .or_else(|| {
+                let reference = checkpoint.as_ref().filter(|_| first_of_file)?;
+                match recover::git_show(ws, reference, &edit.file) {
+                    Checkpoint::Found(c) => Some((c, Basis::GitCheckpoint)),
+                    Checkpoint::Unavailable(why) => {
+                        unavailable = Some(why);
+                        None
+                    }
+                }
+            });
+        let review = run_one(edit, known, ws, &cwd, agent, unavailable);
+        // What the file holds after this edit, for the next one.
+        let after = match edit.agent_verdict {
+            Verdict::Applied => edit
+                .after()
+                .cloned()
+                .or_else(|| chained_after(&review, agent)),
+            Verdict::Failed | Verdict::NotRun => review.before.clone(),
+            Verdict::Pending => None,
+        };
+        match after {
+            Some(c) => chain.insert(edit.file.clone(), c),
+            None => chain.remove(&edit.file),
+        };
+        reviews.push(review);
+    }
+    SessionReview {
+        agent,
+        format: reader.format(),
+        version: reader.version().map(str::to_string),
+        reviews,
+        errors: reader.errors().iter().map(ToString::to_string).collect(),
+    }
+}
+
+/// The content srview's own application left, when it can stand for
+/// what the agent wrote: run against a true content before (not the
+/// current file), and exact unless srview's applier is the agent's own
+/// (every applier but Aider's is a port of the agent's).
+fn chained_after(review: &Review, agent: AgentKind) -> Option<FileContent> {
+    let applied = review.applied.as_ref().filter(|a| a.ok)?;
+    let faithful = agent != AgentKind::Aider || applied.loose.is_empty();
+    let real_basis = review.basis.is_some_and(|b| b != Basis::CurrentFile);
+    (faithful && real_basis)
+        .then(|| applied.new_content.clone())
+        .flatten()
+}
+
+fn run_one(
+    edit: &AgentEdit,
+    known: Option<(FileContent, Basis)>,
+    ws: &Workspace,
+    cwd: &str,
+    agent: AgentKind,
+    unavailable: Option<String>,
+) -> Review {
+    let mut review = Review {
+        edit: edit.clone(),
+        before: None,
+        basis: None,
+        applied: None,
+        why: None,
+        disagreement: None,
+    };
+    if let Some(why) = verdict::not_runnable(&edit.input) {
+        review.why = Some(why.to_string());
+        review.before = known.map(|k| k.0);
+        return review;
+    }
+    if let Some((content, basis)) = known {
+        review.applied = verdict::run(&edit.input, &content, cwd);
+        review.before = Some(content);
+        review.basis = Some(basis);
+    } else if !verdict::needs_before(&edit.input) {
+        review.applied = verdict::run(&edit.input, &FileContent::Absent, cwd);
+        review.basis = Some(Basis::NotNeeded);
+    } else {
+        match ws.current(&edit.file) {
+            Some(current @ FileContent::Text(_)) => {
+                let on_current = verdict::run(&edit.input, &current, cwd);
+                if on_current
+                    .as_ref()
+                    .is_some_and(|a| a.ok && a.loose.is_empty())
+                {
+                    review.applied = on_current;
+                    review.basis = Some(Basis::CurrentFile);
+                } else {
+                    review.why = Some(format!(
+                        "{}; the current file {} does not hold the edit's old text",
+                        unknown_before(agent, unavailable.as_deref()),
+                        ws.path(&edit.file).display()
+                    ));
+                }
+            }
+            other => {
+                let state = if other.is_some() {
+                    "does not exist"
+                } else {
+                    "cannot be read as text"
+                };
+                review.why = Some(format!(
+                    "{}; the current file {} {state}",
+                    unknown_before(agent, unavailable.as_deref()),
+                    ws.path(&edit.file).display()
+                ));
+            }
+        }
+    }
+    review.disagreement = disagreement(&review, agent);
+    review
+}
+
+/// The first half of a "why unknown" sentence.
+fn unknown_before(agent: AgentKind, unavailable: Option<&str>) -> String {
+    let mut s = format!(
+        "the content before is not in {}'s output and could not be recovered",
+        agent.display_name()
+    );
+    if let Some(u) = unavailable {
+        s.push_str(&format!(" ({u})"));
+    }
+    s
+}
+
+fn disagreement(review: &Review, agent: AgentKind) -> Option<String> {
+    let applied = review.applied.as_ref()?;
+    // Against the current file, a failure could be the file's change since.
+    if review.basis == Some(Basis::CurrentFile) {
+        return None;
+    }
+    let name = agent.display_name();
+    match (review.edit.agent_verdict, applied.ok) {
+        (Verdict::Applied, false) => Some(format!(
+            "{name} applied this edit; srview's {} applier fails it: {}",
+            applier_rules(applied.applier),
+            applied
+                .error
+                .as_deref()
+                .map(crate::engine::error_headline)
+                .unwrap_or_default()
+        )),
+        (Verdict::Failed, true) => Some(format!(
+            "{name} failed this edit; srview's {} applier applies it{}",
+            applier_rules(applied.applier),
+            if applied.loose.is_empty() {
+                String::new()
+            } else {
+                format!(" (loosely: {})", applied.loose.join(", "))
+            }
+        )),
+        (Verdict::Applied, true) if !applied.loose.is_empty() => Some(format!(
+            "matched only loosely ({}) while {name} reported plain success",
+            applied.loose.join(", ")
+        )),
+        _ => None,
+    }
+}
+
+/// The rules an applier follows, for a disagreement's sentence.
+fn applier_rules(a: Applier) -> &'static str {
+    match a {
+        Applier::SearchReplaceV1 => "SEARCH/REPLACE (Cline v1 rules)",
+        Applier::ApplyPatch => "apply_patch (Codex 0.169.0 rules)",
+        Applier::Edit => "exact-string edit",
+        Applier::WholeFile => "whole-file",
+        Applier::None => "",
+    }
+}
+
+/// Counts for a listing.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    pub edits: usize,
+    pub failed: usize,
+    pub loose: usize,
+    pub disagreements: usize,
+}
+
+impl SessionReview {
+    pub fn counts(&self) -> Counts {
+        Counts {
+            edits: self.reviews.len(),
+            failed: self.reviews.iter().filter(|r| r.is_failed()).count(),
+            loose: self.reviews.iter().filter(|r| r.is_loose()).count(),
+            disagreements: self
+                .reviews
+                .iter()
+                .filter(|r| r.disagreement.is_some())
+                .count(),
+        }
+    }
+}
+
+/// The applier's name, as the text listing shows it.
+pub fn applier_name(a: Applier) -> &'static str {
+    match a {
+        Applier::SearchReplaceV1 => "search/replace v1",
+        Applier::ApplyPatch => "apply_patch",
+        Applier::Edit => "edit",
+        Applier::WholeFile => "whole file",
+        Applier::None => "none",
+    }
+}
