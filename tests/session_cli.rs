@@ -438,3 +438,67 @@ fn an_unknown_stream_is_refused_with_a_message() {
         "srview: stdin is not the output of Claude Code, Codex, Cline or Aider that srview knows\n"
     );
 }
+
+fn check_session(session: &Path, cwd: Option<&Path>) -> (Option<i32>, String) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_srview"));
+    cmd.arg("check").arg("--session").arg(session);
+    if let Some(cwd) = cwd {
+        cmd.arg("--cwd").arg(cwd);
+    }
+    let out = cmd.output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).to_string(),
+    )
+}
+
+/// `check --session` explains each failed edit with the applier's own
+/// diagnosis, against the content before (or says it cannot), exit 1.
+#[test]
+fn check_session_explains_every_failed_edit() {
+    // Cline classic: the failure quotes the file; block 2 is diagnosed.
+    let dir = fixtures().join("cline-classic-2.18.0/b_fail");
+    let (code, out) = check_session(&session_path(&dir), None);
+    assert_eq!(code, Some(1));
+    assert!(out.starts_with("Cline 2.18.0: 2 edits, 1 failed\n\nedit 1 · calc.py · replace_in_file · Cline: failed\n"), "{out}");
+    assert!(out.contains("  | ... (51 more lines)\n"), "{out}");
+    assert!(out.contains("  srview, against the content before as the agent recorded it:\n"));
+    assert!(out.contains("    error[edited]: Block #2 does not apply: the closest region of the file has different content on SEARCH lines 2, 3 (closest: lines 37-39, similarity 0.96).\n"), "{out}");
+    assert!(
+        !out.contains("edit 2 ·"),
+        "an applied edit is not explained: {out}"
+    );
+
+    // Claude Code: the failed Edit against the content the first left.
+    let dir = fixtures().join("claude-code-2.1.328/b_edit_nomatch");
+    let (code, out) = check_session(&session_path(&dir), None);
+    assert_eq!(code, Some(1));
+    assert!(
+        out.contains("edit 2 · inventory.py · Edit · Claude Code: failed\n"),
+        "{out}"
+    );
+    assert!(out.contains("  srview, against the content an earlier edit of the session left:\n    error: String to replace not found in file.\n    String: LOW_STOK = 5\n"), "{out}");
+
+    // Codex: nothing recorded and no workspace: said plainly.
+    let dir = fixtures().join("codex-0.169.0/b_context_mismatch");
+    let (code, out) = check_session(&session_path(&dir), None);
+    assert_eq!(code, Some(1));
+    assert!(out.contains("  srview cannot explain it: the content before is not in Codex's output and could not be recovered; the current file /home/user/project/calc.py does not exist\n"), "{out}");
+
+    // With the workspace: explained against the file as it is now.
+    let want = expected(&dir);
+    let tmp = tempfile::tempdir().unwrap();
+    let session = workspace(&dir, &want, tmp.path());
+    let (code, out) = check_session(&session, Some(tmp.path()));
+    assert_eq!(code, Some(1));
+    assert!(out.contains("  srview, against the file as it is now (the content before is unknown; it may differ):\n    error: Failed to find expected lines in /home/user/project/calc.py:\n"), "{out}");
+    assert!(out.contains("    hunk 1 (patch lines 3-"), "{out}");
+
+    // A session with nothing failed: exit 0.
+    let dir = fixtures().join("claude-code-2.1.328/a_edits_ok");
+    let (code, out) = check_session(&session_path(&dir), None);
+    assert_eq!(
+        (code, out.as_str()),
+        (Some(0), "Claude Code 2.1.328: 2 edits, 0 failed\n")
+    );
+}

@@ -5,6 +5,7 @@ mod apply;
 mod apply_stream;
 mod apply_transcript;
 mod check;
+mod check_session;
 mod fix;
 mod preview;
 mod preview_transcript;
@@ -172,6 +173,11 @@ pub struct ApplyArgs {
 #[derive(Debug, Args, Clone)]
 pub struct CheckArgs {
     /// The file the diff edits.
+    #[arg(
+        required_unless_present = "session",
+        default_value = "-",
+        hide_default_value = true
+    )]
     pub file: PathBuf,
     /// The diff; `-` or absent reads stdin.
     pub diff: Option<PathBuf>,
@@ -184,6 +190,12 @@ pub struct CheckArgs {
     /// not a terminal: only the blocks on stdout, the report on stderr).
     #[arg(long)]
     pub suggest: bool,
+    /// Explain every failed edit of an agent session (file, folder, or -) instead.
+    #[arg(long, value_name = "PATH", conflicts_with_all = ["file", "diff", "suggest", "json"])]
+    pub session: Option<PathBuf>,
+    /// With --session: where the session's files are now.
+    #[arg(long, requires = "session")]
+    pub cwd: Option<PathBuf>,
 }
 
 #[derive(Debug, Args, Clone)]
@@ -246,7 +258,10 @@ pub fn main() -> ExitCode {
     };
     let result = match cli.command {
         Some(Command::Apply(args)) => apply::run(&args),
-        Some(Command::Check(args)) => check::run(&args),
+        Some(Command::Check(args)) => match &args.session {
+            Some(path) => check_session::run(path, args.cwd.as_deref()),
+            None => check::run(&args),
+        },
         Some(Command::Fix(args)) => fix::run(&args),
         Some(Command::Replay(args)) => replay::run(&args),
         Some(Command::Session(args)) => session::run(&args),

@@ -7,11 +7,12 @@ use super::{CmdResult, SessionArgs};
 use crate::error::Error;
 use crate::report::SessionJson;
 use crate::sessions::load::{LoadError, load};
+use crate::sessions::recover::Workspace;
 use crate::sessions::review::{Review, SessionReview, review};
 use crate::sessions::verdict::VerdictBlock;
 
 pub fn run(args: &SessionArgs) -> CmdResult {
-    let reviewed = load_review(&args.path, args.cwd.as_deref())?;
+    let (reviewed, _) = load_review(&args.path, args.cwd.as_deref())?;
     let mut stdout = std::io::stdout().lock();
     if args.json {
         serde_json::to_writer(&mut stdout, &SessionJson::new(&reviewed))
@@ -31,7 +32,7 @@ pub fn run(args: &SessionArgs) -> CmdResult {
 pub(super) fn load_review(
     path: &std::path::Path,
     cwd: Option<&std::path::Path>,
-) -> Result<SessionReview, Error> {
+) -> Result<(SessionReview, Workspace), Error> {
     let (reader, ws) = load(path, cwd).map_err(|e| match e {
         LoadError::Stdin(source) => Error::read("stdin", source),
         other => Error::refused(other.to_string()),
@@ -40,7 +41,7 @@ pub(super) fn load_review(
     for problem in &reviewed.errors {
         eprintln!("srview: {problem}");
     }
-    Ok(reviewed)
+    Ok((reviewed, ws))
 }
 
 /// One stderr line per disagreement.

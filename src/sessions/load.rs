@@ -59,17 +59,18 @@ pub fn load(path: &Path, cwd: Option<&Path>) -> Result<(AgentReader, Workspace),
     let root = cwd
         .map(Path::to_path_buf)
         .or_else(|| reader.workspace().map(PathBuf::from))
-        .or_else(|| {
-            (reader.format() == Format::AiderHistory).then(|| {
-                if path.is_dir() {
-                    path.to_path_buf()
-                } else {
-                    path.parent().map(Path::to_path_buf).unwrap_or_default()
-                }
-            })
-        })
+        .or_else(|| (reader.format() == Format::AiderHistory).then(|| folder_of(path)))
         .unwrap_or_else(|| PathBuf::from("."));
     Ok((reader, Workspace { root }))
+}
+
+/// The folder a session file is in (the repository of an Aider history).
+fn folder_of(path: &Path) -> PathBuf {
+    if path.is_dir() {
+        path.to_path_buf()
+    } else {
+        path.parent().map(Path::to_path_buf).unwrap_or_default()
+    }
 }
 
 /// Reads a live stream to its end, detecting its kind from its first bytes.

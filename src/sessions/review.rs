@@ -85,6 +85,9 @@ pub struct SessionReview {
     pub format: Format,
     pub version: Option<String>,
     pub reviews: Vec<Review>,
+    /// The folder the agent's messages name paths under (the recorded
+    /// workspace, else where the files are now).
+    pub cwd: String,
     /// Problems met reading the output.
     pub errors: Vec<String>,
 }
@@ -156,6 +159,7 @@ pub fn review(reader: &AgentReader, ws: &Workspace) -> SessionReview {
         format: reader.format(),
         version: reader.version().map(str::to_string),
         reviews,
+        cwd,
         errors: reader.errors().iter().map(ToString::to_string).collect(),
     }
 }
