@@ -11,6 +11,7 @@ mod preview;
 mod preview_transcript;
 mod replay;
 mod session;
+mod sessions;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -47,6 +48,8 @@ pub enum Command {
     Replay(ReplayArgs),
     /// Every edit of an agent session (file, folder, or - for a live stream) with srview's verdict.
     Session(SessionArgs),
+    /// List the agent sessions found (Claude Code, Codex, Cline, Aider), newest first.
+    Sessions(SessionsArgs),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
@@ -240,6 +243,40 @@ pub struct SessionArgs {
     pub cwd: Option<PathBuf>,
 }
 
+/// An agent, as `sessions --agent` names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum AgentArg {
+    ClaudeCode,
+    Codex,
+    ClineCli,
+    ClineClassic,
+    Aider,
+}
+
+impl AgentArg {
+    pub fn name(self) -> &'static str {
+        match self {
+            AgentArg::ClaudeCode => "claude-code",
+            AgentArg::Codex => "codex",
+            AgentArg::ClineCli => "cline-cli",
+            AgentArg::ClineClassic => "cline-classic",
+            AgentArg::Aider => "aider",
+        }
+    }
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct SessionsArgs {
+    /// Search this folder as the home folder (default: $HOME).
+    pub folder: Option<PathBuf>,
+    /// Only this agent's sessions.
+    #[arg(long, value_enum)]
+    pub agent: Option<AgentArg>,
+    /// Only sessions written on or after DATE (YYYY-MM-DD, UTC).
+    #[arg(long, value_name = "DATE")]
+    pub since: Option<String>,
+}
+
 /// Parses arguments, runs the command, maps errors to exit statuses.
 pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -265,6 +302,7 @@ pub fn main() -> ExitCode {
         Some(Command::Fix(args)) => fix::run(&args),
         Some(Command::Replay(args)) => replay::run(&args),
         Some(Command::Session(args)) => session::run(&args),
+        Some(Command::Sessions(args)) => sessions::run(&args),
         None => refuse_directory_diff(cli.preview.diff.as_deref())
             .and_then(|()| run_previewer(&cli.preview)),
     };

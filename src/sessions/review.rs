@@ -92,9 +92,24 @@ pub struct SessionReview {
     pub errors: Vec<String>,
 }
 
+/// How far [`review_with`] goes for a content before the output lacks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Recovery {
+    /// Every source (git, the current file).
+    Full,
+    /// The output, srview's chain and Codex's diffs only: no process run,
+    /// no file read per edit (for listing many sessions).
+    Light,
+}
+
 /// Reviews every edit `reader` holds (finished). `ws`: where the session's
 /// files are now.
 pub fn review(reader: &AgentReader, ws: &Workspace) -> SessionReview {
+    review_with(reader, ws, Recovery::Full)
+}
+
+/// [`review`], recovering contents as far as `recovery` says.
+pub fn review_with(reader: &AgentReader, ws: &Workspace, recovery: Recovery) -> SessionReview {
     let edits = reader.edits();
     let agent = reader.kind();
     let cwd = reader
@@ -106,7 +121,7 @@ pub fn review(reader: &AgentReader, ws: &Workspace) -> SessionReview {
     } else {
         HashMap::new()
     };
-    let checkpoint = (agent == AgentKind::ClineCli)
+    let checkpoint = (agent == AgentKind::ClineCli && recovery == Recovery::Full)
         .then(|| reader.checkpoints().first().cloned())
         .flatten();
     let mut chain: HashMap<String, FileContent> = HashMap::new();
@@ -138,7 +153,7 @@ pub fn review(reader: &AgentReader, ws: &Workspace) -> SessionReview {
                     }
                 }
             });
-        let review = run_one(edit, known, ws, &cwd, agent, unavailable);
+        let review = run_one(edit, known, ws, &cwd, agent, unavailable, recovery);
         // What the file holds after this edit, for the next one.
         let after = match edit.agent_verdict {
             Verdict::Applied => edit
@@ -184,6 +199,7 @@ fn run_one(
     cwd: &str,
     agent: AgentKind,
     unavailable: Option<String>,
+    recovery: Recovery,
 ) -> Review {
     let mut review = Review {
         edit: edit.clone(),
@@ -205,6 +221,8 @@ fn run_one(
     } else if !verdict::needs_before(&edit.input) {
         review.applied = verdict::run(&edit.input, &FileContent::Absent, cwd);
         review.basis = Some(Basis::NotNeeded);
+    } else if recovery == Recovery::Light {
+        review.why = Some(unknown_before(agent, None));
     } else {
         match ws.current(&edit.file) {
             Some(current @ FileContent::Text(_)) => {
