@@ -258,6 +258,7 @@ fn every_capture_through_srview_session_json() {
     let mut problems = Vec::new();
     let mut checked_before = 0;
     let mut checked_verdicts = 0;
+    let mut against: BTreeMap<String, usize> = BTreeMap::new();
     for dir in scenarios() {
         let label = dir.strip_prefix(fixtures()).unwrap().display().to_string();
         let want = expected(&dir);
@@ -297,6 +298,9 @@ fn every_capture_through_srview_session_json() {
                 g["agentMessage"].to_string(),
             );
             let srview = &g["srview"];
+            *against
+                .entry(srview["against"].as_str().unwrap_or("unknown").to_string())
+                .or_default() += 1;
             match g["contentBefore"].as_str() {
                 Some(before) => {
                     checked_before += 1;
@@ -349,6 +353,21 @@ fn every_capture_through_srview_session_json() {
     }
     println!("{checked_before} contents before, {checked_verdicts} verdicts checked");
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+    // Every source of a content before is used, as many times as the
+    // captures allow: a source lost shows here.
+    let against: Vec<(&str, usize)> = against.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+    assert_eq!(
+        against,
+        [
+            ("chained", 8),
+            ("current-file", 2),
+            ("git-checkpoint", 7),
+            ("not-needed", 3),
+            ("recorded", 9),
+            ("reverse-diff", 9),
+            ("unknown", 24),
+        ]
+    );
     // Every capture's count, so that a source lost shows.
     assert_eq!((checked_before, checked_verdicts), (30, 36));
 }

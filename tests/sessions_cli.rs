@@ -199,3 +199,43 @@ fn sessions_are_listed_newest_first_with_counts() {
         "srview: --since last week: expected a date as YYYY-MM-DD\n"
     );
 }
+
+/// `srview session ID`: the session under HOME whose id starts with ID.
+#[test]
+fn a_session_is_opened_by_its_id() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (home, repo) = build(tmp.path());
+    let run = |id: &str| {
+        Command::new(env!("CARGO_BIN_EXE_srview"))
+            .args(["session", id, "--json"])
+            .env("HOME", &home)
+            .current_dir(&repo)
+            .output()
+            .unwrap()
+    };
+    let out = run("3232263b");
+    assert!(out.status.success(), "{out:?}");
+    let got: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(got["agent"], "claude-code");
+    assert_eq!(got["edits"][1]["agentVerdict"], "failed");
+    // A Codex rollout by the id after its date; a Cline CLI session folder.
+    let out = run("01a22d58-74e1");
+    assert!(out.status.success(), "{out:?}");
+    let got: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(got["edits"][0]["srview"]["loose"], true);
+    assert!(run("1796056324147_tv275").status.success());
+
+    let out = run("01a22d58");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with("srview: 01a22d58 names 2 sessions: "),
+        "{err}"
+    );
+    let out = run("nosuch");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "srview: nosuch: no such file, and no session with that id\n"
+    );
+}

@@ -233,7 +233,7 @@ pub struct ReplayArgs {
 
 #[derive(Debug, Args, Clone)]
 pub struct SessionArgs {
-    /// A session file or folder (Claude Code, Codex, Cline, Aider), or `-` for a live stream.
+    /// A session file or folder (Claude Code, Codex, Cline, Aider), a session id, or `-` for a live stream.
     pub path: PathBuf,
     /// Print one JSON object: the agent's edits, each with srview's verdict.
     #[arg(long)]

@@ -33,6 +33,7 @@ pub(super) fn load_review(
     path: &std::path::Path,
     cwd: Option<&std::path::Path>,
 ) -> Result<(SessionReview, Workspace), Error> {
+    let path = &resolve(path)?;
     let (reader, ws) = load(path, cwd).map_err(|e| match e {
         LoadError::Stdin(source) => Error::read("stdin", source),
         other => Error::refused(other.to_string()),
@@ -42,6 +43,37 @@ pub(super) fn load_review(
         eprintln!("srview: {problem}");
     }
     Ok((reviewed, ws))
+}
+
+/// PATH as given when it exists (or is `-`), else the session under $HOME
+/// (or in the current repository) whose id starts with it.
+fn resolve(path: &std::path::Path) -> Result<std::path::PathBuf, Error> {
+    use crate::sessions::find::{by_id, find, repository_of};
+    if path == std::path::Path::new("-") || path.exists() {
+        return Ok(path.to_path_buf());
+    }
+    let id = path.to_string_lossy();
+    let not_found = || Error::refused(format!("{id}: no such file, and no session with that id"));
+    let Some(home) = std::env::var_os("HOME") else {
+        return Err(not_found());
+    };
+    if id.is_empty() || id.contains('/') {
+        return Err(not_found());
+    }
+    let repo = std::env::current_dir().ok().map(|d| repository_of(&d));
+    let found = find(std::path::Path::new(&home), repo.as_deref());
+    match by_id(&found, &id) {
+        Ok(Some(f)) => Ok(f.path.clone()),
+        Ok(None) => Err(not_found()),
+        Err(many) => Err(Error::refused(format!(
+            "{id} names {} sessions: {}",
+            many.len(),
+            many.iter()
+                .map(|f| f.path.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))),
+    }
 }
 
 /// One stderr line per disagreement.

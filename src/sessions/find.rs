@@ -105,6 +105,29 @@ pub fn find(home: &Path, repo: Option<&Path>) -> Vec<Found> {
     out
 }
 
+/// The session whose id (its file's stem or folder's name, without Codex's
+/// `rollout-DATE-` prefix) is `id` or starts with it, among `found`:
+/// `Err` with every match when more than one does.
+pub fn by_id<'a>(found: &'a [Found], id: &str) -> Result<Option<&'a Found>, Vec<&'a Found>> {
+    let matches: Vec<&Found> = found
+        .iter()
+        .filter(|f| {
+            let name = f
+                .path
+                .file_name()
+                .map(|n| n.to_string_lossy().to_string())
+                .unwrap_or_default();
+            let stem = name.strip_suffix(".jsonl").unwrap_or(&name);
+            stem.starts_with(id) || stem.ends_with(id) || stem.contains(&format!("-{id}"))
+        })
+        .collect();
+    match matches.len() {
+        0 => Ok(None),
+        1 => Ok(Some(matches[0])),
+        _ => Err(matches),
+    }
+}
+
 /// Where Cline classic keeps its `tasks/` folders.
 fn classic_task_folders(home: &Path) -> Vec<PathBuf> {
     let mut out = vec![home.join(".cline/data/tasks")];

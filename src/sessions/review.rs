@@ -17,7 +17,7 @@
 //!
 //! When none has it, srview's verdict is unknown (`ok: null`) and says why.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
 
@@ -125,10 +125,10 @@ pub fn review_with(reader: &AgentReader, ws: &Workspace, recovery: Recovery) -> 
         .then(|| reader.checkpoints().first().cloned())
         .flatten();
     let mut chain: HashMap<String, FileContent> = HashMap::new();
-    let mut seen: HashMap<String, ()> = HashMap::new();
+    let mut seen: HashSet<&str> = HashSet::new();
     let mut reviews = Vec::with_capacity(edits.len());
     for (i, edit) in edits.iter().enumerate() {
-        let first_of_file = seen.insert(edit.file.clone(), ()).is_none();
+        let first_of_file = seen.insert(edit.file.as_str());
         let mut unavailable: Option<String> = None;
         let known: Option<(FileContent, Basis)> = edit
             .content_before
