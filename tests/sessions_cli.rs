@@ -139,8 +139,12 @@ fn sessions(args: &[&str], home: &Path, dir: &Path) -> (Option<i32>, String, Str
 /// Each line without its path (which names the temp folder), with it
 /// reduced to its last component.
 fn rows(stdout: &str) -> Vec<String> {
-    stdout
-        .lines()
+    let mut lines = stdout.lines();
+    assert_eq!(
+        lines.next(),
+        Some("modified (UTC)    agent         version   edits failed loose  session")
+    );
+    lines
         .map(|l| {
             let (head, path) = l.rsplit_once("  ").unwrap();
             let name = Path::new(path)
@@ -164,13 +168,13 @@ fn sessions_are_listed_newest_first_with_counts() {
     assert_eq!(
         rows(&out),
         [
-            "2026-11-30 06:00  cline-classic 2.18.0        2 edits    1 failed    0 loose  1796057348262",
-            "2026-11-30 05:00  claude-code   2.1.328       2 edits    1 failed    0 loose  3232263b-8808-485d-9f19-92bc531fe2d3.jsonl",
-            "2026-11-30 04:00  cline-cli     3.0.65        1 edits    0 failed    0 loose  1796056324147_tv275",
-            "2026-11-30 03:00  codex         0.169.0       1 edits    0 failed    1 loose  rollout-2026-11-30T16-45-01-01a22d58-74e1-7460-96b2-da4b723587dc.jsonl",
-            "2026-11-30 02:00  codex         0.169.0       1 edits    1 failed    0 loose  rollout-2026-11-30T16-44-58-01a22d58-6aa8-70b0-942d-88f862116b3d.jsonl",
-            "2026-11-30 01:00  claude-code   2.1.328       2 edits    0 failed    0 loose  e68f16d0-5aff-4d1d-836c-d1c566efb656.jsonl",
-            "2026-11-30 00:00  aider         0.86.2        2 edits    1 failed    0 loose  .aider.chat.history.md",
+            "2026-11-30 06:00  cline-classic 2.18.0        2      1     0  1796057348262",
+            "2026-11-30 05:00  claude-code   2.1.328       2      1     0  3232263b-8808-485d-9f19-92bc531fe2d3.jsonl",
+            "2026-11-30 04:00  cline-cli     3.0.65        1      0     0  1796056324147_tv275",
+            "2026-11-30 03:00  codex         0.169.0       1      0     1  rollout-2026-11-30T16-45-01-01a22d58-74e1-7460-96b2-da4b723587dc.jsonl",
+            "2026-11-30 02:00  codex         0.169.0       1      1     0  rollout-2026-11-30T16-44-58-01a22d58-6aa8-70b0-942d-88f862116b3d.jsonl",
+            "2026-11-30 01:00  claude-code   2.1.328       2      0     0  e68f16d0-5aff-4d1d-836c-d1c566efb656.jsonl",
+            "2026-11-30 00:00  aider         0.86.2        2      1     0  .aider.chat.history.md",
         ]
     );
 
@@ -184,7 +188,7 @@ fn sessions_are_listed_newest_first_with_counts() {
     );
     assert_eq!(code, Some(0));
     assert_eq!(rows(&out).len(), 2, "{out}");
-    assert!(rows(&out).iter().all(|r| r.contains("  codex  ")), "{out}");
+    assert!(rows(&out).iter().all(|r| r.contains("  codex ")), "{out}");
 
     // --since: on or after the day given.
     let (_, out, _) = sessions(&["--since", "2026-11-30"], &home, &elsewhere);

@@ -33,6 +33,16 @@ pub fn run(args: &SessionsArgs) -> CmdResult {
     let mut stdout = std::io::stdout().lock();
     if found.is_empty() {
         eprintln!("srview: no sessions found under {}", home.display());
+    } else {
+        stdout
+            .write_all(
+                format!(
+                    "{:<16}  {:<13} {:<9} {:>5} {:>6} {:>5}  session\n",
+                    "modified (UTC)", "agent", "version", "edits", "failed", "loose"
+                )
+                .as_bytes(),
+            )
+            .map_err(Error::stdout)?;
     }
     for f in &found {
         let line = match load(&f.path, None) {
@@ -40,7 +50,7 @@ pub fn run(args: &SessionsArgs) -> CmdResult {
                 let reviewed = review_with(&reader, &ws, Recovery::Light);
                 let c = reviewed.counts();
                 format!(
-                    "{}  {:<13} {:<9} {:>5} edits {:>4} failed {:>4} loose  {}\n",
+                    "{}  {:<13} {:<9} {:>5} {:>6} {:>5}  {}\n",
                     format_time(f.modified),
                     f.agent.name(),
                     reviewed.version.as_deref().unwrap_or("-"),
