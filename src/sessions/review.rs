@@ -181,11 +181,13 @@ pub fn review_with(reader: &AgentReader, ws: &Workspace, recovery: Recovery) -> 
 
 /// The content srview's own application left, when it can stand for
 /// what the agent wrote: run against a true content before (not the
-/// current file), and exact unless srview's applier is the agent's own
-/// (every applier but Aider's is a port of the agent's).
+/// current file), and exact unless srview's applier is a port of the
+/// agent's (Codex's apply_patch, Cline classic's SEARCH/REPLACE; Aider's
+/// matching and Cline CLI's apply_patch are their own, looser ones).
 fn chained_after(review: &Review, agent: AgentKind) -> Option<FileContent> {
     let applied = review.applied.as_ref().filter(|a| a.ok)?;
-    let faithful = agent != AgentKind::Aider || applied.loose.is_empty();
+    let faithful =
+        applied.loose.is_empty() || matches!(agent, AgentKind::Codex | AgentKind::ClineClassic);
     let real_basis = review.basis.is_some_and(|b| b != Basis::CurrentFile);
     (faithful && real_basis)
         .then(|| applied.new_content.clone())
@@ -348,5 +350,62 @@ pub fn applier_name(a: Applier) -> &'static str {
         Applier::Edit => "edit",
         Applier::WholeFile => "whole file",
         Applier::None => "none",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::agent::Format;
+
+    const STREAM: &str = r#"{"type":"agent_event","event":{"type":"content_start","contentType":"tool","toolName":"editor","toolCallId":"c1","input":{"path":"a.py","old_text":"x = 1","new_text":"x = 2"}}}
+{"type":"agent_event","event":{"type":"content_end","contentType":"tool","toolName":"editor","toolCallId":"c1","output":{"success":true}}}
+{"type":"agent_event","event":{"type":"content_start","contentType":"tool","toolName":"editor","toolCallId":"c2","input":{"path":"a.py","old_text":"y = 3","new_text":"y = 4"}}}
+{"type":"agent_event","event":{"type":"content_end","contentType":"tool","toolName":"editor","toolCallId":"c2","output":{"success":false,"error":"boom"}}}
+"#;
+
+    #[test]
+    fn the_current_file_is_used_only_where_the_edit_applies_exactly() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        std::fs::write(dir.path().join("a.py"), "x = 2\ny = 3\n").expect("write");
+        let mut reader = AgentReader::new(AgentKind::ClineCli, Format::ClineCliJson);
+        reader.feed(STREAM.as_bytes());
+        reader.finish();
+        let ws = Workspace {
+            root: dir.path().to_path_buf(),
+        };
+        let r = review(&reader, &ws);
+        let [first, second] = &r.reviews[..] else {
+            panic!("two edits: {:?}", r.reviews.len())
+        };
+        // The first edit's old text is gone from the file: unknown, said.
+        assert_eq!(first.ok(), None);
+        assert_eq!(first.basis, None);
+        let why = first.why.as_deref().unwrap_or_default();
+        assert!(why.starts_with("the content before is not in Cline CLI's output and could not be recovered; the current file "), "{why}");
+        assert!(
+            why.ends_with("a.py does not hold the edit's old text"),
+            "{why}"
+        );
+        // The second applies to the current file: run there, its content
+        // before still unknown, and no disagreement claimed with the
+        // agent's failure (the file may have changed since).
+        assert_eq!(second.ok(), Some(true));
+        assert_eq!(second.basis, Some(Basis::CurrentFile));
+        assert_eq!(second.before, None);
+        assert_eq!(second.disagreement, None);
+        assert!(second.is_failed());
+        assert_eq!(
+            r.counts(),
+            Counts {
+                edits: 2,
+                failed: 1,
+                loose: 0,
+                disagreements: 0
+            }
+        );
+        // The light review (for listings) does not read the current file.
+        let light = review_with(&reader, &ws, Recovery::Light);
+        assert_eq!(light.reviews[1].ok(), None);
     }
 }
