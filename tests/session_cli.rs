@@ -521,3 +521,35 @@ fn check_session_explains_every_failed_edit() {
         (Some(0), "Claude Code 2.1.328: 2 edits, 0 failed\n")
     );
 }
+
+/// `codex exec --json` names files only: with `--cwd` the workspace paths
+/// are shown relative to, each edit's verdict is unknown and says why.
+#[test]
+fn a_stream_that_names_files_only() {
+    use std::io::Write;
+    let dir = fixtures().join("codex-0.169.0/a_success");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_srview"))
+        .args(["session", "-", "--json", "--cwd", "/home/user/project"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let bytes = fs::read(dir.join("stdout.jsonl")).unwrap();
+    child.stdin.take().unwrap().write_all(&bytes).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let got: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(got["agent"], "codex");
+    let edit = &got["edits"][0];
+    assert_eq!(edit["file"], "calc.py");
+    assert_eq!(edit["agentVerdict"], "applied");
+    assert_eq!(
+        edit["srview"],
+        serde_json::json!({
+            "ok": null, "against": null,
+            "why": "the agent's output names the file only, not the edit",
+            "applier": "none", "error": null, "loose": false, "looseLevels": [],
+            "disagreement": null, "blocks": []
+        })
+    );
+}
