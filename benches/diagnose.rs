@@ -6,6 +6,10 @@ use std::time::{Duration, Instant};
 use srview::diagnose::diagnose;
 use srview::engine::Options;
 
+#[allow(dead_code)]
+#[path = "../tests/support/diff.rs"]
+mod diff_text;
+
 const LINES: usize = 100_000;
 const RUNS: usize = 15;
 
@@ -23,7 +27,7 @@ fn file() -> String {
 }
 
 fn block(search: &str) -> String {
-    format!("------- SEARCH\n{search}=======\n    replaced();\n+++++++ REPLACE\n")
+    diff_text::block_of_lines(search, "    replaced();\n")
 }
 
 fn median(original: &str, diff: &str) -> (Duration, String) {

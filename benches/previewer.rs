@@ -8,12 +8,11 @@
 //!
 //! Run: `cargo bench --bench previewer`.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use portable_pty::{CommandBuilder, PtySize, native_pty_system};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use srview::app::App;
@@ -21,6 +20,14 @@ use srview::engine::Version;
 use srview::view::highlight::Syntaxes;
 use srview::view::theme::{ColourMode, Theme};
 use srview::view::{self, Caches};
+
+#[allow(dead_code)]
+#[path = "../tests/support/diff.rs"]
+mod diff_text;
+#[path = "../tests/support/pty.rs"]
+mod pty;
+
+use pty::Session;
 
 const LINES: usize = 100_000;
 
@@ -43,8 +50,9 @@ fn file(commented: bool) -> String {
 
 fn block(i: usize) -> String {
     let n = i * 5 + 1;
-    format!(
-        "------- SEARCH\n    let v = x.wrapping_mul({n}); // step {n}\n=======\n    let v = x.wrapping_add({n}); // changed {n}\n+++++++ REPLACE\n"
+    diff_text::block(
+        &format!("    let v = x.wrapping_mul({n}); // step {n}"),
+        &format!("    let v = x.wrapping_add({n}); // changed {n}"),
     )
 }
 
@@ -254,23 +262,20 @@ fn live_latency(original: &str, probes: usize) -> Live {
     std::fs::write(dir.path().join("big.rs"), original).expect("write file");
     let diff_path = dir.path().join("edit.diff");
     std::fs::write(&diff_path, diff(10)).expect("write diff");
-    let pty = native_pty_system()
-        .openpty(PtySize {
+    let launched = Instant::now();
+    let mut session = Session::spawn_in(
+        dir.path(),
+        &bin.to_string_lossy(),
+        &["big.rs", "edit.diff"],
+        &pty::Terminal {
             rows: 60,
             cols: 200,
-            pixel_width: 0,
-            pixel_height: 0,
-        })
-        .expect("pty");
-    let mut cmd = CommandBuilder::new(&bin);
-    cmd.args(["big.rs", "edit.diff"]);
-    cmd.cwd(dir.path());
-    cmd.env("TERM", "xterm-256color");
-    // The stream would show "paused" after 2 s idle; keep every run alike.
-    cmd.env("SRVIEW_PAUSE_AFTER_MS", "600000");
-    let launched = Instant::now();
-    let mut child = pty.slave.spawn_command(cmd).expect("spawn");
-    let pid = child.process_id();
+            // The stream would show "paused" after 2 s idle; keep every run alike.
+            env: &[("SRVIEW_PAUSE_AFTER_MS", "600000")],
+            keep_raw: false,
+        },
+    );
+    let pid = session.child.process_id();
     let sampling = Arc::new(std::sync::atomic::AtomicBool::new(true));
     let sampler = {
         let sampling = Arc::clone(&sampling);
@@ -293,33 +298,7 @@ fn live_latency(original: &str, probes: usize) -> Live {
             max
         })
     };
-    drop(pty.slave);
-    let mut reader = pty.master.try_clone_reader().expect("reader");
-    let mut writer = pty.master.take_writer().expect("writer");
-    let screen = Arc::new(Mutex::new(vt100::Parser::new(
-        std::num::NonZeroU16::new(60).expect("rows"),
-        std::num::NonZeroU16::new(200).expect("cols"),
-        0,
-    )));
-    let sink = Arc::clone(&screen);
-    std::thread::spawn(move || {
-        let _master = pty.master;
-        let mut buf = [0u8; 65536];
-        while let Ok(n) = reader.read(&mut buf) {
-            if n == 0 {
-                break;
-            }
-            if let Ok(mut s) = sink.lock() {
-                s.process(&buf[..n]);
-            }
-        }
-    });
-    let shows = |needle: &str| {
-        screen
-            .lock()
-            .map(|s| s.screen().contents().contains(needle))
-            .unwrap_or(false)
-    };
+    let shows = |needle: &str| session.shows(|s| s.contents().contains(needle));
     let wait = |needle: &str, limit: Duration| {
         let t = Instant::now();
         while !shows(needle) {
@@ -340,7 +319,7 @@ fn live_latency(original: &str, probes: usize) -> Live {
             }
         };
         loop {
-            if screen.lock().map(|s| complete(s.screen())).unwrap_or(false) {
+            if session.shows(complete) {
                 break Some(launched.elapsed());
             }
             if launched.elapsed() > Duration::from_secs(20) {
@@ -380,9 +359,8 @@ fn live_latency(original: &str, probes: usize) -> Live {
     sampling.store(false, std::sync::atomic::Ordering::Relaxed);
     let private = sampler.join().unwrap_or(0);
     let peak = total.map(|total| Peak { total, private });
-    let _ = writer.write_all(b"q");
-    let _ = writer.flush();
-    let _ = child.wait();
+    session.press(b"q");
+    let _ = session.child.wait();
     Live {
         latency: (!times.is_empty()).then(|| median(times)),
         peak,

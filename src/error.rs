@@ -15,10 +15,12 @@ pub enum Error {
     Usage(String),
     /// The edit does not apply.
     NoApply(String),
-    /// Reading or writing `what` (a path, `stdin`, `stdout`, the terminal)
-    /// failed; `action` says what was being done ("cannot read FILE").
+    /// Reading or writing a path, `stdin`, `stdout` or the terminal failed;
+    /// `action` says what was being done ("cannot read FILE").
     Io {
+        /// What was being done, as the start of the message ("cannot read a.rs").
         action: String,
+        /// The I/O error, printed after the action.
         source: std::io::Error,
     },
     /// Input srview will not treat as text or as a place to work: binary,

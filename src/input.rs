@@ -5,18 +5,107 @@ use std::path::Path;
 
 use crate::error::Error;
 
-/// Decodes bytes as UTF-8 text, refusing binary content (a NUL byte, as git
-/// decides) and naming the offset of the first bad byte.
-pub fn decode(bytes: Vec<u8>, what: &str) -> Result<String, Error> {
-    if let Some(at) = memchr::memchr(0, &bytes) {
-        return Err(binary(what, at));
+/// Why bytes are not text. Offsets count bytes from the start of the input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotText {
+    /// A NUL byte: binary content, as git decides.
+    Nul { at: usize },
+    /// A byte that is not UTF-8.
+    Invalid { at: usize },
+    /// The input ended inside a multi-byte character.
+    Truncated,
+}
+
+impl NotText {
+    /// The one-line error for the input named `what`.
+    pub fn error(self, what: &str) -> Error {
+        Error::refused(match self {
+            NotText::Nul { at } => format!(
+                "{what} looks binary (NUL byte at offset {at}); refusing to treat it as text"
+            ),
+            NotText::Invalid { at } => {
+                format!("{what} is not valid UTF-8 (first bad byte at offset {at})")
+            }
+            NotText::Truncated => format!("{what} is not valid UTF-8 (it ends inside a character)"),
+        })
     }
-    String::from_utf8(bytes).map_err(|e| {
-        Error::refused(format!(
-            "{what} is not valid UTF-8 (first bad byte at offset {})",
-            e.utf8_error().valid_up_to()
-        ))
+}
+
+impl std::fmt::Display for NotText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NotText::Nul { at } => write!(f, "binary (NUL byte at offset {at})"),
+            NotText::Invalid { at } => write!(f, "not valid UTF-8 (first bad byte at offset {at})"),
+            NotText::Truncated => f.write_str("not valid UTF-8 (it ends inside a character)"),
+        }
+    }
+}
+
+/// Decodes a byte stream that arrives in pieces: a character split between
+/// two pieces waits for its second half; a NUL byte or invalid UTF-8 is
+/// refused with its offset in the whole stream. Every reader of text (FILE,
+/// DIFF, stdin, a watched file) goes through it, so all say the same.
+#[derive(Debug, Default)]
+pub struct TextDecoder {
+    /// Bytes of an incomplete last character.
+    pending: Vec<u8>,
+    /// Bytes decoded so far.
+    decoded: usize,
+}
+
+impl TextDecoder {
+    /// The text `bytes` complete.
+    pub fn push(&mut self, bytes: &[u8]) -> Result<String, NotText> {
+        let start = self.decoded;
+        self.pending.extend_from_slice(bytes);
+        if let Some(at) = memchr::memchr(0, &self.pending) {
+            return Err(NotText::Nul { at: start + at });
+        }
+        let valid = match std::str::from_utf8(&self.pending) {
+            Ok(_) => self.pending.len(),
+            Err(e) if e.error_len().is_none() => e.valid_up_to(),
+            Err(e) => {
+                return Err(NotText::Invalid {
+                    at: start + e.valid_up_to(),
+                });
+            }
+        };
+        let rest = self.pending.split_off(valid);
+        let done = std::mem::replace(&mut self.pending, rest);
+        self.decoded += done.len();
+        String::from_utf8(done).map_err(|e| NotText::Invalid {
+            at: start + e.utf8_error().valid_up_to(),
+        })
+    }
+
+    /// Bytes received but not yet decoded (half a character).
+    pub fn pending(&self) -> usize {
+        self.pending.len()
+    }
+
+    /// The end of the stream: a character still incomplete is an error.
+    pub fn finish(&self) -> Result<(), NotText> {
+        if self.pending.is_empty() {
+            Ok(())
+        } else {
+            Err(NotText::Truncated)
+        }
+    }
+}
+
+/// Decodes a whole input as text (see [`TextDecoder`]).
+pub fn text(bytes: Vec<u8>) -> Result<String, NotText> {
+    if let Some(at) = memchr::memchr(0, &bytes) {
+        return Err(NotText::Nul { at });
+    }
+    String::from_utf8(bytes).map_err(|e| NotText::Invalid {
+        at: e.utf8_error().valid_up_to(),
     })
+}
+
+/// [`text`], with the error naming the input `what`.
+pub fn decode(bytes: Vec<u8>, what: &str) -> Result<String, Error> {
+    text(bytes).map_err(|e| e.error(what))
 }
 
 /// Reads a text file. `missing_ok` turns a missing file into `None`.
@@ -59,7 +148,8 @@ pub fn read_diff(path: Option<&Path>) -> Result<String, Error> {
 
 /// Reads to the end, refusing binary input as soon as a NUL byte arrives.
 fn read_stream(mut reader: impl Read, what: &str) -> Result<String, Error> {
-    let mut bytes = Vec::new();
+    let mut text = String::new();
+    let mut decoder = TextDecoder::default();
     let mut chunk = vec![0u8; 64 * 1024];
     loop {
         let n = match reader.read(&mut chunk) {
@@ -68,18 +158,10 @@ fn read_stream(mut reader: impl Read, what: &str) -> Result<String, Error> {
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(Error::read(what, e)),
         };
-        if let Some(at) = memchr::memchr(0, &chunk[..n]) {
-            return Err(binary(what, bytes.len() + at));
-        }
-        bytes.extend_from_slice(&chunk[..n]);
+        text.push_str(&decoder.push(&chunk[..n]).map_err(|e| e.error(what))?);
     }
-    decode(bytes, what)
-}
-
-fn binary(what: &str, at: usize) -> Error {
-    Error::refused(format!(
-        "{what} looks binary (NUL byte at offset {at}); refusing to treat it as text"
-    ))
+    decoder.finish().map_err(|e| e.error(what))?;
+    Ok(text)
 }
 
 #[cfg(test)]
@@ -98,6 +180,21 @@ mod tests {
     fn refuses_nul_bytes() {
         let err = decode(b"ab\0".to_vec(), "x").unwrap_err();
         assert!(err.to_string().contains("binary"));
+    }
+
+    #[test]
+    fn decoder_holds_back_split_characters_and_counts_offsets() {
+        let bytes = "aé".as_bytes();
+        let mut d = TextDecoder::default();
+        assert_eq!(d.push(&bytes[..2]), Ok("a".to_string()));
+        assert_eq!(d.pending(), 1);
+        assert_eq!(d.finish(), Err(NotText::Truncated));
+        assert_eq!(d.push(&bytes[2..]), Ok("é".to_string()));
+        assert_eq!(d.finish(), Ok(()));
+        assert_eq!(d.push(b"b\xffc"), Err(NotText::Invalid { at: 4 }));
+        let mut d = TextDecoder::default();
+        assert_eq!(d.push(b"ab"), Ok("ab".to_string()));
+        assert_eq!(d.push(b"c\0"), Err(NotText::Nul { at: 3 }));
     }
 
     #[test]

@@ -3,7 +3,9 @@
 //! the content it accepts must read exactly as the reference's new content,
 //! line by line.
 
-mod corpus;
+mod support;
+
+use support::corpus;
 
 use std::path::PathBuf;
 

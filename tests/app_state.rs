@@ -9,12 +9,27 @@ use srview::app::{App, Effect, Focus, Layout, StreamState, keys};
 use srview::engine::{BlockState, Version};
 use srview::source::watch::SourceEvent;
 
+mod support;
+
+use support::diff::block;
+
 fn original() -> String {
     (1..=200).map(|i| format!("line {i}\n")).collect()
 }
 
-fn block(search: &str, replace: &str) -> String {
-    format!("------- SEARCH\n{search}\n=======\n{replace}\n+++++++ REPLACE\n")
+/// Two blocks, the second before the first in the file: the live view and
+/// the final result differ.
+fn out_of_order() -> String {
+    block("line 150", "L150") + &block("line 7", "seven")
+}
+
+/// `out_of_order()` in the app, its final preview opened with `F`.
+fn previewing_out_of_order() -> App {
+    let mut app = app();
+    app.set_diff(out_of_order());
+    key(&mut app, KeyCode::Char('F'));
+    assert!(app.final_preview);
+    app
 }
 
 fn app() -> App {
@@ -22,6 +37,13 @@ fn app() -> App {
     app.view.viewport = 20;
     app.view.width = 120;
     app
+}
+
+/// Each character of `chars` typed in turn, effects ignored.
+fn press(app: &mut App, chars: &str) {
+    for c in chars.chars() {
+        key(app, KeyCode::Char(c));
+    }
 }
 
 fn key(app: &mut App, code: KeyCode) -> Effect {
@@ -120,8 +142,7 @@ fn next_and_previous_block() {
     assert_eq!(app.view.selected, 2, "no block after the last");
     key(&mut app, KeyCode::Char('N'));
     assert_eq!(app.view.selected, 1);
-    key(&mut app, KeyCode::Char('N'));
-    key(&mut app, KeyCode::Char('N'));
+    press(&mut app, "NN");
     assert_eq!(app.view.selected, 0);
     let row = app.row_of_original_line(19);
     assert!(app.view.scroll <= row && row < app.view.scroll + 20);
@@ -167,11 +188,7 @@ fn error_pane_focus_moves_selection() {
         Effect::None,
         "Esc never quits: q does"
     );
-    assert!(
-        app.notice
-            .as_ref()
-            .is_some_and(|n| n.text.contains("q quits"))
-    );
+    assert!(notice_text(&app).contains("q quits"));
     assert_eq!(key(&mut app, KeyCode::Char('q')), Effect::Quit(1));
 }
 
@@ -271,8 +288,7 @@ fn diagnosis_gives_closest_region_jump_and_copy() {
     let d = app.selected_diagnosis().expect("current diagnosis");
     let closest = d.closest.expect("a closest region");
     assert_eq!((closest.start_line, closest.end_line), (150, 150));
-    key(&mut app, KeyCode::Char('g'));
-    key(&mut app, KeyCode::Char('d'));
+    press(&mut app, "gd");
     let row = app.row_of_original_line(149);
     assert!(
         app.view.scroll <= row && row < app.view.scroll + 20,
@@ -319,7 +335,7 @@ fn fix_model_output_cleans_the_diff_before_applying() {
 /// mode applies it. Accepting shows that final result before writing it.
 #[test]
 fn accept_shows_a_final_result_that_differs_from_the_live_view_first() {
-    let diff = block("line 150", "L150") + &block("line 7", "seven");
+    let diff = out_of_order();
     let mut app = app();
     app.set_diff(diff.clone());
     assert!(app.outcome.blocks[1].out_of_order);
@@ -327,11 +343,7 @@ fn accept_shows_a_final_result_that_differs_from_the_live_view_first() {
     assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
     assert!(app.final_preview);
     assert_eq!(app.mode_name(), "final preview");
-    assert!(
-        app.notice
-            .as_ref()
-            .is_some_and(|n| n.text.contains("a: write it"))
-    );
+    assert!(notice_text(&app).contains("a: write it"));
     let want = srview::engine::apply(
         &diff,
         &original(),
@@ -366,11 +378,7 @@ fn accept_shows_a_final_result_that_differs_from_the_live_view_first() {
     key(&mut app, KeyCode::Char('a'));
     app.append_diff("------- SEARCH\nline 180\n");
     assert!(!app.final_preview);
-    assert!(
-        app.notice
-            .as_ref()
-            .is_some_and(|n| n.text.contains("back to the live view"))
-    );
+    assert!(notice_text(&app).contains("back to the live view"));
 }
 
 /// An in-order diff reads the same live and final: one key writes it. With
@@ -409,7 +417,7 @@ fn accept_writes_at_once_when_the_live_view_is_the_final_result() {
 /// at once, since what is shown is what gets written.
 #[test]
 fn final_result_can_be_looked_at_before_accepting() {
-    let diff = block("line 150", "L150") + &block("line 7", "seven");
+    let diff = out_of_order();
     let mut app = app();
     app.set_diff(diff);
     assert_eq!(key(&mut app, KeyCode::Char('F')), Effect::None);
@@ -425,7 +433,7 @@ fn final_result_can_be_looked_at_before_accepting() {
     }
     // The stream ending closes the preview: Esc then has nothing to close.
     let mut app = self::app();
-    app.set_diff(block("line 150", "L150") + &block("line 7", "seven"));
+    app.set_diff(out_of_order());
     key(&mut app, KeyCode::Char('a'));
     assert!(app.notice.is_some());
     app.end_stream();
@@ -457,11 +465,8 @@ fn a_final_newline_the_live_view_has_is_not_written_unseen() {
     // The second block has not finished (and matches only before the
     // first block's edit): accepting asks once more.
     assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
-    assert!(
-        notice_text(&app).contains("has not finished streaming"),
-        "{}",
-        notice_text(&app)
-    );
+    let notice = notice_text(&app);
+    assert!(notice.contains("has not finished streaming"), "{notice}");
     match key(&mut app, KeyCode::Char('a')) {
         Effect::Accept(content) => assert_eq!(content.text(), app.result.text()),
         other => panic!("expected accept, got {other:?}"),
@@ -495,14 +500,11 @@ fn block_jumps_start_from_the_view() {
     );
     app.end_stream();
     app.view.selected = 4;
-    key(&mut app, KeyCode::Char('G'));
-    key(&mut app, KeyCode::Char('g'));
-    key(&mut app, KeyCode::Char('n'));
+    press(&mut app, "Ggn");
     assert_eq!(app.view.selected, 0, "g then n: the first block");
     key(&mut app, KeyCode::Char('n'));
     assert_eq!(app.view.selected, 1, "then the next one");
-    key(&mut app, KeyCode::Char('G'));
-    key(&mut app, KeyCode::Char('N'));
+    press(&mut app, "GN");
     assert_eq!(app.view.selected, 4, "G then N: the last block");
     // Scrolled between blocks 2 and 3 (lines 60 and 100), away from the
     // selection: n goes to block 3, N to block 2.
@@ -523,17 +525,13 @@ fn block_jumps_start_from_the_view() {
     ));
     app.end_stream();
     app.view.selected = 2;
-    key(&mut app, KeyCode::Char('g'));
-    key(&mut app, KeyCode::Char('n'));
+    press(&mut app, "gn");
     assert_eq!(app.view.selected, 0, "the block on the first line");
-    key(&mut app, KeyCode::Char('n'));
-    key(&mut app, KeyCode::Char('n'));
+    press(&mut app, "nn");
     assert_eq!(app.view.selected, 2, "the failed block, in list order");
-    key(&mut app, KeyCode::Char('g'));
-    key(&mut app, KeyCode::Char('n'));
+    press(&mut app, "gn");
     assert_eq!(app.view.selected, 0, "from a failed block off screen too");
-    key(&mut app, KeyCode::Char('G'));
-    key(&mut app, KeyCode::Char('N'));
+    press(&mut app, "GN");
     assert_eq!(app.view.selected, 2, "G then N: the failed last block");
     let shown = app.view.scroll..app.view.scroll + app.view.viewport;
     assert!(
@@ -546,10 +544,7 @@ fn block_jumps_start_from_the_view() {
 /// pressed: help, then the final preview, then nothing (`q` quits).
 #[test]
 fn esc_closes_help_and_the_final_preview_and_never_quits() {
-    let mut app = app();
-    app.set_diff(block("line 150", "L150") + &block("line 7", "seven"));
-    key(&mut app, KeyCode::Char('F'));
-    assert!(app.final_preview);
+    let mut app = previewing_out_of_order();
     key(&mut app, KeyCode::Char('?'));
     assert!(app.view.help);
     assert_eq!(key(&mut app, KeyCode::Esc), Effect::None);
@@ -645,17 +640,16 @@ fn a_paused_stream_shows_failures_as_final() {
     assert_eq!(app.listed_blocks(), 3, "the unreached block is listed");
     assert_eq!(
         app.diagnoses.get(2).map(|d| d.state),
-        Some("not-reached"),
+        Some(srview::diagnose::Status::NotReached),
         "with its own diagnosis"
     );
     assert_eq!(
         app.selected_diagnosis().map(|d| d.state),
-        Some("failed"),
+        Some(srview::diagnose::Status::Failed),
         "the failure's detail shows"
     );
     // The unreached block can be selected in the blocks pane.
-    key(&mut app, KeyCode::Char('e'));
-    key(&mut app, KeyCode::Char('j'));
+    press(&mut app, "ej");
     assert_eq!(app.view.selected, 2);
 
     // New text resumes streaming, out of final mode.
@@ -673,7 +667,7 @@ fn a_paused_stream_shows_failures_as_final() {
 
     // Paused on a diff that applies: `a` writes at once, what is shown.
     let mut app = self::app();
-    app.set_diff(block("line 150", "L150") + &block("line 7", "seven"));
+    app.set_diff(out_of_order());
     app.pause();
     assert!(app.result.text().contains("seven"), "final result shown");
     match key(&mut app, KeyCode::Char('a')) {
@@ -728,6 +722,11 @@ fn ctrl(app: &mut App, c: char) -> Effect {
     keys::on_key(app, KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL))
 }
 
+/// A left-button press at `column`, `row`.
+fn click(app: &mut App, column: u16, row: u16) {
+    mouse(app, MouseEventKind::Down(MouseButton::Left), column, row);
+}
+
 fn mouse(app: &mut App, kind: MouseEventKind, column: u16, row: u16) {
     keys::on_mouse(
         app,
@@ -748,8 +747,7 @@ fn help_overlay_scrolls() {
     let mut app = app();
     // A terminal too low for every key.
     app.view.screen = ratatui::layout::Rect::new(0, 0, 80, 12);
-    key(&mut app, KeyCode::Char('?'));
-    key(&mut app, KeyCode::Char('j'));
+    press(&mut app, "?j");
     key(&mut app, KeyCode::Down);
     assert!(app.view.help, "j and ↓ scroll, they do not close");
     assert_eq!(app.view.help_scroll, 2);
@@ -789,8 +787,7 @@ fn horizontal_scroll_keys() {
     assert_eq!(app.view.hscroll, 16);
     key(&mut app, KeyCode::Char('h'));
     assert_eq!(app.view.hscroll, 8);
-    key(&mut app, KeyCode::Char('<'));
-    key(&mut app, KeyCode::Char('<'));
+    press(&mut app, "<<");
     assert_eq!(app.view.hscroll, 0);
     for _ in 0..50 {
         key(&mut app, KeyCode::Char('l'));
@@ -851,12 +848,7 @@ fn click_in_the_blocks_pane_selects_that_block() {
     let list = screen.blocks.expect("a blocks pane at 120x40").list;
     assert_eq!(screen.blocks.map(|b| b.first), Some(0));
     assert!(list.height >= 5, "every block listed: {list:?}");
-    mouse(
-        &mut app,
-        MouseEventKind::Down(MouseButton::Left),
-        10,
-        list.y + 3,
-    );
+    click(&mut app, 10, list.y + 3);
     assert_eq!(app.view.selected, 3);
     let row = app.row_of_original_line(139);
     assert!(
@@ -865,21 +857,11 @@ fn click_in_the_blocks_pane_selects_that_block() {
     );
     assert!(!app.view.follow);
     // The diff panes and the pane's title row select nothing.
-    mouse(&mut app, MouseEventKind::Down(MouseButton::Left), 10, 3);
-    mouse(
-        &mut app,
-        MouseEventKind::Down(MouseButton::Left),
-        10,
-        list.y - 1,
-    );
+    click(&mut app, 10, 3);
+    click(&mut app, 10, list.y - 1);
     assert_eq!(app.view.selected, 3);
     // Below the last block (the detail) neither.
-    mouse(
-        &mut app,
-        MouseEventKind::Down(MouseButton::Left),
-        10,
-        list.y + 5,
-    );
+    click(&mut app, 10, list.y + 5);
     assert_eq!(app.view.selected, 3);
 }
 
@@ -905,12 +887,7 @@ fn wheel_scrolls_the_list_it_is_over() {
     let after = srview::view::screen_layout(&app, app.view.screen, None);
     assert_eq!(after.blocks.map(|b| b.first), Some(2));
     // A click now picks the block shown on that row.
-    mouse(
-        &mut app,
-        MouseEventKind::Down(MouseButton::Left),
-        5,
-        pane.list.y,
-    );
+    click(&mut app, 5, pane.list.y);
     assert_eq!(app.view.selected, 2);
     let kept = srview::view::screen_layout(&app, app.view.screen, None);
     assert_eq!(
@@ -944,20 +921,12 @@ fn no_jump_and_no_copy_without_a_similar_region() {
     let before = app.view.scroll;
     key(&mut app, KeyCode::Char('d'));
     assert_eq!(app.view.scroll, before, "no jump");
-    let notice = app
-        .notice
-        .as_ref()
-        .map(|n| n.text.clone())
-        .unwrap_or_default();
+    let notice = notice_text(&app);
     assert!(notice.contains("no similar region"), "{notice}");
     key(&mut app, KeyCode::Enter);
     assert_eq!(app.view.scroll, before, "no jump");
     assert_eq!(key(&mut app, KeyCode::Char('c')), Effect::None);
-    let notice = app
-        .notice
-        .as_ref()
-        .map(|n| n.text.clone())
-        .unwrap_or_default();
+    let notice = notice_text(&app);
     assert!(
         notice.starts_with("no corrected block for #1: no similar region"),
         "{notice}"
@@ -1011,8 +980,7 @@ fn accepting_a_misplaced_block_asks_first() {
 #[test]
 fn a_held_back_accept_is_cancelled_by_anything_else() {
     let mut app = anchor_app(TWO_FNS, MISPLACED);
-    key(&mut app, KeyCode::Char('a'));
-    key(&mut app, KeyCode::Char('j'));
+    press(&mut app, "aj");
     assert!(!app.confirming_guess);
     assert_eq!(notice_text(&app), "", "the question is gone");
     assert_eq!(
@@ -1069,10 +1037,10 @@ fn accepting_a_guessed_or_unseen_block_anchor_place_asks_first() {
     let diff = "------- SEARCH\nfn a() {\n    let total = compute(X);\n}\n=======\nfn a() {\n    let total = 0;\n}\n+++++++ REPLACE\n";
     let mut app = anchor_app(file, diff);
     assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
+    let notice = notice_text(&app);
     assert!(
-        notice_text(&app).contains("the lines between were replaced without being compared"),
-        "{}",
-        notice_text(&app)
+        notice.contains("the lines between were replaced without being compared"),
+        "{notice}"
     );
 }
 
@@ -1152,7 +1120,7 @@ fn n_and_n_move_the_selection_with_the_view() {
     assert_eq!(app.view.selected, 2, "on to the block never reached");
     assert_eq!(
         app.selected_diagnosis().map(|d| d.state),
-        Some("not-reached")
+        Some(srview::diagnose::Status::NotReached)
     );
     assert!(in_view(&app, 150));
 }
@@ -1198,10 +1166,10 @@ fn accepting_mid_block_asks_first() {
     let first = block("line 7", "seven");
     app.set_diff(format!("{first}------- SEARCH\nline 9\n=======\nni"));
     assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
+    let notice = notice_text(&app);
     assert!(
-        notice_text(&app).starts_with("block #2 has not finished streaming"),
-        "{}",
-        notice_text(&app)
+        notice.starts_with("block #2 has not finished streaming"),
+        "{notice}"
     );
     match key(&mut app, KeyCode::Char('a')) {
         Effect::Accept(content) => assert!(content.text().contains("seven")),
@@ -1223,11 +1191,8 @@ fn a_paused_notice_goes_when_the_stream_resumes() {
     app.set_diff(block("line 7", "seven"));
     app.pause();
     key(&mut app, KeyCode::Char('F'));
-    assert!(
-        notice_text(&app).starts_with("paused:"),
-        "{}",
-        notice_text(&app)
-    );
+    let notice = notice_text(&app);
+    assert!(notice.starts_with("paused:"), "{notice}");
     app.append_diff("\n");
     assert_eq!(notice_text(&app), "");
 }
@@ -1236,15 +1201,12 @@ fn a_paused_notice_goes_when_the_stream_resumes() {
 /// rather than closing without a word.
 #[test]
 fn a_pause_closing_the_final_preview_says_so() {
-    let mut app = app();
-    app.set_diff(block("line 150", "L150") + &block("line 7", "seven"));
-    key(&mut app, KeyCode::Char('F'));
-    assert!(app.final_preview);
+    let mut app = previewing_out_of_order();
     app.pause();
     assert!(!app.final_preview);
+    let notice = notice_text(&app);
     assert!(
-        notice_text(&app).starts_with("paused: the panes now show the final result"),
-        "{}",
-        notice_text(&app)
+        notice.starts_with("paused: the panes now show the final result"),
+        "{notice}"
     );
 }

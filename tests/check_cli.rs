@@ -1,8 +1,10 @@
 //! `srview check`: exit codes, JSON shape, plain text without a terminal.
 
-use std::process::Command;
-
 use serde_json::Value;
+
+mod support;
+
+use support::runner;
 
 /// Exit status and stdout.
 fn srview(args: &[&str]) -> (i32, String) {
@@ -80,15 +82,11 @@ fn json_lists_every_block_with_reason_and_region() {
 
 /// Exit status, stdout and stderr.
 fn srview_all(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_srview"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("runs");
+    let out = runner::srview(args).env("NO_COLOR", "1").output();
     (
         out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
+        runner::stdout(&out),
+        runner::stderr(&out),
     )
 }
 

@@ -1,44 +1,21 @@
 //! `srview apply` as a user runs it: the built binary, real files, stdin,
 //! exit codes and the `--json` answer compared with the reference corpus.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+mod support;
 
-mod corpus;
+use support::corpus;
+use support::files::{self, p};
+use support::runner::{self, code, stderr};
+
+use std::path::Path;
+use std::process::Output;
 
 use corpus::Case;
 use serde_json::Value;
 
-const BIN: &str = env!("CARGO_BIN_EXE_srview");
-
 /// Runs `srview apply ARGS` with `stdin` piped in.
 fn srview(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(BIN)
-        .arg("apply")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn srview");
-    let mut pipe = child.stdin.take().expect("stdin");
-    let data = stdin.to_vec();
-    // A writer thread: the child may exit before reading everything.
-    let writer = std::thread::spawn(move || {
-        let _ = pipe.write_all(&data);
-    });
-    let out = child.wait_with_output().expect("wait srview");
-    writer.join().expect("writer thread");
-    out
-}
-
-fn code(out: &Output) -> i32 {
-    out.status.code().expect("exited normally")
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
+    runner::srview(["apply"]).args(args).stdin(stdin).output()
 }
 
 fn json(out: &Output) -> Value {
@@ -50,19 +27,9 @@ fn json(out: &Output) -> Value {
     })
 }
 
-fn p(path: &Path) -> &str {
-    path.to_str().expect("UTF-8 temp path")
-}
-
 const ONE_BLOCK: &str = "------- SEARCH\nb\n=======\nB1\nB2\n+++++++ REPLACE\n";
 const FAILING: &str = "------- SEARCH\nb\n=======\nB1\nB2\n+++++++ REPLACE\n\
                        ------- SEARCH\nzz\n=======\nq\n+++++++ REPLACE\n";
-
-fn temp_file(dir: &Path, name: &str, content: &[u8]) -> PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, content).expect("write temp file");
-    path
-}
 
 // ---------------------------------------------------------------- corpus
 
@@ -72,7 +39,7 @@ fn corpus() -> Vec<Case> {
 
 /// Runs one corpus case through the binary; describes the first difference.
 fn check_case(dir: &Path, n: usize, case: &Case) -> Result<(), String> {
-    let file = temp_file(dir, &format!("case-{n}.txt"), case.original.as_bytes());
+    let file = files::write(dir, &format!("case-{n}.txt"), case.original.as_bytes());
     let mut args = vec!["--json", "--engine", case.version.name()];
     if !case.is_final {
         args.push("--partial");
@@ -155,14 +122,11 @@ fn corpus_through_the_binary() {
             .flat_map(|h| h.join().expect("worker"))
             .collect()
     });
-    for f in failures.iter().take(20) {
-        eprintln!("FAIL {f}");
-    }
-    assert!(
-        failures.is_empty(),
-        "{} of {} corpus cases differ through the binary",
-        failures.len(),
-        cases.len()
+    corpus::assert_none_failed(
+        &failures,
+        cases.len(),
+        20,
+        "corpus cases differ through the binary",
     );
 }
 
@@ -173,7 +137,7 @@ fn default_output_is_the_new_content_byte_for_byte() {
     let dir = tempfile::tempdir().unwrap();
     // A BOM, CRLF lines, no final newline and non-ASCII text survive as bytes.
     let original = "\u{feff}a\r\nb\nc\u{e9}\u{1f600}";
-    let file = temp_file(dir.path(), "f.txt", original.as_bytes());
+    let file = files::write(dir.path(), "f.txt", original.as_bytes());
     let out = srview(&[p(&file)], ONE_BLOCK.as_bytes());
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert_eq!(
@@ -191,7 +155,7 @@ fn default_output_is_the_new_content_byte_for_byte() {
 #[test]
 fn failing_diff_prints_nothing_on_stdout_and_explains_on_stderr() {
     let dir = tempfile::tempdir().unwrap();
-    let file = temp_file(dir.path(), "f.txt", b"a\nb\nc\n");
+    let file = files::write(dir.path(), "f.txt", b"a\nb\nc\n");
     let out = srview(&[p(&file)], FAILING.as_bytes());
     assert_eq!(code(&out), 1);
     assert!(out.stdout.is_empty());
@@ -209,8 +173,8 @@ fn failing_diff_prints_nothing_on_stdout_and_explains_on_stderr() {
 #[test]
 fn diff_can_come_from_a_path_or_dash() {
     let dir = tempfile::tempdir().unwrap();
-    let file = temp_file(dir.path(), "f.txt", b"a\nb\nc\n");
-    let diff = temp_file(dir.path(), "d.diff", ONE_BLOCK.as_bytes());
+    let file = files::write(dir.path(), "f.txt", b"a\nb\nc\n");
+    let diff = files::write(dir.path(), "d.diff", ONE_BLOCK.as_bytes());
     let out = srview(&[p(&file), p(&diff)], b"ignored");
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert_eq!(out.stdout, b"a\nB1\nB2\nc\n");
@@ -221,7 +185,7 @@ fn diff_can_come_from_a_path_or_dash() {
 #[test]
 fn json_shape_on_success() {
     let dir = tempfile::tempdir().unwrap();
-    let file = temp_file(dir.path(), "f.txt", b"a\nb\nc\n");
+    let file = files::write(dir.path(), "f.txt", b"a\nb\nc\n");
     let out = srview(&["--json", p(&file)], ONE_BLOCK.as_bytes());
     assert_eq!(code(&out), 0);
     assert_eq!(
@@ -252,7 +216,7 @@ fn json_shape_on_success() {
 #[test]
 fn json_shape_on_failure() {
     let dir = tempfile::tempdir().unwrap();
-    let file = temp_file(dir.path(), "f.txt", b"a\nb\nc\n");
+    let file = files::write(dir.path(), "f.txt", b"a\nb\nc\n");
     let out = srview(&["--json", p(&file)], FAILING.as_bytes());
     assert_eq!(code(&out), 1);
     assert!(
@@ -286,7 +250,7 @@ fn json_shape_on_failure() {
 #[test]
 fn json_reports_streaming_states_and_out_of_order_blocks() {
     let dir = tempfile::tempdir().unwrap();
-    let file = temp_file(dir.path(), "f.txt", b"a\nb\nc\n");
+    let file = files::write(dir.path(), "f.txt", b"a\nb\nc\n");
     // Partial: the second block is still receiving its replacement.
     let diff = "------- SEARCH\nb\n=======\nB\n+++++++ REPLACE\n------- SEARCH\nc\n=======\nC";
     let out = srview(&["--json", "--partial", p(&file)], diff.as_bytes());
@@ -313,7 +277,7 @@ fn json_reports_streaming_states_and_out_of_order_blocks() {
 fn write_replaces_file_and_keeps_permissions() {
     use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir().unwrap();
-    let file = temp_file(dir.path(), "f.sh", b"a\nb\nc\n");
+    let file = files::write(dir.path(), "f.sh", b"a\nb\nc\n");
     std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o754)).unwrap();
     let out = srview(&["--write", p(&file)], ONE_BLOCK.as_bytes());
     assert_eq!(code(&out), 0, "{}", stderr(&out));
@@ -328,7 +292,7 @@ fn write_replaces_file_and_keeps_permissions() {
 #[test]
 fn write_with_json_prints_the_report_and_writes() {
     let dir = tempfile::tempdir().unwrap();
-    let file = temp_file(dir.path(), "f.txt", b"a\nb\nc\n");
+    let file = files::write(dir.path(), "f.txt", b"a\nb\nc\n");
     let out = srview(&["--write", "--json", p(&file)], ONE_BLOCK.as_bytes());
     assert_eq!(code(&out), 0);
     assert_eq!(json(&out)["ok"], true);
@@ -338,7 +302,7 @@ fn write_with_json_prints_the_report_and_writes() {
 #[test]
 fn write_writes_nothing_when_the_diff_fails() {
     let dir = tempfile::tempdir().unwrap();
-    let file = temp_file(dir.path(), "f.txt", b"a\nb\nc\n");
+    let file = files::write(dir.path(), "f.txt", b"a\nb\nc\n");
     let before = std::fs::metadata(&file).unwrap().modified().unwrap();
     let out = srview(&["--write", p(&file)], FAILING.as_bytes());
     assert_eq!(code(&out), 1);
@@ -376,7 +340,7 @@ fn missing_file_is_exit_2_unless_new_file() {
 #[test]
 fn new_file_on_an_existing_file_uses_its_content() {
     let dir = tempfile::tempdir().unwrap();
-    let file = temp_file(dir.path(), "f.txt", b"a\nb\nc\n");
+    let file = files::write(dir.path(), "f.txt", b"a\nb\nc\n");
     let out = srview(&["--new-file", p(&file)], ONE_BLOCK.as_bytes());
     assert_eq!(code(&out), 0);
     assert_eq!(out.stdout, b"a\nB1\nB2\nc\n");
@@ -400,7 +364,7 @@ fn assert_one_line_exit_2(out: &Output, needle: &str) {
 #[test]
 fn non_utf8_file_names_the_first_bad_byte() {
     let dir = tempfile::tempdir().unwrap();
-    let file = temp_file(dir.path(), "f.txt", b"a\nb\n\xc3\x28 c\n");
+    let file = files::write(dir.path(), "f.txt", b"a\nb\n\xc3\x28 c\n");
     let out = srview(&["--write", p(&file)], ONE_BLOCK.as_bytes());
     assert_one_line_exit_2(&out, "not valid UTF-8 (first bad byte at offset 4)");
     assert!(stderr(&out).contains("f.txt"));
@@ -410,7 +374,7 @@ fn non_utf8_file_names_the_first_bad_byte() {
 #[test]
 fn non_utf8_diff_names_the_first_bad_byte() {
     let dir = tempfile::tempdir().unwrap();
-    let file = temp_file(dir.path(), "f.txt", b"a\nb\nc\n");
+    let file = files::write(dir.path(), "f.txt", b"a\nb\nc\n");
     let mut diff = ONE_BLOCK.as_bytes().to_vec();
     diff.insert(17, 0xff); // inside "B1"
     let out = srview(&[p(&file)], &diff);
@@ -418,7 +382,7 @@ fn non_utf8_diff_names_the_first_bad_byte() {
         &out,
         "stdin is not valid UTF-8 (first bad byte at offset 17)",
     );
-    let path = temp_file(dir.path(), "d.diff", &diff);
+    let path = files::write(dir.path(), "d.diff", &diff);
     let out = srview(&[p(&file), p(&path)], b"");
     assert_one_line_exit_2(
         &out,
@@ -429,7 +393,7 @@ fn non_utf8_diff_names_the_first_bad_byte() {
 #[test]
 fn truncated_utf8_at_the_end_is_refused() {
     let dir = tempfile::tempdir().unwrap();
-    let file = temp_file(dir.path(), "f.txt", b"ab\xe2\x82");
+    let file = files::write(dir.path(), "f.txt", b"ab\xe2\x82");
     let out = srview(&[p(&file)], ONE_BLOCK.as_bytes());
     assert_one_line_exit_2(&out, "first bad byte at offset 2");
 }
@@ -437,10 +401,10 @@ fn truncated_utf8_at_the_end_is_refused() {
 #[test]
 fn binary_file_or_diff_is_exit_2() {
     let dir = tempfile::tempdir().unwrap();
-    let file = temp_file(dir.path(), "f.bin", b"a\nb\0c\n");
+    let file = files::write(dir.path(), "f.bin", b"a\nb\0c\n");
     let out = srview(&[p(&file)], ONE_BLOCK.as_bytes());
     assert_one_line_exit_2(&out, "looks binary (NUL byte at offset 3)");
-    let file = temp_file(dir.path(), "f.txt", b"a\nb\nc\n");
+    let file = files::write(dir.path(), "f.txt", b"a\nb\nc\n");
     let out = srview(&[p(&file)], b"------- SEARCH\n\0");
     assert_one_line_exit_2(&out, "stdin looks binary (NUL byte at offset 15)");
 }
@@ -478,7 +442,7 @@ fn usage_errors_are_exit_2() {
 #[test]
 fn a_diff_without_blocks_warns_and_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
-    let file = temp_file(dir.path(), "f.txt", b"a\nb\nc\n");
+    let file = files::write(dir.path(), "f.txt", b"a\nb\nc\n");
     for diff in [&b""[..], b"Sure, here is the change.\n"] {
         let out = srview(&[p(&file)], diff);
         assert_eq!(code(&out), 0, "{}", stderr(&out));
@@ -498,7 +462,7 @@ fn a_diff_without_blocks_warns_and_writes_nothing() {
         .unwrap()
         .set_modified(old)
         .unwrap();
-    let d = temp_file(dir.path(), "d.diff", b"no blocks here\n");
+    let d = files::write(dir.path(), "d.diff", b"no blocks here\n");
     let out = srview(&["--write", p(&file), p(&d)], b"");
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert_eq!(
@@ -525,17 +489,14 @@ fn a_diff_without_blocks_warns_and_writes_nothing() {
         b"------- SEARCH\r\nb\r\n=======\r\nB\r\n+++++++ REPLACE\r\n",
     );
     assert_eq!(code(&out), 0);
-    assert!(
-        stderr(&out).contains("CRLF line endings"),
-        "{}",
-        stderr(&out)
-    );
+    let err = stderr(&out);
+    assert!(err.contains("CRLF line endings"), "{err}");
 }
 
 #[test]
 fn a_directory_as_diff_is_exit_2() {
     let dir = tempfile::tempdir().unwrap();
-    let file = temp_file(dir.path(), "f.txt", b"a\nb\nc\n");
+    let file = files::write(dir.path(), "f.txt", b"a\nb\nc\n");
     let out = srview(&[p(&file), p(dir.path())], b"");
     assert_one_line_exit_2(&out, "is a directory");
 }

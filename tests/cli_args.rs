@@ -1,22 +1,15 @@
 //! Command-line mistakes a new user makes: each is one clear line on
 //! stderr and exit 2, before the previewer takes the terminal.
 
-use std::process::{Command, Output, Stdio};
+mod support;
 
-mod pty;
+use std::process::Output;
 
-const BIN: &str = env!("CARGO_BIN_EXE_srview");
+use support::pty;
+use support::runner::{BIN, stderr};
 
 fn srview(args: &[&str]) -> Output {
-    Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("runs srview")
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
+    support::runner::srview(args).output()
 }
 
 fn assert_one_line_exit_2(out: &Output, want: &str) {

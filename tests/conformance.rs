@@ -1,8 +1,10 @@
 //! Every case the reference produced, through the engine, every field compared.
 
-use std::collections::BTreeMap;
+mod support;
 
-mod corpus;
+use support::corpus;
+
+use std::collections::BTreeMap;
 
 use corpus::{Case, load};
 use srview::engine::{Options, apply};
@@ -84,14 +86,11 @@ fn run_corpus(name: &str, expected_cases: usize) {
     }
     let total_pass: usize = per_cat.values().map(|v| v.0).sum();
     println!("  {:<20} {total_pass:>4}/{}", "TOTAL", cases.len());
-    for f in failures.iter().take(40) {
-        println!("FAIL {f}");
-    }
-    assert!(
-        failures.is_empty(),
-        "{} of {} cases differ from the reference",
-        failures.len(),
-        cases.len()
+    corpus::assert_none_failed(
+        &failures,
+        cases.len(),
+        40,
+        "cases differ from the reference",
     );
 }
 

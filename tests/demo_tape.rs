@@ -6,6 +6,8 @@
 use std::path::Path;
 use std::process::Command;
 
+mod support;
+
 const SETTINGS: &[&str] = &[
     "Shell",
     "FontFamily",
@@ -266,7 +268,7 @@ fn every_shell_line_runs() {
     let tmp = tempfile::tempdir().expect("temp dir");
     let stage = tmp.path().join("srview-demo");
     let stage = stage.to_string_lossy();
-    let bin = env!("CARGO_BIN_EXE_srview");
+    let bin = support::runner::BIN;
     let localize = |s: &str| s.replace("/tmp/srview-demo", &stage);
     let mut ran_previewer = false;
     for line in &lines {
@@ -276,7 +278,7 @@ fn every_shell_line_runs() {
             continue;
         }
         if is_previewer(line) {
-            run_previewer_headless(&localize(line), bin);
+            run_previewer_headless(&localize(line));
             ran_previewer = true;
             continue;
         }
@@ -300,7 +302,7 @@ fn every_shell_line_runs() {
 /// `srview --transcript --cwd DIR --replay RATE MSG`, run as
 /// `srview apply --transcript MSG --cwd DIR --json`: the transcript must show
 /// one applying file and one failing block with its diagnosis.
-fn run_previewer_headless(line: &str, bin: &str) {
+fn run_previewer_headless(line: &str) {
     let words: Vec<&str> = line.split_whitespace().collect();
     let value_of = |flag: &str| {
         words
@@ -313,10 +315,8 @@ fn run_previewer_headless(line: &str, bin: &str) {
     let rate = value_of("--replay").expect("--replay RATE");
     assert!(rate.parse::<f64>().is_ok_and(|r| r > 0.0), "{rate}");
     let msg = *words.last().expect("a transcript");
-    let out = Command::new(bin)
-        .args(["apply", "--transcript", msg, "--cwd", cwd, "--json"])
-        .output()
-        .expect("srview runs");
+    let out =
+        support::runner::srview(["apply", "--transcript", msg, "--cwd", cwd, "--json"]).output();
     assert_eq!(out.status.code(), Some(1), "one file fails: {out:?}");
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON report");
     let files = report["files"].as_array().expect("files");

@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 use serde_json::Value;
-use srview::diagnose::{MIN_SIMILARITY, diagnose};
+use srview::diagnose::{MIN_SIMILARITY, Status, diagnose};
 use srview::engine::{Options, Version};
 
 const ROOT_CAUSES: [(&str, &str); 6] = [
@@ -14,6 +14,18 @@ const ROOT_CAUSES: [(&str, &str); 6] = [
     ("edge_search_zwsp", "unicode-lookalike"),
     ("partial.prefix", "partial-line"),
 ];
+
+/// The engine options a corpus line was recorded with.
+fn options_of(v: &Value) -> Options {
+    Options {
+        version: if v["version"] == "v2" {
+            Version::V2
+        } else {
+            Version::V1
+        },
+        is_final: v["isFinal"].as_bool().expect("isFinal"),
+    }
+}
 
 #[test]
 fn every_failing_corpus_case_is_explained() {
@@ -30,41 +42,27 @@ fn every_failing_corpus_case_is_explained() {
         let v: Value = serde_json::from_str(line).expect("JSON line");
         if v["expect"]["ok"].as_bool() != Some(false) {
             // Passing cases must not panic either, and never report a failure.
-            let options = Options {
-                version: if v["version"] == "v2" {
-                    Version::V2
-                } else {
-                    Version::V1
-                },
-                is_final: v["isFinal"].as_bool().expect("isFinal"),
-            };
+            let options = options_of(&v);
             let (diff, original) = (
                 v["diff"].as_str().unwrap_or(""),
                 v["original"].as_str().unwrap_or(""),
             );
             let diags = diagnose(diff, original, options);
             assert!(
-                diags.iter().all(|d| d.state != "not-reached"),
+                diags.iter().all(|d| d.state != Status::NotReached),
                 "{}",
                 v["id"]
             );
             continue;
         }
         failing += 1;
-        let options = Options {
-            version: if v["version"] == "v2" {
-                Version::V2
-            } else {
-                Version::V1
-            },
-            is_final: v["isFinal"].as_bool().expect("isFinal"),
-        };
+        let options = options_of(&v);
         let diff = v["diff"].as_str().expect("diff");
         let original = v["original"].as_str().expect("original");
         let diags = diagnose(diff, original, options);
         // The block the reference failed on carries a reason; with no block
         // at all (an empty diff) there is nothing to explain.
-        let failed = diags.iter().find(|d| d.state == "failed");
+        let failed = diags.iter().find(|d| d.state == Status::Failed);
         let kind = v["kind"].as_str().unwrap_or("");
         // Root causes the reference reports only as symptoms.
         for (fragment, want) in ROOT_CAUSES {

@@ -7,20 +7,13 @@ use std::collections::BTreeMap;
 use srview::diagnose::{Reason, diagnose};
 use srview::engine::{Options, Stage, Version, apply};
 
-/// Tiny deterministic generator (xorshift), so failures reproduce.
-struct Rng(u64);
+mod support;
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+use support::diff::{block_of_lines, text};
+use support::rng::{statement, word_lines};
+
+// Tiny deterministic generator (xorshift), so failures reproduce.
+use support::rng::XorShift as Rng;
 
 const WORDS: [&str; 12] = [
     "alpha", "budget", "cursor", "delta", "engine", "filter", "gamma", "handle", "index", "joiner",
@@ -30,34 +23,24 @@ const WORDS: [&str; 12] = [
 /// A source-like file: unique statements with quotes, dashes and `<`/`&&`,
 /// plus braces and blank lines that repeat.
 fn gen_file(rng: &mut Rng, lines: usize) -> Vec<String> {
-    (0..lines)
-        .map(|i| {
-            let w = WORDS[rng.below(WORDS.len())];
-            let v = WORDS[rng.below(WORDS.len())];
-            match i % 9 {
-                0 => format!("fn {w}_{i}(input: &str) -> Option<{v}> {{"),
-                1 => format!("    let {w}_{i} = \"{v}-{i}\";"),
-                2 => format!("    if {w}_{i} < limit && {v} > 0 {{"),
-                3 => format!("        log('{w} {i} - {v}');"),
-                4 => "    }".to_string(),
-                5 => format!("    // {w} handles the {v} case number {i} and more words here"),
-                6 => format!("    {v}.push({w}_{i}.clone());"),
-                7 => "}".to_string(),
-                _ => String::new(),
-            }
-        })
-        .collect()
-}
-
-fn text(lines: &[String]) -> String {
-    lines.iter().map(|l| format!("{l}\n")).collect()
+    word_lines(rng, lines, &WORDS, |i, w, v| match i % 9 {
+        kind @ 0..=3 => statement(kind, i, w, v),
+        4 => "    }".to_string(),
+        5 => format!("    // {w} handles the {v} case number {i} and more words here"),
+        6 => format!("    {v}.push({w}_{i}.clone());"),
+        7 => "}".to_string(),
+        _ => String::new(),
+    })
 }
 
 fn block(search: &[String], replace: &str) -> String {
-    format!(
-        "------- SEARCH\n{}=======\n{replace}+++++++ REPLACE\n",
-        text(search)
-    )
+    block_of_lines(&text(search), replace)
+}
+
+/// A block whose SEARCH is `lines`, each damaged by `damage`.
+fn damaged_block(lines: &[String], replace: &str, damage: impl FnMut(&String) -> String) -> String {
+    let search: Vec<String> = lines.iter().map(damage).collect();
+    block(&search, replace)
 }
 
 struct Case {
@@ -115,28 +98,20 @@ fn make(reason: Reason, rng: &mut Rng) -> Case {
         Reason::HtmlEntities => {
             let (s, e) = (s - s % 9 + 2, s - s % 9 + 6);
             lines = Some((s + 1, e));
-            let search: Vec<String> = file[s..e]
-                .iter()
-                .map(|l| {
-                    l.replace('<', "&lt;")
-                        .replace('>', "&gt;")
-                        .replace('"', "&quot;")
-                })
-                .collect();
-            block(&search, replace)
+            damaged_block(&file[s..e], replace, |l| {
+                l.replace('<', "&lt;")
+                    .replace('>', "&gt;")
+                    .replace('"', "&quot;")
+            })
         }
         Reason::UnicodeLookalike => {
             let (s, e) = (s - s % 9 + 1, s - s % 9 + 4);
             lines = Some((s + 1, e));
-            let search: Vec<String> = file[s..e]
-                .iter()
-                .map(|l| match rng.below(3) {
-                    0 => l.replace('"', "\u{201C}").replace('\'', "\u{2019}"),
-                    1 => l.replace(" - ", " \u{2014} ").replace('-', "\u{2013}"),
-                    _ => l.replacen(' ', "\u{00A0}", 6).replacen('=', "\u{200B}=", 1),
-                })
-                .collect();
-            block(&search, replace)
+            damaged_block(&file[s..e], replace, |l| match rng.below(3) {
+                0 => l.replace('"', "\u{201C}").replace('\'', "\u{2019}"),
+                1 => l.replace(" - ", " \u{2014} ").replace('-', "\u{2013}"),
+                _ => l.replacen(' ', "\u{00A0}", 6).replacen('=', "\u{200B}=", 1),
+            })
         }
         Reason::LineEndings => {
             if rng.below(2) == 0 {
@@ -305,24 +280,18 @@ fn suggestions_apply_with_the_exact_stage() {
 /// every language repeats (`}`, `return;`, `end`, `)`, blank): they say
 /// nothing about where a block goes.
 fn gen_mixed(rng: &mut Rng, lines: usize) -> Vec<String> {
-    (0..lines)
-        .map(|i| {
-            let w = WORDS[rng.below(WORDS.len())];
-            let v = WORDS[rng.below(WORDS.len())];
-            match i % 10 {
-                0 => format!("def {w}_{i}(argument, {v})"),
-                1 => "    return;".to_string(),
-                2 => "end".to_string(),
-                3 => String::new(),
-                4 => format!("    {v}.{w}_{i}(\"{w} {v} {i}\","),
-                5 => ")".to_string(),
-                6 => "}".to_string(),
-                7 => format!("  const {w}_{i} = {v}.lookup(\"{v}-{i}\");"),
-                8 => "    }".to_string(),
-                _ => "return;".to_string(),
-            }
-        })
-        .collect()
+    word_lines(rng, lines, &WORDS, |i, w, v| match i % 10 {
+        0 => format!("def {w}_{i}(argument, {v})"),
+        1 => "    return;".to_string(),
+        2 => "end".to_string(),
+        3 => String::new(),
+        4 => format!("    {v}.{w}_{i}(\"{w} {v} {i}\","),
+        5 => ")".to_string(),
+        6 => "}".to_string(),
+        7 => format!("  const {w}_{i} = {v}.lookup(\"{v}-{i}\");"),
+        8 => "    }".to_string(),
+        _ => "return;".to_string(),
+    })
 }
 
 /// One letter of the line's first word changed: a typo that keeps every

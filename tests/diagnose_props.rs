@@ -7,6 +7,10 @@ use proptest::prelude::*;
 use srview::diagnose::diagnose;
 use srview::engine::{Options, Stage, Version, apply};
 
+mod support;
+
+use support::diff::{block_of_lines, text};
+
 /// Lines every language repeats: they say nothing about where a block goes.
 const COMMON: [&str; 9] = ["}", "  }", "    }", "return;", "end", ")", "", "  ],", "fi"];
 
@@ -49,10 +53,6 @@ fn damage() -> impl Strategy<Value = Damage> {
             to
         }),
     ]
-}
-
-fn text(lines: &[String]) -> String {
-    lines.iter().map(|l| format!("{l}\n")).collect()
 }
 
 const REPLACEMENT: &str = "REPLACED_BY_THE_BLOCK";
@@ -122,10 +122,7 @@ fn damaged(file: &[String], s: usize, e: usize, damage: &Damage) -> (Vec<String>
 }
 
 fn block(search: &[String]) -> String {
-    format!(
-        "------- SEARCH\n{}=======\n{REPLACEMENT}\n+++++++ REPLACE\n",
-        text(search)
-    )
+    block_of_lines(&text(search), &format!("{REPLACEMENT}\n"))
 }
 
 proptest! {

@@ -1,8 +1,12 @@
 //! The cases a new user met where the diagnosis was confidently wrong, and
 //! what it must say instead (issue: "never confidently wrong").
 
-use srview::diagnose::{DifferenceKind, MIN_SIMILARITY, Reason, diagnose};
+use srview::diagnose::{DifferenceKind, MIN_SIMILARITY, Reason, Status, diagnose};
 use srview::engine::{Options, Stage, Version, apply};
+
+mod support;
+
+use support::diff::block_of_lines as block;
 
 /// A TypeScript file with many classes: `}` and `super();` repeat.
 fn widgets() -> String {
@@ -16,10 +20,6 @@ fn widgets() -> String {
         ));
     }
     out
-}
-
-fn block(search: &str, replace: &str) -> String {
-    format!("------- SEARCH\n{search}=======\n{replace}+++++++ REPLACE\n")
 }
 
 fn final_v1() -> Options {
@@ -148,7 +148,7 @@ fn a_failed_block_has_no_stage() {
         is_final: true,
     };
     let d = &diagnose(diff, &file, options)[0];
-    assert_eq!(d.state, "failed");
+    assert_eq!(d.state, Status::Failed);
     assert_eq!(d.stage, None);
     assert_eq!(d.would_match, Some(Stage::Exact));
     let json = serde_json::to_value(d).expect("serializes");
@@ -198,7 +198,7 @@ fn a_block_anchor_match_at_the_wrong_place_is_called_so() {
     // reset(); every reset() is alike, so that place is a guess: the
     // diagnosis says so and suggests nothing.
     let d = &diagnose(&diff, &file, final_v1())[0];
-    assert_eq!(d.state, "applied");
+    assert_eq!(d.state, Status::Applied);
     assert_eq!(d.stage, Some(Stage::BlockAnchor));
     assert!(d.risky && !d.misplaced, "{}", d.message);
     assert!(d.tie.is_some(), "{}", d.message);
@@ -362,7 +362,7 @@ fn a_match_inside_a_line_is_called_so() {
     for search in ["}\n", "\n"] {
         let diff = block(search, "}\n\nfn zeta() {}\n");
         let d = &diagnose(&diff, file, final_v1())[0];
-        assert_eq!(d.state, "applied");
+        assert_eq!(d.state, Status::Applied);
         assert_eq!(
             d.reason,
             Some(Reason::PartialLine),
@@ -400,7 +400,7 @@ fn a_block_after_a_failed_one_is_placed_after_its_region() {
     let d = diagnose(&diff, &file, final_v1());
     let refund = line_of(&file, "store.refunds");
     assert_eq!(d[0].closest.map(|c| c.start_line), Some(refund));
-    assert_eq!(d[1].state, "not-reached");
+    assert_eq!(d[1].state, Status::NotReached);
     assert_eq!(d[1].would_match, Some(Stage::Exact));
     assert_eq!(
         d[1].matched_lines,
@@ -529,7 +529,7 @@ fn a_match_after_a_byte_order_mark_is_a_whole_line() {
         "import os\nimport sys\nimport json\n",
     );
     let d = &diagnose(&diff, file, final_v1())[0];
-    assert_eq!(d.state, "applied");
+    assert_eq!(d.state, Status::Applied);
     assert_eq!(d.reason, None, "{}", d.message);
     assert_eq!(d.suggestion, None);
 }

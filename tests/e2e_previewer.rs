@@ -1,7 +1,11 @@
 //! The real binary in a pseudo-terminal: a diff streams into DIFF, the
 //! screen shows it, keys accept or quit, and FILE on disk is checked.
 
-mod pty;
+mod support;
+
+use support::diff::replace_in_file as replace_call;
+use support::files;
+use support::pty;
 
 use std::io::Write;
 use std::path::Path;
@@ -33,11 +37,7 @@ fn append(path: &Path, text: &str) {
 fn streamed_diff_is_shown_then_accepted() {
     let dir = setup();
     let diff = dir.path().join("edit.diff");
-    let mut s = Session::spawn(
-        dir.path(),
-        env!("CARGO_BIN_EXE_srview"),
-        &["main.rs", "edit.diff"],
-    );
+    let mut s = Session::srview(dir.path(), &["main.rs", "edit.diff"]);
     s.wait_for("the waiting screen", |c| c.contains("waiting"));
     for chunk in DIFF.as_bytes().chunks(23) {
         append(&diff, std::str::from_utf8(chunk).expect("ascii"));
@@ -70,11 +70,7 @@ fn streamed_diff_is_shown_then_accepted() {
 fn the_first_frame_shows_a_written_diff_applied() {
     let dir = setup();
     std::fs::write(dir.path().join("edit.diff"), DIFF).expect("write diff");
-    let mut s = Session::spawn(
-        dir.path(),
-        env!("CARGO_BIN_EXE_srview"),
-        &["main.rs", "edit.diff"],
-    );
+    let mut s = Session::srview(dir.path(), &["main.rs", "edit.diff"]);
     s.wait_for("blocks applied", |c| c.contains("2 applied"));
     let raw = s.raw_text();
     assert!(
@@ -96,11 +92,7 @@ fn the_first_frame_shows_a_written_diff_applied() {
 fn libm_is_not_loaded() {
     let dir = setup();
     std::fs::write(dir.path().join("edit.diff"), DIFF).expect("write diff");
-    let mut s = Session::spawn(
-        dir.path(),
-        env!("CARGO_BIN_EXE_srview"),
-        &["main.rs", "edit.diff"],
-    );
+    let mut s = Session::srview(dir.path(), &["main.rs", "edit.diff"]);
     s.wait_for("blocks applied", |c| c.contains("2 applied"));
     let maps = std::fs::read_to_string(format!("/proc/{}/maps", s.pid())).expect("maps");
     assert!(maps.contains("libc.so"), "not the process expected: {maps}");
@@ -113,11 +105,7 @@ fn libm_is_not_loaded() {
 fn quit_leaves_file_untouched() {
     let dir = setup();
     std::fs::write(dir.path().join("edit.diff"), DIFF).expect("write diff");
-    let mut s = Session::spawn(
-        dir.path(),
-        env!("CARGO_BIN_EXE_srview"),
-        &["main.rs", "edit.diff"],
-    );
+    let mut s = Session::srview(dir.path(), &["main.rs", "edit.diff"]);
     s.wait_for("blocks applied", |c| c.contains("2 applied"));
     s.press(b"q");
     assert_eq!(s.exit_code(), 1);
@@ -136,7 +124,7 @@ fn quit_leaves_file_untouched() {
 fn diff_piped_on_stdin_keys_from_terminal() {
     let dir = setup();
     std::fs::write(dir.path().join("edit.diff"), DIFF).expect("write diff");
-    let bin = env!("CARGO_BIN_EXE_srview");
+    let bin = support::runner::BIN;
     let script = format!("cat edit.diff | '{bin}' main.rs");
     let mut s = Session::spawn(dir.path(), "sh", &["-c", &script]);
     s.wait_for("stdin end switches to final mode", |c| {
@@ -154,11 +142,7 @@ fn diff_piped_on_stdin_keys_from_terminal() {
 fn accept_refused_when_file_changed_on_disk_then_reload() {
     let dir = setup();
     std::fs::write(dir.path().join("edit.diff"), DIFF).expect("write diff");
-    let mut s = Session::spawn(
-        dir.path(),
-        env!("CARGO_BIN_EXE_srview"),
-        &["main.rs", "edit.diff"],
-    );
+    let mut s = Session::srview(dir.path(), &["main.rs", "edit.diff"]);
     s.wait_for("blocks applied", |c| c.contains("2 applied"));
     let changed = ORIGINAL.replace("fn main() {", "fn main() { // edited elsewhere");
     std::fs::write(dir.path().join("main.rs"), &changed).expect("edit file");
@@ -185,11 +169,7 @@ fn failing_diff_is_not_accepted_and_app_stays_open() {
     let dir = setup();
     let bad = "------- SEARCH\nfn missing() {}\n=======\nfn found() {}\n+++++++ REPLACE\n";
     std::fs::write(dir.path().join("edit.diff"), bad).expect("write diff");
-    let mut s = Session::spawn(
-        dir.path(),
-        env!("CARGO_BIN_EXE_srview"),
-        &["main.rs", "edit.diff", "--final"],
-    );
+    let mut s = Session::srview(dir.path(), &["main.rs", "edit.diff", "--final"]);
     s.wait_for("failure shown", |c| {
         c.contains("failed") && c.contains("does not match anything")
     });
@@ -213,11 +193,7 @@ fn two_file_transcript_streams_in_and_accept_all_writes_both() {
     .expect("write notes");
     let transcript = "I'll update both files.\n\n<replace_in_file>\n<path>main.rs</path>\n<diff>\n------- SEARCH\n    42\n=======\n    43\n+++++++ REPLACE\n</diff>\n</replace_in_file>\n\nAnd the notes:\n\n<replace_in_file>\n<path>notes.md</path>\n<diff>\n------- SEARCH\n- second\n=======\n- second\n- third\n+++++++ REPLACE\n</diff>\n</replace_in_file>\n";
     std::fs::write(dir.path().join("msg.md"), transcript).expect("write transcript");
-    let mut s = Session::spawn(
-        dir.path(),
-        env!("CARGO_BIN_EXE_srview"),
-        &["--transcript", "--replay", "2000", "msg.md"],
-    );
+    let mut s = Session::srview(dir.path(), &["--transcript", "--replay", "2000", "msg.md"]);
     s.wait_for("both files applied", |c| {
         c.contains("1 main.rs applied") && c.contains("2 notes.md applied")
     });
@@ -239,11 +215,7 @@ fn accept_all_writes_nothing_when_one_file_fails() {
     std::fs::write(dir.path().join("notes.md"), "# Notes\n").expect("write notes");
     let transcript = "<replace_in_file>\n<path>main.rs</path>\n<diff>\n------- SEARCH\n    42\n=======\n    43\n+++++++ REPLACE\n</diff>\n</replace_in_file>\n<replace_in_file>\n<path>notes.md</path>\n<diff>\n------- SEARCH\n- missing\n=======\n- x\n+++++++ REPLACE\n</diff>\n</replace_in_file>\n";
     std::fs::write(dir.path().join("msg.md"), transcript).expect("write transcript");
-    let mut s = Session::spawn(
-        dir.path(),
-        env!("CARGO_BIN_EXE_srview"),
-        &["--transcript", "--replay", "5000", "msg.md"],
-    );
+    let mut s = Session::srview(dir.path(), &["--transcript", "--replay", "5000", "msg.md"]);
     s.wait_for("second file failed", |c| c.contains("2 notes.md failed"));
     s.press(b"A");
     s.wait_for("refusal", |c| c.contains("nothing written"));
@@ -273,11 +245,7 @@ fn accept_refused_with(diff: Option<&[u8]>, wanted: &str) {
             .expect("mtime")
     };
     let before = mtime();
-    let mut s = Session::spawn(
-        dir.path(),
-        env!("CARGO_BIN_EXE_srview"),
-        &["main.rs", "edit.diff"],
-    );
+    let mut s = Session::srview(dir.path(), &["main.rs", "edit.diff"]);
     s.wait_for("the first frame", |c| {
         c.contains("srview") && c.contains("0 applied")
     });
@@ -313,7 +281,7 @@ fn accept_with_a_prose_only_diff_writes_nothing() {
 fn accept_with_an_unreadable_diff_writes_nothing() {
     accept_refused_with(
         Some(b"------- SEARCH\n    42\n=======\n    \xff43\n+++++++ REPLACE\n"),
-        "not accepted: DIFF unreadable: invalid UTF-8 at byte 34",
+        "not accepted: DIFF unreadable: not valid UTF-8 (first bad byte at offset 34)",
     );
 }
 
@@ -325,11 +293,7 @@ fn transcript_accept_all_reports_every_written_file() {
     std::fs::write(dir.path().join("notes.md"), "- second\n").expect("write notes");
     let transcript = "<replace_in_file>\n<path>main.rs</path>\n<diff>\n------- SEARCH\n    42\n=======\n    43\n+++++++ REPLACE\n</diff>\n</replace_in_file>\n<replace_in_file>\n<path>notes.md</path>\n<diff>\n------- SEARCH\n- second\n=======\n- third\n+++++++ REPLACE\n</diff>\n</replace_in_file>\n";
     std::fs::write(dir.path().join("msg.md"), transcript).expect("write transcript");
-    let mut s = Session::spawn(
-        dir.path(),
-        env!("CARGO_BIN_EXE_srview"),
-        &["--transcript", "--final", "msg.md"],
-    );
+    let mut s = Session::srview(dir.path(), &["--transcript", "--final", "msg.md"]);
     s.wait_for("both files applied", |c| {
         c.contains("1 main.rs applied") && c.contains("2 notes.md applied")
     });
@@ -337,9 +301,7 @@ fn transcript_accept_all_reports_every_written_file() {
     assert_eq!(s.exit_code(), 0);
     std::thread::sleep(Duration::from_millis(100));
     let raw = s.raw_text();
-    let left = raw
-        .rfind("\u{1b}[?1049l")
-        .expect("left the alternate screen");
+    let left = pty::left_alternate_screen_at(&raw);
     let after = &raw[left..];
     assert!(after.contains("srview: wrote main.rs"), "{after:?}");
     assert!(after.contains("srview: wrote notes.md"), "{after:?}");
@@ -357,11 +319,7 @@ fn transcript_quit_after_accepting_one_file_exits_0() {
     std::fs::write(dir.path().join("notes.md"), "- second\n").expect("write notes");
     let transcript = "<replace_in_file>\n<path>main.rs</path>\n<diff>\n------- SEARCH\n    42\n=======\n    43\n+++++++ REPLACE\n</diff>\n</replace_in_file>\n<replace_in_file>\n<path>notes.md</path>\n<diff>\n------- SEARCH\n- missing\n=======\n- third\n+++++++ REPLACE\n</diff>\n</replace_in_file>\n";
     std::fs::write(dir.path().join("msg.md"), transcript).expect("write transcript");
-    let mut s = Session::spawn(
-        dir.path(),
-        env!("CARGO_BIN_EXE_srview"),
-        &["--transcript", "--final", "msg.md"],
-    );
+    let mut s = Session::srview(dir.path(), &["--transcript", "--final", "msg.md"]);
     s.wait_for("one applied, one failed", |c| {
         c.contains("1 main.rs applied") && c.contains("2 notes.md failed")
     });
@@ -372,9 +330,7 @@ fn transcript_quit_after_accepting_one_file_exits_0() {
     assert_eq!(s.exit_code(), 0, "the accepted file was written");
     std::thread::sleep(Duration::from_millis(100));
     let raw = s.raw_text();
-    let left = raw
-        .rfind("\u{1b}[?1049l")
-        .expect("left the alternate screen");
+    let left = pty::left_alternate_screen_at(&raw);
     assert_eq!(
         raw[left..].matches("srview: wrote").count(),
         1,
@@ -408,11 +364,7 @@ fn a_finished_diff_file_is_paused_with_its_failure_selected() {
     let text = "------- SEARCH\n    let x = 1;\n=======\n    let x = 2;\n+++++++ REPLACE\n------- SEARCH\nfn helper() -> u64 {\n    42\n=======\nfn helper() -> u64 {\n    43\n+++++++ REPLACE\n------- SEARCH\n}\n=======\n}\n// end\n+++++++ REPLACE\n";
     std::fs::write(&diff, text).expect("write diff");
     age(&diff);
-    let mut s = Session::spawn(
-        dir.path(),
-        env!("CARGO_BIN_EXE_srview"),
-        &["main.rs", "edit.diff"],
-    );
+    let mut s = Session::srview(dir.path(), &["main.rs", "edit.diff"]);
     s.wait_for("paused, the failure selected and diagnosed", |c| {
         c.contains(" paused ")
             && c.contains("1 failed")
@@ -446,7 +398,7 @@ fn a_finished_diff_file_is_paused_with_its_failure_selected() {
 fn a_quiet_stdin_stream_pauses() {
     let dir = setup();
     std::fs::write(dir.path().join("edit.diff"), DIFF).expect("write diff");
-    let bin = env!("CARGO_BIN_EXE_srview");
+    let bin = support::runner::BIN;
     // The writer stays open (no end of input) while srview runs; the shell
     // waits for srview alone.
     let script =
@@ -466,13 +418,7 @@ fn a_quiet_stdin_stream_pauses() {
 /// Mouse reporting is switched on with the previewer and off again when
 /// it leaves, after the last time it was switched on.
 fn assert_mouse_released(raw: &str) {
-    let on = raw
-        .rfind("\u{1b}[?1000h")
-        .expect("mouse capture enabled on start");
-    let off = raw
-        .rfind("\u{1b}[?1000l")
-        .expect("mouse capture disabled on exit");
-    assert!(off > on, "mouse capture left on");
+    let on = pty::assert_mouse_released(raw);
     let sgr_off = raw.rfind("\u{1b}[?1006l").expect("SGR mouse mode off");
     assert!(sgr_off > on);
 }
@@ -486,11 +432,7 @@ fn failing_search_text_shows_and_a_click_selects_a_block() {
     let dir = setup();
     let diff = "------- SEARCH\nfn helper() -> u32 {\n    42\n=======\nfn helper() -> u32 {\n    43\n+++++++ REPLACE\n------- SEARCH\n    println!(\"{y}\");\n=======\n    println!(\"x = {x}\");\n+++++++ REPLACE\n";
     std::fs::write(dir.path().join("edit.diff"), diff).expect("write diff");
-    let mut s = Session::spawn(
-        dir.path(),
-        env!("CARGO_BIN_EXE_srview"),
-        &["main.rs", "edit.diff", "--final"],
-    );
+    let mut s = Session::srview(dir.path(), &["main.rs", "edit.diff", "--final"]);
     s.wait_for("the SEARCH line against the file line", |c| {
         c.contains("-     println!(\"{y}\");") && c.contains("+     println!(\"{x}\");")
     });
@@ -561,11 +503,7 @@ fn accept_asks_before_writing_a_misplaced_block() {
     let diff = dir.path().join("edit.diff");
     std::fs::write(&diff, MISPLACED).expect("write diff");
     age(&diff);
-    let mut s = Session::spawn(
-        dir.path(),
-        env!("CARGO_BIN_EXE_srview"),
-        &["two.rs", "edit.diff"],
-    );
+    let mut s = Session::srview(dir.path(), &["two.rs", "edit.diff"]);
     s.wait_for("the block flagged", |c| {
         c.contains(" paused ") && c.contains("#1  applied    ! wrong place?")
     });
@@ -606,7 +544,7 @@ fn a_finished_transcript_file_is_paused() {
     std::fs::write(&msg, transcript).expect("write transcript");
     age(&msg);
     // The wait before a pause shortened by the test hook.
-    let bin = env!("CARGO_BIN_EXE_srview");
+    let bin = support::runner::BIN;
     let script = format!("SRVIEW_PAUSE_AFTER_MS=300 exec '{bin}' --transcript msg.md");
     let mut s = Session::spawn(dir.path(), "sh", &["-c", &script]);
     s.wait_for("paused", |c| {
@@ -619,20 +557,10 @@ fn a_finished_transcript_file_is_paused() {
     s.press(b"q");
     assert_eq!(s.exit_code(), 1);
 
-    let mut s = Session::spawn(
-        dir.path(),
-        env!("CARGO_BIN_EXE_srview"),
-        &["--transcript", "--final", "msg.md"],
-    );
+    let mut s = Session::srview(dir.path(), &["--transcript", "--final", "msg.md"]);
     s.wait_for("ended", |c| c.contains("transcript ended"));
     s.press(b"q");
     assert_eq!(s.exit_code(), 1);
-}
-
-fn replace_call(path: &str, search: &str, replace: &str) -> String {
-    format!(
-        "<replace_in_file>\n<path>{path}</path>\n<diff>\n------- SEARCH\n{search}\n=======\n{replace}\n+++++++ REPLACE\n</diff>\n</replace_in_file>\n"
-    )
 }
 
 /// Calls on paths outside `--cwd` show as refused tabs, and `A` writes
@@ -641,11 +569,14 @@ fn replace_call(path: &str, search: &str, replace: &str) -> String {
 #[test]
 fn transcript_refused_paths_are_shown_and_block_accept_all() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let cwd = dir.path().join("w");
-    std::fs::create_dir_all(cwd.join("sub")).expect("mkdir");
-    std::fs::write(cwd.join("a.txt"), "one\n").expect("write");
-    std::fs::write(cwd.join("sub/b.txt"), "one\n").expect("write");
-    std::fs::write(dir.path().join("o.txt"), "one\n").expect("write");
+    files::tree(
+        dir.path(),
+        &[
+            ("w/a.txt", "one\n"),
+            ("w/sub/b.txt", "one\n"),
+            ("o.txt", "one\n"),
+        ],
+    );
     let absolute = dir.path().join("o.txt").display().to_string();
     let transcript = [
         replace_call("a.txt", "one", "uno"),
@@ -655,9 +586,8 @@ fn transcript_refused_paths_are_shown_and_block_accept_all() {
     ]
     .concat();
     std::fs::write(dir.path().join("msg.md"), transcript).expect("write transcript");
-    let mut s = Session::spawn(
+    let mut s = Session::srview(
         dir.path(),
-        env!("CARGO_BIN_EXE_srview"),
         &["--transcript", "--final", "--cwd", "w", "msg.md"],
     );
     s.wait_for("a refused tab", |c| c.contains("refused: outside --cwd"));
@@ -687,11 +617,7 @@ fn transcript_r_reloads_a_file_changed_on_disk() {
         replace_call("main.rs", "    42", "    43"),
     )
     .expect("write transcript");
-    let mut s = Session::spawn(
-        dir.path(),
-        env!("CARGO_BIN_EXE_srview"),
-        &["--transcript", "--final", "msg.md"],
-    );
+    let mut s = Session::srview(dir.path(), &["--transcript", "--final", "msg.md"]);
     s.wait_for("applied", |c| c.contains("1 main.rs applied"));
     let edited = format!("{ORIGINAL}// edited by hand\n");
     std::fs::write(dir.path().join("main.rs"), &edited).expect("edit by hand");
@@ -720,11 +646,7 @@ fn transcript_refusal_survives_streamed_chunks() {
         replace_call("main.rs", "    42", &format!("{long}    43")),
     )
     .expect("write transcript");
-    let mut s = Session::spawn(
-        dir.path(),
-        env!("CARGO_BIN_EXE_srview"),
-        &["--transcript", "--replay", "100", "msg.md"],
-    );
+    let mut s = Session::srview(dir.path(), &["--transcript", "--replay", "100", "msg.md"]);
     s.wait_for("streaming", |c| c.contains("1 main.rs streaming"));
     s.press(b"A");
     let refusal = "nothing written: main.rs is still streaming";

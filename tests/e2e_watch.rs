@@ -1,18 +1,17 @@
 //! Watcher, stream, signal and panic edge cases, end to end in a pty.
 
-mod pty;
+mod support;
+
+use support::diff::block;
+use support::pty;
 
 use std::io::Write;
 use std::path::Path;
 use std::time::Duration;
 
-use pty::Session;
+use pty::{Session, assert_mouse_released};
 
 const ORIGINAL: &str = "alpha\nbeta\ngamma\ndelta\n";
-
-fn block(search: &str, replace: &str) -> String {
-    format!("------- SEARCH\n{search}\n=======\n{replace}\n+++++++ REPLACE\n")
-}
 
 fn setup() -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -23,7 +22,7 @@ fn setup() -> tempfile::TempDir {
 fn start(dir: &Path, extra: &[&str]) -> Session {
     let mut args = vec!["f.txt", "d.diff"];
     args.extend_from_slice(extra);
-    Session::spawn(dir, env!("CARGO_BIN_EXE_srview"), &args)
+    Session::srview(dir, &args)
 }
 
 fn untouched(dir: &Path) {
@@ -142,7 +141,7 @@ fn poll_fallback_without_file_events() {
 #[test]
 fn stdin_closed_early_switches_to_final_mode() {
     let dir = setup();
-    let bin = env!("CARGO_BIN_EXE_srview");
+    let bin = support::runner::BIN;
     // The stream stops inside the REPLACE section: final mode applies it as
     // if closed (as the reference does), the SEARCH of a second block is dropped.
     let script = format!(
@@ -171,23 +170,9 @@ fn signal_restores_terminal(sig: &str, code: u32) {
     let entered = raw
         .find("\u{1b}[?1049h")
         .expect("entered the alternate screen");
-    let left = raw
-        .rfind("\u{1b}[?1049l")
-        .expect("left the alternate screen");
-    assert!(left > entered);
+    assert!(pty::left_alternate_screen_at(&raw) > entered);
     assert_mouse_released(&raw);
     untouched(dir.path());
-}
-
-/// Mouse reporting is switched off again after the last time it was on.
-fn assert_mouse_released(raw: &str) {
-    let on = raw
-        .rfind("\u{1b}[?1000h")
-        .expect("mouse capture enabled on start");
-    let off = raw
-        .rfind("\u{1b}[?1000l")
-        .expect("mouse capture disabled on exit");
-    assert!(off > on, "mouse capture left on");
 }
 
 #[test]
@@ -209,7 +194,7 @@ fn sigint_restores_terminal_and_writes_nothing() {
 fn panic_restores_terminal_and_prints_a_report() {
     let dir = setup();
     std::fs::write(dir.path().join("d.diff"), block("beta", "BETA")).expect("write");
-    let bin = env!("CARGO_BIN_EXE_srview");
+    let bin = support::runner::BIN;
     let script = format!("SRVIEW_TEST_PANIC=1 '{bin}' f.txt d.diff");
     let mut s = Session::spawn(dir.path(), "sh", &["-c", &script]);
     let code = s.exit_code();
@@ -253,7 +238,7 @@ fn resize_storm_and_tiny_terminal() {
 fn print_sends_accepted_content_to_stdout_not_file() {
     let dir = setup();
     std::fs::write(dir.path().join("d.diff"), block("beta", "BETA")).expect("write");
-    let bin = env!("CARGO_BIN_EXE_srview");
+    let bin = support::runner::BIN;
     let script = format!("'{bin}' f.txt d.diff --print > out.txt");
     let mut s = Session::spawn(dir.path(), "sh", &["-c", &script]);
     s.wait_for("drawn on the terminal while stdout is a file", |c| {
@@ -271,7 +256,7 @@ fn print_sends_accepted_content_to_stdout_not_file() {
 #[test]
 fn a_diff_that_never_ends_keeps_the_app_responsive() {
     let dir = setup();
-    let bin = env!("CARGO_BIN_EXE_srview");
+    let bin = support::runner::BIN;
     let script = format!(
         "(printf '%s\\n' '------- SEARCH' beta '======='; while true; do printf 'still streaming\\n'; sleep 0.002; done) | '{bin}' f.txt"
     );
@@ -302,7 +287,7 @@ fn unreadable_diff_shows_an_error_state_then_recovers() {
     std::fs::write(&diff, b"------- SEA\xffRCH\n").expect("write");
     let mut s = start(dir.path(), &[]);
     s.wait_for("the error state", |c| {
-        c.contains("DIFF unreadable: invalid UTF-8 at byte 11")
+        c.contains("DIFF unreadable: not valid UTF-8 (first bad byte at offset 11)")
     });
     assert!(
         !s.contents().contains("waiting for the diff"),
@@ -315,7 +300,7 @@ fn unreadable_diff_shows_an_error_state_then_recovers() {
     });
     std::fs::write(&diff, b"\x00\x01binary").expect("binary write");
     s.wait_for("binary is an error too", |c| {
-        c.contains("DIFF unreadable: NUL byte at byte 0")
+        c.contains("DIFF unreadable: binary (NUL byte at offset 0)")
             && c.contains("showing the last readable diff")
     });
     s.press(b"q");

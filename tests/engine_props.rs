@@ -1,10 +1,12 @@
 //! Engine properties: no panic on any input, exact in-order blocks splice,
 //! every prefix of a streamed diff applies in partial mode.
 
-mod common;
+mod support;
 
-use common::Rng;
+use support::rng;
+
 use proptest::prelude::*;
+use rng::Rng;
 use srview::engine::{BlockState, Options, Stage, Version, apply};
 
 const MODES: [Options; 4] = [
@@ -123,8 +125,8 @@ proptest! {
     #[test]
     fn every_prefix_applies_in_partial_mode(seed in any::<u64>(), v2 in any::<bool>()) {
         let mut rng = Rng::new(seed);
-        let original = common::original(&mut rng);
-        let diff = common::diff(&mut rng, &original);
+        let original = rng::original(&mut rng);
+        let diff = rng::diff(&mut rng, &original);
         let version = if v2 { Version::V2 } else { Version::V1 };
         let full = apply(&diff, &original, Options { version, is_final: false });
         for cut in (0..=diff.len()).filter(|&c| diff.is_char_boundary(c)) {

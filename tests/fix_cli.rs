@@ -3,12 +3,16 @@
 //! the author meant, for each kind of damage and both engines; exit codes
 //! and stderr lines when a block has no place.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+mod support;
+
+use support::files::p;
+use support::rng;
+use support::runner::{self, stderr, utf8_stdout as stdout};
+
+use std::path::PathBuf;
+use std::process::Output;
 
 use srview::engine::{self, BlockState, Options, Stage, Version};
-
-mod common;
 
 const ORIGINAL: &str = r#"use std::collections::HashMap;
 
@@ -58,28 +62,12 @@ fn files(original: &str, diff: &str) -> Files {
     }
 }
 
-fn p(path: &Path) -> &str {
-    path.to_str().expect("UTF-8 temp path")
-}
-
 fn srview(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_srview"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("runs srview")
+    runner::srview(args).output()
 }
 
 fn fix(f: &Files, version: Version) -> Output {
     srview(&["fix", p(&f.file), p(&f.diff), "--engine", version.name()])
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8(out.stdout.clone()).expect("UTF-8 stdout")
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 /// Every line of `diff` belongs to a block the engine reads (no text
@@ -371,9 +359,9 @@ fn exit_zero_always_means_every_block_applies_exactly() {
     let dir = tempfile::tempdir().expect("tempdir");
     let mut zero = 0;
     for seed in 0..150u64 {
-        let mut rng = common::Rng::new(seed);
-        let original = common::original(&mut rng);
-        let diff = common::diff(&mut rng, &original);
+        let mut rng = rng::Rng::new(seed);
+        let original = rng::original(&mut rng);
+        let diff = rng::diff(&mut rng, &original);
         let file = dir.path().join("f.txt");
         let d = dir.path().join("d.diff");
         std::fs::write(&file, &original).expect("write");
@@ -451,7 +439,7 @@ fn damaged_multi_block_diffs_give_the_meant_result() {
     let dir = tempfile::tempdir().expect("tempdir");
     let (mut cases, mut fixed_ok) = (0, 0);
     for seed in 1..=60u64 {
-        let mut rng = common::Rng::new(seed);
+        let mut rng = rng::Rng::new(seed);
         let lines = damage_file(&mut rng, 60);
         let original: String = lines.iter().map(|l| format!("{l}\n")).collect();
         // Regions of 1-3 lines starting on a distinctive line, apart.
@@ -527,25 +515,16 @@ fn damaged_multi_block_diffs_give_the_meant_result() {
     );
 }
 
-fn damage_file(rng: &mut common::Rng, n: usize) -> Vec<String> {
+fn damage_file(rng: &mut rng::Rng, n: usize) -> Vec<String> {
     const WORDS: [&str; 8] = [
         "alpha", "budget", "cursor", "delta", "engine", "filter", "gamma", "handle",
     ];
-    (0..n)
-        .map(|i| {
-            let w = WORDS[rng.below(WORDS.len())];
-            let v = WORDS[rng.below(WORDS.len())];
-            match i % 7 {
-                0 => format!("fn {w}_{i}(input: &str) -> Option<{v}> {{"),
-                1 => format!("    let {w}_{i} = \"{v}-{i}\";"),
-                2 => format!("    if {w}_{i} < limit && {v} > 0 {{"),
-                3 => format!("        log('{w} {i} - {v}');"),
-                4 => "    }".to_string(),
-                5 => "}".to_string(),
-                _ => String::new(),
-            }
-        })
-        .collect()
+    rng::word_lines(rng, n, &WORDS, |i, w, v| match i % 7 {
+        kind @ 0..=3 => rng::statement(kind, i, w, v),
+        4 => "    }".to_string(),
+        5 => "}".to_string(),
+        _ => String::new(),
+    })
 }
 
 fn distinctive(line: &str) -> bool {
@@ -553,7 +532,7 @@ fn distinctive(line: &str) -> bool {
 }
 
 /// One kind of damage a model does to a SEARCH line.
-fn damage(rng: &mut common::Rng, line: &str) -> String {
+fn damage(rng: &mut rng::Rng, line: &str) -> String {
     match rng.below(4) {
         0 => format!("  {line}"),
         1 => line

@@ -7,10 +7,14 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_srview");
+mod support;
+
+use support::diff::block;
+use support::files::{mkfifo, p, write};
+use support::runner::srview;
 const MB: u64 = 1024 * 1024;
 
 struct Run {
@@ -28,14 +32,20 @@ fn run(args: &[&str], stdin_file: Option<&Path>, stdout_file: Option<&Path>) -> 
     let dir = tempfile::tempdir().expect("tempdir");
     let rss_file = dir.path().join("rss");
     let time = Path::new("/usr/bin/time");
+    let spec = srview(["apply"]).args(args).env_remove("SRVIEW_FAULT");
     let mut cmd = if time.exists() {
-        let mut c = Command::new(time);
-        c.args(["-f", "%M", "-o"]).arg(&rss_file).arg(BIN);
-        c
+        spec.wrapped(
+            time,
+            &[
+                "-f".as_ref(),
+                "%M".as_ref(),
+                "-o".as_ref(),
+                rss_file.as_os_str(),
+            ],
+        )
     } else {
-        Command::new(BIN)
+        spec.command()
     };
-    cmd.arg("apply").args(args).env_remove("SRVIEW_FAULT");
     cmd.stdin(match stdin_file {
         Some(p) => Stdio::from(std::fs::File::open(p).expect("stdin file")),
         None => Stdio::null(),
@@ -122,20 +132,6 @@ fn assert_bounded(what: &str, r: &Run, input_bytes: u64, times: u64) {
     );
 }
 
-fn write(dir: &Path, name: &str, content: &[u8]) -> PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, content).expect("write");
-    path
-}
-
-fn p(path: &Path) -> &str {
-    path.to_str().expect("UTF-8 path")
-}
-
-fn block(search: &str, replace: &str) -> String {
-    format!("------- SEARCH\n{search}\n=======\n{replace}\n+++++++ REPLACE\n")
-}
-
 // ---------------------------------------------------------------- encodings
 
 #[test]
@@ -213,13 +209,7 @@ fn diff_from_a_fifo_is_read() {
     let dir = tempfile::tempdir().unwrap();
     let file = write(dir.path(), "f.txt", b"a\nb\n");
     let fifo = dir.path().join("d.fifo");
-    assert!(
-        Command::new("mkfifo")
-            .arg(&fifo)
-            .status()
-            .unwrap()
-            .success()
-    );
+    mkfifo(&fifo);
     let diff = block("b", "B");
     let fifo2 = fifo.clone();
     let writer = std::thread::spawn(move || {
@@ -362,35 +352,62 @@ fn rows(n: usize) -> String {
     (0..n).map(|i| format!("row {i:06} value\n")).collect()
 }
 
+/// `n` rows in FILE and a diff of `n` blocks, each upper-casing its own row,
+/// in order.
+struct Edits {
+    file: PathBuf,
+    diff_path: PathBuf,
+    /// The content the diff gives.
+    want: String,
+    /// FILE's and DIFF's bytes together.
+    input: u64,
+}
+
+fn in_order_edits(dir: &Path, n: usize) -> Edits {
+    let original = rows(n);
+    let file = write(dir, "f.txt", original.as_bytes());
+    let diff: String = (0..n)
+        .map(|i| block(&format!("row {i:06} value"), &format!("ROW {i:06}")))
+        .collect();
+    let diff_path = write(dir, "d", diff.as_bytes());
+    let want: String = (0..n).map(|i| format!("ROW {i:06}\n")).collect();
+    let input = (original.len() + diff.len()) as u64;
+    Edits {
+        file,
+        diff_path,
+        want,
+        input,
+    }
+}
+
+/// `in_order_edits` applied with `args` before FILE and DIFF: exit 0 and
+/// the content the diff gives.
+fn apply_in_order(dir: &Path, n: usize, args: &[&str]) -> (Edits, Run) {
+    let edits = in_order_edits(dir, n);
+    let mut all = args.to_vec();
+    all.extend([p(&edits.file), p(&edits.diff_path)]);
+    let r = run(&all, None, None);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout == edits.want.as_bytes(), "{n} edits applied");
+    (edits, r)
+}
+
 /// 100,000 blocks, each editing its own line, in order (v2: linear).
 #[test]
 fn diff_of_100000_blocks_v2() {
     let dir = tempfile::tempdir().unwrap();
     let n = 100_000;
-    let original = rows(n);
-    let file = write(dir.path(), "f.txt", original.as_bytes());
-    let diff: String = (0..n)
-        .map(|i| block(&format!("row {i:06} value"), &format!("ROW {i:06}")))
-        .collect();
-    let diff_path = write(dir.path(), "d", diff.as_bytes());
-    let want: String = (0..n).map(|i| format!("ROW {i:06}\n")).collect();
-    let r = run(&["--engine", "v2", p(&file), p(&diff_path)], None, None);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    assert!(r.stdout == want.as_bytes(), "100,000 edits applied");
-    let input = (original.len() + diff.len()) as u64;
-    assert_bounded("100,000 blocks, v2", &r, input, 6);
-    let r = run(
-        &["--json", "--engine", "v2", p(&file), p(&diff_path)],
-        None,
-        None,
-    );
+    let (edits, r) = apply_in_order(dir.path(), n, &["--engine", "v2"]);
+    let (file, diff_path) = (p(&edits.file), p(&edits.diff_path));
+    assert_bounded("100,000 blocks, v2", &r, edits.input, 6);
+    let r = run(&["--json", "--engine", "v2", file, diff_path], None, None);
     assert_eq!(r.code, 0);
     let v: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
     let blocks = v["blocks"].as_array().unwrap();
     assert_eq!(blocks.len(), n);
     assert!(blocks.iter().all(|b| b["state"] == "applied"));
     assert_eq!(blocks[n - 1]["original"]["startLine"], n);
-    assert_bounded("100,000 blocks, v2, --json", &r, input, 10);
+    assert_bounded("100,000 blocks, v2, --json", &r, edits.input, 10);
 }
 
 /// 100,000 blocks through v1: one edit at the end, then 99,999 blocks
@@ -432,23 +449,8 @@ fn diff_of_100000_blocks_v1() {
 #[test]
 fn diff_of_100000_in_order_blocks_v1() {
     let dir = tempfile::tempdir().unwrap();
-    let n = 100_000;
-    let original = rows(n);
-    let file = write(dir.path(), "f.txt", original.as_bytes());
-    let diff: String = (0..n)
-        .map(|i| block(&format!("row {i:06} value"), &format!("ROW {i:06}")))
-        .collect();
-    let diff_path = write(dir.path(), "d", diff.as_bytes());
-    let want: String = (0..n).map(|i| format!("ROW {i:06}\n")).collect();
-    let r = run(&[p(&file), p(&diff_path)], None, None);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    assert!(r.stdout == want.as_bytes());
-    assert_bounded(
-        "100,000 in-order blocks, v1",
-        &r,
-        (original.len() + diff.len()) as u64,
-        10,
-    );
+    let (edits, r) = apply_in_order(dir.path(), 100_000, &[]);
+    assert_bounded("100,000 in-order blocks, v1", &r, edits.input, 10);
 }
 
 /// Marker lines of 10,000 dashes (and equals and pluses) are markers; a

@@ -10,7 +10,8 @@
 
 use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
+
+mod support;
 
 use serde::{Deserialize, Serialize};
 
@@ -35,16 +36,10 @@ struct Run {
 }
 
 fn srview(args: &[&str], stdin_file: Option<&Path>, cwd: &Path) -> (Option<i32>, String) {
-    let stdin = match stdin_file {
-        Some(p) => Stdio::from(std::fs::File::open(p).expect("stdin file opens")),
-        None => Stdio::null(),
-    };
-    let out = Command::new(env!("CARGO_BIN_EXE_srview"))
-        .args(args)
-        .current_dir(cwd)
-        .stdin(stdin)
-        .output()
-        .expect("srview runs");
+    let out = support::runner::srview(args)
+        .cwd(cwd)
+        .stdin_file(stdin_file)
+        .output();
     (
         out.status.code(),
         String::from_utf8(out.stdout).expect("UTF-8 stdout"),

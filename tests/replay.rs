@@ -1,10 +1,13 @@
 //! Replay: a deterministic schedule, and `srview replay` reproducing its
 //! input byte for byte.
 
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 use srview::source::replay::schedule;
+
+mod support;
+
+use support::runner::srview;
 
 const TEXT: &str =
     "------- SEARCH\nfn größe() -> u8 {\n=======\nfn size() -> u8 { // ✓\n+++++++ REPLACE\n";
@@ -71,16 +74,15 @@ fn replay_writes_the_exact_input_over_time() {
     )
     .expect("write");
     let started = Instant::now();
-    let status = Command::new(env!("CARGO_BIN_EXE_srview"))
-        .arg("replay")
+    let status = srview(["replay"])
         .arg(&input)
         .arg("--to")
         .arg(&out)
         .args([
             "--rate", "1000", "--chunk", "3", "--jitter", "2", "--seed", "9",
         ])
-        .status()
-        .expect("srview runs");
+        .output()
+        .status;
     assert!(status.success());
     // 70-odd characters at 1000/s: at least the scheduled time passed.
     let planned = schedule(TEXT, 1000.0, 3, 2, 9)
@@ -97,14 +99,13 @@ fn replay_refuses_bad_arguments() {
     let input = dir.path().join("in.diff");
     std::fs::write(&input, TEXT).expect("write");
     for bad in [["--rate", "0"], ["--chunk", "0"]] {
-        let status = Command::new(env!("CARGO_BIN_EXE_srview"))
-            .arg("replay")
+        let status = srview(["replay"])
             .arg(&input)
             .arg("--to")
             .arg(dir.path().join("o"))
             .args(bad)
-            .status()
-            .expect("srview runs");
+            .output()
+            .status;
         assert_eq!(status.code(), Some(2), "{bad:?}");
     }
 }

@@ -511,7 +511,18 @@ fn check_session_explains_every_failed_edit() {
     let (code, out) = check_session(&session, Some(tmp.path()));
     assert_eq!(code, Some(1));
     assert!(out.contains("  srview, against the file as it is now (the content before is unknown; it may differ):\n    error: Failed to find expected lines in /home/user/project/calc.py:\n"), "{out}");
-    assert!(out.contains("    hunk 1 (patch lines 3-"), "{out}");
+    assert!(
+        out.contains(
+            "    hunk 2 (patch lines 9-14): hunk 2 of calc.py failed: its lines are not in the file; closest: lines 34-36 (similarity 0.87)"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "      corrected hunk:\n      @@ def mean(values: Iterable[float]) -> float:\n"
+        ),
+        "{out}"
+    );
 
     // A session with nothing failed: exit 0.
     let dir = fixtures().join("claude-code-2.1.328/a_edits_ok");

@@ -2,12 +2,13 @@
 //! outcome a from-scratch apply gives: result and per-block report, in both
 //! versions and both modes, however the diff is cut into pieces.
 
-mod common;
-mod corpus;
+mod support;
 
-use common::Rng;
+use support::{corpus, rng};
+
 use corpus::Case;
 use proptest::prelude::*;
+use rng::Rng;
 use srview::engine::session::Session;
 use srview::engine::{Options, Version, apply};
 
@@ -66,7 +67,7 @@ fn assert_matches_apply(session: &Session, original: &str, version: Version) {
 fn stream_through(rng: &mut Rng, original: &str, diff: &str, version: Version, max: usize) {
     let mut session = Session::new(original, version);
     assert_matches_apply(&session, original, version);
-    for piece in common::chunks(rng, diff, max) {
+    for piece in rng::chunks(rng, diff, max) {
         session.push(piece);
         assert_matches_apply(&session, original, version);
     }
@@ -140,8 +141,8 @@ proptest! {
     #[test]
     fn generated_diffs_in_random_pieces(seed in any::<u64>(), max in 1usize..24, v2 in any::<bool>()) {
         let mut rng = Rng::new(seed);
-        let original = common::original(&mut rng);
-        let diff = common::diff(&mut rng, &original);
+        let original = rng::original(&mut rng);
+        let diff = rng::diff(&mut rng, &original);
         let version = if v2 { Version::V2 } else { Version::V1 };
         stream_through(&mut rng, &original, &diff, version, max);
     }

@@ -2,70 +2,16 @@
 //! obviously-correct transcription of the reference's matching says, both
 //! through `apply` and streamed through a session.
 
-use srview::engine::js::js_trim;
 use srview::engine::session::Session;
 use srview::engine::{Options, Stage, Version, apply};
 
-/// The reference's v1 matching chain for in-order blocks, written the slow
-/// way it is specified: re-split the file, try every candidate in order.
-fn naive_locate(original: &str, search: &str, from: usize) -> Option<(usize, usize, Stage)> {
-    if let Some(i) = original[from..].find(search) {
-        return Some((from + i, from + i + search.len(), Stage::Exact));
-    }
-    let orig: Vec<&str> = original.split('\n').collect();
-    let mut find: Vec<&str> = search.split('\n').collect();
-    let raw = find.len();
-    if find.last() == Some(&"") {
-        find.pop();
-    }
-    // Line start offsets, summed once (the reference re-sums per candidate,
-    // which is quadratic at this size).
-    let starts: Vec<usize> = std::iter::once(0)
-        .chain(orig.iter().scan(0, |acc, l| {
-            *acc += l.len() + 1;
-            Some(*acc)
-        }))
-        .collect();
-    let offset = |line: usize| starts[line];
-    let first = (0..orig.len()).find(|&i| offset(i) >= from)?;
-    let window_end = |i: usize| starts[i + find.len()];
-    let last_start = orig.len().checked_sub(find.len())?;
-    for i in first..=last_start {
-        if (0..find.len()).all(|k| js_trim(orig[i + k]) == js_trim(find[k])) {
-            return Some((offset(i), window_end(i), Stage::LineTrimmed));
-        }
-    }
-    if raw >= 3 {
-        let m = find.len();
-        for i in first..=last_start {
-            if js_trim(orig[i]) == js_trim(find[0])
-                && js_trim(orig[i + m - 1]) == js_trim(find[m - 1])
-            {
-                return Some((offset(i), window_end(i), Stage::BlockAnchor));
-            }
-        }
-    }
-    None
-}
+mod support;
 
-fn naive_apply(original: &str, blocks: &[(String, String)]) -> (String, Vec<Stage>) {
-    let (mut out, mut from, mut stages) = (String::new(), 0, Vec::new());
-    for (search, replace) in blocks {
-        let (start, end, stage) = naive_locate(original, search, from).expect("naive match");
-        out.push_str(&original[from..start]);
-        out.push_str(replace);
-        from = end.min(original.len());
-        stages.push(stage);
-    }
-    out.push_str(&original[from..]);
-    (out, stages)
-}
+use support::diff::block_of_lines;
+use support::oracle::naive_apply;
 
 fn diff_of(blocks: &[(String, String)]) -> String {
-    blocks
-        .iter()
-        .map(|(s, r)| format!("------- SEARCH\n{s}=======\n{r}+++++++ REPLACE\n"))
-        .collect()
+    blocks.iter().map(|(s, r)| block_of_lines(s, r)).collect()
 }
 
 /// Engine and session (fed in `chunk`-byte pieces) against the naive result.

@@ -2,28 +2,26 @@
 //! JSON line each, every one equal to a from-scratch apply of its prefix.
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::sync::mpsc::{self, Receiver};
 use std::time::Duration;
 
 use serde_json::Value;
+
+mod support;
+
 use srview::engine::{Options, Version, apply};
+use support::runner::srview;
 
 const ORIGINAL: &str = "fn a() {}\nfn b() {\n    1\n}\nfn c() {}\n";
 const DIFF: &str = "------- SEARCH\nfn b() {\n    1\n}\n=======\nfn b() {\n    2 // ü😀\n}\n+++++++ REPLACE\n------- SEARCH\nfn c() {}\n=======\n+++++++ REPLACE\n";
 
 fn spawn(file: &std::path::Path, extra: &[&str]) -> (Child, Receiver<String>) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_srview"))
-        .arg("apply")
+    let mut child = srview(["apply"])
         .arg(file)
-        .arg("-")
-        .arg("--stream")
+        .args(["-", "--stream"])
         .args(extra)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn srview");
+        .spawn_piped();
     let stdout = child.stdout.take().expect("stdout");
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
@@ -34,6 +32,33 @@ fn spawn(file: &std::path::Path, extra: &[&str]) -> (Child, Receiver<String>) {
         }
     });
     (child, rx)
+}
+
+/// `spawn` with all of `input` written and stdin closed.
+fn stream_whole(file: &std::path::Path, input: &[u8]) -> (Child, Receiver<String>) {
+    let (mut child, rx) = spawn(file, &[]);
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(input).expect("write");
+    drop(stdin);
+    (child, rx)
+}
+
+/// The last line the program printed, once it has ended.
+fn last_line(rx: &Receiver<String>) -> Value {
+    serde_json::from_str(&rx.iter().last().expect("line")).expect("JSON")
+}
+
+/// `spawn` with `--stream-interval MS`, the first 20 bytes of DIFF written
+/// and flushed, stdin left open.
+fn first_20_bytes_sent(
+    file: &std::path::Path,
+    ms: &str,
+) -> (Child, Receiver<String>, std::process::ChildStdin) {
+    let (mut child, rx) = spawn(file, &["--stream-interval", ms]);
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(&DIFF.as_bytes()[..20]).expect("write");
+    stdin.flush().expect("flush");
+    (child, rx, stdin)
 }
 
 fn original_file() -> tempfile::NamedTempFile {
@@ -150,14 +175,12 @@ fn waiting_input_is_coalesced_and_content_is_optional() {
 #[test]
 fn final_error_exits_1_and_bad_utf8_exits_2() {
     let file = original_file();
-    let (mut child, rx) = spawn(file.path(), &[]);
-    let mut stdin = child.stdin.take().expect("stdin");
-    stdin
-        .write_all(b"------- SEARCH\nnot there\n=======\nx\n+++++++ REPLACE\n")
-        .expect("write");
-    drop(stdin);
+    let (mut child, rx) = stream_whole(
+        file.path(),
+        b"------- SEARCH\nnot there\n=======\nx\n+++++++ REPLACE\n",
+    );
     assert_eq!(child.wait().expect("exit").code(), Some(1));
-    let last: Value = serde_json::from_str(&rx.iter().last().expect("line")).expect("JSON");
+    let last = last_line(&rx);
     assert_eq!(last["ok"], false);
     assert!(
         last["error"]
@@ -166,15 +189,10 @@ fn final_error_exits_1_and_bad_utf8_exits_2() {
             .contains("does not match")
     );
 
-    let (mut child, rx) = spawn(file.path(), &[]);
-    let mut stdin = child.stdin.take().expect("stdin");
-    stdin
-        .write_all(b"------- SEARCH\n\xff\xfe\n")
-        .expect("write");
-    drop(stdin);
+    let (mut child, rx) = stream_whole(file.path(), b"------- SEARCH\n\xff\xfe\n");
     assert_eq!(child.wait().expect("exit").code(), Some(2));
     // A consumer still gets a last line, saying why the stream ended.
-    let last: Value = serde_json::from_str(&rx.iter().last().expect("line")).expect("JSON");
+    let last = last_line(&rx);
     assert_eq!(last["final"], true);
     assert_eq!(last["ok"], false);
     assert!(
@@ -190,15 +208,10 @@ fn final_error_exits_1_and_bad_utf8_exits_2() {
 #[test]
 fn a_stream_without_blocks_warns() {
     let file = original_file();
-    let (mut child, rx) = spawn(file.path(), &[]);
-    let mut stdin = child.stdin.take().expect("stdin");
-    stdin
-        .write_all(b"I will now edit the file.\n")
-        .expect("write");
-    drop(stdin);
+    let (child, rx) = stream_whole(file.path(), b"I will now edit the file.\n");
     let out = child.wait_with_output().expect("exit");
     assert_eq!(out.status.code(), Some(0));
-    let last: Value = serde_json::from_str(&rx.iter().last().expect("line")).expect("JSON");
+    let last = last_line(&rx);
     assert_eq!(last["final"], true);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("no SEARCH/REPLACE block found"), "{err}");
@@ -299,11 +312,8 @@ fn coalesced_lines_are_an_interval_apart_and_the_final_line_is_never_dropped() {
 #[test]
 fn a_pending_update_is_answered_without_more_input() {
     let file = original_file();
-    let (mut child, rx) = spawn(file.path(), &["--stream-interval", "300"]);
-    let mut stdin = child.stdin.take().expect("stdin");
-    let (first, rest) = DIFF.split_at(20);
-    stdin.write_all(first.as_bytes()).expect("write");
-    stdin.flush().expect("flush");
+    let (mut child, rx, mut stdin) = first_20_bytes_sent(file.path(), "300");
+    let rest = &DIFF[20..];
     let line = next_line(&rx);
     assert_eq!(line["bytes"].as_u64(), Some(20), "the first piece at once");
     let (second, third) = rest.split_at(30);
@@ -327,11 +337,8 @@ fn a_pending_update_is_answered_without_more_input() {
 #[test]
 fn the_end_of_input_is_answered_at_once() {
     let file = original_file();
-    let (mut child, rx) = spawn(file.path(), &["--stream-interval", "60000"]);
-    let mut stdin = child.stdin.take().expect("stdin");
-    let (first, rest) = DIFF.split_at(20);
-    stdin.write_all(first.as_bytes()).expect("write");
-    stdin.flush().expect("flush");
+    let (mut child, rx, mut stdin) = first_20_bytes_sent(file.path(), "60000");
+    let rest = &DIFF[20..];
     assert_eq!(next_line(&rx)["bytes"].as_u64(), Some(20));
     stdin.write_all(rest.as_bytes()).expect("write");
     drop(stdin);

@@ -2,7 +2,8 @@
 //! by `srview apply --transcript --write` all or nothing.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+
+mod support;
 
 use srview::source::transcript::{
     ApplyOptions, CallKind, FileState, ToolCall, Workspace, apply_calls, parse,
@@ -41,10 +42,7 @@ fn good_transcript() -> String {
 }
 
 fn srview(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_srview"))
-        .args(args)
-        .output()
-        .expect("srview runs")
+    support::runner::srview(args).output()
 }
 
 #[test]

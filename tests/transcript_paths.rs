@@ -2,7 +2,8 @@
 //! out of --cwd are refused unless --allow-outside.
 
 use std::path::Path;
-use std::process::Command;
+
+mod support;
 
 use srview::source::transcript::Workspace;
 
@@ -24,16 +25,15 @@ fn setup() -> tempfile::TempDir {
 fn apply(root: &Path, path: &str, allow: bool) -> std::process::Output {
     let msg = root.join("msg.md");
     std::fs::write(&msg, transcript(path)).expect("write msg");
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_srview"));
-    cmd.args(["apply", "--transcript"])
+    let mut cmd = support::runner::srview(["apply", "--transcript"])
         .arg(&msg)
         .arg("--cwd")
         .arg(root.join("work"))
         .args(["--write", "--json"]);
     if allow {
-        cmd.arg("--allow-outside");
+        cmd = cmd.arg("--allow-outside");
     }
-    cmd.output().expect("srview runs")
+    cmd.output()
 }
 
 fn outside(root: &Path) -> String {

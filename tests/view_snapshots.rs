@@ -96,6 +96,18 @@ fn frame(app: &mut App, w: u16, h: u16, mode: ColourMode) -> Terminal<TestBacken
     terminal
 }
 
+/// `screen` contains each of `needles` (the screen is printed when not).
+fn assert_shows(screen: &str, needles: &[&str]) {
+    for needle in needles {
+        assert!(screen.contains(needle), "{screen}");
+    }
+}
+
+/// The text of one frame drawn at `w`x`h`.
+fn screen_of(app: &mut App, w: u16, h: u16, mode: ColourMode) -> String {
+    text(&frame(app, w, h, mode))
+}
+
 fn text(t: &Terminal<TestBackend>) -> String {
     let buf = t.backend().buffer();
     let mut out = String::new();
@@ -113,9 +125,8 @@ fn text(t: &Terminal<TestBackend>) -> String {
 fn block_mid_stream() {
     let cut = DIFF.find("with open(path, encoding").unwrap() + 10;
     let mut app = app(&DIFF[..cut], false);
-    let t = frame(&mut app, 120, 30, ColourMode::TrueColor);
-    let screen = text(&t);
-    assert!(screen.contains("streaming"), "{screen}");
+    let screen = screen_of(&mut app, 120, 30, ColourMode::TrueColor);
+    assert_shows(&screen, &["streaming"]);
     assert!(
         screen.contains("▸"),
         "the streamed line is marked:\n{screen}"
@@ -126,8 +137,7 @@ fn block_mid_stream() {
 #[test]
 fn blocks_applied_at_each_stage() {
     let mut app = app(DIFF, true);
-    let t = frame(&mut app, 120, 40, ColourMode::TrueColor);
-    let screen = text(&t);
+    let screen = screen_of(&mut app, 120, 40, ColourMode::TrueColor);
     for word in [
         "exact",
         "line-trimmed",
@@ -167,17 +177,13 @@ fn failing_block() {
     let diff = "------- SEARCH\ndef nowhere():\n    pass\n=======\ndef somewhere():\n    pass\n+++++++ REPLACE\n";
     let mut app = app(diff, true);
     app.diagnose();
-    let t = frame(&mut app, 100, 24, ColourMode::TrueColor);
-    let screen = text(&t);
-    assert!(screen.contains("failed"), "{screen}");
+    let screen = screen_of(&mut app, 100, 24, ColourMode::TrueColor);
+    assert_shows(&screen, &["failed"]);
     assert!(
         screen.contains("[edited]") || screen.contains("[not-found]"),
         "diagnosis shown:\n{screen}"
     );
-    assert!(
-        screen.contains("does not match anything in the file"),
-        "{screen}"
-    );
+    assert_shows(&screen, &["does not match anything in the file"]);
     insta::assert_snapshot!(screen);
 }
 
@@ -186,11 +192,15 @@ fn unified_view_on_narrow_terminal() {
     let mut app = app(DIFF, true);
     app.view.follow = false;
     app.view.scroll = 0;
-    let t = frame(&mut app, 80, 30, ColourMode::TrueColor);
-    let screen = text(&t);
-    assert!(screen.contains("[unified"), "{screen}");
-    assert!(screen.contains("4-E def load(path):"), "{screen}");
-    assert!(screen.contains("4+E def load(path, encoding"), "{screen}");
+    let screen = screen_of(&mut app, 80, 30, ColourMode::TrueColor);
+    assert_shows(
+        &screen,
+        &[
+            "[unified",
+            "4-E def load(path):",
+            "4+E def load(path, encoding",
+        ],
+    );
     insta::assert_snapshot!(screen);
 }
 
@@ -239,10 +249,9 @@ fn escape_sequences_in_content_are_inert() {
     let original = "ok\nbad \u{1b}[2J\u{1b}]52;c;AAAA\u{7} line\n";
     let mut app = App::new(PathBuf::from("x.txt"), original.to_string(), Version::V1);
     app.set_diff("------- SEARCH\nok\n=======\nfine \u{1b}[31m\n+++++++ REPLACE\n".into());
-    let t = frame(&mut app, 100, 20, ColourMode::TrueColor);
-    let screen = text(&t);
+    let screen = screen_of(&mut app, 100, 20, ColourMode::TrueColor);
     assert!(!screen.contains('\u{1b}'), "raw ESC reached the screen");
-    assert!(screen.contains("␛[2J"), "{screen}");
+    assert_shows(&screen, &["␛[2J"]);
 }
 
 /// Accepting mid-stream a diff whose last block is out of order: the
@@ -261,11 +270,15 @@ fn final_preview_before_accepting() {
     assert_eq!(effect, srview::app::Effect::None);
     app.view.follow = false;
     app.scroll_to(0);
-    let t = frame(&mut app, 120, 30, ColourMode::TrueColor);
-    let screen = text(&t);
-    assert!(screen.contains("final preview"), "{screen}");
-    assert!(screen.contains("class Store(object):"), "{screen}");
-    assert!(screen.contains("a write this final result"), "{screen}");
+    let screen = screen_of(&mut app, 120, 30, ColourMode::TrueColor);
+    assert_shows(
+        &screen,
+        &[
+            "final preview",
+            "class Store(object):",
+            "a write this final result",
+        ],
+    );
     insta::assert_snapshot!(screen);
 }
 
@@ -276,8 +289,7 @@ fn final_preview_before_accepting() {
 fn pending_lines_continue_the_result_numbering() {
     let diff = "------- SEARCH\nimport os\n=======\nimport os\nimport sys\nimport json\n+++++++ REPLACE\n------- SEARCH\nclass Sto";
     let mut app = app(diff, false);
-    let t = frame(&mut app, 120, 30, ColourMode::TrueColor);
-    let screen = text(&t);
+    let screen = screen_of(&mut app, 120, 30, ColourMode::TrueColor);
     let right: Vec<usize> = screen
         .lines()
         .skip(1)
@@ -304,10 +316,8 @@ fn gutter_fits_the_numbers_of_pending_lines() {
     app.set_diff(
         "------- SEARCH\nl1\n=======\na\nb\nc\n+++++++ REPLACE\n------- SEARCH\nl9".into(),
     );
-    let t = frame(&mut app, 120, 20, ColourMode::TrueColor);
-    let screen = text(&t);
-    assert!(screen.contains("│11 · l9"), "{screen}");
-    assert!(screen.contains("│ 4 · l2"), "{screen}");
+    let screen = screen_of(&mut app, 120, 20, ColourMode::TrueColor);
+    assert_shows(&screen, &["│11 · l9", "│ 4 · l2"]);
 }
 
 /// The closest-region mark (≈) is for a block that found no place: a block
@@ -319,8 +329,7 @@ fn applied_fallback_block_keeps_its_stage_mark() {
     app.select_block(1);
     let d = app.selected_diagnosis().expect("a diagnosis");
     assert!(d.is_problem() && d.closest.is_some(), "{d:?}");
-    let t = frame(&mut app, 120, 40, ColourMode::None);
-    let screen = text(&t);
+    let screen = screen_of(&mut app, 120, 40, ColourMode::None);
     let save = screen
         .lines()
         .find(|l| l.contains("def save(path, text):"))
@@ -333,7 +342,7 @@ fn applied_fallback_block_keeps_its_stage_mark() {
     let mut app = self::app(diff, true);
     app.diagnose();
     let screen = text(&frame(&mut app, 120, 40, ColourMode::None));
-    assert!(screen.contains("≈ def save"), "{screen}");
+    assert_shows(&screen, &["≈ def save"]);
 }
 
 /// A block whose SEARCH text has a typo on its second line (`ky`).
@@ -415,9 +424,7 @@ fn blocks_pane_grows_with_the_terminal() {
 fn hint_line_survives_a_wrapping_diagnosis() {
     let mut app = diagnosed(TYPO_DIFF);
     let screen = text(&frame(&mut app, 44, 16, ColourMode::None));
-    assert!(screen.contains("d: jump there"), "{screen}");
-    assert!(screen.contains("c: copy corrected"), "{screen}");
-    assert!(screen.contains("? help"), "{screen}");
+    assert_shows(&screen, &["d: jump there", "c: copy corrected", "? help"]);
 }
 
 /// A long refusal notice wraps: every word of it is on screen.
@@ -654,8 +661,7 @@ fn a_huge_failing_block_has_a_bounded_detail() {
     let rows = srview::view::panels::detail_rows(&app, 120);
     assert!(rows < 240, "{rows} rows of detail");
     let screen = text(&frame(&mut app, 120, 40, ColourMode::TrueColor));
-    assert!(screen.contains("? help"), "{screen}");
-    assert!(screen.contains("#1  failed"), "{screen}");
+    assert_shows(&screen, &["? help", "#1  failed"]);
 }
 
 /// An applied block the block-anchor fallback put where its SEARCH text does

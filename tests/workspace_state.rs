@@ -7,6 +7,10 @@ use srview::app::workspace::{Workspace, WsEffect};
 use srview::engine::Version;
 use srview::source::transcript::{self, ApplyOptions, FileState};
 
+mod support;
+
+use support::diff::replace_in_file as call;
+
 fn files(path: &str) -> Result<Option<String>, String> {
     Ok(Some(match path {
         "a.py" => "x = 1\ny = 2\n".to_string(),
@@ -14,12 +18,6 @@ fn files(path: &str) -> Result<Option<String>, String> {
         "two.rs" => TWO_FNS.to_string(),
         _ => return Ok(None),
     }))
-}
-
-fn call(path: &str, search: &str, replace: &str) -> String {
-    format!(
-        "<replace_in_file>\n<path>{path}</path>\n<diff>\n------- SEARCH\n{search}\n=======\n{replace}\n+++++++ REPLACE\n</diff>\n</replace_in_file>\n"
-    )
 }
 
 fn feed(ws: &mut Workspace, text: &str, ended: bool) {
@@ -135,11 +133,7 @@ fn final_preview_key_is_not_passed_to_tabs() {
     feed(&mut ws, &text[..half], false);
     assert_eq!(key(&mut ws, 'F'), WsEffect::None);
     assert!(!ws.tabs[0].app.final_preview);
-    assert!(
-        ws.notice
-            .as_ref()
-            .is_some_and(|n| n.text.contains("F is for a single diff"))
-    );
+    assert!(notice(&ws).contains("F is for a single diff"));
     assert_eq!(
         ws.on_key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)),
         WsEffect::None,
@@ -212,17 +206,13 @@ fn accepting_a_file_with_nothing_to_accept_is_refused() {
         true,
     );
     assert_eq!(key(&mut ws, 'A'), WsEffect::None);
-    assert!(ws.notice.as_ref().is_some_and(|n| n.text.contains("a.py")));
+    assert!(notice(&ws).contains("a.py"));
 
     // A transcript without any edit: nothing to accept either.
     let mut ws = Workspace::new(Version::V1, false);
     feed(&mut ws, "Just prose, no tool call.\n", true);
     assert_eq!(key(&mut ws, 'A'), WsEffect::None);
-    assert!(
-        ws.notice
-            .as_ref()
-            .is_some_and(|n| n.text.contains("nothing to accept"))
-    );
+    assert!(notice(&ws).contains("nothing to accept"));
 }
 
 /// A refused accept-all names the file's state as a sentence would.
@@ -236,11 +226,7 @@ fn refusal_says_which_file_failed_in_words() {
     );
     feed(&mut ws, &text, true);
     key(&mut ws, 'A');
-    let notice = ws
-        .notice
-        .as_ref()
-        .map(|n| n.text.clone())
-        .unwrap_or_default();
+    let notice = notice(&ws);
     assert!(
         notice.starts_with("nothing written: settings.toml has a failing block"),
         "{notice}"
@@ -435,11 +421,15 @@ fn tab_bar_at(ws: &Workspace, width: u16) -> String {
 #[test]
 fn refused_paths_get_a_tab_and_block_accept_all() {
     let dir = tempfile::tempdir().expect("tempdir");
+    support::files::tree(
+        dir.path(),
+        &[
+            ("work/a.txt", "one\n"),
+            ("work/sub/b.txt", "one\n"),
+            ("outside.txt", "one\n"),
+        ],
+    );
     let cwd = dir.path().join("work");
-    std::fs::create_dir_all(cwd.join("sub")).expect("mkdir");
-    std::fs::write(cwd.join("a.txt"), "one\n").expect("write");
-    std::fs::write(cwd.join("sub/b.txt"), "one\n").expect("write");
-    std::fs::write(dir.path().join("outside.txt"), "one\n").expect("write");
     let absolute = dir.path().join("outside.txt").display().to_string();
     let text = format!(
         "{}{}{}{}",

@@ -13,36 +13,19 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_srview");
+mod support;
+
+use support::files::{mkfifo, p};
+use support::rng::XorShift;
+use support::runner::{srview, stderr};
 
 fn apply(args: &[&str], stdin: &[u8], fault: Option<&str>) -> Output {
-    let mut cmd = Command::new(BIN);
-    cmd.arg("apply")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+    let cmd = srview(["apply"]).args(args).stdin(stdin);
     match fault {
         Some(f) => cmd.env("SRVIEW_FAULT", f),
         None => cmd.env_remove("SRVIEW_FAULT"),
-    };
-    let mut child = cmd.spawn().expect("spawn srview");
-    let mut pipe = child.stdin.take().expect("stdin");
-    let data = stdin.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = pipe.write_all(&data);
-    });
-    let out = child.wait_with_output().expect("wait");
-    writer.join().expect("writer");
-    out
-}
-
-fn p(path: &Path) -> &str {
-    path.to_str().expect("UTF-8 path")
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
+    }
+    .output()
 }
 
 /// Exit 2, one line on stderr naming FILE and containing every needle.
@@ -128,16 +111,10 @@ fn file_changed_on_disk_since_loaded_is_refused() {
     let file = dir.path().join("f.txt");
     std::fs::write(&file, OLD).unwrap();
     let fifo = dir.path().join("diff.fifo");
-    assert!(
-        Command::new("mkfifo")
-            .arg(&fifo)
-            .status()
-            .unwrap()
-            .success()
-    );
-    let mut child = Command::new(BIN)
-        .args(["apply", "--write", p(&file), p(&fifo)])
+    mkfifo(&fifo);
+    let mut child = srview(["apply", "--write", p(&file), p(&fifo)])
         .env_remove("SRVIEW_FAULT")
+        .command()
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -365,16 +342,10 @@ fn secret_file_keeps_its_mode_and_symlink_is_kept() {
 
 // ---------------------------------------------------------------- SIGKILL
 
-/// A tiny xorshift: the delays need spread, not quality.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % n.max(1)
-    }
+/// A random delay of less than `micros` (at least one step): the delays
+/// need spread, not quality.
+fn delay_below(rng: &mut XorShift, micros: u64) -> Duration {
+    Duration::from_micros(rng.next() % micros.max(1))
 }
 
 /// `srview apply --write` on an 8 MiB file, killed with SIGKILL at random
@@ -404,9 +375,8 @@ fn sigkill_at_any_instant_leaves_old_or_new_content() {
     );
 
     let spawn = |slow: bool| {
-        let mut cmd = Command::new(BIN);
-        cmd.args(["apply", "--write", p(&file), p(&diff_path)])
-            .stdin(Stdio::null())
+        let mut cmd = srview(["apply", "--write", p(&file), p(&diff_path)]).command();
+        cmd.stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null());
         if slow {
@@ -428,7 +398,7 @@ fn sigkill_at_any_instant_leaves_old_or_new_content() {
     }
     eprintln!("full run: {:?} plain, {:?} slow", full[0], full[1]);
 
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15 ^ u64::from(std::process::id()));
+    let mut rng = XorShift(0x9e37_79b9_7f4a_7c15 ^ u64::from(std::process::id()));
     let (mut saw_old, mut saw_new, mut saw_temp) = (0, 0, 0);
     let trials = 30;
     for trial in 0..trials {
@@ -443,11 +413,11 @@ fn sigkill_at_any_instant_leaves_old_or_new_content() {
                 assert!(Instant::now() < deadline, "no temporary file appeared");
                 std::thread::sleep(Duration::from_millis(1));
             }
-            Duration::from_micros(rng.below(200_000))
+            delay_below(&mut rng, 200_000)
         } else {
             // Anywhere in the whole run, or just after it.
             let span = full[0].as_micros() as u64;
-            Duration::from_micros(rng.below(span + span * 3 / 10))
+            delay_below(&mut rng, span + span * 3 / 10)
         };
         std::thread::sleep(delay);
         let _ = child.kill(); // SIGKILL; may find it already finished

@@ -125,83 +125,11 @@ pub fn check_outcome(outcome: &Outcome, diff: &str, original: &str, options: Opt
     let _: serde_json::Value = serde_json::from_str(&json).expect("report is valid JSON");
 }
 
-// ------------------------------------------------------------------------
-// Literal transcriptions of the reference's fallbacks (O(lines × search
-// lines), offsets recounted per candidate), the oracle for `matcher`.
+// The oracle for `matcher`: the naive transcriptions the tests use too.
+#[path = "../../tests/support/oracle.rs"]
+pub mod oracle;
 
-fn js_trim(s: &str) -> &str {
-    engine::js::js_trim(s)
-}
-
-fn start_line(original_lines: &[&str], from: usize) -> usize {
-    let mut start = 0;
-    let mut current = 0;
-    while current < from && start < original_lines.len() {
-        current += original_lines[start].len() + 1;
-        start += 1;
-    }
-    start
-}
-
-fn offsets(original_lines: &[&str], i: usize, size: usize) -> (usize, usize) {
-    let start: usize = original_lines[..i].iter().map(|l| l.len() + 1).sum();
-    let len: usize = original_lines[i..i + size]
-        .iter()
-        .map(|l| l.len() + 1)
-        .sum();
-    (start, start + len)
-}
-
-/// `lineTrimmedFallbackMatch`.
-pub fn naive_line_trimmed(original: &str, search: &str, from: usize) -> Option<(usize, usize)> {
-    let original_lines: Vec<&str> = original.split('\n').collect();
-    let mut search_lines: Vec<&str> = search.split('\n').collect();
-    if search_lines.last() == Some(&"") {
-        search_lines.pop();
-    }
-    let m = search_lines.len();
-    let first = start_line(&original_lines, from);
-    if original_lines.len() < m {
-        return None;
-    }
-    (first..=original_lines.len() - m)
-        .find(|&i| (0..m).all(|j| js_trim(original_lines[i + j]) == js_trim(search_lines[j])))
-        .map(|i| offsets(&original_lines, i, m))
-}
-
-/// `blockAnchorFallbackMatch`.
-pub fn naive_block_anchor(original: &str, search: &str, from: usize) -> Option<(usize, usize)> {
-    let original_lines: Vec<&str> = original.split('\n').collect();
-    let mut search_lines: Vec<&str> = search.split('\n').collect();
-    if search_lines.len() < 3 {
-        return None;
-    }
-    if search_lines.last() == Some(&"") {
-        search_lines.pop();
-    }
-    let size = search_lines.len();
-    let head = js_trim(search_lines[0]);
-    let tail = js_trim(search_lines[size - 1]);
-    let first = start_line(&original_lines, from);
-    if original_lines.len() < size {
-        return None;
-    }
-    (first..=original_lines.len() - size)
-        .find(|&i| {
-            js_trim(original_lines[i]) == head && js_trim(original_lines[i + size - 1]) == tail
-        })
-        .map(|i| offsets(&original_lines, i, size))
-}
-
-/// `original.indexOf(search, from)` for a char-boundary `from`.
-pub fn naive_exact(original: &str, search: &str, from: usize) -> Option<(usize, usize)> {
-    if from > original.len() {
-        return None;
-    }
-    original[from..]
-        .find(search)
-        .map(|i| (from + i, from + i + search.len()))
-}
+pub use oracle::{naive_block_anchor, naive_exact, naive_line_trimmed};
 
 /// Compares the engine's matchers with the transcriptions above.
 pub fn check_matchers(original: &str, search: &str, from: usize) {

@@ -24,6 +24,7 @@ use super::{ApplyArgs, CmdResult};
 use crate::engine::session::Session;
 use crate::engine::{self, Outcome};
 use crate::error::Error;
+use crate::input::TextDecoder;
 use crate::report::{self, StreamLine};
 
 const READ_SIZE: usize = 64 * 1024;
@@ -39,7 +40,7 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
     let interval = Duration::from_millis(args.stream_interval);
     let mut stream = Stream {
         session,
-        decoder: Utf8Tail::default(),
+        decoder: TextDecoder::default(),
         raw: String::new(),
         fix_path: args
             .engine
@@ -82,7 +83,7 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
                 *unanswered = false;
             }
         }
-        stream.decoder.finish()
+        stream.decoder.finish().map_err(|e| e.error("stdin"))
     };
     if let Err(e) = read_all(&mut stream, &mut last_line, &mut unanswered) {
         // The consumer still gets a last line: the stream ends here, unread.
@@ -111,7 +112,7 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
 
 struct Stream<W: Write> {
     session: Session,
-    decoder: Utf8Tail,
+    decoder: TextDecoder,
     /// The diff as received, when `--fix-model-output` rewrites it per update.
     raw: String,
     fix_path: Option<String>,
@@ -128,7 +129,7 @@ impl<W: Write> Stream<W> {
     /// end inside a character and nothing before it was new).
     fn take(&mut self, bytes: &[u8]) -> Result<bool, Error> {
         self.bytes += bytes.len();
-        let text = self.decoder.decode(bytes, self.bytes)?;
+        let text = self.decoder.push(bytes).map_err(|e| e.error("stdin"))?;
         if text.is_empty() {
             return Ok(false);
         }
@@ -154,7 +155,7 @@ impl<W: Write> Stream<W> {
         self.seq += 1;
         // The bytes this update describes: a character cut by the read is
         // held back until its second half arrives.
-        let bytes = self.bytes - self.decoder.pending.len();
+        let bytes = self.bytes - self.decoder.pending();
         if self.with_content {
             let outcome = self.session.outcome(false);
             return self.write_outcome(&outcome, self.seq, bytes, false, true);
@@ -302,51 +303,5 @@ impl Source {
     #[cfg(not(unix))]
     fn readable_within(&self, _limit: Option<Duration>) -> Result<bool, Error> {
         Ok(true)
-    }
-}
-
-/// UTF-8 decoding across read boundaries: a character split between two
-/// reads waits for its second half. NUL bytes and invalid UTF-8 are refused,
-/// as for a diff read at once.
-#[derive(Default)]
-struct Utf8Tail {
-    pending: Vec<u8>,
-}
-
-impl Utf8Tail {
-    /// `total` is the byte count received including `bytes`, for messages.
-    fn decode(&mut self, bytes: &[u8], total: usize) -> Result<String, Error> {
-        let start = total - bytes.len() - self.pending.len();
-        self.pending.extend_from_slice(bytes);
-        if let Some(at) = memchr::memchr(0, &self.pending) {
-            return Err(Error::refused(format!(
-                "stdin looks binary (NUL byte at offset {}); refusing to treat it as text",
-                start + at
-            )));
-        }
-        let valid = match std::str::from_utf8(&self.pending) {
-            Ok(_) => self.pending.len(),
-            Err(e) if e.error_len().is_none() => e.valid_up_to(),
-            Err(e) => {
-                return Err(Error::refused(format!(
-                    "stdin is not valid UTF-8 (first bad byte at offset {})",
-                    start + e.valid_up_to()
-                )));
-            }
-        };
-        let rest = self.pending.split_off(valid);
-        let done = std::mem::replace(&mut self.pending, rest);
-        String::from_utf8(done).map_err(|e| Error::refused(e.to_string()))
-    }
-
-    /// End of input: a character still incomplete is invalid UTF-8.
-    fn finish(&self) -> Result<(), Error> {
-        if self.pending.is_empty() {
-            Ok(())
-        } else {
-            Err(Error::refused(
-                "stdin is not valid UTF-8 (it ends inside a character)",
-            ))
-        }
     }
 }

@@ -1,6 +1,7 @@
 //! `srview check FILE [DIFF]`: every block explained like a compiler error,
 //! or as JSON; `--suggest` prints corrected blocks.
 
+use crate::diagnose::Side;
 use std::io::{IsTerminal, Write};
 
 use super::{CheckArgs, CmdResult};
@@ -106,7 +107,7 @@ pub fn render(file: &str, blocks: &[BlockDiagnosis], ok: bool, color: bool) -> S
     let p = Paint { on: color };
     let mut s = String::new();
     for d in blocks {
-        let (label, code) = if d.misreads() || matches!(d.state, "failed" | "not-reached") {
+        let (label, code) = if d.misreads() || d.state.is_failure() {
             ("error", "1;31")
         } else if d.reason.is_some() {
             ("warning", "1;33")
@@ -138,8 +139,8 @@ pub fn render(file: &str, blocks: &[BlockDiagnosis], ok: bool, color: bool) -> S
         if d.reason.is_some() {
             for l in &d.line_diff {
                 let (sign, code) = match l.tag {
-                    "delete" => ("-", "31"),
-                    "insert" => ("+", "32"),
+                    Side::Delete => ("-", "31"),
+                    Side::Insert => ("+", "32"),
                     _ => (" ", "2"),
                 };
                 // A carriage return is shown, not swallowed: a CRLF line and

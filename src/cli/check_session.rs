@@ -1,21 +1,21 @@
 //! `srview check --session PATH`: every failed edit of an agent session
 //! (failed by the agent, or by srview's applier) explained against its
 //! content before: SEARCH/REPLACE blocks by the diagnosis `check` gives,
-//! Edit/editor inputs by `dialect::edit`'s, apply_patch hunks by their
-//! error and the lines that differ. Exit 1 when any edit failed.
+//! Edit/editor inputs by `dialect::edit`'s, apply_patch hunks by
+//! `diagnose_hunks`. Exit 1 when any edit failed.
 
 use std::io::Write;
 use std::path::Path;
 
 use super::CmdResult;
-use crate::diagnose;
+use crate::diagnose::{self, Side};
 use crate::dialect::edit;
 use crate::engine::{Options, Version};
 use crate::error::Error;
 use crate::sessions::recover::Workspace;
 use crate::sessions::review::{Basis, Review, SessionReview};
 use crate::sessions::udiff;
-use crate::sessions::verdict::{self, VerdictBlock};
+use crate::sessions::verdict;
 use crate::source::agent::{EditInput, FileContent};
 
 pub fn run(path: &Path, cwd: Option<&Path>) -> CmdResult {
@@ -139,44 +139,70 @@ fn search_replace(diff: &str, content: &FileContent, file: &str) -> String {
     super::check::render(file, &blocks, outcome.result.is_ok(), false)
 }
 
-/// apply_patch: the applier's error and, per hunk, its state, level and
-/// the lines that differ. (A per-hunk diagnosis like SEARCH/REPLACE's,
-/// `diagnose_hunks`, is not in this build.)
+/// apply_patch: the applier's error, then each failed or loose hunk's
+/// diagnosis (`diagnose_hunks`: reason, closest region, the hunk's old
+/// lines against it, a corrected hunk when one can be stood behind).
 fn apply_patch(r: &Review, content: &FileContent, cwd: &str) -> String {
-    let ran = match (&r.applied, r.before.is_some()) {
-        (Some(a), true) => Some(a.clone()),
-        _ => verdict::run(&r.edit.input, content, cwd),
+    use crate::dialect::apply_patch::{self, LineKind, MemoryFs, diagnose_hunks, parse};
+    let EditInput::ApplyPatch(text) = &r.edit.input else {
+        return String::new();
     };
-    let Some(applied) = ran else {
-        return "not run\n".to_string();
+    let patch = match parse(text) {
+        Ok(p) => p,
+        Err(e) => return format!("error: {e}\n"),
     };
-    let mut s = match &applied.error {
+    let path = crate::source::agent::split_patch(text)
+        .into_iter()
+        .next()
+        .map(|s| s.path)
+        .unwrap_or_default();
+    let fs = MemoryFs::new(match content {
+        FileContent::Text(t) => vec![(path, t.clone())],
+        FileContent::Absent => Vec::new(),
+    });
+    let outcome = apply_patch::apply(&patch, &fs, cwd);
+    let mut s = match &outcome.error {
         Some(err) => format!("error: {err}\n"),
         None => "the patch applies\n".to_string(),
     };
-    for b in &applied.blocks {
-        if let VerdictBlock::Hunk(h) = b {
-            s.push_str(&format!(
-                "hunk {} (patch lines {}-{}): {}{}\n",
-                h.index + 1,
-                h.patch_lines[0],
-                h.patch_lines[1],
-                serde_json::to_value(h.state)
-                    .ok()
-                    .and_then(|v| v.as_str().map(str::to_string))
-                    .unwrap_or_default(),
-                h.level
-                    .map(|l| format!(" ({})", l.name()))
-                    .unwrap_or_default()
-            ));
-            for d in &h.differing {
-                s.push_str(&format!(
-                    "  line {}: file {:?} / patch {:?}\n",
-                    d.line, d.file, d.patch
-                ));
+    for d in diagnose_hunks(&patch, &outcome, &fs, cwd) {
+        s.push_str(&format!(
+            "hunk {} (patch lines {}-{}): {}\n",
+            d.index + 1,
+            d.patch_lines[0],
+            d.patch_lines[1],
+            d.message
+        ));
+        for l in &d.line_diff {
+            let sign = match l.tag {
+                Side::Delete => '-',
+                Side::Insert => '+',
+                Side::Equal => ' ',
+            };
+            s.push_str(&format!("  | {sign} {}\n", l.text));
+        }
+        if !d.line_diff.is_empty() {
+            s.push_str("  = - the hunk's old lines, + file\n");
+        }
+        match (&d.suggestion, &d.withheld) {
+            (Some(chunk), _) => {
+                s.push_str("  corrected hunk:\n");
+                match &chunk.context {
+                    Some(c) => s.push_str(&format!("  @@ {c}\n")),
+                    None => s.push_str("  @@\n"),
+                }
+                for line in &chunk.lines {
+                    let prefix = match line.kind {
+                        LineKind::Context => ' ',
+                        LineKind::Added => '+',
+                        LineKind::Removed => '-',
+                    };
+                    s.push_str(&format!("  {prefix}{}\n", line.text));
+                }
             }
+            (None, Some(why)) => s.push_str(&format!("  no corrected hunk: {why}\n")),
+            (None, None) => {}
         }
     }
-    s.push_str("(a per-hunk diagnosis of apply_patch is not in this build)\n");
     s
 }

@@ -22,6 +22,7 @@
 //!   already cleaned, and is applied without the flag. Text between blocks
 //!   is not printed.
 
+use crate::diagnose::Status;
 use std::io::Write;
 
 use super::{CmdResult, FixArgs};
@@ -340,10 +341,12 @@ fn keep<C>(
     // An empty SEARCH on an empty file: the one way to write a new file.
     let new_file = d.stage == Some(Stage::Empty) && d.reason.is_none();
     let keepable = match d.state {
-        "applied" => (exact && matches!(d.reason, None | Some(Reason::Ambiguous))) || new_file,
+        Status::Applied => {
+            (exact && matches!(d.reason, None | Some(Reason::Ambiguous))) || new_file
+        }
         // Fine on its own: kept when its SEARCH text is found exactly at
         // the line the diagnosis names (checked below, whatever `stage` says).
-        "not-reached" => d.reason.is_none() && !d.out_of_order,
+        Status::NotReached => d.reason.is_none() && !d.out_of_order,
         _ => false,
     };
     if !keepable {
@@ -351,7 +354,7 @@ fn keep<C>(
     }
     let mut text = verbatim(diff_lines, d.diff_lines);
     let (search, replace, core) = match engine_report(outcome, d.diff_lines) {
-        Some(r) if d.state == "applied" => {
+        Some(r) if d.state == Status::Applied => {
             let span = r.original?;
             let end = span.end.min(index.text().len());
             (

@@ -30,6 +30,8 @@ pub struct FileIndex<'a> {
 }
 
 impl<'a> FileIndex<'a> {
+    /// Counts the lines of the original `index` indexes (without the empty element after a final
+    /// newline).
     pub fn new(index: &'a LineIndex<'a>) -> Self {
         let all = index.line_count();
         let count = if all > 1 && index.line(all - 1).is_empty() {

@@ -1,6 +1,7 @@
 //! Comparing a SEARCH text with a region of the file: which normalisation
 //! makes them equal (the reason), and a line + word diff (the differences).
 
+use crate::diagnose::Side;
 use similar::ChangeTag;
 
 use similar::DiffOp;
@@ -109,15 +110,15 @@ pub fn line_diff(search: &[&str], region: &[&str], first_file_line: usize) -> Ve
         if matches!(op, DiffOp::Equal { .. }) {
             for (i, j) in old.zip(new) {
                 if search[i] == region[j] {
-                    out.push(line("equal", Some(i), Some(j), search[i]));
+                    out.push(line(Side::Equal, Some(i), Some(j), search[i]));
                 } else {
-                    out.push(line("delete", Some(i), None, search[i]));
-                    out.push(line("insert", None, Some(j), region[j]));
+                    out.push(line(Side::Delete, Some(i), None, search[i]));
+                    out.push(line(Side::Insert, None, Some(j), region[j]));
                 }
             }
         } else {
-            out.extend(old.map(|i| line("delete", Some(i), None, search[i])));
-            out.extend(new.map(|j| line("insert", None, Some(j), region[j])));
+            out.extend(old.map(|i| line(Side::Delete, Some(i), None, search[i])));
+            out.extend(new.map(|j| line(Side::Insert, None, Some(j), region[j])));
         }
     }
     out
@@ -129,16 +130,16 @@ pub fn differences(lines: &[DiffLine]) -> Vec<Difference> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < lines.len() {
-        if lines[i].tag == "equal" {
+        if lines[i].tag == Side::Equal {
             i += 1;
             continue;
         }
         let del_start = i;
-        while i < lines.len() && lines[i].tag == "delete" {
+        while i < lines.len() && lines[i].tag == Side::Delete {
             i += 1;
         }
         let ins_start = i;
-        while i < lines.len() && lines[i].tag == "insert" {
+        while i < lines.len() && lines[i].tag == Side::Insert {
             i += 1;
         }
         let dels = &lines[del_start..ins_start];
@@ -214,11 +215,11 @@ pub fn word_diff(s: &str, f: &str) -> Vec<WordChange> {
     out
 }
 
-fn tag_name(tag: ChangeTag) -> &'static str {
+fn tag_name(tag: ChangeTag) -> Side {
     match tag {
-        ChangeTag::Equal => "equal",
-        ChangeTag::Delete => "delete",
-        ChangeTag::Insert => "insert",
+        ChangeTag::Equal => Side::Equal,
+        ChangeTag::Delete => Side::Delete,
+        ChangeTag::Insert => Side::Insert,
     }
 }
 

@@ -1,6 +1,7 @@
 //! Walks the diff's blocks as written, pairs each with the engine's report,
 //! and decides the root cause, region, differences and suggestion.
 
+use super::Status;
 use super::closest::{FileIndex, Found, Region, closest, text_similarity};
 use super::compare::{
     differences, is_partial_line, line_diff, line_kind, normalisation_reason, word_diff,
@@ -55,10 +56,10 @@ pub fn run<C>(
     for (k, pb) in ctx.parsed.blocks.iter().enumerate() {
         let eng = engine_block(outcome, pb);
         let state = match (failed, eng) {
-            (Some(f), _) if f == k => "failed",
-            (Some(f), _) if k > f => "not-reached",
-            (_, Some(b)) => b.state.name(),
-            (_, None) => BlockState::Dropped.name(),
+            (Some(f), _) if f == k => Status::Failed,
+            (Some(f), _) if k > f => Status::NotReached,
+            (_, Some(b)) => b.state.into(),
+            (_, None) => Status::Dropped,
         };
         let mut d = analyse(&ctx, k, pb, eng, state, &mut from);
         // An out-of-order block that lands on lines an earlier block edits:
@@ -166,12 +167,12 @@ fn analyse(
     k: usize,
     pb: &ParsedBlock,
     eng: Option<&BlockReport>,
-    state: &'static str,
+    state: Status,
     from: &mut usize,
 ) -> BlockDiagnosis {
     let search = search_text(&pb.search);
     let engine_span = eng
-        .filter(|_| state != "failed" && state != "not-reached")
+        .filter(|_| !state.is_failure())
         .and_then(|b| Some((b.original?, b.stage?, b.out_of_order)));
     let located = match engine_span {
         Some((span, stage, ooo)) => Some(span_lines(ctx, span.start, span.end, stage, ooo)),
@@ -190,7 +191,7 @@ fn analyse(
         // on its own is `would_match`.
         stage: if applied {
             located.map(|l| l.stage)
-        } else if state == "failed" || state == "not-reached" {
+        } else if state.is_failure() {
             None
         } else {
             located.map(|l| l.stage).or(eng.and_then(|b| b.stage))
@@ -270,7 +271,7 @@ fn analyse(
         }
     }
     d.reason = structural.or(content);
-    if d.reason.is_none() && state == "failed" {
+    if d.reason.is_none() && state == Status::Failed {
         d.reason = Some(Reason::Structure);
     }
     d.risky = d.risky || (d.stage == Some(Stage::Empty) && !ctx.original.is_empty());
@@ -634,7 +635,7 @@ mod tests {
                     .expect("two blocks")
             };
             let last = last_block(false);
-            assert_eq!(last.state, "search-streaming");
+            assert_eq!(last.state, super::Status::SearchStreaming);
             assert_ne!(last.reason, Some(Reason::Structure), "{}", last.message);
             assert!(
                 last.message

@@ -1,5 +1,6 @@
 //! The one-sentence summary of a block's diagnosis.
 
+use super::Status;
 use super::{BlockDiagnosis, DifferenceKind, Reason};
 use crate::engine::{Stage, Version};
 use crate::words::{self, similarity};
@@ -9,12 +10,14 @@ use crate::words::{self, similarity};
 pub fn describe(d: &BlockDiagnosis, version: Version, is_final: bool) -> String {
     let n = d.index + 1;
     let status = match d.state {
-        "failed" if !is_final => "has no match so far (the diff is still streaming)".to_string(),
-        "failed" => "does not apply".to_string(),
-        "not-reached" => "was not reached because an earlier block failed".to_string(),
-        "dropped" => "never took effect".to_string(),
+        Status::Failed if !is_final => {
+            "has no match so far (the diff is still streaming)".to_string()
+        }
+        Status::Failed => "does not apply".to_string(),
+        Status::NotReached => "was not reached because an earlier block failed".to_string(),
+        Status::Dropped => "never took effect".to_string(),
         // Its SEARCH text is not complete: what it matches so far is a hint.
-        "search-streaming" => "so far (SEARCH still streaming)".to_string(),
+        Status::SearchStreaming => "so far (SEARCH still streaming)".to_string(),
         _ => match d.stage {
             Some(Stage::Exact) | None => "applies".to_string(),
             Some(stage) => format!("applies only through the {} fallback", stage.name()),

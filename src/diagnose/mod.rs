@@ -29,27 +29,41 @@ mod suggest;
 use serde::Serialize;
 
 use crate::engine::matcher::LineIndex;
-use crate::engine::{self, Options, Outcome, Stage};
+use crate::engine::{self, BlockState, Options, Outcome, Stage};
 
 pub use closest::{FileIndex, MIN_SIMILARITY, TIE_MARGIN};
+pub use compare::{differences, line_diff};
 pub use suggest::suggestion;
 
 /// The root cause of a block's trouble. JSON: the kebab-case [`Reason::code`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Reason {
+    /// Indentation or spacing differs from the file.
     Whitespace,
+    /// Line endings differ (CRLF against LF).
     LineEndings,
+    /// HTML entities (`&lt;` and friends) where the file has plain characters.
     HtmlEntities,
+    /// Typographic look-alike characters (smart quotes, dashes, special spaces).
     UnicodeLookalike,
+    /// The SEARCH text matches only part of a longer line.
     PartialLine,
+    /// The block matches only before an earlier block's edit.
     OutOfOrder,
+    /// The SEARCH text occurs more than once in the file.
     Ambiguous,
+    /// A line is almost a SEARCH/REPLACE marker.
     MarkerTypo,
+    /// The block structure is malformed (a missing or doubled separator, an unclosed block).
     Structure,
+    /// The SEARCH section is empty.
     EmptySearch,
+    /// The diff's last line was dropped as a partial marker.
     DroppedLastLine,
+    /// The closest region of the file has different content.
     Edited,
+    /// Nothing similar exists in the file.
     NotFound,
 }
 
@@ -128,7 +142,9 @@ impl Reason {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Closest {
+    /// 1-based first line of the region.
     pub start_line: usize,
+    /// 1-based last line of the region (inclusive).
     pub end_line: usize,
     /// Character-level similarity in [0, 1].
     pub similarity: f64,
@@ -138,13 +154,19 @@ pub struct Closest {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum DifferenceKind {
+    /// Leading white space differs.
     Indentation,
+    /// White space at the end of the line differs.
     TrailingSpace,
+    /// One line ends in CRLF, the other in LF.
     LineEnding,
+    /// An HTML entity on one side where the other has the plain character.
     Entity,
+    /// A typographic look-alike (smart quote, dash, special space) on one side.
     Lookalike,
     /// White space inside the line.
     Spacing,
+    /// The words themselves differ.
     Content,
     /// A SEARCH line with no counterpart in the file.
     MissingLine,
@@ -154,8 +176,11 @@ pub enum DifferenceKind {
     Unseen,
     /// Another place the SEARCH text occurs.
     OtherOccurrence,
+    /// A diff line that is almost a SEARCH/REPLACE marker.
     MarkerTypo,
+    /// A problem with the block's structure (separator, closing marker).
     Structure,
+    /// The diff's last line, dropped by the engine as a partial marker.
     DroppedLine,
 }
 
@@ -163,22 +188,100 @@ pub enum DifferenceKind {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Difference {
+    /// What kind of difference this is.
     pub kind: DifferenceKind,
     /// 1-based line within the SEARCH text (or the diff, for marker and
     /// structure problems).
     pub search_line: Option<usize>,
     /// 1-based line of the file.
     pub file_line: Option<usize>,
+    /// The SEARCH line (or the diff line), without its line ending; `None` for an extra file line.
     pub search: Option<String>,
+    /// The file line, without its line ending; `None` for a missing SEARCH line.
     pub file: Option<String>,
     /// Word-level changes from the SEARCH line to the file line.
     pub words: Vec<WordChange>,
 }
 
+/// Which side a line or run of words of a SEARCH-against-file diff is on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    /// In both.
+    Equal,
+    /// Only in the SEARCH text.
+    Delete,
+    /// Only in the file.
+    Insert,
+}
+
+impl Side {
+    /// The word written in JSON and used by themes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::Equal => "equal",
+            Side::Delete => "delete",
+            Side::Insert => "insert",
+        }
+    }
+}
+
+/// Where a block stands in a diagnosis: the engine's state, or not reached
+/// because an earlier block failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    /// SEARCH lines are still arriving.
+    SearchStreaming,
+    /// Matched; REPLACE lines are still arriving.
+    ReplaceStreaming,
+    /// Applied.
+    Applied,
+    /// The reference threw on this block.
+    Failed,
+    /// The reference ignored it (see [`BlockState::Dropped`]).
+    Dropped,
+    /// After a failed block: the reference stopped before it.
+    NotReached,
+}
+
+impl Status {
+    /// The word shown to users and written in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::NotReached => "not-reached",
+            Status::SearchStreaming => BlockState::SearchStreaming.name(),
+            Status::ReplaceStreaming => BlockState::ReplaceStreaming.name(),
+            Status::Applied => BlockState::Applied.name(),
+            Status::Failed => BlockState::Failed.name(),
+            Status::Dropped => BlockState::Dropped.name(),
+        }
+    }
+
+    /// Failed or not reached: the block did not apply because of an error.
+    pub fn is_failure(self) -> bool {
+        matches!(self, Status::Failed | Status::NotReached)
+    }
+}
+
+impl From<BlockState> for Status {
+    fn from(s: BlockState) -> Self {
+        match s {
+            BlockState::SearchStreaming => Status::SearchStreaming,
+            BlockState::ReplaceStreaming => Status::ReplaceStreaming,
+            BlockState::Applied => Status::Applied,
+            BlockState::Failed => Status::Failed,
+            BlockState::Dropped => Status::Dropped,
+        }
+    }
+}
+
 /// A run of words: `equal`, `delete` (only in SEARCH) or `insert` (only in the file).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct WordChange {
-    pub tag: &'static str,
+    /// Which side the words are on.
+    pub tag: Side,
+    /// The words of the run, with the white space between them.
     pub text: String,
 }
 
@@ -186,9 +289,13 @@ pub struct WordChange {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DiffLine {
-    pub tag: &'static str,
+    /// Which side the line is on.
+    pub tag: Side,
+    /// 1-based line within the SEARCH text; `None` for an `insert` line.
     pub search_line: Option<usize>,
+    /// 1-based line of the file; `None` for a `delete` line.
     pub file_line: Option<usize>,
+    /// The line's text, without its line ending.
     pub text: String,
 }
 
@@ -201,7 +308,7 @@ pub struct BlockDiagnosis {
     /// 1-based first and last diff lines.
     pub diff_lines: [usize; 2],
     /// The engine's state name, or `not-reached` after an earlier failure.
-    pub state: &'static str,
+    pub state: Status,
     /// The stage the engine applied the block with; `None` for a block the
     /// engine did not apply (failed, not reached, dropped).
     pub stage: Option<Stage>,
@@ -209,6 +316,7 @@ pub struct BlockDiagnosis {
     /// its own, from the end of the previous block's match (`None` when it
     /// matches nowhere).
     pub would_match: Option<Stage>,
+    /// The engine matched the block before an earlier block's match (v1's out-of-order fallback).
     pub out_of_order: bool,
     /// 1-based first and last file lines the block matched (or would match on its own).
     pub matched_lines: Option<[usize; 2]>,
@@ -219,6 +327,8 @@ pub struct BlockDiagnosis {
     pub closest: Option<Closest>,
     /// Two regions about equally similar, neither offered as the place.
     pub tie: Option<[Closest; 2]>,
+    /// Line-by-line differences between the SEARCH text and the closest region (or problems of the
+    /// diff's structure), in order.
     pub differences: Vec<Difference>,
     /// The SEARCH text against the closest region, line by line.
     pub line_diff: Vec<DiffLine>,
@@ -245,7 +355,7 @@ impl BlockDiagnosis {
     /// The block does not do what it reads as: the reference ignored it, or
     /// its structure is malformed.
     pub fn misreads(&self) -> bool {
-        self.state == "dropped" || self.reason.is_some_and(Reason::is_malformed)
+        self.state == Status::Dropped || self.reason.is_some_and(Reason::is_malformed)
     }
 
     /// For a block placed (or placeable) by the block-anchor stage: the
@@ -294,7 +404,7 @@ impl BlockDiagnosis {
 
     /// Whether the block needs attention: it failed, was not reached, or has a reason.
     pub fn is_problem(&self) -> bool {
-        self.reason.is_some() || matches!(self.state, "failed" | "not-reached" | "dropped")
+        self.reason.is_some() || self.state.is_failure() || self.state == Status::Dropped
     }
 }
 

@@ -9,9 +9,19 @@ use std::borrow::Cow;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Piece {
     /// `original[start..end]`.
-    Original { start: usize, end: usize },
+    Original {
+        /// Byte offset of the run's start in the original.
+        start: usize,
+        /// Byte offset just past its end (exclusive).
+        end: usize,
+    },
     /// `inserted[start..end]` of the same [`Spliced`].
-    Inserted { start: usize, end: usize },
+    Inserted {
+        /// Byte offset of the run's start in the inserted text.
+        start: usize,
+        /// Byte offset just past its end (exclusive).
+        end: usize,
+    },
 }
 
 /// New content = the pieces' texts concatenated.
@@ -30,10 +40,12 @@ impl Spliced {
         self.len
     }
 
+    /// Whether the new content is empty.
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 
+    /// The runs of the new content, in order; concatenated they are the whole content.
     pub fn pieces(&self) -> &[Piece] {
         &self.pieces
     }

@@ -20,8 +20,11 @@ use super::offsets::Offsets;
 /// a last line that has none).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Match {
+    /// Byte offset of the match's start in the original.
     pub start: usize,
+    /// Byte offset just past its end (exclusive; see above).
     pub end: usize,
+    /// The fallback stage that found it.
     pub stage: Stage,
 }
 
@@ -123,6 +126,7 @@ impl Tally {
 }
 
 impl<'a> LineIndex<'a> {
+    /// An index over borrowed `text`; nothing is counted until asked.
     pub fn new(text: &'a str) -> Self {
         Self::build(Text::Borrowed(text))
     }
@@ -139,6 +143,7 @@ impl<'a> LineIndex<'a> {
         }
     }
 
+    /// The whole indexed text (the original).
     pub fn text(&self) -> &str {
         match &self.text {
             Text::Borrowed(s) => s,

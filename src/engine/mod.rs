@@ -13,11 +13,17 @@
 //! ```
 
 mod content;
+// `fixes`, `js` and `matcher` are internals; they stay `pub` (hidden from
+// the docs) only because the fuzz targets and integration tests check them
+// directly (`fix_model_output`, `js_trim`, the three matchers).
+#[doc(hidden)]
 pub mod fixes;
+#[doc(hidden)]
 pub mod js;
-pub mod markers;
+pub(crate) mod markers;
+#[doc(hidden)]
 pub mod matcher;
-pub mod offsets;
+pub(crate) mod offsets;
 mod report;
 pub mod session;
 mod sink;
@@ -27,8 +33,7 @@ mod v2;
 use serde::Serialize;
 
 pub use content::{Piece, Spliced};
-
-use matcher::LineIndex;
+pub use matcher::LineIndex;
 
 /// The reference's two parser versions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
@@ -42,6 +47,7 @@ pub enum Version {
 }
 
 impl Version {
+    /// The word shown to users and written in JSON (`v1`, `v2`).
     pub fn name(self) -> &'static str {
         match self {
             Version::V1 => "v1",
@@ -53,6 +59,7 @@ impl Version {
 /// How one apply is run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Options {
+    /// Which of the reference's parsers to run.
     pub version: Version,
     /// `false` while the diff is still streaming (Cline's `!partial`).
     pub is_final: bool,
@@ -71,9 +78,15 @@ impl Default for Options {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Stage {
+    /// The SEARCH text occurs byte for byte.
     Exact,
+    /// Every line matches once both sides are trimmed of white space.
     LineTrimmed,
+    /// The first and last lines match (trimmed) and the block has at least three lines; the middle
+    /// lines are not compared.
     BlockAnchor,
+    /// v1's last resort: the SEARCH text occurs byte for byte anywhere in the file, searched from
+    /// its start rather than from the previous block's match.
     WholeFile,
     /// Empty SEARCH: a new file, or (v2) the whole file replaced.
     Empty,
@@ -110,6 +123,7 @@ pub enum BlockState {
 }
 
 impl BlockState {
+    /// The word shown to users and written in JSON (e.g. `search-streaming`).
     pub fn name(self) -> &'static str {
         match self {
             BlockState::SearchStreaming => "search-streaming",
@@ -125,8 +139,11 @@ impl BlockState {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Span {
+    /// Byte offset of the range's start in the original (0-based).
     pub start: usize,
+    /// Byte offset just past the range's end (exclusive).
     pub end: usize,
+    /// 1-based line of the original where the range starts.
     pub start_line: usize,
     /// `start_line - 1` when the range is empty.
     pub end_line: usize,
@@ -136,7 +153,9 @@ pub struct Span {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LineSpan {
+    /// 1-based first line.
     pub start_line: usize,
+    /// 1-based last line (inclusive); `start_line - 1` when the span is empty.
     pub end_line: usize,
 }
 
@@ -148,8 +167,12 @@ pub struct BlockReport {
     pub index: usize,
     /// 1-based first and last diff lines of the block.
     pub diff_lines: [usize; 2],
+    /// Where the block is in its life.
     pub state: BlockState,
+    /// The fallback stage that located the SEARCH text; `None` until it matched.
     pub stage: Option<Stage>,
+    /// Matched before the end of the previous block's match (v1 only, through
+    /// [`Stage::WholeFile`]).
     pub out_of_order: bool,
     /// The matched range of the original. `end` is clamped to the file.
     pub original: Option<Span>,
@@ -165,7 +188,28 @@ pub struct BlockReport {
     /// The REPLACE text streamed so far.
     #[serde(skip)]
     pub replace_text: String,
+    /// The reference's error message when this block is the one that threw.
     pub error: Option<String>,
+}
+
+impl BlockReport {
+    /// A block at position `index` spanning `diff_lines`, in `state`, not
+    /// matched, with no texts and no error yet.
+    pub fn new(index: usize, diff_lines: [usize; 2], state: BlockState) -> Self {
+        BlockReport {
+            index,
+            diff_lines,
+            state,
+            stage: None,
+            out_of_order: false,
+            original: None,
+            replacement: None,
+            replacement_bytes: None,
+            search_text: String::new(),
+            replace_text: String::new(),
+            error: None,
+        }
+    }
 }
 
 /// What a state machine step throws: the reference's `Error.message`,
@@ -179,7 +223,7 @@ impl From<&str> for Thrown {
     }
 }
 
-/// The reference threw.
+/// The reference threw: its message, and where in the diff it was.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApplyError {
     /// The reference's `Error.message`, word for word.
@@ -191,9 +235,9 @@ pub struct ApplyError {
 }
 
 /// A one-line form of the reference's error message, for a status line:
-/// "The SEARCH block:\n<its text>\n...does not match anything in the
-/// file." becomes "SEARCH text does not match anything in the file"; other
-/// messages keep their first line.
+/// `"The SEARCH block:\n<its text>\n...does not match anything in the
+/// file."` becomes `"SEARCH text does not match anything in the file"`;
+/// other messages keep their first line.
 pub fn error_headline(message: &str) -> String {
     let mut lines = message.lines().map(str::trim).filter(|l| !l.is_empty());
     let first = lines.next().unwrap_or("(empty error message)");
@@ -209,6 +253,7 @@ pub fn error_headline(message: &str) -> String {
 /// or a [`Spliced`] over the original (no copy of the file).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Applied<C = String> {
+    /// The file's whole new content.
     pub new_content: C,
     /// Start of each applied block in the original, in UTF-16 code units.
     pub match_indices: Vec<usize>,
@@ -217,7 +262,9 @@ pub struct Applied<C = String> {
 /// Result of one apply: the reference's answer plus the per-block report.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Outcome<C = String> {
+    /// The new content, or the error the reference threw.
     pub result: Result<Applied<C>, ApplyError>,
+    /// One report per block of the diff, in diff order (blocks after a throw are not reported).
     pub blocks: Vec<BlockReport>,
 }
 
@@ -233,6 +280,7 @@ impl<C> Outcome<C> {
         }
     }
 
+    /// How many blocks are [`BlockState::Applied`].
     pub fn applied_count(&self) -> usize {
         self.blocks
             .iter()
@@ -240,6 +288,7 @@ impl<C> Outcome<C> {
             .count()
     }
 
+    /// How many blocks are [`BlockState::Failed`] (0 or 1: the reference stops at its first throw).
     pub fn failed_count(&self) -> usize {
         self.blocks
             .iter()
@@ -364,6 +413,32 @@ pub(crate) struct RawOutcome {
     pub placed: Vec<Option<(sink::Pos, sink::Pos)>>,
 }
 
+impl RawOutcome {
+    /// The reference threw `message` while the block `current` (if any) was
+    /// being processed: that block is marked failed with the message.
+    fn failed(
+        mut blocks: Vec<BlockReport>,
+        placed: Vec<Option<(sink::Pos, sink::Pos)>>,
+        current: Option<usize>,
+        message: String,
+        diff_line: Option<usize>,
+    ) -> Self {
+        if let Some(b) = current {
+            blocks[b].state = BlockState::Failed;
+            blocks[b].error = Some(message.clone());
+        }
+        RawOutcome {
+            result: Err(ApplyError {
+                message,
+                block: current,
+                diff_line,
+            }),
+            blocks,
+            placed,
+        }
+    }
+}
+
 /// The reference's "does not match" message.
 fn no_match_error(search: &str) -> String {
     format!(
@@ -384,17 +459,5 @@ impl BlockReport {
 }
 
 fn new_block(index: usize, line: usize) -> BlockReport {
-    BlockReport {
-        index,
-        diff_lines: [line, line],
-        state: BlockState::SearchStreaming,
-        stage: None,
-        out_of_order: false,
-        original: None,
-        replacement: None,
-        replacement_bytes: None,
-        search_text: String::new(),
-        replace_text: String::new(),
-        error: None,
-    }
+    BlockReport::new(index, [line, line], BlockState::SearchStreaming)
 }

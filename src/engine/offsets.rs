@@ -117,10 +117,6 @@ impl Offsets {
         }
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
     /// Offset `i`; panics past the end, as indexing does.
     pub fn at(&self, i: usize) -> usize {
         match self {

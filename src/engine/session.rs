@@ -67,10 +67,12 @@ pub struct Summary {
     pub result: Result<usize, ApplyError>,
     /// As [`super::Applied::match_indices`]; empty on error.
     pub match_indices: Vec<usize>,
+    /// The block reports, as [`Outcome::blocks`] but without their SEARCH and REPLACE texts.
     pub blocks: Vec<BlockReport>,
 }
 
 impl Session {
+    /// A session over `original` with an empty diff.
     pub fn new(original: impl Into<Arc<str>>, version: Version) -> Self {
         Self::with_index(Arc::new(LineIndex::shared(original.into())), version)
     }
@@ -88,14 +90,17 @@ impl Session {
         }
     }
 
+    /// The line index of the original, shared with whoever else reads it.
     pub fn index(&self) -> &Arc<LineIndex<'static>> {
         &self.index
     }
 
+    /// The original the diff applies to.
     pub fn original(&self) -> &str {
         self.index.text()
     }
 
+    /// The parser version the session runs.
     pub fn version(&self) -> Version {
         self.version
     }

@@ -14,8 +14,7 @@ use super::markers::{is_replace_end, is_search_start, is_separator};
 use super::matcher::{self, LineIndex, Match};
 use super::sink::{Pos, Sink};
 use super::{
-    ApplyError, BlockReport, BlockState, Machine, RawOutcome, Stage, Thrown, new_block,
-    no_match_error,
+    BlockReport, BlockState, Machine, RawOutcome, Stage, Thrown, new_block, no_match_error,
 };
 
 const INVALID_TRANSITION: &str = "Invalid state transition.\nValid transitions are:\n- Idle → StateSearch\n- StateSearch → StateReplace";
@@ -203,21 +202,8 @@ impl Machine for V2 {
         }
     }
 
-    fn fail(mut self, message: String, diff_line: Option<usize>) -> RawOutcome {
-        let block = self.current;
-        if let Some(b) = block {
-            self.blocks[b].state = BlockState::Failed;
-            self.blocks[b].error = Some(message.clone());
-        }
-        RawOutcome {
-            result: Err(ApplyError {
-                message,
-                block,
-                diff_line,
-            }),
-            blocks: self.blocks,
-            placed: self.placed,
-        }
+    fn fail(self, message: String, diff_line: Option<usize>) -> RawOutcome {
+        RawOutcome::failed(self.blocks, self.placed, self.current, message, diff_line)
     }
 
     fn fork(&self, keep_text: bool, block_texts: bool) -> Self {

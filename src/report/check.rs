@@ -38,7 +38,7 @@ struct DiagnosisJson<'a> {
     reason: Option<Reason>,
     risky: bool,
     stage: Option<Stage>,
-    state: &'a str,
+    state: &'static str,
     suggestion: Option<&'a str>,
     tie: Option<[ClosestJson; 2]>,
     vague: bool,
@@ -60,7 +60,7 @@ impl<'a> DiagnosisJson<'a> {
             reason: d.reason,
             risky: d.risky,
             stage: d.stage,
-            state: d.state,
+            state: d.state.name(),
             suggestion: d.suggestion.as_deref(),
             tie: d.tie.map(|t| t.map(ClosestJson::from)),
             vague: d.vague,
@@ -116,7 +116,7 @@ impl<'a> DifferenceJson<'a> {
 struct DiffLineJson<'a> {
     file_line: Option<usize>,
     search_line: Option<usize>,
-    tag: &'a str,
+    tag: &'static str,
     text: &'a str,
 }
 
@@ -125,7 +125,7 @@ impl<'a> DiffLineJson<'a> {
         DiffLineJson {
             file_line: d.file_line,
             search_line: d.search_line,
-            tag: d.tag,
+            tag: d.tag.name(),
             text: &d.text,
         }
     }

@@ -22,6 +22,7 @@ use crate::source::agent::AgentKind;
 pub struct Found {
     /// The session file, or the Cline session / task folder.
     pub path: PathBuf,
+    /// The agent that wrote it (by where it was found).
     pub agent: AgentKind,
     /// When the session was last written.
     pub modified: SystemTime,

@@ -12,7 +12,9 @@ use crate::source::agent::{AgentReader, Format, detect};
 /// Why a session cannot be loaded.
 #[derive(Debug)]
 pub enum LoadError {
+    /// The saved session cannot be read or is not one srview knows.
     Session(SessionError),
+    /// Reading stdin failed.
     Stdin(std::io::Error),
     /// The stream's first bytes are no agent output srview knows.
     UnknownStream,

@@ -13,6 +13,7 @@ use crate::source::agent::{AgentEdit, EditInput, FileContent, Verdict};
 /// resolve against.
 #[derive(Debug, Clone)]
 pub struct Workspace {
+    /// The folder relative paths resolve against.
     pub root: PathBuf,
 }
 
@@ -83,6 +84,7 @@ pub fn undo_recorded_diffs(edits: &[AgentEdit], ws: &Workspace) -> HashMap<usize
 /// What `git show REF:FILE` says of a file in a commit.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Checkpoint {
+    /// The file as the commit holds it (`Absent`: not in the commit).
     Found(FileContent),
     /// git is missing, the folder is no repository, the commit is unknown.
     Unavailable(String),

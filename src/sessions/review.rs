@@ -51,12 +51,15 @@ pub enum Basis {
 /// srview's verdict on one edit.
 #[derive(Debug, Clone)]
 pub struct Review {
+    /// The agent's edit, as read.
     pub edit: AgentEdit,
     /// The content before, when known (not the current-file fallback).
     pub before: Option<FileContent>,
+    /// What the edit was run against (`None`: not run).
     pub basis: Option<Basis>,
     /// `None`: not run, see `why`.
     pub applied: Option<Applied>,
+    /// Why the edit was not run (most often: the content before is unknown).
     pub why: Option<String>,
     /// srview and the agent disagree (or srview matched only loosely where
     /// the agent reported plain success).
@@ -64,10 +67,12 @@ pub struct Review {
 }
 
 impl Review {
+    /// srview's verdict: applies or not; `None` when not run.
     pub fn ok(&self) -> Option<bool> {
         self.applied.as_ref().map(|a| a.ok)
     }
 
+    /// A block or hunk matched only loosely.
     pub fn is_loose(&self) -> bool {
         self.applied.as_ref().is_some_and(|a| !a.loose.is_empty())
     }
@@ -81,9 +86,13 @@ impl Review {
 /// A whole session reviewed.
 #[derive(Debug, Clone)]
 pub struct SessionReview {
+    /// The agent that wrote the session.
     pub agent: AgentKind,
+    /// The format it was read as.
     pub format: Format,
+    /// The agent's version, as the output names it.
     pub version: Option<String>,
+    /// One per edit, in the agent's order.
     pub reviews: Vec<Review>,
     /// The folder the agent's messages name paths under (the recorded
     /// workspace, else where the files are now).
@@ -321,13 +330,18 @@ fn applier_rules(a: Applier) -> &'static str {
 /// Counts for a listing.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct Counts {
+    /// Every edit.
     pub edits: usize,
+    /// Failed by the agent or by srview's applier.
     pub failed: usize,
+    /// Matched only loosely by srview's applier.
     pub loose: usize,
+    /// Where srview and the agent disagree.
     pub disagreements: usize,
 }
 
 impl SessionReview {
+    /// How many edits, failed, loose and disputed ones.
     pub fn counts(&self) -> Counts {
         Counts {
             edits: self.reviews.len(),

@@ -9,9 +9,17 @@ use std::fmt;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum UdiffError {
     /// A `@@` line without the `-a,b +c,d` ranges.
-    NoRanges { line: String },
+    NoRanges {
+        /// The `@@` line.
+        line: String,
+    },
     /// The hunk's new lines are not where its header says.
-    Mismatch { hunk: usize, line: usize },
+    Mismatch {
+        /// 0-based hunk.
+        hunk: usize,
+        /// 1-based line of the current file where it was expected.
+        line: usize,
+    },
 }
 
 impl fmt::Display for UdiffError {

@@ -24,6 +24,7 @@ use crate::source::agent::{EditInput, FileContent, split_patch};
 pub enum Applier {
     /// The engine, SEARCH/REPLACE v1.
     SearchReplaceV1,
+    /// `dialect::apply_patch` (Codex 0.169.0's rules).
     ApplyPatch,
     /// `dialect::edit` (Claude Code Edit/Write, Cline editor).
     Edit,
@@ -37,7 +38,9 @@ pub enum Applier {
 /// it) or an apply_patch hunk (with its match level).
 #[derive(Debug, Clone)]
 pub enum VerdictBlock {
+    /// An engine block (SEARCH/REPLACE, an exact-string edit, a whole file).
     Block(BlockReport),
+    /// An apply_patch hunk.
     Hunk(HunkReport),
 }
 
@@ -53,10 +56,13 @@ impl Serialize for VerdictBlock {
 /// What srview's applier says of an edit run against one content.
 #[derive(Debug, Clone)]
 pub struct Applied {
+    /// The applier that ran.
     pub applier: Applier,
+    /// The edit applies.
     pub ok: bool,
     /// The applier's error text.
     pub error: Option<String>,
+    /// One per block or hunk, in order.
     pub blocks: Vec<VerdictBlock>,
     /// Where a block or hunk matched only loosely: its stage or level
     /// (`line-trimmed`, `unicode`, ...), one per loose block.

@@ -17,7 +17,7 @@
 //! with canonical markers, so the engine (v1) applies it on its own against
 //! the whole file, as Aider applies every block independently.
 
-use super::transcript::{CallKind, ToolCall};
+use super::call::{CallKind, ToolCall};
 
 /// `^<{5,9} SEARCH>?\s*$`, Aider's HEAD pattern.
 fn is_head(line: &str) -> bool {

@@ -2,6 +2,7 @@
 
 pub mod agent;
 pub mod aider;
+pub mod call;
 pub mod replay;
 pub mod transcript;
 pub mod watch;

@@ -13,10 +13,12 @@ use std::time::{Duration, Instant};
 pub struct SplitMix64(u64);
 
 impl SplitMix64 {
+    /// A generator whose sequence is fixed by `seed`.
     pub fn new(seed: u64) -> Self {
         SplitMix64(seed)
     }
 
+    /// The next number of the sequence (uniform over `u64`).
     pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;

@@ -17,47 +17,17 @@ pub use apply::{ApplyOptions, CallResult, FileEdit, FileState, apply_calls};
 pub use paths::{OUTSIDE_REFUSAL, PathError, Workspace};
 pub use write::{WriteError, write_files};
 
+pub use super::call::{CallKind, ToolCall};
+
 use crate::engine::js::{is_js_whitespace, js_trim};
-
-/// What a tool call does to its file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum CallKind {
-    /// `body` is a SEARCH/REPLACE diff applied to the file.
-    ReplaceInFile,
-    /// `body` is the whole new content of the file.
-    WriteToFile,
-}
-
-impl CallKind {
-    pub fn name(self) -> &'static str {
-        match self {
-            CallKind::ReplaceInFile => "replace_in_file",
-            CallKind::WriteToFile => "write_to_file",
-        }
-    }
-}
-
-/// One edit of one file, as found in a transcript.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ToolCall {
-    pub kind: CallKind,
-    /// The path as the model wrote it (trimmed), not yet resolved.
-    pub path: String,
-    /// False while the `<path>` value itself is still streaming: the file
-    /// this call edits is not known yet.
-    pub path_complete: bool,
-    /// The diff or the content, trimmed as Cline trims parameter values.
-    pub body: String,
-    /// The call is still open at the end of the text (Cline's `partial`).
-    pub partial: bool,
-}
 
 /// The transcript formats srview understands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Format {
+    /// Cline's XML-like tool calls (`<replace_in_file>`, `<write_to_file>`).
     Cline,
+    /// Aider's file name followed by SEARCH/REPLACE blocks (`<<<<<<< SEARCH`).
     Aider,
 }
 

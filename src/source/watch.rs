@@ -131,8 +131,8 @@ struct Seen {
 /// Re-reads the file; reports only a change.
 fn read_change(path: &Path, last: &mut Seen) -> Option<SourceEvent> {
     match std::fs::read(path) {
-        Ok(bytes) => match String::from_utf8(bytes) {
-            Ok(text) if !text.contains('\0') => {
+        Ok(bytes) => match crate::input::text(bytes) {
+            Ok(text) => {
                 let recovered = std::mem::take(&mut last.unreadable);
                 if !recovered && last.text.as_deref() == Some(text.as_str()) {
                     return None;
@@ -146,21 +146,10 @@ fn read_change(path: &Path, last: &mut Seen) -> Option<SourceEvent> {
                 last.text = Some(text);
                 Some(event)
             }
-            Ok(text) => {
+            Err(not_text) => {
                 last.unreadable = true;
                 last.text.get_or_insert_with(String::new);
-                let at = text.find('\0').unwrap_or_default();
-                Some(SourceEvent::Unreadable(format!(
-                    "NUL byte at byte {at} (binary?)"
-                )))
-            }
-            Err(e) => {
-                last.unreadable = true;
-                last.text.get_or_insert_with(String::new);
-                Some(SourceEvent::Unreadable(format!(
-                    "invalid UTF-8 at byte {}",
-                    e.utf8_error().valid_up_to()
-                )))
+                Some(SourceEvent::Unreadable(not_text.to_string()))
             }
         },
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
@@ -184,8 +173,7 @@ pub fn read_stdin(sink: Sink) {
     thread::spawn(move || {
         let mut stdin = std::io::stdin().lock();
         let mut buf = vec![0u8; 64 * 1024];
-        let mut held: Vec<u8> = Vec::new();
-        let mut offset = 0usize;
+        let mut decoder = crate::input::TextDecoder::default();
         loop {
             let n = match stdin.read(&mut buf) {
                 Ok(0) => break,
@@ -196,70 +184,30 @@ pub fn read_stdin(sink: Sink) {
                     return;
                 }
             };
-            held.extend_from_slice(&buf[..n]);
-            let (text, rest) = split_utf8(&held);
-            match text {
-                Ok(text) if text.contains('\0') => {
-                    let at = offset + text.find('\0').unwrap_or_default();
-                    sink(SourceEvent::Unreadable(format!(
-                        "NUL byte at byte {at} of stdin (binary?); stopped reading"
-                    )));
-                    return;
-                }
+            match decoder.push(&buf[..n]) {
                 Ok(text) => {
-                    let text = text.to_string();
-                    offset += text.len();
-                    held.drain(..held.len() - rest);
                     if !text.is_empty() && !sink(SourceEvent::Append(text)) {
                         return;
                     }
                 }
-                Err(bad) => {
+                Err(not_text) => {
                     sink(SourceEvent::Unreadable(format!(
-                        "invalid UTF-8 at byte {} of stdin; stopped reading",
-                        offset + bad
+                        "stdin is {not_text}; stopped reading"
                     )));
                     return;
                 }
             }
         }
-        if !held.is_empty() {
-            sink(SourceEvent::Problem(format!(
-                "stdin ended inside a UTF-8 character at offset {offset}"
-            )));
+        if let Err(not_text) = decoder.finish() {
+            sink(SourceEvent::Problem(format!("stdin is {not_text}")));
         }
         sink(SourceEvent::Ended);
     });
 }
 
-/// The valid UTF-8 prefix of `bytes` and how many bytes of an incomplete
-/// trailing character remain; `Err(offset)` for an invalid byte.
-fn split_utf8(bytes: &[u8]) -> (Result<&str, usize>, usize) {
-    match std::str::from_utf8(bytes) {
-        Ok(s) => (Ok(s), 0),
-        Err(e) if e.error_len().is_none() => {
-            let valid = e.valid_up_to();
-            // valid_up_to is a char boundary by definition.
-            (
-                Ok(std::str::from_utf8(&bytes[..valid]).unwrap_or_default()),
-                bytes.len() - valid,
-            )
-        }
-        Err(e) => (Err(e.valid_up_to()), 0),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn holds_back_split_characters() {
-        let bytes = "aé".as_bytes();
-        let (text, rest) = split_utf8(&bytes[..2]);
-        assert_eq!((text, rest), (Ok("a"), 1));
-        assert_eq!(split_utf8(b"a\xffb").0, Err(1));
-    }
 
     #[test]
     fn reports_appends_and_rewrites() {
@@ -303,7 +251,9 @@ mod tests {
         std::fs::write(&p, b"ab\xffcd").unwrap();
         assert_eq!(
             read_change(&p, &mut last),
-            Some(SourceEvent::Unreadable("invalid UTF-8 at byte 2".into()))
+            Some(SourceEvent::Unreadable(
+                "not valid UTF-8 (first bad byte at offset 2)".into()
+            ))
         );
         std::fs::write(&p, "ab").unwrap();
         assert_eq!(
@@ -315,7 +265,7 @@ mod tests {
         assert_eq!(
             read_change(&p, &mut last),
             Some(SourceEvent::Unreadable(
-                "NUL byte at byte 3 (binary?)".into()
+                "binary (NUL byte at offset 3)".into()
             ))
         );
         std::fs::write(&p, "abc").unwrap();

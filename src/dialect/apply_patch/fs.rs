@@ -8,8 +8,11 @@ use std::path::PathBuf;
 /// What is at a path.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Entry {
+    /// A regular file and its UTF-8 content.
     File(String),
+    /// Nothing is at the path.
     Missing,
+    /// A directory.
     Directory,
     /// A parent of the path is a regular file.
     BelowFile,
@@ -22,16 +25,20 @@ pub enum Entry {
 /// normalised (see [`normalize`]) and relative to the patch's working
 /// directory unless absolute, with `/` separators.
 pub trait PatchFs {
+    /// What is at `path` (normalised, `/`-separated); never fails: a read error is an
+    /// [`Entry::Unreadable`].
     fn read(&self, path: &str) -> Entry;
 }
 
 /// Files in memory; a directory exists where a file lies below it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct MemoryFs {
+    /// Content by normalised path (see [`normalize`]).
     pub files: BTreeMap<String, String>,
 }
 
 impl MemoryFs {
+    /// The files `(path, content)`, their paths normalised.
     pub fn new(files: impl IntoIterator<Item = (String, String)>) -> Self {
         MemoryFs {
             files: files
@@ -77,6 +84,7 @@ pub fn ancestors(path: &str) -> impl Iterator<Item = &str> {
 /// The files below a real directory, read on demand (never written).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DirFs {
+    /// The patch's working directory: relative patch paths are joined to it.
     pub root: PathBuf,
 }
 

@@ -5,6 +5,8 @@
 //! writes, no terminal.
 
 pub mod apply;
+pub mod diagnosis;
+pub mod fix;
 pub mod fs;
 pub mod model;
 pub mod outcome;
@@ -14,6 +16,8 @@ pub mod seek;
 mod update;
 
 pub use apply::{apply, apply_partial, apply_text};
+pub use diagnosis::{ClosestLine, HeaderDiagnosis, HunkDiagnosis, diagnose_hunks};
+pub use fix::{FixNote, FixResult, fix_patch};
 pub use fs::{DirFs, Entry, MemoryFs, PatchFs};
 pub use model::{Chunk, ChunkLine, LineKind, Patch, Section};
 pub use outcome::{

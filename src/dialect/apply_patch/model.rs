@@ -5,6 +5,7 @@ use serde::Serialize;
 /// A parsed patch: its file sections in patch order.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
 pub struct Patch {
+    /// The file sections, in patch order.
     pub sections: Vec<Section>,
 }
 
@@ -16,24 +17,39 @@ pub struct Patch {
 #[serde(tag = "op", rename_all = "kebab-case")]
 pub enum Section {
     #[serde(rename_all = "camelCase")]
+    /// `*** Add File:` with the new file's `+` lines.
     Add {
+        /// The path as written.
         path: String,
         /// Every `+` line's text plus `\n`: an added file always ends in a newline.
         content: String,
+        /// 1-based patch line of the section header.
         header_line: usize,
     },
     #[serde(rename_all = "camelCase")]
-    Delete { path: String, header_line: usize },
-    #[serde(rename_all = "camelCase")]
-    Update {
+    /// `*** Delete File:` (`path` as written, `header_line` 1-based).
+    Delete {
+        /// The path as written.
         path: String,
+        /// 1-based patch line of the section header.
+        header_line: usize,
+    },
+    #[serde(rename_all = "camelCase")]
+    /// `*** Update File:`, optionally moved, with its chunks.
+    Update {
+        /// The path as written.
+        path: String,
+        /// The `*** Move to:` path, as written.
         move_to: Option<String>,
+        /// The `@@` hunks, in patch order.
         chunks: Vec<Chunk>,
+        /// 1-based patch line of the section header.
         header_line: usize,
     },
 }
 
 impl Section {
+    /// The section's path, as written in the patch (the source path for a move).
     pub fn path(&self) -> &str {
         match self {
             Section::Add { path, .. }
@@ -42,6 +58,7 @@ impl Section {
         }
     }
 
+    /// 1-based patch line of the section's `*** ... File:` header.
     pub fn header_line(&self) -> usize {
         match self {
             Section::Add { header_line, .. }
@@ -67,7 +84,9 @@ pub enum LineKind {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ChunkLine {
+    /// Whether the line is context, removed or added.
     pub kind: LineKind,
+    /// The line without its prefix character and line ending.
     pub text: String,
     /// 1-based line in the patch text as given.
     pub patch_line: usize,
@@ -82,6 +101,7 @@ pub struct Chunk {
     pub context: Option<String>,
     /// 1-based patch line of the `@@` line; `None` when the first chunk has none.
     pub header_line: Option<usize>,
+    /// The chunk's context, removed and added lines, in patch order.
     pub lines: Vec<ChunkLine>,
     /// Ended by `*** End of File`: the old lines must end the file.
     pub is_eof: bool,

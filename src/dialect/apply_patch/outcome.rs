@@ -15,36 +15,55 @@ use crate::engine::LineSpan;
 /// newline). Paths are absolute, as it prints them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PatchError {
+    /// The patch text does not parse.
     Parse(ParseError),
     /// The patch has no sections.
     NoFilesModified,
+    /// An Add or Update result cannot be written at `path` (a directory is there, or a parent is a
+    /// file).
     WriteFailed {
+        /// Absolute path, as the reference prints it.
         path: String,
     },
+    /// A Delete section's file is missing, or is a directory.
     DeleteFailed {
+        /// Absolute path, as the reference prints it.
         path: String,
     },
+    /// An Update section's file does not exist.
     UpdateMissing {
+        /// Absolute path, as the reference prints it.
         path: String,
     },
+    /// An Update section's path is a directory.
     UpdateNotAFile {
+        /// Absolute path, as the reference prints it.
         path: String,
     },
+    /// A parent of an Update section's path is a regular file.
     UpdateBelowFile {
+        /// Absolute path, as the reference prints it.
         path: String,
     },
     /// A file that is no UTF-8 text (or cannot be read): the I/O error text.
     UpdateUnreadable {
+        /// Absolute path, as the reference prints it.
         path: String,
+        /// The I/O error's text.
         reason: String,
     },
+    /// A chunk's `@@ context` line is not in the file (after its position).
     ContextNotFound {
+        /// The `@@` header's text.
         context: String,
+        /// Absolute path, as the reference prints it.
         path: String,
     },
     /// `lines` are all the old lines of the chunk, joined by `\n`.
     LinesNotFound {
+        /// Absolute path, as the reference prints it.
         path: String,
+        /// The chunk's old lines, joined by `\n`.
         lines: String,
     },
 }
@@ -97,6 +116,8 @@ pub enum HunkState {
     /// that fails later still says so: the section is written by nobody
     /// (srview writes only when every section succeeds).
     Applied,
+    /// Its context or old lines were not found, or its file could not be read or written: the
+    /// reference stopped here.
     Failed,
     /// An earlier section failed, or an earlier hunk of its section.
     NotRun,
@@ -110,7 +131,9 @@ pub enum HunkState {
 pub struct LooseLine {
     /// 1-based line of the original file.
     pub line: usize,
+    /// The file's line as it is.
     pub file: String,
+    /// The patch's line it matched, without its prefix character.
     pub patch: String,
 }
 
@@ -120,7 +143,9 @@ pub struct LooseLine {
 pub struct HeaderMatch {
     /// 1-based line of the original file.
     pub line: usize,
+    /// How loosely the header matched.
     pub level: MatchLevel,
+    /// The file's line and the header, when their bytes differ.
     pub differing: Option<LooseLine>,
 }
 
@@ -135,7 +160,9 @@ pub struct HunkReport {
     pub index: usize,
     /// 1-based first and last patch lines of the chunk.
     pub patch_lines: [usize; 2],
+    /// Applied, failed, not run or still streaming.
     pub state: HunkState,
+    /// Where the `@@ context` line was found; `None` without one, or when it was not found.
     pub header: Option<HeaderMatch>,
     /// The level the old lines needed; `None` for a pure addition (nothing
     /// to find) or a hunk that did not match.
@@ -151,6 +178,7 @@ pub struct HunkReport {
     /// The old lines' trailing empty line was dropped to find them (the
     /// reference's retry).
     pub dropped_trailing_blank: bool,
+    /// The reference's error text when this hunk is the one that failed.
     pub error: Option<String>,
 }
 
@@ -158,8 +186,11 @@ pub struct HunkReport {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum SectionOp {
+    /// `*** Add File:`.
     Add,
+    /// `*** Delete File:`.
     Delete,
+    /// `*** Update File:` (with or without a move).
     Update,
 }
 
@@ -167,25 +198,35 @@ pub enum SectionOp {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SectionReport {
+    /// 0-based position in the patch.
     pub index: usize,
+    /// Add, delete or update.
     pub op: SectionOp,
     /// As written in the patch.
     pub path: String,
+    /// The `*** Move to:` path, as written in the patch.
     pub move_to: Option<String>,
+    /// The section's state: failed when it or one of its hunks failed.
     pub state: HunkState,
+    /// The reference's error text when this section is the one that failed.
     pub error: Option<String>,
+    /// One report per chunk (Update sections only), in patch order.
     pub hunks: Vec<HunkReport>,
 }
 
-/// The result of a patch.
+/// The result of a patch: the reference's exit status and output, the
+/// files it produces, and a report per section.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PatchOutcome {
     /// The reference's exit status: 0 on success, 1 on any failure.
     pub exit_code: i32,
+    /// What the reference prints on stdout (the `Success. Updated the following files:` list).
     pub stdout: String,
+    /// What the reference prints on stderr: the error's `Display` text and a newline, or empty.
     pub stderr: String,
     #[serde(skip)]
+    /// The typed error behind `stderr`; `None` on success.
     pub error: Option<PatchError>,
     /// On success, every touched path (normalised, relative to the working
     /// directory) and its final content, `None` when it no longer exists.
@@ -195,6 +236,7 @@ pub struct PatchOutcome {
     /// failure, the work of the sections before the failing one, which it
     /// does not undo. Never written by srview.
     pub reference_leaves: BTreeMap<String, Option<String>>,
+    /// One report per section, in patch order (up to and including a failing one).
     pub sections: Vec<SectionReport>,
 }
 

@@ -25,7 +25,12 @@ pub enum ParseError {
     /// The last line is not `*** End Patch`, or text follows an early one.
     LastLine,
     /// A section or chunk is malformed. `line` counts `*** Begin Patch` as 1.
-    Hunk { line: usize, problem: HunkProblem },
+    Hunk {
+        /// 1-based line of the patch body (`*** Begin Patch` is line 1).
+        line: usize,
+        /// What is wrong there.
+        problem: HunkProblem,
+    },
 }
 
 /// What is wrong at a line of the patch body.

@@ -20,6 +20,8 @@ pub enum MatchLevel {
 }
 
 impl MatchLevel {
+    /// The word shown to users and written in JSON (`exact`, `trailing-space`, `trimmed`,
+    /// `unicode`).
     pub fn name(self) -> &'static str {
         match self {
             MatchLevel::Exact => "exact",

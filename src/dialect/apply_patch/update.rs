@@ -10,8 +10,8 @@ use crate::engine::LineSpan;
 
 /// One line of a file: its text and its own terminator (empty for a last
 /// line without one).
-struct FileLine<'a> {
-    text: &'a str,
+pub(super) struct FileLine<'a> {
+    pub(super) text: &'a str,
     end: &'a str,
 }
 
@@ -22,7 +22,7 @@ impl AsRef<str> for FileLine<'_> {
 }
 
 /// Splits at `\r\n`, `\n` and a lone `\r`, as the reference does.
-fn split_lines(content: &str) -> Vec<FileLine<'_>> {
+pub(super) fn split_lines(content: &str) -> Vec<FileLine<'_>> {
     let bytes = content.as_bytes();
     let mut lines = Vec::new();
     let mut start = 0;

@@ -45,6 +45,7 @@ pub struct EditDiagnosis {
     pub vague: bool,
     /// 1-based first and last lines of every occurrence of an ambiguous text.
     pub occurrences: Vec<[usize; 2]>,
+    /// Line-by-line differences between the text to find and the closest region, in order.
     pub differences: Vec<Difference>,
     /// The text against the closest region, line by line.
     pub line_diff: Vec<DiffLine>,

@@ -26,10 +26,18 @@ pub enum Provenance {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EditError {
     /// Claude Code: `old_string` does not occur. (captured: b_edit_nomatch)
-    ClaudeNotFound { old_string: String },
+    ClaudeNotFound {
+        /// The text the edit looked for.
+        old_string: String,
+    },
     /// Claude Code: `old_string` occurs `count` > 1 times without
     /// `replace_all`. (captured: c_edit_ambiguous)
-    ClaudeAmbiguous { count: usize, old_string: String },
+    ClaudeAmbiguous {
+        /// How many times it occurs.
+        count: usize,
+        /// The text the edit looked for.
+        old_string: String,
+    },
     /// Claude Code: `old_string` equals `new_string`. (source)
     ClaudeNoChange,
     /// Claude Code: the file is missing and `old_string` is not empty.
@@ -43,21 +51,36 @@ pub enum EditError {
     /// does not reproduce that step. (srview)
     ClaudeQuoteNormalised,
     /// Cline: `old_text` does not occur (or is empty). (captured: editor_fail)
-    ClineNotFound { path: String },
+    ClineNotFound {
+        /// The file, as the edit names it.
+        path: String,
+    },
     /// Cline: `old_text` occurs more than once. (source)
-    ClineAmbiguous { path: String },
+    ClineAmbiguous {
+        /// The file, as the edit names it.
+        path: String,
+    },
     /// Cline: an existing file, no `old_text`, no `insert_line`. (source)
     ClineOldTextRequired,
     /// Cline: `insert_line` outside `1..=max`. (source)
-    ClineInsertLine { line: i64, max: usize },
+    ClineInsertLine {
+        /// The `insert_line` given.
+        line: i64,
+        /// The largest valid `insert_line`: the file's line count plus one.
+        max: usize,
+    },
     /// Cline: `insert_line` on a missing file: Node's read error. (source)
-    ClineInsertMissingFile { path: String },
+    ClineInsertMissingFile {
+        /// The file, as the edit names it.
+        path: String,
+    },
     /// Cline: no `new_text` to create or insert; the SDK would throw a
     /// JavaScript TypeError whose text srview does not reproduce. (srview)
     ClineNewTextRequired,
 }
 
 impl EditError {
+    /// The agent whose message this is.
     pub fn agent(&self) -> Agent {
         use EditError::*;
         match self {
@@ -71,6 +94,8 @@ impl EditError {
         }
     }
 
+    /// Where the message's text comes from: captured from the agent, read in its source, or
+    /// srview's own.
     pub fn provenance(&self) -> Provenance {
         use EditError::*;
         match self {

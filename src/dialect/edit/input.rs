@@ -13,12 +13,16 @@ pub enum ParseError {
     UnknownTool(String),
     /// Not JSON, or a field is missing or of the wrong type.
     Json {
+        /// The tool whose input this was.
         tool: Tool,
+        /// serde_json's error (its position is in the input JSON).
         source: serde_json::Error,
     },
     /// Not a prefix of a JSON object (a streaming input).
     Partial {
+        /// The tool whose input this was.
         tool: Tool,
+        /// Where and why the prefix stops being JSON.
         source: super::partial_json::PartialJsonError,
     },
 }

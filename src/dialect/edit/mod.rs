@@ -49,7 +49,9 @@ use serde::Serialize;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Agent {
+    /// Claude Code (`Edit`, `Write`).
     ClaudeCode,
+    /// Cline CLI 3.x (`editor`).
     ClineCli,
 }
 
@@ -76,6 +78,7 @@ impl Tool {
         }
     }
 
+    /// The tool's name as the agent gives it (`Edit`, `Write`, `editor`).
     pub fn name(self) -> &'static str {
         match self {
             Tool::Edit => "Edit",
@@ -84,6 +87,7 @@ impl Tool {
         }
     }
 
+    /// The agent the tool belongs to.
     pub fn agent(self) -> Agent {
         match self {
             Tool::Edit | Tool::Write => Agent::ClaudeCode,
@@ -102,27 +106,39 @@ pub enum Edit {
     /// empty) file.
     #[serde(rename = "Edit")]
     ClaudeEdit {
+        /// The file, as the agent wrote it (usually absolute).
         file_path: String,
+        /// The exact text to find; empty to create the file.
         old_string: String,
+        /// The text that replaces it.
         new_string: String,
         /// Absent in the model's input means `false`.
         replace_all: bool,
     },
     /// Claude Code `Write`: creates the file or overwrites it.
     #[serde(rename = "Write")]
-    ClaudeWrite { file_path: String, content: String },
+    ClaudeWrite {
+        /// The file, as the agent wrote it (usually absolute).
+        file_path: String,
+        /// The file's whole new content.
+        content: String,
+    },
     /// Cline CLI 3.x `editor`: with `insert_line`, inserts `new_text` at
     /// that one-based line boundary; on a missing file, creates it with
     /// `new_text`; otherwise `old_text` must occur exactly once.
     #[serde(rename = "editor")]
     ClineEditor {
+        /// The file, as the agent wrote it.
         path: String,
         #[serde(skip_serializing_if = "Option::is_none")]
+        /// The exact text to find; `None` to create a file or insert.
         old_text: Option<String>,
         /// `None` (absent or null) replaces with nothing.
         #[serde(skip_serializing_if = "Option::is_none")]
         new_text: Option<String>,
         #[serde(skip_serializing_if = "Option::is_none")]
+        /// One-based line boundary to insert `new_text` at (1 = before the first line, lines + 1 = at
+        /// the end).
         insert_line: Option<i64>,
     },
 }
@@ -134,6 +150,7 @@ impl Edit {
         input::parse(tool, json)
     }
 
+    /// The tool this edit is for.
     pub fn tool(&self) -> Tool {
         match self {
             Edit::ClaudeEdit { .. } => Tool::Edit,

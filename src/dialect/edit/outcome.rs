@@ -23,7 +23,9 @@ pub enum Change {
 /// A successful edit.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EditApplied {
+    /// The file's whole content after the edit.
     pub new_content: String,
+    /// Whether the file was created or updated.
     pub change: Change,
     /// How many places were replaced (more than one only with Claude Code's
     /// `replace_all`).
@@ -37,6 +39,7 @@ pub struct EditApplied {
 /// What one edit does to its file.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EditOutcome {
+    /// The tool the edit came from.
     pub tool: Tool,
     /// The file, as the edit names it.
     pub path: String,
@@ -48,6 +51,7 @@ pub struct EditOutcome {
     /// `failed` with the agent's error text in `error`. An edit has no
     /// diff lines of its own: `diff_lines` is `[1, 1]`.
     pub block: BlockReport,
+    /// The new content, or the agent's error.
     pub result: Result<EditApplied, EditError>,
     /// For a failed edit: why, where it was meant to go, and a corrected
     /// edit when one can be stood behind.
@@ -58,17 +62,22 @@ pub struct EditOutcome {
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct EditReport<'a> {
+    /// The tool the edit came from.
     pub tool: Tool,
+    /// The file, as the edit names it.
     pub path: &'a str,
+    /// The edit as an engine block (see [`EditOutcome::block`]).
     pub block: &'a BlockReport,
     /// `null` for a failed edit.
     pub change: Option<Change>,
+    /// How many places were replaced; 0 for a failed edit.
     pub occurrences: usize,
     /// The tool result as the agent hands it to the model: the error, or
     /// the success text where it is known (`null` otherwise).
     pub agent_message: Option<String>,
     /// Where a failure's text comes from (`null` when applied).
     pub provenance: Option<Provenance>,
+    /// For a failed edit: why, and where it was meant to go (`null` when applied).
     pub diagnosis: Option<&'a EditDiagnosis>,
 }
 
@@ -102,17 +111,9 @@ pub fn apply_at(index: usize, edit: &Edit, original: Option<&str>) -> EditOutcom
     let result = run(edit, original);
     let (search_text, replace_text) = texts(edit, original);
     let mut block = BlockReport {
-        index,
-        diff_lines: [1, 1],
-        state: BlockState::Failed,
-        stage: None,
-        out_of_order: false,
-        original: None,
-        replacement: None,
-        replacement_bytes: None,
         search_text,
         replace_text,
-        error: None,
+        ..BlockReport::new(index, [1, 1], BlockState::Failed)
     };
     let (result, diagnosis) = match result {
         Ok(done) => {

@@ -24,6 +24,7 @@ pub enum Field {
 /// What is known of an edit whose JSON input is still arriving.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PartialEdit {
+    /// The tool whose input is arriving.
     pub tool: Tool,
     /// The path so far (whole unless `streaming` is [`Field::Path`]).
     pub path: Option<String>,
@@ -31,7 +32,9 @@ pub struct PartialEdit {
     pub old: Option<String>,
     /// The text to put, so far (`content` for Write).
     pub new: Option<String>,
+    /// Claude Code's `replace_all`, once it has arrived.
     pub replace_all: Option<bool>,
+    /// Cline's `insert_line` (one-based line boundary), once it has arrived.
     pub insert_line: Option<i64>,
     /// The field whose value is still arriving; a string field's text so
     /// far is already in its slot above.

@@ -17,9 +17,11 @@ use std::fmt;
 pub enum Value {
     /// A string: complete, or the text so far when its field is streaming.
     Str(String),
+    /// A complete `true` or `false`.
     Bool(bool),
     /// A complete number, as written.
     Number(String),
+    /// A complete `null`.
     Null,
     /// A complete object or array (not read further).
     Other,
@@ -61,6 +63,7 @@ impl PartialObject {
 pub struct PartialJsonError {
     /// Byte offset of the offending character.
     pub offset: usize,
+    /// What went wrong there, in words (e.g. `expected ':'`).
     pub what: &'static str,
 }
 

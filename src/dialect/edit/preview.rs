@@ -31,17 +31,9 @@ pub fn preview(index: usize, partial: &PartialEdit, original: Option<&str>) -> E
         let (search_text, replace_text) = edit.map(|e| texts(e, original)).unwrap_or_default();
         EditPreview {
             block: BlockReport {
-                index,
-                diff_lines: [1, 1],
-                state: BlockState::SearchStreaming,
-                stage: None,
-                out_of_order: false,
-                original: None,
-                replacement: None,
-                replacement_bytes: None,
                 search_text,
                 replace_text,
-                error: None,
+                ..BlockReport::new(index, [1, 1], BlockState::SearchStreaming)
             },
             new_content: None,
             error: None,

@@ -11,6 +11,7 @@ use std::collections::HashMap;
 use serde::Deserialize;
 use serde_json::Value;
 
+use super::anthropic::{Block, Message};
 use super::store::Store;
 use super::{AgentTool, ContentOrigin, EditInput, FileContent, Verdict};
 use crate::dialect::edit::{self, Edit, Field, PartialEdit};
@@ -97,30 +98,6 @@ struct Delta {
     kind: String,
     #[serde(default)]
     partial_json: Option<String>,
-}
-
-#[derive(Deserialize)]
-struct Message {
-    #[serde(default)]
-    content: Option<Value>,
-}
-
-#[derive(Deserialize)]
-struct Block {
-    #[serde(rename = "type", default)]
-    kind: String,
-    #[serde(default)]
-    id: Option<String>,
-    #[serde(default)]
-    name: Option<String>,
-    #[serde(default)]
-    input: Option<Value>,
-    #[serde(default)]
-    tool_use_id: Option<String>,
-    #[serde(default)]
-    content: Option<Value>,
-    #[serde(default)]
-    is_error: Option<bool>,
 }
 
 /// The edit tools, by Claude Code's names.

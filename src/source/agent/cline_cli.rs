@@ -12,6 +12,7 @@ use std::collections::HashMap;
 use serde::Deserialize;
 use serde_json::Value;
 
+use super::anthropic::{Block, Message};
 use super::patch::split_patch;
 use super::store::Store;
 use super::{AgentTool, EditInput, Verdict};
@@ -194,28 +195,6 @@ fn tool_result(edits: &CallEdits, output: &ToolOutput, store: &mut Store) {
 struct MessagesFile {
     #[serde(default)]
     messages: Vec<Message>,
-}
-
-#[derive(Deserialize)]
-struct Message {
-    #[serde(default)]
-    content: Option<Value>,
-}
-
-#[derive(Deserialize)]
-struct Block {
-    #[serde(rename = "type", default)]
-    kind: String,
-    #[serde(default)]
-    id: Option<String>,
-    #[serde(default)]
-    name: Option<String>,
-    #[serde(default)]
-    input: Option<Value>,
-    #[serde(default)]
-    tool_use_id: Option<String>,
-    #[serde(default)]
-    content: Option<Value>,
 }
 
 /// Reads a whole `<id>.messages.json`.

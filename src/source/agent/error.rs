@@ -9,19 +9,26 @@ use super::AgentKind;
 pub enum AgentError {
     /// An edit lacks a field the preview needs.
     MissingField {
+        /// The agent whose output it is.
         agent: AgentKind,
+        /// The agent's version, when its output states it.
         version: Option<String>,
         /// The line (or object) of the input, from 1.
         line: usize,
         /// What was being read ("Edit tool input").
         what: String,
+        /// The missing field's name, as the agent spells it.
         field: String,
     },
     /// A unit that should be JSON is not.
     Malformed {
+        /// The agent whose output it is.
         agent: AgentKind,
+        /// The agent's version, when its output states it.
         version: Option<String>,
+        /// The line (or object) of the input, from 1.
         line: usize,
+        /// The JSON parser's error text.
         reason: String,
     },
 }

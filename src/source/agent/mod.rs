@@ -31,6 +31,7 @@
 //! ```
 
 mod aider;
+mod anthropic;
 mod claude;
 mod cline_classic;
 mod cline_cli;
@@ -56,10 +57,15 @@ use crate::dialect::edit::{Edit, PartialEdit};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum AgentKind {
+    /// Claude Code.
     ClaudeCode,
+    /// OpenAI Codex CLI.
     Codex,
+    /// Cline CLI 3.x.
     ClineCli,
+    /// Cline's classic extension (and its `--json` CLI).
     ClineClassic,
+    /// Aider.
     Aider,
 }
 
@@ -169,6 +175,8 @@ pub enum AgentTool {
 }
 
 impl AgentTool {
+    /// The tool's name as the agent gives it (`Edit`, `apply_patch`, `replace_in_file`, ...), or
+    /// `aider-block`/`aider-udiff`/`aider-whole` for Aider's edit formats.
     pub fn name(self) -> &'static str {
         match self {
             AgentTool::Edit => "Edit",
@@ -224,6 +232,7 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// The word written in `srview session --json` (`applied`, `failed`, `not-run`, `pending`).
     pub fn name(self) -> &'static str {
         match self {
             Verdict::Applied => "applied",
@@ -239,6 +248,7 @@ impl Verdict {
 pub enum FileContent {
     /// The file did not exist.
     Absent,
+    /// The file's whole text.
     Text(String),
 }
 
@@ -272,7 +282,9 @@ pub enum ContentOrigin {
 /// A content with its origin.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Content {
+    /// The file's content (or its absence).
     pub content: FileContent,
+    /// Whether it was recorded, chained from an earlier edit, or derived.
     pub origin: ContentOrigin,
 }
 
@@ -284,14 +296,19 @@ pub struct AgentEdit {
     /// Relative to the workspace when inside it, else as the agent wrote it.
     /// Empty while the path itself is still streaming.
     pub file: String,
+    /// The tool the agent called.
     pub tool: AgentTool,
+    /// What the edit asks for, in the agent's own form.
     pub input: EditInput,
     /// The input is still arriving.
     pub streaming: bool,
+    /// The agent's own verdict on the edit.
     pub agent_verdict: Verdict,
     /// The agent's own error text.
     pub agent_message: Option<String>,
+    /// The file's content before the edit, when the output tells it.
     pub content_before: Option<Content>,
+    /// The file's content after the edit, when the output tells it.
     pub content_after: Option<Content>,
     /// The unified diff the agent recorded of this edit once applied
     /// (Codex `FileChange`): with the file as it is now, it gives the
@@ -306,6 +323,7 @@ impl AgentEdit {
         self.content_before.as_ref().map(|c| &c.content)
     }
 
+    /// The content after, as the text/absent shape of expected.json: `None` when unknown.
     pub fn after(&self) -> Option<&FileContent> {
         self.content_after.as_ref().map(|c| &c.content)
     }
@@ -423,6 +441,7 @@ impl AgentReader {
         &self.checkpoints
     }
 
+    /// Sets the checkpoint refs [`AgentReader::checkpoints`] returns.
     pub fn set_checkpoints(&mut self, refs: Vec<String>) {
         self.checkpoints = refs;
     }
@@ -433,10 +452,12 @@ impl AgentReader {
         self.store.workspace()
     }
 
+    /// The agent whose output this reads.
     pub fn kind(&self) -> AgentKind {
         self.format.agent()
     }
 
+    /// The format this reads.
     pub fn format(&self) -> Format {
         self.format
     }

@@ -4,14 +4,18 @@
 /// What a section does to its file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SectionKind {
+    /// `*** Add File:`.
     Add,
+    /// `*** Update File:`.
     Update,
+    /// `*** Delete File:`.
     Delete,
 }
 
 /// One file's section, as a patch of its own.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PatchSection {
+    /// Add, update or delete.
     pub kind: SectionKind,
     /// The path as the patch names it.
     pub path: String,

@@ -14,12 +14,18 @@ use super::{AgentReader, Format, detect_path};
 /// Why a session cannot be read.
 #[derive(Debug)]
 pub enum SessionError {
+    /// Reading `path` failed.
     Io {
+        /// The session file.
         path: PathBuf,
+        /// The I/O error.
         source: std::io::Error,
     },
     /// Neither the name nor the first lines say which agent wrote it.
-    Unrecognised { path: PathBuf },
+    Unrecognised {
+        /// The session file.
+        path: PathBuf,
+    },
 }
 
 impl fmt::Display for SessionError {

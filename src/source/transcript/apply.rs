@@ -10,6 +10,7 @@ use crate::engine::{self, Options, Outcome, Version};
 /// How the calls are applied.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct ApplyOptions {
+    /// The reference parser version `replace_in_file` diffs are applied with.
     pub version: Version,
     /// Unescape HTML entities and drop U+FFFD, as Cline does for non-Claude models.
     pub fix_model_output: bool,
@@ -30,6 +31,7 @@ pub enum FileState {
 }
 
 impl FileState {
+    /// The word written in JSON (`streaming`, `applied`, `failed`, `refused`).
     pub fn name(self) -> &'static str {
         match self {
             FileState::Streaming => "streaming",
@@ -45,7 +47,9 @@ impl FileState {
 pub struct CallResult {
     /// Index of the call in the slice given to [`apply_calls`].
     pub call: usize,
+    /// Whether the call's body is a diff or a whole new content.
     pub kind: CallKind,
+    /// The call is still open at the end of the transcript (applied in partial mode).
     pub partial: bool,
     /// The engine's answer (`replace_in_file` only).
     pub outcome: Option<Outcome>,
@@ -65,6 +69,7 @@ pub struct FileEdit {
     pub original: String,
     /// The file did not exist.
     pub is_new: bool,
+    /// What each call of this file did, in transcript order.
     pub calls: Vec<CallResult>,
     /// The content after every call that applied (the partial result of a
     /// streaming last call included).
@@ -72,6 +77,7 @@ pub struct FileEdit {
     /// The first failure: a refused path, an unreadable file, a call that
     /// does not apply.
     pub error: Option<String>,
+    /// Streaming, applied, failed or refused.
     pub state: FileState,
 }
 

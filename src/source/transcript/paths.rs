@@ -13,7 +13,9 @@ pub const OUTSIDE_REFUSAL: &str = "refused (use --allow-outside to permit it)";
 /// The folder transcript paths resolve against, and whether they may leave it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Workspace {
+    /// The folder relative paths resolve against.
     pub cwd: PathBuf,
+    /// Paths outside `cwd` (absolute, `..`, symlinked out) are allowed.
     pub allow_outside: bool,
 }
 
@@ -31,6 +33,7 @@ impl std::fmt::Display for PathError {
 impl std::error::Error for PathError {}
 
 impl Workspace {
+    /// A workspace rooted at `cwd`.
     pub fn new(cwd: impl Into<PathBuf>, allow_outside: bool) -> Self {
         Workspace {
             cwd: cwd.into(),

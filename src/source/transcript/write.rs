@@ -11,6 +11,7 @@ use crate::{input, output};
 /// everything): a sentence to show as it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WriteError {
+    /// The sentence to show, naming the file.
     pub message: String,
     /// A file no longer holds what it held when loaded: reloading it from
     /// disk and applying the edits again may succeed.

@@ -350,7 +350,7 @@ fn toggle_layout(app: &mut App) {
 fn enter(app: &mut App) {
     let failed = app
         .selected_diagnosis()
-        .is_some_and(|d| matches!(d.state, "failed" | "not-reached"));
+        .is_some_and(|d| d.state.is_failure());
     if failed {
         if !app.jump_to_closest() {
             app.notice = Some(Notice {

@@ -222,7 +222,7 @@ impl PlaceDoubt {
 /// Whether `d`, a block the engine applied, went where its diagnosis
 /// cannot vouch for (`None`: its place was compared line by line).
 pub fn place_doubt(d: &crate::diagnose::BlockDiagnosis) -> Option<PlaceDoubt> {
-    if d.state != "applied" {
+    if d.state != crate::diagnose::Status::Applied {
         return None;
     }
     use crate::diagnose::Reason;

@@ -1,5 +1,6 @@
 //! Status bar, block list, notice line, footer and the help overlay.
 
+use crate::diagnose::Side;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
@@ -620,11 +621,11 @@ fn line_diff_lines(
     let mut i = 0;
     while i < lines.len() {
         let dels = i;
-        while i < lines.len() && lines[i].tag == "delete" {
+        while i < lines.len() && lines[i].tag == Side::Delete {
             i += 1;
         }
         let ins = i;
-        while i < lines.len() && lines[i].tag == "insert" {
+        while i < lines.len() && lines[i].tag == Side::Insert {
             i += 1;
         }
         for k in 0..(ins - dels).min(i - ins) {
@@ -641,8 +642,8 @@ fn line_diff_lines(
         .zip(marks)
         .map(|(l, marks)| {
             let sign = match l.tag {
-                "delete" => "- ",
-                "insert" => "+ ",
+                Side::Delete => "- ",
+                Side::Insert => "+ ",
                 _ => "  ",
             };
             let style = theme.diagnosis_line(l.tag);
@@ -655,7 +656,7 @@ fn line_diff_lines(
                 theme.diagnosis_word(l.tag),
                 theme,
             ));
-            let need = if l.tag == "equal" {
+            let need = if l.tag == Side::Equal {
                 NEED_CONTEXT
             } else {
                 NEED_CHANGED

@@ -1,6 +1,7 @@
 //! Colours and symbols. Every colour has a symbol or word beside it, so the
 //! screen stays readable with `NO_COLOR` and on 256-colour terminals.
 
+use crate::diagnose::Side;
 use ratatui::style::{Color, Modifier, Style};
 
 use crate::engine::Stage;
@@ -205,17 +206,17 @@ impl Theme {
 
     /// A line of the SEARCH-against-file diff in the blocks pane, by its
     /// tag: `delete` (SEARCH only), `insert` (file only) or `equal`.
-    pub fn diagnosis_line(&self, tag: &str) -> Style {
+    pub fn diagnosis_line(&self, tag: Side) -> Style {
         match tag {
-            "delete" => self.fg_style((235, 100, 100)),
-            "insert" => self.fg_style((110, 200, 120)),
-            _ => self.gutter(),
+            Side::Delete => self.fg_style((235, 100, 100)),
+            Side::Insert => self.fg_style((110, 200, 120)),
+            Side::Equal => self.gutter(),
         }
     }
 
     /// The words that differ inside such a line: underlined, so they show
     /// without colour too.
-    pub fn diagnosis_word(&self, tag: &str) -> Style {
+    pub fn diagnosis_word(&self, tag: Side) -> Style {
         self.diagnosis_line(tag)
             .add_modifier(Modifier::BOLD | Modifier::UNDERLINED)
     }

@@ -17,16 +17,13 @@ pub(in crate::source::agent) struct AppServerParser {
     edits: HashMap<(String, String), usize>,
 }
 
+/// A logged line: the JSON-RPC message under `msg`, or the message itself.
 #[derive(Deserialize)]
 struct Logged {
     #[serde(default)]
     msg: Option<RpcMessage>,
-    #[serde(default)]
-    method: Option<String>,
-    #[serde(default)]
-    params: Option<Value>,
-    #[serde(default)]
-    result: Option<Value>,
+    #[serde(flatten)]
+    bare: RpcMessage,
 }
 
 #[derive(Deserialize)]
@@ -87,7 +84,7 @@ impl AppServerParser {
         };
         let (method, params, result) = match logged.msg {
             Some(m) => (m.method, m.params, m.result),
-            None => (logged.method, logged.params, logged.result),
+            None => (logged.bare.method, logged.bare.params, logged.bare.result),
         };
         if let Some(thread) = result.as_ref().and_then(|r| r.get("thread")) {
             if let Some(v) = thread.get("cliVersion").and_then(Value::as_str) {

@@ -1,4 +1,6 @@
-//! A pseudo-terminal session with the real binary, its screen parsed by vt100.
+//! A pseudo-terminal session with the real binary, its screen parsed by
+//! vt100. Shared with `benches/previewer.rs` (`#[path]`), so it names no
+//! sibling module.
 #![allow(dead_code)]
 
 use std::io::{Read, Write};
@@ -7,6 +9,28 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+
+/// The terminal a session starts in.
+pub struct Terminal<'a> {
+    pub rows: u16,
+    pub cols: u16,
+    /// Extra environment for the program.
+    pub env: &'a [(&'a str, &'a str)],
+    /// Keep every byte written (for escape-sequence checks); a bench that
+    /// draws thousands of frames turns it off.
+    pub keep_raw: bool,
+}
+
+impl Default for Terminal<'_> {
+    fn default() -> Self {
+        Terminal {
+            rows: 40,
+            cols: 120,
+            env: &[],
+            keep_raw: true,
+        }
+    }
+}
 
 pub struct Session {
     screen: Arc<Mutex<vt100::Parser>>,
@@ -18,11 +42,21 @@ pub struct Session {
 }
 
 impl Session {
+    /// `srview ARGS` (the binary under test) in `dir`, on a 40x120 xterm.
+    pub fn srview(dir: &Path, args: &[&str]) -> Session {
+        Session::spawn(dir, env!("CARGO_BIN_EXE_srview"), args)
+    }
+
+    /// `program ARGS` in `dir`, on a 40x120 xterm.
     pub fn spawn(dir: &Path, program: &str, args: &[&str]) -> Session {
+        Session::spawn_in(dir, program, args, &Terminal::default())
+    }
+
+    pub fn spawn_in(dir: &Path, program: &str, args: &[&str], term: &Terminal) -> Session {
         let pty = native_pty_system()
             .openpty(PtySize {
-                rows: 40,
-                cols: 120,
+                rows: term.rows,
+                cols: term.cols,
                 pixel_width: 0,
                 pixel_height: 0,
             })
@@ -32,29 +66,31 @@ impl Session {
         cmd.cwd(dir);
         cmd.env("TERM", "xterm-256color");
         cmd.env_remove("NO_COLOR");
+        for (key, value) in term.env {
+            cmd.env(key, value);
+        }
         let child = pty.slave.spawn_command(cmd).expect("spawn");
         drop(pty.slave);
         let mut reader = pty.master.try_clone_reader().expect("reader");
         let writer = pty.master.take_writer().expect("writer");
         let screen = Arc::new(Mutex::new(vt100::Parser::new(
-            std::num::NonZeroU16::new(40).expect("rows"),
-            std::num::NonZeroU16::new(120).expect("cols"),
+            std::num::NonZeroU16::new(term.rows).expect("rows"),
+            std::num::NonZeroU16::new(term.cols).expect("cols"),
             0,
         )));
         let sink = Arc::clone(&screen);
         let raw = Arc::new(Mutex::new(Vec::new()));
-        let raw_sink = Arc::clone(&raw);
+        let raw_sink = term.keep_raw.then(|| Arc::clone(&raw));
         std::thread::spawn(move || {
-            let mut buf = [0u8; 8192];
+            let mut buf = [0u8; 65536];
             while let Ok(n) = reader.read(&mut buf) {
                 if n == 0 {
                     break;
                 }
                 sink.lock().expect("screen lock").process(&buf[..n]);
-                raw_sink
-                    .lock()
-                    .expect("raw lock")
-                    .extend_from_slice(&buf[..n]);
+                if let Some(raw) = &raw_sink {
+                    raw.lock().expect("raw lock").extend_from_slice(&buf[..n]);
+                }
             }
         });
         Session {
@@ -68,6 +104,11 @@ impl Session {
 
     pub fn contents(&self) -> String {
         self.screen.lock().expect("screen lock").screen().contents()
+    }
+
+    /// Whether the screen, as parsed so far, satisfies `pred`.
+    pub fn shows(&self, pred: impl Fn(&vt100::Screen) -> bool) -> bool {
+        pred(self.screen.lock().expect("screen lock").screen())
     }
 
     pub fn wait_for(&self, what: &str, pred: impl Fn(&str) -> bool) {
@@ -128,4 +169,21 @@ impl Session {
     pub fn pid(&self) -> u32 {
         self.child.process_id().expect("pid")
     }
+}
+
+/// Mouse reporting is switched off again after the last time it was on;
+/// returns where it was last switched on in `raw`.
+pub fn assert_mouse_released(raw: &str) -> usize {
+    let last = |seq: &str, what: &str| raw.rfind(seq).unwrap_or_else(|| panic!("{what}"));
+    let on = last("\u{1b}[?1000h", "mouse capture enabled on start");
+    let off = last("\u{1b}[?1000l", "mouse capture disabled on exit");
+    assert!(off > on, "mouse capture left on");
+    on
+}
+
+/// Where the program last left the alternate screen in `raw` (what it
+/// printed after that is on the user's terminal).
+pub fn left_alternate_screen_at(raw: &str) -> usize {
+    raw.rfind("\u{1b}[?1049l")
+        .expect("left the alternate screen")
 }

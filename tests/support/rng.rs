@@ -35,6 +35,70 @@ impl Rng {
     }
 }
 
+/// Plain xorshift (13, 7, 17) from a raw, non-zero seed: the generator the
+/// damage tests were written with (their cases depend on its sequence).
+pub struct XorShift(pub u64);
+
+impl XorShift {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// A number below `n`, which must not be 0.
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// What the line generators below need from a generator.
+pub trait Below {
+    fn below(&mut self, n: usize) -> usize;
+}
+
+impl Below for Rng {
+    fn below(&mut self, n: usize) -> usize {
+        Rng::below(self, n)
+    }
+}
+
+impl Below for XorShift {
+    fn below(&mut self, n: usize) -> usize {
+        XorShift::below(self, n)
+    }
+}
+
+/// `n` lines, line `i` being `line(i, w, v)` for two words drawn from
+/// `words` (`w` first) for it.
+pub fn word_lines(
+    rng: &mut impl Below,
+    n: usize,
+    words: &[&str],
+    line: impl Fn(usize, &str, &str) -> String,
+) -> Vec<String> {
+    (0..n)
+        .map(|i| {
+            let w = words[rng.below(words.len())];
+            let v = words[rng.below(words.len())];
+            line(i, w, v)
+        })
+        .collect()
+}
+
+/// The unique statements of a generated source-like file, `kind` 0 to 3:
+/// a signature, a string binding, a comparison with `<` and `&&`, a call
+/// with quotes and a dash.
+pub fn statement(kind: usize, i: usize, w: &str, v: &str) -> String {
+    match kind {
+        0 => format!("fn {w}_{i}(input: &str) -> Option<{v}> {{"),
+        1 => format!("    let {w}_{i} = \"{v}-{i}\";"),
+        2 => format!("    if {w}_{i} < limit && {v} > 0 {{"),
+        _ => format!("        log('{w} {i} - {v}');"),
+    }
+}
+
 const WORDS: &[&str] = &[
     "a",
     "b",

@@ -50,3 +50,12 @@ pub fn load(name: &str) -> Vec<Case> {
 pub fn main_corpus() -> Vec<Case> {
     load("cline-v4.0.10.jsonl")
 }
+
+/// Prints the first `shown` failures (one line each, `FAIL ...`), then
+/// asserts there are none: "N of TOTAL <what>".
+pub fn assert_none_failed(failures: &[String], total: usize, shown: usize, what: &str) {
+    for f in failures.iter().take(shown) {
+        eprintln!("FAIL {f}");
+    }
+    assert!(failures.is_empty(), "{} of {total} {what}", failures.len());
+}

@@ -1,0 +1,686 @@
+//! Why an apply_patch hunk failed (or only matched loosely), where it was
+//! meant to go, and the hunk corrected.
+//!
+//! A hunk's old lines (context and removed) and new lines (context and
+//! added) are diagnosed as a SEARCH/REPLACE block with those texts, so a
+//! hunk gets the reason, closest region, differences and line diff a block
+//! gets, with the same floor and tie rules: no region below
+//! [`MIN_SIMILARITY`], none when two regions are about equally similar or
+//! when every line occurs several times. A corrected hunk is offered only
+//! when the block diagnosis offers a corrected block (the file's own lines,
+//! the author's change merged onto them) and the region lies where the
+//! reference searches for the hunk (after the previous hunk's match and
+//! its own `@@` line). A failing `@@ context` line gets its own
+//! explanation: the closest file line at or after where it is searched.
+
+use serde::Serialize;
+
+use super::apply::apply;
+use super::fs::{Entry, PatchFs, normalize};
+use super::model::{Chunk, ChunkLine, LineKind, Patch, Section};
+use super::outcome::{HunkReport, HunkState, PatchOutcome};
+use super::render::tighten;
+use super::seek::MatchLevel;
+use super::update::split_lines;
+use crate::diagnose::{
+    self, BlockDiagnosis, Closest, DiffLine, Difference, MIN_SIMILARITY, Reason, TIE_MARGIN,
+};
+use crate::engine::Options;
+use crate::engine::markers::{REPLACE_END, SEARCH_START, SEPARATOR, is_marker};
+use crate::words;
+
+/// A file line an `@@` context line may stand for.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClosestLine {
+    /// 1-based line of the file.
+    pub line: usize,
+    /// The file line's text.
+    pub text: String,
+    /// Character-level similarity (both ends trimmed) in [0, 1].
+    pub similarity: f64,
+}
+
+/// Why an `@@ context` line was not found.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HeaderDiagnosis {
+    /// The `@@` line's context text, as the patch has it.
+    pub context: String,
+    /// 1-based file line from which it was searched.
+    pub searched_from: usize,
+    /// The one most similar line at or after `searched_from`, at or above
+    /// [`MIN_SIMILARITY`]; `None` below the floor or on a tie.
+    pub closest: Option<ClosestLine>,
+    /// Two lines about equally similar: neither is offered.
+    pub tie: Option<[ClosestLine; 2]>,
+    /// One sentence for people.
+    pub message: String,
+}
+
+/// Everything known about one failed or loosely matched hunk.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HunkDiagnosis {
+    /// The file as the patch names it.
+    pub file: String,
+    /// 0-based section of the patch.
+    pub section: usize,
+    /// 0-based hunk within the section.
+    pub index: usize,
+    /// 1-based first and last patch lines of the hunk.
+    pub patch_lines: [usize; 2],
+    /// What the engine did with the hunk.
+    pub state: HunkState,
+    /// The level the hunk matched at (`None` when it failed).
+    pub level: Option<MatchLevel>,
+    /// Set when the `@@` line was not found.
+    pub header: Option<HeaderDiagnosis>,
+    /// Why it failed or matched only loosely (`None` when that cannot be told).
+    pub reason: Option<Reason>,
+    /// The region the old lines were meant for (1-based file lines).
+    pub closest: Option<Closest>,
+    /// Two regions about equally similar: neither is offered.
+    pub tie: Option<[Closest; 2]>,
+    /// Every old line occurs several times in the file: no region.
+    pub vague: bool,
+    /// How the old lines differ from the region, line by line.
+    pub differences: Vec<Difference>,
+    /// The hunk's old lines against the region, line by line.
+    pub line_diff: Vec<DiffLine>,
+    /// One sentence for people.
+    pub message: String,
+    /// The hunk rewritten so that it matches exactly at the region, with
+    /// the result the author meant; `None` when that cannot be told.
+    pub suggestion: Option<Chunk>,
+    /// Why no suggestion is offered (when none is).
+    pub withheld: Option<String>,
+}
+
+/// Diagnoses every failed hunk of `outcome` (the result of applying
+/// `patch` over `fs` in `cwd`) and every hunk that matched at a loose level.
+pub fn diagnose_hunks(
+    patch: &Patch,
+    outcome: &PatchOutcome,
+    fs: &dyn PatchFs,
+    cwd: &str,
+) -> Vec<HunkDiagnosis> {
+    let tightened = tighten(patch, outcome);
+    let mut out = Vec::new();
+    for (s, (section, report)) in patch.sections.iter().zip(&outcome.sections).enumerate() {
+        let Section::Update { chunks, .. } = section else {
+            continue;
+        };
+        let Section::Update {
+            chunks: tight_chunks,
+            ..
+        } = &tightened.sections[s]
+        else {
+            continue;
+        };
+        for (h, (chunk, hunk)) in chunks.iter().zip(&report.hunks).enumerate() {
+            let loose = hunk.state == HunkState::Applied
+                && (hunk.level.is_some_and(MatchLevel::is_loose)
+                    || hunk.header.as_ref().is_some_and(|m| m.level.is_loose()));
+            if loose {
+                out.push(explain_loose(s, chunk, hunk, &tight_chunks[h]));
+            } else if hunk.state == HunkState::Failed {
+                match section_input(patch, fs, cwd, s) {
+                    Some(content) => {
+                        let cursor = cursor_before(&report.hunks, h);
+                        out.push(explain_failed(s, chunk, hunk, &content, cursor));
+                    }
+                    None => out.push(HunkDiagnosis {
+                        message: format!(
+                            "hunk {} of {} failed: {}",
+                            h + 1,
+                            hunk.file,
+                            hunk.error.as_deref().unwrap_or("its file cannot be read")
+                        ),
+                        ..blank(s, hunk)
+                    }),
+                }
+            }
+        }
+    }
+    out
+}
+
+fn blank(section: usize, hunk: &HunkReport) -> HunkDiagnosis {
+    HunkDiagnosis {
+        file: hunk.file.clone(),
+        section,
+        index: hunk.index,
+        patch_lines: hunk.patch_lines,
+        state: hunk.state,
+        level: hunk.level,
+        header: None,
+        reason: None,
+        closest: None,
+        tie: None,
+        vague: false,
+        differences: Vec::new(),
+        line_diff: Vec::new(),
+        message: String::new(),
+        suggestion: None,
+        withheld: None,
+    }
+}
+
+/// The content section `s`'s file has when the section runs: the file
+/// system's, as the sections before it left it. `None` when it is no
+/// readable file then (or an earlier section fails).
+pub(super) fn section_input(
+    patch: &Patch,
+    fs: &dyn PatchFs,
+    cwd: &str,
+    s: usize,
+) -> Option<String> {
+    let key = normalize(patch.sections.get(s)?.path());
+    if s > 0 {
+        let earlier = Patch {
+            sections: patch.sections[..s].to_vec(),
+        };
+        let outcome = apply(&earlier, fs, cwd);
+        if outcome.exit_code != 0 {
+            return None;
+        }
+        if let Some(content) = outcome.files.get(&key) {
+            return content.clone();
+        }
+    }
+    match fs.read(&key) {
+        Entry::File(content) => Some(content),
+        _ => None,
+    }
+}
+
+/// 0-based file line from which hunk `h` of a section is searched (its
+/// `@@` line included in the search): where the previous hunk's match (or
+/// its `@@` line) ended.
+pub(super) fn cursor_before(hunks: &[HunkReport], h: usize) -> usize {
+    let mut cursor = 0;
+    for report in &hunks[..h] {
+        if let Some(header) = &report.header {
+            cursor = header.line;
+        }
+        if let Some(matched) = report.matched {
+            cursor = matched.end_line;
+        }
+    }
+    cursor
+}
+
+fn explain_loose(s: usize, chunk: &Chunk, hunk: &HunkReport, tight: &Chunk) -> HunkDiagnosis {
+    let mut out = blank(s, hunk);
+    let level = hunk
+        .level
+        .filter(|l| l.is_loose())
+        .or(hunk.header.as_ref().map(|m| m.level))
+        .unwrap_or(MatchLevel::Exact);
+    out.reason = Some(match level {
+        MatchLevel::Unicode => Reason::UnicodeLookalike,
+        _ => Reason::Whitespace,
+    });
+    if let Some(matched) = hunk.matched {
+        let old = old_lines_matched(chunk, hunk);
+        let region: Vec<String> = (0..old.len())
+            .map(|i| {
+                let line = matched.start_line + i;
+                hunk.differing
+                    .iter()
+                    .find(|d| d.line == line)
+                    .map_or_else(|| old[i].to_string(), |d| d.file.clone())
+            })
+            .collect();
+        let region_refs: Vec<&str> = region.iter().map(String::as_str).collect();
+        out.line_diff = diagnose::line_diff(&old, &region_refs, matched.start_line);
+        out.differences = diagnose::differences(&out.line_diff);
+        out.closest = (matched.end_line >= matched.start_line).then(|| Closest {
+            start_line: matched.start_line,
+            end_line: matched.end_line,
+            similarity: similarity(&old.join("\n"), &region.join("\n")),
+        });
+    }
+    let header_fixable = hunk
+        .header
+        .as_ref()
+        .and_then(|m| m.differing.as_ref())
+        .is_none_or(|d| d.file.trim_end() == d.file);
+    let where_ = hunk.matched.map_or_else(
+        || "its @@ line".to_string(),
+        |m| words::line_range("line", m.start_line, m.end_line),
+    );
+    let lines = hunk.differing.len()
+        + usize::from(hunk.header.as_ref().is_some_and(|m| m.differing.is_some()));
+    out.message = format!(
+        "hunk {} of {} matched {} only at level {}: {} differ from the file ({}).",
+        hunk.index + 1,
+        hunk.file,
+        where_,
+        level.name(),
+        words::count(lines, "line"),
+        out.reason.map_or("", Reason::describe)
+    );
+    if header_fixable {
+        out.suggestion = Some(tight.clone());
+    } else {
+        out.withheld = Some(
+            "the file's @@ line ends in white space, which a patch's @@ line cannot carry".into(),
+        );
+        out.message.push_str(" No corrected hunk: the file's @@ line ends in white space, which a patch's @@ line cannot carry.");
+    }
+    out
+}
+
+/// The old lines the report's match covers (the reference's retry may
+/// have dropped a trailing empty one).
+fn old_lines_matched<'c>(chunk: &'c Chunk, hunk: &HunkReport) -> Vec<&'c str> {
+    let mut old = chunk.old_lines();
+    if hunk.dropped_trailing_blank {
+        old.pop();
+    }
+    old
+}
+
+fn explain_failed(
+    s: usize,
+    chunk: &Chunk,
+    hunk: &HunkReport,
+    content: &str,
+    mut cursor: usize,
+) -> HunkDiagnosis {
+    let mut out = blank(s, hunk);
+    let lines: Vec<&str> = split_lines(content).iter().map(|l| l.text).collect();
+    let mut problems = Vec::new();
+    let mut fixed_context = chunk.context.clone();
+    match (&chunk.context, &hunk.header) {
+        (Some(_), Some(found)) => cursor = found.line,
+        (Some(context), None) => {
+            let header = explain_header(context, &lines, cursor);
+            if let Some(line) = &header.closest {
+                cursor = line.line;
+            }
+            fixed_context = header.closest.as_ref().map(|l| l.text.clone());
+            problems.push(header.message.clone());
+            out.header = Some(header);
+        }
+        _ => {}
+    }
+    let old = chunk.old_lines();
+    let new = chunk.new_lines();
+    let header_failed = out.header.is_some();
+    let header_withheld = out.header.is_some()
+        && fixed_context
+            .as_ref()
+            .is_none_or(|text| text.trim_end() != text);
+    if header_failed && seek_exact_from(&lines, &old, cursor, chunk.is_eof) {
+        // The old lines are where the corrected @@ line leads.
+        out.message = format!(
+            "hunk {} of {}: {}",
+            hunk.index + 1,
+            hunk.file,
+            problems.join(" ")
+        );
+        match fixed_context {
+            Some(text) if text.trim_end() == text => {
+                let mut fixed = chunk.clone();
+                fixed.context = Some(text);
+                out.suggestion = Some(fixed);
+            }
+            Some(_) => {
+                out.withheld = Some(
+                    "the file's line ends in white space, which a patch's @@ line cannot carry"
+                        .into(),
+                )
+            }
+            None => out.withheld = Some("the @@ line names no single line of the file".into()),
+        }
+        if let Some(why) = &out.withheld {
+            out.message.push_str(&format!(" No corrected hunk: {why}."));
+        }
+        return out;
+    }
+    let Some(block) = block_diagnosis(&lines, &old, &new) else {
+        out.reason = Some(Reason::MarkerTypo);
+        out.message = format!(
+            "hunk {} of {} failed: its lines are not in the file; a line reads as a SEARCH/REPLACE marker, so no region is looked for.",
+            hunk.index + 1,
+            hunk.file
+        );
+        out.withheld = Some("no region is looked for".into());
+        return out;
+    };
+    let reason = block.reason.unwrap_or(Reason::NotFound);
+    out.reason = Some(reason);
+    let mut block = block;
+    // Whether the region is ours rather than the block diagnosis's.
+    let mut relocated = false;
+    if let Some(c) = block.closest
+        && let Some(better) = better_nearby(&lines, &old, c)
+    {
+        // The block diagnosis's region is off: a window beside it is
+        // clearly more alike (its alignment may trim blank edge lines).
+        let window = &lines[better.start_line - 1..better.end_line];
+        block.closest = Some(better);
+        block.suggestion = None;
+        block.line_diff = diagnose::line_diff(&old, window, better.start_line);
+        block.differences = diagnose::differences(&block.line_diff);
+        relocated = true;
+    }
+    out.closest = block.closest;
+    out.tie = block.tie;
+    if let Some(c) = block.closest
+        && let Some(other) = rival(&lines, &old, c)
+    {
+        // The SEARCH/REPLACE engine's own fallbacks may have picked one of
+        // two equally good places: for a hunk, neither is the place.
+        block.closest = None;
+        block.tie = Some([c, other]);
+        block.suggestion = None;
+        out.closest = None;
+        out.tie = block.tie;
+    }
+    out.vague = block.vague;
+    out.differences = block.differences.clone();
+    out.line_diff = block.line_diff.clone();
+    let where_ = match (block.closest, block.why_no_region()) {
+        (Some(c), _) => format!(
+            "closest: {} (similarity {}): {}",
+            words::line_range("line", c.start_line, c.end_line),
+            words::similarity(c.similarity),
+            reason.describe()
+        ),
+        (None, Some(why)) => why,
+        (None, None) => reason.describe().to_string(),
+    };
+    let withheld = if header_withheld {
+        Some("the @@ line names no single line of the file it can be corrected to".to_string())
+    } else {
+        match (block.closest, &block.suggestion) {
+            (None, _) => Some("there is no single region to correct it onto".to_string()),
+            (Some(c), _) if c.start_line <= cursor => Some(format!(
+                "the region starts before line {}, where the hunk is searched from",
+                cursor + 1
+            )),
+            (Some(_), None) if !relocated => Some(
+                "the author's change cannot be carried onto the file's lines unambiguously"
+                    .to_string(),
+            ),
+            (Some(c), text) => {
+                match corrected_chunk(text.as_deref(), &lines, c, chunk, fixed_context) {
+                    Some(fixed) => {
+                        out.suggestion = Some(fixed);
+                        None
+                    }
+                    None => Some("the corrected lines cannot be placed in the file".to_string()),
+                }
+            }
+        }
+    };
+    let mut message = format!(
+        "hunk {} of {} failed: its lines are not in the file; {where_}.",
+        hunk.index + 1,
+        hunk.file
+    );
+    if !problems.is_empty() {
+        message = format!("{} {message}", problems.join(" "));
+    }
+    if let Some(why) = &withheld {
+        message.push_str(&format!(" No corrected hunk: {why}."));
+    }
+    out.message = message;
+    out.withheld = withheld;
+    out
+}
+
+/// A window within a hunk's length of region `c`, as long as the region or
+/// as the hunk's old lines, with more lines reading as the old line in
+/// their place (both ends trimmed) and clearly more alike to them (by more
+/// than [`TIE_MARGIN`]): the most alike such window.
+fn better_nearby(lines: &[&str], old: &[&str], c: Closest) -> Option<Closest> {
+    let start = c.start_line.checked_sub(1)?;
+    let region_len = c.end_line + 1 - c.start_line;
+    let same_in_place = |window: &[&str]| {
+        old.iter()
+            .zip(window)
+            .filter(|(o, w)| o.trim() == w.trim())
+            .count()
+    };
+    let region = lines.get(start..start + region_len)?;
+    let own_same = same_in_place(region);
+    let old_text = old.join("\n");
+    let mut own: Option<f64> = None;
+    let from = start.saturating_sub(old.len());
+    let mut best: Option<Closest> = None;
+    for len in [region_len, old.len()] {
+        for at in from..=start + old.len() {
+            let Some(window) = lines.get(at..at + len) else {
+                break;
+            };
+            if (at, len) == (start, region_len) || len == 0 || same_in_place(window) <= own_same {
+                continue;
+            }
+            let own = *own.get_or_insert_with(|| similarity(&old_text, &region.join("\n")));
+            let alike = similarity(&old_text, &window.join("\n"));
+            if alike > own + TIE_MARGIN && best.is_none_or(|b| alike > b.similarity) {
+                best = Some(Closest {
+                    start_line: at + 1,
+                    end_line: at + len,
+                    similarity: alike,
+                });
+            }
+        }
+    }
+    best
+}
+
+/// Another window of the file about as similar to `old` as region `c`
+/// (within [`TIE_MARGIN`]): a window as long, not overlapping `c`, with at
+/// least as many lines reading as the old line in their place (both ends
+/// trimmed).
+fn rival(lines: &[&str], old: &[&str], c: Closest) -> Option<Closest> {
+    let start = c.start_line.checked_sub(1)?;
+    let len = c.end_line + 1 - c.start_line;
+    let region = lines.get(start..start + len)?;
+    let same_in_place = |window: &[&str]| {
+        old.iter()
+            .zip(window)
+            .filter(|(o, w)| o.trim() == w.trim())
+            .count()
+    };
+    let own_same = same_in_place(region);
+    let old_text = old.join("\n");
+    let own = similarity(&old_text, &region.join("\n"));
+    (0..=lines.len().saturating_sub(len))
+        .filter(|&at| at + len <= start || at >= start + len)
+        .filter(|&at| same_in_place(&lines[at..at + len]) >= own_same.max(1))
+        .map(|at| Closest {
+            start_line: at + 1,
+            end_line: at + len,
+            similarity: similarity(&old_text, &lines[at..at + len].join("\n")),
+        })
+        .find(|other| other.similarity >= own - TIE_MARGIN)
+}
+
+/// Whether `old` occurs byte for byte from `cursor` on.
+fn seek_exact_from(lines: &[&str], old: &[&str], cursor: usize, at_end: bool) -> bool {
+    super::seek::seek(lines, old, cursor, at_end)
+        .is_some_and(|(_, level)| level == MatchLevel::Exact)
+}
+
+/// The block diagnosis of old → new against the file's lines; `None` when
+/// a line reads as a marker (the block would not parse as written).
+fn block_diagnosis(lines: &[&str], old: &[&str], new: &[&str]) -> Option<BlockDiagnosis> {
+    if old.iter().chain(new).any(|l| is_marker(l)) {
+        return None;
+    }
+    let mut content = String::new();
+    for line in lines {
+        content.push_str(line);
+        content.push('\n');
+    }
+    let mut diff = format!("{SEARCH_START}\n");
+    for line in old {
+        diff.push_str(line);
+        diff.push('\n');
+    }
+    diff.push_str(SEPARATOR);
+    diff.push('\n');
+    for line in new {
+        diff.push_str(line);
+        diff.push('\n');
+    }
+    diff.push_str(REPLACE_END);
+    diff.push('\n');
+    diagnose::diagnose(&diff, &content, Options::default())
+        .into_iter()
+        .next()
+}
+
+/// Each old line of a hunk must be at least this alike (character ratio,
+/// both ends trimmed) to the region's line in its place for the hunk to be
+/// corrected line by line (as the exact-string edits require).
+pub const MIN_LINE_SIMILARITY: f64 = 0.6;
+
+/// The hunk corrected onto region `c`. When the region has as many lines
+/// as the hunk's old lines and each is alike to the one in its place, the
+/// hunk itself with its context and removed lines replaced by the file's
+/// (its added lines as written, as the reference writes them for a loose
+/// match); otherwise the corrected block's SEARCH lines (the file's own,
+/// around the region) as old lines and its merged REPLACE lines as new.
+fn corrected_chunk(
+    block: Option<&str>,
+    lines: &[&str],
+    c: Closest,
+    chunk: &Chunk,
+    context: Option<String>,
+) -> Option<Chunk> {
+    let region = lines.get(c.start_line.checked_sub(1)?..c.end_line)?;
+    let old = chunk.old_lines();
+    let in_place = old.len() == region.len()
+        && old
+            .iter()
+            .zip(region)
+            .all(|(o, r)| similarity(o.trim(), r.trim()) >= MIN_LINE_SIMILARITY);
+    if in_place {
+        let mut fixed = chunk.clone();
+        fixed.context = context;
+        let mut file_lines = region.iter();
+        for line in fixed.lines.iter_mut().filter(|l| l.kind != LineKind::Added) {
+            line.text = file_lines.next()?.to_string();
+        }
+        return Some(fixed);
+    }
+    merged_chunk(block?, lines, c, chunk, context)
+}
+
+/// The hunk whose old lines are the corrected block's SEARCH lines (the
+/// file's own, around region `c`) and whose new lines are its REPLACE lines.
+fn merged_chunk(
+    block: &str,
+    lines: &[&str],
+    c: Closest,
+    chunk: &Chunk,
+    context: Option<String>,
+) -> Option<Chunk> {
+    let mut parts = block.lines();
+    (parts.next()? == SEARCH_START).then_some(())?;
+    let search: Vec<&str> = parts.by_ref().take_while(|l| *l != SEPARATOR).collect();
+    let replace: Vec<&str> = parts.take_while(|l| *l != REPLACE_END).collect();
+    let region_start = c.start_line.checked_sub(1)?;
+    let start = (0..=region_start)
+        .rev()
+        .take(search.len() + 1)
+        .find(|&at| lines.get(at..at + search.len()) == Some(&search[..]))?;
+    if chunk.is_eof && start + search.len() != lines.len() {
+        return None;
+    }
+    let mut out = Vec::new();
+    for op in similar::capture_diff_slices(similar::Algorithm::Myers, &search, &replace) {
+        for change in op.iter_changes(&search, &replace) {
+            let kind = match change.tag() {
+                similar::ChangeTag::Equal => LineKind::Context,
+                similar::ChangeTag::Delete => LineKind::Removed,
+                similar::ChangeTag::Insert => LineKind::Added,
+            };
+            out.push(ChunkLine {
+                kind,
+                text: change.value().to_string(),
+                patch_line: 0,
+            });
+        }
+    }
+    Some(Chunk {
+        context,
+        header_line: chunk.header_line,
+        lines: out,
+        is_eof: chunk.is_eof,
+    })
+}
+
+/// Where an `@@` line that was not found most likely is: the most similar
+/// file line at or after `cursor`.
+fn explain_header(context: &str, lines: &[&str], cursor: usize) -> HeaderDiagnosis {
+    let mut scored: Vec<ClosestLine> = lines
+        .iter()
+        .enumerate()
+        .skip(cursor)
+        .map(|(i, l)| ClosestLine {
+            line: i + 1,
+            text: l.to_string(),
+            similarity: similarity(context.trim(), l.trim()),
+        })
+        .filter(|l| l.similarity >= MIN_SIMILARITY)
+        .collect();
+    scored.sort_by(|a, b| {
+        b.similarity
+            .total_cmp(&a.similarity)
+            .then(a.line.cmp(&b.line))
+    });
+    let searched = words::line_range("line", cursor + 1, cursor + 1);
+    let mut header = HeaderDiagnosis {
+        context: context.to_string(),
+        searched_from: cursor + 1,
+        closest: None,
+        tie: None,
+        message: String::new(),
+    };
+    match scored.as_slice() {
+        [] => {
+            header.message = format!(
+                "The @@ line '{context}' is not in the file from {searched} on, and no line reaches similarity {}.",
+                words::similarity(MIN_SIMILARITY)
+            );
+        }
+        [best, second, ..] if best.similarity - second.similarity <= TIE_MARGIN => {
+            header.message = format!(
+                "The @@ line '{context}' is not in the file from {searched} on; lines {} and {} are about equally similar.",
+                best.line, second.line
+            );
+            header.tie = Some([best.clone(), second.clone()]);
+        }
+        [best, ..] => {
+            header.message = format!(
+                "The @@ line '{context}' is not in the file from {searched} on; closest: line {} '{}' (similarity {}).",
+                best.line,
+                best.text,
+                words::similarity(best.similarity)
+            );
+            header.closest = Some(best.clone());
+        }
+    }
+    header
+}
+
+/// Character-level similarity in [0, 1]; a diff that takes too long
+/// gives a lower bound.
+fn similarity(a: &str, b: &str) -> f64 {
+    if a == b {
+        return 1.0;
+    }
+    let diff = similar::TextDiff::configure()
+        .timeout(std::time::Duration::from_millis(20))
+        .diff_chars(a, b);
+    f64::from(diff.ratio())
+}

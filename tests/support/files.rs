@@ -1,0 +1,40 @@
+//! Temporary files for tests that hand paths to the binary.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A path as a command-line argument (temporary folders are UTF-8 here).
+pub fn p(path: &Path) -> &str {
+    path.to_str().expect("UTF-8 temp path")
+}
+
+/// Writes `content` to `dir/name` and returns its path.
+pub fn write(dir: &Path, name: &str, content: &[u8]) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, content).expect("write temp file");
+    path
+}
+
+/// Makes a named pipe at `path` with `mkfifo`.
+pub fn mkfifo(path: &Path) {
+    assert!(
+        Command::new("mkfifo")
+            .arg(path)
+            .status()
+            .expect("mkfifo runs")
+            .success(),
+        "mkfifo {}",
+        path.display()
+    );
+}
+
+/// Writes each `(relative path, content)` under `root`, making folders.
+pub fn tree(root: &Path, files: &[(&str, &str)]) {
+    for (name, content) in files {
+        let path = root.join(name);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).expect("make folder");
+        }
+        std::fs::write(&path, content).expect("write file");
+    }
+}

@@ -1,0 +1,15 @@
+//! What the test files share, one job a module: running the binary, building
+//! diffs, random inputs, the naive reference matcher, a pseudo-terminal
+//! session and the reference corpus. Each test file takes it with
+//! `mod support;`; a file uses only part of it, hence `dead_code` allowed.
+//! `oracle.rs` is also compiled into the fuzz crate and `pty.rs` into the
+//! previewer bench (`#[path]`), so neither names its siblings.
+#![allow(dead_code)]
+
+pub mod corpus;
+pub mod diff;
+pub mod files;
+pub mod oracle;
+pub mod pty;
+pub mod rng;
+pub mod runner;
