@@ -325,6 +325,21 @@ fn every_capture_through_srview_session_json() {
                 srview["disagreement"].to_string(),
             );
             let loose = known.is_some_and(|d| d.contains("loosely"));
+            if loose {
+                // The hunks as apply --json / dialects.md show them.
+                let levels: Vec<&str> = srview["blocks"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|h| h["level"].as_str().unwrap_or("none"))
+                    .collect();
+                check(
+                    "blocks",
+                    levels == ["trailing-space", "unicode"]
+                        && srview["blocks"][1]["differing"][0]["line"] == 40,
+                    srview["blocks"].to_string(),
+                );
+            }
             check(
                 "loose",
                 srview["loose"] == loose,

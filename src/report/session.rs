@@ -1,7 +1,9 @@
 //! `srview session PATH --json`: the agent's edits, each with srview's
 //! own verdict.
 
-use serde::Serialize;
+use serde::{Serialize, Serializer};
+
+use super::BlockJson;
 
 use crate::sessions::review::{Basis, Review, SessionReview};
 use crate::sessions::verdict::{Applier, VerdictBlock};
@@ -48,7 +50,23 @@ struct SrviewJson<'a> {
     /// srview and the agent disagree, in words.
     disagreement: Option<&'a str>,
     /// As `apply --json` writes them; apply_patch hunks with their level.
+    #[serde(serialize_with = "blocks")]
     blocks: &'a [VerdictBlock],
+}
+
+/// An engine block as `apply --json` writes it, a hunk as `HunkReport`.
+fn blocks<S: Serializer>(blocks: &&[VerdictBlock], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(blocks.iter().map(|b| match b {
+        VerdictBlock::Block(b) => Block::Engine(BlockJson::new(b, None)),
+        VerdictBlock::Hunk(h) => Block::Hunk(h),
+    }))
+}
+
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Block<'a> {
+    Engine(BlockJson<'a>),
+    Hunk(&'a crate::dialect::apply_patch::HunkReport),
 }
 
 impl<'a> SessionJson<'a> {

@@ -9,13 +9,12 @@
 //! | a whole content (`write_to_file`, Aider whole) | none needed: a whole-file block |
 //! | a unified diff (Aider udiff hunk, Codex app-server) | its hunks as SEARCH/REPLACE blocks, engine v1 |
 
-use serde::{Serialize, Serializer};
+use serde::Serialize;
 
 use super::udiff;
 use crate::dialect::apply_patch::{self, HunkReport, MemoryFs};
 use crate::dialect::edit::{self, Edit};
 use crate::engine::{self, BlockReport, Options, Stage, Version};
-use crate::report::BlockJson;
 use crate::source::agent::{EditInput, FileContent, split_patch};
 
 /// Which applier gave the verdict.
@@ -34,23 +33,14 @@ pub enum Applier {
     None,
 }
 
-/// One block of the verdict: an engine block (as `apply --json` writes
-/// it) or an apply_patch hunk (with its match level).
+/// One block of the verdict: an engine block or an apply_patch hunk (with
+/// its match level).
 #[derive(Debug, Clone)]
 pub enum VerdictBlock {
     /// An engine block (SEARCH/REPLACE, an exact-string edit, a whole file).
     Block(BlockReport),
     /// An apply_patch hunk.
     Hunk(HunkReport),
-}
-
-impl Serialize for VerdictBlock {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            VerdictBlock::Block(b) => BlockJson::new(b, None).serialize(s),
-            VerdictBlock::Hunk(h) => h.serialize(s),
-        }
-    }
 }
 
 /// What srview's applier says of an edit run against one content.
