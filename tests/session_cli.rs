@@ -19,6 +19,9 @@ use std::process::Command;
 use serde::Deserialize;
 use serde_json::Value;
 
+mod support;
+use support::runner::{code, srview, stderr, stdout};
+
 #[derive(Deserialize, Debug)]
 #[serde(rename_all = "camelCase")]
 struct Expected {
@@ -201,18 +204,16 @@ fn workspace(dir: &Path, want: &Expected, root: &Path) -> PathBuf {
 }
 
 fn srview_session(path: &Path, cwd: &Path) -> (Value, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_srview"))
-        .arg("session")
+    let out = srview(["session"])
         .arg(path)
         .arg("--json")
         .arg("--cwd")
         .arg(cwd)
-        .output()
-        .unwrap();
+        .output();
     assert!(out.status.success(), "{}: {out:?}", path.display());
     let json = serde_json::from_slice(&out.stdout)
         .unwrap_or_else(|e| panic!("{}: {e}: {:?}", path.display(), out.stdout));
-    (json, String::from_utf8_lossy(&out.stderr).to_string())
+    (json, stderr(&out))
 }
 
 /// Where srview must give the content before.
@@ -402,24 +403,20 @@ fn a_loose_match_is_shown_loudly_in_text_mode() {
     let want = expected(&dir);
     let tmp = tempfile::tempdir().unwrap();
     let session = workspace(&dir, &want, tmp.path());
-    let out = Command::new(env!("CARGO_BIN_EXE_srview"))
-        .arg("session")
+    let out = srview(["session"])
         .arg(&session)
         .arg("--cwd")
         .arg(tmp.path())
-        .output()
-        .unwrap();
+        .output();
     assert!(out.status.success(), "{out:?}");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(
-        stdout,
+        stdout(&out),
         "Codex 0.169.0: 1 edit, 0 failed, 1 loose, 1 disagreement\n\
          \x20  1  calc.py  apply_patch      Codex: applied   srview: applied (trailing-space, unicode)  [LOOSE DISAGREE]\n\
          \x20     !!! matched only loosely (trailing-space, unicode) while Codex reported plain success\n"
     );
     assert_eq!(
-        stderr,
+        stderr(&out),
         "srview: warning: edit 1 (calc.py): matched only loosely (trailing-space, unicode) while Codex reported plain success\n"
     );
 }
@@ -428,18 +425,10 @@ fn a_loose_match_is_shown_loudly_in_text_mode() {
 /// stream-json gives the same edits and verdicts as its saved session.
 #[test]
 fn a_live_stream_on_stdin() {
-    use std::io::Write;
     let dir = fixtures().join("claude-code-2.1.328/b_edit_nomatch");
     let want = expected(&dir);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_srview"))
-        .args(["session", "-", "--json"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
     let bytes = fs::read(dir.join("stdout.jsonl")).unwrap();
-    child.stdin.take().unwrap().write_all(&bytes).unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = srview(["session", "-", "--json"]).stdin(&bytes).output();
     assert!(out.status.success());
     let got: Value = serde_json::from_slice(&out.stdout).unwrap();
     let edits = got["edits"].as_array().unwrap();
@@ -455,35 +444,24 @@ fn a_live_stream_on_stdin() {
 
 #[test]
 fn an_unknown_stream_is_refused_with_a_message() {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_srview"))
-        .args(["session", "-", "--json"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(b"hello\n").unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    let out = srview(["session", "-", "--json"])
+        .stdin(b"hello\n")
+        .output();
+    assert_eq!(code(&out), 2);
     assert!(out.stdout.is_empty());
     assert_eq!(
-        String::from_utf8_lossy(&out.stderr),
+        stderr(&out),
         "srview: stdin is not the output of Claude Code, Codex, Cline or Aider that srview knows\n"
     );
 }
 
 fn check_session(session: &Path, cwd: Option<&Path>) -> (Option<i32>, String) {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_srview"));
-    cmd.arg("check").arg("--session").arg(session);
+    let mut run = srview(["check", "--session"]).arg(session);
     if let Some(cwd) = cwd {
-        cmd.arg("--cwd").arg(cwd);
+        run = run.arg("--cwd").arg(cwd);
     }
-    let out = cmd.output().unwrap();
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).to_string(),
-    )
+    let out = run.output();
+    (out.status.code(), stdout(&out))
 }
 
 /// `check --session` explains each failed edit with the applier's own
@@ -552,17 +530,11 @@ fn check_session_explains_every_failed_edit() {
 /// are shown relative to, each edit's verdict is unknown and says why.
 #[test]
 fn a_stream_that_names_files_only() {
-    use std::io::Write;
     let dir = fixtures().join("codex-0.169.0/a_success");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_srview"))
-        .args(["session", "-", "--json", "--cwd", "/home/user/project"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
     let bytes = fs::read(dir.join("stdout.jsonl")).unwrap();
-    child.stdin.take().unwrap().write_all(&bytes).unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = srview(["session", "-", "--json", "--cwd", "/home/user/project"])
+        .stdin(&bytes)
+        .output();
     assert!(out.status.success());
     let got: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(got["agent"], "codex");

@@ -6,8 +6,10 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::{Duration, SystemTime};
+
+mod support;
+use support::runner::{srview, stderr, stdout};
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/agents")
@@ -122,18 +124,12 @@ fn build(root: &Path) -> (PathBuf, PathBuf) {
 }
 
 fn sessions(args: &[&str], home: &Path, dir: &Path) -> (Option<i32>, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_srview"))
-        .arg("sessions")
+    let out = srview(["sessions"])
         .args(args)
-        .env("HOME", home)
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).to_string(),
-        String::from_utf8_lossy(&out.stderr).to_string(),
-    )
+        .env("HOME", &home.to_string_lossy())
+        .cwd(dir)
+        .output();
+    (out.status.code(), stdout(&out), stderr(&out))
 }
 
 /// Each line without its path (which names the temp folder), with it
@@ -210,12 +206,10 @@ fn a_session_is_opened_by_its_id() {
     let tmp = tempfile::tempdir().unwrap();
     let (home, repo) = build(tmp.path());
     let run = |id: &str| {
-        Command::new(env!("CARGO_BIN_EXE_srview"))
-            .args(["session", id, "--json"])
-            .env("HOME", &home)
-            .current_dir(&repo)
+        srview(["session", id, "--json"])
+            .env("HOME", &home.to_string_lossy())
+            .cwd(&repo)
             .output()
-            .unwrap()
     };
     let out = run("3232263b");
     assert!(out.status.success(), "{out:?}");
@@ -231,7 +225,7 @@ fn a_session_is_opened_by_its_id() {
 
     let out = run("01a22d58");
     assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = stderr(&out);
     assert!(
         err.starts_with("srview: 01a22d58 names 2 sessions: "),
         "{err}"
@@ -239,7 +233,7 @@ fn a_session_is_opened_by_its_id() {
     let out = run("nosuch");
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
-        String::from_utf8_lossy(&out.stderr),
+        stderr(&out),
         "srview: nosuch: no such file, and no session with that id\n"
     );
 }
