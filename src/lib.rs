@@ -1,6 +1,6 @@
 //! srview: see what an LLM's SEARCH/REPLACE edit does, and why it fails.
 //!
-//! As a library, srview is four pure parts an embedding tool can use
+//! As a library, srview is these parts an embedding tool can use
 //! without the terminal UI:
 //!
 //! - the **engine** ([`engine`], re-exported at the top: [`apply`],
@@ -14,9 +14,14 @@
 //!   block shape;
 //! - **agent sources** ([`source`]): coding agents' transcripts and live
 //!   streams (Claude Code, Codex, Cline, Aider) read into an ordered list of
-//!   file edits.
+//!   file edits;
+//! - **sessions** ([`sessions`]): every edit of an agent session run
+//!   through srview's applier against its content before, beside the
+//!   agent's own verdict (loose matches and disagreements said), and the
+//!   sessions found on disk.
 //!
-//! None of them does I/O except the file readers in [`source`], and
+//! None of them does I/O except the file readers in [`source`] and
+//! [`sessions`] (which also runs `git show` for a Cline CLI checkpoint), and
 //! [`Error`] is the one error type of the commands.
 //!
 //! ```
@@ -46,6 +51,7 @@ pub mod diagnose;
 pub mod dialect;
 pub mod engine;
 pub mod error;
+pub mod sessions;
 pub mod source;
 
 // The binary's shell: the commands, the previewer, reading input, writing

@@ -52,14 +52,7 @@ pub fn run(args: &CheckArgs) -> CmdResult {
         };
         let color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && to_terminal;
         let file = args.file.display().to_string();
-        let verdict = if ok {
-            Verdict::Applies
-        } else if outcome.result.is_ok() && outcome.applied_count() > 0 {
-            Verdict::AppliesNotAsItReads
-        } else {
-            Verdict::DoesNotApply
-        };
-        let mut s = render(&file, &blocks, verdict, color);
+        let mut s = render(&file, &blocks, verdict(&outcome, &blocks), color);
         let mut suggested = String::new();
         if args.suggest {
             if blocks_only {
@@ -127,6 +120,19 @@ pub enum Verdict {
     AppliesNotAsItReads,
     /// The reference throws.
     DoesNotApply,
+}
+
+/// What `check` concludes from the engine's outcome and the diagnosis.
+pub fn verdict<C>(outcome: &engine::Outcome<C>, blocks: &[BlockDiagnosis]) -> Verdict {
+    if outcome.result.is_err() {
+        Verdict::DoesNotApply
+    } else if !blocks.iter().any(BlockDiagnosis::misreads) {
+        Verdict::Applies
+    } else if outcome.applied_count() > 0 {
+        Verdict::AppliesNotAsItReads
+    } else {
+        Verdict::DoesNotApply
+    }
 }
 
 pub fn render(file: &str, blocks: &[BlockDiagnosis], verdict: Verdict, color: bool) -> String {

@@ -8,11 +8,14 @@ mod apply_stream;
 mod apply_transcript;
 mod check;
 mod check_dialect;
+mod check_session;
 mod doubts;
 mod fix;
 mod preview;
 mod preview_transcript;
 mod replay;
+mod session;
+mod sessions;
 mod stream_dialect;
 
 use std::path::PathBuf;
@@ -48,6 +51,10 @@ pub enum Command {
     Fix(FixArgs),
     /// Write INPUT into OUT progressively, the way a model streams it.
     Replay(ReplayArgs),
+    /// Every edit of an agent session (file, folder, or - for a live stream) with srview's verdict.
+    Session(SessionArgs),
+    /// List the agent sessions found (Claude Code, Codex, Cline, Aider), newest first.
+    Sessions(SessionsArgs),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
@@ -210,6 +217,11 @@ pub struct ApplyArgs {
 #[derive(Debug, Args, Clone)]
 pub struct CheckArgs {
     /// The file the diff edits.
+    #[arg(
+        required_unless_present = "session",
+        default_value = "-",
+        hide_default_value = true
+    )]
     pub file: PathBuf,
     /// The diff; `-` or absent reads stdin.
     pub diff: Option<PathBuf>,
@@ -225,6 +237,12 @@ pub struct CheckArgs {
     /// not a terminal: only the blocks on stdout, the report on stderr).
     #[arg(long)]
     pub suggest: bool,
+    /// Explain every failed edit of an agent session (file, folder, or -) instead.
+    #[arg(long, value_name = "PATH", conflicts_with_all = ["file", "diff", "suggest", "json"])]
+    pub session: Option<PathBuf>,
+    /// With --session: where the session's files are now.
+    #[arg(long, requires = "session")]
+    pub cwd: Option<PathBuf>,
 }
 
 #[derive(Debug, Args, Clone)]
@@ -260,6 +278,52 @@ pub struct ReplayArgs {
     pub seed: u64,
 }
 
+#[derive(Debug, Args, Clone)]
+pub struct SessionArgs {
+    /// A session file or folder (Claude Code, Codex, Cline, Aider), a session id, or `-` for a live stream.
+    pub path: PathBuf,
+    /// Print one JSON object: the agent's edits, each with srview's verdict.
+    #[arg(long)]
+    pub json: bool,
+    /// Where the session's files are now (default: the workspace it records).
+    #[arg(long)]
+    pub cwd: Option<PathBuf>,
+}
+
+/// An agent, as `sessions --agent` names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum AgentArg {
+    ClaudeCode,
+    Codex,
+    ClineCli,
+    ClineClassic,
+    Aider,
+}
+
+impl AgentArg {
+    pub fn name(self) -> &'static str {
+        match self {
+            AgentArg::ClaudeCode => "claude-code",
+            AgentArg::Codex => "codex",
+            AgentArg::ClineCli => "cline-cli",
+            AgentArg::ClineClassic => "cline-classic",
+            AgentArg::Aider => "aider",
+        }
+    }
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct SessionsArgs {
+    /// Search this folder as the home folder (default: $HOME).
+    pub folder: Option<PathBuf>,
+    /// Only this agent's sessions.
+    #[arg(long, value_enum)]
+    pub agent: Option<AgentArg>,
+    /// Only sessions written on or after DATE (YYYY-MM-DD, UTC).
+    #[arg(long, value_name = "DATE")]
+    pub since: Option<String>,
+}
+
 /// Parses arguments, runs the command, maps errors to exit statuses.
 pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -278,9 +342,14 @@ pub fn main() -> ExitCode {
     };
     let result = match cli.command {
         Some(Command::Apply(args)) => apply::run(&args),
-        Some(Command::Check(args)) => check::run(&args),
+        Some(Command::Check(args)) => match &args.session {
+            Some(path) => check_session::run(path, args.cwd.as_deref()),
+            None => check::run(&args),
+        },
         Some(Command::Fix(args)) => fix::run(&args),
         Some(Command::Replay(args)) => replay::run(&args),
+        Some(Command::Session(args)) => session::run(&args),
+        Some(Command::Sessions(args)) => sessions::run(&args),
         None => refuse_directory_diff(cli.preview.diff.as_deref())
             .and_then(|()| run_previewer(&cli.preview)),
     };

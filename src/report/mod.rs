@@ -12,12 +12,14 @@
 mod apply;
 mod check;
 mod patch;
+mod session;
 mod stream;
 mod transcript;
 
 pub use apply::{ApplyReport, BlockJson, write_apply};
 pub use check::CheckReport;
 pub use patch::{PatchApplyReport, PatchCheckReport, PatchTranscriptReport};
+pub use session::SessionJson;
 pub use stream::{DialectBlocks, DialectStreamLine, StreamLine};
 pub use transcript::TranscriptReport;
 

@@ -446,6 +446,12 @@ impl AgentReader {
         self.checkpoints = refs;
     }
 
+    /// The workspace paths are shown relative to: the caller's, else the
+    /// one the output records (`None` when neither names one).
+    pub fn workspace(&self) -> Option<&str> {
+        self.store.workspace()
+    }
+
     /// The agent whose output this reads.
     pub fn kind(&self) -> AgentKind {
         self.format.agent()

@@ -79,6 +79,10 @@ impl Store {
         }
     }
 
+    pub(super) fn workspace(&self) -> Option<&str> {
+        self.workspace.as_deref()
+    }
+
     pub(super) fn set_version(&mut self, version: &str) {
         if self.version.as_deref() != Some(version) {
             self.version = Some(version.to_string());

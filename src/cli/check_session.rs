@@ -1,0 +1,213 @@
+//! `srview check --session PATH`: every failed edit of an agent session
+//! (failed by the agent, or by srview's applier) explained against its
+//! content before: SEARCH/REPLACE blocks by the diagnosis `check` gives,
+//! Edit/editor inputs by `dialect::edit`'s, apply_patch hunks by
+//! `diagnose_hunks`. Exit 1 when any edit failed.
+
+use std::io::Write;
+use std::path::Path;
+
+use super::CmdResult;
+use crate::diagnose::{self, Side};
+use crate::dialect::edit;
+use crate::engine::{Options, Version};
+use crate::error::Error;
+use crate::sessions::recover::Workspace;
+use crate::sessions::review::{Basis, Review, SessionReview};
+use crate::sessions::udiff;
+use crate::sessions::verdict;
+use crate::source::agent::{EditInput, FileContent};
+
+pub fn run(path: &Path, cwd: Option<&Path>) -> CmdResult {
+    let (reviewed, ws) = super::session::load_review(path, cwd)?;
+    let text = explain_all(&reviewed, &ws);
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(text.as_bytes()).map_err(Error::stdout)?;
+    stdout.flush().map_err(Error::stdout)?;
+    Ok(u8::from(reviewed.reviews.iter().any(Review::is_failed)))
+}
+
+/// The report: a summary line, then each failed edit.
+pub fn explain_all(reviewed: &SessionReview, ws: &Workspace) -> String {
+    let agent = reviewed.agent.display_name();
+    let failed: Vec<&Review> = reviewed.reviews.iter().filter(|r| r.is_failed()).collect();
+    let mut out = format!(
+        "{agent} {}: {} edit{}, {} failed\n",
+        reviewed.version.as_deref().unwrap_or("(version not named)"),
+        reviewed.reviews.len(),
+        if reviewed.reviews.len() == 1 { "" } else { "s" },
+        failed.len()
+    );
+    for r in failed {
+        out.push('\n');
+        out.push_str(&explain(r, agent, ws, &reviewed.cwd));
+    }
+    out
+}
+
+fn explain(r: &Review, agent: &str, ws: &Workspace, cwd: &str) -> String {
+    let e = &r.edit;
+    let mut s = format!(
+        "edit {} · {} · {} · {agent}: {}\n",
+        e.seq,
+        e.file,
+        e.tool.name(),
+        e.agent_verdict.name()
+    );
+    if let Some(m) = &e.agent_message {
+        s.push_str(&format!("  {agent} said:\n"));
+        // The agent's words, up to a screenful (Cline quotes whole files).
+        const SHOWN: usize = 12;
+        for line in m.lines().take(SHOWN) {
+            s.push_str(&format!("  | {line}\n"));
+        }
+        let more = m.lines().count().saturating_sub(SHOWN);
+        if more > 0 {
+            s.push_str(&format!("  | ... ({more} more lines)\n"));
+        }
+    }
+    if let Some(d) = &r.disagreement {
+        s.push_str(&format!("  !!! {d}\n"));
+    }
+    // The content to explain against: the content before, else the file
+    // as it is now (said so).
+    let (content, against) = match (&r.before, r.basis) {
+        (Some(c), Some(b)) => (c.clone(), basis_words(b).to_string()),
+        (Some(c), None) => (c.clone(), "the content before".to_string()),
+        (None, _) => match ws.current(&e.file) {
+            Some(FileContent::Text(t)) => (
+                FileContent::Text(t),
+                "the file as it is now (the content before is unknown; it may differ)".to_string(),
+            ),
+            _ => {
+                s.push_str(&format!(
+                    "  srview cannot explain it: {}\n",
+                    r.why.as_deref().unwrap_or("the content before is unknown")
+                ));
+                return s;
+            }
+        },
+    };
+    s.push_str(&format!("  srview, against {against}:\n"));
+    let body = match &e.input {
+        EditInput::SearchReplace(diff) => search_replace(diff, &content, &e.file),
+        EditInput::UnifiedDiff(diff) => match udiff::to_search_replace(diff) {
+            Some(blocks) => search_replace(&blocks, &content, &e.file),
+            None => "the unified diff has no hunk\n".to_string(),
+        },
+        EditInput::Exact(edit) => {
+            let out = edit::apply(edit, content.text());
+            match (&out.result, &out.diagnosis) {
+                (Ok(_), _) => "the edit applies\n".to_string(),
+                (Err(err), Some(d)) => format!("error: {err}\n{}\n", d.message),
+                (Err(err), None) => format!("error: {err}\n"),
+            }
+        }
+        EditInput::ApplyPatch(_) => apply_patch(r, &content, cwd),
+        EditInput::Whole(_) => "a whole new content: nothing to match\n".to_string(),
+        EditInput::NotRecorded | EditInput::Partial(_) => format!(
+            "{}\n",
+            verdict::not_runnable(&e.input).unwrap_or("the edit is not recorded")
+        ),
+    };
+    for line in body.lines() {
+        s.push_str(&format!("    {line}\n"));
+    }
+    s
+}
+
+fn basis_words(b: Basis) -> &'static str {
+    match b {
+        Basis::Recorded => "the content before as the agent recorded it",
+        Basis::Derived => "the content before derived from the agent's record",
+        Basis::Chained => "the content an earlier edit of the session left",
+        Basis::ReverseDiff => "the content before (the agent's diffs undone on the current file)",
+        Basis::GitCheckpoint => "the content before from the session's git checkpoint",
+        Basis::CurrentFile => "the file as it is now (the content before is unknown)",
+        Basis::NotNeeded => "no content (the edit does not depend on it)",
+    }
+}
+
+fn search_replace(diff: &str, content: &FileContent, file: &str) -> String {
+    let original = content.text().unwrap_or("");
+    let options = Options {
+        version: Version::V1,
+        is_final: true,
+    };
+    let outcome = crate::engine::apply(diff, original, options);
+    let blocks = diagnose::diagnose_outcome(diff, original, options, &outcome);
+    super::check::render(
+        file,
+        &blocks,
+        super::check::verdict(&outcome, &blocks),
+        false,
+    )
+}
+
+/// apply_patch: the applier's error, then each failed or loose hunk's
+/// diagnosis (`diagnose_hunks`: reason, closest region, the hunk's old
+/// lines against it, a corrected hunk when one can be stood behind).
+fn apply_patch(r: &Review, content: &FileContent, cwd: &str) -> String {
+    use crate::dialect::apply_patch::{self, LineKind, MemoryFs, diagnose_hunks, parse};
+    let EditInput::ApplyPatch(text) = &r.edit.input else {
+        return String::new();
+    };
+    let patch = match parse(text) {
+        Ok(p) => p,
+        Err(e) => return format!("error: {e}\n"),
+    };
+    let path = crate::source::agent::split_patch(text)
+        .into_iter()
+        .next()
+        .map(|s| s.path)
+        .unwrap_or_default();
+    let fs = MemoryFs::new(match content {
+        FileContent::Text(t) => vec![(path, t.clone())],
+        FileContent::Absent => Vec::new(),
+    });
+    let outcome = apply_patch::apply(&patch, &fs, cwd);
+    let mut s = match &outcome.error {
+        Some(err) => format!("error: {err}\n"),
+        None => "the patch applies\n".to_string(),
+    };
+    for d in diagnose_hunks(&patch, &outcome, &fs, cwd) {
+        s.push_str(&format!(
+            "hunk {} (patch lines {}-{}): {}\n",
+            d.index + 1,
+            d.patch_lines[0],
+            d.patch_lines[1],
+            d.message
+        ));
+        for l in &d.line_diff {
+            let sign = match l.tag {
+                Side::Delete => '-',
+                Side::Insert => '+',
+                Side::Equal => ' ',
+            };
+            s.push_str(&format!("  | {sign} {}\n", l.text));
+        }
+        if !d.line_diff.is_empty() {
+            s.push_str("  = - the hunk's old lines, + file\n");
+        }
+        match (&d.suggestion, &d.withheld) {
+            (Some(chunk), _) => {
+                s.push_str("  corrected hunk:\n");
+                match &chunk.context {
+                    Some(c) => s.push_str(&format!("  @@ {c}\n")),
+                    None => s.push_str("  @@\n"),
+                }
+                for line in &chunk.lines {
+                    let prefix = match line.kind {
+                        LineKind::Context => ' ',
+                        LineKind::Added => '+',
+                        LineKind::Removed => '-',
+                    };
+                    s.push_str(&format!("  {prefix}{}\n", line.text));
+                }
+            }
+            (None, Some(why)) => s.push_str(&format!("  no corrected hunk: {why}\n")),
+            (None, None) => {}
+        }
+    }
+    s
+}

@@ -1,0 +1,175 @@
+//! `srview session PATH [--json]`: every edit of an agent's session with
+//! the agent's verdict and srview's, disagreements loudly.
+
+use std::io::Write;
+
+use super::{CmdResult, SessionArgs};
+use crate::error::Error;
+use crate::report::SessionJson;
+use crate::sessions::load::{LoadError, load};
+use crate::sessions::recover::Workspace;
+use crate::sessions::review::{Review, SessionReview, review};
+use crate::sessions::verdict::VerdictBlock;
+
+pub fn run(args: &SessionArgs) -> CmdResult {
+    let (reviewed, _) = load_review(&args.path, args.cwd.as_deref())?;
+    let mut stdout = std::io::stdout().lock();
+    if args.json {
+        serde_json::to_writer(&mut stdout, &SessionJson::new(&reviewed))
+            .map_err(|e| Error::stdout(e.into()))?;
+        writeln!(stdout).map_err(Error::stdout)?;
+    } else {
+        stdout
+            .write_all(listing(&reviewed).as_bytes())
+            .map_err(Error::stdout)?;
+        warn_disagreements(&reviewed);
+    }
+    stdout.flush().map_err(Error::stdout)?;
+    Ok(0)
+}
+
+/// Loads and reviews the session; reading problems go to stderr.
+pub(super) fn load_review(
+    path: &std::path::Path,
+    cwd: Option<&std::path::Path>,
+) -> Result<(SessionReview, Workspace), Error> {
+    let path = &resolve(path)?;
+    let (reader, ws) = load(path, cwd).map_err(|e| match e {
+        LoadError::Stdin(source) => Error::read("stdin", source),
+        other => Error::refused(other.to_string()),
+    })?;
+    let reviewed = review(&reader, &ws);
+    for problem in &reviewed.errors {
+        eprintln!("srview: {problem}");
+    }
+    Ok((reviewed, ws))
+}
+
+/// PATH as given when it exists (or is `-`), else the session under $HOME
+/// (or in the current repository) whose id starts with it.
+fn resolve(path: &std::path::Path) -> Result<std::path::PathBuf, Error> {
+    use crate::sessions::find::{by_id, find, repository_of};
+    if path == std::path::Path::new("-") || path.exists() {
+        return Ok(path.to_path_buf());
+    }
+    let id = path.to_string_lossy();
+    let not_found = || Error::refused(format!("{id}: no such file, and no session with that id"));
+    let Some(home) = std::env::var_os("HOME") else {
+        return Err(not_found());
+    };
+    if id.is_empty() || id.contains('/') {
+        return Err(not_found());
+    }
+    let repo = std::env::current_dir().ok().map(|d| repository_of(&d));
+    let found = find(std::path::Path::new(&home), repo.as_deref());
+    match by_id(&found, &id) {
+        Ok(Some(f)) => Ok(f.path.clone()),
+        Ok(None) => Err(not_found()),
+        Err(many) => Err(Error::refused(format!(
+            "{id} names {} sessions: {}",
+            many.len(),
+            many.iter()
+                .map(|f| f.path.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))),
+    }
+}
+
+/// One stderr line per disagreement.
+fn warn_disagreements(reviewed: &SessionReview) {
+    for r in &reviewed.reviews {
+        if let Some(d) = &r.disagreement {
+            eprintln!(
+                "srview: warning: edit {} ({}): {d}",
+                r.edit.seq, r.edit.file
+            );
+        }
+    }
+}
+
+/// The text listing: a header, then one line per edit; a disagreement gets
+/// a line of its own below its edit.
+pub fn listing(reviewed: &SessionReview) -> String {
+    let c = reviewed.counts();
+    let agent = reviewed.agent.display_name();
+    let mut out = format!(
+        "{agent} {}: {} edit{}, {} failed, {} loose, {} disagreement{}\n",
+        reviewed.version.as_deref().unwrap_or("(version not named)"),
+        c.edits,
+        plural(c.edits),
+        c.failed,
+        c.loose,
+        c.disagreements,
+        plural(c.disagreements),
+    );
+    let file_width = reviewed
+        .reviews
+        .iter()
+        .map(|r| r.edit.file.chars().count())
+        .max()
+        .unwrap_or(0)
+        .min(40);
+    for r in &reviewed.reviews {
+        let e = &r.edit;
+        let mut marks = Vec::new();
+        if r.is_failed() {
+            marks.push("FAILED");
+        }
+        if r.is_loose() {
+            marks.push("LOOSE");
+        }
+        if r.disagreement.is_some() {
+            marks.push("DISAGREE");
+        }
+        out.push_str(&format!(
+            "{:>4}  {:<file_width$}  {:<15}  {agent}: {:<8}  srview: {}{}\n",
+            e.seq,
+            e.file,
+            e.tool.name(),
+            e.agent_verdict.name(),
+            srview_word(r),
+            if marks.is_empty() {
+                String::new()
+            } else {
+                format!("  [{}]", marks.join(" "))
+            },
+        ));
+        if let Some(d) = &r.disagreement {
+            out.push_str(&format!("      !!! {d}\n"));
+        }
+    }
+    out
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+/// srview's verdict in a few words: `applied (exact)`, `failed`,
+/// `unknown: why`; `on the current file` when that is what it ran against.
+fn srview_word(r: &Review) -> String {
+    let Some(applied) = &r.applied else {
+        return format!("unknown ({})", r.why.as_deref().unwrap_or("not run"));
+    };
+    let how: Vec<&str> = applied
+        .blocks
+        .iter()
+        .filter_map(|b| match b {
+            VerdictBlock::Block(b) => b.stage.map(|s| s.name()),
+            VerdictBlock::Hunk(h) => h.level.map(|l| l.name()),
+        })
+        .collect();
+    let mut s = if applied.ok {
+        "applied".to_string()
+    } else {
+        "failed".to_string()
+    };
+    if !how.is_empty() {
+        s.push_str(&format!(" ({})", how.join(", ")));
+    }
+    if r.basis == Some(crate::sessions::review::Basis::CurrentFile) {
+        s.push_str(" on the current file (content before unknown)");
+    }
+    s
+}

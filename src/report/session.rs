@@ -1,0 +1,107 @@
+//! `srview session PATH --json`: the agent's edits, each with srview's
+//! own verdict.
+
+use serde::{Serialize, Serializer};
+
+use super::BlockJson;
+
+use crate::sessions::review::{Basis, Review, SessionReview};
+use crate::sessions::verdict::{Applier, VerdictBlock};
+use crate::source::agent::FileContent;
+
+/// `{"agent", "version", "edits": [...]}`, edits in the agent's order.
+#[derive(Serialize)]
+pub struct SessionJson<'a> {
+    agent: &'static str,
+    version: Option<&'a str>,
+    edits: Vec<EditJson<'a>>,
+}
+
+/// One edit: the agent's view (contents `null` when absent or unknown),
+/// then srview's.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct EditJson<'a> {
+    seq: usize,
+    file: &'a str,
+    tool: &'static str,
+    agent_verdict: &'static str,
+    agent_message: Option<&'a str>,
+    content_before: Option<&'a str>,
+    content_after: Option<&'a str>,
+    srview: SrviewJson<'a>,
+}
+
+/// srview's verdict: `ok` `null` when it could not run the edit (`why`
+/// says why: most often the content before is unknown).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SrviewJson<'a> {
+    ok: Option<bool>,
+    /// What the edit was run against (`null`: not run).
+    against: Option<Basis>,
+    why: Option<&'a str>,
+    applier: Applier,
+    error: Option<&'a str>,
+    /// A block or hunk matched only loosely.
+    loose: bool,
+    /// The stage or level of each loose block (`line-trimmed`, `unicode`).
+    loose_levels: &'a [String],
+    /// srview and the agent disagree, in words.
+    disagreement: Option<&'a str>,
+    /// As `apply --json` writes them; apply_patch hunks with their level.
+    #[serde(serialize_with = "blocks")]
+    blocks: &'a [VerdictBlock],
+}
+
+/// An engine block as `apply --json` writes it, a hunk as `HunkReport`.
+fn blocks<S: Serializer>(blocks: &&[VerdictBlock], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(blocks.iter().map(|b| match b {
+        VerdictBlock::Block(b) => Block::Engine(BlockJson::new(b, None)),
+        VerdictBlock::Hunk(h) => Block::Hunk(h),
+    }))
+}
+
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Block<'a> {
+    Engine(BlockJson<'a>),
+    Hunk(&'a crate::dialect::apply_patch::HunkReport),
+}
+
+impl<'a> SessionJson<'a> {
+    pub fn new(review: &'a SessionReview) -> Self {
+        SessionJson {
+            agent: review.agent.name(),
+            version: review.version.as_deref(),
+            edits: review.reviews.iter().map(EditJson::new).collect(),
+        }
+    }
+}
+
+impl<'a> EditJson<'a> {
+    fn new(r: &'a Review) -> Self {
+        let e = &r.edit;
+        let applied = r.applied.as_ref();
+        EditJson {
+            seq: e.seq,
+            file: &e.file,
+            tool: e.tool.name(),
+            agent_verdict: e.agent_verdict.name(),
+            agent_message: e.agent_message.as_deref(),
+            content_before: r.before.as_ref().and_then(FileContent::text),
+            content_after: e.after().and_then(FileContent::text),
+            srview: SrviewJson {
+                ok: r.ok(),
+                against: r.basis,
+                why: r.why.as_deref(),
+                applier: applied.map_or(Applier::None, |a| a.applier),
+                error: applied.and_then(|a| a.error.as_deref()),
+                loose: r.is_loose(),
+                loose_levels: applied.map_or(&[][..], |a| &a.loose[..]),
+                disagreement: r.disagreement.as_deref(),
+                blocks: applied.map_or(&[][..], |a| &a.blocks[..]),
+            },
+        }
+    }
+}

@@ -1,0 +1,229 @@
+//! The sessions agents leave on disk, found at their usual places under a
+//! home folder:
+//!
+//! | agent | where |
+//! |---|---|
+//! | Claude Code | `.claude/projects/<cwd>/<session>.jsonl` |
+//! | Codex | `.codex/sessions/YYYY/MM/DD/rollout-*.jsonl` |
+//! | Cline CLI 3.x | `.cline/data/sessions/<id>/<id>.messages.json` |
+//! | Cline classic | `tasks/<id>/` under `.cline/data` (CLIs) or the VS Code extension's global storage (`saoudrizwan.claude-dev`, for Code, Code - Insiders, Cursor, VSCodium; Linux and macOS) |
+//! | Aider | `.aider.chat.history.md` in the repository |
+//!
+//! Only folder listings and file metadata are read here.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use crate::source::agent::AgentKind;
+
+/// A session found on disk.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Found {
+    /// The session file, or the Cline session / task folder.
+    pub path: PathBuf,
+    /// The agent that wrote it (by where it was found).
+    pub agent: AgentKind,
+    /// When the session was last written.
+    pub modified: SystemTime,
+}
+
+/// The entries of `dir` (none when it cannot be listed), sorted.
+fn entries(dir: &Path) -> Vec<PathBuf> {
+    let Ok(read) = fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut out: Vec<PathBuf> = read.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    out.sort();
+    out
+}
+
+fn modified(path: &Path) -> Option<SystemTime> {
+    fs::metadata(path).and_then(|m| m.modified()).ok()
+}
+
+fn push(out: &mut Vec<Found>, path: PathBuf, file: &Path, agent: AgentKind) {
+    if let Some(modified) = modified(file) {
+        out.push(Found {
+            path,
+            agent,
+            modified,
+        });
+    }
+}
+
+fn has_name(p: &Path, f: impl Fn(&str) -> bool) -> bool {
+    p.file_name().and_then(|n| n.to_str()).is_some_and(f)
+}
+
+/// Every session under `home` and, for Aider, in `repo`; newest first.
+pub fn find(home: &Path, repo: Option<&Path>) -> Vec<Found> {
+    let mut out = Vec::new();
+    for project in entries(&home.join(".claude/projects")) {
+        for file in entries(&project) {
+            if has_name(&file, |n| n.ends_with(".jsonl")) && file.is_file() {
+                push(&mut out, file.clone(), &file, AgentKind::ClaudeCode);
+            }
+        }
+    }
+    for year in entries(&home.join(".codex/sessions")) {
+        for month in entries(&year) {
+            for day in entries(&month) {
+                for file in entries(&day) {
+                    if has_name(&file, |n| {
+                        n.starts_with("rollout-") && n.ends_with(".jsonl")
+                    }) {
+                        push(&mut out, file.clone(), &file, AgentKind::Codex);
+                    }
+                }
+            }
+        }
+    }
+    for dir in entries(&home.join(".cline/data/sessions")) {
+        let Some(id) = dir.file_name().map(|n| n.to_string_lossy().to_string()) else {
+            continue;
+        };
+        let file = dir.join(format!("{id}.messages.json"));
+        if file.is_file() {
+            push(&mut out, dir.clone(), &file, AgentKind::ClineCli);
+        }
+    }
+    for tasks in classic_task_folders(home) {
+        for dir in entries(&tasks) {
+            let file = dir.join("api_conversation_history.json");
+            if file.is_file() {
+                push(&mut out, dir.clone(), &file, AgentKind::ClineClassic);
+            }
+        }
+    }
+    if let Some(repo) = repo {
+        let file = repo.join(".aider.chat.history.md");
+        if file.is_file() {
+            push(&mut out, file.clone(), &file, AgentKind::Aider);
+        }
+    }
+    out.sort_by(|a, b| b.modified.cmp(&a.modified).then(a.path.cmp(&b.path)));
+    out
+}
+
+/// The session whose id (its file's stem or folder's name, without Codex's
+/// `rollout-DATE-` prefix) is `id` or starts with it, among `found`:
+/// `Err` with every match when more than one does.
+pub fn by_id<'a>(found: &'a [Found], id: &str) -> Result<Option<&'a Found>, Vec<&'a Found>> {
+    let matches: Vec<&Found> = found
+        .iter()
+        .filter(|f| {
+            let name = f
+                .path
+                .file_name()
+                .map(|n| n.to_string_lossy().to_string())
+                .unwrap_or_default();
+            let stem = name.strip_suffix(".jsonl").unwrap_or(&name);
+            stem.starts_with(id) || stem.ends_with(id) || stem.contains(&format!("-{id}"))
+        })
+        .collect();
+    match matches.len() {
+        0 => Ok(None),
+        1 => Ok(Some(matches[0])),
+        _ => Err(matches),
+    }
+}
+
+/// Where Cline classic keeps its `tasks/` folders.
+fn classic_task_folders(home: &Path) -> Vec<PathBuf> {
+    let mut out = vec![home.join(".cline/data/tasks")];
+    for editor in ["Code", "Code - Insiders", "Cursor", "VSCodium"] {
+        for base in [".config", "Library/Application Support"] {
+            out.push(
+                home.join(base)
+                    .join(editor)
+                    .join("User/globalStorage/saoudrizwan.claude-dev/tasks"),
+            );
+        }
+    }
+    out
+}
+
+/// The repository holding `dir`: the nearest folder up with a `.git`;
+/// `dir` itself when there is none.
+pub fn repository_of(dir: &Path) -> PathBuf {
+    dir.ancestors()
+        .find(|d| d.join(".git").exists())
+        .unwrap_or(dir)
+        .to_path_buf()
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date.
+pub fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
+    let y = if month <= 2 { year - 1 } else { year };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let m = i64::from(month);
+    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + i64::from(day) - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// The date of a day count since 1970-01-01.
+pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
+/// `YYYY-MM-DD` (UTC midnight) as a time.
+pub fn parse_date(text: &str) -> Option<SystemTime> {
+    let mut parts = text.trim().splitn(3, '-');
+    let year: i64 = parts.next()?.parse().ok()?;
+    let month: u32 = parts.next()?.parse().ok()?;
+    let day: u32 = parts.next()?.parse().ok()?;
+    if !(1..=12).contains(&month)
+        || !(1..=31).contains(&day)
+        || civil_from_days(days_from_civil(year, month, day)) != (year, month, day)
+    {
+        return None;
+    }
+    let secs = days_from_civil(year, month, day) * 86_400;
+    let secs = u64::try_from(secs).ok()?;
+    Some(SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(secs))
+}
+
+/// `YYYY-MM-DD HH:MM` (UTC).
+pub fn format_time(t: SystemTime) -> String {
+    let secs = t
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64);
+    let (y, m, d) = civil_from_days(secs.div_euclid(86_400));
+    let rest = secs.rem_euclid(86_400);
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02}",
+        rest / 3600,
+        rest % 3600 / 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_round_trip() {
+        assert_eq!(days_from_civil(1970, 1, 1), 0);
+        assert_eq!(
+            civil_from_days(days_from_civil(2026, 11, 30)),
+            (2026, 11, 30)
+        );
+        assert_eq!(civil_from_days(days_from_civil(2024, 2, 29)), (2024, 2, 29));
+        assert_eq!(parse_date("2025-02-30"), None);
+        assert_eq!(parse_date("yesterday"), None);
+        let t = parse_date("2026-11-30").unwrap();
+        assert_eq!(format_time(t), "2026-11-30 00:00");
+    }
+}

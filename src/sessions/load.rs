@@ -1,0 +1,114 @@
+//! A session read to its end (a saved file or folder, or a live stream),
+//! with the folder its files are now in.
+
+use std::fmt;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use super::recover::Workspace;
+use crate::source::agent::session::{SessionError, read_session};
+use crate::source::agent::{AgentReader, Format, detect};
+
+/// Why a session cannot be loaded.
+#[derive(Debug)]
+pub enum LoadError {
+    /// The saved session cannot be read or is not one srview knows.
+    Session(SessionError),
+    /// Reading stdin failed.
+    Stdin(std::io::Error),
+    /// The stream's first bytes are no agent output srview knows.
+    UnknownStream,
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LoadError::Session(e) => e.fmt(f),
+            LoadError::Stdin(e) => write!(f, "cannot read stdin: {e}"),
+            LoadError::UnknownStream => write!(
+                f,
+                "stdin is not the output of Claude Code, Codex, Cline or Aider that srview knows"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for LoadError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            LoadError::Session(e) => Some(e),
+            LoadError::Stdin(e) => Some(e),
+            LoadError::UnknownStream => None,
+        }
+    }
+}
+
+/// Formats that do not name the folder the agent ran in (paths are
+/// absolute): the caller's `--cwd` is that folder.
+fn names_no_workspace(format: Format) -> bool {
+    matches!(format, Format::ClineCliJson | Format::CodexExecJson)
+}
+
+/// Reads the session at `path` (`-`: stdin, read to its end). `cwd`: where
+/// the session's files are now (default: the workspace the session
+/// records, else the folder of an Aider history, else the current folder).
+pub fn load(path: &Path, cwd: Option<&Path>) -> Result<(AgentReader, Workspace), LoadError> {
+    let reader = if path == Path::new("-") {
+        read_stream(std::io::stdin().lock(), cwd)?
+    } else {
+        read_session(path, None).map_err(LoadError::Session)?
+    };
+    let root = cwd
+        .map(Path::to_path_buf)
+        .or_else(|| reader.workspace().map(PathBuf::from))
+        .or_else(|| (reader.format() == Format::AiderHistory).then(|| folder_of(path)))
+        .unwrap_or_else(|| PathBuf::from("."));
+    Ok((reader, Workspace { root }))
+}
+
+/// The folder a session file is in (the repository of an Aider history).
+fn folder_of(path: &Path) -> PathBuf {
+    if path.is_dir() {
+        path.to_path_buf()
+    } else {
+        path.parent().map(Path::to_path_buf).unwrap_or_default()
+    }
+}
+
+/// Reads a live stream to its end, detecting its kind from its first bytes.
+pub fn read_stream(mut input: impl Read, cwd: Option<&Path>) -> Result<AgentReader, LoadError> {
+    let mut first = Vec::new();
+    let mut buf = vec![0u8; 64 * 1024];
+    let mut ended = false;
+    while first.len() < 4096 {
+        match input.read(&mut buf) {
+            Ok(0) => {
+                ended = true;
+                break;
+            }
+            Ok(n) => first.extend_from_slice(&buf[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(LoadError::Stdin(e)),
+        }
+    }
+    let (kind, format) = detect(&first[..first.len().min(4096)]).ok_or(LoadError::UnknownStream)?;
+    let mut reader = AgentReader::new(kind, format);
+    if names_no_workspace(format)
+        && let Some(dir) = cwd
+    {
+        reader = reader.with_workspace(&dir.to_string_lossy());
+    }
+    reader.feed(&first);
+    while !ended {
+        match input.read(&mut buf) {
+            Ok(0) => ended = true,
+            Ok(n) => {
+                reader.feed(&buf[..n]);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(LoadError::Stdin(e)),
+        }
+    }
+    reader.finish();
+    Ok(reader)
+}

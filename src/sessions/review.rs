@@ -1,0 +1,425 @@
+//! Every edit of a session run through srview's applier against the
+//! file's content before it, and compared with the agent's own verdict.
+//!
+//! The content before, first source that has it:
+//! 1. the agent's output (`recorded`, `derived`, `chained`: see
+//!    `source::agent`);
+//! 2. srview's own chain: the content an earlier edit of the same file in
+//!    the session left, as srview applied it (or as the output records it);
+//!    right unless something else wrote the file between the two edits;
+//! 3. Codex: the recorded diffs undone against the file as it is now
+//!    (`reverse-diff`);
+//! 4. Cline CLI: the file in the session's first checkpoint commit, for the
+//!    first edit of each file (`git-checkpoint`);
+//! 5. the file as it is now, only when the edit applies to it exactly (its
+//!    old text is found there): `current-file`; the content before is then
+//!    still reported unknown.
+//!
+//! When none has it, srview's verdict is unknown (`ok: null`) and says why.
+
+use std::collections::{HashMap, HashSet};
+
+use serde::Serialize;
+
+use super::recover::{self, Checkpoint, Workspace};
+use super::verdict::{self, Applied, Applier};
+use crate::source::agent::{
+    AgentEdit, AgentKind, AgentReader, ContentOrigin, FileContent, Format, Verdict,
+};
+
+/// Where the content srview ran an edit against came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Basis {
+    /// In the agent's output for this edit.
+    Recorded,
+    /// The agent's recorded edit applied to its recorded content before.
+    Derived,
+    /// Left by an earlier edit of the same file in this session.
+    Chained,
+    /// Codex's recorded diffs undone against the current file.
+    ReverseDiff,
+    /// The file in a Cline CLI checkpoint commit.
+    GitCheckpoint,
+    /// The file as it is now (the edit's old text is found there); the
+    /// content before itself is unknown.
+    CurrentFile,
+    /// The edit does not depend on it (a whole new content, an added file).
+    NotNeeded,
+}
+
+/// srview's verdict on one edit.
+#[derive(Debug, Clone)]
+pub struct Review {
+    /// The agent's edit, as read.
+    pub edit: AgentEdit,
+    /// The content before, when known (not the current-file fallback).
+    pub before: Option<FileContent>,
+    /// What the edit was run against (`None`: not run).
+    pub basis: Option<Basis>,
+    /// `None`: not run, see `why`.
+    pub applied: Option<Applied>,
+    /// Why the edit was not run (most often: the content before is unknown).
+    pub why: Option<String>,
+    /// srview and the agent disagree (or srview matched only loosely where
+    /// the agent reported plain success).
+    pub disagreement: Option<String>,
+}
+
+impl Review {
+    /// srview's verdict: applies or not; `None` when not run.
+    pub fn ok(&self) -> Option<bool> {
+        self.applied.as_ref().map(|a| a.ok)
+    }
+
+    /// A block or hunk matched only loosely.
+    pub fn is_loose(&self) -> bool {
+        self.applied.as_ref().is_some_and(|a| !a.loose.is_empty())
+    }
+
+    /// The agent or srview failed it.
+    pub fn is_failed(&self) -> bool {
+        self.edit.agent_verdict == Verdict::Failed || self.ok() == Some(false)
+    }
+}
+
+/// A whole session reviewed.
+#[derive(Debug, Clone)]
+pub struct SessionReview {
+    /// The agent that wrote the session.
+    pub agent: AgentKind,
+    /// The format it was read as.
+    pub format: Format,
+    /// The agent's version, as the output names it.
+    pub version: Option<String>,
+    /// One per edit, in the agent's order.
+    pub reviews: Vec<Review>,
+    /// The folder the agent's messages name paths under (the recorded
+    /// workspace, else where the files are now).
+    pub cwd: String,
+    /// Problems met reading the output.
+    pub errors: Vec<String>,
+}
+
+/// How far [`review_with`] goes for a content before the output lacks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Recovery {
+    /// Every source (git, the current file).
+    Full,
+    /// The output, srview's chain and Codex's diffs only: no process run,
+    /// no file read per edit (for listing many sessions).
+    Light,
+}
+
+/// Reviews every edit `reader` holds (finished). `ws`: where the session's
+/// files are now.
+pub fn review(reader: &AgentReader, ws: &Workspace) -> SessionReview {
+    review_with(reader, ws, Recovery::Full)
+}
+
+/// [`review`], recovering contents as far as `recovery` says.
+pub fn review_with(reader: &AgentReader, ws: &Workspace, recovery: Recovery) -> SessionReview {
+    let edits = reader.edits();
+    let agent = reader.kind();
+    let cwd = reader
+        .workspace()
+        .map(str::to_string)
+        .unwrap_or_else(|| ws.root.to_string_lossy().to_string());
+    let undone = if agent == AgentKind::Codex {
+        recover::undo_recorded_diffs(edits, ws)
+    } else {
+        HashMap::new()
+    };
+    let checkpoint = (agent == AgentKind::ClineCli && recovery == Recovery::Full)
+        .then(|| reader.checkpoints().first().cloned())
+        .flatten();
+    let mut chain: HashMap<String, FileContent> = HashMap::new();
+    let mut seen: HashSet<&str> = HashSet::new();
+    let mut reviews = Vec::with_capacity(edits.len());
+    for (i, edit) in edits.iter().enumerate() {
+        let first_of_file = seen.insert(edit.file.as_str());
+        let mut unavailable: Option<String> = None;
+        let known: Option<(FileContent, Basis)> = edit
+            .content_before
+            .as_ref()
+            .map(|c| {
+                let basis = match c.origin {
+                    ContentOrigin::Recorded => Basis::Recorded,
+                    ContentOrigin::Derived => Basis::Derived,
+                    ContentOrigin::Chained => Basis::Chained,
+                };
+                (c.content.clone(), basis)
+            })
+            .or_else(|| chain.get(&edit.file).map(|c| (c.clone(), Basis::Chained)))
+            .or_else(|| undone.get(&i).map(|c| (c.clone(), Basis::ReverseDiff)))
+            .or_else(|| {
+                let reference = checkpoint.as_ref().filter(|_| first_of_file)?;
+                match recover::git_show(ws, reference, &edit.file) {
+                    Checkpoint::Found(c) => Some((c, Basis::GitCheckpoint)),
+                    Checkpoint::Unavailable(why) => {
+                        unavailable = Some(why);
+                        None
+                    }
+                }
+            });
+        let review = run_one(edit, known, ws, &cwd, agent, unavailable, recovery);
+        // What the file holds after this edit, for the next one.
+        let after = match edit.agent_verdict {
+            Verdict::Applied => edit
+                .after()
+                .cloned()
+                .or_else(|| chained_after(&review, agent)),
+            Verdict::Failed | Verdict::NotRun => review.before.clone(),
+            Verdict::Pending => None,
+        };
+        match after {
+            Some(c) => chain.insert(edit.file.clone(), c),
+            None => chain.remove(&edit.file),
+        };
+        reviews.push(review);
+    }
+    SessionReview {
+        agent,
+        format: reader.format(),
+        version: reader.version().map(str::to_string),
+        reviews,
+        cwd,
+        errors: reader.errors().iter().map(ToString::to_string).collect(),
+    }
+}
+
+/// The content srview's own application left, when it can stand for
+/// what the agent wrote: run against a true content before (not the
+/// current file), and exact unless srview's applier is a port of the
+/// agent's (Codex's apply_patch, Cline classic's SEARCH/REPLACE; Aider's
+/// matching and Cline CLI's apply_patch are their own, looser ones).
+fn chained_after(review: &Review, agent: AgentKind) -> Option<FileContent> {
+    let applied = review.applied.as_ref().filter(|a| a.ok)?;
+    let faithful =
+        applied.loose.is_empty() || matches!(agent, AgentKind::Codex | AgentKind::ClineClassic);
+    let real_basis = review.basis.is_some_and(|b| b != Basis::CurrentFile);
+    (faithful && real_basis)
+        .then(|| applied.new_content.clone())
+        .flatten()
+}
+
+fn run_one(
+    edit: &AgentEdit,
+    known: Option<(FileContent, Basis)>,
+    ws: &Workspace,
+    cwd: &str,
+    agent: AgentKind,
+    unavailable: Option<String>,
+    recovery: Recovery,
+) -> Review {
+    let mut review = Review {
+        edit: edit.clone(),
+        before: None,
+        basis: None,
+        applied: None,
+        why: None,
+        disagreement: None,
+    };
+    if let Some(why) = verdict::not_runnable(&edit.input) {
+        review.why = Some(why.to_string());
+        review.before = known.map(|k| k.0);
+        return review;
+    }
+    if let Some((content, basis)) = known {
+        review.applied = verdict::run(&edit.input, &content, cwd);
+        review.before = Some(content);
+        review.basis = Some(basis);
+    } else if !verdict::needs_before(&edit.input) {
+        review.applied = verdict::run(&edit.input, &FileContent::Absent, cwd);
+        review.basis = Some(Basis::NotNeeded);
+    } else if recovery == Recovery::Light {
+        review.why = Some(unknown_before(agent, None));
+    } else {
+        match ws.current(&edit.file) {
+            Some(current @ FileContent::Text(_)) => {
+                let on_current = verdict::run(&edit.input, &current, cwd);
+                if on_current
+                    .as_ref()
+                    .is_some_and(|a| a.ok && a.loose.is_empty())
+                {
+                    review.applied = on_current;
+                    review.basis = Some(Basis::CurrentFile);
+                } else {
+                    review.why = Some(format!(
+                        "{}; the current file {} does not hold the edit's old text",
+                        unknown_before(agent, unavailable.as_deref()),
+                        ws.path(&edit.file).display()
+                    ));
+                }
+            }
+            other => {
+                let state = if other.is_some() {
+                    "does not exist"
+                } else {
+                    "cannot be read as text"
+                };
+                review.why = Some(format!(
+                    "{}; the current file {} {state}",
+                    unknown_before(agent, unavailable.as_deref()),
+                    ws.path(&edit.file).display()
+                ));
+            }
+        }
+    }
+    review.disagreement = disagreement(&review, agent);
+    review
+}
+
+/// The first half of a "why unknown" sentence.
+fn unknown_before(agent: AgentKind, unavailable: Option<&str>) -> String {
+    let mut s = format!(
+        "the content before is not in {}'s output and could not be recovered",
+        agent.display_name()
+    );
+    if let Some(u) = unavailable {
+        s.push_str(&format!(" ({u})"));
+    }
+    s
+}
+
+fn disagreement(review: &Review, agent: AgentKind) -> Option<String> {
+    let applied = review.applied.as_ref()?;
+    // Against the current file, a failure could be the file's change since.
+    if review.basis == Some(Basis::CurrentFile) {
+        return None;
+    }
+    let name = agent.display_name();
+    match (review.edit.agent_verdict, applied.ok) {
+        (Verdict::Applied, false) => Some(format!(
+            "{name} applied this edit; srview's {} applier fails it: {}",
+            applier_rules(applied.applier),
+            applied
+                .error
+                .as_deref()
+                .map(crate::engine::error_headline)
+                .unwrap_or_default()
+        )),
+        (Verdict::Failed, true) => Some(format!(
+            "{name} failed this edit; srview's {} applier applies it{}",
+            applier_rules(applied.applier),
+            if applied.loose.is_empty() {
+                String::new()
+            } else {
+                format!(" (loosely: {})", applied.loose.join(", "))
+            }
+        )),
+        (Verdict::Applied, true) if !applied.loose.is_empty() => Some(format!(
+            "matched only loosely ({}) while {name} reported plain success",
+            applied.loose.join(", ")
+        )),
+        _ => None,
+    }
+}
+
+/// The rules an applier follows, for a disagreement's sentence.
+fn applier_rules(a: Applier) -> &'static str {
+    match a {
+        Applier::SearchReplaceV1 => "SEARCH/REPLACE (Cline v1 rules)",
+        Applier::ApplyPatch => "apply_patch (Codex 0.169.0 rules)",
+        Applier::Edit => "exact-string edit",
+        Applier::WholeFile => "whole-file",
+        Applier::None => "",
+    }
+}
+
+/// Counts for a listing.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    /// Every edit.
+    pub edits: usize,
+    /// Failed by the agent or by srview's applier.
+    pub failed: usize,
+    /// Matched only loosely by srview's applier.
+    pub loose: usize,
+    /// Where srview and the agent disagree.
+    pub disagreements: usize,
+}
+
+impl SessionReview {
+    /// How many edits, failed, loose and disputed ones.
+    pub fn counts(&self) -> Counts {
+        Counts {
+            edits: self.reviews.len(),
+            failed: self.reviews.iter().filter(|r| r.is_failed()).count(),
+            loose: self.reviews.iter().filter(|r| r.is_loose()).count(),
+            disagreements: self
+                .reviews
+                .iter()
+                .filter(|r| r.disagreement.is_some())
+                .count(),
+        }
+    }
+}
+
+/// The applier's name, as the text listing shows it.
+pub fn applier_name(a: Applier) -> &'static str {
+    match a {
+        Applier::SearchReplaceV1 => "search/replace v1",
+        Applier::ApplyPatch => "apply_patch",
+        Applier::Edit => "edit",
+        Applier::WholeFile => "whole file",
+        Applier::None => "none",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::agent::Format;
+
+    const STREAM: &str = r#"{"type":"agent_event","event":{"type":"content_start","contentType":"tool","toolName":"editor","toolCallId":"c1","input":{"path":"a.py","old_text":"x = 1","new_text":"x = 2"}}}
+{"type":"agent_event","event":{"type":"content_end","contentType":"tool","toolName":"editor","toolCallId":"c1","output":{"success":true}}}
+{"type":"agent_event","event":{"type":"content_start","contentType":"tool","toolName":"editor","toolCallId":"c2","input":{"path":"a.py","old_text":"y = 3","new_text":"y = 4"}}}
+{"type":"agent_event","event":{"type":"content_end","contentType":"tool","toolName":"editor","toolCallId":"c2","output":{"success":false,"error":"boom"}}}
+"#;
+
+    #[test]
+    fn the_current_file_is_used_only_where_the_edit_applies_exactly() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        std::fs::write(dir.path().join("a.py"), "x = 2\ny = 3\n").expect("write");
+        let mut reader = AgentReader::new(AgentKind::ClineCli, Format::ClineCliJson);
+        reader.feed(STREAM.as_bytes());
+        reader.finish();
+        let ws = Workspace {
+            root: dir.path().to_path_buf(),
+        };
+        let r = review(&reader, &ws);
+        let [first, second] = &r.reviews[..] else {
+            panic!("two edits: {:?}", r.reviews.len())
+        };
+        // The first edit's old text is gone from the file: unknown, said.
+        assert_eq!(first.ok(), None);
+        assert_eq!(first.basis, None);
+        let why = first.why.as_deref().unwrap_or_default();
+        assert!(why.starts_with("the content before is not in Cline CLI's output and could not be recovered; the current file "), "{why}");
+        assert!(
+            why.ends_with("a.py does not hold the edit's old text"),
+            "{why}"
+        );
+        // The second applies to the current file: run there, its content
+        // before still unknown, and no disagreement claimed with the
+        // agent's failure (the file may have changed since).
+        assert_eq!(second.ok(), Some(true));
+        assert_eq!(second.basis, Some(Basis::CurrentFile));
+        assert_eq!(second.before, None);
+        assert_eq!(second.disagreement, None);
+        assert!(second.is_failed());
+        assert_eq!(
+            r.counts(),
+            Counts {
+                edits: 2,
+                failed: 1,
+                loose: 0,
+                disagreements: 0
+            }
+        );
+        // The light review (for listings) does not read the current file.
+        let light = review_with(&reader, &ws, Recovery::Light);
+        assert_eq!(light.reviews[1].ok(), None);
+    }
+}

@@ -1,0 +1,257 @@
+//! srview's own verdict on one agent edit: the edit's input applied to a
+//! content before with the applier of its dialect.
+//!
+//! | input | applier |
+//! |---|---|
+//! | SEARCH/REPLACE (Cline classic `replace_in_file`, Aider blocks) | the engine, v1 (Cline's default parser; Aider's blocks are rewritten with Cline's markers) |
+//! | an apply_patch section (Codex, Cline CLI) | `dialect::apply_patch` over a `MemoryFs` holding the content before |
+//! | Edit / Write / editor | `dialect::edit` |
+//! | a whole content (`write_to_file`, Aider whole) | none needed: a whole-file block |
+//! | a unified diff (Aider udiff hunk, Codex app-server) | its hunks as SEARCH/REPLACE blocks, engine v1 |
+
+use serde::Serialize;
+
+use super::udiff;
+use crate::dialect::apply_patch::{self, HunkReport, MemoryFs};
+use crate::dialect::edit::{self, Edit};
+use crate::engine::{self, BlockReport, Options, Stage, Version};
+use crate::source::agent::{EditInput, FileContent, split_patch};
+
+/// Which applier gave the verdict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Applier {
+    /// The engine, SEARCH/REPLACE v1.
+    SearchReplaceV1,
+    /// `dialect::apply_patch` (Codex 0.169.0's rules).
+    ApplyPatch,
+    /// `dialect::edit` (Claude Code Edit/Write, Cline editor).
+    Edit,
+    /// A whole new content: nothing to match.
+    WholeFile,
+    /// The input is not recorded (or incomplete): nothing was run.
+    None,
+}
+
+/// One block of the verdict: an engine block or an apply_patch hunk (with
+/// its match level).
+#[derive(Debug, Clone)]
+pub enum VerdictBlock {
+    /// An engine block (SEARCH/REPLACE, an exact-string edit, a whole file).
+    Block(BlockReport),
+    /// An apply_patch hunk.
+    Hunk(HunkReport),
+}
+
+/// What srview's applier says of an edit run against one content.
+#[derive(Debug, Clone)]
+pub struct Applied {
+    /// The applier that ran.
+    pub applier: Applier,
+    /// The edit applies.
+    pub ok: bool,
+    /// The applier's error text.
+    pub error: Option<String>,
+    /// One per block or hunk, in order.
+    pub blocks: Vec<VerdictBlock>,
+    /// Where a block or hunk matched only loosely: its stage or level
+    /// (`line-trimmed`, `unicode`, ...), one per loose block.
+    pub loose: Vec<String>,
+    /// The file after the edit, when it applied.
+    pub new_content: Option<FileContent>,
+}
+
+/// Whether running `input` needs the file's content before at all (a whole
+/// new content, an added file or a Write does not).
+pub fn needs_before(input: &EditInput) -> bool {
+    match input {
+        EditInput::Whole(_) => false,
+        EditInput::Exact(Edit::ClaudeWrite { .. }) => false,
+        EditInput::ApplyPatch(p) => !split_patch(p)
+            .iter()
+            .all(|s| s.kind == crate::source::agent::SectionKind::Add),
+        _ => true,
+    }
+}
+
+/// Why `input` cannot be run at all, if so.
+pub fn not_runnable(input: &EditInput) -> Option<&'static str> {
+    match input {
+        EditInput::NotRecorded => Some("the agent's output names the file only, not the edit"),
+        EditInput::Partial(_) => Some("the edit's input is incomplete (the output ended mid-edit)"),
+        _ => None,
+    }
+}
+
+/// Runs `input` against `before` (`cwd`: the workspace the agent's
+/// messages name paths under). `None` when the input cannot be run
+/// ([`not_runnable`]).
+pub fn run(input: &EditInput, before: &FileContent, cwd: &str) -> Option<Applied> {
+    match input {
+        EditInput::SearchReplace(diff) => Some(search_replace(diff, before)),
+        EditInput::UnifiedDiff(diff) => match udiff::to_search_replace(diff) {
+            Some(blocks) => Some(search_replace(&blocks, before)),
+            None => Some(Applied {
+                applier: Applier::SearchReplaceV1,
+                ok: false,
+                error: Some("the unified diff has no hunk".into()),
+                blocks: Vec::new(),
+                loose: Vec::new(),
+                new_content: None,
+            }),
+        },
+        EditInput::ApplyPatch(patch) => Some(apply_patch_section(patch, before, cwd)),
+        EditInput::Exact(e) => Some(exact(e, before)),
+        EditInput::Whole(content) => Some(exact(
+            &Edit::ClaudeWrite {
+                file_path: String::new(),
+                content: content.clone(),
+            },
+            before,
+        ))
+        .map(|mut a| {
+            a.applier = Applier::WholeFile;
+            a
+        }),
+        EditInput::NotRecorded | EditInput::Partial(_) => None,
+    }
+}
+
+fn search_replace(diff: &str, before: &FileContent) -> Applied {
+    let original = before.text().unwrap_or("");
+    let outcome = engine::apply(
+        diff,
+        original,
+        Options {
+            version: Version::V1,
+            is_final: true,
+        },
+    );
+    let loose = outcome
+        .blocks
+        .iter()
+        .filter_map(|b| match b.stage {
+            Some(s @ (Stage::LineTrimmed | Stage::BlockAnchor | Stage::WholeFile)) => {
+                Some(s.name().to_string())
+            }
+            _ => None,
+        })
+        .collect();
+    let (ok, error, new_content) = match outcome.result {
+        Ok(a) => (true, None, Some(FileContent::Text(a.new_content))),
+        Err(e) => (false, Some(e.message), None),
+    };
+    Applied {
+        applier: Applier::SearchReplaceV1,
+        ok,
+        error,
+        blocks: outcome
+            .blocks
+            .into_iter()
+            .map(VerdictBlock::Block)
+            .collect(),
+        loose,
+        new_content,
+    }
+}
+
+fn apply_patch_section(patch: &str, before: &FileContent, cwd: &str) -> Applied {
+    let path = split_patch(patch)
+        .into_iter()
+        .next()
+        .map(|s| s.path)
+        .unwrap_or_default();
+    let files = match before {
+        FileContent::Text(t) => vec![(path.clone(), t.clone())],
+        FileContent::Absent => Vec::new(),
+    };
+    let fs = MemoryFs::new(files);
+    let outcome = apply_patch::apply_text(patch, &fs, cwd);
+    let loose = outcome
+        .loose_hunks()
+        .map(|(_, h)| {
+            // The lines' level when loose, else the `@@` header's.
+            h.level
+                .filter(|l| l.is_loose())
+                .or(h.header.as_ref().map(|m| m.level))
+                .map_or("loose", |l| l.name())
+                .to_string()
+        })
+        .collect();
+    let key = apply_patch::fs::normalize(&path);
+    let new_content = (outcome.exit_code == 0).then(|| {
+        outcome
+            .files
+            .iter()
+            .find(|(p, _)| **p == key)
+            .or_else(|| outcome.files.iter().next())
+            .map_or(FileContent::Absent, |(_, c)| match c {
+                Some(t) => FileContent::Text(t.clone()),
+                None => FileContent::Absent,
+            })
+    });
+    Applied {
+        applier: Applier::ApplyPatch,
+        ok: outcome.exit_code == 0,
+        error: outcome.error.as_ref().map(ToString::to_string),
+        blocks: outcome
+            .sections
+            .into_iter()
+            .flat_map(|s| s.hunks)
+            .map(VerdictBlock::Hunk)
+            .collect(),
+        loose,
+        new_content,
+    }
+}
+
+fn exact(e: &Edit, before: &FileContent) -> Applied {
+    let outcome = edit::apply(e, before.text());
+    let (ok, error, new_content) = match &outcome.result {
+        Ok(done) => (
+            true,
+            None,
+            Some(FileContent::Text(done.new_content.clone())),
+        ),
+        Err(err) => (false, Some(err.to_string()), None),
+    };
+    Applied {
+        applier: Applier::Edit,
+        ok,
+        error,
+        blocks: vec![VerdictBlock::Block(outcome.block)],
+        loose: Vec::new(),
+        new_content,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_loose_search_replace_block_is_named() {
+        let input = EditInput::SearchReplace(
+            "------- SEARCH\n  a\n=======\nb\n+++++++ REPLACE\n".to_string(),
+        );
+        let got = run(&input, &FileContent::Text("a\n".into()), "/w").expect("runs");
+        assert!(got.ok);
+        assert_eq!(got.loose, ["line-trimmed"]);
+        assert_eq!(got.new_content, Some(FileContent::Text("b\n".into())));
+    }
+
+    #[test]
+    fn an_added_file_needs_no_content_before() {
+        let input = EditInput::ApplyPatch(
+            "*** Begin Patch\n*** Add File: n.txt\n+hi\n*** End Patch\n".to_string(),
+        );
+        assert!(!needs_before(&input));
+        let got = run(&input, &FileContent::Absent, "/w").expect("runs");
+        assert!(got.ok, "{:?}", got.error);
+        assert_eq!(got.new_content, Some(FileContent::Text("hi\n".into())));
+        assert_eq!(
+            not_runnable(&EditInput::NotRecorded),
+            Some("the agent's output names the file only, not the edit")
+        );
+    }
+}

@@ -1,0 +1,553 @@
+//! `srview session PATH --json` on every capture in tests/fixtures/agents:
+//! per edit the file, tool, the agent's verdict and message, the content
+//! before (equal to expected.json's wherever srview gives one, and given
+//! wherever the output or a recovery source has it), and srview's own
+//! verdict agreeing with the agent's, except the one recorded disagreement:
+//! Codex's `d_fuzzy_whitespace_unicode` hunk matches only loosely while
+//! Codex reported plain success.
+//!
+//! Each capture runs with `--cwd` a temporary workspace holding the files
+//! as the session left them (from expected.json): Codex's recorded diffs
+//! are undone against it; for Cline CLI it is a git repository whose commit
+//! holds the files before the session, named in a copy of the manifest.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde::Deserialize;
+use serde_json::Value;
+
+mod support;
+use support::runner::{code, srview, stderr, stdout};
+
+#[derive(Deserialize, Debug)]
+#[serde(rename_all = "camelCase")]
+struct Expected {
+    agent: String,
+    version: String,
+    edits: Vec<ExpectedEdit>,
+}
+
+#[derive(Deserialize, Debug, Clone)]
+#[serde(rename_all = "camelCase")]
+struct ExpectedEdit {
+    seq: usize,
+    file: String,
+    tool: String,
+    agent_verdict: String,
+    agent_message: Option<String>,
+    content_before: Option<String>,
+    content_after: Option<String>,
+}
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/agents")
+}
+
+fn scenarios() -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for agent in fs::read_dir(fixtures()).unwrap() {
+        let agent = agent.unwrap().path();
+        if !agent.is_dir() {
+            continue;
+        }
+        for scenario in fs::read_dir(&agent).unwrap() {
+            let scenario = scenario.unwrap().path();
+            if scenario.join("expected.json").is_file() {
+                out.push(scenario);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn expected(dir: &Path) -> Expected {
+    serde_json::from_slice(&fs::read(dir.join("expected.json")).unwrap()).unwrap()
+}
+
+/// The saved session: the file, or the folder holding a Cline one.
+fn session_path(dir: &Path) -> PathBuf {
+    let mut found = None;
+    visit(&dir.join("session"), &mut |p| {
+        let name = p.file_name().unwrap().to_string_lossy().to_string();
+        let pick = name.ends_with(".messages.json")
+            || name == "api_conversation_history.json"
+            || name == ".aider.chat.history.md"
+            || name.ends_with(".jsonl");
+        if pick && found.is_none() {
+            found = Some(if name.ends_with(".json") {
+                p.parent().unwrap().to_path_buf()
+            } else {
+                p.to_path_buf()
+            });
+        }
+    });
+    found.unwrap_or_else(|| panic!("no session in {}", dir.display()))
+}
+
+fn visit(dir: &Path, f: &mut dyn FnMut(&Path)) {
+    let mut entries: Vec<_> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            visit(&p, f);
+        } else {
+            f(&p);
+        }
+    }
+}
+
+/// Every file's content before the session (its first edit's content
+/// before) and after it (the last applied edit's content after).
+fn states(
+    want: &Expected,
+) -> (
+    BTreeMap<String, Option<String>>,
+    BTreeMap<String, Option<String>>,
+) {
+    let mut first = BTreeMap::new();
+    let mut last = BTreeMap::new();
+    for e in &want.edits {
+        first
+            .entry(e.file.clone())
+            .or_insert_with(|| e.content_before.clone());
+        let now = last
+            .entry(e.file.clone())
+            .or_insert_with(|| e.content_before.clone());
+        if e.agent_verdict == "applied" {
+            *now = e.content_after.clone();
+        }
+    }
+    (first, last)
+}
+
+fn write_files(root: &Path, files: &BTreeMap<String, Option<String>>) {
+    for (file, content) in files {
+        let path = root.join(file);
+        match content {
+            Some(text) => {
+                fs::create_dir_all(path.parent().unwrap()).unwrap();
+                fs::write(&path, text).unwrap();
+            }
+            None => {
+                let _ = fs::remove_file(&path);
+            }
+        }
+    }
+}
+
+fn git(root: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(root)
+        .args(args)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .output()
+        .expect("git runs");
+    assert!(out.status.success(), "git {args:?}: {out:?}");
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
+}
+
+/// A workspace holding the files as the session left them; for Cline CLI,
+/// a git repository whose one commit holds them as they were before, and a
+/// copy of the session whose manifest names that commit. Returns the
+/// session path to read.
+fn workspace(dir: &Path, want: &Expected, root: &Path) -> PathBuf {
+    let (first, last) = states(want);
+    let session = session_path(dir);
+    if want.agent != "cline-cli" {
+        write_files(root, &last);
+        return session;
+    }
+    git(root, &["init", "-q"]);
+    write_files(root, &first);
+    git(root, &["add", "-A"]);
+    git(
+        root,
+        &[
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "commit",
+            "-q",
+            "-m",
+            "checkpoint",
+        ],
+    );
+    let commit = git(root, &["rev-parse", "HEAD"]);
+    write_files(root, &last);
+    let copy = root.join(".session").join(session.file_name().unwrap());
+    fs::create_dir_all(&copy).unwrap();
+    for entry in fs::read_dir(&session).unwrap() {
+        let p = entry.unwrap().path();
+        let mut text = fs::read_to_string(&p).unwrap();
+        if !p.to_string_lossy().ends_with(".messages.json") {
+            let manifest: Value = serde_json::from_str(&text).unwrap();
+            for c in manifest["metadata"]["checkpoint"]["history"]
+                .as_array()
+                .unwrap()
+            {
+                text = text.replace(c["ref"].as_str().unwrap(), &commit);
+            }
+        }
+        fs::write(copy.join(p.file_name().unwrap()), text).unwrap();
+    }
+    copy
+}
+
+fn srview_session(path: &Path, cwd: &Path) -> (Value, String) {
+    let out = srview(["session"])
+        .arg(path)
+        .arg("--json")
+        .arg("--cwd")
+        .arg(cwd)
+        .output();
+    assert!(out.status.success(), "{}: {out:?}", path.display());
+    let json = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{}: {e}: {:?}", path.display(), out.stdout));
+    (json, stderr(&out))
+}
+
+/// Where srview must give the content before.
+fn must_have_before(agent: &str, want: &ExpectedEdit, first_of_file: bool) -> bool {
+    match agent {
+        // originalFile / the backups (applied); chained for a failure.
+        "claude-code" => want.agent_verdict == "applied",
+        // The recorded diffs undone against the workspace.
+        "codex" => want.agent_verdict == "applied",
+        // The checkpoint commit, for the first edit of each file.
+        "cline-cli" => first_of_file,
+        // A failure quotes the file.
+        "cline-classic" => want.agent_verdict == "failed",
+        _ => false,
+    }
+}
+
+/// The edits where srview and the agent are expected to disagree, by
+/// capture and seq, with what the disagreement must say.
+/// Cline CLI's own apply_patch applier is looser than Codex's: it wrote a
+/// hunk whose removed line (`print(add(2, 4))`) is not in the file.
+const DISAGREEMENTS: &[(&str, usize, &str)] = &[
+    (
+        "codex-0.169.0/d_fuzzy_whitespace_unicode",
+        1,
+        "matched only loosely (trailing-space, unicode) while Codex reported plain success",
+    ),
+    (
+        "codex-0.169.0/l_appserver_fuzzy_default",
+        1,
+        "matched only loosely (trailing-space, unicode) while Codex reported plain success",
+    ),
+    (
+        "cline-cli-3.0.65/patch_fail",
+        1,
+        "Cline CLI applied this edit; srview's apply_patch (Codex 0.169.0 rules) applier fails it: \
+         Failed to find expected lines in /home/user/project/calc.py:",
+    ),
+];
+
+#[test]
+fn every_capture_through_srview_session_json() {
+    let mut problems = Vec::new();
+    let mut checked_before = 0;
+    let mut checked_verdicts = 0;
+    let mut against: BTreeMap<String, usize> = BTreeMap::new();
+    for dir in scenarios() {
+        let label = dir.strip_prefix(fixtures()).unwrap().display().to_string();
+        let want = expected(&dir);
+        let tmp = tempfile::tempdir().unwrap();
+        let session = workspace(&dir, &want, tmp.path());
+        let (got, _stderr) = srview_session(&session, tmp.path());
+        if got["agent"] != want.agent.as_str() || got["version"] != want.version.as_str() {
+            problems.push(format!(
+                "{label}: agent/version {} {}",
+                got["agent"], got["version"]
+            ));
+        }
+        let edits = got["edits"].as_array().unwrap();
+        if edits.len() != want.edits.len() {
+            problems.push(format!("{label}: {} edits", edits.len()));
+            continue;
+        }
+        let mut seen = std::collections::HashSet::new();
+        for (w, g) in want.edits.iter().zip(edits) {
+            let first_of_file = seen.insert(w.file.clone());
+            let mut check = |name: &str, ok: bool, detail: String| {
+                if !ok {
+                    problems.push(format!("{label} edit {}: {name}: {detail}", w.seq));
+                }
+            };
+            check("seq", g["seq"] == w.seq, g["seq"].to_string());
+            check("file", g["file"] == w.file.as_str(), g["file"].to_string());
+            check("tool", g["tool"] == w.tool.as_str(), g["tool"].to_string());
+            check(
+                "agentVerdict",
+                g["agentVerdict"] == w.agent_verdict.as_str(),
+                g["agentVerdict"].to_string(),
+            );
+            check(
+                "agentMessage",
+                g["agentMessage"].as_str() == w.agent_message.as_deref(),
+                g["agentMessage"].to_string(),
+            );
+            let srview = &g["srview"];
+            *against
+                .entry(srview["against"].as_str().unwrap_or("unknown").to_string())
+                .or_default() += 1;
+            match g["contentBefore"].as_str() {
+                Some(before) => {
+                    checked_before += 1;
+                    check(
+                        "contentBefore",
+                        Some(before) == w.content_before.as_deref(),
+                        format!("differs (against {})", srview["against"]),
+                    );
+                }
+                None => check(
+                    "contentBefore",
+                    !must_have_before(&want.agent, w, first_of_file) || w.content_before.is_none(),
+                    format!("not given: {}", srview["why"]),
+                ),
+            }
+            // srview's verdict, wherever it ran against a true content
+            // before, agrees with the agent's.
+            let known = disagreement_expected(&label, w.seq);
+            check(
+                "disagreement",
+                srview["disagreement"].as_str() == known,
+                srview["disagreement"].to_string(),
+            );
+            let loose = known.is_some_and(|d| d.contains("loosely"));
+            if loose {
+                // The hunks as apply --json / dialects.md show them.
+                let levels: Vec<&str> = srview["blocks"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|h| h["level"].as_str().unwrap_or("none"))
+                    .collect();
+                check(
+                    "blocks",
+                    levels == ["trailing-space", "unicode"]
+                        && srview["blocks"][1]["differing"][0]["line"] == 40,
+                    srview["blocks"].to_string(),
+                );
+            }
+            check(
+                "loose",
+                srview["loose"] == loose,
+                srview["loose"].to_string(),
+            );
+            let ran_on_before = srview["ok"].is_boolean() && srview["against"] != "current-file";
+            if ran_on_before {
+                checked_verdicts += 1;
+                let ok = srview["ok"].as_bool().unwrap();
+                let agrees = known.is_some()
+                    || match w.agent_verdict.as_str() {
+                        "applied" => ok,
+                        "failed" => !ok,
+                        _ => true,
+                    };
+                check("srview.ok", agrees, format!("{ok} ({})", srview["error"]));
+            }
+            if srview["ok"].is_null() {
+                check(
+                    "srview.why",
+                    srview["why"].as_str().is_some_and(|w| !w.is_empty()),
+                    "no reason for an unknown verdict".into(),
+                );
+            }
+        }
+    }
+    println!("{checked_before} contents before, {checked_verdicts} verdicts checked");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    // Every source of a content before is used, as many times as the
+    // captures allow: a source lost shows here.
+    let against: Vec<(&str, usize)> = against.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+    assert_eq!(
+        against,
+        [
+            ("chained", 8),
+            ("current-file", 2),
+            ("git-checkpoint", 7),
+            ("not-needed", 3),
+            ("recorded", 9),
+            ("reverse-diff", 9),
+            ("unknown", 24),
+        ]
+    );
+    // Every capture's count, so that a source lost shows.
+    assert_eq!((checked_before, checked_verdicts), (30, 36));
+}
+
+fn disagreement_expected(label: &str, seq: usize) -> Option<&'static str> {
+    DISAGREEMENTS
+        .iter()
+        .find(|(l, s, _)| *l == label && *s == seq)
+        .map(|(_, _, d)| *d)
+}
+
+/// The text listing of the Codex fuzzy capture marks the hunk loose and
+/// says the disagreement on stdout and as a warning on stderr.
+#[test]
+fn a_loose_match_is_shown_loudly_in_text_mode() {
+    let dir = fixtures().join("codex-0.169.0/d_fuzzy_whitespace_unicode");
+    let want = expected(&dir);
+    let tmp = tempfile::tempdir().unwrap();
+    let session = workspace(&dir, &want, tmp.path());
+    let out = srview(["session"])
+        .arg(&session)
+        .arg("--cwd")
+        .arg(tmp.path())
+        .output();
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(
+        stdout(&out),
+        "Codex 0.169.0: 1 edit, 0 failed, 1 loose, 1 disagreement\n\
+         \x20  1  calc.py  apply_patch      Codex: applied   srview: applied (trailing-space, unicode)  [LOOSE DISAGREE]\n\
+         \x20     !!! matched only loosely (trailing-space, unicode) while Codex reported plain success\n"
+    );
+    assert_eq!(
+        stderr(&out),
+        "srview: warning: edit 1 (calc.py): matched only loosely (trailing-space, unicode) while Codex reported plain success\n"
+    );
+}
+
+/// `srview session -` reads a live stream to its end: Claude Code's
+/// stream-json gives the same edits and verdicts as its saved session.
+#[test]
+fn a_live_stream_on_stdin() {
+    let dir = fixtures().join("claude-code-2.1.328/b_edit_nomatch");
+    let want = expected(&dir);
+    let bytes = fs::read(dir.join("stdout.jsonl")).unwrap();
+    let out = srview(["session", "-", "--json"]).stdin(&bytes).output();
+    assert!(out.status.success());
+    let got: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let edits = got["edits"].as_array().unwrap();
+    assert_eq!(edits.len(), want.edits.len());
+    for (w, g) in want.edits.iter().zip(edits) {
+        assert_eq!(g["file"], w.file.as_str());
+        assert_eq!(g["agentVerdict"], w.agent_verdict.as_str());
+        assert_eq!(g["contentBefore"].as_str(), w.content_before.as_deref());
+        let ok = w.agent_verdict == "applied";
+        assert_eq!(g["srview"]["ok"], ok, "{}", g["srview"]);
+    }
+}
+
+#[test]
+fn an_unknown_stream_is_refused_with_a_message() {
+    let out = srview(["session", "-", "--json"])
+        .stdin(b"hello\n")
+        .output();
+    assert_eq!(code(&out), 2);
+    assert!(out.stdout.is_empty());
+    assert_eq!(
+        stderr(&out),
+        "srview: stdin is not the output of Claude Code, Codex, Cline or Aider that srview knows\n"
+    );
+}
+
+fn check_session(session: &Path, cwd: Option<&Path>) -> (Option<i32>, String) {
+    let mut run = srview(["check", "--session"]).arg(session);
+    if let Some(cwd) = cwd {
+        run = run.arg("--cwd").arg(cwd);
+    }
+    let out = run.output();
+    (out.status.code(), stdout(&out))
+}
+
+/// `check --session` explains each failed edit with the applier's own
+/// diagnosis, against the content before (or says it cannot), exit 1.
+#[test]
+fn check_session_explains_every_failed_edit() {
+    // Cline classic: the failure quotes the file; block 2 is diagnosed.
+    let dir = fixtures().join("cline-classic-2.18.0/b_fail");
+    let (code, out) = check_session(&session_path(&dir), None);
+    assert_eq!(code, Some(1));
+    assert!(out.starts_with("Cline 2.18.0: 2 edits, 1 failed\n\nedit 1 · calc.py · replace_in_file · Cline: failed\n"), "{out}");
+    assert!(out.contains("  | ... (51 more lines)\n"), "{out}");
+    assert!(out.contains("  srview, against the content before as the agent recorded it:\n"));
+    assert!(out.contains("    error[edited]: Block #2 does not apply: the closest region of the file has different content on SEARCH lines 2, 3 (closest: lines 37-39, similarity 0.96).\n"), "{out}");
+    assert!(
+        !out.contains("edit 2 ·"),
+        "an applied edit is not explained: {out}"
+    );
+
+    // Claude Code: the failed Edit against the content the first left.
+    let dir = fixtures().join("claude-code-2.1.328/b_edit_nomatch");
+    let (code, out) = check_session(&session_path(&dir), None);
+    assert_eq!(code, Some(1));
+    assert!(
+        out.contains("edit 2 · inventory.py · Edit · Claude Code: failed\n"),
+        "{out}"
+    );
+    assert!(out.contains("  srview, against the content an earlier edit of the session left:\n    error: String to replace not found in file.\n    String: LOW_STOK = 5\n"), "{out}");
+
+    // Codex: nothing recorded and no workspace: said plainly.
+    let dir = fixtures().join("codex-0.169.0/b_context_mismatch");
+    let (code, out) = check_session(&session_path(&dir), None);
+    assert_eq!(code, Some(1));
+    assert!(out.contains("  srview cannot explain it: the content before is not in Codex's output and could not be recovered; the current file /home/user/project/calc.py does not exist\n"), "{out}");
+
+    // With the workspace: explained against the file as it is now.
+    let want = expected(&dir);
+    let tmp = tempfile::tempdir().unwrap();
+    let session = workspace(&dir, &want, tmp.path());
+    let (code, out) = check_session(&session, Some(tmp.path()));
+    assert_eq!(code, Some(1));
+    assert!(out.contains("  srview, against the file as it is now (the content before is unknown; it may differ):\n    error: Failed to find expected lines in /home/user/project/calc.py:\n"), "{out}");
+    assert!(
+        out.contains(
+            "    hunk 2 (patch lines 9-14): hunk 2 of calc.py failed: its lines are not in the file; closest: lines 34-36 (similarity 0.87)"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "      corrected hunk:\n      @@ def mean(values: Iterable[float]) -> float:\n"
+        ),
+        "{out}"
+    );
+
+    // A session with nothing failed: exit 0.
+    let dir = fixtures().join("claude-code-2.1.328/a_edits_ok");
+    let (code, out) = check_session(&session_path(&dir), None);
+    assert_eq!(
+        (code, out.as_str()),
+        (Some(0), "Claude Code 2.1.328: 2 edits, 0 failed\n")
+    );
+}
+
+/// `codex exec --json` names files only: with `--cwd` the workspace paths
+/// are shown relative to, each edit's verdict is unknown and says why.
+#[test]
+fn a_stream_that_names_files_only() {
+    let dir = fixtures().join("codex-0.169.0/a_success");
+    let bytes = fs::read(dir.join("stdout.jsonl")).unwrap();
+    let out = srview(["session", "-", "--json", "--cwd", "/home/user/project"])
+        .stdin(&bytes)
+        .output();
+    assert!(out.status.success());
+    let got: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(got["agent"], "codex");
+    let edit = &got["edits"][0];
+    assert_eq!(edit["file"], "calc.py");
+    assert_eq!(edit["agentVerdict"], "applied");
+    assert_eq!(
+        edit["srview"],
+        serde_json::json!({
+            "ok": null, "against": null,
+            "why": "the agent's output names the file only, not the edit",
+            "applier": "none", "error": null, "loose": false, "looseLevels": [],
+            "disagreement": null, "blocks": []
+        })
+    );
+}

@@ -1,0 +1,239 @@
+//! `srview sessions`: a home folder built from the captures in
+//! tests/fixtures/agents (each agent's files at its usual place, with set
+//! modification times), listed newest first with counts of edits, failed
+//! and loose ones; `--agent`, `--since`, HOME and the folder argument; the
+//! Aider history of the repository srview runs in.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+mod support;
+use support::runner::{srview, stderr, stdout};
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/agents")
+}
+
+/// 2026-11-30 00:00 UTC plus `hours`.
+fn at(hours: u64) -> SystemTime {
+    SystemTime::UNIX_EPOCH + Duration::from_secs(1_795_996_800 + hours * 3600)
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for e in fs::read_dir(from).unwrap() {
+        let p = e.unwrap().path();
+        let dest = to.join(p.file_name().unwrap());
+        if p.is_dir() {
+            copy_dir(&p, &dest);
+        } else {
+            fs::copy(&p, &dest).unwrap();
+        }
+    }
+}
+
+fn touch(path: &Path, when: SystemTime) {
+    let f = fs::File::options().write(true).open(path).unwrap();
+    f.set_modified(when).unwrap();
+}
+
+fn only_file(dir: &Path) -> PathBuf {
+    let mut files: Vec<PathBuf> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_file())
+        .collect();
+    files.sort();
+    files.remove(0)
+}
+
+/// The home folder and the repository (with an Aider history).
+fn build(root: &Path) -> (PathBuf, PathBuf) {
+    let home = root.join("home");
+    let f = fixtures();
+    // Claude Code: two sessions of one project, and their backups.
+    let claude = home.join(".claude");
+    for (name, hours) in [("a_edits_ok", 1), ("b_edit_nomatch", 5)] {
+        let src = f.join("claude-code-2.1.328").join(name).join("session");
+        copy_dir(&src, &claude);
+        let file = only_file(&src.join("projects/-home-user-project"));
+        touch(
+            &claude
+                .join("projects/-home-user-project")
+                .join(file.file_name().unwrap()),
+            at(hours),
+        );
+    }
+    // Codex: the fuzzy rollout, its workspace moved under the temp folder
+    // with calc.py as Codex left it (the recorded diff is undone on it).
+    let ws = root.join("project");
+    fs::create_dir_all(&ws).unwrap();
+    let src = f.join("codex-0.169.0/d_fuzzy_whitespace_unicode");
+    let expected: serde_json::Value =
+        serde_json::from_slice(&fs::read(src.join("expected.json")).unwrap()).unwrap();
+    fs::write(
+        ws.join("calc.py"),
+        expected["edits"][0]["contentAfter"].as_str().unwrap(),
+    )
+    .unwrap();
+    let rollout = only_file(&src.join("session/sessions/2026/11/30"));
+    let day = home.join(".codex/sessions/2026/11/30");
+    fs::create_dir_all(&day).unwrap();
+    let text = fs::read_to_string(&rollout)
+        .unwrap()
+        .replace("/home/user/project", &ws.to_string_lossy());
+    let dest = day.join(rollout.file_name().unwrap());
+    fs::write(&dest, text).unwrap();
+    touch(&dest, at(3));
+    // Codex: a failed patch.
+    let rollout =
+        only_file(&f.join("codex-0.169.0/b_context_mismatch/session/sessions/2026/11/30"));
+    let dest = day.join(rollout.file_name().unwrap());
+    fs::copy(&rollout, &dest).unwrap();
+    touch(&dest, at(2));
+    // Cline CLI 3.x.
+    let src = f.join("cline-cli-3.0.65/patch_fail/session/sessions");
+    copy_dir(&src, &home.join(".cline/data/sessions"));
+    for dir in fs::read_dir(home.join(".cline/data/sessions")).unwrap() {
+        let dir = dir.unwrap().path();
+        let id = dir.file_name().unwrap().to_string_lossy().to_string();
+        touch(&dir.join(format!("{id}.messages.json")), at(4));
+    }
+    // Cline classic (the CLI's data folder).
+    let src = f.join("cline-classic-2.18.0/b_fail/session/tasks");
+    copy_dir(&src, &home.join(".cline/data/tasks"));
+    for dir in fs::read_dir(home.join(".cline/data/tasks")).unwrap() {
+        touch(
+            &dir.unwrap().path().join("api_conversation_history.json"),
+            at(6),
+        );
+    }
+    // Aider: the history in the repository srview runs in.
+    let repo = root.join("repo");
+    fs::create_dir_all(repo.join(".git")).unwrap();
+    fs::create_dir_all(repo.join("src")).unwrap();
+    let history = repo.join(".aider.chat.history.md");
+    fs::copy(
+        f.join("aider-0.86.2/b_nomatch_retry/session/.aider.chat.history.md"),
+        &history,
+    )
+    .unwrap();
+    touch(&history, at(0));
+    (home, repo)
+}
+
+fn sessions(args: &[&str], home: &Path, dir: &Path) -> (Option<i32>, String, String) {
+    let out = srview(["sessions"])
+        .args(args)
+        .env("HOME", &home.to_string_lossy())
+        .cwd(dir)
+        .output();
+    (out.status.code(), stdout(&out), stderr(&out))
+}
+
+/// Each line without its path (which names the temp folder), with it
+/// reduced to its last component.
+fn rows(stdout: &str) -> Vec<String> {
+    let mut lines = stdout.lines();
+    assert_eq!(
+        lines.next(),
+        Some("modified (UTC)    agent         version   edits failed loose  session")
+    );
+    lines
+        .map(|l| {
+            let (head, path) = l.rsplit_once("  ").unwrap();
+            let name = Path::new(path)
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .to_string();
+            format!("{head}  {name}")
+        })
+        .collect()
+}
+
+#[test]
+fn sessions_are_listed_newest_first_with_counts() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (home, repo) = build(tmp.path());
+    // Run from a folder inside the repository: its Aider history is found.
+    let (code, out, err) = sessions(&[], &home, &repo.join("src"));
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(err, "");
+    assert_eq!(
+        rows(&out),
+        [
+            "2026-11-30 06:00  cline-classic 2.18.0        2      1     0  1796057348262",
+            "2026-11-30 05:00  claude-code   2.1.328       2      1     0  3232263b-8808-485d-9f19-92bc531fe2d3.jsonl",
+            "2026-11-30 04:00  cline-cli     3.0.65        1      0     0  1796056324147_tv275",
+            "2026-11-30 03:00  codex         0.169.0       1      0     1  rollout-2026-11-30T16-45-01-01a22d58-74e1-7460-96b2-da4b723587dc.jsonl",
+            "2026-11-30 02:00  codex         0.169.0       1      1     0  rollout-2026-11-30T16-44-58-01a22d58-6aa8-70b0-942d-88f862116b3d.jsonl",
+            "2026-11-30 01:00  claude-code   2.1.328       2      0     0  e68f16d0-5aff-4d1d-836c-d1c566efb656.jsonl",
+            "2026-11-30 00:00  aider         0.86.2        2      1     0  .aider.chat.history.md",
+        ]
+    );
+
+    // --agent, and the folder argument instead of HOME.
+    let elsewhere = tmp.path().join("nowhere");
+    fs::create_dir_all(&elsewhere).unwrap();
+    let (code, out, _) = sessions(
+        &[&home.to_string_lossy(), "--agent", "codex"],
+        &elsewhere,
+        &elsewhere,
+    );
+    assert_eq!(code, Some(0));
+    assert_eq!(rows(&out).len(), 2, "{out}");
+    assert!(rows(&out).iter().all(|r| r.contains("  codex ")), "{out}");
+
+    // --since: on or after the day given.
+    let (_, out, _) = sessions(&["--since", "2026-11-30"], &home, &elsewhere);
+    assert_eq!(rows(&out).len(), 6, "{out}");
+    let (_, out, err) = sessions(&["--since", "2026-12-01"], &home, &elsewhere);
+    assert_eq!(out, "");
+    assert!(err.starts_with("srview: no sessions found under "), "{err}");
+    let (code, _, err) = sessions(&["--since", "last week"], &home, &elsewhere);
+    assert_eq!(code, Some(2));
+    assert_eq!(
+        err,
+        "srview: --since last week: expected a date as YYYY-MM-DD\n"
+    );
+}
+
+/// `srview session ID`: the session under HOME whose id starts with ID.
+#[test]
+fn a_session_is_opened_by_its_id() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (home, repo) = build(tmp.path());
+    let run = |id: &str| {
+        srview(["session", id, "--json"])
+            .env("HOME", &home.to_string_lossy())
+            .cwd(&repo)
+            .output()
+    };
+    let out = run("3232263b");
+    assert!(out.status.success(), "{out:?}");
+    let got: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(got["agent"], "claude-code");
+    assert_eq!(got["edits"][1]["agentVerdict"], "failed");
+    // A Codex rollout by the id after its date; a Cline CLI session folder.
+    let out = run("01a22d58-74e1");
+    assert!(out.status.success(), "{out:?}");
+    let got: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(got["edits"][0]["srview"]["loose"], true);
+    assert!(run("1796056324147_tv275").status.success());
+
+    let out = run("01a22d58");
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.starts_with("srview: 01a22d58 names 2 sessions: "),
+        "{err}"
+    );
+    let out = run("nosuch");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "srview: nosuch: no such file, and no session with that id\n"
+    );
+}
