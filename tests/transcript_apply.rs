@@ -300,3 +300,52 @@ fn summary_counts_in_words() {
         assert!(line.contains(" call") && line.contains(" block"), "{line}");
     }
 }
+
+/// A saved transcript cut off inside a tool call's `<path>` names no file:
+/// the call never ran, so the transcript does not pass.
+#[test]
+fn a_transcript_cut_inside_a_path_does_not_pass() {
+    let dir = copy_demo();
+    let text = good_transcript();
+    let cut = &text[..text.find("<path>inventory.py").expect("a path") + "<path>inven".len()];
+    let msg = dir.path().join("cut.md");
+    std::fs::write(&msg, cut).expect("write");
+    let cwd = dir.path().to_str().expect("UTF-8 path");
+    let out = srview(&[
+        "apply",
+        "--transcript",
+        msg.to_str().expect("UTF-8"),
+        "--cwd",
+        cwd,
+        "--write",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("ends inside a tool call's path"), "{err}");
+    assert_eq!(
+        read(dir.path(), "inventory.py"),
+        read(&demo_dir(), "inventory.py")
+    );
+}
+
+/// A replace_in_file call on a file that is not there (a wrong --cwd) says
+/// so, instead of only that its SEARCH text is missing.
+#[test]
+fn a_missing_file_is_named_as_missing() {
+    let empty = tempfile::tempdir().expect("temp dir");
+    let dir = copy_demo();
+    let msg = dir.path().join("transcript.md");
+    let out = srview(&[
+        "apply",
+        "--transcript",
+        msg.to_str().expect("UTF-8"),
+        "--cwd",
+        empty.path().to_str().expect("UTF-8"),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("inventory.py does not exist (is --cwd the project's folder?)"),
+        "{text}"
+    );
+}

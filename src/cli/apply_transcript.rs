@@ -56,7 +56,13 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
                 Some("the transcript ends before this file's last tool call closes".into());
         }
     }
-    let all_ok = files.iter().all(FileEdit::ok);
+    // A call cut off inside its path names no file: it never ran, and the
+    // transcript does not do what it reads as.
+    let unnamed = calls.iter().any(|c| !c.path_complete);
+    if unnamed {
+        eprintln!("srview: the transcript ends inside a tool call's path: that call never ran");
+    }
+    let all_ok = files.iter().all(FileEdit::ok) && !unnamed;
     let refused = files.iter().any(|f| f.state == FileState::Refused);
 
     let mut stdout = std::io::stdout().lock();

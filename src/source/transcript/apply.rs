@@ -162,7 +162,16 @@ fn apply_file<E: std::fmt::Display>(
     let mut current = edit.original.clone();
     for &i in members {
         let Some(call) = calls.get(i) else { continue };
-        let result = apply_call(i, call, &current, &path, options);
+        let mut result = apply_call(i, call, &current, &path, options);
+        // A diff against a file that does not exist can only fail: say that
+        // first, not that its SEARCH text is missing from an empty file.
+        if edit.is_new
+            && current.is_empty()
+            && call.kind == CallKind::ReplaceInFile
+            && let Some(e) = &mut result.error
+        {
+            *e = format!("{path} does not exist (is --cwd the project's folder?); {e}");
+        }
         if let Some(content) = &result.content {
             current.clone_from(content);
         }
