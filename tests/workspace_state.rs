@@ -558,3 +558,31 @@ fn tab_bar_keeps_tabs_and_state_before_key_hints() {
     assert!(bar.contains("A accept all"), "{bar:?}");
     assert!(bar.contains("transcript streaming · 12345 B"), "{bar:?}");
 }
+
+/// Mid-stream, a later call may edit an accepted file again: `a` asks
+/// first; pressed again, it writes the file as it is now. Once the
+/// transcript pauses or ends, `a` writes at once.
+#[test]
+fn accepting_while_the_transcript_streams_asks_first() {
+    let mut ws = Workspace::new(Version::V1, false);
+    let text = format!("{}Now the config.\n", call("a.py", "y = 2", "y = 3"));
+    feed(&mut ws, &text, false);
+    assert_eq!(key(&mut ws, 'a'), WsEffect::None, "asks first");
+    assert!(ws.confirming());
+    assert!(
+        notice(&ws).contains("the transcript is still streaming: later calls may edit a.py again"),
+        "{}",
+        notice(&ws)
+    );
+    let WsEffect::Write(which) = key(&mut ws, 'a') else {
+        panic!("confirmed: writes");
+    };
+    assert_eq!(which.len(), 1);
+    let mut ws = Workspace::new(Version::V1, false);
+    feed(&mut ws, &text, false);
+    ws.pause();
+    assert!(
+        matches!(key(&mut ws, 'a'), WsEffect::Write(_)),
+        "paused: no question"
+    );
+}

@@ -152,7 +152,9 @@ impl TranscriptFiles {
             Ok(paths) => {
                 self.written.extend(paths);
                 self.ws.mark_written(indices);
-                if self.ws.all_written() {
+                // Every file shown is written; while the transcript may
+                // still bring more, srview stays open.
+                if self.ws.all_written() && self.ws.stream != StreamState::Streaming {
                     return Flow::Exit(Exit::Quit(0));
                 }
             }

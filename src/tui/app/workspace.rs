@@ -526,7 +526,25 @@ impl Workspace {
             self.refuse(text.into(), until, false);
             return WsEffect::None;
         }
-        if !confirmed && let Some(text) = self.doubt_notice(&accepted, key) {
+        // Mid-stream, later calls may edit the same files again: writing
+        // now would leave those edits out.
+        let streaming_doubt = (self.stream == StreamState::Streaming).then(|| {
+            let again = match key {
+                KeyCode::Char(c) => c,
+                _ => 'a',
+            };
+            format!(
+                "the transcript is still streaming: later calls may edit {} again: press {again} again to write it as it is now, Esc to cancel",
+                if accepted.len() == 1 {
+                    self.tabs[accepted[0]].path.clone()
+                } else {
+                    "these files".to_string()
+                }
+            )
+        });
+        if !confirmed
+            && let Some(text) = streaming_doubt.or_else(|| self.doubt_notice(&accepted, key))
+        {
             let until = Until::Content(
                 indices
                     .iter()
