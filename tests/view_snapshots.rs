@@ -704,3 +704,18 @@ fn a_doubtful_block_anchor_place_is_flagged_in_the_block_list() {
         );
     }
 }
+
+/// A CRLF diff has no block the reference can read: the blocks pane says
+/// why instead of waiting for one forever.
+#[test]
+fn a_crlf_diff_says_why_no_block_is_found() {
+    let diff =
+        "------- SEARCH\r\nclass Store:\r\n=======\r\nclass Store(object):\r\n+++++++ REPLACE\r\n";
+    let mut a = app(diff, true);
+    let screen = screen_of(&mut a, 160, 30, ColourMode::None);
+    assert_shows(&screen, &["the diff has CRLF line endings"]);
+    let mut a = app("", false);
+    a.set_diff("Let me look at the file first.\n".to_string());
+    let screen = screen_of(&mut a, 160, 30, ColourMode::None);
+    assert_shows(&screen, &["no SEARCH/REPLACE block yet"]);
+}

@@ -13,7 +13,7 @@ use super::code::{self, sanitize};
 use super::theme::{ColourMode, Theme, Tint};
 use crate::engine::{BlockReport, BlockState};
 use crate::tui::app::keys::{KeyScope, key_help};
-use crate::tui::app::{App, Focus, Layout, Notice, PlaceDoubt};
+use crate::tui::app::{App, Focus, Layout, Notice, PlaceDoubt, StreamState};
 use crate::words;
 
 /// One tab per file of a transcript, with its state in words.
@@ -403,8 +403,13 @@ pub fn blocks_pane(frame: &mut Frame, layout: &BlocksPane, app: &App, theme: &Th
     }
     let blocks = &app.outcome.blocks;
     if blocks.is_empty() {
-        let msg = match app.stream.name() {
-            "waiting" => "waiting for the diff…",
+        let msg = match app.stream {
+            StreamState::Waiting => "waiting for the diff…",
+            // The reference reads no marker that ends in `\r`: say why
+            // nothing is found instead of waiting for a block forever.
+            _ if app.diff.contains("SEARCH\r\n") => {
+                "no SEARCH/REPLACE block: the diff has CRLF line endings, and a marker line ending in \\r is not a marker"
+            }
             _ => "no SEARCH/REPLACE block yet",
         };
         frame.render_widget(Paragraph::new(msg).style(theme.gutter()), layout.list);
