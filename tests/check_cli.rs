@@ -310,3 +310,30 @@ fn a_cut_off_diff_does_not_pass() {
         "{err}"
     );
 }
+
+/// A block-anchor match at other lines than the ones the SEARCH text is
+/// closest to: the reference's edit lands at the wrong place. `check`
+/// fails it; `apply` applies it (the reference does) and warns.
+#[test]
+fn a_misplaced_edit_does_not_pass() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("h.py");
+    std::fs::write(
+        &file,
+        "def a():\n    x = 1\n    y = 2\n    return x\n\ndef b():\n    x = 1\n    z = 99\n    return x\n",
+    )
+    .expect("write");
+    let diff = dir.path().join("d.diff");
+    std::fs::write(
+        &diff,
+        "------- SEARCH\ndef b():\n    x = 1\n    y = 2\n    return x\n=======\ndef b():\n    x = 1\n    y = 3\n    return x\n+++++++ REPLACE\n",
+    )
+    .expect("write");
+    let (file, diff) = (file.to_str().expect("UTF-8"), diff.to_str().expect("UTF-8"));
+    let (code, out) = srview(&["check", file, diff]);
+    assert!(out.contains("wrong place"), "{out}");
+    assert_eq!(code, 1, "{out}");
+    let (code, _, err) = srview_all(&["apply", file, diff]);
+    assert_eq!(code, 0);
+    assert!(err.contains("block-anchor"), "{err}");
+}

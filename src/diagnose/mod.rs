@@ -352,10 +352,12 @@ pub struct BlockDiagnosis {
 pub const ANCHOR_MIDDLE_RATIO: f64 = 0.6;
 
 impl BlockDiagnosis {
-    /// The block does not do what it reads as: the reference ignored it, or
-    /// its structure is malformed.
+    /// The block does not do what it reads as: the reference ignored it,
+    /// its structure is malformed, or its edit lands at the wrong place.
     pub fn misreads(&self) -> bool {
-        self.state == Status::Dropped || self.reason.is_some_and(Reason::is_malformed)
+        self.state == Status::Dropped
+            || self.reason.is_some_and(Reason::is_malformed)
+            || self.misplaced
     }
 
     /// For a block placed (or placeable) by the block-anchor stage: the
