@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 mod support;
 
 use srview::source::transcript::{
-    ApplyOptions, CallKind, FileState, ToolCall, Workspace, apply_calls, parse,
+    ApplyOptions, CallKind, FileState, PathRules, ToolCall, apply_calls, parse,
 };
 
 fn demo_dir() -> PathBuf {
@@ -49,7 +49,7 @@ fn srview(args: &[&str]) -> std::process::Output {
 fn streaming_every_prefix_never_panics_and_ends_applied() {
     let dir = copy_demo();
     let text = good_transcript();
-    let ws = Workspace::new(dir.path(), false);
+    let ws = PathRules::new(dir.path(), false);
     let options = ApplyOptions::default();
     let ends: Vec<usize> = text
         .char_indices()
@@ -94,7 +94,7 @@ fn streaming_every_prefix_never_panics_and_ends_applied() {
 fn chunked_stream_shows_growing_partial_content() {
     let dir = copy_demo();
     let text = good_transcript();
-    let ws = Workspace::new(dir.path(), false);
+    let ws = PathRules::new(dir.path(), false);
     let mut contents = Vec::new();
     for end in (0..text.len()).step_by(37).chain([text.len()]) {
         let Some(end) = (end..=text.len()).find(|&e| text.is_char_boundary(e)) else {
@@ -126,7 +126,7 @@ fn apply_write_writes_every_file() {
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     let expected = apply_calls(
         &parse(&good_transcript()),
-        |p| Workspace::new(demo_dir(), false).load(p),
+        |p| PathRules::new(demo_dir(), false).load(p),
         Default::default(),
     );
     assert_eq!(read(dir.path(), "inventory.py"), expected[0].content);
@@ -248,7 +248,7 @@ fn calls_with_unknown_paths_are_skipped_and_partial_errors_swallowed() {
 #[test]
 fn a_file_changed_on_disk_stops_every_write() {
     let dir = copy_demo();
-    let ws = Workspace::new(dir.path(), false);
+    let ws = PathRules::new(dir.path(), false);
     let files = apply_calls(
         &parse(&good_transcript()),
         |p| ws.load(p),

@@ -178,7 +178,7 @@ fn detection() {
 #[test]
 fn random_inputs_never_panic() {
     use srview::source::replay::SplitMix64;
-    use srview::source::transcript::{Workspace, apply_calls};
+    use srview::source::transcript::{PathRules, apply_calls};
     let pieces = [
         "<replace_in_file>",
         "</replace_in_file>",
@@ -208,7 +208,7 @@ fn random_inputs_never_panic() {
         "/abs",
     ];
     let dir = tempfile::tempdir().expect("temp dir");
-    let ws = Workspace::new(dir.path(), false);
+    let ws = PathRules::new(dir.path(), false);
     let mut rng = SplitMix64::new(42);
     for _ in 0..2000 {
         let n = rng.below_or_eq(40) as usize;

@@ -5,7 +5,7 @@ use std::path::Path;
 
 mod support;
 
-use srview::source::transcript::Workspace;
+use srview::source::transcript::PathRules;
 
 const DIFF: &str = "------- SEARCH\nsecret\n=======\npwned\n+++++++ REPLACE";
 
@@ -83,7 +83,7 @@ fn symlinks_out_are_refused() {
     assert_refused(root.path(), "dangling.txt");
     // A link that stays inside is fine.
     std::os::unix::fs::symlink(work.join("inside.txt"), work.join("alias.txt")).expect("symlink");
-    let ws = Workspace::new(&work, false);
+    let ws = PathRules::new(&work, false);
     assert!(ws.resolve("alias.txt").is_ok());
 }
 

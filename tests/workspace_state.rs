@@ -438,7 +438,7 @@ fn refused_paths_get_a_tab_and_block_accept_all() {
         call(&absolute, "one", "uno"),
         call("sub/b.txt", "one", "uno"),
     );
-    let paths = transcript::Workspace::new(&cwd, false);
+    let paths = transcript::PathRules::new(&cwd, false);
     let calls = transcript::parse_any(&text);
     let edits = transcript::apply_calls(&calls, |p| paths.load(p), ApplyOptions::default());
     let mut ws = Workspace::new(Version::V1, false);

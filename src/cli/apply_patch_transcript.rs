@@ -10,9 +10,9 @@ use std::io::Write;
 use super::{ApplyArgs, CmdResult};
 use crate::error::Error;
 use crate::source::patch;
-use crate::source::transcript::Workspace;
+use crate::source::transcript::PathRules;
 
-pub fn run(args: &ApplyArgs, text: &str, workspace: &Workspace) -> CmdResult {
+pub fn run(args: &ApplyArgs, text: &str, workspace: &PathRules) -> CmdResult {
     let run = patch::run(text, workspace).map_err(|e| Error::refused(e.to_string()))?;
     let outcome = &run.outcome;
     for warning in patch::loose_warnings(outcome) {

@@ -8,7 +8,7 @@ use super::{ApplyArgs, CmdResult};
 use crate::error::Error;
 use crate::input;
 use crate::source::aider;
-use crate::source::transcript::{self, ApplyOptions, FileEdit, FileState, Format, Workspace};
+use crate::source::transcript::{self, ApplyOptions, FileEdit, FileState, Format, PathRules};
 
 pub fn run(args: &ApplyArgs) -> CmdResult {
     let msg = args
@@ -37,7 +37,7 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
             msg.display()
         ))
     })?;
-    let workspace = Workspace::new(cwd, args.allow_outside);
+    let workspace = PathRules::new(cwd, args.allow_outside);
     let calls = match format {
         Format::Cline => transcript::parse(&text),
         Format::Aider => aider::parse(&text),

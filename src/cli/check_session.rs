@@ -12,7 +12,7 @@ use crate::diagnose::{self, Side};
 use crate::dialect::edit;
 use crate::engine::{Options, Version};
 use crate::error::Error;
-use crate::sessions::recover::Workspace;
+use crate::sessions::recover::SessionRoot;
 use crate::sessions::review::{Basis, Review, SessionReview};
 use crate::sessions::udiff;
 use crate::sessions::verdict;
@@ -28,7 +28,7 @@ pub fn run(path: &Path, cwd: Option<&Path>) -> CmdResult {
 }
 
 /// The report: a summary line, then each failed edit.
-pub fn explain_all(reviewed: &SessionReview, ws: &Workspace) -> String {
+pub fn explain_all(reviewed: &SessionReview, ws: &SessionRoot) -> String {
     let agent = reviewed.agent.display_name();
     let failed: Vec<&Review> = reviewed.reviews.iter().filter(|r| r.is_failed()).collect();
     let mut out = format!(
@@ -45,7 +45,7 @@ pub fn explain_all(reviewed: &SessionReview, ws: &Workspace) -> String {
     out
 }
 
-fn explain(r: &Review, agent: &str, ws: &Workspace, cwd: &str) -> String {
+fn explain(r: &Review, agent: &str, ws: &SessionRoot, cwd: &str) -> String {
     let e = &r.edit;
     let mut s = format!(
         "edit {} · {} · {} · {agent}: {}\n",

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::{CmdResult, PreviewArgs};
 use crate::error::Error;
-use crate::source::transcript::Workspace as Paths;
+use crate::source::transcript::PathRules as Paths;
 use crate::tui::{self, Feed, TranscriptFiles};
 
 pub fn run(args: &PreviewArgs, msg: &Path) -> CmdResult {

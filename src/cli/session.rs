@@ -7,7 +7,7 @@ use super::{CmdResult, SessionArgs};
 use crate::error::Error;
 use crate::report::SessionJson;
 use crate::sessions::load::{LoadError, load};
-use crate::sessions::recover::Workspace;
+use crate::sessions::recover::SessionRoot;
 use crate::sessions::review::{Review, SessionReview, review};
 use crate::sessions::verdict::VerdictBlock;
 
@@ -32,7 +32,7 @@ pub fn run(args: &SessionArgs) -> CmdResult {
 pub(super) fn load_review(
     path: &std::path::Path,
     cwd: Option<&std::path::Path>,
-) -> Result<(SessionReview, Workspace), Error> {
+) -> Result<(SessionReview, SessionRoot), Error> {
     let path = &resolve(path)?;
     let (reader, ws) = load(path, cwd).map_err(|e| match e {
         LoadError::Stdin(source) => Error::read("stdin", source),

@@ -5,7 +5,7 @@ use std::fmt;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use super::recover::Workspace;
+use super::recover::SessionRoot;
 use crate::source::agent::session::{SessionError, read_session};
 use crate::source::agent::{AgentReader, Format, detect};
 
@@ -52,7 +52,7 @@ fn names_no_workspace(format: Format) -> bool {
 /// Reads the session at `path` (`-`: stdin, read to its end). `cwd`: where
 /// the session's files are now (default: the workspace the session
 /// records, else the folder of an Aider history, else the current folder).
-pub fn load(path: &Path, cwd: Option<&Path>) -> Result<(AgentReader, Workspace), LoadError> {
+pub fn load(path: &Path, cwd: Option<&Path>) -> Result<(AgentReader, SessionRoot), LoadError> {
     let reader = if path == Path::new("-") {
         read_stream(std::io::stdin().lock(), cwd)?
     } else {
@@ -63,7 +63,7 @@ pub fn load(path: &Path, cwd: Option<&Path>) -> Result<(AgentReader, Workspace),
         .or_else(|| reader.workspace().map(PathBuf::from))
         .or_else(|| (reader.format() == Format::AiderHistory).then(|| folder_of(path)))
         .unwrap_or_else(|| PathBuf::from("."));
-    Ok((reader, Workspace { root }))
+    Ok((reader, SessionRoot { root }))
 }
 
 /// The folder a session file is in (the repository of an Aider history).

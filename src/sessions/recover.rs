@@ -12,12 +12,12 @@ use crate::source::agent::{AgentEdit, EditInput, FileContent, Verdict};
 /// Where the files of a session are now: the folder relative paths
 /// resolve against.
 #[derive(Debug, Clone)]
-pub struct Workspace {
+pub struct SessionRoot {
     /// The folder relative paths resolve against.
     pub root: PathBuf,
 }
 
-impl Workspace {
+impl SessionRoot {
     /// `file` (relative to the workspace, or absolute) on disk.
     pub fn path(&self, file: &str) -> PathBuf {
         let p = Path::new(file);
@@ -44,7 +44,7 @@ impl Workspace {
 /// file as it is now. Stops (for that file) at the first diff that does not
 /// fit: the file changed after the session, or an edit has no diff. Keyed
 /// by the edit's position in `edits`.
-pub fn undo_recorded_diffs(edits: &[AgentEdit], ws: &Workspace) -> HashMap<usize, FileContent> {
+pub fn undo_recorded_diffs(edits: &[AgentEdit], ws: &SessionRoot) -> HashMap<usize, FileContent> {
     let mut by_file: HashMap<&str, Vec<usize>> = HashMap::new();
     for (i, e) in edits.iter().enumerate() {
         by_file.entry(e.file.as_str()).or_default().push(i);
@@ -91,7 +91,7 @@ pub enum Checkpoint {
 }
 
 /// `FILE` (relative to the workspace) as the commit `reference` holds it.
-pub fn git_show(ws: &Workspace, reference: &str, file: &str) -> Checkpoint {
+pub fn git_show(ws: &SessionRoot, reference: &str, file: &str) -> Checkpoint {
     if reference.starts_with('-') || Path::new(file).is_absolute() {
         return Checkpoint::Unavailable(format!("cannot look up {file} in {reference}"));
     }

@@ -21,7 +21,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
 
-use super::recover::{self, Checkpoint, Workspace};
+use super::recover::{self, Checkpoint, SessionRoot};
 use super::verdict::{self, Applied, Applier};
 use crate::source::agent::{
     AgentEdit, AgentKind, AgentReader, ContentOrigin, FileContent, Format, Verdict,
@@ -113,12 +113,12 @@ pub enum Recovery {
 
 /// Reviews every edit `reader` holds (finished). `ws`: where the session's
 /// files are now.
-pub fn review(reader: &AgentReader, ws: &Workspace) -> SessionReview {
+pub fn review(reader: &AgentReader, ws: &SessionRoot) -> SessionReview {
     review_with(reader, ws, Recovery::Full)
 }
 
 /// [`review`], recovering contents as far as `recovery` says.
-pub fn review_with(reader: &AgentReader, ws: &Workspace, recovery: Recovery) -> SessionReview {
+pub fn review_with(reader: &AgentReader, ws: &SessionRoot, recovery: Recovery) -> SessionReview {
     let edits = reader.edits();
     let agent = reader.kind();
     let cwd = reader
@@ -206,7 +206,7 @@ fn chained_after(review: &Review, agent: AgentKind) -> Option<FileContent> {
 fn run_one(
     edit: &AgentEdit,
     known: Option<(FileContent, Basis)>,
-    ws: &Workspace,
+    ws: &SessionRoot,
     cwd: &str,
     agent: AgentKind,
     unavailable: Option<String>,
@@ -385,7 +385,7 @@ mod tests {
         let mut reader = AgentReader::new(AgentKind::ClineCli, Format::ClineCliJson);
         reader.feed(STREAM.as_bytes());
         reader.finish();
-        let ws = Workspace {
+        let ws = SessionRoot {
             root: dir.path().to_path_buf(),
         };
         let r = review(&reader, &ws);

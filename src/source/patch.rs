@@ -14,7 +14,7 @@ use crate::dialect::apply_patch::{
     DirFs, Entry, HunkReport, MatchLevel, PatchFs, PatchOutcome, SectionReport, apply, parse,
 };
 use crate::output;
-use crate::source::transcript::{PathError, Workspace, WriteError};
+use crate::source::transcript::{PathError, PathRules, WriteError};
 
 /// A [`DirFs`] that remembers what it read, so a write can check that
 /// nothing changed on disk in between.
@@ -48,7 +48,7 @@ pub struct PatchRun {
 /// Applies `text` over the workspace's folder. Every path a section names
 /// (its `Move to:` included) must pass the workspace's rules first; a patch
 /// the reference cannot parse fails as the reference fails.
-pub fn run(text: &str, workspace: &Workspace) -> Result<PatchRun, PathError> {
+pub fn run(text: &str, workspace: &PathRules) -> Result<PatchRun, PathError> {
     let cwd = workspace.cwd.canonicalize().map_err(|e| {
         PathError(format!(
             "cannot resolve the working folder {}: {e}",
@@ -131,7 +131,7 @@ pub fn loose_warning(section: &SectionReport, hunk: &HunkReport) -> String {
 /// the paths changed. Nothing is written when the patch failed, or when a
 /// file it read no longer holds what it held; only a failure of the writes
 /// themselves can leave some done, and the error says which.
-pub fn write(workspace: &Workspace, run: &PatchRun) -> Result<Vec<String>, WriteError> {
+pub fn write(workspace: &PathRules, run: &PatchRun) -> Result<Vec<String>, WriteError> {
     if run.outcome.exit_code != 0 {
         return Err(format!(
             "nothing written: the patch does not apply ({})",

@@ -14,7 +14,7 @@ mod paths;
 mod write;
 
 pub use apply::{ApplyOptions, CallResult, FileEdit, FileState, apply_calls};
-pub use paths::{OUTSIDE_REFUSAL, PathError, Workspace};
+pub use paths::{OUTSIDE_REFUSAL, PathError, PathRules};
 pub use write::{WriteError, write_files};
 
 pub use super::call::{CallKind, ToolCall};

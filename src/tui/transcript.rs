@@ -14,7 +14,7 @@ use super::run::{Flow, Screen};
 use super::{Exit, Folded, TuiConfig};
 use crate::dialect::apply_patch::{Entry, PatchFs};
 use crate::source::patch_preview;
-use crate::source::transcript::{self, ApplyOptions, PathError, Workspace as Paths};
+use crate::source::transcript::{self, ApplyOptions, PathError, PathRules as Paths};
 use crate::tui::app::workspace::{Workspace, WsEffect};
 use crate::tui::app::{Effect, Notice, StreamState, keys};
 use crate::tui::view::{self, Caches, highlight::Syntaxes, theme::Theme};

@@ -12,7 +12,7 @@ pub const OUTSIDE_REFUSAL: &str = "refused (use --allow-outside to permit it)";
 
 /// The folder transcript paths resolve against, and whether they may leave it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Workspace {
+pub struct PathRules {
     /// The folder relative paths resolve against.
     pub cwd: PathBuf,
     /// Paths outside `cwd` (absolute, `..`, symlinked out) are allowed.
@@ -32,10 +32,10 @@ impl std::fmt::Display for PathError {
 
 impl std::error::Error for PathError {}
 
-impl Workspace {
+impl PathRules {
     /// A workspace rooted at `cwd`.
     pub fn new(cwd: impl Into<PathBuf>, allow_outside: bool) -> Self {
-        Workspace {
+        PathRules {
             cwd: cwd.into(),
             allow_outside,
         }
@@ -121,7 +121,7 @@ mod tests {
     fn plain_and_dotted_paths_stay_inside() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir(dir.path().join("src")).unwrap();
-        let ws = Workspace::new(dir.path(), false);
+        let ws = PathRules::new(dir.path(), false);
         assert!(ws.resolve("src/new.rs").is_ok());
         assert!(ws.resolve("./src/../a.txt").is_ok());
         assert!(ws.resolve("src/../../x").is_err());

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{FileEdit, Workspace};
+use super::{FileEdit, PathRules};
 use crate::{input, output};
 
 /// Why [`write_files`] wrote nothing (or, for a failed write itself, not
@@ -45,7 +45,7 @@ impl From<String> for WriteError {
 /// the paths written. Nothing is written when a file did not apply, was
 /// refused, or changed on disk since it was loaded. Only a failure of the
 /// writes themselves can leave some files written; the error says which.
-pub fn write_files(workspace: &Workspace, files: &[&FileEdit]) -> Result<Vec<String>, WriteError> {
+pub fn write_files(workspace: &PathRules, files: &[&FileEdit]) -> Result<Vec<String>, WriteError> {
     if let Some(bad) = files.iter().find(|f| !f.ok()) {
         return Err(format!(
             "nothing written: {} does not apply ({})",
