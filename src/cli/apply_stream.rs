@@ -121,7 +121,7 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
         return Ok(0);
     }
     if stream.session.outcome(false).blocks.is_empty() {
-        super::apply::warn_no_block(args.diff.as_deref(), "the reference returns FILE unchanged");
+        super::load::warn_no_block(args.diff.as_deref(), "the reference returns FILE unchanged");
     }
     let outcome = stream.session.outcome(!args.partial);
     super::doubts::print(stream.session.text(), &outcome.blocks, !args.partial);
@@ -131,7 +131,7 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
     match &outcome.result {
         Ok(applied) => {
             if args.write {
-                super::apply::write_result(file, &applied.new_content, stream.session.original())?;
+                super::load::write_result(file, &applied.new_content, stream.session.original())?;
             }
             Ok(0)
         }

@@ -19,7 +19,7 @@ pub fn run(args: &CheckArgs) -> CmdResult {
         return super::check_dialect::check(args, content, &diff, dialect);
     }
     let (original, diff, options) =
-        super::apply::load_final(&args.file, content, diff, args.engine)?;
+        super::load::load_final(&args.file, content, diff, args.engine)?;
     // One line index of the original serves the engine and the diagnosis.
     let index = LineIndex::new(&original);
     let outcome = engine::apply_indexed(&diff, &index, options);
@@ -33,7 +33,7 @@ pub fn run(args: &CheckArgs) -> CmdResult {
     // nothing to fix. `apply` keeps the reference's answer.
     let no_block = blocks.is_empty();
     if no_block && args.json {
-        super::apply::warn_no_block(args.diff.as_deref(), "nothing to check");
+        super::load::warn_no_block(args.diff.as_deref(), "nothing to check");
     }
     // `check --suggest > fixed.diff`: with stdout not a terminal, stdout gets
     // the corrected blocks and nothing else, so it parses (and applies) as a

@@ -44,10 +44,10 @@ pub fn run(args: &FixArgs) -> CmdResult {
         return super::check_dialect::fix(args, content, &diff, dialect);
     }
     let (original, diff, options) =
-        super::apply::load_final(&args.file, content, diff, args.engine)?;
+        super::load::load_final(&args.file, content, diff, args.engine)?;
     let fixed = fix(&diff, &original, options);
     if fixed.no_block {
-        super::apply::warn_no_block(args.diff.as_deref(), "nothing to fix, nothing printed");
+        super::load::warn_no_block(args.diff.as_deref(), "nothing to fix, nothing printed");
         return Ok(1);
     }
     let file = args.file.display().to_string();

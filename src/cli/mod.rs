@@ -11,6 +11,7 @@ mod check_dialect;
 mod check_session;
 mod doubts;
 mod fix;
+mod load;
 mod preview;
 mod preview_transcript;
 mod replay;

@@ -10,7 +10,7 @@ use crate::input;
 use crate::tui::{self, AcceptTo, Exit, Feed, SingleFile};
 
 pub fn run(args: &PreviewArgs, file: &Path) -> CmdResult {
-    let original = super::apply::load_original(file, args.new_file)?;
+    let original = super::load::load_original(file, args.new_file)?;
     let feed = diff_feed(args)?;
     let config = args.tui_config(feed);
     let accept_to = AcceptTo {
