@@ -22,56 +22,11 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
 use srview::source::agent::session::read_session;
 use srview::source::agent::{AgentEdit, AgentReader, FileContent, Format, Verdict, detect};
 
-#[derive(Deserialize, Debug)]
-#[serde(rename_all = "camelCase")]
-struct Expected {
-    agent: String,
-    version: String,
-    edits: Vec<ExpectedEdit>,
-}
-
-#[derive(Deserialize, Debug, Clone)]
-#[serde(rename_all = "camelCase")]
-struct ExpectedEdit {
-    seq: usize,
-    file: String,
-    tool: String,
-    agent_verdict: String,
-    agent_message: Option<String>,
-    content_before: Option<String>,
-    content_after: Option<String>,
-}
-
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/agents")
-}
-
-/// Every scenario folder (those with an expected.json), sorted.
-fn scenarios() -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for agent in fs::read_dir(fixtures()).unwrap() {
-        let agent = agent.unwrap().path();
-        if !agent.is_dir() {
-            continue;
-        }
-        for scenario in fs::read_dir(&agent).unwrap() {
-            let scenario = scenario.unwrap().path();
-            if scenario.join("expected.json").is_file() {
-                out.push(scenario);
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
-fn expected(dir: &Path) -> Expected {
-    serde_json::from_slice(&fs::read(dir.join("expected.json")).unwrap()).unwrap()
-}
+mod support;
+use support::agents::{ExpectedEdit, expected, fixtures, scenarios};
 
 /// A small deterministic generator for chunk sizes.
 struct Rng(u64);

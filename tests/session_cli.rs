@@ -16,57 +16,12 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use serde::Deserialize;
 use serde_json::Value;
 
 mod support;
 use support::runner::{code, srview, stderr, stdout};
 
-#[derive(Deserialize, Debug)]
-#[serde(rename_all = "camelCase")]
-struct Expected {
-    agent: String,
-    version: String,
-    edits: Vec<ExpectedEdit>,
-}
-
-#[derive(Deserialize, Debug, Clone)]
-#[serde(rename_all = "camelCase")]
-struct ExpectedEdit {
-    seq: usize,
-    file: String,
-    tool: String,
-    agent_verdict: String,
-    agent_message: Option<String>,
-    content_before: Option<String>,
-    content_after: Option<String>,
-}
-
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/agents")
-}
-
-fn scenarios() -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for agent in fs::read_dir(fixtures()).unwrap() {
-        let agent = agent.unwrap().path();
-        if !agent.is_dir() {
-            continue;
-        }
-        for scenario in fs::read_dir(&agent).unwrap() {
-            let scenario = scenario.unwrap().path();
-            if scenario.join("expected.json").is_file() {
-                out.push(scenario);
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
-fn expected(dir: &Path) -> Expected {
-    serde_json::from_slice(&fs::read(dir.join("expected.json")).unwrap()).unwrap()
-}
+use support::agents::{Expected, ExpectedEdit, expected, fixtures, scenarios};
 
 /// The saved session: the file, or the folder holding a Cline one.
 fn session_path(dir: &Path) -> PathBuf {

@@ -6,6 +6,7 @@
 //! previewer bench (`#[path]`), so neither names its siblings.
 #![allow(dead_code)]
 
+pub mod agents;
 pub mod corpus;
 pub mod diff;
 pub mod files;
