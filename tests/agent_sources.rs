@@ -26,7 +26,7 @@ use srview::source::agent::session::read_session;
 use srview::source::agent::{AgentEdit, AgentReader, FileContent, Format, Verdict, detect};
 
 mod support;
-use support::agents::{ExpectedEdit, expected, fixtures, scenarios};
+use support::agents::{ExpectedEdit, expected, fixtures, scenarios, session_path};
 
 /// A small deterministic generator for chunk sizes.
 struct Rng(u64);
@@ -62,41 +62,6 @@ fn live_file(dir: &Path) -> Option<PathBuf> {
         .iter()
         .map(|n| dir.join(n))
         .find(|p| p.is_file())
-}
-
-/// The saved session: the one file or folder the agent saved for it.
-fn session_path(dir: &Path) -> PathBuf {
-    let mut found = None;
-    visit(&dir.join("session"), &mut |p| {
-        let name = p.file_name().unwrap().to_string_lossy().to_string();
-        let pick = name.ends_with(".messages.json")
-            || name == "api_conversation_history.json"
-            || name == ".aider.chat.history.md"
-            || (name.ends_with(".jsonl"));
-        if pick && found.is_none() {
-            found = Some(if name.ends_with(".json") {
-                p.parent().unwrap().to_path_buf()
-            } else {
-                p.to_path_buf()
-            });
-        }
-    });
-    found.unwrap_or_else(|| panic!("no session in {}", dir.display()))
-}
-
-fn visit(dir: &Path, f: &mut dyn FnMut(&Path)) {
-    let mut entries: Vec<_> = fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            visit(&p, f);
-        } else {
-            f(&p);
-        }
-    }
 }
 
 fn text(c: Option<&FileContent>) -> Option<Option<&str>> {

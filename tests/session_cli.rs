@@ -21,42 +21,7 @@ use serde_json::Value;
 mod support;
 use support::runner::{code, srview, stderr, stdout};
 
-use support::agents::{Expected, ExpectedEdit, expected, fixtures, scenarios};
-
-/// The saved session: the file, or the folder holding a Cline one.
-fn session_path(dir: &Path) -> PathBuf {
-    let mut found = None;
-    visit(&dir.join("session"), &mut |p| {
-        let name = p.file_name().unwrap().to_string_lossy().to_string();
-        let pick = name.ends_with(".messages.json")
-            || name == "api_conversation_history.json"
-            || name == ".aider.chat.history.md"
-            || name.ends_with(".jsonl");
-        if pick && found.is_none() {
-            found = Some(if name.ends_with(".json") {
-                p.parent().unwrap().to_path_buf()
-            } else {
-                p.to_path_buf()
-            });
-        }
-    });
-    found.unwrap_or_else(|| panic!("no session in {}", dir.display()))
-}
-
-fn visit(dir: &Path, f: &mut dyn FnMut(&Path)) {
-    let mut entries: Vec<_> = fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            visit(&p, f);
-        } else {
-            f(&p);
-        }
-    }
-}
+use support::agents::{Expected, ExpectedEdit, expected, fixtures, scenarios, session_path};
 
 /// Every file's content before the session (its first edit's content
 /// before) and after it (the last applied edit's content after).

@@ -380,6 +380,22 @@ impl BlockDiagnosis {
             .and_then(|x| x.search_line)
     }
 
+    /// Where the block was meant to go and why it failed there, in one
+    /// clause: its closest region with the similarity and `reason`, or why
+    /// it has no region.
+    pub fn region_sentence(&self, reason: Reason) -> String {
+        match (self.closest, self.why_no_region()) {
+            (Some(c), _) => format!(
+                "closest: {} (similarity {}): {}",
+                crate::words::line_range("line", c.start_line, c.end_line),
+                crate::words::similarity(c.similarity),
+                reason.describe()
+            ),
+            (None, Some(why)) => why,
+            (None, None) => reason.describe().to_string(),
+        }
+    }
+
     /// Why the block has no region to jump to or suggest from, in words
     /// (`None` when it has one).
     pub fn why_no_region(&self) -> Option<String> {

@@ -57,3 +57,44 @@ pub fn expected(dir: &Path) -> Expected {
     serde_json::from_slice(&fs::read(dir.join("expected.json")).expect("expected.json"))
         .expect("expected.json parses")
 }
+
+/// A scenario's saved session: the one file the agent saved for it, or the
+/// folder holding a Cline one (`*.messages.json`, `api_conversation_history.json`).
+pub fn session_path(dir: &Path) -> PathBuf {
+    let mut found = None;
+    visit(&dir.join("session"), &mut |p| {
+        let name = p
+            .file_name()
+            .expect("a file name")
+            .to_string_lossy()
+            .to_string();
+        let pick = name.ends_with(".messages.json")
+            || name == "api_conversation_history.json"
+            || name == ".aider.chat.history.md"
+            || name.ends_with(".jsonl");
+        if pick && found.is_none() {
+            found = Some(if name.ends_with(".json") {
+                p.parent().expect("a folder").to_path_buf()
+            } else {
+                p.to_path_buf()
+            });
+        }
+    });
+    found.unwrap_or_else(|| panic!("no session in {}", dir.display()))
+}
+
+/// Calls `f` on every file below `dir`, in sorted order.
+fn visit(dir: &Path, f: &mut dyn FnMut(&Path)) {
+    let mut entries: Vec<_> = fs::read_dir(dir)
+        .expect("readable folder")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            visit(&p, f);
+        } else {
+            f(&p);
+        }
+    }
+}

@@ -384,16 +384,7 @@ fn explain_failed(
     out.vague = block.vague;
     out.differences = block.differences.clone();
     out.line_diff = block.line_diff.clone();
-    let where_ = match (block.closest, block.why_no_region()) {
-        (Some(c), _) => format!(
-            "closest: {} (similarity {}): {}",
-            words::line_range("line", c.start_line, c.end_line),
-            words::similarity(c.similarity),
-            reason.describe()
-        ),
-        (None, Some(why)) => why,
-        (None, None) => reason.describe().to_string(),
-    };
+    let where_ = block.region_sentence(reason);
     let withheld = if header_withheld {
         Some("the @@ line names no single line of the file it can be corrected to".to_string())
     } else {

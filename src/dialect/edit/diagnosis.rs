@@ -181,16 +181,7 @@ fn not_found(
         message: String::new(),
         suggestion: None,
     };
-    let where_ = match (block.closest, block.why_no_region()) {
-        (Some(c), _) => format!(
-            "closest: {} (similarity {}): {}",
-            words::line_range("line", c.start_line, c.end_line),
-            words::similarity(c.similarity),
-            reason.describe()
-        ),
-        (None, Some(why)) => why,
-        (None, None) => reason.describe().to_string(),
-    };
+    let where_ = block.region_sentence(reason);
     let (suggestion, withheld) = match block.closest {
         Some(c) => suggest(content, old, c, edit, original),
         None => (None, None),

@@ -13,7 +13,6 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::anthropic::{Block, Message};
-use super::patch::split_patch;
 use super::store::Store;
 use super::{AgentTool, EditInput, Verdict};
 use crate::dialect::edit::Edit;
@@ -118,25 +117,8 @@ fn tool_call(tool: &str, input: Option<&Value>, store: &mut Store) -> Option<Cal
                 store.missing("apply_patch tool input", "input");
                 return None;
             };
-            let sections = split_patch(patch);
-            if sections.is_empty() {
-                store.missing("apply_patch tool input", "*** Add/Update/Delete File");
-                return None;
-            }
-            Some(
-                sections
-                    .into_iter()
-                    .map(|s| {
-                        let at = store.push(
-                            AgentTool::ApplyPatch,
-                            &s.path,
-                            EditInput::ApplyPatch(s.patch),
-                            false,
-                        );
-                        (at, file_of(store, at))
-                    })
-                    .collect(),
-            )
+            let edits = store.push_patch("apply_patch tool input", patch)?;
+            Some(edits.into_iter().map(|(at, file, _)| (at, file)).collect())
         }
         other => {
             if !is_read_only(other) {

@@ -129,6 +129,35 @@ impl Store {
         index
     }
 
+    /// One pending edit per file section of an apply_patch call, as the
+    /// agents that use it count edits: (index, file, section kind) each.
+    /// `None`, with the missing field noted for `what`, when the patch
+    /// names no file.
+    pub(super) fn push_patch(
+        &mut self,
+        what: &str,
+        patch: &str,
+    ) -> Option<Vec<(usize, String, super::patch::SectionKind)>> {
+        let sections = super::patch::split_patch(patch);
+        if sections.is_empty() {
+            self.missing(what, "*** Add/Update/Delete File");
+            return None;
+        }
+        let edits = sections
+            .into_iter()
+            .map(|s| {
+                let at = self.push(
+                    AgentTool::ApplyPatch,
+                    &s.path,
+                    EditInput::ApplyPatch(s.patch),
+                    false,
+                );
+                (at, self.edits[at].file.clone(), s.kind)
+            })
+            .collect();
+        Some(edits)
+    }
+
     pub(super) fn get(&self, index: usize) -> Option<&AgentEdit> {
         self.edits.get(index)
     }

@@ -6,9 +6,9 @@ use std::collections::HashMap;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::super::patch::{SectionKind, split_patch};
+use super::super::patch::SectionKind;
 use super::super::store::Store;
-use super::super::{AgentTool, ContentOrigin, EditInput, FileContent, Verdict};
+use super::super::{ContentOrigin, FileContent, Verdict};
 use super::parse_line;
 
 #[derive(Default)]
@@ -88,23 +88,9 @@ impl RolloutParser {
                 let Some(patch) = patch else {
                     return store.missing("apply_patch call", "input");
                 };
-                let sections = split_patch(&patch);
-                if sections.is_empty() {
-                    return store.missing("apply_patch call", "*** Add/Update/Delete File");
-                }
-                let edits = sections
-                    .into_iter()
-                    .map(|s| {
-                        let at = store.push(
-                            AgentTool::ApplyPatch,
-                            &s.path,
-                            EditInput::ApplyPatch(s.patch),
-                            false,
-                        );
-                        let file = store.get(at).map(|e| e.file.clone()).unwrap_or_default();
-                        (at, file, s.kind)
-                    })
-                    .collect();
+                let Some(edits) = store.push_patch("apply_patch call", &patch) else {
+                    return;
+                };
                 self.calls.insert(call.call_id.unwrap_or_default(), edits);
             }
             "custom_tool_call" | "function_call" | "local_shell_call" => store.barrier(),
