@@ -6,36 +6,23 @@
 //! loosely matched hunk; `--json` reports without writing.
 
 mod apply_patch_corpus;
+mod support;
 
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use apply_patch_corpus::Record;
 use srview::dialect::apply_patch::{MemoryFs, apply_text};
 
-const BIN: &str = env!("CARGO_BIN_EXE_srview");
 const WARNING: &str = "srview: warning: ";
 
 fn srview(args: &[&str], stdin: Option<&str>) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("srview runs");
-    if let Some(text) = stdin {
-        child
-            .stdin
-            .take()
-            .expect("stdin is piped")
-            .write_all(text.as_bytes())
-            .expect("stdin takes the patch");
+    let run = support::runner::srview(args);
+    match stdin {
+        Some(text) => run.stdin(text.as_bytes()).output(),
+        None => run.output(),
     }
-    drop(child.stdin.take());
-    child.wait_with_output().expect("srview finishes")
 }
 
 fn write_tree(root: &Path, files: &BTreeMap<String, String>) {

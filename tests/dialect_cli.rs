@@ -6,23 +6,14 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
+mod support;
+
 const BIN: &str = env!("CARGO_BIN_EXE_srview");
 
 fn srview(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("srview runs");
-    child
-        .stdin
-        .take()
-        .expect("piped")
-        .write_all(stdin.as_bytes())
-        .expect("stdin written");
-    child.wait_with_output().expect("srview finishes")
+    support::runner::srview(args)
+        .stdin(stdin.as_bytes())
+        .output()
 }
 
 fn text(bytes: &[u8]) -> String {
