@@ -215,6 +215,11 @@ fn update_blocks(
     // 0-based line after the previous block.
     let mut after = 0;
     for (n, (chunk, hunk)) in chunks.iter().zip(hunks).enumerate() {
+        // A hunk whose lines have not arrived says nothing yet (a complete
+        // patch never has one: the parser rejects it).
+        if chunk.lines.is_empty() {
+            continue;
+        }
         let last = n + 1 == chunks.len();
         let still_coming = streaming && last;
         let old: Vec<&str> = chunk.old_lines();
@@ -479,5 +484,29 @@ fn push_text(body: &mut String, text: &str) {
     body.push_str(text);
     if !text.is_empty() && !text.ends_with('\n') {
         body.push('\n');
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dialect::Dialect;
+    use crate::dialect::one_file::Target;
+
+    /// A patch cut off after a hunk's `@@` line (its first line still
+    /// arriving) shows no block: the hunk has said nothing yet.
+    #[test]
+    fn a_hunk_without_lines_yet_shows_no_block() {
+        let target = Target {
+            cwd: "/w",
+            name: "calc.py",
+            content: Some("a\nb\nc\n"),
+        };
+        let cut = "*** Begin Patch\n*** Update File: calc.py\n@@ def f():\n    b";
+        let blocks = file_blocks(cut, Dialect::ApplyPatch, &target, false).expect("reads");
+        assert!(!blocks.body.contains("SEARCH"), "{}", blocks.body);
+        let more = "*** Begin Patch\n*** Update File: calc.py\n@@\n b\n-c\n+C\n";
+        let blocks = file_blocks(more, Dialect::ApplyPatch, &target, false).expect("reads");
+        assert!(blocks.body.contains("SEARCH"), "{}", blocks.body);
     }
 }
