@@ -125,6 +125,7 @@ fn basis_words(b: Basis) -> &'static str {
         Basis::GitCheckpoint => "the content before from the session's git checkpoint",
         Basis::CurrentFile => "the file as it is now (the content before is unknown)",
         Basis::NotNeeded => "no content (the edit does not depend on it)",
+        Basis::LiveFile => "the file on disk before the agent wrote it",
     }
 }
 

@@ -13,6 +13,7 @@ mod doubts;
 mod fix;
 mod load;
 mod preview;
+mod preview_agent;
 mod preview_transcript;
 mod replay;
 mod session;
@@ -169,6 +170,11 @@ pub struct PreviewArgs {
     /// FILE may not exist: start from an empty original.
     #[arg(long)]
     pub new_file: bool,
+    /// Follow an agent's session file as the agent writes it (Claude Code,
+    /// Codex, Cline, Aider): preview each edit as it streams. `srview -`
+    /// does the same with the agent's output piped in.
+    #[arg(long, value_name = "SESSION", conflicts_with_all = ["file", "diff", "transcript"])]
+    pub follow: Option<PathBuf>,
 }
 
 #[derive(Debug, Args, Clone)]
@@ -286,6 +292,10 @@ pub struct SessionArgs {
     /// Print one JSON object: the agent's edits, each with srview's verdict.
     #[arg(long)]
     pub json: bool,
+    /// Print the list of edits as text instead of opening the browser
+    /// (the default when stdout is not a terminal).
+    #[arg(long, conflicts_with = "json")]
+    pub list: bool,
     /// Where the session's files are now (default: the workspace it records).
     #[arg(long)]
     pub cwd: Option<PathBuf>,
@@ -366,6 +376,12 @@ pub fn main() -> ExitCode {
 /// `srview FILE [DIFF]`: the previewer of one diff, or of a transcript
 /// (`--transcript`, or FILE alone holding one).
 fn run_previewer(args: &PreviewArgs) -> CmdResult {
+    if let Some(session) = &args.follow {
+        return preview_agent::run_live(args, Some(session));
+    }
+    if args.file.as_deref() == Some(std::path::Path::new("-")) && args.diff.is_none() {
+        return preview_agent::run_live(args, None);
+    }
     let file = args
         .file
         .as_deref()

@@ -12,6 +12,23 @@ use crate::sessions::review::{Review, SessionReview, review};
 use crate::sessions::verdict::VerdictBlock;
 
 pub fn run(args: &SessionArgs) -> CmdResult {
+    use std::io::IsTerminal;
+    if !args.json && !args.list && std::io::stdout().is_terminal() {
+        if args.path == std::path::Path::new("-") {
+            return Err(Error::usage(
+                "the session browser reads a saved session: use `srview -` to follow a live                  stream, or --list / --json",
+            ));
+        }
+        let path = resolve(&args.path)?;
+        let (reader, ws) = load(&path, args.cwd.as_deref()).map_err(|e| match e {
+            LoadError::Stdin(source) => Error::read("stdin", source),
+            other => Error::refused(other.to_string()),
+        })?;
+        for problem in reader.errors() {
+            eprintln!("srview: {problem}");
+        }
+        return super::preview_agent::run_session(path.display().to_string(), reader, ws);
+    }
     let (reviewed, _) = load_review(&args.path, args.cwd.as_deref())?;
     let mut stdout = std::io::stdout().lock();
     if args.json {

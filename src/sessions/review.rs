@@ -46,6 +46,10 @@ pub enum Basis {
     CurrentFile,
     /// The edit does not depend on it (a whole new content, an added file).
     NotNeeded,
+    /// The file on disk when srview first saw the edit, still without the
+    /// agent's verdict (a live stream: the agent writes only once the
+    /// edit's input is complete).
+    LiveFile,
 }
 
 /// srview's verdict on one edit.
@@ -119,6 +123,19 @@ pub fn review(reader: &AgentReader, ws: &SessionRoot) -> SessionReview {
 
 /// [`review`], recovering contents as far as `recovery` says.
 pub fn review_with(reader: &AgentReader, ws: &SessionRoot, recovery: Recovery) -> SessionReview {
+    review_live(reader, ws, recovery, &HashMap::new())
+}
+
+/// [`review_with`] for a live stream: `on_disk` holds, by `seq`, the file
+/// as srview read it when it first saw an edit without a verdict (see
+/// [`Basis::LiveFile`]); it comes after what the output records and
+/// before every other source.
+pub fn review_live(
+    reader: &AgentReader,
+    ws: &SessionRoot,
+    recovery: Recovery,
+    on_disk: &HashMap<usize, FileContent>,
+) -> SessionReview {
     let edits = reader.edits();
     let agent = reader.kind();
     let cwd = reader
@@ -150,6 +167,7 @@ pub fn review_with(reader: &AgentReader, ws: &SessionRoot, recovery: Recovery) -
                 };
                 (c.content.clone(), basis)
             })
+            .or_else(|| on_disk.get(&edit.seq).map(|c| (c.clone(), Basis::LiveFile)))
             .or_else(|| chain.get(&edit.file).map(|c| (c.clone(), Basis::Chained)))
             .or_else(|| undone.get(&i).map(|c| (c.clone(), Basis::ReverseDiff)))
             .or_else(|| {

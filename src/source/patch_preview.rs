@@ -317,6 +317,45 @@ pub fn file_blocks(
     }
 }
 
+/// The blocks of one agent edit (see [`crate::source::agent::EditInput`])
+/// over `target`: what the agent previewer shows. `ended`: no more of the
+/// edit's input will come.
+pub fn input_blocks(
+    input: &crate::source::agent::EditInput,
+    target: &crate::dialect::one_file::Target,
+    ended: bool,
+) -> Result<FileBlocks, crate::dialect::one_file::OneFileError> {
+    use crate::source::agent::EditInput;
+    let original = target.content.unwrap_or_default();
+    let plain = |body: String| FileBlocks {
+        body,
+        note: None,
+        refused: false,
+    };
+    Ok(match input {
+        EditInput::SearchReplace(diff) => plain(diff.clone()),
+        EditInput::ApplyPatch(patch) => patch_blocks(patch, target, ended)?,
+        EditInput::Exact(edit) => {
+            parsed_edit_blocks(&crate::dialect::edit::PartialEdit::of(edit), Some(edit), target)
+        }
+        EditInput::Partial(partial) => parsed_edit_blocks(partial, None, target),
+        EditInput::Whole(content) => plain(whole_file_block(original, content, !ended)),
+        EditInput::UnifiedDiff(diff) => match crate::sessions::udiff::to_search_replace(diff) {
+            Some(blocks) => plain(blocks),
+            None => FileBlocks {
+                body: String::new(),
+                note: Some("the unified diff has no hunk".into()),
+                refused: true,
+            },
+        },
+        EditInput::NotRecorded => FileBlocks {
+            body: String::new(),
+            note: Some("the agent's output names the file only, not the edit".into()),
+            refused: true,
+        },
+    })
+}
+
 fn patch_blocks(
     text: &str,
     target: &crate::dialect::one_file::Target,
@@ -394,18 +433,37 @@ fn edit_blocks(
     target: &crate::dialect::one_file::Target,
     ended: bool,
 ) -> Result<FileBlocks, crate::dialect::one_file::OneFileError> {
+    let Some(partial) = crate::dialect::one_file::parse_partial_edit(text)? else {
+        return Ok(FileBlocks {
+            body: String::new(),
+            note: None,
+            refused: false,
+        });
+    };
+    let parsed = if ended {
+        Some(crate::dialect::one_file::parse_edit(text)?)
+    } else {
+        None
+    };
+    Ok(parsed_edit_blocks(&partial, parsed.as_ref(), target))
+}
+
+/// The blocks of an exact-string edit: `parsed` once its input is
+/// complete (the preview is then final), else `partial`, its input so far.
+fn parsed_edit_blocks(
+    partial: &crate::dialect::edit::PartialEdit,
+    parsed: Option<&crate::dialect::edit::Edit>,
+    target: &crate::dialect::one_file::Target,
+) -> FileBlocks {
     use crate::dialect::edit;
+    let ended = parsed.is_some();
     let waiting = FileBlocks {
         body: String::new(),
         note: None,
         refused: false,
     };
-    let Some(partial) = crate::dialect::one_file::parse_partial_edit(text)? else {
-        return Ok(waiting);
-    };
-    let shown = if ended {
-        let parsed = crate::dialect::one_file::parse_edit(text)?;
-        let out = edit::apply(&parsed, target.content);
+    let shown = if let Some(parsed) = parsed {
+        let out = edit::apply(parsed, target.content);
         edit::EditPreview {
             new_content: out.result.as_ref().ok().map(|d| d.new_content.clone()),
             error: out.result.err(),
@@ -423,16 +481,16 @@ fn edit_blocks(
         body.push_str(SEPARATOR);
         push_text(&mut body, &new);
         body.push_str(REPLACE_END);
-        return Ok(FileBlocks {
+        return FileBlocks {
             body,
             note: Some(format!("the edit fails: {error}")),
             refused: true,
-        });
+        };
     }
     let Some(content) = &shown.new_content else {
         let mut body = String::from(SEARCH);
         push_text(&mut body, &shown.block.search_text);
-        return Ok(FileBlocks { body, ..waiting });
+        return FileBlocks { body, ..waiting };
     };
     let streaming = !ended;
     let lines = file_lines(original);
@@ -472,11 +530,11 @@ fn edit_blocks(
     if !gives {
         body = whole_file_block(original, content, streaming);
     }
-    Ok(FileBlocks {
+    FileBlocks {
         body,
         note: None,
         refused: false,
-    })
+    }
 }
 
 /// `text` as block lines (a final newline added when missing).

@@ -39,6 +39,7 @@ pub(super) fn start_feed(feed: Feed, tx: &Sender<Event>) -> Result<(), Error> {
             start_replay(text, rate, seed, tx);
             Ok(())
         }
+        Feed::Nothing => Ok(()),
     }
 }
 

@@ -5,6 +5,7 @@
 //! owns its state (in `app`), its drawing (through `view`) and the disk
 //! I/O its keys ask for.
 
+mod agent;
 pub mod app;
 mod clipboard;
 mod event;
@@ -17,6 +18,7 @@ pub mod view;
 
 use std::path::PathBuf;
 
+pub use agent::AgentEdits;
 pub use event::{Event, Folded};
 pub use run::{Flow, Screen, run};
 pub use single::{AcceptTo, SingleFile};
@@ -44,6 +46,9 @@ pub enum Feed {
     Stdin,
     /// `text`, streamed in by itself at `rate` characters per second.
     Replay { text: String, rate: f64, seed: u64 },
+    /// Nothing: the text is complete before the previewer starts (a saved
+    /// session, read whole).
+    Nothing,
 }
 
 impl Feed {

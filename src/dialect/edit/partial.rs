@@ -44,6 +44,41 @@ pub struct PartialEdit {
 }
 
 impl PartialEdit {
+    /// What a complete `edit` gives once its whole input has arrived.
+    pub fn of(edit: &super::Edit) -> PartialEdit {
+        use super::Edit;
+        let (old, new, replace_all, insert_line) = match edit {
+            Edit::ClaudeEdit {
+                old_string,
+                new_string,
+                replace_all,
+                ..
+            } => (
+                Some(old_string.clone()),
+                Some(new_string.clone()),
+                Some(*replace_all),
+                None,
+            ),
+            Edit::ClaudeWrite { content, .. } => (None, Some(content.clone()), None, None),
+            Edit::ClineEditor {
+                old_text,
+                new_text,
+                insert_line,
+                ..
+            } => (old_text.clone(), new_text.clone(), None, *insert_line),
+        };
+        PartialEdit {
+            tool: edit.tool(),
+            path: Some(edit.path().to_string()),
+            old,
+            new,
+            replace_all,
+            insert_line,
+            streaming: None,
+            complete: true,
+        }
+    }
+
     /// Reads `prefix`, any prefix of the tool's JSON input. Fails only on an
     /// unknown tool or text that is not a prefix of a JSON object.
     pub fn parse(tool_name: &str, prefix: &str) -> Result<PartialEdit, ParseError> {

@@ -16,6 +16,8 @@ pub enum KeyScope {
     /// A multi-file transcript: its tabs and accept-all. A transcript edit
     /// is final once its call completes, and FILE is re-read on accept.
     Transcript,
+    /// An agent's edits, one at a time: the agent writes them.
+    Agent,
 }
 
 /// The keys the `?` overlay lists, in order.
@@ -28,6 +30,9 @@ pub const KEY_HELP: &[(&str, &str, KeyScope)] = &[
     ("n/N", "next/prev block", KeyScope::Both),
     ("]/[ →/←", "next/prev file", KeyScope::Transcript),
     ("1-9", "file by number", KeyScope::Transcript),
+    ("]/[ →/←", "next/prev edit", KeyScope::Agent),
+    ("!", "failed edits first", KeyScope::Agent),
+    ("f", "follow the agent's newest edit", KeyScope::Agent),
     ("f", "follow stream", KeyScope::SingleDiff),
     ("f", "follow the file being written", KeyScope::Transcript),
     ("u/Tab", "unified/split", KeyScope::Both),
@@ -41,9 +46,11 @@ pub const KEY_HELP: &[(&str, &str, KeyScope)] = &[
     ("a", "accept", KeyScope::SingleDiff),
     ("a", "accept this file", KeyScope::Transcript),
     ("A", "accept all files (all or none)", KeyScope::Transcript),
+    ("a", "write srview's result (an edit the agent did not apply)", KeyScope::Agent),
     ("r", "reload FILE", KeyScope::SingleDiff),
     ("r", "reload from disk, re-apply", KeyScope::Transcript),
     ("Esc", "close help, preview, focus", KeyScope::Both),
+    ("Esc", "back to the list of edits", KeyScope::Agent),
     ("q", "quit", KeyScope::Both),
     ("?", "help", KeyScope::Both),
 ];

@@ -2,6 +2,7 @@
 //! `view`, never doing I/O itself. Writes and reloads are returned as
 //! [`Effect`]s for the previewer (`tui::SingleFile`) to carry out.
 
+pub mod agent;
 pub mod keys;
 mod navigate;
 pub mod rows;

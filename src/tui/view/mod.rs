@@ -1,6 +1,7 @@
 //! Pure rendering of the app state; the only state kept here is the
 //! highlighting cache, which never changes what is shown, only how fast.
 
+pub mod agent;
 pub mod code;
 pub mod diffpane;
 pub mod highlight;
@@ -172,6 +173,19 @@ pub fn render(frame: &mut Frame, app: &App, caches: &mut Caches, theme: &Theme) 
         KeyScope::SingleDiff,
         None,
     );
+}
+
+/// Draws the previewer of one agent edit inside `area`; `notice`
+/// replaces the app's own.
+pub fn render_app(
+    frame: &mut Frame,
+    area: Rect,
+    app: &App,
+    caches: &mut Caches,
+    theme: &Theme,
+    notice: Option<&Notice>,
+) {
+    render_in(frame, area, app, caches, theme, KeyScope::Agent, notice);
 }
 
 /// Draws the previewer of one file inside `area`; `keys` picks the keys

@@ -1,0 +1,81 @@
+//! `srview -` (an agent's live output piped in), `srview --follow FILE`
+//! (a session file the agent is writing) and `srview session PATH` on a
+//! terminal (a saved session): the agent previewer, from the command line
+//! to [`crate::tui::run`] and back to an exit status.
+
+use std::io::IsTerminal;
+use std::path::Path;
+
+use super::{CmdResult, PreviewArgs};
+use crate::error::Error;
+use crate::sessions::recover::SessionRoot;
+use crate::source::agent::AgentReader;
+use crate::tui::{self, AgentEdits, Feed};
+
+/// The live previewer: stdin when `follow` is `None`, else the file.
+pub fn run_live(args: &PreviewArgs, follow: Option<&Path>) -> CmdResult {
+    let (feed, source) = match (follow, args.replay) {
+        (Some(path), Some(rate)) => (
+            Feed::Replay {
+                text: crate::input::read_diff(Some(path))?,
+                rate,
+                seed: args.seed,
+            },
+            format!("replaying {}", path.display()),
+        ),
+        (Some(path), None) => {
+            if path.is_dir() {
+                return Err(Error::refused(format!(
+                    "{} is a folder: --follow takes the session file the agent writes \
+                     (see docs/agents.md)",
+                    path.display()
+                )));
+            }
+            (
+                Feed::Watch {
+                    path: path.to_path_buf(),
+                    poll: args.poll,
+                },
+                format!("following {}", path.display()),
+            )
+        }
+        (None, Some(_)) => {
+            return Err(Error::usage(
+                "--replay needs a recorded output: srview --follow FILE --replay",
+            ));
+        }
+        (None, None) if std::io::stdin().is_terminal() => {
+            return Err(Error::usage(
+                "`srview -` reads an agent's output from stdin, but stdin is a terminal: \
+                 pipe the agent in (e.g. claude -p ... --output-format stream-json | srview -)",
+            ));
+        }
+        (None, None) => (Feed::Stdin, "stdin".to_string()),
+    };
+    let config = args.tui_config(feed);
+    let mut screen = AgentEdits::live(source, args.cwd.clone());
+    finish(tui::run(config, &mut screen), &screen)
+}
+
+/// The browser of a saved session, read whole.
+pub fn run_session(source: String, reader: AgentReader, root: SessionRoot) -> CmdResult {
+    let config = crate::tui::TuiConfig {
+        version: crate::engine::Version::V1,
+        fix_model_output: false,
+        final_mode: true,
+        feed: Feed::Nothing,
+    };
+    let mut screen = AgentEdits::session(source, reader, root);
+    finish(tui::run(config, &mut screen), &screen)
+}
+
+/// Reports what was written, once the terminal is restored, and the status.
+fn finish(exit: Result<tui::Exit, Error>, screen: &AgentEdits) -> CmdResult {
+    for path in screen.written() {
+        super::report_written(path);
+    }
+    match exit? {
+        tui::Exit::Quit(code) => Ok(code),
+        tui::Exit::Print(_) | tui::Exit::Wrote(_) => Ok(0),
+    }
+}

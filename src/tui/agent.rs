@@ -1,0 +1,537 @@
+//! `srview -` on an agent's live output, `srview --follow SESSION`, and
+//! `srview session PATH` on a terminal: the previewer of every edit an
+//! agent makes, as a [`Screen`]. The agent's output is read as it arrives
+//! ([`AgentReader`]); every edit is reviewed against the file's content
+//! before it ([`review_live`]) and listed with the agent's verdict beside
+//! srview's; the edit shown gets the single-file previewer's view.
+//!
+//! The agent writes its own edits: nothing is written here unless the user
+//! presses `a` on an edit the agent did not apply (failed or never run),
+//! and then only over the content srview applied it to.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui_crossterm::crossterm::event::Event as TermEvent;
+
+use super::run::{Flow, Screen};
+use super::{Exit, Folded};
+use crate::dialect::one_file::Target;
+use crate::engine::Version;
+use crate::sessions::recover::SessionRoot;
+use crate::sessions::review::{Basis, Recovery, SessionReview, review_live};
+use crate::source::agent::{AgentEvent, AgentReader, FileContent, Format, Verdict, detect};
+use crate::source::patch_preview::input_blocks;
+use crate::tui::app::agent::{AgentKey, AgentList, AgentMode, EditRow, accept_refusal};
+use crate::tui::app::{App, Effect, Focus, Notice, StreamState, keys};
+use crate::tui::view::{self, Caches, highlight::Syntaxes, theme::Theme};
+
+/// Rows above the edit's previewer in preview mode: the header, the
+/// edit's line, the verdicts' line.
+pub const PREVIEW_HEADER_ROWS: u16 = 3;
+
+/// How long the detection waits for a first line before deciding on what
+/// has arrived: no agent writes a first line this long.
+const DETECT_LIMIT: usize = 64 * 1024;
+
+/// The edit shown, and what it was built from.
+struct Shown {
+    seq: usize,
+    /// The content before it was shown against (`None`: nothing, the
+    /// content before is unknown).
+    before: Option<String>,
+    app: App,
+    caches: Option<Caches>,
+}
+
+/// The agent previewer.
+pub struct AgentEdits {
+    list: AgentList,
+    /// The bytes read before the agent's format is known.
+    head: Vec<u8>,
+    reader: Option<AgentReader>,
+    /// The output so far, for a followed file rewritten in place.
+    fed: String,
+    /// Where the session's files are: `--cwd`, else the workspace the
+    /// output records, else the current folder.
+    cwd: Option<PathBuf>,
+    root: SessionRoot,
+    /// By seq: the file on disk when srview first saw the edit without a
+    /// verdict (the agent had not written it yet).
+    on_disk: HashMap<usize, FileContent>,
+    review: Option<SessionReview>,
+    shown: Option<Shown>,
+    /// An accept held back for a loose match: `a` again writes.
+    confirming: Option<usize>,
+    written: Vec<PathBuf>,
+    syntaxes: Arc<Syntaxes>,
+    area: Rect,
+}
+
+impl AgentEdits {
+    /// A live previewer: edits arrive through [`Screen::on_text`].
+    /// `source` names where they come from; `cwd`: `--cwd`.
+    pub fn live(source: String, cwd: Option<PathBuf>) -> AgentEdits {
+        let root = SessionRoot {
+            root: cwd.clone().unwrap_or_else(|| PathBuf::from(".")),
+        };
+        AgentEdits {
+            list: AgentList::new(source, true),
+            head: Vec::new(),
+            reader: None,
+            fed: String::new(),
+            cwd,
+            root,
+            on_disk: HashMap::new(),
+            review: None,
+            shown: None,
+            confirming: None,
+            written: Vec::new(),
+            syntaxes: Arc::new(Syntaxes::load()),
+            area: Rect::default(),
+        }
+    }
+
+    /// A browser of a saved session, read whole (`reader` finished).
+    pub fn session(source: String, reader: AgentReader, root: SessionRoot) -> AgentEdits {
+        let mut screen = AgentEdits::live(source, Some(root.root.clone()));
+        screen.list = AgentList::new(screen.list.source.clone(), false);
+        screen.reader = Some(reader);
+        screen.refresh(true);
+        screen
+    }
+
+    /// Files written with `a`.
+    pub fn written(&self) -> &[PathBuf] {
+        &self.written
+    }
+
+    /// The list's state (for tests).
+    pub fn list(&self) -> &AgentList {
+        &self.list
+    }
+
+    /// The previewer of the edit shown (for tests).
+    pub fn shown_app(&self) -> Option<&App> {
+        self.shown.as_ref().map(|s| &s.app)
+    }
+
+    /// Reads more of the agent's output. `replaced`: the whole output was
+    /// rewritten (a followed file).
+    fn take(&mut self, replaced: Option<String>, appended: &str, ended: bool) {
+        let mut events = Vec::new();
+        if let Some(all) = replaced {
+            match all.strip_prefix(self.fed.as_str()) {
+                // Grown: only the new part is read.
+                Some(rest) if !self.fed.is_empty() => {
+                    let rest = rest.to_string();
+                    events.extend(self.feed(&rest));
+                }
+                _ => {
+                    if let Some(reader) = &mut self.reader {
+                        events.extend(reader.snapshot(all.as_bytes()));
+                        self.fed = all;
+                    } else {
+                        self.fed.clear();
+                        events.extend(self.feed(&all));
+                    }
+                }
+            }
+        }
+        if !appended.is_empty() {
+            events.extend(self.feed(appended));
+        }
+        if ended && !self.list.ended {
+            self.list.ended = true;
+            if self.reader.is_none() {
+                self.start_reader(true);
+            }
+            if let Some(reader) = &mut self.reader {
+                reader.finish();
+            }
+            events.push(AgentEvent::Finished(0));
+        }
+        self.list.bytes = self.fed.len();
+        if !events.is_empty() {
+            self.snapshot_files();
+            self.refresh(false);
+        }
+    }
+
+    fn feed(&mut self, text: &str) -> Vec<AgentEvent> {
+        self.fed.push_str(text);
+        if self.reader.is_none() {
+            self.head.extend_from_slice(text.as_bytes());
+            self.start_reader(false);
+            return match &mut self.reader {
+                Some(reader) => {
+                    let head = std::mem::take(&mut self.head);
+                    let mut events = reader.feed(&head);
+                    events.push(AgentEvent::Started(0));
+                    events
+                }
+                None => Vec::new(),
+            };
+        }
+        match &mut self.reader {
+            Some(reader) => reader.feed(text.as_bytes()),
+            None => Vec::new(),
+        }
+    }
+
+    /// Detects the agent's format from the first bytes: once a line is
+    /// complete (or the input ended, or a first line is far too long).
+    fn start_reader(&mut self, at_end: bool) {
+        let complete = self.head.contains(&b'\n') || at_end || self.head.len() > DETECT_LIMIT;
+        if !complete || self.head.iter().all(u8::is_ascii_whitespace) && !at_end {
+            return;
+        }
+        match detect(&self.head) {
+            Some((kind, format)) => {
+                // Paths stay relative to the workspace the output records;
+                // `--cwd` says where that workspace is now.
+                self.reader = Some(AgentReader::new(kind, format));
+            }
+            None => {
+                let first = String::from_utf8_lossy(&self.head);
+                let first = first.lines().next().unwrap_or_default();
+                let shown: String = first.chars().take(60).collect();
+                self.list.notice = Some(Notice {
+                    text: format!(
+                        "not the output of an agent srview reads (Claude Code, Codex, Cline, \
+                         Aider): it starts {shown:?}; see docs/agents.md for the commands"
+                    ),
+                    error: true,
+                });
+            }
+        }
+    }
+
+    /// Reads the file of every edit seen for the first time without a
+    /// verdict: the agent writes only once the edit is complete, so this is
+    /// the content before it. Not for an edit after another of the same
+    /// file (srview chains those), nor for formats written after the fact.
+    fn snapshot_files(&mut self) {
+        let Some(reader) = &self.reader else { return };
+        if matches!(
+            reader.format(),
+            Format::AiderHistory | Format::ClineCliMessages | Format::ClineApiHistory
+        ) {
+            return;
+        }
+        let root = self.root_now();
+        let edits = reader.edits();
+        for (i, edit) in edits.iter().enumerate() {
+            if edit.agent_verdict != Verdict::Pending
+                || edit.file.is_empty()
+                || self.on_disk.contains_key(&edit.seq)
+                || edits[..i].iter().any(|e| e.file == edit.file)
+            {
+                continue;
+            }
+            if let Some(content) = root.current(&edit.file) {
+                self.on_disk.insert(edit.seq, content);
+            }
+        }
+    }
+
+    /// Where the files are: `--cwd`, else the workspace the output names.
+    fn root_now(&self) -> SessionRoot {
+        if self.cwd.is_some() {
+            return self.root.clone();
+        }
+        match self.reader.as_ref().and_then(AgentReader::workspace) {
+            Some(ws) => SessionRoot {
+                root: PathBuf::from(ws),
+            },
+            None => self.root.clone(),
+        }
+    }
+
+    /// Reviews every edit again and rebuilds the rows and the edit shown.
+    fn refresh(&mut self, force_show: bool) {
+        let Some(reader) = &self.reader else { return };
+        self.root = self.root_now();
+        let review = review_live(reader, &self.root, Recovery::Full, &self.on_disk);
+        let version = review.version.as_deref().unwrap_or("(version not named yet)");
+        self.list.agent = Some(format!("{} {version}", review.agent.display_name()));
+        let rows = review.reviews.iter().map(EditRow::of).collect();
+        self.review = Some(review);
+        let moved = self.list.set_rows(rows);
+        self.show(force_show || moved);
+    }
+
+    /// Builds (or updates) the previewer of the edit selected.
+    fn show(&mut self, anew: bool) {
+        let (Some(seq), Some(review)) = (self.list.selected, &self.review) else {
+            self.shown = None;
+            return;
+        };
+        let Some(r) = review.reviews.iter().find(|r| r.edit.seq == seq) else {
+            self.shown = None;
+            return;
+        };
+        let before: Option<String> = match (&r.before, r.basis) {
+            (Some(FileContent::Text(t)), _) => Some(t.clone()),
+            (Some(FileContent::Absent), _) => Some(String::new()),
+            (None, Some(Basis::CurrentFile)) => match self.root.current(&r.edit.file) {
+                Some(FileContent::Text(t)) => Some(t),
+                _ => None,
+            },
+            (None, Some(Basis::NotNeeded)) => Some(String::new()),
+            _ => None,
+        };
+        let keep = !anew
+            && self
+                .shown
+                .as_ref()
+                .is_some_and(|s| s.seq == seq && s.before == before);
+        if !keep {
+            let path = self.root.path(&r.edit.file);
+            let app = App::new(path, before.clone().unwrap_or_default(), Version::V1);
+            self.shown = Some(Shown {
+                seq,
+                before: before.clone(),
+                app,
+                caches: None,
+            });
+            self.confirming = None;
+        }
+        let Some(shown) = &mut self.shown else { return };
+        let name = std::path::Path::new(&r.edit.file)
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let cwd = review.cwd.clone();
+        let ended = !r.edit.streaming;
+        let Some(before) = &before else {
+            shown.app.set_diff(String::new());
+            let why = if r.edit.file.is_empty() {
+                "waiting for the edit's path…".to_string()
+            } else if r.edit.streaming {
+                "the edit is streaming; the content before it is not known yet".to_string()
+            } else {
+                r.why
+                    .clone()
+                    .unwrap_or_else(|| "the content before this edit is unknown".into())
+            };
+            shown.app.note_state(why);
+            if ended {
+                shown.app.end_stream();
+            }
+            return;
+        };
+        let exists = !matches!(r.before, Some(FileContent::Absent));
+        let target = Target {
+            cwd: &cwd,
+            name: &name,
+            content: exists.then_some(before.as_str()),
+        };
+        match input_blocks(&r.edit.input, &target, ended) {
+            Ok(blocks) => {
+                shown.app.set_diff(blocks.body);
+                if let Some(note) = blocks.note {
+                    shown.app.note_state(note);
+                }
+            }
+            Err(why) => {
+                shown.app.set_diff(String::new());
+                shown.app.note_state(why.to_string());
+            }
+        }
+        if ended {
+            shown.app.end_stream();
+        }
+        if self.area.width > 0 {
+            shown.app.fit(preview_area(self.area));
+        }
+    }
+
+    /// `a`: writes srview's result of the edit shown, when the agent did
+    /// not apply it, srview applies it, and the file still holds the
+    /// content it was applied to.
+    fn accept(&mut self) {
+        let Some(row) = self.list.current().cloned() else {
+            return self.say("no edit to accept", true);
+        };
+        let agent = self
+            .review
+            .as_ref()
+            .map(|r| r.agent.display_name())
+            .unwrap_or("the agent");
+        if let Some(why) = accept_refusal(&row, agent) {
+            return self.say(&format!("not accepted: {why}"), true);
+        }
+        let Some(review) = self
+            .review
+            .as_ref()
+            .and_then(|r| r.reviews.iter().find(|x| x.edit.seq == row.seq))
+        else {
+            return;
+        };
+        let Some(applied) = review.applied.as_ref() else {
+            let why = review.why.as_deref().unwrap_or("srview could not run it");
+            return self.say(&format!("not accepted: {why}"), true);
+        };
+        if !applied.ok {
+            return self.say("not accepted: srview's applier fails this edit too", true);
+        }
+        if !applied.loose.is_empty() && self.confirming != Some(row.seq) {
+            self.confirming = Some(row.seq);
+            return self.say(
+                &format!(
+                    "matched only loosely ({}): press a again to write anyway",
+                    applied.loose.join(", ")
+                ),
+                true,
+            );
+        }
+        self.confirming = None;
+        let Some(FileContent::Text(new)) = &applied.new_content else {
+            return self.say("not accepted: srview does not delete files", true);
+        };
+        let path = self.root.path(&row.file);
+        let expected: Option<Vec<u8>> = match (&review.before, review.basis) {
+            (Some(FileContent::Text(t)), _) => Some(t.clone().into_bytes()),
+            (None, Some(Basis::CurrentFile)) => self
+                .shown
+                .as_ref()
+                .filter(|s| s.seq == row.seq)
+                .and_then(|s| s.before.clone())
+                .map(String::into_bytes),
+            _ => None,
+        };
+        if expected.is_none() && path.exists() {
+            return self.say(
+                &format!(
+                    "not accepted: {} exists now; the edit expected no file",
+                    path.display()
+                ),
+                true,
+            );
+        }
+        match crate::output::write_atomic(&path, new.as_bytes(), expected.as_deref()) {
+            Ok(()) => {
+                self.say(&format!("wrote {}", path.display()), false);
+                self.written.push(path);
+            }
+            Err(e) => self.say(&format!("not accepted: {e}"), true),
+        }
+    }
+
+    fn say(&mut self, text: &str, error: bool) {
+        self.list.notice = Some(Notice {
+            text: text.to_string(),
+            error,
+        });
+    }
+}
+
+/// The edit previewer's area within the screen's.
+fn preview_area(area: Rect) -> Rect {
+    let top = PREVIEW_HEADER_ROWS.min(area.height);
+    Rect::new(area.x, area.y + top, area.width, area.height - top)
+}
+
+impl Screen for AgentEdits {
+    fn on_resize(&mut self, area: Rect) {
+        self.area = area;
+        if let Some(shown) = &mut self.shown {
+            shown.app.fit(preview_area(area));
+        }
+    }
+
+    fn on_event(&mut self, event: TermEvent) -> Flow {
+        let key = match event {
+            TermEvent::Key(k) => k,
+            TermEvent::Mouse(m) => {
+                if self.list.mode == AgentMode::Preview
+                    && let Some(shown) = &mut self.shown
+                {
+                    keys::on_mouse(&mut shown.app, m);
+                }
+                return Flow::Continue;
+            }
+            _ => return Flow::Continue,
+        };
+        let busy = self.shown.as_ref().is_some_and(|s| {
+            s.app.view.help || s.app.view.focus == Focus::Blocks || s.app.final_preview
+        });
+        match self.list.on_key(key, busy) {
+            AgentKey::Done => Flow::Continue,
+            AgentKey::Quit(code) => Flow::Exit(Exit::Quit(code)),
+            AgentKey::Show => {
+                self.show(true);
+                Flow::Continue
+            }
+            AgentKey::Accept => {
+                self.accept();
+                Flow::Continue
+            }
+            AgentKey::ToPreview => {
+                let Some(shown) = &mut self.shown else {
+                    return Flow::Continue;
+                };
+                match keys::on_key(&mut shown.app, key) {
+                    Effect::Quit(_) => Flow::Exit(Exit::Quit(0)),
+                    Effect::Copy { block, text } => Flow::Copy { block, text },
+                    // The agent's edits are re-read as they come; FILE is
+                    // not this previewer's to reload or accept.
+                    Effect::Reload | Effect::Accept(_) | Effect::None => Flow::Continue,
+                }
+            }
+        }
+    }
+
+    fn on_text(&mut self, text: Folded) -> Option<StreamState> {
+        let changed = text.changes_text();
+        if let Some(problem) = text.problem {
+            self.say(&problem, true);
+        }
+        if let Some(why) = text.unreadable {
+            self.say(&format!("the agent's output is unreadable: {why}"), true);
+        }
+        if changed || text.ended {
+            self.take(text.replaced, &text.appended, text.ended);
+        }
+        changed.then_some(if self.list.ended {
+            StreamState::Ended
+        } else {
+            StreamState::Streaming
+        })
+    }
+
+    fn show_notice(&mut self, notice: Notice) {
+        self.list.notice = Some(notice);
+    }
+
+    fn pause(&mut self) {
+        if let Some(shown) = &mut self.shown {
+            shown.app.pause();
+        }
+    }
+
+    fn idle_pending(&self) -> bool {
+        self.list.mode == AgentMode::Preview
+            && self.shown.as_ref().is_some_and(|s| s.app.diagnosis_stale())
+    }
+
+    fn idle(&mut self) {
+        if let Some(shown) = &mut self.shown {
+            shown.app.diagnose();
+        }
+    }
+
+    fn render(&mut self, frame: &mut Frame, theme: &Theme) {
+        let shown = self.shown.as_mut().map(|s| {
+            let caches = s
+                .caches
+                .get_or_insert_with(|| Caches::new(Arc::clone(&self.syntaxes), &s.app));
+            (&s.app, caches)
+        });
+        view::agent::render(frame, &self.list, shown, theme);
+    }
+}

@@ -1,0 +1,420 @@
+//! The agent previewer's state: the edits an agent made so far (live or in
+//! a saved session), one row each with the agent's verdict beside srview's,
+//! which one is shown, and in what order. Pure: the screen
+//! (`tui::AgentEdits`) reads the agent, reviews its edits and builds the
+//! previewer of the one shown.
+
+use ratatui_crossterm::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::Notice;
+use crate::sessions::review::{Basis, Review};
+use crate::sessions::verdict::VerdictBlock;
+use crate::source::agent::Verdict;
+
+/// One edit, as the list shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EditRow {
+    /// From 1, in the agent's order.
+    pub seq: usize,
+    /// The file, relative to the workspace when inside it.
+    pub file: String,
+    /// The agent's tool name.
+    pub tool: &'static str,
+    /// The agent's own verdict.
+    pub agent: Verdict,
+    /// The agent's error text.
+    pub agent_message: Option<String>,
+    /// srview's verdict in a few words (`applies (exact)`, `fails`, ...).
+    pub srview: String,
+    /// The agent or srview failed it.
+    pub failed: bool,
+    /// A block or hunk matched only loosely.
+    pub loose: bool,
+    /// srview and the agent disagree: said loudly.
+    pub disagreement: Option<String>,
+    /// What srview ran it against.
+    pub basis: Option<Basis>,
+    /// Its input is still arriving.
+    pub streaming: bool,
+}
+
+impl EditRow {
+    /// The row of one reviewed edit.
+    pub fn of(review: &Review) -> EditRow {
+        let edit = &review.edit;
+        EditRow {
+            seq: edit.seq,
+            file: edit.file.clone(),
+            tool: edit.tool.name(),
+            agent: edit.agent_verdict,
+            agent_message: edit.agent_message.clone(),
+            srview: srview_words(review),
+            failed: review.is_failed(),
+            loose: review.is_loose(),
+            disagreement: review.disagreement.clone(),
+            basis: review.basis,
+            streaming: edit.streaming,
+        }
+    }
+
+    /// Listed first when failures come first: failed, or in disagreement.
+    fn is_trouble(&self) -> bool {
+        self.failed || self.disagreement.is_some()
+    }
+}
+
+/// srview's verdict in a few words.
+fn srview_words(r: &Review) -> String {
+    if r.edit.streaming {
+        return "streaming…".into();
+    }
+    let Some(applied) = &r.applied else {
+        return format!("unknown: {}", r.why.as_deref().unwrap_or("not run"));
+    };
+    let how: Vec<&str> = applied
+        .blocks
+        .iter()
+        .filter_map(|b| match b {
+            VerdictBlock::Block(b) => b.stage.map(|s| s.name()),
+            VerdictBlock::Hunk(h) => h.level.map(|l| l.name()),
+        })
+        .collect();
+    let mut s = String::from(if applied.ok { "applies" } else { "fails" });
+    if !how.is_empty() {
+        s.push_str(&format!(" ({})", how.join(", ")));
+    }
+    if r.basis == Some(Basis::CurrentFile) {
+        s.push_str(" on the current file");
+    }
+    s
+}
+
+/// What is on screen: the list of edits, or one edit's previewer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AgentMode {
+    List,
+    Preview,
+}
+
+/// What a key asks of the screen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AgentKey {
+    /// Nothing more (the state changed, or not).
+    Done,
+    /// Show the edit now selected.
+    Show,
+    /// Write srview's result of the edit shown.
+    Accept,
+    /// Pass the key to the edit's previewer.
+    ToPreview,
+    Quit(u8),
+}
+
+/// The agent previewer's state.
+#[derive(Debug, Clone)]
+pub struct AgentList {
+    /// The agent and its version, once known (`Claude Code 2.1.3`).
+    pub agent: Option<String>,
+    /// Where the edits come from (`stdin`, a followed file, a session).
+    pub source: String,
+    pub rows: Vec<EditRow>,
+    /// Indices into `rows`, in the order shown.
+    order: Vec<usize>,
+    /// The edit selected, by `seq`.
+    pub selected: Option<usize>,
+    /// Select each new edit as it arrives, until the user picks one.
+    pub follow: bool,
+    /// Failed edits (and disagreements) first.
+    pub failed_first: bool,
+    pub mode: AgentMode,
+    /// The agent is still running (a live stream or a followed file).
+    pub live: bool,
+    /// No more input will come.
+    pub ended: bool,
+    /// Bytes read so far.
+    pub bytes: usize,
+    pub notice: Option<Notice>,
+    /// Where the list is scrolled to (first row shown), for its mode.
+    pub list_top: usize,
+}
+
+impl AgentList {
+    /// An empty list for `source`; `live` follows new edits.
+    pub fn new(source: String, live: bool) -> AgentList {
+        AgentList {
+            agent: None,
+            source,
+            rows: Vec::new(),
+            order: Vec::new(),
+            selected: None,
+            follow: live,
+            failed_first: false,
+            mode: if live {
+                AgentMode::Preview
+            } else {
+                AgentMode::List
+            },
+            live,
+            ended: !live,
+            bytes: 0,
+            notice: None,
+            list_top: 0,
+        }
+    }
+
+    /// Replaces the rows. Following, the newest edit is selected; else
+    /// the selection stays on its edit. Returns whether the edit shown
+    /// changed.
+    pub fn set_rows(&mut self, rows: Vec<EditRow>) -> bool {
+        let before = self.selected;
+        self.rows = rows;
+        self.sort();
+        if self.follow || self.selected.is_none() {
+            self.selected = if self.follow {
+                self.rows.last().map(|r| r.seq)
+            } else {
+                self.order.first().map(|&i| self.rows[i].seq)
+            };
+        }
+        if self
+            .selected
+            .is_some_and(|s| !self.rows.iter().any(|r| r.seq == s))
+        {
+            self.selected = self.rows.last().map(|r| r.seq);
+        }
+        self.selected != before
+    }
+
+    fn sort(&mut self) {
+        self.order = (0..self.rows.len()).collect();
+        if self.failed_first {
+            let rows = &self.rows;
+            self.order.sort_by_key(|&i| (!rows[i].is_trouble(), rows[i].seq));
+        }
+    }
+
+    /// The rows in the order shown.
+    pub fn ordered(&self) -> impl Iterator<Item = &EditRow> {
+        self.order.iter().map(|&i| &self.rows[i])
+    }
+
+    /// The selected row.
+    pub fn current(&self) -> Option<&EditRow> {
+        let s = self.selected?;
+        self.rows.iter().find(|r| r.seq == s)
+    }
+
+    /// Position of the selected row in the order shown.
+    pub fn position(&self) -> Option<usize> {
+        let s = self.selected?;
+        self.order.iter().position(|&i| self.rows[i].seq == s)
+    }
+
+    /// Moves the selection by `delta` rows in the order shown; the user
+    /// picked an edit, so following stops.
+    fn step(&mut self, delta: isize) -> AgentKey {
+        if self.order.is_empty() {
+            return AgentKey::Done;
+        }
+        let at = self.position().unwrap_or(0) as isize;
+        let last = self.order.len() as isize - 1;
+        let to = (at + delta).clamp(0, last) as usize;
+        self.follow = false;
+        let seq = self.rows[self.order[to]].seq;
+        if Some(seq) == self.selected {
+            return AgentKey::Done;
+        }
+        self.selected = Some(seq);
+        AgentKey::Show
+    }
+
+    /// Counts for the header: edits, failed, loose, disagreements.
+    pub fn counts(&self) -> (usize, usize, usize, usize) {
+        let failed = self.rows.iter().filter(|r| r.failed).count();
+        let loose = self.rows.iter().filter(|r| r.loose).count();
+        let disagree = self
+            .rows
+            .iter()
+            .filter(|r| r.disagreement.is_some())
+            .count();
+        (self.rows.len(), failed, loose, disagree)
+    }
+
+    /// A key. `preview_busy`: the edit's previewer has something of its
+    /// own open (help, the blocks pane, a question) that Esc closes.
+    pub fn on_key(&mut self, key: KeyEvent, preview_busy: bool) -> AgentKey {
+        if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
+            return AgentKey::Quit(1);
+        }
+        self.notice = None;
+        if key.code == KeyCode::Char('!') {
+            self.failed_first = !self.failed_first;
+            self.sort();
+            self.notice = Some(Notice {
+                text: if self.failed_first {
+                    "failed edits and disagreements first".into()
+                } else {
+                    "edits in the agent's order".into()
+                },
+                error: false,
+            });
+            return AgentKey::Done;
+        }
+        match self.mode {
+            AgentMode::List => match key.code {
+                KeyCode::Char('q') => AgentKey::Quit(0),
+                KeyCode::Char('j') | KeyCode::Down => self.step(1),
+                KeyCode::Char('k') | KeyCode::Up => self.step(-1),
+                KeyCode::PageDown | KeyCode::Char(' ') => self.step(10),
+                KeyCode::PageUp => self.step(-10),
+                KeyCode::Char('g') | KeyCode::Home => self.step(isize::MIN / 2),
+                KeyCode::Char('G') | KeyCode::End => self.step(isize::MAX / 2),
+                KeyCode::Enter if self.selected.is_some() => {
+                    self.mode = AgentMode::Preview;
+                    AgentKey::Show
+                }
+                KeyCode::Char('f') => self.follow_latest(),
+                KeyCode::Esc => {
+                    self.notice = Some(Notice {
+                        text: "nothing to close: q quits".into(),
+                        error: false,
+                    });
+                    AgentKey::Done
+                }
+                _ => AgentKey::Done,
+            },
+            AgentMode::Preview => match key.code {
+                KeyCode::Char('q') => AgentKey::Quit(0),
+                KeyCode::Char(']') | KeyCode::Right => self.step(1),
+                KeyCode::Char('[') | KeyCode::Left => self.step(-1),
+                KeyCode::Char('f') => self.follow_latest(),
+                KeyCode::Char('a') => AgentKey::Accept,
+                KeyCode::Esc if !preview_busy => {
+                    self.mode = AgentMode::List;
+                    AgentKey::Done
+                }
+                _ => AgentKey::ToPreview,
+            },
+        }
+    }
+
+    fn follow_latest(&mut self) -> AgentKey {
+        self.follow = true;
+        self.notice = Some(Notice {
+            text: "following the agent's newest edit".into(),
+            error: false,
+        });
+        let newest = self.rows.last().map(|r| r.seq);
+        if newest != self.selected {
+            self.selected = newest;
+            return AgentKey::Show;
+        }
+        AgentKey::Done
+    }
+}
+
+/// Why `a` writes nothing for this edit, if it does not: the agent writes
+/// its own edits; srview only writes one the agent did not apply.
+pub fn accept_refusal(row: &EditRow, agent: &str) -> Option<String> {
+    match row.agent {
+        Verdict::Applied => Some(format!(
+            "{agent} applied this edit itself: nothing to write"
+        )),
+        Verdict::Pending => Some(format!(
+            "{agent} has not finished this edit: it writes its own edits"
+        )),
+        Verdict::Failed | Verdict::NotRun => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use ratatui_crossterm::crossterm::event::KeyEventKind;
+
+    use super::*;
+
+    fn row(seq: usize, failed: bool) -> EditRow {
+        EditRow {
+            seq,
+            file: format!("f{seq}.py"),
+            tool: "Edit",
+            agent: if failed {
+                Verdict::Failed
+            } else {
+                Verdict::Applied
+            },
+            agent_message: None,
+            srview: "applies (exact)".into(),
+            failed,
+            loose: false,
+            disagreement: None,
+            basis: Some(Basis::Recorded),
+            streaming: false,
+        }
+    }
+
+    fn key(c: KeyCode) -> KeyEvent {
+        KeyEvent::new_with_kind(c, KeyModifiers::NONE, KeyEventKind::Press)
+    }
+
+    /// Live, each new edit is shown as it arrives until the user picks one;
+    /// `f` follows again.
+    #[test]
+    fn following_selects_the_newest_until_the_user_picks() {
+        let mut list = AgentList::new("stdin".into(), true);
+        assert!(list.set_rows(vec![row(1, false)]));
+        assert_eq!(list.selected, Some(1));
+        list.set_rows(vec![row(1, false), row(2, false)]);
+        assert_eq!(list.selected, Some(2));
+        assert_eq!(list.on_key(key(KeyCode::Char('[')), false), AgentKey::Show);
+        assert_eq!(list.selected, Some(1));
+        list.set_rows(vec![row(1, false), row(2, false), row(3, false)]);
+        assert_eq!(list.selected, Some(1), "the user's pick stays");
+        assert_eq!(list.on_key(key(KeyCode::Char('f')), false), AgentKey::Show);
+        assert_eq!(list.selected, Some(3));
+    }
+
+    /// `!` lists failed edits first; the selection keeps its edit.
+    #[test]
+    fn failed_first_reorders_and_keeps_the_selection() {
+        let mut list = AgentList::new("session".into(), false);
+        list.set_rows(vec![row(1, false), row(2, true), row(3, false)]);
+        assert_eq!(list.selected, Some(1), "a session opens on its first edit");
+        list.on_key(key(KeyCode::Char('!')), false);
+        let seqs: Vec<usize> = list.ordered().map(|r| r.seq).collect();
+        assert_eq!(seqs, [2, 1, 3]);
+        assert_eq!(list.selected, Some(1));
+        assert_eq!(list.position(), Some(1));
+        assert_eq!(list.on_key(key(KeyCode::Char('k')), false), AgentKey::Show);
+        assert_eq!(list.selected, Some(2));
+    }
+
+    /// Enter opens the previewer; Esc goes back to the list unless the
+    /// previewer has something of its own to close; `a` asks the screen.
+    #[test]
+    fn enter_opens_esc_returns() {
+        let mut list = AgentList::new("session".into(), false);
+        list.set_rows(vec![row(1, true)]);
+        assert_eq!(list.on_key(key(KeyCode::Enter), false), AgentKey::Show);
+        assert_eq!(list.mode, AgentMode::Preview);
+        assert_eq!(list.on_key(key(KeyCode::Char('n')), false), AgentKey::ToPreview);
+        assert_eq!(list.on_key(key(KeyCode::Esc), true), AgentKey::ToPreview);
+        assert_eq!(list.on_key(key(KeyCode::Char('a')), false), AgentKey::Accept);
+        assert_eq!(list.on_key(key(KeyCode::Esc), false), AgentKey::Done);
+        assert_eq!(list.mode, AgentMode::List);
+    }
+
+    /// srview writes only what the agent did not.
+    #[test]
+    fn accept_is_refused_for_what_the_agent_applied_or_still_writes() {
+        let mut r = row(1, false);
+        assert_eq!(
+            accept_refusal(&r, "Claude Code").as_deref(),
+            Some("Claude Code applied this edit itself: nothing to write")
+        );
+        r.agent = Verdict::Pending;
+        assert!(accept_refusal(&r, "Codex").is_some_and(|t| t.contains("has not finished")));
+        r.agent = Verdict::Failed;
+        assert_eq!(accept_refusal(&r, "Codex"), None);
+    }
+}

@@ -1,0 +1,257 @@
+//! Draws the agent previewer: a header naming the agent and the counts,
+//! then the list of edits, or the edit shown with the agent's verdict
+//! beside srview's above its previewer. A disagreement is drawn in the
+//! failure colour, in capitals.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Clear, Paragraph};
+use unicode_width::UnicodeWidthStr;
+
+use super::code::sanitize;
+use super::theme::Theme;
+use super::{Caches, render_app};
+use crate::sessions::review::Basis;
+use crate::source::agent::Verdict;
+use crate::tui::agent::PREVIEW_HEADER_ROWS;
+use crate::tui::app::App;
+use crate::tui::app::agent::{AgentList, AgentMode, EditRow};
+
+/// Draws one frame of the agent previewer.
+pub fn render(
+    frame: &mut Frame,
+    list: &AgentList,
+    shown: Option<(&App, &mut Caches)>,
+    theme: &Theme,
+) {
+    let area = frame.area();
+    if area.width < 2 || area.height < 4 {
+        return;
+    }
+    header(frame, Rect { height: 1, ..area }, list, theme);
+    let rest = Rect {
+        y: area.y + 1,
+        height: area.height - 1,
+        ..area
+    };
+    match (list.mode, shown, list.current()) {
+        (AgentMode::Preview, Some((app, caches)), Some(row)) => {
+            edit_lines(frame, rest, list, row, theme);
+            let below = PREVIEW_HEADER_ROWS - 1;
+            let preview = Rect {
+                y: rest.y + below.min(rest.height),
+                height: rest.height.saturating_sub(below),
+                ..rest
+            };
+            render_app(frame, preview, app, caches, theme, list.notice.as_ref());
+        }
+        _ => edit_list(frame, rest, list, theme),
+    }
+}
+
+fn header(frame: &mut Frame, area: Rect, list: &AgentList, theme: &Theme) {
+    let (edits, failed, loose, disagree) = list.counts();
+    let state = if list.ended {
+        "ended"
+    } else if list.bytes == 0 {
+        "waiting"
+    } else {
+        "live"
+    };
+    let agent = list.agent.as_deref().unwrap_or("agent not known yet");
+    let mut text = format!(
+        " {agent} · {} · {state} · {} · {failed} failed · {loose} loose",
+        list.source,
+        crate::words::count(edits, "edit"),
+    );
+    if disagree > 0 {
+        text.push_str(&format!(" · {}", crate::words::count(disagree, "DISAGREEMENT")));
+    }
+    let style = if disagree > 0 { theme.bad() } else { theme.bar() };
+    frame.render_widget(Paragraph::new(sanitize(&text)).style(style), area);
+}
+
+/// The edit's line and the verdicts' line, above its previewer.
+fn edit_lines(frame: &mut Frame, area: Rect, list: &AgentList, row: &EditRow, theme: &Theme) {
+    let position = list.position().map_or(0, |p| p + 1);
+    let basis = row.basis.map(basis_words).unwrap_or("content before unknown");
+    let follow = if list.follow { " · following" } else { "" };
+    let first = format!(
+        " edit {position}/{} · {} · {} · against {basis}{follow}   [/] edit · Esc list",
+        list.rows.len(),
+        row.file,
+        row.tool,
+    );
+    let agent = list
+        .agent
+        .as_deref()
+        .and_then(|a| a.rsplit_once(' ').map(|(name, _)| name))
+        .unwrap_or("agent");
+    let (second, style) = verdict_line(row, agent, theme);
+    let lines = vec![
+        Line::styled(sanitize(&first), theme.gutter()),
+        Line::styled(sanitize(&second), style),
+    ];
+    let area = Rect {
+        height: area.height.min(2),
+        ..area
+    };
+    frame.render_widget(Clear, area);
+    frame.render_widget(Paragraph::new(lines), area);
+}
+
+/// `Claude Code: applied · srview: applies (exact)`, or the disagreement.
+fn verdict_line(row: &EditRow, agent: &str, theme: &Theme) -> (String, ratatui::style::Style) {
+    let mut agent_part = format!("{agent}: {}", verdict_word(row.agent));
+    if let Some(m) = &row.agent_message {
+        let first = m.lines().next().unwrap_or_default();
+        agent_part.push_str(&format!(" ({first})"));
+    }
+    match &row.disagreement {
+        Some(d) => (format!(" DISAGREEMENT: {d}"), theme.bad()),
+        None => {
+            let style = if row.failed {
+                theme.bad()
+            } else if row.loose || row.streaming || row.agent == Verdict::Pending {
+                theme.warn()
+            } else {
+                theme.ok()
+            };
+            (format!(" {agent_part} · srview: {}", row.srview), style)
+        }
+    }
+}
+
+fn verdict_word(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Applied => "applied",
+        Verdict::Failed => "failed",
+        Verdict::NotRun => "not run",
+        Verdict::Pending => "no verdict yet",
+    }
+}
+
+/// What srview ran the edit against, in a few words.
+fn basis_words(b: Basis) -> &'static str {
+    match b {
+        Basis::Recorded => "the content the agent recorded",
+        Basis::Derived => "the content derived from the agent's record",
+        Basis::Chained => "the content the previous edit left",
+        Basis::ReverseDiff => "the current file with the agent's diffs undone",
+        Basis::GitCheckpoint => "the agent's git checkpoint",
+        Basis::CurrentFile => "the current file (content before unknown)",
+        Basis::NotNeeded => "nothing (a whole new content)",
+        Basis::LiveFile => "the file before the agent wrote it",
+    }
+}
+
+/// The list: one row per edit, the selected one highlighted; the notice
+/// (or the selected edit's disagreement) and the keys at the bottom.
+fn edit_list(frame: &mut Frame, area: Rect, list: &AgentList, theme: &Theme) {
+    let width = usize::from(area.width);
+    let footer_h = 1u16;
+    let note = list.notice.clone().map(|n| (n.text, n.error)).or_else(|| {
+        list.current()
+            .and_then(|r| r.disagreement.clone())
+            .map(|d| (format!("DISAGREEMENT: {d}"), true))
+    });
+    let note_h = u16::from(note.is_some());
+    let rows_h = area.height.saturating_sub(footer_h + note_h);
+    let rows_n = usize::from(rows_h);
+    if list.rows.is_empty() {
+        let text = if list.ended {
+            "no file edits in this output"
+        } else {
+            "waiting for the agent's first edit…"
+        };
+        frame.render_widget(
+            Paragraph::new(text).style(theme.gutter()),
+            Rect {
+                height: rows_h,
+                ..area
+            },
+        );
+    } else {
+        let selected = list.position().unwrap_or(0);
+        let top = selected.saturating_sub(rows_n.saturating_sub(1));
+        let file_w = list
+            .rows
+            .iter()
+            .map(|r| r.file.width())
+            .max()
+            .unwrap_or(0)
+            .min(width / 3);
+        let mut lines = Vec::new();
+        for (i, row) in list.ordered().enumerate().skip(top).take(rows_n) {
+            let mut marks = Vec::new();
+            if row.failed {
+                marks.push("FAILED");
+            }
+            if row.loose {
+                marks.push("LOOSE");
+            }
+            if row.disagreement.is_some() {
+                marks.push("DISAGREE");
+            }
+            let file: String = sanitize(&row.file);
+            let text = format!(
+                "{:>4} {:<file_w$} {:<15} {:<14} srview: {}{}",
+                row.seq,
+                file,
+                row.tool,
+                verdict_word(row.agent),
+                row.srview,
+                if marks.is_empty() {
+                    String::new()
+                } else {
+                    format!("  [{}]", marks.join(" "))
+                }
+            );
+            let style = if row.failed || row.disagreement.is_some() {
+                theme.bad()
+            } else if row.loose || row.streaming {
+                theme.warn()
+            } else {
+                theme.ok()
+            };
+            let style = if i == selected {
+                style.patch(theme.selected())
+            } else {
+                style
+            };
+            lines.push(Line::from(Span::styled(sanitize(&text), style)));
+        }
+        frame.render_widget(
+            Paragraph::new(lines),
+            Rect {
+                height: rows_h,
+                ..area
+            },
+        );
+    }
+    if let Some((text, error)) = note {
+        let style = if error { theme.bad() } else { theme.ok() };
+        frame.render_widget(
+            Paragraph::new(sanitize(&text)).style(style),
+            Rect {
+                y: area.y + rows_h,
+                height: 1,
+                ..area
+            },
+        );
+    }
+    let keys = if list.failed_first {
+        " j/k move · Enter open · ! agent's order · f follow newest · q quit"
+    } else {
+        " j/k move · Enter open · ! failed first · f follow newest · q quit"
+    };
+    frame.render_widget(
+        Paragraph::new(keys).style(theme.bar()),
+        Rect {
+            y: area.y + area.height.saturating_sub(1),
+            height: 1,
+            ..area
+        },
+    );
+}
