@@ -26,7 +26,7 @@ use srview::source::agent::session::read_session;
 use srview::source::agent::{AgentEdit, AgentReader, FileContent, Format, Verdict, detect};
 
 mod support;
-use support::agents::{ExpectedEdit, expected, fixtures, scenarios, session_path};
+use support::agents::{ExpectedEdit, expected, fixtures, live_file, scenarios, session_path};
 
 /// A small deterministic generator for chunk sizes.
 struct Rng(u64);
@@ -56,13 +56,6 @@ fn feed_chunked(reader: &mut AgentReader, bytes: &[u8], seed: u64) {
     }
 }
 
-/// The live stream of a scenario, if it has a machine-readable one.
-fn live_file(dir: &Path) -> Option<PathBuf> {
-    ["stdout.jsonl", "app-server.jsonl", "pty.txt", "stdout.txt"]
-        .iter()
-        .map(|n| dir.join(n))
-        .find(|p| p.is_file())
-}
 
 fn text(c: Option<&FileContent>) -> Option<Option<&str>> {
     c.map(FileContent::text)

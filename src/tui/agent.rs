@@ -58,6 +58,9 @@ pub struct AgentEdits {
     /// Where the session's files are: `--cwd`, else the workspace the
     /// output records, else the current folder.
     cwd: Option<PathBuf>,
+    /// The folder the agent ran in, for outputs that do not name it
+    /// (`cline --json`): its absolute paths are shown relative to it.
+    agent_cwd: Option<String>,
     root: SessionRoot,
     /// By seq: the file on disk when srview first saw the edit without a
     /// verdict (the agent had not written it yet).
@@ -83,6 +86,11 @@ impl AgentEdits {
             head: Vec::new(),
             reader: None,
             fed: String::new(),
+            agent_cwd: cwd
+                .as_ref()
+                .map(|c| c.canonicalize().unwrap_or_else(|_| c.clone()))
+                .or_else(|| std::env::current_dir().ok())
+                .map(|c| c.to_string_lossy().into_owned()),
             cwd,
             root,
             on_disk: HashMap::new(),
@@ -104,6 +112,13 @@ impl AgentEdits {
         screen
     }
 
+    /// The folder the agent ran in, when its output does not name it
+    /// (default: `--cwd`, else the current folder).
+    pub fn with_agent_cwd(mut self, dir: &str) -> AgentEdits {
+        self.agent_cwd = Some(dir.to_string());
+        self
+    }
+
     /// Files written with `a`.
     pub fn written(&self) -> &[PathBuf] {
         &self.written
@@ -112,6 +127,16 @@ impl AgentEdits {
     /// The list's state (for tests).
     pub fn list(&self) -> &AgentList {
         &self.list
+    }
+
+    /// Shows edit `seq` (from 1), as picking it in the list does.
+    pub fn select(&mut self, seq: usize) {
+        if self.list.rows.iter().any(|r| r.seq == seq) {
+            self.list.selected = Some(seq);
+            self.list.follow = false;
+            self.list.mode = AgentMode::Preview;
+            self.show(true);
+        }
     }
 
     /// The previewer of the edit shown (for tests).
@@ -192,8 +217,15 @@ impl AgentEdits {
         match detect(&self.head) {
             Some((kind, format)) => {
                 // Paths stay relative to the workspace the output records;
-                // `--cwd` says where that workspace is now.
-                self.reader = Some(AgentReader::new(kind, format));
+                // `--cwd` says where that workspace is now. An output that
+                // records none ran where srview runs (or in `--cwd`).
+                let mut reader = AgentReader::new(kind, format);
+                if matches!(format, Format::ClineCliJson | Format::CodexExecJson)
+                    && let Some(dir) = &self.agent_cwd
+                {
+                    reader = reader.with_workspace(dir);
+                }
+                self.reader = Some(reader);
             }
             None => {
                 let first = String::from_utf8_lossy(&self.head);

@@ -98,3 +98,11 @@ fn visit(dir: &Path, f: &mut dyn FnMut(&Path)) {
         }
     }
 }
+
+/// The live stream of a scenario (what the agent printed), if it has one.
+pub fn live_file(dir: &Path) -> Option<PathBuf> {
+    ["stdout.jsonl", "app-server.jsonl", "pty.txt", "stdout.txt"]
+        .iter()
+        .map(|n| dir.join(n))
+        .find(|p| p.is_file())
+}

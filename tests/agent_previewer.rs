@@ -1,0 +1,214 @@
+//! The agent previewer's state (what `srview -`, `srview --follow` and the
+//! session browser show) on every capture in tests/fixtures/agents: the
+//! live output fed in random pieces into a workspace holding the files as
+//! they were before the run, and the saved session opened over the files as
+//! the run left them. Per edit: the file, the agent's verdict, srview's
+//! verdict (it agrees with the agent's, or the disagreement is said), and
+//! that the edit is shown against the content before it that the capture
+//! recorded.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::Path;
+
+use srview::sessions::recover::SessionRoot;
+use srview::sessions::review::Basis;
+use srview::source::agent::session::read_session;
+use srview::source::agent::{Format, detect};
+use srview::tui::{AgentEdits, Folded, Screen};
+
+mod support;
+use support::agents::{Expected, expected, fixtures, live_file, scenarios, session_path};
+use support::rng::Rng;
+
+/// The files as they were before the run: each file's first content before.
+fn files_before(want: &Expected, dir: &Path) {
+    let mut seen = std::collections::HashSet::new();
+    for e in &want.edits {
+        if seen.insert(e.file.clone())
+            && let Some(text) = &e.content_before
+        {
+            write(dir, &e.file, text);
+        }
+    }
+}
+
+/// The files as the run left them: each file's last known content.
+fn files_after(want: &Expected, dir: &Path) {
+    let mut last: BTreeMap<&str, Option<&String>> = BTreeMap::new();
+    for e in &want.edits {
+        let now = if e.agent_verdict == "applied" {
+            e.content_after.as_ref().or(e.content_before.as_ref())
+        } else {
+            e.content_before.as_ref()
+        };
+        last.insert(&e.file, now);
+    }
+    for (file, text) in last {
+        if let Some(text) = text {
+            write(dir, file, text);
+        }
+    }
+}
+
+fn write(dir: &Path, file: &str, text: &str) {
+    let path = dir.join(file);
+    if let Some(parent) = path.parent() {
+        fs::create_dir_all(parent).expect("mkdir");
+    }
+    fs::write(path, text).expect("write");
+}
+
+/// Feeds `text` in random pieces (on character boundaries), then its end.
+fn feed(screen: &mut AgentEdits, text: &str, seed: u64) {
+    let mut rng = Rng::new(seed);
+    let mut at = 0;
+    while at < text.len() {
+        let mut end = (at + rng.below(300) + 1).min(text.len());
+        while !text.is_char_boundary(end) {
+            end += 1;
+        }
+        screen.on_text(Folded {
+            appended: text[at..end].to_string(),
+            ..Folded::default()
+        });
+        at = end;
+    }
+    screen.on_text(Folded {
+        ended: true,
+        ..Folded::default()
+    });
+}
+
+#[derive(Default)]
+struct Tally {
+    edits: usize,
+    before_compared: usize,
+}
+
+/// Checks every edit the screen lists against expected.json.
+fn check(label: &str, screen: &mut AgentEdits, want: &Expected, tally: &mut Tally) -> Vec<String> {
+    let mut problems = Vec::new();
+    let rows = screen.list().rows.clone();
+    if rows.len() != want.edits.len() {
+        return vec![format!(
+            "{label}: {} edits listed, {} expected",
+            rows.len(),
+            want.edits.len()
+        )];
+    }
+    for (row, e) in rows.iter().zip(&want.edits) {
+        tally.edits += 1;
+        let at = format!("{label} edit {}", e.seq);
+        if row.file != e.file {
+            problems.push(format!("{at}: file {} (expected {})", row.file, e.file));
+        }
+        if row.agent.name() != e.agent_verdict {
+            problems.push(format!(
+                "{at}: agent verdict {} (expected {})",
+                row.agent.name(),
+                e.agent_verdict
+            ));
+        }
+        let real = row
+            .basis
+            .is_some_and(|b| b != Basis::CurrentFile && b != Basis::NotNeeded);
+        if !real {
+            continue;
+        }
+        // srview's verdict agrees with the agent's, or says it does not.
+        let srview_ok = row.srview.starts_with("applies");
+        let agent_ok = e.agent_verdict == "applied";
+        if e.agent_verdict != "not-run" && srview_ok != agent_ok && row.disagreement.is_none() {
+            problems.push(format!(
+                "{at}: srview {} / agent {} with no disagreement said",
+                row.srview, e.agent_verdict
+            ));
+        }
+        if let Some(before) = &e.content_before {
+            screen.select(row.seq);
+            let shown = screen
+                .shown_app()
+                .map(|app| app.original.text().into_owned());
+            if shown.as_deref() != Some(before.as_str()) {
+                problems.push(format!(
+                    "{at}: shown against another content than the recorded one ({:?})",
+                    row.basis
+                ));
+            }
+            tally.before_compared += 1;
+        }
+    }
+    problems
+}
+
+#[test]
+fn every_capture_previews_each_edit_against_its_content_before() {
+    let mut problems = Vec::new();
+    let mut tally: BTreeMap<String, (Tally, Tally)> = BTreeMap::new();
+    for dir in scenarios() {
+        let label = dir.strip_prefix(fixtures()).unwrap().display().to_string();
+        let want = expected(&dir);
+        let entry = tally
+            .entry(format!("{} {}", want.agent, want.version))
+            .or_default();
+
+        // The saved session, over the files as the run left them.
+        let ws = tempfile::tempdir().expect("tempdir");
+        files_after(&want, ws.path());
+        match read_session(&session_path(&dir), None) {
+            Ok(reader) => {
+                let root = SessionRoot {
+                    root: ws.path().to_path_buf(),
+                };
+                let mut screen = AgentEdits::session(label.clone(), reader, root);
+                problems.extend(check(&label, &mut screen, &want, &mut entry.1));
+            }
+            Err(e) => problems.push(format!("{label}: session: {e}")),
+        }
+
+        // The live output, in pieces, over the files as they were before.
+        let Some(live) = live_file(&dir) else {
+            continue;
+        };
+        let bytes = fs::read(&live).expect("read");
+        let format = detect(&bytes[..bytes.len().min(4096)]).map(|d| d.1);
+        // Not previewable live: the styled text outputs are for people,
+        // and `codex exec --json` names changed files only.
+        if format.is_none() || format == Some(Format::CodexExecJson) {
+            continue;
+        }
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        for seed in [3u64, 11] {
+            let ws = tempfile::tempdir().expect("tempdir");
+            files_before(&want, ws.path());
+            // The live Cline CLI stream names no workspace: the agent ran
+            // in the folder srview is given (here: where it was recorded).
+            let mut screen = AgentEdits::live(label.clone(), Some(ws.path().to_path_buf()))
+                .with_agent_cwd("/home/user/project");
+            feed(&mut screen, &text, seed);
+            problems.extend(check(
+                &format!("{label} (live, seed {seed})"),
+                &mut screen,
+                &want,
+                &mut entry.0,
+            ));
+        }
+    }
+    for (agent, (live, session)) in &tally {
+        println!(
+            "{agent}: live {} edits ({} shown against the recorded content before); \
+             session {} edits ({} shown against it)",
+            live.edits, live.before_compared, session.edits, session.before_compared
+        );
+    }
+    assert!(
+        problems.is_empty(),
+        "{} problems:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+    assert_eq!(tally.len(), 6, "agent versions: {:?}", tally.keys());
+    let compared: usize = tally.values().map(|(l, s)| l.before_compared + s.before_compared).sum();
+    assert!(compared >= 60, "only {compared} edits compared with their content before");
+}
