@@ -209,6 +209,12 @@ fn every_capture_previews_each_edit_against_its_content_before() {
         problems.join("\n")
     );
     assert_eq!(tally.len(), 6, "agent versions: {:?}", tally.keys());
-    let compared: usize = tally.values().map(|(l, s)| l.before_compared + s.before_compared).sum();
-    assert!(compared >= 60, "only {compared} edits compared with their content before");
+    let compared: usize = tally
+        .values()
+        .map(|(l, s)| l.before_compared + s.before_compared)
+        .sum();
+    assert!(
+        compared >= 60,
+        "only {compared} edits compared with their content before"
+    );
 }

@@ -56,7 +56,6 @@ fn feed_chunked(reader: &mut AgentReader, bytes: &[u8], seed: u64) {
     }
 }
 
-
 fn text(c: Option<&FileContent>) -> Option<Option<&str>> {
     c.map(FileContent::text)
 }

@@ -335,9 +335,11 @@ pub fn input_blocks(
     Ok(match input {
         EditInput::SearchReplace(diff) => plain(diff.clone()),
         EditInput::ApplyPatch(patch) => patch_blocks(patch, target, ended)?,
-        EditInput::Exact(edit) => {
-            parsed_edit_blocks(&crate::dialect::edit::PartialEdit::of(edit), Some(edit), target)
-        }
+        EditInput::Exact(edit) => parsed_edit_blocks(
+            &crate::dialect::edit::PartialEdit::of(edit),
+            Some(edit),
+            target,
+        ),
         EditInput::Partial(partial) => parsed_edit_blocks(partial, None, target),
         EditInput::Whole(content) => plain(whole_file_block(original, content, !ended)),
         EditInput::UnifiedDiff(diff) => match crate::sessions::udiff::to_search_replace(diff) {
@@ -470,7 +472,7 @@ fn parsed_edit_blocks(
             block: out.block,
         }
     } else {
-        edit::preview(0, &partial, target.content)
+        edit::preview(0, partial, target.content)
     };
     let original = target.content.unwrap_or_default();
     let old = partial.old.clone().unwrap_or_default();

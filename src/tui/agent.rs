@@ -288,8 +288,12 @@ impl AgentEdits {
         let Some(reader) = &self.reader else { return };
         self.root = self.root_now();
         let review = review_live(reader, &self.root, Recovery::Full, &self.on_disk);
-        let version = review.version.as_deref().unwrap_or("(version not named yet)");
+        let version = review
+            .version
+            .as_deref()
+            .unwrap_or("(version not named yet)");
         self.list.agent = Some(format!("{} {version}", review.agent.display_name()));
+        self.list.agent_name = Some(review.agent.display_name());
         let rows = review.reviews.iter().map(EditRow::of).collect();
         self.review = Some(review);
         let moved = self.list.set_rows(rows);

@@ -115,6 +115,8 @@ pub enum AgentKey {
 pub struct AgentList {
     /// The agent and its version, once known (`Claude Code 2.1.3`).
     pub agent: Option<String>,
+    /// The agent's name alone (`Claude Code`), once known.
+    pub agent_name: Option<&'static str>,
     /// Where the edits come from (`stdin`, a followed file, a session).
     pub source: String,
     pub rows: Vec<EditRow>,
@@ -143,6 +145,7 @@ impl AgentList {
     pub fn new(source: String, live: bool) -> AgentList {
         AgentList {
             agent: None,
+            agent_name: None,
             source,
             rows: Vec::new(),
             order: Vec::new(),
@@ -189,7 +192,8 @@ impl AgentList {
         self.order = (0..self.rows.len()).collect();
         if self.failed_first {
             let rows = &self.rows;
-            self.order.sort_by_key(|&i| (!rows[i].is_trouble(), rows[i].seq));
+            self.order
+                .sort_by_key(|&i| (!rows[i].is_trouble(), rows[i].seq));
         }
     }
 
@@ -250,6 +254,13 @@ impl AgentList {
         if key.code == KeyCode::Char('!') {
             self.failed_first = !self.failed_first;
             self.sort();
+            // In the list, the cursor goes to the top of the new order.
+            let top = self.order.first().map(|&i| self.rows[i].seq);
+            let moved = self.mode == AgentMode::List && top.is_some() && top != self.selected;
+            if moved {
+                self.selected = top;
+                self.follow = false;
+            }
             self.notice = Some(Notice {
                 text: if self.failed_first {
                     "failed edits and disagreements first".into()
@@ -258,7 +269,11 @@ impl AgentList {
                 },
                 error: false,
             });
-            return AgentKey::Done;
+            return if moved {
+                AgentKey::Show
+            } else {
+                AgentKey::Done
+            };
         }
         match self.mode {
             AgentMode::List => match key.code {
@@ -374,19 +389,24 @@ mod tests {
         assert_eq!(list.selected, Some(3));
     }
 
-    /// `!` lists failed edits first; the selection keeps its edit.
+    /// `!` lists failed edits first, the list's cursor on the first of
+    /// them; the previewer keeps its edit.
     #[test]
-    fn failed_first_reorders_and_keeps_the_selection() {
+    fn failed_first_reorders_the_list() {
         let mut list = AgentList::new("session".into(), false);
         list.set_rows(vec![row(1, false), row(2, true), row(3, false)]);
         assert_eq!(list.selected, Some(1), "a session opens on its first edit");
         list.on_key(key(KeyCode::Char('!')), false);
         let seqs: Vec<usize> = list.ordered().map(|r| r.seq).collect();
         assert_eq!(seqs, [2, 1, 3]);
+        assert_eq!(list.selected, Some(2), "the cursor goes to the top");
+        assert_eq!(list.on_key(key(KeyCode::Char('j')), false), AgentKey::Show);
         assert_eq!(list.selected, Some(1));
-        assert_eq!(list.position(), Some(1));
-        assert_eq!(list.on_key(key(KeyCode::Char('k')), false), AgentKey::Show);
-        assert_eq!(list.selected, Some(2));
+        // In the previewer the edit shown stays.
+        list.on_key(key(KeyCode::Enter), false);
+        assert_eq!(list.on_key(key(KeyCode::Char('!')), false), AgentKey::Done);
+        assert_eq!(list.selected, Some(1));
+        assert_eq!(list.position(), Some(0));
     }
 
     /// Enter opens the previewer; Esc goes back to the list unless the
@@ -397,9 +417,15 @@ mod tests {
         list.set_rows(vec![row(1, true)]);
         assert_eq!(list.on_key(key(KeyCode::Enter), false), AgentKey::Show);
         assert_eq!(list.mode, AgentMode::Preview);
-        assert_eq!(list.on_key(key(KeyCode::Char('n')), false), AgentKey::ToPreview);
+        assert_eq!(
+            list.on_key(key(KeyCode::Char('n')), false),
+            AgentKey::ToPreview
+        );
         assert_eq!(list.on_key(key(KeyCode::Esc), true), AgentKey::ToPreview);
-        assert_eq!(list.on_key(key(KeyCode::Char('a')), false), AgentKey::Accept);
+        assert_eq!(
+            list.on_key(key(KeyCode::Char('a')), false),
+            AgentKey::Accept
+        );
         assert_eq!(list.on_key(key(KeyCode::Esc), false), AgentKey::Done);
         assert_eq!(list.mode, AgentMode::List);
     }

@@ -46,7 +46,11 @@ pub const KEY_HELP: &[(&str, &str, KeyScope)] = &[
     ("a", "accept", KeyScope::SingleDiff),
     ("a", "accept this file", KeyScope::Transcript),
     ("A", "accept all files (all or none)", KeyScope::Transcript),
-    ("a", "write srview's result (an edit the agent did not apply)", KeyScope::Agent),
+    (
+        "a",
+        "write srview's result (an edit the agent did not apply)",
+        KeyScope::Agent,
+    ),
     ("r", "reload FILE", KeyScope::SingleDiff),
     ("r", "reload from disk, re-apply", KeyScope::Transcript),
     ("Esc", "close help, preview, focus", KeyScope::Both),

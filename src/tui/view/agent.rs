@@ -61,21 +61,31 @@ fn header(frame: &mut Frame, area: Rect, list: &AgentList, theme: &Theme) {
     };
     let agent = list.agent.as_deref().unwrap_or("agent not known yet");
     let mut text = format!(
-        " {agent} · {} · {state} · {} · {failed} failed · {loose} loose",
-        list.source,
+        " {agent} · {} · {failed} failed · {loose} loose",
         crate::words::count(edits, "edit"),
     );
     if disagree > 0 {
-        text.push_str(&format!(" · {}", crate::words::count(disagree, "DISAGREEMENT")));
+        text.push_str(&format!(
+            " · {}",
+            crate::words::count(disagree, "DISAGREEMENT")
+        ));
     }
-    let style = if disagree > 0 { theme.bad() } else { theme.bar() };
+    text.push_str(&format!(" · {state} · {}", list.source));
+    let style = if disagree > 0 {
+        theme.bad()
+    } else {
+        theme.bar()
+    };
     frame.render_widget(Paragraph::new(sanitize(&text)).style(style), area);
 }
 
 /// The edit's line and the verdicts' line, above its previewer.
 fn edit_lines(frame: &mut Frame, area: Rect, list: &AgentList, row: &EditRow, theme: &Theme) {
     let position = list.position().map_or(0, |p| p + 1);
-    let basis = row.basis.map(basis_words).unwrap_or("content before unknown");
+    let basis = row
+        .basis
+        .map(basis_words)
+        .unwrap_or("content before unknown");
     let follow = if list.follow { " · following" } else { "" };
     let first = format!(
         " edit {position}/{} · {} · {} · against {basis}{follow}   [/] edit · Esc list",
@@ -83,11 +93,7 @@ fn edit_lines(frame: &mut Frame, area: Rect, list: &AgentList, row: &EditRow, th
         row.file,
         row.tool,
     );
-    let agent = list
-        .agent
-        .as_deref()
-        .and_then(|a| a.rsplit_once(' ').map(|(name, _)| name))
-        .unwrap_or("agent");
+    let agent = list.agent_name.unwrap_or("the agent");
     let (second, style) = verdict_line(row, agent, theme);
     let lines = vec![
         Line::styled(sanitize(&first), theme.gutter()),

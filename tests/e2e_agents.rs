@@ -1,0 +1,187 @@
+//! The real binary in a pseudo-terminal following agents: a Claude Code
+//! stream and a Codex rollout growing on disk as the agent writes them
+//! (`srview --follow`), a Cline edit the user never approved written with
+//! `a`, and a saved session opened in the browser.
+
+use std::fs;
+use std::io::Write;
+use std::path::Path;
+use std::time::Duration;
+
+mod support;
+use support::agents::{expected, fixtures, session_path};
+use support::pty::{Session, Terminal};
+
+/// A workspace holding each file of `scenario` as it was before the run.
+fn workspace(scenario: &Path) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut seen = std::collections::HashSet::new();
+    for e in expected(scenario).edits {
+        if seen.insert(e.file.clone())
+            && let Some(text) = e.content_before
+        {
+            fs::write(dir.path().join(&e.file), text).expect("write");
+        }
+    }
+    dir
+}
+
+/// Appends `bytes` to `path` in `pieces` writes, a pause between them, as
+/// an agent writes its output.
+fn grow(path: &Path, bytes: &[u8], pieces: usize) {
+    let step = bytes.len().div_ceil(pieces.max(1)).max(1);
+    for piece in bytes.chunks(step) {
+        let mut f = fs::OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(path)
+            .expect("open");
+        f.write_all(piece).expect("append");
+        drop(f);
+        std::thread::sleep(Duration::from_millis(40));
+    }
+}
+
+fn follow(dir: &Path, file: &str) -> Session {
+    let cwd = dir.to_str().expect("UTF-8");
+    Session::srview(dir, &["--follow", file, "--cwd", cwd])
+}
+
+#[test]
+fn a_growing_claude_code_stream_is_previewed_edit_by_edit() {
+    let scenario = fixtures().join("claude-code-2.1.328/a_edits_ok");
+    let dir = workspace(&scenario);
+    let before = fs::read_to_string(dir.path().join("inventory.py")).expect("read");
+    let stream = fs::read(scenario.join("stdout.jsonl")).expect("read");
+    let log = dir.path().join("claude.jsonl");
+    // The agent has started: the first edit's input is on its way.
+    let cut = stream.len() / 4;
+    fs::write(&log, &stream[..cut]).expect("write");
+    let mut s = follow(dir.path(), "claude.jsonl");
+    s.wait_for("the agent named", |c| c.contains("Claude Code 2.1.328"));
+    grow(&log, &stream[cut..], 12);
+    s.wait_for("both edits, each applied by both", |c| {
+        c.contains("2 edits")
+            && c.contains("Claude Code: applied · srview: applies (exact)")
+            && c.contains("edit 2/2")
+    });
+    // The agent wrote its edits: srview writes nothing of them.
+    s.press(b"a");
+    s.wait_for("the refusal", |c| c.contains("applied this edit itself"));
+    s.press(b"[");
+    s.wait_for("the first edit", |c| c.contains("edit 1/2"));
+    s.press(b"q");
+    assert_eq!(s.exit_code(), 0);
+    assert_eq!(
+        fs::read_to_string(dir.path().join("inventory.py")).expect("read"),
+        before,
+        "srview never writes an edit the agent applied"
+    );
+}
+
+#[test]
+fn a_growing_codex_rollout_shows_the_loose_match_codex_called_a_success() {
+    let scenario = fixtures().join("codex-0.169.0/d_fuzzy_whitespace_unicode");
+    let dir = workspace(&scenario);
+    let rollout = fs::read(session_path(&scenario)).expect("read");
+    let log = dir.path().join("rollout.jsonl");
+    fs::write(&log, b"").expect("write");
+    let mut s = follow(dir.path(), "rollout.jsonl");
+    s.wait_for("the first frame", |c| c.contains("waiting"));
+    let lines: Vec<&[u8]> = rollout.split_inclusive(|&b| b == b'\n').collect();
+    for line in lines {
+        grow(&log, line, 1);
+    }
+    s.wait_for("the disagreement, loudly", |c| {
+        c.contains("Codex 0.169.0")
+            && c.contains("DISAGREEMENT: matched only loosely (trailing-space, unicode) while Codex reported plain success")
+    });
+    s.press(b"q");
+    assert_eq!(s.exit_code(), 0);
+}
+
+#[test]
+fn an_edit_the_user_never_approved_is_written_with_a_once() {
+    let scenario = fixtures().join("cline-classic-2.18.0/e_noyolo_json");
+    let dir = workspace(&scenario);
+    let before = fs::read_to_string(dir.path().join("calc.py")).expect("read");
+    let log = dir.path().join("cline.jsonl");
+    fs::write(&log, b"").expect("write");
+    let mut s = follow(dir.path(), "cline.jsonl");
+    grow(
+        &log,
+        &fs::read(scenario.join("stdout.txt")).expect("read"),
+        6,
+    );
+    s.wait_for("the edit, never run", |c| {
+        c.contains("Cline: no verdict yet") || c.contains("Cline: not run")
+    });
+    // The stream has no end while followed: the edit waits for approval.
+    s.press(b"a");
+    s.wait_for("the refusal while Cline may still write", |c| {
+        c.contains("has not finished this edit")
+    });
+    s.press(b"q");
+    assert_eq!(s.exit_code(), 0);
+    assert_eq!(
+        fs::read_to_string(dir.path().join("calc.py")).expect("read"),
+        before
+    );
+
+    // Piped, the output ends: the edit was never run, and `a` writes it.
+    let stdout = scenario.join("stdout.txt");
+    let script = format!(
+        "cat {} | {} - --cwd {}",
+        stdout.display(),
+        env!("CARGO_BIN_EXE_srview"),
+        dir.path().display()
+    );
+    let mut s = Session::spawn_in(dir.path(), "sh", &["-c", &script], &Terminal::default());
+    s.wait_for("the edit, never run", |c| c.contains("Cline: not run"));
+    s.press(b"a");
+    s.wait_for("the write", |c| c.contains("wrote"));
+    let after = fs::read_to_string(dir.path().join("calc.py")).expect("read");
+    assert_ne!(after, before, "srview's result was written");
+    // Written once: the file no longer holds what the edit was applied to.
+    s.press(b"a");
+    s.wait_for("the second write refused", |c| c.contains("not accepted"));
+    s.press(b"q");
+    assert_eq!(s.exit_code(), 0);
+    assert_eq!(
+        fs::read_to_string(dir.path().join("calc.py")).expect("read"),
+        after
+    );
+}
+
+#[test]
+fn the_session_browser_lists_failed_edits_first_and_opens_one() {
+    let scenario = fixtures().join("claude-code-2.1.328/b_edit_nomatch");
+    let dir = workspace(&scenario);
+    let session = session_path(&scenario);
+    let cwd = dir.path().to_str().expect("UTF-8");
+    let mut s = Session::spawn_in(
+        dir.path(),
+        env!("CARGO_BIN_EXE_srview"),
+        &["session", session.to_str().expect("UTF-8"), "--cwd", cwd],
+        &Terminal {
+            rows: 24,
+            cols: 80,
+            ..Terminal::default()
+        },
+    );
+    s.wait_for("the list", |c| {
+        c.contains("FAILED") && c.contains("Enter open")
+    });
+    s.press(b"!");
+    s.wait_for("failed first", |c| {
+        c.contains("failed edits and disagreements first")
+    });
+    s.press(b"\r");
+    s.wait_for("the failed edit's previewer", |c| {
+        c.contains("Claude Code: failed") && c.contains("edit 1/")
+    });
+    s.press(b"\x1b");
+    s.wait_for("back to the list", |c| c.contains("Enter open"));
+    s.press(b"q");
+    assert_eq!(s.exit_code(), 0);
+}
