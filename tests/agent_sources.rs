@@ -20,7 +20,6 @@
 
 use std::collections::BTreeMap;
 use std::fs;
-use std::path::{Path, PathBuf};
 
 use srview::source::agent::session::read_session;
 use srview::source::agent::{AgentEdit, AgentReader, FileContent, Format, Verdict, detect};
