@@ -43,6 +43,7 @@ fn diff_feed(args: &PreviewArgs) -> Result<Feed, Error> {
             text: input::read_diff(Some(diff))?,
             rate,
             seed: args.seed,
+            chunk: 6,
         }),
         (Some(_), _) => Err(Error::usage("--replay needs a DIFF file to replay")),
         (None, Some(diff)) if diff != stdin => Ok(Feed::Watch {

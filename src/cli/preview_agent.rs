@@ -20,6 +20,8 @@ pub fn run_live(args: &PreviewArgs, follow: Option<&Path>) -> CmdResult {
                 text: crate::input::read_diff(Some(path))?,
                 rate,
                 seed: args.seed,
+                // An agent's output arrives in lines and larger pieces.
+                chunk: 80,
             },
             format!("replaying {}", path.display()),
         ),

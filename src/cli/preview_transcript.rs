@@ -19,6 +19,7 @@ pub fn run(args: &PreviewArgs, msg: &Path) -> CmdResult {
             text: crate::input::read_diff(Some(msg))?,
             rate,
             seed: args.seed,
+            chunk: 6,
         },
         None => Feed::Watch {
             path: msg.to_path_buf(),

@@ -35,8 +35,13 @@ pub(super) fn start_feed(feed: Feed, tx: &Sender<Event>) -> Result<(), Error> {
             watch::read_stdin(Box::new(move |e| tx.send(Event::Source(e)).is_ok()));
             Ok(())
         }
-        Feed::Replay { text, rate, seed } => {
-            start_replay(text, rate, seed, tx);
+        Feed::Replay {
+            text,
+            rate,
+            seed,
+            chunk,
+        } => {
+            start_replay(text, rate, seed, chunk, tx);
             Ok(())
         }
         Feed::Nothing => Ok(()),
@@ -44,8 +49,8 @@ pub(super) fn start_feed(feed: Feed, tx: &Sender<Event>) -> Result<(), Error> {
 }
 
 /// Streams `text` in by itself, as a model would, at `rate` characters per second.
-fn start_replay(text: String, rate: f64, seed: u64, tx: Sender<Event>) {
-    let steps = crate::source::replay::schedule(&text, rate, 6, 15, seed);
+fn start_replay(text: String, rate: f64, seed: u64, chunk: usize, tx: Sender<Event>) {
+    let steps = crate::source::replay::schedule(&text, rate, chunk, 15, seed);
     std::thread::spawn(move || {
         let sent = crate::source::replay::play(&text, &steps, |piece| {
             tx.send(Event::Source(SourceEvent::Append(piece.to_string())))

@@ -44,8 +44,14 @@ pub enum Feed {
     Watch { path: PathBuf, poll: bool },
     /// Stdin, read as it arrives; its end ends the stream.
     Stdin,
-    /// `text`, streamed in by itself at `rate` characters per second.
-    Replay { text: String, rate: f64, seed: u64 },
+    /// `text`, streamed in by itself at `rate` characters per second, in
+    /// pieces of `chunk` characters (a model's tokens; an agent's lines).
+    Replay {
+        text: String,
+        rate: f64,
+        seed: u64,
+        chunk: usize,
+    },
     /// Nothing: the text is complete before the previewer starts (a saved
     /// session, read whole).
     Nothing,

@@ -88,7 +88,7 @@ fn edit_lines(frame: &mut Frame, area: Rect, list: &AgentList, row: &EditRow, th
         .unwrap_or("content before unknown");
     let follow = if list.follow { " · following" } else { "" };
     let first = format!(
-        " edit {position}/{} · {} · {} · against {basis}{follow}   [/] edit · Esc list",
+        " edit {position}/{} · {} · {} · vs {basis}{follow} · [/] Esc",
         list.rows.len(),
         row.file,
         row.tool,
@@ -141,14 +141,14 @@ fn verdict_word(v: Verdict) -> &'static str {
 /// What srview ran the edit against, in a few words.
 fn basis_words(b: Basis) -> &'static str {
     match b {
-        Basis::Recorded => "the content the agent recorded",
-        Basis::Derived => "the content derived from the agent's record",
-        Basis::Chained => "the content the previous edit left",
-        Basis::ReverseDiff => "the current file with the agent's diffs undone",
-        Basis::GitCheckpoint => "the agent's git checkpoint",
-        Basis::CurrentFile => "the current file (content before unknown)",
-        Basis::NotNeeded => "nothing (a whole new content)",
-        Basis::LiveFile => "the file before the agent wrote it",
+        Basis::Recorded => "the recorded content",
+        Basis::Derived => "a content derived from the record",
+        Basis::Chained => "what the previous edit left",
+        Basis::ReverseDiff => "the file, agent's diffs undone",
+        Basis::GitCheckpoint => "the git checkpoint",
+        Basis::CurrentFile => "the current file (before unknown)",
+        Basis::NotNeeded => "nothing",
+        Basis::LiveFile => "the file before the agent wrote",
     }
 }
 
