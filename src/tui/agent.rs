@@ -227,6 +227,12 @@ impl AgentEdits {
                 }
                 self.reader = Some(reader);
             }
+            None if self.head.iter().all(u8::is_ascii_whitespace) => {
+                self.list.notice = Some(Notice {
+                    text: "nothing arrived: the agent's output was empty".into(),
+                    error: true,
+                });
+            }
             None => {
                 let first = String::from_utf8_lossy(&self.head);
                 let first = first.lines().next().unwrap_or_default();

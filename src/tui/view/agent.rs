@@ -107,15 +107,17 @@ fn edit_lines(frame: &mut Frame, area: Rect, list: &AgentList, row: &EditRow, th
     frame.render_widget(Paragraph::new(lines), area);
 }
 
-/// `Claude Code: applied · srview: applies (exact)`, or the disagreement.
+/// `Claude Code: applied · srview: applies (exact)`, or the disagreement;
+/// the agent's own error text last (the narrowest terminal cuts it first).
 fn verdict_line(row: &EditRow, agent: &str, theme: &Theme) -> (String, ratatui::style::Style) {
-    let mut agent_part = format!("{agent}: {}", verdict_word(row.agent));
-    if let Some(m) = &row.agent_message {
-        let first = m.lines().next().unwrap_or_default();
-        agent_part.push_str(&format!(" ({first})"));
-    }
+    let message = row
+        .agent_message
+        .as_deref()
+        .and_then(|m| m.lines().next())
+        .map(|first| format!(" · {agent} said: {first}"))
+        .unwrap_or_default();
     match &row.disagreement {
-        Some(d) => (format!(" DISAGREEMENT: {d}"), theme.bad()),
+        Some(d) => (format!(" DISAGREEMENT: {d}{message}"), theme.bad()),
         None => {
             let style = if row.failed {
                 theme.bad()
@@ -124,7 +126,14 @@ fn verdict_line(row: &EditRow, agent: &str, theme: &Theme) -> (String, ratatui::
             } else {
                 theme.ok()
             };
-            (format!(" {agent_part} · srview: {}", row.srview), style)
+            (
+                format!(
+                    " {agent}: {} · srview: {}{message}",
+                    verdict_word(row.agent),
+                    row.srview
+                ),
+                style,
+            )
         }
     }
 }
