@@ -577,3 +577,96 @@ impl Screen for AgentEdits {
         view::agent::render(frame, &self.list, shown, theme);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(s: &str, ended: bool) -> Folded {
+        Folded {
+            appended: s.to_string(),
+            ended,
+            ..Folded::default()
+        }
+    }
+
+    /// A Cline CLI stream whose `editor` edit of a.py the agent failed.
+    const FAILED_EDIT: &str = concat!(
+        r#"{"type":"agent_event","event":{"type":"content_start","contentType":"tool","toolName":"editor","toolCallId":"c1","input":{"path":"a.py","old_text":"x = 1","new_text":"x = 2"}}}"#,
+        "\n",
+        r#"{"type":"agent_event","event":{"type":"content_end","contentType":"tool","toolName":"editor","toolCallId":"c1","output":{"success":false,"error":"timed out"}}}"#,
+        "\n"
+    );
+
+    #[test]
+    fn output_of_no_known_agent_is_said() {
+        let mut screen = AgentEdits::live("stdin".into(), None);
+        screen.on_text(text("hello world\n", true));
+        let notice = screen.list().notice.clone().expect("a notice");
+        assert!(notice.error);
+        assert!(
+            notice.text.starts_with(
+                "not the output of an agent srview reads (Claude Code, Codex, Cline, Aider): it starts \"hello world\""
+            ),
+            "{}",
+            notice.text
+        );
+        assert!(screen.list().rows.is_empty());
+    }
+
+    #[test]
+    fn an_empty_output_says_nothing_arrived() {
+        let mut screen = AgentEdits::live("stdin".into(), None);
+        screen.on_text(text("", true));
+        assert_eq!(
+            screen.list().notice.as_ref().map(|n| n.text.as_str()),
+            Some("nothing arrived: the agent's output was empty")
+        );
+    }
+
+    /// `a` writes srview's result of an edit the agent failed, over the
+    /// content it was applied to, and never over a file changed since.
+    #[test]
+    fn accept_writes_a_failed_edit_only_over_the_content_it_ran_against() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let file = dir.path().join("a.py");
+        std::fs::write(&file, "x = 1\n").expect("write");
+        let live = |dir: &std::path::Path| {
+            AgentEdits::live("stdin".into(), Some(dir.to_path_buf()))
+                .with_agent_cwd(&dir.to_string_lossy())
+        };
+        let mut screen = live(dir.path());
+        // The edit is seen first without a verdict: the file is read then.
+        let (start, end) = FAILED_EDIT.split_at(FAILED_EDIT.find('\n').expect("a line") + 1);
+        screen.on_text(text(start, false));
+        screen.on_text(text(end, true));
+        let row = screen.list().current().cloned().expect("an edit");
+        assert_eq!(row.agent, Verdict::Failed);
+        assert_eq!(row.basis, Some(Basis::LiveFile));
+        assert_eq!(row.srview, "applies (exact)");
+        assert_eq!(
+            row.disagreement.as_deref(),
+            Some("Cline CLI failed this edit; srview's exact-string edit applier applies it")
+        );
+
+        // Changed underneath: nothing written.
+        std::fs::write(&file, "x = 1\ny = 0\n").expect("write");
+        screen.accept();
+        let notice = screen.list().notice.clone().expect("a notice");
+        assert!(
+            notice.error && notice.text.starts_with("not accepted"),
+            "{}",
+            notice.text
+        );
+        assert_eq!(
+            std::fs::read_to_string(&file).expect("read"),
+            "x = 1\ny = 0\n"
+        );
+
+        // As it was: written once.
+        std::fs::write(&file, "x = 1\n").expect("write");
+        screen.accept();
+        assert_eq!(std::fs::read_to_string(&file).expect("read"), "x = 2\n");
+        assert_eq!(screen.written(), [file.clone()]);
+    }
+}
