@@ -667,6 +667,6 @@ mod tests {
         std::fs::write(&file, "x = 1\n").expect("write");
         screen.accept();
         assert_eq!(std::fs::read_to_string(&file).expect("read"), "x = 2\n");
-        assert_eq!(screen.written(), [file.clone()]);
+        assert_eq!(screen.written(), std::slice::from_ref(&file));
     }
 }
