@@ -89,6 +89,19 @@ fn srview_words(r: &Review) -> String {
     s
 }
 
+/// One file the agent edited, as its tab shows it: the state of its
+/// latest edit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileTab {
+    pub file: String,
+    /// The seq of its latest edit.
+    pub latest: usize,
+    /// Edits of this file so far.
+    pub edits: usize,
+    /// `streaming`, `failed`, `DISAGREE`, `loose`, `not run`, `applied`.
+    pub state: &'static str,
+}
+
 /// What is on screen: the list of edits, or one edit's previewer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AgentMode {
@@ -232,6 +245,40 @@ impl AgentList {
         AgentKey::Show
     }
 
+    /// The files edited, in the order the agent first edited them.
+    pub fn files(&self) -> Vec<FileTab> {
+        let mut tabs: Vec<FileTab> = Vec::new();
+        for row in &self.rows {
+            let state = if row.streaming || row.agent == Verdict::Pending {
+                "streaming"
+            } else if row.disagreement.is_some() {
+                "DISAGREE"
+            } else if row.failed {
+                "failed"
+            } else if row.loose {
+                "loose"
+            } else if row.agent == Verdict::NotRun {
+                "not run"
+            } else {
+                "applied"
+            };
+            match tabs.iter_mut().find(|t| t.file == row.file) {
+                Some(tab) => {
+                    tab.latest = row.seq;
+                    tab.edits += 1;
+                    tab.state = state;
+                }
+                None => tabs.push(FileTab {
+                    file: row.file.clone(),
+                    latest: row.seq,
+                    edits: 1,
+                    state,
+                }),
+            }
+        }
+        tabs
+    }
+
     /// Counts for the header: edits, failed, loose, disagreements.
     pub fn counts(&self) -> (usize, usize, usize, usize) {
         let failed = self.rows.iter().filter(|r| r.failed).count();
@@ -274,6 +321,16 @@ impl AgentList {
             } else {
                 AgentKey::Done
             };
+        }
+        if let KeyCode::Char(c @ '1'..='9') = key.code {
+            let n = c as usize - '1' as usize;
+            let Some(tab) = self.files().into_iter().nth(n) else {
+                return AgentKey::Done;
+            };
+            self.follow = false;
+            self.mode = AgentMode::Preview;
+            self.selected = Some(tab.latest);
+            return AgentKey::Show;
         }
         match self.mode {
             AgentMode::List => match key.code {
@@ -428,6 +485,27 @@ mod tests {
         );
         assert_eq!(list.on_key(key(KeyCode::Esc), false), AgentKey::Done);
         assert_eq!(list.mode, AgentMode::List);
+    }
+
+    /// A tab per file, in the order first edited, in the state of its
+    /// latest edit; a digit shows that edit.
+    #[test]
+    fn files_are_tabs_in_the_state_of_their_latest_edit() {
+        let mut list = AgentList::new("session".into(), false);
+        let mut third = row(3, true);
+        third.file = "f1.py".into();
+        list.set_rows(vec![row(1, false), row(2, false), third]);
+        let tabs = list.files();
+        assert_eq!(tabs.len(), 2);
+        assert_eq!(
+            (tabs[0].file.as_str(), tabs[0].latest, tabs[0].edits),
+            ("f1.py", 3, 2)
+        );
+        assert_eq!(tabs[0].state, "failed");
+        assert_eq!((tabs[1].file.as_str(), tabs[1].state), ("f2.py", "applied"));
+        assert_eq!(list.on_key(key(KeyCode::Char('1')), false), AgentKey::Show);
+        assert_eq!((list.selected, list.mode), (Some(3), AgentMode::Preview));
+        assert_eq!(list.on_key(key(KeyCode::Char('9')), false), AgentKey::Done);
     }
 
     /// srview writes only what the agent did not.

@@ -79,25 +79,64 @@ fn header(frame: &mut Frame, area: Rect, list: &AgentList, theme: &Theme) {
     frame.render_widget(Paragraph::new(sanitize(&text)).style(style), area);
 }
 
-/// The edit's line and the verdicts' line, above its previewer.
+/// The files' tabs (the current one marked) and the verdicts' line,
+/// above the edit's previewer.
 fn edit_lines(frame: &mut Frame, area: Rect, list: &AgentList, row: &EditRow, theme: &Theme) {
     let position = list.position().map_or(0, |p| p + 1);
-    let basis = row
-        .basis
-        .map(basis_words)
-        .unwrap_or("content before unknown");
-    let follow = if list.follow { " · following" } else { "" };
-    let first = format!(
-        " edit {position}/{} · {} · {} · vs {basis}{follow} · [/] Esc",
-        list.rows.len(),
-        row.file,
-        row.tool,
-    );
+    let mut spans = vec![Span::styled(
+        format!(" edit {position}/{} ", list.rows.len()),
+        theme.bar(),
+    )];
+    let tabs = list.files();
+    let current = tabs.iter().position(|t| t.file == row.file).unwrap_or(0);
+    for (i, tab) in tabs.iter().enumerate() {
+        let style = match tab.state {
+            "applied" => theme.ok(),
+            "streaming" | "loose" | "not run" => theme.warn(),
+            _ => theme.bad(),
+        };
+        let style = if i == current {
+            style.patch(theme.selected())
+        } else {
+            style
+        };
+        let edits = if tab.edits > 1 {
+            format!(" ×{}", tab.edits)
+        } else {
+            String::new()
+        };
+        spans.push(Span::styled(
+            format!(" {} {}{edits} {} ", i + 1, sanitize(&tab.file), tab.state),
+            style,
+        ));
+        spans.push(Span::raw("│"));
+    }
+    let hint = " [/] edit · 1-9 file · Esc list";
+    let width = usize::from(area.width);
+    let room = width.saturating_sub(hint.width());
+    let mut tab_line = super::panels::fit_spans(spans, room, current + 1);
+    let used: usize = tab_line.iter().map(|s| s.content.width()).sum();
+    if used + hint.width() <= width {
+        tab_line.push(Span::styled(hint, theme.gutter()));
+    }
     let agent = list.agent_name.unwrap_or("the agent");
     let (second, style) = verdict_line(row, agent, theme);
+    let message = row
+        .agent_message
+        .as_deref()
+        .and_then(|m| m.lines().next())
+        .map(|first| format!(" · {agent} said: {first}"))
+        .unwrap_or_default();
+    let basis = row.basis.map(basis_words).unwrap_or("an unknown content");
+    let follow = if list.follow { ", following" } else { "" };
     let lines = vec![
-        Line::styled(sanitize(&first), theme.gutter()),
-        Line::styled(sanitize(&second), style),
+        Line::from(tab_line),
+        // The agent's own error text last: a narrow terminal cuts it first.
+        Line::from(vec![
+            Span::styled(sanitize(&second), style),
+            Span::styled(format!(" · vs {basis}{follow}"), theme.gutter()),
+            Span::styled(sanitize(&message), style),
+        ]),
     ];
     let area = Rect {
         height: area.height.min(2),
@@ -107,17 +146,10 @@ fn edit_lines(frame: &mut Frame, area: Rect, list: &AgentList, row: &EditRow, th
     frame.render_widget(Paragraph::new(lines), area);
 }
 
-/// `Claude Code: applied · srview: applies (exact)`, or the disagreement;
-/// the agent's own error text last (the narrowest terminal cuts it first).
+/// `Claude Code: applied · srview: applies (exact)`, or the disagreement.
 fn verdict_line(row: &EditRow, agent: &str, theme: &Theme) -> (String, ratatui::style::Style) {
-    let message = row
-        .agent_message
-        .as_deref()
-        .and_then(|m| m.lines().next())
-        .map(|first| format!(" · {agent} said: {first}"))
-        .unwrap_or_default();
     match &row.disagreement {
-        Some(d) => (format!(" DISAGREEMENT: {d}{message}"), theme.bad()),
+        Some(d) => (format!(" DISAGREEMENT: {d}"), theme.bad()),
         None => {
             let style = if row.failed {
                 theme.bad()
@@ -128,7 +160,7 @@ fn verdict_line(row: &EditRow, agent: &str, theme: &Theme) -> (String, ratatui::
             };
             (
                 format!(
-                    " {agent}: {} · srview: {}{message}",
+                    " {agent}: {} · srview: {}",
                     verdict_word(row.agent),
                     row.srview
                 ),

@@ -100,7 +100,11 @@ pub fn tab_bar(
 /// that fit in `room` columns, whole: the current tab (`current` is its
 /// position among the spans' tabs, 1-based) is always kept, and tabs left
 /// out are marked `…`.
-fn fit_spans(spans: Vec<Span<'static>>, room: usize, current: usize) -> Vec<Span<'static>> {
+pub(super) fn fit_spans(
+    spans: Vec<Span<'static>>,
+    room: usize,
+    current: usize,
+) -> Vec<Span<'static>> {
     let w = |s: &Span| s.content.width();
     if spans.iter().map(w).sum::<usize>() <= room {
         return spans;
