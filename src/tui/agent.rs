@@ -180,8 +180,30 @@ impl AgentEdits {
             events.push(AgentEvent::Finished(0));
         }
         self.list.bytes = self.fed.len();
-        if !events.is_empty() {
-            self.snapshot_files();
+        if events.is_empty() {
+            return;
+        }
+        let read_a_file = self.snapshot_files();
+        // An edit's input growing changes only that edit: its previewer
+        // follows it, and the whole review waits for a change of shape (a
+        // new edit, a verdict, an input complete, a file read).
+        let still_streaming = |reader: &AgentReader, seq: usize| {
+            reader
+                .edits()
+                .get(seq.wrapping_sub(1))
+                .is_some_and(|e| e.streaming && !e.file.is_empty())
+        };
+        let only_growing = !read_a_file
+            && self.review.is_some()
+            && self.reader.as_ref().is_some_and(|reader| {
+                events.iter().all(|e| match e {
+                    AgentEvent::Updated(seq) => still_streaming(reader, *seq),
+                    _ => false,
+                })
+            });
+        if only_growing {
+            self.show(false);
+        } else {
             self.refresh(false);
         }
     }
@@ -252,14 +274,18 @@ impl AgentEdits {
     /// verdict: the agent writes only once the edit is complete, so this is
     /// the content before it. Not for an edit after another of the same
     /// file (srview chains those), nor for formats written after the fact.
-    fn snapshot_files(&mut self) {
-        let Some(reader) = &self.reader else { return };
+    /// Returns whether a file was read.
+    fn snapshot_files(&mut self) -> bool {
+        let Some(reader) = &self.reader else {
+            return false;
+        };
         if matches!(
             reader.format(),
             Format::AiderHistory | Format::ClineCliMessages | Format::ClineApiHistory
         ) {
-            return;
+            return false;
         }
+        let mut read = false;
         let root = self.root_now();
         let edits = reader.edits();
         for (i, edit) in edits.iter().enumerate() {
@@ -272,8 +298,10 @@ impl AgentEdits {
             }
             if let Some(content) = root.current(&edit.file) {
                 self.on_disk.insert(edit.seq, content);
+                read = true;
             }
         }
+        read
     }
 
     /// Where the files are: `--cwd`, else the workspace the output names.
@@ -343,17 +371,25 @@ impl AgentEdits {
             self.confirming = None;
         }
         let Some(shown) = &mut self.shown else { return };
-        let name = std::path::Path::new(&r.edit.file)
+        // The edit as read now (the review's copy is from the last change
+        // of shape; a streaming input has grown since).
+        let fresh = self
+            .reader
+            .as_ref()
+            .and_then(|reader| reader.edits().get(seq - 1))
+            .filter(|e| e.seq == seq)
+            .unwrap_or(&r.edit);
+        let name = std::path::Path::new(&fresh.file)
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         let cwd = review.cwd.clone();
-        let ended = !r.edit.streaming;
+        let ended = !fresh.streaming;
         let Some(before) = &before else {
             shown.app.set_diff(String::new());
-            let why = if r.edit.file.is_empty() {
+            let why = if fresh.file.is_empty() {
                 "waiting for the edit's path…".to_string()
-            } else if r.edit.streaming {
+            } else if fresh.streaming {
                 "the edit is streaming; the content before it is not known yet".to_string()
             } else {
                 r.why
@@ -372,7 +408,7 @@ impl AgentEdits {
             name: &name,
             content: exists.then_some(before.as_str()),
         };
-        match input_blocks(&r.edit.input, &target, ended) {
+        match input_blocks(&fresh.input, &target, ended) {
             Ok(blocks) => {
                 shown.app.set_diff(blocks.body);
                 if let Some(note) = blocks.note {
