@@ -60,8 +60,11 @@ fn write(dir: &Path, file: &str, text: &str) {
 }
 
 /// Feeds `text` in random pieces (on character boundaries), then its end.
-fn feed(screen: &mut AgentEdits, text: &str, seed: u64) {
+/// Returns how many pieces left an edit shown while its input was still
+/// streaming, with blocks already previewed.
+fn feed(screen: &mut AgentEdits, text: &str, seed: u64) -> usize {
     let mut rng = Rng::new(seed);
+    let mut mid_edit = 0;
     let mut at = 0;
     while at < text.len() {
         let mut end = (at + rng.below(300) + 1).min(text.len());
@@ -72,18 +75,29 @@ fn feed(screen: &mut AgentEdits, text: &str, seed: u64) {
             appended: text[at..end].to_string(),
             ..Folded::default()
         });
+        let streaming = screen.list().current().is_some_and(|r| r.streaming);
+        if streaming
+            && screen
+                .shown_app()
+                .is_some_and(|a| a.engine_diff().contains("SEARCH"))
+        {
+            mid_edit += 1;
+        }
         at = end;
     }
     screen.on_text(Folded {
         ended: true,
         ..Folded::default()
     });
+    mid_edit
 }
 
 #[derive(Default)]
 struct Tally {
     edits: usize,
     before_compared: usize,
+    /// Pieces after which an edit still streaming was previewed.
+    mid_edit: usize,
 }
 
 /// Checks every edit the screen lists against expected.json.
@@ -186,7 +200,7 @@ fn every_capture_previews_each_edit_against_its_content_before() {
             // in the folder srview is given (here: where it was recorded).
             let mut screen = AgentEdits::live(label.clone(), Some(ws.path().to_path_buf()))
                 .with_agent_cwd("/home/user/project");
-            feed(&mut screen, &text, seed);
+            entry.0.mid_edit += feed(&mut screen, &text, seed);
             problems.extend(check(
                 &format!("{label} (live, seed {seed})"),
                 &mut screen,
@@ -197,9 +211,9 @@ fn every_capture_previews_each_edit_against_its_content_before() {
     }
     for (agent, (live, session)) in &tally {
         println!(
-            "{agent}: live {} edits ({} shown against the recorded content before); \
-             session {} edits ({} shown against it)",
-            live.edits, live.before_compared, session.edits, session.before_compared
+            "{agent}: live {} edits ({} shown against the recorded content before, \
+             {} pieces previewing an edit mid-stream); session {} edits ({} shown against it)",
+            live.edits, live.before_compared, live.mid_edit, session.edits, session.before_compared
         );
     }
     assert!(
@@ -209,6 +223,13 @@ fn every_capture_previews_each_edit_against_its_content_before() {
         problems.join("\n")
     );
     assert_eq!(tally.len(), 6, "agent versions: {:?}", tally.keys());
+    // The outputs whose edits stream piece by piece are previewed mid-edit.
+    for agent in ["claude-code 2.1.328", "aider 0.86.2"] {
+        assert!(
+            tally[agent].0.mid_edit > 0,
+            "{agent}: no edit previewed mid-stream"
+        );
+    }
     let compared: usize = tally
         .values()
         .map(|(l, s)| l.before_compared + s.before_compared)
