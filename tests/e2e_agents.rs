@@ -185,3 +185,36 @@ fn the_session_browser_lists_failed_edits_first_and_opens_one() {
     s.press(b"q");
     assert_eq!(s.exit_code(), 0);
 }
+
+#[test]
+fn cline_classic_ui_messages_rewritten_in_place_are_followed_version_by_version() {
+    let scenario = fixtures().join("cline-classic-2.18.0/a_ok");
+    let versions = scenario.join("ui_messages");
+    let index: Vec<(u64, String)> =
+        serde_json::from_slice(&fs::read(versions.join("index.json")).expect("read"))
+            .expect("index");
+    let dir = workspace(&scenario);
+    let before = fs::read_to_string(dir.path().join("calc.py")).expect("read");
+    let ui = dir.path().join("ui_messages.json");
+    fs::write(&ui, b"[]").expect("write");
+    let mut s = follow(dir.path(), "ui_messages.json");
+    let mut seen_streaming = false;
+    for (_, name) in &index {
+        // As Cline writes it: a temporary file renamed over the old one.
+        let tmp = dir.path().join("ui_messages.json.tmp");
+        fs::copy(versions.join(name), &tmp).expect("copy");
+        fs::rename(&tmp, &ui).expect("rename");
+        std::thread::sleep(Duration::from_millis(60));
+        seen_streaming |= s.contents().contains("srview: streaming");
+    }
+    s.wait_for("the edit, applied by both", |c| {
+        c.contains("1 edit") && c.contains("Cline: applied · srview: applies")
+    });
+    assert!(seen_streaming, "the edit was shown while its diff grew");
+    s.press(b"q");
+    assert_eq!(s.exit_code(), 0);
+    assert_eq!(
+        fs::read_to_string(dir.path().join("calc.py")).expect("read"),
+        before
+    );
+}
