@@ -56,6 +56,16 @@ pub fn run_live(args: &PreviewArgs, follow: Option<&Path>) -> CmdResult {
     };
     let config = args.tui_config(feed);
     let mut screen = AgentEdits::live(source, args.cwd.clone());
+    if let Some(path) = follow.filter(|p| !p.exists()) {
+        use crate::tui::Screen;
+        screen.show_notice(crate::tui::app::Notice {
+            text: format!(
+                "{} does not exist yet: waiting for the agent to write it",
+                path.display()
+            ),
+            error: false,
+        });
+    }
     finish(tui::run(config, &mut screen), &screen)
 }
 
