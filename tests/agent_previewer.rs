@@ -130,10 +130,16 @@ fn check(label: &str, screen: &mut AgentEdits, want: &Expected, tally: &mut Tall
         if !real {
             continue;
         }
-        // srview's verdict agrees with the agent's, or says it does not.
+        // srview's verdict, where it gives one, agrees with the agent's,
+        // or says it does not.
         let srview_ok = row.srview.starts_with("applies");
+        let judged = !row.srview.starts_with("unknown");
         let agent_ok = e.agent_verdict == "applied";
-        if e.agent_verdict != "not-run" && srview_ok != agent_ok && row.disagreement.is_none() {
+        if judged
+            && e.agent_verdict != "not-run"
+            && srview_ok != agent_ok
+            && row.disagreement.is_none()
+        {
             problems.push(format!(
                 "{at}: srview {} / agent {} with no disagreement said",
                 row.srview, e.agent_verdict

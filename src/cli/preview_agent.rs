@@ -12,8 +12,20 @@ use crate::sessions::recover::SessionRoot;
 use crate::source::agent::AgentReader;
 use crate::tui::{self, AgentEdits, Feed};
 
+/// `--cwd`, when given, must be a folder.
+pub fn check_cwd(cwd: Option<&Path>) -> Result<(), Error> {
+    match cwd {
+        Some(dir) if !dir.is_dir() => Err(Error::usage(format!(
+            "--cwd {} is not a folder: it names where the agent's workspace is",
+            dir.display()
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// The live previewer: stdin when `follow` is `None`, else the file.
 pub fn run_live(args: &PreviewArgs, follow: Option<&Path>) -> CmdResult {
+    check_cwd(args.cwd.as_deref())?;
     let (feed, source) = match (follow, args.replay) {
         (Some(path), Some(rate)) => (
             Feed::Replay {
@@ -56,6 +68,9 @@ pub fn run_live(args: &PreviewArgs, follow: Option<&Path>) -> CmdResult {
     };
     let config = args.tui_config(feed);
     let mut screen = AgentEdits::live(source, args.cwd.clone());
+    if let Some(path) = follow {
+        screen = screen.following(path);
+    }
     if let Some(path) = follow.filter(|p| !p.exists()) {
         use crate::tui::Screen;
         screen.show_notice(crate::tui::app::Notice {

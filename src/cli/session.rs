@@ -14,6 +14,7 @@ use crate::sessions::verdict::VerdictBlock;
 pub fn run(args: &SessionArgs) -> CmdResult {
     use std::io::IsTerminal;
     if !args.json && !args.list && std::io::stdout().is_terminal() {
+        super::preview_agent::check_cwd(args.cwd.as_deref())?;
         if args.path == std::path::Path::new("-") {
             return Err(Error::usage(
                 "the session browser reads a saved session: use `srview -` to follow a live                  stream, or --list / --json",

@@ -24,7 +24,7 @@ use serde::Serialize;
 use super::recover::{self, Checkpoint, SessionRoot};
 use super::verdict::{self, Applied, Applier};
 use crate::source::agent::{
-    AgentEdit, AgentKind, AgentReader, ContentOrigin, FileContent, Format, Verdict,
+    AgentEdit, AgentKind, AgentReader, ContentOrigin, EditInput, FileContent, Format, Verdict,
 };
 
 /// Where the content srview ran an edit against came from.
@@ -167,9 +167,12 @@ pub fn review_live(
                 };
                 (c.content.clone(), basis)
             })
+            // Codex writes a patch moments after it logs it: the file read
+            // live may already hold it, so its recorded diff undone comes
+            // first.
+            .or_else(|| undone.get(&i).map(|c| (c.clone(), Basis::ReverseDiff)))
             .or_else(|| on_disk.get(&edit.seq).map(|c| (c.clone(), Basis::LiveFile)))
             .or_else(|| chain.get(&edit.file).map(|c| (c.clone(), Basis::Chained)))
-            .or_else(|| undone.get(&i).map(|c| (c.clone(), Basis::ReverseDiff)))
             .or_else(|| {
                 let reference = checkpoint.as_ref().filter(|_| first_of_file)?;
                 match recover::git_show(ws, reference, &edit.file) {
@@ -243,8 +246,45 @@ fn run_one(
         review.before = known.map(|k| k.0);
         return review;
     }
+    if agent == AgentKind::Codex && matches!(edit.input, EditInput::UnifiedDiff(_)) {
+        // A Codex app-server log without patch events records the diff
+        // Codex applied, not the patch the model wrote: it always fits
+        // exactly, so it says nothing of how the patch matched.
+        review.why = Some(
+            "this Codex output records the diff Codex applied, not the patch as the model \
+             wrote it: how the patch matched is not known (the rollout file has it)"
+                .into(),
+        );
+        review.before = known.map(|k| k.0);
+        return review;
+    }
     if let Some((content, basis)) = known {
         review.applied = verdict::run(&edit.input, &content, cwd);
+        if agent == AgentKind::Codex
+            && basis == Basis::LiveFile
+            && edit.agent_verdict == Verdict::Pending
+            && review.applied.as_ref().is_some_and(|a| !a.ok)
+        {
+            // Read live, the file may already hold the patch.
+            review.applied = None;
+            review.why = Some("waiting for Codex's verdict: it writes a patch moments after it logs it, so the file srview read may already hold it".into());
+        }
+        if basis == Basis::LiveFile
+            && edit.agent_verdict == Verdict::Applied
+            && review.applied.as_ref().is_some_and(|a| !a.ok)
+            && edit.after() == Some(&content)
+        {
+            // The file read live was already the edit's result: srview
+            // started after the agent wrote it (or a replay ran over the
+            // files as the run left them).
+            review.applied = None;
+            review.why = Some(
+                "the file srview read when the edit appeared already held its result: \
+                 the content before it is not known"
+                    .into(),
+            );
+            return review;
+        }
         review.before = Some(content);
         review.basis = Some(basis);
     } else if !verdict::needs_before(&edit.input) {

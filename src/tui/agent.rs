@@ -23,7 +23,9 @@ use crate::dialect::one_file::Target;
 use crate::engine::Version;
 use crate::sessions::recover::SessionRoot;
 use crate::sessions::review::{Basis, Recovery, SessionReview, review_live};
-use crate::source::agent::{AgentEvent, AgentReader, FileContent, Format, Verdict, detect};
+use crate::source::agent::{
+    AgentEvent, AgentReader, FileContent, Format, Verdict, detect, detect_path,
+};
 use crate::source::patch_preview::input_blocks;
 use crate::tui::app::agent::{AgentKey, AgentList, AgentMode, EditRow, accept_refusal};
 use crate::tui::app::{App, Effect, Focus, Notice, StreamState, keys};
@@ -43,6 +45,9 @@ struct Shown {
     /// The content before it was shown against (`None`: nothing, the
     /// content before is unknown).
     before: Option<String>,
+    /// `before` is the file as srview read it from disk (what `a` must
+    /// find there still).
+    from_disk: bool,
     app: App,
     caches: Option<Caches>,
 }
@@ -70,6 +75,12 @@ pub struct AgentEdits {
     /// An accept held back for a loose match: `a` again writes.
     confirming: Option<usize>,
     written: Vec<PathBuf>,
+    /// Edits written with `a`, by seq.
+    written_seqs: std::collections::HashSet<usize>,
+    /// The followed file, whose name tells its format.
+    followed: Option<PathBuf>,
+    /// Edits still without a verdict when the output ended inside a line.
+    verdict_missing: std::collections::HashSet<usize>,
     syntaxes: Arc<Syntaxes>,
     area: Rect,
 }
@@ -98,6 +109,9 @@ impl AgentEdits {
             shown: None,
             confirming: None,
             written: Vec::new(),
+            written_seqs: std::collections::HashSet::new(),
+            followed: None,
+            verdict_missing: std::collections::HashSet::new(),
             syntaxes: Arc::new(Syntaxes::load()),
             area: Rect::default(),
         }
@@ -110,6 +124,13 @@ impl AgentEdits {
         screen.reader = Some(reader);
         screen.refresh(true);
         screen
+    }
+
+    /// The output is the file at `path` (its name tells the format of
+    /// Cline's and Codex's session files).
+    pub fn following(mut self, path: &std::path::Path) -> AgentEdits {
+        self.followed = Some(path.to_path_buf());
+        self
     }
 
     /// The folder the agent ran in, when its output does not name it
@@ -153,30 +174,40 @@ impl AgentEdits {
                 // Grown: only the new part is read.
                 Some(rest) if !self.fed.is_empty() => {
                     let rest = rest.to_string();
-                    events.extend(self.feed(&rest));
+                    events.extend(self.feed(&rest, true));
                 }
-                _ => {
-                    if let Some(reader) = &mut self.reader {
+                _ => match &mut self.reader {
+                    // Cline rewrites ui_messages.json as the task runs.
+                    Some(reader) if reader.format() == Format::ClineUiMessages => {
                         events.extend(reader.snapshot(all.as_bytes()));
                         self.fed = all;
-                    } else {
-                        self.fed.clear();
-                        events.extend(self.feed(&all));
                     }
-                }
+                    Some(_) => {
+                        self.say(
+                            "the followed file was truncated or replaced: read again from its start",
+                            true,
+                        );
+                        self.restart();
+                        events.push(AgentEvent::Started(0));
+                        events.extend(self.feed(&all, true));
+                    }
+                    None => {
+                        self.fed.clear();
+                        self.head.clear();
+                        events.extend(self.feed(&all, true));
+                    }
+                },
             }
         }
         if !appended.is_empty() {
-            events.extend(self.feed(appended));
+            events.extend(self.feed(appended, false));
         }
         if ended && !self.list.ended {
             self.list.ended = true;
             if self.reader.is_none() {
-                self.start_reader(true);
+                events.extend(self.start_reader(true));
             }
-            if let Some(reader) = &mut self.reader {
-                reader.finish();
-            }
+            self.end_reader();
             events.push(AgentEvent::Finished(0));
         }
         self.list.bytes = self.fed.len();
@@ -208,66 +239,110 @@ impl AgentEdits {
         }
     }
 
-    fn feed(&mut self, text: &str) -> Vec<AgentEvent> {
-        self.fed.push_str(text);
-        if self.reader.is_none() {
-            self.head.extend_from_slice(text.as_bytes());
-            self.start_reader(false);
-            return match &mut self.reader {
-                Some(reader) => {
-                    let head = std::mem::take(&mut self.head);
-                    let mut events = reader.feed(&head);
-                    events.push(AgentEvent::Started(0));
-                    events
-                }
-                None => Vec::new(),
-            };
+    /// Forgets what was read, to read the output again from its start.
+    fn restart(&mut self) {
+        self.reader = None;
+        self.head.clear();
+        self.fed.clear();
+        self.on_disk.clear();
+        self.verdict_missing.clear();
+        self.review = None;
+        self.shown = None;
+    }
+
+    /// The output ended: edits still without a verdict are not run, and
+    /// when the output ended inside a line, their verdict may be lost.
+    fn end_reader(&mut self) {
+        let Some(reader) = &mut self.reader else {
+            return;
+        };
+        // Line formats only: a JSON document or array ends without one.
+        let lines = !reader.format().is_document() && reader.format() != Format::ClineUiMessages;
+        let torn = lines && !self.fed.is_empty() && !self.fed.ends_with('\n');
+        if torn {
+            self.verdict_missing = reader
+                .edits()
+                .iter()
+                .filter(|e| e.agent_verdict == Verdict::Pending)
+                .map(|e| e.seq)
+                .collect();
         }
-        match &mut self.reader {
-            Some(reader) => reader.feed(text.as_bytes()),
-            None => Vec::new(),
+        reader.finish();
+        if torn {
+            self.say(
+                "the output ended inside a line: a verdict in that line is lost",
+                true,
+            );
         }
     }
 
-    /// Detects the agent's format from the first bytes: once a line is
-    /// complete (or the input ended, or a first line is far too long).
-    fn start_reader(&mut self, at_end: bool) {
-        let complete = self.head.contains(&b'\n') || at_end || self.head.len() > DETECT_LIMIT;
-        if !complete || self.head.iter().all(u8::is_ascii_whitespace) && !at_end {
-            return;
-        }
-        match detect(&self.head) {
-            Some((kind, format)) => {
-                // Paths stay relative to the workspace the output records;
-                // `--cwd` says where that workspace is now. An output that
-                // records none ran where srview runs (or in `--cwd`).
-                let mut reader = AgentReader::new(kind, format);
-                if matches!(format, Format::ClineCliJson | Format::CodexExecJson)
-                    && let Some(dir) = &self.agent_cwd
-                {
-                    reader = reader.with_workspace(dir);
-                }
-                self.reader = Some(reader);
-            }
-            None if self.head.iter().all(u8::is_ascii_whitespace) => {
-                self.list.notice = Some(Notice {
-                    text: "nothing arrived: the agent's output was empty".into(),
-                    error: true,
-                });
-            }
+    /// Reads `text`, or keeps it until the format is known. `whole`: the
+    /// text is a file's whole content as of now.
+    fn feed(&mut self, text: &str, whole: bool) -> Vec<AgentEvent> {
+        self.fed.push_str(text);
+        match &mut self.reader {
+            Some(reader) => reader.feed(text.as_bytes()),
             None => {
+                self.head.extend_from_slice(text.as_bytes());
+                self.start_reader(whole)
+            }
+        }
+    }
+
+    /// Detects the agent's format from the first bytes (and a followed
+    /// file's name), and reads them. Undecided, it waits for more: up to 40
+    /// lines or [`DETECT_LIMIT`] bytes, or the end (`at_end`: no more will
+    /// come for now) before it says the output is no agent's.
+    fn start_reader(&mut self, at_end: bool) -> Vec<AgentEvent> {
+        let blank = self.head.iter().all(u8::is_ascii_whitespace);
+        if blank {
+            if at_end && self.list.ended {
+                self.say("nothing arrived: the agent's output was empty", true);
+            }
+            return Vec::new();
+        }
+        let detected = match &self.followed {
+            Some(path) => detect_path(path, &self.head),
+            None => detect(&self.head),
+        };
+        let Some((kind, format)) = detected else {
+            let lines = self.head.iter().filter(|&&b| b == b'\n').count();
+            if at_end || lines >= 40 || self.head.len() > DETECT_LIMIT {
                 let first = String::from_utf8_lossy(&self.head);
                 let first = first.lines().next().unwrap_or_default();
                 let shown: String = first.chars().take(60).collect();
-                self.list.notice = Some(Notice {
-                    text: format!(
+                self.say(
+                    &format!(
                         "not the output of an agent srview reads (Claude Code, Codex, Cline, \
                          Aider): it starts {shown:?}; see docs/agents.md for the commands"
                     ),
-                    error: true,
-                });
+                    true,
+                );
             }
+            return Vec::new();
+        };
+        // Paths stay relative to the workspace the output records; `--cwd`
+        // says where that workspace is now. An output that records none ran
+        // where srview runs (or in `--cwd`).
+        let mut reader = AgentReader::new(kind, format);
+        if matches!(format, Format::ClineCliJson | Format::CodexExecJson)
+            && let Some(dir) = &self.agent_cwd
+        {
+            reader = reader.with_workspace(dir);
         }
+        if self
+            .list
+            .notice
+            .as_ref()
+            .is_some_and(|n| n.text.starts_with("not the output"))
+        {
+            self.list.notice = None;
+        }
+        let head = std::mem::take(&mut self.head);
+        let mut events = reader.feed(&head);
+        events.push(AgentEvent::Started(0));
+        self.reader = Some(reader);
+        events
     }
 
     /// Reads the file of every edit seen for the first time without a
@@ -328,9 +403,26 @@ impl AgentEdits {
             .unwrap_or("(version not named yet)");
         self.list.agent = Some(format!("{} {version}", review.agent.display_name()));
         self.list.agent_name = Some(review.agent.display_name());
-        let rows = review.reviews.iter().map(EditRow::of).collect();
+        let rows = review
+            .reviews
+            .iter()
+            .map(|r| {
+                let mut row = EditRow::of(r);
+                row.verdict_missing = self.verdict_missing.contains(&row.seq);
+                row.written = self.written_seqs.contains(&row.seq);
+                if row.basis.is_none() && r.before.is_some() && self.on_disk.contains_key(&row.seq)
+                {
+                    row.basis = Some(Basis::LiveFile);
+                }
+                row
+            })
+            .collect();
         self.review = Some(review);
         let moved = self.list.set_rows(rows);
+        if moved && self.list.follow {
+            // What a notice said was of the edit shown before.
+            self.list.notice = None;
+        }
         self.show(force_show || moved);
     }
 
@@ -344,15 +436,21 @@ impl AgentEdits {
             self.shown = None;
             return;
         };
-        let before: Option<String> = match (&r.before, r.basis) {
-            (Some(FileContent::Text(t)), _) => Some(t.clone()),
-            (Some(FileContent::Absent), _) => Some(String::new()),
-            (None, Some(Basis::CurrentFile)) => match self.root.current(&r.edit.file) {
-                Some(FileContent::Text(t)) => Some(t),
-                _ => None,
-            },
-            (None, Some(Basis::NotNeeded)) => Some(String::new()),
+        // A content read from disk now: the edit ran against the current
+        // file, or needs no content before (a Write) but overwrites one.
+        let on_disk_now = |root: &SessionRoot| match root.current(&r.edit.file) {
+            Some(FileContent::Text(t)) => Some(t),
             _ => None,
+        };
+        let (before, from_disk): (Option<String>, bool) = match (&r.before, r.basis) {
+            (Some(FileContent::Text(t)), _) => (Some(t.clone()), false),
+            (Some(FileContent::Absent), _) => (Some(String::new()), false),
+            (None, Some(Basis::CurrentFile)) => (on_disk_now(&self.root), true),
+            (None, Some(Basis::NotNeeded)) => match on_disk_now(&self.root) {
+                Some(t) => (Some(t), true),
+                None => (Some(String::new()), false),
+            },
+            _ => (None, false),
         };
         let keep = !anew
             && self
@@ -365,6 +463,7 @@ impl AgentEdits {
             self.shown = Some(Shown {
                 seq,
                 before: before.clone(),
+                from_disk,
                 app,
                 caches: None,
             });
@@ -409,6 +508,13 @@ impl AgentEdits {
             content: exists.then_some(before.as_str()),
         };
         match input_blocks(&fresh.input, &target, ended) {
+            // A failed edit whose blocks the engine would still place (an
+            // old text found twice, placed at its first) is not shown
+            // applied: only why it fails.
+            Ok(blocks) if blocks.refused && applies(&blocks.body, before) => {
+                shown.app.set_diff(String::new());
+                shown.app.note_state(blocks.note.unwrap_or_default());
+            }
             Ok(blocks) => {
                 shown.app.set_diff(blocks.body);
                 if let Some(note) = blocks.note {
@@ -472,15 +578,16 @@ impl AgentEdits {
             return self.say("not accepted: srview does not delete files", true);
         };
         let path = self.root.path(&row.file);
-        let expected: Option<Vec<u8>> = match (&review.before, review.basis) {
-            (Some(FileContent::Text(t)), _) => Some(t.clone().into_bytes()),
-            (None, Some(Basis::CurrentFile)) => self
+        let expected: Option<Vec<u8>> = match &review.before {
+            Some(FileContent::Text(t)) => Some(t.clone().into_bytes()),
+            Some(FileContent::Absent) => None,
+            // The file as srview read it to show the edit.
+            None => self
                 .shown
                 .as_ref()
-                .filter(|s| s.seq == row.seq)
+                .filter(|s| s.seq == row.seq && s.from_disk)
                 .and_then(|s| s.before.clone())
                 .map(String::into_bytes),
-            _ => None,
         };
         if expected.is_none() && path.exists() {
             return self.say(
@@ -495,6 +602,8 @@ impl AgentEdits {
             Ok(()) => {
                 self.say(&format!("wrote {}", path.display()), false);
                 self.written.push(path);
+                self.written_seqs.insert(row.seq);
+                self.refresh(false);
             }
             Err(e) => self.say(&format!("not accepted: {e}"), true),
         }
@@ -506,6 +615,15 @@ impl AgentEdits {
             error,
         });
     }
+}
+
+/// Whether the engine applies `body` to `original` (final mode).
+fn applies(body: &str, original: &str) -> bool {
+    let options = crate::engine::Options {
+        version: Version::V1,
+        is_final: true,
+    };
+    !body.is_empty() && crate::engine::apply(body, original, options).result.is_ok()
 }
 
 /// The edit previewer's area within the screen's.

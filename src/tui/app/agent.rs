@@ -36,6 +36,11 @@ pub struct EditRow {
     pub basis: Option<Basis>,
     /// Its input is still arriving.
     pub streaming: bool,
+    /// The output ended inside a line before the agent's verdict on it:
+    /// `not-run` is then a guess (the verdict may have been in that line).
+    pub verdict_missing: bool,
+    /// srview wrote its result (`a`).
+    pub written: bool,
 }
 
 impl EditRow {
@@ -54,6 +59,29 @@ impl EditRow {
             disagreement: review.disagreement.clone(),
             basis: review.basis,
             streaming: edit.streaming,
+            verdict_missing: false,
+            written: false,
+        }
+    }
+
+    /// The edit's state in a word, as its file's tab shows it.
+    pub fn state(&self) -> &'static str {
+        if self.written {
+            "written"
+        } else if self.verdict_missing {
+            "no verdict"
+        } else if self.streaming || self.agent == Verdict::Pending {
+            "streaming"
+        } else if self.disagreement.is_some() {
+            "DISAGREE"
+        } else if self.failed {
+            "failed"
+        } else if self.loose {
+            "loose"
+        } else if self.agent == Verdict::NotRun {
+            "not run"
+        } else {
+            "applied"
         }
     }
 
@@ -249,19 +277,7 @@ impl AgentList {
     pub fn files(&self) -> Vec<FileTab> {
         let mut tabs: Vec<FileTab> = Vec::new();
         for row in &self.rows {
-            let state = if row.streaming || row.agent == Verdict::Pending {
-                "streaming"
-            } else if row.disagreement.is_some() {
-                "DISAGREE"
-            } else if row.failed {
-                "failed"
-            } else if row.loose {
-                "loose"
-            } else if row.agent == Verdict::NotRun {
-                "not run"
-            } else {
-                "applied"
-            };
+            let state = row.state();
             match tabs.iter_mut().find(|t| t.file == row.file) {
                 Some(tab) => {
                     tab.latest = row.seq;
@@ -346,6 +362,17 @@ impl AgentList {
                     AgentKey::Show
                 }
                 KeyCode::Char('f') => self.follow_latest(),
+                KeyCode::Char('?') => {
+                    self.notice = Some(Notice {
+                        text: "j/k move · Enter open an edit · 1-9 a file's latest edit · \
+                               ! failed first · f follow the newest edit · q quit; \
+                               in an edit: [/] next/prev, a write an edit the agent did \
+                               not apply, Esc back, ? its keys"
+                            .into(),
+                        error: false,
+                    });
+                    AgentKey::Done
+                }
                 KeyCode::Esc => {
                     self.notice = Some(Notice {
                         text: "nothing to close: q quits".into(),
@@ -371,6 +398,13 @@ impl AgentList {
     }
 
     fn follow_latest(&mut self) -> AgentKey {
+        if !self.live {
+            self.notice = Some(Notice {
+                text: "a saved session: every edit is here (G: the last one)".into(),
+                error: false,
+            });
+            return AgentKey::Done;
+        }
         self.follow = true;
         self.notice = Some(Notice {
             text: "following the agent's newest edit".into(),
@@ -388,6 +422,15 @@ impl AgentList {
 /// Why `a` writes nothing for this edit, if it does not: the agent writes
 /// its own edits; srview only writes one the agent did not apply.
 pub fn accept_refusal(row: &EditRow, agent: &str) -> Option<String> {
+    if row.written {
+        return Some("srview wrote this edit already".into());
+    }
+    if row.verdict_missing {
+        return Some(format!(
+            "the output ended inside a line before {agent}'s verdict on this edit: \
+             srview cannot tell whether {agent} applied it"
+        ));
+    }
     match row.agent {
         Verdict::Applied => Some(format!(
             "{agent} applied this edit itself: nothing to write"
@@ -422,11 +465,23 @@ mod tests {
             disagreement: None,
             basis: Some(Basis::Recorded),
             streaming: false,
+            verdict_missing: false,
+            written: false,
         }
     }
 
     fn key(c: KeyCode) -> KeyEvent {
         KeyEvent::new_with_kind(c, KeyModifiers::NONE, KeyEventKind::Press)
+    }
+
+    /// A saved session has nothing to follow.
+    #[test]
+    fn a_saved_session_does_not_follow() {
+        let mut list = AgentList::new("session".into(), false);
+        list.set_rows(vec![row(1, false), row(2, false)]);
+        assert_eq!(list.on_key(key(KeyCode::Char('f')), false), AgentKey::Done);
+        assert!(!list.follow);
+        assert_eq!(list.selected, Some(1));
     }
 
     /// Live, each new edit is shown as it arrives until the user picks one;
@@ -520,5 +575,14 @@ mod tests {
         assert!(accept_refusal(&r, "Codex").is_some_and(|t| t.contains("has not finished")));
         r.agent = Verdict::Failed;
         assert_eq!(accept_refusal(&r, "Codex"), None);
+        r.agent = Verdict::NotRun;
+        r.verdict_missing = true;
+        assert!(accept_refusal(&r, "Codex").is_some_and(|t| t.contains("cannot tell")));
+        r.verdict_missing = false;
+        r.written = true;
+        assert_eq!(
+            accept_refusal(&r, "Codex").as_deref(),
+            Some("srview wrote this edit already")
+        );
     }
 }

@@ -90,8 +90,10 @@ fn edit_lines(frame: &mut Frame, area: Rect, list: &AgentList, row: &EditRow, th
     let tabs = list.files();
     let current = tabs.iter().position(|t| t.file == row.file).unwrap_or(0);
     for (i, tab) in tabs.iter().enumerate() {
-        let style = match tab.state {
-            "applied" => theme.ok(),
+        // The current file's tab tells of the edit shown.
+        let state = if i == current { row.state() } else { tab.state };
+        let style = match state {
+            "applied" | "written" => theme.ok(),
             "streaming" | "loose" | "not run" => theme.warn(),
             _ => theme.bad(),
         };
@@ -106,7 +108,7 @@ fn edit_lines(frame: &mut Frame, area: Rect, list: &AgentList, row: &EditRow, th
             String::new()
         };
         spans.push(Span::styled(
-            format!(" {} {}{edits} {} ", i + 1, sanitize(&tab.file), tab.state),
+            format!(" {} {}{edits} {state} ", i + 1, sanitize(&tab.file)),
             style,
         ));
         spans.push(Span::raw("│"));
@@ -158,10 +160,15 @@ fn verdict_line(row: &EditRow, agent: &str, theme: &Theme) -> (String, ratatui::
             } else {
                 theme.ok()
             };
+            let written = if row.written {
+                " · srview wrote it"
+            } else {
+                ""
+            };
             (
                 format!(
-                    " {agent}: {} · srview: {}",
-                    verdict_word(row.agent),
+                    " {agent}: {} · srview: {}{written}",
+                    verdict_word(row),
                     row.srview
                 ),
                 style,
@@ -170,8 +177,9 @@ fn verdict_line(row: &EditRow, agent: &str, theme: &Theme) -> (String, ratatui::
     }
 }
 
-fn verdict_word(v: Verdict) -> &'static str {
-    match v {
+fn verdict_word(row: &EditRow) -> &'static str {
+    match row.agent {
+        _ if row.verdict_missing => "no verdict (the output ended)",
         Verdict::Applied => "applied",
         Verdict::Failed => "failed",
         Verdict::NotRun => "not run",
@@ -230,30 +238,40 @@ fn edit_list(frame: &mut Frame, area: Rect, list: &AgentList, theme: &Theme) {
             .unwrap_or(0)
             .min(width / 3);
         let mut lines = Vec::new();
-        for (i, row) in list.ordered().enumerate().skip(top).take(rows_n) {
+        // The marks come right after the number: a narrow terminal cuts
+        // srview's words before them.
+        let marks_of = |row: &EditRow| {
             let mut marks = Vec::new();
+            if row.disagreement.is_some() {
+                marks.push("DISAGREE");
+            }
             if row.failed {
                 marks.push("FAILED");
             }
             if row.loose {
                 marks.push("LOOSE");
             }
-            if row.disagreement.is_some() {
-                marks.push("DISAGREE");
+            if row.written {
+                marks.push("WRITTEN");
             }
+            marks.join(" ")
+        };
+        let marks_w = list
+            .rows
+            .iter()
+            .map(|r| marks_of(r).len())
+            .max()
+            .unwrap_or(0);
+        for (i, row) in list.ordered().enumerate().skip(top).take(rows_n) {
             let file: String = sanitize(&row.file);
             let text = format!(
-                "{:>4} {:<file_w$} {:<15} {:<14} srview: {}{}",
+                "{:>4} {:<marks_w$} {:<file_w$} {:<15} {:<14} srview: {}",
                 row.seq,
+                marks_of(row),
                 file,
                 row.tool,
-                verdict_word(row.agent),
+                verdict_word(row),
                 row.srview,
-                if marks.is_empty() {
-                    String::new()
-                } else {
-                    format!("  [{}]", marks.join(" "))
-                }
             );
             let style = if row.failed || row.disagreement.is_some() {
                 theme.bad()
