@@ -22,7 +22,7 @@ fn the_single_file_previewer_marks_the_loose_hunk_and_accepts_the_result() {
     let dir = demo();
     let mut s = Session::srview(dir.path(), &["calc.py", "calc.patch", "--final"]);
     s.wait_for("the loose hunk marked", |c| {
-        c.contains("loose match") && c.contains("unicode")
+        c.contains("loose match") && c.contains("≈ unicode")
     });
     s.press(b"a");
     assert_eq!(s.exit_code(), 0);
@@ -39,7 +39,7 @@ fn the_transcript_previewer_opens_the_patch_as_a_tab_and_accepts_all() {
         &["--transcript", "--final", "--cwd", &cwd, "calc.patch"],
     );
     s.wait_for("the tab with its loose hunk", |c| {
-        c.contains("calc.py") && c.contains("loose match")
+        c.contains("calc.py") && c.contains("loose match") && c.contains("≈ unicode")
     });
     s.press(b"A");
     assert_eq!(s.exit_code(), 0);

@@ -32,6 +32,9 @@ pub struct PatchPreview {
     pub failed: Vec<(String, String)>,
     /// Per file, one warning per loosely matched hunk.
     pub loose: Vec<(String, String)>,
+    /// Per file, the level each of its blocks needed where it matched only
+    /// loosely (see [`FileBlocks::levels`]).
+    pub levels: Vec<(String, Vec<Option<String>>)>,
     /// The reference's outcome over the text so far.
     pub outcome: PatchOutcome,
 }
@@ -53,6 +56,7 @@ pub fn preview(text: &str, fs: &dyn PatchFs, cwd: &str, ended: bool) -> PatchPre
         refused: Vec::new(),
         failed: Vec::new(),
         loose: Vec::new(),
+        levels: Vec::new(),
         outcome: outcome.clone(),
     };
     let last = partial.sections.len().saturating_sub(1);
@@ -91,6 +95,9 @@ pub fn preview(text: &str, fs: &dyn PatchFs, cwd: &str, ended: bool) -> PatchPre
                     _ => String::new(),
                 };
                 let body = update_blocks(&original, chunks, &report.hunks, streaming);
+                preview
+                    .levels
+                    .push((path.clone(), block_levels(chunks, &report.hunks)));
                 preview.calls.push(ToolCall {
                     kind: CallKind::ReplaceInFile,
                     path: path.clone(),
@@ -103,7 +110,12 @@ pub fn preview(text: &str, fs: &dyn PatchFs, cwd: &str, ended: bool) -> PatchPre
     }
     if ended && outcome.exit_code == 0 {
         for call in &mut preview.calls {
+            let before = call.body.len();
             verify(call, fs, &outcome, &mut preview.failed);
+            if call.body.len() != before {
+                // Replaced by one whole-file block: no block is a hunk.
+                preview.levels.retain(|(p, _)| *p != call.path);
+            }
         }
     }
     for (section, hunk) in outcome.loose_hunks() {
@@ -163,6 +175,21 @@ fn verify(
 const SEARCH: &str = "------- SEARCH\n";
 const SEPARATOR: &str = "=======\n";
 const REPLACE_END: &str = "+++++++ REPLACE\n";
+
+/// Per block [`update_blocks`] makes (one per hunk with lines), the level
+/// its hunk needed where that was not `exact`.
+fn block_levels(chunks: &[Chunk], hunks: &[HunkReport]) -> Vec<Option<String>> {
+    chunks
+        .iter()
+        .zip(hunks)
+        .filter(|(c, _)| !c.lines.is_empty())
+        .map(|(_, h)| {
+            h.level
+                .filter(|l| *l != crate::dialect::apply_patch::MatchLevel::Exact)
+                .map(|l| l.name().to_string())
+        })
+        .collect()
+}
 
 /// The block that makes `original` into `content` (an Add section).
 fn whole_file_block(original: &str, content: &str, streaming: bool) -> String {
@@ -300,6 +327,11 @@ pub struct FileBlocks {
     /// The reference refuses the edit (or its result cannot be shown as
     /// blocks): accepting must write nothing.
     pub refused: bool,
+    /// Per block of `body`, in order, the level its hunk needed where it
+    /// matched only loosely (`trailing-space`, `trimmed`, `unicode`): the
+    /// block is placed on the file's own lines, so the engine finds it
+    /// exactly, and the previewer shows this level instead.
+    pub levels: Vec<Option<String>>,
 }
 
 /// `text` (an apply_patch or an edit's JSON; a prefix unless `ended`) for
@@ -330,6 +362,7 @@ pub fn input_blocks(
     let plain = |body: String| FileBlocks {
         body,
         note: None,
+        levels: Vec::new(),
         refused: false,
     };
     Ok(match input {
@@ -347,12 +380,14 @@ pub fn input_blocks(
             None => FileBlocks {
                 body: String::new(),
                 note: Some("the unified diff has no hunk".into()),
+                levels: Vec::new(),
                 refused: true,
             },
         },
         EditInput::NotRecorded => FileBlocks {
             body: String::new(),
             note: Some("the agent's output names the file only, not the edit".into()),
+            levels: Vec::new(),
             refused: true,
         },
     })
@@ -386,18 +421,24 @@ fn patch_blocks(
         body: String::new(),
         partial: streaming,
     };
+    let mut levels = Vec::new();
     if let (Some(section), Some(report)) = (partial.sections.first(), outcome.sections.first()) {
         call.body = match section {
             Section::Add { content, .. } => whole_file_block(original, content, streaming),
             Section::Delete { .. } => String::new(),
             Section::Update { chunks, .. } => {
+                levels = block_levels(chunks, &report.hunks);
                 update_blocks(original, chunks, &report.hunks, streaming)
             }
         };
     }
     let mut failed = Vec::new();
     if ended && outcome.exit_code == 0 {
+        let before = call.body.len();
         verify(&mut call, &fs, &outcome, &mut failed);
+        if call.body.len() != before {
+            levels.clear();
+        }
     }
     let reference_error = outcome
         .sections
@@ -426,6 +467,7 @@ fn patch_blocks(
     Ok(FileBlocks {
         body: call.body,
         note,
+        levels,
         refused: refusal.is_some(),
     })
 }
@@ -439,6 +481,7 @@ fn edit_blocks(
         return Ok(FileBlocks {
             body: String::new(),
             note: None,
+            levels: Vec::new(),
             refused: false,
         });
     };
@@ -462,6 +505,7 @@ fn parsed_edit_blocks(
     let waiting = FileBlocks {
         body: String::new(),
         note: None,
+        levels: Vec::new(),
         refused: false,
     };
     let shown = if let Some(parsed) = parsed {
@@ -486,6 +530,7 @@ fn parsed_edit_blocks(
         return FileBlocks {
             body,
             note: Some(format!("the edit fails: {error}")),
+            levels: Vec::new(),
             refused: true,
         };
     }
@@ -535,6 +580,7 @@ fn parsed_edit_blocks(
     FileBlocks {
         body,
         note: None,
+        levels: Vec::new(),
         refused: false,
     }
 }

@@ -516,6 +516,7 @@ impl AgentEdits {
                 shown.app.note_state(blocks.note.unwrap_or_default());
             }
             Ok(blocks) => {
+                shown.app.loose_levels = blocks.levels;
                 shown.app.set_diff(blocks.body);
                 if let Some(note) = blocks.note {
                     shown.app.note_state(note);

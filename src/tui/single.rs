@@ -95,6 +95,7 @@ impl SingleFile {
         };
         match file_blocks(&self.raw, dialect, &target, ended) {
             Ok(blocks) => {
+                self.app.loose_levels = blocks.levels;
                 self.app.set_diff(blocks.body);
                 self.refused = blocks
                     .refused

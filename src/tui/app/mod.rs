@@ -171,6 +171,10 @@ pub struct App {
     /// DIFF as it is now cannot be read as text (invalid UTF-8, NUL): the
     /// panes keep the last text read; cleared by the next readable text.
     pub source_error: Option<String>,
+    /// Per block, the level an apply_patch hunk needed where it matched
+    /// only loosely: its block is placed on the file's own lines (the
+    /// engine finds it exactly), so the block list shows this instead.
+    pub loose_levels: Vec<Option<String>>,
     /// The panes show the final-mode result before the stream has ended:
     /// accepting asked for it because that result, which is what gets
     /// written, differs from the live view.
@@ -343,6 +347,7 @@ impl App {
             apply_epoch: 0,
             diagnosed_epoch: 0,
             final_preview: false,
+            loose_levels: Vec::new(),
             confirming_guess: false,
             refusal: None,
             source_error: None,

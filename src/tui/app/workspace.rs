@@ -284,6 +284,12 @@ impl Workspace {
         }
         self.update(&patch.calls, edits, bytes, ended);
         for tab in &mut self.tabs {
+            tab.app.loose_levels = patch
+                .levels
+                .iter()
+                .find(|(p, _)| *p == tab.path)
+                .map(|(_, l)| l.clone())
+                .unwrap_or_default();
             let loose: Vec<&str> = patch
                 .loose
                 .iter()

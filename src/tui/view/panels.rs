@@ -285,8 +285,14 @@ fn shorten_path(part: &str, room: usize) -> String {
     format!(" …{tail} ")
 }
 
-/// One line describing a block: "#3 applied line-trimmed 120-134".
-pub fn block_line(b: &BlockReport, is_final: bool, theme: &Theme) -> Line<'static> {
+/// One line describing a block: "#3 applied line-trimmed 120-134"; an
+/// apply_patch hunk matched only loosely shows its level (`≈ unicode`).
+pub fn block_line(
+    b: &BlockReport,
+    is_final: bool,
+    loose: Option<&str>,
+    theme: &Theme,
+) -> Line<'static> {
     let tint = if b.out_of_order {
         Tint::OutOfOrder
     } else {
@@ -304,11 +310,13 @@ pub fn block_line(b: &BlockReport, is_final: bool, theme: &Theme) -> Line<'stati
         Span::raw(format!("#{:<3}", b.index + 1)),
         Span::styled(format!("{state:<10} "), style),
     ];
-    if let Some(stage) = b.stage {
-        spans.push(Span::styled(
+    match (loose, b.stage) {
+        (Some(level), Some(_)) => spans.push(Span::styled(format!("≈ {level:<12} "), theme.warn())),
+        (None, Some(stage)) => spans.push(Span::styled(
             format!("{} {:<12} ", tint.symbol(), stage.name()),
             theme.stage_word(tint),
-        ));
+        )),
+        _ => {}
     }
     if let Some(span) = b.original {
         spans.push(Span::raw(format!(
@@ -427,7 +435,8 @@ pub fn blocks_pane(frame: &mut Frame, layout: &BlocksPane, app: &App, theme: &Th
         .map(|i| {
             let line = match blocks.get(i) {
                 Some(b) => {
-                    let mut line = block_line(b, app.final_mode(), theme);
+                    let loose = app.loose_levels.get(i).and_then(|l| l.as_deref());
+                    let mut line = block_line(b, app.final_mode(), loose, theme);
                     let diagnosis = app
                         .diagnoses
                         .iter()
@@ -576,7 +585,8 @@ fn detail_content(app: &App, width: u16, theme: &Theme) -> DetailRows {
             .collect()
     };
     let Some(d) = app.selected_diagnosis().filter(|d| d.is_problem()) else {
-        let text = detail(b, app.final_mode());
+        let loose = app.loose_levels.get(b.index).and_then(|l| l.as_deref());
+        let text = detail(b, app.final_mode(), loose);
         return (wrapped(&text, theme.gutter(), NEED_HEADER), Vec::new());
     };
     let reason = d.reason.map_or("problem", |r| r.code());
@@ -678,8 +688,9 @@ fn line_diff_lines(
         .collect()
 }
 
-/// Why a block is where it is, in words.
-fn detail(b: &BlockReport, is_final: bool) -> String {
+/// Why a block is where it is, in words; `loose`: the level its
+/// apply_patch hunk needed.
+fn detail(b: &BlockReport, is_final: bool, loose: Option<&str>) -> String {
     if let Some(err) = &b.error {
         let prefix = if is_final {
             "failed"
@@ -690,7 +701,11 @@ fn detail(b: &BlockReport, is_final: bool) -> String {
         let last = summary.last().copied().unwrap_or("(empty error message)");
         return format!("#{} {prefix}: {last}", b.index + 1);
     }
+    let loosely = loose.map(|level| {
+        format!("the hunk matched only loosely (level {level}; the reference is silent)")
+    });
     let how = match b.stage.map(|s| s.name()) {
+        _ if loosely.is_some() => loosely.as_deref().unwrap_or_default(),
         Some("exact") => "SEARCH found exactly",
         Some("line-trimmed") => "matched only after trimming white space on each line",
         Some("block-anchor") => {
