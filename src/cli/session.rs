@@ -9,7 +9,6 @@ use crate::report::SessionJson;
 use crate::sessions::load::{LoadError, load};
 use crate::sessions::recover::SessionRoot;
 use crate::sessions::review::{Review, SessionReview, review};
-use crate::sessions::verdict::VerdictBlock;
 
 pub fn run(args: &SessionArgs) -> CmdResult {
     use std::io::IsTerminal;
@@ -164,30 +163,10 @@ fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 
-/// srview's verdict in a few words: `applied (exact)`, `failed`,
-/// `unknown: why`; `on the current file` when that is what it ran against.
+/// srview's verdict in a few words (see [`Review::verdict_words`]).
 fn srview_word(r: &Review) -> String {
-    let Some(applied) = &r.applied else {
-        return format!("unknown ({})", r.why.as_deref().unwrap_or("not run"));
-    };
-    let how: Vec<&str> = applied
-        .blocks
-        .iter()
-        .filter_map(|b| match b {
-            VerdictBlock::Block(b) => b.stage.map(|s| s.name()),
-            VerdictBlock::Hunk(h) => h.level.map(|l| l.name()),
-        })
-        .collect();
-    let mut s = if applied.ok {
-        "applied".to_string()
-    } else {
-        "failed".to_string()
-    };
-    if !how.is_empty() {
-        s.push_str(&format!(" ({})", how.join(", ")));
+    match &r.applied {
+        Some(_) => r.verdict_words(true),
+        None => format!("unknown ({})", r.why.as_deref().unwrap_or("not run")),
     }
-    if r.basis == Some(crate::sessions::review::Basis::CurrentFile) {
-        s.push_str(" on the current file (content before unknown)");
-    }
-    s
 }

@@ -81,6 +81,40 @@ impl Review {
         self.applied.as_ref().is_some_and(|a| !a.loose.is_empty())
     }
 
+    /// srview's verdict in a few words: `applies (exact)` (`applied` when
+    /// `past`), `fails (exact, line-trimmed)`, `unknown: why`, with `on the
+    /// current file` when that is what it ran against. A whole new content
+    /// reads `whole content`, not its stage `empty`.
+    pub fn verdict_words(&self, past: bool) -> String {
+        let Some(applied) = &self.applied else {
+            return format!("unknown: {}", self.why.as_deref().unwrap_or("not run"));
+        };
+        let how: Vec<&str> = applied
+            .blocks
+            .iter()
+            .filter_map(|b| match b {
+                super::verdict::VerdictBlock::Block(b) => b.stage.map(|s| match s.name() {
+                    "empty" => "whole content",
+                    name => name,
+                }),
+                super::verdict::VerdictBlock::Hunk(h) => h.level.map(|l| l.name()),
+            })
+            .collect();
+        let mut s = String::from(match (applied.ok, past) {
+            (true, true) => "applied",
+            (true, false) => "applies",
+            (false, true) => "failed",
+            (false, false) => "fails",
+        });
+        if !how.is_empty() {
+            s.push_str(&format!(" ({})", how.join(", ")));
+        }
+        if self.basis == Some(Basis::CurrentFile) {
+            s.push_str(" on the current file (content before unknown)");
+        }
+        s
+    }
+
     /// The agent or srview failed it.
     pub fn is_failed(&self) -> bool {
         self.edit.agent_verdict == Verdict::Failed || self.ok() == Some(false)

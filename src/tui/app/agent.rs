@@ -8,7 +8,6 @@ use ratatui_crossterm::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::Notice;
 use crate::sessions::review::{Basis, Review};
-use crate::sessions::verdict::VerdictBlock;
 use crate::source::agent::Verdict;
 
 /// One edit, as the list shows it.
@@ -96,25 +95,7 @@ fn srview_words(r: &Review) -> String {
     if r.edit.streaming {
         return "streaming…".into();
     }
-    let Some(applied) = &r.applied else {
-        return format!("unknown: {}", r.why.as_deref().unwrap_or("not run"));
-    };
-    let how: Vec<&str> = applied
-        .blocks
-        .iter()
-        .filter_map(|b| match b {
-            VerdictBlock::Block(b) => b.stage.map(|s| s.name()),
-            VerdictBlock::Hunk(h) => h.level.map(|l| l.name()),
-        })
-        .collect();
-    let mut s = String::from(if applied.ok { "applies" } else { "fails" });
-    if !how.is_empty() {
-        s.push_str(&format!(" ({})", how.join(", ")));
-    }
-    if r.basis == Some(Basis::CurrentFile) {
-        s.push_str(" on the current file");
-    }
-    s
+    r.verdict_words(false)
 }
 
 /// One file the agent edited, as its tab shows it: the state of its
