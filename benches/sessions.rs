@@ -7,7 +7,8 @@
 //! session's size (it is read in pieces, never held whole). Checks the
 //! listed counts against the generator's.
 //!
-//! Run: `cargo bench --bench sessions`.
+//! Run: `cargo bench --bench sessions` (`SRVIEW_SESSIONS_DIR=DIR`: the
+//! sessions are generated in DIR and kept, to profile by hand).
 
 #[path = "../tests/support/big_session.rs"]
 mod big_session;
@@ -116,10 +117,14 @@ fn case(bin: &Path, name: &str, args: &[&str], cwd: &Path, sessions: &[&Generate
 
 fn main() {
     let bin = Path::new(env!("CARGO_BIN_EXE_srview"));
-    let dir = tempfile::tempdir().expect("temp dir");
-    let home = dir.path().join("home");
-    let workspace = dir.path().join("workspace");
-    let elsewhere = dir.path().join("elsewhere");
+    // SRVIEW_SESSIONS_DIR: generate there and keep the files (to profile).
+    let temp = tempfile::tempdir().expect("temp dir");
+    let root = std::env::var_os("SRVIEW_SESSIONS_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| temp.path().to_path_buf());
+    let home = root.join("home");
+    let workspace = root.join("workspace");
+    let elsewhere = root.join("elsewhere");
     std::fs::create_dir_all(&elsewhere).expect("folder");
     let t = Instant::now();
     let claude = claude_session(&home, SIZE, EDITS);

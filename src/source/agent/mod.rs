@@ -498,9 +498,20 @@ impl AgentReader {
         self.store.edits()
     }
 
-    /// The edits so far, in order.
+    /// The edits so far, in order (those [`AgentReader::take_settled`]
+    /// handed out left out).
     pub fn edits(&self) -> &[AgentEdit] {
         self.store.edits()
+    }
+
+    /// Removes and returns, in order, the edits that are settled: their
+    /// verdict is known and their content before chained from earlier
+    /// edits. A caller that handles edits one at a time (a listing of a
+    /// huge session) keeps memory bounded this way; a later line naming a
+    /// taken edit changes nothing, and [`AgentReader::edits`] no longer
+    /// holds it.
+    pub fn take_settled(&mut self) -> Vec<AgentEdit> {
+        self.store.take_settled()
     }
 
     /// The agent's version, once the input has named it.
