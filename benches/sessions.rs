@@ -22,10 +22,15 @@ use big_session::{Generated, claude_session, codex_rollout};
 const SIZE: u64 = 100 * 1024 * 1024;
 const EDITS: usize = 10_000;
 const RUNS: usize = 5;
+/// Per session listed.
 const TARGET: Duration = Duration::from_secs(2);
+/// Peak RSS a listing of 100 MB sessions stays under: half of one.
+const MEMORY_KIB: u64 = 50 << 10;
 
 struct Run {
     wall: Duration,
+    /// User + system CPU time.
+    cpu: Duration,
     peak_kib: u64,
     stdout: String,
 }
@@ -60,8 +65,12 @@ fn run(bin: &Path, args: &[&str], cwd: &Path) -> Run {
         libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
         "srview sessions failed: {status}"
     );
+    let tv = |t: libc::timeval| {
+        Duration::from_secs(t.tv_sec as u64) + Duration::from_micros(t.tv_usec as u64)
+    };
     Run {
         wall,
+        cpu: tv(usage.ru_utime) + tv(usage.ru_stime),
         peak_kib: usage.ru_maxrss as u64,
         stdout,
     }
@@ -99,19 +108,19 @@ fn case(bin: &Path, name: &str, args: &[&str], cwd: &Path, sessions: &[&Generate
     let walls: Vec<Duration> = runs.iter().map(|r| r.wall).collect();
     let max_wall = walls.iter().max().copied().unwrap_or_default();
     let peak = runs.iter().map(|r| r.peak_kib).max().unwrap_or(0);
+    let cpus: Vec<Duration> = runs.iter().map(|r| r.cpu).collect();
     let med = median(walls);
     let mib: u64 = sessions.iter().map(|g| g.bytes).sum::<u64>() >> 20;
+    let target = TARGET * sessions.len() as u32;
     println!(
-        "| {name} | {mib} | {:.2} ({:.2}) | {} | {} | {} |",
+        "| {name} | {mib} | {:.2} ({:.2}) | {:.2} | < {} s: {} | {} | < 50: {} |",
         med.as_secs_f64(),
         max_wall.as_secs_f64(),
-        if max_wall < TARGET { "< 2 s: met" } else { "< 2 s: MISSED" },
+        median(cpus).as_secs_f64(),
+        target.as_secs(),
+        if med < target { "met" } else { "MISSED" },
         peak / 1024,
-        if peak < (mib << 10) / 4 {
-            "< 1/4 of the input: streamed"
-        } else {
-            "NOT below 1/4 of the input"
-        },
+        if peak < MEMORY_KIB { "met" } else { "MISSED" },
     );
 }
 
@@ -141,9 +150,9 @@ fn main() {
     );
     println!();
     println!(
-        "| sessions listed | MiB | wall s, median (max) | target | peak RSS MiB (max) | memory |"
+        "| sessions listed | MiB | wall s, median (max) | CPU s, median | target (2 s a session) | peak RSS MiB, max | MiB |"
     );
-    println!("|---|---:|---:|---|---:|---|");
+    println!("|---|---:|---:|---:|---|---:|---|");
     case(
         bin,
         "Claude Code 2.1.328 session JSONL",

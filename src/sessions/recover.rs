@@ -212,3 +212,67 @@ pub fn git_show(ws: &SessionRoot, reference: &str, file: &str) -> Checkpoint {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::agent::{AgentTool, Verdict};
+
+    fn edit(seq: usize, file: &str, verdict: Verdict, diff: Option<String>) -> AgentEdit {
+        AgentEdit {
+            seq,
+            file: file.to_string(),
+            tool: AgentTool::ApplyPatch,
+            input: EditInput::ApplyPatch(String::new()),
+            streaming: false,
+            agent_verdict: verdict,
+            agent_message: None,
+            content_before: None,
+            content_after: None,
+            agent_diff: diff,
+        }
+    }
+
+    #[test]
+    fn undone_diffs_give_every_content_before_back_to_the_first_gap() {
+        // 45 edits of a.txt (one line changed each, every 7th failed, the
+        // 6th without its diff), interleaved with edits of b.txt.
+        let mut lines: Vec<String> = (0..20).map(|i| format!("line {i}")).collect();
+        let text = |lines: &[String]| lines.iter().map(|l| format!("{l}\n")).collect::<String>();
+        let mut edits = Vec::new();
+        let mut truth = Vec::new();
+        for n in 0..45 {
+            truth.push(text(&lines));
+            let seq = edits.len() + 1;
+            if n % 7 == 3 {
+                edits.push(edit(seq, "a.txt", Verdict::Failed, None));
+            } else {
+                let k = 1 + n % 17;
+                let old = lines[k].clone();
+                lines[k] = format!("edit {n}");
+                let diff = format!(
+                    "@@ -{k},3 +{k},3 @@\n {}\n-{old}\n+{}\n {}\n",
+                    lines[k - 1],
+                    lines[k],
+                    lines[k + 1]
+                );
+                edits.push(edit(seq, "a.txt", Verdict::Applied, (n != 5).then_some(diff)));
+            }
+            edits.push(edit(edits.len() + 1, "b.txt", Verdict::Failed, None));
+        }
+        let dir = tempfile::tempdir().expect("temp dir");
+        std::fs::write(dir.path().join("a.txt"), text(&lines)).expect("write");
+        let ws = SessionRoot {
+            root: dir.path().to_path_buf(),
+        };
+        let mut undone = Undone::new(&edits, &ws);
+        for (n, want) in truth.iter().enumerate() {
+            let got = undone.before(2 * n);
+            // Undoing stops at the edit without its diff.
+            let want = (n > 5).then(|| FileContent::Text(want.clone()));
+            assert_eq!(got, want, "edit {n}");
+            // b.txt has no diff at all: nothing to undo.
+            assert_eq!(undone.before(2 * n + 1), None);
+        }
+    }
+}

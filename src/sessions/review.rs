@@ -24,7 +24,7 @@ use serde::Serialize;
 use super::recover::{self, Checkpoint, SessionRoot, Undone};
 use super::verdict::{self, Applied, Applier};
 use crate::source::agent::{
-    AgentEdit, AgentKind, AgentReader, ContentOrigin, FileContent, Format, Verdict,
+    AgentEdit, AgentKind, AgentReader, ContentOrigin, EditInput, FileContent, Format, Verdict,
 };
 
 /// Where the content srview ran an edit against came from.
@@ -297,7 +297,11 @@ fn run_one(
         return review;
     }
     if let Some((content, basis)) = known {
-        review.applied = run(&edit.input, &content, cwd);
+        review.applied = match recovery {
+            Recovery::Light => already_applied(edit, basis),
+            Recovery::Full => None,
+        }
+        .or_else(|| run(&edit.input, &content, cwd));
         review.before = Some(content);
         review.basis = Some(basis);
     } else if !verdict::needs_before(&edit.input) {
@@ -339,6 +343,26 @@ fn run_one(
     }
     review.disagreement = disagreement(&review, agent);
     review
+}
+
+/// A Claude Code Edit whose content after the reader derived from its
+/// recorded content before with srview's own Edit semantics
+/// (`ContentOrigin::Derived`): that run's verdict, without running it
+/// again (a light review's shortcut; the full review builds the block
+/// report).
+fn already_applied(edit: &AgentEdit, basis: Basis) -> Option<Applied> {
+    let after = edit
+        .content_after
+        .as_ref()
+        .filter(|c| c.origin == ContentOrigin::Derived && basis == Basis::Recorded)?;
+    matches!(edit.input, EditInput::Exact(_)).then(|| Applied {
+        applier: Applier::Edit,
+        ok: true,
+        error: None,
+        blocks: Vec::new(),
+        loose: Vec::new(),
+        new_content: Some(after.content.clone()),
+    })
 }
 
 /// The first half of a "why unknown" sentence.

@@ -104,21 +104,96 @@ struct LineBlock<'a> {
     is_error: Option<bool>,
 }
 
-/// The fields of a successful Edit/Write result srview reads, each kept
-/// raw so that one of an unexpected type leaves the others readable.
+/// The fields of a successful Edit/Write result srview reads, read in
+/// one pass; one of an unexpected type leaves the others readable.
 #[derive(Deserialize)]
-struct EditResult<'a> {
-    #[serde(default, rename = "originalFile", borrow)]
-    original_file: Option<&'a RawValue>,
-    #[serde(default, rename = "type", borrow)]
-    kind: Option<&'a RawValue>,
-    #[serde(default, borrow)]
-    content: Option<&'a RawValue>,
+struct EditResult {
+    #[serde(default, rename = "originalFile")]
+    original_file: Loose,
+    #[serde(default, rename = "type")]
+    kind: Loose,
+    #[serde(default)]
+    content: Loose,
 }
 
-/// A raw JSON string's text; `None` for any other value.
-fn raw_string(raw: Option<&RawValue>) -> Option<String> {
-    serde_json::from_str(raw?.get()).ok()
+/// A field that may be a string, null, missing or anything else.
+#[derive(Default)]
+enum Loose {
+    #[default]
+    Missing,
+    Null,
+    Text(String),
+    Other,
+}
+
+impl Loose {
+    fn text(self) -> Option<String> {
+        match self {
+            Loose::Text(t) => Some(t),
+            _ => None,
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Loose {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Loose, D::Error> {
+        d.deserialize_any(LooseVisitor)
+    }
+}
+
+struct LooseVisitor;
+
+impl<'de> serde::de::Visitor<'de> for LooseVisitor {
+    type Value = Loose;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Loose, E> {
+        Ok(Loose::Text(v.to_string()))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Loose, E> {
+        Ok(Loose::Text(v))
+    }
+
+    fn visit_unit<E>(self) -> Result<Loose, E> {
+        Ok(Loose::Null)
+    }
+
+    fn visit_none<E>(self) -> Result<Loose, E> {
+        Ok(Loose::Null)
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Loose, E> {
+        Ok(Loose::Other)
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<Loose, E> {
+        Ok(Loose::Other)
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<Loose, E> {
+        Ok(Loose::Other)
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<Loose, E> {
+        Ok(Loose::Other)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Loose, A::Error> {
+        while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+        Ok(Loose::Other)
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Loose, A::Error> {
+        while map
+            .next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?
+            .is_some()
+        {}
+        Ok(Loose::Other)
+    }
 }
 
 #[derive(Deserialize)]
@@ -394,19 +469,19 @@ impl Parser {
         }
         store.set_verdict(at, Verdict::Applied, None);
         // An object; a string result (an error text) holds no content.
-        let Some(result) =
-            result.and_then(|raw| serde_json::from_str::<EditResult>(raw.get()).ok())
+        let Some(result) = result
+            .filter(|raw| raw.get().starts_with('{'))
+            .and_then(|raw| serde_json::from_str::<EditResult>(raw.get()).ok())
         else {
             return;
         };
-        let before = if result.original_file.map(RawValue::get) == Some("null") {
-            Some(FileContent::Absent)
-        } else if let Some(text) = raw_string(result.original_file) {
-            Some(FileContent::Text(text))
-        } else if raw_string(result.kind).as_deref() == Some("create") {
-            Some(FileContent::Absent)
-        } else {
-            None
+        let before = match result.original_file {
+            Loose::Null => Some(FileContent::Absent),
+            Loose::Text(text) => Some(FileContent::Text(text)),
+            _ if matches!(&result.kind, Loose::Text(k) if k == "create") => {
+                Some(FileContent::Absent)
+            }
+            _ => None,
         };
         if let Some(before) = &before {
             store.set_before(at, before.clone());
@@ -416,7 +491,7 @@ impl Parser {
         };
         match &recorded.input {
             EditInput::Exact(Edit::ClaudeWrite { .. }) => {
-                if let Some(content) = raw_string(result.content) {
+                if let Some(content) = result.content.text() {
                     store.set_after(at, FileContent::Text(content), ContentOrigin::Recorded);
                 }
             }

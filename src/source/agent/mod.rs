@@ -526,8 +526,13 @@ impl AgentReader {
     }
 
     fn drain(&mut self, at_end: bool) {
-        while let Some(unit) = self.input.next_unit(at_end) {
-            let text = String::from_utf8_lossy(&unit);
+        while let Some(range) = self.input.next_unit(at_end) {
+            let unit = self.input.unit(range);
+            // Valid UTF-8 (nearly always) is checked fast and borrowed.
+            let text = match std::str::from_utf8(unit) {
+                Ok(text) => std::borrow::Cow::Borrowed(text),
+                Err(_) => String::from_utf8_lossy(unit),
+            };
             self.store.next_line();
             match &mut self.parser {
                 Parser::Claude(p) => p.line(&text, &mut self.store),
