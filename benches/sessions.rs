@@ -38,6 +38,8 @@ struct Run {
 /// Runs the binary to its end; wall time and peak RSS of that process.
 fn run(bin: &Path, args: &[&str], cwd: &Path) -> Run {
     let start = Instant::now();
+    // Waited for by `wait4` below, which also gives its peak RSS.
+    #[allow(clippy::zombie_processes)]
     let child = Command::new(bin)
         .args(args)
         .current_dir(cwd)

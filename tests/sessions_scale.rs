@@ -38,6 +38,8 @@ fn streamed_counts_equal_the_whole_review_for_every_capture() {
 /// RSS in KiB (`ru_maxrss` from `wait4`).
 fn list(home: &Path, cwd: &Path) -> (String, Duration, u64) {
     let start = Instant::now();
+    // Waited for by `wait4` below, which also gives its peak RSS.
+    #[allow(clippy::zombie_processes)]
     let child = Command::new(BIN)
         .arg("sessions")
         .arg(home)

@@ -256,7 +256,12 @@ mod tests {
                     lines[k],
                     lines[k + 1]
                 );
-                edits.push(edit(seq, "a.txt", Verdict::Applied, (n != 5).then_some(diff)));
+                edits.push(edit(
+                    seq,
+                    "a.txt",
+                    Verdict::Applied,
+                    (n != 5).then_some(diff),
+                ));
             }
             edits.push(edit(edits.len() + 1, "b.txt", Verdict::Failed, None));
         }

@@ -209,7 +209,11 @@ pub fn claude_session(home: &Path, bytes: u64, edits: usize) -> Generated {
             let input = json!({"file_path": abs, "content": content});
             let result = json!({"type": "create", "filePath": abs, "content": content,
                 "structuredPatch": [], "originalFile": null});
-            ("Write", input, (false, "File created successfully".to_string(), result))
+            (
+                "Write",
+                input,
+                (false, "File created successfully".to_string(), result),
+            )
         } else {
             let f = rng.below(FILES);
             let k = 1 + rng.below(LINES_PER_FILE - 2);
@@ -270,8 +274,10 @@ pub fn claude_session(home: &Path, bytes: u64, edits: usize) -> Generated {
         ));
         // Lines srview skips, as many as keep the file on its size.
         if i % 7 == 3 {
-            out.line(&json!({"type": "x-future-line-type", "sessionId": SESSION_ID,
-                "data": {"deep": {"deeper": ["a", {"b": "c"}]}}}));
+            out.line(
+                &json!({"type": "x-future-line-type", "sessionId": SESSION_ID,
+                "data": {"deep": {"deeper": ["a", {"b": "c"}]}}}),
+            );
         }
         let behind = out.behind(i + 1);
         if behind > 400 {
@@ -281,8 +287,10 @@ pub fn claude_session(home: &Path, bytes: u64, edits: usize) -> Generated {
                     "text": blob(&mut rng, behind - 200)}]}}));
         }
     }
-    out.line(&json!({"type": "last-prompt", "lastPrompt": "Refactor every module.",
-        "sessionId": SESSION_ID}));
+    out.line(
+        &json!({"type": "last-prompt", "lastPrompt": "Refactor every module.",
+        "sessionId": SESSION_ID}),
+    );
     let bytes = out.finish();
     Generated {
         path,
@@ -315,8 +323,10 @@ pub fn codex_rollout(home: &Path, workspace: &Path, bytes: u64, edits: usize) ->
     let mut added: Vec<(String, String)> = Vec::new();
     let mut ordinal = 0u64;
     let mut line = |out: &mut Out, kind: &str, payload: Value| {
-        out.line(&json!({"timestamp": "2026-11-30T16:45:00.294Z", "ordinal": ordinal,
-            "type": kind, "payload": payload}));
+        out.line(
+            &json!({"timestamp": "2026-11-30T16:45:00.294Z", "ordinal": ordinal,
+            "type": kind, "payload": payload}),
+        );
         ordinal += 1;
     };
     line(

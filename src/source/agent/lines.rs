@@ -72,7 +72,11 @@ impl Input {
                 let from = self.start;
                 let rest = &self.buf[from..];
                 if let Some(i) = memchr::memchr(b'\n', rest) {
-                    let end = if i > 0 && rest[i - 1] == b'\r' { i - 1 } else { i };
+                    let end = if i > 0 && rest[i - 1] == b'\r' {
+                        i - 1
+                    } else {
+                        i
+                    };
                     self.start += i + 1;
                     Some(from..from + end)
                 } else if at_end && !rest.is_empty() {

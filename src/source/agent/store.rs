@@ -189,7 +189,6 @@ impl Store {
         self.edits.get(index.checked_sub(self.taken)?)
     }
 
-
     /// The edit at `index`, to change its input, file or contents.
     pub(super) fn edit_mut(&mut self, index: usize) -> Option<&mut AgentEdit> {
         let edit = self.edits.get_mut(index.checked_sub(self.taken)?)?;
@@ -250,8 +249,7 @@ impl Store {
 
     /// The content before, unless the output already gave one.
     pub(super) fn set_before_if_unknown(&mut self, index: usize, content: FileContent) {
-        if self.get(index).is_some_and(|e| e.content_before.is_none())
-        {
+        if self.get(index).is_some_and(|e| e.content_before.is_none()) {
             self.set_before(index, content);
         }
     }
@@ -288,7 +286,10 @@ impl Store {
     /// The input ended: edits without a verdict were never run.
     pub(super) fn finish(&mut self) {
         for index in self.taken..self.count() {
-            if self.get(index).is_some_and(|e| e.agent_verdict == Verdict::Pending) {
+            if self
+                .get(index)
+                .is_some_and(|e| e.agent_verdict == Verdict::Pending)
+            {
                 self.set_verdict(index, Verdict::NotRun, None);
             }
         }
