@@ -11,7 +11,9 @@ use std::time::{Duration, Instant};
 
 use srview::sessions::count::count;
 use srview::sessions::load::load;
-use srview::sessions::review::{Recovery, review_with};
+use srview::sessions::review::{Basis, Recovery, review_with};
+use srview::sessions::verdict::Applier;
+use srview::source::agent::ContentOrigin;
 
 mod support;
 use support::agents::{scenarios, session_path};
@@ -32,6 +34,52 @@ fn streamed_counts_equal_the_whole_review_for_every_capture() {
         checked += 1;
     }
     assert!(checked >= 20, "only {checked} captures");
+}
+
+#[test]
+fn the_light_review_gives_the_full_reviews_verdicts() {
+    // Light skips block reports, diagnoses and re-running an Edit the reader
+    // already applied: where both ran an edit against the same content,
+    // the verdicts agree.
+    let mut compared = 0;
+    // Edits the light review did not run again (the reader derived their
+    // content after), and exact-string edits that fail (not diagnosed).
+    let (mut shortcut, mut failed_exact) = (0, 0);
+    for dir in scenarios() {
+        let path = session_path(&dir);
+        let (reader, ws) = load(&path, None).expect("loads");
+        let light = review_with(&reader, &ws, Recovery::Light);
+        let full = review_with(&reader, &ws, Recovery::Full);
+        for (l, f) in light.reviews.iter().zip(&full.reviews) {
+            if l.basis != f.basis || l.before != f.before {
+                continue;
+            }
+            let (Some(la), Some(fa)) = (&l.applied, &f.applied) else {
+                assert_eq!(l.ok(), f.ok(), "{} #{}", path.display(), l.edit.seq);
+                continue;
+            };
+            let at = format!("{} #{}", path.display(), l.edit.seq);
+            assert_eq!(la.applier, fa.applier, "{at}");
+            assert_eq!(la.ok, fa.ok, "{at}");
+            assert_eq!(la.error, fa.error, "{at}");
+            assert_eq!(la.loose, fa.loose, "{at}");
+            assert_eq!(la.new_content, fa.new_content, "{at}");
+            assert_eq!(l.disagreement, f.disagreement, "{at}");
+            compared += 1;
+            let derived = l
+                .edit
+                .content_after
+                .as_ref()
+                .is_some_and(|c| c.origin == ContentOrigin::Derived);
+            shortcut += usize::from(derived && l.basis == Some(Basis::Recorded));
+            failed_exact += usize::from(la.applier == Applier::Edit && !la.ok);
+        }
+    }
+    assert!(compared >= 15, "only {compared} edits compared");
+    assert!(
+        shortcut >= 3 && failed_exact >= 1,
+        "{shortcut} {failed_exact}"
+    );
 }
 
 /// Runs `srview sessions HOME` from `cwd`: its stdout, wall time and peak
