@@ -22,7 +22,9 @@ use std::collections::BTreeMap;
 use std::fs;
 
 use srview::source::agent::session::read_session;
-use srview::source::agent::{AgentEdit, AgentReader, FileContent, Format, Verdict, detect};
+use srview::source::agent::{
+    AgentEdit, AgentEvent, AgentReader, FileContent, Format, Verdict, detect,
+};
 
 mod support;
 use support::agents::{ExpectedEdit, expected, fixtures, live_file, scenarios, session_path};
@@ -504,6 +506,118 @@ fn a_torn_last_line_is_read_once_it_grows() {
     assert!(reader.errors().is_empty(), "a torn line is not an error");
     reader.feed(&bytes[cut..]);
     assert_eq!(reader.edits()[1].agent_verdict, Verdict::Failed);
+}
+
+/// The saved sessions of the line formats, with their format.
+fn line_sessions() -> Vec<(Format, Vec<u8>)> {
+    let mut out = Vec::new();
+    for dir in scenarios() {
+        let path = session_path(&dir);
+        if path.is_dir() {
+            continue;
+        }
+        let bytes = fs::read(&path).unwrap();
+        let Some((_, format)) = srview::source::agent::detect_path(&path, &bytes) else {
+            continue;
+        };
+        if matches!(format, Format::ClaudeSessionJsonl | Format::CodexRollout) {
+            out.push((format, bytes));
+        }
+    }
+    out
+}
+
+#[test]
+fn a_line_torn_across_two_feeds_gives_its_edit_once_and_complete() {
+    let sessions = line_sessions();
+    assert!(sessions.len() >= 10, "{}", sessions.len());
+    for (format, bytes) in sessions {
+        let whole = srview::source::agent::read_all(format, &bytes[..]).unwrap();
+        // Cut every line in its middle, one at a time.
+        let mut at = 0;
+        for line in bytes.split_inclusive(|&b| b == b'\n') {
+            let cut = at + line.len() / 2;
+            at += line.len();
+            let mut reader = AgentReader::new(format.agent(), format);
+            let mut events = reader.feed(&bytes[..cut]);
+            let before = reader.edits().len();
+            events.extend(reader.feed(&bytes[cut..]));
+            reader.finish();
+            assert_eq!(reader.edits(), whole.edits(), "{format:?} cut at {cut}");
+            assert!(reader.errors().is_empty(), "{:?}", reader.errors());
+            // Each edit started once, and none from the torn line before
+            // the line was whole.
+            let started: Vec<usize> = events
+                .iter()
+                .filter_map(|e| match e {
+                    AgentEvent::Started(seq) => Some(*seq),
+                    _ => None,
+                })
+                .collect();
+            let want: Vec<usize> = (1..=whole.edits().len()).collect();
+            assert_eq!(started, want, "{format:?} cut at {cut}");
+            let complete_lines = bytes[..cut].iter().filter(|&&b| b == b'\n').count();
+            let mut upto = AgentReader::new(format.agent(), format);
+            let complete: Vec<u8> = bytes
+                .split_inclusive(|&b| b == b'\n')
+                .take(complete_lines)
+                .flatten()
+                .copied()
+                .collect();
+            upto.feed(&complete);
+            assert_eq!(before, upto.edits().len(), "{format:?} cut at {cut}");
+        }
+    }
+}
+
+#[test]
+fn unknown_claude_code_lines_blocks_and_fields_are_skipped() {
+    for (format, bytes) in line_sessions() {
+        if format != Format::ClaudeSessionJsonl {
+            continue;
+        }
+        let clean = srview::source::agent::read_all(format, &bytes[..]).unwrap();
+        assert!(!clean.edits().is_empty());
+        let mut noisy = Vec::new();
+        for line in bytes.split_inclusive(|&b| b == b'\n') {
+            noisy.extend_from_slice(
+                b"{\"type\":\"x-future-line\",\"message\":\"text\",\"cwd\":7}\n",
+            );
+            let line = String::from_utf8_lossy(line)
+                // An unknown field in every line.
+                .replacen('{', "{\"x_new\":{\"a\":[1,null]},", 1)
+                // An unknown content block before every known one.
+                .replace(
+                    "\"content\":[{",
+                    "\"content\":[{\"type\":\"x_future_block\",\"data\":{\"k\":[1]}},{",
+                );
+            noisy.extend_from_slice(line.as_bytes());
+        }
+        let read = srview::source::agent::read_all(format, &noisy[..]).unwrap();
+        assert_eq!(read.edits(), clean.edits());
+        assert_eq!(read.version(), clean.version());
+        assert!(read.errors().is_empty(), "{:?}", read.errors());
+    }
+}
+
+#[test]
+fn a_codex_patch_without_its_input_is_one_error_naming_codex_and_its_version() {
+    let rollout = concat!(
+        r#"{"type":"session_meta","payload":{"cwd":"/p","cli_version":"0.170.0"}}"#,
+        "\n",
+        r#"{"type":"response_item","payload":{"type":"custom_tool_call","call_id":"c1","name":"apply_patch","patch_v2":"*** Begin Patch"}}"#,
+        "\n",
+    );
+    let reader = srview::source::agent::read_all(Format::CodexRollout, rollout.as_bytes()).unwrap();
+    assert!(reader.edits().is_empty());
+    let errors: Vec<String> = reader.errors().iter().map(ToString::to_string).collect();
+    assert_eq!(
+        errors,
+        [
+            "Codex 0.170.0: the apply_patch call at line 2 has no `input`; this edit cannot be \
+             previewed (the agent's output format may have changed)"
+        ]
+    );
 }
 
 #[test]

@@ -7,9 +7,8 @@ use std::path::PathBuf;
 
 use super::{CmdResult, SessionsArgs};
 use crate::error::Error;
+use crate::sessions::count::count;
 use crate::sessions::find::{Found, find, format_time, parse_date, repository_of};
-use crate::sessions::load::load;
-use crate::sessions::review::{Recovery, review_with};
 
 pub fn run(args: &SessionsArgs) -> CmdResult {
     let home = match &args.folder {
@@ -45,15 +44,15 @@ pub fn run(args: &SessionsArgs) -> CmdResult {
             .map_err(Error::stdout)?;
     }
     for f in &found {
-        let line = match load(&f.path, None) {
-            Ok((reader, ws)) => {
-                let reviewed = review_with(&reader, &ws, Recovery::Light);
-                let c = reviewed.counts();
+        // Each session read in one pass, in pieces: never held whole.
+        let line = match count(&f.path) {
+            Ok(listed) => {
+                let c = listed.counts;
                 format!(
                     "{}  {:<13} {:<9} {:>5} {:>6} {:>5}  {}\n",
                     format_time(f.modified),
                     f.agent.name(),
-                    reviewed.version.as_deref().unwrap_or("-"),
+                    listed.version.as_deref().unwrap_or("-"),
                     c.edits,
                     c.failed,
                     c.loose,

@@ -58,12 +58,20 @@ pub fn load(path: &Path, cwd: Option<&Path>) -> Result<(AgentReader, SessionRoot
     } else {
         read_session(path, None).map_err(LoadError::Session)?
     };
+    let root = root_of(&reader, path, cwd);
+    Ok((reader, root))
+}
+
+/// Where the files of the session at `path` are now: `cwd` when given,
+/// else the workspace the session records (as far as `reader` has read),
+/// else the folder of an Aider history, else the current folder.
+pub fn root_of(reader: &AgentReader, path: &Path, cwd: Option<&Path>) -> SessionRoot {
     let root = cwd
         .map(Path::to_path_buf)
         .or_else(|| reader.workspace().map(PathBuf::from))
         .or_else(|| (reader.format() == Format::AiderHistory).then(|| folder_of(path)))
         .unwrap_or_else(|| PathBuf::from("."));
-    Ok((reader, SessionRoot { root }))
+    SessionRoot { root }
 }
 
 /// The folder a session file is in (the repository of an Aider history).

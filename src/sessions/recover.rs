@@ -39,46 +39,136 @@ impl SessionRoot {
     }
 }
 
-/// Codex: the content before each applied edit, by undoing the recorded
-/// diffs from the last edit of a file back to the first, starting from the
-/// file as it is now. Stops (for that file) at the first diff that does not
-/// fit: the file changed after the session, or an edit has no diff. Keyed
-/// by the edit's position in `edits`.
-pub fn undo_recorded_diffs(edits: &[AgentEdit], ws: &SessionRoot) -> HashMap<usize, FileContent> {
-    let mut by_file: HashMap<&str, Vec<usize>> = HashMap::new();
-    for (i, e) in edits.iter().enumerate() {
-        by_file.entry(e.file.as_str()).or_default().push(i);
+/// Codex: the content before each edit, by undoing the recorded diffs
+/// from the last edit of a file back to the first, starting from the file
+/// as it is now. Stops (for that file) at the first diff that does not
+/// fit: the file changed after the session, or an edit has no diff.
+///
+/// Asked in the edits' order ([`Undone::before`]), it holds one content
+/// every [`BLOCK`] edits of a file and the contents of one block of edits
+/// per file at a time, not one per edit: a session of 10,000 edits of big
+/// files stays small.
+pub struct Undone<'e> {
+    edits: &'e [AgentEdit],
+    files: HashMap<&'e str, FileUndo>,
+}
+
+/// Edits of one file between two kept contents.
+const BLOCK: usize = 16;
+
+struct FileUndo {
+    /// The file's edits (positions in the session), in order.
+    indices: Vec<usize>,
+    /// The first of `indices` whose content before is known.
+    known_from: usize,
+    /// The content before `indices[k * BLOCK]`, for each block `k` from the
+    /// one holding `known_from` on; then the file as it is now.
+    marks: Vec<FileContent>,
+    /// The block whose contents `block` holds.
+    block_at: Option<usize>,
+    block: Vec<FileContent>,
+}
+
+/// The content before edit `e`, from the content after it; `None` where
+/// the undoing stops.
+fn undo_one(e: &AgentEdit, after: &FileContent) -> Option<FileContent> {
+    if e.agent_verdict != Verdict::Applied {
+        return Some(after.clone());
     }
-    let mut out = HashMap::new();
-    for (file, indices) in by_file {
-        if !indices.iter().any(|&i| edits[i].agent_diff.is_some()) {
-            continue;
+    if matches!(&e.input, EditInput::ApplyPatch(p) if p.contains("\n*** Add File: ")) {
+        // Codex overwrites an existing file on Add: what was there before
+        // is not recorded anywhere.
+        return None;
+    }
+    let (Some(diff), FileContent::Text(after)) = (&e.agent_diff, after) else {
+        return None;
+    };
+    udiff::reverse_apply(after, diff)
+        .ok()
+        .map(FileContent::Text)
+}
+
+impl<'e> Undone<'e> {
+    /// Undoes the recorded diffs of `edits` against the files under `ws`.
+    pub fn new(edits: &'e [AgentEdit], ws: &SessionRoot) -> Undone<'e> {
+        let mut by_file: HashMap<&str, Vec<usize>> = HashMap::new();
+        for (i, e) in edits.iter().enumerate() {
+            by_file.entry(e.file.as_str()).or_default().push(i);
         }
-        let Some(mut state) = ws.current(file) else {
-            continue;
-        };
-        for &i in indices.iter().rev() {
-            let e = &edits[i];
-            if e.agent_verdict == Verdict::Applied {
-                let added = matches!(&e.input, EditInput::ApplyPatch(p)
-                    if p.contains("\n*** Add File: "));
-                if added {
-                    // Codex overwrites an existing file on Add: what was
-                    // there before is not recorded anywhere.
-                    break;
-                }
-                let (Some(diff), FileContent::Text(after)) = (&e.agent_diff, &state) else {
+        let mut files = HashMap::new();
+        for (file, indices) in by_file {
+            if !indices.iter().any(|&i| edits[i].agent_diff.is_some()) {
+                continue;
+            }
+            let Some(now) = ws.current(file) else {
+                continue;
+            };
+            // Walk back from now, keeping the content at each block start.
+            let mut state = now.clone();
+            let mut kept: Vec<(usize, FileContent)> = Vec::new();
+            let mut known_from = indices.len();
+            for (p, &i) in indices.iter().enumerate().rev() {
+                let Some(before) = undo_one(&edits[i], &state) else {
                     break;
                 };
-                match udiff::reverse_apply(after, diff) {
-                    Ok(before) => state = FileContent::Text(before),
-                    Err(_) => break,
+                state = before;
+                known_from = p;
+                if p % BLOCK == 0 {
+                    kept.push((p, state.clone()));
                 }
             }
-            out.insert(i, state.clone());
+            if known_from == indices.len() {
+                continue;
+            }
+            kept.reverse();
+            let mut marks: Vec<FileContent> = kept.into_iter().map(|(_, c)| c).collect();
+            if known_from % BLOCK != 0 {
+                // The first block is known only from `known_from` on: its
+                // start is never asked for, a placeholder keeps the count.
+                marks.insert(0, FileContent::Absent);
+            }
+            marks.push(now);
+            files.insert(
+                file,
+                FileUndo {
+                    indices,
+                    known_from,
+                    marks,
+                    block_at: None,
+                    block: Vec::new(),
+                },
+            );
         }
+        Undone { edits, files }
     }
-    out
+
+    /// The content before edit `index` (a position in the session's edits),
+    /// when the undoing reached it.
+    pub fn before(&mut self, index: usize) -> Option<FileContent> {
+        let edits = self.edits;
+        let f = self.files.get_mut(edits.get(index)?.file.as_str())?;
+        let p = f.indices.binary_search(&index).ok()?;
+        if p < f.known_from {
+            return None;
+        }
+        let k = p / BLOCK;
+        if f.block_at != Some(k) {
+            // Undo the block's edits from the next block's start (or now).
+            let first_block = f.known_from / BLOCK;
+            let start = (k * BLOCK).max(f.known_from);
+            let end = ((k + 1) * BLOCK).min(f.indices.len());
+            let mut state = f.marks.get(k + 1 - first_block)?.clone();
+            let mut block = vec![FileContent::Absent; end - start];
+            for q in (start..end).rev() {
+                state = undo_one(&edits[f.indices[q]], &state)?;
+                block[q - start] = state.clone();
+            }
+            f.block = block;
+            f.block_at = Some(k);
+        }
+        let start = (k * BLOCK).max(f.known_from);
+        f.block.get(p - start).cloned()
+    }
 }
 
 /// What `git show REF:FILE` says of a file in a commit.
@@ -119,6 +209,75 @@ pub fn git_show(ws: &SessionRoot, reference: &str, file: &str) -> Checkpoint {
                     stderr.lines().next().unwrap_or("failed")
                 ))
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::agent::{AgentTool, Verdict};
+
+    fn edit(seq: usize, file: &str, verdict: Verdict, diff: Option<String>) -> AgentEdit {
+        AgentEdit {
+            seq,
+            file: file.to_string(),
+            tool: AgentTool::ApplyPatch,
+            input: EditInput::ApplyPatch(String::new()),
+            streaming: false,
+            agent_verdict: verdict,
+            agent_message: None,
+            content_before: None,
+            content_after: None,
+            agent_diff: diff,
+        }
+    }
+
+    #[test]
+    fn undone_diffs_give_every_content_before_back_to_the_first_gap() {
+        // 45 edits of a.txt (one line changed each, every 7th failed, the
+        // 6th without its diff), interleaved with edits of b.txt.
+        let mut lines: Vec<String> = (0..20).map(|i| format!("line {i}")).collect();
+        let text = |lines: &[String]| lines.iter().map(|l| format!("{l}\n")).collect::<String>();
+        let mut edits = Vec::new();
+        let mut truth = Vec::new();
+        for n in 0..45 {
+            truth.push(text(&lines));
+            let seq = edits.len() + 1;
+            if n % 7 == 3 {
+                edits.push(edit(seq, "a.txt", Verdict::Failed, None));
+            } else {
+                let k = 1 + n % 17;
+                let old = lines[k].clone();
+                lines[k] = format!("edit {n}");
+                let diff = format!(
+                    "@@ -{k},3 +{k},3 @@\n {}\n-{old}\n+{}\n {}\n",
+                    lines[k - 1],
+                    lines[k],
+                    lines[k + 1]
+                );
+                edits.push(edit(
+                    seq,
+                    "a.txt",
+                    Verdict::Applied,
+                    (n != 5).then_some(diff),
+                ));
+            }
+            edits.push(edit(edits.len() + 1, "b.txt", Verdict::Failed, None));
+        }
+        let dir = tempfile::tempdir().expect("temp dir");
+        std::fs::write(dir.path().join("a.txt"), text(&lines)).expect("write");
+        let ws = SessionRoot {
+            root: dir.path().to_path_buf(),
+        };
+        let mut undone = Undone::new(&edits, &ws);
+        for (n, want) in truth.iter().enumerate() {
+            let got = undone.before(2 * n);
+            // Undoing stops at the edit without its diff.
+            let want = (n > 5).then(|| FileContent::Text(want.clone()));
+            assert_eq!(got, want, "edit {n}");
+            // b.txt has no diff at all: nothing to undo.
+            assert_eq!(undone.before(2 * n + 1), None);
         }
     }
 }

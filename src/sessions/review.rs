@@ -21,7 +21,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
 
-use super::recover::{self, Checkpoint, SessionRoot};
+use super::recover::{self, Checkpoint, SessionRoot, Undone};
 use super::verdict::{self, Applied, Applier};
 use crate::source::agent::{
     AgentEdit, AgentKind, AgentReader, ContentOrigin, EditInput, FileContent, Format, Verdict,
@@ -145,7 +145,9 @@ pub enum Recovery {
     /// Every source (git, the current file).
     Full,
     /// The output, srview's chain and Codex's diffs only: no process run,
-    /// no file read per edit (for listing many sessions).
+    /// no file read per edit; verdicts only, without the block reports of
+    /// exact-string edits or the diagnosis of their failures (for listing
+    /// many sessions).
     Light,
 }
 
@@ -162,8 +164,8 @@ pub fn review_with(reader: &AgentReader, ws: &SessionRoot, recovery: Recovery) -
 
 /// [`review_with`] for a live stream: `on_disk` holds, by `seq`, the file
 /// as srview read it when it first saw an edit without a verdict (see
-/// [`Basis::LiveFile`]); it comes after what the output records and
-/// before every other source.
+/// [`Basis::LiveFile`]); it comes after what the output records (and
+/// Codex's recorded diffs undone) and before every other source.
 pub fn review_live(
     reader: &AgentReader,
     ws: &SessionRoot,
@@ -171,24 +173,85 @@ pub fn review_live(
     on_disk: &HashMap<usize, FileContent>,
 ) -> SessionReview {
     let edits = reader.edits();
-    let agent = reader.kind();
-    let cwd = reader
-        .workspace()
-        .map(str::to_string)
-        .unwrap_or_else(|| ws.root.to_string_lossy().to_string());
-    let undone = if agent == AgentKind::Codex {
-        recover::undo_recorded_diffs(edits, ws)
-    } else {
-        HashMap::new()
-    };
-    let checkpoint = (agent == AgentKind::ClineCli && recovery == Recovery::Full)
-        .then(|| reader.checkpoints().first().cloned())
-        .flatten();
-    let mut chain: HashMap<String, FileContent> = HashMap::new();
-    let mut seen: HashSet<&str> = HashSet::new();
-    let mut reviews = Vec::with_capacity(edits.len());
-    for (i, edit) in edits.iter().enumerate() {
-        let first_of_file = seen.insert(edit.file.as_str());
+    let mut reviewer = Reviewer::new(reader, ws, recovery);
+    reviewer.on_disk = Some(on_disk);
+    let reviews = edits
+        .iter()
+        .enumerate()
+        .map(|(i, edit)| reviewer.review(i, edit.clone()))
+        .collect();
+    SessionReview {
+        agent: reader.kind(),
+        format: reader.format(),
+        version: reader.version().map(str::to_string),
+        reviews,
+        cwd: reviewer.cwd,
+        errors: reader.errors().iter().map(ToString::to_string).collect(),
+    }
+}
+
+/// Reviews a session's edits one at a time, in the agent's order: what
+/// [`review_with`] does for a whole list, for a caller that holds one edit
+/// at a time (a listing reading a huge session).
+pub struct Reviewer<'a> {
+    ws: SessionRoot,
+    agent: AgentKind,
+    /// The folder the agent's messages name paths under.
+    cwd: String,
+    recovery: Recovery,
+    /// Codex: its recorded diffs undone (only when every edit is at hand).
+    undone: Option<Undone<'a>>,
+    /// Cline CLI: the checkpoint commit before the session's first edits.
+    checkpoint: Option<String>,
+    /// Each file's content after the edits reviewed so far, where known.
+    chain: HashMap<String, FileContent>,
+    /// Live: by seq, the file as read when its edit was first seen without
+    /// a verdict (see [`Basis::LiveFile`]).
+    on_disk: Option<&'a HashMap<usize, FileContent>>,
+    /// The files edited so far.
+    seen: HashSet<String>,
+}
+
+impl<'a> Reviewer<'a> {
+    /// A reviewer of the edits `reader` holds (Codex's diffs are undone
+    /// from them: give it every edit of the session).
+    pub fn new(reader: &'a AgentReader, ws: &SessionRoot, recovery: Recovery) -> Reviewer<'a> {
+        let mut reviewer = Reviewer::streaming(reader, ws, recovery);
+        if reviewer.agent == AgentKind::Codex {
+            reviewer.undone = Some(Undone::new(reader.edits(), ws));
+        }
+        reviewer
+    }
+
+    /// A reviewer of edits handed to it as they settle: without Codex's
+    /// undone diffs (they need the whole session, from its end).
+    pub fn streaming(reader: &AgentReader, ws: &SessionRoot, recovery: Recovery) -> Reviewer<'a> {
+        let agent = reader.kind();
+        Reviewer {
+            ws: ws.clone(),
+            agent,
+            cwd: reader
+                .workspace()
+                .map(str::to_string)
+                .unwrap_or_else(|| ws.root.to_string_lossy().to_string()),
+            recovery,
+            undone: None,
+            checkpoint: (agent == AgentKind::ClineCli && recovery == Recovery::Full)
+                .then(|| reader.checkpoints().first().cloned())
+                .flatten(),
+            chain: HashMap::new(),
+            on_disk: None,
+            seen: HashSet::new(),
+        }
+    }
+
+    /// Reviews `edit`, the `index`-th (from 0) of the session; call in order.
+    pub fn review(&mut self, index: usize, edit: AgentEdit) -> Review {
+        let ws = &self.ws;
+        let first_of_file = !self.seen.contains(&edit.file);
+        if first_of_file {
+            self.seen.insert(edit.file.clone());
+        }
         let mut unavailable: Option<String> = None;
         let known: Option<(FileContent, Basis)> = edit
             .content_before
@@ -204,11 +267,22 @@ pub fn review_live(
             // Codex writes a patch moments after it logs it: the file read
             // live may already hold it, so its recorded diff undone comes
             // first.
-            .or_else(|| undone.get(&i).map(|c| (c.clone(), Basis::ReverseDiff)))
-            .or_else(|| on_disk.get(&edit.seq).map(|c| (c.clone(), Basis::LiveFile)))
-            .or_else(|| chain.get(&edit.file).map(|c| (c.clone(), Basis::Chained)))
             .or_else(|| {
-                let reference = checkpoint.as_ref().filter(|_| first_of_file)?;
+                let undone = self.undone.as_mut()?.before(index)?;
+                Some((undone, Basis::ReverseDiff))
+            })
+            .or_else(|| {
+                self.on_disk
+                    .and_then(|m| m.get(&edit.seq))
+                    .map(|c| (c.clone(), Basis::LiveFile))
+            })
+            .or_else(|| {
+                self.chain
+                    .get(&edit.file)
+                    .map(|c| (c.clone(), Basis::Chained))
+            })
+            .or_else(|| {
+                let reference = self.checkpoint.as_ref().filter(|_| first_of_file)?;
                 match recover::git_show(ws, reference, &edit.file) {
                     Checkpoint::Found(c) => Some((c, Basis::GitCheckpoint)),
                     Checkpoint::Unavailable(why) => {
@@ -217,29 +291,30 @@ pub fn review_live(
                     }
                 }
             });
-        let review = run_one(edit, known, ws, &cwd, agent, unavailable, recovery);
+        let review = run_one(
+            edit,
+            known,
+            ws,
+            &self.cwd,
+            self.agent,
+            unavailable,
+            self.recovery,
+        );
         // What the file holds after this edit, for the next one.
+        let edit = &review.edit;
         let after = match edit.agent_verdict {
             Verdict::Applied => edit
                 .after()
                 .cloned()
-                .or_else(|| chained_after(&review, agent)),
+                .or_else(|| chained_after(&review, self.agent)),
             Verdict::Failed | Verdict::NotRun => review.before.clone(),
             Verdict::Pending => None,
         };
         match after {
-            Some(c) => chain.insert(edit.file.clone(), c),
-            None => chain.remove(&edit.file),
+            Some(c) => self.chain.insert(edit.file.clone(), c),
+            None => self.chain.remove(&edit.file),
         };
-        reviews.push(review);
-    }
-    SessionReview {
-        agent,
-        format: reader.format(),
-        version: reader.version().map(str::to_string),
-        reviews,
-        cwd,
-        errors: reader.errors().iter().map(ToString::to_string).collect(),
+        review
     }
 }
 
@@ -259,7 +334,7 @@ fn chained_after(review: &Review, agent: AgentKind) -> Option<FileContent> {
 }
 
 fn run_one(
-    edit: &AgentEdit,
+    edit: AgentEdit,
     known: Option<(FileContent, Basis)>,
     ws: &SessionRoot,
     cwd: &str,
@@ -267,14 +342,19 @@ fn run_one(
     unavailable: Option<String>,
     recovery: Recovery,
 ) -> Review {
+    let run = match recovery {
+        Recovery::Full => verdict::run,
+        Recovery::Light => verdict::run_counting,
+    };
     let mut review = Review {
-        edit: edit.clone(),
+        edit,
         before: None,
         basis: None,
         applied: None,
         why: None,
         disagreement: None,
     };
+    let edit = &review.edit;
     if let Some(why) = verdict::not_runnable(&edit.input) {
         review.why = Some(why.to_string());
         review.before = known.map(|k| k.0);
@@ -293,7 +373,11 @@ fn run_one(
         return review;
     }
     if let Some((content, basis)) = known {
-        review.applied = verdict::run(&edit.input, &content, cwd);
+        review.applied = match recovery {
+            Recovery::Light => already_applied(edit, basis),
+            Recovery::Full => None,
+        }
+        .or_else(|| run(&edit.input, &content, cwd));
         if agent == AgentKind::Codex
             && basis == Basis::LiveFile
             && edit.agent_verdict == Verdict::Pending
@@ -322,7 +406,7 @@ fn run_one(
         review.before = Some(content);
         review.basis = Some(basis);
     } else if !verdict::needs_before(&edit.input) {
-        review.applied = verdict::run(&edit.input, &FileContent::Absent, cwd);
+        review.applied = run(&edit.input, &FileContent::Absent, cwd);
         review.basis = Some(Basis::NotNeeded);
     } else if recovery == Recovery::Light {
         review.why = Some(unknown_before(agent, None));
@@ -360,6 +444,26 @@ fn run_one(
     }
     review.disagreement = disagreement(&review, agent);
     review
+}
+
+/// A Claude Code Edit whose content after the reader derived from its
+/// recorded content before with srview's own Edit semantics
+/// (`ContentOrigin::Derived`): that run's verdict, without running it
+/// again (a light review's shortcut; the full review builds the block
+/// report).
+fn already_applied(edit: &AgentEdit, basis: Basis) -> Option<Applied> {
+    let after = edit
+        .content_after
+        .as_ref()
+        .filter(|c| c.origin == ContentOrigin::Derived && basis == Basis::Recorded)?;
+    matches!(edit.input, EditInput::Exact(_)).then(|| Applied {
+        applier: Applier::Edit,
+        ok: true,
+        error: None,
+        blocks: Vec::new(),
+        loose: Vec::new(),
+        new_content: Some(after.content.clone()),
+    })
 }
 
 /// The first half of a "why unknown" sentence.
@@ -432,19 +536,24 @@ pub struct Counts {
     pub disagreements: usize,
 }
 
+impl Counts {
+    /// Counts one more edit.
+    pub fn add(&mut self, review: &Review) {
+        self.edits += 1;
+        self.failed += usize::from(review.is_failed());
+        self.loose += usize::from(review.is_loose());
+        self.disagreements += usize::from(review.disagreement.is_some());
+    }
+}
+
 impl SessionReview {
     /// How many edits, failed, loose and disputed ones.
     pub fn counts(&self) -> Counts {
-        Counts {
-            edits: self.reviews.len(),
-            failed: self.reviews.iter().filter(|r| r.is_failed()).count(),
-            loose: self.reviews.iter().filter(|r| r.is_loose()).count(),
-            disagreements: self
-                .reviews
-                .iter()
-                .filter(|r| r.disagreement.is_some())
-                .count(),
+        let mut counts = Counts::default();
+        for review in &self.reviews {
+            counts.add(review);
         }
+        counts
     }
 }
 

@@ -117,6 +117,39 @@ pub fn run(input: &EditInput, before: &FileContent, cwd: &str) -> Option<Applied
     }
 }
 
+/// [`run`] for counting many edits: the same `ok`, `loose`, error and
+/// content after, without an exact-string edit's block report or the
+/// diagnosis of its failure (`blocks` is empty for those).
+pub fn run_counting(input: &EditInput, before: &FileContent, cwd: &str) -> Option<Applied> {
+    match input {
+        EditInput::Exact(e) => Some(exact_counting(e, before, Applier::Edit)),
+        EditInput::Whole(content) => Some(exact_counting(
+            &Edit::ClaudeWrite {
+                file_path: String::new(),
+                content: content.clone(),
+            },
+            before,
+            Applier::WholeFile,
+        )),
+        _ => run(input, before, cwd),
+    }
+}
+
+fn exact_counting(e: &Edit, before: &FileContent, applier: Applier) -> Applied {
+    let (ok, error, new_content) = match edit::new_content(e, before.text()) {
+        Ok(text) => (true, None, Some(FileContent::Text(text))),
+        Err(err) => (false, Some(err.to_string()), None),
+    };
+    Applied {
+        applier,
+        ok,
+        error,
+        blocks: Vec::new(),
+        loose: Vec::new(),
+        new_content,
+    }
+}
+
 fn search_replace(diff: &str, before: &FileContent) -> Applied {
     let original = before.text().unwrap_or("");
     let outcome = engine::apply(

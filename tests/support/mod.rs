@@ -2,11 +2,13 @@
 //! diffs, random inputs, the naive reference matcher, a pseudo-terminal
 //! session and the reference corpus. Each test file takes it with
 //! `mod support;`; a file uses only part of it, hence `dead_code` allowed.
-//! `oracle.rs` is also compiled into the fuzz crate and `pty.rs` into the
-//! previewer bench (`#[path]`), so neither names its siblings.
+//! `oracle.rs` is also compiled into the fuzz crate, `pty.rs` into the
+//! previewer bench and `big_session.rs` into the sessions bench (`#[path]`),
+//! so none names its siblings.
 #![allow(dead_code)]
 
 pub mod agents;
+pub mod big_session;
 pub mod corpus;
 pub mod diff;
 pub mod files;

@@ -39,6 +39,7 @@ pub use error::{EditError, Provenance};
 pub use input::ParseError;
 pub use outcome::{
     Change, EditApplied, EditOutcome, EditReport, Sequence, apply, apply_at, apply_sequence,
+    new_content,
 };
 pub use partial::{Field, PartialEdit};
 pub use preview::{EditPreview, preview};

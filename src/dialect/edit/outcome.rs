@@ -106,6 +106,12 @@ pub fn apply(edit: &Edit, original: Option<&str>) -> EditOutcome {
     apply_at(0, edit, original)
 }
 
+/// The verdict of [`apply`] alone: the file after `edit`, or why the agent
+/// refuses it; no block report, no diagnosis (for counting many edits).
+pub fn new_content(edit: &Edit, original: Option<&str>) -> Result<String, EditError> {
+    run(edit, original).map(|done| done.new_content)
+}
+
 /// [`apply`] for the `index`-th (0-based) edit of a sequence.
 pub fn apply_at(index: usize, edit: &Edit, original: Option<&str>) -> EditOutcome {
     let result = run(edit, original);

@@ -25,6 +25,4 @@ pub(super) struct Block {
     pub(super) tool_use_id: Option<String>,
     #[serde(default)]
     pub(super) content: Option<Value>,
-    #[serde(default)]
-    pub(super) is_error: Option<bool>,
 }

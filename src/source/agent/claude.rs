@@ -6,12 +6,14 @@
 //! the session) holds `originalFile`: the content before the edit; the
 //! session's `file-history-delta` lines name a backup of it.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use serde::Deserialize;
 use serde_json::Value;
+use serde_json::value::RawValue;
 
-use super::anthropic::{Block, Message};
+use super::anthropic::Block;
 use super::store::Store;
 use super::{AgentTool, ContentOrigin, EditInput, FileContent, Verdict};
 use crate::dialect::edit::{self, Edit, Field, PartialEdit};
@@ -35,20 +37,24 @@ struct Streaming {
     index: usize,
 }
 
-/// A line's kind, read first: the other kinds (attachments, API request
-/// blobs...) can be large and are skipped without building their values.
+/// A line's kind alone: what a line of an unknown shape is named by.
 #[derive(Deserialize)]
-struct Head {
-    #[serde(rename = "type", default)]
-    kind: String,
+struct Head<'a> {
+    #[serde(rename = "type", default, borrow)]
+    kind: Cow<'a, str>,
 }
 
+/// One line, read in one pass: the large parts (the message's content
+/// blocks, the tool result holding the whole file before an edit) are
+/// kept as raw JSON text, borrowed from the line, and only the parts an
+/// edit needs are read from them; other fields and values are skipped
+/// without being built.
 #[derive(Deserialize)]
-struct Line {
-    #[serde(rename = "type", default)]
-    kind: String,
-    #[serde(default)]
-    subtype: Option<String>,
+struct Line<'a> {
+    #[serde(rename = "type", default, borrow)]
+    kind: Cow<'a, str>,
+    #[serde(default, borrow)]
+    subtype: Option<Cow<'a, str>>,
     #[serde(default)]
     cwd: Option<String>,
     #[serde(default)]
@@ -57,10 +63,10 @@ struct Line {
     version: Option<String>,
     #[serde(default)]
     event: Option<StreamEvent>,
-    #[serde(default)]
-    message: Option<Message>,
-    #[serde(default, alias = "toolUseResult")]
-    tool_use_result: Option<Value>,
+    #[serde(default, borrow)]
+    message: Option<LineMessage<'a>>,
+    #[serde(default, alias = "toolUseResult", borrow)]
+    tool_use_result: Option<&'a RawValue>,
     #[serde(default)]
     uuid: Option<String>,
     #[serde(default, alias = "sessionId")]
@@ -71,6 +77,123 @@ struct Line {
     tracking_path: Option<String>,
     #[serde(default)]
     backup: Option<Backup>,
+}
+
+#[derive(Deserialize)]
+struct LineMessage<'a> {
+    #[serde(default, borrow)]
+    content: Option<&'a RawValue>,
+}
+
+/// A content block of an `assistant` or `user` line.
+#[derive(Deserialize)]
+struct LineBlock<'a> {
+    #[serde(rename = "type", default, borrow)]
+    kind: Cow<'a, str>,
+    #[serde(default)]
+    id: Option<String>,
+    #[serde(default, borrow)]
+    name: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    input: Option<&'a RawValue>,
+    #[serde(default, borrow)]
+    tool_use_id: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    content: Option<&'a RawValue>,
+    #[serde(default)]
+    is_error: Option<bool>,
+}
+
+/// The fields of a successful Edit/Write result srview reads, read in
+/// one pass; one of an unexpected type leaves the others readable.
+#[derive(Deserialize)]
+struct EditResult {
+    #[serde(default, rename = "originalFile")]
+    original_file: Loose,
+    #[serde(default, rename = "type")]
+    kind: Loose,
+    #[serde(default)]
+    content: Loose,
+}
+
+/// A field that may be a string, null, missing or anything else.
+#[derive(Default)]
+enum Loose {
+    #[default]
+    Missing,
+    Null,
+    Text(String),
+    Other,
+}
+
+impl Loose {
+    fn text(self) -> Option<String> {
+        match self {
+            Loose::Text(t) => Some(t),
+            _ => None,
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Loose {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Loose, D::Error> {
+        d.deserialize_any(LooseVisitor)
+    }
+}
+
+struct LooseVisitor;
+
+impl<'de> serde::de::Visitor<'de> for LooseVisitor {
+    type Value = Loose;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Loose, E> {
+        Ok(Loose::Text(v.to_string()))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Loose, E> {
+        Ok(Loose::Text(v))
+    }
+
+    fn visit_unit<E>(self) -> Result<Loose, E> {
+        Ok(Loose::Null)
+    }
+
+    fn visit_none<E>(self) -> Result<Loose, E> {
+        Ok(Loose::Null)
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Loose, E> {
+        Ok(Loose::Other)
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<Loose, E> {
+        Ok(Loose::Other)
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<Loose, E> {
+        Ok(Loose::Other)
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<Loose, E> {
+        Ok(Loose::Other)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Loose, A::Error> {
+        while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+        Ok(Loose::Other)
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Loose, A::Error> {
+        while map
+            .next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?
+            .is_some()
+        {}
+        Ok(Loose::Other)
+    }
 }
 
 #[derive(Deserialize)]
@@ -135,18 +258,25 @@ impl Parser {
         if text.trim().is_empty() {
             return;
         }
-        let head: Head = match serde_json::from_str(text) {
-            Ok(head) => head,
-            Err(e) => return store.malformed(format!("not a JSON object ({e})")),
+        let is_read = |kind: &str| {
+            matches!(
+                kind,
+                "system" | "stream_event" | "assistant" | "user" | "file-history-delta"
+            )
         };
-        if !matches!(
-            head.kind.as_str(),
-            "system" | "stream_event" | "assistant" | "user" | "file-history-delta"
-        ) {
-            return;
-        }
-        let Ok(line) = serde_json::from_str::<Line>(text) else {
-            return store.malformed(format!("a {} line of an unknown shape", head.kind));
+        let line = match serde_json::from_str::<Line>(text) {
+            Ok(line) if is_read(&line.kind) => line,
+            // Other kinds (attachments, API request blobs...) are skipped.
+            Ok(_) => return,
+            Err(e) => {
+                return match serde_json::from_str::<Head>(text) {
+                    Ok(head) if is_read(&head.kind) => {
+                        store.malformed(format!("a {} line of an unknown shape", head.kind))
+                    }
+                    Ok(_) => {}
+                    Err(_) => store.malformed(format!("not a JSON object ({e})")),
+                };
+            }
         };
         if let Some(session) = &line.session_id {
             self.session = Some(session.clone());
@@ -158,19 +288,19 @@ impl Parser {
             if let Some(v) = &line.claude_code_version {
                 store.set_version(v);
             }
-        } else if matches!(line.kind.as_str(), "user" | "assistant")
+        } else if matches!(line.kind.as_ref(), "user" | "assistant")
             && let Some(v) = &line.version
         {
             store.set_version(v);
         }
-        match line.kind.as_str() {
+        match line.kind.as_ref() {
             "stream_event" => {
                 if let Some(event) = line.event {
                     self.stream_event(event, store);
                 }
             }
             "assistant" => {
-                for block in blocks(line.message) {
+                for block in blocks(line.message.as_ref()) {
                     if block.kind == "tool_use"
                         && let Some(at) = self.tool_use(block, store)
                         && let Some(uuid) = &line.uuid
@@ -181,9 +311,9 @@ impl Parser {
             }
             "file-history-delta" => self.backup(&line, store),
             "user" => {
-                for block in blocks(line.message) {
+                for block in blocks(line.message.as_ref()) {
                     if block.kind == "tool_result" {
-                        self.tool_result(block, line.tool_use_result.as_ref(), store);
+                        self.tool_result(block, line.tool_use_result, store);
                     }
                 }
             }
@@ -283,16 +413,16 @@ impl Parser {
     }
 
     /// Reads an Edit/Write call; returns its edit.
-    fn tool_use(&mut self, block: Block, store: &mut Store) -> Option<usize> {
+    fn tool_use(&mut self, block: LineBlock, store: &mut Store) -> Option<usize> {
         let Some((name, tool)) = block.name.as_deref().and_then(edit_tool) else {
             if !block.name.as_deref().is_some_and(is_read_only) {
                 store.barrier();
             }
             return None;
         };
-        let json = block.input.map(|v| v.to_string()).unwrap_or_default();
+        let json = block.input.map_or("", RawValue::get);
         let known = block.id.as_ref().and_then(|id| self.by_id.get(id)).copied();
-        let edit = match Edit::from_tool_input(name, &json) {
+        let edit = match Edit::from_tool_input(name, json) {
             Ok(edit) => edit,
             Err(e) => {
                 let field = super::error::missing_field(&e.to_string())
@@ -320,28 +450,35 @@ impl Parser {
         Some(at)
     }
 
-    fn tool_result(&mut self, block: Block, result: Option<&Value>, store: &mut Store) {
+    fn tool_result(&mut self, block: LineBlock, result: Option<&RawValue>, store: &mut Store) {
         let Some(at) = block
             .tool_use_id
-            .as_ref()
+            .as_deref()
             .and_then(|id| self.by_id.get(id))
             .copied()
         else {
             return;
         };
         if block.is_error == Some(true) {
-            let message = block.content.as_ref().map(result_text);
+            let message = block
+                .content
+                .and_then(|raw| serde_json::from_str::<Value>(raw.get()).ok())
+                .map(|content| result_text(&content));
             store.set_verdict(at, Verdict::Failed, message);
             return;
         }
         store.set_verdict(at, Verdict::Applied, None);
-        let Some(result) = result.filter(|r| r.is_object()) else {
+        // An object; a string result (an error text) holds no content.
+        let Some(result) = result
+            .filter(|raw| raw.get().starts_with('{'))
+            .and_then(|raw| serde_json::from_str::<EditResult>(raw.get()).ok())
+        else {
             return;
         };
-        let before = match result.get("originalFile") {
-            Some(Value::String(s)) => Some(FileContent::Text(s.clone())),
-            Some(Value::Null) => Some(FileContent::Absent),
-            _ if result.get("type").and_then(Value::as_str) == Some("create") => {
+        let before = match result.original_file {
+            Loose::Null => Some(FileContent::Absent),
+            Loose::Text(text) => Some(FileContent::Text(text)),
+            _ if matches!(&result.kind, Loose::Text(k) if k == "create") => {
                 Some(FileContent::Absent)
             }
             _ => None,
@@ -352,27 +489,18 @@ impl Parser {
         let Some(recorded) = store.get(at) else {
             return;
         };
-        match (
-            &recorded.input,
-            result.get("content").and_then(Value::as_str),
-        ) {
-            (EditInput::Exact(Edit::ClaudeWrite { .. }), Some(content)) => {
-                store.set_after(
-                    at,
-                    FileContent::Text(content.to_string()),
-                    ContentOrigin::Recorded,
-                );
+        match &recorded.input {
+            EditInput::Exact(Edit::ClaudeWrite { .. }) => {
+                if let Some(content) = result.content.text() {
+                    store.set_after(at, FileContent::Text(content), ContentOrigin::Recorded);
+                }
             }
-            (EditInput::Exact(e @ Edit::ClaudeEdit { .. }), _) => {
+            EditInput::Exact(e @ Edit::ClaudeEdit { .. }) => {
                 let original = before.as_ref().and_then(FileContent::text);
                 if before.is_some()
-                    && let Ok(applied) = edit::apply(e, original).result
+                    && let Ok(new_content) = edit::new_content(e, original)
                 {
-                    store.set_after(
-                        at,
-                        FileContent::Text(applied.new_content),
-                        ContentOrigin::Derived,
-                    );
+                    store.set_after(at, FileContent::Text(new_content), ContentOrigin::Derived);
                 }
             }
             _ => {}
@@ -380,12 +508,17 @@ impl Parser {
     }
 }
 
-fn blocks(message: Option<Message>) -> Vec<Block> {
-    match message.and_then(|m| m.content) {
-        Some(Value::Array(items)) => items
+/// The content blocks of a message whose content is an array; a block of
+/// an unknown shape is skipped.
+fn blocks<'a>(message: Option<&LineMessage<'a>>) -> Vec<LineBlock<'a>> {
+    let Some(content) = message.and_then(|m| m.content) else {
+        return Vec::new();
+    };
+    match serde_json::from_str::<Vec<&RawValue>>(content.get()) {
+        Ok(items) => items
             .into_iter()
-            .filter_map(|v| serde_json::from_value(v).ok())
+            .filter_map(|raw| serde_json::from_str(raw.get()).ok())
             .collect(),
-        _ => Vec::new(),
+        Err(_) => Vec::new(),
     }
 }

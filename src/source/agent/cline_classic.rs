@@ -191,10 +191,8 @@ fn tool_results(text: &str, store: &mut Store, create_missing: bool) {
     if body.starts_with("(tool did not return anything)") {
         return;
     }
-    let pending = store
-        .edits()
-        .iter()
-        .position(|e| e.tool == tool && e.file == file && e.agent_verdict == Verdict::Pending);
+    let pending =
+        store.position(|e| e.tool == tool && e.file == file && e.agent_verdict == Verdict::Pending);
     let at = match pending {
         Some(at) => at,
         // The CLI's message stream leaves out a tool message that stays

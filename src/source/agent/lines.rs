@@ -1,6 +1,8 @@
 //! Splitting input bytes into the units a parser reads: complete lines,
 //! complete top-level JSON objects, or one whole document.
 
+use std::ops::Range;
+
 /// Bytes received and not yet handed out.
 pub(super) struct Input {
     buf: Vec<u8>,
@@ -61,32 +63,34 @@ impl Input {
         self.buf.extend_from_slice(bytes);
     }
 
-    /// The next complete unit; at the end of the input, a torn last line
-    /// too (a torn object is dropped: it cannot be read).
-    pub(super) fn next_unit(&mut self, at_end: bool) -> Option<Vec<u8>> {
+    /// Where the next complete unit is, for [`Input::unit`] (not copied);
+    /// at the end of the input, a torn last line too (a torn object is
+    /// dropped: it cannot be read).
+    pub(super) fn next_unit(&mut self, at_end: bool) -> Option<Range<usize>> {
         match &mut self.mode {
             Mode::Lines => {
-                let rest = &self.buf[self.start..];
+                let from = self.start;
+                let rest = &self.buf[from..];
                 if let Some(i) = memchr::memchr(b'\n', rest) {
-                    let mut line = rest[..i].to_vec();
-                    if line.last() == Some(&b'\r') {
-                        line.pop();
-                    }
+                    let end = if i > 0 && rest[i - 1] == b'\r' {
+                        i - 1
+                    } else {
+                        i
+                    };
                     self.start += i + 1;
-                    Some(line)
+                    Some(from..from + end)
                 } else if at_end && !rest.is_empty() {
-                    let line = rest.to_vec();
                     self.start = self.buf.len();
-                    Some(line)
+                    Some(from..self.buf.len())
                 } else {
                     None
                 }
             }
             Mode::Document => {
                 if at_end && self.start < self.buf.len() {
-                    let doc = self.buf[self.start..].to_vec();
+                    let from = self.start;
                     self.start = self.buf.len();
-                    Some(doc)
+                    Some(from..self.buf.len())
                 } else {
                     None
                 }
@@ -95,9 +99,8 @@ impl Input {
                 let found = scan.next(&self.buf, self.start.max(scan.pos));
                 match found {
                     Some((from, to)) => {
-                        let object = self.buf[from..to].to_vec();
                         self.start = to;
-                        Some(object)
+                        Some(from..to)
                     }
                     None => {
                         if scan.object.is_none() {
@@ -109,6 +112,11 @@ impl Input {
                 }
             }
         }
+    }
+
+    /// The bytes of a unit [`Input::next_unit`] gave (until the next push).
+    pub(super) fn unit(&self, range: Range<usize>) -> &[u8] {
+        &self.buf[range]
     }
 
     /// The torn last line, for a parser that previews text as it streams.
@@ -171,16 +179,20 @@ impl Scan {
 mod tests {
     use super::*;
 
+    fn next(input: &mut Input, at_end: bool) -> Option<Vec<u8>> {
+        input.next_unit(at_end).map(|r| input.unit(r).to_vec())
+    }
+
     #[test]
     fn a_torn_line_waits_until_it_grows() {
         let mut input = Input::lines();
         input.push(b"one\ntw");
-        assert_eq!(input.next_unit(false), Some(b"one".to_vec()));
-        assert_eq!(input.next_unit(false), None);
+        assert_eq!(next(&mut input, false), Some(b"one".to_vec()));
+        assert_eq!(next(&mut input, false), None);
         input.push(b"o\r\nthr");
-        assert_eq!(input.next_unit(false), Some(b"two".to_vec()));
-        assert_eq!(input.next_unit(true), Some(b"thr".to_vec()));
-        assert_eq!(input.next_unit(true), None);
+        assert_eq!(next(&mut input, false), Some(b"two".to_vec()));
+        assert_eq!(next(&mut input, true), Some(b"thr".to_vec()));
+        assert_eq!(next(&mut input, true), None);
     }
 
     #[test]
@@ -188,12 +200,12 @@ mod tests {
         let mut input = Input::objects();
         input.push(b"header line\n[{\"a\": \"}{\\\"\", \"b\": [1, {\"c\": 2}]},\n {\"d\"");
         assert_eq!(
-            input.next_unit(false),
+            next(&mut input, false),
             Some(b"{\"a\": \"}{\\\"\", \"b\": [1, {\"c\": 2}]}".to_vec())
         );
-        assert_eq!(input.next_unit(false), None);
+        assert_eq!(next(&mut input, false), None);
         input.push(b": 1}]");
-        assert_eq!(input.next_unit(false), Some(b"{\"d\": 1}".to_vec()));
-        assert_eq!(input.next_unit(true), None);
+        assert_eq!(next(&mut input, false), Some(b"{\"d\": 1}".to_vec()));
+        assert_eq!(next(&mut input, true), None);
     }
 }

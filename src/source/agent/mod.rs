@@ -498,9 +498,20 @@ impl AgentReader {
         self.store.edits()
     }
 
-    /// The edits so far, in order.
+    /// The edits so far, in order (those [`AgentReader::take_settled`]
+    /// handed out left out).
     pub fn edits(&self) -> &[AgentEdit] {
         self.store.edits()
+    }
+
+    /// Removes and returns, in order, the edits that are settled: their
+    /// verdict is known and their content before chained from earlier
+    /// edits. A caller that handles edits one at a time (a listing of a
+    /// huge session) keeps memory bounded this way; a later line naming a
+    /// taken edit changes nothing, and [`AgentReader::edits`] no longer
+    /// holds it.
+    pub fn take_settled(&mut self) -> Vec<AgentEdit> {
+        self.store.take_settled()
     }
 
     /// The agent's version, once the input has named it.
@@ -515,8 +526,13 @@ impl AgentReader {
     }
 
     fn drain(&mut self, at_end: bool) {
-        while let Some(unit) = self.input.next_unit(at_end) {
-            let text = String::from_utf8_lossy(&unit);
+        while let Some(range) = self.input.next_unit(at_end) {
+            let unit = self.input.unit(range);
+            // Valid UTF-8 (nearly always) is checked fast and borrowed.
+            let text = match std::str::from_utf8(unit) {
+                Ok(text) => std::borrow::Cow::Borrowed(text),
+                Err(_) => String::from_utf8_lossy(unit),
+            };
             self.store.next_line();
             match &mut self.parser {
                 Parser::Claude(p) => p.line(&text, &mut self.store),

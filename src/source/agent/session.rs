@@ -71,6 +71,17 @@ pub fn session_file(dir: &Path) -> Option<PathBuf> {
 /// Reads the session at `path` (a file, or a folder [`session_file`]
 /// knows) to its end, in pieces. `workspace` overrides the recorded one.
 pub fn read_session(path: &Path, workspace: Option<&str>) -> Result<AgentReader, SessionError> {
+    read_session_with(path, workspace, |_| {})
+}
+
+/// [`read_session`], calling `each` with the reader after every piece is
+/// fed and once more when the input has ended (to take what has settled,
+/// [`AgentReader::take_settled`], as the session is read).
+pub fn read_session_with(
+    path: &Path,
+    workspace: Option<&str>,
+    mut each: impl FnMut(&mut AgentReader),
+) -> Result<AgentReader, SessionError> {
     let file_path = if path.is_dir() {
         session_file(path).ok_or_else(|| SessionError::Unrecognised {
             path: path.to_path_buf(),
@@ -109,18 +120,21 @@ pub fn read_session(path: &Path, workspace: Option<&str>) -> Result<AgentReader,
         });
     }
     reader.feed(&first);
+    each(&mut reader);
     let mut buf = vec![0u8; 64 * 1024];
     loop {
         match file.read(&mut buf) {
             Ok(0) => break,
             Ok(n) => {
                 reader.feed(&buf[..n]);
+                each(&mut reader);
             }
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
             Err(e) => return Err(io(e)),
         }
     }
     reader.finish();
+    each(&mut reader);
     Ok(reader)
 }
 

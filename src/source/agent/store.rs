@@ -9,7 +9,11 @@ use super::{
 
 pub(super) struct Store {
     agent: AgentKind,
+    /// The edits from index `taken` on (those before were handed out by
+    /// [`Store::take_settled`]). Indices are the edits' positions in the
+    /// whole session (`seq - 1`).
     edits: Vec<AgentEdit>,
+    taken: usize,
     workspace: Option<String>,
     /// The workspace was named by the caller: the output's own is ignored.
     workspace_fixed: bool,
@@ -40,6 +44,7 @@ impl Store {
         Store {
             agent,
             edits: Vec::new(),
+            taken: 0,
             workspace: None,
             workspace_fixed: false,
             version: None,
@@ -55,8 +60,29 @@ impl Store {
         }
     }
 
+    /// The edits not taken yet, in order.
     pub(super) fn edits(&self) -> &[AgentEdit] {
         &self.edits
+    }
+
+    /// The index of the first edit not taken yet that `f` accepts.
+    pub(super) fn position(&self, f: impl Fn(&AgentEdit) -> bool) -> Option<usize> {
+        self.edits.iter().position(f).map(|p| p + self.taken)
+    }
+
+    /// Removes and returns the settled edits: those whose verdict is known
+    /// and whose content before has been chained. Later lines naming them
+    /// change nothing.
+    pub(super) fn take_settled(&mut self) -> Vec<AgentEdit> {
+        self.chain();
+        let settled = self.chain_at - self.taken;
+        self.taken = self.chain_at;
+        self.edits.drain(..settled).collect()
+    }
+
+    /// The number of edits so far, taken ones included.
+    fn count(&self) -> usize {
+        self.taken + self.edits.len()
     }
 
     pub(super) fn version(&self) -> Option<&str> {
@@ -111,7 +137,7 @@ impl Store {
         input: EditInput,
         streaming: bool,
     ) -> usize {
-        let index = self.edits.len();
+        let index = self.count();
         let file = self.relative(path);
         self.edits.push(AgentEdit {
             seq: index + 1,
@@ -152,26 +178,29 @@ impl Store {
                     EditInput::ApplyPatch(s.patch),
                     false,
                 );
-                (at, self.edits[at].file.clone(), s.kind)
+                let file = self.relative(&s.path);
+                (at, file, s.kind)
             })
             .collect();
         Some(edits)
     }
 
     pub(super) fn get(&self, index: usize) -> Option<&AgentEdit> {
-        self.edits.get(index)
+        self.edits.get(index.checked_sub(self.taken)?)
     }
 
     /// The edit at `index`, to change its input, file or contents.
     pub(super) fn edit_mut(&mut self, index: usize) -> Option<&mut AgentEdit> {
-        let edit = self.edits.get_mut(index)?;
+        let edit = self.edits.get_mut(index.checked_sub(self.taken)?)?;
         self.events.push(AgentEvent::Updated(edit.seq));
         Some(edit)
     }
 
     pub(super) fn set_path(&mut self, index: usize, path: &str) {
         let file = self.relative(path);
-        if let Some(edit) = self.edits.get_mut(index)
+        if let Some(edit) = index
+            .checked_sub(self.taken)
+            .and_then(|i| self.edits.get_mut(i))
             && edit.file != file
         {
             edit.file = file;
@@ -182,7 +211,9 @@ impl Store {
     /// The agent's verdict; a verdict already given is kept (the first
     /// word on an edit is the agent's).
     pub(super) fn set_verdict(&mut self, index: usize, verdict: Verdict, message: Option<String>) {
-        if let Some(edit) = self.edits.get_mut(index)
+        if let Some(edit) = index
+            .checked_sub(self.taken)
+            .and_then(|i| self.edits.get_mut(i))
             && edit.agent_verdict == Verdict::Pending
         {
             edit.agent_verdict = verdict;
@@ -218,11 +249,7 @@ impl Store {
 
     /// The content before, unless the output already gave one.
     pub(super) fn set_before_if_unknown(&mut self, index: usize, content: FileContent) {
-        if self
-            .edits
-            .get(index)
-            .is_some_and(|e| e.content_before.is_none())
-        {
+        if self.get(index).is_some_and(|e| e.content_before.is_none()) {
             self.set_before(index, content);
         }
     }
@@ -230,8 +257,8 @@ impl Store {
     /// A tool that may write files (a shell command) ran here: what the
     /// session knew of every file's content is stale.
     pub(super) fn barrier(&mut self) {
-        if self.barriers.last() != Some(&self.edits.len()) {
-            self.barriers.push(self.edits.len());
+        if self.barriers.last() != Some(&self.count()) {
+            self.barriers.push(self.count());
         }
     }
 
@@ -258,8 +285,11 @@ impl Store {
 
     /// The input ended: edits without a verdict were never run.
     pub(super) fn finish(&mut self) {
-        for index in 0..self.edits.len() {
-            if self.edits[index].agent_verdict == Verdict::Pending {
+        for index in self.taken..self.count() {
+            if self
+                .get(index)
+                .is_some_and(|e| e.agent_verdict == Verdict::Pending)
+            {
                 self.set_verdict(index, Verdict::NotRun, None);
             }
         }
@@ -275,6 +305,7 @@ impl Store {
 
     pub(super) fn begin_rebuild(&mut self) {
         self.previous = Some(std::mem::take(&mut self.edits));
+        self.taken = 0;
         self.chain_at = 0;
         self.chain_state.clear();
         self.barriers.clear();
@@ -310,12 +341,12 @@ impl Store {
     /// Fills unknown contents before from earlier edits of the same file,
     /// in order, as far as verdicts are known.
     fn chain(&mut self) {
-        while self.chain_at < self.edits.len() {
+        while self.chain_at < self.count() {
             while self.barriers.get(self.barrier_at) == Some(&self.chain_at) {
                 self.chain_state.clear();
                 self.barrier_at += 1;
             }
-            let edit = &mut self.edits[self.chain_at];
+            let edit = &mut self.edits[self.chain_at - self.taken];
             if edit.agent_verdict == Verdict::Pending || edit.file.is_empty() {
                 return;
             }

@@ -1,15 +1,16 @@
 //! The rollout JSONL: `custom_tool_call` apply_patch with the raw patch,
 //! an `item_completed` `FileChange` event, `custom_tool_call_output`.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use serde::Deserialize;
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 use super::super::patch::SectionKind;
 use super::super::store::Store;
 use super::super::{ContentOrigin, FileContent, Verdict};
-use super::parse_line;
 
 #[derive(Default)]
 pub(in crate::source::agent) struct RolloutParser {
@@ -17,12 +18,31 @@ pub(in crate::source::agent) struct RolloutParser {
     calls: HashMap<String, Vec<(usize, String, SectionKind)>>,
 }
 
+/// One line, its payload kept as raw JSON text borrowed from the line and
+/// read only as far as its kind needs: shell output, reasoning and token
+/// counts are skipped without building their values.
 #[derive(Deserialize)]
-struct RolloutLine {
-    #[serde(rename = "type", default)]
-    kind: String,
+struct RolloutLine<'a> {
+    #[serde(rename = "type", default, borrow)]
+    kind: Cow<'a, str>,
+    #[serde(default, borrow)]
+    payload: Option<&'a RawValue>,
+}
+
+/// A `session_meta` or `turn_context` payload: the fields srview reads.
+#[derive(Deserialize)]
+struct Meta {
     #[serde(default)]
-    payload: Option<Value>,
+    cli_version: Option<Value>,
+    #[serde(default)]
+    cwd: Option<Value>,
+}
+
+/// An `event_msg` payload's kind.
+#[derive(Deserialize)]
+struct EventHead<'a> {
+    #[serde(rename = "type", default, borrow)]
+    kind: Cow<'a, str>,
 }
 
 #[derive(Deserialize)]
@@ -48,26 +68,43 @@ fn is_success(output: &str) -> bool {
 
 impl RolloutParser {
     pub(in crate::source::agent) fn line(&mut self, text: &str, store: &mut Store) {
-        let Some(line) = parse_line::<RolloutLine>(text, store) else {
+        if text.trim().is_empty() {
+            return;
+        }
+        let line = match serde_json::from_str::<RolloutLine>(text) {
+            Ok(line) => line,
+            Err(e) => {
+                return store.malformed(format!("not a JSON object of this format ({e})"));
+            }
+        };
+        let Some(payload) = line.payload.map(RawValue::get) else {
             return;
         };
-        let Some(payload) = line.payload else { return };
-        match line.kind.as_str() {
+        match line.kind.as_ref() {
             "session_meta" | "turn_context" => {
-                if let Some(v) = payload.get("cli_version").and_then(Value::as_str) {
+                let Ok(meta) = serde_json::from_str::<Meta>(payload) else {
+                    return;
+                };
+                if let Some(v) = meta.cli_version.as_ref().and_then(Value::as_str) {
                     store.set_version(v);
                 }
-                if let Some(cwd) = payload.get("cwd").and_then(Value::as_str) {
+                if let Some(cwd) = meta.cwd.as_ref().and_then(Value::as_str) {
                     store.set_workspace(cwd, false);
                 }
             }
             "response_item" => {
-                let Ok(call) = serde_json::from_value::<ToolCall>(payload) else {
+                let Ok(call) = serde_json::from_str::<ToolCall>(payload) else {
                     return;
                 };
                 self.response_item(call, store);
             }
-            "event_msg" => self.event(&payload, store),
+            "event_msg" => {
+                let is_item = serde_json::from_str::<EventHead>(payload)
+                    .is_ok_and(|head| head.kind == "item_completed");
+                if is_item && let Ok(event) = serde_json::from_str::<Value>(payload) {
+                    self.event(&event, store);
+                }
+            }
             _ => {}
         }
     }

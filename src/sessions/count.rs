@@ -1,0 +1,61 @@
+//! The counts `srview sessions` lists for a saved session, read in one
+//! pass and in pieces: each edit is reviewed as soon as it settles and then
+//! dropped, so a huge session (100 MB, 10,000 edits, each Claude Code edit
+//! carrying the whole file before it) is never held whole. Codex sessions
+//! keep their edits (a patch and a diff each) to the end: their contents
+//! before come from undoing the recorded diffs from the file as it is now.
+
+use std::path::Path;
+
+use super::load::root_of;
+use super::review::{Counts, Recovery, Reviewer};
+use crate::source::agent::AgentKind;
+use crate::source::agent::session::{SessionError, read_session_with};
+
+/// What a listing shows of one session.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Listed {
+    /// The agent that wrote it.
+    pub agent: AgentKind,
+    /// The agent's version, as the session names it.
+    pub version: Option<String>,
+    /// Its edits, failed, loose and disputed ones, as a light review
+    /// ([`Recovery::Light`]) counts them.
+    pub counts: Counts,
+}
+
+/// Reads the session at `path` (a file, or a session folder) and counts
+/// its edits.
+pub fn count(path: &Path) -> Result<Listed, SessionError> {
+    let mut counts = Counts::default();
+    let mut reviewer: Option<Reviewer<'static>> = None;
+    let reader = read_session_with(path, None, |reader| {
+        if reader.kind() == AgentKind::Codex {
+            return;
+        }
+        let settled = reader.take_settled();
+        if settled.is_empty() {
+            return;
+        }
+        // Created at the first settled edit: the workspace the session
+        // records is named by then.
+        let reviewer = reviewer.get_or_insert_with(|| {
+            Reviewer::streaming(reader, &root_of(reader, path, None), Recovery::Light)
+        });
+        for edit in settled {
+            let index = edit.seq - 1;
+            counts.add(&reviewer.review(index, edit));
+        }
+    })?;
+    if reader.kind() == AgentKind::Codex {
+        let mut reviewer = Reviewer::new(&reader, &root_of(&reader, path, None), Recovery::Light);
+        for (index, edit) in reader.edits().iter().enumerate() {
+            counts.add(&reviewer.review(index, edit.clone()));
+        }
+    }
+    Ok(Listed {
+        agent: reader.kind(),
+        version: reader.version().map(str::to_string),
+        counts,
+    })
+}
