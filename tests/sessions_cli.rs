@@ -138,7 +138,7 @@ fn rows(stdout: &str) -> Vec<String> {
     let mut lines = stdout.lines();
     assert_eq!(
         lines.next(),
-        Some("modified (UTC)    agent         version   edits failed loose  session")
+        Some("modified (UTC)    agent         version   edits failed loose unknown  session")
     );
     lines
         .map(|l| {
@@ -164,13 +164,13 @@ fn sessions_are_listed_newest_first_with_counts() {
     assert_eq!(
         rows(&out),
         [
-            "2026-11-30 06:00  cline-classic 2.18.0        2      1     0  1796057348262",
-            "2026-11-30 05:00  claude-code   2.1.328       2      1     0  3232263b-8808-485d-9f19-92bc531fe2d3.jsonl",
-            "2026-11-30 04:00  cline-cli     3.0.65        1      0     0  1796056324147_tv275",
-            "2026-11-30 03:00  codex         0.169.0       1      0     1  rollout-2026-11-30T16-45-01-01a22d58-74e1-7460-96b2-da4b723587dc.jsonl",
-            "2026-11-30 02:00  codex         0.169.0       1      1     0  rollout-2026-11-30T16-44-58-01a22d58-6aa8-70b0-942d-88f862116b3d.jsonl",
-            "2026-11-30 01:00  claude-code   2.1.328       2      0     0  e68f16d0-5aff-4d1d-836c-d1c566efb656.jsonl",
-            "2026-11-30 00:00  aider         0.86.2        2      1     0  .aider.chat.history.md",
+            "2026-11-30 06:00  cline-classic 2.18.0        2      1     0       0  1796057348262",
+            "2026-11-30 05:00  claude-code   2.1.328       2      1     0       0  3232263b-8808-485d-9f19-92bc531fe2d3.jsonl",
+            "2026-11-30 04:00  cline-cli     3.0.65        1      0     0       1  1796056324147_tv275",
+            "2026-11-30 03:00  codex         0.169.0       1      0     1       0  rollout-2026-11-30T16-45-01-01a22d58-74e1-7460-96b2-da4b723587dc.jsonl",
+            "2026-11-30 02:00  codex         0.169.0       1      1     0       1  rollout-2026-11-30T16-44-58-01a22d58-6aa8-70b0-942d-88f862116b3d.jsonl",
+            "2026-11-30 01:00  claude-code   2.1.328       2      0     0       0  e68f16d0-5aff-4d1d-836c-d1c566efb656.jsonl",
+            "2026-11-30 00:00  aider         0.86.2        2      1     0       2  .aider.chat.history.md",
         ]
     );
 

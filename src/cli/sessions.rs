@@ -36,8 +36,8 @@ pub fn run(args: &SessionsArgs) -> CmdResult {
         stdout
             .write_all(
                 format!(
-                    "{:<16}  {:<13} {:<9} {:>5} {:>6} {:>5}  session\n",
-                    "modified (UTC)", "agent", "version", "edits", "failed", "loose"
+                    "{:<16}  {:<13} {:<9} {:>5} {:>6} {:>5} {:>7}  session\n",
+                    "modified (UTC)", "agent", "version", "edits", "failed", "loose", "unknown"
                 )
                 .as_bytes(),
             )
@@ -49,13 +49,14 @@ pub fn run(args: &SessionsArgs) -> CmdResult {
             Ok(listed) => {
                 let c = listed.counts;
                 format!(
-                    "{}  {:<13} {:<9} {:>5} {:>6} {:>5}  {}\n",
+                    "{}  {:<13} {:<9} {:>5} {:>6} {:>5} {:>7}  {}\n",
                     format_time(f.modified),
                     f.agent.name(),
                     listed.version.as_deref().unwrap_or("-"),
                     c.edits,
                     c.failed,
                     c.loose,
+                    c.unknown,
                     f.path.display()
                 )
             }

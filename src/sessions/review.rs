@@ -534,6 +534,9 @@ pub struct Counts {
     pub loose: usize,
     /// Where srview and the agent disagree.
     pub disagreements: usize,
+    /// srview could not run (the content before unknown, the input
+    /// incomplete): neither failed nor loose as far as srview can tell.
+    pub unknown: usize,
 }
 
 impl Counts {
@@ -543,6 +546,7 @@ impl Counts {
         self.failed += usize::from(review.is_failed());
         self.loose += usize::from(review.is_loose());
         self.disagreements += usize::from(review.disagreement.is_some());
+        self.unknown += usize::from(review.ok().is_none());
     }
 }
 
@@ -616,7 +620,8 @@ mod tests {
                 edits: 2,
                 failed: 1,
                 loose: 0,
-                disagreements: 0
+                disagreements: 0,
+                unknown: 0
             }
         );
         // The light review (for listings) does not read the current file.
