@@ -134,7 +134,8 @@ impl EngineOpts {
 /// The live previewer: `srview FILE [DIFF]`.
 #[derive(Debug, Args, Clone, Default)]
 pub struct PreviewArgs {
-    /// The file the diff edits.
+    /// The file the diff edits; `-` alone: an agent's output piped in
+    /// (Claude Code, Codex, Cline, Aider), every edit previewed as it streams.
     pub file: Option<PathBuf>,
     /// The diff to watch; `-` or absent (with stdin not a terminal) reads stdin.
     pub diff: Option<PathBuf>,
