@@ -32,6 +32,7 @@ use crate::engine::matcher::LineIndex;
 use crate::engine::{self, BlockState, Options, Outcome, Stage};
 
 pub use closest::{FileIndex, MIN_SIMILARITY, TIE_MARGIN};
+pub(crate) use compare::changed_runs;
 pub use compare::{differences, line_diff};
 pub use suggest::suggestion;
 
@@ -216,6 +217,16 @@ pub enum Side {
 }
 
 impl Side {
+    /// The sign a line diff prints before a line on this side: `-` for the
+    /// SEARCH text's, `+` for the file's, a space for both.
+    pub fn sign(self) -> char {
+        match self {
+            Side::Equal => ' ',
+            Side::Delete => '-',
+            Side::Insert => '+',
+        }
+    }
+
     /// The word written in JSON and used by themes.
     pub fn name(self) -> &'static str {
         match self {
