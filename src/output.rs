@@ -16,7 +16,7 @@
 //! last check and the rename (a window of one `rename` call) is overwritten.
 
 use std::fs::{self, File, OpenOptions};
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Why a write was refused. The target is untouched in every case.
@@ -252,11 +252,7 @@ fn file_holds(path: &Path, expected: &[u8]) -> std::io::Result<Option<bool>> {
     let mut buf = vec![0u8; 64 * 1024];
     let mut rest = expected;
     loop {
-        let n = match file.read(&mut buf) {
-            Ok(n) => n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
+        let n = crate::input::read_some(&mut file, &mut buf)?;
         if n == 0 {
             return Ok(Some(rest.is_empty()));
         }

@@ -2,7 +2,6 @@
 //! as it arrives. Each runs on its own thread and reports through a callback,
 //! so the event loop only ever sees whole texts or appended text.
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::thread;
@@ -175,10 +174,9 @@ pub fn read_stdin(sink: Sink) {
         let mut buf = vec![0u8; 64 * 1024];
         let mut decoder = crate::input::TextDecoder::default();
         loop {
-            let n = match stdin.read(&mut buf) {
+            let n = match crate::input::read_some(&mut stdin, &mut buf) {
                 Ok(0) => break,
                 Ok(n) => n,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
                 Err(e) => {
                     sink(SourceEvent::Problem(format!("cannot read stdin: {e}")));
                     return;

@@ -5,26 +5,23 @@
 use serde::Deserialize;
 use serde_json::Value;
 
-#[derive(Deserialize)]
+// Every field may be missing (it is then empty): the agents save partial
+// blocks, and each kind of block has only some of them.
+#[derive(Deserialize, Default)]
+#[serde(default)]
 pub(super) struct Message {
-    #[serde(default)]
     pub(super) content: Option<Value>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Default)]
+#[serde(default)]
 pub(super) struct Block {
-    #[serde(rename = "type", default)]
+    #[serde(rename = "type")]
     pub(super) kind: String,
-    #[serde(default)]
     pub(super) id: Option<String>,
-    #[serde(default)]
     pub(super) name: Option<String>,
-    #[serde(default)]
     pub(super) input: Option<Value>,
-    #[serde(default)]
     pub(super) tool_use_id: Option<String>,
-    #[serde(default)]
     pub(super) content: Option<Value>,
-    #[serde(default)]
     pub(super) is_error: Option<bool>,
 }

@@ -132,12 +132,8 @@ pub(super) fn result_text(content: &Value) -> String {
 
 impl Parser {
     pub(super) fn line(&mut self, text: &str, store: &mut Store) {
-        if text.trim().is_empty() {
+        let Some(head) = store.json_line::<Head>(text, "not a JSON object") else {
             return;
-        }
-        let head: Head = match serde_json::from_str(text) {
-            Ok(head) => head,
-            Err(e) => return store.malformed(format!("not a JSON object ({e})")),
         };
         if !matches!(
             head.kind.as_str(),
