@@ -359,6 +359,15 @@ fn remove_stale_temps(dir: &Path, prefix: &str) {
 mod tests {
     use super::*;
 
+    /// A file `f.txt` holding `content`, alone in a new folder (removed when
+    /// the folder's guard is dropped).
+    fn file_holding(content: &str) -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("f.txt");
+        fs::write(&p, content).unwrap();
+        (dir, p)
+    }
+
     /// Each way a file can have been loaded, against each way it can be now.
     #[test]
     fn unchanged_means_as_loaded() {
@@ -389,9 +398,7 @@ mod tests {
 
     #[test]
     fn replaces_content_and_keeps_mode() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("f.txt");
-        fs::write(&p, "old").unwrap();
+        let (dir, p) = file_holding("old");
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
@@ -433,18 +440,14 @@ mod tests {
 
     #[test]
     fn writes_chunks_in_order() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("f.txt");
-        fs::write(&p, "old").unwrap();
+        let (_dir, p) = file_holding("old");
         write_atomic_chunks(&p, &[b"a\n", b"", b"bc"], Some(b"old")).unwrap();
         assert_eq!(fs::read(&p).unwrap(), b"a\nbc");
     }
 
     #[test]
     fn refuses_when_changed_on_disk() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("f.txt");
-        fs::write(&p, "changed").unwrap();
+        let (dir, p) = file_holding("changed");
         let err = write_atomic(&p, b"new", Some(b"old")).unwrap_err();
         assert!(err.message.contains("changed on disk"));
         assert_eq!(fs::read(&p).unwrap(), b"changed");
@@ -507,9 +510,7 @@ mod tests {
     #[cfg(target_os = "linux")]
     #[test]
     fn stale_temporaries_of_dead_processes_are_removed() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("f.txt");
-        fs::write(&p, "old").unwrap();
+        let (dir, p) = file_holding("old");
         // PID 0 never names a user process; our own PID is alive.
         let dead = dir.path().join(".f.txt.srview-0-0.tmp");
         let alive = dir

@@ -34,6 +34,7 @@ use crate::engine::{self, BlockState, Options, Outcome, Stage};
 pub use closest::{FileIndex, MIN_SIMILARITY, TIE_MARGIN};
 pub(crate) use compare::changed_runs;
 pub use compare::{differences, line_diff};
+pub use flow::diagnose_indexed;
 pub use suggest::suggestion;
 
 /// The root cause of a block's trouble. JSON: the kebab-case [`Reason::code`].
@@ -453,17 +454,4 @@ pub fn diagnose_outcome<C>(
     outcome: &Outcome<C>,
 ) -> Vec<BlockDiagnosis> {
     diagnose_indexed(diff, &LineIndex::new(original), options, outcome)
-}
-
-/// [`diagnose_outcome`] for a caller that also holds the engine's line index
-/// of the original (`index.text()`), such as a streaming session: the
-/// diagnosis then reads lines through it and builds no table of its own.
-/// Only the outcome's report is read, so its content may be held any way.
-pub fn diagnose_indexed<C>(
-    diff: &str,
-    index: &LineIndex,
-    options: Options,
-    outcome: &Outcome<C>,
-) -> Vec<BlockDiagnosis> {
-    flow::run(diff, index, options, outcome)
 }
