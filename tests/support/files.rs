@@ -38,3 +38,8 @@ pub fn tree(root: &Path, files: &[(&str, &str)]) {
         std::fs::write(&path, content).expect("write file");
     }
 }
+
+/// The text of `dir/name`.
+pub fn read(dir: &Path, name: &str) -> String {
+    std::fs::read_to_string(dir.join(name)).expect("read file")
+}
