@@ -7,7 +7,8 @@ mod apply_patch_corpus;
 
 use ratatui_crossterm::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use srview::app::workspace::{Workspace, WsEffect};
-use srview::dialect::apply_patch::{MemoryFs, PatchFs};
+use srview::dialect::apply_patch::fs::normalize;
+use srview::dialect::apply_patch::{Entry, MemoryFs, PatchFs};
 use srview::engine::Version;
 use srview::source::patch_preview::{PatchPreview, preview};
 use srview::source::transcript::{self, ApplyOptions, FileState};
@@ -23,18 +24,22 @@ fn fs() -> MemoryFs {
     ])
 }
 
+/// The patch's calls applied to the files of `fs` (a path the patch names
+/// that is not a file there is missing).
+fn apply_calls_on(patch: &PatchPreview, fs: &MemoryFs) -> Vec<transcript::FileEdit> {
+    let load = |p: &str| -> Result<Option<String>, String> {
+        Ok(match fs.read(&normalize(p)) {
+            Entry::File(t) => Some(t),
+            _ => None,
+        })
+    };
+    transcript::apply_calls(&patch.calls, load, ApplyOptions::default())
+}
+
 fn feed(ws: &mut Workspace, text: &str, ended: bool) -> PatchPreview {
     let fs = fs();
     let patch = preview(text, &fs, "/w", ended);
-    let load = |p: &str| -> Result<Option<String>, String> {
-        Ok(
-            match fs.read(&srview::dialect::apply_patch::fs::normalize(p)) {
-                srview::dialect::apply_patch::Entry::File(t) => Some(t),
-                _ => None,
-            },
-        )
-    };
-    let edits = transcript::apply_calls(&patch.calls, load, ApplyOptions::default());
+    let edits = apply_calls_on(&patch, &fs);
     ws.update_patch(&patch, edits, text.len(), ended);
     patch
 }
@@ -149,22 +154,10 @@ fn the_blocks_give_the_references_files_over_the_corpus() {
         let fs = MemoryFs::new(record.files.clone());
         let patch = preview(&record.patch, &fs, "/w", true);
         let paths: Vec<&str> = patch.calls.iter().map(|c| c.path.as_str()).collect();
-        let load = |p: &str| -> Result<Option<String>, String> {
-            Ok(
-                match fs.read(&srview::dialect::apply_patch::fs::normalize(p)) {
-                    srview::dialect::apply_patch::Entry::File(t) => Some(t),
-                    _ => None,
-                },
-            )
-        };
-        let edits = transcript::apply_calls(&patch.calls, load, ApplyOptions::default());
+        let edits = apply_calls_on(&patch, &fs);
         for edit in &edits {
-            let key = srview::dialect::apply_patch::fs::normalize(&edit.path);
-            let once = paths
-                .iter()
-                .filter(|p| srview::dialect::apply_patch::fs::normalize(p) == key)
-                .count()
-                == 1;
+            let key = normalize(&edit.path);
+            let once = paths.iter().filter(|p| normalize(p) == key).count() == 1;
             if !once || !patch.refused.is_empty() {
                 continue;
             }
