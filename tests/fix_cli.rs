@@ -126,50 +126,44 @@ fn edited(from: &str, to: &str) -> String {
     ORIGINAL.replacen(from, to, 1)
 }
 
+/// One kind of damage a block at a time (extra indentation, a typo, HTML
+/// entities, smart quotes, CRLF markers on an LF file, a partial line):
+/// each block is fixed to the edit meant, `from` replaced by `to`.
 #[test]
-fn extra_indentation_is_fixed() {
-    let diff = "------- SEARCH\n  for item in items {\n      total += item.price * item.count as f64;\n  }\n=======\n    for item in items.iter().filter(|i| i.count > 0) {\n        total += item.price * item.count as f64;\n    }\n+++++++ REPLACE\n";
-    let want = edited(
-        "    for item in items {\n",
-        "    for item in items.iter().filter(|i| i.count > 0) {\n",
-    );
-    assert_fixed(diff, &want, 1);
-}
-
-#[test]
-fn a_typo_is_fixed() {
-    let diff = "------- SEARCH\n        total *= 1.0 - discont;\n=======\n        total *= 1.0 - discount.min(1.0);\n+++++++ REPLACE\n";
-    let want = edited("discount;\n", "discount.min(1.0);\n");
-    assert_fixed(diff, &want, 1);
-}
-
-#[test]
-fn html_entities_are_fixed() {
-    let diff = "------- SEARCH\n    a &lt; b &amp;&amp; b &lt;= 10\n=======\n    a < b && b < 10\n+++++++ REPLACE\n";
-    let want = edited("b <= 10", "b < 10");
-    assert_fixed(diff, &want, 1);
-}
-
-#[test]
-fn smart_quotes_are_fixed() {
-    let diff = "------- SEARCH\n    format!(\u{201c}Hello, {name}! Welcome back.\u{201d})\n=======\n    format!(\"Hi, {name}!\")\n+++++++ REPLACE\n";
-    let want = edited("\"Hello, {name}! Welcome back.\"", "\"Hi, {name}!\"");
-    assert_fixed(diff, &want, 1);
-}
-
-#[test]
-fn a_crlf_diff_on_an_lf_file_is_fixed() {
-    let lf = "------- SEARCH\n    total\n}\n=======\n    total.max(0.0)\n}\n+++++++ REPLACE\n";
-    let diff = lf.replace('\n', "\r\n");
-    let want = edited("    total\n}\n", "    total.max(0.0)\n}\n");
-    assert_fixed(&diff, &want, 1);
-}
-
-#[test]
-fn a_partial_line_is_fixed() {
-    let diff = "------- SEARCH\n        total += item.price * item.count\n=======\n        total += item.price * item.count as f64 * 1.2;\n+++++++ REPLACE\n";
-    let want = edited("as f64;\n", "as f64 * 1.2;\n");
-    assert_fixed(diff, &want, 1);
+fn each_kind_of_damage_is_fixed() {
+    let crlf = "------- SEARCH\n    total\n}\n=======\n    total.max(0.0)\n}\n+++++++ REPLACE\n"
+        .replace('\n', "\r\n");
+    let cases: [(&str, &str, &str); 6] = [
+        (
+            "------- SEARCH\n  for item in items {\n      total += item.price * item.count as f64;\n  }\n=======\n    for item in items.iter().filter(|i| i.count > 0) {\n        total += item.price * item.count as f64;\n    }\n+++++++ REPLACE\n",
+            "    for item in items {\n",
+            "    for item in items.iter().filter(|i| i.count > 0) {\n",
+        ),
+        (
+            "------- SEARCH\n        total *= 1.0 - discont;\n=======\n        total *= 1.0 - discount.min(1.0);\n+++++++ REPLACE\n",
+            "discount;\n",
+            "discount.min(1.0);\n",
+        ),
+        (
+            "------- SEARCH\n    a &lt; b &amp;&amp; b &lt;= 10\n=======\n    a < b && b < 10\n+++++++ REPLACE\n",
+            "b <= 10",
+            "b < 10",
+        ),
+        (
+            "------- SEARCH\n    format!(\u{201c}Hello, {name}! Welcome back.\u{201d})\n=======\n    format!(\"Hi, {name}!\")\n+++++++ REPLACE\n",
+            "\"Hello, {name}! Welcome back.\"",
+            "\"Hi, {name}!\"",
+        ),
+        (&crlf, "    total\n}\n", "    total.max(0.0)\n}\n"),
+        (
+            "------- SEARCH\n        total += item.price * item.count\n=======\n        total += item.price * item.count as f64 * 1.2;\n+++++++ REPLACE\n",
+            "as f64;\n",
+            "as f64 * 1.2;\n",
+        ),
+    ];
+    for (diff, from, to) in cases {
+        assert_fixed(diff, &edited(from, to), 1);
+    }
 }
 
 #[test]
