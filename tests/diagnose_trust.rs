@@ -22,11 +22,12 @@ fn widgets() -> String {
     out
 }
 
+fn options(version: Version, is_final: bool) -> Options {
+    Options { version, is_final }
+}
+
 fn final_v1() -> Options {
-    Options {
-        version: Version::V1,
-        is_final: true,
-    }
+    options(Version::V1, true)
 }
 
 fn line_of(text: &str, needle: &str) -> usize {
@@ -143,10 +144,7 @@ fn a_failed_block_has_no_stage() {
     let file = widgets();
     // v2 rejects the unclosed block, though its SEARCH text is in the file.
     let diff = "------- SEARCH\n    this.count = 0;\n    return;\n=======\n    this.count = 1;\n";
-    let options = Options {
-        version: Version::V2,
-        is_final: true,
-    };
+    let options = options(Version::V2, true);
     let d = &diagnose(diff, &file, options)[0];
     assert_eq!(d.state, Status::Failed);
     assert_eq!(d.stage, None);
@@ -510,10 +508,7 @@ fn only_the_damaged_lookalikes_are_replaced() {
 fn a_streaming_block_without_a_match_is_not_called_failed() {
     let file = widgets();
     let diff = "------- SEARCH\n  def nonexistent(self):\n=======\n  def other(";
-    let partial = Options {
-        version: Version::V1,
-        is_final: false,
-    };
+    let partial = options(Version::V1, false);
     let d = &diagnose(diff, &file, partial)[0];
     assert!(d.message.contains("has no match so far"), "{}", d.message);
     assert!(!d.message.contains("does not apply"), "{}", d.message);

@@ -70,6 +70,11 @@ fn fix(f: &Files, version: Version) -> Output {
     srview(&["fix", p(&f.file), p(&f.diff), "--engine", version.name()])
 }
 
+/// `srview fix` of `diff` against [`ORIGINAL`].
+fn fix_diff(diff: &str, version: Version) -> Output {
+    fix(&files(ORIGINAL, diff), version)
+}
+
 /// Every line of `diff` belongs to a block the engine reads (no text
 /// before, between or after the blocks), and there are `blocks` of them.
 fn assert_only_blocks(diff: &str, blocks: usize, version: Version) {
@@ -111,8 +116,7 @@ fn assert_applies_exactly(original: &str, diff: &str, version: Version, want: &s
 /// the output applies exactly to `want`.
 fn assert_fixed(diff: &str, want: &str, blocks: usize) {
     for version in VERSIONS {
-        let f = files(ORIGINAL, diff);
-        let out = fix(&f, version);
+        let out = fix_diff(diff, version);
         assert_eq!(out.status.code(), Some(0), "{version:?}: {}", stderr(&out));
         assert_eq!(stderr(&out), "", "{version:?}");
         let fixed = stdout(&out);
@@ -193,8 +197,7 @@ fn exact_blocks_are_kept_byte_for_byte_beside_fixed_ones() {
     )
     .replacen("&HashMap<String", "&BTreeMap<String", 1);
     // v2 knows only canonical markers: the exact block is v1's.
-    let f = files(ORIGINAL, &diff);
-    let out = fix(&f, Version::V1);
+    let out = fix_diff(&diff, Version::V1);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let fixed = stdout(&out);
     assert!(fixed.starts_with(exact), "{fixed}");
@@ -257,8 +260,7 @@ fn a_block_with_no_similar_region_is_kept_and_named() {
 fn two_blocks_for_the_same_lines_cannot_both_be_placed() {
     let diff = "------- SEARCH\n        total *= 1.0 - discont;\n=======\n        total *= 0.5;\n+++++++ REPLACE\n------- SEARCH\n      total *= 1.0 - discount;\n=======\n        total *= 0.25;\n+++++++ REPLACE\n";
     for version in VERSIONS {
-        let f = files(ORIGINAL, diff);
-        let out = fix(&f, version);
+        let out = fix_diff(diff, version);
         assert_eq!(out.status.code(), Some(1), "{version:?}");
         let err = stderr(&out);
         assert_eq!(err.lines().count(), 1, "{err}");
@@ -412,8 +414,7 @@ fn a_block_anchor_match_with_a_typo_in_the_middle_is_fixed() {
 fn a_block_anchor_guess_is_not_turned_into_an_exact_block() {
     let diff = "------- SEARCH\npub fn order_total(items: &[Item], discount: f64) -> f64 {\n    let mut sum = 0;\n    for x in things { sum += x.cost }\n    if discount > 0.0 {\n        total *= 1.0 - discount;\n    }\n    total\n}\n=======\npub fn order_total() {}\n+++++++ REPLACE\n";
     for version in VERSIONS {
-        let f = files(ORIGINAL, diff);
-        let out = fix(&f, version);
+        let out = fix_diff(diff, version);
         assert_eq!(out.status.code(), Some(1), "{version:?}");
         assert_eq!(
             stderr(&out),
