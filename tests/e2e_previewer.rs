@@ -41,12 +41,6 @@ fn accept_writes(s: &mut Session, dir: &tempfile::TempDir, want: &str) {
     assert_eq!(files::read(dir.path(), "main.rs"), want);
 }
 
-/// `q`: the previewer leaves without writing (exit 1).
-fn quit(s: &mut Session) {
-    s.press(b"q");
-    assert_eq!(s.exit_code(), 1);
-}
-
 /// What the previewer printed on the user's terminal once it left the
 /// alternate screen.
 fn printed_after(s: &Session) -> String {
@@ -120,7 +114,7 @@ fn the_first_frame_shows_a_written_diff_applied() {
         !raw.contains("waiting") && !raw.contains(" 0 applied"),
         "a frame was drawn before the diff: {raw:?}"
     );
-    quit(&mut s);
+    s.quit();
 }
 
 /// `src/main.rs` links libc before libm: the optimized previewer, syntax
@@ -137,14 +131,14 @@ fn libm_is_not_loaded() {
     let maps = std::fs::read_to_string(format!("/proc/{}/maps", s.pid())).expect("maps");
     assert!(maps.contains("libc.so"), "not the process expected: {maps}");
     assert!(!maps.contains("libm.so"), "libm is mapped: {maps}");
-    quit(&mut s);
+    s.quit();
 }
 
 #[test]
 fn quit_leaves_file_untouched() {
     let (dir, mut s) = launched(DIFF, &[]);
     s.wait_for("blocks applied", |c| c.contains("2 applied"));
-    quit(&mut s);
+    s.quit();
     assert_eq!(files::read(dir.path(), "main.rs"), ORIGINAL);
     let names: Vec<_> = std::fs::read_dir(dir.path())
         .expect("ls")
@@ -194,7 +188,7 @@ fn failing_diff_is_not_accepted_and_app_stays_open() {
     });
     s.press(b"a");
     s.wait_for("refused accept", |c| c.contains("not accepted"));
-    quit(&mut s);
+    s.quit();
     assert_eq!(files::read(dir.path(), "main.rs"), ORIGINAL);
 }
 
@@ -229,7 +223,7 @@ fn accept_all_writes_nothing_when_one_file_fails() {
     s.wait_for("second file failed", |c| c.contains("2 notes.md failed"));
     s.press(b"A");
     s.wait_for("refusal", |c| c.contains("nothing written"));
-    quit(&mut s);
+    s.quit();
     assert_eq!(files::read(dir.path(), "main.rs"), ORIGINAL);
     assert_eq!(files::read(dir.path(), "notes.md"), "# Notes\n");
 }
@@ -365,7 +359,7 @@ fn a_finished_diff_file_is_paused_with_its_failure_selected() {
     s.wait_for("paused again", |c| {
         c.contains(" paused ") && c.contains("#4")
     });
-    quit(&mut s);
+    s.quit();
     assert_eq!(files::read(dir.path(), "main.rs"), ORIGINAL);
 }
 
@@ -447,7 +441,7 @@ fn failing_search_text_shows_and_a_click_selects_a_block() {
     s.wait_for("40x10: the failing block listed", |c| {
         c.contains("#2  failed") && c.contains("1 failed") && c.contains("? help")
     });
-    quit(&mut s);
+    s.quit();
     std::thread::sleep(Duration::from_millis(100));
     assert_mouse_released(&s.raw_text());
     assert_eq!(files::read(dir.path(), "main.rs"), ORIGINAL);
@@ -516,11 +510,11 @@ fn a_finished_transcript_file_is_paused() {
     append(&msg, "More to come.\n");
     s.wait_for("streaming", |c| c.contains("transcript streaming"));
     s.wait_for("paused again", |c| c.contains("transcript paused"));
-    quit(&mut s);
+    s.quit();
 
     let mut s = Session::srview(dir.path(), &["--transcript", "--final", "msg.md"]);
     s.wait_for("ended", |c| c.contains("transcript ended"));
-    quit(&mut s);
+    s.quit();
 }
 
 /// Calls on paths outside `--cwd` show as refused tabs, and `A` writes
@@ -621,5 +615,5 @@ fn transcript_refusal_survives_streamed_chunks() {
     assert!(!screen.contains("streaming: streaming"), "{screen}");
     s.press(b"j");
     s.wait_for("gone with a key", |c| !c.contains(refusal));
-    quit(&mut s);
+    s.quit();
 }
