@@ -3,6 +3,8 @@
 
 mod support;
 
+use support::text::assert_contains;
+
 use support::corpus;
 use support::files::{self, p};
 use support::runner::{self, code, stderr};
@@ -425,11 +427,7 @@ fn directory_or_device_as_file_is_exit_2() {
 fn usage_errors_are_exit_2() {
     let out = srview(&[], b"");
     assert_eq!(code(&out), 2);
-    assert!(
-        stderr(&out).contains("apply needs FILE"),
-        "{}",
-        stderr(&out)
-    );
+    assert_contains(&stderr(&out), "apply needs FILE");
     let out = srview(&["--engine", "v3", "x"], b"");
     assert_eq!(code(&out), 2);
 }

@@ -8,6 +8,8 @@ use std::process::{Command, Output, Stdio};
 
 mod support;
 
+use support::text::assert_contains;
+
 const BIN: &str = env!("CARGO_BIN_EXE_srview");
 
 fn srview(args: &[&str], stdin: &str) -> Output {
@@ -91,11 +93,7 @@ fn a_patch_of_several_files_names_them() {
     let two = "*** Begin Patch\n*** Update File: a.py\n@@\n-x\n+y\n*** Update File: b.py\n@@\n-x\n+y\n*** End Patch\n";
     let out = srview(&["apply", &file, "-"], two);
     assert_eq!(out.status.code(), Some(2));
-    assert!(
-        text(&out.stderr).contains("a.py, b.py"),
-        "{}",
-        text(&out.stderr)
-    );
+    assert_contains(&text(&out.stderr), "a.py, b.py");
 }
 
 #[test]
@@ -155,11 +153,7 @@ fn dialect_forces_the_reading() {
     // Read as an edit, it is no JSON.
     let out = srview(&["apply", &file, "-", "--dialect", "edit-json"], PATCH);
     assert_eq!(out.status.code(), Some(2));
-    assert!(
-        text(&out.stderr).contains("the JSON is no edit"),
-        "{}",
-        text(&out.stderr)
-    );
+    assert_contains(&text(&out.stderr), "the JSON is no edit");
 }
 
 #[test]

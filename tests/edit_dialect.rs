@@ -2,6 +2,10 @@
 //! agent's semantics and error texts, replays of the recorded runs in
 //! tests/fixtures/agents/, and streaming (partial JSON) input.
 
+mod support;
+
+use support::text::assert_contains;
+
 use serde::Deserialize;
 use srview::diagnose::Reason;
 use srview::dialect::edit::partial_json::{Value, parse_prefix};
@@ -249,7 +253,7 @@ fn claude_two_matches_are_refused_unless_replace_all() {
     assert_eq!(d.reason, Some(Reason::Ambiguous));
     assert_eq!(d.occurrences, vec![[5, 5], [9, 9]]);
     assert_eq!(d.suggestion, None);
-    assert!(d.message.contains("replace_all"), "{}", d.message);
+    assert_contains(&d.message, "replace_all");
 
     let out = apply(
         &claude_edit("    return None", "    return []", true),
@@ -523,7 +527,7 @@ fn a_typo_gets_its_region_and_a_corrected_edit_that_applies() {
         done.new_content
             .contains("\nLOW_STOCK = 10  # raised after the Q3 review\n")
     );
-    assert!(d.message.contains("closest: line 5"), "{}", d.message);
+    assert_contains(&d.message, "closest: line 5");
 }
 
 #[test]
@@ -582,11 +586,7 @@ fn a_misindented_text_is_located_but_not_corrected() {
     let closest = d.closest.unwrap();
     assert_eq!((closest.start_line, closest.end_line), (2, 3));
     assert_eq!(d.suggestion, None);
-    assert!(
-        d.message.contains("indented unlike file line 3"),
-        "{}",
-        d.message
-    );
+    assert_contains(&d.message, "indented unlike file line 3");
 }
 
 #[test]
@@ -604,11 +604,8 @@ fn part_of_a_line_gets_no_corrected_edit() {
     let closest = d.closest.unwrap();
     assert_eq!((closest.start_line, closest.end_line), (2, 2));
     assert!(closest.similarity > 0.9, "{closest:?}");
-    assert!(
-        d.message.contains("part of line 2") && d.message.contains("\"item.price * item.qty\""),
-        "{}",
-        d.message
-    );
+    assert_contains(&d.message, "part of line 2");
+    assert_contains(&d.message, "\"item.price * item.qty\"");
     // Nothing alike anywhere: no region.
     let d = apply(&claude_edit("zzzz qqqq", "x", false), Some(file))
         .diagnosis

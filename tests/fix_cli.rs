@@ -5,6 +5,8 @@
 
 mod support;
 
+use support::text::assert_contains;
+
 use support::files::p;
 use support::rng;
 use support::runner::{self, stderr, utf8_stdout as stdout};
@@ -332,11 +334,7 @@ fn a_last_line_without_newline_is_placed_line_trimmed_and_said() {
         let f = files(original, diff);
         let out = fix(&f, version);
         assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-        assert!(
-            stderr(&out).contains("has no final newline"),
-            "{}",
-            stderr(&out)
-        );
+        assert_contains(&stderr(&out), "has no final newline");
         let outcome = engine::apply(&stdout(&out), original, options(version));
         assert_eq!(
             outcome.result.expect("applies").new_content,

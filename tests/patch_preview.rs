@@ -5,6 +5,10 @@
 
 mod apply_patch_corpus;
 
+mod support;
+
+use support::text::assert_contains;
+
 use ratatui_crossterm::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use srview::app::workspace::{Workspace, WsEffect};
 use srview::dialect::apply_patch::fs::normalize;
@@ -59,7 +63,7 @@ fn a_loose_hunk_is_shown_applied_and_marked_on_its_tab() {
     assert_eq!(tab.state, FileState::Applied);
     assert_eq!(tab.app.result.text(), expected, "the reference's result");
     let notice = tab.app.notice.as_ref().expect("the loose match is marked");
-    assert!(notice.text.contains("level unicode"), "{}", notice.text);
+    assert_contains(&notice.text, "level unicode");
     assert!(
         notice.text.contains("[lo, hi] – never"),
         "the file's line: {}",

@@ -9,6 +9,8 @@ use srview::source::transcript::{self, ApplyOptions, FileState};
 
 mod support;
 
+use support::text::assert_contains;
+
 use support::diff::replace_in_file as call;
 
 fn files(path: &str) -> Result<Option<String>, String> {
@@ -279,7 +281,7 @@ fn accepting_a_misplaced_block_asks_first_in_a_transcript() {
     let mut ws = fed(&text, true);
     key(&mut ws, '2');
     assert_eq!(key(&mut ws, 'a'), WsEffect::None);
-    assert!(notice(&ws).contains("press a again"), "{}", notice(&ws));
+    assert_contains(&notice(&ws), "press a again");
     key(&mut ws, 'j');
     assert_eq!(notice(&ws), "", "cancelled");
     assert_eq!(key(&mut ws, 'a'), WsEffect::None, "asks again");
@@ -289,7 +291,7 @@ fn accepting_a_misplaced_block_asks_first_in_a_transcript() {
     // More transcript text that leaves the file as it is keeps the question...
     let more = format!("{text}And that is all.\n");
     feed(&mut ws, &more, true);
-    assert!(notice(&ws).contains("press a again"), "{}", notice(&ws));
+    assert_contains(&notice(&ws), "press a again");
     // ...a change to the file in doubt cancels it.
     let changed = more.replace("three();", "four();");
     feed(&mut ws, &changed, true);
@@ -432,7 +434,7 @@ fn refused_paths_get_a_tab_and_block_accept_all() {
             .is_some_and(|n| n.text.contains("outside") && n.error)
     );
     assert_eq!(key(&mut ws, 'a'), WsEffect::None);
-    assert!(notice(&ws).contains("../outside.txt"), "{}", notice(&ws));
+    assert_contains(&notice(&ws), "../outside.txt");
 
     // A good file can still be accepted on its own.
     key(&mut ws, '1');
@@ -508,10 +510,9 @@ fn accepting_while_the_transcript_streams_asks_first() {
     let mut ws = fed(&text, false);
     assert_eq!(key(&mut ws, 'a'), WsEffect::None, "asks first");
     assert!(ws.confirming());
-    assert!(
-        notice(&ws).contains("the transcript is still streaming: later calls may edit a.py again"),
-        "{}",
-        notice(&ws)
+    assert_contains(
+        &notice(&ws),
+        "the transcript is still streaming: later calls may edit a.py again",
     );
     let WsEffect::Write(which) = key(&mut ws, 'a') else {
         panic!("confirmed: writes");
