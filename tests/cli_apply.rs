@@ -35,6 +35,13 @@ const FAILING: &str = "------- SEARCH\nb\n=======\nB1\nB2\n+++++++ REPLACE\n\
 
 // ---------------------------------------------------------------- corpus
 
+/// `f.txt` holding `a b c`, one a line, in a new folder.
+fn abc_file() -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = files::write(dir.path(), "f.txt", b"a\nb\nc\n");
+    (dir, file)
+}
+
 fn corpus() -> Vec<Case> {
     corpus::main_corpus()
 }
@@ -156,8 +163,7 @@ fn default_output_is_the_new_content_byte_for_byte() {
 
 #[test]
 fn failing_diff_prints_nothing_on_stdout_and_explains_on_stderr() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = files::write(dir.path(), "f.txt", b"a\nb\nc\n");
+    let (_dir, file) = abc_file();
     let out = srview(&[p(&file)], FAILING.as_bytes());
     assert_eq!(code(&out), 1);
     assert!(out.stdout.is_empty());
@@ -174,8 +180,7 @@ fn failing_diff_prints_nothing_on_stdout_and_explains_on_stderr() {
 
 #[test]
 fn diff_can_come_from_a_path_or_dash() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = files::write(dir.path(), "f.txt", b"a\nb\nc\n");
+    let (dir, file) = abc_file();
     let diff = files::write(dir.path(), "d.diff", ONE_BLOCK.as_bytes());
     let out = srview(&[p(&file), p(&diff)], b"ignored");
     assert_eq!(code(&out), 0, "{}", stderr(&out));
@@ -186,8 +191,7 @@ fn diff_can_come_from_a_path_or_dash() {
 
 #[test]
 fn json_shape_on_success() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = files::write(dir.path(), "f.txt", b"a\nb\nc\n");
+    let (_dir, file) = abc_file();
     let out = srview(&["--json", p(&file)], ONE_BLOCK.as_bytes());
     assert_eq!(code(&out), 0);
     assert_eq!(
@@ -217,8 +221,7 @@ fn json_shape_on_success() {
 
 #[test]
 fn json_shape_on_failure() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = files::write(dir.path(), "f.txt", b"a\nb\nc\n");
+    let (_dir, file) = abc_file();
     let out = srview(&["--json", p(&file)], FAILING.as_bytes());
     assert_eq!(code(&out), 1);
     assert!(
@@ -251,8 +254,7 @@ fn json_shape_on_failure() {
 
 #[test]
 fn json_reports_streaming_states_and_out_of_order_blocks() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = files::write(dir.path(), "f.txt", b"a\nb\nc\n");
+    let (_dir, file) = abc_file();
     // Partial: the second block is still receiving its replacement.
     let diff = "------- SEARCH\nb\n=======\nB\n+++++++ REPLACE\n------- SEARCH\nc\n=======\nC";
     let out = srview(&["--json", "--partial", p(&file)], diff.as_bytes());
@@ -293,8 +295,7 @@ fn write_replaces_file_and_keeps_permissions() {
 
 #[test]
 fn write_with_json_prints_the_report_and_writes() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = files::write(dir.path(), "f.txt", b"a\nb\nc\n");
+    let (_dir, file) = abc_file();
     let out = srview(&["--write", "--json", p(&file)], ONE_BLOCK.as_bytes());
     assert_eq!(code(&out), 0);
     assert_eq!(json(&out)["ok"], true);
@@ -303,8 +304,7 @@ fn write_with_json_prints_the_report_and_writes() {
 
 #[test]
 fn write_writes_nothing_when_the_diff_fails() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = files::write(dir.path(), "f.txt", b"a\nb\nc\n");
+    let (dir, file) = abc_file();
     let before = std::fs::metadata(&file).unwrap().modified().unwrap();
     let out = srview(&["--write", p(&file)], FAILING.as_bytes());
     assert_eq!(code(&out), 1);
@@ -341,8 +341,7 @@ fn missing_file_is_exit_2_unless_new_file() {
 
 #[test]
 fn new_file_on_an_existing_file_uses_its_content() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = files::write(dir.path(), "f.txt", b"a\nb\nc\n");
+    let (_dir, file) = abc_file();
     let out = srview(&["--new-file", p(&file)], ONE_BLOCK.as_bytes());
     assert_eq!(code(&out), 0);
     assert_eq!(out.stdout, b"a\nB1\nB2\nc\n");
@@ -375,8 +374,7 @@ fn non_utf8_file_names_the_first_bad_byte() {
 
 #[test]
 fn non_utf8_diff_names_the_first_bad_byte() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = files::write(dir.path(), "f.txt", b"a\nb\nc\n");
+    let (dir, file) = abc_file();
     let mut diff = ONE_BLOCK.as_bytes().to_vec();
     diff.insert(17, 0xff); // inside "B1"
     let out = srview(&[p(&file)], &diff);
@@ -439,8 +437,7 @@ fn usage_errors_are_exit_2() {
 /// edit that applied. `--write` then leaves FILE alone, time stamp included.
 #[test]
 fn a_diff_without_blocks_warns_and_writes_nothing() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = files::write(dir.path(), "f.txt", b"a\nb\nc\n");
+    let (dir, file) = abc_file();
     for diff in [&b""[..], b"Sure, here is the change.\n"] {
         let out = srview(&[p(&file)], diff);
         assert_eq!(code(&out), 0, "{}", stderr(&out));
@@ -493,8 +490,7 @@ fn a_diff_without_blocks_warns_and_writes_nothing() {
 
 #[test]
 fn a_directory_as_diff_is_exit_2() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = files::write(dir.path(), "f.txt", b"a\nb\nc\n");
+    let (dir, file) = abc_file();
     let out = srview(&[p(&file), p(dir.path())], b"");
     assert_one_line_exit_2(&out, "is a directory");
 }

@@ -10,8 +10,8 @@ use serde::Deserialize;
 use srview::diagnose::Reason;
 use srview::dialect::edit::partial_json::{Value, parse_prefix};
 use srview::dialect::edit::{
-    Change, Edit, EditError, Field, PartialEdit, Provenance, Tool, apply, apply_at, apply_sequence,
-    preview,
+    Change, Edit, EditApplied, EditError, Field, PartialEdit, Provenance, Tool, apply, apply_at,
+    apply_sequence, preview,
 };
 use srview::engine::{BlockState, Stage};
 
@@ -211,6 +211,12 @@ fn replays_every_cline_cli_editor_scenario() {
 
 const INVENTORY_HEAD: &str = "LOW_STOCK = 5\n\n\ndef find(items):\n    return None\n\n\ndef cheapest(items):\n    return None\n";
 
+/// The edit left the file holding `content`, made by a `change`.
+#[track_caller]
+fn assert_wrote(done: &EditApplied, content: &str, change: Change) {
+    assert_eq!((done.new_content.as_str(), done.change), (content, change));
+}
+
 fn claude_edit(old: &str, new: &str, replace_all: bool) -> Edit {
     Edit::ClaudeEdit {
         file_path: "/p/inventory.py".into(),
@@ -296,10 +302,7 @@ fn claude_missing_file_is_created_only_by_an_empty_old_string() {
     assert_eq!(out.block.stage, Some(Stage::Empty));
     assert_eq!(out.block.original, None);
     let done = out.result.unwrap();
-    assert_eq!(
-        (done.new_content.as_str(), done.change),
-        ("fresh\n", Change::Created)
-    );
+    assert_wrote(&done, "fresh\n", Change::Created);
 }
 
 #[test]
@@ -315,10 +318,7 @@ fn claude_empty_old_string_on_a_file_with_content_is_refused() {
     let done = apply(&claude_edit("", "y\n", false), Some(" \n"))
         .result
         .unwrap();
-    assert_eq!(
-        (done.new_content.as_str(), done.change),
-        ("y\n", Change::Updated)
-    );
+    assert_wrote(&done, "y\n", Change::Updated);
 }
 
 #[test]
@@ -337,10 +337,7 @@ fn claude_write_creates_or_overwrites() {
     let done = updated.result.as_ref().unwrap();
     // Claude Code's words for an overwrite are not recorded: none are made up.
     assert_eq!(done.agent_message, None);
-    assert_eq!(
-        (done.new_content.as_str(), done.change),
-        ("a\nb\n", Change::Updated)
-    );
+    assert_wrote(done, "a\nb\n", Change::Updated);
     assert_eq!(updated.block.stage, Some(Stage::Empty));
     let span = updated.block.original.unwrap();
     assert_eq!(
@@ -438,10 +435,7 @@ fn cline_needs_old_text_on_an_existing_file_and_creates_a_missing_one() {
     let out = apply(&cline_edit(None, Some("new\n"), None), None);
     assert_eq!(out.block.stage, Some(Stage::Empty));
     let done = out.result.unwrap();
-    assert_eq!(
-        (done.new_content.as_str(), done.change),
-        ("new\n", Change::Created)
-    );
+    assert_wrote(&done, "new\n", Change::Created);
 }
 
 #[test]

@@ -194,6 +194,7 @@ fn the_blocks_give_the_references_files_over_the_corpus() {
 /// The single-file previewer's input: a patch (or an edit) for one file,
 /// as blocks the app runs.
 mod single_file {
+    use super::assert_contains;
     use srview::app::App;
     use srview::dialect::Dialect;
     use srview::dialect::one_file::Target;
@@ -247,23 +248,23 @@ mod single_file {
     #[test]
     fn a_failing_patch_or_edit_is_refused() {
         let bad = "*** Begin Patch\n*** Update File: calc.py\n@@\n-nothing\n+x\n*** End Patch\n";
-        let (_, blocks) = shown(bad, Dialect::ApplyPatch, true);
-        assert!(blocks.refused);
-        assert!(
-            blocks
-                .note
-                .expect("why")
-                .contains("Failed to find expected lines in /w/calc.py")
-        );
         let edit = r#"{"file_path": "calc.py", "old_string": "nothing", "new_string": "x"}"#;
-        let (_, blocks) = shown(edit, Dialect::EditJson, true);
-        assert!(blocks.refused);
-        assert!(
-            blocks
-                .note
-                .expect("why")
-                .contains("String to replace not found in file.")
-        );
+        for (text, dialect, why) in [
+            (
+                bad,
+                Dialect::ApplyPatch,
+                "Failed to find expected lines in /w/calc.py",
+            ),
+            (
+                edit,
+                Dialect::EditJson,
+                "String to replace not found in file.",
+            ),
+        ] {
+            let (_, blocks) = shown(text, dialect, true);
+            assert!(blocks.refused, "{dialect:?}");
+            assert_contains(&blocks.note.expect("why"), why);
+        }
     }
 
     #[test]
