@@ -23,7 +23,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use srview::source::agent::session::read_session;
-use srview::source::agent::{AgentEdit, AgentReader, FileContent, Format, Verdict, detect};
+use srview::source::agent::{
+    AgentEdit, AgentKind, AgentReader, FileContent, Format, Verdict, detect,
+};
 
 mod support;
 use support::agents::{ExpectedEdit, expected, fixtures, scenarios, session_path};
@@ -374,10 +376,7 @@ fn claude_code_edits_are_previewed_while_their_input_streams() {
     use srview::dialect::edit::Field;
     use srview::source::agent::{AgentEvent, EditInput};
     let bytes = fixture("claude-code-2.1.328/a_edits_ok/stdout.jsonl");
-    let mut reader = AgentReader::new(
-        srview::source::agent::AgentKind::ClaudeCode,
-        Format::ClaudeStreamJson,
-    );
+    let mut reader = AgentReader::new(AgentKind::ClaudeCode, Format::ClaudeStreamJson);
     let mut partial_new_lengths = Vec::new();
     let mut events = Vec::new();
     for line in bytes.split_inclusive(|&b| b == b'\n') {
@@ -410,10 +409,7 @@ fn claude_code_edits_are_previewed_while_their_input_streams() {
 #[test]
 fn codex_app_server_patch_streams_before_it_is_applied() {
     let bytes = fixture("codex-0.169.0/h_appserver_success_streaming_slow/app-server.jsonl");
-    let mut reader = AgentReader::new(
-        srview::source::agent::AgentKind::Codex,
-        Format::CodexAppServer,
-    );
+    let mut reader = AgentReader::new(AgentKind::Codex, Format::CodexAppServer);
     let mut streaming_seen = 0;
     feed_lines(&mut reader, &bytes, |r| {
         if let Some(e) = r.edits().first()
@@ -434,7 +430,7 @@ fn codex_app_server_patch_streams_before_it_is_applied() {
 #[test]
 fn aider_blocks_appear_while_the_reply_streams_and_error_echoes_are_not_edits() {
     let bytes = fixture("aider-0.86.2/b_nomatch_retry/stdout.txt");
-    let mut reader = AgentReader::new(srview::source::agent::AgentKind::Aider, Format::AiderStdout);
+    let mut reader = AgentReader::new(AgentKind::Aider, Format::AiderStdout);
     let mut streaming_seen = false;
     for piece in bytes.chunks(7) {
         reader.feed(piece);
@@ -457,10 +453,7 @@ fn cline_classic_ui_messages_rewritten_in_place_give_the_edit_as_it_grows() {
     let dir = fixtures().join("cline-classic-2.18.0/a_ok/ui_messages");
     let index: Vec<(u64, String)> =
         serde_json::from_slice(&fs::read(dir.join("index.json")).unwrap()).unwrap();
-    let mut reader = AgentReader::new(
-        srview::source::agent::AgentKind::ClineClassic,
-        Format::ClineUiMessages,
-    );
+    let mut reader = AgentReader::new(AgentKind::ClineClassic, Format::ClineUiMessages);
     let mut lengths = Vec::new();
     for (_, name) in &index {
         let events = reader.snapshot(&fs::read(dir.join(name)).unwrap());
@@ -503,10 +496,7 @@ fn a_torn_last_line_is_read_once_it_grows() {
         .windows(b"String to replace not found".len())
         .position(|w| w == b"String to replace not found")
         .unwrap();
-    let mut reader = AgentReader::new(
-        srview::source::agent::AgentKind::ClaudeCode,
-        Format::ClaudeStreamJson,
-    );
+    let mut reader = AgentReader::new(AgentKind::ClaudeCode, Format::ClaudeStreamJson);
     reader.feed(&bytes[..cut]);
     assert_eq!(reader.edits().len(), 2);
     assert_eq!(reader.edits()[1].agent_verdict, Verdict::Pending);
@@ -554,10 +544,7 @@ fn a_missing_field_is_one_clear_error_naming_agent_and_version() {
         r#"{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Edit","input":{"file_path":"/p/a.py","new_string":"x"}}]}}"#,
         "\n",
     );
-    let mut reader = AgentReader::new(
-        srview::source::agent::AgentKind::ClaudeCode,
-        Format::ClaudeStreamJson,
-    );
+    let mut reader = AgentReader::new(AgentKind::ClaudeCode, Format::ClaudeStreamJson);
     reader.feed(stream.as_bytes());
     assert!(reader.finish().is_empty());
     let errors: Vec<String> = reader.errors().iter().map(ToString::to_string).collect();
@@ -933,7 +920,7 @@ Fixed the first hunk.
 Tokens: 1.7k sent, 60 received.
 Applied edit to calc.py
 ";
-    let mut reader = AgentReader::new(srview::source::agent::AgentKind::Aider, Format::AiderStdout);
+    let mut reader = AgentReader::new(AgentKind::Aider, Format::AiderStdout);
     feed_chunked(&mut reader, out.as_bytes(), 99);
     let edits = reader.finish();
     let verdicts: Vec<(&str, &str, Verdict)> = edits

@@ -189,21 +189,18 @@ fn replay_sequence(agent: &str, scenario: &str) {
     }
 }
 
+/// Every recorded Claude Code and Cline CLI editor scenario.
 #[test]
-fn replays_every_claude_code_scenario() {
-    for scenario in CLAUDE_SCENARIOS {
-        assert_eq!(fixture(CLAUDE, scenario).expected.agent, "claude-code");
-        replay(CLAUDE, scenario);
-        replay_sequence(CLAUDE, scenario);
-    }
-}
-
-#[test]
-fn replays_every_cline_cli_editor_scenario() {
-    for scenario in CLINE_SCENARIOS {
-        assert_eq!(fixture(CLINE, scenario).expected.agent, "cline-cli");
-        replay(CLINE, scenario);
-        replay_sequence(CLINE, scenario);
+fn replays_every_recorded_scenario() {
+    for (agent, scenarios, name) in [
+        (CLAUDE, CLAUDE_SCENARIOS, "claude-code"),
+        (CLINE, CLINE_SCENARIOS, "cline-cli"),
+    ] {
+        for scenario in scenarios {
+            assert_eq!(fixture(agent, scenario).expected.agent, name);
+            replay(agent, scenario);
+            replay_sequence(agent, scenario);
+        }
     }
 }
 

@@ -77,6 +77,19 @@ fn fix_diff(diff: &str, version: Version) -> Output {
     fix(&files(ORIGINAL, diff), version)
 }
 
+/// `srview fix` of `diff` against [`ORIGINAL`] with each engine, which
+/// must exit 1 (a block kept as written).
+fn fix_failing(diff: &str) -> Vec<Output> {
+    VERSIONS
+        .into_iter()
+        .map(|version| {
+            let out = fix_diff(diff, version);
+            assert_eq!(out.status.code(), Some(1), "{version:?}");
+            out
+        })
+        .collect()
+}
+
 /// Every line of `diff` belongs to a block the engine reads (no text
 /// before, between or after the blocks), and there are `blocks` of them.
 fn assert_only_blocks(diff: &str, blocks: usize, version: Version) {
@@ -261,9 +274,7 @@ fn a_block_with_no_similar_region_is_kept_and_named() {
 #[test]
 fn two_blocks_for_the_same_lines_cannot_both_be_placed() {
     let diff = "------- SEARCH\n        total *= 1.0 - discont;\n=======\n        total *= 0.5;\n+++++++ REPLACE\n------- SEARCH\n      total *= 1.0 - discount;\n=======\n        total *= 0.25;\n+++++++ REPLACE\n";
-    for version in VERSIONS {
-        let out = fix_diff(diff, version);
-        assert_eq!(out.status.code(), Some(1), "{version:?}");
+    for out in fix_failing(diff) {
         let err = stderr(&out);
         assert_eq!(err.lines().count(), 1, "{err}");
         assert!(
@@ -411,9 +422,7 @@ fn a_block_anchor_match_with_a_typo_in_the_middle_is_fixed() {
 #[test]
 fn a_block_anchor_guess_is_not_turned_into_an_exact_block() {
     let diff = "------- SEARCH\npub fn order_total(items: &[Item], discount: f64) -> f64 {\n    let mut sum = 0;\n    for x in things { sum += x.cost }\n    if discount > 0.0 {\n        total *= 1.0 - discount;\n    }\n    total\n}\n=======\npub fn order_total() {}\n+++++++ REPLACE\n";
-    for version in VERSIONS {
-        let out = fix_diff(diff, version);
-        assert_eq!(out.status.code(), Some(1), "{version:?}");
+    for out in fix_failing(diff) {
         assert_eq!(
             stderr(&out),
             "srview: block #1 (diff lines 1-12) matches only by its first and last lines \
