@@ -119,26 +119,23 @@ fn compare(
             }
         };
         field("seq", g.seq == w.seq, format!("{}", g.seq));
-        field(
-            "file",
-            g.file == w.file,
-            format!("{:?} != {:?}", g.file, w.file),
-        );
-        field(
-            "tool",
-            g.tool.name() == w.tool,
-            format!("{} != {}", g.tool.name(), w.tool),
-        );
-        field(
-            "agentVerdict",
-            g.agent_verdict.name() == w.agent_verdict,
-            format!("{} != {}", g.agent_verdict.name(), w.agent_verdict),
-        );
-        field(
-            "agentMessage",
-            g.agent_message == w.agent_message,
-            format!("{:?} != {:?}", g.agent_message, w.agent_message),
-        );
+        // Compared as written: names as they are, strings quoted.
+        for (name, got, wanted) in [
+            ("file", format!("{:?}", g.file), format!("{:?}", w.file)),
+            ("tool", g.tool.name().to_string(), w.tool.clone()),
+            (
+                "agentVerdict",
+                g.agent_verdict.name().to_string(),
+                w.agent_verdict.clone(),
+            ),
+            (
+                "agentMessage",
+                format!("{:?}", g.agent_message),
+                format!("{:?}", w.agent_message),
+            ),
+        ] {
+            field(name, got == wanted, format!("{got} != {wanted}"));
+        }
         field(
             "streaming",
             !g.streaming,

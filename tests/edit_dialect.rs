@@ -10,8 +10,8 @@ use serde::Deserialize;
 use srview::diagnose::Reason;
 use srview::dialect::edit::partial_json::{Value, parse_prefix};
 use srview::dialect::edit::{
-    Change, Edit, EditApplied, EditError, Field, PartialEdit, Provenance, Tool, apply, apply_at,
-    apply_sequence, preview,
+    Change, Edit, EditApplied, EditDiagnosis, EditError, Field, PartialEdit, Provenance, Tool,
+    apply, apply_at, apply_sequence, preview,
 };
 use srview::engine::{BlockState, Stage};
 
@@ -494,12 +494,19 @@ fn cline_normalises_line_endings_to_the_files() {
 
 // --------------------------------------------------------------- diagnosis
 
+/// The recorded second edit of `scenario` (a `tool` call) run on the file
+/// as it was before it: that content, and the edit's diagnosis.
+fn second_edit_diagnosed(agent: &str, scenario: &str, tool: &str) -> (String, EditDiagnosis) {
+    let fx = fixture(agent, scenario);
+    let before = fx.expected.edits[1].content_before.clone().unwrap();
+    let edit = Edit::from_tool_input(tool, &fx.calls[1].input.to_string()).unwrap();
+    let d = apply(&edit, Some(&before)).diagnosis.unwrap();
+    (before, d)
+}
+
 #[test]
 fn a_typo_gets_its_region_and_a_corrected_edit_that_applies() {
-    let fx = fixture(CLAUDE, "b_edit_nomatch");
-    let before = fx.expected.edits[1].content_before.clone().unwrap();
-    let edit = Edit::from_tool_input("Edit", &fx.calls[1].input.to_string()).unwrap();
-    let d = apply(&edit, Some(&before)).diagnosis.unwrap();
+    let (before, d) = second_edit_diagnosed(CLAUDE, "b_edit_nomatch", "Edit");
     let closest = d.closest.unwrap();
     assert_eq!((closest.start_line, closest.end_line), (5, 5));
     assert_eq!(d.reason, Some(Reason::Edited));
@@ -523,10 +530,7 @@ fn a_typo_gets_its_region_and_a_corrected_edit_that_applies() {
 
 #[test]
 fn the_cline_typo_gets_the_files_lines() {
-    let fx = fixture(CLINE, "editor_fail");
-    let before = fx.expected.edits[1].content_before.clone().unwrap();
-    let edit = Edit::from_tool_input("editor", &fx.calls[1].input.to_string()).unwrap();
-    let d = apply(&edit, Some(&before)).diagnosis.unwrap();
+    let (_, d) = second_edit_diagnosed(CLINE, "editor_fail", "editor");
     let Some(Edit::ClineEditor { old_text, .. }) = d.suggestion.clone() else {
         panic!("no suggestion: {}", d.message);
     };
