@@ -151,21 +151,31 @@ fn compare(
             !updated_by_codex || g.agent_diff.as_ref().is_some_and(|d| d.contains("@@")),
             "Codex's recorded diff missing".into(),
         );
-        match text(g.before()) {
-            Some(b) => field(
+        // A content given must be the true one; one not given must not be
+        // one the format always gives.
+        let origin = |c: &Option<srview::source::agent::Content>| {
+            format!("{:?}", c.as_ref().map(|c| c.origin))
+        };
+        for (name, given, wanted, needed, from) in [
+            (
                 "contentBefore",
-                b == w.content_before.as_deref(),
-                format!("{:?}", g.content_before.as_ref().map(|c| c.origin)),
+                g.before(),
+                &w.content_before,
+                need_before,
+                origin(&g.content_before),
             ),
-            None => field("contentBefore", !need_before, "not given".into()),
-        }
-        match text(g.after()) {
-            Some(a) => field(
+            (
                 "contentAfter",
-                a == w.content_after.as_deref(),
-                format!("{:?}", g.content_after.as_ref().map(|c| c.origin)),
+                g.after(),
+                &w.content_after,
+                need_after,
+                origin(&g.content_after),
             ),
-            None => field("contentAfter", !need_after, "not given".into()),
+        ] {
+            match text(given) {
+                Some(t) => field(name, t == wanted.as_deref(), from),
+                None => field(name, !needed, "not given".into()),
+            }
         }
     }
     problems
