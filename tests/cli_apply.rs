@@ -33,6 +33,26 @@ const ONE_BLOCK: &str = "------- SEARCH\nb\n=======\nB1\nB2\n+++++++ REPLACE\n";
 const FAILING: &str = "------- SEARCH\nb\n=======\nB1\nB2\n+++++++ REPLACE\n\
                        ------- SEARCH\nzz\n=======\nq\n+++++++ REPLACE\n";
 
+/// `srview apply --json f.txt` on [`abc_file`] with `diff` on stdin: it
+/// exits with `want_code`, prints one JSON object on one line, and keeps
+/// stderr quiet.
+fn json_on_abc(diff: &str, want_code: i32) -> Value {
+    let (_dir, file) = abc_file();
+    let out = srview(&["--json", p(&file)], diff.as_bytes());
+    assert_eq!(code(&out), want_code, "{}", stderr(&out));
+    assert_eq!(
+        out.stdout.iter().filter(|&&b| b == b'\n').count(),
+        1,
+        "one line"
+    );
+    assert!(
+        out.stderr.is_empty(),
+        "--json keeps stderr quiet: {}",
+        stderr(&out)
+    );
+    json(&out)
+}
+
 // ---------------------------------------------------------------- corpus
 
 /// `f.txt` holding `a b c`, one a line, in a new folder.
@@ -191,15 +211,7 @@ fn diff_can_come_from_a_path_or_dash() {
 
 #[test]
 fn json_shape_on_success() {
-    let (_dir, file) = abc_file();
-    let out = srview(&["--json", p(&file)], ONE_BLOCK.as_bytes());
-    assert_eq!(code(&out), 0);
-    assert_eq!(
-        out.stdout.iter().filter(|&&b| b == b'\n').count(),
-        1,
-        "one line"
-    );
-    let got = json(&out);
+    let got = json_on_abc(ONE_BLOCK, 0);
     let want: Value = serde_json::json!({
         "ok": true,
         "newContent": "a\nB1\nB2\nc\n",
@@ -221,15 +233,7 @@ fn json_shape_on_success() {
 
 #[test]
 fn json_shape_on_failure() {
-    let (_dir, file) = abc_file();
-    let out = srview(&["--json", p(&file)], FAILING.as_bytes());
-    assert_eq!(code(&out), 1);
-    assert!(
-        out.stderr.is_empty(),
-        "--json keeps stderr quiet: {}",
-        stderr(&out)
-    );
-    let got = json(&out);
+    let got = json_on_abc(FAILING, 1);
     let msg = "The SEARCH block:\nzz\n...does not match anything in the file.";
     assert_eq!(got["ok"], false);
     assert_eq!(got["newContent"], Value::Null);
