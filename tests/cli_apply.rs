@@ -53,6 +53,13 @@ fn json_on_abc(diff: &str, want_code: i32) -> Value {
     json(&out)
 }
 
+/// `srview apply f.txt` with f.txt holding `content` and `diff` on stdin.
+fn apply_on(content: &[u8], diff: &[u8]) -> Output {
+    let dir = tempfile::tempdir().unwrap();
+    let file = files::write(dir.path(), "f.txt", content);
+    srview(&[p(&file)], diff)
+}
+
 // ---------------------------------------------------------------- corpus
 
 /// `f.txt` holding `a b c`, one a line, in a new folder.
@@ -396,20 +403,15 @@ fn non_utf8_diff_names_the_first_bad_byte() {
 
 #[test]
 fn truncated_utf8_at_the_end_is_refused() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = files::write(dir.path(), "f.txt", b"ab\xe2\x82");
-    let out = srview(&[p(&file)], ONE_BLOCK.as_bytes());
+    let out = apply_on(b"ab\xe2\x82", ONE_BLOCK.as_bytes());
     assert_one_line_exit_2(&out, "first bad byte at offset 2");
 }
 
 #[test]
 fn binary_file_or_diff_is_exit_2() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = files::write(dir.path(), "f.bin", b"a\nb\0c\n");
-    let out = srview(&[p(&file)], ONE_BLOCK.as_bytes());
+    let out = apply_on(b"a\nb\0c\n", ONE_BLOCK.as_bytes());
     assert_one_line_exit_2(&out, "looks binary (NUL byte at offset 3)");
-    let file = files::write(dir.path(), "f.txt", b"a\nb\nc\n");
-    let out = srview(&[p(&file)], b"------- SEARCH\n\0");
+    let out = apply_on(b"a\nb\nc\n", b"------- SEARCH\n\0");
     assert_one_line_exit_2(&out, "stdin looks binary (NUL byte at offset 15)");
 }
 
