@@ -146,18 +146,27 @@ pub fn read_diff(path: Option<&Path>) -> Result<String, Error> {
     }
 }
 
+/// One `read` into `buf`, tried again when a signal interrupted it: `Ok(0)`
+/// only at the end of the input.
+pub fn read_some(reader: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
+    loop {
+        match reader.read(buf) {
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            got => return got,
+        }
+    }
+}
+
 /// Reads to the end, refusing binary input as soon as a NUL byte arrives.
 fn read_stream(mut reader: impl Read, what: &str) -> Result<String, Error> {
     let mut text = String::new();
     let mut decoder = TextDecoder::default();
     let mut chunk = vec![0u8; 64 * 1024];
     loop {
-        let n = match reader.read(&mut chunk) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(Error::read(what, e)),
-        };
+        let n = read_some(&mut reader, &mut chunk).map_err(|e| Error::read(what, e))?;
+        if n == 0 {
+            break;
+        }
         text.push_str(&decoder.push(&chunk[..n]).map_err(|e| e.error(what))?);
     }
     decoder.finish().map_err(|e| e.error(what))?;

@@ -16,7 +16,7 @@
 //! last check and the rename (a window of one `rename` call) is overwritten.
 
 use std::fs::{self, File, OpenOptions};
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Why a write was refused. The target is untouched in every case.
@@ -158,7 +158,14 @@ pub fn write_atomic_chunks(
             .map_err(|e| fail(format!("flushing to disk failed: {e}")))?;
         drop(tmp);
         if let Some(expected) = expected {
-            check_unchanged(&target, expected, meta.is_some()).map_err(|u| fail(u.into()))?;
+            // A file missing when the write began was loaded missing only
+            // if it was loaded empty; otherwise it was deleted since.
+            let loaded = if meta.is_none() && expected.is_empty() {
+                Loaded::Missing
+            } else {
+                Loaded::Holding(expected)
+            };
+            check_unchanged(&target, loaded).map_err(|c| fail(c.to_string()))?;
         }
         fault(Step::Rename)
             .and_then(|()| fs::rename(&tmp_path, &target))
@@ -174,42 +181,69 @@ pub fn write_atomic_chunks(
     })
 }
 
-/// Why FILE may not be replaced: it no longer holds what was loaded.
-enum Unchanged {
+/// What a file was when it was loaded, to be checked before it is replaced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Loaded<'a> {
+    /// It did not exist: it must still not exist.
+    Missing,
+    /// It held these bytes: it must still hold exactly them.
+    Holding(&'a [u8]),
+    /// It was loaded as an empty original where a missing file is allowed
+    /// (`--new-file`), without noting which it was: it may be missing or
+    /// empty.
+    MissingOrEmpty,
+}
+
+/// Why a file may not be replaced: it is no longer as it was loaded.
+#[derive(Debug)]
+pub enum NotAsLoaded {
+    /// It could not be read again to compare.
     Unreadable(std::io::Error),
+    /// It existed and is gone.
     Deleted,
+    /// It holds other content (or exists where it was missing).
     Changed,
 }
 
-impl From<Unchanged> for String {
-    fn from(u: Unchanged) -> String {
-        match u {
-            Unchanged::Unreadable(e) => format!("cannot re-read it: {e}"),
-            Unchanged::Deleted => "it was deleted since it was loaded".into(),
-            Unchanged::Changed => "it changed on disk since it was loaded".into(),
+impl std::error::Error for NotAsLoaded {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            NotAsLoaded::Unreadable(e) => Some(e),
+            NotAsLoaded::Deleted | NotAsLoaded::Changed => None,
         }
     }
 }
 
-/// FILE must still hold what was loaded (or still be missing).
-fn check_unchanged(target: &Path, expected: &[u8], existed: bool) -> Result<(), Unchanged> {
-    let now = file_holds(target, expected).map_err(Unchanged::Unreadable)?;
-    let unchanged = match now {
-        Some(same) => existed && same,
-        None => !existed && expected.is_empty(),
+impl std::fmt::Display for NotAsLoaded {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NotAsLoaded::Unreadable(e) => write!(f, "cannot re-read it: {e}"),
+            NotAsLoaded::Deleted => f.write_str("it was deleted since it was loaded"),
+            NotAsLoaded::Changed => f.write_str("it changed on disk since it was loaded"),
+        }
+    }
+}
+
+/// The one unchanged-on-disk check: the file at `path` must still be as
+/// `loaded`, or nothing may replace it. Every writer that loaded the file
+/// first (the commands, transcripts, the previewer's accept) asks here.
+pub fn check_unchanged(path: &Path, loaded: Loaded<'_>) -> Result<(), NotAsLoaded> {
+    let expected = match loaded {
+        Loaded::Holding(bytes) => bytes,
+        Loaded::Missing | Loaded::MissingOrEmpty => &[],
     };
-    if unchanged {
-        Ok(())
-    } else if now.is_none() {
-        Err(Unchanged::Deleted)
-    } else {
-        Err(Unchanged::Changed)
+    match (file_holds(path, expected), loaded) {
+        (Err(e), _) => Err(NotAsLoaded::Unreadable(e)),
+        (Ok(None), Loaded::Holding(_)) => Err(NotAsLoaded::Deleted),
+        (Ok(None), Loaded::Missing | Loaded::MissingOrEmpty) => Ok(()),
+        (Ok(Some(true)), Loaded::Holding(_) | Loaded::MissingOrEmpty) => Ok(()),
+        (Ok(Some(_)), _) => Err(NotAsLoaded::Changed),
     }
 }
 
 /// Whether the file at `path` holds exactly `expected`; `None` when it does
 /// not exist. Compared in blocks, so a big file is never read whole.
-pub fn file_holds(path: &Path, expected: &[u8]) -> std::io::Result<Option<bool>> {
+fn file_holds(path: &Path, expected: &[u8]) -> std::io::Result<Option<bool>> {
     let mut file = match File::open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -218,11 +252,7 @@ pub fn file_holds(path: &Path, expected: &[u8]) -> std::io::Result<Option<bool>>
     let mut buf = vec![0u8; 64 * 1024];
     let mut rest = expected;
     loop {
-        let n = match file.read(&mut buf) {
-            Ok(n) => n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
+        let n = crate::input::read_some(&mut file, &mut buf)?;
         if n == 0 {
             return Ok(Some(rest.is_empty()));
         }
@@ -329,11 +359,46 @@ fn remove_stale_temps(dir: &Path, prefix: &str) {
 mod tests {
     use super::*;
 
-    #[test]
-    fn replaces_content_and_keeps_mode() {
+    /// A file `f.txt` holding `content`, alone in a new folder (removed when
+    /// the folder's guard is dropped).
+    fn file_holding(content: &str) -> (tempfile::TempDir, PathBuf) {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("f.txt");
-        fs::write(&p, "old").unwrap();
+        fs::write(&p, content).unwrap();
+        (dir, p)
+    }
+
+    /// Each way a file can have been loaded, against each way it can be now.
+    #[test]
+    fn unchanged_means_as_loaded() {
+        let dir = tempfile::tempdir().unwrap();
+        let gone = dir.path().join("gone");
+        let empty = dir.path().join("empty");
+        let full = dir.path().join("full");
+        fs::write(&empty, "").unwrap();
+        fs::write(&full, "abc").unwrap();
+        let verdict = |path: &Path, loaded| match check_unchanged(path, loaded) {
+            Ok(()) => "ok".to_string(),
+            Err(e) => e.to_string(),
+        };
+        let changed = "it changed on disk since it was loaded";
+        let deleted = "it was deleted since it was loaded";
+        assert_eq!(verdict(&full, Loaded::Holding(b"abc")), "ok");
+        assert_eq!(verdict(&full, Loaded::Holding(b"ab")), changed);
+        assert_eq!(verdict(&full, Loaded::Holding(b"abcd")), changed);
+        assert_eq!(verdict(&gone, Loaded::Holding(b"abc")), deleted);
+        assert_eq!(verdict(&empty, Loaded::Holding(b"")), "ok");
+        assert_eq!(verdict(&gone, Loaded::Missing), "ok");
+        assert_eq!(verdict(&empty, Loaded::Missing), changed);
+        assert_eq!(verdict(&gone, Loaded::MissingOrEmpty), "ok");
+        assert_eq!(verdict(&empty, Loaded::MissingOrEmpty), "ok");
+        assert_eq!(verdict(&full, Loaded::MissingOrEmpty), changed);
+        assert!(verdict(dir.path(), Loaded::Holding(b"")).starts_with("cannot re-read it: "));
+    }
+
+    #[test]
+    fn replaces_content_and_keeps_mode() {
+        let (dir, p) = file_holding("old");
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
@@ -375,18 +440,14 @@ mod tests {
 
     #[test]
     fn writes_chunks_in_order() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("f.txt");
-        fs::write(&p, "old").unwrap();
+        let (_dir, p) = file_holding("old");
         write_atomic_chunks(&p, &[b"a\n", b"", b"bc"], Some(b"old")).unwrap();
         assert_eq!(fs::read(&p).unwrap(), b"a\nbc");
     }
 
     #[test]
     fn refuses_when_changed_on_disk() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("f.txt");
-        fs::write(&p, "changed").unwrap();
+        let (dir, p) = file_holding("changed");
         let err = write_atomic(&p, b"new", Some(b"old")).unwrap_err();
         assert!(err.message.contains("changed on disk"));
         assert_eq!(fs::read(&p).unwrap(), b"changed");
@@ -449,9 +510,7 @@ mod tests {
     #[cfg(target_os = "linux")]
     #[test]
     fn stale_temporaries_of_dead_processes_are_removed() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("f.txt");
-        fs::write(&p, "old").unwrap();
+        let (dir, p) = file_holding("old");
         // PID 0 never names a user process; our own PID is alive.
         let dead = dir.path().join(".f.txt.srview-0-0.tmp");
         let alive = dir

@@ -23,7 +23,7 @@ use std::fs;
 
 use srview::source::agent::session::read_session;
 use srview::source::agent::{
-    AgentEdit, AgentEvent, AgentReader, FileContent, Format, Verdict, detect,
+    AgentEdit, AgentEvent, AgentKind, AgentReader, FileContent, Format, Verdict, detect,
 };
 
 mod support;
@@ -110,26 +110,23 @@ fn compare(
             }
         };
         field("seq", g.seq == w.seq, format!("{}", g.seq));
-        field(
-            "file",
-            g.file == w.file,
-            format!("{:?} != {:?}", g.file, w.file),
-        );
-        field(
-            "tool",
-            g.tool.name() == w.tool,
-            format!("{} != {}", g.tool.name(), w.tool),
-        );
-        field(
-            "agentVerdict",
-            g.agent_verdict.name() == w.agent_verdict,
-            format!("{} != {}", g.agent_verdict.name(), w.agent_verdict),
-        );
-        field(
-            "agentMessage",
-            g.agent_message == w.agent_message,
-            format!("{:?} != {:?}", g.agent_message, w.agent_message),
-        );
+        // Compared as written: names as they are, strings quoted.
+        for (name, got, wanted) in [
+            ("file", format!("{:?}", g.file), format!("{:?}", w.file)),
+            ("tool", g.tool.name().to_string(), w.tool.clone()),
+            (
+                "agentVerdict",
+                g.agent_verdict.name().to_string(),
+                w.agent_verdict.clone(),
+            ),
+            (
+                "agentMessage",
+                format!("{:?}", g.agent_message),
+                format!("{:?}", w.agent_message),
+            ),
+        ] {
+            field(name, got == wanted, format!("{got} != {wanted}"));
+        }
         field(
             "streaming",
             !g.streaming,
@@ -145,21 +142,31 @@ fn compare(
             !updated_by_codex || g.agent_diff.as_ref().is_some_and(|d| d.contains("@@")),
             "Codex's recorded diff missing".into(),
         );
-        match text(g.before()) {
-            Some(b) => field(
+        // A content given must be the true one; one not given must not be
+        // one the format always gives.
+        let origin = |c: &Option<srview::source::agent::Content>| {
+            format!("{:?}", c.as_ref().map(|c| c.origin))
+        };
+        for (name, given, wanted, needed, from) in [
+            (
                 "contentBefore",
-                b == w.content_before.as_deref(),
-                format!("{:?}", g.content_before.as_ref().map(|c| c.origin)),
+                g.before(),
+                &w.content_before,
+                need_before,
+                origin(&g.content_before),
             ),
-            None => field("contentBefore", !need_before, "not given".into()),
-        }
-        match text(g.after()) {
-            Some(a) => field(
+            (
                 "contentAfter",
-                a == w.content_after.as_deref(),
-                format!("{:?}", g.content_after.as_ref().map(|c| c.origin)),
+                g.after(),
+                &w.content_after,
+                need_after,
+                origin(&g.content_after),
             ),
-            None => field("contentAfter", !need_after, "not given".into()),
+        ] {
+            match text(given) {
+                Some(t) => field(name, t == wanted.as_deref(), from),
+                None => field(name, !needed, "not given".into()),
+            }
         }
     }
     problems
@@ -367,10 +374,7 @@ fn claude_code_edits_are_previewed_while_their_input_streams() {
     use srview::dialect::edit::Field;
     use srview::source::agent::{AgentEvent, EditInput};
     let bytes = fixture("claude-code-2.1.328/a_edits_ok/stdout.jsonl");
-    let mut reader = AgentReader::new(
-        srview::source::agent::AgentKind::ClaudeCode,
-        Format::ClaudeStreamJson,
-    );
+    let mut reader = AgentReader::new(AgentKind::ClaudeCode, Format::ClaudeStreamJson);
     let mut partial_new_lengths = Vec::new();
     let mut events = Vec::new();
     for line in bytes.split_inclusive(|&b| b == b'\n') {
@@ -403,10 +407,7 @@ fn claude_code_edits_are_previewed_while_their_input_streams() {
 #[test]
 fn codex_app_server_patch_streams_before_it_is_applied() {
     let bytes = fixture("codex-0.169.0/h_appserver_success_streaming_slow/app-server.jsonl");
-    let mut reader = AgentReader::new(
-        srview::source::agent::AgentKind::Codex,
-        Format::CodexAppServer,
-    );
+    let mut reader = AgentReader::new(AgentKind::Codex, Format::CodexAppServer);
     let mut streaming_seen = 0;
     feed_lines(&mut reader, &bytes, |r| {
         if let Some(e) = r.edits().first()
@@ -427,7 +428,7 @@ fn codex_app_server_patch_streams_before_it_is_applied() {
 #[test]
 fn aider_blocks_appear_while_the_reply_streams_and_error_echoes_are_not_edits() {
     let bytes = fixture("aider-0.86.2/b_nomatch_retry/stdout.txt");
-    let mut reader = AgentReader::new(srview::source::agent::AgentKind::Aider, Format::AiderStdout);
+    let mut reader = AgentReader::new(AgentKind::Aider, Format::AiderStdout);
     let mut streaming_seen = false;
     for piece in bytes.chunks(7) {
         reader.feed(piece);
@@ -450,10 +451,7 @@ fn cline_classic_ui_messages_rewritten_in_place_give_the_edit_as_it_grows() {
     let dir = fixtures().join("cline-classic-2.18.0/a_ok/ui_messages");
     let index: Vec<(u64, String)> =
         serde_json::from_slice(&fs::read(dir.join("index.json")).unwrap()).unwrap();
-    let mut reader = AgentReader::new(
-        srview::source::agent::AgentKind::ClineClassic,
-        Format::ClineUiMessages,
-    );
+    let mut reader = AgentReader::new(AgentKind::ClineClassic, Format::ClineUiMessages);
     let mut lengths = Vec::new();
     for (_, name) in &index {
         let events = reader.snapshot(&fs::read(dir.join(name)).unwrap());
@@ -496,10 +494,7 @@ fn a_torn_last_line_is_read_once_it_grows() {
         .windows(b"String to replace not found".len())
         .position(|w| w == b"String to replace not found")
         .unwrap();
-    let mut reader = AgentReader::new(
-        srview::source::agent::AgentKind::ClaudeCode,
-        Format::ClaudeStreamJson,
-    );
+    let mut reader = AgentReader::new(AgentKind::ClaudeCode, Format::ClaudeStreamJson);
     reader.feed(&bytes[..cut]);
     assert_eq!(reader.edits().len(), 2);
     assert_eq!(reader.edits()[1].agent_verdict, Verdict::Pending);
@@ -659,10 +654,7 @@ fn a_missing_field_is_one_clear_error_naming_agent_and_version() {
         r#"{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Edit","input":{"file_path":"/p/a.py","new_string":"x"}}]}}"#,
         "\n",
     );
-    let mut reader = AgentReader::new(
-        srview::source::agent::AgentKind::ClaudeCode,
-        Format::ClaudeStreamJson,
-    );
+    let mut reader = AgentReader::new(AgentKind::ClaudeCode, Format::ClaudeStreamJson);
     reader.feed(stream.as_bytes());
     assert!(reader.finish().is_empty());
     let errors: Vec<String> = reader.errors().iter().map(ToString::to_string).collect();
@@ -1038,7 +1030,7 @@ Fixed the first hunk.
 Tokens: 1.7k sent, 60 received.
 Applied edit to calc.py
 ";
-    let mut reader = AgentReader::new(srview::source::agent::AgentKind::Aider, Format::AiderStdout);
+    let mut reader = AgentReader::new(AgentKind::Aider, Format::AiderStdout);
     feed_chunked(&mut reader, out.as_bytes(), 99);
     let edits = reader.finish();
     let verdicts: Vec<(&str, &str, Verdict)> = edits

@@ -2,26 +2,10 @@
 //! patch each one sent to apply_patch, the project before and after, and
 //! the tool output the agent saw. Ours must agree on all of them.
 
-use std::collections::BTreeMap;
+mod support;
 
-use serde::Deserialize;
 use srview::dialect::apply_patch::{HunkState, MemoryFs, apply_text};
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Run {
-    capture: String,
-    cwd: String,
-    patch: String,
-    tool_output: String,
-    before: BTreeMap<String, String>,
-    after: BTreeMap<String, String>,
-}
-
-fn runs() -> Vec<Run> {
-    serde_json::from_str(include_str!("fixtures/apply_patch_codex_runs.json"))
-        .expect("the runs fixture is JSON")
-}
+use support::agents::codex_runs as runs;
 
 #[test]
 fn every_recorded_run_ends_as_the_agent_s() {

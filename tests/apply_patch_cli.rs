@@ -25,16 +25,6 @@ fn srview(args: &[&str], stdin: Option<&str>) -> Output {
     }
 }
 
-fn write_tree(root: &Path, files: &BTreeMap<String, String>) {
-    for (path, content) in files {
-        let full = root.join(path);
-        if let Some(parent) = full.parent() {
-            std::fs::create_dir_all(parent).expect("the record's folders can be made");
-        }
-        std::fs::write(&full, content).expect("the record's files can be written");
-    }
-}
-
 /// Every regular file below `root`, by `/`-separated relative path.
 fn read_tree(root: &Path) -> BTreeMap<String, String> {
     let mut files = BTreeMap::new();
@@ -73,7 +63,7 @@ fn set_up(record: &Record) -> Setup {
     let work = tempfile::tempdir().expect("a temp dir");
     let holder = tempfile::tempdir().expect("a temp dir");
     let root = work.path().canonicalize().expect("a real path");
-    write_tree(&root, &record.files);
+    support::files::write_all(&root, &record.files);
     let patch = holder.path().join("edit.patch");
     std::fs::write(&patch, &record.patch).expect("the patch is saved");
     Setup {

@@ -5,12 +5,13 @@
 //! it could not fix.
 
 mod apply_patch_corpus;
+mod support;
 
-use std::collections::BTreeMap;
+use support::text::assert_contains;
+
 use std::sync::OnceLock;
 
 use proptest::prelude::*;
-use serde::Deserialize;
 use srview::diagnose::Reason;
 use srview::dialect::apply_patch::{
     FixResult, HunkDiagnosis, HunkState, LineKind, MatchLevel, MemoryFs, Patch, PatchOutcome,
@@ -21,21 +22,19 @@ const CWD: &str = "/w";
 
 const MODULE: &str = "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    total = a - b\n    return total\n\n\ndef mul(a, b):\n    product = a * b\n    return product\n";
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Run {
-    capture: String,
-    cwd: String,
-    patch: String,
-    before: BTreeMap<String, String>,
-}
-
 fn memory(files: &[(&str, &str)]) -> MemoryFs {
     MemoryFs::new(files.iter().map(|(p, c)| (p.to_string(), c.to_string())))
 }
 
 fn update(path: &str, body: &str) -> String {
     format!("*** Begin Patch\n*** Update File: {path}\n{body}*** End Patch\n")
+}
+
+/// A patch updating `path` with `body`, run on `content` alone in CWD.
+fn update_run(path: &str, content: &str, body: &str) -> (MemoryFs, Case) {
+    let fs = memory(&[(path, content)]);
+    let case = run(&update(path, body), &fs, CWD);
+    (fs, case)
 }
 
 struct Case {
@@ -83,8 +82,7 @@ fn region(d: &HunkDiagnosis) -> Option<[usize; 2]> {
 
 #[test]
 fn the_recorded_codex_failure_gets_a_region_and_a_reason() {
-    let runs: Vec<Run> = serde_json::from_str(include_str!("fixtures/apply_patch_codex_runs.json"))
-        .expect("the runs fixture is JSON");
+    let runs = support::agents::codex_runs();
     let recorded = runs
         .iter()
         .find(|r| r.capture == "codex-0.169.0/b_context_mismatch")
@@ -157,12 +155,11 @@ fn a_typo_in_a_context_line_is_fixed_to_the_intended_result() {
 #[test]
 fn a_stale_context_line_keeps_the_file_s_version() {
     let file = MODULE.replace("    total = a - b\n", "    total = a - b  # difference\n");
-    let fs = memory(&[("m.py", &file)]);
-    let stale = update(
+    let (fs, case) = update_run(
         "m.py",
+        &file,
         "@@\n def sub(a, b):\n     total = a - b\n-    return total\n+    return -total\n",
     );
-    let case = run(&stale, &fs, CWD);
     let d = &case.diagnoses[0];
     assert_eq!(d.reason, Some(Reason::Edited));
     assert_eq!(region(d), Some([5, 7]));
@@ -179,12 +176,11 @@ fn a_stale_context_line_keeps_the_file_s_version() {
 #[test]
 fn a_stale_removed_line_is_diagnosed_and_never_fixed_wrongly() {
     let file = MODULE.replace("    total = a - b\n", "    total = a - b - 1\n");
-    let fs = memory(&[("m.py", &file)]);
-    let stale = update(
+    let (fs, case) = update_run(
         "m.py",
+        &file,
         "@@\n def sub(a, b):\n-    total = a - b\n+    total = b - a\n     return total\n",
     );
-    let case = run(&stale, &fs, CWD);
     let d = &case.diagnoses[0];
     assert_eq!(d.reason, Some(Reason::Edited));
     assert_eq!(region(d), Some([5, 7]));
@@ -200,12 +196,11 @@ fn a_stale_removed_line_is_diagnosed_and_never_fixed_wrongly() {
 
 #[test]
 fn wrong_indentation_is_a_loose_match_tightened_to_the_same_result() {
-    let fs = memory(&[("m.py", MODULE)]);
-    let text = update(
+    let (fs, case) = update_run(
         "m.py",
+        MODULE,
         "@@\n def sub(a, b):\n-  total = a - b\n+    total = b - a\n   return total\n",
     );
-    let case = run(&text, &fs, CWD);
     assert_eq!(case.outcome.exit_code, 0);
     assert_eq!(
         case.outcome.sections[0].hunks[0].level,
@@ -222,11 +217,7 @@ fn wrong_indentation_is_a_loose_match_tightened_to_the_same_result() {
             .count(),
         2
     );
-    assert!(
-        d.message.contains("only at level trimmed: 2 lines differ"),
-        "{}",
-        d.message
-    );
+    assert_contains(&d.message, "only at level trimmed: 2 lines differ");
     let fixed = applies_exactly(&case.fix, &fs, CWD);
     assert_eq!(fixed.files, case.outcome.files);
     assert_eq!(case.fix.tightened, [[0, 0]]);
@@ -236,9 +227,11 @@ fn wrong_indentation_is_a_loose_match_tightened_to_the_same_result() {
 #[test]
 fn unicode_look_alikes_are_a_loose_match_tightened_to_the_same_result() {
     let file = "# range 1 \u{2013} 10\nlimit = 10\n";
-    let fs = memory(&[("c.py", file)]);
-    let text = update("c.py", "@@\n # range 1 - 10\n-limit = 10\n+limit = 20\n");
-    let case = run(&text, &fs, CWD);
+    let (fs, case) = update_run(
+        "c.py",
+        file,
+        "@@\n # range 1 - 10\n-limit = 10\n+limit = 20\n",
+    );
     assert_eq!(
         case.outcome.sections[0].hunks[0].level,
         Some(MatchLevel::Unicode)
@@ -253,21 +246,16 @@ fn unicode_look_alikes_are_a_loose_match_tightened_to_the_same_result() {
 
 #[test]
 fn an_invented_hunk_has_no_region_and_no_fix() {
-    let fs = memory(&[("m.py", MODULE)]);
-    let text = update(
+    let (_, case) = update_run(
         "m.py",
+        MODULE,
         "@@\n class Frobnicator:\n-    LIMIT = 77\n+    LIMIT = 78\n",
     );
-    let case = run(&text, &fs, CWD);
     let d = &case.diagnoses[0];
     assert_eq!(d.reason, Some(Reason::NotFound));
     assert_eq!(d.closest, None);
     assert!(d.suggestion.is_none());
-    assert!(
-        d.message.contains("no similar region in the file"),
-        "{}",
-        d.message
-    );
+    assert_contains(&d.message, "no similar region in the file");
     assert!(!case.fix.complete);
     assert_eq!(case.fix.notes.len(), 1);
     assert_eq!(case.fix.notes[0].hunk, Some(0));
@@ -277,28 +265,26 @@ fn an_invented_hunk_has_no_region_and_no_fix() {
 #[test]
 fn duplicated_regions_tie_and_get_no_fix() {
     let file = "def f():\n    x = 1\n    return x\n\n\ndef f():\n    x = 1\n    return x\n";
-    let fs = memory(&[("d.py", file)]);
-    let text = update(
+    let (_, case) = update_run(
         "d.py",
+        file,
         "@@\n def f():\n-    x = l\n+    x = 3\n     return x\n",
     );
-    let case = run(&text, &fs, CWD);
     let d = &case.diagnoses[0];
     assert_eq!(d.closest, None);
     assert!(d.tie.is_some() || d.vague, "{d:?}");
     assert!(d.suggestion.is_none());
-    assert!(d.message.contains("No corrected hunk"), "{}", d.message);
+    assert_contains(&d.message, "No corrected hunk");
     assert!(!case.fix.complete);
 }
 
 #[test]
 fn a_misspelt_header_gets_its_closest_line_and_is_fixed() {
-    let fs = memory(&[("m.py", MODULE)]);
-    let text = update(
+    let (fs, case) = update_run(
         "m.py",
+        MODULE,
         "@@ def sbu(a, b):\n     total = a - b\n-    return total\n+    return -total\n",
     );
-    let case = run(&text, &fs, CWD);
     assert_eq!(
         case.outcome.stderr,
         "Failed to find context 'def sbu(a, b):' in /w/m.py\n"
@@ -320,12 +306,11 @@ fn a_misspelt_header_gets_its_closest_line_and_is_fixed() {
 
 #[test]
 fn an_invented_header_names_no_line() {
-    let fs = memory(&[("m.py", MODULE)]);
-    let text = update(
+    let (_, case) = update_run(
         "m.py",
+        MODULE,
         "@@ class Nope:\n     total = a - b\n-    return total\n+    return 0\n",
     );
-    let case = run(&text, &fs, CWD);
     let header = case.diagnoses[0]
         .header
         .as_ref()

@@ -4,9 +4,9 @@
 //! an in-memory file system and over a real directory.
 
 mod apply_patch_corpus;
+mod support;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
 
 use apply_patch_corpus::Record;
 use srview::dialect::apply_patch::{DirFs, MemoryFs, PatchFs, apply_text};
@@ -148,16 +148,6 @@ fn every_corpus_record_matches_the_reference_in_memory() {
     });
 }
 
-fn write_files(root: &Path, files: &BTreeMap<String, String>) {
-    for (path, content) in files {
-        let full = root.join(path);
-        if let Some(parent) = full.parent() {
-            std::fs::create_dir_all(parent).expect("the record's directories can be made");
-        }
-        std::fs::write(&full, content).expect("the record's files can be written");
-    }
-}
-
 #[test]
 fn every_corpus_record_matches_the_reference_over_a_real_directory() {
     check_corpus("over a real directory", |record, half_applied| {
@@ -166,7 +156,7 @@ fn every_corpus_record_matches_the_reference_over_a_real_directory() {
             .path()
             .canonicalize()
             .expect("the temp dir has a real path");
-        write_files(&root, &record.files);
+        support::files::write_all(&root, &record.files);
         let fs = DirFs { root: root.clone() };
         let cwd = root.to_str().expect("the temp dir path is UTF-8");
         differences(record, &fs, cwd, half_applied)

@@ -5,12 +5,15 @@
 
 mod apply_patch_corpus;
 
+mod support;
+
 use std::sync::OnceLock;
 
 use proptest::prelude::*;
 use srview::dialect::apply_patch::{
     MemoryFs, PatchOutcome, apply_partial, apply_text, parse, parse_partial,
 };
+use support::rng::one_of;
 
 use apply_patch_corpus::Record;
 
@@ -223,16 +226,13 @@ proptest! {
 
 /// A line of a random patch, from the format's vocabulary.
 fn patch_line() -> impl Strategy<Value = String> {
+    // Weighted by count: each fixed line as likely as each other arm.
     prop_oneof![
-        Just("*** Begin Patch".to_string()),
-        Just("*** End Patch".to_string()),
-        Just("*** End of File".to_string()),
-        Just("<<'EOF'".to_string()),
-        Just("EOF".to_string()),
-        "\\*\\*\\* (Add|Update|Delete) File: (a|b|c|c/d|\\./a|a/\\.\\./b)",
-        "\\*\\*\\* Move to: (a|b|c/e)",
-        "@@( [a-c\u{2013} ]{0,4})?",
-        "[ +\\-]?[a-c \t\u{2013}\u{a0}\r]{0,5}",
+        5 => one_of(&["*** Begin Patch", "*** End Patch", "*** End of File", "<<'EOF'", "EOF"]),
+        1 => "\\*\\*\\* (Add|Update|Delete) File: (a|b|c|c/d|\\./a|a/\\.\\./b)",
+        1 => "\\*\\*\\* Move to: (a|b|c/e)",
+        1 => "@@( [a-c\u{2013} ]{0,4})?",
+        1 => "[ +\\-]?[a-c \t\u{2013}\u{a0}\r]{0,5}",
     ]
 }
 

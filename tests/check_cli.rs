@@ -266,14 +266,12 @@ fn a_diff_that_takes_no_effect_does_not_pass() {
 #[test]
 fn a_block_that_applies_malformed_does_not_pass() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let file = dir.path().join("README.md");
-    std::fs::write(&file, "Project Title\n=============\n\nSome intro text.\n").expect("write");
-    let diff = dir.path().join("d.diff");
-    std::fs::write(
-        &diff,
-        "------- SEARCH\nProject Title\n=============\n\nSome intro text.\n=======\nProject Title\n=============\n\nSome better intro text.\n+++++++ REPLACE\n",
-    )
-    .expect("write");
+    let file = support::files::write(
+        dir.path(),
+        "README.md",
+        "Project Title\n=============\n\nSome intro text.\n".as_bytes(),
+    );
+    let diff = support::files::write(dir.path(), "d.diff", "------- SEARCH\nProject Title\n=============\n\nSome intro text.\n=======\nProject Title\n=============\n\nSome better intro text.\n+++++++ REPLACE\n".as_bytes());
     let (file, diff) = (file.display().to_string(), diff.display().to_string());
     let (code, out) = srview(&["check", &file, &diff, "--json"]);
     assert_eq!(code, 1, "{out}");
@@ -317,18 +315,8 @@ fn a_cut_off_diff_does_not_pass() {
 #[test]
 fn a_misplaced_edit_does_not_pass() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let file = dir.path().join("h.py");
-    std::fs::write(
-        &file,
-        "def a():\n    x = 1\n    y = 2\n    return x\n\ndef b():\n    x = 1\n    z = 99\n    return x\n",
-    )
-    .expect("write");
-    let diff = dir.path().join("d.diff");
-    std::fs::write(
-        &diff,
-        "------- SEARCH\ndef b():\n    x = 1\n    y = 2\n    return x\n=======\ndef b():\n    x = 1\n    y = 3\n    return x\n+++++++ REPLACE\n",
-    )
-    .expect("write");
+    let file = support::files::write(dir.path(), "h.py", "def a():\n    x = 1\n    y = 2\n    return x\n\ndef b():\n    x = 1\n    z = 99\n    return x\n".as_bytes());
+    let diff = support::files::write(dir.path(), "d.diff", "------- SEARCH\ndef b():\n    x = 1\n    y = 2\n    return x\n=======\ndef b():\n    x = 1\n    y = 3\n    return x\n+++++++ REPLACE\n".as_bytes());
     let (file, diff) = (file.to_str().expect("UTF-8"), diff.to_str().expect("UTF-8"));
     let (code, out) = srview(&["check", file, diff]);
     assert!(out.contains("wrong place"), "{out}");

@@ -3,6 +3,8 @@
 
 mod support;
 
+use support::text::assert_contains;
+
 use support::corpus;
 use support::files::{self, p};
 use support::runner::{self, code, stderr};
@@ -31,7 +33,41 @@ const ONE_BLOCK: &str = "------- SEARCH\nb\n=======\nB1\nB2\n+++++++ REPLACE\n";
 const FAILING: &str = "------- SEARCH\nb\n=======\nB1\nB2\n+++++++ REPLACE\n\
                        ------- SEARCH\nzz\n=======\nq\n+++++++ REPLACE\n";
 
+/// `srview apply --json f.txt` on [`abc_file`] with `diff` on stdin: it
+/// exits with `want_code`, prints one JSON object on one line, and keeps
+/// stderr quiet.
+fn json_on_abc(diff: &str, want_code: i32) -> Value {
+    let (_dir, file) = abc_file();
+    let out = srview(&["--json", p(&file)], diff.as_bytes());
+    assert_eq!(code(&out), want_code, "{}", stderr(&out));
+    assert_eq!(
+        out.stdout.iter().filter(|&&b| b == b'\n').count(),
+        1,
+        "one line"
+    );
+    assert!(
+        out.stderr.is_empty(),
+        "--json keeps stderr quiet: {}",
+        stderr(&out)
+    );
+    json(&out)
+}
+
+/// `srview apply f.txt` with f.txt holding `content` and `diff` on stdin.
+fn apply_on(content: &[u8], diff: &[u8]) -> Output {
+    let dir = tempfile::tempdir().unwrap();
+    let file = files::write(dir.path(), "f.txt", content);
+    srview(&[p(&file)], diff)
+}
+
 // ---------------------------------------------------------------- corpus
+
+/// `f.txt` holding `a b c`, one a line, in a new folder.
+fn abc_file() -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = files::write(dir.path(), "f.txt", b"a\nb\nc\n");
+    (dir, file)
+}
 
 fn corpus() -> Vec<Case> {
     corpus::main_corpus()
@@ -154,8 +190,7 @@ fn default_output_is_the_new_content_byte_for_byte() {
 
 #[test]
 fn failing_diff_prints_nothing_on_stdout_and_explains_on_stderr() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = files::write(dir.path(), "f.txt", b"a\nb\nc\n");
+    let (_dir, file) = abc_file();
     let out = srview(&[p(&file)], FAILING.as_bytes());
     assert_eq!(code(&out), 1);
     assert!(out.stdout.is_empty());
@@ -172,8 +207,7 @@ fn failing_diff_prints_nothing_on_stdout_and_explains_on_stderr() {
 
 #[test]
 fn diff_can_come_from_a_path_or_dash() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = files::write(dir.path(), "f.txt", b"a\nb\nc\n");
+    let (dir, file) = abc_file();
     let diff = files::write(dir.path(), "d.diff", ONE_BLOCK.as_bytes());
     let out = srview(&[p(&file), p(&diff)], b"ignored");
     assert_eq!(code(&out), 0, "{}", stderr(&out));
@@ -184,16 +218,7 @@ fn diff_can_come_from_a_path_or_dash() {
 
 #[test]
 fn json_shape_on_success() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = files::write(dir.path(), "f.txt", b"a\nb\nc\n");
-    let out = srview(&["--json", p(&file)], ONE_BLOCK.as_bytes());
-    assert_eq!(code(&out), 0);
-    assert_eq!(
-        out.stdout.iter().filter(|&&b| b == b'\n').count(),
-        1,
-        "one line"
-    );
-    let got = json(&out);
+    let got = json_on_abc(ONE_BLOCK, 0);
     let want: Value = serde_json::json!({
         "ok": true,
         "newContent": "a\nB1\nB2\nc\n",
@@ -215,16 +240,7 @@ fn json_shape_on_success() {
 
 #[test]
 fn json_shape_on_failure() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = files::write(dir.path(), "f.txt", b"a\nb\nc\n");
-    let out = srview(&["--json", p(&file)], FAILING.as_bytes());
-    assert_eq!(code(&out), 1);
-    assert!(
-        out.stderr.is_empty(),
-        "--json keeps stderr quiet: {}",
-        stderr(&out)
-    );
-    let got = json(&out);
+    let got = json_on_abc(FAILING, 1);
     let msg = "The SEARCH block:\nzz\n...does not match anything in the file.";
     assert_eq!(got["ok"], false);
     assert_eq!(got["newContent"], Value::Null);
@@ -249,8 +265,7 @@ fn json_shape_on_failure() {
 
 #[test]
 fn json_reports_streaming_states_and_out_of_order_blocks() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = files::write(dir.path(), "f.txt", b"a\nb\nc\n");
+    let (_dir, file) = abc_file();
     // Partial: the second block is still receiving its replacement.
     let diff = "------- SEARCH\nb\n=======\nB\n+++++++ REPLACE\n------- SEARCH\nc\n=======\nC";
     let out = srview(&["--json", "--partial", p(&file)], diff.as_bytes());
@@ -291,8 +306,7 @@ fn write_replaces_file_and_keeps_permissions() {
 
 #[test]
 fn write_with_json_prints_the_report_and_writes() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = files::write(dir.path(), "f.txt", b"a\nb\nc\n");
+    let (_dir, file) = abc_file();
     let out = srview(&["--write", "--json", p(&file)], ONE_BLOCK.as_bytes());
     assert_eq!(code(&out), 0);
     assert_eq!(json(&out)["ok"], true);
@@ -301,8 +315,7 @@ fn write_with_json_prints_the_report_and_writes() {
 
 #[test]
 fn write_writes_nothing_when_the_diff_fails() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = files::write(dir.path(), "f.txt", b"a\nb\nc\n");
+    let (dir, file) = abc_file();
     let before = std::fs::metadata(&file).unwrap().modified().unwrap();
     let out = srview(&["--write", p(&file)], FAILING.as_bytes());
     assert_eq!(code(&out), 1);
@@ -339,8 +352,7 @@ fn missing_file_is_exit_2_unless_new_file() {
 
 #[test]
 fn new_file_on_an_existing_file_uses_its_content() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = files::write(dir.path(), "f.txt", b"a\nb\nc\n");
+    let (_dir, file) = abc_file();
     let out = srview(&["--new-file", p(&file)], ONE_BLOCK.as_bytes());
     assert_eq!(code(&out), 0);
     assert_eq!(out.stdout, b"a\nB1\nB2\nc\n");
@@ -373,8 +385,7 @@ fn non_utf8_file_names_the_first_bad_byte() {
 
 #[test]
 fn non_utf8_diff_names_the_first_bad_byte() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = files::write(dir.path(), "f.txt", b"a\nb\nc\n");
+    let (dir, file) = abc_file();
     let mut diff = ONE_BLOCK.as_bytes().to_vec();
     diff.insert(17, 0xff); // inside "B1"
     let out = srview(&[p(&file)], &diff);
@@ -392,20 +403,15 @@ fn non_utf8_diff_names_the_first_bad_byte() {
 
 #[test]
 fn truncated_utf8_at_the_end_is_refused() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = files::write(dir.path(), "f.txt", b"ab\xe2\x82");
-    let out = srview(&[p(&file)], ONE_BLOCK.as_bytes());
+    let out = apply_on(b"ab\xe2\x82", ONE_BLOCK.as_bytes());
     assert_one_line_exit_2(&out, "first bad byte at offset 2");
 }
 
 #[test]
 fn binary_file_or_diff_is_exit_2() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = files::write(dir.path(), "f.bin", b"a\nb\0c\n");
-    let out = srview(&[p(&file)], ONE_BLOCK.as_bytes());
+    let out = apply_on(b"a\nb\0c\n", ONE_BLOCK.as_bytes());
     assert_one_line_exit_2(&out, "looks binary (NUL byte at offset 3)");
-    let file = files::write(dir.path(), "f.txt", b"a\nb\nc\n");
-    let out = srview(&[p(&file)], b"------- SEARCH\n\0");
+    let out = apply_on(b"a\nb\nc\n", b"------- SEARCH\n\0");
     assert_one_line_exit_2(&out, "stdin looks binary (NUL byte at offset 15)");
 }
 
@@ -425,11 +431,7 @@ fn directory_or_device_as_file_is_exit_2() {
 fn usage_errors_are_exit_2() {
     let out = srview(&[], b"");
     assert_eq!(code(&out), 2);
-    assert!(
-        stderr(&out).contains("apply needs FILE"),
-        "{}",
-        stderr(&out)
-    );
+    assert_contains(&stderr(&out), "apply needs FILE");
     let out = srview(&["--engine", "v3", "x"], b"");
     assert_eq!(code(&out), 2);
 }
@@ -441,8 +443,7 @@ fn usage_errors_are_exit_2() {
 /// edit that applied. `--write` then leaves FILE alone, time stamp included.
 #[test]
 fn a_diff_without_blocks_warns_and_writes_nothing() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = files::write(dir.path(), "f.txt", b"a\nb\nc\n");
+    let (dir, file) = abc_file();
     for diff in [&b""[..], b"Sure, here is the change.\n"] {
         let out = srview(&[p(&file)], diff);
         assert_eq!(code(&out), 0, "{}", stderr(&out));
@@ -495,8 +496,7 @@ fn a_diff_without_blocks_warns_and_writes_nothing() {
 
 #[test]
 fn a_directory_as_diff_is_exit_2() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = files::write(dir.path(), "f.txt", b"a\nb\nc\n");
+    let (dir, file) = abc_file();
     let out = srview(&[p(&file), p(dir.path())], b"");
     assert_one_line_exit_2(&out, "is a directory");
 }

@@ -6,6 +6,8 @@ use srview::engine::{Options, Stage, Version, apply};
 
 mod support;
 
+use support::text::assert_contains;
+
 use support::diff::block_of_lines as block;
 
 /// A TypeScript file with many classes: `}` and `super();` repeat.
@@ -22,11 +24,12 @@ fn widgets() -> String {
     out
 }
 
+fn options(version: Version, is_final: bool) -> Options {
+    Options { version, is_final }
+}
+
 fn final_v1() -> Options {
-    Options {
-        version: Version::V1,
-        is_final: true,
-    }
+    options(Version::V1, true)
 }
 
 fn line_of(text: &str, needle: &str) -> usize {
@@ -92,11 +95,7 @@ fn unrelated_text_is_not_found() {
     assert_eq!(d.reason, Some(Reason::NotFound), "{}", d.message);
     assert_eq!(d.closest, None);
     assert_eq!(d.suggestion, None);
-    assert!(
-        d.message.contains("nothing similar exists"),
-        "{}",
-        d.message
-    );
+    assert_contains(&d.message, "nothing similar exists");
     assert!(
         d.why_no_region()
             .expect("says why")
@@ -143,10 +142,7 @@ fn a_failed_block_has_no_stage() {
     let file = widgets();
     // v2 rejects the unclosed block, though its SEARCH text is in the file.
     let diff = "------- SEARCH\n    this.count = 0;\n    return;\n=======\n    this.count = 1;\n";
-    let options = Options {
-        version: Version::V2,
-        is_final: true,
-    };
+    let options = options(Version::V2, true);
     let d = &diagnose(diff, &file, options)[0];
     assert_eq!(d.state, Status::Failed);
     assert_eq!(d.stage, None);
@@ -175,11 +171,9 @@ fn a_reindented_block_pairs_every_line_with_its_own() {
         assert_eq!(x.file_line, Some(start + k));
     }
     let lines_named: Vec<String> = nonblank.iter().map(|k| (k + 1).to_string()).collect();
-    assert!(
-        d.message
-            .contains(&format!("on SEARCH lines {}", lines_named.join(", "))),
-        "{}",
-        d.message
+    assert_contains(
+        &d.message,
+        &format!("on SEARCH lines {}", lines_named.join(", ")),
     );
 }
 
@@ -203,7 +197,7 @@ fn a_block_anchor_match_at_the_wrong_place_is_called_so() {
     assert!(d.risky && !d.misplaced, "{}", d.message);
     assert!(d.tie.is_some(), "{}", d.message);
     assert_eq!(d.suggestion, None);
-    assert!(d.message.contains("the place is a guess"), "{}", d.message);
+    assert_contains(&d.message, "the place is a guess");
 
     // Now a block whose anchors (`{` ... `}`) fit first at Widget's
     // describe() but whose middle is Contraption's.
@@ -224,11 +218,7 @@ fn a_block_anchor_match_at_the_wrong_place_is_called_so() {
     let c = d.closest.expect("the right region");
     let want = line_of(&damaged, "describe(): string  {");
     assert_eq!(c.start_line, want, "{}", d.message);
-    assert!(
-        d.message.contains("the edit lands at the wrong place"),
-        "{}",
-        d.message
-    );
+    assert_contains(&d.message, "the edit lands at the wrong place");
     // The line the author kept is the file's own (its double space stays).
     let fixed = apply(
         d.suggestion.as_deref().expect("suggested"),
@@ -255,11 +245,7 @@ fn a_tie_offers_no_region() {
     assert_eq!(d.suggestion, None);
     let [a, b] = d.tie.expect("a tie");
     assert_eq!((a.start_line, b.start_line), (2, 6));
-    assert!(
-        d.message.contains("no single closest region"),
-        "{}",
-        d.message
-    );
+    assert_contains(&d.message, "no single closest region");
 }
 
 /// A SEARCH made only of lines the file repeats cannot be placed.
@@ -464,11 +450,7 @@ fn an_out_of_order_block_over_an_earlier_edit_is_called_so() {
     assert_eq!(d[1].reason, Some(Reason::OutOfOrder), "{}", d[1].message);
     assert!(d[1].risky);
     assert_eq!(d[1].suggestion, None);
-    assert!(
-        d[1].message.contains("It overlaps block #1's lines 1-2"),
-        "{}",
-        d[1].message
-    );
+    assert_contains(&d[1].message, "It overlaps block #1's lines 1-2");
 }
 
 /// Indentation that differs from the file's by no one rule: the new lines'
@@ -510,12 +492,9 @@ fn only_the_damaged_lookalikes_are_replaced() {
 fn a_streaming_block_without_a_match_is_not_called_failed() {
     let file = widgets();
     let diff = "------- SEARCH\n  def nonexistent(self):\n=======\n  def other(";
-    let partial = Options {
-        version: Version::V1,
-        is_final: false,
-    };
+    let partial = options(Version::V1, false);
     let d = &diagnose(diff, &file, partial)[0];
-    assert!(d.message.contains("has no match so far"), "{}", d.message);
+    assert_contains(&d.message, "has no match so far");
     assert!(!d.message.contains("does not apply"), "{}", d.message);
 }
 

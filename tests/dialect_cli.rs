@@ -4,11 +4,11 @@
 
 use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 mod support;
 
-const BIN: &str = env!("CARGO_BIN_EXE_srview");
+use support::text::assert_contains;
 
 fn srview(args: &[&str], stdin: &str) -> Output {
     support::runner::srview(args)
@@ -26,8 +26,7 @@ const WARNING: &str = "srview: warning: calc.py hunk 1 (patch lines 3-6) matched
 
 fn project() -> (tempfile::TempDir, String) {
     let dir = tempfile::tempdir().expect("temp dir");
-    let file = dir.path().join("calc.py");
-    std::fs::write(&file, CALC).expect("written");
+    let file = support::files::write(dir.path(), "calc.py", CALC.as_bytes());
     let file = file.to_str().expect("UTF-8").to_string();
     (dir, file)
 }
@@ -91,11 +90,7 @@ fn a_patch_of_several_files_names_them() {
     let two = "*** Begin Patch\n*** Update File: a.py\n@@\n-x\n+y\n*** Update File: b.py\n@@\n-x\n+y\n*** End Patch\n";
     let out = srview(&["apply", &file, "-"], two);
     assert_eq!(out.status.code(), Some(2));
-    assert!(
-        text(&out.stderr).contains("a.py, b.py"),
-        "{}",
-        text(&out.stderr)
-    );
+    assert_contains(&text(&out.stderr), "a.py, b.py");
 }
 
 #[test]
@@ -155,11 +150,7 @@ fn dialect_forces_the_reading() {
     // Read as an edit, it is no JSON.
     let out = srview(&["apply", &file, "-", "--dialect", "edit-json"], PATCH);
     assert_eq!(out.status.code(), Some(2));
-    assert!(
-        text(&out.stderr).contains("the JSON is no edit"),
-        "{}",
-        text(&out.stderr)
-    );
+    assert_contains(&text(&out.stderr), "the JSON is no edit");
 }
 
 #[test]
@@ -185,8 +176,7 @@ fn check_shows_each_hunk_level_and_fix_makes_the_patch_exact() {
         PATCH.replace("-    return b - a", "-    return b – a")
     );
     // The corrected patch matches exactly: no warning, a clean check.
-    let patch_file = dir.path().join("fixed.patch");
-    std::fs::write(&patch_file, &fixed).expect("written");
+    let patch_file = support::files::write(dir.path(), "fixed.patch", fixed.as_bytes());
     let out = srview(&["check", &file, patch_file.to_str().expect("UTF-8")], "");
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
     assert_eq!(text(&out.stderr), "");
@@ -215,21 +205,16 @@ fn check_diagnoses_a_failing_edit_and_fix_corrects_it() {
 
 /// Runs `srview apply FILE --stream` with `parts` arriving one by one.
 fn stream(file: &str, parts: &[&str]) -> (Vec<serde_json::Value>, Output) {
-    let mut child = Command::new(BIN)
-        .args([
-            "apply",
-            file,
-            "--stream",
-            "--stream-interval",
-            "0",
-            "--stream-content",
-            "--write",
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("srview runs");
+    let mut child = support::runner::srview([
+        "apply",
+        file,
+        "--stream",
+        "--stream-interval",
+        "0",
+        "--stream-content",
+        "--write",
+    ])
+    .spawn_piped();
     let mut stdin = child.stdin.take().expect("piped");
     let mut stdout = std::io::BufReader::new(child.stdout.take().expect("piped"));
     let mut lines = Vec::new();
@@ -336,12 +321,11 @@ fn the_demo_patch_matches_its_first_hunk_loosely_as_the_readme_says() {
 #[test]
 fn a_failing_hunk_is_diagnosed_and_fix_rewrites_it_onto_the_file() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let file = dir.path().join("f.py");
-    std::fs::write(
-        &file,
-        "def span(a, b):\n    result = b - a\n    return result\n",
-    )
-    .expect("written");
+    let file = support::files::write(
+        dir.path(),
+        "f.py",
+        "def span(a, b):\n    result = b - a\n    return result\n".as_bytes(),
+    );
     let file = file.to_str().expect("UTF-8").to_string();
     let patch = "*** Begin Patch\n*** Update File: f.py\n@@\n def span(a, b):\n-    reslt = b - a\n+    result = abs(b - a)\n     return result\n*** End Patch\n";
     let out = srview(&["check", &file, "-", "--json"], patch);

@@ -17,6 +17,14 @@ fn demo() -> tempfile::TempDir {
     dir
 }
 
+/// `key` accepts: the previewer leaves with 0 and calc.py holds the
+/// reference's result.
+fn accept_writes_result(s: &mut Session, key: &[u8], dir: &tempfile::TempDir) {
+    s.press(key);
+    assert_eq!(s.exit_code(), 0);
+    assert_eq!(support::files::read(dir.path(), "calc.py"), RESULT);
+}
+
 #[test]
 fn the_single_file_previewer_marks_the_loose_hunk_and_accepts_the_result() {
     let dir = demo();
@@ -24,10 +32,7 @@ fn the_single_file_previewer_marks_the_loose_hunk_and_accepts_the_result() {
     s.wait_for("the loose hunk marked", |c| {
         c.contains("loose match") && c.contains("≈ unicode")
     });
-    s.press(b"a");
-    assert_eq!(s.exit_code(), 0);
-    let written = std::fs::read_to_string(dir.path().join("calc.py")).expect("read");
-    assert_eq!(written, RESULT);
+    accept_writes_result(&mut s, b"a", &dir);
 }
 
 #[test]
@@ -41,8 +46,5 @@ fn the_transcript_previewer_opens_the_patch_as_a_tab_and_accepts_all() {
     s.wait_for("the tab with its loose hunk", |c| {
         c.contains("calc.py") && c.contains("loose match") && c.contains("≈ unicode")
     });
-    s.press(b"A");
-    assert_eq!(s.exit_code(), 0);
-    let written = std::fs::read_to_string(dir.path().join("calc.py")).expect("read");
-    assert_eq!(written, RESULT);
+    accept_writes_result(&mut s, b"A", &dir);
 }

@@ -24,6 +24,50 @@ fn setup() -> tempfile::TempDir {
     dir
 }
 
+/// `srview main.rs edit.diff ARGS` with `diff` written to edit.diff, in a
+/// [`setup`] folder.
+fn launched(diff: &str, args: &[&str]) -> (tempfile::TempDir, Session) {
+    let dir = setup();
+    std::fs::write(dir.path().join("edit.diff"), diff).expect("write diff");
+    let s = Session::srview(dir.path(), &[&["main.rs", "edit.diff"], args].concat());
+    (dir, s)
+}
+
+/// `a`: the previewer writes main.rs and leaves (exit 0); main.rs then
+/// holds `want`.
+fn accept_writes(s: &mut Session, dir: &tempfile::TempDir, want: &str) {
+    s.press(b"a");
+    assert_eq!(s.exit_code(), 0);
+    assert_eq!(files::read(dir.path(), "main.rs"), want);
+}
+
+/// What the previewer printed on the user's terminal once it left the
+/// alternate screen.
+fn printed_after(s: &Session) -> String {
+    std::thread::sleep(Duration::from_millis(100));
+    let raw = s.raw_text();
+    raw[pty::left_alternate_screen_at(&raw)..].to_string()
+}
+
+/// `srview --transcript ARGS msg.md` in a [`setup`] folder with notes.md
+/// holding `notes` and `transcript` written to msg.md.
+fn transcript_launched(
+    notes: &str,
+    transcript: &str,
+    args: &[&str],
+) -> (tempfile::TempDir, Session) {
+    let dir = setup();
+    std::fs::write(dir.path().join("notes.md"), notes).expect("write notes");
+    std::fs::write(dir.path().join("msg.md"), transcript).expect("write transcript");
+    let s = Session::srview(dir.path(), &[&["--transcript"], args, &["msg.md"]].concat());
+    (dir, s)
+}
+
+/// A call editing main.rs (`42` to `43`).
+fn main_rs_call() -> String {
+    replace_call("main.rs", "    42", "    43")
+}
+
 fn append(path: &Path, text: &str) {
     let mut f = std::fs::OpenOptions::new()
         .append(true)
@@ -52,33 +96,25 @@ fn streamed_diff_is_shown_then_accepted() {
         s.contents()
     );
     assert_eq!(
-        std::fs::read_to_string(dir.path().join("main.rs")).expect("read"),
+        files::read(dir.path(), "main.rs"),
         ORIGINAL,
         "nothing written before accept"
     );
-    s.press(b"a");
-    assert_eq!(s.exit_code(), 0);
-    assert_eq!(
-        std::fs::read_to_string(dir.path().join("main.rs")).expect("read"),
-        RESULT
-    );
+    accept_writes(&mut s, &dir, RESULT);
 }
 
 /// A DIFF file already written at launch: the first frame drawn is the
 /// complete one, never a "waiting, 0 applied" frame before it.
 #[test]
 fn the_first_frame_shows_a_written_diff_applied() {
-    let dir = setup();
-    std::fs::write(dir.path().join("edit.diff"), DIFF).expect("write diff");
-    let mut s = Session::srview(dir.path(), &["main.rs", "edit.diff"]);
+    let (_dir, mut s) = launched(DIFF, &[]);
     s.wait_for("blocks applied", |c| c.contains("2 applied"));
     let raw = s.raw_text();
     assert!(
         !raw.contains("waiting") && !raw.contains(" 0 applied"),
         "a frame was drawn before the diff: {raw:?}"
     );
-    s.press(b"q");
-    assert_eq!(s.exit_code(), 1);
+    s.quit();
 }
 
 /// `src/main.rs` links libc before libm: the optimized previewer, syntax
@@ -90,29 +126,20 @@ fn the_first_frame_shows_a_written_diff_applied() {
 )]
 #[test]
 fn libm_is_not_loaded() {
-    let dir = setup();
-    std::fs::write(dir.path().join("edit.diff"), DIFF).expect("write diff");
-    let mut s = Session::srview(dir.path(), &["main.rs", "edit.diff"]);
+    let (_dir, mut s) = launched(DIFF, &[]);
     s.wait_for("blocks applied", |c| c.contains("2 applied"));
     let maps = std::fs::read_to_string(format!("/proc/{}/maps", s.pid())).expect("maps");
     assert!(maps.contains("libc.so"), "not the process expected: {maps}");
     assert!(!maps.contains("libm.so"), "libm is mapped: {maps}");
-    s.press(b"q");
-    assert_eq!(s.exit_code(), 1);
+    s.quit();
 }
 
 #[test]
 fn quit_leaves_file_untouched() {
-    let dir = setup();
-    std::fs::write(dir.path().join("edit.diff"), DIFF).expect("write diff");
-    let mut s = Session::srview(dir.path(), &["main.rs", "edit.diff"]);
+    let (dir, mut s) = launched(DIFF, &[]);
     s.wait_for("blocks applied", |c| c.contains("2 applied"));
-    s.press(b"q");
-    assert_eq!(s.exit_code(), 1);
-    assert_eq!(
-        std::fs::read_to_string(dir.path().join("main.rs")).expect("read"),
-        ORIGINAL
-    );
+    s.quit();
+    assert_eq!(files::read(dir.path(), "main.rs"), ORIGINAL);
     let names: Vec<_> = std::fs::read_dir(dir.path())
         .expect("ls")
         .map(|e| e.expect("entry").file_name())
@@ -130,105 +157,75 @@ fn diff_piped_on_stdin_keys_from_terminal() {
     s.wait_for("stdin end switches to final mode", |c| {
         c.contains("ended") && c.contains("2 applied")
     });
-    s.press(b"a");
-    assert_eq!(s.exit_code(), 0);
-    assert_eq!(
-        std::fs::read_to_string(dir.path().join("main.rs")).expect("read"),
-        RESULT
-    );
+    accept_writes(&mut s, &dir, RESULT);
 }
 
 #[test]
 fn accept_refused_when_file_changed_on_disk_then_reload() {
-    let dir = setup();
-    std::fs::write(dir.path().join("edit.diff"), DIFF).expect("write diff");
-    let mut s = Session::srview(dir.path(), &["main.rs", "edit.diff"]);
+    let (dir, mut s) = launched(DIFF, &[]);
     s.wait_for("blocks applied", |c| c.contains("2 applied"));
     let changed = ORIGINAL.replace("fn main() {", "fn main() { // edited elsewhere");
     std::fs::write(dir.path().join("main.rs"), &changed).expect("edit file");
     s.press(b"a");
     s.wait_for("refusal", |c| c.contains("changed on disk"));
     assert_eq!(
-        std::fs::read_to_string(dir.path().join("main.rs")).expect("read"),
+        files::read(dir.path(), "main.rs"),
         changed,
         "left as it now is"
     );
     s.press(b"r");
     s.wait_for("reload notice", |c| c.contains("reloaded"));
-    s.press(b"a");
-    assert_eq!(s.exit_code(), 0);
     let expected = RESULT.replace("fn main() {", "fn main() { // edited elsewhere");
-    assert_eq!(
-        std::fs::read_to_string(dir.path().join("main.rs")).expect("read"),
-        expected
-    );
+    accept_writes(&mut s, &dir, &expected);
 }
 
 #[test]
 fn failing_diff_is_not_accepted_and_app_stays_open() {
-    let dir = setup();
     let bad = "------- SEARCH\nfn missing() {}\n=======\nfn found() {}\n+++++++ REPLACE\n";
-    std::fs::write(dir.path().join("edit.diff"), bad).expect("write diff");
-    let mut s = Session::srview(dir.path(), &["main.rs", "edit.diff", "--final"]);
+    let (dir, mut s) = launched(bad, &["--final"]);
     s.wait_for("failure shown", |c| {
         c.contains("failed") && c.contains("does not match anything")
     });
     s.press(b"a");
     s.wait_for("refused accept", |c| c.contains("not accepted"));
-    s.press(b"q");
-    assert_eq!(s.exit_code(), 1);
-    assert_eq!(
-        std::fs::read_to_string(dir.path().join("main.rs")).expect("read"),
-        ORIGINAL
-    );
+    s.quit();
+    assert_eq!(files::read(dir.path(), "main.rs"), ORIGINAL);
 }
 
 #[test]
 fn two_file_transcript_streams_in_and_accept_all_writes_both() {
-    let dir = setup();
-    std::fs::write(
-        dir.path().join("notes.md"),
-        "# Notes\n\n- first\n- second\n",
-    )
-    .expect("write notes");
-    let transcript = "I'll update both files.\n\n<replace_in_file>\n<path>main.rs</path>\n<diff>\n------- SEARCH\n    42\n=======\n    43\n+++++++ REPLACE\n</diff>\n</replace_in_file>\n\nAnd the notes:\n\n<replace_in_file>\n<path>notes.md</path>\n<diff>\n------- SEARCH\n- second\n=======\n- second\n- third\n+++++++ REPLACE\n</diff>\n</replace_in_file>\n";
-    std::fs::write(dir.path().join("msg.md"), transcript).expect("write transcript");
-    let mut s = Session::srview(dir.path(), &["--transcript", "--replay", "2000", "msg.md"]);
+    let transcript = format!(
+        "I'll update both files.\n\n{}\nAnd the notes:\n\n{}",
+        main_rs_call(),
+        replace_call("notes.md", "- second", "- second\n- third")
+    );
+    let notes = "# Notes\n\n- first\n- second\n";
+    let (dir, mut s) = transcript_launched(notes, &transcript, &["--replay", "2000"]);
     s.wait_for("both files applied", |c| {
         c.contains("1 main.rs applied") && c.contains("2 notes.md applied")
     });
     s.press(b"A");
     assert_eq!(s.exit_code(), 0);
     assert_eq!(
-        std::fs::read_to_string(dir.path().join("main.rs")).expect("read"),
+        files::read(dir.path(), "main.rs"),
         ORIGINAL.replace("    42\n", "    43\n")
     );
     assert_eq!(
-        std::fs::read_to_string(dir.path().join("notes.md")).expect("read"),
+        files::read(dir.path(), "notes.md"),
         "# Notes\n\n- first\n- second\n- third\n"
     );
 }
 
 #[test]
 fn accept_all_writes_nothing_when_one_file_fails() {
-    let dir = setup();
-    std::fs::write(dir.path().join("notes.md"), "# Notes\n").expect("write notes");
-    let transcript = "<replace_in_file>\n<path>main.rs</path>\n<diff>\n------- SEARCH\n    42\n=======\n    43\n+++++++ REPLACE\n</diff>\n</replace_in_file>\n<replace_in_file>\n<path>notes.md</path>\n<diff>\n------- SEARCH\n- missing\n=======\n- x\n+++++++ REPLACE\n</diff>\n</replace_in_file>\n";
-    std::fs::write(dir.path().join("msg.md"), transcript).expect("write transcript");
-    let mut s = Session::srview(dir.path(), &["--transcript", "--replay", "5000", "msg.md"]);
+    let transcript = main_rs_call() + &replace_call("notes.md", "- missing", "- x");
+    let (dir, mut s) = transcript_launched("# Notes\n", &transcript, &["--replay", "5000"]);
     s.wait_for("second file failed", |c| c.contains("2 notes.md failed"));
     s.press(b"A");
     s.wait_for("refusal", |c| c.contains("nothing written"));
-    s.press(b"q");
-    assert_eq!(s.exit_code(), 1);
-    assert_eq!(
-        std::fs::read_to_string(dir.path().join("main.rs")).expect("read"),
-        ORIGINAL
-    );
-    assert_eq!(
-        std::fs::read_to_string(dir.path().join("notes.md")).expect("read"),
-        "# Notes\n"
-    );
+    s.quit();
+    assert_eq!(files::read(dir.path(), "main.rs"), ORIGINAL);
+    assert_eq!(files::read(dir.path(), "notes.md"), "# Notes\n");
 }
 
 /// `a` with nothing proposed refuses, writes nothing (FILE's bytes and
@@ -289,37 +286,25 @@ fn accept_with_an_unreadable_diff_writes_nothing() {
 /// line after the terminal is restored; the transcript's accept-all too.
 #[test]
 fn transcript_accept_all_reports_every_written_file() {
-    let dir = setup();
-    std::fs::write(dir.path().join("notes.md"), "- second\n").expect("write notes");
-    let transcript = "<replace_in_file>\n<path>main.rs</path>\n<diff>\n------- SEARCH\n    42\n=======\n    43\n+++++++ REPLACE\n</diff>\n</replace_in_file>\n<replace_in_file>\n<path>notes.md</path>\n<diff>\n------- SEARCH\n- second\n=======\n- third\n+++++++ REPLACE\n</diff>\n</replace_in_file>\n";
-    std::fs::write(dir.path().join("msg.md"), transcript).expect("write transcript");
-    let mut s = Session::srview(dir.path(), &["--transcript", "--final", "msg.md"]);
+    let transcript = main_rs_call() + &replace_call("notes.md", "- second", "- third");
+    let (dir, mut s) = transcript_launched("- second\n", &transcript, &["--final"]);
     s.wait_for("both files applied", |c| {
         c.contains("1 main.rs applied") && c.contains("2 notes.md applied")
     });
     s.press(b"A");
     assert_eq!(s.exit_code(), 0);
-    std::thread::sleep(Duration::from_millis(100));
-    let raw = s.raw_text();
-    let left = pty::left_alternate_screen_at(&raw);
-    let after = &raw[left..];
+    let after = printed_after(&s);
     assert!(after.contains("srview: wrote main.rs"), "{after:?}");
     assert!(after.contains("srview: wrote notes.md"), "{after:?}");
-    assert_eq!(
-        std::fs::read_to_string(dir.path().join("notes.md")).expect("read"),
-        "- third\n"
-    );
+    assert_eq!(files::read(dir.path(), "notes.md"), "- third\n");
 }
 
 /// `a` on one file of two, then `q`: that file was written, so srview
 /// says so and exits 0.
 #[test]
 fn transcript_quit_after_accepting_one_file_exits_0() {
-    let dir = setup();
-    std::fs::write(dir.path().join("notes.md"), "- second\n").expect("write notes");
-    let transcript = "<replace_in_file>\n<path>main.rs</path>\n<diff>\n------- SEARCH\n    42\n=======\n    43\n+++++++ REPLACE\n</diff>\n</replace_in_file>\n<replace_in_file>\n<path>notes.md</path>\n<diff>\n------- SEARCH\n- missing\n=======\n- third\n+++++++ REPLACE\n</diff>\n</replace_in_file>\n";
-    std::fs::write(dir.path().join("msg.md"), transcript).expect("write transcript");
-    let mut s = Session::srview(dir.path(), &["--transcript", "--final", "msg.md"]);
+    let transcript = main_rs_call() + &replace_call("notes.md", "- missing", "- third");
+    let (dir, mut s) = transcript_launched("- second\n", &transcript, &["--final"]);
     s.wait_for("one applied, one failed", |c| {
         c.contains("1 main.rs applied") && c.contains("2 notes.md failed")
     });
@@ -328,20 +313,10 @@ fn transcript_quit_after_accepting_one_file_exits_0() {
     s.wait_for("main.rs written", |c| c.contains("1 main.rs written"));
     s.press(b"q");
     assert_eq!(s.exit_code(), 0, "the accepted file was written");
-    std::thread::sleep(Duration::from_millis(100));
-    let raw = s.raw_text();
-    let left = pty::left_alternate_screen_at(&raw);
-    assert_eq!(
-        raw[left..].matches("srview: wrote").count(),
-        1,
-        "{:?}",
-        &raw[left..]
-    );
-    assert!(raw[left..].contains("srview: wrote main.rs"));
-    assert_eq!(
-        std::fs::read_to_string(dir.path().join("notes.md")).expect("read"),
-        "- second\n"
-    );
+    let after = printed_after(&s);
+    assert_eq!(after.matches("srview: wrote").count(), 1, "{after:?}");
+    assert!(after.contains("srview: wrote main.rs"));
+    assert_eq!(files::read(dir.path(), "notes.md"), "- second\n");
 }
 
 /// Sets `path`'s modification time an hour back: a DIFF finished long ago.
@@ -384,12 +359,8 @@ fn a_finished_diff_file_is_paused_with_its_failure_selected() {
     s.wait_for("paused again", |c| {
         c.contains(" paused ") && c.contains("#4")
     });
-    s.press(b"q");
-    assert_eq!(s.exit_code(), 1);
-    assert_eq!(
-        std::fs::read_to_string(dir.path().join("main.rs")).expect("read"),
-        ORIGINAL
-    );
+    s.quit();
+    assert_eq!(files::read(dir.path(), "main.rs"), ORIGINAL);
 }
 
 /// A piped stream that goes quiet pauses too (the wait shortened by the
@@ -407,12 +378,7 @@ fn a_quiet_stdin_stream_pauses() {
     s.wait_for("paused", |c| {
         c.contains(" paused ") && c.contains("2 applied")
     });
-    s.press(b"a");
-    assert_eq!(s.exit_code(), 0);
-    assert_eq!(
-        std::fs::read_to_string(dir.path().join("main.rs")).expect("read"),
-        RESULT
-    );
+    accept_writes(&mut s, &dir, RESULT);
 }
 
 /// Mouse reporting is switched on with the previewer and off again when
@@ -429,10 +395,8 @@ fn assert_mouse_released(raw: &str) {
 /// the mouse.
 #[test]
 fn failing_search_text_shows_and_a_click_selects_a_block() {
-    let dir = setup();
     let diff = "------- SEARCH\nfn helper() -> u32 {\n    42\n=======\nfn helper() -> u32 {\n    43\n+++++++ REPLACE\n------- SEARCH\n    println!(\"{y}\");\n=======\n    println!(\"x = {x}\");\n+++++++ REPLACE\n";
-    std::fs::write(dir.path().join("edit.diff"), diff).expect("write diff");
-    let mut s = Session::srview(dir.path(), &["main.rs", "edit.diff", "--final"]);
+    let (dir, mut s) = launched(diff, &["--final"]);
     s.wait_for("the SEARCH line against the file line", |c| {
         c.contains("-     println!(\"{y}\");") && c.contains("+     println!(\"{x}\");")
     });
@@ -477,14 +441,10 @@ fn failing_search_text_shows_and_a_click_selects_a_block() {
     s.wait_for("40x10: the failing block listed", |c| {
         c.contains("#2  failed") && c.contains("1 failed") && c.contains("? help")
     });
-    s.press(b"q");
-    assert_eq!(s.exit_code(), 1);
+    s.quit();
     std::thread::sleep(Duration::from_millis(100));
     assert_mouse_released(&s.raw_text());
-    assert_eq!(
-        std::fs::read_to_string(dir.path().join("main.rs")).expect("read"),
-        ORIGINAL
-    );
+    assert_eq!(files::read(dir.path(), "main.rs"), ORIGINAL);
 }
 
 /// `fn a`'s first and last lines, `fn b`'s middle: the block-anchor
@@ -515,7 +475,7 @@ fn accept_asks_before_writing_a_misplaced_block() {
             && c.contains("a write anyway · Esc cancel")
     });
     assert_eq!(
-        std::fs::read_to_string(dir.path().join("two.rs")).expect("read"),
+        files::read(dir.path(), "two.rs"),
         TWO_FNS,
         "nothing written on the first a"
     );
@@ -527,11 +487,7 @@ fn accept_asks_before_writing_a_misplaced_block() {
     s.wait_for("asked again", |c| c.contains("press a again"));
     s.press(b"a");
     assert_eq!(s.exit_code(), 0);
-    assert!(
-        std::fs::read_to_string(dir.path().join("two.rs"))
-            .expect("read")
-            .contains("three();")
-    );
+    assert!(files::read(dir.path(), "two.rs").contains("three();"));
 }
 
 /// A finished transcript file is shown `paused` (not `streaming` forever),
@@ -554,13 +510,11 @@ fn a_finished_transcript_file_is_paused() {
     append(&msg, "More to come.\n");
     s.wait_for("streaming", |c| c.contains("transcript streaming"));
     s.wait_for("paused again", |c| c.contains("transcript paused"));
-    s.press(b"q");
-    assert_eq!(s.exit_code(), 1);
+    s.quit();
 
     let mut s = Session::srview(dir.path(), &["--transcript", "--final", "msg.md"]);
     s.wait_for("ended", |c| c.contains("transcript ended"));
-    s.press(b"q");
-    assert_eq!(s.exit_code(), 1);
+    s.quit();
 }
 
 /// Calls on paths outside `--cwd` show as refused tabs, and `A` writes
@@ -596,11 +550,7 @@ fn transcript_refused_paths_are_shown_and_block_accept_all() {
         c.contains("nothing written: refused: ../o.txt (outside --cwd)")
     });
     for f in ["w/a.txt", "w/sub/b.txt", "o.txt"] {
-        assert_eq!(
-            std::fs::read_to_string(dir.path().join(f)).expect("read"),
-            "one\n",
-            "{f}"
-        );
+        assert_eq!(files::read(dir.path(), f), "one\n", "{f}");
     }
     s.press(b"q");
     assert_eq!(s.exit_code(), 1, "nothing was written");
@@ -631,7 +581,7 @@ fn transcript_r_reloads_a_file_changed_on_disk() {
     s.press(b"A");
     assert_eq!(s.exit_code(), 0);
     assert_eq!(
-        std::fs::read_to_string(dir.path().join("main.rs")).expect("read"),
+        files::read(dir.path(), "main.rs"),
         edited.replace("    42", "    43")
     );
 }
@@ -665,6 +615,5 @@ fn transcript_refusal_survives_streamed_chunks() {
     assert!(!screen.contains("streaming: streaming"), "{screen}");
     s.press(b"j");
     s.wait_for("gone with a key", |c| !c.contains(refusal));
-    s.press(b"q");
-    assert_eq!(s.exit_code(), 1);
+    s.quit();
 }

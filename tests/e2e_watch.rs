@@ -6,7 +6,7 @@ use support::diff::block;
 use support::pty;
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use pty::{Session, assert_mouse_released};
@@ -25,6 +25,16 @@ fn start(dir: &Path, extra: &[&str]) -> Session {
     Session::srview(dir, &args)
 }
 
+/// `srview f.txt d.diff` in a [`setup`] folder, with `diff` written to
+/// d.diff first; the folder, d.diff's path and the session.
+fn started(diff: impl AsRef<[u8]>) -> (tempfile::TempDir, PathBuf, Session) {
+    let dir = setup();
+    let path = dir.path().join("d.diff");
+    std::fs::write(&path, diff).expect("write diff");
+    let s = start(dir.path(), &[]);
+    (dir, path, s)
+}
+
 fn untouched(dir: &Path) {
     assert_eq!(
         std::fs::read_to_string(dir.join("f.txt")).expect("read"),
@@ -34,10 +44,7 @@ fn untouched(dir: &Path) {
 
 #[test]
 fn diff_deleted_and_recreated() {
-    let dir = setup();
-    let diff = dir.path().join("d.diff");
-    std::fs::write(&diff, block("beta", "BETA")).expect("write");
-    let mut s = start(dir.path(), &[]);
+    let (dir, diff, mut s) = started(block("beta", "BETA"));
     s.wait_for("first block", |c| {
         c.contains("1 applied") && c.contains("BETA")
     });
@@ -51,17 +58,13 @@ fn diff_deleted_and_recreated() {
     s.wait_for("both blocks after recreate", |c| {
         c.contains("2 applied") && c.contains("DELTA")
     });
-    s.press(b"q");
-    assert_eq!(s.exit_code(), 1);
+    s.quit();
     untouched(dir.path());
 }
 
 #[test]
 fn diff_truncated_to_zero_then_rewritten() {
-    let dir = setup();
-    let diff = dir.path().join("d.diff");
-    std::fs::write(&diff, block("beta", "BETA")).expect("write");
-    let mut s = start(dir.path(), &[]);
+    let (_dir, diff, mut s) = started(block("beta", "BETA"));
     s.wait_for("block", |c| c.contains("1 applied"));
     std::fs::OpenOptions::new()
         .write(true)
@@ -75,16 +78,12 @@ fn diff_truncated_to_zero_then_rewritten() {
     s.wait_for("new block", |c| {
         c.contains("GAMMA") && c.contains("1 applied")
     });
-    s.press(b"q");
-    assert_eq!(s.exit_code(), 1);
+    s.quit();
 }
 
 #[test]
 fn diff_replaced_by_rename() {
-    let dir = setup();
-    let diff = dir.path().join("d.diff");
-    std::fs::write(&diff, block("beta", "BETA")).expect("write");
-    let mut s = start(dir.path(), &[]);
+    let (dir, diff, mut s) = started(block("beta", "BETA"));
     s.wait_for("block", |c| c.contains("BETA"));
     let tmp = dir.path().join("d.diff.tmp");
     std::fs::write(&tmp, block("alpha", "ALPHA")).expect("write tmp");
@@ -149,15 +148,12 @@ fn stdin_closed_early_switches_to_final_mode() {
     );
     let mut s = Session::spawn(dir.path(), "sh", &["-c", &script]);
     s.wait_for("ended", |c| c.contains("ended"));
-    s.press(b"q");
-    assert_eq!(s.exit_code(), 1);
+    s.quit();
     untouched(dir.path());
 }
 
 fn signal_restores_terminal(sig: &str, code: u32) {
-    let dir = setup();
-    std::fs::write(dir.path().join("d.diff"), block("beta", "BETA")).expect("write");
-    let mut s = start(dir.path(), &[]);
+    let (dir, _, mut s) = started(block("beta", "BETA"));
     s.wait_for("block", |c| c.contains("1 applied"));
     let status = std::process::Command::new("kill")
         .args([sig, &s.pid().to_string()])
@@ -217,9 +213,7 @@ fn panic_restores_terminal_and_prints_a_report() {
 
 #[test]
 fn resize_storm_and_tiny_terminal() {
-    let dir = setup();
-    std::fs::write(dir.path().join("d.diff"), block("beta", "BETA")).expect("write");
-    let mut s = start(dir.path(), &[]);
+    let (_dir, _, mut s) = started(block("beta", "BETA"));
     s.wait_for("block", |c| c.contains("1 applied"));
     for i in 0..200u16 {
         s.resize(1 + i % 50, 1 + (i * 7) % 300);
@@ -230,8 +224,7 @@ fn resize_storm_and_tiny_terminal() {
     s.wait_for("redrawn at full size", |c| {
         c.contains("1 applied") && c.contains("BETA")
     });
-    s.press(b"q");
-    assert_eq!(s.exit_code(), 1);
+    s.quit();
 }
 
 #[test]
@@ -282,10 +275,7 @@ fn a_diff_that_never_ends_keeps_the_app_responsive() {
 /// recovers.
 #[test]
 fn unreadable_diff_shows_an_error_state_then_recovers() {
-    let dir = setup();
-    let diff = dir.path().join("d.diff");
-    std::fs::write(&diff, b"------- SEA\xffRCH\n").expect("write");
-    let mut s = start(dir.path(), &[]);
+    let (dir, diff, mut s) = started(b"------- SEA\xffRCH\n");
     s.wait_for("the error state", |c| {
         c.contains("DIFF unreadable: not valid UTF-8 (first bad byte at offset 11)")
     });
@@ -303,7 +293,6 @@ fn unreadable_diff_shows_an_error_state_then_recovers() {
         c.contains("DIFF unreadable: binary (NUL byte at offset 0)")
             && c.contains("showing the last readable diff")
     });
-    s.press(b"q");
-    assert_eq!(s.exit_code(), 1);
+    s.quit();
     untouched(dir.path());
 }

@@ -2,12 +2,16 @@
 //! agent's semantics and error texts, replays of the recorded runs in
 //! tests/fixtures/agents/, and streaming (partial JSON) input.
 
+mod support;
+
+use support::text::assert_contains;
+
 use serde::Deserialize;
 use srview::diagnose::Reason;
 use srview::dialect::edit::partial_json::{Value, parse_prefix};
 use srview::dialect::edit::{
-    Change, Edit, EditError, Field, PartialEdit, Provenance, Tool, apply, apply_at, apply_sequence,
-    preview,
+    Change, Edit, EditApplied, EditDiagnosis, EditError, Field, PartialEdit, Provenance, Tool,
+    apply, apply_at, apply_sequence, preview,
 };
 use srview::engine::{BlockState, Stage};
 
@@ -185,27 +189,30 @@ fn replay_sequence(agent: &str, scenario: &str) {
     }
 }
 
+/// Every recorded Claude Code and Cline CLI editor scenario.
 #[test]
-fn replays_every_claude_code_scenario() {
-    for scenario in CLAUDE_SCENARIOS {
-        assert_eq!(fixture(CLAUDE, scenario).expected.agent, "claude-code");
-        replay(CLAUDE, scenario);
-        replay_sequence(CLAUDE, scenario);
-    }
-}
-
-#[test]
-fn replays_every_cline_cli_editor_scenario() {
-    for scenario in CLINE_SCENARIOS {
-        assert_eq!(fixture(CLINE, scenario).expected.agent, "cline-cli");
-        replay(CLINE, scenario);
-        replay_sequence(CLINE, scenario);
+fn replays_every_recorded_scenario() {
+    for (agent, scenarios, name) in [
+        (CLAUDE, CLAUDE_SCENARIOS, "claude-code"),
+        (CLINE, CLINE_SCENARIOS, "cline-cli"),
+    ] {
+        for scenario in scenarios {
+            assert_eq!(fixture(agent, scenario).expected.agent, name);
+            replay(agent, scenario);
+            replay_sequence(agent, scenario);
+        }
     }
 }
 
 // ------------------------------------------------------- Claude Code Edit
 
 const INVENTORY_HEAD: &str = "LOW_STOCK = 5\n\n\ndef find(items):\n    return None\n\n\ndef cheapest(items):\n    return None\n";
+
+/// The edit left the file holding `content`, made by a `change`.
+#[track_caller]
+fn assert_wrote(done: &EditApplied, content: &str, change: Change) {
+    assert_eq!((done.new_content.as_str(), done.change), (content, change));
+}
 
 fn claude_edit(old: &str, new: &str, replace_all: bool) -> Edit {
     Edit::ClaudeEdit {
@@ -249,7 +256,7 @@ fn claude_two_matches_are_refused_unless_replace_all() {
     assert_eq!(d.reason, Some(Reason::Ambiguous));
     assert_eq!(d.occurrences, vec![[5, 5], [9, 9]]);
     assert_eq!(d.suggestion, None);
-    assert!(d.message.contains("replace_all"), "{}", d.message);
+    assert_contains(&d.message, "replace_all");
 
     let out = apply(
         &claude_edit("    return None", "    return []", true),
@@ -292,10 +299,7 @@ fn claude_missing_file_is_created_only_by_an_empty_old_string() {
     assert_eq!(out.block.stage, Some(Stage::Empty));
     assert_eq!(out.block.original, None);
     let done = out.result.unwrap();
-    assert_eq!(
-        (done.new_content.as_str(), done.change),
-        ("fresh\n", Change::Created)
-    );
+    assert_wrote(&done, "fresh\n", Change::Created);
 }
 
 #[test]
@@ -311,10 +315,7 @@ fn claude_empty_old_string_on_a_file_with_content_is_refused() {
     let done = apply(&claude_edit("", "y\n", false), Some(" \n"))
         .result
         .unwrap();
-    assert_eq!(
-        (done.new_content.as_str(), done.change),
-        ("y\n", Change::Updated)
-    );
+    assert_wrote(&done, "y\n", Change::Updated);
 }
 
 #[test]
@@ -333,10 +334,7 @@ fn claude_write_creates_or_overwrites() {
     let done = updated.result.as_ref().unwrap();
     // Claude Code's words for an overwrite are not recorded: none are made up.
     assert_eq!(done.agent_message, None);
-    assert_eq!(
-        (done.new_content.as_str(), done.change),
-        ("a\nb\n", Change::Updated)
-    );
+    assert_wrote(done, "a\nb\n", Change::Updated);
     assert_eq!(updated.block.stage, Some(Stage::Empty));
     let span = updated.block.original.unwrap();
     assert_eq!(
@@ -434,10 +432,7 @@ fn cline_needs_old_text_on_an_existing_file_and_creates_a_missing_one() {
     let out = apply(&cline_edit(None, Some("new\n"), None), None);
     assert_eq!(out.block.stage, Some(Stage::Empty));
     let done = out.result.unwrap();
-    assert_eq!(
-        (done.new_content.as_str(), done.change),
-        ("new\n", Change::Created)
-    );
+    assert_wrote(&done, "new\n", Change::Created);
 }
 
 #[test]
@@ -499,12 +494,19 @@ fn cline_normalises_line_endings_to_the_files() {
 
 // --------------------------------------------------------------- diagnosis
 
+/// The recorded second edit of `scenario` (a `tool` call) run on the file
+/// as it was before it: that content, and the edit's diagnosis.
+fn second_edit_diagnosed(agent: &str, scenario: &str, tool: &str) -> (String, EditDiagnosis) {
+    let fx = fixture(agent, scenario);
+    let before = fx.expected.edits[1].content_before.clone().unwrap();
+    let edit = Edit::from_tool_input(tool, &fx.calls[1].input.to_string()).unwrap();
+    let d = apply(&edit, Some(&before)).diagnosis.unwrap();
+    (before, d)
+}
+
 #[test]
 fn a_typo_gets_its_region_and_a_corrected_edit_that_applies() {
-    let fx = fixture(CLAUDE, "b_edit_nomatch");
-    let before = fx.expected.edits[1].content_before.clone().unwrap();
-    let edit = Edit::from_tool_input("Edit", &fx.calls[1].input.to_string()).unwrap();
-    let d = apply(&edit, Some(&before)).diagnosis.unwrap();
+    let (before, d) = second_edit_diagnosed(CLAUDE, "b_edit_nomatch", "Edit");
     let closest = d.closest.unwrap();
     assert_eq!((closest.start_line, closest.end_line), (5, 5));
     assert_eq!(d.reason, Some(Reason::Edited));
@@ -523,15 +525,12 @@ fn a_typo_gets_its_region_and_a_corrected_edit_that_applies() {
         done.new_content
             .contains("\nLOW_STOCK = 10  # raised after the Q3 review\n")
     );
-    assert!(d.message.contains("closest: line 5"), "{}", d.message);
+    assert_contains(&d.message, "closest: line 5");
 }
 
 #[test]
 fn the_cline_typo_gets_the_files_lines() {
-    let fx = fixture(CLINE, "editor_fail");
-    let before = fx.expected.edits[1].content_before.clone().unwrap();
-    let edit = Edit::from_tool_input("editor", &fx.calls[1].input.to_string()).unwrap();
-    let d = apply(&edit, Some(&before)).diagnosis.unwrap();
+    let (_, d) = second_edit_diagnosed(CLINE, "editor_fail", "editor");
     let Some(Edit::ClineEditor { old_text, .. }) = d.suggestion.clone() else {
         panic!("no suggestion: {}", d.message);
     };
@@ -582,11 +581,7 @@ fn a_misindented_text_is_located_but_not_corrected() {
     let closest = d.closest.unwrap();
     assert_eq!((closest.start_line, closest.end_line), (2, 3));
     assert_eq!(d.suggestion, None);
-    assert!(
-        d.message.contains("indented unlike file line 3"),
-        "{}",
-        d.message
-    );
+    assert_contains(&d.message, "indented unlike file line 3");
 }
 
 #[test]
@@ -604,11 +599,8 @@ fn part_of_a_line_gets_no_corrected_edit() {
     let closest = d.closest.unwrap();
     assert_eq!((closest.start_line, closest.end_line), (2, 2));
     assert!(closest.similarity > 0.9, "{closest:?}");
-    assert!(
-        d.message.contains("part of line 2") && d.message.contains("\"item.price * item.qty\""),
-        "{}",
-        d.message
-    );
+    assert_contains(&d.message, "part of line 2");
+    assert_contains(&d.message, "\"item.price * item.qty\"");
     // Nothing alike anywhere: no region.
     let d = apply(&claude_edit("zzzz qqqq", "x", false), Some(file))
         .diagnosis

@@ -5,6 +5,8 @@
 
 mod support;
 
+use support::text::assert_contains;
+
 use support::files::p;
 use support::rng;
 use support::runner::{self, stderr, utf8_stdout as stdout};
@@ -70,6 +72,24 @@ fn fix(f: &Files, version: Version) -> Output {
     srview(&["fix", p(&f.file), p(&f.diff), "--engine", version.name()])
 }
 
+/// `srview fix` of `diff` against [`ORIGINAL`].
+fn fix_diff(diff: &str, version: Version) -> Output {
+    fix(&files(ORIGINAL, diff), version)
+}
+
+/// `srview fix` of `diff` against [`ORIGINAL`] with each engine, which
+/// must exit 1 (a block kept as written).
+fn fix_failing(diff: &str) -> Vec<Output> {
+    VERSIONS
+        .into_iter()
+        .map(|version| {
+            let out = fix_diff(diff, version);
+            assert_eq!(out.status.code(), Some(1), "{version:?}");
+            out
+        })
+        .collect()
+}
+
 /// Every line of `diff` belongs to a block the engine reads (no text
 /// before, between or after the blocks), and there are `blocks` of them.
 fn assert_only_blocks(diff: &str, blocks: usize, version: Version) {
@@ -111,8 +131,7 @@ fn assert_applies_exactly(original: &str, diff: &str, version: Version, want: &s
 /// the output applies exactly to `want`.
 fn assert_fixed(diff: &str, want: &str, blocks: usize) {
     for version in VERSIONS {
-        let f = files(ORIGINAL, diff);
-        let out = fix(&f, version);
+        let out = fix_diff(diff, version);
         assert_eq!(out.status.code(), Some(0), "{version:?}: {}", stderr(&out));
         assert_eq!(stderr(&out), "", "{version:?}");
         let fixed = stdout(&out);
@@ -126,50 +145,44 @@ fn edited(from: &str, to: &str) -> String {
     ORIGINAL.replacen(from, to, 1)
 }
 
+/// One kind of damage a block at a time (extra indentation, a typo, HTML
+/// entities, smart quotes, CRLF markers on an LF file, a partial line):
+/// each block is fixed to the edit meant, `from` replaced by `to`.
 #[test]
-fn extra_indentation_is_fixed() {
-    let diff = "------- SEARCH\n  for item in items {\n      total += item.price * item.count as f64;\n  }\n=======\n    for item in items.iter().filter(|i| i.count > 0) {\n        total += item.price * item.count as f64;\n    }\n+++++++ REPLACE\n";
-    let want = edited(
-        "    for item in items {\n",
-        "    for item in items.iter().filter(|i| i.count > 0) {\n",
-    );
-    assert_fixed(diff, &want, 1);
-}
-
-#[test]
-fn a_typo_is_fixed() {
-    let diff = "------- SEARCH\n        total *= 1.0 - discont;\n=======\n        total *= 1.0 - discount.min(1.0);\n+++++++ REPLACE\n";
-    let want = edited("discount;\n", "discount.min(1.0);\n");
-    assert_fixed(diff, &want, 1);
-}
-
-#[test]
-fn html_entities_are_fixed() {
-    let diff = "------- SEARCH\n    a &lt; b &amp;&amp; b &lt;= 10\n=======\n    a < b && b < 10\n+++++++ REPLACE\n";
-    let want = edited("b <= 10", "b < 10");
-    assert_fixed(diff, &want, 1);
-}
-
-#[test]
-fn smart_quotes_are_fixed() {
-    let diff = "------- SEARCH\n    format!(\u{201c}Hello, {name}! Welcome back.\u{201d})\n=======\n    format!(\"Hi, {name}!\")\n+++++++ REPLACE\n";
-    let want = edited("\"Hello, {name}! Welcome back.\"", "\"Hi, {name}!\"");
-    assert_fixed(diff, &want, 1);
-}
-
-#[test]
-fn a_crlf_diff_on_an_lf_file_is_fixed() {
-    let lf = "------- SEARCH\n    total\n}\n=======\n    total.max(0.0)\n}\n+++++++ REPLACE\n";
-    let diff = lf.replace('\n', "\r\n");
-    let want = edited("    total\n}\n", "    total.max(0.0)\n}\n");
-    assert_fixed(&diff, &want, 1);
-}
-
-#[test]
-fn a_partial_line_is_fixed() {
-    let diff = "------- SEARCH\n        total += item.price * item.count\n=======\n        total += item.price * item.count as f64 * 1.2;\n+++++++ REPLACE\n";
-    let want = edited("as f64;\n", "as f64 * 1.2;\n");
-    assert_fixed(diff, &want, 1);
+fn each_kind_of_damage_is_fixed() {
+    let crlf = "------- SEARCH\n    total\n}\n=======\n    total.max(0.0)\n}\n+++++++ REPLACE\n"
+        .replace('\n', "\r\n");
+    let cases: [(&str, &str, &str); 6] = [
+        (
+            "------- SEARCH\n  for item in items {\n      total += item.price * item.count as f64;\n  }\n=======\n    for item in items.iter().filter(|i| i.count > 0) {\n        total += item.price * item.count as f64;\n    }\n+++++++ REPLACE\n",
+            "    for item in items {\n",
+            "    for item in items.iter().filter(|i| i.count > 0) {\n",
+        ),
+        (
+            "------- SEARCH\n        total *= 1.0 - discont;\n=======\n        total *= 1.0 - discount.min(1.0);\n+++++++ REPLACE\n",
+            "discount;\n",
+            "discount.min(1.0);\n",
+        ),
+        (
+            "------- SEARCH\n    a &lt; b &amp;&amp; b &lt;= 10\n=======\n    a < b && b < 10\n+++++++ REPLACE\n",
+            "b <= 10",
+            "b < 10",
+        ),
+        (
+            "------- SEARCH\n    format!(\u{201c}Hello, {name}! Welcome back.\u{201d})\n=======\n    format!(\"Hi, {name}!\")\n+++++++ REPLACE\n",
+            "\"Hello, {name}! Welcome back.\"",
+            "\"Hi, {name}!\"",
+        ),
+        (&crlf, "    total\n}\n", "    total.max(0.0)\n}\n"),
+        (
+            "------- SEARCH\n        total += item.price * item.count\n=======\n        total += item.price * item.count as f64 * 1.2;\n+++++++ REPLACE\n",
+            "as f64;\n",
+            "as f64 * 1.2;\n",
+        ),
+    ];
+    for (diff, from, to) in cases {
+        assert_fixed(diff, &edited(from, to), 1);
+    }
 }
 
 #[test]
@@ -199,8 +212,7 @@ fn exact_blocks_are_kept_byte_for_byte_beside_fixed_ones() {
     )
     .replacen("&HashMap<String", "&BTreeMap<String", 1);
     // v2 knows only canonical markers: the exact block is v1's.
-    let f = files(ORIGINAL, &diff);
-    let out = fix(&f, Version::V1);
+    let out = fix_diff(&diff, Version::V1);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let fixed = stdout(&out);
     assert!(fixed.starts_with(exact), "{fixed}");
@@ -262,10 +274,7 @@ fn a_block_with_no_similar_region_is_kept_and_named() {
 #[test]
 fn two_blocks_for_the_same_lines_cannot_both_be_placed() {
     let diff = "------- SEARCH\n        total *= 1.0 - discont;\n=======\n        total *= 0.5;\n+++++++ REPLACE\n------- SEARCH\n      total *= 1.0 - discount;\n=======\n        total *= 0.25;\n+++++++ REPLACE\n";
-    for version in VERSIONS {
-        let f = files(ORIGINAL, diff);
-        let out = fix(&f, version);
-        assert_eq!(out.status.code(), Some(1), "{version:?}");
+    for out in fix_failing(diff) {
         let err = stderr(&out);
         assert_eq!(err.lines().count(), 1, "{err}");
         assert!(
@@ -336,11 +345,7 @@ fn a_last_line_without_newline_is_placed_line_trimmed_and_said() {
         let f = files(original, diff);
         let out = fix(&f, version);
         assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-        assert!(
-            stderr(&out).contains("has no final newline"),
-            "{}",
-            stderr(&out)
-        );
+        assert_contains(&stderr(&out), "has no final newline");
         let outcome = engine::apply(&stdout(&out), original, options(version));
         assert_eq!(
             outcome.result.expect("applies").new_content,
@@ -417,10 +422,7 @@ fn a_block_anchor_match_with_a_typo_in_the_middle_is_fixed() {
 #[test]
 fn a_block_anchor_guess_is_not_turned_into_an_exact_block() {
     let diff = "------- SEARCH\npub fn order_total(items: &[Item], discount: f64) -> f64 {\n    let mut sum = 0;\n    for x in things { sum += x.cost }\n    if discount > 0.0 {\n        total *= 1.0 - discount;\n    }\n    total\n}\n=======\npub fn order_total() {}\n+++++++ REPLACE\n";
-    for version in VERSIONS {
-        let f = files(ORIGINAL, diff);
-        let out = fix(&f, version);
-        assert_eq!(out.status.code(), Some(1), "{version:?}");
+    for out in fix_failing(diff) {
         assert_eq!(
             stderr(&out),
             "srview: block #1 (diff lines 1-12) matches only by its first and last lines \

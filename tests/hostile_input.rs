@@ -12,6 +12,8 @@ use std::time::{Duration, Instant};
 
 mod support;
 
+use support::text::assert_contains;
+
 use support::diff::block;
 use support::files::{mkfifo, p, write};
 use support::runner::srview;
@@ -186,12 +188,7 @@ fn endless_binary_diff_stops_at_the_first_nul() {
     let file = write(dir.path(), "f.txt", b"a\n");
     let r = run(&[p(&file), "/dev/zero"], None, None);
     assert_eq!(r.code, 2, "{}", r.stderr);
-    assert!(
-        r.stderr
-            .contains("/dev/zero looks binary (NUL byte at offset 0)"),
-        "{}",
-        r.stderr
-    );
+    assert_contains(&r.stderr, "/dev/zero looks binary (NUL byte at offset 0)");
     assert_bounded("/dev/zero as DIFF", &r, 0, 1);
     let r = run(&[p(&file)], Some(Path::new("/dev/zero")), None);
     assert_eq!(r.code, 2);

@@ -5,9 +5,14 @@
 
 mod apply_patch_corpus;
 
+mod support;
+
+use support::text::assert_contains;
+
 use ratatui_crossterm::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use srview::app::workspace::{Workspace, WsEffect};
-use srview::dialect::apply_patch::{MemoryFs, PatchFs};
+use srview::dialect::apply_patch::fs::normalize;
+use srview::dialect::apply_patch::{Entry, MemoryFs, PatchFs};
 use srview::engine::Version;
 use srview::source::patch_preview::{PatchPreview, preview};
 use srview::source::transcript::{self, ApplyOptions, FileState};
@@ -23,18 +28,22 @@ fn fs() -> MemoryFs {
     ])
 }
 
+/// The patch's calls applied to the files of `fs` (a path the patch names
+/// that is not a file there is missing).
+fn apply_calls_on(patch: &PatchPreview, fs: &MemoryFs) -> Vec<transcript::FileEdit> {
+    let load = |p: &str| -> Result<Option<String>, String> {
+        Ok(match fs.read(&normalize(p)) {
+            Entry::File(t) => Some(t),
+            _ => None,
+        })
+    };
+    transcript::apply_calls(&patch.calls, load, ApplyOptions::default())
+}
+
 fn feed(ws: &mut Workspace, text: &str, ended: bool) -> PatchPreview {
     let fs = fs();
     let patch = preview(text, &fs, "/w", ended);
-    let load = |p: &str| -> Result<Option<String>, String> {
-        Ok(
-            match fs.read(&srview::dialect::apply_patch::fs::normalize(p)) {
-                srview::dialect::apply_patch::Entry::File(t) => Some(t),
-                _ => None,
-            },
-        )
-    };
-    let edits = transcript::apply_calls(&patch.calls, load, ApplyOptions::default());
+    let edits = apply_calls_on(&patch, &fs);
     ws.update_patch(&patch, edits, text.len(), ended);
     patch
 }
@@ -54,7 +63,7 @@ fn a_loose_hunk_is_shown_applied_and_marked_on_its_tab() {
     assert_eq!(tab.state, FileState::Applied);
     assert_eq!(tab.app.result.text(), expected, "the reference's result");
     let notice = tab.app.notice.as_ref().expect("the loose match is marked");
-    assert!(notice.text.contains("level unicode"), "{}", notice.text);
+    assert_contains(&notice.text, "level unicode");
     assert!(
         notice.text.contains("[lo, hi] – never"),
         "the file's line: {}",
@@ -149,22 +158,10 @@ fn the_blocks_give_the_references_files_over_the_corpus() {
         let fs = MemoryFs::new(record.files.clone());
         let patch = preview(&record.patch, &fs, "/w", true);
         let paths: Vec<&str> = patch.calls.iter().map(|c| c.path.as_str()).collect();
-        let load = |p: &str| -> Result<Option<String>, String> {
-            Ok(
-                match fs.read(&srview::dialect::apply_patch::fs::normalize(p)) {
-                    srview::dialect::apply_patch::Entry::File(t) => Some(t),
-                    _ => None,
-                },
-            )
-        };
-        let edits = transcript::apply_calls(&patch.calls, load, ApplyOptions::default());
+        let edits = apply_calls_on(&patch, &fs);
         for edit in &edits {
-            let key = srview::dialect::apply_patch::fs::normalize(&edit.path);
-            let once = paths
-                .iter()
-                .filter(|p| srview::dialect::apply_patch::fs::normalize(p) == key)
-                .count()
-                == 1;
+            let key = normalize(&edit.path);
+            let once = paths.iter().filter(|p| normalize(p) == key).count() == 1;
             if !once || !patch.refused.is_empty() {
                 continue;
             }
@@ -197,6 +194,7 @@ fn the_blocks_give_the_references_files_over_the_corpus() {
 /// The single-file previewer's input: a patch (or an edit) for one file,
 /// as blocks the app runs.
 mod single_file {
+    use super::assert_contains;
     use srview::app::App;
     use srview::dialect::Dialect;
     use srview::dialect::one_file::Target;
@@ -250,23 +248,23 @@ mod single_file {
     #[test]
     fn a_failing_patch_or_edit_is_refused() {
         let bad = "*** Begin Patch\n*** Update File: calc.py\n@@\n-nothing\n+x\n*** End Patch\n";
-        let (_, blocks) = shown(bad, Dialect::ApplyPatch, true);
-        assert!(blocks.refused);
-        assert!(
-            blocks
-                .note
-                .expect("why")
-                .contains("Failed to find expected lines in /w/calc.py")
-        );
         let edit = r#"{"file_path": "calc.py", "old_string": "nothing", "new_string": "x"}"#;
-        let (_, blocks) = shown(edit, Dialect::EditJson, true);
-        assert!(blocks.refused);
-        assert!(
-            blocks
-                .note
-                .expect("why")
-                .contains("String to replace not found in file.")
-        );
+        for (text, dialect, why) in [
+            (
+                bad,
+                Dialect::ApplyPatch,
+                "Failed to find expected lines in /w/calc.py",
+            ),
+            (
+                edit,
+                Dialect::EditJson,
+                "String to replace not found in file.",
+            ),
+        ] {
+            let (_, blocks) = shown(text, dialect, true);
+            assert!(blocks.refused, "{dialect:?}");
+            assert_contains(&blocks.note.expect("why"), why);
+        }
     }
 
     #[test]

@@ -2,33 +2,39 @@
 //! (`fuzz/`): the diagnosis and the transcript parsers never panic on
 //! arbitrary text, and keep their basic promises.
 
+mod support;
+
 use proptest::prelude::*;
 use srview::diagnose;
 use srview::engine::matcher::LineIndex;
 use srview::engine::{self, Options, Version};
 use srview::source::{aider, transcript};
+use support::rng::one_of;
 
 /// Text built from the pieces that matter: markers (good and near-miss),
 /// code-like lines, white space variants, tags and fences.
 fn diffish() -> impl Strategy<Value = String> {
+    // Weighted by count: each fixed piece as likely as the random line.
     let piece = prop_oneof![
-        Just("------- SEARCH\n".to_string()),
-        Just("-------SEARCH\n".to_string()),
-        Just("=======\n".to_string()),
-        Just("======= \n".to_string()),
-        Just("+++++++ REPLACE\n".to_string()),
-        Just("<<<<<<< SEARCH\n".to_string()),
-        Just(">>>>>>> REPLACE\n".to_string()),
-        Just("fn a() {\n".to_string()),
-        Just("    let x = 1;\n".to_string()),
-        Just("\tlet x = 1;\r\n".to_string()),
-        Just("}\n".to_string()),
-        Just("\n".to_string()),
-        Just("<replace_in_file>\n<path>a.rs</path>\n<diff>\n".to_string()),
-        Just("</diff>\n</replace_in_file>\n".to_string()),
-        Just("a.rs\n```rust\n".to_string()),
-        Just("```\n".to_string()),
-        "[ -~\u{a0}\u{2019}\u{feff}]{0,12}\n",
+        16 => one_of(&[
+            "------- SEARCH\n",
+            "-------SEARCH\n",
+            "=======\n",
+            "======= \n",
+            "+++++++ REPLACE\n",
+            "<<<<<<< SEARCH\n",
+            ">>>>>>> REPLACE\n",
+            "fn a() {\n",
+            "    let x = 1;\n",
+            "\tlet x = 1;\r\n",
+            "}\n",
+            "\n",
+            "<replace_in_file>\n<path>a.rs</path>\n<diff>\n",
+            "</diff>\n</replace_in_file>\n",
+            "a.rs\n```rust\n",
+            "```\n",
+        ]),
+        1 => "[ -~\u{a0}\u{2019}\u{feff}]{0,12}\n",
     ];
     prop::collection::vec(piece, 0..24).prop_map(|v| v.concat())
 }

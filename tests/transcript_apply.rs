@@ -5,6 +5,8 @@ use std::path::{Path, PathBuf};
 
 mod support;
 
+use support::files::read;
+
 use srview::source::transcript::{
     ApplyOptions, CallKind, FileState, PathRules, ToolCall, apply_calls, parse,
 };
@@ -27,10 +29,6 @@ fn copy_demo() -> tempfile::TempDir {
     dir
 }
 
-fn read(dir: &Path, name: &str) -> String {
-    std::fs::read_to_string(dir.join(name)).expect("readable")
-}
-
 /// The demo transcript with its failing block fixed: every edit applies.
 fn good_transcript() -> String {
     let text = read(&demo_dir(), "transcript.md");
@@ -43,6 +41,22 @@ fn good_transcript() -> String {
 
 fn srview(args: &[&str]) -> std::process::Output {
     support::runner::srview(args).output()
+}
+
+/// `srview apply --transcript DIR/NAME --cwd DIR ARGS`, with `text` written
+/// to DIR/NAME first when given.
+fn apply_in(dir: &Path, name: &str, text: Option<&str>, args: &[&str]) -> std::process::Output {
+    let msg = dir.join(name);
+    if let Some(text) = text {
+        std::fs::write(&msg, text).expect("write transcript");
+    }
+    let (msg, cwd) = (support::files::p(&msg), support::files::p(dir));
+    srview(&[&["apply", "--transcript", msg, "--cwd", cwd], args].concat())
+}
+
+/// The demo's `name` in `dir` is as the demo has it: nothing was written.
+fn assert_untouched(dir: &Path, name: &str) {
+    assert_eq!(read(dir, name), read(&demo_dir(), name), "{name}");
 }
 
 #[test]
@@ -112,17 +126,12 @@ fn chunked_stream_shows_growing_partial_content() {
 #[test]
 fn apply_write_writes_every_file() {
     let dir = copy_demo();
-    let msg = dir.path().join("good.md");
-    std::fs::write(&msg, good_transcript()).expect("write transcript");
-    let cwd = dir.path().to_string_lossy().into_owned();
-    let out = srview(&[
-        "apply",
-        "--transcript",
-        &msg.to_string_lossy(),
-        "--cwd",
-        &cwd,
-        "--write",
-    ]);
+    let out = apply_in(
+        dir.path(),
+        "good.md",
+        Some(&good_transcript()),
+        &["--write"],
+    );
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     let expected = apply_calls(
         &parse(&good_transcript()),
@@ -137,17 +146,7 @@ fn apply_write_writes_every_file() {
 #[test]
 fn one_failing_file_means_nothing_is_written() {
     let dir = copy_demo();
-    let msg = dir.path().join("transcript.md");
-    let cwd = dir.path().to_string_lossy().into_owned();
-    let out = srview(&[
-        "apply",
-        "--transcript",
-        &msg.to_string_lossy(),
-        "--cwd",
-        &cwd,
-        "--write",
-        "--json",
-    ]);
+    let out = apply_in(dir.path(), "transcript.md", None, &["--write", "--json"]);
     assert_eq!(out.status.code(), Some(1), "{out:?}");
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
     assert_eq!(report["ok"], false);
@@ -158,28 +157,16 @@ fn one_failing_file_means_nothing_is_written() {
     assert_eq!(report["files"][1]["blocks"][1]["state"], "failed");
     assert_eq!(report["files"][0]["blocks"][1]["stage"], "line-trimmed");
     for name in ["inventory.py", "settings.toml"] {
-        assert_eq!(read(dir.path(), name), read(&demo_dir(), name), "{name}");
+        assert_untouched(dir.path(), name);
     }
 }
 
 #[test]
 fn write_to_file_creates_new_files_in_new_folders() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let msg = dir.path().join("m.md");
-    std::fs::write(
-        &msg,
-        "<write_to_file><path>pkg/new.txt</path><content>\nhello\n</content></write_to_file>",
-    )
-    .expect("write");
-    let cwd = dir.path().to_string_lossy().into_owned();
-    let out = srview(&[
-        "apply",
-        "--transcript",
-        &msg.to_string_lossy(),
-        "--cwd",
-        &cwd,
-        "--write",
-    ]);
+    let call =
+        "<write_to_file><path>pkg/new.txt</path><content>\nhello\n</content></write_to_file>";
+    let out = apply_in(dir.path(), "m.md", Some(call), &["--write"]);
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     assert_eq!(read(dir.path(), "pkg/new.txt"), "hello");
 }
@@ -189,22 +176,9 @@ fn unclosed_call_in_a_saved_transcript_does_not_apply() {
     let dir = copy_demo();
     let text = good_transcript();
     let cut = text.rfind("</diff>").expect("has a diff");
-    let msg = dir.path().join("cut.md");
-    std::fs::write(&msg, &text[..cut]).expect("write");
-    let cwd = dir.path().to_string_lossy().into_owned();
-    let out = srview(&[
-        "apply",
-        "--transcript",
-        &msg.to_string_lossy(),
-        "--cwd",
-        &cwd,
-        "--write",
-    ]);
+    let out = apply_in(dir.path(), "cut.md", Some(&text[..cut]), &["--write"]);
     assert_eq!(out.status.code(), Some(1), "{out:?}");
-    assert_eq!(
-        read(dir.path(), "inventory.py"),
-        read(&demo_dir(), "inventory.py")
-    );
+    assert_untouched(dir.path(), "inventory.py");
 }
 
 #[test]
@@ -261,10 +235,7 @@ fn a_file_changed_on_disk_stops_every_write() {
     let err = srview::source::transcript::write_files(&ws, &all).expect_err("refused");
     assert!(err.message.contains("changed on disk"), "{err}");
     assert!(err.changed_on_disk);
-    assert_eq!(
-        read(dir.path(), "inventory.py"),
-        read(&demo_dir(), "inventory.py")
-    );
+    assert_untouched(dir.path(), "inventory.py");
     assert_eq!(read(dir.path(), "settings.toml"), "edited by hand\n");
     // Writing just the untouched file works, and says what it wrote.
     let written = srview::source::transcript::write_files(&ws, &all[..1]).expect("written");
@@ -276,16 +247,7 @@ fn a_file_changed_on_disk_stops_every_write() {
 #[test]
 fn summary_counts_in_words() {
     let dir = copy_demo();
-    let msg = dir.path().join("good.md");
-    std::fs::write(&msg, good_transcript()).expect("write transcript");
-    let cwd = dir.path().to_string_lossy().into_owned();
-    let out = srview(&[
-        "apply",
-        "--transcript",
-        &msg.to_string_lossy(),
-        "--cwd",
-        &cwd,
-    ]);
+    let out = apply_in(dir.path(), "good.md", Some(&good_transcript()), &[]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(!stdout.contains("(s)"), "{stdout}");
     let summaries: Vec<&str> = stdout.lines().filter(|l| l.starts_with("ok ")).collect();
@@ -308,24 +270,11 @@ fn a_transcript_cut_inside_a_path_does_not_pass() {
     let dir = copy_demo();
     let text = good_transcript();
     let cut = &text[..text.find("<path>inventory.py").expect("a path") + "<path>inven".len()];
-    let msg = dir.path().join("cut.md");
-    std::fs::write(&msg, cut).expect("write");
-    let cwd = dir.path().to_str().expect("UTF-8 path");
-    let out = srview(&[
-        "apply",
-        "--transcript",
-        msg.to_str().expect("UTF-8"),
-        "--cwd",
-        cwd,
-        "--write",
-    ]);
+    let out = apply_in(dir.path(), "cut.md", Some(cut), &["--write"]);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("ends inside a tool call's path"), "{err}");
-    assert_eq!(
-        read(dir.path(), "inventory.py"),
-        read(&demo_dir(), "inventory.py")
-    );
+    assert_untouched(dir.path(), "inventory.py");
 }
 
 /// A replace_in_file call on a file that is not there (a wrong --cwd) says

@@ -9,6 +9,8 @@ use srview::source::transcript::{self, ApplyOptions, FileState};
 
 mod support;
 
+use support::text::assert_contains;
+
 use support::diff::replace_in_file as call;
 
 fn files(path: &str) -> Result<Option<String>, String> {
@@ -26,20 +28,22 @@ fn feed(ws: &mut Workspace, text: &str, ended: bool) {
     ws.update(&calls, edits, text.len(), ended);
 }
 
+/// A new workspace (V1, no clean-up) fed `text`.
+fn fed(text: &str, ended: bool) -> Workspace {
+    let mut ws = Workspace::new(Version::V1, false);
+    feed(&mut ws, text, ended);
+    ws
+}
+
 fn key(ws: &mut Workspace, c: char) -> WsEffect {
     ws.on_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
 }
 
 #[test]
 fn tabs_follow_the_file_being_written_until_the_user_picks_one() {
-    let mut ws = Workspace::new(Version::V1, false);
-    let text = format!(
-        "{}{}",
-        call("a.py", "y = 2", "y = 3"),
-        call("b.toml", "k = 1", "k = 2")
-    );
+    let text = call("a.py", "y = 2", "y = 3") + &call("b.toml", "k = 1", "k = 2");
     let half = text.find("<path>b.toml").expect("second call") + 20;
-    feed(&mut ws, &text[..half], false);
+    let mut ws = fed(&text[..half], false);
     assert_eq!(ws.tabs.len(), 2);
     assert_eq!(ws.current, 1, "follows the file being written");
     assert_eq!(ws.stream, StreamState::Streaming);
@@ -57,13 +61,8 @@ fn tabs_follow_the_file_being_written_until_the_user_picks_one() {
 
 #[test]
 fn accept_all_needs_every_file_applied() {
-    let mut ws = Workspace::new(Version::V1, false);
-    let text = format!(
-        "{}{}",
-        call("a.py", "y = 2", "y = 3"),
-        call("b.toml", "missing", "k = 2")
-    );
-    feed(&mut ws, &text, true);
+    let text = call("a.py", "y = 2", "y = 3") + &call("b.toml", "missing", "k = 2");
+    let mut ws = fed(&text, true);
     assert_eq!(ws.tabs[1].state, FileState::Failed);
     assert_eq!(key(&mut ws, 'A'), WsEffect::None);
     assert!(
@@ -88,13 +87,8 @@ fn accept_all_needs_every_file_applied() {
 
 #[test]
 fn accept_all_writes_every_applied_file() {
-    let mut ws = Workspace::new(Version::V1, false);
-    let text = format!(
-        "{}{}",
-        call("a.py", "y = 2", "y = 3"),
-        call("b.toml", "k = 1", "k = 2")
-    );
-    feed(&mut ws, &text, true);
+    let text = call("a.py", "y = 2", "y = 3") + &call("b.toml", "k = 1", "k = 2");
+    let mut ws = fed(&text, true);
     let WsEffect::Write(which) = key(&mut ws, 'A') else {
         panic!("both apply");
     };
@@ -127,10 +121,9 @@ fn tabs_apply_the_model_output_clean_up_when_asked() {
 /// edit shows its final result once complete, and Esc does not quit.
 #[test]
 fn final_preview_key_is_not_passed_to_tabs() {
-    let mut ws = Workspace::new(Version::V1, false);
     let text = call("a.py", "y = 2", "y = 3");
     let half = text.find("=======").expect("separator") + 9;
-    feed(&mut ws, &text[..half], false);
+    let mut ws = fed(&text[..half], false);
     assert_eq!(key(&mut ws, 'F'), WsEffect::None);
     assert!(!ws.tabs[0].app.final_preview);
     assert!(notice(&ws).contains("F is for a single diff"));
@@ -152,8 +145,7 @@ fn help_lists_the_transcript_keys() {
     use srview::view::theme::{ColourMode, Theme};
     use srview::view::{self, Caches};
 
-    let mut ws = Workspace::new(Version::V1, false);
-    feed(&mut ws, &call("a.py", "y = 2", "y = 3"), true);
+    let mut ws = fed(&call("a.py", "y = 2", "y = 3"), true);
     key(&mut ws, '?');
     let app = ws.current_app().expect("a tab");
     assert!(app.view.help);
@@ -181,9 +173,8 @@ fn help_lists_the_transcript_keys() {
 /// nothing: `a` and `A` refuse, and nothing is written or counted.
 #[test]
 fn accepting_a_file_with_nothing_to_accept_is_refused() {
-    let mut ws = Workspace::new(Version::V1, false);
     let empty = "<replace_in_file>\n<path>a.py</path>\n<diff>\nI will change y.\n</diff>\n</replace_in_file>\n";
-    feed(&mut ws, empty, true);
+    let mut ws = fed(empty, true);
     assert_eq!(ws.tabs.len(), 1);
     for k in ['a', 'A'] {
         ws.notice = None;
@@ -199,18 +190,12 @@ fn accepting_a_file_with_nothing_to_accept_is_refused() {
     assert_eq!(key(&mut ws, 'q'), WsEffect::Quit(1));
 
     // With another file that applies, accept-all is still all or none.
-    let mut ws = Workspace::new(Version::V1, false);
-    feed(
-        &mut ws,
-        &format!("{}{empty}", call("b.toml", "k = 1", "k = 2")),
-        true,
-    );
+    let mut ws = fed(&(call("b.toml", "k = 1", "k = 2") + empty), true);
     assert_eq!(key(&mut ws, 'A'), WsEffect::None);
     assert!(notice(&ws).contains("a.py"));
 
     // A transcript without any edit: nothing to accept either.
-    let mut ws = Workspace::new(Version::V1, false);
-    feed(&mut ws, "Just prose, no tool call.\n", true);
+    let mut ws = fed("Just prose, no tool call.\n", true);
     assert_eq!(key(&mut ws, 'A'), WsEffect::None);
     assert!(notice(&ws).contains("nothing to accept"));
 }
@@ -218,13 +203,8 @@ fn accepting_a_file_with_nothing_to_accept_is_refused() {
 /// A refused accept-all names the file's state as a sentence would.
 #[test]
 fn refusal_says_which_file_failed_in_words() {
-    let mut ws = Workspace::new(Version::V1, false);
-    let text = format!(
-        "{}{}",
-        call("a.py", "y = 2", "y = 3"),
-        call("settings.toml", "missing", "k = 2")
-    );
-    feed(&mut ws, &text, true);
+    let text = call("a.py", "y = 2", "y = 3") + &call("settings.toml", "missing", "k = 2");
+    let mut ws = fed(&text, true);
     key(&mut ws, 'A');
     let notice = notice(&ws);
     assert!(
@@ -238,13 +218,6 @@ fn refusal_says_which_file_failed_in_words() {
 /// room the tabs would need, and keeps the current tab.
 #[test]
 fn tab_bar_keeps_accept_all_on_a_narrow_terminal() {
-    use ratatui::Terminal;
-    use ratatui::backend::TestBackend;
-    use srview::view::highlight::Syntaxes;
-    use srview::view::theme::{ColourMode, Theme};
-    use srview::view::{self, Caches};
-
-    let mut ws = Workspace::new(Version::V1, false);
     let text: String = (0..6)
         .map(|i| {
             call(
@@ -254,22 +227,10 @@ fn tab_bar_keeps_accept_all_on_a_narrow_terminal() {
             )
         })
         .collect();
-    feed(&mut ws, &text, true);
+    let mut ws = fed(&text, true);
     key(&mut ws, '5');
     for width in [80, 60, 40] {
-        let mut caches: Vec<Caches> = ws
-            .tabs
-            .iter()
-            .map(|t| Caches::new(Syntaxes::load(), &t.app))
-            .collect();
-        let mut terminal = Terminal::new(TestBackend::new(width, 24)).expect("terminal");
-        terminal
-            .draw(|f| view::render_workspace(f, &ws, &mut caches, &Theme::new(ColourMode::None)))
-            .expect("draw");
-        let buf = terminal.backend().buffer();
-        let bar: String = (0..width)
-            .map(|x| buf[(x, 0)].symbol().to_string())
-            .collect();
+        let bar = tab_bar_at(&ws, width);
         assert!(
             bar.contains("A accept all") || bar.contains("A all"),
             "{width}: {bar:?}"
@@ -305,8 +266,7 @@ fn accepting_a_misplaced_block_asks_first_in_a_transcript() {
             "fn a() {\n    three();\n}"
         )
     );
-    let mut ws = Workspace::new(Version::V1, false);
-    feed(&mut ws, &text, true);
+    let mut ws = fed(&text, true);
     assert_eq!(ws.tabs[1].state, FileState::Applied);
     assert_eq!(key(&mut ws, 'A'), WsEffect::None, "held back");
     assert_eq!(
@@ -318,11 +278,10 @@ fn accepting_a_misplaced_block_asks_first_in_a_transcript() {
     assert_eq!(key(&mut ws, 'A'), WsEffect::Write(vec![0, 1]));
 
     // `a` on that tab: the same; `j` cancels, so `a` asks again.
-    let mut ws = Workspace::new(Version::V1, false);
-    feed(&mut ws, &text, true);
+    let mut ws = fed(&text, true);
     key(&mut ws, '2');
     assert_eq!(key(&mut ws, 'a'), WsEffect::None);
-    assert!(notice(&ws).contains("press a again"), "{}", notice(&ws));
+    assert_contains(&notice(&ws), "press a again");
     key(&mut ws, 'j');
     assert_eq!(notice(&ws), "", "cancelled");
     assert_eq!(key(&mut ws, 'a'), WsEffect::None, "asks again");
@@ -332,7 +291,7 @@ fn accepting_a_misplaced_block_asks_first_in_a_transcript() {
     // More transcript text that leaves the file as it is keeps the question...
     let more = format!("{text}And that is all.\n");
     feed(&mut ws, &more, true);
-    assert!(notice(&ws).contains("press a again"), "{}", notice(&ws));
+    assert_contains(&notice(&ws), "press a again");
     // ...a change to the file in doubt cancels it.
     let changed = more.replace("three();", "four();");
     feed(&mut ws, &changed, true);
@@ -347,10 +306,9 @@ fn accepting_a_misplaced_block_asks_first_in_a_transcript() {
 /// A refusal in a transcript goes once new transcript text arrives.
 #[test]
 fn a_transcript_refusal_goes_with_new_text() {
-    let mut ws = Workspace::new(Version::V1, false);
     let text = call("a.py", "y = 2", "y = 3");
     let cut = text.find("------- SEARCH").expect("a block");
-    feed(&mut ws, &text[..cut], false);
+    let mut ws = fed(&text[..cut], false);
     assert_eq!(key(&mut ws, 'a'), WsEffect::None);
     assert!(
         notice(&ws).starts_with("nothing written: a.py"),
@@ -366,14 +324,9 @@ fn a_transcript_refusal_goes_with_new_text() {
 /// new text streams again. An ended transcript never pauses.
 #[test]
 fn a_quiet_transcript_pauses() {
-    let mut ws = Workspace::new(Version::V1, false);
-    let text = format!(
-        "{}{}",
-        call("a.py", "y = 2", "y = 3"),
-        call("b.toml", "k = 1", "k = 2")
-    );
+    let text = call("a.py", "y = 2", "y = 3") + &call("b.toml", "k = 1", "k = 2");
     let open = text.rfind("+++++++ REPLACE").expect("the last block");
-    feed(&mut ws, &text[..open], false);
+    let mut ws = fed(&text[..open], false);
     assert_eq!(ws.stream, StreamState::Streaming);
     assert_eq!(ws.tabs[1].app.stream, StreamState::Streaming);
     ws.pause();
@@ -481,7 +434,7 @@ fn refused_paths_get_a_tab_and_block_accept_all() {
             .is_some_and(|n| n.text.contains("outside") && n.error)
     );
     assert_eq!(key(&mut ws, 'a'), WsEffect::None);
-    assert!(notice(&ws).contains("../outside.txt"), "{}", notice(&ws));
+    assert_contains(&notice(&ws), "../outside.txt");
 
     // A good file can still be accepted on its own.
     key(&mut ws, '1');
@@ -493,14 +446,9 @@ fn refused_paths_get_a_tab_and_block_accept_all() {
 /// when the state it describes ends.
 #[test]
 fn refusal_notice_stays_until_a_key_or_its_state_ends() {
-    let mut ws = Workspace::new(Version::V1, false);
-    let text = format!(
-        "{}{}",
-        call("a.py", "y = 2", "y = 3"),
-        call("b.toml", "k = 1", "k = 2")
-    );
+    let text = call("a.py", "y = 2", "y = 3") + &call("b.toml", "k = 1", "k = 2");
     let cut = text.find("<path>b.toml").expect("second call") + 40;
-    feed(&mut ws, &text[..cut], false);
+    let mut ws = fed(&text[..cut], false);
     key(&mut ws, '2');
     assert_eq!(key(&mut ws, 'a'), WsEffect::None);
     assert_eq!(notice(&ws), "nothing written: b.toml is still streaming");
@@ -521,8 +469,7 @@ fn refusal_notice_stays_until_a_key_or_its_state_ends() {
 /// The transcript's `?` overlay lists `r`, and `r` asks the loop to reload.
 #[test]
 fn r_reloads_in_a_transcript() {
-    let mut ws = Workspace::new(Version::V1, false);
-    feed(&mut ws, &call("a.py", "y = 2", "y = 3"), true);
+    let mut ws = fed(&call("a.py", "y = 2", "y = 3"), true);
     assert_eq!(key(&mut ws, 'r'), WsEffect::Reload);
     let listed: Vec<(&str, &str)> =
         srview::app::keys::key_help(srview::app::keys::KeyScope::Transcript).collect();
@@ -538,13 +485,8 @@ fn r_reloads_in_a_transcript() {
 /// (inventory.py, settings.toml) stay; key hints give way first.
 #[test]
 fn tab_bar_keeps_tabs_and_state_before_key_hints() {
-    let mut ws = Workspace::new(Version::V1, false);
-    let text = format!(
-        "{}{}",
-        call("inventory.py", "y = 2", "y = 3"),
-        call("settings.toml", "missing", "k = 2")
-    );
-    feed(&mut ws, &text, false);
+    let text = call("inventory.py", "y = 2", "y = 3") + &call("settings.toml", "missing", "k = 2");
+    let mut ws = fed(&text, false);
     ws.bytes = 12_345;
     for width in [80, 70] {
         let bar = tab_bar_at(&ws, width);
@@ -564,22 +506,19 @@ fn tab_bar_keeps_tabs_and_state_before_key_hints() {
 /// transcript pauses or ends, `a` writes at once.
 #[test]
 fn accepting_while_the_transcript_streams_asks_first() {
-    let mut ws = Workspace::new(Version::V1, false);
     let text = format!("{}Now the config.\n", call("a.py", "y = 2", "y = 3"));
-    feed(&mut ws, &text, false);
+    let mut ws = fed(&text, false);
     assert_eq!(key(&mut ws, 'a'), WsEffect::None, "asks first");
     assert!(ws.confirming());
-    assert!(
-        notice(&ws).contains("the transcript is still streaming: later calls may edit a.py again"),
-        "{}",
-        notice(&ws)
+    assert_contains(
+        &notice(&ws),
+        "the transcript is still streaming: later calls may edit a.py again",
     );
     let WsEffect::Write(which) = key(&mut ws, 'a') else {
         panic!("confirmed: writes");
     };
     assert_eq!(which.len(), 1);
-    let mut ws = Workspace::new(Version::V1, false);
-    feed(&mut ws, &text, false);
+    let mut ws = fed(&text, false);
     ws.pause();
     assert!(
         matches!(key(&mut ws, 'a'), WsEffect::Write(_)),

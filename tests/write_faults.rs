@@ -15,6 +15,8 @@ use std::time::{Duration, Instant};
 
 mod support;
 
+use support::text::assert_contains;
+
 use support::files::{mkfifo, p};
 use support::rng::XorShift;
 use support::runner::{srview, stderr};
@@ -281,17 +283,13 @@ fn directory_or_device_as_file_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let out = apply(&["--write", p(dir.path())], DIFF.as_bytes(), None);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("is a directory"), "{}", stderr(&out));
+    assert_contains(&stderr(&out), "is a directory");
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;
         let out = apply(&["--write", "/dev/null"], DIFF.as_bytes(), None);
         assert_eq!(out.status.code(), Some(2));
-        assert!(
-            stderr(&out).contains("/dev/null is not a regular file"),
-            "{}",
-            stderr(&out)
-        );
+        assert_contains(&stderr(&out), "/dev/null is not a regular file");
         // Even as a new file: loading refuses before any write is tried.
         let out = apply(
             &["--write", "--new-file", "/dev/null"],

@@ -17,7 +17,7 @@
 //! one reused buffer and written with one `write`.
 
 use std::io::{Read, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use super::stream_dialect::{DialectFile, snapshot};
@@ -45,10 +45,7 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
         session,
         decoder: TextDecoder::default(),
         raw: String::new(),
-        fix_path: args
-            .engine
-            .fix_model_output
-            .then(|| file.to_string_lossy().into_owned()),
+        fix_path: args.engine.fix_model_output.then(|| file.to_path_buf()),
         bytes: 0,
         seq: 0,
         with_content: args.stream_content,
@@ -144,7 +141,7 @@ struct Stream<W: Write> {
     decoder: TextDecoder,
     /// The diff as received, when `--fix-model-output` rewrites it per update.
     raw: String,
-    fix_path: Option<String>,
+    fix_path: Option<PathBuf>,
     bytes: usize,
     seq: usize,
     with_content: bool,
@@ -188,7 +185,7 @@ impl<W: Write> Stream<W> {
             // cut in half makes that a rewrite, which restarts the session.
             Some(path) => {
                 self.raw.push_str(text);
-                let fixed = engine::fixes::fix_model_output(&self.raw, path);
+                let fixed = engine::fixes::engine_input(&self.raw, path, true);
                 self.session.set_text(&fixed);
             }
             None => self.session.push(text),

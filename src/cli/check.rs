@@ -4,6 +4,7 @@
 use crate::diagnose::Side;
 use std::io::{IsTerminal, Write};
 
+use super::load::{FinalInput, load_final};
 use super::{CheckArgs, CmdResult};
 use crate::diagnose::{self, BlockDiagnosis};
 use crate::engine;
@@ -11,15 +12,11 @@ use crate::engine::matcher::LineIndex;
 use crate::error::Error;
 
 pub fn run(args: &CheckArgs) -> CmdResult {
-    // FILE before DIFF, as `apply` (DIFF may be a pipe waiting on it).
-    let content = crate::input::read_text(&args.file, false)?;
-    let diff = crate::input::read_diff(args.diff.as_deref())?;
-    let dialect = super::dialect_of(args.dialect, &diff);
-    if dialect != crate::dialect::Dialect::SearchReplace {
-        return super::check_dialect::check(args, content, &diff, dialect);
-    }
-    let (original, diff, options) =
-        super::load::load_final(&args.file, content, diff, args.engine)?;
+    let sr = match load_final(&args.file, args.diff.as_deref(), args.dialect, args.engine)? {
+        FinalInput::SearchReplace(sr) => sr,
+        FinalInput::Other(other) => return super::check_dialect::check(args, other),
+    };
+    let (original, diff, options) = (sr.original, sr.diff, sr.options);
     // One line index of the original serves the engine and the diagnosis.
     let index = LineIndex::new(&original);
     let outcome = engine::apply_indexed(&diff, &index, options);
@@ -170,10 +167,10 @@ pub fn render(file: &str, blocks: &[BlockDiagnosis], verdict: Verdict, color: bo
         ));
         if d.reason.is_some() {
             for l in &d.line_diff {
-                let (sign, code) = match l.tag {
-                    Side::Delete => ("-", "31"),
-                    Side::Insert => ("+", "32"),
-                    _ => (" ", "2"),
+                let code = match l.tag {
+                    Side::Delete => "31",
+                    Side::Insert => "32",
+                    Side::Equal => "2",
                 };
                 // A carriage return is shown, not swallowed: a CRLF line and
                 // its LF twin must not print alike.
@@ -181,7 +178,7 @@ pub fn render(file: &str, blocks: &[BlockDiagnosis], verdict: Verdict, color: bo
                     Some(rest) => format!("{rest}\u{240D}"),
                     None => l.text.clone(),
                 };
-                let text = format!("{sign} {body}");
+                let text = format!("{} {body}", l.tag.sign());
                 s.push_str(&format!(
                     "   {} {}\n",
                     p.wrap("1;34", "|"),

@@ -5,6 +5,7 @@
 //! (every hunk then matches at level `exact`), an edit whose text to find is
 //! the file's own.
 
+use super::load::OtherDialect;
 use std::io::Write;
 use std::path::Path;
 
@@ -85,7 +86,8 @@ fn edit_lines(file: &str, outcome: &EditOutcome) -> String {
     }
 }
 
-pub fn check(args: &CheckArgs, content: Option<String>, diff: &str, dialect: Dialect) -> CmdResult {
+pub fn check(args: &CheckArgs, input: OtherDialect) -> CmdResult {
+    let (content, diff, dialect) = (input.content, input.diff.as_str(), input.dialect);
     let file = &args.file;
     let name = file.display().to_string();
     let (text, ok) = match dialect {
@@ -180,7 +182,8 @@ fn edit_json(edit: &crate::dialect::edit::Edit) -> Result<String, Error> {
     serde_json::to_string(edit).map_err(|e| Error::stdout(e.into()))
 }
 
-pub fn fix(args: &FixArgs, content: Option<String>, diff: &str, dialect: Dialect) -> CmdResult {
+pub fn fix(args: &FixArgs, input: OtherDialect) -> CmdResult {
+    let (content, diff, dialect) = (input.content, input.diff.as_str(), input.dialect);
     let file: &Path = &args.file;
     let (fixed, note, code) = match dialect {
         Dialect::ApplyPatch => {

@@ -8,7 +8,7 @@ use std::io::Write;
 use std::path::Path;
 
 use super::CmdResult;
-use crate::diagnose::{self, Side};
+use crate::diagnose;
 use crate::dialect::edit;
 use crate::engine::{Options, Version};
 use crate::error::Error;
@@ -149,7 +149,7 @@ fn search_replace(diff: &str, content: &FileContent, file: &str) -> String {
 /// diagnosis (`diagnose_hunks`: reason, closest region, the hunk's old
 /// lines against it, a corrected hunk when one can be stood behind).
 fn apply_patch(r: &Review, content: &FileContent, cwd: &str) -> String {
-    use crate::dialect::apply_patch::{self, LineKind, MemoryFs, diagnose_hunks, parse};
+    use crate::dialect::apply_patch::{self, MemoryFs, diagnose_hunks, parse};
     let EditInput::ApplyPatch(text) = &r.edit.input else {
         return String::new();
     };
@@ -180,12 +180,7 @@ fn apply_patch(r: &Review, content: &FileContent, cwd: &str) -> String {
             d.message
         ));
         for l in &d.line_diff {
-            let sign = match l.tag {
-                Side::Delete => '-',
-                Side::Insert => '+',
-                Side::Equal => ' ',
-            };
-            s.push_str(&format!("  | {sign} {}\n", l.text));
+            s.push_str(&format!("  | {} {}\n", l.tag.sign(), l.text));
         }
         if !d.line_diff.is_empty() {
             s.push_str("  = - the hunk's old lines, + file\n");
@@ -198,12 +193,7 @@ fn apply_patch(r: &Review, content: &FileContent, cwd: &str) -> String {
                     None => s.push_str("  @@\n"),
                 }
                 for line in &chunk.lines {
-                    let prefix = match line.kind {
-                        LineKind::Context => ' ',
-                        LineKind::Added => '+',
-                        LineKind::Removed => '-',
-                    };
-                    s.push_str(&format!("  {prefix}{}\n", line.text));
+                    s.push_str(&format!("  {}{}\n", line.kind.prefix(), line.text));
                 }
             }
             (None, Some(why)) => s.push_str(&format!("  no corrected hunk: {why}\n")),

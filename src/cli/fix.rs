@@ -25,10 +25,12 @@
 use crate::diagnose::Status;
 use std::io::Write;
 
+use super::load::{FinalInput, load_final};
 use super::{CmdResult, FixArgs};
 use crate::diagnose::{self, BlockDiagnosis, Reason};
 use crate::engine::markers::{
-    REPLACE_END, SEARCH_START, SEPARATOR, is_marker, is_replace_end, is_search_start, is_separator,
+    REPLACE_END, SEARCH_START, SEPARATOR, canonical_block, is_marker, is_replace_end,
+    is_search_start, is_separator, whole_lines,
 };
 use crate::engine::matcher::{self, LineIndex};
 use crate::engine::{self, BlockReport, BlockState, Options, Outcome, Stage};
@@ -36,15 +38,11 @@ use crate::error::Error;
 use crate::words::line_range;
 
 pub fn run(args: &FixArgs) -> CmdResult {
-    // FILE before DIFF, as `apply` (DIFF may be a pipe waiting on it).
-    let content = crate::input::read_text(&args.file, false)?;
-    let diff = crate::input::read_diff(args.diff.as_deref())?;
-    let dialect = super::dialect_of(args.dialect, &diff);
-    if dialect != crate::dialect::Dialect::SearchReplace {
-        return super::check_dialect::fix(args, content, &diff, dialect);
-    }
-    let (original, diff, options) =
-        super::load::load_final(&args.file, content, diff, args.engine)?;
+    let sr = match load_final(&args.file, args.diff.as_deref(), args.dialect, args.engine)? {
+        FinalInput::SearchReplace(sr) => sr,
+        FinalInput::Other(other) => return super::check_dialect::fix(args, other),
+    };
+    let (original, diff, options) = (sr.original, sr.diff, sr.options);
     let fixed = fix(&diff, &original, options);
     if fixed.no_block {
         super::load::warn_no_block(args.diff.as_deref(), "nothing to fix, nothing printed");
@@ -385,7 +383,7 @@ fn keep<C>(
         // the empty element after a final newline as one more REPLACE line).
         // Printed before other blocks it must be closed, so it is written
         // out canonically with the REPLACE text it applies with.
-        text = format!("{SEARCH_START}\n{search}{SEPARATOR}\n{replace}{REPLACE_END}\n");
+        text = canonical_block(&search, &replace);
     }
     Some(Placed {
         block: d.index,
@@ -664,15 +662,8 @@ fn grow(
                         .into(),
                 );
             }
-            let mut text = format!("{SEARCH_START}\n{search}{SEPARATOR}\n");
-            for l in replaced {
-                text.push_str(l);
-                text.push('\n');
-            }
-            text.push_str(REPLACE_END);
-            text.push('\n');
             return Ok(Built {
-                text,
+                text: canonical_block(&search, &whole_lines(replaced)),
                 search_span: (at, (at + search.len()).min(index.text().len())),
                 stage,
             });

@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use crate::dialect::Dialect;
 use crate::error::Error;
 use crate::{input, output};
 
@@ -29,21 +30,53 @@ pub(super) fn warn_no_block(diff: Option<&Path>, what_happened: &str) {
     );
 }
 
-/// What `check` and `fix` start from: FILE's text, the diff (as read) as
-/// the applier sees it, and final-mode options.
+/// What `check` and `fix` start from.
+pub(super) enum FinalInput {
+    Other(OtherDialect),
+    SearchReplace(SearchReplace),
+}
+
+/// A diff in another dialect than SEARCH/REPLACE, as read, and FILE's text.
+pub(super) struct OtherDialect {
+    pub content: Option<String>,
+    pub diff: String,
+    pub dialect: Dialect,
+}
+
+/// FILE's text, the SEARCH/REPLACE diff as the applier sees it, and
+/// final-mode options.
+pub(super) struct SearchReplace {
+    pub original: String,
+    pub diff: String,
+    pub options: crate::engine::Options,
+}
+
+/// Reads FILE, then DIFF (as `apply` does: DIFF may be a pipe waiting on
+/// FILE), and tells the diff's dialect (`forced`, else detected).
 pub(super) fn load_final(
     file: &Path,
-    original: Option<String>,
-    diff: String,
+    diff: Option<&Path>,
+    forced: Option<super::DialectArg>,
     engine: super::EngineOpts,
-) -> Result<(String, String, crate::engine::Options), Error> {
-    let original = original.unwrap_or_default();
-    let diff = engine.prepare(diff, file);
-    let options = crate::engine::Options {
-        version: engine.version(),
-        is_final: true,
-    };
-    Ok((original, diff, options))
+) -> Result<FinalInput, Error> {
+    let content = input::read_text(file, false)?;
+    let diff = input::read_diff(diff)?;
+    let dialect = super::dialect_of(forced, &diff);
+    if dialect != Dialect::SearchReplace {
+        return Ok(FinalInput::Other(OtherDialect {
+            content,
+            diff,
+            dialect,
+        }));
+    }
+    Ok(FinalInput::SearchReplace(SearchReplace {
+        original: content.unwrap_or_default(),
+        diff: engine.prepare(diff, file),
+        options: crate::engine::Options {
+            version: engine.version(),
+            is_final: true,
+        },
+    }))
 }
 
 /// FILE's text; a missing FILE is empty only with `--new-file`.

@@ -123,10 +123,9 @@ impl EngineOpts {
 
     /// The diff as the applier sees it (cleaned up when asked for).
     pub fn prepare(self, diff: String, path: &std::path::Path) -> String {
-        if self.fix_model_output {
-            crate::engine::fixes::fix_model_output(&diff, &path.to_string_lossy())
-        } else {
-            diff
+        match crate::engine::fixes::engine_input(&diff, path, self.fix_model_output) {
+            std::borrow::Cow::Owned(fixed) => fixed,
+            std::borrow::Cow::Borrowed(_) => diff,
         }
     }
 }

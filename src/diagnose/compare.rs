@@ -3,6 +3,7 @@
 
 use crate::diagnose::Side;
 use similar::ChangeTag;
+use std::ops::Range;
 
 use similar::DiffOp;
 
@@ -128,30 +129,38 @@ pub fn line_diff(search: &[&str], region: &[&str], first_file_line: usize) -> Ve
 /// each pair is named (indentation, entity, ...) with a word diff.
 pub fn differences(lines: &[DiffLine]) -> Vec<Difference> {
     let mut out = Vec::new();
-    let mut i = 0;
-    while i < lines.len() {
-        if lines[i].tag == Side::Equal {
-            i += 1;
-            continue;
-        }
-        let del_start = i;
-        while i < lines.len() && lines[i].tag == Side::Delete {
-            i += 1;
-        }
-        let ins_start = i;
-        while i < lines.len() && lines[i].tag == Side::Insert {
-            i += 1;
-        }
-        let dels = &lines[del_start..ins_start];
-        let ins = &lines[ins_start..i];
+    for (dels, ins) in changed_runs(lines) {
+        let (dels, ins) = (&lines[dels], &lines[ins]);
         for k in 0..dels.len().max(ins.len()) {
             out.push(pair(dels.get(k), ins.get(k)));
         }
-        if i == del_start {
-            i += 1;
-        }
     }
     out
+}
+
+/// The changes of a line diff, in order: each a run of deleted (SEARCH)
+/// lines and the run of inserted (file) lines right after it, as index
+/// ranges into `lines` (one of them may be empty). The k-th lines of the
+/// two runs are the pair compared word by word.
+pub fn changed_runs(lines: &[DiffLine]) -> impl Iterator<Item = (Range<usize>, Range<usize>)> + '_ {
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while i < lines.len() {
+            let dels = i;
+            while i < lines.len() && lines[i].tag == Side::Delete {
+                i += 1;
+            }
+            let ins = i;
+            while i < lines.len() && lines[i].tag == Side::Insert {
+                i += 1;
+            }
+            if i > dels {
+                return Some((dels..ins, ins..i));
+            }
+            i += 1;
+        }
+        None
+    })
 }
 
 fn pair(search: Option<&DiffLine>, file: Option<&DiffLine>) -> Difference {

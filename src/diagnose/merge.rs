@@ -259,74 +259,77 @@ mod tests {
         merge(search, region, replace, false)
     }
 
-    #[test]
-    fn lines_the_search_left_out_stay() {
-        let file = [
-            "def sell(self):",
-            "    if low:",
-            "        return False",
-            "    self.qty -= 1",
-            "    return True",
-        ];
-        let search = ["def sell(self):", "    self.qty -= 1", "    return True"];
-        let replace = [
-            "def sell(self):",
-            "    self.qty -= 1",
-            "    self.log()",
-            "    return True",
-        ];
-        assert_eq!(
-            m(&search, &file, &replace).expect("merges"),
-            [
-                "def sell(self):",
-                "    if low:",
-                "        return False",
-                "    self.qty -= 1",
-                "    self.log()",
-                "    return True"
-            ]
-        );
-    }
+    /// Each case: what it shows, the file's region, the SEARCH lines, the
+    /// REPLACE lines, and the merged lines.
+    type Case<'a> = (
+        &'a str,
+        &'a [&'a str],
+        &'a [&'a str],
+        &'a [&'a str],
+        &'a [&'a str],
+    );
 
     #[test]
-    fn a_typo_kept_in_both_sections_is_not_written_back() {
-        let file = ["raise ValueError(item.sku)", "items.append(item)"];
-        let search = ["raise ValueError(item.sk)", "items.append(item)"];
-        let replace = [
-            "raise ValueError(item.sk)",
-            "items.append(item)",
-            "count += 1",
+    fn the_edit_is_carried_onto_the_files_lines() {
+        let cases: [Case; 4] = [
+            (
+                "lines the SEARCH left out stay",
+                &[
+                    "def sell(self):",
+                    "    if low:",
+                    "        return False",
+                    "    self.qty -= 1",
+                    "    return True",
+                ],
+                &["def sell(self):", "    self.qty -= 1", "    return True"],
+                &[
+                    "def sell(self):",
+                    "    self.qty -= 1",
+                    "    self.log()",
+                    "    return True",
+                ],
+                &[
+                    "def sell(self):",
+                    "    if low:",
+                    "        return False",
+                    "    self.qty -= 1",
+                    "    self.log()",
+                    "    return True",
+                ],
+            ),
+            (
+                "a typo kept in both sections is not written back",
+                &["raise ValueError(item.sku)", "items.append(item)"],
+                &["raise ValueError(item.sk)", "items.append(item)"],
+                &[
+                    "raise ValueError(item.sk)",
+                    "items.append(item)",
+                    "count += 1",
+                ],
+                &[
+                    "raise ValueError(item.sku)",
+                    "items.append(item)",
+                    "count += 1",
+                ],
+            ),
+            (
+                "a shifted block is shifted back",
+                &["    if x:", "        y()"],
+                &["  if x:", "      y()"],
+                &["  if x:", "      z()"],
+                &["    if x:", "        z()"],
+            ),
+            (
+                "a halved indentation is doubled back",
+                &["    def f():", "        x()"],
+                &["  def f():", "    x()"],
+                &["  def f():", "    y()", "    z()"],
+                &["    def f():", "        y()", "        z()"],
+            ),
         ];
-        assert_eq!(
-            m(&search, &file, &replace).expect("merges"),
-            [
-                "raise ValueError(item.sku)",
-                "items.append(item)",
-                "count += 1"
-            ]
-        );
-    }
-
-    #[test]
-    fn a_shifted_block_is_shifted_back() {
-        let file = ["    if x:", "        y()"];
-        let search = ["  if x:", "      y()"];
-        let replace = ["  if x:", "      z()"];
-        assert_eq!(
-            m(&search, &file, &replace).expect("merges"),
-            ["    if x:", "        z()"]
-        );
-    }
-
-    #[test]
-    fn a_halved_indentation_is_doubled_back() {
-        let file = ["    def f():", "        x()"];
-        let search = ["  def f():", "    x()"];
-        let replace = ["  def f():", "    y()", "    z()"];
-        assert_eq!(
-            m(&search, &file, &replace).expect("merges"),
-            ["    def f():", "        y()", "        z()"]
-        );
+        for (what, file, search, replace, want) in cases {
+            assert_eq!(m(search, file, replace).expect(what), want, "{what}");
+        }
     }
 
     #[test]

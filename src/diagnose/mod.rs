@@ -32,7 +32,9 @@ use crate::engine::matcher::LineIndex;
 use crate::engine::{self, BlockState, Options, Outcome, Stage};
 
 pub use closest::{FileIndex, MIN_SIMILARITY, TIE_MARGIN};
+pub(crate) use compare::changed_runs;
 pub use compare::{differences, line_diff};
+pub use flow::diagnose_indexed;
 pub use suggest::suggestion;
 
 /// The root cause of a block's trouble. JSON: the kebab-case [`Reason::code`].
@@ -216,6 +218,16 @@ pub enum Side {
 }
 
 impl Side {
+    /// The sign a line diff prints before a line on this side: `-` for the
+    /// SEARCH text's, `+` for the file's, a space for both.
+    pub fn sign(self) -> char {
+        match self {
+            Side::Equal => ' ',
+            Side::Delete => '-',
+            Side::Insert => '+',
+        }
+    }
+
     /// The word written in JSON and used by themes.
     pub fn name(self) -> &'static str {
         match self {
@@ -442,17 +454,4 @@ pub fn diagnose_outcome<C>(
     outcome: &Outcome<C>,
 ) -> Vec<BlockDiagnosis> {
     diagnose_indexed(diff, &LineIndex::new(original), options, outcome)
-}
-
-/// [`diagnose_outcome`] for a caller that also holds the engine's line index
-/// of the original (`index.text()`), such as a streaming session: the
-/// diagnosis then reads lines through it and builds no table of its own.
-/// Only the outcome's report is read, so its content may be held any way.
-pub fn diagnose_indexed<C>(
-    diff: &str,
-    index: &LineIndex,
-    options: Options,
-    outcome: &Outcome<C>,
-) -> Vec<BlockDiagnosis> {
-    flow::run(diff, index, options, outcome)
 }

@@ -192,37 +192,22 @@ mod tests {
 
     #[test]
     fn near_markers() {
-        assert_eq!(
-            marker_line("-------SEARCH"),
-            MarkerLine::Typo(MarkerKind::SearchStart)
-        );
-        assert_eq!(
-            marker_line("======= "),
-            MarkerLine::Typo(MarkerKind::Separator)
-        );
-        assert_eq!(
-            marker_line("=======>"),
-            MarkerLine::Typo(MarkerKind::Separator)
-        );
-        assert_eq!(
-            marker_line("++++ REPLACE "),
-            MarkerLine::Typo(MarkerKind::ReplaceEnd)
-        );
-        assert_eq!(
-            marker_line("------- SEARCH>>"),
-            MarkerLine::Typo(MarkerKind::SearchStart)
-        );
-        assert_eq!(
-            marker_line("=======\r"),
-            MarkerLine::CarriageReturn(MarkerKind::Separator)
-        );
-        assert_eq!(
-            marker_line("+++++++ REPLACE"),
-            MarkerLine::Exact(MarkerKind::ReplaceEnd)
-        );
-        assert_eq!(marker_line("- item"), MarkerLine::Text);
-        assert_eq!(marker_line("a == b"), MarkerLine::Text);
-        assert_eq!(marker_line("--- project when"), MarkerLine::Text);
+        use MarkerKind::{ReplaceEnd, SearchStart, Separator};
+        use MarkerLine::{CarriageReturn, Exact, Text, Typo};
+        for (line, want) in [
+            ("-------SEARCH", Typo(SearchStart)),
+            ("======= ", Typo(Separator)),
+            ("=======>", Typo(Separator)),
+            ("++++ REPLACE ", Typo(ReplaceEnd)),
+            ("------- SEARCH>>", Typo(SearchStart)),
+            ("=======\r", CarriageReturn(Separator)),
+            ("+++++++ REPLACE", Exact(ReplaceEnd)),
+            ("- item", Text),
+            ("a == b", Text),
+            ("--- project when", Text),
+        ] {
+            assert_eq!(marker_line(line), want, "{line:?}");
+        }
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! place with the exact stage.
 
 use super::closest::FileIndex;
-use crate::engine::markers::{REPLACE_END, SEARCH_START, SEPARATOR, is_marker};
+use crate::engine::markers::{canonical_block, is_marker, whole_lines};
 
 /// A complete block with canonical markers whose SEARCH text is the file's
 /// lines `first_line..=last_line` (1-based), extended with context lines
@@ -62,19 +62,10 @@ pub fn suggestion(
     if quoted.into_iter().any(is_marker) {
         return None;
     }
-    let mut out = String::new();
-    out.push_str(SEARCH_START);
-    out.push('\n');
-    out.push_str(&join(file, start, end));
-    out.push_str(SEPARATOR);
-    out.push('\n');
-    for l in &replace_lines {
-        out.push_str(l);
-        out.push('\n');
-    }
-    out.push_str(REPLACE_END);
-    out.push('\n');
-    Some(out)
+    Some(canonical_block(
+        &join(file, start, end),
+        &whole_lines(replace_lines.iter().map(String::as_str)),
+    ))
 }
 
 /// Lines `start..end`, each with a `\n` (the last file line may have none).

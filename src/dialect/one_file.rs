@@ -154,6 +154,31 @@ pub fn apply_patch_to(text: &str, target: &Target) -> Result<PatchOutcome, OneFi
     Ok(apply(&Patch { sections }, &memory(target), target.cwd))
 }
 
+/// A parsed patch with the section that edits the target.
+struct TargetSection {
+    /// The whole patch.
+    patch: Patch,
+    /// The index of the target's section in it.
+    i: usize,
+    /// That section alone, retargeted at the target's name.
+    one: Patch,
+}
+
+/// `None` for a patch the reference cannot parse or with no section for
+/// the target.
+fn target_section(text: &str, target: &Target) -> Result<Option<TargetSection>, OneFileError> {
+    let Ok(patch) = parse(text) else {
+        return Ok(None);
+    };
+    let Some(i) = pick(&patch.sections, target.name)? else {
+        return Ok(None);
+    };
+    let one = Patch {
+        sections: vec![retarget(&patch.sections[i], target.name)?],
+    };
+    Ok(Some(TargetSection { patch, i, one }))
+}
+
 /// The whole patch with the section that edits the target rewritten so
 /// that its loosely matched lines read as the file has them (every hunk
 /// then matches at level `exact`; see
@@ -163,14 +188,8 @@ pub fn tighten_for(
     text: &str,
     target: &Target,
 ) -> Result<Option<(Patch, PatchOutcome)>, OneFileError> {
-    let Ok(mut patch) = parse(text) else {
+    let Some(TargetSection { mut patch, i, one }) = target_section(text, target)? else {
         return Ok(None);
-    };
-    let Some(i) = pick(&patch.sections, target.name)? else {
-        return Ok(None);
-    };
-    let one = Patch {
-        sections: vec![retarget(&patch.sections[i], target.name)?],
     };
     let outcome = apply(&one, &memory(target), target.cwd);
     let section = Patch {
@@ -194,14 +213,8 @@ pub fn fix_for(
     text: &str,
     target: &Target,
 ) -> Result<Option<(Patch, super::apply_patch::FixResult)>, OneFileError> {
-    let Ok(mut patch) = parse(text) else {
+    let Some(TargetSection { mut patch, i, one }) = target_section(text, target)? else {
         return Ok(None);
-    };
-    let Some(i) = pick(&patch.sections, target.name)? else {
-        return Ok(None);
-    };
-    let one = Patch {
-        sections: vec![retarget(&patch.sections[i], target.name)?],
     };
     let fixed = super::apply_patch::fix_patch(&one, &memory(target), target.cwd);
     if let Some(Section::Update { chunks, .. }) = fixed.patch.sections.first()

@@ -1,5 +1,22 @@
 //! The clean-up Cline's caller applies to non-Claude models' diffs before the
 //! applier runs. Off unless asked for.
+//!
+//! [`engine_input`] is the one place that decides what the applier gets:
+//! every caller (the commands, the live stream, transcripts, the previewer)
+//! goes through it, so the rule lives here once.
+
+use std::borrow::Cow;
+use std::path::Path;
+
+/// `diff` as the applier gets it for the file at `path`: cleaned up by
+/// [`fix_model_output`] (a copy) when `fix` is on, else `diff` itself.
+pub fn engine_input<'a>(diff: &'a str, path: &Path, fix: bool) -> Cow<'a, str> {
+    if fix {
+        Cow::Owned(fix_model_output(diff, &path.to_string_lossy()))
+    } else {
+        Cow::Borrowed(diff)
+    }
+}
 
 /// Unescapes `&gt; &lt; &quot; &amp; &apos;` (in that order, as the reference
 /// does) unless `path` ends in `.xml`, and removes U+FFFD.
@@ -32,6 +49,14 @@ mod tests {
             fix_model_output("a &lt;b&gt; &amp;lt; \u{FFFD}", "x.rs"),
             "a <b> &lt; "
         );
+    }
+
+    #[test]
+    fn engine_input_cleans_only_when_asked() {
+        let diff = "a &lt;b&gt;\u{FFFD}";
+        let path = Path::new("x.rs");
+        assert!(matches!(engine_input(diff, path, false), Cow::Borrowed(d) if d == diff));
+        assert_eq!(engine_input(diff, path, true), "a <b>");
     }
 
     #[test]

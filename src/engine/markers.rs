@@ -8,6 +8,22 @@ pub const SEPARATOR: &str = "=======";
 /// Canonical REPLACE end marker.
 pub const REPLACE_END: &str = "+++++++ REPLACE";
 
+/// A block with the canonical markers around `search` and `replace`, each
+/// whole lines (every line ending in `\n`) or empty.
+pub fn canonical_block(search: &str, replace: &str) -> String {
+    format!("{SEARCH_START}\n{search}{SEPARATOR}\n{replace}{REPLACE_END}\n")
+}
+
+/// `lines` as whole lines: each followed by `\n`.
+pub fn whole_lines<'a>(lines: impl IntoIterator<Item = &'a str>) -> String {
+    let mut text = String::new();
+    for line in lines {
+        text.push_str(line);
+        text.push('\n');
+    }
+    text
+}
+
 /// `^c{3,}` followed exactly by `rest`, then an optional `>`.
 fn run_then(line: &str, c: char, rest: &str) -> bool {
     // Most lines are code: one byte rules them out.

@@ -43,6 +43,15 @@ impl Sink {
         }
     }
 
+    /// A copy for a forked machine: with the text only when `keep_text`.
+    pub fn fork(&self, keep_text: bool) -> Self {
+        if keep_text {
+            self.clone()
+        } else {
+            self.counts_only()
+        }
+    }
+
     pub fn pos(&self) -> Pos {
         debug_assert!(!self.tail, "no line count after the tail");
         self.pos

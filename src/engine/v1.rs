@@ -259,11 +259,7 @@ impl Machine for V1 {
 
     fn fork(&self, keep_text: bool, block_texts: bool) -> Self {
         V1 {
-            result: if keep_text {
-                self.result.clone()
-            } else {
-                self.result.counts_only()
-            },
+            result: self.result.fork(keep_text),
             from: self.from,
             search: self.search.clone(),
             in_search: self.in_search,

@@ -211,11 +211,7 @@ impl Machine for V2 {
             phase: self.phase,
             pending: self.pending,
             pending_text: self.pending_text,
-            result: if keep_text {
-                self.result.clone()
-            } else {
-                self.result.counts_only()
-            },
+            result: self.result.fork(keep_text),
             from: self.from,
             search: self.search.clone(),
             found: self.found,

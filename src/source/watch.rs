@@ -2,7 +2,6 @@
 //! as it arrives. Each runs on its own thread and reports through a callback,
 //! so the event loop only ever sees whole texts or appended text.
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::thread;
@@ -175,10 +174,9 @@ pub fn read_stdin(sink: Sink) {
         let mut buf = vec![0u8; 64 * 1024];
         let mut decoder = crate::input::TextDecoder::default();
         loop {
-            let n = match stdin.read(&mut buf) {
+            let n = match crate::input::read_some(&mut stdin, &mut buf) {
                 Ok(0) => break,
                 Ok(n) => n,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
                 Err(e) => {
                     sink(SourceEvent::Problem(format!("cannot read stdin: {e}")));
                     return;
@@ -209,69 +207,52 @@ pub fn read_stdin(sink: Sink) {
 mod tests {
     use super::*;
 
-    #[test]
-    fn reports_appends_and_rewrites() {
+    fn text(s: &str) -> Option<SourceEvent> {
+        Some(SourceEvent::Text(s.into()))
+    }
+
+    fn unreadable(why: &str) -> Option<SourceEvent> {
+        Some(SourceEvent::Unreadable(why.into()))
+    }
+
+    /// Writes each step's bytes to a watched file (`None`: leaves it as it
+    /// is) and checks what re-reading it reports then.
+    fn replay(steps: &[(Option<&[u8]>, Option<SourceEvent>)]) {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("d.diff");
         let mut last = Seen::default();
-        assert_eq!(
-            read_change(&p, &mut last),
-            Some(SourceEvent::Text(String::new()))
-        );
-        std::fs::write(&p, "ab").unwrap();
-        assert_eq!(
-            read_change(&p, &mut last),
-            Some(SourceEvent::Text("ab".into()))
-        );
-        std::fs::write(&p, "abc").unwrap();
-        assert_eq!(
-            read_change(&p, &mut last),
-            Some(SourceEvent::Append("c".into()))
-        );
-        assert_eq!(read_change(&p, &mut last), None);
-        std::fs::write(&p, "x").unwrap();
-        assert_eq!(
-            read_change(&p, &mut last),
-            Some(SourceEvent::Text("x".into()))
-        );
+        for (i, (bytes, want)) in steps.iter().enumerate() {
+            if let Some(bytes) = bytes {
+                std::fs::write(&p, bytes).unwrap();
+            }
+            assert_eq!(read_change(&p, &mut last), *want, "step {i}");
+        }
+    }
+
+    #[test]
+    fn reports_appends_and_rewrites() {
+        replay(&[
+            (None, text("")),
+            (Some(b"ab"), text("ab")),
+            (Some(b"abc"), Some(SourceEvent::Append("c".into()))),
+            (None, None),
+            (Some(b"x"), text("x")),
+        ]);
     }
 
     /// Invalid UTF-8 or a NUL byte is an error state, not a change of
     /// text; the next readable text (even the same as before) ends it.
     #[test]
     fn reports_unreadable_text_and_recovers() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("d.diff");
-        let mut last = Seen::default();
-        std::fs::write(&p, "ab").unwrap();
-        assert_eq!(
-            read_change(&p, &mut last),
-            Some(SourceEvent::Text("ab".into()))
-        );
-        std::fs::write(&p, b"ab\xffcd").unwrap();
-        assert_eq!(
-            read_change(&p, &mut last),
-            Some(SourceEvent::Unreadable(
-                "not valid UTF-8 (first bad byte at offset 2)".into()
-            ))
-        );
-        std::fs::write(&p, "ab").unwrap();
-        assert_eq!(
-            read_change(&p, &mut last),
-            Some(SourceEvent::Text("ab".into())),
-            "the same text again ends the error"
-        );
-        std::fs::write(&p, b"abc\0").unwrap();
-        assert_eq!(
-            read_change(&p, &mut last),
-            Some(SourceEvent::Unreadable(
-                "binary (NUL byte at offset 3)".into()
-            ))
-        );
-        std::fs::write(&p, "abc").unwrap();
-        assert_eq!(
-            read_change(&p, &mut last),
-            Some(SourceEvent::Text("abc".into()))
-        );
+        replay(&[
+            (Some(b"ab"), text("ab")),
+            (
+                Some(b"ab\xffcd"),
+                unreadable("not valid UTF-8 (first bad byte at offset 2)"),
+            ),
+            (Some(b"ab"), text("ab")),
+            (Some(b"abc\0"), unreadable("binary (NUL byte at offset 3)")),
+            (Some(b"abc"), text("abc")),
+        ]);
     }
 }

@@ -13,6 +13,7 @@ use super::{Exit, Folded, TuiConfig};
 use crate::dialect::one_file::Target;
 use crate::dialect::{Detector, Dialect};
 use crate::input;
+use crate::output::{self, Loaded, NotAsLoaded};
 use crate::source::patch_preview::file_blocks;
 use crate::source::watch::SourceEvent;
 use crate::tui::app::text::TextLines;
@@ -137,29 +138,33 @@ impl SingleFile {
         let path = app.file_path.clone();
         let loaded = app.original.text();
         let loaded = loaded.as_bytes();
-        let unchanged = match crate::output::file_holds(&path, loaded) {
-            Ok(Some(same)) => same,
-            Ok(None) => loaded.is_empty() && self.accept_to.new_file,
-            Err(e) => {
+        let as_loaded = if loaded.is_empty() && self.accept_to.new_file {
+            Loaded::MissingOrEmpty
+        } else {
+            Loaded::Holding(loaded)
+        };
+        match output::check_unchanged(&path, as_loaded) {
+            Ok(()) => {}
+            Err(NotAsLoaded::Unreadable(e)) => {
                 app.show_notice(Notice {
                     text: format!("not accepted: cannot re-read {}: {e}", path.display()),
                     error: true,
                 });
                 return None;
             }
-        };
-        if !unchanged {
-            app.offer_reload(format!(
-                "{} changed on disk since it was loaded: nothing written. r: reload and re-apply",
-                path.display()
-            ));
-            return None;
+            Err(NotAsLoaded::Deleted | NotAsLoaded::Changed) => {
+                app.offer_reload(format!(
+                    "{} changed on disk since it was loaded: nothing written. r: reload and re-apply",
+                    path.display()
+                ));
+                return None;
+            }
         }
         if self.accept_to.print {
             return Some(Exit::Print(content.text().into_owned()));
         }
         let chunks: Vec<&[u8]> = content.chunks().into_iter().map(str::as_bytes).collect();
-        match crate::output::write_atomic_chunks(&path, &chunks, Some(loaded)) {
+        match output::write_atomic_chunks(&path, &chunks, Some(loaded)) {
             Ok(()) => Some(Exit::Wrote(path)),
             Err(e) => {
                 app.show_notice(Notice {

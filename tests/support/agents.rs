@@ -1,6 +1,7 @@
 //! The recorded agent runs in `tests/fixtures/agents/<agent-version>/<scenario>/`
 //! and the ground truth each holds in `expected.json`.
 
+use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -105,4 +106,24 @@ pub fn live_file(dir: &Path) -> Option<PathBuf> {
         .iter()
         .map(|n| dir.join(n))
         .find(|p| p.is_file())
+}
+
+/// One real Codex CLI 0.169.0 apply_patch run
+/// (`tests/fixtures/apply_patch_codex_runs.json`): the patch sent, the
+/// project before and after, and the tool output the agent saw.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CodexRun {
+    pub capture: String,
+    pub cwd: String,
+    pub patch: String,
+    pub tool_output: String,
+    pub before: BTreeMap<String, String>,
+    pub after: BTreeMap<String, String>,
+}
+
+/// Every recorded Codex apply_patch run.
+pub fn codex_runs() -> Vec<CodexRun> {
+    serde_json::from_str(include_str!("../fixtures/apply_patch_codex_runs.json"))
+        .expect("the runs fixture is JSON")
 }

@@ -30,6 +30,14 @@ pub fn mkfifo(path: &Path) {
 
 /// Writes each `(relative path, content)` under `root`, making folders.
 pub fn tree(root: &Path, files: &[(&str, &str)]) {
+    write_all(root, files.iter().copied());
+}
+
+/// [`tree`] of any pairs (a record's `BTreeMap` of files, say).
+pub fn write_all<P: AsRef<Path>, C: AsRef<[u8]>>(
+    root: &Path,
+    files: impl IntoIterator<Item = (P, C)>,
+) {
     for (name, content) in files {
         let path = root.join(name);
         if let Some(parent) = path.parent() {
@@ -37,4 +45,9 @@ pub fn tree(root: &Path, files: &[(&str, &str)]) {
         }
         std::fs::write(&path, content).expect("write file");
     }
+}
+
+/// The text of `dir/name`.
+pub fn read(dir: &Path, name: &str) -> String {
+    std::fs::read_to_string(dir.join(name)).expect("read file")
 }

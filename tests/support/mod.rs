@@ -16,3 +16,4 @@ pub mod oracle;
 pub mod pty;
 pub mod rng;
 pub mod runner;
+pub mod text;

@@ -142,6 +142,12 @@ impl Session {
         }
     }
 
+    /// `q`: the program leaves with exit code 1 (nothing was written).
+    pub fn quit(&mut self) {
+        self.press(b"q");
+        assert_eq!(self.exit_code(), 1, "q leaves with 1");
+    }
+
     /// Resizes the terminal (the program gets SIGWINCH).
     /// Resizes the parser first: the app may redraw at the new size as soon
     /// as the pty changes, and a redraw parsed at the old size is lost.

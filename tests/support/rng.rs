@@ -220,3 +220,9 @@ pub fn chunks<'a>(rng: &mut Rng, text: &'a str, max: usize) -> Vec<&'a str> {
     }
     out
 }
+
+/// A proptest strategy: one of `texts`, each as likely as the others.
+pub fn one_of(texts: &'static [&'static str]) -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::strategy::Strategy;
+    proptest::sample::select(texts).prop_map(str::to_string)
+}

@@ -26,7 +26,9 @@ use crate::diagnose::{
     self, BlockDiagnosis, Closest, DiffLine, Difference, MIN_SIMILARITY, Reason, TIE_MARGIN,
 };
 use crate::engine::Options;
-use crate::engine::markers::{REPLACE_END, SEARCH_START, SEPARATOR, is_marker};
+use crate::engine::markers::{
+    REPLACE_END, SEARCH_START, SEPARATOR, canonical_block, is_marker, whole_lines,
+};
 use crate::words;
 
 /// A file line an `@@` context line may stand for.
@@ -506,24 +508,11 @@ fn block_diagnosis(lines: &[&str], old: &[&str], new: &[&str]) -> Option<BlockDi
     if old.iter().chain(new).any(|l| is_marker(l)) {
         return None;
     }
-    let mut content = String::new();
-    for line in lines {
-        content.push_str(line);
-        content.push('\n');
-    }
-    let mut diff = format!("{SEARCH_START}\n");
-    for line in old {
-        diff.push_str(line);
-        diff.push('\n');
-    }
-    diff.push_str(SEPARATOR);
-    diff.push('\n');
-    for line in new {
-        diff.push_str(line);
-        diff.push('\n');
-    }
-    diff.push_str(REPLACE_END);
-    diff.push('\n');
+    let content = whole_lines(lines.iter().copied());
+    let diff = canonical_block(
+        &whole_lines(old.iter().copied()),
+        &whole_lines(new.iter().copied()),
+    );
     diagnose::diagnose(&diff, &content, Options::default())
         .into_iter()
         .next()

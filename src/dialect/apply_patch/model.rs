@@ -80,6 +80,17 @@ pub enum LineKind {
     Added,
 }
 
+impl LineKind {
+    /// The character that starts such a line in a patch.
+    pub fn prefix(self) -> char {
+        match self {
+            LineKind::Context => ' ',
+            LineKind::Removed => '-',
+            LineKind::Added => '+',
+        }
+    }
+}
+
 /// One line of a chunk, without its prefix character.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -110,18 +121,19 @@ pub struct Chunk {
 impl Chunk {
     /// Context and removed lines, in order: what must be found in the file.
     pub fn old_lines(&self) -> Vec<&str> {
-        self.lines
-            .iter()
-            .filter(|l| l.kind != LineKind::Added)
-            .map(|l| l.text.as_str())
-            .collect()
+        self.lines_but(LineKind::Added)
     }
 
     /// Context and added lines, in order: what the file holds afterwards.
     pub fn new_lines(&self) -> Vec<&str> {
+        self.lines_but(LineKind::Removed)
+    }
+
+    /// The texts of the lines of every kind but `left_out`, in order.
+    fn lines_but(&self, left_out: LineKind) -> Vec<&str> {
         self.lines
             .iter()
-            .filter(|l| l.kind != LineKind::Removed)
+            .filter(|l| l.kind != left_out)
             .map(|l| l.text.as_str())
             .collect()
     }

@@ -45,12 +45,7 @@ fn render_chunk(text: &mut String, chunk: &Chunk) {
         None => text.push_str("@@\n"),
     }
     for line in &chunk.lines {
-        let prefix = match line.kind {
-            LineKind::Context => ' ',
-            LineKind::Added => '+',
-            LineKind::Removed => '-',
-        };
-        push_line(text, prefix, &line.text);
+        push_line(text, line.kind.prefix(), &line.text);
     }
     if chunk.is_eof {
         text.push_str("*** End of File\n");

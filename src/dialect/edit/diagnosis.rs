@@ -19,7 +19,7 @@ use super::text::CrlfMap;
 use super::{Edit, EditError};
 use crate::diagnose::{self, BlockDiagnosis, Closest, DiffLine, Difference, Reason};
 use crate::engine::Options;
-use crate::engine::markers::{REPLACE_END, SEARCH_START, SEPARATOR, is_marker};
+use crate::engine::markers::{canonical_block, is_marker};
 use crate::words;
 
 /// Below this trimmed-length ratio a line of `old` is taken for part of the
@@ -199,15 +199,17 @@ fn not_found(
 /// The block diagnosis of `old` → `new` against `content`; `None` when a
 /// line of either reads as a marker (the block would not parse as written).
 fn as_block(content: &str, old: &str, new: &str) -> Option<BlockDiagnosis> {
-    let line_feed = |s: &str| if s.ends_with('\n') { "" } else { "\n" };
+    let ended = |s: &str| {
+        if s.ends_with('\n') {
+            s.to_string()
+        } else {
+            format!("{s}\n")
+        }
+    };
     if old.lines().chain(new.lines()).any(is_marker) {
         return None;
     }
-    let diff = format!(
-        "{SEARCH_START}\n{old}{}{SEPARATOR}\n{new}{}{REPLACE_END}\n",
-        line_feed(old),
-        line_feed(new)
-    );
+    let diff = canonical_block(&ended(old), &ended(new));
     diagnose::diagnose(&diff, content, Options::default())
         .into_iter()
         .next()

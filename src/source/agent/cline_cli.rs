@@ -61,12 +61,8 @@ struct ToolOutput {
 
 impl StreamParser {
     pub(super) fn line(&mut self, text: &str, store: &mut Store) {
-        if text.trim().is_empty() {
+        let Some(line) = store.json_line::<StreamLine>(text, "not a JSON object") else {
             return;
-        }
-        let line: StreamLine = match serde_json::from_str(text) {
-            Ok(l) => l,
-            Err(e) => return store.malformed(format!("not a JSON object ({e})")),
         };
         let Some(event) = line.event.filter(|_| line.kind == "agent_event") else {
             return;

@@ -561,12 +561,10 @@ pub fn read_all(format: Format, mut reader: impl std::io::Read) -> std::io::Resu
     let mut agent = AgentReader::new(format.agent(), format);
     let mut buf = vec![0u8; 64 * 1024];
     loop {
-        let n = match reader.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
+        let n = crate::input::read_some(&mut reader, &mut buf)?;
+        if n == 0 {
+            break;
+        }
         agent.feed(&buf[..n]);
     }
     agent.finish();

@@ -4,7 +4,6 @@
 
 use std::fmt;
 use std::fs::File;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
@@ -123,15 +122,12 @@ pub fn read_session_with(
     each(&mut reader);
     let mut buf = vec![0u8; 64 * 1024];
     loop {
-        match file.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => {
-                reader.feed(&buf[..n]);
-                each(&mut reader);
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(io(e)),
+        let n = crate::input::read_some(&mut file, &mut buf).map_err(io)?;
+        if n == 0 {
+            break;
         }
+        reader.feed(&buf[..n]);
+        each(&mut reader);
     }
     reader.finish();
     each(&mut reader);
@@ -141,11 +137,9 @@ pub fn read_session_with(
 fn read_up_to(file: &mut File, buf: &mut [u8]) -> std::io::Result<usize> {
     let mut n = 0;
     while n < buf.len() {
-        match file.read(&mut buf[n..]) {
-            Ok(0) => break,
-            Ok(k) => n += k,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
+        match crate::input::read_some(file, &mut buf[n..])? {
+            0 => break,
+            k => n += k,
         }
     }
     Ok(n)

@@ -273,6 +273,22 @@ impl Store {
         });
     }
 
+    /// One JSON line read as `T`: `None` for a blank line, and for a line
+    /// that is not a `T`, recorded as malformed (`{not_one} ({serde's
+    /// error})`).
+    pub(super) fn json_line<T: serde::de::DeserializeOwned>(
+        &mut self,
+        text: &str,
+        not_one: &str,
+    ) -> Option<T> {
+        if text.trim().is_empty() {
+            return None;
+        }
+        serde_json::from_str(text)
+            .inspect_err(|e| self.malformed(format!("{not_one} ({e})")))
+            .ok()
+    }
+
     /// Records a unit that should be JSON and is not.
     pub(super) fn malformed(&mut self, reason: String) {
         self.errors.push(AgentError::Malformed {

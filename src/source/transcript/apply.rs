@@ -199,11 +199,7 @@ fn apply_call(
     path: &str,
     options: ApplyOptions,
 ) -> CallResult {
-    let body = if options.fix_model_output {
-        engine::fixes::fix_model_output(&call.body, path)
-    } else {
-        call.body.clone()
-    };
+    let body = engine::fixes::engine_input(&call.body, Path::new(path), options.fix_model_output);
     let mut result = CallResult {
         call: index,
         kind: call.kind,

@@ -5,7 +5,8 @@
 use std::path::{Path, PathBuf};
 
 use super::{FileEdit, PathRules};
-use crate::{input, output};
+use crate::error::Error;
+use crate::output::{self, Loaded, NotAsLoaded};
 
 /// Why [`write_files`] wrote nothing (or, for a failed write itself, not
 /// everything): a sentence to show as it is.
@@ -60,19 +61,25 @@ pub fn write_files(workspace: &PathRules, files: &[&FileEdit]) -> Result<Vec<Str
             continue;
         }
         let path = workspace.resolve(&file.path)?;
-        let now = input::read_text(&path, true).map_err(|e| e.to_string())?;
-        let unchanged = match &now {
-            Some(text) => !file.is_new && *text == file.original,
-            None => file.is_new,
+        let loaded = if file.is_new {
+            Loaded::Missing
+        } else {
+            Loaded::Holding(file.original.as_bytes())
         };
-        if !unchanged {
-            return Err(WriteError {
-                message: format!(
-                    "nothing written: {} changed on disk since it was loaded",
-                    file.path
-                ),
-                changed_on_disk: true,
-            });
+        match output::check_unchanged(&path, loaded) {
+            Ok(()) => {}
+            Err(NotAsLoaded::Unreadable(e)) => {
+                return Err(Error::read(path.display(), e).to_string().into());
+            }
+            Err(NotAsLoaded::Deleted | NotAsLoaded::Changed) => {
+                return Err(WriteError {
+                    message: format!(
+                        "nothing written: {} changed on disk since it was loaded",
+                        file.path
+                    ),
+                    changed_on_disk: true,
+                });
+            }
         }
         targets.push((path, file));
     }

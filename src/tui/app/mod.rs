@@ -611,7 +611,7 @@ impl App {
         if self.direct {
             return self.reapply_direct();
         }
-        let text = engine_input(&self.diff, self.fix_model_output, &self.file_path);
+        let text = engine::fixes::engine_input(&self.diff, &self.file_path, self.fix_model_output);
         self.session.set_text(&text);
         let mut outcome = self.session.outcome_spliced(options.is_final);
         // On a failure, the panes show what the diff before the failing block
@@ -707,7 +707,7 @@ impl App {
 
     /// The diff as the engine sees it: as received, or cleaned up.
     pub fn engine_diff(&self) -> Cow<'_, str> {
-        engine_input(&self.diff, self.fix_model_output, &self.file_path)
+        engine::fixes::engine_input(&self.diff, &self.file_path, self.fix_model_output)
     }
 
     /// Whether the diagnoses describe an older diff.
@@ -799,18 +799,6 @@ impl App {
             }
         }
         Some(shown)
-    }
-}
-
-/// `diff` as the engine gets it: cleaned up (a copy) only when asked for.
-fn engine_input<'a>(diff: &'a str, fix: bool, path: &std::path::Path) -> Cow<'a, str> {
-    if fix {
-        Cow::Owned(engine::fixes::fix_model_output(
-            diff,
-            &path.to_string_lossy(),
-        ))
-    } else {
-        Cow::Borrowed(diff)
     }
 }
 

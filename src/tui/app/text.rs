@@ -228,16 +228,21 @@ mod tests {
     use super::*;
     use crate::engine::{Version, session::Session};
 
+    /// `diff` applied by the engine to `index`'s text, as a splice.
+    fn spliced_result(index: &Arc<LineIndex<'static>>, diff: &str) -> crate::engine::Spliced {
+        let mut session = Session::with_index(Arc::clone(index), Version::V1);
+        session.push(diff);
+        session
+            .outcome_spliced(true)
+            .result
+            .expect("applies")
+            .new_content
+    }
+
     fn all_views(text: &str) -> Vec<TextLines> {
         let index = Arc::new(LineIndex::owned(text.to_string()));
         // A splice that reproduces the text: the whole original.
-        let mut session = Session::with_index(Arc::clone(&index), Version::V1);
-        session.push("");
-        let content = session
-            .outcome_spliced(true)
-            .result
-            .map(|a| a.new_content)
-            .unwrap_or_default();
+        let content = spliced_result(&index, "");
         vec![
             TextLines::owned(text.to_string()),
             TextLines::indexed(Arc::clone(&index)),
@@ -277,14 +282,11 @@ mod tests {
     fn spliced_lines_match_the_copied_text() {
         let original = "fn a() {\n    one();\n}\nfn b() {\n    two();\n}\n";
         let index = Arc::new(LineIndex::owned(original.to_string()));
-        let mut session = Session::with_index(Arc::clone(&index), Version::V1);
         // One replacement joined mid-line (exact match inside a line).
-        session.push("------- SEARCH\none();\n}\n=======\nONE();\n}\n// added\n+++++++ REPLACE\n");
-        let content = session
-            .outcome_spliced(true)
-            .result
-            .expect("applies")
-            .new_content;
+        let content = spliced_result(
+            &index,
+            "------- SEARCH\none();\n}\n=======\nONE();\n}\n// added\n+++++++ REPLACE\n",
+        );
         let text = content.to_text(original);
         let spliced = TextLines::spliced(Arc::clone(&index), content);
         let owned = TextLines::owned(text.clone());

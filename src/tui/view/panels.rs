@@ -637,23 +637,9 @@ fn line_diff_lines(
 ) -> Vec<(Line<'static>, u8)> {
     // Deleted and inserted runs are paired line by line, as `differences` does.
     let mut marks: Vec<Vec<std::ops::Range<usize>>> = vec![Vec::new(); lines.len()];
-    let mut i = 0;
-    while i < lines.len() {
-        let dels = i;
-        while i < lines.len() && lines[i].tag == Side::Delete {
-            i += 1;
-        }
-        let ins = i;
-        while i < lines.len() && lines[i].tag == Side::Insert {
-            i += 1;
-        }
-        for k in 0..(ins - dels).min(i - ins) {
-            let (d, n) = code::word_changes(&lines[dels + k].text, &lines[ins + k].text);
-            marks[dels + k] = d;
-            marks[ins + k] = n;
-        }
-        if i == dels {
-            i += 1;
+    for (dels, ins) in crate::diagnose::changed_runs(lines) {
+        for (d, n) in dels.zip(ins) {
+            (marks[d], marks[n]) = code::word_changes(&lines[d].text, &lines[n].text);
         }
     }
     lines

@@ -13,7 +13,7 @@
 mod replies;
 
 use super::store::Store;
-use super::{ContentOrigin, EditInput, FileContent, Verdict};
+use super::{AgentEdit, ContentOrigin, EditInput, FileContent, Verdict};
 use replies::{blocks, strip_ansi, udiff_hunks, whole_files};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -311,24 +311,12 @@ impl Parser {
             .map(|l| l.trim_end())
             .collect();
         let message = lines.join("\n");
-        let candidates: Vec<usize> = self
-            .reply_edits
-            .iter()
-            .copied()
-            .filter(|&at| {
-                store.get(at).is_some_and(|e| {
-                    e.agent_verdict == Verdict::Pending
-                        && file.as_ref().is_none_or(|f| e.file == *f)
-                })
-            })
-            .collect();
-        let exact = candidates.iter().copied().find(|&at| {
-            matches!(store.get(at).map(|e| &e.input),
-                Some(EditInput::UnifiedDiff(d)) if hunk_before(d) == original)
-        });
-        if let Some(at) = exact.or(candidates.first().copied()) {
-            store.set_verdict(at, Verdict::Failed, Some(message));
-        }
+        self.fail_echoed(
+            store,
+            message,
+            |e| file.as_ref().is_none_or(|f| e.file == *f),
+            |input| matches!(input, EditInput::UnifiedDiff(d) if hunk_before(d) == original),
+        );
     }
 
     /// The failed block whose echo is `message`: the reply's first block of
@@ -337,6 +325,24 @@ impl Parser {
     fn fail_block(&mut self, file: &str, message: String, store: &mut Store) {
         let file = store.relative(file);
         let echoed = search_text(&message);
+        self.fail_echoed(
+            store,
+            message,
+            |e| e.file == file,
+            |input| matches!(input, EditInput::SearchReplace(d) if search_text(d) == echoed),
+        );
+    }
+
+    /// Fails, with `message`, the reply's first edit without a verdict that
+    /// `of_file` accepts and whose input `echoed` recognises in the message,
+    /// else the first without a verdict that `of_file` accepts.
+    fn fail_echoed(
+        &self,
+        store: &mut Store,
+        message: String,
+        of_file: impl Fn(&AgentEdit) -> bool,
+        echoed: impl Fn(&EditInput) -> bool,
+    ) {
         let candidates: Vec<usize> = self
             .reply_edits
             .iter()
@@ -344,13 +350,13 @@ impl Parser {
             .filter(|&at| {
                 store
                     .get(at)
-                    .is_some_and(|e| e.file == file && e.agent_verdict == Verdict::Pending)
+                    .is_some_and(|e| e.agent_verdict == Verdict::Pending && of_file(e))
             })
             .collect();
-        let exact = candidates.iter().copied().find(|&at| {
-            matches!(store.get(at).map(|e| &e.input),
-                Some(EditInput::SearchReplace(d)) if search_text(d) == echoed)
-        });
+        let exact = candidates
+            .iter()
+            .copied()
+            .find(|&at| store.get(at).is_some_and(|e| echoed(&e.input)));
         if let Some(at) = exact.or(candidates.first().copied()) {
             store.set_verdict(at, Verdict::Failed, Some(message));
         }

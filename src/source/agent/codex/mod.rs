@@ -21,14 +21,5 @@ use super::store::Store;
 
 /// One JSON line of `T`'s shape; a line that is not one is noted.
 fn parse_line<T: for<'de> Deserialize<'de>>(text: &str, store: &mut Store) -> Option<T> {
-    if text.trim().is_empty() {
-        return None;
-    }
-    match serde_json::from_str(text) {
-        Ok(v) => Some(v),
-        Err(e) => {
-            store.malformed(format!("not a JSON object of this format ({e})"));
-            None
-        }
-    }
+    store.json_line(text, "not a JSON object of this format")
 }
