@@ -621,7 +621,7 @@ mod tests {
                 failed: 1,
                 loose: 0,
                 disagreements: 0,
-                unknown: 0
+                unknown: 1
             }
         );
         // The light review (for listings) does not read the current file.
