@@ -18,7 +18,7 @@ use srview::source::agent::{Format, detect};
 use srview::tui::{AgentEdits, Folded, Screen};
 
 mod support;
-use support::agents::{Expected, expected, fixtures, live_file, scenarios, session_path};
+use support::agents::{Expected, live_file, recorded_scenarios, session_path};
 use support::rng::Rng;
 
 /// The files as they were before the run: each file's first content before.
@@ -166,12 +166,8 @@ fn check(label: &str, screen: &mut AgentEdits, want: &Expected, tally: &mut Tall
 fn every_capture_previews_each_edit_against_its_content_before() {
     let mut problems = Vec::new();
     let mut tally: BTreeMap<String, (Tally, Tally)> = BTreeMap::new();
-    for dir in scenarios() {
-        let label = dir.strip_prefix(fixtures()).unwrap().display().to_string();
-        let want = expected(&dir);
-        let entry = tally
-            .entry(format!("{} {}", want.agent, want.version))
-            .or_default();
+    for (dir, label, want) in recorded_scenarios() {
+        let entry = tally.entry(want.agent_version()).or_default();
 
         // The saved session, over the files as the run left them.
         let ws = tempfile::tempdir().expect("tempdir");
@@ -222,12 +218,7 @@ fn every_capture_previews_each_edit_against_its_content_before() {
             live.edits, live.before_compared, live.mid_edit, session.edits, session.before_compared
         );
     }
-    assert!(
-        problems.is_empty(),
-        "{} problems:\n{}",
-        problems.len(),
-        problems.join("\n")
-    );
+    support::text::assert_no_problems(&problems);
     assert_eq!(tally.len(), 6, "agent versions: {:?}", tally.keys());
     // The outputs whose edits stream piece by piece are previewed mid-edit.
     for agent in ["claude-code 2.1.328", "aider 0.86.2"] {

@@ -27,7 +27,9 @@ use srview::source::agent::{
 };
 
 mod support;
-use support::agents::{ExpectedEdit, expected, fixtures, live_file, scenarios, session_path};
+use support::agents::{
+    ExpectedEdit, expected, fixtures, live_file, recorded_scenarios, scenarios, session_path,
+};
 
 /// A small deterministic generator for chunk sizes.
 struct Rng(u64);
@@ -189,12 +191,8 @@ struct Tally {
 fn every_capture_reads_to_its_expected_edits() {
     let mut problems = Vec::new();
     let mut tally: BTreeMap<String, Tally> = BTreeMap::new();
-    for dir in scenarios() {
-        let label = dir.strip_prefix(fixtures()).unwrap().display().to_string();
-        let want = expected(&dir);
-        let t = tally
-            .entry(format!("{} {}", want.agent, want.version))
-            .or_default();
+    for (dir, label, want) in recorded_scenarios() {
+        let t = tally.entry(want.agent_version()).or_default();
         t.edits += want.edits.len();
 
         // Session path.
@@ -323,12 +321,7 @@ fn every_capture_reads_to_its_expected_edits() {
             t.session, t.live, t.edits, t.contents
         );
     }
-    assert!(
-        problems.is_empty(),
-        "{} problems:\n{}",
-        problems.len(),
-        problems.join("\n")
-    );
+    support::text::assert_no_problems(&problems);
     assert_eq!(tally.len(), 6, "agent versions covered: {:?}", tally.keys());
 }
 

@@ -12,6 +12,14 @@ mod support;
 use support::agents::{expected, fixtures, session_path};
 use support::pty::{Session, Terminal};
 
+/// The capture `name` (`agent-version/scenario`) and a workspace holding
+/// its files as they were before the run.
+fn recorded(name: &str) -> (std::path::PathBuf, tempfile::TempDir) {
+    let scenario = fixtures().join(name);
+    let dir = workspace(&scenario);
+    (scenario, dir)
+}
+
 /// A workspace holding each file of `scenario` as it was before the run.
 fn workspace(scenario: &Path) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -42,6 +50,13 @@ fn grow(path: &Path, bytes: &[u8], pieces: usize) {
     }
 }
 
+/// Quits with `q` (status 0), `file` holding `content`.
+fn quit_leaving(s: &mut Session, file: &Path, content: &str) {
+    s.press(b"q");
+    assert_eq!(s.exit_code(), 0);
+    assert_eq!(fs::read_to_string(file).expect("read"), content);
+}
+
 fn follow(dir: &Path, file: &str) -> Session {
     let cwd = dir.to_str().expect("UTF-8");
     Session::srview(dir, &["--follow", file, "--cwd", cwd])
@@ -49,8 +64,7 @@ fn follow(dir: &Path, file: &str) -> Session {
 
 #[test]
 fn a_growing_claude_code_stream_is_previewed_edit_by_edit() {
-    let scenario = fixtures().join("claude-code-2.1.328/a_edits_ok");
-    let dir = workspace(&scenario);
+    let (scenario, dir) = recorded("claude-code-2.1.328/a_edits_ok");
     let before = fs::read_to_string(dir.path().join("inventory.py")).expect("read");
     let stream = fs::read(scenario.join("stdout.jsonl")).expect("read");
     let log = dir.path().join("claude.jsonl");
@@ -70,19 +84,13 @@ fn a_growing_claude_code_stream_is_previewed_edit_by_edit() {
     s.wait_for("the refusal", |c| c.contains("applied this edit itself"));
     s.press(b"[");
     s.wait_for("the first edit", |c| c.contains("edit 1/2"));
-    s.press(b"q");
-    assert_eq!(s.exit_code(), 0);
-    assert_eq!(
-        fs::read_to_string(dir.path().join("inventory.py")).expect("read"),
-        before,
-        "srview never writes an edit the agent applied"
-    );
+    // srview never writes an edit the agent applied.
+    quit_leaving(&mut s, &dir.path().join("inventory.py"), &before);
 }
 
 #[test]
 fn a_growing_codex_rollout_shows_the_loose_match_codex_called_a_success() {
-    let scenario = fixtures().join("codex-0.169.0/d_fuzzy_whitespace_unicode");
-    let dir = workspace(&scenario);
+    let (scenario, dir) = recorded("codex-0.169.0/d_fuzzy_whitespace_unicode");
     let rollout = fs::read(session_path(&scenario)).expect("read");
     let log = dir.path().join("rollout.jsonl");
     fs::write(&log, b"").expect("write");
@@ -102,8 +110,7 @@ fn a_growing_codex_rollout_shows_the_loose_match_codex_called_a_success() {
 
 #[test]
 fn an_edit_the_user_never_approved_is_written_with_a_once() {
-    let scenario = fixtures().join("cline-classic-2.18.0/e_noyolo_json");
-    let dir = workspace(&scenario);
+    let (scenario, dir) = recorded("cline-classic-2.18.0/e_noyolo_json");
     let before = fs::read_to_string(dir.path().join("calc.py")).expect("read");
     let log = dir.path().join("cline.jsonl");
     fs::write(&log, b"").expect("write");
@@ -121,12 +128,7 @@ fn an_edit_the_user_never_approved_is_written_with_a_once() {
     s.wait_for("the refusal while Cline may still write", |c| {
         c.contains("has not finished this edit")
     });
-    s.press(b"q");
-    assert_eq!(s.exit_code(), 0);
-    assert_eq!(
-        fs::read_to_string(dir.path().join("calc.py")).expect("read"),
-        before
-    );
+    quit_leaving(&mut s, &dir.path().join("calc.py"), &before);
 
     // Piped, the output ends: the edit was never run, and `a` writes it.
     let stdout = scenario.join("stdout.txt");
@@ -145,18 +147,12 @@ fn an_edit_the_user_never_approved_is_written_with_a_once() {
     // Written once: the file no longer holds what the edit was applied to.
     s.press(b"a");
     s.wait_for("the second write refused", |c| c.contains("not accepted"));
-    s.press(b"q");
-    assert_eq!(s.exit_code(), 0);
-    assert_eq!(
-        fs::read_to_string(dir.path().join("calc.py")).expect("read"),
-        after
-    );
+    quit_leaving(&mut s, &dir.path().join("calc.py"), &after);
 }
 
 #[test]
 fn the_session_browser_lists_failed_edits_first_and_opens_one() {
-    let scenario = fixtures().join("claude-code-2.1.328/b_edit_nomatch");
-    let dir = workspace(&scenario);
+    let (scenario, dir) = recorded("claude-code-2.1.328/b_edit_nomatch");
     let session = session_path(&scenario);
     let cwd = dir.path().to_str().expect("UTF-8");
     let mut s = Session::spawn_in(
@@ -211,10 +207,5 @@ fn cline_classic_ui_messages_rewritten_in_place_are_followed_version_by_version(
         c.contains("1 edit") && c.contains("Cline: applied · srview: applies")
     });
     assert!(seen_streaming, "the edit was shown while its diff grew");
-    s.press(b"q");
-    assert_eq!(s.exit_code(), 0);
-    assert_eq!(
-        fs::read_to_string(dir.path().join("calc.py")).expect("read"),
-        before
-    );
+    quit_leaving(&mut s, &dir.path().join("calc.py"), &before);
 }

@@ -53,6 +53,30 @@ pub fn scenarios() -> Vec<PathBuf> {
     out
 }
 
+/// Every scenario: its folder, its name (`agent-version/scenario`) and
+/// its expected.json.
+pub fn recorded_scenarios() -> Vec<(PathBuf, String, Expected)> {
+    scenarios()
+        .into_iter()
+        .map(|dir| {
+            let label = dir
+                .strip_prefix(fixtures())
+                .expect("under the fixtures")
+                .display()
+                .to_string();
+            let want = expected(&dir);
+            (dir, label, want)
+        })
+        .collect()
+}
+
+impl Expected {
+    /// `claude-code 2.1.328`: the agent and version the capture is of.
+    pub fn agent_version(&self) -> String {
+        format!("{} {}", self.agent, self.version)
+    }
+}
+
 /// The `expected.json` of the scenario in `dir`.
 pub fn expected(dir: &Path) -> Expected {
     serde_json::from_slice(&fs::read(dir.join("expected.json")).expect("expected.json"))

@@ -5,3 +5,14 @@
 pub fn assert_contains(text: &str, part: &str) {
     assert!(text.contains(part), "{part:?} not in:\n{text}");
 }
+
+/// No problem was found; the failure lists every one.
+#[track_caller]
+pub fn assert_no_problems(problems: &[String]) {
+    assert!(
+        problems.is_empty(),
+        "{} problems:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+}

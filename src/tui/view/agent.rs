@@ -220,12 +220,12 @@ fn edit_list(frame: &mut Frame, area: Rect, list: &AgentList, theme: &Theme) {
         } else {
             "waiting for the agent's first edit…"
         };
-        frame.render_widget(
+        band(
+            frame,
+            area,
+            0,
+            rows_h,
             Paragraph::new(text).style(theme.gutter()),
-            Rect {
-                height: rows_h,
-                ..area
-            },
         );
     } else {
         let selected = list.position().unwrap_or(0);
@@ -287,23 +287,16 @@ fn edit_list(frame: &mut Frame, area: Rect, list: &AgentList, theme: &Theme) {
             };
             lines.push(Line::from(Span::styled(sanitize(&text), style)));
         }
-        frame.render_widget(
-            Paragraph::new(lines),
-            Rect {
-                height: rows_h,
-                ..area
-            },
-        );
+        band(frame, area, 0, rows_h, Paragraph::new(lines));
     }
     if let Some((text, error)) = note {
         let style = if error { theme.bad() } else { theme.ok() };
-        frame.render_widget(
+        band(
+            frame,
+            area,
+            rows_h,
+            1,
             Paragraph::new(sanitize(&text)).style(style),
-            Rect {
-                y: area.y + rows_h,
-                height: 1,
-                ..area
-            },
         );
     }
     let keys = if list.failed_first {
@@ -311,12 +304,22 @@ fn edit_list(frame: &mut Frame, area: Rect, list: &AgentList, theme: &Theme) {
     } else {
         " j/k move · Enter open · ! failed first · f follow newest · q quit"
     };
-    frame.render_widget(
+    let last = area.height.saturating_sub(1);
+    band(
+        frame,
+        area,
+        last,
+        1,
         Paragraph::new(keys).style(theme.bar()),
-        Rect {
-            y: area.y + area.height.saturating_sub(1),
-            height: 1,
-            ..area
-        },
     );
+}
+
+/// Draws `widget` on `height` rows of `area` from its row `top`.
+fn band(frame: &mut Frame, area: Rect, top: u16, height: u16, widget: Paragraph) {
+    let rows = Rect {
+        y: area.y + top,
+        height,
+        ..area
+    };
+    frame.render_widget(widget, rows);
 }
