@@ -12,12 +12,14 @@
 
 #[path = "../tests/support/big_session.rs"]
 mod big_session;
+#[path = "../tests/support/measure.rs"]
+mod measure;
 
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use big_session::{Generated, claude_session, codex_rollout};
+use measure::{Measured as Run, run_measured as run};
 
 const SIZE: u64 = 100 * 1024 * 1024;
 const EDITS: usize = 10_000;
@@ -26,57 +28,6 @@ const RUNS: usize = 5;
 const TARGET: Duration = Duration::from_secs(2);
 /// Peak RSS a listing of 100 MB sessions stays under: half of one.
 const MEMORY_KIB: u64 = 50 << 10;
-
-struct Run {
-    wall: Duration,
-    /// User + system CPU time.
-    cpu: Duration,
-    peak_kib: u64,
-    stdout: String,
-}
-
-/// Runs the binary to its end; wall time and peak RSS of that process.
-fn run(bin: &Path, args: &[&str], cwd: &Path) -> Run {
-    let start = Instant::now();
-    // Waited for by `wait4` below, which also gives its peak RSS.
-    #[allow(clippy::zombie_processes)]
-    let child = Command::new(bin)
-        .args(args)
-        .current_dir(cwd)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("spawn srview");
-    let pid = child.id() as libc::pid_t;
-    // Read stdout before waiting: the listing is small, the pipe will not
-    // fill, but the child must not block on it.
-    let mut stdout = String::new();
-    if let Some(mut out) = child.stdout {
-        use std::io::Read;
-        out.read_to_string(&mut stdout).expect("read stdout");
-    }
-    let mut status = 0;
-    // SAFETY: `rusage` is plain data; wait4 only writes it and `status`.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: `pid` is our child, not yet waited for.
-    let rc = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    let wall = start.elapsed();
-    assert_eq!(rc, pid, "wait4");
-    assert!(
-        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
-        "srview sessions failed: {status}"
-    );
-    let tv = |t: libc::timeval| {
-        Duration::from_secs(t.tv_sec as u64) + Duration::from_micros(t.tv_usec as u64)
-    };
-    Run {
-        wall,
-        cpu: tv(usage.ru_utime) + tv(usage.ru_stime),
-        peak_kib: usage.ru_maxrss as u64,
-        stdout,
-    }
-}
 
 /// The listed (edits, failed, loose) of the session at `path`.
 fn listed(stdout: &str, path: &Path) -> (usize, usize, usize) {

@@ -6,8 +6,7 @@
 //! `cargo test --release --test sessions_scale -- --ignored --nocapture`.
 
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use srview::sessions::count::count;
 use srview::sessions::load::load;
@@ -18,6 +17,7 @@ use srview::source::agent::ContentOrigin;
 mod support;
 use support::agents::{scenarios, session_path};
 use support::big_session::{Generated, claude_session, codex_rollout};
+use support::measure::run_measured;
 use support::runner::BIN;
 
 #[test]
@@ -83,34 +83,11 @@ fn the_light_review_gives_the_full_reviews_verdicts() {
 }
 
 /// Runs `srview sessions HOME` from `cwd`: its stdout, wall time and peak
-/// RSS in KiB (`ru_maxrss` from `wait4`).
+/// RSS in KiB.
 fn list(home: &Path, cwd: &Path) -> (String, Duration, u64) {
-    let start = Instant::now();
-    // Waited for by `wait4` below, which also gives its peak RSS.
-    #[allow(clippy::zombie_processes)]
-    let child = Command::new(BIN)
-        .arg("sessions")
-        .arg(home)
-        .current_dir(cwd)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("spawn srview");
-    let pid = child.id() as libc::pid_t;
-    let mut stdout = String::new();
-    if let Some(mut out) = child.stdout {
-        use std::io::Read;
-        out.read_to_string(&mut stdout).expect("read stdout");
-    }
-    let mut status = 0;
-    // SAFETY: `rusage` is plain data; wait4 only writes it and `status`.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: `pid` is our child, not yet waited for.
-    let rc = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    assert_eq!(rc, pid, "wait4");
-    assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0);
-    (stdout, start.elapsed(), usage.ru_maxrss as u64)
+    let home = home.to_string_lossy();
+    let run = run_measured(Path::new(BIN), &["sessions", &home], cwd);
+    (run.stdout, run.wall, run.peak_kib)
 }
 
 /// The listing's line for `g` has the generator's counts.

@@ -3,7 +3,8 @@
 //! session and the reference corpus. Each test file takes it with
 //! `mod support;`; a file uses only part of it, hence `dead_code` allowed.
 //! `oracle.rs` is also compiled into the fuzz crate, `pty.rs` into the
-//! previewer bench and `big_session.rs` into the sessions bench (`#[path]`),
+//! previewer bench, `big_session.rs` and `measure.rs` into the sessions bench
+//! (`#[path]`),
 //! so none names its siblings.
 #![allow(dead_code)]
 
@@ -12,6 +13,7 @@ pub mod big_session;
 pub mod corpus;
 pub mod diff;
 pub mod files;
+pub mod measure;
 pub mod oracle;
 pub mod pty;
 pub mod rng;
