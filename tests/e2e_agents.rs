@@ -130,24 +130,37 @@ fn an_edit_the_user_never_approved_is_written_with_a_once() {
     });
     quit_leaving(&mut s, &dir.path().join("calc.py"), &before);
 
-    // Piped, the output ends: the edit was never run, and `a` writes it.
+    // Piped live (the output ends a moment after the edit): the edit was
+    // never run, srview read the file while it waited, and `a` writes it.
     let stdout = scenario.join("stdout.txt");
-    let script = format!(
-        "cat {} | {} - --cwd {}",
-        stdout.display(),
-        env!("CARGO_BIN_EXE_srview"),
-        dir.path().display()
+    let srview = env!("CARGO_BIN_EXE_srview");
+    let cwd = dir.path().display();
+    let live = format!(
+        "(cat {}; sleep 1) | {srview} - --cwd {cwd}",
+        stdout.display()
     );
-    let mut s = Session::spawn_in(dir.path(), "sh", &["-c", &script], &Terminal::default());
+    let mut s = Session::spawn_in(dir.path(), "sh", &["-c", &live], &Terminal::default());
     s.wait_for("the edit, never run", |c| c.contains("Cline: not run"));
     s.press(b"a");
-    s.wait_for("the write", |c| c.contains("wrote"));
+    s.wait_for("the write", |c| c.contains("wrote /"));
     let after = fs::read_to_string(dir.path().join("calc.py")).expect("read");
     assert_ne!(after, before, "srview's result was written");
     // Written once: the file no longer holds what the edit was applied to.
     s.press(b"a");
     s.wait_for("the second write refused", |c| c.contains("not accepted"));
     quit_leaving(&mut s, &dir.path().join("calc.py"), &after);
+
+    // Read all at once, after the fact: the content before is unknown (the
+    // file may hold the edit already), so `a` writes nothing.
+    fs::write(dir.path().join("calc.py"), &before).expect("write");
+    let after_fact = format!("cat {} | {srview} - --cwd {cwd}", stdout.display());
+    let mut s = Session::spawn_in(dir.path(), "sh", &["-c", &after_fact], &Terminal::default());
+    s.wait_for("the edit, never run", |c| c.contains("Cline: not run"));
+    s.press(b"a");
+    s.wait_for("the refusal", |c| {
+        c.contains("content before this edit is unknown")
+    });
+    quit_leaving(&mut s, &dir.path().join("calc.py"), &before);
 }
 
 #[test]

@@ -82,7 +82,7 @@ impl Review {
     }
 
     /// srview's verdict in a few words: `applies (exact)` (`applied` when
-    /// `past`), `fails (exact, line-trimmed)`, `unknown: why`, with `on the
+    /// `past`), `fails`, `unknown: why`, with `on the
     /// current file` when that is what it ran against. A whole new content
     /// reads `whole content`, not its stage `empty`.
     pub fn verdict_words(&self, past: bool) -> String {
@@ -106,7 +106,8 @@ impl Review {
             (false, true) => "failed",
             (false, false) => "fails",
         });
-        if !how.is_empty() {
+        // A failure's stages name the blocks that did apply: not said.
+        if applied.ok && !how.is_empty() {
             s.push_str(&format!(" ({})", how.join(", ")));
         }
         if self.basis == Some(Basis::CurrentFile) {

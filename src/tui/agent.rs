@@ -307,7 +307,13 @@ impl AgentEdits {
         };
         let Some((kind, format)) = detected else {
             let lines = self.head.iter().filter(|&&b| b == b'\n').count();
-            if at_end || lines >= 40 || self.head.len() > DETECT_LIMIT {
+            if at_end && self.list.ended && lines == 0 {
+                self.say(
+                    "the output ended inside its first line: too little of it to tell which \
+                     agent wrote it",
+                    true,
+                );
+            } else if at_end || lines >= 40 || self.head.len() > DETECT_LIMIT {
                 let first = String::from_utf8_lossy(&self.head);
                 let first = first.lines().next().unwrap_or_default();
                 let shown: String = first.chars().take(60).collect();
@@ -371,9 +377,17 @@ impl AgentEdits {
             {
                 continue;
             }
-            if let Some(content) = root.current(&edit.file) {
-                self.on_disk.insert(edit.seq, content);
-                read = true;
+            let outside = std::path::Path::new(&edit.file).is_absolute()
+                && !std::path::Path::new(&edit.file).starts_with(&root.root);
+            match root.current(&edit.file) {
+                // A path the agent wrote outside the workspace that is not
+                // here: the agent's files are elsewhere, not new.
+                Some(FileContent::Absent) if outside => {}
+                Some(content) => {
+                    self.on_disk.insert(edit.seq, content);
+                    read = true;
+                }
+                None => {}
             }
         }
         read
@@ -419,7 +433,7 @@ impl AgentEdits {
             .collect();
         self.review = Some(review);
         let moved = self.list.set_rows(rows);
-        if moved && self.list.follow {
+        if moved && self.list.follow && self.list.notice.as_ref().is_some_and(|n| !n.error) {
             // What a notice said was of the edit shown before.
             self.list.notice = None;
         }
@@ -501,6 +515,17 @@ impl AgentEdits {
             }
             return;
         };
+        // A complete edit srview gives no verdict on shows no blocks: they
+        // would say more than the verdict stands behind.
+        if ended
+            && r.applied.is_none()
+            && let Some(why) = &r.why
+        {
+            shown.app.set_diff(String::new());
+            shown.app.note_state(why.clone());
+            shown.app.end_stream();
+            return;
+        }
         let exists = !matches!(r.before, Some(FileContent::Absent));
         let target = Target {
             cwd: &cwd,
@@ -563,6 +588,15 @@ impl AgentEdits {
         };
         if !applied.ok {
             return self.say("not accepted: srview's applier fails this edit too", true);
+        }
+        if review.basis == Some(Basis::CurrentFile) {
+            // The edit's old text is in the file, but nothing says the
+            // file is as it was before the edit: it may hold it already.
+            return self.say(
+                "not accepted: the content before this edit is unknown, so srview cannot tell \
+                 whether the file already holds it",
+                true,
+            );
         }
         if !applied.loose.is_empty() && self.confirming != Some(row.seq) {
             self.confirming = Some(row.seq);

@@ -299,11 +299,13 @@ fn edit_list(frame: &mut Frame, area: Rect, list: &AgentList, theme: &Theme) {
             Paragraph::new(sanitize(&text)).style(style),
         );
     }
-    let keys = if list.failed_first {
-        " j/k move · Enter open · ! agent's order · f follow newest · q quit"
+    let order = if list.failed_first {
+        "! agent's order"
     } else {
-        " j/k move · Enter open · ! failed first · f follow newest · q quit"
+        "! failed first"
     };
+    let follow = if list.live { " · f follow newest" } else { "" };
+    let keys = format!(" j/k move · Enter open · {order}{follow} · ? keys · q quit");
     let last = area.height.saturating_sub(1);
     band(
         frame,
