@@ -411,10 +411,11 @@ impl AgentEdits {
         let Some(reader) = &self.reader else { return };
         self.root = self.root_now();
         let review = review_live(reader, &self.root, Recovery::Full, &self.on_disk);
-        let version = review
-            .version
-            .as_deref()
-            .unwrap_or("(version not named yet)");
+        let version = match (&review.version, self.list.ended) {
+            (Some(v), _) => v.as_str(),
+            (None, true) => "(version not named)",
+            (None, false) => "(version not named yet)",
+        };
         self.list.agent = Some(format!("{} {version}", review.agent.display_name()));
         self.list.agent_name = Some(review.agent.display_name());
         let rows = review
@@ -693,6 +694,8 @@ impl Screen for AgentEdits {
         });
         match self.list.on_key(key, busy) {
             AgentKey::Done => Flow::Continue,
+            // Nothing an agent wrote was read: not a success.
+            AgentKey::Quit(_) if self.reader.is_none() => Flow::Exit(Exit::Quit(1)),
             AgentKey::Quit(code) => Flow::Exit(Exit::Quit(code)),
             AgentKey::Show => {
                 self.show(true);

@@ -211,7 +211,12 @@ fn edit_list(frame: &mut Frame, area: Rect, list: &AgentList, theme: &Theme) {
             .and_then(|r| r.disagreement.clone())
             .map(|d| (format!("DISAGREEMENT: {d}"), true))
     });
-    let note_h = u16::from(note.is_some());
+    // A notice wraps, up to a third of the rows.
+    let note_lines: Vec<String> = note
+        .as_ref()
+        .map(|(text, _)| super::code::wrap_text(&sanitize(text), usize::from(area.width)))
+        .unwrap_or_default();
+    let note_h = (note_lines.len() as u16).min((area.height / 3).max(1));
     let rows_h = area.height.saturating_sub(footer_h + note_h);
     let rows_n = usize::from(rows_h);
     if list.rows.is_empty() {
@@ -289,14 +294,14 @@ fn edit_list(frame: &mut Frame, area: Rect, list: &AgentList, theme: &Theme) {
         }
         band(frame, area, 0, rows_h, Paragraph::new(lines));
     }
-    if let Some((text, error)) = note {
+    if let Some((_, error)) = note {
         let style = if error { theme.bad() } else { theme.ok() };
         band(
             frame,
             area,
             rows_h,
-            1,
-            Paragraph::new(sanitize(&text)).style(style),
+            note_h,
+            Paragraph::new(note_lines.join("\n")).style(style),
         );
     }
     let order = if list.failed_first {
