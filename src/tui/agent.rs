@@ -122,6 +122,7 @@ impl AgentEdits {
         let mut screen = AgentEdits::live(source, Some(root.root.clone()));
         screen.list = AgentList::new(screen.list.source.clone(), false);
         screen.reader = Some(reader);
+        screen.note_torn();
         screen.refresh(true);
         screen
     }
@@ -256,19 +257,19 @@ impl AgentEdits {
         let Some(reader) = &mut self.reader else {
             return;
         };
-        // Line formats only: a JSON document or array ends without one.
-        let lines = !reader.format().is_document() && reader.format() != Format::ClineUiMessages;
-        let torn = lines && !self.fed.is_empty() && !self.fed.ends_with('\n');
-        if torn {
-            self.verdict_missing = reader
-                .edits()
-                .iter()
-                .filter(|e| e.agent_verdict == Verdict::Pending)
-                .map(|e| e.seq)
-                .collect();
-        }
         reader.finish();
-        if torn {
+        self.note_torn();
+    }
+
+    /// When the output ended inside a line, the edits it ended before a
+    /// verdict on may have lost it with that line: said, and `a` refuses
+    /// them.
+    fn note_torn(&mut self) {
+        let Some(reader) = &self.reader else {
+            return;
+        };
+        if reader.ended_inside_line() {
+            self.verdict_missing = reader.ended_without_verdict().iter().copied().collect();
             self.say(
                 "the output ended inside a line: a verdict in that line is lost",
                 true,
@@ -804,6 +805,32 @@ mod tests {
             notice.text
         );
         assert!(screen.list().rows.is_empty());
+    }
+
+    /// Cut inside the line holding the agent's verdict: the edit has no
+    /// verdict (it may have been applied), and `a` writes nothing.
+    #[test]
+    fn an_output_cut_inside_the_verdict_line_leaves_no_verdict() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join("a.py"), "x = 1\n").expect("write");
+        let mut screen = AgentEdits::live("stdin".into(), Some(dir.path().to_path_buf()))
+            .with_agent_cwd(&dir.path().to_string_lossy());
+        let cut = FAILED_EDIT.len() - 30;
+        screen.on_text(text(&FAILED_EDIT[..cut], true));
+        let row = screen.list().current().cloned().expect("an edit");
+        assert!(row.verdict_missing);
+        assert_eq!(row.state(), "no verdict");
+        screen.accept();
+        let notice = screen.list().notice.clone().expect("a notice");
+        assert!(
+            notice.text.contains("cannot tell whether"),
+            "{}",
+            notice.text
+        );
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("a.py")).expect("read"),
+            "x = 1\n"
+        );
     }
 
     #[test]

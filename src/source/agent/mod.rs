@@ -346,6 +346,8 @@ pub enum AgentEvent {
 pub struct AgentReader {
     format: Format,
     checkpoints: Vec<String>,
+    /// The input ended inside a line (a line format's torn last line).
+    ended_inside_line: bool,
     input: lines::Input,
     parser: Parser,
     store: store::Store,
@@ -372,6 +374,7 @@ impl AgentReader {
         AgentReader {
             format,
             checkpoints: Vec::new(),
+            ended_inside_line: false,
             input: input_for(format),
             parser: parser_for(format),
             store: store::Store::new(format.agent()),
@@ -489,6 +492,7 @@ impl AgentReader {
     pub fn finish(&mut self) -> &[AgentEdit] {
         if !self.finished {
             self.finished = true;
+            self.ended_inside_line = self.input.pending_text().is_some();
             self.drain(true);
             if let Parser::Aider(p) = &mut self.parser {
                 p.finish(&mut self.store);
@@ -496,6 +500,19 @@ impl AgentReader {
             self.store.finish();
         }
         self.store.edits()
+    }
+
+    /// The edits the input ended before the agent's verdict on (they are
+    /// `not-run`), by seq; with [`AgentReader::ended_inside_line`], their
+    /// verdict may have been in the torn last line.
+    pub fn ended_without_verdict(&self) -> &[usize] {
+        self.store.ended_pending()
+    }
+
+    /// The input ended inside a line (the output was cut, or the file is
+    /// still being written).
+    pub fn ended_inside_line(&self) -> bool {
+        self.ended_inside_line
     }
 
     /// The edits so far, in order (those [`AgentReader::take_settled`]

@@ -9,6 +9,9 @@ use super::{
 
 pub(super) struct Store {
     agent: AgentKind,
+    /// Seqs of the edits still without a verdict when the input ended
+    /// (made `not-run` by [`Store::finish`]).
+    ended_pending: Vec<usize>,
     /// The edits from index `taken` on (those before were handed out by
     /// [`Store::take_settled`]). Indices are the edits' positions in the
     /// whole session (`seq - 1`).
@@ -43,6 +46,7 @@ impl Store {
     pub(super) fn new(agent: AgentKind) -> Store {
         Store {
             agent,
+            ended_pending: Vec::new(),
             edits: Vec::new(),
             taken: 0,
             workspace: None,
@@ -302,14 +306,19 @@ impl Store {
     /// The input ended: edits without a verdict were never run.
     pub(super) fn finish(&mut self) {
         for index in self.taken..self.count() {
-            if self
-                .get(index)
-                .is_some_and(|e| e.agent_verdict == Verdict::Pending)
+            if let Some(e) = self.get(index)
+                && e.agent_verdict == Verdict::Pending
             {
+                self.ended_pending.push(e.seq);
                 self.set_verdict(index, Verdict::NotRun, None);
             }
         }
         self.chain();
+    }
+
+    /// Seqs of the edits the input ended before any verdict on.
+    pub(super) fn ended_pending(&self) -> &[usize] {
+        &self.ended_pending
     }
 
     pub(super) fn take_events(&mut self) -> Vec<AgentEvent> {
