@@ -727,6 +727,7 @@ impl Screen for AgentEdits {
             self.say(&problem, true);
         }
         if let Some(why) = text.unreadable {
+            self.list.unreadable = true;
             self.say(&format!("the agent's output is unreadable: {why}"), true);
         }
         if changed || text.ended {

@@ -157,6 +157,9 @@ pub struct AgentList {
     pub ended: bool,
     /// Bytes read so far.
     pub bytes: usize,
+    /// The output could not be read on (binary, not UTF-8): nothing more
+    /// will be read.
+    pub unreadable: bool,
     pub notice: Option<Notice>,
     /// Where the list is scrolled to (first row shown), for its mode.
     pub list_top: usize,
@@ -182,6 +185,7 @@ impl AgentList {
             live,
             ended: !live,
             bytes: 0,
+            unreadable: false,
             notice: None,
             list_top: 0,
         }

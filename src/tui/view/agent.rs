@@ -52,7 +52,9 @@ pub fn render(
 
 fn header(frame: &mut Frame, area: Rect, list: &AgentList, theme: &Theme) {
     let (edits, failed, loose, disagree) = list.counts();
-    let state = if list.ended {
+    let state = if list.unreadable {
+        "unreadable"
+    } else if list.ended {
         "ended"
     } else if list.bytes == 0 {
         "waiting"
@@ -220,7 +222,9 @@ fn edit_list(frame: &mut Frame, area: Rect, list: &AgentList, theme: &Theme) {
     let rows_h = area.height.saturating_sub(footer_h + note_h);
     let rows_n = usize::from(rows_h);
     if list.rows.is_empty() {
-        let text = if list.ended {
+        let text = if list.unreadable {
+            "the output could not be read: see below"
+        } else if list.ended {
             "no file edits in this output"
         } else {
             "waiting for the agent's first edit…"
