@@ -296,12 +296,15 @@ fn every_capture_through_srview_session_json() {
         against,
         [
             ("chained", 8),
-            ("current-file", 2),
+            // One edit whose new text is already in the file as the run
+            // left it (it adds lines after its old text) is unknown, not
+            // run against the current file: that file may hold its result.
+            ("current-file", 1),
             ("git-checkpoint", 7),
             ("not-needed", 3),
             ("recorded", 9),
             ("reverse-diff", 9),
-            ("unknown", 24),
+            ("unknown", 25),
         ]
     );
     // Every capture's count, so that a source lost shows.

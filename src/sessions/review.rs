@@ -415,7 +415,18 @@ fn run_one(
         match ws.current(&edit.file) {
             Some(current @ FileContent::Text(_)) => {
                 let on_current = verdict::run(&edit.input, &current, cwd);
+                let text = current.text().unwrap_or_default();
                 if on_current
+                    .as_ref()
+                    .is_some_and(|a| a.ok && a.loose.is_empty() && may_hold_result(a, text))
+                {
+                    review.why = Some(format!(
+                        "{}; the current file {} holds the edit's new text already: it may \
+                         hold this edit's result",
+                        unknown_before(agent, unavailable.as_deref()),
+                        ws.path(&edit.file).display()
+                    ));
+                } else if on_current
                     .as_ref()
                     .is_some_and(|a| a.ok && a.loose.is_empty())
                 {
@@ -443,6 +454,15 @@ fn run_one(
             }
         }
     }
+    if let Some(cut) = review.applied.as_ref().and_then(dropped_block) {
+        // Part of an edit (Cline keeps only what streamed before it gave
+        // up): what the whole would do is not known.
+        review.applied = None;
+        review.why = Some(format!(
+            "the recorded edit is cut off: block {cut} never finished, so srview gives no \
+             verdict on the part that did"
+        ));
+    }
     review.disagreement = disagreement(&review, agent);
     review
 }
@@ -465,6 +485,35 @@ fn already_applied(edit: &AgentEdit, basis: Basis) -> Option<Applied> {
         loose: Vec::new(),
         new_content: Some(after.content.clone()),
     })
+}
+
+/// The number (from 1) of the first block that never finished, if any.
+fn dropped_block(applied: &verdict::Applied) -> Option<usize> {
+    applied.blocks.iter().find_map(|b| match b {
+        verdict::VerdictBlock::Block(b) if b.state == crate::engine::BlockState::Dropped => {
+            Some(b.index + 1)
+        }
+        _ => None,
+    })
+}
+
+/// Whether `current` may hold the result of the edit `applied` ran on it
+/// already: every block's new text (none empty) is found in it. An edit
+/// whose new text contains its old (a line added after it) applies again
+/// to its own result: the current file cannot tell which it holds.
+fn may_hold_result(applied: &verdict::Applied, current: &str) -> bool {
+    let blocks: Vec<&crate::engine::BlockReport> = applied
+        .blocks
+        .iter()
+        .filter_map(|b| match b {
+            verdict::VerdictBlock::Block(b) => Some(b),
+            verdict::VerdictBlock::Hunk(_) => None,
+        })
+        .collect();
+    !blocks.is_empty()
+        && blocks
+            .iter()
+            .all(|b| !b.replace_text.trim().is_empty() && current.contains(b.replace_text.as_str()))
 }
 
 /// The first half of a "why unknown" sentence.
@@ -577,6 +626,31 @@ pub fn applier_name(a: Applier) -> &'static str {
 mod tests {
     use super::*;
     use crate::source::agent::Format;
+
+    fn run_sr(diff: &str, on: &str) -> verdict::Applied {
+        let input = EditInput::SearchReplace(diff.to_string());
+        verdict::run(&input, &FileContent::Text(on.to_string()), "/w").expect("runs")
+    }
+
+    /// An edit that adds a line after its old text applies to its own
+    /// result again: the current file holding the new text may hold it.
+    #[test]
+    fn a_file_holding_the_new_text_may_hold_the_result() {
+        let diff = "------- SEARCH\na\n=======\na\nb\n+++++++ REPLACE\n";
+        let after = run_sr(diff, "a\nb\nc\n");
+        assert!(after.ok && may_hold_result(&after, "a\nb\nc\n"));
+        let before = run_sr(diff, "a\nc\n");
+        assert!(before.ok && !may_hold_result(&before, "a\nc\n"));
+    }
+
+    /// A recorded edit cut off inside a block: that block is named.
+    #[test]
+    fn a_cut_off_block_is_found() {
+        let diff = "------- SEARCH\na\n=======\nA\n+++++++ REPLACE\n------- SEARCH\nb";
+        assert_eq!(dropped_block(&run_sr(diff, "a\nb\n")), Some(2));
+        let whole = "------- SEARCH\na\n=======\nA\n+++++++ REPLACE\n";
+        assert_eq!(dropped_block(&run_sr(whole, "a\nb\n")), None);
+    }
 
     const STREAM: &str = r#"{"type":"agent_event","event":{"type":"content_start","contentType":"tool","toolName":"editor","toolCallId":"c1","input":{"path":"a.py","old_text":"x = 1","new_text":"x = 2"}}}
 {"type":"agent_event","event":{"type":"content_end","contentType":"tool","toolName":"editor","toolCallId":"c1","output":{"success":true}}}
