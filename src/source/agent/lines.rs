@@ -120,6 +120,18 @@ impl Input {
     }
 
     /// The torn last line, for a parser that previews text as it streams.
+    /// Whether the input so far ends inside a unit: a line without its
+    /// end, or an object not closed (call before reading at the end).
+    /// Every complete unit must have been read (`next_unit` until `None`).
+    pub(super) fn ends_inside_unit(&self) -> bool {
+        match &self.mode {
+            Mode::Lines => self.start < self.buf.len(),
+            // The scan stopped inside an object it has not seen close.
+            Mode::Objects(scan) => scan.object.is_some(),
+            Mode::Document => false,
+        }
+    }
+
     pub(super) fn pending_text(&self) -> Option<String> {
         match self.mode {
             Mode::Lines if self.start < self.buf.len() => {

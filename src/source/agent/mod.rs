@@ -492,7 +492,7 @@ impl AgentReader {
     pub fn finish(&mut self) -> &[AgentEdit] {
         if !self.finished {
             self.finished = true;
-            self.ended_inside_line = self.input.pending_text().is_some();
+            self.ended_inside_line = self.input.ends_inside_unit();
             self.drain(true);
             if let Parser::Aider(p) = &mut self.parser {
                 p.finish(&mut self.store);
