@@ -208,6 +208,21 @@ mod tests {
     }
 
     #[test]
+    fn an_object_left_open_is_a_torn_end() {
+        let mut input = Input::objects();
+        input.push(b"[{\"a\": 1},\n {\"b\"");
+        while input.next_unit(false).is_some() {}
+        assert!(input.ends_inside_unit());
+        input.push(b": 2}]");
+        while input.next_unit(false).is_some() {}
+        assert!(!input.ends_inside_unit());
+        let mut lines = Input::lines();
+        lines.push(b"one\ntw");
+        while lines.next_unit(false).is_some() {}
+        assert!(lines.ends_inside_unit());
+    }
+
+    #[test]
     fn objects_are_cut_from_arrays_streams_and_pretty_text() {
         let mut input = Input::objects();
         input.push(b"header line\n[{\"a\": \"}{\\\"\", \"b\": [1, {\"c\": 2}]},\n {\"d\"");
