@@ -439,9 +439,15 @@ fn line_ranges(rows: &[Row]) -> (Range<usize>, Range<usize>) {
     (o.unwrap_or_default(), n.unwrap_or_default())
 }
 
+/// A block's tint; an apply_patch hunk that matched only loosely is
+/// tinted as a line-trimmed match (`T`), the nearest stage, never exact.
 fn block_tint(app: &App, block: Option<usize>) -> Tint {
+    let loose = block
+        .and_then(|b| app.loose_levels.get(b))
+        .is_some_and(Option::is_some);
     match block.and_then(|b| app.outcome.blocks.get(b)) {
         Some(b) if b.out_of_order => Tint::OutOfOrder,
+        Some(b) if loose && b.stage.is_some() => Tint::Stage(crate::engine::Stage::LineTrimmed),
         Some(b) => b.stage.map_or(Tint::Unattributed, Tint::Stage),
         None => Tint::Unattributed,
     }
