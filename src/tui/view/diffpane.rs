@@ -482,3 +482,26 @@ fn streaming_line(app: &App) -> Option<usize> {
     let new = &app.segments[seg].new;
     (!new.is_empty()).then(|| new.end - 1)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A block placed on the file's own lines is found exactly; when its
+    /// apply_patch hunk matched only loosely, it is never tinted exact.
+    #[test]
+    fn a_loose_hunk_is_not_tinted_exact() {
+        let mut app = App::new(
+            std::path::PathBuf::from("a.py"),
+            "a\nb\n".into(),
+            crate::engine::Version::V1,
+        );
+        app.set_diff("------- SEARCH\na\n=======\nA\n+++++++ REPLACE\n".into());
+        app.end_stream();
+        let exact = Tint::Stage(crate::engine::Stage::Exact);
+        assert_eq!(block_tint(&app, Some(0)), exact);
+        app.loose_levels = vec![Some("unicode".into())];
+        let trimmed = Tint::Stage(crate::engine::Stage::LineTrimmed);
+        assert_eq!(block_tint(&app, Some(0)), trimmed);
+    }
+}
