@@ -433,8 +433,19 @@ fn run_one(
                     review.applied = on_current;
                     review.basis = Some(Basis::CurrentFile);
                 } else {
+                    // Why it does not run there, in the applier's words.
+                    let how = match on_current.as_ref() {
+                        Some(a) if a.ok => "matches only loosely".to_string(),
+                        Some(a) => match a.error.as_deref() {
+                            Some(e) => {
+                                format!("does not apply ({})", crate::engine::error_headline(e))
+                            }
+                            None => "does not apply".to_string(),
+                        },
+                        None => "cannot be run".to_string(),
+                    };
                     review.why = Some(format!(
-                        "{}; the current file {} does not hold the edit's old text",
+                        "{}; on the current file {}, the edit {how}",
                         unknown_before(agent, unavailable.as_deref()),
                         ws.path(&edit.file).display()
                     ));
@@ -676,9 +687,11 @@ mod tests {
         assert_eq!(first.ok(), None);
         assert_eq!(first.basis, None);
         let why = first.why.as_deref().unwrap_or_default();
-        assert!(why.starts_with("the content before is not in Cline CLI's output and could not be recovered; the current file "), "{why}");
+        assert!(why.starts_with("the content before is not in Cline CLI's output and could not be recovered; on the current file "), "{why}");
         assert!(
-            why.ends_with("a.py does not hold the edit's old text"),
+            why.ends_with(
+                "a.py, the edit does not apply (No replacement performed: text not found in a.py.)"
+            ),
             "{why}"
         );
         // The second applies to the current file: run there, its content
