@@ -249,6 +249,8 @@ impl AgentEdits {
         self.verdict_missing.clear();
         self.review = None;
         self.shown = None;
+        // Until the new text names edits, none is listed.
+        self.list.set_rows(Vec::new());
     }
 
     /// The output ended: edits still without a verdict are not run, and
@@ -831,6 +833,31 @@ mod tests {
         assert_eq!(
             std::fs::read_to_string(dir.path().join("a.py")).expect("read"),
             "x = 1\n"
+        );
+    }
+
+    /// A followed file truncated to nothing lists nothing, and says so.
+    #[test]
+    fn a_truncated_followed_file_is_read_again() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join("a.py"), "x = 1\n").expect("write");
+        let mut screen = AgentEdits::live("f".into(), Some(dir.path().to_path_buf()))
+            .with_agent_cwd(&dir.path().to_string_lossy());
+        screen.on_text(Folded {
+            replaced: Some(FAILED_EDIT.to_string()),
+            ..Folded::default()
+        });
+        assert_eq!(screen.list().rows.len(), 1);
+        screen.on_text(Folded {
+            replaced: Some(String::new()),
+            ..Folded::default()
+        });
+        assert!(screen.list().rows.is_empty());
+        let notice = screen.list().notice.clone().expect("a notice");
+        assert!(
+            notice.text.contains("truncated or replaced"),
+            "{}",
+            notice.text
         );
     }
 
