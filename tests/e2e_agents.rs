@@ -222,3 +222,17 @@ fn cline_classic_ui_messages_rewritten_in_place_are_followed_version_by_version(
     assert!(seen_streaming, "the edit was shown while its diff grew");
     quit_leaving(&mut s, &dir.path().join("calc.py"), &before);
 }
+
+#[test]
+fn quitting_while_the_agent_still_writes_says_so() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let script = format!("(sleep 2; echo late) | {} -", env!("CARGO_BIN_EXE_srview"));
+    let mut s = Session::spawn_in(dir.path(), "sh", &["-c", &script], &Terminal::default());
+    s.wait_for("the first frame", |c| c.contains("waiting"));
+    s.press(b"q");
+    s.wait_for("the warning", |c| {
+        c.contains("the output piped into srview had not ended")
+    });
+    // Nothing an agent wrote was read: not a success.
+    assert_eq!(s.exit_code(), 1);
+}

@@ -66,6 +66,7 @@ pub fn run_live(args: &PreviewArgs, follow: Option<&Path>) -> CmdResult {
         }
         (None, None) => (Feed::Stdin, "stdin".to_string()),
     };
+    let piped = matches!(feed, Feed::Stdin);
     let config = args.tui_config(feed);
     let mut screen = AgentEdits::live(source, args.cwd.clone());
     if let Some(path) = follow {
@@ -81,7 +82,16 @@ pub fn run_live(args: &PreviewArgs, follow: Option<&Path>) -> CmdResult {
             error: false,
         });
     }
-    finish(tui::run(config, &mut screen), &screen)
+    let status = finish(tui::run(config, &mut screen), &screen);
+    if piped && !screen.output_ended() {
+        // Quitting closes the pipe, which stops the agent only when it
+        // next writes to it.
+        eprintln!(
+            "srview: the output piped into srview had not ended: the agent writing it may still \
+             be running"
+        );
+    }
+    status
 }
 
 /// The browser of a saved session, read whole.

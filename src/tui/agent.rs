@@ -146,6 +146,11 @@ impl AgentEdits {
         &self.written
     }
 
+    /// Whether the agent's output ended (stdin closed, a replay done).
+    pub fn output_ended(&self) -> bool {
+        self.list.ended
+    }
+
     /// The list's state (for tests).
     pub fn list(&self) -> &AgentList {
         &self.list
