@@ -39,6 +39,11 @@ pub const PREVIEW_HEADER_ROWS: u16 = 3;
 /// has arrived: no agent writes a first line this long.
 const DETECT_LIMIT: usize = 64 * 1024;
 
+/// Not an edit's event: the list's shape changed as a whole (a reader
+/// started, the output was read again, the output ended), so the whole
+/// review runs again.
+const RESHAPED: AgentEvent = AgentEvent::Started(0);
+
 /// The edit shown, and what it was built from.
 struct Shown {
     seq: usize,
@@ -194,7 +199,7 @@ impl AgentEdits {
                             true,
                         );
                         self.restart();
-                        events.push(AgentEvent::Started(0));
+                        events.push(RESHAPED);
                         events.extend(self.feed(&all, true));
                     }
                     None => {
@@ -214,7 +219,7 @@ impl AgentEdits {
                 events.extend(self.start_reader(true));
             }
             self.end_reader();
-            events.push(AgentEvent::Finished(0));
+            events.push(RESHAPED);
         }
         self.list.bytes = self.fed.len();
         if events.is_empty() {
@@ -354,7 +359,7 @@ impl AgentEdits {
         }
         let head = std::mem::take(&mut self.head);
         let mut events = reader.feed(&head);
-        events.push(AgentEvent::Started(0));
+        events.push(RESHAPED);
         self.reader = Some(reader);
         events
     }
@@ -791,6 +796,16 @@ mod tests {
         }
     }
 
+    /// A workspace holding `a.py` (`x = 1`) and a live previewer over it,
+    /// the agent run there.
+    fn over_a_py() -> (tempfile::TempDir, AgentEdits) {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join("a.py"), "x = 1\n").expect("write");
+        let screen = AgentEdits::live("stdin".into(), Some(dir.path().to_path_buf()))
+            .with_agent_cwd(&dir.path().to_string_lossy());
+        (dir, screen)
+    }
+
     /// A Cline CLI stream whose `editor` edit of a.py the agent failed.
     const FAILED_EDIT: &str = concat!(
         r#"{"type":"agent_event","event":{"type":"content_start","contentType":"tool","toolName":"editor","toolCallId":"c1","input":{"path":"a.py","old_text":"x = 1","new_text":"x = 2"}}}"#,
@@ -819,10 +834,7 @@ mod tests {
     /// verdict (it may have been applied), and `a` writes nothing.
     #[test]
     fn an_output_cut_inside_the_verdict_line_leaves_no_verdict() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        std::fs::write(dir.path().join("a.py"), "x = 1\n").expect("write");
-        let mut screen = AgentEdits::live("stdin".into(), Some(dir.path().to_path_buf()))
-            .with_agent_cwd(&dir.path().to_string_lossy());
+        let (dir, mut screen) = over_a_py();
         let cut = FAILED_EDIT.len() - 30;
         screen.on_text(text(&FAILED_EDIT[..cut], true));
         let row = screen.list().current().cloned().expect("an edit");
@@ -844,10 +856,7 @@ mod tests {
     /// A followed file truncated to nothing lists nothing, and says so.
     #[test]
     fn a_truncated_followed_file_is_read_again() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        std::fs::write(dir.path().join("a.py"), "x = 1\n").expect("write");
-        let mut screen = AgentEdits::live("f".into(), Some(dir.path().to_path_buf()))
-            .with_agent_cwd(&dir.path().to_string_lossy());
+        let (_dir, mut screen) = over_a_py();
         screen.on_text(Folded {
             replaced: Some(FAILED_EDIT.to_string()),
             ..Folded::default()
@@ -880,14 +889,8 @@ mod tests {
     /// content it was applied to, and never over a file changed since.
     #[test]
     fn accept_writes_a_failed_edit_only_over_the_content_it_ran_against() {
-        let dir = tempfile::tempdir().expect("tempdir");
+        let (dir, mut screen) = over_a_py();
         let file = dir.path().join("a.py");
-        std::fs::write(&file, "x = 1\n").expect("write");
-        let live = |dir: &std::path::Path| {
-            AgentEdits::live("stdin".into(), Some(dir.to_path_buf()))
-                .with_agent_cwd(&dir.to_string_lossy())
-        };
-        let mut screen = live(dir.path());
         // The edit is seen first without a verdict: the file is read then.
         let (start, end) = FAILED_EDIT.split_at(FAILED_EDIT.find('\n').expect("a line") + 1);
         screen.on_text(text(start, false));
