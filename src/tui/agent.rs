@@ -44,6 +44,30 @@ const DETECT_LIMIT: usize = 64 * 1024;
 /// review runs again.
 const RESHAPED: AgentEvent = AgentEvent::Started(0);
 
+/// The output read so far, as its length and a running hash.
+#[derive(Default)]
+struct Fed {
+    len: usize,
+    hash: std::collections::hash_map::DefaultHasher,
+}
+
+impl Fed {
+    fn push(&mut self, text: &str) {
+        use std::hash::Hasher;
+        self.hash.write(text.as_bytes());
+        self.len += text.len();
+    }
+
+    /// What `all` adds to the output read so far, when it starts with it.
+    fn rest_of<'a>(&self, all: &'a str) -> Option<&'a str> {
+        use std::hash::Hasher;
+        let head = all.get(..self.len)?;
+        let mut hash = std::collections::hash_map::DefaultHasher::default();
+        hash.write(head.as_bytes());
+        (hash.finish() == self.hash.finish()).then(|| &all[self.len..])
+    }
+}
+
 /// The edit shown, and what it was built from.
 struct Shown {
     seq: usize,
@@ -63,8 +87,10 @@ pub struct AgentEdits {
     /// The bytes read before the agent's format is known.
     head: Vec<u8>,
     reader: Option<AgentReader>,
-    /// The output so far, for a followed file rewritten in place.
-    fed: String,
+    /// What has been read of the output: its length and a hash of its
+    /// bytes, to tell a followed file that grew from one rewritten without
+    /// keeping a copy of it.
+    fed: Fed,
     /// Where the session's files are: `--cwd`, else the workspace the
     /// output records, else the current folder.
     cwd: Option<PathBuf>,
@@ -101,7 +127,7 @@ impl AgentEdits {
             list: AgentList::new(source, true),
             head: Vec::new(),
             reader: None,
-            fed: String::new(),
+            fed: Fed::default(),
             agent_cwd: cwd
                 .as_ref()
                 .map(|c| c.canonicalize().unwrap_or_else(|_| c.clone()))
@@ -181,9 +207,9 @@ impl AgentEdits {
     fn take(&mut self, replaced: Option<String>, appended: &str, ended: bool) {
         let mut events = Vec::new();
         if let Some(all) = replaced {
-            match all.strip_prefix(self.fed.as_str()) {
+            match self.fed.rest_of(&all) {
                 // Grown: only the new part is read.
-                Some(rest) if !self.fed.is_empty() => {
+                Some(rest) if self.fed.len > 0 => {
                     let rest = rest.to_string();
                     events.extend(self.feed(&rest, true));
                 }
@@ -191,7 +217,8 @@ impl AgentEdits {
                     // Cline rewrites ui_messages.json as the task runs.
                     Some(reader) if reader.format() == Format::ClineUiMessages => {
                         events.extend(reader.snapshot(all.as_bytes()));
-                        self.fed = all;
+                        self.fed = Fed::default();
+                        self.fed.push(&all);
                     }
                     Some(_) => {
                         self.say(
@@ -203,7 +230,7 @@ impl AgentEdits {
                         events.extend(self.feed(&all, true));
                     }
                     None => {
-                        self.fed.clear();
+                        self.fed = Fed::default();
                         self.head.clear();
                         events.extend(self.feed(&all, true));
                     }
@@ -221,7 +248,7 @@ impl AgentEdits {
             self.end_reader();
             events.push(RESHAPED);
         }
-        self.list.bytes = self.fed.len();
+        self.list.bytes = self.fed.len;
         if events.is_empty() {
             return;
         }
@@ -254,7 +281,7 @@ impl AgentEdits {
     fn restart(&mut self) {
         self.reader = None;
         self.head.clear();
-        self.fed.clear();
+        self.fed = Fed::default();
         self.on_disk.clear();
         self.verdict_missing.clear();
         self.review = None;
@@ -292,7 +319,7 @@ impl AgentEdits {
     /// Reads `text`, or keeps it until the format is known. `whole`: the
     /// text is a file's whole content as of now.
     fn feed(&mut self, text: &str, whole: bool) -> Vec<AgentEvent> {
-        self.fed.push_str(text);
+        self.fed.push(text);
         match &mut self.reader {
             Some(reader) => reader.feed(text.as_bytes()),
             None => {
@@ -851,6 +878,33 @@ mod tests {
             std::fs::read_to_string(dir.path().join("a.py")).expect("read"),
             "x = 1\n"
         );
+    }
+
+    /// The hash of the output read in pieces is the hash of the whole: a
+    /// followed file read whole again after it grew is read on, not again.
+    #[test]
+    fn a_followed_file_read_whole_again_after_it_grew_is_read_on() {
+        let mut fed = Fed::default();
+        fed.push("ab");
+        fed.push("cde");
+        assert_eq!(fed.rest_of("abcdefg"), Some("fg"));
+        assert_eq!(fed.rest_of("abXdefg"), None);
+        assert_eq!(fed.rest_of("abc"), None);
+        let (_dir, mut screen) = over_a_py();
+        let first_line = FAILED_EDIT.find('\n').expect("a line") + 1;
+        screen.on_text(Folded {
+            replaced: Some(FAILED_EDIT[..first_line].to_string()),
+            ..Folded::default()
+        });
+        screen.on_text(Folded {
+            replaced: Some(FAILED_EDIT.to_string()),
+            ..Folded::default()
+        });
+        assert_eq!(screen.list().notice, None, "not read as a rewrite");
+        let rows = &screen.list().rows;
+        assert_eq!(rows.len(), 1);
+        assert_eq!(rows[0].agent, Verdict::Failed);
+        assert_eq!(rows[0].basis, Some(Basis::LiveFile));
     }
 
     /// A followed file truncated to nothing lists nothing, and says so.
