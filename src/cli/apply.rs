@@ -23,7 +23,7 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
     // waits for that (and a FILE edited meanwhile is then caught).
     let content = input::read_text(file, args.new_file)?;
     let diff = input::read_diff(args.diff.as_deref())?;
-    let dialect = super::dialect_of(args.dialect, &diff);
+    let dialect = super::dialect_of(args.engine.dialect, &diff);
     if dialect != crate::dialect::Dialect::SearchReplace {
         return super::apply_dialect::run(args, file, content, &diff, dialect);
     }

@@ -51,9 +51,9 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
         with_content: args.stream_content,
         buf: Vec::new(),
         out: std::io::stdout(),
-        forced: args.dialect.map(Into::into),
+        forced: args.engine.dialect.map(Into::into),
         text: String::new(),
-        decided: args.dialect.map(Into::into),
+        decided: args.engine.dialect.map(Into::into),
         detector: crate::dialect::Detector::default(),
         dialect_file: DialectFile::new(file, content),
     };

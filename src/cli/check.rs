@@ -12,7 +12,7 @@ use crate::engine::matcher::LineIndex;
 use crate::error::Error;
 
 pub fn run(args: &CheckArgs) -> CmdResult {
-    let sr = match load_final(&args.file, args.diff.as_deref(), args.dialect, args.engine)? {
+    let sr = match load_final(&args.file, args.diff.as_deref(), args.engine)? {
         FinalInput::SearchReplace(sr) => sr,
         FinalInput::Other(other) => return super::check_dialect::check(args, other),
     };

@@ -38,7 +38,7 @@ use crate::error::Error;
 use crate::words::line_range;
 
 pub fn run(args: &FixArgs) -> CmdResult {
-    let sr = match load_final(&args.file, args.diff.as_deref(), args.dialect, args.engine)? {
+    let sr = match load_final(&args.file, args.diff.as_deref(), args.engine)? {
         FinalInput::SearchReplace(sr) => sr,
         FinalInput::Other(other) => return super::check_dialect::fix(args, other),
     };

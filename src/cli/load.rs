@@ -56,12 +56,11 @@ pub(super) struct SearchReplace {
 pub(super) fn load_final(
     file: &Path,
     diff: Option<&Path>,
-    forced: Option<super::DialectArg>,
     engine: super::EngineOpts,
 ) -> Result<FinalInput, Error> {
     let content = input::read_text(file, false)?;
     let diff = input::read_diff(diff)?;
-    let dialect = super::dialect_of(forced, &diff);
+    let dialect = super::dialect_of(engine.dialect, &diff);
     if dialect != Dialect::SearchReplace {
         return Ok(FinalInput::Other(OtherDialect {
             content,

@@ -105,9 +105,13 @@ pub fn dialect_of(forced: Option<DialectArg>, diff: &str) -> crate::dialect::Dia
         .unwrap_or(crate::dialect::Dialect::SearchReplace)
 }
 
-/// How the reference is run: shared by every command.
+/// How the diff is read and the reference run: shared by every command
+/// that applies a diff.
 #[derive(Debug, Args, Clone, Copy, Default)]
 pub struct EngineOpts {
+    /// The diff's dialect (default: detected from its text).
+    #[arg(long, value_enum)]
+    pub dialect: Option<DialectArg>,
     /// Parser version of the reference.
     #[arg(id = "engine", long = "engine", value_enum, default_value_t)]
     pub parser: EngineArg,
@@ -138,9 +142,6 @@ pub struct PreviewArgs {
     pub file: Option<PathBuf>,
     /// The diff to watch; `-` or absent (with stdin not a terminal) reads stdin.
     pub diff: Option<PathBuf>,
-    /// The diff's dialect (default: detected from its text).
-    #[arg(long, value_enum)]
-    pub dialect: Option<DialectArg>,
     #[command(flatten)]
     pub engine: EngineOpts,
     /// Treat the diff as complete from the start (final mode).
@@ -186,9 +187,6 @@ pub struct ApplyArgs {
     /// Apply in partial (streaming) mode: isFinal = false.
     #[arg(long)]
     pub partial: bool,
-    /// The diff's dialect (default: detected from its text).
-    #[arg(long, value_enum)]
-    pub dialect: Option<DialectArg>,
     #[command(flatten)]
     pub engine: EngineOpts,
     /// Print one JSON object with the result and the per-block report.
@@ -232,9 +230,6 @@ pub struct CheckArgs {
     pub file: PathBuf,
     /// The diff; `-` or absent reads stdin.
     pub diff: Option<PathBuf>,
-    /// The diff's dialect (default: detected from its text).
-    #[arg(long, value_enum)]
-    pub dialect: Option<DialectArg>,
     #[command(flatten)]
     pub engine: EngineOpts,
     /// Print one JSON object with a diagnosis per block.
@@ -258,9 +253,6 @@ pub struct FixArgs {
     pub file: PathBuf,
     /// The diff; `-` or absent reads stdin.
     pub diff: Option<PathBuf>,
-    /// The diff's dialect (default: detected from its text).
-    #[arg(long, value_enum)]
-    pub dialect: Option<DialectArg>,
     #[command(flatten)]
     pub engine: EngineOpts,
 }

@@ -185,18 +185,40 @@ pub fn write(workspace: &PathRules, run: &PatchRun) -> Result<Vec<String>, Write
     Ok(done)
 }
 
+/// Why one file of a patch could not be changed.
+#[derive(Debug)]
+enum ChangeError {
+    CreateFolder(PathBuf, std::io::Error),
+    Write(output::WriteError),
+    Delete(PathBuf, std::io::Error),
+}
+
+impl std::fmt::Display for ChangeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ChangeError::CreateFolder(folder, e) => {
+                write!(f, "cannot create {}: {e}", folder.display())
+            }
+            ChangeError::Write(e) => e.fmt(f),
+            ChangeError::Delete(path, e) => write!(f, "cannot delete {}: {e}", path.display()),
+        }
+    }
+}
+
 /// Writes `content` to `path` (creating its folders), or deletes it.
-fn change_one(path: &Path, content: Option<&str>, expected: Option<&[u8]>) -> Result<(), String> {
+fn change_one(
+    path: &Path,
+    content: Option<&str>,
+    expected: Option<&[u8]>,
+) -> Result<(), ChangeError> {
     match content {
         Some(text) => {
             if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
                 std::fs::create_dir_all(parent)
-                    .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+                    .map_err(|e| ChangeError::CreateFolder(parent.to_path_buf(), e))?;
             }
-            output::write_atomic(path, text.as_bytes(), expected).map_err(|e| e.to_string())
+            output::write_atomic(path, text.as_bytes(), expected).map_err(ChangeError::Write)
         }
-        None => {
-            std::fs::remove_file(path).map_err(|e| format!("cannot delete {}: {e}", path.display()))
-        }
+        None => std::fs::remove_file(path).map_err(|e| ChangeError::Delete(path.to_path_buf(), e)),
     }
 }
