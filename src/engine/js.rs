@@ -63,11 +63,19 @@ pub fn js_slice(s: &str, start: usize, end: usize) -> &str {
 mod tests {
     use super::*;
 
+    /// A trimming function under test.
+    type Trim = fn(&str) -> &str;
+
     #[test]
     fn trim_follows_javascript_not_rust() {
-        assert_eq!(js_trim("\u{FEFF} a \u{3000}"), "a");
-        assert_eq!(js_trim("\u{0085}a"), "\u{0085}a");
-        assert_eq!(js_trim_end("a\u{00A0}\n"), "a");
+        let cases: [(Trim, &str, &str); 3] = [
+            (js_trim, "\u{FEFF} a \u{3000}", "a"),
+            (js_trim, "\u{0085}a", "\u{0085}a"),
+            (js_trim_end, "a\u{00A0}\n", "a"),
+        ];
+        for (trim, text, want) in cases {
+            assert_eq!(trim(text), want, "{text:?}");
+        }
     }
 
     #[test]

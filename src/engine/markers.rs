@@ -67,18 +67,26 @@ pub fn starts_like_marker(line: &str) -> bool {
 mod tests {
     use super::*;
 
+    /// A marker recognizer under test.
+    type Recognizer = fn(&str) -> bool;
+
     #[test]
     fn flexible_markers() {
-        assert!(is_search_start("--- SEARCH"));
-        assert!(is_search_start("<<<<<<< SEARCH>"));
-        assert!(!is_search_start("-- SEARCH"));
-        assert!(!is_search_start("-------SEARCH"));
-        assert!(!is_search_start("------- SEARCH\r"));
-        assert!(!is_search_start("------- SEARCH>>"));
-        assert!(is_separator("==="));
-        assert!(!is_separator("======= "));
-        assert!(is_replace_end(">>>>>>> REPLACE"));
-        assert!(is_replace_end("+++ REPLACE>"));
-        assert!(!is_replace_end("++ REPLACE"));
+        let cases: [(Recognizer, &str, bool); 11] = [
+            (is_search_start, "--- SEARCH", true),
+            (is_search_start, "<<<<<<< SEARCH>", true),
+            (is_search_start, "-- SEARCH", false),
+            (is_search_start, "-------SEARCH", false),
+            (is_search_start, "------- SEARCH\r", false),
+            (is_search_start, "------- SEARCH>>", false),
+            (is_separator, "===", true),
+            (is_separator, "======= ", false),
+            (is_replace_end, ">>>>>>> REPLACE", true),
+            (is_replace_end, "+++ REPLACE>", true),
+            (is_replace_end, "++ REPLACE", false),
+        ];
+        for (is_marker, line, want) in cases {
+            assert_eq!(is_marker(line), want, "{line:?}");
+        }
     }
 }

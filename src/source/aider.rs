@@ -153,14 +153,22 @@ fn read_block(lines: &[&str], start: usize) -> (String, bool, usize) {
 mod tests {
     use super::*;
 
+    /// A marker recognizer under test.
+    type Recognizer = fn(&str) -> bool;
+
     #[test]
     fn markers_follow_aiders_patterns() {
-        assert!(is_head("<<<<<<< SEARCH\n"));
-        assert!(is_head("<<<<<<< SEARCH>  \n"));
-        assert!(!is_head("<<<< SEARCH\n"));
-        assert!(is_divider("=======  \n"));
-        assert!(is_updated(">>>>>>> REPLACE\n"));
-        assert!(!is_updated(">>>>>>> REPLACED\n"));
+        let cases: [(Recognizer, &str, bool); 6] = [
+            (is_head, "<<<<<<< SEARCH\n", true),
+            (is_head, "<<<<<<< SEARCH>  \n", true),
+            (is_head, "<<<< SEARCH\n", false),
+            (is_divider, "=======  \n", true),
+            (is_updated, ">>>>>>> REPLACE\n", true),
+            (is_updated, ">>>>>>> REPLACED\n", false),
+        ];
+        for (is_marker, line, want) in cases {
+            assert_eq!(is_marker(line), want, "{line:?}");
+        }
     }
 
     #[test]

@@ -35,44 +35,45 @@ pub enum Tint {
     Unattributed,
 }
 
+/// A 24-bit colour.
+type Rgb = (u8, u8, u8);
+/// Three 256-colour palette entries: (row tint, changed words, stage word).
+type Palette = (u8, u8, u8);
+
 impl Tint {
+    /// How the tint is drawn, in one table: its one-character gutter symbol
+    /// (the stage readable without colour); its row tint on a 24-bit
+    /// terminal, a hue of its own per stage (exact green, line-trimmed blue,
+    /// block-anchor amber, whole-file and out-of-order magenta) so two
+    /// stages are told apart at a glance; and the same hues chosen by hand
+    /// from the 256-colour palette as (row tint, changed words, stage word):
+    /// the nearest cube colours of the 24-bit tints would put exact (22) and
+    /// line-trimmed (23) next to each other.
+    fn drawn(self) -> (&'static str, Rgb, Palette) {
+        match self {
+            Tint::Stage(Stage::Exact) => ("E", (20, 72, 32), (22, 28, 77)),
+            Tint::Stage(Stage::Empty) => ("∅", (20, 72, 32), (22, 28, 77)),
+            Tint::Stage(Stage::LineTrimmed) => ("T", (24, 48, 112), (18, 26, 75)),
+            Tint::Stage(Stage::BlockAnchor) => ("A", (100, 70, 0), (94, 136, 214)),
+            Tint::Stage(Stage::WholeFile) => ("W", (100, 20, 80), (53, 90, 170)),
+            Tint::OutOfOrder => ("O", (100, 20, 80), (53, 90, 170)),
+            Tint::Unattributed => ("?", (60, 60, 60), (237, 240, 250)),
+        }
+    }
+
     /// One-character gutter symbol (the stage readable without colour).
     pub fn symbol(self) -> &'static str {
-        match self {
-            Tint::Stage(Stage::Exact) => "E",
-            Tint::Stage(Stage::LineTrimmed) => "T",
-            Tint::Stage(Stage::BlockAnchor) => "A",
-            Tint::Stage(Stage::WholeFile) => "W",
-            Tint::Stage(Stage::Empty) => "∅",
-            Tint::OutOfOrder => "O",
-            Tint::Unattributed => "?",
-        }
+        self.drawn().0
     }
 
-    /// The row tint on a 24-bit terminal. Each stage has a hue of its own
-    /// (exact green, line-trimmed blue, block-anchor amber, whole-file and
-    /// out-of-order magenta) so two stages are told apart at a glance.
-    pub fn rgb(self) -> (u8, u8, u8) {
-        match self {
-            Tint::Stage(Stage::Exact) | Tint::Stage(Stage::Empty) => (20, 72, 32),
-            Tint::Stage(Stage::LineTrimmed) => (24, 48, 112),
-            Tint::Stage(Stage::BlockAnchor) => (100, 70, 0),
-            Tint::Stage(Stage::WholeFile) | Tint::OutOfOrder => (100, 20, 80),
-            Tint::Unattributed => (60, 60, 60),
-        }
+    /// The row tint on a 24-bit terminal.
+    pub fn rgb(self) -> Rgb {
+        self.drawn().1
     }
 
-    /// The same hues chosen by hand from the 256-colour palette: (row tint,
-    /// changed words, stage word). The nearest cube colours of the 24-bit
-    /// tints would put exact (22) and line-trimmed (23) next to each other.
-    fn palette(self) -> (u8, u8, u8) {
-        match self {
-            Tint::Stage(Stage::Exact) | Tint::Stage(Stage::Empty) => (22, 28, 77),
-            Tint::Stage(Stage::LineTrimmed) => (18, 26, 75),
-            Tint::Stage(Stage::BlockAnchor) => (94, 136, 214),
-            Tint::Stage(Stage::WholeFile) | Tint::OutOfOrder => (53, 90, 170),
-            Tint::Unattributed => (237, 240, 250),
-        }
+    /// The 256-colour palette entries: (row tint, changed words, stage word).
+    fn palette(self) -> Palette {
+        self.drawn().2
     }
 }
 
