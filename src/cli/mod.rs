@@ -172,10 +172,12 @@ pub struct PreviewArgs {
     #[arg(long)]
     pub new_file: bool,
     /// Follow an agent's session file as the agent writes it (Claude Code,
-    /// Codex, Cline, Aider): preview each edit as it streams. `srview -`
-    /// does the same with the agent's output piped in.
-    #[arg(long, value_name = "SESSION", conflicts_with_all = ["file", "diff", "transcript"])]
-    pub follow: Option<PathBuf>,
+    /// Codex, Cline, Aider): preview each edit as it streams. SESSION: a
+    /// file or a session id; without it, the newest session an agent ran in
+    /// this folder's repository. `srview -` does the same with the agent's
+    /// output piped in.
+    #[arg(long, value_name = "SESSION", num_args = 0..=1, conflicts_with_all = ["file", "diff", "transcript"])]
+    pub follow: Option<Option<PathBuf>>,
 }
 
 #[derive(Debug, Args, Clone)]
@@ -279,8 +281,10 @@ pub struct ReplayArgs {
 
 #[derive(Debug, Args, Clone)]
 pub struct SessionArgs {
-    /// A session file or folder (Claude Code, Codex, Cline, Aider), a session id, or `-` for a live stream.
-    pub path: PathBuf,
+    /// A session file or folder (Claude Code, Codex, Cline, Aider), a
+    /// session id, or `-` for a live stream (default: the newest session an
+    /// agent ran in this folder's repository).
+    pub path: Option<PathBuf>,
     /// Print one JSON object: the agent's edits, each with srview's verdict.
     #[arg(long)]
     pub json: bool,
@@ -369,7 +373,13 @@ pub fn main() -> ExitCode {
 /// (`--transcript`, or FILE alone holding one).
 fn run_previewer(args: &PreviewArgs) -> CmdResult {
     if let Some(session) = &args.follow {
-        return preview_agent::run_live(args, Some(session));
+        let path = match session {
+            // Not a file yet and no session's id: the file the agent
+            // will write (the previewer says it waits for it).
+            Some(path) => session::resolve(path).unwrap_or_else(|_| path.clone()),
+            None => session::newest_here()?,
+        };
+        return preview_agent::run_live(args, Some(&path));
     }
     if args.file.as_deref() == Some(std::path::Path::new("-")) && args.diff.is_none() {
         return preview_agent::run_live(args, None);

@@ -12,14 +12,19 @@ use crate::sessions::review::{Review, SessionReview, review};
 
 pub fn run(args: &SessionArgs) -> CmdResult {
     use std::io::IsTerminal;
+    let path = match &args.path {
+        Some(path) => path.clone(),
+        None => newest_here()?,
+    };
     if !args.json && !args.list && std::io::stdout().is_terminal() {
         super::preview_agent::check_cwd(args.cwd.as_deref())?;
-        if args.path == std::path::Path::new("-") {
+        if path == std::path::Path::new("-") {
             return Err(Error::usage(
-                "the session browser reads a saved session: use `srview -` to follow a live                  stream, or --list / --json",
+                "the session browser reads a saved session: use `srview -` to follow a live \
+                 stream, or --list / --json",
             ));
         }
-        let path = resolve(&args.path)?;
+        let path = resolve(&path)?;
         let (reader, ws) = load(&path, args.cwd.as_deref()).map_err(|e| match e {
             LoadError::Stdin(source) => Error::read("stdin", source),
             other => Error::refused(other.to_string()),
@@ -29,7 +34,7 @@ pub fn run(args: &SessionArgs) -> CmdResult {
         }
         return super::preview_agent::run_session(path.display().to_string(), reader, ws);
     }
-    let (reviewed, _) = load_review(&args.path, args.cwd.as_deref())?;
+    let (reviewed, _) = load_review(&path, args.cwd.as_deref())?;
     let mut stdout = std::io::stdout().lock();
     if args.json {
         serde_json::to_writer(&mut stdout, &SessionJson::new(&reviewed))
@@ -64,7 +69,7 @@ pub(super) fn load_review(
 
 /// PATH as given when it exists (or is `-`), else the session under $HOME
 /// (or in the current repository) whose id starts with it.
-fn resolve(path: &std::path::Path) -> Result<std::path::PathBuf, Error> {
+pub(super) fn resolve(path: &std::path::Path) -> Result<std::path::PathBuf, Error> {
     use crate::sessions::find::{by_id, find, repository_of};
     if path == std::path::Path::new("-") || path.exists() {
         return Ok(path.to_path_buf());
@@ -91,6 +96,34 @@ fn resolve(path: &std::path::Path) -> Result<std::path::PathBuf, Error> {
                 .join(", ")
         ))),
     }
+}
+
+/// The newest session an agent ran in this folder's repository (see
+/// [`newest_for`](crate::sessions::find::newest_for)): what `srview
+/// --follow` and `srview session` take without a path.
+pub(super) fn newest_here() -> Result<std::path::PathBuf, Error> {
+    use crate::sessions::find::{find, newest_for, repository_of};
+    let here =
+        std::env::current_dir().map_err(|e| Error::io("cannot read the current folder", e))?;
+    let repo = repository_of(&here);
+    let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
+    let found = home
+        .as_deref()
+        .map(|home| find(home, Some(&repo)))
+        .unwrap_or_default();
+    if let Some(newest) = newest_for(&found, &here) {
+        return Ok(newest.path.clone());
+    }
+    let elsewhere = match found.len() {
+        0 => "none was found at all".to_string(),
+        1 => "1 was found, for another folder (`srview sessions` lists it)".to_string(),
+        n => format!("{n} were found, for other folders (`srview sessions` lists them)"),
+    };
+    Err(Error::refused(format!(
+        "no agent session recorded for {} yet; {elsewhere}. Start the agent there, \
+         or name the session file or id",
+        repo.display()
+    )))
 }
 
 /// One stderr line per disagreement.

@@ -9,7 +9,8 @@
 //! | Cline classic | `tasks/<id>/` under `.cline/data` (CLIs) or the VS Code extension's global storage (`saoudrizwan.claude-dev`, for Code, Code - Insiders, Cursor, VSCodium; Linux and macOS) |
 //! | Aider | `.aider.chat.history.md` in the repository |
 //!
-//! Only folder listings and file metadata are read here.
+//! Only folder listings and file metadata are read here, but for
+//! [`newest_for`], which reads the first lines of the newest sessions.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -127,6 +128,35 @@ pub fn by_id<'a>(found: &'a [Found], id: &str) -> Result<Option<&'a Found>, Vec<
         1 => Ok(Some(matches[0])),
         _ => Err(matches),
     }
+}
+
+/// How much of a session [`newest_for`] reads to learn its workspace.
+const WORKSPACE_PROBE: u64 = 256 * 1024;
+
+/// How many of the newest sessions [`newest_for`] looks into.
+const NEWEST_PROBED: usize = 200;
+
+/// The newest of `found` (newest first, as [`find`] gives them) that an
+/// agent ran in the repository holding `dir` (`dir` itself outside any):
+/// by the workspace the session records, which must lie in that
+/// repository; an Aider history by where it lies. Cline classic tasks
+/// record no workspace and never match. Only the newest sessions are
+/// looked into, each from its first lines.
+pub fn newest_for<'a>(found: &'a [Found], dir: &Path) -> Option<&'a Found> {
+    let here = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+    let repo = repository_of(&here);
+    found.iter().take(NEWEST_PROBED).find(|f| {
+        let workspace = match f.agent {
+            AgentKind::Aider => f.path.parent().map(Path::to_path_buf),
+            AgentKind::ClineClassic => None,
+            _ => crate::source::agent::session::recorded_workspace(&f.path, WORKSPACE_PROBE)
+                .map(PathBuf::from),
+        };
+        workspace.is_some_and(|w| {
+            let w = w.canonicalize().unwrap_or(w);
+            w.starts_with(&repo)
+        })
+    })
 }
 
 /// Where Cline classic keeps its `tasks/` folders.

@@ -79,6 +79,25 @@ pub fn read_session(path: &Path, workspace: Option<&str>) -> Result<AgentReader,
 pub fn read_session_with(
     path: &Path,
     workspace: Option<&str>,
+    each: impl FnMut(&mut AgentReader),
+) -> Result<AgentReader, SessionError> {
+    read_up_to_bytes(path, workspace, u64::MAX, each)
+}
+
+/// The workspace the session at `path` records (its side files included),
+/// read from its first `max` bytes only: enough for the lines that name it,
+/// for a caller matching many sessions to a folder. An Aider history
+/// records none: it lies in its repository.
+pub fn recorded_workspace(path: &Path, max: u64) -> Option<String> {
+    let reader = read_up_to_bytes(path, None, max, |_| {}).ok()?;
+    reader.workspace().map(str::to_string)
+}
+
+/// [`read_session_with`], stopping after about `max` bytes (whole pieces).
+fn read_up_to_bytes(
+    path: &Path,
+    workspace: Option<&str>,
+    max: u64,
     mut each: impl FnMut(&mut AgentReader),
 ) -> Result<AgentReader, SessionError> {
     let file_path = if path.is_dir() {
@@ -120,12 +139,14 @@ pub fn read_session_with(
     }
     reader.feed(&first);
     each(&mut reader);
+    let mut read = first.len() as u64;
     let mut buf = vec![0u8; 64 * 1024];
-    loop {
+    while read < max {
         let n = crate::input::read_some(&mut file, &mut buf).map_err(io)?;
         if n == 0 {
             break;
         }
+        read += n as u64;
         reader.feed(&buf[..n]);
         each(&mut reader);
     }

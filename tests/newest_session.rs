@@ -1,0 +1,152 @@
+//! `srview --follow` and `srview session` without a session named: the
+//! newest session an agent ran in this folder's repository, found by the
+//! workspace the session records, never a newer one of another folder.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+mod support;
+use support::agents::{fixtures, session_path};
+use support::pty::{Session, Terminal};
+use support::runner::{code, srview, stderr, stdout};
+
+/// The folder the captures were recorded in.
+const RECORDED: &str = "/home/user/project";
+
+/// Writes the saved session of `scenario` under `home` at `relative`, as
+/// if recorded in `workspace`, last written `age` ago.
+fn install(scenario: &str, home: &Path, relative: &str, workspace: &Path, age: Duration) {
+    let saved = session_path(&fixtures().join(scenario));
+    let text = fs::read_to_string(&saved).expect("read the capture");
+    assert!(text.contains(RECORDED), "{scenario} names {RECORDED}");
+    let path = home.join(relative);
+    fs::create_dir_all(path.parent().expect("a folder")).expect("mkdir");
+    let here = workspace.to_str().expect("UTF-8");
+    fs::write(&path, text.replace(RECORDED, here)).expect("write");
+    let file = fs::File::options().write(true).open(&path).expect("open");
+    file.set_modified(SystemTime::now() - age).expect("mtime");
+}
+
+/// A home with an older Claude Code session recorded in `project` and a
+/// newer Codex session recorded in `other`.
+fn home_for(project: &Path, other: &Path) -> tempfile::TempDir {
+    let home = tempfile::tempdir().expect("tempdir");
+    install(
+        "claude-code-2.1.328/a_edits_ok",
+        home.path(),
+        ".claude/projects/-project/e68f16d0-5aff-4d1d-836c-d1c566efb656.jsonl",
+        project,
+        Duration::from_secs(3600),
+    );
+    install(
+        "codex-0.169.0/a_success",
+        home.path(),
+        ".codex/sessions/2026/11/30/rollout-2026-11-30T16-44-57-01a22d58-6527-7621-ba5b-6b46e3e28963.jsonl",
+        other,
+        Duration::from_secs(60),
+    );
+    home
+}
+
+/// Two workspaces: the project (a git repository with a subfolder) and
+/// another folder.
+fn workspaces() -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let root = tempfile::tempdir().expect("tempdir");
+    let project = root.path().join("project");
+    fs::create_dir_all(project.join(".git")).expect("mkdir");
+    fs::create_dir_all(project.join("src")).expect("mkdir");
+    let other = root.path().join("other");
+    fs::create_dir_all(&other).expect("mkdir");
+    (root, project, other)
+}
+
+#[test]
+fn session_without_a_path_lists_the_newest_session_of_this_repository() {
+    let (_root, project, other) = workspaces();
+    let home = home_for(&project, &other);
+    let home_path = home.path().to_str().expect("UTF-8");
+    // From the project's subfolder: the older Claude Code session, not the
+    // newer Codex one of the other folder.
+    let out = srview(["session", "--list"])
+        .cwd(&project.join("src"))
+        .env("HOME", home_path)
+        .output();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let listing = stdout(&out);
+    assert!(
+        listing.starts_with("Claude Code 2.1.328: 2 edits, 0 failed"),
+        "{listing}"
+    );
+    // From the other folder: its Codex session.
+    let out = srview(["session", "--list"])
+        .cwd(&other)
+        .env("HOME", home_path)
+        .output();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(
+        stdout(&out).starts_with("Codex 0.169.0"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn no_session_for_this_folder_is_refused_with_what_was_found() {
+    let (root, project, other) = workspaces();
+    let home = home_for(&project, &other);
+    let elsewhere = root.path().join("elsewhere");
+    fs::create_dir_all(&elsewhere).expect("mkdir");
+    for args in [&["session", "--list"][..], &["--follow"][..]] {
+        let out = srview(args)
+            .cwd(&elsewhere)
+            .env("HOME", home.path().to_str().expect("UTF-8"))
+            .output();
+        assert_eq!(code(&out), 2, "{args:?}");
+        assert_eq!(
+            stderr(&out),
+            format!(
+                "srview: no agent session recorded for {} yet; 2 were found, for other \
+                 folders (`srview sessions` lists them). Start the agent there, or name the \
+                 session file or id\n",
+                elsewhere.canonicalize().expect("canonical").display()
+            ),
+            "{args:?}"
+        );
+    }
+    let empty = tempfile::tempdir().expect("tempdir");
+    let out = srview(["--follow"])
+        .cwd(&elsewhere)
+        .env("HOME", empty.path().to_str().expect("UTF-8"))
+        .output();
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("yet; none was found at all."),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn follow_without_a_file_previews_the_newest_session_of_this_repository() {
+    let (_root, project, other) = workspaces();
+    let home = home_for(&project, &other);
+    let home_env = format!("{}", home.path().display());
+    let env = [("HOME", home_env.as_str())];
+    let term = Terminal {
+        env: &env,
+        ..Terminal::default()
+    };
+    let bin = env!("CARGO_BIN_EXE_srview");
+    let mut s = Session::spawn_in(&project.join("src"), bin, &["--follow"], &term);
+    s.wait_for("the project's Claude Code session, followed", |c| {
+        c.contains("Claude Code 2.1.328")
+            && c.contains("2 edits")
+            && c.contains(&format!(
+                "following {}/.claude/projects/-project/e68f",
+                home_env
+            ))
+    });
+    s.press(b"q");
+    assert_eq!(s.exit_code(), 0);
+}
