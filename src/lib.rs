@@ -47,6 +47,8 @@
 
 #![warn(missing_docs)]
 
+#[cfg(test)]
+mod cases;
 pub mod diagnose;
 pub mod dialect;
 pub mod engine;

@@ -62,20 +62,15 @@ pub fn js_slice(s: &str, start: usize, end: usize) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A trimming function under test.
-    type Trim = fn(&str) -> &str;
+    use crate::cases::assert_cases;
 
     #[test]
     fn trim_follows_javascript_not_rust() {
-        let cases: [(Trim, &str, &str); 3] = [
-            (js_trim, "\u{FEFF} a \u{3000}", "a"),
-            (js_trim, "\u{0085}a", "\u{0085}a"),
-            (js_trim_end, "a\u{00A0}\n", "a"),
-        ];
-        for (trim, text, want) in cases {
-            assert_eq!(trim(text), want, "{text:?}");
-        }
+        assert_cases(
+            js_trim,
+            &[("\u{FEFF} a \u{3000}", "a"), ("\u{0085}a", "\u{0085}a")],
+        );
+        assert_cases(js_trim_end, &[("a\u{00A0}\n", "a")]);
     }
 
     #[test]

@@ -66,27 +66,29 @@ pub fn starts_like_marker(line: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A marker recognizer under test.
-    type Recognizer = fn(&str) -> bool;
+    use crate::cases::assert_cases;
 
     #[test]
     fn flexible_markers() {
-        let cases: [(Recognizer, &str, bool); 11] = [
-            (is_search_start, "--- SEARCH", true),
-            (is_search_start, "<<<<<<< SEARCH>", true),
-            (is_search_start, "-- SEARCH", false),
-            (is_search_start, "-------SEARCH", false),
-            (is_search_start, "------- SEARCH\r", false),
-            (is_search_start, "------- SEARCH>>", false),
-            (is_separator, "===", true),
-            (is_separator, "======= ", false),
-            (is_replace_end, ">>>>>>> REPLACE", true),
-            (is_replace_end, "+++ REPLACE>", true),
-            (is_replace_end, "++ REPLACE", false),
-        ];
-        for (is_marker, line, want) in cases {
-            assert_eq!(is_marker(line), want, "{line:?}");
-        }
+        assert_cases(
+            is_search_start,
+            &[
+                ("--- SEARCH", true),
+                ("<<<<<<< SEARCH>", true),
+                ("-- SEARCH", false),
+                ("-------SEARCH", false),
+                ("------- SEARCH\r", false),
+                ("------- SEARCH>>", false),
+            ],
+        );
+        assert_cases(is_separator, &[("===", true), ("======= ", false)]);
+        assert_cases(
+            is_replace_end,
+            &[
+                (">>>>>>> REPLACE", true),
+                ("+++ REPLACE>", true),
+                ("++ REPLACE", false),
+            ],
+        );
     }
 }

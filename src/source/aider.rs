@@ -152,23 +152,23 @@ fn read_block(lines: &[&str], start: usize) -> (String, bool, usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A marker recognizer under test.
-    type Recognizer = fn(&str) -> bool;
+    use crate::cases::assert_cases;
 
     #[test]
     fn markers_follow_aiders_patterns() {
-        let cases: [(Recognizer, &str, bool); 6] = [
-            (is_head, "<<<<<<< SEARCH\n", true),
-            (is_head, "<<<<<<< SEARCH>  \n", true),
-            (is_head, "<<<< SEARCH\n", false),
-            (is_divider, "=======  \n", true),
-            (is_updated, ">>>>>>> REPLACE\n", true),
-            (is_updated, ">>>>>>> REPLACED\n", false),
-        ];
-        for (is_marker, line, want) in cases {
-            assert_eq!(is_marker(line), want, "{line:?}");
-        }
+        assert_cases(
+            is_head,
+            &[
+                ("<<<<<<< SEARCH\n", true),
+                ("<<<<<<< SEARCH>  \n", true),
+                ("<<<< SEARCH\n", false),
+            ],
+        );
+        assert_cases(is_divider, &[("=======  \n", true)]);
+        assert_cases(
+            is_updated,
+            &[(">>>>>>> REPLACE\n", true), (">>>>>>> REPLACED\n", false)],
+        );
     }
 
     #[test]

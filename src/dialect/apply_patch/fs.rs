@@ -149,16 +149,18 @@ pub fn display_path(cwd: &str, normalized: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cases::assert_cases;
 
     #[test]
     fn paths_are_normalised_lexically() {
-        for (path, want) in [
-            ("./x/../a.txt", "a.txt"),
-            ("a//b/./c", "a/b/c"),
-            (" q.txt", " q.txt"),
-        ] {
-            assert_eq!(normalize(path), want, "{path:?}");
-        }
+        assert_cases(
+            normalize,
+            &[
+                ("./x/../a.txt", "a.txt"),
+                ("a//b/./c", "a/b/c"),
+                (" q.txt", " q.txt"),
+            ],
+        );
         assert_eq!(display_path("/w", "a/b"), "/w/a/b");
         assert_eq!(ancestors("a/b/c").collect::<Vec<_>>(), ["a/b", "a"]);
     }

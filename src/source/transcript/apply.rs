@@ -265,16 +265,18 @@ fn describe(e: &engine::ApplyError) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cases::assert_cases;
 
     #[test]
     fn spellings_of_one_file_share_a_key() {
-        for (path, key) in [
-            ("./a/b.rs", "a/b.rs"),
-            ("a/x/../b.rs", "a/b.rs"),
-            ("../b.rs", "../b.rs"),
-        ] {
-            assert_eq!(file_key(path), key, "{path:?}");
-        }
+        assert_cases(
+            file_key,
+            &[
+                ("./a/b.rs", "a/b.rs"),
+                ("a/x/../b.rs", "a/b.rs"),
+                ("../b.rs", "../b.rs"),
+            ],
+        );
     }
 
     #[test]

@@ -1,0 +1,16 @@
+//! Table-driven unit tests: one assertion over a list of cases.
+
+use std::fmt::Debug;
+
+/// Asserts `f(input) == want` for every `(input, want)` of `cases`, naming
+/// the failing input.
+pub(crate) fn assert_cases<I, O, W>(f: impl Fn(I) -> O, cases: &[(I, W)])
+where
+    I: Copy + Debug,
+    O: PartialEq<W> + Debug,
+    W: Debug,
+{
+    for (input, want) in cases {
+        assert_eq!(f(*input), *want, "for {input:?}");
+    }
+}
