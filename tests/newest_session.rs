@@ -49,29 +49,50 @@ fn home_for(project: &Path, other: &Path) -> tempfile::TempDir {
     home
 }
 
-/// Two workspaces: the project (a git repository with a subfolder) and
-/// another folder.
-fn workspaces() -> (tempfile::TempDir, PathBuf, PathBuf) {
+/// Two workspaces under a root: the project (a git repository with a
+/// subfolder) and another folder; and a home with a session of each.
+struct Setup {
+    root: tempfile::TempDir,
+    project: PathBuf,
+    other: PathBuf,
+    home: tempfile::TempDir,
+}
+
+fn setup() -> Setup {
     let root = tempfile::tempdir().expect("tempdir");
     let project = root.path().join("project");
     fs::create_dir_all(project.join(".git")).expect("mkdir");
     fs::create_dir_all(project.join("src")).expect("mkdir");
     let other = root.path().join("other");
     fs::create_dir_all(&other).expect("mkdir");
-    (root, project, other)
+    let home = home_for(&project, &other);
+    Setup {
+        root,
+        project,
+        other,
+        home,
+    }
+}
+
+/// `srview ARGS` run in `dir` with `home` as the home folder.
+fn srview_in(dir: &Path, home: &Path, args: &[&str]) -> std::process::Output {
+    srview(args)
+        .cwd(dir)
+        .env("HOME", home.to_str().expect("UTF-8"))
+        .output()
 }
 
 #[test]
 fn session_without_a_path_lists_the_newest_session_of_this_repository() {
-    let (_root, project, other) = workspaces();
-    let home = home_for(&project, &other);
-    let home_path = home.path().to_str().expect("UTF-8");
+    let Setup {
+        project,
+        other,
+        home,
+        ..
+    } = &setup();
     // From the project's subfolder: the older Claude Code session, not the
     // newer Codex one of the other folder.
-    let out = srview(["session", "--list"])
-        .cwd(&project.join("src"))
-        .env("HOME", home_path)
-        .output();
+    let out = srview_in(&project.join("src"), home.path(), &["session", "--list"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let listing = stdout(&out);
     assert!(
@@ -79,29 +100,19 @@ fn session_without_a_path_lists_the_newest_session_of_this_repository() {
         "{listing}"
     );
     // From the other folder: its Codex session.
-    let out = srview(["session", "--list"])
-        .cwd(&other)
-        .env("HOME", home_path)
-        .output();
+    let out = srview_in(&other, home.path(), &["session", "--list"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
-    assert!(
-        stdout(&out).starts_with("Codex 0.169.0"),
-        "{}",
-        stdout(&out)
-    );
+    let listing = stdout(&out);
+    assert!(listing.starts_with("Codex 0.169.0"), "{listing}");
 }
 
 #[test]
 fn no_session_for_this_folder_is_refused_with_what_was_found() {
-    let (root, project, other) = workspaces();
-    let home = home_for(&project, &other);
+    let Setup { root, home, .. } = &setup();
     let elsewhere = root.path().join("elsewhere");
     fs::create_dir_all(&elsewhere).expect("mkdir");
     for args in [&["session", "--list"][..], &["--follow"][..]] {
-        let out = srview(args)
-            .cwd(&elsewhere)
-            .env("HOME", home.path().to_str().expect("UTF-8"))
-            .output();
+        let out = srview_in(&elsewhere, home.path(), args);
         assert_eq!(code(&out), 2, "{args:?}");
         assert_eq!(
             stderr(&out),
@@ -115,22 +126,20 @@ fn no_session_for_this_folder_is_refused_with_what_was_found() {
         );
     }
     let empty = tempfile::tempdir().expect("tempdir");
-    let out = srview(["--follow"])
-        .cwd(&elsewhere)
-        .env("HOME", empty.path().to_str().expect("UTF-8"))
-        .output();
+    let out = srview_in(&elsewhere, empty.path(), &["--follow"]);
     assert_eq!(code(&out), 2);
-    assert!(
-        stderr(&out).contains("yet; none was found at all."),
-        "{}",
-        stderr(&out)
-    );
+    let said = stderr(&out);
+    assert!(said.contains("yet; none was found at all."), "{said}");
 }
 
 #[test]
 fn follow_without_a_file_previews_the_newest_session_of_this_repository() {
-    let (_root, project, other) = workspaces();
-    let home = home_for(&project, &other);
+    let Setup {
+        project,
+        other,
+        home,
+        ..
+    } = &setup();
     let home_env = format!("{}", home.path().display());
     let env = [("HOME", home_env.as_str())];
     let term = Terminal {
