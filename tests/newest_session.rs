@@ -100,7 +100,7 @@ fn session_without_a_path_lists_the_newest_session_of_this_repository() {
         "{listing}"
     );
     // From the other folder: its Codex session.
-    let out = srview_in(&other, home.path(), &["session", "--list"]);
+    let out = srview_in(other, home.path(), &["session", "--list"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let listing = stdout(&out);
     assert!(listing.starts_with("Codex 0.169.0"), "{listing}");
@@ -134,12 +134,7 @@ fn no_session_for_this_folder_is_refused_with_what_was_found() {
 
 #[test]
 fn follow_without_a_file_previews_the_newest_session_of_this_repository() {
-    let Setup {
-        project,
-        other,
-        home,
-        ..
-    } = &setup();
+    let Setup { project, home, .. } = &setup();
     let home_env = format!("{}", home.path().display());
     let env = [("HOME", home_env.as_str())];
     let term = Terminal {
