@@ -23,6 +23,7 @@ use serde::Serialize;
 
 use super::recover::{self, Checkpoint, SessionRoot, Undone};
 use super::verdict::{self, Applied, Applier};
+use crate::engine::Stage;
 use crate::source::agent::{
     AgentEdit, AgentKind, AgentReader, ContentOrigin, EditInput, FileContent, Format, Verdict,
 };
@@ -93,9 +94,9 @@ impl Review {
             .blocks
             .iter()
             .filter_map(|b| match b {
-                super::verdict::VerdictBlock::Block(b) => b.stage.map(|s| match s.name() {
-                    "empty" => "whole content",
-                    name => name,
+                super::verdict::VerdictBlock::Block(b) => b.stage.map(|s| match s {
+                    Stage::Empty => "whole content",
+                    stage => stage.name(),
                 }),
                 super::verdict::VerdictBlock::Hunk(h) => h.level.map(|l| l.name()),
             })

@@ -866,7 +866,7 @@ mod tests {
         screen.on_text(text(&FAILED_EDIT[..cut], true));
         let row = screen.list().current().cloned().expect("an edit");
         assert!(row.verdict_missing);
-        assert_eq!(row.state(), "no verdict");
+        assert_eq!(row.state(), crate::tui::app::agent::EditState::NoVerdict);
         screen.accept();
         let notice = screen.list().notice.clone().expect("a notice");
         assert!(

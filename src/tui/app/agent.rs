@@ -63,24 +63,24 @@ impl EditRow {
         }
     }
 
-    /// The edit's state in a word, as its file's tab shows it.
-    pub fn state(&self) -> &'static str {
+    /// The edit's state, as its file's tab shows it.
+    pub fn state(&self) -> EditState {
         if self.written {
-            "written"
+            EditState::Written
         } else if self.verdict_missing {
-            "no verdict"
+            EditState::NoVerdict
         } else if self.streaming || self.agent == Verdict::Pending {
-            "streaming"
+            EditState::Streaming
         } else if self.disagreement.is_some() {
-            "DISAGREE"
+            EditState::Disagree
         } else if self.failed {
-            "failed"
+            EditState::Failed
         } else if self.loose {
-            "loose"
+            EditState::Loose
         } else if self.agent == Verdict::NotRun {
-            "not run"
+            EditState::NotRun
         } else {
-            "applied"
+            EditState::Applied
         }
     }
 
@@ -98,6 +98,61 @@ fn srview_words(r: &Review) -> String {
     r.verdict_words(false)
 }
 
+/// An edit's state, as its file's tab shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EditState {
+    /// srview wrote its result (`a`).
+    Written,
+    /// The output ended inside the agent's verdict.
+    NoVerdict,
+    /// Its input or the agent's verdict is still arriving.
+    Streaming,
+    /// srview and the agent disagree.
+    Disagree,
+    /// The agent or srview failed it.
+    Failed,
+    /// A block or hunk matched only loosely.
+    Loose,
+    /// The agent did not run it (not approved).
+    NotRun,
+    /// Applied, exactly.
+    Applied,
+}
+
+impl EditState {
+    /// The state in a word; a disagreement in capitals.
+    pub fn word(self) -> &'static str {
+        match self {
+            EditState::Written => "written",
+            EditState::NoVerdict => "no verdict",
+            EditState::Streaming => "streaming",
+            EditState::Disagree => "DISAGREE",
+            EditState::Failed => "failed",
+            EditState::Loose => "loose",
+            EditState::NotRun => "not run",
+            EditState::Applied => "applied",
+        }
+    }
+
+    /// Whether the state is fine (applied, written), worth a look
+    /// (streaming, loose, not run) or trouble (the rest).
+    pub fn concern(self) -> Concern {
+        match self {
+            EditState::Applied | EditState::Written => Concern::Fine,
+            EditState::Streaming | EditState::Loose | EditState::NotRun => Concern::Look,
+            EditState::NoVerdict | EditState::Disagree | EditState::Failed => Concern::Trouble,
+        }
+    }
+}
+
+/// How much an edit's state asks of the user: the colour it is drawn in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Concern {
+    Fine,
+    Look,
+    Trouble,
+}
+
 /// One file the agent edited, as its tab shows it: the state of its
 /// latest edit.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -107,8 +162,7 @@ pub struct FileTab {
     pub latest: usize,
     /// Edits of this file so far.
     pub edits: usize,
-    /// `streaming`, `failed`, `DISAGREE`, `loose`, `not run`, `applied`.
-    pub state: &'static str,
+    pub state: EditState,
 }
 
 /// What is on screen: the list of edits, or one edit's previewer.
@@ -541,8 +595,11 @@ mod tests {
             (tabs[0].file.as_str(), tabs[0].latest, tabs[0].edits),
             ("f1.py", 3, 2)
         );
-        assert_eq!(tabs[0].state, "failed");
-        assert_eq!((tabs[1].file.as_str(), tabs[1].state), ("f2.py", "applied"));
+        assert_eq!(tabs[0].state, EditState::Failed);
+        assert_eq!(
+            (tabs[1].file.as_str(), tabs[1].state),
+            ("f2.py", EditState::Applied)
+        );
         assert_eq!(list.on_key(key(KeyCode::Char('1')), false), AgentKey::Show);
         assert_eq!((list.selected, list.mode), (Some(3), AgentMode::Preview));
         assert_eq!(list.on_key(key(KeyCode::Char('9')), false), AgentKey::Done);

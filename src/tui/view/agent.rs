@@ -16,7 +16,7 @@ use crate::sessions::review::Basis;
 use crate::source::agent::Verdict;
 use crate::tui::agent::PREVIEW_HEADER_ROWS;
 use crate::tui::app::App;
-use crate::tui::app::agent::{AgentList, AgentMode, EditRow};
+use crate::tui::app::agent::{AgentList, AgentMode, Concern, EditRow};
 
 /// Draws one frame of the agent previewer.
 pub fn render(
@@ -94,10 +94,10 @@ fn edit_lines(frame: &mut Frame, area: Rect, list: &AgentList, row: &EditRow, th
     for (i, tab) in tabs.iter().enumerate() {
         // The current file's tab tells of the edit shown.
         let state = if i == current { row.state() } else { tab.state };
-        let style = match state {
-            "applied" | "written" => theme.ok(),
-            "streaming" | "loose" | "not run" => theme.warn(),
-            _ => theme.bad(),
+        let style = match state.concern() {
+            Concern::Fine => theme.ok(),
+            Concern::Look => theme.warn(),
+            Concern::Trouble => theme.bad(),
         };
         let style = if i == current {
             style.patch(theme.selected())
@@ -110,7 +110,12 @@ fn edit_lines(frame: &mut Frame, area: Rect, list: &AgentList, row: &EditRow, th
             String::new()
         };
         spans.push(Span::styled(
-            format!(" {} {}{edits} {state} ", i + 1, sanitize(&tab.file)),
+            format!(
+                " {} {}{edits} {} ",
+                i + 1,
+                sanitize(&tab.file),
+                state.word()
+            ),
             style,
         ));
         spans.push(Span::raw("│"));
