@@ -82,6 +82,17 @@ fn srview_in(dir: &Path, home: &Path, args: &[&str]) -> std::process::Output {
         .output()
 }
 
+/// `srview --follow` on a terminal in `dir`, with `home` as the home folder.
+fn follow_in(dir: &Path, home: &Path) -> Session {
+    let home = home.to_str().expect("UTF-8");
+    let env = [("HOME", home)];
+    let term = Terminal {
+        env: &env,
+        ..Terminal::default()
+    };
+    Session::spawn_in(dir, env!("CARGO_BIN_EXE_srview"), &["--follow"], &term)
+}
+
 #[test]
 fn session_without_a_path_lists_the_newest_session_of_this_repository() {
     let Setup {
@@ -135,21 +146,46 @@ fn no_session_for_this_folder_is_refused_with_what_was_found() {
 #[test]
 fn follow_without_a_file_previews_the_newest_session_of_this_repository() {
     let Setup { project, home, .. } = &setup();
-    let home_env = format!("{}", home.path().display());
-    let env = [("HOME", home_env.as_str())];
-    let term = Terminal {
-        env: &env,
-        ..Terminal::default()
-    };
-    let bin = env!("CARGO_BIN_EXE_srview");
-    let mut s = Session::spawn_in(&project.join("src"), bin, &["--follow"], &term);
+    let mut s = follow_in(&project.join("src"), home.path());
     s.wait_for("the project's Claude Code session, followed", |c| {
         c.contains("Claude Code 2.1.328")
             && c.contains("2 edits")
             && c.contains(&format!(
                 "following {}/.claude/projects/-project/e68f",
-                home_env
+                home.path().display()
             ))
+    });
+    s.press(b"q");
+    assert_eq!(s.exit_code(), 0);
+}
+
+#[test]
+fn follow_on_a_terminal_waits_for_the_first_session_of_this_repository() {
+    let Setup { project, other, .. } = &setup();
+    let home = tempfile::tempdir().expect("tempdir");
+    let mut s = follow_in(project, home.path());
+    s.wait_for("srview waiting", |c| {
+        c.contains("yet: waiting for one to start there (Ctrl-C stops)")
+    });
+    // Another folder's session starting is not taken; this one's is.
+    install(
+        "codex-0.169.0/a_success",
+        home.path(),
+        ".codex/sessions/2026/11/30/rollout-2026-11-30T16-44-57-01a22d58-6527-7621-ba5b-6b46e3e28963.jsonl",
+        other,
+        Duration::ZERO,
+    );
+    std::thread::sleep(Duration::from_millis(1200));
+    assert!(!s.contents().contains("Codex"), "{}", s.contents());
+    install(
+        "claude-code-2.1.328/a_edits_ok",
+        home.path(),
+        ".claude/projects/-project/e68f16d0-5aff-4d1d-836c-d1c566efb656.jsonl",
+        project,
+        Duration::ZERO,
+    );
+    s.wait_for("the session that started here, followed", |c| {
+        c.contains("Claude Code 2.1.328") && c.contains("2 edits")
     });
     s.press(b"q");
     assert_eq!(s.exit_code(), 0);

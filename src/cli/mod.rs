@@ -377,7 +377,7 @@ fn run_previewer(args: &PreviewArgs) -> CmdResult {
             // Not a file yet and no session's id: the file the agent
             // will write (the previewer says it waits for it).
             Some(path) => session::resolve(path).unwrap_or_else(|_| path.clone()),
-            None => session::newest_here()?,
+            None => session::newest_here_or_next()?,
         };
         return preview_agent::run_live(args, Some(&path));
     }

@@ -126,6 +126,42 @@ pub(super) fn newest_here() -> Result<std::path::PathBuf, Error> {
     )))
 }
 
+/// [`newest_here`]; on a terminal, when there is none yet, the first
+/// session an agent starts in this folder's repository from now on (srview
+/// waits for it, saying so; Ctrl-C stops).
+pub(super) fn newest_here_or_next() -> Result<std::path::PathBuf, Error> {
+    use crate::sessions::find::{find, newest_for, repository_of};
+    use std::io::IsTerminal;
+    let none_yet = match newest_here() {
+        Ok(path) => return Ok(path),
+        Err(e) => e,
+    };
+    let here = std::env::current_dir().ok();
+    let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
+    let (Some(here), Some(home)) = (here, home) else {
+        return Err(none_yet);
+    };
+    if !(std::io::stdin().is_terminal() && std::io::stderr().is_terminal()) {
+        return Err(none_yet);
+    }
+    let repo = repository_of(&here);
+    let since = std::time::SystemTime::now();
+    eprintln!(
+        "srview: no agent session recorded for {} yet: waiting for one to start there \
+         (Ctrl-C stops)",
+        repo.display()
+    );
+    loop {
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        // Only sessions written since: the older ones were looked into.
+        let mut found = find(&home, Some(&repo));
+        found.retain(|f| f.modified >= since);
+        if let Some(next) = newest_for(&found, &here) {
+            return Ok(next.path.clone());
+        }
+    }
+}
+
 /// One stderr line per disagreement.
 fn warn_disagreements(reviewed: &SessionReview) {
     for r in &reviewed.reviews {
