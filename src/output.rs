@@ -118,15 +118,31 @@ pub fn write_atomic_chunks(
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(e) => return Err(fail(e.to_string())),
     };
-    if let Some(m) = &meta
-        && !m.is_file()
-    {
-        let what = if m.is_dir() {
-            "it is a directory"
-        } else {
-            "it is not a regular file"
-        };
-        return Err(fail(what.into()));
+    if let Some(m) = &meta {
+        if !m.is_file() {
+            let what = if m.is_dir() {
+                "it is a directory"
+            } else {
+                "it is not a regular file"
+            };
+            return Err(fail(what.into()));
+        }
+        // Replacing the file by rename would go through its protection: a
+        // read-only file (even for root), or one this user may not write,
+        // is refused as an editor refuses it.
+        if m.permissions().readonly() {
+            return Err(fail("it is read-only".into()));
+        }
+        if !may_write(&target) {
+            return Err(fail(
+                "this user may not write it (permission denied)".into(),
+            ));
+        }
+        // Already the content: nothing to write (no new inode, no new
+        // modification time for editors and build tools to react to).
+        if file_holds_chunks(&target, chunks).is_ok_and(|holds| holds == Some(true)) {
+            return Ok(());
+        }
     }
     let dir = target
         .parent()
@@ -138,8 +154,11 @@ pub fn write_atomic_chunks(
         .unwrap_or_else(|| "file".into());
     let prefix = temp_prefix(&name);
     remove_stale_temps(dir, &prefix);
+    // A new file gets the mode the user's umask gives any new file; an
+    // existing one's mode is copied once the content is complete.
+    let mode = if meta.is_some() { 0o600 } else { 0o666 };
     let (tmp_path, mut tmp) = fault(Step::Create)
-        .and_then(|()| create_temp(dir, &prefix))
+        .and_then(|()| create_temp(dir, &prefix, mode))
         .map_err(|e| {
             fail(format!(
                 "cannot create a temporary file in {}: {e}",
@@ -241,24 +260,62 @@ pub fn check_unchanged(path: &Path, loaded: Loaded<'_>) -> Result<(), NotAsLoade
     }
 }
 
+/// Whether this user may write the file at `path` (`access(2)`, as the
+/// kernel would judge an open for writing); `true` where that cannot be
+/// asked.
+#[cfg(unix)]
+fn may_write(path: &Path) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    let Ok(c_path) = std::ffi::CString::new(path.as_os_str().as_bytes()) else {
+        return true;
+    };
+    // SAFETY: `c_path` is a valid NUL-terminated string for the call's
+    // duration; access(2) only reads it.
+    let rc = unsafe { libc::access(c_path.as_ptr(), libc::W_OK) };
+    rc == 0 || std::io::Error::last_os_error().kind() != std::io::ErrorKind::PermissionDenied
+}
+
+#[cfg(not(unix))]
+fn may_write(_path: &Path) -> bool {
+    true
+}
+
 /// Whether the file at `path` holds exactly `expected`; `None` when it does
 /// not exist. Compared in blocks, so a big file is never read whole.
 fn file_holds(path: &Path, expected: &[u8]) -> std::io::Result<Option<bool>> {
+    file_holds_chunks(path, &[expected])
+}
+
+/// [`file_holds`] of the concatenation of `chunks`, without joining them.
+fn file_holds_chunks(path: &Path, chunks: &[&[u8]]) -> std::io::Result<Option<bool>> {
     let mut file = match File::open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(e),
     };
     let mut buf = vec![0u8; 64 * 1024];
-    let mut rest = expected;
+    let mut wanted = chunks.iter().copied();
+    let mut rest: &[u8] = &[];
     loop {
         let n = crate::input::read_some(&mut file, &mut buf)?;
         if n == 0 {
-            return Ok(Some(rest.is_empty()));
+            return Ok(Some(rest.is_empty() && wanted.all(<[u8]>::is_empty)));
         }
-        match rest.strip_prefix(&buf[..n]) {
-            Some(r) => rest = r,
-            None => return Ok(Some(false)),
+        let mut read = &buf[..n];
+        while !read.is_empty() {
+            if rest.is_empty() {
+                match wanted.next() {
+                    Some(chunk) => rest = chunk,
+                    None => return Ok(Some(false)),
+                }
+                continue;
+            }
+            let k = rest.len().min(read.len());
+            if rest[..k] != read[..k] {
+                return Ok(Some(false));
+            }
+            rest = &rest[k..];
+            read = &read[k..];
         }
     }
 }
@@ -304,7 +361,8 @@ fn temp_prefix(name: &str) -> String {
     format!(".{}.srview-", &name[..cut])
 }
 
-fn create_temp(dir: &Path, prefix: &str) -> std::io::Result<(PathBuf, File)> {
+/// Creates the temporary file with `mode` (before the umask).
+fn create_temp(dir: &Path, prefix: &str, mode: u32) -> std::io::Result<(PathBuf, File)> {
     let pid = std::process::id();
     for attempt in 0..100u32 {
         let candidate = dir.join(format!("{prefix}{pid}-{attempt}.tmp"));
@@ -312,10 +370,11 @@ fn create_temp(dir: &Path, prefix: &str) -> std::io::Result<(PathBuf, File)> {
         options.write(true).create_new(true);
         #[cfg(unix)]
         {
-            // Private until the content is complete and FILE's mode is copied.
             use std::os::unix::fs::OpenOptionsExt;
-            options.mode(0o600);
+            options.mode(mode);
         }
+        #[cfg(not(unix))]
+        let _ = mode;
         match options.open(&candidate) {
             Ok(f) => return Ok((candidate, f)),
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
@@ -436,6 +495,63 @@ mod tests {
         longer.push(0);
         assert_eq!(file_holds(&p, &longer).unwrap(), Some(false));
         assert_eq!(file_holds(&dir.path().join("gone"), b"").unwrap(), None);
+        // In chunks, split anywhere (empty ones too).
+        let (a, b) = big.split_at(70_001);
+        let chunks: [&[u8]; 4] = [a, b"", b, b""];
+        assert_eq!(file_holds_chunks(&p, &chunks).unwrap(), Some(true));
+        let chunks: [&[u8]; 2] = [a, &b[1..]];
+        assert_eq!(file_holds_chunks(&p, &chunks).unwrap(), Some(false));
+        let chunks: [&[u8]; 3] = [a, b, b"x"];
+        assert_eq!(file_holds_chunks(&p, &chunks).unwrap(), Some(false));
+    }
+
+    /// A read-only file is refused (even for root, which the kernel would
+    /// let through), and left as it was.
+    #[cfg(unix)]
+    #[test]
+    fn refuses_read_only_files() {
+        use std::os::unix::fs::PermissionsExt;
+        let (_dir, p) = file_holding("old");
+        fs::set_permissions(&p, fs::Permissions::from_mode(0o444)).unwrap();
+        let err = write_atomic(&p, b"new", Some(b"old")).unwrap_err();
+        assert_eq!(err.message, "it is read-only");
+        assert_eq!(fs::read(&p).unwrap(), b"old");
+    }
+
+    /// Writing what the file already holds leaves it alone: the same inode
+    /// and modification time.
+    #[cfg(unix)]
+    #[test]
+    fn the_same_content_is_not_written_again() {
+        use std::os::unix::fs::MetadataExt;
+        let (_dir, p) = file_holding("same\n");
+        let before = fs::metadata(&p).unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        write_atomic_chunks(&p, &[b"sa", b"me\n"], Some(b"same\n")).unwrap();
+        let after = fs::metadata(&p).unwrap();
+        assert_eq!(
+            (after.ino(), after.mtime_nsec()),
+            (before.ino(), before.mtime_nsec())
+        );
+    }
+
+    /// A new file gets the mode the umask gives any new file, not the
+    /// temporary file's private one.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_new_file_gets_the_umask_mode() {
+        use std::os::unix::fs::PermissionsExt;
+        let status = fs::read_to_string("/proc/self/status").unwrap();
+        let umask = status
+            .lines()
+            .find_map(|l| l.strip_prefix("Umask:"))
+            .map(|m| u32::from_str_radix(m.trim(), 8).unwrap())
+            .unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("new.txt");
+        write_atomic(&p, b"new", None).unwrap();
+        let mode = fs::metadata(&p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o666 & !umask);
     }
 
     #[test]

@@ -313,6 +313,33 @@ fn write_with_json_prints_the_report_and_writes() {
     assert_eq!(std::fs::read(&file).unwrap(), b"a\nB1\nB2\nc\n");
 }
 
+/// What `--write` refuses, the file left as it was: a partial result (the
+/// reference's streaming prefix, not a file) and a read-only file.
+#[test]
+fn write_refuses_a_partial_result_and_a_read_only_file() {
+    use std::os::unix::fs::PermissionsExt;
+    let (_dir, file) = abc_file();
+    for args in [
+        &["--partial", "--write"][..],
+        &["--stream", "--partial", "--write"],
+    ] {
+        let out = srview(&[args, &[p(&file), "-"]].concat(), ONE_BLOCK.as_bytes());
+        assert_eq!(code(&out), 2, "{args:?}");
+        assert_contains(
+            &stderr(&out),
+            "the argument '--partial' cannot be used with '--write'",
+        );
+    }
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let out = srview(&["--write", p(&file)], ONE_BLOCK.as_bytes());
+    assert_eq!(code(&out), 2);
+    assert_eq!(
+        stderr(&out),
+        format!("srview: {} was not written: it is read-only\n", p(&file))
+    );
+    assert_eq!(std::fs::read(&file).unwrap(), b"a\nb\nc\n");
+}
+
 #[test]
 fn write_writes_nothing_when_the_diff_fails() {
     let (dir, file) = abc_file();

@@ -186,8 +186,9 @@ pub struct ApplyArgs {
     pub file: Option<PathBuf>,
     /// The diff; `-` or absent reads stdin.
     pub diff: Option<PathBuf>,
-    /// Apply in partial (streaming) mode: isFinal = false.
-    #[arg(long)]
+    /// Apply in partial (streaming) mode: isFinal = false. Its content is
+    /// the reference's streaming prefix, not a file: never written.
+    #[arg(long, conflicts_with = "write")]
     pub partial: bool,
     #[command(flatten)]
     pub engine: EngineOpts,
