@@ -340,6 +340,54 @@ fn write_refuses_a_partial_result_and_a_read_only_file() {
     assert_eq!(std::fs::read(&file).unwrap(), b"a\nb\nc\n");
 }
 
+/// A result srview cannot stand behind is not written without `--force`
+/// (exit 1, each reason on stderr): a diff cut off before its last block's
+/// end marker (the reference applies what arrived: lines lost), and a
+/// block-anchor match whose SEARCH text is closer to another region.
+#[test]
+fn write_holds_back_a_result_in_doubt_unless_forced() {
+    let cut = "------- SEARCH\nb\n=======\nB\n";
+    let misplaced = "------- SEARCH\n    start()\n    gamma = 30\n    delta = 40\n    finish()\n\
+                     =======\n    start()\n    gamma = 300\n    finish()\n+++++++ REPLACE\n";
+    let two = "def one():\n    start()\n    alpha = 1\n    beta = 2\n    finish()\n\n\
+               def two():\n    start()\n    gamma = 3\n    delta = 4\n    finish()\n";
+    let cases = [
+        (
+            "a\nb\nc\n",
+            cut,
+            "block #1 has no +++++++ REPLACE end marker (is the diff cut off?): what would \
+             be written stops where the diff does",
+        ),
+        (
+            two,
+            misplaced,
+            "block #1 matched by its first and last lines only at lines 2-5; its SEARCH text \
+             is closest to lines 8-11",
+        ),
+    ];
+    for (content, diff, why) in cases {
+        for stream in [&[][..], &["--stream"]] {
+            let dir = tempfile::tempdir().unwrap();
+            let file = files::write(dir.path(), "f.py", content.as_bytes());
+            let args = [stream, &["--write", p(&file), "-"]].concat();
+            let out = srview(&args, diff.as_bytes());
+            assert_eq!(code(&out), 1, "{args:?}: {}", stderr(&out));
+            assert_contains(
+                &stderr(&out),
+                &format!(
+                    "srview: {} was not written: {why} (--force writes it)\n",
+                    p(&file)
+                ),
+            );
+            assert_eq!(std::fs::read_to_string(&file).unwrap(), content);
+            let forced = [&args[..], &["--force"]].concat();
+            let out = srview(&forced, diff.as_bytes());
+            assert_eq!(code(&out), 0, "{forced:?}: {}", stderr(&out));
+            assert_ne!(std::fs::read_to_string(&file).unwrap(), content);
+        }
+    }
+}
+
 #[test]
 fn write_writes_nothing_when_the_diff_fails() {
     let (dir, file) = abc_file();

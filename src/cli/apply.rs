@@ -73,6 +73,9 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
                 .map(str::as_bytes)
                 .collect();
             if args.write {
+                if !args.force && held_back(file, &diff, &index, options, &outcome) {
+                    return Ok(1);
+                }
                 // Without a block there is nothing to accept: FILE is not
                 // rewritten (its time stamp stays).
                 if !no_block {
@@ -102,4 +105,26 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
             Ok(1)
         }
     }
+}
+
+/// Whether srview cannot stand behind writing `outcome`, the final result
+/// of `diff` over FILE (see
+/// [`write_doubts`](crate::diagnose::doubt::write_doubts)); each reason is
+/// said on stderr.
+pub(super) fn held_back<C>(
+    file: &std::path::Path,
+    diff: &str,
+    index: &engine::matcher::LineIndex,
+    options: Options,
+    outcome: &engine::Outcome<C>,
+) -> bool {
+    let diagnoses = crate::diagnose::diagnose_indexed(diff, index, options, outcome);
+    let doubts = crate::diagnose::doubt::write_doubts(diff, &diagnoses);
+    for why in &doubts {
+        eprintln!(
+            "srview: {} was not written: {why} (--force writes it)",
+            file.display()
+        );
+    }
+    !doubts.is_empty()
 }

@@ -127,6 +127,16 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
     stream.write_outcome(&outcome, seq, bytes, true, with_content)?;
     match &outcome.result {
         Ok(applied) => {
+            if args.write && !args.force {
+                let options = crate::engine::Options {
+                    version: args.engine.version(),
+                    is_final: true,
+                };
+                let (diff, index) = (stream.session.text(), stream.session.index());
+                if super::apply::held_back(file, diff, index, options, &outcome) {
+                    return Ok(1);
+                }
+            }
             if args.write {
                 super::load::write_result(file, &applied.new_content, stream.session.original())?;
             }

@@ -198,6 +198,11 @@ pub struct ApplyArgs {
     /// Replace FILE atomically when the diff applies.
     #[arg(long)]
     pub write: bool,
+    /// With --write: write even a result srview cannot stand behind (a
+    /// block cut off before its end marker, a place its diagnosis doubts);
+    /// without it, such a result is not written (exit 1).
+    #[arg(long, requires = "write")]
+    pub force: bool,
     /// FILE may not exist: start from an empty original.
     #[arg(long)]
     pub new_file: bool,

@@ -19,6 +19,7 @@
 
 mod closest;
 mod compare;
+pub mod doubt;
 mod flow;
 mod merge;
 mod message;

@@ -402,7 +402,7 @@ pub fn accept_confirmed(app: &mut App, confirmed: bool) -> Effect {
             }
             // A block the diff has not finished (its REPLACE end marker
             // has not arrived): what would be written is cut short.
-            if let Some(n) = unfinished_block(&app.diff) {
+            if let Some(n) = crate::diagnose::doubt::unfinished_block(&app.diff) {
                 app.select_block(n.saturating_sub(1));
                 app.refuse(format!(
                     "block #{n} has not finished streaming (no REPLACE end marker yet): \
@@ -489,21 +489,4 @@ fn no_region_notice(app: &App) -> String {
         Some(why) => format!("block #{n}: {why}"),
         None => format!("block #{n}: no closest region (not diagnosed yet)"),
     }
-}
-
-/// The 1-based number of the diff's last block when it has not reached its
-/// REPLACE end marker (a SEARCH marker or a separator came last).
-fn unfinished_block(diff: &str) -> Option<usize> {
-    use crate::engine::markers::{is_replace_end, is_search_start};
-    let mut blocks = 0;
-    let mut open = false;
-    for line in diff.lines() {
-        if is_search_start(line) {
-            blocks += 1;
-            open = true;
-        } else if is_replace_end(line) {
-            open = false;
-        }
-    }
-    (open && blocks > 0).then_some(blocks)
 }

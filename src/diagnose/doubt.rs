@@ -1,0 +1,156 @@
+//! Whether srview can stand behind the place of each block the engine
+//! applied, and behind a diff that is complete: what the previewer asks
+//! about before it writes, and what `apply --write` refuses without
+//! `--force`.
+
+use super::{BlockDiagnosis, Reason, Status};
+use crate::engine::Stage;
+
+/// Why an applied block's place is in doubt. The engine's block-anchor
+/// fallback placed it by its first and last lines only, so what it
+/// replaces was never compared with its SEARCH text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlaceDoubt {
+    /// The SEARCH text is clearly closer to another region: the edit lands
+    /// at the wrong place.
+    WrongPlace,
+    /// Other places fit about as well: the reference took the first.
+    Guess,
+    /// The middle lines it replaces were not compared.
+    Unseen,
+    /// It matches only before an earlier block's edit, on lines that edit
+    /// changes: the reference applies both, repeating or losing text.
+    OutOfOrder,
+    /// It matched inside a longer line.
+    InsideLine,
+    /// Its block structure is not what it looks like (a marker-like line,
+    /// a separator in its text).
+    Malformed,
+}
+
+impl PlaceDoubt {
+    /// The word the block list flags the block with.
+    pub fn flag(self) -> &'static str {
+        match self {
+            PlaceDoubt::WrongPlace => "wrong place?",
+            PlaceDoubt::Guess => "guess",
+            PlaceDoubt::Unseen => "unseen lines",
+            PlaceDoubt::OutOfOrder => "out of order",
+            PlaceDoubt::InsideLine => "inside a line",
+            PlaceDoubt::Malformed => "malformed",
+        }
+    }
+}
+
+/// Whether `d`, a block the engine applied, went where its diagnosis
+/// cannot vouch for (`None`: its place was compared line by line).
+pub fn place_doubt(d: &BlockDiagnosis) -> Option<PlaceDoubt> {
+    if d.state != Status::Applied {
+        return None;
+    }
+    if d.misplaced {
+        Some(PlaceDoubt::WrongPlace)
+    } else if d.risky && (d.out_of_order || d.stage == Some(Stage::WholeFile)) {
+        Some(PlaceDoubt::OutOfOrder)
+    } else if d.reason == Some(Reason::PartialLine) {
+        Some(PlaceDoubt::InsideLine)
+    } else if d.reason.is_some_and(Reason::is_malformed) {
+        Some(PlaceDoubt::Malformed)
+    } else if d.stage != Some(Stage::BlockAnchor) {
+        None
+    } else if d.tie.is_some() {
+        Some(PlaceDoubt::Guess)
+    } else if d.risky {
+        Some(PlaceDoubt::Unseen)
+    } else {
+        None
+    }
+}
+
+/// Why block `d` is in doubt, in one sentence without a final stop:
+/// "block #1 matched by its first and last lines only at lines 15-20; its
+/// SEARCH text is closest to lines 29-34".
+pub fn doubt_sentence(d: &BlockDiagnosis, doubt: PlaceDoubt) -> String {
+    use crate::words::line_range;
+    let at = d
+        .matched_lines
+        .map(|m| format!(" at {}", line_range("line", m[0], m[1])))
+        .unwrap_or_default();
+    let n = d.index + 1;
+    let head = match doubt {
+        PlaceDoubt::OutOfOrder => {
+            return format!(
+                "block #{n} matches only before an earlier block's edit{at}, on lines that edit changes: applying both repeats or loses text"
+            );
+        }
+        PlaceDoubt::InsideLine => {
+            return format!(
+                "block #{n} matched inside a longer line{at}: the reference matches text, not whole lines"
+            );
+        }
+        PlaceDoubt::Malformed => {
+            let why = d
+                .reason
+                .map_or("its structure is unusual", |r| r.describe());
+            return format!("block #{n} applied, but not as it reads: {why}");
+        }
+        _ => format!("block #{n} matched by its first and last lines only{at}"),
+    };
+    let why = match (doubt, d.closest, d.tie) {
+        (PlaceDoubt::WrongPlace, Some(c), _) => format!(
+            "its SEARCH text is closest to {}",
+            line_range("line", c.start_line, c.end_line)
+        ),
+        (PlaceDoubt::Guess, _, Some([a, b])) => format!(
+            "{} and {} fit about equally well, so the place is a guess",
+            line_range("line", a.start_line, a.end_line),
+            line_range("line", b.start_line, b.end_line)
+        ),
+        (PlaceDoubt::WrongPlace, ..) => "the edit lands at the wrong place".into(),
+        (PlaceDoubt::Guess, ..) => "the place is a guess".into(),
+        (PlaceDoubt::Unseen, ..) => "the lines between were replaced without being compared".into(),
+        _ => String::new(),
+    };
+    format!("{head}; {why}")
+}
+
+/// The 1-based number of the diff's last block when it has not reached its
+/// REPLACE end marker (a SEARCH marker or a separator came last).
+pub fn unfinished_block(diff: &str) -> Option<usize> {
+    use crate::engine::markers::{is_replace_end, is_search_start};
+    let mut blocks = 0;
+    let mut open = false;
+    for line in diff.lines() {
+        if is_search_start(line) {
+            blocks += 1;
+            open = true;
+        } else if is_replace_end(line) {
+            open = false;
+        }
+    }
+    (open && blocks > 0).then_some(blocks)
+}
+
+/// Why writing the final result of `diff`, diagnosed as `diagnoses`, is in
+/// doubt: one sentence per reason (a block cut off before its end marker,
+/// each block whose place its diagnosis cannot vouch for); empty when
+/// srview stands behind it.
+pub fn write_doubts(diff: &str, diagnoses: &[BlockDiagnosis]) -> Vec<String> {
+    let mut out = Vec::new();
+    let unfinished = unfinished_block(diff);
+    if let Some(n) = unfinished {
+        out.push(format!(
+            "block #{n} has no +++++++ REPLACE end marker (is the diff cut off?): what \
+             would be written stops where the diff does"
+        ));
+    }
+    for d in diagnoses {
+        match place_doubt(d) {
+            // The cut-off block's structure: said above.
+            Some(PlaceDoubt::Malformed) if unfinished == Some(d.index + 1) => {}
+            Some(doubt) => out.push(doubt_sentence(d, doubt)),
+            None => {}
+        }
+    }
+    out
+}
