@@ -177,6 +177,7 @@ fn a_diff_without_blocks_has_nothing_to_check_and_exits_1() {
             );
             let v: Value = serde_json::from_str(&out).expect("json");
             assert_eq!(v["blocks"], Value::Array(Vec::new()));
+            assert_eq!(v["ok"], false, "as the exit status says");
         } else {
             assert_eq!(out, "no SEARCH/REPLACE block found: nothing to check\n");
             assert_eq!(err, "");

@@ -37,6 +37,10 @@ fn a_directory_as_diff_is_refused_at_start() {
             &format!("srview: {d} is a directory"),
         );
     }
+    assert_one_line_exit_2(
+        &srview(&["--transcript", d]),
+        &format!("srview: {d} is a folder, not a transcript file"),
+    );
 }
 
 #[test]

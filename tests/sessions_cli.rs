@@ -191,7 +191,20 @@ fn sessions_are_listed_newest_first_with_counts() {
     assert_eq!(rows(&out).len(), 6, "{out}");
     let (_, out, err) = sessions(&["--since", "2026-12-01"], &home, &elsewhere);
     assert_eq!(out, "");
-    assert!(err.starts_with("srview: no sessions found under "), "{err}");
+    assert!(
+        err.starts_with("srview: no sessions since 2026-12-01 found under "),
+        "{err}"
+    );
+    let missing = home.join("missing");
+    let (code, _, err) = sessions(&[&missing.to_string_lossy()], &home, &elsewhere);
+    assert_eq!(code, Some(2));
+    assert_eq!(
+        err,
+        format!(
+            "srview: {} is not a folder: name the home folder to search\n",
+            missing.display()
+        )
+    );
     let (code, _, err) = sessions(&["--since", "last week"], &home, &elsewhere);
     assert_eq!(code, Some(2));
     assert_eq!(

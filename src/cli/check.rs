@@ -24,11 +24,11 @@ pub fn run(args: &CheckArgs) -> CmdResult {
     // A block the reference ignores (it never reached its separator, or its
     // markers end in `\r`) takes no effect, and a malformed block that
     // applies does not apply as it reads: the diff does not do what it says.
-    let ok = outcome.result.is_ok() && !blocks.iter().any(BlockDiagnosis::misreads);
     // A diff without a block has nothing to check: the report says so
-    // (JSON: a warning on stderr) and the exit status is 1, as `fix` has
-    // nothing to fix. `apply` keeps the reference's answer.
+    // (JSON: a warning on stderr, `ok` false) and the exit status is 1, as
+    // `fix` has nothing to fix. `apply` keeps the reference's answer.
     let no_block = blocks.is_empty();
+    let ok = !no_block && outcome.result.is_ok() && !blocks.iter().any(BlockDiagnosis::misreads);
     if no_block && args.json {
         super::load::warn_no_block(args.diff.as_deref(), "nothing to check");
     }
@@ -89,7 +89,7 @@ pub fn run(args: &CheckArgs) -> CmdResult {
             .and_then(|()| stdout.flush())
             .map_err(io_err)?;
     }
-    Ok(if ok && !no_block { 0 } else { 1 })
+    Ok(if ok { 0 } else { 1 })
 }
 
 struct Paint {

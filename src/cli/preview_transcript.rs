@@ -10,6 +10,14 @@ use crate::source::transcript::PathRules as Paths;
 use crate::tui::{self, Feed, TranscriptFiles};
 
 pub fn run(args: &PreviewArgs, msg: &Path) -> CmdResult {
+    // A folder can never be read: refused before the previewer takes the
+    // terminal, instead of waiting on it for ever.
+    if msg.is_dir() {
+        return Err(Error::refused(format!(
+            "{} is a folder, not a transcript file",
+            msg.display()
+        )));
+    }
     let cwd = match &args.cwd {
         Some(c) => c.clone(),
         None => std::env::current_dir().map_err(|e| Error::io("no current folder", e))?,
@@ -28,6 +36,13 @@ pub fn run(args: &PreviewArgs, msg: &Path) -> CmdResult {
     };
     let config = args.tui_config(feed);
     let mut screen = TranscriptFiles::new(Paths::new(cwd, args.allow_outside), &config);
+    if !msg.exists() {
+        use crate::tui::Screen;
+        screen.show_notice(crate::tui::app::Notice {
+            text: format!("{} does not exist yet: waiting for it", msg.display()),
+            error: false,
+        });
+    }
     let exit = tui::run(config, &mut screen);
     // The terminal is restored: report every file written, whatever ended
     // the session (an error or a signal after a write included).

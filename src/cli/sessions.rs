@@ -17,6 +17,12 @@ pub fn run(args: &SessionsArgs) -> CmdResult {
             .map(PathBuf::from)
             .ok_or_else(|| Error::usage("HOME is not set: name the folder to search"))?,
     };
+    if !home.is_dir() {
+        return Err(Error::usage(format!(
+            "{} is not a folder: name the home folder to search",
+            home.display()
+        )));
+    }
     let since = match &args.since {
         Some(text) => Some(parse_date(text).ok_or_else(|| {
             Error::usage(format!("--since {text}: expected a date as YYYY-MM-DD"))
@@ -31,7 +37,13 @@ pub fn run(args: &SessionsArgs) -> CmdResult {
         .collect();
     let mut stdout = std::io::stdout().lock();
     if found.is_empty() {
-        eprintln!("srview: no sessions found under {}", home.display());
+        let only = match (args.agent, &args.since) {
+            (Some(agent), Some(since)) => format!(" of {} since {since}", agent.name()),
+            (Some(agent), None) => format!(" of {}", agent.name()),
+            (None, Some(since)) => format!(" since {since}"),
+            (None, None) => String::new(),
+        };
+        eprintln!("srview: no sessions{only} found under {}", home.display());
     } else {
         stdout
             .write_all(

@@ -239,13 +239,18 @@ pub fn render_workspace(frame: &mut Frame, ws: &Workspace, caches: &mut [Caches]
                 ws.notice.as_ref(),
             );
         }
-        _ => frame.render_widget(
-            ratatui::widgets::Paragraph::new(format!(
-                "waiting for the transcript's first edit… ({} B)",
-                ws.bytes
-            ))
-            .style(theme.gutter()),
-            rest,
-        ),
+        _ => {
+            let mut lines = vec![ratatui::text::Line::styled(
+                format!("waiting for the transcript's first edit… ({} B)", ws.bytes),
+                theme.gutter(),
+            )];
+            // What the loop or the sources said meanwhile (a transcript
+            // file that does not exist yet, one that cannot be read).
+            if let Some(n) = &ws.notice {
+                let style = if n.error { theme.bad() } else { theme.warn() };
+                lines.push(ratatui::text::Line::styled(n.text.clone(), style));
+            }
+            frame.render_widget(ratatui::widgets::Paragraph::new(lines), rest);
+        }
     }
 }
