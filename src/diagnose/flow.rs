@@ -113,14 +113,18 @@ fn failing_block<C>(parsed: &ParsedDiff, outcome: &Outcome<C>) -> Option<usize> 
     Some(within.or(after).unwrap_or(last))
 }
 
+/// The engine's report of the parsed block `pb`: the failed one among those
+/// that start on its lines, else the first. The engine opens blocks as it
+/// meets their lines, so its reports are in diff order: the ones of `pb`
+/// are found by a binary search, not a scan per block.
 fn engine_block<'o, C>(outcome: &'o Outcome<C>, pb: &ParsedBlock) -> Option<&'o BlockReport> {
-    let mine = |b: &&BlockReport| (pb.first_line..=pb.last_line).contains(&b.diff_lines[0]);
-    let failed = outcome
-        .blocks
+    let blocks = &outcome.blocks;
+    let start = blocks.partition_point(|b| b.diff_lines[0] < pb.first_line);
+    let mine = blocks[start..]
         .iter()
-        .filter(mine)
-        .find(|b| b.state == BlockState::Failed);
-    failed.or_else(|| outcome.blocks.iter().find(mine))
+        .take_while(|b| b.diff_lines[0] <= pb.last_line);
+    let failed = mine.clone().find(|b| b.state == BlockState::Failed);
+    failed.or_else(|| mine.clone().next())
 }
 
 fn search_text(lines: &[&str]) -> String {

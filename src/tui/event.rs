@@ -3,7 +3,7 @@
 //! one channel of [`Event`]s; and how a batch of them is folded into one
 //! update.
 
-use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::mpsc::{self, Receiver, SyncSender};
 use std::time::Duration;
 
 use ratatui_crossterm::crossterm::event::{self, Event as TermEvent};
@@ -23,7 +23,7 @@ pub enum Event {
 }
 
 /// Starts the thread that sends `feed`'s text into `tx`.
-pub(super) fn start_feed(feed: Feed, tx: &Sender<Event>) -> Result<(), Error> {
+pub(super) fn start_feed(feed: Feed, tx: &SyncSender<Event>) -> Result<(), Error> {
     let tx = tx.clone();
     match feed {
         Feed::Watch { path, poll } => watch::watch_file(
@@ -49,7 +49,7 @@ pub(super) fn start_feed(feed: Feed, tx: &Sender<Event>) -> Result<(), Error> {
 }
 
 /// Streams `text` in by itself, as a model would, at `rate` characters per second.
-fn start_replay(text: String, rate: f64, seed: u64, chunk: usize, tx: Sender<Event>) {
+fn start_replay(text: String, rate: f64, seed: u64, chunk: usize, tx: SyncSender<Event>) {
     let steps = crate::source::replay::schedule(&text, rate, chunk, 15, seed);
     std::thread::spawn(move || {
         let sent = crate::source::replay::play(&text, &steps, |piece| {
@@ -61,7 +61,7 @@ fn start_replay(text: String, rate: f64, seed: u64, chunk: usize, tx: Sender<Eve
     });
 }
 
-pub(super) fn start_signals(tx: &Sender<Event>) -> Result<(), Error> {
+pub(super) fn start_signals(tx: &SyncSender<Event>) -> Result<(), Error> {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])
         .map_err(|e| Error::io("cannot install signal handlers", e))?;
@@ -76,7 +76,7 @@ pub(super) fn start_signals(tx: &Sender<Event>) -> Result<(), Error> {
     Ok(())
 }
 
-pub(super) fn spawn_term_reader(tx: &Sender<Event>) {
+pub(super) fn spawn_term_reader(tx: &SyncSender<Event>) {
     let tx = tx.clone();
     std::thread::spawn(move || {
         while let Ok(ev) = event::read() {
@@ -99,6 +99,12 @@ pub(super) const IDLE: Duration = Duration::from_millis(120);
 
 /// At most this many events make one batch: a flood still redraws.
 const BATCH: usize = 4096;
+
+/// How many events may wait for the loop. A source that writes faster than
+/// srview re-applies (`yes -- '------- SEARCH' | srview f.txt`) then waits
+/// for it: memory stays bounded, and a key is never queued behind more
+/// than this many chunks of text.
+pub(super) const QUEUE: usize = 64;
 
 /// Waits at most `timeout` (forever for `None`) for an event, then takes
 /// every event already queued (coalescing): `Idle` when none came in time.

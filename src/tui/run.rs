@@ -67,7 +67,7 @@ const FIRST_TEXT_WAIT: Duration = Duration::from_millis(250);
 /// Runs `screen` on the terminal until it exits, fed by `config.feed`.
 pub fn run(config: TuiConfig, screen: &mut impl Screen) -> Result<Exit, Error> {
     let watched = config.feed.watched().map(Path::to_path_buf);
-    let (tx, rx) = mpsc::channel();
+    let (tx, rx) = mpsc::sync_channel(event::QUEUE);
     event::start_feed(config.feed, &tx)?;
     event::start_signals(&tx)?;
     terminal::with_terminal(|terminal| {
