@@ -141,6 +141,17 @@ fn apply_write_writes_every_file() {
     assert_eq!(read(dir.path(), "inventory.py"), expected[0].content);
     assert_eq!(read(dir.path(), "settings.toml"), expected[1].content);
     assert_ne!(expected[0].content, read(&demo_dir(), "inventory.py"));
+    // The loose block is said, as for one diff: on stderr and in the summary.
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("ok      inventory.py (2 calls, 4 blocks, 1 loose)\n"),
+        "{stdout}"
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "srview: warning: inventory.py, the transcript's tool call 1: block #2 matched only \
+         with white space ignored (line-trimmed) (lines 28-31)\n"
+    );
 }
 
 #[test]

@@ -76,6 +76,21 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
             writeln!(stdout, "{}", summary_line(file)).map_err(io_err)?;
         }
     }
+    // Loose matches are said in every output, as for one diff.
+    for file in &files {
+        for call in &file.calls {
+            for b in call.outcome.iter().flat_map(|o| &o.blocks) {
+                if let Some(why) = super::doubts::block_doubt(b, true) {
+                    eprintln!(
+                        "srview: warning: {}, the transcript's tool call {}: block #{} {why}",
+                        file.path,
+                        call.call + 1,
+                        b.index + 1
+                    );
+                }
+            }
+        }
+    }
     stdout.flush().map_err(io_err)?;
     if refused {
         return Ok(2);
@@ -94,18 +109,26 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
 }
 
 fn summary_line(file: &FileEdit) -> String {
-    let blocks: usize = file
-        .calls
-        .iter()
-        .filter_map(|c| c.outcome.as_ref())
-        .map(|o| o.blocks.len())
-        .sum();
+    let blocks = || {
+        file.calls
+            .iter()
+            .filter_map(|c| c.outcome.as_ref())
+            .flat_map(|o| &o.blocks)
+    };
+    let loose = blocks()
+        .filter(|b| super::doubts::block_doubt(b, true).is_some())
+        .count();
     match &file.error {
         None => format!(
-            "ok      {} ({}, {}{})",
+            "ok      {} ({}, {}{}{})",
             file.path,
             crate::words::count(file.calls.len(), "call"),
-            crate::words::count(blocks, "block"),
+            crate::words::count(blocks().count(), "block"),
+            if loose > 0 {
+                format!(", {loose} loose")
+            } else {
+                String::new()
+            },
             if file.is_new { ", new file" } else { "" }
         ),
         Some(e) => format!("{:<7} {}: {e}", file.state.name(), file.path),

@@ -13,27 +13,7 @@ pub fn warnings(diff: &str, blocks: &[BlockReport], is_final: bool) -> Vec<Strin
     let mut out = Vec::new();
     for b in blocks {
         let n = b.index + 1;
-        let at = b
-            .original
-            .map(|s| format!(" ({})", line_range("line", s.start_line, s.end_line)))
-            .unwrap_or_default();
-        let why = match (b.state, b.stage) {
-            (BlockState::Dropped, _) if is_final => Some(
-                "never took effect: its SEARCH section never reached a ======= separator (is the diff cut off?)"
-                    .to_string(),
-            ),
-            (BlockState::Applied, Some(Stage::LineTrimmed)) => Some(format!(
-                "matched only with white space ignored (line-trimmed){at}"
-            )),
-            (BlockState::Applied, Some(Stage::BlockAnchor)) => Some(format!(
-                "matched only by its first and last lines (block-anchor){at}: the lines between were not compared; `srview check` tells whether it is the right place"
-            )),
-            (BlockState::Applied, Some(Stage::WholeFile)) => Some(format!(
-                "matched above the blocks before it (whole-file){at}"
-            )),
-            _ => None,
-        };
-        if let Some(why) = why {
+        if let Some(why) = block_doubt(b, is_final) {
             out.push(format!("srview: warning: block #{n} {why}"));
         }
         let last = lines.get(b.diff_lines[1].saturating_sub(1)).copied();
@@ -48,6 +28,31 @@ pub fn warnings(diff: &str, blocks: &[BlockReport], is_final: bool) -> Vec<Strin
         }
     }
     out
+}
+
+/// Why block `b` took effect loosely, or not at all in a final apply: the
+/// rest of a warning after "block #N ".
+pub fn block_doubt(b: &BlockReport, is_final: bool) -> Option<String> {
+    let at = b
+        .original
+        .map(|s| format!(" ({})", line_range("line", s.start_line, s.end_line)))
+        .unwrap_or_default();
+    match (b.state, b.stage) {
+        (BlockState::Dropped, _) if is_final => Some(
+            "never took effect: its SEARCH section never reached a ======= separator (is the diff cut off?)"
+                .to_string(),
+        ),
+        (BlockState::Applied, Some(Stage::LineTrimmed)) => Some(format!(
+            "matched only with white space ignored (line-trimmed){at}"
+        )),
+        (BlockState::Applied, Some(Stage::BlockAnchor)) => Some(format!(
+            "matched only by its first and last lines (block-anchor){at}: the lines between were not compared; `srview check` tells whether it is the right place"
+        )),
+        (BlockState::Applied, Some(Stage::WholeFile)) => Some(format!(
+            "matched above the blocks before it (whole-file){at}"
+        )),
+        _ => None,
+    }
 }
 
 /// Prints [`warnings`] on stderr.
