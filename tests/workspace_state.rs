@@ -337,6 +337,10 @@ fn a_quiet_transcript_pauses() {
         StreamState::Ended,
         "a complete call stays ended"
     );
+    // Applied again without new text (`r` reloads the files): still paused.
+    feed(&mut ws, &text[..open], false);
+    assert_eq!(ws.stream, StreamState::Paused);
+    assert_eq!(ws.tabs[1].app.stream, StreamState::Paused);
     feed(&mut ws, &text, false);
     assert_eq!(ws.stream, StreamState::Streaming);
     feed(&mut ws, &text, true);

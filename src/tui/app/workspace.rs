@@ -181,10 +181,14 @@ impl Workspace {
 
     /// The transcript was parsed and applied again.
     pub fn update(&mut self, calls: &[ToolCall], edits: Vec<FileEdit>, bytes: usize, ended: bool) {
+        // Applied again without new text (`r`): a paused transcript stays
+        // paused; only new text means it streams.
+        let same_text = bytes == self.bytes;
         self.bytes = bytes;
         self.stream = match (ended, bytes) {
             (true, _) => StreamState::Ended,
             (false, 0) => StreamState::Waiting,
+            _ if same_text && self.stream == StreamState::Paused => StreamState::Paused,
             _ => StreamState::Streaming,
         };
         for edit in &edits {
