@@ -718,4 +718,21 @@ fn a_crlf_diff_says_why_no_block_is_found() {
     a.set_diff("Let me look at the file first.\n".to_string());
     let screen = screen_of(&mut a, 160, 30, ColourMode::None);
     assert_shows(&screen, &["no SEARCH/REPLACE block yet"]);
+    // Once the diff has ended, none is coming.
+    a.end_stream();
+    let screen = screen_of(&mut a, 160, 30, ColourMode::None);
+    assert_shows(&screen, &["no SEARCH/REPLACE block\n"]);
+    assert!(!screen.contains("block yet"), "{screen}");
+    // An edit the previewer's owner did not run (the agent previewer, the
+    // content before unknown): its note says why, not "no block".
+    let mut a = app("", true);
+    a.note_state("the content before is not known".into());
+    let screen = screen_of(&mut a, 160, 30, ColourMode::None);
+    assert_shows(
+        &screen,
+        &[
+            "not run here: why is below",
+            "the content before is not known",
+        ],
+    );
 }

@@ -412,6 +412,13 @@ impl App {
         self.notice = Some(Notice { text, error: false });
     }
 
+    /// Whether a note on the state (see [`App::note_state`]) is shown.
+    pub fn has_state_note(&self) -> bool {
+        self.refusal
+            .as_ref()
+            .is_some_and(|r| self.notice.as_ref().is_some_and(|n| &n.text == r))
+    }
+
     /// Drops the refusal notice, if it is still shown, and any held-back accept.
     pub fn clear_refusal(&mut self) {
         self.confirming_guess = false;

@@ -422,6 +422,10 @@ pub fn blocks_pane(frame: &mut Frame, layout: &BlocksPane, app: &App, theme: &Th
             _ if app.diff.contains("SEARCH\r\n") => {
                 "no SEARCH/REPLACE block: the diff has CRLF line endings, and a marker line ending in \\r is not a marker"
             }
+            // A previewer over another source (an agent's edit srview
+            // could not run) says why in its note, below.
+            _ if app.diff.is_empty() && app.has_state_note() => "not run here: why is below",
+            StreamState::Ended => "no SEARCH/REPLACE block",
             _ => "no SEARCH/REPLACE block yet",
         };
         frame.render_widget(Paragraph::new(msg).style(theme.gutter()), layout.list);
