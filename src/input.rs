@@ -117,6 +117,12 @@ pub fn read_text(path: &Path, missing_ok: bool) -> Result<Option<String>, Error>
             return Err(Error::refused(format!("{what} is not a regular file")));
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound && missing_ok => return Ok(None),
+        // `-` is stdin for the diff: FILE must be named.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && path == Path::new("-") => {
+            return Err(Error::usage(
+                "FILE cannot be `-` (stdin is for the diff): name the file the diff edits",
+            ));
+        }
         Err(e) => return Err(Error::read(&what, e)),
         Ok(_) => {}
     }

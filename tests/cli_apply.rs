@@ -575,3 +575,30 @@ fn a_directory_as_diff_is_exit_2() {
     let out = srview(&[p(&file), p(dir.path())], b"");
     assert_one_line_exit_2(&out, "is a directory");
 }
+
+/// Flags that mean nothing together are refused (clap's usage error), not
+/// silently ignored; `-` is stdin for the diff, never FILE.
+#[test]
+fn meaningless_flag_combinations_and_a_dash_file_are_refused() {
+    let (_dir, file) = abc_file();
+    for (args, said) in [
+        (
+            &["--stream-content"][..],
+            "required arguments were not provided",
+        ),
+        (
+            &["--stream-interval", "5"],
+            "required arguments were not provided",
+        ),
+        (&["--stream", "--json"], "cannot be used with"),
+        (&["--force"], "required arguments were not provided"),
+    ] {
+        let out = srview(&[args, &[p(&file), "-"]].concat(), ONE_BLOCK.as_bytes());
+        assert_eq!(code(&out), 2, "{args:?}");
+        assert_contains(&stderr(&out), said);
+    }
+    assert_one_line_exit_2(
+        &srview(&["-", p(&file)], ONE_BLOCK.as_bytes()),
+        "FILE cannot be `-` (stdin is for the diff): name the file the diff edits",
+    );
+}

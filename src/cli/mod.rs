@@ -206,15 +206,16 @@ pub struct ApplyArgs {
     /// FILE may not exist: start from an empty original.
     #[arg(long)]
     pub new_file: bool,
-    /// Read stdin as it arrives; print JSON lines as the result changes.
-    #[arg(long)]
+    /// Read stdin as it arrives; print JSON lines as the result changes
+    /// (always JSON: --json is implied).
+    #[arg(long, conflicts_with = "json")]
     pub stream: bool,
     /// With --stream, include the new content in every line.
-    #[arg(long)]
+    #[arg(long, requires = "stream")]
     pub stream_content: bool,
     /// With --stream, at most one line per MS milliseconds (0: one per read);
     /// the final line is always written.
-    #[arg(long, value_name = "MS", default_value_t = 20)]
+    #[arg(long, value_name = "MS", default_value_t = 20, requires = "stream")]
     pub stream_interval: u64,
     /// Apply every edit of an agent transcript instead of one diff.
     #[arg(long, value_name = "MSG")]
