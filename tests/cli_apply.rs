@@ -590,7 +590,6 @@ fn meaningless_flag_combinations_and_a_dash_file_are_refused() {
             &["--stream-interval", "5"],
             "required arguments were not provided",
         ),
-        (&["--stream", "--json"], "cannot be used with"),
         (&["--force"], "required arguments were not provided"),
     ] {
         let out = srview(&[args, &[p(&file), "-"]].concat(), ONE_BLOCK.as_bytes());

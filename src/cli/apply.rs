@@ -51,7 +51,7 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
         };
         super::load::warn_no_block(args.diff.as_deref(), &format!("{what}{hint}"));
     }
-    super::doubts::print(&diff, &outcome.blocks, options.is_final);
+    super::doubts::print(&diff, &original, &outcome.blocks, options.is_final);
     let mut stdout = std::io::stdout().lock();
     let io_err = Error::stdout;
     if args.json {

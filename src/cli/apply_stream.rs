@@ -121,7 +121,8 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
         super::load::warn_no_block(args.diff.as_deref(), "the reference returns FILE unchanged");
     }
     let outcome = stream.session.outcome(!args.partial);
-    super::doubts::print(stream.session.text(), &outcome.blocks, !args.partial);
+    let (diff, original) = (stream.session.text(), stream.session.original());
+    super::doubts::print(diff, original, &outcome.blocks, !args.partial);
     stream.seq += 1;
     let (seq, bytes, with_content) = (stream.seq, stream.bytes, stream.with_content);
     stream.write_outcome(&outcome, seq, bytes, true, with_content)?;

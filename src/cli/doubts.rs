@@ -7,14 +7,22 @@ use crate::engine::markers::is_replace_end;
 use crate::engine::{BlockReport, BlockState, Stage};
 use crate::words::line_range;
 
-/// One warning line per block in doubt, `srview: warning: ` included.
-pub fn warnings(diff: &str, blocks: &[BlockReport], is_final: bool) -> Vec<String> {
+/// One warning line per block in doubt, `srview: warning: ` included;
+/// `original`: the text the blocks were applied to.
+pub fn warnings(diff: &str, original: &str, blocks: &[BlockReport], is_final: bool) -> Vec<String> {
     let lines: Vec<&str> = diff.split('\n').collect();
     let mut out = Vec::new();
     for b in blocks {
         let n = b.index + 1;
         if let Some(why) = block_doubt(b, is_final) {
             out.push(format!("srview: warning: block #{n} {why}"));
+        }
+        if let Some(span) = b.original.filter(|_| inside_a_line(b, original)) {
+            out.push(format!(
+                "srview: warning: block #{n} matched inside a longer line ({}): the \
+                 reference matches text, not whole lines",
+                line_range("line", span.start_line, span.end_line)
+            ));
         }
         let last = lines.get(b.diff_lines[1].saturating_sub(1)).copied();
         if is_final
@@ -55,9 +63,21 @@ pub fn block_doubt(b: &BlockReport, is_final: bool) -> Option<String> {
     }
 }
 
+/// Whether block `b` matched exactly but not on whole lines of `original`:
+/// its SEARCH text starts or ends inside a longer line.
+fn inside_a_line(b: &BlockReport, original: &str) -> bool {
+    let (Some(span), Some(Stage::Exact)) = (b.original, b.stage) else {
+        return false;
+    };
+    let bytes = original.as_bytes();
+    let starts_a_line = span.start == 0 || bytes.get(span.start - 1) == Some(&b'\n');
+    let ends_a_line = span.end >= bytes.len() || bytes.get(span.end - 1) == Some(&b'\n');
+    b.state == BlockState::Applied && span.end > span.start && !(starts_a_line && ends_a_line)
+}
+
 /// Prints [`warnings`] on stderr.
-pub fn print(diff: &str, blocks: &[BlockReport], is_final: bool) {
-    for w in warnings(diff, blocks, is_final) {
+pub fn print(diff: &str, original: &str, blocks: &[BlockReport], is_final: bool) {
+    for w in warnings(diff, original, blocks, is_final) {
         eprintln!("{w}");
     }
 }
@@ -69,7 +89,7 @@ mod tests {
 
     fn warn(diff: &str, original: &str) -> Vec<String> {
         let o = apply(diff, original, Options::default());
-        warnings(diff, &o.blocks, true)
+        warnings(diff, original, &o.blocks, true)
     }
 
     #[test]
@@ -112,5 +132,15 @@ mod tests {
             w[0].contains("block-anchor") && w[0].contains("lines 5-8"),
             "{w:?}"
         );
+        let inside = "------- SEARCH\nx = 1;\n=======\nx = 2;\n+++++++ REPLACE\n";
+        assert_eq!(
+            warn(inside, "fn f() {\n    let max = 1;\n    let x = 1;\n}\n"),
+            [
+                "srview: warning: block #1 matched inside a longer line (line 2): the reference \
+                 matches text, not whole lines"
+            ]
+        );
+        let whole = "------- SEARCH\n    let x = 1;\n=======\n    let x = 2;\n+++++++ REPLACE\n";
+        assert!(warn(whole, "fn f() {\n    let x = 1;\n}\n").is_empty());
     }
 }

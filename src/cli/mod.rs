@@ -207,8 +207,8 @@ pub struct ApplyArgs {
     #[arg(long)]
     pub new_file: bool,
     /// Read stdin as it arrives; print JSON lines as the result changes
-    /// (always JSON: --json is implied).
-    #[arg(long, conflicts_with = "json")]
+    /// (always JSON: --json changes nothing).
+    #[arg(long)]
     pub stream: bool,
     /// With --stream, include the new content in every line.
     #[arg(long, requires = "stream")]
