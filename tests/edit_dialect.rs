@@ -379,8 +379,26 @@ fn claude_curly_quote_match_is_flagged_not_guessed() {
     )
     .result
     .unwrap_err();
-    assert_eq!(err, EditError::ClaudeQuoteNormalised);
+    assert_eq!(
+        err,
+        EditError::ClaudeQuoteNormalised {
+            curly_in_file: true
+        }
+    );
     assert_eq!(err.provenance(), Provenance::Srview);
+    assert!(err.to_string().starts_with(
+        "old_string occurs in the file only with curly quotes where it has straight ones"
+    ));
+    // The other way round: the curly quotes are old_string's.
+    let err = apply(
+        &claude_edit("say(\u{201C}hi\u{201D})", "say(\u{201C}yo\u{201D})", false),
+        Some("say(\"hi\")\n"),
+    )
+    .result
+    .unwrap_err();
+    assert!(err.to_string().starts_with(
+        "old_string occurs in the file only with straight quotes where it has curly ones"
+    ));
 }
 
 // ------------------------------------------------------------ Cline editor

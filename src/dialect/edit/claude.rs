@@ -55,7 +55,10 @@ pub(super) fn edit(
     let (content, map) = CrlfMap::normalise(original);
     if !content.contains(old) {
         if normalise_quotes(&content).contains(&normalise_quotes(old)) {
-            return Err(EditError::ClaudeQuoteNormalised);
+            let curly = |t: &str| t.contains(['\u{2018}', '\u{2019}', '\u{201C}', '\u{201D}']);
+            return Err(EditError::ClaudeQuoteNormalised {
+                curly_in_file: !curly(old),
+            });
         }
         return Err(EditError::ClaudeNotFound {
             old_string: old.to_string(),

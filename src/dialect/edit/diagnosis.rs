@@ -91,7 +91,9 @@ pub(super) fn explain(edit: &Edit, original: Option<&str>, error: &EditError) ->
         }
         EditError::ClaudeNotFound { .. }
         | EditError::ClineNotFound { .. }
-        | EditError::ClaudeQuoteNormalised => not_found(field, &content, &old, new, edit, original),
+        | EditError::ClaudeQuoteNormalised { .. } => {
+            not_found(field, &content, &old, new, edit, original)
+        }
         _ => EditDiagnosis::only(error.to_string()),
     }
 }

@@ -49,7 +49,10 @@ pub enum EditError {
     /// Claude Code would find `old_string` only after turning curly quotes
     /// into straight ones, and then rewrite `new_string`'s quotes: srview
     /// does not reproduce that step. (srview)
-    ClaudeQuoteNormalised,
+    ClaudeQuoteNormalised {
+        /// The file has the curly quotes (else `old_string` has them).
+        curly_in_file: bool,
+    },
     /// Cline: `old_text` does not occur (or is empty). (captured: editor_fail)
     ClineNotFound {
         /// The file, as the edit names it.
@@ -89,7 +92,7 @@ impl EditError {
             | ClaudeNoChange
             | ClaudeFileMissing
             | ClaudeFileExists
-            | ClaudeQuoteNormalised => Agent::ClaudeCode,
+            | ClaudeQuoteNormalised { .. } => Agent::ClaudeCode,
             _ => Agent::ClineCli,
         }
     }
@@ -102,7 +105,7 @@ impl EditError {
             ClaudeNotFound { .. } | ClaudeAmbiguous { .. } | ClineNotFound { .. } => {
                 Provenance::Captured
             }
-            ClaudeQuoteNormalised | ClineNewTextRequired => Provenance::Srview,
+            ClaudeQuoteNormalised { .. } | ClineNewTextRequired => Provenance::Srview,
             _ => Provenance::Source,
         }
     }
@@ -140,11 +143,19 @@ impl fmt::Display for EditError {
             }
             ClaudeFileMissing => f.write_str("File does not exist."),
             ClaudeFileExists => f.write_str("Cannot create new file - file already exists."),
-            ClaudeQuoteNormalised => f.write_str(
-                "old_string occurs in the file only with curly quotes where it has straight \
-                 ones: Claude Code matches it through its quote normalisation and adapts \
-                 new_string's quotes, which srview does not reproduce",
-            ),
+            ClaudeQuoteNormalised { curly_in_file } => {
+                let (file, old) = if *curly_in_file {
+                    ("curly", "straight")
+                } else {
+                    ("straight", "curly")
+                };
+                write!(
+                    f,
+                    "old_string occurs in the file only with {file} quotes where it has {old} \
+                     ones: Claude Code matches it through its quote normalisation and adapts \
+                     new_string's quotes, which srview does not reproduce"
+                )
+            }
             ClineNotFound { path } => {
                 write!(f, "No replacement performed: text not found in {path}.")
             }
