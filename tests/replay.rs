@@ -73,17 +73,41 @@ fn replay_writes_the_exact_input_over_time() {
         "stale content that must go away, longer than the input text ...........",
     )
     .expect("write");
+    // OUT holds other content: refused, untouched, unless forced.
+    let refused = srview(["replay"])
+        .arg(&input)
+        .arg("--to")
+        .arg(&out)
+        .output();
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains("holds other content than a replay of"),
+        "{refused:?}"
+    );
+    assert!(
+        std::fs::read_to_string(&out)
+            .expect("read")
+            .starts_with("stale")
+    );
     let started = Instant::now();
     let status = srview(["replay"])
         .arg(&input)
         .arg("--to")
         .arg(&out)
         .args([
-            "--rate", "1000", "--chunk", "3", "--jitter", "2", "--seed", "9",
+            "--rate", "1000", "--chunk", "3", "--jitter", "2", "--seed", "9", "--force",
         ])
         .output()
         .status;
     assert!(status.success());
+    // An earlier replay of the same input (here whole) is replayed over.
+    let again = srview(["replay"])
+        .arg(&input)
+        .arg("--to")
+        .arg(&out)
+        .args(["--rate", "100000"])
+        .output();
+    assert!(again.status.success(), "{again:?}");
     // 70-odd characters at 1000/s: at least the scheduled time passed.
     let planned = schedule(TEXT, 1000.0, 3, 2, 9)
         .last()

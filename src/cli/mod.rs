@@ -270,9 +270,13 @@ pub struct FixArgs {
 pub struct ReplayArgs {
     /// A diff or a transcript.
     pub input: PathBuf,
-    /// Where to write it progressively.
+    /// Where to write it progressively (truncated first: refused when it
+    /// holds anything but an earlier replay of INPUT, unless --force).
     #[arg(long)]
     pub to: PathBuf,
+    /// Truncate OUT even when it holds other content.
+    #[arg(long)]
+    pub force: bool,
     /// Characters per second.
     #[arg(long, default_value_t = 400.0)]
     pub rate: f64,
