@@ -180,6 +180,19 @@ fn accept_refused_when_file_changed_on_disk_then_reload() {
 }
 
 #[test]
+fn accept_refused_when_file_was_deleted_says_so() {
+    let (dir, mut s) = launched(DIFF, &[]);
+    s.wait_for("blocks applied", |c| c.contains("2 applied"));
+    std::fs::remove_file(dir.path().join("main.rs")).expect("delete file");
+    s.press(b"a");
+    s.wait_for("refusal", |c| {
+        c.contains("main.rs was deleted since it was loaded: nothing written")
+    });
+    assert!(!dir.path().join("main.rs").exists(), "not written back");
+    s.quit();
+}
+
+#[test]
 fn failing_diff_is_not_accepted_and_app_stays_open() {
     let bad = "------- SEARCH\nfn missing() {}\n=======\nfn found() {}\n+++++++ REPLACE\n";
     let (dir, mut s) = launched(bad, &["--final"]);

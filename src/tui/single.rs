@@ -152,9 +152,13 @@ impl SingleFile {
                 });
                 return None;
             }
-            Err(NotAsLoaded::Deleted | NotAsLoaded::Changed) => {
+            Err(why @ (NotAsLoaded::Deleted | NotAsLoaded::Changed)) => {
+                let what = match why {
+                    NotAsLoaded::Deleted => "was deleted",
+                    _ => "changed on disk",
+                };
                 app.offer_reload(format!(
-                    "{} changed on disk since it was loaded: nothing written. r: reload and re-apply",
+                    "{} {what} since it was loaded: nothing written. r: reload and re-apply",
                     path.display()
                 ));
                 return None;
