@@ -933,6 +933,32 @@ fn no_jump_and_no_copy_without_a_similar_region() {
     );
 }
 
+/// `c` and `d` on a block that matched exactly, and with no block at all:
+/// nothing to correct, no other region, said as such (not "no similar
+/// region", which would be false).
+#[test]
+fn c_and_d_on_an_exact_block_and_on_no_block_say_why() {
+    let mut app = app();
+    assert_eq!(key(&mut app, KeyCode::Char('c')), Effect::None);
+    assert_eq!(notice_text(&app), "no block yet: nothing to correct");
+    key(&mut app, KeyCode::Char('d'));
+    assert_eq!(notice_text(&app), "no block yet");
+    let first = original().lines().next().expect("a line").to_string();
+    app.set_diff(block(&first, "changed"));
+    app.end_stream();
+    app.diagnose();
+    assert_eq!(key(&mut app, KeyCode::Char('c')), Effect::None);
+    assert_eq!(
+        notice_text(&app),
+        "block #1 applies as written: nothing to correct"
+    );
+    key(&mut app, KeyCode::Char('d'));
+    assert_eq!(
+        notice_text(&app),
+        "block #1 matched at line 1: no other region to jump to"
+    );
+}
+
 fn notice_text(app: &App) -> String {
     app.notice
         .as_ref()

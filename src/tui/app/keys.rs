@@ -176,15 +176,25 @@ pub fn on_key(app: &mut App, key: KeyEvent) -> Effect {
             return match app.selected_diagnosis().and_then(|d| d.suggestion.clone()) {
                 Some(text) => Effect::Copy { block, text },
                 None => {
-                    let why = app
-                        .selected_diagnosis()
-                        .and_then(|d| d.why_no_region())
-                        .map(|w| format!(": {w}"))
-                        .unwrap_or_default();
-                    app.notice = Some(Notice {
-                        text: format!("no corrected block for #{}{why}", block + 1),
-                        error: false,
-                    });
+                    let text = match app.selected_diagnosis() {
+                        None if app.outcome.blocks.is_empty() => {
+                            "no block yet: nothing to correct".to_string()
+                        }
+                        Some(d) if !d.is_problem() => {
+                            format!(
+                                "block #{} applies as written: nothing to correct",
+                                block + 1
+                            )
+                        }
+                        d => {
+                            let why = d
+                                .and_then(|d| d.why_no_region())
+                                .map(|w| format!(": {w}"))
+                                .unwrap_or_default();
+                            format!("no corrected block for #{}{why}", block + 1)
+                        }
+                    };
+                    app.notice = Some(Notice { text, error: false });
                     Effect::None
                 }
             };
@@ -485,7 +495,23 @@ pub fn others_in_doubt(more: usize) -> String {
 /// Why `d`/Enter has nowhere to go for the selected block.
 fn no_region_notice(app: &App) -> String {
     let n = app.view.selected + 1;
-    match app.selected_diagnosis().and_then(|d| d.why_no_region()) {
+    let diagnosis = app.selected_diagnosis();
+    match diagnosis {
+        None if app.outcome.blocks.is_empty() => return "no block yet".to_string(),
+        // A block that matched has no "closest region": it is where it
+        // matched, which its rows in the panes show.
+        Some(d) if !d.is_problem() => {
+            return match d.matched_lines {
+                Some([a, b]) => format!(
+                    "block #{n} matched at {}: no other region to jump to",
+                    crate::words::line_range("line", a, b)
+                ),
+                None => format!("block #{n} applies as written: no other region to jump to"),
+            };
+        }
+        _ => {}
+    }
+    match diagnosis.and_then(|d| d.why_no_region()) {
         Some(why) => format!("block #{n}: {why}"),
         None => format!("block #{n}: no closest region (not diagnosed yet)"),
     }
