@@ -240,6 +240,24 @@ fn tab_bar_keeps_accept_all_on_a_narrow_terminal() {
     }
 }
 
+/// A failed file whose tab has no room on a narrow bar is still said: the
+/// keys' hint gives way to "N failed, not shown".
+#[test]
+fn a_failed_file_is_never_dropped_silently_from_the_tab_bar() {
+    let text = call("a.py", "y = 2", "y = 3") + &call("b.toml", "no such line", "k = 2");
+    let mut ws = fed(&text, true);
+    key(&mut ws, '1');
+    let wide = tab_bar_at(&ws, 160);
+    assert!(wide.contains("2 b.toml failed"), "{wide:?}");
+    assert!(!wide.contains("not shown"), "{wide:?}");
+    let narrow = tab_bar_at(&ws, 40);
+    assert!(
+        !narrow.contains("b.toml"),
+        "no room for the tab: {narrow:?}"
+    );
+    assert!(narrow.contains("1 failed, not shown"), "{narrow:?}");
+}
+
 /// `fn a`'s first and last lines, `fn b`'s middle: the block-anchor
 /// fallback matches a block meant for `fn b` at `fn a`.
 const TWO_FNS: &str =

@@ -35,14 +35,20 @@ pub fn tab_bar(
         format!(" transcript {state} "),
         format!(" {state} "),
     ];
+    use crate::source::transcript::FileState;
     let mut tabs = Vec::new();
+    // The failed files' tabs: if the bar has no room for one, it says so.
+    let mut failed = Vec::new();
     for (i, tab) in ws.tabs.iter().enumerate() {
-        let style = match (tab.written, tab.state.name()) {
-            (true, _) | (_, "applied") => theme.ok(),
-            (_, "streaming") => theme.warn(),
-            _ => theme.bad(),
+        let style = match (tab.written, tab.state) {
+            (true, _) | (_, FileState::Applied) => theme.ok(),
+            (_, FileState::Streaming) => theme.warn(),
+            (_, FileState::Failed | FileState::Refused) => theme.bad(),
         };
         let text = format!(" {} {} {} ", i + 1, sanitize(&tab.path), tab.state_label());
+        if !tab.written && matches!(tab.state, FileState::Failed | FileState::Refused) {
+            failed.push(text.clone());
+        }
         let style = if i == ws.current {
             style.patch(theme.selected())
         } else {
@@ -75,8 +81,25 @@ pub fn tab_bar(
     };
     let mut spans = vec![Span::styled(header, theme.bar())];
     spans.extend(tabs);
-    let room = width.saturating_sub(hint.width());
-    let shown = fit_spans(spans, room, ws.current + 1);
+    let fitted = |hint: &str| {
+        let room = width.saturating_sub(hint.width());
+        (fit_spans(spans.clone(), room, ws.current + 1), room)
+    };
+    let (mut shown, mut room) = fitted(hint);
+    let hidden = failed
+        .iter()
+        .filter(|t| !shown.iter().any(|s| s.content == t.as_str()))
+        .count();
+    // A failed file whose tab has no room is never silent: the keys' hint
+    // gives way to it.
+    let warning;
+    let hint = if hidden > 0 {
+        warning = format!(" {hidden} failed, not shown · A all");
+        (shown, room) = fitted(&warning);
+        warning.as_str()
+    } else {
+        hint
+    };
     // Right after the tabs; a current tab too wide for the bar is cut, the keys never.
     let tabs_w = shown
         .iter()
@@ -93,7 +116,12 @@ pub fn tab_bar(
         width: area.width - tabs_w,
         ..area
     };
-    frame.render_widget(Paragraph::new(hint).style(theme.gutter()), hint_area);
+    let style = if hidden > 0 {
+        theme.bad()
+    } else {
+        theme.gutter()
+    };
+    frame.render_widget(Paragraph::new(hint).style(style), hint_area);
 }
 
 /// The tab bar's spans (a header, then a tab and a separator per file)
