@@ -440,6 +440,20 @@ fn check_session_explains_every_failed_edit() {
         "{out}"
     );
 
+    // A loose match Codex called plain success: explained too, not failed.
+    let dir = fixtures().join("codex-0.169.0/d_fuzzy_whitespace_unicode");
+    let want = expected(&dir);
+    let tmp = tempfile::tempdir().unwrap();
+    let session = workspace(&dir, &want, tmp.path());
+    let (code, out) = check_session(&session, Some(tmp.path()));
+    assert_eq!(code, Some(0), "{out}");
+    assert!(
+        out.starts_with("Codex 0.169.0: 1 edit, 0 failed, 1 loose or in disagreement\n"),
+        "{out}"
+    );
+    assert!(out.contains("  !!! matched only loosely (trailing-space, unicode) while Codex reported plain success\n"), "{out}");
+    assert!(out.contains("hunk 1 of calc.py matched lines 7-8 only at level trailing-space: 1 line differs from the file"), "{out}");
+
     // A session with nothing failed: exit 0.
     let dir = fixtures().join("claude-code-2.1.328/a_edits_ok");
     let (code, out) = check_session(&session_path(&dir), None);

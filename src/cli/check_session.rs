@@ -2,7 +2,8 @@
 //! (failed by the agent, or by srview's applier) explained against its
 //! content before: SEARCH/REPLACE blocks by the diagnosis `check` gives,
 //! Edit/editor inputs by `dialect::edit`'s, apply_patch hunks by
-//! `diagnose_hunks`. Exit 1 when any edit failed.
+//! `diagnose_hunks`; and every edit that matched only loosely or where
+//! srview and the agent disagree. Exit 1 when any edit failed.
 
 use std::io::Write;
 use std::path::Path;
@@ -27,18 +28,33 @@ pub fn run(path: &Path, cwd: Option<&Path>) -> CmdResult {
     Ok(u8::from(reviewed.reviews.iter().any(Review::is_failed)))
 }
 
-/// The report: a summary line, then each failed edit.
+/// The report: a summary line, then each failed edit, and each that
+/// matched only loosely or where srview and the agent disagree.
 pub fn explain_all(reviewed: &SessionReview, ws: &SessionRoot) -> String {
     let agent = reviewed.agent.display_name();
-    let failed: Vec<&Review> = reviewed.reviews.iter().filter(|r| r.is_failed()).collect();
+    let failed = reviewed.reviews.iter().filter(|r| r.is_failed()).count();
+    let doubtful = |r: &&Review| r.is_loose() || r.disagreement.is_some();
+    let loose = reviewed
+        .reviews
+        .iter()
+        .filter(|r| !r.is_failed() && doubtful(r))
+        .count();
     let mut out = format!(
-        "{agent} {}: {} edit{}, {} failed\n",
+        "{agent} {}: {} edit{}, {failed} failed{}\n",
         reviewed.version.as_deref().unwrap_or("(version not named)"),
         reviewed.reviews.len(),
         if reviewed.reviews.len() == 1 { "" } else { "s" },
-        failed.len()
+        if loose > 0 {
+            format!(", {loose} loose or in disagreement")
+        } else {
+            String::new()
+        }
     );
-    for r in failed {
+    for r in reviewed
+        .reviews
+        .iter()
+        .filter(|r| r.is_failed() || doubtful(r))
+    {
         out.push('\n');
         out.push_str(&explain(r, agent, ws, &reviewed.cwd));
     }

@@ -256,12 +256,13 @@ fn explain_loose(s: usize, chunk: &Chunk, hunk: &HunkReport, tight: &Chunk) -> H
     let lines = hunk.differing.len()
         + usize::from(hunk.header.as_ref().is_some_and(|m| m.differing.is_some()));
     out.message = format!(
-        "hunk {} of {} matched {} only at level {}: {} differ from the file ({}).",
+        "hunk {} of {} matched {} only at level {}: {} {} from the file ({}).",
         hunk.index + 1,
         hunk.file,
         where_,
         level.name(),
         words::count(lines, "line"),
+        if lines == 1 { "differs" } else { "differ" },
         out.reason.map_or("", Reason::describe)
     );
     if header_fixable {
