@@ -330,6 +330,29 @@ fn fix_model_output_cleans_the_diff_before_applying() {
     assert_eq!(app.diff, diff, "the diff as received is kept");
 }
 
+/// A CRLF file given a diff with LF lines: the reference writes them as
+/// they are, mixing line endings; `a` says so first, a second `a` writes.
+#[test]
+fn accept_asks_before_mixing_line_endings() {
+    let mut app = App::new(
+        PathBuf::from("f.txt"),
+        "a\r\nb\r\nc\r\n".into(),
+        Version::V1,
+    );
+    app.set_diff("------- SEARCH\nb\n=======\nB\n+++++++ REPLACE\n".into());
+    app.end_stream();
+    assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
+    assert!(
+        notice_text(&app).starts_with("the result mixes line endings"),
+        "{}",
+        notice_text(&app)
+    );
+    match key(&mut app, KeyCode::Char('a')) {
+        Effect::Accept(content) => assert_eq!(content.text(), "a\r\nB\nc\r\n"),
+        other => panic!("the second a writes: {other:?}"),
+    }
+}
+
 /// Mid-stream the right pane shows the partial result, where a block that
 /// matched before the previous one (out of order) has no effect yet; final
 /// mode applies it. Accepting shows that final result before writing it.

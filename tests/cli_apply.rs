@@ -576,6 +576,23 @@ fn a_directory_as_diff_is_exit_2() {
     assert_one_line_exit_2(&out, "is a directory");
 }
 
+/// A CRLF file given LF lines: `--write` holds the mixed result back.
+#[test]
+fn write_holds_back_mixed_line_endings_unless_forced() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = files::write(dir.path(), "crlf.txt", b"a\r\nb\r\nc\r\n");
+    let out = srview(&["--write", p(&file), "-"], ONE_BLOCK.as_bytes());
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert_contains(
+        &stderr(&out),
+        "was not written: the result mixes line endings: the file's lines end in CRLF",
+    );
+    assert_eq!(std::fs::read(&file).unwrap(), b"a\r\nb\r\nc\r\n");
+    let out = srview(&["--write", "--force", p(&file), "-"], ONE_BLOCK.as_bytes());
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(std::fs::read(&file).unwrap(), b"a\r\nB1\nB2\nc\r\n");
+}
+
 /// Flags that mean nothing together are refused (clap's usage error), not
 /// silently ignored; `-` is stdin for the diff, never FILE.
 #[test]

@@ -73,7 +73,8 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
                 .map(str::as_bytes)
                 .collect();
             if args.write {
-                if !args.force && held_back(file, &diff, &index, options, &outcome) {
+                let pieces: Vec<&str> = applied.new_content.chunks(&original).collect();
+                if !args.force && held_back(file, &diff, &index, options, &outcome, &pieces) {
                     return Ok(1);
                 }
                 // Without a block there is nothing to accept: FILE is not
@@ -108,18 +109,24 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
 }
 
 /// Whether srview cannot stand behind writing `outcome`, the final result
-/// of `diff` over FILE (see
-/// [`write_doubts`](crate::diagnose::doubt::write_doubts)); each reason is
-/// said on stderr.
+/// of `diff` over FILE whose new content is `result` in pieces (see
+/// [`write_doubts`](crate::diagnose::doubt::write_doubts) and
+/// [`mixes_line_endings`](crate::diagnose::doubt::mixes_line_endings));
+/// each reason is said on stderr.
 pub(super) fn held_back<C>(
     file: &std::path::Path,
     diff: &str,
     index: &engine::matcher::LineIndex,
     options: Options,
     outcome: &engine::Outcome<C>,
+    result: &[&str],
 ) -> bool {
+    use crate::diagnose::doubt;
     let diagnoses = crate::diagnose::diagnose_indexed(diff, index, options, outcome);
-    let doubts = crate::diagnose::doubt::write_doubts(diff, &diagnoses);
+    let mut doubts = doubt::write_doubts(diff, &diagnoses);
+    if doubt::mixes_line_endings(index.text(), result.iter().copied()) {
+        doubts.push(doubt::MIXED_LINE_ENDINGS.to_string());
+    }
     for why in &doubts {
         eprintln!(
             "srview: {} was not written: {why} (--force writes it)",

@@ -134,7 +134,8 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
                     is_final: true,
                 };
                 let (diff, index) = (stream.session.text(), stream.session.index());
-                if super::apply::held_back(file, diff, index, options, &outcome) {
+                let result = [applied.new_content.as_str()];
+                if super::apply::held_back(file, diff, index, options, &outcome, &result) {
                     return Ok(1);
                 }
             }

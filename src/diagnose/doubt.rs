@@ -154,3 +154,54 @@ pub fn write_doubts(diff: &str, diagnoses: &[BlockDiagnosis]) -> Vec<String> {
     }
     out
 }
+
+/// Whether writing `result` (in pieces) over `original` would mix line
+/// endings: every line of `original` ends in `\r\n`, and `result` has a
+/// line ending in a bare `\n` (the reference writes a diff's LF lines into
+/// a CRLF file as they are).
+pub fn mixes_line_endings<'a>(original: &str, result: impl IntoIterator<Item = &'a str>) -> bool {
+    let crlf_only = original.contains("\r\n") && !has_bare_lf(std::iter::once(original));
+    crlf_only && has_bare_lf(result)
+}
+
+/// What [`write_doubts`] says of a result that [`mixes_line_endings`].
+pub const MIXED_LINE_ENDINGS: &str = "the result mixes line endings: the file's lines end in \
+     CRLF, the edit's new lines in LF (the reference writes them as they are)";
+
+/// Whether a `\n` not preceded by `\r` occurs in the concatenation of `pieces`.
+fn has_bare_lf<'a>(pieces: impl IntoIterator<Item = &'a str>) -> bool {
+    let mut last = 0u8;
+    for piece in pieces {
+        let bytes = piece.as_bytes();
+        for at in memchr::memchr_iter(b'\n', bytes) {
+            let before = if at == 0 { last } else { bytes[at - 1] };
+            if before != b'\r' {
+                return true;
+            }
+        }
+        if let Some(&b) = bytes.last() {
+            last = b;
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mixed_line_endings_are_told_across_pieces() {
+        let crlf = "a\r\nb\r\n";
+        assert!(!mixes_line_endings(crlf, ["a\r\n", "B\r\n"]));
+        assert!(!mixes_line_endings(crlf, ["a\r", "\nB\r\n"]), "split CRLF");
+        assert!(mixes_line_endings(crlf, ["a\r\n", "B\n"]));
+        assert!(
+            mixes_line_endings(crlf, ["a\r\n", "\n"]),
+            "a bare LF at a piece's start"
+        );
+        // A file already mixed, or LF: nothing new to say.
+        assert!(!mixes_line_endings("a\r\nb\n", ["a\r\n", "B\n"]));
+        assert!(!mixes_line_endings("a\nb\n", ["a\n", "B\n"]));
+    }
+}

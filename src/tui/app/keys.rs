@@ -424,6 +424,18 @@ pub fn accept_confirmed(app: &mut App, confirmed: bool) -> Effect {
             }
             let doubtful = app.doubtful_blocks();
             let Some((first, doubt)) = doubtful.first() else {
+                // A CRLF file given LF lines: written only when asked twice.
+                if crate::diagnose::doubt::mixes_line_endings(
+                    &app.original.text(),
+                    content.chunks(),
+                ) {
+                    app.refuse(format!(
+                        "{}: press a again to write anyway, Esc to cancel",
+                        crate::diagnose::doubt::MIXED_LINE_ENDINGS
+                    ));
+                    app.confirming_guess = true;
+                    return Effect::None;
+                }
                 return Effect::Accept(content);
             };
             // The block is selected, so the pane below shows its diagnosis.
