@@ -487,8 +487,7 @@ fn a_final_newline_the_live_view_has_is_not_written_unseen() {
     assert!(app.final_preview);
     // The second block has not finished (and matches only before the
     // first block's edit): accepting asks once more.
-    assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
-    let notice = notice_text(&app);
+    let notice = says(&mut app, 'a');
     assert!(notice.contains("has not finished streaming"), "{notice}");
     match key(&mut app, KeyCode::Char('a')) {
         Effect::Accept(content) => assert_eq!(content.text(), app.result.text()),
@@ -948,38 +947,17 @@ fn no_jump_and_no_copy_without_a_similar_region() {
     assert!(notice.contains("no similar region"), "{notice}");
     key(&mut app, KeyCode::Enter);
     assert_eq!(app.view.scroll, before, "no jump");
-    assert_eq!(key(&mut app, KeyCode::Char('c')), Effect::None);
-    let notice = notice_text(&app);
+    let notice = says(&mut app, 'c');
     assert!(
         notice.starts_with("no corrected block for #1: no similar region"),
         "{notice}"
     );
 }
 
-/// `c` and `d` on a block that matched exactly, and with no block at all:
-/// nothing to correct, no other region, said as such (not "no similar
-/// region", which would be false).
-#[test]
-fn c_and_d_on_an_exact_block_and_on_no_block_say_why() {
-    let mut app = app();
-    assert_eq!(key(&mut app, KeyCode::Char('c')), Effect::None);
-    assert_eq!(notice_text(&app), "no block yet: nothing to correct");
-    key(&mut app, KeyCode::Char('d'));
-    assert_eq!(notice_text(&app), "no block yet");
-    let first = original().lines().next().expect("a line").to_string();
-    app.set_diff(block(&first, "changed"));
-    app.end_stream();
-    app.diagnose();
-    assert_eq!(key(&mut app, KeyCode::Char('c')), Effect::None);
-    assert_eq!(
-        notice_text(&app),
-        "block #1 applies as written: nothing to correct"
-    );
-    key(&mut app, KeyCode::Char('d'));
-    assert_eq!(
-        notice_text(&app),
-        "block #1 matched at line 1: no other region to jump to"
-    );
+/// What key `c` says, having done nothing else (no effect).
+fn says(app: &mut App, c: char) -> String {
+    assert_eq!(key(app, KeyCode::Char(c)), Effect::None);
+    notice_text(app)
 }
 
 fn notice_text(app: &App) -> String {
@@ -1085,8 +1063,7 @@ fn accepting_a_guessed_or_unseen_block_anchor_place_asks_first() {
     let file = "fn a() {\n    let total = compute(1);\n}\n";
     let diff = "------- SEARCH\nfn a() {\n    let total = compute(X);\n}\n=======\nfn a() {\n    let total = 0;\n}\n+++++++ REPLACE\n";
     let mut app = anchor_app(file, diff);
-    assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
-    let notice = notice_text(&app);
+    let notice = says(&mut app, 'a');
     assert!(
         notice.contains("the lines between were replaced without being compared"),
         "{notice}"
@@ -1214,8 +1191,7 @@ fn accepting_mid_block_asks_first() {
     let mut app = app();
     let first = block("line 7", "seven");
     app.set_diff(format!("{first}------- SEARCH\nline 9\n=======\nni"));
-    assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
-    let notice = notice_text(&app);
+    let notice = says(&mut app, 'a');
     assert!(
         notice.starts_with("block #2 has not finished streaming"),
         "{notice}"
@@ -1258,4 +1234,24 @@ fn a_pause_closing_the_final_preview_says_so() {
         notice.starts_with("paused: the panes now show the final result"),
         "{notice}"
     );
+}
+
+/// `c` and `d` on a block that matched exactly, and with no block at all:
+/// nothing to correct, no other region, said as such (not "no similar
+/// region", which would be false).
+#[test]
+fn c_and_d_on_an_exact_block_and_on_no_block_say_why() {
+    let mut app = app();
+    let nothing = [says(&mut app, 'c'), says(&mut app, 'd')];
+    assert_eq!(
+        nothing,
+        ["no block yet: nothing to correct", "no block yet"]
+    );
+    let first = original().lines().next().expect("a line").to_string();
+    app.set_diff(block(&first, "changed"));
+    app.end_stream();
+    app.diagnose();
+    let (c, d) = (says(&mut app, 'c'), says(&mut app, 'd'));
+    assert_eq!(c, "block #1 applies as written: nothing to correct");
+    assert_eq!(d, "block #1 matched at line 1: no other region to jump to");
 }
