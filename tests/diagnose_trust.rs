@@ -61,19 +61,28 @@ fn typo_line_with_a_common_line_finds_its_true_place() {
             "`Gadget ",
         ),
     ] {
+        // Replacing the typo'd line: what the file's line should become
+        // cannot be told, so the region is named but nothing is suggested.
         let diff = block(search, "    replaced();\n");
         let d = &diagnose(&diff, &file, final_v1())[0];
         assert_eq!(d.reason, Some(Reason::Edited), "{}", d.message);
         let c = d.closest.expect("a region");
         assert!(c.similarity >= MIN_SIMILARITY && c.similarity < 1.0);
         assert_eq!(c.end_line - c.start_line + 1, lines, "{}", d.message);
-        // The suggestion, applied alone, replaces exactly those lines.
+        assert_eq!(d.suggestion, None, "{}", d.message);
+        assert_contains(&d.message, "No suggestion: line ");
+        assert_contains(&d.message, "the edit deletes it");
+        // Keeping it and adding a line after the region: the suggestion,
+        // applied alone, adds exactly that line after exactly those lines.
+        let diff = block(search, &format!("{search}    added();\n"));
+        let d = &diagnose(&diff, &file, final_v1())[0];
+        assert_eq!(d.closest, Some(c), "{}", d.message);
         let suggestion = d.suggestion.as_deref().expect("a suggestion");
         let got = apply(suggestion, &file, final_v1())
             .result
             .expect("applies");
         let mut want: Vec<&str> = file.lines().collect();
-        want.splice(c.start_line - 1..c.end_line, ["    replaced();"]);
+        want.insert(c.end_line, "    added();");
         assert_eq!(got.new_content, want.join("\n") + "\n");
         // ... and those are the lines the SEARCH text was taken from.
         let at = line_of(&file, source);

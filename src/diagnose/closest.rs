@@ -321,7 +321,7 @@ pub fn closest(file: &FileIndex, search: &[&str]) -> Found {
 /// as similar, by characters (white space at the ends aside), as a region
 /// must be to be offered. Lines too short for trigrams (`}`) pair only when
 /// equal.
-fn paired(a: &str, b: &str) -> bool {
+pub fn paired(a: &str, b: &str) -> bool {
     if line_key(a) == line_key(b) || line_key(&unescape_entities(a)) == line_key(b) {
         return true;
     }

@@ -6,7 +6,7 @@ use super::closest::{FileIndex, Found, Region, closest, text_similarity};
 use super::compare::{
     differences, is_partial_line, line_diff, line_kind, normalisation_reason, word_diff,
 };
-use super::merge::merge;
+use super::merge::{Unmergeable, merge};
 use super::structure::{ParsedBlock, ParsedDiff, parse};
 use super::{BlockDiagnosis, Closest, Difference, DifferenceKind, Reason, suggestion};
 use crate::engine::js::js_trim;
@@ -216,6 +216,7 @@ fn analyse(
         vague: false,
         message: String::new(),
         suggestion: None,
+        withheld: None,
     };
     let found = match located {
         Some(l) if l.stage != Stage::Empty => Found::Region(Region::exact(l.start, l.end, 1.0)),
@@ -306,15 +307,86 @@ fn analyse(
         } else if reason == Reason::PartialLine {
             fragment_replacement(ctx, &pb.search, r, &replace)
                 .and_then(|whole| suggestion(&ctx.file, r.start + 1, r.end, &whole))
+        } else if let Some(why) = different_code(&d) {
+            d.withheld = Some(why);
+            None
         } else {
             let region = ctx.file.lines(r.start, r.end);
-            merge(&pb.search, &region, &pb.replace, ctx.file.is_crlf())
-                .map(|lines| search_text(&lines.iter().map(String::as_str).collect::<Vec<_>>()))
-                .and_then(|merged| suggestion(&ctx.file, r.start + 1, r.end, &merged))
+            match merge(&pb.search, &region, &pb.replace, ctx.file.is_crlf()) {
+                Ok(lines) => suggestion(
+                    &ctx.file,
+                    r.start + 1,
+                    r.end,
+                    &search_text(&lines.iter().map(String::as_str).collect::<Vec<_>>()),
+                ),
+                Err(
+                    why @ (Unmergeable::DeletesDamagedLine { search, region }
+                    | Unmergeable::ChangesDamagedLine { search, region }
+                    | Unmergeable::KeepsDamagedWord { search, region, .. }),
+                ) => {
+                    let what = match why {
+                        Unmergeable::DeletesDamagedLine { .. } => {
+                            "the edit deletes it: whether the file's line should go".to_string()
+                        }
+                        Unmergeable::KeepsDamagedWord { word, .. } => format!(
+                            "the edit's new text keeps `{word}`, which the file's line does \
+                             not have: what the line should become"
+                        ),
+                        _ => "the edit changes it: what it should become".to_string(),
+                    };
+                    d.withheld = Some(format!(
+                        "line {} of the file differs from SEARCH line {} in more than white \
+                         space and {what} cannot be told",
+                        r.start + region + 1,
+                        search + 1
+                    ));
+                    None
+                }
+                Err(Unmergeable::Unclear) => None,
+            }
         };
     }
     d.message = super::message::describe(&d, ctx.options.version, ctx.options.is_final);
     d
+}
+
+/// Whether two lines hold the same words (identifiers, numbers, keywords)
+/// in another order: `values = list(items)` against `items = list(values)`
+/// names the same things, a model's muddle rather than other code.
+fn same_words(a: &str, b: &str) -> bool {
+    fn words(l: &str) -> Vec<&str> {
+        let mut w: Vec<&str> = l
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty())
+            .collect();
+        w.sort_unstable();
+        w
+    }
+    words(a) == words(b)
+}
+
+/// A SEARCH line that differs in content from its line of the region and
+/// is no near copy of it ([`super::NEAR_COPY_RATIO`]): the region holds
+/// different code that looks alike (a sibling function), not the block's
+/// own lines damaged. Why, in words.
+fn different_code(d: &BlockDiagnosis) -> Option<String> {
+    d.differences
+        .iter()
+        .filter(|x| x.kind == DifferenceKind::Content)
+        .find_map(|x| {
+            let (s, f) = (x.search.as_deref()?, x.file.as_deref()?);
+            let ratio = text_similarity(js_trim(s), js_trim(f));
+            (ratio < super::NEAR_COPY_RATIO && !same_words(s, f)).then(|| {
+                format!(
+                    "SEARCH line {} is no near copy of file line {} (similarity {}, below {}): \
+                     the region holds different code",
+                    x.search_line.unwrap_or(0),
+                    x.file_line.unwrap_or(0),
+                    crate::words::similarity(ratio),
+                    crate::words::similarity(super::NEAR_COPY_RATIO)
+                )
+            })
+        })
 }
 
 /// A block-anchor match whose skipped middle lines include one unlike the

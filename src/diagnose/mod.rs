@@ -356,7 +356,22 @@ pub struct BlockDiagnosis {
     pub message: String,
     /// A corrected block with canonical markers, ready to paste back.
     pub suggestion: Option<String>,
+    /// Why a block with a region has no suggestion, when a rule of trust
+    /// withholds it (a line the edit changes differs from the file, the
+    /// region holds different code, an earlier block edits the region).
+    /// The message says it too; not in the JSON.
+    #[serde(skip)]
+    pub withheld: Option<String>,
 }
+
+/// How alike (character ratio, trimmed) each SEARCH line that differs in
+/// content from its line of the region must be for the region to be the
+/// same code, damaged, rather than different code that looks alike (a
+/// sibling function): below it, nothing is suggested. A one-word typo in
+/// a statement scores 0.9 and more; `def delete_user(self, user_id):`
+/// against `def create_user(self, name, email):` scores 0.69. A line with
+/// the same words in another order is a near copy whatever its ratio.
+pub const NEAR_COPY_RATIO: f64 = 0.75;
 
 /// How alike (character ratio, trimmed) a middle line the block-anchor
 /// stage replaced without comparing it must be to the file's line for the
@@ -409,9 +424,10 @@ impl BlockDiagnosis {
     }
 
     /// Why the block has no region to jump to or suggest from, in words
-    /// (`None` when it has one).
+    /// (`None` when it has one, and for a block that matched: exactly, or
+    /// through a fallback, on its own).
     pub fn why_no_region(&self) -> Option<String> {
-        if self.closest.is_some() {
+        if self.closest.is_some() || self.matched_lines.is_some() || self.reason.is_none() {
             return None;
         }
         Some(match (self.tie, self.vague, self.reason) {
