@@ -407,22 +407,26 @@ fn exit_zero_always_means_every_block_applies_exactly() {
 
 #[test]
 fn a_block_anchor_match_with_a_typo_in_the_middle_is_fixed() {
-    // The typo'd middle line is kept: the file's own line stays.
-    let diff = "------- SEARCH\n    if discount > 0.0 {\n        totl *= 1.0 - discount;\n    }\n=======\n    if discount > 0.5 {\n        totl *= 1.0 - discount;\n    }\n+++++++ REPLACE\n";
-    let want = edited("    if discount > 0.0 {\n", "    if discount > 0.5 {\n");
+    // The typo'd line is rewritten in place (one line for one) into text
+    // without the typo: the author's new line replaces the file's.
+    let diff = "------- SEARCH\n    if discount > 0.0 {\n        totl *= 1.0 - discount;\n    }\n=======\n    if discount > 0.5 {\n        total *= 0.5;\n    }\n+++++++ REPLACE\n";
+    let want = edited(
+        "    if discount > 0.0 {\n        total *= 1.0 - discount;\n",
+        "    if discount > 0.5 {\n        total *= 0.5;\n",
+    );
     assert_fixed(diff, &want, 1);
-    // Rewritten into a line unlike it, the typo'd line counts as deleted:
-    // whether the file's line should go cannot be told.
-    let rewritten = "------- SEARCH\n    if discount > 0.0 {\n        totl *= 1.0 - discount;\n    }\n=======\n    if discount > 0.5 {\n        total *= 0.5;\n    }\n+++++++ REPLACE\n";
-    for out in fix_failing(rewritten) {
+    // Dropped along with its neighbour for one unlike line, it counts as
+    // deleted: whether the file's line should go cannot be told.
+    let dropped = "------- SEARCH\n    if discount > 0.0 {\n        totl *= 1.0 - discount;\n    }\n=======\n    if discount > 0.5 { total = 0.0; }\n    }\n+++++++ REPLACE\n";
+    for out in fix_failing(dropped) {
         assert_eq!(
             stderr(&out),
-            "srview: block #1 (diff lines 1-9) has no suggestion for its closest region \
+            "srview: block #1 (diff lines 1-8) has no suggestion for its closest region \
              (lines 9-11): line 10 of the file differs from SEARCH line 2 in more than white \
              space and the edit deletes it: whether the file's line should go cannot be told: \
              kept as written\n"
         );
-        assert_eq!(stdout(&out), rewritten, "kept as written");
+        assert_eq!(stdout(&out), dropped, "kept as written");
     }
 }
 

@@ -61,12 +61,20 @@ fn words(line: &str) -> impl Iterator<Item = &str> {
 /// `file`) cannot be carried over, given the new lines `new` that take the
 /// place of the changed span it is in; `None` when it can (or the line is
 /// not damaged).
-fn damaged_change(search: &str, file: &str, new: &[String]) -> Option<DamagedChange> {
+/// `one_for_one`: the span changes as many lines as it writes, so each
+/// line has its rewrite at the same place.
+fn damaged_change(
+    search: &str,
+    file: &str,
+    new: &[String],
+    one_for_one: bool,
+) -> Option<DamagedChange> {
     if !differs_in_content(search, file) {
         return None;
     }
-    // No new line resembles it: the author deletes it.
-    if !new.iter().any(|n| paired(search, n)) {
+    // No rewrite at its place and no new line resembles it: the author
+    // deletes it.
+    if !one_for_one && !new.iter().any(|n| paired(search, n)) {
         return Some(DamagedChange::Deleted);
     }
     let plain = unescape_entities(search);
@@ -120,9 +128,12 @@ pub fn merge(
     // SEARCH text fail, and dropping it may drop other code.
     for op in ops.iter().filter(|op| !matches!(op, DiffOp::Equal { .. })) {
         let news = &new[op.new_range()];
-        for i in op.old_range() {
+        let one_for_one = news.len() == op.old_range().len();
+        for (k, i) in op.old_range().enumerate() {
             let Some(j) = file_of[i] else { continue };
-            match damaged_change(search[i], region[j], news) {
+            // A one-for-one span: the line's rewrite is the new line at its place.
+            let rewrite = if one_for_one { &news[k..=k] } else { news };
+            match damaged_change(search[i], region[j], rewrite, one_for_one) {
                 None => {}
                 Some(DamagedChange::Deleted) => {
                     return Err(Unmergeable::DeletesDamagedLine {

@@ -35,6 +35,7 @@ pub use closest::{FileIndex, MIN_SIMILARITY, TIE_MARGIN};
 pub(crate) use compare::changed_runs;
 pub use compare::{differences, line_diff};
 pub use flow::diagnose_indexed;
+pub(crate) use merge::differs_in_content;
 pub use suggest::suggestion;
 
 /// The root cause of a block's trouble. JSON: the kebab-case [`Reason::code`].
