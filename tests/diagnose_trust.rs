@@ -521,3 +521,33 @@ fn a_match_after_a_byte_order_mark_is_a_whole_line() {
     assert_eq!(d.reason, None, "{}", d.message);
     assert_eq!(d.suggestion, None);
 }
+
+/// The tie rule holds for one-line regions, apart or adjacent: `alpha2`
+/// is as like `alpha` (line 2) as `alpha_2` (0.976 and 0.977), so neither
+/// is named and nothing is suggested.
+#[test]
+fn one_line_places_tie_apart_and_adjacent() {
+    let diff = block(
+        "    if (alpha2 > 0) { total += alpha2; }\n",
+        "    if (alpha2 > 1) { total += alpha2; }\n",
+    );
+    for (file, lines) in [
+        (
+            "int f(int a, int b) {\n    if (alpha > 0) { total += alpha; }\n    return total;\n}\n\nint g(int a, int b) {\n    if (alpha_2 > 0) { total += alpha_2; }\n    return total;\n}\n",
+            [2, 7],
+        ),
+        (
+            "int f() {\n    if (alpha > 0) { total += alpha; }\n    if (alpha_2 > 0) { total += alpha_2; }\n}\n",
+            [2, 3],
+        ),
+    ] {
+        let d = &diagnose(&diff, file, final_v1())[0];
+        assert_eq!(d.closest, None, "{}", d.message);
+        assert_eq!(d.suggestion, None);
+        let [a, b] = d.tie.expect("a tie");
+        let mut got = [a.start_line, b.start_line];
+        got.sort_unstable();
+        assert_eq!(got, lines, "{}", d.message);
+        assert_contains(&d.message, "no single closest region");
+    }
+}

@@ -271,6 +271,14 @@ pub fn closest(file: &FileIndex, search: &[&str]) -> Found {
                 windows.push((a, b, sc));
             }
         }
+        // The candidate's own window too: the best one may have drifted
+        // towards a more alike place within the slack (a one-line SEARCH
+        // text near a similar line), and that place's rival must still be
+        // seen for the tie rule.
+        let (a, b) = (s.clamp(0, n) as usize, (s + m).clamp(0, n) as usize);
+        if a < b && best.is_some_and(|(bs, bl, _)| (bs, bl) != (s, m)) {
+            windows.push((a, b, score(s, m, from, &keys) - 1e-3));
+        }
     }
     windows.sort_by(|x, y| y.2.total_cmp(&x.2).then(x.0.cmp(&y.0)));
     let joined = search.join("\n");
@@ -288,13 +296,18 @@ pub fn closest(file: &FileIndex, search: &[&str]) -> Found {
     // whether another window that does not overlap it is as similar (a
     // tie: then neither is offered). Characters alone would prefer a
     // window that leaves out a line the SEARCH text lost.
+    // Overlap is judged on the regions as cut, not on the windows: a
+    // window grown by the slack reaches into a neighbouring line's region
+    // (two one-line regions a few lines apart, or adjacent) and would hide
+    // a rival that is really another place.
     let mut kept: Vec<Region> = Vec::with_capacity(4);
     for w in &windows {
         if kept.len() == 4 {
             break;
         }
-        if kept.iter().all(|k| w.1 <= k.start || w.0 >= k.end) {
-            kept.push(region(w));
+        let r = region(w);
+        if kept.iter().all(|k| r.end <= k.start || r.start >= k.end) {
+            kept.push(r);
         }
     }
     let Some((&best, others)) = kept.split_first() else {
@@ -567,5 +580,28 @@ mod tests {
             panic!("no region")
         };
         assert_eq!((r.start, r.end), (77, 78));
+    }
+
+    /// Two one-line places about equally similar, apart or adjacent: a
+    /// tie, whatever the slack of the windows around them.
+    #[test]
+    fn one_line_regions_tie_apart_and_adjacent() {
+        let search = ["    if (alpha2 > 0) { total += alpha2; }"];
+        for text in [
+            "int f(int a, int b) {\n    if (alpha > 0) { total += alpha; }\n    return total;\n}\n\nint g(int a, int b) {\n    if (alpha_2 > 0) { total += alpha_2; }\n    return total;\n}\n",
+            "int f() {\n    if (alpha > 0) { total += alpha; }\n    if (alpha_2 > 0) { total += alpha_2; }\n}\n",
+        ] {
+            let index = LineIndex::new(text);
+            let file = FileIndex::new(&index);
+            let Found::Tie(a, b) = closest(&file, &search) else {
+                panic!("no tie: {:?}", closest(&file, &search))
+            };
+            assert_eq!(b.end - b.start, 1, "{b:?}");
+            assert_eq!(a.end - a.start, 1, "{a:?}");
+            assert!(
+                (a.similarity - b.similarity).abs() < TIE_MARGIN,
+                "{a:?} {b:?}"
+            );
+        }
     }
 }
