@@ -325,3 +325,37 @@ fn a_misplaced_edit_does_not_pass() {
     assert_eq!(code, 0);
     assert!(err.contains("block-anchor"), "{err}");
 }
+
+/// A block whose region an earlier block edits gets no suggestion, as
+/// `fix` places no correction there: after the earlier block's edit the
+/// region is no longer as quoted.
+#[test]
+fn no_suggestion_for_a_region_an_earlier_block_edits() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("dup.py");
+    let d = dir.path().join("dup.diff");
+    std::fs::write(&file, "x = 1\ny = 2\nz = 3\n").expect("write");
+    std::fs::write(
+        &d,
+        "------- SEARCH\ny = 2\n=======\ny = 20\n+++++++ REPLACE\n------- SEARCH\ny  = 2\n=======\ny = 200\n+++++++ REPLACE\n",
+    )
+    .expect("write");
+    let (file, d) = (file.display().to_string(), d.display().to_string());
+    let (code, out, err) = srview_all(&["check", &file, &d, "--suggest"]);
+    assert_eq!(code, 1);
+    assert_eq!(out, "", "nothing suggested: {err}");
+    let why = "block #1 edits line 2 too, so after it the region is no longer as quoted";
+    assert!(
+        err.contains(&format!("block #2: no suggestion ({why})")),
+        "{err}"
+    );
+    let (_, json) = srview(&["check", &file, &d, "--json"]);
+    let v: Value = serde_json::from_str(&json).expect("json");
+    assert_eq!(v["blocks"][1]["suggestion"], Value::Null);
+    assert!(
+        v["blocks"][1]["message"]
+            .as_str()
+            .is_some_and(|m| m.ends_with(&format!("No suggestion: {why}."))),
+        "{json}"
+    );
+}

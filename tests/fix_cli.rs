@@ -279,7 +279,8 @@ fn two_blocks_for_the_same_lines_cannot_both_be_placed() {
         assert_eq!(err.lines().count(), 1, "{err}");
         assert!(
             err.starts_with(
-                "srview: block #2 (diff lines 6-10) would edit line 10, which block #1 edits too"
+                "srview: block #2 (diff lines 6-10) has no suggestion for its closest region \
+                 (line 10): block #1 edits line 10 too"
             ),
             "{err}"
         );

@@ -58,6 +58,9 @@ pub fn diagnose_indexed<C>(
     let mut out = Vec::with_capacity(ctx.parsed.blocks.len());
     // (index, lines) of the blocks placed in order, down the file.
     let mut in_order: Vec<(usize, [usize; 2])> = Vec::new();
+    // (index, lines) of the blocks that edit lines of the file: applied
+    // exactly, or with a suggestion (the lines it quotes).
+    let mut edits: Vec<(usize, [usize; 2])> = Vec::new();
     for (k, pb) in ctx.parsed.blocks.iter().enumerate() {
         let eng = engine_block(outcome, pb);
         let state = match (failed, eng) {
@@ -90,6 +93,27 @@ pub fn diagnose_indexed<C>(
             (false, Some(m)) => in_order.push((d.index, m)),
             _ => {}
         }
+        // A suggestion for lines an earlier block edits: once that block
+        // applies they are no longer as quoted (`fix` places neither).
+        if let (Some(_), Some(c)) = (&d.suggestion, d.closest)
+            && let Some(&(e, m)) = edits
+                .iter()
+                .find(|(_, m)| c.start_line <= m[1] && m[0] <= c.end_line)
+        {
+            d.suggestion = None;
+            d.withheld = Some(format!(
+                "block #{} edits {} too, so after it the region is no longer as quoted",
+                e + 1,
+                crate::words::line_range("line", m[0].max(c.start_line), m[1].min(c.end_line))
+            ));
+            d.message = super::message::describe(&d, ctx.options.version, ctx.options.is_final);
+        }
+        let edited = match (d.suggestion.is_some(), d.closest, d.matched_lines) {
+            (true, Some(c), _) => Some([c.start_line, c.end_line]),
+            (false, _, Some(m)) if d.state == Status::Applied => Some(m),
+            _ => None,
+        };
+        edits.extend(edited.map(|m| (d.index, m)));
         out.push(d);
     }
     out
