@@ -551,3 +551,33 @@ fn one_line_places_tie_apart_and_adjacent() {
         assert_contains(&d.message, "no single closest region");
     }
 }
+
+/// `why_no_region` explains a block that needs a region and has none: a
+/// block that matched, exactly or loosely, gets `None`.
+#[test]
+fn why_no_region_is_only_for_blocks_without_a_place() {
+    let file = "fn main() {\n    let x = 1;\n    let y = 2;\n}\n";
+    let diff = [
+        block("    let x = 1;\n", "    let x = 10;\n"),
+        block("  let y = 2;\n", "  let y = 20;\n"),
+        block("    let z = 3;\n", "    let z = 30;\n"),
+    ]
+    .concat();
+    let d = diagnose(&diff, file, final_v1());
+    assert_eq!(d[0].reason, None, "{}", d[0].message);
+    assert_eq!(d[0].why_no_region(), None, "exact");
+    assert!(d[1].matched_lines.is_some(), "{}", d[1].message);
+    assert_eq!(d[1].why_no_region(), None, "matched loosely");
+    let failed = diagnose(
+        &block("    let z = 3;\n", "    let z = 30;\n"),
+        file,
+        final_v1(),
+    );
+    assert_eq!(failed[0].closest, None, "{}", failed[0].message);
+    assert_contains(
+        &failed[0]
+            .why_no_region()
+            .expect("a failed block without a region"),
+        "no similar region in the file",
+    );
+}
