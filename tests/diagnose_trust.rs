@@ -581,3 +581,35 @@ fn why_no_region_is_only_for_blocks_without_a_place() {
         "no similar region in the file",
     );
 }
+
+/// Line endings are blamed for what they are: a last line without a final
+/// newline in an LF file, marker lines ending in `\r` in a CRLF diff on a
+/// CRLF file, CRLF against LF only where one side has `\r` and the other not.
+#[test]
+fn the_line_endings_cause_is_named() {
+    let crlf_diff = "------- SEARCH\r\nb\r\n=======\r\nB\r\n+++++++ REPLACE\r\n";
+    for (file, diff, cause) in [
+        (
+            "a\nb\nc",
+            "------- SEARCH\nc\n=======\nC\n+++++++ REPLACE\n",
+            "the file's last line has no final newline",
+        ),
+        (
+            "a\r\nb\r\nc\r\n",
+            crlf_diff,
+            "the diff's marker lines end in \\r (CRLF)",
+        ),
+        (
+            "a\nb\nc\n",
+            crlf_diff,
+            "line endings differ (CRLF against LF)",
+        ),
+    ] {
+        let d = &diagnose(diff, file, final_v1())[0];
+        assert_eq!(d.reason, Some(Reason::LineEndings), "{}", d.message);
+        assert_contains(&d.message, cause);
+        if !cause.contains("CRLF against LF") {
+            assert!(!d.message.contains("CRLF against LF"), "{}", d.message);
+        }
+    }
+}

@@ -8,7 +8,7 @@ use super::compare::{
 };
 use super::merge::{Unmergeable, merge};
 use super::structure::{ParsedBlock, ParsedDiff, parse};
-use super::{BlockDiagnosis, Closest, Difference, DifferenceKind, Reason, suggestion};
+use super::{BlockDiagnosis, Closest, Difference, DifferenceKind, EndingCause, Reason, suggestion};
 use crate::engine::js::js_trim;
 use crate::engine::matcher::{self, LineIndex};
 use crate::engine::{BlockReport, BlockState, Options, Outcome, Stage, Version};
@@ -241,6 +241,7 @@ fn analyse(
         message: String::new(),
         suggestion: None,
         withheld: None,
+        ending: None,
     };
     let found = match located {
         Some(l) if l.stage != Stage::Empty => Found::Region(Region::exact(l.start, l.end, 1.0)),
@@ -303,6 +304,9 @@ fn analyse(
     d.reason = structural.or(content);
     if d.reason.is_none() && state == Status::Failed {
         d.reason = Some(Reason::Structure);
+    }
+    if d.reason == Some(Reason::LineEndings) {
+        d.ending = Some(ending_cause(ctx, pb, region));
     }
     d.risky = d.risky || (d.stage == Some(Stage::Empty) && !ctx.original.is_empty());
     if let (Some(reason), Some(r)) = (d.reason, region) {
@@ -411,6 +415,24 @@ fn different_code(d: &BlockDiagnosis) -> Option<String> {
                 )
             })
         })
+}
+
+/// What about the line endings keeps the block from matching exactly: the
+/// diff's marker lines ending in `\r` on a CRLF file; a region at the
+/// file's last line without a final newline when neither side has a `\r`;
+/// otherwise CRLF against LF.
+fn ending_cause(ctx: &Ctx, pb: &ParsedBlock, region: Option<Region>) -> EndingCause {
+    let file_cr = ctx.file.is_crlf();
+    if pb.carriage_returns > 0 && file_cr {
+        return EndingCause::CrMarkers;
+    }
+    let search_cr = pb.search.iter().any(|l| l.contains('\r'));
+    let at_open_end =
+        region.is_some_and(|r| r.end == ctx.file.line_count()) && !ctx.original.ends_with('\n');
+    if !file_cr && !search_cr && pb.carriage_returns == 0 && at_open_end {
+        return EndingCause::NoFinalNewline;
+    }
+    EndingCause::CrlfAgainstLf
 }
 
 /// A block-anchor match whose skipped middle lines include one unlike the

@@ -73,7 +73,7 @@ pub fn describe(d: &BlockDiagnosis, version: Version, is_final: bool) -> String 
         .unwrap_or_default();
     format!(
         "Block #{n} {status}: {}{detail}{at}.{withheld}",
-        reason.describe()
+        d.describe_reason(reason)
     )
 }
 

@@ -141,6 +141,35 @@ impl Reason {
     }
 }
 
+/// What makes line endings a block's trouble ([`Reason::LineEndings`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EndingCause {
+    /// CRLF on one side, LF on the other.
+    CrlfAgainstLf,
+    /// The region ends at the file's last line, which has no final newline:
+    /// a SEARCH text (each line ending in a newline) matches it only
+    /// line-trimmed.
+    NoFinalNewline,
+    /// The diff's lines end in `\r` like the file's, but a marker line
+    /// ending in `\r` is no marker.
+    CrMarkers,
+}
+
+impl EndingCause {
+    /// The cause in words, for people.
+    pub fn describe(self) -> &'static str {
+        match self {
+            EndingCause::CrlfAgainstLf => Reason::LineEndings.describe(),
+            EndingCause::NoFinalNewline => {
+                "the file's last line has no final newline, so a SEARCH text matches it only line-trimmed"
+            }
+            EndingCause::CrMarkers => {
+                "the diff's marker lines end in \\r (CRLF), and a marker line ending in \\r is no marker"
+            }
+        }
+    }
+}
+
 /// The region of the file the block was meant for (1-based, inclusive).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -363,6 +392,10 @@ pub struct BlockDiagnosis {
     /// The message says it too; not in the JSON.
     #[serde(skip)]
     pub withheld: Option<String>,
+    /// For [`Reason::LineEndings`]: what about the line endings. Not in the
+    /// JSON: the message says it.
+    #[serde(skip)]
+    pub ending: Option<EndingCause>,
 }
 
 /// How alike (character ratio, trimmed) each SEARCH line that differs in
@@ -408,6 +441,14 @@ impl BlockDiagnosis {
             .and_then(|x| x.search_line)
     }
 
+    /// `reason` in words, for this block: for line endings, the cause found.
+    pub fn describe_reason(&self, reason: Reason) -> &'static str {
+        match (reason, self.ending) {
+            (Reason::LineEndings, Some(cause)) => cause.describe(),
+            _ => reason.describe(),
+        }
+    }
+
     /// Where the block was meant to go and why it failed there, in one
     /// clause: its closest region with the similarity and `reason`, or why
     /// it has no region.
@@ -417,10 +458,10 @@ impl BlockDiagnosis {
                 "closest: {} (similarity {}): {}",
                 crate::words::line_range("line", c.start_line, c.end_line),
                 crate::words::similarity(c.similarity),
-                reason.describe()
+                self.describe_reason(reason)
             ),
             (None, Some(why)) => why,
-            (None, None) => reason.describe().to_string(),
+            (None, None) => self.describe_reason(reason).to_string(),
         }
     }
 
