@@ -282,15 +282,9 @@ pub fn closest(file: &FileIndex, search: &[&str]) -> Found {
     }
     windows.sort_by(|x, y| y.2.total_cmp(&x.2).then(x.0.cmp(&y.0)));
     let joined = search.join("\n");
-    let region = |&(a, b, _): &(usize, usize, f64)| {
-        let (a, b, open_edge) = trim_unpaired(file, search, a, b);
-        Region {
-            start: a,
-            end: b,
-            similarity: text_similarity(&joined, file.joined(a, b)),
-            open_edge,
-        }
-    };
+    // The window cut to its aligned lines; the character similarity (the
+    // costly part) only for the regions kept.
+    let similarity = |a: usize, b: usize| text_similarity(&joined, file.joined(a, b));
     // The window scored best by lines and trigrams is the region; the
     // character similarity decides whether it is similar enough, and
     // whether another window that does not overlap it is as similar (a
@@ -301,13 +295,25 @@ pub fn closest(file: &FileIndex, search: &[&str]) -> Found {
     // (two one-line regions a few lines apart, or adjacent) and would hide
     // a rival that is really another place.
     let mut kept: Vec<Region> = Vec::with_capacity(4);
-    for w in &windows {
+    let mut seen: Vec<(usize, usize)> = Vec::with_capacity(windows.len());
+    for &(a, b, _) in &windows {
         if kept.len() == 4 {
             break;
         }
-        let r = region(w);
-        if kept.iter().all(|k| r.end <= k.start || r.start >= k.end) {
-            kept.push(r);
+        // The same window twice (a candidate's own window may be another's
+        // best) cuts to the same region.
+        if seen.contains(&(a, b)) {
+            continue;
+        }
+        seen.push((a, b));
+        let (start, end, open_edge) = trim_unpaired(file, search, a, b);
+        if kept.iter().all(|k| end <= k.start || start >= k.end) {
+            kept.push(Region {
+                start,
+                end,
+                similarity: similarity(start, end),
+                open_edge,
+            });
         }
     }
     let Some((&best, others)) = kept.split_first() else {
