@@ -613,3 +613,24 @@ fn the_line_endings_cause_is_named() {
         }
     }
 }
+
+/// A SEARCH text for a function the file lacks, whose look-alike sibling
+/// is there: the sibling is still shown as the closest region, but three
+/// of its lines are other code (the `def` line scores 0.69, below 0.75),
+/// so no suggestion moves the edit onto it.
+#[test]
+fn a_sibling_function_is_shown_but_not_suggested() {
+    let file = "class UserService:\n    def __init__(self, db):\n        self.db = db\n\n    def create_user(self, name, email):\n        user = User(name=name, email=email)\n        self.db.add(user)\n        self.db.commit()\n        return user\n";
+    let diff = block(
+        "    def delete_user(self, user_id):\n        user = self.db.get(User, user_id)\n        self.db.delete(user)\n        self.db.commit()\n        return user\n",
+        "    def delete_user(self, user_id):\n        user = self.db.get(User, user_id)\n        self.db.delete(user)\n        self.db.flush()\n        return user\n",
+    );
+    let d = &diagnose(&diff, file, final_v1())[0];
+    let c = d.closest.expect("the sibling is shown");
+    assert_eq!((c.start_line, c.end_line), (5, 9));
+    assert_eq!(d.suggestion, None);
+    assert_contains(
+        &d.message,
+        "No suggestion: SEARCH line 1 is no near copy of file line 5 (similarity 0.69, below 0.75): the region holds different code.",
+    );
+}
