@@ -26,9 +26,9 @@ fn files(diff: &str) -> (tempfile::TempDir, String, String) {
 }
 
 const GOOD: &str = "------- SEARCH\n    one();\n=======\n    uno();\n+++++++ REPLACE\n";
-/// Block #1 has a typo (meant for line 2); block #2, after it in the file,
-/// is fine on its own.
-const BAD: &str = "------- SEARCH\n    onee();\n=======\n    uno();\n+++++++ REPLACE\n------- SEARCH\n    two();\n=======\n    dos();\n+++++++ REPLACE\n";
+/// Block #1 has a typo in a line it keeps (meant for lines 1-2); block #2,
+/// after it in the file, is fine on its own.
+const BAD: &str = "------- SEARCH\nfn aa() {\n    one();\n=======\nfn aa() {\n    uno();\n+++++++ REPLACE\n------- SEARCH\n    two();\n=======\n    dos();\n+++++++ REPLACE\n";
 
 #[test]
 fn exit_zero_when_the_diff_applies() {
@@ -67,13 +67,13 @@ fn json_lists_every_block_with_reason_and_region() {
     }
     assert_eq!(first["state"], "failed");
     assert_eq!(first["reason"], "edited");
-    assert_eq!(first["closest"]["startLine"], 2);
+    assert_eq!(first["closest"]["startLine"], 1);
     assert_eq!(first["closest"]["endLine"], 2);
     assert!(
         first["suggestion"]
             .as_str()
             .expect("suggestion")
-            .contains("    one();\n=======\n    uno();\n")
+            .contains("fn a() {\n    one();\n=======\nfn a() {\n    uno();\n")
     );
     assert_eq!(blocks[1]["state"], "not-reached");
     assert_eq!(blocks[1]["reason"], Value::Null);
@@ -105,15 +105,15 @@ fn text_output_reads_like_a_compiler_error() {
     let (code, blocks, out) = srview_all(&["check", &file, &diff, "--suggest"]);
     assert_eq!(code, 1);
     assert!(!blocks.contains("error["), "{blocks}");
-    assert!(out.contains(&format!("{file}:2")), "{out}");
+    assert!(out.contains(&format!("{file}:1")), "{out}");
     assert!(out.contains("error[edited]"), "{out}");
     assert!(
-        out.contains("-     onee();") && out.contains("+     one();"),
+        out.contains("- fn aa() {") && out.contains("+ fn a() {"),
         "{out}"
     );
     assert_eq!(
         blocks,
-        "------- SEARCH\n    one();\n=======\n    uno();\n+++++++ REPLACE\n"
+        "------- SEARCH\nfn a() {\n    one();\n=======\nfn a() {\n    uno();\n+++++++ REPLACE\n"
     );
     assert!(
         out.contains("engine: block #1: SEARCH text does not match anything in the file\n"),
@@ -325,4 +325,38 @@ fn a_misplaced_edit_does_not_pass() {
     let (code, _, err) = srview_all(&["apply", file, diff]);
     assert_eq!(code, 0);
     assert!(err.contains("block-anchor"), "{err}");
+}
+
+/// A block whose region an earlier block edits gets no suggestion, as
+/// `fix` places no correction there: after the earlier block's edit the
+/// region is no longer as quoted.
+#[test]
+fn no_suggestion_for_a_region_an_earlier_block_edits() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("dup.py");
+    let d = dir.path().join("dup.diff");
+    std::fs::write(&file, "x = 1\ny = 2\nz = 3\n").expect("write");
+    std::fs::write(
+        &d,
+        "------- SEARCH\ny = 2\n=======\ny = 20\n+++++++ REPLACE\n------- SEARCH\ny  = 2\n=======\ny = 200\n+++++++ REPLACE\n",
+    )
+    .expect("write");
+    let (file, d) = (file.display().to_string(), d.display().to_string());
+    let (code, out, err) = srview_all(&["check", &file, &d, "--suggest"]);
+    assert_eq!(code, 1);
+    assert_eq!(out, "", "nothing suggested: {err}");
+    let why = "block #1 edits line 2 too, so after it the region is no longer as quoted";
+    assert!(
+        err.contains(&format!("block #2: no suggestion ({why})")),
+        "{err}"
+    );
+    let (_, json) = srview(&["check", &file, &d, "--json"]);
+    let v: Value = serde_json::from_str(&json).expect("json");
+    assert_eq!(v["blocks"][1]["suggestion"], Value::Null);
+    assert!(
+        v["blocks"][1]["message"]
+            .as_str()
+            .is_some_and(|m| m.ends_with(&format!("No suggestion: {why}."))),
+        "{json}"
+    );
 }

@@ -61,19 +61,28 @@ fn typo_line_with_a_common_line_finds_its_true_place() {
             "`Gadget ",
         ),
     ] {
+        // Replacing the typo'd line: what the file's line should become
+        // cannot be told, so the region is named but nothing is suggested.
         let diff = block(search, "    replaced();\n");
         let d = &diagnose(&diff, &file, final_v1())[0];
         assert_eq!(d.reason, Some(Reason::Edited), "{}", d.message);
         let c = d.closest.expect("a region");
         assert!(c.similarity >= MIN_SIMILARITY && c.similarity < 1.0);
         assert_eq!(c.end_line - c.start_line + 1, lines, "{}", d.message);
-        // The suggestion, applied alone, replaces exactly those lines.
+        assert_eq!(d.suggestion, None, "{}", d.message);
+        assert_contains(&d.message, "No suggestion: line ");
+        assert_contains(&d.message, "the edit deletes it");
+        // Keeping it and adding a line after the region: the suggestion,
+        // applied alone, adds exactly that line after exactly those lines.
+        let diff = block(search, &format!("{search}    added();\n"));
+        let d = &diagnose(&diff, &file, final_v1())[0];
+        assert_eq!(d.closest, Some(c), "{}", d.message);
         let suggestion = d.suggestion.as_deref().expect("a suggestion");
         let got = apply(suggestion, &file, final_v1())
             .result
             .expect("applies");
         let mut want: Vec<&str> = file.lines().collect();
-        want.splice(c.start_line - 1..c.end_line, ["    replaced();"]);
+        want.insert(c.end_line, "    added();");
         assert_eq!(got.new_content, want.join("\n") + "\n");
         // ... and those are the lines the SEARCH text was taken from.
         let at = line_of(&file, source);
@@ -511,4 +520,117 @@ fn a_match_after_a_byte_order_mark_is_a_whole_line() {
     assert_eq!(d.state, Status::Applied);
     assert_eq!(d.reason, None, "{}", d.message);
     assert_eq!(d.suggestion, None);
+}
+
+/// The tie rule holds for one-line regions, apart or adjacent: `alpha2`
+/// is as like `alpha` (line 2) as `alpha_2` (0.976 and 0.977), so neither
+/// is named and nothing is suggested.
+#[test]
+fn one_line_places_tie_apart_and_adjacent() {
+    let diff = block(
+        "    if (alpha2 > 0) { total += alpha2; }\n",
+        "    if (alpha2 > 1) { total += alpha2; }\n",
+    );
+    for (file, lines) in [
+        (
+            "int f(int a, int b) {\n    if (alpha > 0) { total += alpha; }\n    return total;\n}\n\nint g(int a, int b) {\n    if (alpha_2 > 0) { total += alpha_2; }\n    return total;\n}\n",
+            [2, 7],
+        ),
+        (
+            "int f() {\n    if (alpha > 0) { total += alpha; }\n    if (alpha_2 > 0) { total += alpha_2; }\n}\n",
+            [2, 3],
+        ),
+    ] {
+        let d = &diagnose(&diff, file, final_v1())[0];
+        assert_eq!(d.closest, None, "{}", d.message);
+        assert_eq!(d.suggestion, None);
+        let [a, b] = d.tie.expect("a tie");
+        let mut got = [a.start_line, b.start_line];
+        got.sort_unstable();
+        assert_eq!(got, lines, "{}", d.message);
+        assert_contains(&d.message, "no single closest region");
+    }
+}
+
+/// `why_no_region` explains a block that needs a region and has none: a
+/// block that matched, exactly or loosely, gets `None`.
+#[test]
+fn why_no_region_is_only_for_blocks_without_a_place() {
+    let file = "fn main() {\n    let x = 1;\n    let y = 2;\n}\n";
+    let diff = [
+        block("    let x = 1;\n", "    let x = 10;\n"),
+        block("  let y = 2;\n", "  let y = 20;\n"),
+        block("    let z = 3;\n", "    let z = 30;\n"),
+    ]
+    .concat();
+    let d = diagnose(&diff, file, final_v1());
+    assert_eq!(d[0].reason, None, "{}", d[0].message);
+    assert_eq!(d[0].why_no_region(), None, "exact");
+    assert!(d[1].matched_lines.is_some(), "{}", d[1].message);
+    assert_eq!(d[1].why_no_region(), None, "matched loosely");
+    let failed = diagnose(
+        &block("    let z = 3;\n", "    let z = 30;\n"),
+        file,
+        final_v1(),
+    );
+    assert_eq!(failed[0].closest, None, "{}", failed[0].message);
+    assert_contains(
+        &failed[0]
+            .why_no_region()
+            .expect("a failed block without a region"),
+        "no similar region in the file",
+    );
+}
+
+/// Line endings are blamed for what they are: a last line without a final
+/// newline in an LF file, marker lines ending in `\r` in a CRLF diff on a
+/// CRLF file, CRLF against LF only where one side has `\r` and the other not.
+#[test]
+fn the_line_endings_cause_is_named() {
+    let crlf_diff = "------- SEARCH\r\nb\r\n=======\r\nB\r\n+++++++ REPLACE\r\n";
+    for (file, diff, cause) in [
+        (
+            "a\nb\nc",
+            "------- SEARCH\nc\n=======\nC\n+++++++ REPLACE\n",
+            "the file's last line has no final newline",
+        ),
+        (
+            "a\r\nb\r\nc\r\n",
+            crlf_diff,
+            "the diff's marker lines end in \\r (CRLF)",
+        ),
+        (
+            "a\nb\nc\n",
+            crlf_diff,
+            "line endings differ (CRLF against LF)",
+        ),
+    ] {
+        let d = &diagnose(diff, file, final_v1())[0];
+        assert_eq!(d.reason, Some(Reason::LineEndings), "{}", d.message);
+        assert_contains(&d.message, cause);
+        if !cause.contains("CRLF against LF") {
+            assert!(!d.message.contains("CRLF against LF"), "{}", d.message);
+        }
+    }
+}
+
+/// A SEARCH text for a function the file lacks, whose look-alike sibling
+/// is there: the sibling is still shown as the closest region, but three
+/// of its lines are other code (the `def` line scores 0.69, below 0.75),
+/// so no suggestion moves the edit onto it.
+#[test]
+fn a_sibling_function_is_shown_but_not_suggested() {
+    let file = "class UserService:\n    def __init__(self, db):\n        self.db = db\n\n    def create_user(self, name, email):\n        user = User(name=name, email=email)\n        self.db.add(user)\n        self.db.commit()\n        return user\n";
+    let diff = block(
+        "    def delete_user(self, user_id):\n        user = self.db.get(User, user_id)\n        self.db.delete(user)\n        self.db.commit()\n        return user\n",
+        "    def delete_user(self, user_id):\n        user = self.db.get(User, user_id)\n        self.db.delete(user)\n        self.db.flush()\n        return user\n",
+    );
+    let d = &diagnose(&diff, file, final_v1())[0];
+    let c = d.closest.expect("the sibling is shown");
+    assert_eq!((c.start_line, c.end_line), (5, 9));
+    assert_eq!(d.suggestion, None);
+    assert_contains(
+        &d.message,
+        "No suggestion: SEARCH line 1 is no near copy of file line 5 (similarity 0.69, below 0.75): the region holds different code.",
+    );
 }

@@ -279,7 +279,8 @@ fn two_blocks_for_the_same_lines_cannot_both_be_placed() {
         assert_eq!(err.lines().count(), 1, "{err}");
         assert!(
             err.starts_with(
-                "srview: block #2 (diff lines 6-10) would edit line 10, which block #1 edits too"
+                "srview: block #2 (diff lines 6-10) has no suggestion for its closest region \
+                 (line 10): block #1 edits line 10 too"
             ),
             "{err}"
         );
@@ -407,12 +408,72 @@ fn exit_zero_always_means_every_block_applies_exactly() {
 
 #[test]
 fn a_block_anchor_match_with_a_typo_in_the_middle_is_fixed() {
+    // The typo'd line is rewritten in place (one line for one) into text
+    // without the typo: the author's new line replaces the file's.
     let diff = "------- SEARCH\n    if discount > 0.0 {\n        totl *= 1.0 - discount;\n    }\n=======\n    if discount > 0.5 {\n        total *= 0.5;\n    }\n+++++++ REPLACE\n";
     let want = edited(
         "    if discount > 0.0 {\n        total *= 1.0 - discount;\n",
         "    if discount > 0.5 {\n        total *= 0.5;\n",
     );
     assert_fixed(diff, &want, 1);
+    // Dropped along with its neighbour for one unlike line, it counts as
+    // deleted: whether the file's line should go cannot be told.
+    let dropped = "------- SEARCH\n    if discount > 0.0 {\n        totl *= 1.0 - discount;\n    }\n=======\n    if discount > 0.5 { total = 0.0; }\n    }\n+++++++ REPLACE\n";
+    for out in fix_failing(dropped) {
+        assert_eq!(
+            stderr(&out),
+            "srview: block #1 (diff lines 1-8) has no suggestion for its closest region \
+             (lines 9-11): line 10 of the file differs from SEARCH line 2 in more than white \
+             space and the edit deletes it: whether the file's line should go cannot be told: \
+             kept as written\n"
+        );
+        assert_eq!(stdout(&out), dropped, "kept as written");
+    }
+}
+
+/// The new user's reproductions: a rename the SEARCH text missed, a
+/// misspelt name in a one-line block, a sibling function deleted or edited
+/// in place of an absent one. `fix` keeps each block as written, says
+/// why, and exits 1.
+#[test]
+fn a_fix_it_cannot_stand_behind_is_not_offered() {
+    let ren = "def summarize(orders):\n    total_amount = 0\n    for o in orders:\n        total_amount += o.price * o.qty\n    return total_amount\n";
+    let svc = "class UserService:\n    def __init__(self, db):\n        self.db = db\n\n    def create_user(self, name, email):\n        user = User(name=name, email=email)\n        self.db.add(user)\n        self.db.commit()\n        return user\n\n    def list_users(self):\n        return self.db.query(User).all()\n";
+    let cases: [(&str, &str, &str); 4] = [
+        (
+            ren,
+            "------- SEARCH\n    for o in orders:\n        total += o.price * o.qty\n    return total_amount\n=======\n    for o in orders:\n        total += o.price * o.qty * (1 - o.discount)\n    return total_amount\n+++++++ REPLACE\n",
+            "(lines 3-5): line 4 of the file differs from SEARCH line 2 in more than white space and the edit's new text keeps `total`, which the file's line does not have",
+        ),
+        (
+            "int f() {\n    if (alpha > 0) { total += alpha; }\n}\n",
+            "------- SEARCH\n    if (alphx > 0) { total += alphx; }\n=======\n    if (alphx > 1) { total += alphx; }\n+++++++ REPLACE\n",
+            "(line 2): line 2 of the file differs from SEARCH line 1 in more than white space and the edit's new text keeps `alphx`",
+        ),
+        (
+            svc,
+            "------- SEARCH\n    def update_user(self, name, email):\n        user = User(name=name, email=email)\n        self.db.add(user)\n        self.db.commit()\n        return user\n\n=======\n+++++++ REPLACE\n",
+            "(lines 5-10): line 5 of the file differs from SEARCH line 1 in more than white space and the edit deletes it",
+        ),
+        (
+            svc,
+            "------- SEARCH\n    def delete_user(self, user_id):\n        user = self.db.get(User, user_id)\n        self.db.delete(user)\n        self.db.commit()\n        return user\n=======\n    def delete_user(self, user_id):\n        user = self.db.get(User, user_id)\n        self.db.delete(user)\n        self.db.flush()\n        return user\n+++++++ REPLACE\n",
+            "(lines 5-9): SEARCH line 1 is no near copy of file line 5 (similarity 0.69, below 0.75): the region holds different code",
+        ),
+    ];
+    for (original, diff, why) in cases {
+        for version in VERSIONS {
+            let out = fix(&files(original, diff), version);
+            let err = stderr(&out);
+            assert_eq!(out.status.code(), Some(1), "{version:?}: {err}");
+            assert_contains(
+                &err,
+                &format!("has no suggestion for its closest region {why}"),
+            );
+            assert!(err.ends_with(": kept as written\n"), "{err}");
+            assert_eq!(stdout(&out), diff, "kept as written");
+        }
+    }
 }
 
 /// Block-anchor compares only the first and last lines: a block whose
@@ -458,10 +519,22 @@ fn damaged_multi_block_diffs_give_the_meant_result() {
             regions.push((at, at + len));
             at += len + 2 + rng.below(8);
         }
+        // Each region's first line damaged. A typo'd line is kept in the
+        // REPLACE text as written (the author's new line follows it): a
+        // suggestion never deletes or rewrites a line whose words differ
+        // from the file's (see docs/diagnose.md), so a block replacing it
+        // has no place.
+        let damaged: Vec<(String, bool)> = regions
+            .iter()
+            .map(|&(s, _)| damage(&mut rng, &lines[s]))
+            .collect();
         let mut want = String::new();
         let mut pos = 0;
         for (k, &(s, e)) in regions.iter().enumerate() {
             want.extend(lines[pos..s].iter().map(|l| format!("{l}\n")));
+            if damaged[k].1 {
+                want.push_str(&format!("{}\n", lines[s]));
+            }
             want.push_str(&format!("    new_{k}();\n"));
             pos = e;
         }
@@ -470,19 +543,16 @@ fn damaged_multi_block_diffs_give_the_meant_result() {
             .iter()
             .enumerate()
             .map(|(k, &(s, e))| {
-                let search: String = lines[s..e]
-                    .iter()
-                    .enumerate()
-                    .map(|(j, l)| {
-                        let damaged = if j == 0 {
-                            damage(&mut rng, l)
-                        } else {
-                            l.clone()
-                        };
-                        format!("{damaged}\n")
-                    })
-                    .collect();
-                format!("------- SEARCH\n{search}=======\n    new_{k}();\n+++++++ REPLACE\n")
+                let (first, typo) = &damaged[k];
+                let rest: String = lines[s + 1..e].iter().map(|l| format!("{l}\n")).collect();
+                let kept = if *typo {
+                    format!("{first}\n")
+                } else {
+                    String::new()
+                };
+                format!(
+                    "------- SEARCH\n{first}\n{rest}=======\n{kept}    new_{k}();\n+++++++ REPLACE\n"
+                )
             })
             .collect();
         if rng.chance(30) {
@@ -534,14 +604,20 @@ fn distinctive(line: &str) -> bool {
 }
 
 /// One kind of damage a model does to a SEARCH line.
-fn damage(rng: &mut rng::Rng, line: &str) -> String {
+/// `line` damaged one way, and whether the damage is a typo (other words).
+fn damage(rng: &mut rng::Rng, line: &str) -> (String, bool) {
     match rng.below(4) {
-        0 => format!("  {line}"),
-        1 => line
-            .replace('<', "&lt;")
-            .replace('&', "&amp;")
-            .replace("&amp;lt;", "&lt;"),
-        2 => line.replace('"', "\u{201c}").replace('\'', "\u{2019}"),
+        0 => (format!("  {line}"), false),
+        1 => (
+            line.replace('<', "&lt;")
+                .replace('&', "&amp;")
+                .replace("&amp;lt;", "&lt;"),
+            false,
+        ),
+        2 => (
+            line.replace('"', "\u{201c}").replace('\'', "\u{2019}"),
+            false,
+        ),
         _ => {
             // A typo: the last letter of the line doubled.
             let at = line.rfind(|c: char| c.is_ascii_alphabetic()).unwrap_or(0);
@@ -549,7 +625,7 @@ fn damage(rng: &mut rng::Rng, line: &str) -> String {
             if let Some(c) = line[at..].chars().next() {
                 s.insert(at, c);
             }
-            s
+            (s, true)
         }
     }
 }

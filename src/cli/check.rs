@@ -256,7 +256,10 @@ fn suggestions(blocks: &[BlockDiagnosis]) -> String {
 }
 
 /// Why a block that needs attention has no suggestion.
-fn no_suggestion(d: &BlockDiagnosis) -> &'static str {
+fn no_suggestion(d: &BlockDiagnosis) -> std::borrow::Cow<'static, str> {
+    if let Some(why) = &d.withheld {
+        return format!("no suggestion ({why})").into();
+    }
     let stage = d.stage.or(d.would_match);
     if d.reason.is_none() && stage == Some(engine::Stage::Exact) {
         // Not reached after an earlier failure, but fine on its own.
@@ -272,4 +275,5 @@ fn no_suggestion(d: &BlockDiagnosis) -> &'static str {
     } else {
         "no suggestion (its region cannot be quoted in a block, or where the block starts or ends is unclear)"
     }
+    .into()
 }

@@ -292,6 +292,10 @@ fn place<C>(
                 "is malformed and names no place in {FILE} (see srview check): kept as written"
                     .into()
             }
+            _ if let (Some(c), Some(why)) = (d.closest, &d.withheld) => format!(
+                "has no suggestion for its closest region ({}): {why}: kept as written",
+                line_range("line", c.start_line, c.end_line)
+            ),
             _ if let Some(c) = d.closest => format!(
                 "has no suggestion for its closest region ({}; see srview check): kept as written",
                 line_range("line", c.start_line, c.end_line)

@@ -271,30 +271,49 @@ pub fn closest(file: &FileIndex, search: &[&str]) -> Found {
                 windows.push((a, b, sc));
             }
         }
+        // The candidate's own window too: the best one may have drifted
+        // towards a more alike place within the slack (a one-line SEARCH
+        // text near a similar line), and that place's rival must still be
+        // seen for the tie rule.
+        let (a, b) = (s.clamp(0, n) as usize, (s + m).clamp(0, n) as usize);
+        if a < b && best.is_some_and(|(bs, bl, _)| (bs, bl) != (s, m)) {
+            windows.push((a, b, score(s, m, from, &keys) - 1e-3));
+        }
     }
     windows.sort_by(|x, y| y.2.total_cmp(&x.2).then(x.0.cmp(&y.0)));
     let joined = search.join("\n");
-    let region = |&(a, b, _): &(usize, usize, f64)| {
-        let (a, b, open_edge) = trim_unpaired(file, search, a, b);
-        Region {
-            start: a,
-            end: b,
-            similarity: text_similarity(&joined, file.joined(a, b)),
-            open_edge,
-        }
-    };
+    // The window cut to its aligned lines; the character similarity (the
+    // costly part) only for the regions kept.
+    let similarity = |a: usize, b: usize| text_similarity(&joined, file.joined(a, b));
     // The window scored best by lines and trigrams is the region; the
     // character similarity decides whether it is similar enough, and
     // whether another window that does not overlap it is as similar (a
     // tie: then neither is offered). Characters alone would prefer a
     // window that leaves out a line the SEARCH text lost.
+    // Overlap is judged on the regions as cut, not on the windows: a
+    // window grown by the slack reaches into a neighbouring line's region
+    // (two one-line regions a few lines apart, or adjacent) and would hide
+    // a rival that is really another place.
     let mut kept: Vec<Region> = Vec::with_capacity(4);
-    for w in &windows {
+    let mut seen: Vec<(usize, usize)> = Vec::with_capacity(windows.len());
+    for &(a, b, _) in &windows {
         if kept.len() == 4 {
             break;
         }
-        if kept.iter().all(|k| w.1 <= k.start || w.0 >= k.end) {
-            kept.push(region(w));
+        // The same window twice (a candidate's own window may be another's
+        // best) cuts to the same region.
+        if seen.contains(&(a, b)) {
+            continue;
+        }
+        seen.push((a, b));
+        let (start, end, open_edge) = trim_unpaired(file, search, a, b);
+        if kept.iter().all(|k| end <= k.start || start >= k.end) {
+            kept.push(Region {
+                start,
+                end,
+                similarity: similarity(start, end),
+                open_edge,
+            });
         }
     }
     let Some((&best, others)) = kept.split_first() else {
@@ -321,7 +340,7 @@ pub fn closest(file: &FileIndex, search: &[&str]) -> Found {
 /// as similar, by characters (white space at the ends aside), as a region
 /// must be to be offered. Lines too short for trigrams (`}`) pair only when
 /// equal.
-fn paired(a: &str, b: &str) -> bool {
+pub fn paired(a: &str, b: &str) -> bool {
     if line_key(a) == line_key(b) || line_key(&unescape_entities(a)) == line_key(b) {
         return true;
     }
@@ -567,5 +586,28 @@ mod tests {
             panic!("no region")
         };
         assert_eq!((r.start, r.end), (77, 78));
+    }
+
+    /// Two one-line places about equally similar, apart or adjacent: a
+    /// tie, whatever the slack of the windows around them.
+    #[test]
+    fn one_line_regions_tie_apart_and_adjacent() {
+        let search = ["    if (alpha2 > 0) { total += alpha2; }"];
+        for text in [
+            "int f(int a, int b) {\n    if (alpha > 0) { total += alpha; }\n    return total;\n}\n\nint g(int a, int b) {\n    if (alpha_2 > 0) { total += alpha_2; }\n    return total;\n}\n",
+            "int f() {\n    if (alpha > 0) { total += alpha; }\n    if (alpha_2 > 0) { total += alpha_2; }\n}\n",
+        ] {
+            let index = LineIndex::new(text);
+            let file = FileIndex::new(&index);
+            let Found::Tie(a, b) = closest(&file, &search) else {
+                panic!("no tie: {:?}", closest(&file, &search))
+            };
+            assert_eq!(b.end - b.start, 1, "{b:?}");
+            assert_eq!(a.end - a.start, 1, "{a:?}");
+            assert!(
+                (a.similarity - b.similarity).abs() < TIE_MARGIN,
+                "{a:?} {b:?}"
+            );
+        }
     }
 }

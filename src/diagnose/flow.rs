@@ -6,9 +6,9 @@ use super::closest::{FileIndex, Found, Region, closest, text_similarity};
 use super::compare::{
     differences, is_partial_line, line_diff, line_kind, normalisation_reason, word_diff,
 };
-use super::merge::merge;
+use super::merge::{Unmergeable, merge};
 use super::structure::{ParsedBlock, ParsedDiff, parse};
-use super::{BlockDiagnosis, Closest, Difference, DifferenceKind, Reason, suggestion};
+use super::{BlockDiagnosis, Closest, Difference, DifferenceKind, EndingCause, Reason, suggestion};
 use crate::engine::js::js_trim;
 use crate::engine::matcher::{self, LineIndex};
 use crate::engine::{BlockReport, BlockState, Options, Outcome, Stage, Version};
@@ -58,6 +58,9 @@ pub fn diagnose_indexed<C>(
     let mut out = Vec::with_capacity(ctx.parsed.blocks.len());
     // (index, lines) of the blocks placed in order, down the file.
     let mut in_order: Vec<(usize, [usize; 2])> = Vec::new();
+    // (index, lines) of the blocks that edit lines of the file: applied
+    // exactly, or with a suggestion (the lines it quotes).
+    let mut edits: Vec<(usize, [usize; 2])> = Vec::new();
     for (k, pb) in ctx.parsed.blocks.iter().enumerate() {
         let eng = engine_block(outcome, pb);
         let state = match (failed, eng) {
@@ -90,6 +93,27 @@ pub fn diagnose_indexed<C>(
             (false, Some(m)) => in_order.push((d.index, m)),
             _ => {}
         }
+        // A suggestion for lines an earlier block edits: once that block
+        // applies they are no longer as quoted (`fix` places neither).
+        if let (Some(_), Some(c)) = (&d.suggestion, d.closest)
+            && let Some(&(e, m)) = edits
+                .iter()
+                .find(|(_, m)| c.start_line <= m[1] && m[0] <= c.end_line)
+        {
+            d.suggestion = None;
+            d.withheld = Some(format!(
+                "block #{} edits {} too, so after it the region is no longer as quoted",
+                e + 1,
+                crate::words::line_range("line", m[0].max(c.start_line), m[1].min(c.end_line))
+            ));
+            d.message = super::message::describe(&d, ctx.options.version, ctx.options.is_final);
+        }
+        let edited = match (d.suggestion.is_some(), d.closest, d.matched_lines) {
+            (true, Some(c), _) => Some([c.start_line, c.end_line]),
+            (false, _, Some(m)) if d.state == Status::Applied => Some(m),
+            _ => None,
+        };
+        edits.extend(edited.map(|m| (d.index, m)));
         out.push(d);
     }
     out
@@ -220,6 +244,8 @@ fn analyse(
         vague: false,
         message: String::new(),
         suggestion: None,
+        withheld: None,
+        ending: None,
     };
     let found = match located {
         Some(l) if l.stage != Stage::Empty => Found::Region(Region::exact(l.start, l.end, 1.0)),
@@ -283,6 +309,9 @@ fn analyse(
     if d.reason.is_none() && state == Status::Failed {
         d.reason = Some(Reason::Structure);
     }
+    if d.reason == Some(Reason::LineEndings) {
+        d.ending = Some(ending_cause(ctx, pb, region));
+    }
     d.risky = d.risky || (d.stage == Some(Stage::Empty) && !ctx.original.is_empty());
     if let (Some(reason), Some(r)) = (d.reason, region) {
         d.closest = Some(closest_of(ctx, pb, r));
@@ -310,15 +339,104 @@ fn analyse(
         } else if reason == Reason::PartialLine {
             fragment_replacement(ctx, &pb.search, r, &replace)
                 .and_then(|whole| suggestion(&ctx.file, r.start + 1, r.end, &whole))
+        } else if let Some(why) = different_code(&d) {
+            d.withheld = Some(why);
+            None
         } else {
             let region = ctx.file.lines(r.start, r.end);
-            merge(&pb.search, &region, &pb.replace, ctx.file.is_crlf())
-                .map(|lines| search_text(&lines.iter().map(String::as_str).collect::<Vec<_>>()))
-                .and_then(|merged| suggestion(&ctx.file, r.start + 1, r.end, &merged))
+            match merge(&pb.search, &region, &pb.replace, ctx.file.is_crlf()) {
+                Ok(lines) => suggestion(
+                    &ctx.file,
+                    r.start + 1,
+                    r.end,
+                    &search_text(&lines.iter().map(String::as_str).collect::<Vec<_>>()),
+                ),
+                Err(
+                    why @ (Unmergeable::DeletesDamagedLine { search, region }
+                    | Unmergeable::ChangesDamagedLine { search, region }
+                    | Unmergeable::KeepsDamagedWord { search, region, .. }),
+                ) => {
+                    let what = match why {
+                        Unmergeable::DeletesDamagedLine { .. } => {
+                            "the edit deletes it: whether the file's line should go".to_string()
+                        }
+                        Unmergeable::KeepsDamagedWord { word, .. } => format!(
+                            "the edit's new text keeps `{word}`, which the file's line does \
+                             not have: what the line should become"
+                        ),
+                        _ => "the edit changes it: what it should become".to_string(),
+                    };
+                    d.withheld = Some(format!(
+                        "line {} of the file differs from SEARCH line {} in more than white \
+                         space and {what} cannot be told",
+                        r.start + region + 1,
+                        search + 1
+                    ));
+                    None
+                }
+                Err(Unmergeable::Unclear) => None,
+            }
         };
     }
     d.message = super::message::describe(&d, ctx.options.version, ctx.options.is_final);
     d
+}
+
+/// Whether two lines hold the same words (identifiers, numbers, keywords)
+/// in another order: `values = list(items)` against `items = list(values)`
+/// names the same things, a model's muddle rather than other code.
+fn same_words(a: &str, b: &str) -> bool {
+    fn words(l: &str) -> Vec<&str> {
+        let mut w: Vec<&str> = l
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty())
+            .collect();
+        w.sort_unstable();
+        w
+    }
+    words(a) == words(b)
+}
+
+/// A SEARCH line that differs in content from its line of the region and
+/// is no near copy of it ([`super::NEAR_COPY_RATIO`]): the region holds
+/// different code that looks alike (a sibling function), not the block's
+/// own lines damaged. Why, in words.
+fn different_code(d: &BlockDiagnosis) -> Option<String> {
+    d.differences
+        .iter()
+        .filter(|x| x.kind == DifferenceKind::Content)
+        .find_map(|x| {
+            let (s, f) = (x.search.as_deref()?, x.file.as_deref()?);
+            let ratio = text_similarity(js_trim(s), js_trim(f));
+            (ratio < super::NEAR_COPY_RATIO && !same_words(s, f)).then(|| {
+                format!(
+                    "SEARCH line {} is no near copy of file line {} (similarity {}, below {}): \
+                     the region holds different code",
+                    x.search_line.unwrap_or(0),
+                    x.file_line.unwrap_or(0),
+                    crate::words::similarity(ratio),
+                    crate::words::similarity(super::NEAR_COPY_RATIO)
+                )
+            })
+        })
+}
+
+/// What about the line endings keeps the block from matching exactly: the
+/// diff's marker lines ending in `\r` on a CRLF file; a region at the
+/// file's last line without a final newline when neither side has a `\r`;
+/// otherwise CRLF against LF.
+fn ending_cause(ctx: &Ctx, pb: &ParsedBlock, region: Option<Region>) -> EndingCause {
+    let file_cr = ctx.file.is_crlf();
+    if pb.carriage_returns > 0 && file_cr {
+        return EndingCause::CrMarkers;
+    }
+    let search_cr = pb.search.iter().any(|l| l.contains('\r'));
+    let at_open_end =
+        region.is_some_and(|r| r.end == ctx.file.line_count()) && !ctx.original.ends_with('\n');
+    if !file_cr && !search_cr && pb.carriage_returns == 0 && at_open_end {
+        return EndingCause::NoFinalNewline;
+    }
+    EndingCause::CrlfAgainstLf
 }
 
 /// A block-anchor match whose skipped middle lines include one unlike the

@@ -9,23 +9,111 @@
 //! look-alike corrections the SEARCH text needed. When the author changed
 //! lines around a file line the SEARCH text never showed, what was meant for
 //! it cannot be told: no merge.
+//!
+//! A damaged line (its file line differs from it in more than white space,
+//! look-alikes or entities: the author never saw it as it is) that the
+//! author deletes, or rewrites into text that still holds one of its
+//! damaged words (a word the file's line does not have), is no merge
+//! either: whether the file's line should go, or what it should become,
+//! cannot be told. A rewrite that drops every damaged word (`reslt = b - a`
+//! into `result = abs(b - a)` over the file's `result = b - a`) is the
+//! author's own new text and is merged.
 
 use similar::DiffOp;
 
-use super::closest::align;
-use super::normalize::{has_entity, plain_char, unescape_entities};
+use super::closest::{align, paired};
+use super::normalize::{
+    has_entity, plain_char, plain_lookalikes, squeeze_space, unescape_entities,
+};
 use crate::engine::js::js_trim;
 use crate::textdiff;
 
-/// The REPLACE lines to pair with the file's `region` lines, or `None`
-/// when the author's change cannot be carried onto them unambiguously.
+/// Why the author's change cannot be carried onto the region's lines.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unmergeable {
+    /// A change around (or an insertion at) a file line the SEARCH text
+    /// never showed, or new lines with no safe indentation.
+    Unclear,
+    /// The author deletes SEARCH line `search` (0-based), whose file line
+    /// `region` (0-based in the region) has other content.
+    DeletesDamagedLine { search: usize, region: usize },
+    /// The author rewrites SEARCH line `search` (0-based), whose file line
+    /// `region` differs from it in punctuation or word order: whether the
+    /// rewrite keeps that damage cannot be told.
+    ChangesDamagedLine { search: usize, region: usize },
+    /// The author rewrites SEARCH line `search` (0-based), whose file line
+    /// `region` has other content, into text that still holds `word`, a
+    /// word of the SEARCH line the file's line does not have.
+    KeepsDamagedWord {
+        search: usize,
+        region: usize,
+        word: String,
+    },
+}
+
+/// The words (identifiers, numbers, keywords) of a line.
+fn words(line: &str) -> impl Iterator<Item = &str> {
+    line.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+}
+
+/// Why the author's change to the damaged SEARCH line `search` (file line
+/// `file`) cannot be carried over, given the new lines `new` that take the
+/// place of the changed span it is in; `None` when it can (or the line is
+/// not damaged).
+/// `one_for_one`: the span changes as many lines as it writes, so each
+/// line has its rewrite at the same place.
+fn damaged_change(
+    search: &str,
+    file: &str,
+    new: &[String],
+    one_for_one: bool,
+) -> Option<DamagedChange> {
+    if !differs_in_content(search, file) {
+        return None;
+    }
+    // No rewrite at its place and no new line resembles it: the author
+    // deletes it.
+    if !one_for_one && !new.iter().any(|n| paired(search, n)) {
+        return Some(DamagedChange::Deleted);
+    }
+    let plain = unescape_entities(search);
+    let file_words: Vec<&str> = words(file).collect();
+    let damaged: Vec<&str> = words(&plain).filter(|w| !file_words.contains(w)).collect();
+    if damaged.is_empty() {
+        // The damage is in punctuation or the words' order: nothing tells
+        // whether the rewrite keeps it.
+        return Some(DamagedChange::Unclear);
+    }
+    new.iter()
+        .flat_map(|n| words(n))
+        .find(|w| damaged.contains(w))
+        .map(|w| DamagedChange::KeepsWord(w.to_string()))
+}
+
+enum DamagedChange {
+    Deleted,
+    KeepsWord(String),
+    Unclear,
+}
+
+/// Whether a SEARCH line and its file line differ in more than white space,
+/// look-alike characters and HTML entities (the damage the merge corrects
+/// in new lines). Case counts: `Total` is not `total`.
+pub fn differs_in_content(search: &str, file: &str) -> bool {
+    let bare = |l: &str| squeeze_space(&plain_lookalikes(l));
+    bare(&unescape_entities(search)) != bare(file)
+}
+
+/// The REPLACE lines to pair with the file's `region` lines, or why the
+/// author's change cannot be carried onto them unambiguously.
 /// `crlf`: the file's lines end in `\r\n`.
 pub fn merge(
     search: &[&str],
     region: &[&str],
     replace: &[&str],
     crlf: bool,
-) -> Option<Vec<String>> {
+) -> Result<Vec<String>, Unmergeable> {
     let pairs = align(search, region);
     let mut file_of: Vec<Option<usize>> = vec![None; search.len()];
     for &(i, j) in &pairs {
@@ -35,6 +123,40 @@ pub fn merge(
     let old: Vec<String> = search.iter().map(bare).collect();
     let new: Vec<String> = replace.iter().map(bare).collect();
     let ops = textdiff::ops(&old, &new, None);
+    // A damaged line the author deletes or rewrites keeping a damaged word:
+    // writing the author's line would bring back the words that made the
+    // SEARCH text fail, and dropping it may drop other code.
+    for op in ops.iter().filter(|op| !matches!(op, DiffOp::Equal { .. })) {
+        let news = &new[op.new_range()];
+        let one_for_one = news.len() == op.old_range().len();
+        for (k, i) in op.old_range().enumerate() {
+            let Some(j) = file_of[i] else { continue };
+            // A one-for-one span: the line's rewrite is the new line at its place.
+            let rewrite = if one_for_one { &news[k..=k] } else { news };
+            match damaged_change(search[i], region[j], rewrite, one_for_one) {
+                None => {}
+                Some(DamagedChange::Deleted) => {
+                    return Err(Unmergeable::DeletesDamagedLine {
+                        search: i,
+                        region: j,
+                    });
+                }
+                Some(DamagedChange::Unclear) => {
+                    return Err(Unmergeable::ChangesDamagedLine {
+                        search: i,
+                        region: j,
+                    });
+                }
+                Some(DamagedChange::KeepsWord(word)) => {
+                    return Err(Unmergeable::KeepsDamagedWord {
+                        search: i,
+                        region: j,
+                        word,
+                    });
+                }
+            }
+        }
+    }
     // A line both sections keep as written whose file line is indented
     // otherwise: the REPLACE text follows the SEARCH text's indentation.
     let kept = ops.iter().any(|op| {
@@ -79,7 +201,7 @@ pub fn merge(
                     .find_map(|i| file_of[i])
                     .unwrap_or(region.len());
                 if to > next && !news.is_empty() {
-                    return None;
+                    return Err(Unmergeable::Unclear);
                 }
                 (next, next.saturating_sub(1))
             }
@@ -87,18 +209,18 @@ pub fn merge(
         if !mapped.is_empty() {
             let shown = mapped.len();
             if last + 1 - first != shown {
-                return None;
+                return Err(Unmergeable::Unclear);
             }
             carry(&mut out, &mut next, first);
             next = last + 1;
         }
         if fix.indent.is_none() && !news.is_empty() {
-            return None;
+            return Err(Unmergeable::Unclear);
         }
         out.extend(news.map(|k| fix.apply(&new[k])));
     }
     carry(&mut out, &mut next, region.len());
-    Some(out)
+    Ok(out)
 }
 
 /// How the file's indentation relates to the SEARCH text's, line for line.
@@ -253,9 +375,9 @@ impl Corrections {
 
 #[cfg(test)]
 mod tests {
-    use super::merge;
+    use super::{Unmergeable, merge};
 
-    fn m(search: &[&str], region: &[&str], replace: &[&str]) -> Option<Vec<String>> {
+    fn m(search: &[&str], region: &[&str], replace: &[&str]) -> Result<Vec<String>, Unmergeable> {
         merge(search, region, replace, false)
     }
 
@@ -346,13 +468,137 @@ mod tests {
     #[test]
     fn a_change_around_an_unseen_line_is_not_guessed() {
         let file = ["a", "b", "c"];
-        assert_eq!(m(&["a", "c"], &file, &["x"]), None);
+        assert_eq!(m(&["a", "c"], &file, &["x"]), Err(Unmergeable::Unclear));
         // An insertion between two kept lines with an unseen line there.
-        assert_eq!(m(&["a", "c"], &file, &["a", "n", "c"]), None);
+        assert_eq!(
+            m(&["a", "c"], &file, &["a", "n", "c"]),
+            Err(Unmergeable::Unclear)
+        );
         // A change next to (not around) it is fine: the unseen line stays.
         assert_eq!(
             m(&["a", "c"], &file, &["a", "x"]).expect("merges"),
             ["a", "b", "x"]
         );
+    }
+
+    /// A damaged line (its file line has other words) the author deletes,
+    /// or rewrites keeping a damaged word: the merge cannot know what the
+    /// file's line should become.
+    #[test]
+    fn a_deleted_or_still_damaged_line_is_not_merged() {
+        let file = [
+            "    for o in orders:",
+            "        total_amount += o.price * o.qty",
+            "    return total_amount",
+        ];
+        let search = [
+            "    for o in orders:",
+            "        total += o.price * o.qty",
+            "    return total_amount",
+        ];
+        let changed = [
+            "    for o in orders:",
+            "        total += o.price * o.qty * (1 - o.discount)",
+            "    return total_amount",
+        ];
+        assert_eq!(
+            m(&search, &file, &changed),
+            Err(Unmergeable::KeepsDamagedWord {
+                search: 1,
+                region: 1,
+                word: "total".into()
+            }),
+            "changed"
+        );
+        let deleted = Err(Unmergeable::DeletesDamagedLine {
+            search: 1,
+            region: 1,
+        });
+        let without = ["    for o in orders:", "    return total_amount"];
+        assert_eq!(m(&search, &file, &without), deleted, "deleted");
+        assert_eq!(m(&search, &file, &[]), deleted, "all deleted");
+        assert_eq!(
+            m(&search, &file, &["    pass"]),
+            deleted,
+            "replaced by unlike lines"
+        );
+        // One line, a misspelt name.
+        assert_eq!(
+            m(
+                &["    if (alphx > 0) { total += alphx; }"],
+                &["    if (alpha > 0) { total += alpha; }"],
+                &["    if (alphx > 1) { total += alphx; }"],
+            ),
+            Err(Unmergeable::KeepsDamagedWord {
+                search: 0,
+                region: 0,
+                word: "alphx".into()
+            })
+        );
+        // Damage in punctuation only: whether the rewrite keeps it is unknown.
+        assert_eq!(
+            m(&["if a < b {"], &["if a <= b {"], &["if a < b + 1 {"]),
+            Err(Unmergeable::ChangesDamagedLine {
+                search: 0,
+                region: 0
+            })
+        );
+        // Kept as written, the damaged line is the file's own: fine.
+        let added = [
+            "    for o in orders:",
+            "        total += o.price * o.qty",
+            "        count += 1",
+            "    return total_amount",
+        ];
+        assert_eq!(
+            m(&search, &file, &added).expect("merges")[1],
+            "        total_amount += o.price * o.qty"
+        );
+    }
+
+    /// A rewrite that drops every damaged word is the author's own text.
+    #[test]
+    fn a_rewrite_without_the_damaged_words_is_merged() {
+        assert_eq!(
+            m(
+                &["def span(a, b):", "    reslt = b - a"],
+                &["def span(a, b):", "    result = b - a"],
+                &["def span(a, b):", "    result = abs(b - a)"],
+            )
+            .expect("merges"),
+            ["def span(a, b):", "    result = abs(b - a)"]
+        );
+    }
+
+    /// White space, look-alikes and entities are damage the merge repairs
+    /// in new lines: a changed line with only those stays mergeable.
+    #[test]
+    fn a_changed_line_differing_in_space_or_lookalikes_merges() {
+        let cases: [Case; 3] = [
+            (
+                "indentation and trailing space",
+                &["    x = 1"],
+                &["  x = 1  "],
+                &["  x = 2"],
+                &["    x = 2"],
+            ),
+            (
+                "curly quotes and a non-breaking space",
+                &["say(\"hi\")"],
+                &["say(\u{201C}hi\u{201D})\u{a0}"],
+                &["say(\u{201C}bye\u{201D})"],
+                &["say(\"bye\")"],
+            ),
+            (
+                "a dash",
+                &["a - b"],
+                &["a \u{2014} b"],
+                &["a \u{2014} c"],
+                &["a - c"],
+            ),
+        ];
+        for (what, file, search, replace, want) in cases {
+            assert_eq!(m(search, file, replace).expect(what), want, "{what}");
+        }
     }
 }

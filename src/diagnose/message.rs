@@ -66,7 +66,15 @@ pub fn describe(d: &BlockDiagnosis, version: Version, is_final: bool) -> String 
         (None, None) => String::new(),
     };
     let detail = detail(d, reason, version);
-    format!("Block #{n} {status}: {}{detail}{at}.", reason.describe())
+    let withheld = d
+        .withheld
+        .as_deref()
+        .map(|why| format!(" No suggestion: {why}."))
+        .unwrap_or_default();
+    format!(
+        "Block #{n} {status}: {}{detail}{at}.{withheld}",
+        d.describe_reason(reason)
+    )
 }
 
 /// `line 12` or `lines 12-14`.

@@ -36,6 +36,7 @@ pub use closest::{FileIndex, MIN_SIMILARITY, TIE_MARGIN};
 pub(crate) use compare::changed_runs;
 pub use compare::{differences, line_diff};
 pub use flow::diagnose_indexed;
+pub(crate) use merge::differs_in_content;
 pub use suggest::suggestion;
 
 /// The root cause of a block's trouble. JSON: the kebab-case [`Reason::code`].
@@ -137,6 +138,35 @@ impl Reason {
             Reason::DroppedLastLine => "the diff's last line was dropped as a partial marker",
             Reason::Edited => "the closest region of the file has different content",
             Reason::NotFound => "nothing similar exists in the file",
+        }
+    }
+}
+
+/// What makes line endings a block's trouble ([`Reason::LineEndings`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EndingCause {
+    /// CRLF on one side, LF on the other.
+    CrlfAgainstLf,
+    /// The region ends at the file's last line, which has no final newline:
+    /// a SEARCH text (each line ending in a newline) matches it only
+    /// line-trimmed.
+    NoFinalNewline,
+    /// The diff's lines end in `\r` like the file's, but a marker line
+    /// ending in `\r` is no marker.
+    CrMarkers,
+}
+
+impl EndingCause {
+    /// The cause in words, for people.
+    pub fn describe(self) -> &'static str {
+        match self {
+            EndingCause::CrlfAgainstLf => Reason::LineEndings.describe(),
+            EndingCause::NoFinalNewline => {
+                "the file's last line has no final newline, so a SEARCH text matches it only line-trimmed"
+            }
+            EndingCause::CrMarkers => {
+                "the diff's marker lines end in \\r (CRLF), and a marker line ending in \\r is no marker"
+            }
         }
     }
 }
@@ -357,7 +387,26 @@ pub struct BlockDiagnosis {
     pub message: String,
     /// A corrected block with canonical markers, ready to paste back.
     pub suggestion: Option<String>,
+    /// Why a block with a region has no suggestion, when a rule of trust
+    /// withholds it (a line the edit changes differs from the file, the
+    /// region holds different code, an earlier block edits the region).
+    /// The message says it too; not in the JSON.
+    #[serde(skip)]
+    pub withheld: Option<String>,
+    /// For [`Reason::LineEndings`]: what about the line endings. Not in the
+    /// JSON: the message says it.
+    #[serde(skip)]
+    pub ending: Option<EndingCause>,
 }
+
+/// How alike (character ratio, trimmed) each SEARCH line that differs in
+/// content from its line of the region must be for the region to be the
+/// same code, damaged, rather than different code that looks alike (a
+/// sibling function): below it, nothing is suggested. A one-word typo in
+/// a statement scores 0.9 and more; `def delete_user(self, user_id):`
+/// against `def create_user(self, name, email):` scores 0.69. A line with
+/// the same words in another order is a near copy whatever its ratio.
+pub const NEAR_COPY_RATIO: f64 = 0.75;
 
 /// How alike (character ratio, trimmed) a middle line the block-anchor
 /// stage replaced without comparing it must be to the file's line for the
@@ -393,6 +442,14 @@ impl BlockDiagnosis {
             .and_then(|x| x.search_line)
     }
 
+    /// `reason` in words, for this block: for line endings, the cause found.
+    pub fn describe_reason(&self, reason: Reason) -> &'static str {
+        match (reason, self.ending) {
+            (Reason::LineEndings, Some(cause)) => cause.describe(),
+            _ => reason.describe(),
+        }
+    }
+
     /// Where the block was meant to go and why it failed there, in one
     /// clause: its closest region with the similarity and `reason`, or why
     /// it has no region.
@@ -402,17 +459,18 @@ impl BlockDiagnosis {
                 "closest: {} (similarity {}): {}",
                 crate::words::line_range("line", c.start_line, c.end_line),
                 crate::words::similarity(c.similarity),
-                reason.describe()
+                self.describe_reason(reason)
             ),
             (None, Some(why)) => why,
-            (None, None) => reason.describe().to_string(),
+            (None, None) => self.describe_reason(reason).to_string(),
         }
     }
 
     /// Why the block has no region to jump to or suggest from, in words
-    /// (`None` when it has one).
+    /// (`None` when it has one, and for a block that matched: exactly, or
+    /// through a fallback, on its own).
     pub fn why_no_region(&self) -> Option<String> {
-        if self.closest.is_some() {
+        if self.closest.is_some() || self.matched_lines.is_some() || self.reason.is_none() {
             return None;
         }
         Some(match (self.tie, self.vague, self.reason) {

@@ -397,10 +397,10 @@ fn explain_failed(
                 "the region starts before line {}, where the hunk is searched from",
                 cursor + 1
             )),
-            (Some(_), None) if !relocated => Some(
+            (Some(_), None) if !relocated => Some(block.withheld.clone().unwrap_or_else(|| {
                 "the author's change cannot be carried onto the file's lines unambiguously"
-                    .to_string(),
-            ),
+                    .to_string()
+            })),
             (Some(c), text) => {
                 match corrected_chunk(text.as_deref(), &lines, c, chunk, fixed_context) {
                     Some(fixed) => {

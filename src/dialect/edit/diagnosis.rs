@@ -184,9 +184,11 @@ fn not_found(
         suggestion: None,
     };
     let where_ = block.region_sentence(reason);
-    let (suggestion, withheld) = match block.closest {
-        Some(c) => suggest(content, old, c, edit, original),
-        None => (None, None),
+    let (suggestion, withheld) = match (block.closest, &block.withheld) {
+        // The rules of trust the block diagnosis applies hold for the edit.
+        (Some(_), Some(why)) => (None, Some(why.clone())),
+        (Some(c), None) => suggest(content, old, new, c, edit, original),
+        (None, _) => (None, None),
     };
     out.message = match withheld {
         Some(why) => {
@@ -221,6 +223,7 @@ fn as_block(content: &str, old: &str, new: &str) -> Option<BlockDiagnosis> {
 fn suggest(
     content: &str,
     old: &str,
+    new: &str,
     c: Closest,
     edit: &Edit,
     original: &str,
@@ -242,6 +245,7 @@ fn suggest(
             .unwrap_or(region);
     }
     let old_lines: Vec<&str> = old.lines().collect();
+    let new_lines: Vec<&str> = new.lines().collect();
     let region_lines: Vec<&str> = region.lines().collect();
     if old_lines.len() != region_lines.len() {
         return (
@@ -260,6 +264,18 @@ fn suggest(
                 None,
                 Some(format!(
                     "line {} of the text is indented unlike file line {}, and the new text, written the same way, would land misindented",
+                    i + 1,
+                    c.start_line + i
+                )),
+            );
+        }
+        // The new text is written as it is: a damaged line it keeps would
+        // be written back over the file's own.
+        if diagnose::differs_in_content(o, r) && new_lines.contains(o) {
+            return (
+                None,
+                Some(format!(
+                    "line {} of the text differs from file line {} in more than white space, and the new text keeps it as written",
                     i + 1,
                     c.start_line + i
                 )),
