@@ -23,6 +23,26 @@ fn out_of_order() -> String {
     block("line 150", "L150") + &block("line 7", "seven")
 }
 
+/// `c` and `d` on a block that matched exactly, and with no block at all:
+/// nothing to correct, no other region, said as such (not "no similar
+/// region", which would be false).
+#[test]
+fn c_and_d_on_an_exact_block_and_on_no_block_say_why() {
+    let mut app = app();
+    let nothing = [says(&mut app, 'c'), says(&mut app, 'd')];
+    assert_eq!(
+        nothing,
+        ["no block yet: nothing to correct", "no block yet"]
+    );
+    let first = original().lines().next().expect("a line").to_string();
+    app.set_diff(block(&first, "changed"));
+    app.end_stream();
+    app.diagnose();
+    let (c, d) = (says(&mut app, 'c'), says(&mut app, 'd'));
+    assert_eq!(c, "block #1 applies as written: nothing to correct");
+    assert_eq!(d, "block #1 matched at line 1: no other region to jump to");
+}
+
 /// `out_of_order()` in the app, its final preview opened with `F`.
 fn previewing_out_of_order() -> App {
     let mut app = app();
@@ -1234,24 +1254,4 @@ fn a_pause_closing_the_final_preview_says_so() {
         notice.starts_with("paused: the panes now show the final result"),
         "{notice}"
     );
-}
-
-/// `c` and `d` on a block that matched exactly, and with no block at all:
-/// nothing to correct, no other region, said as such (not "no similar
-/// region", which would be false).
-#[test]
-fn c_and_d_on_an_exact_block_and_on_no_block_say_why() {
-    let mut app = app();
-    let nothing = [says(&mut app, 'c'), says(&mut app, 'd')];
-    assert_eq!(
-        nothing,
-        ["no block yet: nothing to correct", "no block yet"]
-    );
-    let first = original().lines().next().expect("a line").to_string();
-    app.set_diff(block(&first, "changed"));
-    app.end_stream();
-    app.diagnose();
-    let (c, d) = (says(&mut app, 'c'), says(&mut app, 'd'));
-    assert_eq!(c, "block #1 applies as written: nothing to correct");
-    assert_eq!(d, "block #1 matched at line 1: no other region to jump to");
 }

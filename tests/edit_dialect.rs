@@ -1001,18 +1001,18 @@ fn the_json_report_carries_the_block_and_the_agents_words() {
 #[test]
 fn no_corrected_edit_that_would_write_damage_back() {
     let file = "def summarize(orders):\n    total_amount = 0\n    for o in orders:\n        total_amount += o.price * o.qty\n    return total_amount\n";
-    for (old, new, why) in [
-        (
-            "    for o in orders:\n        total += o.price * o.qty\n",
-            "    for o in orders:\n        total += o.price * o.qty * (1 - o.discount)\n",
-            "No corrected edit: line 4 of the file differs from SEARCH line 2 in more than white space and the edit's new text keeps `total`",
-        ),
-        (
-            "        total += o.price * o.qty\n    return total_amount\n",
-            "        total += o.price * o.qty\n    return round(total_amount, 2)\n",
-            "No corrected edit: line 1 of the text differs from file line 4 in more than white space, and the new text keeps it as written",
-        ),
-    ] {
+    // (old_string, new_string, why no corrected edit is offered)
+    let rewrites_the_stale_line = (
+        "    for o in orders:\n        total += o.price * o.qty\n",
+        "    for o in orders:\n        total += o.price * o.qty * (1 - o.discount)\n",
+        "No corrected edit: line 4 of the file differs from SEARCH line 2 in more than white space and the edit's new text keeps `total`",
+    );
+    let keeps_the_stale_line = (
+        "        total += o.price * o.qty\n    return total_amount\n",
+        "        total += o.price * o.qty\n    return round(total_amount, 2)\n",
+        "No corrected edit: line 1 of the text differs from file line 4 in more than white space, and the new text keeps it as written",
+    );
+    for (old, new, why) in [rewrites_the_stale_line, keeps_the_stale_line] {
         let d = apply(&claude_edit(old, new, false), Some(file))
             .diagnosis
             .expect("diagnosed");
