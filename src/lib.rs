@@ -8,7 +8,9 @@
 //!   applier (v1 and v2), with a report on every block: where it matched,
 //!   by which fallback stage, and the reference's error text when it throws;
 //! - **diagnosis** ([`diagnose()`]): why a block fails or only loosely
-//!   matches, where it was meant to go, and a corrected block;
+//!   matches, where it was meant to go, and a corrected block, offered only
+//!   where srview can stand behind it; [`fix()`]: the whole diff corrected
+//!   and checked (what `srview fix` prints);
 //! - **dialects** ([`apply_patch`], [`edit`]): Codex's `apply_patch` and
 //!   exact-string edits (Claude Code, Cline 3.x), reported in the engine's
 //!   block shape;
@@ -82,6 +84,7 @@ pub use tui::{app, view};
 #[doc(hidden)]
 pub mod words;
 
+pub use diagnose::fix::{Fixed, Note, fix};
 pub use diagnose::{BlockDiagnosis, Reason, diagnose};
 pub use dialect::{apply_patch, edit};
 pub use engine::session::{Session, Summary};

@@ -20,6 +20,7 @@
 mod closest;
 mod compare;
 pub mod doubt;
+pub mod fix;
 mod flow;
 mod merge;
 mod message;

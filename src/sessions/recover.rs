@@ -45,7 +45,7 @@ impl SessionRoot {
 /// fit: the file changed after the session, or an edit has no diff.
 ///
 /// Asked in the edits' order ([`Undone::before`]), it holds one content
-/// every [`BLOCK`] edits of a file and the contents of one block of edits
+/// every 16 (`BLOCK`) edits of a file and the contents of one block of edits
 /// per file at a time, not one per edit: a session of 10,000 edits of big
 /// files stays small.
 pub struct Undone<'e> {
