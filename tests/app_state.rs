@@ -373,6 +373,27 @@ fn accept_asks_before_mixing_line_endings() {
     }
 }
 
+/// A SEARCH text the file holds twice: the reference took the first, a
+/// guess; `a` says so first, a second `a` writes.
+#[test]
+fn accept_asks_before_writing_a_repeated_search_text() {
+    let file = "if x:\n    y = 1\nif z:\n    y = 1\n";
+    let mut app = App::new(PathBuf::from("f.py"), file.into(), Version::V1);
+    app.set_diff("------- SEARCH\ny = 1\n=======\ny = 2\n+++++++ REPLACE\n".into());
+    app.end_stream();
+    let asked = says(&mut app, 'a');
+    assert!(
+        asked.starts_with("block #1 matched at line 2, and its SEARCH text occurs again at line 4"),
+        "{asked}"
+    );
+    match key(&mut app, KeyCode::Char('a')) {
+        Effect::Accept(content) => {
+            assert_eq!(content.text(), "if x:\n    y = 2\nif z:\n    y = 1\n")
+        }
+        other => panic!("the second a writes: {other:?}"),
+    }
+}
+
 /// Mid-stream the right pane shows the partial result, where a block that
 /// matched before the previous one (out of order) has no effect yet; final
 /// mode applies it. Accepting shows that final result before writing it.

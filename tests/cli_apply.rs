@@ -364,6 +364,12 @@ fn write_holds_back_a_result_in_doubt_unless_forced() {
             "block #1 matched by its first and last lines only at lines 2-5; its SEARCH text \
              is closest to lines 8-11",
         ),
+        (
+            "if x:\n    y = 1\nif z:\n    y = 1\n",
+            "------- SEARCH\ny = 1\n=======\ny = 2\n+++++++ REPLACE\n",
+            "block #1 matched at line 2, and its SEARCH text occurs again at line 4: the \
+             reference took the first, which may not be the one meant",
+        ),
     ];
     for (content, diff, why) in cases {
         for stream in [&[][..], &["--stream"]] {

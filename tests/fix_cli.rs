@@ -364,7 +364,7 @@ fn a_last_line_without_newline_is_placed_line_trimmed_and_said() {
 fn exit_zero_always_means_every_block_applies_exactly() {
     let dir = tempfile::tempdir().expect("tempdir");
     let mut zero = 0;
-    for seed in 0..150u64 {
+    for seed in 0..220u64 {
         let mut rng = rng::Rng::new(seed);
         let original = rng::original(&mut rng);
         let diff = rng::diff(&mut rng, &original);
@@ -402,8 +402,29 @@ fn exit_zero_always_means_every_block_applies_exactly() {
         }
     }
     // Tiny vocabularies make most regions ties or all-common lines, where
-    // the diagnosis refuses to guess: the test still needs real exit-0 cases.
+    // the diagnosis refuses to guess, and repeat SEARCH texts, which `fix`
+    // keeps as written with exit 1: the test still needs real exit-0 cases.
     assert!(zero >= 20, "only {zero} cases placed every block");
+}
+
+/// A SEARCH text found at several places: the reference takes the first,
+/// a guess. `fix` keeps the block as written and says so, exit 1, whether
+/// the SEARCH text is a whole line or the file's line minus its indentation.
+#[test]
+fn a_repeated_search_text_is_kept_as_written_and_said() {
+    let original = "if x:\n    y = 1\nif z:\n    y = 1\n";
+    for search in ["y = 1", "    y = 1"] {
+        let diff = format!("------- SEARCH\n{search}\n=======\ny = 2\n+++++++ REPLACE\n");
+        let out = fix(&files(original, &diff), Version::V1);
+        assert_eq!(out.status.code(), Some(1), "{search:?}: {}", stderr(&out));
+        assert_contains(
+            &stderr(&out),
+            "kept as written: matched at line 2, and its SEARCH text occurs again at line 4: \
+             the reference took the first, which may not be the one meant; add a line of \
+             context to say which is meant",
+        );
+        assert_eq!(stdout(&out), diff);
+    }
 }
 
 #[test]

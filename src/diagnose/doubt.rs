@@ -23,6 +23,9 @@ pub enum PlaceDoubt {
     OutOfOrder,
     /// It matched inside a longer line.
     InsideLine,
+    /// Its SEARCH text occurs at other places too: the reference took the
+    /// first, which may not be the one meant.
+    Repeated,
     /// Its block structure is not what it looks like (a marker-like line,
     /// a separator in its text).
     Malformed,
@@ -37,6 +40,7 @@ impl PlaceDoubt {
             PlaceDoubt::Unseen => "unseen lines",
             PlaceDoubt::OutOfOrder => "out of order",
             PlaceDoubt::InsideLine => "inside a line",
+            PlaceDoubt::Repeated => "repeated",
             PlaceDoubt::Malformed => "malformed",
         }
     }
@@ -54,6 +58,8 @@ pub fn place_doubt(d: &BlockDiagnosis) -> Option<PlaceDoubt> {
         Some(PlaceDoubt::OutOfOrder)
     } else if d.reason == Some(Reason::PartialLine) {
         Some(PlaceDoubt::InsideLine)
+    } else if d.reason == Some(Reason::Ambiguous) {
+        Some(PlaceDoubt::Repeated)
     } else if d.reason.is_some_and(Reason::is_malformed) {
         Some(PlaceDoubt::Malformed)
     } else if d.stage != Some(Stage::BlockAnchor) {
@@ -71,30 +77,48 @@ pub fn place_doubt(d: &BlockDiagnosis) -> Option<PlaceDoubt> {
 /// "block #1 matched by its first and last lines only at lines 15-20; its
 /// SEARCH text is closest to lines 29-34".
 pub fn doubt_sentence(d: &BlockDiagnosis, doubt: PlaceDoubt) -> String {
+    format!("block #{} {}", d.index + 1, doubt_clause(d, doubt))
+}
+
+/// [`doubt_sentence`] without its "block #N ": "matched at line 2, and ...".
+pub fn doubt_clause(d: &BlockDiagnosis, doubt: PlaceDoubt) -> String {
     use crate::words::line_range;
     let at = d
         .matched_lines
         .map(|m| format!(" at {}", line_range("line", m[0], m[1])))
         .unwrap_or_default();
-    let n = d.index + 1;
     let head = match doubt {
         PlaceDoubt::OutOfOrder => {
             return format!(
-                "block #{n} matches only before an earlier block's edit{at}, on lines that edit changes: applying both repeats or loses text"
+                "matches only before an earlier block's edit{at}, on lines that edit changes: applying both repeats or loses text"
             );
         }
         PlaceDoubt::InsideLine => {
             return format!(
-                "block #{n} matched inside a longer line{at}: the reference matches text, not whole lines"
+                "matched inside a longer line{at}: the reference matches text, not whole lines"
+            );
+        }
+        PlaceDoubt::Repeated => {
+            let others: Vec<String> = d
+                .differences
+                .iter()
+                .filter(|x| x.kind == super::DifferenceKind::OtherOccurrence)
+                .filter_map(|x| x.file_line.map(|l| l.to_string()))
+                .collect();
+            return format!(
+                "matched{at}, and its SEARCH text occurs again at {} {}: the \
+                 reference took the first, which may not be the one meant",
+                if others.len() == 1 { "line" } else { "lines" },
+                others.join(", ")
             );
         }
         PlaceDoubt::Malformed => {
             let why = d
                 .reason
                 .map_or("its structure is unusual", |r| r.describe());
-            return format!("block #{n} applied, but not as it reads: {why}");
+            return format!("applied, but not as it reads: {why}");
         }
-        _ => format!("block #{n} matched by its first and last lines only{at}"),
+        _ => format!("matched by its first and last lines only{at}"),
     };
     let why = match (doubt, d.closest, d.tie) {
         (PlaceDoubt::WrongPlace, Some(c), _) => format!(

@@ -171,6 +171,21 @@ pub fn fix(diff: &str, original: &str, options: Options) -> Fixed {
         }
     };
     for (p, b) in accepted.iter().zip(&built) {
+        let d = &blocks[p.block];
+        if d.reason == Some(Reason::Ambiguous) {
+            // Placed where the reference places it, the first of several:
+            // no single place is named, so it is a guess, said as one.
+            let doubt = super::doubt::PlaceDoubt::Repeated;
+            notes.push(Note {
+                block: p.block,
+                diff_lines: d.diff_lines,
+                text: format!(
+                    "kept as written: {}; add a line of context to say which is meant",
+                    super::doubt::doubt_clause(d, doubt)
+                ),
+                unplaced: true,
+            });
+        }
         if b.stage == Stage::LineTrimmed {
             notes.push(Note {
                 block: p.block,

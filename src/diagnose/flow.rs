@@ -648,6 +648,30 @@ fn matched_reason(
         return Some(Reason::OutOfOrder);
     }
     let lines = ctx.file.lines(r.start, r.end);
+    // An exact match whose SEARCH text occurs elsewhere too: the reference
+    // took the first after the previous block, which may not be the one
+    // meant. The other places are listed as differences.
+    let repeated = |d: &mut BlockDiagnosis| {
+        let others: Vec<usize> = ctx
+            .original
+            .match_indices(search)
+            .map(|(at, _)| ctx.index.line_of(at))
+            .filter(|&line| line != l.start)
+            .collect();
+        if others.is_empty() {
+            return false;
+        }
+        d.differences.extend(others.iter().map(|&line| Difference {
+            kind: DifferenceKind::OtherOccurrence,
+            search_line: None,
+            file_line: Some(line + 1),
+            search: None,
+            // A match can start on the empty line after a final newline.
+            file: Some(ctx.file.get(line).unwrap_or_default().to_string()),
+            words: Vec::new(),
+        }));
+        true
+    };
     match l.stage {
         // The reference matches text, not lines: a SEARCH text that is the
         // end of a longer line (a lone `}` in `    }`, a blank line after
@@ -664,36 +688,19 @@ fn matched_reason(
             {
                 // Only indentation before it, and nowhere a whole line: the
                 // SEARCH text is indented less than the file, and the
-                // REPLACE text lands after the file's extra indentation.
-                Some(Reason::Whitespace)
+                // REPLACE text lands after the file's extra indentation;
+                // unless it is so at other places too.
+                Some(if repeated(d) {
+                    Reason::Ambiguous
+                } else {
+                    Reason::Whitespace
+                })
             } else {
                 d.risky = true;
                 Some(Reason::PartialLine)
             }
         }
-        Stage::Exact => {
-            let others: Vec<usize> = ctx
-                .original
-                .match_indices(search)
-                .map(|(at, _)| ctx.index.line_of(at))
-                .filter(|&line| line != l.start)
-                .collect();
-            if others.is_empty() {
-                return None;
-            }
-            d.differences.extend(others.iter().map(|&line| {
-                Difference {
-                    kind: DifferenceKind::OtherOccurrence,
-                    search_line: None,
-                    file_line: Some(line + 1),
-                    search: None,
-                    // A match can start on the empty line after a final newline.
-                    file: Some(ctx.file.get(line).unwrap_or_default().to_string()),
-                    words: Vec::new(),
-                }
-            }));
-            Some(Reason::Ambiguous)
-        }
+        Stage::Exact => repeated(d).then_some(Reason::Ambiguous),
         Stage::LineTrimmed => {
             let only_cr = pb
                 .search
