@@ -39,8 +39,15 @@ pub struct ClosestLine {
     pub line: usize,
     /// The file line's text.
     pub text: String,
-    /// Character-level similarity (both ends trimmed) in [0, 1].
+    /// Character-level similarity (both ends trimmed) in [0, 1]; in JSON
+    /// with three decimals, cut (never rounded up), as every similarity.
+    #[serde(serialize_with = "three_decimals")]
     pub similarity: f64,
+}
+
+/// A similarity as JSON gives it: three decimals, cut.
+fn three_decimals<S: serde::Serializer>(value: &f64, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64((value * 1000.0).floor() / 1000.0)
 }
 
 /// Why an `@@ context` line was not found.
@@ -664,4 +671,22 @@ fn similarity(a: &str, b: &str) -> f64 {
         .timeout(std::time::Duration::from_millis(20))
         .diff_chars(a, b);
     f64::from(diff.ratio())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// JSON gives a header line's similarity as every similarity: three
+    /// decimals, cut, not the f32 ratio's noise.
+    #[test]
+    fn a_closest_line_similarity_has_three_decimals_in_json() {
+        let line = ClosestLine {
+            line: 3,
+            text: "def f():".into(),
+            similarity: f64::from(0.986_486_5_f32),
+        };
+        let json = serde_json::to_string(&line).expect("serializes");
+        assert_eq!(json, r#"{"line":3,"text":"def f():","similarity":0.986}"#);
+    }
 }
