@@ -309,3 +309,35 @@ fn a_missing_file_is_named_as_missing() {
         "{text}"
     );
 }
+
+/// `--write` holds back a transcript whose edit srview cannot stand behind
+/// (here a block-anchor match whose SEARCH text is closer to another
+/// function), as `apply --write` does for one diff: nothing written, exit 1,
+/// the file, the call and why on stderr; `--force` writes.
+#[test]
+fn write_holds_back_a_doubtful_place_unless_forced() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let two = "def one():\n    start()\n    alpha = 1\n    beta = 2\n    finish()\n\n\
+               def two():\n    start()\n    gamma = 3\n    delta = 4\n    finish()\n";
+    std::fs::write(dir.path().join("two.py"), two).expect("write");
+    let text = support::diff::replace_in_file(
+        "two.py",
+        "    start()\n    gamma = 30\n    delta = 40\n    finish()",
+        "    start()\n    gamma = 300\n    finish()",
+    );
+    let out = apply_in(dir.path(), "t.md", Some(&text), &["--write"]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(
+            "srview: nothing written: two.py, the transcript's tool call 1: block #1 matched by \
+             its first and last lines only at lines 2-5; its SEARCH text is closest to lines \
+             8-11 (--force writes it)\n"
+        ),
+        "{err}"
+    );
+    assert_eq!(read(dir.path(), "two.py"), two);
+    let out = apply_in(dir.path(), "t.md", None, &["--write", "--force"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_ne!(read(dir.path(), "two.py"), two);
+}

@@ -8,7 +8,9 @@ use super::{ApplyArgs, CmdResult};
 use crate::error::Error;
 use crate::input;
 use crate::source::aider;
-use crate::source::transcript::{self, ApplyOptions, FileEdit, FileState, Format, PathRules};
+use crate::source::transcript::{
+    self, ApplyOptions, FileEdit, FileState, Format, PathRules, ToolCall,
+};
 
 pub fn run(args: &ApplyArgs) -> CmdResult {
     let msg = args
@@ -101,11 +103,64 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
         }
         return Ok(1);
     }
+    if args.write && !args.force {
+        let doubts = write_doubts(&calls, &files, options);
+        for why in &doubts {
+            eprintln!("srview: nothing written: {why} (--force writes it)");
+        }
+        if !doubts.is_empty() {
+            return Ok(1);
+        }
+    }
     if args.write {
         let all: Vec<&FileEdit> = files.iter().collect();
         transcript::write_files(&workspace, &all).map_err(|e| Error::Write(e.message))?;
     }
     Ok(0)
+}
+
+/// What srview cannot stand behind in writing the transcript's files, as
+/// `apply --write` holds back for one diff: each call diagnosed against the
+/// content it ran on (see [`crate::diagnose::doubt`]), "FILE: why".
+fn write_doubts(calls: &[ToolCall], files: &[FileEdit], options: ApplyOptions) -> Vec<String> {
+    use crate::diagnose::doubt;
+    use crate::engine::matcher::LineIndex;
+    let mut out = Vec::new();
+    for file in files {
+        let mut before = file.original.as_str();
+        for result in &file.calls {
+            let Some(after) = &result.content else {
+                continue;
+            };
+            // A whole new content (write_to_file) has no place to doubt.
+            let (Some(call), Some(outcome)) = (calls.get(result.call), &result.outcome) else {
+                before = after;
+                continue;
+            };
+            let path = std::path::Path::new(&file.path);
+            let diff =
+                crate::engine::fixes::engine_input(&call.body, path, options.fix_model_output);
+            let engine = crate::engine::Options {
+                version: options.version,
+                is_final: true,
+            };
+            let index = LineIndex::new(before);
+            let diagnoses = crate::diagnose::diagnose_indexed(&diff, &index, engine, outcome);
+            let mut doubts = doubt::write_doubts(&diff, &diagnoses);
+            if doubt::mixes_line_endings(before, [after.as_str()]) {
+                doubts.push(doubt::MIXED_LINE_ENDINGS.to_string());
+            }
+            out.extend(doubts.into_iter().map(|why| {
+                format!(
+                    "{}, the transcript's tool call {}: {why}",
+                    file.path,
+                    result.call + 1
+                )
+            }));
+            before = after;
+        }
+    }
+    out
 }
 
 fn summary_line(file: &FileEdit) -> String {
