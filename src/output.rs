@@ -127,6 +127,11 @@ pub fn write_atomic_chunks(
             };
             return Err(fail(what.into()));
         }
+        // Already the content: nothing to write (no new inode, no new
+        // modification time for editors and build tools to react to).
+        if file_holds_chunks(&target, chunks).is_ok_and(|holds| holds == Some(true)) {
+            return Ok(());
+        }
         // Replacing the file by rename would go through its protection: a
         // read-only file (even for root), or one this user may not write,
         // is refused as an editor refuses it.
@@ -137,11 +142,6 @@ pub fn write_atomic_chunks(
             return Err(fail(
                 "this user may not write it (permission denied)".into(),
             ));
-        }
-        // Already the content: nothing to write (no new inode, no new
-        // modification time for editors and build tools to react to).
-        if file_holds_chunks(&target, chunks).is_ok_and(|holds| holds == Some(true)) {
-            return Ok(());
         }
     }
     let dir = target
@@ -516,6 +516,8 @@ mod tests {
         let err = write_atomic(&p, b"new", Some(b"old")).unwrap_err();
         assert_eq!(err.message, "it is read-only");
         assert_eq!(fs::read(&p).unwrap(), b"old");
+        // Already holding the result: nothing to write, nothing refused.
+        write_atomic(&p, b"old", Some(b"old")).unwrap();
     }
 
     /// Writing what the file already holds leaves it alone: the same inode

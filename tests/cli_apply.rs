@@ -365,6 +365,12 @@ fn write_holds_back_a_result_in_doubt_unless_forced() {
              is closest to lines 8-11",
         ),
         (
+            "a\nb\nc\n",
+            "------- SEARCH\nb\n=======\nB\n------- SEARCH\nc\n=======\nC\n+++++++ REPLACE\n",
+            "block #1 never took effect (the block structure is malformed): the reference \
+             dropped it, and its edit would be lost",
+        ),
+        (
             "if x:\n    y = 1\nif z:\n    y = 1\n",
             "------- SEARCH\ny = 1\n=======\ny = 2\n+++++++ REPLACE\n",
             "block #1 matched at line 2, and its SEARCH text occurs again at line 4: the \

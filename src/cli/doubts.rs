@@ -47,7 +47,9 @@ pub fn block_doubt(b: &BlockReport, is_final: bool) -> Option<String> {
         .unwrap_or_default();
     match (b.state, b.stage) {
         (BlockState::Dropped, _) if is_final => Some(
-            "never took effect: its SEARCH section never reached a ======= separator (is the diff cut off?)"
+            "never took effect: the reference dropped it (its SEARCH section never reached a \
+             ======= separator, or the next SEARCH marker came before its +++++++ REPLACE: is \
+             the diff cut off?)"
                 .to_string(),
         ),
         (BlockState::Applied, Some(Stage::LineTrimmed)) => Some(format!(
@@ -70,7 +72,15 @@ fn inside_a_line(b: &BlockReport, original: &str) -> bool {
         return false;
     };
     let bytes = original.as_bytes();
-    let starts_a_line = span.start == 0 || bytes.get(span.start - 1) == Some(&b'\n');
+    // Only indentation before it is a SEARCH text indented less than the
+    // file (the diagnosis's `whitespace`), not a match inside a line.
+    let line_start = bytes[..span.start]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let starts_a_line = bytes[line_start..span.start]
+        .iter()
+        .all(|&b| b == b' ' || b == b'\t');
     let ends_a_line = span.end >= bytes.len() || bytes.get(span.end - 1) == Some(&b'\n');
     b.state == BlockState::Applied && span.end > span.start && !(starts_a_line && ends_a_line)
 }
@@ -111,7 +121,9 @@ mod tests {
         assert_eq!(
             warn(dropped, "a\nb\nc\n"),
             [
-                "srview: warning: block #1 never took effect: its SEARCH section never reached a ======= separator (is the diff cut off?)"
+                "srview: warning: block #1 never took effect: the reference dropped it (its SEARCH \
+                 section never reached a ======= separator, or the next SEARCH marker came before \
+                 its +++++++ REPLACE: is the diff cut off?)"
             ]
         );
         let trimmed = "------- SEARCH\n  b\n=======\nB\n+++++++ REPLACE\n";
@@ -142,5 +154,9 @@ mod tests {
         );
         let whole = "------- SEARCH\n    let x = 1;\n=======\n    let x = 2;\n+++++++ REPLACE\n";
         assert!(warn(whole, "fn f() {\n    let x = 1;\n}\n").is_empty());
+        // Only indentation before it: indented less than the file, not
+        // inside a line.
+        let less = "------- SEARCH\nlet x = 1;\n=======\nlet x = 2;\n+++++++ REPLACE\n";
+        assert!(warn(less, "fn f() {\n    let x = 1;\n}\n").is_empty());
     }
 }

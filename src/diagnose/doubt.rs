@@ -29,6 +29,9 @@ pub enum PlaceDoubt {
     /// Its block structure is not what it looks like (a marker-like line,
     /// a separator in its text).
     Malformed,
+    /// The reference dropped it (its REPLACE section cut by the next
+    /// SEARCH marker, or never reaching a separator): its edit is lost.
+    Dropped,
 }
 
 impl PlaceDoubt {
@@ -41,6 +44,7 @@ impl PlaceDoubt {
             PlaceDoubt::OutOfOrder => "out of order",
             PlaceDoubt::InsideLine => "inside a line",
             PlaceDoubt::Repeated => "repeated",
+            PlaceDoubt::Dropped => "dropped",
             PlaceDoubt::Malformed => "malformed",
         }
     }
@@ -49,6 +53,9 @@ impl PlaceDoubt {
 /// Whether `d`, a block the engine applied, went where its diagnosis
 /// cannot vouch for (`None`: its place was compared line by line).
 pub fn place_doubt(d: &BlockDiagnosis) -> Option<PlaceDoubt> {
+    if d.state == Status::Dropped {
+        return Some(PlaceDoubt::Dropped);
+    }
     if d.state != Status::Applied {
         return None;
     }
@@ -112,6 +119,14 @@ pub fn doubt_clause(d: &BlockDiagnosis, doubt: PlaceDoubt) -> String {
                 others.join(", ")
             );
         }
+        PlaceDoubt::Dropped => {
+            let why = d
+                .reason
+                .map_or("its structure is unusual", |r| r.describe());
+            return format!(
+                "never took effect ({why}): the reference dropped it, and its edit would be lost"
+            );
+        }
         PlaceDoubt::Malformed => {
             let why = d
                 .reason
@@ -170,8 +185,9 @@ pub fn write_doubts(diff: &str, diagnoses: &[BlockDiagnosis]) -> Vec<String> {
     }
     for d in diagnoses {
         match place_doubt(d) {
-            // The cut-off block's structure: said above.
-            Some(PlaceDoubt::Malformed) if unfinished == Some(d.index + 1) => {}
+            // The cut-off block: said above.
+            Some(PlaceDoubt::Malformed | PlaceDoubt::Dropped)
+                if unfinished == Some(d.index + 1) => {}
             Some(doubt) => out.push(doubt_sentence(d, doubt)),
             None => {}
         }
