@@ -132,17 +132,7 @@ pub fn write_atomic_chunks(
         if file_holds_chunks(&target, chunks).is_ok_and(|holds| holds == Some(true)) {
             return Ok(());
         }
-        // Replacing the file by rename would go through its protection: a
-        // read-only file (even for root), or one this user may not write,
-        // is refused as an editor refuses it.
-        if m.permissions().readonly() {
-            return Err(fail("it is read-only".into()));
-        }
-        if !may_write(&target) {
-            return Err(fail(
-                "this user may not write it (permission denied)".into(),
-            ));
-        }
+        protected(&target, m).map_err(|why| fail(why.into()))?;
     }
     let dir = target
         .parent()
@@ -258,6 +248,20 @@ pub fn check_unchanged(path: &Path, loaded: Loaded<'_>) -> Result<(), NotAsLoade
         (Ok(Some(true)), Loaded::Holding(_) | Loaded::MissingOrEmpty) => Ok(()),
         (Ok(Some(_)), _) => Err(NotAsLoaded::Changed),
     }
+}
+
+/// Why the existing file at `path` may not be replaced: replacing it by
+/// rename would go through its protection, so a read-only file (even for
+/// root), or one this user may not write, is refused as an editor refuses
+/// it. A writer that must know before any work (a stream) asks first.
+pub fn protected(path: &Path, meta: &fs::Metadata) -> Result<(), &'static str> {
+    if meta.permissions().readonly() {
+        return Err("it is read-only");
+    }
+    if !may_write(path) {
+        return Err("this user may not write it (permission denied)");
+    }
+    Ok(())
 }
 
 /// Whether this user may write the file at `path` (`access(2)`, as the

@@ -338,6 +338,20 @@ fn write_refuses_a_partial_result_and_a_read_only_file() {
         format!("srview: {} was not written: it is read-only\n", p(&file))
     );
     assert_eq!(std::fs::read(&file).unwrap(), b"a\nb\nc\n");
+    // A stream is told before it is read: no line is printed.
+    let out = srview(
+        &["--stream", "--write", p(&file), "-"],
+        ONE_BLOCK.as_bytes(),
+    );
+    assert_eq!(code(&out), 2);
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "srview: {} will not be written: it is read-only\n",
+            p(&file)
+        )
+    );
+    assert!(out.stdout.is_empty());
 }
 
 /// A result srview cannot stand behind is not written without `--force`

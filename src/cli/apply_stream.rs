@@ -37,6 +37,16 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
         .as_deref()
         .ok_or_else(|| Error::usage("apply --stream needs FILE"))?;
     let content = super::apply_dialect::load(file, args.new_file)?;
+    // A FILE that cannot be written is said before the stream is read.
+    if args.write
+        && let Ok(meta) = std::fs::metadata(crate::output::resolve_target(file))
+        && let Err(why) = crate::output::protected(file, &meta)
+    {
+        return Err(Error::Write(format!(
+            "{} will not be written: {why}",
+            file.display()
+        )));
+    }
     let original = content.clone().unwrap_or_default();
     let session = Session::new(original, args.engine.version());
     let mut source = Source::open(args.diff.as_deref())?;

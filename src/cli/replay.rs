@@ -20,19 +20,21 @@ pub fn run(args: &ReplayArgs) -> CmdResult {
     // OUT is truncated first: never a file that holds other work (INPUT
     // and OUT swapped by mistake, a source file), only an earlier replay of
     // this input, whole or cut short.
-    let earlier_replay = match input::read_text(&args.to, true) {
-        Ok(None) => true,
-        Ok(Some(held)) => text.starts_with(&held),
-        // Not text (binary, not UTF-8), or unreadable: not a replay.
-        Err(_) => false,
-    };
-    if !args.force && !earlier_replay {
-        return Err(Error::refused(format!(
-            "{} holds other content than a replay of {}: replaying would truncate it \
-             (--force does)",
-            args.to.display(),
-            args.input.display()
-        )));
+    // Only a regular file is truncated; a FIFO or a device (a previewer
+    // reading a pipe, /dev/null) holds nothing to lose, a folder fails below.
+    let regular = std::fs::metadata(&args.to).is_ok_and(|m| m.is_file());
+    if regular && !args.force {
+        let why = match std::fs::read(&args.to) {
+            Ok(held) if text.as_bytes().starts_with(&held) => None,
+            Ok(_) => Some("holds other content than a replay of the input".to_string()),
+            Err(e) => Some(format!("cannot be read to check what it holds ({e})")),
+        };
+        if let Some(why) = why {
+            return Err(Error::refused(format!(
+                "{} {why}: replaying would truncate it (--force does)",
+                args.to.display()
+            )));
+        }
     }
     let steps = replay::schedule(&text, args.rate, args.chunk, args.jitter, args.seed);
     replay::replay_to_file(&text, &args.to, &steps)
