@@ -115,6 +115,19 @@ fn session_without_a_path_lists_the_newest_session_of_this_repository() {
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let listing = stdout(&out);
     assert!(listing.starts_with("Codex 0.169.0"), "{listing}");
+    // Outside a repository: the agent's folder or one below it, never a
+    // folder that merely holds the agent's (`other` is not a repository).
+    let below = other.join("deeper");
+    std::fs::create_dir_all(&below).expect("mkdir");
+    let out = srview_in(&below, home.path(), &["session", "--list"]);
+    assert!(
+        stdout(&out).starts_with("Codex 0.169.0"),
+        "{}",
+        stderr(&out)
+    );
+    let above = other.parent().expect("the root");
+    let out = srview_in(above, home.path(), &["session", "--list"]);
+    assert_eq!(code(&out), 2, "{}", stdout(&out));
 }
 
 #[test]

@@ -137,14 +137,23 @@ const WORKSPACE_PROBE: u64 = 256 * 1024;
 const NEWEST_PROBED: usize = 200;
 
 /// The newest of `found` (newest first, as [`find`] gives them) that an
-/// agent ran in the repository holding `dir` (`dir` itself outside any):
-/// by the workspace the session records, which must lie in that
-/// repository; an Aider history by where it lies. Cline classic tasks
-/// record no workspace and never match. Only the newest sessions are
-/// looked into, each from its first lines.
+/// agent ran for `dir`: by the workspace the session records, which must
+/// lie in the repository holding `dir`; outside any repository, which must
+/// be `dir` or a folder above it (never `/`), so a folder holding many
+/// projects does not take one of theirs. An Aider history by where it
+/// lies. Cline classic tasks record no workspace and never match. Only the
+/// newest sessions are looked into, each from its first lines.
 pub fn newest_for<'a>(found: &'a [Found], dir: &Path) -> Option<&'a Found> {
     let here = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
     let repo = repository_of(&here);
+    let in_repo = repo.join(".git").exists();
+    let matches = |w: &Path| {
+        if in_repo {
+            w.starts_with(&repo)
+        } else {
+            here.starts_with(w) && w.parent().is_some()
+        }
+    };
     found.iter().take(NEWEST_PROBED).find(|f| {
         let workspace = match f.agent {
             AgentKind::Aider => f.path.parent().map(Path::to_path_buf),
@@ -152,10 +161,7 @@ pub fn newest_for<'a>(found: &'a [Found], dir: &Path) -> Option<&'a Found> {
             _ => crate::source::agent::session::recorded_workspace(&f.path, WORKSPACE_PROBE)
                 .map(PathBuf::from),
         };
-        workspace.is_some_and(|w| {
-            let w = w.canonicalize().unwrap_or(w);
-            w.starts_with(&repo)
-        })
+        workspace.is_some_and(|w| matches(&w.canonicalize().unwrap_or(w)))
     })
 }
 
