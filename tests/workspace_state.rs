@@ -18,6 +18,7 @@ fn files(path: &str) -> Result<Option<String>, String> {
         "a.py" => "x = 1\ny = 2\n".to_string(),
         "b.toml" => "[s]\nk = 1\n".to_string(),
         "two.rs" => TWO_FNS.to_string(),
+        "crlf.txt" => "a\r\nb\r\n".to_string(),
         _ => return Ok(None),
     }))
 }
@@ -294,6 +295,13 @@ fn accepting_a_misplaced_block_asks_first_in_a_transcript() {
     );
     assert_eq!(ws.current, 1, "the file in doubt is shown");
     assert_eq!(key(&mut ws, 'A'), WsEffect::Write(vec![0, 1]));
+
+    // Every other file in doubt is named (here a CRLF file given LF lines),
+    // since the second A writes it too.
+    let mixed = format!("{text}{}", call("crlf.txt", "b", "B"));
+    let mut ws = fed(&mixed, true);
+    assert_eq!(key(&mut ws, 'A'), WsEffect::None, "held back");
+    assert_contains(&notice(&ws), "(in doubt too: crlf.txt): press A again");
 
     // `a` on that tab: the same; `j` cancels, so `a` asks again.
     let mut ws = fed(&text, true);

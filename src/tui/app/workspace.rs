@@ -574,19 +574,31 @@ impl Workspace {
     /// where its diagnosis cannot vouch for (see [`crate::tui::app::place_doubt`]);
     /// the first such block is selected in its tab.
     fn doubt_notice(&mut self, tabs: &[usize], key: KeyCode) -> Option<String> {
+        use crate::diagnose::doubt::{MIXED_LINE_ENDINGS, mixes_line_endings};
         let mut first = None;
         let mut count = 0;
+        // The other files in doubt, named: the second key writes them too.
+        let mut others: Vec<String> = Vec::new();
         for &t in tabs {
             let Some(tab) = self.tabs.get_mut(t) else {
                 continue;
             };
             let doubtful = tab.app.doubtful_blocks();
-            count += doubtful.len();
-            if first.is_none()
-                && let Some((d, doubt)) = doubtful.into_iter().next()
-            {
-                tab.app.select_block(d.index);
-                first = Some((t, crate::tui::app::doubt_sentence(&d, doubt)));
+            let mixed = tab.app.accepted_content().is_ok_and(|content| {
+                mixes_line_endings(&tab.app.original.text(), content.chunks())
+            });
+            let here = doubtful.len() + usize::from(mixed);
+            count += here;
+            if here > 0 && first.is_some() && !others.contains(&tab.path) {
+                others.push(tab.path.clone());
+            }
+            if first.is_none() {
+                if let Some((d, doubt)) = doubtful.into_iter().next() {
+                    tab.app.select_block(d.index);
+                    first = Some((t, crate::tui::app::doubt_sentence(&d, doubt)));
+                } else if mixed {
+                    first = Some((t, MIXED_LINE_ENDINGS.to_string()));
+                }
             }
         }
         let (t, sentence) = first?;
@@ -597,8 +609,13 @@ impl Workspace {
             KeyCode::Char(c) => c,
             _ => 'a',
         };
+        let files = if others.is_empty() {
+            String::new()
+        } else {
+            format!(" (in doubt too: {})", others.join(", "))
+        };
         Some(format!(
-            "{}: {sentence}{}: press {again} again to write anyway, Esc to cancel",
+            "{}: {sentence}{}{files}: press {again} again to write anyway, Esc to cancel",
             self.tabs[t].path,
             keys::others_in_doubt(count - 1)
         ))
