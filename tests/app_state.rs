@@ -1276,3 +1276,23 @@ fn a_pause_closing_the_final_preview_says_so() {
         "{notice}"
     );
 }
+
+/// A streamed diff past `MAX_BLOCKS` blocks (a flood of markers) is not
+/// read further: memory stays bounded, the state says why, and nothing can
+/// be accepted, since what is shown is not the whole diff.
+#[test]
+fn a_flood_of_blocks_is_not_followed_past_the_cap() {
+    let mut app = app();
+    app.set_diff("------- SEARCH\n".repeat(srview::app::MAX_BLOCKS));
+    let len = app.diff.len();
+    app.append_diff("------- SEARCH\n");
+    assert_eq!(app.diff.len(), len, "the text past the cap is not kept");
+    let why = app.source_error.clone().expect("said");
+    assert!(why.starts_with("it has over 20000 blocks"), "{why}");
+    assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
+    assert!(
+        notice_text(&app).starts_with("not accepted"),
+        "{}",
+        notice_text(&app)
+    );
+}

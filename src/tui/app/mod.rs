@@ -43,6 +43,11 @@ impl StreamState {
     }
 }
 
+/// How many blocks a streamed diff may reach before the previewer stops
+/// reading it: far beyond any agent's edit, and where a flood of markers
+/// (`yes -- '------- SEARCH'`) would otherwise grow memory without bound.
+pub const MAX_BLOCKS: usize = 20_000;
+
 /// How long a stream must be quiet before it is shown `paused` (final
 /// mode): a model streaming a diff writes far more often than this, while
 /// a finished DIFF file (the everyday debugging case) must not look
@@ -353,7 +358,18 @@ impl App {
     }
 
     /// Text appended to the diff (the common case while a model streams).
+    /// Past [`MAX_BLOCKS`] blocks the previewer stops reading: the text is
+    /// not kept (memory stays bounded, keys answered), and since the diff
+    /// shown is then not the whole diff, nothing can be accepted.
     pub fn append_diff(&mut self, more: &str) {
+        if !more.is_empty() && self.outcome.blocks.len() >= MAX_BLOCKS {
+            self.source_error = Some(format!(
+                "it has over {MAX_BLOCKS} blocks, more than a previewer follows: srview stops \
+                 reading it here, and nothing can be accepted (srview apply and srview check \
+                 read it whole)"
+            ));
+            return;
+        }
         if !more.is_empty() {
             if self.source_error.take().is_some() {
                 self.clear_refusal();
