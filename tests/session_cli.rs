@@ -440,8 +440,16 @@ fn check_session_explains_every_failed_edit() {
         "{out}"
     );
 
-    // A loose match Codex called plain success: explained too, not failed.
+    // An edit srview could not judge is said, never passed over as fine.
     let dir = fixtures().join("codex-0.169.0/d_fuzzy_whitespace_unicode");
+    let (code, out) = check_session(&session_path(&dir), None);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(
+        out.starts_with("Codex 0.169.0: 1 edit, 0 failed, 1 not judged\n\nedit 1 · calc.py · apply_patch: not judged: the content before is not in Codex's output"),
+        "{out}"
+    );
+
+    // A loose match Codex called plain success: explained too, not failed.
     let want = expected(&dir);
     let tmp = tempfile::tempdir().unwrap();
     let session = workspace(&dir, &want, tmp.path());

@@ -39,8 +39,14 @@ pub fn explain_all(reviewed: &SessionReview, ws: &SessionRoot) -> String {
         .iter()
         .filter(|r| !r.is_failed() && doubtful(r))
         .count();
+    // Not judged (srview did not run it): said, never taken as fine.
+    let unknown: Vec<&Review> = reviewed
+        .reviews
+        .iter()
+        .filter(|r| !r.is_failed() && !doubtful(r) && r.applied.is_none())
+        .collect();
     let mut out = format!(
-        "{agent} {}: {} edit{}, {failed} failed{}\n",
+        "{agent} {}: {} edit{}, {failed} failed{}{}\n",
         reviewed.version.as_deref().unwrap_or("(version not named)"),
         reviewed.reviews.len(),
         if reviewed.reviews.len() == 1 { "" } else { "s" },
@@ -48,8 +54,22 @@ pub fn explain_all(reviewed: &SessionReview, ws: &SessionRoot) -> String {
             format!(", {loose} loose or in disagreement")
         } else {
             String::new()
+        },
+        if unknown.is_empty() {
+            String::new()
+        } else {
+            format!(", {} not judged", unknown.len())
         }
     );
+    for r in &unknown {
+        out.push_str(&format!(
+            "\nedit {} · {} · {}: not judged: {}\n",
+            r.edit.seq,
+            r.edit.file,
+            r.edit.tool.name(),
+            r.why.as_deref().unwrap_or("srview did not run it")
+        ));
+    }
     for r in reviewed
         .reviews
         .iter()
