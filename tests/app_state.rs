@@ -673,7 +673,12 @@ fn accept_with_nothing_to_accept_is_refused() {
         assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None, "{diff:?}");
         let notice = app.notice.as_ref().expect("a notice");
         assert!(notice.error, "{diff:?}");
-        assert_eq!(notice.text, "no complete block yet: nothing to accept");
+        let want = if ended {
+            "no complete block in the diff: nothing to accept"
+        } else {
+            "no complete block yet: nothing to accept"
+        };
+        assert_eq!(notice.text, want, "{diff:?}");
         assert!(!app.final_preview, "{diff:?}");
     }
 }

@@ -460,7 +460,12 @@ pub fn accept_confirmed(app: &mut App, confirmed: bool) -> Effect {
             Effect::None
         }
         Err(Refusal::NothingToAccept) => {
-            app.refuse("no complete block yet: nothing to accept".into());
+            let text = if app.stream == StreamState::Ended {
+                "no complete block in the diff: nothing to accept"
+            } else {
+                "no complete block yet: nothing to accept"
+            };
+            app.refuse(text.into());
             Effect::None
         }
         Err(Refusal::Unreadable(why)) => {
