@@ -81,7 +81,7 @@ fn spliced_results_read_as_the_reference_content() {
                     let notice = app.notice.as_ref().map(|n| n.text.as_str());
                     assert_eq!(
                         notice,
-                        Some("no complete block yet: nothing to accept"),
+                        Some("no complete block in the diff: nothing to accept"),
                         "{}",
                         case.id
                     );

@@ -562,17 +562,27 @@ fn the_cline_typo_gets_the_files_lines() {
 #[test]
 fn a_last_line_without_a_newline_can_be_the_region() {
     let file = "a = 1\nlimit = 20";
-    let d = apply(&claude_edit("limit = 30", "limit = 40", false), Some(file))
+    let d = apply(&claude_edit("limt = 20", "limit = 40", false), Some(file))
         .diagnosis
         .unwrap();
     assert_eq!(
         d.suggestion,
         Some(claude_edit("limit = 20", "limit = 40", false).with_path("/p/inventory.py"))
     );
+    // A stale value, not a misspelling: 40 was written from the 30 the
+    // text remembers, not the file's 20; no corrected edit.
+    let d = apply(&claude_edit("limit = 30", "limit = 40", false), Some(file))
+        .diagnosis
+        .unwrap();
+    assert_eq!(d.suggestion, None, "{}", d.message);
+    assert_contains(
+        &d.message,
+        "the edit changes it: what it should become cannot be told",
+    );
     // A Cline text with its newline, against a CRLF file: the file's own bytes.
     let file = "a = 1\r\nlimit = 20\r\n";
     let out = apply(
-        &cline_edit(Some("limit = 30\n"), Some("limit = 40\n"), None),
+        &cline_edit(Some("limt = 20\n"), Some("limit = 40\n"), None),
         Some(file),
     );
     let Some(Edit::ClineEditor { old_text, .. }) = out.diagnosis.unwrap().suggestion else {

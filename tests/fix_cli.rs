@@ -460,7 +460,9 @@ fn a_block_anchor_match_with_a_typo_in_the_middle_is_fixed() {
 fn a_fix_it_cannot_stand_behind_is_not_offered() {
     let ren = "def summarize(orders):\n    total_amount = 0\n    for o in orders:\n        total_amount += o.price * o.qty\n    return total_amount\n";
     let svc = "class UserService:\n    def __init__(self, db):\n        self.db = db\n\n    def create_user(self, name, email):\n        user = User(name=name, email=email)\n        self.db.add(user)\n        self.db.commit()\n        return user\n\n    def list_users(self):\n        return self.db.query(User).all()\n";
-    let cases: [(&str, &str, &str); 4] = [
+    let repo = "class UserRepo:\n    def __init__(self, db):\n        self.db = db\n\n    def get_user_by_name(self, name):\n        query = self.db.query(User)\n        result = query.filter_by(name=name).first()\n        return result\n";
+    let app = "def main():\n    cfg = load_config(\"app.cfg\")\n    cfg[\"debug\"] = True\n    save_config(\"app.cfg\", cfg)\n";
+    let cases: [(&str, &str, &str); 7] = [
         (
             ren,
             "------- SEARCH\n    for o in orders:\n        total += o.price * o.qty\n    return total_amount\n=======\n    for o in orders:\n        total += o.price * o.qty * (1 - o.discount)\n    return total_amount\n+++++++ REPLACE\n",
@@ -480,6 +482,25 @@ fn a_fix_it_cannot_stand_behind_is_not_offered() {
             svc,
             "------- SEARCH\n    def delete_user(self, user_id):\n        user = self.db.get(User, user_id)\n        self.db.delete(user)\n        self.db.commit()\n        return user\n=======\n    def delete_user(self, user_id):\n        user = self.db.get(User, user_id)\n        self.db.delete(user)\n        self.db.flush()\n        return user\n+++++++ REPLACE\n",
             "(lines 5-9): SEARCH line 1 is no near copy of file line 5 (similarity 0.69, below 0.75): the region holds different code",
+        ),
+        // A sibling function: the author's new line uses `user_id`, a word
+        // only the SEARCH text's lines have.
+        (
+            repo,
+            "------- SEARCH\n    def get_user_by_id(self, user_id):\n        query = self.db.query(User)\n        result = query.filter_by(id=user_id).first()\n        return result\n=======\n    def get_user_by_id(self, user_id):\n        query = self.db.query(User)\n        log.debug(\"looking up user %s\", user_id)\n        result = query.filter_by(id=user_id).first()\n        return result\n+++++++ REPLACE\n",
+            "(lines 5-8): line 5 of the file differs from SEARCH line 1 in more than white space and the edit's new text keeps `user_id`",
+        ),
+        // Stale values, not misspellings: the rewrite was made from what the
+        // line no longer says (10 s where the file has 30; another key).
+        (
+            "HOST = \"localhost\"\nTIMEOUT = 30\nRETRIES = 3\n",
+            "------- SEARCH\nTIMEOUT = 10\n=======\nTIMEOUT_MS = 10000\n+++++++ REPLACE\n",
+            "(line 2): line 2 of the file differs from SEARCH line 1 in more than white space and the edit changes it",
+        ),
+        (
+            app,
+            "------- SEARCH\ndef main():\n    cfg = load_config(\"app.cfg\")\n    cfg[\"verbose\"] = True\n    save_config(\"app.cfg\", cfg)\n=======\ndef main():\n    cfg = load_config(\"app.cfg\")\n    cfg[\"quiet\"] = False\n    save_config(\"app.cfg\", cfg)\n+++++++ REPLACE\n",
+            "(lines 1-4): line 3 of the file differs from SEARCH line 3 in more than white space and the edit changes it",
         ),
     ];
     for (original, diff, why) in cases {

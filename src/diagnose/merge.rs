@@ -17,7 +17,12 @@
 //! either: whether the file's line should go, or what it should become,
 //! cannot be told. A rewrite that drops every damaged word (`reslt = b - a`
 //! into `result = abs(b - a)` over the file's `result = b - a`) is the
-//! author's own new text and is merged.
+//! author's own new text and is merged, when the damage is a misspelling
+//! of the file's word or the rewrite takes up the file's word; a stale
+//! value or another name (`TIMEOUT = 10` over the file's `TIMEOUT = 30`,
+//! rewritten to `TIMEOUT_MS = 10000`) is no merge. Nor is any new line that
+//! uses a word only the damaged lines have (`user_id` in a line added to
+//! a sibling function that has `name`).
 
 use similar::DiffOp;
 
@@ -85,11 +90,46 @@ fn damaged_change(
         // whether the rewrite keeps it.
         return Some(DamagedChange::Unclear);
     }
-    new.iter()
+    if let Some(w) = new
+        .iter()
         .flat_map(|n| words(n))
         .find(|w| damaged.contains(w))
-        .map(|w| DamagedChange::KeepsWord(w.to_string()))
+    {
+        return Some(DamagedChange::KeepsWord(w.to_string()));
+    }
+    // A rewrite that drops every damaged word is the author's own text only
+    // where the damage is a misspelling of the file's word (`LOW_STOK` for
+    // `LOW_STOCK`); a stale value or another name (`10` for `30`,
+    // `verbose` for `debug`) means the rewrite was made from what the line
+    // no longer says.
+    let search_words: Vec<&str> = words(&plain).collect();
+    let file_only: Vec<&str> = file_words
+        .iter()
+        .copied()
+        .filter(|w| !search_words.contains(w))
+        .collect();
+    let misspelt = |w: &str| {
+        !w.chars().all(|c| c.is_ascii_digit())
+            && file_only
+                .iter()
+                .any(|f| similar::TextDiff::from_chars(w, *f).ratio() >= MISSPELLING)
+    };
+    // Unless the rewrite takes up the file's own word there (the author
+    // wrote against what the file says after all).
+    let takes_file_word = new
+        .iter()
+        .flat_map(|n| words(n))
+        .any(|w| file_only.contains(&w));
+    // Only where the file's line has words the SEARCH line lacks: words
+    // merely added to the SEARCH line (junk after the code) leave the
+    // file's words all there for the author to have written against.
+    let stale = !file_only.is_empty() && damaged.iter().any(|w| !misspelt(w));
+    (stale && !takes_file_word).then_some(DamagedChange::Unclear)
 }
+
+/// How alike a damaged word and the file's word must be (characters in
+/// order) to be a misspelling of it rather than another word.
+const MISSPELLING: f32 = 0.75;
 
 enum DamagedChange {
     Deleted,
@@ -126,8 +166,41 @@ pub fn merge(
     // A damaged line the author deletes or rewrites keeping a damaged word:
     // writing the author's line would bring back the words that made the
     // SEARCH text fail, and dropping it may drop other code.
+    // Words only the damaged SEARCH lines have (the region has them
+    // nowhere), where the file's line says something else in their place:
+    // a new line that uses one was written for other code.
+    let region_words: Vec<&str> = region.iter().flat_map(|l| words(l)).collect();
+    let mut damaged_words: Vec<(usize, usize, &str)> = Vec::new();
+    for (i, line) in search.iter().enumerate() {
+        let substituted = |j: usize| {
+            let own: Vec<&str> = words(line).collect();
+            words(region[j]).any(|w| !own.contains(&w))
+        };
+        if let Some(j) =
+            file_of[i].filter(|&j| differs_in_content(line, region[j]) && substituted(j))
+        {
+            damaged_words.extend(
+                words(line)
+                    .filter(|w| !region_words.contains(w))
+                    .map(|w| (i, j, w)),
+            );
+        }
+    }
     for op in ops.iter().filter(|op| !matches!(op, DiffOp::Equal { .. })) {
         let news = &new[op.new_range()];
+        let used = news.iter().flat_map(|n| words(n)).find_map(|w| {
+            damaged_words
+                .iter()
+                .find(|(_, _, d)| *d == w)
+                .map(|&(i, j, _)| (i, j, w))
+        });
+        if let Some((search, region, word)) = used {
+            return Err(Unmergeable::KeepsDamagedWord {
+                search,
+                region,
+                word: word.to_string(),
+            });
+        }
         let one_for_one = news.len() == op.old_range().len();
         for (k, i) in op.old_range().enumerate() {
             let Some(j) = file_of[i] else { continue };
