@@ -4,13 +4,20 @@
 //! ```
 //! use srview::diagnose::{diagnose, Reason};
 //! use srview::engine::Options;
-//! let file = "fn main() {\n    let x = 1;\n}\n";
-//! let diff = "------- SEARCH\n    let x = 2;\n=======\n    let x = 3;\n+++++++ REPLACE\n";
+//! let file = "fn main() {\n    let total = 1;\n}\n";
+//! // A misspelt name: the corrected block quotes the file's line.
+//! let diff = "------- SEARCH\n    let totl = 1;\n=======\n    let total = 2;\n+++++++ REPLACE\n";
 //! let blocks = diagnose(diff, file, Options::default());
 //! assert_eq!(blocks[0].reason, Some(Reason::Edited));
 //! assert_eq!(blocks[0].closest.as_ref().map(|c| c.start_line), Some(2));
 //! let fixed = blocks[0].suggestion.as_deref().unwrap();
-//! assert!(fixed.contains("    let x = 1;\n=======\n    let x = 3;\n"));
+//! assert!(fixed.contains("    let total = 1;\n=======\n    let total = 2;\n"));
+//! // A stale value (the file says 1, the SEARCH text 5): what the author's
+//! // 6 should be cannot be told, so nothing is suggested, and why is said.
+//! let stale = "------- SEARCH\n    let total = 5;\n=======\n    let total = 6;\n+++++++ REPLACE\n";
+//! let blocks = diagnose(stale, file, Options::default());
+//! assert_eq!(blocks[0].suggestion, None);
+//! assert!(blocks[0].withheld.is_some());
 //! ```
 //!
 //! [`diagnose`] runs the engine once, then walks the diff's block structure
