@@ -61,17 +61,23 @@ fn typo_line_with_a_common_line_finds_its_true_place() {
             "`Gadget ",
         ),
     ] {
-        // Replacing the typo'd line: what the file's line should become
-        // cannot be told, so the region is named but nothing is suggested.
+        // Replacing the typo'd lines: the file's line is the same line
+        // misspelt, so the suggestion replaces exactly the region's lines.
         let diff = block(search, "    replaced();\n");
         let d = &diagnose(&diff, &file, final_v1())[0];
         assert_eq!(d.reason, Some(Reason::Edited), "{}", d.message);
         let c = d.closest.expect("a region");
         assert!(c.similarity >= MIN_SIMILARITY && c.similarity < 1.0);
         assert_eq!(c.end_line - c.start_line + 1, lines, "{}", d.message);
-        assert_eq!(d.suggestion, None, "{}", d.message);
-        assert_contains(&d.message, "No suggestion: line ");
-        assert_contains(&d.message, "the edit deletes it");
+        let suggestion = d.suggestion.as_deref().expect("a suggestion");
+        let got = apply(suggestion, &file, final_v1())
+            .result
+            .expect("applies");
+        let kept: Vec<&str> = file.lines().collect();
+        let mut want: Vec<&str> = kept[..c.start_line - 1].to_vec();
+        want.push("    replaced();");
+        want.extend(&kept[c.end_line..]);
+        assert_eq!(got.new_content, want.join("\n") + "\n", "{}", d.message);
         // Keeping it and adding a line after the region: the suggestion,
         // applied alone, adds exactly that line after exactly those lines.
         let diff = block(search, &format!("{search}    added();\n"));

@@ -438,17 +438,23 @@ fn a_block_anchor_match_with_a_typo_in_the_middle_is_fixed() {
     );
     assert_fixed(diff, &want, 1);
     // Dropped along with its neighbour for one unlike line, it counts as
-    // deleted: whether the file's line should go cannot be told.
+    // deleted; being the file's line misspelt (`totl` for `total`), it is
+    // the line the author meant to drop.
     let dropped = "------- SEARCH\n    if discount > 0.0 {\n        totl *= 1.0 - discount;\n    }\n=======\n    if discount > 0.5 { total = 0.0; }\n    }\n+++++++ REPLACE\n";
-    for out in fix_failing(dropped) {
-        assert_eq!(
-            stderr(&out),
-            "srview: block #1 (diff lines 1-8) has no suggestion for its closest region \
-             (lines 9-11): line 10 of the file differs from SEARCH line 2 in more than white \
-             space and the edit deletes it: whether the file's line should go cannot be told: \
-             kept as written\n"
+    let want = edited(
+        "    if discount > 0.0 {\n        total *= 1.0 - discount;\n",
+        "    if discount > 0.5 { total = 0.0; }\n",
+    );
+    assert_fixed(dropped, &want, 1);
+    // A line of other words dropped (`price` where the file says
+    // `total`): whether the file's line should go cannot be told.
+    let other = "------- SEARCH\n    if discount > 0.0 {\n        price *= 1.0 - discount;\n    }\n=======\n    if discount > 0.5 { total = 0.0; }\n    }\n+++++++ REPLACE\n";
+    for out in fix_failing(other) {
+        assert_contains(
+            &stderr(&out),
+            "and the edit deletes it: whether the file's line should go cannot be told",
         );
-        assert_eq!(stdout(&out), dropped, "kept as written");
+        assert_eq!(stdout(&out), other, "kept as written");
     }
 }
 
@@ -515,6 +521,35 @@ fn a_fix_it_cannot_stand_behind_is_not_offered() {
             assert!(err.ends_with(": kept as written\n"), "{err}");
             assert_eq!(stdout(&out), diff, "kept as written");
         }
+    }
+}
+
+/// What the rules of trust still let through, as they should: deleting a
+/// line the SEARCH text misspelt (`loger` for the file's `logger`), and a
+/// block whose `...` stands for lines it left out.
+#[test]
+fn a_misspelt_line_deleted_and_an_elision_are_still_fixed() {
+    let service = "class UserService:\n    def __init__(self, db, logger):\n        self.db = db\n        self.logger = logger\n\n    def create_user(self, name, email):\n        return name\n\n    def delete_user(self, user_id):\n        self.logger.info(\"deleting user %s\", user_id)\n        self.db.delete(\"users\", user_id)\n        return True\n";
+    let cases = [
+        (
+            "------- SEARCH\n    def delete_user(self, user_id):\n        self.loger.info(\"deleting user %s\", user_id)\n        self.db.delete(\"users\", user_id)\n=======\n    def delete_user(self, user_id):\n        self.db.delete(\"users\", user_id)\n+++++++ REPLACE\n",
+            service.replace(
+                "        self.logger.info(\"deleting user %s\", user_id)\n",
+                "",
+            ),
+        ),
+        (
+            "------- SEARCH\nclass UserService:\n    def __init__(self, db, logger):\n        ...\n    def create_user(self, name, email):\n=======\nclass UserService:\n    def __init__(self, db, logger):\n        ...\n    def create_user(self, name, email, role=\"user\"):\n+++++++ REPLACE\n",
+            service.replace(
+                "(self, name, email):",
+                "(self, name, email, role=\"user\"):",
+            ),
+        ),
+    ];
+    for (diff, want) in cases {
+        let out = fix(&files(service, diff), Version::V1);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        assert_applies_exactly(service, &stdout(&out), Version::V1, &want);
     }
 }
 

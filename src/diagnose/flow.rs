@@ -407,6 +407,11 @@ fn different_code(d: &BlockDiagnosis) -> Option<String> {
         .filter(|x| x.kind == DifferenceKind::Content)
         .find_map(|x| {
             let (s, f) = (x.search.as_deref()?, x.file.as_deref()?);
+            // An elision line (`...`, `// ... existing code ...`) stands for
+            // file lines: it is no copy of one.
+            if is_elision(s) {
+                return None;
+            }
             let ratio = text_similarity(js_trim(s), js_trim(f));
             (ratio < super::NEAR_COPY_RATIO && !same_words(s, f)).then(|| {
                 format!(
@@ -419,6 +424,15 @@ fn different_code(d: &BlockDiagnosis) -> Option<String> {
                 )
             })
         })
+}
+
+/// Whether a SEARCH line is an elision (`...`, `# ...`, `// ... existing
+/// code ...`): a model's stand-in for lines it left out.
+fn is_elision(line: &str) -> bool {
+    let bare = js_trim(line)
+        .trim_start_matches(['#', '/', '*', '-', ';', '<', '!'])
+        .trim_start();
+    bare.starts_with("...") || bare.starts_with('\u{2026}')
 }
 
 /// What about the line endings keeps the block from matching exactly: the

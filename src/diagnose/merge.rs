@@ -12,7 +12,7 @@
 //!
 //! A damaged line (its file line differs from it in more than white space,
 //! look-alikes or entities: the author never saw it as it is) that the
-//! author deletes, or rewrites into text that still holds one of its
+//! author deletes (unless it is the file's line misspelt), or rewrites into text that still holds one of its
 //! damaged words (a word the file's line does not have), is no merge
 //! either: whether the file's line should go, or what it should become,
 //! cannot be told. A rewrite that drops every damaged word (`reslt = b - a`
@@ -77,14 +77,28 @@ fn damaged_change(
     if !differs_in_content(search, file) {
         return None;
     }
-    // No rewrite at its place and no new line resembles it: the author
-    // deletes it.
-    if !one_for_one && !new.iter().any(|n| paired(search, n)) {
-        return Some(DamagedChange::Deleted);
-    }
     let plain = unescape_entities(search);
     let file_words: Vec<&str> = words(file).collect();
     let damaged: Vec<&str> = words(&plain).filter(|w| !file_words.contains(w)).collect();
+    let search_words: Vec<&str> = words(&plain).collect();
+    let file_only: Vec<&str> = file_words
+        .iter()
+        .copied()
+        .filter(|w| !search_words.contains(w))
+        .collect();
+    let misspelt = |w: &str| {
+        !w.chars().all(|c| c.is_ascii_digit())
+            && file_only
+                .iter()
+                .any(|f| similar::TextDiff::from_chars(w, *f).ratio() >= MISSPELLING)
+    };
+    // No rewrite at its place and no new line resembles it: the author
+    // deletes it. The file's line is the one meant only when it is the
+    // same line misspelt (`self.loger.info(..)` for `self.logger.info(..)`).
+    if !one_for_one && !new.iter().any(|n| paired(search, n)) {
+        let same_line_misspelt = !damaged.is_empty() && damaged.iter().all(|w| misspelt(w));
+        return (!same_line_misspelt).then_some(DamagedChange::Deleted);
+    }
     if damaged.is_empty() {
         // The damage is in punctuation or the words' order: nothing tells
         // whether the rewrite keeps it.
@@ -102,18 +116,6 @@ fn damaged_change(
     // `LOW_STOCK`); a stale value or another name (`10` for `30`,
     // `verbose` for `debug`) means the rewrite was made from what the line
     // no longer says.
-    let search_words: Vec<&str> = words(&plain).collect();
-    let file_only: Vec<&str> = file_words
-        .iter()
-        .copied()
-        .filter(|w| !search_words.contains(w))
-        .collect();
-    let misspelt = |w: &str| {
-        !w.chars().all(|c| c.is_ascii_digit())
-            && file_only
-                .iter()
-                .any(|f| similar::TextDiff::from_chars(w, *f).ratio() >= MISSPELLING)
-    };
     // Unless the rewrite takes up the file's own word there (the author
     // wrote against what the file says after all).
     let takes_file_word = new
