@@ -1287,9 +1287,10 @@ fn a_pause_closing_the_final_preview_says_so() {
 /// be accepted, since what is shown is not the whole diff.
 #[test]
 fn a_flood_of_blocks_is_not_followed_past_the_cap() {
+    let flood = "------- SEARCH\n".repeat(srview::app::MAX_BLOCKS);
+    let len = flood.len();
     let mut app = app();
-    app.set_diff("------- SEARCH\n".repeat(srview::app::MAX_BLOCKS));
-    let len = app.diff.len();
+    app.set_diff(flood);
     app.append_diff("------- SEARCH\n");
     assert_eq!(app.diff.len(), len, "the text past the cap is not kept");
     let why = app.source_error.clone().expect("said");

@@ -316,9 +316,10 @@ fn a_missing_file_is_named_as_missing() {
 /// the file, the call and why on stderr; `--force` writes.
 #[test]
 fn write_holds_back_a_doubtful_place_unless_forced() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    // Two functions that start and end alike.
     let two = "def one():\n    start()\n    alpha = 1\n    beta = 2\n    finish()\n\n\
                def two():\n    start()\n    gamma = 3\n    delta = 4\n    finish()\n";
+    let dir = tempfile::tempdir().expect("temp dir");
     std::fs::write(dir.path().join("two.py"), two).expect("write");
     let text = support::diff::replace_in_file(
         "two.py",
