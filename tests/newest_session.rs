@@ -105,6 +105,12 @@ fn session_without_a_path_lists_the_newest_session_of_this_repository() {
     // newer Codex one of the other folder.
     let out = srview_in(&project.join("src"), home.path(), &["session", "--list"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let said = stderr(&out);
+    assert!(
+        said.starts_with("srview: the newest session of this folder: ")
+            && said.contains("e68f16d0-5aff-4d1d-836c-d1c566efb656.jsonl"),
+        "{said}"
+    );
     let listing = stdout(&out);
     assert!(
         listing.starts_with("Claude Code 2.1.328: 2 edits, 0 failed"),

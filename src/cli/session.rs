@@ -14,7 +14,15 @@ pub fn run(args: &SessionArgs) -> CmdResult {
     use std::io::IsTerminal;
     let path = match &args.path {
         Some(path) => path.clone(),
-        None => newest_here()?,
+        None => {
+            let newest = newest_here()?;
+            // Which session was taken is said: there may be several.
+            eprintln!(
+                "srview: the newest session of this folder: {}",
+                newest.display()
+            );
+            newest
+        }
     };
     if !args.json && !args.list && std::io::stdout().is_terminal() {
         super::preview_agent::check_cwd(args.cwd.as_deref())?;
