@@ -56,7 +56,7 @@ pub fn describe(d: &BlockDiagnosis, version: Version, is_final: bool) -> String 
             similarity(c.similarity)
         ),
         (None, Some([a, b])) => format!(
-            " (no single closest region: {} and {} are about equally similar, {} and {}; nothing is suggested)",
+            " (no single closest region: {} and {} could each be the place, similarity {} and {}; nothing is suggested)",
             span(a.start_line, a.end_line),
             span(b.start_line, b.end_line),
             similarity(a.similarity),

@@ -483,7 +483,7 @@ impl BlockDiagnosis {
         }
         Some(match (self.tie, self.vague, self.reason) {
             (Some([a, b]), _, _) => format!(
-                "no single closest region: {} and {} are about equally similar",
+                "no single closest region: {} and {} could each be the place",
                 crate::words::line_range("line", a.start_line, a.end_line),
                 crate::words::line_range("line", b.start_line, b.end_line)
             ),
