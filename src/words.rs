@@ -20,6 +20,12 @@ pub fn line_range(noun: &str, start: usize, end: usize) -> String {
     }
 }
 
+/// A similarity cut (never rounded up) to three decimals, as JSON gives
+/// every similarity: a region below a threshold never reads as reaching it.
+pub fn similarity_in_thousandths(value: f64) -> f64 {
+    (value * 1000.0).floor() / 1000.0
+}
+
 /// A similarity in [0, 1] with two decimals, never rounded up: only an
 /// identical text shows `1.00`, and a region below a threshold never reads
 /// as at or above it.

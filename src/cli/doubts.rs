@@ -74,13 +74,11 @@ fn inside_a_line(b: &BlockReport, original: &str) -> bool {
     let bytes = original.as_bytes();
     // Only indentation before it is a SEARCH text indented less than the
     // file (the diagnosis's `whitespace`), not a match inside a line.
-    let line_start = bytes[..span.start]
+    let indent_start = bytes[..span.start]
         .iter()
-        .rposition(|&b| b == b'\n')
+        .rposition(|&b| b != b' ' && b != b'\t')
         .map_or(0, |i| i + 1);
-    let starts_a_line = bytes[line_start..span.start]
-        .iter()
-        .all(|&b| b == b' ' || b == b'\t');
+    let starts_a_line = crate::diagnose::at_line_start(original, indent_start);
     let ends_a_line = span.end >= bytes.len() || bytes.get(span.end - 1) == Some(&b'\n');
     b.state == BlockState::Applied && span.end > span.start && !(starts_a_line && ends_a_line)
 }
@@ -158,5 +156,9 @@ mod tests {
         // inside a line.
         let less = "------- SEARCH\nlet x = 1;\n=======\nlet x = 2;\n+++++++ REPLACE\n";
         assert!(warn(less, "fn f() {\n    let x = 1;\n}\n").is_empty());
+        // After a byte-order mark: the file's first line, as the diagnosis
+        // has it.
+        let first = "------- SEARCH\nimport os\n=======\nimport sys\n+++++++ REPLACE\n";
+        assert!(warn(first, "\u{FEFF}import os\nx = 1\n").is_empty());
     }
 }

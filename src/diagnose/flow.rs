@@ -473,7 +473,7 @@ fn closest_of(ctx: &Ctx, pb: &ParsedBlock, r: Region) -> Closest {
         end_line: r.end,
         // Three decimals, rounded down: the score is a guide, not a
         // measurement, and a region that differs must never read as 1.
-        similarity: (similarity * 1000.0).floor() / 1000.0,
+        similarity: crate::words::similarity_in_thousandths(similarity),
     }
 }
 
@@ -752,7 +752,9 @@ fn matched_reason(
 
 /// Whether byte `at` starts a line of `text` (a UTF-8 byte-order mark
 /// before the first line is not part of it).
-fn at_line_start(text: &str, at: usize) -> bool {
+/// Whether byte `at` of `text` starts a line (after a leading byte-order
+/// mark too).
+pub(crate) fn at_line_start(text: &str, at: usize) -> bool {
     at == 0 || text.as_bytes()[at - 1] == b'\n' || (at == 3 && text.starts_with('\u{FEFF}'))
 }
 

@@ -43,6 +43,7 @@ use crate::engine::{self, BlockState, Options, Outcome, Stage};
 pub use closest::{FileIndex, MIN_SIMILARITY, TIE_MARGIN};
 pub(crate) use compare::changed_runs;
 pub use compare::{differences, line_diff};
+pub(crate) use flow::at_line_start;
 pub use flow::diagnose_indexed;
 pub(crate) use merge::differs_in_content;
 pub use suggest::suggestion;

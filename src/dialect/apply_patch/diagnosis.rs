@@ -47,7 +47,7 @@ pub struct ClosestLine {
 
 /// A similarity as JSON gives it: three decimals, cut.
 fn three_decimals<S: serde::Serializer>(value: &f64, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_f64((value * 1000.0).floor() / 1000.0)
+    s.serialize_f64(words::similarity_in_thousandths(*value))
 }
 
 /// Why an `@@ context` line was not found.
