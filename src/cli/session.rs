@@ -106,21 +106,51 @@ pub(super) fn resolve(path: &std::path::Path) -> Result<std::path::PathBuf, Erro
     }
 }
 
-/// The newest session an agent ran in this folder's repository (see
-/// [`newest_for`](crate::sessions::find::newest_for)): what `srview
-/// --follow` and `srview session` take without a path.
+/// The current folder, its repository, and the home folder sessions are
+/// found under (none without `HOME`).
+struct Here {
+    folder: std::path::PathBuf,
+    repo: std::path::PathBuf,
+    home: Option<std::path::PathBuf>,
+}
+
+impl Here {
+    fn now() -> Result<Here, Error> {
+        let folder =
+            std::env::current_dir().map_err(|e| Error::io("cannot read the current folder", e))?;
+        Ok(Here {
+            repo: crate::sessions::find::repository_of(&folder),
+            folder,
+            home: std::env::var_os("HOME").map(std::path::PathBuf::from),
+        })
+    }
+
+    /// The sessions found under the home folder (and this repository's
+    /// Aider history), newest first.
+    fn found(&self) -> Vec<crate::sessions::find::Found> {
+        self.home
+            .as_deref()
+            .map(|home| crate::sessions::find::find(home, Some(&self.repo)))
+            .unwrap_or_default()
+    }
+
+    /// The newest of `found` an agent ran here (see
+    /// [`newest_for`](crate::sessions::find::newest_for)).
+    fn newest(&self, found: &[crate::sessions::find::Found]) -> Option<std::path::PathBuf> {
+        crate::sessions::find::newest_for(found, &self.folder).map(|f| f.path.clone())
+    }
+}
+
+/// The newest session an agent ran in this folder's repository: what
+/// `srview --follow` and `srview session` take without a path.
 pub(super) fn newest_here() -> Result<std::path::PathBuf, Error> {
-    use crate::sessions::find::{find, newest_for, repository_of};
-    let here =
-        std::env::current_dir().map_err(|e| Error::io("cannot read the current folder", e))?;
-    let repo = repository_of(&here);
-    let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
-    let found = home
-        .as_deref()
-        .map(|home| find(home, Some(&repo)))
-        .unwrap_or_default();
-    if let Some(newest) = newest_for(&found, &here) {
-        return Ok(newest.path.clone());
+    newest_of(&Here::now()?)
+}
+
+fn newest_of(here: &Here) -> Result<std::path::PathBuf, Error> {
+    let found = here.found();
+    if let Some(newest) = here.newest(&found) {
+        return Ok(newest);
     }
     let elsewhere = match found.len() {
         0 => "none was found at all".to_string(),
@@ -130,7 +160,7 @@ pub(super) fn newest_here() -> Result<std::path::PathBuf, Error> {
     Err(Error::refused(format!(
         "no agent session recorded for {} yet; {elsewhere}. Start the agent there, \
          or name the session file or id",
-        repo.display()
+        here.repo.display()
     )))
 }
 
@@ -138,34 +168,30 @@ pub(super) fn newest_here() -> Result<std::path::PathBuf, Error> {
 /// session an agent starts in this folder's repository from now on (srview
 /// waits for it, saying so; Ctrl-C stops).
 pub(super) fn newest_here_or_next() -> Result<std::path::PathBuf, Error> {
-    use crate::sessions::find::{find, newest_for, repository_of};
     use std::io::IsTerminal;
-    let none_yet = match newest_here() {
+    let here = Here::now()?;
+    let none_yet = match newest_of(&here) {
         Ok(path) => return Ok(path),
         Err(e) => e,
     };
-    let here = std::env::current_dir().ok();
-    let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
-    let (Some(here), Some(home)) = (here, home) else {
-        return Err(none_yet);
-    };
-    if !(std::io::stdin().is_terminal() && std::io::stderr().is_terminal()) {
+    let waits =
+        here.home.is_some() && std::io::stdin().is_terminal() && std::io::stderr().is_terminal();
+    if !waits {
         return Err(none_yet);
     }
-    let repo = repository_of(&here);
     let since = std::time::SystemTime::now();
     eprintln!(
         "srview: no agent session recorded for {} yet: waiting for one to start there \
          (Ctrl-C stops)",
-        repo.display()
+        here.repo.display()
     );
     loop {
         std::thread::sleep(std::time::Duration::from_millis(500));
         // Only sessions written since: the older ones were looked into.
-        let mut found = find(&home, Some(&repo));
+        let mut found = here.found();
         found.retain(|f| f.modified >= since);
-        if let Some(next) = newest_for(&found, &here) {
-            return Ok(next.path.clone());
+        if let Some(next) = here.newest(&found) {
+            return Ok(next);
         }
     }
 }
