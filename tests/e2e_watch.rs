@@ -42,6 +42,12 @@ fn untouched(dir: &Path) {
     );
 }
 
+/// `script` run by `sh` in `dir`, with `{srview}` standing for the binary
+/// under test.
+fn shell(dir: &Path, script: &str) -> Session {
+    let script = script.replace("{srview}", &format!("'{}'", support::runner::BIN));
+    Session::spawn(dir, "sh", &["-c", &script])
+}
 #[test]
 fn diff_deleted_and_recreated() {
     let (dir, diff, mut s) = started(block("beta", "BETA"));
@@ -140,13 +146,11 @@ fn poll_fallback_without_file_events() {
 #[test]
 fn stdin_closed_early_switches_to_final_mode() {
     let dir = setup();
-    let bin = support::runner::BIN;
     // The stream stops inside the REPLACE section: final mode applies it as
     // if closed (as the reference does), the SEARCH of a second block is dropped.
-    let script = format!(
-        "printf '------- SEARCH\\nbeta\\n=======\\nBETA\\n------- SEARCH\\ndel' | '{bin}' f.txt"
-    );
-    let mut s = Session::spawn(dir.path(), "sh", &["-c", &script]);
+    let script =
+        "printf '------- SEARCH\\nbeta\\n=======\\nBETA\\n------- SEARCH\\ndel' | {srview} f.txt";
+    let mut s = shell(dir.path(), script);
     s.wait_for("ended", |c| c.contains("ended"));
     s.quit();
     untouched(dir.path());
@@ -190,9 +194,8 @@ fn sigint_restores_terminal_and_writes_nothing() {
 fn panic_restores_terminal_and_prints_a_report() {
     let dir = setup();
     std::fs::write(dir.path().join("d.diff"), block("beta", "BETA")).expect("write");
-    let bin = support::runner::BIN;
-    let script = format!("SRVIEW_TEST_PANIC=1 '{bin}' f.txt d.diff");
-    let mut s = Session::spawn(dir.path(), "sh", &["-c", &script]);
+    let script = "SRVIEW_TEST_PANIC=1 {srview} f.txt d.diff";
+    let mut s = shell(dir.path(), script);
     let code = s.exit_code();
     assert_ne!(code, 0);
     std::thread::sleep(Duration::from_millis(100));
@@ -231,9 +234,8 @@ fn resize_storm_and_tiny_terminal() {
 fn print_sends_accepted_content_to_stdout_not_file() {
     let dir = setup();
     std::fs::write(dir.path().join("d.diff"), block("beta", "BETA")).expect("write");
-    let bin = support::runner::BIN;
-    let script = format!("'{bin}' f.txt d.diff --print > out.txt");
-    let mut s = Session::spawn(dir.path(), "sh", &["-c", &script]);
+    let script = "{srview} f.txt d.diff --print > out.txt";
+    let mut s = shell(dir.path(), script);
     s.wait_for("drawn on the terminal while stdout is a file", |c| {
         c.contains("1 applied")
     });
@@ -249,11 +251,8 @@ fn print_sends_accepted_content_to_stdout_not_file() {
 #[test]
 fn a_diff_that_never_ends_keeps_the_app_responsive() {
     let dir = setup();
-    let bin = support::runner::BIN;
-    let script = format!(
-        "(printf '%s\\n' '------- SEARCH' beta '======='; while true; do printf 'still streaming\\n'; sleep 0.002; done) | '{bin}' f.txt"
-    );
-    let mut s = Session::spawn(dir.path(), "sh", &["-c", &script]);
+    let script = "(printf '%s\\n' '------- SEARCH' beta '======='; while true; do printf 'still streaming\\n'; sleep 0.002; done) | {srview} f.txt";
+    let mut s = shell(dir.path(), script);
     s.wait_for("streaming", |c| {
         c.contains("streaming") && c.contains("still streaming")
     });
@@ -277,9 +276,8 @@ fn a_diff_that_never_ends_keeps_the_app_responsive() {
 #[test]
 fn a_flood_of_blocks_still_quits_on_q() {
     let dir = setup();
-    let bin = support::runner::BIN;
-    let script = format!("yes -- '------- SEARCH' | '{bin}' f.txt");
-    let mut s = Session::spawn(dir.path(), "sh", &["-c", &script]);
+    let script = "yes -- '------- SEARCH' | {srview} f.txt";
+    let mut s = shell(dir.path(), script);
     s.wait_for("the cap reached", |c| {
         c.contains("blocks, more than a previewer follows")
     });
