@@ -97,7 +97,7 @@ pub fn write_atomic(
     path: &Path,
     content: &[u8],
     expected: Option<&[u8]>,
-) -> Result<(), WriteError> {
+) -> Result<Wrote, WriteError> {
     write_atomic_chunks(path, &[content], expected)
 }
 
@@ -107,7 +107,7 @@ pub fn write_atomic_chunks(
     path: &Path,
     chunks: &[&[u8]],
     expected: Option<&[u8]>,
-) -> Result<(), WriteError> {
+) -> Result<Wrote, WriteError> {
     let target = resolve_target(path);
     let fail = |message: String| WriteError {
         path: path.to_path_buf(),
@@ -130,7 +130,7 @@ pub fn write_atomic_chunks(
         // Already the content: nothing to write (no new inode, no new
         // modification time for editors and build tools to react to).
         if file_holds_chunks(&target, chunks).is_ok_and(|holds| holds == Some(true)) {
-            return Ok(());
+            return Ok(Wrote::AlreadyHeld);
         }
         protected(&target, m).map_err(|why| fail(why.into()))?;
     }
@@ -185,9 +185,21 @@ pub fn write_atomic_chunks(
         }
         Ok(())
     })();
-    written.inspect_err(|_| {
-        let _ = fs::remove_file(&tmp_path);
-    })
+    written
+        .inspect_err(|_| {
+            let _ = fs::remove_file(&tmp_path);
+        })
+        .map(|()| Wrote::Replaced)
+}
+
+/// What a successful atomic write did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Wrote {
+    /// The file was replaced (or created) with the content.
+    Replaced,
+    /// The file already held the content: it was left alone (same inode,
+    /// same modification time).
+    AlreadyHeld,
 }
 
 /// What a file was when it was loaded, to be checked before it is replaced.
@@ -467,7 +479,10 @@ mod tests {
             use std::os::unix::fs::PermissionsExt;
             fs::set_permissions(&p, fs::Permissions::from_mode(0o751)).unwrap();
         }
-        write_atomic(&p, b"new", Some(b"old")).unwrap();
+        assert_eq!(
+            write_atomic(&p, b"new", Some(b"old")).unwrap(),
+            Wrote::Replaced
+        );
         assert_eq!(fs::read(&p).unwrap(), b"new");
         #[cfg(unix)]
         {
@@ -521,7 +536,10 @@ mod tests {
         assert_eq!(err.message, "it is read-only");
         assert_eq!(fs::read(&p).unwrap(), b"old");
         // Already holding the result: nothing to write, nothing refused.
-        write_atomic(&p, b"old", Some(b"old")).unwrap();
+        assert_eq!(
+            write_atomic(&p, b"old", Some(b"old")).unwrap(),
+            Wrote::AlreadyHeld
+        );
     }
 
     /// Writing what the file already holds leaves it alone: the same inode
@@ -533,7 +551,8 @@ mod tests {
         let (_dir, p) = file_holding("same\n");
         let before = fs::metadata(&p).unwrap();
         std::thread::sleep(std::time::Duration::from_millis(20));
-        write_atomic_chunks(&p, &[b"sa", b"me\n"], Some(b"same\n")).unwrap();
+        let wrote = write_atomic_chunks(&p, &[b"sa", b"me\n"], Some(b"same\n")).unwrap();
+        assert_eq!(wrote, Wrote::AlreadyHeld);
         let after = fs::metadata(&p).unwrap();
         assert_eq!(
             (after.ino(), after.mtime_nsec()),

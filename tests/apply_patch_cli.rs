@@ -194,6 +194,52 @@ fn write_leaves_the_files_as_the_reference_or_untouched() {
     );
 }
 
+/// `--write --json` writes what `--write` writes (it once wrote nothing), and
+/// the report's `write` says so: `written` for a patch the reference
+/// applies, `not-applied` (the folder untouched) for one it rejects.
+#[test]
+fn write_with_json_writes_and_says_so() {
+    let records = sample();
+    let (mut written, mut rejected) = (0, 0);
+    for record in records.iter().skip(1).step_by(5) {
+        if srview::source::transcript::detect(&record.patch).is_none() {
+            continue; // a blank text: see the --write test
+        }
+        let setup = set_up(record);
+        let args = [
+            "apply",
+            "--transcript",
+            &setup.patch,
+            "--cwd",
+            &setup.cwd,
+            "--write",
+            "--json",
+        ];
+        let out = srview(&args, None);
+        let id = &record.id;
+        assert_eq!(out.status.code(), Some(record.expect.exit), "{id}");
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{id}: the JSON report parses: {e}"));
+        let (state, files) = if record.expect.exit == 0 {
+            written += 1;
+            ("written", expected_files(record))
+        } else {
+            rejected += 1;
+            ("not-applied", record.files.clone())
+        };
+        assert_eq!(
+            report["write"],
+            serde_json::json!({"reasons": [], "state": state}),
+            "{id}"
+        );
+        assert_eq!(read_tree(&setup.root), files, "{id}");
+    }
+    assert!(
+        written > 5 && rejected > 5,
+        "{written} written, {rejected} rejected"
+    );
+}
+
 #[derive(serde::Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct Report {

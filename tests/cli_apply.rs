@@ -304,13 +304,54 @@ fn write_replaces_file_and_keeps_permissions() {
     assert_eq!(names.len(), 1, "no temporary file left behind");
 }
 
+/// With `--write`, the JSON says what was written (`ok` is the reference's
+/// answer: the diff applies); without it there is no `write` key.
 #[test]
 fn write_with_json_prints_the_report_and_writes() {
     let (_dir, file) = abc_file();
+    let write = |out: &Output| json(out)["write"].clone();
     let out = srview(&["--write", "--json", p(&file)], ONE_BLOCK.as_bytes());
     assert_eq!(code(&out), 0);
     assert_eq!(json(&out)["ok"], true);
+    assert_eq!(
+        write(&out),
+        serde_json::json!({"reasons": [], "state": "written"})
+    );
     assert_eq!(std::fs::read(&file).unwrap(), b"a\nB1\nB2\nc\n");
+    // The file now holds the result: not written again.
+    let (_dir2, same) = abc_file();
+    std::fs::write(&same, "a\nB1\nB2\nc\n").unwrap();
+    let undo = "------- SEARCH\nB1\n=======\nB1\n+++++++ REPLACE\n";
+    let out = srview(&["--write", "--json", p(&same)], undo.as_bytes());
+    assert_eq!(code(&out), 0);
+    assert_eq!(
+        write(&out),
+        serde_json::json!({"reasons": [], "state": "unchanged"})
+    );
+    // A diff that does not apply writes nothing.
+    let out = srview(&["--write", "--json", p(&file)], FAILING.as_bytes());
+    assert_eq!(code(&out), 1);
+    assert_eq!(json(&out)["ok"], false);
+    assert_eq!(
+        write(&out),
+        serde_json::json!({"reasons": [], "state": "not-applied"})
+    );
+    // A write that fails is said in the JSON too, and ends with exit 2.
+    use std::os::unix::fs::PermissionsExt;
+    let (_dir3, locked) = abc_file();
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let out = srview(&["--write", "--json", p(&locked)], ONE_BLOCK.as_bytes());
+    assert_eq!(code(&out), 2);
+    let why = format!("{} was not written: it is read-only", p(&locked));
+    assert_eq!(
+        write(&out),
+        serde_json::json!({"reasons": [why], "state": "failed"})
+    );
+    assert_eq!(stderr(&out), format!("srview: {why}\n"));
+    assert_eq!(std::fs::read(&locked).unwrap(), b"a\nb\nc\n");
+    // Without --write: no `write` key.
+    let out = srview(&["--json", p(&locked)], ONE_BLOCK.as_bytes());
+    assert_eq!(json(&out).get("write"), None);
 }
 
 /// What `--write` refuses, the file left as it was: a partial result (the
@@ -405,6 +446,20 @@ fn write_holds_back_a_result_in_doubt_unless_forced() {
                     p(&file)
                 ),
             );
+            assert_eq!(std::fs::read_to_string(&file).unwrap(), content);
+            // The JSON (the stream's last line) says it was held back, and
+            // why, beside the reference's `ok`.
+            let with_json = [&args[..], &["--json"]].concat();
+            let out = srview(&with_json, diff.as_bytes());
+            assert_eq!(code(&out), 1, "{with_json:?}: {}", stderr(&out));
+            let last = String::from_utf8_lossy(&out.stdout)
+                .lines()
+                .last()
+                .map(|l| serde_json::from_str::<Value>(l).unwrap())
+                .unwrap();
+            assert_eq!(last["ok"], true, "{with_json:?}");
+            assert_eq!(last["write"]["state"], "held-back", "{with_json:?}");
+            assert_eq!(last["write"]["reasons"][0], why, "{with_json:?}");
             assert_eq!(std::fs::read_to_string(&file).unwrap(), content);
             let forced = [&args[..], &["--force"]].concat();
             let out = srview(&forced, diff.as_bytes());

@@ -68,9 +68,15 @@ fn a_patch_json_has_its_hunks_with_their_level() {
 #[test]
 fn a_patch_written_and_a_failing_one_refused() {
     let (dir, file) = project();
-    let out = srview(&["apply", &file, "-", "--write"], PATCH);
+    let out = srview(&["apply", &file, "-", "--write", "--json"], PATCH);
     assert_eq!(out.status.code(), Some(0));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(report["write"]["state"], "written");
     assert_eq!(read(&file), "def span(a, b):\n    return abs(b - a)\n");
+    let out = srview(&["apply", &file, "-", "--write", "--json"], PATCH);
+    assert_eq!(out.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(report["write"]["state"], "not-applied");
     let out = srview(&["apply", &file, "-", "--write"], PATCH);
     assert_eq!(out.status.code(), Some(1));
     let real = dir.path().canonicalize().expect("real path");
@@ -110,9 +116,13 @@ fn edits_of_each_agent_apply_as_blocks_with_stage_exact() {
     assert_eq!(text(&out.stdout), "def width(a, b):\n    return b – a\n");
 
     let write = r#"{"file_path": "calc.py", "content": "x = 1\n"}"#;
-    let out = srview(&["apply", &file, "-", "--write"], write);
-    assert_eq!(out.status.code(), Some(0));
-    assert_eq!(read(&file), "x = 1\n");
+    for state in ["written", "unchanged"] {
+        let out = srview(&["apply", &file, "-", "--write", "--json"], write);
+        assert_eq!(out.status.code(), Some(0));
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        assert_eq!(report["write"]["state"], state);
+        assert_eq!(read(&file), "x = 1\n");
+    }
 }
 
 #[test]
@@ -261,6 +271,13 @@ fn a_streamed_patch_shows_its_hunk_as_it_grows_and_ends_as_the_one_shot_apply() 
     let last = lines.last().expect("a final line");
     assert_eq!(last["final"], true);
     assert_eq!(last["blocks"][0]["level"], "unicode");
+    // `--write` is said on the last line only.
+    assert_eq!(last["write"]["state"], "written");
+    assert!(
+        lines[..lines.len() - 1]
+            .iter()
+            .all(|l| l.get("write").is_none())
+    );
     assert_eq!(
         last["newContent"],
         "def span(a, b):\n    return abs(b - a)\n"

@@ -338,6 +338,24 @@ fn write_holds_back_a_doubtful_place_unless_forced() {
         "{err}"
     );
     assert_eq!(read(dir.path(), "two.py"), two);
+    // The JSON says it was held back, and why.
+    let out = apply_in(dir.path(), "t.md", None, &["--write", "--json"]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(report["ok"], true);
+    assert_eq!(report["write"]["state"], "held-back");
+    assert_eq!(
+        report["write"]["reasons"][0],
+        "two.py, the transcript's tool call 1: block #1 matched by its first and last lines \
+         only at lines 2-5; its SEARCH text is closest to lines 8-11"
+    );
+    assert_eq!(read(dir.path(), "two.py"), two);
+    let out = apply_in(dir.path(), "t.md", None, &["--write", "--force", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(report["write"]["state"], "written");
+    assert_ne!(read(dir.path(), "two.py"), two);
+    std::fs::write(dir.path().join("two.py"), two).expect("write");
     let out = apply_in(dir.path(), "t.md", None, &["--write", "--force"]);
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     assert_ne!(read(dir.path(), "two.py"), two);

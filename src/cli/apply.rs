@@ -2,6 +2,7 @@
 
 use std::io::Write;
 
+use super::commit::Commit;
 use super::{ApplyArgs, CmdResult};
 use crate::engine::{self, Options};
 use crate::error::Error;
@@ -52,6 +53,31 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
         super::load::warn_no_block(args.diff.as_deref(), &format!("{what}{hint}"));
     }
     super::doubts::print(&diff, &original, &outcome.blocks, options.is_final);
+    let commit = args.write.then(|| match &outcome.result {
+        Ok(applied) => {
+            let pieces: Vec<&str> = applied.new_content.chunks(&original).collect();
+            let doubts = if args.force {
+                Vec::new()
+            } else {
+                held_back(&diff, &index, options, &outcome, &pieces)
+            };
+            let held = format!("{} was not written", file.display());
+            Commit::run(&held, doubts, || {
+                // Without a block there is nothing to accept: FILE is not
+                // rewritten (its time stamp stays).
+                if no_block {
+                    return Ok(output::Wrote::AlreadyHeld);
+                }
+                let chunks: Vec<&[u8]> = pieces.iter().map(|p| p.as_bytes()).collect();
+                Ok(output::write_atomic_chunks(
+                    file,
+                    &chunks,
+                    Some(original.as_bytes()),
+                )?)
+            })
+        }
+        Err(_) => Commit::not_applied(),
+    });
     let mut stdout = std::io::stdout().lock();
     let io_err = Error::stdout;
     if args.json {
@@ -60,78 +86,57 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
             .as_ref()
             .ok()
             .map(|a| a.new_content.to_text(&original));
+        let write = commit.as_ref().map(|c| &c.json);
         let mut out = std::io::BufWriter::with_capacity(1 << 16, &mut stdout);
-        crate::report::write_apply(&mut out, &outcome, content.as_deref()).map_err(io_err)?;
+        crate::report::write_apply(&mut out, &outcome, content.as_deref(), write)
+            .map_err(io_err)?;
         out.write_all(b"\n").map_err(io_err)?;
         out.flush().map_err(io_err)?;
     }
-    match &outcome.result {
-        Ok(applied) => {
-            let chunks: Vec<&[u8]> = applied
-                .new_content
-                .chunks(&original)
-                .map(str::as_bytes)
-                .collect();
-            if args.write {
-                let pieces: Vec<&str> = applied.new_content.chunks(&original).collect();
-                if !args.force && held_back(file, &diff, &index, options, &outcome, &pieces) {
-                    return Ok(1);
-                }
-                // Without a block there is nothing to accept: FILE is not
-                // rewritten (its time stamp stays).
-                if !no_block {
-                    output::write_atomic_chunks(file, &chunks, Some(original.as_bytes()))?;
-                }
-            } else if !args.json {
-                for chunk in chunks {
-                    stdout.write_all(chunk).map_err(io_err)?;
-                }
-            }
-            stdout.flush().map_err(io_err)?;
-            Ok(0)
+    if let Err(e) = &outcome.result {
+        if !args.json {
+            let at = e
+                .diff_line
+                .map(|l| format!(" (diff line {l})"))
+                .unwrap_or_default();
+            let block = e
+                .block
+                .map(|b| format!("block #{}", b + 1))
+                .unwrap_or_else(|| "diff".into());
+            eprintln!("srview: {block} does not apply{at}:\n{}", e.message);
         }
-        Err(e) => {
-            if !args.json {
-                let at = e
-                    .diff_line
-                    .map(|l| format!(" (diff line {l})"))
-                    .unwrap_or_default();
-                let block = e
-                    .block
-                    .map(|b| format!("block #{}", b + 1))
-                    .unwrap_or_else(|| "diff".into());
-                eprintln!("srview: {block} does not apply{at}:\n{}", e.message);
-            }
-            stdout.flush().map_err(io_err)?;
-            Ok(1)
+        stdout.flush().map_err(io_err)?;
+        return Ok(1);
+    }
+    if let Some(commit) = commit {
+        stdout.flush().map_err(io_err)?;
+        return commit.status();
+    }
+    if let (Ok(applied), false) = (&outcome.result, args.json) {
+        for chunk in applied.new_content.chunks(&original) {
+            stdout.write_all(chunk.as_bytes()).map_err(io_err)?;
         }
     }
+    stdout.flush().map_err(io_err)?;
+    Ok(0)
 }
 
-/// Whether srview cannot stand behind writing `outcome`, the final result
+/// What srview cannot stand behind in writing `outcome`, the final result
 /// of `diff` over FILE whose new content is `result` in pieces (see
 /// [`write_doubts`](crate::diagnose::doubt::write_doubts) and
-/// [`mixes_line_endings`](crate::diagnose::doubt::mixes_line_endings));
-/// each reason is said on stderr.
+/// [`mixes_line_endings`](crate::diagnose::doubt::mixes_line_endings)).
 pub(super) fn held_back<C>(
-    file: &std::path::Path,
     diff: &str,
     index: &engine::matcher::LineIndex,
     options: Options,
     outcome: &engine::Outcome<C>,
     result: &[&str],
-) -> bool {
+) -> Vec<String> {
     use crate::diagnose::doubt;
     let diagnoses = crate::diagnose::diagnose_indexed(diff, index, options, outcome);
     let mut doubts = doubt::write_doubts(diff, &diagnoses);
     if doubt::mixes_line_endings(index.text(), result.iter().copied()) {
         doubts.push(doubt::MIXED_LINE_ENDINGS.to_string());
     }
-    for why in &doubts {
-        eprintln!(
-            "srview: {} was not written: {why} (--force writes it)",
-            file.display()
-        );
-    }
-    !doubts.is_empty()
+    doubts
 }

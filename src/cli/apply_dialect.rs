@@ -6,6 +6,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use super::commit::Commit;
 use super::{ApplyArgs, CmdResult};
 use crate::dialect::apply_patch::PatchOutcome;
 use crate::dialect::edit::{self, EditOutcome};
@@ -112,47 +113,67 @@ pub fn run(
     let original = content.clone().unwrap_or_default();
     let mut stdout = std::io::stdout().lock();
     let io_err = Error::stdout;
-    let new_content = match dialect {
+    // `--write` runs before the JSON is printed, so that the JSON says what
+    // it did.
+    let commit = |new_content: Option<&str>| {
+        args.write.then(|| match new_content {
+            Some(new_content) => {
+                let held = format!("{} was not written", file.display());
+                Commit::run(&held, Vec::new(), || {
+                    let expected = content.as_ref().map(|c| c.as_bytes());
+                    Ok(output::write_atomic(
+                        file,
+                        new_content.as_bytes(),
+                        expected,
+                    )?)
+                })
+            }
+            None => Commit::not_applied(),
+        })
+    };
+    let (new_content, commit) = match dialect {
         Dialect::ApplyPatch => {
             let outcome = run_patch(file, content.as_deref(), diff)?;
             let new_content = patched_content(&outcome, file).filter(|_| outcome.exit_code == 0);
+            let commit = commit(new_content.as_deref());
             if args.json {
-                let report = crate::report::PatchApplyReport::new(&outcome, new_content.as_deref());
+                let report = crate::report::PatchApplyReport::new(&outcome, new_content.as_deref())
+                    .with_write(commit.as_ref().map(|c| &c.json));
                 serde_json::to_writer(&mut stdout, &report).map_err(|e| io_err(e.into()))?;
                 writeln!(stdout).map_err(io_err)?;
             } else {
                 eprint!("{}", outcome.stderr);
             }
-            new_content
+            (new_content, commit)
         }
         Dialect::EditJson | Dialect::SearchReplace => {
             let outcome = run_edit(file, content.as_deref(), diff)?;
             let engine_outcome = as_engine_outcome(&outcome, &original);
+            let new_content = engine_outcome
+                .result
+                .as_ref()
+                .ok()
+                .map(|a| a.new_content.as_str());
+            let commit = commit(new_content);
             if args.json {
-                let new_content = engine_outcome
-                    .result
-                    .as_ref()
-                    .ok()
-                    .map(|a| a.new_content.as_str());
-                crate::report::write_apply(&mut stdout, &engine_outcome, new_content)
+                let write = commit.as_ref().map(|c| &c.json);
+                crate::report::write_apply(&mut stdout, &engine_outcome, new_content, write)
                     .map_err(io_err)?;
                 writeln!(stdout).map_err(io_err)?;
             } else if let Err(e) = &engine_outcome.result {
                 eprintln!("srview: block #1 does not apply:\n{}", e.message);
             }
-            engine_outcome.result.ok().map(|a| a.new_content)
+            (engine_outcome.result.ok().map(|a| a.new_content), commit)
         }
     };
+    stdout.flush().map_err(io_err)?;
+    if let Some(commit) = commit {
+        return commit.status();
+    }
     let Some(new_content) = new_content else {
-        stdout.flush().map_err(io_err)?;
         return Ok(1);
     };
-    if args.write {
-        if content.as_deref() != Some(new_content.as_str()) {
-            let expected = content.as_ref().map(|c| c.as_bytes());
-            output::write_atomic(file, new_content.as_bytes(), expected)?;
-        }
-    } else if !args.json {
+    if !args.json {
         stdout.write_all(new_content.as_bytes()).map_err(io_err)?;
     }
     stdout.flush().map_err(io_err)?;

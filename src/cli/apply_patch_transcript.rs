@@ -2,13 +2,17 @@
 //! contract, all or nothing. With `--write`, a patch the reference applies
 //! leaves the folder as the reference would, with its summary on stdout; a
 //! patch it rejects writes nothing, exits 1 and prints its error text.
-//! Without `--write` nothing is written (`--json` prints the report). Every
-//! loosely matched hunk gets a warning line on stderr, whatever the output.
+//! Without `--write` nothing is written; `--json` prints the report (with
+//! `--write`, what it wrote). Every loosely matched hunk gets a warning line
+//! on stderr, whatever the output.
 
 use std::io::Write;
 
+use super::commit::Commit;
 use super::{ApplyArgs, CmdResult};
 use crate::error::Error;
+use crate::output::Wrote;
+use crate::report::WriteState;
 use crate::source::patch;
 use crate::source::transcript::PathRules;
 
@@ -18,19 +22,36 @@ pub fn run(args: &ApplyArgs, text: &str, workspace: &PathRules) -> CmdResult {
     for warning in patch::loose_warnings(outcome) {
         eprintln!("{warning}");
     }
+    if !args.json {
+        eprint!("{}", outcome.stderr);
+    }
+    // The reference's contract: a patch that applies is written whole, with
+    // or without `--json` (whose report then says so).
+    let commit = args.write.then(|| {
+        if outcome.exit_code != 0 {
+            return Commit::not_applied();
+        }
+        Commit::run("nothing written", Vec::new(), || {
+            patch::write(workspace, &run).map_err(|e| Error::Write(e.message))?;
+            Ok(Wrote::Replaced)
+        })
+    });
     let mut stdout = std::io::stdout().lock();
     let io_err = Error::stdout;
     if args.json {
-        let report = crate::report::PatchTranscriptReport::new(outcome);
+        let report = crate::report::PatchTranscriptReport::new(outcome)
+            .with_write(commit.as_ref().map(|c| &c.json));
         serde_json::to_writer(&mut stdout, &report).map_err(|e| io_err(e.into()))?;
         writeln!(stdout).map_err(io_err)?;
-    } else {
-        eprint!("{}", outcome.stderr);
-        if outcome.exit_code == 0 && args.write {
-            patch::write(workspace, &run).map_err(|e| Error::Write(e.message))?;
-        }
+    } else if commit
+        .as_ref()
+        .is_none_or(|c| c.json.state != WriteState::Failed)
+    {
         write!(stdout, "{}", outcome.stdout).map_err(io_err)?;
     }
     stdout.flush().map_err(io_err)?;
-    Ok(if outcome.exit_code == 0 { 0 } else { 1 })
+    match commit {
+        Some(commit) => commit.status(),
+        None => Ok(if outcome.exit_code == 0 { 0 } else { 1 }),
+    }
 }

@@ -20,6 +20,7 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use super::commit::Commit;
 use super::stream_dialect::{DialectFile, snapshot};
 use super::{ApplyArgs, CmdResult};
 use crate::dialect::Dialect;
@@ -116,16 +117,28 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
                 eprintln!("{warning}");
             }
         }
-        let line = shot.line(dialect, seq, bytes, true, stream.with_content);
+        let content = shot.new_content().filter(|_| shot.error().is_none());
+        let commit = args.write.then(|| match content {
+            Some(content) => {
+                let held = format!("{} was not written", file.display());
+                Commit::run(&held, Vec::new(), || {
+                    let expected = stream.dialect_file.original().map(str::as_bytes);
+                    Ok(crate::output::write_atomic(
+                        file,
+                        content.as_bytes(),
+                        expected,
+                    )?)
+                })
+            }
+            None => Commit::not_applied(),
+        });
+        let mut line = shot.line(dialect, seq, bytes, true, stream.with_content);
+        line.write = commit.as_ref().map(|c| &c.json);
         report::write_line(&mut stream.buf, &mut stream.out, &line).map_err(Error::stdout)?;
-        let Some(content) = shot.new_content().filter(|_| shot.error().is_none()) else {
-            return Ok(1);
+        return match commit {
+            Some(commit) => commit.status(),
+            None => Ok(if content.is_some() { 0 } else { 1 }),
         };
-        if args.write && stream.dialect_file.original() != Some(content) {
-            let expected = stream.dialect_file.original().map(str::as_bytes);
-            crate::output::write_atomic(file, content.as_bytes(), expected)?;
-        }
-        return Ok(0);
     }
     if stream.session.outcome(false).blocks.is_empty() {
         super::load::warn_no_block(args.diff.as_deref(), "the reference returns FILE unchanged");
@@ -135,26 +148,31 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
     super::doubts::print(diff, original, &outcome.blocks, !args.partial);
     stream.seq += 1;
     let (seq, bytes, with_content) = (stream.seq, stream.bytes, stream.with_content);
-    stream.write_outcome(&outcome, seq, bytes, true, with_content)?;
-    match &outcome.result {
+    let commit = args.write.then(|| match &outcome.result {
         Ok(applied) => {
-            if args.write && !args.force {
+            let doubts = if args.force {
+                Vec::new()
+            } else {
                 let options = crate::engine::Options {
                     version: args.engine.version(),
                     is_final: true,
                 };
                 let (diff, index) = (stream.session.text(), stream.session.index());
                 let result = [applied.new_content.as_str()];
-                if super::apply::held_back(file, diff, index, options, &outcome, &result) {
-                    return Ok(1);
-                }
-            }
-            if args.write {
-                super::load::write_result(file, &applied.new_content, stream.session.original())?;
-            }
-            Ok(0)
+                super::apply::held_back(diff, index, options, &outcome, &result)
+            };
+            let held = format!("{} was not written", file.display());
+            Commit::run(&held, doubts, || {
+                super::load::write_result(file, &applied.new_content, stream.session.original())
+            })
         }
-        Err(_) => Ok(1),
+        Err(_) => Commit::not_applied(),
+    });
+    let write = commit.as_ref().map(|c| &c.json);
+    stream.write_outcome(&outcome, seq, bytes, true, with_content, write)?;
+    match commit {
+        Some(commit) => commit.status(),
+        None => Ok(if outcome.result.is_ok() { 0 } else { 1 }),
     }
 }
 
@@ -232,7 +250,7 @@ impl<W: Write> Stream<W> {
         }
         if self.with_content {
             let outcome = self.session.outcome(false);
-            return self.write_outcome(&outcome, self.seq, bytes, false, true);
+            return self.write_outcome(&outcome, self.seq, bytes, false, true, None);
         }
         let summary = self.session.summary(false);
         let (ok, len, error) = match &summary.result {
@@ -249,6 +267,7 @@ impl<W: Write> Stream<W> {
             match_indices: &summary.match_indices,
             blocks: &summary.blocks,
             new_content: None,
+            write: None,
         };
         write_line(&mut self.buf, &mut self.out, &line)
     }
@@ -265,6 +284,7 @@ impl<W: Write> Stream<W> {
             match_indices: &[],
             blocks: &[],
             new_content: None,
+            write: None,
         };
         write_line(&mut self.buf, &mut self.out, &line)
     }
@@ -276,6 +296,7 @@ impl<W: Write> Stream<W> {
         bytes: usize,
         is_final: bool,
         with_content: bool,
+        write: Option<&report::WriteJson>,
     ) -> Result<(), Error> {
         let (ok, len, indices, error, content): (_, _, &[usize], _, _) = match &outcome.result {
             Ok(a) => (
@@ -297,6 +318,7 @@ impl<W: Write> Stream<W> {
             match_indices: indices,
             blocks: &outcome.blocks,
             new_content: with_content.then_some(content),
+            write,
         };
         write_line(&mut self.buf, &mut self.out, &line)
     }

@@ -4,9 +4,11 @@
 
 use std::io::Write;
 
+use super::commit::Commit;
 use super::{ApplyArgs, CmdResult};
 use crate::error::Error;
 use crate::input;
+use crate::output::Wrote;
 use crate::source::aider;
 use crate::source::transcript::{
     self, ApplyOptions, FileEdit, FileState, Format, PathRules, ToolCall,
@@ -67,10 +69,34 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
     let all_ok = files.iter().all(FileEdit::ok) && !unnamed;
     let refused = files.iter().any(|f| f.state == FileState::Refused);
 
+    // `--write` runs before the report is printed, so that the JSON says
+    // what it did; a refused path writes nothing and ends with exit 2.
+    let commit = (args.write && !refused).then(|| {
+        if !all_ok {
+            eprintln!("srview: nothing written: not every file applies");
+            return Commit::not_applied();
+        }
+        let doubts = if args.force {
+            Vec::new()
+        } else {
+            write_doubts(&calls, &files, options)
+        };
+        Commit::run("nothing written", doubts, || {
+            let all: Vec<&FileEdit> = files.iter().collect();
+            let written =
+                transcript::write_files(&workspace, &all).map_err(|e| Error::Write(e.message))?;
+            Ok(if written.is_empty() {
+                Wrote::AlreadyHeld
+            } else {
+                Wrote::Replaced
+            })
+        })
+    });
     let mut stdout = std::io::stdout().lock();
     let io_err = Error::stdout;
     if args.json {
-        let report = crate::report::TranscriptReport::new(format, &files, all_ok);
+        let report = crate::report::TranscriptReport::new(format, &files, all_ok)
+            .with_write(commit.as_ref().map(|c| &c.json));
         serde_json::to_writer(&mut stdout, &report).map_err(|e| io_err(e.into()))?;
         writeln!(stdout).map_err(io_err)?;
     } else {
@@ -97,26 +123,10 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
     if refused {
         return Ok(2);
     }
-    if !all_ok {
-        if args.write {
-            eprintln!("srview: nothing written: not every file applies");
-        }
-        return Ok(1);
+    match commit {
+        Some(commit) => commit.status(),
+        None => Ok(if all_ok { 0 } else { 1 }),
     }
-    if args.write && !args.force {
-        let doubts = write_doubts(&calls, &files, options);
-        for why in &doubts {
-            eprintln!("srview: nothing written: {why} (--force writes it)");
-        }
-        if !doubts.is_empty() {
-            return Ok(1);
-        }
-    }
-    if args.write {
-        let all: Vec<&FileEdit> = files.iter().collect();
-        transcript::write_files(&workspace, &all).map_err(|e| Error::Write(e.message))?;
-    }
-    Ok(0)
 }
 
 /// What srview cannot stand behind in writing the transcript's files, as

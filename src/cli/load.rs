@@ -8,7 +8,11 @@ use crate::error::Error;
 use crate::{input, output};
 
 /// Replaces FILE with `content` if it still holds `original`.
-pub(super) fn write_result(file: &Path, content: &str, original: &str) -> Result<(), Error> {
+pub(super) fn write_result(
+    file: &Path,
+    content: &str,
+    original: &str,
+) -> Result<output::Wrote, Error> {
     output::write_atomic(file, content.as_bytes(), Some(original.as_bytes())).map_err(Error::from)
 }
 

@@ -9,6 +9,7 @@ mod apply_transcript;
 mod check;
 mod check_dialect;
 mod check_session;
+mod commit;
 mod doubts;
 mod fix;
 mod load;

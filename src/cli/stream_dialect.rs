@@ -90,6 +90,7 @@ impl Snapshot {
             new_content_length: content.map(str::len),
             blocks,
             new_content: with_content.then_some(content),
+            write: None,
         }
     }
 }

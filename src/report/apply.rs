@@ -2,6 +2,7 @@
 
 use serde::{Serialize, Serializer};
 
+use super::WriteJson;
 use crate::engine::{BlockReport, BlockState, LineSpan, Outcome, Span, Stage};
 
 /// The one object `apply --json` prints. Blocks are serialized one at a
@@ -17,6 +18,9 @@ pub struct ApplyReport<'a> {
     /// The new content as text; `None` on error.
     new_content: Option<&'a str>,
     ok: bool,
+    /// What `--write` did; only when it was given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    write: Option<&'a WriteJson>,
 }
 
 impl<'a> ApplyReport<'a> {
@@ -32,7 +36,13 @@ impl<'a> ApplyReport<'a> {
             match_indices,
             new_content: content,
             ok,
+            write: None,
         }
+    }
+
+    /// The report with what `--write` did.
+    pub fn with_write(self, write: Option<&'a WriteJson>) -> Self {
+        ApplyReport { write, ..self }
     }
 }
 
@@ -41,8 +51,10 @@ pub fn write_apply<C>(
     out: &mut impl std::io::Write,
     outcome: &Outcome<C>,
     content: Option<&str>,
+    write: Option<&WriteJson>,
 ) -> std::io::Result<()> {
-    serde_json::to_writer(out, &ApplyReport::new(outcome, content)).map_err(Into::into)
+    let report = ApplyReport::new(outcome, content).with_write(write);
+    serde_json::to_writer(out, &report).map_err(Into::into)
 }
 
 fn blocks<S: Serializer>(blocks: &&[BlockReport], s: S) -> Result<S::Ok, S::Error> {

@@ -15,6 +15,7 @@ mod patch;
 mod session;
 mod stream;
 mod transcript;
+mod write;
 
 pub use apply::{ApplyReport, BlockJson, write_apply};
 pub use check::CheckReport;
@@ -22,6 +23,7 @@ pub use patch::{PatchApplyReport, PatchCheckReport, PatchTranscriptReport};
 pub use session::SessionJson;
 pub use stream::{DialectBlocks, DialectStreamLine, StreamLine};
 pub use transcript::TranscriptReport;
+pub use write::{WriteJson, WriteState};
 
 /// Writes `value` as one line of JSON: serialized into `buf` (cleared
 /// first, reused between lines), newline included, then written with one
@@ -99,6 +101,7 @@ mod tests {
             match_indices: &[],
             blocks: &o.blocks,
             new_content: None,
+            write: None,
         };
         let mut out = Writes(Vec::new());
         write_line(&mut Vec::new(), &mut out, &line).expect("writes");

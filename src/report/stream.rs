@@ -23,6 +23,9 @@ pub struct StreamLine<'a> {
     /// Present only with `--stream-content` (null on error).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub new_content: Option<Option<&'a str>>,
+    /// What `--write` did: on the last line only, when it was given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub write: Option<&'a super::WriteJson>,
 }
 
 /// The blocks of a [`DialectStreamLine`]: an edit's one block in the
@@ -52,4 +55,7 @@ pub struct DialectStreamLine<'a> {
     /// Present only with `--stream-content` (null on error).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub new_content: Option<Option<&'a str>>,
+    /// What `--write` did: on the last line only, when it was given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub write: Option<&'a super::WriteJson>,
 }

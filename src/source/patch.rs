@@ -217,7 +217,9 @@ fn change_one(
                 std::fs::create_dir_all(parent)
                     .map_err(|e| ChangeError::CreateFolder(parent.to_path_buf(), e))?;
             }
-            output::write_atomic(path, text.as_bytes(), expected).map_err(ChangeError::Write)
+            output::write_atomic(path, text.as_bytes(), expected)
+                .map(drop)
+                .map_err(ChangeError::Write)
         }
         None => std::fs::remove_file(path).map_err(|e| ChangeError::Delete(path.to_path_buf(), e)),
     }

@@ -675,7 +675,7 @@ impl AgentEdits {
             );
         }
         match crate::output::write_atomic(&path, new.as_bytes(), expected.as_deref()) {
-            Ok(()) => {
+            Ok(_) => {
                 self.say(&format!("wrote {}", path.display()), false);
                 self.written.push(path);
                 self.written_seqs.insert(row.seq);

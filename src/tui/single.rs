@@ -169,7 +169,7 @@ impl SingleFile {
         }
         let chunks: Vec<&[u8]> = content.chunks().into_iter().map(str::as_bytes).collect();
         match output::write_atomic_chunks(&path, &chunks, Some(loaded)) {
-            Ok(()) => Some(Exit::Wrote(path)),
+            Ok(_) => Some(Exit::Wrote(path)),
             Err(e) => {
                 app.show_notice(Notice {
                     text: format!("not accepted: {e}"),

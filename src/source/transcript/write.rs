@@ -125,5 +125,6 @@ fn write_one(path: &Path, file: &FileEdit) -> Result<(), WriteOneError> {
         file.content.as_bytes(),
         Some(file.original.as_bytes()),
     )
+    .map(drop)
     .map_err(WriteOneError::Write)
 }

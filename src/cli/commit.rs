@@ -1,0 +1,74 @@
+//! `--write` for the apply commands: a result srview cannot stand behind is
+//! held back, any other written; what happened is said on stderr and kept
+//! for the JSON's `write` object.
+
+use super::CmdResult;
+use crate::error::Error;
+use crate::output::Wrote;
+use crate::report::{WriteJson, WriteState};
+
+/// What `--write` did, and the error the command ends with when writing
+/// failed.
+pub(super) struct Commit {
+    pub json: WriteJson,
+    error: Option<Error>,
+}
+
+impl Commit {
+    /// The edit does not apply: nothing is written.
+    pub fn not_applied() -> Self {
+        Commit {
+            json: WriteJson::new(WriteState::NotApplied),
+            error: None,
+        }
+    }
+
+    /// Holds the result back when `doubts` is not empty, each said on
+    /// stderr as `srview: {held}: {why} (--force writes it)`; otherwise
+    /// runs `write`.
+    pub fn run(
+        held: &str,
+        doubts: Vec<String>,
+        write: impl FnOnce() -> Result<Wrote, Error>,
+    ) -> Self {
+        if !doubts.is_empty() {
+            for why in &doubts {
+                eprintln!("srview: {held}: {why} (--force writes it)");
+            }
+            return Commit {
+                json: WriteJson {
+                    reasons: doubts,
+                    state: WriteState::HeldBack,
+                },
+                error: None,
+            };
+        }
+        match write() {
+            Ok(Wrote::Replaced) => Commit {
+                json: WriteJson::new(WriteState::Written),
+                error: None,
+            },
+            Ok(Wrote::AlreadyHeld) => Commit {
+                json: WriteJson::new(WriteState::Unchanged),
+                error: None,
+            },
+            Err(e) => Commit {
+                json: WriteJson {
+                    reasons: vec![e.to_string()],
+                    state: WriteState::Failed,
+                },
+                error: Some(e),
+            },
+        }
+    }
+
+    /// The command's end: exit 0 once written (or already holding the
+    /// result), 1 held back or not applied, the write's error when it failed.
+    pub fn status(self) -> CmdResult {
+        match (self.error, self.json.state) {
+            (Some(e), _) => Err(e),
+            (None, WriteState::Written | WriteState::Unchanged) => Ok(0),
+            (None, _) => Ok(1),
+        }
+    }
+}
