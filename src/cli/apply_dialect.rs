@@ -137,8 +137,10 @@ pub fn run(
             let new_content = patched_content(&outcome, file).filter(|_| outcome.exit_code == 0);
             let commit = commit(new_content.as_deref());
             if args.json {
-                let report = crate::report::PatchApplyReport::new(&outcome, new_content.as_deref())
-                    .with_write(commit.as_ref().map(|c| &c.json));
+                let report = crate::report::WithWrite {
+                    report: crate::report::PatchApplyReport::new(&outcome, new_content.as_deref()),
+                    write: commit.as_ref().map(|c| &c.json),
+                };
                 serde_json::to_writer(&mut stdout, &report).map_err(|e| io_err(e.into()))?;
                 writeln!(stdout).map_err(io_err)?;
             } else {

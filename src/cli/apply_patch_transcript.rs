@@ -39,8 +39,10 @@ pub fn run(args: &ApplyArgs, text: &str, workspace: &PathRules) -> CmdResult {
     let mut stdout = std::io::stdout().lock();
     let io_err = Error::stdout;
     if args.json {
-        let report = crate::report::PatchTranscriptReport::new(outcome)
-            .with_write(commit.as_ref().map(|c| &c.json));
+        let report = crate::report::WithWrite {
+            report: crate::report::PatchTranscriptReport::new(outcome),
+            write: commit.as_ref().map(|c| &c.json),
+        };
         serde_json::to_writer(&mut stdout, &report).map_err(|e| io_err(e.into()))?;
         writeln!(stdout).map_err(io_err)?;
     } else if commit

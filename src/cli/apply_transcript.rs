@@ -95,8 +95,10 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
     let mut stdout = std::io::stdout().lock();
     let io_err = Error::stdout;
     if args.json {
-        let report = crate::report::TranscriptReport::new(format, &files, all_ok)
-            .with_write(commit.as_ref().map(|c| &c.json));
+        let report = crate::report::WithWrite {
+            report: crate::report::TranscriptReport::new(format, &files, all_ok),
+            write: commit.as_ref().map(|c| &c.json),
+        };
         serde_json::to_writer(&mut stdout, &report).map_err(|e| io_err(e.into()))?;
         writeln!(stdout).map_err(io_err)?;
     } else {

@@ -2,7 +2,7 @@
 
 use serde::{Serialize, Serializer};
 
-use super::WriteJson;
+use super::{WithWrite, WriteJson};
 use crate::engine::{BlockReport, BlockState, LineSpan, Outcome, Span, Stage};
 
 /// The one object `apply --json` prints. Blocks are serialized one at a
@@ -18,9 +18,6 @@ pub struct ApplyReport<'a> {
     /// The new content as text; `None` on error.
     new_content: Option<&'a str>,
     ok: bool,
-    /// What `--write` did; only when it was given.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    write: Option<&'a WriteJson>,
 }
 
 impl<'a> ApplyReport<'a> {
@@ -36,13 +33,7 @@ impl<'a> ApplyReport<'a> {
             match_indices,
             new_content: content,
             ok,
-            write: None,
         }
-    }
-
-    /// The report with what `--write` did.
-    pub fn with_write(self, write: Option<&'a WriteJson>) -> Self {
-        ApplyReport { write, ..self }
     }
 }
 
@@ -53,7 +44,10 @@ pub fn write_apply<C>(
     content: Option<&str>,
     write: Option<&WriteJson>,
 ) -> std::io::Result<()> {
-    let report = ApplyReport::new(outcome, content).with_write(write);
+    let report = WithWrite {
+        report: ApplyReport::new(outcome, content),
+        write,
+    };
     serde_json::to_writer(out, &report).map_err(Into::into)
 }
 

@@ -23,7 +23,7 @@ pub use patch::{PatchApplyReport, PatchCheckReport, PatchTranscriptReport};
 pub use session::SessionJson;
 pub use stream::{DialectBlocks, DialectStreamLine, StreamLine};
 pub use transcript::TranscriptReport;
-pub use write::{WriteJson, WriteState};
+pub use write::{WithWrite, WriteJson, WriteState};
 
 /// Writes `value` as one line of JSON: serialized into `buf` (cleared
 /// first, reused between lines), newline included, then written with one
@@ -71,6 +71,14 @@ mod tests {
                     let o = engine::apply(diff, original, options);
                     let content = o.result.as_ref().ok().map(|a| a.new_content.as_str());
                     assert_sorted(&ApplyReport::new(&o, content));
+                    let write = WriteJson {
+                        reasons: vec!["why".into()],
+                        state: WriteState::HeldBack,
+                    };
+                    assert_sorted(&WithWrite {
+                        report: ApplyReport::new(&o, content),
+                        write: Some(&write),
+                    });
                     let d = crate::diagnose::diagnose(diff, original, options);
                     assert_sorted(&CheckReport::new(&d, true));
                 }

@@ -4,8 +4,6 @@
 
 use serde::Serialize;
 
-use super::WriteJson;
-
 use crate::dialect::apply_patch::fs::normalize;
 use crate::dialect::apply_patch::{HunkReport, HunkState, PatchOutcome, SectionOp};
 use crate::source::transcript::Format;
@@ -24,9 +22,6 @@ pub struct PatchTranscriptReport<'a> {
     /// The reference's stderr (its error text) and stdout (its summary).
     stderr: &'a str,
     stdout: &'a str,
-    /// What `--write` did; only when it was given.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    write: Option<&'a WriteJson>,
 }
 
 #[derive(Serialize)]
@@ -78,13 +73,7 @@ impl<'a> PatchTranscriptReport<'a> {
             ok,
             stderr: &outcome.stderr,
             stdout: &outcome.stdout,
-            write: None,
         }
-    }
-
-    /// The report with what `--write` did.
-    pub fn with_write(self, write: Option<&'a WriteJson>) -> Self {
-        PatchTranscriptReport { write, ..self }
     }
 }
 
@@ -100,9 +89,6 @@ pub struct PatchApplyReport<'a> {
     /// The new content; `null` on error.
     new_content: Option<&'a str>,
     ok: bool,
-    /// What `--write` did; only when it was given.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    write: Option<&'a WriteJson>,
 }
 
 impl<'a> PatchApplyReport<'a> {
@@ -114,13 +100,7 @@ impl<'a> PatchApplyReport<'a> {
             loose_hunks: outcome.loose_hunks().count(),
             new_content,
             ok,
-            write: None,
         }
-    }
-
-    /// The report with what `--write` did.
-    pub fn with_write(self, write: Option<&'a WriteJson>) -> Self {
-        PatchApplyReport { write, ..self }
     }
 }
 

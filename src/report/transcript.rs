@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use super::{BlockJson, WriteJson};
+use super::BlockJson;
 use crate::source::transcript::{CallKind, FileEdit, FileState, Format};
 
 /// One entry per file with its calls, its blocks (each tagged with the
@@ -12,9 +12,6 @@ pub struct TranscriptReport<'a> {
     files: Vec<FileJson<'a>>,
     format: Format,
     ok: bool,
-    /// What `--write` did; only when it was given.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    write: Option<&'a WriteJson>,
 }
 
 impl<'a> TranscriptReport<'a> {
@@ -23,13 +20,7 @@ impl<'a> TranscriptReport<'a> {
             files: files.iter().map(FileJson::new).collect(),
             format,
             ok: all_ok,
-            write: None,
         }
-    }
-
-    /// The report with what `--write` did.
-    pub fn with_write(self, write: Option<&'a WriteJson>) -> Self {
-        TranscriptReport { write, ..self }
     }
 }
 

@@ -31,6 +31,18 @@ pub struct WriteJson {
     pub state: WriteState,
 }
 
+/// A one-object report followed by what `--write` did: `write` is the last
+/// key, as the sorted order wants (every report's own keys sort before it).
+#[derive(Serialize)]
+pub struct WithWrite<'a, R> {
+    /// The command's report.
+    #[serde(flatten)]
+    pub report: R,
+    /// What `--write` did; only when it was given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub write: Option<&'a WriteJson>,
+}
+
 impl WriteJson {
     /// A state without reasons.
     pub fn new(state: WriteState) -> Self {
