@@ -171,8 +171,10 @@ fn search_replace(diff: &str, content: &FileContent, file: &str) -> String {
         version: Version::V1,
         is_final: true,
     };
-    let outcome = crate::engine::apply(diff, original, options);
-    let blocks = diagnose::diagnose_outcome(diff, original, options, &outcome);
+    // One index of the original serves the engine and the diagnosis.
+    let index = crate::engine::matcher::LineIndex::new(original);
+    let outcome = crate::engine::apply_indexed(diff, &index, options);
+    let blocks = diagnose::diagnose_indexed(diff, &index, options, &outcome);
     super::check::render(
         file,
         &blocks,

@@ -35,11 +35,11 @@ struct Ctx<'a> {
     parsed: ParsedDiff<'a>,
 }
 
-/// [`diagnose_outcome`](super::diagnose_outcome) for a caller that also
-/// holds the engine's line index of the original (`index.text()`), such as
-/// a streaming session: the diagnosis then reads lines through it and builds
-/// no table of its own. Only the outcome's report is read, so its content
-/// may be held any way.
+/// [`diagnose`](super::diagnose) for a caller that already ran the engine
+/// on the same input, with the engine's line index of the original
+/// (`index.text()`), such as a streaming session: the diagnosis reads lines
+/// through it and builds no table of its own. Only the outcome's report is
+/// read, so its content may be held any way.
 pub fn diagnose_indexed<C>(
     diff: &str,
     index: &LineIndex,

@@ -38,7 +38,7 @@ mod suggest;
 use serde::Serialize;
 
 use crate::engine::matcher::LineIndex;
-use crate::engine::{self, BlockState, Options, Outcome, Stage};
+use crate::engine::{self, BlockState, Options, Stage};
 
 pub use closest::{FileIndex, MIN_SIMILARITY, TIE_MARGIN};
 pub(crate) use compare::changed_runs;
@@ -512,14 +512,4 @@ pub fn diagnose(diff: &str, original: &str, options: Options) -> Vec<BlockDiagno
     let index = LineIndex::new(original);
     let outcome = engine::apply_indexed(diff, &index, options);
     diagnose_indexed(diff, &index, options, &outcome)
-}
-
-/// [`diagnose`] for a caller that already ran the engine on the same input.
-pub fn diagnose_outcome<C>(
-    diff: &str,
-    original: &str,
-    options: Options,
-    outcome: &Outcome<C>,
-) -> Vec<BlockDiagnosis> {
-    diagnose_indexed(diff, &LineIndex::new(original), options, outcome)
 }
