@@ -12,6 +12,7 @@
 //! assert_eq!(out.result.unwrap().new_content, "a\nB\nc\n");
 //! ```
 
+mod blocks;
 mod content;
 // `fixes`, `js` and `matcher` are internals; they stay `pub` (hidden from
 // the docs) only because the fuzz targets and integration tests check them
@@ -411,32 +412,6 @@ pub(crate) struct RawOutcome {
     pub blocks: Vec<BlockReport>,
     /// Where each block's replacement sits in the new content.
     pub placed: Vec<Option<(sink::Pos, sink::Pos)>>,
-}
-
-impl RawOutcome {
-    /// The reference threw `message` while the block `current` (if any) was
-    /// being processed: that block is marked failed with the message.
-    fn failed(
-        mut blocks: Vec<BlockReport>,
-        placed: Vec<Option<(sink::Pos, sink::Pos)>>,
-        current: Option<usize>,
-        message: String,
-        diff_line: Option<usize>,
-    ) -> Self {
-        if let Some(b) = current {
-            blocks[b].state = BlockState::Failed;
-            blocks[b].error = Some(message.clone());
-        }
-        RawOutcome {
-            result: Err(ApplyError {
-                message,
-                block: current,
-                diff_line,
-            }),
-            blocks,
-            placed,
-        }
-    }
 }
 
 /// The reference's "does not match" message.

@@ -1,13 +1,12 @@
 //! Cline v4.0.10's default applier (`constructNewFileContentV1`), line for
 //! line, as a state machine fed one diff line at a time.
 
+use super::blocks::BlockLog;
 use super::js::js_trim_end;
 use super::markers::{is_replace_end, is_search_start, is_separator};
 use super::matcher::{self, LineIndex, Match};
-use super::sink::{Pos, Sink};
-use super::{
-    BlockReport, BlockState, Machine, RawOutcome, Stage, Thrown, new_block, no_match_error,
-};
+use super::sink::Sink;
+use super::{BlockState, Machine, RawOutcome, Stage, Thrown, no_match_error};
 
 const EMPTY_SEARCH: &str = "Empty SEARCH block detected with non-empty file. This usually indicates a malformed SEARCH marker.\nPlease ensure your SEARCH marker follows the correct format:\n- Use '------- SEARCH' (7+ dashes + space + SEARCH)\n";
 
@@ -30,27 +29,19 @@ pub(super) struct V1 {
     found: Option<Match>,
     out_of_order: bool,
     replacements: Vec<Replacement>,
-    blocks: Vec<BlockReport>,
-    /// Where each block's replacement sits in `result`, parallel to `blocks`.
-    placed: Vec<Option<(Pos, Pos)>>,
-    /// Newlines in each block's replace text, parallel to `blocks`.
+    log: BlockLog,
+    /// Newlines in each block's replace text, parallel to `log.blocks`.
     replace_newlines: Vec<usize>,
-    /// The block the current lines belong to.
-    current: Option<usize>,
 }
 
 impl V1 {
     fn open_block(&mut self, line_no: usize) -> usize {
-        let index = self.blocks.len();
-        self.blocks.push(new_block(index, line_no));
-        self.placed.push(None);
         self.replace_newlines.push(0);
-        self.current = Some(index);
-        index
+        self.log.open(line_no)
     }
 
     fn current_or_new(&mut self, line_no: usize) -> usize {
-        match self.current {
+        match self.log.current {
             Some(b) => b,
             None => self.open_block(line_no),
         }
@@ -60,19 +51,19 @@ impl V1 {
         let b = self.current_or_new(line_no);
         self.in_search = false;
         self.in_replace = true;
-        self.blocks[b].search_text.clone_from(&self.search);
+        self.log.blocks[b].search_text.clone_from(&self.search);
         let found = self.locate(index)?;
         self.found = Some(found);
         if found.start < self.from {
             self.out_of_order = true;
         }
-        let block = &mut self.blocks[b];
+        let block = &mut self.log.blocks[b];
         block.state = BlockState::ReplaceStreaming;
         block.record_match(index, found, self.out_of_order);
         if !self.out_of_order {
             self.result.push_original(index, self.from, found.start);
             let at = self.result.pos();
-            self.placed[b] = Some((at, at));
+            self.log.placed[b] = Some((at, at));
         }
         Ok(())
     }
@@ -80,7 +71,7 @@ impl V1 {
     fn replace_end(&mut self, index: &LineIndex, line_no: usize) -> Result<(), Thrown> {
         let b = self.current_or_new(line_no);
         let Some(found) = self.found else {
-            self.blocks[b].search_text.clone_from(&self.search);
+            self.log.blocks[b].search_text.clone_from(&self.search);
             return Err(Thrown(format!(
                 "The SEARCH block:\n{}\n...is malformatted.",
                 js_trim_end(&self.search)
@@ -104,7 +95,7 @@ impl V1 {
     /// keeps the old match (the reference resets neither): the new block is
     /// then applied at that match, so report it there.
     fn adopt(&mut self, index: &LineIndex, b: usize, found: Match) {
-        let block = &mut self.blocks[b];
+        let block = &mut self.log.blocks[b];
         if block.original.is_none() {
             block.record_match(index, found, self.out_of_order);
         }
@@ -112,13 +103,13 @@ impl V1 {
 
     /// Marks block `b` applied and resets the per-block state.
     fn close(&mut self, b: usize) {
-        self.blocks[b].state = BlockState::Applied;
+        self.log.blocks[b].state = BlockState::Applied;
         self.in_search = false;
         self.in_replace = false;
         self.search.clear();
         self.found = None;
         self.out_of_order = false;
-        self.current = None;
+        self.log.current = None;
     }
 
     /// The matching chain for the current SEARCH text.
@@ -151,7 +142,7 @@ impl V1 {
     fn rebuild(&mut self, index: &LineIndex, keep_text: bool) {
         if self.in_replace
             && let Some(found) = self.found
-            && let Some(b) = self.current
+            && let Some(b) = self.log.current
         {
             self.replacements.push(Replacement {
                 start: found.start,
@@ -162,14 +153,14 @@ impl V1 {
             self.adopt(index, b, found);
             self.close(b);
         }
-        for block in &mut self.blocks {
+        for block in &mut self.log.blocks {
             if block.state == BlockState::SearchStreaming
                 || block.state == BlockState::ReplaceStreaming
             {
                 block.state = BlockState::Dropped;
             }
         }
-        self.placed.iter_mut().for_each(|p| *p = None);
+        self.log.placed.iter_mut().for_each(|p| *p = None);
         self.replacements.sort_by_key(|r| r.start);
         let mut result = Sink::new(keep_text);
         let mut pos = 0;
@@ -177,10 +168,10 @@ impl V1 {
             result.push_original(index, pos, r.start);
             let at = result.pos();
             result.push_counted(
-                &self.blocks[r.block].replace_text,
+                &self.log.blocks[r.block].replace_text,
                 self.replace_newlines[r.block],
             );
-            self.placed[r.block] = Some((at, result.pos()));
+            self.log.placed[r.block] = Some((at, result.pos()));
             pos = r.end;
         }
         result.push_tail(index, pos);
@@ -200,12 +191,10 @@ impl Machine for V1 {
     }
 
     fn feed(&mut self, index: &LineIndex, line: &str, line_no: usize) -> Result<(), Thrown> {
-        if let Some(b) = self.current {
-            self.blocks[b].diff_lines[1] = line_no;
-        }
+        self.log.reach(line_no);
         if is_search_start(line) {
-            if let Some(b) = self.current {
-                self.blocks[b].state = BlockState::Dropped;
+            if let Some(b) = self.log.current {
+                self.log.blocks[b].state = BlockState::Dropped;
             }
             self.open_block(line_no);
             self.in_search = true;
@@ -223,20 +212,14 @@ impl Machine for V1 {
             self.search.push('\n');
         } else if self.in_replace {
             let in_order = self.found.is_some() && !self.out_of_order;
-            if let Some(b) = self.current {
-                let block = &mut self.blocks[b];
-                block.replace_text.push_str(line);
-                block.replace_text.push('\n');
-                self.replace_newlines[b] += 1;
-            }
             if in_order {
                 self.result.push_line(line);
-                if let Some(b) = self.current
-                    && let Some((s, _)) = self.placed[b]
-                {
-                    self.placed[b] = Some((s, self.result.pos()));
-                }
             }
+            if let Some(b) = self.log.current {
+                self.replace_newlines[b] += 1;
+            }
+            self.log
+                .push_replace_line(line, in_order.then(|| self.result.pos()));
         }
         Ok(())
     }
@@ -246,15 +229,11 @@ impl Machine for V1 {
             self.rebuild(index, keep_text);
         }
         let indices = self.replacements.iter().map(|r| r.utf16_start).collect();
-        RawOutcome {
-            result: Ok((self.result, indices)),
-            blocks: self.blocks,
-            placed: self.placed,
-        }
+        self.log.finish(self.result, indices)
     }
 
     fn fail(self, message: String, diff_line: Option<usize>) -> RawOutcome {
-        RawOutcome::failed(self.blocks, self.placed, self.current, message, diff_line)
+        self.log.fail(message, diff_line)
     }
 
     fn fork(&self, keep_text: bool, block_texts: bool) -> Self {
@@ -267,10 +246,8 @@ impl Machine for V1 {
             found: self.found,
             out_of_order: self.out_of_order,
             replacements: self.replacements.clone(),
-            blocks: super::fork_blocks(&self.blocks, block_texts),
-            placed: self.placed.clone(),
+            log: self.log.fork(block_texts),
             replace_newlines: self.replace_newlines.clone(),
-            current: self.current,
         }
     }
 }

@@ -9,13 +9,12 @@
 //! pending lines themselves are never needed: only how many there are and
 //! whether any is not blank.
 
+use super::blocks::BlockLog;
 use super::js::{js_trim, js_trim_end};
 use super::markers::{is_replace_end, is_search_start, is_separator};
 use super::matcher::{self, LineIndex, Match};
-use super::sink::{Pos, Sink};
-use super::{
-    BlockReport, BlockState, Machine, RawOutcome, Stage, Thrown, new_block, no_match_error,
-};
+use super::sink::Sink;
+use super::{BlockState, Machine, RawOutcome, Stage, Thrown, no_match_error};
 
 const INVALID_TRANSITION: &str = "Invalid state transition.\nValid transitions are:\n- Idle → StateSearch\n- StateSearch → StateReplace";
 const INCOMPLETE: &str =
@@ -41,10 +40,7 @@ pub(super) struct V2 {
     from: usize,
     search: String,
     found: Option<Match>,
-    blocks: Vec<BlockReport>,
-    /// Where each block's replacement sits in `result`, parallel to `blocks`.
-    placed: Vec<Option<(Pos, Pos)>>,
-    current: Option<usize>,
+    log: BlockLog,
 }
 
 impl V2 {
@@ -61,10 +57,7 @@ impl V2 {
         }
         self.phase = Phase::Search;
         self.search.clear();
-        let index = self.blocks.len();
-        self.blocks.push(new_block(index, line_no));
-        self.placed.push(None);
-        self.current = Some(index);
+        self.log.open(line_no);
         Ok(())
     }
 
@@ -95,8 +88,8 @@ impl V2 {
         if let Some(found) = self.found {
             self.from = found.end;
         }
-        if let Some(b) = self.current.take() {
-            self.blocks[b].state = BlockState::Applied;
+        if let Some(b) = self.log.current.take() {
+            self.log.blocks[b].state = BlockState::Applied;
         }
         self.phase = Phase::Idle;
         self.search.clear();
@@ -105,8 +98,8 @@ impl V2 {
     }
 
     fn before_replace(&mut self, index: &LineIndex) -> Result<(), Thrown> {
-        if let Some(b) = self.current {
-            self.blocks[b].search_text.clone_from(&self.search);
+        if let Some(b) = self.log.current {
+            self.log.blocks[b].search_text.clone_from(&self.search);
         }
         let found = if self.search.is_empty() {
             Match {
@@ -129,12 +122,12 @@ impl V2 {
         }
         self.found = Some(found);
         self.result.push_original(index, self.from, found.start);
-        if let Some(b) = self.current {
+        if let Some(b) = self.log.current {
             let at = self.result.pos();
-            let block = &mut self.blocks[b];
+            let block = &mut self.log.blocks[b];
             block.state = BlockState::ReplaceStreaming;
             block.record_match(index, found, false);
-            self.placed[b] = Some((at, at));
+            self.log.placed[b] = Some((at, at));
         }
         Ok(())
     }
@@ -152,9 +145,7 @@ impl Machine for V2 {
     }
 
     fn feed(&mut self, index: &LineIndex, line: &str, line_no: usize) -> Result<(), Thrown> {
-        if let Some(b) = self.current {
-            self.blocks[b].diff_lines[1] = line_no;
-        }
+        self.log.reach(line_no);
         if is_search_start(line) {
             return self.search_start(line_no);
         }
@@ -167,14 +158,7 @@ impl Machine for V2 {
         match self.phase {
             Phase::Replace => {
                 self.result.push_line(line);
-                if let Some(b) = self.current {
-                    let block = &mut self.blocks[b];
-                    block.replace_text.push_str(line);
-                    block.replace_text.push('\n');
-                    if let Some((s, _)) = self.placed[b] {
-                        self.placed[b] = Some((s, self.result.pos()));
-                    }
-                }
+                self.log.push_replace_line(line, Some(self.result.pos()));
             }
             Phase::Search => {
                 self.search.push_str(line);
@@ -195,15 +179,11 @@ impl Machine for V2 {
                 return self.fail(INCOMPLETE.to_string(), None);
             }
         }
-        RawOutcome {
-            result: Ok((self.result, Vec::new())),
-            blocks: self.blocks,
-            placed: self.placed,
-        }
+        self.log.finish(self.result, Vec::new())
     }
 
     fn fail(self, message: String, diff_line: Option<usize>) -> RawOutcome {
-        RawOutcome::failed(self.blocks, self.placed, self.current, message, diff_line)
+        self.log.fail(message, diff_line)
     }
 
     fn fork(&self, keep_text: bool, block_texts: bool) -> Self {
@@ -215,9 +195,7 @@ impl Machine for V2 {
             from: self.from,
             search: self.search.clone(),
             found: self.found,
-            blocks: super::fork_blocks(&self.blocks, block_texts),
-            placed: self.placed.clone(),
-            current: self.current,
+            log: self.log.fork(block_texts),
         }
     }
 }
