@@ -403,6 +403,83 @@ fn a_path_outside_the_folder_is_refused_and_nothing_written() {
     assert!(!dir.path().join("../escaped.txt").exists());
 }
 
+/// All or nothing: a file the patch may not change (read-only), to update,
+/// delete or move, stops the whole patch before any file is written, wherever
+/// it stands in the patch.
+#[test]
+fn a_read_only_file_anywhere_in_the_patch_stops_every_write() {
+    use std::os::unix::fs::PermissionsExt;
+    let patches = [
+        "*** Begin Patch\n*** Update File: a.txt\n@@\n-a\n+A\n*** Update File: b.txt\n@@\n-b\n+B\n*** End Patch\n",
+        "*** Begin Patch\n*** Update File: a.txt\n@@\n-a\n+A\n*** Delete File: b.txt\n*** End Patch\n",
+        "*** Begin Patch\n*** Update File: a.txt\n@@\n-a\n+A\n*** Update File: b.txt\n*** Move to: c.txt\n@@\n-b\n+B\n*** End Patch\n",
+    ];
+    for patch in patches {
+        let dir = tempfile::tempdir().expect("temp dir");
+        std::fs::write(dir.path().join("a.txt"), "a\n").expect("write");
+        let b = dir.path().join("b.txt");
+        std::fs::write(&b, "b\n").expect("write");
+        std::fs::set_permissions(&b, std::fs::Permissions::from_mode(0o444)).expect("chmod");
+        let before = read_tree(dir.path());
+        let cwd = dir.path().to_string_lossy().into_owned();
+        let out = srview(
+            &["apply", "--transcript", "-", "--cwd", &cwd, "--write"],
+            Some(patch),
+        );
+        assert_eq!(out.status.code(), Some(2), "{patch}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            "srview: nothing written: b.txt: it is read-only\n",
+            "{patch}"
+        );
+        assert!(out.stdout.is_empty(), "{patch}");
+        assert_eq!(read_tree(dir.path()), before, "{patch}");
+    }
+}
+
+/// A move the reference makes but that loses a file is held back (exit 1,
+/// the reason on stderr and in the JSON, no summary of writes that did not
+/// happen) unless `--force`: onto the file itself (written, then deleted)
+/// and onto a file that exists (replaced whole).
+#[test]
+fn a_move_that_loses_a_file_is_held_back_unless_forced() {
+    let cases = [
+        (
+            "*** Begin Patch\n*** Update File: m.txt\n*** Move to: m.txt\n@@\n-hello\n+moved\n*** End Patch\n",
+            "m.txt is moved onto itself: the reference writes it, then deletes it (the file is lost)",
+        ),
+        (
+            "*** Begin Patch\n*** Update File: m.txt\n*** Move to: keep.txt\n@@\n-hello\n+moved\n*** End Patch\n",
+            "the move of m.txt onto keep.txt replaces keep.txt, which exists (its content is lost)",
+        ),
+    ];
+    for (patch, why) in cases {
+        let dir = tempfile::tempdir().expect("temp dir");
+        std::fs::write(dir.path().join("m.txt"), "hello\n").expect("write");
+        std::fs::write(dir.path().join("keep.txt"), "keep\n").expect("write");
+        let before = read_tree(dir.path());
+        let cwd = dir.path().to_string_lossy().into_owned();
+        let args = ["apply", "--transcript", "-", "--cwd", &cwd, "--write"];
+        let out = srview(&args, Some(patch));
+        assert_eq!(out.status.code(), Some(1), "{patch}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            format!("srview: nothing written: {why} (--force writes it)\n")
+        );
+        assert!(out.stdout.is_empty(), "no summary of a write held back");
+        assert_eq!(read_tree(dir.path()), before);
+        let out = srview(&[&args[..], &["--json"]].concat(), Some(patch));
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        assert_eq!(
+            report["write"],
+            serde_json::json!({"reasons": [why], "state": "held-back"})
+        );
+        let out = srview(&[&args[..], &["--force"]].concat(), Some(patch));
+        assert_eq!(out.status.code(), Some(0), "{patch}");
+        assert_ne!(read_tree(dir.path()), before);
+    }
+}
+
 #[test]
 fn a_text_with_no_patch_line_is_no_transcript() {
     let (dir, cwd, _) = en_dash_project();

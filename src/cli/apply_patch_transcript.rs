@@ -31,7 +31,12 @@ pub fn run(args: &ApplyArgs, text: &str, workspace: &PathRules) -> CmdResult {
         if outcome.exit_code != 0 {
             return Commit::not_applied();
         }
-        Commit::run("nothing written", Vec::new(), || {
+        let doubts = if args.force {
+            Vec::new()
+        } else {
+            patch::write_doubts(&run, workspace)
+        };
+        Commit::run("nothing written", doubts, || {
             patch::write(workspace, &run).map_err(|e| Error::Write(e.message))?;
             Ok(Wrote::Replaced)
         })
@@ -45,10 +50,11 @@ pub fn run(args: &ApplyArgs, text: &str, workspace: &PathRules) -> CmdResult {
         };
         serde_json::to_writer(&mut stdout, &report).map_err(|e| io_err(e.into()))?;
         writeln!(stdout).map_err(io_err)?;
-    } else if commit
-        .as_ref()
-        .is_none_or(|c| c.json.state != WriteState::Failed)
-    {
+    } else if commit.as_ref().is_none_or(|c| {
+        // The reference's summary says what it wrote: not printed over a
+        // write held back or failed.
+        matches!(c.json.state, WriteState::Written | WriteState::Unchanged)
+    }) {
         write!(stdout, "{}", outcome.stdout).map_err(io_err)?;
     }
     stdout.flush().map_err(io_err)?;

@@ -82,6 +82,37 @@ pub fn run(text: &str, workspace: &PathRules) -> Result<PatchRun, PathError> {
     })
 }
 
+/// What srview cannot stand behind in writing a run the reference applies:
+/// a `*** Move to:` that names the file itself (the reference writes the
+/// file, then deletes it: its content is lost), or one onto a file that
+/// exists (the reference replaces that file whole). One reason each.
+pub fn write_doubts(run: &PatchRun, workspace: &PathRules) -> Vec<String> {
+    let mut doubts = Vec::new();
+    for section in &run.outcome.sections {
+        let Some(to) = &section.move_to else {
+            continue;
+        };
+        let (from, to_path) = (workspace.resolve(&section.path), workspace.resolve(to));
+        let same = match (&from, &to_path) {
+            (Ok(a), Ok(b)) => a == b || normalize(&section.path) == normalize(to),
+            _ => normalize(&section.path) == normalize(to),
+        };
+        if same {
+            doubts.push(format!(
+                "{} is moved onto itself: the reference writes it, then deletes it (the file \
+                 is lost)",
+                section.path
+            ));
+        } else if to_path.is_ok_and(|p| std::fs::symlink_metadata(p).is_ok()) {
+            doubts.push(format!(
+                "the move of {} onto {to} replaces {to}, which exists (its content is lost)",
+                section.path
+            ));
+        }
+    }
+    doubts
+}
+
 /// One warning line per hunk that matched loosely (its context header or
 /// its lines): the reference says nothing, srview always does.
 pub fn loose_warnings(outcome: &PatchOutcome) -> Vec<String> {
@@ -162,6 +193,16 @@ pub fn write(workspace: &PathRules, run: &PatchRun) -> Result<Vec<String>, Write
         };
         if !unchanged {
             targets.push((workspace.resolve(path)?, path.as_str(), content));
+        }
+    }
+    // All or nothing: a file the writes may not replace or delete stops
+    // the whole patch before any file is changed.
+    for (full, path, _) in &targets {
+        if let Ok(meta) = std::fs::metadata(output::resolve_target(full))
+            && meta.is_file()
+            && let Err(why) = output::protected(full, &meta)
+        {
+            return Err(format!("nothing written: {path}: {why}").into());
         }
     }
     // Writes before deletions: a move whose write fails keeps its source.
