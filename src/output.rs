@@ -39,9 +39,25 @@ impl std::fmt::Display for WriteError {
     }
 }
 
-/// Resolves symlinks so the link's target is what gets replaced.
+/// Resolves symlinks so the link's target is what gets replaced. A link
+/// whose target does not exist yet (a new file) resolves to that target,
+/// so the link is kept and the file it names is created.
 pub fn resolve_target(path: &Path) -> PathBuf {
-    fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+    if let Ok(real) = fs::canonicalize(path) {
+        return real;
+    }
+    let mut target = path.to_path_buf();
+    // As many hops as the kernel follows before it gives up (ELOOP).
+    for _ in 0..40 {
+        match fs::read_link(&target) {
+            Ok(next) => {
+                let dir = target.parent().unwrap_or(Path::new(""));
+                target = dir.join(next);
+            }
+            Err(_) => return target,
+        }
+    }
+    path.to_path_buf()
 }
 
 /// Fault-injection seam for tests of the binary: the environment variable
@@ -630,6 +646,33 @@ mod tests {
                 .is_symlink()
         );
         assert_eq!(fs::read(&real).unwrap(), b"new");
+    }
+
+    /// A link to a file that does not exist yet (a new file) is kept: the
+    /// file it names is created, through a chain of links, relative ones
+    /// included.
+    #[cfg(unix)]
+    #[test]
+    fn a_dangling_symlink_is_kept_and_its_target_created() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::create_dir(dir.path().join("sub")).unwrap();
+        let link = dir.path().join("link.txt");
+        let hop = dir.path().join("sub/hop.txt");
+        std::os::unix::fs::symlink("new.txt", &hop).unwrap();
+        std::os::unix::fs::symlink("sub/hop.txt", &link).unwrap();
+        assert_eq!(
+            write_atomic(&link, b"new", Some(b"")).unwrap(),
+            Wrote::Replaced
+        );
+        for l in [&link, &hop] {
+            assert!(fs::symlink_metadata(l).unwrap().file_type().is_symlink());
+        }
+        assert_eq!(fs::read(dir.path().join("sub/new.txt")).unwrap(), b"new");
+        assert_eq!(fs::read(&link).unwrap(), b"new");
+        // A loop of links is not followed forever.
+        let looped = dir.path().join("loop.txt");
+        std::os::unix::fs::symlink("loop.txt", &looped).unwrap();
+        assert_eq!(resolve_target(&looped), looped);
     }
 
     #[test]
