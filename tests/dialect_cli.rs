@@ -90,6 +90,28 @@ fn a_patch_written_and_a_failing_one_refused() {
     assert_eq!(read(&file), "def span(a, b):\n    return abs(b - a)\n");
 }
 
+/// FILE is edited in place when the patch moves it, and that is said.
+#[test]
+fn a_moving_patch_edits_file_in_place_and_says_so() {
+    let (dir, file) = project();
+    let moving = PATCH.replace(
+        "*** Update File: calc.py\n",
+        "*** Update File: calc.py\n*** Move to: lib/calc2.py\n",
+    );
+    let out = srview(&["apply", &file, "-", "--write"], &moving);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "srview: note: the patch moves calc.py to lib/calc2.py; {file} is edited in place \
+             (`srview apply --transcript PATCH --cwd DIR` moves it)\n{}",
+            WARNING.replace("patch lines 3-6", "patch lines 4-7")
+        )
+    );
+    assert_eq!(read(&file), "def span(a, b):\n    return abs(b - a)\n");
+    assert!(!dir.path().join("lib").exists());
+}
+
 #[test]
 fn a_patch_of_several_files_names_them() {
     let (_dir, file) = project();

@@ -50,6 +50,13 @@ pub(super) fn run_patch(
     };
     let outcome =
         one_file::apply_patch_to(diff, &target).map_err(|e| Error::usage(e.to_string()))?;
+    if let Some((from, to)) = one_file::moved(diff, &name) {
+        eprintln!(
+            "srview: note: the patch moves {from} to {to}; {} is edited in place \
+             (`srview apply --transcript PATCH --cwd DIR` moves it)",
+            file.display()
+        );
+    }
     for warning in crate::source::patch::loose_warnings(&outcome) {
         eprintln!("{warning}");
     }

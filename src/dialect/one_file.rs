@@ -66,6 +66,22 @@ pub fn pick_section(
     }
 }
 
+/// The section of patch `text` that edits the file `name`, when it moves
+/// the file: its path and `*** Move to:` path (the one-file world edits the
+/// file in place).
+pub fn moved(text: &str, name: &str) -> Option<(String, String)> {
+    let patch = parse(text).ok()?;
+    let i = pick(&patch.sections, name).ok()??;
+    match &patch.sections[i] {
+        Section::Update {
+            path,
+            move_to: Some(to),
+            ..
+        } => Some((path.clone(), to.clone())),
+        _ => None,
+    }
+}
+
 /// The name the file is given inside the patch's one-file world.
 pub struct Target<'a> {
     /// The folder the reference would run in (absolute): its error texts
