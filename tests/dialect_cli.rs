@@ -137,6 +137,14 @@ fn edits_of_each_agent_apply_as_blocks_with_stage_exact() {
     let out = srview(&["apply", &file, "-"], cline);
     assert_eq!(text(&out.stdout), "def width(a, b):\n    return b – a\n");
 
+    // Cline's editor creates a file from a path and the new text alone.
+    let created = std::path::Path::new(&file).with_file_name("new.py");
+    let created = created.to_str().expect("UTF-8");
+    let create = r#"{"path": "new.py", "new_text": "print(2)\n"}"#;
+    let out = srview(&["apply", created, "-", "--new-file", "--write"], create);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(read(created), "print(2)\n");
+
     let write = r#"{"file_path": "calc.py", "content": "x = 1\n"}"#;
     for state in ["written", "unchanged"] {
         let out = srview(&["apply", &file, "-", "--write", "--json"], write);

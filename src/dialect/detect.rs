@@ -67,9 +67,11 @@ fn first_search_line(text: &str) -> Option<usize> {
 }
 
 /// The keys that make a JSON object an exact-string edit.
-const EDIT_KEYS: [&str; 5] = [
+const EDIT_KEYS: [&str; 7] = [
     "\"old_string\"",
+    "\"new_string\"",
     "\"old_text\"",
+    "\"new_text\"",
     "\"file_path\"",
     "\"content\"",
     "\"insert_line\"",
@@ -171,6 +173,11 @@ mod tests {
         assert_eq!(detect(edit), Some(Dialect::EditJson));
         assert_eq!(
             detect(r#"{"path":"a","old_text":"x"#),
+            Some(Dialect::EditJson)
+        );
+        // Cline's editor creating a file: a path and the new text only.
+        assert_eq!(
+            detect(r#"{"path":"cn.py","new_text":"print(2)\n"}"#),
             Some(Dialect::EditJson)
         );
         assert_eq!(detect("{\"fi"), None);
