@@ -278,6 +278,27 @@ fn stream(file: &str, parts: &[&str]) -> (Vec<serde_json::Value>, Output) {
     (lines, out)
 }
 
+/// An edit's JSON cut off mid-string still gets a last line, `"final":
+/// true` with the reason, as the documentation promises, and exit 2; FILE
+/// is not written.
+#[test]
+fn a_streamed_edit_cut_off_ends_with_a_final_failed_line() {
+    let (_dir, file) = project();
+    let cut = r#"{"file_path": "calc.py", "old_string": "b – a", "new_string": "a +"#;
+    let out = srview(&["apply", &file, "-", "--stream", "--write"], cut);
+    assert_eq!(out.status.code(), Some(2));
+    let stdout = text(&out.stdout);
+    let last: serde_json::Value =
+        serde_json::from_str(stdout.lines().last().expect("a last line")).expect("JSON");
+    assert_eq!(last["final"], true);
+    assert_eq!(last["ok"], false);
+    assert_eq!(last["dialect"], "edit-json");
+    let error = last["error"].as_str().expect("an error");
+    assert!(error.starts_with("invalid Edit tool input: EOF"), "{error}");
+    assert_eq!(text(&out.stderr), format!("srview: {error}\n"));
+    assert_eq!(read(&file), CALC);
+}
+
 #[test]
 fn a_streamed_patch_shows_its_hunk_as_it_grows_and_ends_as_the_one_shot_apply() {
     let (_dir, file) = project();

@@ -111,7 +111,27 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
     if let Some(dialect) = stream.other_dialect() {
         stream.seq += 1;
         let (seq, bytes) = (stream.seq, stream.bytes);
-        let shot = snapshot(&stream.dialect_file, dialect, &stream.text, !args.partial)?;
+        let shot = match snapshot(&stream.dialect_file, dialect, &stream.text, !args.partial) {
+            Ok(shot) => shot,
+            Err(e) => {
+                // The consumer still gets a last line, with the reason.
+                let line = report::DialectStreamLine {
+                    seq,
+                    bytes,
+                    is_final: true,
+                    dialect,
+                    ok: false,
+                    error: Some(&e.to_string()),
+                    new_content_length: None,
+                    blocks: report::DialectBlocks::Edit(Vec::new()),
+                    new_content: stream.with_content.then_some(None),
+                    write: None,
+                };
+                report::write_line(&mut stream.buf, &mut stream.out, &line)
+                    .map_err(Error::stdout)?;
+                return Err(e);
+            }
+        };
         if let super::stream_dialect::Snapshot::Patch(outcome, _) = &shot {
             for warning in crate::source::patch::loose_warnings(outcome) {
                 eprintln!("{warning}");
