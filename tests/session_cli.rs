@@ -365,6 +365,48 @@ fn a_live_stream_on_stdin() {
     }
 }
 
+/// An output cut inside the line holding an edit's verdict has no verdict
+/// for it (pending, said on stderr), not "never run"; an output of which
+/// nothing could be read is refused (exit 2), not listed as a session
+/// without edits.
+#[test]
+fn a_torn_verdict_is_pending_and_an_unreadable_output_is_refused() {
+    let dir = fixtures().join("claude-code-2.1.328/a_edits_ok");
+    let text = fs::read_to_string(dir.join("stdout.jsonl")).unwrap();
+    let verdict_line = text.rfind("\"tool_result\"").expect("a tool result");
+    let cut = &text[..verdict_line];
+    let out = srview(["session", "-", "--json"])
+        .stdin(cut.as_bytes())
+        .output();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let got: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let last = got["edits"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(last["agentVerdict"], "pending", "{last}");
+    assert!(
+        stderr(&out).ends_with(
+            "srview: the output ended inside a line: the agent's verdict on 1 edit may have \
+             been in it (shown as pending)\n"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    let first_line = text.lines().next().unwrap();
+    let torn = &first_line[..first_line.len() / 2];
+    let out = srview(["session", "-", "--json"])
+        .stdin(torn.as_bytes())
+        .output();
+    assert_eq!(code(&out), 2);
+    assert!(out.stdout.is_empty());
+    let err = stderr(&out);
+    assert!(
+        err.lines()
+            .last()
+            .unwrap()
+            .starts_with("srview: no edit could be read from -: "),
+        "{err}"
+    );
+}
+
 #[test]
 fn an_unknown_stream_is_refused_with_a_message() {
     let out = srview(["session", "-", "--json"])

@@ -174,6 +174,25 @@ fn sessions_are_listed_newest_first_with_counts() {
         ]
     );
 
+    // A session cut off before any edit could be read is listed as
+    // unreadable, not as a session without edits.
+    let day = home.join(".codex/sessions/2026/11/29");
+    fs::create_dir_all(&day).unwrap();
+    let torn = day.join("rollout-2026-11-29T00-00-00-torn.jsonl");
+    fs::write(
+        &torn,
+        "{\"timestamp\":\"2026-11-29T00:00:00Z\",\"type\":\"sess",
+    )
+    .unwrap();
+    touch(&torn, at(0));
+    let (_, out, _) = sessions(&["--agent", "codex"], &home, &repo);
+    let row = rows(&out).pop().unwrap_or_default();
+    assert!(
+        row.starts_with("2026-11-30 00:00  codex         unreadable: no edit could be read from "),
+        "{out}"
+    );
+    fs::remove_file(&torn).unwrap();
+
     // --agent, and the folder argument instead of HOME.
     let elsewhere = tmp.path().join("nowhere");
     fs::create_dir_all(&elsewhere).unwrap();

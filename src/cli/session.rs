@@ -72,6 +72,18 @@ pub(super) fn load_review(
     for problem in &reviewed.errors {
         eprintln!("srview: {problem}");
     }
+    if reviewed.reviews.is_empty()
+        && let Some(why) = reader.errors().first()
+    {
+        // Not a session without edits: one that could not be read.
+        return Err(Error::refused(
+            crate::source::agent::session::SessionError::Unreadable {
+                path: path.clone(),
+                why: why.to_string(),
+            }
+            .to_string(),
+        ));
+    }
     Ok((reviewed, ws))
 }
 

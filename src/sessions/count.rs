@@ -53,6 +53,15 @@ pub fn count(path: &Path) -> Result<Listed, SessionError> {
             counts.add(&reviewer.review(index, edit.clone()));
         }
     }
+    if counts.edits == 0
+        && let Some(why) = reader.errors().first()
+    {
+        // Not a session without edits: one that could not be read.
+        return Err(SessionError::Unreadable {
+            path: path.to_path_buf(),
+            why: why.to_string(),
+        });
+    }
     Ok(Listed {
         agent: reader.kind(),
         version: reader.version().map(str::to_string),

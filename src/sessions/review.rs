@@ -177,10 +177,31 @@ pub fn review_live(
     let edits = reader.edits();
     let mut reviewer = Reviewer::new(reader, ws, recovery);
     reviewer.on_disk = Some(on_disk);
+    let mut errors: Vec<String> = reader.errors().iter().map(ToString::to_string).collect();
+    // An output that ended inside a line may have lost the agent's verdict
+    // with it: those edits have none (pending), not "never run".
+    let lost = if reader.ended_inside_line() {
+        reader.ended_without_verdict()
+    } else {
+        &[]
+    };
+    if !lost.is_empty() {
+        errors.push(format!(
+            "the output ended inside a line: the agent's verdict on {} may have been in it \
+             (shown as pending)",
+            crate::words::count(lost.len(), "edit")
+        ));
+    }
     let reviews = edits
         .iter()
         .enumerate()
-        .map(|(i, edit)| reviewer.review(i, edit.clone()))
+        .map(|(i, edit)| {
+            let mut edit = edit.clone();
+            if lost.contains(&edit.seq) {
+                edit.agent_verdict = Verdict::Pending;
+            }
+            reviewer.review(i, edit)
+        })
         .collect();
     SessionReview {
         agent: reader.kind(),
@@ -188,7 +209,7 @@ pub fn review_live(
         version: reader.version().map(str::to_string),
         reviews,
         cwd: reviewer.cwd,
-        errors: reader.errors().iter().map(ToString::to_string).collect(),
+        errors,
     }
 }
 

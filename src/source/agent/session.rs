@@ -25,6 +25,14 @@ pub enum SessionError {
         /// The session file.
         path: PathBuf,
     },
+    /// Nothing in it could be read: no edit, and the reader's first
+    /// complaint.
+    Unreadable {
+        /// The session file.
+        path: PathBuf,
+        /// The reader's first complaint (a torn or foreign line).
+        why: String,
+    },
 }
 
 impl fmt::Display for SessionError {
@@ -38,6 +46,9 @@ impl fmt::Display for SessionError {
                 "{} is not a session of Claude Code, Codex, Cline or Aider that srview knows",
                 path.display()
             ),
+            SessionError::Unreadable { path, why } => {
+                write!(f, "no edit could be read from {}: {why}", path.display())
+            }
         }
     }
 }
@@ -46,7 +57,7 @@ impl std::error::Error for SessionError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             SessionError::Io { source, .. } => Some(source),
-            SessionError::Unrecognised { .. } => None,
+            SessionError::Unrecognised { .. } | SessionError::Unreadable { .. } => None,
         }
     }
 }
