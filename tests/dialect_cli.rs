@@ -155,6 +155,33 @@ fn edits_of_each_agent_apply_as_blocks_with_stage_exact() {
     }
 }
 
+/// An edit whose old text starts or ends inside a word of the file applies
+/// (the agents replace text), but not as it reads: said by apply and check
+/// (exit 1), and `--write` holds it back unless `--force`.
+#[test]
+fn an_edit_that_cuts_a_word_is_said_and_held_back() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = support::files::write(dir.path(), "sub.py", b"max = 10\n");
+    let file = file.to_str().expect("UTF-8");
+    let edit = r#"{"file_path": "sub.py", "old_string": "x = 1", "new_string": "x = 2"}"#;
+    let why = "the edit's old text starts inside the word `max` at line 1: it changes part of \
+               a word it does not show";
+    let out = srview(&["check", file, "-"], edit);
+    assert_eq!(out.status.code(), Some(1));
+    assert_contains(&text(&out.stdout), &format!("    ! {why}\n"));
+    let out = srview(&["apply", file, "-", "--write", "--json"], edit);
+    assert_eq!(out.status.code(), Some(1));
+    assert_contains(&text(&out.stderr), &format!("srview: warning: {why}\n"));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(report["ok"], true);
+    assert_eq!(report["write"]["state"], "held-back");
+    assert_eq!(report["write"]["reasons"][0], why);
+    assert_eq!(read(file), "max = 10\n");
+    let out = srview(&["apply", file, "-", "--write", "--force"], edit);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(read(file), "max = 20\n");
+}
+
 #[test]
 fn a_failing_edit_says_the_agents_error() {
     let (_dir, file) = project();

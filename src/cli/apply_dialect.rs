@@ -122,11 +122,12 @@ pub fn run(
     let io_err = Error::stdout;
     // `--write` runs before the JSON is printed, so that the JSON says what
     // it did.
-    let commit = |new_content: Option<&str>| {
+    let commit = |new_content: Option<&str>, doubts: Vec<String>| {
         args.write.then(|| match new_content {
             Some(new_content) => {
                 let held = format!("{} was not written", file.display());
-                Commit::run(&held, Vec::new(), || {
+                let doubts = if args.force { Vec::new() } else { doubts };
+                Commit::run(&held, doubts, || {
                     let expected = content.as_ref().map(|c| c.as_bytes());
                     Ok(output::write_atomic(
                         file,
@@ -142,7 +143,7 @@ pub fn run(
         Dialect::ApplyPatch => {
             let outcome = run_patch(file, content.as_deref(), diff)?;
             let new_content = patched_content(&outcome, file).filter(|_| outcome.exit_code == 0);
-            let commit = commit(new_content.as_deref());
+            let commit = commit(new_content.as_deref(), Vec::new());
             if args.json {
                 let report = crate::report::WithWrite {
                     report: crate::report::PatchApplyReport::new(&outcome, new_content.as_deref()),
@@ -163,7 +164,12 @@ pub fn run(
                 .as_ref()
                 .ok()
                 .map(|a| a.new_content.as_str());
-            let commit = commit(new_content);
+            // Said whatever the output, as loose matches are.
+            let cut = crate::dialect::edit::cut_words(&outcome, &original);
+            for why in &cut {
+                eprintln!("srview: warning: {why}");
+            }
+            let commit = commit(new_content, cut);
             if args.json {
                 let write = commit.as_ref().map(|c| &c.json);
                 crate::report::write_apply(&mut stdout, &engine_outcome, new_content, write)

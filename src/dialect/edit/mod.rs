@@ -24,6 +24,7 @@
 
 mod claude;
 mod cline;
+mod cut_word;
 mod diagnosis;
 mod error;
 mod input;
@@ -34,6 +35,7 @@ pub mod partial_json;
 mod preview;
 mod text;
 
+pub use cut_word::cut_words;
 pub use diagnosis::EditDiagnosis;
 pub use error::{EditError, Provenance};
 pub use input::ParseError;
