@@ -305,6 +305,38 @@ pub fn parse_edit(json: &str) -> Result<Edit, OneFileError> {
     Edit::from_tool_input(tool.name(), json).map_err(|e| OneFileError::BadEdit(e.to_string()))
 }
 
+/// The whole of `text` (an apply_patch or an edit's JSON, complete) applied
+/// to the target in one go, as `srview apply FILE` applies it: the new
+/// content, or the reference's refusal in its own words. What a previewer
+/// writes, whatever blocks it showed on the way.
+pub fn reference_result(
+    text: &str,
+    dialect: super::Dialect,
+    target: &Target,
+) -> Result<String, String> {
+    match dialect {
+        super::Dialect::ApplyPatch => {
+            let outcome = apply_patch_to(text, target).map_err(|e| e.to_string())?;
+            if outcome.exit_code != 0 {
+                return Err(outcome.stderr.trim_end().to_string());
+            }
+            outcome
+                .files
+                .get(target.name)
+                .cloned()
+                .flatten()
+                .ok_or_else(|| format!("the patch leaves no {}", target.name))
+        }
+        super::Dialect::EditJson | super::Dialect::SearchReplace => {
+            let edit = parse_edit(text).map_err(|e| e.to_string())?;
+            super::edit::apply(&edit, target.content)
+                .result
+                .map(|done| done.new_content)
+                .map_err(|e| e.to_string())
+        }
+    }
+}
+
 /// What is known of an edit's JSON input still arriving; `None` until a key
 /// names its tool.
 pub fn parse_partial_edit(prefix: &str) -> Result<Option<PartialEdit>, OneFileError> {

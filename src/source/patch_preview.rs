@@ -440,13 +440,23 @@ fn patch_blocks(
             levels.clear();
         }
     }
+    // Once the text has ended, the reference's verdict on the whole of it
+    // (a patch cut before `*** End Patch` is refused, whatever its hunks).
+    let whole_refused = if ended {
+        crate::dialect::one_file::reference_result(
+            text,
+            crate::dialect::Dialect::ApplyPatch,
+            target,
+        )
+        .err()
+    } else {
+        None
+    };
     let reference_error = outcome
         .sections
         .iter()
         .find_map(|s| s.error.clone())
-        .or_else(|| {
-            (ended && outcome.exit_code != 0).then(|| outcome.stderr.trim_end().to_string())
-        });
+        .or(whole_refused);
     let loose: Vec<String> = outcome
         .loose_hunks()
         .map(|(s, h)| {
@@ -485,7 +495,9 @@ fn edit_blocks(
             refused: false,
         });
     };
-    let parsed = if ended {
+    // A JSON object that has closed is the whole edit, whether or not more
+    // text may come (a file being watched).
+    let parsed = if ended || partial.complete {
         Some(crate::dialect::one_file::parse_edit(text)?)
     } else {
         None

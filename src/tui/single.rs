@@ -42,6 +42,8 @@ pub struct SingleFile {
     /// The reference refuses the diff in another dialect: accepting writes
     /// nothing (the app's notice says why).
     refused: Option<String>,
+    /// The source has ended: no more text will come.
+    ended: bool,
 }
 
 impl SingleFile {
@@ -61,6 +63,8 @@ impl SingleFile {
             detector: Detector::default(),
             raw: String::new(),
             refused: None,
+            // `--final`: the diff is taken as complete.
+            ended: config.final_mode,
         }
     }
 
@@ -70,10 +74,11 @@ impl SingleFile {
         self
     }
 
-    /// Another dialect's text so far, as blocks for the app: the file's own
-    /// text where the reference matched, its result, its refusal.
-    fn show_other(&mut self, dialect: Dialect, ended: bool) {
-        let path = self.app.file_path.clone();
+    /// FILE as the other dialects' one-file world names it: the folder the
+    /// reference would run in, the file's name, its content as loaded
+    /// (`None`: it does not exist).
+    fn target_parts(&self) -> (String, String, Option<String>) {
+        let path = &self.app.file_path;
         let name = path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
@@ -89,10 +94,17 @@ impl SingleFile {
             .into_owned();
         let original = self.app.original.text().into_owned();
         let exists = !original.is_empty() || path.exists();
+        (cwd, name, exists.then_some(original))
+    }
+
+    /// Another dialect's text so far, as blocks for the app: the file's own
+    /// text where the reference matched, its result, its refusal.
+    fn show_other(&mut self, dialect: Dialect, ended: bool) {
+        let (cwd, name, content) = self.target_parts();
         let target = Target {
             cwd: &cwd,
             name: &name,
-            content: exists.then_some(original.as_str()),
+            content: content.as_deref(),
         };
         match file_blocks(&self.raw, dialect, &target, ended) {
             Ok(blocks) => {
@@ -134,6 +146,31 @@ impl SingleFile {
             });
             return None;
         }
+        // Another dialect is shown as blocks, but what is written is the
+        // reference's own result of the whole text (as `srview apply`
+        // writes it: its line endings, no streaming prefix), or nothing
+        // when the reference refuses the text as it stands.
+        let content = match self.dialect.filter(|d| *d != Dialect::SearchReplace) {
+            Some(dialect) => {
+                let (cwd, name, original) = self.target_parts();
+                let target = Target {
+                    cwd: &cwd,
+                    name: &name,
+                    content: original.as_deref(),
+                };
+                match crate::dialect::one_file::reference_result(&self.raw, dialect, &target) {
+                    Ok(text) => TextLines::owned(text),
+                    Err(why) => {
+                        self.app.show_notice(Notice {
+                            text: format!("not accepted: {}", crate::engine::error_headline(&why)),
+                            error: true,
+                        });
+                        return None;
+                    }
+                }
+            }
+            None => content,
+        };
         let app = &mut self.app;
         let path = app.file_path.clone();
         let loaded = app.original.text();
@@ -208,6 +245,10 @@ impl Screen for SingleFile {
     }
 
     fn on_text(&mut self, text: Folded) -> Option<StreamState> {
+        // Every batch comes here, a batch of keys only too: an end seen
+        // once stays seen.
+        let newly_ended = text.ended && !self.ended;
+        self.ended |= text.ended;
         if self.dialect != Some(Dialect::SearchReplace) {
             match &text.replaced {
                 Some(whole) => {
@@ -218,8 +259,12 @@ impl Screen for SingleFile {
             }
             let decided = self.dialect.or_else(|| self.detector.detect(&self.raw));
             if let Some(other) = decided.filter(|d| *d != Dialect::SearchReplace) {
+                // Decided once: accepting reads the whole text as this.
+                self.dialect = Some(other);
                 let changes = self.app.diff_changes;
-                self.show_other(other, text.ended);
+                if text.changes_text() || newly_ended {
+                    self.show_other(other, self.ended);
+                }
                 if text.ended {
                     self.app.end_stream();
                 }
@@ -315,6 +360,77 @@ mod tests {
         assert!(s.idle_pending());
         s.idle();
         assert!(!s.idle_pending());
+    }
+
+    /// The previewer of `name` holding `original` in a temporary folder.
+    fn screen_on_disk(name: &str, original: &str) -> (tempfile::TempDir, PathBuf, SingleFile) {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join(name);
+        std::fs::write(&path, original).expect("write");
+        let config = TuiConfig {
+            version: crate::engine::Version::V1,
+            fix_model_output: false,
+            final_mode: false,
+            feed: super::super::Feed::Stdin,
+        };
+        let s = SingleFile::new(path.clone(), original.into(), &config, AcceptTo::default());
+        (dir, path, s)
+    }
+
+    fn text(appended: &str, ended: bool) -> Folded {
+        Folded {
+            appended: appended.into(),
+            ended,
+            ..Folded::default()
+        }
+    }
+
+    /// A patch cut before `*** End Patch` when its input ended is refused
+    /// as the reference refuses it, however many batches of keys follow
+    /// (each comes with an empty text): accepting writes nothing.
+    #[test]
+    fn a_patch_cut_at_the_end_of_its_input_is_never_written() {
+        let original = "def f():\n    if b == 0:\n        raise\n";
+        let (_dir, path, mut s) = screen_on_disk("c.py", original);
+        let cut = "*** Begin Patch\n*** Update File: c.py\n@@\n def f():\n-    if b == 0:\n+    if not b:\n";
+        s.on_text(text(cut, true));
+        for _ in 0..3 {
+            s.on_text(Folded::default());
+            let content = s.app.result.clone();
+            assert_eq!(s.accept(content), None);
+            let notice = s.app.notice.as_ref().map(|n| n.text.clone());
+            assert!(
+                notice
+                    .as_deref()
+                    .is_some_and(|n| n.contains("The last line of the patch must be")),
+                "{notice:?}"
+            );
+        }
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), original);
+    }
+
+    /// What accepting another dialect writes is the reference's own result
+    /// of the whole text (as `srview apply` writes it), not the blocks'
+    /// rendering of it: a CRLF file keeps its line endings; a complete edit
+    /// in a file still watched is whole (no unfinished block, no extra line).
+    #[test]
+    fn accepting_another_dialect_writes_the_references_result() {
+        let original = "a\r\nb\r\nc\r\n";
+        let (_dir, path, mut s) = screen_on_disk("f.txt", original);
+        let patch = "*** Begin Patch\n*** Update File: f.txt\n@@\n a\n-b\n+B\n*** End Patch\n";
+        s.on_text(text(patch, false));
+        let content = s.app.result.clone();
+        assert_eq!(s.accept(content), Some(Exit::Wrote(path.clone())));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "a\r\nB\r\nc\r\n");
+
+        let original = "x = 1\ny = 2\n";
+        let (_dir, path, mut s) = screen_on_disk("g.py", original);
+        let edit = r#"{"file_path": "g.py", "old_string": "y = 2", "new_string": "y = 3"}"#;
+        s.on_text(text(edit, false));
+        assert!(s.app.diff.ends_with("+++++++ REPLACE\n"), "{}", s.app.diff);
+        let content = s.app.result.clone();
+        assert_eq!(s.accept(content), Some(Exit::Wrote(path.clone())));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "x = 1\ny = 3\n");
     }
 
     /// Text that cannot be read: the last text stays, and the app knows why.
