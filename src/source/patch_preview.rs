@@ -108,6 +108,20 @@ pub fn preview(text: &str, fs: &dyn PatchFs, cwd: &str, ended: bool) -> PatchPre
             }
         }
     }
+    // Once the text has ended, the reference's verdict on the whole of it:
+    // a patch it refuses (cut before `*** End Patch`) fails every file,
+    // whatever its hunks would do.
+    if ended && outcome.exit_code == 0 {
+        let whole = crate::dialect::apply_patch::apply_text(text, fs, cwd);
+        if whole.exit_code != 0 {
+            let why = whole.stderr.trim_end().to_string();
+            for call in &preview.calls {
+                if !preview.failed.iter().any(|(p, _)| *p == call.path) {
+                    preview.failed.push((call.path.clone(), why.clone()));
+                }
+            }
+        }
+    }
     if ended && outcome.exit_code == 0 {
         for call in &mut preview.calls {
             let before = call.body.len();
@@ -610,6 +624,28 @@ mod tests {
     use super::*;
     use crate::dialect::Dialect;
     use crate::dialect::one_file::Target;
+
+    /// A patch whose input ended before `*** End Patch` fails its files
+    /// with the reference's refusal, though its hunks would apply.
+    #[test]
+    fn a_patch_ended_before_its_end_line_fails_every_file() {
+        let fs = crate::dialect::apply_patch::MemoryFs::new([
+            ("a.py".to_string(), "a\n".to_string()),
+            ("b.py".to_string(), "b\n".to_string()),
+        ]);
+        let cut = "*** Begin Patch\n*** Update File: a.py\n@@\n-a\n+A\n*** Update File: b.py\n@@\n-b\n+B\n";
+        let shown = preview(cut, &fs, "/w", true);
+        let why = "Invalid patch: The last line of the patch must be '*** End Patch'";
+        assert_eq!(
+            shown.failed,
+            [
+                ("a.py".to_string(), why.to_string()),
+                ("b.py".to_string(), why.to_string())
+            ]
+        );
+        let whole = format!("{cut}*** End Patch\n");
+        assert!(preview(&whole, &fs, "/w", true).failed.is_empty());
+    }
 
     /// A patch cut off after a hunk's `@@` line (its first line still
     /// arriving) shows no block: the hunk has said nothing yet.
