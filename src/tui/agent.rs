@@ -783,11 +783,11 @@ impl Screen for AgentEdits {
         self.list.notice = Some(notice);
     }
 
-    fn pause(&mut self) {
-        if let Some(shown) = &mut self.shown {
-            shown.app.pause();
-        }
-    }
+    /// A quiet output does not make the edit shown final: its input ends
+    /// only when the agent closes it (a pause in the middle of its old
+    /// text read as a finished SEARCH/REPLACE diff showed a block the
+    /// edit "drops"). The edit stays streaming until then.
+    fn pause(&mut self) {}
 
     fn idle_pending(&self) -> bool {
         self.list.mode == AgentMode::Preview
@@ -855,6 +855,43 @@ mod tests {
             notice.text
         );
         assert!(screen.list().rows.is_empty());
+    }
+
+    /// The output going quiet while an edit's old text is arriving leaves
+    /// the edit streaming: its blocks are not read as a finished diff (a
+    /// SEARCH section that never reaches a separator, "dropped").
+    #[test]
+    fn a_quiet_output_mid_edit_keeps_the_edit_streaming() {
+        let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/agents/claude-code-2.1.328/a_edits_ok");
+        let expected: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(fixture.join("expected.json")).expect("read"))
+                .expect("JSON");
+        let dir = tempfile::tempdir().expect("tempdir");
+        let before = expected["edits"][0]["contentBefore"]
+            .as_str()
+            .expect("text");
+        std::fs::write(dir.path().join("inventory.py"), before).expect("write");
+        let mut screen = AgentEdits::live("stdin".into(), Some(dir.path().to_path_buf()))
+            .with_agent_cwd("/home/user/project");
+        let output = std::fs::read_to_string(fixture.join("stdout.jsonl")).expect("read");
+        // Up to the line where the Edit's old_string is half arrived.
+        let cut: String = output.split_inclusive('\n').take(34).collect();
+        assert!(cut.contains("old_string") && !cut.contains("new_string"));
+        screen.on_text(text(&cut, false));
+        screen.pause();
+        let shown = screen.shown.as_ref().expect("the streaming edit is shown");
+        assert_eq!(shown.app.stream, StreamState::Streaming);
+        assert!(
+            shown
+                .app
+                .outcome
+                .blocks
+                .iter()
+                .all(|b| b.state != crate::engine::BlockState::Dropped),
+            "{:?}",
+            shown.app.outcome.blocks
+        );
     }
 
     /// Cut inside the line holding the agent's verdict: the edit has no
