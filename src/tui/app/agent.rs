@@ -250,6 +250,12 @@ impl AgentList {
     /// changed.
     pub fn set_rows(&mut self, rows: Vec<EditRow>) -> bool {
         let before = self.selected;
+        let state_of = |rows: &[EditRow], seq: Option<usize>| {
+            rows.iter()
+                .find(|r| Some(r.seq) == seq)
+                .map(|r| (r.agent, r.streaming))
+        };
+        let shown_state = state_of(&self.rows, before);
         self.rows = rows;
         self.sort();
         if self.follow || self.selected.is_none() {
@@ -264,6 +270,12 @@ impl AgentList {
             .is_some_and(|s| !self.rows.iter().any(|r| r.seq == s))
         {
             self.selected = self.rows.last().map(|r| r.seq);
+        }
+        // A notice speaks of the edit shown as it was (`a` refused while
+        // the agent had not finished it): gone once that edit is no longer
+        // shown, or the agent has moved on with it.
+        if self.selected != before || state_of(&self.rows, self.selected) != shown_state {
+            self.notice = None;
         }
         self.selected != before
     }
@@ -603,6 +615,30 @@ mod tests {
         assert_eq!(list.on_key(key(KeyCode::Char('1')), false), AgentKey::Show);
         assert_eq!((list.selected, list.mode), (Some(3), AgentMode::Preview));
         assert_eq!(list.on_key(key(KeyCode::Char('9')), false), AgentKey::Done);
+    }
+
+    /// A notice about the edit shown (an `a` refused while the agent was
+    /// still on it) goes once the agent has moved on with that edit or
+    /// another edit is shown; it stays while nothing changed.
+    #[test]
+    fn a_notice_goes_when_its_edit_changes() {
+        let mut list = AgentList::new("live".into(), true);
+        let mut pending = row(1, false);
+        pending.agent = Verdict::Pending;
+        list.set_rows(vec![pending.clone()]);
+        let refused = Notice {
+            text: "not accepted: Claude Code has not finished this edit".into(),
+            error: true,
+        };
+        list.notice = Some(refused.clone());
+        list.set_rows(vec![pending]);
+        assert_eq!(list.notice, Some(refused.clone()), "nothing changed");
+        list.set_rows(vec![row(1, false)]);
+        assert_eq!(list.notice, None, "the agent applied it");
+        list.notice = Some(refused);
+        list.set_rows(vec![row(1, false), row(2, false)]);
+        assert_eq!(list.selected, Some(2), "following");
+        assert_eq!(list.notice, None, "another edit is shown");
     }
 
     /// srview writes only what the agent did not.
