@@ -736,3 +736,19 @@ fn a_crlf_diff_says_why_no_block_is_found() {
         ],
     );
 }
+
+/// A diff in another dialect that its reference refuses: the header says
+/// refused, not how many blocks would apply.
+#[test]
+fn a_refused_diff_is_not_counted_applied() {
+    let mut app = app(DIFF, true);
+    let screen = screen_of(&mut app, 120, 30, ColourMode::TrueColor);
+    assert_shows(&screen, &[" applied "]);
+    app.refused_by_reference = true;
+    let screen = screen_of(&mut app, 120, 30, ColourMode::TrueColor);
+    let header = screen.lines().next().unwrap_or_default();
+    assert!(
+        header.contains(" refused ") && !header.contains("applied"),
+        "{header}"
+    );
+}

@@ -582,6 +582,7 @@ impl AgentEdits {
                 shown.app.note_state(blocks.note.unwrap_or_default());
             }
             Ok(blocks) => {
+                shown.app.refused_by_reference = blocks.refused;
                 shown.app.loose_levels = blocks.levels;
                 shown.app.set_diff(blocks.body);
                 if let Some(note) = blocks.note {

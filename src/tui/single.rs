@@ -113,12 +113,14 @@ impl SingleFile {
                 self.refused = blocks
                     .refused
                     .then(|| blocks.note.clone().unwrap_or_default());
+                self.app.refused_by_reference = blocks.refused;
                 if let Some(note) = blocks.note {
                     self.app.note_state(note);
                 }
             }
             Err(why) => {
                 self.refused = Some(why.to_string());
+                self.app.refused_by_reference = true;
                 self.app.set_diff(String::new());
                 self.app.note_state(why.to_string());
             }
@@ -394,6 +396,7 @@ mod tests {
         let (_dir, path, mut s) = screen_on_disk("c.py", original);
         let cut = "*** Begin Patch\n*** Update File: c.py\n@@\n def f():\n-    if b == 0:\n+    if not b:\n";
         s.on_text(text(cut, true));
+        assert!(s.app.refused_by_reference, "the header says refused");
         for _ in 0..3 {
             s.on_text(Folded::default());
             let content = s.app.result.clone();
@@ -419,6 +422,7 @@ mod tests {
         let (_dir, path, mut s) = screen_on_disk("f.txt", original);
         let patch = "*** Begin Patch\n*** Update File: f.txt\n@@\n a\n-b\n+B\n*** End Patch\n";
         s.on_text(text(patch, false));
+        assert!(!s.app.refused_by_reference);
         let content = s.app.result.clone();
         assert_eq!(s.accept(content), Some(Exit::Wrote(path.clone())));
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "a\r\nB\r\nc\r\n");

@@ -180,6 +180,10 @@ pub struct App {
     /// only loosely: its block is placed on the file's own lines (the
     /// engine finds it exactly), so the block list shows this instead.
     pub loose_levels: Vec<Option<String>>,
+    /// The diff is another dialect's, and its reference refuses it: the
+    /// blocks show where its parts would go, but nothing applies (the
+    /// header says so instead of counting blocks applied).
+    pub refused_by_reference: bool,
     /// The panes show the final-mode result before the stream has ended:
     /// accepting asked for it because that result, which is what gets
     /// written, differs from the live view.
@@ -246,6 +250,7 @@ impl App {
             diagnosed_epoch: 0,
             final_preview: false,
             loose_levels: Vec::new(),
+            refused_by_reference: false,
             confirming_guess: false,
             refusal: None,
             source_error: None,

@@ -223,11 +223,15 @@ pub fn status_bar(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             theme.bar().add_modifier(Modifier::BOLD),
             8,
         ),
-        (
-            format!(" {} applied ", app.outcome.applied_count()),
-            theme.bar().patch(theme.ok()),
-            7,
-        ),
+        if app.refused_by_reference {
+            (" refused ".into(), theme.bar().patch(theme.bad()), 9)
+        } else {
+            (
+                format!(" {} applied ", app.outcome.applied_count()),
+                theme.bar().patch(theme.ok()),
+                7,
+            )
+        },
     ];
     if failed > 0 {
         parts.push((
