@@ -19,7 +19,7 @@ use super::apply::apply;
 use super::fs::{Entry, PatchFs, normalize};
 use super::model::{Chunk, ChunkLine, LineKind, Patch, Section};
 use super::outcome::{HunkReport, HunkState, PatchOutcome};
-use super::render::tighten;
+use super::reindent::{Unindentable, tighten_reindented};
 use super::seek::MatchLevel;
 use super::update::split_lines;
 use crate::diagnose::{
@@ -114,7 +114,7 @@ pub fn diagnose_hunks(
     fs: &dyn PatchFs,
     cwd: &str,
 ) -> Vec<HunkDiagnosis> {
-    let tightened = tighten(patch, outcome);
+    let (tightened, unindentable) = tighten_reindented(patch, outcome);
     let mut out = Vec::new();
     for (s, (section, report)) in patch.sections.iter().zip(&outcome.sections).enumerate() {
         let Section::Update { chunks, .. } = section else {
@@ -132,7 +132,11 @@ pub fn diagnose_hunks(
                 && (hunk.level.is_some_and(MatchLevel::is_loose)
                     || hunk.header.as_ref().is_some_and(|m| m.level.is_loose()));
             if loose {
-                out.push(explain_loose(s, chunk, hunk, &tight_chunks[h]));
+                let unclear = unindentable
+                    .iter()
+                    .find(|(at, _)| *at == [s, h])
+                    .map(|(_, why)| why);
+                out.push(explain_loose(s, chunk, hunk, &tight_chunks[h], unclear));
             } else if hunk.state == HunkState::Failed {
                 match section_input(patch, fs, cwd, s) {
                     Some(content) => {
@@ -220,7 +224,15 @@ pub(super) fn cursor_before(hunks: &[HunkReport], h: usize) -> usize {
     cursor
 }
 
-fn explain_loose(s: usize, chunk: &Chunk, hunk: &HunkReport, tight: &Chunk) -> HunkDiagnosis {
+/// `unindentable`: why the hunk's added lines cannot be re-indented as the
+/// file is (no corrected hunk then).
+fn explain_loose(
+    s: usize,
+    chunk: &Chunk,
+    hunk: &HunkReport,
+    tight: &Chunk,
+    unindentable: Option<&Unindentable>,
+) -> HunkDiagnosis {
     let mut out = blank(s, hunk);
     let level = hunk
         .level
@@ -272,7 +284,10 @@ fn explain_loose(s: usize, chunk: &Chunk, hunk: &HunkReport, tight: &Chunk) -> H
         if lines == 1 { "differs" } else { "differ" },
         out.reason.map_or("", Reason::describe)
     );
-    if header_fixable {
+    if let Some(why) = unindentable {
+        out.withheld = Some(why.to_string());
+        out.message.push_str(&format!(" No corrected hunk: {why}."));
+    } else if header_fixable {
         out.suggestion = Some(tight.clone());
     } else {
         out.withheld = Some(

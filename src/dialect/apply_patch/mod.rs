@@ -11,6 +11,7 @@ pub mod fs;
 pub mod model;
 pub mod outcome;
 pub mod parse;
+pub mod reindent;
 pub mod render;
 pub mod seek;
 mod update;
@@ -25,5 +26,6 @@ pub use outcome::{
     SectionReport,
 };
 pub use parse::{HunkProblem, ParseError, PartialPatch, parse, parse_partial};
+pub use reindent::{Unindentable, tighten_reindented};
 pub use render::{render, tighten};
 pub use seek::MatchLevel;

@@ -1,0 +1,80 @@
+//! Where srview's check, fix and `--write` must not stand behind an
+//! apply_patch the reference applies (or fails) quietly: a loose hunk's
+//! added lines left in the patch's indentation, a hunk placed before the
+//! previous one, a hunk whose lines occur several times, a pure addition
+//! under an `@@` line it does not go to, an added file over an existing
+//! one, a file starting with a byte order mark.
+
+mod support;
+
+use std::path::Path;
+use std::process::Output;
+
+use support::text::assert_contains;
+
+fn srview(args: &[&str]) -> Output {
+    support::runner::srview(args).output()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn patch(body: &str) -> String {
+    format!("*** Begin Patch\n{body}*** End Patch\n")
+}
+
+/// A folder holding `file` with `content` and `edit.patch` with `patch`;
+/// the paths of both.
+fn project(file: &str, content: &str, patch: &str) -> (tempfile::TempDir, String, String) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let target = support::files::write(dir.path(), file, content.as_bytes());
+    let diff = support::files::write(dir.path(), "edit.patch", patch.as_bytes());
+    let s = |p: &Path| p.to_str().expect("UTF-8").to_string();
+    (dir, s(&target), s(&diff))
+}
+
+#[allow(dead_code)]
+fn read(path: &str) -> String {
+    std::fs::read_to_string(path).expect("readable")
+}
+
+const DIVIDE: &str = "def divide(a, b):\n    \"\"\"Return a divided by b.\"\"\"\n    if b == 0:\n        raise ZeroDivisionError(\"b\")\n    return a / b\n";
+
+#[test]
+fn fix_reindents_a_trimmed_hunk_s_added_lines_as_the_file_is() {
+    let hunk = "@@\n def divide(a, b):\n   \"\"\"Return a divided by b.\"\"\"\n   if b == 0:\n       raise ZeroDivisionError(\"b\")\n+  b = float(b)\n   return a / b\n";
+    let (_dir, file, diff) = project(
+        "m.py",
+        DIVIDE,
+        &patch(&format!("*** Update File: m.py\n{hunk}")),
+    );
+    let out = srview(&["fix", &file, &diff]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let fixed = text(&out.stdout);
+    assert_contains(
+        &fixed,
+        "\n         raise ZeroDivisionError(\"b\")\n+    b = float(b)\n     return a / b\n",
+    );
+    std::fs::write(&diff, &fixed).expect("saved");
+    let out = srview(&["apply", &file, &diff]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        text(&out.stdout),
+        DIVIDE.replace("    return a / b", "    b = float(b)\n    return a / b")
+    );
+}
+
+#[test]
+fn fix_withholds_a_hunk_whose_added_lines_read_in_either_indentation() {
+    // Patch widths 2 and 4 are the file's 4 and 6: an added line at 4 is
+    // as much the patch's as the file's.
+    let content = "if a:\n    if b:\n      c()\n";
+    let body = "*** Update File: m.py\n@@\n if a:\n   if b:\n     c()\n+    d()\n";
+    let (_dir, file, diff) = project("m.py", content, &patch(body));
+    let out = srview(&["fix", &file, &diff]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_contains(&text(&out.stderr), "hunk #1 is left as written");
+    assert_contains(&text(&out.stderr), "cannot be told");
+    assert_contains(&text(&out.stdout), "\n+    d()\n");
+}
