@@ -78,3 +78,33 @@ fn fix_withholds_a_hunk_whose_added_lines_read_in_either_indentation() {
     assert_contains(&text(&out.stderr), "cannot be told");
     assert_contains(&text(&out.stdout), "\n+    d()\n");
 }
+
+const MODULE: &str = "def add(a, b):\n    \"\"\"Sum.\"\"\"\n    return a + b\n\n\ndef divide(a, b):\n    \"\"\"Quotient.\"\"\"\n    if b == 0:\n        raise ValueError\n    return a / b\n";
+
+#[test]
+fn a_hunk_placed_before_the_previous_one_is_said_out_of_order() {
+    let second = [
+        "@@ def add(a, b):\n     \"\"\"Sum.\"\"\"\n-    return a + b\n+    return float(a + b)\n",
+        "@@\n     \"\"\"Sum.\"\"\"\n-    return a + b\n+    return float(a + b)\n",
+    ];
+    for hunk in second {
+        let body = format!(
+            "*** Update File: m.py\n@@ def divide(a, b):\n     \"\"\"Quotient.\"\"\"\n-    if b == 0:\n+    if not b:\n{hunk}"
+        );
+        let (_dir, file, diff) = project("m.py", MODULE, &patch(&body));
+        let out = srview(&["check", &file, &diff]);
+        assert_eq!(out.status.code(), Some(1));
+        let said = text(&out.stdout);
+        assert_contains(
+            &said,
+            "hunk 2 of m.py failed: its lines are found at lines 2-3, before the previous hunk's match; the reference searches forward only, from line 9.",
+        );
+        assert!(!said.contains("nothing similar"), "{said}");
+        let out = srview(&["check", &file, &diff, "--json"]);
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        let d = &json["diagnoses"][0];
+        assert_eq!(d["reason"], "out-of-order");
+        assert_eq!(d["closest"]["startLine"], 2);
+        assert_eq!(d["closest"]["endLine"], 3);
+    }
+}

@@ -317,6 +317,9 @@ fn explain_failed(
 ) -> HunkDiagnosis {
     let mut out = blank(s, hunk);
     let lines: Vec<&str> = split_lines(content).iter().map(|l| l.text).collect();
+    if let Some(earlier) = found_before(&lines, chunk, cursor) {
+        return explain_out_of_order(out, chunk, hunk, &lines, earlier, cursor);
+    }
     let mut problems = Vec::new();
     let mut fixed_context = chunk.context.clone();
     match (&chunk.context, &hunk.header) {
@@ -447,6 +450,63 @@ fn explain_failed(
     }
     out.message = message;
     out.withheld = withheld;
+    out
+}
+
+/// Where a hunk's old lines (after its `@@` line) are found searching
+/// the whole file, when that is before `cursor`, where the reference
+/// searches from (it searches forward only): the 0-based start and the
+/// level. `None` for the first hunk, a pure addition, or lines not found
+/// before `cursor`.
+fn found_before(lines: &[&str], chunk: &Chunk, cursor: usize) -> Option<(usize, MatchLevel)> {
+    let old = chunk.old_lines();
+    if cursor == 0 || old.is_empty() {
+        return None;
+    }
+    let from = match &chunk.context {
+        Some(context) => super::seek::seek(lines, &[context.as_str()], 0, false)?.0 + 1,
+        None => 0,
+    };
+    let (at, level) = super::seek::seek(lines, &old, from, chunk.is_eof)?;
+    (at < cursor).then_some((at, level))
+}
+
+/// A hunk whose old lines are in the file, but before the previous hunk's
+/// match: hunks out of order. Their place is the region; no corrected hunk
+/// (the hunks would have to be reordered).
+fn explain_out_of_order(
+    mut out: HunkDiagnosis,
+    chunk: &Chunk,
+    hunk: &HunkReport,
+    lines: &[&str],
+    (at, level): (usize, MatchLevel),
+    cursor: usize,
+) -> HunkDiagnosis {
+    let old = chunk.old_lines();
+    let window = &lines[at..at + old.len()];
+    out.reason = Some(Reason::OutOfOrder);
+    out.line_diff = diagnose::line_diff(&old, window, at + 1);
+    out.differences = diagnose::differences(&out.line_diff);
+    out.closest = Some(Closest {
+        start_line: at + 1,
+        end_line: at + old.len(),
+        similarity: similarity(&old.join("\n"), &window.join("\n")),
+    });
+    let why = "the hunks are out of order; put this one before the previous hunk";
+    let loose = if level.is_loose() {
+        format!(" (at level {})", level.name())
+    } else {
+        String::new()
+    };
+    out.message = format!(
+        "hunk {} of {} failed: its lines are found at {}{loose}, before the previous hunk's \
+         match; the reference searches forward only, from line {}. No corrected hunk: {why}.",
+        hunk.index + 1,
+        hunk.file,
+        words::line_range("line", at + 1, at + old.len()),
+        cursor + 1,
+    );
+    out.withheld = Some(why.to_string());
     out
 }
 
