@@ -34,7 +34,6 @@ fn project(file: &str, content: &str, patch: &str) -> (tempfile::TempDir, String
     (dir, s(&target), s(&diff))
 }
 
-#[allow(dead_code)]
 fn read(path: &str) -> String {
     std::fs::read_to_string(path).expect("readable")
 }
@@ -107,4 +106,104 @@ fn a_hunk_placed_before_the_previous_one_is_said_out_of_order() {
         assert_eq!(d["closest"]["startLine"], 2);
         assert_eq!(d["closest"]["endLine"], 3);
     }
+}
+
+const TWICE: &str = "def a():\n    x = 1\n    return x\n\ndef b():\n    x = 1\n    return x\n";
+const TWICE_HUNK: &str = "-    x = 1\n+    x = 2\n     return x\n";
+const REPEATED: &str = "hunk #1 of m.py matched at lines 2-3, and its lines occur again at line 6: the reference took the first, which may not be the one meant";
+
+fn json(out: &Output) -> serde_json::Value {
+    serde_json::from_slice(&out.stdout).expect("JSON")
+}
+
+#[test]
+fn a_hunk_whose_lines_occur_again_is_checked_as_a_doubt_and_held_back() {
+    let body = format!("*** Update File: m.py\n@@\n{TWICE_HUNK}");
+    let (dir, file, diff) = project("m.py", TWICE, &patch(&body));
+    let out = srview(&["check", &file, &diff]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_contains(&text(&out.stdout), &format!("m.py: warning: {REPEATED}\n"));
+    let report = json(&srview(&["check", &file, &diff, "--json"]));
+    assert_eq!(report["ok"], false);
+    assert_eq!(report["doubts"][0]["kind"], "repeated");
+
+    // apply --write, --stream --write, --transcript --write: held back.
+    let out = srview(&["apply", &file, &diff, "--write", "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let write = &json(&out)["write"];
+    assert_eq!(write["state"], "held-back");
+    assert_eq!(write["reasons"][0], REPEATED);
+    assert_contains(&text(&out.stderr), "(--force writes it)");
+    let out = support::runner::srview(["apply", &file, "-", "--stream", "--write"])
+        .stdin(read(&diff).as_bytes())
+        .output();
+    assert_eq!(out.status.code(), Some(1));
+    let last = text(&out.stdout);
+    let last: serde_json::Value =
+        serde_json::from_str(last.lines().last().expect("a line")).expect("JSON");
+    assert_eq!(last["write"]["state"], "held-back");
+    let cwd = dir.path().to_str().expect("UTF-8");
+    let out = srview(&["apply", "--transcript", &diff, "--cwd", cwd, "--write"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(text(&out.stdout), "", "no summary of what was not written");
+    assert_eq!(read(&file), TWICE, "nothing written");
+
+    let out = srview(&["apply", &file, &diff, "--write", "--force"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(read(&file), TWICE.replacen("x = 1", "x = 2", 1));
+}
+
+#[test]
+fn an_at_line_that_tells_the_places_apart_is_no_doubt() {
+    let body = format!("*** Update File: m.py\n@@ def b():\n{TWICE_HUNK}");
+    let (_dir, file, diff) = project("m.py", TWICE, &patch(&body));
+    let out = srview(&["check", &file, &diff]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    assert!(!text(&out.stdout).contains("warning"));
+    let out = srview(&["apply", &file, &diff, "--write"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        read(&file),
+        "def a():\n    x = 1\n    return x\n\ndef b():\n    x = 2\n    return x\n"
+    );
+}
+
+const SPAN: &str = "def span(lo, hi):\n    return hi - lo\n\n\ndef mean(values):\n    return sum(values) / len(values)\n";
+
+#[test]
+fn a_pure_addition_under_an_at_line_says_it_lands_at_the_end() {
+    let body = "*** Update File: m.py\n@@ def span(lo, hi):\n+    # note\n";
+    let (_dir, file, diff) = project("m.py", SPAN, &patch(body));
+    let out = srview(&["check", &file, &diff]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_contains(
+        &text(&out.stdout),
+        "m.py: warning: hunk #1 of m.py adds its lines at the end of the file, after line 6, not after its @@ line 'def span(lo, hi):' (line 1)",
+    );
+    let out = srview(&["apply", &file, &diff, "--write"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(read(&file), SPAN);
+    let out = srview(&["apply", &file, &diff, "--write", "--force"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(read(&file), format!("{SPAN}    # note\n"));
+}
+
+#[test]
+fn an_added_file_over_an_existing_one_is_said_and_held_back() {
+    let body = "*** Add File: m.py\n+print(\"hello\")\n";
+    let (_dir, file, diff) = project("m.py", SPAN, &patch(body));
+    let out = srview(&["check", &file, &diff]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stdout),
+        format!(
+            "{file}: warning: the patch adds m.py, which exists (6 lines): the reference replaces it whole\n"
+        )
+    );
+    let out = srview(&["apply", &file, &diff, "--write"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(read(&file), SPAN);
+    let out = srview(&["apply", &file, &diff, "--write", "--force"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(read(&file), "print(\"hello\")\n");
 }

@@ -102,10 +102,18 @@ pub fn check(args: &CheckArgs, input: OtherDialect) -> CmdResult {
             };
             let diagnoses =
                 one_file::diagnose_for(diff, &target).map_err(|e| Error::usage(e.to_string()))?;
+            let doubts =
+                one_file::doubts_for(diff, &target).map_err(|e| Error::usage(e.to_string()))?;
+            let ok = ok && doubts.is_empty();
             let text = if args.json {
-                json(&crate::report::PatchCheckReport::new(&outcome, &diagnoses))?
+                json(&crate::report::PatchCheckReport::new(
+                    &outcome, &diagnoses, &doubts,
+                ))?
             } else {
                 let mut s = hunk_lines(&name, &outcome);
+                for doubt in &doubts {
+                    s.push_str(&format!("{name}: warning: {}\n", doubt.message));
+                }
                 for d in diagnoses.iter().filter(|d| d.state == HunkState::Failed) {
                     s.push_str(&format!("hunk #{}: {}\n", d.index + 1, d.message));
                     for line in &d.line_diff {

@@ -278,6 +278,28 @@ pub fn diagnose_for(
     ))
 }
 
+/// What srview cannot stand behind in the target's section (see
+/// [`patch_doubts`](super::apply_patch::patch_doubts)).
+pub fn doubts_for(
+    text: &str,
+    target: &Target,
+) -> Result<Vec<super::apply_patch::PatchDoubt>, OneFileError> {
+    let Ok(patch) = parse(text) else {
+        return Ok(Vec::new());
+    };
+    let Some(i) = pick(&patch.sections, target.name)? else {
+        return Ok(Vec::new());
+    };
+    let one = Patch {
+        sections: vec![retarget(&patch.sections[i], target.name)?],
+    };
+    let fs = memory(target);
+    let outcome = apply(&one, &fs, target.cwd);
+    Ok(super::apply_patch::patch_doubts(
+        &one, &outcome, &fs, target.cwd,
+    ))
+}
+
 /// [`apply_patch_to`] for a patch still streaming.
 pub fn apply_partial_patch_to(prefix: &str, target: &Target) -> Result<PatchOutcome, OneFileError> {
     let mut partial = parse_partial(prefix);

@@ -6,6 +6,7 @@
 
 pub mod apply;
 pub mod diagnosis;
+pub mod doubt;
 pub mod fix;
 pub mod fs;
 pub mod model;
@@ -18,6 +19,7 @@ mod update;
 
 pub use apply::{apply, apply_partial, apply_text};
 pub use diagnosis::{ClosestLine, HeaderDiagnosis, HunkDiagnosis, diagnose_hunks};
+pub use doubt::{PatchDoubt, PatchDoubtKind, patch_doubts};
 pub use fix::{FixNote, FixResult, fix_patch};
 pub use fs::{DirFs, Entry, MemoryFs, PatchFs};
 pub use model::{Chunk, ChunkLine, LineKind, Patch, Section};
