@@ -207,3 +207,37 @@ fn an_added_file_over_an_existing_one_is_said_and_held_back() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(read(&file), "print(\"hello\")\n");
 }
+
+#[test]
+fn a_file_starting_with_a_byte_order_mark_is_named_as_the_cause() {
+    let content = "\u{FEFF}import os\nx = 1\n";
+    let body = "*** Update File: m.py\n@@\n-import os\n+import sys\n x = 1\n";
+    let (_dir, file, diff) = project("m.py", content, &patch(body));
+    let out = srview(&["check", &file, &diff]);
+    assert_eq!(out.status.code(), Some(1));
+    let said = text(&out.stdout);
+    assert_contains(
+        &said,
+        "hunk 1 of m.py failed: the file starts with a byte order mark (U+FEFF), which the reference reads as part of line 1; without it the hunk's lines are found at lines 1-2.\n",
+    );
+    assert!(!said.contains("nothing similar"), "{said}");
+    let out = srview(&["fix", &file, &diff]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    std::fs::write(&diff, &out.stdout).expect("saved");
+    let out = srview(&["apply", &file, &diff, "--write"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        read(&file),
+        "\u{FEFF}import sys\nx = 1\n",
+        "the mark is kept"
+    );
+
+    // Removing the first line with nothing in its place: the mark would go.
+    let body = "*** Update File: m.py\n@@\n-import sys\n x = 1\n";
+    std::fs::write(&diff, patch(body)).expect("saved");
+    let out = srview(&["check", &file, &diff]);
+    assert_contains(
+        &text(&out.stdout),
+        "No corrected hunk: the hunk removes the file's first line and adds none in its place, so the mark cannot be kept.",
+    );
+}

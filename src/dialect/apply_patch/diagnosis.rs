@@ -320,6 +320,9 @@ fn explain_failed(
     if let Some(earlier) = found_before(&lines, chunk, cursor) {
         return explain_out_of_order(out, chunk, hunk, &lines, earlier, cursor);
     }
+    if let Some(at) = found_without_bom(&lines, chunk, cursor) {
+        return explain_bom(out, chunk, hunk, &lines, at);
+    }
     let mut problems = Vec::new();
     let mut fixed_context = chunk.context.clone();
     match (&chunk.context, &hunk.header) {
@@ -508,6 +511,107 @@ fn explain_out_of_order(
     );
     out.withheld = Some(why.to_string());
     out
+}
+
+/// The byte order mark a file may start with: the reference reads it as
+/// part of the first line.
+const BOM: char = '\u{FEFF}';
+
+/// Where a hunk's old lines are found (0-based), as the reference searches
+/// from `cursor`, once the byte order mark that starts the file is left
+/// out, when they cover the file's first line (or its `@@` line is it).
+fn found_without_bom(lines: &[&str], chunk: &Chunk, cursor: usize) -> Option<usize> {
+    let first = lines.first()?.strip_prefix(BOM)?;
+    let mut plain = lines.to_vec();
+    plain[0] = first;
+    let mut from = cursor;
+    let mut header_first = false;
+    if let Some(context) = &chunk.context {
+        let (at, _) = super::seek::seek(&plain, &[context.as_str()], cursor, false)?;
+        header_first = at == 0;
+        from = at + 1;
+    }
+    let old = chunk.old_lines();
+    let (at, _) = super::seek::seek(&plain, &old, from, chunk.is_eof)?;
+    (header_first || (at == 0 && !old.is_empty())).then_some(at)
+}
+
+/// A hunk that fails only because the file starts with a byte order mark.
+/// The corrected hunk carries the mark in its first old line, and in the
+/// new line that takes that line's place, so the file keeps it.
+fn explain_bom(
+    mut out: HunkDiagnosis,
+    chunk: &Chunk,
+    hunk: &HunkReport,
+    lines: &[&str],
+    at: usize,
+) -> HunkDiagnosis {
+    let old = chunk.old_lines();
+    let end = at + old.len();
+    out.reason = Some(Reason::UnicodeLookalike);
+    if let Some(window) = lines.get(at..end).filter(|w| !w.is_empty()) {
+        out.line_diff = diagnose::line_diff(&old, window, at + 1);
+        out.differences = diagnose::differences(&out.line_diff);
+        out.closest = Some(Closest {
+            start_line: at + 1,
+            end_line: end,
+            similarity: similarity(&old.join("\n"), &window.join("\n")),
+        });
+    }
+    let found = if old.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; without it the hunk's lines are found at {}",
+            words::line_range("line", at + 1, end)
+        )
+    };
+    out.message = format!(
+        "hunk {} of {} failed: the file starts with a byte order mark (U+FEFF), which the \
+         reference reads as part of line 1{found}.",
+        hunk.index + 1,
+        hunk.file,
+    );
+    match with_bom(chunk, lines, at) {
+        Some(fixed) => out.suggestion = Some(fixed),
+        None => {
+            let why = "the hunk removes the file's first line and adds none in its place, so the \
+                       mark cannot be kept";
+            out.message.push_str(&format!(" No corrected hunk: {why}."));
+            out.withheld = Some(why.to_string());
+        }
+    }
+    out
+}
+
+/// `chunk` with the byte order mark on the old line that matches the file's
+/// first line (and on the header, when that is the first line), and on the
+/// added line that takes a removed first line's place.
+fn with_bom(chunk: &Chunk, lines: &[&str], at: usize) -> Option<Chunk> {
+    let mut fixed = chunk.clone();
+    if at > 0 || chunk.old_lines().is_empty() {
+        // Only the @@ line is the first line: it gets the mark.
+        let context = fixed.context.as_mut()?;
+        if lines.first()?.trim_end() != *lines.first()? {
+            return None;
+        }
+        *context = lines.first()?.to_string();
+        return Some(fixed);
+    }
+    let first_old = fixed.lines.iter().position(|l| l.kind != LineKind::Added)?;
+    fixed.lines[first_old].text = lines.first()?.to_string();
+    if fixed.lines[first_old].kind == LineKind::Removed {
+        let next_context = fixed.lines[first_old..]
+            .iter()
+            .position(|l| l.kind == LineKind::Context)
+            .map_or(fixed.lines.len(), |p| p + first_old);
+        let added = fixed.lines[..next_context]
+            .iter()
+            .position(|l| l.kind == LineKind::Added)?;
+        let line = &mut fixed.lines[added];
+        line.text = format!("{BOM}{}", line.text);
+    }
+    Some(fixed)
 }
 
 /// A window within a hunk's length of region `c`, as long as the region or
