@@ -13,7 +13,7 @@ use std::path::Path;
 use std::process::Output;
 
 use apply_patch_corpus::Record;
-use srview::dialect::apply_patch::{MemoryFs, apply_text};
+use srview::dialect::apply_patch::{MemoryFs, apply, apply_text, parse, patch_doubts};
 
 const WARNING: &str = "srview: warning: ";
 
@@ -89,6 +89,21 @@ fn loose_hunks(record: &Record, cwd: &str) -> usize {
     apply_text(&record.patch, &fs, cwd).loose_hunks().count()
 }
 
+/// How many sections and hunks of `record` srview cannot stand behind
+/// though the reference applies them (what `--write` holds back without
+/// `--force`).
+fn doubts(record: &Record, cwd: &str) -> usize {
+    let fs = MemoryFs::new(record.files.clone());
+    let Ok(patch) = parse(&record.patch) else {
+        return 0;
+    };
+    let outcome = apply(&patch, &fs, cwd);
+    if outcome.exit_code != 0 {
+        return 0;
+    }
+    patch_doubts(&patch, &outcome, &fs, cwd).len()
+}
+
 fn expected_files(record: &Record) -> BTreeMap<String, String> {
     record
         .expect
@@ -104,12 +119,13 @@ fn write_leaves_the_files_as_the_reference_or_untouched() {
     assert!(records.len() > 200);
     let mut wrong = Vec::new();
     let (mut succeeded, mut failed, mut warned, mut unrecognised) = (0, 0, 0, 0);
+    let mut held = 0;
     for (n, record) in records.iter().enumerate() {
         let setup = set_up(record);
         // Every other record comes through stdin.
         let via_stdin = n % 2 == 1;
         let source = if via_stdin { "-" } else { setup.patch.as_str() };
-        let args = [
+        let mut args = vec![
             "apply",
             "--transcript",
             source,
@@ -117,7 +133,22 @@ fn write_leaves_the_files_as_the_reference_or_untouched() {
             &setup.cwd,
             "--write",
         ];
-        let out = srview(&args, via_stdin.then_some(record.patch.as_str()));
+        let stdin = via_stdin.then_some(record.patch.as_str());
+        if doubts(record, &setup.cwd) > 0 {
+            // Held back, untouched, without --force; written with it.
+            held += 1;
+            let out = srview(&args, stdin);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            if out.status.code() != Some(1)
+                || !out.stdout.is_empty()
+                || !stderr.contains("(--force writes it)")
+                || read_tree(&setup.root) != record.files
+            {
+                wrong.push(format!("{}: must be held back untouched", record.id));
+            }
+            args.push("--force");
+        }
+        let out = srview(&args, stdin);
         if srview::source::transcript::detect(&record.patch).is_none() {
             // A blank text names no format: refused as no transcript at
             // all (exit 2), never written.
@@ -179,12 +210,12 @@ fn write_leaves_the_files_as_the_reference_or_untouched() {
         }
     }
     println!(
-        "{} records: {succeeded} applied, {failed} refused untouched, {warned} with loose hunks, \
-         {unrecognised} blank (no transcript)",
+        "{} records: {succeeded} applied ({held} held back without --force), {failed} refused \
+         untouched, {warned} with loose hunks, {unrecognised} blank (no transcript)",
         records.len()
     );
     assert!(unrecognised <= 1);
-    assert!(succeeded > 0 && failed > 0 && warned > 0);
+    assert!(succeeded > 0 && failed > 0 && warned > 0 && held > 0);
     assert!(
         wrong.is_empty(),
         "{} of {} records differ:\n{}",
@@ -206,7 +237,7 @@ fn write_with_json_writes_and_says_so() {
             continue; // a blank text: see the --write test
         }
         let setup = set_up(record);
-        let args = [
+        let mut args = vec![
             "apply",
             "--transcript",
             &setup.patch,
@@ -215,6 +246,10 @@ fn write_with_json_writes_and_says_so() {
             "--write",
             "--json",
         ];
+        if doubts(record, &setup.cwd) > 0 {
+            // Held back without --force: see the --write test.
+            args.push("--force");
+        }
         let out = srview(&args, None);
         let id = &record.id;
         assert_eq!(out.status.code(), Some(record.expect.exit), "{id}");

@@ -63,6 +63,24 @@ pub(super) fn run_patch(
     Ok(outcome)
 }
 
+/// Why srview cannot stand behind writing the patch's result for FILE
+/// (see [`patch_doubts`](crate::dialect::apply_patch::patch_doubts)): one
+/// sentence each.
+pub(super) fn patch_doubts(
+    file: &Path,
+    content: Option<&str>,
+    diff: &str,
+) -> Result<Vec<String>, Error> {
+    let (cwd, name) = place(file)?;
+    let target = Target {
+        cwd: &cwd,
+        name: &name,
+        content,
+    };
+    let doubts = one_file::doubts_for(diff, &target).map_err(|e| Error::usage(e.to_string()))?;
+    Ok(doubts.into_iter().map(|d| d.message).collect())
+}
+
 /// The new content of FILE after a successful patch.
 pub(super) fn patched_content(outcome: &PatchOutcome, file: &Path) -> Option<String> {
     let name = file.file_name()?.to_string_lossy().into_owned();
@@ -143,7 +161,12 @@ pub fn run(
         Dialect::ApplyPatch => {
             let outcome = run_patch(file, content.as_deref(), diff)?;
             let new_content = patched_content(&outcome, file).filter(|_| outcome.exit_code == 0);
-            let commit = commit(new_content.as_deref(), Vec::new());
+            let doubts = if args.write && !args.force && new_content.is_some() {
+                patch_doubts(file, content.as_deref(), diff)?
+            } else {
+                Vec::new()
+            };
+            let commit = commit(new_content.as_deref(), doubts);
             if args.json {
                 let report = crate::report::WithWrite {
                     report: crate::report::PatchApplyReport::new(&outcome, new_content.as_deref()),

@@ -34,7 +34,9 @@ pub fn run(args: &ApplyArgs, text: &str, workspace: &PathRules) -> CmdResult {
         let doubts = if args.force {
             Vec::new()
         } else {
-            patch::write_doubts(&run, workspace)
+            let mut doubts = patch::write_doubts(&run, workspace);
+            doubts.extend(patch::doubts(text, &run));
+            doubts
         };
         Commit::run("nothing written", doubts, || {
             patch::write(workspace, &run).map_err(|e| Error::Write(e.message))?;

@@ -138,10 +138,20 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
             }
         }
         let content = shot.new_content().filter(|_| shot.error().is_none());
+        let doubts = match (&shot, content) {
+            (super::stream_dialect::Snapshot::Patch(..), Some(_)) if args.write && !args.force => {
+                super::apply_dialect::patch_doubts(
+                    file,
+                    stream.dialect_file.original(),
+                    &stream.text,
+                )?
+            }
+            _ => Vec::new(),
+        };
         let commit = args.write.then(|| match content {
             Some(content) => {
                 let held = format!("{} was not written", file.display());
-                Commit::run(&held, Vec::new(), || {
+                Commit::run(&held, doubts, || {
                     let expected = stream.dialect_file.original().map(str::as_bytes);
                     Ok(crate::output::write_atomic(
                         file,

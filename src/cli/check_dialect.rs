@@ -102,10 +102,18 @@ pub fn check(args: &CheckArgs, input: OtherDialect) -> CmdResult {
             };
             let diagnoses =
                 one_file::diagnose_for(diff, &target).map_err(|e| Error::usage(e.to_string()))?;
+            let doubts =
+                one_file::doubts_for(diff, &target).map_err(|e| Error::usage(e.to_string()))?;
+            let ok = ok && doubts.is_empty();
             let text = if args.json {
-                json(&crate::report::PatchCheckReport::new(&outcome, &diagnoses))?
+                json(&crate::report::PatchCheckReport::new(
+                    &outcome, &diagnoses, &doubts,
+                ))?
             } else {
                 let mut s = hunk_lines(&name, &outcome);
+                for doubt in &doubts {
+                    s.push_str(&format!("{name}: warning: {}\n", doubt.message));
+                }
                 for d in diagnoses.iter().filter(|d| d.state == HunkState::Failed) {
                     s.push_str(&format!("hunk #{}: {}\n", d.index + 1, d.message));
                     for line in &d.line_diff {
@@ -199,16 +207,29 @@ pub fn fix(args: &FixArgs, input: OtherDialect) -> CmdResult {
                 content: content.as_deref(),
             };
             match one_file::tighten_for(diff, &target).map_err(|e| Error::usage(e.to_string()))? {
-                Some((patch, outcome)) if outcome.exit_code == 0 => {
+                Some(one_file::Tightened {
+                    patch,
+                    outcome,
+                    withheld,
+                }) if outcome.exit_code == 0 => {
                     let loose = outcome.loose_hunks().count();
-                    let note = (loose > 0).then(|| {
-                        format!(
-                            "{} rewritten as {} has them: every hunk now matches exactly",
-                            crate::words::count(loose, "loose hunk"),
-                            file.display()
-                        )
-                    });
-                    (Some(render(&patch)), note, 0)
+                    if withheld.is_empty() {
+                        let note = (loose > 0).then(|| {
+                            format!(
+                                "{} rewritten as {} has them: every hunk now matches exactly",
+                                crate::words::count(loose, "loose hunk"),
+                                file.display()
+                            )
+                        });
+                        (Some(render(&patch)), note, 0)
+                    } else {
+                        let why: Vec<String> = withheld
+                            .iter()
+                            .map(|(h, why)| format!("hunk #{} is left as written: {why}", h + 1))
+                            .collect();
+                        let note = format!("the patch is not fully corrected: {}", why.join("; "));
+                        (Some(render(&patch)), Some(note), 1)
+                    }
                 }
                 Some(_) => match one_file::fix_for(diff, &target)
                     .map_err(|e| Error::usage(e.to_string()))?

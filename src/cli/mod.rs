@@ -200,7 +200,9 @@ pub struct ApplyArgs {
     #[arg(long)]
     pub write: bool,
     /// With --write: write even a result srview cannot stand behind (a
-    /// block cut off before its end marker, a place its diagnosis doubts);
+    /// block cut off before its end marker, a place its diagnosis doubts; a
+    /// patch hunk whose lines occur again, a pure addition the reference
+    /// puts at the end of the file, an added file over an existing one);
     /// without it, such a result is not written (exit 1).
     #[arg(long, requires = "write")]
     pub force: bool,

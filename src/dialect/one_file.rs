@@ -196,14 +196,14 @@ fn target_section(text: &str, target: &Target) -> Result<Option<TargetSection>, 
 }
 
 /// The whole patch with the section that edits the target rewritten so
-/// that its loosely matched lines read as the file has them (every hunk
-/// then matches at level `exact`; see
-/// [`tighten`](super::apply_patch::tighten)), and the target's outcome.
+/// that its loosely matched lines read as the file has them and its added
+/// lines are indented as the file is (every hunk then matches at level
+/// `exact`; see
+/// [`tighten_reindented`](super::apply_patch::tighten_reindented)), the
+/// target's outcome, and the hunks left as written because their added
+/// lines cannot be re-indented safely (0-based hunk, why).
 /// `None` for a patch the reference cannot parse.
-pub fn tighten_for(
-    text: &str,
-    target: &Target,
-) -> Result<Option<(Patch, PatchOutcome)>, OneFileError> {
+pub fn tighten_for(text: &str, target: &Target) -> Result<Option<Tightened>, OneFileError> {
     let Some(TargetSection { mut patch, i, one }) = target_section(text, target)? else {
         return Ok(None);
     };
@@ -211,13 +211,28 @@ pub fn tighten_for(
     let section = Patch {
         sections: vec![patch.sections[i].clone()],
     };
-    if let Some(tight) = super::apply_patch::tighten(&section, &outcome)
-        .sections
-        .pop()
-    {
+    let (mut tight, withheld) = super::apply_patch::tighten_reindented(&section, &outcome);
+    if let Some(tight) = tight.sections.pop() {
         patch.sections[i] = tight;
     }
-    Ok(Some((patch, outcome)))
+    let withheld = withheld.into_iter().map(|([_, h], why)| (h, why)).collect();
+    Ok(Some(Tightened {
+        patch,
+        outcome,
+        withheld,
+    }))
+}
+
+/// What [`tighten_for`] gives.
+#[derive(Debug, Clone)]
+pub struct Tightened {
+    /// The whole patch, the target's section tightened.
+    pub patch: Patch,
+    /// The target's outcome under the patch as written.
+    pub outcome: PatchOutcome,
+    /// Loose hunks of the target's section left as written: 0-based hunk
+    /// and why its added lines cannot be re-indented safely.
+    pub withheld: Vec<(usize, super::apply_patch::Unindentable)>,
 }
 
 /// The patch corrected for the target: its section for the target run
@@ -259,6 +274,28 @@ pub fn diagnose_for(
     let fs = memory(target);
     let outcome = apply(&one, &fs, target.cwd);
     Ok(super::apply_patch::diagnose_hunks(
+        &one, &outcome, &fs, target.cwd,
+    ))
+}
+
+/// What srview cannot stand behind in the target's section (see
+/// [`patch_doubts`](super::apply_patch::patch_doubts)).
+pub fn doubts_for(
+    text: &str,
+    target: &Target,
+) -> Result<Vec<super::apply_patch::PatchDoubt>, OneFileError> {
+    let Ok(patch) = parse(text) else {
+        return Ok(Vec::new());
+    };
+    let Some(i) = pick(&patch.sections, target.name)? else {
+        return Ok(Vec::new());
+    };
+    let one = Patch {
+        sections: vec![retarget(&patch.sections[i], target.name)?],
+    };
+    let fs = memory(target);
+    let outcome = apply(&one, &fs, target.cwd);
+    Ok(super::apply_patch::patch_doubts(
         &one, &outcome, &fs, target.cwd,
     ))
 }
@@ -393,10 +430,15 @@ mod tests {
     #[test]
     fn a_tightened_patch_keeps_its_paths_and_matches_exactly() {
         let loose = "*** Begin Patch\n*** Update File: src/a.rs\n@@\n-x - y\n+z\n*** End Patch\n";
-        let (patch, outcome) = tighten_for(loose, &target("a.rs", Some("x – y\n")))
+        let Tightened {
+            patch,
+            outcome,
+            withheld,
+        } = tighten_for(loose, &target("a.rs", Some("x – y\n")))
             .expect("picked")
             .expect("parsed");
         assert_eq!(outcome.loose_hunks().count(), 1);
+        assert!(withheld.is_empty());
         let text = crate::dialect::apply_patch::render(&patch);
         assert_eq!(
             text,

@@ -114,22 +114,29 @@ pub struct PatchCheckReport<'a> {
     /// The reference's error text; `null` when the patch applies.
     error: Option<&'a str>,
     loose_hunks: usize,
+    /// What srview cannot stand behind though the reference applies it
+    /// (left out when nothing).
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    doubts: &'a [crate::dialect::apply_patch::PatchDoubt],
+    /// The patch applies, every hunk exactly, and nothing is in doubt.
     ok: bool,
 }
 
 impl<'a> PatchCheckReport<'a> {
-    /// The report of `outcome` and its hunks' `diagnoses`.
+    /// The report of `outcome`, its hunks' `diagnoses` and its `doubts`.
     pub fn new(
         outcome: &'a PatchOutcome,
         diagnoses: &'a [crate::dialect::apply_patch::HunkDiagnosis],
+        doubts: &'a [crate::dialect::apply_patch::PatchDoubt],
     ) -> Self {
         let loose_hunks = outcome.loose_hunks().count();
-        let ok = outcome.exit_code == 0 && loose_hunks == 0;
+        let ok = outcome.exit_code == 0 && loose_hunks == 0 && doubts.is_empty();
         PatchCheckReport {
             blocks: outcome.sections.iter().flat_map(|s| &s.hunks).collect(),
             diagnoses,
             error: (outcome.exit_code != 0).then(|| outcome.stderr.trim_end()),
             loose_hunks,
+            doubts,
             ok,
         }
     }

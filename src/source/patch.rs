@@ -113,6 +113,23 @@ pub fn write_doubts(run: &PatchRun, workspace: &PathRules) -> Vec<String> {
     doubts
 }
 
+/// Why srview cannot stand behind writing `run`, the result of `text`
+/// (see [`patch_doubts`](crate::dialect::apply_patch::patch_doubts)): one
+/// sentence each; empty for a patch that does not parse.
+pub fn doubts(text: &str, run: &PatchRun) -> Vec<String> {
+    let Ok(patch) = parse(text) else {
+        return Vec::new();
+    };
+    let fs = DirFs {
+        root: run.cwd.clone(),
+    };
+    let cwd = run.cwd.to_string_lossy();
+    crate::dialect::apply_patch::patch_doubts(&patch, &run.outcome, &fs, &cwd)
+        .into_iter()
+        .map(|d| d.message)
+        .collect()
+}
+
 /// One warning line per hunk that matched loosely (its context header or
 /// its lines): the reference says nothing, srview always does.
 pub fn loose_warnings(outcome: &PatchOutcome) -> Vec<String> {

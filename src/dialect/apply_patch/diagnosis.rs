@@ -19,7 +19,7 @@ use super::apply::apply;
 use super::fs::{Entry, PatchFs, normalize};
 use super::model::{Chunk, ChunkLine, LineKind, Patch, Section};
 use super::outcome::{HunkReport, HunkState, PatchOutcome};
-use super::render::tighten;
+use super::reindent::{Unindentable, tighten_reindented};
 use super::seek::MatchLevel;
 use super::update::split_lines;
 use crate::diagnose::{
@@ -114,7 +114,7 @@ pub fn diagnose_hunks(
     fs: &dyn PatchFs,
     cwd: &str,
 ) -> Vec<HunkDiagnosis> {
-    let tightened = tighten(patch, outcome);
+    let (tightened, unindentable) = tighten_reindented(patch, outcome);
     let mut out = Vec::new();
     for (s, (section, report)) in patch.sections.iter().zip(&outcome.sections).enumerate() {
         let Section::Update { chunks, .. } = section else {
@@ -132,7 +132,11 @@ pub fn diagnose_hunks(
                 && (hunk.level.is_some_and(MatchLevel::is_loose)
                     || hunk.header.as_ref().is_some_and(|m| m.level.is_loose()));
             if loose {
-                out.push(explain_loose(s, chunk, hunk, &tight_chunks[h]));
+                let unclear = unindentable
+                    .iter()
+                    .find(|(at, _)| *at == [s, h])
+                    .map(|(_, why)| why);
+                out.push(explain_loose(s, chunk, hunk, &tight_chunks[h], unclear));
             } else if hunk.state == HunkState::Failed {
                 match section_input(patch, fs, cwd, s) {
                     Some(content) => {
@@ -220,7 +224,15 @@ pub(super) fn cursor_before(hunks: &[HunkReport], h: usize) -> usize {
     cursor
 }
 
-fn explain_loose(s: usize, chunk: &Chunk, hunk: &HunkReport, tight: &Chunk) -> HunkDiagnosis {
+/// `unindentable`: why the hunk's added lines cannot be re-indented as the
+/// file is (no corrected hunk then).
+fn explain_loose(
+    s: usize,
+    chunk: &Chunk,
+    hunk: &HunkReport,
+    tight: &Chunk,
+    unindentable: Option<&Unindentable>,
+) -> HunkDiagnosis {
     let mut out = blank(s, hunk);
     let level = hunk
         .level
@@ -272,7 +284,10 @@ fn explain_loose(s: usize, chunk: &Chunk, hunk: &HunkReport, tight: &Chunk) -> H
         if lines == 1 { "differs" } else { "differ" },
         out.reason.map_or("", Reason::describe)
     );
-    if header_fixable {
+    if let Some(why) = unindentable {
+        out.withheld = Some(why.to_string());
+        out.message.push_str(&format!(" No corrected hunk: {why}."));
+    } else if header_fixable {
         out.suggestion = Some(tight.clone());
     } else {
         out.withheld = Some(
@@ -302,6 +317,12 @@ fn explain_failed(
 ) -> HunkDiagnosis {
     let mut out = blank(s, hunk);
     let lines: Vec<&str> = split_lines(content).iter().map(|l| l.text).collect();
+    if let Some(earlier) = found_before(&lines, chunk, cursor) {
+        return explain_out_of_order(out, chunk, hunk, &lines, earlier, cursor);
+    }
+    if let Some(at) = found_without_bom(&lines, chunk, cursor) {
+        return explain_bom(out, chunk, hunk, &lines, at);
+    }
     let mut problems = Vec::new();
     let mut fixed_context = chunk.context.clone();
     match (&chunk.context, &hunk.header) {
@@ -433,6 +454,164 @@ fn explain_failed(
     out.message = message;
     out.withheld = withheld;
     out
+}
+
+/// Where a hunk's old lines (after its `@@` line) are found searching
+/// the whole file, when that is before `cursor`, where the reference
+/// searches from (it searches forward only): the 0-based start and the
+/// level. `None` for the first hunk, a pure addition, or lines not found
+/// before `cursor`.
+fn found_before(lines: &[&str], chunk: &Chunk, cursor: usize) -> Option<(usize, MatchLevel)> {
+    let old = chunk.old_lines();
+    if cursor == 0 || old.is_empty() {
+        return None;
+    }
+    let from = match &chunk.context {
+        Some(context) => super::seek::seek(lines, &[context.as_str()], 0, false)?.0 + 1,
+        None => 0,
+    };
+    let (at, level) = super::seek::seek(lines, &old, from, chunk.is_eof)?;
+    (at < cursor).then_some((at, level))
+}
+
+/// A hunk whose old lines are in the file, but before the previous hunk's
+/// match: hunks out of order. Their place is the region; no corrected hunk
+/// (the hunks would have to be reordered).
+fn explain_out_of_order(
+    mut out: HunkDiagnosis,
+    chunk: &Chunk,
+    hunk: &HunkReport,
+    lines: &[&str],
+    (at, level): (usize, MatchLevel),
+    cursor: usize,
+) -> HunkDiagnosis {
+    let old = chunk.old_lines();
+    let window = &lines[at..at + old.len()];
+    out.reason = Some(Reason::OutOfOrder);
+    out.line_diff = diagnose::line_diff(&old, window, at + 1);
+    out.differences = diagnose::differences(&out.line_diff);
+    out.closest = Some(Closest {
+        start_line: at + 1,
+        end_line: at + old.len(),
+        similarity: similarity(&old.join("\n"), &window.join("\n")),
+    });
+    let why = "the hunks are out of order; put this one before the previous hunk";
+    let loose = if level.is_loose() {
+        format!(" (at level {})", level.name())
+    } else {
+        String::new()
+    };
+    out.message = format!(
+        "hunk {} of {} failed: its lines are found at {}{loose}, before the previous hunk's \
+         match; the reference searches forward only, from line {}. No corrected hunk: {why}.",
+        hunk.index + 1,
+        hunk.file,
+        words::line_range("line", at + 1, at + old.len()),
+        cursor + 1,
+    );
+    out.withheld = Some(why.to_string());
+    out
+}
+
+/// The byte order mark a file may start with: the reference reads it as
+/// part of the first line.
+const BOM: char = '\u{FEFF}';
+
+/// Where a hunk's old lines are found (0-based), as the reference searches
+/// from `cursor`, once the byte order mark that starts the file is left
+/// out, when they cover the file's first line (or its `@@` line is it).
+fn found_without_bom(lines: &[&str], chunk: &Chunk, cursor: usize) -> Option<usize> {
+    let first = lines.first()?.strip_prefix(BOM)?;
+    let mut plain = lines.to_vec();
+    plain[0] = first;
+    let mut from = cursor;
+    let mut header_first = false;
+    if let Some(context) = &chunk.context {
+        let (at, _) = super::seek::seek(&plain, &[context.as_str()], cursor, false)?;
+        header_first = at == 0;
+        from = at + 1;
+    }
+    let old = chunk.old_lines();
+    let (at, _) = super::seek::seek(&plain, &old, from, chunk.is_eof)?;
+    (header_first || (at == 0 && !old.is_empty())).then_some(at)
+}
+
+/// A hunk that fails only because the file starts with a byte order mark.
+/// The corrected hunk carries the mark in its first old line, and in the
+/// new line that takes that line's place, so the file keeps it.
+fn explain_bom(
+    mut out: HunkDiagnosis,
+    chunk: &Chunk,
+    hunk: &HunkReport,
+    lines: &[&str],
+    at: usize,
+) -> HunkDiagnosis {
+    let old = chunk.old_lines();
+    let end = at + old.len();
+    out.reason = Some(Reason::UnicodeLookalike);
+    if let Some(window) = lines.get(at..end).filter(|w| !w.is_empty()) {
+        out.line_diff = diagnose::line_diff(&old, window, at + 1);
+        out.differences = diagnose::differences(&out.line_diff);
+        out.closest = Some(Closest {
+            start_line: at + 1,
+            end_line: end,
+            similarity: similarity(&old.join("\n"), &window.join("\n")),
+        });
+    }
+    let found = if old.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; without it the hunk's lines are found at {}",
+            words::line_range("line", at + 1, end)
+        )
+    };
+    out.message = format!(
+        "hunk {} of {} failed: the file starts with a byte order mark (U+FEFF), which the \
+         reference reads as part of line 1{found}.",
+        hunk.index + 1,
+        hunk.file,
+    );
+    match with_bom(chunk, lines, at) {
+        Some(fixed) => out.suggestion = Some(fixed),
+        None => {
+            let why = "the hunk removes the file's first line and adds none in its place, so the \
+                       mark cannot be kept";
+            out.message.push_str(&format!(" No corrected hunk: {why}."));
+            out.withheld = Some(why.to_string());
+        }
+    }
+    out
+}
+
+/// `chunk` with the byte order mark on the old line that matches the file's
+/// first line (and on the header, when that is the first line), and on the
+/// added line that takes a removed first line's place.
+fn with_bom(chunk: &Chunk, lines: &[&str], at: usize) -> Option<Chunk> {
+    let mut fixed = chunk.clone();
+    if at > 0 || chunk.old_lines().is_empty() {
+        // Only the @@ line is the first line: it gets the mark.
+        let context = fixed.context.as_mut()?;
+        if lines.first()?.trim_end() != *lines.first()? {
+            return None;
+        }
+        *context = lines.first()?.to_string();
+        return Some(fixed);
+    }
+    let first_old = fixed.lines.iter().position(|l| l.kind != LineKind::Added)?;
+    fixed.lines[first_old].text = lines.first()?.to_string();
+    if fixed.lines[first_old].kind == LineKind::Removed {
+        let next_context = fixed.lines[first_old..]
+            .iter()
+            .position(|l| l.kind == LineKind::Context)
+            .map_or(fixed.lines.len(), |p| p + first_old);
+        let added = fixed.lines[..next_context]
+            .iter()
+            .position(|l| l.kind == LineKind::Added)?;
+        let line = &mut fixed.lines[added];
+        line.text = format!("{BOM}{}", line.text);
+    }
+    Some(fixed)
 }
 
 /// A window within a hunk's length of region `c`, as long as the region or

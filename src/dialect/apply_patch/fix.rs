@@ -1,5 +1,7 @@
 //! A patch corrected so that every hunk matches at level `exact`: loosely
-//! matched lines rewritten as the file has them ([`tighten`]), failed
+//! matched lines rewritten as the file has them, added lines re-indented
+//! as the file is ([`tighten_reindented`]; a hunk whose added lines cannot
+//! be re-indented safely is left as written, with a note), failed
 //! hunks rewritten onto their closest region when the diagnosis stands
 //! behind it. Hunks run in order, so the patch is corrected one failure at
 //! a time, each correction checked by applying the patch again.
@@ -11,7 +13,8 @@ use super::diagnosis::diagnose_hunks;
 use super::fs::PatchFs;
 use super::model::{Patch, Section};
 use super::outcome::{HunkState, PatchOutcome};
-use super::render::{render, tighten};
+use super::reindent::tighten_reindented;
+use super::render::render;
 use super::seek::MatchLevel;
 
 /// Something the fix could not do.
@@ -54,6 +57,8 @@ pub fn fix_patch(patch: &Patch, fs: &dyn PatchFs, cwd: &str) -> FixResult {
     let mut notes = Vec::new();
     let mut corrected: Vec<[usize; 2]> = Vec::new();
     let mut tightened: Vec<[usize; 2]> = Vec::new();
+    // Loose hunks whose added lines cannot be re-indented safely.
+    let mut withheld: Vec<[usize; 2]> = Vec::new();
     let hunks: usize = patch
         .sections
         .iter()
@@ -75,13 +80,25 @@ pub fn fix_patch(patch: &Patch, fs: &dyn PatchFs, cwd: &str) -> FixResult {
             notes.push(note(&outcome, at[0], Some(at[1]), why));
             break;
         }
+        let (tight, unindentable) = tighten_reindented(&current, &outcome);
         for (section, hunk) in outcome.loose_hunks() {
             let at = [section.index, hunk.index];
-            if !tightened.contains(&at) {
+            if !tightened.contains(&at) && !unindentable.iter().any(|(u, _)| *u == at) {
                 tightened.push(at);
             }
         }
-        current = tighten(&current, &outcome);
+        for (at, why) in unindentable {
+            if !withheld.contains(&at) {
+                withheld.push(at);
+                notes.push(note(
+                    &outcome,
+                    at[0],
+                    Some(at[1]),
+                    format!("hunk {} is left as written: {why}", at[1] + 1),
+                ));
+            }
+        }
+        current = tight;
         let Some(section) = outcome
             .sections
             .iter()

@@ -6,17 +6,20 @@
 
 pub mod apply;
 pub mod diagnosis;
+pub mod doubt;
 pub mod fix;
 pub mod fs;
 pub mod model;
 pub mod outcome;
 pub mod parse;
+pub mod reindent;
 pub mod render;
 pub mod seek;
 mod update;
 
 pub use apply::{apply, apply_partial, apply_text};
 pub use diagnosis::{ClosestLine, HeaderDiagnosis, HunkDiagnosis, diagnose_hunks};
+pub use doubt::{PatchDoubt, PatchDoubtKind, patch_doubts};
 pub use fix::{FixNote, FixResult, fix_patch};
 pub use fs::{DirFs, Entry, MemoryFs, PatchFs};
 pub use model::{Chunk, ChunkLine, LineKind, Patch, Section};
@@ -25,5 +28,6 @@ pub use outcome::{
     SectionReport,
 };
 pub use parse::{HunkProblem, ParseError, PartialPatch, parse, parse_partial};
+pub use reindent::{Unindentable, tighten_reindented};
 pub use render::{render, tighten};
 pub use seek::MatchLevel;

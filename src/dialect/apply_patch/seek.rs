@@ -96,6 +96,29 @@ pub fn seek<L: AsRef<str>>(
     })
 }
 
+/// Every start at or after `start` where `pattern` is found at `level`
+/// (with `at_end`, only the position that ends the file).
+pub fn occurrences<L: AsRef<str>>(
+    lines: &[L],
+    pattern: &[&str],
+    start: usize,
+    at_end: bool,
+    level: MatchLevel,
+) -> Vec<usize> {
+    let Some(last_start) = lines.len().checked_sub(pattern.len()) else {
+        return Vec::new();
+    };
+    let from = if at_end { last_start } else { start };
+    (from..=last_start)
+        .filter(|&at| {
+            pattern
+                .iter()
+                .zip(&lines[at..])
+                .all(|(p, l)| level.equal(l.as_ref(), p))
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,182 @@
+//! Where the reference applies a patch but srview cannot stand behind the
+//! result: a hunk whose lines occur again where the reference searches (it
+//! takes the first; with an `@@` line, only the same `@@` line again with
+//! the lines after it is another place), a pure addition under an `@@` line (the reference puts
+//! it at the end of the file, not there), an added file over an existing
+//! one (the reference replaces it whole). `check` says each one and exits
+//! 1; `--write` holds the result back unless `--force`, as for a
+//! SEARCH/REPLACE block whose place is in doubt
+//! (see [`doubt`](crate::diagnose::doubt)).
+
+use serde::Serialize;
+
+use super::diagnosis::{cursor_before, section_input};
+use super::fs::PatchFs;
+use super::model::{Chunk, LineKind, Patch, Section};
+use super::outcome::{HunkReport, HunkState, PatchOutcome};
+use super::seek::occurrences;
+use super::update::split_lines;
+use crate::words::line_range;
+
+/// What is in doubt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PatchDoubtKind {
+    /// The hunk's lines occur again after where they matched, where the
+    /// reference searches: it took the first, which may not be the one meant.
+    Repeated,
+    /// A hunk with only added lines and an `@@` line: the reference adds
+    /// them at the end of the file, not at the `@@` line.
+    AddedAtEnd,
+    /// `*** Add File:` over a file that exists: the reference replaces it whole.
+    ReplacesFile,
+}
+
+/// One section or hunk srview cannot stand behind.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PatchDoubt {
+    /// The file as the patch names it.
+    pub file: String,
+    /// 0-based section of the patch.
+    pub section: usize,
+    /// 0-based hunk within the section; `None` for the section itself.
+    pub hunk: Option<usize>,
+    /// What is in doubt.
+    pub kind: PatchDoubtKind,
+    /// One sentence, without a final stop.
+    pub message: String,
+}
+
+/// Every doubt about the sections and hunks `outcome` (the result of
+/// applying `patch` over `fs` in `cwd`) applied.
+pub fn patch_doubts(
+    patch: &Patch,
+    outcome: &PatchOutcome,
+    fs: &dyn PatchFs,
+    cwd: &str,
+) -> Vec<PatchDoubt> {
+    let mut out = Vec::new();
+    for (s, (section, report)) in patch.sections.iter().zip(&outcome.sections).enumerate() {
+        if report.state != HunkState::Applied {
+            continue;
+        }
+        match section {
+            Section::Add { path, .. } => {
+                if let Some(content) = section_input(patch, fs, cwd, s) {
+                    out.push(PatchDoubt {
+                        file: path.clone(),
+                        section: s,
+                        hunk: None,
+                        kind: PatchDoubtKind::ReplacesFile,
+                        message: format!(
+                            "the patch adds {path}, which exists ({}): the reference replaces \
+                             it whole",
+                            crate::words::count(split_lines(&content).len(), "line")
+                        ),
+                    });
+                }
+            }
+            Section::Delete { .. } => {}
+            Section::Update { path, chunks, .. } => {
+                if report.hunks.iter().all(|h| !in_doubt(chunks, h)) {
+                    continue;
+                }
+                let Some(content) = section_input(patch, fs, cwd, s) else {
+                    continue;
+                };
+                let lines: Vec<&str> = split_lines(&content).iter().map(|l| l.text).collect();
+                for (h, (chunk, hunk)) in chunks.iter().zip(&report.hunks).enumerate() {
+                    let cursor = cursor_before(&report.hunks, h);
+                    if let Some(message) = hunk_doubt(chunk, hunk, &lines, cursor) {
+                        out.push(PatchDoubt {
+                            file: path.clone(),
+                            section: s,
+                            hunk: Some(h),
+                            kind: message.0,
+                            message: format!("hunk #{} of {path} {}", h + 1, message.1),
+                        });
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Whether hunk report `h` may be in doubt (a cheap test before the file
+/// is read).
+fn in_doubt(chunks: &[Chunk], h: &HunkReport) -> bool {
+    h.state == HunkState::Applied
+        && (h.matched.is_some()
+            || chunks
+                .get(h.index)
+                .is_some_and(|c| c.context.is_some() && is_pure_addition(c)))
+}
+
+fn is_pure_addition(chunk: &Chunk) -> bool {
+    chunk.lines.iter().all(|l| l.kind == LineKind::Added)
+}
+
+/// What is in doubt about one applied hunk, over the section's original
+/// `lines`, searched (as the reference searches) from `cursor` (0-based).
+fn hunk_doubt(
+    chunk: &Chunk,
+    hunk: &HunkReport,
+    lines: &[&str],
+    cursor: usize,
+) -> Option<(PatchDoubtKind, String)> {
+    if hunk.state != HunkState::Applied {
+        return None;
+    }
+    if is_pure_addition(chunk) {
+        let (context, header) = (chunk.context.as_ref()?, hunk.header.as_ref()?);
+        if header.line >= lines.len() {
+            // The @@ line is the file's last: the end of the file is right after it.
+            return None;
+        }
+        let at = if lines.is_empty() {
+            "in the empty file".to_string()
+        } else {
+            format!("at the end of the file, after line {}", lines.len())
+        };
+        return Some((
+            PatchDoubtKind::AddedAtEnd,
+            format!(
+                "adds its lines {at}, not after its @@ line '{context}' (line {}): the \
+                 reference puts a hunk with no context or removed lines at the end of the \
+                 file, whatever its @@ line",
+                header.line
+            ),
+        ));
+    }
+    let (matched, level) = (hunk.matched?, hunk.level?);
+    let mut old = chunk.old_lines();
+    if hunk.dropped_trailing_blank {
+        old.pop();
+    }
+    let first = matched.start_line.checked_sub(1)?;
+    let mut others = occurrences(lines, &old, cursor, chunk.is_eof, level);
+    others.retain(|&at| at != first && at >= cursor);
+    if let (Some(context), Some(header)) = (&chunk.context, &hunk.header) {
+        // The @@ line chose the place: the lines after it are the ones
+        // meant. Only the same @@ line again, with the lines after it, is
+        // another place.
+        let again = occurrences(lines, &[context.as_str()], header.line, false, header.level);
+        others.retain(|&at| at > first && again.iter().any(|&h| h < at));
+    }
+    let others: Vec<String> = others.iter().map(|at| (at + 1).to_string()).collect();
+    if others.is_empty() {
+        return None;
+    }
+    Some((
+        PatchDoubtKind::Repeated,
+        format!(
+            "matched at {}, and its lines occur again at {} {}: the reference took the \
+             first, which may not be the one meant",
+            line_range("line", matched.start_line, matched.end_line),
+            if others.len() == 1 { "line" } else { "lines" },
+            others.join(", ")
+        ),
+    ))
+}

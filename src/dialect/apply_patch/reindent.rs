@@ -1,0 +1,329 @@
+//! The added lines of a hunk that matched only with its indentation
+//! trimmed, re-indented as the file is: the reference writes `+` lines as
+//! they are, so a hunk whose context was written two spaces in from the
+//! file's leaves its new lines two spaces off. [`tighten`] rewrites the old
+//! lines as the file has them; this carries the same indentation change
+//! onto the added lines, when it can be told safely.
+//!
+//! The hunk's old lines and the file lines they matched pair one to one.
+//! Their leading white space gives a map from the patch's indentation
+//! widths to the file's. An added line is written either in the patch's
+//! indentation (as its neighbours were) or already in the file's: it is
+//! re-indented when every added line's width is one the old lines have and
+//! not every one is a width the file has; it stays as written in the
+//! opposite case; a width neither side has is re-indented only by one
+//! shift (or scale) that every old line agrees on. Anything else is
+//! withheld, with the reason.
+//!
+//! [`tighten`]: super::render::tighten
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use super::model::{Chunk, LineKind, Patch, Section};
+use super::outcome::{HunkReport, PatchOutcome};
+use super::render::tighten;
+use super::seek::MatchLevel;
+
+/// Why a hunk's added lines cannot be re-indented safely.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unindentable {
+    /// Old lines indented alike in the patch are indented differently in
+    /// the file.
+    Inconsistent {
+        /// The patch's width.
+        width: usize,
+    },
+    /// The added lines' widths read as well in the patch's indentation as
+    /// in the file's (or in neither), and the two give different results.
+    Unclear,
+}
+
+impl fmt::Display for Unindentable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Unindentable::Inconsistent { width } => write!(
+                f,
+                "the hunk's lines indented by {width} are indented differently in the file, so \
+                 its added lines' indentation cannot be told"
+            ),
+            Unindentable::Unclear => write!(
+                f,
+                "the file is indented unlike the hunk, and whether its added lines follow the \
+                 hunk's indentation or already the file's cannot be told"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Unindentable {}
+
+/// Width of a line's leading white space, in characters.
+fn lead(line: &str) -> usize {
+    line.chars().take_while(|c| c.is_whitespace()).count()
+}
+
+/// `chunk`'s added lines re-indented for the file lines `hunk` matched
+/// (the old lines' texts as the file has them, from the report's
+/// differing lines); `Ok(false)` when nothing changes.
+pub fn reindent_added(chunk: &mut Chunk, hunk: &HunkReport) -> Result<bool, Unindentable> {
+    let Some(matched) = hunk.matched else {
+        return Ok(false);
+    };
+    // (patch width, file width) of every non-blank old line matched.
+    let mut pairs: Vec<(usize, usize)> = Vec::new();
+    let old = chunk.lines.iter().filter(|l| l.kind != LineKind::Added);
+    for (i, line) in old
+        .enumerate()
+        .take(matched.end_line + 1 - matched.start_line)
+    {
+        let file_line = hunk
+            .differing
+            .iter()
+            .find(|d| d.line == matched.start_line + i)
+            .map_or(line.text.as_str(), |d| d.file.as_str());
+        if !line.text.trim().is_empty() && !file_line.trim().is_empty() {
+            pairs.push((lead(&line.text), lead(file_line)));
+        }
+    }
+    let mut map: BTreeMap<usize, usize> = BTreeMap::new();
+    for &(patch, file) in &pairs {
+        if *map.entry(patch).or_insert(file) != file {
+            return Err(Unindentable::Inconsistent { width: patch });
+        }
+    }
+    let added: Vec<usize> = chunk
+        .lines
+        .iter()
+        .filter(|l| l.kind == LineKind::Added && !l.text.trim().is_empty())
+        .map(|l| lead(&l.text))
+        .collect();
+    let relation = uniform_relation(&pairs);
+    let mapped = |w: usize| {
+        map.get(&w)
+            .copied()
+            .or_else(|| relation.as_ref().map(|r| r(w)))
+    };
+    if added.iter().all(|&w| mapped(w) == Some(w)) {
+        return Ok(false);
+    }
+    let file_widths: Vec<usize> = map.values().copied().collect();
+    let in_patch = added.iter().all(|w| map.contains_key(w));
+    let in_file = added.iter().all(|w| file_widths.contains(w));
+    let reindent = match (in_patch, in_file) {
+        (true, false) => true,
+        (false, true) => false,
+        (false, false) if added.iter().all(|&w| mapped(w).is_some()) => true,
+        _ => return Err(Unindentable::Unclear),
+    };
+    if !reindent {
+        return Ok(false);
+    }
+    let pad_char = hunk
+        .differing
+        .iter()
+        .find_map(|d| d.file.chars().next().filter(|c| *c == ' ' || *c == '\t'))
+        .unwrap_or(' ');
+    for line in chunk
+        .lines
+        .iter_mut()
+        .filter(|l| l.kind == LineKind::Added && !l.text.trim().is_empty())
+    {
+        let have = lead(&line.text);
+        let want = mapped(have).ok_or(Unindentable::Unclear)?;
+        let body: String = line.text.chars().skip(have).collect();
+        line.text = std::iter::repeat_n(pad_char, want).collect::<String>() + &body;
+    }
+    Ok(true)
+}
+
+/// `patch` [`tighten`]ed for `outcome`, with the added lines of every
+/// hunk that matched loosely re-indented as the file is (see
+/// [`reindent_added`]). A hunk whose added lines cannot be re-indented
+/// safely is left as written; its `[section, hunk]` and the reason come
+/// back with the patch.
+///
+/// [`tighten`]: super::render::tighten
+pub fn tighten_reindented(
+    patch: &Patch,
+    outcome: &PatchOutcome,
+) -> (Patch, Vec<([usize; 2], Unindentable)>) {
+    let mut reindented = patch.clone();
+    let mut withheld = Vec::new();
+    for (s, (section, report)) in reindented
+        .sections
+        .iter_mut()
+        .zip(&outcome.sections)
+        .enumerate()
+    {
+        let Section::Update { chunks, .. } = section else {
+            continue;
+        };
+        for (h, (chunk, hunk)) in chunks.iter_mut().zip(&report.hunks).enumerate() {
+            if hunk.level.is_some_and(MatchLevel::is_loose)
+                && let Err(why) = reindent_added(chunk, hunk)
+            {
+                withheld.push(([s, h], why));
+            }
+        }
+    }
+    let mut tight = tighten(&reindented, outcome);
+    for ([s, h], _) in &withheld {
+        if let (Some(Section::Update { chunks, .. }), Some(Section::Update { chunks: own, .. })) =
+            (tight.sections.get_mut(*s), patch.sections.get(*s))
+            && let (Some(slot), Some(chunk)) = (chunks.get_mut(*h), own.get(*h))
+        {
+            *slot = chunk.clone();
+        }
+    }
+    (tight, withheld)
+}
+
+/// The one shift (or whole scale) every pair agrees on, as a function of
+/// the patch's width.
+fn uniform_relation(pairs: &[(usize, usize)]) -> Option<Box<dyn Fn(usize) -> usize>> {
+    let &(p0, f0) = pairs.first()?;
+    let shift = f0 as isize - p0 as isize;
+    if pairs.iter().all(|&(p, f)| f as isize - p as isize == shift) {
+        return Some(Box::new(move |w| (w as isize + shift).max(0) as usize));
+    }
+    if pairs.iter().any(|&(p, _)| p > 0) {
+        for k in 2..=4 {
+            if pairs.iter().all(|&(p, f)| f == p * k) {
+                return Some(Box::new(move |w| w * k));
+            }
+            if pairs.iter().all(|&(p, f)| p == f * k) && pairs.iter().all(|&(p, _)| p % k == 0) {
+                return Some(Box::new(move |w| w / k));
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dialect::apply_patch::model::ChunkLine;
+    use crate::dialect::apply_patch::outcome::{HunkState, LooseLine};
+    use crate::engine::LineSpan;
+
+    fn chunk(lines: &[(LineKind, &str)]) -> Chunk {
+        Chunk {
+            context: None,
+            header_line: None,
+            lines: lines
+                .iter()
+                .map(|&(kind, text)| ChunkLine {
+                    kind,
+                    text: text.into(),
+                    patch_line: 0,
+                })
+                .collect(),
+            is_eof: false,
+        }
+    }
+
+    /// A report of `chunk` matched from file line 1, where `file` has the
+    /// old lines as the file has them.
+    fn report(chunk: &Chunk, file: &[&str]) -> HunkReport {
+        let old = chunk.old_lines();
+        HunkReport {
+            file: "m.py".into(),
+            index: 0,
+            patch_lines: [1, 1],
+            state: HunkState::Applied,
+            header: None,
+            level: None,
+            matched: Some(LineSpan {
+                start_line: 1,
+                end_line: old.len(),
+            }),
+            replaced: None,
+            replacement: None,
+            differing: old
+                .iter()
+                .zip(file)
+                .enumerate()
+                .filter(|(_, (p, f))| p != f)
+                .map(|(i, (p, f))| LooseLine {
+                    line: i + 1,
+                    file: f.to_string(),
+                    patch: p.to_string(),
+                })
+                .collect(),
+            dropped_trailing_blank: false,
+            error: None,
+        }
+    }
+
+    fn added(chunk: &Chunk) -> Vec<&str> {
+        chunk
+            .lines
+            .iter()
+            .filter(|l| l.kind == LineKind::Added)
+            .map(|l| l.text.as_str())
+            .collect()
+    }
+
+    use LineKind::{Added as A, Context as C};
+
+    #[test]
+    fn added_lines_in_the_hunk_s_indentation_take_the_file_s() {
+        let mut c = chunk(&[
+            (C, "def f(b):"),
+            (C, "  if b == 0:"),
+            (C, "      raise E"),
+            (A, "  b = float(b)"),
+            (C, "  return b"),
+        ]);
+        let r = report(
+            &c,
+            &[
+                "def f(b):",
+                "    if b == 0:",
+                "        raise E",
+                "    return b",
+            ],
+        );
+        assert_eq!(reindent_added(&mut c, &r), Ok(true));
+        assert_eq!(added(&c), ["    b = float(b)"]);
+    }
+
+    #[test]
+    fn added_lines_already_in_the_file_s_indentation_stay() {
+        let mut c = chunk(&[
+            (C, "def f(b):"),
+            (LineKind::Removed, "  x = 1"),
+            (A, "    x = 2"),
+            (C, "  return x"),
+        ]);
+        let r = report(&c, &["def f(b):", "    x = 1", "    return x"]);
+        assert_eq!(reindent_added(&mut c, &r), Ok(false));
+        assert_eq!(added(&c), ["    x = 2"]);
+    }
+
+    #[test]
+    fn a_width_both_sides_have_is_withheld() {
+        let mut c = chunk(&[(C, "  a"), (C, "    b"), (A, "    c")]);
+        let r = report(&c, &["    a", "      b"]);
+        assert_eq!(reindent_added(&mut c, &r), Err(Unindentable::Unclear));
+    }
+
+    #[test]
+    fn a_width_indented_two_ways_is_withheld() {
+        let mut c = chunk(&[(C, "  a"), (C, "  b"), (A, "  c")]);
+        let r = report(&c, &["    a", "      b"]);
+        assert_eq!(
+            reindent_added(&mut c, &r),
+            Err(Unindentable::Inconsistent { width: 2 })
+        );
+    }
+
+    #[test]
+    fn a_new_width_follows_a_uniform_shift() {
+        let mut c = chunk(&[(C, "  if x:"), (A, "      y()")]);
+        let r = report(&c, &["    if x:"]);
+        assert_eq!(reindent_added(&mut c, &r), Ok(true));
+        assert_eq!(added(&c), ["        y()"]);
+    }
+}

@@ -1,0 +1,243 @@
+//! Where srview's check, fix and `--write` must not stand behind an
+//! apply_patch the reference applies (or fails) quietly: a loose hunk's
+//! added lines left in the patch's indentation, a hunk placed before the
+//! previous one, a hunk whose lines occur several times, a pure addition
+//! under an `@@` line it does not go to, an added file over an existing
+//! one, a file starting with a byte order mark.
+
+mod support;
+
+use std::path::Path;
+use std::process::Output;
+
+use support::text::assert_contains;
+
+fn srview(args: &[&str]) -> Output {
+    support::runner::srview(args).output()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn patch(body: &str) -> String {
+    format!("*** Begin Patch\n{body}*** End Patch\n")
+}
+
+/// A folder holding `file` with `content` and `edit.patch` with `patch`;
+/// the paths of both.
+fn project(file: &str, content: &str, patch: &str) -> (tempfile::TempDir, String, String) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let target = support::files::write(dir.path(), file, content.as_bytes());
+    let diff = support::files::write(dir.path(), "edit.patch", patch.as_bytes());
+    let s = |p: &Path| p.to_str().expect("UTF-8").to_string();
+    (dir, s(&target), s(&diff))
+}
+
+fn read(path: &str) -> String {
+    std::fs::read_to_string(path).expect("readable")
+}
+
+const DIVIDE: &str = "def divide(a, b):\n    \"\"\"Return a divided by b.\"\"\"\n    if b == 0:\n        raise ZeroDivisionError(\"b\")\n    return a / b\n";
+
+#[test]
+fn fix_reindents_a_trimmed_hunk_s_added_lines_as_the_file_is() {
+    let hunk = "@@\n def divide(a, b):\n   \"\"\"Return a divided by b.\"\"\"\n   if b == 0:\n       raise ZeroDivisionError(\"b\")\n+  b = float(b)\n   return a / b\n";
+    let (_dir, file, diff) = project(
+        "m.py",
+        DIVIDE,
+        &patch(&format!("*** Update File: m.py\n{hunk}")),
+    );
+    let out = srview(&["fix", &file, &diff]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let fixed = text(&out.stdout);
+    assert_contains(
+        &fixed,
+        "\n         raise ZeroDivisionError(\"b\")\n+    b = float(b)\n     return a / b\n",
+    );
+    std::fs::write(&diff, &fixed).expect("saved");
+    let out = srview(&["apply", &file, &diff]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        text(&out.stdout),
+        DIVIDE.replace("    return a / b", "    b = float(b)\n    return a / b")
+    );
+}
+
+#[test]
+fn fix_withholds_a_hunk_whose_added_lines_read_in_either_indentation() {
+    // Patch widths 2 and 4 are the file's 4 and 6: an added line at 4 is
+    // as much the patch's as the file's.
+    let content = "if a:\n    if b:\n      c()\n";
+    let body = "*** Update File: m.py\n@@\n if a:\n   if b:\n     c()\n+    d()\n";
+    let (_dir, file, diff) = project("m.py", content, &patch(body));
+    let out = srview(&["fix", &file, &diff]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_contains(&text(&out.stderr), "hunk #1 is left as written");
+    assert_contains(&text(&out.stderr), "cannot be told");
+    assert_contains(&text(&out.stdout), "\n+    d()\n");
+}
+
+const MODULE: &str = "def add(a, b):\n    \"\"\"Sum.\"\"\"\n    return a + b\n\n\ndef divide(a, b):\n    \"\"\"Quotient.\"\"\"\n    if b == 0:\n        raise ValueError\n    return a / b\n";
+
+#[test]
+fn a_hunk_placed_before_the_previous_one_is_said_out_of_order() {
+    let second = [
+        "@@ def add(a, b):\n     \"\"\"Sum.\"\"\"\n-    return a + b\n+    return float(a + b)\n",
+        "@@\n     \"\"\"Sum.\"\"\"\n-    return a + b\n+    return float(a + b)\n",
+    ];
+    for hunk in second {
+        let body = format!(
+            "*** Update File: m.py\n@@ def divide(a, b):\n     \"\"\"Quotient.\"\"\"\n-    if b == 0:\n+    if not b:\n{hunk}"
+        );
+        let (_dir, file, diff) = project("m.py", MODULE, &patch(&body));
+        let out = srview(&["check", &file, &diff]);
+        assert_eq!(out.status.code(), Some(1));
+        let said = text(&out.stdout);
+        assert_contains(
+            &said,
+            "hunk 2 of m.py failed: its lines are found at lines 2-3, before the previous hunk's match; the reference searches forward only, from line 9.",
+        );
+        assert!(!said.contains("nothing similar"), "{said}");
+        let out = srview(&["check", &file, &diff, "--json"]);
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        let d = &json["diagnoses"][0];
+        assert_eq!(d["reason"], "out-of-order");
+        assert_eq!(d["closest"]["startLine"], 2);
+        assert_eq!(d["closest"]["endLine"], 3);
+    }
+}
+
+const TWICE: &str = "def a():\n    x = 1\n    return x\n\ndef b():\n    x = 1\n    return x\n";
+const TWICE_HUNK: &str = "-    x = 1\n+    x = 2\n     return x\n";
+const REPEATED: &str = "hunk #1 of m.py matched at lines 2-3, and its lines occur again at line 6: the reference took the first, which may not be the one meant";
+
+fn json(out: &Output) -> serde_json::Value {
+    serde_json::from_slice(&out.stdout).expect("JSON")
+}
+
+#[test]
+fn a_hunk_whose_lines_occur_again_is_checked_as_a_doubt_and_held_back() {
+    let body = format!("*** Update File: m.py\n@@\n{TWICE_HUNK}");
+    let (dir, file, diff) = project("m.py", TWICE, &patch(&body));
+    let out = srview(&["check", &file, &diff]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_contains(&text(&out.stdout), &format!("m.py: warning: {REPEATED}\n"));
+    let report = json(&srview(&["check", &file, &diff, "--json"]));
+    assert_eq!(report["ok"], false);
+    assert_eq!(report["doubts"][0]["kind"], "repeated");
+
+    // apply --write, --stream --write, --transcript --write: held back.
+    let out = srview(&["apply", &file, &diff, "--write", "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let write = &json(&out)["write"];
+    assert_eq!(write["state"], "held-back");
+    assert_eq!(write["reasons"][0], REPEATED);
+    assert_contains(&text(&out.stderr), "(--force writes it)");
+    let out = support::runner::srview(["apply", &file, "-", "--stream", "--write"])
+        .stdin(read(&diff).as_bytes())
+        .output();
+    assert_eq!(out.status.code(), Some(1));
+    let last = text(&out.stdout);
+    let last: serde_json::Value =
+        serde_json::from_str(last.lines().last().expect("a line")).expect("JSON");
+    assert_eq!(last["write"]["state"], "held-back");
+    let cwd = dir.path().to_str().expect("UTF-8");
+    let out = srview(&["apply", "--transcript", &diff, "--cwd", cwd, "--write"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(text(&out.stdout), "", "no summary of what was not written");
+    assert_eq!(read(&file), TWICE, "nothing written");
+
+    let out = srview(&["apply", &file, &diff, "--write", "--force"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(read(&file), TWICE.replacen("x = 1", "x = 2", 1));
+}
+
+#[test]
+fn an_at_line_that_tells_the_places_apart_is_no_doubt() {
+    let body = format!("*** Update File: m.py\n@@ def b():\n{TWICE_HUNK}");
+    let (_dir, file, diff) = project("m.py", TWICE, &patch(&body));
+    let out = srview(&["check", &file, &diff]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    assert!(!text(&out.stdout).contains("warning"));
+    let out = srview(&["apply", &file, &diff, "--write"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        read(&file),
+        "def a():\n    x = 1\n    return x\n\ndef b():\n    x = 2\n    return x\n"
+    );
+}
+
+const SPAN: &str = "def span(lo, hi):\n    return hi - lo\n\n\ndef mean(values):\n    return sum(values) / len(values)\n";
+
+#[test]
+fn a_pure_addition_under_an_at_line_says_it_lands_at_the_end() {
+    let body = "*** Update File: m.py\n@@ def span(lo, hi):\n+    # note\n";
+    let (_dir, file, diff) = project("m.py", SPAN, &patch(body));
+    let out = srview(&["check", &file, &diff]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_contains(
+        &text(&out.stdout),
+        "m.py: warning: hunk #1 of m.py adds its lines at the end of the file, after line 6, not after its @@ line 'def span(lo, hi):' (line 1)",
+    );
+    let out = srview(&["apply", &file, &diff, "--write"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(read(&file), SPAN);
+    let out = srview(&["apply", &file, &diff, "--write", "--force"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(read(&file), format!("{SPAN}    # note\n"));
+}
+
+#[test]
+fn an_added_file_over_an_existing_one_is_said_and_held_back() {
+    let body = "*** Add File: m.py\n+print(\"hello\")\n";
+    let (_dir, file, diff) = project("m.py", SPAN, &patch(body));
+    let out = srview(&["check", &file, &diff]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stdout),
+        format!(
+            "{file}: warning: the patch adds m.py, which exists (6 lines): the reference replaces it whole\n"
+        )
+    );
+    let out = srview(&["apply", &file, &diff, "--write"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(read(&file), SPAN);
+    let out = srview(&["apply", &file, &diff, "--write", "--force"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(read(&file), "print(\"hello\")\n");
+}
+
+#[test]
+fn a_file_starting_with_a_byte_order_mark_is_named_as_the_cause() {
+    let content = "\u{FEFF}import os\nx = 1\n";
+    let body = "*** Update File: m.py\n@@\n-import os\n+import sys\n x = 1\n";
+    let (_dir, file, diff) = project("m.py", content, &patch(body));
+    let out = srview(&["check", &file, &diff]);
+    assert_eq!(out.status.code(), Some(1));
+    let said = text(&out.stdout);
+    assert_contains(
+        &said,
+        "hunk 1 of m.py failed: the file starts with a byte order mark (U+FEFF), which the reference reads as part of line 1; without it the hunk's lines are found at lines 1-2.\n",
+    );
+    assert!(!said.contains("nothing similar"), "{said}");
+    let out = srview(&["fix", &file, &diff]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    std::fs::write(&diff, &out.stdout).expect("saved");
+    let out = srview(&["apply", &file, &diff, "--write"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        read(&file),
+        "\u{FEFF}import sys\nx = 1\n",
+        "the mark is kept"
+    );
+
+    // Removing the first line with nothing in its place: the mark would go.
+    let body = "*** Update File: m.py\n@@\n-import sys\n x = 1\n";
+    std::fs::write(&diff, patch(body)).expect("saved");
+    let out = srview(&["check", &file, &diff]);
+    assert_contains(
+        &text(&out.stdout),
+        "No corrected hunk: the hunk removes the file's first line and adds none in its place, so the mark cannot be kept.",
+    );
+}
