@@ -44,6 +44,27 @@ pub struct SingleFile {
     refused: Option<String>,
     /// The source has ended: no more text will come.
     ended: bool,
+    /// The last `a` asked about the doubts of another dialect's result.
+    asked: bool,
+}
+
+/// What srview cannot stand behind in another dialect's result (what
+/// `apply --write` holds back): one sentence each.
+fn dialect_doubts(text: &str, dialect: Dialect, target: &Target) -> Vec<String> {
+    match dialect {
+        Dialect::ApplyPatch => crate::dialect::one_file::doubts_for(text, target)
+            .map(|doubts| doubts.into_iter().map(|d| d.message).collect())
+            .unwrap_or_default(),
+        Dialect::EditJson | Dialect::SearchReplace => {
+            match crate::dialect::one_file::parse_edit(text) {
+                Ok(edit) => {
+                    let outcome = crate::dialect::edit::apply(&edit, target.content);
+                    crate::dialect::edit::cut_words(&outcome, target.content.unwrap_or(""))
+                }
+                Err(_) => Vec::new(),
+            }
+        }
+    }
 }
 
 impl SingleFile {
@@ -65,6 +86,7 @@ impl SingleFile {
             refused: None,
             // `--final`: the diff is taken as complete.
             ended: config.final_mode,
+            asked: false,
         }
     }
 
@@ -139,8 +161,10 @@ impl SingleFile {
     }
 
     /// Writes (or hands over for printing) the accepted content if FILE is
-    /// unchanged on disk; otherwise says why and stays open.
-    fn accept(&mut self, content: TextLines) -> Option<Exit> {
+    /// unchanged on disk; otherwise says why and stays open. `confirming`:
+    /// the `a` answers a question asked before.
+    fn accept(&mut self, content: TextLines, confirming: bool) -> Option<Exit> {
+        let asked = std::mem::take(&mut self.asked) && confirming;
         if let Some(why) = &self.refused {
             self.app.show_notice(Notice {
                 text: format!("not accepted: {why}"),
@@ -161,7 +185,28 @@ impl SingleFile {
                     content: original.as_deref(),
                 };
                 match crate::dialect::one_file::reference_result(&self.raw, dialect, &target) {
-                    Ok(text) => TextLines::owned(text),
+                    Ok(text) if original.as_deref() == Some(text.as_str()) => {
+                        self.app.show_notice(Notice {
+                            text: "the edit leaves the file as it is: nothing to accept".into(),
+                            error: true,
+                        });
+                        return None;
+                    }
+                    Ok(text) => {
+                        // What `--write` holds back, the previewer asks
+                        // about first.
+                        let doubts = dialect_doubts(&self.raw, dialect, &target);
+                        if !doubts.is_empty() && !asked {
+                            self.asked = true;
+                            self.app.refuse(format!(
+                                "{}: press a again to write anyway, Esc to cancel",
+                                doubts.join("; ")
+                            ));
+                            self.app.confirming_guess = true;
+                            return None;
+                        }
+                        TextLines::owned(text)
+                    }
                     Err(why) => {
                         self.app.show_notice(Notice {
                             text: format!("not accepted: {}", crate::engine::error_headline(&why)),
@@ -226,6 +271,21 @@ impl Screen for SingleFile {
     }
 
     fn on_event(&mut self, event: TermEvent) -> Flow {
+        // Another dialect's `a` is answered here, from the reference's own
+        // result of the whole text (the blocks on screen only show it): the
+        // questions the blocks would raise are not this result's.
+        if let TermEvent::Key(k) = &event
+            && k.code == ratatui_crossterm::crossterm::event::KeyCode::Char('a')
+            && k.modifiers.is_empty()
+            && !self.app.view.help
+            && self.dialect.is_some_and(|d| d != Dialect::SearchReplace)
+        {
+            let confirming = std::mem::take(&mut self.app.confirming_guess);
+            let content = self.app.result.clone();
+            return self
+                .accept(content, confirming)
+                .map_or(Flow::Continue, Flow::Exit);
+        }
         let effect = match event {
             TermEvent::Key(k) => keys::on_key(&mut self.app, k),
             TermEvent::Mouse(m) => {
@@ -242,7 +302,9 @@ impl Screen for SingleFile {
                 self.reload();
                 Flow::Continue
             }
-            Effect::Accept(content) => self.accept(content).map_or(Flow::Continue, Flow::Exit),
+            Effect::Accept(content) => self
+                .accept(content, true)
+                .map_or(Flow::Continue, Flow::Exit),
         }
     }
 
@@ -400,7 +462,7 @@ mod tests {
         for _ in 0..3 {
             s.on_text(Folded::default());
             let content = s.app.result.clone();
-            assert_eq!(s.accept(content), None);
+            assert_eq!(s.accept(content, false), None);
             let notice = s.app.notice.as_ref().map(|n| n.text.clone());
             assert!(
                 notice
@@ -424,7 +486,7 @@ mod tests {
         s.on_text(text(patch, false));
         assert!(!s.app.refused_by_reference);
         let content = s.app.result.clone();
-        assert_eq!(s.accept(content), Some(Exit::Wrote(path.clone())));
+        assert_eq!(s.accept(content, false), Some(Exit::Wrote(path.clone())));
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "a\r\nB\r\nc\r\n");
 
         let original = "x = 1\ny = 2\n";
@@ -433,8 +495,37 @@ mod tests {
         s.on_text(text(edit, false));
         assert!(s.app.diff.ends_with("+++++++ REPLACE\n"), "{}", s.app.diff);
         let content = s.app.result.clone();
-        assert_eq!(s.accept(content), Some(Exit::Wrote(path.clone())));
+        assert_eq!(s.accept(content, false), Some(Exit::Wrote(path.clone())));
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "x = 1\ny = 3\n");
+    }
+
+    /// What `apply --write` holds back in another dialect (here an edit
+    /// whose old text starts inside a word) is asked about first: the
+    /// first `a` writes nothing, the `a` that answers writes.
+    #[test]
+    fn a_doubtful_result_of_another_dialect_is_asked_about_first() {
+        let (_dir, path, mut s) = screen_on_disk("m.py", "max = 10\n");
+        let edit = r#"{"file_path": "m.py", "old_string": "x = 1", "new_string": "x = 2"}"#;
+        s.on_text(text(edit, true));
+        let content = s.app.result.clone();
+        assert_eq!(s.accept(content.clone(), false), None);
+        let asked = s
+            .app
+            .notice
+            .as_ref()
+            .map(|n| n.text.clone())
+            .unwrap_or_default();
+        assert!(
+            asked.starts_with("the edit's old text starts inside the word `max`")
+                && asked.ends_with("press a again to write anyway, Esc to cancel"),
+            "{asked}"
+        );
+        assert!(s.app.confirming_guess);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "max = 10\n");
+        // An `a` that does not answer the question asks again.
+        assert_eq!(s.accept(content.clone(), false), None);
+        assert_eq!(s.accept(content, true), Some(Exit::Wrote(path.clone())));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "max = 20\n");
     }
 
     /// Text that cannot be read: the last text stays, and the app knows why.
