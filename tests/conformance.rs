@@ -104,6 +104,19 @@ fn reference_own_tests_full_parity() {
     run_corpus("cline-own-tests.jsonl", 48);
 }
 
+/// A message whose first line leads with a colon into the lines left out
+/// loses the colon; one that is whole keeps it.
+#[test]
+fn a_headline_does_not_end_on_a_colon_that_leads_nowhere() {
+    assert_eq!(
+        srview::engine::error_headline(
+            "Failed to find expected lines in /w/calc.py:\n    return b - a\n"
+        ),
+        "Failed to find expected lines in /w/calc.py"
+    );
+    assert_eq!(srview::engine::error_headline("Note:"), "Note:");
+}
+
 /// Every error message the reference produced reads as one clean status
 /// line: no message line breaks, no "..." left from the multi-line form.
 #[test]

@@ -170,7 +170,7 @@ const DISAGREEMENTS: &[(&str, usize, &str)] = &[
         "cline-cli-3.0.65/patch_fail",
         1,
         "Cline CLI applied this edit; srview's apply_patch (Codex 0.169.0 rules) applier fails it: \
-         Failed to find expected lines in /home/user/project/calc.py:",
+         Failed to find expected lines in /home/user/project/calc.py",
     ),
 ];
 

@@ -238,7 +238,8 @@ pub struct ApplyError {
 /// A one-line form of the reference's error message, for a status line:
 /// `"The SEARCH block:\n<its text>\n...does not match anything in the
 /// file."` becomes `"SEARCH text does not match anything in the file"`;
-/// other messages keep their first line.
+/// other messages keep their first line, without the colon that led to the
+/// lines left out (`Failed to find expected lines in calc.py`).
 pub fn error_headline(message: &str) -> String {
     let mut lines = message.lines().map(str::trim).filter(|l| !l.is_empty());
     let first = lines.next().unwrap_or("(empty error message)");
@@ -247,7 +248,10 @@ pub fn error_headline(message: &str) -> String {
     {
         return format!("SEARCH text {}", verdict.trim_end_matches('.'));
     }
-    first.to_string()
+    match first.strip_suffix(':') {
+        Some(lead) if lines.next().is_some() => lead.to_string(),
+        _ => first.to_string(),
+    }
 }
 
 /// The reference returned. `C` is how the new content is held: a `String`,

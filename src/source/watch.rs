@@ -58,7 +58,8 @@ pub fn watch_file(path: PathBuf, poll_only: bool, sink: Sink) -> Result<(), crat
         .unwrap_or_else(|| PathBuf::from("."));
     if !dir.is_dir() {
         return Err(crate::error::Error::refused(format!(
-            "folder {} of DIFF does not exist",
+            "{}: its folder {} does not exist",
+            path.display(),
             dir.display()
         )));
     }

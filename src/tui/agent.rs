@@ -607,7 +607,7 @@ impl AgentEdits {
     /// content it was applied to.
     fn accept(&mut self) {
         let Some(row) = self.list.current().cloned() else {
-            return self.say("no edit to accept", true);
+            return self.say_of_shown("no edit to accept", true);
         };
         let agent = self
             .review
@@ -615,7 +615,7 @@ impl AgentEdits {
             .map(|r| r.agent.display_name())
             .unwrap_or("the agent");
         if let Some(why) = accept_refusal(&row, agent) {
-            return self.say(&format!("not accepted: {why}"), true);
+            return self.say_of_shown(&format!("not accepted: {why}"), true);
         }
         let Some(review) = self
             .review
@@ -626,15 +626,15 @@ impl AgentEdits {
         };
         let Some(applied) = review.applied.as_ref() else {
             let why = review.why.as_deref().unwrap_or("srview could not run it");
-            return self.say(&format!("not accepted: {why}"), true);
+            return self.say_of_shown(&format!("not accepted: {why}"), true);
         };
         if !applied.ok {
-            return self.say("not accepted: srview's applier fails this edit too", true);
+            return self.say_of_shown("not accepted: srview's applier fails this edit too", true);
         }
         if review.basis == Some(Basis::CurrentFile) {
             // The edit's old text is in the file, but nothing says the
             // file is as it was before the edit: it may hold it already.
-            return self.say(
+            return self.say_of_shown(
                 "not accepted: the content before this edit is unknown, so srview cannot tell \
                  whether the file already holds it",
                 true,
@@ -642,7 +642,7 @@ impl AgentEdits {
         }
         if !applied.loose.is_empty() && self.confirming != Some(row.seq) {
             self.confirming = Some(row.seq);
-            return self.say(
+            return self.say_of_shown(
                 &format!(
                     "matched only loosely ({}): press a again to write anyway",
                     applied.loose.join(", ")
@@ -652,7 +652,7 @@ impl AgentEdits {
         }
         self.confirming = None;
         let Some(FileContent::Text(new)) = &applied.new_content else {
-            return self.say("not accepted: srview does not delete files", true);
+            return self.say_of_shown("not accepted: srview does not delete files", true);
         };
         let path = self.root.path(&row.file);
         let expected: Option<Vec<u8>> = match &review.before {
@@ -667,7 +667,7 @@ impl AgentEdits {
                 .map(String::into_bytes),
         };
         if expected.is_none() && path.exists() {
-            return self.say(
+            return self.say_of_shown(
                 &format!(
                     "not accepted: {} exists now; the edit expected no file",
                     path.display()
@@ -677,13 +677,19 @@ impl AgentEdits {
         }
         match crate::output::write_atomic(&path, new.as_bytes(), expected.as_deref()) {
             Ok(_) => {
-                self.say(&format!("wrote {}", path.display()), false);
+                self.say_of_shown(&format!("wrote {}", path.display()), false);
                 self.written.push(path);
                 self.written_seqs.insert(row.seq);
                 self.refresh(false);
             }
-            Err(e) => self.say(&format!("not accepted: {e}"), true),
+            Err(e) => self.say_of_shown(&format!("not accepted: {e}"), true),
         }
+    }
+
+    /// [`AgentEdits::say`] of the edit shown: the notice goes once the
+    /// agent moves on with it or another edit is shown.
+    fn say_of_shown(&mut self, text: &str, error: bool) {
+        self.list.say_of_shown(text.to_string(), error);
     }
 
     fn say(&mut self, text: &str, error: bool) {

@@ -43,6 +43,12 @@ pub struct EditRow {
 }
 
 impl EditRow {
+    /// How far the agent is with the edit: its verdict, and whether its
+    /// input is still arriving.
+    fn progress(&self) -> (Verdict, bool) {
+        (self.agent, self.streaming)
+    }
+
     /// The row of one reviewed edit.
     pub fn of(review: &Review) -> EditRow {
         let edit = &review.edit;
@@ -215,6 +221,9 @@ pub struct AgentList {
     /// will be read.
     pub unreadable: bool,
     pub notice: Option<Notice>,
+    /// The edit `notice` speaks of, and how far the agent was with it then
+    /// (see [`AgentList::say_of_shown`]).
+    notice_about: Option<(usize, (Verdict, bool))>,
     /// Where the list is scrolled to (first row shown), for its mode.
     pub list_top: usize,
 }
@@ -241,6 +250,7 @@ impl AgentList {
             bytes: 0,
             unreadable: false,
             notice: None,
+            notice_about: None,
             list_top: 0,
         }
     }
@@ -250,12 +260,6 @@ impl AgentList {
     /// changed.
     pub fn set_rows(&mut self, rows: Vec<EditRow>) -> bool {
         let before = self.selected;
-        let state_of = |rows: &[EditRow], seq: Option<usize>| {
-            rows.iter()
-                .find(|r| Some(r.seq) == seq)
-                .map(|r| (r.agent, r.streaming))
-        };
-        let shown_state = state_of(&self.rows, before);
         self.rows = rows;
         self.sort();
         if self.follow || self.selected.is_none() {
@@ -271,13 +275,30 @@ impl AgentList {
         {
             self.selected = self.rows.last().map(|r| r.seq);
         }
-        // A notice speaks of the edit shown as it was (`a` refused while
-        // the agent had not finished it): gone once that edit is no longer
+        // A notice about the edit shown as it was (`a` refused while the
+        // agent had not finished it) goes once that edit is no longer
         // shown, or the agent has moved on with it.
-        if self.selected != before || state_of(&self.rows, self.selected) != shown_state {
-            self.notice = None;
+        if let Some((seq, state)) = self.notice_about {
+            let now = self
+                .rows
+                .iter()
+                .find(|r| r.seq == seq)
+                .map(EditRow::progress);
+            if self.selected != Some(seq) || now != Some(state) {
+                self.notice = None;
+                self.notice_about = None;
+            }
         }
         self.selected != before
+    }
+
+    /// Says `text` of the edit shown, as it is now (see [`AgentList::set_rows`]).
+    pub fn say_of_shown(&mut self, text: String, error: bool) {
+        self.notice = Some(Notice { text, error });
+        self.notice_about = self
+            .selected
+            .and_then(|seq| self.rows.iter().find(|r| r.seq == seq))
+            .map(|r| (r.seq, r.progress()));
     }
 
     fn sort(&mut self) {
@@ -365,6 +386,7 @@ impl AgentList {
             return AgentKey::Quit(1);
         }
         self.notice = None;
+        self.notice_about = None;
         if key.code == KeyCode::Char('!') {
             self.failed_first = !self.failed_first;
             self.sort();
@@ -626,19 +648,27 @@ mod tests {
         let mut pending = row(1, false);
         pending.agent = Verdict::Pending;
         list.set_rows(vec![pending.clone()]);
-        let refused = Notice {
-            text: "not accepted: Claude Code has not finished this edit".into(),
-            error: true,
-        };
-        list.notice = Some(refused.clone());
+        let refused = "not accepted: Claude Code has not finished this edit".to_string();
+        list.say_of_shown(refused.clone(), true);
         list.set_rows(vec![pending]);
-        assert_eq!(list.notice, Some(refused.clone()), "nothing changed");
+        assert_eq!(
+            list.notice.as_ref().map(|n| &n.text),
+            Some(&refused),
+            "no change"
+        );
         list.set_rows(vec![row(1, false)]);
         assert_eq!(list.notice, None, "the agent applied it");
-        list.notice = Some(refused);
+        list.say_of_shown(refused, true);
         list.set_rows(vec![row(1, false), row(2, false)]);
         assert_eq!(list.selected, Some(2), "following");
         assert_eq!(list.notice, None, "another edit is shown");
+        // Other notices (a problem reading the output) stay.
+        list.notice = Some(Notice {
+            text: "line 3 skipped".into(),
+            error: true,
+        });
+        list.set_rows(vec![row(1, false), row(2, false), row(3, false)]);
+        assert!(list.notice.is_some());
     }
 
     /// srview writes only what the agent did not.
