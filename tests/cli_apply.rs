@@ -309,33 +309,21 @@ fn write_replaces_file_and_keeps_permissions() {
 #[test]
 fn write_with_json_prints_the_report_and_writes() {
     let (_dir, file) = abc_file();
-    let write = |out: &Output| json(out)["write"].clone();
-    let out = srview(&["--write", "--json", p(&file)], ONE_BLOCK.as_bytes());
-    assert_eq!(code(&out), 0);
-    assert_eq!(json(&out)["ok"], true);
-    assert_eq!(
-        write(&out),
-        serde_json::json!({"reasons": [], "state": "written"})
-    );
+    // Exit status, `ok` and `write` of `apply --write --json FILE` on `diff`.
+    let run = |file: &Path, diff: &str| {
+        let out = srview(&["--write", "--json", p(file)], diff.as_bytes());
+        let report = json(&out);
+        (code(&out), report["ok"].clone(), report["write"].clone())
+    };
+    let state = |s: &str| serde_json::json!({"reasons": [], "state": s});
+    let (yes, no) = (Value::Bool(true), Value::Bool(false));
+    assert_eq!(run(&file, ONE_BLOCK), (0, yes.clone(), state("written")));
     assert_eq!(std::fs::read(&file).unwrap(), b"a\nB1\nB2\nc\n");
     // The file now holds the result: not written again.
-    let (_dir2, same) = abc_file();
-    std::fs::write(&same, "a\nB1\nB2\nc\n").unwrap();
     let undo = "------- SEARCH\nB1\n=======\nB1\n+++++++ REPLACE\n";
-    let out = srview(&["--write", "--json", p(&same)], undo.as_bytes());
-    assert_eq!(code(&out), 0);
-    assert_eq!(
-        write(&out),
-        serde_json::json!({"reasons": [], "state": "unchanged"})
-    );
+    assert_eq!(run(&file, undo), (0, yes, state("unchanged")));
     // A diff that does not apply writes nothing.
-    let out = srview(&["--write", "--json", p(&file)], FAILING.as_bytes());
-    assert_eq!(code(&out), 1);
-    assert_eq!(json(&out)["ok"], false);
-    assert_eq!(
-        write(&out),
-        serde_json::json!({"reasons": [], "state": "not-applied"})
-    );
+    assert_eq!(run(&file, FAILING), (1, no, state("not-applied")));
     // A write that fails is said in the JSON too, and ends with exit 2.
     use std::os::unix::fs::PermissionsExt;
     let (_dir3, locked) = abc_file();
@@ -344,7 +332,7 @@ fn write_with_json_prints_the_report_and_writes() {
     assert_eq!(code(&out), 2);
     let why = format!("{} was not written: it is read-only", p(&locked));
     assert_eq!(
-        write(&out),
+        json(&out)["write"],
         serde_json::json!({"reasons": [why], "state": "failed"})
     );
     assert_eq!(stderr(&out), format!("srview: {why}\n"));

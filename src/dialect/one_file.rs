@@ -256,26 +256,38 @@ pub fn fix_for(
     Ok(Some((patch, fixed)))
 }
 
-/// Every failed or loosely matched hunk of the target's section,
-/// diagnosed (see [`diagnose_hunks`](super::apply_patch::diagnose_hunks)).
-pub fn diagnose_for(
+/// The target's section of `text`, alone as a patch, applied over the
+/// target: what the diagnosis and the doubts read. `None` when the text is
+/// no patch or names no section for the target.
+fn applied_alone(
     text: &str,
     target: &Target,
-) -> Result<Vec<super::apply_patch::HunkDiagnosis>, OneFileError> {
+) -> Result<Option<(Patch, PatchOutcome, MemoryFs)>, OneFileError> {
     let Ok(patch) = parse(text) else {
-        return Ok(Vec::new());
+        return Ok(None);
     };
     let Some(i) = pick(&patch.sections, target.name)? else {
-        return Ok(Vec::new());
+        return Ok(None);
     };
     let one = Patch {
         sections: vec![retarget(&patch.sections[i], target.name)?],
     };
     let fs = memory(target);
     let outcome = apply(&one, &fs, target.cwd);
-    Ok(super::apply_patch::diagnose_hunks(
-        &one, &outcome, &fs, target.cwd,
-    ))
+    Ok(Some((one, outcome, fs)))
+}
+
+/// Every failed or loosely matched hunk of the target's section,
+/// diagnosed (see [`diagnose_hunks`](super::apply_patch::diagnose_hunks)).
+pub fn diagnose_for(
+    text: &str,
+    target: &Target,
+) -> Result<Vec<super::apply_patch::HunkDiagnosis>, OneFileError> {
+    Ok(applied_alone(text, target)?
+        .map(|(one, outcome, fs)| {
+            super::apply_patch::diagnose_hunks(&one, &outcome, &fs, target.cwd)
+        })
+        .unwrap_or_default())
 }
 
 /// What srview cannot stand behind in the target's section (see
@@ -284,20 +296,9 @@ pub fn doubts_for(
     text: &str,
     target: &Target,
 ) -> Result<Vec<super::apply_patch::PatchDoubt>, OneFileError> {
-    let Ok(patch) = parse(text) else {
-        return Ok(Vec::new());
-    };
-    let Some(i) = pick(&patch.sections, target.name)? else {
-        return Ok(Vec::new());
-    };
-    let one = Patch {
-        sections: vec![retarget(&patch.sections[i], target.name)?],
-    };
-    let fs = memory(target);
-    let outcome = apply(&one, &fs, target.cwd);
-    Ok(super::apply_patch::patch_doubts(
-        &one, &outcome, &fs, target.cwd,
-    ))
+    Ok(applied_alone(text, target)?
+        .map(|(one, outcome, fs)| super::apply_patch::patch_doubts(&one, &outcome, &fs, target.cwd))
+        .unwrap_or_default())
 }
 
 /// [`apply_patch_to`] for a patch still streaming.

@@ -441,6 +441,12 @@ mod tests {
         (dir, path, s)
     }
 
+    /// `a` on what the panes show; `confirming`: it answers a question.
+    fn accept_now(s: &mut SingleFile, confirming: bool) -> Option<Exit> {
+        let content = s.app.result.clone();
+        s.accept(content, confirming)
+    }
+
     fn text(appended: &str, ended: bool) -> Folded {
         Folded {
             appended: appended.into(),
@@ -461,8 +467,7 @@ mod tests {
         assert!(s.app.refused_by_reference, "the header says refused");
         for _ in 0..3 {
             s.on_text(Folded::default());
-            let content = s.app.result.clone();
-            assert_eq!(s.accept(content, false), None);
+            assert_eq!(accept_now(&mut s, false), None);
             let notice = s.app.notice.as_ref().map(|n| n.text.clone());
             assert!(
                 notice
@@ -485,8 +490,7 @@ mod tests {
         let patch = "*** Begin Patch\n*** Update File: f.txt\n@@\n a\n-b\n+B\n*** End Patch\n";
         s.on_text(text(patch, false));
         assert!(!s.app.refused_by_reference);
-        let content = s.app.result.clone();
-        assert_eq!(s.accept(content, false), Some(Exit::Wrote(path.clone())));
+        assert_eq!(accept_now(&mut s, false), Some(Exit::Wrote(path.clone())));
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "a\r\nB\r\nc\r\n");
 
         let original = "x = 1\ny = 2\n";
@@ -494,8 +498,7 @@ mod tests {
         let edit = r#"{"file_path": "g.py", "old_string": "y = 2", "new_string": "y = 3"}"#;
         s.on_text(text(edit, false));
         assert!(s.app.diff.ends_with("+++++++ REPLACE\n"), "{}", s.app.diff);
-        let content = s.app.result.clone();
-        assert_eq!(s.accept(content, false), Some(Exit::Wrote(path.clone())));
+        assert_eq!(accept_now(&mut s, false), Some(Exit::Wrote(path.clone())));
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "x = 1\ny = 3\n");
     }
 
@@ -507,8 +510,7 @@ mod tests {
         let (_dir, path, mut s) = screen_on_disk("m.py", "max = 10\n");
         let edit = r#"{"file_path": "m.py", "old_string": "x = 1", "new_string": "x = 2"}"#;
         s.on_text(text(edit, true));
-        let content = s.app.result.clone();
-        assert_eq!(s.accept(content.clone(), false), None);
+        assert_eq!(accept_now(&mut s, false), None);
         let asked = s
             .app
             .notice
@@ -523,8 +525,8 @@ mod tests {
         assert!(s.app.confirming_guess);
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "max = 10\n");
         // An `a` that does not answer the question asks again.
-        assert_eq!(s.accept(content.clone(), false), None);
-        assert_eq!(s.accept(content, true), Some(Exit::Wrote(path.clone())));
+        assert_eq!(accept_now(&mut s, false), None);
+        assert_eq!(accept_now(&mut s, true), Some(Exit::Wrote(path.clone())));
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "max = 20\n");
     }
 

@@ -86,14 +86,17 @@ pub fn seek<L: AsRef<str>>(
     };
     MatchLevel::ALL.into_iter().find_map(|level| {
         (from..=to)
-            .find(|&at| {
-                pattern
-                    .iter()
-                    .zip(&lines[at..])
-                    .all(|(p, l)| level.equal(l.as_ref(), p))
-            })
+            .find(|&at| found_at(lines, pattern, at, level))
             .map(|at| (at, level))
     })
+}
+
+/// Whether `pattern` is found at line `at` of `lines` at `level`.
+fn found_at<L: AsRef<str>>(lines: &[L], pattern: &[&str], at: usize, level: MatchLevel) -> bool {
+    pattern
+        .iter()
+        .zip(&lines[at..])
+        .all(|(p, l)| level.equal(l.as_ref(), p))
 }
 
 /// Every start at or after `start` where `pattern` is found at `level`
@@ -110,12 +113,7 @@ pub fn occurrences<L: AsRef<str>>(
     };
     let from = if at_end { last_start } else { start };
     (from..=last_start)
-        .filter(|&at| {
-            pattern
-                .iter()
-                .zip(&lines[at..])
-                .all(|(p, l)| level.equal(l.as_ref(), p))
-        })
+        .filter(|&at| found_at(lines, pattern, at, level))
         .collect()
 }
 
