@@ -407,25 +407,6 @@ fn a_torn_verdict_is_pending_and_an_unreadable_output_is_refused() {
     );
 }
 
-/// A `--cwd` that is no folder is refused, by the listing and by check.
-#[test]
-fn a_cwd_that_is_no_folder_is_refused() {
-    let session = fixtures().join("claude-code-2.1.328/a_edits_ok/stdout.jsonl");
-    for args in [&["session"][..], &["check", "--session"]] {
-        let out = srview(args)
-            .arg(&session)
-            .arg("--cwd")
-            .arg("/nonexistent/srview-cwd")
-            .output();
-        assert_eq!(code(&out), 2, "{args:?}");
-        assert_eq!(
-            stderr(&out),
-            "srview: --cwd /nonexistent/srview-cwd is not a folder: it names where the agent's \
-             workspace is\n"
-        );
-    }
-}
-
 #[test]
 fn an_unknown_stream_is_refused_with_a_message() {
     let out = srview(["session", "-", "--json"])

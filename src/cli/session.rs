@@ -63,7 +63,6 @@ pub(super) fn load_review(
     path: &std::path::Path,
     cwd: Option<&std::path::Path>,
 ) -> Result<(SessionReview, SessionRoot), Error> {
-    super::preview_agent::check_cwd(cwd)?;
     let path = &resolve(path)?;
     let (reader, ws) = load(path, cwd).map_err(|e| match e {
         LoadError::Stdin(source) => Error::read("stdin", source),
