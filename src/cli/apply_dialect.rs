@@ -188,11 +188,11 @@ pub fn run(
                 .ok()
                 .map(|a| a.new_content.as_str());
             // Said whatever the output, as loose matches are.
-            let cut = crate::dialect::edit::cut_words(&outcome, &original);
-            for why in &cut {
+            let doubts = crate::dialect::edit::edit_doubts(&outcome, &original);
+            for why in &doubts {
                 eprintln!("srview: warning: {why}");
             }
-            let commit = commit(new_content, cut);
+            let commit = commit(new_content, doubts);
             if args.json {
                 let write = commit.as_ref().map(|c| &c.json);
                 crate::report::write_apply(&mut stdout, &engine_outcome, new_content, write)

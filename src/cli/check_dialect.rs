@@ -135,14 +135,15 @@ pub fn check(args: &CheckArgs, input: OtherDialect) -> CmdResult {
         }
         Dialect::EditJson | Dialect::SearchReplace => {
             let outcome = run_edit(file, content.as_deref(), diff)?;
-            // An edit that cuts a word applies, but not as it reads.
-            let cut = crate::dialect::edit::cut_words(&outcome, content.as_deref().unwrap_or(""));
-            let ok = outcome.result.is_ok() && cut.is_empty();
+            // An edit in doubt applies, but not as it reads.
+            let doubts =
+                crate::dialect::edit::edit_doubts(&outcome, content.as_deref().unwrap_or(""));
+            let ok = outcome.result.is_ok() && doubts.is_empty();
             let text = if args.json {
                 json(&outcome.report())?
             } else {
                 let mut s = edit_lines(&name, &outcome);
-                for why in &cut {
+                for why in &doubts {
                     s.push_str(&format!("    ! {why}\n"));
                 }
                 if args.suggest

@@ -59,7 +59,7 @@ fn dialect_doubts(text: &str, dialect: Dialect, target: &Target) -> Vec<String> 
             match crate::dialect::one_file::parse_edit(text) {
                 Ok(edit) => {
                     let outcome = crate::dialect::edit::apply(&edit, target.content);
-                    crate::dialect::edit::cut_words(&outcome, target.content.unwrap_or(""))
+                    crate::dialect::edit::edit_doubts(&outcome, target.content.unwrap_or(""))
                 }
                 Err(_) => Vec::new(),
             }

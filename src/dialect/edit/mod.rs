@@ -24,8 +24,8 @@
 
 mod claude;
 mod cline;
-mod cut_word;
 mod diagnosis;
+mod doubt;
 mod error;
 mod input;
 mod outcome;
@@ -35,8 +35,8 @@ pub mod partial_json;
 mod preview;
 mod text;
 
-pub use cut_word::cut_words;
 pub use diagnosis::EditDiagnosis;
+pub use doubt::edit_doubts;
 pub use error::{EditError, Provenance};
 pub use input::ParseError;
 pub use outcome::{
