@@ -199,97 +199,17 @@ fn edit_json(edit: &crate::dialect::edit::Edit) -> Result<String, Error> {
 pub fn fix(args: &FixArgs, input: OtherDialect) -> CmdResult {
     let (content, diff, dialect) = (input.content, input.diff.as_str(), input.dialect);
     let file: &Path = &args.file;
-    let (fixed, note, code) = match dialect {
-        Dialect::ApplyPatch => {
-            let (cwd, name) = place(file)?;
-            let target = Target {
-                cwd: &cwd,
-                name: &name,
-                content: content.as_deref(),
-            };
-            match one_file::tighten_for(diff, &target).map_err(|e| Error::usage(e.to_string()))? {
-                Some(one_file::Tightened {
-                    patch,
-                    outcome,
-                    withheld,
-                }) if outcome.exit_code == 0 => {
-                    let loose = outcome.loose_hunks().count();
-                    if withheld.is_empty() {
-                        let note = (loose > 0).then(|| {
-                            format!(
-                                "{} rewritten as {} has them: every hunk now matches exactly",
-                                crate::words::count(loose, "loose hunk"),
-                                file.display()
-                            )
-                        });
-                        (Some(render(&patch)), note, 0)
-                    } else {
-                        let why: Vec<String> = withheld
-                            .iter()
-                            .map(|(h, why)| format!("hunk #{} is left as written: {why}", h + 1))
-                            .collect();
-                        let note = format!("the patch is not fully corrected: {}", why.join("; "));
-                        (Some(render(&patch)), Some(note), 1)
-                    }
-                }
-                Some(_) => match one_file::fix_for(diff, &target)
-                    .map_err(|e| Error::usage(e.to_string()))?
-                {
-                    Some((patch, fixed)) => {
-                        let notes: Vec<String> =
-                            fixed.notes.iter().map(|n| n.message.clone()).collect();
-                        let note = if fixed.complete {
-                            format!(
-                                "{} rewritten onto the file: every hunk now matches exactly",
-                                crate::words::count(
-                                    fixed.corrected.len() + fixed.tightened.len(),
-                                    "hunk"
-                                )
-                            )
-                        } else {
-                            format!("the patch is not fully corrected: {}", notes.join("; "))
-                        };
-                        let code = if fixed.complete { 0 } else { 1 };
-                        (Some(render(&patch)), Some(note), code)
-                    }
-                    None => (
-                        None,
-                        Some("the patch does not parse: nothing to fix".into()),
-                        1,
-                    ),
-                },
-                None => (
-                    None,
-                    Some("the patch does not parse: nothing to fix".into()),
-                    1,
-                ),
-            }
-        }
-        Dialect::EditJson | Dialect::SearchReplace => {
-            let edit = one_file::parse_edit(diff).map_err(|e| Error::usage(e.to_string()))?;
-            let outcome = crate::dialect::edit::apply(&edit, content.as_deref());
-            match (&outcome.result, &outcome.diagnosis) {
-                (Ok(_), _) => (Some(format!("{}\n", edit_json(&edit)?)), None, 0),
-                (Err(_), Some(d)) if d.suggestion.is_some() => {
-                    let suggestion = d.suggestion.as_ref().map(edit_json).transpose()?;
-                    (
-                        suggestion.map(|s| format!("{s}\n")),
-                        Some(format!("edit corrected: {}", d.message)),
-                        0,
-                    )
-                }
-                (Err(e), d) => (
-                    None,
-                    Some(format!(
-                        "no corrected edit: {}",
-                        d.as_ref()
-                            .map_or_else(|| e.to_string(), |d| d.message.clone())
-                    )),
-                    1,
-                ),
-            }
-        }
+    let (cwd, name) = place(file)?;
+    let target = Target {
+        cwd: &cwd,
+        name: &name,
+        content: content.as_deref(),
     };
+    let corrected =
+        crate::dialect::corrected::correct(diff, dialect, &target, &file.display().to_string())
+            .map_err(|e| Error::usage(e.to_string()))?;
+    let (fixed, note) = (corrected.text, corrected.note);
+    let code = if corrected.complete { 0 } else { 1 };
     if let Some(text) = fixed {
         let mut stdout = std::io::stdout().lock();
         stdout

@@ -149,6 +149,42 @@ impl SingleFile {
         }
     }
 
+    /// `c` on another dialect: the whole diff corrected for FILE, as
+    /// `srview fix` prints it, or why there is none.
+    fn copy_fix(&mut self, block: usize, dialect: Dialect) -> Flow {
+        let (cwd, name, original) = self.target_parts();
+        let target = Target {
+            cwd: &cwd,
+            name: &name,
+            content: original.as_deref(),
+        };
+        let shown = self.app.file_path.display().to_string();
+        match crate::dialect::corrected::correct(&self.raw, dialect, &target, &shown) {
+            Ok(crate::dialect::corrected::Corrected {
+                text: Some(text),
+                complete: true,
+                ..
+            }) if text != self.raw => Flow::Copy { block, text },
+            Ok(corrected) => {
+                let why = corrected
+                    .note
+                    .unwrap_or_else(|| "the diff needs no correction".into());
+                self.app.show_notice(Notice {
+                    text: format!("nothing copied: {why}"),
+                    error: true,
+                });
+                Flow::Continue
+            }
+            Err(e) => {
+                self.app.show_notice(Notice {
+                    text: format!("nothing copied: {e}"),
+                    error: true,
+                });
+                Flow::Continue
+            }
+        }
+    }
+
     /// `r`: FILE is read from disk again and the diff re-applied to it.
     fn reload(&mut self) {
         match input::read_text(&self.app.file_path, self.accept_to.new_file) {
@@ -296,7 +332,12 @@ impl Screen for SingleFile {
         };
         match effect {
             Effect::None => Flow::Continue,
-            Effect::Copy { block, text } => Flow::Copy { block, text },
+            // Another dialect's correction is the whole patch or edit, as
+            // `srview fix` gives it, not the block that shows it.
+            Effect::Copy { block, text } => match self.dialect {
+                Some(dialect) if dialect != Dialect::SearchReplace => self.copy_fix(block, dialect),
+                _ => Flow::Copy { block, text },
+            },
             Effect::Quit(code) => Flow::Exit(Exit::Quit(code)),
             Effect::Reload => {
                 self.reload();
@@ -528,6 +569,26 @@ mod tests {
         assert_eq!(accept_now(&mut s, false), None);
         assert_eq!(accept_now(&mut s, true), Some(Exit::Wrote(path.clone())));
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "max = 20\n");
+    }
+
+    /// `c` on a failing edit copies the corrected edit (its JSON, as
+    /// `srview fix` prints it), not the SEARCH/REPLACE block that shows it.
+    #[test]
+    fn copying_a_failing_edit_copies_the_corrected_edit() {
+        use ratatui_crossterm::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+        let (_dir, _path, mut s) = screen_on_disk("inv.py", "LOW_STOCK = 5\nHIGH = 9\n");
+        let edit = r#"{"file_path": "inv.py", "old_string": "LOW_STOK = 5", "new_string": "LOW_STOCK = 10"}"#;
+        s.on_text(text(edit, true));
+        s.idle();
+        let c = TermEvent::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::NONE));
+        match s.on_event(c) {
+            Flow::Copy { text, .. } => assert_eq!(
+                text,
+                "{\"tool\":\"Edit\",\"file_path\":\"inv.py\",\"old_string\":\"LOW_STOCK = 5\",\
+                 \"new_string\":\"LOW_STOCK = 10\",\"replace_all\":false}\n"
+            ),
+            _ => panic!("no copy: {:?}", s.app.notice.as_ref().map(|n| &n.text)),
+        }
     }
 
     /// Text that cannot be read: the last text stays, and the app knows why.
