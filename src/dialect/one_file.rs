@@ -55,12 +55,15 @@ impl fmt::Display for OneFileError {
 impl std::error::Error for OneFileError {}
 
 /// The section of `sections` that edits the file `name` (see
-/// [`apply_patch_to`]), retargeted at `name`, with its index.
+/// [`apply_patch_to`]), retargeted at `name`, with its index. `more_may_come`:
+/// the patch has not ended, so a lone section that names another file may
+/// be followed by the file's own (none is picked yet).
 pub fn pick_section(
     sections: &[Section],
     name: &str,
+    more_may_come: bool,
 ) -> Result<Option<(usize, Section)>, OneFileError> {
-    match pick(sections, name)? {
+    match pick_so_far(sections, name, more_may_come)? {
         Some(i) => Ok(Some((i, retarget(&sections[i], name)?))),
         None => Ok(None),
     }
@@ -93,16 +96,32 @@ pub struct Target<'a> {
     pub content: Option<&'a str>,
 }
 
+/// [`pick`] over the sections of a patch that may not have ended: a lone
+/// section that names another file is not picked while more may come.
+fn pick_so_far(
+    sections: &[Section],
+    name: &str,
+    more_may_come: bool,
+) -> Result<Option<usize>, OneFileError> {
+    if more_may_come && sections.len() == 1 && !names(sections[0].path(), name) {
+        return Ok(None);
+    }
+    pick(sections, name)
+}
+
+/// Whether a section's `path` names the file `name`.
+fn names(path: &str, name: &str) -> bool {
+    let path = normalize(path);
+    path == name || path.ends_with(&format!("/{name}"))
+}
+
 /// The one section of `sections` that edits the target: the only one, or
 /// the only one whose path is the target's name or ends in `/name`.
 fn pick(sections: &[Section], name: &str) -> Result<Option<usize>, OneFileError> {
     if sections.len() <= 1 {
         return Ok((!sections.is_empty()).then_some(0));
     }
-    let names_it = |path: &str| {
-        let path = normalize(path);
-        path == name || path.ends_with(&format!("/{name}"))
-    };
+    let names_it = |path: &str| names(path, name);
     let hits: Vec<usize> = (0..sections.len())
         .filter(|&i| names_it(sections[i].path()))
         .collect();
@@ -304,7 +323,7 @@ pub fn doubts_for(
 /// [`apply_patch_to`] for a patch still streaming.
 pub fn apply_partial_patch_to(prefix: &str, target: &Target) -> Result<PatchOutcome, OneFileError> {
     let mut partial = parse_partial(prefix);
-    let picked = pick(&partial.sections, target.name)?;
+    let picked = pick_so_far(&partial.sections, target.name, !partial.ended)?;
     let last = partial.sections.len().saturating_sub(1);
     partial.last_unfinished = partial.last_unfinished && picked == Some(last);
     partial.sections = match picked {
@@ -425,6 +444,22 @@ mod tests {
             let _ = apply_partial_patch_to(&PATCH[..end], &target("a.rs", Some("x\n")));
         }
         let out = apply_partial_patch_to(PATCH, &target("a.rs", Some("x\n"))).expect("picked");
+        assert_eq!(out.files.get("a.rs"), Some(&Some("y\n".to_string())));
+    }
+
+    /// While a patch arrives, a lone section naming another file is not
+    /// applied to the file (its own may follow); once the patch has ended
+    /// it is, as a complete patch's only section always is.
+    #[test]
+    fn a_lone_section_for_another_file_waits_while_the_patch_arrives() {
+        let other = "*** Begin Patch\n*** Update File: other.py\n@@\n-x\n+y\n";
+        let out = apply_partial_patch_to(other, &target("a.rs", Some("x\n"))).expect("reads");
+        assert!(out.sections.is_empty(), "{:?}", out.sections);
+        let both = format!("{other}*** Update File: a.rs\n@@\n-x\n+z\n");
+        let out = apply_partial_patch_to(&both, &target("a.rs", Some("x\n"))).expect("reads");
+        assert_eq!(out.sections[0].path, "a.rs");
+        let ended = format!("{other}*** End Patch\n");
+        let out = apply_partial_patch_to(&ended, &target("a.rs", Some("x\n"))).expect("reads");
         assert_eq!(out.files.get("a.rs"), Some(&Some("y\n".to_string())));
     }
 

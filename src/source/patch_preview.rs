@@ -416,7 +416,28 @@ fn patch_blocks(
     if ended {
         partial.last_unfinished = false;
     }
-    let picked = crate::dialect::one_file::pick_section(&partial.sections, target.name)?;
+    let picked = crate::dialect::one_file::pick_section(
+        &partial.sections,
+        target.name,
+        !partial.ended && !ended,
+    )?;
+    if picked.is_none()
+        && let [only] = &partial.sections[..]
+    {
+        // A patch still arriving whose one section names another file: the
+        // file's own may follow.
+        return Ok(FileBlocks {
+            body: String::new(),
+            note: Some(format!(
+                "the patch edits {} so far: waiting for a section that names {} (or the \
+                 patch's end)",
+                only.path(),
+                target.name
+            )),
+            levels: Vec::new(),
+            refused: false,
+        });
+    }
     let last = partial.sections.len().saturating_sub(1);
     let streaming = partial.last_unfinished && picked.as_ref().is_some_and(|(i, _)| *i == last);
     partial.last_unfinished = streaming;
