@@ -84,9 +84,10 @@ fn header(frame: &mut Frame, area: Rect, list: &AgentList, theme: &Theme) {
 /// The files' tabs (the current one marked) and the verdicts' line,
 /// above the edit's previewer.
 fn edit_lines(frame: &mut Frame, area: Rect, list: &AgentList, row: &EditRow, theme: &Theme) {
-    let position = list.position().map_or(0, |p| p + 1);
+    // The edit's own number, as the list shows it (with `!` the order
+    // changes, not the numbers).
     let mut spans = vec![Span::styled(
-        format!(" edit {position}/{} ", list.rows.len()),
+        format!(" edit {}/{} ", row.seq, list.rows.len()),
         theme.bar(),
     )];
     let tabs = list.files();
