@@ -187,7 +187,9 @@ fn the_session_browser_lists_failed_edits_first_and_opens_one() {
     });
     s.press(b"\r");
     s.wait_for("the failed edit's previewer", |c| {
-        c.contains("Claude Code: failed") && c.contains("edit 1/")
+        // Named by its number (2), as the list numbers it, not by its
+        // place in the failed-first order.
+        c.contains("Claude Code: failed") && c.contains("edit 2/2")
     });
     s.press(b"\x1b");
     s.wait_for("back to the list", |c| c.contains("Enter open"));
