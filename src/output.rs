@@ -124,6 +124,37 @@ pub fn write_atomic_chunks(
     chunks: &[&[u8]],
     expected: Option<&[u8]>,
 ) -> Result<Wrote, WriteError> {
+    match stage(path, chunks, expected)? {
+        None => Ok(Wrote::AlreadyHeld),
+        Some(staged) => staged.commit().map(|()| Wrote::Replaced),
+    }
+}
+
+/// A new content on disk beside its target, not yet in place: written to a
+/// temporary file in the target's folder, with the target's permissions,
+/// flushed. [`Staged::commit`] puts it in place; dropped uncommitted, the
+/// temporary file is removed and the target never changed. Staging every
+/// file of a batch before committing any is what makes the batch all or
+/// nothing, short of a failed rename.
+pub struct Staged<'a> {
+    /// The path as given (messages name it).
+    path: PathBuf,
+    /// The file replaced (a symlink's target).
+    target: PathBuf,
+    /// The temporary file, until committed.
+    tmp: Option<PathBuf>,
+    /// What the target must still be when the new content takes its place.
+    loaded: Option<Loaded<'a>>,
+}
+
+/// Stages `chunks` for `path` (see [`Staged`]); `None` when the file
+/// already holds them (nothing to write). `expected`: what the file held
+/// when it was loaded (empty for a file that did not exist).
+pub fn stage<'a>(
+    path: &Path,
+    chunks: &[&[u8]],
+    expected: Option<&'a [u8]>,
+) -> Result<Option<Staged<'a>>, WriteError> {
     let target = resolve_target(path);
     let fail = |message: String| WriteError {
         path: path.to_path_buf(),
@@ -146,7 +177,7 @@ pub fn write_atomic_chunks(
         // Already the content: nothing to write (no new inode, no new
         // modification time for editors and build tools to react to).
         if file_holds_chunks(&target, chunks).is_ok_and(|holds| holds == Some(true)) {
-            return Ok(Wrote::AlreadyHeld);
+            return Ok(None);
         }
         protected(&target, m).map_err(|why| fail(why.into()))?;
     }
@@ -171,41 +202,216 @@ pub fn write_atomic_chunks(
                 dir.display()
             ))
         })?;
-    let written = (|| -> Result<(), WriteError> {
-        write_content(&mut tmp, chunks).map_err(|e| fail(format!("writing failed: {e}")))?;
-        if let Some(m) = &meta {
-            keep_owner(&tmp, m);
-            tmp.set_permissions(m.permissions())
-                .map_err(|e| fail(format!("cannot copy permissions: {e}")))?;
-        }
-        fault(Step::Fsync)
-            .and_then(|()| tmp.sync_all())
-            .map_err(|e| fail(format!("flushing to disk failed: {e}")))?;
-        drop(tmp);
-        if let Some(expected) = expected {
-            // A file missing when the write began was loaded missing only
-            // if it was loaded empty; otherwise it was deleted since.
-            let loaded = if meta.is_none() && expected.is_empty() {
+    // From here the temporary file is removed on any failure (on drop).
+    let staged = Staged {
+        path: path.to_path_buf(),
+        target: target.clone(),
+        tmp: Some(tmp_path),
+        // A file missing when the write began was loaded missing only if
+        // it was loaded empty; otherwise it was deleted since.
+        loaded: expected.map(|expected| {
+            if meta.is_none() && expected.is_empty() {
                 Loaded::Missing
             } else {
                 Loaded::Holding(expected)
-            };
-            check_unchanged(&target, loaded).map_err(|c| fail(c.to_string()))?;
+            }
+        }),
+    };
+    write_content(&mut tmp, chunks).map_err(|e| fail(format!("writing failed: {e}")))?;
+    if let Some(m) = &meta {
+        keep_owner(&tmp, m);
+        tmp.set_permissions(m.permissions())
+            .map_err(|e| fail(format!("cannot copy permissions: {e}")))?;
+    }
+    fault(Step::Fsync)
+        .and_then(|()| tmp.sync_all())
+        .map_err(|e| fail(format!("flushing to disk failed: {e}")))?;
+    Ok(Some(staged))
+}
+
+impl Staged<'_> {
+    /// The path as given.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The file it replaces (a symlink's target).
+    pub fn target(&self) -> &Path {
+        &self.target
+    }
+
+    /// Puts the new content in place, if the target is still as it was
+    /// loaded (checked now, just before the rename).
+    pub fn commit(mut self) -> Result<(), WriteError> {
+        let fail = |message: String| WriteError {
+            path: self.path.clone(),
+            message,
+        };
+        if let Some(loaded) = self.loaded {
+            check_unchanged(&self.target, loaded).map_err(|c| fail(c.to_string()))?;
         }
+        let Some(tmp) = self.tmp.as_ref() else {
+            return Ok(());
+        };
         fault(Step::Rename)
-            .and_then(|()| fs::rename(&tmp_path, &target))
+            .and_then(|()| fs::rename(tmp, &self.target))
             .map_err(|e| fail(format!("renaming the temporary file over it failed: {e}")))?;
+        self.tmp = None;
+        let dir = self
+            .target
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
         if let Ok(d) = File::open(dir) {
             // Best effort: some filesystems refuse fsync on directories.
             let _ = d.sync_all();
         }
         Ok(())
-    })();
-    written
-        .inspect_err(|_| {
-            let _ = fs::remove_file(&tmp_path);
-        })
-        .map(|()| Wrote::Replaced)
+    }
+}
+
+impl Drop for Staged<'_> {
+    fn drop(&mut self) {
+        if let Some(tmp) = self.tmp.take() {
+            let _ = fs::remove_file(tmp);
+        }
+    }
+}
+
+/// One file of a batch written all or nothing (see [`write_batch`]).
+#[derive(Debug, Clone)]
+pub struct Change<'a> {
+    /// The file, as the caller names it (messages use it).
+    pub path: PathBuf,
+    /// Its new content; `None` deletes it.
+    pub content: Option<&'a [u8]>,
+    /// What it held when it was loaded (empty: it did not exist); it must
+    /// still hold it. `None`: not checked.
+    pub expected: Option<&'a [u8]>,
+}
+
+/// Writes a batch of files all or nothing, as far as a file system allows:
+/// every new content is staged (written beside its file and flushed) and
+/// every deletion checked before any file changes; only then are they put
+/// in place, writes before deletions (a move whose write fails keeps its
+/// source). Two paths of the batch that are one file (through a link) are
+/// refused. Returns the paths changed (a file that already held its
+/// content is not). Only a rename failing midway can leave part of the
+/// batch done: the error then says which files were changed.
+pub fn write_batch(changes: &[Change<'_>]) -> Result<Vec<PathBuf>, WriteError> {
+    let fail = |path: &Path, message: String| WriteError {
+        path: path.to_path_buf(),
+        message,
+    };
+    let mut seen: Vec<(PathBuf, &Path)> = Vec::new();
+    for change in changes {
+        let target = resolve_target(&change.path);
+        if let Some((_, first)) = seen.iter().find(|(t, _)| *t == target) {
+            return Err(fail(
+                &change.path,
+                format!(
+                    "it is the same file as {} (through a link): nothing written",
+                    first.display()
+                ),
+            ));
+        }
+        seen.push((target, &change.path));
+    }
+    for change in changes.iter().filter(|c| c.content.is_none()) {
+        let meta = fs::metadata(resolve_target(&change.path))
+            .map_err(|e| fail(&change.path, format!("cannot delete it: {e}")))?;
+        protected(&change.path, &meta).map_err(|why| fail(&change.path, why.into()))?;
+        if let Some(expected) = change.expected {
+            check_unchanged(&change.path, Loaded::Holding(expected))
+                .map_err(|c| fail(&change.path, c.to_string()))?;
+        }
+    }
+    let mut folders = NewFolders::default();
+    let mut staged = Vec::new();
+    for change in changes {
+        let Some(content) = change.content else {
+            continue;
+        };
+        if let Some(parent) = resolve_target(&change.path)
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+        {
+            folders.create(parent).map_err(|e| {
+                fail(
+                    &change.path,
+                    format!("cannot create {}: {e}", parent.display()),
+                )
+            })?;
+        }
+        if let Some(one) = stage(&change.path, &[content], change.expected)? {
+            staged.push(one);
+        }
+    }
+    let mut done: Vec<PathBuf> = Vec::new();
+    let so_far = |done: &[PathBuf]| {
+        if done.is_empty() {
+            "no file was changed".to_string()
+        } else {
+            let names: Vec<String> = done.iter().map(|p| p.display().to_string()).collect();
+            format!("already changed: {}", names.join(", "))
+        }
+    };
+    for one in staged {
+        let path = one.path().to_path_buf();
+        one.commit().map_err(|e| WriteError {
+            message: format!("{} ({})", e.message, so_far(&done)),
+            ..e
+        })?;
+        done.push(path);
+    }
+    folders.keep();
+    for change in changes.iter().filter(|c| c.content.is_none()) {
+        fs::remove_file(resolve_target(&change.path)).map_err(|e| {
+            fail(
+                &change.path,
+                format!("cannot delete it: {e} ({})", so_far(&done)),
+            )
+        })?;
+        done.push(change.path.clone());
+    }
+    Ok(done)
+}
+
+/// Folders a batch created for its new files: removed again (when still
+/// empty) unless the batch is kept.
+#[derive(Default)]
+struct NewFolders {
+    created: Vec<PathBuf>,
+    kept: bool,
+}
+
+impl NewFolders {
+    /// Creates `dir` and its missing parents, noting each one created.
+    fn create(&mut self, dir: &Path) -> std::io::Result<()> {
+        let mut missing: Vec<PathBuf> = dir
+            .ancestors()
+            .take_while(|a| !a.as_os_str().is_empty() && !a.exists())
+            .map(Path::to_path_buf)
+            .collect();
+        fs::create_dir_all(dir)?;
+        missing.reverse();
+        self.created.extend(missing);
+        Ok(())
+    }
+
+    fn keep(&mut self) {
+        self.kept = true;
+    }
+}
+
+impl Drop for NewFolders {
+    fn drop(&mut self) {
+        if !self.kept {
+            for dir in self.created.iter().rev() {
+                let _ = fs::remove_dir(dir);
+            }
+        }
+    }
 }
 
 /// What a successful atomic write did.
@@ -673,6 +879,66 @@ mod tests {
         let looped = dir.path().join("loop.txt");
         std::os::unix::fs::symlink("loop.txt", &looped).unwrap();
         assert_eq!(resolve_target(&looped), looped);
+    }
+
+    /// A batch is all or nothing: when one file cannot be staged, none
+    /// changes, no temporary file is left and the folders made for new
+    /// files are gone; two names of one file are refused; deletions come
+    /// after the writes.
+    #[cfg(unix)]
+    #[test]
+    fn a_batch_is_written_all_or_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a.txt");
+        fs::write(&a, "a\n").unwrap();
+        let not_a_folder = dir.path().join("plain");
+        fs::write(&not_a_folder, "x").unwrap();
+        let change = |path: PathBuf, content: Option<&'static [u8]>, expected| Change {
+            path,
+            content,
+            expected,
+        };
+        let batch = [
+            change(a.clone(), Some(b"A\n"), Some(b"a\n")),
+            change(dir.path().join("new/sub/n.txt"), Some(b"n\n"), Some(b"")),
+            change(not_a_folder.join("b.txt"), Some(b"b\n"), Some(b"")),
+        ];
+        let err = write_batch(&batch).unwrap_err();
+        assert_eq!(err.path, not_a_folder.join("b.txt"));
+        assert_eq!(fs::read(&a).unwrap(), b"a\n");
+        assert!(
+            !dir.path().join("new").exists(),
+            "the new folders are removed"
+        );
+        let mut names: Vec<_> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["a.txt", "plain"], "no temporary file left");
+
+        let link = dir.path().join("link.txt");
+        std::os::unix::fs::symlink(&a, &link).unwrap();
+        let twice = [
+            change(a.clone(), Some(b"A\n"), Some(b"a\n")),
+            change(link.clone(), Some(b"B\n"), Some(b"a\n")),
+        ];
+        let err = write_batch(&twice).unwrap_err();
+        assert!(
+            err.message.starts_with("it is the same file as"),
+            "{}",
+            err.message
+        );
+        assert_eq!(fs::read(&a).unwrap(), b"a\n");
+
+        let moved = [
+            change(dir.path().join("m.txt"), Some(b"a\n"), Some(b"")),
+            change(a.clone(), None, Some(b"a\n")),
+        ];
+        let done = write_batch(&moved).unwrap();
+        assert_eq!(done, [dir.path().join("m.txt"), a.clone()]);
+        assert!(!a.exists());
+        assert_eq!(fs::read(dir.path().join("m.txt")).unwrap(), b"a\n");
     }
 
     #[test]

@@ -472,6 +472,64 @@ fn a_read_only_file_anywhere_in_the_patch_stops_every_write() {
     }
 }
 
+/// Two names of one file (a link) in one patch: nothing is written (the
+/// second write used to find the file changed by the first, and stop
+/// half-way).
+#[test]
+fn two_names_of_one_file_write_nothing() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("b.txt"), "one\ntwo\n").expect("write");
+    std::os::unix::fs::symlink("b.txt", dir.path().join("a.txt")).expect("link");
+    let cwd = dir.path().to_string_lossy().into_owned();
+    let patch = "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+ONE\n*** Update File: b.txt\n@@\n-two\n+TWO\n*** End Patch\n";
+    let out = srview(
+        &["apply", "--transcript", "-", "--cwd", &cwd, "--write"],
+        Some(patch),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("it is the same file as"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("b.txt")).expect("read"),
+        "one\ntwo\n"
+    );
+}
+
+/// A patch that leaves its file as it is writes nothing, and says
+/// `unchanged` (it said `written`).
+#[test]
+fn a_patch_that_changes_nothing_is_unchanged() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("a.txt");
+    std::fs::write(&file, "a\n").expect("write");
+    let before = std::fs::metadata(&file)
+        .expect("stat")
+        .modified()
+        .expect("mtime");
+    let cwd = dir.path().to_string_lossy().into_owned();
+    let noop = "*** Begin Patch\n*** Update File: a.txt\n@@\n-a\n+a\n*** End Patch\n";
+    let out = srview(
+        &[
+            "apply",
+            "--transcript",
+            "-",
+            "--cwd",
+            &cwd,
+            "--write",
+            "--json",
+        ],
+        Some(noop),
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(report["write"]["state"], "unchanged");
+    let after = std::fs::metadata(&file)
+        .expect("stat")
+        .modified()
+        .expect("mtime");
+    assert_eq!(before, after);
+}
+
 /// A move the reference makes but that loses a file is held back (exit 1,
 /// the reason on stderr and in the JSON, no summary of writes that did not
 /// happen) unless `--force`: onto the file itself (written, then deleted)

@@ -39,8 +39,12 @@ pub fn run(args: &ApplyArgs, text: &str, workspace: &PathRules) -> CmdResult {
             doubts
         };
         Commit::run("nothing written", doubts, || {
-            patch::write(workspace, &run).map_err(|e| Error::Write(e.message))?;
-            Ok(Wrote::Replaced)
+            let changed = patch::write(workspace, &run).map_err(|e| Error::Write(e.message))?;
+            Ok(if changed.is_empty() {
+                Wrote::AlreadyHeld
+            } else {
+                Wrote::Replaced
+            })
         })
     });
     let mut stdout = std::io::stdout().lock();

@@ -7,7 +7,7 @@
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use crate::dialect::apply_patch::fs::normalize;
 use crate::dialect::apply_patch::{
@@ -222,63 +222,28 @@ pub fn write(workspace: &PathRules, run: &PatchRun) -> Result<Vec<String>, Write
             return Err(format!("nothing written: {path}: {why}").into());
         }
     }
-    // Writes before deletions: a move whose write fails keeps its source.
-    targets.sort_by_key(|(_, _, content)| content.is_none());
-    let mut done: Vec<String> = Vec::new();
-    for (full, path, content) in targets {
-        let expected = match run.seen.get(path) {
-            Some(Entry::File(old)) => Some(old.as_bytes()),
-            _ => None,
-        };
-        change_one(&full, content.as_deref(), expected).map_err(|e| {
-            let so_far = if done.is_empty() {
-                "no file was changed".to_string()
-            } else {
-                format!("already changed: {}", done.join(", "))
-            };
-            WriteError::from(format!("{e} ({so_far})"))
-        })?;
-        done.push(normalize(path));
-    }
-    Ok(done)
-}
-
-/// Why one file of a patch could not be changed.
-#[derive(Debug)]
-enum ChangeError {
-    CreateFolder(PathBuf, std::io::Error),
-    Write(output::WriteError),
-    Delete(PathBuf, std::io::Error),
-}
-
-impl std::fmt::Display for ChangeError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ChangeError::CreateFolder(folder, e) => {
-                write!(f, "cannot create {}: {e}", folder.display())
-            }
-            ChangeError::Write(e) => e.fmt(f),
-            ChangeError::Delete(path, e) => write!(f, "cannot delete {}: {e}", path.display()),
-        }
-    }
-}
-
-/// Writes `content` to `path` (creating its folders), or deletes it.
-fn change_one(
-    path: &Path,
-    content: Option<&str>,
-    expected: Option<&[u8]>,
-) -> Result<(), ChangeError> {
-    match content {
-        Some(text) => {
-            if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-                std::fs::create_dir_all(parent)
-                    .map_err(|e| ChangeError::CreateFolder(parent.to_path_buf(), e))?;
-            }
-            output::write_atomic(path, text.as_bytes(), expected)
-                .map(drop)
-                .map_err(ChangeError::Write)
-        }
-        None => std::fs::remove_file(path).map_err(|e| ChangeError::Delete(path.to_path_buf(), e)),
-    }
+    let changes: Vec<output::Change> = targets
+        .iter()
+        .map(|(full, path, content)| output::Change {
+            path: full.clone(),
+            content: content.as_deref().map(str::as_bytes),
+            expected: match run.seen.get(*path) {
+                Some(Entry::File(old)) => Some(old.as_bytes()),
+                Some(Entry::Missing) => Some(&[]),
+                _ => None,
+            },
+        })
+        .collect();
+    let done = output::write_batch(&changes).map_err(|e| {
+        let name = targets
+            .iter()
+            .find(|(full, _, _)| *full == e.path)
+            .map_or_else(|| e.path.display().to_string(), |(_, p, _)| p.to_string());
+        WriteError::from(format!("{name}: {}", e.message))
+    })?;
+    Ok(targets
+        .iter()
+        .filter(|(full, _, _)| done.contains(full))
+        .map(|(_, path, _)| normalize(path))
+        .collect())
 }

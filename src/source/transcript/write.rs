@@ -2,7 +2,7 @@
 //! still hold what it held when loaded before any is written; then each is
 //! replaced atomically.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use super::{FileEdit, PathRules};
 use crate::error::Error;
@@ -83,48 +83,25 @@ pub fn write_files(workspace: &PathRules, files: &[&FileEdit]) -> Result<Vec<Str
         }
         targets.push((path, file));
     }
-    let mut written: Vec<String> = Vec::new();
-    for (path, file) in targets {
-        write_one(&path, file).map_err(|e| {
-            let done = if written.is_empty() {
-                "no file was written".to_string()
-            } else {
-                format!("already written: {}", written.join(", "))
-            };
-            format!("{e} ({done})")
-        })?;
-        written.push(file.path.clone());
-    }
-    Ok(written)
-}
-
-/// Why one file of a batch could not be written.
-enum WriteOneError {
-    CreateDir(PathBuf, std::io::Error),
-    Write(output::WriteError),
-}
-
-impl std::fmt::Display for WriteOneError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            WriteOneError::CreateDir(dir, e) => write!(f, "cannot create {}: {e}", dir.display()),
-            WriteOneError::Write(e) => e.fmt(f),
-        }
-    }
-}
-
-fn write_one(path: &Path, file: &FileEdit) -> Result<(), WriteOneError> {
-    if file.is_new
-        && let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty())
-    {
-        std::fs::create_dir_all(parent)
-            .map_err(|e| WriteOneError::CreateDir(parent.to_path_buf(), e))?;
-    }
-    output::write_atomic(
-        path,
-        file.content.as_bytes(),
-        Some(file.original.as_bytes()),
-    )
-    .map(drop)
-    .map_err(WriteOneError::Write)
+    // Staged together, put in place together (see `output::write_batch`).
+    let changes: Vec<output::Change> = targets
+        .iter()
+        .map(|(path, file)| output::Change {
+            path: path.clone(),
+            content: Some(file.content.as_bytes()),
+            expected: Some(file.original.as_bytes()),
+        })
+        .collect();
+    let done = output::write_batch(&changes).map_err(|e| {
+        let name = targets
+            .iter()
+            .find(|(path, _)| *path == e.path)
+            .map_or_else(|| e.path.display().to_string(), |(_, f)| f.path.clone());
+        WriteError::from(format!("{name}: {}", e.message))
+    })?;
+    Ok(targets
+        .iter()
+        .filter(|(path, _)| done.contains(path))
+        .map(|(_, file)| file.path.clone())
+        .collect())
 }
