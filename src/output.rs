@@ -484,6 +484,20 @@ pub fn check_unchanged(path: &Path, loaded: Loaded<'_>) -> Result<(), NotAsLoade
     }
 }
 
+/// Whether the file at `path` may be replaced (see [`protected`]): asked
+/// before a write is weighed at all, so that a doubt held back is not said
+/// over a write that could not happen. A missing file may be created.
+pub fn preflight(path: &Path) -> Result<(), WriteError> {
+    let target = resolve_target(path);
+    match fs::metadata(&target) {
+        Ok(meta) if meta.is_file() => protected(&target, &meta).map_err(|why| WriteError {
+            path: path.to_path_buf(),
+            message: why.into(),
+        }),
+        _ => Ok(()),
+    }
+}
+
 /// Why the existing file at `path` may not be replaced: replacing it by
 /// rename would go through its protection, so a read-only file (even for
 /// root), or one this user may not write, is refused as an editor refuses

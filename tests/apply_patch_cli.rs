@@ -134,7 +134,8 @@ fn write_leaves_the_files_as_the_reference_or_untouched() {
             "--write",
         ];
         let stdin = via_stdin.then_some(record.patch.as_str());
-        if doubts(record, &setup.cwd) > 0 {
+        let in_doubt = doubts(record, &setup.cwd);
+        if in_doubt > 0 {
             // Held back, untouched, without --force; written with it.
             held += 1;
             let out = srview(&args, stdin);
@@ -180,10 +181,11 @@ fn write_leaves_the_files_as_the_reference_or_untouched() {
         if rest != want_stderr {
             problems.push(format!("stderr {rest:?} != {want_stderr:?}"));
         }
+        // A forced write still says each doubt it overrode.
         let loose = loose_hunks(record, &setup.cwd);
-        if warnings.len() != loose {
+        if warnings.len() != loose + in_doubt {
             problems.push(format!(
-                "{} warnings for {loose} loose hunks",
+                "{} warnings for {loose} loose hunks and {in_doubt} doubts",
                 warnings.len()
             ));
         }
@@ -492,6 +494,43 @@ fn two_names_of_one_file_write_nothing() {
     assert_eq!(
         std::fs::read_to_string(dir.path().join("b.txt")).expect("read"),
         "one\ntwo\n"
+    );
+}
+
+/// A read-only file is refused as such (exit 2), before any doubt is
+/// weighed: the doubt is not offered to `--force` over a write that could
+/// not happen. Without `--write`, the doubt is a warning.
+#[test]
+fn a_read_only_file_is_refused_before_a_doubt_is_held_back() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("g.txt");
+    std::fs::write(&file, "x\ny\nx\ny\n").expect("write");
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o444)).expect("chmod");
+    let cwd = dir.path().to_string_lossy().into_owned();
+    let repeated = "*** Begin Patch\n*** Update File: g.txt\n@@\n x\n-y\n+Y\n*** End Patch\n";
+    let out = srview(
+        &["apply", "--transcript", "-", "--cwd", &cwd],
+        Some(repeated),
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with("srview: warning: hunk #1 of g.txt"),
+        "{err}"
+    );
+    let out = srview(
+        &["apply", "--transcript", "-", "--cwd", &cwd, "--write"],
+        Some(repeated),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "srview: nothing written: g.txt: it is read-only\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&file).expect("read"),
+        "x\ny\nx\ny\n"
     );
 }
 

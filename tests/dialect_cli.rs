@@ -156,10 +156,13 @@ fn edits_of_each_agent_apply_as_blocks_with_stage_exact() {
 }
 
 /// An edit whose old text starts or ends inside a word of the file applies
-/// (the agents replace text), but not as it reads: said by apply and check
-/// (exit 1), and `--write` holds it back unless `--force`.
+/// (the agents replace text), but not as it reads: warned about by apply
+/// in every mode and by check (exit 1); `--write` holds it back unless
+/// `--force` (on a stream too), which still warns; a read-only file is
+/// refused as such, not held back.
 #[test]
 fn an_edit_that_cuts_a_word_is_said_and_held_back() {
+    use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir().expect("temp dir");
     let file = support::files::write(dir.path(), "sub.py", b"max = 10\n");
     let file = file.to_str().expect("UTF-8");
@@ -169,16 +172,37 @@ fn an_edit_that_cuts_a_word_is_said_and_held_back() {
     let out = srview(&["check", file, "-"], edit);
     assert_eq!(out.status.code(), Some(1));
     assert_contains(&text(&out.stdout), &format!("    ! {why}\n"));
-    let out = srview(&["apply", file, "-", "--write", "--json"], edit);
-    assert_eq!(out.status.code(), Some(1));
+    let out = srview(&["apply", file, "-"], edit);
+    assert_eq!(out.status.code(), Some(0));
     assert_contains(&text(&out.stderr), &format!("srview: warning: {why}\n"));
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
-    assert_eq!(report["ok"], true);
-    assert_eq!(report["write"]["state"], "held-back");
-    assert_eq!(report["write"]["reasons"][0], why);
-    assert_eq!(read(file), "max = 10\n");
+    for stream in [&[][..], &["--stream"]] {
+        let args = [&["apply", file, "-", "--write", "--json"][..], stream].concat();
+        let out = srview(&args, edit);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert_contains(
+            &text(&out.stderr),
+            &format!("srview: {file} was not written: {why} (--force writes it)\n"),
+        );
+        let stdout = text(&out.stdout);
+        let report: serde_json::Value =
+            serde_json::from_str(stdout.lines().last().expect("a line")).expect("JSON");
+        assert_eq!(report["ok"], true);
+        assert_eq!(report["write"]["state"], "held-back", "{args:?}");
+        assert_eq!(report["write"]["reasons"][0], why);
+        assert_eq!(read(file), "max = 10\n");
+    }
+    let locked = std::fs::Permissions::from_mode(0o444);
+    std::fs::set_permissions(file, locked).expect("chmod");
+    let out = srview(&["apply", file, "-", "--write"], edit);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out.stderr),
+        format!("srview: {file} was not written: it is read-only\n")
+    );
+    std::fs::set_permissions(file, std::fs::Permissions::from_mode(0o644)).expect("chmod");
     let out = srview(&["apply", file, "-", "--write", "--force"], edit);
     assert_eq!(out.status.code(), Some(0));
+    assert_contains(&text(&out.stderr), &format!("srview: warning: {why}\n"));
     assert_eq!(read(file), "max = 20\n");
 }
 

@@ -61,8 +61,7 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
             } else {
                 held_back(&diff, &index, options, &outcome, &pieces)
             };
-            let held = format!("{} was not written", file.display());
-            Commit::run(&held, doubts, || {
+            Commit::run_on(file, doubts, || {
                 // Without a block there is nothing to accept: FILE is not
                 // rewritten (its time stamp stays).
                 if no_block {

@@ -81,6 +81,17 @@ pub(super) fn patch_doubts(
     Ok(doubts.into_iter().map(|d| d.message).collect())
 }
 
+/// Why srview cannot stand behind the edit JSON `diff`'s result for FILE
+/// (see [`edit_doubts`](crate::dialect::edit::edit_doubts)).
+pub(super) fn edit_doubts(content: Option<&str>, diff: &str) -> Result<Vec<String>, Error> {
+    let edit = one_file::parse_edit(diff).map_err(|e| Error::usage(e.to_string()))?;
+    let outcome = crate::dialect::edit::apply(&edit, content);
+    Ok(crate::dialect::edit::edit_doubts(
+        &outcome,
+        content.unwrap_or(""),
+    ))
+}
+
 /// The new content of FILE after a successful patch.
 pub(super) fn patched_content(outcome: &PatchOutcome, file: &Path) -> Option<String> {
     let name = file.file_name()?.to_string_lossy().into_owned();
@@ -143,9 +154,8 @@ pub fn run(
     let commit = |new_content: Option<&str>, doubts: Vec<String>| {
         args.write.then(|| match new_content {
             Some(new_content) => {
-                let held = format!("{} was not written", file.display());
                 let doubts = if args.force { Vec::new() } else { doubts };
-                Commit::run(&held, doubts, || {
+                Commit::run_on(file, doubts, || {
                     let expected = content.as_ref().map(|c| c.as_bytes());
                     Ok(output::write_atomic(
                         file,
@@ -157,15 +167,25 @@ pub fn run(
             None => Commit::not_applied(),
         })
     };
+    // Doubts are warned about whatever the output, as loose matches are;
+    // a write they hold back says them instead.
+    let warn = |doubts: &[String]| {
+        if !args.write || args.force {
+            for why in doubts {
+                eprintln!("srview: warning: {why}");
+            }
+        }
+    };
     let (new_content, commit) = match dialect {
         Dialect::ApplyPatch => {
             let outcome = run_patch(file, content.as_deref(), diff)?;
             let new_content = patched_content(&outcome, file).filter(|_| outcome.exit_code == 0);
-            let doubts = if args.write && !args.force && new_content.is_some() {
+            let doubts = if new_content.is_some() {
                 patch_doubts(file, content.as_deref(), diff)?
             } else {
                 Vec::new()
             };
+            warn(&doubts);
             let commit = commit(new_content.as_deref(), doubts);
             if args.json {
                 let report = crate::report::WithWrite {
@@ -187,11 +207,8 @@ pub fn run(
                 .as_ref()
                 .ok()
                 .map(|a| a.new_content.as_str());
-            // Said whatever the output, as loose matches are.
             let doubts = crate::dialect::edit::edit_doubts(&outcome, &original);
-            for why in &doubts {
-                eprintln!("srview: warning: {why}");
-            }
+            warn(&doubts);
             let commit = commit(new_content, doubts);
             if args.json {
                 let write = commit.as_ref().map(|c| &c.json);

@@ -27,17 +27,26 @@ pub fn run(args: &ApplyArgs, text: &str, workspace: &PathRules) -> CmdResult {
     }
     // The reference's contract: a patch that applies is written whole, with
     // or without `--json` (whose report then says so).
+    let mut doubts = Vec::new();
+    if outcome.exit_code == 0 {
+        doubts = patch::write_doubts(&run, workspace);
+        doubts.extend(patch::doubts(text, &run));
+    }
+    // Warned about whatever the output, as loose hunks are; a write they
+    // hold back says them instead.
+    if !args.write || args.force {
+        for why in &doubts {
+            eprintln!("srview: warning: {why}");
+        }
+    }
     let commit = args.write.then(|| {
         if outcome.exit_code != 0 {
             return Commit::not_applied();
         }
-        let doubts = if args.force {
-            Vec::new()
-        } else {
-            let mut doubts = patch::write_doubts(&run, workspace);
-            doubts.extend(patch::doubts(text, &run));
-            doubts
-        };
+        if let Err(e) = patch::preflight(workspace, &run) {
+            return Commit::failed(Error::Write(e.message));
+        }
+        let doubts = if args.force { Vec::new() } else { doubts };
         Commit::run("nothing written", doubts, || {
             let changed = patch::write(workspace, &run).map_err(|e| Error::Write(e.message))?;
             Ok(if changed.is_empty() {

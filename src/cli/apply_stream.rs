@@ -138,28 +138,33 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
             }
         }
         let content = shot.new_content().filter(|_| shot.error().is_none());
+        let original = stream.dialect_file.original();
         let doubts = match (&shot, content) {
-            (super::stream_dialect::Snapshot::Patch(..), Some(_)) if args.write && !args.force => {
-                super::apply_dialect::patch_doubts(
-                    file,
-                    stream.dialect_file.original(),
-                    &stream.text,
-                )?
+            (_, None) => Vec::new(),
+            (super::stream_dialect::Snapshot::Patch(..), Some(_)) => {
+                super::apply_dialect::patch_doubts(file, original, &stream.text)?
             }
-            _ => Vec::new(),
+            (super::stream_dialect::Snapshot::Edit { .. }, Some(_)) => {
+                super::apply_dialect::edit_doubts(original, &stream.text)?
+            }
         };
-        let commit = args.write.then(|| match content {
-            Some(content) => {
-                let held = format!("{} was not written", file.display());
-                Commit::run(&held, doubts, || {
-                    let expected = stream.dialect_file.original().map(str::as_bytes);
-                    Ok(crate::output::write_atomic(
-                        file,
-                        content.as_bytes(),
-                        expected,
-                    )?)
-                })
+        // Warned about whatever the output; a write they hold back says
+        // them instead.
+        if !args.write || args.force {
+            for why in &doubts {
+                eprintln!("srview: warning: {why}");
             }
+        }
+        let doubts = if args.force { Vec::new() } else { doubts };
+        let commit = args.write.then(|| match content {
+            Some(content) => Commit::run_on(file, doubts, || {
+                let expected = stream.dialect_file.original().map(str::as_bytes);
+                Ok(crate::output::write_atomic(
+                    file,
+                    content.as_bytes(),
+                    expected,
+                )?)
+            }),
             None => Commit::not_applied(),
         });
         let mut line = shot.line(dialect, seq, bytes, true, stream.with_content);
@@ -191,8 +196,7 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
                 let result = [applied.new_content.as_str()];
                 super::apply::held_back(diff, index, options, &outcome, &result)
             };
-            let held = format!("{} was not written", file.display());
-            Commit::run(&held, doubts, || {
+            Commit::run_on(file, doubts, || {
                 super::load::write_result(file, &applied.new_content, stream.session.original())
             })
         }

@@ -71,18 +71,29 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
 
     // `--write` runs before the report is printed, so that the JSON says
     // what it did; a refused path writes nothing and ends with exit 2.
+    let doubts = if all_ok {
+        write_doubts(&calls, &files, options)
+    } else {
+        Vec::new()
+    };
+    // Warned about whatever the output, as loose matches are; a write they
+    // hold back says them instead.
+    if !args.write || args.force {
+        for why in &doubts {
+            eprintln!("srview: warning: {why}");
+        }
+    }
+    let all: Vec<&FileEdit> = files.iter().collect();
     let commit = (args.write && !refused).then(|| {
         if !all_ok {
             eprintln!("srview: nothing written: not every file applies");
             return Commit::not_applied();
         }
-        let doubts = if args.force {
-            Vec::new()
-        } else {
-            write_doubts(&calls, &files, options)
-        };
+        if let Err(e) = transcript::preflight(&workspace, &all) {
+            return Commit::failed(Error::Write(e.message));
+        }
+        let doubts = if args.force { Vec::new() } else { doubts };
         Commit::run("nothing written", doubts, || {
-            let all: Vec<&FileEdit> = files.iter().collect();
             let written =
                 transcript::write_files(&workspace, &all).map_err(|e| Error::Write(e.message))?;
             Ok(if written.is_empty() {

@@ -23,6 +23,19 @@ impl Commit {
         }
     }
 
+    /// The write cannot happen (checked before any doubt is weighed: a
+    /// read-only file, a file changed on disk): nothing is written, and the
+    /// command ends with `error`.
+    pub fn failed(error: Error) -> Self {
+        Commit {
+            json: WriteJson {
+                reasons: vec![error.to_string()],
+                state: WriteState::Failed,
+            },
+            error: Some(error),
+        }
+    }
+
     /// Holds the result back when `doubts` is not empty, each said on
     /// stderr as `srview: {held}: {why} (--force writes it)`; otherwise
     /// runs `write`.
@@ -31,7 +44,35 @@ impl Commit {
         doubts: Vec<String>,
         write: impl FnOnce() -> Result<Wrote, Error>,
     ) -> Self {
+        Self::run_checked(held, doubts, || Ok(()), write)
+    }
+
+    /// [`Commit::run`] for one file: a write that could not happen (`file`
+    /// read-only) is said as such, not as a doubt held back.
+    pub fn run_on(
+        file: &std::path::Path,
+        doubts: Vec<String>,
+        write: impl FnOnce() -> Result<Wrote, Error>,
+    ) -> Self {
+        let held = format!("{} was not written", file.display());
+        Self::run_checked(
+            &held,
+            doubts,
+            || crate::output::preflight(file).map_err(Error::from),
+            write,
+        )
+    }
+
+    fn run_checked(
+        held: &str,
+        doubts: Vec<String>,
+        check: impl FnOnce() -> Result<(), Error>,
+        write: impl FnOnce() -> Result<Wrote, Error>,
+    ) -> Self {
         if !doubts.is_empty() {
+            if let Err(e) = check() {
+                return Self::failed(e);
+            }
             for why in &doubts {
                 eprintln!("srview: {held}: {why} (--force writes it)");
             }

@@ -180,6 +180,47 @@ pub fn loose_warning(section: &SectionReport, hunk: &HunkReport) -> String {
 /// file it read no longer holds what it held; only a failure of the writes
 /// themselves can leave some done, and the error says which.
 pub fn write(workspace: &PathRules, run: &PatchRun) -> Result<Vec<String>, WriteError> {
+    let targets = plan(workspace, run)?;
+    let changes: Vec<output::Change> = targets
+        .iter()
+        .map(|(full, path, content)| output::Change {
+            path: full.clone(),
+            content: content.as_deref().map(str::as_bytes),
+            expected: match run.seen.get(*path) {
+                Some(Entry::File(old)) => Some(old.as_bytes()),
+                Some(Entry::Missing) => Some(&[]),
+                _ => None,
+            },
+        })
+        .collect();
+    let done = output::write_batch(&changes).map_err(|e| {
+        let name = targets
+            .iter()
+            .find(|(full, _, _)| *full == e.path)
+            .map_or_else(|| e.path.display().to_string(), |(_, p, _)| p.to_string());
+        WriteError::from(format!("{name}: {}", e.message))
+    })?;
+    Ok(targets
+        .iter()
+        .filter(|(full, _, _)| done.contains(full))
+        .map(|(_, path, _)| normalize(path))
+        .collect())
+}
+
+/// Whether [`write`] would write: the patch applies, every file it read
+/// still holds what it held, and none it changes is read-only. Asked before
+/// anything else about a write (a doubt held back is not said over a write
+/// that could not happen).
+pub fn preflight(workspace: &PathRules, run: &PatchRun) -> Result<(), WriteError> {
+    plan(workspace, run).map(drop)
+}
+
+/// One file [`write`] changes: its full path, its path as the patch names
+/// it, its new content (`None`: deleted).
+type Planned<'r> = (PathBuf, &'r str, &'r Option<String>);
+
+/// The files [`write`] changes, once every check before writing passed.
+fn plan<'r>(workspace: &PathRules, run: &'r PatchRun) -> Result<Vec<Planned<'r>>, WriteError> {
     if run.outcome.exit_code != 0 {
         return Err(format!(
             "nothing written: the patch does not apply ({})",
@@ -222,28 +263,5 @@ pub fn write(workspace: &PathRules, run: &PatchRun) -> Result<Vec<String>, Write
             return Err(format!("nothing written: {path}: {why}").into());
         }
     }
-    let changes: Vec<output::Change> = targets
-        .iter()
-        .map(|(full, path, content)| output::Change {
-            path: full.clone(),
-            content: content.as_deref().map(str::as_bytes),
-            expected: match run.seen.get(*path) {
-                Some(Entry::File(old)) => Some(old.as_bytes()),
-                Some(Entry::Missing) => Some(&[]),
-                _ => None,
-            },
-        })
-        .collect();
-    let done = output::write_batch(&changes).map_err(|e| {
-        let name = targets
-            .iter()
-            .find(|(full, _, _)| *full == e.path)
-            .map_or_else(|| e.path.display().to_string(), |(_, p, _)| p.to_string());
-        WriteError::from(format!("{name}: {}", e.message))
-    })?;
-    Ok(targets
-        .iter()
-        .filter(|(full, _, _)| done.contains(full))
-        .map(|(_, path, _)| normalize(path))
-        .collect())
+    Ok(targets)
 }

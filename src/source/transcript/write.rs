@@ -47,6 +47,44 @@ impl From<String> for WriteError {
 /// refused, or changed on disk since it was loaded. Only a failure of the
 /// writes themselves can leave some files written; the error says which.
 pub fn write_files(workspace: &PathRules, files: &[&FileEdit]) -> Result<Vec<String>, WriteError> {
+    let targets = plan(workspace, files)?;
+    // Staged together, put in place together (see `output::write_batch`).
+    let changes: Vec<output::Change> = targets
+        .iter()
+        .map(|(path, file)| output::Change {
+            path: path.clone(),
+            content: Some(file.content.as_bytes()),
+            expected: Some(file.original.as_bytes()),
+        })
+        .collect();
+    let done = output::write_batch(&changes).map_err(|e| {
+        let name = targets
+            .iter()
+            .find(|(path, _)| *path == e.path)
+            .map_or_else(|| e.path.display().to_string(), |(_, f)| f.path.clone());
+        WriteError::from(format!("{name}: {}", e.message))
+    })?;
+    Ok(targets
+        .iter()
+        .filter(|(path, _)| done.contains(path))
+        .map(|(_, file)| file.path.clone())
+        .collect())
+}
+
+/// Whether [`write_files`] would write: every file applies, still holds
+/// what was loaded, and none it changes is read-only. Asked before anything
+/// else about a write (a doubt held back is not said over a write that
+/// could not happen).
+pub fn preflight(workspace: &PathRules, files: &[&FileEdit]) -> Result<(), WriteError> {
+    plan(workspace, files).map(drop)
+}
+
+/// The files [`write_files`] changes, with their full paths, once every
+/// check before writing passed.
+fn plan<'f>(
+    workspace: &PathRules,
+    files: &[&'f FileEdit],
+) -> Result<Vec<(PathBuf, &'f FileEdit)>, WriteError> {
     if let Some(bad) = files.iter().find(|f| !f.ok()) {
         return Err(format!(
             "nothing written: {} does not apply ({})",
@@ -81,27 +119,13 @@ pub fn write_files(workspace: &PathRules, files: &[&FileEdit]) -> Result<Vec<Str
                 });
             }
         }
+        if let Ok(meta) = std::fs::metadata(output::resolve_target(&path))
+            && meta.is_file()
+            && let Err(why) = output::protected(&path, &meta)
+        {
+            return Err(format!("nothing written: {}: {why}", file.path).into());
+        }
         targets.push((path, file));
     }
-    // Staged together, put in place together (see `output::write_batch`).
-    let changes: Vec<output::Change> = targets
-        .iter()
-        .map(|(path, file)| output::Change {
-            path: path.clone(),
-            content: Some(file.content.as_bytes()),
-            expected: Some(file.original.as_bytes()),
-        })
-        .collect();
-    let done = output::write_batch(&changes).map_err(|e| {
-        let name = targets
-            .iter()
-            .find(|(path, _)| *path == e.path)
-            .map_or_else(|| e.path.display().to_string(), |(_, f)| f.path.clone());
-        WriteError::from(format!("{name}: {}", e.message))
-    })?;
-    Ok(targets
-        .iter()
-        .filter(|(path, _)| done.contains(path))
-        .map(|(_, file)| file.path.clone())
-        .collect())
+    Ok(targets)
 }
