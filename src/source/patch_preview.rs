@@ -37,6 +37,13 @@ pub struct PatchPreview {
     pub levels: Vec<(String, Vec<Option<String>>)>,
     /// The reference's outcome over the text so far.
     pub outcome: PatchOutcome,
+    /// The reference refuses the whole text as it stands (a patch not yet
+    /// ended is refused too): its error text. Accepting writes nothing.
+    pub refusal: Option<String>,
+    /// What `apply --transcript --write` holds back in the whole text's
+    /// result (see [`patch_doubts`](crate::dialect::apply_patch::patch_doubts)):
+    /// accepting asks first.
+    pub doubts: Vec<String>,
 }
 
 /// What the previewer does not do for a section, and where to do it.
@@ -51,6 +58,18 @@ pub fn preview(text: &str, fs: &dyn PatchFs, cwd: &str, ended: bool) -> PatchPre
         partial.last_unfinished = false;
     }
     let outcome = apply_partial(&partial, fs, cwd);
+    // What accepting would write is the reference's run of the whole text.
+    let whole = crate::dialect::apply_patch::apply_text(text, fs, cwd);
+    let refusal = (whole.exit_code != 0).then(|| whole.stderr.trim_end().to_string());
+    let doubts = match crate::dialect::apply_patch::parse(text) {
+        Ok(patch) if whole.exit_code == 0 => {
+            crate::dialect::apply_patch::patch_doubts(&patch, &whole, fs, cwd)
+                .into_iter()
+                .map(|d| d.message)
+                .collect()
+        }
+        _ => Vec::new(),
+    };
     let mut preview = PatchPreview {
         calls: Vec::new(),
         refused: Vec::new(),
@@ -58,6 +77,8 @@ pub fn preview(text: &str, fs: &dyn PatchFs, cwd: &str, ended: bool) -> PatchPre
         loose: Vec::new(),
         levels: Vec::new(),
         outcome: outcome.clone(),
+        refusal,
+        doubts,
     };
     let last = partial.sections.len().saturating_sub(1);
     for (i, (section, report)) in partial.sections.iter().zip(&outcome.sections).enumerate() {
@@ -112,9 +133,7 @@ pub fn preview(text: &str, fs: &dyn PatchFs, cwd: &str, ended: bool) -> PatchPre
     // a patch it refuses (cut before `*** End Patch`) fails every file,
     // whatever its hunks would do.
     if ended && outcome.exit_code == 0 {
-        let whole = crate::dialect::apply_patch::apply_text(text, fs, cwd);
-        if whole.exit_code != 0 {
-            let why = whole.stderr.trim_end().to_string();
+        if let Some(why) = preview.refusal.clone() {
             for call in &preview.calls {
                 if !preview.failed.iter().any(|(p, _)| *p == call.path) {
                     preview.failed.push((call.path.clone(), why.clone()));

@@ -46,6 +46,9 @@ pub struct SingleFile {
     ended: bool,
     /// The last `a` asked about the doubts of another dialect's result.
     asked: bool,
+    /// Another dialect's diff that can no longer be read (invalid UTF-8, a
+    /// NUL byte): nothing is written.
+    unreadable: Option<String>,
 }
 
 /// What srview cannot stand behind in another dialect's result (what
@@ -87,6 +90,7 @@ impl SingleFile {
             // `--final`: the diff is taken as complete.
             ended: config.final_mode,
             asked: false,
+            unreadable: None,
         }
     }
 
@@ -201,7 +205,12 @@ impl SingleFile {
     /// the `a` answers a question asked before.
     fn accept(&mut self, content: TextLines, confirming: bool) -> Option<Exit> {
         let asked = std::mem::take(&mut self.asked) && confirming;
-        if let Some(why) = &self.refused {
+        let refused = self.refused.clone().or_else(|| {
+            self.unreadable
+                .as_ref()
+                .map(|why| format!("the diff is unreadable: {why}"))
+        });
+        if let Some(why) = refused {
             self.app.show_notice(Notice {
                 text: format!("not accepted: {why}"),
                 error: true,
@@ -370,6 +379,18 @@ impl Screen for SingleFile {
                 if text.changes_text() || newly_ended {
                     self.show_other(other, self.ended);
                 }
+                // What cannot be read is not all of the diff: said, and
+                // nothing is written until a later text ends it.
+                if text.changes_text() {
+                    self.unreadable = None;
+                }
+                if let Some(problem) = text.problem {
+                    self.app.on_source(SourceEvent::Problem(problem));
+                }
+                if let Some(why) = text.unreadable {
+                    self.unreadable = Some(why.clone());
+                    self.app.on_source(SourceEvent::Unreadable(why));
+                }
                 if text.ended {
                     self.app.end_stream();
                 }
@@ -402,7 +423,15 @@ impl Screen for SingleFile {
         self.app.show_notice(notice);
     }
 
+    /// A quiet diff in another dialect is shown as the reference reads it
+    /// whole (a cut patch refused), as a paused SEARCH/REPLACE diff is shown
+    /// in final mode; more text resumes the stream.
     fn pause(&mut self) {
+        if let Some(other) = self.dialect.filter(|d| *d != Dialect::SearchReplace)
+            && !self.ended
+        {
+            self.show_other(other, true);
+        }
         self.app.pause();
     }
 

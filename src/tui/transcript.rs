@@ -234,6 +234,10 @@ impl Screen for TranscriptFiles {
 
     fn on_text(&mut self, text: Folded) -> Option<StreamState> {
         let changed = text.changes_text();
+        if changed {
+            // A later text ends an unreadable stretch.
+            self.ws.unreadable = None;
+        }
         if let Some(problem) = text.problem {
             self.ws.show_notice(Notice {
                 text: problem,
@@ -245,6 +249,7 @@ impl Screen for TranscriptFiles {
                 text: format!("transcript unreadable: {why}"),
                 error: true,
             });
+            self.ws.unreadable = Some(why);
         }
         if changed || text.ended {
             if let Some(replaced) = text.replaced {

@@ -104,6 +104,23 @@ pub struct Workspace {
     /// The notice saying why accepting wrote nothing (or asking to confirm),
     /// and when it goes.
     refusal: Option<ShownRefusal>,
+    /// An apply_patch transcript: the reference's verdict on the whole text
+    /// as it stands (`refusal`: it refuses it) and what `--write` would hold
+    /// back in its result; `None` for other transcripts.
+    pub whole_patch: Option<WholePatch>,
+    /// The transcript can no longer be read (invalid UTF-8, a NUL byte):
+    /// what was shown is not all of it, so nothing is written.
+    pub unreadable: Option<String>,
+}
+
+/// The reference's run of a whole apply_patch transcript (see
+/// [`Workspace::whole_patch`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct WholePatch {
+    /// The reference refuses the text as it stands: its error text.
+    pub refusal: Option<String>,
+    /// What `apply --transcript --write` holds back, one sentence each.
+    pub doubts: Vec<String>,
 }
 
 impl Workspace {
@@ -120,6 +137,8 @@ impl Workspace {
             follow_tabs: true,
             confirming: None,
             refusal: None,
+            whole_patch: None,
+            unreadable: None,
         }
     }
 
@@ -181,6 +200,7 @@ impl Workspace {
 
     /// The transcript was parsed and applied again.
     pub fn update(&mut self, calls: &[ToolCall], edits: Vec<FileEdit>, bytes: usize, ended: bool) {
+        self.whole_patch = None;
         // Applied again without new text (`r`): a paused transcript stays
         // paused; only new text means it streams.
         let same_text = bytes == self.bytes;
@@ -287,6 +307,10 @@ impl Workspace {
             });
         }
         self.update(&patch.calls, edits, bytes, ended);
+        self.whole_patch = Some(WholePatch {
+            refusal: patch.refusal.clone(),
+            doubts: patch.doubts.clone(),
+        });
         for tab in &mut self.tabs {
             tab.app.loose_levels = patch
                 .levels
@@ -457,6 +481,27 @@ impl Workspace {
     /// A block whose place is in doubt holds the write back until `key` is
     /// pressed again (`confirmed`).
     fn accept(&mut self, key: KeyCode, tabs: Vec<usize>, confirmed: bool) -> WsEffect {
+        // Neither a transcript that could not be read to its end nor a
+        // patch the reference refuses as a whole is written in part.
+        let whole_refusal = self
+            .unreadable
+            .as_ref()
+            .map(|why| format!("the transcript is unreadable: {why}"))
+            .or_else(|| {
+                self.whole_patch
+                    .as_ref()
+                    .and_then(|w| w.refusal.as_deref())
+                    .map(|why| {
+                        format!(
+                            "the reference refuses the patch as it stands: {}",
+                            crate::engine::error_headline(why)
+                        )
+                    })
+            });
+        if let Some(why) = whole_refusal {
+            self.refuse(format!("nothing written: {why}"), Until::Key, true);
+            return WsEffect::None;
+        }
         // A refused path is never written, and accepting all while one is
         // refused writes nothing, as `srview apply --transcript` does.
         let refused: Vec<&Tab> = tabs
@@ -553,7 +598,20 @@ impl Workspace {
             )
         });
         if !confirmed
-            && let Some(text) = streaming_doubt.or_else(|| self.doubt_notice(&accepted, key))
+            && let Some(text) = streaming_doubt.or_else(|| match &self.whole_patch {
+                // A patch's own doubts, not those of the blocks that show it.
+                Some(whole) => (!whole.doubts.is_empty()).then(|| {
+                    let again = match key {
+                        KeyCode::Char(c) => c,
+                        _ => 'a',
+                    };
+                    format!(
+                        "{}: press {again} again to write anyway, Esc to cancel",
+                        whole.doubts.join("; ")
+                    )
+                }),
+                None => self.doubt_notice(&accepted, key),
+            })
         {
             let until = Until::Content(
                 indices
