@@ -78,6 +78,24 @@ fn fix_withholds_a_hunk_whose_added_lines_read_in_either_indentation() {
     assert_contains(&text(&out.stdout), "\n+    d()\n");
 }
 
+#[test]
+fn fix_withholds_a_hunk_whose_added_line_would_stay_at_a_width_the_file_reads_otherwise() {
+    // Patch widths 0 and 4 are the file's 4 and 8: `+    if x:` left at 4
+    // would land outside the method body.
+    let content = "class A:\n    def f(self):\n        x = 1\n        return x\n";
+    let body = "*** Update File: f.py\n@@\n def f(self):\n     x = 1\n+    if x:\n+        x += 1\n     return x\n";
+    let (_dir, file, diff) = project("f.py", content, &patch(body));
+    let out = srview(&["fix", &file, &diff]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert_contains(&text(&out.stderr), "hunk #1 is left as written");
+    assert!(
+        !text(&out.stderr).contains("every hunk now matches exactly"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_contains(&text(&out.stdout), "\n+    if x:\n+        x += 1\n");
+}
+
 const MODULE: &str = "def add(a, b):\n    \"\"\"Sum.\"\"\"\n    return a + b\n\n\ndef divide(a, b):\n    \"\"\"Quotient.\"\"\"\n    if b == 0:\n        raise ValueError\n    return a / b\n";
 
 #[test]
