@@ -172,6 +172,17 @@ fn an_edit_that_cuts_a_word_is_said_and_held_back() {
     let out = srview(&["check", file, "-"], edit);
     assert_eq!(out.status.code(), Some(1));
     assert_contains(&text(&out.stdout), &format!("    ! {why}\n"));
+    let out = srview(&["fix", file, "-"], edit);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "fix vouches for no edit in doubt"
+    );
+    assert_contains(
+        &text(&out.stderr),
+        &format!("srview: the corrected edit is in doubt: {why}"),
+    );
+    assert_contains(&text(&out.stdout), r#""old_string":"x = 1""#);
     let out = srview(&["apply", file, "-"], edit);
     assert_eq!(out.status.code(), Some(0));
     assert_contains(&text(&out.stderr), &format!("srview: warning: {why}\n"));
