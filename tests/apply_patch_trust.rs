@@ -38,6 +38,17 @@ fn read(path: &str) -> String {
     std::fs::read_to_string(path).expect("readable")
 }
 
+/// `fix` prints the patch as corrected but exits 1, naming `why` (what
+/// `check` doubts in it) and claiming no exact match.
+fn assert_fix_in_doubt(file: &str, diff: &str, why: &str) {
+    let out = srview(&["fix", file, diff]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let said = text(&out.stderr);
+    assert_contains(&said, &format!("the corrected patch is in doubt: {why}"));
+    assert!(!said.contains("every hunk now matches exactly"), "{said}");
+    assert_contains(&text(&out.stdout), "*** Begin Patch\n");
+}
+
 const DIVIDE: &str = "def divide(a, b):\n    \"\"\"Return a divided by b.\"\"\"\n    if b == 0:\n        raise ZeroDivisionError(\"b\")\n    return a / b\n";
 
 #[test]
@@ -76,6 +87,24 @@ fn fix_withholds_a_hunk_whose_added_lines_read_in_either_indentation() {
     assert_contains(&text(&out.stderr), "hunk #1 is left as written");
     assert_contains(&text(&out.stderr), "cannot be told");
     assert_contains(&text(&out.stdout), "\n+    d()\n");
+}
+
+#[test]
+fn fix_withholds_a_hunk_whose_added_line_would_stay_at_a_width_the_file_reads_otherwise() {
+    // Patch widths 0 and 4 are the file's 4 and 8: `+    if x:` left at 4
+    // would land outside the method body.
+    let content = "class A:\n    def f(self):\n        x = 1\n        return x\n";
+    let body = "*** Update File: f.py\n@@\n def f(self):\n     x = 1\n+    if x:\n+        x += 1\n     return x\n";
+    let (_dir, file, diff) = project("f.py", content, &patch(body));
+    let out = srview(&["fix", &file, &diff]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert_contains(&text(&out.stderr), "hunk #1 is left as written");
+    assert!(
+        !text(&out.stderr).contains("every hunk now matches exactly"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_contains(&text(&out.stdout), "\n+    if x:\n+        x += 1\n");
 }
 
 const MODULE: &str = "def add(a, b):\n    \"\"\"Sum.\"\"\"\n    return a + b\n\n\ndef divide(a, b):\n    \"\"\"Quotient.\"\"\"\n    if b == 0:\n        raise ValueError\n    return a / b\n";
@@ -126,6 +155,7 @@ fn a_hunk_whose_lines_occur_again_is_checked_as_a_doubt_and_held_back() {
     let report = json(&srview(&["check", &file, &diff, "--json"]));
     assert_eq!(report["ok"], false);
     assert_eq!(report["doubts"][0]["kind"], "repeated");
+    assert_fix_in_doubt(&file, &diff, REPEATED);
 
     // apply --write, --stream --write, --transcript --write: held back.
     let out = srview(&["apply", &file, &diff, "--write", "--json"]);
@@ -151,6 +181,21 @@ fn a_hunk_whose_lines_occur_again_is_checked_as_a_doubt_and_held_back() {
     let out = srview(&["apply", &file, &diff, "--write", "--force"]);
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(read(&file), TWICE.replacen("x = 1", "x = 2", 1));
+}
+
+#[test]
+fn a_loose_hunk_whose_lines_occur_again_is_tightened_but_still_in_doubt() {
+    let loose = TWICE.replace("    x = 1\n", "    x = 1  \n");
+    let body = format!("*** Update File: m.py\n@@\n{TWICE_HUNK}");
+    let (_dir, file, diff) = project("m.py", &loose, &patch(&body));
+    assert_fix_in_doubt(
+        &file,
+        &diff,
+        "hunk #1 of m.py matched at lines 2-3, and its lines occur again at line 6",
+    );
+    let out = srview(&["fix", &file, &diff]);
+    assert_contains(&text(&out.stderr), "1 loose hunk rewritten as ");
+    assert_contains(&text(&out.stdout), "\n-    x = 1  \n");
 }
 
 #[test]
@@ -180,6 +225,11 @@ fn a_pure_addition_under_an_at_line_says_it_lands_at_the_end() {
         &text(&out.stdout),
         "m.py: warning: hunk #1 of m.py adds its lines at the end of the file, after line 6, not after its @@ line 'def span(lo, hi):' (line 1)",
     );
+    assert_fix_in_doubt(
+        &file,
+        &diff,
+        "hunk #1 of m.py adds its lines at the end of the file",
+    );
     let out = srview(&["apply", &file, &diff, "--write"]);
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(read(&file), SPAN);
@@ -199,6 +249,11 @@ fn an_added_file_over_an_existing_one_is_said_and_held_back() {
         format!(
             "{file}: warning: the patch adds m.py, which exists (6 lines): the reference replaces it whole\n"
         )
+    );
+    assert_fix_in_doubt(
+        &file,
+        &diff,
+        "the patch adds m.py, which exists (6 lines): the reference replaces it whole",
     );
     let out = srview(&["apply", &file, &diff, "--write"]);
     assert_eq!(out.status.code(), Some(1));

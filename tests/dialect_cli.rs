@@ -172,6 +172,33 @@ fn an_edit_that_cuts_a_word_is_said_and_held_back() {
     let out = srview(&["check", file, "-"], edit);
     assert_eq!(out.status.code(), Some(1));
     assert_contains(&text(&out.stdout), &format!("    ! {why}\n"));
+    let out = srview(&["check", file, "-", "--json"], edit);
+    assert_eq!(out.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(
+        report["doubts"],
+        serde_json::json!([
+            why,
+            "the edit's old text ends inside the word `10` at line 1: it changes part of a word \
+             it does not show"
+        ])
+    );
+    let whole = r#"{"file_path": "sub.py", "old_string": "max = 10", "new_string": "max = 20"}"#;
+    let out = srview(&["check", file, "-", "--json"], whole);
+    assert_eq!(out.status.code(), Some(0));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert!(report.get("doubts").is_none(), "{report}");
+    let out = srview(&["fix", file, "-"], edit);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "fix vouches for no edit in doubt"
+    );
+    assert_contains(
+        &text(&out.stderr),
+        &format!("srview: the corrected edit is in doubt: {why}"),
+    );
+    assert_contains(&text(&out.stdout), r#""old_string":"x = 1""#);
     let out = srview(&["apply", file, "-"], edit);
     assert_eq!(out.status.code(), Some(0));
     assert_contains(&text(&out.stderr), &format!("srview: warning: {why}\n"));

@@ -140,7 +140,10 @@ pub fn check(args: &CheckArgs, input: OtherDialect) -> CmdResult {
                 crate::dialect::edit::edit_doubts(&outcome, content.as_deref().unwrap_or(""));
             let ok = outcome.result.is_ok() && doubts.is_empty();
             let text = if args.json {
-                json(&outcome.report())?
+                json(&crate::report::EditCheckReport::new(
+                    outcome.report(),
+                    &doubts,
+                ))?
             } else {
                 let mut s = edit_lines(&name, &outcome);
                 for why in &doubts {

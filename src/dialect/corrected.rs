@@ -3,7 +3,9 @@
 //! loose hunks rewritten as the file has them (or left as written, with
 //! why) and its failed hunks rewritten onto their region where the
 //! diagnosis stands behind it; an edit that fails gets the corrected edit
-//! its diagnosis offers, or none.
+//! its diagnosis offers, or none. A corrected diff `check` still doubts
+//! (what `apply --write` holds back) is not complete: the note names the
+//! doubts.
 
 use super::Dialect;
 use super::apply_patch::render;
@@ -35,11 +37,71 @@ pub fn correct(
     }
 }
 
+/// What `check` doubts in `text` (a corrected patch or edit) applied to
+/// `target`: one sentence each.
+fn doubts(text: &str, dialect: Dialect, target: &Target) -> Result<Vec<String>, OneFileError> {
+    Ok(match dialect {
+        Dialect::ApplyPatch => one_file::doubts_for(text, target)?
+            .into_iter()
+            .map(|d| d.message)
+            .collect(),
+        Dialect::EditJson | Dialect::SearchReplace => {
+            let edit = one_file::parse_edit(text)?;
+            let outcome = super::edit::apply(&edit, target.content);
+            super::edit::edit_doubts(&outcome, target.content.unwrap_or(""))
+        }
+    })
+}
+
+/// The note for a corrected diff: `done` says what was rewritten (or is
+/// `None`); `exact` is what a complete correction adds to it; `problems`
+/// why the correction is not complete (empty when it is); `doubts` what
+/// `check` doubts in the result. The diff is complete when neither is
+/// there.
+fn note(
+    what: &str,
+    done: Option<String>,
+    exact: &str,
+    problems: &[String],
+    doubts: &[String],
+) -> (Option<String>, bool) {
+    let in_doubt = (!doubts.is_empty())
+        .then(|| format!("the corrected {what} is in doubt: {}", doubts.join("; ")));
+    if !problems.is_empty() {
+        let not_full = format!("the {what} is not fully corrected: {}", problems.join("; "));
+        let note = match in_doubt {
+            Some(d) => format!("{not_full}; {d}"),
+            None => not_full,
+        };
+        return (Some(note), false);
+    }
+    match (done, in_doubt) {
+        (Some(done), Some(d)) => (Some(format!("{done}, but {d}")), false),
+        (None, Some(d)) => (Some(d), false),
+        (Some(done), None) if !exact.is_empty() => (Some(format!("{done}: {exact}")), true),
+        (done, None) => (done, true),
+    }
+}
+
 fn correct_patch(text: &str, target: &Target, file: &str) -> Result<Corrected, OneFileError> {
     let unparsed = || Corrected {
         text: None,
         note: Some("the patch does not parse: nothing to fix".into()),
         complete: false,
+    };
+    let exact = "every hunk now matches exactly";
+    let finish = |patch: &super::apply_patch::Patch,
+                  done: Option<String>,
+                  problems: &[String]|
+     -> Result<Corrected, OneFileError> {
+        let text = render(patch);
+        let doubts = doubts(&text, Dialect::ApplyPatch, target)?;
+        let (note, complete) = note("patch", done, exact, problems, &doubts);
+        Ok(Corrected {
+            text: Some(text),
+            note,
+            complete,
+        })
     };
     match one_file::tighten_for(text, target)? {
         Some(one_file::Tightened {
@@ -48,49 +110,32 @@ fn correct_patch(text: &str, target: &Target, file: &str) -> Result<Corrected, O
             withheld,
         }) if outcome.exit_code == 0 => {
             let loose = outcome.loose_hunks().count();
-            if withheld.is_empty() {
-                let note = (loose > 0).then(|| {
-                    format!(
-                        "{} rewritten as {file} has them: every hunk now matches exactly",
-                        crate::words::count(loose, "loose hunk"),
-                    )
-                });
-                Ok(Corrected {
-                    text: Some(render(&patch)),
-                    note,
-                    complete: true,
-                })
-            } else {
-                let why: Vec<String> = withheld
-                    .iter()
-                    .map(|(h, why)| format!("hunk #{} is left as written: {why}", h + 1))
-                    .collect();
-                Ok(Corrected {
-                    text: Some(render(&patch)),
-                    note: Some(format!(
-                        "the patch is not fully corrected: {}",
-                        why.join("; ")
-                    )),
-                    complete: false,
-                })
-            }
+            let done = (loose > 0).then(|| {
+                format!(
+                    "{} rewritten as {file} has them",
+                    crate::words::count(loose, "loose hunk"),
+                )
+            });
+            let problems: Vec<String> = withheld
+                .iter()
+                .map(|(h, why)| format!("hunk #{} is left as written: {why}", h + 1))
+                .collect();
+            finish(&patch, done, &problems)
         }
         Some(_) => match one_file::fix_for(text, target)? {
             Some((patch, fixed)) => {
-                let notes: Vec<String> = fixed.notes.iter().map(|n| n.message.clone()).collect();
-                let note = if fixed.complete {
-                    format!(
-                        "{} rewritten onto the file: every hunk now matches exactly",
-                        crate::words::count(fixed.corrected.len() + fixed.tightened.len(), "hunk")
-                    )
-                } else {
-                    format!("the patch is not fully corrected: {}", notes.join("; "))
-                };
-                Ok(Corrected {
-                    text: Some(render(&patch)),
-                    note: Some(note),
-                    complete: fixed.complete,
-                })
+                let done = format!(
+                    "{} rewritten onto the file",
+                    crate::words::count(fixed.corrected.len() + fixed.tightened.len(), "hunk")
+                );
+                let mut problems: Vec<String> =
+                    fixed.notes.iter().map(|n| n.message.clone()).collect();
+                if fixed.complete {
+                    problems.clear();
+                } else if problems.is_empty() {
+                    problems.push("not every hunk could be placed".into());
+                }
+                finish(&patch, Some(done), &problems)
             }
             None => Ok(unparsed()),
         },
@@ -106,25 +151,30 @@ fn correct_edit(text: &str, target: &Target) -> Result<Corrected, OneFileError> 
             .map(|s| format!("{s}\n"))
             .map_err(|e| OneFileError::BadEdit(e.to_string()))
     };
-    Ok(match (&outcome.result, &outcome.diagnosis) {
-        (Ok(_), _) => Corrected {
-            text: Some(json(&edit)?),
-            note: None,
-            complete: true,
+    let checked = |edit: &super::edit::Edit, done: Option<String>| {
+        let text = json(edit)?;
+        let doubts = doubts(&text, Dialect::EditJson, target)?;
+        let (note, complete) = note("edit", done, "", &[], &doubts);
+        Ok::<_, OneFileError>(Corrected {
+            text: Some(text),
+            note,
+            complete,
+        })
+    };
+    match (&outcome.result, outcome.diagnosis.as_ref()) {
+        (Ok(_), _) => checked(&edit, None),
+        (Err(e), d) => match d.and_then(|d| d.suggestion.as_ref().map(|s| (d, s))) {
+            Some((d, suggested)) => {
+                checked(suggested, Some(format!("edit corrected: {}", d.message)))
+            }
+            None => Ok(Corrected {
+                text: None,
+                note: Some(format!(
+                    "no corrected edit: {}",
+                    d.map_or_else(|| e.to_string(), |d| d.message.clone())
+                )),
+                complete: false,
+            }),
         },
-        (Err(_), Some(d)) if d.suggestion.is_some() => Corrected {
-            text: d.suggestion.as_ref().map(json).transpose()?,
-            note: Some(format!("edit corrected: {}", d.message)),
-            complete: true,
-        },
-        (Err(e), d) => Corrected {
-            text: None,
-            note: Some(format!(
-                "no corrected edit: {}",
-                d.as_ref()
-                    .map_or_else(|| e.to_string(), |d| d.message.clone())
-            )),
-            complete: false,
-        },
-    })
+    }
 }

@@ -11,6 +11,7 @@
 
 mod apply;
 mod check;
+mod edit_check;
 mod patch;
 mod session;
 mod stream;
@@ -19,6 +20,7 @@ mod write;
 
 pub use apply::{ApplyReport, BlockJson, write_apply};
 pub use check::CheckReport;
+pub use edit_check::EditCheckReport;
 pub use patch::{PatchApplyReport, PatchCheckReport, PatchTranscriptReport};
 pub use session::SessionJson;
 pub use stream::{DialectBlocks, DialectStreamLine, StreamLine};

@@ -620,6 +620,30 @@ mod tests {
         }
     }
 
+    /// `c` on a patch whose correction `check` still doubts (a loose hunk
+    /// whose lines occur twice) copies nothing and says why.
+    #[test]
+    fn copying_a_correction_still_in_doubt_copies_nothing() {
+        use ratatui_crossterm::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+        let (_dir, _path, mut s) = screen_on_disk("k.txt", "a\nx  \nb\nc\nx  \nb\n");
+        let patch = "*** Begin Patch\n*** Update File: k.txt\n@@\n x\n-b\n+B\n*** End Patch\n";
+        s.on_text(text(patch, true));
+        s.idle();
+        let c = TermEvent::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::NONE));
+        assert!(matches!(s.on_event(c), Flow::Continue));
+        let said = s
+            .app
+            .notice
+            .as_ref()
+            .map(|n| n.text.clone())
+            .unwrap_or_default();
+        assert!(
+            said.starts_with("nothing copied: 1 loose hunk rewritten as ")
+                && said.contains(", but the corrected patch is in doubt: hunk #1 of k.txt matched at lines 2-3, and its lines occur again at line 5"),
+            "{said}"
+        );
+    }
+
     /// Text that cannot be read: the last text stays, and the app knows why.
     #[test]
     fn unreadable_text_keeps_the_last_text() {

@@ -8,12 +8,14 @@
 //! The hunk's old lines and the file lines they matched pair one to one.
 //! Their leading white space gives a map from the patch's indentation
 //! widths to the file's. An added line is written either in the patch's
-//! indentation (as its neighbours were) or already in the file's: it is
-//! re-indented when every added line's width is one the old lines have and
-//! not every one is a width the file has; it stays as written in the
-//! opposite case; a width neither side has is re-indented only by one
-//! shift (or scale) that every old line agrees on. Anything else is
-//! withheld, with the reason.
+//! indentation (as its neighbours were) or already in the file's. They
+//! stay as written only when every added width is one the file has and
+//! none is a width the old lines have with another meaning in the file (a
+//! line left at such a width would change depth). They are re-indented
+//! when some added width is not one the file has (so the added lines are
+//! in the patch's indentation) and every added width is one the old lines
+//! have or follows the one shift (or scale) every old line agrees on.
+//! Anything else is withheld, with the reason.
 //!
 //! [`tighten`]: super::render::tighten
 
@@ -108,16 +110,18 @@ pub fn reindent_added(chunk: &mut Chunk, hunk: &HunkReport) -> Result<bool, Unin
         return Ok(false);
     }
     let file_widths: Vec<usize> = map.values().copied().collect();
-    let in_patch = added.iter().all(|w| map.contains_key(w));
     let in_file = added.iter().all(|w| file_widths.contains(w));
-    let reindent = match (in_patch, in_file) {
-        (true, false) => true,
-        (false, true) => false,
-        (false, false) if added.iter().all(|&w| mapped(w).is_some()) => true,
-        _ => return Err(Unindentable::Unclear),
-    };
-    if !reindent {
+    // Left as written, an added line at a width the old lines have would
+    // keep the patch's meaning of it only if the file gives it the same.
+    let meaning_kept = added
+        .iter()
+        .all(|w| map.get(w).is_none_or(|file| file == w));
+    let all_mapped = added.iter().all(|&w| mapped(w).is_some());
+    if in_file && meaning_kept {
         return Ok(false);
+    }
+    if in_file || !all_mapped {
+        return Err(Unindentable::Unclear);
     }
     let pad_char = hunk
         .differing
@@ -307,6 +311,26 @@ mod tests {
         let mut c = chunk(&[(C, "  a"), (C, "    b"), (A, "    c")]);
         let r = report(&c, &["    a", "      b"]);
         assert_eq!(reindent_added(&mut c, &r), Err(Unindentable::Unclear));
+    }
+
+    #[test]
+    fn an_added_width_the_old_lines_give_another_meaning_is_not_left() {
+        // Patch widths 0 and 4 are the file's 4 and 8: `if x:` left at 4
+        // would leave the method; read as the patch's, 8 would follow the
+        // shift. Either reading holds, so neither is taken.
+        let mut c = chunk(&[
+            (C, "def f(self):"),
+            (C, "    x = 1"),
+            (A, "    if x:"),
+            (A, "        x += 1"),
+            (C, "    return x"),
+        ]);
+        let r = report(
+            &c,
+            &["    def f(self):", "        x = 1", "        return x"],
+        );
+        assert_eq!(reindent_added(&mut c, &r), Err(Unindentable::Unclear));
+        assert_eq!(added(&c), ["    if x:", "        x += 1"]);
     }
 
     #[test]

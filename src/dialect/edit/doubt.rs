@@ -46,8 +46,45 @@ fn endings_rewritten(original: &str, result: &str) -> Option<String> {
     ))
 }
 
+/// A character of a word that spaces delimit. Scripts written without
+/// spaces between words ([`unspaced`]) have no boundary an edit could
+/// cut, so their characters are not counted.
 fn is_word(c: char) -> bool {
-    c.is_alphanumeric() || c == '_'
+    (c.is_alphanumeric() || c == '_') && !unspaced(c)
+}
+
+/// Whether `c` belongs to a script written without spaces between words:
+/// Han ideographs, kana and bopomofo, the scripts of South-East Asia
+/// (Thai, Lao, Khmer, Myanmar, the Tai scripts, Javanese, Balinese),
+/// Tibetan and Yi. Hangul is written with spaces and is not among them.
+fn unspaced(c: char) -> bool {
+    matches!(
+        u32::from(c),
+        0x0E00..=0x0FFF // Thai, Lao, Tibetan
+            | 0x1000..=0x109F // Myanmar
+            | 0x1780..=0x17FF // Khmer
+            | 0x1950..=0x19FF // Tai Le, New Tai Lue, Khmer symbols
+            | 0x1A20..=0x1AAF // Tai Tham
+            | 0x1B00..=0x1B7F // Balinese
+            | 0x2E80..=0x2FDF // CJK and Kangxi radicals
+            | 0x3005..=0x3007 // iteration mark, closing mark, ideographic zero
+            | 0x3021..=0x3029 // Hangzhou numerals
+            | 0x3031..=0x3035 // kana repeat marks
+            | 0x3038..=0x303C
+            | 0x3040..=0x30FF // Hiragana, Katakana
+            | 0x3100..=0x312F // Bopomofo
+            | 0x31A0..=0x31BF // Bopomofo extended
+            | 0x31F0..=0x31FF // Katakana phonetic extensions
+            | 0x3400..=0x4DBF // CJK extension A
+            | 0x4E00..=0x9FFF // CJK unified ideographs
+            | 0xA000..=0xA4CF // Yi
+            | 0xA980..=0xA9FF // Javanese, Myanmar extended B
+            | 0xAA60..=0xAADF // Myanmar extended A, Tai Viet
+            | 0xF900..=0xFAFF // CJK compatibility ideographs
+            | 0xFF66..=0xFF9F // halfwidth Katakana
+            | 0x1AFF0..=0x1B16F // kana extensions and supplement
+            | 0x20000..=0x3FFFF // CJK extensions B and later
+    )
 }
 
 /// The word of `text` around byte `at`, a boundary inside it.
@@ -152,6 +189,29 @@ mod tests {
                 format!(r#"{{"file_path": "a.py", "old_string": "{old}", "new_string": "y"}}"#);
             assert_eq!(doubts(&json, file), Vec::<String>::new(), "{old}");
         }
+        // Scripts written without spaces have no word to cut; a Latin word
+        // beside them still has its ends.
+        for (file, old) in [
+            ("这是一个测试文件\n", "测试"),
+            ("これはテストのファイルです\n", "テスト"),
+            ("これは試験用です\n", "試験"),
+            ("ภาษาไทยง่าย\n", "ไทย"),
+            ("测试max = 10\n", "测试max"),
+        ] {
+            let json =
+                format!(r#"{{"file_path": "a.md", "old_string": "{old}", "new_string": "y"}}"#);
+            assert_eq!(doubts(&json, file), Vec::<String>::new(), "{old}");
+        }
+        assert_eq!(
+            doubts(
+                r#"{"file_path": "a.md", "old_string": "试ma", "new_string": "y"}"#,
+                "测试max\n"
+            ),
+            [
+                "the edit's old text ends inside the word `max` at line 1: it changes part of a \
+              word it does not show"
+            ]
+        );
         // A failed edit has nothing to doubt.
         let failed = r#"{"file_path": "a.py", "old_string": "nowhere", "new_string": "y"}"#;
         assert!(doubts(failed, file).is_empty());
