@@ -132,12 +132,13 @@ pub fn preview(text: &str, fs: &dyn PatchFs, cwd: &str, ended: bool) -> PatchPre
     // Once the text has ended, the reference's verdict on the whole of it:
     // a patch it refuses (cut before `*** End Patch`) fails every file,
     // whatever its hunks would do.
-    if ended && outcome.exit_code == 0 {
-        if let Some(why) = preview.refusal.clone() {
-            for call in &preview.calls {
-                if !preview.failed.iter().any(|(p, _)| *p == call.path) {
-                    preview.failed.push((call.path.clone(), why.clone()));
-                }
+    if ended
+        && outcome.exit_code == 0
+        && let Some(why) = preview.refusal.clone()
+    {
+        for call in &preview.calls {
+            if !preview.failed.iter().any(|(p, _)| *p == call.path) {
+                preview.failed.push((call.path.clone(), why.clone()));
             }
         }
     }
