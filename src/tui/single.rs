@@ -572,6 +572,30 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "x = 1\ny = 3\n");
     }
 
+    /// A dialect diff that turned unreadable writes nothing until a later
+    /// text ends the unreadable stretch.
+    #[test]
+    fn an_unreadable_dialect_diff_writes_nothing() {
+        let (_dir, path, mut s) = screen_on_disk("f.txt", "a\nb\n");
+        let patch = "*** Begin Patch\n*** Update File: f.txt\n@@\n a\n-b\n+B\n*** End Patch\n";
+        s.on_text(text(patch, false));
+        s.on_text(Folded {
+            unreadable: Some("invalid UTF-8 at byte 80".into()),
+            ..Folded::default()
+        });
+        assert_eq!(accept_now(&mut s, false), None);
+        assert_eq!(
+            s.app.notice.as_ref().map(|n| n.text.as_str()),
+            Some("not accepted: the diff is unreadable: invalid UTF-8 at byte 80")
+        );
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "a\nb\n");
+        s.on_text(Folded {
+            replaced: Some(patch.into()),
+            ..Folded::default()
+        });
+        assert_eq!(accept_now(&mut s, false), Some(Exit::Wrote(path.clone())));
+    }
+
     /// What `apply --write` holds back in another dialect (here an edit
     /// whose old text starts inside a word) is asked about first: the
     /// first `a` writes nothing, the `a` that answers writes.

@@ -370,6 +370,87 @@ mod tests {
         );
     }
 
+    fn press(files: &mut TranscriptFiles, c: char) -> Flow {
+        let key =
+            KeyEvent::new_with_kind(KeyCode::Char(c), KeyModifiers::NONE, KeyEventKind::Press);
+        files.on_event(TermEvent::Key(key))
+    }
+
+    fn notice(files: &TranscriptFiles) -> String {
+        files
+            .ws
+            .notice
+            .as_ref()
+            .map(|n| n.text.clone())
+            .unwrap_or_default()
+    }
+
+    /// An apply_patch is written only as the reference takes it whole: not
+    /// while it lacks its `*** End Patch` (whatever its hunks would do), not
+    /// once the transcript turned unreadable; the patch's own doubts (here
+    /// a pure addition that lands at the end of the file, not at its `@@`
+    /// line) are asked about first.
+    #[test]
+    fn a_patch_is_written_whole_or_not_at_all() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut files = files(dir.path());
+        let cut = "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+uno\n";
+        files.on_text(Folded {
+            appended: cut.into(),
+            ..Folded::default()
+        });
+        files.pause();
+        assert_eq!(press(&mut files, 'A'), Flow::Continue);
+        assert!(
+            notice(&files).starts_with(
+                "nothing written: the reference refuses the patch as it stands: Invalid patch"
+            ),
+            "{}",
+            notice(&files)
+        );
+        files.on_text(Folded {
+            appended: "*** End Patch\n".into(),
+            unreadable: Some("invalid UTF-8 at byte 60".into()),
+            ..Folded::default()
+        });
+        press(&mut files, 'A');
+        assert_eq!(
+            notice(&files),
+            "nothing written: the transcript is unreadable: invalid UTF-8 at byte 60"
+        );
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("a.txt")).expect("read"),
+            "one\n"
+        );
+
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut files = self::files(dir.path());
+        std::fs::write(
+            dir.path().join("a.txt"),
+            "def f():\n    pass\n\ndef g():\n    pass\n",
+        )
+        .expect("write");
+        let addition =
+            "*** Begin Patch\n*** Update File: a.txt\n@@ def f():\n+    # f\n*** End Patch\n";
+        files.on_text(Folded {
+            appended: addition.into(),
+            ended: true,
+            ..Folded::default()
+        });
+        assert_eq!(press(&mut files, 'A'), Flow::Continue);
+        assert!(
+            notice(&files).ends_with("press A again to write anyway, Esc to cancel"),
+            "{}",
+            notice(&files)
+        );
+        assert_eq!(press(&mut files, 'A'), Flow::Exit(Exit::Quit(0)));
+        assert!(
+            std::fs::read_to_string(dir.path().join("a.txt"))
+                .expect("read")
+                .ends_with("    pass\n    # f\n")
+        );
+    }
+
     /// Quitting is a success once what was accepted was written.
     #[test]
     fn quitting_after_a_write_succeeds() {
