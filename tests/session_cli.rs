@@ -390,6 +390,24 @@ fn a_torn_verdict_is_pending_and_an_unreadable_output_is_refused() {
         "{}",
         stderr(&out)
     );
+    // The same line torn in the middle of the output (its end lost, the
+    // lines after it whole).
+    let line_end = verdict_line + text[verdict_line..].find('\n').unwrap();
+    let torn_within = format!("{}{}", &text[..verdict_line], &text[line_end..]);
+    let out = srview(["session", "-", "--json"])
+        .stdin(torn_within.as_bytes())
+        .output();
+    let got: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let last = got["edits"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(last["agentVerdict"], "pending", "{last}");
+    assert!(
+        stderr(&out).contains(
+            "srview: a line of the output could not be read: the agent's verdict on 1 edit \
+             may have been in it (shown as pending)\n"
+        ),
+        "{}",
+        stderr(&out)
+    );
     let first_line = text.lines().next().unwrap();
     let torn = &first_line[..first_line.len() / 2];
     let out = srview(["session", "-", "--json"])

@@ -178,17 +178,27 @@ pub fn review_live(
     let mut reviewer = Reviewer::new(reader, ws, recovery);
     reviewer.on_disk = Some(on_disk);
     let mut errors: Vec<String> = reader.errors().iter().map(ToString::to_string).collect();
-    // An output that ended inside a line may have lost the agent's verdict
-    // with it: those edits have none (pending), not "never run".
-    let lost = if reader.ended_inside_line() {
+    // An output that ended inside a line, or has a line that is not JSON
+    // (torn where it was written), may have lost the agent's verdict with
+    // it: the edits it ended without a verdict on have none (pending), not
+    // "never run".
+    let torn_within = reader
+        .errors()
+        .iter()
+        .any(|e| matches!(e, crate::source::agent::AgentError::Malformed { .. }));
+    let lost = if reader.ended_inside_line() || torn_within {
         reader.ended_without_verdict()
     } else {
         &[]
     };
     if !lost.is_empty() {
+        let where_ = if reader.ended_inside_line() {
+            "the output ended inside a line"
+        } else {
+            "a line of the output could not be read"
+        };
         errors.push(format!(
-            "the output ended inside a line: the agent's verdict on {} may have been in it \
-             (shown as pending)",
+            "{where_}: the agent's verdict on {} may have been in it (shown as pending)",
             crate::words::count(lost.len(), "edit")
         ));
     }
