@@ -140,7 +140,18 @@ impl SingleFile {
                     .refused
                     .then(|| blocks.note.clone().unwrap_or_default());
                 self.app.refused_by_reference = blocks.refused;
-                if let Some(note) = blocks.note {
+                // A move is not made here: said, as `srview apply` says it.
+                let moved = (dialect == Dialect::ApplyPatch)
+                    .then(|| crate::dialect::one_file::moved(&self.raw, &name))
+                    .flatten()
+                    .map(|(from, to)| {
+                        format!("the patch moves {from} to {to}; this file is edited in place")
+                    });
+                let note = match (blocks.note, moved) {
+                    (Some(note), Some(moved)) => Some(format!("{note}; {moved}")),
+                    (note, moved) => note.or(moved),
+                };
+                if let Some(note) = note {
                     self.app.note_state(note);
                 }
             }
@@ -570,6 +581,18 @@ mod tests {
         assert!(s.app.diff.ends_with("+++++++ REPLACE\n"), "{}", s.app.diff);
         assert_eq!(accept_now(&mut s, false), Some(Exit::Wrote(path.clone())));
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "x = 1\ny = 3\n");
+    }
+
+    /// A patch that moves FILE says FILE is edited in place here.
+    #[test]
+    fn a_moving_patch_says_the_file_is_edited_in_place() {
+        let (_dir, _path, mut s) = screen_on_disk("f.txt", "a\nb\n");
+        let patch = "*** Begin Patch\n*** Update File: f.txt\n*** Move to: g.txt\n@@\n a\n-b\n+B\n*** End Patch\n";
+        s.on_text(text(patch, true));
+        assert_eq!(
+            s.app.notice.as_ref().map(|n| n.text.as_str()),
+            Some("the patch moves f.txt to g.txt; this file is edited in place")
+        );
     }
 
     /// A dialect diff that turned unreadable writes nothing until a later
