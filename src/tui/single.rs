@@ -126,6 +126,16 @@ impl SingleFile {
     /// Another dialect's text so far, as blocks for the app: the file's own
     /// text where the reference matched, its result, its refusal.
     fn show_other(&mut self, dialect: Dialect, ended: bool) {
+        // Why an earlier `a` wrote nothing spoke of the text as it was.
+        if self
+            .app
+            .notice
+            .as_ref()
+            .is_some_and(|n| n.error && n.text.starts_with("not accepted: "))
+        {
+            self.app.notice = None;
+        }
+        self.app.source_bytes = Some(self.raw.len());
         let (cwd, name, content) = self.target_parts();
         let target = Target {
             cwd: &cwd,
@@ -581,6 +591,33 @@ mod tests {
         assert!(s.app.diff.ends_with("+++++++ REPLACE\n"), "{}", s.app.diff);
         assert_eq!(accept_now(&mut s, false), Some(Exit::Wrote(path.clone())));
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "x = 1\ny = 3\n");
+    }
+
+    /// An `a` refused mid-stream speaks of the text as it was: its notice
+    /// goes when more text comes; the header counts the bytes received.
+    #[test]
+    fn a_refusal_goes_with_more_text_and_the_header_counts_what_arrived() {
+        let (_dir, _path, mut s) = screen_on_disk("g.py", "x = 1\n");
+        let head = r#"{"file_path": "g.py", "old_string": "x = 1", "new_str"#;
+        s.on_text(text(head, false));
+        assert_eq!(accept_now(&mut s, false), None);
+        assert!(
+            s.app
+                .notice
+                .as_ref()
+                .is_some_and(|n| n.text.starts_with("not accepted: "))
+        );
+        let rest = r#"ing": "x = 2"}"#;
+        s.on_text(text(rest, false));
+        assert!(
+            s.app
+                .notice
+                .as_ref()
+                .is_none_or(|n| !n.text.starts_with("not accepted: ")),
+            "{:?}",
+            s.app.notice
+        );
+        assert_eq!(s.app.source_bytes, Some(head.len() + rest.len()));
     }
 
     /// A patch that moves FILE says FILE is edited in place here.

@@ -184,6 +184,9 @@ pub struct App {
     /// blocks show where its parts would go, but nothing applies (the
     /// header says so instead of counting blocks applied).
     pub refused_by_reference: bool,
+    /// The size of the diff as received, when the blocks shown are another
+    /// dialect's rendering of it (the header counts what arrived).
+    pub source_bytes: Option<usize>,
     /// The panes show the final-mode result before the stream has ended:
     /// accepting asked for it because that result, which is what gets
     /// written, differs from the live view.
@@ -251,6 +254,7 @@ impl App {
             final_preview: false,
             loose_levels: Vec::new(),
             refused_by_reference: false,
+            source_bytes: None,
             confirming_guess: false,
             refusal: None,
             source_error: None,

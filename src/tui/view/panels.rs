@@ -247,7 +247,8 @@ pub fn status_bar(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             5,
         ));
     }
-    parts.push((format!(" {} B ", app.diff.len()), theme.bar(), 0));
+    let bytes = app.source_bytes.unwrap_or(app.diff.len());
+    parts.push((format!(" {bytes} B "), theme.bar(), 0));
     parts.push((format!(" [{}] ", flags.join(" ")), theme.bar(), 3));
     let width = usize::from(area.width);
     const NAME: u8 = 6;
