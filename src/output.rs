@@ -424,6 +424,17 @@ pub enum Wrote {
     AlreadyHeld,
 }
 
+impl Wrote {
+    /// What a batch that changed `changed` files did.
+    pub fn of_batch<T>(changed: &[T]) -> Wrote {
+        if changed.is_empty() {
+            Wrote::AlreadyHeld
+        } else {
+            Wrote::Replaced
+        }
+    }
+}
+
 /// What a file was when it was loaded, to be checked before it is replaced.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Loaded<'a> {

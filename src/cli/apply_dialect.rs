@@ -15,8 +15,27 @@ use crate::engine::{Applied, ApplyError, Outcome};
 use crate::error::Error;
 use crate::output;
 
-/// FILE's folder (absolute, as the reference names paths) and its name.
-pub(super) fn place(file: &Path) -> Result<(String, String), Error> {
+/// FILE as the other dialects' one-file world names it: its folder
+/// (absolute, as the reference names paths) and its name.
+pub(super) struct Place {
+    pub cwd: String,
+    pub name: String,
+}
+
+impl Place {
+    /// The target of an edit of FILE whose content is `content` (`None`:
+    /// it does not exist).
+    pub fn target<'a>(&'a self, content: Option<&'a str>) -> Target<'a> {
+        Target {
+            cwd: &self.cwd,
+            name: &self.name,
+            content,
+        }
+    }
+}
+
+/// FILE's [`Place`].
+pub(super) fn place(file: &Path) -> Result<Place, Error> {
     let name = file
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -28,7 +47,10 @@ pub(super) fn place(file: &Path) -> Result<(String, String), Error> {
     let dir = parent
         .canonicalize()
         .map_err(|e| Error::read(parent.display(), e))?;
-    Ok((dir.to_string_lossy().into_owned(), name))
+    Ok(Place {
+        cwd: dir.to_string_lossy().into_owned(),
+        name,
+    })
 }
 
 /// FILE's text, `None` when it does not exist (allowed with `--new-file`).
@@ -42,15 +64,11 @@ pub(super) fn run_patch(
     content: Option<&str>,
     diff: &str,
 ) -> Result<PatchOutcome, Error> {
-    let (cwd, name) = place(file)?;
-    let target = Target {
-        cwd: &cwd,
-        name: &name,
-        content,
-    };
+    let place = place(file)?;
+    let target = place.target(content);
     let outcome =
         one_file::apply_patch_to(diff, &target).map_err(|e| Error::usage(e.to_string()))?;
-    if let Some((from, to)) = one_file::moved(diff, &name) {
+    if let Some((from, to)) = one_file::moved(diff, &place.name) {
         eprintln!(
             "srview: note: the patch moves {from} to {to}; {} is edited in place \
              (`srview apply --transcript PATCH --cwd DIR` moves it)",
@@ -71,12 +89,8 @@ pub(super) fn patch_doubts(
     content: Option<&str>,
     diff: &str,
 ) -> Result<Vec<String>, Error> {
-    let (cwd, name) = place(file)?;
-    let target = Target {
-        cwd: &cwd,
-        name: &name,
-        content,
-    };
+    let place = place(file)?;
+    let target = place.target(content);
     let doubts = one_file::doubts_for(diff, &target).map_err(|e| Error::usage(e.to_string()))?;
     Ok(doubts.into_iter().map(|d| d.message).collect())
 }

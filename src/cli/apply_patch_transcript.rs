@@ -49,11 +49,7 @@ pub fn run(args: &ApplyArgs, text: &str, workspace: &PathRules) -> CmdResult {
         let doubts = if args.force { Vec::new() } else { doubts };
         Commit::run("nothing written", doubts, || {
             let changed = patch::write(workspace, &run).map_err(|e| Error::Write(e.message))?;
-            Ok(if changed.is_empty() {
-                Wrote::AlreadyHeld
-            } else {
-                Wrote::Replaced
-            })
+            Ok(Wrote::of_batch(&changed))
         })
     });
     let mut stdout = std::io::stdout().lock();

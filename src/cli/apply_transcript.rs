@@ -96,11 +96,7 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
         Commit::run("nothing written", doubts, || {
             let written =
                 transcript::write_files(&workspace, &all).map_err(|e| Error::Write(e.message))?;
-            Ok(if written.is_empty() {
-                Wrote::AlreadyHeld
-            } else {
-                Wrote::Replaced
-            })
+            Ok(Wrote::of_batch(&written))
         })
     });
     let mut stdout = std::io::stdout().lock();

@@ -14,7 +14,7 @@ use super::{CheckArgs, CmdResult, FixArgs};
 use crate::dialect::Dialect;
 use crate::dialect::apply_patch::{HunkReport, HunkState, PatchOutcome, render};
 use crate::dialect::edit::EditOutcome;
-use crate::dialect::one_file::{self, Target};
+use crate::dialect::one_file;
 use crate::error::Error;
 
 /// One line per hunk: where it matched and at what level, or why not.
@@ -94,12 +94,8 @@ pub fn check(args: &CheckArgs, input: OtherDialect) -> CmdResult {
         Dialect::ApplyPatch => {
             let outcome = run_patch(file, content.as_deref(), diff)?;
             let ok = outcome.exit_code == 0 && outcome.loose_hunks().count() == 0;
-            let (cwd, file_name) = place(file)?;
-            let target = Target {
-                cwd: &cwd,
-                name: &file_name,
-                content: content.as_deref(),
-            };
+            let place = place(file)?;
+            let target = place.target(content.as_deref());
             let diagnoses =
                 one_file::diagnose_for(diff, &target).map_err(|e| Error::usage(e.to_string()))?;
             let doubts =
@@ -202,12 +198,8 @@ fn edit_json(edit: &crate::dialect::edit::Edit) -> Result<String, Error> {
 pub fn fix(args: &FixArgs, input: OtherDialect) -> CmdResult {
     let (content, diff, dialect) = (input.content, input.diff.as_str(), input.dialect);
     let file: &Path = &args.file;
-    let (cwd, name) = place(file)?;
-    let target = Target {
-        cwd: &cwd,
-        name: &name,
-        content: content.as_deref(),
-    };
+    let place = place(file)?;
+    let target = place.target(content.as_deref());
     let corrected =
         crate::dialect::corrected::correct(diff, dialect, &target, &file.display().to_string())
             .map_err(|e| Error::usage(e.to_string()))?;

@@ -9,7 +9,7 @@ use super::apply_dialect::place;
 use crate::dialect::Dialect;
 use crate::dialect::apply_patch::{HunkState, PatchOutcome};
 use crate::dialect::edit;
-use crate::dialect::one_file::{self, Target};
+use crate::dialect::one_file;
 use crate::engine::BlockReport;
 use crate::error::Error;
 use crate::report::{DialectBlocks, DialectStreamLine};
@@ -105,12 +105,8 @@ pub(super) fn snapshot(
     let usage = |e: one_file::OneFileError| Error::usage(e.to_string());
     match dialect {
         Dialect::ApplyPatch => {
-            let (cwd, name) = place(&file.file)?;
-            let target = Target {
-                cwd: &cwd,
-                name: &name,
-                content: file.original(),
-            };
+            let place = place(&file.file)?;
+            let target = place.target(file.original());
             let outcome = if is_final {
                 one_file::apply_patch_to(text, &target).map_err(usage)?
             } else {
@@ -123,7 +119,7 @@ pub(super) fn snapshot(
                 || (is_final && outcome.exit_code != 0);
             let content = outcome
                 .files
-                .get(&name)
+                .get(&place.name)
                 .cloned()
                 .flatten()
                 .or_else(|| (!is_final).then(|| file.original.clone().unwrap_or_default()))

@@ -282,14 +282,8 @@ fn applied_alone(
     text: &str,
     target: &Target,
 ) -> Result<Option<(Patch, PatchOutcome, MemoryFs)>, OneFileError> {
-    let Ok(patch) = parse(text) else {
+    let Some(TargetSection { one, .. }) = target_section(text, target)? else {
         return Ok(None);
-    };
-    let Some(i) = pick(&patch.sections, target.name)? else {
-        return Ok(None);
-    };
-    let one = Patch {
-        sections: vec![retarget(&patch.sections[i], target.name)?],
     };
     let fs = memory(target);
     let outcome = apply(&one, &fs, target.cwd);

@@ -532,6 +532,24 @@ mod tests {
         (dir, path, s)
     }
 
+    /// `c`, as the user presses it.
+    fn press_c(s: &mut SingleFile) -> Flow {
+        use ratatui_crossterm::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+        s.on_event(TermEvent::Key(KeyEvent::new(
+            KeyCode::Char('c'),
+            KeyModifiers::NONE,
+        )))
+    }
+
+    /// The notice shown, or nothing.
+    fn notice_text(s: &SingleFile) -> String {
+        s.app
+            .notice
+            .as_ref()
+            .map(|n| n.text.clone())
+            .unwrap_or_default()
+    }
+
     /// `a` on what the panes show; `confirming`: it answers a question.
     fn accept_now(s: &mut SingleFile, confirming: bool) -> Option<Exit> {
         let content = s.app.result.clone();
@@ -665,12 +683,7 @@ mod tests {
         let edit = r#"{"file_path": "m.py", "old_string": "x = 1", "new_string": "x = 2"}"#;
         s.on_text(text(edit, true));
         assert_eq!(accept_now(&mut s, false), None);
-        let asked = s
-            .app
-            .notice
-            .as_ref()
-            .map(|n| n.text.clone())
-            .unwrap_or_default();
+        let asked = notice_text(&s);
         assert!(
             asked.starts_with("the edit's old text starts inside the word `max`")
                 && asked.ends_with("press a again to write anyway, Esc to cancel"),
@@ -688,13 +701,11 @@ mod tests {
     /// `srview fix` prints it), not the SEARCH/REPLACE block that shows it.
     #[test]
     fn copying_a_failing_edit_copies_the_corrected_edit() {
-        use ratatui_crossterm::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
         let (_dir, _path, mut s) = screen_on_disk("inv.py", "LOW_STOCK = 5\nHIGH = 9\n");
         let edit = r#"{"file_path": "inv.py", "old_string": "LOW_STOK = 5", "new_string": "LOW_STOCK = 10"}"#;
         s.on_text(text(edit, true));
         s.idle();
-        let c = TermEvent::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::NONE));
-        match s.on_event(c) {
+        match press_c(&mut s) {
             Flow::Copy { text, .. } => assert_eq!(
                 text,
                 "{\"tool\":\"Edit\",\"file_path\":\"inv.py\",\"old_string\":\"LOW_STOCK = 5\",\
@@ -708,19 +719,12 @@ mod tests {
     /// whose lines occur twice) copies nothing and says why.
     #[test]
     fn copying_a_correction_still_in_doubt_copies_nothing() {
-        use ratatui_crossterm::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
         let (_dir, _path, mut s) = screen_on_disk("k.txt", "a\nx  \nb\nc\nx  \nb\n");
         let patch = "*** Begin Patch\n*** Update File: k.txt\n@@\n x\n-b\n+B\n*** End Patch\n";
         s.on_text(text(patch, true));
         s.idle();
-        let c = TermEvent::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::NONE));
-        assert!(matches!(s.on_event(c), Flow::Continue));
-        let said = s
-            .app
-            .notice
-            .as_ref()
-            .map(|n| n.text.clone())
-            .unwrap_or_default();
+        assert!(matches!(press_c(&mut s), Flow::Continue));
+        let said = notice_text(&s);
         assert!(
             said.starts_with("nothing copied: 1 loose hunk rewritten as ")
                 && said.contains(", but the corrected patch is in doubt: hunk #1 of k.txt matched at lines 2-3, and its lines occur again at line 5"),
