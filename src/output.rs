@@ -303,10 +303,16 @@ pub fn write_batch(changes: &[Change<'_>]) -> Result<Vec<PathBuf>, WriteError> {
         path: path.to_path_buf(),
         message,
     };
-    let mut seen: Vec<(PathBuf, &Path)> = Vec::new();
+    // One file under two names (a symbolic link, or a hard link: same
+    // device and inode) would be written twice, the second over the first.
+    let mut seen: Vec<(PathBuf, Option<FileId>, &Path)> = Vec::new();
     for change in changes {
         let target = resolve_target(&change.path);
-        if let Some((_, first)) = seen.iter().find(|(t, _)| *t == target) {
+        let id = file_id(&target);
+        if let Some((_, _, first)) = seen
+            .iter()
+            .find(|(t, other, _)| *t == target || (id.is_some() && *other == id))
+        {
             return Err(fail(
                 &change.path,
                 format!(
@@ -315,12 +321,27 @@ pub fn write_batch(changes: &[Change<'_>]) -> Result<Vec<PathBuf>, WriteError> {
                 ),
             ));
         }
-        seen.push((target, &change.path));
+        seen.push((target, id, &change.path));
     }
     for change in changes.iter().filter(|c| c.content.is_none()) {
-        let meta = fs::metadata(resolve_target(&change.path))
+        let target = resolve_target(&change.path);
+        let meta = fs::metadata(&target)
             .map_err(|e| fail(&change.path, format!("cannot delete it: {e}")))?;
         protected(&change.path, &meta).map_err(|why| fail(&change.path, why.into()))?;
+        // Deleting takes a folder this user may write.
+        let folder = target
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        if !may_write(folder) {
+            return Err(fail(
+                &change.path,
+                format!(
+                    "cannot delete it: this user may not write its folder {}",
+                    folder.display()
+                ),
+            ));
+        }
         if let Some(expected) = change.expected {
             check_unchanged(&change.path, Loaded::Holding(expected))
                 .map_err(|c| fail(&change.path, c.to_string()))?;
@@ -375,6 +396,21 @@ pub fn write_batch(changes: &[Change<'_>]) -> Result<Vec<PathBuf>, WriteError> {
         done.push(change.path.clone());
     }
     Ok(done)
+}
+
+/// A file's device and inode: two paths with the same are one file.
+type FileId = (u64, u64);
+
+/// The device and inode of the file at `path`, where the system tells them.
+#[cfg(unix)]
+fn file_id(path: &Path) -> Option<FileId> {
+    use std::os::unix::fs::MetadataExt;
+    fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
+}
+
+#[cfg(not(unix))]
+fn file_id(_path: &Path) -> Option<FileId> {
+    None
 }
 
 /// Folders a batch created for its new files: removed again (when still
@@ -955,6 +991,20 @@ mod tests {
             err.message
         );
         assert_eq!(fs::read(&a).unwrap(), b"a\n");
+        let hard = dir.path().join("hard.txt");
+        fs::hard_link(&a, &hard).unwrap();
+        let twice = [
+            change(a.clone(), Some(b"A\n"), Some(b"a\n")),
+            change(hard.clone(), Some(b"B\n"), Some(b"a\n")),
+        ];
+        let err = write_batch(&twice).unwrap_err();
+        assert!(
+            err.message.starts_with("it is the same file as"),
+            "{}",
+            err.message
+        );
+        assert_eq!(fs::read(&hard).unwrap(), b"a\n");
+        fs::remove_file(&hard).unwrap();
 
         let moved = [
             change(dir.path().join("m.txt"), Some(b"a\n"), Some(b"")),

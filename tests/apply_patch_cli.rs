@@ -534,6 +534,36 @@ fn a_read_only_file_is_refused_before_a_doubt_is_held_back() {
     );
 }
 
+/// Adding a file that already holds exactly the added content loses
+/// nothing: no doubt, `unchanged`.
+#[test]
+fn adding_a_file_that_holds_the_content_already_is_unchanged() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("z.txt"), "z\n").expect("write");
+    let cwd = dir.path().to_string_lossy().into_owned();
+    let add = "*** Begin Patch\n*** Add File: z.txt\n+z\n*** End Patch\n";
+    let out = srview(
+        &[
+            "apply",
+            "--transcript",
+            "-",
+            "--cwd",
+            &cwd,
+            "--write",
+            "--json",
+        ],
+        Some(add),
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(report["write"]["state"], "unchanged");
+}
+
 /// A patch that leaves its file as it is writes nothing, and says
 /// `unchanged` (it said `written`).
 #[test]

@@ -452,6 +452,8 @@ fn write_holds_back_a_result_in_doubt_unless_forced() {
             let forced = [&args[..], &["--force"]].concat();
             let out = srview(&forced, diff.as_bytes());
             assert_eq!(code(&out), 0, "{forced:?}: {}", stderr(&out));
+            // A forced write still says what it overrode.
+            assert_contains(&stderr(&out), &format!("srview: warning: {why}\n"));
             assert_ne!(std::fs::read_to_string(&file).unwrap(), content);
         }
     }

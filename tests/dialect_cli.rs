@@ -371,6 +371,7 @@ fn a_streamed_edit_cut_off_ends_with_a_final_failed_line() {
     assert_eq!(last["final"], true);
     assert_eq!(last["ok"], false);
     assert_eq!(last["dialect"], "edit-json");
+    assert_eq!(last["write"]["state"], "not-applied");
     let error = last["error"].as_str().expect("an error");
     assert!(error.starts_with("invalid Edit tool input: EOF"), "{error}");
     assert_eq!(text(&out.stderr), format!("srview: {error}\n"));

@@ -56,11 +56,8 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
     let commit = args.write.then(|| match &outcome.result {
         Ok(applied) => {
             let pieces: Vec<&str> = applied.new_content.chunks(&original).collect();
-            let doubts = if args.force {
-                Vec::new()
-            } else {
-                held_back(&diff, &index, options, &outcome, &pieces)
-            };
+            let doubts = held_back(&diff, &index, options, &outcome, &pieces);
+            let doubts = super::commit::forced(args.force, doubts);
             Commit::run_on(file, doubts, || {
                 // Without a block there is nothing to accept: FILE is not
                 // rewritten (its time stamp stays).

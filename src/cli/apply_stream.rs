@@ -105,7 +105,7 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
         // The consumer still gets a last line: the stream ends here, unread.
         stream.seq += 1;
         let (seq, bytes) = (stream.seq, stream.bytes);
-        stream.write_failure(seq, bytes, &e.to_string())?;
+        stream.write_failure(seq, bytes, &e.to_string(), args.write)?;
         return Err(e);
     }
     if let Some(dialect) = stream.other_dialect() {
@@ -114,7 +114,9 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
         let shot = match snapshot(&stream.dialect_file, dialect, &stream.text, !args.partial) {
             Ok(shot) => shot,
             Err(e) => {
-                // The consumer still gets a last line, with the reason.
+                // The consumer still gets a last line, with the reason
+                // (and, under `--write`, that nothing was written).
+                let not_written = report::WriteJson::new(report::WriteState::NotApplied);
                 let line = report::DialectStreamLine {
                     seq,
                     bytes,
@@ -125,7 +127,7 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
                     new_content_length: None,
                     blocks: report::DialectBlocks::Edit(Vec::new()),
                     new_content: stream.with_content.then_some(None),
-                    write: None,
+                    write: args.write.then_some(&not_written),
                 };
                 report::write_line(&mut stream.buf, &mut stream.out, &line)
                     .map_err(Error::stdout)?;
@@ -185,17 +187,14 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
     let (seq, bytes, with_content) = (stream.seq, stream.bytes, stream.with_content);
     let commit = args.write.then(|| match &outcome.result {
         Ok(applied) => {
-            let doubts = if args.force {
-                Vec::new()
-            } else {
-                let options = crate::engine::Options {
-                    version: args.engine.version(),
-                    is_final: true,
-                };
-                let (diff, index) = (stream.session.text(), stream.session.index());
-                let result = [applied.new_content.as_str()];
-                super::apply::held_back(diff, index, options, &outcome, &result)
+            let options = crate::engine::Options {
+                version: args.engine.version(),
+                is_final: true,
             };
+            let (diff, index) = (stream.session.text(), stream.session.index());
+            let result = [applied.new_content.as_str()];
+            let doubts = super::apply::held_back(diff, index, options, &outcome, &result);
+            let doubts = super::commit::forced(args.force, doubts);
             Commit::run_on(file, doubts, || {
                 super::load::write_result(file, &applied.new_content, stream.session.original())
             })
@@ -306,8 +305,16 @@ impl<W: Write> Stream<W> {
         write_line(&mut self.buf, &mut self.out, &line)
     }
 
-    /// A last line for a stream that could not be read to its end.
-    fn write_failure(&mut self, seq: usize, bytes: usize, why: &str) -> Result<(), Error> {
+    /// A last line for a stream that could not be read to its end (with
+    /// `write`: nothing was written).
+    fn write_failure(
+        &mut self,
+        seq: usize,
+        bytes: usize,
+        why: &str,
+        write: bool,
+    ) -> Result<(), Error> {
+        let not_written = report::WriteJson::new(report::WriteState::NotApplied);
         let line = StreamLine {
             seq,
             bytes,
@@ -318,7 +325,7 @@ impl<W: Write> Stream<W> {
             match_indices: &[],
             blocks: &[],
             new_content: None,
-            write: None,
+            write: write.then_some(&not_written),
         };
         write_line(&mut self.buf, &mut self.out, &line)
     }

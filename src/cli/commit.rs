@@ -7,6 +7,18 @@ use crate::error::Error;
 use crate::output::Wrote;
 use crate::report::{WriteJson, WriteState};
 
+/// The doubts `--write` holds a result back for: none under `--force`,
+/// which still says each one it overrides on stderr.
+pub(super) fn forced(force: bool, doubts: Vec<String>) -> Vec<String> {
+    if !force {
+        return doubts;
+    }
+    for why in &doubts {
+        eprintln!("srview: warning: {why}");
+    }
+    Vec::new()
+}
+
 /// What `--write` did, and the error the command ends with when writing
 /// failed.
 pub(super) struct Commit {

@@ -62,8 +62,13 @@ pub fn patch_doubts(
             continue;
         }
         match section {
-            Section::Add { path, .. } => {
-                if let Some(content) = section_input(patch, fs, cwd, s) {
+            Section::Add {
+                path,
+                content: added,
+                ..
+            } => {
+                // A file that already holds what is added loses nothing.
+                if let Some(content) = section_input(patch, fs, cwd, s).filter(|c| c != added) {
                     out.push(PatchDoubt {
                         file: path.clone(),
                         section: s,
