@@ -352,6 +352,19 @@ impl Screen for SingleFile {
                 .accept(content, confirming)
                 .map_or(Flow::Continue, Flow::Exit);
         }
+        // `c` on another dialect copies the whole diff corrected, as
+        // `srview fix` gives it, whether or not the block selected needs a
+        // correction of its own (a loose hunk shows as an exact block).
+        if let TermEvent::Key(k) = &event
+            && k.code == ratatui_crossterm::crossterm::event::KeyCode::Char('c')
+            && k.modifiers.is_empty()
+            && !self.app.view.help
+            && let Some(dialect) = self.dialect.filter(|d| *d != Dialect::SearchReplace)
+        {
+            self.app.confirming_guess = false;
+            let block = self.app.view.selected;
+            return self.copy_fix(block, dialect);
+        }
         let effect = match event {
             TermEvent::Key(k) => keys::on_key(&mut self.app, k),
             TermEvent::Mouse(m) => {
@@ -362,12 +375,7 @@ impl Screen for SingleFile {
         };
         match effect {
             Effect::None => Flow::Continue,
-            // Another dialect's correction is the whole patch or edit, as
-            // `srview fix` gives it, not the block that shows it.
-            Effect::Copy { block, text } => match self.dialect {
-                Some(dialect) if dialect != Dialect::SearchReplace => self.copy_fix(block, dialect),
-                _ => Flow::Copy { block, text },
-            },
+            Effect::Copy { block, text } => Flow::Copy { block, text },
             Effect::Quit(code) => Flow::Exit(Exit::Quit(code)),
             Effect::Reload => {
                 self.reload();
@@ -712,6 +720,23 @@ mod tests {
                  \"new_string\":\"LOW_STOCK = 10\",\"replace_all\":false}\n"
             ),
             _ => panic!("no copy: {:?}", s.app.notice.as_ref().map(|n| &n.text)),
+        }
+    }
+
+    /// `c` on a loosely matched hunk (shown as an exact block on the
+    /// file's own lines) copies the tightened patch `srview fix` prints.
+    #[test]
+    fn copying_a_loose_hunk_copies_the_tightened_patch() {
+        let (_dir, _path, mut s) = screen_on_disk("c.py", "def span(a, b):\n    return b – a\n");
+        let patch = "*** Begin Patch\n*** Update File: c.py\n@@\n def span(a, b):\n-    return b - a\n+    return abs(b - a)\n*** End Patch\n";
+        s.on_text(text(patch, true));
+        s.idle();
+        match press_c(&mut s) {
+            Flow::Copy { text, .. } => assert_eq!(
+                text,
+                "*** Begin Patch\n*** Update File: c.py\n@@\n def span(a, b):\n-    return b – a\n+    return abs(b - a)\n*** End Patch\n"
+            ),
+            _ => panic!("no copy: {}", notice_text(&s)),
         }
     }
 
