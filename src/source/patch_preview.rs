@@ -47,7 +47,7 @@ pub struct PatchPreview {
 }
 
 /// What the previewer does not do for a section, and where to do it.
-const DELETE_REFUSAL: &str = "the patch deletes or moves this file: the previewer writes no deletion; \
+pub const DELETE_REFUSAL: &str = "the patch deletes or moves this file: the previewer writes no deletion; \
      `srview apply --transcript PATCH --cwd DIR --write` applies the whole patch";
 
 /// Reads `text` (a prefix when `ended` is false) over `fs` as the reference

@@ -451,6 +451,27 @@ mod tests {
         );
     }
 
+    /// A file the patch moves is refused for that reason, not as a file
+    /// that cannot be read.
+    #[test]
+    fn a_moved_file_is_refused_as_moved() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut files = files(dir.path());
+        let moving = "*** Begin Patch\n*** Update File: a.txt\n*** Move to: c.txt\n@@\n-one\n+uno\n*** End Patch\n";
+        files.on_text(Folded {
+            appended: moving.into(),
+            ended: true,
+            ..Folded::default()
+        });
+        let tab = files
+            .ws
+            .tabs
+            .iter()
+            .find(|t| t.path == "a.txt")
+            .expect("a tab");
+        assert_eq!(tab.state_label(), "refused: deleted or moved");
+    }
+
     /// Quitting is a success once what was accepted was written.
     #[test]
     fn quitting_after_a_write_succeeds() {

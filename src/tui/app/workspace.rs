@@ -29,26 +29,27 @@ impl Tab {
     pub fn state_label(&self) -> &'static str {
         match (self.written, self.state) {
             (true, _) => "written",
-            (false, FileState::Refused) if self.refused_outside() => "refused: outside --cwd",
-            (false, FileState::Refused) => "refused: cannot be read",
+            (false, FileState::Refused) => match self.refused_why() {
+                "outside --cwd" => "refused: outside --cwd",
+                "deleted or moved" => "refused: deleted or moved",
+                _ => "refused: cannot be read",
+            },
             (false, state) => state.name(),
         }
     }
 
-    fn refused_outside(&self) -> bool {
-        self.refusal
-            .as_deref()
-            .is_some_and(|why| why.contains(OUTSIDE_REFUSAL))
+    /// Why the file is refused, in a few words.
+    fn refused_why(&self) -> &'static str {
+        match self.refusal.as_deref() {
+            Some(why) if why.contains(OUTSIDE_REFUSAL) => "outside --cwd",
+            Some(why) if why == crate::source::patch_preview::DELETE_REFUSAL => "deleted or moved",
+            _ => "cannot be read",
+        }
     }
 
     /// Why nothing of this file can be written, short: `a.txt (outside --cwd)`.
     fn refused_entry(&self) -> String {
-        let why = if self.refused_outside() {
-            "outside --cwd"
-        } else {
-            "cannot be read"
-        };
-        format!("{} ({why})", self.path)
+        format!("{} ({})", self.path, self.refused_why())
     }
 }
 
