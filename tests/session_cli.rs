@@ -425,6 +425,25 @@ fn a_torn_verdict_is_pending_and_an_unreadable_output_is_refused() {
     );
 }
 
+/// A Cline `ui_messages.json` cut inside its first edit (it is rewritten
+/// while Cline streams) is refused, not read as a session without edits.
+#[test]
+fn a_cline_task_cut_before_its_first_edit_is_refused() {
+    let dir = fixtures().join("cline-classic-2.18.0/a_ok/session/tasks/1796057301414");
+    let text = fs::read_to_string(dir.join("ui_messages.json")).unwrap();
+    let cut = &text[..text.find("editedExistingFile").expect("an edit") + 10];
+    let tmp = tempfile::tempdir().unwrap();
+    let torn = tmp.path().join("ui_messages.json");
+    fs::write(&torn, cut).unwrap();
+    let out = srview(["session"]).arg(&torn).arg("--list").output();
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).ends_with("it ends inside a line or object\n"),
+        "{}",
+        stderr(&out)
+    );
+}
+
 #[test]
 fn an_unknown_stream_is_refused_with_a_message() {
     let out = srview(["session", "-", "--json"])

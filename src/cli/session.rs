@@ -73,13 +73,13 @@ pub(super) fn load_review(
         eprintln!("srview: {problem}");
     }
     if reviewed.reviews.is_empty()
-        && let Some(why) = reader.errors().first()
+        && let Some(why) = reader.unread()
     {
         // Not a session without edits: one that could not be read.
         return Err(Error::refused(
             crate::source::agent::session::SessionError::Unreadable {
                 path: path.clone(),
-                why: why.to_string(),
+                why,
             }
             .to_string(),
         ));

@@ -54,12 +54,12 @@ pub fn count(path: &Path) -> Result<Listed, SessionError> {
         }
     }
     if counts.edits == 0
-        && let Some(why) = reader.errors().first()
+        && let Some(why) = reader.unread()
     {
         // Not a session without edits: one that could not be read.
         return Err(SessionError::Unreadable {
             path: path.to_path_buf(),
-            why: why.to_string(),
+            why,
         });
     }
     Ok(Listed {

@@ -515,6 +515,16 @@ impl AgentReader {
         self.ended_inside_line
     }
 
+    /// What of the input could not be read, where an edit may have been:
+    /// the first line skipped (torn or foreign), or an end inside a line or
+    /// object. `None` when all of it was read.
+    pub fn unread(&self) -> Option<String> {
+        self.errors().first().map(ToString::to_string).or_else(|| {
+            self.ended_inside_line
+                .then(|| "it ends inside a line or object".to_string())
+        })
+    }
+
     /// The edits so far, in order (those [`AgentReader::take_settled`]
     /// handed out left out).
     pub fn edits(&self) -> &[AgentEdit] {
