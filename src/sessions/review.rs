@@ -305,8 +305,14 @@ impl<'a> Reviewer<'a> {
                 Some((undone, Basis::ReverseDiff))
             })
             .or_else(|| {
+                // A file missing when read live is no content before for an
+                // edit of an existing file: the agent had one (srview may
+                // be looking in another folder, or started late).
                 self.on_disk
                     .and_then(|m| m.get(&edit.seq))
+                    .filter(|c| {
+                        !matches!(c, FileContent::Absent) || !verdict::needs_before(&edit.input)
+                    })
                     .map(|c| (c.clone(), Basis::LiveFile))
             })
             .or_else(|| {

@@ -864,6 +864,29 @@ mod tests {
         assert!(screen.list().rows.is_empty());
     }
 
+    /// An edit the agent applied, previewed in a folder where its file does
+    /// not exist, gets no verdict from srview (the agent had the file; this
+    /// is not it): not a failure, and no disagreement with the agent.
+    #[test]
+    fn a_missing_file_read_live_is_no_content_before() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut screen = AgentEdits::live("stdin".into(), Some(dir.path().to_path_buf()))
+            .with_agent_cwd(&dir.path().to_string_lossy());
+        let applied = FAILED_EDIT.replace(
+            r#""output":{"success":false,"error":"timed out"}"#,
+            r#""output":{"success":true}"#,
+        );
+        assert_ne!(applied, FAILED_EDIT);
+        // The edit first, then (later) the agent's verdict.
+        let split = applied.find('\n').expect("two lines") + 1;
+        screen.on_text(text(&applied[..split], false));
+        screen.on_text(text(&applied[split..], true));
+        let row = screen.list().current().cloned().expect("an edit");
+        assert_eq!(row.disagreement, None, "{}", row.srview);
+        assert!(!row.failed, "{}", row.srview);
+        assert!(row.srview.starts_with("unknown"), "{}", row.srview);
+    }
+
     /// The output going quiet while an edit's old text is arriving leaves
     /// the edit streaming: its blocks are not read as a finished diff (a
     /// SEARCH section that never reaches a separator, "dropped").
