@@ -95,7 +95,18 @@ impl TranscriptFiles {
                 .or_insert_with(|| paths.load(p))
                 .clone()
         };
-        let edits = transcript::apply_calls(&calls, load, self.options);
+        let mut edits = transcript::apply_calls(&calls, load, self.options);
+        if self.ended {
+            // A transcript that has ended is complete: a call left open
+            // never ran (as `srview apply --transcript` says).
+            for edit in &mut edits {
+                if edit.state == transcript::FileState::Streaming {
+                    edit.state = transcript::FileState::Failed;
+                    edit.error =
+                        Some("the transcript ends before this file's last tool call closes".into());
+                }
+            }
+        }
         self.ws.update(&calls, edits, self.text.len(), self.ended);
     }
 
@@ -448,6 +459,34 @@ mod tests {
             std::fs::read_to_string(dir.path().join("a.txt"))
                 .expect("read")
                 .ends_with("    pass\n    # f\n")
+        );
+    }
+
+    /// A transcript that has ended with a call still open: that call never
+    /// ran, so its file fails (as the headless command says), it does not
+    /// stream forever.
+    #[test]
+    fn a_call_left_open_when_the_transcript_ends_fails() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut files = files(dir.path());
+        let open =
+            "<replace_in_file>\n<path>a.txt</path>\n<diff>\n------- SEARCH\none\n=======\nuno\n";
+        files.on_text(Folded {
+            appended: open.into(),
+            ended: true,
+            ..Folded::default()
+        });
+        let edit = files
+            .ws
+            .edits
+            .iter()
+            .find(|e| e.path == "a.txt")
+            .expect("an edit");
+        assert_eq!(edit.state, transcript::FileState::Failed);
+        assert_eq!(press(&mut files, 'A'), Flow::Continue);
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("a.txt")).expect("read"),
+            "one\n"
         );
     }
 
