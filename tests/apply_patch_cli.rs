@@ -534,6 +534,28 @@ fn a_read_only_file_is_refused_before_a_doubt_is_held_back() {
     );
 }
 
+/// `apply --transcript - --cwd CWD --write --json` on `patch`: the exit
+/// status and the report.
+fn write_json(cwd: &str, patch: &str) -> (Option<i32>, serde_json::Value) {
+    let args = [
+        "apply",
+        "--transcript",
+        "-",
+        "--cwd",
+        cwd,
+        "--write",
+        "--json",
+    ];
+    let out = srview(&args, Some(patch));
+    let report = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "the report parses ({e}); stderr: {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (out.status.code(), report)
+}
+
 /// Adding a file that already holds exactly the added content loses
 /// nothing: no doubt, `unchanged`.
 #[test]
@@ -542,25 +564,8 @@ fn adding_a_file_that_holds_the_content_already_is_unchanged() {
     std::fs::write(dir.path().join("z.txt"), "z\n").expect("write");
     let cwd = dir.path().to_string_lossy().into_owned();
     let add = "*** Begin Patch\n*** Add File: z.txt\n+z\n*** End Patch\n";
-    let out = srview(
-        &[
-            "apply",
-            "--transcript",
-            "-",
-            "--cwd",
-            &cwd,
-            "--write",
-            "--json",
-        ],
-        Some(add),
-    );
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let (code, report) = write_json(&cwd, add);
+    assert_eq!(code, Some(0));
     assert_eq!(report["write"]["state"], "unchanged");
 }
 
@@ -577,20 +582,8 @@ fn a_patch_that_changes_nothing_is_unchanged() {
         .expect("mtime");
     let cwd = dir.path().to_string_lossy().into_owned();
     let noop = "*** Begin Patch\n*** Update File: a.txt\n@@\n-a\n+a\n*** End Patch\n";
-    let out = srview(
-        &[
-            "apply",
-            "--transcript",
-            "-",
-            "--cwd",
-            &cwd,
-            "--write",
-            "--json",
-        ],
-        Some(noop),
-    );
-    assert_eq!(out.status.code(), Some(0));
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let (code, report) = write_json(&cwd, noop);
+    assert_eq!(code, Some(0));
     assert_eq!(report["write"]["state"], "unchanged");
     let after = std::fs::metadata(&file)
         .expect("stat")

@@ -34,8 +34,27 @@ fn project(file: &str, content: &str, patch: &str) -> (tempfile::TempDir, String
     (dir, s(&target), s(&diff))
 }
 
+/// `srview CMD FILE DIFF` on m.py holding `content` and the patch of
+/// `body`: the folder, the two paths and the output.
+fn run_on(cmd: &str, content: &str, body: &str) -> (tempfile::TempDir, String, String, Output) {
+    let (dir, file, diff) = project("m.py", content, &patch(body));
+    let out = srview(&[cmd, &file, &diff]);
+    (dir, file, diff, out)
+}
+
 fn read(path: &str) -> String {
     std::fs::read_to_string(path).expect("readable")
+}
+
+/// `apply FILE DIFF --write` holds the result back (exit 1, FILE still
+/// `before`); with `--force` it writes `after`.
+fn assert_held_back_unless_forced(file: &str, diff: &str, before: &str, after: &str) {
+    let out = srview(&["apply", file, diff, "--write"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(read(file), before);
+    let out = srview(&["apply", file, diff, "--write", "--force"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(read(file), after);
 }
 
 /// `fix` prints the patch as corrected but exits 1, naming `why` (what
@@ -81,8 +100,7 @@ fn fix_withholds_a_hunk_whose_added_lines_read_in_either_indentation() {
     // as much the patch's as the file's.
     let content = "if a:\n    if b:\n      c()\n";
     let body = "*** Update File: m.py\n@@\n if a:\n   if b:\n     c()\n+    d()\n";
-    let (_dir, file, diff) = project("m.py", content, &patch(body));
-    let out = srview(&["fix", &file, &diff]);
+    let (_dir, _, _, out) = run_on("fix", content, body);
     assert_eq!(out.status.code(), Some(1));
     assert_contains(&text(&out.stderr), "hunk #1 is left as written");
     assert_contains(&text(&out.stderr), "cannot be told");
@@ -218,8 +236,7 @@ const SPAN: &str = "def span(lo, hi):\n    return hi - lo\n\n\ndef mean(values):
 #[test]
 fn a_pure_addition_under_an_at_line_says_it_lands_at_the_end() {
     let body = "*** Update File: m.py\n@@ def span(lo, hi):\n+    # note\n";
-    let (_dir, file, diff) = project("m.py", SPAN, &patch(body));
-    let out = srview(&["check", &file, &diff]);
+    let (_dir, file, diff, out) = run_on("check", SPAN, body);
     assert_eq!(out.status.code(), Some(1));
     assert_contains(
         &text(&out.stdout),
@@ -230,19 +247,13 @@ fn a_pure_addition_under_an_at_line_says_it_lands_at_the_end() {
         &diff,
         "hunk #1 of m.py adds its lines at the end of the file",
     );
-    let out = srview(&["apply", &file, &diff, "--write"]);
-    assert_eq!(out.status.code(), Some(1));
-    assert_eq!(read(&file), SPAN);
-    let out = srview(&["apply", &file, &diff, "--write", "--force"]);
-    assert_eq!(out.status.code(), Some(0));
-    assert_eq!(read(&file), format!("{SPAN}    # note\n"));
+    assert_held_back_unless_forced(&file, &diff, SPAN, &format!("{SPAN}    # note\n"));
 }
 
 #[test]
 fn an_added_file_over_an_existing_one_is_said_and_held_back() {
     let body = "*** Add File: m.py\n+print(\"hello\")\n";
-    let (_dir, file, diff) = project("m.py", SPAN, &patch(body));
-    let out = srview(&["check", &file, &diff]);
+    let (_dir, file, diff, out) = run_on("check", SPAN, body);
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         text(&out.stdout),
@@ -255,20 +266,14 @@ fn an_added_file_over_an_existing_one_is_said_and_held_back() {
         &diff,
         "the patch adds m.py, which exists (6 lines): the reference replaces it whole",
     );
-    let out = srview(&["apply", &file, &diff, "--write"]);
-    assert_eq!(out.status.code(), Some(1));
-    assert_eq!(read(&file), SPAN);
-    let out = srview(&["apply", &file, &diff, "--write", "--force"]);
-    assert_eq!(out.status.code(), Some(0));
-    assert_eq!(read(&file), "print(\"hello\")\n");
+    assert_held_back_unless_forced(&file, &diff, SPAN, "print(\"hello\")\n");
 }
 
 #[test]
 fn a_file_starting_with_a_byte_order_mark_is_named_as_the_cause() {
     let content = "\u{FEFF}import os\nx = 1\n";
     let body = "*** Update File: m.py\n@@\n-import os\n+import sys\n x = 1\n";
-    let (_dir, file, diff) = project("m.py", content, &patch(body));
-    let out = srview(&["check", &file, &diff]);
+    let (_dir, file, diff, out) = run_on("check", content, body);
     assert_eq!(out.status.code(), Some(1));
     let said = text(&out.stdout);
     assert_contains(
