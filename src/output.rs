@@ -978,33 +978,28 @@ mod tests {
         names.sort();
         assert_eq!(names, ["a.txt", "plain"], "no temporary file left");
 
-        let link = dir.path().join("link.txt");
-        std::os::unix::fs::symlink(&a, &link).unwrap();
-        let twice = [
-            change(a.clone(), Some(b"A\n"), Some(b"a\n")),
-            change(link.clone(), Some(b"B\n"), Some(b"a\n")),
+        // A second name through a symbolic link, then a hard link.
+        type Link = fn(&Path, &Path) -> std::io::Result<()>;
+        let links: [(&str, Link); 2] = [
+            ("link.txt", |a, b| std::os::unix::fs::symlink(a, b)),
+            ("hard.txt", |a, b| fs::hard_link(a, b)),
         ];
-        let err = write_batch(&twice).unwrap_err();
-        assert!(
-            err.message.starts_with("it is the same file as"),
-            "{}",
-            err.message
-        );
-        assert_eq!(fs::read(&a).unwrap(), b"a\n");
-        let hard = dir.path().join("hard.txt");
-        fs::hard_link(&a, &hard).unwrap();
-        let twice = [
-            change(a.clone(), Some(b"A\n"), Some(b"a\n")),
-            change(hard.clone(), Some(b"B\n"), Some(b"a\n")),
-        ];
-        let err = write_batch(&twice).unwrap_err();
-        assert!(
-            err.message.starts_with("it is the same file as"),
-            "{}",
-            err.message
-        );
-        assert_eq!(fs::read(&hard).unwrap(), b"a\n");
-        fs::remove_file(&hard).unwrap();
+        for (name, make) in links {
+            let other = dir.path().join(name);
+            make(&a, &other).unwrap();
+            let twice = [
+                change(a.clone(), Some(b"A\n"), Some(b"a\n")),
+                change(other.clone(), Some(b"B\n"), Some(b"a\n")),
+            ];
+            let err = write_batch(&twice).unwrap_err();
+            assert!(
+                err.message.starts_with("it is the same file as"),
+                "{name}: {}",
+                err.message
+            );
+            assert_eq!(fs::read(&other).unwrap(), b"a\n");
+            fs::remove_file(&other).unwrap();
+        }
 
         let moved = [
             change(dir.path().join("m.txt"), Some(b"a\n"), Some(b"")),

@@ -381,6 +381,19 @@ mod tests {
         );
     }
 
+    /// A previewer over a.txt and b.txt in a new folder, given `text` as
+    /// a whole transcript (ended).
+    fn ended_with(text: &str) -> (tempfile::TempDir, TranscriptFiles) {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut files = files(dir.path());
+        files.on_text(Folded {
+            appended: text.into(),
+            ended: true,
+            ..Folded::default()
+        });
+        (dir, files)
+    }
+
     fn press(files: &mut TranscriptFiles, c: char) -> Flow {
         let key =
             KeyEvent::new_with_kind(KeyCode::Char(c), KeyModifiers::NONE, KeyEventKind::Press);
@@ -467,15 +480,9 @@ mod tests {
     /// stream forever.
     #[test]
     fn a_call_left_open_when_the_transcript_ends_fails() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let mut files = files(dir.path());
         let open =
             "<replace_in_file>\n<path>a.txt</path>\n<diff>\n------- SEARCH\none\n=======\nuno\n";
-        files.on_text(Folded {
-            appended: open.into(),
-            ended: true,
-            ..Folded::default()
-        });
+        let (dir, mut files) = ended_with(open);
         let edit = files
             .ws
             .edits
@@ -494,14 +501,8 @@ mod tests {
     /// that cannot be read.
     #[test]
     fn a_moved_file_is_refused_as_moved() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let mut files = files(dir.path());
         let moving = "*** Begin Patch\n*** Update File: a.txt\n*** Move to: c.txt\n@@\n-one\n+uno\n*** End Patch\n";
-        files.on_text(Folded {
-            appended: moving.into(),
-            ended: true,
-            ..Folded::default()
-        });
+        let (_dir, files) = ended_with(moving);
         let tab = files
             .ws
             .tabs
