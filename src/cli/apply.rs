@@ -57,7 +57,7 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
         Ok(applied) => {
             let pieces: Vec<&str> = applied.new_content.chunks(&original).collect();
             let doubts = held_back(&diff, &index, options, &outcome, &pieces);
-            let doubts = super::commit::forced(args.force, doubts);
+            let doubts = super::commit::weigh(true, args.force, doubts);
             Commit::run_on(file, doubts, || {
                 // Without a block there is nothing to accept: FILE is not
                 // rewritten (its time stamp stays).

@@ -167,29 +167,18 @@ pub fn run(
     // it did.
     let commit = |new_content: Option<&str>, doubts: Vec<String>| {
         args.write.then(|| match new_content {
-            Some(new_content) => {
-                let doubts = if args.force { Vec::new() } else { doubts };
-                Commit::run_on(file, doubts, || {
-                    let expected = content.as_ref().map(|c| c.as_bytes());
-                    Ok(output::write_atomic(
-                        file,
-                        new_content.as_bytes(),
-                        expected,
-                    )?)
-                })
-            }
+            Some(new_content) => Commit::run_on(file, doubts, || {
+                let expected = content.as_ref().map(|c| c.as_bytes());
+                Ok(output::write_atomic(
+                    file,
+                    new_content.as_bytes(),
+                    expected,
+                )?)
+            }),
             None => Commit::not_applied(),
         })
     };
-    // Doubts are warned about whatever the output, as loose matches are;
-    // a write they hold back says them instead.
-    let warn = |doubts: &[String]| {
-        if !args.write || args.force {
-            for why in doubts {
-                eprintln!("srview: warning: {why}");
-            }
-        }
-    };
+    let weigh = |doubts| super::commit::weigh(args.write, args.force, doubts);
     let (new_content, commit) = match dialect {
         Dialect::ApplyPatch => {
             let outcome = run_patch(file, content.as_deref(), diff)?;
@@ -199,7 +188,7 @@ pub fn run(
             } else {
                 Vec::new()
             };
-            warn(&doubts);
+            let doubts = weigh(doubts);
             let commit = commit(new_content.as_deref(), doubts);
             if args.json {
                 let report = crate::report::WithWrite {
@@ -222,7 +211,7 @@ pub fn run(
                 .ok()
                 .map(|a| a.new_content.as_str());
             let doubts = crate::dialect::edit::edit_doubts(&outcome, &original);
-            warn(&doubts);
+            let doubts = weigh(doubts);
             let commit = commit(new_content, doubts);
             if args.json {
                 let write = commit.as_ref().map(|c| &c.json);

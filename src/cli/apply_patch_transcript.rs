@@ -32,13 +32,7 @@ pub fn run(args: &ApplyArgs, text: &str, workspace: &PathRules) -> CmdResult {
         doubts = patch::write_doubts(&run, workspace);
         doubts.extend(patch::doubts(text, &run));
     }
-    // Warned about whatever the output, as loose hunks are; a write they
-    // hold back says them instead.
-    if !args.write || args.force {
-        for why in &doubts {
-            eprintln!("srview: warning: {why}");
-        }
-    }
+    let doubts = super::commit::weigh(args.write, args.force, doubts);
     let commit = args.write.then(|| {
         if outcome.exit_code != 0 {
             return Commit::not_applied();
@@ -46,7 +40,6 @@ pub fn run(args: &ApplyArgs, text: &str, workspace: &PathRules) -> CmdResult {
         if let Err(e) = patch::preflight(workspace, &run) {
             return Commit::failed(Error::Write(e.message));
         }
-        let doubts = if args.force { Vec::new() } else { doubts };
         Commit::run("nothing written", doubts, || {
             let changed = patch::write(workspace, &run).map_err(|e| Error::Write(e.message))?;
             Ok(Wrote::of_batch(&changed))

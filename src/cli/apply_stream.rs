@@ -40,12 +40,12 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
     let content = super::apply_dialect::load(file, args.new_file)?;
     // A FILE that cannot be written is said before the stream is read.
     if args.write
-        && let Ok(meta) = std::fs::metadata(crate::output::resolve_target(file))
-        && let Err(why) = crate::output::protected(file, &meta)
+        && let Err(e) = crate::output::preflight(file)
     {
         return Err(Error::Write(format!(
-            "{} will not be written: {why}",
-            file.display()
+            "{} will not be written: {}",
+            file.display(),
+            e.message
         )));
     }
     let original = content.clone().unwrap_or_default();
@@ -150,14 +150,7 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
                 super::apply_dialect::edit_doubts(original, &stream.text)?
             }
         };
-        // Warned about whatever the output; a write they hold back says
-        // them instead.
-        if !args.write || args.force {
-            for why in &doubts {
-                eprintln!("srview: warning: {why}");
-            }
-        }
-        let doubts = if args.force { Vec::new() } else { doubts };
+        let doubts = super::commit::weigh(args.write, args.force, doubts);
         let commit = args.write.then(|| match content {
             Some(content) => Commit::run_on(file, doubts, || {
                 let expected = stream.dialect_file.original().map(str::as_bytes);
@@ -194,7 +187,7 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
             let (diff, index) = (stream.session.text(), stream.session.index());
             let result = [applied.new_content.as_str()];
             let doubts = super::apply::held_back(diff, index, options, &outcome, &result);
-            let doubts = super::commit::forced(args.force, doubts);
+            let doubts = super::commit::weigh(true, args.force, doubts);
             Commit::run_on(file, doubts, || {
                 super::load::write_result(file, &applied.new_content, stream.session.original())
             })

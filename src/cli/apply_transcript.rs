@@ -52,14 +52,8 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
         fix_model_output: args.engine.fix_model_output,
     };
     let mut files = transcript::apply_calls(&calls, |p| workspace.load(p), options);
-    for file in &mut files {
-        // A saved transcript is complete: a call left open never ran.
-        if file.state == FileState::Streaming {
-            file.state = FileState::Failed;
-            file.error =
-                Some("the transcript ends before this file's last tool call closes".into());
-        }
-    }
+    // A saved transcript is complete.
+    files.iter_mut().for_each(FileEdit::end);
     // A call cut off inside its path names no file: it never ran, and the
     // transcript does not do what it reads as.
     let unnamed = calls.iter().any(|c| !c.path_complete);
@@ -76,13 +70,7 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
     } else {
         Vec::new()
     };
-    // Warned about whatever the output, as loose matches are; a write they
-    // hold back says them instead.
-    if !args.write || args.force {
-        for why in &doubts {
-            eprintln!("srview: warning: {why}");
-        }
-    }
+    let doubts = super::commit::weigh(args.write, args.force, doubts);
     let all: Vec<&FileEdit> = files.iter().collect();
     let commit = (args.write && !refused).then(|| {
         if !all_ok {
@@ -92,7 +80,6 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
         if let Err(e) = transcript::preflight(&workspace, &all) {
             return Commit::failed(Error::Write(e.message));
         }
-        let doubts = if args.force { Vec::new() } else { doubts };
         Commit::run("nothing written", doubts, || {
             let written =
                 transcript::write_files(&workspace, &all).map_err(|e| Error::Write(e.message))?;

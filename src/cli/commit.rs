@@ -7,10 +7,12 @@ use crate::error::Error;
 use crate::output::Wrote;
 use crate::report::{WriteJson, WriteState};
 
-/// The doubts `--write` holds a result back for: none under `--force`,
-/// which still says each one it overrides on stderr.
-pub(super) fn forced(force: bool, doubts: Vec<String>) -> Vec<String> {
-    if !force {
+/// Weighs what srview cannot stand behind in a result: returns what
+/// `--write` holds it back for; any doubt nothing holds back (no `--write`,
+/// or `--force` writing anyway) is warned about on stderr instead, as loose
+/// matches are, whatever the output.
+pub(super) fn weigh(write: bool, force: bool, doubts: Vec<String>) -> Vec<String> {
+    if write && !force {
         return doubts;
     }
     for why in &doubts {

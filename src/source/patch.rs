@@ -256,11 +256,8 @@ fn plan<'r>(workspace: &PathRules, run: &'r PatchRun) -> Result<Vec<Planned<'r>>
     // All or nothing: a file the writes may not replace or delete stops
     // the whole patch before any file is changed.
     for (full, path, _) in &targets {
-        if let Ok(meta) = std::fs::metadata(output::resolve_target(full))
-            && meta.is_file()
-            && let Err(why) = output::protected(full, &meta)
-        {
-            return Err(format!("nothing written: {path}: {why}").into());
+        if let Err(e) = output::preflight(full) {
+            return Err(format!("nothing written: {path}: {}", e.message).into());
         }
     }
     Ok(targets)

@@ -49,6 +49,8 @@ pub struct SingleFile {
     /// Another dialect's diff that can no longer be read (invalid UTF-8, a
     /// NUL byte): nothing is written.
     unreadable: Option<String>,
+    /// The notice saying why `a` wrote nothing of the text as it stood.
+    text_refusal: Option<String>,
 }
 
 /// What srview cannot stand behind in another dialect's result (what
@@ -91,6 +93,7 @@ impl SingleFile {
             ended: config.final_mode,
             asked: false,
             unreadable: None,
+            text_refusal: None,
         }
     }
 
@@ -127,11 +130,8 @@ impl SingleFile {
     /// text where the reference matched, its result, its refusal.
     fn show_other(&mut self, dialect: Dialect, ended: bool) {
         // Why an earlier `a` wrote nothing spoke of the text as it was.
-        if self
-            .app
-            .notice
-            .as_ref()
-            .is_some_and(|n| n.error && n.text.starts_with("not accepted: "))
+        if let Some(said) = self.text_refusal.take()
+            && self.app.notice.as_ref().is_some_and(|n| n.text == said)
         {
             self.app.notice = None;
         }
@@ -172,6 +172,13 @@ impl SingleFile {
                 self.app.note_state(why.to_string());
             }
         }
+    }
+
+    /// Says why `a` writes nothing of the diff as it stands now: the notice
+    /// goes when more text comes.
+    fn refuse_text(&mut self, text: String) {
+        self.text_refusal = Some(text.clone());
+        self.app.show_notice(Notice { text, error: true });
     }
 
     /// `c` on another dialect: the whole diff corrected for FILE, as
@@ -232,10 +239,7 @@ impl SingleFile {
                 .map(|why| format!("the diff is unreadable: {why}"))
         });
         if let Some(why) = refused {
-            self.app.show_notice(Notice {
-                text: format!("not accepted: {why}"),
-                error: true,
-            });
+            self.refuse_text(format!("not accepted: {why}"));
             return None;
         }
         // Another dialect is shown as blocks, but what is written is the
@@ -252,10 +256,9 @@ impl SingleFile {
                 };
                 match crate::dialect::one_file::reference_result(&self.raw, dialect, &target) {
                     Ok(text) if original.as_deref() == Some(text.as_str()) => {
-                        self.app.show_notice(Notice {
-                            text: "the edit leaves the file as it is: nothing to accept".into(),
-                            error: true,
-                        });
+                        self.refuse_text(
+                            "the edit leaves the file as it is: nothing to accept".into(),
+                        );
                         return None;
                     }
                     Ok(text) => {
@@ -274,10 +277,8 @@ impl SingleFile {
                         TextLines::owned(text)
                     }
                     Err(why) => {
-                        self.app.show_notice(Notice {
-                            text: format!("not accepted: {}", crate::engine::error_headline(&why)),
-                            error: true,
-                        });
+                        let headline = crate::engine::error_headline(&why);
+                        self.refuse_text(format!("not accepted: {headline}"));
                         return None;
                     }
                 }
@@ -337,33 +338,32 @@ impl Screen for SingleFile {
     }
 
     fn on_event(&mut self, event: TermEvent) -> Flow {
-        // Another dialect's `a` is answered here, from the reference's own
-        // result of the whole text (the blocks on screen only show it): the
-        // questions the blocks would raise are not this result's.
+        // Another dialect's `a` and `c` are answered here, from the
+        // reference's own reading of the whole text (the blocks on screen
+        // only show it): `a` writes its result, asking its own questions,
+        // not those the blocks would raise; `c` copies the whole diff
+        // corrected, as `srview fix` gives it, whether or not the selected
+        // block needs a correction (a loose hunk shows as an exact block).
         if let TermEvent::Key(k) = &event
-            && k.code == ratatui_crossterm::crossterm::event::KeyCode::Char('a')
-            && k.modifiers.is_empty()
-            && !self.app.view.help
-            && self.dialect.is_some_and(|d| d != Dialect::SearchReplace)
-        {
-            let confirming = std::mem::take(&mut self.app.confirming_guess);
-            let content = self.app.result.clone();
-            return self
-                .accept(content, confirming)
-                .map_or(Flow::Continue, Flow::Exit);
-        }
-        // `c` on another dialect copies the whole diff corrected, as
-        // `srview fix` gives it, whether or not the block selected needs a
-        // correction of its own (a loose hunk shows as an exact block).
-        if let TermEvent::Key(k) = &event
-            && k.code == ratatui_crossterm::crossterm::event::KeyCode::Char('c')
             && k.modifiers.is_empty()
             && !self.app.view.help
             && let Some(dialect) = self.dialect.filter(|d| *d != Dialect::SearchReplace)
         {
-            self.app.confirming_guess = false;
-            let block = self.app.view.selected;
-            return self.copy_fix(block, dialect);
+            use ratatui_crossterm::crossterm::event::KeyCode;
+            match k.code {
+                KeyCode::Char('a') => {
+                    let confirming = std::mem::take(&mut self.app.confirming_guess);
+                    let content = self.app.result.clone();
+                    return self
+                        .accept(content, confirming)
+                        .map_or(Flow::Continue, Flow::Exit);
+                }
+                KeyCode::Char('c') => {
+                    self.app.confirming_guess = false;
+                    return self.copy_fix(self.app.view.selected, dialect);
+                }
+                _ => {}
+            }
         }
         let effect = match event {
             TermEvent::Key(k) => keys::on_key(&mut self.app, k),

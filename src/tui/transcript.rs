@@ -97,15 +97,7 @@ impl TranscriptFiles {
         };
         let mut edits = transcript::apply_calls(&calls, load, self.options);
         if self.ended {
-            // A transcript that has ended is complete: a call left open
-            // never ran (as `srview apply --transcript` says).
-            for edit in &mut edits {
-                if edit.state == transcript::FileState::Streaming {
-                    edit.state = transcript::FileState::Failed;
-                    edit.error =
-                        Some("the transcript ends before this file's last tool call closes".into());
-                }
-            }
+            edits.iter_mut().for_each(transcript::FileEdit::end);
         }
         self.ws.update(&calls, edits, self.text.len(), self.ended);
     }

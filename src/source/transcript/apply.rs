@@ -86,6 +86,16 @@ impl FileEdit {
     pub fn ok(&self) -> bool {
         self.state == FileState::Applied
     }
+
+    /// The transcript has ended: a call still open never ran, so a file
+    /// still streaming fails.
+    pub fn end(&mut self) {
+        if self.state == FileState::Streaming {
+            self.state = FileState::Failed;
+            self.error =
+                Some("the transcript ends before this file's last tool call closes".into());
+        }
+    }
 }
 
 /// Groups `calls` per file and applies each file's calls in order, each on

@@ -119,11 +119,8 @@ fn plan<'f>(
                 });
             }
         }
-        if let Ok(meta) = std::fs::metadata(output::resolve_target(&path))
-            && meta.is_file()
-            && let Err(why) = output::protected(&path, &meta)
-        {
-            return Err(format!("nothing written: {}: {why}", file.path).into());
+        if let Err(e) = output::preflight(&path) {
+            return Err(format!("nothing written: {}: {}", file.path, e.message).into());
         }
         targets.push((path, file));
     }

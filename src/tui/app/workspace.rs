@@ -585,10 +585,7 @@ impl Workspace {
         // Mid-stream, later calls may edit the same files again: writing
         // now would leave those edits out.
         let streaming_doubt = (self.stream == StreamState::Streaming).then(|| {
-            let again = match key {
-                KeyCode::Char(c) => c,
-                _ => 'a',
-            };
+            let again = key_char(key);
             format!(
                 "the transcript is still streaming: later calls may edit {} again: press {again} again to write it as it is now, Esc to cancel",
                 if accepted.len() == 1 {
@@ -602,10 +599,7 @@ impl Workspace {
             && let Some(text) = streaming_doubt.or_else(|| match &self.whole_patch {
                 // A patch's own doubts, not those of the blocks that show it.
                 Some(whole) => (!whole.doubts.is_empty()).then(|| {
-                    let again = match key {
-                        KeyCode::Char(c) => c,
-                        _ => 'a',
-                    };
+                    let again = key_char(key);
                     format!(
                         "{}: press {again} again to write anyway, Esc to cancel",
                         whole.doubts.join("; ")
@@ -664,10 +658,7 @@ impl Workspace {
         if tabs.len() > 1 {
             self.select(t);
         }
-        let again = match key {
-            KeyCode::Char(c) => c,
-            _ => 'a',
-        };
+        let again = key_char(key);
         let files = if others.is_empty() {
             String::new()
         } else {
@@ -717,5 +708,13 @@ fn state_phrase(state: FileState) -> &'static str {
         FileState::Applied => "applied",
         FileState::Failed => "has a failing block",
         FileState::Refused => "was refused",
+    }
+}
+
+/// The key `a` or `A` that accepts, as the question names it.
+fn key_char(key: KeyCode) -> char {
+    match key {
+        KeyCode::Char(c) => c,
+        _ => 'a',
     }
 }
