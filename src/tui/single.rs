@@ -540,6 +540,18 @@ mod tests {
         (dir, path, s)
     }
 
+    /// [`screen_on_disk`] once `diff` has arrived (`ended`: and its input ended).
+    fn screen_showing(
+        name: &str,
+        original: &str,
+        diff: &str,
+        ended: bool,
+    ) -> (tempfile::TempDir, PathBuf, SingleFile) {
+        let (dir, path, mut s) = screen_on_disk(name, original);
+        s.on_text(text(diff, ended));
+        (dir, path, s)
+    }
+
     /// `c`, as the user presses it.
     fn press_c(s: &mut SingleFile) -> Flow {
         use ratatui_crossterm::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -550,6 +562,17 @@ mod tests {
     }
 
     /// The notice shown, or nothing.
+    /// What `c` copies once `diff` (ended) has been diagnosed over `name`
+    /// holding `original`; else the notice that says why nothing was.
+    fn copied(name: &str, original: &str, diff: &str) -> Result<String, String> {
+        let (_dir, _path, mut s) = screen_showing(name, original, diff, true);
+        s.idle();
+        match press_c(&mut s) {
+            Flow::Copy { text, .. } => Ok(text),
+            _ => Err(notice_text(&s)),
+        }
+    }
+
     fn notice_text(s: &SingleFile) -> String {
         s.app
             .notice
@@ -578,9 +601,8 @@ mod tests {
     #[test]
     fn a_patch_cut_at_the_end_of_its_input_is_never_written() {
         let original = "def f():\n    if b == 0:\n        raise\n";
-        let (_dir, path, mut s) = screen_on_disk("c.py", original);
         let cut = "*** Begin Patch\n*** Update File: c.py\n@@\n def f():\n-    if b == 0:\n+    if not b:\n";
-        s.on_text(text(cut, true));
+        let (_dir, path, mut s) = screen_showing("c.py", original, cut, true);
         assert!(s.app.refused_by_reference, "the header says refused");
         for _ in 0..3 {
             s.on_text(Folded::default());
@@ -603,17 +625,15 @@ mod tests {
     #[test]
     fn accepting_another_dialect_writes_the_references_result() {
         let original = "a\r\nb\r\nc\r\n";
-        let (_dir, path, mut s) = screen_on_disk("f.txt", original);
         let patch = "*** Begin Patch\n*** Update File: f.txt\n@@\n a\n-b\n+B\n*** End Patch\n";
-        s.on_text(text(patch, false));
+        let (_dir, path, mut s) = screen_showing("f.txt", original, patch, false);
         assert!(!s.app.refused_by_reference);
         assert_eq!(accept_now(&mut s, false), Some(Exit::Wrote(path.clone())));
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "a\r\nB\r\nc\r\n");
 
         let original = "x = 1\ny = 2\n";
-        let (_dir, path, mut s) = screen_on_disk("g.py", original);
         let edit = r#"{"file_path": "g.py", "old_string": "y = 2", "new_string": "y = 3"}"#;
-        s.on_text(text(edit, false));
+        let (_dir, path, mut s) = screen_showing("g.py", original, edit, false);
         assert!(s.app.diff.ends_with("+++++++ REPLACE\n"), "{}", s.app.diff);
         assert_eq!(accept_now(&mut s, false), Some(Exit::Wrote(path.clone())));
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "x = 1\ny = 3\n");
@@ -623,9 +643,8 @@ mod tests {
     /// goes when more text comes; the header counts the bytes received.
     #[test]
     fn a_refusal_goes_with_more_text_and_the_header_counts_what_arrived() {
-        let (_dir, _path, mut s) = screen_on_disk("g.py", "x = 1\n");
         let head = r#"{"file_path": "g.py", "old_string": "x = 1", "new_str"#;
-        s.on_text(text(head, false));
+        let (_dir, _path, mut s) = screen_showing("g.py", "x = 1\n", head, false);
         assert_eq!(accept_now(&mut s, false), None);
         assert!(
             s.app
@@ -649,9 +668,8 @@ mod tests {
     /// A patch that moves FILE says FILE is edited in place here.
     #[test]
     fn a_moving_patch_says_the_file_is_edited_in_place() {
-        let (_dir, _path, mut s) = screen_on_disk("f.txt", "a\nb\n");
         let patch = "*** Begin Patch\n*** Update File: f.txt\n*** Move to: g.txt\n@@\n a\n-b\n+B\n*** End Patch\n";
-        s.on_text(text(patch, true));
+        let (_dir, _path, mut s) = screen_showing("f.txt", "a\nb\n", patch, true);
         assert_eq!(
             s.app.notice.as_ref().map(|n| n.text.as_str()),
             Some("the patch moves f.txt to g.txt; this file is edited in place")
@@ -662,9 +680,8 @@ mod tests {
     /// text ends the unreadable stretch.
     #[test]
     fn an_unreadable_dialect_diff_writes_nothing() {
-        let (_dir, path, mut s) = screen_on_disk("f.txt", "a\nb\n");
         let patch = "*** Begin Patch\n*** Update File: f.txt\n@@\n a\n-b\n+B\n*** End Patch\n";
-        s.on_text(text(patch, false));
+        let (_dir, path, mut s) = screen_showing("f.txt", "a\nb\n", patch, false);
         s.on_text(Folded {
             unreadable: Some("invalid UTF-8 at byte 80".into()),
             ..Folded::default()
@@ -687,9 +704,8 @@ mod tests {
     /// first `a` writes nothing, the `a` that answers writes.
     #[test]
     fn a_doubtful_result_of_another_dialect_is_asked_about_first() {
-        let (_dir, path, mut s) = screen_on_disk("m.py", "max = 10\n");
         let edit = r#"{"file_path": "m.py", "old_string": "x = 1", "new_string": "x = 2"}"#;
-        s.on_text(text(edit, true));
+        let (_dir, path, mut s) = screen_showing("m.py", "max = 10\n", edit, true);
         assert_eq!(accept_now(&mut s, false), None);
         let asked = notice_text(&s);
         assert!(
@@ -709,47 +725,35 @@ mod tests {
     /// `srview fix` prints it), not the SEARCH/REPLACE block that shows it.
     #[test]
     fn copying_a_failing_edit_copies_the_corrected_edit() {
-        let (_dir, _path, mut s) = screen_on_disk("inv.py", "LOW_STOCK = 5\nHIGH = 9\n");
         let edit = r#"{"file_path": "inv.py", "old_string": "LOW_STOK = 5", "new_string": "LOW_STOCK = 10"}"#;
-        s.on_text(text(edit, true));
-        s.idle();
-        match press_c(&mut s) {
-            Flow::Copy { text, .. } => assert_eq!(
-                text,
+        assert_eq!(
+            copied("inv.py", "LOW_STOCK = 5\nHIGH = 9\n", edit).as_deref(),
+            Ok(
                 "{\"tool\":\"Edit\",\"file_path\":\"inv.py\",\"old_string\":\"LOW_STOCK = 5\",\
-                 \"new_string\":\"LOW_STOCK = 10\",\"replace_all\":false}\n"
-            ),
-            _ => panic!("no copy: {:?}", s.app.notice.as_ref().map(|n| &n.text)),
-        }
+                \"new_string\":\"LOW_STOCK = 10\",\"replace_all\":false}\n"
+            )
+        );
     }
 
     /// `c` on a loosely matched hunk (shown as an exact block on the
     /// file's own lines) copies the tightened patch `srview fix` prints.
     #[test]
     fn copying_a_loose_hunk_copies_the_tightened_patch() {
-        let (_dir, _path, mut s) = screen_on_disk("c.py", "def span(a, b):\n    return b – a\n");
         let patch = "*** Begin Patch\n*** Update File: c.py\n@@\n def span(a, b):\n-    return b - a\n+    return abs(b - a)\n*** End Patch\n";
-        s.on_text(text(patch, true));
-        s.idle();
-        match press_c(&mut s) {
-            Flow::Copy { text, .. } => assert_eq!(
-                text,
+        assert_eq!(
+            copied("c.py", "def span(a, b):\n    return b – a\n", patch).as_deref(),
+            Ok(
                 "*** Begin Patch\n*** Update File: c.py\n@@\n def span(a, b):\n-    return b – a\n+    return abs(b - a)\n*** End Patch\n"
-            ),
-            _ => panic!("no copy: {}", notice_text(&s)),
-        }
+            )
+        );
     }
 
     /// `c` on a patch whose correction `check` still doubts (a loose hunk
     /// whose lines occur twice) copies nothing and says why.
     #[test]
     fn copying_a_correction_still_in_doubt_copies_nothing() {
-        let (_dir, _path, mut s) = screen_on_disk("k.txt", "a\nx  \nb\nc\nx  \nb\n");
         let patch = "*** Begin Patch\n*** Update File: k.txt\n@@\n x\n-b\n+B\n*** End Patch\n";
-        s.on_text(text(patch, true));
-        s.idle();
-        assert!(matches!(press_c(&mut s), Flow::Continue));
-        let said = notice_text(&s);
+        let said = copied("k.txt", "a\nx  \nb\nc\nx  \nb\n", patch).expect_err("nothing copied");
         assert!(
             said.starts_with("nothing copied: 1 loose hunk rewritten as ")
                 && said.contains(", but the corrected patch is in doubt: hunk #1 of k.txt matched at lines 2-3, and its lines occur again at line 5"),
