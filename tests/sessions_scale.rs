@@ -54,7 +54,7 @@ fn the_light_review_gives_the_full_reviews_verdicts() {
             if l.basis != f.basis || l.before != f.before {
                 continue;
             }
-            let (Some(la), Some(fa)) = (&l.applied, &f.applied) else {
+            let (Some(la), Some(fa)) = (l.applied(), f.applied()) else {
                 assert_eq!(l.ok(), f.ok(), "{} #{}", path.display(), l.edit.seq);
                 continue;
             };

@@ -43,7 +43,7 @@ pub fn explain_all(reviewed: &SessionReview, ws: &SessionRoot) -> String {
     let unknown: Vec<&Review> = reviewed
         .reviews
         .iter()
-        .filter(|r| !r.is_failed() && !doubtful(r) && r.applied.is_none())
+        .filter(|r| !r.is_failed() && !doubtful(r) && r.applied().is_none())
         .collect();
     let mut out = format!(
         "{agent} {}: {} edit{}, {failed} failed{}{}\n",
@@ -67,7 +67,7 @@ pub fn explain_all(reviewed: &SessionReview, ws: &SessionRoot) -> String {
             r.edit.seq,
             r.edit.file,
             r.edit.tool.name(),
-            r.why.as_deref().unwrap_or("srview did not run it")
+            r.why().unwrap_or("srview did not run it")
         ));
     }
     for r in reviewed
@@ -118,7 +118,7 @@ fn explain(r: &Review, agent: &str, ws: &SessionRoot, cwd: &str) -> String {
             _ => {
                 s.push_str(&format!(
                     "  srview cannot explain it: {}\n",
-                    r.why.as_deref().unwrap_or("the content before is unknown")
+                    r.why().unwrap_or("the content before is unknown")
                 ));
                 return s;
             }

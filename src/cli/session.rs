@@ -280,8 +280,8 @@ fn plural(n: usize) -> &'static str {
 
 /// srview's verdict in a few words (see [`Review::verdict_words`]).
 fn srview_word(r: &Review) -> String {
-    match &r.applied {
+    match r.applied() {
         Some(_) => r.verdict_words(true),
-        None => format!("unknown ({})", r.why.as_deref().unwrap_or("not run")),
+        None => format!("unknown ({})", r.why().unwrap_or("not run")),
     }
 }

@@ -82,7 +82,7 @@ impl<'a> SessionJson<'a> {
 impl<'a> EditJson<'a> {
     fn new(r: &'a Review) -> Self {
         let e = &r.edit;
-        let applied = r.applied.as_ref();
+        let applied = r.applied();
         EditJson {
             seq: e.seq,
             file: &e.file,
@@ -94,7 +94,7 @@ impl<'a> EditJson<'a> {
             srview: SrviewJson {
                 ok: r.ok(),
                 against: r.basis,
-                why: r.why.as_deref(),
+                why: r.why(),
                 applier: applied.map_or(Applier::None, |a| a.applier),
                 error: applied.and_then(|a| a.error.as_deref()),
                 loose: r.is_loose(),

@@ -62,24 +62,62 @@ pub struct Review {
     pub before: Option<FileContent>,
     /// What the edit was run against (`None`: not run).
     pub basis: Option<Basis>,
-    /// `None`: not run, see `why`.
-    pub applied: Option<Applied>,
-    /// Why the edit was not run (most often: the content before is unknown).
-    pub why: Option<String>,
+    /// srview's verdict, or why it has none.
+    pub run: Run,
     /// srview and the agent disagree (or srview matched only loosely where
     /// the agent reported plain success).
     pub disagreement: Option<String>,
 }
 
+/// Whether srview's applier ran an edit.
+#[derive(Debug, Clone)]
+pub enum Run {
+    /// It ran: its verdict.
+    Ran(Applied),
+    /// It did not run: why, when that can be told (most often: the content
+    /// before is unknown).
+    NotRun(Option<String>),
+}
+
+impl Run {
+    /// Not run, for the reason given.
+    fn not_run(why: impl Into<String>) -> Run {
+        Run::NotRun(Some(why.into()))
+    }
+}
+
+impl From<Option<Applied>> for Run {
+    /// An applier's answer: `None` when it could not run the edit.
+    fn from(applied: Option<Applied>) -> Run {
+        applied.map_or(Run::NotRun(None), Run::Ran)
+    }
+}
+
 impl Review {
+    /// srview's verdict, when it ran the edit.
+    pub fn applied(&self) -> Option<&Applied> {
+        match &self.run {
+            Run::Ran(applied) => Some(applied),
+            Run::NotRun(_) => None,
+        }
+    }
+
+    /// Why srview did not run the edit, when it did not and can tell.
+    pub fn why(&self) -> Option<&str> {
+        match &self.run {
+            Run::Ran(_) => None,
+            Run::NotRun(why) => why.as_deref(),
+        }
+    }
+
     /// srview's verdict: applies or not; `None` when not run.
     pub fn ok(&self) -> Option<bool> {
-        self.applied.as_ref().map(|a| a.ok)
+        self.applied().map(|a| a.ok)
     }
 
     /// A block or hunk matched only loosely.
     pub fn is_loose(&self) -> bool {
-        self.applied.as_ref().is_some_and(|a| !a.loose.is_empty())
+        self.applied().is_some_and(|a| !a.loose.is_empty())
     }
 
     /// srview's verdict in a few words: `applies (exact)` (`applied` when
@@ -87,8 +125,8 @@ impl Review {
     /// current file` when that is what it ran against. A whole new content
     /// reads `whole content`, not its stage `empty`.
     pub fn verdict_words(&self, past: bool) -> String {
-        let Some(applied) = &self.applied else {
-            return format!("unknown: {}", self.why.as_deref().unwrap_or("not run"));
+        let Some(applied) = self.applied() else {
+            return format!("unknown: {}", self.why().unwrap_or("not run"));
         };
         let how: Vec<&str> = applied
             .blocks
@@ -363,7 +401,7 @@ impl<'a> Reviewer<'a> {
 /// agent's (Codex's apply_patch, Cline classic's SEARCH/REPLACE; Aider's
 /// matching and Cline CLI's apply_patch are their own, looser ones).
 fn chained_after(review: &Review, agent: AgentKind) -> Option<FileContent> {
-    let applied = review.applied.as_ref().filter(|a| a.ok)?;
+    let applied = review.applied().filter(|a| a.ok)?;
     let faithful =
         applied.loose.is_empty() || matches!(agent, AgentKind::Codex | AgentKind::ClineClassic);
     let real_basis = review.basis.is_some_and(|b| b != Basis::CurrentFile);
@@ -389,13 +427,12 @@ fn run_one(
         edit,
         before: None,
         basis: None,
-        applied: None,
-        why: None,
+        run: Run::NotRun(None),
         disagreement: None,
     };
     let edit = &review.edit;
     if let Some(why) = verdict::not_runnable(&edit.input) {
-        review.why = Some(why.to_string());
+        review.run = Run::not_run(why);
         review.before = known.map(|k| k.0);
         return review;
     }
@@ -403,52 +440,51 @@ fn run_one(
         // A Codex app-server log without patch events records the diff
         // Codex applied, not the patch the model wrote: it always fits
         // exactly, so it says nothing of how the patch matched.
-        review.why = Some(
+        review.run = Run::not_run(
             "this Codex output records the diff Codex applied, not the patch as the model \
-             wrote it: how the patch matched is not known (the rollout file has it)"
-                .into(),
+             wrote it: how the patch matched is not known (the rollout file has it)",
         );
         review.before = known.map(|k| k.0);
         return review;
     }
     if let Some((content, basis)) = known {
-        review.applied = match recovery {
+        review.run = match recovery {
             Recovery::Light => already_applied(edit, basis),
             Recovery::Full => None,
         }
-        .or_else(|| run(&edit.input, &content, cwd));
+        .or_else(|| run(&edit.input, &content, cwd))
+        .into();
         if agent == AgentKind::Codex
             && basis == Basis::LiveFile
             && edit.agent_verdict == Verdict::Pending
-            && review.applied.as_ref().is_some_and(|a| !a.ok)
+            && review.applied().is_some_and(|a| !a.ok)
         {
             // Read live, the file may already hold the patch.
-            review.applied = None;
-            review.why = Some("waiting for Codex's verdict: it writes a patch moments after it logs it, so the file srview read may already hold it".into());
+            review.run = Run::not_run(
+                "waiting for Codex's verdict: it writes a patch moments after it logs it, so the file srview read may already hold it",
+            );
         }
         if basis == Basis::LiveFile
             && edit.agent_verdict == Verdict::Applied
-            && review.applied.as_ref().is_some_and(|a| !a.ok)
+            && review.applied().is_some_and(|a| !a.ok)
             && edit.after() == Some(&content)
         {
             // The file read live was already the edit's result: srview
             // started after the agent wrote it (or a replay ran over the
             // files as the run left them).
-            review.applied = None;
-            review.why = Some(
+            review.run = Run::not_run(
                 "the file srview read when the edit appeared already held its result: \
-                 the content before it is not known"
-                    .into(),
+                 the content before it is not known",
             );
             return review;
         }
         review.before = Some(content);
         review.basis = Some(basis);
     } else if !verdict::needs_before(&edit.input) {
-        review.applied = run(&edit.input, &FileContent::Absent, cwd);
+        review.run = run(&edit.input, &FileContent::Absent, cwd).into();
         review.basis = Some(Basis::NotNeeded);
     } else if recovery == Recovery::Light {
-        review.why = Some(unknown_before(agent, None));
+        review.run = Run::not_run(unknown_before(agent, None));
     } else {
         match ws.current(&edit.file) {
             Some(current @ FileContent::Text(_)) => {
@@ -458,7 +494,7 @@ fn run_one(
                     .as_ref()
                     .is_some_and(|a| a.ok && a.loose.is_empty() && may_hold_result(a, text))
                 {
-                    review.why = Some(format!(
+                    review.run = Run::not_run(format!(
                         "{}; the current file {} holds the edit's new text already: it may \
                          hold this edit's result",
                         unknown_before(agent, unavailable.as_deref()),
@@ -468,7 +504,7 @@ fn run_one(
                     .as_ref()
                     .is_some_and(|a| a.ok && a.loose.is_empty())
                 {
-                    review.applied = on_current;
+                    review.run = on_current.into();
                     review.basis = Some(Basis::CurrentFile);
                 } else {
                     // Why it does not run there, in the applier's words.
@@ -482,7 +518,7 @@ fn run_one(
                         },
                         None => "cannot be run".to_string(),
                     };
-                    review.why = Some(format!(
+                    review.run = Run::not_run(format!(
                         "{}; on the current file {}, the edit {how}",
                         unknown_before(agent, unavailable.as_deref()),
                         ws.path(&edit.file).display()
@@ -495,7 +531,7 @@ fn run_one(
                 } else {
                     "cannot be read as text"
                 };
-                review.why = Some(format!(
+                review.run = Run::not_run(format!(
                     "{}; the current file {} {state}",
                     unknown_before(agent, unavailable.as_deref()),
                     ws.path(&edit.file).display()
@@ -503,11 +539,10 @@ fn run_one(
             }
         }
     }
-    if let Some(cut) = review.applied.as_ref().and_then(dropped_block) {
+    if let Some(cut) = review.applied().and_then(dropped_block) {
         // Part of an edit (Cline keeps only what streamed before it gave
         // up): what the whole would do is not known.
-        review.applied = None;
-        review.why = Some(format!(
+        review.run = Run::not_run(format!(
             "the recorded edit is cut off: block {cut} never finished, so srview gives no \
              verdict on the part that did"
         ));
@@ -578,7 +613,7 @@ fn unknown_before(agent: AgentKind, unavailable: Option<&str>) -> String {
 }
 
 fn disagreement(review: &Review, agent: AgentKind) -> Option<String> {
-    let applied = review.applied.as_ref()?;
+    let applied = review.applied()?;
     // Against the current file, a failure could be the file's change since.
     if review.basis == Some(Basis::CurrentFile) {
         return None;
@@ -724,7 +759,7 @@ mod tests {
         // The first edit's old text is gone from the file: unknown, said.
         assert_eq!(first.ok(), None);
         assert_eq!(first.basis, None);
-        let why = first.why.as_deref().unwrap_or_default();
+        let why = first.why().unwrap_or_default();
         assert!(why.starts_with("the content before is not in Cline CLI's output and could not be recovered; on the current file "), "{why}");
         assert!(
             why.ends_with(

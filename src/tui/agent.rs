@@ -546,9 +546,9 @@ impl AgentEdits {
             } else if fresh.streaming {
                 "the edit is streaming; the content before it is not known yet".to_string()
             } else {
-                r.why
-                    .clone()
-                    .unwrap_or_else(|| "the content before this edit is unknown".into())
+                r.why()
+                    .unwrap_or("the content before this edit is unknown")
+                    .to_string()
             };
             shown.app.note_state(why);
             if ended {
@@ -559,11 +559,11 @@ impl AgentEdits {
         // A complete edit srview gives no verdict on shows no blocks: they
         // would say more than the verdict stands behind.
         if ended
-            && r.applied.is_none()
-            && let Some(why) = &r.why
+            && r.applied().is_none()
+            && let Some(why) = r.why()
         {
             shown.app.set_diff(String::new());
-            shown.app.note_state(why.clone());
+            shown.app.note_state(why.to_string());
             shown.app.end_stream();
             return;
         }
@@ -624,8 +624,8 @@ impl AgentEdits {
         else {
             return;
         };
-        let Some(applied) = review.applied.as_ref() else {
-            let why = review.why.as_deref().unwrap_or("srview could not run it");
+        let Some(applied) = review.applied() else {
+            let why = review.why().unwrap_or("srview could not run it");
             return self.say_of_shown(&format!("not accepted: {why}"), true);
         };
         if !applied.ok {

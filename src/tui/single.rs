@@ -669,7 +669,7 @@ mod tests {
     #[test]
     fn a_moving_patch_says_the_file_is_edited_in_place() {
         let patch = "*** Begin Patch\n*** Update File: f.txt\n*** Move to: g.txt\n@@\n a\n-b\n+B\n*** End Patch\n";
-        let (_dir, _path, mut s) = screen_showing("f.txt", "a\nb\n", patch, true);
+        let (_dir, _path, s) = screen_showing("f.txt", "a\nb\n", patch, true);
         assert_eq!(
             s.app.notice.as_ref().map(|n| n.text.as_str()),
             Some("the patch moves f.txt to g.txt; this file is edited in place")

@@ -492,7 +492,7 @@ mod tests {
         let (_dir, files) = ended_with(moving);
         let tab = files.ws.tabs.iter().find(|t| t.path == "a.txt");
         assert_eq!(
-            tab.map(|t| t.state_label()).as_deref(),
+            tab.map(|t| t.state_label()),
             Some("refused: deleted or moved")
         );
     }
