@@ -96,7 +96,7 @@ impl<'a> EditJson<'a> {
                 against: r.basis,
                 why: r.why(),
                 applier: applied.map_or(Applier::None, |a| a.applier),
-                error: applied.and_then(|a| a.error.as_deref()),
+                error: applied.and_then(|a| a.error()),
                 loose: r.is_loose(),
                 loose_levels: applied.map_or(&[][..], |a| &a.loose[..]),
                 disagreement: r.disagreement.as_deref(),

@@ -112,7 +112,7 @@ impl Review {
 
     /// srview's verdict: applies or not; `None` when not run.
     pub fn ok(&self) -> Option<bool> {
-        self.applied().map(|a| a.ok)
+        self.applied().map(|a| a.ok())
     }
 
     /// A block or hunk matched only loosely.
@@ -139,14 +139,14 @@ impl Review {
                 super::verdict::VerdictBlock::Hunk(h) => h.level.map(|l| l.name()),
             })
             .collect();
-        let mut s = String::from(match (applied.ok, past) {
+        let mut s = String::from(match (applied.ok(), past) {
             (true, true) => "applied",
             (true, false) => "applies",
             (false, true) => "failed",
             (false, false) => "fails",
         });
         // A failure's stages name the blocks that did apply: not said.
-        if applied.ok && !how.is_empty() {
+        if applied.ok() && !how.is_empty() {
             s.push_str(&format!(" ({})", how.join(", ")));
         }
         if self.basis == Some(Basis::CurrentFile) {
@@ -401,12 +401,12 @@ impl<'a> Reviewer<'a> {
 /// agent's (Codex's apply_patch, Cline classic's SEARCH/REPLACE; Aider's
 /// matching and Cline CLI's apply_patch are their own, looser ones).
 fn chained_after(review: &Review, agent: AgentKind) -> Option<FileContent> {
-    let applied = review.applied().filter(|a| a.ok)?;
+    let applied = review.applied().filter(|a| a.ok())?;
     let faithful =
         applied.loose.is_empty() || matches!(agent, AgentKind::Codex | AgentKind::ClineClassic);
     let real_basis = review.basis.is_some_and(|b| b != Basis::CurrentFile);
     (faithful && real_basis)
-        .then(|| applied.new_content.clone())
+        .then(|| applied.new_content().cloned())
         .flatten()
 }
 
@@ -457,7 +457,7 @@ fn run_one(
         if agent == AgentKind::Codex
             && basis == Basis::LiveFile
             && edit.agent_verdict == Verdict::Pending
-            && review.applied().is_some_and(|a| !a.ok)
+            && review.applied().is_some_and(|a| !a.ok())
         {
             // Read live, the file may already hold the patch.
             review.run = Run::not_run(
@@ -466,7 +466,7 @@ fn run_one(
         }
         if basis == Basis::LiveFile
             && edit.agent_verdict == Verdict::Applied
-            && review.applied().is_some_and(|a| !a.ok)
+            && review.applied().is_some_and(|a| !a.ok())
             && edit.after() == Some(&content)
         {
             // The file read live was already the edit's result: srview
@@ -492,7 +492,7 @@ fn run_one(
                 let text = current.text().unwrap_or_default();
                 if on_current
                     .as_ref()
-                    .is_some_and(|a| a.ok && a.loose.is_empty() && may_hold_result(a, text))
+                    .is_some_and(|a| a.ok() && a.loose.is_empty() && may_hold_result(a, text))
                 {
                     review.run = Run::not_run(format!(
                         "{}; the current file {} holds the edit's new text already: it may \
@@ -502,15 +502,15 @@ fn run_one(
                     ));
                 } else if on_current
                     .as_ref()
-                    .is_some_and(|a| a.ok && a.loose.is_empty())
+                    .is_some_and(|a| a.ok() && a.loose.is_empty())
                 {
                     review.run = on_current.into();
                     review.basis = Some(Basis::CurrentFile);
                 } else {
                     // Why it does not run there, in the applier's words.
                     let how = match on_current.as_ref() {
-                        Some(a) if a.ok => "matches only loosely".to_string(),
-                        Some(a) => match a.error.as_deref() {
+                        Some(a) if a.ok() => "matches only loosely".to_string(),
+                        Some(a) => match a.error() {
                             Some(e) => {
                                 format!("does not apply ({})", crate::engine::error_headline(e))
                             }
@@ -563,11 +563,9 @@ fn already_applied(edit: &AgentEdit, basis: Basis) -> Option<Applied> {
         .filter(|c| c.origin == ContentOrigin::Derived && basis == Basis::Recorded)?;
     matches!(edit.input, EditInput::Exact(_)).then(|| Applied {
         applier: Applier::Edit,
-        ok: true,
-        error: None,
+        result: Ok(after.content.clone()),
         blocks: Vec::new(),
         loose: Vec::new(),
-        new_content: Some(after.content.clone()),
     })
 }
 
@@ -619,13 +617,12 @@ fn disagreement(review: &Review, agent: AgentKind) -> Option<String> {
         return None;
     }
     let name = agent.display_name();
-    match (review.edit.agent_verdict, applied.ok) {
+    match (review.edit.agent_verdict, applied.ok()) {
         (Verdict::Applied, false) => Some(format!(
             "{name} applied this edit; srview's {} applier fails it: {}",
             applier_rules(applied.applier),
             applied
-                .error
-                .as_deref()
+                .error()
                 .map(crate::engine::error_headline)
                 .unwrap_or_default()
         )),
@@ -722,9 +719,9 @@ mod tests {
     fn a_file_holding_the_new_text_may_hold_the_result() {
         let diff = "------- SEARCH\na\n=======\na\nb\n+++++++ REPLACE\n";
         let after = run_sr(diff, "a\nb\nc\n");
-        assert!(after.ok && may_hold_result(&after, "a\nb\nc\n"));
+        assert!(after.ok() && may_hold_result(&after, "a\nb\nc\n"));
         let before = run_sr(diff, "a\nc\n");
-        assert!(before.ok && !may_hold_result(&before, "a\nc\n"));
+        assert!(before.ok() && !may_hold_result(&before, "a\nc\n"));
     }
 
     /// A recorded edit cut off inside a block: that block is named.

@@ -48,17 +48,30 @@ pub enum VerdictBlock {
 pub struct Applied {
     /// The applier that ran.
     pub applier: Applier,
-    /// The edit applies.
-    pub ok: bool,
-    /// The applier's error text.
-    pub error: Option<String>,
+    /// The file after the edit when it applies, else the applier's error text.
+    pub result: Result<FileContent, String>,
     /// One per block or hunk, in order.
     pub blocks: Vec<VerdictBlock>,
     /// Where a block or hunk matched only loosely: its stage or level
     /// (`line-trimmed`, `unicode`, ...), one per loose block.
     pub loose: Vec<String>,
-    /// The file after the edit, when it applied.
-    pub new_content: Option<FileContent>,
+}
+
+impl Applied {
+    /// The edit applies.
+    pub fn ok(&self) -> bool {
+        self.result.is_ok()
+    }
+
+    /// The applier's error text, when the edit does not apply.
+    pub fn error(&self) -> Option<&str> {
+        self.result.as_ref().err().map(String::as_str)
+    }
+
+    /// The file after the edit, when it applies.
+    pub fn new_content(&self) -> Option<&FileContent> {
+        self.result.as_ref().ok()
+    }
 }
 
 /// Whether running `input` needs the file's content before at all (a whole
@@ -93,11 +106,9 @@ pub fn run(input: &EditInput, before: &FileContent, cwd: &str) -> Option<Applied
             Some(blocks) => Some(search_replace(&blocks, before)),
             None => Some(Applied {
                 applier: Applier::SearchReplaceV1,
-                ok: false,
-                error: Some("the unified diff has no hunk".into()),
+                result: Err("the unified diff has no hunk".into()),
                 blocks: Vec::new(),
                 loose: Vec::new(),
-                new_content: None,
             }),
         },
         EditInput::ApplyPatch(patch) => Some(apply_patch_section(patch, before, cwd)),
@@ -136,17 +147,13 @@ pub fn run_counting(input: &EditInput, before: &FileContent, cwd: &str) -> Optio
 }
 
 fn exact_counting(e: &Edit, before: &FileContent, applier: Applier) -> Applied {
-    let (ok, error, new_content) = match edit::new_content(e, before.text()) {
-        Ok(text) => (true, None, Some(FileContent::Text(text))),
-        Err(err) => (false, Some(err.to_string()), None),
-    };
     Applied {
         applier,
-        ok,
-        error,
+        result: edit::new_content(e, before.text())
+            .map(FileContent::Text)
+            .map_err(|err| err.to_string()),
         blocks: Vec::new(),
         loose: Vec::new(),
-        new_content,
     }
 }
 
@@ -170,21 +177,18 @@ fn search_replace(diff: &str, before: &FileContent) -> Applied {
             _ => None,
         })
         .collect();
-    let (ok, error, new_content) = match outcome.result {
-        Ok(a) => (true, None, Some(FileContent::Text(a.new_content))),
-        Err(e) => (false, Some(e.message), None),
-    };
     Applied {
         applier: Applier::SearchReplaceV1,
-        ok,
-        error,
+        result: outcome
+            .result
+            .map(|a| FileContent::Text(a.new_content))
+            .map_err(|e| e.message),
         blocks: outcome
             .blocks
             .into_iter()
             .map(VerdictBlock::Block)
             .collect(),
         loose,
-        new_content,
     }
 }
 
@@ -212,8 +216,9 @@ fn apply_patch_section(patch: &str, before: &FileContent, cwd: &str) -> Applied 
         })
         .collect();
     let key = apply_patch::fs::normalize(&path);
-    let new_content = (outcome.exit_code == 0).then(|| {
-        outcome
+    let result = match &outcome.error {
+        Some(e) => Err(e.to_string()),
+        None => Ok(outcome
             .files
             .iter()
             .find(|(p, _)| **p == key)
@@ -221,12 +226,11 @@ fn apply_patch_section(patch: &str, before: &FileContent, cwd: &str) -> Applied 
             .map_or(FileContent::Absent, |(_, c)| match c {
                 Some(t) => FileContent::Text(t.clone()),
                 None => FileContent::Absent,
-            })
-    });
+            })),
+    };
     Applied {
         applier: Applier::ApplyPatch,
-        ok: outcome.exit_code == 0,
-        error: outcome.error.as_ref().map(ToString::to_string),
+        result,
         blocks: outcome
             .sections
             .into_iter()
@@ -234,27 +238,19 @@ fn apply_patch_section(patch: &str, before: &FileContent, cwd: &str) -> Applied 
             .map(VerdictBlock::Hunk)
             .collect(),
         loose,
-        new_content,
     }
 }
 
 fn exact(e: &Edit, before: &FileContent) -> Applied {
     let outcome = edit::apply(e, before.text());
-    let (ok, error, new_content) = match &outcome.result {
-        Ok(done) => (
-            true,
-            None,
-            Some(FileContent::Text(done.new_content.clone())),
-        ),
-        Err(err) => (false, Some(err.to_string()), None),
-    };
     Applied {
         applier: Applier::Edit,
-        ok,
-        error,
+        result: match &outcome.result {
+            Ok(done) => Ok(FileContent::Text(done.new_content.clone())),
+            Err(err) => Err(err.to_string()),
+        },
         blocks: vec![VerdictBlock::Block(outcome.block)],
         loose: Vec::new(),
-        new_content,
     }
 }
 
@@ -268,9 +264,8 @@ mod tests {
             "------- SEARCH\n  a\n=======\nb\n+++++++ REPLACE\n".to_string(),
         );
         let got = run(&input, &FileContent::Text("a\n".into()), "/w").expect("runs");
-        assert!(got.ok);
         assert_eq!(got.loose, ["line-trimmed"]);
-        assert_eq!(got.new_content, Some(FileContent::Text("b\n".into())));
+        assert_eq!(got.result, Ok(FileContent::Text("b\n".into())));
     }
 
     #[test]
@@ -280,8 +275,7 @@ mod tests {
         );
         assert!(!needs_before(&input));
         let got = run(&input, &FileContent::Absent, "/w").expect("runs");
-        assert!(got.ok, "{:?}", got.error);
-        assert_eq!(got.new_content, Some(FileContent::Text("hi\n".into())));
+        assert_eq!(got.result, Ok(FileContent::Text("hi\n".into())));
         assert_eq!(
             not_runnable(&EditInput::NotRecorded),
             Some("the agent's output names the file only, not the edit")

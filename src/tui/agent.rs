@@ -628,7 +628,7 @@ impl AgentEdits {
             let why = review.why().unwrap_or("srview could not run it");
             return self.say_of_shown(&format!("not accepted: {why}"), true);
         };
-        if !applied.ok {
+        if !applied.ok() {
             return self.say_of_shown("not accepted: srview's applier fails this edit too", true);
         }
         if review.basis == Some(Basis::CurrentFile) {
@@ -651,7 +651,7 @@ impl AgentEdits {
             );
         }
         self.confirming = None;
-        let Some(FileContent::Text(new)) = &applied.new_content else {
+        let Some(FileContent::Text(new)) = applied.new_content() else {
             return self.say_of_shown("not accepted: srview does not delete files", true);
         };
         let path = self.root.path(&row.file);
