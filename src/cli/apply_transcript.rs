@@ -135,7 +135,7 @@ fn write_doubts(calls: &[ToolCall], files: &[FileEdit], options: ApplyOptions) -
     for file in files {
         let mut before = file.original.as_str();
         for result in &file.calls {
-            let Some(after) = &result.content else {
+            let Some(after) = result.content() else {
                 continue;
             };
             // A whole new content (write_to_file) has no place to doubt.
@@ -153,7 +153,7 @@ fn write_doubts(calls: &[ToolCall], files: &[FileEdit], options: ApplyOptions) -
             let index = LineIndex::new(before);
             let diagnoses = crate::diagnose::diagnose_indexed(&diff, &index, engine, outcome);
             let mut doubts = doubt::write_doubts(&diff, &diagnoses);
-            if doubt::mixes_line_endings(before, [after.as_str()]) {
+            if doubt::mixes_line_endings(before, [after]) {
                 doubts.push(doubt::MIXED_LINE_ENDINGS.to_string());
             }
             out.extend(doubts.into_iter().map(|why| {

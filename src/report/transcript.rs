@@ -51,9 +51,9 @@ impl<'a> FileJson<'a> {
             .calls
             .iter()
             .map(|call| CallJson {
-                error: call.error.as_deref(),
+                error: call.error(),
                 kind: call.kind,
-                ok: call.error.is_none() && call.content.is_some(),
+                ok: call.content().is_some(),
                 partial: call.partial,
             })
             .collect();

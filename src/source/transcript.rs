@@ -13,7 +13,7 @@ mod apply;
 mod paths;
 mod write;
 
-pub use apply::{ApplyOptions, CallResult, FileEdit, FileState, apply_calls};
+pub use apply::{ApplyOptions, CallEffect, CallResult, FileEdit, FileState, apply_calls};
 pub use paths::{OUTSIDE_REFUSAL, PathError, PathRules};
 pub use write::{WriteError, preflight, write_files};
 

@@ -53,11 +53,39 @@ pub struct CallResult {
     pub partial: bool,
     /// The engine's answer (`replace_in_file` only).
     pub outcome: Option<Outcome>,
-    /// The file's content after this call; `None` when it did not apply.
-    pub content: Option<String>,
-    /// Why it did not apply. Partial-mode engine errors are not errors (the
-    /// stream is still arriving; Cline swallows them too).
-    pub error: Option<String>,
+    /// What it did to the file's content.
+    pub effect: CallEffect,
+}
+
+/// What one call did to its file's content.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CallEffect {
+    /// The file's content after the call.
+    Wrote(String),
+    /// Why the call does not apply.
+    Failed(String),
+    /// A streaming diff that does not apply yet: the content is unchanged,
+    /// and it is no error (the diff is still arriving; Cline swallows a
+    /// partial diff's errors too).
+    Waiting,
+}
+
+impl CallResult {
+    /// The file's content after the call, when it applied.
+    pub fn content(&self) -> Option<&str> {
+        match &self.effect {
+            CallEffect::Wrote(content) => Some(content),
+            CallEffect::Failed(_) | CallEffect::Waiting => None,
+        }
+    }
+
+    /// Why the call does not apply, when it does not.
+    pub fn error(&self) -> Option<&str> {
+        match &self.effect {
+            CallEffect::Failed(why) => Some(why),
+            CallEffect::Wrote(_) | CallEffect::Waiting => None,
+        }
+    }
 }
 
 /// Every edit of one file, applied.
@@ -178,20 +206,20 @@ fn apply_file<E: std::fmt::Display>(
         if edit.is_new
             && current.is_empty()
             && call.kind == CallKind::ReplaceInFile
-            && let Some(e) = &mut result.error
+            && let CallEffect::Failed(e) = &mut result.effect
         {
             *e = format!("{path} does not exist (is --cwd the project's folder?); {e}");
         }
-        if let Some(content) = &result.content {
-            current.clone_from(content);
+        if let Some(content) = result.content() {
+            current = content.to_string();
         }
         if call.partial {
             edit.state = FileState::Streaming;
         }
-        if let Some(e) = &result.error
+        if let Some(e) = result.error()
             && edit.error.is_none()
         {
-            edit.error = Some(e.clone());
+            edit.error = Some(e.to_string());
         }
         edit.calls.push(result);
     }
@@ -215,16 +243,15 @@ fn apply_call(
         kind: call.kind,
         partial: call.partial,
         outcome: None,
-        content: None,
-        error: None,
+        effect: CallEffect::Waiting,
     };
     match call.kind {
         CallKind::WriteToFile => {
-            result.content = Some(write_content(&body, current, call.partial));
+            result.effect = CallEffect::Wrote(write_content(&body, current, call.partial));
         }
         CallKind::ReplaceInFile => {
             if body.is_empty() && !call.partial {
-                result.error = Some("replace_in_file has no <diff>".into());
+                result.effect = CallEffect::Failed("replace_in_file has no <diff>".into());
                 return result;
             }
             let outcome = engine::apply(
@@ -235,11 +262,11 @@ fn apply_call(
                     is_final: !call.partial,
                 },
             );
-            match &outcome.result {
-                Ok(applied) => result.content = Some(applied.new_content.clone()),
-                Err(e) if !call.partial => result.error = Some(describe(e)),
-                Err(_) => {}
-            }
+            result.effect = match &outcome.result {
+                Ok(applied) => CallEffect::Wrote(applied.new_content.clone()),
+                Err(e) if !call.partial => CallEffect::Failed(describe(e)),
+                Err(_) => CallEffect::Waiting,
+            };
             result.outcome = Some(outcome);
         }
     }

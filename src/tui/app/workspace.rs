@@ -223,9 +223,9 @@ impl Workspace {
             let base = match edit.calls.len() {
                 1 => edit.original.clone(),
                 n => edit.calls[n - 2]
-                    .content
-                    .clone()
-                    .unwrap_or_else(|| edit.original.clone()),
+                    .content()
+                    .unwrap_or(&edit.original)
+                    .to_string(),
             };
             let i = self.tab_for(edit, &base);
             let tab = &mut self.tabs[i];
@@ -247,7 +247,7 @@ impl Workspace {
             match last.kind {
                 CallKind::WriteToFile => tab
                     .app
-                    .set_direct(last.content.clone().unwrap_or(body), last.partial),
+                    .set_direct(last.content().map_or(body, str::to_string), last.partial),
                 CallKind::ReplaceInFile => {
                     tab.app.set_diff(body);
                     if !last.partial {
