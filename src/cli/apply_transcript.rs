@@ -133,7 +133,7 @@ fn write_doubts(calls: &[ToolCall], files: &[FileEdit], options: ApplyOptions) -
     use crate::engine::matcher::LineIndex;
     let mut out = Vec::new();
     for file in files {
-        let mut before = file.original.as_str();
+        let mut before = file.before();
         for result in &file.calls {
             let Some(after) = result.content() else {
                 continue;
@@ -190,7 +190,7 @@ fn summary_line(file: &FileEdit) -> String {
             } else {
                 String::new()
             },
-            if file.is_new { ", new file" } else { "" }
+            if file.is_new() { ", new file" } else { "" }
         ),
         Some(e) => format!("{:<7} {}: {e}", file.state.name(), file.path),
     }

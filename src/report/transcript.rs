@@ -71,7 +71,7 @@ impl<'a> FileJson<'a> {
             blocks,
             calls,
             error: file.error.as_deref(),
-            new: file.is_new,
+            new: file.is_new(),
             new_content: file.ok().then_some(file.content.as_str()),
             ok: file.ok(),
             path: &file.path,

@@ -93,10 +93,8 @@ impl CallResult {
 pub struct FileEdit {
     /// The path as the transcript first spelled it.
     pub path: String,
-    /// The text the first call started from (empty for a new file).
-    pub original: String,
-    /// The file did not exist.
-    pub is_new: bool,
+    /// The text the first call started from; `None`: the file did not exist.
+    pub original: Option<String>,
     /// What each call of this file did, in transcript order.
     pub calls: Vec<CallResult>,
     /// The content after every call that applied (the partial result of a
@@ -110,6 +108,16 @@ pub struct FileEdit {
 }
 
 impl FileEdit {
+    /// The text the first call started from (empty for a new file).
+    pub fn before(&self) -> &str {
+        self.original.as_deref().unwrap_or_default()
+    }
+
+    /// The file did not exist.
+    pub fn is_new(&self) -> bool {
+        self.original.is_none()
+    }
+
     /// Every call applied and none is still streaming.
     pub fn ok(&self) -> bool {
         self.state == FileState::Applied
@@ -181,29 +189,27 @@ fn apply_file<E: std::fmt::Display>(
         .unwrap_or_default();
     let mut edit = FileEdit {
         path: path.clone(),
-        original: String::new(),
-        is_new: false,
+        original: Some(String::new()),
         calls: Vec::new(),
         content: String::new(),
         error: None,
         state: FileState::Applied,
     };
     match load(&path) {
-        Ok(Some(text)) => edit.original = text,
-        Ok(None) => edit.is_new = true,
+        Ok(loaded) => edit.original = loaded,
         Err(e) => {
             edit.error = Some(e.to_string());
             edit.state = FileState::Refused;
             return edit;
         }
     }
-    let mut current = edit.original.clone();
+    let mut current = edit.before().to_string();
     for &i in members {
         let Some(call) = calls.get(i) else { continue };
         let mut result = apply_call(i, call, &current, &path, options);
         // A diff against a file that does not exist can only fail: say that
         // first, not that its SEARCH text is missing from an empty file.
-        if edit.is_new
+        if edit.is_new()
             && current.is_empty()
             && call.kind == CallKind::ReplaceInFile
             && let CallEffect::Failed(e) = &mut result.effect

@@ -54,7 +54,7 @@ pub fn write_files(workspace: &PathRules, files: &[&FileEdit]) -> Result<Vec<Str
         .map(|(path, file)| output::Change {
             path: path.clone(),
             content: Some(file.content.as_bytes()),
-            expected: Some(file.original.as_bytes()),
+            expected: Some(file.before().as_bytes()),
         })
         .collect();
     let done = output::write_batch(&changes).map_err(|e| {
@@ -95,14 +95,13 @@ fn plan<'f>(
     }
     let mut targets: Vec<(PathBuf, &FileEdit)> = Vec::new();
     for &file in files {
-        if !file.is_new && file.content == file.original {
+        if file.original.as_ref() == Some(&file.content) {
             continue;
         }
         let path = workspace.resolve(&file.path)?;
-        let loaded = if file.is_new {
-            Loaded::Missing
-        } else {
-            Loaded::Holding(file.original.as_bytes())
+        let loaded = match &file.original {
+            None => Loaded::Missing,
+            Some(original) => Loaded::Holding(original.as_bytes()),
         };
         match output::check_unchanged(&path, loaded) {
             Ok(()) => {}

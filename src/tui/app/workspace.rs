@@ -221,10 +221,10 @@ impl Workspace {
                 continue;
             };
             let base = match edit.calls.len() {
-                1 => edit.original.clone(),
+                1 => edit.before().to_string(),
                 n => edit.calls[n - 2]
                     .content()
-                    .unwrap_or(&edit.original)
+                    .unwrap_or(edit.before())
                     .to_string(),
             };
             let i = self.tab_for(edit, &base);
@@ -299,8 +299,7 @@ impl Workspace {
         for (path, why) in &patch.refused {
             edits.push(FileEdit {
                 path: path.clone(),
-                original: String::new(),
-                is_new: false,
+                original: Some(String::new()),
                 calls: Vec::new(),
                 content: String::new(),
                 error: Some(why.clone()),
@@ -537,7 +536,7 @@ impl Workspace {
             match self.edit_index(t).map(|e| &self.edits[e]) {
                 // Accepting a file its calls leave as it is would report a
                 // write of nothing (no block yet, prose only).
-                Some(edit) if edit.ok() && !edit.is_new && edit.content == edit.original => {
+                Some(edit) if edit.ok() && edit.original.as_ref() == Some(&edit.content) => {
                     let why = match tab.app.accepted_content() {
                         Err(Refusal::NothingToAccept) => "has no complete block yet",
                         _ => "is left unchanged by its edits",
