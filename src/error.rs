@@ -9,14 +9,17 @@ use std::fmt;
 
 /// Why a command stopped. The `Display` text is the one line srview prints
 /// after `srview: `.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// The arguments do not make a command.
+    #[error("{0}")]
     Usage(String),
     /// The edit does not apply.
+    #[error("{0}")]
     NoApply(String),
     /// Reading or writing a path, `stdin`, `stdout` or the terminal failed;
     /// `action` says what was being done ("cannot read FILE").
+    #[error("{action}: {source}")]
     Io {
         /// What was being done, as the start of the message ("cannot read a.rs").
         action: String,
@@ -25,8 +28,10 @@ pub enum Error {
     },
     /// Input srview will not treat as text or as a place to work: binary,
     /// not UTF-8, a directory, a path outside the workspace.
+    #[error("{0}")]
     Refused(String),
     /// A write did not happen; the target is untouched.
+    #[error("{0}")]
     Write(String),
 }
 
@@ -71,26 +76,6 @@ impl Error {
         match self {
             Error::NoApply(_) => 1,
             Error::Usage(_) | Error::Io { .. } | Error::Refused(_) | Error::Write(_) => 2,
-        }
-    }
-}
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Error::Usage(m) | Error::NoApply(m) | Error::Refused(m) | Error::Write(m) => {
-                f.write_str(m)
-            }
-            Error::Io { action, source } => write!(f, "{action}: {source}"),
-        }
-    }
-}
-
-impl std::error::Error for Error {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            Error::Io { source, .. } => Some(source),
-            _ => None,
         }
     }
 }

@@ -20,23 +20,11 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Why a write was refused. The target is untouched in every case.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[error("{path} was not written: {message}")]
 pub struct WriteError {
     pub path: PathBuf,
     pub message: String,
-}
-
-impl std::error::Error for WriteError {}
-
-impl std::fmt::Display for WriteError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "{} was not written: {}",
-            self.path.display(),
-            self.message
-        )
-    }
 }
 
 /// Resolves symlinks so the link's target is what gets replaced. A link
@@ -485,33 +473,17 @@ pub enum Loaded<'a> {
 }
 
 /// Why a file may not be replaced: it is no longer as it was loaded.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum NotAsLoaded {
     /// It could not be read again to compare.
-    Unreadable(std::io::Error),
+    #[error("cannot re-read it: {0}")]
+    Unreadable(#[source] std::io::Error),
     /// It existed and is gone.
+    #[error("it was deleted since it was loaded")]
     Deleted,
     /// It holds other content (or exists where it was missing).
+    #[error("it changed on disk since it was loaded")]
     Changed,
-}
-
-impl std::error::Error for NotAsLoaded {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            NotAsLoaded::Unreadable(e) => Some(e),
-            NotAsLoaded::Deleted | NotAsLoaded::Changed => None,
-        }
-    }
-}
-
-impl std::fmt::Display for NotAsLoaded {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            NotAsLoaded::Unreadable(e) => write!(f, "cannot re-read it: {e}"),
-            NotAsLoaded::Deleted => f.write_str("it was deleted since it was loaded"),
-            NotAsLoaded::Changed => f.write_str("it changed on disk since it was loaded"),
-        }
-    }
 }
 
 /// The one unchanged-on-disk check: the file at `path` must still be as

@@ -11,8 +11,9 @@ use super::apply_patch::{
 };
 use super::edit::{Edit, PartialEdit, Tool};
 
-/// Why a diff cannot be applied to one file.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Why a diff cannot be applied to one file. `Display` is written out: it
+/// lists the patch's sections.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum OneFileError {
     /// The patch has several sections and none (or several) names the file.
     WhichSection {
@@ -51,8 +52,6 @@ impl fmt::Display for OneFileError {
         }
     }
 }
-
-impl std::error::Error for OneFileError {}
 
 /// The section of `sections` that edits the file `name` (see
 /// [`apply_patch_to`]), retargeted at `name`, with its index. `more_may_come`:

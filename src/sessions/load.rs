@@ -1,7 +1,6 @@
 //! A session read to its end (a saved file or folder, or a live stream),
 //! with the folder its files are now in.
 
-use std::fmt;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
@@ -10,37 +9,17 @@ use crate::source::agent::session::{SessionError, read_session};
 use crate::source::agent::{AgentReader, Format, detect};
 
 /// Why a session cannot be loaded.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum LoadError {
     /// The saved session cannot be read or is not one srview knows.
+    #[error(transparent)]
     Session(SessionError),
     /// Reading stdin failed.
-    Stdin(std::io::Error),
+    #[error("cannot read stdin: {0}")]
+    Stdin(#[source] std::io::Error),
     /// The stream's first bytes are no agent output srview knows.
+    #[error("stdin is not the output of Claude Code, Codex, Cline or Aider that srview knows")]
     UnknownStream,
-}
-
-impl fmt::Display for LoadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            LoadError::Session(e) => e.fmt(f),
-            LoadError::Stdin(e) => write!(f, "cannot read stdin: {e}"),
-            LoadError::UnknownStream => write!(
-                f,
-                "stdin is not the output of Claude Code, Codex, Cline or Aider that srview knows"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for LoadError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            LoadError::Session(e) => Some(e),
-            LoadError::Stdin(e) => Some(e),
-            LoadError::UnknownStream => None,
-        }
-    }
 }
 
 /// Formats that do not name the folder the agent ran in (paths are

@@ -3,17 +3,20 @@
 //! turned into SEARCH/REPLACE blocks (an Aider udiff hunk, a Codex
 //! app-server diff) for srview's applier.
 
-use std::fmt;
-
 /// Why a diff cannot be undone against a content.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum UdiffError {
     /// A `@@` line without the `-a,b +c,d` ranges.
+    #[error("hunk header without line ranges: {line}")]
     NoRanges {
         /// The `@@` line.
         line: String,
     },
     /// The hunk's new lines are not where its header says.
+    #[error(
+        "hunk {} does not fit the current file at line {line} (the file changed after the edit)",
+        .hunk + 1
+    )]
     Mismatch {
         /// 0-based hunk.
         hunk: usize,
@@ -21,21 +24,6 @@ pub enum UdiffError {
         line: usize,
     },
 }
-
-impl fmt::Display for UdiffError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            UdiffError::NoRanges { line } => write!(f, "hunk header without line ranges: {line}"),
-            UdiffError::Mismatch { hunk, line } => write!(
-                f,
-                "hunk {} does not fit the current file at line {line} (the file changed after the edit)",
-                hunk + 1
-            ),
-        }
-    }
-}
-
-impl std::error::Error for UdiffError {}
 
 /// One line of a hunk.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -2,7 +2,6 @@
 //! files, its errors, and a report per section and per hunk.
 
 use std::collections::BTreeMap;
-use std::fmt;
 
 use serde::Serialize;
 
@@ -13,39 +12,47 @@ use crate::engine::LineSpan;
 
 /// Why the reference fails. `Display` is its stderr text (without the final
 /// newline). Paths are absolute, as it prints them.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PatchError {
     /// The patch text does not parse.
-    Parse(ParseError),
+    #[error(transparent)]
+    Parse(#[from] ParseError),
     /// The patch has no sections.
+    #[error("No files were modified.")]
     NoFilesModified,
     /// An Add or Update result cannot be written at `path` (a directory is there, or a parent is a
     /// file).
+    #[error("Failed to write file {path}")]
     WriteFailed {
         /// Absolute path, as the reference prints it.
         path: String,
     },
     /// A Delete section's file is missing, or is a directory.
+    #[error("Failed to delete file {path}")]
     DeleteFailed {
         /// Absolute path, as the reference prints it.
         path: String,
     },
     /// An Update section's file does not exist.
+    #[error("Failed to read file to update {path}: No such file or directory (os error 2)")]
     UpdateMissing {
         /// Absolute path, as the reference prints it.
         path: String,
     },
     /// An Update section's path is a directory.
+    #[error("Failed to read file to update {path}: path `{path}` is not a file")]
     UpdateNotAFile {
         /// Absolute path, as the reference prints it.
         path: String,
     },
     /// A parent of an Update section's path is a regular file.
+    #[error("Failed to read file to update {path}: Not a directory (os error 20)")]
     UpdateBelowFile {
         /// Absolute path, as the reference prints it.
         path: String,
     },
     /// A file that is no UTF-8 text (or cannot be read): the I/O error text.
+    #[error("Failed to read file to update {path}: {reason}")]
     UpdateUnreadable {
         /// Absolute path, as the reference prints it.
         path: String,
@@ -53,6 +60,7 @@ pub enum PatchError {
         reason: String,
     },
     /// A chunk's `@@ context` line is not in the file (after its position).
+    #[error("Failed to find context '{context}' in {path}")]
     ContextNotFound {
         /// The `@@` header's text.
         context: String,
@@ -60,52 +68,13 @@ pub enum PatchError {
         path: String,
     },
     /// `lines` are all the old lines of the chunk, joined by `\n`.
+    #[error("Failed to find expected lines in {path}:\n{lines}")]
     LinesNotFound {
         /// Absolute path, as the reference prints it.
         path: String,
         /// The chunk's old lines, joined by `\n`.
         lines: String,
     },
-}
-
-impl fmt::Display for PatchError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            PatchError::Parse(error) => error.fmt(f),
-            PatchError::NoFilesModified => write!(f, "No files were modified."),
-            PatchError::WriteFailed { path } => write!(f, "Failed to write file {path}"),
-            PatchError::DeleteFailed { path } => write!(f, "Failed to delete file {path}"),
-            PatchError::UpdateMissing { path } => write!(
-                f,
-                "Failed to read file to update {path}: No such file or directory (os error 2)"
-            ),
-            PatchError::UpdateNotAFile { path } => write!(
-                f,
-                "Failed to read file to update {path}: path `{path}` is not a file"
-            ),
-            PatchError::UpdateBelowFile { path } => write!(
-                f,
-                "Failed to read file to update {path}: Not a directory (os error 20)"
-            ),
-            PatchError::UpdateUnreadable { path, reason } => {
-                write!(f, "Failed to read file to update {path}: {reason}")
-            }
-            PatchError::ContextNotFound { context, path } => {
-                write!(f, "Failed to find context '{context}' in {path}")
-            }
-            PatchError::LinesNotFound { path, lines } => {
-                write!(f, "Failed to find expected lines in {path}:\n{lines}")
-            }
-        }
-    }
-}
-
-impl std::error::Error for PatchError {}
-
-impl From<ParseError> for PatchError {
-    fn from(error: ParseError) -> Self {
-        PatchError::Parse(error)
-    }
 }
 
 /// Where a section or hunk is in its life.

@@ -2,8 +2,6 @@
 //! lenient forms and its error texts; and the same parser over a prefix of
 //! a text that is still streaming.
 
-use std::fmt;
-
 use super::model::{Chunk, ChunkLine, LineKind, Patch, Section};
 
 const BEGIN: &str = "*** Begin Patch";
@@ -18,13 +16,16 @@ const HEREDOC_OPENERS: [&str; 3] = ["<<EOF", "<<'EOF'", "<<\"EOF\""];
 /// Why the reference rejects a patch text before touching any file. The
 /// `Display` text is the reference's, word for word (without the final
 /// newline it prints after it).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ParseError {
     /// The first line is not `*** Begin Patch` (nor a heredoc around it).
+    #[error("Invalid patch: The first line of the patch must be '{BEGIN}'")]
     FirstLine,
     /// The last line is not `*** End Patch`, or text follows an early one.
+    #[error("Invalid patch: The last line of the patch must be '{END}'")]
     LastLine,
     /// A section or chunk is malformed. `line` counts `*** Begin Patch` as 1.
+    #[error("Invalid patch hunk on line {line}: {problem}")]
     Hunk {
         /// 1-based line of the patch body (`*** Begin Patch` is line 1).
         line: usize,
@@ -33,65 +34,32 @@ pub enum ParseError {
     },
 }
 
-/// What is wrong at a line of the patch body.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// What is wrong at a line of the patch body. `Display` is the
+/// reference's text for it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum HunkProblem {
     /// A top-level line that is no file header (trimmed text).
+    #[error(
+        "'{0}' is not a valid hunk header. Valid hunk headers: \
+         '*** Add File: {{path}}', '*** Delete File: {{path}}', '*** Update File: {{path}}'"
+    )]
     NotAHeader(String),
     /// An Update section without a chunk (its path).
+    #[error("Update file hunk for path '{0}' is empty")]
     EmptyUpdate(String),
     /// A chunk after the first one without its `@@` line (the line).
+    #[error("Expected update hunk to start with a @@ context marker, got: '{0}'")]
     MissingContextMarker(String),
     /// The first line of a chunk is not a chunk line (the line).
+    #[error(
+        "Unexpected line found in update hunk: '{0}'. Every line should start with \
+         ' ' (context line), '+' (added line), or '-' (removed line)"
+    )]
     UnexpectedLine(String),
     /// `@@` followed by no chunk line.
+    #[error("Update hunk does not contain any lines")]
     EmptyChunk,
 }
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ParseError::FirstLine => write!(
-                f,
-                "Invalid patch: The first line of the patch must be '{BEGIN}'"
-            ),
-            ParseError::LastLine => write!(
-                f,
-                "Invalid patch: The last line of the patch must be '{END}'"
-            ),
-            ParseError::Hunk { line, problem } => {
-                write!(f, "Invalid patch hunk on line {line}: {problem}")
-            }
-        }
-    }
-}
-
-impl fmt::Display for HunkProblem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            HunkProblem::NotAHeader(line) => write!(
-                f,
-                "'{line}' is not a valid hunk header. Valid hunk headers: \
-                 '*** Add File: {{path}}', '*** Delete File: {{path}}', '*** Update File: {{path}}'"
-            ),
-            HunkProblem::EmptyUpdate(path) => {
-                write!(f, "Update file hunk for path '{path}' is empty")
-            }
-            HunkProblem::MissingContextMarker(line) => write!(
-                f,
-                "Expected update hunk to start with a @@ context marker, got: '{line}'"
-            ),
-            HunkProblem::UnexpectedLine(line) => write!(
-                f,
-                "Unexpected line found in update hunk: '{line}'. Every line should start with \
-                 ' ' (context line), '+' (added line), or '-' (removed line)"
-            ),
-            HunkProblem::EmptyChunk => write!(f, "Update hunk does not contain any lines"),
-        }
-    }
-}
-
-impl std::error::Error for ParseError {}
 
 /// What is known of a patch that may still be streaming.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

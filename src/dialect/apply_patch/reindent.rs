@@ -20,7 +20,6 @@
 //! [`tighten`]: super::render::tighten
 
 use std::collections::BTreeMap;
-use std::fmt;
 
 use super::model::{Chunk, LineKind, Patch, Section};
 use super::outcome::{HunkReport, PatchOutcome};
@@ -28,37 +27,26 @@ use super::render::tighten;
 use super::seek::MatchLevel;
 
 /// Why a hunk's added lines cannot be re-indented safely.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Unindentable {
     /// Old lines indented alike in the patch are indented differently in
     /// the file.
+    #[error(
+        "the hunk's lines indented by {width} are indented differently in the file, so \
+         its added lines' indentation cannot be told"
+    )]
     Inconsistent {
         /// The patch's width.
         width: usize,
     },
     /// The added lines' widths read as well in the patch's indentation as
     /// in the file's (or in neither), and the two give different results.
+    #[error(
+        "the file is indented unlike the hunk, and whether its added lines follow the \
+         hunk's indentation or already the file's cannot be told"
+    )]
     Unclear,
 }
-
-impl fmt::Display for Unindentable {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Unindentable::Inconsistent { width } => write!(
-                f,
-                "the hunk's lines indented by {width} are indented differently in the file, so \
-                 its added lines' indentation cannot be told"
-            ),
-            Unindentable::Unclear => write!(
-                f,
-                "the file is indented unlike the hunk, and whether its added lines follow the \
-                 hunk's indentation or already the file's cannot be told"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for Unindentable {}
 
 /// Width of a line's leading white space, in characters.
 fn lead(line: &str) -> usize {

@@ -23,7 +23,9 @@ pub enum Provenance {
 
 /// Why an edit was refused. `Display` is the agent's message; see
 /// [`EditError::agent_message`] for the form the agent hands the model.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// `Display` is written out: the quote-normalisation message depends on
+/// where the curly quotes are.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum EditError {
     /// Claude Code: `old_string` does not occur. (captured: b_edit_nomatch)
     ClaudeNotFound {
@@ -182,5 +184,3 @@ impl fmt::Display for EditError {
         }
     }
 }
-
-impl std::error::Error for EditError {}

@@ -1,17 +1,17 @@
 //! Complete tool inputs, read with serde_json.
 
-use std::fmt;
-
 use serde::Deserialize;
 
 use super::{Edit, Tool};
 
 /// A tool input srview cannot read as an edit.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum ParseError {
     /// Not `Edit`, `Write` or `editor`.
+    #[error("unknown edit tool {0:?} (expected Edit, Write or editor)")]
     UnknownTool(String),
     /// Not JSON, or a field is missing or of the wrong type.
+    #[error("invalid {} tool input: {source}", .tool.name())]
     Json {
         /// The tool whose input this was.
         tool: Tool,
@@ -19,39 +19,13 @@ pub enum ParseError {
         source: serde_json::Error,
     },
     /// Not a prefix of a JSON object (a streaming input).
+    #[error("invalid {} tool input: {source}", .tool.name())]
     Partial {
         /// The tool whose input this was.
         tool: Tool,
         /// Where and why the prefix stops being JSON.
         source: super::partial_json::PartialJsonError,
     },
-}
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ParseError::UnknownTool(name) => write!(
-                f,
-                "unknown edit tool {name:?} (expected Edit, Write or editor)"
-            ),
-            ParseError::Json { tool, source } => {
-                write!(f, "invalid {} tool input: {source}", tool.name())
-            }
-            ParseError::Partial { tool, source } => {
-                write!(f, "invalid {} tool input: {source}", tool.name())
-            }
-        }
-    }
-}
-
-impl std::error::Error for ParseError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            ParseError::Json { source, .. } => Some(source),
-            ParseError::Partial { source, .. } => Some(source),
-            ParseError::UnknownTool(_) => None,
-        }
-    }
 }
 
 #[derive(Deserialize)]

@@ -10,8 +10,6 @@
 //! Text that cannot begin a JSON object, or that stops being JSON, is an
 //! [`PartialJsonError`] naming the byte offset.
 
-use std::fmt;
-
 /// A field value known so far.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Value {
@@ -59,21 +57,14 @@ impl PartialObject {
 }
 
 /// The text is not (a prefix of) a JSON object.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("invalid JSON at byte {offset}: {what}")]
 pub struct PartialJsonError {
     /// Byte offset of the offending character.
     pub offset: usize,
     /// What went wrong there, in words (e.g. `expected ':'`).
     pub what: &'static str,
 }
-
-impl fmt::Display for PartialJsonError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "invalid JSON at byte {}: {}", self.offset, self.what)
-    }
-}
-
-impl std::error::Error for PartialJsonError {}
 
 /// Reads as much of the object prefix `text` as is known.
 pub fn parse_prefix(text: &str) -> Result<PartialObject, PartialJsonError> {

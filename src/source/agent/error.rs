@@ -5,7 +5,9 @@ use std::fmt;
 use super::AgentKind;
 
 /// A problem in an agent's output: the unit is skipped, the rest is read.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// `Display` is written out: both messages start with the agent and its
+/// version, or that none is named yet.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum AgentError {
     /// An edit lacks a field the preview needs.
     MissingField {
@@ -68,8 +70,6 @@ impl fmt::Display for AgentError {
         }
     }
 }
-
-impl std::error::Error for AgentError {}
 
 /// The field serde names in a "missing field `x`" message.
 pub(super) fn missing_field(message: &str) -> Option<String> {

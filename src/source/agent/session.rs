@@ -2,7 +2,6 @@
 //! stream, with the side files that name the agent's version and
 //! workspace.
 
-use std::fmt;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
@@ -11,9 +10,10 @@ use serde::Deserialize;
 use super::{AgentReader, Format, detect_path};
 
 /// Why a session cannot be read.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum SessionError {
     /// Reading `path` failed.
+    #[error("cannot read {path}: {source}")]
     Io {
         /// The session file.
         path: PathBuf,
@@ -21,45 +21,20 @@ pub enum SessionError {
         source: std::io::Error,
     },
     /// Neither the name nor the first lines say which agent wrote it.
+    #[error("{path} is not a session of Claude Code, Codex, Cline or Aider that srview knows")]
     Unrecognised {
         /// The session file.
         path: PathBuf,
     },
     /// Nothing in it could be read: no edit, and the reader's first
     /// complaint.
+    #[error("no edit could be read from {path}: {why}")]
     Unreadable {
         /// The session file.
         path: PathBuf,
         /// The reader's first complaint (a torn or foreign line).
         why: String,
     },
-}
-
-impl fmt::Display for SessionError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SessionError::Io { path, source } => {
-                write!(f, "cannot read {}: {source}", path.display())
-            }
-            SessionError::Unrecognised { path } => write!(
-                f,
-                "{} is not a session of Claude Code, Codex, Cline or Aider that srview knows",
-                path.display()
-            ),
-            SessionError::Unreadable { path, why } => {
-                write!(f, "no edit could be read from {}: {why}", path.display())
-            }
-        }
-    }
-}
-
-impl std::error::Error for SessionError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            SessionError::Io { source, .. } => Some(source),
-            SessionError::Unrecognised { .. } | SessionError::Unreadable { .. } => None,
-        }
-    }
 }
 
 /// The session file in `dir`: a Cline CLI session folder

@@ -21,16 +21,9 @@ pub struct PathRules {
 
 /// Why a transcript's path is refused, or its file cannot be read: one
 /// sentence naming the path.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
 pub struct PathError(pub String);
-
-impl std::fmt::Display for PathError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for PathError {}
 
 impl PathRules {
     /// A workspace rooted at `cwd`.

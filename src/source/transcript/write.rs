@@ -10,7 +10,8 @@ use crate::output::{self, Loaded, NotAsLoaded};
 
 /// Why [`write_files`] wrote nothing (or, for a failed write itself, not
 /// everything): a sentence to show as it is.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
 pub struct WriteError {
     /// The sentence to show, naming the file.
     pub message: String,
@@ -18,14 +19,6 @@ pub struct WriteError {
     /// disk and applying the edits again may succeed.
     pub changed_on_disk: bool,
 }
-
-impl std::fmt::Display for WriteError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for WriteError {}
 
 impl From<super::paths::PathError> for WriteError {
     fn from(e: super::paths::PathError) -> Self {

@@ -64,16 +64,9 @@ pub struct Pack<'a> {
     dumps: &'a [u8],
 }
 
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[error("syntax pack: {0}")]
 pub struct PackError(pub String);
-
-impl std::fmt::Display for PackError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "syntax pack: {}", self.0)
-    }
-}
-
-impl std::error::Error for PackError {}
 
 const ENTRY_BYTES: usize = 12;
 
