@@ -6,7 +6,9 @@
 use std::sync::OnceLock;
 
 use serde::Deserialize;
-use srview::dialect::apply_patch::{HunkState, LooseLine, MatchLevel, MemoryFs, apply_text, parse};
+use srview::dialect::apply_patch::{
+    HunkReport, HunkState, LooseLine, MatchLevel, MemoryFs, PatchOutcome, apply_text, parse,
+};
 use srview::engine::LineSpan;
 
 /// The recorded run `d_fuzzy_whitespace_unicode`: calc.py before and after,
@@ -52,9 +54,16 @@ fn line_of(prefix: &str) -> usize {
         + 1
 }
 
-fn outcome() -> srview::dialect::apply_patch::PatchOutcome {
+fn outcome() -> PatchOutcome {
     let fs = MemoryFs::new([("calc.py".to_string(), before().to_string())]);
     apply_text(patch(), &fs, "/home/user/project")
+}
+
+/// Hunk `i` of the patch's one section, which applied.
+fn applied_hunk(outcome: &PatchOutcome, i: usize) -> &HunkReport {
+    let hunk = &outcome.sections[0].hunks[i];
+    assert_eq!(hunk.state, HunkState::Applied, "hunk {i}");
+    hunk
 }
 
 #[test]
@@ -75,9 +84,8 @@ fn the_result_is_the_reference_s_and_keeps_the_en_dash() {
 #[test]
 fn a_missing_trailing_space_is_reported_as_trailing_space() {
     let outcome = outcome();
-    let hunk = &outcome.sections[0].hunks[0];
+    let hunk = applied_hunk(&outcome, 0);
     let precision = line_of("DEFAULT_PRECISION");
-    assert_eq!(hunk.state, HunkState::Applied);
     assert_eq!(hunk.level, Some(MatchLevel::TrailingSpace));
     assert_eq!(hunk.header, None);
     assert_eq!(
@@ -110,9 +118,8 @@ fn a_missing_trailing_space_is_reported_as_trailing_space() {
 #[test]
 fn an_en_dash_read_as_a_hyphen_is_reported_as_unicode() {
     let outcome = outcome();
-    let hunk = &outcome.sections[0].hunks[1];
+    let hunk = applied_hunk(&outcome, 1);
     let clamp = line_of("def clamp");
-    assert_eq!(hunk.state, HunkState::Applied);
     let header = hunk.header.as_ref().expect("the @@ line was searched");
     assert_eq!(
         (header.line, header.level, header.differing.clone()),

@@ -284,31 +284,6 @@ fn patch_errors() {
             false,
         ),
         (
-            &PatchError::WriteFailed { path: "/a".into() },
-            "Failed to write file /a",
-            false,
-        ),
-        (
-            &PatchError::DeleteFailed { path: "/a".into() },
-            "Failed to delete file /a",
-            false,
-        ),
-        (
-            &PatchError::UpdateMissing { path: "/a".into() },
-            "Failed to read file to update /a: No such file or directory (os error 2)",
-            false,
-        ),
-        (
-            &PatchError::UpdateNotAFile { path: "/a".into() },
-            "Failed to read file to update /a: path `/a` is not a file",
-            false,
-        ),
-        (
-            &PatchError::UpdateBelowFile { path: "/a".into() },
-            "Failed to read file to update /a: Not a directory (os error 20)",
-            false,
-        ),
-        (
             &PatchError::UpdateUnreadable {
                 path: "/a".into(),
                 reason: "bad UTF-8".into(),
@@ -367,4 +342,32 @@ fn patch_errors() {
         ),
         (&OneFileError::BadEdit("why".into()), "why", false),
     ]);
+    // The file errors of a section: each names its path.
+    let path = || "/a".to_string();
+    let file_errors = [
+        (
+            PatchError::WriteFailed { path: path() },
+            "Failed to write file /a",
+        ),
+        (
+            PatchError::DeleteFailed { path: path() },
+            "Failed to delete file /a",
+        ),
+        (
+            PatchError::UpdateMissing { path: path() },
+            "Failed to read file to update /a: No such file or directory (os error 2)",
+        ),
+        (
+            PatchError::UpdateNotAFile { path: path() },
+            "Failed to read file to update /a: path `/a` is not a file",
+        ),
+        (
+            PatchError::UpdateBelowFile { path: path() },
+            "Failed to read file to update /a: Not a directory (os error 20)",
+        ),
+    ];
+    for (error, text) in file_errors {
+        assert_eq!(error.to_string(), text);
+        assert!(error.source().is_none(), "{text}");
+    }
 }
