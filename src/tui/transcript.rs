@@ -14,7 +14,7 @@ use super::run::{Flow, Screen};
 use super::{Exit, Folded, TuiConfig};
 use crate::dialect::apply_patch::{Entry, PatchFs};
 use crate::source::patch_preview;
-use crate::source::transcript::{self, ApplyOptions, PathError, PathRules as Paths};
+use crate::source::transcript::{self, PathError, PathRules as Paths};
 use crate::tui::app::workspace::{Workspace, WsEffect};
 use crate::tui::app::{Effect, Notice, StreamState, keys};
 use crate::tui::view::{self, Caches, highlight::Syntaxes, theme::Theme};
@@ -22,7 +22,6 @@ use crate::tui::view::{self, Caches, highlight::Syntaxes, theme::Theme};
 pub struct TranscriptFiles {
     ws: Workspace,
     paths: Paths,
-    options: ApplyOptions,
     /// The transcript so far.
     text: String,
     ended: bool,
@@ -44,10 +43,6 @@ impl TranscriptFiles {
         let mut files = TranscriptFiles {
             ws: Workspace::new(config.version, config.fix_model_output),
             paths,
-            options: ApplyOptions {
-                version: config.version,
-                fix_model_output: config.fix_model_output,
-            },
             text: String::new(),
             ended: config.final_mode,
             originals: HashMap::new(),
@@ -95,7 +90,7 @@ impl TranscriptFiles {
                 .or_insert_with(|| paths.load(p))
                 .clone()
         };
-        let mut edits = transcript::apply_calls(&calls, load, self.options);
+        let mut edits = transcript::apply_calls(&calls, load, self.ws.options);
         if self.ended {
             edits.iter_mut().for_each(transcript::FileEdit::end);
         }
@@ -116,7 +111,7 @@ impl TranscriptFiles {
         };
         let patch = patch_preview::preview(&self.text, &fs, &cwd.to_string_lossy(), self.ended);
         let load = |p: &str| fs.load(p);
-        let edits = transcript::apply_calls(&patch.calls, load, self.options);
+        let edits = transcript::apply_calls(&patch.calls, load, self.ws.options);
         self.ws
             .update_patch(&patch, edits, self.text.len(), self.ended);
     }

@@ -8,7 +8,9 @@ use ratatui_crossterm::crossterm::event::{KeyCode, KeyEvent};
 
 use super::{App, Effect, Notice, Refusal, StreamState, keys};
 use crate::engine::Version;
-use crate::source::transcript::{CallKind, FileEdit, FileState, OUTSIDE_REFUSAL, ToolCall};
+use crate::source::transcript::{
+    ApplyOptions, CallKind, FileEdit, FileState, OUTSIDE_REFUSAL, ToolCall,
+};
 
 pub struct Tab {
     pub path: String,
@@ -92,9 +94,9 @@ pub struct Workspace {
     pub edits: Vec<FileEdit>,
     pub stream: StreamState,
     pub bytes: usize,
-    pub version: Version,
-    /// Clean diffs up as Cline does for non-Claude models.
-    pub fix_model_output: bool,
+    /// How the calls are applied (the parser version; whether diffs are
+    /// cleaned up as Cline does for non-Claude models).
+    pub options: ApplyOptions,
     pub notice: Option<Notice>,
     /// Show the file the agent is writing now, until the user picks a tab.
     pub follow_tabs: bool,
@@ -132,8 +134,10 @@ impl Workspace {
             edits: Vec::new(),
             stream: StreamState::Waiting,
             bytes: 0,
-            version,
-            fix_model_output,
+            options: ApplyOptions {
+                version,
+                fix_model_output,
+            },
             notice: None,
             follow_tabs: true,
             confirming: None,
@@ -235,7 +239,7 @@ impl Workspace {
                 // A new call (or a changed base): start that call's view afresh,
                 // keeping how the user looks at it.
                 let view = tab.app.view.clone();
-                tab.app = new_app(self.version, self.fix_model_output, &edit.path, base);
+                tab.app = new_app(self.options, &edit.path, base);
                 tab.app.view = view;
                 tab.calls = edit.calls.len();
                 tab.generation += 1;
@@ -341,12 +345,7 @@ impl Workspace {
         if let Some(i) = self.tabs.iter().position(|t| t.path == edit.path) {
             return i;
         }
-        let app = new_app(
-            self.version,
-            self.fix_model_output,
-            &edit.path,
-            base.to_string(),
-        );
+        let app = new_app(self.options, &edit.path, base.to_string());
         self.tabs.push(Tab {
             path: edit.path.clone(),
             state: edit.state,
@@ -366,12 +365,7 @@ impl Workspace {
         let i = self.tab_for(edit, "");
         let tab = &mut self.tabs[i];
         if tab.state != FileState::Refused || tab.refusal.as_deref() != Some(why.as_str()) {
-            tab.app = new_app(
-                self.version,
-                self.fix_model_output,
-                &edit.path,
-                String::new(),
-            );
+            tab.app = new_app(self.options, &edit.path, String::new());
             tab.generation += 1;
         }
         tab.state = FileState::Refused;
@@ -693,9 +687,9 @@ impl Workspace {
 }
 
 /// A tab's previewer for `path`, starting from `base`.
-fn new_app(version: Version, fix_model_output: bool, path: &str, base: String) -> App {
-    let mut app = App::new(PathBuf::from(path), base, version);
-    app.set_fix_model_output(fix_model_output);
+fn new_app(options: ApplyOptions, path: &str, base: String) -> App {
+    let mut app = App::new(PathBuf::from(path), base, options.version);
+    app.set_fix_model_output(options.fix_model_output);
     app
 }
 
