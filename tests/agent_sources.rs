@@ -375,7 +375,7 @@ fn claude_code_edits_are_previewed_while_their_input_streams() {
         if let Some(edit) = reader.edits().first()
             && edit.streaming
             && let EditInput::Partial(p) = &edit.input
-            && p.streaming == Some(Field::New)
+            && p.streaming() == Some(&Field::New)
         {
             assert_eq!(edit.file, "inventory.py");
             assert_eq!(edit.agent_verdict, Verdict::Pending);

@@ -650,7 +650,7 @@ fn errors_without_text_to_find_are_explained_by_the_error() {
 /// at a prefix is a prefix of (or equal to) its final value.
 fn every_prefix_is_a_prefix(tool: &str, json: &str) {
     let last = PartialEdit::parse(tool, json).unwrap();
-    assert!(last.complete, "{json}");
+    assert!(last.is_complete(), "{json}");
     let mut offsets: Vec<usize> = json.char_indices().map(|(i, _)| i).collect();
     offsets.push(json.len());
     let mut seen_streaming = false;
@@ -667,14 +667,14 @@ fn every_prefix_is_a_prefix(tool: &str, json: &str) {
                 assert!(fin.starts_with(now.as_str()), "{now:?} / {fin:?} at {end}");
             }
         }
-        if p.replace_all.is_some() {
-            assert_eq!(p.replace_all, last.replace_all);
+        if p.replace_all().is_some() {
+            assert_eq!(p.replace_all(), last.replace_all());
         }
-        if p.insert_line.is_some() {
-            assert_eq!(p.insert_line, last.insert_line);
+        if p.insert_line().is_some() {
+            assert_eq!(p.insert_line(), last.insert_line());
         }
-        seen_streaming |= matches!(p.streaming, Some(Field::New));
-        assert!(!p.complete || end == json.len(), "complete at {end}");
+        seen_streaming |= matches!(p.streaming(), Some(Field::New));
+        assert!(!p.is_complete() || end == json.len(), "complete at {end}");
     }
     assert!(seen_streaming || last.new.is_none(), "{json}");
 }
@@ -706,7 +706,7 @@ fn the_claude_pieces_show_each_field_as_it_arrives() {
     for piece in &call.pieces {
         so_far.push_str(piece);
         let p = PartialEdit::parse("Edit", &so_far).unwrap();
-        if p.streaming == Some(Field::Old) {
+        if p.streaming() == Some(&Field::Old) {
             streamed_old.push(p.old.clone().unwrap_or_default());
         }
     }
@@ -744,22 +744,22 @@ fn a_prefix_reports_the_field_still_streaming() {
         (p.path.as_deref(), p.old.as_deref()),
         (Some("/a"), Some("ab"))
     );
-    assert_eq!(p.streaming, Some(Field::Old));
+    assert_eq!(p.streaming(), Some(&Field::Old));
     let p = PartialEdit::parse("editor", r#"{"path": "/a", "insert_line": 1"#).unwrap();
     // A number may still grow.
     assert_eq!(
-        (p.insert_line, p.streaming),
-        (None, Some(Field::InsertLine))
+        (p.insert_line(), p.streaming()),
+        (None, Some(&Field::InsertLine))
     );
     let p = PartialEdit::parse("editor", r#"{"path": "/a", "insert_line": 12,"#).unwrap();
-    assert_eq!((p.insert_line, p.streaming), (Some(12), None));
+    assert_eq!((p.insert_line(), p.streaming()), (Some(12), None));
     let p = PartialEdit::parse("Edit", r#"{"replace_all": tr"#).unwrap();
     assert_eq!(
-        (p.replace_all, p.streaming),
-        (None, Some(Field::ReplaceAll))
+        (p.replace_all(), p.streaming()),
+        (None, Some(&Field::ReplaceAll))
     );
     let p = PartialEdit::parse("Edit", r#"{"file_pa"#).unwrap();
-    assert_eq!((p.path, p.streaming), (None, None));
+    assert_eq!((p.path.as_deref(), p.streaming()), (None, None));
 }
 
 #[test]

@@ -552,7 +552,7 @@ fn edit_blocks(
     };
     // A JSON object that has closed is the whole edit, whether or not more
     // text may come (a file being watched).
-    let parsed = if ended || partial.complete {
+    let parsed = if ended || partial.is_complete() {
         Some(crate::dialect::one_file::parse_edit(text)?)
     } else {
         None

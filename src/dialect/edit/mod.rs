@@ -43,7 +43,7 @@ pub use outcome::{
     Change, EditApplied, EditOutcome, EditReport, Sequence, apply, apply_at, apply_sequence,
     new_content,
 };
-pub use partial::{Field, PartialEdit};
+pub use partial::{Arrival, Field, PartialEdit, Setting};
 pub use preview::{EditPreview, preview};
 
 use serde::Serialize;

@@ -26,28 +26,44 @@ pub enum Field {
 pub struct PartialEdit {
     /// The tool whose input is arriving.
     pub tool: Tool,
-    /// The path so far (whole unless `streaming` is [`Field::Path`]).
+    /// The path so far (whole unless [`Arrival::In`] the path).
     pub path: Option<String>,
     /// The text to find, so far.
     pub old: Option<String>,
     /// The text to put, so far (`content` for Write).
     pub new: Option<String>,
-    /// Claude Code's `replace_all`, once it has arrived.
-    pub replace_all: Option<bool>,
-    /// Cline's `insert_line` (one-based line boundary), once it has arrived.
-    pub insert_line: Option<i64>,
-    /// The field whose value is still arriving; a string field's text so
-    /// far is already in its slot above.
-    pub streaming: Option<Field>,
+    /// The tool's setting, once it has arrived.
+    pub setting: Option<Setting>,
+    /// How far the input has arrived.
+    pub arrival: Arrival,
+}
+
+/// The one setting (not a text) an edit tool has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Setting {
+    /// Claude Code Edit's `replace_all`.
+    ReplaceAll(bool),
+    /// The Cline editor's `insert_line` (one-based line boundary).
+    InsertLine(i64),
+}
+
+/// How far an edit's JSON input has arrived.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Arrival {
+    /// Between two fields (or before the first).
+    Between,
+    /// The value of this field is arriving; a string field's text so far
+    /// is already in its slot.
+    In(Field),
     /// The whole object has arrived.
-    pub complete: bool,
+    Complete,
 }
 
 impl PartialEdit {
     /// What a complete `edit` gives once its whole input has arrived.
     pub fn of(edit: &super::Edit) -> PartialEdit {
         use super::Edit;
-        let (old, new, replace_all, insert_line) = match edit {
+        let (old, new, setting) = match edit {
             Edit::ClaudeEdit {
                 old_string,
                 new_string,
@@ -56,26 +72,27 @@ impl PartialEdit {
             } => (
                 Some(old_string.clone()),
                 Some(new_string.clone()),
-                Some(*replace_all),
-                None,
+                Some(Setting::ReplaceAll(*replace_all)),
             ),
-            Edit::ClaudeWrite { content, .. } => (None, Some(content.clone()), None, None),
+            Edit::ClaudeWrite { content, .. } => (None, Some(content.clone()), None),
             Edit::ClineEditor {
                 old_text,
                 new_text,
                 insert_line,
                 ..
-            } => (old_text.clone(), new_text.clone(), None, *insert_line),
+            } => (
+                old_text.clone(),
+                new_text.clone(),
+                insert_line.map(Setting::InsertLine),
+            ),
         };
         PartialEdit {
             tool: edit.tool(),
             path: Some(edit.path().to_string()),
             old,
             new,
-            replace_all,
-            insert_line,
-            streaming: None,
-            complete: true,
+            setting,
+            arrival: Arrival::Complete,
         }
     }
 
@@ -94,11 +111,11 @@ impl PartialEdit {
                 .map(str::to_string)
         };
         let replace_all = match key(tool, &Field::ReplaceAll).and_then(|k| object.get(k)) {
-            Some(Value::Bool(b)) => Some(*b),
+            Some(Value::Bool(b)) => Some(Setting::ReplaceAll(*b)),
             _ => None,
         };
         let insert_line = match key(tool, &Field::InsertLine).and_then(|k| object.get(k)) {
-            Some(Value::Number(n)) => n.parse::<i64>().ok(),
+            Some(Value::Number(n)) => n.parse::<i64>().ok().map(Setting::InsertLine),
             _ => None,
         };
         let field_of = |name: &str| {
@@ -118,10 +135,13 @@ impl PartialEdit {
             path: string(Field::Path),
             old: string(Field::Old),
             new: string(Field::New),
-            replace_all,
-            insert_line,
-            streaming: object.streaming.as_deref().map(field_of),
-            complete: object.complete,
+            // A tool has one of them at most (`key` gives the other none).
+            setting: replace_all.or(insert_line),
+            arrival: match (object.complete, object.streaming.as_deref()) {
+                (true, _) => Arrival::Complete,
+                (false, Some(name)) => Arrival::In(field_of(name)),
+                (false, None) => Arrival::Between,
+            },
         }
     }
 }
@@ -143,12 +163,41 @@ fn key(tool: Tool, field: &Field) -> Option<&'static str> {
 }
 
 impl PartialEdit {
+    /// The whole object has arrived.
+    pub fn is_complete(&self) -> bool {
+        self.arrival == Arrival::Complete
+    }
+
+    /// The field whose value is still arriving, if any.
+    pub fn streaming(&self) -> Option<&Field> {
+        match &self.arrival {
+            Arrival::In(field) => Some(field),
+            Arrival::Between | Arrival::Complete => None,
+        }
+    }
+
+    /// Claude Code's `replace_all`, once it has arrived.
+    pub fn replace_all(&self) -> Option<bool> {
+        match self.setting {
+            Some(Setting::ReplaceAll(all)) => Some(all),
+            _ => None,
+        }
+    }
+
+    /// Cline's `insert_line`, once it has arrived.
+    pub fn insert_line(&self) -> Option<i64> {
+        match self.setting {
+            Some(Setting::InsertLine(line)) => Some(line),
+            _ => None,
+        }
+    }
+
     /// The edit the fields so far make, with strings as far as they have
     /// arrived; `None` until the path is whole and the tool's required
     /// texts have started (Claude Code Edit: `old_string` and `new_string`;
     /// Write: `content`; Cline editor: `new_text`, or `old_text`).
     pub fn edit_so_far(&self) -> Option<Edit> {
-        if self.streaming == Some(Field::Path) {
+        if self.streaming() == Some(&Field::Path) {
             return None;
         }
         let path = self.path.clone()?;
@@ -157,7 +206,7 @@ impl PartialEdit {
                 file_path: path,
                 old_string: self.old.clone()?,
                 new_string: self.new.clone()?,
-                replace_all: self.replace_all.unwrap_or(false),
+                replace_all: self.replace_all().unwrap_or(false),
             },
             Tool::Write => Edit::ClaudeWrite {
                 file_path: path,
@@ -171,7 +220,7 @@ impl PartialEdit {
                     path,
                     old_text: self.old.clone(),
                     new_text: self.new.clone(),
-                    insert_line: self.insert_line,
+                    insert_line: self.insert_line(),
                 }
             }
         })
@@ -182,7 +231,9 @@ impl PartialEdit {
     pub fn old_is_final(&self) -> bool {
         match self.tool {
             Tool::Write => true,
-            _ => self.complete || (self.old.is_some() && self.streaming != Some(Field::Old)),
+            _ => {
+                self.is_complete() || (self.old.is_some() && self.streaming() != Some(&Field::Old))
+            }
         }
     }
 }

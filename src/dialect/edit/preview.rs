@@ -48,7 +48,7 @@ pub fn preview(index: usize, partial: &PartialEdit, original: Option<&str>) -> E
         return waiting(Some(&edit));
     }
     let out = apply_at(index, &edit, original);
-    if partial.complete {
+    if partial.is_complete() {
         return EditPreview {
             new_content: out.result.as_ref().ok().map(|d| d.new_content.clone()),
             error: out.result.err(),
@@ -70,7 +70,7 @@ pub fn preview(index: usize, partial: &PartialEdit, original: Option<&str>) -> E
             | EditError::ClineNewTextRequired
             | EditError::ClaudeNoChange,
         ) => waiting(Some(&edit)),
-        Err(EditError::ClaudeAmbiguous { .. }) if partial.replace_all.is_none() => {
+        Err(EditError::ClaudeAmbiguous { .. }) if partial.replace_all().is_none() => {
             waiting(Some(&edit))
         }
         Err(error) => EditPreview {

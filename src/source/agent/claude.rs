@@ -364,10 +364,10 @@ impl Parser {
                     return;
                 };
                 let at = s.index;
-                let path = match (&partial.path, &partial.streaming) {
-                    (Some(p), streaming) if *streaming != Some(Field::Path) => Some(p.clone()),
-                    _ => None,
-                };
+                let path = partial
+                    .path
+                    .clone()
+                    .filter(|_| partial.streaming() != Some(&Field::Path));
                 if let Some(path) = path {
                     store.set_path(at, &path);
                 }
