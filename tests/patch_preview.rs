@@ -172,7 +172,7 @@ fn the_blocks_give_the_references_files_over_the_corpus() {
             let failed_here = patch.failed.iter().find(|(p, _)| *p == edit.path);
             match failed_here {
                 Some((_, why)) if why.contains("cannot show") => not_shown += 1,
-                _ if edit.ok() && edit.content == *want => {}
+                _ if edit.ok() && edit.content() == *want => {}
                 _ => wrong.push(format!("{} ({}): {}", record.id, record.kind, edit.path)),
             }
         }

@@ -98,10 +98,18 @@ fn streaming_every_prefix_never_panics_and_ends_applied() {
         ]
     );
     // The second inventory.py call only matches the first call's result.
-    assert!(files[0].content.contains("def stock_value(self) -> float:"));
-    assert!(files[0].content.contains("    price: float = 0.0\n"));
-    assert!(files[1].content.contains("cooldown_hours = 6\n"));
-    assert!(files[1].content.contains(r#"channels = ["email", "sms"]"#));
+    assert!(
+        files[0]
+            .content()
+            .contains("def stock_value(self) -> float:")
+    );
+    assert!(files[0].content().contains("    price: float = 0.0\n"));
+    assert!(files[1].content().contains("cooldown_hours = 6\n"));
+    assert!(
+        files[1]
+            .content()
+            .contains(r#"channels = ["email", "sms"]"#)
+    );
 }
 
 #[test]
@@ -116,7 +124,7 @@ fn chunked_stream_shows_growing_partial_content() {
         };
         let files = apply_calls(&parse(&text[..end]), |p| ws.load(p), Default::default());
         if let Some(f) = files.first() {
-            contents.push(f.content.clone());
+            contents.push(f.content().to_string());
         }
     }
     assert!(contents.windows(2).any(|w| w[0] != w[1]), "content changes");
@@ -138,9 +146,9 @@ fn apply_write_writes_every_file() {
         |p| PathRules::new(demo_dir(), false).load(p),
         Default::default(),
     );
-    assert_eq!(read(dir.path(), "inventory.py"), expected[0].content);
-    assert_eq!(read(dir.path(), "settings.toml"), expected[1].content);
-    assert_ne!(expected[0].content, read(&demo_dir(), "inventory.py"));
+    assert_eq!(read(dir.path(), "inventory.py"), expected[0].content());
+    assert_eq!(read(dir.path(), "settings.toml"), expected[1].content());
+    assert_ne!(expected[0].content(), read(&demo_dir(), "inventory.py"));
     // The loose block is said, as for one diff: on stderr and in the summary.
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
@@ -227,7 +235,7 @@ fn calls_with_unknown_paths_are_skipped_and_partial_errors_swallowed() {
     assert_eq!(files.len(), 1);
     assert_eq!(files[0].state, FileState::Streaming);
     assert_eq!(files[0].error, None);
-    assert_eq!(files[0].content, "x\n");
+    assert_eq!(files[0].content(), "x\n");
 }
 
 #[test]
@@ -251,7 +259,7 @@ fn a_file_changed_on_disk_stops_every_write() {
     // Writing just the untouched file works, and says what it wrote.
     let written = srview::source::transcript::write_files(&ws, &all[..1]).expect("written");
     assert_eq!(written, ["inventory.py"]);
-    assert_eq!(read(dir.path(), "inventory.py"), files[0].content);
+    assert_eq!(read(dir.path(), "inventory.py"), files[0].content());
 }
 
 /// The summary counts calls and blocks in words: no `call(s)`.

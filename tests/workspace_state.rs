@@ -113,7 +113,7 @@ fn tabs_apply_the_model_output_clean_up_when_asked() {
     assert_eq!(ws.tabs[0].app.result.text(), "x = 1\ny = \"3\"\n");
     assert_eq!(
         ws.tabs[0].app.result.text(),
-        ws.edits[0].content,
+        ws.edits[0].content(),
         "the tab shows what would be written"
     );
 }

@@ -72,7 +72,7 @@ impl<'a> FileJson<'a> {
             calls,
             error: file.error.as_deref(),
             new: file.is_new(),
-            new_content: file.ok().then_some(file.content.as_str()),
+            new_content: file.ok().then_some(file.content()),
             ok: file.ok(),
             path: &file.path,
             state: file.state,

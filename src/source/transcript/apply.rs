@@ -97,9 +97,6 @@ pub struct FileEdit {
     pub original: Option<String>,
     /// What each call of this file did, in transcript order.
     pub calls: Vec<CallResult>,
-    /// The content after every call that applied (the partial result of a
-    /// streaming last call included).
-    pub content: String,
     /// The first failure: a refused path, an unreadable file, a call that
     /// does not apply.
     pub error: Option<String>,
@@ -111,6 +108,16 @@ impl FileEdit {
     /// The text the first call started from (empty for a new file).
     pub fn before(&self) -> &str {
         self.original.as_deref().unwrap_or_default()
+    }
+
+    /// The content after every call that applied (the partial result of a
+    /// streaming last call included).
+    pub fn content(&self) -> &str {
+        self.calls
+            .iter()
+            .rev()
+            .find_map(CallResult::content)
+            .unwrap_or(self.before())
     }
 
     /// The file did not exist.
@@ -191,7 +198,6 @@ fn apply_file<E: std::fmt::Display>(
         path: path.clone(),
         original: Some(String::new()),
         calls: Vec::new(),
-        content: String::new(),
         error: None,
         state: FileState::Applied,
     };
@@ -232,7 +238,6 @@ fn apply_file<E: std::fmt::Display>(
     if edit.error.is_some() {
         edit.state = FileState::Failed;
     }
-    edit.content = current;
     edit
 }
 

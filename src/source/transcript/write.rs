@@ -46,7 +46,7 @@ pub fn write_files(workspace: &PathRules, files: &[&FileEdit]) -> Result<Vec<Str
         .iter()
         .map(|(path, file)| output::Change {
             path: path.clone(),
-            content: Some(file.content.as_bytes()),
+            content: Some(file.content().as_bytes()),
             expected: Some(file.before().as_bytes()),
         })
         .collect();
@@ -88,7 +88,7 @@ fn plan<'f>(
     }
     let mut targets: Vec<(PathBuf, &FileEdit)> = Vec::new();
     for &file in files {
-        if file.original.as_ref() == Some(&file.content) {
+        if file.original.as_deref() == Some(file.content()) {
             continue;
         }
         let path = workspace.resolve(&file.path)?;

@@ -184,7 +184,7 @@ impl Workspace {
                 .any(|(p, s)| edit(p).is_none_or(|e| e.state != *s)),
             Until::Content(files) => files
                 .iter()
-                .any(|(p, s, c)| edit(p).is_none_or(|e| e.state != *s || e.content != *c)),
+                .any(|(p, s, c)| edit(p).is_none_or(|e| e.state != *s || e.content() != c)),
         }
     }
 
@@ -305,7 +305,6 @@ impl Workspace {
                 path: path.clone(),
                 original: Some(String::new()),
                 calls: Vec::new(),
-                content: String::new(),
                 error: Some(why.clone()),
                 state: FileState::Refused,
             });
@@ -530,14 +529,17 @@ impl Workspace {
             match self.edit_index(t).map(|e| &self.edits[e]) {
                 // Accepting a file its calls leave as it is would report a
                 // write of nothing (no block yet, prose only).
-                Some(edit) if edit.ok() && edit.original.as_ref() == Some(&edit.content) => {
+                Some(edit) if edit.ok() && edit.original.as_deref() == Some(edit.content()) => {
                     let why = match tab.app.accepted_content() {
                         Err(Refusal::NothingToAccept) => "has no complete block yet",
                         _ => "is left unchanged by its edits",
                     };
                     let text = format!("nothing written: {} {why}: nothing to accept", edit.path);
-                    let until =
-                        Until::Content(vec![(edit.path.clone(), edit.state, edit.content.clone())]);
+                    let until = Until::Content(vec![(
+                        edit.path.clone(),
+                        edit.state,
+                        edit.content().to_string(),
+                    )]);
                     self.refuse(text, until, true);
                     return WsEffect::None;
                 }
@@ -605,7 +607,7 @@ impl Workspace {
                 indices
                     .iter()
                     .filter_map(|&e| self.edits.get(e))
-                    .map(|e| (e.path.clone(), e.state, e.content.clone()))
+                    .map(|e| (e.path.clone(), e.state, e.content().to_string()))
                     .collect(),
             );
             self.refuse(text, until, true);
