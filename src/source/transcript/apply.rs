@@ -209,10 +209,11 @@ fn apply_file<E: std::fmt::Display>(
             return edit;
         }
     }
-    let mut current = edit.before().to_string();
     for &i in members {
         let Some(call) = calls.get(i) else { continue };
-        let mut result = apply_call(i, call, &current, &path, options);
+        // Each call applies to what the calls before it left.
+        let current = edit.content();
+        let mut result = apply_call(i, call, current, &path, options);
         // A diff against a file that does not exist can only fail: say that
         // first, not that its SEARCH text is missing from an empty file.
         if edit.is_new()
@@ -221,9 +222,6 @@ fn apply_file<E: std::fmt::Display>(
             && let CallEffect::Failed(e) = &mut result.effect
         {
             *e = format!("{path} does not exist (is --cwd the project's folder?); {e}");
-        }
-        if let Some(content) = result.content() {
-            current = content.to_string();
         }
         if call.partial {
             edit.state = FileState::Streaming;
