@@ -216,6 +216,13 @@ pub fn closest(file: &FileIndex, search: &[&str]) -> Found {
     }
     let mut starts: Vec<(isize, f64)> = votes.into_iter().collect();
     starts.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    // More places than are looked at share the top vote (the block's
+    // lines are common ones, its damaged line too short for trigrams):
+    // which of them are looked at would be the file's order, not the
+    // block's, and the right place may be among those left out.
+    let places_left_out = starts
+        .get(CANDIDATES)
+        .is_some_and(|left_out| left_out.1 >= starts[0].1 - 1e-9);
     starts.truncate(CANDIDATES);
     // Entities unescaped: a file that really holds `&lt;` is rarer than a
     // model that escaped `<`.
@@ -294,10 +301,18 @@ pub fn closest(file: &FileIndex, search: &[&str]) -> Found {
     // window grown by the slack reaches into a neighbouring line's region
     // (two one-line regions a few lines apart, or adjacent) and would hide
     // a rival that is really another place.
+    // Windows that score exactly alike (the SEARCH text's lines are all
+    // common, its damaged line too short for trigrams) are all kept, and
+    // the most similar of them is the region: the order of equal scores
+    // says nothing about which place is the right one.
+    let top = windows.first().map_or(0.0, |w| w.2);
+    let tied = |score: f64| score >= top - 1e-9;
     let mut kept: Vec<Region> = Vec::with_capacity(4);
     let mut seen: Vec<(usize, usize)> = Vec::with_capacity(windows.len());
-    for &(a, b, _) in &windows {
-        if kept.len() == 4 {
+    // How many of `kept` (its first ones) come of windows tied at the top.
+    let mut top_scored = 0;
+    for &(a, b, score) in &windows {
+        if kept.len() >= 4 && !tied(score) {
             break;
         }
         // The same window twice (a candidate's own window may be another's
@@ -314,13 +329,29 @@ pub fn closest(file: &FileIndex, search: &[&str]) -> Found {
                 similarity: similarity(start, end),
                 open_edge,
             });
+            top_scored += usize::from(tied(score));
         }
+    }
+    let most_similar = kept[..top_scored]
+        .iter()
+        .enumerate()
+        .max_by(|(_, x), (_, y)| {
+            x.similarity
+                .total_cmp(&y.similarity)
+                .then(y.start.cmp(&x.start))
+        })
+        .map(|(i, _)| i);
+    if let Some(i) = most_similar {
+        kept[..=i].rotate_right(1);
     }
     let Some((&best, others)) = kept.split_first() else {
         return Found::Nothing;
     };
     if best.similarity < MIN_SIMILARITY {
         return Found::Nothing;
+    }
+    if places_left_out {
+        return Found::Vague;
     }
     let rival = others
         .iter()
@@ -573,6 +604,34 @@ mod tests {
             panic!("no region")
         };
         assert_eq!((r.start, r.end), (120, 122));
+    }
+
+    /// Windows around a SEARCH text of common lines and a damaged line too
+    /// short for trigrams score alike: the region is the most similar of
+    /// them, not the first in the file; when more places share the top
+    /// vote than are looked at, no place is offered.
+    #[test]
+    fn windows_scored_alike_are_told_apart_by_characters() {
+        let text = "}\nreturn;\n    }\nx\n}\nend\n    }\ny\n";
+        let index = LineIndex::new(text);
+        let file = FileIndex::new(&index);
+        let Found::Region(r) = closest(&file, &["enq", "    }"]) else {
+            panic!("no region")
+        };
+        assert_eq!((r.start, r.end), (5, 7), "{r:?}");
+
+        let mut lines = vec!["}"; 29];
+        for i in [1, 2, 3, 6] {
+            lines[i] = "return;";
+        }
+        lines[4] = "    }";
+        lines[21] = ")";
+        lines[25] = "end";
+        lines[26] = "    }";
+        let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+        let index = LineIndex::new(&text);
+        let file = FileIndex::new(&index);
+        assert_eq!(closest(&file, &["enq", "    }"]), Found::Vague);
     }
 
     #[test]
