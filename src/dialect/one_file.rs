@@ -355,6 +355,19 @@ pub fn parse_edit(json: &str) -> Result<Edit, OneFileError> {
     Edit::from_tool_input(tool.name(), json).map_err(|e| OneFileError::BadEdit(e.to_string()))
 }
 
+/// Whether the tool refuses `json` only because it stops before its end
+/// (a prefix of a valid input, as a paused stream leaves it), not because
+/// a field is missing, unknown or of the wrong type.
+pub fn edit_is_cut(json: &str) -> bool {
+    use crate::dialect::edit::ParseError;
+    edit_tool(json).is_some_and(|tool| {
+        matches!(
+            Edit::from_tool_input(tool.name(), json),
+            Err(ParseError::Json { source, .. }) if source.is_eof()
+        )
+    })
+}
+
 /// The whole of `text` (an apply_patch or an edit's JSON, complete) applied
 /// to the target in one go, as `srview apply FILE` applies it: the new
 /// content, or the reference's refusal in its own words. What a previewer

@@ -136,6 +136,7 @@ impl SingleFile {
             self.app.notice = None;
         }
         self.app.source_bytes = Some(self.raw.len());
+        self.app.cut_input = false;
         let (cwd, name, content) = self.target_parts();
         let target = Target {
             cwd: &cwd,
@@ -170,6 +171,63 @@ impl SingleFile {
                 self.app.refused_by_reference = true;
                 self.app.set_diff(String::new());
                 self.app.note_state(why.to_string());
+            }
+        }
+    }
+
+    /// An edit's JSON that stops mid-way (the tool would refuse it as it
+    /// stands, `why`) while its source is only quiet: the edit stays shown as
+    /// it streamed, paused, and nothing is accepted until the JSON is whole.
+    /// An edit that cannot be read even as a prefix stays refused.
+    fn show_paused_edit(&mut self, why: String) {
+        self.show_other(Dialect::EditJson, false);
+        if self.refused.is_some() || self.app.diff.is_empty() {
+            // Nothing of the edit to show yet: the refusal stands.
+            self.show_other(Dialect::EditJson, true);
+            return;
+        }
+        let said = format!(
+            "paused mid-edit: the tool runs an edit only once its input is whole (as it \
+             stands: {why}); a accepts nothing until the rest arrives"
+        );
+        self.refused = Some(said.clone());
+        self.app.refused_by_reference = true;
+        self.app.cut_input = true;
+        self.app.note_state(said);
+    }
+
+    /// `F` on another dialect mid-stream: what the reference makes of the
+    /// whole text as it stands, which is what `a` writes. Its refusal (a
+    /// cut patch, an edit whose JSON is not whole) is said, and no result
+    /// is shown for it: the blocks' own final mode would apply what the
+    /// reference refuses.
+    fn preview_final(&mut self, dialect: Dialect) {
+        let (cwd, name, original) = self.target_parts();
+        let target = Target {
+            cwd: &cwd,
+            name: &name,
+            content: original.as_deref(),
+        };
+        match crate::dialect::one_file::reference_result(&self.raw, dialect, &target) {
+            Err(why) => self.refuse_text(format!(
+                "no final result: if the diff ended here the reference would refuse it ({}), \
+                 and a writes nothing",
+                crate::engine::error_headline(&why)
+            )),
+            Ok(_) => {
+                self.app.notice = None;
+                self.show_other(dialect, true);
+                let note = self.app.notice.take().map(|n| n.text);
+                self.app.show_final();
+                let text = "final result: what accepting writes if the diff ends here. F or Esc: \
+                            back to the live view";
+                self.app.notice = Some(Notice {
+                    text: match note {
+                        Some(note) => format!("{text} ({note})"),
+                        None => text.into(),
+                    },
+                    error: false,
+                });
             }
         }
     }
@@ -344,8 +402,9 @@ impl Screen for SingleFile {
         // not those the blocks would raise; `c` copies the whole diff
         // corrected, as `srview fix` gives it, whether or not the selected
         // block needs a correction (a loose hunk shows as an exact block).
+        use ratatui_crossterm::crossterm::event::KeyModifiers;
         if let TermEvent::Key(k) = &event
-            && k.modifiers.is_empty()
+            && (k.modifiers - KeyModifiers::SHIFT).is_empty()
             && !self.app.view.help
             && let Some(dialect) = self.dialect.filter(|d| *d != Dialect::SearchReplace)
         {
@@ -362,9 +421,15 @@ impl Screen for SingleFile {
                     self.app.confirming_guess = false;
                     return self.copy_fix(self.app.view.selected, dialect);
                 }
+                KeyCode::Char('F') if !self.app.final_mode() => {
+                    self.app.confirming_guess = false;
+                    self.preview_final(dialect);
+                    return Flow::Continue;
+                }
                 _ => {}
             }
         }
+        let previewing = self.app.final_preview;
         let effect = match event {
             TermEvent::Key(k) => keys::on_key(&mut self.app, k),
             TermEvent::Mouse(m) => {
@@ -373,6 +438,13 @@ impl Screen for SingleFile {
             }
             _ => Effect::None,
         };
+        if previewing
+            && !self.app.final_preview
+            && let Some(dialect) = self.dialect.filter(|d| *d != Dialect::SearchReplace)
+        {
+            // Back to the live view: the text read as the prefix it is.
+            self.show_other(dialect, self.ended);
+        }
         match effect {
             Effect::None => Flow::Continue,
             Effect::Copy { block, text } => Flow::Copy { block, text },
@@ -460,6 +532,13 @@ impl Screen for SingleFile {
             && !self.ended
         {
             self.show_other(other, true);
+            if other == Dialect::EditJson
+                && self.app.diff.is_empty()
+                && crate::dialect::one_file::edit_is_cut(&self.raw)
+                && let Some(why) = self.refused.take()
+            {
+                self.show_paused_edit(why);
+            }
         }
         self.app.pause();
     }
@@ -552,13 +631,16 @@ mod tests {
         (dir, path, s)
     }
 
-    /// `c`, as the user presses it.
-    fn press_c(s: &mut SingleFile) -> Flow {
+    /// `key`, as the user presses it (an upper-case letter with Shift, as
+    /// terminals report it).
+    fn press(s: &mut SingleFile, key: char) -> Flow {
         use ratatui_crossterm::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-        s.on_event(TermEvent::Key(KeyEvent::new(
-            KeyCode::Char('c'),
-            KeyModifiers::NONE,
-        )))
+        let modifiers = if key.is_ascii_uppercase() {
+            KeyModifiers::SHIFT
+        } else {
+            KeyModifiers::NONE
+        };
+        s.on_event(TermEvent::Key(KeyEvent::new(KeyCode::Char(key), modifiers)))
     }
 
     /// The notice shown, or nothing.
@@ -567,7 +649,7 @@ mod tests {
     fn copied(name: &str, original: &str, diff: &str) -> Result<String, String> {
         let (_dir, _path, mut s) = screen_showing(name, original, diff, true);
         s.idle();
-        match press_c(&mut s) {
+        match press(&mut s, 'c') {
             Flow::Copy { text, .. } => Ok(text),
             _ => Err(notice_text(&s)),
         }
@@ -637,6 +719,99 @@ mod tests {
         assert!(s.app.diff.ends_with("+++++++ REPLACE\n"), "{}", s.app.diff);
         assert_eq!(accept_now(&mut s, false), Some(Exit::Wrote(path.clone())));
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "x = 1\ny = 3\n");
+    }
+
+    /// An edit's JSON that pauses mid-string stays shown as it streamed
+    /// (the header says paused and incomplete, not waiting nor applied),
+    /// accepts nothing, and resumes when the rest arrives; an edit that has
+    /// shown nothing yet stays refused as the tool refuses it.
+    #[test]
+    fn an_edit_paused_mid_string_stays_shown_and_accepts_nothing() {
+        let original = "x = 1\ny = 2\nz = 3\n";
+        let head = r#"{"file_path": "g.py", "old_string": "y = 2", "new_string": "y = 3"#;
+        let (_dir, path, mut s) = screen_showing("g.py", original, head, false);
+        let streamed = s.app.diff.clone();
+        s.pause();
+        assert_eq!(s.app.stream, StreamState::Paused);
+        assert!(s.app.cut_input && !s.app.final_mode());
+        assert_eq!(s.app.diff, streamed, "the edit stays shown as it streamed");
+        assert_eq!(s.app.outcome.blocks.len(), 1);
+        assert_eq!(
+            notice_text(&s),
+            "paused mid-edit: the tool runs an edit only once its input is whole (as it \
+             stands: invalid Edit tool input: EOF while parsing a string at line 1 column \
+             65); a accepts nothing until the rest arrives"
+        );
+        assert_eq!(accept_now(&mut s, false), None);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), original);
+
+        s.on_text(text("\"}", false));
+        assert_eq!(s.app.stream, StreamState::Streaming);
+        assert!(!s.app.cut_input && !s.app.refused_by_reference);
+        assert_eq!(accept_now(&mut s, false), Some(Exit::Wrote(path.clone())));
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "x = 1\ny = 3\nz = 3\n"
+        );
+
+        let malformed = r#"{"file_path": "g.py", "old_string": 5, "#;
+        let (_dir, _path, mut s) = screen_showing("g.py", original, malformed, false);
+        s.pause();
+        assert!(!s.app.cut_input && s.app.refused_by_reference);
+        assert!(s.app.diff.is_empty());
+        assert_eq!(
+            notice_text(&s),
+            "invalid Edit tool input: invalid type: integer `5`, expected a string at line 1 \
+             column 37"
+        );
+    }
+
+    /// `F` on another dialect mid-stream shows what `a` writes: the
+    /// reference's result of the text as it stands, or, where it refuses a
+    /// cut text, no result at all (the blocks' own final mode would apply
+    /// it); `F` again is back to the live view of the text as it streams.
+    #[test]
+    fn final_preview_of_another_dialect_is_the_references_result() {
+        let original = "x = 1\ny = 2\nz = 3\n";
+        let head = r#"{"file_path": "g.py", "old_string": "y = 2", "new_string": "y = 3"#;
+        let (_dir, _path, mut s) = screen_showing("g.py", original, head, false);
+        let streamed = s.app.diff.clone();
+        press(&mut s, 'F');
+        assert!(!s.app.final_preview);
+        assert_eq!(s.app.diff, streamed);
+        assert_eq!(
+            notice_text(&s),
+            "no final result: if the diff ended here the reference would refuse it (invalid \
+             Edit tool input: EOF while parsing a string at line 1 column 65), and a writes \
+             nothing"
+        );
+        s.on_text(text("\"}", false));
+        assert_eq!(
+            notice_text(&s),
+            "",
+            "the refusal went with the text it spoke of"
+        );
+        press(&mut s, 'F');
+        assert!(s.app.final_preview);
+        assert_eq!(s.app.result.text(), "x = 1\ny = 3\nz = 3\n");
+
+        let cut = "*** Begin Patch\n*** Update File: g.py\n@@\n x = 1\n-y = 2\n+y = 3\n";
+        let (_dir, _path, mut s) = screen_showing("g.py", original, cut, false);
+        press(&mut s, 'F');
+        assert!(!s.app.final_preview);
+        assert!(
+            notice_text(&s).contains("The last line of the patch must be '*** End Patch'"),
+            "{}",
+            notice_text(&s)
+        );
+        s.on_text(text("*** End Patch\n", false));
+        let streamed = s.app.diff.clone();
+        press(&mut s, 'F');
+        assert!(s.app.final_preview);
+        assert_eq!(s.app.result.text(), "x = 1\ny = 3\nz = 3\n");
+        press(&mut s, 'F');
+        assert!(!s.app.final_preview);
+        assert_eq!(s.app.diff, streamed, "back to the text as it streamed");
     }
 
     /// An `a` refused mid-stream speaks of the text as it was: its notice

@@ -184,6 +184,11 @@ pub struct App {
     /// blocks show where its parts would go, but nothing applies (the
     /// header says so instead of counting blocks applied).
     pub refused_by_reference: bool,
+    /// The diff shows another dialect's input cut mid-way, which its
+    /// reference runs only whole (an edit's JSON) while the source is only
+    /// quiet: paused, its blocks stay as they streamed (final mode would
+    /// apply what the reference refuses), and the header says `incomplete`.
+    pub cut_input: bool,
     /// The size of the diff as received, when the blocks shown are another
     /// dialect's rendering of it (the header counts what arrived).
     pub source_bytes: Option<usize>,
@@ -254,6 +259,7 @@ impl App {
             final_preview: false,
             loose_levels: Vec::new(),
             refused_by_reference: false,
+            cut_input: false,
             source_bytes: None,
             confirming_guess: false,
             refusal: None,
@@ -271,7 +277,9 @@ impl App {
     /// Whether the engine runs in final mode: the stream ended or paused,
     /// or the user is looking at what accepting would write.
     pub fn final_mode(&self) -> bool {
-        self.is_final() || self.stream == StreamState::Paused || self.final_preview
+        self.is_final()
+            || (self.stream == StreamState::Paused && !self.cut_input)
+            || self.final_preview
     }
 
     /// The stream has been quiet long enough: show every block as final

@@ -223,7 +223,9 @@ pub fn status_bar(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             theme.bar().add_modifier(Modifier::BOLD),
             8,
         ),
-        if app.refused_by_reference {
+        if app.cut_input {
+            (" incomplete ".into(), theme.bar().patch(theme.warn()), 9)
+        } else if app.refused_by_reference {
             (" refused ".into(), theme.bar().patch(theme.bad()), 9)
         } else {
             (
@@ -449,6 +451,7 @@ pub fn blocks_pane(frame: &mut Frame, layout: &BlocksPane, app: &App, theme: &Th
     let blocks = &app.outcome.blocks;
     if blocks.is_empty() {
         let msg = match app.stream {
+            _ if app.diff.is_empty() && app.refused_by_reference => "refused: why is below",
             StreamState::Waiting => "waiting for the diff…",
             // The reference reads no marker that ends in `\r`: say why
             // nothing is found instead of waiting for a block forever.
