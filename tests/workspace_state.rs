@@ -47,7 +47,7 @@ fn tabs_follow_the_file_being_written_until_the_user_picks_one() {
     let mut ws = fed(&text[..half], false);
     assert_eq!(ws.tabs.len(), 2);
     assert_eq!(ws.current, 1, "follows the file being written");
-    assert_eq!(ws.stream, StreamState::Streaming);
+    assert_eq!(ws.received.stream, StreamState::Streaming);
     assert_eq!(ws.tabs[1].state, FileState::Streaming);
     key(&mut ws, '[');
     assert_eq!(ws.current, 0);
@@ -353,10 +353,10 @@ fn a_quiet_transcript_pauses() {
     let text = call("a.py", "y = 2", "y = 3") + &call("b.toml", "k = 1", "k = 2");
     let open = text.rfind("+++++++ REPLACE").expect("the last block");
     let mut ws = fed(&text[..open], false);
-    assert_eq!(ws.stream, StreamState::Streaming);
+    assert_eq!(ws.received.stream, StreamState::Streaming);
     assert_eq!(ws.tabs[1].app.stream, StreamState::Streaming);
     ws.pause();
-    assert_eq!(ws.stream, StreamState::Paused);
+    assert_eq!(ws.received.stream, StreamState::Paused);
     assert_eq!(ws.tabs[1].app.stream, StreamState::Paused);
     assert_eq!(
         ws.tabs[0].app.stream,
@@ -365,13 +365,13 @@ fn a_quiet_transcript_pauses() {
     );
     // Applied again without new text (`r` reloads the files): still paused.
     feed(&mut ws, &text[..open], false);
-    assert_eq!(ws.stream, StreamState::Paused);
+    assert_eq!(ws.received.stream, StreamState::Paused);
     assert_eq!(ws.tabs[1].app.stream, StreamState::Paused);
     feed(&mut ws, &text, false);
-    assert_eq!(ws.stream, StreamState::Streaming);
+    assert_eq!(ws.received.stream, StreamState::Streaming);
     feed(&mut ws, &text, true);
     ws.pause();
-    assert_eq!(ws.stream, StreamState::Ended);
+    assert_eq!(ws.received.stream, StreamState::Ended);
 }
 
 /// The tab bar's first row at `width` columns.
@@ -517,7 +517,7 @@ fn r_reloads_in_a_transcript() {
 fn tab_bar_keeps_tabs_and_state_before_key_hints() {
     let text = call("inventory.py", "y = 2", "y = 3") + &call("settings.toml", "missing", "k = 2");
     let mut ws = fed(&text, false);
-    ws.bytes = 12_345;
+    ws.received.bytes = 12_345;
     for width in [80, 70] {
         let bar = tab_bar_at(&ws, width);
         assert!(bar.contains("streaming"), "{width}: {bar:?}");

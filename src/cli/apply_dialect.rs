@@ -10,29 +10,10 @@ use super::commit::Commit;
 use super::{ApplyArgs, CmdResult};
 use crate::dialect::apply_patch::PatchOutcome;
 use crate::dialect::edit::{self, EditOutcome};
-use crate::dialect::one_file::{self, Target};
+use crate::dialect::one_file::{self, Place};
 use crate::engine::{Applied, ApplyError, Outcome};
 use crate::error::Error;
 use crate::output;
-
-/// FILE as the other dialects' one-file world names it: its folder
-/// (absolute, as the reference names paths) and its name.
-pub(super) struct Place {
-    pub cwd: String,
-    pub name: String,
-}
-
-impl Place {
-    /// The target of an edit of FILE whose content is `content` (`None`:
-    /// it does not exist).
-    pub fn target<'a>(&'a self, content: Option<&'a str>) -> Target<'a> {
-        Target {
-            cwd: &self.cwd,
-            name: &self.name,
-            content,
-        }
-    }
-}
 
 /// FILE's [`Place`].
 pub(super) fn place(file: &Path) -> Result<Place, Error> {

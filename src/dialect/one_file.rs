@@ -84,6 +84,28 @@ pub fn moved(text: &str, name: &str) -> Option<(String, String)> {
     }
 }
 
+/// FILE as the one-file world names it: its folder (absolute, as the
+/// reference names paths) and its name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Place {
+    /// The folder the reference would run in.
+    pub cwd: String,
+    /// The file's name in `cwd`.
+    pub name: String,
+}
+
+impl Place {
+    /// The target of an edit of FILE whose content is `content` (`None`:
+    /// it does not exist).
+    pub fn target<'a>(&'a self, content: Option<&'a str>) -> Target<'a> {
+        Target {
+            cwd: &self.cwd,
+            name: &self.name,
+            content,
+        }
+    }
+}
+
 /// The name the file is given inside the patch's one-file world.
 pub struct Target<'a> {
     /// The folder the reference would run in (absolute): its error texts

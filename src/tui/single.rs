@@ -10,7 +10,7 @@ use ratatui_crossterm::crossterm::event::Event as TermEvent;
 
 use super::run::{Flow, Screen};
 use super::{Exit, Folded, TuiConfig};
-use crate::dialect::one_file::Target;
+use crate::dialect::one_file::{Place, Target};
 use crate::dialect::{Detector, Dialect};
 use crate::input;
 use crate::output::{self, Loaded, NotAsLoaded};
@@ -103,10 +103,10 @@ impl SingleFile {
         self
     }
 
-    /// FILE as the other dialects' one-file world names it: the folder the
-    /// reference would run in, the file's name, its content as loaded
+    /// FILE as the other dialects' one-file world names it (its folder as
+    /// given when it cannot be resolved), and its content as loaded
     /// (`None`: it does not exist).
-    fn target_parts(&self) -> (String, String, Option<String>) {
+    fn target_parts(&self) -> (Place, Option<String>) {
         let path = &self.app.file_path;
         let name = path
             .file_name()
@@ -123,7 +123,7 @@ impl SingleFile {
             .into_owned();
         let original = self.app.original.text().into_owned();
         let exists = !original.is_empty() || path.exists();
-        (cwd, name, exists.then_some(original))
+        (Place { cwd, name }, exists.then_some(original))
     }
 
     /// Another dialect's text so far, as blocks for the app: the file's own
@@ -137,12 +137,8 @@ impl SingleFile {
         }
         self.app.source_bytes = Some(self.raw.len());
         self.app.cut_input = false;
-        let (cwd, name, content) = self.target_parts();
-        let target = Target {
-            cwd: &cwd,
-            name: &name,
-            content: content.as_deref(),
-        };
+        let (place, content) = self.target_parts();
+        let target = place.target(content.as_deref());
         match file_blocks(&self.raw, dialect, &target, ended) {
             Ok(blocks) => {
                 self.app.loose_levels = blocks.levels;
@@ -153,7 +149,7 @@ impl SingleFile {
                 self.app.refused_by_reference = blocks.refused;
                 // A move is not made here: said, as `srview apply` says it.
                 let moved = (dialect == Dialect::ApplyPatch)
-                    .then(|| crate::dialect::one_file::moved(&self.raw, &name))
+                    .then(|| crate::dialect::one_file::moved(&self.raw, &place.name))
                     .flatten()
                     .map(|(from, to)| {
                         format!("the patch moves {from} to {to}; this file is edited in place")
@@ -202,12 +198,8 @@ impl SingleFile {
     /// is shown for it: the blocks' own final mode would apply what the
     /// reference refuses.
     fn preview_final(&mut self, dialect: Dialect) {
-        let (cwd, name, original) = self.target_parts();
-        let target = Target {
-            cwd: &cwd,
-            name: &name,
-            content: original.as_deref(),
-        };
+        let (place, original) = self.target_parts();
+        let target = place.target(original.as_deref());
         match crate::dialect::one_file::reference_result(&self.raw, dialect, &target) {
             Err(why) => self.refuse_text(format!(
                 "no final result: if the diff ended here the reference would refuse it ({}), \
@@ -242,12 +234,8 @@ impl SingleFile {
     /// `c` on another dialect: the whole diff corrected for FILE, as
     /// `srview fix` prints it, or why there is none.
     fn copy_fix(&mut self, block: usize, dialect: Dialect) -> Flow {
-        let (cwd, name, original) = self.target_parts();
-        let target = Target {
-            cwd: &cwd,
-            name: &name,
-            content: original.as_deref(),
-        };
+        let (place, original) = self.target_parts();
+        let target = place.target(original.as_deref());
         let shown = self.app.file_path.display().to_string();
         match crate::dialect::corrected::correct(&self.raw, dialect, &target, &shown) {
             Ok(crate::dialect::corrected::Corrected {
@@ -306,12 +294,8 @@ impl SingleFile {
         // when the reference refuses the text as it stands.
         let content = match self.dialect.filter(|d| *d != Dialect::SearchReplace) {
             Some(dialect) => {
-                let (cwd, name, original) = self.target_parts();
-                let target = Target {
-                    cwd: &cwd,
-                    name: &name,
-                    content: original.as_deref(),
-                };
+                let (place, original) = self.target_parts();
+                let target = place.target(original.as_deref());
                 match crate::dialect::one_file::reference_result(&self.raw, dialect, &target) {
                     Ok(text) if original.as_deref() == Some(text.as_str()) => {
                         self.refuse_text(
@@ -721,15 +705,19 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "x = 1\ny = 3\n");
     }
 
+    /// `g.py`, and an edit of it whose JSON is cut inside `new_string`.
+    const G_PY: &str = "x = 1\ny = 2\nz = 3\n";
+    const EDIT_CUT_MID_STRING: &str =
+        r#"{"file_path": "g.py", "old_string": "y = 2", "new_string": "y = 3"#;
+
     /// An edit's JSON that pauses mid-string stays shown as it streamed
     /// (the header says paused and incomplete, not waiting nor applied),
     /// accepts nothing, and resumes when the rest arrives; an edit that has
     /// shown nothing yet stays refused as the tool refuses it.
     #[test]
     fn an_edit_paused_mid_string_stays_shown_and_accepts_nothing() {
-        let original = "x = 1\ny = 2\nz = 3\n";
-        let head = r#"{"file_path": "g.py", "old_string": "y = 2", "new_string": "y = 3"#;
-        let (_dir, path, mut s) = screen_showing("g.py", original, head, false);
+        let original = G_PY;
+        let (_dir, path, mut s) = screen_showing("g.py", original, EDIT_CUT_MID_STRING, false);
         let streamed = s.app.diff.clone();
         s.pause();
         assert_eq!(s.app.stream, StreamState::Paused);
@@ -772,9 +760,8 @@ mod tests {
     /// it); `F` again is back to the live view of the text as it streams.
     #[test]
     fn final_preview_of_another_dialect_is_the_references_result() {
-        let original = "x = 1\ny = 2\nz = 3\n";
-        let head = r#"{"file_path": "g.py", "old_string": "y = 2", "new_string": "y = 3"#;
-        let (_dir, _path, mut s) = screen_showing("g.py", original, head, false);
+        let original = G_PY;
+        let (_dir, _path, mut s) = screen_showing("g.py", original, EDIT_CUT_MID_STRING, false);
         let streamed = s.app.diff.clone();
         press(&mut s, 'F');
         assert!(!s.app.final_preview);

@@ -152,7 +152,7 @@ impl TranscriptFiles {
                 self.ws.mark_written(indices);
                 // Every file shown is written; while the transcript may
                 // still bring more, srview stays open.
-                if self.ws.all_written() && self.ws.stream != StreamState::Streaming {
+                if self.ws.all_written() && self.ws.received.stream != StreamState::Streaming {
                     return Flow::Exit(Exit::Quit(0));
                 }
             }
@@ -234,7 +234,7 @@ impl Screen for TranscriptFiles {
         let changed = text.changes_text();
         if changed {
             // A later text ends an unreadable stretch.
-            self.ws.unreadable = None;
+            self.ws.received.unreadable = None;
         }
         if let Some(problem) = text.problem {
             self.ws.show_notice(Notice {
@@ -247,7 +247,7 @@ impl Screen for TranscriptFiles {
                 text: format!("transcript unreadable: {why}"),
                 error: true,
             });
-            self.ws.unreadable = Some(why);
+            self.ws.received.unreadable = Some(why);
         }
         if changed || text.ended {
             if let Some(replaced) = text.replaced {
@@ -257,7 +257,7 @@ impl Screen for TranscriptFiles {
             self.ended |= text.ended;
             self.reparse();
         }
-        changed.then_some(self.ws.stream)
+        changed.then_some(self.ws.received.stream)
     }
 
     fn show_notice(&mut self, notice: Notice) {

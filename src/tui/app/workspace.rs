@@ -92,8 +92,7 @@ pub struct Workspace {
     pub tabs: Vec<Tab>,
     pub current: usize,
     pub edits: Vec<FileEdit>,
-    pub stream: StreamState,
-    pub bytes: usize,
+    pub received: Received,
     /// How the calls are applied (the parser version; whether diffs are
     /// cleaned up as Cline does for non-Claude models).
     pub options: ApplyOptions,
@@ -111,9 +110,44 @@ pub struct Workspace {
     /// as it stands (`refusal`: it refuses it) and what `--write` would hold
     /// back in its result; `None` for other transcripts.
     pub whole_patch: Option<WholePatch>,
-    /// The transcript can no longer be read (invalid UTF-8, a NUL byte):
-    /// what was shown is not all of it, so nothing is written.
+}
+
+/// What has arrived of the transcript.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Received {
+    /// Waiting, streaming, paused (quiet for a while) or ended.
+    pub stream: StreamState,
+    /// Its size so far.
+    pub bytes: usize,
+    /// It can no longer be read (invalid UTF-8, a NUL byte): what was
+    /// shown is not all of it, so nothing is written.
     pub unreadable: Option<String>,
+}
+
+impl Received {
+    /// `bytes` have arrived in all (`ended`: and no more will come). Read
+    /// again without new text (`r`), a paused transcript stays paused; only
+    /// new text means it streams.
+    fn arrived(&mut self, bytes: usize, ended: bool) {
+        let same_text = bytes == self.bytes;
+        self.bytes = bytes;
+        self.stream = match (ended, bytes) {
+            (true, _) => StreamState::Ended,
+            (false, 0) => StreamState::Waiting,
+            _ if same_text && self.stream == StreamState::Paused => StreamState::Paused,
+            _ => StreamState::Streaming,
+        };
+    }
+
+    /// Quiet for [`super::PAUSE_AFTER`]: a streaming transcript is paused.
+    /// Whether it was streaming.
+    fn pause(&mut self) -> bool {
+        let streaming = self.stream == StreamState::Streaming;
+        if streaming {
+            self.stream = StreamState::Paused;
+        }
+        streaming
+    }
 }
 
 /// The reference's run of a whole apply_patch transcript (see
@@ -132,8 +166,11 @@ impl Workspace {
             tabs: Vec::new(),
             current: 0,
             edits: Vec::new(),
-            stream: StreamState::Waiting,
-            bytes: 0,
+            received: Received {
+                stream: StreamState::Waiting,
+                bytes: 0,
+                unreadable: None,
+            },
             options: ApplyOptions {
                 version,
                 fix_model_output,
@@ -143,7 +180,6 @@ impl Workspace {
             confirming: None,
             refusal: None,
             whole_patch: None,
-            unreadable: None,
         }
     }
 
@@ -206,16 +242,7 @@ impl Workspace {
     /// The transcript was parsed and applied again.
     pub fn update(&mut self, calls: &[ToolCall], edits: Vec<FileEdit>, bytes: usize, ended: bool) {
         self.whole_patch = None;
-        // Applied again without new text (`r`): a paused transcript stays
-        // paused; only new text means it streams.
-        let same_text = bytes == self.bytes;
-        self.bytes = bytes;
-        self.stream = match (ended, bytes) {
-            (true, _) => StreamState::Ended,
-            (false, 0) => StreamState::Waiting,
-            _ if same_text && self.stream == StreamState::Paused => StreamState::Paused,
-            _ => StreamState::Streaming,
-        };
+        self.received.arrived(bytes, ended);
         for edit in &edits {
             if edit.state == FileState::Refused {
                 self.show_refused(edit);
@@ -382,8 +409,7 @@ impl Workspace {
     /// `paused`, and each file whose call is still open is shown as final
     /// mode would, until more text arrives (as a single diff pauses).
     pub fn pause(&mut self) {
-        if self.stream == StreamState::Streaming {
-            self.stream = StreamState::Paused;
+        if self.received.pause() {
             for tab in &mut self.tabs {
                 tab.app.pause();
             }
@@ -477,6 +503,7 @@ impl Workspace {
         // Neither a transcript that could not be read to its end nor a
         // patch the reference refuses as a whole is written in part.
         let whole_refusal = self
+            .received
             .unreadable
             .as_ref()
             .map(|why| format!("the transcript is unreadable: {why}"))
@@ -579,7 +606,7 @@ impl Workspace {
         }
         // Mid-stream, later calls may edit the same files again: writing
         // now would leave those edits out.
-        let streaming_doubt = (self.stream == StreamState::Streaming).then(|| {
+        let streaming_doubt = (self.received.stream == StreamState::Streaming).then(|| {
             let again = key_char(key);
             format!(
                 "the transcript is still streaming: later calls may edit {} again: press {again} again to write it as it is now, Esc to cancel",

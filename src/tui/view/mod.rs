@@ -241,7 +241,10 @@ pub fn render_workspace(frame: &mut Frame, ws: &Workspace, caches: &mut [Caches]
         }
         _ => {
             let mut lines = vec![ratatui::text::Line::styled(
-                format!("waiting for the transcript's first edit… ({} B)", ws.bytes),
+                format!(
+                    "waiting for the transcript's first edit… ({} B)",
+                    ws.received.bytes
+                ),
                 theme.gutter(),
             )];
             // What the loop or the sources said meanwhile (a transcript

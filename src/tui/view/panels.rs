@@ -29,9 +29,9 @@ pub fn tab_bar(
     ws: &crate::tui::app::workspace::Workspace,
     theme: &Theme,
 ) {
-    let state = ws.stream.name();
+    let state = ws.received.stream.name();
     let headers = [
-        format!(" transcript {state} · {} B ", ws.bytes),
+        format!(" transcript {state} · {} B ", ws.received.bytes),
         format!(" transcript {state} "),
         format!(" {state} "),
     ];
