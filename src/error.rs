@@ -35,6 +35,25 @@ pub enum Error {
     Write(String),
 }
 
+/// An applier's refusal of an edit in the applier's own words (its error
+/// message, or the reference CLI's stderr): shown, compared with the
+/// agent's and reported word for word.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Refusal(pub String);
+
+impl Refusal {
+    /// The refusal that `error`'s text gives.
+    pub fn of(error: impl fmt::Display) -> Refusal {
+        Refusal(error.to_string())
+    }
+
+    /// The applier's words.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
 impl Error {
     /// [`Error::Usage`].
     pub fn usage(message: impl Into<String>) -> Self {

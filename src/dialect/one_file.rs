@@ -10,6 +10,7 @@ use super::apply_patch::{
     MemoryFs, Patch, PatchOutcome, Section, apply, apply_partial, parse, parse_partial,
 };
 use super::edit::{Edit, PartialEdit, Tool};
+use crate::error::Refusal;
 
 /// Why a diff cannot be applied to one file. `Display` is written out: it
 /// lists the patch's sections.
@@ -398,26 +399,26 @@ pub fn reference_result(
     text: &str,
     dialect: super::Dialect,
     target: &Target,
-) -> Result<String, String> {
+) -> Result<String, Refusal> {
     match dialect {
         super::Dialect::ApplyPatch => {
-            let outcome = apply_patch_to(text, target).map_err(|e| e.to_string())?;
+            let outcome = apply_patch_to(text, target).map_err(Refusal::of)?;
             if outcome.exit_code != 0 {
-                return Err(outcome.stderr.trim_end().to_string());
+                return Err(Refusal::of(outcome.stderr.trim_end()));
             }
             outcome
                 .files
                 .get(target.name)
                 .cloned()
                 .flatten()
-                .ok_or_else(|| format!("the patch leaves no {}", target.name))
+                .ok_or_else(|| Refusal(format!("the patch leaves no {}", target.name)))
         }
         super::Dialect::EditJson | super::Dialect::SearchReplace => {
-            let edit = parse_edit(text).map_err(|e| e.to_string())?;
+            let edit = parse_edit(text).map_err(Refusal::of)?;
             super::edit::apply(&edit, target.content)
                 .result
                 .map(|done| done.new_content)
-                .map_err(|e| e.to_string())
+                .map_err(Refusal::of)
         }
     }
 }

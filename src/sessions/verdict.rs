@@ -15,6 +15,7 @@ use super::udiff;
 use crate::dialect::apply_patch::{self, HunkReport, MemoryFs};
 use crate::dialect::edit::{self, Edit};
 use crate::engine::{self, BlockReport, Options, Stage, Version};
+use crate::error::Refusal;
 use crate::source::agent::{EditInput, FileContent, split_patch};
 
 /// Which applier gave the verdict.
@@ -49,7 +50,7 @@ pub struct Applied {
     /// The applier that ran.
     pub applier: Applier,
     /// The file after the edit when it applies, else the applier's error text.
-    pub result: Result<FileContent, String>,
+    pub result: Result<FileContent, Refusal>,
     /// One per block or hunk, in order.
     pub blocks: Vec<VerdictBlock>,
     /// Where a block or hunk matched only loosely: its stage or level
@@ -65,7 +66,7 @@ impl Applied {
 
     /// The applier's error text, when the edit does not apply.
     pub fn error(&self) -> Option<&str> {
-        self.result.as_ref().err().map(String::as_str)
+        self.result.as_ref().err().map(Refusal::as_str)
     }
 
     /// The file after the edit, when it applies.
@@ -106,7 +107,7 @@ pub fn run(input: &EditInput, before: &FileContent, cwd: &str) -> Option<Applied
             Some(blocks) => Some(search_replace(&blocks, before)),
             None => Some(Applied {
                 applier: Applier::SearchReplaceV1,
-                result: Err("the unified diff has no hunk".into()),
+                result: Err(Refusal::of("the unified diff has no hunk")),
                 blocks: Vec::new(),
                 loose: Vec::new(),
             }),
@@ -151,7 +152,7 @@ fn exact_counting(e: &Edit, before: &FileContent, applier: Applier) -> Applied {
         applier,
         result: edit::new_content(e, before.text())
             .map(FileContent::Text)
-            .map_err(|err| err.to_string()),
+            .map_err(Refusal::of),
         blocks: Vec::new(),
         loose: Vec::new(),
     }
@@ -182,7 +183,7 @@ fn search_replace(diff: &str, before: &FileContent) -> Applied {
         result: outcome
             .result
             .map(|a| FileContent::Text(a.new_content))
-            .map_err(|e| e.message),
+            .map_err(|e| Refusal(e.message)),
         blocks: outcome
             .blocks
             .into_iter()
@@ -217,7 +218,7 @@ fn apply_patch_section(patch: &str, before: &FileContent, cwd: &str) -> Applied 
         .collect();
     let key = apply_patch::fs::normalize(&path);
     let result = match &outcome.error {
-        Some(e) => Err(e.to_string()),
+        Some(e) => Err(Refusal::of(e)),
         None => Ok(outcome
             .files
             .iter()
@@ -247,7 +248,7 @@ fn exact(e: &Edit, before: &FileContent) -> Applied {
         applier: Applier::Edit,
         result: match &outcome.result {
             Ok(done) => Ok(FileContent::Text(done.new_content.clone())),
-            Err(err) => Err(err.to_string()),
+            Err(err) => Err(Refusal::of(err)),
         },
         blocks: vec![VerdictBlock::Block(outcome.block)],
         loose: Vec::new(),

@@ -504,6 +504,7 @@ fn patch_blocks(
             target,
         )
         .err()
+        .map(|refusal| refusal.0)
     } else {
         None
     };

@@ -204,7 +204,7 @@ impl SingleFile {
             Err(why) => self.refuse_text(format!(
                 "no final result: if the diff ended here the reference would refuse it ({}), \
                  and a writes nothing",
-                crate::engine::error_headline(&why)
+                crate::engine::error_headline(why.as_str())
             )),
             Ok(_) => {
                 self.app.notice = None;
@@ -319,7 +319,7 @@ impl SingleFile {
                         TextLines::owned(text)
                     }
                     Err(why) => {
-                        let headline = crate::engine::error_headline(&why);
+                        let headline = crate::engine::error_headline(why.as_str());
                         self.refuse_text(format!("not accepted: {headline}"));
                         return None;
                     }
@@ -627,18 +627,22 @@ mod tests {
         s.on_event(TermEvent::Key(KeyEvent::new(KeyCode::Char(key), modifiers)))
     }
 
-    /// The notice shown, or nothing.
     /// What `c` copies once `diff` (ended) has been diagnosed over `name`
     /// holding `original`; else the notice that says why nothing was.
-    fn copied(name: &str, original: &str, diff: &str) -> Result<String, String> {
+    fn copied(name: &str, original: &str, diff: &str) -> Result<String, Notice> {
         let (_dir, _path, mut s) = screen_showing(name, original, diff, true);
         s.idle();
         match press(&mut s, 'c') {
             Flow::Copy { text, .. } => Ok(text),
-            _ => Err(notice_text(&s)),
+            _ => Err(s
+                .app
+                .notice
+                .clone()
+                .expect("a notice says why nothing was copied")),
         }
     }
 
+    /// The notice shown, or nothing.
     fn notice_text(s: &SingleFile) -> String {
         s.app
             .notice
@@ -915,7 +919,9 @@ mod tests {
     #[test]
     fn copying_a_correction_still_in_doubt_copies_nothing() {
         let patch = "*** Begin Patch\n*** Update File: k.txt\n@@\n x\n-b\n+B\n*** End Patch\n";
-        let said = copied("k.txt", "a\nx  \nb\nc\nx  \nb\n", patch).expect_err("nothing copied");
+        let said = copied("k.txt", "a\nx  \nb\nc\nx  \nb\n", patch)
+            .expect_err("nothing copied")
+            .text;
         assert!(
             said.starts_with("nothing copied: 1 loose hunk rewritten as ")
                 && said.contains(", but the corrected patch is in doubt: hunk #1 of k.txt matched at lines 2-3, and its lines occur again at line 5"),
