@@ -9,7 +9,7 @@ use srview::apply_patch::{HunkProblem, ParseError as PatchParseError, PatchError
 use srview::dialect::one_file::OneFileError;
 use srview::edit::partial_json::PartialJsonError;
 use srview::edit::{EditError, ParseError as EditParseError, Tool};
-use srview::error::Error;
+use srview::error::{Error, Refusal};
 use srview::output::{NotAsLoaded, WriteError as FileWriteError};
 use srview::sessions::load::LoadError;
 use srview::sessions::udiff::UdiffError;
@@ -38,6 +38,11 @@ fn command_and_write_errors() {
         (&Error::NoApply("n".into()), "n", false),
         (&Error::Refused("r".into()), "r", false),
         (&Error::Write("w".into()), "w", false),
+        (
+            &Refusal::of("String to replace not found in file."),
+            "String to replace not found in file.",
+            false,
+        ),
         (
             &Error::read("a.rs", io("boom")),
             "cannot read a.rs: boom",
