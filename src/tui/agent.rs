@@ -609,11 +609,7 @@ impl AgentEdits {
         let Some(row) = self.list.current().cloned() else {
             return self.say_of_shown("no edit to accept", true);
         };
-        let agent = self
-            .review
-            .as_ref()
-            .map(|r| r.agent.display_name())
-            .unwrap_or("the agent");
+        let agent = self.agent_name();
         if let Some(why) = accept_refusal(&row, agent) {
             return self.say_of_shown(&format!("not accepted: {why}"), true);
         }
@@ -688,6 +684,14 @@ impl AgentEdits {
 
     /// [`AgentEdits::say`] of the edit shown: the notice goes once the
     /// agent moves on with it or another edit is shown.
+    /// The agent's name, once its output says it.
+    fn agent_name(&self) -> &'static str {
+        self.review
+            .as_ref()
+            .map(|r| r.agent.display_name())
+            .unwrap_or("the agent")
+    }
+
     fn say_of_shown(&mut self, text: &str, error: bool) {
         self.list.say_of_shown(text.to_string(), error);
     }
@@ -753,6 +757,23 @@ impl Screen for AgentEdits {
                 Flow::Continue
             }
             AgentKey::ToPreview => {
+                use ratatui_crossterm::crossterm::event::KeyCode;
+                // The final mode of an edit still arriving would apply the
+                // blocks cut where its input stops: no edit the agent makes.
+                if key.code == KeyCode::Char('F')
+                    && self.shown.as_ref().is_some_and(|s| !s.app.final_preview)
+                    && self.list.current().is_some_and(|row| row.streaming)
+                {
+                    let agent = self.agent_name();
+                    self.say_of_shown(
+                        &format!(
+                            "no final result yet: {agent} is still writing this edit, and the \
+                             preview follows it as it arrives"
+                        ),
+                        false,
+                    );
+                    return Flow::Continue;
+                }
                 let Some(shown) = &mut self.shown else {
                     return Flow::Continue;
                 };
@@ -889,7 +910,8 @@ mod tests {
 
     /// The output going quiet while an edit's old text is arriving leaves
     /// the edit streaming: its blocks are not read as a finished diff (a
-    /// SEARCH section that never reaches a separator, "dropped").
+    /// SEARCH section that never reaches a separator, "dropped"), nor
+    /// previewed as final.
     #[test]
     fn a_quiet_output_mid_edit_keeps_the_edit_streaming() {
         let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -921,6 +943,22 @@ mod tests {
                 .all(|b| b.state != crate::engine::BlockState::Dropped),
             "{:?}",
             shown.app.outcome.blocks
+        );
+        // `F` shows no final result of an edit still arriving: its blocks'
+        // final mode is no edit the agent makes.
+        use ratatui_crossterm::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+        screen.on_event(TermEvent::Key(KeyEvent::new(
+            KeyCode::Char('F'),
+            KeyModifiers::SHIFT,
+        )));
+        let shown = screen.shown.as_ref().expect("still shown");
+        assert!(!shown.app.final_preview);
+        assert_eq!(
+            screen.list().notice.as_ref().map(|n| n.text.as_str()),
+            Some(
+                "no final result yet: Claude Code is still writing this edit, and the preview \
+                 follows it as it arrives"
+            )
         );
     }
 
