@@ -640,3 +640,54 @@ fn a_sibling_function_is_shown_but_not_suggested() {
         "No suggestion: SEARCH line 1 is no near copy of file line 5 (similarity 0.69, below 0.75): the region holds different code.",
     );
 }
+
+/// A SEARCH text that fits several places only with white space ignored
+/// is as ambiguous as one that occurs exactly several times: the others
+/// are listed, and no suggestion pins the first (the reference's pick,
+/// which may not be the one meant). A block after an earlier one is judged
+/// on the part of the file the reference searched for it.
+#[test]
+fn a_loose_match_that_fits_several_places_is_ambiguous() {
+    let original = "def f():\n    x = 1\n    return x\n\ndef g():\n    x = 1\n    return x\n";
+    let diff = block("\tx = 1\n", "    x = 2\n");
+    let d = &diagnose(&diff, original, final_v1())[0];
+    assert_eq!(d.stage, Some(Stage::LineTrimmed));
+    assert_eq!(d.reason, Some(Reason::Ambiguous));
+    let others: Vec<Option<usize>> = d
+        .differences
+        .iter()
+        .filter(|x| x.kind == DifferenceKind::OtherOccurrence)
+        .map(|x| x.file_line)
+        .collect();
+    assert_eq!(others, [Some(6)]);
+    assert_eq!(d.suggestion, None);
+    assert_eq!(
+        d.withheld.as_deref(),
+        Some(
+            "the SEARCH text fits several places of the file, and which one is meant cannot be told"
+        )
+    );
+
+    // After a block that matched line 3, only line 6 is searched: one place.
+    let diff = format!(
+        "{}{}",
+        block("    return x\n", "    return 0\n"),
+        block("\tx = 1\n", "    x = 2\n")
+    );
+    let d = &diagnose(&diff, original, final_v1())[1];
+    assert_eq!(d.stage, Some(Stage::LineTrimmed));
+    assert_eq!(d.reason, Some(Reason::Whitespace));
+    assert!(d.suggestion.is_some());
+}
+
+/// An exact SEARCH text found at several places gets no suggestion either:
+/// context that makes it unique would name a place the diff does not.
+#[test]
+fn an_exact_match_at_several_places_gets_no_suggestion() {
+    let original = "def f():\n    return None\n\ndef g():\n    return None\n";
+    let diff = block("    return None\n", "    raise KeyError()\n");
+    let d = &diagnose(&diff, original, final_v1())[0];
+    assert_eq!(d.reason, Some(Reason::Ambiguous));
+    assert_eq!(d.suggestion, None);
+    assert!(d.withheld.is_some());
+}

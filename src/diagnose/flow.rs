@@ -212,6 +212,8 @@ fn analyse(
         None if search.is_empty() => None,
         None => locate_alone(ctx, &search, *from),
     };
+    // Where the reference began looking for this block.
+    let searched_from = *from;
     if let Some(l) = located.filter(|l| !l.out_of_order) {
         *from = l.byte_end;
     }
@@ -267,7 +269,7 @@ fn analyse(
     };
     let structural = structural_reason(ctx, pb, state, &mut d.differences);
     let content = match (located, region) {
-        (Some(l), Some(r)) => matched_reason(ctx, pb, &search, l, r, &mut d),
+        (Some(l), Some(r)) => matched_reason(ctx, pb, &search, l, r, searched_from, &mut d),
         (Some(_), None) => (!ctx.original.is_empty()).then_some(Reason::EmptySearch),
         (None, Some(r)) => Some(unmatched_reason(pb, r, ctx)),
         (None, None) if search.is_empty() => {
@@ -335,6 +337,15 @@ fn analyse(
         let sections_unclear = pb.problems.iter().any(|p| p.contains("separator"))
             || (ctx.options.is_final && pb.has_separator && !pb.has_replace_end);
         d.suggestion = if r.open_edge || anchor_guess(&d) || d.tie.is_some() || sections_unclear {
+            None
+        } else if reason == Reason::Ambiguous {
+            // Context would pin the place the reference takes, which may
+            // not be the one meant.
+            d.withheld = Some(
+                "the SEARCH text fits several places of the file, and which one is meant cannot \
+                 be told"
+                    .into(),
+            );
             None
         } else if reason == Reason::PartialLine {
             fragment_replacement(ctx, &pb.search, r, &replace)
@@ -656,6 +667,7 @@ fn matched_reason(
     search: &str,
     l: Located,
     r: Region,
+    searched_from: usize,
     d: &mut BlockDiagnosis,
 ) -> Option<Reason> {
     if l.out_of_order || l.stage == Stage::WholeFile {
@@ -715,6 +727,14 @@ fn matched_reason(
             }
         }
         Stage::Exact => repeated(d).then_some(Reason::Ambiguous),
+        // White space ignored, the SEARCH text fits other places as well:
+        // the reference took the first, which may not be the one meant.
+        Stage::LineTrimmed
+            if d.state == Status::Applied
+                && trimmed_repeats(ctx, &pb.search, l.start, searched_from, d) =>
+        {
+            Some(Reason::Ambiguous)
+        }
         Stage::LineTrimmed => {
             let only_cr = pb
                 .search
@@ -748,6 +768,48 @@ fn matched_reason(
         Stage::WholeFile => Some(Reason::OutOfOrder),
         Stage::Empty => (!ctx.original.is_empty()).then_some(Reason::EmptySearch),
     }
+}
+
+/// Whether `search` fits, line by line with white space at the ends
+/// ignored (as the reference's line-trimmed fallback compares), at other
+/// places than line `start` (0-based) of the part of the file the reference
+/// searched (from byte `searched_from`, where the block before ended): each
+/// is listed in `d`.
+fn trimmed_repeats(
+    ctx: &Ctx,
+    search: &[&str],
+    start: usize,
+    searched_from: usize,
+    d: &mut BlockDiagnosis,
+) -> bool {
+    let wanted: Vec<&str> = search.iter().map(|l| js_trim(l)).collect();
+    let Some(first) = wanted.first() else {
+        return false;
+    };
+    let n = ctx.file.line_count();
+    let first_line = if searched_from == 0 {
+        0
+    } else {
+        ctx.index.line_of(searched_from)
+    };
+    let others: Vec<usize> = (first_line..(n + 1).saturating_sub(wanted.len()))
+        .filter(|&i| i != start && js_trim(ctx.file.line(i)) == *first)
+        .filter(|&i| {
+            wanted
+                .iter()
+                .enumerate()
+                .all(|(j, w)| js_trim(ctx.file.line(i + j)) == *w)
+        })
+        .collect();
+    d.differences.extend(others.iter().map(|&line| Difference {
+        kind: DifferenceKind::OtherOccurrence,
+        search_line: None,
+        file_line: Some(line + 1),
+        search: None,
+        file: Some(ctx.file.line(line).to_string()),
+        words: Vec::new(),
+    }));
+    !others.is_empty()
 }
 
 /// Whether byte `at` starts a line of `text` (a UTF-8 byte-order mark
