@@ -539,9 +539,13 @@ fn run_one(
             }
         }
     }
-    if let Some(cut) = review.applied().and_then(dropped_block) {
+    if let Some(cut) = review
+        .applied()
+        .and_then(|a| unfinished_block(a, &review.edit.input))
+    {
         // Part of an edit (Cline keeps only what streamed before it gave
-        // up): what the whole would do is not known.
+        // up; an Aider reply cut off inside a block, which Aider never
+        // applies): what the whole would do is not known.
         review.run = Run::not_run(format!(
             "the recorded edit is cut off: block {cut} never finished, so srview gives no \
              verdict on the part that did"
@@ -569,10 +573,26 @@ fn already_applied(edit: &AgentEdit, basis: Basis) -> Option<Applied> {
     })
 }
 
-/// The number (from 1) of the first block that never finished, if any.
-fn dropped_block(applied: &verdict::Applied) -> Option<usize> {
+/// The number (from 1) of the first block of `input` that never finished,
+/// if any: dropped by the engine, or applied without its REPLACE end marker
+/// (the text stops inside its REPLACE section, and the engine's final mode
+/// applies the lines that are there).
+fn unfinished_block(applied: &verdict::Applied, input: &EditInput) -> Option<usize> {
+    use crate::engine::{BlockState, Stage};
+    let diff: Vec<&str> = match input {
+        EditInput::SearchReplace(diff) => diff.split('\n').collect(),
+        _ => Vec::new(),
+    };
     applied.blocks.iter().find_map(|b| match b {
-        verdict::VerdictBlock::Block(b) if b.state == crate::engine::BlockState::Dropped => {
+        verdict::VerdictBlock::Block(b) if b.state == BlockState::Dropped => Some(b.index + 1),
+        verdict::VerdictBlock::Block(b)
+            if b.state == BlockState::Applied
+                && b.stage != Some(Stage::Empty)
+                && !diff.is_empty()
+                && !diff
+                    .get(b.diff_lines[1].saturating_sub(1))
+                    .is_some_and(|l| crate::engine::markers::is_replace_end(l)) =>
+        {
             Some(b.index + 1)
         }
         _ => None,
@@ -724,13 +744,21 @@ mod tests {
         assert!(before.ok() && !may_hold_result(&before, "a\nc\n"));
     }
 
-    /// A recorded edit cut off inside a block: that block is named.
+    /// A recorded edit cut off inside a block, in its SEARCH section or in
+    /// its REPLACE section (which the engine's final mode applies): that
+    /// block is named.
     #[test]
     fn a_cut_off_block_is_found() {
-        let diff = "------- SEARCH\na\n=======\nA\n+++++++ REPLACE\n------- SEARCH\nb";
-        assert_eq!(dropped_block(&run_sr(diff, "a\nb\n")), Some(2));
+        let unfinished = |diff: &str| {
+            let input = EditInput::SearchReplace(diff.to_string());
+            unfinished_block(&run_sr(diff, "a\nb\n"), &input)
+        };
         let whole = "------- SEARCH\na\n=======\nA\n+++++++ REPLACE\n";
-        assert_eq!(dropped_block(&run_sr(whole, "a\nb\n")), None);
+        assert_eq!(unfinished(whole), None);
+        assert_eq!(unfinished(&format!("{whole}------- SEARCH\nb")), Some(2));
+        assert_eq!(unfinished(&format!("{whole}------- SEARCH\nb\n=======\n")), Some(2));
+        assert_eq!(unfinished(&format!("{whole}------- SEARCH\nb\n=======\nB\n")), Some(2));
+        assert_eq!(unfinished("------- SEARCH\na\n=======\nA\n+++++++ REPL"), Some(1));
     }
 
     const STREAM: &str = r#"{"type":"agent_event","event":{"type":"content_start","contentType":"tool","toolName":"editor","toolCallId":"c1","input":{"path":"a.py","old_text":"x = 1","new_text":"x = 2"}}}
