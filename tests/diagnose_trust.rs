@@ -691,3 +691,31 @@ fn an_exact_match_at_several_places_gets_no_suggestion() {
     assert_eq!(d.suggestion, None);
     assert!(d.withheld.is_some());
 }
+
+/// A diff that ends inside a SEARCH section has no REPLACE text: no
+/// suggestion invents one (an empty one would delete the lines found), and
+/// a block just begun (its SEARCH text still empty) names no place.
+#[test]
+fn a_block_cut_before_its_separator_gets_no_suggestion_and_an_empty_one_no_place() {
+    let original = "def total(self):\n    total = 0\n    for x in self.items:\n        total += x\n    return total\n";
+    for cut in [
+        "------- SEARCH\ndef total(self):\n    total = 0",
+        "------- SEARCH\ndef total(self):\n    tot",
+    ] {
+        let d = &diagnose(cut, original, final_v1())[0];
+        assert_eq!(d.state, Status::Dropped, "{cut}");
+        assert!(
+            d.closest.is_some(),
+            "the lines found are still named: {cut}"
+        );
+        assert_eq!(d.suggestion, None, "{cut}");
+    }
+    let begun = format!(
+        "{}------- SEARCH\n",
+        block("    total = 0\n", "    total = 1\n")
+    );
+    let d = &diagnose(&begun, original, final_v1())[1];
+    assert_eq!(d.closest, None);
+    assert_eq!(d.suggestion, None);
+    assert!(!d.message.contains("closest"), "{}", d.message);
+}

@@ -315,6 +315,11 @@ fn analyse(
         d.ending = Some(ending_cause(ctx, pb, region));
     }
     d.risky = d.risky || (d.stage == Some(Stage::Empty) && !ctx.original.is_empty());
+    // A SEARCH text with nothing in it yet (a block just begun) is like
+    // every place and no place: no region, no jump target.
+    if js_trim(&search).is_empty() {
+        region = None;
+    }
     if let (Some(reason), Some(r)) = (d.reason, region) {
         d.closest = Some(closest_of(ctx, pb, r));
         // The reference would look for the next block after this one's
@@ -334,7 +339,10 @@ fn analyse(
         // and which REPLACE cannot be told.
         // A REPLACE section with no end marker may be cut off: what the
         // author meant to write is not known.
+        // A block that never reached its separator has no REPLACE text at
+        // all: a suggestion would invent one (an empty one deletes).
         let sections_unclear = pb.problems.iter().any(|p| p.contains("separator"))
+            || !pb.has_separator
             || (ctx.options.is_final && pb.has_separator && !pb.has_replace_end);
         d.suggestion = if r.open_edge || anchor_guess(&d) || d.tie.is_some() || sections_unclear {
             None

@@ -756,9 +756,18 @@ mod tests {
         let whole = "------- SEARCH\na\n=======\nA\n+++++++ REPLACE\n";
         assert_eq!(unfinished(whole), None);
         assert_eq!(unfinished(&format!("{whole}------- SEARCH\nb")), Some(2));
-        assert_eq!(unfinished(&format!("{whole}------- SEARCH\nb\n=======\n")), Some(2));
-        assert_eq!(unfinished(&format!("{whole}------- SEARCH\nb\n=======\nB\n")), Some(2));
-        assert_eq!(unfinished("------- SEARCH\na\n=======\nA\n+++++++ REPL"), Some(1));
+        assert_eq!(
+            unfinished(&format!("{whole}------- SEARCH\nb\n=======\n")),
+            Some(2)
+        );
+        assert_eq!(
+            unfinished(&format!("{whole}------- SEARCH\nb\n=======\nB\n")),
+            Some(2)
+        );
+        assert_eq!(
+            unfinished("------- SEARCH\na\n=======\nA\n+++++++ REPL"),
+            Some(1)
+        );
     }
 
     const STREAM: &str = r#"{"type":"agent_event","event":{"type":"content_start","contentType":"tool","toolName":"editor","toolCallId":"c1","input":{"path":"a.py","old_text":"x = 1","new_text":"x = 2"}}}
