@@ -343,7 +343,7 @@ fn analyse(
         // all: a suggestion would invent one (an empty one deletes).
         let sections_unclear = pb.problems.iter().any(|p| p.contains("separator"))
             || !pb.has_separator
-            || (ctx.options.is_final && pb.has_separator && !pb.has_replace_end);
+            || (ctx.options.is_final && !pb.has_replace_end);
         d.suggestion = if r.open_edge || anchor_guess(&d) || d.tie.is_some() || sections_unclear {
             None
         } else if reason == Reason::Ambiguous {
