@@ -170,6 +170,16 @@ pub fn unfinished_block(diff: &str) -> Option<usize> {
     (open && blocks > 0).then_some(blocks)
 }
 
+/// Whether a diff still arriving ends in the start of a SEARCH marker
+/// (`------- SEA`, no newline yet): another block may be beginning.
+pub fn block_beginning(diff: &str) -> bool {
+    let tail = diff.rsplit('\n').next().unwrap_or_default();
+    !tail.is_empty()
+        && ["------- SEARCH", "<<<<<<< SEARCH"]
+            .iter()
+            .any(|marker| marker.starts_with(tail))
+}
+
 /// Why writing the final result of `diff`, diagnosed as `diagnoses`, is in
 /// doubt: one sentence per reason (a block cut off before its end marker,
 /// each block whose place its diagnosis cannot vouch for); empty when

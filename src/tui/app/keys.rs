@@ -422,6 +422,15 @@ pub fn accept_confirmed(app: &mut App, confirmed: bool) -> Effect {
                 app.confirming_guess = true;
                 return Effect::None;
             }
+            if !app.is_final() && crate::diagnose::doubt::block_beginning(&app.diff) {
+                app.refuse(
+                    "the diff ends in the start of a SEARCH marker: another block may be \
+                     beginning: press a again to write anyway, Esc to cancel"
+                        .into(),
+                );
+                app.confirming_guess = true;
+                return Effect::None;
+            }
             let doubtful = app.doubtful_blocks();
             let Some((first, doubt)) = doubtful.first() else {
                 // A CRLF file given LF lines: written only when asked twice.
