@@ -171,15 +171,15 @@ impl SingleFile {
         }
     }
 
-    /// An edit's JSON that stops mid-way (the tool would refuse it as it
-    /// stands, `why`) while its source is only quiet: the edit stays shown as
-    /// it streamed, paused, and nothing is accepted until the JSON is whole.
-    /// An edit that cannot be read even as a prefix stays refused.
-    fn show_paused_edit(&mut self, why: String) {
-        self.show_other(Dialect::EditJson, false);
+    /// A patch or an edit's JSON that stops mid-way (the tool would refuse
+    /// it as it stands, `why`) while its source is only quiet: it stays
+    /// shown as it streamed, paused, and nothing is accepted until it is
+    /// whole. One that cannot be read even as a prefix stays refused.
+    fn show_paused_cut(&mut self, dialect: Dialect, why: String) {
+        self.show_other(dialect, false);
         if self.refused.is_some() || self.app.diff.is_empty() {
             // Nothing of the edit to show yet: the refusal stands.
-            self.show_other(Dialect::EditJson, true);
+            self.show_other(dialect, true);
             return;
         }
         let said = format!(
@@ -516,12 +516,20 @@ impl Screen for SingleFile {
             && !self.ended
         {
             self.show_other(other, true);
-            if other == Dialect::EditJson
-                && self.app.diff.is_empty()
-                && crate::dialect::one_file::edit_is_cut(&self.raw)
-                && let Some(why) = self.refused.take()
-            {
-                self.show_paused_edit(why);
+            // Refused only because the text stops before its end: a patch
+            // before `*** End Patch`, an edit's JSON before its last brace.
+            let cut = match other {
+                Dialect::EditJson => {
+                    self.app.diff.is_empty() && crate::dialect::one_file::edit_is_cut(&self.raw)
+                }
+                Dialect::ApplyPatch => {
+                    let patch = crate::dialect::apply_patch::parse_partial(&self.raw);
+                    !patch.ended && patch.error.is_none()
+                }
+                Dialect::SearchReplace => false,
+            };
+            if cut && let Some(why) = self.refused.take() {
+                self.show_paused_cut(other, why);
             }
         }
         self.app.pause();
@@ -685,6 +693,28 @@ mod tests {
                 "{notice:?}"
             );
         }
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), original);
+    }
+
+    /// A patch paused before `*** End Patch` stays shown as it streamed
+    /// (its hunk still arriving, not applied as final mode would), says
+    /// why nothing is accepted, and accepts nothing.
+    #[test]
+    fn a_patch_paused_mid_hunk_stays_shown_as_it_streamed() {
+        let original = "def f():\n    if b == 0:\n        raise\n";
+        let cut = "*** Begin Patch\n*** Update File: c.py\n@@\n def f():\n-    if b == 0:\n+    if not b:\n";
+        let (_dir, path, mut s) = screen_showing("c.py", original, cut, false);
+        let streamed = s.app.diff.clone();
+        s.pause();
+        assert_eq!(s.app.stream, StreamState::Paused);
+        assert!(s.app.cut_input && !s.app.final_mode());
+        assert_eq!(s.app.diff, streamed);
+        assert!(
+            notice_text(&s).starts_with("paused mid-edit: the tool runs an edit only once"),
+            "{}",
+            notice_text(&s)
+        );
+        assert_eq!(accept_now(&mut s, false), None);
         assert_eq!(std::fs::read_to_string(&path).unwrap(), original);
     }
 
