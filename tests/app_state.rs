@@ -536,6 +536,33 @@ fn a_final_newline_the_live_view_has_is_not_written_unseen() {
     }
 }
 
+/// A diff still arriving whose last line is the start of a SEARCH marker
+/// (`------- SEA`) may be beginning another block: `a` asks first, as for
+/// a block begun; once the diff has ended it is just a line.
+#[test]
+fn a_half_marker_after_the_last_block_asks_before_writing() {
+    let diff = "------- SEARCH\nb\n=======\nB\n+++++++ REPLACE\n------- SEA";
+    let mut app = App::new(PathBuf::from("f.txt"), "a\nb\n".into(), Version::V1);
+    app.set_diff(diff.into());
+    let notice = says(&mut app, 'a');
+    assert!(
+        notice.starts_with("the diff ends in the start of a SEARCH marker"),
+        "{notice}"
+    );
+    match key(&mut app, KeyCode::Char('a')) {
+        Effect::Accept(content) => assert_eq!(content.text(), "a\nB\n"),
+        other => panic!("expected accept, got {other:?}"),
+    }
+
+    let mut app = App::new(PathBuf::from("f.txt"), "a\nb\n".into(), Version::V1);
+    app.set_diff(diff.into());
+    app.end_stream();
+    match key(&mut app, KeyCode::Char('a')) {
+        Effect::Accept(content) => assert_eq!(content.text(), "a\nB\n"),
+        other => panic!("expected accept, got {other:?}"),
+    }
+}
+
 /// A whole-file write shows exactly what accepting writes, whatever its
 /// line breaks: one key.
 #[test]
@@ -1301,31 +1328,4 @@ fn a_flood_of_blocks_is_not_followed_past_the_cap() {
         "{}",
         notice_text(&app)
     );
-}
-
-/// A diff still arriving whose last line is the start of a SEARCH marker
-/// (`------- SEA`) may be beginning another block: `a` asks first, as for
-/// a block begun; once the diff has ended it is just a line.
-#[test]
-fn a_half_marker_after_the_last_block_asks_before_writing() {
-    let diff = "------- SEARCH\nb\n=======\nB\n+++++++ REPLACE\n------- SEA";
-    let mut app = App::new(PathBuf::from("f.txt"), "a\nb\n".into(), Version::V1);
-    app.set_diff(diff.into());
-    let notice = says(&mut app, 'a');
-    assert!(
-        notice.starts_with("the diff ends in the start of a SEARCH marker"),
-        "{notice}"
-    );
-    match key(&mut app, KeyCode::Char('a')) {
-        Effect::Accept(content) => assert_eq!(content.text(), "a\nB\n"),
-        other => panic!("expected accept, got {other:?}"),
-    }
-
-    let mut app = App::new(PathBuf::from("f.txt"), "a\nb\n".into(), Version::V1);
-    app.set_diff(diff.into());
-    app.end_stream();
-    match key(&mut app, KeyCode::Char('a')) {
-        Effect::Accept(content) => assert_eq!(content.text(), "a\nB\n"),
-        other => panic!("expected accept, got {other:?}"),
-    }
 }

@@ -653,13 +653,7 @@ fn a_loose_match_that_fits_several_places_is_ambiguous() {
     let d = &diagnose(&diff, original, final_v1())[0];
     assert_eq!(d.stage, Some(Stage::LineTrimmed));
     assert_eq!(d.reason, Some(Reason::Ambiguous));
-    let others: Vec<Option<usize>> = d
-        .differences
-        .iter()
-        .filter(|x| x.kind == DifferenceKind::OtherOccurrence)
-        .map(|x| x.file_line)
-        .collect();
-    assert_eq!(others, [Some(6)]);
+    assert_eq!(other_places(d), [Some(6)]);
     assert_eq!(d.suggestion, None);
     assert_eq!(
         d.withheld.as_deref(),
@@ -718,4 +712,32 @@ fn a_block_cut_before_its_separator_gets_no_suggestion_and_an_empty_one_no_place
     assert_eq!(d.closest, None);
     assert_eq!(d.suggestion, None);
     assert!(!d.message.contains("closest"), "{}", d.message);
+}
+
+/// The reference matches text: a SEARCH line found first inside a deeper
+/// indented line is applied there, though it is a whole line further on.
+/// The diagnosis says where the reference applied it, and names the whole
+/// line, the place most likely meant.
+#[test]
+fn a_partial_line_match_names_the_whole_line_copy() {
+    let original = "def f(a):\n    if a:\n        log(\"x\")\n    log(\"x\")\n";
+    let diff = block("    log(\"x\")\n", "    log(\"y\")\n");
+    let d = &diagnose(&diff, original, final_v1())[0];
+    assert_eq!(d.reason, Some(Reason::PartialLine));
+    assert_eq!(d.matched_lines, Some([3, 3]));
+    assert_eq!(other_places(d), [Some(4)]);
+    assert_contains(
+        &d.message,
+        "(it is a whole line at file line 4, but the reference took its first match, inside a longer line)",
+    );
+    assert_eq!(d.suggestion, None);
+}
+
+/// The file lines `d` names as other places its SEARCH text fits.
+fn other_places(d: &srview::diagnose::BlockDiagnosis) -> Vec<Option<usize>> {
+    d.differences
+        .iter()
+        .filter(|x| x.kind == DifferenceKind::OtherOccurrence)
+        .map(|x| x.file_line)
+        .collect()
 }

@@ -331,8 +331,14 @@ fn analyse(
         if d.line_diff.is_empty() {
             d.line_diff = line_diff(&pb.search, &ctx.file.lines(r.start, r.end), r.start + 1);
         }
-        if d.differences.is_empty() && reason != Reason::Ambiguous {
-            d.differences = differences(&d.line_diff);
+        if reason != Reason::Ambiguous
+            && d.differences
+                .iter()
+                .all(|x| x.kind == DifferenceKind::OtherOccurrence)
+        {
+            let mut found = differences(&d.line_diff);
+            found.append(&mut d.differences);
+            d.differences = found;
         }
         let replace = search_text(&pb.replace);
         // Where a separator is missing or doubled, which lines are SEARCH
@@ -692,19 +698,7 @@ fn matched_reason(
             .map(|(at, _)| ctx.index.line_of(at))
             .filter(|&line| line != l.start)
             .collect();
-        if others.is_empty() {
-            return false;
-        }
-        d.differences.extend(others.iter().map(|&line| Difference {
-            kind: DifferenceKind::OtherOccurrence,
-            search_line: None,
-            file_line: Some(line + 1),
-            search: None,
-            // A match can start on the empty line after a final newline.
-            file: Some(ctx.file.get(line).unwrap_or_default().to_string()),
-            words: Vec::new(),
-        }));
-        true
+        list_other_places(ctx, &others, d)
     };
     match l.stage {
         // The reference matches text, not lines: a SEARCH text that is the
@@ -731,6 +725,17 @@ fn matched_reason(
                 })
             } else {
                 d.risky = true;
+                // The SEARCH text is a whole line elsewhere, most likely
+                // the line meant: named, since the reference took this one.
+                let whole_lines: Vec<usize> = ctx
+                    .original
+                    .match_indices(search)
+                    .filter(|&(at, _)| at_line_start(ctx.original, at))
+                    .map(|(at, _)| ctx.index.line_of(at))
+                    .collect();
+                if d.state == Status::Applied {
+                    list_other_places(ctx, &whole_lines, d);
+                }
                 Some(Reason::PartialLine)
             }
         }
@@ -809,15 +814,22 @@ fn trimmed_repeats(
                 .all(|(j, w)| js_trim(ctx.file.line(i + j)) == *w)
         })
         .collect();
-    d.differences.extend(others.iter().map(|&line| Difference {
+    list_other_places(ctx, &others, d)
+}
+
+/// Lists `lines` (0-based) in `d` as other places the SEARCH text fits;
+/// whether there are any.
+fn list_other_places(ctx: &Ctx, lines: &[usize], d: &mut BlockDiagnosis) -> bool {
+    d.differences.extend(lines.iter().map(|&line| Difference {
         kind: DifferenceKind::OtherOccurrence,
         search_line: None,
         file_line: Some(line + 1),
         search: None,
-        file: Some(ctx.file.line(line).to_string()),
+        // A match can start on the empty line after a final newline.
+        file: Some(ctx.file.get(line).unwrap_or_default().to_string()),
         words: Vec::new(),
     }));
-    !others.is_empty()
+    !lines.is_empty()
 }
 
 /// Whether byte `at` starts a line of `text` (a UTF-8 byte-order mark

@@ -108,6 +108,14 @@ fn detail(d: &BlockDiagnosis, reason: Reason, version: Version) -> String {
             let rules = if version == Version::V2 { "; v2 rejects text outside blocks and unclosed blocks" } else { "" };
             format!(" ({}{rules})", what.join("; "))
         }
+        Reason::PartialLine if d.differences.iter().any(|x| x.kind == DifferenceKind::OtherOccurrence) => {
+            let whole = lines_of(Some(DifferenceKind::OtherOccurrence));
+            format!(
+                " (it is a whole line at file {} {}, but the reference took its first match, inside a longer line)",
+                if whole.len() == 1 { "line" } else { "lines" },
+                whole.join(", ")
+            )
+        }
         Reason::DroppedLastLine => " (a final line starting with -, <, =, + or > that is not a marker is discarded; end the diff with a newline after the REPLACE marker)".to_string(),
         _ if d.misplaced => String::new(),
         _ if d.risky && d.stage.or(d.would_match) == Some(Stage::BlockAnchor) => {

@@ -701,21 +701,31 @@ mod tests {
     /// why nothing is accepted, and accepts nothing.
     #[test]
     fn a_patch_paused_mid_hunk_stays_shown_as_it_streamed() {
-        let original = "def f():\n    if b == 0:\n        raise\n";
         let cut = "*** Begin Patch\n*** Update File: c.py\n@@\n def f():\n-    if b == 0:\n+    if not b:\n";
-        let (_dir, path, mut s) = screen_showing("c.py", original, cut, false);
+        let (_dir, _path, s) = paused_cut("c.py", "def f():\n    if b == 0:\n        raise\n", cut);
+        assert!(
+            notice_text(&s).starts_with("not accepted: paused mid-edit: the tool runs an edit"),
+            "{}",
+            notice_text(&s)
+        );
+    }
+
+    /// `cut` over `original` in `name`, paused: still shown as it streamed
+    /// (paused, `incomplete`, not in final mode), and `a` writes nothing.
+    fn paused_cut(
+        name: &str,
+        original: &str,
+        cut: &str,
+    ) -> (tempfile::TempDir, PathBuf, SingleFile) {
+        let (dir, path, mut s) = screen_showing(name, original, cut, false);
         let streamed = s.app.diff.clone();
         s.pause();
         assert_eq!(s.app.stream, StreamState::Paused);
         assert!(s.app.cut_input && !s.app.final_mode());
-        assert_eq!(s.app.diff, streamed);
-        assert!(
-            notice_text(&s).starts_with("paused mid-edit: the tool runs an edit only once"),
-            "{}",
-            notice_text(&s)
-        );
+        assert_eq!(s.app.diff, streamed, "shown as it streamed");
         assert_eq!(accept_now(&mut s, false), None);
         assert_eq!(std::fs::read_to_string(&path).unwrap(), original);
+        (dir, path, s)
     }
 
     /// What accepting another dialect writes is the reference's own result
@@ -751,21 +761,14 @@ mod tests {
     #[test]
     fn an_edit_paused_mid_string_stays_shown_and_accepts_nothing() {
         let original = G_PY;
-        let (_dir, path, mut s) = screen_showing("g.py", original, EDIT_CUT_MID_STRING, false);
-        let streamed = s.app.diff.clone();
-        s.pause();
-        assert_eq!(s.app.stream, StreamState::Paused);
-        assert!(s.app.cut_input && !s.app.final_mode());
-        assert_eq!(s.app.diff, streamed, "the edit stays shown as it streamed");
+        let (_dir, path, mut s) = paused_cut("g.py", original, EDIT_CUT_MID_STRING);
         assert_eq!(s.app.outcome.blocks.len(), 1);
         assert_eq!(
             notice_text(&s),
-            "paused mid-edit: the tool runs an edit only once its input is whole (as it \
-             stands: invalid Edit tool input: EOF while parsing a string at line 1 column \
-             65); a accepts nothing until the rest arrives"
+            "not accepted: paused mid-edit: the tool runs an edit only once its input is whole \
+             (as it stands: invalid Edit tool input: EOF while parsing a string at line 1 \
+             column 65); a accepts nothing until the rest arrives"
         );
-        assert_eq!(accept_now(&mut s, false), None);
-        assert_eq!(std::fs::read_to_string(&path).unwrap(), original);
 
         s.on_text(text("\"}", false));
         assert_eq!(s.app.stream, StreamState::Streaming);
