@@ -641,26 +641,29 @@ fn a_sibling_function_is_shown_but_not_suggested() {
     );
 }
 
-/// A SEARCH text that fits several places only with white space ignored
-/// is as ambiguous as one that occurs exactly several times: the others
-/// are listed, and no suggestion pins the first (the reference's pick,
-/// which may not be the one meant). A block after an earlier one is judged
+/// A SEARCH text found at several places, exactly or only with white space
+/// ignored, is ambiguous: the other places are listed, and no suggestion
+/// pins the first (the reference's pick: context that makes it unique would
+/// name a place the diff does not). A block after an earlier one is judged
 /// on the part of the file the reference searched for it.
 #[test]
-fn a_loose_match_that_fits_several_places_is_ambiguous() {
-    let original = "def f():\n    x = 1\n    return x\n\ndef g():\n    x = 1\n    return x\n";
-    let diff = block("\tx = 1\n", "    x = 2\n");
-    let d = &diagnose(&diff, original, final_v1())[0];
-    assert_eq!(d.stage, Some(Stage::LineTrimmed));
-    assert_eq!(d.reason, Some(Reason::Ambiguous));
-    assert_eq!(other_places(d), [Some(6)]);
-    assert_eq!(d.suggestion, None);
-    assert_eq!(
-        d.withheld.as_deref(),
-        Some(
-            "the SEARCH text fits several places of the file, and which one is meant cannot be told"
-        )
-    );
+fn a_block_that_fits_several_places_is_ambiguous_and_gets_no_suggestion() {
+    let twice = "def f():\n    x = 1\n    return x\n\ndef g():\n    x = 1\n    return x\n";
+    for (search, stage) in [
+        ("\tx = 1\n", Stage::LineTrimmed),
+        ("    x = 1\n", Stage::Exact),
+    ] {
+        let d = &diagnose(&block(search, "    x = 2\n"), twice, final_v1())[0];
+        assert_eq!((d.stage, d.reason), (Some(stage), Some(Reason::Ambiguous)));
+        assert_eq!(other_places(d), [Some(6)]);
+        assert_eq!(d.suggestion, None);
+        assert_eq!(
+            d.withheld.as_deref(),
+            Some(
+                "the SEARCH text fits several places of the file, and which one is meant cannot be told"
+            )
+        );
+    }
 
     // After a block that matched line 3, only line 6 is searched: one place.
     let diff = format!(
@@ -668,22 +671,10 @@ fn a_loose_match_that_fits_several_places_is_ambiguous() {
         block("    return x\n", "    return 0\n"),
         block("\tx = 1\n", "    x = 2\n")
     );
-    let d = &diagnose(&diff, original, final_v1())[1];
+    let d = &diagnose(&diff, twice, final_v1())[1];
     assert_eq!(d.stage, Some(Stage::LineTrimmed));
     assert_eq!(d.reason, Some(Reason::Whitespace));
     assert!(d.suggestion.is_some());
-}
-
-/// An exact SEARCH text found at several places gets no suggestion either:
-/// context that makes it unique would name a place the diff does not.
-#[test]
-fn an_exact_match_at_several_places_gets_no_suggestion() {
-    let original = "def f():\n    return None\n\ndef g():\n    return None\n";
-    let diff = block("    return None\n", "    raise KeyError()\n");
-    let d = &diagnose(&diff, original, final_v1())[0];
-    assert_eq!(d.reason, Some(Reason::Ambiguous));
-    assert_eq!(d.suggestion, None);
-    assert!(d.withheld.is_some());
 }
 
 /// A diff that ends inside a SEARCH section has no REPLACE text: no
