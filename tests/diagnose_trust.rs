@@ -712,8 +712,7 @@ fn a_block_cut_before_its_separator_gets_no_suggestion_and_an_empty_one_no_place
 #[test]
 fn a_partial_line_match_names_the_whole_line_copy() {
     let original = "def f(a):\n    if a:\n        log(\"x\")\n    log(\"x\")\n";
-    let diff = block("    log(\"x\")\n", "    log(\"y\")\n");
-    let d = &diagnose(&diff, original, final_v1())[0];
+    let d = &one_block(original, "    log(\"x\")\n", "    log(\"y\")\n");
     assert_eq!(d.reason, Some(Reason::PartialLine));
     assert_eq!(d.matched_lines, Some([3, 3]));
     assert_eq!(other_places(d), [Some(4)]);
@@ -731,4 +730,30 @@ fn other_places(d: &srview::diagnose::BlockDiagnosis) -> Vec<Option<usize>> {
         .filter(|x| x.kind == DifferenceKind::OtherOccurrence)
         .map(|x| x.file_line)
         .collect()
+}
+
+/// A SEARCH line indented less than the file matches after part of the
+/// file's indentation. With one REPLACE line the result is consistent
+/// (`whitespace`); with several, only the first lands after the rest of the
+/// indentation, so the new lines disagree: a match inside a line, in doubt.
+#[test]
+fn an_under_indented_match_with_several_replace_lines_is_in_doubt() {
+    let original = "def add(a, b):\n    return a + b\n";
+    let d = &one_block(original, "  return a + b\n", "  return b + a\n");
+    assert_eq!(d.reason, Some(Reason::Whitespace));
+    let several = "  if a:\n      return a + b\n  return b\n";
+    let d = &one_block(original, "  return a + b\n", several);
+    assert_eq!(d.reason, Some(Reason::PartialLine));
+    assert!(d.risky);
+    assert_eq!(d.suggestion, None);
+    assert_eq!(
+        srview::diagnose::doubt::place_doubt(d),
+        Some(srview::diagnose::doubt::PlaceDoubt::InsideLine)
+    );
+}
+
+/// The final diagnosis of one block (SEARCH `search`, REPLACE `replace`)
+/// over `original`.
+fn one_block(original: &str, search: &str, replace: &str) -> srview::diagnose::BlockDiagnosis {
+    diagnose(&block(search, replace), original, final_v1()).remove(0)
 }

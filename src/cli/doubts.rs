@@ -80,7 +80,13 @@ fn inside_a_line(b: &BlockReport, original: &str) -> bool {
         .map_or(0, |i| i + 1);
     let starts_a_line = crate::diagnose::at_line_start(original, indent_start);
     let ends_a_line = span.end >= bytes.len() || bytes.get(span.end - 1) == Some(&b'\n');
-    b.state == BlockState::Applied && span.end > span.start && !(starts_a_line && ends_a_line)
+    // After part of the indentation, only the first of several REPLACE
+    // lines lands after the rest of it: the new lines' indentation
+    // disagrees, as in a match inside a line.
+    let split_indent = indent_start < span.start && b.replace_text.trim_end().contains('\n');
+    b.state == BlockState::Applied
+        && span.end > span.start
+        && (split_indent || !(starts_a_line && ends_a_line))
 }
 
 /// Prints [`warnings`] on stderr.
@@ -98,6 +104,23 @@ mod tests {
     fn warn(diff: &str, original: &str) -> Vec<String> {
         let o = apply(diff, original, Options::default());
         warnings(diff, original, &o.blocks, true)
+    }
+
+    /// A SEARCH line indented less than the file: one REPLACE line lands
+    /// consistently; several disagree in indentation, and are warned of.
+    #[test]
+    fn an_under_indented_match_warns_only_with_several_replace_lines() {
+        let file = "def add(a, b):\n    return a + b\n";
+        let one = "------- SEARCH\n  return a + b\n=======\n  return b\n+++++++ REPLACE\n";
+        assert!(warn(one, file).is_empty());
+        let several = "------- SEARCH\n  return a + b\n=======\n  if a:\n      return a\n  return b\n+++++++ REPLACE\n";
+        assert_eq!(
+            warn(several, file),
+            [
+                "srview: warning: block #1 matched inside a longer line (line 2): the reference \
+              matches text, not whole lines"
+            ]
+        );
     }
 
     #[test]

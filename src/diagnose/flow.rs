@@ -720,6 +720,12 @@ fn matched_reason(
                 // unless it is so at other places too.
                 Some(if repeated(d) {
                     Reason::Ambiguous
+                } else if pb.replace.len() > 1 {
+                    // Only the first REPLACE line lands after the file's
+                    // extra indentation; the others keep their own: the
+                    // new lines' indentation no longer agrees.
+                    d.risky = true;
+                    Reason::PartialLine
                 } else {
                     Reason::Whitespace
                 })
