@@ -80,10 +80,10 @@ fn inside_a_line(b: &BlockReport, original: &str) -> bool {
         .map_or(0, |i| i + 1);
     let starts_a_line = crate::diagnose::at_line_start(original, indent_start);
     let ends_a_line = span.end >= bytes.len() || bytes.get(span.end - 1) == Some(&b'\n');
-    // After part of the indentation, only the first of several REPLACE
-    // lines lands after the rest of it: the new lines' indentation
-    // disagrees, as in a match inside a line.
-    let split_indent = indent_start < span.start && b.replace_text.trim_end().contains('\n');
+    // After part of the indentation, several REPLACE lines disagree in
+    // indentation, as in a match inside a line.
+    let split_indent = indent_start < span.start
+        && crate::diagnose::doubt::replaces_several_lines(&b.replace_text);
     b.state == BlockState::Applied
         && span.end > span.start
         && (split_indent || !(starts_a_line && ends_a_line))

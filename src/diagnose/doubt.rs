@@ -170,14 +170,18 @@ pub fn unfinished_block(diff: &str) -> Option<usize> {
     (open && blocks > 0).then_some(blocks)
 }
 
+/// Whether a REPLACE text spans several lines. Matched after part of a
+/// line's indentation, only its first line lands after the rest of it, so
+/// the new lines' indentation disagrees.
+pub fn replaces_several_lines(replace: &str) -> bool {
+    replace.trim_end().contains('\n')
+}
+
 /// Whether a diff still arriving ends in the start of a SEARCH marker
 /// (`------- SEA`, no newline yet): another block may be beginning.
 pub fn block_beginning(diff: &str) -> bool {
     let tail = diff.rsplit('\n').next().unwrap_or_default();
-    !tail.is_empty()
-        && ["------- SEARCH", "<<<<<<< SEARCH"]
-            .iter()
-            .any(|marker| marker.starts_with(tail))
+    crate::engine::markers::could_become_search_start(tail)
 }
 
 /// Why writing the final result of `diff`, diagnosed as `diagnoses`, is in

@@ -708,11 +708,14 @@ fn matched_reason(
             let line_start = ctx.original[..l.byte_start]
                 .rfind('\n')
                 .map_or(0, |i| i + 1);
-            let whole_line_elsewhere = ctx
+            // Where the SEARCH text is a whole line of the file.
+            let whole_lines: Vec<usize> = ctx
                 .original
                 .match_indices(search)
-                .any(|(at, _)| at_line_start(ctx.original, at));
-            if js_trim(&ctx.original[line_start..l.byte_start]).is_empty() && !whole_line_elsewhere
+                .filter(|&(at, _)| at_line_start(ctx.original, at))
+                .map(|(at, _)| ctx.index.line_of(at))
+                .collect();
+            if js_trim(&ctx.original[line_start..l.byte_start]).is_empty() && whole_lines.is_empty()
             {
                 // Only indentation before it, and nowhere a whole line: the
                 // SEARCH text is indented less than the file, and the
@@ -720,7 +723,7 @@ fn matched_reason(
                 // unless it is so at other places too.
                 Some(if repeated(d) {
                     Reason::Ambiguous
-                } else if pb.replace.len() > 1 {
+                } else if super::doubt::replaces_several_lines(&search_text(&pb.replace)) {
                     // Only the first REPLACE line lands after the file's
                     // extra indentation; the others keep their own: the
                     // new lines' indentation no longer agrees.
@@ -733,12 +736,6 @@ fn matched_reason(
                 d.risky = true;
                 // The SEARCH text is a whole line elsewhere, most likely
                 // the line meant: named, since the reference took this one.
-                let whole_lines: Vec<usize> = ctx
-                    .original
-                    .match_indices(search)
-                    .filter(|&(at, _)| at_line_start(ctx.original, at))
-                    .map(|(at, _)| ctx.index.line_of(at))
-                    .collect();
                 if d.state == Status::Applied {
                     list_other_places(ctx, &whole_lines, d);
                 }
@@ -802,9 +799,9 @@ fn trimmed_repeats(
     d: &mut BlockDiagnosis,
 ) -> bool {
     let wanted: Vec<&str> = search.iter().map(|l| js_trim(l)).collect();
-    let Some(first) = wanted.first() else {
+    if wanted.is_empty() {
         return false;
-    };
+    }
     let n = ctx.file.line_count();
     let first_line = if searched_from == 0 {
         0
@@ -812,7 +809,7 @@ fn trimmed_repeats(
         ctx.index.line_of(searched_from)
     };
     let others: Vec<usize> = (first_line..(n + 1).saturating_sub(wanted.len()))
-        .filter(|&i| i != start && js_trim(ctx.file.line(i)) == *first)
+        .filter(|&i| i != start)
         .filter(|&i| {
             wanted
                 .iter()

@@ -58,6 +58,17 @@ pub fn is_marker(line: &str) -> bool {
     is_search_start(line) || is_separator(line) || is_replace_end(line)
 }
 
+/// Whether `partial`, a last line still arriving, could become a SEARCH
+/// start marker (`------- SEA`, `<<<`, `---`).
+pub fn could_become_search_start(partial: &str) -> bool {
+    let Some(c) = partial.chars().next().filter(|c| matches!(c, '-' | '<')) else {
+        return false;
+    };
+    let run = partial.len() - partial.trim_start_matches(c).len();
+    let rest = &partial[run..];
+    rest.is_empty() || (run >= 3 && " SEARCH>".starts_with(rest))
+}
+
 /// Whether a last line could be half of a streamed marker.
 pub fn starts_like_marker(line: &str) -> bool {
     line.starts_with(['-', '<', '=', '+', '>'])
@@ -67,6 +78,27 @@ pub fn starts_like_marker(line: &str) -> bool {
 mod tests {
     use super::*;
     use crate::cases::assert_cases;
+
+    /// A line still arriving that may yet be a SEARCH marker, in any
+    /// spelling the grammar allows; anything else may not.
+    #[test]
+    fn lines_that_could_become_a_search_marker() {
+        assert_cases(
+            could_become_search_start,
+            &[
+                ("-", true),
+                ("------- SEA", true),
+                ("---------", true),
+                ("--- SEARCH>", true),
+                ("<<<<<<< S", true),
+                ("", false),
+                ("-- S", false),
+                ("------- SEARCHING", false),
+                ("- item", false),
+                ("=======", false),
+            ],
+        );
+    }
 
     #[test]
     fn flexible_markers() {

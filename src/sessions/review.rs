@@ -578,25 +578,17 @@ fn already_applied(edit: &AgentEdit, basis: Basis) -> Option<Applied> {
 /// (the text stops inside its REPLACE section, and the engine's final mode
 /// applies the lines that are there).
 fn unfinished_block(applied: &verdict::Applied, input: &EditInput) -> Option<usize> {
-    use crate::engine::{BlockState, Stage};
-    let diff: Vec<&str> = match input {
-        EditInput::SearchReplace(diff) => diff.split('\n').collect(),
-        _ => Vec::new(),
-    };
-    applied.blocks.iter().find_map(|b| match b {
-        verdict::VerdictBlock::Block(b) if b.state == BlockState::Dropped => Some(b.index + 1),
-        verdict::VerdictBlock::Block(b)
-            if b.state == BlockState::Applied
-                && b.stage != Some(Stage::Empty)
-                && !diff.is_empty()
-                && !diff
-                    .get(b.diff_lines[1].saturating_sub(1))
-                    .is_some_and(|l| crate::engine::markers::is_replace_end(l)) =>
-        {
+    let dropped = applied.blocks.iter().find_map(|b| match b {
+        verdict::VerdictBlock::Block(b) if b.state == crate::engine::BlockState::Dropped => {
             Some(b.index + 1)
         }
         _ => None,
-    })
+    });
+    let open = match input {
+        EditInput::SearchReplace(diff) => crate::diagnose::doubt::unfinished_block(diff),
+        _ => None,
+    };
+    dropped.into_iter().chain(open).min()
 }
 
 /// Whether `current` may hold the result of the edit `applied` ran on it

@@ -192,6 +192,20 @@ impl SingleFile {
         self.app.note_state(said);
     }
 
+    /// Whether the text so far is refused only because it stops before its
+    /// end: a patch before `*** End Patch`, an edit's JSON before its last
+    /// brace (not one already malformed).
+    fn stops_before_its_end(&self, dialect: Dialect) -> bool {
+        match dialect {
+            Dialect::EditJson => crate::dialect::one_file::edit_is_cut(&self.raw),
+            Dialect::ApplyPatch => {
+                let patch = crate::dialect::apply_patch::parse_partial(&self.raw);
+                !patch.ended && patch.error.is_none()
+            }
+            Dialect::SearchReplace => false,
+        }
+    }
+
     /// `F` on another dialect mid-stream: what the reference makes of the
     /// whole text as it stands, which is what `a` writes. Its refusal (a
     /// cut patch, an edit whose JSON is not whole) is said, and no result
@@ -516,19 +530,9 @@ impl Screen for SingleFile {
             && !self.ended
         {
             self.show_other(other, true);
-            // Refused only because the text stops before its end: a patch
-            // before `*** End Patch`, an edit's JSON before its last brace.
-            let cut = match other {
-                Dialect::EditJson => {
-                    self.app.diff.is_empty() && crate::dialect::one_file::edit_is_cut(&self.raw)
-                }
-                Dialect::ApplyPatch => {
-                    let patch = crate::dialect::apply_patch::parse_partial(&self.raw);
-                    !patch.ended && patch.error.is_none()
-                }
-                Dialect::SearchReplace => false,
-            };
-            if cut && let Some(why) = self.refused.take() {
+            if self.stops_before_its_end(other)
+                && let Some(why) = self.refused.take()
+            {
                 self.show_paused_cut(other, why);
             }
         }
