@@ -739,3 +739,33 @@ fn a_tie_names_its_lines_in_words() {
     );
     assert!(!err.contains("-2 ") && !err.contains("2-2"), "{err}");
 }
+
+/// A SEARCH text that leaves out a file line its REPLACE text adds again:
+/// carrying the edit over would write that line twice, so `fix` keeps the
+/// block as written, says why, and exits 1. The same for a patch hunk.
+#[test]
+fn a_line_left_out_of_search_but_added_again_gets_no_fix() {
+    let file = "fn f() {\n    let x = 1;\n    let y = 2;\n    x + y\n}\n";
+    let diff = "------- SEARCH\n    let x = 1;\n    x + y\n=======\n    let x = 10;\n    let y = 2;\n    x + y\n+++++++ REPLACE\n";
+    let f = files(file, diff);
+    for version in VERSIONS {
+        let out = fix(&f, version);
+        assert_eq!(out.status.code(), Some(1));
+        assert_eq!(stdout(&out), diff, "the block is kept as written");
+        assert_eq!(
+            stderr(&out),
+            "srview: block #1 (diff lines 1-8) has no suggestion for its closest region \
+             (lines 2-4): line 3 of the file is missing from the lines the edit quotes, and \
+             its new lines add it again: whether it should then stand once or twice cannot \
+             be told: kept as written\n"
+        );
+    }
+    let patch = "*** Begin Patch\n*** Update File: order.rs\n@@\n     let x = 1;\n-    x + y\n+    let y = 2;\n+    x + y + 1\n*** End Patch\n";
+    let f = files(file, patch);
+    let out = fix(&f, Version::V1);
+    assert_eq!(out.status.code(), Some(1));
+    assert_contains(
+        &stderr(&out),
+        "No corrected hunk: line 3 of the file is missing from the lines the edit quotes",
+    );
+}

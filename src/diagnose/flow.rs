@@ -399,6 +399,15 @@ fn analyse(
                     ));
                     None
                 }
+                Err(Unmergeable::RepeatsUnseenLine { region }) => {
+                    d.withheld = Some(format!(
+                        "line {} of the file is missing from the lines the edit quotes, and its \
+                         new lines add it again: whether it should then stand once or twice \
+                         cannot be told",
+                        r.start + region + 1
+                    ));
+                    None
+                }
                 Err(Unmergeable::Unclear) => None,
             }
         };

@@ -54,6 +54,11 @@ pub enum Unmergeable {
         region: usize,
         word: String,
     },
+    /// The author's new text holds file line `region` (0-based in the
+    /// region), a line the SEARCH text left out: carried as it is, the
+    /// result would hold that line twice, and whether the author meant a
+    /// copy or only never saw it cannot be told.
+    RepeatsUnseenLine { region: usize },
 }
 
 /// The words (identifiers, numbers, keywords) of a line.
@@ -172,6 +177,23 @@ pub fn merge(
     // nowhere), where the file's line says something else in their place:
     // a new line that uses one was written for other code.
     let region_words: Vec<&str> = region.iter().flat_map(|l| words(l)).collect();
+    // A file line the SEARCH text left out stays in the result; a new line
+    // that is that same line (a word or more of it) would make two.
+    let mut shown = vec![false; region.len()];
+    for &(_, j) in &pairs {
+        shown[j] = true;
+    }
+    let same = |a: &str, b: &str| squeeze_space(a) == squeeze_space(b);
+    for op in ops.iter().filter(|op| !matches!(op, DiffOp::Equal { .. })) {
+        for n in &new[op.new_range()] {
+            if words(n).next().is_none() {
+                continue;
+            }
+            if let Some(j) = (0..region.len()).find(|&j| !shown[j] && same(n, region[j])) {
+                return Err(Unmergeable::RepeatsUnseenLine { region: j });
+            }
+        }
+    }
     let mut damaged_words: Vec<(usize, usize, &str)> = Vec::new();
     for (i, line) in search.iter().enumerate() {
         let substituted = |j: usize| {
@@ -553,6 +575,35 @@ mod tests {
         assert_eq!(
             m(&["a", "c"], &file, &["a", "x"]).expect("merges"),
             ["a", "b", "x"]
+        );
+    }
+
+    /// The author's new lines hold a file line the SEARCH text left out:
+    /// carried as is, the result would hold it twice.
+    #[test]
+    fn a_new_line_repeating_an_unseen_line_is_not_merged() {
+        let file = ["let x = 1;", "let y = 2;", "x + y"];
+        assert_eq!(
+            m(
+                &["let x = 1;", "x + y"],
+                &file,
+                &["let x = 10;", "let y = 2;", "x + y"]
+            ),
+            Err(Unmergeable::RepeatsUnseenLine { region: 1 })
+        );
+        // Spacing apart, the same line.
+        assert_eq!(
+            m(
+                &["let x = 1;", "x + y"],
+                &file,
+                &["let x = 10;", "let  y = 2 ;", "x + y"]
+            ),
+            Err(Unmergeable::RepeatsUnseenLine { region: 1 })
+        );
+        // Another new line next to the unseen one merges as before.
+        assert_eq!(
+            m(&["let x = 1;", "x + y"], &file, &["let x = 10;", "x + y"]).expect("merges"),
+            ["let x = 10;", "let y = 2;", "x + y"]
         );
     }
 
