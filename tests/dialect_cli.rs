@@ -112,6 +112,27 @@ fn a_moving_patch_edits_file_in_place_and_says_so() {
     assert!(!dir.path().join("lib").exists());
 }
 
+/// A lone section naming another file edits FILE, and that is said.
+#[test]
+fn a_patch_naming_another_file_edits_file_and_says_so() {
+    let (dir, file) = project();
+    let other = PATCH.replace(
+        "*** Update File: calc.py\n",
+        "*** Update File: lib/calc2.py\n",
+    );
+    let out = srview(&["apply", &file, "-", "--write"], &other);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "srview: note: the patch edits lib/calc2.py; its edit is applied to {file} \
+             instead\n{WARNING}"
+        )
+    );
+    assert_eq!(read(&file), "def span(a, b):\n    return abs(b - a)\n");
+    assert!(!dir.path().join("lib").exists());
+}
+
 #[test]
 fn a_patch_of_several_files_names_them() {
     let (_dir, file) = project();

@@ -56,6 +56,12 @@ pub(super) fn run_patch(
             file.display()
         );
     }
+    if let Some(other) = one_file::other_path(diff, &place.name) {
+        eprintln!(
+            "srview: note: the patch edits {other}; its edit is applied to {} instead",
+            file.display()
+        );
+    }
     for warning in crate::source::patch::loose_warnings(&outcome) {
         eprintln!("{warning}");
     }

@@ -85,6 +85,16 @@ pub fn moved(text: &str, name: &str) -> Option<(String, String)> {
     }
 }
 
+/// The path the section of patch `text` that edits the file `name` names,
+/// when that is another file (a lone section is FILE's whatever path it
+/// names): the reader is told FILE is edited in its stead.
+pub fn other_path(text: &str, name: &str) -> Option<String> {
+    let patch = parse(text).ok()?;
+    let i = pick(&patch.sections, name).ok()??;
+    let path = patch.sections[i].path();
+    (!names(path, name)).then(|| path.to_string())
+}
+
 /// FILE as the one-file world names it: its folder (absolute, as the
 /// reference names paths) and its name.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -154,6 +154,15 @@ impl SingleFile {
                     .map(|(from, to)| {
                         format!("the patch moves {from} to {to}; this file is edited in place")
                     });
+                // Nor is the path the patch names: FILE is edited instead.
+                let other = (dialect == Dialect::ApplyPatch)
+                    .then(|| crate::dialect::one_file::other_path(&self.raw, &place.name))
+                    .flatten()
+                    .map(|path| format!("the patch edits {path}; this file is edited instead"));
+                let moved = match (moved, other) {
+                    (Some(m), Some(o)) => Some(format!("{o}; {m}")),
+                    (m, o) => m.or(o),
+                };
                 let note = match (blocks.note, moved) {
                     (Some(note), Some(moved)) => Some(format!("{note}; {moved}")),
                     (note, moved) => note.or(moved),
@@ -877,6 +886,21 @@ mod tests {
             s.app.notice.as_ref().map(|n| n.text.as_str()),
             Some("the patch moves f.txt to g.txt; this file is edited in place")
         );
+    }
+
+    /// A patch naming another file says this file is edited instead.
+    #[test]
+    fn a_patch_naming_another_file_says_so() {
+        let patch =
+            "*** Begin Patch\n*** Update File: src/other.txt\n@@\n a\n-b\n+B\n*** End Patch\n";
+        let (_dir, _path, s) = screen_showing("f.txt", "a\nb\n", patch, true);
+        assert_eq!(
+            s.app.notice.as_ref().map(|n| n.text.as_str()),
+            Some("the patch edits src/other.txt; this file is edited instead")
+        );
+        let own = "*** Begin Patch\n*** Update File: src/f.txt\n@@\n a\n-b\n+B\n*** End Patch\n";
+        let (_dir, _path, s) = screen_showing("f.txt", "a\nb\n", own, true);
+        assert_eq!(s.app.notice.as_ref().map(|n| n.text.as_str()), None);
     }
 
     /// A dialect diff that turned unreadable writes nothing until a later
