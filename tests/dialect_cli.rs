@@ -90,47 +90,46 @@ fn a_patch_written_and_a_failing_one_refused() {
     assert_eq!(read(&file), "def span(a, b):\n    return abs(b - a)\n");
 }
 
+/// `apply --write` of PATCH with its `Update File:` line replaced by
+/// `header` edits FILE itself (no `lib/` made) and says `note` (given FILE's
+/// path) on stderr before the patch's warning.
+fn edits_file_saying(header: &str, note: impl Fn(&str) -> String, warning: &str) {
+    let (dir, file) = project();
+    let patch = PATCH.replace("*** Update File: calc.py\n", header);
+    let out = srview(&["apply", &file, "-", "--write"], &patch);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(text(&out.stderr), format!("{}\n{warning}", note(&file)));
+    assert_eq!(read(&file), "def span(a, b):\n    return abs(b - a)\n");
+    assert!(!dir.path().join("lib").exists());
+}
+
 /// FILE is edited in place when the patch moves it, and that is said.
 #[test]
 fn a_moving_patch_edits_file_in_place_and_says_so() {
-    let (dir, file) = project();
-    let moving = PATCH.replace(
-        "*** Update File: calc.py\n",
+    edits_file_saying(
         "*** Update File: calc.py\n*** Move to: lib/calc2.py\n",
+        |file| {
+            format!(
+                "srview: note: the patch moves calc.py to lib/calc2.py; {file} is edited in \
+                 place (`srview apply --transcript PATCH --cwd DIR` moves it)"
+            )
+        },
+        &WARNING.replace("patch lines 3-6", "patch lines 4-7"),
     );
-    let out = srview(&["apply", &file, "-", "--write"], &moving);
-    assert_eq!(out.status.code(), Some(0));
-    assert_eq!(
-        text(&out.stderr),
-        format!(
-            "srview: note: the patch moves calc.py to lib/calc2.py; {file} is edited in place \
-             (`srview apply --transcript PATCH --cwd DIR` moves it)\n{}",
-            WARNING.replace("patch lines 3-6", "patch lines 4-7")
-        )
-    );
-    assert_eq!(read(&file), "def span(a, b):\n    return abs(b - a)\n");
-    assert!(!dir.path().join("lib").exists());
 }
 
 /// A lone section naming another file edits FILE, and that is said.
 #[test]
 fn a_patch_naming_another_file_edits_file_and_says_so() {
-    let (dir, file) = project();
-    let other = PATCH.replace(
-        "*** Update File: calc.py\n",
+    edits_file_saying(
         "*** Update File: lib/calc2.py\n",
+        |file| {
+            format!(
+                "srview: note: the patch edits lib/calc2.py; its edit is applied to {file} instead"
+            )
+        },
+        WARNING,
     );
-    let out = srview(&["apply", &file, "-", "--write"], &other);
-    assert_eq!(out.status.code(), Some(0));
-    assert_eq!(
-        text(&out.stderr),
-        format!(
-            "srview: note: the patch edits lib/calc2.py; its edit is applied to {file} \
-             instead\n{WARNING}"
-        )
-    );
-    assert_eq!(read(&file), "def span(a, b):\n    return abs(b - a)\n");
-    assert!(!dir.path().join("lib").exists());
 }
 
 #[test]
