@@ -638,6 +638,20 @@ fn a_diff_without_blocks_warns_and_writes_nothing() {
     assert_eq!(code(&out), 0);
     let err = stderr(&out);
     assert!(err.contains("CRLF line endings"), "{err}");
+    // A diff cut before anything tells its dialect: the warning says what
+    // it may have begun.
+    for (diff, what) in [(&b"*** B"[..], "an apply_patch"), (b"{", "an edit's JSON")] {
+        let out = srview(&[p(&file)], diff);
+        assert_eq!(code(&out), 0);
+        assert_eq!(
+            stderr(&out),
+            format!(
+                "srview: warning: no SEARCH/REPLACE block found in stdin: the output is {} \
+                 unchanged (the diff may be the beginning of {what}, cut off)\n",
+                p(&file)
+            )
+        );
+    }
 }
 
 #[test]

@@ -47,8 +47,11 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
         };
         let hint = if diff.contains("\r\n") {
             " (the diff has CRLF line endings: a marker line ending in \\r is not a marker)"
+                .to_string()
+        } else if let Some(what) = crate::dialect::cut_beginning(&diff) {
+            format!(" (the diff may be the beginning of {what}, cut off)")
         } else {
-            ""
+            String::new()
         };
         super::load::warn_no_block(args.diff.as_deref(), &format!("{what}{hint}"));
     }

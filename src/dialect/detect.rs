@@ -100,6 +100,23 @@ pub fn detect(text: &str) -> Option<Dialect> {
     }
 }
 
+/// What a text in which no dialect is detected may be the cut-off
+/// beginning of, in words: `{` alone, or `*** B` (the start of `*** Begin
+/// Patch`). `None` when a dialect is detected or the text begins nothing.
+pub fn cut_beginning(text: &str) -> Option<&'static str> {
+    if detect(text).is_some() {
+        return None;
+    }
+    let start = text.trim().to_ascii_lowercase();
+    if start.starts_with('{') {
+        Some("an edit's JSON")
+    } else if start.starts_with("**") && "*** begin patch".starts_with(start.as_str()) {
+        Some("an apply_patch")
+    } else {
+        None
+    }
+}
+
 /// [`detect`] over a text that only grows, at a cost proportional to what
 /// is new: lines already examined are not examined again.
 #[derive(Debug, Clone, Default)]
@@ -155,6 +172,20 @@ impl Detector {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A text cut before anything decides its dialect names what it may
+    /// have begun; prose or a decided dialect names nothing.
+    #[test]
+    fn a_cut_beginning_is_named() {
+        assert_eq!(cut_beginning("{"), Some("an edit's JSON"));
+        assert_eq!(cut_beginning("{\"fi"), Some("an edit's JSON"));
+        assert_eq!(cut_beginning("*** B"), Some("an apply_patch"));
+        assert_eq!(cut_beginning("**"), Some("an apply_patch"));
+        assert_eq!(cut_beginning("*** Bold claim"), None);
+        assert_eq!(cut_beginning("just prose"), None);
+        assert_eq!(cut_beginning(""), None);
+        assert_eq!(cut_beginning("*** Begin Patch\n"), None);
+    }
 
     #[test]
     fn each_dialect_is_recognised() {

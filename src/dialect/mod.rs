@@ -9,4 +9,4 @@ mod detect;
 pub mod edit;
 pub mod one_file;
 
-pub use detect::{Detector, Dialect, detect, first_patch_line, is_patch_line};
+pub use detect::{Detector, Dialect, cut_beginning, detect, first_patch_line, is_patch_line};
