@@ -49,14 +49,15 @@ pub(super) fn run_patch(
     let target = place.target(content);
     let outcome =
         one_file::apply_patch_to(diff, &target).map_err(|e| Error::usage(e.to_string()))?;
-    if let Some((from, to)) = one_file::moved(diff, &place.name) {
+    let elsewhere = one_file::elsewhere(diff, &place.name);
+    if let Some((from, to)) = elsewhere.moved {
         eprintln!(
             "srview: note: the patch moves {from} to {to}; {} is edited in place \
              (`srview apply --transcript PATCH --cwd DIR` moves it)",
             file.display()
         );
     }
-    if let Some(other) = one_file::other_path(diff, &place.name) {
+    if let Some(other) = elsewhere.named {
         eprintln!(
             "srview: note: the patch edits {other}; its edit is applied to {} instead",
             file.display()

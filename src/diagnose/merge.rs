@@ -163,13 +163,33 @@ pub fn merge(
 ) -> Result<Vec<String>, Unmergeable> {
     let pairs = align(search, region);
     let mut file_of: Vec<Option<usize>> = vec![None; search.len()];
+    // Whether each region line is paired with a SEARCH line.
+    let mut shown = vec![false; region.len()];
     for &(i, j) in &pairs {
         file_of[i] = Some(j);
+        shown[j] = true;
     }
     let bare = |l: &&str| l.trim_end_matches('\r').to_string();
     let old: Vec<String> = search.iter().map(bare).collect();
     let new: Vec<String> = replace.iter().map(bare).collect();
     let ops = textdiff::ops(&old, &new, None);
+    // A file line the SEARCH text left out stays in the result; a new line
+    // that is that same line (a word or more of it) would make two.
+    let unseen: Vec<(usize, String)> = (0..region.len())
+        .filter(|&j| !shown[j])
+        .map(|j| (j, squeeze_space(region[j])))
+        .collect();
+    for op in ops.iter().filter(|op| !matches!(op, DiffOp::Equal { .. })) {
+        for n in new[op.new_range()]
+            .iter()
+            .filter(|n| words(n).next().is_some())
+        {
+            let n = squeeze_space(n);
+            if let Some(&(j, _)) = unseen.iter().find(|(_, u)| *u == n) {
+                return Err(Unmergeable::RepeatsUnseenLine { region: j });
+            }
+        }
+    }
     // A damaged line the author deletes or rewrites keeping a damaged word:
     // writing the author's line would bring back the words that made the
     // SEARCH text fail, and dropping it may drop other code.
@@ -177,23 +197,6 @@ pub fn merge(
     // nowhere), where the file's line says something else in their place:
     // a new line that uses one was written for other code.
     let region_words: Vec<&str> = region.iter().flat_map(|l| words(l)).collect();
-    // A file line the SEARCH text left out stays in the result; a new line
-    // that is that same line (a word or more of it) would make two.
-    let mut shown = vec![false; region.len()];
-    for &(_, j) in &pairs {
-        shown[j] = true;
-    }
-    let same = |a: &str, b: &str| squeeze_space(a) == squeeze_space(b);
-    for op in ops.iter().filter(|op| !matches!(op, DiffOp::Equal { .. })) {
-        for n in &new[op.new_range()] {
-            if words(n).next().is_none() {
-                continue;
-            }
-            if let Some(j) = (0..region.len()).find(|&j| !shown[j] && same(n, region[j])) {
-                return Err(Unmergeable::RepeatsUnseenLine { region: j });
-            }
-        }
-    }
     let mut damaged_words: Vec<(usize, usize, &str)> = Vec::new();
     for (i, line) in search.iter().enumerate() {
         let substituted = |j: usize| {

@@ -69,30 +69,39 @@ pub fn pick_section(
     }
 }
 
-/// The section of patch `text` that edits the file `name`, when it moves
-/// the file: its path and `*** Move to:` path (the one-file world edits the
-/// file in place).
-pub fn moved(text: &str, name: &str) -> Option<(String, String)> {
-    let patch = parse(text).ok()?;
-    let i = pick(&patch.sections, name).ok()??;
-    match &patch.sections[i] {
-        Section::Update {
-            path,
-            move_to: Some(to),
-            ..
-        } => Some((path.clone(), to.clone())),
-        _ => None,
-    }
+/// Where the section of a patch that edits FILE points away from it: the
+/// one-file world edits FILE itself, in place, and the reader is told.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Elsewhere {
+    /// The path the section names, when that is another file (a lone
+    /// section is FILE's whatever path it names).
+    pub named: Option<String>,
+    /// The section's path and `*** Move to:` path, when it moves the file.
+    pub moved: Option<(String, String)>,
 }
 
-/// The path the section of patch `text` that edits the file `name` names,
-/// when that is another file (a lone section is FILE's whatever path it
-/// names): the reader is told FILE is edited in its stead.
-pub fn other_path(text: &str, name: &str) -> Option<String> {
-    let patch = parse(text).ok()?;
-    let i = pick(&patch.sections, name).ok()??;
-    let path = patch.sections[i].path();
-    (!names(path, name)).then(|| path.to_string())
+/// [`Elsewhere`] for the section of patch `text` that edits the file
+/// `name` (nothing when the patch does not parse or no section is picked).
+pub fn elsewhere(text: &str, name: &str) -> Elsewhere {
+    let Ok(patch) = parse(text) else {
+        return Elsewhere::default();
+    };
+    let Ok(Some(i)) = pick(&patch.sections, name) else {
+        return Elsewhere::default();
+    };
+    let section = &patch.sections[i];
+    let path = section.path();
+    Elsewhere {
+        named: (!names(path, name)).then(|| path.to_string()),
+        moved: match section {
+            Section::Update {
+                path,
+                move_to: Some(to),
+                ..
+            } => Some((path.clone(), to.clone())),
+            _ => None,
+        },
+    }
 }
 
 /// FILE as the one-file world names it: its folder (absolute, as the

@@ -147,26 +147,26 @@ impl SingleFile {
                     .refused
                     .then(|| blocks.note.clone().unwrap_or_default());
                 self.app.refused_by_reference = blocks.refused;
-                // A move is not made here: said, as `srview apply` says it.
-                let moved = (dialect == Dialect::ApplyPatch)
-                    .then(|| crate::dialect::one_file::moved(&self.raw, &place.name))
-                    .flatten()
-                    .map(|(from, to)| {
-                        format!("the patch moves {from} to {to}; this file is edited in place")
-                    });
-                // Nor is the path the patch names: FILE is edited instead.
-                let other = (dialect == Dialect::ApplyPatch)
-                    .then(|| crate::dialect::one_file::other_path(&self.raw, &place.name))
-                    .flatten()
-                    .map(|path| format!("the patch edits {path}; this file is edited instead"));
-                let moved = match (moved, other) {
-                    (Some(m), Some(o)) => Some(format!("{o}; {m}")),
-                    (m, o) => m.or(o),
+                // Neither the path the patch names nor a move is taken
+                // here: FILE is edited, in place, and that is said, as
+                // `srview apply` says it.
+                let elsewhere = if dialect == Dialect::ApplyPatch {
+                    crate::dialect::one_file::elsewhere(&self.raw, &place.name)
+                } else {
+                    Default::default()
                 };
-                let note = match (blocks.note, moved) {
-                    (Some(note), Some(moved)) => Some(format!("{note}; {moved}")),
-                    (note, moved) => note.or(moved),
-                };
+                let notes: Vec<String> =
+                    blocks
+                        .note
+                        .into_iter()
+                        .chain(elsewhere.named.map(|path| {
+                            format!("the patch edits {path}; this file is edited instead")
+                        }))
+                        .chain(elsewhere.moved.map(|(from, to)| {
+                            format!("the patch moves {from} to {to}; this file is edited in place")
+                        }))
+                        .collect();
+                let note = (!notes.is_empty()).then(|| notes.join("; "));
                 if let Some(note) = note {
                     self.app.note_state(note);
                 }
