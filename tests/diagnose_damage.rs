@@ -168,6 +168,13 @@ fn make(reason: Reason, rng: &mut Rng) -> Case {
             "------- SEARCH\n{}=======\n    replaced();\n- item",
             text(&search)
         ),
+        Reason::AlreadyApplied => {
+            // Sent again after it applied: its REPLACE text adds the line
+            // after the lines it quotes, which the file already has.
+            let mut again = search.clone();
+            again.push(file[e].clone());
+            block(&search, &text(&again))
+        }
         Reason::NotFound => {
             lines = None;
             block(
@@ -245,9 +252,12 @@ fn suggestions_apply_with_the_exact_stage() {
         Reason::Ambiguous,
         Reason::Structure,
     ] {
-        // 18 a reason: `edited` cases get no suggestion (their REPLACE
-        // rewrites the damaged line, which the merge refuses to guess at).
-        for _ in 0..18 {
+        // 22 a reason: `edited` cases get no suggestion (their REPLACE
+        // rewrites the damaged line, which the merge refuses to guess at),
+        // nor `partial-line` ones (their REPLACE rewrites the fragment up
+        // to where the file's line goes on: where its rest belongs cannot
+        // be told).
+        for _ in 0..22 {
             let case = make(reason, &mut rng);
             for d in diagnose(&case.diff, &case.original, Options::default()) {
                 let Some(block) = d.suggestion else { continue };

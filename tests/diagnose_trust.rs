@@ -757,3 +757,192 @@ fn an_under_indented_match_with_several_replace_lines_is_in_doubt() {
 fn one_block(original: &str, search: &str, replace: &str) -> srview::diagnose::BlockDiagnosis {
     diagnose(&block(search, replace), original, final_v1()).remove(0)
 }
+
+// ---------------------------------------------------------------------------
+// Edits that match and still damage the file (issue 27: a new user's three
+// cases). The reference's result is unchanged; srview says what it does.
+
+use srview::diagnose::doubt::{PlaceDoubt, place_doubt};
+use srview::diagnose::effect::IndentShift;
+
+/// The standard library's textwrap.py (Python 3.11), a class whose methods
+/// sit 4 columns in.
+fn textwrap() -> String {
+    std::fs::read_to_string("tests/fixtures/trust/textwrap.py").expect("fixture")
+}
+
+/// `TextWrapper.fill`'s lines (1-based, inclusive), each `dedent` columns
+/// less indented, with `edit` applied to its last line.
+fn fill_method(file: &str, dedent: usize, edit: impl Fn(&str) -> String) -> (String, String) {
+    let lines: Vec<&str> = file.lines().collect();
+    let start = lines
+        .iter()
+        .position(|l| l.starts_with("    def fill(self, text):"))
+        .expect("TextWrapper.fill");
+    let method = &lines[start..start + 8];
+    let shallow: Vec<String> = method
+        .iter()
+        .map(|l| l.get(dedent.min(l.len())..).unwrap_or("").to_string())
+        .collect();
+    let mut edited = shallow.clone();
+    let last = edited.len() - 1;
+    edited[last] = edit(&edited[last]);
+    (shallow.join("\n") + "\n", edited.join("\n") + "\n")
+}
+
+/// Both sections written 4 columns too shallow (the class indentation
+/// lost): the line-trimmed fallback matches and writes the method at
+/// column 0, out of its class. It is named, held back, and the re-indented
+/// block is offered.
+#[test]
+fn a_trimmed_match_that_moves_a_method_out_of_its_class_is_damage() {
+    let file = textwrap();
+    let (search, replace) = fill_method(&file, 4, |l| format!("{l} + \"\\n\""));
+    let diff = block(&search, &replace);
+    let d = &diagnose(&diff, &file, final_v1())[0];
+    assert_eq!(d.state, Status::Applied);
+    assert_eq!(d.stage, Some(Stage::LineTrimmed));
+    assert_eq!(d.shift, Some(IndentShift::Columns(-4)), "{}", d.message);
+    assert_contains(
+        &d.message,
+        "the new lines are 4 columns left of the lines they replace: in Python (or any \
+         indentation-sensitive code) this moves them out of the enclosing block",
+    );
+    assert!(d.misreads() && d.damages());
+    assert_eq!(place_doubt(d), Some(PlaceDoubt::Shifted));
+    // The reference's result is unchanged: the method leaves its class.
+    let reference = apply(&diff, &file, final_v1()).result.expect("applies");
+    assert!(
+        reference
+            .new_content
+            .contains("\ndef fill(self, text):\n    \"\"\"fill(text")
+    );
+    // The suggestion writes it where it was, re-indented.
+    let fixed = d.suggestion.as_deref().expect("the re-indented block");
+    let out = apply(fixed, &file, final_v1());
+    assert_eq!(out.blocks[0].stage, Some(Stage::Exact));
+    let want = file.replace(
+        "        return \"\\n\".join(self.wrap(text))\n\n\n# -- Convenience",
+        "        return \"\\n\".join(self.wrap(text)) + \"\\n\"\n\n\n# -- Convenience",
+    );
+    assert_ne!(want, file);
+    assert_eq!(out.result.expect("applies").new_content, want);
+}
+
+/// SEARCH too shallow but REPLACE written at the file's indentation: what
+/// is written lands where it belongs, no damage. A SEARCH text that differs
+/// only in trailing space is no shift either.
+#[test]
+fn a_replace_text_at_the_files_indentation_is_no_shift() {
+    let file = textwrap();
+    let (search, _) = fill_method(&file, 4, str::to_string);
+    let (_, replace) = fill_method(&file, 0, |l| format!("{l} + \"\\n\""));
+    let d = &diagnose(&block(&search, &replace), &file, final_v1())[0];
+    assert_eq!(d.stage, Some(Stage::LineTrimmed));
+    assert_eq!(d.shift, None, "{}", d.message);
+    assert!(!d.misreads(), "{}", d.message);
+    let d = &diagnose(
+        &block("    x = 1  \n", "    x = 2\n"),
+        "def f():\n    x = 1\n",
+        final_v1(),
+    )[0];
+    assert_eq!(d.stage, Some(Stage::LineTrimmed));
+    assert_eq!(d.shift, None);
+}
+
+/// Spaces written into a tab-indented file by a trimmed match: said, held back.
+#[test]
+fn spaces_written_into_a_tab_indented_block_are_damage() {
+    let file = "class A:\n\tdef f(self):\n\t\treturn 1\n";
+    let diff = block(
+        "    def f(self):\n        return 1\n",
+        "    def f(self):\n        return 2\n",
+    );
+    let d = &diagnose(&diff, file, final_v1())[0];
+    assert_eq!(d.stage, Some(Stage::LineTrimmed));
+    assert_eq!(d.shift, Some(IndentShift::SpacesForTabs));
+    assert_contains(
+        &d.message,
+        "the new lines are indented with spaces where the lines they replace use tabs",
+    );
+    assert_eq!(place_doubt(d), Some(PlaceDoubt::Shifted));
+    let fixed = d.suggestion.as_deref().expect("the re-indented block");
+    assert_contains(fixed, "=======\n\tdef f(self):\n\t\treturn 2\n");
+}
+
+/// An edit re-sent after it applied: its SEARCH text still matches (its
+/// REPLACE text only adds lines), and applying it again repeats them.
+#[test]
+fn an_edit_sent_again_after_it_applied_is_already_applied() {
+    let file = "def main():\n    load()\n    run()\n    save()\n";
+    let diff = block(
+        "    load()\n    run()\n",
+        "    load()\n    run()\n    save()\n",
+    );
+    let d = &diagnose(&diff, file, final_v1())[0];
+    assert_eq!(d.state, Status::Applied);
+    assert_eq!(d.reason, Some(Reason::AlreadyApplied), "{}", d.message);
+    assert_eq!(d.already, Some([2, 4]));
+    assert_contains(
+        &d.message,
+        "the REPLACE text is already there (lines 2-4): this looks applied already",
+    );
+    assert_eq!(d.suggestion, None);
+    assert!(d.misreads());
+    assert_eq!(place_doubt(d), Some(PlaceDoubt::AlreadyApplied));
+    // Before it applied, the same edit is fine.
+    let before = "def main():\n    load()\n    run()\n";
+    let d = &diagnose(&diff, before, final_v1())[0];
+    assert_eq!(d.reason, None, "{}", d.message);
+}
+
+/// A failed block whose REPLACE text stands at its closest region: applied
+/// already, not "the region holds different code".
+#[test]
+fn a_failed_block_whose_new_text_is_at_its_region_is_already_applied() {
+    let file = "def total(items):\n    tax = compute_tax(items, rate=0.21)\n    return tax\n";
+    let diff = block(
+        "    tax = compute_tax(items, rate=0.2)\n",
+        "    tax = compute_tax(items, rate=0.21)\n",
+    );
+    let d = &diagnose(&diff, file, final_v1())[0];
+    assert_eq!(d.state, Status::Failed);
+    assert_eq!(d.reason, Some(Reason::AlreadyApplied), "{}", d.message);
+    assert_eq!(d.already, Some([2, 2]));
+    assert_contains(&d.message, "this looks applied already");
+    assert_eq!(d.suggestion, None);
+}
+
+/// The file and the author changed the same line: no merge inside it.
+#[test]
+fn no_suggestion_merges_two_changes_inside_one_line() {
+    for (file, search, replace, kept) in [
+        (
+            "class Calc:\n    def total(self, result):\n        return result.round(2)\n",
+            "        return result\n",
+            "        return result + OFFSET\n",
+            ".round(2)",
+        ),
+        (
+            "def fill(text, width=70):\n    w = TextWrapper(width=width)\n    return w.fill(text).strip()\n",
+            "    return w.fill(text)\n",
+            "    return w.fill(text) + \"\\n\"\n",
+            ".strip()",
+        ),
+    ] {
+        let d = &diagnose(&block(search, replace), file, final_v1())[0];
+        assert_eq!(d.suggestion, None, "{}", d.message);
+        let why = d.withheld.as_deref().expect("says why");
+        assert_contains(why, "the file and the edit both change line 3");
+        assert_contains(why, &format!("`{kept}`"));
+    }
+    // One word for another at the end of a fragment keeps the file's rest
+    // attached as it was: merged.
+    let d = &diagnose(
+        &block("return result\n", "return total\n"),
+        "def f(result):\n    return result.round(2)\n",
+        final_v1(),
+    )[0];
+    let fixed = d.suggestion.as_deref().expect("suggested");
+    assert_contains(fixed, "=======\n    return total.round(2)\n");
+}

@@ -32,6 +32,13 @@ pub enum PlaceDoubt {
     /// The reference dropped it (its REPLACE section cut by the next
     /// SEARCH marker, or never reaching a separator): its edit is lost.
     Dropped,
+    /// A whitespace-blind stage placed it, and its new lines keep the
+    /// SEARCH text's indentation: they are shifted against the lines they
+    /// replace.
+    Shifted,
+    /// Its REPLACE text already stands where it matched: applied again,
+    /// its new lines repeat.
+    AlreadyApplied,
 }
 
 impl PlaceDoubt {
@@ -46,6 +53,8 @@ impl PlaceDoubt {
             PlaceDoubt::Repeated => "repeated",
             PlaceDoubt::Dropped => "dropped",
             PlaceDoubt::Malformed => "malformed",
+            PlaceDoubt::Shifted => "shifts indent",
+            PlaceDoubt::AlreadyApplied => "applied already?",
         }
     }
 }
@@ -59,7 +68,11 @@ pub fn place_doubt(d: &BlockDiagnosis) -> Option<PlaceDoubt> {
     if d.state != Status::Applied {
         return None;
     }
-    if d.misplaced {
+    if d.reason == Some(Reason::AlreadyApplied) {
+        Some(PlaceDoubt::AlreadyApplied)
+    } else if d.shift.is_some() {
+        Some(PlaceDoubt::Shifted)
+    } else if d.misplaced {
         Some(PlaceDoubt::WrongPlace)
     } else if d.risky && (d.out_of_order || d.stage == Some(Stage::WholeFile)) {
         Some(PlaceDoubt::OutOfOrder)
@@ -125,6 +138,20 @@ pub fn doubt_clause(d: &BlockDiagnosis, doubt: PlaceDoubt) -> String {
                 .map_or("its structure is unusual", |r| r.describe());
             return format!(
                 "never took effect ({why}): the reference dropped it, and its edit would be lost"
+            );
+        }
+        PlaceDoubt::Shifted => {
+            let how = d.shift.map(|s| s.describe()).unwrap_or_default();
+            return format!("matched only with white space ignored{at}, and {how}");
+        }
+        PlaceDoubt::AlreadyApplied => {
+            let there = d
+                .already
+                .map(|[a, b]| format!(" ({})", line_range("line", a, b)))
+                .unwrap_or_default();
+            return format!(
+                "matched{at}, but its REPLACE text is already there{there}: this looks applied \
+                 already, and applied again its new lines repeat"
             );
         }
         PlaceDoubt::Malformed => {

@@ -248,6 +248,8 @@ fn analyse(
         suggestion: None,
         withheld: None,
         ending: None,
+        shift: None,
+        already: None,
     };
     let found = match located {
         Some(l) if l.stage != Stage::Empty => Found::Region(Region::exact(l.start, l.end, 1.0)),
@@ -314,6 +316,9 @@ fn analyse(
     if d.reason == Some(Reason::LineEndings) {
         d.ending = Some(ending_cause(ctx, pb, region));
     }
+    if structural.is_none() {
+        written_effect(ctx, pb, located.filter(|_| applied), region, &mut d);
+    }
     d.risky = d.risky || (d.stage == Some(Stage::Empty) && !ctx.original.is_empty());
     // A SEARCH text with nothing in it yet (a block just begun) is like
     // every place and no place: no region, no jump target.
@@ -352,6 +357,12 @@ fn analyse(
             || (ctx.options.is_final && !pb.has_replace_end);
         d.suggestion = if r.open_edge || anchor_guess(&d) || d.tie.is_some() || sections_unclear {
             None
+        } else if let Some([a, b]) = d.already {
+            d.withheld = Some(format!(
+                "its new text already stands at {}, and applied again it repeats there",
+                crate::words::line_range("line", a, b)
+            ));
+            None
         } else if reason == Reason::Ambiguous {
             // Context would pin the place the reference takes, which may
             // not be the one meant.
@@ -362,8 +373,13 @@ fn analyse(
             );
             None
         } else if reason == Reason::PartialLine {
-            fragment_replacement(ctx, &pb.search, r, &replace)
-                .and_then(|whole| suggestion(&ctx.file, r.start + 1, r.end, &whole))
+            match fragment_replacement(ctx, &pb.search, r, &replace) {
+                Ok(whole) => suggestion(&ctx.file, r.start + 1, r.end, &whole),
+                Err(why) => {
+                    d.withheld = why;
+                    None
+                }
+            }
         } else if let Some(why) = different_code(&d) {
             d.withheld = Some(why);
             None
@@ -414,6 +430,57 @@ fn analyse(
     }
     d.message = super::message::describe(&d, ctx.options.version, ctx.options.is_final);
     d
+}
+
+/// What block `pb` writes beyond where it matched (`located`, for a block
+/// the engine applied) or was meant (`region`): new lines a
+/// whitespace-blind stage writes shifted against the lines they replace
+/// ([`BlockDiagnosis::shift`]), a REPLACE text already there
+/// ([`Reason::AlreadyApplied`]).
+fn written_effect(
+    ctx: &Ctx,
+    pb: &ParsedBlock,
+    located: Option<Located>,
+    region: Option<Region>,
+    d: &mut BlockDiagnosis,
+) {
+    let line = |i: usize| ctx.file.line(i);
+    let count = ctx.file.line_count();
+    // The SEARCH text as the engine compares it: a last empty line is
+    // the newline before the separator.
+    let mut search: &[&str] = &pb.search;
+    while search
+        .last()
+        .is_some_and(|l| l.trim_end_matches('\r').is_empty())
+    {
+        search = &search[..search.len() - 1];
+    }
+    let mut replace: &[&str] = &pb.replace;
+    while replace
+        .last()
+        .is_some_and(|l| l.trim_end_matches('\r').is_empty())
+    {
+        replace = &replace[..replace.len() - 1];
+    }
+    let near = match (located, region) {
+        (Some(l), _) if l.stage != Stage::Empty && l.end > l.start => Some((l.start, l.end, true)),
+        (None, Some(r)) if r.end > r.start => Some((r.start, r.end, false)),
+        _ => None,
+    };
+    if let Some((start, end, matched)) = near {
+        let loose = !matched || located.is_some_and(|l| l.stage != Stage::Exact);
+        if let Some((a, b)) =
+            super::effect::already_there(count, line, (start, end), search, replace, matched, loose)
+        {
+            d.reason = Some(Reason::AlreadyApplied);
+            d.already = Some([a + 1, b]);
+            return;
+        }
+    }
+    if let Some(l) = located.filter(|l| l.stage == Stage::LineTrimmed) {
+        let region_lines = ctx.file.lines(l.start, l.end);
+        d.shift = super::effect::indent_shift(search, &region_lines, replace);
+    }
 }
 
 /// Whether two lines hold the same words (identifiers, numbers, keywords)
@@ -568,13 +635,25 @@ fn fragment(ctx: &Ctx, search: &[&str]) -> Option<Found> {
 /// Only when the fragment starts its line and `replace` writes on past
 /// the fragment's end the way the file's line goes on (the model cut its
 /// SEARCH short but wrote whole lines) is `replace` the whole text.
-fn fragment_replacement(ctx: &Ctx, search: &[&str], r: Region, replace: &str) -> Option<String> {
-    let (needle, _, count) = fragment_needle(ctx, search)?;
+/// An edit that changes the fragment's end where the file's line goes on
+/// past it (or its start, where the line has code before it) is no merge:
+/// both the file and the edit changed that line, and where the file's rest
+/// belongs cannot be told (`return result.round(2)`, `return result` into
+/// `return result + OFFSET`, would become `return result +
+/// OFFSET.round(2)`). `Err`: no suggestion, with why when a rule withholds
+/// it.
+fn fragment_replacement(
+    ctx: &Ctx,
+    search: &[&str],
+    r: Region,
+    replace: &str,
+) -> Result<String, Option<String>> {
+    let (needle, _, count) = fragment_needle(ctx, search).ok_or(None)?;
     let lines = ctx.file.joined(r.start, r.end);
     if count != 1 || lines.matches(needle.as_str()).count() != 1 {
-        return None;
+        return Err(None);
     }
-    let at = lines.find(needle.as_str())?;
+    let at = lines.find(needle.as_str()).ok_or(None)?;
     let rest = &lines[at + needle.len()..];
     let written_on = replace
         .trim_end_matches('\n')
@@ -586,7 +665,7 @@ fn fragment_replacement(ctx: &Ctx, search: &[&str], r: Region, replace: &str) ->
         && goes_on.chars().count() == 3
         && written_on.starts_with(&goes_on)
     {
-        return Some(replace.to_string());
+        return Ok(replace.to_string());
     }
     let replace = replace.strip_suffix('\n').unwrap_or(replace);
     let replace = if needle.len() < search.join("\n").len() {
@@ -594,7 +673,57 @@ fn fragment_replacement(ctx: &Ctx, search: &[&str], r: Region, replace: &str) ->
     } else {
         replace
     };
-    Some(format!("{}\n", lines.replacen(needle.as_str(), replace, 1)))
+    // The edit's change, against the fragment: how much of each end it
+    // keeps.
+    let kept_head = needle
+        .chars()
+        .zip(replace.chars())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let kept_tail = needle
+        .chars()
+        .rev()
+        .zip(replace.chars().rev())
+        .take_while(|(a, b)| a == b)
+        .count()
+        .min(needle.chars().count().min(replace.chars().count()) - kept_head);
+    // What the edit writes in place of what: one word for another (`3`
+    // for `three`) keeps the file's rest attached as it was; an addition
+    // or a rewrite of more than a word at that end does not.
+    let changed = |t: &str| -> String {
+        let n = t.chars().count();
+        t.chars()
+            .skip(kept_head)
+            .take(n - kept_head - kept_tail)
+            .collect()
+    };
+    let word = |t: &str| !t.is_empty() && t.chars().all(|c| c.is_alphanumeric() || c == '_');
+    let one_word = word(&changed(&needle)) && word(&changed(replace));
+    let head = &lines[lines[..at].rfind('\n').map_or(0, |i| i + 1)..at];
+    let tail_end = lines[at + needle.len()..]
+        .find('\n')
+        .map_or(lines.len(), |i| at + needle.len() + i);
+    let tail = &lines[at + needle.len()..tail_end];
+    let (touched, file_part, line) = if !js_trim(tail).is_empty() && kept_tail == 0 && !one_word {
+        let line = r.start + lines[..at + needle.len()].matches('\n').count() + 1;
+        (true, js_trim(tail), line)
+    } else if !js_trim(head).is_empty() && kept_head == 0 && !one_word {
+        (
+            true,
+            js_trim(head),
+            r.start + lines[..at].matches('\n').count() + 1,
+        )
+    } else {
+        (false, "", 0)
+    };
+    if touched {
+        return Err(Some(format!(
+            "the file and the edit both change line {line}: the file's line has `{file_part}` \
+             beside the SEARCH text, and the edit changes the SEARCH text right there, so where \
+             `{file_part}` belongs in the new line cannot be told"
+        )));
+    }
+    Ok(format!("{}\n", lines.replacen(needle.as_str(), replace, 1)))
 }
 
 /// Problems in the diff itself, which come before any content comparison.

@@ -71,8 +71,12 @@ pub fn describe(d: &BlockDiagnosis, version: Version, is_final: bool) -> String 
         .as_deref()
         .map(|why| format!(" No suggestion: {why}."))
         .unwrap_or_default();
+    let shift = d
+        .shift
+        .map(|s| format!(" Written as it is, {}.", s.describe()))
+        .unwrap_or_default();
     format!(
-        "Block #{n} {status}: {}{detail}{at}.{withheld}",
+        "Block #{n} {status}: {}{detail}{at}.{shift}{withheld}",
         d.describe_reason(reason)
     )
 }
@@ -116,6 +120,10 @@ fn detail(d: &BlockDiagnosis, reason: Reason, version: Version) -> String {
                 whole.join(", ")
             )
         }
+        Reason::AlreadyApplied => match d.already {
+            Some([a, b]) => format!(" ({}): this looks applied already", span(a, b)),
+            None => String::new(),
+        },
         Reason::DroppedLastLine => " (a final line starting with -, <, =, + or > that is not a marker is discarded; end the diff with a newline after the REPLACE marker)".to_string(),
         _ if d.misplaced => String::new(),
         _ if d.risky && d.stage.or(d.would_match) == Some(Stage::BlockAnchor) => {

@@ -27,6 +27,7 @@
 mod closest;
 mod compare;
 pub mod doubt;
+pub mod effect;
 pub mod fix;
 mod flow;
 mod merge;
@@ -74,6 +75,9 @@ pub enum Reason {
     EmptySearch,
     /// The diff's last line was dropped as a partial marker.
     DroppedLastLine,
+    /// The REPLACE text already stands where the block was meant: applied
+    /// once already, and sent again.
+    AlreadyApplied,
     /// The closest region of the file has different content.
     Edited,
     /// Nothing similar exists in the file.
@@ -82,7 +86,7 @@ pub enum Reason {
 
 impl Reason {
     /// Every reason, in documentation order.
-    pub const ALL: [Reason; 13] = [
+    pub const ALL: [Reason; 14] = [
         Reason::Whitespace,
         Reason::LineEndings,
         Reason::HtmlEntities,
@@ -94,6 +98,7 @@ impl Reason {
         Reason::Structure,
         Reason::EmptySearch,
         Reason::DroppedLastLine,
+        Reason::AlreadyApplied,
         Reason::Edited,
         Reason::NotFound,
     ];
@@ -122,6 +127,7 @@ impl Reason {
             Reason::Structure => "structure",
             Reason::EmptySearch => "empty-search",
             Reason::DroppedLastLine => "dropped-last-line",
+            Reason::AlreadyApplied => "already-applied",
             Reason::Edited => "edited",
             Reason::NotFound => "not-found",
         }
@@ -145,6 +151,7 @@ impl Reason {
             Reason::Structure => "the block structure is malformed",
             Reason::EmptySearch => "the SEARCH section is empty",
             Reason::DroppedLastLine => "the diff's last line was dropped as a partial marker",
+            Reason::AlreadyApplied => "the REPLACE text is already there",
             Reason::Edited => "the closest region of the file has different content",
             Reason::NotFound => "nothing similar exists in the file",
         }
@@ -406,6 +413,17 @@ pub struct BlockDiagnosis {
     /// JSON: the message says it.
     #[serde(skip)]
     pub ending: Option<EndingCause>,
+    /// For a block a whitespace-blind stage placed: its REPLACE lines keep
+    /// the SEARCH text's indentation, not the file's, so the written lines
+    /// are shifted against the lines they replace. Not in the JSON: the
+    /// message says it.
+    #[serde(skip)]
+    pub shift: Option<effect::IndentShift>,
+    /// For [`Reason::AlreadyApplied`]: the 1-based first and last file
+    /// lines that already hold the REPLACE text. Not in the JSON: the
+    /// message says it.
+    #[serde(skip)]
+    pub already: Option<[usize; 2]>,
 }
 
 /// How alike (character ratio, trimmed) each SEARCH line that differs in
@@ -424,11 +442,21 @@ pub const ANCHOR_MIDDLE_RATIO: f64 = 0.6;
 
 impl BlockDiagnosis {
     /// The block does not do what it reads as: the reference ignored it,
-    /// its structure is malformed, or its edit lands at the wrong place.
+    /// its structure is malformed, its edit lands at the wrong place, or
+    /// what it writes damages the file ([`BlockDiagnosis::damages`]).
     pub fn misreads(&self) -> bool {
         self.state == Status::Dropped
             || self.reason.is_some_and(Reason::is_malformed)
             || self.misplaced
+            || self.damages()
+    }
+
+    /// The block applies as it reads, but what it writes damages the file:
+    /// its new lines are shifted against the lines they replace, or its
+    /// REPLACE text is already there (written again, it repeats).
+    pub fn damages(&self) -> bool {
+        self.state == Status::Applied
+            && (self.shift.is_some() || self.reason == Some(Reason::AlreadyApplied))
     }
 
     /// For a block placed (or placeable) by the block-anchor stage: the
