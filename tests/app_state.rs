@@ -1329,3 +1329,36 @@ fn a_flood_of_blocks_is_not_followed_past_the_cap() {
         notice_text(&app)
     );
 }
+
+/// A trimmed match whose new lines keep the SEARCH text's shallower
+/// indentation, and an edit whose REPLACE text is already there: `a` says
+/// what the edit does first, a second `a` writes the reference's result.
+#[test]
+fn accept_asks_before_writing_a_damaging_edit() {
+    for (file, diff, question) in [
+        (
+            "class A:\n    def f(self):\n        return 1\n",
+            "------- SEARCH\ndef f(self):\n    return 1\n=======\ndef f(self):\n    return 2\n+++++++ REPLACE\n",
+            "block #1 matched only with white space ignored at lines 2-3, and the new lines are 4 columns left of the lines they replace",
+        ),
+        (
+            "def main():\n    load()\n    run()\n    save()\n",
+            "------- SEARCH\n    load()\n    run()\n=======\n    load()\n    run()\n    save()\n+++++++ REPLACE\n",
+            "block #1 matched at lines 2-3, but the REPLACE text is already there (lines 2-4): this looks applied already",
+        ),
+    ] {
+        let mut app = App::new(PathBuf::from("f.py"), file.into(), Version::V1);
+        app.set_diff(diff.into());
+        app.end_stream();
+        let asked = says(&mut app, 'a');
+        assert!(asked.starts_with(question), "{asked}");
+        let want = srview::engine::apply(diff, file, srview::engine::Options::default())
+            .result
+            .expect("applies")
+            .new_content;
+        match key(&mut app, KeyCode::Char('a')) {
+            Effect::Accept(content) => assert_eq!(content.text(), want),
+            other => panic!("the second a writes: {other:?}"),
+        }
+    }
+}

@@ -360,3 +360,133 @@ fn no_suggestion_for_a_region_an_earlier_block_edits() {
         "{json}"
     );
 }
+
+/// The three damaging edits of issue 27 through the binary: `check` exits
+/// 1 and says what the edit does, `apply --write` holds the result back
+/// (the file untouched, `--force` writes the reference's result), `fix`
+/// offers the re-indented block or keeps the block it cannot stand behind.
+#[test]
+fn damaging_edits_are_errors_held_back_and_not_merged() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let textwrap = std::fs::read_to_string("tests/fixtures/trust/textwrap.py").expect("fixture");
+    let shallow = |edit: &str| -> String {
+        let start = textwrap
+            .lines()
+            .position(|l| l == "    def fill(self, text):")
+            .expect("TextWrapper.fill");
+        let lines: Vec<String> = textwrap
+            .lines()
+            .skip(start)
+            .take(8)
+            .map(|l| l.get(4.min(l.len())..).unwrap_or("").to_string())
+            .collect();
+        let mut text = lines.join("\n") + "\n";
+        if !edit.is_empty() {
+            text = text.replace("self.wrap(text))\n", &format!("self.wrap(text)){edit}\n"));
+        }
+        text
+    };
+    let cases = [
+        (
+            "textwrap.py",
+            textwrap.clone(),
+            format!(
+                "------- SEARCH\n{}=======\n{}+++++++ REPLACE\n",
+                shallow(""),
+                shallow(" + \"\\n\"")
+            ),
+            "the new lines are 4 columns left of the lines they replace",
+        ),
+        (
+            "app.py",
+            "def main():\n    load()\n    run()\n    save()\n".to_string(),
+            "------- SEARCH\n    load()\n    run()\n=======\n    load()\n    run()\n    save()\n+++++++ REPLACE\n"
+                .to_string(),
+            "the REPLACE text is already there (lines 2-4): this looks applied already",
+        ),
+    ];
+    for (name, content, diff, says) in &cases {
+        let file = dir.path().join(name);
+        let d = dir.path().join(format!("{name}.diff"));
+        std::fs::write(&file, content).expect("write");
+        std::fs::write(&d, diff).expect("write");
+        let (file, d) = (file.display().to_string(), d.display().to_string());
+        let (code, out, _) = srview_all(&["check", &file, &d]);
+        assert_eq!(code, 1, "{out}");
+        assert!(out.contains(says), "{out}");
+        let (code, _, err) = srview_all(&["apply", &file, &d, "--write"]);
+        assert_eq!(code, 1, "{err}");
+        assert!(
+            err.contains("was not written") && err.contains(says),
+            "{err}"
+        );
+        assert_eq!(&std::fs::read_to_string(&file).expect("read"), content);
+        let (code, _, err) = srview_all(&["apply", &file, &d, "--write", "--force"]);
+        assert_eq!(code, 0, "{err}");
+        assert_ne!(&std::fs::read_to_string(&file).expect("read"), content);
+        std::fs::write(&file, content).expect("write");
+        let (code, fixed, _) = srview_all(&["fix", &file, &d]);
+        if *name == "textwrap.py" {
+            assert_eq!(code, 0);
+            assert!(
+                fixed.contains("=======\n    def fill(self, text):\n"),
+                "re-indented: {fixed}"
+            );
+        } else {
+            assert_eq!(code, 1, "kept as written");
+            assert_eq!(&fixed, diff);
+        }
+    }
+    // Two changes inside one line: no merged line, `fix` keeps the block.
+    let file = dir.path().join("calc.py");
+    std::fs::write(
+        &file,
+        "class Calc:\n    def total(self, result):\n        return result.round(2)\n",
+    )
+    .expect("write");
+    let d = dir.path().join("calc.diff");
+    let diff = "------- SEARCH\n        return result\n=======\n        return result + OFFSET\n+++++++ REPLACE\n";
+    std::fs::write(&d, diff).expect("write");
+    let (file, d) = (file.display().to_string(), d.display().to_string());
+    let (code, fixed, err) = srview_all(&["fix", &file, &d]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(fixed, diff);
+    assert!(!fixed.contains("OFFSET.round"));
+    assert!(
+        err.contains("the file and the edit both change line 3"),
+        "{err}"
+    );
+    let (code, out) = srview(&["check", &file, &d, "--json"]);
+    assert_eq!(code, 1);
+    let v: Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(v["blocks"][0]["suggestion"], Value::Null);
+}
+
+/// `check` and `apply --write` agree on the exit status: a SEARCH text the
+/// file holds twice applies, `--write` holds it back, and `check` exits 1
+/// saying so.
+#[test]
+fn check_exits_as_apply_write_does() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("f.py");
+    std::fs::write(&file, "if x:\n    y = 1\nif z:\n    y = 1\n").expect("write");
+    let d = dir.path().join("d.diff");
+    std::fs::write(
+        &d,
+        "------- SEARCH\ny = 1\n=======\ny = 2\n+++++++ REPLACE\n",
+    )
+    .expect("write");
+    let (file, d) = (file.display().to_string(), d.display().to_string());
+    let (check, out) = srview(&["check", &file, &d]);
+    let (write, _, _) = srview_all(&["apply", &file, &d, "--write"]);
+    assert_eq!((check, write), (1, 1), "{out}");
+    assert!(
+        out.ends_with(
+            "1 block, the diff applies, but `apply --write` holds it back (1 needs attention)\n"
+        ),
+        "{out}"
+    );
+    assert!(out.contains(
+        "held back: block #1 matched at line 2, and its SEARCH text occurs again at line 4"
+    ));
+}

@@ -28,7 +28,22 @@ pub fn run(args: &CheckArgs) -> CmdResult {
     // (JSON: a warning on stderr, `ok` false) and the exit status is 1, as
     // `fix` has nothing to fix. `apply` keeps the reference's answer.
     let no_block = blocks.is_empty();
-    let ok = !no_block && outcome.result.is_ok() && !blocks.iter().any(BlockDiagnosis::misreads);
+    // What `apply --write` would hold back (a place in doubt, a cut-off
+    // block, mixed line endings): the same diff exits 1 here too.
+    let held = match &outcome.result {
+        Ok(applied) => {
+            let mut held = diagnose::doubt::write_doubts(&diff, &blocks);
+            if diagnose::doubt::mixes_line_endings(&original, [applied.new_content.as_str()]) {
+                held.push(diagnose::doubt::MIXED_LINE_ENDINGS.to_string());
+            }
+            held
+        }
+        Err(_) => Vec::new(),
+    };
+    let ok = !no_block
+        && outcome.result.is_ok()
+        && !blocks.iter().any(BlockDiagnosis::misreads)
+        && held.is_empty();
     if no_block && args.json {
         super::load::warn_no_block(args.diff.as_deref(), "nothing to check");
     }
@@ -49,7 +64,13 @@ pub fn run(args: &CheckArgs) -> CmdResult {
         };
         let color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && to_terminal;
         let file = args.file.display().to_string();
-        let mut s = render(&file, &blocks, verdict(&outcome, &blocks), color);
+        let mut s = render(
+            &file,
+            &blocks,
+            verdict(&outcome, &blocks, &held),
+            &held,
+            color,
+        );
         let mut suggested = String::new();
         if args.suggest {
             if blocks_only {
@@ -117,12 +138,22 @@ pub enum Verdict {
     AppliesNotAsItReads,
     /// The reference throws.
     DoesNotApply,
+    /// It applies as it reads, but srview cannot stand behind writing it:
+    /// `apply --write` holds it back.
+    AppliesInDoubt,
 }
 
-/// What `check` concludes from the engine's outcome and the diagnosis.
-pub fn verdict<C>(outcome: &engine::Outcome<C>, blocks: &[BlockDiagnosis]) -> Verdict {
+/// What `check` concludes from the engine's outcome, the diagnosis and
+/// what `apply --write` would hold the result back for (`held`).
+pub fn verdict<C>(
+    outcome: &engine::Outcome<C>,
+    blocks: &[BlockDiagnosis],
+    held: &[String],
+) -> Verdict {
     if outcome.result.is_err() {
         Verdict::DoesNotApply
+    } else if !blocks.iter().any(BlockDiagnosis::misreads) && !held.is_empty() {
+        Verdict::AppliesInDoubt
     } else if !blocks.iter().any(BlockDiagnosis::misreads) {
         Verdict::Applies
     } else if outcome.applied_count() > 0 {
@@ -132,7 +163,14 @@ pub fn verdict<C>(outcome: &engine::Outcome<C>, blocks: &[BlockDiagnosis]) -> Ve
     }
 }
 
-pub fn render(file: &str, blocks: &[BlockDiagnosis], verdict: Verdict, color: bool) -> String {
+/// `held`: what `apply --write` would hold the result back for.
+pub fn render(
+    file: &str,
+    blocks: &[BlockDiagnosis],
+    verdict: Verdict,
+    held: &[String],
+    color: bool,
+) -> String {
     let p = Paint { on: color };
     let mut s = String::new();
     for d in blocks {
@@ -207,6 +245,17 @@ pub fn render(file: &str, blocks: &[BlockDiagnosis], verdict: Verdict, color: bo
             "{}, the diff applies{warnings}\n",
             crate::words::count(blocks.len(), "block")
         )
+    } else if verdict == Verdict::AppliesInDoubt {
+        let mut out: String = held
+            .iter()
+            .map(|why| format!("{}: {why}\n", p.wrap("1;33", "held back")))
+            .collect();
+        out.push_str(&format!(
+            "{}, the diff applies, but `apply --write` holds it back ({failing} {} attention)\n",
+            crate::words::count(blocks.len(), "block"),
+            if failing == 1 { "needs" } else { "need" }
+        ));
+        out
     } else {
         let what = if verdict == Verdict::AppliesNotAsItReads {
             "applies but not as it reads"

@@ -178,7 +178,8 @@ fn search_replace(diff: &str, content: &FileContent, file: &str) -> String {
     super::check::render(
         file,
         &blocks,
-        super::check::verdict(&outcome, &blocks),
+        super::check::verdict(&outcome, &blocks, &[]),
+        &[],
         false,
     )
 }

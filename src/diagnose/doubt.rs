@@ -150,7 +150,7 @@ pub fn doubt_clause(d: &BlockDiagnosis, doubt: PlaceDoubt) -> String {
                 .map(|[a, b]| format!(" ({})", line_range("line", a, b)))
                 .unwrap_or_default();
             return format!(
-                "matched{at}, but its REPLACE text is already there{there}: this looks applied \
+                "matched{at}, but the REPLACE text is already there{there}: this looks applied \
                  already, and applied again its new lines repeat"
             );
         }
