@@ -301,3 +301,41 @@ fn a_file_starting_with_a_byte_order_mark_is_named_as_the_cause() {
         "No corrected hunk: the hunk removes the file's first line and adds none in its place, so the mark cannot be kept.",
     );
 }
+
+/// A hunk the trimmed level matched, written 4 columns too shallow (a
+/// method out of its class), and a hunk re-sent after it applied: `check`
+/// says what each does and exits 1, `--write` holds it back.
+#[test]
+fn a_shifted_or_already_applied_hunk_is_held_back() {
+    let class = "class A:\n    def f(self):\n        return 1\n";
+    let body =
+        "*** Update File: m.py\n@@\n-def f(self):\n-    return 1\n+def f(self):\n+    return 2\n";
+    let (_dir, file, diff, out) = run_on("check", class, body);
+    assert_eq!(out.status.code(), Some(1));
+    assert_contains(
+        &text(&out.stdout),
+        "hunk #1 of m.py matched only with white space ignored (trimmed) at lines 2-3, and the \
+         new lines are 4 columns left of the lines they replace",
+    );
+    assert_held_back_unless_forced(
+        &file,
+        &diff,
+        class,
+        "class A:\ndef f(self):\n    return 2\n",
+    );
+    let app = "def main():\n    load()\n    run()\n    save()\n";
+    let body = "*** Update File: m.py\n@@\n     load()\n     run()\n+    save()\n";
+    let (_dir, file, diff, out) = run_on("check", app, body);
+    assert_eq!(out.status.code(), Some(1));
+    assert_contains(
+        &text(&out.stdout),
+        "hunk #1 of m.py matched at lines 2-3, but its new lines are already there (lines 2-4): \
+         this looks applied already",
+    );
+    assert_held_back_unless_forced(
+        &file,
+        &diff,
+        app,
+        "def main():\n    load()\n    run()\n    save()\n    save()\n",
+    );
+}

@@ -14,8 +14,9 @@ use super::diagnosis::{cursor_before, section_input};
 use super::fs::PatchFs;
 use super::model::{Chunk, LineKind, Patch, Section};
 use super::outcome::{HunkReport, HunkState, PatchOutcome};
-use super::seek::occurrences;
+use super::seek::{MatchLevel, occurrences};
 use super::update::split_lines;
+use crate::diagnose::effect;
 use crate::words::line_range;
 
 /// What is in doubt.
@@ -30,6 +31,12 @@ pub enum PatchDoubtKind {
     AddedAtEnd,
     /// `*** Add File:` over a file that exists: the reference replaces it whole.
     ReplacesFile,
+    /// A whitespace-blind level matched it, and its new lines keep the
+    /// patch's indentation: they are shifted against the lines they replace.
+    IndentShift,
+    /// Its new lines already stand where its old lines matched: applied
+    /// once already, and applied again they repeat.
+    AlreadyApplied,
 }
 
 /// One section or hunk srview cannot stand behind.
@@ -161,6 +168,36 @@ fn hunk_doubt(
         old.pop();
     }
     let first = matched.start_line.checked_sub(1)?;
+    let new = chunk.new_lines();
+    let span = (first, matched.end_line.min(lines.len()));
+    let loose = level != MatchLevel::Exact;
+    if let Some((a, b)) =
+        effect::already_there(lines.len(), |i| lines[i], span, &old, &new, true, loose)
+    {
+        return Some((
+            PatchDoubtKind::AlreadyApplied,
+            format!(
+                "matched at {}, but its new lines are already there ({}): this looks applied \
+                 already, and applied again they repeat",
+                line_range("line", matched.start_line, matched.end_line),
+                line_range("line", a + 1, b)
+            ),
+        ));
+    }
+    if matches!(level, MatchLevel::Trimmed | MatchLevel::Unicode)
+        && let Some(region) = lines.get(span.0..span.1)
+        && let Some(shift) = effect::indent_shift(&old, region, &new)
+    {
+        return Some((
+            PatchDoubtKind::IndentShift,
+            format!(
+                "matched only with white space ignored ({}) at {}, and {}",
+                level.name(),
+                line_range("line", matched.start_line, matched.end_line),
+                shift.describe()
+            ),
+        ));
+    }
     let mut others = occurrences(lines, &old, cursor, chunk.is_eof, level);
     others.retain(|&at| at != first && at >= cursor);
     if let (Some(context), Some(header)) = (&chunk.context, &hunk.header) {
