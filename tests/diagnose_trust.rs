@@ -946,3 +946,54 @@ fn no_suggestion_merges_two_changes_inside_one_line() {
     let fixed = d.suggestion.as_deref().expect("suggested");
     assert_contains(fixed, "=======\n    return total.round(2)\n");
 }
+
+/// Nothing like the SEARCH text as a whole, but its last line is a near
+/// copy of a file line (`return object` against `return obj`): that line
+/// is the place, not "nothing similar exists"; nothing is suggested.
+#[test]
+fn a_near_line_is_a_region_not_nothing_similar() {
+    let file = "import os\n\n\ndef load(path):\n    obj = read(path)\n    return obj\n";
+    let diff = block(
+        "    cfg = Config.from_env(strict=True)\n    validator.check_all(cfg, mode=\"fast\")\n    return object\n",
+        "    return None\n",
+    );
+    let d = &diagnose(&diff, file, final_v1())[0];
+    assert_eq!(d.reason, Some(Reason::Edited), "{}", d.message);
+    assert!(
+        !d.message.contains("nothing similar exists"),
+        "{}",
+        d.message
+    );
+    let c = d.closest.expect("the near line");
+    assert_eq!((c.start_line, c.end_line), (6, 6));
+    assert_eq!(d.suggestion, None);
+    assert_contains(
+        d.withheld.as_deref().expect("why"),
+        "only SEARCH line 3 is like a line of the file (line 6, similarity 0.90)",
+    );
+}
+
+/// A SEARCH text with an elision comment is named as elided, with the
+/// real region; the suggestion quotes the file's lines in its place.
+#[test]
+fn an_elided_search_text_is_named_so() {
+    let file = "def f(obj):\n    x = 1\n    y = 2\n    z = 3\n    return obj\n";
+    let diff = block(
+        "def f(obj):\n    # ... existing code ...\n    return obj\n",
+        "def f(obj):\n    # ... existing code ...\n    return obj + 1\n",
+    );
+    let d = &diagnose(&diff, file, final_v1())[0];
+    assert_contains(
+        &d.message,
+        "SEARCH line 2 `# ... existing code ...` is an elision, standing for file lines 2-4: \
+         the reference matches it as text, never as lines left out",
+    );
+    let c = d.closest.expect("the real region");
+    assert_eq!((c.start_line, c.end_line), (1, 5));
+    let fixed = d.suggestion.as_deref().expect("suggested");
+    let out = apply(fixed, file, final_v1()).result.expect("applies");
+    assert_eq!(
+        out.new_content,
+        file.replace("return obj", "return obj + 1")
+    );
+}

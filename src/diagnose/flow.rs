@@ -269,6 +269,27 @@ fn analyse(
         }
         Found::Nothing => None,
     };
+    // Nothing like the SEARCH text as a whole, but one of its lines is a
+    // near copy of a file line: that line is the place to look, not
+    // "nothing similar" (the rest of the SEARCH text is nowhere).
+    let mut near_line = None;
+    if matches!(found, Found::Nothing) && located.is_none() && !js_trim(&search).is_empty() {
+        match near_copy_line(ctx, &pb.search) {
+            Some((k, Found::Region(r))) => {
+                near_line = Some((k, r.start, r.similarity));
+                let whole = text_similarity(&search, ctx.file.joined(r.start, r.end));
+                region = Some(Region {
+                    similarity: whole.min(r.similarity),
+                    open_edge: true,
+                    ..r
+                });
+            }
+            Some((_, Found::Tie(a, b))) => {
+                d.tie = Some([closest_of(ctx, pb, a), closest_of(ctx, pb, b)]);
+            }
+            _ => {}
+        }
+    }
     let structural = structural_reason(ctx, pb, state, &mut d.differences);
     let content = match (located, region) {
         (Some(l), Some(r)) => matched_reason(ctx, pb, &search, l, r, searched_from, &mut d),
@@ -355,7 +376,16 @@ fn analyse(
         let sections_unclear = pb.problems.iter().any(|p| p.contains("separator"))
             || !pb.has_separator
             || (ctx.options.is_final && !pb.has_replace_end);
-        d.suggestion = if r.open_edge || anchor_guess(&d) || d.tie.is_some() || sections_unclear {
+        d.suggestion = if let Some((k, line, ratio)) = near_line {
+            d.withheld = Some(format!(
+                "only SEARCH line {} is like a line of the file (line {}, similarity {}); the \
+                 rest of the SEARCH text is nowhere in it",
+                k + 1,
+                line + 1,
+                crate::words::similarity(ratio)
+            ));
+            None
+        } else if r.open_edge || anchor_guess(&d) || d.tie.is_some() || sections_unclear {
             None
         } else if let Some([a, b]) = d.already {
             d.withheld = Some(format!(
@@ -483,6 +513,27 @@ fn written_effect(
     }
 }
 
+/// The SEARCH line (0-based) most like one line of the file, at or above
+/// [`super::NEAR_COPY_RATIO`], and where: one line, or two that tie. Lines
+/// with fewer than 6 characters besides white space name no place.
+fn near_copy_line(ctx: &Ctx, search: &[&str]) -> Option<(usize, Found)> {
+    let mut best: Option<(usize, Found, f64)> = None;
+    for (k, line) in search.iter().enumerate() {
+        if line.chars().filter(|c| !c.is_whitespace()).count() < 6 {
+            continue;
+        }
+        let found = closest(&ctx.file, std::slice::from_ref(line));
+        let ratio = match found {
+            Found::Region(r) | Found::Tie(r, _) => r.similarity,
+            _ => continue,
+        };
+        if ratio >= super::NEAR_COPY_RATIO && best.as_ref().is_none_or(|b| ratio > b.2) {
+            best = Some((k, found, ratio));
+        }
+    }
+    best.map(|(k, found, _)| (k, found))
+}
+
 /// Whether two lines hold the same words (identifiers, numbers, keywords)
 /// in another order: `values = list(items)` against `items = list(values)`
 /// names the same things, a model's muddle rather than other code.
@@ -529,7 +580,7 @@ fn different_code(d: &BlockDiagnosis) -> Option<String> {
 
 /// Whether a SEARCH line is an elision (`...`, `# ...`, `// ... existing
 /// code ...`): a model's stand-in for lines it left out.
-fn is_elision(line: &str) -> bool {
+pub(super) fn is_elision(line: &str) -> bool {
     let bare = js_trim(line)
         .trim_start_matches(['#', '/', '*', '-', ';', '<', '!'])
         .trim_start();

@@ -65,7 +65,10 @@ pub fn describe(d: &BlockDiagnosis, version: Version, is_final: bool) -> String 
         (None, None) if d.vague => " (every SEARCH line occurs several times in the file, so no single place can be told; nothing is suggested)".to_string(),
         (None, None) => String::new(),
     };
-    let detail = detail(d, reason, version);
+    let detail = match elision(d) {
+        Some(e) if d.state.is_failure() => e,
+        _ => detail(d, reason, version),
+    };
     let withheld = d
         .withheld
         .as_deref()
@@ -79,6 +82,40 @@ pub fn describe(d: &BlockDiagnosis, version: Version, is_final: bool) -> String 
         "Block #{n} {status}: {}{detail}{at}.{shift}{withheld}",
         d.describe_reason(reason)
     )
+}
+
+/// A SEARCH line that is an elision (`# ... existing code ...`), as a
+/// clause: the file lines it stands for (those of the region in its place)
+/// and how the reference reads it.
+fn elision(d: &BlockDiagnosis) -> Option<String> {
+    use super::Side;
+    let at = d
+        .line_diff
+        .iter()
+        .position(|l| l.tag == Side::Delete && super::flow::is_elision(&l.text))?;
+    let line = &d.line_diff[at];
+    // The file's lines in its place: the inserted run right after it (or
+    // right before it).
+    let run = |it: &mut dyn Iterator<Item = &super::DiffLine>| -> Vec<usize> {
+        it.take_while(|l| l.tag == Side::Insert)
+            .filter_map(|l| l.file_line)
+            .collect()
+    };
+    let mut lines = run(&mut d.line_diff[at + 1..].iter());
+    if lines.is_empty() {
+        lines = run(&mut d.line_diff[..at].iter().rev());
+        lines.reverse();
+    }
+    let stands_for = match (lines.first(), lines.last()) {
+        (Some(&a), Some(&b)) => format!(", standing for file {}", span(a, b)),
+        _ => String::new(),
+    };
+    Some(format!(
+        " (SEARCH line {} `{}` is an elision{stands_for}: the reference matches it as \
+         text, never as lines left out)",
+        line.search_line.unwrap_or(0),
+        line.text.trim()
+    ))
 }
 
 /// `line 12` or `lines 12-14`.

@@ -440,14 +440,18 @@ fn line_ranges(rows: &[Row]) -> (Range<usize>, Range<usize>) {
 }
 
 /// A block's tint; an apply_patch hunk that matched only loosely is
-/// tinted as a line-trimmed match (`T`), the nearest stage, never exact.
+/// tinted as a line-trimmed match (`T`), the nearest stage, never exact,
+/// or at the unicode level as its own (`U`).
 fn block_tint(app: &App, block: Option<usize>) -> Tint {
     let loose = block
         .and_then(|b| app.loose_levels.get(b))
-        .is_some_and(Option::is_some);
+        .and_then(Option::as_deref);
     match block.and_then(|b| app.outcome.blocks.get(b)) {
         Some(b) if b.out_of_order => Tint::OutOfOrder,
-        Some(b) if loose && b.stage.is_some() => Tint::Stage(crate::engine::Stage::LineTrimmed),
+        Some(b) if loose == Some("unicode") && b.stage.is_some() => Tint::Unicode,
+        Some(b) if loose.is_some() && b.stage.is_some() => {
+            Tint::Stage(crate::engine::Stage::LineTrimmed)
+        }
         Some(b) => b.stage.map_or(Tint::Unattributed, Tint::Stage),
         None => Tint::Unattributed,
     }
@@ -500,8 +504,11 @@ mod tests {
         app.end_stream();
         let exact = Tint::Stage(crate::engine::Stage::Exact);
         assert_eq!(block_tint(&app, Some(0)), exact);
-        app.loose_levels = vec![Some("unicode".into())];
+        app.loose_levels = vec![Some("trimmed".into())];
         let trimmed = Tint::Stage(crate::engine::Stage::LineTrimmed);
         assert_eq!(block_tint(&app, Some(0)), trimmed);
+        app.loose_levels = vec![Some("unicode".into())];
+        assert_eq!(block_tint(&app, Some(0)), Tint::Unicode);
+        assert_eq!(Tint::Unicode.symbol(), "U");
     }
 }

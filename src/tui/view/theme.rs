@@ -31,6 +31,9 @@ impl ColourMode {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Tint {
     Stage(Stage),
+    /// An apply_patch hunk matched only with typographic look-alikes read
+    /// as ASCII (the `unicode` level).
+    Unicode,
     OutOfOrder,
     Unattributed,
 }
@@ -54,6 +57,7 @@ impl Tint {
             Tint::Stage(Stage::Exact) => ("E", (20, 72, 32), (22, 28, 77)),
             Tint::Stage(Stage::Empty) => ("∅", (20, 72, 32), (22, 28, 77)),
             Tint::Stage(Stage::LineTrimmed) => ("T", (24, 48, 112), (18, 26, 75)),
+            Tint::Unicode => ("U", (24, 48, 112), (18, 26, 75)),
             Tint::Stage(Stage::BlockAnchor) => ("A", (100, 70, 0), (94, 136, 214)),
             Tint::Stage(Stage::WholeFile) => ("W", (100, 20, 80), (53, 90, 170)),
             Tint::OutOfOrder => ("O", (100, 20, 80), (53, 90, 170)),
