@@ -124,9 +124,14 @@ fn correct_patch(text: &str, target: &Target, file: &str) -> Result<Corrected, O
         }
         Some(_) => match one_file::fix_for(text, target)? {
             Some((patch, fixed)) => {
+                // A hunk corrected and then tightened is one hunk rewritten.
+                let mut rewritten = fixed.corrected.clone();
+                rewritten.extend(&fixed.tightened);
+                rewritten.sort_unstable();
+                rewritten.dedup();
                 let done = format!(
                     "{} rewritten onto the file",
-                    crate::words::count(fixed.corrected.len() + fixed.tightened.len(), "hunk")
+                    crate::words::count(rewritten.len(), "hunk")
                 );
                 let mut problems: Vec<String> =
                     fixed.notes.iter().map(|n| n.message.clone()).collect();
