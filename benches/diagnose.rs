@@ -75,4 +75,58 @@ fn main() {
             t.as_secs_f64() * 1e3
         );
     }
+    many_blocks(&original);
+}
+
+/// `check` (the diagnosis of every block) and `fix` of a diff of 10,000
+/// exact blocks, each one line of the file, against one apply of it
+/// (issue 28's target: at most 25 times one apply).
+fn many_blocks(original: &str) {
+    const BLOCKS: usize = 10_000;
+    let lines: Vec<&str> = original.lines().collect();
+    let diff: String = (0..BLOCKS)
+        .map(|b| {
+            let line = lines[b * 6 + 1];
+            diff_text::block_of_lines(
+                &format!("{line}\n"),
+                &format!("{}\n", line.replace("compute", "compute2")),
+            )
+        })
+        .collect();
+    let time = |f: &dyn Fn()| {
+        let mut times: Vec<Duration> = (0..5)
+            .map(|_| {
+                let t = Instant::now();
+                f();
+                t.elapsed()
+            })
+            .collect();
+        times.sort();
+        times[2]
+    };
+    let options = Options::default();
+    let apply = time(&|| {
+        let out = srview::engine::apply(&diff, original, options);
+        assert!(out.result.is_ok());
+    });
+    let check = time(&|| {
+        let index = srview::engine::matcher::LineIndex::new(original);
+        let outcome = srview::engine::apply_indexed(&diff, &index, options);
+        let d = srview::diagnose::diagnose_indexed(&diff, &index, options, &outcome);
+        assert_eq!(d.len(), BLOCKS);
+    });
+    let fix = time(&|| {
+        let fixed = srview::diagnose::fix::fix(&diff, original, options);
+        assert!(fixed.notes.is_empty());
+    });
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    println!("{BLOCKS} exact blocks, {LINES}-line file, median of 5:");
+    println!("  apply {:>9.2} ms", ms(apply));
+    for (name, t) in [("check", check), ("fix", fix)] {
+        println!(
+            "  {name:<5} {:>9.2} ms  {:>5.1}x one apply (target: at most 25x)",
+            ms(t),
+            ms(t) / ms(apply)
+        );
+    }
 }

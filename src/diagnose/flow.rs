@@ -33,6 +33,8 @@ struct Ctx<'a> {
     index: &'a LineIndex<'a>,
     file: FileIndex<'a>,
     parsed: ParsedDiff<'a>,
+    /// Where SEARCH texts occur in the file.
+    occurrences: super::occurrences::Occurrences<'a>,
 }
 
 /// [`diagnose`](super::diagnose) for a caller that already ran the engine
@@ -46,12 +48,14 @@ pub fn diagnose_indexed<C>(
     options: Options,
     outcome: &Outcome<C>,
 ) -> Vec<BlockDiagnosis> {
+    let parsed = parse(diff, options.version);
     let ctx = Ctx {
         options,
         original: index.text(),
         index,
         file: FileIndex::new(index),
-        parsed: parse(diff, options.version),
+        occurrences: super::occurrences::Occurrences::new(index, parsed.blocks.len()),
+        parsed,
     };
     let failed = failing_block(&ctx.parsed, outcome);
     let mut from = 0usize;
@@ -882,9 +886,10 @@ fn matched_reason(
     // meant. The other places are listed as differences.
     let repeated = |d: &mut BlockDiagnosis| {
         let others: Vec<usize> = ctx
-            .original
-            .match_indices(search)
-            .map(|(at, _)| ctx.index.line_of(at))
+            .occurrences
+            .of(search)
+            .into_iter()
+            .map(|at| ctx.index.line_of(at))
             .filter(|&line| line != l.start)
             .collect();
         list_other_places(ctx, &others, d)
@@ -899,10 +904,11 @@ fn matched_reason(
                 .map_or(0, |i| i + 1);
             // Where the SEARCH text is a whole line of the file.
             let whole_lines: Vec<usize> = ctx
-                .original
-                .match_indices(search)
-                .filter(|&(at, _)| at_line_start(ctx.original, at))
-                .map(|(at, _)| ctx.index.line_of(at))
+                .occurrences
+                .of(search)
+                .into_iter()
+                .filter(|&at| at_line_start(ctx.original, at))
+                .map(|at| ctx.index.line_of(at))
                 .collect();
             if js_trim(&ctx.original[line_start..l.byte_start]).is_empty() && whole_lines.is_empty()
             {

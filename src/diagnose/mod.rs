@@ -33,6 +33,7 @@ mod flow;
 mod merge;
 mod message;
 mod normalize;
+mod occurrences;
 mod structure;
 mod suggest;
 
