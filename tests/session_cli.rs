@@ -218,6 +218,22 @@ fn every_capture_through_srview_session_json() {
                 g["agentMessage"].as_str() == w.agent_message.as_deref(),
                 g["agentMessage"].to_string(),
             );
+            // The edit's own text, in the form srview reads it back.
+            let text = g["edit"].as_str().unwrap_or_default();
+            let own_text = match w.tool.as_str() {
+                "apply_patch" => {
+                    text.starts_with("*** Begin Patch\n*** ") && text.ends_with("*** End Patch\n")
+                }
+                "Edit" | "Write" | "editor" => {
+                    serde_json::from_str::<Value>(text).is_ok_and(|v| v["tool"] == w.tool.as_str())
+                }
+                // A malformed block (no divider) is shown as it came.
+                "replace_in_file" | "aider-block" => text.contains("------- SEARCH\n"),
+                "aider-udiff" => text.contains("\n@@"),
+                "write_to_file" | "aider-whole" => !text.is_empty(),
+                _ => false,
+            };
+            check("edit", own_text, g["edit"].to_string());
             let srview = &g["srview"];
             *against
                 .entry(srview["against"].as_str().unwrap_or("unknown").to_string())
@@ -296,19 +312,22 @@ fn every_capture_through_srview_session_json() {
         against,
         [
             ("chained", 8),
+            ("git-checkpoint", 7),
+            ("not-needed", 3),
+            // Failed or never run, and no later edit wrote the file: the
+            // file as the run left it (the one edit that ran against the
+            // current file before is one of them).
+            ("on-disk", 3),
+            ("recorded", 9),
+            ("reverse-diff", 9),
             // One edit whose new text is already in the file as the run
             // left it (it adds lines after its old text) is unknown, not
             // run against the current file: that file may hold its result.
-            ("current-file", 1),
-            ("git-checkpoint", 7),
-            ("not-needed", 3),
-            ("recorded", 9),
-            ("reverse-diff", 9),
-            ("unknown", 25),
+            ("unknown", 23),
         ]
     );
     // Every capture's count, so that a source lost shows.
-    assert_eq!((checked_before, checked_verdicts), (30, 36));
+    assert_eq!((checked_before, checked_verdicts), (33, 39));
 }
 
 fn disagreement_expected(label: &str, seq: usize) -> Option<&'static str> {
@@ -505,7 +524,7 @@ fn check_session_explains_every_failed_edit() {
     let session = workspace(&dir, &want, tmp.path());
     let (code, out) = check_session(&session, Some(tmp.path()));
     assert_eq!(code, Some(1));
-    assert!(out.contains("  srview, against the file as it is now (the content before is unknown; it may differ):\n    error: Failed to find expected lines in /home/user/project/calc.py:\n"), "{out}");
+    assert!(out.contains("  srview, against the file as it is now (no later edit of the session wrote it):\n    error: Failed to find expected lines in /home/user/project/calc.py:\n"), "{out}");
     assert!(
         out.contains(
             "    hunk 2 (patch lines 9-14): hunk 2 of calc.py failed: its lines are not in the file; closest: lines 34-36 (similarity 0.87)"

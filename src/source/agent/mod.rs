@@ -216,6 +216,26 @@ pub enum EditInput {
     NotRecorded,
 }
 
+impl EditInput {
+    /// The edit's own text, as srview reads it as a diff: the SEARCH/REPLACE
+    /// blocks, the patch section, the tool input as edit JSON (`{"tool":
+    /// "Edit", "file_path": ...}`; while it streams, as far as it has
+    /// arrived), the whole content, the unified diff. `None` when the
+    /// output does not record it (Codex `exec --json`), or a streaming
+    /// input has no edit yet.
+    pub fn text(&self) -> Option<String> {
+        match self {
+            EditInput::SearchReplace(t)
+            | EditInput::ApplyPatch(t)
+            | EditInput::Whole(t)
+            | EditInput::UnifiedDiff(t) => Some(t.clone()),
+            EditInput::Exact(edit) => serde_json::to_string(edit).ok(),
+            EditInput::Partial(p) => p.edit_so_far().and_then(|e| serde_json::to_string(&e).ok()),
+            EditInput::NotRecorded => None,
+        }
+    }
+}
+
 /// The agent's own verdict on an edit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -314,6 +334,10 @@ pub struct AgentEdit {
     /// (Codex `FileChange`): with the file as it is now, it gives the
     /// content before by reverse application.
     pub agent_diff: Option<String>,
+    /// The git commit the agent made right after the edit's reply (Aider's
+    /// `Commit <sha> <message>`, its last one for that reply): its parent
+    /// holds the files before the reply's edits.
+    pub commit: Option<String>,
 }
 
 impl AgentEdit {

@@ -154,6 +154,7 @@ impl Store {
             content_before: None,
             content_after: None,
             agent_diff: None,
+            commit: None,
         });
         self.events.push(AgentEvent::Started(index + 1));
         index

@@ -203,6 +203,8 @@ fn basis_words(b: Basis) -> &'static str {
         Basis::Chained => "what the previous edit left",
         Basis::ReverseDiff => "the file, agent's diffs undone",
         Basis::GitCheckpoint => "the git checkpoint",
+        Basis::GitHistory => "the file before the agent's commit",
+        Basis::OnDisk => "the file now (nothing wrote it since)",
         Basis::CurrentFile => "the current file (before unknown)",
         Basis::NotNeeded => "nothing",
         Basis::LiveFile => "the file before the agent wrote",
