@@ -594,3 +594,123 @@ fn a_stream_that_names_files_only() {
         })
     );
 }
+
+/// A git repository at `root` as Aider leaves one: a first commit holding
+/// `before`, then Aider's commit of the reply holding `after`. Returns
+/// that commit's short id, as Aider prints it.
+fn aider_repo(root: &Path, before: &[(&str, &str)], after: &[(&str, &str)]) -> String {
+    let commit = |message: &str, files: &[(&str, &str)]| {
+        for (name, text) in files {
+            fs::write(root.join(name), text).unwrap();
+        }
+        git(root, &["add", "-A"]);
+        git(
+            root,
+            &[
+                "-c",
+                "user.name=t",
+                "-c",
+                "user.email=t@t",
+                "commit",
+                "-q",
+                "-m",
+                message,
+            ],
+        );
+    };
+    git(root, &["init", "-q"]);
+    commit("initial", before);
+    commit("aider: the reply's edits", after);
+    git(root, &["rev-parse", "--short=7", "HEAD"])
+}
+
+/// Aider commits each reply: the parent of the commit after an edit's
+/// reply (or of a later reply's, when nothing wrote the file in between)
+/// holds its content before, even when the file changed since the session.
+#[test]
+fn aider_contents_before_come_from_its_commits() {
+    // Captured: a failed block, then the retry applied and committed.
+    let dir = fixtures().join("aider-0.86.2/b_nomatch_retry");
+    let want = expected(&dir);
+    let before = want.edits[0].content_before.clone().unwrap();
+    let after = want.edits[1].content_after.clone().unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    let sha = aider_repo(root, &[("calc.py", &before)], &[("calc.py", &after)]);
+    fs::write(root.join("calc.py"), format!("{after}# changed since\n")).unwrap();
+    let history = root.join(".aider.chat.history.md");
+    let text = fs::read_to_string(session_path(&dir)).unwrap();
+    fs::write(&history, text.replace("530a519", &sha)).unwrap();
+    let (got, _) = srview_session(&history, root);
+    let edits = got["edits"].as_array().unwrap();
+    for e in edits {
+        assert_eq!(e["contentBefore"], before.as_str(), "{e}");
+        assert_eq!(e["srview"]["against"], "git-history", "{e}");
+    }
+    // srview's verdicts agree with Aider's on the true contents.
+    assert_eq!(edits[0]["srview"]["ok"], false);
+    assert_eq!(edits[1]["srview"]["ok"], true);
+    // Without the commit named, nothing tells: not taken from the file.
+    fs::write(&history, &text).unwrap();
+    let (got, _) = srview_session(&history, root);
+    assert_eq!(got["edits"][0]["contentBefore"], Value::Null);
+
+    // Built (tests/fixtures/aider-asks): Aider asked to add util.py and
+    // sent the reply again; the first reply's edits never ran, the second
+    // reply's were committed.
+    let two = expected(&fixtures().join("aider-0.86.2/c_two_files"));
+    let util_before = two.edits[0].content_before.clone().unwrap();
+    let calc_before = two.edits[1].content_before.clone().unwrap();
+    let calc_between = two.edits[2].content_before.clone().unwrap();
+    let util_after = two.edits[0].content_after.clone().unwrap();
+    let calc_after = two.edits[2].content_after.clone().unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    let sha = aider_repo(
+        root,
+        &[("util.py", &util_before), ("calc.py", &calc_before)],
+        &[("util.py", &util_after), ("calc.py", &calc_after)],
+    );
+    let history = root.join(".aider.chat.history.md");
+    let text = fs::read_to_string(fixtures().join("../aider-asks/add_file_reask.history.md"))
+        .unwrap()
+        .replace("1b1c01b", &sha);
+    fs::write(&history, text).unwrap();
+    let (got, _) = srview_session(&history, root);
+    let rows: Vec<(&str, &str, &str, bool)> = got["edits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            let before = e["contentBefore"].as_str().unwrap_or("?");
+            let which = if before == util_before {
+                "util before"
+            } else if before == calc_before {
+                "calc before"
+            } else if before == calc_between {
+                "calc between"
+            } else {
+                "?"
+            };
+            (
+                e["agentVerdict"].as_str().unwrap(),
+                which,
+                e["srview"]["against"].as_str().unwrap_or("none"),
+                e["srview"]["ok"] == true,
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            ("not-run", "util before", "git-history", true),
+            ("not-run", "calc before", "git-history", true),
+            ("not-run", "calc before", "git-history", true),
+            ("applied", "util before", "git-history", true),
+            ("applied", "calc before", "git-history", true),
+            // The reply's second edit of calc.py: after its first, as
+            // srview applied it.
+            ("applied", "calc between", "chained", true),
+        ]
+    );
+}
