@@ -1164,3 +1164,42 @@ fn aider_edits_after_a_question_are_applied_and_carry_the_reply_commit() {
     });
     assert!(seen_second);
 }
+
+#[test]
+fn absolute_paths_outside_the_callers_workspace_map_by_their_longest_existing_suffix() {
+    let call = |id: &str, path: &str| {
+        format!(
+            r#"{{"type":"agent_event","event":{{"type":"content_start","contentType":"tool","toolName":"editor","toolCallId":"{id}","input":{{"path":"{path}","old_text":"x","new_text":"y"}}}}}}"#
+        ) + "\n"
+    };
+    let stream = [
+        call("c1", "/old/root/src/a.py"),
+        // Under the folder already mapped: mapped too, though new.
+        call("c2", "/old/root/new.py"),
+        call("c3", "/new/inside.py"),
+        // Nothing of it exists under the workspace: left as it is.
+        call("c4", "/elsewhere/x/y.py"),
+    ]
+    .concat();
+    let mut reader = AgentReader::new(AgentKind::ClineCli, Format::ClineCliJson)
+        .with_workspace("/new")
+        .with_existing(|rel| ["src/a.py", "a.py"].contains(&rel));
+    reader.feed(stream.as_bytes());
+    let files: Vec<&str> = reader.finish().iter().map(|e| e.file.as_str()).collect();
+    assert_eq!(
+        files,
+        ["src/a.py", "new.py", "inside.py", "/elsewhere/x/y.py"]
+    );
+    assert_eq!(
+        reader.mapped_paths(),
+        [
+            "/old/root is not under /new: its files are taken as the same paths under /new \
+          (first: /old/root/src/a.py as src/a.py)"
+        ]
+    );
+    // Without the check (no workspace named by the caller's files): as before.
+    let mut plain =
+        AgentReader::new(AgentKind::ClineCli, Format::ClineCliJson).with_workspace("/new");
+    plain.feed(stream.as_bytes());
+    assert_eq!(plain.finish()[0].file, "/old/root/src/a.py");
+}

@@ -714,3 +714,52 @@ fn aider_contents_before_come_from_its_commits() {
         ]
     );
 }
+
+/// `cline --json` records absolute paths and no workspace: piped into
+/// `srview session -` with `--cwd` naming where the workspace is now (it
+/// moved), the paths are taken under `--cwd` by their longest suffix that
+/// exists there, said once on stderr.
+#[test]
+fn absolute_paths_outside_cwd_map_onto_it_by_their_longest_suffix() {
+    let dir = fixtures().join("cline-cli-3.0.65/editor_fail");
+    let want = expected(&dir);
+    let tmp = tempfile::tempdir().unwrap();
+    let moved = tmp.path().join("moved");
+    fs::create_dir_all(&moved).unwrap();
+    let (_, last) = states(&want);
+    write_files(&moved, &last);
+    let bytes = fs::read(dir.join("stdout.jsonl")).unwrap();
+    assert!(String::from_utf8_lossy(&bytes).contains("\"/home/user/project/calc.py\""));
+    let out = srview(["session", "-", "--json", "--cwd"])
+        .arg(&moved)
+        .stdin(&bytes)
+        .output();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let got: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let edits = got["edits"].as_array().unwrap();
+    assert_eq!(edits.len(), want.edits.len());
+    for (e, w) in edits.iter().zip(&want.edits) {
+        assert_eq!(e["file"], w.file.as_str());
+        // The file under --cwd is the one srview looked at.
+        let there = moved.join(&w.file).display().to_string();
+        assert!(
+            e["srview"]["against"].is_string()
+                || e["srview"]["why"].as_str().unwrap().contains(&there),
+            "{e}"
+        );
+    }
+    let err = stderr(&out);
+    let notes: Vec<&str> = err
+        .lines()
+        .filter(|l| l.starts_with("srview: note: "))
+        .collect();
+    assert_eq!(
+        notes,
+        [format!(
+            "srview: note: /home/user/project is not under {0}: its files are taken as the same \
+             paths under {0} (first: /home/user/project/calc.py as calc.py)",
+            moved.display()
+        )
+        .as_str()]
+    );
+}

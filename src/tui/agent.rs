@@ -177,6 +177,16 @@ impl AgentEdits {
         &self.written
     }
 
+    /// One sentence per folder of the output's absolute paths taken as
+    /// the same paths under `--cwd` (see
+    /// [`AgentReader::with_existing`]), said on stderr at the end.
+    pub fn mapped_paths(&self) -> Vec<String> {
+        self.reader
+            .as_ref()
+            .map(AgentReader::mapped_paths)
+            .unwrap_or_default()
+    }
+
     /// Whether the agent's output ended (stdin closed, a replay done).
     pub fn output_ended(&self) -> bool {
         self.list.ended
@@ -375,6 +385,10 @@ impl AgentEdits {
             && let Some(dir) = &self.agent_cwd
         {
             reader = reader.with_workspace(dir);
+            if let Some(root) = self.cwd.clone() {
+                // Paths outside `--cwd`: the workspace moved there.
+                reader = reader.with_existing(move |rel| root.join(rel).exists());
+            }
         }
         if self
             .list

@@ -442,6 +442,26 @@ impl AgentReader {
         self
     }
 
+    /// How to tell that a path relative to the caller's workspace
+    /// ([`AgentReader::with_workspace`]) names a file there: absolute paths
+    /// outside the workspace (an output that records absolute paths and no
+    /// workspace, as Cline CLI's `--json`, run in a folder since moved) are
+    /// then mapped onto it by their longest suffix that `exists`
+    /// (`/home/user/project/src/a.py` as `src/a.py`), never by the file
+    /// name alone when a longer suffix exists, and every later path under
+    /// the same folder likewise. [`AgentReader::mapped_paths`] says each
+    /// folder so mapped.
+    pub fn with_existing(mut self, exists: impl Fn(&str) -> bool + 'static) -> AgentReader {
+        self.store.set_exists(Box::new(exists));
+        self
+    }
+
+    /// One sentence per folder whose paths were mapped onto the caller's
+    /// workspace (see [`AgentReader::with_existing`]), to be said once.
+    pub fn mapped_paths(&self) -> Vec<String> {
+        self.store.mapped_notes()
+    }
+
     /// Where Claude Code's file-history backups are read:
     /// `read(session id, backup file name)` gives a backup's content. A
     /// session's `file-history-delta` lines name the backup of a file taken
