@@ -196,7 +196,8 @@ fn verdict_word(row: &EditRow) -> &'static str {
 }
 
 /// What srview ran the edit against, in a few words.
-fn basis_words(b: Basis) -> &'static str {
+/// What an edit ran against, in a few words.
+pub fn basis_words(b: Basis) -> &'static str {
     match b {
         Basis::Recorded => "the recorded content",
         Basis::Derived => "a content derived from the record",
