@@ -763,3 +763,45 @@ fn absolute_paths_outside_cwd_map_onto_it_by_their_longest_suffix() {
         .as_str()]
     );
 }
+
+/// `edit` comes right after `agentMessage` on the wire, and holds the
+/// edit as edit JSON that `srview apply` reads back.
+#[test]
+fn session_json_carries_each_edit_text_after_the_agent_message() {
+    let dir = fixtures().join("claude-code-2.1.328/a_edits_ok");
+    let want = expected(&dir);
+    let tmp = tempfile::tempdir().unwrap();
+    let session = workspace(&dir, &want, tmp.path());
+    let out = srview(["session"])
+        .arg(&session)
+        .arg("--json")
+        .arg("--cwd")
+        .arg(tmp.path())
+        .output();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains(
+            r#""agentVerdict":"applied","agentMessage":null,"edit":"{\"tool\":\"Edit\",\"file_path\":"#
+        ),
+        "{text}"
+    );
+    // Read back: the first edit applied to its content before gives its
+    // content after.
+    let got: Value = serde_json::from_str(&text).unwrap();
+    let first = &got["edits"][0];
+    let edit_file = tmp.path().join("edit.json");
+    fs::write(&edit_file, first["edit"].as_str().unwrap()).unwrap();
+    let before_file = tmp.path().join("before.py");
+    fs::write(
+        &before_file,
+        want.edits[0].content_before.as_deref().unwrap(),
+    )
+    .unwrap();
+    let out = srview(["apply"]).arg(&before_file).arg(&edit_file).output();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        want.edits[0].content_after.as_deref().unwrap()
+    );
+}

@@ -253,11 +253,39 @@ pub enum Checkpoint {
     Unavailable(String),
 }
 
+/// What [`git_show`] found, by (folder, reference, file): a commit never
+/// changes, and the live previewer reviews every edit again at each change
+/// of the session (one `git` process per edit each time otherwise).
+type ShownCache = std::sync::Mutex<HashMap<(PathBuf, String, String), FileContent>>;
+
+fn shown_cache() -> &'static ShownCache {
+    static CACHE: std::sync::OnceLock<ShownCache> = std::sync::OnceLock::new();
+    CACHE.get_or_init(Default::default)
+}
+
+/// How many contents [`shown_cache`] keeps before it starts over.
+const SHOWN_CACHED: usize = 256;
+
 /// `FILE` (relative to the workspace) as the commit `reference` holds it.
 pub fn git_show(ws: &SessionRoot, reference: &str, file: &str) -> Checkpoint {
     if reference.starts_with('-') || Path::new(file).is_absolute() {
         return Checkpoint::Unavailable(format!("cannot look up {file} in {reference}"));
     }
+    let key = (ws.root.clone(), reference.to_string(), file.to_string());
+    if let Some(found) = shown_cache().lock().ok().and_then(|c| c.get(&key).cloned()) {
+        return Checkpoint::Found(found);
+    }
+    let shown = git_show_uncached(ws, reference, file);
+    if let (Checkpoint::Found(found), Ok(mut cache)) = (&shown, shown_cache().lock()) {
+        if cache.len() >= SHOWN_CACHED {
+            cache.clear();
+        }
+        cache.insert(key, found.clone());
+    }
+    shown
+}
+
+fn git_show_uncached(ws: &SessionRoot, reference: &str, file: &str) -> Checkpoint {
     let output = Command::new("git")
         .arg("-C")
         .arg(&ws.root)
