@@ -204,6 +204,22 @@ fn the_session_browser_lists_failed_edits_first_and_opens_one() {
         // place in the failed-first order.
         c.contains("Claude Code: failed") && c.contains("edit 2/2")
     });
+    // `s` saves the edit's own text (its Edit input as edit JSON) to a
+    // new file in the current folder, and says where; again: beside it.
+    s.press(b"s");
+    s.wait_for("saved", |c| c.contains("saved edit 2's text to"));
+    s.press(b"s");
+    s.wait_for("saved again", |c| c.contains("srview-edit-2-2.json"));
+    let saved = fs::read_to_string(dir.path().join("srview-edit-2.json")).expect("saved");
+    assert!(
+        saved.starts_with("{\"tool\":\"Edit\",\"file_path\":"),
+        "{saved}"
+    );
+    assert!(saved.contains("LOW_STOK = 5"), "{saved}");
+    assert_eq!(
+        fs::read_to_string(dir.path().join("srview-edit-2-2.json")).expect("saved"),
+        saved
+    );
     s.press(b"\x1b");
     s.wait_for("back to the list", |c| c.contains("Enter open"));
     s.press(b"q");
