@@ -227,15 +227,22 @@ pub fn aider_commits(edits: &[AgentEdit]) -> Vec<Option<String>> {
         .collect()
 }
 
-/// For each edit the agent failed or never ran: whether no later edit of
-/// the session may have written its file (none applied or pending). The
-/// file as it is now is then what the agent had before it, unless
-/// something outside the session wrote it since.
-pub fn unwritten_after(edits: &[AgentEdit]) -> Vec<bool> {
+/// For each edit the agent failed or never ran: whether nothing later in
+/// the session may have written its file: no later edit of it applied or
+/// pending, no tool that may write files run after it (`shell_runs`: the
+/// edit counts at which one ran, as [`AgentReader::shell_runs`] gives
+/// them). The file as it is now is then what the agent had before it,
+/// unless something outside the session wrote it since.
+///
+/// [`AgentReader::shell_runs`]: crate::source::agent::AgentReader::shell_runs
+pub fn unwritten_after(edits: &[AgentEdit], shell_runs: &[usize]) -> Vec<bool> {
     let mut written: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    // A shell ran after edit `i` when one ran at a count above `i`.
+    let last_shell = shell_runs.iter().max().copied();
     let mut out = vec![false; edits.len()];
     for (i, e) in edits.iter().enumerate().rev() {
         out[i] = matches!(e.agent_verdict, Verdict::Failed | Verdict::NotRun)
+            && last_shell.is_none_or(|b| b <= i)
             && !written.contains(e.file.as_str());
         if matches!(e.agent_verdict, Verdict::Applied | Verdict::Pending) {
             written.insert(e.file.as_str());
@@ -377,11 +384,15 @@ mod tests {
         ];
         assert_eq!(got.iter().map(Option::as_deref).collect::<Vec<_>>(), want,);
         assert_eq!(
-            unwritten_after(&edits),
+            unwritten_after(&edits, &[]),
             [
                 false, false, false, false, false, false, false, false, false, true
             ]
         );
+        // A shell command run after the last edit may have written its
+        // file; one run before it, not.
+        assert!(!unwritten_after(&edits, &[10])[9]);
+        assert!(unwritten_after(&edits, &[9])[9]);
     }
 
     #[test]

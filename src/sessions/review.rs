@@ -14,8 +14,9 @@
 //!    parent of the commit Aider made of the edit's reply, or of a later
 //!    one when nothing wrote the file in between (`git-history`, before
 //!    srview's chain: the commit is what was on disk);
-//! 5. an edit the agent failed or never ran, that no later edit of the
-//!    session wrote over: the file as it is now (`on-disk`);
+//! 5. an edit the agent failed or never ran, that nothing later in the
+//!    session may have written over (no later edit of its file applied, no
+//!    shell command run after it): the file as it is now (`on-disk`);
 //! 6. the file as it is now, only when the edit applies to it exactly (its
 //!    old text is found there): `current-file`; the content before is then
 //!    still reported unknown.
@@ -315,7 +316,7 @@ impl<'a> Reviewer<'a> {
             if reviewer.agent == AgentKind::Aider {
                 reviewer.aider_commits = recover::aider_commits(reader.edits());
             }
-            reviewer.unwritten = recover::unwritten_after(reader.edits());
+            reviewer.unwritten = recover::unwritten_after(reader.edits(), reader.shell_runs());
         }
         reviewer
     }

@@ -585,6 +585,13 @@ impl AgentReader {
         self.store.take_settled()
     }
 
+    /// When the agent ran a tool that may write files (a shell command),
+    /// as the number of edits before it, in order: what a file holds after
+    /// one is not known from the edits alone.
+    pub fn shell_runs(&self) -> &[usize] {
+        self.store.barriers()
+    }
+
     /// The agent's version, once the input has named it.
     pub fn version(&self) -> Option<&str> {
         self.store.version()

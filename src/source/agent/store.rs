@@ -318,6 +318,11 @@ impl Store {
 
     /// A tool that may write files (a shell command) ran here: what the
     /// session knew of every file's content is stale.
+    /// The edit counts at which a tool that may write files ran.
+    pub(super) fn barriers(&self) -> &[usize] {
+        &self.barriers
+    }
+
     pub(super) fn barrier(&mut self) {
         if self.barriers.last() != Some(&self.count()) {
             self.barriers.push(self.count());
