@@ -130,6 +130,25 @@ pub fn read_text(path: &Path, missing_ok: bool) -> Result<Option<String>, Error>
     decode(bytes, &what).map(Some)
 }
 
+/// FILE of a command that has `--new-file`: [`read_text`], with a missing
+/// file allowed when `new_file`, and otherwise refused with a message that
+/// names the flag (the user may have meant to create it).
+pub fn read_file_arg(path: &Path, new_file: bool) -> Result<Option<String>, Error> {
+    match read_text(path, new_file) {
+        Err(Error::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => {
+            Err(missing_file(&path.display().to_string()))
+        }
+        other => other,
+    }
+}
+
+/// A FILE that does not exist, for a command that has `--new-file`.
+pub fn missing_file(what: &str) -> Error {
+    Error::refused(format!(
+        "{what} does not exist (to create it, add --new-file: the edit then starts from an empty file)"
+    ))
+}
+
 /// Reads DIFF from a path, or from stdin when it is `-` or absent. Unlike
 /// FILE, DIFF may be a pipe or a FIFO (`srview apply F <(gen)`); it is read
 /// in chunks and refused at the first NUL byte, so binary or endless zero

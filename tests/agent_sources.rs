@@ -1053,3 +1053,153 @@ fn cline_cli_sessions_name_their_checkpoint_commits() {
     );
     assert_eq!(reader.version(), Some("3.0.65"));
 }
+
+#[test]
+fn a_cline_cli_json_string_line_is_read_not_warned_about() {
+    // `cline --json` prints a `submit_and_exit` result as one JSON string
+    // line between its event objects.
+    let mut stream = fixture("cline-cli-3.0.65/editor_ok/stdout.jsonl");
+    let clean = srview::source::agent::read_all(Format::ClineCliJson, &stream[..]).unwrap();
+    stream.extend_from_slice(b"\"Edited calc.py: added a docstring.\\nTask complete.\"\n");
+    let read = srview::source::agent::read_all(Format::ClineCliJson, &stream[..]).unwrap();
+    assert_eq!(read.edits(), clean.edits());
+    assert!(read.errors().is_empty(), "{:?}", read.errors());
+    assert_eq!(read.unread(), None);
+    // A line that is no JSON at all is still said.
+    stream.extend_from_slice(b"\"unterminated\n");
+    let read = srview::source::agent::read_all(Format::ClineCliJson, &stream[..]).unwrap();
+    assert_eq!(read.errors().len(), 1, "{:?}", read.errors());
+}
+
+#[test]
+fn codex_sections_never_run_because_another_failed_carry_the_patch_error() {
+    // b_context_mismatch's failed patch with a second section (README.md)
+    // before the one that fails: Codex verifies the whole patch first, so
+    // README.md is never written; the error is why.
+    let bytes = fixture(
+        "codex-0.169.0/b_context_mismatch/session/sessions/2026/11/30/rollout-2026-11-30T16-44-58-01a22d58-6aa8-70b0-942d-88f862116b3d.jsonl",
+    );
+    let text = String::from_utf8(bytes).unwrap();
+    let two = text.replacen(
+        r#""*** Begin Patch\n*** Update File: calc.py"#,
+        r#""*** Begin Patch\n*** Update File: README.md\n@@\n-# calc\n+# Calc\n*** Update File: calc.py"#,
+        1,
+    );
+    assert_ne!(two, text, "the patch was found");
+    let read = srview::source::agent::read_all(Format::CodexRollout, two.as_bytes()).unwrap();
+    let edits = read.edits();
+    let got: Vec<(&str, Verdict)> = edits
+        .iter()
+        .map(|e| (e.file.as_str(), e.agent_verdict))
+        .collect();
+    assert_eq!(
+        got,
+        [("README.md", Verdict::NotRun), ("calc.py", Verdict::Failed)]
+    );
+    let error = edits[1].agent_message.as_deref().unwrap();
+    assert!(
+        error.starts_with("apply_patch verification failed: Failed to find expected lines in "),
+        "{error}"
+    );
+    assert_eq!(edits[0].agent_message.as_deref(), Some(error));
+}
+
+/// An Aider output built from the capture's format where Aider asks a
+/// question between a reply and its verdicts (tests/fixtures/aider-asks).
+fn aider_asks(name: &str) -> Vec<u8> {
+    fs::read(fixtures().join("../aider-asks").join(name)).unwrap()
+}
+
+#[test]
+fn aider_edits_after_a_question_are_applied_and_carry_the_reply_commit() {
+    use Verdict::{Applied, NotRun};
+    let re_asked = [
+        ("util.py", NotRun, None),
+        ("calc.py", NotRun, None),
+        ("calc.py", NotRun, None),
+        ("util.py", Applied, Some("1b1c01b")),
+        ("calc.py", Applied, Some("1b1c01b")),
+        ("calc.py", Applied, Some("1b1c01b")),
+    ];
+    let created = [
+        ("stats.py", Applied, Some("5e1f2a3")),
+        ("calc.py", Applied, Some("5e1f2a3")),
+    ];
+    for (name, want) in [
+        ("add_file_reask", &re_asked[..]),
+        ("create_new_file", &created[..]),
+    ] {
+        for (suffix, format) in [
+            ("stdout.txt", Format::AiderStdout),
+            ("history.md", Format::AiderHistory),
+        ] {
+            let bytes = aider_asks(&format!("{name}.{suffix}"));
+            for seed in 0..4 {
+                let mut reader = AgentReader::new(AgentKind::Aider, format);
+                feed_chunked(&mut reader, &bytes, seed);
+                let got: Vec<(&str, Verdict, Option<&str>)> = reader
+                    .finish()
+                    .iter()
+                    .map(|e| (e.file.as_str(), e.agent_verdict, e.commit.as_deref()))
+                    .collect();
+                assert_eq!(got, want, "{name}.{suffix}");
+                assert!(reader.errors().is_empty(), "{:?}", reader.errors());
+            }
+        }
+    }
+    // Live: the first reply's edits are not run as soon as the reply is
+    // sent again, before the output ends.
+    let bytes = aider_asks("add_file_reask.stdout.txt");
+    let mut reader = AgentReader::new(AgentKind::Aider, Format::AiderStdout);
+    let mut seen_second = false;
+    feed_lines(&mut reader, &bytes, |r| {
+        if r.edits().len() > 3 {
+            seen_second = true;
+            assert!(
+                r.edits()[..3].iter().all(|e| e.agent_verdict == NotRun),
+                "{:?}",
+                r.edits()
+            );
+        }
+    });
+    assert!(seen_second);
+}
+
+#[test]
+fn absolute_paths_outside_the_callers_workspace_map_by_their_longest_existing_suffix() {
+    let call = |id: &str, path: &str| {
+        format!(
+            r#"{{"type":"agent_event","event":{{"type":"content_start","contentType":"tool","toolName":"editor","toolCallId":"{id}","input":{{"path":"{path}","old_text":"x","new_text":"y"}}}}}}"#
+        ) + "\n"
+    };
+    let stream = [
+        call("c1", "/old/root/src/a.py"),
+        // Under the folder already mapped: mapped too, though new.
+        call("c2", "/old/root/new.py"),
+        call("c3", "/new/inside.py"),
+        // Nothing of it exists under the workspace: left as it is.
+        call("c4", "/elsewhere/x/y.py"),
+    ]
+    .concat();
+    let mut reader = AgentReader::new(AgentKind::ClineCli, Format::ClineCliJson)
+        .with_workspace("/new")
+        .with_existing(|rel| ["src/a.py", "a.py"].contains(&rel));
+    reader.feed(stream.as_bytes());
+    let files: Vec<&str> = reader.finish().iter().map(|e| e.file.as_str()).collect();
+    assert_eq!(
+        files,
+        ["src/a.py", "new.py", "inside.py", "/elsewhere/x/y.py"]
+    );
+    assert_eq!(
+        reader.mapped_paths(),
+        [
+            "/old/root is not under /new: its files are taken as the same paths under /new \
+          (first: /old/root/src/a.py as src/a.py)"
+        ]
+    );
+    // Without the check (no workspace named by the caller's files): as before.
+    let mut plain =
+        AgentReader::new(AgentKind::ClineCli, Format::ClineCliJson).with_workspace("/new");
+    plain.feed(stream.as_bytes());
+    assert_eq!(plain.finish()[0].file, "/old/root/src/a.py");
+}

@@ -109,7 +109,7 @@ fn a_growing_codex_rollout_shows_the_loose_match_codex_called_a_success() {
 }
 
 #[test]
-fn an_edit_the_user_never_approved_is_written_with_a_once() {
+fn an_edit_the_user_never_approved_is_written_with_a_after_a_question() {
     let (scenario, dir) = recorded("cline-classic-2.18.0/e_noyolo_json");
     let before = fs::read_to_string(dir.path().join("calc.py")).expect("read");
     let log = dir.path().join("cline.jsonl");
@@ -141,6 +141,16 @@ fn an_edit_the_user_never_approved_is_written_with_a_once() {
     );
     let mut s = Session::spawn_in(dir.path(), "sh", &["-c", &live], &Terminal::default());
     s.wait_for("the edit, never run", |c| c.contains("Cline: not run"));
+    // Asked first, saying what was checked; `a` again writes.
+    s.press(b"a");
+    s.wait_for("the question", |c| {
+        c.contains("press a again to write edit")
+    });
+    assert_eq!(
+        fs::read_to_string(dir.path().join("calc.py")).expect("read"),
+        before,
+        "nothing written before the answer"
+    );
     s.press(b"a");
     s.wait_for("the write", |c| c.contains("wrote /"));
     let after = fs::read_to_string(dir.path().join("calc.py")).expect("read");
@@ -150,17 +160,20 @@ fn an_edit_the_user_never_approved_is_written_with_a_once() {
     s.wait_for("the second write refused", |c| c.contains("not accepted"));
     quit_leaving(&mut s, &dir.path().join("calc.py"), &after);
 
-    // Read all at once, after the fact: the content before is unknown (the
-    // file may hold the edit already), so `a` writes nothing.
+    // Read all at once, after the fact: no later edit wrote calc.py, so
+    // the file as it is now is what Cline had (on-disk); `a` asks, then
+    // writes over exactly that content.
     fs::write(dir.path().join("calc.py"), &before).expect("write");
     let after_fact = format!("cat {} | {srview} - --cwd {cwd}", stdout.display());
     let mut s = Session::spawn_in(dir.path(), "sh", &["-c", &after_fact], &Terminal::default());
     s.wait_for("the edit, never run", |c| c.contains("Cline: not run"));
     s.press(b"a");
-    s.wait_for("the refusal", |c| {
-        c.contains("content before this edit is unknown")
+    s.wait_for("the question", |c| {
+        c.contains("press a again to write edit")
     });
-    quit_leaving(&mut s, &dir.path().join("calc.py"), &before);
+    s.press(b"a");
+    s.wait_for("the write", |c| c.contains("wrote /"));
+    quit_leaving(&mut s, &dir.path().join("calc.py"), &after);
 }
 
 #[test]
@@ -191,6 +204,22 @@ fn the_session_browser_lists_failed_edits_first_and_opens_one() {
         // place in the failed-first order.
         c.contains("Claude Code: failed") && c.contains("edit 2/2")
     });
+    // `s` saves the edit's own text (its Edit input as edit JSON) to a
+    // new file in the current folder, and says where; again: beside it.
+    s.press(b"s");
+    s.wait_for("saved", |c| c.contains("saved edit 2's text to"));
+    s.press(b"s");
+    s.wait_for("saved again", |c| c.contains("srview-edit-2-2.json"));
+    let saved = fs::read_to_string(dir.path().join("srview-edit-2.json")).expect("saved");
+    assert!(
+        saved.starts_with("{\"tool\":\"Edit\",\"file_path\":"),
+        "{saved}"
+    );
+    assert!(saved.contains("LOW_STOK = 5"), "{saved}");
+    assert_eq!(
+        fs::read_to_string(dir.path().join("srview-edit-2-2.json")).expect("saved"),
+        saved
+    );
     s.press(b"\x1b");
     s.wait_for("back to the list", |c| c.contains("Enter open"));
     s.press(b"q");

@@ -81,6 +81,12 @@ fn command_and_write_errors() {
             false,
         ),
         (
+            &srview::input::missing_file("missing.py"),
+            "missing.py does not exist (to create it, add --new-file: the edit then starts from \
+             an empty file)",
+            false,
+        ),
+        (
             &PackError("wrong magic".into()),
             "syntax pack: wrong magic",
             false,

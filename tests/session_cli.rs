@@ -218,6 +218,22 @@ fn every_capture_through_srview_session_json() {
                 g["agentMessage"].as_str() == w.agent_message.as_deref(),
                 g["agentMessage"].to_string(),
             );
+            // The edit's own text, in the form srview reads it back.
+            let text = g["edit"].as_str().unwrap_or_default();
+            let own_text = match w.tool.as_str() {
+                "apply_patch" => {
+                    text.starts_with("*** Begin Patch\n*** ") && text.ends_with("*** End Patch\n")
+                }
+                "Edit" | "Write" | "editor" => {
+                    serde_json::from_str::<Value>(text).is_ok_and(|v| v["tool"] == w.tool.as_str())
+                }
+                // A malformed block (no divider) is shown as it came.
+                "replace_in_file" | "aider-block" => text.contains("------- SEARCH\n"),
+                "aider-udiff" => text.contains("\n@@"),
+                "write_to_file" | "aider-whole" => !text.is_empty(),
+                _ => false,
+            };
+            check("edit", own_text, g["edit"].to_string());
             let srview = &g["srview"];
             *against
                 .entry(srview["against"].as_str().unwrap_or("unknown").to_string())
@@ -296,19 +312,22 @@ fn every_capture_through_srview_session_json() {
         against,
         [
             ("chained", 8),
+            ("git-checkpoint", 7),
+            ("not-needed", 3),
+            // Failed or never run, and no later edit wrote the file: the
+            // file as the run left it (the one edit that ran against the
+            // current file before is one of them).
+            ("on-disk", 3),
+            ("recorded", 9),
+            ("reverse-diff", 9),
             // One edit whose new text is already in the file as the run
             // left it (it adds lines after its old text) is unknown, not
             // run against the current file: that file may hold its result.
-            ("current-file", 1),
-            ("git-checkpoint", 7),
-            ("not-needed", 3),
-            ("recorded", 9),
-            ("reverse-diff", 9),
-            ("unknown", 25),
+            ("unknown", 23),
         ]
     );
     // Every capture's count, so that a source lost shows.
-    assert_eq!((checked_before, checked_verdicts), (30, 36));
+    assert_eq!((checked_before, checked_verdicts), (33, 39));
 }
 
 fn disagreement_expected(label: &str, seq: usize) -> Option<&'static str> {
@@ -505,7 +524,7 @@ fn check_session_explains_every_failed_edit() {
     let session = workspace(&dir, &want, tmp.path());
     let (code, out) = check_session(&session, Some(tmp.path()));
     assert_eq!(code, Some(1));
-    assert!(out.contains("  srview, against the file as it is now (the content before is unknown; it may differ):\n    error: Failed to find expected lines in /home/user/project/calc.py:\n"), "{out}");
+    assert!(out.contains("  srview, against the file as it is now (no later edit of the session wrote it):\n    error: Failed to find expected lines in /home/user/project/calc.py:\n"), "{out}");
     assert!(
         out.contains(
             "    hunk 2 (patch lines 9-14): hunk 2 of calc.py failed: its lines are not in the file; closest: lines 34-36 (similarity 0.87)"
@@ -573,5 +592,216 @@ fn a_stream_that_names_files_only() {
             "applier": "none", "error": null, "loose": false, "looseLevels": [],
             "disagreement": null, "blocks": []
         })
+    );
+}
+
+/// A git repository at `root` as Aider leaves one: a first commit holding
+/// `before`, then Aider's commit of the reply holding `after`. Returns
+/// that commit's short id, as Aider prints it.
+fn aider_repo(root: &Path, before: &[(&str, &str)], after: &[(&str, &str)]) -> String {
+    let commit = |message: &str, files: &[(&str, &str)]| {
+        for (name, text) in files {
+            fs::write(root.join(name), text).unwrap();
+        }
+        git(root, &["add", "-A"]);
+        git(
+            root,
+            &[
+                "-c",
+                "user.name=t",
+                "-c",
+                "user.email=t@t",
+                "commit",
+                "-q",
+                "-m",
+                message,
+            ],
+        );
+    };
+    git(root, &["init", "-q"]);
+    commit("initial", before);
+    commit("aider: the reply's edits", after);
+    git(root, &["rev-parse", "--short=7", "HEAD"])
+}
+
+/// Aider commits each reply: the parent of the commit after an edit's
+/// reply (or of a later reply's, when nothing wrote the file in between)
+/// holds its content before, even when the file changed since the session.
+#[test]
+fn aider_contents_before_come_from_its_commits() {
+    // Captured: a failed block, then the retry applied and committed.
+    let dir = fixtures().join("aider-0.86.2/b_nomatch_retry");
+    let want = expected(&dir);
+    let before = want.edits[0].content_before.clone().unwrap();
+    let after = want.edits[1].content_after.clone().unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    let sha = aider_repo(root, &[("calc.py", &before)], &[("calc.py", &after)]);
+    fs::write(root.join("calc.py"), format!("{after}# changed since\n")).unwrap();
+    let history = root.join(".aider.chat.history.md");
+    let text = fs::read_to_string(session_path(&dir)).unwrap();
+    fs::write(&history, text.replace("530a519", &sha)).unwrap();
+    let (got, _) = srview_session(&history, root);
+    let edits = got["edits"].as_array().unwrap();
+    for e in edits {
+        assert_eq!(e["contentBefore"], before.as_str(), "{e}");
+        assert_eq!(e["srview"]["against"], "git-history", "{e}");
+    }
+    // srview's verdicts agree with Aider's on the true contents.
+    assert_eq!(edits[0]["srview"]["ok"], false);
+    assert_eq!(edits[1]["srview"]["ok"], true);
+    // Without the commit named, nothing tells: not taken from the file.
+    fs::write(&history, &text).unwrap();
+    let (got, _) = srview_session(&history, root);
+    assert_eq!(got["edits"][0]["contentBefore"], Value::Null);
+
+    // Built (tests/fixtures/aider-asks): Aider asked to add util.py and
+    // sent the reply again; the first reply's edits never ran, the second
+    // reply's were committed.
+    let two = expected(&fixtures().join("aider-0.86.2/c_two_files"));
+    let util_before = two.edits[0].content_before.clone().unwrap();
+    let calc_before = two.edits[1].content_before.clone().unwrap();
+    let calc_between = two.edits[2].content_before.clone().unwrap();
+    let util_after = two.edits[0].content_after.clone().unwrap();
+    let calc_after = two.edits[2].content_after.clone().unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    let sha = aider_repo(
+        root,
+        &[("util.py", &util_before), ("calc.py", &calc_before)],
+        &[("util.py", &util_after), ("calc.py", &calc_after)],
+    );
+    let history = root.join(".aider.chat.history.md");
+    let text = fs::read_to_string(fixtures().join("../aider-asks/add_file_reask.history.md"))
+        .unwrap()
+        .replace("1b1c01b", &sha);
+    fs::write(&history, text).unwrap();
+    let (got, _) = srview_session(&history, root);
+    let rows: Vec<(&str, &str, &str, bool)> = got["edits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            let before = e["contentBefore"].as_str().unwrap_or("?");
+            let which = if before == util_before {
+                "util before"
+            } else if before == calc_before {
+                "calc before"
+            } else if before == calc_between {
+                "calc between"
+            } else {
+                "?"
+            };
+            (
+                e["agentVerdict"].as_str().unwrap(),
+                which,
+                e["srview"]["against"].as_str().unwrap_or("none"),
+                e["srview"]["ok"] == true,
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            ("not-run", "util before", "git-history", true),
+            ("not-run", "calc before", "git-history", true),
+            ("not-run", "calc before", "git-history", true),
+            ("applied", "util before", "git-history", true),
+            ("applied", "calc before", "git-history", true),
+            // The reply's second edit of calc.py: after its first, as
+            // srview applied it.
+            ("applied", "calc between", "chained", true),
+        ]
+    );
+}
+
+/// `cline --json` records absolute paths and no workspace: piped into
+/// `srview session -` with `--cwd` naming where the workspace is now (it
+/// moved), the paths are taken under `--cwd` by their longest suffix that
+/// exists there, said once on stderr.
+#[test]
+fn absolute_paths_outside_cwd_map_onto_it_by_their_longest_suffix() {
+    let dir = fixtures().join("cline-cli-3.0.65/editor_fail");
+    let want = expected(&dir);
+    let tmp = tempfile::tempdir().unwrap();
+    let moved = tmp.path().join("moved");
+    fs::create_dir_all(&moved).unwrap();
+    let (_, last) = states(&want);
+    write_files(&moved, &last);
+    let bytes = fs::read(dir.join("stdout.jsonl")).unwrap();
+    assert!(String::from_utf8_lossy(&bytes).contains("\"/home/user/project/calc.py\""));
+    let out = srview(["session", "-", "--json", "--cwd"])
+        .arg(&moved)
+        .stdin(&bytes)
+        .output();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let got: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let edits = got["edits"].as_array().unwrap();
+    assert_eq!(edits.len(), want.edits.len());
+    for (e, w) in edits.iter().zip(&want.edits) {
+        assert_eq!(e["file"], w.file.as_str());
+        // The file under --cwd is the one srview looked at.
+        let there = moved.join(&w.file).display().to_string();
+        assert!(
+            e["srview"]["against"].is_string()
+                || e["srview"]["why"].as_str().unwrap().contains(&there),
+            "{e}"
+        );
+    }
+    let err = stderr(&out);
+    let notes: Vec<&str> = err
+        .lines()
+        .filter(|l| l.starts_with("srview: note: "))
+        .collect();
+    assert_eq!(
+        notes,
+        [format!(
+            "srview: note: /home/user/project is not under {0}: its files are taken as the same \
+             paths under {0} (first: /home/user/project/calc.py as calc.py)",
+            moved.display()
+        )
+        .as_str()]
+    );
+}
+
+/// `edit` comes right after `agentMessage` on the wire, and holds the
+/// edit as edit JSON that `srview apply` reads back.
+#[test]
+fn session_json_carries_each_edit_text_after_the_agent_message() {
+    let dir = fixtures().join("claude-code-2.1.328/a_edits_ok");
+    let want = expected(&dir);
+    let tmp = tempfile::tempdir().unwrap();
+    let session = workspace(&dir, &want, tmp.path());
+    let out = srview(["session"])
+        .arg(&session)
+        .arg("--json")
+        .arg("--cwd")
+        .arg(tmp.path())
+        .output();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains(
+            r#""agentVerdict":"applied","agentMessage":null,"edit":"{\"tool\":\"Edit\",\"file_path\":"#
+        ),
+        "{text}"
+    );
+    // Read back: the first edit applied to its content before gives its
+    // content after.
+    let got: Value = serde_json::from_str(&text).unwrap();
+    let first = &got["edits"][0];
+    let edit_file = tmp.path().join("edit.json");
+    fs::write(&edit_file, first["edit"].as_str().unwrap()).unwrap();
+    let before_file = tmp.path().join("before.py");
+    fs::write(
+        &before_file,
+        want.edits[0].content_before.as_deref().unwrap(),
+    )
+    .unwrap();
+    let out = srview(["apply"]).arg(&before_file).arg(&edit_file).output();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        want.edits[0].content_after.as_deref().unwrap()
     );
 }

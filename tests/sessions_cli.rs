@@ -132,23 +132,25 @@ fn sessions(args: &[&str], home: &Path, dir: &Path) -> (Option<i32>, String, Str
     (out.status.code(), stdout(&out), stderr(&out))
 }
 
-/// Each line without its path (which names the temp folder), with it
-/// reduced to its last component.
+/// Each line with its workspace and its path (which may name the temp
+/// folder) reduced to their last components.
 fn rows(stdout: &str) -> Vec<String> {
     let mut lines = stdout.lines();
+    let header = lines.next().unwrap_or_default();
     assert_eq!(
-        lines.next(),
-        Some("modified (UTC)    agent         version   edits failed loose unknown  session")
+        header.split_whitespace().collect::<Vec<_>>().join(" "),
+        "modified (UTC) agent version edits failed loose unknown workspace session"
     );
+    let last = |path: &str| {
+        Path::new(path)
+            .file_name()
+            .map_or(path.to_string(), |n| n.to_string_lossy().to_string())
+    };
     lines
         .map(|l| {
-            let (head, path) = l.rsplit_once("  ").unwrap();
-            let name = Path::new(path)
-                .file_name()
-                .unwrap()
-                .to_string_lossy()
-                .to_string();
-            format!("{head}  {name}")
+            let (rest, path) = l.rsplit_once("  ").unwrap();
+            let (head, workspace) = rest.trim_end().rsplit_once("  ").unwrap();
+            format!("{head}  {}  {}", last(workspace), last(path))
         })
         .collect()
 }
@@ -164,14 +166,43 @@ fn sessions_are_listed_newest_first_with_counts() {
     assert_eq!(
         rows(&out),
         [
-            "2026-11-30 06:00  cline-classic 2.18.0        2      1     0       0  1796057348262",
-            "2026-11-30 05:00  claude-code   2.1.328       2      1     0       0  3232263b-8808-485d-9f19-92bc531fe2d3.jsonl",
-            "2026-11-30 04:00  cline-cli     3.0.65        1      0     0       1  1796056324147_tv275",
-            "2026-11-30 03:00  codex         0.169.0       1      0     1       0  rollout-2026-11-30T16-45-01-01a22d58-74e1-7460-96b2-da4b723587dc.jsonl",
-            "2026-11-30 02:00  codex         0.169.0       1      1     0       1  rollout-2026-11-30T16-44-58-01a22d58-6aa8-70b0-942d-88f862116b3d.jsonl",
-            "2026-11-30 01:00  claude-code   2.1.328       2      0     0       0  e68f16d0-5aff-4d1d-836c-d1c566efb656.jsonl",
-            "2026-11-30 00:00  aider         0.86.2        2      1     0       2  .aider.chat.history.md",
+            "2026-11-30 06:00  cline-classic 2.18.0        2      1     0       0  -  1796057348262",
+            "2026-11-30 05:00  claude-code   2.1.328       2      1     0       0  project  3232263b-8808-485d-9f19-92bc531fe2d3.jsonl",
+            "2026-11-30 04:00  cline-cli     3.0.65        1      0     0       1  project  1796056324147_tv275",
+            "2026-11-30 03:00  codex         0.169.0       1      0     1       0  project  rollout-2026-11-30T16-45-01-01a22d58-74e1-7460-96b2-da4b723587dc.jsonl",
+            "2026-11-30 02:00  codex         0.169.0       1      1     0       1  project  rollout-2026-11-30T16-44-58-01a22d58-6aa8-70b0-942d-88f862116b3d.jsonl",
+            "2026-11-30 01:00  claude-code   2.1.328       2      0     0       0  project  e68f16d0-5aff-4d1d-836c-d1c566efb656.jsonl",
+            "2026-11-30 00:00  aider         0.86.2        2      1     0       2  repo  .aider.chat.history.md",
         ]
+    );
+    // Each session's workspace, whole: as the session records it (the
+    // moved Codex rollout names the temp folder), an Aider history's
+    // folder, none for Cline classic; one column wide enough for all.
+    let workspaces: Vec<String> = out
+        .lines()
+        .skip(1)
+        .map(|l| l[70..].rsplit_once("  ").unwrap().0.trim_end().to_string())
+        .collect();
+    let moved = tmp.path().join("project").display().to_string();
+    let repo_dir = repo.display().to_string();
+    assert_eq!(
+        workspaces,
+        [
+            "-",
+            "/home/user/project",
+            "/home/user/project",
+            moved.as_str(),
+            "/home/user/project",
+            "/home/user/project",
+            repo_dir.as_str(),
+        ]
+    );
+    let session_column = out.lines().next().unwrap().find("session").unwrap();
+    assert!(
+        out.lines()
+            .skip(1)
+            .all(|l| l[session_column - 2..].starts_with("  /")),
+        "{out}"
     );
 
     // A session cut off before any edit could be read is listed as

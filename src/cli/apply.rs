@@ -22,7 +22,7 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
         .ok_or_else(|| Error::usage("apply needs FILE (or --transcript MSG)"))?;
     // FILE is loaded before DIFF is read: DIFF may be a pipe whose writer
     // waits for that (and a FILE edited meanwhile is then caught).
-    let content = input::read_text(file, args.new_file)?;
+    let content = input::read_file_arg(file, args.new_file)?;
     let diff = input::read_diff(args.diff.as_deref())?;
     let dialect = super::dialect_of(args.engine.dialect, &diff);
     if dialect != crate::dialect::Dialect::SearchReplace {

@@ -36,7 +36,7 @@ pub(super) fn place(file: &Path) -> Result<Place, Error> {
 
 /// FILE's text, `None` when it does not exist (allowed with `--new-file`).
 pub(super) fn load(file: &Path, new_file: bool) -> Result<Option<String>, Error> {
-    crate::input::read_text(file, new_file)
+    crate::input::read_file_arg(file, new_file)
 }
 
 /// The patch's edit of FILE, every loose hunk warned about on stderr.

@@ -159,6 +159,8 @@ fn basis_words(b: Basis) -> &'static str {
         Basis::Chained => "the content an earlier edit of the session left",
         Basis::ReverseDiff => "the content before (the agent's diffs undone on the current file)",
         Basis::GitCheckpoint => "the content before from the session's git checkpoint",
+        Basis::GitHistory => "the content before from the agent's git commits",
+        Basis::OnDisk => "the file as it is now (no later edit of the session wrote it)",
         Basis::CurrentFile => "the file as it is now (the content before is unknown)",
         Basis::NotNeeded => "no content (the edit does not depend on it)",
         Basis::LiveFile => "the file on disk before the agent wrote it",

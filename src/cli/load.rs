@@ -84,7 +84,7 @@ pub(super) fn load_final(
 
 /// FILE's text; a missing FILE is empty only with `--new-file`.
 pub fn load_original(file: &Path, new_file: bool) -> Result<String, Error> {
-    match input::read_text(file, new_file)? {
+    match input::read_file_arg(file, new_file)? {
         Some(text) => Ok(text),
         None => Ok(String::new()),
     }

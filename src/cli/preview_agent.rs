@@ -108,6 +108,9 @@ pub fn run_session(source: String, reader: AgentReader, root: SessionRoot) -> Cm
 
 /// Reports what was written, once the terminal is restored, and the status.
 fn finish(exit: Result<tui::Exit, Error>, screen: &AgentEdits) -> CmdResult {
+    for note in screen.mapped_paths() {
+        eprintln!("srview: note: {note}");
+    }
     for path in screen.written() {
         super::report_written(path);
     }

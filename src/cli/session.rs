@@ -69,6 +69,9 @@ pub(super) fn load_review(
         other => Error::refused(other.to_string()),
     })?;
     let reviewed = review(&reader, &ws);
+    for note in reader.mapped_paths() {
+        eprintln!("srview: note: {note}");
+    }
     for problem in &reviewed.errors {
         eprintln!("srview: {problem}");
     }

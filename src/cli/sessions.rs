@@ -35,6 +35,42 @@ pub fn run(args: &SessionsArgs) -> CmdResult {
         .filter(|f| args.agent.is_none_or(|a| a.name() == f.agent.name()))
         .filter(|f| since.is_none_or(|t| f.modified >= t))
         .collect();
+    // Each session read in one pass, in pieces: never held whole. All are
+    // counted before the first is printed, so the workspace column lines up.
+    let rows: Vec<(String, String, String)> = found
+        .iter()
+        .map(|f| {
+            let when = format_time(f.modified);
+            let session = f.path.display().to_string();
+            match count(&f.path) {
+                Ok(listed) => {
+                    let c = listed.counts;
+                    let counts = format!(
+                        "{when}  {:<13} {:<9} {:>5} {:>6} {:>5} {:>7}",
+                        f.agent.name(),
+                        listed.version.as_deref().unwrap_or("-"),
+                        c.edits,
+                        c.failed,
+                        c.loose,
+                        c.unknown,
+                    );
+                    let workspace = listed.workspace.unwrap_or_else(|| "-".to_string());
+                    (counts, workspace, session)
+                }
+                Err(e) => (
+                    format!("{when}  {:<13} unreadable: {e}", f.agent.name()),
+                    "-".to_string(),
+                    session,
+                ),
+            }
+        })
+        .collect();
+    let width = rows
+        .iter()
+        .map(|(_, w, _)| w.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max("workspace".len());
     let mut stdout = std::io::stdout().lock();
     if found.is_empty() {
         let only = match (args.agent, &args.since) {
@@ -48,37 +84,22 @@ pub fn run(args: &SessionsArgs) -> CmdResult {
         stdout
             .write_all(
                 format!(
-                    "{:<16}  {:<13} {:<9} {:>5} {:>6} {:>5} {:>7}  session\n",
-                    "modified (UTC)", "agent", "version", "edits", "failed", "loose", "unknown"
+                    "{:<16}  {:<13} {:<9} {:>5} {:>6} {:>5} {:>7}  {:<width$}  session\n",
+                    "modified (UTC)",
+                    "agent",
+                    "version",
+                    "edits",
+                    "failed",
+                    "loose",
+                    "unknown",
+                    "workspace"
                 )
                 .as_bytes(),
             )
             .map_err(Error::stdout)?;
     }
-    for f in &found {
-        // Each session read in one pass, in pieces: never held whole.
-        let line = match count(&f.path) {
-            Ok(listed) => {
-                let c = listed.counts;
-                format!(
-                    "{}  {:<13} {:<9} {:>5} {:>6} {:>5} {:>7}  {}\n",
-                    format_time(f.modified),
-                    f.agent.name(),
-                    listed.version.as_deref().unwrap_or("-"),
-                    c.edits,
-                    c.failed,
-                    c.loose,
-                    c.unknown,
-                    f.path.display()
-                )
-            }
-            Err(e) => format!(
-                "{}  {:<13} unreadable: {e}  {}\n",
-                format_time(f.modified),
-                f.agent.name(),
-                f.path.display()
-            ),
-        };
+    for (counts, workspace, session) in &rows {
+        let line = format!("{counts}  {workspace:<width$}  {session}\n");
         stdout.write_all(line.as_bytes()).map_err(Error::stdout)?;
     }
     stdout.flush().map_err(Error::stdout)?;

@@ -27,6 +27,10 @@ struct EditJson<'a> {
     tool: &'static str,
     agent_verdict: &'static str,
     agent_message: Option<&'a str>,
+    /// The edit's own text (SEARCH/REPLACE, patch section, edit JSON,
+    /// whole content, unified diff); `null` when the output does not
+    /// record it.
+    edit: Option<String>,
     content_before: Option<&'a str>,
     content_after: Option<&'a str>,
     srview: SrviewJson<'a>,
@@ -89,6 +93,7 @@ impl<'a> EditJson<'a> {
             tool: e.tool.name(),
             agent_verdict: e.agent_verdict.name(),
             agent_message: e.agent_message.as_deref(),
+            edit: e.input.text(),
             content_before: r.before.as_ref().and_then(FileContent::text),
             content_after: e.after().and_then(FileContent::text),
             srview: SrviewJson {

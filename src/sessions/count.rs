@@ -22,6 +22,10 @@ pub struct Listed {
     /// Its edits, failed, loose and disputed ones, as a light review
     /// ([`Recovery::Light`]) counts them.
     pub counts: Counts,
+    /// The folder the agent ran in, as the session records it (an Aider
+    /// history: the folder it lies in); `None` when it records none (Cline
+    /// classic tasks).
+    pub workspace: Option<String>,
 }
 
 /// Reads the session at `path` (a file, or a session folder) and counts
@@ -62,9 +66,14 @@ pub fn count(path: &Path) -> Result<Listed, SessionError> {
             why,
         });
     }
+    let workspace = match reader.kind() {
+        AgentKind::Aider => path.parent().map(|p| p.to_string_lossy().into_owned()),
+        _ => reader.workspace().map(str::to_string),
+    };
     Ok(Listed {
         agent: reader.kind(),
         version: reader.version().map(str::to_string),
         counts,
+        workspace,
     })
 }

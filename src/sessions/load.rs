@@ -62,6 +62,17 @@ fn folder_of(path: &Path) -> PathBuf {
     }
 }
 
+/// `reader` of an output that names no workspace, run in `dir` (`--cwd`):
+/// its absolute paths are shown relative to `dir`, and those outside it
+/// are mapped onto it by their longest suffix that exists there (see
+/// [`AgentReader::with_existing`]).
+pub fn with_cwd(reader: AgentReader, dir: &Path) -> AgentReader {
+    let root = dir.to_path_buf();
+    reader
+        .with_workspace(&dir.to_string_lossy())
+        .with_existing(move |rel| root.join(rel).exists())
+}
+
 /// Reads a live stream to its end, detecting its kind from its first bytes.
 pub fn read_stream(mut input: impl Read, cwd: Option<&Path>) -> Result<AgentReader, LoadError> {
     let mut first = Vec::new();
@@ -83,7 +94,7 @@ pub fn read_stream(mut input: impl Read, cwd: Option<&Path>) -> Result<AgentRead
     if names_no_workspace(format)
         && let Some(dir) = cwd
     {
-        reader = reader.with_workspace(&dir.to_string_lossy());
+        reader = with_cwd(reader, dir);
     }
     reader.feed(&first);
     while !ended {

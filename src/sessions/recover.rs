@@ -1,6 +1,8 @@
 //! The content before an edit where the agent's output does not carry it:
 //! Codex's recorded diffs undone against the file as it is now, a Cline CLI
-//! checkpoint commit (`git show REF:FILE`), the current file.
+//! checkpoint commit (`git show REF:FILE`), the parent of the commit Aider
+//! made of a reply ([`aider_commits`]), the current file (for an edit no
+//! later edit wrote over: [`unwritten_after`]).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -171,6 +173,84 @@ impl<'e> Undone<'e> {
     }
 }
 
+/// Aider: for each edit, the commit (`SHA^`) that holds its file as it
+/// was right before the edit, where one does.
+///
+/// Aider commits each reply's edits (`Commit <sha>` after its verdicts,
+/// recorded in [`AgentEdit::commit`]): that commit's parent holds the files
+/// before the reply. An edit's reference is the parent of the first commit
+/// at or after its reply, provided no other edit may have written its
+/// file between that parent and the edit: none applied (or pending) of
+/// the same file among the uncommitted edits right before the committing
+/// reply (an uncommitted reply that applied something ran with
+/// `--no-auto-commits`), the edit itself when it is one of them, and the
+/// committing reply's edits before it. Replies are told apart by their
+/// commits: consecutive edits without one count as one reply, which only
+/// makes the rule stricter.
+pub fn aider_commits(edits: &[AgentEdit]) -> Vec<Option<String>> {
+    let n = edits.len();
+    // The start of each edit's run of edits with the same commit.
+    let mut start = vec![0; n];
+    for i in 1..n {
+        start[i] = if edits[i].commit == edits[i - 1].commit {
+            start[i - 1]
+        } else {
+            i
+        };
+    }
+    // The first edit at or after each one whose reply was committed.
+    let mut next = vec![None; n + 1];
+    for i in (0..n).rev() {
+        next[i] = if edits[i].commit.is_some() {
+            Some(i)
+        } else {
+            next[i + 1]
+        };
+    }
+    (0..n)
+        .map(|i| {
+            let j = next[i]?;
+            let sha = edits[j].commit.as_deref()?;
+            let reply = start[j];
+            // The uncommitted edits right before the committing reply.
+            let from = match reply.checked_sub(1) {
+                Some(k) if edits[k].commit.is_none() => start[k],
+                _ => reply,
+            };
+            let to = if j == i { i } else { reply };
+            let written = (from..to).any(|k| {
+                edits[k].file == edits[i].file
+                    && matches!(edits[k].agent_verdict, Verdict::Applied | Verdict::Pending)
+            });
+            (!written).then(|| format!("{sha}^"))
+        })
+        .collect()
+}
+
+/// For each edit the agent failed or never ran: whether nothing later in
+/// the session may have written its file: no later edit of it applied or
+/// pending, no tool that may write files run after it (`shell_runs`: the
+/// edit counts at which one ran, as [`AgentReader::shell_runs`] gives
+/// them). The file as it is now is then what the agent had before it,
+/// unless something outside the session wrote it since.
+///
+/// [`AgentReader::shell_runs`]: crate::source::agent::AgentReader::shell_runs
+pub fn unwritten_after(edits: &[AgentEdit], shell_runs: &[usize]) -> Vec<bool> {
+    let mut written: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    // A shell ran after edit `i` when one ran at a count above `i`.
+    let last_shell = shell_runs.iter().max().copied();
+    let mut out = vec![false; edits.len()];
+    for (i, e) in edits.iter().enumerate().rev() {
+        out[i] = matches!(e.agent_verdict, Verdict::Failed | Verdict::NotRun)
+            && last_shell.is_none_or(|b| b <= i)
+            && !written.contains(e.file.as_str());
+        if matches!(e.agent_verdict, Verdict::Applied | Verdict::Pending) {
+            written.insert(e.file.as_str());
+        }
+    }
+    out
+}
+
 /// What `git show REF:FILE` says of a file in a commit.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Checkpoint {
@@ -180,11 +260,39 @@ pub enum Checkpoint {
     Unavailable(String),
 }
 
+/// What [`git_show`] found, by (folder, reference, file): a commit never
+/// changes, and the live previewer reviews every edit again at each change
+/// of the session (one `git` process per edit each time otherwise).
+type ShownCache = std::sync::Mutex<HashMap<(PathBuf, String, String), FileContent>>;
+
+fn shown_cache() -> &'static ShownCache {
+    static CACHE: std::sync::OnceLock<ShownCache> = std::sync::OnceLock::new();
+    CACHE.get_or_init(Default::default)
+}
+
+/// How many contents [`shown_cache`] keeps before it starts over.
+const SHOWN_CACHED: usize = 256;
+
 /// `FILE` (relative to the workspace) as the commit `reference` holds it.
 pub fn git_show(ws: &SessionRoot, reference: &str, file: &str) -> Checkpoint {
     if reference.starts_with('-') || Path::new(file).is_absolute() {
         return Checkpoint::Unavailable(format!("cannot look up {file} in {reference}"));
     }
+    let key = (ws.root.clone(), reference.to_string(), file.to_string());
+    if let Some(found) = shown_cache().lock().ok().and_then(|c| c.get(&key).cloned()) {
+        return Checkpoint::Found(found);
+    }
+    let shown = git_show_uncached(ws, reference, file);
+    if let (Checkpoint::Found(found), Ok(mut cache)) = (&shown, shown_cache().lock()) {
+        if cache.len() >= SHOWN_CACHED {
+            cache.clear();
+        }
+        cache.insert(key, found.clone());
+    }
+    shown
+}
+
+fn git_show_uncached(ws: &SessionRoot, reference: &str, file: &str) -> Checkpoint {
     let output = Command::new("git")
         .arg("-C")
         .arg(&ws.root)
@@ -230,7 +338,61 @@ mod tests {
             content_before: None,
             content_after: None,
             agent_diff: diff,
+            commit: None,
         }
+    }
+
+    fn aider(file: &str, verdict: Verdict, commit: Option<&str>) -> AgentEdit {
+        AgentEdit {
+            commit: commit.map(str::to_string),
+            ..edit(0, file, verdict, None)
+        }
+    }
+
+    #[test]
+    fn aider_edits_take_the_parent_of_the_first_commit_at_or_after_their_reply() {
+        use Verdict::{Applied, Failed, NotRun};
+        let edits = [
+            // Reply 1 failed (nothing written, no commit).
+            aider("calc.py", Failed, None),
+            aider("util.py", NotRun, None),
+            // Reply 2 committed as abc1234: two edits of calc.py.
+            aider("calc.py", Applied, Some("abc1234")),
+            aider("calc.py", Applied, Some("abc1234")),
+            aider("util.py", Applied, Some("abc1234")),
+            // Reply 3 applied without a commit (--no-auto-commits), then
+            // reply 4 committed as def5678.
+            aider("calc.py", Applied, None),
+            aider("util.py", Failed, None),
+            aider("calc.py", Applied, Some("def5678")),
+            aider("util.py", Applied, Some("def5678")),
+            // After the last commit: nothing tells.
+            aider("calc.py", Failed, None),
+        ];
+        let got = aider_commits(&edits);
+        let want = [
+            Some("abc1234^"),
+            Some("abc1234^"),
+            Some("abc1234^"),
+            None, // a second edit of calc.py in its reply
+            Some("abc1234^"),
+            None, // applied without a commit: def5678's parent holds its result
+            Some("def5678^"),
+            None, // calc.py was written by the uncommitted reply 3
+            Some("def5678^"),
+            None, // no commit after it
+        ];
+        assert_eq!(got.iter().map(Option::as_deref).collect::<Vec<_>>(), want,);
+        assert_eq!(
+            unwritten_after(&edits, &[]),
+            [
+                false, false, false, false, false, false, false, false, false, true
+            ]
+        );
+        // A shell command run after the last edit may have written its
+        // file; one run before it, not.
+        assert!(!unwritten_after(&edits, &[10])[9]);
+        assert!(unwritten_after(&edits, &[9])[9]);
     }
 
     #[test]

@@ -10,8 +10,14 @@
 //! 3. Codex: the recorded diffs undone against the file as it is now
 //!    (`reverse-diff`);
 //! 4. Cline CLI: the file in the session's first checkpoint commit, for the
-//!    first edit of each file (`git-checkpoint`);
-//! 5. the file as it is now, only when the edit applies to it exactly (its
+//!    first edit of each file (`git-checkpoint`); Aider: the file in the
+//!    parent of the commit Aider made of the edit's reply, or of a later
+//!    one when nothing wrote the file in between (`git-history`, before
+//!    srview's chain: the commit is what was on disk);
+//! 5. an edit the agent failed or never ran, that nothing later in the
+//!    session may have written over (no later edit of its file applied, no
+//!    shell command run after it): the file as it is now (`on-disk`);
+//! 6. the file as it is now, only when the edit applies to it exactly (its
 //!    old text is found there): `current-file`; the content before is then
 //!    still reported unknown.
 //!
@@ -42,6 +48,15 @@ pub enum Basis {
     ReverseDiff,
     /// The file in a Cline CLI checkpoint commit.
     GitCheckpoint,
+    /// Aider: the file in the parent of the commit Aider made of the
+    /// edit's reply (or of a later reply, nothing having written the file
+    /// in between).
+    GitHistory,
+    /// The file as it is now, for an edit the agent failed or never ran
+    /// that no later edit of the session wrote over: what the agent had,
+    /// unless something else wrote the file since (no disagreement is
+    /// claimed against it).
+    OnDisk,
     /// The file as it is now (the edit's old text is found there); the
     /// content before itself is unknown.
     CurrentFile,
@@ -274,6 +289,12 @@ pub struct Reviewer<'a> {
     undone: Option<Undone<'a>>,
     /// Cline CLI: the checkpoint commit before the session's first edits.
     checkpoint: Option<String>,
+    /// Aider: by position, the commit holding the file before each edit
+    /// (`SHA^`; see [`recover::aider_commits`]).
+    aider_commits: Vec<Option<String>>,
+    /// By position, whether no later edit may have written the edit's file
+    /// (see [`recover::unwritten_after`]).
+    unwritten: Vec<bool>,
     /// Each file's content after the edits reviewed so far, where known.
     chain: HashMap<String, FileContent>,
     /// Live: by seq, the file as read when its edit was first seen without
@@ -290,6 +311,12 @@ impl<'a> Reviewer<'a> {
         let mut reviewer = Reviewer::streaming(reader, ws, recovery);
         if reviewer.agent == AgentKind::Codex {
             reviewer.undone = Some(Undone::new(reader.edits(), ws));
+        }
+        if recovery == Recovery::Full {
+            if reviewer.agent == AgentKind::Aider {
+                reviewer.aider_commits = recover::aider_commits(reader.edits());
+            }
+            reviewer.unwritten = recover::unwritten_after(reader.edits(), reader.shell_runs());
         }
         reviewer
     }
@@ -310,6 +337,8 @@ impl<'a> Reviewer<'a> {
             checkpoint: (agent == AgentKind::ClineCli && recovery == Recovery::Full)
                 .then(|| reader.checkpoints().first().cloned())
                 .flatten(),
+            aider_commits: Vec::new(),
+            unwritten: Vec::new(),
             chain: HashMap::new(),
             on_disk: None,
             seen: HashSet::new(),
@@ -354,6 +383,17 @@ impl<'a> Reviewer<'a> {
                     .map(|c| (c.clone(), Basis::LiveFile))
             })
             .or_else(|| {
+                // What Aider committed was on disk: before srview's chain.
+                let reference = self.aider_commits.get(index)?.as_ref()?;
+                match recover::git_show(ws, reference, &edit.file) {
+                    Checkpoint::Found(c) => Some((c, Basis::GitHistory)),
+                    Checkpoint::Unavailable(why) => {
+                        unavailable = Some(why);
+                        None
+                    }
+                }
+            })
+            .or_else(|| {
                 self.chain
                     .get(&edit.file)
                     .map(|c| (c.clone(), Basis::Chained))
@@ -367,6 +407,16 @@ impl<'a> Reviewer<'a> {
                         None
                     }
                 }
+            })
+            .or_else(|| {
+                // Failed or never run, and nothing of the session wrote
+                // the file after it: the file now is what the agent had.
+                if !self.unwritten.get(index).copied().unwrap_or(false) {
+                    return None;
+                }
+                let now = ws.current(&edit.file)?;
+                (!matches!(now, FileContent::Absent) || !verdict::needs_before(&edit.input))
+                    .then_some((now, Basis::OnDisk))
             });
         let review = run_one(
             edit,
@@ -625,7 +675,7 @@ fn unknown_before(agent: AgentKind, unavailable: Option<&str>) -> String {
 fn disagreement(review: &Review, agent: AgentKind) -> Option<String> {
     let applied = review.applied()?;
     // Against the current file, a failure could be the file's change since.
-    if review.basis == Some(Basis::CurrentFile) {
+    if matches!(review.basis, Some(Basis::CurrentFile | Basis::OnDisk)) {
         return None;
     }
     let name = agent.display_name();
@@ -793,12 +843,16 @@ mod tests {
             ),
             "{why}"
         );
-        // The second applies to the current file: run there, its content
-        // before still unknown, and no disagreement claimed with the
-        // agent's failure (the file may have changed since).
+        // The second failed, and no later edit wrote a.py: the file as it
+        // is now is its content before (said as `on-disk`), and no
+        // disagreement is claimed with the agent's failure (the file may
+        // have changed since).
         assert_eq!(second.ok(), Some(true));
-        assert_eq!(second.basis, Some(Basis::CurrentFile));
-        assert_eq!(second.before, None);
+        assert_eq!(second.basis, Some(Basis::OnDisk));
+        assert_eq!(
+            second.before,
+            Some(FileContent::Text("x = 2\ny = 3\n".into()))
+        );
         assert_eq!(second.disagreement, None);
         assert!(second.is_failed());
         assert_eq!(

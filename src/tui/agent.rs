@@ -77,6 +77,8 @@ struct Shown {
     /// `before` is the file as srview read it from disk (what `a` must
     /// find there still).
     from_disk: bool,
+    /// The content before is unknown: the app shows the edit's own text.
+    text_only: bool,
     app: App,
     caches: Option<Caches>,
 }
@@ -175,6 +177,16 @@ impl AgentEdits {
     /// Files written with `a`.
     pub fn written(&self) -> &[PathBuf] {
         &self.written
+    }
+
+    /// One sentence per folder of the output's absolute paths taken as
+    /// the same paths under `--cwd` (see
+    /// [`AgentReader::with_existing`]), said on stderr at the end.
+    pub fn mapped_paths(&self) -> Vec<String> {
+        self.reader
+            .as_ref()
+            .map(AgentReader::mapped_paths)
+            .unwrap_or_default()
     }
 
     /// Whether the agent's output ended (stdin closed, a replay done).
@@ -375,6 +387,10 @@ impl AgentEdits {
             && let Some(dir) = &self.agent_cwd
         {
             reader = reader.with_workspace(dir);
+            if let Some(root) = self.cwd.clone() {
+                // Paths outside `--cwd`: the workspace moved there.
+                reader = reader.with_existing(move |rel| root.join(rel).exists());
+            }
         }
         if self
             .list
@@ -507,18 +523,39 @@ impl AgentEdits {
             },
             _ => (None, false),
         };
+        // A complete edit whose content before is unknown still shows
+        // its own text (as `s` saves it).
+        let own_text = before
+            .is_none()
+            .then(|| {
+                let e = &r.edit;
+                (!e.streaming && !e.file.is_empty())
+                    .then(|| e.input.text())
+                    .flatten()
+            })
+            .flatten();
         let keep = !anew
-            && self
-                .shown
-                .as_ref()
-                .is_some_and(|s| s.seq == seq && s.before == before);
+            && self.shown.as_ref().is_some_and(|s| {
+                s.seq == seq && s.before == before && s.text_only == own_text.is_some()
+            });
         if !keep {
-            let path = self.root.path(&r.edit.file);
-            let app = App::new(path, before.clone().unwrap_or_default(), Version::V1);
+            let (path, original) = match &own_text {
+                Some(text) => (
+                    self.root
+                        .path(&format!("{} (the edit's text)", r.edit.file)),
+                    text.clone(),
+                ),
+                None => (
+                    self.root.path(&r.edit.file),
+                    before.clone().unwrap_or_default(),
+                ),
+            };
+            let app = App::new(path, original, Version::V1);
             self.shown = Some(Shown {
                 seq,
                 before: before.clone(),
                 from_disk,
+                text_only: own_text.is_some(),
                 app,
                 caches: None,
             });
@@ -549,6 +586,11 @@ impl AgentEdits {
                 r.why()
                     .unwrap_or("the content before this edit is unknown")
                     .to_string()
+            };
+            let why = if own_text.is_some() {
+                format!("{why}. Shown: the edit's own text (s saves it)")
+            } else {
+                why
             };
             shown.app.note_state(why);
             if ended {
@@ -636,17 +678,6 @@ impl AgentEdits {
                 true,
             );
         }
-        if !applied.loose.is_empty() && self.confirming != Some(row.seq) {
-            self.confirming = Some(row.seq);
-            return self.say_of_shown(
-                &format!(
-                    "matched only loosely ({}): press a again to write anyway",
-                    applied.loose.join(", ")
-                ),
-                true,
-            );
-        }
-        self.confirming = None;
         let Some(FileContent::Text(new)) = applied.new_content() else {
             return self.say_of_shown("not accepted: srview does not delete files", true);
         };
@@ -671,6 +702,52 @@ impl AgentEdits {
                 true,
             );
         }
+        // Checked before asking, and again as it is written.
+        let loaded = match &expected {
+            Some(bytes) => crate::output::Loaded::Holding(bytes),
+            None => crate::output::Loaded::Missing,
+        };
+        if let Err(e) = crate::output::check_unchanged(&path, loaded) {
+            return self.say_of_shown(
+                &format!(
+                    "not accepted: {} does not hold the content this edit ran against: {e}",
+                    path.display()
+                ),
+                true,
+            );
+        }
+        if self.confirming != Some(row.seq) {
+            // An edit the agent did not apply is written after the fact:
+            // asked first, with what was checked.
+            self.confirming = Some(row.seq);
+            let how = if applied.loose.is_empty() {
+                "srview's applier applies it".to_string()
+            } else {
+                format!(
+                    "srview's applier applies it, but only loosely ({})",
+                    applied.loose.join(", ")
+                )
+            };
+            let against = review
+                .basis
+                .map(crate::tui::view::agent::basis_words)
+                .unwrap_or("the file read when the edit was shown");
+            let not = match row.agent {
+                Verdict::NotRun => "never ran",
+                _ => "failed",
+            };
+            return self.say_of_shown(
+                &format!(
+                    "press a again to write edit {} to {} (any other key leaves it). Checked: \
+                     {agent} {not} it; {how}; the file still holds the content it ran against \
+                     ({against})",
+                    row.seq,
+                    path.display()
+                ),
+                !applied.loose.is_empty(),
+            );
+        }
+        self.confirming = None;
         match crate::output::write_atomic(&path, new.as_bytes(), expected.as_deref()) {
             Ok(_) => {
                 self.say_of_shown(&format!("wrote {}", path.display()), false);
@@ -679,6 +756,46 @@ impl AgentEdits {
                 self.refresh(false);
             }
             Err(e) => self.say_of_shown(&format!("not accepted: {e}"), true),
+        }
+    }
+
+    /// `s`: saves the selected edit's own text (its SEARCH/REPLACE
+    /// blocks, patch section, edit JSON, whole content or unified diff) to
+    /// `srview-edit-N.EXT` in the current folder, never over an existing
+    /// file (`srview-edit-N-2.EXT`... instead), and says where.
+    fn save_text(&mut self) {
+        let Some(seq) = self.list.selected else {
+            return self.say("no edit to save", true);
+        };
+        let edit = self
+            .review
+            .as_ref()
+            .and_then(|r| r.reviews.iter().find(|x| x.edit.seq == seq))
+            .map(|r| r.edit.clone());
+        let Some(edit) = edit else {
+            return self.say("no edit to save", true);
+        };
+        let agent = self.agent_name();
+        let Some(text) = edit.input.text() else {
+            return self.say(
+                &format!("edit {seq}: {agent}'s output does not record the edit's text"),
+                true,
+            );
+        };
+        let dir = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+        match save_new(&dir, seq, text_extension(&edit.input), &text) {
+            Ok(path) => {
+                let still = if edit.streaming {
+                    " (as far as it has arrived)"
+                } else {
+                    ""
+                };
+                self.say(
+                    &format!("saved edit {seq}'s text{still} to {}", path.display()),
+                    false,
+                );
+            }
+            Err(e) => self.say(&format!("edit {seq}'s text was not saved: {e}"), true),
         }
     }
 
@@ -702,6 +819,51 @@ impl AgentEdits {
             error,
         });
     }
+}
+
+/// The extension a saved edit text gets, by its form.
+fn text_extension(input: &crate::source::agent::EditInput) -> &'static str {
+    use crate::source::agent::EditInput;
+    match input {
+        EditInput::SearchReplace(_) | EditInput::UnifiedDiff(_) => "diff",
+        EditInput::ApplyPatch(_) => "patch",
+        EditInput::Exact(_) | EditInput::Partial(_) => "json",
+        EditInput::Whole(_) | EditInput::NotRecorded => "txt",
+    }
+}
+
+/// Writes `text` to a new file `srview-edit-SEQ.EXT` in `dir` (or
+/// `srview-edit-SEQ-2.EXT`, ... when that exists: an existing file is
+/// never replaced), created exclusively. Returns its path.
+fn save_new(dir: &std::path::Path, seq: usize, ext: &str, text: &str) -> std::io::Result<PathBuf> {
+    use std::io::Write;
+    for n in 1..=99 {
+        let name = if n == 1 {
+            format!("srview-edit-{seq}.{ext}")
+        } else {
+            format!("srview-edit-{seq}-{n}.{ext}")
+        };
+        let path = dir.join(name);
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+        {
+            Ok(mut f) => {
+                if let Err(e) = f.write_all(text.as_bytes()).and_then(|()| f.sync_all()) {
+                    // No half-written file left behind.
+                    let _ = std::fs::remove_file(&path);
+                    return Err(e);
+                }
+                return Ok(path);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    Err(std::io::Error::other(format!(
+        "srview-edit-{seq}.{ext} and 98 numbered copies exist already"
+    )))
 }
 
 /// Whether the engine applies `body` to `original` (final mode).
@@ -743,8 +905,17 @@ impl Screen for AgentEdits {
         let busy = self.shown.as_ref().is_some_and(|s| {
             s.app.view.help || s.app.view.focus == Focus::Blocks || s.app.final_preview
         });
-        match self.list.on_key(key, busy) {
+        let answer = self.list.on_key(key, busy);
+        if answer != AgentKey::Accept {
+            // Only `a` right after the question writes.
+            self.confirming = None;
+        }
+        match answer {
             AgentKey::Done => Flow::Continue,
+            AgentKey::Save => {
+                self.save_text();
+                Flow::Continue
+            }
             // Nothing an agent wrote was read: not a success.
             AgentKey::Quit(_) if self.reader.is_none() => Flow::Exit(Exit::Quit(1)),
             AgentKey::Quit(code) => Flow::Exit(Exit::Quit(code)),
@@ -842,6 +1013,7 @@ impl Screen for AgentEdits {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ratatui_crossterm::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
     fn text(s: &str, ended: bool) -> Folded {
         Folded {
@@ -1077,10 +1249,85 @@ mod tests {
             "x = 1\ny = 0\n"
         );
 
-        // As it was: written once.
+        // As it was: asked first, saying what was checked; any other key
+        // leaves it; `a` right after the question writes, once.
         std::fs::write(&file, "x = 1\n").expect("write");
+        screen.accept();
+        let notice = screen.list().notice.clone().expect("a question");
+        assert_eq!(
+            notice.text,
+            format!(
+                "press a again to write edit 1 to {} (any other key leaves it). Checked: Cline \
+                 CLI failed it; srview's applier applies it; the file still holds the content \
+                 it ran against (the file before the agent wrote)",
+                file.display()
+            )
+        );
+        assert!(!notice.error);
+        assert_eq!(std::fs::read_to_string(&file).expect("read"), "x = 1\n");
+        screen.on_event(TermEvent::Key(KeyEvent::new(
+            KeyCode::Char('j'),
+            KeyModifiers::NONE,
+        )));
+        screen.on_event(TermEvent::Key(KeyEvent::new(
+            KeyCode::Char('a'),
+            KeyModifiers::NONE,
+        )));
+        assert_eq!(
+            std::fs::read_to_string(&file).expect("read"),
+            "x = 1\n",
+            "another key in between: asked again, not written"
+        );
         screen.accept();
         assert_eq!(std::fs::read_to_string(&file).expect("read"), "x = 2\n");
         assert_eq!(screen.written(), std::slice::from_ref(&file));
+    }
+
+    /// An edit whose content before is unknown still shows its text (the
+    /// edit JSON here), said so.
+    #[test]
+    fn an_edit_whose_content_before_is_unknown_shows_its_own_text() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        // b.py is not there: nothing tells what the edit ran against.
+        let stream = FAILED_EDIT.replace("a.py", "b.py");
+        let mut reader = AgentReader::new(
+            crate::source::agent::AgentKind::ClineCli,
+            Format::ClineCliJson,
+        )
+        .with_workspace(&dir.path().to_string_lossy());
+        reader.feed(stream.as_bytes());
+        reader.finish();
+        let root = SessionRoot {
+            root: dir.path().to_path_buf(),
+        };
+        let mut screen = AgentEdits::session("session".into(), reader, root);
+        screen.select(1);
+        let app = screen.shown_app().expect("an edit shown");
+        let shown = app.original.text().to_string();
+        assert!(
+            shown.starts_with("{\"tool\":\"editor\",\"path\":\"b.py\""),
+            "{shown}"
+        );
+        let note = app.notice.as_ref().expect("a note").text.clone();
+        assert!(
+            note.ends_with(". Shown: the edit's own text (s saves it)"),
+            "{note}"
+        );
+    }
+
+    /// `s` saves the selected edit's own text to a new file in the
+    /// current folder, never over an existing one.
+    #[test]
+    fn save_writes_the_edit_text_to_a_new_file() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let first = save_new(dir.path(), 3, "json", "{\"tool\":\"editor\"}").expect("saved");
+        assert_eq!(first, dir.path().join("srview-edit-3.json"));
+        let second = save_new(dir.path(), 3, "json", "other").expect("saved");
+        assert_eq!(second, dir.path().join("srview-edit-3-2.json"));
+        assert_eq!(
+            std::fs::read_to_string(&first).expect("read"),
+            "{\"tool\":\"editor\"}"
+        );
+        assert_eq!(std::fs::read_to_string(&second).expect("read"), "other");
     }
 }

@@ -61,6 +61,11 @@ struct ToolOutput {
 
 impl StreamParser {
     pub(super) fn line(&mut self, text: &str, store: &mut Store) {
+        if is_json_string(text) {
+            // A bare JSON string: a result the CLI prints as it is (the
+            // `submit_and_exit` tool's), no event and no edit.
+            return;
+        }
         let Some(line) = store.json_line::<StreamLine>(text, "not a JSON object") else {
             return;
         };
@@ -87,6 +92,11 @@ impl StreamParser {
             _ => {}
         }
     }
+}
+
+/// Whether the line is one JSON string (and nothing else).
+fn is_json_string(text: &str) -> bool {
+    text.trim_start().starts_with('"') && serde_json::from_str::<String>(text).is_ok()
 }
 
 /// The edits of one tool call (`None`: not an edit tool).
@@ -164,7 +174,9 @@ fn tool_result(edits: &CallEdits, output: &ToolOutput, store: &mut Store) {
         if edits.len() == 1 || named.is_empty() || named.contains(at) {
             store.set_verdict(*at, Verdict::Failed, message.clone());
         } else {
-            store.set_verdict(*at, Verdict::NotRun, None);
+            // Never run because another section failed: the patch's
+            // error is why.
+            store.set_verdict(*at, Verdict::NotRun, message.clone());
         }
     }
 }

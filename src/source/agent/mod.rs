@@ -216,6 +216,26 @@ pub enum EditInput {
     NotRecorded,
 }
 
+impl EditInput {
+    /// The edit's own text, as srview reads it as a diff: the SEARCH/REPLACE
+    /// blocks, the patch section, the tool input as edit JSON (`{"tool":
+    /// "Edit", "file_path": ...}`; while it streams, as far as it has
+    /// arrived), the whole content, the unified diff. `None` when the
+    /// output does not record it (Codex `exec --json`), or a streaming
+    /// input has no edit yet.
+    pub fn text(&self) -> Option<String> {
+        match self {
+            EditInput::SearchReplace(t)
+            | EditInput::ApplyPatch(t)
+            | EditInput::Whole(t)
+            | EditInput::UnifiedDiff(t) => Some(t.clone()),
+            EditInput::Exact(edit) => serde_json::to_string(edit).ok(),
+            EditInput::Partial(p) => p.edit_so_far().and_then(|e| serde_json::to_string(&e).ok()),
+            EditInput::NotRecorded => None,
+        }
+    }
+}
+
 /// The agent's own verdict on an edit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -314,6 +334,10 @@ pub struct AgentEdit {
     /// (Codex `FileChange`): with the file as it is now, it gives the
     /// content before by reverse application.
     pub agent_diff: Option<String>,
+    /// The git commit the agent made right after the edit's reply (Aider's
+    /// `Commit <sha> <message>`, its last one for that reply): its parent
+    /// holds the files before the reply's edits.
+    pub commit: Option<String>,
 }
 
 impl AgentEdit {
@@ -416,6 +440,26 @@ impl AgentReader {
     pub fn with_workspace(mut self, dir: &str) -> AgentReader {
         self.store.set_workspace(dir, true);
         self
+    }
+
+    /// How to tell that a path relative to the caller's workspace
+    /// ([`AgentReader::with_workspace`]) names a file there: absolute paths
+    /// outside the workspace (an output that records absolute paths and no
+    /// workspace, as Cline CLI's `--json`, run in a folder since moved) are
+    /// then mapped onto it by their longest suffix that `exists`
+    /// (`/home/user/project/src/a.py` as `src/a.py`), never by the file
+    /// name alone when a longer suffix exists, and every later path under
+    /// the same folder likewise. [`AgentReader::mapped_paths`] says each
+    /// folder so mapped.
+    pub fn with_existing(mut self, exists: impl Fn(&str) -> bool + 'static) -> AgentReader {
+        self.store.set_exists(Box::new(exists));
+        self
+    }
+
+    /// One sentence per folder whose paths were mapped onto the caller's
+    /// workspace (see [`AgentReader::with_existing`]), to be said once.
+    pub fn mapped_paths(&self) -> Vec<String> {
+        self.store.mapped_notes()
     }
 
     /// Where Claude Code's file-history backups are read:
@@ -539,6 +583,13 @@ impl AgentReader {
     /// holds it.
     pub fn take_settled(&mut self) -> Vec<AgentEdit> {
         self.store.take_settled()
+    }
+
+    /// When the agent ran a tool that may write files (a shell command),
+    /// as the number of edits before it, in order: what a file holds after
+    /// one is not known from the edits alone.
+    pub fn shell_runs(&self) -> &[usize] {
+        self.store.barriers()
     }
 
     /// The agent's version, once the input has named it.

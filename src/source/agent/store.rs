@@ -37,7 +37,18 @@ pub(super) struct Store {
     previous: Option<Vec<AgentEdit>>,
     /// Reads a backup the output names: (session id, backup name) → content.
     backups: Option<BackupSource>,
+    /// Whether a path relative to the caller's workspace names a file
+    /// there: absolute paths outside it are mapped onto it by their
+    /// longest suffix that does ([`Store::relative`]).
+    exists: Option<ExistsIn>,
+    /// The folders mapped onto the workspace so far, each said once in
+    /// `mapped_notes`.
+    mapped: std::cell::RefCell<Vec<String>>,
+    mapped_notes: std::cell::RefCell<Vec<String>>,
 }
+
+/// Whether a path relative to the caller's workspace exists there.
+pub(super) type ExistsIn = Box<dyn Fn(&str) -> bool>;
 
 /// Reads Claude Code's file-history backups: (session id, backup name).
 pub(super) type BackupSource = Box<dyn FnMut(&str, &str) -> Option<String>>;
@@ -61,6 +72,9 @@ impl Store {
             barrier_at: 0,
             previous: None,
             backups: None,
+            exists: None,
+            mapped: std::cell::RefCell::new(Vec::new()),
+            mapped_notes: std::cell::RefCell::new(Vec::new()),
         }
     }
 
@@ -120,7 +134,10 @@ impl Store {
         }
     }
 
-    /// `path` relative to the workspace when inside it.
+    /// `path` relative to the workspace when inside it; an absolute path
+    /// outside the caller's workspace, when [`Store::set_exists`] was
+    /// given, relative to it by its longest suffix that exists there (and
+    /// every later path under the same folder likewise).
     pub(super) fn relative(&self, path: &str) -> String {
         let path = path.strip_prefix("./").unwrap_or(path);
         if let Some(ws) = &self.workspace
@@ -130,7 +147,47 @@ impl Store {
         {
             return rest.to_string();
         }
-        path.to_string()
+        self.mapped_onto_workspace(path)
+            .unwrap_or_else(|| path.to_string())
+    }
+
+    /// An absolute path outside the caller's workspace, mapped onto it.
+    fn mapped_onto_workspace(&self, path: &str) -> Option<String> {
+        let exists = self.exists.as_ref().filter(|_| self.workspace_fixed)?;
+        let ws = self.workspace.as_deref()?;
+        if !path.starts_with('/') {
+            return None;
+        }
+        let under = |folder: &str| {
+            path.strip_prefix(folder)
+                .and_then(|r| r.strip_prefix('/'))
+                .filter(|r| !r.is_empty())
+                .map(str::to_string)
+        };
+        if let Some(rest) = self.mapped.borrow().iter().find_map(|f| under(f)) {
+            return Some(rest);
+        }
+        let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
+        // The longest suffix first; never the whole path ("/" mapped).
+        let from = (1..parts.len()).find(|&i| exists(&parts[i..].join("/")))?;
+        let folder = format!("/{}", parts[..from].join("/"));
+        let rest = parts[from..].join("/");
+        self.mapped_notes.borrow_mut().push(format!(
+            "{folder} is not under {ws}: its files are taken as the same paths under {ws} \
+             (first: {path} as {rest})"
+        ));
+        self.mapped.borrow_mut().push(folder);
+        Some(rest)
+    }
+
+    /// See [`Store::relative`].
+    pub(super) fn set_exists(&mut self, exists: ExistsIn) {
+        self.exists = Some(exists);
+    }
+
+    /// One sentence per folder mapped onto the workspace, in order.
+    pub(super) fn mapped_notes(&self) -> Vec<String> {
+        self.mapped_notes.borrow().clone()
     }
 
     /// A new edit, pending; returns its index.
@@ -154,6 +211,7 @@ impl Store {
             content_before: None,
             content_after: None,
             agent_diff: None,
+            commit: None,
         });
         self.events.push(AgentEvent::Started(index + 1));
         index
@@ -260,6 +318,11 @@ impl Store {
 
     /// A tool that may write files (a shell command) ran here: what the
     /// session knew of every file's content is stale.
+    /// The edit counts at which a tool that may write files ran.
+    pub(super) fn barriers(&self) -> &[usize] {
+        &self.barriers
+    }
+
     pub(super) fn barrier(&mut self) {
         if self.barriers.last() != Some(&self.count()) {
             self.barriers.push(self.count());

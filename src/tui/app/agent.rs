@@ -189,6 +189,8 @@ pub enum AgentKey {
     Accept,
     /// Pass the key to the edit's previewer.
     ToPreview,
+    /// Save the selected edit's own text to a new file.
+    Save,
     Quit(u8),
 }
 
@@ -411,6 +413,9 @@ impl AgentList {
                 AgentKey::Done
             };
         }
+        if key.code == KeyCode::Char('s') && self.selected.is_some() {
+            return AgentKey::Save;
+        }
         if let KeyCode::Char(c @ '1'..='9') = key.code {
             let n = c as usize - '1' as usize;
             let Some(tab) = self.files().into_iter().nth(n) else {
@@ -438,9 +443,10 @@ impl AgentList {
                 KeyCode::Char('?') => {
                     self.notice = Some(Notice {
                         text: "j/k move · Enter open an edit · 1-9 a file's latest edit · \
-                               ! failed first · f follow the newest edit · q quit; \
-                               in an edit: [/] next/prev, a write an edit the agent did \
-                               not apply, Esc back, ? its keys"
+                               ! failed first · f follow the newest edit · s save the \
+                               edit's text to a file · q quit; in an edit: [/] next/prev, \
+                               a write an edit the agent did not apply (asked first), Esc \
+                               back, ? its keys"
                             .into(),
                         error: false,
                     });

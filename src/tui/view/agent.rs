@@ -196,13 +196,16 @@ fn verdict_word(row: &EditRow) -> &'static str {
 }
 
 /// What srview ran the edit against, in a few words.
-fn basis_words(b: Basis) -> &'static str {
+/// What an edit ran against, in a few words.
+pub fn basis_words(b: Basis) -> &'static str {
     match b {
         Basis::Recorded => "the recorded content",
         Basis::Derived => "a content derived from the record",
         Basis::Chained => "what the previous edit left",
         Basis::ReverseDiff => "the file, agent's diffs undone",
         Basis::GitCheckpoint => "the git checkpoint",
+        Basis::GitHistory => "the file before the agent's commit",
+        Basis::OnDisk => "the file now (nothing wrote it since)",
         Basis::CurrentFile => "the current file (before unknown)",
         Basis::NotNeeded => "nothing",
         Basis::LiveFile => "the file before the agent wrote",

@@ -9,6 +9,14 @@
 //! One edit per SEARCH/REPLACE block (`aider-block`), per hunk with
 //! `--edit-format udiff` (`aider-udiff`), per file with `whole`
 //! (`aider-whole`, whose content is the content after).
+//!
+//! Between a reply and its verdicts aider may ask a question: `Create new
+//! file?` (the edits then apply), `Add file to the chat?` (the reply is
+//! then sent again: its edits never run, the next reply's do). Its subject
+//! (the file) is printed on a line of its own; the question is recorded in
+//! the history, and on a terminal the answer follows it on the same line.
+//! After the verdicts, `Commit <sha> <message>` names the commit aider
+//! made of the reply's edits (recorded on each of them).
 
 mod replies;
 
@@ -58,6 +66,10 @@ pub(super) struct Parser {
     nonconform: bool,
     /// The last reply's parsed units, for the content of a whole file.
     whole_contents: Vec<Option<String>>,
+    /// After a reply, a line that may be a question's subject (a file
+    /// name on its own line) or the first line of the next reply (a file
+    /// name before a block's fence): the next line tells.
+    subject: Option<String>,
 }
 
 impl Parser {
@@ -73,6 +85,7 @@ impl Parser {
             echo: Vec::new(),
             nonconform: false,
             whole_contents: Vec::new(),
+            subject: None,
         }
     }
 
@@ -111,21 +124,11 @@ impl Parser {
         if self.history && line.starts_with("#### ") {
             // The user's next message: what follows is a new reply.
             self.close_errors(store);
-            self.start_reply("");
+            self.start_reply("", store);
             return;
         }
         match self.mode {
-            Mode::Reply => {
-                if line.starts_with("Tokens: ") {
-                    self.sync(&self.reply.clone(), true, store);
-                    self.mode = Mode::After;
-                    self.nonconform = false;
-                } else {
-                    self.reply.push_str(&line);
-                    self.reply.push('\n');
-                    self.sync(&self.reply.clone(), false, store);
-                }
-            }
+            Mode::Reply => self.reply_line(&line, store),
             Mode::After => self.after(&line, store),
             Mode::Errors => self.errors(&line, store),
             Mode::ErrorsTail => self.errors_tail(&line, store),
@@ -136,7 +139,7 @@ impl Parser {
                     let message = self.echo.join("\n");
                     self.echo.clear();
                     self.malformed(message, store);
-                    self.start_reply("");
+                    self.start_reply("", store);
                 } else if !(self.echo.is_empty() && line.trim().is_empty()) {
                     self.echo.push(line);
                 }
@@ -156,7 +159,28 @@ impl Parser {
         self.close_errors(store);
     }
 
-    fn start_reply(&mut self, first: &str) {
+    /// A line of the reply (until aider's `Tokens:` line ends it).
+    fn reply_line(&mut self, line: &str, store: &mut Store) {
+        if line.starts_with("Tokens: ") {
+            self.sync(&self.reply.clone(), true, store);
+            self.mode = Mode::After;
+            self.nonconform = false;
+        } else {
+            self.reply.push_str(line);
+            self.reply.push('\n');
+            self.sync(&self.reply.clone(), false, store);
+        }
+    }
+
+    /// A new reply begins (with `first`, when not empty). The last one's
+    /// edits still without a verdict never ran: aider moved on (it asked
+    /// to add a file to the chat and sent the reply again, or skipped a
+    /// file the user did not let it create).
+    fn start_reply(&mut self, first: &str, store: &mut Store) {
+        for &at in &self.reply_edits {
+            store.set_verdict(at, Verdict::NotRun, None);
+        }
+        self.subject = None;
         self.mode = Mode::Reply;
         self.reply.clear();
         self.reply_edits.clear();
@@ -169,6 +193,24 @@ impl Parser {
 
     fn after(&mut self, line: &str, store: &mut Store) {
         let trimmed = line.trim();
+        if let Some(rest) = confirm_question(trimmed) {
+            // The question of the subject held: not a reply's first line.
+            self.subject = None;
+            if !is_answer(rest) {
+                // Asked on a terminal: the next output follows the prompt.
+                self.after(rest, store);
+            }
+            return;
+        }
+        if let Some(held) = self.subject.take()
+            && trimmed.starts_with("```")
+        {
+            // The held line was a file name before a block's fence: the
+            // next reply began with it.
+            self.start_reply(&held, store);
+            self.reply_line(line, store);
+            return;
+        }
         if let Some(file) = trimmed.strip_prefix("Applied edit to ") {
             let file = store.relative(file);
             for (i, &at) in self.reply_edits.iter().enumerate() {
@@ -191,16 +233,32 @@ impl Parser {
             self.udiff_section = Some((vec![line.to_string()], 0));
         } else if trimmed == "The LLM did not conform to the edit format." {
             self.nonconform = true;
+        } else if let Some(sha) = commit_sha(trimmed) {
+            self.commit(sha, store);
         } else if trimmed.is_empty()
             || trimmed.starts_with("https://aider.chat/")
             || trimmed.starts_with("Commit ")
             || trimmed.starts_with("Tokens: ")
+            || trimmed.starts_with("Skipping edits to ")
         {
         } else if self.nonconform {
             self.mode = Mode::Echo;
             self.echo = vec![line.to_string()];
+        } else if is_subject(trimmed) {
+            self.subject = Some(line.to_string());
         } else {
-            self.start_reply(line);
+            self.start_reply(line, store);
+        }
+    }
+
+    /// The reply's edits were committed as `sha` (aider's last commit
+    /// after a reply is the reply's own; one before it commits files the
+    /// user had changed).
+    fn commit(&mut self, sha: &str, store: &mut Store) {
+        for &at in &self.reply_edits {
+            if let Some(edit) = store.edit_mut(at) {
+                edit.commit = Some(sha.to_string());
+            }
         }
     }
 
@@ -232,6 +290,9 @@ impl Parser {
             for &at in &self.reply_edits {
                 store.set_verdict(at, Verdict::Applied, None);
             }
+        } else if let Some(sha) = commit_sha(trimmed) {
+            // The blocks that applied were committed.
+            self.commit(sha, store);
         } else if trimmed.is_empty()
             || trimmed.contains("docstrings, etc")
             || trimmed.starts_with("Don't re-send them")
@@ -239,7 +300,7 @@ impl Parser {
         {
         } else {
             self.close_errors(store);
-            self.start_reply(line);
+            self.start_reply(line, store);
         }
     }
 
@@ -286,7 +347,7 @@ impl Parser {
             return;
         }
         self.close_errors(store);
-        self.start_reply(line);
+        self.start_reply(line, store);
     }
 
     /// The hunk a udiff failure section names: its file is in the section's
@@ -408,6 +469,41 @@ impl Parser {
             }
         }
     }
+}
+
+/// The text after one of aider's yes/no questions (`Create new file?
+/// (Y)es/(N)o [Yes]: y`): the answer in the history, the next output when
+/// asked on a terminal. `None` for any other line.
+fn confirm_question(line: &str) -> Option<&str> {
+    if !line.contains("? (Y)es/(N)o") {
+        return None;
+    }
+    ["[Yes]:", "[No]:"]
+        .iter()
+        .find_map(|end| line.split_once(end).map(|(_, rest)| rest.trim()))
+}
+
+/// An answer to a question: `y`, `n`, `a`(ll), `s`(kip all), `d`(on't ask
+/// again), or nothing.
+fn is_answer(text: &str) -> bool {
+    text.is_empty()
+        || ["y", "n", "a", "s", "d", "yes", "no", "all", "skip", "don't"]
+            .contains(&text.to_lowercase().as_str())
+}
+
+/// The commit in `Commit <sha> <message>`.
+fn commit_sha(line: &str) -> Option<&str> {
+    let sha = line.strip_prefix("Commit ")?.split(' ').next()?;
+    ((7..=40).contains(&sha.len()) && sha.bytes().all(|b| b.is_ascii_hexdigit())).then_some(sha)
+}
+
+/// A line that may be a question's subject: one word (a file name), not a
+/// fence or a heading.
+fn is_subject(line: &str) -> bool {
+    !line.is_empty()
+        && !line.contains(char::is_whitespace)
+        && !line.starts_with("```")
+        && !line.starts_with('#')
 }
 
 fn is_failed_header(line: &str) -> bool {

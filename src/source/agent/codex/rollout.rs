@@ -151,7 +151,8 @@ impl RolloutParser {
                     return;
                 }
                 // The failing section is the one the message names; the
-                // others were never written (the patch is atomic).
+                // others were never written (the patch is atomic): the
+                // patch's error is why, their agent message too.
                 let named: Vec<usize> = edits
                     .iter()
                     .filter(|(_, file, _)| names_file(&output, file))
@@ -161,7 +162,7 @@ impl RolloutParser {
                     if named.is_empty() || named.contains(at) {
                         store.set_verdict(*at, Verdict::Failed, Some(output.clone()));
                     } else {
-                        store.set_verdict(*at, Verdict::NotRun, None);
+                        store.set_verdict(*at, Verdict::NotRun, Some(output.clone()));
                     }
                 }
             }
