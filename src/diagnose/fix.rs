@@ -143,8 +143,21 @@ pub fn fix(diff: &str, original: &str, options: Options) -> Fixed {
     // Two blocks editing the same lines cannot both be placed: the later
     // one in the diff yields.
     let mut accepted: Vec<Placed> = Vec::new();
+    // The accepted ranges by start (they never overlap, so no two share a
+    // start): a range overlapping a new one is the last to start at or
+    // before it, or one that starts inside it. The first accepted of those
+    // is named, as a walk over all of them would.
+    let mut by_start: std::collections::BTreeMap<usize, usize> = Default::default();
     for p in placed {
-        let clash = accepted.iter().find(|q| overlaps(p.core, q.core));
+        let before = by_start.range(..=p.core.0).next_back();
+        let inside = by_start.range(p.core.0 + 1..p.core.1.max(p.core.0 + 1));
+        let clash = before
+            .into_iter()
+            .chain(inside)
+            .map(|(_, &k)| k)
+            .filter(|&k| overlaps(p.core, accepted[k].core))
+            .min()
+            .map(|k| &accepted[k]);
         match clash {
             Some(q) => {
                 let d = &blocks[p.block];
@@ -155,7 +168,10 @@ pub fn fix(diff: &str, original: &str, options: Options) -> Fixed {
                 );
                 notes.push(unplaced(d, KeptAsWritten(why)));
             }
-            None => accepted.push(p),
+            None => {
+                by_start.insert(p.core.0, accepted.len());
+                accepted.push(p);
+            }
         }
     }
     accepted.sort_by_key(|p| (p.core.0, p.core.1));
@@ -245,10 +261,12 @@ fn verbatim(diff_lines: &[&str], [first, last]: [usize; 2]) -> String {
 
 /// The engine's report for a block the diagnosis found at `first..=last`.
 fn engine_report<C>(outcome: &Outcome<C>, [first, last]: [usize; 2]) -> Option<&BlockReport> {
+    // The engine reports blocks in diff order.
+    let at = outcome.blocks.partition_point(|b| b.diff_lines[0] < first);
     outcome
         .blocks
-        .iter()
-        .find(|b| (first..=last).contains(&b.diff_lines[0]))
+        .get(at)
+        .filter(|b| (first..=last).contains(&b.diff_lines[0]))
 }
 
 /// Why a block is kept as written instead of corrected: a sentence for
