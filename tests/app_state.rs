@@ -862,6 +862,16 @@ fn help_overlay_scrolls() {
     );
     key(&mut app, KeyCode::PageUp);
     assert!(app.view.help_scroll < bottom);
+    // `G` and `g` go to the bottom and the top, as in the panes: they do
+    // not close the overlay.
+    key(&mut app, KeyCode::Char('G'));
+    assert!(app.view.help, "G does not close help");
+    assert_eq!(app.view.help_scroll, bottom);
+    key(&mut app, KeyCode::Char('g'));
+    assert!(app.view.help, "g does not close help");
+    assert_eq!(app.view.help_scroll, 0);
+    key(&mut app, KeyCode::End);
+    assert_eq!(app.view.help_scroll, bottom);
     assert_eq!(app.view.scroll, 0, "the panes did not move");
     key(&mut app, KeyCode::Char('x'));
     assert!(!app.view.help);

@@ -96,6 +96,10 @@ pub fn on_key(app: &mut App, key: KeyEvent) -> Effect {
             KeyCode::Char('k') | KeyCode::Up => *scroll = scroll.saturating_sub(1),
             KeyCode::PageDown | KeyCode::Char(' ') => *scroll = (*scroll + HELP_PAGE).min(last),
             KeyCode::PageUp => *scroll = scroll.saturating_sub(HELP_PAGE),
+            // As in the panes: `g`/`G` go to the top and the bottom (they
+            // must not close the overlay, which they would as other keys).
+            KeyCode::Char('g') | KeyCode::Home => *scroll = 0,
+            KeyCode::Char('G') | KeyCode::End => *scroll = last,
             _ => {
                 app.view.help = false;
                 app.view.help_scroll = 0;
