@@ -35,6 +35,8 @@ mod normalize;
 mod structure;
 mod suggest;
 
+pub use structure::{BlockSpan, block_spans};
+
 use serde::Serialize;
 
 use crate::engine::matcher::LineIndex;
