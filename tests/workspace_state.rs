@@ -136,6 +136,20 @@ fn final_preview_key_is_not_passed_to_tabs() {
     assert_eq!(key(&mut ws, 'q'), WsEffect::Quit(1), "nothing written");
 }
 
+/// `x` (leave a block out) is a single diff's: a transcript writes every
+/// block of its calls, so a tab's blocks are never left out of the view
+/// only (what is shown must be what is written).
+#[test]
+fn leaving_a_block_out_is_not_passed_to_tabs() {
+    let mut ws = fed(&call("a.py", "y = 2", "y = 3"), true);
+    assert_eq!(key(&mut ws, 'x'), WsEffect::None);
+    assert!(ws.tabs[0].app.left_out.is_empty());
+    assert_eq!(
+        notice(&ws),
+        "x (leave a block out) is for a single diff (srview FILE DIFF): here a writes every block"
+    );
+}
+
 /// The `?` overlay of a transcript lists its keys: files and accept-all,
 /// not the single-diff `F` and `r` (the transcript's `r` reloads every file).
 #[test]

@@ -30,6 +30,9 @@ pub fn run(args: &PreviewArgs, file: &Path) -> CmdResult {
         }
         Exit::Wrote(path) => {
             super::report_written(&path);
+            if let Some(words) = screen.left_out_words() {
+                eprintln!("srview: {words} left out of it, as chosen with x");
+            }
             Ok(0)
         }
     }

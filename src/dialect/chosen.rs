@@ -176,19 +176,49 @@ pub fn without_blocks(
     version: Version,
     left_out: &[usize],
 ) -> Result<String, ChoiceError> {
+    Ok(kept_lines(diff, version, left_out)?.text)
+}
+
+/// [`without_blocks`], with where its lines and blocks come from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeptLines {
+    /// The diff without the blocks left out.
+    pub text: String,
+    /// For each line of `text`, its 1-based line in the whole diff.
+    pub lines: Vec<usize>,
+    /// For each block of `text`, its 0-based index in the whole diff.
+    pub blocks: Vec<usize>,
+}
+
+/// `diff` without the blocks numbered `left_out` (from 1; numbers past the
+/// last block name nothing), and where what stays comes from.
+pub fn kept_lines(
+    diff: &str,
+    version: Version,
+    left_out: &[usize],
+) -> Result<KeptLines, ChoiceError> {
     let spans = search_replace_spans(diff, version)?;
     let dropped: Vec<[usize; 2]> = left_out
         .iter()
         .filter_map(|&n| spans.get(n.wrapping_sub(1)).map(|s| s.lines))
         .collect();
     let mut text = String::with_capacity(diff.len());
+    let mut lines = Vec::new();
     for (i, line) in diff.split_inclusive('\n').enumerate() {
         let no = i + 1;
         if !dropped.iter().any(|&[a, b]| a <= no && no <= b) {
             text.push_str(line);
+            lines.push(no);
         }
     }
-    Ok(text)
+    let blocks = (0..spans.len())
+        .filter(|i| !left_out.contains(&(i + 1)))
+        .collect();
+    Ok(KeptLines {
+        text,
+        lines,
+        blocks,
+    })
 }
 
 /// The parsed patch, the index of FILE's section and its hunk count.

@@ -465,6 +465,13 @@ impl Workspace {
                 });
                 return WsEffect::None;
             }
+            KeyCode::Char('x') => {
+                self.notice = Some(Notice {
+                    text: keys::NO_LEAVING_OUT.into(),
+                    error: false,
+                });
+                return WsEffect::None;
+            }
             KeyCode::Char('a') => return self.accept(key.code, vec![self.current], confirmed),
             KeyCode::Char('A') => {
                 return self.accept(key.code, (0..self.tabs.len()).collect(), confirmed);
