@@ -3,6 +3,7 @@
 //! [`Effect`]s for the previewer (`tui::SingleFile`) to carry out.
 
 pub mod agent;
+pub mod calls;
 pub mod keys;
 mod left_out;
 mod navigate;
@@ -208,6 +209,10 @@ pub struct App {
     /// `git add -p`: the panes and `a` take the diff made of the others
     /// (see [`crate::dialect::chosen`]); `x` toggles the selected block.
     pub left_out: std::collections::BTreeSet<usize>,
+    /// The tool calls whose diffs make up `diff` (a transcript's file
+    /// edited by several calls), in order: the block list names each
+    /// call beside its first block. Empty for one diff.
+    pub call_groups: Vec<calls::CallGroup>,
     /// How many blocks the whole diff has while some are left out (the
     /// list shows them all, past where the engine stopped too); else 0.
     whole_blocks: usize,
@@ -273,6 +278,7 @@ impl App {
             refusal: None,
             left_out: Default::default(),
             whole_blocks: 0,
+            call_groups: Vec::new(),
             source_error: None,
             diff_changes: 0,
         };

@@ -415,6 +415,25 @@ fn unreached_line(
     Line::from(spans)
 }
 
+/// Block `i`'s line with the tool call it belongs to in front, when the
+/// diff is several calls' (a transcript's file edited more than once): the
+/// call's name beside its first block, blanks beside the others, so the
+/// list reads grouped by call.
+fn with_call(app: &App, i: usize, line: Line<'static>, theme: &Theme) -> Line<'static> {
+    let groups = &app.call_groups;
+    if groups.is_empty() {
+        return line;
+    }
+    let width = groups.iter().map(|g| g.label.width()).max().unwrap_or(0);
+    let label = groups
+        .iter()
+        .rfind(|g| g.first_block == i)
+        .map_or("", |g| g.label.as_str());
+    let mut spans = vec![Span::styled(format!("{label:<width$} │ "), theme.gutter())];
+    spans.extend(line.spans);
+    Line::from(spans)
+}
+
 /// A line of the block list cut to `width`, highlighted when selected.
 fn finish_block_line(
     line: Line<'static>,
@@ -510,7 +529,12 @@ pub fn blocks_pane(frame: &mut Frame, layout: &BlocksPane, app: &App, theme: &Th
                         if let Some(state) = line.spans.get_mut(1) {
                             *state = Span::styled(format!("{:<10} ", "left out"), theme.warn());
                         }
-                        return finish_block_line(line, i == sel, width, theme);
+                        return finish_block_line(
+                            with_call(app, i, line, theme),
+                            i == sel,
+                            width,
+                            theme,
+                        );
                     }
                     let diagnosis = app
                         .diagnoses
@@ -548,7 +572,7 @@ pub fn blocks_pane(frame: &mut Frame, layout: &BlocksPane, app: &App, theme: &Th
                     line
                 }
             };
-            finish_block_line(line, i == sel, width, theme)
+            finish_block_line(with_call(app, i, line, theme), i == sel, width, theme)
         })
         .collect();
     frame.render_widget(Paragraph::new(lines), layout.list);
