@@ -1460,3 +1460,29 @@ fn a_rewritten_diff_brings_every_block_back() {
         Some("the diff was rewritten: every block is back in")
     );
 }
+
+/// Blocks left out, then a near-marker arrives: which lines each block
+/// holds is no longer sure, so the whole diff is shown, said, and `a`
+/// writes nothing (never the blocks left out).
+#[test]
+fn a_near_marker_after_a_block_left_out_accepts_nothing() {
+    let mut app = app();
+    app.set_diff(block("line 3", "three") + &block("line 7", "seven"));
+    app.select_block(0);
+    key(&mut app, KeyCode::Char('x'));
+    app.append_diff("------- SEARCH\nline 9\n=======>\nnine\n+++++++ REPLACE\n");
+    app.end_stream();
+    assert!(app.is_left_out(0));
+    let said = "blocks cannot be left out of this diff: block #3 has a line that looks like a \
+                marker but is not one to the reference (diff line 13): which lines each block \
+                holds is not sure, so blocks cannot be chosen (srview check shows the markers)";
+    assert_eq!(
+        app.notice.as_ref().map(|n| n.text.as_str()),
+        Some(format!("{said}: a writes nothing until x takes them back in").as_str())
+    );
+    assert_eq!(keys::accept(&mut app), Effect::None);
+    assert_eq!(
+        app.notice.as_ref().map(|n| n.text.as_str()),
+        Some(format!("not accepted: {said}").as_str())
+    );
+}

@@ -505,6 +505,10 @@ pub fn accept_confirmed(app: &mut App, confirmed: bool) -> Effect {
             app.refuse(text.into());
             Effect::None
         }
+        Err(Refusal::Unchoosable(why)) => {
+            app.refuse(format!("not accepted: {why}"));
+            Effect::None
+        }
         Err(Refusal::Unreadable(why)) => {
             app.refuse(format!("not accepted: DIFF unreadable: {why}"));
             Effect::None

@@ -98,18 +98,24 @@ impl Kept {
 
 impl App {
     /// The diff `text` (as the engine sees it) made of the blocks not left
-    /// out; `None` when none is (or for a whole-file write).
-    pub(super) fn kept_lines(&self, text: &str) -> Option<Kept> {
+    /// out; `None` when none is (or for a whole-file write), or why the
+    /// blocks can no longer be told apart (a near-marker arrived since).
+    pub(super) fn kept_lines(&self, text: &str) -> Option<Result<Kept, String>> {
         if self.left_out.is_empty() || self.direct {
             return None;
         }
         let numbers: Vec<usize> = self.left_out.iter().map(|i| i + 1).collect();
-        let lines = chosen::kept_lines(text, self.version, &numbers).ok()?;
+        let lines = match chosen::kept_lines(text, self.version, &numbers) {
+            Ok(lines) => lines,
+            Err(e) => {
+                return Some(Err(format!("blocks cannot be left out of this diff: {e}")));
+            }
+        };
         let spans = crate::diagnose::block_spans(text, self.version)
             .iter()
             .map(|s| s.lines)
             .collect();
-        Some(Kept { lines, spans })
+        Some(Ok(Kept { lines, spans }))
     }
 
     /// Whether block `index` (0-based) is left out of what accepting writes.

@@ -88,6 +88,9 @@ pub enum Refusal {
     NothingToAccept,
     /// DIFF cannot be read as text now: the text shown is an older one.
     Unreadable(String),
+    /// Blocks are left out, but the diff's blocks can no longer be told
+    /// apart: which lines to leave out is not sure.
+    Unchoosable(String),
 }
 
 /// Something the event loop must do outside the state.
@@ -495,7 +498,7 @@ impl App {
             return Vec::new();
         }
         let fresh;
-        let diagnoses = if let Some(kept) = self.kept_lines(&self.engine_diff()) {
+        let diagnoses = if let Some(Ok(kept)) = self.kept_lines(&self.engine_diff()) {
             // What is written is the diff made of the blocks kept: its own
             // diagnosis, numbered as the list numbers its blocks.
             let options = engine::Options {
@@ -593,7 +596,17 @@ impl App {
         let mut outcome = self.session.outcome_spliced(options.is_final);
         // Blocks left out: the diff made of the others is what is shown (and
         // written); the whole diff's outcome keeps the blocks left out.
-        let kept = self.kept_lines(&text);
+        // Blocks that can no longer be told apart: the whole diff is shown,
+        // said, and accepting writes nothing (see `accepted_content`).
+        let kept = match self.kept_lines(&text) {
+            Some(Err(why)) => {
+                self.note_state(format!(
+                    "{why}: a writes nothing until x takes them back in"
+                ));
+                None
+            }
+            other => other.and_then(Result::ok),
+        };
         self.whole_blocks = kept.as_ref().map_or(0, |k| k.whole_blocks());
         let whole = kept.as_ref().map(|_| split_content(outcome.clone()).0);
         if let Some(kept) = &kept {
@@ -685,7 +698,10 @@ impl App {
         if self.direct {
             return Ok(self.result.clone());
         }
-        let kept = self.kept_lines(&self.engine_diff());
+        let kept = match self.kept_lines(&self.engine_diff()) {
+            Some(Err(why)) => return Err(Refusal::Unchoosable(why)),
+            other => other.and_then(Result::ok),
+        };
         let outcome = match &kept {
             Some(kept) => {
                 let options = engine::Options {
