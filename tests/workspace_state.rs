@@ -669,3 +669,26 @@ fn ws_screen(ws: &mut Workspace) -> String {
         })
         .collect()
 }
+
+/// A call that does not apply (its SEARCH text was changed by an earlier
+/// call) is shown alone over the text the calls before it left, failing
+/// there as it fails when run: the joined diff would apply it over the
+/// first text, which is not what happens.
+#[test]
+fn a_failing_call_among_several_is_shown_alone_where_it_fails() {
+    let text = call("a.py", "x = 1", "x = 10") + &call("a.py", "x = 1", "x = 11");
+    let mut ws = fed(&text, true);
+    assert_eq!(ws.edits[0].state, FileState::Failed);
+    let app = &ws.tabs[0].app;
+    assert_eq!(app.original.text(), "x = 10\ny = 2\n");
+    assert_eq!(app.outcome.failed_count(), 1);
+    assert!(app.call_groups.is_empty());
+    assert_eq!(
+        app.notice.as_ref().map(|n| n.text.as_str()),
+        Some(
+            "call 2 of the 2 calls on this file does not apply: shown alone, over the text the \
+             calls before it left"
+        )
+    );
+    assert_eq!(key(&mut ws, 'a'), WsEffect::None, "nothing written");
+}

@@ -32,11 +32,25 @@ pub enum CallsView {
     },
     /// The calls' combined change as a whole-file edit, and why.
     Whole { why: String },
+    /// Call `call` (0-based) does not apply: it is shown alone, over the
+    /// text the calls before it left, where its failure is diagnosed (the
+    /// joined diff could apply it where it does not), and `why` says so.
+    Failed { call: usize, why: String },
 }
 
 /// How `edit` (several calls of `calls`) is shown (see the module's doc).
 pub fn view(calls: &[ToolCall], edit: &FileEdit, options: ApplyOptions) -> CallsView {
     let n = edit.calls.len();
+    if let Some(k) = edit.calls.iter().position(|c| c.error().is_some()) {
+        return CallsView::Failed {
+            call: k,
+            why: format!(
+                "call {} of the {n} calls on this file does not apply: shown alone, over the \
+                 text the calls before it left",
+                k + 1
+            ),
+        };
+    }
     if let Some(k) = edit
         .calls
         .iter()
@@ -79,8 +93,10 @@ pub fn view(calls: &[ToolCall], edit: &FileEdit, options: ApplyOptions) -> Calls
         (n, last.content())
     };
     let Some(want) = want else {
-        // A call failed: no result to match; the joined diff shows where.
-        return CallsView::Joined { diff, groups };
+        // No result to match (cannot be: a failed call is shown alone).
+        return CallsView::Whole {
+            why: format!("{n} calls edit this file: shown as their combined change"),
+        };
     };
     let joined: String = (0..upto)
         .map(|i| {

@@ -265,7 +265,14 @@ impl Workspace {
             // call's blocks, over the text before the first.
             let shown = (n > 1).then(|| super::calls::view(calls, edit, self.options));
             let whole = matches!(shown, Some(super::calls::CallsView::Whole { .. }));
-            let base = edit.before().to_string();
+            let base = match shown {
+                Some(super::calls::CallsView::Failed { call, .. }) if call > 0 => edit.calls
+                    [call - 1]
+                    .content()
+                    .unwrap_or(edit.before())
+                    .to_string(),
+                _ => edit.before().to_string(),
+            };
             let i = self.tab_for(edit, &base);
             let options = self.options;
             let tab = &mut self.tabs[i];
@@ -289,6 +296,13 @@ impl Workspace {
                     if !last.partial {
                         tab.app.end_stream();
                     }
+                }
+                Some(super::calls::CallsView::Failed { call, why }) => {
+                    tab.app.call_groups.clear();
+                    if let Some(failed) = edit.calls.get(call) {
+                        show_call(&mut tab.app, calls, failed);
+                    }
+                    tab.app.note_state(why);
                 }
                 Some(super::calls::CallsView::Whole { why }) => {
                     tab.app.call_groups.clear();
