@@ -1486,3 +1486,37 @@ fn a_near_marker_after_a_block_left_out_accepts_nothing() {
         Some(format!("not accepted: {said}").as_str())
     );
 }
+
+/// With a block left out, accepting still asks about the blocks it
+/// writes, numbered as the list numbers them (here the misplaced block is
+/// #2, after a block left out); the block left out is not asked about.
+#[test]
+fn accepting_with_a_block_left_out_asks_about_the_blocks_kept() {
+    let first = "------- SEARCH\n    one();\n=======\n    uno();\n+++++++ REPLACE\n";
+    let mut app = anchor_app(TWO_FNS, &format!("{first}{MISPLACED}"));
+    app.select_block(0);
+    key(&mut app, KeyCode::Char('x'));
+    assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
+    assert_eq!(
+        notice_text(&app),
+        "block #2 matched by its first and last lines only at lines 1-3; its SEARCH text \
+         is closest to lines 5-7: press a again to write anyway, Esc to cancel"
+    );
+    match key(&mut app, KeyCode::Char('a')) {
+        Effect::Accept(content) => {
+            assert!(content.text().contains("three();") && !content.text().contains("uno();"))
+        }
+        other => panic!("the second a writes, got {other:?}"),
+    }
+    // The misplaced block left out instead: nothing to ask, the first
+    // block alone is written.
+    let mut app = anchor_app(TWO_FNS, &format!("{first}{MISPLACED}"));
+    app.select_block(1);
+    key(&mut app, KeyCode::Char('x'));
+    match key(&mut app, KeyCode::Char('a')) {
+        Effect::Accept(content) => {
+            assert_eq!(content.text(), TWO_FNS.replace("one();", "uno();"))
+        }
+        other => panic!("{other:?}: {}", notice_text(&app)),
+    }
+}
