@@ -862,6 +862,16 @@ fn help_overlay_scrolls() {
     );
     key(&mut app, KeyCode::PageUp);
     assert!(app.view.help_scroll < bottom);
+    // `G` and `g` go to the bottom and the top, as in the panes: they do
+    // not close the overlay.
+    key(&mut app, KeyCode::Char('G'));
+    assert!(app.view.help, "G does not close help");
+    assert_eq!(app.view.help_scroll, bottom);
+    key(&mut app, KeyCode::Char('g'));
+    assert!(app.view.help, "g does not close help");
+    assert_eq!(app.view.help_scroll, 0);
+    key(&mut app, KeyCode::End);
+    assert_eq!(app.view.help_scroll, bottom);
     assert_eq!(app.view.scroll, 0, "the panes did not move");
     key(&mut app, KeyCode::Char('x'));
     assert!(!app.view.help);
@@ -1360,5 +1370,186 @@ fn accept_asks_before_writing_a_damaging_edit() {
             Effect::Accept(content) => assert_eq!(content.text(), want),
             other => panic!("the second a writes: {other:?}"),
         }
+    }
+}
+
+/// Three blocks over `original()`: #1 and #3 apply, #2 names no line.
+fn three_blocks_second_failing() -> String {
+    block("line 3", "three") + &block("line zz", "nothing") + &block("line 7", "seven")
+}
+
+/// `original()` with lines 3 and 7 replaced (`None`: left as they are).
+fn original_with(three: Option<&str>, seven: Option<&str>) -> String {
+    (1..=200)
+        .map(|i| match (i, three, seven) {
+            (3, Some(t), _) | (7, _, Some(t)) => format!("{t}\n"),
+            _ => format!("line {i}\n"),
+        })
+        .collect()
+}
+
+/// `x` leaves the selected block out, like `git add -p` (issue 27, item
+/// 4): the block list keeps it, marked; the panes show the result of the
+/// diff made of the others, and `a` writes exactly that, which is the
+/// reference's result of the kept blocks alone. `x` again takes it back.
+#[test]
+fn x_leaves_a_block_out_and_a_writes_the_others() {
+    let mut app = app();
+    app.set_diff(three_blocks_second_failing());
+    app.end_stream();
+    app.diagnose();
+    assert!(matches!(keys::accept(&mut app), Effect::None), "#2 fails");
+    // The failing block is selected: leave it out.
+    assert_eq!(app.view.selected, 1);
+    key(&mut app, KeyCode::Char('x'));
+    assert!(app.is_left_out(1));
+    assert_eq!(
+        app.notice.as_ref().map(|n| n.text.as_str()),
+        Some("block #2 left out: a writes blocks #1, #3 only (the panes show their result)")
+    );
+    assert_eq!(app.listed_blocks(), 3, "the list keeps every block");
+    assert_eq!(app.outcome.blocks[2].state, BlockState::Applied);
+    let want = original_with(Some("three"), Some("seven"));
+    assert_eq!(
+        app.result.text(),
+        want,
+        "the panes show the kept blocks' result"
+    );
+    let reference = srview::engine::apply(
+        &(block("line 3", "three") + &block("line 7", "seven")),
+        &original(),
+        srview::engine::Options::default(),
+    );
+    assert_eq!(
+        reference.result.map(|a| a.new_content).as_deref(),
+        Ok(want.as_str())
+    );
+    match keys::accept(&mut app) {
+        Effect::Accept(content) => assert_eq!(content.text(), want),
+        other => panic!("{other:?}: {:?}", app.notice),
+    }
+    // Leaving out #1 as well: only #3 is written.
+    app.select_block(0);
+    key(&mut app, KeyCode::Char('x'));
+    assert_eq!(
+        app.notice.as_ref().map(|n| n.text.as_str()),
+        Some("block #1 left out: a writes block #3 only (the panes show their result)")
+    );
+    assert_eq!(app.result.text(), original_with(None, Some("seven")));
+    match keys::accept(&mut app) {
+        Effect::Accept(content) => assert_eq!(content.text(), original_with(None, Some("seven"))),
+        other => panic!("{other:?}: {:?}", app.notice),
+    }
+    // Back in: #1 and #2, the whole diff, which fails again.
+    key(&mut app, KeyCode::Char('x'));
+    app.select_block(1);
+    key(&mut app, KeyCode::Char('x'));
+    assert_eq!(
+        app.notice.as_ref().map(|n| n.text.as_str()),
+        Some("block #2 back in: a writes every block")
+    );
+    assert!(app.left_out.is_empty());
+    assert!(matches!(keys::accept(&mut app), Effect::None));
+}
+
+/// Every block left out: `a` writes nothing and says why.
+#[test]
+fn every_block_left_out_accepts_nothing() {
+    let mut app = app();
+    app.set_diff(block("line 3", "three"));
+    app.end_stream();
+    key(&mut app, KeyCode::Char('x'));
+    assert_eq!(
+        app.notice.as_ref().map(|n| n.text.as_str()),
+        Some("block #1 left out: every block is, a writes nothing")
+    );
+    assert_eq!(
+        app.result.text(),
+        original(),
+        "the panes show the file as it is"
+    );
+    assert_eq!(keys::accept(&mut app), Effect::None);
+    assert_eq!(
+        app.notice.as_ref().map(|n| n.text.as_str()),
+        Some("every block is left out: nothing to accept (x takes the selected block back in)")
+    );
+}
+
+/// A rewritten diff has other blocks under the numbers left out: every
+/// block is back in, said; a diff that only grows keeps the choice.
+#[test]
+fn a_rewritten_diff_brings_every_block_back() {
+    let mut app = app();
+    app.set_diff(block("line 3", "three"));
+    key(&mut app, KeyCode::Char('x'));
+    app.append_diff(&block("line 7", "seven"));
+    assert!(app.is_left_out(0), "appended text keeps the choice");
+    app.pause();
+    assert_eq!(app.result.text(), original_with(None, Some("seven")));
+    app.set_diff(block("line 9", "nine"));
+    assert!(app.left_out.is_empty());
+    assert_eq!(
+        app.notice.as_ref().map(|n| n.text.as_str()),
+        Some("the diff was rewritten: every block is back in")
+    );
+}
+
+/// Blocks left out, then a near-marker arrives: which lines each block
+/// holds is no longer sure, so the whole diff is shown, said, and `a`
+/// writes nothing (never the blocks left out).
+#[test]
+fn a_near_marker_after_a_block_left_out_accepts_nothing() {
+    let mut app = app();
+    app.set_diff(block("line 3", "three") + &block("line 7", "seven"));
+    app.select_block(0);
+    key(&mut app, KeyCode::Char('x'));
+    app.append_diff("------- SEARCH\nline 9\n=======>\nnine\n+++++++ REPLACE\n");
+    app.end_stream();
+    assert!(app.is_left_out(0));
+    let said = "blocks cannot be left out of this diff: block #3 has a line that looks like a \
+                marker but is not one to the reference (diff line 13): which lines each block \
+                holds is not sure, so blocks cannot be chosen (srview check shows the markers)";
+    assert_eq!(
+        app.notice.as_ref().map(|n| n.text.as_str()),
+        Some(format!("{said}: a writes nothing until x takes them back in").as_str())
+    );
+    assert_eq!(keys::accept(&mut app), Effect::None);
+    assert_eq!(
+        app.notice.as_ref().map(|n| n.text.as_str()),
+        Some(format!("not accepted: {said}").as_str())
+    );
+}
+
+/// With a block left out, accepting still asks about the blocks it
+/// writes, numbered as the list numbers them (here the misplaced block is
+/// #2, after a block left out); the block left out is not asked about.
+#[test]
+fn accepting_with_a_block_left_out_asks_about_the_blocks_kept() {
+    let first = "------- SEARCH\n    one();\n=======\n    uno();\n+++++++ REPLACE\n";
+    let mut app = anchor_app(TWO_FNS, &format!("{first}{MISPLACED}"));
+    app.select_block(0);
+    key(&mut app, KeyCode::Char('x'));
+    assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
+    assert_eq!(
+        notice_text(&app),
+        "block #2 matched by its first and last lines only at lines 1-3; its SEARCH text \
+         is closest to lines 5-7: press a again to write anyway, Esc to cancel"
+    );
+    match key(&mut app, KeyCode::Char('a')) {
+        Effect::Accept(content) => {
+            assert!(content.text().contains("three();") && !content.text().contains("uno();"))
+        }
+        other => panic!("the second a writes, got {other:?}"),
+    }
+    // The misplaced block left out instead: nothing to ask, the first
+    // block alone is written.
+    let mut app = anchor_app(TWO_FNS, &format!("{first}{MISPLACED}"));
+    app.select_block(1);
+    key(&mut app, KeyCode::Char('x'));
+    match key(&mut app, KeyCode::Char('a')) {
+        Effect::Accept(content) => {
+            assert_eq!(content.text(), TWO_FNS.replace("one();", "uno();"))
+        }
+        other => panic!("{other:?}: {}", notice_text(&app)),
     }
 }

@@ -7,7 +7,7 @@ use support::text::assert_contains;
 
 use support::corpus;
 use support::files::{self, p};
-use support::runner::{self, code, stderr};
+use support::runner::{self, code, stderr, stdout};
 
 use std::path::Path;
 use std::process::Output;
@@ -707,4 +707,114 @@ fn meaningless_flag_combinations_and_a_dash_file_are_refused() {
         &srview(&["-", p(&file)], ONE_BLOCK.as_bytes()),
         "FILE cannot be `-` (stdin is for the diff): name the file the diff edits",
     );
+}
+
+/// Three blocks over f.txt (`a b c d`): #1 and #2 apply, #3 fails.
+const THREE_BLOCKS: &str = "------- SEARCH\na\n=======\nA\n+++++++ REPLACE\n\
+                            ------- SEARCH\nc\n=======\nC\n+++++++ REPLACE\n\
+                            ------- SEARCH\nzz\n=======\nZ\n+++++++ REPLACE\n";
+
+/// `--only` and `--skip` apply the diff made of the chosen blocks (issue
+/// 27, item 4): the failing block left out, the rest applies, in the
+/// output, `--json` and `--write` alike, and stderr says what was left out.
+#[test]
+fn only_and_skip_apply_the_chosen_blocks() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = files::write(dir.path(), "f.txt", b"a\nb\nc\nd\n");
+    let whole = srview(&[p(&file), "-"], THREE_BLOCKS.as_bytes());
+    assert_eq!(code(&whole), 1, "the whole diff fails at block #3");
+    for choice in [["--only", "1,2"], ["--skip", "3"]] {
+        let out = srview(
+            &[&choice[..], &[p(&file), "-"]].concat(),
+            THREE_BLOCKS.as_bytes(),
+        );
+        assert_eq!(code(&out), 0, "{choice:?}: {}", stderr(&out));
+        assert_eq!(stdout(&out), "A\nb\nC\nd\n");
+        assert_eq!(
+            stderr(&out),
+            "srview: note: applying blocks #1, #2 of 3 only, block #3 left out\n"
+        );
+    }
+    // Leaving out the first block renumbers the rest, as said.
+    let out = srview(
+        &["--skip", "1", "--json", p(&file), "-"],
+        THREE_BLOCKS.as_bytes(),
+    );
+    assert_eq!(code(&out), 1);
+    assert_eq!(
+        stderr(&out),
+        "srview: note: applying blocks #2, #3 of 3 only, block #1 left out (below, the chosen \
+         blocks are numbered from 1)\n"
+    );
+    assert_eq!(json(&out)["blocks"].as_array().map(Vec::len), Some(2));
+    let out = srview(
+        &["--only", "2", "--write", p(&file), "-"],
+        THREE_BLOCKS.as_bytes(),
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "a\nb\nC\nd\n");
+}
+
+/// A patch's hunks are chosen in patch order, an edit's JSON is one block.
+#[test]
+fn only_and_skip_choose_a_patchs_hunks() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = files::write(dir.path(), "f.txt", b"a\nb\nc\nd\n");
+    let patch =
+        "*** Begin Patch\n*** Update File: f.txt\n@@\n a\n-b\n+B\n@@\n c\n-d\n+D\n*** End Patch\n";
+    let out = srview(&["--skip", "1", p(&file), "-"], patch.as_bytes());
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(stdout(&out), "a\nb\nc\nD\n");
+    let out = srview(&["--only", "1", "--json", p(&file), "-"], patch.as_bytes());
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(json(&out)["newContent"], "a\nB\nc\nd\n");
+    let edit = r#"{"file_path": "f.txt", "old_string": "a", "new_string": "X"}"#;
+    let out = srview(&["--only", "1", p(&file), "-"], edit.as_bytes());
+    assert_eq!(stdout(&out), "X\nb\nc\nd\n");
+}
+
+/// A number that names no block, a choice that leaves nothing, and
+/// `--only` with `--skip` are usage errors: one clear line, exit 2, no output.
+#[test]
+fn only_and_skip_usage_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = files::write(dir.path(), "f.txt", b"a\nb\nc\nd\n");
+    let patch = "*** Begin Patch\n*** Update File: f.txt\n@@\n a\n-b\n+B\n*** End Patch\n";
+    for (args, diff, said) in [
+        (
+            &["--only", "4"][..],
+            THREE_BLOCKS,
+            "srview: --only: there is no block #4: the diff has 3 blocks (numbered from 1)",
+        ),
+        (
+            &["--skip", "0"],
+            THREE_BLOCKS,
+            "srview: --skip: there is no block #0: the diff has 3 blocks (numbered from 1)",
+        ),
+        (
+            &["--skip", "1,2,3"],
+            THREE_BLOCKS,
+            "srview: --skip: every block is left out: nothing to apply",
+        ),
+        (
+            &["--only", "2"],
+            patch,
+            "srview: --only: there is no hunk #2: the diff has 1 hunk (numbered from 1)",
+        ),
+    ] {
+        let out = srview(&[args, &[p(&file), "-"]].concat(), diff.as_bytes());
+        assert_eq!(code(&out), 2, "{args:?}");
+        assert_eq!(stderr(&out), format!("{said}\n"));
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+    let out = srview(
+        &["--only", "1", "--skip", "2", p(&file), "-"],
+        THREE_BLOCKS.as_bytes(),
+    );
+    assert_eq!(code(&out), 2);
+    assert_contains(
+        &stderr(&out),
+        "the argument '--only <N,..>' cannot be used with '--skip <N,..>'",
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "a\nb\nc\nd\n");
 }

@@ -630,3 +630,28 @@ fn transcript_refusal_survives_streamed_chunks() {
     s.wait_for("gone with a key", |c| !c.contains(refusal));
     s.quit();
 }
+
+/// `x` leaves the selected block out, like `git add -p` (issue 27, item
+/// 4): the list marks it, the header counts it, the panes show the other
+/// block's result, and `a` writes only that, saying what was left out.
+#[test]
+fn x_leaves_a_block_out_and_a_writes_the_rest() {
+    let (dir, mut s) = launched(DIFF, &["--final"]);
+    s.wait_for("both blocks applied", |c| c.contains("2 applied"));
+    // Follow mode has the last block selected: leave it out.
+    s.press(b"x");
+    s.wait_for("block #2 left out", |c| {
+        c.contains("left out: a writes block #1 only")
+            && c.contains("#2  left out")
+            && c.contains("1 applied")
+            && c.contains("1 left out")
+    });
+    assert!(!s.contents().contains("43"), "{}", s.contents());
+    accept_writes(&mut s, &dir, &RESULT.replace("    43\n", "    42\n"));
+    let after = printed_after(&s);
+    assert!(after.contains("srview: wrote main.rs"), "{after:?}");
+    assert!(
+        after.contains("srview: block #2 left out of it, as chosen with x"),
+        "{after:?}"
+    );
+}

@@ -6,6 +6,7 @@ use std::error::Error as _;
 use std::path::PathBuf;
 
 use srview::apply_patch::{HunkProblem, ParseError as PatchParseError, PatchError, Unindentable};
+use srview::dialect::chosen::ChoiceError;
 use srview::dialect::one_file::OneFileError;
 use srview::edit::partial_json::PartialJsonError;
 use srview::edit::{EditError, ParseError as EditParseError, Tool};
@@ -352,6 +353,33 @@ fn patch_errors() {
             false,
         ),
         (&OneFileError::BadEdit("why".into()), "why", false),
+        (
+            &ChoiceError::NoSuch {
+                number: 4,
+                noun: "hunk",
+                count: "3 hunks".into(),
+            },
+            "there is no hunk #4: the diff has 3 hunks (numbered from 1)",
+            false,
+        ),
+        (
+            &ChoiceError::NoneLeft { noun: "block" },
+            "every block is left out: nothing to apply",
+            false,
+        ),
+        (
+            &ChoiceError::OddMarkers { block: 2, line: 9 },
+            "block #2 has a line that looks like a marker but is not one to the reference \
+             (diff line 9): which lines each block holds is not sure, so blocks cannot be \
+             chosen (srview check shows the markers)",
+            false,
+        ),
+        (
+            &ChoiceError::Unparsed("bad".into()),
+            "the patch does not parse, so its hunks cannot be chosen: bad",
+            false,
+        ),
+        (&ChoiceError::NoSection("which".into()), "which", false),
     ]);
     // The file errors of a section: each names its path.
     let path = || "/a".to_string();

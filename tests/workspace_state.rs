@@ -136,6 +136,20 @@ fn final_preview_key_is_not_passed_to_tabs() {
     assert_eq!(key(&mut ws, 'q'), WsEffect::Quit(1), "nothing written");
 }
 
+/// `x` (leave a block out) is a single diff's: a transcript writes every
+/// block of its calls, so a tab's blocks are never left out of the view
+/// only (what is shown must be what is written).
+#[test]
+fn leaving_a_block_out_is_not_passed_to_tabs() {
+    let mut ws = fed(&call("a.py", "y = 2", "y = 3"), true);
+    assert_eq!(key(&mut ws, 'x'), WsEffect::None);
+    assert!(ws.tabs[0].app.left_out.is_empty());
+    assert_eq!(
+        notice(&ws),
+        "x (leave a block out) is for a single diff (srview FILE DIFF): here a writes every block"
+    );
+}
+
 /// The `?` overlay of a transcript lists its keys: files and accept-all,
 /// not the single-diff `F` and `r` (the transcript's `r` reloads every file).
 #[test]
@@ -554,4 +568,127 @@ fn accepting_while_the_transcript_streams_asks_first() {
         matches!(key(&mut ws, 'a'), WsEffect::Write(_)),
         "paused: no question"
     );
+}
+
+/// A file edited by two calls shows both calls' blocks, grouped by call,
+/// over the file as it was (issue 27, item 5): what the panes show is what
+/// `a` writes, not the last call's edit alone.
+#[test]
+fn every_call_on_a_file_is_shown_grouped_by_call() {
+    let text = call("a.py", "x = 1", "x = 10") + &call("a.py", "y = 2", "y = 20");
+    let mut ws = fed(&text, true);
+    assert_eq!(ws.tabs.len(), 1);
+    let app = &ws.tabs[0].app;
+    assert_eq!(
+        app.original.text(),
+        "x = 1\ny = 2\n",
+        "the file before the first call"
+    );
+    assert_eq!(app.listed_blocks(), 2, "both calls' blocks");
+    let groups: Vec<(usize, &str)> = app
+        .call_groups
+        .iter()
+        .map(|g| (g.first_block, g.label.as_str()))
+        .collect();
+    assert_eq!(groups, [(0, "call 1"), (1, "call 2")]);
+    assert_eq!(app.result.text(), "x = 10\ny = 20\n");
+    assert_eq!(app.result.text(), ws.edits[0].content(), "shown is written");
+    assert_eq!(key(&mut ws, 'a'), WsEffect::Write(vec![0]));
+
+    // The block list names each call beside its first block.
+    let screen = ws_screen(&mut ws);
+    assert!(screen.contains("call 1 │ #1"), "{screen}");
+    assert!(screen.contains("call 2 │ #2"), "{screen}");
+}
+
+/// A later call that edits what an earlier one wrote: no diff over the
+/// first text shows both, so the tab shows their combined change as a
+/// whole-file edit, which is what `a` writes, and says why.
+#[test]
+fn calls_that_build_on_each_other_are_shown_combined() {
+    let text = call("a.py", "y = 2", "y = 3") + &call("a.py", "y = 3", "y = 4");
+    let ws = fed(&text, true);
+    let app = &ws.tabs[0].app;
+    assert_eq!(app.original.text(), "x = 1\ny = 2\n");
+    assert_eq!(app.result.text(), "x = 1\ny = 4\n");
+    assert_eq!(app.result.text(), ws.edits[0].content());
+    assert_eq!(
+        app.notice.as_ref().map(|n| n.text.as_str()),
+        Some(
+            "2 calls edit this file, and a later one edits what an earlier one wrote, so their \
+             blocks cannot all be shown over the file as it was: shown as their combined \
+             change, which is what a writes"
+        )
+    );
+}
+
+/// A doubtful block in an earlier call is asked about too (before, only
+/// the last call's blocks were): the block as the tab numbers it.
+#[test]
+fn a_doubt_in_an_earlier_call_is_asked_about() {
+    let text = call(
+        "two.rs",
+        "fn a() {\n    two_and_a_long_call(with, many, args);\n}",
+        "fn a() {\n    three();\n}",
+    ) + &call("two.rs", "fn b() {", "fn b2() {");
+    let mut ws = fed(&text, true);
+    assert_eq!(ws.tabs[0].app.listed_blocks(), 2);
+    assert_eq!(key(&mut ws, 'a'), WsEffect::None, "held back");
+    assert_eq!(
+        notice(&ws),
+        "two.rs: block #1 matched by its first and last lines only at lines 1-3; its SEARCH \
+         text is closest to lines 5-7: press a again to write anyway, Esc to cancel"
+    );
+    assert_eq!(key(&mut ws, 'a'), WsEffect::Write(vec![0]));
+}
+
+/// The whole screen of `ws`, 100x30, one line per row.
+fn ws_screen(ws: &mut Workspace) -> String {
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+    use srview::view::highlight::Syntaxes;
+    use srview::view::theme::{ColourMode, Theme};
+    use srview::view::{self, Caches};
+
+    let mut caches: Vec<Caches> = ws
+        .tabs
+        .iter()
+        .map(|t| Caches::new(Syntaxes::load(), &t.app))
+        .collect();
+    let mut terminal = Terminal::new(TestBackend::new(100, 30)).expect("terminal");
+    terminal
+        .draw(|f| view::render_workspace(f, ws, &mut caches, &Theme::new(ColourMode::None)))
+        .expect("draw");
+    let buf = terminal.backend().buffer();
+    (0..30)
+        .map(|y| {
+            (0..100)
+                .map(|x| buf[(x, y)].symbol().to_string())
+                .collect::<String>()
+                + "\n"
+        })
+        .collect()
+}
+
+/// A call that does not apply (its SEARCH text was changed by an earlier
+/// call) is shown alone over the text the calls before it left, failing
+/// there as it fails when run: the joined diff would apply it over the
+/// first text, which is not what happens.
+#[test]
+fn a_failing_call_among_several_is_shown_alone_where_it_fails() {
+    let text = call("a.py", "x = 1", "x = 10") + &call("a.py", "x = 1", "x = 11");
+    let mut ws = fed(&text, true);
+    assert_eq!(ws.edits[0].state, FileState::Failed);
+    let app = &ws.tabs[0].app;
+    assert_eq!(app.original.text(), "x = 10\ny = 2\n");
+    assert_eq!(app.outcome.failed_count(), 1);
+    assert!(app.call_groups.is_empty());
+    assert_eq!(
+        app.notice.as_ref().map(|n| n.text.as_str()),
+        Some(
+            "call 2 of the 2 calls on this file does not apply: shown alone, over the text the \
+             calls before it left"
+        )
+    );
+    assert_eq!(key(&mut ws, 'a'), WsEffect::None, "nothing written");
 }

@@ -26,10 +26,12 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
     let diff = input::read_diff(args.diff.as_deref())?;
     let dialect = super::dialect_of(args.engine.dialect, &diff);
     if dialect != crate::dialect::Dialect::SearchReplace {
+        let diff = chosen_blocks(args, file, diff, dialect)?;
         return super::apply_dialect::run(args, file, content, &diff, dialect);
     }
     let original = content.unwrap_or_default();
     let diff = args.engine.prepare(diff, file);
+    let diff = chosen_blocks(args, file, diff, dialect)?;
     let options = Options {
         version: args.engine.version(),
         is_final: !args.partial,
@@ -118,6 +120,49 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
     }
     stdout.flush().map_err(io_err)?;
     Ok(0)
+}
+
+/// `diff` made of the blocks `--only`/`--skip` choose (the whole diff
+/// without them), said on stderr: from here on it is the diff, applied,
+/// reported and written as any other.
+fn chosen_blocks(
+    args: &ApplyArgs,
+    file: &std::path::Path,
+    diff: String,
+    dialect: crate::dialect::Dialect,
+) -> Result<String, Error> {
+    use crate::dialect::chosen::{self, Choice};
+    let (choice, flag) = match (&args.only[..], &args.skip[..]) {
+        ([], []) => return Ok(diff),
+        (only, []) => (Choice::Only(only.iter().copied().collect()), "--only"),
+        (_, skip) => (Choice::Skip(skip.iter().copied().collect()), "--skip"),
+    };
+    let name = file
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let chosen = chosen::choose(&diff, dialect, args.engine.version(), &name, &choice)
+        .map_err(|e| Error::usage(format!("{flag}: {e}")))?;
+    if !chosen.left_out.is_empty() {
+        let noun = chosen::noun(dialect);
+        let kept: Vec<usize> = (1..=chosen.count)
+            .filter(|n| !chosen.left_out.contains(n))
+            .collect();
+        // Past a block left out, the output's numbers are not the diff's.
+        let renumbered = chosen.left_out.first() < kept.last();
+        eprintln!(
+            "srview: note: applying {} of {} only, {} left out{}",
+            chosen::numbered(noun, &kept),
+            chosen.count,
+            chosen.left_out_words(dialect),
+            if renumbered {
+                format!(" (below, the chosen {noun}s are numbered from 1)")
+            } else {
+                String::new()
+            }
+        );
+    }
+    Ok(chosen.text)
 }
 
 /// What srview cannot stand behind in writing `outcome`, the final result

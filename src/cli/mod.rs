@@ -209,6 +209,15 @@ pub struct ApplyArgs {
     /// FILE may not exist: start from an empty original.
     #[arg(long)]
     pub new_file: bool,
+    /// Apply only these blocks (numbered from 1 as `check` lists them; a
+    /// patch's hunks in patch order): the output is the diff made of them.
+    #[arg(long, value_name = "N,..", value_delimiter = ',',
+          conflicts_with_all = ["skip", "stream", "transcript"])]
+    pub only: Vec<usize>,
+    /// Apply every block but these (numbered as for --only).
+    #[arg(long, value_name = "N,..", value_delimiter = ',',
+          conflicts_with_all = ["stream", "transcript"])]
+    pub skip: Vec<usize>,
     /// Read stdin as it arrives; print JSON lines as the result changes
     /// (always JSON: --json changes nothing).
     #[arg(long)]

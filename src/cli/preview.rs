@@ -26,10 +26,16 @@ pub fn run(args: &PreviewArgs, file: &Path) -> CmdResult {
             out.write_all(content.as_bytes())
                 .and_then(|()| out.flush())
                 .map_err(Error::stdout)?;
+            if let Some(words) = screen.left_out_words() {
+                eprintln!("srview: {words} left out of it, as chosen with x");
+            }
             Ok(0)
         }
         Exit::Wrote(path) => {
             super::report_written(&path);
+            if let Some(words) = screen.left_out_words() {
+                eprintln!("srview: {words} left out of it, as chosen with x");
+            }
             Ok(0)
         }
     }

@@ -37,6 +37,8 @@ mod occurrences;
 mod structure;
 mod suggest;
 
+pub use structure::{BlockSpan, block_spans};
+
 use serde::Serialize;
 
 use crate::engine::matcher::LineIndex;

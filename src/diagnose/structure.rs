@@ -155,6 +155,34 @@ pub fn parse(diff: &str, version: Version) -> ParsedDiff<'_> {
     parsed
 }
 
+/// Where one block of a diff is, as [`parse`] (and `check`'s "Block #N")
+/// counts blocks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BlockSpan {
+    /// 1-based first and last diff lines.
+    pub lines: [usize; 2],
+    /// A line of the block looks like a marker the reference does not read
+    /// as one (a typo, a marker ending in `\r`): the reference may not see
+    /// the block where its markers say it is.
+    pub odd_markers: Option<usize>,
+}
+
+/// The diff lines of each block of `diff`, in order (see [`BlockSpan`]).
+pub fn block_spans(diff: &str, version: Version) -> Vec<BlockSpan> {
+    parse(diff, version)
+        .blocks
+        .iter()
+        .map(|b| BlockSpan {
+            lines: [b.first_line, b.last_line],
+            odd_markers: b
+                .typos
+                .first()
+                .map(|&(no, _)| no)
+                .or_else(|| (b.carriage_returns > 0).then_some(b.first_line)),
+        })
+        .collect()
+}
+
 fn new_block(no: usize, text_before: Vec<(usize, &str)>) -> ParsedBlock<'_> {
     ParsedBlock {
         first_line: no,

@@ -945,6 +945,13 @@ impl Screen for AgentEdits {
                     );
                     return Flow::Continue;
                 }
+                // What `a` writes here is the agent's edit whole.
+                if key.code == KeyCode::Char('x')
+                    && self.shown.as_ref().is_some_and(|s| !s.app.view.help)
+                {
+                    self.say_of_shown(keys::NO_LEAVING_OUT, false);
+                    return Flow::Continue;
+                }
                 let Some(shown) = &mut self.shown else {
                     return Flow::Continue;
                 };
@@ -1131,6 +1138,17 @@ mod tests {
                 "no final result yet: Claude Code is still writing this edit, and the preview \
                  follows it as it arrives"
             )
+        );
+        // Nor can a block be left out: `a` here writes the agent's edit whole.
+        screen.on_event(TermEvent::Key(KeyEvent::new(
+            KeyCode::Char('x'),
+            KeyModifiers::NONE,
+        )));
+        let shown = screen.shown.as_ref().expect("still shown");
+        assert!(shown.app.left_out.is_empty());
+        assert_eq!(
+            screen.list().notice.as_ref().map(|n| n.text.as_str()),
+            Some(crate::tui::app::keys::NO_LEAVING_OUT)
         );
     }
 

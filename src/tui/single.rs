@@ -286,6 +286,33 @@ impl SingleFile {
         }
     }
 
+    /// Another dialect's text made of the hunks (or the edit) not left
+    /// out, `None` when none is; or why it cannot be made. The blocks on
+    /// screen must be its hunks one for one, else a number would name
+    /// another hunk.
+    fn chosen_raw(&self, dialect: Dialect, name: &str) -> Result<Option<String>, String> {
+        use crate::dialect::chosen::{self, Choice};
+        if self.app.left_out.is_empty() {
+            return Ok(None);
+        }
+        let skip = Choice::Skip(self.app.left_out.iter().map(|i| i + 1).collect());
+        let chosen = chosen::choose(&self.raw, dialect, self.app.version, name, &skip)
+            .map_err(|e| e.to_string())?;
+        if chosen.count != self.app.listed_blocks() {
+            return Err(format!(
+                "the blocks shown are not the edit's {} one for one, so none can be left out                  (x takes them back in)",
+                crate::words::count(chosen.count, chosen::noun(dialect))
+            ));
+        }
+        Ok(Some(chosen.text))
+    }
+
+    /// The blocks left out of what was written, as "block #2" (for the
+    /// line printed once the terminal is back).
+    pub fn left_out_words(&self) -> Option<String> {
+        self.app.left_out_words()
+    }
+
     /// `r`: FILE is read from disk again and the diff re-applied to it.
     fn reload(&mut self) {
         match input::read_text(&self.app.file_path, self.accept_to.new_file) {
@@ -319,7 +346,15 @@ impl SingleFile {
             Some(dialect) => {
                 let (place, original) = self.target_parts();
                 let target = place.target(original.as_deref());
-                match crate::dialect::one_file::reference_result(&self.raw, dialect, &target) {
+                let raw = match self.chosen_raw(dialect, &place.name) {
+                    Ok(raw) => raw,
+                    Err(why) => {
+                        self.refuse_text(format!("not accepted: {why}"));
+                        return None;
+                    }
+                };
+                let raw = raw.as_deref().unwrap_or(&self.raw);
+                match crate::dialect::one_file::reference_result(raw, dialect, &target) {
                     Ok(text) if original.as_deref() == Some(text.as_str()) => {
                         self.refuse_text(
                             "the edit leaves the file as it is: nothing to accept".into(),
@@ -329,7 +364,7 @@ impl SingleFile {
                     Ok(text) => {
                         // What `--write` holds back, the previewer asks
                         // about first.
-                        let doubts = dialect_doubts(&self.raw, dialect, &target);
+                        let doubts = dialect_doubts(raw, dialect, &target);
                         if !doubts.is_empty() && !asked {
                             self.asked = true;
                             self.app.refuse(format!(
@@ -988,6 +1023,36 @@ mod tests {
                 && said.contains(", but the corrected patch is in doubt: hunk #1 of k.txt matched at lines 2-3, and its lines occur again at line 5"),
             "{said}"
         );
+    }
+
+    /// A patch's hunk left out with `x`: the panes show the other hunks'
+    /// result, and `a` writes the reference's result of the patch made of
+    /// them (issue 27, item 4); leaving out an edit's one block writes nothing.
+    #[test]
+    fn a_hunk_left_out_is_not_written() {
+        let patch = "*** Begin Patch\n*** Update File: f.txt\n@@\n a\n-b\n+B\n@@\n c\n-d\n+D\n*** End Patch\n";
+        let (_dir, path, mut s) = screen_showing("f.txt", "a\nb\nc\nd\n", patch, true);
+        assert_eq!(s.app.listed_blocks(), 2);
+        s.app.select_block(0);
+        press(&mut s, 'x');
+        assert_eq!(
+            notice_text(&s),
+            "block #1 left out: a writes block #2 only (the panes show their result)"
+        );
+        assert_eq!(s.app.result.text(), "a\nb\nc\nD\n");
+        assert_eq!(accept_now(&mut s, false), Some(Exit::Wrote(path.clone())));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "a\nb\nc\nD\n");
+        assert_eq!(s.left_out_words().as_deref(), Some("block #1"));
+
+        let edit = r#"{"file_path": "g.py", "old_string": "y = 2", "new_string": "y = 3"}"#;
+        let (_dir, path, mut s) = screen_showing("g.py", G_PY, edit, true);
+        press(&mut s, 'x');
+        assert_eq!(accept_now(&mut s, false), None);
+        assert_eq!(
+            notice_text(&s),
+            "not accepted: every block is left out: nothing to apply"
+        );
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), G_PY);
     }
 
     /// Text that cannot be read: the last text stays, and the app knows why.

@@ -43,7 +43,16 @@ pub const KEY_HELP: &[(&str, &str, KeyScope)] = &[
     ("d", "jump to closest region", KeyScope::Both),
     ("c", "copy corrected block", KeyScope::Both),
     ("F", "final result / live view", KeyScope::SingleDiff),
-    ("a", "accept", KeyScope::SingleDiff),
+    (
+        "x",
+        "leave the block out of a / back in",
+        KeyScope::SingleDiff,
+    ),
+    (
+        "a",
+        "accept (the blocks not left out)",
+        KeyScope::SingleDiff,
+    ),
     ("a", "accept this file", KeyScope::Transcript),
     ("A", "accept all files (all or none)", KeyScope::Transcript),
     (
@@ -68,6 +77,11 @@ pub fn key_help(scope: KeyScope) -> impl Iterator<Item = (&'static str, &'static
 }
 
 const WHEEL_STEP: usize = 3;
+
+/// What `x` says where blocks cannot be left out (a transcript, an
+/// agent's edits): what `a` writes there is every block of the edits.
+pub const NO_LEAVING_OUT: &str =
+    "x (leave a block out) is for a single diff (srview FILE DIFF): here a writes every block";
 
 pub fn on_key(app: &mut App, key: KeyEvent) -> Effect {
     if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
@@ -96,6 +110,10 @@ pub fn on_key(app: &mut App, key: KeyEvent) -> Effect {
             KeyCode::Char('k') | KeyCode::Up => *scroll = scroll.saturating_sub(1),
             KeyCode::PageDown | KeyCode::Char(' ') => *scroll = (*scroll + HELP_PAGE).min(last),
             KeyCode::PageUp => *scroll = scroll.saturating_sub(HELP_PAGE),
+            // As in the panes: `g`/`G` go to the top and the bottom (they
+            // must not close the overlay, which they would as other keys).
+            KeyCode::Char('g') | KeyCode::Home => *scroll = 0,
+            KeyCode::Char('G') | KeyCode::End => *scroll = last,
             _ => {
                 app.view.help = false;
                 app.view.help_scroll = 0;
@@ -215,6 +233,7 @@ pub fn on_key(app: &mut App, key: KeyEvent) -> Effect {
             app.note_state("paused: the panes already show the final result".into());
         }
         KeyCode::Char('a') => return accept_confirmed(app, confirmed),
+        KeyCode::Char('x') => app.toggle_left_out(),
         KeyCode::Char('r') => return Effect::Reload,
         _ => {}
     }
@@ -403,6 +422,13 @@ pub fn accept(app: &mut App) -> Effect {
 /// [`accept`], where `confirmed` says the user was told which blocks' places
 /// are in doubt and pressed `a` again: only then are they written.
 pub fn accept_confirmed(app: &mut App, confirmed: bool) -> Effect {
+    if !app.left_out.is_empty() && (0..app.listed_blocks()).all(|i| app.is_left_out(i)) {
+        app.refuse(
+            "every block is left out: nothing to accept (x takes the selected block back in)"
+                .into(),
+        );
+        return Effect::None;
+    }
     match app.accepted_content() {
         // A whole-file write is shown as it is written: no final mode.
         Ok(content) if app.final_mode() || app.direct || app.shows(&content) => {
@@ -412,7 +438,9 @@ pub fn accept_confirmed(app: &mut App, confirmed: bool) -> Effect {
             }
             // A block the diff has not finished (its REPLACE end marker
             // has not arrived): what would be written is cut short.
-            if let Some(n) = crate::diagnose::doubt::unfinished_block(&app.diff) {
+            if let Some(n) = crate::diagnose::doubt::unfinished_block(&app.diff)
+                .filter(|n| !app.is_left_out(n.saturating_sub(1)))
+            {
                 app.select_block(n.saturating_sub(1));
                 app.refuse(format!(
                     "block #{n} has not finished streaming (no REPLACE end marker yet): \
@@ -475,6 +503,10 @@ pub fn accept_confirmed(app: &mut App, confirmed: bool) -> Effect {
                 "no complete block yet: nothing to accept"
             };
             app.refuse(text.into());
+            Effect::None
+        }
+        Err(Refusal::Unchoosable(why)) => {
+            app.refuse(format!("not accepted: {why}"));
             Effect::None
         }
         Err(Refusal::Unreadable(why)) => {

@@ -3,7 +3,9 @@
 //! [`Effect`]s for the previewer (`tui::SingleFile`) to carry out.
 
 pub mod agent;
+pub mod calls;
 pub mod keys;
+mod left_out;
 mod navigate;
 pub mod rows;
 mod spliced_lines;
@@ -86,6 +88,9 @@ pub enum Refusal {
     NothingToAccept,
     /// DIFF cannot be read as text now: the text shown is an older one.
     Unreadable(String),
+    /// Blocks are left out, but the diff's blocks can no longer be told
+    /// apart: which lines to leave out is not sure.
+    Unchoosable(String),
 }
 
 /// Something the event loop must do outside the state.
@@ -203,6 +208,17 @@ pub struct App {
     /// The text of the notice saying why accepting wrote nothing: it goes
     /// once the state it describes ends (new diff text, DIFF readable again).
     refusal: Option<String>,
+    /// Blocks left out of what accepting writes (0-based, as listed), like
+    /// `git add -p`: the panes and `a` take the diff made of the others
+    /// (see [`crate::dialect::chosen`]); `x` toggles the selected block.
+    pub left_out: std::collections::BTreeSet<usize>,
+    /// The tool calls whose diffs make up `diff` (a transcript's file
+    /// edited by several calls), in order: the block list names each
+    /// call beside its first block. Empty for one diff.
+    pub call_groups: Vec<calls::CallGroup>,
+    /// How many blocks the whole diff has while some are left out (the
+    /// list shows them all, past where the engine stopped too); else 0.
+    whole_blocks: usize,
 }
 
 pub use crate::diagnose::doubt::{PlaceDoubt, doubt_sentence, place_doubt};
@@ -263,6 +279,9 @@ impl App {
             source_bytes: None,
             confirming_guess: false,
             refusal: None,
+            left_out: Default::default(),
+            whole_blocks: 0,
+            call_groups: Vec::new(),
             source_error: None,
             diff_changes: 0,
         };
@@ -304,7 +323,7 @@ impl App {
     /// in final mode, once diagnosed, those after a failure it never
     /// reached (as `check` lists them).
     pub fn listed_blocks(&self) -> usize {
-        let reached = self.outcome.blocks.len();
+        let reached = self.outcome.blocks.len().max(self.whole_blocks);
         if self.final_mode() && !self.diagnosis_stale() {
             reached.max(self.diagnoses.len())
         } else {
@@ -369,6 +388,15 @@ impl App {
             self.clear_refusal();
         }
         if text != self.diff {
+            // A rewritten diff (not one grown by appends) has other blocks
+            // under the numbers left out: every block is back in.
+            if !self.left_out.is_empty() && !text.starts_with(&self.diff) {
+                self.left_out.clear();
+                self.notice = Some(Notice {
+                    text: "the diff was rewritten: every block is back in".into(),
+                    error: false,
+                });
+            }
             self.diff = text;
             self.diff_changed();
         }
@@ -470,7 +498,26 @@ impl App {
             return Vec::new();
         }
         let fresh;
-        let diagnoses = if self.final_mode() {
+        let diagnoses = if let Some(Ok(kept)) = self.kept_lines(&self.engine_diff()) {
+            // What is written is the diff made of the blocks kept: its own
+            // diagnosis, numbered as the list numbers its blocks.
+            let options = engine::Options {
+                version: self.version,
+                is_final: true,
+            };
+            let outcome = engine::apply_spliced(kept.text(), self.session.index(), options);
+            let mut diagnoses = crate::diagnose::diagnose_indexed(
+                kept.text(),
+                self.session.index(),
+                options,
+                &outcome,
+            );
+            for d in &mut diagnoses {
+                d.index = kept.whole_index(d.index);
+            }
+            fresh = diagnoses;
+            &fresh
+        } else if self.final_mode() {
             if self.diagnosis_stale() {
                 self.diagnose();
             }
@@ -547,11 +594,37 @@ impl App {
         let text = engine::fixes::engine_input(&self.diff, &self.file_path, self.fix_model_output);
         self.session.set_text(&text);
         let mut outcome = self.session.outcome_spliced(options.is_final);
+        // Blocks left out: the diff made of the others is what is shown (and
+        // written); the whole diff's outcome keeps the blocks left out.
+        // Blocks that can no longer be told apart: the whole diff is shown,
+        // said, and accepting writes nothing (see `accepted_content`).
+        let kept = match self.kept_lines(&text) {
+            Some(Err(why)) => {
+                self.note_state(format!(
+                    "{why}: a writes nothing until x takes them back in"
+                ));
+                None
+            }
+            other => other.and_then(Result::ok),
+        };
+        self.whole_blocks = kept.as_ref().map_or(0, |k| k.whole_blocks());
+        let whole = kept.as_ref().map(|_| split_content(outcome.clone()).0);
+        if let Some(kept) = &kept {
+            outcome = engine::apply_spliced(kept.text(), self.session.index(), options);
+        }
         // On a failure, the panes show what the diff before the failing block
-        // gives (see `failed_prefix_outcome`).
-        let failed_prefix = self.failed_prefix_outcome(&mut outcome, options);
+        // gives (see `failed_prefix`).
+        let applied = kept.as_ref().map_or(self.session.text(), |k| k.text());
+        let index = Arc::clone(self.session.index());
+        let mut failed_prefix = failed_prefix(applied, &index, &mut outcome, options);
         let ok = outcome.result.is_ok();
-        let (report, content) = split_content(outcome);
+        let (mut report, content) = split_content(outcome);
+        if let (Some(kept), Some(whole)) = (&kept, whole) {
+            report = kept.merge(report, whole);
+            if let Some(prefix) = failed_prefix.as_mut() {
+                kept.renumber(&mut prefix.blocks);
+            }
+        }
         self.outcome = report;
         let (shown_blocks, shown_content) = match failed_prefix {
             Some(prefix) => {
@@ -600,7 +673,7 @@ impl App {
             .outcome
             .blocks
             .iter()
-            .find(|b| b.state == engine::BlockState::Failed)
+            .find(|b| b.state == engine::BlockState::Failed && !self.is_left_out(b.index))
         {
             self.view.selected = b.index;
         }
@@ -625,7 +698,25 @@ impl App {
         if self.direct {
             return Ok(self.result.clone());
         }
-        let outcome = self.session.outcome_spliced(true);
+        let kept = match self.kept_lines(&self.engine_diff()) {
+            Some(Err(why)) => return Err(Refusal::Unchoosable(why)),
+            other => other.and_then(Result::ok),
+        };
+        let outcome = match &kept {
+            Some(kept) => {
+                let options = engine::Options {
+                    version: self.version,
+                    is_final: true,
+                };
+                let mut outcome = engine::apply_spliced(kept.text(), self.session.index(), options);
+                kept.renumber(&mut outcome.blocks);
+                if let Err(e) = &mut outcome.result {
+                    kept.renumber_error(e);
+                }
+                outcome
+            }
+            None => self.session.outcome_spliced(true),
+        };
         let applied = outcome
             .blocks
             .iter()
@@ -703,36 +794,37 @@ impl App {
         self.rows_split = RowMap::new(&self.segments, false);
         self.rows_unified = RowMap::new(&self.segments, true);
     }
+}
 
-    /// What the panes show when a block fails: the diff before that block
-    /// still applies, so show it (streaming), and copy its placements into
-    /// the report so the blocks before the failure keep their result lines.
-    fn failed_prefix_outcome(
-        &self,
-        outcome: &mut Outcome<engine::Spliced>,
-        options: engine::Options,
-    ) -> Option<Outcome<engine::Spliced>> {
-        let failed_at = match &outcome.result {
-            Ok(_) => return None,
-            Err(e) => e
-                .block
-                .and_then(|b| outcome.blocks.get(b))
-                .map(|b| b.diff_lines[0]),
-        };
-        let applied = self.session.text();
-        let cut = failed_at.map_or(0, |line| line_offset(applied, line.saturating_sub(1)));
-        let prefix = engine::Options {
-            is_final: false,
-            ..options
-        };
-        let shown = engine::apply_spliced(&applied[..cut], self.session.index(), prefix);
-        for (mine, theirs) in outcome.blocks.iter_mut().zip(&shown.blocks) {
-            if mine.replacement.is_none() {
-                mine.replacement = theirs.replacement;
-            }
+/// What the panes show when a block of `applied` (the diff the engine ran)
+/// fails: the diff before that block still applies, so show it
+/// (streaming), and copy its placements into the report so the blocks
+/// before the failure keep their result lines.
+fn failed_prefix(
+    applied: &str,
+    index: &engine::matcher::LineIndex,
+    outcome: &mut Outcome<engine::Spliced>,
+    options: engine::Options,
+) -> Option<Outcome<engine::Spliced>> {
+    let failed_at = match &outcome.result {
+        Ok(_) => return None,
+        Err(e) => e
+            .block
+            .and_then(|b| outcome.blocks.get(b))
+            .map(|b| b.diff_lines[0]),
+    };
+    let cut = failed_at.map_or(0, |line| line_offset(applied, line.saturating_sub(1)));
+    let prefix = engine::Options {
+        is_final: false,
+        ..options
+    };
+    let shown = engine::apply_spliced(&applied[..cut], index, prefix);
+    for (mine, theirs) in outcome.blocks.iter_mut().zip(&shown.blocks) {
+        if mine.replacement.is_none() {
+            mine.replacement = theirs.replacement;
         }
-        Some(shown)
     }
+    Some(shown)
 }
 
 /// Byte offset where 0-based line `line` of `text` starts (its length past the end).

@@ -23,7 +23,16 @@ pub struct Tab {
     pub refusal: Option<String>,
     /// Bumped whenever `app` is rebuilt (a new call), so caches know.
     pub generation: u64,
+    /// What the tab shows: the file's one call, or every call's blocks
+    /// (see [`calls`](super::calls)).
     pub app: App,
+    /// With several calls: each call on its own, over the text before it,
+    /// as it is applied and written (what accepting asks about); empty
+    /// for one call.
+    pub call_apps: Vec<App>,
+    /// With several calls, `app` shows their combined change as a
+    /// whole-file edit (their blocks cannot be shown over the first text).
+    whole: bool,
 }
 
 impl Tab {
@@ -251,41 +260,57 @@ impl Workspace {
             let Some(last) = edit.calls.last() else {
                 continue;
             };
-            let base = match edit.calls.len() {
-                1 => edit.before().to_string(),
-                n => edit.calls[n - 2]
+            let n = edit.calls.len();
+            // One call: shown over the text before it. Several: every
+            // call's blocks, over the text before the first.
+            let shown = (n > 1).then(|| super::calls::view(calls, edit, self.options));
+            let whole = matches!(shown, Some(super::calls::CallsView::Whole { .. }));
+            let base = match shown {
+                Some(super::calls::CallsView::Failed { call, .. }) if call > 0 => edit.calls
+                    [call - 1]
                     .content()
                     .unwrap_or(edit.before())
                     .to_string(),
+                _ => edit.before().to_string(),
             };
             let i = self.tab_for(edit, &base);
+            let options = self.options;
             let tab = &mut self.tabs[i];
             tab.state = edit.state;
             tab.refusal = None;
-            if tab.calls != edit.calls.len() || tab.app.original.text() != base {
-                // A new call (or a changed base): start that call's view afresh,
+            if tab.calls != n || tab.app.original.text() != base || tab.whole != whole {
+                // A new call (or a changed base): start the view afresh,
                 // keeping how the user looks at it.
                 let view = tab.app.view.clone();
-                tab.app = new_app(self.options, &edit.path, base);
+                tab.app = new_app(options, &edit.path, base);
                 tab.app.view = view;
-                tab.calls = edit.calls.len();
+                tab.calls = n;
+                tab.whole = whole;
                 tab.generation += 1;
             }
-            let body = calls
-                .get(last.call)
-                .map(|c| c.body.clone())
-                .unwrap_or_default();
-            match last.kind {
-                CallKind::WriteToFile => tab
-                    .app
-                    .set_direct(last.content().map_or(body, str::to_string), last.partial),
-                CallKind::ReplaceInFile => {
-                    tab.app.set_diff(body);
+            match shown {
+                None => show_call(&mut tab.app, calls, last),
+                Some(super::calls::CallsView::Joined { diff, groups }) => {
+                    tab.app.call_groups = groups;
+                    tab.app.set_diff(diff);
                     if !last.partial {
                         tab.app.end_stream();
                     }
                 }
+                Some(super::calls::CallsView::Failed { call, why }) => {
+                    tab.app.call_groups.clear();
+                    if let Some(failed) = edit.calls.get(call) {
+                        show_call(&mut tab.app, calls, failed);
+                    }
+                    tab.app.note_state(why);
+                }
+                Some(super::calls::CallsView::Whole { why }) => {
+                    tab.app.call_groups.clear();
+                    tab.app.set_direct(edit.content().to_string(), last.partial);
+                    tab.app.note_state(why);
+                }
             }
+            update_call_apps(tab, calls, edit, options);
         }
         self.edits = edits;
         if self.follow_tabs
@@ -380,6 +405,8 @@ impl Workspace {
             refusal: None,
             generation: 0,
             app,
+            call_apps: Vec::new(),
+            whole: false,
         });
         self.tabs.len() - 1
     }
@@ -461,6 +488,13 @@ impl Workspace {
             KeyCode::Char('F') => {
                 self.notice = Some(Notice {
                     text: "F is for a single diff: a transcript edit shows its final result once its call is complete".into(),
+                    error: false,
+                });
+                return WsEffect::None;
+            }
+            KeyCode::Char('x') => {
+                self.notice = Some(Notice {
+                    text: keys::NO_LEAVING_OUT.into(),
                     error: false,
                 });
                 return WsEffect::None;
@@ -658,7 +692,21 @@ impl Workspace {
             let Some(tab) = self.tabs.get_mut(t) else {
                 continue;
             };
-            let doubtful = tab.app.doubtful_blocks();
+            // Several calls are written one after another: each is asked
+            // about as it runs, over the text before it.
+            let doubtful: Vec<(Option<usize>, _)> = if tab.call_apps.is_empty() {
+                tab.app
+                    .doubtful_blocks()
+                    .into_iter()
+                    .map(|d| (None, d))
+                    .collect()
+            } else {
+                let mut all = Vec::new();
+                for (k, app) in tab.call_apps.iter_mut().enumerate() {
+                    all.extend(app.doubtful_blocks().into_iter().map(|d| (Some(k), d)));
+                }
+                all
+            };
             let mixed = tab.app.accepted_content().is_ok_and(|content| {
                 mixes_line_endings(&tab.app.original.text(), content.chunks())
             });
@@ -668,9 +716,26 @@ impl Workspace {
                 others.push(tab.path.clone());
             }
             if first.is_none() {
-                if let Some((d, doubt)) = doubtful.into_iter().next() {
-                    tab.app.select_block(d.index);
-                    first = Some((t, crate::tui::app::doubt_sentence(&d, doubt)));
+                if let Some((call, (mut d, doubt))) = doubtful.into_iter().next() {
+                    let group = call.and_then(|k| tab.app.call_groups.get(k));
+                    let sentence = match (call, group) {
+                        // The block as the tab numbers it, beside its call.
+                        (Some(_), Some(g)) => {
+                            d.index += g.first_block;
+                            tab.app.select_block(d.index);
+                            crate::tui::app::doubt_sentence(&d, doubt)
+                        }
+                        (Some(k), None) => format!(
+                            "call {}: {}",
+                            k + 1,
+                            crate::tui::app::doubt_sentence(&d, doubt)
+                        ),
+                        (None, _) => {
+                            tab.app.select_block(d.index);
+                            crate::tui::app::doubt_sentence(&d, doubt)
+                        }
+                    };
+                    first = Some((t, sentence));
                 } else if mixed {
                     first = Some((t, MIXED_LINE_ENDINGS.to_string()));
                 }
@@ -712,6 +777,58 @@ impl Workspace {
 
     pub fn all_written(&self) -> bool {
         !self.tabs.is_empty() && self.tabs.iter().all(|t| t.written)
+    }
+}
+
+/// Shows `call` (a call of `calls`) in `app`, over the text it starts from.
+fn show_call(app: &mut App, calls: &[ToolCall], call: &crate::source::transcript::CallResult) {
+    let body = calls
+        .get(call.call)
+        .map(|c| c.body.clone())
+        .unwrap_or_default();
+    match call.kind {
+        CallKind::WriteToFile => {
+            app.set_direct(call.content().map_or(body, str::to_string), call.partial)
+        }
+        CallKind::ReplaceInFile => {
+            app.set_diff(body);
+            if !call.partial {
+                app.end_stream();
+            }
+        }
+    }
+}
+
+/// Keeps `tab.call_apps` one per call of `edit` when it has several (each
+/// over the text before it), rebuilt when a call comes, else only the
+/// last one (still streaming) updated.
+fn update_call_apps(tab: &mut Tab, calls: &[ToolCall], edit: &FileEdit, options: ApplyOptions) {
+    let n = edit.calls.len();
+    if n < 2 {
+        tab.call_apps.clear();
+        return;
+    }
+    let base = |k: usize| match k {
+        0 => edit.before().to_string(),
+        k => edit.calls[k - 1]
+            .content()
+            .unwrap_or(edit.before())
+            .to_string(),
+    };
+    let stale = tab.call_apps.len() != n
+        || tab
+            .call_apps
+            .last()
+            .is_some_and(|app| app.original.text() != base(n - 1));
+    if stale {
+        tab.call_apps = (0..n)
+            .map(|k| new_app(options, &edit.path, base(k)))
+            .collect();
+        for (app, call) in tab.call_apps.iter_mut().zip(&edit.calls) {
+            show_call(app, calls, call);
+        }
+    } else if let (Some(app), Some(call)) = (tab.call_apps.last_mut(), edit.calls.last()) {
+        show_call(app, calls, call);
     }
 }
 

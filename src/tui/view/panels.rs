@@ -173,10 +173,14 @@ pub(super) fn fit_spans(
 }
 
 pub fn status_bar(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
-    let waiting = app
-        .outcome
-        .blocks
-        .iter()
+    // Blocks left out are counted as such, not by their state in the whole diff.
+    let counted = || {
+        app.outcome
+            .blocks
+            .iter()
+            .filter(|b| !app.is_left_out(b.index))
+    };
+    let waiting = counted()
         .filter(|b| {
             !matches!(
                 b.state,
@@ -184,7 +188,8 @@ pub fn status_bar(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             )
         })
         .count();
-    let failed = app.outcome.failed_count();
+    let failed = counted().filter(|b| b.state == BlockState::Failed).count();
+    let applied = counted().filter(|b| b.state == BlockState::Applied).count();
     let fail_word = if app.final_mode() {
         "failed"
     } else {
@@ -229,12 +234,19 @@ pub fn status_bar(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             (" refused ".into(), theme.bar().patch(theme.bad()), 9)
         } else {
             (
-                format!(" {} applied ", app.outcome.applied_count()),
+                format!(" {applied} applied "),
                 theme.bar().patch(theme.ok()),
                 7,
             )
         },
     ];
+    if !app.left_out.is_empty() {
+        parts.push((
+            format!(" {} left out ", app.left_out.len()),
+            theme.bar().patch(theme.warn()),
+            8,
+        ));
+    }
     if failed > 0 {
         parts.push((
             format!(" {failed} {fail_word} "),
@@ -403,6 +415,40 @@ fn unreached_line(
     Line::from(spans)
 }
 
+/// Block `i`'s line with the tool call it belongs to in front, when the
+/// diff is several calls' (a transcript's file edited more than once): the
+/// call's name beside its first block, blanks beside the others, so the
+/// list reads grouped by call.
+fn with_call(app: &App, i: usize, line: Line<'static>, theme: &Theme) -> Line<'static> {
+    let groups = &app.call_groups;
+    if groups.is_empty() {
+        return line;
+    }
+    let width = groups.iter().map(|g| g.label.width()).max().unwrap_or(0);
+    let label = groups
+        .iter()
+        .rfind(|g| g.first_block == i)
+        .map_or("", |g| g.label.as_str());
+    let mut spans = vec![Span::styled(format!("{label:<width$} │ "), theme.gutter())];
+    spans.extend(line.spans);
+    Line::from(spans)
+}
+
+/// A line of the block list cut to `width`, highlighted when selected.
+fn finish_block_line(
+    line: Line<'static>,
+    selected: bool,
+    width: usize,
+    theme: &Theme,
+) -> Line<'static> {
+    let line = Line::from(code::clip(line.spans, 0, width, theme.gutter()));
+    if selected {
+        line.patch_style(theme.selected())
+    } else {
+        line
+    }
+}
+
 /// "12-14", "12", or "after 11" for an empty range.
 fn line_range(start: usize, end: usize) -> String {
     match end.cmp(&start) {
@@ -477,6 +523,19 @@ pub fn blocks_pane(frame: &mut Frame, layout: &BlocksPane, app: &App, theme: &Th
                 Some(b) => {
                     let loose = app.loose_levels.get(i).and_then(|l| l.as_deref());
                     let mut line = block_line(b, app.final_mode(), loose, theme);
+                    if app.is_left_out(i) {
+                        // Neither written nor shown in the panes: its state
+                        // in the whole diff gives way to that.
+                        if let Some(state) = line.spans.get_mut(1) {
+                            *state = Span::styled(format!("{:<10} ", "left out"), theme.warn());
+                        }
+                        return finish_block_line(
+                            with_call(app, i, line, theme),
+                            i == sel,
+                            width,
+                            theme,
+                        );
+                    }
                     let diagnosis = app
                         .diagnoses
                         .iter()
@@ -502,14 +561,18 @@ pub fn blocks_pane(frame: &mut Frame, layout: &BlocksPane, app: &App, theme: &Th
                     }
                     line
                 }
-                None => unreached_line(app.diagnoses.iter().find(|d| d.index == i), i, theme),
+                None => {
+                    let mut line =
+                        unreached_line(app.diagnoses.iter().find(|d| d.index == i), i, theme);
+                    if app.is_left_out(i)
+                        && let Some(state) = line.spans.get_mut(1)
+                    {
+                        *state = Span::styled(format!("{:<10} ", "left out"), theme.warn());
+                    }
+                    line
+                }
             };
-            let line = Line::from(code::clip(line.spans, 0, width, theme.gutter()));
-            if i == sel {
-                line.patch_style(theme.selected())
-            } else {
-                line
-            }
+            finish_block_line(with_call(app, i, line, theme), i == sel, width, theme)
         })
         .collect();
     frame.render_widget(Paragraph::new(lines), layout.list);
