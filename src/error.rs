@@ -99,12 +99,6 @@ impl Error {
     }
 }
 
-impl From<crate::output::WriteError> for Error {
-    fn from(e: crate::output::WriteError) -> Self {
-        Error::Write(e.to_string())
-    }
-}
-
 /// What every command returns: its exit status, or why it stopped.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 

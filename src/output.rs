@@ -27,6 +27,13 @@ pub struct WriteError {
     pub message: String,
 }
 
+/// A refused write ends a command with exit status 2, its text the error's.
+impl From<WriteError> for crate::error::Error {
+    fn from(e: WriteError) -> Self {
+        crate::error::Error::Write(e.to_string())
+    }
+}
+
 /// Resolves symlinks so the link's target is what gets replaced. A link
 /// whose target does not exist yet (a new file) resolves to that target,
 /// so the link is kept and the file it names is created.

@@ -61,7 +61,13 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
     let commit = args.write.then(|| match &outcome.result {
         Ok(applied) => {
             let pieces: Vec<&str> = applied.new_content.chunks(&original).collect();
-            let doubts = held_back(&diff, &index, options, &outcome, &pieces);
+            let diagnoses = crate::diagnose::diagnose_indexed(&diff, &index, options, &outcome);
+            let doubts = crate::diagnose::doubt::held_back(
+                &diff,
+                &diagnoses,
+                &original,
+                pieces.iter().copied(),
+            );
             let doubts = super::commit::weigh(true, args.force, doubts);
             Commit::run_on(file, doubts, || {
                 // Without a block there is nothing to accept: FILE is not
@@ -163,24 +169,4 @@ fn chosen_blocks(
         );
     }
     Ok(chosen.text)
-}
-
-/// What srview cannot stand behind in writing `outcome`, the final result
-/// of `diff` over FILE whose new content is `result` in pieces (see
-/// [`write_doubts`](crate::diagnose::doubt::write_doubts) and
-/// [`mixes_line_endings`](crate::diagnose::doubt::mixes_line_endings)).
-pub(super) fn held_back<C>(
-    diff: &str,
-    index: &engine::matcher::LineIndex,
-    options: Options,
-    outcome: &engine::Outcome<C>,
-    result: &[&str],
-) -> Vec<String> {
-    use crate::diagnose::doubt;
-    let diagnoses = crate::diagnose::diagnose_indexed(diff, index, options, outcome);
-    let mut doubts = doubt::write_doubts(diff, &diagnoses);
-    if doubt::mixes_line_endings(index.text(), result.iter().copied()) {
-        doubts.push(doubt::MIXED_LINE_ENDINGS.to_string());
-    }
-    doubts
 }

@@ -185,8 +185,13 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
                 is_final: true,
             };
             let (diff, index) = (stream.session.text(), stream.session.index());
-            let result = [applied.new_content.as_str()];
-            let doubts = super::apply::held_back(diff, index, options, &outcome, &result);
+            let diagnoses = crate::diagnose::diagnose_indexed(diff, index, options, &outcome);
+            let doubts = crate::diagnose::doubt::held_back(
+                diff,
+                &diagnoses,
+                index.text(),
+                [applied.new_content.as_str()],
+            );
             let doubts = super::commit::weigh(true, args.force, doubts);
             Commit::run_on(file, doubts, || {
                 super::load::write_result(file, &applied.new_content, stream.session.original())

@@ -32,11 +32,7 @@ pub fn run(args: &CheckArgs) -> CmdResult {
     // block, mixed line endings): the same diff exits 1 here too.
     let held = match &outcome.result {
         Ok(applied) => {
-            let mut held = diagnose::doubt::write_doubts(&diff, &blocks);
-            if diagnose::doubt::mixes_line_endings(&original, [applied.new_content.as_str()]) {
-                held.push(diagnose::doubt::MIXED_LINE_ENDINGS.to_string());
-            }
-            held
+            diagnose::doubt::held_back(&diff, &blocks, &original, [applied.new_content.as_str()])
         }
         Err(_) => Vec::new(),
     };

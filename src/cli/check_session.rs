@@ -11,11 +11,11 @@ use std::path::Path;
 use super::CmdResult;
 use crate::diagnose;
 use crate::dialect::edit;
+use crate::dialect::udiff;
 use crate::engine::{Options, Version};
 use crate::error::Error;
 use crate::sessions::recover::SessionRoot;
 use crate::sessions::review::{Basis, Review, SessionReview};
-use crate::sessions::udiff;
 use crate::sessions::verdict;
 use crate::source::agent::{EditInput, FileContent};
 

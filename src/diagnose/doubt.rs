@@ -236,6 +236,22 @@ pub fn write_doubts(diff: &str, diagnoses: &[BlockDiagnosis]) -> Vec<String> {
     out
 }
 
+/// Everything `apply --write` holds a result back for, and `check` exits 1
+/// for: [`write_doubts`], and a result that [`mixes_line_endings`].
+/// `result`: the new content of `diff` over `original`, in pieces.
+pub fn held_back<'a>(
+    diff: &str,
+    diagnoses: &[BlockDiagnosis],
+    original: &str,
+    result: impl IntoIterator<Item = &'a str>,
+) -> Vec<String> {
+    let mut doubts = write_doubts(diff, diagnoses);
+    if mixes_line_endings(original, result) {
+        doubts.push(MIXED_LINE_ENDINGS.to_string());
+    }
+    doubts
+}
+
 /// Whether writing `result` (in pieces) over `original` would mix line
 /// endings: every line of `original` ends in `\r\n`, and `result` has a
 /// line ending in a bare `\n` (the reference writes a diff's LF lines into

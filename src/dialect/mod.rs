@@ -9,5 +9,6 @@ pub mod corrected;
 mod detect;
 pub mod edit;
 pub mod one_file;
+pub mod udiff;
 
 pub use detect::{Detector, Dialect, cut_beginning, detect, first_patch_line, is_patch_line};

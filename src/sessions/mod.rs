@@ -9,5 +9,4 @@ pub mod find;
 pub mod load;
 pub mod recover;
 pub mod review;
-pub mod udiff;
 pub mod verdict;

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use super::udiff;
+use crate::dialect::udiff;
 use crate::source::agent::{AgentEdit, EditInput, FileContent, Verdict};
 
 /// Where the files of a session are now: the folder relative paths

@@ -11,9 +11,9 @@
 
 use serde::Serialize;
 
-use super::udiff;
 use crate::dialect::apply_patch::{self, HunkReport, MemoryFs};
 use crate::dialect::edit::{self, Edit};
+use crate::dialect::udiff;
 use crate::engine::{self, BlockReport, Options, Stage, Version};
 use crate::error::Refusal;
 use crate::source::agent::{EditInput, FileContent, split_patch};

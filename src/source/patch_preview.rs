@@ -409,7 +409,7 @@ pub fn input_blocks(
         ),
         EditInput::Partial(partial) => parsed_edit_blocks(partial, None, target),
         EditInput::Whole(content) => plain(whole_file_block(original, content, !ended)),
-        EditInput::UnifiedDiff(diff) => match crate::sessions::udiff::to_search_replace(diff) {
+        EditInput::UnifiedDiff(diff) => match crate::dialect::udiff::to_search_replace(diff) {
             Some(blocks) => plain(blocks),
             None => FileBlocks {
                 body: String::new(),
