@@ -171,8 +171,16 @@ fn make(reason: Reason, rng: &mut Rng) -> Case {
         Reason::AlreadyApplied => {
             // Sent again after it applied: its REPLACE text adds the line
             // after the lines it quotes, which the file already has.
+            // Up to a line of code the SEARCH text does not have: blank
+            // lines or repeats alone would not tell.
+            let new = (e..file.len())
+                .find(|&k| {
+                    file[k].chars().any(char::is_alphanumeric)
+                        && !search.iter().any(|l| l.trim() == file[k].trim())
+                })
+                .expect("a line of code after");
             let mut again = search.clone();
-            again.push(file[e].clone());
+            again.extend(file[e..=new].iter().cloned());
             block(&search, &text(&again))
         }
         Reason::NotFound => {

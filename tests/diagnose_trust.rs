@@ -127,26 +127,14 @@ fn a_middle_fragment_is_a_partial_line() {
     let d = &diagnose(&diff, &file, final_v1())[0];
     assert_eq!(d.reason, Some(Reason::PartialLine), "{}", d.message);
     let c = d.closest.expect("the line");
-    assert_eq!(
-        (c.start_line, c.end_line),
-        (
-            line_of(&file, "Doohickey ${"),
-            line_of(&file, "Doohickey ${")
-        )
-    );
-    let got = apply(
-        d.suggestion.as_deref().expect("suggested"),
-        &file,
-        final_v1(),
-    )
-    .result
-    .expect("applies");
-    assert_eq!(
-        got.new_content,
-        file.replace(
-            "`Doohickey ${this.count} of 3`",
-            "`Doohickey ${this.count} of three`"
-        )
+    let line = line_of(&file, "Doohickey ${");
+    assert_eq!((c.start_line, c.end_line), (line, line));
+    // The file's line has code on both sides of the fragment, and the edit
+    // rewrites it: both changed the line, so nothing is merged inside it.
+    assert_eq!(d.suggestion, None);
+    assert_contains(
+        d.withheld.as_deref().expect("says why"),
+        &format!("the file and the edit both change line {line}"),
     );
 }
 
@@ -411,41 +399,49 @@ fn a_block_after_a_failed_one_is_placed_after_its_region() {
     );
 }
 
-/// A SEARCH cut short inside a line: the REPLACE text replaces the piece,
-/// the rest of the line stays (`db.posts` → `db.articles` keeps
-/// `.find(id);`), unless the REPLACE text writes the whole line on.
+/// A SEARCH cut short inside a line. When the REPLACE text writes the
+/// whole line on (it goes on the way the file's line does), it is the
+/// line; when it rewrites only the piece, the file's line has code beside
+/// it (`.find(id);`, ` {`) and both changed the same line: how they
+/// combine cannot be told (`db.articles.find(id);` reads well, `return
+/// result + OFFSET.round(2)` does not), so nothing is suggested.
 #[test]
 fn a_line_cut_short_keeps_its_rest() {
     let file = "async function get(id) {\n  const row = await db.posts.find(id);\n  if (Number.isNaN(id)) {\n    return null;\n  }\n}\n";
-    for (search, replace, want) in [
+    for (search, replace, line) in [
         (
             "  const row = await db.posts\n",
             "  const row = await db.articles\n",
-            "  const row = await db.articles.find(id);\n",
+            2,
         ),
         (
             "  if (Number.isNaN(id))\n",
             "  if (Number.isNaN(id) || id <= 0)\n",
-            "  if (Number.isNaN(id) || id <= 0) {\n",
-        ),
-        (
-            "  const row = await db\n",
-            "  const row = await db.posts.findOne({ id });\n",
-            "  const row = await db.posts.findOne({ id });\n",
+            3,
         ),
     ] {
-        let diff = block(search, replace);
-        let d = &diagnose(&diff, file, final_v1())[0];
+        let d = &diagnose(&block(search, replace), file, final_v1())[0];
         assert_eq!(d.reason, Some(Reason::PartialLine), "{}", d.message);
-        let line = file
-            .lines()
-            .find(|l| l.starts_with(search.trim_end()))
-            .expect("line");
-        assert_eq!(
-            suggested_result(file, &diff),
-            file.replacen(&format!("{line}\n"), want, 1)
+        assert_eq!(d.suggestion, None, "{}", d.message);
+        assert_contains(
+            d.withheld.as_deref().expect("why"),
+            &format!("the file and the edit both change line {line}"),
         );
     }
+    let diff = block(
+        "  const row = await db\n",
+        "  const row = await db.posts.findOne({ id });\n",
+    );
+    let d = &diagnose(&diff, file, final_v1())[0];
+    assert_eq!(d.reason, Some(Reason::PartialLine), "{}", d.message);
+    assert_eq!(
+        suggested_result(file, &diff),
+        file.replacen(
+            "  const row = await db.posts.find(id);\n",
+            "  const row = await db.posts.findOne({ id });\n",
+            1
+        )
+    );
 }
 
 /// Two blocks quoting the same line: the second matches only before the
@@ -936,15 +932,29 @@ fn no_suggestion_merges_two_changes_inside_one_line() {
         assert_contains(why, "the file and the edit both change line 3");
         assert_contains(why, &format!("`{kept}`"));
     }
-    // One word for another at the end of a fragment keeps the file's rest
-    // attached as it was: merged.
+    // A change in the middle of a fragment, or one word for another, is a
+    // change to the same line too (`y = a` into `y = 1 - a` over the file's
+    // `y = a - b`: `1 - a - b` or `1 - (a - b)`?): never merged.
+    for (search, replace) in [
+        ("    y = a\n", "    y = 1 - a\n"),
+        ("    y = a\n", "    y = b\n"),
+    ] {
+        let d = &diagnose(
+            &block(search, replace),
+            "def f(a, b):\n    y = a - b\n    return y\n",
+            final_v1(),
+        )[0];
+        assert_eq!(d.suggestion, None, "{replace}");
+        assert_contains(d.withheld.as_deref().expect("why"), "both change line 2");
+    }
+    // Only indentation before a fragment: the line is the SEARCH text's,
+    // and the edit is carried over.
     let d = &diagnose(
-        &block("return result\n", "return total\n"),
-        "def f(result):\n    return result.round(2)\n",
+        &block("x = 1;\n", "x = 2;\n"),
+        "fn f() {\n    x = 1;\n}\n",
         final_v1(),
     )[0];
-    let fixed = d.suggestion.as_deref().expect("suggested");
-    assert_contains(fixed, "=======\n    return total.round(2)\n");
+    assert!(d.suggestion.is_some(), "{}", d.message);
 }
 
 /// Nothing like the SEARCH text as a whole, but its last line is a near
@@ -996,4 +1006,39 @@ fn an_elided_search_text_is_named_so() {
         out.new_content,
         file.replace("return obj", "return obj + 1")
     );
+}
+
+/// A reviewer's damaging edits that were called fine: a shift on a later
+/// line than the first, and a block wrapped in `if True:` at the SEARCH
+/// text's base (the methods after it leave their class). Both are damage;
+/// a deletion that never applied is not "applied already", nor is a
+/// REPLACE text that only adds a blank line.
+#[test]
+fn later_line_shifts_and_wrapped_blocks_are_damage_and_deletions_are_not_applied() {
+    let cls = "class Foo:\n    def __init__(self):\n        self.x = 1\n\n    def bar(self):\n        return self.x\n\n    def baz(self):\n        return 2\n";
+    for (search, replace) in [
+        (
+            "    def bar(self):\n    return self.x\n",
+            "    def bar(self):\n    y = 0\n    return self.x\n",
+        ),
+        (
+            "def bar(self):\n    return self.x\n",
+            "if True:\n    def bar(self):\n        return self.x\n",
+        ),
+    ] {
+        let d = &diagnose(&block(search, replace), cls, final_v1())[0];
+        assert_eq!(d.stage, Some(Stage::LineTrimmed));
+        assert_eq!(d.shift, Some(IndentShift::Columns(-4)), "{replace}");
+        assert_eq!(place_doubt(d), Some(PlaceDoubt::Shifted));
+    }
+    let base = "import os\n\n\ndef main():\n    print(os.getcwd())\n";
+    let d = &diagnose(
+        &block("def main():\n    print(os.getcwdd())\n", "def main():\n"),
+        base,
+        final_v1(),
+    )[0];
+    assert_ne!(d.reason, Some(Reason::AlreadyApplied), "{}", d.message);
+    let pep = "import os\n\ndef a():\n    pass\n\ndef b():\n    pass\n";
+    let d = &diagnose(&block("def b():\n", "\ndef b():\n"), pep, final_v1())[0];
+    assert_eq!(d.reason, None, "{}", d.message);
 }

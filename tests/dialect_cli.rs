@@ -544,3 +544,27 @@ fn check_agrees_with_apply_write_and_says_a_failure_once() {
         "{out}"
     );
 }
+
+/// An edit JSON re-sent after it applied (its new text holds its old text
+/// and stands in the file already): `check` says so and exits 1, `apply
+/// --write` holds it back.
+#[test]
+fn an_edit_json_sent_again_is_applied_already() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = support::files::write(
+        dir.path(),
+        "aa.py",
+        b"import os\nimport sys\n\nprint(sys.argv)\n",
+    );
+    let file = file.to_str().expect("UTF-8").to_string();
+    let edit = r#"{"file_path": "aa.py", "old_string": "import os", "new_string": "import os\nimport sys"}"#;
+    let out = srview(&["check", &file, "-"], edit);
+    assert_eq!(out.status.code(), Some(1));
+    assert_contains(
+        &text(&out.stdout),
+        "its new text is already there (lines 1-2): this looks applied already",
+    );
+    let out = srview(&["apply", &file, "-", "--write"], edit);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(read(&file), "import os\nimport sys\n\nprint(sys.argv)\n");
+}

@@ -6,6 +6,8 @@
 //! dialect with such a stage (SEARCH/REPLACE's line-trimmed fallback,
 //! apply_patch's trimmed levels).
 
+use similar::DiffOp;
+
 use crate::engine::js::js_trim;
 
 /// How the new lines' indentation stands against the lines they replace.
@@ -40,7 +42,7 @@ impl IndentShift {
                 )
             }
             IndentShift::SpacesForTabs => "the new lines are indented with spaces where the \
-                 lines they replace use tabs: Python refuses the mix (TabError)"
+                 lines they replace use tabs: Python refuses the mix (TabError), make needs tabs"
                 .to_string(),
             IndentShift::TabsForSpaces => "the new lines are indented with tabs where the \
                  lines they replace use spaces: Python refuses the mix (TabError)"
@@ -58,78 +60,88 @@ fn blank(line: &str) -> bool {
     js_trim(line).is_empty()
 }
 
-/// The smallest indentation (in characters) of the non-blank lines.
-fn min_indent<'a>(lines: impl IntoIterator<Item = &'a str>) -> Option<usize> {
-    lines
-        .into_iter()
-        .filter(|l| !blank(l))
-        .map(|l| lead(l).chars().count())
-        .min()
-}
-
-/// Whether the non-blank lines' indentation uses tabs, spaces, or neither.
-fn indent_chars<'a>(lines: impl IntoIterator<Item = &'a str>) -> (bool, bool) {
-    let (mut tabs, mut spaces) = (false, false);
-    for l in lines.into_iter().filter(|l| !blank(l)) {
-        let lead = lead(l);
-        tabs |= lead.contains('\t');
-        spaces |= lead.contains(' ');
-    }
-    (tabs, spaces)
-}
-
 /// How the new lines `replace` stand against the file's `region`, which a
 /// whitespace-blind stage matched with `search` line for line (the same
 /// number of lines, equal once trimmed). `None` when the SEARCH text's
 /// indentation is the file's on every line (only trailing white space
 /// differs), when there are no new lines, or when the REPLACE text is
 /// written at the file's indentation: only a REPLACE text that keeps the
-/// SEARCH text's shift is one.
+/// SEARCH text's shift is one. Comment lines (`#`, `//`) are not judged:
+/// their column means nothing.
+///
+/// Two rules. When the SEARCH text's base indentation (its least
+/// indented line) is not the file's, a REPLACE text whose base is the
+/// SEARCH text's is written in the SEARCH text's frame: every new line is
+/// shifted (a block wrapped in `if True:` included). Otherwise any line
+/// both texts keep that sits where the SEARCH text has it, not where the
+/// file has it, is shifted.
 pub fn indent_shift(search: &[&str], region: &[&str], replace: &[&str]) -> Option<IndentShift> {
-    if search.len() != region.len() || replace.iter().all(|l| blank(l)) {
+    let code = |l: &&str| !blank(l) && !is_comment(l);
+    if search.len() != region.len() || !replace.iter().any(code) {
         return None;
     }
     let pairs: Vec<(&str, &str)> = search
         .iter()
         .zip(region)
         .map(|(s, f)| (*s, *f))
-        .filter(|(s, f)| !blank(s) && !blank(f))
+        .filter(|(s, f)| code(s) && code(f))
         .collect();
     if pairs.iter().all(|(s, f)| lead(s) == lead(f)) {
         return None;
     }
-    // Tabs against spaces: the file indents with one, the new lines with
-    // the other only.
-    let (file_tabs, file_spaces) = indent_chars(region.iter().copied());
-    let (new_tabs, new_spaces) = indent_chars(replace.iter().copied());
-    if file_tabs && !file_spaces && new_spaces && !new_tabs {
-        return Some(IndentShift::SpacesForTabs);
-    }
-    if file_spaces && !file_tabs && new_tabs && !new_spaces {
-        return Some(IndentShift::TabsForSpaces);
-    }
-    let width = |l: &str| lead(l).chars().count() as isize;
-    // A line both texts keep: written where the SEARCH text had it, and
-    // not where the file has it, it is shifted.
-    for r in replace.iter().filter(|l| !blank(l)) {
-        if let Some((s, f)) = pairs.iter().find(|(s, _)| js_trim(s) == js_trim(r)) {
-            if lead(r) == lead(f) {
-                return None;
-            }
-            if lead(r) == lead(s) {
-                return Some(IndentShift::Columns(width(r) - width(f)));
-            }
+    // How new line `r` stands against file line `f` it should sit with.
+    let shift = |r: &str, f: &str| -> IndentShift {
+        let (r, f) = (lead(r), lead(f));
+        match (
+            r.contains(' '),
+            r.contains('\t'),
+            f.contains(' '),
+            f.contains('\t'),
+        ) {
+            (true, _, false, true) => IndentShift::SpacesForTabs,
+            (_, true, true, false) => IndentShift::TabsForSpaces,
+            _ => IndentShift::Columns(r.chars().count() as isize - f.chars().count() as isize),
+        }
+    };
+    let s_base = least_indented(pairs.iter().map(|p| p.0))?;
+    let f_base = least_indented(pairs.iter().map(|p| p.1))?;
+    let r_base = least_indented(replace.iter().copied().filter(code))?;
+    if lead(s_base) != lead(f_base) {
+        if lead(r_base) == lead(s_base) {
+            return Some(shift(r_base, f_base));
+        }
+        if lead(r_base) == lead(f_base) {
+            // Written in the file's frame.
+            return None;
         }
     }
-    // No kept line: the REPLACE text's base indentation against the
-    // SEARCH text's and the file's.
-    let (s_min, f_min, r_min) = (
-        min_indent(search.iter().copied())?,
-        min_indent(region.iter().copied())?,
-        min_indent(replace.iter().copied())?,
-    );
-    (s_min != f_min && r_min == s_min)
-        .then_some(IndentShift::Columns(r_min as isize - f_min as isize))
+    // A line both texts keep, or one rewritten in its place: written where
+    // the SEARCH text had it, and not where the file has it, it is shifted.
+    let old: Vec<&str> = search.iter().map(|l| js_trim(l)).collect();
+    let new: Vec<&str> = replace.iter().map(|l| js_trim(l)).collect();
+    let mut counterparts: Vec<(usize, usize)> = Vec::new();
+    for op in crate::textdiff::ops(&old, &new, None) {
+        let (o, n) = (op.old_range(), op.new_range());
+        if matches!(op, DiffOp::Equal { .. }) || o.len() == n.len() {
+            counterparts.extend(o.zip(n));
+        }
+    }
+    counterparts.into_iter().find_map(|(i, k)| {
+        let (s, f, r) = (search[i], region[i], replace[k]);
+        (code(&s) && code(&f) && code(&r) && lead(r) == lead(s) && lead(s) != lead(f))
+            .then(|| shift(r, f))
+    })
+}
+
+/// The least indented of `lines` (the first of those alike).
+fn least_indented<'a>(lines: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    lines.min_by_key(|l| lead(l).chars().count())
+}
+
+/// A line holding only a comment (`#`, `//`): its column changes nothing.
+fn is_comment(line: &str) -> bool {
+    let t = js_trim(line);
+    t.starts_with('#') || t.starts_with("//")
 }
 
 /// Where the REPLACE text already stands in `file` (0-based lines
@@ -157,19 +169,14 @@ pub fn already_there<'f>(
             a.trim_end_matches('\r') == b.trim_end_matches('\r')
         }
     };
-    let substantial = replace.iter().any(|l| l.chars().any(char::is_alphanumeric));
-    // A REPLACE text that only repeats the SEARCH text, or deletes: nothing
-    // it adds can be found.
-    let adds = if contain {
-        len > search.len()
-    } else {
-        len > 0
-            && !search
-                .iter()
-                .map(|s| js_trim(s))
-                .eq(replace.iter().map(|r| js_trim(r)))
-    };
-    if !adds || !substantial || near.1 > file_len || near.0 > near.1 {
+    // Only a REPLACE text with a line of its own (code the SEARCH text does
+    // not have) can be told applied: one that deletes, repeats the SEARCH
+    // text or only adds blank lines leaves nothing to find.
+    let new_line = replace.iter().any(|r| {
+        r.chars().any(char::is_alphanumeric) && !search.iter().any(|s| js_trim(s) == js_trim(r))
+    });
+    let adds = new_line && (!contain || len > search.len());
+    if !adds || near.1 > file_len || near.0 > near.1 {
         return None;
     }
     let (lo, hi) = if contain {
@@ -232,6 +239,70 @@ mod tests {
             IndentShift::Columns(-4)
                 .describe()
                 .starts_with("the new lines are 4 columns left of the lines they replace")
+        );
+    }
+
+    /// A reviewer's cases: a shift on a later line than the first, a block
+    /// wrapped in a new one at the SEARCH text's base, spaces among tabs on
+    /// a rewritten line; and a comment's column, which is no shift.
+    #[test]
+    fn shifts_beyond_the_first_line_are_found() {
+        let region = ["    def bar(self):", "        return self.x"];
+        let search = ["    def bar(self):", "    return self.x"];
+        let replace = ["    def bar(self):", "    y = 0", "    return self.x"];
+        assert_eq!(
+            indent_shift(&search, &region, &replace),
+            Some(IndentShift::Columns(-4))
+        );
+        let search = ["def bar(self):", "    return self.x"];
+        let wrapped = ["if True:", "    def bar(self):", "        return self.x"];
+        assert_eq!(
+            indent_shift(&search, &region, &wrapped),
+            Some(IndentShift::Columns(-4))
+        );
+        let region = ["\tdef f(self):", "\t\treturn 1"];
+        let search = ["\tdef f(self):", "        return 1"];
+        let replace = ["\tdef f(self):", "        return 10"];
+        assert_eq!(
+            indent_shift(&search, &region, &replace),
+            Some(IndentShift::SpacesForTabs)
+        );
+        let region = ["       # odd comment", "        x = 1"];
+        let search = ["        # odd comment", "        x = 1"];
+        let replace = ["        # odd comment", "        x = 2"];
+        assert_eq!(indent_shift(&search, &region, &replace), None);
+    }
+
+    /// A deletion, and a REPLACE text that only adds blank lines, leave
+    /// nothing to find: never "applied already".
+    #[test]
+    fn deletions_and_blank_lines_are_not_applied_already() {
+        let file = ["import os", "", "def main():", "    print(os.getcwd())"];
+        let search = ["def main():", "    print(os.getcwdd())"];
+        assert_eq!(
+            already_there(
+                file.len(),
+                |i| file[i],
+                (2, 4),
+                &search,
+                &["def main():"],
+                false,
+                true
+            ),
+            None
+        );
+        let file = ["def a():", "    pass", "", "def b():", "    pass"];
+        assert_eq!(
+            already_there(
+                file.len(),
+                |i| file[i],
+                (3, 4),
+                &["def b():"],
+                &["", "def b():"],
+                true,
+                false
+            ),
+            None
         );
     }
 

@@ -728,54 +728,55 @@ fn fragment_replacement(
     } else {
         replace
     };
-    // The edit's change, against the fragment: how much of each end it
-    // keeps.
-    let kept_head = needle
-        .chars()
-        .zip(replace.chars())
-        .take_while(|(a, b)| a == b)
-        .count();
-    let kept_tail = needle
-        .chars()
-        .rev()
-        .zip(replace.chars().rev())
-        .take_while(|(a, b)| a == b)
-        .count()
-        .min(needle.chars().count().min(replace.chars().count()) - kept_head);
-    // What the edit writes in place of what: one word for another (`3`
-    // for `three`) keeps the file's rest attached as it was; an addition
-    // or a rewrite of more than a word at that end does not.
-    let changed = |t: &str| -> String {
-        let n = t.chars().count();
-        t.chars()
-            .skip(kept_head)
-            .take(n - kept_head - kept_tail)
-            .collect()
-    };
-    let word = |t: &str| !t.is_empty() && t.chars().all(|c| c.is_alphanumeric() || c == '_');
-    let one_word = word(&changed(&needle)) && word(&changed(replace));
+    // The file's line has code beside the fragment (after it, or before it
+    // past the indentation), and the edit rewrites the fragment: both
+    // changed that line, and how the two combine cannot be told.
     let head = &lines[lines[..at].rfind('\n').map_or(0, |i| i + 1)..at];
     let tail_end = lines[at + needle.len()..]
         .find('\n')
         .map_or(lines.len(), |i| at + needle.len() + i);
     let tail = &lines[at + needle.len()..tail_end];
-    let (touched, file_part, line) = if !js_trim(tail).is_empty() && kept_tail == 0 && !one_word {
-        let line = r.start + lines[..at + needle.len()].matches('\n').count() + 1;
-        (true, js_trim(tail), line)
-    } else if !js_trim(head).is_empty() && kept_head == 0 && !one_word {
-        (
-            true,
+    let beside = if !js_trim(tail).is_empty() {
+        Some((
+            js_trim(tail),
+            r.start + lines[..at + needle.len()].matches('\n').count() + 1,
+        ))
+    } else if !js_trim(head).is_empty() {
+        Some((
             js_trim(head),
             r.start + lines[..at].matches('\n').count() + 1,
-        )
+        ))
     } else {
-        (false, "", 0)
+        None
     };
-    if touched {
+    // Unless the REPLACE text writes the file's rest itself: then it is
+    // the whole line, the author's own.
+    if js_trim(head).is_empty()
+        && !js_trim(tail).is_empty()
+        && js_trim(replace).ends_with(js_trim(tail))
+    {
+        return Ok(format!(
+            "{}{replace}\n",
+            &head[..head.len() - head.trim_start().len()]
+        ));
+    }
+    if let Some((file_part, line)) = beside.filter(|_| replace != needle) {
+        // Control characters shown, not printed.
+        let file_part: String = file_part
+            .chars()
+            .flat_map(|c| {
+                let shown: Vec<char> = if c.is_control() {
+                    c.escape_unicode().collect()
+                } else {
+                    vec![c]
+                };
+                shown
+            })
+            .collect();
         return Err(Some(format!(
             "the file and the edit both change line {line}: the file's line has `{file_part}` \
-             beside the SEARCH text, and the edit changes the SEARCH text right there, so where \
-             `{file_part}` belongs in the new line cannot be told"
+             beside the SEARCH text, and the edit rewrites the SEARCH text, so how the two \
+             changes combine in one line cannot be told"
         )));
     }
     Ok(format!("{}\n", lines.replacen(needle.as_str(), replace, 1)))

@@ -14,8 +14,37 @@ pub fn edit_doubts(outcome: &EditOutcome, original: &str) -> Vec<String> {
     let mut out = cut_words(outcome, original);
     if let Ok(done) = &outcome.result {
         out.extend(endings_rewritten(original, &done.new_content));
+        out.extend(already_applied(outcome, original));
     }
     out
+}
+
+/// An edit whose new text already stands where its old text matched (the
+/// new text holds the old one, and the file holds the new text around
+/// the match): applied once and sent again, it repeats what it adds.
+fn already_applied(outcome: &EditOutcome, original: &str) -> Option<String> {
+    let b = &outcome.block;
+    let (span, old, new) = (b.original?, b.search_text.as_str(), b.replace_text.as_str());
+    if old.is_empty() || span.end <= span.start {
+        return None;
+    }
+    let at = new.find(old)?;
+    // What the new text adds must be code, not white space alone.
+    let added = format!("{}{}", &new[..at], &new[at + old.len()..]);
+    if !added.chars().any(char::is_alphanumeric) {
+        return None;
+    }
+    let start = span.start.checked_sub(at)?;
+    let there = original.get(start..start + new.len())? == new;
+    there.then(|| {
+        let first = original[..start].matches('\n').count() + 1;
+        let last = first + new.trim_end_matches('\n').matches('\n').count();
+        format!(
+            "its new text is already there ({}): this looks applied already, and applied \
+             again it repeats what it adds",
+            crate::words::line_range("line", first, last)
+        )
+    })
 }
 
 /// Lines ending in CRLF and lines ending in a bare LF.
