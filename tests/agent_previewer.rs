@@ -236,3 +236,36 @@ fn every_capture_previews_each_edit_against_its_content_before() {
         "only {compared} edits compared with their content before"
     );
 }
+
+/// A `codex app-server` stream with patch events whose edit then completed:
+/// the edit keeps showing the patch the model wrote, run against the file
+/// (it showed nothing once `item/started` came: "0 applied 0 B", "not run
+/// here"), and the diff Codex applied is kept as the agent's diff.
+#[test]
+fn a_codex_app_server_edit_that_completed_keeps_showing_its_patch() {
+    let dir = support::agents::fixtures().join("codex-0.169.0/g_appserver_success_streaming");
+    let want = support::agents::expected(&dir);
+    let ws = tempfile::tempdir().expect("tempdir");
+    files_before(&want, ws.path());
+    let text = fs::read_to_string(dir.join("app-server.jsonl")).expect("read");
+    let mut screen = AgentEdits::live("stdin".into(), Some(ws.path().to_path_buf()))
+        .with_agent_cwd("/home/user/project");
+    feed(&mut screen, &text, 5);
+    let row = screen.list().current().cloned().expect("an edit");
+    assert_eq!(
+        (row.agent.name(), row.srview.as_str(), row.streaming),
+        ("applied", "applies (exact, exact)", false)
+    );
+    let app = screen.shown_app().expect("the edit shown");
+    let applied = app
+        .outcome
+        .blocks
+        .iter()
+        .filter(|b| b.state == srview::engine::BlockState::Applied)
+        .count();
+    assert_eq!(applied, 2);
+    assert_eq!(
+        app.result.text(),
+        want.edits[0].content_after.as_deref().expect("after")
+    );
+}
