@@ -105,6 +105,9 @@ fn explain(r: &Review, agent: &str, ws: &SessionRoot, cwd: &str) -> String {
     if let Some(d) = &r.disagreement {
         s.push_str(&format!("  !!! {d}\n"));
     }
+    if let Some(l) = &r.loose_match {
+        s.push_str(&format!("  loose match: {l}\n"));
+    }
     // The content to explain against: the content before, else the file
     // as it is now (said so).
     let (content, against) = match (&r.before, r.basis) {
