@@ -1329,3 +1329,104 @@ fn a_flood_of_blocks_is_not_followed_past_the_cap() {
         notice_text(&app)
     );
 }
+
+/// `/` then a query and Enter: the view goes to the first match from the
+/// top, `n`/`N` move between the matches (not between blocks) until Esc,
+/// and keys typed into the query (`q`, `n`) are text, not commands.
+#[test]
+fn slash_searches_the_panes_and_n_moves_between_its_matches() {
+    let mut app = app();
+    app.set_diff(block("line 150", "L150") + &block("line 7", "seven"));
+    app.end_stream();
+    app.scroll_to(0);
+    key(&mut app, KeyCode::Char('/'));
+    assert!(app.search_typing());
+    // `q` and `n` are part of the query while it is typed.
+    press(&mut app, "line 1q");
+    assert_eq!(
+        app.view.search.as_ref().map(|s| s.query.as_str()),
+        Some("line 1q")
+    );
+    key(&mut app, KeyCode::Backspace);
+    press(&mut app, "9");
+    key(&mut app, KeyCode::Enter);
+    assert!(app.search_active());
+    // "line 19", "line 190".."line 199": 11 rows, split layout.
+    assert_eq!(app.match_rows().len(), 11);
+    assert_eq!(
+        notice_text(&app),
+        "/line 19: match 1 of 11 (n/N next/previous, Esc ends the search)"
+    );
+    let first = app
+        .view
+        .search
+        .as_ref()
+        .and_then(|s| s.at)
+        .expect("a match");
+    assert_eq!(app.view.scroll, first - 3);
+    let selected = app.view.selected;
+    key(&mut app, KeyCode::Char('n'));
+    assert_eq!(
+        notice_text(&app),
+        "/line 19: match 2 of 11 (n/N next/previous, Esc ends the search)"
+    );
+    key(&mut app, KeyCode::Char('N'));
+    key(&mut app, KeyCode::Char('N'));
+    // Wraps around to the last match; the selected block never moved.
+    assert_eq!(
+        notice_text(&app),
+        "/line 19: match 11 of 11 (n/N next/previous, Esc ends the search)"
+    );
+    assert_eq!(app.view.selected, selected);
+    key(&mut app, KeyCode::Esc);
+    assert!(app.view.search.is_none());
+    assert_eq!(notice_text(&app), "search ended: n/N go to blocks again");
+    // n goes to blocks again.
+    key(&mut app, KeyCode::Char('g'));
+    key(&mut app, KeyCode::Char('n'));
+    assert_eq!(
+        app.view.selected, 1,
+        "block #2 (line 7) comes first in the file"
+    );
+}
+
+/// A query found nowhere says so; an empty query ends the search.
+#[test]
+fn a_search_without_a_match_says_so() {
+    let mut app = app();
+    key(&mut app, KeyCode::Char('/'));
+    press(&mut app, "nowhere");
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(
+        notice_text(&app),
+        "/nowhere: no match in either pane (Esc ends the search)"
+    );
+    key(&mut app, KeyCode::Char('/'));
+    key(&mut app, KeyCode::Enter);
+    assert!(app.view.search.is_none());
+}
+
+/// `v` shows the diff as received over the panes (scrolled by j/k, closed
+/// by v or Esc, other keys held); `+` expands the diagnosis and back.
+#[test]
+fn v_shows_the_raw_diff_and_plus_expands_the_diagnosis() {
+    let mut app = app();
+    let diff = block("line 150", "L150");
+    app.set_diff(diff.clone());
+    app.end_stream();
+    key(&mut app, KeyCode::Char('v'));
+    assert!(app.view.raw);
+    assert_eq!(app.raw_text(), diff);
+    app.raw_input = Some("*** Begin Patch\n*** End Patch\n".into());
+    assert_eq!(app.raw_text(), "*** Begin Patch\n*** End Patch\n");
+    // Keys of the previewer do nothing while it is open.
+    let scroll = app.view.scroll;
+    key(&mut app, KeyCode::Char('G'));
+    assert_eq!(app.view.scroll, scroll);
+    key(&mut app, KeyCode::Esc);
+    assert!(!app.view.raw);
+    key(&mut app, KeyCode::Char('+'));
+    assert!(app.view.detail_expanded);
+    key(&mut app, KeyCode::Char('+'));
+    assert!(!app.view.detail_expanded);
+}

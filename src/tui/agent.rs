@@ -539,6 +539,7 @@ impl AgentEdits {
             .unwrap_or_default();
         let cwd = review.cwd.clone();
         let ended = !fresh.streaming;
+        shown.app.raw_input = raw_input(&fresh.input);
         let Some(before) = &before else {
             shown.app.set_diff(String::new());
             let why = if fresh.file.is_empty() {
@@ -705,6 +706,23 @@ impl AgentEdits {
 }
 
 /// Whether the engine applies `body` to `original` (final mode).
+/// The edit as the agent gave it, for `v`: its SEARCH/REPLACE text, patch
+/// section, edit JSON (as the tool's input), new content or unified diff.
+fn raw_input(input: &crate::source::agent::EditInput) -> Option<String> {
+    use crate::source::agent::EditInput;
+    match input {
+        EditInput::SearchReplace(text)
+        | EditInput::ApplyPatch(text)
+        | EditInput::Whole(text)
+        | EditInput::UnifiedDiff(text) => Some(text.clone()),
+        EditInput::Exact(edit) => serde_json::to_string_pretty(edit).ok(),
+        EditInput::Partial(_) => Some("(the edit's JSON input is still arriving)".into()),
+        EditInput::NotRecorded => {
+            Some("(the agent's output names the file only, not the edit)".into())
+        }
+    }
+}
+
 fn applies(body: &str, original: &str) -> bool {
     let options = crate::engine::Options {
         version: Version::V1,
@@ -740,8 +758,20 @@ impl Screen for AgentEdits {
             }
             _ => return Flow::Continue,
         };
+        // A search query being typed takes every key (`q`, `[` and the
+        // digits included).
+        if self.list.mode == AgentMode::Preview
+            && let Some(shown) = &mut self.shown
+            && shown.app.search_typing()
+        {
+            keys::on_key(&mut shown.app, key);
+            return Flow::Continue;
+        }
         let busy = self.shown.as_ref().is_some_and(|s| {
-            s.app.view.help || s.app.view.focus == Focus::Blocks || s.app.final_preview
+            s.app.view.help
+                || s.app.view.focus == Focus::Blocks
+                || s.app.final_preview
+                || s.app.view.search.is_some()
         });
         match self.list.on_key(key, busy) {
             AgentKey::Done => Flow::Continue,

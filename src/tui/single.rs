@@ -136,6 +136,7 @@ impl SingleFile {
             self.app.notice = None;
         }
         self.app.source_bytes = Some(self.raw.len());
+        self.app.raw_input = Some(self.raw.clone());
         self.app.cut_input = false;
         let (place, content) = self.target_parts();
         let target = place.target(content.as_deref());

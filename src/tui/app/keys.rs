@@ -27,7 +27,8 @@ pub const KEY_HELP: &[(&str, &str, KeyScope)] = &[
     ("^d/^u", "half page down/up", KeyScope::Both),
     ("h/l </>", "scroll sideways", KeyScope::Both),
     ("g/G", "top/bottom", KeyScope::Both),
-    ("n/N", "next/prev block", KeyScope::Both),
+    ("n/N", "next/prev block (search: match)", KeyScope::Both),
+    ("/", "search the panes", KeyScope::Both),
     ("]/[ →/←", "next/prev file", KeyScope::Transcript),
     ("1-9", "file by number", KeyScope::Transcript),
     ("]/[ →/←", "next/prev edit", KeyScope::Agent),
@@ -42,6 +43,8 @@ pub const KEY_HELP: &[(&str, &str, KeyScope)] = &[
     ("click", "select a block", KeyScope::Both),
     ("d", "jump to closest region", KeyScope::Both),
     ("c", "copy corrected block", KeyScope::Both),
+    ("+", "diagnosis: all rows / a third", KeyScope::Both),
+    ("v", "raw diff/patch/edit JSON", KeyScope::Both),
     ("F", "final result / live view", KeyScope::SingleDiff),
     ("a", "accept", KeyScope::SingleDiff),
     ("a", "accept this file", KeyScope::Transcript),
@@ -53,7 +56,7 @@ pub const KEY_HELP: &[(&str, &str, KeyScope)] = &[
     ),
     ("r", "reload FILE", KeyScope::SingleDiff),
     ("r", "reload from disk, re-apply", KeyScope::Transcript),
-    ("Esc", "close help, preview, focus", KeyScope::Both),
+    ("Esc", "close help/search/preview/focus", KeyScope::Both),
     ("Esc", "back to the list of edits", KeyScope::Agent),
     ("q", "quit", KeyScope::Both),
     ("?", "help", KeyScope::Both),
@@ -72,6 +75,10 @@ const WHEEL_STEP: usize = 3;
 pub fn on_key(app: &mut App, key: KeyEvent) -> Effect {
     if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
         return Effect::Quit(1);
+    }
+    if app.search_typing() {
+        search_key(app, key);
+        return Effect::None;
     }
     // An accept held back for a block whose place is in doubt: `a` again
     // writes, any other key cancels it (Esc doing nothing else).
@@ -107,6 +114,13 @@ pub fn on_key(app: &mut App, key: KeyEvent) -> Effect {
         }
         return Effect::None;
     }
+    if app.view.raw {
+        raw_key(app, key);
+        return match key.code {
+            KeyCode::Char('q') => Effect::Quit(1),
+            _ => Effect::None,
+        };
+    }
     let page = app.view.viewport.max(1);
     if key.modifiers.contains(KeyModifiers::CONTROL) {
         match key.code {
@@ -126,7 +140,9 @@ pub fn on_key(app: &mut App, key: KeyEvent) -> Effect {
         // Esc closes what is open, innermost first, and never quits: a
         // second Esc must not leave the app (as in lazygit and gitui).
         KeyCode::Esc => {
-            if app.view.focus == Focus::Blocks {
+            if app.view.search.is_some() {
+                app.end_search();
+            } else if app.view.focus == Focus::Blocks {
                 app.view.focus = Focus::Diff;
             } else if app.final_preview {
                 back_to_live(app);
@@ -150,6 +166,24 @@ pub fn on_key(app: &mut App, key: KeyEvent) -> Effect {
             app.view.follow = false;
             app.scroll_to(usize::MAX);
         }
+        KeyCode::Char('/') => app.start_search(),
+        KeyCode::Char('v') => {
+            app.view.raw = true;
+            app.view.raw_scroll = 0;
+        }
+        KeyCode::Char('+') => {
+            app.view.detail_expanded = !app.view.detail_expanded;
+            if app.view.detail_expanded && app.selected_diagnosis().is_none() {
+                app.notice = Some(Notice {
+                    text: "the diagnosis shows all its rows once the block is diagnosed \
+                           (+ again: back to a third of the screen)"
+                        .into(),
+                    error: false,
+                });
+            }
+        }
+        KeyCode::Char('n') if app.search_active() => app.next_match(true),
+        KeyCode::Char('N') if app.search_active() => app.next_match(false),
         KeyCode::Char('n') => jump_block(app, true),
         KeyCode::Char('N') => jump_block(app, false),
         KeyCode::Char('f') => {
@@ -219,6 +253,45 @@ pub fn on_key(app: &mut App, key: KeyEvent) -> Effect {
         _ => {}
     }
     Effect::None
+}
+
+/// A key while the raw diff is shown: it scrolls; `v` or Esc closes it
+/// (`q` quits, as everywhere).
+fn raw_key(app: &mut App, key: KeyEvent) {
+    let lines = app.raw_text().lines().count();
+    let page = app.view.viewport.max(1);
+    let last = lines.saturating_sub(page);
+    let scroll = &mut app.view.raw_scroll;
+    match key.code {
+        KeyCode::Char('j') | KeyCode::Down => *scroll = (*scroll + 1).min(last),
+        KeyCode::Char('k') | KeyCode::Up => *scroll = scroll.saturating_sub(1),
+        KeyCode::PageDown | KeyCode::Char(' ') => *scroll = (*scroll + page).min(last),
+        KeyCode::PageUp => *scroll = scroll.saturating_sub(page),
+        KeyCode::Char('g') | KeyCode::Home => *scroll = 0,
+        KeyCode::Char('G') | KeyCode::End => *scroll = last,
+        KeyCode::Char('v') | KeyCode::Esc => app.view.raw = false,
+        _ => {}
+    }
+}
+
+/// A key while the `/` query is typed: text, Backspace, Enter searches,
+/// Esc cancels.
+fn search_key(app: &mut App, key: KeyEvent) {
+    match key.code {
+        KeyCode::Esc => app.end_search(),
+        KeyCode::Enter => app.enter_search(),
+        KeyCode::Backspace => {
+            if let Some(s) = &mut app.view.search {
+                s.query.pop();
+            }
+        }
+        KeyCode::Char(c) => {
+            if let Some(s) = &mut app.view.search {
+                s.query.push(c);
+            }
+        }
+        _ => {}
+    }
 }
 
 /// A mouse event on the previewer drawn in `app.view.screen`.

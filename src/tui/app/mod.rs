@@ -6,6 +6,7 @@ pub mod agent;
 pub mod keys;
 mod navigate;
 pub mod rows;
+pub mod search;
 mod spliced_lines;
 pub mod text;
 pub mod workspace;
@@ -132,6 +133,15 @@ pub struct ViewState {
     pub blocks_top: Option<usize>,
     /// Where the previewer is drawn on the terminal (for mouse events).
     pub screen: ratatui::layout::Rect,
+    /// The `/` search of the panes, while typed or active (until Esc).
+    pub search: Option<search::Search>,
+    /// `v`: the diff as received (patch, edit JSON) is shown over the panes.
+    pub raw: bool,
+    /// First line of the raw diff shown.
+    pub raw_scroll: usize,
+    /// `+`: the selected block's diagnosis shows all its rows (the blocks
+    /// pane takes what it needs, the panes keep a few rows).
+    pub detail_expanded: bool,
 }
 
 /// Width below which the unified view is chosen automatically.
@@ -192,6 +202,10 @@ pub struct App {
     /// The size of the diff as received, when the blocks shown are another
     /// dialect's rendering of it (the header counts what arrived).
     pub source_bytes: Option<usize>,
+    /// The edit as received when the blocks shown are another form's
+    /// rendering of it (an apply_patch, an edit's JSON, an agent's input):
+    /// what `v` shows; `None`: the diff itself is what was received.
+    pub raw_input: Option<String>,
     /// The panes show the final-mode result before the stream has ended:
     /// accepting asked for it because that result, which is what gets
     /// written, differs from the live view.
@@ -248,6 +262,10 @@ impl App {
                 help_scroll: 0,
                 blocks_top: None,
                 screen: ratatui::layout::Rect::new(0, 0, 120, 30),
+                search: None,
+                raw: false,
+                raw_scroll: 0,
+                detail_expanded: false,
             },
             notice: None,
             reload_offered: false,
@@ -261,6 +279,7 @@ impl App {
             refused_by_reference: false,
             cut_input: false,
             source_bytes: None,
+            raw_input: None,
             confirming_guess: false,
             refusal: None,
             source_error: None,
@@ -636,6 +655,11 @@ impl App {
             Ok(_) if !applied => Err(Refusal::NothingToAccept),
             Ok(a) => Ok(TextLines::spliced(index, a.new_content)),
         }
+    }
+
+    /// What `v` shows: the edit as received.
+    pub fn raw_text(&self) -> &str {
+        self.raw_input.as_deref().unwrap_or(&self.diff)
     }
 
     /// The diff as the engine sees it: as received, or cleaned up.

@@ -315,9 +315,23 @@ impl Ctx<'_> {
             colours(c.src)
         };
         let mark_style = self.theme.word(c.tint.unwrap_or(Tint::Unattributed));
+        let found = self
+            .app
+            .view
+            .search
+            .as_ref()
+            .map(|s| s.ranges(&text))
+            .unwrap_or_default();
         (
             gutter,
-            code::spans(&text, colours, base, marks, mark_style, self.theme),
+            code::spans_found(
+                &text,
+                colours,
+                base,
+                (marks, mark_style),
+                (&found, self.theme.search_match()),
+                self.theme,
+            ),
             Theme::fill(base),
         )
     }
