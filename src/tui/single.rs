@@ -557,6 +557,41 @@ impl Screen for SingleFile {
         self.app.diagnose();
     }
 
+    fn target(&self) -> Option<PathBuf> {
+        Some(self.app.file_path.clone())
+    }
+
+    /// FILE changed on disk while open: said at once (it was said only
+    /// when `a` refused to write), with `r` offered. A file touched but
+    /// holding the same text says nothing.
+    fn on_target_changed(&mut self) {
+        let now = input::read_text(&self.app.file_path, true);
+        let gone = matches!(now, Ok(None));
+        let same = match &now {
+            Ok(Some(text)) => *text == self.app.original.text(),
+            Ok(None) => self.accept_to.new_file && self.app.original.is_empty(),
+            Err(_) => false,
+        };
+        if same {
+            // Back as it was loaded (a change undone): the offer goes.
+            if self.app.reload_offered {
+                self.app.reload_offered = false;
+                self.app.notice = None;
+            }
+            return;
+        }
+        let file = self.app.file_path.display();
+        let what = if gone {
+            format!("{file} was removed on disk since srview loaded it")
+        } else {
+            format!("{file} changed on disk since srview loaded it")
+        };
+        self.app.offer_reload(format!(
+            "{what}: the panes show the text as loaded, and a would write nothing; \
+             r reloads it and re-applies the diff"
+        ));
+    }
+
     fn render(&mut self, frame: &mut Frame, theme: &Theme) {
         view::render(frame, &self.app, &mut self.caches, theme);
     }
@@ -988,6 +1023,42 @@ mod tests {
             said.starts_with("nothing copied: 1 loose hunk rewritten as ")
                 && said.contains(", but the corrected patch is in doubt: hunk #1 of k.txt matched at lines 2-3, and its lines occur again at line 5"),
             "{said}"
+        );
+    }
+
+    /// FILE changed on disk while open: said with `r` offered; touched
+    /// with the same text, or put back as loaded: nothing (the offer goes).
+    #[test]
+    fn a_change_of_file_on_disk_is_said_until_it_is_undone() {
+        let (_dir, path, mut s) = screen_showing("f.txt", "one\n", "", false);
+        std::fs::write(&path, "one\n").expect("write");
+        s.on_target_changed();
+        assert!(!s.app.reload_offered);
+        assert_eq!(s.app.notice, None);
+        std::fs::write(&path, "two\n").expect("write");
+        s.on_target_changed();
+        assert!(s.app.reload_offered);
+        let file = path.display();
+        assert_eq!(
+            s.app.notice.as_ref().map(|n| n.text.clone()),
+            Some(format!(
+                "{file} changed on disk since srview loaded it: the panes show the text as \
+                 loaded, and a would write nothing; r reloads it and re-applies the diff"
+            ))
+        );
+        std::fs::write(&path, "one\n").expect("write");
+        s.on_target_changed();
+        assert!(!s.app.reload_offered);
+        assert_eq!(s.app.notice, None);
+        std::fs::remove_file(&path).expect("remove");
+        s.on_target_changed();
+        assert!(
+            s.app
+                .notice
+                .as_ref()
+                .is_some_and(|n| n.text.starts_with(&format!(
+                    "{file} was removed on disk since srview loaded it: "
+                )))
         );
     }
 
