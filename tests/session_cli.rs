@@ -490,6 +490,9 @@ fn check_session_explains_every_failed_edit() {
         "{out}"
     );
     assert!(out.contains("  srview, against the content an earlier edit of the session left:\n    error: String to replace not found in file.\n    String: LOW_STOK = 5\n"), "{out}");
+    // The correction in the edit's own form, the tool's JSON (as `c`
+    // copies it), not a SEARCH/REPLACE block.
+    assert!(out.ends_with("    corrected edit (the tool's JSON):\n    {\"tool\":\"Edit\",\"file_path\":\"/home/user/project/inventory.py\",\"old_string\":\"LOW_STOCK = 5\",\"new_string\":\"LOW_STOCK = 10  # raised after the Q3 review\",\"replace_all\":false}\n"), "{out}");
 
     // Codex: nothing recorded and no workspace: said plainly.
     let dir = fixtures().join("codex-0.169.0/b_context_mismatch");

@@ -603,6 +603,62 @@ impl AgentEdits {
         }
     }
 
+    /// `c` on an edit given as an edit's JSON or a patch section: the edit
+    /// corrected in its own form (the JSON with the file's own text to
+    /// find, the patch with its hunks rewritten, as `srview fix` gives
+    /// them), not the SEARCH/REPLACE block the previewer shows it as.
+    /// `None` for the other forms (their blocks are theirs to copy).
+    fn copy_in_its_own_form(&mut self) -> Option<Flow> {
+        use crate::dialect::Dialect;
+        use crate::dialect::corrected::{Corrected, correct};
+        use crate::source::agent::EditInput;
+        let shown = self.shown.as_ref()?;
+        if shown.app.view.help || shown.app.view.raw {
+            return None;
+        }
+        let review = self.review.as_ref()?;
+        let r = review.reviews.iter().find(|r| r.edit.seq == shown.seq)?;
+        let (text, dialect) = match &r.edit.input {
+            EditInput::Exact(edit) => (serde_json::to_string(edit).ok()?, Dialect::EditJson),
+            EditInput::ApplyPatch(patch) => (patch.clone(), Dialect::ApplyPatch),
+            _ => return None,
+        };
+        let block = shown.app.view.selected;
+        let Some(before) = shown.before.as_deref() else {
+            self.say_of_shown(
+                "nothing copied: the content before this edit is unknown, so no correction \
+                 can be checked",
+                true,
+            );
+            return Some(Flow::Continue);
+        };
+        let name = std::path::Path::new(&r.edit.file)
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let exists = !matches!(r.before, Some(FileContent::Absent));
+        let target = Target {
+            cwd: &review.cwd,
+            name: &name,
+            content: exists.then_some(before),
+        };
+        let said = match correct(&text, dialect, &target, &r.edit.file) {
+            Ok(Corrected {
+                text: Some(fixed),
+                complete: true,
+                ..
+            }) if fixed.trim_end() != text.trim_end() => {
+                return Some(Flow::Copy { block, text: fixed });
+            }
+            Ok(corrected) => corrected
+                .note
+                .unwrap_or_else(|| "the edit applies as written: nothing to correct".into()),
+            Err(e) => e.to_string(),
+        };
+        self.say_of_shown(&format!("nothing copied: {said}"), true);
+        Some(Flow::Continue)
+    }
+
     /// `a`: writes srview's result of the edit shown, when the agent did
     /// not apply it, srview applies it, and the file still holds the
     /// content it was applied to.
@@ -803,6 +859,11 @@ impl Screen for AgentEdits {
                         false,
                     );
                     return Flow::Continue;
+                }
+                if key.code == KeyCode::Char('c')
+                    && let Some(flow) = self.copy_in_its_own_form()
+                {
+                    return flow;
                 }
                 let Some(shown) = &mut self.shown else {
                     return Flow::Continue;
@@ -1071,6 +1132,33 @@ mod tests {
         assert_eq!(
             screen.list().notice.as_ref().map(|n| n.text.as_str()),
             Some("nothing arrived: the agent's output was empty")
+        );
+    }
+
+    /// `c` on an edit given as JSON (a Cline CLI `editor` call) copies the
+    /// corrected edit as the tool's JSON, not as the SEARCH/REPLACE block
+    /// the previewer shows it as.
+    #[test]
+    fn c_copies_a_failed_edit_json_corrected_as_edit_json() {
+        use ratatui_crossterm::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+        let (_dir, mut screen) = over_a_py();
+        let typo = FAILED_EDIT.replace(r#""old_text":"x = 1""#, r#""old_text":"x  = 1""#);
+        let (start, end) = typo.split_at(typo.find('\n').expect("a line") + 1);
+        screen.on_text(text(start, false));
+        screen.on_text(text(end, true));
+        let press = |screen: &mut AgentEdits, code| {
+            screen.on_event(TermEvent::Key(KeyEvent::new(code, KeyModifiers::NONE)))
+        };
+        press(&mut screen, KeyCode::Enter);
+        screen.idle();
+        assert_eq!(
+            press(&mut screen, KeyCode::Char('c')),
+            Flow::Copy {
+                block: 0,
+                text: "{\"tool\":\"editor\",\"path\":\"a.py\",\"old_text\":\"x = 1\",\
+                       \"new_text\":\"x = 2\"}\n"
+                    .into()
+            }
         );
     }
 

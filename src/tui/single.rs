@@ -414,6 +414,8 @@ impl Screen for SingleFile {
         if let TermEvent::Key(k) = &event
             && (k.modifiers - KeyModifiers::SHIFT).is_empty()
             && !self.app.view.help
+            && !self.app.view.raw
+            && !self.app.search_typing()
             && let Some(dialect) = self.dialect.filter(|d| *d != Dialect::SearchReplace)
         {
             use ratatui_crossterm::crossterm::event::KeyCode;
@@ -1024,6 +1026,29 @@ mod tests {
                 && said.contains(", but the corrected patch is in doubt: hunk #1 of k.txt matched at lines 2-3, and its lines occur again at line 5"),
             "{said}"
         );
+    }
+
+    /// A query typed after `/` takes `a`, `c` and `F` as text, even over
+    /// another dialect (whose `a`/`c`/`F` the screen answers itself), and
+    /// `v` shows the patch as received.
+    #[test]
+    fn a_search_query_takes_a_c_and_f_of_a_patch_as_text() {
+        let patch = "*** Begin Patch\n*** Update File: k.txt\n@@\n-a\n+A\n*** End Patch\n";
+        let (_dir, path, mut s) = screen_showing("k.txt", "a\nb\n", patch, true);
+        for c in ['/', 'a', 'c', 'F'] {
+            assert_eq!(press(&mut s, c), Flow::Continue);
+        }
+        assert_eq!(
+            s.app.view.search.as_ref().map(|q| q.query.as_str()),
+            Some("acF")
+        );
+        assert_eq!(std::fs::read_to_string(&path).expect("read"), "a\nb\n");
+        s.app.end_search();
+        press(&mut s, 'v');
+        assert!(s.app.view.raw);
+        assert_eq!(s.app.raw_text(), patch);
+        assert_eq!(press(&mut s, 'a'), Flow::Continue);
+        assert_eq!(std::fs::read_to_string(&path).expect("read"), "a\nb\n");
     }
 
     /// FILE changed on disk while open: said with `r` offered; touched
