@@ -373,6 +373,33 @@ fn accept_asks_before_mixing_line_endings() {
     }
 }
 
+/// The same question offers the file's line endings: `L` writes the result
+/// with the new lines in CRLF too; after another key it is gone.
+#[test]
+fn accept_offers_the_files_line_endings() {
+    let mut app = App::new(
+        PathBuf::from("f.txt"),
+        "a\r\nb\r\nc\r\n".into(),
+        Version::V1,
+    );
+    app.set_diff("------- SEARCH\nb\n=======\nB\nB2\n+++++++ REPLACE\n".into());
+    app.end_stream();
+    assert_eq!(
+        says(&mut app, 'a'),
+        "the result mixes line endings: the file's lines end in CRLF, the edit's new lines in \
+         LF (the reference writes them as they are): press L to use the file's line endings \
+         (CRLF for the new lines too), a to write it as it is, Esc to cancel"
+    );
+    match key(&mut app, KeyCode::Char('L')) {
+        Effect::Accept(content) => assert_eq!(content.text(), "a\r\nB\r\nB2\r\nc\r\n"),
+        other => panic!("L writes with the file's endings: {other:?}"),
+    }
+    // Asked again, then another key: L is no longer an answer.
+    key(&mut app, KeyCode::Char('a'));
+    key(&mut app, KeyCode::Char('j'));
+    assert_eq!(key(&mut app, KeyCode::Char('L')), Effect::None);
+}
+
 /// A SEARCH text the file holds twice: the reference took the first, a
 /// guess; `a` says so first, a second `a` writes.
 #[test]

@@ -846,3 +846,33 @@ fn v_draws_the_diff_as_received_over_the_panes() {
         ],
     );
 }
+
+/// A CRLF file: no `␍` on every line (its own ending), a `␊` only on the
+/// lines the edit gave an LF ending; an LF file's stray `\r` shows as `␍`.
+#[test]
+fn only_line_endings_that_differ_from_the_files_are_marked() {
+    let mut app = App::new(
+        PathBuf::from("f.txt"),
+        "alpha\r\nbeta\r\ngamma\r\n".into(),
+        Version::V1,
+    );
+    app.set_diff("------- SEARCH\nbeta\n=======\nBETA\n+++++++ REPLACE\n".into());
+    app.end_stream();
+    let screen = screen_of(&mut app, 100, 20, ColourMode::None);
+    assert!(!screen.contains('␍'), "{screen}");
+    assert_shows(&screen, &["1   alpha", "3   gamma", "BETA␊"]);
+    assert_eq!(screen.matches('␊').count(), 1, "{screen}");
+
+    let mut app = App::new(
+        PathBuf::from("g.txt"),
+        "one\ntwo\r\nthree\n".into(),
+        Version::V1,
+    );
+    app.end_stream();
+    let screen = screen_of(&mut app, 100, 20, ColourMode::None);
+    assert_shows(&screen, &["two␍"]);
+    assert!(
+        !screen.contains("one␍") && !screen.contains('␊'),
+        "{screen}"
+    );
+}

@@ -54,6 +54,7 @@ pub const KEY_HELP: &[(&str, &str, KeyScope)] = &[
         "write srview's result (an edit the agent did not apply)",
         KeyScope::Agent,
     ),
+    ("L", "asked of CRLF: file's endings", KeyScope::SingleDiff),
     ("r", "reload FILE", KeyScope::SingleDiff),
     ("r", "reload from disk, re-apply", KeyScope::Transcript),
     ("Esc", "close help/search/preview/focus", KeyScope::Both),
@@ -83,6 +84,11 @@ pub fn on_key(app: &mut App, key: KeyEvent) -> Effect {
     // An accept held back for a block whose place is in doubt: `a` again
     // writes, any other key cancels it (Esc doing nothing else).
     let confirmed = std::mem::take(&mut app.confirming_guess);
+    let endings = std::mem::take(&mut app.confirming_endings);
+    if confirmed && endings && key.code == KeyCode::Char('L') {
+        app.clear_refusal();
+        return accept_with_file_endings(app);
+    }
     if confirmed && key.code != KeyCode::Char('a') {
         app.clear_refusal();
         if key.code == KeyCode::Esc {
@@ -512,10 +518,12 @@ pub fn accept_confirmed(app: &mut App, confirmed: bool) -> Effect {
                     content.chunks(),
                 ) {
                     app.refuse(format!(
-                        "{}: press a again to write anyway, Esc to cancel",
+                        "{}: press L to use the file's line endings (CRLF for the new lines \
+                         too), a to write it as it is, Esc to cancel",
                         crate::diagnose::doubt::MIXED_LINE_ENDINGS
                     ));
                     app.confirming_guess = true;
+                    app.confirming_endings = true;
                     return Effect::None;
                 }
                 return Effect::Accept(content);
@@ -576,6 +584,18 @@ pub fn accept_confirmed(app: &mut App, confirmed: bool) -> Effect {
             ));
             Effect::None
         }
+    }
+}
+
+/// `L` when asked about a CRLF file given LF lines: what accepting writes,
+/// with the file's line endings (every line ending in CRLF).
+fn accept_with_file_endings(app: &mut App) -> Effect {
+    match app.accepted_content() {
+        Ok(content) => Effect::Accept(super::text::TextLines::owned(
+            crate::diagnose::doubt::with_crlf(&content.text()),
+        )),
+        // What was asked about has changed since: `a` asks again.
+        Err(_) => accept(app),
     }
 }
 

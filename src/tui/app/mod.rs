@@ -151,6 +151,10 @@ pub struct App {
     pub file_path: PathBuf,
     pub version: Version,
     pub original: TextLines,
+    /// Most of the original's lines end in CRLF: the panes show no `␍` on
+    /// them, and mark a line ending in LF instead (see
+    /// [`text::mostly_crlf`]).
+    pub crlf_file: bool,
     /// The engine, fed incrementally as the diff grows.
     session: engine::session::Session,
     pub diff: String,
@@ -214,6 +218,10 @@ pub struct App {
     /// [`place_doubt`]): the next key decides, a second `a` writes and any
     /// other key (or new diff text) cancels.
     pub confirming_guess: bool,
+    /// The question [`App::confirming_guess`] asks is about a CRLF file
+    /// given LF lines: `L` then writes the result with the file's line
+    /// endings.
+    pub confirming_endings: bool,
     /// The text of the notice saying why accepting wrote nothing: it goes
     /// once the state it describes ends (new diff text, DIFF readable again).
     refusal: Option<String>,
@@ -223,11 +231,13 @@ pub use crate::diagnose::doubt::{PlaceDoubt, doubt_sentence, place_doubt};
 
 impl App {
     pub fn new(file_path: PathBuf, original: String, version: Version) -> Self {
+        let crlf_file = text::mostly_crlf(&original);
         // The session's line index holds the only copy of the original.
         let index = Arc::new(engine::matcher::LineIndex::owned(original));
         let mut app = App {
             file_path,
             version,
+            crlf_file,
             session: engine::session::Session::with_index(Arc::clone(&index), version),
             original: TextLines::indexed(index),
             diff: String::new(),
@@ -281,6 +291,7 @@ impl App {
             source_bytes: None,
             raw_input: None,
             confirming_guess: false,
+            confirming_endings: false,
             refusal: None,
             source_error: None,
             diff_changes: 0,
@@ -541,6 +552,7 @@ impl App {
 
     /// FILE was re-read from disk.
     pub fn reload(&mut self, original: String) {
+        self.crlf_file = text::mostly_crlf(&original);
         let index = Arc::new(engine::matcher::LineIndex::owned(original));
         self.original = TextLines::indexed(Arc::clone(&index));
         self.session = engine::session::Session::with_index(index, self.version);

@@ -790,6 +790,14 @@ pub fn footer(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             ("q", "quit", 8),
             ("?", "help", u8::MAX),
         ]
+    } else if app.confirming_guess && app.confirming_endings {
+        vec![
+            ("L", "use the file's line endings", 9),
+            ("a", "write as it is", 9),
+            ("Esc", "cancel", 8),
+            ("q", "quit", 7),
+            ("?", "help", u8::MAX),
+        ]
     } else if app.confirming_guess {
         vec![
             ("a", "write anyway", 9),
