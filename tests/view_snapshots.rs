@@ -622,7 +622,7 @@ fn help_overlay_scrolls_on_a_low_terminal() {
     };
     press(&mut app, KeyCode::Char('?'));
     let top = text(&frame(&mut app, 60, 12, ColourMode::None));
-    assert!(top.contains("keys 1-10 of 28 (j/k scroll)"), "{top}");
+    assert!(top.contains("keys 1-10 of 29 (j/k scroll)"), "{top}");
     assert!(top.contains("scroll") && !top.contains("stages:"), "{top}");
     for _ in 0..5 {
         press(&mut app, KeyCode::PageDown);
