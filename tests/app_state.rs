@@ -1457,3 +1457,39 @@ fn v_shows_the_raw_diff_and_plus_expands_the_diagnosis() {
     key(&mut app, KeyCode::Char('+'));
     assert!(!app.view.detail_expanded);
 }
+
+/// Blocks that show a patch (or an edit) are diagnosed as blocks, but a
+/// malformed block there is the rendering's: no SEARCH/REPLACE marker
+/// advice and no corrected SEARCH/REPLACE block, only what the edit's
+/// marker-like line does to the view. A diff of blocks keeps the advice.
+#[test]
+fn marker_advice_is_not_given_for_a_patch() {
+    let file = "Title\n=====\nSome text\n";
+    let diff = "------- SEARCH\nTitle\n=======\nTitle\n=======\n\nIntro\n+++++++ REPLACE\n";
+    let diagnosed = |raw: Option<&str>| {
+        let mut app = App::new(PathBuf::from("doc.rst"), file.into(), Version::V1);
+        app.raw_input = raw.map(String::from);
+        app.set_diff(diff.into());
+        app.end_stream();
+        app.diagnose();
+        app.diagnoses[0].clone()
+    };
+    let blocks = diagnosed(None);
+    assert!(
+        blocks.reason.is_some_and(|r| r.is_malformed()) && blocks.message.contains("separator"),
+        "{blocks:?}"
+    );
+    let patch = diagnosed(Some(
+        "*** Begin Patch\n*** Update File: doc.rst\n@@\n Title\n=======\n+\n+Intro\n*** End Patch\n",
+    ));
+    assert_eq!(
+        (patch.message.as_str(), patch.suggestion, patch.closest),
+        (
+            "Block #1 shows part of a patch or an edit one of whose lines reads as a \
+             SEARCH/REPLACE marker (a reST or Markdown underline?): the previewer's blocks \
+             cannot show it faithfully; srview check explains the patch or edit in its own terms.",
+            None,
+            None
+        )
+    );
+}

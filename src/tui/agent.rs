@@ -761,16 +761,17 @@ impl AgentEdits {
     }
 }
 
-/// Whether the engine applies `body` to `original` (final mode).
-/// The edit as the agent gave it, for `v`: its SEARCH/REPLACE text, patch
-/// section, edit JSON (as the tool's input), new content or unified diff.
+/// The edit as the agent gave it when the previewer shows it as blocks of
+/// its own making, for `v`: its patch section, edit JSON (as the tool's
+/// input), new content or unified diff. `None` for a SEARCH/REPLACE edit:
+/// its blocks are the edit itself.
 fn raw_input(input: &crate::source::agent::EditInput) -> Option<String> {
     use crate::source::agent::EditInput;
     match input {
-        EditInput::SearchReplace(text)
-        | EditInput::ApplyPatch(text)
-        | EditInput::Whole(text)
-        | EditInput::UnifiedDiff(text) => Some(text.clone()),
+        EditInput::SearchReplace(_) => None,
+        EditInput::ApplyPatch(text) | EditInput::Whole(text) | EditInput::UnifiedDiff(text) => {
+            Some(text.clone())
+        }
         EditInput::Exact(edit) => serde_json::to_string_pretty(edit).ok(),
         EditInput::Partial(_) => Some("(the edit's JSON input is still arriving)".into()),
         EditInput::NotRecorded => {
@@ -779,6 +780,7 @@ fn raw_input(input: &crate::source::agent::EditInput) -> Option<String> {
     }
 }
 
+/// Whether the engine applies `body` to `original` (final mode).
 fn applies(body: &str, original: &str) -> bool {
     let options = crate::engine::Options {
         version: Version::V1,

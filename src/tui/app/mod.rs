@@ -696,6 +696,11 @@ impl App {
             options,
             &self.outcome,
         );
+        if self.raw_input.is_some() {
+            for d in &mut self.diagnoses {
+                unmark_rendering(d);
+            }
+        }
         self.diagnosed_epoch = self.apply_epoch;
     }
 
@@ -769,6 +774,29 @@ impl App {
         }
         Some(shown)
     }
+}
+
+/// A block of another form's rendering (a patch's hunk, an edit, shown as
+/// SEARCH/REPLACE blocks) diagnosed as a malformed SEARCH/REPLACE block:
+/// the markers are the rendering's, not the edit's, so the advice about
+/// them (Cline's marker rules, a corrected block) is not the edit's to
+/// follow. A line of the edit that reads as a marker (a reST underline) is
+/// said as such instead; the block stays flagged (its blocks do not read
+/// as the edit).
+fn unmark_rendering(d: &mut crate::diagnose::BlockDiagnosis) {
+    if !d.reason.is_some_and(crate::diagnose::Reason::is_malformed) {
+        return;
+    }
+    d.suggestion = None;
+    d.closest = None;
+    d.line_diff.clear();
+    d.withheld = Some("the blocks show a patch or an edit".into());
+    d.message = format!(
+        "Block #{} shows part of a patch or an edit one of whose lines reads as a \
+         SEARCH/REPLACE marker (a reST or Markdown underline?): the previewer's blocks cannot \
+         show it faithfully; srview check explains the patch or edit in its own terms.",
+        d.index + 1
+    );
 }
 
 /// Byte offset where 0-based line `line` of `text` starts (its length past the end).
