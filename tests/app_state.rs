@@ -1493,3 +1493,26 @@ fn marker_advice_is_not_given_for_a_patch() {
         )
     );
 }
+
+/// docs/previewer.md's key table is the `?` overlay's table: every key
+/// there, with what it does and in which previewer.
+#[test]
+fn the_documented_keys_are_the_help_overlays() {
+    use srview::app::keys::{KEY_HELP, KeyScope};
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/previewer.md"))
+        .expect("docs/previewer.md");
+    let rows: Vec<&str> = doc.lines().filter(|l| l.starts_with("| `")).collect();
+    let want: Vec<String> = KEY_HELP
+        .iter()
+        .map(|(key, what, scope)| {
+            let scope = match scope {
+                KeyScope::Both => "every previewer",
+                KeyScope::SingleDiff => "one diff",
+                KeyScope::Transcript => "transcript",
+                KeyScope::Agent => "agent",
+            };
+            format!("| `{key}` | {what} | {scope} |")
+        })
+        .collect();
+    assert_eq!(rows, want);
+}
