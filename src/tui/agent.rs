@@ -830,6 +830,7 @@ impl Screen for AgentEdits {
                 || s.app.view.focus == Focus::Blocks
                 || s.app.final_preview
                 || s.app.view.search.is_some()
+                || s.app.view.raw
         });
         match self.list.on_key(key, busy) {
             AgentKey::Done => Flow::Continue,
