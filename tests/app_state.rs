@@ -387,8 +387,8 @@ fn accept_offers_the_files_line_endings() {
     assert_eq!(
         says(&mut app, 'a'),
         "the result mixes line endings: the file's lines end in CRLF, the edit's new lines in \
-         LF (the reference writes them as they are): press L to use the file's line endings \
-         (CRLF for the new lines too), a to write it as it is, Esc to cancel"
+         LF (the reference writes them as they are): press a again to write it as it is, L to \
+         use the file's line endings (CRLF for the new lines too), Esc to cancel"
     );
     match key(&mut app, KeyCode::Char('L')) {
         Effect::Accept(content) => assert_eq!(content.text(), "a\r\nB\r\nB2\r\nc\r\n"),

@@ -518,8 +518,8 @@ pub fn accept_confirmed(app: &mut App, confirmed: bool) -> Effect {
                     content.chunks(),
                 ) {
                     app.refuse(format!(
-                        "{}: press L to use the file's line endings (CRLF for the new lines \
-                         too), a to write it as it is, Esc to cancel",
+                        "{}: press a again to write it as it is, L to use the file's line \
+                         endings (CRLF for the new lines too), Esc to cancel",
                         crate::diagnose::doubt::MIXED_LINE_ENDINGS
                     ));
                     app.confirming_guess = true;
