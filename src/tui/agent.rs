@@ -558,14 +558,39 @@ impl AgentEdits {
             return;
         };
         // A complete edit srview gives no verdict on shows no blocks: they
-        // would say more than the verdict stands behind.
+        // would say more than the verdict stands behind. Except the diff an
+        // agent recorded as applied (Codex app-server's `fileChange`): what
+        // it did, shown when it applies exactly to the content before,
+        // while the verdict on how the model's patch matched stays unknown.
         if ended
             && r.applied().is_none()
             && let Some(why) = r.why()
         {
-            shown.app.set_diff(String::new());
-            shown.app.note_state(why.to_string());
+            let recorded = match &fresh.input {
+                crate::source::agent::EditInput::UnifiedDiff(diff)
+                    if fresh.agent_verdict == Verdict::Applied =>
+                {
+                    crate::sessions::udiff::to_search_replace(diff)
+                        .filter(|body| applies_exactly(body, before))
+                }
+                _ => None,
+            };
+            match recorded {
+                Some(body) => {
+                    shown.app.set_diff(body);
+                    shown.app.note_state(format!(
+                        "{why}; the panes show the diff the agent recorded as applied"
+                    ));
+                }
+                None => {
+                    shown.app.set_diff(String::new());
+                    shown.app.note_state(why.to_string());
+                }
+            }
             shown.app.end_stream();
+            if self.area.width > 0 {
+                shown.app.fit(preview_area(self.area));
+            }
             return;
         }
         let exists = !matches!(r.before, Some(FileContent::Absent));
@@ -787,6 +812,22 @@ fn applies(body: &str, original: &str) -> bool {
         is_final: true,
     };
     !body.is_empty() && crate::engine::apply(body, original, options).result.is_ok()
+}
+
+/// Whether every block of `body` applies to `original` at the exact stage
+/// (final mode): a recorded diff that fits the content as it stands.
+fn applies_exactly(body: &str, original: &str) -> bool {
+    let options = crate::engine::Options {
+        version: Version::V1,
+        is_final: true,
+    };
+    let outcome = crate::engine::apply(body, original, options);
+    !body.is_empty()
+        && outcome.result.is_ok()
+        && outcome
+            .blocks
+            .iter()
+            .all(|b| b.stage == Some(crate::engine::Stage::Exact))
 }
 
 /// The edit previewer's area within the screen's.
