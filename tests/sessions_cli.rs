@@ -270,8 +270,9 @@ fn a_session_is_opened_by_its_id() {
     );
 }
 
-/// `srview sessions | head -1` once `head` has gone: exit 0, nothing on
-/// stderr (no "Broken pipe").
+/// `srview sessions | head -1` once `head` has gone, and `session` (text
+/// and `--json`) and `check --session` likewise: exit 0, nothing on stderr
+/// (no "Broken pipe").
 #[test]
 fn sessions_into_a_closed_pipe_exit_0_quietly() {
     let tmp = tempfile::tempdir().unwrap();
@@ -281,4 +282,17 @@ fn sessions_into_a_closed_pipe_exit_0_quietly() {
         .cwd(&repo)
         .output_to_closed_pipe();
     assert_eq!((out.status.code(), stderr(&out)), (Some(0), String::new()));
+    let session = fixtures().join("claude-code-2.1.328/b_edit_nomatch/stdout.jsonl");
+    for args in [
+        &["session", "--json"][..],
+        &["session"],
+        &["check", "--session"],
+    ] {
+        let out = srview(args).arg(&session).output_to_closed_pipe();
+        assert_eq!(
+            (out.status.code(), stderr(&out)),
+            (Some(0), String::new()),
+            "{args:?}"
+        );
+    }
 }
