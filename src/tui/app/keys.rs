@@ -265,7 +265,8 @@ pub fn on_key(app: &mut App, key: KeyEvent) -> Effect {
 /// (`q` quits, as everywhere).
 fn raw_key(app: &mut App, key: KeyEvent) {
     let lines = app.raw_text().lines().count();
-    let page = app.view.viewport.max(1);
+    // The panes' rows, less the raw view's title row.
+    let page = app.view.viewport.saturating_sub(1).max(1);
     let last = lines.saturating_sub(page);
     let scroll = &mut app.view.raw_scroll;
     match key.code {
