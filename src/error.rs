@@ -54,6 +54,9 @@ impl Refusal {
     }
 }
 
+/// The action of a failed write to stdout ([`Error::stdout`]).
+const WRITE_STDOUT: &str = "cannot write stdout";
+
 impl Error {
     /// [`Error::Usage`].
     pub fn usage(message: impl Into<String>) -> Self {
@@ -76,7 +79,7 @@ impl Error {
     /// [`Error::Io`] for writing to stdout.
     pub fn stdout(source: std::io::Error) -> Self {
         Error::Io {
-            action: "cannot write stdout".into(),
+            action: WRITE_STDOUT.into(),
             source,
         }
     }
@@ -88,6 +91,14 @@ impl Error {
             action: action.into(),
             source,
         }
+    }
+
+    /// Whether this is a write to stdout that failed because its reader
+    /// closed the pipe: the reader has what it wanted (`| head -1`).
+    pub fn is_closed_stdout(&self) -> bool {
+        matches!(self, Error::Io { action, source }
+            if action == WRITE_STDOUT
+                && source.kind() == std::io::ErrorKind::BrokenPipe)
     }
 
     /// The process exit status for this error.

@@ -236,3 +236,91 @@ fn every_capture_previews_each_edit_against_its_content_before() {
         "only {compared} edits compared with their content before"
     );
 }
+
+/// A `codex app-server` stream with patch events whose edit then completed:
+/// the edit keeps showing the patch the model wrote, run against the file
+/// (it showed nothing once `item/started` came: "0 applied 0 B", "not run
+/// here"), and the diff Codex applied is kept as the agent's diff.
+#[test]
+fn a_codex_app_server_edit_that_completed_keeps_showing_its_patch() {
+    let dir = support::agents::fixtures().join("codex-0.169.0/g_appserver_success_streaming");
+    let want = support::agents::expected(&dir);
+    let ws = tempfile::tempdir().expect("tempdir");
+    files_before(&want, ws.path());
+    let text = fs::read_to_string(dir.join("app-server.jsonl")).expect("read");
+    let mut screen = AgentEdits::live("stdin".into(), Some(ws.path().to_path_buf()))
+        .with_agent_cwd("/home/user/project");
+    feed(&mut screen, &text, 5);
+    let row = screen.list().current().cloned().expect("an edit");
+    assert_eq!(
+        (row.agent.name(), row.srview.as_str(), row.streaming),
+        ("applied", "applies (exact, exact)", false)
+    );
+    let app = screen.shown_app().expect("the edit shown");
+    let applied = app
+        .outcome
+        .blocks
+        .iter()
+        .filter(|b| b.state == srview::engine::BlockState::Applied)
+        .count();
+    assert_eq!(applied, 2);
+    assert_eq!(
+        app.result.text(),
+        want.edits[0].content_after.as_deref().expect("after")
+    );
+}
+
+/// A `codex app-server` stream without patch events records only the diff
+/// Codex applied: srview's verdict stays unknown (how the model's patch
+/// matched is not known), but the panes show that diff where it fits the
+/// content before, read before Codex wrote it or recovered by undoing the
+/// diff on the file it left (they were blank).
+#[test]
+fn a_codex_app_server_diff_without_patch_events_is_shown_as_recorded() {
+    let dir = support::agents::fixtures().join("codex-0.169.0/i_appserver_success_default");
+    let want = support::agents::expected(&dir);
+    let text = fs::read_to_string(dir.join("app-server.jsonl")).expect("read");
+    let before = want.edits[0].content_before.as_deref().expect("before");
+    let after = want.edits[0].content_after.as_deref().expect("after");
+    for (label, files) in [
+        ("before", files_before as fn(&Expected, &Path)),
+        ("after", files_after),
+    ] {
+        let ws = tempfile::tempdir().expect("tempdir");
+        files(&want, ws.path());
+        let mut screen = AgentEdits::live("stdin".into(), Some(ws.path().to_path_buf()))
+            .with_agent_cwd("/home/user/project");
+        feed(&mut screen, &text, 7);
+        let row = screen.list().current().cloned().expect("an edit");
+        assert!(
+            row.srview
+                .starts_with("unknown: this Codex output records the diff Codex applied"),
+            "{label}: {}",
+            row.srview
+        );
+        let app = screen.shown_app().expect("the edit shown");
+        let note = app
+            .notice
+            .as_ref()
+            .map(|n| n.text.clone())
+            .unwrap_or_default();
+        assert_eq!(
+            (app.original.text().as_ref(), app.result.text().as_ref()),
+            (before, after),
+            "{label}"
+        );
+        assert_eq!(app.outcome.blocks.len(), 2, "{label}");
+        assert!(
+            note.ends_with("; the panes show the diff the agent recorded as applied"),
+            "{label}: {note}"
+        );
+    }
+    // A file the diff does not fit: nothing shown as applied.
+    let ws = tempfile::tempdir().expect("tempdir");
+    write(ws.path(), "calc.py", "something else\n");
+    let mut screen = AgentEdits::live("stdin".into(), Some(ws.path().to_path_buf()))
+        .with_agent_cwd("/home/user/project");
+    feed(&mut screen, &text, 7);
+    let app = screen.shown_app().expect("the edit shown");
+    assert!(app.diff.is_empty(), "{}", app.diff);
+}

@@ -1203,3 +1203,24 @@ fn absolute_paths_outside_the_callers_workspace_map_by_their_longest_existing_su
     plain.feed(stream.as_bytes());
     assert_eq!(plain.finish()[0].file, "/old/root/src/a.py");
 }
+
+#[test]
+fn codex_app_server_keeps_the_streamed_patch_once_the_change_starts() {
+    let bytes = fixture("codex-0.169.0/g_appserver_success_streaming/app-server.jsonl");
+    let mut reader = AgentReader::new(AgentKind::Codex, Format::CodexAppServer);
+    feed_lines(&mut reader, &bytes, |_| {});
+    let edit = &reader.finish()[0];
+    let srview::source::agent::EditInput::ApplyPatch(patch) = &edit.input else {
+        panic!("not the model's patch: {:?}", edit.input);
+    };
+    assert!(
+        patch.starts_with("*** Begin Patch\n*** Update File: calc.py\n@@ def divide(a: float, b: float) -> float:\n")
+            && patch.ends_with("        raise ValueError(\"mean() of an empty iterable\")\n+    return sum(items) / len(items)\n*** End Patch\n"),
+        "{patch}"
+    );
+    assert!(
+        edit.agent_diff
+            .as_deref()
+            .is_some_and(|d| d.starts_with("@@ -28,3 +28,3 @@\n"))
+    );
+}

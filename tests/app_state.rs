@@ -373,6 +373,33 @@ fn accept_asks_before_mixing_line_endings() {
     }
 }
 
+/// The same question offers the file's line endings: `L` writes the result
+/// with the new lines in CRLF too; after another key it is gone.
+#[test]
+fn accept_offers_the_files_line_endings() {
+    let mut app = App::new(
+        PathBuf::from("f.txt"),
+        "a\r\nb\r\nc\r\n".into(),
+        Version::V1,
+    );
+    app.set_diff("------- SEARCH\nb\n=======\nB\nB2\n+++++++ REPLACE\n".into());
+    app.end_stream();
+    assert_eq!(
+        says(&mut app, 'a'),
+        "the result mixes line endings: the file's lines end in CRLF, the edit's new lines in \
+         LF (the reference writes them as they are): press a again to write it as it is, L to \
+         use the file's line endings (CRLF for the new lines too), Esc to cancel"
+    );
+    match key(&mut app, KeyCode::Char('L')) {
+        Effect::Accept(content) => assert_eq!(content.text(), "a\r\nB\r\nB2\r\nc\r\n"),
+        other => panic!("L writes with the file's endings: {other:?}"),
+    }
+    // Asked again, then another key: L is no longer an answer.
+    key(&mut app, KeyCode::Char('a'));
+    key(&mut app, KeyCode::Char('j'));
+    assert_eq!(key(&mut app, KeyCode::Char('L')), Effect::None);
+}
+
 /// A SEARCH text the file holds twice: the reference took the first, a
 /// guess; `a` says so first, a second `a` writes.
 #[test]
@@ -1552,4 +1579,164 @@ fn accepting_with_a_block_left_out_asks_about_the_blocks_kept() {
         }
         other => panic!("{other:?}: {}", notice_text(&app)),
     }
+}
+
+/// `/` then a query and Enter: the view goes to the first match from the
+/// top, `n`/`N` move between the matches (not between blocks) until Esc,
+/// and keys typed into the query (`q`, `n`) are text, not commands.
+#[test]
+fn slash_searches_the_panes_and_n_moves_between_its_matches() {
+    let mut app = app();
+    app.set_diff(block("line 150", "L150") + &block("line 7", "seven"));
+    app.end_stream();
+    app.scroll_to(0);
+    key(&mut app, KeyCode::Char('/'));
+    assert!(app.search_typing());
+    // `q` and `n` are part of the query while it is typed.
+    press(&mut app, "line 1q");
+    assert_eq!(
+        app.view.search.as_ref().map(|s| s.query.as_str()),
+        Some("line 1q")
+    );
+    key(&mut app, KeyCode::Backspace);
+    press(&mut app, "9");
+    key(&mut app, KeyCode::Enter);
+    assert!(app.search_active());
+    // "line 19", "line 190".."line 199": 11 rows, split layout.
+    assert_eq!(app.match_rows().len(), 11);
+    assert_eq!(
+        notice_text(&app),
+        "/line 19: match 1 of 11 (n/N next/previous, Esc ends the search)"
+    );
+    let first = app
+        .view
+        .search
+        .as_ref()
+        .and_then(|s| s.at)
+        .expect("a match");
+    assert_eq!(app.view.scroll, first - 3);
+    let selected = app.view.selected;
+    key(&mut app, KeyCode::Char('n'));
+    assert_eq!(
+        notice_text(&app),
+        "/line 19: match 2 of 11 (n/N next/previous, Esc ends the search)"
+    );
+    key(&mut app, KeyCode::Char('N'));
+    key(&mut app, KeyCode::Char('N'));
+    // Wraps around to the last match; the selected block never moved.
+    assert_eq!(
+        notice_text(&app),
+        "/line 19: match 11 of 11 (n/N next/previous, Esc ends the search)"
+    );
+    assert_eq!(app.view.selected, selected);
+    key(&mut app, KeyCode::Esc);
+    assert!(app.view.search.is_none());
+    assert_eq!(notice_text(&app), "search ended: n/N go to blocks again");
+    // n goes to blocks again.
+    key(&mut app, KeyCode::Char('g'));
+    key(&mut app, KeyCode::Char('n'));
+    assert_eq!(
+        app.view.selected, 1,
+        "block #2 (line 7) comes first in the file"
+    );
+}
+
+/// A query found nowhere says so; an empty query ends the search.
+#[test]
+fn a_search_without_a_match_says_so() {
+    let mut app = app();
+    key(&mut app, KeyCode::Char('/'));
+    press(&mut app, "nowhere");
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(
+        notice_text(&app),
+        "/nowhere: no match in either pane (Esc ends the search)"
+    );
+    key(&mut app, KeyCode::Char('/'));
+    key(&mut app, KeyCode::Enter);
+    assert!(app.view.search.is_none());
+}
+
+/// `v` shows the diff as received over the panes (scrolled by j/k, closed
+/// by v or Esc, other keys held); `+` expands the diagnosis and back.
+#[test]
+fn v_shows_the_raw_diff_and_plus_expands_the_diagnosis() {
+    let mut app = app();
+    let diff = block("line 150", "L150");
+    app.set_diff(diff.clone());
+    app.end_stream();
+    key(&mut app, KeyCode::Char('v'));
+    assert!(app.view.raw);
+    assert_eq!(app.raw_text(), diff);
+    app.raw_input = Some("*** Begin Patch\n*** End Patch\n".into());
+    assert_eq!(app.raw_text(), "*** Begin Patch\n*** End Patch\n");
+    // Keys of the previewer do nothing while it is open.
+    let scroll = app.view.scroll;
+    key(&mut app, KeyCode::Char('G'));
+    assert_eq!(app.view.scroll, scroll);
+    key(&mut app, KeyCode::Esc);
+    assert!(!app.view.raw);
+    key(&mut app, KeyCode::Char('+'));
+    assert!(app.view.detail_expanded);
+    key(&mut app, KeyCode::Char('+'));
+    assert!(!app.view.detail_expanded);
+}
+
+/// Blocks that show a patch (or an edit) are diagnosed as blocks, but a
+/// malformed block there is the rendering's: no SEARCH/REPLACE marker
+/// advice and no corrected SEARCH/REPLACE block, only what the edit's
+/// marker-like line does to the view. A diff of blocks keeps the advice.
+#[test]
+fn marker_advice_is_not_given_for_a_patch() {
+    let file = "Title\n=====\nSome text\n";
+    let diff = "------- SEARCH\nTitle\n=======\nTitle\n=======\n\nIntro\n+++++++ REPLACE\n";
+    let diagnosed = |raw: Option<&str>| {
+        let mut app = App::new(PathBuf::from("doc.rst"), file.into(), Version::V1);
+        app.raw_input = raw.map(String::from);
+        app.set_diff(diff.into());
+        app.end_stream();
+        app.diagnose();
+        app.diagnoses[0].clone()
+    };
+    let blocks = diagnosed(None);
+    assert!(
+        blocks.reason.is_some_and(|r| r.is_malformed()) && blocks.message.contains("separator"),
+        "{blocks:?}"
+    );
+    let patch = diagnosed(Some(
+        "*** Begin Patch\n*** Update File: doc.rst\n@@\n Title\n=======\n+\n+Intro\n*** End Patch\n",
+    ));
+    assert_eq!(
+        (patch.message.as_str(), patch.suggestion, patch.closest),
+        (
+            "Block #1 shows part of a patch or an edit one of whose lines reads as a \
+             SEARCH/REPLACE marker (a reST or Markdown underline?): the previewer's blocks \
+             cannot show it faithfully; srview check explains the patch or edit in its own terms.",
+            None,
+            None
+        )
+    );
+}
+
+/// docs/previewer.md's key table is the `?` overlay's table: every key
+/// there, with what it does and in which previewer.
+#[test]
+fn the_documented_keys_are_the_help_overlays() {
+    use srview::app::keys::{KEY_HELP, KeyScope};
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/previewer.md"))
+        .expect("docs/previewer.md");
+    let rows: Vec<&str> = doc.lines().filter(|l| l.starts_with("| `")).collect();
+    let want: Vec<String> = KEY_HELP
+        .iter()
+        .map(|(key, what, scope)| {
+            let scope = match scope {
+                KeyScope::Both => "every previewer",
+                KeyScope::SingleDiff => "one diff",
+                KeyScope::Transcript => "transcript",
+                KeyScope::Agent => "agent",
+            };
+            format!("| `{key}` | {what} | {scope} |")
+        })
+        .collect();
+    assert_eq!(rows, want);
 }

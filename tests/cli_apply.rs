@@ -818,3 +818,26 @@ fn only_and_skip_usage_errors() {
     );
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "a\nb\nc\nd\n");
 }
+
+/// `srview apply f.txt d.diff | head -1` and the other printing commands,
+/// once the reader has gone: exit 0 and nothing on stderr (no "Broken
+/// pipe", no panic), as ripgrep does; a closed pipe is not a failure of the
+/// edit. The failing diff too: what the reader wanted was printed.
+#[test]
+fn printing_into_a_closed_pipe_exits_0_quietly() {
+    let (dir, file) = abc_file();
+    let diff = files::write(dir.path(), "d.diff", ONE_BLOCK.as_bytes());
+    let failing = files::write(dir.path(), "bad.diff", FAILING.as_bytes());
+    let (file, diff, failing) = (p(&file), p(&diff), p(&failing));
+    for args in [
+        vec!["apply", &file, &diff],
+        vec!["apply", "--json", &file, &diff],
+        vec!["check", &file, &diff],
+        vec!["check", "--json", &file, &failing],
+        vec!["check", &file, &failing],
+        vec!["fix", &file, &failing],
+    ] {
+        let out = runner::srview(&args).output_to_closed_pipe();
+        assert_eq!((code(&out), stderr(&out)), (0, String::new()), "{args:?}");
+    }
+}

@@ -179,6 +179,25 @@ fn accept_refused_when_file_changed_on_disk_then_reload() {
     accept_writes(&mut s, &dir, &expected);
 }
 
+/// FILE changed by something else while the previewer is open: said at
+/// once, without a key (it was said only when `a` refused to write), and
+/// `r` offered.
+#[test]
+fn a_file_changed_on_disk_while_open_is_said_at_once() {
+    let (dir, mut s) = launched(DIFF, &[]);
+    s.wait_for("blocks applied", |c| c.contains("2 applied"));
+    let changed = ORIGINAL.replace("fn main() {", "fn main() { // edited elsewhere");
+    std::fs::write(dir.path().join("main.rs"), &changed).expect("edit file");
+    s.wait_for("the notice", |c| {
+        c.contains("main.rs changed on disk since srview loaded it: the panes show the text as")
+            && c.contains("r reload FILE and re-apply")
+    });
+    s.press(b"r");
+    s.wait_for("reload notice", |c| c.contains("reloaded"));
+    let expected = RESULT.replace("fn main() {", "fn main() { // edited elsewhere");
+    accept_writes(&mut s, &dir, &expected);
+}
+
 #[test]
 fn accept_refused_when_file_was_deleted_says_so() {
     let (dir, mut s) = launched(DIFF, &[]);

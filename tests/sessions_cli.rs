@@ -300,3 +300,30 @@ fn a_session_is_opened_by_its_id() {
         "srview: nosuch: no such file, and no session with that id\n"
     );
 }
+
+/// `srview sessions | head -1` once `head` has gone, and `session` (text
+/// and `--json`) and `check --session` likewise: exit 0, nothing on stderr
+/// (no "Broken pipe").
+#[test]
+fn sessions_into_a_closed_pipe_exit_0_quietly() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (home, repo) = build(tmp.path());
+    let out = srview(["sessions"])
+        .env("HOME", &home.to_string_lossy())
+        .cwd(&repo)
+        .output_to_closed_pipe();
+    assert_eq!((out.status.code(), stderr(&out)), (Some(0), String::new()));
+    let session = fixtures().join("claude-code-2.1.328/b_edit_nomatch/stdout.jsonl");
+    for args in [
+        &["session", "--json"][..],
+        &["session"],
+        &["check", "--session"],
+    ] {
+        let out = srview(args).arg(&session).output_to_closed_pipe();
+        assert_eq!(
+            (out.status.code(), stderr(&out)),
+            (Some(0), String::new()),
+            "{args:?}"
+        );
+    }
+}

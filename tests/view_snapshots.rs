@@ -622,7 +622,7 @@ fn help_overlay_scrolls_on_a_low_terminal() {
     };
     press(&mut app, KeyCode::Char('?'));
     let top = text(&frame(&mut app, 60, 12, ColourMode::None));
-    assert!(top.contains("keys 1-10 of 26 (j/k scroll)"), "{top}");
+    assert!(top.contains("keys 1-10 of 30 (j/k scroll)"), "{top}");
     assert!(top.contains("scroll") && !top.contains("stages:"), "{top}");
     for _ in 0..5 {
         press(&mut app, KeyCode::PageDown);
@@ -750,5 +750,129 @@ fn a_refused_diff_is_not_counted_applied() {
     assert!(
         header.contains(" refused ") && !header.contains("applied"),
         "{header}"
+    );
+}
+
+/// `+` gives the diagnosis all its rows: at 80x24 the hint names the key
+/// (it named none: "srview check shows all"), and once pressed no row is
+/// left out; `+` again brings the third of the screen back.
+#[test]
+fn plus_expands_the_diagnosis_and_the_hint_names_it() {
+    let mut app = diagnosed(TYPO_DIFF);
+    app.view.layout_choice = Some(srview::app::Layout::Unified);
+    let screen = screen_of(&mut app, 80, 24, ColourMode::TrueColor);
+    assert_shows(&screen, &["… 1 more row (+: show all)"]);
+    app.view.detail_expanded = true;
+    let screen = screen_of(&mut app, 80, 24, ColourMode::TrueColor);
+    assert!(!screen.contains("more row"), "{screen}");
+    assert_shows(
+        &screen,
+        &[
+            "-         return self.items.get(ky)",
+            "+         return self.items.get(key)",
+            "d: jump there · c: copy corrected block",
+        ],
+    );
+}
+
+/// `/` highlights every match in both panes (reversed, in every colour
+/// mode) and the footer shows the query while it is typed.
+#[test]
+fn search_matches_are_highlighted_in_both_panes() {
+    use ratatui::style::Modifier;
+    let mut app = app(DIFF, true);
+    app.view.search = Some(srview::app::search::Search {
+        query: "items".into(),
+        typing: true,
+        at: None,
+    });
+    let t = frame(&mut app, 120, 40, ColourMode::None);
+    let screen = text(&t);
+    assert_shows(&screen, &["/items▏  Enter search · Esc cancel"]);
+    let buf = t.backend().buffer();
+    // Every cell of each "items" on screen is reversed, on both sides.
+    let mut found = 0;
+    // The panes' rows (the footer shows the query itself).
+    for (y, row) in screen.lines().enumerate().filter(|(_, r)| r.contains('│')) {
+        for (x, _) in row.match_indices("items") {
+            let x = row[..x].chars().count() as u16;
+            for dx in 0..5 {
+                let cell = &buf[(x + dx, y as u16)];
+                assert!(
+                    cell.modifier.contains(Modifier::REVERSED),
+                    "row {y} col {}: {screen}",
+                    x + dx
+                );
+            }
+            found += 1;
+        }
+    }
+    // self.items = {} and the two uses, on each side.
+    assert!(found >= 6, "{found} matches on screen:\n{screen}");
+    // Without a search, nothing is reversed there.
+    app.view.search = None;
+    let t = frame(&mut app, 120, 40, ColourMode::None);
+    let screen = text(&t);
+    let (y, row) = screen
+        .lines()
+        .enumerate()
+        .find(|(_, r)| r.contains("self.items = {}"))
+        .expect("shown");
+    let x = row[..row.find("items").unwrap_or(0)].chars().count() as u16;
+    assert!(
+        !t.backend().buffer()[(x, y as u16)]
+            .modifier
+            .contains(Modifier::REVERSED)
+    );
+}
+
+/// `v` draws the diff as received over the panes, numbered.
+#[test]
+fn v_draws_the_diff_as_received_over_the_panes() {
+    let mut app = app(DIFF, true);
+    app.raw_input = Some(
+        "*** Begin Patch\n*** Update File: store.py\n@@\n-import os\n+import sys\n*** End Patch\n"
+            .into(),
+    );
+    app.view.raw = true;
+    let screen = screen_of(&mut app, 100, 30, ColourMode::TrueColor);
+    assert_shows(
+        &screen,
+        &[
+            " the edit as received: 6 lines (v or Esc closes · j/k scroll)",
+            "1 *** Begin Patch",
+            "4 -import os",
+            "6 *** End Patch",
+        ],
+    );
+}
+
+/// A CRLF file: no `␍` on every line (its own ending), a `␊` only on the
+/// lines the edit gave an LF ending; an LF file's stray `\r` shows as `␍`.
+#[test]
+fn only_line_endings_that_differ_from_the_files_are_marked() {
+    let mut app = App::new(
+        PathBuf::from("f.txt"),
+        "alpha\r\nbeta\r\ngamma\r\n".into(),
+        Version::V1,
+    );
+    app.set_diff("------- SEARCH\nbeta\n=======\nBETA\n+++++++ REPLACE\n".into());
+    app.end_stream();
+    let screen = screen_of(&mut app, 100, 20, ColourMode::None);
+    assert!(!screen.contains('␍'), "{screen}");
+    assert_shows(&screen, &["1   alpha", "3   gamma", "BETA␊"]);
+    assert_eq!(screen.matches('␊').count(), 1, "{screen}");
+
+    let mut app = App::new(
+        PathBuf::from("g.txt"),
+        "one\ntwo\r\nthree\n".into(),
+        Version::V1,
+    );
+    app.end_stream();
+    let screen = screen_of(&mut app, 100, 20, ColourMode::None);
+    assert_shows(&screen, &["two␍"]);
+    assert!(
+        !screen.contains("one␍") && !screen.contains('␊'),
+        "{screen}"
     );
 }

@@ -105,6 +105,9 @@ fn explain(r: &Review, agent: &str, ws: &SessionRoot, cwd: &str) -> String {
     if let Some(d) = &r.disagreement {
         s.push_str(&format!("  !!! {d}\n"));
     }
+    if let Some(l) = &r.loose_match {
+        s.push_str(&format!("  loose match: {l}\n"));
+    }
     // The content to explain against: the content before, else the file
     // as it is now (said so).
     let (content, against) = match (&r.before, r.basis) {
@@ -135,7 +138,19 @@ fn explain(r: &Review, agent: &str, ws: &SessionRoot, cwd: &str) -> String {
             let out = edit::apply(edit, content.text());
             match (&out.result, &out.diagnosis) {
                 (Ok(_), _) => "the edit applies\n".to_string(),
-                (Err(err), Some(d)) => format!("error: {err}\n{}\n", d.message),
+                // The correction in the edit's own form: the tool's JSON
+                // with the file's own text to find.
+                (Err(err), Some(d)) => match d
+                    .suggestion
+                    .as_ref()
+                    .and_then(|e| serde_json::to_string(e).ok())
+                {
+                    Some(json) => format!(
+                        "error: {err}\n{}\ncorrected edit (the tool's JSON):\n{json}\n",
+                        d.message
+                    ),
+                    None => format!("error: {err}\n{}\n", d.message),
+                },
                 (Err(err), None) => format!("error: {err}\n"),
             }
         }

@@ -385,6 +385,10 @@ pub fn main() -> ExitCode {
     };
     match result {
         Ok(code) => ExitCode::from(code),
+        // Whoever read stdout stopped (`srview sessions | head -1`): what
+        // they wanted has been printed, so srview stops quietly with 0, as
+        // ripgrep and git do, instead of reporting the pipe.
+        Err(e) if e.is_closed_stdout() => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("srview: {e}");
             ExitCode::from(e.exit_code())

@@ -211,12 +211,18 @@ pub(super) fn newest_here_or_next() -> Result<std::path::PathBuf, Error> {
     }
 }
 
-/// One stderr line per disagreement.
+/// One stderr line per disagreement and per loose match.
 fn warn_disagreements(reviewed: &SessionReview) {
     for r in &reviewed.reviews {
         if let Some(d) = &r.disagreement {
             eprintln!(
                 "srview: warning: edit {} ({}): {d}",
+                r.edit.seq, r.edit.file
+            );
+        }
+        if let Some(l) = &r.loose_match {
+            eprintln!(
+                "srview: warning: edit {} ({}): loose match: {l}",
                 r.edit.seq, r.edit.file
             );
         }
@@ -272,6 +278,9 @@ pub fn listing(reviewed: &SessionReview) -> String {
         ));
         if let Some(d) = &r.disagreement {
             out.push_str(&format!("      !!! {d}\n"));
+        }
+        if let Some(l) = &r.loose_match {
+            out.push_str(&format!("      loose match: {l}\n"));
         }
     }
     out

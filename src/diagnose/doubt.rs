@@ -265,6 +265,23 @@ pub fn mixes_line_endings<'a>(original: &str, result: impl IntoIterator<Item = &
 pub const MIXED_LINE_ENDINGS: &str = "the result mixes line endings: the file's lines end in \
      CRLF, the edit's new lines in LF (the reference writes them as they are)";
 
+/// `text` with every line ending in CRLF: each `\n` not preceded by `\r`
+/// gets one (what "use the file's line endings" writes for a CRLF file
+/// given an edit's LF lines).
+pub fn with_crlf(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 32);
+    let mut last = 0;
+    for at in memchr::memchr_iter(b'\n', text.as_bytes()) {
+        out.push_str(&text[last..at]);
+        if at == 0 || text.as_bytes()[at - 1] != b'\r' {
+            out.push('\r');
+        }
+        last = at;
+    }
+    out.push_str(&text[last..]);
+    out
+}
+
 /// Whether a `\n` not preceded by `\r` occurs in the concatenation of `pieces`.
 fn has_bare_lf<'a>(pieces: impl IntoIterator<Item = &'a str>) -> bool {
     let mut last = 0u8;
@@ -286,6 +303,13 @@ fn has_bare_lf<'a>(pieces: impl IntoIterator<Item = &'a str>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn with_crlf_ends_every_line_in_crlf_once() {
+        assert_eq!(with_crlf("a\r\nB\nc"), "a\r\nB\r\nc");
+        assert_eq!(with_crlf("\n\r\n\n"), "\r\n\r\n\r\n");
+        assert_eq!(with_crlf(""), "");
+    }
 
     #[test]
     fn mixed_line_endings_are_told_across_pieces() {

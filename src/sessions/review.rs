@@ -79,9 +79,12 @@ pub struct Review {
     pub basis: Option<Basis>,
     /// srview's verdict, or why it has none.
     pub run: Run,
-    /// srview and the agent disagree (or srview matched only loosely where
-    /// the agent reported plain success).
+    /// srview's verdict differs from the agent's, in words.
     pub disagreement: Option<String>,
+    /// The verdicts agree (applied) but srview's applier matched only
+    /// loosely where the agent reported plain success: a notice, not a
+    /// disagreement.
+    pub loose_match: Option<String>,
 }
 
 /// Whether srview's applier ran an edit.
@@ -479,6 +482,7 @@ fn run_one(
         basis: None,
         run: Run::NotRun(None),
         disagreement: None,
+        loose_match: None,
     };
     let edit = &review.edit;
     if let Some(why) = verdict::not_runnable(&edit.input) {
@@ -602,6 +606,7 @@ fn run_one(
         ));
     }
     review.disagreement = disagreement(&review, agent);
+    review.loose_match = loose_match(&review, agent);
     review
 }
 
@@ -697,12 +702,27 @@ fn disagreement(review: &Review, agent: AgentKind) -> Option<String> {
                 format!(" (loosely: {})", applied.loose.join(", "))
             }
         )),
-        (Verdict::Applied, true) if !applied.loose.is_empty() => Some(format!(
-            "matched only loosely ({}) while {name} reported plain success",
-            applied.loose.join(", ")
-        )),
         _ => None,
     }
+}
+
+/// The agent applied the edit and srview's applier applies it too, but only
+/// loosely: "matched only loosely (unicode) while Codex reported plain
+/// success". The verdicts agree, so this is no disagreement.
+fn loose_match(review: &Review, agent: AgentKind) -> Option<String> {
+    let applied = review.applied()?;
+    if review.basis == Some(Basis::CurrentFile)
+        || review.edit.agent_verdict != Verdict::Applied
+        || !applied.ok()
+        || applied.loose.is_empty()
+    {
+        return None;
+    }
+    Some(format!(
+        "matched only loosely ({}) while {} reported plain success",
+        applied.loose.join(", "),
+        agent.display_name()
+    ))
 }
 
 /// The rules an applier follows, for a disagreement's sentence.

@@ -576,6 +576,7 @@ impl AgentEdits {
             .unwrap_or_default();
         let cwd = review.cwd.clone();
         let ended = !fresh.streaming;
+        shown.app.raw_input = raw_input(&fresh.input);
         let Some(before) = &before else {
             shown.app.set_diff(String::new());
             let why = if fresh.file.is_empty() {
@@ -599,14 +600,39 @@ impl AgentEdits {
             return;
         };
         // A complete edit srview gives no verdict on shows no blocks: they
-        // would say more than the verdict stands behind.
+        // would say more than the verdict stands behind. Except the diff an
+        // agent recorded as applied (Codex app-server's `fileChange`): what
+        // it did, shown when it applies exactly to the content before,
+        // while the verdict on how the model's patch matched stays unknown.
         if ended
             && r.applied().is_none()
             && let Some(why) = r.why()
         {
-            shown.app.set_diff(String::new());
-            shown.app.note_state(why.to_string());
+            let recorded = match &fresh.input {
+                crate::source::agent::EditInput::UnifiedDiff(diff)
+                    if fresh.agent_verdict == Verdict::Applied =>
+                {
+                    crate::dialect::udiff::to_search_replace(diff)
+                        .filter(|body| applies_exactly(body, before))
+                }
+                _ => None,
+            };
+            match recorded {
+                Some(body) => {
+                    shown.app.set_diff(body);
+                    shown.app.note_state(format!(
+                        "{why}; the panes show the diff the agent recorded as applied"
+                    ));
+                }
+                None => {
+                    shown.app.set_diff(String::new());
+                    shown.app.note_state(why.to_string());
+                }
+            }
             shown.app.end_stream();
+            if self.area.width > 0 {
+                shown.app.fit(preview_area(self.area));
+            }
             return;
         }
         let exists = !matches!(r.before, Some(FileContent::Absent));
@@ -642,6 +668,62 @@ impl AgentEdits {
         if self.area.width > 0 {
             shown.app.fit(preview_area(self.area));
         }
+    }
+
+    /// `c` on an edit given as an edit's JSON or a patch section: the edit
+    /// corrected in its own form (the JSON with the file's own text to
+    /// find, the patch with its hunks rewritten, as `srview fix` gives
+    /// them), not the SEARCH/REPLACE block the previewer shows it as.
+    /// `None` for the other forms (their blocks are theirs to copy).
+    fn copy_in_its_own_form(&mut self) -> Option<Flow> {
+        use crate::dialect::Dialect;
+        use crate::dialect::corrected::{Corrected, correct};
+        use crate::source::agent::EditInput;
+        let shown = self.shown.as_ref()?;
+        if shown.app.view.help || shown.app.view.raw {
+            return None;
+        }
+        let review = self.review.as_ref()?;
+        let r = review.reviews.iter().find(|r| r.edit.seq == shown.seq)?;
+        let (text, dialect) = match &r.edit.input {
+            EditInput::Exact(edit) => (serde_json::to_string(edit).ok()?, Dialect::EditJson),
+            EditInput::ApplyPatch(patch) => (patch.clone(), Dialect::ApplyPatch),
+            _ => return None,
+        };
+        let block = shown.app.view.selected;
+        let Some(before) = shown.before.as_deref() else {
+            self.say_of_shown(
+                "nothing copied: the content before this edit is unknown, so no correction \
+                 can be checked",
+                true,
+            );
+            return Some(Flow::Continue);
+        };
+        let name = std::path::Path::new(&r.edit.file)
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let exists = !matches!(r.before, Some(FileContent::Absent));
+        let target = Target {
+            cwd: &review.cwd,
+            name: &name,
+            content: exists.then_some(before),
+        };
+        let said = match correct(&text, dialect, &target, &r.edit.file) {
+            Ok(Corrected {
+                text: Some(fixed),
+                complete: true,
+                ..
+            }) if fixed.trim_end() != text.trim_end() => {
+                return Some(Flow::Copy { block, text: fixed });
+            }
+            Ok(corrected) => corrected
+                .note
+                .unwrap_or_else(|| "the edit applies as written: nothing to correct".into()),
+            Err(e) => e.to_string(),
+        };
+        self.say_of_shown(&format!("nothing copied: {said}"), true);
+        Some(Flow::Continue)
     }
 
     /// `a`: writes srview's result of the edit shown, when the agent did
@@ -866,6 +948,25 @@ fn save_new(dir: &std::path::Path, seq: usize, ext: &str, text: &str) -> std::io
     )))
 }
 
+/// The edit as the agent gave it when the previewer shows it as blocks of
+/// its own making, for `v`: its patch section, edit JSON (as the tool's
+/// input), new content or unified diff. `None` for a SEARCH/REPLACE edit:
+/// its blocks are the edit itself.
+fn raw_input(input: &crate::source::agent::EditInput) -> Option<String> {
+    use crate::source::agent::EditInput;
+    match input {
+        EditInput::SearchReplace(_) => None,
+        EditInput::ApplyPatch(text) | EditInput::Whole(text) | EditInput::UnifiedDiff(text) => {
+            Some(text.clone())
+        }
+        EditInput::Exact(edit) => serde_json::to_string_pretty(edit).ok(),
+        EditInput::Partial(_) => Some("(the edit's JSON input is still arriving)".into()),
+        EditInput::NotRecorded => {
+            Some("(the agent's output names the file only, not the edit)".into())
+        }
+    }
+}
+
 /// Whether the engine applies `body` to `original` (final mode).
 fn applies(body: &str, original: &str) -> bool {
     let options = crate::engine::Options {
@@ -873,6 +974,22 @@ fn applies(body: &str, original: &str) -> bool {
         is_final: true,
     };
     !body.is_empty() && crate::engine::apply(body, original, options).result.is_ok()
+}
+
+/// Whether every block of `body` applies to `original` at the exact stage
+/// (final mode): a recorded diff that fits the content as it stands.
+fn applies_exactly(body: &str, original: &str) -> bool {
+    let options = crate::engine::Options {
+        version: Version::V1,
+        is_final: true,
+    };
+    let outcome = crate::engine::apply(body, original, options);
+    !body.is_empty()
+        && outcome.result.is_ok()
+        && outcome
+            .blocks
+            .iter()
+            .all(|b| b.stage == Some(crate::engine::Stage::Exact))
 }
 
 /// The edit previewer's area within the screen's.
@@ -902,8 +1019,21 @@ impl Screen for AgentEdits {
             }
             _ => return Flow::Continue,
         };
+        // A search query being typed takes every key (`q`, `[` and the
+        // digits included).
+        if self.list.mode == AgentMode::Preview
+            && let Some(shown) = &mut self.shown
+            && shown.app.search_typing()
+        {
+            keys::on_key(&mut shown.app, key);
+            return Flow::Continue;
+        }
         let busy = self.shown.as_ref().is_some_and(|s| {
-            s.app.view.help || s.app.view.focus == Focus::Blocks || s.app.final_preview
+            s.app.view.help
+                || s.app.view.focus == Focus::Blocks
+                || s.app.final_preview
+                || s.app.view.search.is_some()
+                || s.app.view.raw
         });
         let answer = self.list.on_key(key, busy);
         if answer != AgentKey::Accept {
@@ -951,6 +1081,11 @@ impl Screen for AgentEdits {
                 {
                     self.say_of_shown(keys::NO_LEAVING_OUT, false);
                     return Flow::Continue;
+                }
+                if key.code == KeyCode::Char('c')
+                    && let Some(flow) = self.copy_in_its_own_form()
+                {
+                    return flow;
                 }
                 let Some(shown) = &mut self.shown else {
                     return Flow::Continue;
@@ -1231,6 +1366,33 @@ mod tests {
         assert_eq!(
             screen.list().notice.as_ref().map(|n| n.text.as_str()),
             Some("nothing arrived: the agent's output was empty")
+        );
+    }
+
+    /// `c` on an edit given as JSON (a Cline CLI `editor` call) copies the
+    /// corrected edit as the tool's JSON, not as the SEARCH/REPLACE block
+    /// the previewer shows it as.
+    #[test]
+    fn c_copies_a_failed_edit_json_corrected_as_edit_json() {
+        use ratatui_crossterm::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+        let (_dir, mut screen) = over_a_py();
+        let typo = FAILED_EDIT.replace(r#""old_text":"x = 1""#, r#""old_text":"x  = 1""#);
+        let (start, end) = typo.split_at(typo.find('\n').expect("a line") + 1);
+        screen.on_text(text(start, false));
+        screen.on_text(text(end, true));
+        let press = |screen: &mut AgentEdits, code| {
+            screen.on_event(TermEvent::Key(KeyEvent::new(code, KeyModifiers::NONE)))
+        };
+        press(&mut screen, KeyCode::Enter);
+        screen.idle();
+        assert_eq!(
+            press(&mut screen, KeyCode::Char('c')),
+            Flow::Copy {
+                block: 0,
+                text: "{\"tool\":\"editor\",\"path\":\"a.py\",\"old_text\":\"x = 1\",\
+                       \"new_text\":\"x = 2\"}\n"
+                    .into()
+            }
         );
     }
 

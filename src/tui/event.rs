@@ -20,6 +20,9 @@ pub enum Event {
     Term(TermEvent),
     /// SIGINT, SIGTERM or SIGHUP.
     Signal(i32),
+    /// The file the previewer would write (FILE) changed on disk: its
+    /// modification time or size is not what it was.
+    TargetChanged,
 }
 
 /// Starts the thread that sends `feed`'s text into `tx`.
@@ -57,6 +60,35 @@ fn start_replay(text: String, rate: f64, seed: u64, chunk: usize, tx: SyncSender
         });
         if sent.is_ok() {
             let _ = tx.send(Event::Source(SourceEvent::Ended));
+        }
+    });
+}
+
+/// How often FILE's modification time and size are looked at: a stat, so
+/// cheap that a watcher (and its limits on open watches) is not worth it.
+const TARGET_POLL: Duration = Duration::from_millis(400);
+
+/// Starts the thread that sends [`Event::TargetChanged`] whenever `path`'s
+/// modification time or size (or whether it exists) changes; the screen
+/// reads the file to see whether its text did.
+pub(super) fn start_target_watch(path: std::path::PathBuf, tx: &SyncSender<Event>) {
+    let tx = tx.clone();
+    let stamp = |p: &std::path::Path| {
+        std::fs::metadata(p)
+            .ok()
+            .map(|m| (m.modified().ok(), m.len()))
+    };
+    std::thread::spawn(move || {
+        let mut last = stamp(&path);
+        loop {
+            std::thread::sleep(TARGET_POLL);
+            let now = stamp(&path);
+            if now != last {
+                last = now;
+                if tx.send(Event::TargetChanged).is_err() {
+                    return;
+                }
+            }
         }
     });
 }

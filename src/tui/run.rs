@@ -43,6 +43,13 @@ pub trait Screen {
     /// Does that work (diagnosing the blocks shown).
     fn idle(&mut self);
     fn render(&mut self, frame: &mut Frame, theme: &Theme);
+    /// The file this screen would write, looked at while it runs: a
+    /// change on disk is reported by [`Screen::on_target_changed`].
+    fn target(&self) -> Option<std::path::PathBuf> {
+        None
+    }
+    /// [`Screen::target`]'s modification time or size changed.
+    fn on_target_changed(&mut self) {}
 }
 
 /// What an event asks of the loop.
@@ -70,6 +77,9 @@ pub fn run(config: TuiConfig, screen: &mut impl Screen) -> Result<Exit, Error> {
     let (tx, rx) = mpsc::sync_channel(event::QUEUE);
     event::start_feed(config.feed, &tx)?;
     event::start_signals(&tx)?;
+    if let Some(target) = screen.target() {
+        event::start_target_watch(target, &tx);
+    }
     terminal::with_terminal(|terminal| {
         event::spawn_term_reader(&tx);
         let mut runner = Runner {
@@ -167,6 +177,10 @@ fn apply_batch(
             Event::Signal(sig) => Flow::Exit(Exit::Quit(128u8.saturating_add(sig as u8))),
             Event::Term(TermEvent::Key(k)) if k.kind == KeyEventKind::Release => Flow::Continue,
             Event::Term(ev @ (TermEvent::Key(_) | TermEvent::Mouse(_))) => screen.on_event(ev),
+            Event::TargetChanged => {
+                screen.on_target_changed();
+                Flow::Continue
+            }
             // Resizes are read before every frame; sources were folded.
             Event::Term(_) | Event::Source(_) => Flow::Continue,
         };

@@ -136,6 +136,7 @@ impl SingleFile {
             self.app.notice = None;
         }
         self.app.source_bytes = Some(self.raw.len());
+        self.app.raw_input = Some(self.raw.clone());
         self.app.cut_input = false;
         let (place, content) = self.target_parts();
         let target = place.target(content.as_deref());
@@ -448,6 +449,8 @@ impl Screen for SingleFile {
         if let TermEvent::Key(k) = &event
             && (k.modifiers - KeyModifiers::SHIFT).is_empty()
             && !self.app.view.help
+            && !self.app.view.raw
+            && !self.app.search_typing()
             && let Some(dialect) = self.dialect.filter(|d| *d != Dialect::SearchReplace)
         {
             use ratatui_crossterm::crossterm::event::KeyCode;
@@ -589,6 +592,41 @@ impl Screen for SingleFile {
 
     fn idle(&mut self) {
         self.app.diagnose();
+    }
+
+    fn target(&self) -> Option<PathBuf> {
+        Some(self.app.file_path.clone())
+    }
+
+    /// FILE changed on disk while open: said at once (it was said only
+    /// when `a` refused to write), with `r` offered. A file touched but
+    /// holding the same text says nothing.
+    fn on_target_changed(&mut self) {
+        let now = input::read_text(&self.app.file_path, true);
+        let gone = matches!(now, Ok(None));
+        let same = match &now {
+            Ok(Some(text)) => *text == self.app.original.text(),
+            Ok(None) => self.accept_to.new_file && self.app.original.is_empty(),
+            Err(_) => false,
+        };
+        if same {
+            // Back as it was loaded (a change undone): the offer goes.
+            if self.app.reload_offered {
+                self.app.reload_offered = false;
+                self.app.notice = None;
+            }
+            return;
+        }
+        let file = self.app.file_path.display();
+        let what = if gone {
+            format!("{file} was removed on disk since srview loaded it")
+        } else {
+            format!("{file} changed on disk since srview loaded it")
+        };
+        self.app.offer_reload(format!(
+            "{what}: the panes show the text as loaded, and a would write nothing; \
+             r reloads it and re-applies the diff"
+        ));
     }
 
     fn render(&mut self, frame: &mut Frame, theme: &Theme) {
@@ -1053,6 +1091,65 @@ mod tests {
             "not accepted: every block is left out: nothing to apply"
         );
         assert_eq!(std::fs::read_to_string(&path).unwrap(), G_PY);
+    }
+
+    /// A query typed after `/` takes `a`, `c` and `F` as text, even over
+    /// another dialect (whose `a`/`c`/`F` the screen answers itself), and
+    /// `v` shows the patch as received.
+    #[test]
+    fn a_search_query_takes_a_c_and_f_of_a_patch_as_text() {
+        let patch = "*** Begin Patch\n*** Update File: k.txt\n@@\n-a\n+A\n*** End Patch\n";
+        let (_dir, path, mut s) = screen_showing("k.txt", "a\nb\n", patch, true);
+        for c in ['/', 'a', 'c', 'F'] {
+            assert_eq!(press(&mut s, c), Flow::Continue);
+        }
+        assert_eq!(
+            s.app.view.search.as_ref().map(|q| q.query.as_str()),
+            Some("acF")
+        );
+        assert_eq!(std::fs::read_to_string(&path).expect("read"), "a\nb\n");
+        s.app.end_search();
+        press(&mut s, 'v');
+        assert!(s.app.view.raw);
+        assert_eq!(s.app.raw_text(), patch);
+        assert_eq!(press(&mut s, 'a'), Flow::Continue);
+        assert_eq!(std::fs::read_to_string(&path).expect("read"), "a\nb\n");
+    }
+
+    /// FILE changed on disk while open: said with `r` offered; touched
+    /// with the same text, or put back as loaded: nothing (the offer goes).
+    #[test]
+    fn a_change_of_file_on_disk_is_said_until_it_is_undone() {
+        let (_dir, path, mut s) = screen_showing("f.txt", "one\n", "", false);
+        std::fs::write(&path, "one\n").expect("write");
+        s.on_target_changed();
+        assert!(!s.app.reload_offered);
+        assert_eq!(s.app.notice, None);
+        std::fs::write(&path, "two\n").expect("write");
+        s.on_target_changed();
+        assert!(s.app.reload_offered);
+        let file = path.display();
+        assert_eq!(
+            s.app.notice.as_ref().map(|n| n.text.clone()),
+            Some(format!(
+                "{file} changed on disk since srview loaded it: the panes show the text as \
+                 loaded, and a would write nothing; r reloads it and re-applies the diff"
+            ))
+        );
+        std::fs::write(&path, "one\n").expect("write");
+        s.on_target_changed();
+        assert!(!s.app.reload_offered);
+        assert_eq!(s.app.notice, None);
+        std::fs::remove_file(&path).expect("remove");
+        s.on_target_changed();
+        assert!(
+            s.app
+                .notice
+                .as_ref()
+                .is_some_and(|n| n.text.starts_with(&format!(
+                    "{file} was removed on disk since srview loaded it: "
+                )))
+        );
     }
 
     /// Text that cannot be read: the last text stays, and the app knows why.

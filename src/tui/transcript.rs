@@ -114,6 +114,10 @@ impl TranscriptFiles {
         let edits = transcript::apply_calls(&patch.calls, load, self.ws.options);
         self.ws
             .update_patch(&patch, edits, self.text.len(), self.ended);
+        // `v` shows the patch as received, not the blocks that show it.
+        for tab in &mut self.ws.tabs {
+            tab.app.raw_input = Some(self.text.clone());
+        }
     }
 
     /// `r`: every file not yet written is loaded from disk again and the
@@ -477,6 +481,19 @@ mod tests {
             std::fs::read_to_string(dir.path().join("a.txt")).expect("read"),
             "one\n"
         );
+    }
+
+    /// A patch's tabs show blocks of srview's making: `v` shows the patch
+    /// as received, not those blocks.
+    #[test]
+    fn v_on_a_patchs_tab_shows_the_patch() {
+        let patch = "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+uno\n*** End Patch\n";
+        let (_dir, mut files) = ended_with(patch);
+        assert_eq!(press(&mut files, 'v'), Flow::Continue);
+        let app = files.ws.current_app().expect("a tab");
+        assert!(app.view.raw);
+        assert_eq!(app.raw_text(), patch);
+        assert!(app.diff.contains("------- SEARCH"), "{}", app.diff);
     }
 
     /// A file the patch moves is refused for that reason, not as a file

@@ -127,6 +127,29 @@ impl Srview {
             .expect("spawn srview")
     }
 
+    /// Runs to the end with stdout a pipe whose reader has already gone
+    /// (`srview ... | head -1` once `head` has exited): status and stderr
+    /// (stdout is empty). The read end is closed before the program starts,
+    /// so its first write to stdout fails, whatever the timing.
+    pub fn output_to_closed_pipe(self) -> Output {
+        let (reader, writer) = std::io::pipe().expect("a pipe");
+        drop(reader);
+        let mut cmd = self.command();
+        let stdin = match self.stdin {
+            Input::Null => Stdio::null(),
+            Input::File(path) => Stdio::from(std::fs::File::open(&path).expect("stdin file opens")),
+            Input::Bytes(_) => panic!("output_to_closed_pipe: give stdin as a file"),
+        };
+        let child = cmd
+            .stdin(stdin)
+            .stdout(writer)
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn srview");
+        drop(cmd);
+        child.wait_with_output().expect("wait srview")
+    }
+
     /// Runs to the end: status, stdout and stderr.
     pub fn output(self) -> Output {
         let mut cmd = self.command();

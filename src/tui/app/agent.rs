@@ -31,6 +31,8 @@ pub struct EditRow {
     pub loose: bool,
     /// srview and the agent disagree: said loudly.
     pub disagreement: Option<String>,
+    /// Both applied it, srview only loosely: said as a notice.
+    pub loose_match: Option<String>,
     /// What srview ran it against.
     pub basis: Option<Basis>,
     /// Its input is still arriving.
@@ -62,6 +64,7 @@ impl EditRow {
             failed: review.is_failed(),
             loose: review.is_loose(),
             disagreement: review.disagreement.clone(),
+            loose_match: review.loose_match.clone(),
             basis: review.basis,
             streaming: edit.streaming,
             verdict_missing: false,
@@ -542,6 +545,7 @@ mod tests {
             failed,
             loose: false,
             disagreement: None,
+            loose_match: None,
             basis: Some(Basis::Recorded),
             streaming: false,
             verdict_missing: false,

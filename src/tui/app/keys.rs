@@ -27,7 +27,8 @@ pub const KEY_HELP: &[(&str, &str, KeyScope)] = &[
     ("^d/^u", "half page down/up", KeyScope::Both),
     ("h/l </>", "scroll sideways", KeyScope::Both),
     ("g/G", "top/bottom", KeyScope::Both),
-    ("n/N", "next/prev block", KeyScope::Both),
+    ("n/N", "next/prev block (search: match)", KeyScope::Both),
+    ("/", "search the panes", KeyScope::Both),
     ("]/[ →/←", "next/prev file", KeyScope::Transcript),
     ("1-9", "file by number", KeyScope::Transcript),
     ("]/[ →/←", "next/prev edit", KeyScope::Agent),
@@ -42,6 +43,8 @@ pub const KEY_HELP: &[(&str, &str, KeyScope)] = &[
     ("click", "select a block", KeyScope::Both),
     ("d", "jump to closest region", KeyScope::Both),
     ("c", "copy corrected block", KeyScope::Both),
+    ("+", "diagnosis: all rows / a third", KeyScope::Both),
+    ("v", "raw diff/patch/edit JSON", KeyScope::Both),
     ("F", "final result / live view", KeyScope::SingleDiff),
     (
         "x",
@@ -60,9 +63,10 @@ pub const KEY_HELP: &[(&str, &str, KeyScope)] = &[
         "write srview's result (an edit the agent did not apply)",
         KeyScope::Agent,
     ),
+    ("L", "asked of CRLF: file's endings", KeyScope::SingleDiff),
     ("r", "reload FILE", KeyScope::SingleDiff),
     ("r", "reload from disk, re-apply", KeyScope::Transcript),
-    ("Esc", "close help, preview, focus", KeyScope::Both),
+    ("Esc", "close help/search/preview/focus", KeyScope::Both),
     ("Esc", "back to the list of edits", KeyScope::Agent),
     ("q", "quit", KeyScope::Both),
     ("?", "help", KeyScope::Both),
@@ -87,9 +91,18 @@ pub fn on_key(app: &mut App, key: KeyEvent) -> Effect {
     if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
         return Effect::Quit(1);
     }
+    if app.search_typing() {
+        search_key(app, key);
+        return Effect::None;
+    }
     // An accept held back for a block whose place is in doubt: `a` again
     // writes, any other key cancels it (Esc doing nothing else).
     let confirmed = std::mem::take(&mut app.confirming_guess);
+    let endings = std::mem::take(&mut app.confirming_endings);
+    if confirmed && endings && key.code == KeyCode::Char('L') {
+        app.clear_refusal();
+        return accept_with_file_endings(app);
+    }
     if confirmed && key.code != KeyCode::Char('a') {
         app.clear_refusal();
         if key.code == KeyCode::Esc {
@@ -125,6 +138,13 @@ pub fn on_key(app: &mut App, key: KeyEvent) -> Effect {
         }
         return Effect::None;
     }
+    if app.view.raw {
+        raw_key(app, key);
+        return match key.code {
+            KeyCode::Char('q') => Effect::Quit(1),
+            _ => Effect::None,
+        };
+    }
     let page = app.view.viewport.max(1);
     if key.modifiers.contains(KeyModifiers::CONTROL) {
         match key.code {
@@ -144,7 +164,9 @@ pub fn on_key(app: &mut App, key: KeyEvent) -> Effect {
         // Esc closes what is open, innermost first, and never quits: a
         // second Esc must not leave the app (as in lazygit and gitui).
         KeyCode::Esc => {
-            if app.view.focus == Focus::Blocks {
+            if app.view.search.is_some() {
+                app.end_search();
+            } else if app.view.focus == Focus::Blocks {
                 app.view.focus = Focus::Diff;
             } else if app.final_preview {
                 back_to_live(app);
@@ -168,6 +190,24 @@ pub fn on_key(app: &mut App, key: KeyEvent) -> Effect {
             app.view.follow = false;
             app.scroll_to(usize::MAX);
         }
+        KeyCode::Char('/') => app.start_search(),
+        KeyCode::Char('v') => {
+            app.view.raw = true;
+            app.view.raw_scroll = 0;
+        }
+        KeyCode::Char('+') => {
+            app.view.detail_expanded = !app.view.detail_expanded;
+            if app.view.detail_expanded && app.selected_diagnosis().is_none() {
+                app.notice = Some(Notice {
+                    text: "the diagnosis shows all its rows once the block is diagnosed \
+                           (+ again: back to a third of the screen)"
+                        .into(),
+                    error: false,
+                });
+            }
+        }
+        KeyCode::Char('n') if app.search_active() => app.next_match(true),
+        KeyCode::Char('N') if app.search_active() => app.next_match(false),
         KeyCode::Char('n') => jump_block(app, true),
         KeyCode::Char('N') => jump_block(app, false),
         KeyCode::Char('f') => {
@@ -238,6 +278,46 @@ pub fn on_key(app: &mut App, key: KeyEvent) -> Effect {
         _ => {}
     }
     Effect::None
+}
+
+/// A key while the raw diff is shown: it scrolls; `v` or Esc closes it
+/// (`q` quits, as everywhere).
+fn raw_key(app: &mut App, key: KeyEvent) {
+    let lines = app.raw_text().lines().count();
+    // The panes' rows, less the raw view's title row.
+    let page = app.view.viewport.saturating_sub(1).max(1);
+    let last = lines.saturating_sub(page);
+    let scroll = &mut app.view.raw_scroll;
+    match key.code {
+        KeyCode::Char('j') | KeyCode::Down => *scroll = (*scroll + 1).min(last),
+        KeyCode::Char('k') | KeyCode::Up => *scroll = scroll.saturating_sub(1),
+        KeyCode::PageDown | KeyCode::Char(' ') => *scroll = (*scroll + page).min(last),
+        KeyCode::PageUp => *scroll = scroll.saturating_sub(page),
+        KeyCode::Char('g') | KeyCode::Home => *scroll = 0,
+        KeyCode::Char('G') | KeyCode::End => *scroll = last,
+        KeyCode::Char('v') | KeyCode::Esc => app.view.raw = false,
+        _ => {}
+    }
+}
+
+/// A key while the `/` query is typed: text, Backspace, Enter searches,
+/// Esc cancels.
+fn search_key(app: &mut App, key: KeyEvent) {
+    match key.code {
+        KeyCode::Esc => app.end_search(),
+        KeyCode::Enter => app.enter_search(),
+        KeyCode::Backspace => {
+            if let Some(s) = &mut app.view.search {
+                s.query.pop();
+            }
+        }
+        KeyCode::Char(c) => {
+            if let Some(s) = &mut app.view.search {
+                s.query.push(c);
+            }
+        }
+        _ => {}
+    }
 }
 
 /// A mouse event on the previewer drawn in `app.view.screen`.
@@ -467,10 +547,12 @@ pub fn accept_confirmed(app: &mut App, confirmed: bool) -> Effect {
                     content.chunks(),
                 ) {
                     app.refuse(format!(
-                        "{}: press a again to write anyway, Esc to cancel",
+                        "{}: press a again to write it as it is, L to use the file's line \
+                         endings (CRLF for the new lines too), Esc to cancel",
                         crate::diagnose::doubt::MIXED_LINE_ENDINGS
                     ));
                     app.confirming_guess = true;
+                    app.confirming_endings = true;
                     return Effect::None;
                 }
                 return Effect::Accept(content);
@@ -535,6 +617,18 @@ pub fn accept_confirmed(app: &mut App, confirmed: bool) -> Effect {
             ));
             Effect::None
         }
+    }
+}
+
+/// `L` when asked about a CRLF file given LF lines: what accepting writes,
+/// with the file's line endings (every line ending in CRLF).
+fn accept_with_file_endings(app: &mut App) -> Effect {
+    match app.accepted_content() {
+        Ok(content) => Effect::Accept(super::text::TextLines::owned(
+            crate::diagnose::doubt::with_crlf(&content.text()),
+        )),
+        // What was asked about has changed since: `a` asks again.
+        Err(_) => accept(app),
     }
 }
 

@@ -8,6 +8,7 @@ pub mod keys;
 mod left_out;
 mod navigate;
 pub mod rows;
+pub mod search;
 mod spliced_lines;
 pub mod text;
 pub mod workspace;
@@ -137,6 +138,15 @@ pub struct ViewState {
     pub blocks_top: Option<usize>,
     /// Where the previewer is drawn on the terminal (for mouse events).
     pub screen: ratatui::layout::Rect,
+    /// The `/` search of the panes, while typed or active (until Esc).
+    pub search: Option<search::Search>,
+    /// `v`: the diff as received (patch, edit JSON) is shown over the panes.
+    pub raw: bool,
+    /// First line of the raw diff shown.
+    pub raw_scroll: usize,
+    /// `+`: the selected block's diagnosis shows all its rows (the blocks
+    /// pane takes what it needs, the panes keep a few rows).
+    pub detail_expanded: bool,
 }
 
 /// Width below which the unified view is chosen automatically.
@@ -146,6 +156,10 @@ pub struct App {
     pub file_path: PathBuf,
     pub version: Version,
     pub original: TextLines,
+    /// Most of the original's lines end in CRLF: the panes show no `␍` on
+    /// them, and mark a line ending in LF instead (see
+    /// [`text::mostly_crlf`]).
+    pub crlf_file: bool,
     /// The engine, fed incrementally as the diff grows.
     session: engine::session::Session,
     pub diff: String,
@@ -197,6 +211,10 @@ pub struct App {
     /// The size of the diff as received, when the blocks shown are another
     /// dialect's rendering of it (the header counts what arrived).
     pub source_bytes: Option<usize>,
+    /// The edit as received when the blocks shown are another form's
+    /// rendering of it (an apply_patch, an edit's JSON, an agent's input):
+    /// what `v` shows; `None`: the diff itself is what was received.
+    pub raw_input: Option<String>,
     /// The panes show the final-mode result before the stream has ended:
     /// accepting asked for it because that result, which is what gets
     /// written, differs from the live view.
@@ -205,6 +223,10 @@ pub struct App {
     /// [`place_doubt`]): the next key decides, a second `a` writes and any
     /// other key (or new diff text) cancels.
     pub confirming_guess: bool,
+    /// The question [`App::confirming_guess`] asks is about a CRLF file
+    /// given LF lines: `L` then writes the result with the file's line
+    /// endings.
+    pub confirming_endings: bool,
     /// The text of the notice saying why accepting wrote nothing: it goes
     /// once the state it describes ends (new diff text, DIFF readable again).
     refusal: Option<String>,
@@ -225,11 +247,13 @@ pub use crate::diagnose::doubt::{PlaceDoubt, doubt_sentence, place_doubt};
 
 impl App {
     pub fn new(file_path: PathBuf, original: String, version: Version) -> Self {
+        let crlf_file = text::mostly_crlf(&original);
         // The session's line index holds the only copy of the original.
         let index = Arc::new(engine::matcher::LineIndex::owned(original));
         let mut app = App {
             file_path,
             version,
+            crlf_file,
             session: engine::session::Session::with_index(Arc::clone(&index), version),
             original: TextLines::indexed(index),
             diff: String::new(),
@@ -264,6 +288,10 @@ impl App {
                 help_scroll: 0,
                 blocks_top: None,
                 screen: ratatui::layout::Rect::new(0, 0, 120, 30),
+                search: None,
+                raw: false,
+                raw_scroll: 0,
+                detail_expanded: false,
             },
             notice: None,
             reload_offered: false,
@@ -277,7 +305,9 @@ impl App {
             refused_by_reference: false,
             cut_input: false,
             source_bytes: None,
+            raw_input: None,
             confirming_guess: false,
+            confirming_endings: false,
             refusal: None,
             left_out: Default::default(),
             whole_blocks: 0,
@@ -569,6 +599,7 @@ impl App {
 
     /// FILE was re-read from disk.
     pub fn reload(&mut self, original: String) {
+        self.crlf_file = text::mostly_crlf(&original);
         let index = Arc::new(engine::matcher::LineIndex::owned(original));
         self.original = TextLines::indexed(Arc::clone(&index));
         self.session = engine::session::Session::with_index(index, self.version);
@@ -729,6 +760,11 @@ impl App {
         }
     }
 
+    /// What `v` shows: the edit as received.
+    pub fn raw_text(&self) -> &str {
+        self.raw_input.as_deref().unwrap_or(&self.diff)
+    }
+
     /// The diff as the engine sees it: as received, or cleaned up.
     pub fn engine_diff(&self) -> Cow<'_, str> {
         engine::fixes::engine_input(&self.diff, &self.file_path, self.fix_model_output)
@@ -751,6 +787,11 @@ impl App {
             options,
             &self.outcome,
         );
+        if self.raw_input.is_some() {
+            for d in &mut self.diagnoses {
+                unmark_rendering(d);
+            }
+        }
         self.diagnosed_epoch = self.apply_epoch;
     }
 
@@ -825,6 +866,29 @@ fn failed_prefix(
         }
     }
     Some(shown)
+}
+
+/// A block of another form's rendering (a patch's hunk, an edit, shown as
+/// SEARCH/REPLACE blocks) diagnosed as a malformed SEARCH/REPLACE block:
+/// the markers are the rendering's, not the edit's, so the advice about
+/// them (Cline's marker rules, a corrected block) is not the edit's to
+/// follow. A line of the edit that reads as a marker (a reST underline) is
+/// said as such instead; the block stays flagged (its blocks do not read
+/// as the edit).
+fn unmark_rendering(d: &mut crate::diagnose::BlockDiagnosis) {
+    if !d.reason.is_some_and(crate::diagnose::Reason::is_malformed) {
+        return;
+    }
+    d.suggestion = None;
+    d.closest = None;
+    d.line_diff.clear();
+    d.withheld = Some("the blocks show a patch or an edit".into());
+    d.message = format!(
+        "Block #{} shows part of a patch or an edit one of whose lines reads as a \
+         SEARCH/REPLACE marker (a reST or Markdown underline?): the previewer's blocks cannot \
+         show it faithfully; srview check explains the patch or edit in its own terms.",
+        d.index + 1
+    );
 }
 
 /// Byte offset where 0-based line `line` of `text` starts (its length past the end).

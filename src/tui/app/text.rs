@@ -223,6 +223,18 @@ fn line_starts(text: &str) -> Offsets {
     starts
 }
 
+/// Whether most (over half) of `text`'s lines end in CRLF: the file's own line ending,
+/// which the panes do not mark (only a line ending otherwise is marked).
+pub fn mostly_crlf(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let (mut lf, mut crlf) = (0usize, 0usize);
+    for at in memchr::memchr_iter(b'\n', bytes) {
+        lf += 1;
+        crlf += usize::from(at > 0 && bytes[at - 1] == b'\r');
+    }
+    crlf * 2 > lf
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

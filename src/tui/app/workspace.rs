@@ -466,7 +466,10 @@ impl Workspace {
             return WsEffect::None;
         }
         let confirmed = confirmed == Some(key.code);
-        let help_open = self.current_app().is_some_and(|a| a.view.help);
+        // The help overlay and a search query being typed take every key.
+        let help_open = self
+            .current_app()
+            .is_some_and(|a| a.view.help || a.search_typing());
         match key.code {
             _ if help_open => {}
             KeyCode::Char(']') | KeyCode::Right => {

@@ -156,7 +156,8 @@ fn edit_lines(frame: &mut Frame, area: Rect, list: &AgentList, row: &EditRow, th
     frame.render_widget(Paragraph::new(lines), area);
 }
 
-/// `Claude Code: applied · srview: applies (exact)`, or the disagreement.
+/// `Claude Code: applied · srview: applies (exact)`, the loose match, or
+/// the disagreement.
 fn verdict_line(row: &EditRow, agent: &str, theme: &Theme) -> (String, ratatui::style::Style) {
     match &row.disagreement {
         Some(d) => (format!(" DISAGREEMENT: {d}"), theme.bad()),
@@ -173,14 +174,18 @@ fn verdict_line(row: &EditRow, agent: &str, theme: &Theme) -> (String, ratatui::
             } else {
                 ""
             };
-            (
-                format!(
+            // Both applied it, srview only loosely: said in place of
+            // srview's verdict (whose levels it names), in the warning
+            // colour, not as a disagreement.
+            let text = match &row.loose_match {
+                Some(l) => format!(" loose match: {l}{written}"),
+                None => format!(
                     " {agent}: {} · srview: {}{written}",
                     verdict_word(row),
                     row.srview
                 ),
-                style,
-            )
+            };
+            (text, style)
         }
     }
 }
@@ -219,8 +224,11 @@ fn edit_list(frame: &mut Frame, area: Rect, list: &AgentList, theme: &Theme) {
     let footer_h = 1u16;
     let note = list.notice.clone().map(|n| (n.text, n.error)).or_else(|| {
         list.current()
-            .and_then(|r| r.disagreement.clone())
-            .map(|d| (format!("DISAGREEMENT: {d}"), true))
+            .and_then(|r| match (&r.disagreement, &r.loose_match) {
+                (Some(d), _) => Some((format!("DISAGREEMENT: {d}"), true)),
+                (None, Some(l)) => Some((format!("loose match: {l}"), false)),
+                (None, None) => None,
+            })
     });
     // A notice wraps, up to a third of the rows.
     let note_lines: Vec<String> = note

@@ -39,9 +39,30 @@ pub fn spans(
     mark: Style,
     theme: &Theme,
 ) -> Vec<Span<'static>> {
+    spans_found(
+        line,
+        colours,
+        base,
+        (marks, mark),
+        (&[], Style::new()),
+        theme,
+    )
+}
+
+/// [`spans`], with `found` (the search's matches) over the word marks in
+/// their own style.
+pub fn spans_found(
+    line: &str,
+    colours: &LineColours,
+    base: Style,
+    (marks, mark): (&[Range<usize>], Style),
+    (found, found_style): (&[Range<usize>], Style),
+    theme: &Theme,
+) -> Vec<Span<'static>> {
     let mut cuts: Vec<usize> = vec![0, line.len()];
     cuts.extend(colours.iter().flat_map(|(_, r)| [r.start, r.end]));
     cuts.extend(marks.iter().flat_map(|r| [r.start, r.end]));
+    cuts.extend(found.iter().flat_map(|r| [r.start, r.end]));
     cuts.retain(|&c| c <= line.len() && line.is_char_boundary(c));
     cuts.sort_unstable();
     cuts.dedup();
@@ -56,6 +77,9 @@ pub fn spans(
         }
         if marks.iter().any(|r| r.start <= s && s < r.end) {
             style = style.patch(mark);
+        }
+        if found.iter().any(|r| r.start <= s && s < r.end) {
+            style = style.patch(found_style);
         }
         out.push(Span::styled(sanitize(&line[s..e]), style));
     }

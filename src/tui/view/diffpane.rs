@@ -210,6 +210,25 @@ impl Ctx<'_> {
         }
     }
 
+    /// A line as a pane shows it: the file's own line ending unmarked, a
+    /// line ending otherwise marked. In a CRLF file a line's `\r` is not
+    /// shown (as `␍` on every line) and a line ending in LF alone gets `␊`;
+    /// in an LF file a `\r` before the newline shows as `␍`.
+    fn with_ending_shown(&self, src: Src) -> std::borrow::Cow<'_, str> {
+        let text = self.text(src);
+        let terminated = match src {
+            Src::Orig(l) => l < self.app.original.complete_len(),
+            Src::New(l) => l < self.app.result.complete_len(),
+        };
+        if !self.app.crlf_file || !terminated {
+            return text;
+        }
+        match text.strip_suffix('\r') {
+            Some(bare) => std::borrow::Cow::Owned(bare.to_string()),
+            None => std::borrow::Cow::Owned(format!("{text}␊")),
+        }
+    }
+
     fn blank_gutter(&self, edge: &str) -> Vec<Span<'static>> {
         vec![Span::styled(
             format!("{edge}{:w$}   ", "", w = self.digits),
@@ -308,16 +327,30 @@ impl Ctx<'_> {
                 base.patch(self.theme.gutter()),
             ),
         ];
-        let text = self.text(c.src);
+        let text = self.with_ending_shown(c.src);
         let colours: &LineColours = if c.pending {
             &Vec::new()
         } else {
             colours(c.src)
         };
         let mark_style = self.theme.word(c.tint.unwrap_or(Tint::Unattributed));
+        let found = self
+            .app
+            .view
+            .search
+            .as_ref()
+            .map(|s| s.ranges(&text))
+            .unwrap_or_default();
         (
             gutter,
-            code::spans(&text, colours, base, marks, mark_style, self.theme),
+            code::spans_found(
+                &text,
+                colours,
+                base,
+                (marks, mark_style),
+                (&found, self.theme.search_match()),
+                self.theme,
+            ),
             Theme::fill(base),
         )
     }

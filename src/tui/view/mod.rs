@@ -96,7 +96,13 @@ pub fn screen_layout(app: &App, area: Rect, notice: Option<&Notice>) -> Screen {
         // A title and the selected block: a failure never goes unseen.
         2
     } else {
-        let cap = (h / 3).max(4).min(rest - 3);
+        // `+`: the selected block's diagnosis shows all its rows, the
+        // panes keeping three.
+        let cap = if app.view.detail_expanded {
+            rest - 3
+        } else {
+            (h / 3).max(4).min(rest - 3)
+        };
         blocks_want(app, detail).min(cap)
     };
     let diff_h = rest - blocks_h;
@@ -205,6 +211,9 @@ fn render_in(
     let screen = screen_layout(app, area, notice);
     panels::status_bar(frame, screen.status, app, theme);
     diffpane::render(frame, screen.diff, app, caches, theme);
+    if app.view.raw {
+        panels::raw_input(frame, screen.diff, app, theme);
+    }
     if let Some(blocks) = &screen.blocks {
         panels::blocks_pane(frame, blocks, app, theme);
     }

@@ -596,9 +596,15 @@ pub fn blocks_pane(frame: &mut Frame, layout: &BlocksPane, app: &App, theme: &Th
     let mut hint = hint_of(&keys);
     let mut lines: Vec<Line> = if body.len() + hint.len() > height {
         let mut budget = height.saturating_sub(hint.len());
+        // `+` shows them all, unless it already gave the pane all it can.
+        let shows_all = if app.view.detail_expanded {
+            "srview check shows all"
+        } else {
+            "+: show all"
+        };
         for _ in 0..2 {
             let more = format!(
-                "… {} (srview check shows all)",
+                "… {} ({shows_all})",
                 words::count(body.len().saturating_sub(budget), "more row")
             );
             let mut parts = vec![more.as_str()];
@@ -831,6 +837,12 @@ pub fn notice(frame: &mut Frame, area: Rect, notice: Option<&Notice>, theme: &Th
 /// The footer's keys, in order, each with a priority: on a narrow terminal
 /// the lowest go first; `? help` always stays.
 pub fn footer(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+    // The query being typed takes the footer: its keys are the prompt's.
+    if let Some(search) = app.view.search.as_ref().filter(|s| s.typing) {
+        let text = format!("/{}▏  Enter search · Esc cancel", sanitize(&search.query));
+        frame.render_widget(Paragraph::new(text).style(theme.warn()), area);
+        return;
+    }
     let other_layout = match app.layout() {
         Layout::Split => "unified",
         Layout::Unified => "split",
@@ -839,6 +851,14 @@ pub fn footer(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         vec![
             ("r", "reload FILE and re-apply", 9),
             ("q", "quit", 8),
+            ("?", "help", u8::MAX),
+        ]
+    } else if app.confirming_guess && app.confirming_endings {
+        vec![
+            ("L", "use the file's line endings", 9),
+            ("a", "write as it is", 9),
+            ("Esc", "cancel", 8),
+            ("q", "quit", 7),
             ("?", "help", u8::MAX),
         ]
     } else if app.confirming_guess {
@@ -858,9 +878,15 @@ pub fn footer(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             ("?", "help", u8::MAX),
         ]
     } else {
+        // While a search is active, n/N go to its matches.
+        let n_goes_to = if app.search_active() {
+            "match · Esc end search"
+        } else {
+            "block"
+        };
         vec![
             ("j/k", "scroll", 4),
-            ("n/N", "block", 5),
+            ("n/N", n_goes_to, 5),
             ("f", "follow", 1),
             ("u", other_layout, 2),
             ("e", "blocks", 3),
@@ -899,6 +925,45 @@ pub fn footer(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         Paragraph::new(text.trim_end().to_string()).style(theme.gutter()),
         area,
     );
+}
+
+/// `v`: the diff as received (SEARCH/REPLACE text, apply_patch, an edit's
+/// JSON, an agent's input) over the panes, numbered, from
+/// `app.view.raw_scroll`; control characters inert.
+pub fn raw_input(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+    if area.height < 2 {
+        return;
+    }
+    let text = app.raw_text();
+    let total = text.lines().count();
+    let digits = total.max(1).to_string().len();
+    let visible = usize::from(area.height - 1);
+    let top = app.view.raw_scroll.min(total.saturating_sub(visible));
+    let width = usize::from(area.width);
+    let mut lines: Vec<Line> = vec![Line::styled(
+        code::clip(
+            vec![Span::raw(format!(
+                " the edit as received: {} (v or Esc closes · j/k scroll)",
+                words::count(total, "line")
+            ))],
+            0,
+            width,
+            theme.gutter(),
+        )
+        .into_iter()
+        .map(|s| s.content.into_owned())
+        .collect::<String>(),
+        theme.bar(),
+    )];
+    for (i, line) in text.lines().enumerate().skip(top).take(visible) {
+        let spans = vec![
+            Span::styled(format!("{:>digits$} ", i + 1), theme.gutter()),
+            Span::raw(sanitize(line)),
+        ];
+        lines.push(Line::from(code::clip(spans, 0, width, theme.gutter())));
+    }
+    frame.render_widget(Clear, area);
+    frame.render_widget(Paragraph::new(lines), area);
 }
 
 /// The `?` overlay: every key, scrolled by `scroll` lines when the area is

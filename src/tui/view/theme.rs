@@ -235,6 +235,12 @@ impl Theme {
 
     /// The selected block or tab: a background of its own where colour is
     /// allowed (reverse video would turn a coloured word into a block).
+    /// A match of the `/` search in the panes: reversed, readable in
+    /// every colour mode (NO_COLOR included).
+    pub fn search_match(&self) -> Style {
+        Style::new().add_modifier(Modifier::REVERSED | Modifier::BOLD)
+    }
+
     pub fn selected(&self) -> Style {
         match self.colour((70, 80, 115)) {
             Some(bg) => Style::new().bg(bg).add_modifier(Modifier::BOLD),

@@ -75,6 +75,33 @@ impl RpcChange {
             EditInput::UnifiedDiff(diff)
         }
     }
+
+    /// The input a `patchUpdated` change streams: an update's `diff` is the
+    /// model's patch section as far as it has arrived (its `@@` hunks, not
+    /// a unified diff), given as a patch of its own, as
+    /// [`split_patch`](super::super::split_patch) gives a section; an added
+    /// file's is its content.
+    fn streamed_input(&self, path: &str) -> EditInput {
+        let body = self.diff.as_deref().unwrap_or_default();
+        if self.is_add() {
+            return EditInput::Whole(body.to_string());
+        }
+        let moved = self
+            .kind
+            .as_ref()
+            .and_then(|k| k.get("move_path"))
+            .and_then(Value::as_str)
+            .map(|to| format!("*** Move to: {to}\n"))
+            .unwrap_or_default();
+        let newline = if body.is_empty() || body.ends_with('\n') {
+            ""
+        } else {
+            "\n"
+        };
+        EditInput::ApplyPatch(format!(
+            "*** Begin Patch\n*** Update File: {path}\n{moved}{body}{newline}*** End Patch\n"
+        ))
+    }
 }
 
 impl AppServerParser {
@@ -174,11 +201,17 @@ impl AppServerParser {
             store.missing("fileChange change", "path");
             return None;
         };
-        let key = (item.to_string(), store.relative(path));
+        let relative = store.relative(path);
+        let input = if streaming {
+            change.streamed_input(&relative)
+        } else {
+            change.input()
+        };
+        let key = (item.to_string(), relative);
         let at = match self.edits.get(&key) {
             Some(&at) => at,
             None => {
-                let at = store.push(AgentTool::ApplyPatch, path, change.input(), streaming);
+                let at = store.push(AgentTool::ApplyPatch, path, input, streaming);
                 self.edits.insert(key, at);
                 return Some(at);
             }
@@ -186,9 +219,26 @@ impl AppServerParser {
         if let Some(edit) = store.edit_mut(at)
             && (edit.streaming || !streaming)
         {
-            edit.input = change.input();
+            // The patch as the model wrote it, once streamed, stays the
+            // edit's input: `item/started`'s diff is what Codex applied (a
+            // unified diff that always fits), kept as the agent's diff.
+            let streamed_patch = matches!(&edit.input, EditInput::ApplyPatch(p) if has_hunks(p));
+            if !streaming && streamed_patch {
+                edit.agent_diff = change.diff.clone();
+            } else {
+                edit.input = input;
+            }
             edit.streaming = streaming;
         }
         Some(at)
     }
+}
+
+/// Whether a streamed section holds anything past its header: a first
+/// `patchUpdated` names the file with an empty `diff`.
+fn has_hunks(patch: &str) -> bool {
+    patch
+        .lines()
+        .skip(2)
+        .any(|l| !l.starts_with("*** Move to: ") && l != "*** End Patch")
 }
