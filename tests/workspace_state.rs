@@ -692,3 +692,36 @@ fn a_failing_call_among_several_is_shown_alone_where_it_fails() {
     );
     assert_eq!(key(&mut ws, 'a'), WsEffect::None, "nothing written");
 }
+
+/// A CRLF file given LF lines: `a` asks, offering the file's line endings;
+/// `L` writes with them (every line in CRLF), through the same all-or-none
+/// write as `a` again.
+#[test]
+fn l_writes_a_crlf_file_with_its_own_line_endings() {
+    let text = call("crlf.txt", "b", "B");
+    let mut ws = fed(&text, true);
+    assert_eq!(key(&mut ws, 'a'), WsEffect::None);
+    assert_contains(
+        &notice(&ws),
+        "press a again to write anyway, L to use the files' line endings (CRLF for the new lines too), Esc to cancel",
+    );
+    assert_eq!(key(&mut ws, 'L'), WsEffect::WriteWithFileEndings(vec![0]));
+    // Without the question, L is no write.
+    assert_ne!(key(&mut ws, 'L'), WsEffect::WriteWithFileEndings(vec![0]));
+    // What it writes: the file's endings on every line.
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("crlf.txt"), "a\r\nb\r\n").expect("write");
+    let calls = transcript::parse_any(&text);
+    let root = dir.path().to_path_buf();
+    let load = |p: &str| -> Result<Option<String>, String> {
+        Ok(std::fs::read_to_string(root.join(p)).ok())
+    };
+    let edits = transcript::apply_calls(&calls, load, ApplyOptions::default());
+    let rules = transcript::PathRules::new(dir.path(), false);
+    let all: Vec<&transcript::FileEdit> = edits.iter().collect();
+    transcript::write_files_with(&rules, &all, true).expect("written");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("crlf.txt")).expect("read"),
+        "a\r\nB\r\n"
+    );
+}

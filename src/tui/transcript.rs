@@ -145,12 +145,13 @@ impl TranscriptFiles {
     }
 
     /// `a`/`A`: writes these files (indices into the edits), all or none.
-    fn write(&mut self, indices: &[usize]) -> Flow {
+    /// `file_endings`: a CRLF file's new LF lines are written in CRLF.
+    fn write(&mut self, indices: &[usize], file_endings: bool) -> Flow {
         let files: Vec<&transcript::FileEdit> = indices
             .iter()
             .filter_map(|&i| self.ws.edits.get(i))
             .collect();
-        match transcript::write_files(&self.paths, &files) {
+        match transcript::write_files_with(&self.paths, &files, file_endings) {
             Ok(paths) => {
                 self.written.extend(paths);
                 self.ws.mark_written(indices);
@@ -228,7 +229,8 @@ impl Screen for TranscriptFiles {
                 self.reload();
                 Flow::Continue
             }
-            WsEffect::Write(indices) => self.write(&indices),
+            WsEffect::Write(indices) => self.write(&indices, false),
+            WsEffect::WriteWithFileEndings(indices) => self.write(&indices, true),
             WsEffect::Tab(Effect::Copy { block, text }) => Flow::Copy { block, text },
             WsEffect::None | WsEffect::Tab(_) => Flow::Continue,
         }

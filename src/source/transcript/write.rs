@@ -40,13 +40,37 @@ impl From<String> for WriteError {
 /// refused, or changed on disk since it was loaded. Only a failure of the
 /// writes themselves can leave some files written; the error says which.
 pub fn write_files(workspace: &PathRules, files: &[&FileEdit]) -> Result<Vec<String>, WriteError> {
+    write_files_with(workspace, files, false)
+}
+
+/// [`write_files`]; with `file_endings`, a file whose lines all end in
+/// CRLF and whose result would mix in LF lines gets every line in CRLF
+/// (the user chose the file's line endings when asked).
+pub fn write_files_with(
+    workspace: &PathRules,
+    files: &[&FileEdit],
+    file_endings: bool,
+) -> Result<Vec<String>, WriteError> {
+    use crate::diagnose::doubt::{mixes_line_endings, with_crlf};
     let targets = plan(workspace, files)?;
+    let contents: Vec<std::borrow::Cow<str>> = targets
+        .iter()
+        .map(|(_, file)| {
+            let content = file.content();
+            if file_endings && mixes_line_endings(file.before(), [content]) {
+                std::borrow::Cow::Owned(with_crlf(content))
+            } else {
+                std::borrow::Cow::Borrowed(content)
+            }
+        })
+        .collect();
     // Staged together, put in place together (see `output::write_batch`).
     let changes: Vec<output::Change> = targets
         .iter()
-        .map(|(path, file)| output::Change {
+        .zip(&contents)
+        .map(|((path, file), content)| output::Change {
             path: path.clone(),
-            content: Some(file.content().as_bytes()),
+            content: Some(content.as_bytes()),
             expected: Some(file.before().as_bytes()),
         })
         .collect();

@@ -64,6 +64,7 @@ pub const KEY_HELP: &[(&str, &str, KeyScope)] = &[
         KeyScope::Agent,
     ),
     ("L", "asked of CRLF: file's endings", KeyScope::SingleDiff),
+    ("L", "asked of CRLF: files' endings", KeyScope::Transcript),
     ("r", "reload FILE", KeyScope::SingleDiff),
     ("r", "reload from disk, re-apply", KeyScope::Transcript),
     ("Esc", "close help/search/preview/focus", KeyScope::Both),

@@ -70,6 +70,9 @@ pub enum WsEffect {
     None,
     /// Write these files (indices into `edits`), all or none.
     Write(Vec<usize>),
+    /// [`WsEffect::Write`], a CRLF file's new LF lines written in CRLF
+    /// (`L` when asked about mixed line endings).
+    WriteWithFileEndings(Vec<usize>),
     Quit(u8),
     /// Load every file not yet written from disk again and re-apply the
     /// transcript to it (`r`).
@@ -112,6 +115,9 @@ pub struct Workspace {
     /// that asked (`a` or `A`); pressing it again writes, any other key or
     /// new transcript text that changes the files in question cancels.
     confirming: Option<KeyCode>,
+    /// The held-back accept asked about mixed line endings: `L` writes
+    /// with the file's.
+    endings_asked: bool,
     /// The notice saying why accepting wrote nothing (or asking to confirm),
     /// and when it goes.
     refusal: Option<ShownRefusal>,
@@ -187,6 +193,7 @@ impl Workspace {
             notice: None,
             follow_tabs: true,
             confirming: None,
+            endings_asked: false,
             refusal: None,
             whole_patch: None,
         }
@@ -456,8 +463,22 @@ impl Workspace {
         // A held-back accept: the same key again writes, any other cancels
         // it (Esc doing nothing else).
         let confirmed = self.confirming.take();
+        let endings_asked = std::mem::take(&mut self.endings_asked);
         // Any key ends a refusal notice (the key may well bring it back).
         self.clear_refusal();
+        // `L` when asked about mixed line endings: write as the held-back
+        // key would, with the file's line endings.
+        if let (Some(held), KeyCode::Char('L'), true) = (confirmed, key.code, endings_asked) {
+            let tabs = if held == KeyCode::Char('A') {
+                (0..self.tabs.len()).collect()
+            } else {
+                vec![self.current]
+            };
+            return match self.accept(held, tabs, true) {
+                WsEffect::Write(indices) => WsEffect::WriteWithFileEndings(indices),
+                other => other,
+            };
+        }
         if confirmed.is_some() && confirmed != Some(key.code) && key.code == KeyCode::Esc {
             self.notice = Some(Notice {
                 text: "accept cancelled: nothing written".into(),
@@ -689,6 +710,7 @@ impl Workspace {
         use crate::diagnose::doubt::{MIXED_LINE_ENDINGS, mixes_line_endings};
         let mut first = None;
         let mut count = 0;
+        let mut any_mixed = false;
         // The other files in doubt, named: the second key writes them too.
         let mut others: Vec<String> = Vec::new();
         for &t in tabs {
@@ -713,6 +735,7 @@ impl Workspace {
             let mixed = tab.app.accepted_content().is_ok_and(|content| {
                 mixes_line_endings(&tab.app.original.text(), content.chunks())
             });
+            any_mixed |= mixed;
             let here = doubtful.len() + usize::from(mixed);
             count += here;
             if here > 0 && first.is_some() && !others.contains(&tab.path) {
@@ -754,8 +777,14 @@ impl Workspace {
         } else {
             format!(" (in doubt too: {})", others.join(", "))
         };
+        self.endings_asked = any_mixed;
+        let endings = if any_mixed {
+            ", L to use the files' line endings (CRLF for the new lines too)"
+        } else {
+            ""
+        };
         Some(format!(
-            "{}: {sentence}{}{files}: press {again} again to write anyway, Esc to cancel",
+            "{}: {sentence}{}{files}: press {again} again to write anyway{endings}, Esc to cancel",
             self.tabs[t].path,
             keys::others_in_doubt(count - 1)
         ))
