@@ -522,7 +522,7 @@ mod tests {
             ended: true,
             ..Folded::default()
         });
-        assert_eq!(files.write(&[0]), Flow::Continue, "b.txt is left");
+        assert_eq!(files.write(&[0], false), Flow::Continue, "b.txt is left");
         assert_eq!(files.written(), ["a.txt"]);
         assert_eq!(
             std::fs::read_to_string(dir.path().join("a.txt")).expect("read"),
