@@ -568,3 +568,23 @@ fn an_edit_json_sent_again_is_applied_already() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(read(&file), "import os\nimport sys\n\nprint(sys.argv)\n");
 }
+
+/// A patch's similarities in `check --json` have three decimals, cut, as
+/// every dialect's.
+#[test]
+fn patch_similarities_have_three_decimals() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = support::files::write(
+        dir.path(),
+        "cls.py",
+        b"class Foo:\n    def __init__(self):\n        self.x = 1\n\n    def bar(self):\n        return self.x\n",
+    );
+    let file = file.to_str().expect("UTF-8").to_string();
+    let patch = "*** Begin Patch\n*** Update File: cls.py\n@@\n def bar(self):\n-    return self.x\n+    return self.x + 1\n*** End Patch\n";
+    let out = srview(&["check", &file, "-", "--json"], patch);
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let sim = report["diagnoses"][0]["closest"]["similarity"]
+        .as_f64()
+        .expect("a similarity");
+    assert_eq!(sim, 0.888, "{report}");
+}

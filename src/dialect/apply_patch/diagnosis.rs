@@ -156,6 +156,13 @@ pub fn diagnose_hunks(
             }
         }
     }
+    // Similarities in JSON have three decimals, cut, in every dialect (the
+    // block diagnosis's are cut where they are made).
+    for d in &mut out {
+        for c in d.closest.iter_mut().chain(d.tie.iter_mut().flatten()) {
+            c.similarity = words::similarity_in_thousandths(c.similarity);
+        }
+    }
     out
 }
 
