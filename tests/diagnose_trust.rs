@@ -1042,3 +1042,21 @@ fn later_line_shifts_and_wrapped_blocks_are_damage_and_deletions_are_not_applied
     let d = &diagnose(&block("def b():\n", "\ndef b():\n"), pep, final_v1())[0];
     assert_eq!(d.reason, None, "{}", d.message);
 }
+
+/// A rewrite re-sent after it applied, placed by its first and last lines
+/// (block-anchor) over lines that already are its REPLACE text: applied
+/// already, not `edited`, and no suggestion that would be a no-op block.
+#[test]
+fn a_rewrite_sent_again_and_placed_by_its_anchors_is_already_applied() {
+    let file = "def indent(text):\n    # keep the margin\n    if __debug__ and margin:\n        for line in text:\n            pass\n";
+    let diff = block(
+        "    # keep the margin\n    if 0 and margin:\n        for line in text:\n",
+        "    # keep the margin\n    if __debug__ and margin:\n        for line in text:\n",
+    );
+    let d = &diagnose(&diff, file, final_v1())[0];
+    assert_eq!(d.stage, Some(Stage::BlockAnchor));
+    assert_eq!(d.reason, Some(Reason::AlreadyApplied), "{}", d.message);
+    assert_eq!(d.already, Some([2, 4]));
+    assert_eq!(d.suggestion, None);
+    assert_eq!(place_doubt(d), Some(PlaceDoubt::AlreadyApplied));
+}

@@ -511,6 +511,25 @@ fn written_effect(
             return;
         }
     }
+    // A block-anchor match whose lines already are the REPLACE text: a
+    // rewrite re-sent after it applied (its middle lines no longer match,
+    // its first and last still do).
+    if let Some(l) = located.filter(|l| l.stage == Stage::BlockAnchor && !l.out_of_order)
+        && let Some((a, b)) = super::effect::already_there(
+            count,
+            line,
+            (l.start, l.end),
+            search,
+            replace,
+            false,
+            true,
+        )
+        .filter(|&(a, b)| (a, b) == (l.start, l.end))
+    {
+        d.reason = Some(Reason::AlreadyApplied);
+        d.already = Some([a + 1, b]);
+        return;
+    }
     if let Some(l) = located.filter(|l| l.stage == Stage::LineTrimmed) {
         let region_lines = ctx.file.lines(l.start, l.end);
         d.shift = super::effect::indent_shift(search, &region_lines, replace);
