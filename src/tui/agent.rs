@@ -31,10 +31,6 @@ use crate::tui::app::agent::{AgentKey, AgentList, AgentMode, EditRow, accept_ref
 use crate::tui::app::{App, Effect, Focus, Notice, StreamState, keys};
 use crate::tui::view::{self, Caches, highlight::Syntaxes, theme::Theme};
 
-/// Rows above the edit's previewer in preview mode: the header, the
-/// edit's line, the verdicts' line.
-pub const PREVIEW_HEADER_ROWS: u16 = 3;
-
 /// How long the detection waits for a first line before deciding on what
 /// has arrived: no agent writes a first line this long.
 const DETECT_LIMIT: usize = 64 * 1024;
@@ -994,7 +990,7 @@ fn applies_exactly(body: &str, original: &str) -> bool {
 
 /// The edit previewer's area within the screen's.
 fn preview_area(area: Rect) -> Rect {
-    let top = PREVIEW_HEADER_ROWS.min(area.height);
+    let top = view::agent::PREVIEW_HEADER_ROWS.min(area.height);
     Rect::new(area.x, area.y + top, area.width, area.height - top)
 }
 

@@ -10,14 +10,13 @@
 //! corrected text occurs exactly once and applies: otherwise none is
 //! offered, and the message says why.
 
-use serde::Serialize;
-
+use super::applier::run;
 use super::cline::{line_end, normalise_line_ends};
-use super::outcome::run;
+use super::explanation::EditDiagnosis;
 use super::part_of_line::within_line;
 use super::text::CrlfMap;
 use super::{Edit, EditError};
-use crate::diagnose::{self, BlockDiagnosis, Closest, DiffLine, Difference, Reason};
+use crate::diagnose::{self, BlockDiagnosis, Closest, Reason};
 use crate::engine::Options;
 use crate::engine::markers::{canonical_block, is_marker};
 use crate::words;
@@ -28,49 +27,6 @@ pub const MIN_LENGTH_RATIO: f64 = 0.8;
 /// Each line of `old` must be at least this alike (character ratio,
 /// trimmed) to the region's line for a corrected edit.
 pub const MIN_LINE_SIMILARITY: f64 = 0.6;
-
-/// Everything known about a failed edit.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct EditDiagnosis {
-    /// The root cause when the text was not found (as a block's) or found
-    /// several times (`ambiguous`); `None` when the error says it all (a
-    /// missing file, an out-of-range line).
-    pub reason: Option<Reason>,
-    /// The region of the file the edit was meant for (1-based lines).
-    pub closest: Option<Closest>,
-    /// Two regions about equally similar: neither is offered.
-    pub tie: Option<[Closest; 2]>,
-    /// Every line of the text occurs several times: no region is offered.
-    pub vague: bool,
-    /// 1-based first and last lines of every occurrence of an ambiguous text.
-    pub occurrences: Vec<[usize; 2]>,
-    /// Line-by-line differences between the text to find and the closest region, in order.
-    pub differences: Vec<Difference>,
-    /// The text against the closest region, line by line.
-    pub line_diff: Vec<DiffLine>,
-    /// One sentence for people.
-    pub message: String,
-    /// The same edit with its text to find replaced by the file's own text
-    /// of the region; it applies exactly once.
-    pub suggestion: Option<Edit>,
-}
-
-impl EditDiagnosis {
-    pub(super) fn only(message: String) -> Self {
-        EditDiagnosis {
-            reason: None,
-            closest: None,
-            tie: None,
-            vague: false,
-            occurrences: Vec::new(),
-            differences: Vec::new(),
-            line_diff: Vec::new(),
-            message,
-            suggestion: None,
-        }
-    }
-}
 
 /// Diagnoses `edit`, which failed on `original` with `error`.
 pub(super) fn explain(edit: &Edit, original: Option<&str>, error: &EditError) -> EditDiagnosis {

@@ -22,11 +22,13 @@
 //! Streaming: [`PartialEdit::parse`] reads any prefix of the JSON input
 //! (see [`partial_json`]).
 
+mod applier;
 mod claude;
 mod cline;
 mod diagnosis;
 mod doubt;
 mod error;
+mod explanation;
 mod input;
 mod outcome;
 mod part_of_line;
@@ -35,9 +37,9 @@ pub mod partial_json;
 mod preview;
 mod text;
 
-pub use diagnosis::EditDiagnosis;
 pub use doubt::edit_doubts;
 pub use error::{EditError, Provenance};
+pub use explanation::EditDiagnosis;
 pub use input::ParseError;
 pub use outcome::{
     Change, EditApplied, EditOutcome, EditReport, Sequence, apply, apply_at, apply_sequence,

@@ -5,9 +5,11 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::diagnosis::{self, EditDiagnosis};
+use super::applier::run;
+use super::diagnosis;
+use super::explanation::EditDiagnosis;
 use super::text::{Done, line_span, span};
-use super::{Edit, EditError, Provenance, Tool, claude, cline};
+use super::{Edit, EditError, Provenance, Tool, cline};
 use crate::engine::{BlockReport, BlockState, Stage};
 
 /// Whether the edit made a new file.
@@ -159,31 +161,6 @@ pub fn apply_at(index: usize, edit: &Edit, original: Option<&str>) -> EditOutcom
         block,
         result,
         diagnosis,
-    }
-}
-
-/// Runs the agent's semantics.
-pub(super) fn run(edit: &Edit, original: Option<&str>) -> Result<Done, EditError> {
-    match edit {
-        Edit::ClaudeEdit {
-            old_string,
-            new_string,
-            replace_all,
-            ..
-        } => claude::edit(old_string, new_string, *replace_all, original),
-        Edit::ClaudeWrite { content, .. } => Ok(claude::write(content, original)),
-        Edit::ClineEditor {
-            path,
-            old_text,
-            new_text,
-            insert_line,
-        } => cline::editor(
-            path,
-            old_text.as_deref(),
-            new_text.as_deref(),
-            *insert_line,
-            original,
-        ),
     }
 }
 

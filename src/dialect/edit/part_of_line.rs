@@ -2,7 +2,7 @@
 //! whole-line search of a SEARCH block finds no region for it, so each file
 //! line is aligned with it character by character instead.
 
-use super::diagnosis::EditDiagnosis;
+use super::explanation::EditDiagnosis;
 use crate::diagnose::{self, Closest, Reason};
 use crate::words;
 

@@ -14,9 +14,12 @@ use super::theme::Theme;
 use super::{Caches, render_app};
 use crate::sessions::review::Basis;
 use crate::source::agent::Verdict;
-use crate::tui::agent::PREVIEW_HEADER_ROWS;
 use crate::tui::app::App;
 use crate::tui::app::agent::{AgentList, AgentMode, Concern, EditRow};
+
+/// Rows above the edit's previewer in preview mode: the header, the
+/// edit's line, the verdicts' line.
+pub const PREVIEW_HEADER_ROWS: u16 = 3;
 
 /// Draws one frame of the agent previewer.
 pub fn render(

@@ -1,0 +1,30 @@
+//! The agent's own applier for each tool's edit: Claude Code's Edit and
+//! Write, Cline 3.x's editor.
+
+use super::text::Done;
+use super::{Edit, EditError, claude, cline};
+
+/// Runs the agent's semantics.
+pub(super) fn run(edit: &Edit, original: Option<&str>) -> Result<Done, EditError> {
+    match edit {
+        Edit::ClaudeEdit {
+            old_string,
+            new_string,
+            replace_all,
+            ..
+        } => claude::edit(old_string, new_string, *replace_all, original),
+        Edit::ClaudeWrite { content, .. } => Ok(claude::write(content, original)),
+        Edit::ClineEditor {
+            path,
+            old_text,
+            new_text,
+            insert_line,
+        } => cline::editor(
+            path,
+            old_text.as_deref(),
+            new_text.as_deref(),
+            *insert_line,
+            original,
+        ),
+    }
+}
