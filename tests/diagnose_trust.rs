@@ -1060,3 +1060,25 @@ fn a_rewrite_sent_again_and_placed_by_its_anchors_is_already_applied() {
     assert_eq!(d.suggestion, None);
     assert_eq!(place_doubt(d), Some(PlaceDoubt::AlreadyApplied));
 }
+
+/// An elision standing for many lines: each run of SEARCH lines around it
+/// is found on its own, and the region spans them all (not only the run
+/// after it); the suggestion carries the edit over the lines it stands for.
+#[test]
+fn a_long_elision_spans_its_real_region() {
+    let file = "class Decoder:\n    def decode(self, s, _w=WHITESPACE.match):\n        \"\"\"Return the Python representation of s.\n\n        \"\"\"\n        obj, end = self.raw_decode(s, idx=_w(s, 0).end())\n        end = _w(s, end).end()\n        if end != len(s):\n            raise JSONDecodeError(\"Extra data\", s, end)\n        return obj\n\n    def raw_decode(self, s, idx=0):\n        return None\n";
+    let diff = block(
+        "    def decode(self, s, _w=WHITESPACE.match):\n        # ... existing code ...\n        if end != len(s):\n            raise JSONDecodeError(\"Extra data\", s, end)\n        return obj\n",
+        "    def decode(self, s, _w=WHITESPACE.match):\n        # ... existing code ...\n        if end != len(s):\n            raise JSONDecodeError(\"Extra data\", s, end)\n        return self.post(obj)\n",
+    );
+    let d = &diagnose(&diff, file, final_v1())[0];
+    let c = d.closest.expect("the real region");
+    assert_eq!((c.start_line, c.end_line), (2, 10), "{}", d.message);
+    assert_contains(&d.message, "is an elision, standing for file lines 3-7");
+    let fixed = d.suggestion.as_deref().expect("suggested");
+    let out = apply(fixed, file, final_v1()).result.expect("applies");
+    assert_eq!(
+        out.new_content,
+        file.replace("        return obj\n", "        return self.post(obj)\n")
+    );
+}

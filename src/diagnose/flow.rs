@@ -259,7 +259,9 @@ fn analyse(
         Some(l) if l.stage != Stage::Empty => Found::Region(Region::exact(l.start, l.end, 1.0)),
         Some(_) => Found::Nothing,
         None if search.is_empty() => Found::Nothing,
-        None => fragment(ctx, &pb.search).unwrap_or_else(|| closest(&ctx.file, &pb.search)),
+        None => fragment(ctx, &pb.search)
+            .or_else(|| elided_region(ctx, &pb.search))
+            .unwrap_or_else(|| closest(&ctx.file, &pb.search)),
     };
     let mut region = match found {
         Found::Region(r) => Some(r),
@@ -534,6 +536,47 @@ fn written_effect(
         let region_lines = ctx.file.lines(l.start, l.end);
         d.shift = super::effect::indent_shift(search, &region_lines, replace);
     }
+}
+
+/// The region of a SEARCH text with elision lines (`# ... existing code
+/// ...`): each run of lines between them found in the file on its own
+/// (nearly as written), in order, the region spanning them all and the
+/// lines the elisions stand for. `None` without an elision, or when a run
+/// is not found, or found out of order.
+fn elided_region(ctx: &Ctx, search: &[&str]) -> Option<Found> {
+    if !search.iter().any(|l| is_elision(l)) {
+        return None;
+    }
+    let mut runs: Vec<&[&str]> = Vec::new();
+    let mut start = 0;
+    for (i, l) in search.iter().enumerate() {
+        if is_elision(l) {
+            runs.push(&search[start..i]);
+            start = i + 1;
+        }
+    }
+    runs.push(&search[start..]);
+    let runs: Vec<&[&str]> = runs
+        .into_iter()
+        .filter(|r| r.iter().any(|l| !js_trim(l).is_empty()))
+        .collect();
+    let mut span: Option<(usize, usize)> = None;
+    for run in runs {
+        let Found::Region(r) = closest(&ctx.file, run) else {
+            return None;
+        };
+        if r.similarity < super::NEAR_COPY_RATIO {
+            return None;
+        }
+        span = match span {
+            None => Some((r.start, r.end)),
+            Some((a, b)) if r.start >= b => Some((a, r.end)),
+            Some(_) => return None,
+        };
+    }
+    let (a, b) = span?;
+    let similarity = text_similarity(&search.join("\n"), ctx.file.joined(a, b));
+    Some(Found::Region(Region::exact(a, b, similarity.min(0.999))))
 }
 
 /// The SEARCH line (0-based) most like one line of the file, at or above
