@@ -1082,3 +1082,24 @@ fn a_long_elision_spans_its_real_region() {
         file.replace("        return obj\n", "        return self.post(obj)\n")
     );
 }
+
+/// Nothing like the SEARCH text as a whole, and its one familiar line is
+/// a line the file has twice: a tie between those places, not "nothing
+/// similar exists".
+#[test]
+fn a_familiar_line_the_file_repeats_is_a_tie_not_nothing() {
+    let file = "def a(text):\n        return text\n\ndef b(text):\n    return text\n";
+    let diff = block(
+        "    cache = load_cache()\n    if cache.stale:\n        cache.refresh()\n    return text\n",
+        "    return text.strip()\n",
+    );
+    let d = &diagnose(&diff, file, final_v1())[0];
+    assert!(
+        !d.message.contains("nothing similar exists"),
+        "{}",
+        d.message
+    );
+    let [a, b] = d.tie.expect("a tie");
+    assert_eq!((a.start_line, b.start_line), (2, 5));
+    assert_eq!(d.suggestion, None);
+}

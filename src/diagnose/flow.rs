@@ -588,7 +588,15 @@ fn near_copy_line(ctx: &Ctx, search: &[&str]) -> Option<(usize, Found)> {
         if line.chars().filter(|c| !c.is_whitespace()).count() < 6 {
             continue;
         }
-        let found = closest(&ctx.file, std::slice::from_ref(line));
+        let mut found = closest(&ctx.file, std::slice::from_ref(line));
+        if found == Found::Vague {
+            // A line the file has several times: its first two places tie.
+            let want = js_trim(line);
+            let mut at = (0..ctx.file.line_count()).filter(|&i| js_trim(ctx.file.line(i)) == want);
+            if let (Some(a), Some(b)) = (at.next(), at.next()) {
+                found = Found::Tie(Region::exact(a, a + 1, 1.0), Region::exact(b, b + 1, 1.0));
+            }
+        }
         let ratio = match found {
             Found::Region(r) | Found::Tie(r, _) => r.similarity,
             _ => continue,
