@@ -12,6 +12,7 @@ use srview::source::watch::SourceEvent;
 mod support;
 
 use support::diff::block;
+use support::text::assert_contains;
 
 fn original() -> String {
     (1..=200).map(|i| format!("line {i}\n")).collect()
@@ -1739,4 +1740,27 @@ fn the_documented_keys_are_the_help_overlays() {
         })
         .collect();
     assert_eq!(rows, want);
+}
+
+/// A damaging edit in a CRLF file given LF lines: `a` asks about the edit,
+/// a second `a` then asks about the line endings (not skipped), and `L`
+/// writes with the file's.
+#[test]
+fn the_line_endings_question_follows_a_confirmed_doubt() {
+    let file = "class A:\r\n    def f(self):\r\n        return 1\r\n";
+    let diff = "------- SEARCH\ndef f(self):\n    return 1\n=======\ndef f(self):\n    return 2\n+++++++ REPLACE\n";
+    let mut app = App::new(PathBuf::from("f.py"), file.into(), Version::V1);
+    app.set_diff(diff.into());
+    app.end_stream();
+    assert_contains(&says(&mut app, 'a'), "the new lines are 4 columns left");
+    assert_contains(&says(&mut app, 'a'), "the result mixes line endings");
+    match key(&mut app, KeyCode::Char('L')) {
+        Effect::Accept(content) => {
+            assert_eq!(
+                content.text(),
+                "class A:\r\ndef f(self):\r\n    return 2\r\n"
+            )
+        }
+        other => panic!("L writes: {other:?}"),
+    }
 }

@@ -316,6 +316,12 @@ fn accepting_a_misplaced_block_asks_first_in_a_transcript() {
     let mut ws = fed(&mixed, true);
     assert_eq!(key(&mut ws, 'A'), WsEffect::None, "held back");
     assert_contains(&notice(&ws), "(in doubt too: crlf.txt): press A again");
+    // L is not offered past another doubt, and writes nothing then.
+    assert!(!notice(&ws).contains("L to use"), "{}", notice(&ws));
+    assert!(!matches!(
+        key(&mut ws, 'L'),
+        WsEffect::WriteWithFileEndings(_)
+    ));
 
     // `a` on that tab: the same; `j` cancels, so `a` asks again.
     let mut ws = fed(&text, true);

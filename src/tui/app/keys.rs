@@ -273,7 +273,7 @@ pub fn on_key(app: &mut App, key: KeyEvent) -> Effect {
         KeyCode::Char('F') if app.stream == StreamState::Paused => {
             app.note_state("paused: the panes already show the final result".into());
         }
-        KeyCode::Char('a') => return accept_confirmed(app, confirmed),
+        KeyCode::Char('a') => return accept_confirmed(app, confirmed, endings),
         KeyCode::Char('x') => app.toggle_left_out(),
         KeyCode::Char('r') => return Effect::Reload,
         _ => {}
@@ -497,12 +497,14 @@ fn back_to_live(app: &mut App) {
 /// partial result, where an out-of-order block has no effect yet: then the
 /// final result is shown first, and a second `a` writes it.
 pub fn accept(app: &mut App) -> Effect {
-    accept_confirmed(app, false)
+    accept_confirmed(app, false, false)
 }
 
 /// [`accept`], where `confirmed` says the user was told which blocks' places
 /// are in doubt and pressed `a` again: only then are they written.
-pub fn accept_confirmed(app: &mut App, confirmed: bool) -> Effect {
+/// `endings_asked`: what was confirmed was the question about mixed line
+/// endings (any other question answered, that one is still asked).
+pub fn accept_confirmed(app: &mut App, confirmed: bool, endings_asked: bool) -> Effect {
     if !app.left_out.is_empty() && (0..app.listed_blocks()).all(|i| app.is_left_out(i)) {
         app.refuse(
             "every block is left out: nothing to accept (x takes the selected block back in)"
@@ -515,6 +517,14 @@ pub fn accept_confirmed(app: &mut App, confirmed: bool) -> Effect {
         Ok(content) if app.final_mode() || app.direct || app.shows(&content) => {
             if confirmed {
                 app.clear_refusal();
+                if !endings_asked
+                    && crate::diagnose::doubt::mixes_line_endings(
+                        &app.original.text(),
+                        content.chunks(),
+                    )
+                {
+                    return ask_about_endings(app);
+                }
                 return Effect::Accept(content);
             }
             // A block the diff has not finished (its REPLACE end marker
@@ -547,14 +557,7 @@ pub fn accept_confirmed(app: &mut App, confirmed: bool) -> Effect {
                     &app.original.text(),
                     content.chunks(),
                 ) {
-                    app.refuse(format!(
-                        "{}: press a again to write it as it is, L to use the file's line \
-                         endings (CRLF for the new lines too), Esc to cancel",
-                        crate::diagnose::doubt::MIXED_LINE_ENDINGS
-                    ));
-                    app.confirming_guess = true;
-                    app.confirming_endings = true;
-                    return Effect::None;
+                    return ask_about_endings(app);
                 }
                 return Effect::Accept(content);
             };
@@ -619,6 +622,19 @@ pub fn accept_confirmed(app: &mut App, confirmed: bool) -> Effect {
             Effect::None
         }
     }
+}
+
+/// Asks before writing a CRLF file given LF lines: `a` writes it as it
+/// is, `L` with the file's line endings.
+fn ask_about_endings(app: &mut App) -> Effect {
+    app.refuse(format!(
+        "{}: press a again to write it as it is, L to use the file's line endings (CRLF for \
+         the new lines too), Esc to cancel",
+        crate::diagnose::doubt::MIXED_LINE_ENDINGS
+    ));
+    app.confirming_guess = true;
+    app.confirming_endings = true;
+    Effect::None
 }
 
 /// `L` when asked about a CRLF file given LF lines: what accepting writes,

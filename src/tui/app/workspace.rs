@@ -711,6 +711,7 @@ impl Workspace {
         let mut first = None;
         let mut count = 0;
         let mut any_mixed = false;
+        let mut mixed_tabs = 0;
         // The other files in doubt, named: the second key writes them too.
         let mut others: Vec<String> = Vec::new();
         for &t in tabs {
@@ -736,6 +737,7 @@ impl Workspace {
                 mixes_line_endings(&tab.app.original.text(), content.chunks())
             });
             any_mixed |= mixed;
+            mixed_tabs += usize::from(mixed);
             let here = doubtful.len() + usize::from(mixed);
             count += here;
             if here > 0 && first.is_some() && !others.contains(&tab.path) {
@@ -777,8 +779,10 @@ impl Workspace {
         } else {
             format!(" (in doubt too: {})", others.join(", "))
         };
-        self.endings_asked = any_mixed;
-        let endings = if any_mixed {
+        // `L` only when line endings are all that is asked about: it must
+        // not write past another doubt.
+        self.endings_asked = any_mixed && count == mixed_tabs;
+        let endings = if self.endings_asked {
             ", L to use the files' line endings (CRLF for the new lines too)"
         } else {
             ""
