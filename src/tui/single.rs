@@ -330,7 +330,13 @@ impl SingleFile {
     /// the `a` answers a question asked before.
     fn accept(&mut self, content: TextLines, confirming: bool) -> Option<Exit> {
         let asked = std::mem::take(&mut self.asked) && confirming;
-        let refused = self.refused.clone().or_else(|| {
+        // The reference's refusal of the whole text does not stand for the
+        // text made of the hunks not left out: that text's own result does.
+        let whole_refused = self
+            .refused
+            .clone()
+            .filter(|_| self.app.left_out.is_empty());
+        let refused = whole_refused.or_else(|| {
             self.unreadable
                 .as_ref()
                 .map(|why| format!("the diff is unreadable: {why}"))
@@ -1081,6 +1087,15 @@ mod tests {
         assert_eq!(accept_now(&mut s, false), Some(Exit::Wrote(path.clone())));
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "a\nb\nc\nD\n");
         assert_eq!(s.left_out_words().as_deref(), Some("block #1"));
+
+        // The failing hunk left out: the reference's refusal of the whole
+        // patch no longer stands, and the other hunk is written.
+        let failing = "*** Begin Patch\n*** Update File: f.txt\n@@\n a\n-b\n+B\n@@\n c\n-zz\n+D\n*** End Patch\n";
+        let (_dir, path, mut s) = screen_showing("f.txt", "a\nb\nc\nd\n", failing, true);
+        s.app.select_block(1);
+        press(&mut s, 'x');
+        assert_eq!(accept_now(&mut s, false), Some(Exit::Wrote(path.clone())));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "a\nB\nc\nd\n");
 
         let edit = r#"{"file_path": "g.py", "old_string": "y = 2", "new_string": "y = 3"}"#;
         let (_dir, path, mut s) = screen_showing("g.py", G_PY, edit, true);
