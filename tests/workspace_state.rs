@@ -626,6 +626,28 @@ fn calls_that_build_on_each_other_are_shown_combined() {
              change, which is what a writes"
         )
     );
+    // Block by block, each applied exactly (not one whole-file edit with
+    // no block to select).
+    assert_eq!(app.listed_blocks(), 1);
+    assert_eq!(
+        app.outcome.blocks[0].stage,
+        Some(srview::engine::Stage::Exact)
+    );
+
+    // A call's loose match is said beside the combined blocks.
+    let text = call("a.py", "  y = 2", "y = 3") + &call("a.py", "y = 3", "y = 4");
+    let ws = fed(&text, true);
+    assert_contains(
+        &notice_of(&ws.tabs[0].app),
+        "; call 1's block #1 matched only line-trimmed",
+    );
+}
+
+fn notice_of(app: &srview::app::App) -> String {
+    app.notice
+        .as_ref()
+        .map(|n| n.text.clone())
+        .unwrap_or_default()
 }
 
 /// A doubtful block in an earlier call is asked about too (before, only

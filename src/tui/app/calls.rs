@@ -135,3 +135,107 @@ pub fn view(calls: &[ToolCall], edit: &FileEdit, options: ApplyOptions) -> Calls
         }
     }
 }
+
+/// The change from `before` to `after` as SEARCH/REPLACE blocks, each
+/// changed run with a line of context on either side, that the reference
+/// applies exactly (every block at stage `exact`) to give `after`: how a
+/// combined change of several calls is shown block by block. `None` when
+/// no such blocks can be made (an empty or new file, a last line without
+/// its newline, a run whose lines occur earlier too).
+pub fn combined_blocks(before: &str, after: &str) -> Option<String> {
+    let old: Vec<&str> = before.split_inclusive('\n').collect();
+    let new: Vec<&str> = after.split_inclusive('\n').collect();
+    if old.is_empty() || before == after {
+        return None;
+    }
+    // Changed runs as (old range, new range), with one line of context
+    // each side, runs that touch merged.
+    let mut runs: Vec<(std::ops::Range<usize>, std::ops::Range<usize>)> = Vec::new();
+    for op in crate::textdiff::ops(&old, &new, None) {
+        if matches!(op, similar::DiffOp::Equal { .. }) {
+            continue;
+        }
+        let (o, n) = (op.old_range(), op.new_range());
+        let before_ctx = usize::from(o.start > 0);
+        let after_ctx = usize::from(o.end < old.len());
+        let o = o.start - before_ctx..o.end + after_ctx;
+        let n = n.start - before_ctx..n.end + after_ctx;
+        match runs.last_mut() {
+            // The lines between two runs are equal lines, one for one: a
+            // run that reaches the next one's context merges with it.
+            Some((po, pn)) if o.start <= po.end => {
+                po.end = po.end.max(o.end);
+                pn.end = pn.end.max(n.end);
+            }
+            _ => runs.push((o, n)),
+        }
+    }
+    let mut diff = String::new();
+    for (o, n) in runs {
+        let search: String = old.get(o)?.concat();
+        if search.is_empty() || !search.ends_with('\n') {
+            return None;
+        }
+        let replace: String = new.get(n)?.concat();
+        diff.push_str(&format!(
+            "------- SEARCH\n{search}=======\n{replace}+++++++ REPLACE\n"
+        ));
+    }
+    let options = Options {
+        version: engine::Version::V1,
+        is_final: true,
+    };
+    let out = engine::apply(&diff, before, options);
+    let exact = out
+        .blocks
+        .iter()
+        .all(|b| b.state == BlockState::Applied && b.stage == Some(engine::Stage::Exact));
+    (exact && out.result.ok()?.new_content == after).then_some(diff)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::combined_blocks;
+
+    /// The blocks made of a change apply exactly and give the text after;
+    /// changes close together are one block; no blocks for a new file.
+    #[test]
+    fn a_combined_change_reads_as_exact_blocks() {
+        let before = "a\nb\nc\nd\ne\nf\ng\n";
+        let after = "a\nB\nc\nd\ne\nF\nG\nh\n";
+        let diff = combined_blocks(before, after).expect("blocks");
+        assert_eq!(diff.matches("------- SEARCH").count(), 2, "{diff}");
+        let out = crate::engine::apply(&diff, before, crate::engine::Options::default());
+        assert_eq!(out.result.expect("applies").new_content, after);
+        assert_eq!(combined_blocks("", "x\n"), None);
+        assert_eq!(combined_blocks(before, before), None);
+        // A run whose lines occur earlier too lands there: none.
+        assert_eq!(combined_blocks("x\ny\nx\ny\n", "x\ny\nx\nY\n"), None);
+    }
+}
+
+/// The blocks of `edit`'s calls that matched only through a fallback, in
+/// words ("call 1's block #3 matched only line-trimmed"): a combined
+/// change shows exact blocks of its own, so these are said beside it.
+pub fn loose_blocks(edit: &FileEdit) -> Vec<String> {
+    let mut out = Vec::new();
+    for (k, call) in edit.calls.iter().enumerate() {
+        let Some(outcome) = &call.outcome else {
+            continue;
+        };
+        for b in &outcome.blocks {
+            if let Some(stage) = b
+                .stage
+                .filter(|s| !matches!(s, engine::Stage::Exact | engine::Stage::Empty))
+            {
+                out.push(format!(
+                    "call {}'s block #{} matched only {}",
+                    k + 1,
+                    b.index + 1,
+                    stage.name()
+                ));
+            }
+        }
+    }
+    out
+}

@@ -313,7 +313,26 @@ impl Workspace {
                 }
                 Some(super::calls::CallsView::Whole { why }) => {
                     tab.app.call_groups.clear();
-                    tab.app.set_direct(edit.content().to_string(), last.partial);
+                    // Block by block when the combined change reads as
+                    // blocks the reference applies exactly; else whole.
+                    let blocks = (!last.partial)
+                        .then(|| super::calls::combined_blocks(edit.before(), edit.content()))
+                        .flatten();
+                    match blocks {
+                        Some(diff) => {
+                            tab.app.set_diff(diff);
+                            tab.app.end_stream();
+                        }
+                        None => tab.app.set_direct(edit.content().to_string(), last.partial),
+                    }
+                    // The combined blocks are exact: a call's loose match
+                    // is said beside them.
+                    let loose = super::calls::loose_blocks(edit);
+                    let why = if loose.is_empty() {
+                        why
+                    } else {
+                        format!("{why}; {}", loose.join("; "))
+                    };
                     tab.app.note_state(why);
                 }
             }
