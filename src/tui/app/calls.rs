@@ -193,27 +193,6 @@ pub fn combined_blocks(before: &str, after: &str) -> Option<String> {
     (exact && out.result.ok()?.new_content == after).then_some(diff)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::combined_blocks;
-
-    /// The blocks made of a change apply exactly and give the text after;
-    /// changes close together are one block; no blocks for a new file.
-    #[test]
-    fn a_combined_change_reads_as_exact_blocks() {
-        let before = "a\nb\nc\nd\ne\nf\ng\n";
-        let after = "a\nB\nc\nd\ne\nF\nG\nh\n";
-        let diff = combined_blocks(before, after).expect("blocks");
-        assert_eq!(diff.matches("------- SEARCH").count(), 2, "{diff}");
-        let out = crate::engine::apply(&diff, before, crate::engine::Options::default());
-        assert_eq!(out.result.expect("applies").new_content, after);
-        assert_eq!(combined_blocks("", "x\n"), None);
-        assert_eq!(combined_blocks(before, before), None);
-        // A run whose lines occur earlier too lands there: none.
-        assert_eq!(combined_blocks("x\ny\nx\ny\n", "x\ny\nx\nY\n"), None);
-    }
-}
-
 /// The blocks of `edit`'s calls that matched only through a fallback, in
 /// words ("call 1's block #3 matched only line-trimmed"): a combined
 /// change shows exact blocks of its own, so these are said beside it.
@@ -238,4 +217,25 @@ pub fn loose_blocks(edit: &FileEdit) -> Vec<String> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::combined_blocks;
+
+    /// The blocks made of a change apply exactly and give the text after;
+    /// changes close together are one block; no blocks for a new file.
+    #[test]
+    fn a_combined_change_reads_as_exact_blocks() {
+        let before = "a\nb\nc\nd\ne\nf\ng\n";
+        let after = "a\nB\nc\nd\ne\nF\nG\nh\n";
+        let diff = combined_blocks(before, after).expect("blocks");
+        assert_eq!(diff.matches("------- SEARCH").count(), 2, "{diff}");
+        let out = crate::engine::apply(&diff, before, crate::engine::Options::default());
+        assert_eq!(out.result.expect("applies").new_content, after);
+        assert_eq!(combined_blocks("", "x\n"), None);
+        assert_eq!(combined_blocks(before, before), None);
+        // A run whose lines occur earlier too lands there: none.
+        assert_eq!(combined_blocks("x\ny\nx\ny\n", "x\ny\nx\nY\n"), None);
+    }
 }
