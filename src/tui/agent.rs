@@ -831,6 +831,14 @@ impl AgentEdits {
                 self.say_of_shown(&format!("wrote {}", path.display()), false);
                 self.written.push(path);
                 self.written_seqs.insert(row.seq);
+                // The edit stays reviewed against the content it ran
+                // against, not the file it has just written (which would
+                // read as the edit failing, or applied already).
+                let before = match expected {
+                    Some(bytes) => FileContent::Text(String::from_utf8_lossy(&bytes).into_owned()),
+                    None => FileContent::Absent,
+                };
+                self.on_disk.insert(row.seq, before);
                 self.refresh(false);
             }
             Err(e) => self.say_of_shown(&format!("not accepted: {e}"), true),
@@ -1457,6 +1465,25 @@ mod tests {
         screen.accept();
         assert_eq!(std::fs::read_to_string(&file).expect("read"), "x = 2\n");
         assert_eq!(screen.written(), std::slice::from_ref(&file));
+    }
+
+    /// A failed edit judged against the file on disk (no later edit wrote
+    /// it), written with `a`: it stays judged against the content it ran
+    /// against, not the file it has just written (where it would read as
+    /// failing, or applied already).
+    #[test]
+    fn an_edit_written_after_the_fact_keeps_its_verdict() {
+        let (dir, mut screen) = over_a_py();
+        let file = dir.path().join("a.py");
+        screen.on_text(text(FAILED_EDIT, true));
+        let before = screen.list().current().cloned().expect("an edit");
+        assert_eq!(before.srview, "applies (exact)");
+        screen.accept();
+        screen.accept();
+        assert_eq!(std::fs::read_to_string(&file).expect("read"), "x = 2\n");
+        let after = screen.list().current().cloned().expect("an edit");
+        assert!(after.written);
+        assert_eq!(after.srview, "applies (exact)", "{after:?}");
     }
 
     /// An edit whose content before is unknown still shows its text (the
