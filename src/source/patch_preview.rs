@@ -366,6 +366,10 @@ pub struct FileBlocks {
     /// block is placed on the file's own lines, so the engine finds it
     /// exactly, and the previewer shows this level instead.
     pub levels: Vec<Option<String>>,
+    /// Per block of `body`, in order, the first and last patch lines of
+    /// its apply_patch hunk (empty for other dialects): where the block
+    /// list says it comes from, in the patch the user sees.
+    pub hunk_lines: Vec<[usize; 2]>,
 }
 
 /// `text` (an apply_patch or an edit's JSON; a prefix unless `ended`) for
@@ -397,6 +401,7 @@ pub fn input_blocks(
         body,
         note: None,
         levels: Vec::new(),
+        hunk_lines: Vec::new(),
         refused: false,
     };
     Ok(match input {
@@ -415,6 +420,7 @@ pub fn input_blocks(
                 body: String::new(),
                 note: Some("the unified diff has no hunk".into()),
                 levels: Vec::new(),
+                hunk_lines: Vec::new(),
                 refused: true,
             },
         },
@@ -422,6 +428,7 @@ pub fn input_blocks(
             body: String::new(),
             note: Some("the agent's output names the file only, not the edit".into()),
             levels: Vec::new(),
+            hunk_lines: Vec::new(),
             refused: true,
         },
     })
@@ -455,6 +462,7 @@ fn patch_blocks(
                 target.name
             )),
             levels: Vec::new(),
+            hunk_lines: Vec::new(),
             refused: false,
         });
     }
@@ -477,12 +485,19 @@ fn patch_blocks(
         partial: streaming,
     };
     let mut levels = Vec::new();
+    let mut hunk_lines = Vec::new();
     if let (Some(section), Some(report)) = (partial.sections.first(), outcome.sections.first()) {
         call.body = match section {
             Section::Add { content, .. } => whole_file_block(original, content, streaming),
             Section::Delete { .. } => String::new(),
             Section::Update { chunks, .. } => {
                 levels = block_levels(chunks, &report.hunks);
+                hunk_lines = chunks
+                    .iter()
+                    .zip(&report.hunks)
+                    .filter(|(c, _)| !c.lines.is_empty())
+                    .map(|(_, h)| h.patch_lines)
+                    .collect();
                 update_blocks(original, chunks, &report.hunks, streaming)
             }
         };
@@ -493,6 +508,7 @@ fn patch_blocks(
         verify(&mut call, &fs, &outcome, &mut failed);
         if call.body.len() != before {
             levels.clear();
+            hunk_lines.clear();
         }
     }
     // Once the text has ended, the reference's verdict on the whole of it
@@ -534,6 +550,7 @@ fn patch_blocks(
         body: call.body,
         note,
         levels,
+        hunk_lines,
         refused: refusal.is_some(),
     })
 }
@@ -548,6 +565,7 @@ fn edit_blocks(
             body: String::new(),
             note: None,
             levels: Vec::new(),
+            hunk_lines: Vec::new(),
             refused: false,
         });
     };
@@ -574,6 +592,7 @@ fn parsed_edit_blocks(
         body: String::new(),
         note: None,
         levels: Vec::new(),
+        hunk_lines: Vec::new(),
         refused: false,
     };
     let shown = if let Some(parsed) = parsed {
@@ -599,6 +618,7 @@ fn parsed_edit_blocks(
             body,
             note: Some(format!("the edit fails: {error}")),
             levels: Vec::new(),
+            hunk_lines: Vec::new(),
             refused: true,
         };
     }
@@ -649,6 +669,7 @@ fn parsed_edit_blocks(
         body,
         note: None,
         levels: Vec::new(),
+        hunk_lines: Vec::new(),
         refused: false,
     }
 }

@@ -648,6 +648,7 @@ impl AgentEdits {
             Ok(blocks) => {
                 shown.app.refused_by_reference = blocks.refused;
                 shown.app.loose_levels = blocks.levels;
+                shown.app.hunk_lines = blocks.hunk_lines;
                 shown.app.set_diff(blocks.body);
                 if let Some(note) = blocks.note {
                     shown.app.note_state(note);

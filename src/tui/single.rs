@@ -143,6 +143,7 @@ impl SingleFile {
         match file_blocks(&self.raw, dialect, &target, ended) {
             Ok(blocks) => {
                 self.app.loose_levels = blocks.levels;
+                self.app.hunk_lines = blocks.hunk_lines;
                 self.app.set_diff(blocks.body);
                 self.refused = blocks
                     .refused
@@ -1067,6 +1068,15 @@ mod tests {
                 && said.contains(", but the corrected patch is in doubt: hunk #1 of k.txt matched at lines 2-3, and its lines occur again at line 5"),
             "{said}"
         );
+    }
+
+    /// A patch's blocks know the patch lines of their hunks, which the
+    /// block list names (not the lines of the blocks made of them).
+    #[test]
+    fn a_patchs_blocks_name_their_hunks_patch_lines() {
+        let patch = "*** Begin Patch\n*** Update File: f.txt\n@@\n a\n-b\n+B\n@@\n c\n-d\n+D\n*** End Patch\n";
+        let (_dir, _path, s) = screen_showing("f.txt", "a\nb\nc\nd\n", patch, true);
+        assert_eq!(s.app.hunk_lines, vec![[3, 6], [7, 10]]);
     }
 
     /// A patch's hunk left out with `x`: the panes show the other hunks'

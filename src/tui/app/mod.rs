@@ -199,6 +199,10 @@ pub struct App {
     /// only loosely: its block is placed on the file's own lines (the
     /// engine finds it exactly), so the block list shows this instead.
     pub loose_levels: Vec<Option<String>>,
+    /// Per block, the first and last patch lines of the apply_patch hunk
+    /// it shows (empty for a SEARCH/REPLACE diff): the block list names
+    /// those, not the lines of the blocks made of it.
+    pub hunk_lines: Vec<[usize; 2]>,
     /// The diff is another dialect's, and its reference refuses it: the
     /// blocks show where its parts would go, but nothing applies (the
     /// header says so instead of counting blocks applied).
@@ -302,6 +306,7 @@ impl App {
             diagnosed_epoch: 0,
             final_preview: false,
             loose_levels: Vec::new(),
+            hunk_lines: Vec::new(),
             refused_by_reference: false,
             cut_input: false,
             source_bytes: None,

@@ -695,7 +695,8 @@ fn detail_content(app: &App, width: u16, theme: &Theme) -> DetailRows {
     };
     let Some(d) = app.selected_diagnosis().filter(|d| d.is_problem()) else {
         let loose = app.loose_levels.get(b.index).and_then(|l| l.as_deref());
-        let text = detail(b, app.final_mode(), loose);
+        let hunk = app.hunk_lines.get(b.index).copied();
+        let text = detail(b, app.final_mode(), loose, hunk);
         return (wrapped(&text, theme.gutter(), NEED_HEADER), Vec::new());
     };
     let reason = d.reason.map_or("problem", |r| r.code());
@@ -784,8 +785,13 @@ fn line_diff_lines(
 }
 
 /// Why a block is where it is, in words; `loose`: the level its
-/// apply_patch hunk needed.
-fn detail(b: &BlockReport, is_final: bool, loose: Option<&str>) -> String {
+/// apply_patch hunk needed; `hunk`: the patch lines of the hunk it shows.
+fn detail(
+    b: &BlockReport,
+    is_final: bool,
+    loose: Option<&str>,
+    hunk: Option<[usize; 2]>,
+) -> String {
     if let Some(err) = &b.error {
         let prefix = if is_final {
             "failed"
@@ -801,6 +807,7 @@ fn detail(b: &BlockReport, is_final: bool, loose: Option<&str>) -> String {
     });
     let how = match b.stage.map(|s| s.name()) {
         _ if loosely.is_some() => loosely.as_deref().unwrap_or_default(),
+        Some("exact") if hunk.is_some() => "hunk found exactly",
         Some("exact") => "SEARCH found exactly",
         Some("line-trimmed") => "matched only after trimming white space on each line",
         Some("block-anchor") => {
@@ -815,11 +822,11 @@ fn detail(b: &BlockReport, is_final: bool, loose: Option<&str>) -> String {
     } else {
         ""
     };
-    format!(
-        "#{} {how}{ooo}; {}",
-        b.index + 1,
-        words::line_range("diff line", b.diff_lines[0], b.diff_lines[1])
-    )
+    let lines = match hunk {
+        Some([first, last]) => words::line_range("patch line", first, last),
+        None => words::line_range("diff line", b.diff_lines[0], b.diff_lines[1]),
+    };
+    format!("#{} {how}{ooo}; {lines}", b.index + 1)
 }
 
 pub fn notice(frame: &mut Frame, area: Rect, notice: Option<&Notice>, theme: &Theme) {
