@@ -66,9 +66,13 @@ fn spliced_results_read_as_the_reference_content() {
         if case.is_final {
             let key = KeyEvent::new(KeyCode::Char('a'), KeyModifiers::NONE);
             let mut effect = keys::on_key(&mut app, key);
-            if effect == Effect::None && app.confirming_guess {
-                // A block placed by its first and last lines only: the
-                // first `a` asks, the second writes.
+            // A block placed by its first and last lines only: the first
+            // `a` asks, the second writes; mixed line endings as well are
+            // asked about next.
+            for _ in 0..2 {
+                if effect != Effect::None || !app.confirming_guess {
+                    break;
+                }
                 let notice = app.notice.as_ref().map_or("", |n| n.text.as_str());
                 assert!(notice.contains("press a again"), "{}: {notice}", case.id);
                 effect = keys::on_key(&mut app, key);

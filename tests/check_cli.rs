@@ -368,7 +368,8 @@ fn no_suggestion_for_a_region_an_earlier_block_edits() {
 #[test]
 fn damaging_edits_are_errors_held_back_and_not_merged() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let textwrap = std::fs::read_to_string("tests/fixtures/trust/textwrap.py").expect("fixture");
+    let textwrap =
+        std::fs::read_to_string("tests/fixtures/trust/textwrap.py.txt").expect("fixture");
     let shallow = |edit: &str| -> String {
         let start = textwrap
             .lines()

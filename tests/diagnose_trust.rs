@@ -764,7 +764,7 @@ use srview::diagnose::effect::IndentShift;
 /// The standard library's textwrap.py (Python 3.11), a class whose methods
 /// sit 4 columns in.
 fn textwrap() -> String {
-    std::fs::read_to_string("tests/fixtures/trust/textwrap.py").expect("fixture")
+    std::fs::read_to_string("tests/fixtures/trust/textwrap.py.txt").expect("fixture")
 }
 
 /// `TextWrapper.fill`'s lines (1-based, inclusive), each `dedent` columns

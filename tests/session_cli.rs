@@ -62,6 +62,25 @@ fn write_files(root: &Path, files: &BTreeMap<String, Option<String>>) {
     }
 }
 
+/// `git add -A` and a commit of everything with `message`, by a test
+/// author.
+fn commit_all(root: &Path, message: &str) {
+    git(root, &["add", "-A"]);
+    git(
+        root,
+        &[
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "commit",
+            "-q",
+            "-m",
+            message,
+        ],
+    );
+}
+
 fn git(root: &Path, args: &[&str]) -> String {
     let out = Command::new("git")
         .arg("-C")
@@ -88,20 +107,7 @@ fn workspace(dir: &Path, want: &Expected, root: &Path) -> PathBuf {
     }
     git(root, &["init", "-q"]);
     write_files(root, &first);
-    git(root, &["add", "-A"]);
-    git(
-        root,
-        &[
-            "-c",
-            "user.name=t",
-            "-c",
-            "user.email=t@t",
-            "commit",
-            "-q",
-            "-m",
-            "checkpoint",
-        ],
-    );
+    commit_all(root, "checkpoint");
     let commit = git(root, &["rev-parse", "HEAD"]);
     write_files(root, &last);
     let copy = root.join(".session").join(session.file_name().unwrap());
@@ -605,20 +611,7 @@ fn aider_repo(root: &Path, before: &[(&str, &str)], after: &[(&str, &str)]) -> S
         for (name, text) in files {
             fs::write(root.join(name), text).unwrap();
         }
-        git(root, &["add", "-A"]);
-        git(
-            root,
-            &[
-                "-c",
-                "user.name=t",
-                "-c",
-                "user.email=t@t",
-                "commit",
-                "-q",
-                "-m",
-                message,
-            ],
-        );
+        commit_all(root, message);
     };
     git(root, &["init", "-q"]);
     commit("initial", before);
