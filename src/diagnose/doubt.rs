@@ -253,12 +253,15 @@ pub fn held_back<'a>(
 }
 
 /// Whether writing `result` (in pieces) over `original` would mix line
-/// endings: every line of `original` ends in `\r\n`, and `result` has a
-/// line ending in a bare `\n` (the reference writes a diff's LF lines into
-/// a CRLF file as they are).
+/// endings: `original` is a CRLF file (most of its lines end in `\r\n`, as
+/// the previewer reads one), and `result` has more lines ending in a bare
+/// `\n` than it had (the reference writes a diff's LF lines into a CRLF
+/// file as they are).
 pub fn mixes_line_endings<'a>(original: &str, result: impl IntoIterator<Item = &'a str>) -> bool {
-    let crlf_only = original.contains("\r\n") && !has_bare_lf(std::iter::once(original));
-    crlf_only && has_bare_lf(result)
+    let crlf = memchr::memmem::find_iter(original.as_bytes(), b"\r\n").count();
+    let lf = bare_lfs(std::iter::once(original), usize::MAX);
+    // Counting the result's stops once past the original's.
+    crlf > lf && bare_lfs(result, lf + 1) > lf
 }
 
 /// What [`write_doubts`] says of a result that [`mixes_line_endings`].
@@ -283,21 +286,27 @@ pub fn with_crlf(text: &str) -> String {
 }
 
 /// Whether a `\n` not preceded by `\r` occurs in the concatenation of `pieces`.
-fn has_bare_lf<'a>(pieces: impl IntoIterator<Item = &'a str>) -> bool {
+/// How many `\n` not preceded by `\r` the concatenation of `pieces`
+/// holds, counted up to `enough`.
+fn bare_lfs<'a>(pieces: impl IntoIterator<Item = &'a str>, enough: usize) -> usize {
     let mut last = 0u8;
+    let mut n = 0;
     for piece in pieces {
         let bytes = piece.as_bytes();
         for at in memchr::memchr_iter(b'\n', bytes) {
             let before = if at == 0 { last } else { bytes[at - 1] };
             if before != b'\r' {
-                return true;
+                n += 1;
+                if n >= enough {
+                    return n;
+                }
             }
         }
         if let Some(&b) = bytes.last() {
             last = b;
         }
     }
-    false
+    n
 }
 
 #[cfg(test)]
@@ -321,8 +330,12 @@ mod tests {
             mixes_line_endings(crlf, ["a\r\n", "\n"]),
             "a bare LF at a piece's start"
         );
-        // A file already mixed, or LF: nothing new to say.
+        // A file already mixed the same way, or LF: nothing new to say.
         assert!(!mixes_line_endings("a\r\nb\n", ["a\r\n", "B\n"]));
         assert!(!mixes_line_endings("a\nb\n", ["a\n", "B\n"]));
+        // Mostly CRLF, with one LF line: more LF lines are news.
+        let most = "a\r\nb\r\nc\r\nd\n";
+        assert!(mixes_line_endings(most, ["a\r\nB\nc\r\nd\n"]));
+        assert!(!mixes_line_endings(most, ["a\r\nB\r\nc\r\nd\n"]));
     }
 }
