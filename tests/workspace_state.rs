@@ -316,6 +316,8 @@ fn accepting_a_misplaced_block_asks_first_in_a_transcript() {
     let mut ws = fed(&mixed, true);
     assert_eq!(key(&mut ws, 'A'), WsEffect::None, "held back");
     assert_contains(&notice(&ws), "(in doubt too: crlf.txt): press A again");
+    // crlf.txt's line endings are no block: not counted among "more blocks".
+    assert!(!notice(&ws).contains("more block"), "{}", notice(&ws));
     // L is not offered past another doubt, and writes nothing then.
     assert!(!notice(&ws).contains("L to use"), "{}", notice(&ws));
     assert!(!matches!(

@@ -46,11 +46,7 @@ pub const KEY_HELP: &[(&str, &str, KeyScope)] = &[
     ("+", "diagnosis: all rows / a third", KeyScope::Both),
     ("v", "raw diff/patch/edit JSON", KeyScope::Both),
     ("F", "final result / live view", KeyScope::SingleDiff),
-    (
-        "x",
-        "leave the block out of a / back in",
-        KeyScope::SingleDiff,
-    ),
+    ("x", "leave out of a / take back in", KeyScope::SingleDiff),
     (
         "a",
         "accept (the blocks not left out)",

@@ -731,6 +731,10 @@ impl Workspace {
         let mut count = 0;
         let mut any_mixed = false;
         let mut mixed_tabs = 0;
+        // Blocks in doubt, for "N more blocks": a file's mixed line endings
+        // is no block (the file is named instead).
+        let mut blocks_in_doubt = 0;
+        let mut first_is_block = false;
         // The other files in doubt, named: the second key writes them too.
         let mut others: Vec<String> = Vec::new();
         for &t in tabs {
@@ -759,6 +763,7 @@ impl Workspace {
             mixed_tabs += usize::from(mixed);
             let here = doubtful.len() + usize::from(mixed);
             count += here;
+            blocks_in_doubt += doubtful.len();
             if here > 0 && first.is_some() && !others.contains(&tab.path) {
                 others.push(tab.path.clone());
             }
@@ -783,6 +788,7 @@ impl Workspace {
                         }
                     };
                     first = Some((t, sentence));
+                    first_is_block = true;
                 } else if mixed {
                     first = Some((t, MIXED_LINE_ENDINGS.to_string()));
                 }
@@ -809,7 +815,7 @@ impl Workspace {
         Some(format!(
             "{}: {sentence}{}{files}: press {again} again to write anyway{endings}, Esc to cancel",
             self.tabs[t].path,
-            keys::others_in_doubt(count - 1)
+            keys::others_in_doubt(blocks_in_doubt - usize::from(first_is_block))
         ))
     }
 
