@@ -843,8 +843,11 @@ fn v_draws_the_diff_as_received_over_the_panes() {
             "1 *** Begin Patch",
             "4 -import os",
             "6 *** End Patch",
+            // The footer offers only the keys that act over it.
+            "v/Esc back to the panes",
         ],
     );
+    assert!(!screen.contains("a accept"), "{screen}");
 }
 
 /// A CRLF file: no `␍` on every line (its own ending), a `␊` only on the

@@ -854,7 +854,14 @@ pub fn footer(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         Layout::Split => "unified",
         Layout::Unified => "split",
     };
-    let keys: Vec<(&str, &str, u8)> = if app.reload_offered {
+    let keys: Vec<(&str, &str, u8)> = if app.view.raw {
+        // The raw input shown over the panes: only these keys act.
+        vec![
+            ("v/Esc", "back to the panes", 9),
+            ("j/k", "scroll", 7),
+            ("q", "quit", 8),
+        ]
+    } else if app.reload_offered {
         vec![
             ("r", "reload FILE and re-apply", 9),
             ("q", "quit", 8),
