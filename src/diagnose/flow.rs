@@ -278,8 +278,14 @@ fn analyse(
     // Nothing like the SEARCH text as a whole, but one of its lines is a
     // near copy of a file line: that line is the place to look, not
     // "nothing similar" (the rest of the SEARCH text is nowhere).
+    // Not for a SEARCH text still arriving: a search per line, on every
+    // update of a stream, for a text not complete yet.
     let mut near_line = None;
-    if matches!(found, Found::Nothing) && located.is_none() && !js_trim(&search).is_empty() {
+    if matches!(found, Found::Nothing)
+        && located.is_none()
+        && state != Status::SearchStreaming
+        && !js_trim(&search).is_empty()
+    {
         match near_copy_line(ctx, &pb.search) {
             Some((k, Found::Region(r))) => {
                 near_line = Some((k, r.start, r.similarity));

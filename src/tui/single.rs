@@ -309,6 +309,20 @@ impl SingleFile {
         Ok(Some(chosen.text))
     }
 
+    /// Whether FILE on disk still holds what was loaded (the one check
+    /// accepting and the change notice share; a file created with
+    /// `--new-file` may still be missing or empty).
+    fn unchanged_on_disk(&self) -> Result<(), NotAsLoaded> {
+        let loaded = self.app.original.text();
+        let loaded = loaded.as_bytes();
+        let as_loaded = if loaded.is_empty() && self.accept_to.new_file {
+            Loaded::MissingOrEmpty
+        } else {
+            Loaded::Holding(loaded)
+        };
+        output::check_unchanged(&self.app.file_path, as_loaded)
+    }
+
     /// The blocks left out of what was written, as "block #2" (for the
     /// line printed once the terminal is back).
     pub fn left_out_words(&self) -> Option<String> {
@@ -393,16 +407,10 @@ impl SingleFile {
             }
             None => content,
         };
+        let path = self.app.file_path.clone();
+        let unchanged = self.unchanged_on_disk();
         let app = &mut self.app;
-        let path = app.file_path.clone();
-        let loaded = app.original.text();
-        let loaded = loaded.as_bytes();
-        let as_loaded = if loaded.is_empty() && self.accept_to.new_file {
-            Loaded::MissingOrEmpty
-        } else {
-            Loaded::Holding(loaded)
-        };
-        match output::check_unchanged(&path, as_loaded) {
+        match unchanged {
             Ok(()) => {}
             Err(NotAsLoaded::Unreadable(e)) => {
                 app.show_notice(Notice {
@@ -427,10 +435,14 @@ impl SingleFile {
             return Some(Exit::Print(content.text().into_owned()));
         }
         let chunks: Vec<&[u8]> = content.chunks().into_iter().map(str::as_bytes).collect();
-        match output::write_atomic_chunks(&path, &chunks, Some(loaded)) {
+        let written = {
+            let loaded = self.app.original.text();
+            output::write_atomic_chunks(&path, &chunks, Some(loaded.as_bytes()))
+        };
+        match written {
             Ok(_) => Some(Exit::Wrote(path)),
             Err(e) => {
-                app.show_notice(Notice {
+                self.app.show_notice(Notice {
                     text: format!("not accepted: {e}"),
                     error: true,
                 });
@@ -609,14 +621,9 @@ impl Screen for SingleFile {
     /// when `a` refused to write), with `r` offered. A file touched but
     /// holding the same text says nothing.
     fn on_target_changed(&mut self) {
-        let now = input::read_text(&self.app.file_path, true);
-        let gone = matches!(now, Ok(None));
-        let same = match &now {
-            Ok(Some(text)) => *text == self.app.original.text(),
-            Ok(None) => self.accept_to.new_file && self.app.original.is_empty(),
-            Err(_) => false,
-        };
-        if same {
+        let now = self.unchanged_on_disk();
+        let gone = matches!(now, Err(NotAsLoaded::Deleted));
+        if now.is_ok() {
             // Back as it was loaded (a change undone): the offer goes.
             if self.app.reload_offered {
                 self.app.reload_offered = false;
