@@ -114,23 +114,13 @@ pub fn on_key(app: &mut App, key: KeyEvent) -> Effect {
         // The overlay scrolls (it can be taller than a small terminal).
         let visible = usize::from(app.view.screen.height.saturating_sub(2));
         let last = key_help_lines().saturating_sub(visible);
-        let scroll = &mut app.view.help_scroll;
-        match key.code {
-            KeyCode::Char('j') | KeyCode::Down => *scroll = (*scroll + 1).min(last),
-            KeyCode::Char('k') | KeyCode::Up => *scroll = scroll.saturating_sub(1),
-            KeyCode::PageDown | KeyCode::Char(' ') => *scroll = (*scroll + HELP_PAGE).min(last),
-            KeyCode::PageUp => *scroll = scroll.saturating_sub(HELP_PAGE),
-            // As in the panes: `g`/`G` go to the top and the bottom (they
-            // must not close the overlay, which they would as other keys).
-            KeyCode::Char('g') | KeyCode::Home => *scroll = 0,
-            KeyCode::Char('G') | KeyCode::End => *scroll = last,
-            _ => {
-                app.view.help = false;
-                app.view.help_scroll = 0;
-                return match key.code {
-                    KeyCode::Char('q') => Effect::Quit(1),
-                    _ => Effect::None,
-                };
+        // As in the panes: `g`/`G` go to the top and the bottom (they
+        // must not close the overlay, which they would as other keys).
+        if !scroll_overlay(&mut app.view.help_scroll, key.code, HELP_PAGE, last) {
+            app.view.help = false;
+            app.view.help_scroll = 0;
+            if key.code == KeyCode::Char('q') {
+                return Effect::Quit(1);
             }
         }
         return Effect::None;
@@ -284,17 +274,27 @@ fn raw_key(app: &mut App, key: KeyEvent) {
     // The panes' rows, less the raw view's title row.
     let page = app.view.viewport.saturating_sub(1).max(1);
     let last = lines.saturating_sub(page);
-    let scroll = &mut app.view.raw_scroll;
-    match key.code {
-        KeyCode::Char('j') | KeyCode::Down => *scroll = (*scroll + 1).min(last),
-        KeyCode::Char('k') | KeyCode::Up => *scroll = scroll.saturating_sub(1),
-        KeyCode::PageDown | KeyCode::Char(' ') => *scroll = (*scroll + page).min(last),
-        KeyCode::PageUp => *scroll = scroll.saturating_sub(page),
-        KeyCode::Char('g') | KeyCode::Home => *scroll = 0,
-        KeyCode::Char('G') | KeyCode::End => *scroll = last,
-        KeyCode::Char('v') | KeyCode::Esc => app.view.raw = false,
-        _ => {}
+    if !scroll_overlay(&mut app.view.raw_scroll, key.code, page, last)
+        && matches!(key.code, KeyCode::Char('v') | KeyCode::Esc)
+    {
+        app.view.raw = false;
     }
+}
+
+/// An overlay's scroll keys (`j`/`k`, the page keys, `g`/`G`) moving
+/// `scroll` within `0..=last`, `page` rows a page; `false` for any other
+/// key.
+fn scroll_overlay(scroll: &mut usize, code: KeyCode, page: usize, last: usize) -> bool {
+    *scroll = match code {
+        KeyCode::Char('j') | KeyCode::Down => (*scroll + 1).min(last),
+        KeyCode::Char('k') | KeyCode::Up => scroll.saturating_sub(1),
+        KeyCode::PageDown | KeyCode::Char(' ') => (*scroll + page).min(last),
+        KeyCode::PageUp => scroll.saturating_sub(page),
+        KeyCode::Char('g') | KeyCode::Home => 0,
+        KeyCode::Char('G') | KeyCode::End => last,
+        _ => return false,
+    };
+    true
 }
 
 /// A key while the `/` query is typed: text, Backspace, Enter searches,
