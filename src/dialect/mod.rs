@@ -4,6 +4,7 @@
 //! Code's Edit/Write, Cline 3.x's editor).
 
 pub mod apply_patch;
+pub mod call;
 pub mod chosen;
 pub mod corrected;
 mod detect;

@@ -1,0 +1,128 @@
+//! One agent tool call run through that agent's own matcher, ported
+//! exactly: the contract every agent matcher in the registry implements
+//! (Aider's `diff` format, OpenCode's `edit` and `apply_patch`, Gemini CLI's
+//! `replace`, Qwen Code's `edit`, pi's `edit`, Cline 3.x's `apply_patch`).
+//!
+//! A matcher is pure: it reads files only through a [`PatchFs`] (the same
+//! seam the Codex patch applier uses; [`MemoryFs`] in tests, [`DirFs`] for
+//! a real folder) and returns what the agent would do: the files it leaves
+//! written, the text the model reads, and how each edit matched, named as
+//! the agent's own source names its stages.
+//!
+//! [`MemoryFs`]: super::apply_patch::fs::MemoryFs
+//! [`DirFs`]: super::apply_patch::fs::DirFs
+
+use serde::Serialize;
+
+pub use super::apply_patch::fs::{Entry, PatchFs, display_path, normalize};
+
+/// One tool call as the agent receives it.
+#[derive(Clone, Copy)]
+pub struct ToolCall<'a> {
+    /// The tool's input exactly as the model sent it (for Aider, whose
+    /// edits come in the reply text: `{"reply": TEXT}`).
+    pub input: &'a serde_json::Value,
+    /// The agent's project root, absolute, without a trailing `/` (the
+    /// corpora use `/home/user/project`): relative paths in the input are
+    /// the agent's, resolved against it, and the agent's texts name paths
+    /// as it would from there.
+    pub cwd: &'a str,
+    /// The files as they are before the call. Paths given to it are
+    /// [`fs_path`]s: relative to `cwd` when below it, else absolute.
+    pub fs: &'a dyn PatchFs,
+}
+
+/// What the agent does with one call.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CallOutcome {
+    /// The agent reports success.
+    pub ok: bool,
+    /// The agent's error text exactly as the model reads it, when it fails.
+    pub error: Option<String>,
+    /// The agent's success text exactly as the model reads it.
+    pub message: Option<String>,
+    /// How the call matched, named as the agent's source names it, compound
+    /// names included (`line_pass_trimEnd+removedTrailingFinalEmptyLine`,
+    /// `perfect+failed`); `None` where the agent names none.
+    pub stage: Option<String>,
+    /// Every file the agent leaves changed, in the order it writes them,
+    /// also when it fails (Aider writes the blocks that matched; a patch
+    /// applier may write some files before one fails).
+    pub writes: Vec<FileWrite>,
+    /// Each edit (block, `edits[]` entry, hunk) in input order.
+    pub edits: Vec<EditMatch>,
+    /// The agent's own code would never return on this input (Cline 3.x's
+    /// patch parser on some patches): srview says so instead of hanging.
+    pub hangs: bool,
+}
+
+/// A file as the agent leaves it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FileWrite {
+    /// The file, as an [`fs_path`].
+    pub path: String,
+    /// Its new content, byte for byte as written (BOM and line endings
+    /// included); `None` when the agent deletes it.
+    pub content: Option<String>,
+}
+
+/// How one edit matched.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+pub struct EditMatch {
+    /// The stage that placed it (the agent's own name), or the agent's name
+    /// for its failure (`failed`, `none`).
+    pub stage: String,
+    /// Placed by any stage but the exact one: what it replaced is not the
+    /// text the model wrote.
+    pub loose: bool,
+    /// 1-based first and last line of the file (before the call, as the
+    /// matcher searched it) that the edit replaced; `None` when it did not
+    /// match or replaced no line (an insertion, a new file).
+    pub lines: Option<(usize, usize)>,
+    /// The file's text the edit replaced, as found (`None` if it did not
+    /// match).
+    pub found: Option<String>,
+    /// The text written in its place (for a loose stage this may differ from
+    /// the model's: re-indented, normalized).
+    pub written: Option<String>,
+}
+
+/// An agent's matcher for one tool.
+pub trait CallMatcher: Sync {
+    /// What the agent does with `call`. Never panics, never hangs: an input
+    /// the agent rejects is its error text, an input on which the agent's
+    /// code would hang is [`CallOutcome::hangs`].
+    fn run(&self, call: &ToolCall) -> CallOutcome;
+}
+
+/// `path` (absolute, or relative to `cwd`) as [`ToolCall::fs`] takes it:
+/// lexically normalized, relative to `cwd` when it lies below it, else
+/// absolute.
+pub fn fs_path(cwd: &str, path: &str) -> String {
+    let absolute = display_path(cwd, &normalize(path));
+    let root = cwd.trim_end_matches('/');
+    match absolute.strip_prefix(root) {
+        Some("") => String::new(),
+        Some(rest) if rest.starts_with('/') => rest[1..].to_string(),
+        _ => absolute,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_below_the_root_are_relative_others_absolute() {
+        let cwd = "/home/user/project";
+        assert_eq!(fs_path(cwd, "/home/user/project/src/a.rs"), "src/a.rs");
+        assert_eq!(fs_path(cwd, "src/./b/../a.rs"), "src/a.rs");
+        assert_eq!(
+            fs_path(cwd, "/home/user/projectx/a.rs"),
+            "/home/user/projectx/a.rs"
+        );
+        assert_eq!(fs_path(cwd, "../other/a.rs"), "/home/user/other/a.rs");
+        assert_eq!(fs_path(cwd, "/home/user/project"), "");
+    }
+}

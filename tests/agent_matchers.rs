@@ -1,0 +1,75 @@
+//! Every agent matcher against its corpus: the agent's own shipped code's
+//! results on generated cases (tests/fixtures/matchers/*.jsonl.gz, one
+//! record a line), run in-process, compared field by field; each prints its
+//! pass count per kind. One module per matcher, in tests/agent_matchers/.
+
+mod corpus {
+    use std::collections::BTreeMap;
+    use std::io::{BufRead, BufReader};
+
+    /// The records of `tests/fixtures/matchers/NAME.jsonl.gz`.
+    pub fn load(name: &str) -> Vec<serde_json::Value> {
+        let path = format!(
+            "{}/tests/fixtures/matchers/{name}.jsonl.gz",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let file = std::fs::File::open(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        BufReader::new(flate2::read::GzDecoder::new(file))
+            .lines()
+            .map(|line| {
+                let line = line.unwrap_or_else(|e| panic!("{path}: {e}"));
+                serde_json::from_str(&line).unwrap_or_else(|e| panic!("{path}: {e}"))
+            })
+            .collect()
+    }
+
+    /// Passes and failures per kind (the part of `kind` before its first
+    /// `.` or `/`... as given), printed as a table; fails the test listing
+    /// the first failures when any record fails.
+    #[derive(Default)]
+    pub struct Tally {
+        kinds: BTreeMap<String, (usize, usize)>,
+        failures: Vec<String>,
+    }
+
+    impl Tally {
+        /// Counts one record: `failure` is `None` when it matched.
+        pub fn record(&mut self, kind: &str, id: &str, failure: Option<String>) {
+            let entry = self.kinds.entry(kind.to_string()).or_default();
+            match failure {
+                None => entry.0 += 1,
+                Some(why) => {
+                    entry.1 += 1;
+                    self.failures.push(format!("{id} ({kind}): {why}"));
+                }
+            }
+        }
+
+        /// Prints the table and fails on any failure.
+        pub fn finish(self, corpus: &str) {
+            let passed: usize = self.kinds.values().map(|k| k.0).sum();
+            let total: usize = self.kinds.values().map(|k| k.0 + k.1).sum();
+            println!("{corpus}: {passed}/{total}");
+            for (kind, (pass, fail)) in &self.kinds {
+                println!("  {kind:<32} {pass:>5}/{}", pass + fail);
+            }
+            assert!(total > 0, "{corpus}: no records");
+            assert!(
+                self.failures.is_empty(),
+                "{corpus}: {} of {total} records differ; first:\n{}",
+                self.failures.len(),
+                self.failures
+                    .iter()
+                    .take(8)
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            );
+        }
+    }
+
+    /// `None` when `got` equals `want`, else what differs.
+    pub fn differ<T: PartialEq + std::fmt::Debug>(field: &str, got: T, want: T) -> Option<String> {
+        (got != want).then(|| format!("{field}: got {got:?}, want {want:?}"))
+    }
+}
