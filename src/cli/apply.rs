@@ -20,11 +20,16 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
         .file
         .as_deref()
         .ok_or_else(|| Error::usage("apply needs FILE (or --transcript MSG)"))?;
+    if let Some(row) = args.engine.agent_dialect() {
+        // The agent's matcher reads FILE itself, as the agent would.
+        let input = input::read_diff(args.diff.as_deref())?;
+        return super::apply_call::run(args, file, &input, row);
+    }
     // FILE is loaded before DIFF is read: DIFF may be a pipe whose writer
     // waits for that (and a FILE edited meanwhile is then caught).
     let content = input::read_file_arg(file, args.new_file)?;
     let diff = input::read_diff(args.diff.as_deref())?;
-    let dialect = super::dialect_of(args.engine.dialect, &diff);
+    let dialect = super::dialect_of(args.engine.builtin_dialect("apply")?, &diff);
     if dialect != crate::dialect::Dialect::SearchReplace {
         let diff = chosen_blocks(args, file, diff, dialect)?;
         return super::apply_dialect::run(args, file, content, &diff, dialect);

@@ -52,6 +52,7 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
     let session = Session::new(original, args.engine.version());
     let mut source = Source::open(args.diff.as_deref())?;
     let interval = Duration::from_millis(args.stream_interval);
+    let forced = args.engine.builtin_dialect("apply --stream")?;
     let mut stream = Stream {
         session,
         decoder: TextDecoder::default(),
@@ -62,9 +63,9 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
         with_content: args.stream_content,
         buf: Vec::new(),
         out: std::io::stdout(),
-        forced: args.engine.dialect.map(Into::into),
+        forced,
         text: String::new(),
-        decided: args.engine.dialect.map(Into::into),
+        decided: forced,
         detector: crate::dialect::Detector::default(),
         dialect_file: DialectFile::new(file, content),
     };

@@ -35,6 +35,9 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
             cwd.display()
         )));
     }
+    if let Some(row) = args.engine.agent_dialect() {
+        return super::apply_call::run_folder(args, &text, &cwd, row);
+    }
     let format = transcript::detect(&text).ok_or_else(|| {
         Error::usage(format!(
             "{} holds no replace_in_file/write_to_file calls, no Aider edit blocks and no apply_patch",

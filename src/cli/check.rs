@@ -12,7 +12,10 @@ use crate::engine::matcher::LineIndex;
 use crate::error::Error;
 
 pub fn run(args: &CheckArgs) -> CmdResult {
-    let sr = match load_final(&args.file, args.diff.as_deref(), args.engine)? {
+    if let Some(row) = args.engine.agent_dialect() {
+        return super::apply_call::check(args, row);
+    }
+    let sr = match load_final(&args.file, args.diff.as_deref(), args.engine, "check")? {
         FinalInput::SearchReplace(sr) => sr,
         FinalInput::Other(other) => return super::check_dialect::check(args, other),
     };

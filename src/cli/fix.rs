@@ -10,7 +10,7 @@ use crate::diagnose::fix::fix;
 use crate::error::Error;
 
 pub fn run(args: &FixArgs) -> CmdResult {
-    let sr = match load_final(&args.file, args.diff.as_deref(), args.engine)? {
+    let sr = match load_final(&args.file, args.diff.as_deref(), args.engine, "fix")? {
         FinalInput::SearchReplace(sr) => sr,
         FinalInput::Other(other) => return super::check_dialect::fix(args, other),
     };

@@ -61,10 +61,11 @@ pub(super) fn load_final(
     file: &Path,
     diff: Option<&Path>,
     engine: super::EngineOpts,
+    command: &str,
 ) -> Result<FinalInput, Error> {
     let content = input::read_text(file, false)?;
     let diff = input::read_diff(diff)?;
-    let dialect = super::dialect_of(engine.dialect, &diff);
+    let dialect = super::dialect_of(engine.builtin_dialect(command)?, &diff);
     if dialect != Dialect::SearchReplace {
         return Ok(FinalInput::Other(OtherDialect {
             content,

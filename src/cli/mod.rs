@@ -2,6 +2,7 @@
 //! work lives in its own module.
 
 mod apply;
+mod apply_call;
 mod apply_dialect;
 mod apply_patch_transcript;
 mod apply_stream;
@@ -76,32 +77,31 @@ impl From<EngineArg> for Version {
     }
 }
 
-/// The diff's dialect, when detecting it from the text is not wanted.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum DialectArg {
-    /// Cline's / Aider's SEARCH/REPLACE blocks.
-    SearchReplace,
-    /// Codex's `*** Begin Patch` patch.
-    ApplyPatch,
-    /// One edit's JSON input: Claude Code Edit/Write, Cline's editor.
-    EditJson,
-}
+/// A `--dialect` value: a row of the dialect registry
+/// ([`crate::dialect::registry`]), its values listed in the table's order.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DialectArg(pub &'static crate::dialect::registry::DialectRow);
 
-impl From<DialectArg> for crate::dialect::Dialect {
-    fn from(d: DialectArg) -> Self {
-        match d {
-            DialectArg::SearchReplace => crate::dialect::Dialect::SearchReplace,
-            DialectArg::ApplyPatch => crate::dialect::Dialect::ApplyPatch,
-            DialectArg::EditJson => crate::dialect::Dialect::EditJson,
-        }
+impl clap::ValueEnum for DialectArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        static VARIANTS: std::sync::LazyLock<Vec<DialectArg>> = std::sync::LazyLock::new(|| {
+            crate::dialect::registry::DIALECTS
+                .iter()
+                .map(DialectArg)
+                .collect()
+        });
+        &VARIANTS
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.0.value).help(self.0.title))
     }
 }
 
 /// The dialect `diff` is read in: `forced`, else the one its text shows,
 /// else SEARCH/REPLACE (the reference's answer to text with no block).
-pub fn dialect_of(forced: Option<DialectArg>, diff: &str) -> crate::dialect::Dialect {
+pub fn dialect_of(forced: Option<crate::dialect::Dialect>, diff: &str) -> crate::dialect::Dialect {
     forced
-        .map(Into::into)
         .or_else(|| crate::dialect::detect(diff))
         .unwrap_or(crate::dialect::Dialect::SearchReplace)
 }
@@ -122,6 +122,28 @@ pub struct EngineOpts {
 }
 
 impl EngineOpts {
+    /// The agent matcher `--dialect` names, for the commands that run one
+    /// (`apply`, `check`).
+    pub fn agent_dialect(self) -> Option<&'static crate::dialect::registry::DialectRow> {
+        self.dialect
+            .map(|d| d.0)
+            .filter(|row| row.matcher().is_some())
+    }
+
+    /// The srview dialect `--dialect` forces, if any; an agent matcher is a
+    /// usage error for `command`, which does not run one yet.
+    pub fn builtin_dialect(self, command: &str) -> Result<Option<crate::dialect::Dialect>, Error> {
+        match self.dialect.map(|d| d.0) {
+            None => Ok(None),
+            Some(row) => row.builtin().map(Some).ok_or_else(|| {
+                Error::usage(format!(
+                    "--dialect {}: {command} does not run {} yet (srview apply and check do)",
+                    row.value, row.title
+                ))
+            }),
+        }
+    }
+
     pub fn version(self) -> Version {
         self.parser.into()
     }

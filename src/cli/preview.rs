@@ -18,7 +18,7 @@ pub fn run(args: &PreviewArgs, file: &Path) -> CmdResult {
         new_file: args.new_file,
     };
     let mut screen = SingleFile::new(file.to_path_buf(), original, &config, accept_to)
-        .with_dialect(args.engine.dialect.map(Into::into));
+        .with_dialect(args.engine.builtin_dialect("the previewer")?);
     match tui::run(config, &mut screen)? {
         Exit::Quit(code) => Ok(code),
         Exit::Print(content) => {

@@ -10,6 +10,7 @@
 //! `tests/json_golden.rs` holds every byte of it.
 
 mod apply;
+mod call;
 mod check;
 mod edit_check;
 mod patch;
@@ -19,6 +20,7 @@ mod transcript;
 mod write;
 
 pub use apply::{ApplyReport, BlockJson, write_apply};
+pub use call::{CallBlock, CallReport};
 pub use check::CheckReport;
 pub use edit_check::EditCheckReport;
 pub use patch::{PatchApplyReport, PatchCheckReport, PatchTranscriptReport};

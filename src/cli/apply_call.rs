@@ -1,0 +1,320 @@
+//! The commands on one tool call run through an agent's own matcher
+//! (`--dialect aider-diff`, `opencode-edit`, ... : a registry row with a
+//! [`CallMatcher`](crate::dialect::call::CallMatcher)):
+//! - `srview apply FILE INPUT --dialect NAME [--json] [--write [--force]]`;
+//! - `srview apply --transcript PATCH --cwd DIR --dialect NAME [--write
+//!   [--force]]` for a patch tool over a folder;
+//! - `srview check FILE INPUT --dialect NAME [--json]`.
+//!
+//! INPUT is the tool input exactly as the model sent it (for Aider its
+//! reply); its paths are the agent's, resolved against the current folder
+//! (`--cwd` for a patch) as the agent's project root. stdout is what the
+//! model reads (apply without `--json` prints FILE's new content, as for
+//! any dialect); exit 0 when the agent succeeds, 1 when it fails.
+//! `--write` writes what the agent would, all or nothing, and holds back a
+//! result placed by a loose stage (`--force` writes it, and reproduces an
+//! agent's partial writes on failure).
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use super::commit::Commit;
+use super::{ApplyArgs, CheckArgs, CmdResult};
+use crate::dialect::apply_patch::fs::DirFs;
+use crate::dialect::call::{CallOutcome, Entry, PatchFs, ToolCall, fs_path};
+use crate::dialect::registry::DialectRow;
+use crate::error::Error;
+use crate::output::{self, Wrote};
+use crate::report::{CallReport, WithWrite};
+
+/// A [`DirFs`] that remembers what each path held when the matcher read
+/// it: `--write` checks every file still holds that.
+struct SeenFs {
+    dir: DirFs,
+    seen: RefCell<BTreeMap<String, Entry>>,
+}
+
+impl PatchFs for SeenFs {
+    fn read(&self, path: &str) -> Entry {
+        let entry = self.dir.read(path);
+        self.seen
+            .borrow_mut()
+            .entry(path.to_string())
+            .or_insert_with(|| entry.clone());
+        entry
+    }
+}
+
+/// One run of a matcher over a folder.
+struct Run {
+    /// The folder, absolute.
+    cwd: PathBuf,
+    outcome: CallOutcome,
+    seen: BTreeMap<String, Entry>,
+}
+
+/// Runs `row`'s matcher on `text` (the tool input) with `cwd` as the
+/// agent's project root.
+fn run_matcher(row: &DialectRow, text: &str, cwd: &Path) -> Result<Run, Error> {
+    let matcher = row
+        .matcher()
+        .ok_or_else(|| Error::usage(format!("--dialect {} runs no agent matcher", row.value)))?;
+    let input = row.input_of(text).ok_or_else(|| {
+        Error::usage(format!(
+            "--dialect {}: the input is not a JSON object (the tool input as the model sends it)",
+            row.value
+        ))
+    })?;
+    let cwd = cwd
+        .canonicalize()
+        .map_err(|e| Error::read(cwd.display(), e))?;
+    let cwd_text = cwd.to_string_lossy().into_owned();
+    let fs = SeenFs {
+        dir: DirFs { root: cwd.clone() },
+        seen: RefCell::new(BTreeMap::new()),
+    };
+    let outcome = matcher.run(&ToolCall {
+        input: &input,
+        cwd: &cwd_text,
+        fs: &fs,
+    });
+    Ok(Run {
+        cwd,
+        outcome,
+        seen: fs.seen.into_inner(),
+    })
+}
+
+/// One sentence per edit a loose stage placed: what `--write` holds back
+/// and the warnings say.
+fn loose_notes(row: &DialectRow, outcome: &CallOutcome) -> Vec<String> {
+    outcome
+        .edits
+        .iter()
+        .enumerate()
+        .filter(|(_, edit)| edit.loose)
+        .map(|(i, edit)| {
+            let place = edit
+                .lines
+                .map(|(first, last)| {
+                    if first == last {
+                        format!(" at line {first}")
+                    } else {
+                        format!(" at lines {first}-{last}")
+                    }
+                })
+                .unwrap_or_default();
+            format!(
+                "edit {} was placed{place} by {}, a loose stage of {}: the text it replaced is not the text the model wrote",
+                i + 1,
+                edit.stage,
+                row.title
+            )
+        })
+        .collect()
+}
+
+/// Warns, on stderr, of what the agent would do that the model did not
+/// ask for, and says where its code would hang.
+fn warn(row: &DialectRow, outcome: &CallOutcome) {
+    if outcome.hangs {
+        eprintln!(
+            "srview: {}'s own code never returns on this input: the agent would hang here",
+            row.title
+        );
+    }
+    for note in loose_notes(row, outcome) {
+        eprintln!("srview: warning: {note}");
+    }
+}
+
+/// The files `run` leaves changed, as [`output::Change`]s (paths joined to
+/// its folder, each checked against what the matcher read).
+fn changes(run: &Run) -> Vec<output::Change<'_>> {
+    run.outcome
+        .writes
+        .iter()
+        .map(|write| output::Change {
+            path: run.cwd.join(&write.path),
+            content: write.content.as_deref().map(str::as_bytes),
+            expected: match run.seen.get(&write.path) {
+                Some(Entry::File(old)) => Some(old.as_bytes()),
+                Some(Entry::Missing) => Some(&[]),
+                _ => None,
+            },
+        })
+        .collect()
+}
+
+/// `--write`: the agent's writes, all or nothing; a failing call writes
+/// only with `--force` (the agent's own partial writes), a loose one is held
+/// back unless forced.
+fn commit(args: &ApplyArgs, row: &DialectRow, run: &Run) -> Option<Commit> {
+    if !args.write {
+        return None;
+    }
+    let outcome = &run.outcome;
+    if outcome.hangs || (!outcome.ok && !args.force) || outcome.writes.is_empty() {
+        return Some(Commit::not_applied());
+    }
+    let doubts = super::commit::weigh(true, args.force, loose_notes(row, outcome));
+    Some(Commit::run("nothing written", doubts, || {
+        let changed = output::write_batch(&changes(run))
+            .map_err(|e| Error::Write(format!("{}: {}", e.path.display(), e.message)))?;
+        Ok(Wrote::of_batch(&changed))
+    }))
+}
+
+/// `srview apply FILE INPUT --dialect NAME`.
+pub(super) fn run(args: &ApplyArgs, file: &Path, text: &str, row: &DialectRow) -> CmdResult {
+    let cwd = std::env::current_dir().map_err(|e| Error::read("the current folder", e))?;
+    let run = run_matcher(row, text, &cwd)?;
+    let target = file_path(&run.cwd, file);
+    let outcome = &run.outcome;
+    warn(row, outcome);
+    if let Some(other) = outcome.writes.iter().find(|w| w.path != target) {
+        eprintln!(
+            "srview: note: the input edits {}, not {}",
+            other.path,
+            file.display()
+        );
+    }
+    let new_content = outcome
+        .writes
+        .iter()
+        .find(|w| w.path == target)
+        .and_then(|w| w.content.as_deref());
+    let commit = commit(args, row, &run);
+    let mut stdout = std::io::stdout().lock();
+    let io_err = Error::stdout;
+    if args.json {
+        let mut report = CallReport::new(row.value, outcome);
+        report.new_content = Some(new_content);
+        let report = WithWrite {
+            report,
+            write: commit.as_ref().map(|c| &c.json),
+        };
+        serde_json::to_writer(&mut stdout, &report).map_err(|e| io_err(e.into()))?;
+        writeln!(stdout).map_err(io_err)?;
+    } else if outcome.ok {
+        if let Some(content) = new_content {
+            stdout.write_all(content.as_bytes()).map_err(io_err)?;
+        }
+    } else if let Some(error) = &outcome.error {
+        eprintln!("srview: {} fails:\n{error}", row.title);
+    }
+    stdout.flush().map_err(io_err)?;
+    match commit {
+        Some(commit) if outcome.ok => commit.status(),
+        _ => Ok(if outcome.ok { 0 } else { 1 }),
+    }
+}
+
+/// `srview apply --transcript PATCH --cwd DIR --dialect NAME`: stdout is
+/// what the model reads.
+pub(super) fn run_folder(args: &ApplyArgs, text: &str, cwd: &Path, row: &DialectRow) -> CmdResult {
+    let run = run_matcher(row, text, cwd)?;
+    let outcome = &run.outcome;
+    warn(row, outcome);
+    let commit = commit(args, row, &run);
+    let mut stdout = std::io::stdout().lock();
+    let io_err = Error::stdout;
+    if args.json {
+        let mut report = CallReport::new(row.value, outcome);
+        report.files = Some(
+            outcome
+                .writes
+                .iter()
+                .map(|w| (w.path.as_str(), w.content.as_deref()))
+                .collect(),
+        );
+        let report = WithWrite {
+            report,
+            write: commit.as_ref().map(|c| &c.json),
+        };
+        serde_json::to_writer(&mut stdout, &report).map_err(|e| io_err(e.into()))?;
+        writeln!(stdout).map_err(io_err)?;
+    } else if let Some(said) = outcome.error.as_ref().or(outcome.message.as_ref()) {
+        stdout.write_all(said.as_bytes()).map_err(io_err)?;
+        if !said.ends_with('\n') {
+            writeln!(stdout).map_err(io_err)?;
+        }
+    }
+    stdout.flush().map_err(io_err)?;
+    match commit {
+        Some(commit) if outcome.ok || args.force => commit
+            .status()
+            .map(|code| if outcome.ok { code } else { 1 }),
+        _ => Ok(if outcome.ok { 0 } else { 1 }),
+    }
+}
+
+/// `srview check FILE INPUT --dialect NAME`: the agent's verdict, how each
+/// edit matched, and every loose one said as a warning; exit 1 when the
+/// agent fails, hangs, or a loose stage placed an edit (as `apply --write`
+/// holds it back).
+pub(super) fn check(args: &CheckArgs, row: &DialectRow) -> CmdResult {
+    let text = crate::input::read_diff(args.diff.as_deref())?;
+    let cwd = std::env::current_dir().map_err(|e| Error::read("the current folder", e))?;
+    let run = run_matcher(row, &text, &cwd)?;
+    let outcome = &run.outcome;
+    let notes = loose_notes(row, outcome);
+    let mut stdout = std::io::stdout().lock();
+    let io_err = Error::stdout;
+    if args.json {
+        let mut report = CallReport::new(row.value, outcome);
+        let target = file_path(&run.cwd, &args.file);
+        report.new_content = Some(
+            outcome
+                .writes
+                .iter()
+                .find(|w| w.path == target)
+                .and_then(|w| w.content.as_deref()),
+        );
+        serde_json::to_writer(&mut stdout, &report).map_err(|e| io_err(e.into()))?;
+        writeln!(stdout).map_err(io_err)?;
+    } else {
+        let mut text = String::new();
+        for (i, edit) in outcome.edits.iter().enumerate() {
+            let place = edit
+                .lines
+                .map(|(first, last)| format!(" lines {first}-{last}"))
+                .unwrap_or_default();
+            let how = if edit.loose { "loose" } else { "exact" };
+            text.push_str(&format!("edit {}: {}{place} ({how})\n", i + 1, edit.stage));
+        }
+        for note in &notes {
+            text.push_str(&format!("warning: {note}\n"));
+        }
+        if outcome.hangs {
+            text.push_str(&format!(
+                "error: {}'s own code never returns on this input: the agent would hang here\n",
+                row.title
+            ));
+        }
+        match (&outcome.error, &outcome.message) {
+            (Some(error), _) => text.push_str(&format!("error: the agent fails:\n{error}\n")),
+            (None, Some(message)) => text.push_str(&format!("the agent says: {message}\n")),
+            (None, None) => {}
+        }
+        stdout.write_all(text.as_bytes()).map_err(io_err)?;
+    }
+    stdout.flush().map_err(io_err)?;
+    Ok(if outcome.ok && !outcome.hangs && notes.is_empty() {
+        0
+    } else {
+        1
+    })
+}
+
+/// FILE as the matcher's file system names it (see [`fs_path`]).
+fn file_path(cwd: &Path, file: &Path) -> String {
+    let absolute = if file.is_absolute() {
+        file.to_path_buf()
+    } else {
+        cwd.join(file)
+    };
+    fs_path(&cwd.to_string_lossy(), &absolute.to_string_lossy())
+}

@@ -1,0 +1,162 @@
+//! The one table of edit dialects: every value `--dialect` takes, what it
+//! reads, the agents that write it, and the code that runs it. Adding a
+//! dialect is its folder under `src/dialect/`, one row here and its tests
+//! (docs/architecture.md, "How to add a dialect").
+
+use super::Dialect;
+use super::call::CallMatcher;
+
+/// What runs a dialect.
+#[derive(Clone, Copy)]
+pub enum Engine {
+    /// One of srview's own dialects, with the whole pipeline (previewer,
+    /// streaming, check, fix, sessions).
+    Builtin(Dialect),
+    /// An agent's own matcher for one tool, ported exactly
+    /// ([`CallMatcher`]): `apply` and `check` run it on one tool call.
+    Call(&'static dyn CallMatcher),
+}
+
+/// How much one input of the dialect edits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// One file: `srview apply FILE INPUT`.
+    OneFile,
+    /// A whole patch over a folder: `srview apply --transcript PATCH --cwd DIR`.
+    Folder,
+}
+
+/// One dialect.
+#[derive(Clone, Copy)]
+pub struct DialectRow {
+    /// The value `--dialect` takes, and the name JSON shows.
+    pub value: &'static str,
+    /// What it is, for `--help` and messages.
+    pub title: &'static str,
+    /// The agents (their session ids) whose tools write it.
+    pub agents: &'static [&'static str],
+    /// The code that runs it.
+    pub engine: Engine,
+    /// One file or a folder per input.
+    pub scope: Scope,
+    /// The tool input a plain text stands for (for Aider, whose edits come
+    /// in the reply: `{"reply": TEXT}`; for a patch tool, its patch field),
+    /// or `None` when the input must be the tool's JSON.
+    pub text_field: Option<&'static str>,
+}
+
+impl std::fmt::Debug for DialectRow {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.value)
+    }
+}
+
+impl PartialEq for DialectRow {
+    fn eq(&self, other: &Self) -> bool {
+        self.value == other.value
+    }
+}
+
+impl DialectRow {
+    /// The agent matcher of a [`Engine::Call`] row.
+    pub fn matcher(&self) -> Option<&'static dyn CallMatcher> {
+        match self.engine {
+            Engine::Call(matcher) => Some(matcher),
+            Engine::Builtin(_) => None,
+        }
+    }
+
+    /// The srview dialect of a [`Engine::Builtin`] row.
+    pub fn builtin(&self) -> Option<Dialect> {
+        match self.engine {
+            Engine::Builtin(dialect) => Some(dialect),
+            Engine::Call(_) => None,
+        }
+    }
+
+    /// The tool input `text` stands for: the JSON it holds when it is a
+    /// JSON object, else the text in the dialect's text field. `None` for a
+    /// text that is neither (the dialect takes JSON only).
+    pub fn input_of(&self, text: &str) -> Option<serde_json::Value> {
+        let parsed = serde_json::from_str::<serde_json::Value>(text)
+            .ok()
+            .filter(serde_json::Value::is_object);
+        let wrapped = |field: &str| {
+            let mut object = serde_json::Map::new();
+            object.insert(field.to_string(), text.into());
+            serde_json::Value::Object(object)
+        };
+        match (parsed, self.text_field) {
+            // Aider's input is the reply text even when it parses as JSON.
+            (_, Some("reply")) => Some(wrapped("reply")),
+            (Some(json), _) => Some(json),
+            (None, Some(field)) => Some(wrapped(field)),
+            (None, None) => None,
+        }
+    }
+}
+
+/// Every dialect, srview's own first; `--dialect` lists them in this order.
+pub static DIALECTS: &[DialectRow] = &[
+    DialectRow {
+        value: "search-replace",
+        title: "SEARCH/REPLACE blocks, Cline v4.0.10's matcher",
+        agents: &["cline-classic"],
+        engine: Engine::Builtin(Dialect::SearchReplace),
+        scope: Scope::OneFile,
+        text_field: None,
+    },
+    DialectRow {
+        value: "apply-patch",
+        title: "Codex 0.169.0's apply_patch",
+        agents: &["codex"],
+        engine: Engine::Builtin(Dialect::ApplyPatch),
+        scope: Scope::OneFile,
+        text_field: None,
+    },
+    DialectRow {
+        value: "edit-json",
+        title: "one exact-string edit as JSON (Claude Code Edit/Write, Cline's editor)",
+        agents: &["claude-code", "cline-cli"],
+        engine: Engine::Builtin(Dialect::EditJson),
+        scope: Scope::OneFile,
+        text_field: None,
+    },
+];
+
+/// The row whose `--dialect` value is `value`.
+pub fn find(value: &str) -> Option<&'static DialectRow> {
+    DIALECTS.iter().find(|row| row.value == value)
+}
+
+/// The row of one of srview's own dialects.
+pub fn of_builtin(dialect: Dialect) -> &'static DialectRow {
+    DIALECTS
+        .iter()
+        .find(|row| row.builtin() == Some(dialect))
+        .unwrap_or(&DIALECTS[0])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_value_is_listed_once_and_builtins_map_back() {
+        for (i, row) in DIALECTS.iter().enumerate() {
+            assert!(
+                DIALECTS[i + 1..].iter().all(|r| r.value != row.value),
+                "{} twice",
+                row.value
+            );
+            assert_eq!(find(row.value), Some(row));
+        }
+        for dialect in [
+            Dialect::SearchReplace,
+            Dialect::ApplyPatch,
+            Dialect::EditJson,
+        ] {
+            assert_eq!(of_builtin(dialect).value, dialect.name());
+        }
+    }
+}

@@ -1,0 +1,76 @@
+//! `apply --json` and `check --json` for an agent's own matcher
+//! (`--dialect aider-diff`, `opencode-edit`, ...): the agent's result as the
+//! model reads it, and how each edit matched.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::dialect::call::{CallOutcome, EditMatch};
+
+/// One tool call's result. Keys in sorted order, as every one-object report.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CallReport<'a> {
+    /// Each edit (block, `edits[]` entry, hunk) in input order.
+    pub blocks: Vec<CallBlock<'a>>,
+    /// The `--dialect` value.
+    pub dialect: &'a str,
+    /// The agent's error text, exactly as the model reads it.
+    pub error: Option<&'a str>,
+    /// For a whole patch over a folder: every file the agent leaves changed
+    /// (its path as the patch's folder names it; null: deleted).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub files: Option<BTreeMap<&'a str, Option<&'a str>>>,
+    /// The agent's own code would never return on this input.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub hangs: bool,
+    /// The agent's success text.
+    pub message: Option<&'a str>,
+    /// For one file: the file as the agent leaves it (null: not written).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub new_content: Option<Option<&'a str>>,
+    /// The agent succeeds.
+    pub ok: bool,
+    /// How the call matched, the agent's own name.
+    pub stage: Option<&'a str>,
+}
+
+/// How one edit matched.
+#[derive(Serialize)]
+pub struct CallBlock<'a> {
+    /// 1-based first and last line of the file it replaced.
+    pub lines: Option<[usize; 2]>,
+    /// Placed by any stage but the exact one.
+    pub loose: bool,
+    /// The agent's own name for the stage that placed it.
+    pub stage: &'a str,
+}
+
+impl<'a> CallReport<'a> {
+    /// The report of `outcome` run by `dialect`; `new_content` for a
+    /// one-file call, `files` for a whole patch.
+    pub fn new(dialect: &'a str, outcome: &'a CallOutcome) -> Self {
+        CallReport {
+            blocks: outcome.edits.iter().map(CallBlock::new).collect(),
+            dialect,
+            error: outcome.error.as_deref(),
+            files: None,
+            hangs: outcome.hangs,
+            message: outcome.message.as_deref(),
+            new_content: None,
+            ok: outcome.ok,
+            stage: outcome.stage.as_deref(),
+        }
+    }
+}
+
+impl<'a> CallBlock<'a> {
+    fn new(edit: &'a EditMatch) -> Self {
+        CallBlock {
+            lines: edit.lines.map(|(first, last)| [first, last]),
+            loose: edit.loose,
+            stage: &edit.stage,
+        }
+    }
+}
