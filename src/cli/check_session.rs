@@ -156,6 +156,7 @@ fn explain(r: &Review, agent: &str, ws: &SessionRoot, cwd: &str) -> String {
         }
         EditInput::ApplyPatch(_) => apply_patch(r, &content, cwd),
         EditInput::Whole(_) => "a whole new content: nothing to match\n".to_string(),
+        EditInput::Call(call) => agent_call(call, &content, cwd),
         EditInput::NotRecorded | EditInput::Partial(_) => format!(
             "{}\n",
             verdict::not_runnable(&e.input).unwrap_or("the edit is not recorded")
@@ -254,6 +255,33 @@ fn apply_patch(r: &Review, content: &FileContent, cwd: &str) -> String {
             }
             (None, Some(why)) => s.push_str(&format!("  no corrected hunk: {why}\n")),
             (None, None) => {}
+        }
+    }
+    s
+}
+
+/// An edit its agent's own matcher runs: the agent's error (as the model
+/// read it), and the stage of each edit, the loose ones said as such.
+fn agent_call(call: &crate::source::agent::CallInput, content: &FileContent, cwd: &str) -> String {
+    let Some(applied) = verdict::run(&EditInput::Call(call.clone()), content, cwd) else {
+        return "the edit cannot be run\n".to_string();
+    };
+    let mut s = match applied.error() {
+        Some(err) => format!("error: {err}\n"),
+        None => "the edit applies\n".to_string(),
+    };
+    for (i, block) in applied.blocks.iter().enumerate() {
+        if let verdict::VerdictBlock::Call(edit) = block {
+            let place = edit
+                .lines
+                .map(|(first, last)| format!(" at lines {first}-{last}"))
+                .unwrap_or_default();
+            let how = if edit.loose {
+                ": a loose stage, the text it replaced is not the text the model wrote"
+            } else {
+                ""
+            };
+            s.push_str(&format!("edit {}: {}{place}{how}\n", i + 1, edit.stage));
         }
     }
     s

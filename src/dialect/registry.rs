@@ -160,3 +160,45 @@ mod tests {
         }
     }
 }
+
+/// What an agent's matcher does with one call on one file: `input` run by
+/// the `dialect` row's matcher over a folder (`cwd`) holding only `content`
+/// at `path` (as the agent names it; `None`: the file does not exist).
+pub struct FileRun {
+    /// The agent's result.
+    pub outcome: super::call::CallOutcome,
+    /// `path` as the outcome's writes name it ([`fs_path`](super::call::fs_path)).
+    pub path: String,
+}
+
+impl FileRun {
+    /// The file as the agent leaves it: `Some(None)` deleted, `None` not
+    /// written.
+    pub fn written(&self) -> Option<Option<&str>> {
+        self.outcome
+            .writes
+            .iter()
+            .find(|w| w.path == self.path)
+            .map(|w| w.content.as_deref())
+    }
+}
+
+/// Runs `dialect`'s matcher (see [`FileRun`]); `None` when the row has no
+/// matcher.
+pub fn run_on_file(
+    dialect: &str,
+    input: &serde_json::Value,
+    path: &str,
+    content: Option<&str>,
+    cwd: &str,
+) -> Option<FileRun> {
+    let matcher = find(dialect)?.matcher()?;
+    let path = super::call::fs_path(cwd, path);
+    let fs = super::apply_patch::fs::MemoryFs::new(content.map(|c| (path.clone(), c.to_string())));
+    let outcome = matcher.run(&super::call::ToolCall {
+        input,
+        cwd,
+        fs: &fs,
+    });
+    Some(FileRun { outcome, path })
+}

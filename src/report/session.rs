@@ -63,6 +63,7 @@ fn blocks<S: Serializer>(blocks: &&[VerdictBlock], s: S) -> Result<S::Ok, S::Err
     s.collect_seq(blocks.iter().map(|b| match b {
         VerdictBlock::Block(b) => Block::Engine(BlockJson::new(b, None)),
         VerdictBlock::Hunk(h) => Block::Hunk(h),
+        VerdictBlock::Call(e) => Block::Call(e),
     }))
 }
 
@@ -71,6 +72,7 @@ fn blocks<S: Serializer>(blocks: &&[VerdictBlock], s: S) -> Result<S::Ok, S::Err
 enum Block<'a> {
     Engine(BlockJson<'a>),
     Hunk(&'a crate::dialect::apply_patch::HunkReport),
+    Call(&'a crate::dialect::call::EditMatch),
 }
 
 impl<'a> SessionJson<'a> {

@@ -155,6 +155,7 @@ impl Review {
                     stage => stage.name(),
                 }),
                 super::verdict::VerdictBlock::Hunk(h) => h.level.map(|l| l.name()),
+                super::verdict::VerdictBlock::Call(e) => Some(e.stage.as_str()),
             })
             .collect();
         let mut s = String::from(match (applied.ok(), past) {
@@ -656,7 +657,7 @@ fn may_hold_result(applied: &verdict::Applied, current: &str) -> bool {
         .iter()
         .filter_map(|b| match b {
             verdict::VerdictBlock::Block(b) => Some(b),
-            verdict::VerdictBlock::Hunk(_) => None,
+            verdict::VerdictBlock::Hunk(_) | verdict::VerdictBlock::Call(_) => None,
         })
         .collect();
     !blocks.is_empty()
@@ -732,6 +733,7 @@ fn applier_rules(a: Applier) -> &'static str {
         Applier::ApplyPatch => "apply_patch (Codex 0.169.0 rules)",
         Applier::Edit => "exact-string edit",
         Applier::WholeFile => "whole-file",
+        Applier::Agent => "the agent's own matcher",
         Applier::None => "",
     }
 }
@@ -781,6 +783,7 @@ pub fn applier_name(a: Applier) -> &'static str {
         Applier::ApplyPatch => "apply_patch",
         Applier::Edit => "edit",
         Applier::WholeFile => "whole file",
+        Applier::Agent => "agent",
         Applier::None => "none",
     }
 }

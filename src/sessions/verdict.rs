@@ -16,7 +16,7 @@ use crate::dialect::edit::{self, Edit};
 use crate::dialect::udiff;
 use crate::engine::{self, BlockReport, Options, Stage, Version};
 use crate::error::Refusal;
-use crate::source::agent::{EditInput, FileContent, split_patch};
+use crate::source::agent::{CallInput, EditInput, FileContent, split_patch};
 
 /// Which applier gave the verdict.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -30,6 +30,8 @@ pub enum Applier {
     Edit,
     /// A whole new content: nothing to match.
     WholeFile,
+    /// The agent's own matcher (`dialect::call`).
+    Agent,
     /// The input is not recorded (or incomplete): nothing was run.
     None,
 }
@@ -42,6 +44,8 @@ pub enum VerdictBlock {
     Block(BlockReport),
     /// An apply_patch hunk.
     Hunk(HunkReport),
+    /// An edit placed by its agent's own matcher.
+    Call(crate::dialect::call::EditMatch),
 }
 
 /// What srview's applier says of an edit run against one content.
@@ -125,7 +129,57 @@ pub fn run(input: &EditInput, before: &FileContent, cwd: &str) -> Option<Applied
             a.applier = Applier::WholeFile;
             a
         }),
+        EditInput::Call(call) => Some(agent_call(call, before, cwd)),
         EditInput::NotRecorded | EditInput::Partial(_) => None,
+    }
+}
+
+/// `call` run by its agent's own matcher over a folder holding only the
+/// content before, at the path the call names.
+fn agent_call(call: &CallInput, before: &FileContent, cwd: &str) -> Applied {
+    let Some(run) = crate::dialect::registry::run_on_file(
+        call.dialect,
+        &call.input,
+        &call.path,
+        before.text(),
+        cwd,
+    ) else {
+        return Applied {
+            applier: Applier::Agent,
+            result: Err(Refusal::of(format!("no matcher for {}", call.dialect))),
+            blocks: Vec::new(),
+            loose: Vec::new(),
+        };
+    };
+    let outcome = &run.outcome;
+    let result = match (&outcome.error, outcome.ok, outcome.hangs) {
+        (_, _, true) => Err(Refusal::of(
+            "the agent's own code never returns on this input",
+        )),
+        (Some(e), false, _) => Err(Refusal::of(e)),
+        (None, false, _) => Err(Refusal::of("the agent fails")),
+        (_, true, _) => Ok(match run.written() {
+            Some(Some(t)) => FileContent::Text(t.to_string()),
+            Some(None) => FileContent::Absent,
+            // Nothing written to this file: it stays as it was.
+            None => before.clone(),
+        }),
+    };
+    Applied {
+        applier: Applier::Agent,
+        result,
+        loose: outcome
+            .edits
+            .iter()
+            .filter(|e| e.loose)
+            .map(|e| e.stage.clone())
+            .collect(),
+        blocks: run
+            .outcome
+            .edits
+            .into_iter()
+            .map(VerdictBlock::Call)
+            .collect(),
     }
 }
 

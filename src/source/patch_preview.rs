@@ -424,6 +424,7 @@ pub fn input_blocks(
                 refused: true,
             },
         },
+        EditInput::Call(call) => call_blocks(call, target),
         EditInput::NotRecorded => FileBlocks {
             body: String::new(),
             note: Some("the agent's output names the file only, not the edit".into()),
@@ -726,4 +727,122 @@ mod tests {
         let blocks = file_blocks(more, Dialect::ApplyPatch, &target, false).expect("reads");
         assert!(blocks.body.contains("SEARCH"), "{}", blocks.body);
     }
+}
+
+/// An edit its agent's own matcher runs, as exact blocks: each matched
+/// edit's SEARCH is the file text the matcher replaced, its REPLACE the text
+/// written there, so the engine's run of them gives the agent's result
+/// (checked: otherwise one block of the whole file, old against new). A
+/// loose stage's name is the block's level; a failure is the note.
+fn call_blocks(
+    call: &crate::source::agent::CallInput,
+    target: &crate::dialect::one_file::Target,
+) -> FileBlocks {
+    let original = target.content.unwrap_or_default();
+    let refused = |note: String| FileBlocks {
+        body: String::new(),
+        note: Some(note),
+        levels: Vec::new(),
+        hunk_lines: Vec::new(),
+        refused: true,
+    };
+    let Some(run) = crate::dialect::registry::run_on_file(
+        call.dialect,
+        &call.input,
+        &call.path,
+        target.content,
+        target.cwd,
+    ) else {
+        return refused(format!("srview has no matcher for {}", call.dialect));
+    };
+    let outcome = &run.outcome;
+    if outcome.hangs {
+        return refused("the agent's own code never returns on this input".into());
+    }
+    if !outcome.ok {
+        return refused(
+            outcome
+                .error
+                .clone()
+                .unwrap_or_else(|| "the agent fails".into()),
+        );
+    }
+    let after = match run.written() {
+        Some(Some(after)) => after,
+        Some(None) => return refused("the agent deletes the file".into()),
+        None => original,
+    };
+    let mut placed: Vec<&crate::dialect::call::EditMatch> = outcome
+        .edits
+        .iter()
+        .filter(|e| e.found.is_some() && e.written.is_some() && e.lines.is_some())
+        .collect();
+    placed.sort_by_key(|e| e.lines);
+    let mut body = String::new();
+    for edit in &placed {
+        body.push_str(SEARCH);
+        push_line_text(&mut body, edit.found.as_deref().unwrap_or_default());
+        body.push_str(SEPARATOR);
+        push_line_text(&mut body, edit.written.as_deref().unwrap_or_default());
+        body.push_str(REPLACE_END);
+    }
+    let loose: Vec<String> = outcome
+        .edits
+        .iter()
+        .filter(|e| e.loose)
+        .map(|e| e.stage.clone())
+        .collect();
+    let note = (!loose.is_empty()).then(|| {
+        format!(
+            "placed by a loose stage ({}): the text replaced is not the text the model wrote",
+            loose.join(", ")
+        )
+    });
+    let exact = placed.len() == outcome.edits.len() && gives(&body, original, after);
+    if !exact {
+        return FileBlocks {
+            body: whole_file_block(original, after, false),
+            note,
+            levels: vec![(!loose.is_empty()).then(|| loose.join("+"))],
+            hunk_lines: Vec::new(),
+            refused: false,
+        };
+    }
+    FileBlocks {
+        body,
+        note,
+        levels: placed
+            .iter()
+            .map(|e| e.loose.then(|| e.stage.clone()))
+            .collect(),
+        hunk_lines: Vec::new(),
+        refused: false,
+    }
+}
+
+/// `text` as a block section's lines: ended by a newline.
+fn push_line_text(body: &mut String, text: &str) {
+    body.push_str(text);
+    if !text.is_empty() && !text.ends_with('\n') {
+        body.push('\n');
+    }
+}
+
+/// Whether the engine (v1, final) applies `body` to `original` exactly and
+/// gives `after`.
+fn gives(body: &str, original: &str, after: &str) -> bool {
+    let outcome = crate::engine::apply(
+        body,
+        original,
+        crate::engine::Options {
+            version: crate::engine::Version::V1,
+            is_final: true,
+        },
+    );
+    !body.is_empty()
+        && outcome
+            .blocks
+            .iter()
+            .all(|b| b.stage == Some(crate::engine::Stage::Exact))
+        && outcome.result.is_ok_and(|a| a.new_content == after)
 }

@@ -915,6 +915,8 @@ fn text_extension(input: &crate::source::agent::EditInput) -> &'static str {
         EditInput::SearchReplace(_) | EditInput::UnifiedDiff(_) => "diff",
         EditInput::ApplyPatch(_) => "patch",
         EditInput::Exact(_) | EditInput::Partial(_) => "json",
+        EditInput::Call(call) if call.input.get("reply").is_some() => "txt",
+        EditInput::Call(_) => "json",
         EditInput::Whole(_) | EditInput::NotRecorded => "txt",
     }
 }
@@ -965,6 +967,7 @@ fn raw_input(input: &crate::source::agent::EditInput) -> Option<String> {
             Some(text.clone())
         }
         EditInput::Exact(edit) => serde_json::to_string_pretty(edit).ok(),
+        EditInput::Call(call) => Some(call.text()),
         EditInput::Partial(_) => Some("(the edit's JSON input is still arriving)".into()),
         EditInput::NotRecorded => {
             Some("(the agent's output names the file only, not the edit)".into())

@@ -214,6 +214,33 @@ pub enum EditInput {
     UnifiedDiff(String),
     /// The format names the file only (Codex `exec --json`).
     NotRecorded,
+    /// A tool call its agent's own matcher runs (a registry row with a
+    /// [`CallMatcher`](crate::dialect::call::CallMatcher)).
+    Call(CallInput),
+}
+
+/// A tool call for its agent's own matcher.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CallInput {
+    /// The registry row's `--dialect` value (`aider-diff`, `pi-edit`, ...).
+    pub dialect: &'static str,
+    /// The tool input exactly as the model sent it (Aider: `{"reply": TEXT}`).
+    pub input: serde_json::Value,
+    /// The file it edits, as the agent names it (absolute, or relative to
+    /// the agent's folder): the content before is put there for the matcher.
+    pub path: String,
+}
+
+impl CallInput {
+    /// The input as the model wrote it: Aider's reply text, else the JSON.
+    pub fn text(&self) -> String {
+        match self.input.get("reply").and_then(serde_json::Value::as_str) {
+            Some(reply) if self.input.as_object().is_some_and(|o| o.len() == 1) => {
+                reply.to_string()
+            }
+            _ => serde_json::to_string_pretty(&self.input).unwrap_or_default(),
+        }
+    }
 }
 
 impl EditInput {
@@ -232,6 +259,7 @@ impl EditInput {
             EditInput::Exact(edit) => serde_json::to_string(edit).ok(),
             EditInput::Partial(p) => p.edit_so_far().and_then(|e| serde_json::to_string(&e).ok()),
             EditInput::NotRecorded => None,
+            EditInput::Call(call) => Some(call.text()),
         }
     }
 }
