@@ -29,6 +29,9 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
     // waits for that (and a FILE edited meanwhile is then caught).
     let content = input::read_file_arg(file, args.new_file)?;
     let diff = input::read_diff(args.diff.as_deref())?;
+    if let Some(row) = args.engine.agent_dialect_of(&diff) {
+        return super::apply_call::run(args, file, &diff, row);
+    }
     let dialect = super::dialect_of(args.engine.builtin_dialect("apply")?, &diff);
     if dialect != crate::dialect::Dialect::SearchReplace {
         let diff = chosen_blocks(args, file, diff, dialect)?;

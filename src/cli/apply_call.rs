@@ -255,10 +255,9 @@ pub(super) fn run_folder(args: &ApplyArgs, text: &str, cwd: &Path, row: &Dialect
 /// edit matched, and every loose one said as a warning; exit 1 when the
 /// agent fails, hangs, or a loose stage placed an edit (as `apply --write`
 /// holds it back).
-pub(super) fn check(args: &CheckArgs, row: &DialectRow) -> CmdResult {
-    let text = crate::input::read_diff(args.diff.as_deref())?;
+pub(super) fn check(args: &CheckArgs, row: &DialectRow, text: &str) -> CmdResult {
     let cwd = std::env::current_dir().map_err(|e| Error::read("the current folder", e))?;
-    let run = run_matcher(row, &text, &cwd)?;
+    let run = run_matcher(row, text, &cwd)?;
     let outcome = &run.outcome;
     let notes = loose_notes(row, outcome);
     let mut stdout = std::io::stdout().lock();

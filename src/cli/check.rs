@@ -12,12 +12,10 @@ use crate::engine::matcher::LineIndex;
 use crate::error::Error;
 
 pub fn run(args: &CheckArgs) -> CmdResult {
-    if let Some(row) = args.engine.agent_dialect() {
-        return super::apply_call::check(args, row);
-    }
     let sr = match load_final(&args.file, args.diff.as_deref(), args.engine, "check")? {
         FinalInput::SearchReplace(sr) => sr,
         FinalInput::Other(other) => return super::check_dialect::check(args, other),
+        FinalInput::Agent(row, text) => return super::apply_call::check(args, row, &text),
     };
     let (original, diff, options) = (sr.original, sr.diff, sr.options);
     // One line index of the original serves the engine and the diagnosis.

@@ -36,6 +36,9 @@ pub(super) fn warn_no_block(diff: Option<&Path>, what_happened: &str) {
 
 /// What `check` and `fix` start from.
 pub(super) enum FinalInput {
+    /// A tool input for an agent's own matcher (`--dialect`'s, or the one
+    /// whose input shape it has), as read.
+    Agent(&'static crate::dialect::registry::DialectRow, String),
     Other(OtherDialect),
     SearchReplace(SearchReplace),
 }
@@ -63,8 +66,15 @@ pub(super) fn load_final(
     engine: super::EngineOpts,
     command: &str,
 ) -> Result<FinalInput, Error> {
+    if let Some(row) = engine.agent_dialect() {
+        // The agent's matcher reads FILE itself (it may not exist).
+        return Ok(FinalInput::Agent(row, input::read_diff(diff)?));
+    }
     let content = input::read_text(file, false)?;
     let diff = input::read_diff(diff)?;
+    if let Some(row) = engine.agent_dialect_of(&diff) {
+        return Ok(FinalInput::Agent(row, diff));
+    }
     let dialect = super::dialect_of(engine.builtin_dialect(command)?, &diff);
     if dialect != Dialect::SearchReplace {
         return Ok(FinalInput::Other(OtherDialect {

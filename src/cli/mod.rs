@@ -130,6 +130,24 @@ impl EngineOpts {
             .filter(|row| row.matcher().is_some())
     }
 
+    /// The agent matcher `text` is read with: `--dialect`'s, else the one
+    /// whose own input shape it has, said on stderr (the shape decided,
+    /// not the user).
+    pub fn agent_dialect_of(
+        self,
+        text: &str,
+    ) -> Option<&'static crate::dialect::registry::DialectRow> {
+        if self.dialect.is_some() {
+            return self.agent_dialect();
+        }
+        let row = crate::dialect::registry::detect_call(text)?;
+        eprintln!(
+            "srview: note: read as --dialect {} ({}), from the input's keys",
+            row.value, row.title
+        );
+        Some(row)
+    }
+
     /// The srview dialect `--dialect` forces, if any; an agent matcher is a
     /// usage error for `command`, which does not run one yet.
     pub fn builtin_dialect(self, command: &str) -> Result<Option<crate::dialect::Dialect>, Error> {

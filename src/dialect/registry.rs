@@ -43,6 +43,12 @@ pub struct DialectRow {
     /// in the reply: `{"reply": TEXT}`; for a patch tool, its patch field),
     /// or `None` when the input must be the tool's JSON.
     pub text_field: Option<&'static str>,
+    /// The tool input shapes only this dialect has: a JSON object holding
+    /// every key of one of these lists is read in it when no `--dialect`
+    /// is given. Empty for a dialect detected from its text, or whose
+    /// shape another shares (Qwen's edit is Claude Code's Edit): then
+    /// `--dialect` (or the session's agent) decides.
+    pub keys: &'static [&'static [&'static str]],
 }
 
 impl std::fmt::Debug for DialectRow {
@@ -105,6 +111,7 @@ pub static DIALECTS: &[DialectRow] = &[
         engine: Engine::Builtin(Dialect::SearchReplace),
         scope: Scope::OneFile,
         text_field: None,
+        keys: &[],
     },
     DialectRow {
         value: "apply-patch",
@@ -113,6 +120,7 @@ pub static DIALECTS: &[DialectRow] = &[
         engine: Engine::Builtin(Dialect::ApplyPatch),
         scope: Scope::OneFile,
         text_field: None,
+        keys: &[],
     },
     DialectRow {
         value: "edit-json",
@@ -121,12 +129,29 @@ pub static DIALECTS: &[DialectRow] = &[
         engine: Engine::Builtin(Dialect::EditJson),
         scope: Scope::OneFile,
         text_field: None,
+        keys: &[],
     },
 ];
 
 /// The row whose `--dialect` value is `value`.
 pub fn find(value: &str) -> Option<&'static DialectRow> {
     DIALECTS.iter().find(|row| row.value == value)
+}
+
+/// The agent dialect whose own input shape `text` has (see
+/// [`DialectRow::keys`]), if any.
+pub fn detect_call(text: &str) -> Option<&'static DialectRow> {
+    let start = text.trim_start();
+    if !start.starts_with('{') {
+        return None;
+    }
+    let json: serde_json::Value = serde_json::from_str(start).ok()?;
+    let object = json.as_object()?;
+    DIALECTS.iter().find(|row| {
+        row.keys
+            .iter()
+            .any(|keys| keys.iter().all(|k| object.contains_key(*k)))
+    })
 }
 
 /// The row of one of srview's own dialects.
