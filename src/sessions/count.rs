@@ -11,6 +11,7 @@ use super::load::root_of;
 use super::review::{Counts, Recovery, Reviewer};
 use crate::source::agent::AgentKind;
 use crate::source::agent::session::{SessionError, read_session_with};
+use crate::source::agent::table::Workspace;
 
 /// What a listing shows of one session.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,7 +35,7 @@ pub fn count(path: &Path) -> Result<Listed, SessionError> {
     let mut counts = Counts::default();
     let mut reviewer: Option<Reviewer<'static>> = None;
     let reader = read_session_with(path, None, |reader| {
-        if reader.kind() == AgentKind::Codex {
+        if reader.kind().row().undoes_diffs {
             return;
         }
         let settled = reader.take_settled();
@@ -51,7 +52,7 @@ pub fn count(path: &Path) -> Result<Listed, SessionError> {
             counts.add(&reviewer.review(index, edit));
         }
     })?;
-    if reader.kind() == AgentKind::Codex {
+    if reader.kind().row().undoes_diffs {
         let mut reviewer = Reviewer::new(&reader, &root_of(&reader, path, None), Recovery::Light);
         for (index, edit) in reader.edits().iter().enumerate() {
             counts.add(&reviewer.review(index, edit.clone()));
@@ -66,9 +67,9 @@ pub fn count(path: &Path) -> Result<Listed, SessionError> {
             why,
         });
     }
-    let workspace = match reader.kind() {
-        AgentKind::Aider => path.parent().map(|p| p.to_string_lossy().into_owned()),
-        _ => reader.workspace().map(str::to_string),
+    let workspace = match reader.kind().row().workspace {
+        Workspace::FileFolder => path.parent().map(|p| p.to_string_lossy().into_owned()),
+        Workspace::Recorded | Workspace::Unrecorded => reader.workspace().map(str::to_string),
     };
     Ok(Listed {
         agent: reader.kind(),

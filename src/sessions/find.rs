@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use crate::source::agent::AgentKind;
+use crate::source::agent::table::{AGENTS, Workspace};
 
 /// A session found on disk.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -57,54 +58,75 @@ fn has_name(p: &Path, f: impl Fn(&str) -> bool) -> bool {
     p.file_name().and_then(|n| n.to_str()).is_some_and(f)
 }
 
-/// Every session under `home` and, for Aider, in `repo`; newest first.
+/// Every session under `home` and, for agents that keep them in the
+/// repository (Aider), in `repo`; newest first. Where each agent keeps them
+/// is its row's [`SessionPlace`](crate::source::agent::table::SessionPlace).
 pub fn find(home: &Path, repo: Option<&Path>) -> Vec<Found> {
     let mut out = Vec::new();
-    for project in entries(&home.join(".claude/projects")) {
-        for file in entries(&project) {
-            if has_name(&file, |n| n.ends_with(".jsonl")) && file.is_file() {
-                push(&mut out, file.clone(), &file, AgentKind::ClaudeCode);
-            }
-        }
-    }
-    for year in entries(&home.join(".codex/sessions")) {
-        for month in entries(&year) {
-            for day in entries(&month) {
-                for file in entries(&day) {
-                    if has_name(&file, |n| {
-                        n.starts_with("rollout-") && n.ends_with(".jsonl")
-                    }) {
-                        push(&mut out, file.clone(), &file, AgentKind::Codex);
-                    }
-                }
-            }
-        }
-    }
-    for dir in entries(&home.join(".cline/data/sessions")) {
-        let Some(id) = dir.file_name().map(|n| n.to_string_lossy().to_string()) else {
-            continue;
+    for row in AGENTS {
+        let place = &row.sessions;
+        let base = match (place.in_repository, repo) {
+            (false, _) => home,
+            (true, Some(repo)) => repo,
+            (true, None) => continue,
         };
-        let file = dir.join(format!("{id}.messages.json"));
-        if file.is_file() {
-            push(&mut out, dir.clone(), &file, AgentKind::ClineCli);
-        }
-    }
-    for tasks in classic_task_folders(home) {
-        for dir in entries(&tasks) {
-            let file = dir.join("api_conversation_history.json");
-            if file.is_file() {
-                push(&mut out, dir.clone(), &file, AgentKind::ClineClassic);
+        for root in place.roots {
+            let mut files = Vec::new();
+            walk(&base.join(root), place.pattern, &mut files);
+            for file in files {
+                let session = match (place.is_folder, file.parent()) {
+                    (true, Some(folder)) => folder.to_path_buf(),
+                    _ => file.clone(),
+                };
+                push(&mut out, session, &file, row.kind);
             }
-        }
-    }
-    if let Some(repo) = repo {
-        let file = repo.join(".aider.chat.history.md");
-        if file.is_file() {
-            push(&mut out, file.clone(), &file, AgentKind::Aider);
         }
     }
     out.sort_by(|a, b| b.modified.cmp(&a.modified).then(a.path.cmp(&b.path)));
     out
+}
+
+/// The files below `dir` that `pattern` names (see
+/// [`SessionPlace::pattern`](crate::source::agent::table::SessionPlace)).
+fn walk(dir: &Path, pattern: &[&str], out: &mut Vec<PathBuf>) {
+    let Some((segment, rest)) = pattern.split_first() else {
+        return;
+    };
+    let parent = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let wanted = segment.replace("{parent}", &parent);
+    let fits = |name: &str| match wanted.split_once('*') {
+        Some((pre, post)) => {
+            name.len() >= pre.len() + post.len() && name.starts_with(pre) && name.ends_with(post)
+        }
+        None => name == wanted,
+    };
+    if !wanted.contains('*') {
+        // One name: no listing needed.
+        let path = dir.join(&wanted);
+        if rest.is_empty() {
+            if path.is_file() {
+                out.push(path);
+            }
+        } else if path.is_dir() {
+            walk(&path, rest, out);
+        }
+        return;
+    }
+    for entry in entries(dir) {
+        if !has_name(&entry, fits) {
+            continue;
+        }
+        if rest.is_empty() {
+            if entry.is_file() {
+                out.push(entry);
+            }
+        } else {
+            walk(&entry, rest, out);
+        }
+    }
 }
 
 /// The session whose id (its file's stem or folder's name, without Codex's
@@ -155,29 +177,16 @@ pub fn newest_for<'a>(found: &'a [Found], dir: &Path) -> Option<&'a Found> {
         }
     };
     found.iter().take(NEWEST_PROBED).find(|f| {
-        let workspace = match f.agent {
-            AgentKind::Aider => f.path.parent().map(Path::to_path_buf),
-            AgentKind::ClineClassic => None,
-            _ => crate::source::agent::session::recorded_workspace(&f.path, WORKSPACE_PROBE)
-                .map(PathBuf::from),
+        let workspace = match f.agent.row().workspace {
+            Workspace::FileFolder => f.path.parent().map(Path::to_path_buf),
+            Workspace::Unrecorded => None,
+            Workspace::Recorded => {
+                crate::source::agent::session::recorded_workspace(&f.path, WORKSPACE_PROBE)
+                    .map(PathBuf::from)
+            }
         };
         workspace.is_some_and(|w| matches(&w.canonicalize().unwrap_or(w)))
     })
-}
-
-/// Where Cline classic keeps its `tasks/` folders.
-fn classic_task_folders(home: &Path) -> Vec<PathBuf> {
-    let mut out = vec![home.join(".cline/data/tasks")];
-    for editor in ["Code", "Code - Insiders", "Cursor", "VSCodium"] {
-        for base in [".config", "Library/Application Support"] {
-            out.push(
-                home.join(base)
-                    .join(editor)
-                    .join("User/globalStorage/saoudrizwan.claude-dev/tasks"),
-            );
-        }
-    }
-    out
 }
 
 /// The repository holding `dir`: the nearest folder up with a `.git`;

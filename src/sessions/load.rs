@@ -25,7 +25,7 @@ pub enum LoadError {
 /// Formats that do not name the folder the agent ran in (paths are
 /// absolute): the caller's `--cwd` is that folder.
 fn names_no_workspace(format: Format) -> bool {
-    matches!(format, Format::ClineCliJson | Format::CodexExecJson)
+    !format.row().names_workspace
 }
 
 /// Reads the session at `path` (`-`: stdin, read to its end). `cwd`: where
@@ -48,7 +48,13 @@ pub fn root_of(reader: &AgentReader, path: &Path, cwd: Option<&Path>) -> Session
     let root = cwd
         .map(Path::to_path_buf)
         .or_else(|| reader.workspace().map(PathBuf::from))
-        .or_else(|| (reader.format() == Format::AiderHistory).then(|| folder_of(path)))
+        .or_else(|| {
+            reader
+                .format()
+                .row()
+                .workspace_is_its_folder
+                .then(|| folder_of(path))
+        })
         .unwrap_or_else(|| PathBuf::from("."));
     SessionRoot { root }
 }

@@ -313,11 +313,11 @@ impl<'a> Reviewer<'a> {
     /// from them: give it every edit of the session).
     pub fn new(reader: &'a AgentReader, ws: &SessionRoot, recovery: Recovery) -> Reviewer<'a> {
         let mut reviewer = Reviewer::streaming(reader, ws, recovery);
-        if reviewer.agent == AgentKind::Codex {
+        if reviewer.agent.row().undoes_diffs {
             reviewer.undone = Some(Undone::new(reader.edits(), ws));
         }
         if recovery == Recovery::Full {
-            if reviewer.agent == AgentKind::Aider {
+            if reviewer.agent.row().commits_replies {
                 reviewer.aider_commits = recover::aider_commits(reader.edits());
             }
             reviewer.unwritten = recover::unwritten_after(reader.edits(), reader.shell_runs());
@@ -338,7 +338,7 @@ impl<'a> Reviewer<'a> {
                 .unwrap_or_else(|| ws.root.to_string_lossy().to_string()),
             recovery,
             undone: None,
-            checkpoint: (agent == AgentKind::ClineCli && recovery == Recovery::Full)
+            checkpoint: (agent.row().checkpoints && recovery == Recovery::Full)
                 .then(|| reader.checkpoints().first().cloned())
                 .flatten(),
             aider_commits: Vec::new(),
@@ -456,8 +456,7 @@ impl<'a> Reviewer<'a> {
 /// matching and Cline CLI's apply_patch are their own, looser ones).
 fn chained_after(review: &Review, agent: AgentKind) -> Option<FileContent> {
     let applied = review.applied().filter(|a| a.ok())?;
-    let faithful =
-        applied.loose.is_empty() || matches!(agent, AgentKind::Codex | AgentKind::ClineClassic);
+    let faithful = applied.loose.is_empty() || agent.row().faithful;
     let real_basis = review.basis.is_some_and(|b| b != Basis::CurrentFile);
     (faithful && real_basis)
         .then(|| applied.new_content().cloned())
@@ -491,7 +490,7 @@ fn run_one(
         review.before = known.map(|k| k.0);
         return review;
     }
-    if agent == AgentKind::Codex && matches!(edit.input, EditInput::UnifiedDiff(_)) {
+    if agent.row().diff_is_result && matches!(edit.input, EditInput::UnifiedDiff(_)) {
         // A Codex app-server log without patch events records the diff
         // Codex applied, not the patch the model wrote: it always fits
         // exactly, so it says nothing of how the patch matched.
@@ -509,7 +508,7 @@ fn run_one(
         }
         .or_else(|| run(&edit.input, &content, cwd))
         .into();
-        if agent == AgentKind::Codex
+        if agent.row().logs_before_writing
             && basis == Basis::LiveFile
             && edit.agent_verdict == Verdict::Pending
             && review.applied().is_some_and(|a| !a.ok())

@@ -23,9 +23,7 @@ use crate::dialect::one_file::Target;
 use crate::engine::Version;
 use crate::sessions::recover::SessionRoot;
 use crate::sessions::review::{Basis, Recovery, SessionReview, review_live};
-use crate::source::agent::{
-    AgentEvent, AgentReader, FileContent, Format, Verdict, detect, detect_path,
-};
+use crate::source::agent::{AgentEvent, AgentReader, FileContent, Verdict, detect, detect_path};
 use crate::source::patch_preview::input_blocks;
 use crate::tui::app::agent::{AgentKey, AgentList, AgentMode, EditRow, accept_refusal};
 use crate::tui::app::{App, Effect, Focus, Notice, StreamState, keys};
@@ -223,7 +221,7 @@ impl AgentEdits {
                 }
                 _ => match &mut self.reader {
                     // Cline rewrites ui_messages.json as the task runs.
-                    Some(reader) if reader.format() == Format::ClineUiMessages => {
+                    Some(reader) if reader.format().row().rewritten_in_place => {
                         events.extend(reader.snapshot(all.as_bytes()));
                         self.fed = Fed::default();
                         self.fed.push(&all);
@@ -379,7 +377,7 @@ impl AgentEdits {
         // says where that workspace is now. An output that records none ran
         // where srview runs (or in `--cwd`).
         let mut reader = AgentReader::new(kind, format);
-        if matches!(format, Format::ClineCliJson | Format::CodexExecJson)
+        if !format.row().names_workspace
             && let Some(dir) = &self.agent_cwd
         {
             reader = reader.with_workspace(dir);
@@ -412,10 +410,7 @@ impl AgentEdits {
         let Some(reader) = &self.reader else {
             return false;
         };
-        if matches!(
-            reader.format(),
-            Format::AiderHistory | Format::ClineCliMessages | Format::ClineApiHistory
-        ) {
+        if reader.format().row().after_the_fact {
             return false;
         }
         let mut read = false;
@@ -1499,7 +1494,7 @@ mod tests {
         let stream = FAILED_EDIT.replace("a.py", "b.py");
         let mut reader = AgentReader::new(
             crate::source::agent::AgentKind::ClineCli,
-            Format::ClineCliJson,
+            crate::source::agent::Format::ClineCliJson,
         )
         .with_workspace(&dir.path().to_string_lossy());
         reader.feed(stream.as_bytes());

@@ -43,6 +43,7 @@ mod patch;
 mod report;
 pub mod session;
 mod store;
+pub mod table;
 
 pub use detect::{detect, detect_path};
 pub use error::AgentError;
@@ -72,24 +73,17 @@ pub enum AgentKind {
 impl AgentKind {
     /// The name in `srview session --json` (`claude-code`, `codex`, ...).
     pub fn name(self) -> &'static str {
-        match self {
-            AgentKind::ClaudeCode => "claude-code",
-            AgentKind::Codex => "codex",
-            AgentKind::ClineCli => "cline-cli",
-            AgentKind::ClineClassic => "cline-classic",
-            AgentKind::Aider => "aider",
-        }
+        table::agent(self).id
     }
 
     /// How the agent names itself in a verdict ("Claude Code: applied").
     pub fn display_name(self) -> &'static str {
-        match self {
-            AgentKind::ClaudeCode => "Claude Code",
-            AgentKind::Codex => "Codex",
-            AgentKind::ClineCli => "Cline CLI",
-            AgentKind::ClineClassic => "Cline",
-            AgentKind::Aider => "Aider",
-        }
+        table::agent(self).name
+    }
+
+    /// Everything else srview knows of the agent.
+    pub fn row(self) -> &'static table::AgentRow {
+        table::agent(self)
     }
 }
 
@@ -126,21 +120,18 @@ pub enum Format {
 impl Format {
     /// The agent writing this format.
     pub fn agent(self) -> AgentKind {
-        match self {
-            Format::ClaudeStreamJson | Format::ClaudeSessionJsonl => AgentKind::ClaudeCode,
-            Format::CodexExecJson | Format::CodexAppServer | Format::CodexRollout => {
-                AgentKind::Codex
-            }
-            Format::ClineCliJson | Format::ClineCliMessages => AgentKind::ClineCli,
-            Format::ClineUiMessages | Format::ClineApiHistory => AgentKind::ClineClassic,
-            Format::AiderStdout | Format::AiderHistory => AgentKind::Aider,
-        }
+        table::format(self).agent
     }
 
     /// Whether the format is one JSON document (read once complete) rather
     /// than a sequence of lines or objects.
     pub fn is_document(self) -> bool {
-        matches!(self, Format::ClineCliMessages | Format::ClineApiHistory)
+        table::format(self).arrival == table::Arrival::Document
+    }
+
+    /// Everything else srview knows of the format.
+    pub fn row(self) -> &'static table::FormatRow {
+        table::format(self)
     }
 }
 
@@ -454,10 +445,10 @@ fn parser_for(format: Format) -> Parser {
 }
 
 fn input_for(format: Format) -> lines::Input {
-    match format {
-        Format::ClineUiMessages => lines::Input::objects(),
-        f if f.is_document() => lines::Input::document(),
-        _ => lines::Input::lines(),
+    match table::format(format).arrival {
+        table::Arrival::Objects => lines::Input::objects(),
+        table::Arrival::Document => lines::Input::document(),
+        table::Arrival::Lines => lines::Input::lines(),
     }
 }
 
