@@ -10,6 +10,7 @@ pub mod corrected;
 mod detect;
 pub mod edit;
 pub mod one_file;
+pub mod opencode_apply_patch;
 pub mod opencode_edit;
 pub mod udiff;
 

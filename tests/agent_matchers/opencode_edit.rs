@@ -14,6 +14,11 @@ fn files_of(record: &serde_json::Value) -> MemoryFs {
     if let (Some(path), Some(file)) = (record["path"].as_str(), record["file"].as_str()) {
         files.push((path.to_string(), file.to_string()));
     }
+    if let Some(extra) = record["extra_files"].as_object() {
+        for (path, file) in extra {
+            files.push((path.clone(), file.as_str().unwrap_or_default().to_string()));
+        }
+    }
     MemoryFs::new(files)
 }
 
@@ -60,8 +65,12 @@ fn compare(record: &serde_json::Value, outcome: &CallOutcome) -> Option<String> 
 
 #[test]
 fn opencode_edit_corpus() {
+    run_corpus("opencode-edit-1.18.33");
+}
+
+fn run_corpus(name: &str) {
     let mut tally = corpus::Tally::default();
-    for record in corpus::load("opencode-edit-1.18.33") {
+    for record in corpus::load(name) {
         let fs = files_of(&record);
         let call = ToolCall {
             input: &record["input"],
@@ -76,5 +85,5 @@ fn opencode_edit_corpus() {
             failure,
         );
     }
-    tally.finish("opencode-edit-1.18.33");
+    tally.finish(name);
 }
