@@ -348,3 +348,6 @@ fn is_disproportionate(span: &str, old: &str) -> bool {
     let old_len = utf16_len(trim(old));
     utf16_len(trim(span)) > (old_len + 500).max(old_len * 4)
 }
+
+#[cfg(test)]
+mod tests;
