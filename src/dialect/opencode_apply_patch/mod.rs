@@ -375,3 +375,6 @@ fn failure(error: String, stage: Option<String>, edits: Vec<EditMatch>) -> CallO
         ..CallOutcome::default()
     }
 }
+
+#[cfg(test)]
+mod tests;
