@@ -12,15 +12,7 @@ const CWD: &str = "/home/user/project";
 
 /// The record's `files` (path → content).
 fn files_of(record: &serde_json::Value) -> BTreeMap<String, String> {
-    record["files"]
-        .as_object()
-        .map(|files| {
-            files
-                .iter()
-                .map(|(p, c)| (p.clone(), c.as_str().unwrap_or_default().to_string()))
-                .collect()
-        })
-        .unwrap_or_default()
+    files_of_map(&record["files"])
 }
 
 /// The files after the call: `before` with `outcome`'s writes.
@@ -98,4 +90,52 @@ fn run_corpus(name: &str) {
         );
     }
     tally.finish(name);
+}
+
+/// Both `apply_patch` calls the real OpenCode 1.18.33 CLI ran in the
+/// recorded sessions (worktree `/`, the project not being a git
+/// repository): verdict, text and files after.
+#[test]
+fn opencode_apply_patch_recorded_calls() {
+    let dir = format!(
+        "{}/tests/fixtures/matchers/recorded/opencode_apply_patch",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let mut count = 0;
+    for name in ["h_apply_patch.json", "h2_apply_patch_nomatch.json"] {
+        let text = std::fs::read_to_string(format!("{dir}/{name}")).expect("a fixture");
+        let call: serde_json::Value = serde_json::from_str(&text).expect("fixture JSON");
+        let before = files_of_map(&call["before"]);
+        let fs = MemoryFs::new(before.clone());
+        let outcome = OpencodeApplyPatch.run_in(
+            &ToolCall {
+                input: &call["input"],
+                cwd: CWD,
+                fs: &fs,
+            },
+            call["worktree"].as_str().expect("worktree"),
+        );
+        assert_eq!(Some(outcome.ok), call["ok"].as_bool(), "{name}");
+        let text = outcome.message.as_deref().or(outcome.error.as_deref());
+        assert_eq!(text, call["text"].as_str(), "{name}");
+        assert_eq!(
+            files_after(&before, &outcome),
+            files_of_map(&call["after"]),
+            "{name}"
+        );
+        count += 1;
+    }
+    assert_eq!(count, 2);
+}
+
+fn files_of_map(value: &serde_json::Value) -> BTreeMap<String, String> {
+    value
+        .as_object()
+        .map(|files| {
+            files
+                .iter()
+                .map(|(p, c)| (p.clone(), c.as_str().unwrap_or_default().to_string()))
+                .collect()
+        })
+        .unwrap_or_default()
 }

@@ -87,3 +87,63 @@ fn run_corpus(name: &str) {
     }
     tally.finish(name);
 }
+
+/// The recorded fixtures of one folder, by file name.
+fn recorded(folder: &str) -> Vec<(String, serde_json::Value)> {
+    let dir = format!(
+        "{}/tests/fixtures/matchers/recorded/{folder}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let mut names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{dir}: {e}"))
+        .map(|entry| entry.expect("a directory entry").path())
+        .collect();
+    names.sort();
+    names
+        .into_iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(&path).expect("a fixture");
+            let name = path
+                .file_name()
+                .expect("a name")
+                .to_string_lossy()
+                .into_owned();
+            (name, serde_json::from_str(&text).expect("fixture JSON"))
+        })
+        .collect()
+}
+
+/// Every `edit` call the real OpenCode 1.18.33 CLI ran in the recorded
+/// sessions: its verdict, the text the model read, the file after, and
+/// the replacer that placed it (the fuzzy ones named, none exact when
+/// another stage did it).
+#[test]
+fn opencode_edit_recorded_calls() {
+    let calls = recorded("opencode_edit");
+    assert_eq!(calls.len(), 15);
+    let mut fuzzy = 0;
+    for (name, call) in calls {
+        let path = call["file"].as_str().expect("file");
+        let before = call["before"].as_str().expect("before");
+        let fs = MemoryFs::new([(path.to_string(), before.to_string())]);
+        let outcome = OpencodeEdit.run(&ToolCall {
+            input: &call["input"],
+            cwd: CWD,
+            fs: &fs,
+        });
+        assert_eq!(Some(outcome.ok), call["ok"].as_bool(), "{name}");
+        let text = outcome.message.as_deref().or(outcome.error.as_deref());
+        assert_eq!(text, call["text"].as_str(), "{name}");
+        let after = written_at(&outcome, path)
+            .flatten()
+            .unwrap_or_else(|| before.to_string());
+        assert_eq!(Some(after.as_str()), call["after"].as_str(), "{name}");
+        assert_eq!(outcome.stage.as_deref(), call["stage"].as_str(), "{name}");
+        if let Some(edit) = outcome.edits.first().filter(|e| e.loose) {
+            fuzzy += 1;
+            assert_ne!(edit.stage, "SimpleReplacer", "{name}");
+            assert!(edit.found.is_some() && edit.lines.is_some(), "{name}");
+        }
+    }
+    assert_eq!(fuzzy, 7, "the seven fuzzy calls are named loose");
+}
