@@ -15,7 +15,7 @@ use super::call::{
     normalize,
 };
 use super::opencode_edit::js::{join_bom, split_bom, trim};
-use super::opencode_edit::texts::invalid_arguments;
+use super::opencode_edit::schema;
 use parse::{Hunk, parse_patch};
 use seek::{Pass, SeekTrace, derive};
 
@@ -78,34 +78,17 @@ impl OpencodeApplyPatch {
     /// success text names files relative to it (`/` outside a git
     /// repository, so `M home/user/project/a.py`).
     pub fn run_in(&self, call: &ToolCall, worktree: &str) -> CallOutcome {
-        let patch_text = match call.input.as_object().map(|o| o.get("patchText")) {
-            Some(Some(Value::String(text))) => text.as_str(),
-            Some(Some(other)) => {
-                return failure(
-                    invalid_arguments(
-                        "apply_patch",
-                        &format!("Expected string, got {other}\n  at [\"patchText\"]"),
-                    ),
-                    None,
-                    Vec::new(),
-                );
-            }
-            Some(None) => {
-                return failure(
-                    invalid_arguments("apply_patch", "Missing key\n  at [\"patchText\"]"),
-                    None,
-                    Vec::new(),
-                );
-            }
-            None => {
-                return failure(
-                    invalid_arguments(
-                        "apply_patch",
-                        &format!("Expected object, got {}", call.input),
-                    ),
-                    None,
-                    Vec::new(),
-                );
+        let issue = match call.input.as_object().map(|o| o.get("patchText")) {
+            Some(Some(Value::String(text))) => Ok(text.as_str()),
+            Some(Some(other)) => Err(schema::wrong_type("string", other, Some("patchText"))),
+            Some(None) => Err(schema::missing_key("patchText")),
+            None => Err(schema::wrong_type("object", call.input, None)),
+        };
+        let patch_text = match issue {
+            Ok(text) => text,
+            Err(issue) => {
+                let error = schema::invalid_arguments("apply_patch", &issue);
+                return failure(error, None, Vec::new());
             }
         };
         if patch_text.is_empty() {

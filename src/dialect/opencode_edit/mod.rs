@@ -6,6 +6,7 @@
 pub mod js;
 mod levenshtein;
 pub mod replacers;
+pub mod schema;
 
 use std::borrow::Cow;
 use std::collections::HashSet;
@@ -41,14 +42,6 @@ pub mod texts {
     pub fn is_directory(path: &str) -> String {
         format!("Path is a directory, not a file: {path}")
     }
-
-    /// The tool wrapper's text for arguments its schema rejects
-    /// (`ToolInvalidArgumentsError`); `detail` is the schema's own report.
-    pub fn invalid_arguments(tool: &str, detail: &str) -> String {
-        format!(
-            "The {tool} tool was called with invalid arguments: {detail}.\nPlease rewrite the input so it satisfies the expected schema."
-        )
-    }
 }
 
 /// The tool's input, as its schema admits it.
@@ -59,19 +52,17 @@ struct EditInput<'a> {
     replace_all: bool,
 }
 
-/// The input checked against the tool's schema (`filePath`, `oldString`,
-/// `newString` strings, `replaceAll` an optional boolean; other keys
-/// ignored). The detail of a rejection follows Effect Schema's report
-/// (`Expected string, got 1` / `Missing key`, then `at ["key"]`) as closely
-/// as srview knows it; only its wrapper text is the shipped one verbatim.
+/// The input checked against the tool's schema, in its order (`filePath`,
+/// `oldString`, `newString` strings, `replaceAll` an optional boolean;
+/// other keys ignored): the first issue, as [`schema`] words it.
 fn parse_input(input: &Value) -> Result<EditInput<'_>, String> {
     let Some(object) = input.as_object() else {
-        return Err(schema_detail("object", input, None));
+        return Err(schema::wrong_type("object", input, None));
     };
     let string = |key: &str| match object.get(key) {
         Some(Value::String(s)) => Ok(s.as_str()),
-        Some(other) => Err(schema_detail("string", other, Some(key))),
-        None => Err(format!("Missing key\n  at [\"{key}\"]")),
+        Some(other) => Err(schema::wrong_type("string", other, Some(key))),
+        None => Err(schema::missing_key(key)),
     };
     let file_path = string("filePath")?;
     let old_string = string("oldString")?;
@@ -79,7 +70,13 @@ fn parse_input(input: &Value) -> Result<EditInput<'_>, String> {
     let replace_all = match object.get("replaceAll") {
         None => false,
         Some(Value::Bool(b)) => *b,
-        Some(other) => return Err(schema_detail("boolean", other, Some("replaceAll"))),
+        Some(other) => {
+            return Err(schema::wrong_type(
+                "boolean | undefined",
+                other,
+                Some("replaceAll"),
+            ));
+        }
     };
     Ok(EditInput {
         file_path,
@@ -87,11 +84,6 @@ fn parse_input(input: &Value) -> Result<EditInput<'_>, String> {
         new_string,
         replace_all,
     })
-}
-
-fn schema_detail(expected: &str, got: &Value, key: Option<&str>) -> String {
-    let at = key.map(|k| format!("\n  at [\"{k}\"]")).unwrap_or_default();
-    format!("Expected {expected}, got {got}{at}")
 }
 
 /// Node's `path.posix.join(root, path)` for a relative `path`: joined and
@@ -110,7 +102,7 @@ impl CallMatcher for OpencodeEdit {
     fn run(&self, call: &ToolCall) -> CallOutcome {
         let input = match parse_input(call.input) {
             Ok(input) => input,
-            Err(detail) => return failure(texts::invalid_arguments("edit", &detail), None),
+            Err(issue) => return failure(schema::invalid_arguments("edit", &issue), None),
         };
         if input.file_path.is_empty() {
             return failure(texts::FILE_PATH_REQUIRED.into(), None);

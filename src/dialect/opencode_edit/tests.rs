@@ -399,12 +399,21 @@ fn the_guard_refuses_spans_much_larger_than_old_string() {
 }
 
 #[test]
-fn input_of_the_wrong_shape_gets_the_schema_wrapper_text() {
+fn input_of_the_wrong_shape_gets_the_schema_text() {
     let outcome = edit(
         &[],
         json!({"filePath": 3, "oldString": "a", "newString": "b"}),
     );
-    let error = outcome.error.expect("an error");
-    assert!(error.starts_with("The edit tool was called with invalid arguments: "));
-    assert!(error.ends_with(".\nPlease rewrite the input so it satisfies the expected schema."));
+    assert_eq!(
+        outcome.error.as_deref(),
+        Some(
+            "The edit tool was called with invalid arguments: SchemaError(Expected string, got 3\n  at [\"filePath\"]).\nPlease rewrite the input so it satisfies the expected schema."
+        )
+    );
+    let outcome = edit(&[], json!({"filePath": "a.txt", "newString": "b"}));
+    assert!(
+        outcome
+            .error
+            .is_some_and(|e| e.contains("SchemaError(Missing key\n  at [\"oldString\"])"))
+    );
 }
