@@ -73,3 +73,7 @@ mod corpus {
         (got != want).then(|| format!("{field}: got {got:?}, want {want:?}"))
     }
 }
+#[path = "agent_matchers/opencode_apply_patch.rs"]
+mod opencode_apply_patch;
+#[path = "agent_matchers/opencode_edit.rs"]
+mod opencode_edit;

@@ -11,6 +11,8 @@ mod detect;
 pub mod edit;
 pub mod one_file;
 pub mod registry;
+pub mod opencode_apply_patch;
+pub mod opencode_edit;
 pub mod udiff;
 
 pub use detect::{Detector, Dialect, cut_beginning, detect, first_patch_line, is_patch_line};

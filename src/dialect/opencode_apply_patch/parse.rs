@@ -1,0 +1,270 @@
+//! OpenCode's own patch parser (`Patch.parsePatch`, apply_patch.ts): the
+//! Codex envelope read leniently. The text is trimmed, a heredoc wrapper
+//! taken off, and split on `\n` only (a CRLF patch keeps its `\r`s).
+//! Lines it does not know are skipped, silently: stray text between
+//! sections, and in an update every line before the first `@@` and every
+//! chunk line not starting with ` `, `-` or `+` (an empty line included).
+
+use crate::dialect::opencode_edit::js::{is_space, trim};
+
+/// One file section.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Hunk {
+    /// `*** Add File:`: the `+` lines joined by `\n`, no final newline.
+    Add { path: String, contents: String },
+    /// `*** Delete File:`.
+    Delete { path: String },
+    /// `*** Update File:`, maybe with `*** Move to:` (an empty target is
+    /// no move, as the tool reads it).
+    Update {
+        path: String,
+        move_path: Option<String>,
+        chunks: Vec<Chunk>,
+    },
+}
+
+impl Hunk {
+    /// The path as the patch names it.
+    pub fn path(&self) -> &str {
+        match self {
+            Hunk::Add { path, .. } | Hunk::Delete { path } | Hunk::Update { path, .. } => path,
+        }
+    }
+}
+
+/// One `@@` chunk of an update.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Chunk {
+    /// The ` ` and `-` lines, in order, without their prefix.
+    pub old_lines: Vec<String>,
+    /// The ` ` and `+` lines.
+    pub new_lines: Vec<String>,
+    /// The `@@` header's text, trimmed, when not empty.
+    pub change_context: Option<String>,
+    /// `*** End of File` inside the chunk. OpenCode's chunk loop stops at
+    /// any line starting with `***` before it looks for that marker, so
+    /// this is never set; kept so the seek reads as OpenCode's.
+    pub is_end_of_file: bool,
+}
+
+/// The parser's one error text (the tool prefixes it with `Error: `).
+pub const MISSING_MARKERS: &str = "Invalid patch format: missing Begin/End markers";
+
+const BEGIN: &str = "*** Begin Patch";
+const END: &str = "*** End Patch";
+const ADD: &str = "*** Add File:";
+const DELETE: &str = "*** Delete File:";
+const UPDATE: &str = "*** Update File:";
+const MOVE: &str = "*** Move to:";
+const END_OF_FILE: &str = "*** End of File";
+
+/// `parsePatch(text).hunks`.
+pub fn parse_patch(text: &str) -> Result<Vec<Hunk>, &'static str> {
+    let body = strip_heredoc(trim(text));
+    let lines: Vec<&str> = body.split('\n').collect();
+    let begin = lines.iter().position(|l| trim(l) == BEGIN);
+    let end = lines.iter().position(|l| trim(l) == END);
+    let (Some(begin), Some(end)) = (begin, end) else {
+        return Err(MISSING_MARKERS);
+    };
+    if begin >= end {
+        return Err(MISSING_MARKERS);
+    }
+    let mut hunks = Vec::new();
+    let mut at = begin + 1;
+    while at < end {
+        let line = lines[at];
+        if let Some(rest) = line.strip_prefix(ADD) {
+            let path = trim(rest);
+            if path.is_empty() {
+                at += 1;
+                continue;
+            }
+            let (contents, next) = add_contents(&lines, at + 1);
+            hunks.push(Hunk::Add {
+                path: path.to_string(),
+                contents,
+            });
+            at = next;
+        } else if let Some(rest) = line.strip_prefix(DELETE) {
+            let path = trim(rest);
+            if path.is_empty() {
+                at += 1;
+                continue;
+            }
+            hunks.push(Hunk::Delete {
+                path: path.to_string(),
+            });
+            at += 1;
+        } else if let Some(rest) = line.strip_prefix(UPDATE) {
+            let path = trim(rest);
+            let mut next = at + 1;
+            let mut move_path = None;
+            if let Some(target) = lines.get(next).and_then(|l| l.strip_prefix(MOVE)) {
+                move_path = Some(trim(target).to_string());
+                next += 1;
+            }
+            if path.is_empty() {
+                at += 1;
+                continue;
+            }
+            let (chunks, after) = update_chunks(&lines, next);
+            hunks.push(Hunk::Update {
+                path: path.to_string(),
+                move_path: move_path.filter(|m| !m.is_empty()),
+                chunks,
+            });
+            at = after;
+        } else {
+            at += 1;
+        }
+    }
+    Ok(hunks)
+}
+
+/// OpenCode's `parseAddFileContent`: the `+` lines up to the next line
+/// starting with `***` (other lines skipped), joined with `\n`.
+fn add_contents(lines: &[&str], start: usize) -> (String, usize) {
+    let mut contents = String::new();
+    let mut at = start;
+    while at < lines.len() && !lines[at].starts_with("***") {
+        if let Some(added) = lines[at].strip_prefix('+') {
+            contents.push_str(added);
+            contents.push('\n');
+        }
+        at += 1;
+    }
+    if contents.ends_with('\n') {
+        contents.pop();
+    }
+    (contents, at)
+}
+
+/// OpenCode's `parseUpdateFileChunks`: `@@` chunks up to the next line
+/// starting with `***`.
+fn update_chunks(lines: &[&str], start: usize) -> (Vec<Chunk>, usize) {
+    let mut chunks = Vec::new();
+    let mut at = start;
+    while at < lines.len() && !lines[at].starts_with("***") {
+        let Some(header) = lines[at].strip_prefix("@@") else {
+            at += 1;
+            continue;
+        };
+        let context = trim(header);
+        at += 1;
+        let mut chunk = Chunk {
+            change_context: (!context.is_empty()).then(|| context.to_string()),
+            ..Chunk::default()
+        };
+        while at < lines.len() && !lines[at].starts_with("@@") && !lines[at].starts_with("***") {
+            let line = lines[at];
+            if line == END_OF_FILE {
+                chunk.is_end_of_file = true;
+                at += 1;
+                break;
+            }
+            if let Some(kept) = line.strip_prefix(' ') {
+                chunk.old_lines.push(kept.to_string());
+                chunk.new_lines.push(kept.to_string());
+            } else if let Some(removed) = line.strip_prefix('-') {
+                chunk.old_lines.push(removed.to_string());
+            } else if let Some(added) = line.strip_prefix('+') {
+                chunk.new_lines.push(added.to_string());
+            }
+            at += 1;
+        }
+        chunks.push(chunk);
+    }
+    (chunks, at)
+}
+
+/// OpenCode's `stripHeredoc`: the body of
+/// `^(?:cat\s+)?<<['"]?(\w+)['"]?\s*\n([\s\S]*?)\n\1\s*$` when `text`
+/// (already trimmed, so it ends in no whitespace) matches, else `text`.
+/// The delimiter's `\w+` takes every word character (what follows must
+/// be a quote or whitespace); the closing delimiter must then end the
+/// text; `\s*\n` ends at the last newline of the whitespace after the
+/// opening line that still leaves the closing `\n` to the body's end.
+pub fn strip_heredoc(text: &str) -> &str {
+    let after_cat = text
+        .strip_prefix("cat")
+        .map(|rest| rest.trim_start_matches(is_space))
+        .filter(|rest| rest.len() < text.len() - 3 && rest.starts_with("<<"));
+    let Some(rest) = after_cat.or_else(|| text.starts_with("<<").then_some(text)) else {
+        return text;
+    };
+    let rest = &rest[2..];
+    let unquoted = rest.strip_prefix(['\'', '"']).unwrap_or(rest);
+    let word_len = unquoted
+        .bytes()
+        .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+        .count();
+    if word_len == 0 {
+        return text;
+    }
+    let delimiter = &unquoted[..word_len];
+    let after_word = &unquoted[word_len..];
+    let after_quote = after_word.strip_prefix(['\'', '"']).unwrap_or(after_word);
+    let header_end = text.len() - after_quote.len();
+    // The closing `\n<delimiter>` at the very end.
+    let Some(closing) = text
+        .strip_suffix(delimiter)
+        .and_then(|t| t.strip_suffix('\n'))
+        .map(str::len)
+    else {
+        return text;
+    };
+    if closing < header_end {
+        return text;
+    }
+    let spaces = text[header_end..]
+        .char_indices()
+        .find(|&(_, c)| !is_space(c))
+        .map_or(text.len(), |(i, _)| header_end + i);
+    let newline = text[header_end..spaces.min(closing)].rfind('\n');
+    match newline {
+        Some(i) => &text[header_end + i + 1..closing],
+        None => text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn heredoc_wrappers_are_taken_off() {
+        assert_eq!(strip_heredoc("cat <<'EOF'\nbody\nEOF"), "body");
+        assert_eq!(strip_heredoc("<<EOF\n\nEOF"), "");
+        assert_eq!(strip_heredoc("<<EOF\n\n\nx\nEOF"), "x");
+        assert_eq!(strip_heredoc("<<\"P\"  \n a\nP"), " a");
+        assert_eq!(strip_heredoc("cat<<EOF\nx\nEOF"), "cat<<EOF\nx\nEOF");
+        assert_eq!(strip_heredoc("<<EOF\nx\nEOFX"), "<<EOF\nx\nEOFX");
+        assert_eq!(strip_heredoc("<<EOF\nEOF"), "<<EOF\nEOF");
+    }
+
+    #[test]
+    fn unknown_lines_are_skipped_and_empty_context_is_none() {
+        let hunks = parse_patch(
+            "*** Begin Patch\nnoise\n*** Update File: a.txt\nstray\n@@\n a\n\n-b\n+c\n*** End Patch",
+        )
+        .expect("parses");
+        assert_eq!(
+            hunks,
+            [Hunk::Update {
+                path: "a.txt".into(),
+                move_path: None,
+                chunks: vec![Chunk {
+                    old_lines: vec!["a".into(), "b".into()],
+                    new_lines: vec!["a".into(), "c".into()],
+                    change_context: None,
+                    is_end_of_file: false,
+                }],
+            }]
+        );
+        assert_eq!(
+            parse_patch("*** End Patch\n*** Begin Patch"),
+            Err(MISSING_MARKERS)
+        );
+    }
+}

@@ -1,0 +1,282 @@
+//! OpenCode's `apply_patch`: the tool's own test cases
+//! (packages/opencode/test/tool/apply_patch.test.ts), each seek pass and
+//! each error text. Every expectation here was checked against the shipped
+//! 1.18.33 code.
+
+use std::collections::BTreeMap;
+
+use serde_json::json;
+
+use super::{OpencodeApplyPatch, texts};
+use crate::dialect::apply_patch::fs::MemoryFs;
+use crate::dialect::call::{CallMatcher, CallOutcome, ToolCall};
+
+const ROOT: &str = "/home/user/project";
+
+fn apply(files: &[(&str, &str)], patch: &str) -> (CallOutcome, BTreeMap<String, String>) {
+    let before: BTreeMap<String, String> = files
+        .iter()
+        .map(|(p, c)| (p.to_string(), c.to_string()))
+        .collect();
+    let fs = MemoryFs::new(before.clone());
+    let input = json!({ "patchText": patch });
+    let outcome = OpencodeApplyPatch.run(&ToolCall {
+        input: &input,
+        cwd: ROOT,
+        fs: &fs,
+    });
+    let mut after = before;
+    for write in &outcome.writes {
+        match &write.content {
+            Some(content) => after.insert(write.path.clone(), content.clone()),
+            None => after.remove(&write.path),
+        };
+    }
+    (outcome, after)
+}
+
+fn files(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+    pairs
+        .iter()
+        .map(|(p, c)| (p.to_string(), c.to_string()))
+        .collect()
+}
+
+fn succeeds(outcome: &CallOutcome, message_lines: &[&str], stage: &str) {
+    assert!(outcome.ok, "{outcome:?}");
+    let mut want = vec![texts::SUCCESS_HEADER];
+    want.extend_from_slice(message_lines);
+    assert_eq!(outcome.message.as_deref(), Some(want.join("\n").as_str()));
+    assert_eq!(outcome.stage.as_deref(), Some(stage));
+}
+
+fn fails(outcome: &CallOutcome, error: &str) {
+    assert!(!outcome.ok);
+    assert_eq!(outcome.error.as_deref(), Some(error));
+    assert!(outcome.writes.is_empty(), "nothing written on failure");
+}
+
+#[test]
+fn applies_add_update_delete_in_one_patch() {
+    let (outcome, after) = apply(
+        &[
+            ("modify.txt", "line1\nline2\n"),
+            ("delete.txt", "obsolete\n"),
+        ],
+        "*** Begin Patch\n*** Add File: nested/new.txt\n+created\n*** Delete File: delete.txt\n*** Update File: modify.txt\n@@\n-line2\n+changed\n*** End Patch",
+    );
+    succeeds(
+        &outcome,
+        &["A nested/new.txt", "D delete.txt", "M modify.txt"],
+        "exact",
+    );
+    assert_eq!(
+        after,
+        files(&[
+            ("modify.txt", "line1\nchanged\n"),
+            ("nested/new.txt", "created\n")
+        ])
+    );
+}
+
+#[test]
+fn hunks_inserts_and_final_newlines() {
+    let (outcome, after) = apply(
+        &[("multi.txt", "line1\nline2\nline3\nline4\n")],
+        "*** Begin Patch\n*** Update File: multi.txt\n@@\n-line2\n+changed2\n@@\n-line4\n+changed4\n*** End Patch",
+    );
+    succeeds(&outcome, &["M multi.txt"], "exact");
+    assert_eq!(after["multi.txt"], "line1\nchanged2\nline3\nchanged4\n");
+    let (_, after) = apply(
+        &[("insert_only.txt", "alpha\nomega\n")],
+        "*** Begin Patch\n*** Update File: insert_only.txt\n@@\n alpha\n+beta\n omega\n*** End Patch",
+    );
+    assert_eq!(after["insert_only.txt"], "alpha\nbeta\nomega\n");
+    let (_, after) = apply(
+        &[("no_newline.txt", "no newline at end")],
+        "*** Begin Patch\n*** Update File: no_newline.txt\n@@\n-no newline at end\n+first line\n+second line\n*** End Patch",
+    );
+    assert_eq!(after["no_newline.txt"], "first line\nsecond line\n");
+    let (_, after) = apply(
+        &[("tail.txt", "alpha\nlast\n")],
+        "*** Begin Patch\n*** Update File: tail.txt\n@@\n-last\n+end\n*** End of File\n*** End Patch",
+    );
+    assert_eq!(after["tail.txt"], "alpha\nend\n");
+}
+
+#[test]
+fn moves_and_overwrites() {
+    let (outcome, after) = apply(
+        &[
+            ("old/name.txt", "from\n"),
+            ("renamed/dir/name.txt", "existing\n"),
+        ],
+        "*** Begin Patch\n*** Update File: old/name.txt\n*** Move to: renamed/dir/name.txt\n@@\n-from\n+new\n*** End Patch",
+    );
+    succeeds(&outcome, &["M renamed/dir/name.txt"], "exact");
+    assert_eq!(after, files(&[("renamed/dir/name.txt", "new\n")]));
+    let (outcome, after) = apply(
+        &[("duplicate.txt", "old content\n")],
+        "*** Begin Patch\n*** Add File: duplicate.txt\n+new content\n*** End Patch",
+    );
+    succeeds(&outcome, &["A duplicate.txt"], "none");
+    assert_eq!(after["duplicate.txt"], "new content\n");
+}
+
+#[test]
+fn change_context_disambiguates() {
+    let (_, after) = apply(
+        &[("multi_ctx.txt", "fn a\nx=10\ny=2\nfn b\nx=10\ny=20\n")],
+        "*** Begin Patch\n*** Update File: multi_ctx.txt\n@@ fn b\n-x=10\n+x=11\n*** End Patch",
+    );
+    assert_eq!(
+        after["multi_ctx.txt"],
+        "fn a\nx=10\ny=2\nfn b\nx=11\ny=20\n"
+    );
+}
+
+#[test]
+fn heredoc_wrapped_patches() {
+    for (patch, path) in [
+        (
+            "cat <<'EOF'\n*** Begin Patch\n*** Add File: heredoc_test.txt\n+heredoc content\n*** End Patch\nEOF",
+            "heredoc_test.txt",
+        ),
+        (
+            "<<EOF\n*** Begin Patch\n*** Add File: heredoc_no_cat.txt\n+no cat prefix\n*** End Patch\nEOF",
+            "heredoc_no_cat.txt",
+        ),
+    ] {
+        let (outcome, after) = apply(&[], patch);
+        assert!(outcome.ok);
+        assert!(after.contains_key(path));
+    }
+}
+
+#[test]
+fn each_seek_pass() {
+    let (outcome, after) = apply(
+        &[("a.txt", "x\r\ny\r\n")],
+        "*** Begin Patch\n*** Update File: a.txt\n@@\n-x\n+z\n*** End Patch",
+    );
+    // The new lines are joined with "\n" even in a CRLF file.
+    succeeds(&outcome, &["M a.txt"], "trimEnd");
+    assert_eq!(after["a.txt"], "z\ny\r\n");
+    assert!(outcome.edits[0].loose);
+    let (outcome, after) = apply(
+        &[("u.txt", "say \u{201c}hi\u{201d} \u{2013} now\u{2026}\n")],
+        "*** Begin Patch\n*** Update File: u.txt\n@@\n-say \"hi\" - now...\n+said\n*** End Patch",
+    );
+    succeeds(&outcome, &["M u.txt"], "normalized");
+    assert_eq!(after["u.txt"], "said\n");
+    let (outcome, _) = apply(
+        &[("b.txt", "  x\n")],
+        "*** Begin Patch\n*** Update File: b.txt\n@@\n-x\n+y\n*** End Patch",
+    );
+    succeeds(&outcome, &["M b.txt"], "trim");
+    let (outcome, after) = apply(
+        &[("a.txt", "\u{feff}x\n")],
+        "*** Begin Patch\n*** Update File: a.txt\n@@\n-x\n+z\n*** End Patch",
+    );
+    succeeds(&outcome, &["M a.txt"], "exact");
+    assert_eq!(after["a.txt"], "\u{feff}z\n");
+}
+
+#[test]
+fn lines_it_does_not_know_are_skipped() {
+    // Without `@@` the chunk is never read: the update "succeeds" unchanged.
+    let (outcome, after) = apply(
+        &[("a.txt", "x\n")],
+        "*** Begin Patch\n*** Update File: a.txt\n-x\n+y\n*** End Patch",
+    );
+    succeeds(&outcome, &["M a.txt"], "none");
+    assert_eq!(after["a.txt"], "x\n");
+    // The empty line is dropped, not blank context: `b` and `d` must be
+    // adjacent, and are not.
+    let (outcome, _) = apply(
+        &[("two_chunks.txt", "a\nb\nc\nd\n")],
+        "*** Begin Patch\n*** Update File: two_chunks.txt\n@@\n-b\n+B\n\n-d\n+D\n*** End Patch",
+    );
+    fails(
+        &outcome,
+        "apply_patch verification failed: Error: Failed to find expected lines in /home/user/project/two_chunks.txt:\nb\nd",
+    );
+}
+
+#[test]
+fn every_error_text() {
+    fails(&apply(&[], "").0, texts::PATCH_TEXT_REQUIRED);
+    fails(
+        &apply(&[], "invalid patch").0,
+        "apply_patch verification failed: Error: Invalid patch format: missing Begin/End markers",
+    );
+    fails(
+        &apply(&[], "*** Begin Patch\n*** End Patch").0,
+        texts::EMPTY_PATCH,
+    );
+    fails(
+        &apply(
+            &[],
+            "*** Begin Patch\n*** Frobnicate File: foo\n*** End Patch",
+        )
+        .0,
+        texts::NO_HUNKS,
+    );
+    fails(
+        &apply(
+            &[],
+            "*** Begin Patch\n*** Update File: missing.txt\n@@\n-nope\n+better\n*** End Patch",
+        )
+        .0,
+        "apply_patch verification failed: Failed to read file to update: /home/user/project/missing.txt",
+    );
+    fails(
+        &apply(
+            &[("dir/a.txt", "x\n")],
+            "*** Begin Patch\n*** Update File: dir\n@@\n-x\n+z\n*** End Patch",
+        )
+        .0,
+        "apply_patch verification failed: Failed to read file to update: /home/user/project/dir",
+    );
+    fails(
+        &apply(
+            &[("modify.txt", "line1\nline2\n")],
+            "*** Begin Patch\n*** Update File: modify.txt\n@@\n-missing\n+changed\n*** End Patch",
+        )
+        .0,
+        "apply_patch verification failed: Error: Failed to find expected lines in /home/user/project/modify.txt:\nmissing",
+    );
+    fails(
+        &apply(
+            &[("a.txt", "x\n")],
+            "*** Begin Patch\n*** Update File: a.txt\n@@ nowhere\n-x\n+y\n*** End Patch",
+        )
+        .0,
+        "apply_patch verification failed: Error: Failed to find context 'nowhere' in /home/user/project/a.txt",
+    );
+    // Verified before anything is written: the added file is not created.
+    fails(
+        &apply(
+            &[],
+            "*** Begin Patch\n*** Add File: created.txt\n+hello\n*** Update File: missing.txt\n@@\n-old\n+new\n*** End Patch",
+        )
+        .0,
+        "apply_patch verification failed: Failed to read file to update: /home/user/project/missing.txt",
+    );
+}
+
+#[test]
+fn the_success_text_names_paths_relative_to_the_worktree() {
+    let fs = MemoryFs::new([("inventory.py".to_string(), "a\n".to_string())]);
+    let input = json!({"patchText": "*** Begin Patch\n*** Update File: inventory.py\n@@\n-a\n+b\n*** End Patch"});
+    let call = ToolCall {
+        input: &input,
+        cwd: ROOT,
+        fs: &fs,
+    };
+    let outcome = OpencodeApplyPatch.run_in(&call, "/");
+    assert_eq!(
+        outcome.message.as_deref(),
+        Some("Success. Updated the following files:\nM home/user/project/inventory.py")
+    );
+}

@@ -1,0 +1,184 @@
+//! The JavaScript string semantics OpenCode's tools rely on, for its ports
+//! (`edit` and `apply_patch`): `String.prototype.trim`'s whitespace (also
+//! `\s` in a regex), UTF-16 lengths, the BOM helpers and
+//! `String.prototype.replaceAll` with a string pattern (`$` patterns
+//! expanded).
+
+/// JavaScript's WhiteSpace and LineTerminator code points: what `trim()`,
+/// `trimEnd()` and a regex `\s` take (Unicode `Zs`, tab, VT, FF, NBSP,
+/// U+FEFF, LF, CR, U+2028, U+2029). Unlike Rust's `char::is_whitespace`
+/// it includes U+FEFF and excludes U+0085.
+pub fn is_space(c: char) -> bool {
+    matches!(
+        c,
+        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200a}'
+                | '\u{2028}'
+                | '\u{2029}'
+                | '\u{202f}'
+                | '\u{205f}'
+                | '\u{3000}'
+                | '\u{feff}'
+    )
+}
+
+/// `s.trim()`.
+pub fn trim(s: &str) -> &str {
+    s.trim_matches(is_space)
+}
+
+/// `s.trimEnd()`.
+pub fn trim_end(s: &str) -> &str {
+    s.trim_end_matches(is_space)
+}
+
+/// `s.length`: UTF-16 code units.
+pub fn utf16_len(s: &str) -> usize {
+    if s.is_ascii() {
+        s.len()
+    } else {
+        s.chars().map(char::len_utf16).sum()
+    }
+}
+
+/// The byte order mark as OpenCode writes it (`String.fromCharCode(65279)`).
+pub const BOM: char = '\u{feff}';
+
+/// OpenCode's `Bom.split` (`x`): one leading BOM split off.
+pub fn split_bom(text: &str) -> (bool, &str) {
+    match text.strip_prefix(BOM) {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    }
+}
+
+/// OpenCode's `Bom.join` (`E`): `text` with one leading BOM split off, and
+/// one put back when `bom`.
+pub fn join_bom(text: &str, bom: bool) -> String {
+    let (_, text) = split_bom(text);
+    if bom {
+        format!("{BOM}{text}")
+    } else {
+        text.to_string()
+    }
+}
+
+/// `haystack.replaceAll(pattern, replacement)` with a string pattern: every
+/// non-overlapping occurrence, left to right, replaced by `replacement`
+/// with its `$` patterns expanded (`$$`, `$&`, `` $` ``, `$'`; `$1` and
+/// `$<name>` stay literal, a string pattern has no groups). An empty
+/// pattern matches before every UTF-16 code unit and at the end; a
+/// surrogate pair split that way is written as U+FFFD each half, as
+/// `TextEncoder` writes it.
+pub fn replace_all(haystack: &str, pattern: &str, replacement: &str) -> String {
+    if pattern.is_empty() {
+        return replace_all_empty(haystack, replacement);
+    }
+    let mut out = String::with_capacity(haystack.len());
+    let mut copied = 0;
+    for (at, _) in haystack.match_indices(pattern) {
+        out.push_str(&haystack[copied..at]);
+        let after = at + pattern.len();
+        expand(
+            &mut out,
+            replacement,
+            pattern,
+            &haystack[..at],
+            &haystack[after..],
+        );
+        copied = after;
+    }
+    out.push_str(&haystack[copied..]);
+    out
+}
+
+/// `GetSubstitution` for a match without captures.
+fn expand(out: &mut String, replacement: &str, matched: &str, before: &str, after: &str) {
+    let mut rest = replacement;
+    while let Some(dollar) = rest.find('$') {
+        out.push_str(&rest[..dollar]);
+        let tail = &rest[dollar + 1..];
+        match tail.as_bytes().first() {
+            Some(b'$') => out.push('$'),
+            Some(b'&') => out.push_str(matched),
+            Some(b'`') => out.push_str(before),
+            Some(b'\'') => out.push_str(after),
+            _ => {
+                out.push('$');
+                rest = tail;
+                continue;
+            }
+        }
+        rest = &tail[1..];
+    }
+    out.push_str(rest);
+}
+
+fn replace_all_empty(haystack: &str, replacement: &str) -> String {
+    let units: Vec<u16> = haystack.encode_utf16().collect();
+    let replacement: Vec<u16> = replacement.encode_utf16().collect();
+    let mut out: Vec<u16> = Vec::new();
+    for at in 0..=units.len() {
+        expand_units(&mut out, &replacement, &units[..at], &units[at..]);
+        if let Some(&unit) = units.get(at) {
+            out.push(unit);
+        }
+    }
+    String::from_utf16_lossy(&out)
+}
+
+/// [`expand`] over UTF-16 code units, the match being empty.
+fn expand_units(out: &mut Vec<u16>, replacement: &[u16], before: &[u16], after: &[u16]) {
+    const DOLLAR: u16 = b'$' as u16;
+    let mut i = 0;
+    while i < replacement.len() {
+        let unit = replacement[i];
+        if unit == DOLLAR {
+            match replacement.get(i + 1).copied() {
+                Some(DOLLAR) => out.push(DOLLAR),
+                Some(u) if u == u16::from(b'&') => {}
+                Some(u) if u == u16::from(b'`') => out.extend_from_slice(before),
+                Some(u) if u == u16::from(b'\'') => out.extend_from_slice(after),
+                _ => {
+                    out.push(DOLLAR);
+                    i += 1;
+                    continue;
+                }
+            }
+            i += 2;
+        } else {
+            out.push(unit);
+            i += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trim_takes_javascripts_whitespace() {
+        assert_eq!(trim("\u{feff}\u{a0} a\r\t"), "a");
+        assert_eq!(trim("\u{85}a"), "\u{85}a");
+        assert_eq!(trim_end(" a \u{3000}"), " a");
+    }
+
+    #[test]
+    fn replace_all_expands_dollar_patterns() {
+        assert_eq!(replace_all("a-b-a", "a", "[$&]"), "[a]-b-[a]");
+        assert_eq!(replace_all("xay", "a", "$$item"), "x$itemy");
+        assert_eq!(replace_all("xay", "a", "<$`|$'>"), "x<x|y>y");
+        assert_eq!(replace_all("xay", "a", "$1$<n>$"), "x$1$<n>$y");
+        assert_eq!(replace_all("ab", "", "-"), "-a-b-");
+        assert_eq!(replace_all("\u{1F600}", "", "-"), "-\u{FFFD}-\u{FFFD}-");
+    }
+
+    #[test]
+    fn bom_split_and_join_take_one_bom() {
+        assert_eq!(split_bom("\u{feff}\u{feff}a"), (true, "\u{feff}a"));
+        assert_eq!(join_bom("\u{feff}\u{feff}a", false), "\u{feff}a");
+        assert_eq!(join_bom("a", true), "\u{feff}a");
+        assert_eq!(utf16_len("a\u{1F600}é"), 4);
+    }
+}

@@ -1,0 +1,149 @@
+//! OpenCode 1.18.33's `edit` tool against its corpus (the shipped code's
+//! results), every field compared.
+
+use super::corpus;
+use srview::dialect::apply_patch::fs::MemoryFs;
+use srview::dialect::call::{CallMatcher, CallOutcome, ToolCall, fs_path};
+use srview::dialect::opencode_edit::OpencodeEdit;
+
+const CWD: &str = "/home/user/project";
+
+/// The record's file, if any, in a file system.
+fn files_of(record: &serde_json::Value) -> MemoryFs {
+    let mut files = Vec::new();
+    if let (Some(path), Some(file)) = (record["path"].as_str(), record["file"].as_str()) {
+        files.push((path.to_string(), file.to_string()));
+    }
+    if let Some(extra) = record["extra_files"].as_object() {
+        for (path, file) in extra {
+            files.push((path.clone(), file.as_str().unwrap_or_default().to_string()));
+        }
+    }
+    MemoryFs::new(files)
+}
+
+/// The content `outcome` leaves at `path` (`None`: not written).
+fn written_at(outcome: &CallOutcome, path: &str) -> Option<Option<String>> {
+    outcome
+        .writes
+        .iter()
+        .rev()
+        .find(|w| w.path == path)
+        .map(|w| w.content.clone())
+}
+
+/// Every field of `expect` against `outcome`: `None` when all match.
+fn compare(record: &serde_json::Value, outcome: &CallOutcome) -> Option<String> {
+    let expect = &record["expect"];
+    let target = record["input"]["filePath"]
+        .as_str()
+        .map(|p| fs_path(CWD, p))
+        .unwrap_or_default();
+    // `content` is the target after the call, null when the call fails.
+    let content = if outcome.ok {
+        written_at(outcome, &target)
+            .flatten()
+            .or_else(|| record["file"].as_str().map(str::to_string))
+    } else {
+        None
+    };
+    let failed_writes =
+        (!outcome.ok && !outcome.writes.is_empty()).then(|| "writes on failure".to_string());
+    failed_writes
+        .or_else(|| corpus::differ("ok", Some(outcome.ok), expect["ok"].as_bool()))
+        .or_else(|| corpus::differ("content", content.as_deref(), expect["content"].as_str()))
+        .or_else(|| corpus::differ("error", outcome.error.as_deref(), expect["error"].as_str()))
+        .or_else(|| {
+            corpus::differ(
+                "message",
+                outcome.message.as_deref(),
+                expect["message"].as_str(),
+            )
+        })
+        .or_else(|| corpus::differ("stage", outcome.stage.as_deref(), expect["stage"].as_str()))
+}
+
+#[test]
+fn opencode_edit_corpus() {
+    run_corpus("opencode-edit-1.18.33");
+}
+
+fn run_corpus(name: &str) {
+    let mut tally = corpus::Tally::default();
+    for record in corpus::load(name) {
+        let fs = files_of(&record);
+        let call = ToolCall {
+            input: &record["input"],
+            cwd: CWD,
+            fs: &fs,
+        };
+        let outcome = OpencodeEdit.run(&call);
+        let failure = compare(&record, &outcome);
+        tally.record(
+            record["kind"].as_str().unwrap_or("?"),
+            record["id"].as_str().unwrap_or("?"),
+            failure,
+        );
+    }
+    tally.finish(name);
+}
+
+/// The recorded fixtures of one folder, by file name.
+fn recorded(folder: &str) -> Vec<(String, serde_json::Value)> {
+    let dir = format!(
+        "{}/tests/fixtures/matchers/recorded/{folder}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let mut names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{dir}: {e}"))
+        .map(|entry| entry.expect("a directory entry").path())
+        .collect();
+    names.sort();
+    names
+        .into_iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(&path).expect("a fixture");
+            let name = path
+                .file_name()
+                .expect("a name")
+                .to_string_lossy()
+                .into_owned();
+            (name, serde_json::from_str(&text).expect("fixture JSON"))
+        })
+        .collect()
+}
+
+/// Every `edit` call the real OpenCode 1.18.33 CLI ran in the recorded
+/// sessions: its verdict, the text the model read, the file after, and
+/// the replacer that placed it (the fuzzy ones named, none exact when
+/// another stage did it).
+#[test]
+fn opencode_edit_recorded_calls() {
+    let calls = recorded("opencode_edit");
+    assert_eq!(calls.len(), 15);
+    let mut fuzzy = 0;
+    for (name, call) in calls {
+        let path = call["file"].as_str().expect("file");
+        let before = call["before"].as_str().expect("before");
+        let fs = MemoryFs::new([(path.to_string(), before.to_string())]);
+        let outcome = OpencodeEdit.run(&ToolCall {
+            input: &call["input"],
+            cwd: CWD,
+            fs: &fs,
+        });
+        assert_eq!(Some(outcome.ok), call["ok"].as_bool(), "{name}");
+        let text = outcome.message.as_deref().or(outcome.error.as_deref());
+        assert_eq!(text, call["text"].as_str(), "{name}");
+        let after = written_at(&outcome, path)
+            .flatten()
+            .unwrap_or_else(|| before.to_string());
+        assert_eq!(Some(after.as_str()), call["after"].as_str(), "{name}");
+        assert_eq!(outcome.stage.as_deref(), call["stage"].as_str(), "{name}");
+        if let Some(edit) = outcome.edits.first().filter(|e| e.loose) {
+            fuzzy += 1;
+            assert_ne!(edit.stage, "SimpleReplacer", "{name}");
+            assert!(edit.found.is_some() && edit.lines.is_some(), "{name}");
+        }
+    }
+    assert_eq!(fuzzy, 7, "the seven fuzzy calls are named loose");
+}
