@@ -10,6 +10,7 @@ pub mod corrected;
 mod detect;
 pub mod edit;
 pub mod one_file;
+pub mod pi_edit;
 pub mod udiff;
 
 pub use detect::{Detector, Dialect, cut_beginning, detect, first_patch_line, is_patch_line};
