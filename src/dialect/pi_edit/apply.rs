@@ -157,7 +157,16 @@ pub fn apply_edits(content: &str, edits: &[RawEdit]) -> Applied {
     } else {
         content.to_string()
     };
-    let outcome = place(&base_content, &normalized_edits);
+    // Without a fuzzy match the base is the content: its normalised form
+    // (for the counts) is already known.
+    let normalized_base;
+    let base = if fuzzy {
+        normalized_base = Haystack::new(&base_content);
+        &normalized_base
+    } else {
+        &original
+    };
+    let outcome = place(base, &normalized_edits);
     Applied {
         stages,
         fuzzy,
@@ -168,14 +177,11 @@ pub fn apply_edits(content: &str, edits: &[RawEdit]) -> Applied {
 
 /// The part of `applyEditsToNormalizedContent` after `baseContent` is
 /// chosen: the new content and the placed edits (sorted by position).
-fn place(
-    base_content: &str,
-    edits: &[(String, String)],
-) -> Result<(String, Vec<Placed>), ApplyError> {
+fn place(base: &Haystack, edits: &[(String, String)]) -> Result<(String, Vec<Placed>), ApplyError> {
     if let Some(edit) = edits.iter().position(|(old, _)| old.is_empty()) {
         return Err(ApplyError::EmptyOldText { edit });
     }
-    let base = Haystack::new(base_content);
+    let base_content = base.text;
     let mut placed = Vec::with_capacity(edits.len());
     for (edit, (old, new)) in edits.iter().enumerate() {
         let Some((index, length, _)) = base.find(old) else {

@@ -75,26 +75,90 @@ fn fold_typographic(c: char) -> char {
     }
 }
 
+/// The characters Unicode 18 gave a compatibility decomposition or a
+/// non-zero combining class that node 20.20.2's ICU 78.2 (Unicode 17.0),
+/// on which the reference ran, does not know: there they are unassigned,
+/// so NFKC keeps them and they block reordering like any starter.
+/// `unicode-normalization` 0.1.26 has Unicode 18.0; compared with node on
+/// every code point, these are all its differences (none canonical).
+const UNKNOWN_TO_UNICODE_17: &[(char, char)] = &[
+    ('\u{558}', '\u{558}'),
+    ('\u{58b}', '\u{58c}'),
+    ('\u{5c8}', '\u{5c9}'),
+    ('\u{1ade}', '\u{1adf}'),
+    ('\u{1aec}', '\u{1af0}'),
+    ('\u{209d}', '\u{209f}'),
+    ('\u{107bb}', '\u{107bf}'),
+    ('\u{10ecb}', '\u{10ecf}'),
+    ('\u{10ef0}', '\u{10ef9}'),
+    ('\u{1b123}', '\u{1b126}'),
+    ('\u{1d127}', '\u{1d128}'),
+    ('\u{1d250}', '\u{1d252}'),
+    ('\u{1d25b}', '\u{1d25c}'),
+    ('\u{1d25f}', '\u{1d25f}'),
+    ('\u{1d280}', '\u{1d281}'),
+    ('\u{1d6a6}', '\u{1d6a6}'),
+    ('\u{1df95}', '\u{1df95}'),
+    ('\u{1dfcd}', '\u{1dfff}'),
+];
+
+fn unknown_to_unicode_17(c: char) -> bool {
+    UNKNOWN_TO_UNICODE_17
+        .iter()
+        .any(|&(first, last)| first <= c && c <= last)
+}
+
+/// `text.normalize("NFKC")` as node 20.20.2 computes it: the characters
+/// [`UNKNOWN_TO_UNICODE_17`] kept as they are, the text between them
+/// normalised.
+pub fn nfkc(text: &str) -> String {
+    if text.is_ascii()
+        || unicode_normalization::is_nfkc_quick(text.chars())
+            == unicode_normalization::IsNormalized::Yes
+    {
+        return text.to_string();
+    }
+    if !text.chars().any(unknown_to_unicode_17) {
+        return text.nfkc().collect();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut start = 0;
+    for (at, c) in text
+        .char_indices()
+        .filter(|&(_, c)| unknown_to_unicode_17(c))
+    {
+        out.extend(text[start..at].nfkc());
+        out.push(c);
+        start = at + c.len_utf8();
+    }
+    out.extend(text[start..].nfkc());
+    out
+}
+
 /// pi's `normalizeForFuzzyMatch`: `text.normalize("NFKC")`, then every
 /// `\n`-separated line `trimEnd()`ed, then [`fold_typographic`] on every
 /// character.
+///
+/// Done line by line: `\n` is a starter that no normalization decomposes,
+/// composes or moves anything across, so NFKC of the whole text is the
+/// lines' NFKC joined; an ASCII line is its own NFKC form and folds to
+/// itself.
 pub fn normalize_for_fuzzy_match(text: &str) -> String {
-    let nfkc: String = if text.is_ascii() {
-        // ASCII is its own NFKC form: skip the decomposition machinery.
-        text.to_string()
-    } else {
-        text.nfkc().collect()
-    };
-    let mut out = String::with_capacity(nfkc.len());
-    for (i, line) in nfkc.split('\n').enumerate() {
+    let mut out = String::with_capacity(text.len());
+    for (i, line) in text.split('\n').enumerate() {
         if i > 0 {
             out.push('\n');
         }
-        out.extend(
-            line.trim_end_matches(is_js_whitespace)
-                .chars()
-                .map(fold_typographic),
-        );
+        if line.is_ascii() {
+            out.push_str(line.trim_end_matches(is_js_whitespace));
+        } else {
+            let line = nfkc(line);
+            out.extend(
+                line.trim_end_matches(is_js_whitespace)
+                    .chars()
+                    .map(fold_typographic),
+            );
+        }
     }
     out
 }
@@ -142,6 +206,15 @@ mod tests {
         // JavaScript's trimEnd strips U+FEFF and U+2028 but not U+0085.
         assert_eq!(normalize_for_fuzzy_match("a\u{feff}\u{2028}"), "a");
         assert_eq!(normalize_for_fuzzy_match("a\u{85}"), "a\u{85}");
+    }
+
+    #[test]
+    fn characters_new_in_unicode_18_stay_as_node_20_leaves_them() {
+        // U+209D has a compatibility decomposition (to `w`) only since
+        // Unicode 18; U+05C8 is a combining mark only since then.
+        assert_eq!(nfkc("\u{209d}\u{fb01}"), "\u{209d}fi");
+        assert_eq!(nfkc("a\u{301}\u{5c8}\u{316}"), "\u{e1}\u{5c8}\u{316}");
+        assert_eq!(nfkc("\u{2126}"), "\u{3a9}");
     }
 
     #[test]
