@@ -77,3 +77,5 @@ mod corpus {
 mod opencode_apply_patch;
 #[path = "agent_matchers/opencode_edit.rs"]
 mod opencode_edit;
+#[path = "agent_matchers/pi_edit.rs"]
+mod pi_edit;

@@ -55,6 +55,12 @@ pub struct CallOutcome {
     /// The agent's own code would never return on this input (Cline 3.x's
     /// patch parser on some patches): srview says so instead of hanging.
     pub hangs: bool,
+    /// 1-based first/last line ranges of the file before (as the matcher
+    /// read it) that the agent's write changed although no edit covered
+    /// them: pi's whole-file normalization when one edit needed its fuzzy
+    /// match (trailing spaces, smart quotes, dashes, NFKC), line endings
+    /// unified. Empty when only the edits' own lines changed.
+    pub rewritten_outside: Vec<(usize, usize)>,
 }
 
 /// A file as the agent leaves it.

@@ -1,0 +1,225 @@
+//! pi's text normalizations, from `dist/core/tools/edit-diff.js`:
+//! `stripBom`, `detectLineEnding`, `normalizeToLF`, `restoreLineEndings`
+//! and `normalizeForFuzzyMatch`.
+
+use unicode_normalization::UnicodeNormalization;
+
+/// pi's `stripBom`: one leading U+FEFF removed, returned apart.
+pub fn strip_bom(content: &str) -> (&'static str, &str) {
+    match content.strip_prefix('\u{feff}') {
+        Some(rest) => ("\u{feff}", rest),
+        None => ("", content),
+    }
+}
+
+/// pi's `detectLineEnding`: `\r\n` when the first `\r\n` comes before the
+/// first `\n` (the first `\n` is preceded by `\r`); `\n` otherwise, also
+/// when the text has no `\n` at all.
+pub fn detect_line_ending(content: &str) -> &'static str {
+    let Some(lf) = content.find('\n') else {
+        return "\n";
+    };
+    match content.find("\r\n") {
+        Some(crlf) if crlf < lf => "\r\n",
+        _ => "\n",
+    }
+}
+
+/// pi's `normalizeToLF`: `\r\n` to `\n`, then every lone `\r` to `\n`.
+pub fn normalize_to_lf(text: &str) -> String {
+    if !text.contains('\r') {
+        return text.to_string();
+    }
+    text.replace("\r\n", "\n").replace('\r', "\n")
+}
+
+/// pi's `restoreLineEndings`: every `\n` to `\r\n` when `ending` is CRLF.
+pub fn restore_line_endings(text: &str, ending: &str) -> String {
+    if ending == "\r\n" {
+        text.replace('\n', "\r\n")
+    } else {
+        text.to_string()
+    }
+}
+
+/// The characters JavaScript's `String.prototype.trimEnd` removes: the
+/// ECMAScript WhiteSpace (TAB, VT, FF, ZWNBSP U+FEFF and the Zs category)
+/// and LineTerminator (LF, CR, U+2028, U+2029) sets. Not Rust's
+/// `char::is_whitespace`: that one includes U+0085 and lacks U+FEFF.
+pub fn is_js_whitespace(c: char) -> bool {
+    matches!(
+        c,
+        '\u{9}' | '\u{a}' | '\u{b}' | '\u{c}' | '\u{d}' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200a}'
+                | '\u{2028}'
+                | '\u{2029}'
+                | '\u{202f}'
+                | '\u{205f}'
+                | '\u{3000}'
+                | '\u{feff}'
+    )
+}
+
+/// The per-character replacements `normalizeForFuzzyMatch` applies after
+/// NFKC and the trailing-whitespace strip: smart single quotes to `'`,
+/// smart double quotes to `"`, the dashes U+2010-U+2015 and the minus
+/// U+2212 to `-`, the special spaces (U+00A0, U+2002-U+200A, U+202F,
+/// U+205F, U+3000) to a space.
+fn fold_typographic(c: char) -> char {
+    match c {
+        '\u{2018}' | '\u{2019}' | '\u{201a}' | '\u{201b}' => '\'',
+        '\u{201c}' | '\u{201d}' | '\u{201e}' | '\u{201f}' => '"',
+        '\u{2010}'..='\u{2015}' | '\u{2212}' => '-',
+        '\u{a0}' | '\u{2002}'..='\u{200a}' | '\u{202f}' | '\u{205f}' | '\u{3000}' => ' ',
+        other => other,
+    }
+}
+
+/// The characters Unicode 18 gave a compatibility decomposition or a
+/// non-zero combining class that node 20.20.2's ICU 78.2 (Unicode 17.0),
+/// on which the reference ran, does not know: there they are unassigned,
+/// so NFKC keeps them and they block reordering like any starter.
+/// `unicode-normalization` 0.1.26 has Unicode 18.0; compared with node on
+/// every code point, these are all its differences (none canonical).
+const UNKNOWN_TO_UNICODE_17: &[(char, char)] = &[
+    ('\u{558}', '\u{558}'),
+    ('\u{58b}', '\u{58c}'),
+    ('\u{5c8}', '\u{5c9}'),
+    ('\u{1ade}', '\u{1adf}'),
+    ('\u{1aec}', '\u{1af0}'),
+    ('\u{209d}', '\u{209f}'),
+    ('\u{107bb}', '\u{107bf}'),
+    ('\u{10ecb}', '\u{10ecf}'),
+    ('\u{10ef0}', '\u{10ef9}'),
+    ('\u{1b123}', '\u{1b126}'),
+    ('\u{1d127}', '\u{1d128}'),
+    ('\u{1d250}', '\u{1d252}'),
+    ('\u{1d25b}', '\u{1d25c}'),
+    ('\u{1d25f}', '\u{1d25f}'),
+    ('\u{1d280}', '\u{1d281}'),
+    ('\u{1d6a6}', '\u{1d6a6}'),
+    ('\u{1df95}', '\u{1df95}'),
+    ('\u{1dfcd}', '\u{1dfff}'),
+];
+
+fn unknown_to_unicode_17(c: char) -> bool {
+    UNKNOWN_TO_UNICODE_17
+        .iter()
+        .any(|&(first, last)| first <= c && c <= last)
+}
+
+/// `text.normalize("NFKC")` as node 20.20.2 computes it: the characters
+/// [`UNKNOWN_TO_UNICODE_17`] kept as they are, the text between them
+/// normalised.
+pub fn nfkc(text: &str) -> String {
+    if text.is_ascii()
+        || unicode_normalization::is_nfkc_quick(text.chars())
+            == unicode_normalization::IsNormalized::Yes
+    {
+        return text.to_string();
+    }
+    if !text.chars().any(unknown_to_unicode_17) {
+        return text.nfkc().collect();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut start = 0;
+    for (at, c) in text
+        .char_indices()
+        .filter(|&(_, c)| unknown_to_unicode_17(c))
+    {
+        out.extend(text[start..at].nfkc());
+        out.push(c);
+        start = at + c.len_utf8();
+    }
+    out.extend(text[start..].nfkc());
+    out
+}
+
+/// pi's `normalizeForFuzzyMatch`: `text.normalize("NFKC")`, then every
+/// `\n`-separated line `trimEnd()`ed, then [`fold_typographic`] on every
+/// character.
+///
+/// Done line by line: `\n` is a starter that no normalization decomposes,
+/// composes or moves anything across, so NFKC of the whole text is the
+/// lines' NFKC joined; an ASCII line is its own NFKC form and folds to
+/// itself.
+pub fn normalize_for_fuzzy_match(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        if line.is_ascii() {
+            out.push_str(line.trim_end_matches(is_js_whitespace));
+        } else {
+            let line = nfkc(line);
+            out.extend(
+                line.trim_end_matches(is_js_whitespace)
+                    .chars()
+                    .map(fold_typographic),
+            );
+        }
+    }
+    out
+}
+
+/// The number of UTF-16 code units of `text` (JavaScript's `length`).
+pub fn utf16_len(text: &str) -> usize {
+    text.chars().map(char::len_utf16).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_ending_is_the_first_line_breaks() {
+        assert_eq!(detect_line_ending("a\r\nb\nc"), "\r\n");
+        assert_eq!(detect_line_ending("a\nb\r\nc"), "\n");
+        assert_eq!(detect_line_ending("a\rb"), "\n");
+        assert_eq!(detect_line_ending("abc"), "\n");
+        assert_eq!(detect_line_ending("a\r\rb\n"), "\n");
+    }
+
+    #[test]
+    fn lone_carriage_returns_become_line_feeds() {
+        assert_eq!(normalize_to_lf("a\r\nb\rc\n"), "a\nb\nc\n");
+        assert_eq!(normalize_to_lf("\r\r\n"), "\n\n");
+    }
+
+    #[test]
+    fn fuzzy_normalization_folds_what_pi_folds() {
+        assert_eq!(normalize_for_fuzzy_match("a  \nb\t\n"), "a\nb\n");
+        assert_eq!(
+            normalize_for_fuzzy_match("\u{2018}x\u{2019} \u{201c}y\u{201d} a\u{2013}b\u{2212}c"),
+            "'x' \"y\" a-b-c"
+        );
+        assert_eq!(normalize_for_fuzzy_match("wait\u{2026}"), "wait...");
+        assert_eq!(normalize_for_fuzzy_match("\u{fb01}le x\u{b2}"), "file x2");
+        assert_eq!(normalize_for_fuzzy_match("a\u{a0}b\u{3000}"), "a b");
+        assert_eq!(normalize_for_fuzzy_match("e\u{301}"), "\u{e9}");
+        // Not folded: zero-width space, soft hyphen, guillemets.
+        assert_eq!(
+            normalize_for_fuzzy_match("a\u{200b}b\u{ad}\u{ab}"),
+            "a\u{200b}b\u{ad}\u{ab}"
+        );
+        // JavaScript's trimEnd strips U+FEFF and U+2028 but not U+0085.
+        assert_eq!(normalize_for_fuzzy_match("a\u{feff}\u{2028}"), "a");
+        assert_eq!(normalize_for_fuzzy_match("a\u{85}"), "a\u{85}");
+    }
+
+    #[test]
+    fn characters_new_in_unicode_18_stay_as_node_20_leaves_them() {
+        // U+209D has a compatibility decomposition (to `w`) only since
+        // Unicode 18; U+05C8 is a combining mark only since then.
+        assert_eq!(nfkc("\u{209d}\u{fb01}"), "\u{209d}fi");
+        assert_eq!(nfkc("a\u{301}\u{5c8}\u{316}"), "\u{e1}\u{5c8}\u{316}");
+        assert_eq!(nfkc("\u{2126}"), "\u{3a9}");
+    }
+
+    #[test]
+    fn bom_is_stripped_once() {
+        assert_eq!(strip_bom("\u{feff}\u{feff}x"), ("\u{feff}", "\u{feff}x"));
+        assert_eq!(strip_bom("x"), ("", "x"));
+    }
+}

@@ -1,0 +1,127 @@
+//! pi 0.73.1's `edit` tool against its corpus (the shipped tool's results
+//! on generated calls) and against the edits recorded from the real CLI.
+
+use srview::dialect::apply_patch::fs::MemoryFs;
+use srview::dialect::call::{CallMatcher, CallOutcome, ToolCall};
+use srview::dialect::pi_edit::PiEdit;
+
+use super::corpus;
+
+const CWD: &str = "/home/user/project";
+
+/// `PiEdit` on `input` with `file` (if any) at `path` below the project.
+fn run(path: &str, file: Option<&str>, input: &serde_json::Value) -> CallOutcome {
+    let fs = MemoryFs::new(file.map(|content| (path.to_string(), content.to_string())));
+    PiEdit.run(&ToolCall {
+        input,
+        cwd: CWD,
+        fs: &fs,
+    })
+}
+
+/// The first field of `outcome` that differs from the record's `expect`.
+fn compare(outcome: &CallOutcome, expect: &serde_json::Value) -> Option<String> {
+    let text = |key: &str| expect[key].as_str().map(str::to_string);
+    let content = outcome.writes.first().and_then(|w| w.content.clone());
+    corpus::differ("ok", outcome.ok, expect["ok"].as_bool().unwrap_or_default())
+        .or_else(|| corpus::differ("error", outcome.error.clone(), text("error")))
+        .or_else(|| corpus::differ("message", outcome.message.clone(), text("message")))
+        .or_else(|| corpus::differ("stage", outcome.stage.clone(), text("stage")))
+        .or_else(|| corpus::differ("content", content, text("content")))
+        .or_else(|| corpus::differ("writes", outcome.writes.len(), usize::from(outcome.ok)))
+}
+
+#[test]
+fn pi_edit_corpus() {
+    let mut tally = corpus::Tally::default();
+    for record in corpus::load("pi-edit-0.73.1") {
+        let path = record["path"].as_str().unwrap_or_default();
+        let outcome = run(path, record["file"].as_str(), &record["input"]);
+        tally.record(
+            record["kind"].as_str().unwrap_or_default(),
+            record["id"].as_str().unwrap_or_default(),
+            compare(&outcome, &record["expect"]),
+        );
+    }
+    tally.finish("pi-edit-0.73.1");
+}
+
+/// How each recorded call matched, from the recordings' own account: the
+/// c1-c6 scenarios are the fuzzy ones (trailing whitespace, smart quotes,
+/// dash, NFKC ellipsis), the failures matched nothing.
+fn recorded_stage(name: &str, ok: bool) -> &'static str {
+    const FUZZY: [&str; 5] = [
+        "c1_fuzzy_trailing_whitespace",
+        "c2_fuzzy_smart_single_quote",
+        "c3_fuzzy_smart_double_quotes",
+        "c4_fuzzy_unicode_dash",
+        "c6_fuzzy_nfkc_ellipsis",
+    ];
+    match () {
+        _ if !ok => "none",
+        _ if FUZZY.iter().any(|scenario| name.starts_with(scenario)) => "fuzzy",
+        _ => "exact",
+    }
+}
+
+/// Every `edit` call the real pi 0.73.1 CLI ran in the recorded sessions
+/// (tests/fixtures/matchers/recorded/pi_edit/: the tool input as the
+/// session holds it, the file before, the tool result and the file after):
+/// same verdict, same text, same file after; the fuzzy ones are named
+/// fuzzy and report the lines pi rewrote outside the edit. The cut-off
+/// stream (l_stream_cut_mid_tool_call) is the partial arguments pi parsed
+/// and ran: its validation error.
+#[test]
+fn pi_edit_recorded_calls() {
+    let folder = format!(
+        "{}/tests/fixtures/matchers/recorded/pi_edit",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let mut names: Vec<String> = std::fs::read_dir(&folder)
+        .unwrap_or_else(|e| panic!("{folder}: {e}"))
+        .map(|entry| {
+            entry
+                .expect("entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 24, "{names:?}");
+    for name in &names {
+        let text = std::fs::read_to_string(format!("{folder}/{name}")).expect("fixture");
+        let record: serde_json::Value = serde_json::from_str(&text).expect("fixture JSON");
+        let file = record["file"].as_str().expect("file");
+        let outcome = run(file, record["before"].as_str(), &record["input"]);
+        let ok = !record["isError"].as_bool().expect("isError");
+        let result = record["resultText"].as_str().map(str::to_string);
+        assert_eq!(outcome.ok, ok, "{name}");
+        if ok {
+            assert_eq!(outcome.message, result, "{name}");
+            assert_eq!(outcome.error, None, "{name}");
+        } else {
+            assert_eq!(outcome.error, result, "{name}");
+        }
+        let after = outcome.writes.first().and_then(|w| w.content.as_deref());
+        assert_eq!(after, record["after"].as_str(), "{name}");
+        let stage = recorded_stage(name, ok);
+        assert_eq!(outcome.stage.as_deref(), Some(stage), "{name}");
+        if stage == "fuzzy" {
+            assert!(
+                outcome.edits.iter().any(|e| e.loose && e.stage == "fuzzy"),
+                "{name}"
+            );
+            // The recorded file shows pi's whole-file rewrite: line 1's
+            // en dash became a hyphen although no edit touched it.
+            assert_eq!(
+                outcome.rewritten_outside.first().map(|r| r.0),
+                Some(1),
+                "{name}"
+            );
+        } else {
+            assert!(outcome.edits.iter().all(|e| !e.loose), "{name}");
+            assert!(outcome.rewritten_outside.is_empty(), "{name}");
+        }
+    }
+}
