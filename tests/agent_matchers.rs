@@ -73,3 +73,4 @@ mod corpus {
         (got != want).then(|| format!("{field}: got {got:?}, want {want:?}"))
     }
 }
+#[path = "agent_matchers/gemini_replace.rs"] mod gemini_replace;

@@ -9,6 +9,7 @@ pub mod chosen;
 pub mod corrected;
 mod detect;
 pub mod edit;
+pub mod gemini_replace;
 pub mod one_file;
 pub mod udiff;
 
