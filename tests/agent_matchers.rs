@@ -74,3 +74,4 @@ mod corpus {
     }
 }
 #[path = "agent_matchers/gemini_replace.rs"] mod gemini_replace;
+#[path = "agent_matchers/qwen_edit.rs"] mod qwen_edit;

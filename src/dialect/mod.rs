@@ -11,6 +11,7 @@ mod detect;
 pub mod edit;
 pub mod gemini_replace;
 pub mod one_file;
+pub mod qwen_edit;
 pub mod udiff;
 
 pub use detect::{Detector, Dialect, cut_beginning, detect, first_patch_line, is_patch_line};
