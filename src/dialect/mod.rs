@@ -9,11 +9,13 @@ pub mod chosen;
 pub mod corrected;
 mod detect;
 pub mod edit;
+pub mod gemini_replace;
 pub mod one_file;
 pub mod registry;
 pub mod opencode_apply_patch;
 pub mod opencode_edit;
 pub mod pi_edit;
+pub mod qwen_edit;
 pub mod udiff;
 
 pub use detect::{Detector, Dialect, cut_beginning, detect, first_patch_line, is_patch_line};

@@ -1,0 +1,191 @@
+//! The JavaScript string semantics Gemini CLI's `edit.ts` relies on, on
+//! Rust strings: `String.prototype.trim`'s whitespace set (also `\s` in its
+//! regexes), `.` and `^` line terminators, UTF-16 lengths, and the
+//! `/.*(?:\n|$)/g` line split.
+
+/// JS `WhiteSpace` + `LineTerminator` (what `trim()` and `\s` remove): the
+/// Unicode space separators, TAB, VT, FF, CR, LF, LS, PS and the BOM
+/// (U+FEFF); unlike Rust's `char::is_whitespace`, not U+0085.
+pub fn is_space(c: char) -> bool {
+    matches!(
+        c,
+        '\t' | '\n'
+            | '\u{b}'
+            | '\u{c}'
+            | '\r'
+            | ' '
+            | '\u{a0}'
+            | '\u{1680}'
+            | '\u{2000}'..='\u{200a}'
+            | '\u{2028}'
+            | '\u{2029}'
+            | '\u{202f}'
+            | '\u{205f}'
+            | '\u{3000}'
+            | '\u{feff}'
+    )
+}
+
+/// A JS regex `LineTerminator`: what `.` does not match and after which `^`
+/// matches in multiline mode.
+pub fn is_line_terminator(c: char) -> bool {
+    matches!(c, '\n' | '\r' | '\u{2028}' | '\u{2029}')
+}
+
+/// `s.trim()`.
+pub fn trim(s: &str) -> &str {
+    s.trim_matches(is_space)
+}
+
+/// `s.trimStart()`.
+pub fn trim_start(s: &str) -> &str {
+    s.trim_start_matches(is_space)
+}
+
+/// `s.trimEnd()`.
+pub fn trim_end(s: &str) -> &str {
+    s.trim_end_matches(is_space)
+}
+
+/// `s.length`: UTF-16 code units.
+pub fn utf16_len(s: &str) -> usize {
+    s.chars().map(char::len_utf16).sum()
+}
+
+/// `text.match(/.*(?:\n|$)/g).slice(0, -1)`: each line with its `\n`, the
+/// last one without when the text does not end with `\n`. `.` stops at every
+/// JS line terminator, so a segment ended by a lone `\r`, U+2028 or U+2029
+/// never matches: it (and its terminator) is missing from the result, and
+/// text joined back from these lines loses it.
+pub fn match_lines(text: &str) -> Vec<&str> {
+    let mut lines = Vec::new();
+    let mut start = 0;
+    for (i, c) in text.char_indices() {
+        if is_line_terminator(c) {
+            if c == '\n' {
+                lines.push(&text[start..=i]);
+            }
+            start = i + c.len_utf8();
+        }
+    }
+    if start < text.len() {
+        lines.push(&text[start..]);
+    }
+    lines
+}
+
+/// `restoreTrailingNewline(original, modified)`: the result ends with `\n`
+/// exactly when the original did (adds one, or removes one).
+pub fn restore_trailing_newline(original: &str, modified: String) -> String {
+    let had = original.ends_with('\n');
+    if had && !modified.ends_with('\n') {
+        modified + "\n"
+    } else if !had && modified.ends_with('\n') {
+        let mut modified = modified;
+        modified.pop();
+        modified
+    } else {
+        modified
+    }
+}
+
+/// `decodeURIComponent(s)`, or `None` where it throws (a `%` not followed by
+/// two hex digits, or escapes that do not form UTF-8).
+pub fn decode_uri_component(s: &str) -> Option<String> {
+    let bytes = s.as_bytes();
+    let hex = |i: usize| -> Option<u8> {
+        let pair = bytes.get(i + 1..i + 3)?;
+        let text = std::str::from_utf8(pair).ok()?;
+        u8::from_str_radix(text, 16).ok()
+    };
+    let mut out: Vec<u8> = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'%' {
+            out.push(bytes[i]);
+            i += 1;
+            continue;
+        }
+        let lead = hex(i)?;
+        i += 3;
+        let width = match lead {
+            0x00..=0x7f => {
+                out.push(lead);
+                continue;
+            }
+            0xc2..=0xdf => 2,
+            0xe0..=0xef => 3,
+            0xf0..=0xf4 => 4,
+            _ => return None,
+        };
+        let mut sequence = vec![lead];
+        for _ in 1..width {
+            if bytes.get(i) != Some(&b'%') {
+                return None;
+            }
+            let next = hex(i)?;
+            if next & 0xc0 != 0x80 {
+                return None;
+            }
+            sequence.push(next);
+            i += 3;
+        }
+        std::str::from_utf8(&sequence).ok()?;
+        out.extend_from_slice(&sequence);
+    }
+    String::from_utf8(out).ok()
+}
+
+/// Node's `path.resolve(base, p)` on POSIX: `p` if absolute, else joined to
+/// `base`, then `.`/`..`/empty segments folded; no trailing `/`.
+pub fn resolve_path(base: &str, p: &str) -> String {
+    let joined = if p.starts_with('/') {
+        p.to_string()
+    } else {
+        format!("{base}/{p}")
+    };
+    let mut parts: Vec<&str> = Vec::new();
+    for segment in joined.split('/') {
+        match segment {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            other => parts.push(other),
+        }
+    }
+    format!("/{}", parts.join("/"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trim_uses_the_js_whitespace_set() {
+        assert_eq!(trim("\u{feff}\u{a0} x \u{3000}"), "x");
+        assert_eq!(trim("\u{85}x"), "\u{85}x");
+    }
+
+    #[test]
+    fn match_lines_drops_segments_ended_by_a_lone_cr() {
+        assert_eq!(match_lines("a\nb"), vec!["a\n", "b"]);
+        assert_eq!(match_lines("a\n"), vec!["a\n"]);
+        assert_eq!(match_lines("a\rb\nc\r"), vec!["b\n"]);
+        assert!(match_lines("").is_empty());
+    }
+
+    #[test]
+    fn decode_uri_component_as_js() {
+        assert_eq!(decode_uri_component("a%20b").as_deref(), Some("a b"));
+        assert_eq!(decode_uri_component("a%zz"), None);
+        assert_eq!(decode_uri_component("%C3%A9").as_deref(), Some("é"));
+        assert_eq!(decode_uri_component("%C3x"), None);
+    }
+
+    #[test]
+    fn resolve_folds_segments() {
+        assert_eq!(resolve_path("/r", "./a/../b//c"), "/r/b/c");
+        assert_eq!(resolve_path("/r", "/x/./y"), "/x/y");
+    }
+}

@@ -1,0 +1,133 @@
+//! The Levenshtein distance `fast-levenshtein`'s `get(a, b)` computes
+//! (unit costs, over UTF-16 code units), with Myers' bit-parallel algorithm
+//! (G. Myers 1999, in the block form of Hyyrö 2003 / edlib): the pattern is
+//! prepared once and each text costs `len(text) * ceil(len(pattern) / 64)`
+//! word operations instead of the agent's `len(text) * len(pattern)` cells.
+//! The distance is the same number (it is symmetric, so which side is the
+//! pattern does not matter).
+
+use std::collections::HashMap;
+
+/// A pattern prepared for repeated distance queries.
+pub struct Pattern {
+    len: usize,
+    blocks: usize,
+    /// Per code unit of the pattern, its match bits (`blocks` words).
+    masks: HashMap<u16, Vec<u64>>,
+}
+
+impl Pattern {
+    pub fn new(units: &[u16]) -> Self {
+        let blocks = units.len().div_ceil(64).max(1);
+        let mut masks: HashMap<u16, Vec<u64>> = HashMap::new();
+        for (i, &unit) in units.iter().enumerate() {
+            masks.entry(unit).or_insert_with(|| vec![0; blocks])[i / 64] |= 1 << (i % 64);
+        }
+        Pattern {
+            len: units.len(),
+            blocks,
+            masks,
+        }
+    }
+
+    /// The edit distance between the pattern and `text` (code units).
+    pub fn distance(&self, text: impl Iterator<Item = u16>) -> usize {
+        if self.len == 0 {
+            return text.count();
+        }
+        let last_bit = |b: usize| -> u64 {
+            if b + 1 == self.blocks {
+                1 << ((self.len - 1) % 64)
+            } else {
+                1 << 63
+            }
+        };
+        let zeros = vec![0u64; self.blocks];
+        let mut positive = vec![!0u64; self.blocks];
+        let mut negative = vec![0u64; self.blocks];
+        let mut score = self.len as isize;
+        for unit in text {
+            let eqs = self.masks.get(&unit).unwrap_or(&zeros);
+            // The top row (row 0) grows by one per text unit: global distance.
+            let mut carry: i8 = 1;
+            for b in 0..self.blocks {
+                let mut eq = eqs[b];
+                let pv = positive[b];
+                let mv = negative[b];
+                let xv = eq | mv;
+                if carry < 0 {
+                    eq |= 1;
+                }
+                let xh = ((eq & pv).wrapping_add(pv) ^ pv) | eq;
+                let mut ph = mv | !(xh | pv);
+                let mut mh = pv & xh;
+                let high = last_bit(b);
+                let out: i8 = if ph & high != 0 {
+                    1
+                } else if mh & high != 0 {
+                    -1
+                } else {
+                    0
+                };
+                ph <<= 1;
+                mh <<= 1;
+                if carry < 0 {
+                    mh |= 1;
+                } else if carry > 0 {
+                    ph |= 1;
+                }
+                positive[b] = mh | !(xv | ph);
+                negative[b] = ph & xv;
+                carry = out;
+            }
+            score += carry as isize;
+        }
+        score as usize
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn units(s: &str) -> Vec<u16> {
+        s.encode_utf16().collect()
+    }
+
+    fn naive(a: &[u16], b: &[u16]) -> usize {
+        let mut row: Vec<usize> = (0..=b.len()).collect();
+        for i in 1..=a.len() {
+            let mut previous = row[0];
+            row[0] = i;
+            for j in 1..=b.len() {
+                let current = row[j];
+                let cost = usize::from(a[i - 1] != b[j - 1]);
+                row[j] = (row[j] + 1).min(row[j - 1] + 1).min(previous + cost);
+                previous = current;
+            }
+        }
+        row[b.len()]
+    }
+
+    #[test]
+    fn equals_the_dynamic_programme_across_blocks() {
+        let long_a: String = (0..150).map(|i| ((i * 7 % 26) as u8 + b'a') as char).collect();
+        let long_b: String = (0..140).map(|i| ((i * 5 % 23) as u8 + b'a') as char).collect();
+        let pairs = [
+            ("", ""),
+            ("abc", ""),
+            ("", "abc"),
+            ("kitten", "sitting"),
+            ("flaw", "lawn"),
+            (long_a.as_str(), long_b.as_str()),
+            (long_a.as_str(), &long_a[3..]),
+            (&long_b[..64], &long_b[1..65]),
+        ];
+        for (a, b) in pairs {
+            let (a, b) = (units(a), units(b));
+            let expected = naive(&a, &b);
+            assert_eq!(Pattern::new(&a).distance(b.iter().copied()), expected);
+            assert_eq!(Pattern::new(&b).distance(a.iter().copied()), expected);
+        }
+    }
+}

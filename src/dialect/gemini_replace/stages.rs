@@ -1,0 +1,385 @@
+//! Gemini CLI 0.61.0's `calculateReplacement` (`tools/edit.ts`): the
+//! strategies `exact`, `flexible`, `regex` and `fuzzy`, tried in that
+//! order on the file's text (CRLF already made LF), the first one that
+//! returns a result wins.
+
+use super::js;
+use super::levenshtein::Pattern;
+
+/// `FUZZY_MATCH_THRESHOLD`: a window's weighted distance per character of
+/// `old_string` may be at most this.
+const FUZZY_MATCH_THRESHOLD: f64 = 0.1;
+/// `WHITESPACE_PENALTY_FACTOR`: a whitespace-only difference costs this.
+const WHITESPACE_PENALTY_FACTOR: f64 = 0.1;
+/// The fuzzy stage is skipped when `lines * len(old_string)^2` exceeds this.
+const FUZZY_WORK_LIMIT: f64 = 400_000_000.0;
+/// `old_string` shorter than this (UTF-16 units) is never fuzzy-matched.
+const FUZZY_MIN_LENGTH: usize = 10;
+
+/// What a strategy returns.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Replacement {
+    /// The file's text afterwards (LF; before the CRLF restore).
+    pub new_content: String,
+    /// How many places matched (the exact stage counts them also when it
+    /// refuses to replace several).
+    pub occurrences: usize,
+    /// The strategy's telemetry name.
+    pub stage: &'static str,
+    /// For the fuzzy stage, the 1-based line ranges replaced, sorted.
+    pub fuzzy_ranges: Vec<(usize, usize)>,
+    /// The first place replaced: byte offset in the text, the text found
+    /// there, the text written in its place.
+    pub first: Option<(usize, String, String)>,
+}
+
+/// `calculateReplacement` once `old_string` is known to be non-empty
+/// after CRLF normalization; `None` when no strategy matched.
+pub fn calculate(
+    content: &str,
+    old_raw: &str,
+    new_raw: &str,
+    allow_multiple: bool,
+) -> Option<Replacement> {
+    let search = old_raw.replace("\r\n", "\n");
+    let replace = new_raw.replace("\r\n", "\n");
+    exact(content, &search, &replace, allow_multiple)
+        .or_else(|| flexible(content, &search, &replace, new_raw.is_empty()))
+        .or_else(|| regex(content, &search, &replace, allow_multiple))
+        .or_else(|| fuzzy(content, old_raw, &search, &replace))
+}
+
+/// `calculateExactReplacement`: every occurrence replaced literally; with
+/// several and no `allow_multiple`, nothing replaced (the count fails).
+fn exact(content: &str, search: &str, replace: &str, allow_multiple: bool) -> Option<Replacement> {
+    let positions: Vec<usize> = content.match_indices(search).map(|(i, _)| i).collect();
+    let occurrences = positions.len();
+    let first = positions
+        .first()
+        .map(|&i| (i, search.to_string(), replace.to_string()));
+    if !allow_multiple && occurrences > 1 {
+        return Some(Replacement {
+            new_content: content.to_string(),
+            occurrences,
+            stage: "exact",
+            fuzzy_ranges: Vec::new(),
+            first,
+        });
+    }
+    if occurrences == 0 {
+        return None;
+    }
+    let replaced = content.replace(search, replace);
+    Some(Replacement {
+        new_content: js::restore_trailing_newline(content, replaced),
+        occurrences,
+        stage: "exact",
+        fuzzy_ranges: Vec::new(),
+        first,
+    })
+}
+
+/// `^([ \t]*)` of a line.
+fn indentation(line: &str) -> &str {
+    let end = line
+        .find(|c: char| c != ' ' && c != '\t')
+        .unwrap_or(line.len());
+    &line[..end]
+}
+
+/// `applyIndentation(lines, target)`: the first line's indentation is the
+/// reference; lines starting with it get it swapped for `target`, others get
+/// `target` + their `trimStart()`; blank lines become empty.
+pub fn apply_indentation(lines: &[&str], target: &str) -> Vec<String> {
+    let Some(reference) = lines.first() else {
+        return Vec::new();
+    };
+    let reference = indentation(reference);
+    lines
+        .iter()
+        .map(|line| {
+            if js::trim(line).is_empty() {
+                String::new()
+            } else if let Some(rest) = line.strip_prefix(reference) {
+                format!("{target}{rest}")
+            } else {
+                format!("{target}{}", js::trim_start(line))
+            }
+        })
+        .collect()
+}
+
+/// Byte offset of `part` (a slice of `whole`) in `whole`.
+fn offset_in(whole: &str, part: &str) -> usize {
+    part.as_ptr() as usize - whole.as_ptr() as usize
+}
+
+/// `calculateFlexibleReplacement`: windows of lines equal to `old`'s lines
+/// after `trim()` on both sides; every window replaced by `new` re-indented
+/// to the window's first line.
+fn flexible(content: &str, search: &str, replace: &str, new_is_empty: bool) -> Option<Replacement> {
+    let original_lines = js::match_lines(content);
+    let mut lines: Vec<std::borrow::Cow<str>> = original_lines
+        .iter()
+        .map(|l| std::borrow::Cow::Borrowed(*l))
+        .collect();
+    let wanted: Vec<&str> = search.split('\n').map(js::trim).collect();
+    let replace_lines: Vec<&str> = replace.split('\n').collect();
+    let n = wanted.len();
+    let mut occurrences = 0;
+    let mut first = None;
+    let mut i = 0;
+    while i + n <= lines.len() {
+        let is_match = lines[i..i + n]
+            .iter()
+            .zip(&wanted)
+            .all(|(line, want)| js::trim(line) == *want);
+        if is_match {
+            occurrences += 1;
+            let target = indentation(&lines[i]).to_string();
+            let mut text = apply_indentation(&replace_lines, &target).join("\n");
+            if !new_is_empty && lines[i + n - 1].ends_with('\n') && !text.ends_with('\n') {
+                text.push('\n');
+            }
+            if first.is_none() {
+                let found: String = lines[i..i + n].concat();
+                first = Some((offset_in(content, original_lines[i]), found, text.clone()));
+            }
+            lines.splice(i..i + n, [std::borrow::Cow::Owned(text)]);
+        }
+        i += 1;
+    }
+    if occurrences == 0 {
+        return None;
+    }
+    Some(Replacement {
+        new_content: js::restore_trailing_newline(content, lines.concat()),
+        occurrences,
+        stage: "flexible",
+        fuzzy_ranges: Vec::new(),
+        first,
+    })
+}
+
+/// The tokens of `calculateRegexReplacement`'s pattern: spaces put around
+/// `( ) : [ ] { } > < =`, then split on whitespace.
+fn regex_tokens(search: &str) -> Vec<String> {
+    let mut spaced = String::with_capacity(search.len() * 2);
+    for c in search.chars() {
+        if "():[]{}><=".contains(c) {
+            spaced.push(' ');
+            spaced.push(c);
+            spaced.push(' ');
+        } else {
+            spaced.push(c);
+        }
+    }
+    spaced
+        .split(js::is_space)
+        .filter(|t| !t.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// `^([ \t]*)tok1\s*tok2\s*...` tried at `start` (a line start): the end of
+/// the match and the captured indentation. Each token begins with a
+/// non-whitespace character, so the greedy `[ \t]*` and `\s*` never need to
+/// give anything back: one pass decides.
+fn regex_match_at(content: &str, start: usize, tokens: &[String]) -> Option<usize> {
+    let mut at = start + indentation(&content[start..]).len();
+    for (k, token) in tokens.iter().enumerate() {
+        if k > 0 {
+            let rest = &content[at..];
+            at += rest.len() - rest.trim_start_matches(js::is_space).len();
+        }
+        if !content[at..].starts_with(token.as_str()) {
+            return None;
+        }
+        at += token.len();
+    }
+    Some(at)
+}
+
+/// `calculateRegexReplacement`: the tokens of `old` with any whitespace
+/// between them, starting at a line start after spaces or tabs, possibly
+/// ending mid-line. All matches count; the first (or, with
+/// `allow_multiple`, every) one is replaced by `new` indented like it.
+fn regex(content: &str, search: &str, replace: &str, allow_multiple: bool) -> Option<Replacement> {
+    let tokens = regex_tokens(search);
+    if tokens.is_empty() {
+        return None;
+    }
+    let mut matches: Vec<(usize, usize)> = Vec::new();
+    let mut from = 0;
+    let mut previous_terminator = true;
+    for (i, c) in content.char_indices() {
+        let line_start = previous_terminator;
+        previous_terminator = js::is_line_terminator(c);
+        if i < from || !line_start {
+            continue;
+        }
+        if let Some(end) = regex_match_at(content, i, &tokens) {
+            matches.push((i, end));
+            from = end;
+        }
+    }
+    if matches.is_empty() {
+        return None;
+    }
+    let new_lines: Vec<&str> = replace.split('\n').collect();
+    let replaced = if allow_multiple {
+        &matches[..]
+    } else {
+        &matches[..1]
+    };
+    let mut out = String::with_capacity(content.len());
+    let mut last = 0;
+    let mut first = None;
+    for &(start, end) in replaced {
+        let indent = indentation(&content[start..]);
+        let text = apply_indentation(&new_lines, indent).join("\n");
+        out.push_str(&content[last..start]);
+        out.push_str(&text);
+        if first.is_none() {
+            first = Some((start, content[start..end].to_string(), text));
+        }
+        last = end;
+    }
+    out.push_str(&content[last..]);
+    Some(Replacement {
+        new_content: js::restore_trailing_newline(content, out),
+        occurrences: matches.len(),
+        stage: "regex",
+        fuzzy_ranges: Vec::new(),
+        first,
+    })
+}
+
+/// The UTF-16 units of `lines` (already `trimEnd()`ed) joined with `\n`.
+fn joined_units(lines: &[Vec<u16>]) -> Vec<u16> {
+    let mut out = Vec::new();
+    for (k, line) in lines.iter().enumerate() {
+        if k > 0 {
+            out.push(u16::from(b'\n'));
+        }
+        out.extend_from_slice(line);
+    }
+    out
+}
+
+/// `stripWhitespace` on UTF-16 units (every JS whitespace is one unit).
+fn strip_space(units: &[u16]) -> Vec<u16> {
+    units
+        .iter()
+        .copied()
+        .filter(|&u| !char::from_u32(u32::from(u)).is_some_and(js::is_space))
+        .collect()
+}
+
+/// `calculateFuzzyReplacement`: windows of as many lines as `old` has,
+/// `trimEnd()`ed and joined, scored `(d_norm + 0.1 * (d_raw - d_norm)) /
+/// len(old)` with `d_raw` the Levenshtein distance and `d_norm` the same
+/// without whitespace; every non-overlapping window scoring at most 0.1,
+/// best first, is replaced by `new` re-indented to its first line.
+///
+/// Same candidates and scores as the agent's code, with less work: the
+/// distances are bit-parallel (see `levenshtein`), and `d_raw` is not
+/// computed where `d_norm` alone already puts the score above the
+/// threshold (`d_raw >= d_norm`, so the score is at least `d_norm / len`).
+fn fuzzy(content: &str, old_raw: &str, search: &str, replace: &str) -> Option<Replacement> {
+    let old_length = js::utf16_len(old_raw);
+    if old_length < FUZZY_MIN_LENGTH {
+        return None;
+    }
+    let source_lines = js::match_lines(content);
+    let search_lines: Vec<&str> = js::match_lines(search)
+        .into_iter()
+        .map(js::trim_end)
+        .collect();
+    let old_length = old_length as f64;
+    if source_lines.len() as f64 * (old_length * old_length) > FUZZY_WORK_LIMIT {
+        return None;
+    }
+    if search_lines.is_empty() {
+        return None;
+    }
+    let n = search_lines.len();
+    let search_units: Vec<u16> = search_lines.join("\n").encode_utf16().collect();
+    let search_len = search_units.len();
+    let raw_pattern = Pattern::new(&search_units);
+    let norm_pattern = Pattern::new(&strip_space(&search_units));
+    let trimmed: Vec<Vec<u16>> = source_lines
+        .iter()
+        .map(|l| js::trim_end(l).encode_utf16().collect())
+        .collect();
+    let mut candidates: Vec<(usize, f64)> = Vec::new();
+    if source_lines.len() >= n && search_len > 0 {
+        for i in 0..=source_lines.len() - n {
+            let window_len: usize =
+                trimmed[i..i + n].iter().map(Vec::len).sum::<usize>() + (n - 1);
+            let length_diff = window_len.abs_diff(search_len) as f64;
+            if length_diff / search_len as f64 > FUZZY_MATCH_THRESHOLD / WHITESPACE_PENALTY_FACTOR
+            {
+                continue;
+            }
+            let window = joined_units(&trimmed[i..i + n]);
+            let d_norm = norm_pattern.distance(strip_space(&window).into_iter());
+            if 10 * d_norm > search_len {
+                continue;
+            }
+            let d_raw = raw_pattern.distance(window.into_iter());
+            let weighted = d_norm as f64 + (d_raw as f64 - d_norm as f64) * WHITESPACE_PENALTY_FACTOR;
+            let score = weighted / search_len as f64;
+            if score <= FUZZY_MATCH_THRESHOLD {
+                candidates.push((i, score));
+            }
+        }
+    }
+    // A search text of only whitespace (length 0 after trimEnd) scores NaN
+    // or infinity in the agent's code: never a candidate.
+    if candidates.is_empty() {
+        return None;
+    }
+    candidates.sort_by(|a, b| {
+        a.1.partial_cmp(&b.1)
+            .unwrap_or(std::cmp::Ordering::Equal)
+            .then(a.0.cmp(&b.0))
+    });
+    let mut selected: Vec<usize> = Vec::new();
+    for &(index, _) in &candidates {
+        if !selected.iter().any(|&m| m.abs_diff(index) < n) {
+            selected.push(index);
+        }
+    }
+    let mut fuzzy_ranges: Vec<(usize, usize)> = selected.iter().map(|&i| (i + 1, i + n)).collect();
+    fuzzy_ranges.sort();
+    let new_lines: Vec<&str> = replace.split('\n').collect();
+    let mut lines: Vec<std::borrow::Cow<str>> = source_lines
+        .iter()
+        .map(|l| std::borrow::Cow::Borrowed(*l))
+        .collect();
+    let mut by_position = selected.clone();
+    by_position.sort_unstable_by(|a, b| b.cmp(a));
+    let mut first = None;
+    for &index in &by_position {
+        let target = indentation(source_lines[index]);
+        let mut text = apply_indentation(&new_lines, target).join("\n");
+        if source_lines[index + n - 1].ends_with('\n') {
+            text.push('\n');
+        }
+        // Bottom to top: the last one handled is the topmost.
+        first = Some((
+            offset_in(content, source_lines[index]),
+            source_lines[index..index + n].concat(),
+            text.clone(),
+        ));
+        lines.splice(index..index + n, [std::borrow::Cow::Owned(text)]);
+    }
+    Some(Replacement {
+        new_content: js::restore_trailing_newline(content, lines.concat()),
+        occurrences: selected.len(),
+        stage: "fuzzy",
+        fuzzy_ranges,
+        first,
+    })
+}

@@ -1,0 +1,347 @@
+//! Qwen Code 0.24.4's `edit` tool (`EditTool`, packages/core/src/tools/
+//! edit.ts with utils/editHelper.ts, Apache-2.0, from the published bundle),
+//! ported exactly with the read-before-edit check off: input `{file_path,
+//! old_string, new_string, replace_all}`.
+//!
+//! Order, as the agent runs it: the JSON-schema check (ajv's first error,
+//! after Qwen's coercions: `"true"`/`"false"` strings become booleans,
+//! numbers and booleans given for strings become strings), `file_path`
+//! trimmed and unescaped (`\x` → `x`) then required non-empty and absolute,
+//! then the file: read (a UTF-8 BOM is taken off and put back on write;
+//! CRLF made LF, and every line written back CRLF if the file had any
+//! `\r\n`), `normalizeEditStrings` ([`helper`]: literal,
+//! `normalizeBasicCharacters`, line passes, `+removedTrailingFinalEmptyLine`),
+//! the deletion newline rule, the counts and checks, the write.
+//!
+//! Not reproduced: the team-memory secret scan (only for the team memory
+//! folder), non-UTF-8 encodings, and the real file system's errors beyond
+//! a directory or a path below a file.
+
+mod helper;
+
+use serde_json::Value;
+
+use super::call::{CallMatcher, CallOutcome, EditMatch, Entry, FileWrite, ToolCall, fs_path};
+
+/// Qwen Code 0.24.4's `edit` matcher.
+pub struct QwenEdit;
+
+impl CallMatcher for QwenEdit {
+    fn run(&self, call: &ToolCall) -> CallOutcome {
+        match validate(call.input) {
+            Ok(params) => edit(&params, call),
+            Err(error) => failure(error, "precheck"),
+        }
+    }
+}
+
+struct Params {
+    file_path: String,
+    old_string: String,
+    new_string: String,
+    replace_all: bool,
+}
+
+/// JS `String(number)`.
+fn js_number(number: &serde_json::Number) -> String {
+    if number.is_i64() || number.is_u64() {
+        return number.to_string();
+    }
+    let value = number.as_f64().unwrap_or(0.0);
+    if value == 0.0 {
+        return "0".to_string();
+    }
+    let sign = if value < 0.0 { "-" } else { "" };
+    // Shortest round-trip digits and exponent, as JS's Number::toString.
+    let scientific = format!("{:e}", value.abs());
+    let (mantissa, exponent) = scientific.split_once('e').unwrap_or((&scientific, "0"));
+    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
+    let exponent: i64 = exponent.parse().unwrap_or(0);
+    let k = digits.len() as i64;
+    let n = exponent + 1;
+    let body = if k <= n && n <= 21 {
+        format!("{digits}{}", "0".repeat((n - k) as usize))
+    } else if 0 < n && n <= 21 {
+        format!("{}.{}", &digits[..n as usize], &digits[n as usize..])
+    } else if -6 < n && n <= 0 {
+        format!("0.{}{digits}", "0".repeat((-n) as usize))
+    } else {
+        let e = n - 1;
+        let e = if e >= 0 {
+            format!("+{e}")
+        } else {
+            e.to_string()
+        };
+        if k == 1 {
+            format!("{digits}e{e}")
+        } else {
+            format!("{}.{}e{e}", &digits[..1], &digits[1..])
+        }
+    };
+    format!("{sign}{body}")
+}
+
+/// `SchemaValidator.validate`'s coercions for this schema: `fixBooleanValues`
+/// (`replace_all` given as a `"true"`/`"false"` string of any case) and
+/// `fixStringValues` (a number or boolean given for a string property).
+fn coerce(object: &serde_json::Map<String, Value>) -> serde_json::Map<String, Value> {
+    let mut object = object.clone();
+    for (key, value) in object.iter_mut() {
+        match (key.as_str(), &*value) {
+            ("replace_all", Value::String(s)) => {
+                let lower = s.to_lowercase();
+                if lower == "true" || lower == "false" {
+                    *value = Value::Bool(lower == "true");
+                }
+            }
+            ("file_path" | "old_string" | "new_string", Value::Number(n)) => {
+                *value = Value::String(js_number(n));
+            }
+            ("file_path" | "old_string" | "new_string", Value::Bool(b)) => {
+                *value = Value::String(b.to_string());
+            }
+            _ => {}
+        }
+    }
+    object
+}
+
+/// `unescapePath` on POSIX: `\` and the next character (not a line
+/// terminator) become that character.
+fn unescape_path(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    let mut chars = path.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            if let Some(&next) = chars.peek() {
+                if !matches!(next, '\n' | '\r' | '\u{2028}' | '\u{2029}') {
+                    out.push(next);
+                    chars.next();
+                    continue;
+                }
+            }
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// JS `trim()`'s whitespace set.
+fn is_js_space(c: char) -> bool {
+    matches!(
+        c,
+        '\t' | '\n'
+            | '\u{b}'
+            | '\u{c}'
+            | '\r'
+            | ' '
+            | '\u{a0}'
+            | '\u{1680}'
+            | '\u{2000}'..='\u{200a}'
+            | '\u{2028}'
+            | '\u{2029}'
+            | '\u{202f}'
+            | '\u{205f}'
+            | '\u{3000}'
+            | '\u{feff}'
+    )
+}
+
+/// `build()`: the schema, then `validateToolParamValues`.
+fn validate(input: &Value) -> Result<Params, String> {
+    let Some(object) = input.as_object() else {
+        return Err(if input.is_array() {
+            "params must be object".to_string()
+        } else {
+            "Value of params must be an object".to_string()
+        });
+    };
+    let object = coerce(object);
+    const STRINGS: [&str; 3] = ["file_path", "old_string", "new_string"];
+    if let Some(missing) = STRINGS.iter().find(|k| !object.contains_key(**k)) {
+        return Err(format!("params must have required property '{missing}'"));
+    }
+    let text = |key: &str| object.get(key).and_then(Value::as_str).map(str::to_string);
+    if let Some(wrong) = STRINGS.iter().find(|k| text(k).is_none()) {
+        return Err(format!("params/{wrong} must be string"));
+    }
+    let replace_all = match object.get("replace_all") {
+        None => false,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => return Err("params/replace_all must be boolean".to_string()),
+    };
+    let file_path = unescape_path(text("file_path").unwrap_or_default().trim_matches(is_js_space));
+    if file_path.is_empty() {
+        return Err("The 'file_path' parameter must be non-empty.".to_string());
+    }
+    if !file_path.starts_with('/') {
+        return Err(format!("File path must be absolute: {file_path}"));
+    }
+    Ok(Params {
+        file_path,
+        old_string: text("old_string").unwrap_or_default(),
+        new_string: text("new_string").unwrap_or_default(),
+        replace_all,
+    })
+}
+
+fn failure(error: String, stage: &str) -> CallOutcome {
+    CallOutcome {
+        ok: false,
+        error: Some(error),
+        stage: Some(stage.to_string()),
+        edits: vec![EditMatch {
+            stage: stage.to_string(),
+            ..EditMatch::default()
+        }],
+        ..CallOutcome::default()
+    }
+}
+
+/// `calculateEdit` + `execute`.
+fn edit(params: &Params, call: &ToolCall) -> CallOutcome {
+    let path = &params.file_path;
+    let target = fs_path(call.cwd, path);
+    let (bom, crlf, content) = match call.fs.read(&target) {
+        Entry::File(text) => {
+            let (bom, text) = match text.strip_prefix('\u{feff}') {
+                Some(rest) => (true, rest),
+                None => (false, text.as_str()),
+            };
+            (bom, text.contains("\r\n"), Some(text.replace("\r\n", "\n")))
+        }
+        Entry::Missing | Entry::BelowFile => (false, false, None),
+        Entry::Directory => {
+            return failure(
+                "EISDIR: illegal operation on a directory, read".to_string(),
+                "precheck",
+            );
+        }
+        Entry::Unreadable(error) => return failure(error, "precheck"),
+    };
+    let Some(content) = content else {
+        if params.old_string.is_empty() {
+            return created(params, call);
+        }
+        return failure(format!("File not found: {path}"), "precheck");
+    };
+    if params.old_string.is_empty() {
+        return failure(
+            format!("File already exists, cannot create: {path}"),
+            "precheck",
+        );
+    }
+    let matched = helper::find_matched_slice(&content, &params.old_string);
+    let (old, new) = match &matched {
+        Some(m) if m.removed_trailing_final_empty_line => (
+            m.slice.clone(),
+            helper::remove_trailing_newline(&params.new_string).to_string(),
+        ),
+        Some(m) => (m.slice.clone(), params.new_string.clone()),
+        None => (params.old_string.clone(), params.new_string.clone()),
+    };
+    let stage = match &matched {
+        Some(m) if m.removed_trailing_final_empty_line => {
+            format!("{}+removedTrailingFinalEmptyLine", m.pass.name())
+        }
+        Some(m) => m.pass.name().to_string(),
+        None => "none".to_string(),
+    };
+    let old = helper::augment_for_deletion(&content, &old, &new);
+    let occurrences = helper::count_occurrences(&content, &old);
+    if occurrences == 0 {
+        return failure(
+            format!(
+                "Failed to edit, 0 occurrences found for old_string in {path}. No edits made. The exact text in old_string was not found. Ensure you're not escaping content incorrectly and check whitespace, indentation, and context. Use read_file tool to verify."
+            ),
+            &stage,
+        );
+    }
+    if !params.replace_all && occurrences > 1 {
+        return failure(
+            format!(
+                "Failed to edit. Found {occurrences} occurrences for old_string in {path} but replace_all was not enabled."
+            ),
+            &stage,
+        );
+    }
+    if old == new {
+        return failure(
+            format!("No changes to apply. The old_string and new_string are identical in file: {path}"),
+            &stage,
+        );
+    }
+    let new_content = content.replace(&old, &new);
+    if new_content == content {
+        return failure(
+            format!(
+                "No changes to apply. The new content is identical to the current content in file: {path}"
+            ),
+            &stage,
+        );
+    }
+    let mut written = if crlf {
+        new_content.replace("\r\n", "\n").replace('\n', "\r\n")
+    } else {
+        new_content.clone()
+    };
+    if bom {
+        let body = written.strip_prefix('\u{feff}').unwrap_or(&written);
+        written = format!("\u{feff}{body}");
+    }
+    let mut message = format!("The file: {path} has been updated.");
+    if let Some(snippet) = helper::extract_edit_snippet(Some(&content), &new_content) {
+        message.push_str(&format!(
+            " Showing lines {}-{} of {} from the edited file:\n\n---\n\n{}",
+            snippet.start_line, snippet.end_line, snippet.total_lines, snippet.content
+        ));
+    }
+    let offset = matched
+        .as_ref()
+        .map_or_else(|| content.find(&old).unwrap_or(0), |m| m.offset);
+    let first_line = content[..offset].matches('\n').count() + 1;
+    let body = old.strip_suffix('\n').unwrap_or(&old);
+    let edit = EditMatch {
+        stage: stage.clone(),
+        loose: stage != "literal",
+        lines: Some((first_line, first_line + body.matches('\n').count())),
+        found: Some(old.clone()),
+        written: Some(new),
+    };
+    CallOutcome {
+        ok: true,
+        message: Some(message),
+        stage: Some(stage),
+        writes: vec![FileWrite {
+            path: target,
+            content: Some(written),
+        }],
+        edits: vec![edit],
+        ..CallOutcome::default()
+    }
+}
+
+/// A new file: `new_string` as given (no BOM, no line-ending change on
+/// Linux).
+fn created(params: &Params, call: &ToolCall) -> CallOutcome {
+    let content = &params.new_string;
+    let total = content.split('\n').count();
+    CallOutcome {
+        ok: true,
+        message: Some(format!(
+            "Created new file: {} with provided content. Showing lines 1-{total} of {total} from the edited file:\n\n---\n\n{content}",
+            params.file_path
+        )),
+        stage: Some("create".to_string()),
+        writes: vec![FileWrite {
+            path: fs_path(call.cwd, &params.file_path),
+            content: Some(content.clone()),
+        }],
+        edits: vec![EditMatch {
+            stage: "create".to_string(),
+            written: Some(content.clone()),
+            ..EditMatch::default()
+        }],
+        ..CallOutcome::default()
+    }
+}
