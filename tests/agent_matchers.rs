@@ -73,3 +73,5 @@ mod corpus {
         (got != want).then(|| format!("{field}: got {got:?}, want {want:?}"))
     }
 }
+#[path = "agent_matchers/aider_diff.rs"]
+mod aider_diff;
