@@ -267,14 +267,24 @@ fn apply_edits(
         let mut path = block.path.clone();
         let full = world.full_path(&path);
         let mut result = None;
+        // An exception in a retry leaves the block failed (as the corpus's
+        // oracle, which lists the calls that returned, counts it).
+        let mut tried = false;
+        let mut attempt = |world: &mut World, full: &str, tried: &mut bool| {
+            let content = world.read_text(full);
+            let outcome = do_replace(world, full, content, block);
+            if outcome.is_err() && *tried {
+                results.push(None);
+            }
+            *tried = true;
+            outcome
+        };
         if world.exists(&full) {
-            let content = world.read_text(&full);
-            result = do_replace(world, &full, content, block)?;
+            result = attempt(world, &full, &mut tried)?;
         }
         if result.is_none() && !is_blank(&block.original) {
             for chat_file in world.chat.clone() {
-                let content = world.read_text(&chat_file);
-                result = do_replace(world, &chat_file, content, block)?;
+                result = attempt(world, &chat_file, &mut tried)?;
                 if result.is_some() {
                     path = world.rel_path(&chat_file);
                     break;
