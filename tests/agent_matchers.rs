@@ -81,3 +81,5 @@ mod opencode_edit;
 mod pi_edit;
 #[path = "agent_matchers/gemini_replace.rs"] mod gemini_replace;
 #[path = "agent_matchers/qwen_edit.rs"] mod qwen_edit;
+#[path = "agent_matchers/aider_diff.rs"]
+mod aider_diff;

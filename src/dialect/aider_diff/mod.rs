@@ -1,0 +1,391 @@
+//! Aider 0.86.2's `diff` edit format (SEARCH/REPLACE blocks in the reply),
+//! ported exactly from aider/coders/editblock_coder.py and the parts of
+//! aider/coders/base_coder.py it runs in (`apply_updates`, `get_edits`,
+//! `apply_edits_dry_run`, `prepare_to_edit`, `allowed_to_edit`): what
+//! Aider writes, the text it reflects to the model, and how each block
+//! matched.
+//!
+//! Input: `{"reply": TEXT}`, the model's whole reply, and optionally
+//! `"chat_files": [PATH, ...]`, the files added to the chat (relative to
+//! the project root or absolute). The chat's files steer where a block
+//! lands: a path line naming a chat file by its base name, or misspelled
+//! (difflib ratio at least 0.8), resolves to it, and a SEARCH that fails
+//! on its own file is retried on every chat file. Without `chat_files` the
+//! chat starts empty (Aider then adds each file a block names, as
+//! `--yes-always` does).
+//!
+//! Aider runs the edits twice: a dry run (nothing written; a SEARCH that
+//! fails on its named file but matches a chat file is re-pathed to it),
+//! then, after creating the missing files the blocks name, the real pass,
+//! which writes each block that matched as it goes; blocks that fail are
+//! then reported together, and the ones that matched stay written.
+
+mod difflib;
+mod parse;
+mod pytext;
+mod replace;
+mod world;
+
+use std::collections::BTreeSet;
+
+use crate::dialect::call::{CallMatcher, CallOutcome, EditMatch, ToolCall};
+
+use parse::{Block, FENCE, find_blocks, path_name};
+use pytext::is_blank;
+use replace::{find_similar_lines, replace_most_similar_chunk, strip_quoted_wrapping};
+use world::{Raised, World};
+
+/// Aider 0.86.2's `diff` edit format.
+pub struct AiderDiff;
+
+/// Stage names (the corpus's, after Aider's functions).
+const APPEND: &str = "empty_search_append";
+const NEW_FILE: &str = "empty_search_new_file";
+const FAILED: &str = "failed";
+/// A block Aider dropped before applying it (it could not create its file)
+/// or never reached (an exception stopped the pass).
+const SKIPPED: &str = "skipped";
+
+impl CallMatcher for AiderDiff {
+    fn run(&self, call: &ToolCall) -> CallOutcome {
+        let Some((reply, chat_files)) = read_input(call.input) else {
+            return CallOutcome {
+                error: Some(
+                    "aider-diff: the input must be {\"reply\": TEXT} with an optional \"chat_files\": [PATH, ...]"
+                        .to_string(),
+                ),
+                ..CallOutcome::default()
+            };
+        };
+        let mut world = World::new(call.cwd, call.fs);
+        for file in &chat_files {
+            let full = world.full_path(file);
+            world.add_to_chat(&full);
+        }
+        let valid_fnames: Vec<String> = world
+            .chat
+            .iter()
+            .map(|full| world.rel_path(full))
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        let blocks = match find_blocks(reply, &valid_fnames) {
+            Ok(blocks) => blocks,
+            Err(text) => {
+                return CallOutcome {
+                    error: Some(text),
+                    stage: Some("parse_error".to_string()),
+                    ..CallOutcome::default()
+                };
+            }
+        };
+        apply_updates(&mut world, &blocks)
+    }
+}
+
+/// The reply and the chat's files, when the input has the expected shape.
+fn read_input(input: &serde_json::Value) -> Option<(&str, Vec<String>)> {
+    let reply = input.get("reply")?.as_str()?;
+    let chat_files = match input.get("chat_files") {
+        None | Some(serde_json::Value::Null) => Vec::new(),
+        Some(files) => files
+            .as_array()?
+            .iter()
+            .map(|f| f.as_str().map(str::to_string))
+            .collect::<Option<Vec<_>>>()?,
+    };
+    Some((reply, chat_files))
+}
+
+/// One block through `do_replace` and its retries.
+struct Applied {
+    /// The full path written.
+    full: String,
+    text: String,
+    stage: &'static str,
+    /// Lines (1-based, of the text searched), the text found there and the
+    /// text written in its place.
+    lines: Option<(usize, usize)>,
+    found: String,
+    written: String,
+}
+
+/// `Coder.apply_updates`: dry run, `prepare_to_edit`, real run, report.
+fn apply_updates(world: &mut World, blocks: &[Block]) -> CallOutcome {
+    let mut dry_results = Vec::new();
+    let mut updated = Vec::new();
+    if apply_edits(world, blocks, true, &mut dry_results, &mut updated).is_err() {
+        return finish(world, blocks.len(), &[], Vec::new(), Ending::Raised);
+    }
+    // prepare_to_edit: each distinct path once through allowed_to_edit.
+    let mut seen: Vec<(String, bool)> = Vec::new();
+    let mut kept: Vec<usize> = Vec::new();
+    for (index, block) in updated.iter().enumerate() {
+        let allowed = match seen.iter().find(|(path, _)| *path == block.path) {
+            Some(&(_, allowed)) => allowed,
+            None => {
+                let allowed = allowed_to_edit(world, &block.path);
+                seen.push((block.path.clone(), allowed));
+                allowed
+            }
+        };
+        if allowed {
+            kept.push(index);
+        }
+    }
+    let edited: BTreeSet<String> = kept.iter().map(|&i| updated[i].path.clone()).collect();
+    let to_apply: Vec<Block> = kept.iter().map(|&i| updated[i].clone()).collect();
+    let mut results = Vec::new();
+    let mut unused = Vec::new();
+    if apply_edits(world, &to_apply, false, &mut results, &mut unused).is_err() {
+        return finish(world, blocks.len(), &kept, results, Ending::Raised);
+    }
+    let ending = match failure_report(world, &to_apply, &results) {
+        Err(Raised) => Ending::Raised,
+        Ok(Some(report)) => Ending::Failed(report),
+        Ok(None) => Ending::Applied(edited),
+    };
+    finish(world, blocks.len(), &kept, results, ending)
+}
+
+/// How `apply_updates` ended after parsing.
+enum Ending {
+    /// All blocks applied: the paths edited.
+    Applied(BTreeSet<String>),
+    /// Some blocks failed: the text reflected to the model.
+    Failed(String),
+    /// An exception Aider swallows (it prints it; the model reads nothing).
+    Raised,
+}
+
+/// The outcome: writes so far, each block's match, the call's stage.
+fn finish(
+    world: &World,
+    count: usize,
+    kept: &[usize],
+    results: Vec<Option<Applied>>,
+    ending: Ending,
+) -> CallOutcome {
+    let mut edits = vec![
+        EditMatch {
+            stage: SKIPPED.to_string(),
+            ..EditMatch::default()
+        };
+        count
+    ];
+    let mut stages: Vec<String> = Vec::new();
+    let mut filled: BTreeSet<String> = BTreeSet::new();
+    for (at, result) in results.into_iter().enumerate() {
+        let edit = match result {
+            None => EditMatch {
+                stage: FAILED.to_string(),
+                ..EditMatch::default()
+            },
+            Some(applied) => {
+                let first_fill = filled.insert(applied.full.clone());
+                // The first empty SEARCH that fills a file the call created
+                // is `empty_search_new_file` (the corpus's name).
+                let stage = if applied.stage == APPEND && first_fill && !world.existed_before(&applied.full) {
+                    NEW_FILE
+                } else {
+                    applied.stage
+                };
+                EditMatch {
+                    stage: stage.to_string(),
+                    loose: !matches!(stage, "perfect" | APPEND | NEW_FILE),
+                    lines: applied.lines,
+                    found: Some(applied.found),
+                    written: Some(applied.written),
+                }
+            }
+        };
+        if !stages.contains(&edit.stage) {
+            stages.push(edit.stage.clone());
+        }
+        if let Some(&index) = kept.get(at) {
+            edits[index] = edit;
+        }
+    }
+    let stage = if stages.is_empty() {
+        "no_blocks".to_string()
+    } else {
+        stages.join("+")
+    };
+    let (ok, error, message) = match ending {
+        Ending::Applied(edited) => {
+            let message = (!edited.is_empty()).then(|| {
+                edited
+                    .iter()
+                    .map(|path| format!("Applied edit to {path}"))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            });
+            (true, None, message)
+        }
+        Ending::Failed(report) => (false, Some(report), None),
+        Ending::Raised => (true, None, None),
+    };
+    CallOutcome {
+        ok,
+        error,
+        message,
+        stage: Some(stage),
+        writes: world.written.clone(),
+        edits,
+        hangs: false,
+    }
+}
+
+/// `allowed_to_edit(path)` under `--yes-always`: a chat file is allowed; a
+/// missing one is created (folders too) and added to the chat, unless a
+/// folder on its way is a file ("Unable to create"); any other existing
+/// path is added to the chat.
+fn allowed_to_edit(world: &mut World, path: &str) -> bool {
+    let full = world.full_path(path);
+    if world.chat.contains(&full) {
+        return true;
+    }
+    if !world.exists(&full) && !world.touch_file(&full) {
+        return false;
+    }
+    world.add_to_chat(&full);
+    true
+}
+
+/// `EditBlockCoder.apply_edits(edits, dry_run)`: each block on its own
+/// file, then (SEARCH not blank) on each chat file until one takes it;
+/// the real pass writes each result at once. Pushes each block's result
+/// and its (possibly re-pathed) block.
+fn apply_edits(
+    world: &mut World,
+    blocks: &[Block],
+    dry_run: bool,
+    results: &mut Vec<Option<Applied>>,
+    updated: &mut Vec<Block>,
+) -> Result<(), Raised> {
+    for block in blocks {
+        let mut path = block.path.clone();
+        let full = world.full_path(&path);
+        let mut result = None;
+        // An exception in a retry leaves the block failed (as the corpus's
+        // oracle, which lists the calls that returned, counts it).
+        let mut tried = false;
+        let mut attempt = |world: &mut World, full: &str, tried: &mut bool| {
+            let content = world.read_text(full);
+            let outcome = do_replace(world, full, content, block);
+            if outcome.is_err() && *tried {
+                results.push(None);
+            }
+            *tried = true;
+            outcome
+        };
+        if world.exists(&full) {
+            result = attempt(world, &full, &mut tried)?;
+        }
+        if result.is_none() && !is_blank(&block.original) {
+            for chat_file in world.chat.clone() {
+                result = attempt(world, &chat_file, &mut tried)?;
+                if result.is_some() {
+                    path = world.rel_path(&chat_file);
+                    break;
+                }
+            }
+        }
+        updated.push(Block {
+            path,
+            ..block.clone()
+        });
+        if let Some(applied) = &result {
+            if !dry_run {
+                world.write_text(&applied.full, &applied.text);
+            }
+        }
+        results.push(result);
+    }
+    Ok(())
+}
+
+/// `do_replace(full, content, original, updated, fence)`: `None` for no
+/// (or an empty) result.
+fn do_replace(world: &mut World, full: &str, content: Option<String>, block: &Block) -> Result<Option<Applied>, Raised> {
+    let name = path_name(full);
+    let before = strip_quoted_wrapping(&block.original, name, FENCE).ok_or(Raised)?;
+    let after = strip_quoted_wrapping(&block.updated, name, FENCE).ok_or(Raised)?;
+    let mut content = content;
+    if !world.exists(full) && is_blank(&before) {
+        world.touch(full)?;
+        content = Some(String::new());
+    }
+    let Some(content) = content else {
+        return Ok(None);
+    };
+    let applied = if is_blank(&before) {
+        Applied {
+            full: full.to_string(),
+            text: format!("{content}{after}"),
+            stage: APPEND,
+            lines: None,
+            found: String::new(),
+            written: after,
+        }
+    } else {
+        let Some(replaced) = replace_most_similar_chunk(&content, &before, &after) else {
+            return Ok(None);
+        };
+        let (start, end) = replaced.span;
+        // The searched text is `content` with a final "\n" added if missing.
+        let line_at = |offset: usize| 1 + content.as_bytes()[..offset.min(content.len())].iter().filter(|&&b| b == b'\n').count();
+        let lines = (end > start).then(|| (line_at(start), line_at(end - 1)));
+        Applied {
+            full: full.to_string(),
+            found: content[start.min(content.len())..end.min(content.len())].to_string(),
+            text: replaced.text,
+            stage: replaced.stage,
+            lines,
+            written: replaced.written,
+        }
+    };
+    Ok((!applied.text.is_empty()).then_some(applied))
+}
+
+/// The real pass's failure report (`apply_edits`' ValueError text), or
+/// `None` when every block applied.
+fn failure_report(world: &World, blocks: &[Block], results: &[Option<Applied>]) -> Result<Option<String>, Raised> {
+    let failed: Vec<&Block> = blocks.iter().zip(results).filter(|(_, r)| r.is_none()).map(|(b, _)| b).collect();
+    if failed.is_empty() {
+        return Ok(None);
+    }
+    let passed = results.len() - failed.len();
+    let plural = |n: usize| if n == 1 { "block" } else { "blocks" };
+    let blocks_word = plural(failed.len());
+    let mut res = format!("# {} SEARCH/REPLACE {blocks_word} failed to match!\n", failed.len());
+    for block in failed {
+        let Block { path, original, updated } = block;
+        // `content.splitlines()` on None: AttributeError.
+        let content = world.read_text(&world.full_path(path)).ok_or(Raised)?;
+        res.push_str(&format!(
+            "\n## SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in {path}\n<<<<<<< SEARCH\n{original}=======\n{updated}>>>>>>> REPLACE\n\n"
+        ));
+        let did_you_mean = find_similar_lines(original, &content).ok_or(Raised)?;
+        if !did_you_mean.is_empty() {
+            res.push_str(&format!(
+                "Did you mean to match some of these actual lines from {path}?\n\n{FENCE}\n{did_you_mean}\n{FENCE}\n\n"
+            ));
+        }
+        if !updated.is_empty() && content.contains(updated.as_str()) {
+            res.push_str(&format!(
+                "Are you sure you need this SEARCH/REPLACE block?\nThe REPLACE lines are already in {path}!\n\n"
+            ));
+        }
+    }
+    res.push_str(
+        "The SEARCH section must exactly match an existing block of lines including all white space, comments, indentation, docstrings, etc\n",
+    );
+    if passed > 0 {
+        res.push_str(&format!(
+            "\n# The other {passed} SEARCH/REPLACE {} were applied successfully.\nDon't re-send them.\nJust reply with fixed versions of the {blocks_word} above that failed to match.\n",
+            plural(passed)
+        ));
+    }
+    Ok(Some(res))
+}

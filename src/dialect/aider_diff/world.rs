@@ -1,0 +1,202 @@
+//! The files as Aider sees them during one reply: the project's files (read
+//! through a [`PatchFs`]) under the ones Aider has created or written so
+//! far, and the chat's files (`abs_fnames`). Paths are Aider's "full paths":
+//! absolute, lexically normalized (`Path(root) / path`, resolved).
+
+use crate::dialect::call::{Entry, FileWrite, PatchFs, display_path, fs_path, normalize};
+
+use super::pytext::universal_newlines;
+
+/// An exception Aider's `apply_updates` catches without reflecting anything
+/// to the model (its `ANY_GIT_ERROR` tuple: OSError, IndexError,
+/// AttributeError, ...): the edits written so far stay, nothing is said.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Raised;
+
+pub struct World<'a> {
+    cwd: &'a str,
+    fs: &'a dyn PatchFs,
+    /// Files Aider created or wrote, by [`fs_path`], in the order first
+    /// written, with their latest content.
+    pub written: Vec<FileWrite>,
+    /// The chat's files, in the order they were added (Aider keeps a set,
+    /// whose order Python randomizes per process; it only matters when a
+    /// block's SEARCH matches in more than one chat file).
+    pub chat: Vec<String>,
+}
+
+/// `aider.utils.IMAGE_EXTENSIONS`: `io.read_text` returns such a file's
+/// bytes in base64.
+const IMAGE_EXTENSIONS: [&str; 8] = [".png", ".jpg", ".jpeg", ".gif", ".bmp", ".tiff", ".webp", ".pdf"];
+
+impl<'a> World<'a> {
+    pub fn new(cwd: &'a str, fs: &'a dyn PatchFs) -> Self {
+        World {
+            cwd,
+            fs,
+            written: Vec::new(),
+            chat: Vec::new(),
+        }
+    }
+
+    /// `abs_root_path(path)`: `Path(root) / path`, resolved.
+    pub fn full_path(&self, path: &str) -> String {
+        display_path(self.cwd, &normalize(path))
+    }
+
+    /// `get_rel_fname(full)`: `os.path.relpath(full, root)`.
+    pub fn rel_path(&self, full: &str) -> String {
+        relpath(full, self.cwd)
+    }
+
+    /// What is at `full` now.
+    pub fn entry(&self, full: &str) -> Entry {
+        let key = fs_path(self.cwd, full);
+        if let Some(file) = self.written.iter().find(|w| w.path == key) {
+            return Entry::File(file.content.clone().unwrap_or_default());
+        }
+        if self.written.iter().any(|w| is_below(&key, &w.path)) {
+            return Entry::BelowFile;
+        }
+        match self.fs.read(&key) {
+            Entry::Missing if self.written.iter().any(|w| is_below(&w.path, &key)) => Entry::Directory,
+            entry => entry,
+        }
+    }
+
+    /// `Path(full).exists()`.
+    pub fn exists(&self, full: &str) -> bool {
+        matches!(self.entry(full), Entry::File(_) | Entry::Directory | Entry::Unreadable(_))
+    }
+
+    /// `io.read_text(full)`: the text with universal newlines, `None` for a
+    /// missing file, a directory or one that is not UTF-8 (Aider prints a
+    /// tool error). An image is read as its bytes in base64 (srview knows
+    /// the bytes only of a UTF-8 file; others read as `None`).
+    pub fn read_text(&self, full: &str) -> Option<String> {
+        let Entry::File(content) = self.entry(full) else {
+            return None;
+        };
+        if IMAGE_EXTENSIONS.iter().any(|ext| full.ends_with(ext)) {
+            return Some(base64(content.as_bytes()));
+        }
+        Some(universal_newlines(&content))
+    }
+
+    /// `io.write_text(full, content)` (newline=None on Linux: `\n` kept).
+    pub fn write_text(&mut self, full: &str, content: &str) {
+        let key = fs_path(self.cwd, full);
+        match self.written.iter_mut().find(|w| w.path == key) {
+            Some(file) => file.content = Some(content.to_string()),
+            None => self.written.push(FileWrite {
+                path: key,
+                content: Some(content.to_string()),
+            }),
+        }
+    }
+
+    /// `Path(full).touch()` in `do_replace` (the file is known missing): an
+    /// OSError when its folder does not exist.
+    pub fn touch(&mut self, full: &str) -> Result<(), Raised> {
+        let parent = match full.rfind('/') {
+            Some(0) => "/",
+            Some(at) => &full[..at],
+            None => return Err(Raised),
+        };
+        if self.entry(parent) != Entry::Directory && parent != self.cwd {
+            return Err(Raised);
+        }
+        self.write_text(full, "");
+        Ok(())
+    }
+
+    /// `utils.touch_file(full)`: creates the folders and an empty file;
+    /// false when a folder on the way is a file.
+    pub fn touch_file(&mut self, full: &str) -> bool {
+        let mut at = 0;
+        while let Some(next) = full[at + 1..].find('/') {
+            at += next + 1;
+            let folder = &full[..at];
+            if matches!(self.entry(folder), Entry::File(_) | Entry::Unreadable(_) | Entry::BelowFile) {
+                return false;
+            }
+        }
+        if matches!(self.entry(full), Entry::BelowFile) {
+            return false;
+        }
+        self.write_text(full, "");
+        true
+    }
+
+    /// Adds `full` to the chat's files (`abs_fnames.add`).
+    pub fn add_to_chat(&mut self, full: &str) {
+        if !self.chat.iter().any(|f| f == full) {
+            self.chat.push(full.to_string());
+        }
+    }
+
+    /// Whether `key` (an [`fs_path`]) existed before the call as a file.
+    pub fn existed_before(&self, full: &str) -> bool {
+        !matches!(
+            self.fs.read(&fs_path(self.cwd, full)),
+            Entry::Missing | Entry::BelowFile
+        )
+    }
+}
+
+/// `path` lies strictly below `folder` (both [`fs_path`]s).
+fn is_below(path: &str, folder: &str) -> bool {
+    path.len() > folder.len() + 1 && path.starts_with(folder) && path.as_bytes()[folder.len()] == b'/'
+}
+
+/// `os.path.relpath(path, start)` for two absolute normalized paths.
+pub fn relpath(path: &str, start: &str) -> String {
+    let parts = |p: &'_ str| -> Vec<String> {
+        p.split('/').filter(|s| !s.is_empty()).map(str::to_string).collect()
+    };
+    let (path, start) = (parts(path), parts(start));
+    let common = path.iter().zip(&start).take_while(|(a, b)| a == b).count();
+    let mut rel: Vec<String> = vec!["..".to_string(); start.len() - common];
+    rel.extend(path[common..].iter().cloned());
+    if rel.is_empty() {
+        ".".to_string()
+    } else {
+        rel.join("/")
+    }
+}
+
+/// Standard base64 with padding (Python's `base64.b64encode`).
+fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let triple = chunk.iter().enumerate().fold(0u32, |acc, (i, &b)| acc | (u32::from(b) << (16 - 8 * i)));
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(ALPHABET[((triple >> (18 - 6 * i)) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relative_paths_are_os_path_relpath_s() {
+        assert_eq!(relpath("/w/p/src/a.py", "/w/p"), "src/a.py");
+        assert_eq!(relpath("/w/other/a.py", "/w/p"), "../other/a.py");
+        assert_eq!(relpath("/w/p", "/w/p"), ".");
+    }
+
+    #[test]
+    fn base64_pads_like_python() {
+        assert_eq!(base64(b"abcd"), "YWJjZA==");
+        assert_eq!(base64(b"abc"), "YWJj");
+        assert_eq!(base64(b""), "");
+    }
+}
