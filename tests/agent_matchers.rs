@@ -73,3 +73,5 @@ mod corpus {
         (got != want).then(|| format!("{field}: got {got:?}, want {want:?}"))
     }
 }
+#[path = "agent_matchers/cline_apply_patch.rs"]
+mod cline_apply_patch;
