@@ -226,11 +226,15 @@ fn execute(
     Ok(listed)
 }
 
-/// `text.split(/\r\n|\n/)`.
+/// `text.split(/\r\n|\n/)`: a `\r` goes only with the `\n` after it (a
+/// lone CR at the very end stays).
 fn split_lines_js(text: &str) -> Vec<&str> {
-    text.split('\n')
-        .map(|line| line.strip_suffix('\r').unwrap_or(line))
-        .collect()
+    let mut lines: Vec<&str> = text.split('\n').collect();
+    let last = lines.len() - 1;
+    for line in &mut lines[..last] {
+        *line = line.strip_suffix('\r').unwrap_or(line);
+    }
+    lines
 }
 
 /// Cline's `applyChunks`: each block replaces `del_lines.len()` file lines
