@@ -197,8 +197,10 @@ fn recorded(name: &str) -> Recorded {
 
 /// Runs a recording through the port: the verdict, the tool_result text and
 /// the file after all as the real CLI had them; returns the sections'
-/// stages.
-fn replay(name: &str) -> Vec<(String, bool)> {
+/// stages, whether each is loose, and the lines each replaced.
+type Placed = (String, bool, Option<(usize, usize)>);
+
+fn replay(name: &str) -> Vec<Placed> {
     let recording = recorded(name);
     let fs = MemoryFs::new([(recording.path.clone(), recording.before.clone())]);
     let call = ToolCall {
@@ -223,7 +225,7 @@ fn replay(name: &str) -> Vec<(String, bool)> {
     run.outcome
         .edits
         .iter()
-        .map(|e| (e.stage.clone(), e.loose))
+        .map(|e| (e.stage.clone(), e.loose, e.lines))
         .collect()
 }
 
@@ -231,7 +233,10 @@ fn replay(name: &str) -> Vec<(String, bool)> {
 fn recorded_patch_applied_exactly() {
     assert_eq!(
         replay("patch_ok"),
-        [("exact".to_string(), false), ("exact".to_string(), false)]
+        [
+            ("exact".to_string(), false, Some((1, 2))),
+            ("exact".to_string(), false, Some((9, 11)))
+        ]
     );
 }
 
@@ -243,8 +248,8 @@ fn recorded_patch_with_a_wrong_digit_applied_by_similarity() {
     assert_eq!(
         replay("patch_fail"),
         [
-            ("exact".to_string(), false),
-            ("similarity".to_string(), true)
+            ("exact".to_string(), false, Some((1, 2))),
+            ("similarity".to_string(), true, Some((9, 11)))
         ]
     );
 }
@@ -256,8 +261,8 @@ fn recorded_patch_with_a_missing_function_fails_whole() {
     assert_eq!(
         replay("patch_fail2"),
         [
-            ("exact".to_string(), false),
-            ("not_found".to_string(), false)
+            ("exact".to_string(), false, Some((1, 2))),
+            ("not_found".to_string(), false, None)
         ]
     );
 }
