@@ -302,3 +302,476 @@ fn warnings_text(warnings: &[Warning]) -> Vec<u16> {
     }
     text
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dialect::apply_patch::fs::MemoryFs;
+    use crate::dialect::call::FileWrite;
+    use serde_json::json;
+
+    const CWD: &str = "/home/user/project";
+
+    fn run(files: &[(&str, &str)], patch: &[&str]) -> ClineRun {
+        run_input(files, &json!({ "input": patch.join("\n") }))
+    }
+
+    fn run_input(files: &[(&str, &str)], input: &serde_json::Value) -> ClineRun {
+        let fs = MemoryFs::new(files.iter().map(|(p, c)| (p.to_string(), c.to_string())));
+        let call = ToolCall {
+            input,
+            cwd: CWD,
+            fs: &fs,
+        };
+        ClineApplyPatch.run_with_text(&call)
+    }
+
+    fn written(run: &ClineRun, path: &str) -> Option<String> {
+        let write = run.outcome.writes.iter().find(|w| w.path == path);
+        write.and_then(|w| w.content.clone())
+    }
+
+    fn error(run: &ClineRun) -> &str {
+        run.outcome.error.as_deref().unwrap_or("")
+    }
+
+    // The cases of Cline's own apply-patch.test.ts.
+
+    #[test]
+    fn applies_a_patch_without_sentinels() {
+        let page = "export default function Page() {\n\treturn (\n\t\t<div>\n\t\t\t<b/>\n\t\t</div>\n\t);\n}";
+        let result = run(
+            &[("page.tsx", page)],
+            &[
+                "*** Update File: page.tsx",
+                "@@",
+                " export default function Page() {",
+                " \treturn (",
+                " \t\t<div>",
+                " \t\t\t<b/>",
+                "+\t\t\t<i/>",
+                " \t\t</div>",
+                " \t);",
+                " }",
+            ],
+        );
+        assert!(written(&result, "page.tsx").is_some_and(|c| c.contains("<i/>")));
+        assert_eq!(
+            result.outcome.message.as_deref(),
+            Some("Successfully applied patch to the following files:\npage.tsx")
+        );
+        assert_eq!(result.outcome.stage.as_deref(), Some("exact"));
+    }
+
+    #[test]
+    fn accepts_the_legacy_shell_wrapper() {
+        let result = run(
+            &[],
+            &[
+                "%%bash",
+                "apply_patch <<\"EOF\"",
+                "*** Begin Patch",
+                "*** Add File: note.txt",
+                "+hello",
+                "*** End Patch",
+                "EOF",
+            ],
+        );
+        // An added file gets no final newline.
+        assert_eq!(written(&result, "note.txt").as_deref(), Some("hello"));
+    }
+
+    #[test]
+    fn keeps_patch_lines_that_begin_with_wrapper_tokens() {
+        let result = run(
+            &[("note.txt", "alpha\nEOF literal\n``` fence\nomega")],
+            &[
+                "*** Update File: note.txt",
+                "@@",
+                " alpha",
+                " EOF literal",
+                " ``` fence",
+                "+tail",
+                " omega",
+            ],
+        );
+        assert_eq!(
+            written(&result, "note.txt").as_deref(),
+            Some("alpha\nEOF literal\n``` fence\ntail\nomega")
+        );
+    }
+
+    #[test]
+    fn accepts_an_end_sentinel_with_trailing_whitespace() {
+        let result = run(
+            &[],
+            &[
+                "*** Begin Patch",
+                "*** Add File: note.txt",
+                "+hello",
+                "*** End Patch ",
+            ],
+        );
+        assert_eq!(written(&result, "note.txt").as_deref(), Some("hello"));
+    }
+
+    #[test]
+    fn keeps_crlf_when_updating_or_moving_a_crlf_file() {
+        let result = run(
+            &[("note.txt", "alpha\r\nbeta\r\ngamma")],
+            &[
+                "*** Update File: note.txt",
+                "@@",
+                " alpha",
+                "-beta",
+                "+BETA",
+                "+inserted",
+                " gamma",
+            ],
+        );
+        assert_eq!(
+            written(&result, "note.txt").as_deref(),
+            Some("alpha\r\nBETA\r\ninserted\r\ngamma")
+        );
+        let moved = run(
+            &[("old.txt", "one\r\ntwo")],
+            &[
+                "*** Update File: old.txt",
+                "*** Move to: new.txt",
+                "@@",
+                " one",
+                "-two",
+                "+TWO",
+            ],
+        );
+        assert_eq!(
+            moved.outcome.writes,
+            [
+                FileWrite {
+                    path: "new.txt".into(),
+                    content: Some("one\r\nTWO".into())
+                },
+                FileWrite {
+                    path: "old.txt".into(),
+                    content: None
+                },
+            ]
+        );
+        assert_eq!(
+            moved.outcome.message.as_deref(),
+            Some("Successfully applied patch to the following files:\nold.txt -> new.txt")
+        );
+    }
+
+    #[test]
+    fn updates_an_lf_file_without_crlf() {
+        let result = run(
+            &[("lf.txt", "one\ntwo\nthree")],
+            &[
+                "*** Update File: lf.txt",
+                "@@",
+                " one",
+                "-two",
+                "+TWO",
+                " three",
+            ],
+        );
+        assert_eq!(
+            written(&result, "lf.txt").as_deref(),
+            Some("one\nTWO\nthree")
+        );
+    }
+
+    #[test]
+    fn refuses_to_add_over_an_existing_file() {
+        let result = run(
+            &[("note.txt", "important data")],
+            &[
+                "*** Begin Patch",
+                "*** Add File: note.txt",
+                "+overwritten",
+                "*** End Patch",
+            ],
+        );
+        assert_eq!(
+            error(&result),
+            "apply_patch failed: Add File Error: File already exists: note.txt"
+        );
+        assert!(result.outcome.writes.is_empty());
+        assert_eq!(result.outcome.stage.as_deref(), Some("fail:add_exists"));
+    }
+
+    #[test]
+    fn rejects_incomplete_sentinels() {
+        let result = run(
+            &[],
+            &["*** Begin Patch", "*** Add File: note.txt", "+hello"],
+        );
+        assert_eq!(
+            error(&result),
+            "apply_patch failed: Invalid patch text - incomplete sentinels. Try breaking it into smaller patches."
+        );
+    }
+
+    #[test]
+    fn rejects_a_patch_whose_context_is_missing() {
+        let result = run(
+            &[("note.txt", "alpha\nbeta\ngamma")],
+            &[
+                "*** Update File: note.txt",
+                "@@",
+                " unrelated heading",
+                " missing middle",
+                "+replacement",
+                " absent footer",
+            ],
+        );
+        assert_eq!(
+            error(&result),
+            "apply_patch failed: Patch could not be applied because 1 hunk did not match the current \
+             file content.\nnote.txt: hunk 1: Could not find matching context (similarity: 0.15). \
+             Chunk skipped.\nContext:\nunrelated heading\nmissing middle\nabsent footer"
+        );
+        assert!(result.outcome.writes.is_empty());
+        assert_eq!(result.outcome.edits[0].stage, "not_found");
+    }
+
+    // Each stage.
+
+    fn stages(run: &ClineRun) -> Vec<(&str, bool)> {
+        let edits = &run.outcome.edits;
+        edits.iter().map(|e| (e.stage.as_str(), e.loose)).collect()
+    }
+
+    #[test]
+    fn canonical_trim_end_and_trim_stages_report_their_fuzz() {
+        let file = "a = \u{201C}x\u{201D}\n  b = 1  \n\tc = 2\n";
+        let result = run(
+            &[("f.py", file)],
+            &[
+                "*** Update File: f.py",
+                "@@",
+                " a = \"x\"",
+                "@@",
+                "-  b = 1",
+                "+  b = 10",
+                "@@",
+                "-c = 2",
+                "+c = 20",
+            ],
+        );
+        assert_eq!(
+            stages(&result),
+            [("canonical", true), ("trim_end", true), ("trim", true)]
+        );
+        assert_eq!(
+            written(&result, "f.py").as_deref(),
+            Some("a = \u{201C}x\u{201D}\n  b = 10\nc = 20\n")
+        );
+        assert!(
+            result
+                .outcome
+                .message
+                .as_deref()
+                .is_some_and(|m| m.ends_with("fuzz factor 101"))
+        );
+        assert_eq!(result.outcome.stage.as_deref(), Some("trim"));
+    }
+
+    #[test]
+    fn similarity_takes_the_first_similar_window() {
+        // The author meant `total = 2` (line 3); line 2 is the first window
+        // at least 0.66 similar to the misremembered context.
+        let file = "start\ntotal = 1\ntotal = 2\nend\n";
+        let result = run(
+            &[("f.py", file)],
+            &["*** Update File: f.py", "-total = 3", "+total = 4"],
+        );
+        assert_eq!(
+            written(&result, "f.py").as_deref(),
+            Some("start\ntotal = 4\ntotal = 2\nend\n")
+        );
+        let edit = &result.outcome.edits[0];
+        assert_eq!(
+            (edit.stage.as_str(), edit.loose, edit.lines),
+            ("similarity", true, Some((2, 2)))
+        );
+        assert_eq!(
+            result.model_text.as_deref(),
+            Some(
+                "{\"query\":\"apply_patch\",\"result\":\"Successfully applied patch to the following \
+                 files:\\nf.py\\nNote: Patch applied with fuzz factor 1000\",\"success\":true}"
+            )
+        );
+    }
+
+    #[test]
+    fn an_end_of_file_section_in_a_file_with_a_final_newline_falls_back() {
+        let result = run(
+            &[("f", "a\nb\n")],
+            &[
+                "*** Update File: f",
+                "@@",
+                " a",
+                "-b",
+                "+B",
+                "*** End of File",
+            ],
+        );
+        assert_eq!(written(&result, "f").as_deref(), Some("a\nB\n"));
+        assert_eq!(stages(&result), [("eof_fallback+exact", false)]);
+        assert!(
+            result
+                .outcome
+                .message
+                .as_deref()
+                .is_some_and(|m| m.ends_with("fuzz factor 10000"))
+        );
+    }
+
+    #[test]
+    fn a_pure_insertion_goes_to_the_cursor() {
+        let result = run(&[("f", "a\nb\n")], &["*** Update File: f", "+top"]);
+        assert_eq!(written(&result, "f").as_deref(), Some("top\na\nb\n"));
+        assert_eq!(stages(&result), [("no_context", false)]);
+        assert_eq!(result.outcome.stage.as_deref(), Some("no_context"));
+    }
+
+    // Each error text.
+
+    #[test]
+    fn validation_errors_are_zods() {
+        let empty = run_input(&[], &json!({"input": ""}));
+        assert_eq!(error(&empty), input::TOO_SMALL);
+        assert_eq!(empty.model_text, None);
+        let other = run_input(&[], &json!({"patch": "x"}));
+        assert_eq!(error(&other), "✖ Invalid input");
+        assert_eq!(other.outcome.stage.as_deref(), Some("fail:validation"));
+        let bare = run_input(&[("a", "x\n")], &json!("*** Update File: a\n-x\n+y"));
+        assert_eq!(written(&bare, "a").as_deref(), Some("y\n"));
+    }
+
+    #[test]
+    fn parse_errors_have_cline_texts() {
+        let files = [("a", "x\ny\n")];
+        let cases: [(&[&str], &str); 7] = [
+            (
+                &["*** Update: a"],
+                "Unknown line while parsing: *** Update: a",
+            ),
+            (&["*** Update File: a", "-x", "", " y"], "Invalid Line:\n"),
+            (
+                &["*** Update File: a", "-x", "*** Moved: b"],
+                "Invalid line: *** Moved: b",
+            ),
+            (
+                &["*** Add File: n", "text"],
+                "Invalid Add File line (missing '+'): text",
+            ),
+            (
+                &["*** Delete File: a", "*** Delete File: a"],
+                "Duplicate delete for file: a",
+            ),
+            (&["*** Update File: gone", "-x"], "File not found: gone"),
+            (
+                &["*** Delete File: ../a"],
+                "Path must stay within cwd: ../a",
+            ),
+        ];
+        for (patch, text) in cases {
+            let result = run(&files, patch);
+            assert_eq!(
+                error(&result),
+                format!("apply_patch failed: {text}"),
+                "{patch:?}"
+            );
+            assert!(result.outcome.writes.is_empty(), "{patch:?}");
+        }
+    }
+
+    #[test]
+    fn hunk_numbers_count_change_blocks() {
+        let result = run(
+            &[("a", "1\n2\n3\n")],
+            &[
+                "*** Update File: a",
+                "@@",
+                "-1",
+                "+one",
+                " 2",
+                "-3",
+                "+three",
+                "@@",
+                "-zzzzzzzzzz",
+                "+q",
+            ],
+        );
+        assert!(error(&result).ends_with(
+            "\na: hunk 3: Could not find matching context (similarity: 0.00). Chunk skipped.\nContext:\nzzzzzzzzzz"
+        ));
+    }
+
+    #[test]
+    fn blocks_out_of_order_fail_before_any_write() {
+        // The end-of-file section is found before the first section's block.
+        let result = run(
+            &[("a", "a\nb\nc\nd")],
+            &[
+                "*** Update File: a",
+                "@@",
+                "-c",
+                "+C",
+                "@@",
+                " b",
+                "-c",
+                "+CC",
+                " d",
+                "*** End of File",
+            ],
+        );
+        assert_eq!(
+            error(&result),
+            "apply_patch failed: a: currentIndex 3 > chunk.origIndex 2"
+        );
+        assert_eq!(result.outcome.stage.as_deref(), Some("fail:chunk_order"));
+        assert!(result.outcome.writes.is_empty());
+    }
+
+    #[test]
+    fn an_empty_line_at_the_top_of_a_file_hangs_cline() {
+        let result = run(&[("a", "x\n")], &["*** Update File: a", "@@", "", " x"]);
+        assert!(result.outcome.hangs);
+        assert_eq!(result.outcome.stage.as_deref(), Some("hang"));
+        assert!(
+            !result.outcome.ok && result.outcome.error.is_none() && result.model_text.is_none()
+        );
+        assert!(result.outcome.writes.is_empty());
+    }
+
+    #[test]
+    fn a_failed_write_leaves_earlier_files_written() {
+        let result = run(
+            &[("a", "x\n"), ("b", "y\n")],
+            &["*** Update File: a", "-x", "+X", "*** Add File: b/c", "+z"],
+        );
+        assert_eq!(
+            error(&result),
+            "apply_patch failed: EEXIST: file already exists, mkdir '/home/user/project/b'"
+        );
+        assert_eq!(written(&result, "a").as_deref(), Some("X\n"));
+        assert_eq!(result.outcome.writes.len(), 1);
+        assert_eq!(result.outcome.stage.as_deref(), Some("fail:fs"));
+    }
+
+    #[test]
+    fn a_cut_context_may_end_in_half_a_surrogate_pair() {
+        let long = format!("-{}\u{1F600}", "a".repeat(199));
+        let result = run(&[("a", "x\n")], &["*** Update File: a", &long]);
+        let model_text = result.model_text.clone().unwrap_or_default();
+        assert!(model_text.ends_with(&format!(
+            "{}\\ud83d...\",\"success\":false}}",
+            "a".repeat(199)
+        )));
+        assert!(error(&result).ends_with(&format!("{}\u{FFFD}...", "a".repeat(199))));
+    }
+}
