@@ -83,3 +83,5 @@ mod pi_edit;
 #[path = "agent_matchers/qwen_edit.rs"] mod qwen_edit;
 #[path = "agent_matchers/aider_diff.rs"]
 mod aider_diff;
+#[path = "agent_matchers/cline_apply_patch.rs"]
+mod cline_apply_patch;

@@ -6,6 +6,7 @@
 pub mod apply_patch;
 pub mod call;
 pub mod chosen;
+pub mod cline_apply_patch;
 pub mod corrected;
 mod detect;
 pub mod edit;
