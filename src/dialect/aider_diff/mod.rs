@@ -233,6 +233,7 @@ fn finish(
         writes: world.written.clone(),
         edits,
         hangs: false,
+        rewritten_outside: Vec::new(),
     }
 }
 
