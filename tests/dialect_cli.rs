@@ -588,3 +588,164 @@ fn patch_similarities_have_three_decimals() {
         .expect("a similarity");
     assert_eq!(sim, 0.888, "{report}");
 }
+
+/// The records of a corpus in tests/fixtures/matchers/.
+fn corpus(name: &str) -> Vec<serde_json::Value> {
+    use std::io::BufRead;
+    let path = format!(
+        "{}/tests/fixtures/matchers/{name}.jsonl.gz",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let file = std::fs::File::open(&path).expect("corpus");
+    std::io::BufReader::new(flate2::read::GzDecoder::new(file))
+        .lines()
+        .map(|l| serde_json::from_str(&l.expect("line")).expect("JSON"))
+        .collect()
+}
+
+/// The corpora were made with the agent's project root here.
+const ORACLE_ROOT: &str = "/home/user/project";
+
+/// `srview apply FILE INPUT --dialect NAME --json`, the contract scripts
+/// use, on the first records of each kind of every one-file corpus: run in
+/// a folder holding the record's file (the input's absolute paths moved
+/// there), the agent's verdict, texts, stage and the file after are the
+/// corpus's, and the exit status is 0 exactly when the agent succeeds.
+#[test]
+fn apply_json_on_one_tool_call_is_the_agents_own_result() {
+    let corpora = [
+        ("opencode-edit", "opencode-edit-1.18.33"),
+        ("gemini-replace", "gemini-replace-0.61.0"),
+        ("qwen-edit", "qwen-edit-0.24.4"),
+        ("pi-edit", "pi-edit-0.73.1"),
+        ("aider-diff", "aider-diff-0.86.2"),
+    ];
+    let mut checked = 0;
+    for (dialect, name) in corpora {
+        let mut kinds = std::collections::BTreeSet::new();
+        for record in corpus(name) {
+            let kind = record["kind"].as_str().unwrap_or_default().to_string();
+            let path = record["path"].as_str().unwrap_or_default();
+            let plain = record["file"].is_string() || record["file"].is_null();
+            // Paths under the home folder and other chat files need more
+            // than one folder; the in-process corpus tests cover them.
+            let simple = plain
+                && !kind.contains("path")
+                && !record["expect"]["other_files"].is_object()
+                && !record.to_string().contains("directory");
+            if !simple || !kinds.insert(kind.clone()) {
+                continue;
+            }
+            let dir = tempfile::tempdir().expect("temp dir");
+            let root = dir.path().canonicalize().expect("canonical");
+            let root_text = root.to_str().expect("UTF-8");
+            let file = root.join(path);
+            let before = record["file"].as_str();
+            if let Some(content) = before {
+                std::fs::create_dir_all(file.parent().expect("parent")).expect("mkdir");
+                std::fs::write(&file, content).expect("write");
+            }
+            let input = match record["input"].get("reply") {
+                Some(reply) if dialect == "aider-diff" => reply.as_str().expect("reply").to_string(),
+                _ => record["input"].to_string().replace(ORACLE_ROOT, root_text),
+            };
+            let out = support::runner::srview([
+                "apply",
+                path,
+                "-",
+                "--dialect",
+                dialect,
+                "--json",
+            ])
+            .cwd(&root)
+            .stdin(input.as_bytes())
+            .output();
+            let id = format!("{dialect} {} ({kind})", record["id"]);
+            let report: serde_json::Value = serde_json::from_slice(&out.stdout)
+                .unwrap_or_else(|e| panic!("{id}: {e}: {}", text(&out.stderr)));
+            let want = &record["expect"];
+            let here = |v: &serde_json::Value| {
+                v.as_str().map(|s| s.replace(ORACLE_ROOT, root_text))
+            };
+            assert_eq!(report["ok"], want["ok"], "{id}");
+            assert_eq!(here(&report["error"]), here(&want["error"]), "{id}");
+            assert_eq!(here(&report["message"]), here(&want["message"]), "{id}");
+            assert_eq!(report["stage"], want["stage"], "{id}");
+            let after = |v: &serde_json::Value| v.as_str().or(before).map(str::to_string);
+            assert_eq!(after(&report["newContent"]), after(&want["content"]), "{id}");
+            let ok = want["ok"] == true;
+            assert_eq!(out.status.code(), Some(if ok { 0 } else { 1 }), "{id}");
+            // Without --write nothing is written.
+            assert_eq!(std::fs::read_to_string(&file).ok().as_deref(), before, "{id}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 60, "only {checked} records checked");
+}
+
+/// `--write` writes what the agent writes; an edit a loose stage placed is
+/// held back (exit 1, said why) until `--force`.
+#[test]
+fn apply_write_holds_back_a_loose_stage_until_forced() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    let before = "def f():\n    if x:\n        return 1\n";
+    support::files::write(root, "a.py", before.as_bytes());
+    // OpenCode's LineTrimmedReplacer places it, writing the model's
+    // indentation: the `if` leaves the function.
+    let input = r#"{"filePath":"a.py","oldString":"if x:\n    return 1","newString":"if x:\n    return 2"}"#;
+    let run = |extra: &[&str]| {
+        let mut args = vec!["apply", "a.py", "-", "--write"];
+        args.extend_from_slice(extra);
+        support::runner::srview(args)
+            .cwd(root)
+            .stdin(input.as_bytes())
+            .output()
+    };
+    let held = run(&[]);
+    assert_eq!(held.status.code(), Some(1));
+    assert_contains(
+        &text(&held.stderr),
+        "edit 1 was placed at lines 2-3 by LineTrimmedReplacer, a loose stage of OpenCode 1.18.33's edit tool",
+    );
+    assert_eq!(std::fs::read_to_string(root.join("a.py")).expect("read"), before);
+    let forced = run(&["--force"]);
+    assert_eq!(forced.status.code(), Some(0), "{}", text(&forced.stderr));
+    assert_eq!(
+        std::fs::read_to_string(root.join("a.py")).expect("read"),
+        "def f():\nif x:\n    return 2\n"
+    );
+}
+
+/// `check` names each edit's stage and exits 1 for a loose one, with the
+/// reading the input's keys decided said on stderr.
+#[test]
+fn check_names_the_stage_and_the_detected_dialect() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    support::files::write(root, "a.py", b"def f():\n    return 1\n");
+    let exact = r#"{"filePath":"a.py","oldString":"return 1","newString":"return 2"}"#;
+    let out = support::runner::srview(["check", "a.py", "-"])
+        .cwd(root)
+        .stdin(exact.as_bytes())
+        .output();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        text(&out.stdout),
+        "edit 1: SimpleReplacer at line 2 (exact)\nthe agent says: Edit applied successfully.\n"
+    );
+    assert_eq!(
+        text(&out.stderr),
+        "srview: note: read as --dialect opencode-edit (OpenCode 1.18.33's edit tool), from the input's keys\n"
+    );
+    let missing = r#"{"filePath":"a.py","oldString":"return 7","newString":"return 2"}"#;
+    let out = support::runner::srview(["check", "a.py", "-", "--dialect", "opencode-edit"])
+        .cwd(root)
+        .stdin(missing.as_bytes())
+        .output();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stdout),
+        "edit 1: not placed (none)\nerror: the agent fails:\nCould not find oldString in the file. It must match exactly, including whitespace, indentation, and line endings.\n"
+    );
+}

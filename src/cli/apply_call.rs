@@ -96,19 +96,10 @@ fn loose_notes(row: &DialectRow, outcome: &CallOutcome) -> Vec<String> {
         .enumerate()
         .filter(|(_, edit)| edit.loose)
         .map(|(i, edit)| {
-            let place = edit
-                .lines
-                .map(|(first, last)| {
-                    if first == last {
-                        format!(" at line {first}")
-                    } else {
-                        format!(" at lines {first}-{last}")
-                    }
-                })
-                .unwrap_or_default();
             format!(
-                "edit {} was placed{place} by {}, a loose stage of {}: the text it replaced is not the text the model wrote",
+                "edit {} was placed{} by {}, a loose stage of {}: the text it replaced is not the text the model wrote",
                 i + 1,
+                place(edit.lines),
                 edit.stage,
                 row.title
             )
@@ -169,6 +160,12 @@ fn commit(args: &ApplyArgs, row: &DialectRow, run: &Run) -> Option<Commit> {
 
 /// `srview apply FILE INPUT --dialect NAME`.
 pub(super) fn run(args: &ApplyArgs, file: &Path, text: &str, row: &DialectRow) -> CmdResult {
+    if args.partial || !args.only.is_empty() || !args.skip.is_empty() {
+        return Err(Error::usage(format!(
+            "--dialect {}: --partial, --only and --skip are not run on {} yet",
+            row.value, row.title
+        )));
+    }
     let cwd = std::env::current_dir().map_err(|e| Error::read("the current folder", e))?;
     let run = run_matcher(row, text, &cwd)?;
     let target = file_path(&run.cwd, file);
@@ -198,7 +195,7 @@ pub(super) fn run(args: &ApplyArgs, file: &Path, text: &str, row: &DialectRow) -
         };
         serde_json::to_writer(&mut stdout, &report).map_err(|e| io_err(e.into()))?;
         writeln!(stdout).map_err(io_err)?;
-    } else if outcome.ok {
+    } else if outcome.ok && !args.write {
         if let Some(content) = new_content {
             stdout.write_all(content.as_bytes()).map_err(io_err)?;
         }
@@ -277,12 +274,13 @@ pub(super) fn check(args: &CheckArgs, row: &DialectRow, text: &str) -> CmdResult
     } else {
         let mut text = String::new();
         for (i, edit) in outcome.edits.iter().enumerate() {
-            let place = edit
-                .lines
-                .map(|(first, last)| format!(" lines {first}-{last}"))
-                .unwrap_or_default();
-            let how = if edit.loose { "loose" } else { "exact" };
-            text.push_str(&format!("edit {}: {}{place} ({how})\n", i + 1, edit.stage));
+            let line = if edit.found.is_none() {
+                format!("edit {}: not placed ({})\n", i + 1, edit.stage)
+            } else {
+                let how = if edit.loose { "loose" } else { "exact" };
+                format!("edit {}: {}{} ({how})\n", i + 1, edit.stage, place(edit.lines))
+            };
+            text.push_str(&line);
         }
         for note in &notes {
             text.push_str(&format!("warning: {note}\n"));
@@ -316,4 +314,13 @@ fn file_path(cwd: &Path, file: &Path) -> String {
         cwd.join(file)
     };
     fs_path(&cwd.to_string_lossy(), &absolute.to_string_lossy())
+}
+
+/// ` at line N` / ` at lines A-B`, or nothing.
+fn place(lines: Option<(usize, usize)>) -> String {
+    match lines {
+        Some((first, last)) if first == last => format!(" at line {first}"),
+        Some((first, last)) => format!(" at lines {first}-{last}"),
+        None => String::new(),
+    }
 }
