@@ -73,17 +73,17 @@ mod corpus {
         (got != want).then(|| format!("{field}: got {got:?}, want {want:?}"))
     }
 }
+#[path = "agent_matchers/aider_diff.rs"]
+mod aider_diff;
+#[path = "agent_matchers/cline_apply_patch.rs"]
+mod cline_apply_patch;
+#[path = "agent_matchers/gemini_replace.rs"]
+mod gemini_replace;
 #[path = "agent_matchers/opencode_apply_patch.rs"]
 mod opencode_apply_patch;
 #[path = "agent_matchers/opencode_edit.rs"]
 mod opencode_edit;
 #[path = "agent_matchers/pi_edit.rs"]
 mod pi_edit;
-#[path = "agent_matchers/gemini_replace.rs"]
-mod gemini_replace;
 #[path = "agent_matchers/qwen_edit.rs"]
 mod qwen_edit;
-#[path = "agent_matchers/aider_diff.rs"]
-mod aider_diff;
-#[path = "agent_matchers/cline_apply_patch.rs"]
-mod cline_apply_patch;

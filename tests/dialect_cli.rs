@@ -646,37 +646,39 @@ fn apply_json_on_one_tool_call_is_the_agents_own_result() {
                 std::fs::write(&file, content).expect("write");
             }
             let input = match record["input"].get("reply") {
-                Some(reply) if dialect == "aider-diff" => reply.as_str().expect("reply").to_string(),
+                Some(reply) if dialect == "aider-diff" => {
+                    reply.as_str().expect("reply").to_string()
+                }
                 _ => record["input"].to_string().replace(ORACLE_ROOT, root_text),
             };
-            let out = support::runner::srview([
-                "apply",
-                path,
-                "-",
-                "--dialect",
-                dialect,
-                "--json",
-            ])
-            .cwd(&root)
-            .stdin(input.as_bytes())
-            .output();
+            let out = support::runner::srview(["apply", path, "-", "--dialect", dialect, "--json"])
+                .cwd(&root)
+                .stdin(input.as_bytes())
+                .output();
             let id = format!("{dialect} {} ({kind})", record["id"]);
             let report: serde_json::Value = serde_json::from_slice(&out.stdout)
                 .unwrap_or_else(|e| panic!("{id}: {e}: {}", text(&out.stderr)));
             let want = &record["expect"];
-            let here = |v: &serde_json::Value| {
-                v.as_str().map(|s| s.replace(ORACLE_ROOT, root_text))
-            };
+            let here =
+                |v: &serde_json::Value| v.as_str().map(|s| s.replace(ORACLE_ROOT, root_text));
             assert_eq!(report["ok"], want["ok"], "{id}");
             assert_eq!(here(&report["error"]), here(&want["error"]), "{id}");
             assert_eq!(here(&report["message"]), here(&want["message"]), "{id}");
             assert_eq!(report["stage"], want["stage"], "{id}");
             let after = |v: &serde_json::Value| v.as_str().or(before).map(str::to_string);
-            assert_eq!(after(&report["newContent"]), after(&want["content"]), "{id}");
+            assert_eq!(
+                after(&report["newContent"]),
+                after(&want["content"]),
+                "{id}"
+            );
             let ok = want["ok"] == true;
             assert_eq!(out.status.code(), Some(if ok { 0 } else { 1 }), "{id}");
             // Without --write nothing is written.
-            assert_eq!(std::fs::read_to_string(&file).ok().as_deref(), before, "{id}");
+            assert_eq!(
+                std::fs::read_to_string(&file).ok().as_deref(),
+                before,
+                "{id}"
+            );
             checked += 1;
         }
     }
@@ -708,7 +710,10 @@ fn apply_write_holds_back_a_loose_stage_until_forced() {
         &text(&held.stderr),
         "edit 1 was placed at lines 2-3 by LineTrimmedReplacer, a loose stage of OpenCode 1.18.33's edit tool",
     );
-    assert_eq!(std::fs::read_to_string(root.join("a.py")).expect("read"), before);
+    assert_eq!(
+        std::fs::read_to_string(root.join("a.py")).expect("read"),
+        before
+    );
     let forced = run(&["--force"]);
     assert_eq!(forced.status.code(), Some(0), "{}", text(&forced.stderr));
     assert_eq!(

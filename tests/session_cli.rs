@@ -229,7 +229,13 @@ fn every_capture_through_srview_session_json() {
                     serde_json::from_str::<Value>(text).is_ok_and(|v| v["tool"] == w.tool.as_str())
                 }
                 // A malformed block (no divider) is shown as it came.
-                "replace_in_file" | "aider-block" => text.contains("------- SEARCH\n"),
+                "replace_in_file" => text.contains("------- SEARCH\n"),
+                // A complete Aider block in Aider's own form (its path
+                // line, its markers), as Aider's matcher reads it; one
+                // still arriving as srview's streaming diff.
+                "aider-block" => {
+                    text.contains("\n<<<<<<< SEARCH\n") || text.contains("------- SEARCH\n")
+                }
                 "aider-udiff" => text.contains("\n@@"),
                 "write_to_file" | "aider-whole" => !text.is_empty(),
                 _ => false,

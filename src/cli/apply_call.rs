@@ -278,7 +278,12 @@ pub(super) fn check(args: &CheckArgs, row: &DialectRow, text: &str) -> CmdResult
                 format!("edit {}: not placed ({})\n", i + 1, edit.stage)
             } else {
                 let how = if edit.loose { "loose" } else { "exact" };
-                format!("edit {}: {}{} ({how})\n", i + 1, edit.stage, place(edit.lines))
+                format!(
+                    "edit {}: {}{} ({how})\n",
+                    i + 1,
+                    edit.stage,
+                    place(edit.lines)
+                )
             };
             text.push_str(&line);
         }

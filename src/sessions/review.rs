@@ -651,18 +651,21 @@ fn unfinished_block(applied: &verdict::Applied, input: &EditInput) -> Option<usi
 /// whose new text contains its old (a line added after it) applies again
 /// to its own result: the current file cannot tell which it holds.
 fn may_hold_result(applied: &verdict::Applied, current: &str) -> bool {
-    let blocks: Vec<&crate::engine::BlockReport> = applied
+    // Each block's new text: an engine block's REPLACE text, or what an
+    // agent's matcher wrote in place of what it found.
+    let new_texts: Vec<&str> = applied
         .blocks
         .iter()
         .filter_map(|b| match b {
-            verdict::VerdictBlock::Block(b) => Some(b),
-            verdict::VerdictBlock::Hunk(_) | verdict::VerdictBlock::Call(_) => None,
+            verdict::VerdictBlock::Block(b) => Some(b.replace_text.as_str()),
+            verdict::VerdictBlock::Call(e) => e.written.as_deref(),
+            verdict::VerdictBlock::Hunk(_) => None,
         })
         .collect();
-    !blocks.is_empty()
-        && blocks
+    !new_texts.is_empty()
+        && new_texts
             .iter()
-            .all(|b| !b.replace_text.trim().is_empty() && current.contains(b.replace_text.as_str()))
+            .all(|text| !text.trim().is_empty() && current.contains(text))
 }
 
 /// The first half of a "why unknown" sentence.

@@ -75,7 +75,13 @@ fn check_record(record: &Value) -> Option<String> {
                 expect["content"].as_str(),
             )
         })
-        .or_else(|| corpus::differ("message", outcome.message.as_deref(), expect["message"].as_str()))
+        .or_else(|| {
+            corpus::differ(
+                "message",
+                outcome.message.as_deref(),
+                expect["message"].as_str(),
+            )
+        })
         .or_else(|| corpus::differ("stage", outcome.stage.as_deref(), expect["stage"].as_str()))
         .or_else(|| corpus::differ("other_files", &others, &want_others))
         .or_else(|| {

@@ -31,13 +31,7 @@ fn check(record: &Value) -> Option<String> {
         .find(|w| w.path == path)
         .and_then(|w| w.content.clone());
     corpus::differ("ok", outcome.ok, expect["ok"].as_bool().unwrap_or(false))
-        .or_else(|| {
-            corpus::differ(
-                "content",
-                content.as_deref(),
-                expect["content"].as_str(),
-            )
-        })
+        .or_else(|| corpus::differ("content", content.as_deref(), expect["content"].as_str()))
         .or_else(|| corpus::differ("error", outcome.error.as_deref(), expect["error"].as_str()))
         .or_else(|| {
             corpus::differ(

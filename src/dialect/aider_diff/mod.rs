@@ -185,7 +185,10 @@ fn finish(
                 let first_fill = filled.insert(applied.full.clone());
                 // The first empty SEARCH that fills a file the call created
                 // is `empty_search_new_file` (the corpus's name).
-                let stage = if applied.stage == APPEND && first_fill && !world.existed_before(&applied.full) {
+                let stage = if applied.stage == APPEND
+                    && first_fill
+                    && !world.existed_before(&applied.full)
+                {
                     NEW_FILE
                 } else {
                     applied.stage
@@ -308,7 +311,12 @@ fn apply_edits(
 
 /// `do_replace(full, content, original, updated, fence)`: `None` for no
 /// (or an empty) result.
-fn do_replace(world: &mut World, full: &str, content: Option<String>, block: &Block) -> Result<Option<Applied>, Raised> {
+fn do_replace(
+    world: &mut World,
+    full: &str,
+    content: Option<String>,
+    block: &Block,
+) -> Result<Option<Applied>, Raised> {
     let name = path_name(full);
     let before = strip_quoted_wrapping(&block.original, name, FENCE).ok_or(Raised)?;
     let after = strip_quoted_wrapping(&block.updated, name, FENCE).ok_or(Raised)?;
@@ -335,7 +343,12 @@ fn do_replace(world: &mut World, full: &str, content: Option<String>, block: &Bl
         };
         let (start, end) = replaced.span;
         // The searched text is `content` with a final "\n" added if missing.
-        let line_at = |offset: usize| 1 + content.as_bytes()[..offset.min(content.len())].iter().filter(|&&b| b == b'\n').count();
+        let line_at = |offset: usize| {
+            1 + content.as_bytes()[..offset.min(content.len())]
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count()
+        };
         let lines = (end > start).then(|| (line_at(start), line_at(end - 1)));
         Applied {
             full: full.to_string(),
@@ -351,17 +364,33 @@ fn do_replace(world: &mut World, full: &str, content: Option<String>, block: &Bl
 
 /// The real pass's failure report (`apply_edits`' ValueError text), or
 /// `None` when every block applied.
-fn failure_report(world: &World, blocks: &[Block], results: &[Option<Applied>]) -> Result<Option<String>, Raised> {
-    let failed: Vec<&Block> = blocks.iter().zip(results).filter(|(_, r)| r.is_none()).map(|(b, _)| b).collect();
+fn failure_report(
+    world: &World,
+    blocks: &[Block],
+    results: &[Option<Applied>],
+) -> Result<Option<String>, Raised> {
+    let failed: Vec<&Block> = blocks
+        .iter()
+        .zip(results)
+        .filter(|(_, r)| r.is_none())
+        .map(|(b, _)| b)
+        .collect();
     if failed.is_empty() {
         return Ok(None);
     }
     let passed = results.len() - failed.len();
     let plural = |n: usize| if n == 1 { "block" } else { "blocks" };
     let blocks_word = plural(failed.len());
-    let mut res = format!("# {} SEARCH/REPLACE {blocks_word} failed to match!\n", failed.len());
+    let mut res = format!(
+        "# {} SEARCH/REPLACE {blocks_word} failed to match!\n",
+        failed.len()
+    );
     for block in failed {
-        let Block { path, original, updated } = block;
+        let Block {
+            path,
+            original,
+            updated,
+        } = block;
         // `content.splitlines()` on None: AttributeError.
         let content = world.read_text(&world.full_path(path)).ok_or(Raised)?;
         res.push_str(&format!(

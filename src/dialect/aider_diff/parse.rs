@@ -65,7 +65,11 @@ pub fn find_blocks(reply: &str, valid_fnames: &[String]) -> Result<Vec<Block>, S
     while i < lines.len() {
         let line = lines[i];
         let next_is_editblock = line_is(i + 1, is_head) || line_is(i + 2, is_head);
-        if SHELL_STARTS.iter().any(|start| strip(line).starts_with(start)) && !next_is_editblock {
+        if SHELL_STARTS
+            .iter()
+            .any(|start| strip(line).starts_with(start))
+            && !next_is_editblock
+        {
             i += 1;
             while i < lines.len() && !strip(lines[i]).starts_with(FENCE) {
                 i += 1;
@@ -115,7 +119,10 @@ pub fn find_blocks(reply: &str, valid_fnames: &[String]) -> Result<Vec<Block>, S
                 i += 1;
             }
             if i >= lines.len() {
-                return Err(fail(i, "Expected `>>>>>>> REPLACE` or `=======`".to_string()));
+                return Err(fail(
+                    i,
+                    "Expected `>>>>>>> REPLACE` or `=======`".to_string(),
+                ));
             }
             let updated = lines[start..i].concat();
             blocks.push(Block {
@@ -210,7 +217,10 @@ mod tests {
 
     #[test]
     fn filenames_are_stripped_of_decoration() {
-        assert_eq!(strip_filename("  **`src/a.py`**:\n").as_deref(), Some("src/a.py"));
+        assert_eq!(
+            strip_filename("  **`src/a.py`**:\n").as_deref(),
+            Some("src/a.py")
+        );
         assert_eq!(strip_filename("# src/a.py\n").as_deref(), Some("src/a.py"));
         assert_eq!(strip_filename("```python\n"), None);
         assert_eq!(strip_filename("```src/a.py\n").as_deref(), Some("src/a.py"));

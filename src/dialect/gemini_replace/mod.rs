@@ -124,7 +124,10 @@ fn defensive_path(file_path: &str, call: &ToolCall) -> String {
             without_slashes.to_string()
         };
     }
-    let first = without_slashes.split(['/', '\\']).next().unwrap_or_default();
+    let first = without_slashes
+        .split(['/', '\\'])
+        .next()
+        .unwrap_or_default();
     if first.is_empty() {
         return clean;
     }

@@ -130,20 +130,14 @@ fn unescape_path(path: &str) -> String {
 fn is_js_space(c: char) -> bool {
     matches!(
         c,
-        '\t' | '\n'
-            | '\u{b}'
-            | '\u{c}'
-            | '\r'
-            | ' '
-            | '\u{a0}'
-            | '\u{1680}'
-            | '\u{2000}'..='\u{200a}'
-            | '\u{2028}'
-            | '\u{2029}'
-            | '\u{202f}'
-            | '\u{205f}'
-            | '\u{3000}'
-            | '\u{feff}'
+        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200a}'
+                | '\u{2028}'
+                | '\u{2029}'
+                | '\u{202f}'
+                | '\u{205f}'
+                | '\u{3000}'
+                | '\u{feff}'
     )
 }
 
@@ -170,7 +164,11 @@ fn validate(input: &Value) -> Result<Params, String> {
         Some(Value::Bool(b)) => *b,
         Some(_) => return Err("params/replace_all must be boolean".to_string()),
     };
-    let file_path = unescape_path(text("file_path").unwrap_or_default().trim_matches(is_js_space));
+    let file_path = unescape_path(
+        text("file_path")
+            .unwrap_or_default()
+            .trim_matches(is_js_space),
+    );
     if file_path.is_empty() {
         return Err("The 'file_path' parameter must be non-empty.".to_string());
     }
@@ -267,7 +265,9 @@ fn edit(params: &Params, call: &ToolCall) -> CallOutcome {
     }
     if old == new {
         return failure(
-            format!("No changes to apply. The old_string and new_string are identical in file: {path}"),
+            format!(
+                "No changes to apply. The old_string and new_string are identical in file: {path}"
+            ),
             &stage,
         );
     }

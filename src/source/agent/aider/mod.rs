@@ -390,7 +390,11 @@ impl Parser {
             store,
             message,
             |e| e.file == file,
-            |input| matches!(input, EditInput::SearchReplace(d) if search_text(d) == echoed),
+            |input| match input {
+                EditInput::SearchReplace(d) => search_text(d) == echoed,
+                EditInput::Call(call) => search_text(&call.text()) == echoed,
+                _ => false,
+            },
         );
     }
 

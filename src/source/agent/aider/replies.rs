@@ -1,6 +1,6 @@
 //! The edits in the text of an Aider reply, in each edit format.
 
-use super::super::{AgentTool, EditInput};
+use super::super::{AgentTool, CallInput, EditInput};
 
 /// One edit found in a reply.
 pub(super) struct Found {
@@ -11,17 +11,55 @@ pub(super) struct Found {
     pub(super) whole: Option<String>,
 }
 
+/// Each SEARCH/REPLACE block of the reply. A complete block is run by
+/// Aider's own matcher (`aider-diff`) as the one block of a reply of its
+/// own; a block still arriving is shown as a streaming SEARCH/REPLACE diff.
 pub(super) fn blocks(text: &str) -> Vec<Found> {
     crate::source::aider::parse(text)
         .into_iter()
-        .map(|call| Found {
-            tool: AgentTool::AiderBlock,
-            path: call.path,
-            input: EditInput::SearchReplace(call.body),
-            partial: call.partial,
-            whole: None,
+        .map(|call| {
+            let input = match (call.partial, aider_block(&call.path, &call.body)) {
+                (false, Some(reply)) => EditInput::Call(CallInput {
+                    dialect: "aider-diff",
+                    input: reply_input(reply),
+                    path: call.path.clone(),
+                }),
+                _ => EditInput::SearchReplace(call.body),
+            };
+            Found {
+                tool: AgentTool::AiderBlock,
+                path: call.path,
+                input,
+                partial: call.partial,
+                whole: None,
+            }
         })
         .collect()
+}
+
+/// Aider's tool input: `{"reply": TEXT}`.
+fn reply_input(reply: String) -> serde_json::Value {
+    let mut object = serde_json::Map::new();
+    object.insert("reply".to_string(), reply.into());
+    serde_json::Value::Object(object)
+}
+
+/// The block `body` (srview's canonical markers, as
+/// [`crate::source::aider::parse`] writes it) in Aider's own form, after its
+/// path line: what Aider's matcher reads.
+fn aider_block(path: &str, body: &str) -> Option<String> {
+    let inner = body
+        .strip_prefix("------- SEARCH\n")?
+        .strip_suffix("+++++++ REPLACE\n")?;
+    let (search, replace) = if let Some(rest) = inner.strip_prefix("=======\n") {
+        ("", rest)
+    } else {
+        inner.split_once("\n=======\n").map(|(s, r)| (s, r))?
+    };
+    let search_end = if search.is_empty() { "" } else { "\n" };
+    Some(format!(
+        "{path}\n```\n<<<<<<< SEARCH\n{search}{search_end}=======\n{replace}>>>>>>> REPLACE\n```\n"
+    ))
 }
 
 /// One edit per `@@` hunk of the reply's `--- F` / `+++ F` diffs.
