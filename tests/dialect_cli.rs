@@ -754,3 +754,48 @@ fn check_names_the_stage_and_the_detected_dialect() {
         "edit 1: not placed (none)\nerror: the agent fails:\nCould not find oldString in the file. It must match exactly, including whitespace, indentation, and line endings.\n"
     );
 }
+
+/// An Aider reply given as a transcript runs as Aider runs it: its own
+/// matcher over the folder, its failure text on stdout (exit 1); `--write`
+/// writes nothing of a failing reply, `--write --force` the blocks Aider
+/// would have written.
+#[test]
+fn an_aider_reply_transcript_is_run_by_aiders_own_matcher() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    support::files::write(root, "a.py", b"def f():\n    return 1\n");
+    support::files::write(root, "b.py", b"x = 1\n");
+    let reply = "Here are the changes.\n\na.py\n```python\n<<<<<<< SEARCH\ndef f():\n    return 1\n=======\ndef f():\n    return 2\n>>>>>>> REPLACE\n```\n\nb.py\n```python\n<<<<<<< SEARCH\ny = 1\n=======\ny = 2\n>>>>>>> REPLACE\n```\n";
+    let msg = support::files::write(root, "reply.md", reply.as_bytes());
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "apply",
+            "--transcript",
+            support::files::p(&msg),
+            "--cwd",
+            ".",
+        ];
+        args.extend_from_slice(extra);
+        support::runner::srview(args).cwd(root).output()
+    };
+    let read = |name: &str| std::fs::read_to_string(root.join(name)).expect("read");
+    let dry = run(&[]);
+    assert_eq!(dry.status.code(), Some(1));
+    let said = text(&dry.stdout);
+    assert!(said.starts_with("# 1 SEARCH/REPLACE block failed to match!\n\n## SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in b.py\n"), "{said}");
+    assert_contains(
+        &said,
+        "# The other 1 SEARCH/REPLACE block were applied successfully.\n",
+    );
+    let held = run(&["--write"]);
+    assert_eq!(held.status.code(), Some(1));
+    assert_eq!(
+        text(&held.stderr),
+        "srview: nothing written: the agent fails, after writing a.py (--force writes what it would)\n"
+    );
+    assert_eq!(read("a.py"), "def f():\n    return 1\n");
+    let forced = run(&["--write", "--force"]);
+    assert_eq!(forced.status.code(), Some(1), "Aider still fails");
+    assert_eq!(read("a.py"), "def f():\n    return 2\n");
+    assert_eq!(read("b.py"), "x = 1\n");
+}

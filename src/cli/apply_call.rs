@@ -147,6 +147,13 @@ fn commit(args: &ApplyArgs, row: &DialectRow, run: &Run) -> Option<Commit> {
         return None;
     }
     let outcome = &run.outcome;
+    if !outcome.ok && !args.force && !outcome.writes.is_empty() && !outcome.hangs {
+        let names: Vec<&str> = outcome.writes.iter().map(|w| w.path.as_str()).collect();
+        eprintln!(
+            "srview: nothing written: the agent fails, after writing {} (--force writes what it would)",
+            names.join(", ")
+        );
+    }
     if outcome.hangs || (!outcome.ok && !args.force) || outcome.writes.is_empty() {
         return Some(Commit::not_applied());
     }

@@ -47,7 +47,13 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
     let workspace = PathRules::new(cwd, args.allow_outside);
     let calls = match format {
         Format::Cline => transcript::parse(&text),
-        Format::Aider => aider::parse(&text),
+        // An Aider reply is run as Aider runs it: its own matcher over the
+        // folder, blocks that match written even when others fail
+        // (`--write --force`; without `--force` all or nothing).
+        Format::Aider => match crate::dialect::registry::find("aider-diff") {
+            Some(row) => return super::apply_call::run_folder(args, &text, &workspace.cwd, row),
+            None => aider::parse(&text),
+        },
         Format::ApplyPatch => return super::apply_patch_transcript::run(args, &text, &workspace),
     };
     let options = ApplyOptions {
