@@ -155,9 +155,9 @@ fn create_file(path: &str, at: String, entry: Entry, new_string: &str) -> CallOu
         Entry::File(_) | Entry::Directory | Entry::Unreadable(_) => {
             failure(texts::EMPTY_OLD_STRING.into(), None)
         }
-        // Writing below a file fails in the file system (ENOTDIR): srview
-        // has no exact text for it.
-        Entry::BelowFile => failure(format!("ENOTDIR: not a directory, open '{path}'"), None),
+        // Writing below a file fails (ENOTDIR): Effect's platform error,
+        // as its shipped error classes word it (not seen in a run).
+        Entry::BelowFile => failure(format!("BadResource: FileSystem.writeFile ({path})"), None),
         Entry::Missing => {
             let (bom, text) = split_bom(new_string);
             let written = join_bom(text, bom);
