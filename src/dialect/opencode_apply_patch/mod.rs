@@ -25,9 +25,13 @@ pub struct OpencodeApplyPatch;
 
 /// The texts the model reads.
 pub mod texts {
+    /// An empty `patchText`.
     pub const PATCH_TEXT_REQUIRED: &str = "patchText is required";
+    /// Only the Begin and End lines.
     pub const EMPTY_PATCH: &str = "patch rejected: empty patch";
+    /// No file section the parser knows.
     pub const NO_HUNKS: &str = "apply_patch verification failed: no hunks found";
+    /// The success text's first line; one `A`/`M`/`D` line per section follows.
     pub const SUCCESS_HEADER: &str = "Success. Updated the following files:";
 
     /// A verification failure.

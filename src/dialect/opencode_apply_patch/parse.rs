@@ -11,14 +11,25 @@ use crate::dialect::opencode_edit::js::{is_space, trim};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Hunk {
     /// `*** Add File:`: the `+` lines joined by `\n`, no final newline.
-    Add { path: String, contents: String },
+    Add {
+        /// The path as written.
+        path: String,
+        /// The file's text.
+        contents: String,
+    },
     /// `*** Delete File:`.
-    Delete { path: String },
+    Delete {
+        /// The path as written.
+        path: String,
+    },
     /// `*** Update File:`, maybe with `*** Move to:` (an empty target is
     /// no move, as the tool reads it).
     Update {
+        /// The path as written.
         path: String,
+        /// The `*** Move to:` target.
         move_path: Option<String>,
+        /// The `@@` chunks, in order.
         chunks: Vec<Chunk>,
     },
 }

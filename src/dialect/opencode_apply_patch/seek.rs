@@ -12,13 +12,18 @@ use super::parse::Chunk;
 /// names it (the order OpenCode tries them).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Pass {
+    /// Lines equal.
     Exact,
+    /// Equal after `trimEnd()`.
     TrimEnd,
+    /// Equal after `trim()`.
     Trim,
+    /// Equal after `trim()` and folding typographic punctuation.
     Normalized,
 }
 
 impl Pass {
+    /// The name srview's corpus gives it.
     pub fn name(self) -> &'static str {
         match self {
             Pass::Exact => "exact",

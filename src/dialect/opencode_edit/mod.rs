@@ -23,12 +23,20 @@ pub struct OpencodeEdit;
 
 /// The texts the model reads.
 pub mod texts {
+    /// An empty `filePath`.
     pub const FILE_PATH_REQUIRED: &str = "filePath is required";
+    /// `oldString` equal to `newString` (as given, or once both take the
+    /// file's line ending).
     pub const IDENTICAL: &str = "No changes to apply: oldString and newString are identical.";
+    /// An empty `oldString` where something exists.
     pub const EMPTY_OLD_STRING: &str = "oldString cannot be empty when editing an existing file. Provide the exact text to replace, or use write for an intentional full-file replacement.";
+    /// No replacer found anything.
     pub const NOT_FOUND: &str = "Could not find oldString in the file. It must match exactly, including whitespace, indentation, and line endings.";
+    /// Spans found, none of them once.
     pub const MULTIPLE: &str = "Found multiple matches for oldString. Provide more surrounding context to make the match unique.";
+    /// The disproportion guard's refusal.
     pub const DISPROPORTIONATE: &str = "Refusing replacement because the matched span is much larger than oldString. Re-read the file and provide the full exact oldString for the intended replacement.";
+    /// Success.
     pub const APPLIED: &str = "Edit applied successfully.";
     /// The stage name of a new file written from an empty `oldString`.
     pub const CREATE_FILE: &str = "CreateFile";
@@ -147,9 +155,9 @@ fn create_file(path: &str, at: String, entry: Entry, new_string: &str) -> CallOu
         Entry::File(_) | Entry::Directory | Entry::Unreadable(_) => {
             failure(texts::EMPTY_OLD_STRING.into(), None)
         }
-        // Writing below a file fails in the file system (ENOTDIR): srview
-        // has no exact text for it.
-        Entry::BelowFile => failure(format!("ENOTDIR: not a directory, open '{path}'"), None),
+        // Writing below a file fails (ENOTDIR): Effect's platform error,
+        // as its shipped error classes word it (not seen in a run).
+        Entry::BelowFile => failure(format!("BadResource: FileSystem.writeFile ({path})"), None),
         Entry::Missing => {
             let (bom, text) = split_bom(new_string);
             let written = join_bom(text, bom);

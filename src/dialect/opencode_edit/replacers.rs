@@ -21,14 +21,23 @@ use super::levenshtein;
 /// A replacer's name, as OpenCode's source names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Stage {
+    /// `SimpleReplacer`: the find itself (the exact stage).
     Simple,
+    /// `LineTrimmedReplacer`.
     LineTrimmed,
+    /// `BlockAnchorReplacer`.
     BlockAnchor,
+    /// `WhitespaceNormalizedReplacer`.
     WhitespaceNormalized,
+    /// `IndentationFlexibleReplacer`.
     IndentationFlexible,
+    /// `EscapeNormalizedReplacer`.
     EscapeNormalized,
+    /// `TrimmedBoundaryReplacer`.
     TrimmedBoundary,
+    /// `ContextAwareReplacer`.
     ContextAware,
+    /// `MultiOccurrenceReplacer`.
     MultiOccurrence,
 }
 
@@ -85,7 +94,9 @@ impl Stage {
 /// The file's `split("\n")`, with what several replacers derive from it
 /// computed once.
 pub struct FileLines<'a> {
+    /// The file's text (its BOM split off).
     pub content: &'a str,
+    /// `content.split("\n")`.
     pub lines: Vec<&'a str>,
     /// Byte offset of each line's start.
     starts: Vec<usize>,
@@ -93,6 +104,7 @@ pub struct FileLines<'a> {
 }
 
 impl<'a> FileLines<'a> {
+    /// `content` split into lines.
     pub fn new(content: &'a str) -> Self {
         let lines: Vec<&str> = content.split('\n').collect();
         let mut starts = Vec::with_capacity(lines.len());
@@ -200,8 +212,8 @@ fn block_anchor<'a>(
     let trimmed = file.trimmed();
     let next_last = file.next_with(last);
     let mut candidates: Vec<(usize, usize)> = Vec::new();
-    for start in 0..trimmed.len() {
-        if trimmed[start] != first {
+    for (start, line) in trimmed.iter().enumerate() {
+        if *line != first {
             continue;
         }
         // The first closing anchor at least two lines on, only.
@@ -574,8 +586,8 @@ fn escape_normalized<'a>(
             continue;
         }
         let mut joined = String::with_capacity(length);
-        for i in start..last {
-            joined.push_str(&per_line[i].0[..inner_len(i)]);
+        for (i, (text, _)) in per_line.iter().enumerate().take(last).skip(start) {
+            joined.push_str(&text[..inner_len(i)]);
             joined.push('\n');
         }
         joined.push_str(&per_line[last].0);
@@ -626,8 +638,8 @@ fn context_aware<'a>(
     let size = wanted.len();
     let trimmed = file.trimmed();
     let next_last = file.next_with(wanted[size - 1]);
-    for start in 0..trimmed.len() {
-        if trimmed[start] != wanted[0] {
+    for (start, line) in trimmed.iter().enumerate() {
+        if *line != wanted[0] {
             continue;
         }
         let Some(end) = next_last.get(start + 2).copied().flatten() else {
