@@ -799,3 +799,35 @@ fn an_aider_reply_transcript_is_run_by_aiders_own_matcher() {
     assert_eq!(read("a.py"), "def f():\n    return 2\n");
     assert_eq!(read("b.py"), "x = 1\n");
 }
+
+/// pi's fuzzy stage writes the whole file normalized: the lines it changes
+/// outside the edit are named (JSON `rewrittenOutside`, a warning), and
+/// `check` exits 1.
+#[test]
+fn pis_whole_file_rewrite_is_named() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    // Line 1 ends in two spaces; the edit's old text has a trailing space
+    // line 2 lacks, so only the fuzzy stage finds it.
+    support::files::write(root, "p.py", b"a = 1  \nb = 1\nc = 2\n");
+    let input = r#"{"path":"p.py","edits":[{"oldText":"b = 1 ","newText":"b = 3"}]}"#;
+    let out = support::runner::srview(["apply", "p.py", "-", "--json"])
+        .cwd(root)
+        .stdin(input.as_bytes())
+        .output();
+    assert_eq!(out.status.code(), Some(0));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(report["stage"], "fuzzy");
+    assert_eq!(report["newContent"], "a = 1\nb = 3\nc = 2\n");
+    assert_eq!(report["rewrittenOutside"], serde_json::json!([[1, 1]]));
+    assert_contains(
+        &text(&out.stderr),
+        "srview: warning: pi 0.73.1's edit tool also rewrites line 1, which no edit covers: it writes the whole file normalized\n",
+    );
+    let check = support::runner::srview(["check", "p.py", "-", "--dialect", "pi-edit"])
+        .cwd(root)
+        .stdin(input.as_bytes())
+        .output();
+    assert_eq!(check.status.code(), Some(1));
+    assert_contains(&text(&check.stdout), "edit 1: fuzzy at line 2 (loose)\n");
+}

@@ -90,6 +90,24 @@ fn run_matcher(row: &DialectRow, text: &str, cwd: &Path) -> Result<Run, Error> {
 /// One sentence per edit a loose stage placed: what `--write` holds back
 /// and the warnings say.
 fn loose_notes(row: &DialectRow, outcome: &CallOutcome) -> Vec<String> {
+    let outside = (!outcome.rewritten_outside.is_empty()).then(|| {
+        let ranges: Vec<String> = outcome
+            .rewritten_outside
+            .iter()
+            .map(|&(first, last)| {
+                if first == last {
+                    format!("line {first}")
+                } else {
+                    format!("lines {first}-{last}")
+                }
+            })
+            .collect();
+        format!(
+            "{} also rewrites {}, which no edit covers: it writes the whole file normalized",
+            row.title,
+            ranges.join(", ")
+        )
+    });
     outcome
         .edits
         .iter()
@@ -104,6 +122,7 @@ fn loose_notes(row: &DialectRow, outcome: &CallOutcome) -> Vec<String> {
                 row.title
             )
         })
+        .chain(outside)
         .collect()
 }
 

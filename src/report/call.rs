@@ -32,6 +32,11 @@ pub struct CallReport<'a> {
     pub new_content: Option<Option<&'a str>>,
     /// The agent succeeds.
     pub ok: bool,
+    /// Line ranges (1-based, first and last) of the file before that the
+    /// agent's write changed although no edit covered them (pi's whole-file
+    /// normalization).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rewritten_outside: Vec<[usize; 2]>,
     /// How the call matched, the agent's own name.
     pub stage: Option<&'a str>,
 }
@@ -60,6 +65,11 @@ impl<'a> CallReport<'a> {
             message: outcome.message.as_deref(),
             new_content: None,
             ok: outcome.ok,
+            rewritten_outside: outcome
+                .rewritten_outside
+                .iter()
+                .map(|&(first, last)| [first, last])
+                .collect(),
             stage: outcome.stage.as_deref(),
         }
     }
