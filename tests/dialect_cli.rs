@@ -831,3 +831,47 @@ fn pis_whole_file_rewrite_is_named() {
     assert_eq!(check.status.code(), Some(1));
     assert_contains(&text(&check.stdout), "edit 1: fuzzy at line 2 (loose)\n");
 }
+
+/// `check` on a loose or failed string edit explains it as srview explains
+/// an exact-string edit and prints the corrected tool input, checked with
+/// the agent's own matcher; where srview cannot stand behind one (a
+/// misindented line), it says so and offers none.
+#[test]
+fn check_corrects_a_loose_edit_in_the_agents_own_schema() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    support::files::write(root, "c.py", b"def f():\n    total = 0\n    return total\n");
+    // A misremembered middle line: OpenCode's BlockAnchorReplacer would
+    // replace it silently.
+    let anchored = r#"{"filePath":"c.py","oldString":"def f():\n    totl = 0\n    return total","newString":"def f():\n    total = 1\n    return total"}"#;
+    let out = support::runner::srview(["check", "c.py", "-"])
+        .cwd(root)
+        .stdin(anchored.as_bytes())
+        .output();
+    assert_eq!(out.status.code(), Some(1));
+    let said = text(&out.stdout);
+    assert_contains(&said, "edit 1: BlockAnchorReplacer at lines 1-3 (loose)\n");
+    assert_contains(
+        &said,
+        "edit 1: oldString does not occur in the file; closest: lines 1-3",
+    );
+    assert_contains(
+        &said,
+        "corrected edit (the tool's input, placed exactly by OpenCode 1.18.33's edit tool):\n{\"filePath\":\"c.py\",\"newString\":\"def f():\\n    total = 1\\n    return total\",\"oldString\":\"def f():\\n    total = 0\\n    return total\"}\n",
+    );
+    let misindented = r#"{"filePath":"c.py","oldString":"    total = 0\n  return total","newString":"    total = 2\n  return total"}"#;
+    let out = support::runner::srview(["check", "c.py", "-", "--json"])
+        .cwd(root)
+        .stdin(misindented.as_bytes())
+        .output();
+    assert_eq!(out.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(report["blocks"][0]["stage"], "LineTrimmedReplacer");
+    assert_eq!(report["correctedInput"], serde_json::Value::Null);
+    assert_contains(
+        report["explained"][0]["message"]
+            .as_str()
+            .unwrap_or_default(),
+        "No corrected edit: line 2 of the text is indented unlike file line 3",
+    );
+}

@@ -27,7 +27,7 @@ use crate::dialect::call::{CallOutcome, Entry, PatchFs, ToolCall, fs_path};
 use crate::dialect::registry::DialectRow;
 use crate::error::Error;
 use crate::output::{self, Wrote};
-use crate::report::{CallReport, WithWrite};
+use crate::report::{CallReport, Explained, WithWrite};
 
 /// A [`DirFs`] that remembers what each path held when the matcher read
 /// it: `--write` checks every file still holds that.
@@ -283,11 +283,21 @@ pub(super) fn check(args: &CheckArgs, row: &DialectRow, text: &str) -> CmdResult
     let run = run_matcher(row, text, &cwd)?;
     let outcome = &run.outcome;
     let notes = loose_notes(row, outcome);
+    let target = file_path(&run.cwd, &args.file);
+    let correction = match (run.seen.get(&target), row.input_of(text)) {
+        (Some(Entry::File(content)), Some(input)) => crate::dialect::call_correct::correct(
+            row,
+            &input,
+            content,
+            &target,
+            &run.cwd.to_string_lossy(),
+        ),
+        _ => None,
+    };
     let mut stdout = std::io::stdout().lock();
     let io_err = Error::stdout;
     if args.json {
         let mut report = CallReport::new(row.value, outcome);
-        let target = file_path(&run.cwd, &args.file);
         report.new_content = Some(
             outcome
                 .writes
@@ -295,6 +305,18 @@ pub(super) fn check(args: &CheckArgs, row: &DialectRow, text: &str) -> CmdResult
                 .find(|w| w.path == target)
                 .and_then(|w| w.content.as_deref()),
         );
+        if let Some(c) = &correction {
+            report.explained = Some(
+                c.edits
+                    .iter()
+                    .map(|e| Explained {
+                        edit: e.index + 1,
+                        message: &e.message,
+                    })
+                    .collect(),
+            );
+            report.corrected_input = Some(c.input.as_ref());
+        }
         serde_json::to_writer(&mut stdout, &report).map_err(|e| io_err(e.into()))?;
         writeln!(stdout).map_err(io_err)?;
     } else {
@@ -326,6 +348,20 @@ pub(super) fn check(args: &CheckArgs, row: &DialectRow, text: &str) -> CmdResult
             (Some(error), _) => text.push_str(&format!("error: the agent fails:\n{error}\n")),
             (None, Some(message)) => text.push_str(&format!("the agent says: {message}\n")),
             (None, None) => {}
+        }
+        if let Some(c) = &correction {
+            for e in &c.edits {
+                text.push_str(&format!("edit {}: {}\n", e.index + 1, e.message));
+            }
+            match (&c.input, &c.withheld) {
+                (Some(input), _) => text.push_str(&format!(
+                    "corrected edit (the tool's input, placed exactly by {}):\n{}\n",
+                    row.title,
+                    serde_json::to_string(input).unwrap_or_default()
+                )),
+                (None, Some(why)) => text.push_str(&format!("{why}\n")),
+                (None, None) => {}
+            }
         }
         stdout.write_all(text.as_bytes()).map_err(io_err)?;
     }

@@ -26,6 +26,18 @@ pub enum Scope {
     Folder,
 }
 
+/// Where a dialect keeps its edits' old and new texts.
+#[derive(Debug, Clone, Copy)]
+pub struct StringFields {
+    /// The array of edits, when the input holds several (pi's `edits`,
+    /// which may also come as a JSON string); `None`: the input is one edit.
+    pub list: Option<&'static str>,
+    /// The old text's key.
+    pub old: &'static str,
+    /// The new text's key.
+    pub new: &'static str,
+}
+
 /// One dialect.
 #[derive(Clone, Copy)]
 pub struct DialectRow {
@@ -49,6 +61,10 @@ pub struct DialectRow {
     /// shape another shares (Qwen's edit is Claude Code's Edit): then
     /// `--dialect` (or the session's agent) decides.
     pub keys: &'static [&'static [&'static str]],
+    /// Where its edits' old and new texts are, for a dialect of old/new
+    /// string edits: srview explains and corrects them
+    /// ([`super::call_correct`]).
+    pub strings: Option<StringFields>,
 }
 
 impl std::fmt::Debug for DialectRow {
@@ -112,6 +128,7 @@ pub static DIALECTS: &[DialectRow] = &[
         scope: Scope::OneFile,
         text_field: None,
         keys: &[],
+        strings: None,
     },
     DialectRow {
         value: "apply-patch",
@@ -121,6 +138,7 @@ pub static DIALECTS: &[DialectRow] = &[
         scope: Scope::OneFile,
         text_field: None,
         keys: &[],
+        strings: None,
     },
     DialectRow {
         value: "edit-json",
@@ -130,6 +148,7 @@ pub static DIALECTS: &[DialectRow] = &[
         scope: Scope::OneFile,
         text_field: None,
         keys: &[],
+        strings: None,
     },
     DialectRow {
         value: "aider-diff",
@@ -139,6 +158,7 @@ pub static DIALECTS: &[DialectRow] = &[
         scope: Scope::OneFile,
         text_field: Some("reply"),
         keys: &[&["reply"]],
+        strings: None,
     },
     DialectRow {
         value: "opencode-edit",
@@ -148,6 +168,11 @@ pub static DIALECTS: &[DialectRow] = &[
         scope: Scope::OneFile,
         text_field: None,
         keys: &[&["filePath", "oldString"]],
+        strings: Some(StringFields {
+            list: None,
+            old: "oldString",
+            new: "newString",
+        }),
     },
     DialectRow {
         value: "opencode-apply-patch",
@@ -157,6 +182,7 @@ pub static DIALECTS: &[DialectRow] = &[
         scope: Scope::Folder,
         text_field: Some("patchText"),
         keys: &[&["patchText"]],
+        strings: None,
     },
     DialectRow {
         value: "gemini-replace",
@@ -166,6 +192,11 @@ pub static DIALECTS: &[DialectRow] = &[
         scope: Scope::OneFile,
         text_field: None,
         keys: &[&["instruction", "old_string"]],
+        strings: Some(StringFields {
+            list: None,
+            old: "old_string",
+            new: "new_string",
+        }),
     },
     DialectRow {
         value: "qwen-edit",
@@ -177,6 +208,11 @@ pub static DIALECTS: &[DialectRow] = &[
         // Claude Code's Edit has the same keys: --dialect or the session's
         // agent decides.
         keys: &[],
+        strings: Some(StringFields {
+            list: None,
+            old: "old_string",
+            new: "new_string",
+        }),
     },
     DialectRow {
         value: "pi-edit",
@@ -186,6 +222,11 @@ pub static DIALECTS: &[DialectRow] = &[
         scope: Scope::OneFile,
         text_field: None,
         keys: &[&["path", "edits"], &["path", "oldText"]],
+        strings: Some(StringFields {
+            list: Some("edits"),
+            old: "oldText",
+            new: "newText",
+        }),
     },
     DialectRow {
         value: "cline-apply-patch",
@@ -195,6 +236,7 @@ pub static DIALECTS: &[DialectRow] = &[
         scope: Scope::Folder,
         text_field: Some("input"),
         keys: &[&["input"]],
+        strings: None,
     },
 ];
 

@@ -14,10 +14,19 @@ use crate::dialect::call::{CallOutcome, EditMatch};
 pub struct CallReport<'a> {
     /// Each edit (block, `edits[]` entry, hunk) in input order.
     pub blocks: Vec<CallBlock<'a>>,
+    /// `check`: the tool input with its failed or loose edits corrected,
+    /// checked with the agent's own matcher (null when srview cannot stand
+    /// behind one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub corrected_input: Option<Option<&'a serde_json::Value>>,
     /// The `--dialect` value.
     pub dialect: &'a str,
     /// The agent's error text, exactly as the model reads it.
     pub error: Option<&'a str>,
+    /// `check`: why each failed or loose edit failed or matched loosely,
+    /// and where it was meant to go.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub explained: Option<Vec<Explained<'a>>>,
     /// For a whole patch over a folder: every file the agent leaves changed
     /// (its path as the patch's folder names it; null: deleted).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -41,6 +50,15 @@ pub struct CallReport<'a> {
     pub stage: Option<&'a str>,
 }
 
+/// One failed or loose edit explained.
+#[derive(Serialize)]
+pub struct Explained<'a> {
+    /// The edit's number, from 1.
+    pub edit: usize,
+    /// Why, and where it was meant to go.
+    pub message: &'a str,
+}
+
 /// How one edit matched.
 #[derive(Serialize)]
 pub struct CallBlock<'a> {
@@ -58,8 +76,10 @@ impl<'a> CallReport<'a> {
     pub fn new(dialect: &'a str, outcome: &'a CallOutcome) -> Self {
         CallReport {
             blocks: outcome.edits.iter().map(CallBlock::new).collect(),
+            corrected_input: None,
             dialect,
             error: outcome.error.as_deref(),
+            explained: None,
             files: None,
             hangs: outcome.hangs,
             message: outcome.message.as_deref(),

@@ -20,7 +20,7 @@ mod transcript;
 mod write;
 
 pub use apply::{ApplyReport, BlockJson, write_apply};
-pub use call::{CallBlock, CallReport};
+pub use call::{CallBlock, CallReport, Explained};
 pub use check::CheckReport;
 pub use edit_check::EditCheckReport;
 pub use patch::{PatchApplyReport, PatchCheckReport, PatchTranscriptReport};

@@ -1,0 +1,219 @@
+//! Why a string edit of an agent's tool failed or matched only loosely, and
+//! the corrected edit in that tool's own input schema: for the dialects
+//! whose edits are old/new text pairs (OpenCode's and Qwen's `edit`,
+//! Gemini's `replace`, pi's `edit`).
+//!
+//! Each pair is diagnosed as srview diagnoses an exact-string edit
+//! ([`crate::dialect::edit`]: closest region, differing lines, the file's
+//! own text of the region as the corrected old text, withheld where srview
+//! cannot stand behind it). The corrected input is offered only when the
+//! agent's own matcher, run on it, places every corrected edit with its
+//! exact stage and succeeds: never a correction the agent would itself
+//! place loosely or refuse.
+
+use serde_json::Value;
+
+use super::edit::{self, Edit};
+use super::registry::{DialectRow, StringFields, run_on_file};
+
+/// The old and new text of each edit of `input`, in order (`None` when the
+/// input has no such texts).
+pub fn pairs(fields: StringFields, input: &Value) -> Option<Vec<(String, String)>> {
+    let pair = |edit: &Value| {
+        Some((
+            edit.get(fields.old)?.as_str()?.to_string(),
+            edit.get(fields.new)?.as_str()?.to_string(),
+        ))
+    };
+    match fields.list.and_then(|key| input.get(key)) {
+        Some(Value::Array(edits)) => edits.iter().map(pair).collect(),
+        Some(Value::String(text)) => match serde_json::from_str::<Value>(text).ok()? {
+            Value::Array(edits) => edits.iter().map(pair).collect(),
+            _ => None,
+        },
+        // A legacy single edit at the top level (pi's `oldText`/`newText`).
+        _ => pair(input).map(|p| vec![p]),
+    }
+}
+
+/// `input` with edit `index`'s old and new texts replaced.
+fn with_pair(fields: StringFields, input: &Value, index: usize, old: &str, new: &str) -> Value {
+    let mut input = input.clone();
+    let set = |edit: &mut Value| {
+        if let Some(object) = edit.as_object_mut() {
+            object.insert(fields.old.to_string(), old.into());
+            object.insert(fields.new.to_string(), new.into());
+        }
+    };
+    let list = fields.list.and_then(|key| input.get_mut(key));
+    match list {
+        Some(Value::Array(edits)) => {
+            if let Some(edit) = edits.get_mut(index) {
+                set(edit);
+            }
+        }
+        Some(slot @ Value::String(_)) => {
+            // Kept a JSON string, as the model sent it.
+            let text = slot.as_str().unwrap_or_default();
+            if let Ok(Value::Array(mut edits)) = serde_json::from_str::<Value>(text) {
+                if let Some(edit) = edits.get_mut(index) {
+                    set(edit);
+                }
+                *slot = Value::String(Value::Array(edits).to_string());
+            }
+        }
+        _ => set(&mut input),
+    }
+    input
+}
+
+/// The diagnosis of one edit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EditExplained {
+    /// The edit's index in the input.
+    pub index: usize,
+    /// Why it failed or matched loosely, and where it was meant to go.
+    pub message: String,
+    /// The file's own text of the region, when srview stands behind it.
+    pub corrected_old: Option<String>,
+}
+
+/// Every failed or loose edit explained, and the corrected input.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Correction {
+    /// One per failed or loose edit.
+    pub edits: Vec<EditExplained>,
+    /// The input with every correctable edit corrected, checked with the
+    /// agent's own matcher; `None` when there is nothing to correct or the
+    /// check failed (said in `withheld`).
+    pub input: Option<Value>,
+    /// Why no corrected input is offered although edits were explained.
+    pub withheld: Option<String>,
+}
+
+/// Explains the failed or loose edits of `input` (run by `row`'s matcher
+/// over `content` at `path`, `cwd` the agent's root) and corrects them.
+/// `None` when the dialect's edits are not old/new text pairs.
+pub fn correct(
+    row: &DialectRow,
+    input: &Value,
+    content: &str,
+    path: &str,
+    cwd: &str,
+) -> Option<Correction> {
+    let fields = row.strings?;
+    let texts = pairs(fields, input)?;
+    let run = run_on_file(row.value, input, path, Some(content), cwd)?;
+    let outcome = &run.outcome;
+    let mut edits = Vec::new();
+    let mut corrected = input.clone();
+    let mut changed = Vec::new();
+    for (index, (old, new)) in texts.iter().enumerate() {
+        let matched = outcome.edits.get(index);
+        let exact = matched.is_some_and(|m| m.found.is_some() && !m.loose);
+        // A call that failed as a whole (ambiguous, refused) reports no
+        // place for any edit: each is explained.
+        if exact && outcome.ok {
+            continue;
+        }
+        let claude = Edit::ClaudeEdit {
+            file_path: path.to_string(),
+            old_string: old.clone(),
+            new_string: new.clone(),
+            replace_all: false,
+        };
+        let explained = edit::apply(&claude, Some(content));
+        let (message, suggestion) = match (&explained.result, explained.diagnosis) {
+            (Ok(_), _) => continue,
+            (Err(error), None) => (error.to_string(), None),
+            (Err(_), Some(d)) => (d.message, d.suggestion),
+        };
+        // srview's exact-string diagnosis names Claude Code's fields.
+        let message = message
+            .replace("old_string", fields.old)
+            .replace("new_string", fields.new);
+        let corrected_old = match suggestion {
+            Some(Edit::ClaudeEdit {
+                old_string,
+                new_string,
+                ..
+            }) => {
+                corrected = with_pair(fields, &corrected, index, &old_string, &new_string);
+                changed.push(index);
+                Some(old_string)
+            }
+            _ => None,
+        };
+        edits.push(EditExplained {
+            index,
+            message,
+            corrected_old,
+        });
+    }
+    if edits.is_empty() {
+        return None;
+    }
+    let uncorrected = edits.iter().filter(|e| e.corrected_old.is_none()).count();
+    let (input, withheld) = if uncorrected > 0 {
+        (
+            None,
+            Some(format!(
+                "no corrected edit: srview cannot stand behind a correction of {uncorrected} of them"
+            )),
+        )
+    } else {
+        match run_on_file(row.value, &corrected, path, Some(content), cwd) {
+            Some(check)
+                if check.outcome.ok
+                    && changed.iter().all(|&i| {
+                        check
+                            .outcome
+                            .edits
+                            .get(i)
+                            .is_some_and(|m| m.found.is_some() && !m.loose)
+                    }) =>
+            {
+                (Some(corrected), None)
+            }
+            Some(check) => (
+                None,
+                Some(format!(
+                    "no corrected edit: {} would not place the correction exactly ({})",
+                    row.title,
+                    check.outcome.error.as_deref().unwrap_or("a loose stage")
+                )),
+            ),
+            None => (None, None),
+        }
+    };
+    Some(Correction {
+        edits,
+        input,
+        withheld,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PI: StringFields = StringFields {
+        list: Some("edits"),
+        old: "oldText",
+        new: "newText",
+    };
+
+    #[test]
+    fn pairs_come_from_a_list_a_json_string_or_the_top_level() {
+        let listed = serde_json::json!({"path": "a", "edits": [{"oldText": "x", "newText": "y"}]});
+        assert_eq!(pairs(PI, &listed), Some(vec![("x".into(), "y".into())]));
+        let string =
+            serde_json::json!({"path": "a", "edits": "[{\"oldText\":\"x\",\"newText\":\"y\"}]"});
+        assert_eq!(pairs(PI, &string), Some(vec![("x".into(), "y".into())]));
+        let legacy = serde_json::json!({"path": "a", "oldText": "x", "newText": "y"});
+        assert_eq!(pairs(PI, &legacy), Some(vec![("x".into(), "y".into())]));
+        let set = with_pair(PI, &string, 0, "p", "q");
+        assert_eq!(pairs(PI, &set), Some(vec![("p".into(), "q".into())]));
+        assert!(set["edits"].is_string(), "kept a JSON string");
+    }
+}
