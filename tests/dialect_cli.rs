@@ -875,3 +875,32 @@ fn check_corrects_a_loose_edit_in_the_agents_own_schema() {
         "No corrected edit: line 2 of the text is indented unlike file line 3",
     );
 }
+
+/// `fix` prints the corrected tool input (exit 0), checked with the
+/// agent's own matcher; a patch dialect is not a string edit (exit 2).
+#[test]
+fn fix_prints_the_corrected_tool_input() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    support::files::write(root, "c.py", b"def f():\n    total = 0\n    return total\n");
+    let input = r#"{"file_path":"c.py","instruction":"set total","old_string":"def f():\n    totl = 0\n    return total","new_string":"def f():\n    total = 1\n    return total"}"#;
+    let out = support::runner::srview(["fix", "c.py", "-", "--dialect", "gemini-replace"])
+        .cwd(root)
+        .stdin(input.as_bytes())
+        .output();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let fixed: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(
+        fixed["old_string"],
+        "def f():\n    total = 0\n    return total"
+    );
+    assert_eq!(
+        fixed["instruction"], "set total",
+        "the rest of the input kept"
+    );
+    let patch = support::runner::srview(["fix", "c.py", "-", "--dialect", "opencode-apply-patch"])
+        .cwd(root)
+        .stdin(b"*** Begin Patch\n*** End Patch\n")
+        .output();
+    assert_eq!(patch.status.code(), Some(2));
+}

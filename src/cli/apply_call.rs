@@ -373,6 +373,71 @@ pub(super) fn check(args: &CheckArgs, row: &DialectRow, text: &str) -> CmdResult
     })
 }
 
+/// `srview fix FILE INPUT --dialect NAME`: the tool input with its failed
+/// or loose string edits corrected (see [`crate::dialect::call_correct`]),
+/// on stdout; exit 0 when every edit is placed exactly once corrected, 1
+/// (said why on stderr, the input printed as it was) when srview cannot
+/// stand behind a correction.
+pub(super) fn fix(args: &super::FixArgs, row: &DialectRow, text: &str) -> CmdResult {
+    if row.strings.is_none() {
+        return Err(Error::usage(format!(
+            "--dialect {}: fix corrects string edits only; {} is not one (check explains it)",
+            row.value, row.title
+        )));
+    }
+    let cwd = std::env::current_dir().map_err(|e| Error::read("the current folder", e))?;
+    let run = run_matcher(row, text, &cwd)?;
+    let target = file_path(&run.cwd, &args.file);
+    let Some(Entry::File(content)) = run.seen.get(&target) else {
+        return Err(Error::refused(format!(
+            "{}: the input does not edit this file, or it cannot be read",
+            args.file.display()
+        )));
+    };
+    let input = row
+        .input_of(text)
+        .ok_or_else(|| Error::usage("the input is not a JSON object"))?;
+    let correction = crate::dialect::call_correct::correct(
+        row,
+        &input,
+        content,
+        &target,
+        &run.cwd.to_string_lossy(),
+    );
+    let (printed, code) = match &correction {
+        None => {
+            eprintln!("srview: nothing to fix: every edit is placed exactly");
+            (input.clone(), 0)
+        }
+        Some(c) => match (&c.input, &c.withheld) {
+            (Some(fixed), _) => {
+                let numbers: Vec<String> =
+                    c.edits.iter().map(|e| (e.index + 1).to_string()).collect();
+                eprintln!(
+                    "srview: corrected edit {} (placed exactly by {})",
+                    numbers.join(", "),
+                    row.title
+                );
+                (fixed.clone(), 0)
+            }
+            (None, why) => {
+                for e in &c.edits {
+                    eprintln!("srview: edit {}: {}", e.index + 1, e.message);
+                }
+                if let Some(why) = why {
+                    eprintln!("srview: {why}");
+                }
+                (input.clone(), 1)
+            }
+        },
+    };
+    let mut stdout = std::io::stdout().lock();
+    serde_json::to_writer(&mut stdout, &printed).map_err(|e| Error::stdout(e.into()))?;
+    writeln!(stdout).map_err(Error::stdout)?;
+    stdout.flush().map_err(Error::stdout)?;
+    Ok(code)
+}
+
 /// FILE as the matcher's file system names it (see [`fs_path`]).
 fn file_path(cwd: &Path, file: &Path) -> String {
     let absolute = if file.is_absolute() {

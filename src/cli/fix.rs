@@ -13,12 +13,7 @@ pub fn run(args: &FixArgs) -> CmdResult {
     let sr = match load_final(&args.file, args.diff.as_deref(), args.engine, "fix")? {
         FinalInput::SearchReplace(sr) => sr,
         FinalInput::Other(other) => return super::check_dialect::fix(args, other),
-        FinalInput::Agent(row, _) => {
-            return Err(Error::usage(format!(
-                "--dialect {}: fix does not run {} yet (srview apply and check do)",
-                row.value, row.title
-            )));
-        }
+        FinalInput::Agent(row, text) => return super::apply_call::fix(args, row, &text),
     };
     let (original, diff, options) = (sr.original, sr.diff, sr.options);
     let fixed = fix(&diff, &original, options);
