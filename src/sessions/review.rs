@@ -463,6 +463,31 @@ fn chained_after(review: &Review, agent: AgentKind) -> Option<FileContent> {
         .flatten()
 }
 
+/// The input srview runs for `edit`: the agent's own matcher where its
+/// row maps the edit's tool to one (Cline CLI's apply_patch: Cline's own
+/// variant), else the input as read.
+fn with_agents_matcher(agent: AgentKind, edit: &AgentEdit) -> std::borrow::Cow<'_, EditInput> {
+    use std::borrow::Cow;
+    let EditInput::ApplyPatch(patch) = &edit.input else {
+        return Cow::Borrowed(&edit.input);
+    };
+    let row = agent
+        .row()
+        .tools
+        .iter()
+        .find(|(tool, _)| *tool == edit.tool)
+        .and_then(|(_, dialect)| crate::dialect::registry::find(dialect))
+        .filter(|row| row.matcher().is_some());
+    match row.and_then(|row| Some((row.value, row.input_of(patch)?))) {
+        Some((dialect, input)) => Cow::Owned(EditInput::Call(crate::source::agent::CallInput {
+            dialect,
+            input,
+            path: edit.file.clone(),
+        })),
+        None => Cow::Borrowed(&edit.input),
+    }
+}
+
 fn run_one(
     edit: AgentEdit,
     known: Option<(FileContent, Basis)>,
@@ -485,6 +510,7 @@ fn run_one(
         loose_match: None,
     };
     let edit = &review.edit;
+    let runs = with_agents_matcher(agent, edit);
     if let Some(why) = verdict::not_runnable(&edit.input) {
         review.run = Run::not_run(why);
         review.before = known.map(|k| k.0);
@@ -506,7 +532,7 @@ fn run_one(
             Recovery::Light => already_applied(edit, basis),
             Recovery::Full => None,
         }
-        .or_else(|| run(&edit.input, &content, cwd))
+        .or_else(|| run(&runs, &content, cwd))
         .into();
         if agent.row().logs_before_writing
             && basis == Basis::LiveFile
@@ -535,14 +561,14 @@ fn run_one(
         review.before = Some(content);
         review.basis = Some(basis);
     } else if !verdict::needs_before(&edit.input) {
-        review.run = run(&edit.input, &FileContent::Absent, cwd).into();
+        review.run = run(&runs, &FileContent::Absent, cwd).into();
         review.basis = Some(Basis::NotNeeded);
     } else if recovery == Recovery::Light {
         review.run = Run::not_run(unknown_before(agent, None));
     } else {
         match ws.current(&edit.file) {
             Some(current @ FileContent::Text(_)) => {
-                let on_current = verdict::run(&edit.input, &current, cwd);
+                let on_current = verdict::run(&runs, &current, cwd);
                 let text = current.text().unwrap_or_default();
                 if on_current
                     .as_ref()

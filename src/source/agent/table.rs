@@ -360,7 +360,7 @@ pub static AGENTS: &[AgentRow] = &[
         },
         workspace: Workspace::Recorded,
         tools: &[
-            (AgentTool::ApplyPatch, "apply-patch"),
+            (AgentTool::ApplyPatch, "cline-apply-patch"),
             (AgentTool::Editor, "edit-json"),
         ],
         faithful: false,
@@ -404,7 +404,7 @@ pub static AGENTS: &[AgentRow] = &[
         },
         workspace: Workspace::FileFolder,
         tools: &[
-            (AgentTool::AiderBlock, "search-replace"),
+            (AgentTool::AiderBlock, "aider-diff"),
             (AgentTool::AiderUdiff, "search-replace"),
             (AgentTool::AiderWhole, "search-replace"),
         ],
