@@ -3,8 +3,9 @@
 //!
 //! | input | applier |
 //! |---|---|
-//! | SEARCH/REPLACE (Cline classic `replace_in_file`, Aider blocks) | the engine, v1 (Cline's default parser; Aider's blocks are rewritten with Cline's markers) |
-//! | an apply_patch section (Codex, Cline CLI) | `dialect::apply_patch` over a `MemoryFs` holding the content before |
+//! | SEARCH/REPLACE (Cline classic `replace_in_file`, an Aider block still arriving) | the engine, v1 (Cline's default parser) |
+//! | an apply_patch section (Codex) | `dialect::apply_patch` over a `MemoryFs` holding the content before |
+//! | a tool call for an agent's own matcher (`EditInput::Call`: Aider's blocks; Cline CLI's apply_patch, by the agent table) | that matcher, over a `MemoryFs` holding the content before |
 //! | Edit / Write / editor | `dialect::edit` |
 //! | a whole content (`write_to_file`, Aider whole) | none needed: a whole-file block |
 //! | a unified diff (Aider udiff hunk, Codex app-server) | its hunks as SEARCH/REPLACE blocks, engine v1 |
