@@ -6,7 +6,7 @@
 //! Order, as the agent runs it: the JSON-schema check (ajv's first error,
 //! after Qwen's coercions: `"true"`/`"false"` strings become booleans,
 //! numbers and booleans given for strings become strings), `file_path`
-//! trimmed and unescaped (`\x` → `x`) then required non-empty and absolute,
+//! trimmed and shell-unescaped (`\ ` → ` `) then required non-empty and absolute,
 //! then the file: read (a UTF-8 BOM is taken off and put back on write;
 //! CRLF made LF, and every line written back CRLF if the file had any
 //! `\r\n`), `normalizeEditStrings` ([`helper`]: literal,
@@ -106,19 +106,18 @@ fn coerce(object: &serde_json::Map<String, Value>) -> serde_json::Map<String, Va
     object
 }
 
-/// `unescapePath` on POSIX: `\` and the next character (not a line
-/// terminator) become that character.
+/// `unescapePath` on POSIX (`unescapeShellSpecials`): a `\` before one of
+/// the shell's special characters `` \t()[]{};|*?$`'"#&<>!~,`` goes.
 fn unescape_path(path: &str) -> String {
+    const SPECIAL: &str = " \t()[]{};|*?$`'\"#&<>!~,";
     let mut out = String::with_capacity(path.len());
     let mut chars = path.chars().peekable();
     while let Some(c) = chars.next() {
         if c == '\\' {
-            if let Some(&next) = chars.peek() {
-                if !matches!(next, '\n' | '\r' | '\u{2028}' | '\u{2029}') {
-                    out.push(next);
-                    chars.next();
-                    continue;
-                }
+            if let Some(&next) = chars.peek().filter(|n| SPECIAL.contains(**n)) {
+                out.push(next);
+                chars.next();
+                continue;
             }
         }
         out.push(c);
@@ -198,11 +197,35 @@ fn failure(error: String, stage: &str) -> CallOutcome {
     }
 }
 
+/// The path is used as given, so the system resolves each `..` physically:
+/// what precedes it must be an existing folder (else the file is missing);
+/// the project root and its parents are taken to exist.
+fn dot_dot_resolves(path: &str, call: &ToolCall) -> bool {
+    let mut prefix = String::new();
+    for segment in path.split('/').filter(|s| !s.is_empty()) {
+        let folder = if prefix.is_empty() { "/" } else { prefix.as_str() };
+        let is_folder = call.cwd == folder
+            || call.cwd.starts_with(&format!("{}/", folder.trim_end_matches('/')))
+            || call.fs.read(&fs_path(call.cwd, folder)) == Entry::Directory;
+        if segment == ".." && !is_folder {
+            return false;
+        }
+        prefix.push('/');
+        prefix.push_str(segment);
+    }
+    true
+}
+
 /// `calculateEdit` + `execute`.
 fn edit(params: &Params, call: &ToolCall) -> CallOutcome {
     let path = &params.file_path;
     let target = fs_path(call.cwd, path);
-    let (bom, crlf, content) = match call.fs.read(&target) {
+    let entry = if dot_dot_resolves(path, call) {
+        call.fs.read(&target)
+    } else {
+        Entry::Missing
+    };
+    let (bom, crlf, content) = match entry {
         Entry::File(text) => {
             let (bom, text) = match text.strip_prefix('\u{feff}') {
                 Some(rest) => (true, rest),
