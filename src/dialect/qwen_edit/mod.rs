@@ -368,3 +368,103 @@ fn created(params: &Params, call: &ToolCall) -> CallOutcome {
         ..CallOutcome::default()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dialect::apply_patch::fs::MemoryFs;
+    use serde_json::json;
+
+    const PATH: &str = "/home/user/project/a.ts";
+
+    fn run(file: Option<&str>, input: Value) -> CallOutcome {
+        let fs = MemoryFs::new(file.map(|f| ("a.ts".to_string(), f.to_string())));
+        QwenEdit.run(&ToolCall {
+            input: &input,
+            cwd: "/home/user/project",
+            fs: &fs,
+        })
+    }
+
+    fn input(old: &str, new: &str) -> Value {
+        json!({"file_path": PATH, "old_string": old, "new_string": new})
+    }
+
+    #[test]
+    fn schema_errors_after_qwens_coercions() {
+        let missing = json!({"file_path": PATH, "new_string": "b"});
+        assert_eq!(run(None, missing).error.as_deref(), Some("params must have required property 'old_string'"));
+        let text_flag = json!({"file_path": PATH, "old_string": "a", "new_string": "b", "replace_all": "TRUE"});
+        assert!(run(Some("a a\n"), text_flag).ok);
+        let number_flag = json!({"file_path": PATH, "old_string": "a", "new_string": "b", "replace_all": 1});
+        assert_eq!(run(Some("a\n"), number_flag).error.as_deref(), Some("params/replace_all must be boolean"));
+        let number = json!({"file_path": PATH, "old_string": 1e-7, "new_string": true});
+        assert_eq!(run(Some("1e-7\n"), number).writes[0].content.as_deref(), Some("true\n"));
+        let list = json!({"file_path": PATH, "old_string": [], "new_string": "b"});
+        assert_eq!(run(None, list).error.as_deref(), Some("params/old_string must be string"));
+    }
+
+    #[test]
+    fn the_path_is_trimmed_unescaped_and_must_be_absolute() {
+        let relative = json!({"file_path": "a.ts", "old_string": "a", "new_string": "b"});
+        assert_eq!(run(None, relative).error.as_deref(), Some("File path must be absolute: a.ts"));
+        let blank = json!({"file_path": "  ", "old_string": "a", "new_string": "b"});
+        assert_eq!(run(None, blank).error.as_deref(), Some("The 'file_path' parameter must be non-empty."));
+        let spaced = json!({"file_path": " /home/user/project/a\\.ts ", "old_string": "a", "new_string": "b"});
+        assert_eq!(
+            run(Some("a\n"), spaced).error.as_deref(),
+            Some("File not found: /home/user/project/a\\.ts")
+        );
+        assert_eq!(unescape_path("a\\ b\\(c\\x"), "a b(c\\x");
+    }
+
+    #[test]
+    fn each_error_text() {
+        assert_eq!(run(None, input("a", "b")).error.as_deref(), Some(format!("File not found: {PATH}").as_str()));
+        assert_eq!(
+            run(Some(""), input("", "b")).error.as_deref(),
+            Some(format!("File already exists, cannot create: {PATH}").as_str())
+        );
+        assert_eq!(
+            run(Some("a\n"), input("zzz", "b")).error.as_deref(),
+            Some(format!("Failed to edit, 0 occurrences found for old_string in {PATH}. No edits made. The exact text in old_string was not found. Ensure you're not escaping content incorrectly and check whitespace, indentation, and context. Use read_file tool to verify.").as_str())
+        );
+        assert_eq!(
+            run(Some("a a\n"), input("a", "b")).error.as_deref(),
+            Some(format!("Failed to edit. Found 2 occurrences for old_string in {PATH} but replace_all was not enabled.").as_str())
+        );
+        assert_eq!(
+            run(Some("a\n"), input("a", "a")).error.as_deref(),
+            Some(format!("No changes to apply. The old_string and new_string are identical in file: {PATH}").as_str())
+        );
+        // The file's own text found for the model's is what counts: here
+        // it is the new text already.
+        assert_eq!(
+            run(Some("\u{2019}\n"), input("'", "\u{2019}")).error.as_deref(),
+            Some(format!("No changes to apply. The old_string and new_string are identical in file: {PATH}").as_str())
+        );
+    }
+
+    #[test]
+    fn stages_and_texts_of_a_successful_edit() {
+        let curly = run(Some("say \u{201c}hi\u{201d}\n"), input("say \"hi\"", "say \"bye\""));
+        assert_eq!(curly.stage.as_deref(), Some("normalizeBasicCharacters"));
+        assert_eq!(curly.writes[0].content.as_deref(), Some("say \"bye\"\n"));
+        assert_eq!(
+            curly.message.as_deref(),
+            Some(format!("The file: {PATH} has been updated. Showing lines 1-2 of 2 from the edited file:\n\n---\n\nsay \"bye\"\n").as_str())
+        );
+        let trailing = run(Some("a  \nb\nc\n"), input("a\nb\n", "x\n"));
+        assert_eq!(trailing.stage.as_deref(), Some("line_pass_trimEnd+removedTrailingFinalEmptyLine"));
+        assert_eq!(trailing.writes[0].content.as_deref(), Some("x\nc\n"));
+        let bom_crlf = run(Some("\u{feff}a\r\nb\r\n"), input("a", "c"));
+        assert_eq!(bom_crlf.writes[0].content.as_deref(), Some("\u{feff}c\r\nb\r\n"));
+        let created = run(None, input("", "x\ny"));
+        assert_eq!(
+            created.message.as_deref(),
+            Some(format!("Created new file: {PATH} with provided content. Showing lines 1-2 of 2 from the edited file:\n\n---\n\nx\ny").as_str())
+        );
+        let deleted = run(Some("a\nb\n"), input("a", ""));
+        assert_eq!(deleted.writes[0].content.as_deref(), Some("b\n"));
+    }
+}
