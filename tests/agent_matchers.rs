@@ -73,5 +73,7 @@ mod corpus {
         (got != want).then(|| format!("{field}: got {got:?}, want {want:?}"))
     }
 }
-#[path = "agent_matchers/gemini_replace.rs"] mod gemini_replace;
-#[path = "agent_matchers/qwen_edit.rs"] mod qwen_edit;
+#[path = "agent_matchers/gemini_replace.rs"]
+mod gemini_replace;
+#[path = "agent_matchers/qwen_edit.rs"]
+mod qwen_edit;

@@ -31,13 +31,7 @@ fn check(record: &Value) -> Option<String> {
         .find(|w| w.path == path)
         .and_then(|w| w.content.clone());
     corpus::differ("ok", outcome.ok, expect["ok"].as_bool().unwrap_or(false))
-        .or_else(|| {
-            corpus::differ(
-                "content",
-                content.as_deref(),
-                expect["content"].as_str(),
-            )
-        })
+        .or_else(|| corpus::differ("content", content.as_deref(), expect["content"].as_str()))
         .or_else(|| corpus::differ("error", outcome.error.as_deref(), expect["error"].as_str()))
         .or_else(|| {
             corpus::differ(
@@ -103,8 +97,16 @@ fn the_recorded_gemini_cli_runs() {
             .first()
             .and_then(|w| w.content.as_deref())
             .unwrap_or(before);
-        assert_eq!(after, record["after"].as_str().unwrap_or_default(), "{name:?}");
-        assert_eq!(outcome.stage.as_deref(), record["stage"].as_str(), "{name:?}");
+        assert_eq!(
+            after,
+            record["after"].as_str().unwrap_or_default(),
+            "{name:?}"
+        );
+        assert_eq!(
+            outcome.stage.as_deref(),
+            record["stage"].as_str(),
+            "{name:?}"
+        );
         let loose = outcome.edits.iter().any(|e| e.loose);
         assert_eq!(loose, ok && record["stage"] != "exact", "{name:?}");
         fuzzy_named += usize::from(record["stage"] == "fuzzy");

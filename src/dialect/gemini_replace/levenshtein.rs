@@ -111,8 +111,12 @@ mod tests {
 
     #[test]
     fn equals_the_dynamic_programme_across_blocks() {
-        let long_a: String = (0..150).map(|i| ((i * 7 % 26) as u8 + b'a') as char).collect();
-        let long_b: String = (0..140).map(|i| ((i * 5 % 23) as u8 + b'a') as char).collect();
+        let long_a: String = (0..150)
+            .map(|i| ((i * 7 % 26) as u8 + b'a') as char)
+            .collect();
+        let long_b: String = (0..140)
+            .map(|i| ((i * 5 % 23) as u8 + b'a') as char)
+            .collect();
         let pairs = [
             ("", ""),
             ("abc", ""),

@@ -315,11 +315,9 @@ fn fuzzy(content: &str, old_raw: &str, search: &str, replace: &str) -> Option<Re
     let mut candidates: Vec<(usize, f64)> = Vec::new();
     if source_lines.len() >= n && search_len > 0 {
         for i in 0..=source_lines.len() - n {
-            let window_len: usize =
-                trimmed[i..i + n].iter().map(Vec::len).sum::<usize>() + (n - 1);
+            let window_len: usize = trimmed[i..i + n].iter().map(Vec::len).sum::<usize>() + (n - 1);
             let length_diff = window_len.abs_diff(search_len) as f64;
-            if length_diff / search_len as f64 > FUZZY_MATCH_THRESHOLD / WHITESPACE_PENALTY_FACTOR
-            {
+            if length_diff / search_len as f64 > FUZZY_MATCH_THRESHOLD / WHITESPACE_PENALTY_FACTOR {
                 continue;
             }
             let window = joined_units(&trimmed[i..i + n]);
@@ -328,7 +326,8 @@ fn fuzzy(content: &str, old_raw: &str, search: &str, replace: &str) -> Option<Re
                 continue;
             }
             let d_raw = raw_pattern.distance(window.into_iter());
-            let weighted = d_norm as f64 + (d_raw as f64 - d_norm as f64) * WHITESPACE_PENALTY_FACTOR;
+            let weighted =
+                d_norm as f64 + (d_raw as f64 - d_norm as f64) * WHITESPACE_PENALTY_FACTOR;
             let score = weighted / search_len as f64;
             if score <= FUZZY_MATCH_THRESHOLD {
                 candidates.push((i, score));

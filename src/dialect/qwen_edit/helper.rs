@@ -9,20 +9,14 @@
 fn is_space(c: char) -> bool {
     matches!(
         c,
-        '\t' | '\n'
-            | '\u{b}'
-            | '\u{c}'
-            | '\r'
-            | ' '
-            | '\u{a0}'
-            | '\u{1680}'
-            | '\u{2000}'..='\u{200a}'
-            | '\u{2028}'
-            | '\u{2029}'
-            | '\u{202f}'
-            | '\u{205f}'
-            | '\u{3000}'
-            | '\u{feff}'
+        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200a}'
+                | '\u{2028}'
+                | '\u{2029}'
+                | '\u{202f}'
+                | '\u{205f}'
+                | '\u{3000}'
+                | '\u{feff}'
     )
 }
 
@@ -116,7 +110,8 @@ fn attempt_match(lines: &[&str], pattern: &[&str]) -> Option<(usize, Pass)> {
     if let Some(i) = seek(lines, pattern) {
         return Some((i, Pass::LineIdentity));
     }
-    let trimmed = |v: &[&str]| -> Vec<String> { v.iter().map(|s| trim_end(s).to_string()).collect() };
+    let trimmed =
+        |v: &[&str]| -> Vec<String> { v.iter().map(|s| trim_end(s).to_string()).collect() };
     if let Some(i) = seek(&trimmed(lines), &trimmed(pattern)) {
         return Some((i, Pass::LineTrimEnd));
     }
@@ -368,7 +363,10 @@ mod tests {
         let old: String = (1..=20).map(|i| format!("l{i}\n")).collect();
         let new = old.replace("l10\n", "X\n");
         let snippet = extract_edit_snippet(Some(&old), &new).expect("a change");
-        assert_eq!((snippet.start_line, snippet.end_line, snippet.total_lines), (6, 14, 21));
+        assert_eq!(
+            (snippet.start_line, snippet.end_line, snippet.total_lines),
+            (6, 14, 21)
+        );
         assert_eq!(snippet.content, "l6\nl7\nl8\nl9\nX\nl11\nl12\nl13\nl14");
     }
 }

@@ -129,20 +129,14 @@ fn unescape_path(path: &str) -> String {
 fn is_js_space(c: char) -> bool {
     matches!(
         c,
-        '\t' | '\n'
-            | '\u{b}'
-            | '\u{c}'
-            | '\r'
-            | ' '
-            | '\u{a0}'
-            | '\u{1680}'
-            | '\u{2000}'..='\u{200a}'
-            | '\u{2028}'
-            | '\u{2029}'
-            | '\u{202f}'
-            | '\u{205f}'
-            | '\u{3000}'
-            | '\u{feff}'
+        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200a}'
+                | '\u{2028}'
+                | '\u{2029}'
+                | '\u{202f}'
+                | '\u{205f}'
+                | '\u{3000}'
+                | '\u{feff}'
     )
 }
 
@@ -169,7 +163,11 @@ fn validate(input: &Value) -> Result<Params, String> {
         Some(Value::Bool(b)) => *b,
         Some(_) => return Err("params/replace_all must be boolean".to_string()),
     };
-    let file_path = unescape_path(text("file_path").unwrap_or_default().trim_matches(is_js_space));
+    let file_path = unescape_path(
+        text("file_path")
+            .unwrap_or_default()
+            .trim_matches(is_js_space),
+    );
     if file_path.is_empty() {
         return Err("The 'file_path' parameter must be non-empty.".to_string());
     }
@@ -203,9 +201,15 @@ fn failure(error: String, stage: &str) -> CallOutcome {
 fn dot_dot_resolves(path: &str, call: &ToolCall) -> bool {
     let mut prefix = String::new();
     for segment in path.split('/').filter(|s| !s.is_empty()) {
-        let folder = if prefix.is_empty() { "/" } else { prefix.as_str() };
+        let folder = if prefix.is_empty() {
+            "/"
+        } else {
+            prefix.as_str()
+        };
         let is_folder = call.cwd == folder
-            || call.cwd.starts_with(&format!("{}/", folder.trim_end_matches('/')))
+            || call
+                .cwd
+                .starts_with(&format!("{}/", folder.trim_end_matches('/')))
             || call.fs.read(&fs_path(call.cwd, folder)) == Entry::Directory;
         if segment == ".." && !is_folder {
             return false;
@@ -290,7 +294,9 @@ fn edit(params: &Params, call: &ToolCall) -> CallOutcome {
     }
     if old == new {
         return failure(
-            format!("No changes to apply. The old_string and new_string are identical in file: {path}"),
+            format!(
+                "No changes to apply. The old_string and new_string are identical in file: {path}"
+            ),
             &stage,
         );
     }
@@ -393,23 +399,43 @@ mod tests {
     #[test]
     fn schema_errors_after_qwens_coercions() {
         let missing = json!({"file_path": PATH, "new_string": "b"});
-        assert_eq!(run(None, missing).error.as_deref(), Some("params must have required property 'old_string'"));
-        let text_flag = json!({"file_path": PATH, "old_string": "a", "new_string": "b", "replace_all": "TRUE"});
+        assert_eq!(
+            run(None, missing).error.as_deref(),
+            Some("params must have required property 'old_string'")
+        );
+        let text_flag =
+            json!({"file_path": PATH, "old_string": "a", "new_string": "b", "replace_all": "TRUE"});
         assert!(run(Some("a a\n"), text_flag).ok);
-        let number_flag = json!({"file_path": PATH, "old_string": "a", "new_string": "b", "replace_all": 1});
-        assert_eq!(run(Some("a\n"), number_flag).error.as_deref(), Some("params/replace_all must be boolean"));
+        let number_flag =
+            json!({"file_path": PATH, "old_string": "a", "new_string": "b", "replace_all": 1});
+        assert_eq!(
+            run(Some("a\n"), number_flag).error.as_deref(),
+            Some("params/replace_all must be boolean")
+        );
         let number = json!({"file_path": PATH, "old_string": 1e-7, "new_string": true});
-        assert_eq!(run(Some("1e-7\n"), number).writes[0].content.as_deref(), Some("true\n"));
+        assert_eq!(
+            run(Some("1e-7\n"), number).writes[0].content.as_deref(),
+            Some("true\n")
+        );
         let list = json!({"file_path": PATH, "old_string": [], "new_string": "b"});
-        assert_eq!(run(None, list).error.as_deref(), Some("params/old_string must be string"));
+        assert_eq!(
+            run(None, list).error.as_deref(),
+            Some("params/old_string must be string")
+        );
     }
 
     #[test]
     fn the_path_is_trimmed_unescaped_and_must_be_absolute() {
         let relative = json!({"file_path": "a.ts", "old_string": "a", "new_string": "b"});
-        assert_eq!(run(None, relative).error.as_deref(), Some("File path must be absolute: a.ts"));
+        assert_eq!(
+            run(None, relative).error.as_deref(),
+            Some("File path must be absolute: a.ts")
+        );
         let blank = json!({"file_path": "  ", "old_string": "a", "new_string": "b"});
-        assert_eq!(run(None, blank).error.as_deref(), Some("The 'file_path' parameter must be non-empty."));
+        assert_eq!(
+            run(None, blank).error.as_deref(),
+            Some("The 'file_path' parameter must be non-empty.")
+        );
         let spaced = json!({"file_path": " /home/user/project/a\\.ts ", "old_string": "a", "new_string": "b"});
         assert_eq!(
             run(Some("a\n"), spaced).error.as_deref(),
@@ -420,7 +446,10 @@ mod tests {
 
     #[test]
     fn each_error_text() {
-        assert_eq!(run(None, input("a", "b")).error.as_deref(), Some(format!("File not found: {PATH}").as_str()));
+        assert_eq!(
+            run(None, input("a", "b")).error.as_deref(),
+            Some(format!("File not found: {PATH}").as_str())
+        );
         assert_eq!(
             run(Some(""), input("", "b")).error.as_deref(),
             Some(format!("File already exists, cannot create: {PATH}").as_str())
@@ -447,7 +476,10 @@ mod tests {
 
     #[test]
     fn stages_and_texts_of_a_successful_edit() {
-        let curly = run(Some("say \u{201c}hi\u{201d}\n"), input("say \"hi\"", "say \"bye\""));
+        let curly = run(
+            Some("say \u{201c}hi\u{201d}\n"),
+            input("say \"hi\"", "say \"bye\""),
+        );
         assert_eq!(curly.stage.as_deref(), Some("normalizeBasicCharacters"));
         assert_eq!(curly.writes[0].content.as_deref(), Some("say \"bye\"\n"));
         assert_eq!(
@@ -455,10 +487,16 @@ mod tests {
             Some(format!("The file: {PATH} has been updated. Showing lines 1-2 of 2 from the edited file:\n\n---\n\nsay \"bye\"\n").as_str())
         );
         let trailing = run(Some("a  \nb\nc\n"), input("a\nb\n", "x\n"));
-        assert_eq!(trailing.stage.as_deref(), Some("line_pass_trimEnd+removedTrailingFinalEmptyLine"));
+        assert_eq!(
+            trailing.stage.as_deref(),
+            Some("line_pass_trimEnd+removedTrailingFinalEmptyLine")
+        );
         assert_eq!(trailing.writes[0].content.as_deref(), Some("x\nc\n"));
         let bom_crlf = run(Some("\u{feff}a\r\nb\r\n"), input("a", "c"));
-        assert_eq!(bom_crlf.writes[0].content.as_deref(), Some("\u{feff}c\r\nb\r\n"));
+        assert_eq!(
+            bom_crlf.writes[0].content.as_deref(),
+            Some("\u{feff}c\r\nb\r\n")
+        );
         let created = run(None, input("", "x\ny"));
         assert_eq!(
             created.message.as_deref(),
