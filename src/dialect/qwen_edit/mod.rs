@@ -113,12 +113,12 @@ fn unescape_path(path: &str) -> String {
     let mut out = String::with_capacity(path.len());
     let mut chars = path.chars().peekable();
     while let Some(c) = chars.next() {
-        if c == '\\' {
-            if let Some(&next) = chars.peek().filter(|n| SPECIAL.contains(**n)) {
-                out.push(next);
-                chars.next();
-                continue;
-            }
+        if c == '\\'
+            && let Some(&next) = chars.peek().filter(|n| SPECIAL.contains(**n))
+        {
+            out.push(next);
+            chars.next();
+            continue;
         }
         out.push(c);
     }
