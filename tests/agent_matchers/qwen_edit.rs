@@ -58,3 +58,58 @@ fn the_corpus_of_qwen_code_0_24_4_edit() {
     }
     tally.finish("qwen-edit-0.24.4");
 }
+
+/// The real CLI's `edit` calls, recorded offline (the scripted model's
+/// calls, the file before each, the text the model read, the file after):
+/// each verdict, text and content after is reproduced, and each call's
+/// stage is the one its recording names (normalizeBasicCharacters, line_pass_trimEnd ...).
+#[test]
+fn the_recorded_qwen_code_runs() {
+    let folder = format!(
+        "{}/tests/fixtures/matchers/recorded/qwen_edit",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let mut names: Vec<_> = std::fs::read_dir(&folder)
+        .unwrap_or_else(|e| panic!("{folder}: {e}"))
+        .map(|entry| entry.map(|e| e.path()).unwrap_or_default())
+        .collect();
+    names.sort();
+    assert!(names.len() >= 8, "recordings missing in {folder}");
+    let mut fuzzy_named = 0;
+    for name in names {
+        let text = std::fs::read_to_string(&name).unwrap_or_else(|e| panic!("{name:?}: {e}"));
+        let record: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name:?}: {e}"));
+        let path = record["path"].as_str().unwrap_or_default();
+        let before = record["before"].as_str().unwrap_or_default();
+        let fs = MemoryFs::new([(path.to_string(), before.to_string())]);
+        let call = ToolCall {
+            input: &record["input"],
+            cwd: CWD,
+            fs: &fs,
+        };
+        let outcome = QwenEdit.run(&call);
+        let ok = record["ok"].as_bool().unwrap_or(false);
+        assert_eq!(outcome.ok, ok, "{name:?}");
+        let read = if ok { &outcome.message } else { &outcome.error };
+        assert_eq!(read.as_deref(), record["result"].as_str(), "{name:?}");
+        let after = outcome
+            .writes
+            .first()
+            .and_then(|w| w.content.as_deref())
+            .unwrap_or(before);
+        assert_eq!(
+            after,
+            record["after"].as_str().unwrap_or_default(),
+            "{name:?}"
+        );
+        assert_eq!(
+            outcome.stage.as_deref(),
+            record["stage"].as_str(),
+            "{name:?}"
+        );
+        let loose = outcome.edits.iter().any(|e| e.loose);
+        assert_eq!(loose, ok && record["stage"] != "literal", "{name:?}");
+        fuzzy_named += usize::from(ok && record["stage"] != "literal");
+    }
+    assert_eq!(fuzzy_named, 2, "the two recorded loose edits");
+}

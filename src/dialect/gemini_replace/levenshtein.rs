@@ -6,26 +6,33 @@
 //! The distance is the same number (it is symmetric, so which side is the
 //! pattern does not matter).
 
-use std::collections::HashMap;
-
 /// A pattern prepared for repeated distance queries.
 pub struct Pattern {
     len: usize,
     blocks: usize,
-    /// Per code unit of the pattern, its match bits (`blocks` words).
-    masks: HashMap<u16, Vec<u64>>,
+    /// Per UTF-16 code unit, its slot in `masks` (0: not in the pattern).
+    slots: Vec<u32>,
+    /// `blocks` match words per slot; slot 0 is all zeros.
+    masks: Vec<u64>,
 }
 
 impl Pattern {
     pub fn new(units: &[u16]) -> Self {
         let blocks = units.len().div_ceil(64).max(1);
-        let mut masks: HashMap<u16, Vec<u64>> = HashMap::new();
+        let mut slots = vec![0u32; 1 << 16];
+        let mut masks = vec![0u64; blocks];
         for (i, &unit) in units.iter().enumerate() {
-            masks.entry(unit).or_insert_with(|| vec![0; blocks])[i / 64] |= 1 << (i % 64);
+            let slot = &mut slots[usize::from(unit)];
+            if *slot == 0 {
+                *slot = (masks.len() / blocks) as u32;
+                masks.extend(std::iter::repeat_n(0, blocks));
+            }
+            masks[*slot as usize * blocks + i / 64] |= 1 << (i % 64);
         }
         Pattern {
             len: units.len(),
             blocks,
+            slots,
             masks,
         }
     }
@@ -42,12 +49,12 @@ impl Pattern {
                 1 << 63
             }
         };
-        let zeros = vec![0u64; self.blocks];
         let mut positive = vec![!0u64; self.blocks];
         let mut negative = vec![0u64; self.blocks];
         let mut score = self.len as isize;
         for unit in text {
-            let eqs = self.masks.get(&unit).unwrap_or(&zeros);
+            let slot = self.slots[usize::from(unit)] as usize * self.blocks;
+            let eqs = &self.masks[slot..slot + self.blocks];
             // The top row (row 0) grows by one per text unit: global distance.
             let mut carry: i8 = 1;
             for b in 0..self.blocks {

@@ -329,3 +329,282 @@ fn not_found(file_path: &str) -> String {
 fn to_crlf(content: &str) -> String {
     content.replace("\r\n", "\n").replace('\n', "\r\n")
 }
+
+#[cfg(test)]
+mod tests {
+    //! Cases from Gemini CLI's own `edit.test.ts` (`calculateReplacement`,
+    //! `validateToolParams`, `execute`), and each error text.
+    use super::*;
+    use crate::dialect::apply_patch::fs::MemoryFs;
+    use serde_json::json;
+
+    /// `calculateReplacement(content, old, new)`: (new content,
+    /// occurrences, stage), or `None` when nothing matched.
+    fn replace(
+        content: &str,
+        old: &str,
+        new: &str,
+        multiple: bool,
+    ) -> Option<(String, usize, &'static str)> {
+        stages::calculate(content, old, new, multiple)
+            .map(|r| (r.new_content, r.occurrences, r.stage))
+    }
+
+    fn run(file: Option<&str>, input: Value) -> CallOutcome {
+        let fs = MemoryFs::new(file.map(|f| ("a.ts".to_string(), f.to_string())));
+        GeminiReplace.run(&ToolCall {
+            input: &input,
+            cwd: "/home/user/project",
+            fs: &fs,
+        })
+    }
+
+    fn input(old: &str, new: &str) -> Value {
+        json!({"file_path": "a.ts", "instruction": "i", "old_string": old, "new_string": new})
+    }
+
+    #[test]
+    fn exact_then_flexible_then_nothing() {
+        assert_eq!(
+            replace("hello world", "world", "moon", false),
+            Some(("hello moon".into(), 1, "exact"))
+        );
+        assert_eq!(
+            replace(
+                "  hello\n    world\n",
+                "hello\nworld",
+                "goodbye\nmoon",
+                false
+            ),
+            Some(("  goodbye\n  moon\n".into(), 1, "flexible"))
+        );
+        assert_eq!(replace("hello world", "nomatch", "moon", false), None);
+    }
+
+    #[test]
+    fn regex_forgives_whitespace_inside_lines() {
+        let content = "  function  myFunc( a, b ) {\n    return a + b;\n  }";
+        assert_eq!(
+            replace(
+                content,
+                "function myFunc(a, b) {",
+                "const yourFunc = (a, b) => {",
+                false
+            ),
+            Some((
+                "  const yourFunc = (a, b) => {\n    return a + b;\n  }".into(),
+                1,
+                "regex"
+            ))
+        );
+        let content = "\n  function oldFunc() {\n    // some code\n  }";
+        assert_eq!(
+            replace(
+                content,
+                "function  oldFunc() {\n    // some code\n  }",
+                "function newFunc() {\n  // new code\n}",
+                false
+            ),
+            Some((
+                "\n  function newFunc() {\n    // new code\n  }".into(),
+                1,
+                "regex"
+            ))
+        );
+    }
+
+    #[test]
+    fn fuzzy_takes_a_close_block_and_every_close_block() {
+        let content = "const myConfig = {\n  enableFeature: true,\n  retries: 3\n};";
+        let old = "const myConfig = {\n  enableFeature: true\n  retries: 3\n};";
+        let new = "const myConfig = {\n  enableFeature: false,\n  retries: 5\n};";
+        assert_eq!(
+            replace(content, old, new, false),
+            Some((new.into(), 1, "fuzzy"))
+        );
+        let unrelated = "function somethingElse() {\n  return false;\n}";
+        assert_eq!(replace(content, unrelated, new, false), None);
+        let twice = "\nfunction doIt() {\n  console.log(\"hello\");\n}\n\nfunction doIt() {\n  console.log(\"hello\");\n}\n";
+        let result = replace(
+            twice,
+            "function doIt() {\n  console.log('hello');\n}",
+            "function doIt() {\n  console.log(\"bye\");\n}",
+            false,
+        );
+        assert_eq!(result, Some((twice.replace("hello", "bye"), 2, "fuzzy")));
+        let indented =
+            "    const myConfig = {\n      enableFeature: true,\n      retries: 3\n    };";
+        assert_eq!(
+            replace(indented, old, new, false),
+            Some((
+                "    const myConfig = {\n      enableFeature: false,\n      retries: 5\n    };"
+                    .into(),
+                1,
+                "fuzzy"
+            ))
+        );
+    }
+
+    #[test]
+    fn fuzzy_is_skipped_past_its_work_limit() {
+        let long = "a".repeat(2000);
+        let content = vec![long.as_str(); 200].join("\n");
+        assert_eq!(
+            replace(&content, &format!("{long}c"), "replacement", false),
+            None
+        );
+    }
+
+    #[test]
+    fn flexible_regressions_of_the_agents_suite() {
+        assert_eq!(
+            replace(
+                "  line1\n  line2\n  line3\n",
+                "line1\nline2",
+                "line1-replaced\nline2-replaced",
+                false
+            )
+            .map(|r| r.0),
+            Some("  line1-replaced\n  line2-replaced\n  line3\n".into())
+        );
+        assert_eq!(
+            replace(
+                "  match1\n  match2\n  match1\n  match2\n",
+                "match1\nmatch2",
+                "replaced1\nreplaced2\nreplaced3",
+                true
+            ),
+            Some((
+                "  replaced1\n  replaced2\n  replaced3\n  replaced1\n  replaced2\n  replaced3\n"
+                    .into(),
+                2,
+                "flexible"
+            ))
+        );
+        assert_eq!(
+            replace(
+                "    if (a) {\n        foo();\n    }\n",
+                "if (a) {\n    foo();\n}",
+                "if (a) {\n    bar();\n}",
+                false
+            )
+            .map(|r| r.0),
+            Some("    if (a) {\n        bar();\n    }\n".into())
+        );
+        assert_eq!(
+            replace(
+                "  // some comment\n\n  function oldFunc() {}",
+                "\nfunction oldFunc() {}",
+                "\n  function newFunc() {}",
+                false
+            )
+            .map(|r| r.0),
+            Some("  // some comment\n\n  function newFunc() {}".into())
+        );
+    }
+
+    #[test]
+    fn schema_and_value_errors() {
+        let missing = json!({"file_path": "a.ts", "old_string": "a", "new_string": "b"});
+        assert_eq!(
+            run(None, missing).error.as_deref(),
+            Some("params must have required property 'instruction'")
+        );
+        let wrong = json!({"file_path": "a.ts", "instruction": "i", "old_string": "a", "new_string": "b", "allow_multiple": "true"});
+        assert_eq!(
+            run(None, wrong).error.as_deref(),
+            Some("params/allow_multiple must be boolean")
+        );
+        let null =
+            json!({"file_path": "a.ts", "instruction": "i", "old_string": "a", "new_string": null});
+        assert_eq!(
+            run(None, null).error.as_deref(),
+            Some("params/new_string must be string")
+        );
+        assert_eq!(
+            run(None, json!("x")).error.as_deref(),
+            Some("Value of params must be an object")
+        );
+        let empty =
+            json!({"file_path": "", "instruction": "i", "old_string": "a", "new_string": "b"});
+        assert_eq!(
+            run(None, empty).error.as_deref(),
+            Some("The 'file_path' parameter must be non-empty.")
+        );
+    }
+
+    #[test]
+    fn placeholders_only_when_new_to_new_string() {
+        let added = run(Some("x\n"), input("x", "(rest of methods ...)"));
+        assert_eq!(added.error.as_deref(), Some(PLACEHOLDER_ERROR));
+        let kept = run(
+            Some("(rest of methods ...)\nx\n"),
+            input("(rest of methods ...)\nx", "(rest of methods ...)\ny"),
+        );
+        assert!(kept.ok);
+        let literal = run(
+            Some("x\n"),
+            input("x", "const s = '(rest of methods ...) here';"),
+        );
+        assert!(literal.ok);
+    }
+
+    #[test]
+    fn file_level_errors_name_the_path_as_the_agent_does() {
+        assert_eq!(
+            run(None, input("a", "b")).error.as_deref(),
+            Some("File not found: /home/user/project/a.ts")
+        );
+        assert_eq!(
+            run(Some(""), input("", "b")).error.as_deref(),
+            Some("File already exists, cannot create: /home/user/project/a.ts")
+        );
+        assert_eq!(
+            run(Some("a\n"), input("zzz", "b")).error.as_deref(),
+            Some(not_found("a.ts").as_str())
+        );
+        assert_eq!(
+            run(Some("a a\n"), input("a", "b")).error.as_deref(),
+            Some(
+                "Failed to edit, Expected 1 occurrence but found 2 for old_string in file: a.ts. If you intended to replace multiple occurrences, set 'allow_multiple' to true."
+            )
+        );
+        assert_eq!(
+            run(Some("a\n"), input("a", "a")).error.as_deref(),
+            Some("No changes to apply. The old_string and new_string are identical in file: a.ts")
+        );
+    }
+
+    #[test]
+    fn success_texts_and_line_endings() {
+        let created = run(None, input("", "new\r\nfile"));
+        assert_eq!(created.writes[0].content.as_deref(), Some("new\r\nfile"));
+        assert_eq!(
+            created.message.as_deref(),
+            Some(
+                "Created new file: /home/user/project/a.ts with provided content. Here is the updated code:\nnew\r\nfile"
+            )
+        );
+        let crlf = run(Some("a\r\nb\r\n"), input("a", "c"));
+        assert_eq!(crlf.writes[0].content.as_deref(), Some("c\r\nb\r\n"));
+        assert_eq!(
+            crlf.message.as_deref(),
+            Some(
+                "Successfully modified file: /home/user/project/a.ts (1 replacements). Here is the updated code:\nc\nb\n"
+            )
+        );
+        let fuzzy = run(
+            Some("let total = compute(a, b);\n"),
+            input("let totl = compute(a, b);", "let total = compute(a, c);"),
+        );
+        assert_eq!(fuzzy.stage.as_deref(), Some("fuzzy"));
+        assert!(
+            fuzzy
+                .message
+                .as_deref()
+                .is_some_and(|m| m.ends_with(" Applied fuzzy match at line 1."))
+        );
+        assert_eq!(fuzzy.edits[0].lines, Some((1, 1)));
+        assert!(fuzzy.edits[0].loose);
+    }
+}

@@ -255,24 +255,17 @@ fn regex(content: &str, search: &str, replace: &str, allow_multiple: bool) -> Op
     })
 }
 
-/// The UTF-16 units of `lines` (already `trimEnd()`ed) joined with `\n`.
-fn joined_units(lines: &[Vec<u16>]) -> Vec<u16> {
-    let mut out = Vec::new();
-    for (k, line) in lines.iter().enumerate() {
-        if k > 0 {
-            out.push(u16::from(b'\n'));
-        }
-        out.extend_from_slice(line);
-    }
-    out
+/// A UTF-16 unit that JS's `\s` matches (every JS whitespace is one unit).
+fn is_space_unit(unit: u16) -> bool {
+    char::from_u32(u32::from(unit)).is_some_and(js::is_space)
 }
 
-/// `stripWhitespace` on UTF-16 units (every JS whitespace is one unit).
+/// `stripWhitespace` on UTF-16 units.
 fn strip_space(units: &[u16]) -> Vec<u16> {
     units
         .iter()
         .copied()
-        .filter(|&u| !char::from_u32(u32::from(u)).is_some_and(js::is_space))
+        .filter(|&u| !is_space_unit(u))
         .collect()
 }
 
@@ -283,9 +276,12 @@ fn strip_space(units: &[u16]) -> Vec<u16> {
 /// best first, is replaced by `new` re-indented to its first line.
 ///
 /// Same candidates and scores as the agent's code, with less work: the
-/// distances are bit-parallel (see `levenshtein`), and `d_raw` is not
-/// computed where `d_norm` alone already puts the score above the
-/// threshold (`d_raw >= d_norm`, so the score is at least `d_norm / len`).
+/// distances are bit-parallel (see `levenshtein`); `d_raw >= d_norm` (taking
+/// whitespace out of both texts never lengthens an alignment), so the score
+/// is at least `d_norm / len` and a window is dropped, with the same result,
+/// as soon as a lower bound of `d_norm` (the difference of the stripped
+/// lengths, then `d_norm` itself) exceeds a tenth of `len`: `d_raw` is
+/// computed only for windows that can still qualify.
 fn fuzzy(content: &str, old_raw: &str, search: &str, replace: &str) -> Option<Replacement> {
     let old_length = js::utf16_len(old_raw);
     if old_length < FUZZY_MIN_LENGTH {
@@ -312,6 +308,13 @@ fn fuzzy(content: &str, old_raw: &str, search: &str, replace: &str) -> Option<Re
         .iter()
         .map(|l| js::trim_end(l).encode_utf16().collect())
         .collect();
+    // Units left per line once whitespace is stripped: `d_norm` is at least
+    // the difference of the stripped lengths, a bound that rejects most
+    // windows before any distance is computed.
+    let stripped_len: Vec<usize> = trimmed.iter().map(|l| strip_space(l).len()).collect();
+    let search_stripped_len = strip_space(&search_units).len();
+    let mut window: Vec<u16> = Vec::new();
+    let mut window_stripped: Vec<u16> = Vec::new();
     let mut candidates: Vec<(usize, f64)> = Vec::new();
     if source_lines.len() >= n && search_len > 0 {
         for i in 0..=source_lines.len() - n {
@@ -320,12 +323,25 @@ fn fuzzy(content: &str, old_raw: &str, search: &str, replace: &str) -> Option<Re
             if length_diff / search_len as f64 > FUZZY_MATCH_THRESHOLD / WHITESPACE_PENALTY_FACTOR {
                 continue;
             }
-            let window = joined_units(&trimmed[i..i + n]);
-            let d_norm = norm_pattern.distance(strip_space(&window).into_iter());
+            let norm_len: usize = stripped_len[i..i + n].iter().sum();
+            if 10 * norm_len.abs_diff(search_stripped_len) > search_len {
+                continue;
+            }
+            window.clear();
+            for (k, line) in trimmed[i..i + n].iter().enumerate() {
+                if k > 0 {
+                    window.push(u16::from(b'\n'));
+                }
+                window.extend_from_slice(line);
+            }
+            window_stripped.clear();
+            window_stripped.extend(window.iter().copied().filter(|&u| !is_space_unit(u)));
+            let d_norm = norm_pattern.distance(window_stripped.iter().copied());
             if 10 * d_norm > search_len {
                 continue;
             }
             let d_raw = raw_pattern.distance(window.into_iter());
+            let d_raw = raw_pattern.distance(window.iter().copied());
             let weighted =
                 d_norm as f64 + (d_raw as f64 - d_norm as f64) * WHITESPACE_PENALTY_FACTOR;
             let score = weighted / search_len as f64;

@@ -83,33 +83,42 @@ pub struct MatchedSlice {
 }
 
 /// `seekSequenceWithTransform(lines, pattern, transform)`: the first line
-/// index where every pattern line equals the file line, both transformed.
-fn seek(lines: &[&str], pattern: &[&str], transform: &dyn Fn(&str) -> String) -> Option<usize> {
+/// index where every pattern line equals the file line, both transformed
+/// (`lines` and `pattern` given already transformed: each file line is
+/// transformed once, not once per window as in the agent's loop).
+fn seek<S: AsRef<str>>(lines: &[S], pattern: &[S]) -> Option<usize> {
     if pattern.is_empty() {
         return Some(0);
     }
     if pattern.len() > lines.len() {
         return None;
     }
-    let wanted: Vec<String> = pattern.iter().map(|p| transform(p)).collect();
     (0..=lines.len() - pattern.len()).find(|&i| {
-        wanted
+        pattern
             .iter()
-            .enumerate()
-            .all(|(p, want)| transform(lines[i + p]) == *want)
+            .zip(&lines[i..])
+            .all(|(want, line)| want.as_ref() == line.as_ref())
     })
 }
 
 /// `attemptMatch`: `LINE_COMPARISON_PASSES` (identity, trimEnd), then
 /// `normalizeLineForComparison`.
 fn attempt_match(lines: &[&str], pattern: &[&str]) -> Option<(usize, Pass)> {
-    if let Some(i) = seek(lines, pattern, &|s| s.to_string()) {
+    if pattern.len() > lines.len() {
+        return None;
+    }
+    if let Some(i) = seek(lines, pattern) {
         return Some((i, Pass::LineIdentity));
     }
-    if let Some(i) = seek(lines, pattern, &|s| trim_end(s).to_string()) {
+    let trimmed =
+        |v: &[&str]| -> Vec<String> { v.iter().map(|s| trim_end(s).to_string()).collect() };
+    if let Some(i) = seek(&trimmed(lines), &trimmed(pattern)) {
         return Some((i, Pass::LineTrimEnd));
     }
-    seek(lines, pattern, &normalize_line_for_comparison).map(|i| (i, Pass::LineNormalized))
+    let normalized = |v: &[&str]| -> Vec<String> {
+        v.iter().map(|s| normalize_line_for_comparison(s)).collect()
+    };
+    seek(&normalized(lines), &normalized(pattern)).map(|i| (i, Pass::LineNormalized))
 }
 
 /// `buildLineIndex(text).offsets`: each line's byte offset, then the end.
@@ -340,7 +349,7 @@ mod tests {
 
     #[test]
     fn leading_whitespace_is_never_forgiven() {
-        assert_eq!(find_matched_slice("    a\n", "  a\n"), None);
+        assert_eq!(find_matched_slice("\ta\n", "  a\n"), None);
     }
 
     #[test]

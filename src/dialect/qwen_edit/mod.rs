@@ -6,7 +6,7 @@
 //! Order, as the agent runs it: the JSON-schema check (ajv's first error,
 //! after Qwen's coercions: `"true"`/`"false"` strings become booleans,
 //! numbers and booleans given for strings become strings), `file_path`
-//! trimmed and unescaped (`\x` → `x`) then required non-empty and absolute,
+//! trimmed and shell-unescaped (`\ ` → ` `) then required non-empty and absolute,
 //! then the file: read (a UTF-8 BOM is taken off and put back on write;
 //! CRLF made LF, and every line written back CRLF if the file had any
 //! `\r\n`), `normalizeEditStrings` ([`helper`]: literal,
@@ -106,20 +106,19 @@ fn coerce(object: &serde_json::Map<String, Value>) -> serde_json::Map<String, Va
     object
 }
 
-/// `unescapePath` on POSIX: `\` and the next character (not a line
-/// terminator) become that character.
+/// `unescapePath` on POSIX (`unescapeShellSpecials`): a `\` before one of
+/// the shell's special characters `` \t()[]{};|*?$`'"#&<>!~,`` goes.
 fn unescape_path(path: &str) -> String {
+    const SPECIAL: &str = " \t()[]{};|*?$`'\"#&<>!~,";
     let mut out = String::with_capacity(path.len());
     let mut chars = path.chars().peekable();
     while let Some(c) = chars.next() {
-        if c == '\\' {
-            if let Some(&next) = chars.peek() {
-                if !matches!(next, '\n' | '\r' | '\u{2028}' | '\u{2029}') {
-                    out.push(next);
-                    chars.next();
-                    continue;
-                }
-            }
+        if c == '\\'
+            && let Some(&next) = chars.peek().filter(|n| SPECIAL.contains(**n))
+        {
+            out.push(next);
+            chars.next();
+            continue;
         }
         out.push(c);
     }
@@ -196,11 +195,41 @@ fn failure(error: String, stage: &str) -> CallOutcome {
     }
 }
 
+/// The path is used as given, so the system resolves each `..` physically:
+/// what precedes it must be an existing folder (else the file is missing);
+/// the project root and its parents are taken to exist.
+fn dot_dot_resolves(path: &str, call: &ToolCall) -> bool {
+    let mut prefix = String::new();
+    for segment in path.split('/').filter(|s| !s.is_empty()) {
+        let folder = if prefix.is_empty() {
+            "/"
+        } else {
+            prefix.as_str()
+        };
+        let is_folder = call.cwd == folder
+            || call
+                .cwd
+                .starts_with(&format!("{}/", folder.trim_end_matches('/')))
+            || call.fs.read(&fs_path(call.cwd, folder)) == Entry::Directory;
+        if segment == ".." && !is_folder {
+            return false;
+        }
+        prefix.push('/');
+        prefix.push_str(segment);
+    }
+    true
+}
+
 /// `calculateEdit` + `execute`.
 fn edit(params: &Params, call: &ToolCall) -> CallOutcome {
     let path = &params.file_path;
     let target = fs_path(call.cwd, path);
-    let (bom, crlf, content) = match call.fs.read(&target) {
+    let entry = if dot_dot_resolves(path, call) {
+        call.fs.read(&target)
+    } else {
+        Entry::Missing
+    };
+    let (bom, crlf, content) = match entry {
         Entry::File(text) => {
             let (bom, text) = match text.strip_prefix('\u{feff}') {
                 Some(rest) => (true, rest),
@@ -343,5 +372,137 @@ fn created(params: &Params, call: &ToolCall) -> CallOutcome {
             ..EditMatch::default()
         }],
         ..CallOutcome::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dialect::apply_patch::fs::MemoryFs;
+    use serde_json::json;
+
+    const PATH: &str = "/home/user/project/a.ts";
+
+    fn run(file: Option<&str>, input: Value) -> CallOutcome {
+        let fs = MemoryFs::new(file.map(|f| ("a.ts".to_string(), f.to_string())));
+        QwenEdit.run(&ToolCall {
+            input: &input,
+            cwd: "/home/user/project",
+            fs: &fs,
+        })
+    }
+
+    fn input(old: &str, new: &str) -> Value {
+        json!({"file_path": PATH, "old_string": old, "new_string": new})
+    }
+
+    #[test]
+    fn schema_errors_after_qwens_coercions() {
+        let missing = json!({"file_path": PATH, "new_string": "b"});
+        assert_eq!(
+            run(None, missing).error.as_deref(),
+            Some("params must have required property 'old_string'")
+        );
+        let text_flag =
+            json!({"file_path": PATH, "old_string": "a", "new_string": "b", "replace_all": "TRUE"});
+        assert!(run(Some("a a\n"), text_flag).ok);
+        let number_flag =
+            json!({"file_path": PATH, "old_string": "a", "new_string": "b", "replace_all": 1});
+        assert_eq!(
+            run(Some("a\n"), number_flag).error.as_deref(),
+            Some("params/replace_all must be boolean")
+        );
+        let number = json!({"file_path": PATH, "old_string": 1e-7, "new_string": true});
+        assert_eq!(
+            run(Some("1e-7\n"), number).writes[0].content.as_deref(),
+            Some("true\n")
+        );
+        let list = json!({"file_path": PATH, "old_string": [], "new_string": "b"});
+        assert_eq!(
+            run(None, list).error.as_deref(),
+            Some("params/old_string must be string")
+        );
+    }
+
+    #[test]
+    fn the_path_is_trimmed_unescaped_and_must_be_absolute() {
+        let relative = json!({"file_path": "a.ts", "old_string": "a", "new_string": "b"});
+        assert_eq!(
+            run(None, relative).error.as_deref(),
+            Some("File path must be absolute: a.ts")
+        );
+        let blank = json!({"file_path": "  ", "old_string": "a", "new_string": "b"});
+        assert_eq!(
+            run(None, blank).error.as_deref(),
+            Some("The 'file_path' parameter must be non-empty.")
+        );
+        let spaced = json!({"file_path": " /home/user/project/a\\.ts ", "old_string": "a", "new_string": "b"});
+        assert_eq!(
+            run(Some("a\n"), spaced).error.as_deref(),
+            Some("File not found: /home/user/project/a\\.ts")
+        );
+        assert_eq!(unescape_path("a\\ b\\(c\\x"), "a b(c\\x");
+    }
+
+    #[test]
+    fn each_error_text() {
+        assert_eq!(
+            run(None, input("a", "b")).error.as_deref(),
+            Some(format!("File not found: {PATH}").as_str())
+        );
+        assert_eq!(
+            run(Some(""), input("", "b")).error.as_deref(),
+            Some(format!("File already exists, cannot create: {PATH}").as_str())
+        );
+        assert_eq!(
+            run(Some("a\n"), input("zzz", "b")).error.as_deref(),
+            Some(format!("Failed to edit, 0 occurrences found for old_string in {PATH}. No edits made. The exact text in old_string was not found. Ensure you're not escaping content incorrectly and check whitespace, indentation, and context. Use read_file tool to verify.").as_str())
+        );
+        assert_eq!(
+            run(Some("a a\n"), input("a", "b")).error.as_deref(),
+            Some(format!("Failed to edit. Found 2 occurrences for old_string in {PATH} but replace_all was not enabled.").as_str())
+        );
+        assert_eq!(
+            run(Some("a\n"), input("a", "a")).error.as_deref(),
+            Some(format!("No changes to apply. The old_string and new_string are identical in file: {PATH}").as_str())
+        );
+        // The file's own text found for the model's is what counts: here
+        // it is the new text already.
+        assert_eq!(
+            run(Some("\u{2019}\n"), input("'", "\u{2019}")).error.as_deref(),
+            Some(format!("No changes to apply. The old_string and new_string are identical in file: {PATH}").as_str())
+        );
+    }
+
+    #[test]
+    fn stages_and_texts_of_a_successful_edit() {
+        let curly = run(
+            Some("say \u{201c}hi\u{201d}\n"),
+            input("say \"hi\"", "say \"bye\""),
+        );
+        assert_eq!(curly.stage.as_deref(), Some("normalizeBasicCharacters"));
+        assert_eq!(curly.writes[0].content.as_deref(), Some("say \"bye\"\n"));
+        assert_eq!(
+            curly.message.as_deref(),
+            Some(format!("The file: {PATH} has been updated. Showing lines 1-2 of 2 from the edited file:\n\n---\n\nsay \"bye\"\n").as_str())
+        );
+        let trailing = run(Some("a  \nb\nc\n"), input("a\nb\n", "x\n"));
+        assert_eq!(
+            trailing.stage.as_deref(),
+            Some("line_pass_trimEnd+removedTrailingFinalEmptyLine")
+        );
+        assert_eq!(trailing.writes[0].content.as_deref(), Some("x\nc\n"));
+        let bom_crlf = run(Some("\u{feff}a\r\nb\r\n"), input("a", "c"));
+        assert_eq!(
+            bom_crlf.writes[0].content.as_deref(),
+            Some("\u{feff}c\r\nb\r\n")
+        );
+        let created = run(None, input("", "x\ny"));
+        assert_eq!(
+            created.message.as_deref(),
+            Some(format!("Created new file: {PATH} with provided content. Showing lines 1-2 of 2 from the edited file:\n\n---\n\nx\ny").as_str())
+        );
+        let deleted = run(Some("a\nb\n"), input("a", ""));
+        assert_eq!(deleted.writes[0].content.as_deref(), Some("b\n"));
     }
 }
