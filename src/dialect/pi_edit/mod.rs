@@ -16,6 +16,12 @@
 //! `oldText` must occur once, counted in normalised space; matches may not
 //! overlap. The new text is written with the BOM and the first line
 //! break's ending (`\r\n` or `\n`) for every line.
+//!
+//! Each [`EditMatch`] is in the matcher's terms: `lines` of the file as pi
+//! searched it (BOM stripped, line breaks LF), `found` the text pi replaced
+//! (in the normalised file when the call went fuzzy), `written` the
+//! LF-normalised `newText`; `fuzzy` and loose when it needed the fuzzy
+//! match or was placed in the normalised file where its own text is not.
 
 mod apply;
 mod arguments;
