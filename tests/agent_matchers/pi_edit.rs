@@ -125,3 +125,82 @@ fn pi_edit_recorded_calls() {
         }
     }
 }
+
+/// The `edit` cases of pi's own test suite (pi-mono
+/// packages/coding-agent/test/tools.test.ts, "edit tool" and "edit tool
+/// CRLF handling"), with its legacy `oldText`/`newText` arguments and an
+/// absolute path: what each expects, exactly where it checks the file.
+#[test]
+fn pi_edit_own_test_suite() {
+    let file = "/tmp/coding-agent-test/edit-test.txt";
+    let call = |content: &str, old: &str, new: &str| {
+        let input = serde_json::json!({"path": file, "oldText": old, "newText": new});
+        run(file, Some(content), &input)
+    };
+    let written = |outcome: &CallOutcome| outcome.writes.first().and_then(|w| w.content.clone());
+
+    let replaced = call("Hello, world!", "world", "testing");
+    assert_eq!(
+        replaced.message.as_deref(),
+        Some("Successfully replaced 1 block(s) in /tmp/coding-agent-test/edit-test.txt.")
+    );
+    assert_eq!(written(&replaced).as_deref(), Some("Hello, testing!"));
+
+    let missing = call("Hello, world!", "nonexistent", "testing");
+    assert!(
+        missing
+            .error
+            .unwrap()
+            .starts_with("Could not find the exact text")
+    );
+    let repeated = call("foo foo foo", "foo", "bar");
+    assert!(repeated.error.unwrap().starts_with("Found 3 occurrences"));
+
+    let crlf = "line one\r\nline two\r\nline three\r\n";
+    assert!(call(crlf, "line two\n", "replaced line\n").ok);
+    for (content, old, new, after) in [
+        (
+            "first\r\nsecond\r\nthird\r\n",
+            "second\n",
+            "REPLACED\n",
+            "first\r\nREPLACED\r\nthird\r\n",
+        ),
+        (
+            "first\nsecond\nthird\n",
+            "second\n",
+            "REPLACED\n",
+            "first\nREPLACED\nthird\n",
+        ),
+        (
+            "\u{feff}first\r\nsecond\r\nthird\r\n",
+            "second\n",
+            "REPLACED\n",
+            "\u{feff}first\r\nREPLACED\r\nthird\r\n",
+        ),
+        ("single line content", "line", "LINE", "single LINE content"),
+        (
+            "first\rsecond\rthird\r",
+            "second\n",
+            "REPLACED\n",
+            "first\nREPLACED\nthird\n",
+        ),
+        (
+            "hello world\r\ngoodbye world\r\n",
+            "hello world",
+            "HELLO WORLD",
+            "HELLO WORLD\r\ngoodbye world\r\n",
+        ),
+    ] {
+        assert_eq!(
+            written(&call(content, old, new)).as_deref(),
+            Some(after),
+            "{content:?}"
+        );
+    }
+    let mixed = call(
+        "hello\r\nworld\r\n---\r\nhello\nworld\n",
+        "hello\nworld\n",
+        "replaced\n",
+    );
+    assert!(mixed.error.unwrap().starts_with("Found 2 occurrences"));
+}

@@ -4,7 +4,10 @@
 //! falls on character boundaries, so they order and compare as pi's UTF-16
 //! offsets do.
 
+use std::borrow::Cow;
 use std::cell::OnceCell;
+
+use memchr::memmem;
 
 use super::arguments::RawEdit;
 use super::normalize::{normalize_for_fuzzy_match, normalize_to_lf, utf16_len};
@@ -37,7 +40,7 @@ impl FindStage {
 /// form computed once (pi recomputes it on every call: same result).
 struct Haystack<'a> {
     text: &'a str,
-    normalized: OnceCell<String>,
+    normalized: OnceCell<Cow<'a, str>>,
 }
 
 impl<'a> Haystack<'a> {
@@ -48,20 +51,31 @@ impl<'a> Haystack<'a> {
         }
     }
 
+    /// A text that is `normalizeForFuzzyMatch`'s output: the function is
+    /// idempotent (NFKC is; trimming whitespace off a line's end keeps it
+    /// NFKC; the folded quotes and dashes become ASCII characters that
+    /// neither compose nor fold; no special space survives NFKC), so the
+    /// text is its own normalised form.
+    fn normalized_already(text: &'a str) -> Self {
+        Haystack {
+            text,
+            normalized: OnceCell::from(Cow::Borrowed(text)),
+        }
+    }
+
     fn normalized(&self) -> &str {
         self.normalized
-            .get_or_init(|| normalize_for_fuzzy_match(self.text))
+            .get_or_init(|| Cow::Owned(normalize_for_fuzzy_match(self.text)))
     }
 
     /// `fuzzyFindText(text, old)`: `(index, length, fuzzy)`; a fuzzy
     /// match's offsets are in the normalised text.
     fn find(&self, old: &str) -> Option<(usize, usize, bool)> {
-        if let Some(index) = self.text.find(old) {
+        if let Some(index) = memmem::find(self.text.as_bytes(), old.as_bytes()) {
             return Some((index, old.len(), false));
         }
         let fuzzy_old = normalize_for_fuzzy_match(old);
-        self.normalized()
-            .find(&fuzzy_old)
+        memmem::find(self.normalized().as_bytes(), fuzzy_old.as_bytes())
             .map(|index| (index, fuzzy_old.len(), true))
     }
 
@@ -74,7 +88,8 @@ impl<'a> Haystack<'a> {
         if fuzzy_old.is_empty() {
             return utf16_len(normalized) as i64 - 1;
         }
-        normalized.matches(fuzzy_old.as_str()).count() as i64
+        // memmem's matches do not overlap, as `split`'s pieces.
+        memmem::find_iter(normalized.as_bytes(), fuzzy_old.as_bytes()).count() as i64
     }
 }
 
@@ -114,7 +129,7 @@ pub struct Placed {
 
 /// The matcher's result on one file.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Applied {
+pub struct Applied<'a> {
     /// Each edit's `initialMatches` stage (`fuzzyFindText` on the original
     /// content), in input order; `empty` for an empty `oldText`.
     pub stages: Vec<FindStage>,
@@ -122,7 +137,7 @@ pub struct Applied {
     /// normalised.
     pub fuzzy: bool,
     /// What the edits were placed in: the content, or its normalised form.
-    pub base_content: String,
+    pub base_content: Cow<'a, str>,
     pub outcome: Result<(String, Vec<Placed>), ApplyError>,
 }
 
@@ -134,10 +149,15 @@ pub struct Applied {
 /// (or not found) and counted in normalised space (more than one: a
 /// duplicate); matches sorted by position and refused if overlapping;
 /// `newText`s spliced in; an unchanged result refused.
-pub fn apply_edits(content: &str, edits: &[RawEdit]) -> Applied {
+pub fn apply_edits<'a>(content: &'a str, edits: &[RawEdit]) -> Applied<'a> {
     let normalized_edits: Vec<(String, String)> = edits
         .iter()
-        .map(|e| (normalize_to_lf(&e.old_text), normalize_to_lf(&e.new_text)))
+        .map(|e| {
+            (
+                normalize_to_lf(&e.old_text).into_owned(),
+                normalize_to_lf(&e.new_text).into_owned(),
+            )
+        })
         .collect();
     let original = Haystack::new(content);
     let stages: Vec<FindStage> = normalized_edits
@@ -153,15 +173,15 @@ pub fn apply_edits(content: &str, edits: &[RawEdit]) -> Applied {
         .collect();
     let fuzzy = stages.contains(&FindStage::Fuzzy);
     let base_content = if fuzzy {
-        original.normalized().to_string()
+        Cow::Owned(original.normalized().to_string())
     } else {
-        content.to_string()
+        Cow::Borrowed(content)
     };
     // Without a fuzzy match the base is the content: its normalised form
     // (for the counts) is already known.
     let normalized_base;
     let base = if fuzzy {
-        normalized_base = Haystack::new(&base_content);
+        normalized_base = Haystack::normalized_already(&base_content);
         &normalized_base
     } else {
         &original
@@ -210,10 +230,10 @@ fn place(base: &Haystack, edits: &[(String, String)]) -> Result<(String, Vec<Pla
     let mut new_content = String::with_capacity(base_content.len());
     let mut copied = 0;
     for p in &placed {
-        // A fuzzy match's offsets are in normalize(baseContent); pi's
-        // normalisation is idempotent, so that is baseContent itself and
-        // the offsets fall on its character boundaries. Checked anyway:
-        // never slice off a boundary.
+        // A fuzzy match's offsets are in normalize(baseContent), which is
+        // baseContent itself (see `Haystack::normalized_already`), so they
+        // fall on its character boundaries. Checked anyway: never slice
+        // off a boundary.
         let (Some(before), true) = (
             base_content.get(copied..p.index),
             base_content.is_char_boundary(p.index + p.length),

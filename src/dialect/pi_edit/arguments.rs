@@ -146,6 +146,9 @@ fn fragment(key: &str) -> String {
     key.replace('~', "~0").replace('/', "~1")
 }
 
+/// The errors of one property's own schema: `(errors, path, name, value)`.
+type PropertyErrors = dyn Fn(&mut Errors, &mut Vec<String>, &str, &Js);
+
 /// TypeBox's `ErrorSchema` for an object schema with `properties` (each a
 /// string, or for `edits` an array of `{oldText, newText}` objects), all
 /// required, `additionalProperties: false`: the type error, then (for an
@@ -157,7 +160,7 @@ fn object_errors(
     path: &mut Vec<String>,
     value: &Js,
     properties: &[&str],
-    property_errors: &dyn Fn(&mut Errors, &mut Vec<String>, &str, &Js),
+    property_errors: &PropertyErrors,
 ) {
     if errors.at_capacity() {
         return;

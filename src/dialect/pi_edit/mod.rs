@@ -16,6 +16,12 @@
 //! `oldText` must occur once, counted in normalised space; matches may not
 //! overlap. The new text is written with the BOM and the first line
 //! break's ending (`\r\n` or `\n`) for every line.
+//!
+//! Each [`EditMatch`] is in the matcher's terms: `lines` of the file as pi
+//! searched it (BOM stripped, line breaks LF), `found` the text pi replaced
+//! (in the normalised file when the call went fuzzy), `written` the
+//! LF-normalised `newText`; `fuzzy` and loose when it needed the fuzzy
+//! match or was placed in the normalised file where its own text is not.
 
 mod apply;
 mod arguments;
@@ -106,7 +112,7 @@ pub fn run_with_home(call: &ToolCall, home: Option<&str>) -> CallOutcome {
         let found = &base_content[p.index..p.index + p.length];
         // Fuzzy: it needed the fuzzy match in the original, or it was
         // placed in the normalised file where its own text is not.
-        let loose = stages[index] == FindStage::Fuzzy || found != normalize_to_lf(&old.old_text);
+        let loose = stages[index] == FindStage::Fuzzy || *found != *normalize_to_lf(&old.old_text);
         edits.push(EditMatch {
             stage: if loose { "fuzzy" } else { "exact" }.into(),
             loose,
@@ -117,7 +123,7 @@ pub fn run_with_home(call: &ToolCall, home: Option<&str>) -> CallOutcome {
     }
     let covered: Vec<(usize, usize)> = edits.iter().filter_map(|e| e.lines).collect();
     let rewritten_outside =
-        lines_rewritten_outside(content, &base_content, original_ending, &covered);
+        lines_rewritten_outside(content, &base_content, fuzzy, original_ending, &covered);
     let final_content = format!(
         "{bom}{}",
         restore_line_endings(&new_content, original_ending)
@@ -143,13 +149,10 @@ fn line_span(text: &str, index: usize, length: usize) -> Option<(usize, usize)> 
     if length == 0 {
         return None;
     }
-    let line_at = |byte: usize| {
-        1 + text.as_bytes()[..byte]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count()
-    };
-    Some((line_at(index), line_at(index + length - 1)))
+    let bytes = text.as_bytes();
+    let first = 1 + memchr::memchr_iter(b'\n', &bytes[..index]).count();
+    let last = first + memchr::memchr_iter(b'\n', &bytes[index..index + length - 1]).count();
+    Some((first, last))
 }
 
 /// `raw`'s lines, each with its own line break (`\r\n`, `\n`, a lone `\r`,
@@ -184,9 +187,24 @@ fn raw_lines(raw: &str) -> Vec<(&str, &str)> {
 fn lines_rewritten_outside(
     raw: &str,
     base_content: &str,
+    fuzzy: bool,
     ending: &str,
     covered: &[(usize, usize)],
 ) -> Vec<(usize, usize)> {
+    let bytes = raw.as_bytes();
+    let line_feeds = memchr::memchr_iter(b'\n', bytes).count();
+    let returns = memchr::memchr_iter(b'\r', bytes).count();
+    let uniform = match ending {
+        "\r\n" => {
+            returns == line_feeds && memchr::memmem::find_iter(bytes, b"\r\n").count() == returns
+        }
+        _ => returns == 0,
+    };
+    if uniform && !fuzzy {
+        // Exact edits (`base_content` is `raw` with LF line breaks) on a
+        // file whose every line break is `ending`.
+        return Vec::new();
+    }
     let before = raw_lines(raw);
     let last = before.len().saturating_sub(1);
     let mut ranges: Vec<(usize, usize)> = Vec::new();

@@ -2,6 +2,8 @@
 //! `stripBom`, `detectLineEnding`, `normalizeToLF`, `restoreLineEndings`
 //! and `normalizeForFuzzyMatch`.
 
+use std::borrow::Cow;
+
 use unicode_normalization::UnicodeNormalization;
 
 /// pi's `stripBom`: one leading U+FEFF removed, returned apart.
@@ -16,30 +18,46 @@ pub fn strip_bom(content: &str) -> (&'static str, &str) {
 /// first `\n` (the first `\n` is preceded by `\r`); `\n` otherwise, also
 /// when the text has no `\n` at all.
 pub fn detect_line_ending(content: &str) -> &'static str {
-    let Some(lf) = content.find('\n') else {
-        return "\n";
-    };
-    match content.find("\r\n") {
-        Some(crlf) if crlf < lf => "\r\n",
+    // The first `\r\n` can only start right before the first `\n`.
+    match memchr::memchr(b'\n', content.as_bytes()) {
+        Some(lf) if lf > 0 && content.as_bytes()[lf - 1] == b'\r' => "\r\n",
         _ => "\n",
     }
 }
 
 /// pi's `normalizeToLF`: `\r\n` to `\n`, then every lone `\r` to `\n`.
-pub fn normalize_to_lf(text: &str) -> String {
-    if !text.contains('\r') {
-        return text.to_string();
+pub fn normalize_to_lf(text: &str) -> Cow<'_, str> {
+    let bytes = text.as_bytes();
+    if memchr::memchr(b'\r', bytes).is_none() {
+        return Cow::Borrowed(text);
     }
-    text.replace("\r\n", "\n").replace('\r', "\n")
+    let mut out = String::with_capacity(text.len());
+    let mut copied = 0;
+    for at in memchr::memchr_iter(b'\r', bytes) {
+        out.push_str(&text[copied..at]);
+        if bytes.get(at + 1) != Some(&b'\n') {
+            out.push('\n');
+        }
+        copied = at + 1;
+    }
+    out.push_str(&text[copied..]);
+    Cow::Owned(out)
 }
 
 /// pi's `restoreLineEndings`: every `\n` to `\r\n` when `ending` is CRLF.
-pub fn restore_line_endings(text: &str, ending: &str) -> String {
-    if ending == "\r\n" {
-        text.replace('\n', "\r\n")
-    } else {
-        text.to_string()
+pub fn restore_line_endings<'a>(text: &'a str, ending: &str) -> Cow<'a, str> {
+    if ending != "\r\n" {
+        return Cow::Borrowed(text);
     }
+    let mut out = String::with_capacity(text.len() + text.len() / 16);
+    let mut copied = 0;
+    for at in memchr::memchr_iter(b'\n', text.as_bytes()) {
+        out.push_str(&text[copied..at]);
+        out.push_str("\r\n");
+        copied = at + 1;
+    }
+    out.push_str(&text[copied..]);
+    Cow::Owned(out)
 }
 
 /// The characters JavaScript's `String.prototype.trimEnd` removes: the
@@ -145,10 +163,10 @@ pub fn nfkc(text: &str) -> String {
 /// itself.
 pub fn normalize_for_fuzzy_match(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    for (i, line) in text.split('\n').enumerate() {
-        if i > 0 {
-            out.push('\n');
-        }
+    let mut start = 0;
+    let ends = memchr::memchr_iter(b'\n', text.as_bytes()).chain(std::iter::once(text.len()));
+    for end in ends {
+        let line = &text[start..end];
         if line.is_ascii() {
             out.push_str(line.trim_end_matches(is_js_whitespace));
         } else {
@@ -159,6 +177,10 @@ pub fn normalize_for_fuzzy_match(text: &str) -> String {
                     .map(fold_typographic),
             );
         }
+        if end < text.len() {
+            out.push('\n');
+        }
+        start = end + 1;
     }
     out
 }
@@ -206,6 +228,18 @@ mod tests {
         // JavaScript's trimEnd strips U+FEFF and U+2028 but not U+0085.
         assert_eq!(normalize_for_fuzzy_match("a\u{feff}\u{2028}"), "a");
         assert_eq!(normalize_for_fuzzy_match("a\u{85}"), "a\u{85}");
+    }
+
+    #[test]
+    fn fuzzy_normalization_is_idempotent() {
+        for text in [
+            "x = \u{201c}q\u{201d}  \n\u{2019}\u{301}\u{2013}\u{a0}\n\u{fb01} \u{3000}\u{2026}",
+            "e\u{301}\u{327}\t\u{2028}\n\u{ac00}\u{11a8}\u{2011}\u{209d}\u{5c8}\u{316}",
+            "\u{ff08}\u{ff09}\u{b2}\u{2122}\u{2460}\u{b5} \u{feff}\n\u{200b}\u{ad}",
+        ] {
+            let once = normalize_for_fuzzy_match(text);
+            assert_eq!(normalize_for_fuzzy_match(&once), once, "{text:?}");
+        }
     }
 
     #[test]
