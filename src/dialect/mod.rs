@@ -3,6 +3,7 @@
 //! (Codex, Cline 3.x for GPT models) and `edit` (exact-string edits: Claude
 //! Code's Edit/Write, Cline 3.x's editor).
 
+pub mod aider_diff;
 pub mod apply_patch;
 pub mod call;
 pub mod chosen;

@@ -197,7 +197,13 @@ mod tests {
         assert_eq!(ratio("abcd", "bcde"), 0.75);
         assert_eq!(ratio("src/calc.py", "src/clac.py"), 0.9090909090909091);
         assert_eq!(ratio("", ""), 1.0);
-        assert_eq!(ratio("private Thread currentThread;", "private volatile Thread currentThread;"), 0.8656716417910447);
+        assert_eq!(
+            ratio(
+                "private Thread currentThread;",
+                "private volatile Thread currentThread;"
+            ),
+            0.8656716417910447
+        );
     }
 
     #[test]
@@ -214,7 +220,10 @@ mod tests {
     #[test]
     fn close_matches_take_the_best_then_the_greatest() {
         let files = ["src/calc.py".to_string(), "src/cals.py".to_string()];
-        assert_eq!(closest_match("src/calx.py", &files, 0.8), Some("src/cals.py"));
+        assert_eq!(
+            closest_match("src/calx.py", &files, 0.8),
+            Some("src/cals.py")
+        );
         assert_eq!(closest_match("lib/other.py", &files, 0.8), None);
     }
 }

@@ -30,7 +30,7 @@ use std::collections::BTreeSet;
 
 use crate::dialect::call::{CallMatcher, CallOutcome, EditMatch, ToolCall};
 
-use parse::{Block, FENCE, find_blocks, path_name};
+use parse::{Block, choose_fence, find_blocks, path_name};
 use pytext::is_blank;
 use replace::{find_similar_lines, replace_most_similar_chunk, strip_quoted_wrapping};
 use world::{Raised, World};
@@ -62,6 +62,22 @@ impl CallMatcher for AiderDiff {
             let full = world.full_path(file);
             world.add_to_chat(&full);
         }
+        // Building the prompt (`choose_fence` over
+        // `get_abs_fnames_content`) drops the chat files Aider cannot read
+        // ("Dropping {path} from the chat.") and picks the fence.
+        let contents: Vec<String> = world
+            .chat
+            .clone()
+            .iter()
+            .filter_map(|full| {
+                let content = world.read_text(full);
+                if content.is_none() {
+                    world.chat.retain(|f| f != full);
+                }
+                content
+            })
+            .collect();
+        world.fence = choose_fence(contents.iter().map(String::as_str));
         let valid_fnames: Vec<String> = world
             .chat
             .iter()
@@ -69,7 +85,7 @@ impl CallMatcher for AiderDiff {
             .collect::<BTreeSet<_>>()
             .into_iter()
             .collect();
-        let blocks = match find_blocks(reply, &valid_fnames) {
+        let blocks = match find_blocks(reply, world.fence, &valid_fnames) {
             Ok(blocks) => blocks,
             Err(text) => {
                 return CallOutcome {
@@ -185,7 +201,10 @@ fn finish(
                 let first_fill = filled.insert(applied.full.clone());
                 // The first empty SEARCH that fills a file the call created
                 // is `empty_search_new_file` (the corpus's name).
-                let stage = if applied.stage == APPEND && first_fill && !world.existed_before(&applied.full) {
+                let stage = if applied.stage == APPEND
+                    && first_fill
+                    && !world.existed_before(&applied.full)
+                {
                     NEW_FILE
                 } else {
                     applied.stage
@@ -307,10 +326,15 @@ fn apply_edits(
 
 /// `do_replace(full, content, original, updated, fence)`: `None` for no
 /// (or an empty) result.
-fn do_replace(world: &mut World, full: &str, content: Option<String>, block: &Block) -> Result<Option<Applied>, Raised> {
+fn do_replace(
+    world: &mut World,
+    full: &str,
+    content: Option<String>,
+    block: &Block,
+) -> Result<Option<Applied>, Raised> {
     let name = path_name(full);
-    let before = strip_quoted_wrapping(&block.original, name, FENCE).ok_or(Raised)?;
-    let after = strip_quoted_wrapping(&block.updated, name, FENCE).ok_or(Raised)?;
+    let before = strip_quoted_wrapping(&block.original, name, world.fence).ok_or(Raised)?;
+    let after = strip_quoted_wrapping(&block.updated, name, world.fence).ok_or(Raised)?;
     let mut content = content;
     if !world.exists(full) && is_blank(&before) {
         world.touch(full)?;
@@ -334,7 +358,12 @@ fn do_replace(world: &mut World, full: &str, content: Option<String>, block: &Bl
         };
         let (start, end) = replaced.span;
         // The searched text is `content` with a final "\n" added if missing.
-        let line_at = |offset: usize| 1 + content.as_bytes()[..offset.min(content.len())].iter().filter(|&&b| b == b'\n').count();
+        let line_at = |offset: usize| {
+            1 + content.as_bytes()[..offset.min(content.len())]
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count()
+        };
         let lines = (end > start).then(|| (line_at(start), line_at(end - 1)));
         Applied {
             full: full.to_string(),
@@ -350,17 +379,33 @@ fn do_replace(world: &mut World, full: &str, content: Option<String>, block: &Bl
 
 /// The real pass's failure report (`apply_edits`' ValueError text), or
 /// `None` when every block applied.
-fn failure_report(world: &World, blocks: &[Block], results: &[Option<Applied>]) -> Result<Option<String>, Raised> {
-    let failed: Vec<&Block> = blocks.iter().zip(results).filter(|(_, r)| r.is_none()).map(|(b, _)| b).collect();
+fn failure_report(
+    world: &World,
+    blocks: &[Block],
+    results: &[Option<Applied>],
+) -> Result<Option<String>, Raised> {
+    let failed: Vec<&Block> = blocks
+        .iter()
+        .zip(results)
+        .filter(|(_, r)| r.is_none())
+        .map(|(b, _)| b)
+        .collect();
     if failed.is_empty() {
         return Ok(None);
     }
     let passed = results.len() - failed.len();
     let plural = |n: usize| if n == 1 { "block" } else { "blocks" };
     let blocks_word = plural(failed.len());
-    let mut res = format!("# {} SEARCH/REPLACE {blocks_word} failed to match!\n", failed.len());
+    let mut res = format!(
+        "# {} SEARCH/REPLACE {blocks_word} failed to match!\n",
+        failed.len()
+    );
     for block in failed {
-        let Block { path, original, updated } = block;
+        let Block {
+            path,
+            original,
+            updated,
+        } = block;
         // `content.splitlines()` on None: AttributeError.
         let content = world.read_text(&world.full_path(path)).ok_or(Raised)?;
         res.push_str(&format!(
@@ -369,7 +414,8 @@ fn failure_report(world: &World, blocks: &[Block], results: &[Option<Applied>]) 
         let did_you_mean = find_similar_lines(original, &content).ok_or(Raised)?;
         if !did_you_mean.is_empty() {
             res.push_str(&format!(
-                "Did you mean to match some of these actual lines from {path}?\n\n{FENCE}\n{did_you_mean}\n{FENCE}\n\n"
+                "Did you mean to match some of these actual lines from {path}?\n\n{}\n{did_you_mean}\n{}\n\n",
+                world.fence.open, world.fence.close
             ));
         }
         if !updated.is_empty() && content.contains(updated.as_str()) {

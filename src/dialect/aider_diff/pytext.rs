@@ -29,7 +29,15 @@ pub fn is_space(c: char) -> bool {
 fn is_line_break(c: char) -> bool {
     matches!(
         c,
-        '\n' | '\x0b' | '\x0c' | '\r' | '\x1c' | '\x1d' | '\x1e' | '\u{85}' | '\u{2028}' | '\u{2029}'
+        '\n' | '\x0b'
+            | '\x0c'
+            | '\r'
+            | '\x1c'
+            | '\x1d'
+            | '\x1e'
+            | '\u{85}'
+            | '\u{2028}'
+            | '\u{2029}'
     )
 }
 

@@ -7,7 +7,10 @@
 
 use std::collections::HashSet;
 
-use super::pytext::{is_blank, is_space, len_chars, lstrip, prefix, splitlines, splitlines_keepends};
+use super::parse::Fence;
+use super::pytext::{
+    is_blank, is_space, len_chars, lstrip, prefix, splitlines, splitlines_keepends,
+};
 
 /// A successful replacement: the whole new text and where it landed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,7 +33,7 @@ pub struct Replaced {
 /// lines with `\n` (every Python line break becomes `\n`; a trailing blank
 /// line is lost) and ensures a final `\n`. `None` where Python raises
 /// IndexError (the text was only the line naming the file).
-pub fn strip_quoted_wrapping(text: &str, file_name: &str, fence: &str) -> Option<String> {
+pub fn strip_quoted_wrapping(text: &str, file_name: &str, fence: Fence) -> Option<String> {
     if text.is_empty() {
         return Some(String::new());
     }
@@ -39,7 +42,7 @@ pub fn strip_quoted_wrapping(text: &str, file_name: &str, fence: &str) -> Option
         lines.remove(0);
     }
     let (first, last) = (lines.first()?, lines.last()?);
-    if first.starts_with(fence) && last.starts_with(fence) {
+    if first.starts_with(fence.open) && last.starts_with(fence.close) {
         lines = if lines.len() >= 2 {
             lines[1..lines.len() - 1].to_vec()
         } else {
@@ -82,11 +85,17 @@ pub fn replace_most_similar_chunk(whole: &str, part: &str, replace: &str) -> Opt
     let mut first_hit: Option<&'static str> = None;
     let mut skipped_blank_line = false;
 
-    let mut found = perfect_or_whitespace(&whole_lines, &part_lines, &replace_lines, &mut first_hit);
+    let mut found =
+        perfect_or_whitespace(&whole_lines, &part_lines, &replace_lines, &mut first_hit);
     // "drop leading empty line, GPT sometimes adds them spuriously"
     if found.is_none() && part_lines.len() > 2 && is_blank(part_lines[0]) {
         skipped_blank_line = true;
-        found = perfect_or_whitespace(&whole_lines, &part_lines[1..], &replace_lines, &mut first_hit);
+        found = perfect_or_whitespace(
+            &whole_lines,
+            &part_lines[1..],
+            &replace_lines,
+            &mut first_hit,
+        );
     }
     if found.is_none() {
         // try_dotdotdots' ValueError is swallowed: the block fails.
@@ -117,20 +126,37 @@ fn perfect_or_whitespace(
 ) -> Option<Replaced> {
     if let Some(at) = perfect_replace(whole_lines, part_lines) {
         first_hit.get_or_insert("perfect");
-        let found = splice(whole_lines, at, part_lines.len(), replace_lines.concat(), "perfect");
+        let found = splice(
+            whole_lines,
+            at,
+            part_lines.len(),
+            replace_lines.concat(),
+            "perfect",
+        );
         if !found.text.is_empty() {
             return Some(found);
         }
     }
-    let found = replace_part_with_missing_leading_whitespace(whole_lines, part_lines, replace_lines)?;
+    let found =
+        replace_part_with_missing_leading_whitespace(whole_lines, part_lines, replace_lines)?;
     first_hit.get_or_insert("missing_leading_whitespace");
     (!found.text.is_empty()).then_some(found)
 }
 
 /// `whole_lines[:at] + written + whole_lines[at + count:]`, joined.
-fn splice(whole_lines: &[&str], at: usize, count: usize, written: String, stage: &'static str) -> Replaced {
+fn splice(
+    whole_lines: &[&str],
+    at: usize,
+    count: usize,
+    written: String,
+    stage: &'static str,
+) -> Replaced {
     let start: usize = whole_lines[..at].iter().map(|l| l.len()).sum();
-    let end = start + whole_lines[at..at + count].iter().map(|l| l.len()).sum::<usize>();
+    let end = start
+        + whole_lines[at..at + count]
+            .iter()
+            .map(|l| l.len())
+            .sum::<usize>();
     let mut text = whole_lines[..at].concat();
     text.push_str(&written);
     text.push_str(&whole_lines[at + count..].concat());
@@ -193,7 +219,8 @@ fn replace_part_with_missing_leading_whitespace(
         return None;
     }
     for i in 0..=whole_lines.len() - count {
-        let Some(add) = match_but_for_leading_whitespace(&whole_lines[i..i + count], &part_lines) else {
+        let Some(add) = match_but_for_leading_whitespace(&whole_lines[i..i + count], &part_lines)
+        else {
             continue;
         };
         let written: String = replace_lines
@@ -206,7 +233,13 @@ fn replace_part_with_missing_leading_whitespace(
                 }
             })
             .collect();
-        return Some(splice(whole_lines, i, count, written, "missing_leading_whitespace"));
+        return Some(splice(
+            whole_lines,
+            i,
+            count,
+            written,
+            "missing_leading_whitespace",
+        ));
     }
     None
 }
@@ -215,8 +248,15 @@ fn replace_part_with_missing_leading_whitespace(
 /// non-blank lines have beyond SEARCH's, when all lines agree after
 /// `lstrip()` (the prefix is `whole[:len(whole) - len(part)]`, with
 /// Python's slice rules).
-fn match_but_for_leading_whitespace<'w>(window: &[&'w str], part_lines: &[String]) -> Option<&'w str> {
-    if !window.iter().zip(part_lines).all(|(w, p)| lstrip(w) == lstrip(p)) {
+fn match_but_for_leading_whitespace<'w>(
+    window: &[&'w str],
+    part_lines: &[String],
+) -> Option<&'w str> {
+    if !window
+        .iter()
+        .zip(part_lines)
+        .all(|(w, p)| lstrip(w) == lstrip(p))
+    {
         return None;
     }
     let add: HashSet<&str> = window
@@ -316,11 +356,12 @@ fn changed_span(before: &str, after: &str) -> ((usize, usize), String) {
         .take_while(|(a, b)| a == b)
         .count();
     let start: usize = old[..head].iter().map(|l| l.len()).sum();
-    let end = before.len() - old[old.len() - tail..].iter().map(|l| l.len()).sum::<usize>();
-    (
-        (start, end),
-        new[head..new.len() - tail].concat(),
-    )
+    let end = before.len()
+        - old[old.len() - tail..]
+            .iter()
+            .map(|l| l.len())
+            .sum::<usize>();
+    ((start, end), new[head..new.len() - tail].concat())
 }
 
 /// `find_similar_lines(search, content)`: the window of the file most like

@@ -5,6 +5,7 @@
 
 use crate::dialect::call::{Entry, FileWrite, PatchFs, display_path, fs_path, normalize};
 
+use super::parse::{ALL_FENCES, Fence};
 use super::pytext::universal_newlines;
 
 /// An exception Aider's `apply_updates` catches without reflecting anything
@@ -23,11 +24,15 @@ pub struct World<'a> {
     /// whose order Python randomizes per process; it only matters when a
     /// block's SEARCH matches in more than one chat file).
     pub chat: Vec<String>,
+    /// The fence Aider chose for the chat (`Coder.fence`).
+    pub fence: Fence,
 }
 
 /// `aider.utils.IMAGE_EXTENSIONS`: `io.read_text` returns such a file's
 /// bytes in base64.
-const IMAGE_EXTENSIONS: [&str; 8] = [".png", ".jpg", ".jpeg", ".gif", ".bmp", ".tiff", ".webp", ".pdf"];
+const IMAGE_EXTENSIONS: [&str; 8] = [
+    ".png", ".jpg", ".jpeg", ".gif", ".bmp", ".tiff", ".webp", ".pdf",
+];
 
 impl<'a> World<'a> {
     pub fn new(cwd: &'a str, fs: &'a dyn PatchFs) -> Self {
@@ -36,6 +41,7 @@ impl<'a> World<'a> {
             fs,
             written: Vec::new(),
             chat: Vec::new(),
+            fence: ALL_FENCES[0],
         }
     }
 
@@ -59,14 +65,19 @@ impl<'a> World<'a> {
             return Entry::BelowFile;
         }
         match self.fs.read(&key) {
-            Entry::Missing if self.written.iter().any(|w| is_below(&w.path, &key)) => Entry::Directory,
+            Entry::Missing if self.written.iter().any(|w| is_below(&w.path, &key)) => {
+                Entry::Directory
+            }
             entry => entry,
         }
     }
 
     /// `Path(full).exists()`.
     pub fn exists(&self, full: &str) -> bool {
-        matches!(self.entry(full), Entry::File(_) | Entry::Directory | Entry::Unreadable(_))
+        matches!(
+            self.entry(full),
+            Entry::File(_) | Entry::Directory | Entry::Unreadable(_)
+        )
     }
 
     /// `io.read_text(full)`: the text with universal newlines, `None` for a
@@ -117,7 +128,10 @@ impl<'a> World<'a> {
         while let Some(next) = full[at + 1..].find('/') {
             at += next + 1;
             let folder = &full[..at];
-            if matches!(self.entry(folder), Entry::File(_) | Entry::Unreadable(_) | Entry::BelowFile) {
+            if matches!(
+                self.entry(folder),
+                Entry::File(_) | Entry::Unreadable(_) | Entry::BelowFile
+            ) {
                 return false;
             }
         }
@@ -146,13 +160,18 @@ impl<'a> World<'a> {
 
 /// `path` lies strictly below `folder` (both [`fs_path`]s).
 fn is_below(path: &str, folder: &str) -> bool {
-    path.len() > folder.len() + 1 && path.starts_with(folder) && path.as_bytes()[folder.len()] == b'/'
+    path.len() > folder.len() + 1
+        && path.starts_with(folder)
+        && path.as_bytes()[folder.len()] == b'/'
 }
 
 /// `os.path.relpath(path, start)` for two absolute normalized paths.
 pub fn relpath(path: &str, start: &str) -> String {
     let parts = |p: &'_ str| -> Vec<String> {
-        p.split('/').filter(|s| !s.is_empty()).map(str::to_string).collect()
+        p.split('/')
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+            .collect()
     };
     let (path, start) = (parts(path), parts(start));
     let common = path.iter().zip(&start).take_while(|(a, b)| a == b).count();
@@ -170,7 +189,10 @@ fn base64(bytes: &[u8]) -> String {
     const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
     for chunk in bytes.chunks(3) {
-        let triple = chunk.iter().enumerate().fold(0u32, |acc, (i, &b)| acc | (u32::from(b) << (16 - 8 * i)));
+        let triple = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |acc, (i, &b)| acc | (u32::from(b) << (16 - 8 * i)));
         for i in 0..4 {
             if i <= chunk.len() {
                 out.push(ALPHABET[((triple >> (18 - 6 * i)) & 63) as usize] as char);
