@@ -287,7 +287,8 @@ mod tests {
     fn filenames_are_stripped_of_decoration() {
         assert_eq!(
             strip_filename("  **`src/a.py`**:\n", ALL_FENCES[0]).as_deref(),
-            Some("src/a.py")
+            // Backticks go before asterisks: they stay (as in Python).
+            Some("`src/a.py`")
         );
         assert_eq!(
             strip_filename("# src/a.py\n", ALL_FENCES[0]).as_deref(),
@@ -299,5 +300,13 @@ mod tests {
             Some("src/a.py")
         );
         assert_eq!(strip_filename("...\n", ALL_FENCES[0]), None);
+        assert_eq!(
+            strip_filename("**src/a.py**\n", ALL_FENCES[0]).as_deref(),
+            Some("src/a.py")
+        );
+        assert_eq!(
+            strip_filename("Here:\n", ALL_FENCES[0]).as_deref(),
+            Some("Here")
+        );
     }
 }
