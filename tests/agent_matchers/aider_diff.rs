@@ -102,3 +102,228 @@ fn aider_diff_corpus_matches_aider_0_86_2() {
     }
     tally.finish("aider-diff-0.86.2");
 }
+
+/// One record of the multi-file corpus: several files, some of them in the
+/// chat (`chat`, in the order they were added: the oracle keeps Aider's
+/// `abs_fnames` in insertion order so its retry order is the port's), a
+/// generated reply (decorated, misspelled and wrong path lines; directories
+/// and paths below files; blank, fenced, elided and re-indented SEARCH
+/// texts; odd line breaks), and what Aider's shipped `apply_updates` did:
+/// `files_after` (every file under the project), the reflected error, the
+/// "Applied edit to" lines it printed, and each applied block's stage.
+fn check_multi_record(record: &Value) -> Option<String> {
+    let files: Vec<(String, String)> = record["files"]
+        .as_object()
+        .expect("files")
+        .iter()
+        .map(|(path, content)| (path.clone(), content.as_str().expect("content").to_string()))
+        .collect();
+    let chat: Vec<&str> = record["chat"]
+        .as_array()
+        .expect("chat")
+        .iter()
+        .map(|p| p.as_str().expect("chat path"))
+        .collect();
+    let borrowed: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, c)| (p.as_str(), c.as_str()))
+        .collect();
+    let outcome = run(record["reply"].as_str().expect("reply"), &borrowed, &chat);
+    let expect = &record["expect"];
+
+    let mut after: BTreeMap<String, Option<String>> = files
+        .iter()
+        .map(|(path, content)| (path.clone(), Some(content.clone())))
+        .collect();
+    for write in &outcome.writes {
+        after.insert(write.path.clone(), write.content.clone());
+    }
+    let want_after: BTreeMap<String, Option<String>> = expect["files_after"]
+        .as_object()
+        .expect("files_after")
+        .iter()
+        .map(|(path, content)| (path.clone(), content.as_str().map(str::to_string)))
+        .collect();
+    let parse_error = expect["parse_error"].as_bool().expect("parse_error");
+    // The oracle names every empty SEARCH `empty_search_append`; it lists
+    // the blocks of the real pass only (none after a parse error).
+    let stages: Vec<String> = outcome
+        .edits
+        .iter()
+        .map(|e| {
+            e.stage
+                .replace("empty_search_new_file", "empty_search_append")
+        })
+        .filter(|stage| stage != "skipped")
+        .collect();
+    let want_stages: Vec<String> = expect["block_stages"]
+        .as_array()
+        .expect("block_stages")
+        .iter()
+        .map(|s| s.as_str().expect("stage").to_string())
+        .collect();
+    corpus::differ("ok", outcome.ok, expect["ok"].as_bool().expect("ok"))
+        .or_else(|| corpus::differ("error", outcome.error.as_deref(), expect["error"].as_str()))
+        .or_else(|| {
+            corpus::differ(
+                "message",
+                outcome.message.as_deref(),
+                expect["message"].as_str(),
+            )
+        })
+        .or_else(|| corpus::differ("files", &after, &want_after))
+        .or_else(|| {
+            corpus::differ(
+                "parse_error",
+                outcome.stage.as_deref() == Some("parse_error"),
+                parse_error,
+            )
+        })
+        .or_else(|| corpus::differ("block_stages", &stages, &want_stages))
+}
+
+/// The kind a multi-file record is counted under: how Aider ended.
+fn multi_kind(expect: &Value) -> &'static str {
+    if expect["parse_error"].as_bool() == Some(true) {
+        "multi: parse error"
+    } else if expect["error"].is_string() {
+        "multi: blocks failed"
+    } else if expect["message"].is_string() {
+        "multi: applied"
+    } else {
+        "multi: nothing reflected"
+    }
+}
+
+#[test]
+fn aider_diff_multi_file_corpus_matches_aider_0_86_2() {
+    let mut tally = corpus::Tally::default();
+    for record in corpus::load("aider-diff-0.86.2-multi") {
+        let id = record["id"].as_str().expect("id").to_string();
+        tally.record(
+            multi_kind(&record["expect"]),
+            &id,
+            check_multi_record(&record),
+        );
+    }
+    tally.finish("aider-diff-0.86.2-multi");
+}
+
+/// The stage srview names for each recorded turn (every recorded block
+/// matched exactly or failed; none needed a loose stage).
+const RECORDED_STAGES: [(&str, &str); 10] = [
+    ("a_two_blocks-turn1", "perfect"),
+    ("a_two_blocks_no_auto_commits-turn1", "perfect"),
+    ("a_two_blocks_no_stream-turn1", "perfect"),
+    ("a_two_blocks_pty-turn1", "perfect"),
+    ("a_two_blocks_slow-turn1", "perfect"),
+    ("b_nomatch_retry-turn1", "failed"),
+    ("b_nomatch_retry-turn2", "perfect"),
+    ("c_two_files-turn1", "perfect"),
+    ("f_malformed_retry-turn1", "parse_error"),
+    ("f_malformed_retry-turn2", "perfect"),
+];
+
+/// The real aider 0.86.2 CLI, run offline on a scripted model
+/// (tests/fixtures/matchers/recorded/aider_diff/, one file per model turn:
+/// the reply, the project's files before it, the chat's files from the
+/// command line, and what Aider did: the text it reflected to the model,
+/// the "Applied edit to" lines it printed, the files after, and each
+/// block's verdict).
+#[test]
+fn aider_diff_reproduces_the_recorded_aider_cli() {
+    let dir = format!(
+        "{}/tests/fixtures/matchers/recorded/aider_diff",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .expect("recorded dir")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".json"))
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), RECORDED_STAGES.len());
+    for name in names {
+        let text = std::fs::read_to_string(format!("{dir}/{name}")).expect("fixture");
+        let record: Value = serde_json::from_str(&text).expect("fixture JSON");
+        let stem = name.trim_end_matches(".json");
+        let before: Vec<(&str, &str)> = record["files_before"]
+            .as_object()
+            .expect("files_before")
+            .iter()
+            .map(|(p, c)| (p.as_str(), c.as_str().expect("content")))
+            .collect();
+        let chat: Vec<&str> = record["chat_files"]
+            .as_array()
+            .expect("chat_files")
+            .iter()
+            .map(|p| p.as_str().expect("path"))
+            .collect();
+        let outcome = run(record["reply"].as_str().expect("reply"), &before, &chat);
+        let agent = &record["agent"];
+
+        let reflected = agent["reflected"].as_str();
+        assert_eq!(outcome.ok, reflected.is_none(), "{stem}");
+        assert_eq!(outcome.error.as_deref(), reflected, "{stem}");
+        let mut applied: Vec<String> = agent["applied"]
+            .as_array()
+            .expect("applied")
+            .iter()
+            .map(|p| format!("Applied edit to {}", p.as_str().expect("path")))
+            .collect();
+        applied.sort();
+        let want_message = (!applied.is_empty()).then(|| applied.join("\n"));
+        assert_eq!(outcome.message, want_message, "{stem}");
+
+        let mut after: BTreeMap<String, String> = before
+            .iter()
+            .map(|(p, c)| (p.to_string(), c.to_string()))
+            .collect();
+        for write in &outcome.writes {
+            after.insert(
+                write.path.clone(),
+                write.content.clone().unwrap_or_default(),
+            );
+        }
+        let want_after: BTreeMap<String, String> = agent["files_after"]
+            .as_object()
+            .expect("files_after")
+            .iter()
+            .map(|(p, c)| (p.clone(), c.as_str().expect("content").to_string()))
+            .collect();
+        assert_eq!(after, want_after, "{stem}");
+
+        let blocks = agent["blocks"].as_array().expect("blocks");
+        let want_stage = RECORDED_STAGES
+            .iter()
+            .find(|(s, _)| *s == stem)
+            .map(|(_, stage)| *stage);
+        assert_eq!(outcome.stage.as_deref(), want_stage, "{stem}");
+        if want_stage == Some("parse_error") {
+            // Aider recorded the unparsed reply as one failed block.
+            assert_eq!(blocks.len(), 1, "{stem}");
+            assert_eq!(blocks[0]["message"].as_str(), reflected, "{stem}");
+            continue;
+        }
+        assert_eq!(outcome.edits.len(), blocks.len(), "{stem}");
+        for (edit, block) in outcome.edits.iter().zip(blocks) {
+            match block["verdict"].as_str() {
+                Some("applied") => {
+                    assert!(edit.stage == "perfect" && !edit.loose, "{stem}: {edit:?}")
+                }
+                Some("failed") => {
+                    assert_eq!(edit.stage, "failed", "{stem}");
+                    let message = block["message"].as_str().expect("message");
+                    assert!(
+                        outcome
+                            .error
+                            .as_deref()
+                            .is_some_and(|e| e.contains(message)),
+                        "{stem}"
+                    );
+                }
+                other => panic!("{stem}: verdict {other:?}"),
+            }
+        }
+    }
+}

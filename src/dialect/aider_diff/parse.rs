@@ -4,8 +4,69 @@
 use super::difflib::closest_match;
 use super::pytext::{splitlines_keepends, strip};
 
-/// Aider's default fence, `("```", "```")`.
-pub const FENCE: &str = "```";
+/// Triple backticks: Aider always takes them as a fence when it looks for
+/// a file name, and its shell blocks are fenced with them.
+pub const TRIPLE_BACKTICKS: &str = "```";
+
+/// A fence pair (`Coder.fence`): the first of Aider's `all_fences` that no
+/// line of the chat's files starts with (`choose_fence`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Fence {
+    pub open: &'static str,
+    pub close: &'static str,
+}
+
+/// `base_coder.all_fences`, in Aider's order of preference.
+pub const ALL_FENCES: [Fence; 7] = [
+    Fence {
+        open: "```",
+        close: "```",
+    },
+    Fence {
+        open: "````",
+        close: "````",
+    },
+    Fence {
+        open: "<source>",
+        close: "</source>",
+    },
+    Fence {
+        open: "<code>",
+        close: "</code>",
+    },
+    Fence {
+        open: "<pre>",
+        close: "</pre>",
+    },
+    Fence {
+        open: "<codeblock>",
+        close: "</codeblock>",
+    },
+    Fence {
+        open: "<sourcecode>",
+        close: "</sourcecode>",
+    },
+];
+
+/// `Coder.choose_fence()` over the chat files' contents: the first fence
+/// neither of whose ends starts a line of them (Python's `splitlines`),
+/// else the first.
+pub fn choose_fence<'c>(contents: impl IntoIterator<Item = &'c str>) -> Fence {
+    let mut all_content = String::new();
+    for content in contents {
+        all_content.push_str(content);
+        all_content.push('\n');
+    }
+    let lines = super::pytext::splitlines(&all_content);
+    ALL_FENCES
+        .into_iter()
+        .find(|fence| {
+            !lines
+                .iter()
+                .any(|line| line.starts_with(fence.open) || line.starts_with(fence.close))
+        })
+        .unwrap_or(ALL_FENCES[0])
+}
 
 /// One SEARCH/REPLACE block: the path Aider assigned it and the two texts
 /// exactly as written (line breaks kept).
@@ -56,7 +117,11 @@ const SHELL_STARTS: [&str; 12] = [
 /// blocks in order (shell blocks, which it yields with no path, are left
 /// out as `get_edits` does), or the error text Aider reflects: the reply up
 /// to the failing line, then `\n^^^ ` and the reason.
-pub fn find_blocks(reply: &str, valid_fnames: &[String]) -> Result<Vec<Block>, String> {
+pub fn find_blocks(
+    reply: &str,
+    fence: Fence,
+    valid_fnames: &[String],
+) -> Result<Vec<Block>, String> {
     let lines = splitlines_keepends(reply);
     let line_is = |at: usize, test: fn(&str) -> bool| lines.get(at).is_some_and(|l| test(strip(l)));
     let mut blocks = Vec::new();
@@ -71,7 +136,7 @@ pub fn find_blocks(reply: &str, valid_fnames: &[String]) -> Result<Vec<Block>, S
             && !next_is_editblock
         {
             i += 1;
-            while i < lines.len() && !strip(lines[i]).starts_with(FENCE) {
+            while i < lines.len() && !strip(lines[i]).starts_with(TRIPLE_BACKTICKS) {
                 i += 1;
             }
             if i < lines.len() {
@@ -88,9 +153,9 @@ pub fn find_blocks(reply: &str, valid_fnames: &[String]) -> Result<Vec<Block>, S
             // A HEAD directly followed by the divider makes a new file: the
             // chat's files are not consulted for its name.
             let filename = if line_is(i + 1, is_divider) {
-                find_filename(before, &[])
+                find_filename(before, fence, &[])
             } else {
-                find_filename(before, valid_fnames)
+                find_filename(before, fence, valid_fnames)
             };
             let filename = match filename.or_else(|| current_filename.clone()) {
                 Some(name) => name,
@@ -98,7 +163,8 @@ pub fn find_blocks(reply: &str, valid_fnames: &[String]) -> Result<Vec<Block>, S
                     return Err(fail(
                         i,
                         format!(
-                            "Bad/missing filename. The filename must be alone on the line before the opening fence {FENCE}"
+                            "Bad/missing filename. The filename must be alone on the line before the opening fence {}",
+                            fence.open
                         ),
                     ));
                 }
@@ -137,16 +203,18 @@ pub fn find_blocks(reply: &str, valid_fnames: &[String]) -> Result<Vec<Block>, S
 }
 
 /// `strip_filename(line, fence)`: the path a line names, if any.
-pub fn strip_filename(line: &str) -> Option<String> {
+pub fn strip_filename(line: &str, fence: Fence) -> Option<String> {
     let filename = strip(line);
     if filename == "..." {
         return None;
     }
-    // Aider tests the chat's fence, then the triple backticks it always
-    // accepts; with the default fence both are "```".
-    if let Some(candidate) = filename.strip_prefix(FENCE) {
-        let names_file = candidate.contains('.') || candidate.contains('/');
-        return (!candidate.is_empty() && names_file).then(|| candidate.to_string());
+    // The chat's fence, then the triple backticks Aider always accepts: a
+    // fence line names a file only when what follows has a `.` or `/`.
+    for opening in [fence.open, TRIPLE_BACKTICKS] {
+        if let Some(candidate) = filename.strip_prefix(opening) {
+            let names_file = candidate.contains('.') || candidate.contains('/');
+            return (!candidate.is_empty() && names_file).then(|| candidate.to_string());
+        }
     }
     let filename = filename.trim_end_matches(':');
     let filename = filename.trim_start_matches('#');
@@ -161,13 +229,13 @@ pub fn strip_filename(line: &str) -> Option<String> {
 /// prefers a name that is a chat file, then one whose basename is a chat
 /// file's (that file), then a close spelling of one (difflib, cutoff 0.8),
 /// then any name with a `.`, then the nearest name.
-pub fn find_filename(before: &[&str], valid_fnames: &[String]) -> Option<String> {
+pub fn find_filename(before: &[&str], fence: Fence, valid_fnames: &[String]) -> Option<String> {
     let mut filenames: Vec<String> = Vec::new();
     for line in before.iter().rev().take(3) {
-        if let Some(name) = strip_filename(line) {
+        if let Some(name) = strip_filename(line, fence) {
             filenames.push(name);
         }
-        if !line.starts_with(FENCE) {
+        if !line.starts_with(fence.open) && !line.starts_with(TRIPLE_BACKTICKS) {
             break;
         }
     }
@@ -225,5 +293,27 @@ mod tests {
         assert_eq!(strip_filename("```python\n"), None);
         assert_eq!(strip_filename("```src/a.py\n").as_deref(), Some("src/a.py"));
         assert_eq!(strip_filename("...\n"), None);
+            strip_filename("  **`src/a.py`**:\n", ALL_FENCES[0]).as_deref(),
+            // Backticks go before asterisks: they stay (as in Python).
+            Some("`src/a.py`")
+        );
+        assert_eq!(
+            strip_filename("# src/a.py\n", ALL_FENCES[0]).as_deref(),
+            Some("src/a.py")
+        );
+        assert_eq!(strip_filename("```python\n", ALL_FENCES[0]), None);
+        assert_eq!(
+            strip_filename("```src/a.py\n", ALL_FENCES[0]).as_deref(),
+            Some("src/a.py")
+        );
+        assert_eq!(strip_filename("...\n", ALL_FENCES[0]), None);
+        assert_eq!(
+            strip_filename("**src/a.py**\n", ALL_FENCES[0]).as_deref(),
+            Some("src/a.py")
+        );
+        assert_eq!(
+            strip_filename("Here:\n", ALL_FENCES[0]).as_deref(),
+            Some("Here")
+        );
     }
 }

@@ -7,6 +7,7 @@
 
 use std::collections::HashSet;
 
+use super::parse::Fence;
 use super::pytext::{
     is_blank, is_space, len_chars, lstrip, prefix, splitlines, splitlines_keepends,
 };
@@ -32,7 +33,7 @@ pub struct Replaced {
 /// lines with `\n` (every Python line break becomes `\n`; a trailing blank
 /// line is lost) and ensures a final `\n`. `None` where Python raises
 /// IndexError (the text was only the line naming the file).
-pub fn strip_quoted_wrapping(text: &str, file_name: &str, fence: &str) -> Option<String> {
+pub fn strip_quoted_wrapping(text: &str, file_name: &str, fence: Fence) -> Option<String> {
     if text.is_empty() {
         return Some(String::new());
     }
@@ -41,7 +42,7 @@ pub fn strip_quoted_wrapping(text: &str, file_name: &str, fence: &str) -> Option
         lines.remove(0);
     }
     let (first, last) = (lines.first()?, lines.last()?);
-    if first.starts_with(fence) && last.starts_with(fence) {
+    if first.starts_with(fence.open) && last.starts_with(fence.close) {
         lines = if lines.len() >= 2 {
             lines[1..lines.len() - 1].to_vec()
         } else {

@@ -5,6 +5,7 @@
 
 use crate::dialect::call::{Entry, FileWrite, PatchFs, display_path, fs_path, normalize};
 
+use super::parse::{ALL_FENCES, Fence};
 use super::pytext::universal_newlines;
 
 /// An exception Aider's `apply_updates` catches without reflecting anything
@@ -23,6 +24,8 @@ pub struct World<'a> {
     /// whose order Python randomizes per process; it only matters when a
     /// block's SEARCH matches in more than one chat file).
     pub chat: Vec<String>,
+    /// The fence Aider chose for the chat (`Coder.fence`).
+    pub fence: Fence,
 }
 
 /// `aider.utils.IMAGE_EXTENSIONS`: `io.read_text` returns such a file's
@@ -38,6 +41,7 @@ impl<'a> World<'a> {
             fs,
             written: Vec::new(),
             chat: Vec::new(),
+            fence: ALL_FENCES[0],
         }
     }
 
