@@ -40,6 +40,7 @@ pub struct ClineApplyPatch;
 /// A run with the tool result as the model reads it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClineRun {
+    /// What Cline does: its verdict, texts, writes and each section's stage.
     pub outcome: CallOutcome,
     /// `JSON.stringify` of the tool's result object
     /// (`{"query":"apply_patch","result":...,"success":true}`, or with

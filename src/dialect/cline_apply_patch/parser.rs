@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use super::input::END;
 use super::js;
-use super::seek::{FileLines, Found, find_context};
+use super::seek::{FileLines, find_context};
 use super::stages;
 use crate::dialect::call::EditMatch;
 
@@ -58,8 +58,6 @@ pub struct Warning {
 /// One `findContext` call: a section and how it matched.
 #[derive(Debug, Clone)]
 pub struct Section {
-    pub path: String,
-    pub found: Found,
     /// The stage, named as the corpus names it (`exact`, `canonical`,
     /// `trim_end`, `trim`, `similarity`, with `eof+` / `eof_fallback+`;
     /// `no_context`, `not_found`).
@@ -235,12 +233,7 @@ impl Parser<'_> {
             self.index = next;
             let stage = stages::section_stage(&file, &context, found, eof);
             let edit = stages::edit_match(&file, &context, &section_chunks, found, &stage);
-            self.out.sections.push(Section {
-                path: path.to_string(),
-                found,
-                stage,
-                edit,
-            });
+            self.out.sections.push(Section { stage, edit });
         }
         Ok(chunks)
     }

@@ -280,7 +280,8 @@ fn similarity_of(longer: usize, distance: usize) -> f64 {
 
 /// Cline's `similarity(a, b)` on two strings (UTF-16 code units; 1 when both
 /// are empty).
-pub fn similarity(a: &str, b: &str) -> f64 {
+#[cfg(test)]
+fn similarity(a: &str, b: &str) -> f64 {
     let a: Vec<u16> = a.encode_utf16().collect();
     let b: Vec<u16> = b.encode_utf16().collect();
     let longer = a.len().max(b.len());
