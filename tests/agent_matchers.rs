@@ -85,7 +85,5 @@ mod opencode_apply_patch;
 mod opencode_edit;
 #[path = "agent_matchers/pi_edit.rs"]
 mod pi_edit;
-#[path = "agent_matchers/gemini_replace.rs"]
-mod gemini_replace;
 #[path = "agent_matchers/qwen_edit.rs"]
 mod qwen_edit;

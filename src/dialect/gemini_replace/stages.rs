@@ -340,7 +340,6 @@ fn fuzzy(content: &str, old_raw: &str, search: &str, replace: &str) -> Option<Re
             if 10 * d_norm > search_len {
                 continue;
             }
-            let d_raw = raw_pattern.distance(window.into_iter());
             let d_raw = raw_pattern.distance(window.iter().copied());
             let weighted =
                 d_norm as f64 + (d_raw as f64 - d_norm as f64) * WHITESPACE_PENALTY_FACTOR;
