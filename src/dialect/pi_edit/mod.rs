@@ -297,6 +297,26 @@ mod tests {
     }
 
     #[test]
+    fn a_cut_off_new_text_is_written_as_received() {
+        // A stream cut inside newText is no error for pi: the partial
+        // arguments run, and the half line is written.
+        let outcome = run(Some("a = 1\nb = 2\n"), one_edit("a = 1\n", "a = 10\nprin"));
+        assert!(outcome.ok);
+        assert_eq!(written(&outcome), "a = 10\nprinb = 2\n");
+    }
+
+    #[test]
+    fn a_carriage_return_file_is_written_with_line_feeds() {
+        let outcome = run(Some("a\rb\rc"), one_edit("a", "A"));
+        assert_eq!(written(&outcome), "A\nb\nc");
+        assert_eq!(outcome.edits[0].lines, Some((1, 1)));
+        // Line 2's `\r` became `\n`; line 3 has no line break.
+        assert_eq!(outcome.rewritten_outside, vec![(2, 2)]);
+        let outcome = run(Some("a\rb\rc"), one_edit("c", "C"));
+        assert_eq!(outcome.rewritten_outside, vec![(1, 2)]);
+    }
+
+    #[test]
     fn missing_file_is_enoent_with_the_path_as_written() {
         let input = json!({"path": "./b.py", "edits": [{"oldText": "a", "newText": "b"}]});
         let outcome = run(Some("a"), input);
