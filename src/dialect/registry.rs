@@ -269,30 +269,6 @@ pub fn of_builtin(dialect: Dialect) -> &'static DialectRow {
         .unwrap_or(&DIALECTS[0])
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_value_is_listed_once_and_builtins_map_back() {
-        for (i, row) in DIALECTS.iter().enumerate() {
-            assert!(
-                DIALECTS[i + 1..].iter().all(|r| r.value != row.value),
-                "{} twice",
-                row.value
-            );
-            assert_eq!(find(row.value), Some(row));
-        }
-        for dialect in [
-            Dialect::SearchReplace,
-            Dialect::ApplyPatch,
-            Dialect::EditJson,
-        ] {
-            assert_eq!(of_builtin(dialect).value, dialect.name());
-        }
-    }
-}
-
 /// What an agent's matcher does with one call on one file: `input` run by
 /// the `dialect` row's matcher over a folder (`cwd`) holding only `content`
 /// at `path` (as the agent names it; `None`: the file does not exist).
@@ -333,4 +309,28 @@ pub fn run_on_file(
         fs: &fs,
     });
     Some(FileRun { outcome, path })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_value_is_listed_once_and_builtins_map_back() {
+        for (i, row) in DIALECTS.iter().enumerate() {
+            assert!(
+                DIALECTS[i + 1..].iter().all(|r| r.value != row.value),
+                "{} twice",
+                row.value
+            );
+            assert_eq!(find(row.value), Some(row));
+        }
+        for dialect in [
+            Dialect::SearchReplace,
+            Dialect::ApplyPatch,
+            Dialect::EditJson,
+        ] {
+            assert_eq!(of_builtin(dialect).value, dialect.name());
+        }
+    }
 }

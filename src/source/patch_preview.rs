@@ -683,52 +683,6 @@ fn push_text(body: &mut String, text: &str) {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::dialect::Dialect;
-    use crate::dialect::one_file::Target;
-
-    /// A patch whose input ended before `*** End Patch` fails its files
-    /// with the reference's refusal, though its hunks would apply.
-    #[test]
-    fn a_patch_ended_before_its_end_line_fails_every_file() {
-        let fs = crate::dialect::apply_patch::MemoryFs::new([
-            ("a.py".to_string(), "a\n".to_string()),
-            ("b.py".to_string(), "b\n".to_string()),
-        ]);
-        let cut = "*** Begin Patch\n*** Update File: a.py\n@@\n-a\n+A\n*** Update File: b.py\n@@\n-b\n+B\n";
-        let shown = preview(cut, &fs, "/w", true);
-        let why = "Invalid patch: The last line of the patch must be '*** End Patch'";
-        assert_eq!(
-            shown.failed,
-            [
-                ("a.py".to_string(), why.to_string()),
-                ("b.py".to_string(), why.to_string())
-            ]
-        );
-        let whole = format!("{cut}*** End Patch\n");
-        assert!(preview(&whole, &fs, "/w", true).failed.is_empty());
-    }
-
-    /// A patch cut off after a hunk's `@@` line (its first line still
-    /// arriving) shows no block: the hunk has said nothing yet.
-    #[test]
-    fn a_hunk_without_lines_yet_shows_no_block() {
-        let target = Target {
-            cwd: "/w",
-            name: "calc.py",
-            content: Some("a\nb\nc\n"),
-        };
-        let cut = "*** Begin Patch\n*** Update File: calc.py\n@@ def f():\n    b";
-        let blocks = file_blocks(cut, Dialect::ApplyPatch, &target, false).expect("reads");
-        assert!(!blocks.body.contains("SEARCH"), "{}", blocks.body);
-        let more = "*** Begin Patch\n*** Update File: calc.py\n@@\n b\n-c\n+C\n";
-        let blocks = file_blocks(more, Dialect::ApplyPatch, &target, false).expect("reads");
-        assert!(blocks.body.contains("SEARCH"), "{}", blocks.body);
-    }
-}
-
 /// An edit its agent's own matcher runs, as exact blocks: each matched
 /// edit's SEARCH is the file text the matcher replaced, its REPLACE the text
 /// written there, so the engine's run of them gives the agent's result
@@ -845,4 +799,50 @@ fn gives(body: &str, original: &str, after: &str) -> bool {
             .iter()
             .all(|b| b.stage == Some(crate::engine::Stage::Exact))
         && outcome.result.is_ok_and(|a| a.new_content == after)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dialect::Dialect;
+    use crate::dialect::one_file::Target;
+
+    /// A patch whose input ended before `*** End Patch` fails its files
+    /// with the reference's refusal, though its hunks would apply.
+    #[test]
+    fn a_patch_ended_before_its_end_line_fails_every_file() {
+        let fs = crate::dialect::apply_patch::MemoryFs::new([
+            ("a.py".to_string(), "a\n".to_string()),
+            ("b.py".to_string(), "b\n".to_string()),
+        ]);
+        let cut = "*** Begin Patch\n*** Update File: a.py\n@@\n-a\n+A\n*** Update File: b.py\n@@\n-b\n+B\n";
+        let shown = preview(cut, &fs, "/w", true);
+        let why = "Invalid patch: The last line of the patch must be '*** End Patch'";
+        assert_eq!(
+            shown.failed,
+            [
+                ("a.py".to_string(), why.to_string()),
+                ("b.py".to_string(), why.to_string())
+            ]
+        );
+        let whole = format!("{cut}*** End Patch\n");
+        assert!(preview(&whole, &fs, "/w", true).failed.is_empty());
+    }
+
+    /// A patch cut off after a hunk's `@@` line (its first line still
+    /// arriving) shows no block: the hunk has said nothing yet.
+    #[test]
+    fn a_hunk_without_lines_yet_shows_no_block() {
+        let target = Target {
+            cwd: "/w",
+            name: "calc.py",
+            content: Some("a\nb\nc\n"),
+        };
+        let cut = "*** Begin Patch\n*** Update File: calc.py\n@@ def f():\n    b";
+        let blocks = file_blocks(cut, Dialect::ApplyPatch, &target, false).expect("reads");
+        assert!(!blocks.body.contains("SEARCH"), "{}", blocks.body);
+        let more = "*** Begin Patch\n*** Update File: calc.py\n@@\n b\n-c\n+C\n";
+        let blocks = file_blocks(more, Dialect::ApplyPatch, &target, false).expect("reads");
+        assert!(blocks.body.contains("SEARCH"), "{}", blocks.body);
+    }
 }

@@ -78,7 +78,7 @@ impl AgentKind {
 
     /// How the agent names itself in a verdict ("Claude Code: applied").
     pub fn display_name(self) -> &'static str {
-        table::agent(self).name
+        table::agent(self).display_name
     }
 
     /// Everything else srview knows of the agent.

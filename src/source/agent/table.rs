@@ -82,7 +82,7 @@ pub struct AgentRow {
     /// Its id in `session --json` and `--agent` (`claude-code`, ...).
     pub id: &'static str,
     /// How it names itself in a verdict ("Claude Code: applied").
-    pub name: &'static str,
+    pub display_name: &'static str,
     /// Where it saves its sessions.
     pub sessions: SessionPlace,
     /// Where its sessions record the folder it ran in.
@@ -310,7 +310,7 @@ pub static AGENTS: &[AgentRow] = &[
     AgentRow {
         kind: AgentKind::ClaudeCode,
         id: "claude-code",
-        name: "Claude Code",
+        display_name: "Claude Code",
         sessions: SessionPlace {
             roots: &[".claude/projects"],
             in_repository: false,
@@ -332,7 +332,7 @@ pub static AGENTS: &[AgentRow] = &[
     AgentRow {
         kind: AgentKind::Codex,
         id: "codex",
-        name: "Codex",
+        display_name: "Codex",
         sessions: SessionPlace {
             roots: &[".codex/sessions"],
             in_repository: false,
@@ -351,7 +351,7 @@ pub static AGENTS: &[AgentRow] = &[
     AgentRow {
         kind: AgentKind::ClineCli,
         id: "cline-cli",
-        name: "Cline CLI",
+        display_name: "Cline CLI",
         sessions: SessionPlace {
             roots: &[".cline/data/sessions"],
             in_repository: false,
@@ -373,7 +373,7 @@ pub static AGENTS: &[AgentRow] = &[
     AgentRow {
         kind: AgentKind::ClineClassic,
         id: "cline-classic",
-        name: "Cline",
+        display_name: "Cline",
         sessions: SessionPlace {
             roots: CLINE_CLASSIC_TASKS,
             in_repository: false,
@@ -395,7 +395,7 @@ pub static AGENTS: &[AgentRow] = &[
     AgentRow {
         kind: AgentKind::Aider,
         id: "aider",
-        name: "Aider",
+        display_name: "Aider",
         sessions: SessionPlace {
             roots: &["."],
             in_repository: true,

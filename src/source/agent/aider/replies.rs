@@ -54,7 +54,7 @@ fn aider_block(path: &str, body: &str) -> Option<String> {
     let (search, replace) = if let Some(rest) = inner.strip_prefix("=======\n") {
         ("", rest)
     } else {
-        inner.split_once("\n=======\n").map(|(s, r)| (s, r))?
+        inner.split_once("\n=======\n")?
     };
     let search_end = if search.is_empty() { "" } else { "\n" };
     Some(format!(
