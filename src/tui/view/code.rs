@@ -209,6 +209,21 @@ pub fn pad(mut spans: Vec<Span<'static>>, width: usize, style: Style) -> Vec<Spa
     spans
 }
 
+/// A notice's rows at `width` columns: each of its lines made inert
+/// ([`sanitize`]) and word-wrapped, a run of blank lines kept as one (an
+/// agent's error text spans several lines).
+pub fn notice_rows(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for line in text.trim_end().split('\n') {
+        let line = sanitize(line.trim_end_matches('\r'));
+        if line.trim().is_empty() && lines.last().is_some_and(|l| l.trim().is_empty()) {
+            continue;
+        }
+        lines.push(line);
+    }
+    wrap_text(&lines.join("\n"), width)
+}
+
 /// Word-wraps plain text to rows of at most `width` columns; a word longer
 /// than a row is split. Every row of the text is kept, none is cut.
 pub fn wrap_text(text: &str, width: usize) -> Vec<String> {
@@ -244,6 +259,15 @@ pub fn wrap_text(text: &str, width: usize) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_notice_keeps_its_lines_and_one_blank_between_paragraphs() {
+        let text = "# 1 block failed!\n\n\n## Why\ta\r\nend\n";
+        assert_eq!(
+            notice_rows(text, 80),
+            ["# 1 block failed!", "", "## Why    a", "end"]
+        );
+    }
 
     #[test]
     fn escape_sequences_are_inert() {

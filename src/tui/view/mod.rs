@@ -81,7 +81,7 @@ pub fn screen_layout(app: &App, area: Rect, notice: Option<&Notice>) -> Screen {
     let notice_h = notice
         .or(app.notice.as_ref())
         .map_or(1, |n| {
-            code::wrap_text(&code::sanitize(&n.text), usize::from(area.width)).len() as u16
+            code::notice_rows(&n.text, usize::from(area.width)).len() as u16
         })
         .clamp(1, (h / 2).max(1));
     // Status bar, notice and footer.

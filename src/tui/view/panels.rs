@@ -832,7 +832,7 @@ fn detail(
 pub fn notice(frame: &mut Frame, area: Rect, notice: Option<&Notice>, theme: &Theme) {
     if let Some(n) = notice {
         let style = if n.error { theme.bad() } else { theme.ok() };
-        let rows: Vec<Line> = code::wrap_text(&sanitize(&n.text), usize::from(area.width))
+        let rows: Vec<Line> = code::notice_rows(&n.text, usize::from(area.width))
             .into_iter()
             .map(Line::raw)
             .collect();
