@@ -40,7 +40,7 @@ impl CallMatcher for GeminiReplace {
     fn run(&self, call: &ToolCall) -> CallOutcome {
         let params = match validate(call.input) {
             Ok(params) => params,
-            Err(error) => return failure(error, "precheck", None),
+            Err(error) => return failure(error, "precheck"),
         };
         let resolved = resolve_path(params.file_path, call);
         edit(&params, &resolved, call)
@@ -155,13 +155,13 @@ fn resolve_path(file_path: &str, call: &ToolCall) -> String {
     real_path(&direct)
 }
 
-fn failure(error: String, stage: &str, file_stage: Option<&str>) -> CallOutcome {
+fn failure(error: String, stage: &str) -> CallOutcome {
     CallOutcome {
         ok: false,
         error: Some(error),
         stage: Some(stage.to_string()),
         edits: vec![EditMatch {
-            stage: file_stage.unwrap_or(stage).to_string(),
+            stage: stage.to_string(),
             ..EditMatch::default()
         }],
         ..CallOutcome::default()
@@ -177,23 +177,21 @@ fn edit(params: &Params, resolved: &str, call: &ToolCall) -> CallOutcome {
             return failure(
                 "EISDIR: illegal operation on a directory, read".to_string(),
                 "precheck",
-                None,
             );
         }
         Entry::BelowFile => {
             return failure(
                 format!("ENOTDIR: not a directory, open '{resolved}'"),
                 "precheck",
-                None,
             );
         }
-        Entry::Unreadable(error) => return failure(error, "precheck", None),
+        Entry::Unreadable(error) => return failure(error, "precheck"),
     };
     let Some(original) = original else {
         if params.old_string.is_empty() {
             return created(params.new_string, resolved, call);
         }
-        return failure(format!("File not found: {resolved}"), "precheck", None);
+        return failure(format!("File not found: {resolved}"), "precheck");
     };
     let crlf = original.contains("\r\n");
     let content = original.replace("\r\n", "\n");
@@ -201,7 +199,6 @@ fn edit(params: &Params, resolved: &str, call: &ToolCall) -> CallOutcome {
         return failure(
             format!("File already exists, cannot create: {resolved}"),
             "precheck",
-            None,
         );
     }
     let replacement = stages::calculate(
@@ -211,11 +208,11 @@ fn edit(params: &Params, resolved: &str, call: &ToolCall) -> CallOutcome {
         params.allow_multiple,
     );
     let Some(replacement) = replacement else {
-        return failure(not_found(params.file_path), "none", None);
+        return failure(not_found(params.file_path), "none");
     };
     let stage = replacement.stage;
     if replacement.occurrences == 0 {
-        return failure(not_found(params.file_path), stage, None);
+        return failure(not_found(params.file_path), stage);
     }
     if !params.allow_multiple && replacement.occurrences != 1 {
         return failure(
@@ -224,7 +221,6 @@ fn edit(params: &Params, resolved: &str, call: &ToolCall) -> CallOutcome {
                 replacement.occurrences, params.file_path
             ),
             stage,
-            None,
         );
     }
     if params.old_string.replace("\r\n", "\n") == params.new_string.replace("\r\n", "\n") {
@@ -234,7 +230,6 @@ fn edit(params: &Params, resolved: &str, call: &ToolCall) -> CallOutcome {
                 params.file_path
             ),
             stage,
-            None,
         );
     }
     let written = if crlf {
