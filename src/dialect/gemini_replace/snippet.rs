@@ -13,13 +13,19 @@ pub fn context_snippet(original: &str, written: &str, context: usize) -> String 
     let old_tokens = tokenize(original);
     let new_tokens = tokenize(written);
     let new_lines = split_crlf_lines(written);
+    let whole = vec![(0, new_tokens.len().saturating_sub(1).max(1))];
     let ranges = if only_last_may_be_common(&old_tokens, &new_tokens) {
         // Every new line but perhaps the last is added, so the ranges cover
         // the whole file whatever path jsdiff takes (its O(N*D) search takes
         // minutes on a CRLF file, where every line differs).
-        vec![(0, new_tokens.len().saturating_sub(1).max(1))]
+        whole
     } else {
-        change_ranges(&diff_lines(&old_tokens, &new_tokens))
+        match diff_lines(&old_tokens, &new_tokens) {
+            Some(changes) => change_ranges(&changes),
+            // Past the budget (the agent's own diff runs for minutes there)
+            // the excerpt is taken to be the whole file: the cap.
+            None => whole,
+        }
     };
     if ranges.is_empty() {
         return written.to_string();
@@ -125,9 +131,14 @@ struct Path {
     last: Option<Rc<Component>>,
 }
 
+/// Diagonal steps jsdiff's search may take here before srview gives up on
+/// the exact excerpt (about a second; the agent's own code needs minutes for
+/// such a diff, e.g. 10,000 scattered line changes in a 20,000-line file).
+pub const DIFF_STEP_BUDGET: usize = 20_000_000;
+
 /// `(added, removed, count)` per change, in order: jsdiff's
-/// `diffWithOptionsObj` without options.
-fn diff_lines(old: &[&str], new: &[&str]) -> Vec<(bool, bool, usize)> {
+/// `diffWithOptionsObj` without options; `None` past [`DIFF_STEP_BUDGET`].
+fn diff_lines(old: &[&str], new: &[&str]) -> Option<Vec<(bool, bool, usize)>> {
     let new_len = new.len() as isize;
     let old_len = old.len() as isize;
     let max_edit = (new_len + old_len) as usize;
@@ -139,8 +150,9 @@ fn diff_lines(old: &[&str], new: &[&str]) -> Vec<(bool, bool, usize)> {
     };
     let mut new_pos = extract_common(&mut first, new, old, 0);
     if first.old_pos + 1 >= old_len && new_pos + 1 >= new_len {
-        return build(first.last);
+        return Some(build(first.last));
     }
+    let mut steps = 0;
     best[offset] = Some(first);
     let mut min_diagonal = isize::MIN;
     let mut max_diagonal = isize::MAX;
@@ -148,6 +160,10 @@ fn diff_lines(old: &[&str], new: &[&str]) -> Vec<(bool, bool, usize)> {
     while edit_length as usize <= max_edit {
         let mut diagonal = min_diagonal.max(-edit_length);
         while diagonal <= max_diagonal.min(edit_length) {
+            steps += 1;
+            if steps > DIFF_STEP_BUDGET {
+                return None;
+            }
             let index = (diagonal + offset as isize) as usize;
             let remove_path = best[index - 1].take();
             let add_path = best[index + 1].clone();
@@ -179,7 +195,7 @@ fn diff_lines(old: &[&str], new: &[&str]) -> Vec<(bool, bool, usize)> {
             };
             new_pos = extract_common(&mut base, new, old, diagonal);
             if base.old_pos + 1 >= old_len && new_pos + 1 >= new_len {
-                return build(base.last);
+                return Some(build(base.last));
             }
             if base.old_pos + 1 >= old_len {
                 max_diagonal = max_diagonal.min(diagonal - 1);
@@ -192,7 +208,7 @@ fn diff_lines(old: &[&str], new: &[&str]) -> Vec<(bool, bool, usize)> {
         }
         edit_length += 1;
     }
-    Vec::new()
+    Some(Vec::new())
 }
 
 fn add_to_path(path: &Path, added: bool, removed: bool, old_inc: isize) -> Path {
