@@ -87,3 +87,5 @@ mod opencode_edit;
 mod pi_edit;
 #[path = "agent_matchers/qwen_edit.rs"]
 mod qwen_edit;
+#[path = "agent_matchers/string_edits.rs"]
+mod string_edits;

@@ -1,115 +1,19 @@
 //! Qwen Code 0.24.4's `edit` tool against its corpus (the agent's own
 //! shipped code's results), and against the recorded real CLI runs.
 
-use super::corpus;
-use serde_json::Value;
-use srview::dialect::apply_patch::fs::MemoryFs;
-use srview::dialect::call::{CallMatcher, ToolCall};
+use super::string_edits::{run_corpus, run_recorded};
 use srview::dialect::qwen_edit::QwenEdit;
-
-const CWD: &str = "/home/user/project";
-
-/// The first difference between the port's outcome on `record` and the
-/// agent's, if any.
-fn check(record: &Value) -> Option<String> {
-    let path = record["path"].as_str().unwrap_or_default().to_string();
-    let files: Vec<(String, String)> = match record["file"].as_str() {
-        Some(file) => vec![(path.clone(), file.to_string())],
-        None => Vec::new(),
-    };
-    let fs = MemoryFs::new(files);
-    let call = ToolCall {
-        input: &record["input"],
-        cwd: CWD,
-        fs: &fs,
-    };
-    let outcome = QwenEdit.run(&call);
-    let expect = &record["expect"];
-    let content = outcome
-        .writes
-        .iter()
-        .find(|w| w.path == path)
-        .and_then(|w| w.content.clone());
-    corpus::differ("ok", outcome.ok, expect["ok"].as_bool().unwrap_or(false))
-        .or_else(|| corpus::differ("content", content.as_deref(), expect["content"].as_str()))
-        .or_else(|| corpus::differ("error", outcome.error.as_deref(), expect["error"].as_str()))
-        .or_else(|| {
-            corpus::differ(
-                "message",
-                outcome.message.as_deref(),
-                expect["message"].as_str(),
-            )
-        })
-        .or_else(|| corpus::differ("stage", outcome.stage.as_deref(), expect["stage"].as_str()))
-        .or_else(|| {
-            // Written only on success, and only the one file.
-            let writes = outcome.writes.len();
-            corpus::differ("writes", writes, usize::from(outcome.ok))
-        })
-}
 
 #[test]
 fn the_corpus_of_qwen_code_0_24_4_edit() {
-    let mut tally = corpus::Tally::default();
-    for record in corpus::load("qwen-edit-0.24.4") {
-        let id = record["id"].as_str().unwrap_or("?").to_string();
-        let kind = record["kind"].as_str().unwrap_or("?").to_string();
-        tally.record(&kind, &id, check(&record));
-    }
-    tally.finish("qwen-edit-0.24.4");
+    run_corpus("qwen-edit-0.24.4", &QwenEdit);
 }
 
-/// The real CLI's `edit` calls, recorded offline (the scripted model's
-/// calls, the file before each, the text the model read, the file after):
-/// each verdict, text and content after is reproduced, and each call's
-/// stage is the one its recording names (normalizeBasicCharacters, line_pass_trimEnd ...).
+/// The real CLI's `edit` calls: each verdict, text and content after is
+/// reproduced, and each call's stage is the one its recording names
+/// (normalizeBasicCharacters, line_pass_trimEnd ...).
 #[test]
 fn the_recorded_qwen_code_runs() {
-    let folder = format!(
-        "{}/tests/fixtures/matchers/recorded/qwen_edit",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let mut names: Vec<_> = std::fs::read_dir(&folder)
-        .unwrap_or_else(|e| panic!("{folder}: {e}"))
-        .map(|entry| entry.map(|e| e.path()).unwrap_or_default())
-        .collect();
-    names.sort();
-    assert!(names.len() >= 8, "recordings missing in {folder}");
-    let mut fuzzy_named = 0;
-    for name in names {
-        let text = std::fs::read_to_string(&name).unwrap_or_else(|e| panic!("{name:?}: {e}"));
-        let record: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name:?}: {e}"));
-        let path = record["path"].as_str().unwrap_or_default();
-        let before = record["before"].as_str().unwrap_or_default();
-        let fs = MemoryFs::new([(path.to_string(), before.to_string())]);
-        let call = ToolCall {
-            input: &record["input"],
-            cwd: CWD,
-            fs: &fs,
-        };
-        let outcome = QwenEdit.run(&call);
-        let ok = record["ok"].as_bool().unwrap_or(false);
-        assert_eq!(outcome.ok, ok, "{name:?}");
-        let read = if ok { &outcome.message } else { &outcome.error };
-        assert_eq!(read.as_deref(), record["result"].as_str(), "{name:?}");
-        let after = outcome
-            .writes
-            .first()
-            .and_then(|w| w.content.as_deref())
-            .unwrap_or(before);
-        assert_eq!(
-            after,
-            record["after"].as_str().unwrap_or_default(),
-            "{name:?}"
-        );
-        assert_eq!(
-            outcome.stage.as_deref(),
-            record["stage"].as_str(),
-            "{name:?}"
-        );
-        let loose = outcome.edits.iter().any(|e| e.loose);
-        assert_eq!(loose, ok && record["stage"] != "literal", "{name:?}");
-        fuzzy_named += usize::from(ok && record["stage"] != "literal");
-    }
-    assert_eq!(fuzzy_named, 2, "the two recorded loose edits");
+    let loose = run_recorded("qwen_edit", 8, &QwenEdit, "literal");
+    assert_eq!(loose, 2, "the two recorded loose edits");
 }
