@@ -416,11 +416,7 @@ fn time_agent(
     let output = output?;
     if !output.status.success() {
         let stderr = String::from_utf8_lossy(&output.stderr);
-        let last = stderr
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-            .last()
-            .unwrap_or("");
+        let last = stderr.lines().rfind(|l| !l.trim().is_empty()).unwrap_or("");
         return Err(format!(
             "failed: {} exited {}: {last}",
             matcher.script, output.status
@@ -431,14 +427,19 @@ fn time_agent(
         let Ok(figure) = serde_json::from_str::<Value>(line) else {
             continue;
         };
-        let (Some(group), Some(ms)) = (figure["group"].as_str(), figure["median_ms"].as_f64())
-        else {
+        let (Some(group), Some(wall_ms), Some(cpu_ms)) = (
+            figure["group"].as_str(),
+            figure["median_ms"].as_f64(),
+            figure["median_cpu_ms"].as_f64(),
+        ) else {
             continue;
         };
         figures.insert(
             group.to_string(),
             AgentFigure {
-                ms,
+                time: Figure { cpu_ms, wall_ms },
+                passes: figure["passes"].as_u64().unwrap_or(0),
+                calls: figure["calls"].as_u64().unwrap_or(0),
                 agree: figure["agree"].as_u64().unwrap_or(0),
                 checked: figure["checked"].as_u64().unwrap_or(0),
             },
@@ -506,7 +507,13 @@ fn main() {
                         format!("{ratio:.1}x"),
                         format!("{:.1}x", f.time.wall_ms / port.wall_ms),
                         verdict,
-                        format!("{} passes, {}/{} = corpus", f.passes, f.agree, f.checked),
+                        format!(
+                            "{} {}, {}/{} = corpus",
+                            f.passes,
+                            if f.passes == 1 { "pass" } else { "passes" },
+                            f.agree,
+                            f.checked
+                        ),
                     )
                 }
                 None => ("skipped".into(), "-".into(), "-".into(), "", String::new()),
