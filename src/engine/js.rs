@@ -35,6 +35,20 @@ pub fn js_trim_end(s: &str) -> &str {
     s.trim_end_matches(is_js_whitespace)
 }
 
+/// `s.trimStart()` as JavaScript computes it.
+pub fn js_trim_start(s: &str) -> &str {
+    s.trim_start_matches(is_js_whitespace)
+}
+
+/// `s.length` as JavaScript counts it: UTF-16 code units.
+pub fn utf16_len(s: &str) -> usize {
+    if s.is_ascii() {
+        s.len()
+    } else {
+        s.chars().map(char::len_utf16).sum()
+    }
+}
+
 /// Converts a byte offset into `s` to the UTF-16 code-unit offset JavaScript
 /// would report. Offsets past the end count as the end.
 pub fn utf16_offset(s: &str, byte_offset: usize) -> usize {

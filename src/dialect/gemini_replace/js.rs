@@ -3,22 +3,9 @@
 //! regexes), `.` and `^` line terminators, UTF-16 lengths, and the
 //! `/.*(?:\n|$)/g` line split.
 
-/// JS `WhiteSpace` + `LineTerminator` (what `trim()` and `\s` remove): the
-/// Unicode space separators, TAB, VT, FF, CR, LF, LS, PS and the BOM
-/// (U+FEFF); unlike Rust's `char::is_whitespace`, not U+0085.
-pub fn is_space(c: char) -> bool {
-    matches!(
-        c,
-        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
-            ..='\u{200a}'
-                | '\u{2028}'
-                | '\u{2029}'
-                | '\u{202f}'
-                | '\u{205f}'
-                | '\u{3000}'
-                | '\u{feff}'
-    )
-}
+/// JS `WhiteSpace` + `LineTerminator` (what `trim()` and `\s` remove; the
+/// engine's, shared by every port of JavaScript code).
+pub use crate::engine::js::is_js_whitespace as is_space;
 
 /// A JS regex `LineTerminator`: what `.` does not match and after which `^`
 /// matches in multiline mode.
@@ -27,24 +14,16 @@ pub fn is_line_terminator(c: char) -> bool {
 }
 
 /// `s.trim()`.
-pub fn trim(s: &str) -> &str {
-    s.trim_matches(is_space)
-}
+pub use crate::engine::js::js_trim as trim;
 
 /// `s.trimStart()`.
-pub fn trim_start(s: &str) -> &str {
-    s.trim_start_matches(is_space)
-}
+pub use crate::engine::js::js_trim_start as trim_start;
 
 /// `s.trimEnd()`.
-pub fn trim_end(s: &str) -> &str {
-    s.trim_end_matches(is_space)
-}
+pub use crate::engine::js::js_trim_end as trim_end;
 
 /// `s.length`: UTF-16 code units.
-pub fn utf16_len(s: &str) -> usize {
-    s.chars().map(char::len_utf16).sum()
-}
+pub use crate::engine::js::utf16_len;
 
 /// `text.match(/.*(?:\n|$)/g).slice(0, -1)`: each line with its `\n`, the
 /// last one without when the text does not end with `\n`. `.` stops at every

@@ -4,42 +4,18 @@
 //! `String.prototype.replaceAll` with a string pattern (`$` patterns
 //! expanded).
 
-/// JavaScript's WhiteSpace and LineTerminator code points: what `trim()`,
-/// `trimEnd()` and a regex `\s` take (Unicode `Zs`, tab, VT, FF, NBSP,
-/// U+FEFF, LF, CR, U+2028, U+2029). Unlike Rust's `char::is_whitespace`
-/// it includes U+FEFF and excludes U+0085.
-pub fn is_space(c: char) -> bool {
-    matches!(
-        c,
-        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
-            ..='\u{200a}'
-                | '\u{2028}'
-                | '\u{2029}'
-                | '\u{202f}'
-                | '\u{205f}'
-                | '\u{3000}'
-                | '\u{feff}'
-    )
-}
+/// JS `WhiteSpace` + `LineTerminator`: what `trim()` removes (the
+/// engine's, shared by every port of JavaScript code).
+pub use crate::engine::js::is_js_whitespace as is_space;
 
 /// `s.trim()`.
-pub fn trim(s: &str) -> &str {
-    s.trim_matches(is_space)
-}
+pub use crate::engine::js::js_trim as trim;
 
 /// `s.trimEnd()`.
-pub fn trim_end(s: &str) -> &str {
-    s.trim_end_matches(is_space)
-}
+pub use crate::engine::js::js_trim_end as trim_end;
 
 /// `s.length`: UTF-16 code units.
-pub fn utf16_len(s: &str) -> usize {
-    if s.is_ascii() {
-        s.len()
-    } else {
-        s.chars().map(char::len_utf16).sum()
-    }
-}
+pub use crate::engine::js::utf16_len;
 
 /// The byte order mark as OpenCode writes it (`String.fromCharCode(65279)`).
 pub const BOM: char = '\u{feff}';

@@ -60,23 +60,9 @@ pub fn restore_line_endings<'a>(text: &'a str, ending: &str) -> Cow<'a, str> {
     Cow::Owned(out)
 }
 
-/// The characters JavaScript's `String.prototype.trimEnd` removes: the
-/// ECMAScript WhiteSpace (TAB, VT, FF, ZWNBSP U+FEFF and the Zs category)
-/// and LineTerminator (LF, CR, U+2028, U+2029) sets. Not Rust's
-/// `char::is_whitespace`: that one includes U+0085 and lacks U+FEFF.
-pub fn is_js_whitespace(c: char) -> bool {
-    matches!(
-        c,
-        '\u{9}' | '\u{a}' | '\u{b}' | '\u{c}' | '\u{d}' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
-            ..='\u{200a}'
-                | '\u{2028}'
-                | '\u{2029}'
-                | '\u{202f}'
-                | '\u{205f}'
-                | '\u{3000}'
-                | '\u{feff}'
-    )
-}
+/// The characters JavaScript's `String.prototype.trimEnd` removes (the
+/// engine's, shared by every port of JavaScript code).
+pub use crate::engine::js::is_js_whitespace;
 
 /// The per-character replacements `normalizeForFuzzyMatch` applies after
 /// NFKC and the trailing-whitespace strip: smart single quotes to `'`,
@@ -186,9 +172,7 @@ pub fn normalize_for_fuzzy_match(text: &str) -> String {
 }
 
 /// The number of UTF-16 code units of `text` (JavaScript's `length`).
-pub fn utf16_len(text: &str) -> usize {
-    text.chars().map(char::len_utf16).sum()
-}
+pub use crate::engine::js::utf16_len;
 
 #[cfg(test)]
 mod tests {
