@@ -314,10 +314,8 @@ fn apply_edits(
             path,
             ..block.clone()
         });
-        if let Some(applied) = &result {
-            if !dry_run {
-                world.write_text(&applied.full, &applied.text);
-            }
+        if let Some(applied) = result.as_ref().filter(|_| !dry_run) {
+            world.write_text(&applied.full, &applied.text);
         }
         results.push(result);
     }
