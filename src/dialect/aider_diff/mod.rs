@@ -744,6 +744,16 @@ mod tests {
     }
 
     #[test]
+    fn an_empty_block_on_an_empty_file_raises_in_the_report() {
+        // Nothing to append fails the block; find_similar_lines then meets
+        // an empty SEARCH and raises IndexError: nothing is reflected.
+        let outcome = run(&reply(&[("a.txt", "", "")]), &[("a.txt", "")], &["a.txt"]);
+        assert!(outcome.ok);
+        assert_eq!((&outcome.error, &outcome.message), (&None, &None));
+        assert_eq!(stages(&outcome), ["failed"]);
+    }
+
+    #[test]
     fn a_failed_block_is_reported_with_the_closest_lines() {
         let file = "def f():\n    a = 1\n    b = 2\n    return a + b\n";
         let outcome = run(

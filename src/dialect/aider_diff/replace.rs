@@ -382,12 +382,56 @@ pub fn find_similar_lines(search: &str, content: &str) -> Option<String> {
     let search_ids: Vec<u32> = search_lines.iter().map(|l| intern(l)).collect();
     let content_ids: Vec<u32> = content_lines.iter().map(|l| intern(l)).collect();
     let width = search_ids.len();
+    if width == 0 {
+        // The empty window matches perfectly; `best_match[0]` raises.
+        return None;
+    }
     if content_ids.len() < width {
         return Some(String::new());
     }
+    // A window's ratio is at most `2 * shared / (2 * width)`, `shared` being
+    // how many of its lines SEARCH has too (counted with multiplicity,
+    // Python's `quick_ratio`). A window whose bound is below 0.6 or not above
+    // the best ratio so far cannot change the result, so SequenceMatcher
+    // runs only on the others; `shared` slides along with the window.
+    let mut wanted = vec![0usize; ids.len()];
+    for &id in &search_ids {
+        wanted[id as usize] += 1;
+    }
+    let mut held = vec![0usize; ids.len()];
+    let mut shared = 0usize;
+    for &id in &content_ids[..width] {
+        if held[id as usize] < wanted[id as usize] {
+            shared += 1;
+        }
+        held[id as usize] += 1;
+    }
+    let total = (2 * width) as f64;
     let mut best_ratio = 0.0;
     let mut best_at = None;
     for i in 0..=content_ids.len() - width {
+        if i > 0 {
+            let (gone, came) = (
+                content_ids[i - 1] as usize,
+                content_ids[i + width - 1] as usize,
+            );
+            held[gone] -= 1;
+            if held[gone] < wanted[gone] {
+                shared -= 1;
+            }
+            if held[came] < wanted[came] {
+                shared += 1;
+            }
+            held[came] += 1;
+        }
+        let bound = if width == 0 {
+            1.0
+        } else {
+            2.0 * shared as f64 / total
+        };
+        if bound < 0.6 || bound <= best_ratio {
+            continue;
+        }
         let chunk = &content_ids[i..i + width];
         let ratio = super::difflib::SequenceMatcher::new(&search_ids, chunk).ratio();
         if ratio > best_ratio {
@@ -402,7 +446,7 @@ pub fn find_similar_lines(search: &str, content: &str) -> Option<String> {
         return Some(String::new());
     }
     let best = &content_lines[at..at + width];
-    if best.first()? == search_lines.first()? && best.last() == search_lines.last() {
+    if best.first() == search_lines.first() && best.last() == search_lines.last() {
         return Some(best.join("\n"));
     }
     let end = content_lines.len().min(at + width + 5);
