@@ -176,7 +176,7 @@ enum Ending {
 
 /// The outcome: writes so far, each block's match, the call's stage.
 fn finish(
-    world: &World,
+    world: &mut World,
     count: usize,
     kept: &[usize],
     results: Vec<Option<Applied>>,
@@ -249,7 +249,7 @@ fn finish(
         error,
         message,
         stage: Some(stage),
-        writes: world.written.clone(),
+        writes: std::mem::take(&mut world.written),
         edits,
         hangs: false,
     }

@@ -5,6 +5,7 @@
 //! `replace_closest_edit_distance` follows a bare `return` in 0.86.2: dead
 //! code, not ported.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 
 use super::parse::Fence;
@@ -58,12 +59,12 @@ pub fn strip_quoted_wrapping(text: &str, file_name: &str, fence: Fence) -> Optio
 
 /// `prep(content)`: a final `\n` added, and the lines (Python's
 /// `splitlines(keepends=True)`).
-fn prep(content: &str) -> String {
-    let mut content = content.to_string();
+fn prep(content: &str) -> Cow<'_, str> {
     if !content.is_empty() && !content.ends_with('\n') {
-        content.push('\n');
+        Cow::Owned(format!("{content}\n"))
+    } else {
+        Cow::Borrowed(content)
     }
-    content
 }
 
 /// `replace_most_similar_chunk(whole, part, replace)`: `None` when no
@@ -85,12 +86,18 @@ pub fn replace_most_similar_chunk(whole: &str, part: &str, replace: &str) -> Opt
     let mut first_hit: Option<&'static str> = None;
     let mut skipped_blank_line = false;
 
-    let mut found =
-        perfect_or_whitespace(&whole_lines, &part_lines, &replace_lines, &mut first_hit);
+    let mut found = perfect_or_whitespace(
+        &whole,
+        &whole_lines,
+        &part_lines,
+        &replace_lines,
+        &mut first_hit,
+    );
     // "drop leading empty line, GPT sometimes adds them spuriously"
     if found.is_none() && part_lines.len() > 2 && is_blank(part_lines[0]) {
         skipped_blank_line = true;
         found = perfect_or_whitespace(
+            &whole,
             &whole_lines,
             &part_lines[1..],
             &replace_lines,
@@ -119,6 +126,7 @@ pub fn replace_most_similar_chunk(whole: &str, part: &str, replace: &str) -> Opt
 /// of `replace_part_with_missing_leading_whitespace`; `first_hit` learns
 /// the first of them that returned any text.
 fn perfect_or_whitespace(
+    whole: &str,
     whole_lines: &[&str],
     part_lines: &[&str],
     replace_lines: &[&str],
@@ -127,6 +135,7 @@ fn perfect_or_whitespace(
     if let Some(at) = perfect_replace(whole_lines, part_lines) {
         first_hit.get_or_insert("perfect");
         let found = splice(
+            whole,
             whole_lines,
             at,
             part_lines.len(),
@@ -137,14 +146,20 @@ fn perfect_or_whitespace(
             return Some(found);
         }
     }
-    let found =
-        replace_part_with_missing_leading_whitespace(whole_lines, part_lines, replace_lines)?;
+    let found = replace_part_with_missing_leading_whitespace(
+        whole,
+        whole_lines,
+        part_lines,
+        replace_lines,
+    )?;
     first_hit.get_or_insert("missing_leading_whitespace");
     (!found.text.is_empty()).then_some(found)
 }
 
-/// `whole_lines[:at] + written + whole_lines[at + count:]`, joined.
+/// `whole_lines[:at] + written + whole_lines[at + count:]`, joined
+/// (`whole_lines` are the consecutive lines of `whole`).
 fn splice(
+    whole: &str,
     whole_lines: &[&str],
     at: usize,
     count: usize,
@@ -157,9 +172,11 @@ fn splice(
             .iter()
             .map(|l| l.len())
             .sum::<usize>();
-    let mut text = whole_lines[..at].concat();
+    // The lines are consecutive slices of `whole`.
+    let mut text = String::with_capacity(whole.len() - (end - start) + written.len());
+    text.push_str(&whole[..start]);
     text.push_str(&written);
-    text.push_str(&whole_lines[at + count..].concat());
+    text.push_str(&whole[end..]);
     Replaced {
         text,
         stage,
@@ -189,6 +206,7 @@ fn leading_whitespace(line: &str) -> usize {
 /// whose non-blank lines all carry the same extra prefix, and writes
 /// REPLACE with that prefix on its non-blank lines.
 fn replace_part_with_missing_leading_whitespace(
+    whole: &str,
     whole_lines: &[&str],
     part_lines: &[&str],
     replace_lines: &[&str],
@@ -234,6 +252,7 @@ fn replace_part_with_missing_leading_whitespace(
             })
             .collect();
         return Some(splice(
+            whole,
             whole_lines,
             i,
             count,
