@@ -176,7 +176,7 @@ enum Ending {
 
 /// The outcome: writes so far, each block's match, the call's stage.
 fn finish(
-    world: &World,
+    world: &mut World,
     count: usize,
     kept: &[usize],
     results: Vec<Option<Applied>>,
@@ -249,7 +249,7 @@ fn finish(
         error,
         message,
         stage: Some(stage),
-        writes: world.written.clone(),
+        writes: std::mem::take(&mut world.written),
         edits,
         hangs: false,
         rewritten_outside: Vec::new(),
@@ -315,10 +315,8 @@ fn apply_edits(
             path,
             ..block.clone()
         });
-        if let Some(applied) = &result {
-            if !dry_run {
-                world.write_text(&applied.full, &applied.text);
-            }
+        if let Some(applied) = result.as_ref().filter(|_| !dry_run) {
+            world.write_text(&applied.full, &applied.text);
         }
         results.push(result);
     }
@@ -744,6 +742,16 @@ mod tests {
         assert_eq!(outcome.error, None);
         assert_eq!(outcome.message, None);
         assert!(outcome.writes.is_empty());
+    }
+
+    #[test]
+    fn an_empty_block_on_an_empty_file_raises_in_the_report() {
+        // Nothing to append fails the block; find_similar_lines then meets
+        // an empty SEARCH and raises IndexError: nothing is reflected.
+        let outcome = run(&reply(&[("a.txt", "", "")]), &[("a.txt", "")], &["a.txt"]);
+        assert!(outcome.ok);
+        assert_eq!((&outcome.error, &outcome.message), (&None, &None));
+        assert_eq!(stages(&outcome), ["failed"]);
     }
 
     #[test]

@@ -51,20 +51,19 @@ pub const ALL_FENCES: [Fence; 7] = [
 /// `Coder.choose_fence()` over the chat files' contents: the first fence
 /// neither of whose ends starts a line of them (Python's `splitlines`),
 /// else the first.
-pub fn choose_fence<'c>(contents: impl IntoIterator<Item = &'c str>) -> Fence {
-    let mut all_content = String::new();
-    for content in contents {
-        all_content.push_str(content);
-        all_content.push('\n');
-    }
-    let lines = super::pytext::splitlines(&all_content);
-    ALL_FENCES
-        .into_iter()
-        .find(|fence| {
-            !lines
+pub fn choose_fence<'c>(contents: impl IntoIterator<Item = &'c str> + Clone) -> Fence {
+    // Each content is joined with a "\n" after it: its lines start where
+    // they would in the joined text, so each is checked on its own.
+    let line_starts = |fence: &Fence| {
+        contents.clone().into_iter().any(|content| {
+            super::pytext::splitlines(content)
                 .iter()
                 .any(|line| line.starts_with(fence.open) || line.starts_with(fence.close))
         })
+    };
+    ALL_FENCES
+        .into_iter()
+        .find(|fence| !line_starts(fence))
         .unwrap_or(ALL_FENCES[0])
 }
 

@@ -56,22 +56,81 @@ pub fn is_blank(s: &str) -> bool {
     s.chars().all(is_space)
 }
 
-/// `s.splitlines(keepends=True)`: each line with its own break.
+/// The bytes that may start a line break in UTF-8 text.
+const MAY_BREAK: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut at = 0;
+    let starts = [b'\n', 0x0b, 0x0c, b'\r', 0x1c, 0x1d, 0x1e, 0xC2, 0xE2];
+    while at < starts.len() {
+        table[starts[at] as usize] = true;
+        at += 1;
+    }
+    table
+};
+
+/// Whether `bytes` may hold a line break other than `\n` (a byte that starts
+/// one): checked 64 bytes at a time with a branch-free test the compiler
+/// vectorises.
+fn has_rare_break(bytes: &[u8]) -> bool {
+    let rare =
+        |b: u8| (b.wrapping_sub(0x0b) < 3) | (b.wrapping_sub(0x1c) < 3) | (b == 0xC2) | (b == 0xE2);
+    let mut chunks = bytes.chunks_exact(32);
+    for chunk in &mut chunks {
+        if chunk.iter().fold(0u8, |seen, &b| seen | u8::from(rare(b))) != 0 {
+            return true;
+        }
+    }
+    chunks.remainder().iter().any(|&b| rare(b))
+}
+
+/// `s.splitlines(keepends=True)`: each line with its own break. Scans
+/// bytes: the ASCII breaks are single bytes, `\x85` is `C2 85` and
+/// `\u2028`/`\u2029` are `E2 80 A8`/`E2 80 A9` in UTF-8 (none of those bytes
+/// starts a character otherwise).
 pub fn splitlines_keepends(s: &str) -> Vec<&str> {
+    let bytes = s.as_bytes();
+    if !has_rare_break(bytes) {
+        // Only `\n` breaks lines (lines are short: a plain scan beats a
+        // memchr call per line).
+        let mut lines = Vec::with_capacity(bytes.len() / 32 + 1);
+        let mut start = 0;
+        for (at, &b) in bytes.iter().enumerate() {
+            if b == b'\n' {
+                lines.push(&s[start..=at]);
+                start = at + 1;
+            }
+        }
+        if start < s.len() {
+            lines.push(&s[start..]);
+        }
+        return lines;
+    }
     let mut lines = Vec::new();
     let mut start = 0;
-    let mut chars = s.char_indices().peekable();
-    while let Some((at, c)) = chars.next() {
-        if !is_line_break(c) {
-            continue;
+    let mut at = 0;
+    while at < bytes.len() {
+        // Skip to the next byte that may start a break.
+        match bytes[at..].iter().position(|&b| MAY_BREAK[b as usize]) {
+            Some(skip) => at += skip,
+            None => break,
         }
-        let mut end = at + c.len_utf8();
-        if c == '\r' && chars.peek().is_some_and(|&(_, next)| next == '\n') {
-            chars.next();
-            end += 1;
-        }
-        lines.push(&s[start..end]);
-        start = end;
+        let width = match bytes[at] {
+            b'\r' if bytes.get(at + 1) == Some(&b'\n') => 2,
+            b'\n' | b'\x0b' | b'\x0c' | b'\r' | b'\x1c' | b'\x1d' | b'\x1e' => 1,
+            0xC2 if bytes.get(at + 1) == Some(&0x85) => 2,
+            0xE2 if bytes.get(at + 1) == Some(&0x80)
+                && matches!(bytes.get(at + 2), Some(0xA8 | 0xA9)) =>
+            {
+                3
+            }
+            _ => {
+                at += 1;
+                continue;
+            }
+        };
+        at += width;
+        lines.push(&s[start..at]);
+        start = at;
     }
     if start < s.len() {
         lines.push(&s[start..]);
@@ -128,6 +187,14 @@ mod tests {
             ["a\r\n", "b\r", "c\x0c", "d\u{2028}", "e\x1ff\n", "\n", "g"]
         );
         assert_eq!(splitlines("a\r\nb\n\n"), ["a", "b", ""]);
+        // Only "\n" (the fast scan), and text whose bytes only look like
+        // the start of a break ("—" is E2 80 94, "\u{a0}" is C2 A0).
+        assert_eq!(splitlines_keepends("a\nb\n\nc"), ["a\n", "b\n", "\n", "c"]);
+        assert_eq!(splitlines_keepends("a—b\u{a0}\nc"), ["a—b\u{a0}\n", "c"]);
+        assert_eq!(
+            splitlines_keepends("a\u{85}b\u{2029}"),
+            ["a\u{85}", "b\u{2029}"]
+        );
         assert!(splitlines("").is_empty());
         assert_eq!(splitlines("\n"), [""]);
     }

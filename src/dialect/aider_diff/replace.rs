@@ -5,6 +5,7 @@
 //! `replace_closest_edit_distance` follows a bare `return` in 0.86.2: dead
 //! code, not ported.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 
 use super::parse::Fence;
@@ -58,12 +59,12 @@ pub fn strip_quoted_wrapping(text: &str, file_name: &str, fence: Fence) -> Optio
 
 /// `prep(content)`: a final `\n` added, and the lines (Python's
 /// `splitlines(keepends=True)`).
-fn prep(content: &str) -> String {
-    let mut content = content.to_string();
+fn prep(content: &str) -> Cow<'_, str> {
     if !content.is_empty() && !content.ends_with('\n') {
-        content.push('\n');
+        Cow::Owned(format!("{content}\n"))
+    } else {
+        Cow::Borrowed(content)
     }
-    content
 }
 
 /// `replace_most_similar_chunk(whole, part, replace)`: `None` when no
@@ -85,12 +86,18 @@ pub fn replace_most_similar_chunk(whole: &str, part: &str, replace: &str) -> Opt
     let mut first_hit: Option<&'static str> = None;
     let mut skipped_blank_line = false;
 
-    let mut found =
-        perfect_or_whitespace(&whole_lines, &part_lines, &replace_lines, &mut first_hit);
+    let mut found = perfect_or_whitespace(
+        &whole,
+        &whole_lines,
+        &part_lines,
+        &replace_lines,
+        &mut first_hit,
+    );
     // "drop leading empty line, GPT sometimes adds them spuriously"
     if found.is_none() && part_lines.len() > 2 && is_blank(part_lines[0]) {
         skipped_blank_line = true;
         found = perfect_or_whitespace(
+            &whole,
             &whole_lines,
             &part_lines[1..],
             &replace_lines,
@@ -119,6 +126,7 @@ pub fn replace_most_similar_chunk(whole: &str, part: &str, replace: &str) -> Opt
 /// of `replace_part_with_missing_leading_whitespace`; `first_hit` learns
 /// the first of them that returned any text.
 fn perfect_or_whitespace(
+    whole: &str,
     whole_lines: &[&str],
     part_lines: &[&str],
     replace_lines: &[&str],
@@ -127,6 +135,7 @@ fn perfect_or_whitespace(
     if let Some(at) = perfect_replace(whole_lines, part_lines) {
         first_hit.get_or_insert("perfect");
         let found = splice(
+            whole,
             whole_lines,
             at,
             part_lines.len(),
@@ -137,14 +146,20 @@ fn perfect_or_whitespace(
             return Some(found);
         }
     }
-    let found =
-        replace_part_with_missing_leading_whitespace(whole_lines, part_lines, replace_lines)?;
+    let found = replace_part_with_missing_leading_whitespace(
+        whole,
+        whole_lines,
+        part_lines,
+        replace_lines,
+    )?;
     first_hit.get_or_insert("missing_leading_whitespace");
     (!found.text.is_empty()).then_some(found)
 }
 
-/// `whole_lines[:at] + written + whole_lines[at + count:]`, joined.
+/// `whole_lines[:at] + written + whole_lines[at + count:]`, joined
+/// (`whole_lines` are the consecutive lines of `whole`).
 fn splice(
+    whole: &str,
     whole_lines: &[&str],
     at: usize,
     count: usize,
@@ -157,9 +172,11 @@ fn splice(
             .iter()
             .map(|l| l.len())
             .sum::<usize>();
-    let mut text = whole_lines[..at].concat();
+    // The lines are consecutive slices of `whole`.
+    let mut text = String::with_capacity(whole.len() - (end - start) + written.len());
+    text.push_str(&whole[..start]);
     text.push_str(&written);
-    text.push_str(&whole_lines[at + count..].concat());
+    text.push_str(&whole[end..]);
     Replaced {
         text,
         stage,
@@ -189,6 +206,7 @@ fn leading_whitespace(line: &str) -> usize {
 /// whose non-blank lines all carry the same extra prefix, and writes
 /// REPLACE with that prefix on its non-blank lines.
 fn replace_part_with_missing_leading_whitespace(
+    whole: &str,
     whole_lines: &[&str],
     part_lines: &[&str],
     replace_lines: &[&str],
@@ -234,6 +252,7 @@ fn replace_part_with_missing_leading_whitespace(
             })
             .collect();
         return Some(splice(
+            whole,
             whole_lines,
             i,
             count,
@@ -382,12 +401,56 @@ pub fn find_similar_lines(search: &str, content: &str) -> Option<String> {
     let search_ids: Vec<u32> = search_lines.iter().map(|l| intern(l)).collect();
     let content_ids: Vec<u32> = content_lines.iter().map(|l| intern(l)).collect();
     let width = search_ids.len();
+    if width == 0 {
+        // The empty window matches perfectly; `best_match[0]` raises.
+        return None;
+    }
     if content_ids.len() < width {
         return Some(String::new());
     }
+    // A window's ratio is at most `2 * shared / (2 * width)`, `shared` being
+    // how many of its lines SEARCH has too (counted with multiplicity,
+    // Python's `quick_ratio`). A window whose bound is below 0.6 or not above
+    // the best ratio so far cannot change the result, so SequenceMatcher
+    // runs only on the others; `shared` slides along with the window.
+    let mut wanted = vec![0usize; ids.len()];
+    for &id in &search_ids {
+        wanted[id as usize] += 1;
+    }
+    let mut held = vec![0usize; ids.len()];
+    let mut shared = 0usize;
+    for &id in &content_ids[..width] {
+        if held[id as usize] < wanted[id as usize] {
+            shared += 1;
+        }
+        held[id as usize] += 1;
+    }
+    let total = (2 * width) as f64;
     let mut best_ratio = 0.0;
     let mut best_at = None;
     for i in 0..=content_ids.len() - width {
+        if i > 0 {
+            let (gone, came) = (
+                content_ids[i - 1] as usize,
+                content_ids[i + width - 1] as usize,
+            );
+            held[gone] -= 1;
+            if held[gone] < wanted[gone] {
+                shared -= 1;
+            }
+            if held[came] < wanted[came] {
+                shared += 1;
+            }
+            held[came] += 1;
+        }
+        let bound = if width == 0 {
+            1.0
+        } else {
+            2.0 * shared as f64 / total
+        };
+        if bound < 0.6 || bound <= best_ratio {
+            continue;
+        }
         let chunk = &content_ids[i..i + width];
         let ratio = super::difflib::SequenceMatcher::new(&search_ids, chunk).ratio();
         if ratio > best_ratio {
@@ -402,7 +465,7 @@ pub fn find_similar_lines(search: &str, content: &str) -> Option<String> {
         return Some(String::new());
     }
     let best = &content_lines[at..at + width];
-    if best.first()? == search_lines.first()? && best.last() == search_lines.last() {
+    if best.first() == search_lines.first() && best.last() == search_lines.last() {
         return Some(best.join("\n"));
     }
     let end = content_lines.len().min(at + width + 5);

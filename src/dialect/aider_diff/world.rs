@@ -3,6 +3,10 @@
 //! far, and the chat's files (`abs_fnames`). Paths are Aider's "full paths":
 //! absolute, lexically normalized (`Path(root) / path`, resolved).
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
 use crate::dialect::call::{Entry, FileWrite, PatchFs, display_path, fs_path, normalize};
 
 use super::parse::{ALL_FENCES, Fence};
@@ -26,6 +30,9 @@ pub struct World<'a> {
     pub chat: Vec<String>,
     /// The fence Aider chose for the chat (`Coder.fence`).
     pub fence: Fence,
+    /// The project's files as read (the file system does not change during
+    /// the call; Aider reads a file several times per block).
+    reads: RefCell<HashMap<String, Rc<Entry>>>,
 }
 
 /// `aider.utils.IMAGE_EXTENSIONS`: `io.read_text` returns such a file's
@@ -42,6 +49,7 @@ impl<'a> World<'a> {
             written: Vec::new(),
             chat: Vec::new(),
             fence: ALL_FENCES[0],
+            reads: RefCell::default(),
         }
     }
 
@@ -55,29 +63,52 @@ impl<'a> World<'a> {
         relpath(full, self.cwd)
     }
 
-    /// What is at `full` now.
-    pub fn entry(&self, full: &str) -> Entry {
+    /// What is at `full` now, without copying a file's text: Aider's own
+    /// writes first, then the project's files (each read once per call).
+    fn found(&self, full: &str) -> Found<'_> {
         let key = fs_path(self.cwd, full);
         if let Some(file) = self.written.iter().find(|w| w.path == key) {
-            return Entry::File(file.content.clone().unwrap_or_default());
+            return Found::Text(file.content.as_deref().unwrap_or_default());
         }
         if self.written.iter().any(|w| is_below(&key, &w.path)) {
-            return Entry::BelowFile;
+            return Found::Other(Entry::BelowFile);
         }
-        match self.fs.read(&key) {
-            Entry::Missing if self.written.iter().any(|w| is_below(&w.path, &key)) => {
-                Entry::Directory
-            }
-            entry => entry,
+        let cached = self.reads.borrow().get(&key).cloned();
+        let entry = cached.unwrap_or_else(|| {
+            let entry = Rc::new(self.fs.read(&key));
+            self.reads
+                .borrow_mut()
+                .insert(key.clone(), Rc::clone(&entry));
+            entry
+        });
+        if *entry == Entry::Missing && self.written.iter().any(|w| is_below(&w.path, &key)) {
+            return Found::Other(Entry::Directory);
+        }
+        Found::Read(entry)
+    }
+
+    /// What is at `full` now (a copy).
+    pub fn entry(&self, full: &str) -> Entry {
+        match self.found(full) {
+            Found::Text(text) => Entry::File(text.to_string()),
+            Found::Read(entry) => (*entry).clone(),
+            Found::Other(entry) => entry,
         }
     }
 
     /// `Path(full).exists()`.
     pub fn exists(&self, full: &str) -> bool {
-        matches!(
-            self.entry(full),
-            Entry::File(_) | Entry::Directory | Entry::Unreadable(_)
-        )
+        let exists = |entry: &Entry| {
+            matches!(
+                entry,
+                Entry::File(_) | Entry::Directory | Entry::Unreadable(_)
+            )
+        };
+        match self.found(full) {
+            Found::Text(_) => true,
+            Found::Read(entry) => exists(&entry),
+            Found::Other(entry) => exists(&entry),
+        }
     }
 
     /// `io.read_text(full)`: the text with universal newlines, `None` for a
@@ -85,13 +116,19 @@ impl<'a> World<'a> {
     /// tool error). An image is read as its bytes in base64 (srview knows
     /// the bytes only of a UTF-8 file; others read as `None`).
     pub fn read_text(&self, full: &str) -> Option<String> {
-        let Entry::File(content) = self.entry(full) else {
-            return None;
+        let found = self.found(full);
+        let content = match &found {
+            Found::Text(text) => *text,
+            Found::Read(entry) => match &**entry {
+                Entry::File(content) => content.as_str(),
+                _ => return None,
+            },
+            Found::Other(_) => return None,
         };
         if IMAGE_EXTENSIONS.iter().any(|ext| full.ends_with(ext)) {
             return Some(base64(content.as_bytes()));
         }
-        Some(universal_newlines(&content))
+        Some(universal_newlines(content))
     }
 
     /// `io.write_text(full, content)` (newline=None on Linux: `\n` kept).
@@ -151,11 +188,21 @@ impl<'a> World<'a> {
 
     /// Whether `key` (an [`fs_path`]) existed before the call as a file.
     pub fn existed_before(&self, full: &str) -> bool {
-        !matches!(
-            self.fs.read(&fs_path(self.cwd, full)),
-            Entry::Missing | Entry::BelowFile
-        )
+        let key = fs_path(self.cwd, full);
+        let cached = self.reads.borrow().get(&key).cloned();
+        let entry = cached.unwrap_or_else(|| Rc::new(self.fs.read(&key)));
+        !matches!(*entry, Entry::Missing | Entry::BelowFile)
     }
+}
+
+/// What [`World::found`] finds.
+enum Found<'w> {
+    /// A file Aider wrote during the call.
+    Text(&'w str),
+    /// What the project's file system holds.
+    Read(Rc<Entry>),
+    /// A folder implied, or a path below a file, by Aider's own writes.
+    Other(Entry),
 }
 
 /// `path` lies strictly below `folder` (both [`fs_path`]s).
