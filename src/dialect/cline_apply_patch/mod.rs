@@ -6,15 +6,15 @@
 //!
 //! It takes Codex's patch format but is Cline's own lenient variant:
 //! - the input is `{"input": PATCH}` or a bare string; other shapes fail
-//!   with zod's text before the tool runs ([`input`]);
+//!   with zod's text before the tool runs (`input.rs`);
 //! - `*** Begin Patch` / `*** End Patch` may be missing, a `%%bash
-//!   apply_patch <<"EOF"` wrapper is stripped ([`input::patch_lines`]);
+//!   apply_patch <<"EOF"` wrapper is stripped (`input::patch_lines`);
 //! - an added file is written without a final newline, unless its last
 //!   line is a bare `+`;
-//! - each section is placed by [`seek::find_context`], whose last pass
+//! - each section is placed by `seek::find_context`, whose last pass
 //!   takes the FIRST window at least 0.66 similar ("fuzz factor 1000"):
 //!   about half of such sections land elsewhere than their author meant,
-//!   with a success message; their [`EditMatch`] is loose, stage
+//!   with a success message; their [`EditMatch`](crate::dialect::call::EditMatch) is loose, stage
 //!   `similarity`;
 //! - on some patches (a section starting with an empty line while the file
 //!   cursor is 0) the shipped parser never returns: the outcome then says
