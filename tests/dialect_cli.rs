@@ -749,9 +749,15 @@ fn check_names_the_stage_and_the_detected_dialect() {
         .stdin(missing.as_bytes())
         .output();
     assert_eq!(out.status.code(), Some(1));
-    assert_eq!(
-        text(&out.stdout),
-        "edit 1: not placed (none)\nerror: the agent fails:\nCould not find oldString in the file. It must match exactly, including whitespace, indentation, and line endings.\n"
+    let said = text(&out.stdout);
+    assert!(
+        said.starts_with("edit 1: not placed (none)\nerror: the agent fails:\nCould not find oldString in the file. It must match exactly, including whitespace, indentation, and line endings.\nedit 1: oldString does not occur in the file; closest: line 2"),
+        "{said}"
+    );
+    // `return 7` for `return 1`: what it should become cannot be told.
+    assert!(
+        said.ends_with("no corrected edit: srview cannot stand behind a correction of 1 of them\n"),
+        "{said}"
     );
 }
 
@@ -903,4 +909,83 @@ fn fix_prints_the_corrected_tool_input() {
         .stdin(b"*** Begin Patch\n*** End Patch\n")
         .output();
     assert_eq!(patch.status.code(), Some(2));
+}
+
+/// `srview apply --transcript PATCH --cwd DIR --dialect NAME --write`, the
+/// whole-patch contract, on the first records of each kind of the two patch
+/// corpora: stdout is what the model reads, the exit status 0 exactly when
+/// the agent succeeds, and the folder ends as the agent leaves it (nothing
+/// written when it fails).
+#[test]
+fn a_whole_patch_runs_as_the_agent_runs_it() {
+    let mut checked = 0;
+    for (dialect, name) in [
+        ("opencode-apply-patch", "opencode-apply-patch-1.18.33"),
+        ("cline-apply-patch", "cline-apply-patch-3.0.65"),
+    ] {
+        let mut kinds = std::collections::BTreeSet::new();
+        for record in corpus(name) {
+            let kind = record["kind"].as_str().unwrap_or_default().to_string();
+            let want = &record["expect"];
+            // Hangs, file-system faults and paths outside the folder need
+            // more than a folder of plain files: the in-process corpus
+            // tests cover them.
+            let plain = want["hang"] != true
+                && !kind.contains("fs")
+                && !kind.contains("path")
+                && !record.to_string().contains("..");
+            if !plain || !kinds.insert(kind.clone()) {
+                continue;
+            }
+            let dir = tempfile::tempdir().expect("temp dir");
+            let root = dir.path().canonicalize().expect("canonical");
+            let root_text = root.to_str().expect("UTF-8").to_string();
+            let files = record["files"].as_object().cloned().unwrap_or_default();
+            for (path, content) in &files {
+                let file = root.join(path);
+                std::fs::create_dir_all(file.parent().expect("parent")).expect("mkdir");
+                std::fs::write(&file, content.as_str().unwrap_or_default()).expect("write");
+            }
+            let input = record["input"].to_string().replace(ORACLE_ROOT, &root_text);
+            let out = support::runner::srview([
+                "apply",
+                "--transcript",
+                "-",
+                "--cwd",
+                ".",
+                "--dialect",
+                dialect,
+                "--write",
+            ])
+            .cwd(&root)
+            .stdin(input.as_bytes())
+            .output();
+            let id = format!("{dialect} {} ({kind})", record["id"]);
+            let ok = want["ok"] == true;
+            let said = [&want["model_text"], &want["error"], &want["message"]]
+                .into_iter()
+                .find_map(|v| v.as_str().filter(|s| !s.is_empty()))
+                .unwrap_or_default()
+                .replace(ORACLE_ROOT, &root_text);
+            let said = if said.ends_with('\n') {
+                said
+            } else {
+                format!("{said}\n")
+            };
+            assert_eq!(text(&out.stdout), said, "{id}: {}", text(&out.stderr));
+            let loose = text(&out.stderr).contains("a loose stage");
+            let code = if ok && !loose { 0 } else { 1 };
+            assert_eq!(out.status.code(), Some(code), "{id}: {}", text(&out.stderr));
+            // `expect.files` is the whole folder as the agent leaves it.
+            let expected = want["files"].as_object().cloned().unwrap_or_default();
+            let meant = if ok && !loose { &expected } else { &files };
+            for path in files.keys().chain(expected.keys()) {
+                let now = std::fs::read_to_string(root.join(path)).ok();
+                let meant = meant.get(path).and_then(|v| v.as_str());
+                assert_eq!(now.as_deref(), meant, "{id}: {path}");
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 60, "only {checked} records checked");
 }

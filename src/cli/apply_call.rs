@@ -52,16 +52,26 @@ struct Run {
     /// The folder, absolute.
     cwd: PathBuf,
     outcome: CallOutcome,
+    /// The tool result as the model reads it, where the agent wraps its
+    /// texts (see [`crate::dialect::call::CallMatcher::run_for_model`]).
+    model_text: Option<String>,
     seen: BTreeMap<String, Entry>,
 }
 
 /// Runs `row`'s matcher on `text` (the tool input) with `cwd` as the
-/// agent's project root.
-fn run_matcher(row: &DialectRow, text: &str, cwd: &Path) -> Result<Run, Error> {
+/// agent's project root; `file`: the file the command names (Aider finds a
+/// block's file among the chat's files by its base name or a close
+/// spelling: FILE is in the chat).
+fn run_matcher(
+    row: &DialectRow,
+    text: &str,
+    cwd: &Path,
+    file: Option<&Path>,
+) -> Result<Run, Error> {
     let matcher = row
         .matcher()
         .ok_or_else(|| Error::usage(format!("--dialect {} runs no agent matcher", row.value)))?;
-    let input = row.input_of(text).ok_or_else(|| {
+    let mut input = row.input_of(text).ok_or_else(|| {
         Error::usage(format!(
             "--dialect {}: the input is not a JSON object (the tool input as the model sends it)",
             row.value
@@ -71,11 +81,16 @@ fn run_matcher(row: &DialectRow, text: &str, cwd: &Path) -> Result<Run, Error> {
         .canonicalize()
         .map_err(|e| Error::read(cwd.display(), e))?;
     let cwd_text = cwd.to_string_lossy().into_owned();
+    if let (Some(file), Some("reply"), Some(object)) = (file, row.text_field, input.as_object_mut())
+    {
+        let chat = file_path(&cwd, file);
+        object.insert("chat_files".to_string(), vec![chat].into());
+    }
     let fs = SeenFs {
         dir: DirFs { root: cwd.clone() },
         seen: RefCell::new(BTreeMap::new()),
     };
-    let outcome = matcher.run(&ToolCall {
+    let (outcome, model_text) = matcher.run_for_model(&ToolCall {
         input: &input,
         cwd: &cwd_text,
         fs: &fs,
@@ -83,6 +98,7 @@ fn run_matcher(row: &DialectRow, text: &str, cwd: &Path) -> Result<Run, Error> {
     Ok(Run {
         cwd,
         outcome,
+        model_text,
         seen: fs.seen.into_inner(),
     })
 }
@@ -173,7 +189,13 @@ fn commit(args: &ApplyArgs, row: &DialectRow, run: &Run) -> Option<Commit> {
             names.join(", ")
         );
     }
-    if outcome.hangs || (!outcome.ok && !args.force) || outcome.writes.is_empty() {
+    if outcome.ok && outcome.writes.is_empty() {
+        // The agent succeeds and changes nothing: nothing to write.
+        return Some(Commit::run("nothing written", Vec::new(), || {
+            Ok(Wrote::AlreadyHeld)
+        }));
+    }
+    if outcome.hangs || !outcome.ok && !args.force || outcome.writes.is_empty() {
         return Some(Commit::not_applied());
     }
     let doubts = super::commit::weigh(true, args.force, loose_notes(row, outcome));
@@ -193,7 +215,7 @@ pub(super) fn run(args: &ApplyArgs, file: &Path, text: &str, row: &DialectRow) -
         )));
     }
     let cwd = std::env::current_dir().map_err(|e| Error::read("the current folder", e))?;
-    let run = run_matcher(row, text, &cwd)?;
+    let run = run_matcher(row, text, &cwd, Some(file))?;
     let target = file_path(&run.cwd, file);
     let outcome = &run.outcome;
     warn(row, outcome);
@@ -238,7 +260,7 @@ pub(super) fn run(args: &ApplyArgs, file: &Path, text: &str, row: &DialectRow) -
 /// `srview apply --transcript PATCH --cwd DIR --dialect NAME`: stdout is
 /// what the model reads.
 pub(super) fn run_folder(args: &ApplyArgs, text: &str, cwd: &Path, row: &DialectRow) -> CmdResult {
-    let run = run_matcher(row, text, cwd)?;
+    let run = run_matcher(row, text, cwd, None)?;
     let outcome = &run.outcome;
     warn(row, outcome);
     let commit = commit(args, row, &run);
@@ -259,7 +281,12 @@ pub(super) fn run_folder(args: &ApplyArgs, text: &str, cwd: &Path, row: &Dialect
         };
         serde_json::to_writer(&mut stdout, &report).map_err(|e| io_err(e.into()))?;
         writeln!(stdout).map_err(io_err)?;
-    } else if let Some(said) = outcome.error.as_ref().or(outcome.message.as_ref()) {
+    } else if let Some(said) = run
+        .model_text
+        .as_ref()
+        .or(outcome.error.as_ref())
+        .or(outcome.message.as_ref())
+    {
         stdout.write_all(said.as_bytes()).map_err(io_err)?;
         if !said.ends_with('\n') {
             writeln!(stdout).map_err(io_err)?;
@@ -280,7 +307,7 @@ pub(super) fn run_folder(args: &ApplyArgs, text: &str, cwd: &Path, row: &Dialect
 /// holds it back).
 pub(super) fn check(args: &CheckArgs, row: &DialectRow, text: &str) -> CmdResult {
     let cwd = std::env::current_dir().map_err(|e| Error::read("the current folder", e))?;
-    let run = run_matcher(row, text, &cwd)?;
+    let run = run_matcher(row, text, &cwd, Some(&args.file))?;
     let outcome = &run.outcome;
     let notes = loose_notes(row, outcome);
     let target = file_path(&run.cwd, &args.file);
@@ -386,7 +413,7 @@ pub(super) fn fix(args: &super::FixArgs, row: &DialectRow, text: &str) -> CmdRes
         )));
     }
     let cwd = std::env::current_dir().map_err(|e| Error::read("the current folder", e))?;
-    let run = run_matcher(row, text, &cwd)?;
+    let run = run_matcher(row, text, &cwd, Some(&args.file))?;
     let target = file_path(&run.cwd, &args.file);
     let Some(Entry::File(content)) = run.seen.get(&target) else {
         return Err(Error::refused(format!(

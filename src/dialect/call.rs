@@ -100,6 +100,14 @@ pub trait CallMatcher: Sync {
     /// the agent rejects is its error text, an input on which the agent's
     /// code would hang is [`CallOutcome::hangs`].
     fn run(&self, call: &ToolCall) -> CallOutcome;
+
+    /// [`CallMatcher::run`], and the tool result exactly as the model
+    /// reads it where the agent wraps its texts (Cline 3.x sends a JSON
+    /// object holding them); `None`: the model reads the error or the
+    /// success text as they are.
+    fn run_for_model(&self, call: &ToolCall) -> (CallOutcome, Option<String>) {
+        (self.run(call), None)
+    }
 }
 
 /// `path` (absolute, or relative to `cwd`) as [`ToolCall::fs`] takes it:

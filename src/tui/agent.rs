@@ -910,7 +910,7 @@ fn text_extension(input: &crate::source::agent::EditInput) -> &'static str {
         EditInput::SearchReplace(_) | EditInput::UnifiedDiff(_) => "diff",
         EditInput::ApplyPatch(_) => "patch",
         EditInput::Exact(_) | EditInput::Partial(_) => "json",
-        EditInput::Call(call) if call.input.get("reply").is_some() => "txt",
+        EditInput::Call(call) if call.input.get("reply").is_some() => "md",
         EditInput::Call(_) => "json",
         EditInput::Whole(_) | EditInput::NotRecorded => "txt",
     }

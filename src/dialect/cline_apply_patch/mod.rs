@@ -57,6 +57,11 @@ impl CallMatcher for ClineApplyPatch {
     fn run(&self, call: &ToolCall) -> CallOutcome {
         self.run_with_text(call).outcome
     }
+
+    fn run_for_model(&self, call: &ToolCall) -> (CallOutcome, Option<String>) {
+        let run = self.run_with_text(call);
+        (run.outcome, run.model_text)
+    }
 }
 
 /// Why the executor stopped: Cline's error text (UTF-16: a cut context may

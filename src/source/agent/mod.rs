@@ -226,9 +226,7 @@ impl CallInput {
     /// The input as the model wrote it: Aider's reply text, else the JSON.
     pub fn text(&self) -> String {
         match self.input.get("reply").and_then(serde_json::Value::as_str) {
-            Some(reply) if self.input.as_object().is_some_and(|o| o.len() == 1) => {
-                reply.to_string()
-            }
+            Some(reply) => reply.to_string(),
             _ => serde_json::to_string_pretty(&self.input).unwrap_or_default(),
         }
     }

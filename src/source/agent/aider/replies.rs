@@ -21,7 +21,7 @@ pub(super) fn blocks(text: &str) -> Vec<Found> {
             let input = match (call.partial, aider_block(&call.path, &call.body)) {
                 (false, Some(reply)) => EditInput::Call(CallInput {
                     dialect: "aider-diff",
-                    input: reply_input(reply),
+                    input: reply_input(reply, &call.path),
                     path: call.path.clone(),
                 }),
                 _ => EditInput::SearchReplace(call.body),
@@ -37,10 +37,12 @@ pub(super) fn blocks(text: &str) -> Vec<Found> {
         .collect()
 }
 
-/// Aider's tool input: `{"reply": TEXT}`.
-fn reply_input(reply: String) -> serde_json::Value {
+/// Aider's tool input: `{"reply": TEXT, "chat_files": [PATH]}` (the block's
+/// file is in the chat: Aider edited it).
+fn reply_input(reply: String, path: &str) -> serde_json::Value {
     let mut object = serde_json::Map::new();
     object.insert("reply".to_string(), reply.into());
+    object.insert("chat_files".to_string(), vec![path.to_string()].into());
     serde_json::Value::Object(object)
 }
 
