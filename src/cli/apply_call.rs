@@ -15,37 +15,18 @@
 //! result placed by a loose stage (`--force` writes it, and reproduces an
 //! agent's partial writes on failure).
 
-use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::commit::Commit;
 use super::{ApplyArgs, CheckArgs, CmdResult};
-use crate::dialect::apply_patch::fs::DirFs;
-use crate::dialect::call::{CallOutcome, Entry, PatchFs, ToolCall, fs_path};
+use crate::dialect::apply_patch::fs::RecordingFs;
+use crate::dialect::call::{CallOutcome, Entry, ToolCall, fs_path};
 use crate::dialect::registry::DialectRow;
 use crate::error::Error;
 use crate::output::{self, Wrote};
 use crate::report::{CallReport, Explained, WithWrite};
-
-/// A [`DirFs`] that remembers what each path held when the matcher read
-/// it: `--write` checks every file still holds that.
-struct SeenFs {
-    dir: DirFs,
-    seen: RefCell<BTreeMap<String, Entry>>,
-}
-
-impl PatchFs for SeenFs {
-    fn read(&self, path: &str) -> Entry {
-        let entry = self.dir.read(path);
-        self.seen
-            .borrow_mut()
-            .entry(path.to_string())
-            .or_insert_with(|| entry.clone());
-        entry
-    }
-}
 
 /// One run of a matcher over a folder.
 struct Run {
@@ -86,10 +67,7 @@ fn run_matcher(
         let chat = file_path(&cwd, file);
         object.insert("chat_files".to_string(), vec![chat].into());
     }
-    let fs = SeenFs {
-        dir: DirFs { root: cwd.clone() },
-        seen: RefCell::new(BTreeMap::new()),
-    };
+    let fs = RecordingFs::new(cwd.clone());
     let (outcome, model_text) = matcher.run_for_model(&ToolCall {
         input: &input,
         cwd: &cwd_text,
@@ -99,7 +77,7 @@ fn run_matcher(
         cwd,
         outcome,
         model_text,
-        seen: fs.seen.into_inner(),
+        seen: fs.into_seen(),
     })
 }
 

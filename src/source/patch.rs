@@ -5,34 +5,15 @@
 //! Where the reference fails after earlier sections already changed files,
 //! it leaves them changed; srview writes nothing at all then.
 
-use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use crate::dialect::apply_patch::fs::normalize;
+use crate::dialect::apply_patch::fs::{RecordingFs, normalize};
 use crate::dialect::apply_patch::{
     DirFs, Entry, HunkReport, MatchLevel, PatchFs, PatchOutcome, SectionReport, apply, parse,
 };
 use crate::output;
 use crate::source::transcript::{PathError, PathRules, WriteError};
-
-/// A [`DirFs`] that remembers what it read, so a write can check that
-/// nothing changed on disk in between.
-struct RecordingFs {
-    dir: DirFs,
-    seen: RefCell<BTreeMap<String, Entry>>,
-}
-
-impl PatchFs for RecordingFs {
-    fn read(&self, path: &str) -> Entry {
-        let entry = self.dir.read(path);
-        self.seen
-            .borrow_mut()
-            .entry(path.to_string())
-            .or_insert_with(|| entry.clone());
-        entry
-    }
-}
 
 /// A patch applied over a folder, not yet written.
 #[derive(Debug, Clone)]
@@ -56,10 +37,7 @@ pub fn run(text: &str, workspace: &PathRules) -> Result<PatchRun, PathError> {
         ))
     })?;
     let cwd_text = cwd.to_string_lossy().into_owned();
-    let fs = RecordingFs {
-        dir: DirFs { root: cwd.clone() },
-        seen: RefCell::new(BTreeMap::new()),
-    };
+    let fs = RecordingFs::new(cwd.clone());
     let outcome = match parse(text) {
         Ok(patch) => {
             for section in &patch.sections {
@@ -78,7 +56,7 @@ pub fn run(text: &str, workspace: &PathRules) -> Result<PatchRun, PathError> {
     Ok(PatchRun {
         cwd,
         outcome,
-        seen: fs.seen.into_inner(),
+        seen: fs.into_seen(),
     })
 }
 

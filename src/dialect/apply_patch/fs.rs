@@ -106,6 +106,40 @@ impl PatchFs for DirFs {
     }
 }
 
+/// A [`DirFs`] that remembers what each path held when it was first read,
+/// so a write can check that nothing changed on disk in between.
+#[derive(Debug)]
+pub struct RecordingFs {
+    dir: DirFs,
+    seen: std::cell::RefCell<BTreeMap<String, Entry>>,
+}
+
+impl RecordingFs {
+    /// The files below `root`, nothing read yet.
+    pub fn new(root: PathBuf) -> Self {
+        RecordingFs {
+            dir: DirFs { root },
+            seen: std::cell::RefCell::new(BTreeMap::new()),
+        }
+    }
+
+    /// What each path read held when it was first read.
+    pub fn into_seen(self) -> BTreeMap<String, Entry> {
+        self.seen.into_inner()
+    }
+}
+
+impl PatchFs for RecordingFs {
+    fn read(&self, path: &str) -> Entry {
+        let entry = self.dir.read(path);
+        self.seen
+            .borrow_mut()
+            .entry(path.to_string())
+            .or_insert_with(|| entry.clone());
+        entry
+    }
+}
+
 /// `path` with `.` and empty components dropped and `..` resolved against
 /// the components before it, as the reference shows paths in its messages.
 pub fn normalize(path: &str) -> String {
