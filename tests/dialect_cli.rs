@@ -857,6 +857,11 @@ fn check_corrects_a_loose_edit_in_the_agents_own_schema() {
     assert_eq!(out.status.code(), Some(1));
     let said = text(&out.stdout);
     assert_contains(&said, "edit 1: BlockAnchorReplacer at lines 1-3 (loose)\n");
+    // The line it replaced that the model remembered otherwise.
+    assert_contains(
+        &said,
+        "  edit 1: line 2: the file has \"    total = 0\" where the model wrote \"    totl = 0\"\n",
+    );
     assert_contains(
         &said,
         "edit 1: oldString does not occur in the file; closest: lines 1-3",

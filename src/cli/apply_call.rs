@@ -284,6 +284,7 @@ pub(super) fn run_folder(args: &ApplyArgs, text: &str, cwd: &Path, row: &Dialect
 /// agent fails, hangs, or a loose stage placed an edit (as `apply --write`
 /// holds it back).
 pub(super) fn check(args: &CheckArgs, row: &DialectRow, text: &str) -> CmdResult {
+    let args_text = text.to_string();
     let cwd = std::env::current_dir().map_err(|e| Error::read("the current folder", e))?;
     let run = run_matcher(row, text, &cwd, Some(&args.file))?;
     let outcome = &run.outcome;
@@ -342,6 +343,23 @@ pub(super) fn check(args: &CheckArgs, row: &DialectRow, text: &str) -> CmdResult
         }
         for note in &notes {
             text.push_str(&format!("warning: {note}\n"));
+        }
+        let asked = row
+            .strings
+            .zip(row.input_of(&args_text))
+            .and_then(|(fields, input)| crate::dialect::call_correct::pairs(fields, &input))
+            .unwrap_or_default();
+        for (i, edit) in outcome.edits.iter().enumerate() {
+            let (Some(found), Some((old, _)), Some((first, _))) =
+                (&edit.found, asked.get(i), edit.lines)
+            else {
+                continue;
+            };
+            if edit.loose {
+                for line in differing_lines(found, old, first) {
+                    text.push_str(&format!("  edit {}: {line}\n", i + 1));
+                }
+            }
         }
         if outcome.hangs {
             text.push_str(&format!(
@@ -460,4 +478,39 @@ fn place(lines: Option<(usize, usize)>) -> String {
         Some((first, last)) => format!(" at lines {first}-{last}"),
         None => String::new(),
     }
+}
+
+/// The lines where the file's text a loose stage replaced (`found`, from
+/// file line `first`) differs from the text the model wrote (`asked`), at
+/// most three, each as `line N: the file has "..." where the model wrote
+/// "..."`; then how many more.
+fn differing_lines(found: &str, asked: &str, first: usize) -> Vec<String> {
+    let file: Vec<&str> = found.lines().collect();
+    let model: Vec<&str> = asked.lines().collect();
+    let mut out = Vec::new();
+    let mut more = 0;
+    for (i, (have, wrote)) in file.iter().zip(&model).enumerate() {
+        if have == wrote {
+            continue;
+        }
+        if out.len() < 3 {
+            out.push(format!(
+                "line {}: the file has {have:?} where the model wrote {wrote:?}",
+                first + i
+            ));
+        } else {
+            more += 1;
+        }
+    }
+    if file.len() != model.len() {
+        out.push(format!(
+            "{} lines in the file where the model wrote {}",
+            file.len(),
+            model.len()
+        ));
+    }
+    if more > 0 {
+        out.push(format!("and {more} more differing lines"));
+    }
+    out
 }
