@@ -909,6 +909,15 @@ fn fix_prints_the_corrected_tool_input() {
         fixed["instruction"], "set total",
         "the rest of the input kept"
     );
+    // No correction srview stands behind (a misindented line): nothing on
+    // stdout, exit 1.
+    let misindented = r#"{"filePath":"c.py","oldString":"    total = 0\n  return total","newString":"    total = 2\n  return total"}"#;
+    let out = support::runner::srview(["fix", "c.py", "-", "--dialect", "opencode-edit"])
+        .cwd(root)
+        .stdin(misindented.as_bytes())
+        .output();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(text(&out.stdout), "");
     let patch = support::runner::srview(["fix", "c.py", "-", "--dialect", "opencode-apply-patch"])
         .cwd(root)
         .stdin(b"*** Begin Patch\n*** End Patch\n")
@@ -977,8 +986,10 @@ fn a_whole_patch_runs_as_the_agent_runs_it() {
             } else {
                 format!("{said}\n")
             };
-            assert_eq!(text(&out.stdout), said, "{id}: {}", text(&out.stderr));
             let loose = text(&out.stderr).contains("a loose stage");
+            // The agent's summary is not printed over a write held back.
+            let said = if ok && loose { String::new() } else { said };
+            assert_eq!(text(&out.stdout), said, "{id}: {}", text(&out.stderr));
             let code = if ok && !loose { 0 } else { 1 };
             assert_eq!(out.status.code(), Some(code), "{id}: {}", text(&out.stderr));
             // `expect.files` is the whole folder as the agent leaves it.
@@ -993,4 +1004,98 @@ fn a_whole_patch_runs_as_the_agent_runs_it() {
         }
     }
     assert!(checked > 60, "only {checked} records checked");
+}
+
+/// What `--write` never does for an agent matcher without being asked: a
+/// file outside the folder (an Aider reply naming `../x.py`, a patch adding
+/// `../out.py`: exit 2, nothing written, no agent summary on stdout), a
+/// move onto itself that the agents end by deleting the file (held back,
+/// exit 1), another file than FILE for `apply FILE INPUT --write`.
+#[test]
+fn write_refuses_outside_files_self_moves_and_other_files() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let ws = dir.path().join("ws");
+    std::fs::create_dir(&ws).expect("mkdir");
+    support::files::write(&ws, "calc.py", b"def add(a, b):\n    return a + b\n");
+    let run = |args: &[&str], stdin: &str| {
+        support::runner::srview(args)
+            .cwd(&ws)
+            .stdin(stdin.as_bytes())
+            .output()
+    };
+    let reply =
+        "x\n\n../escape.py\n```python\n<<<<<<< SEARCH\n=======\nevil = 1\n>>>>>>> REPLACE\n```\n";
+    let out = run(
+        &["apply", "--transcript", "-", "--cwd", ".", "--write"],
+        reply,
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "");
+    assert_contains(&text(&out.stderr), "escape.py lies outside");
+    assert!(!dir.path().join("escape.py").exists());
+    let add = "*** Begin Patch\n*** Add File: ../out.py\n+x\n*** End Patch\n";
+    for dialect in ["opencode-apply-patch", "cline-apply-patch"] {
+        let out = run(
+            &[
+                "apply",
+                "--transcript",
+                "-",
+                "--cwd",
+                ".",
+                "--dialect",
+                dialect,
+                "--write",
+            ],
+            add,
+        );
+        assert_ne!(out.status.code(), Some(0), "{dialect}");
+        assert!(!dir.path().join("out.py").exists(), "{dialect}");
+    }
+    let moved = "*** Begin Patch\n*** Update File: calc.py\n*** Move to: calc.py\n@@\n def add(a, b):\n-    return a + b\n+    return a - b\n*** End Patch\n";
+    for dialect in ["opencode-apply-patch", "cline-apply-patch"] {
+        let out = run(
+            &[
+                "apply",
+                "--transcript",
+                "-",
+                "--cwd",
+                ".",
+                "--dialect",
+                dialect,
+                "--write",
+            ],
+            moved,
+        );
+        assert_eq!(out.status.code(), Some(1), "{dialect}");
+        assert_contains(&text(&out.stderr), "the patch moves calc.py onto itself");
+        assert!(ws.join("calc.py").exists(), "{dialect}: the file is kept");
+    }
+    support::files::write(&ws, "other.py", b"y = 1\n");
+    let other = r#"{"filePath":"other.py","oldString":"y = 1","newString":"y = 2"}"#;
+    let out = run(&["apply", "calc.py", "-", "--write"], other);
+    assert_eq!(out.status.code(), Some(2));
+    assert_contains(
+        &text(&out.stderr),
+        "the input also edits other.py: nothing written",
+    );
+    assert_eq!(
+        std::fs::read_to_string(ws.join("other.py")).expect("read"),
+        "y = 1\n"
+    );
+}
+
+/// Aider's tool input as JSON (`{"reply": TEXT}`) is read as its reply.
+#[test]
+fn an_aider_reply_as_json_is_its_reply() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    support::files::write(dir.path(), "calc.py", b"def add(a, b):\n    return a + b\n");
+    let input = r#"{"reply": "calc.py\n```python\n<<<<<<< SEARCH\ndef add(a, b):\n=======\ndef plus(a, b):\n>>>>>>> REPLACE\n```\n"}"#;
+    let out = support::runner::srview(["apply", "calc.py", "-", "--json"])
+        .cwd(dir.path())
+        .stdin(input.as_bytes())
+        .output();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(report["stage"], "perfect");
+    assert_eq!(report["newContent"], "def plus(a, b):\n    return a + b\n");
 }

@@ -26,13 +26,15 @@ use crate::dialect::call::{CallOutcome, Entry, ToolCall, fs_path};
 use crate::dialect::registry::DialectRow;
 use crate::error::Error;
 use crate::output::{self, Wrote};
-use crate::report::{CallReport, Explained, WithWrite};
+use crate::report::{CallReport, Explained, WithWrite, WriteState};
 
 /// One run of a matcher over a folder.
 struct Run {
     /// The folder, absolute.
     cwd: PathBuf,
     outcome: CallOutcome,
+    /// The tool input the matcher ran.
+    input: serde_json::Value,
     /// The tool result as the model reads it, where the agent wraps its
     /// texts (see [`crate::dialect::call::CallMatcher::run_for_model`]).
     model_text: Option<String>,
@@ -76,6 +78,7 @@ fn run_matcher(
     Ok(Run {
         cwd,
         outcome,
+        input,
         model_text,
         seen: fs.into_seen(),
     })
@@ -155,11 +158,43 @@ fn changes(run: &Run) -> Vec<output::Change<'_>> {
 /// `--write`: the agent's writes, all or nothing; a failing call writes
 /// only with `--force` (the agent's own partial writes), a loose one is held
 /// back unless forced.
-fn commit(args: &ApplyArgs, row: &DialectRow, run: &Run) -> Option<Commit> {
+fn commit(args: &ApplyArgs, row: &DialectRow, run: &Run, only: Option<&str>) -> Option<Commit> {
     if !args.write {
         return None;
     }
     let outcome = &run.outcome;
+    // Paths outside the folder are refused as a transcript's are: the
+    // agent's own project root would hold them, srview's --cwd does not.
+    let outside: Vec<&str> = outcome
+        .writes
+        .iter()
+        .map(|w| w.path.as_str())
+        .filter(|p| p.starts_with('/') || p.split('/').any(|part| part == ".."))
+        .collect();
+    if !outside.is_empty() && !args.allow_outside {
+        return Some(Commit::failed(Error::refused(format!(
+            "{} lies outside {}; nothing written (use --allow-outside to write it)",
+            outside.join(", "),
+            run.cwd.display()
+        ))));
+    }
+    // `apply FILE INPUT --write` writes FILE only.
+    if let Some(target) = only {
+        let others: Vec<&str> = outcome
+            .writes
+            .iter()
+            .map(|w| w.path.as_str())
+            .filter(|p| *p != target)
+            .collect();
+        if !others.is_empty() {
+            return Some(Commit::failed(Error::refused(format!(
+                "the input also edits {}: nothing written (apply --write writes FILE only; \
+                 `srview apply --transcript INPUT --cwd DIR --dialect {}` writes them all)",
+                others.join(", "),
+                row.value
+            ))));
+        }
+    }
     if !outcome.ok && !args.force && !outcome.writes.is_empty() && !outcome.hangs {
         let names: Vec<&str> = outcome.writes.iter().map(|w| w.path.as_str()).collect();
         eprintln!(
@@ -176,7 +211,10 @@ fn commit(args: &ApplyArgs, row: &DialectRow, run: &Run) -> Option<Commit> {
     if outcome.hangs || !outcome.ok && !args.force || outcome.writes.is_empty() {
         return Some(Commit::not_applied());
     }
-    let doubts = super::commit::weigh(true, args.force, loose_notes(row, outcome));
+    let mut doubts = loose_notes(row, outcome);
+    doubts.extend(written_then_deleted(outcome));
+    doubts.extend(moved_onto_itself(row, &run.input));
+    let doubts = super::commit::weigh(true, args.force, doubts);
     Some(Commit::run("nothing written", doubts, || {
         let changed = output::write_batch(&changes(run))
             .map_err(|e| Error::Write(format!("{}: {}", e.path.display(), e.message)))?;
@@ -197,11 +235,23 @@ pub(super) fn run(args: &ApplyArgs, file: &Path, text: &str, row: &DialectRow) -
     let target = file_path(&run.cwd, file);
     let outcome = &run.outcome;
     warn(row, outcome);
-    if let Some(other) = outcome.writes.iter().find(|w| w.path != target) {
+    let others: Vec<&str> = outcome
+        .writes
+        .iter()
+        .map(|w| w.path.as_str())
+        .filter(|p| *p != target)
+        .collect();
+    if !others.is_empty() {
+        let edits_file = outcome.writes.iter().any(|w| w.path == target);
         eprintln!(
-            "srview: note: the input edits {}, not {}",
-            other.path,
-            file.display()
+            "srview: note: the input {} {}{}",
+            if edits_file { "also edits" } else { "edits" },
+            others.join(", "),
+            if edits_file {
+                String::new()
+            } else {
+                format!(", not {}", file.display())
+            }
         );
     }
     let new_content = outcome
@@ -209,7 +259,7 @@ pub(super) fn run(args: &ApplyArgs, file: &Path, text: &str, row: &DialectRow) -
         .iter()
         .find(|w| w.path == target)
         .and_then(|w| w.content.as_deref());
-    let commit = commit(args, row, &run);
+    let commit = commit(args, row, &run, Some(&target));
     let mut stdout = std::io::stdout().lock();
     let io_err = Error::stdout;
     if args.json {
@@ -241,7 +291,7 @@ pub(super) fn run_folder(args: &ApplyArgs, text: &str, cwd: &Path, row: &Dialect
     let run = run_matcher(row, text, cwd, None)?;
     let outcome = &run.outcome;
     warn(row, outcome);
-    let commit = commit(args, row, &run);
+    let commit = commit(args, row, &run, None);
     let mut stdout = std::io::stdout().lock();
     let io_err = Error::stdout;
     if args.json {
@@ -264,6 +314,16 @@ pub(super) fn run_folder(args: &ApplyArgs, text: &str, cwd: &Path, row: &Dialect
         .as_ref()
         .or(outcome.error.as_ref())
         .or(outcome.message.as_ref())
+        .filter(|_| {
+            // The agent's summary says what it wrote: not printed over a
+            // write held back or refused.
+            commit.as_ref().is_none_or(|c| {
+                matches!(
+                    c.json.state,
+                    WriteState::Written | WriteState::Unchanged | WriteState::NotApplied
+                )
+            })
+        })
     {
         stdout.write_all(said.as_bytes()).map_err(io_err)?;
         if !said.ends_with('\n') {
@@ -398,9 +458,9 @@ pub(super) fn check(args: &CheckArgs, row: &DialectRow, text: &str) -> CmdResult
 
 /// `srview fix FILE INPUT --dialect NAME`: the tool input with its failed
 /// or loose string edits corrected (see [`crate::dialect::call_correct`]),
-/// on stdout; exit 0 when every edit is placed exactly once corrected, 1
-/// (said why on stderr, the input printed as it was) when srview cannot
-/// stand behind a correction.
+/// on stdout; exit 0 when every edit is placed exactly once corrected (or
+/// already was), 1 with nothing on stdout (said why on stderr) when srview
+/// cannot stand behind a correction or the agent fails otherwise.
 pub(super) fn fix(args: &super::FixArgs, row: &DialectRow, text: &str) -> CmdResult {
     if row.strings.is_none() {
         return Err(Error::usage(format!(
@@ -428,6 +488,15 @@ pub(super) fn fix(args: &super::FixArgs, row: &DialectRow, text: &str) -> CmdRes
         &run.cwd.to_string_lossy(),
     );
     let (printed, code) = match &correction {
+        None if !run.outcome.ok => {
+            // Nothing srview can correct edit by edit (overlapping edits,
+            // an input the agent rejects): the agent's own words.
+            eprintln!(
+                "srview: the agent fails and srview has no correction:\n{}",
+                run.outcome.error.as_deref().unwrap_or("(no error text)")
+            );
+            return Ok(1);
+        }
         None => {
             eprintln!("srview: nothing to fix: every edit is placed exactly");
             (input.clone(), 0)
@@ -450,7 +519,8 @@ pub(super) fn fix(args: &super::FixArgs, row: &DialectRow, text: &str) -> CmdRes
                 if let Some(why) = why {
                     eprintln!("srview: {why}");
                 }
-                (input.clone(), 1)
+                // Nothing on stdout: the input as it was is no fix.
+                return Ok(1);
             }
         },
     };
@@ -511,6 +581,64 @@ fn differing_lines(found: &str, asked: &str, first: usize) -> Vec<String> {
     }
     if more > 0 {
         out.push(format!("and {more} more differing lines"));
+    }
+    out
+}
+
+/// A patch section that moves a file onto itself (`*** Update File: P`
+/// then `*** Move to: P`): the agents write P and then delete it. One
+/// sentence each.
+fn moved_onto_itself(row: &DialectRow, input: &serde_json::Value) -> Vec<String> {
+    let Some(text) = row
+        .text_field
+        .and_then(|field| input.get(field))
+        .and_then(serde_json::Value::as_str)
+    else {
+        return Vec::new();
+    };
+    let mut updated: Option<String> = None;
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let line = line.trim();
+        if let Some(path) = line.strip_prefix("*** Update File:") {
+            updated = Some(crate::dialect::call::normalize(path.trim()));
+        } else if let Some(to) = line.strip_prefix("*** Move to:") {
+            let to = crate::dialect::call::normalize(to.trim());
+            if updated.as_deref() == Some(to.as_str()) {
+                out.push(format!(
+                    "the patch moves {to} onto itself: {} writes it and then deletes it, and the file would be lost",
+                    row.title
+                ));
+            }
+        } else if line.starts_with("*** ") {
+            updated = None;
+        }
+    }
+    out
+}
+
+/// A file the agent writes and then deletes (a `Move to` that names the
+/// file itself): its edit ends as the file's loss. One sentence each.
+fn written_then_deleted(outcome: &CallOutcome) -> Vec<String> {
+    let mut out = Vec::new();
+    for (i, write) in outcome.writes.iter().enumerate() {
+        let deleted_later = write.content.is_some()
+            && outcome.writes[i + 1..]
+                .iter()
+                .any(|later| later.path == write.path && later.content.is_none());
+        let deleted_after_move = write.content.is_none()
+            && outcome.writes[..i]
+                .iter()
+                .any(|earlier| earlier.path == write.path && earlier.content.is_some());
+        if deleted_later || deleted_after_move {
+            let doubt = format!(
+                "the agent writes {} and then deletes it (a move onto itself): the file would be lost",
+                write.path
+            );
+            if !out.contains(&doubt) {
+                out.push(doubt);
+            }
+        }
     }
     out
 }

@@ -109,7 +109,11 @@ impl DialectRow {
             serde_json::Value::Object(object)
         };
         match (parsed, self.text_field) {
-            // Aider's input is the reply text even when it parses as JSON.
+            // Aider's tool input as JSON (`{"reply": TEXT}`), else the
+            // reply text itself, even when it parses as JSON.
+            (Some(json), Some("reply")) if json.get("reply").is_some_and(|r| r.is_string()) => {
+                Some(json)
+            }
             (_, Some("reply")) => Some(wrapped("reply")),
             (Some(json), _) => Some(json),
             (None, Some(field)) => Some(wrapped(field)),
