@@ -389,7 +389,12 @@ pub(super) fn check(args: &CheckArgs, row: &DialectRow, text: &str) -> CmdResult
         let mut text = String::new();
         for (i, edit) in outcome.edits.iter().enumerate() {
             let line = if edit.found.is_none() {
-                format!("edit {}: not placed ({})\n", i + 1, edit.stage)
+                // A stage named for an edit never placed (pi names every
+                // edit of a refused call `exact`) would read as a match.
+                match edit.stage.as_str() {
+                    "" | "exact" => format!("edit {}: not placed\n", i + 1),
+                    stage => format!("edit {}: not placed ({stage})\n", i + 1),
+                }
             } else {
                 let how = if edit.loose { "loose" } else { "exact" };
                 format!(
