@@ -27,7 +27,18 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
     }
     // FILE is loaded before DIFF is read: DIFF may be a pipe whose writer
     // waits for that (and a FILE edited meanwhile is then caught).
-    let content = input::read_file_arg(file, args.new_file)?;
+    let content = match input::read_file_arg(file, args.new_file) {
+        Err(missing) if args.engine.dialect.is_none() && !file.exists() => {
+            // An agent's tool input (told by its keys) meets a missing FILE
+            // as the agent would: its matcher says what happens.
+            let diff = input::read_diff(args.diff.as_deref())?;
+            return match args.engine.agent_dialect_of(&diff) {
+                Some(row) => super::apply_call::run(args, file, &diff, row),
+                None => Err(missing),
+            };
+        }
+        other => other?,
+    };
     let diff = input::read_diff(args.diff.as_deref())?;
     if let Some(row) = args.engine.agent_dialect_of(&diff) {
         return super::apply_call::run(args, file, &diff, row);

@@ -91,13 +91,7 @@ fn loose_notes(row: &DialectRow, outcome: &CallOutcome) -> Vec<String> {
         let ranges: Vec<String> = outcome
             .rewritten_outside
             .iter()
-            .map(|&(first, last)| {
-                if first == last {
-                    format!("line {first}")
-                } else {
-                    format!("lines {first}-{last}")
-                }
-            })
+            .map(|&range| lines_text(range))
             .collect();
         format!(
             "{} also rewrites {}, which no edit covers: it writes the whole file normalized",
@@ -124,17 +118,27 @@ fn loose_notes(row: &DialectRow, outcome: &CallOutcome) -> Vec<String> {
 }
 
 /// Warns, on stderr, of what the agent would do that the model did not
-/// ask for, and says where its code would hang.
-fn warn(row: &DialectRow, outcome: &CallOutcome) {
+/// ask for, and says where its code would hang. With `--write` the loose
+/// notes are left to the write (held back, or warned of when forced), not
+/// said twice.
+fn warn(row: &DialectRow, outcome: &CallOutcome, writing: bool) {
     if outcome.hangs {
-        eprintln!(
-            "srview: {}'s own code never returns on this input: the agent would hang here",
-            row.title
-        );
+        eprintln!("srview: {}", hang_sentence(row));
+    }
+    if writing {
+        return;
     }
     for note in loose_notes(row, outcome) {
         eprintln!("srview: warning: {note}");
     }
+}
+
+/// Where the agent's own code would never return.
+fn hang_sentence(row: &DialectRow) -> String {
+    format!(
+        "{}'s own code never returns on this input: the agent would hang here",
+        row.title
+    )
 }
 
 /// The files `run` leaves changed, as [`output::Change`]s (paths joined to
@@ -234,7 +238,7 @@ pub(super) fn run(args: &ApplyArgs, file: &Path, text: &str, row: &DialectRow) -
     let run = run_matcher(row, text, &cwd, Some(file))?;
     let target = file_path(&run.cwd, file);
     let outcome = &run.outcome;
-    warn(row, outcome);
+    warn(row, outcome, args.write);
     let others: Vec<&str> = outcome
         .writes
         .iter()
@@ -254,11 +258,7 @@ pub(super) fn run(args: &ApplyArgs, file: &Path, text: &str, row: &DialectRow) -
             }
         );
     }
-    let new_content = outcome
-        .writes
-        .iter()
-        .find(|w| w.path == target)
-        .and_then(|w| w.content.as_deref());
+    let new_content = outcome.written(&target).flatten();
     let commit = commit(args, row, &run, Some(&target));
     let mut stdout = std::io::stdout().lock();
     let io_err = Error::stdout;
@@ -290,7 +290,7 @@ pub(super) fn run(args: &ApplyArgs, file: &Path, text: &str, row: &DialectRow) -
 pub(super) fn run_folder(args: &ApplyArgs, text: &str, cwd: &Path, row: &DialectRow) -> CmdResult {
     let run = run_matcher(row, text, cwd, None)?;
     let outcome = &run.outcome;
-    warn(row, outcome);
+    warn(row, outcome, args.write);
     let commit = commit(args, row, &run, None);
     let mut stdout = std::io::stdout().lock();
     let io_err = Error::stdout;
@@ -344,33 +344,17 @@ pub(super) fn run_folder(args: &ApplyArgs, text: &str, cwd: &Path, row: &Dialect
 /// agent fails, hangs, or a loose stage placed an edit (as `apply --write`
 /// holds it back).
 pub(super) fn check(args: &CheckArgs, row: &DialectRow, text: &str) -> CmdResult {
-    let args_text = text.to_string();
     let cwd = std::env::current_dir().map_err(|e| Error::read("the current folder", e))?;
     let run = run_matcher(row, text, &cwd, Some(&args.file))?;
     let outcome = &run.outcome;
     let notes = loose_notes(row, outcome);
     let target = file_path(&run.cwd, &args.file);
-    let correction = match (run.seen.get(&target), row.input_of(text)) {
-        (Some(Entry::File(content)), Some(input)) => crate::dialect::call_correct::correct(
-            row,
-            &input,
-            content,
-            &target,
-            &run.cwd.to_string_lossy(),
-        ),
-        _ => None,
-    };
+    let correction = correction(row, &run, &target);
     let mut stdout = std::io::stdout().lock();
     let io_err = Error::stdout;
     if args.json {
         let mut report = CallReport::new(row.value, outcome);
-        report.new_content = Some(
-            outcome
-                .writes
-                .iter()
-                .find(|w| w.path == target)
-                .and_then(|w| w.content.as_deref()),
-        );
+        report.new_content = Some(outcome.written(&target).flatten());
         if let Some(c) = &correction {
             report.explained = Some(
                 c.edits
@@ -411,8 +395,7 @@ pub(super) fn check(args: &CheckArgs, row: &DialectRow, text: &str) -> CmdResult
         }
         let asked = row
             .strings
-            .zip(row.input_of(&args_text))
-            .and_then(|(fields, input)| crate::dialect::call_correct::pairs(fields, &input))
+            .and_then(|fields| crate::dialect::call_correct::pairs(fields, &run.input))
             .unwrap_or_default();
         for (i, edit) in outcome.edits.iter().enumerate() {
             let (Some(found), Some((old, _)), Some((first, _))) =
@@ -427,10 +410,7 @@ pub(super) fn check(args: &CheckArgs, row: &DialectRow, text: &str) -> CmdResult
             }
         }
         if outcome.hangs {
-            text.push_str(&format!(
-                "error: {}'s own code never returns on this input: the agent would hang here\n",
-                row.title
-            ));
+            text.push_str(&format!("error: {}\n", hang_sentence(row)));
         }
         match (&outcome.error, &outcome.message) {
             (Some(error), _) => text.push_str(&format!("error: the agent fails:\n{error}\n")),
@@ -476,22 +456,14 @@ pub(super) fn fix(args: &super::FixArgs, row: &DialectRow, text: &str) -> CmdRes
     let cwd = std::env::current_dir().map_err(|e| Error::read("the current folder", e))?;
     let run = run_matcher(row, text, &cwd, Some(&args.file))?;
     let target = file_path(&run.cwd, &args.file);
-    let Some(Entry::File(content)) = run.seen.get(&target) else {
+    if !matches!(run.seen.get(&target), Some(Entry::File(_))) {
         return Err(Error::refused(format!(
             "{}: the input does not edit this file, or it cannot be read",
             args.file.display()
         )));
-    };
-    let input = row
-        .input_of(text)
-        .ok_or_else(|| Error::usage("the input is not a JSON object"))?;
-    let correction = crate::dialect::call_correct::correct(
-        row,
-        &input,
-        content,
-        &target,
-        &run.cwd.to_string_lossy(),
-    );
+    }
+    let input = &run.input;
+    let correction = correction(row, &run, &target);
     let (printed, code) = match &correction {
         None if !run.outcome.ok => {
             // Nothing srview can correct edit by edit (overlapping edits,
@@ -536,6 +508,26 @@ pub(super) fn fix(args: &super::FixArgs, row: &DialectRow, text: &str) -> CmdRes
     Ok(code)
 }
 
+/// The failed or loose string edits of `run` explained and corrected (see
+/// [`crate::dialect::call_correct`]), against FILE (`target`) as the
+/// matcher read it.
+fn correction(
+    row: &DialectRow,
+    run: &Run,
+    target: &str,
+) -> Option<crate::dialect::call_correct::Correction> {
+    let Some(Entry::File(content)) = run.seen.get(target) else {
+        return None;
+    };
+    crate::dialect::call_correct::correct(
+        row,
+        &run.input,
+        content,
+        (target, &run.cwd.to_string_lossy()),
+        &run.outcome,
+    )
+}
+
 /// FILE as the matcher's file system names it (see [`fs_path`]).
 fn file_path(cwd: &Path, file: &Path) -> String {
     let absolute = if file.is_absolute() {
@@ -546,13 +538,20 @@ fn file_path(cwd: &Path, file: &Path) -> String {
     fs_path(&cwd.to_string_lossy(), &absolute.to_string_lossy())
 }
 
+/// `line N` / `lines A-B`.
+fn lines_text((first, last): (usize, usize)) -> String {
+    if first == last {
+        format!("line {first}")
+    } else {
+        format!("lines {first}-{last}")
+    }
+}
+
 /// ` at line N` / ` at lines A-B`, or nothing.
 fn place(lines: Option<(usize, usize)>) -> String {
-    match lines {
-        Some((first, last)) if first == last => format!(" at line {first}"),
-        Some((first, last)) => format!(" at lines {first}-{last}"),
-        None => String::new(),
-    }
+    lines
+        .map(|range| format!(" at {}", lines_text(range)))
+        .unwrap_or_default()
 }
 
 /// The lines where the file's text a loose stage replaced (`found`, from

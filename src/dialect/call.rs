@@ -63,6 +63,17 @@ pub struct CallOutcome {
     pub rewritten_outside: Vec<(usize, usize)>,
 }
 
+impl CallOutcome {
+    /// The file at `path` (an [`fs_path`]) as the agent leaves it:
+    /// `Some(None)` deleted, `None` not written.
+    pub fn written(&self, path: &str) -> Option<Option<&str>> {
+        self.writes
+            .iter()
+            .rfind(|w| w.path == path)
+            .map(|w| w.content.as_deref())
+    }
+}
+
 /// A file as the agent leaves it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct FileWrite {

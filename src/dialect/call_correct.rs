@@ -13,6 +13,7 @@
 
 use serde_json::Value;
 
+use super::call::CallOutcome;
 use super::edit::{self, Edit};
 use super::registry::{DialectRow, StringFields, run_on_file};
 
@@ -91,20 +92,19 @@ pub struct Correction {
     pub withheld: Option<String>,
 }
 
-/// Explains the failed or loose edits of `input` (run by `row`'s matcher
-/// over `content` at `path`, `cwd` the agent's root) and corrects them.
-/// `None` when the dialect's edits are not old/new text pairs.
+/// Explains the failed or loose edits of `input`, which `row`'s matcher
+/// ran over `content` at `path` (`cwd` the agent's root) with `outcome`,
+/// and corrects them. `None` when the dialect's edits are not old/new text
+/// pairs, or none failed or matched loosely.
 pub fn correct(
     row: &DialectRow,
     input: &Value,
     content: &str,
-    path: &str,
-    cwd: &str,
+    (path, cwd): (&str, &str),
+    outcome: &CallOutcome,
 ) -> Option<Correction> {
     let fields = row.strings?;
     let texts = pairs(fields, input)?;
-    let run = run_on_file(row.value, input, path, Some(content), cwd)?;
-    let outcome = &run.outcome;
     let mut edits = Vec::new();
     let mut corrected = input.clone();
     let mut changed = Vec::new();

@@ -287,11 +287,7 @@ impl FileRun {
     /// The file as the agent leaves it: `Some(None)` deleted, `None` not
     /// written.
     pub fn written(&self) -> Option<Option<&str>> {
-        self.outcome
-            .writes
-            .iter()
-            .find(|w| w.path == self.path)
-            .map(|w| w.content.as_deref())
+        self.outcome.written(&self.path)
     }
 }
 
@@ -305,6 +301,13 @@ pub fn run_on_file(
     cwd: &str,
 ) -> Option<FileRun> {
     let matcher = find(dialect)?.matcher()?;
+    // The contract's root is absolute (the agents' texts name paths from
+    // it); a session recorded without one runs in the current folder.
+    let absolute = match std::path::absolute(cwd) {
+        Ok(root) if !cwd.starts_with('/') => super::call::normalize(&root.to_string_lossy()),
+        _ => cwd.trim_end_matches('/').to_string(),
+    };
+    let cwd = absolute.as_str();
     let path = super::call::fs_path(cwd, path);
     let fs = super::apply_patch::fs::MemoryFs::new(content.map(|c| (path.clone(), c.to_string())));
     let outcome = matcher.run(&super::call::ToolCall {
