@@ -522,3 +522,27 @@ fn blocks<'a>(message: Option<&LineMessage<'a>>) -> Vec<LineBlock<'a>> {
         Err(_) => Vec::new(),
     }
 }
+
+impl super::reader::FormatReader for Parser {
+    fn unit(&mut self, text: &str, store: &mut Store) {
+        self.line(text, store);
+    }
+}
+
+/// A saved session's file-history backups:
+/// `~/.claude/projects/<cwd>/<session>.jsonl` → `~/.claude/file-history/`.
+pub(super) fn side_files(file: &std::path::Path, reader: &mut super::AgentReader, _use_cwd: bool) {
+    let Some(home) = file.ancestors().nth(3) else {
+        return;
+    };
+    let history = home.join("file-history");
+    reader
+        .store
+        .set_backups(Box::new(move |session: &str, name: &str| {
+            let plain = |s: &str| !s.is_empty() && !s.contains(['/', '\\']) && !s.starts_with('.');
+            if !plain(session) || !plain(name) {
+                return None;
+            }
+            std::fs::read_to_string(history.join(session).join(name)).ok()
+        }));
+}

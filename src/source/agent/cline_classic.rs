@@ -237,3 +237,38 @@ fn tagged(text: &str, tag: &str) -> Option<String> {
     let end = start + text[start..].find(&close)?;
     Some(text[start..end].to_string())
 }
+
+impl super::reader::FormatReader for UiParser {
+    fn unit(&mut self, text: &str, store: &mut Store) {
+        self.object(text, store);
+    }
+}
+
+#[derive(Deserialize)]
+struct TaskMetadata {
+    #[serde(default)]
+    environment_history: Vec<Environment>,
+}
+
+#[derive(Deserialize)]
+struct Environment {
+    #[serde(default)]
+    host_version: Option<String>,
+}
+
+/// A Cline classic task's `task_metadata.json`: the extension's version.
+pub(super) fn side_files(file: &std::path::Path, reader: &mut super::AgentReader, _use_cwd: bool) {
+    let Some(dir) = file.parent() else { return };
+    let Some(meta) = super::session::read_json::<TaskMetadata>(&dir.join("task_metadata.json"))
+    else {
+        return;
+    };
+    if let Some(v) = meta
+        .environment_history
+        .iter()
+        .rev()
+        .find_map(|e| e.host_version.clone())
+    {
+        reader.set_version(&v);
+    }
+}

@@ -231,3 +231,77 @@ pub(super) fn messages(text: &str, store: &mut Store) {
         }
     }
 }
+
+impl super::reader::FormatReader for StreamParser {
+    fn unit(&mut self, text: &str, store: &mut Store) {
+        self.line(text, store);
+    }
+}
+
+#[derive(Deserialize)]
+struct ClineManifest {
+    #[serde(default)]
+    cwd: Option<String>,
+    #[serde(default)]
+    metadata: Option<ManifestMetadata>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ManifestMetadata {
+    #[serde(default)]
+    session_history_origin: Option<HistoryOrigin>,
+    #[serde(default)]
+    checkpoint: Option<Checkpoints>,
+}
+
+#[derive(Deserialize)]
+struct Checkpoints {
+    #[serde(default)]
+    history: Vec<Checkpoint>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Checkpoint {
+    #[serde(rename = "ref", default)]
+    reference: Option<String>,
+    #[serde(default)]
+    created_at: Option<u64>,
+}
+
+#[derive(Deserialize)]
+struct HistoryOrigin {
+    #[serde(default)]
+    version: Option<String>,
+}
+
+/// A Cline CLI session's manifest (`<id>.json` beside `<id>.messages.json`):
+/// its workspace, version and checkpoint commits.
+pub(super) fn side_files(file: &std::path::Path, reader: &mut super::AgentReader, use_cwd: bool) {
+    let Some(dir) = file.parent() else { return };
+    let name = file.file_name().map(|n| n.to_string_lossy().to_string());
+    let Some(id) = name
+        .as_deref()
+        .and_then(|n| n.strip_suffix(".messages.json"))
+    else {
+        return;
+    };
+    let Some(manifest) =
+        super::session::read_json::<ClineManifest>(&dir.join(format!("{id}.json")))
+    else {
+        return;
+    };
+    if use_cwd && let Some(cwd) = &manifest.cwd {
+        reader.store.set_workspace(cwd, false);
+    }
+    let Some(metadata) = manifest.metadata else {
+        return;
+    };
+    if let Some(v) = metadata.session_history_origin.and_then(|o| o.version) {
+        reader.set_version(&v);
+    }
+    let mut history = metadata.checkpoint.map(|c| c.history).unwrap_or_default();
+    history.sort_by_key(|c| c.created_at.unwrap_or(0));
+    reader.set_checkpoints(history.into_iter().filter_map(|c| c.reference).collect());
+}

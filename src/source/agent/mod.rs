@@ -40,6 +40,7 @@ mod detect;
 mod error;
 mod lines;
 mod patch;
+mod reader;
 mod report;
 pub mod session;
 mod store;
@@ -390,21 +391,9 @@ pub struct AgentReader {
     /// The input ended inside a line (a line format's torn last line).
     ended_inside_line: bool,
     input: lines::Input,
-    parser: Parser,
+    parser: Box<dyn reader::FormatReader>,
     store: store::Store,
     finished: bool,
-}
-
-enum Parser {
-    Claude(claude::Parser),
-    CodexExec(codex::ExecParser),
-    CodexAppServer(codex::AppServerParser),
-    CodexRollout(codex::RolloutParser),
-    ClineCli(cline_cli::StreamParser),
-    ClineCliMessages,
-    ClineUi(cline_classic::UiParser),
-    ClineApiHistory,
-    Aider(aider::Parser),
 }
 
 impl AgentReader {
@@ -424,22 +413,8 @@ impl AgentReader {
     }
 }
 
-fn parser_for(format: Format) -> Parser {
-    match format {
-        Format::ClaudeStreamJson | Format::ClaudeSessionJsonl => {
-            Parser::Claude(claude::Parser::default())
-        }
-        Format::CodexExecJson => Parser::CodexExec(codex::ExecParser::default()),
-        Format::CodexAppServer => Parser::CodexAppServer(codex::AppServerParser::default()),
-        Format::CodexRollout => Parser::CodexRollout(codex::RolloutParser::default()),
-        Format::ClineCliJson => Parser::ClineCli(cline_cli::StreamParser::default()),
-        Format::ClineCliMessages => Parser::ClineCliMessages,
-        Format::ClineUiMessages => Parser::ClineUi(cline_classic::UiParser::default()),
-        Format::ClineApiHistory => Parser::ClineApiHistory,
-        Format::AiderStdout | Format::AiderHistory => {
-            Parser::Aider(aider::Parser::new(format == Format::AiderHistory))
-        }
-    }
+fn parser_for(format: Format) -> Box<dyn reader::FormatReader> {
+    (table::format(format).reader)()
 }
 
 fn input_for(format: Format) -> lines::Input {
@@ -555,9 +530,7 @@ impl AgentReader {
             self.finished = true;
             self.ended_inside_line = self.input.ends_inside_unit();
             self.drain(true);
-            if let Parser::Aider(p) = &mut self.parser {
-                p.finish(&mut self.store);
-            }
+            self.parser.finish(&mut self.store);
             self.store.finish();
         }
         self.store.edits()
@@ -629,23 +602,14 @@ impl AgentReader {
                 Err(_) => String::from_utf8_lossy(unit),
             };
             self.store.next_line();
-            match &mut self.parser {
-                Parser::Claude(p) => p.line(&text, &mut self.store),
-                Parser::CodexExec(p) => p.line(&text, &mut self.store),
-                Parser::CodexAppServer(p) => p.line(&text, &mut self.store),
-                Parser::CodexRollout(p) => p.line(&text, &mut self.store),
-                Parser::ClineCli(p) => p.line(&text, &mut self.store),
-                Parser::ClineCliMessages => cline_cli::messages(&text, &mut self.store),
-                Parser::ClineUi(p) => p.object(&text, &mut self.store),
-                Parser::ClineApiHistory => cline_classic::api_history(&text, &mut self.store),
-                Parser::Aider(p) => p.line(&text, &mut self.store),
-            }
+            self.parser.unit(&text, &mut self.store);
         }
-        if let Parser::Aider(p) = &mut self.parser {
-            // The reply still streaming, previewed as far as it has arrived.
-            if let Some(tail) = self.input.pending_text() {
-                p.preview_tail(&tail, &mut self.store);
-            }
+        // A unit still arriving, previewed as far as it has arrived (an
+        // Aider reply streaming).
+        if self.parser.reads_tail()
+            && let Some(tail) = self.input.pending_text()
+        {
+            self.parser.tail(&tail, &mut self.store);
         }
     }
 }

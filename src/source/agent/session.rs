@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use super::{AgentReader, Format, detect_path};
+use super::{AgentReader, detect_path};
 
 /// Why a session cannot be read.
 #[derive(Debug, thiserror::Error)]
@@ -109,19 +109,8 @@ fn read_up_to_bytes(
     if let Some(ws) = workspace {
         reader = reader.with_workspace(ws);
     }
-    side_files(&file_path, format, &mut reader, workspace.is_none());
-    if format == Format::ClaudeSessionJsonl
-        && let Some(home) = file_path.ancestors().nth(3)
-    {
-        // ~/.claude/projects/<cwd>/<session>.jsonl → ~/.claude/file-history/
-        let history = home.join("file-history");
-        reader = reader.with_backups(move |session, name| {
-            let plain = |s: &str| !s.is_empty() && !s.contains(['/', '\\']) && !s.starts_with('.');
-            if !plain(session) || !plain(name) {
-                return None;
-            }
-            std::fs::read_to_string(history.join(session).join(name)).ok()
-        });
+    if let Some(side_files) = format.row().side_files {
+        side_files(&file_path, &mut reader, workspace.is_none());
     }
     reader.feed(&first);
     each(&mut reader);
@@ -152,104 +141,7 @@ fn read_up_to(file: &mut File, buf: &mut [u8]) -> std::io::Result<usize> {
     Ok(n)
 }
 
-#[derive(Deserialize)]
-struct ClineManifest {
-    #[serde(default)]
-    cwd: Option<String>,
-    #[serde(default)]
-    metadata: Option<ManifestMetadata>,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct ManifestMetadata {
-    #[serde(default)]
-    session_history_origin: Option<HistoryOrigin>,
-    #[serde(default)]
-    checkpoint: Option<Checkpoints>,
-}
-
-#[derive(Deserialize)]
-struct Checkpoints {
-    #[serde(default)]
-    history: Vec<Checkpoint>,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Checkpoint {
-    #[serde(rename = "ref", default)]
-    reference: Option<String>,
-    #[serde(default)]
-    created_at: Option<u64>,
-}
-
-#[derive(Deserialize)]
-struct HistoryOrigin {
-    #[serde(default)]
-    version: Option<String>,
-}
-
-#[derive(Deserialize)]
-struct TaskMetadata {
-    #[serde(default)]
-    environment_history: Vec<Environment>,
-}
-
-#[derive(Deserialize)]
-struct Environment {
-    #[serde(default)]
-    host_version: Option<String>,
-}
-
-/// The version and workspace named beside the session file: a Cline CLI
-/// manifest (`<id>.json`), a Cline classic `task_metadata.json`. Missing or
-/// unreadable side files leave them unknown.
-fn side_files(file: &Path, format: Format, reader: &mut AgentReader, use_cwd: bool) {
-    let Some(dir) = file.parent() else { return };
-    match format {
-        Format::ClineCliMessages => {
-            let name = file.file_name().map(|n| n.to_string_lossy().to_string());
-            let Some(id) = name
-                .as_deref()
-                .and_then(|n| n.strip_suffix(".messages.json"))
-            else {
-                return;
-            };
-            let Some(manifest) = read_json::<ClineManifest>(&dir.join(format!("{id}.json"))) else {
-                return;
-            };
-            if use_cwd && let Some(cwd) = &manifest.cwd {
-                reader.store.set_workspace(cwd, false);
-            }
-            let Some(metadata) = manifest.metadata else {
-                return;
-            };
-            if let Some(v) = metadata.session_history_origin.and_then(|o| o.version) {
-                reader.set_version(&v);
-            }
-            let mut history = metadata.checkpoint.map(|c| c.history).unwrap_or_default();
-            history.sort_by_key(|c| c.created_at.unwrap_or(0));
-            reader.set_checkpoints(history.into_iter().filter_map(|c| c.reference).collect());
-        }
-        Format::ClineApiHistory | Format::ClineUiMessages => {
-            let Some(meta) = read_json::<TaskMetadata>(&dir.join("task_metadata.json")) else {
-                return;
-            };
-            if let Some(v) = meta
-                .environment_history
-                .iter()
-                .rev()
-                .find_map(|e| e.host_version.clone())
-            {
-                reader.set_version(&v);
-            }
-        }
-        _ => {}
-    }
-}
-
-fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Option<T> {
+pub(super) fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Option<T> {
     let file = File::open(path).ok()?;
     serde_json::from_reader(std::io::BufReader::new(file)).ok()
 }

@@ -6,7 +6,8 @@
 //! is its reader, one [`AgentRow`], a [`FormatRow`] per output format and
 //! its tests (docs/architecture.md, "How to add an agent format").
 
-use super::{AgentKind, AgentTool, Format};
+use super::reader::{EachUnit, FormatReader, SideFiles};
+use super::{AgentKind, AgentTool, Format, aider, claude, cline_classic, cline_cli, codex};
 
 /// How an output arrives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -47,6 +48,10 @@ pub struct FormatRow {
     /// The first 4000 characters of a JSON document (it starts with `[`)
     /// of this format.
     pub document: fn(&str) -> bool,
+    /// Makes its reader (the agent's own file).
+    pub(super) reader: fn() -> Box<dyn FormatReader>,
+    /// Reads what a saved session keeps beside its file, if anything.
+    pub(super) side_files: Option<SideFiles>,
 }
 
 /// Where an agent saves its sessions.
@@ -140,6 +145,8 @@ pub static FORMATS: &[FormatRow] = &[
         file_name: never,
         line: |l| l.starts_with("Aider v"),
         document: never,
+        reader: || Box::new(aider::Parser::new(false)),
+        side_files: None,
     },
     FormatRow {
         format: Format::AiderHistory,
@@ -152,6 +159,8 @@ pub static FORMATS: &[FormatRow] = &[
         file_name: |n| n == ".aider.chat.history.md",
         line: |l| l.starts_with("# aider chat started at"),
         document: never,
+        reader: || Box::new(aider::Parser::new(true)),
+        side_files: None,
     },
     FormatRow {
         format: Format::ClaudeStreamJson,
@@ -168,6 +177,8 @@ pub static FORMATS: &[FormatRow] = &[
                     || (has(l, "type", "system") && has_key(l, "claude_code_version")))
         },
         document: never,
+        reader: || Box::<claude::Parser>::default(),
+        side_files: None,
     },
     FormatRow {
         format: Format::ClaudeSessionJsonl,
@@ -187,6 +198,8 @@ pub static FORMATS: &[FormatRow] = &[
                     || has(l, "type", "summary"))
         },
         document: never,
+        reader: || Box::<claude::Parser>::default(),
+        side_files: Some(claude::side_files),
     },
     FormatRow {
         format: Format::CodexRollout,
@@ -199,6 +212,8 @@ pub static FORMATS: &[FormatRow] = &[
         file_name: |n| n.starts_with("rollout-") && n.ends_with(".jsonl"),
         line: |l| json(l) && has(l, "type", "session_meta"),
         document: never,
+        reader: || Box::<codex::RolloutParser>::default(),
+        side_files: None,
     },
     FormatRow {
         format: Format::CodexExecJson,
@@ -211,6 +226,8 @@ pub static FORMATS: &[FormatRow] = &[
         file_name: never,
         line: |l| json(l) && (has(l, "type", "thread.started") || has(l, "type", "turn.started")),
         document: never,
+        reader: || Box::<codex::ExecParser>::default(),
+        side_files: None,
     },
     FormatRow {
         format: Format::CodexAppServer,
@@ -228,6 +245,8 @@ pub static FORMATS: &[FormatRow] = &[
                     || has(l, "method", "thread/started"))
         },
         document: never,
+        reader: || Box::<codex::AppServerParser>::default(),
+        side_files: None,
     },
     FormatRow {
         format: Format::ClineCliJson,
@@ -245,6 +264,8 @@ pub static FORMATS: &[FormatRow] = &[
                     || has(l, "type", "run_start"))
         },
         document: never,
+        reader: || Box::<cline_cli::StreamParser>::default(),
+        side_files: None,
     },
     FormatRow {
         format: Format::ClineApiHistory,
@@ -257,6 +278,8 @@ pub static FORMATS: &[FormatRow] = &[
         file_name: |n| n == "api_conversation_history.json",
         line: never,
         document: |head| has_key(head, "role"),
+        reader: || Box::new(EachUnit(cline_classic::api_history)),
+        side_files: Some(cline_classic::side_files),
     },
     FormatRow {
         format: Format::ClineUiMessages,
@@ -275,6 +298,8 @@ pub static FORMATS: &[FormatRow] = &[
                         || (has_key(l, "ts") && (has(l, "type", "say") || has(l, "type", "ask")))))
         },
         document: |head| has_key(head, "say") || has_key(head, "ask") || has_key(head, "ts"),
+        reader: || Box::<cline_classic::UiParser>::default(),
+        side_files: Some(cline_classic::side_files),
     },
     FormatRow {
         format: Format::ClineCliMessages,
@@ -287,6 +312,8 @@ pub static FORMATS: &[FormatRow] = &[
         file_name: |n| n.ends_with(".messages.json"),
         line: |l| json(l) && has_key(l, "messages") && has_key(l, "sessionId"),
         document: never,
+        reader: || Box::new(EachUnit(cline_cli::messages)),
+        side_files: Some(cline_cli::side_files),
     },
 ];
 

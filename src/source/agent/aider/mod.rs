@@ -557,3 +557,21 @@ fn search_text(block: &str) -> String {
     }
     out.join("\n")
 }
+
+impl super::reader::FormatReader for Parser {
+    fn unit(&mut self, text: &str, store: &mut Store) {
+        self.line(text, store);
+    }
+
+    fn tail(&mut self, text: &str, store: &mut Store) {
+        self.preview_tail(text, store);
+    }
+
+    fn reads_tail(&self) -> bool {
+        true
+    }
+
+    fn finish(&mut self, store: &mut Store) {
+        Parser::finish(self, store);
+    }
+}

@@ -242,3 +242,9 @@ fn has_hunks(patch: &str) -> bool {
         .skip(2)
         .any(|l| !l.starts_with("*** Move to: ") && l != "*** End Patch")
 }
+
+impl crate::source::agent::reader::FormatReader for AppServerParser {
+    fn unit(&mut self, text: &str, store: &mut Store) {
+        self.line(text, store);
+    }
+}

@@ -79,3 +79,9 @@ impl ExecParser {
         }
     }
 }
+
+impl crate::source::agent::reader::FormatReader for ExecParser {
+    fn unit(&mut self, text: &str, store: &mut Store) {
+        self.line(text, store);
+    }
+}

@@ -226,3 +226,9 @@ fn names_file(message: &str, file: &str) -> bool {
         )
     })
 }
+
+impl crate::source::agent::reader::FormatReader for RolloutParser {
+    fn unit(&mut self, text: &str, store: &mut Store) {
+        self.line(text, store);
+    }
+}
