@@ -69,6 +69,15 @@ pub enum AgentKind {
     ClineClassic,
     /// Aider.
     Aider,
+    /// pi (`@earendil-works/pi-coding-agent`).
+    Pi,
+    /// Gemini CLI.
+    GeminiCli,
+    /// Qwen Code.
+    QwenCode,
+    /// OpenCode.
+    #[serde(rename = "opencode")]
+    OpenCode,
 }
 
 impl AgentKind {
@@ -164,6 +173,18 @@ pub enum AgentTool {
     /// One Aider whole file (`--edit-format whole`).
     #[serde(rename = "aider-whole")]
     AiderWhole,
+    /// pi, Qwen Code and OpenCode `edit` (lower case: not Claude Code's `Edit`).
+    #[serde(rename = "edit")]
+    EditLower,
+    /// pi and OpenCode `write`.
+    #[serde(rename = "write")]
+    WriteLower,
+    /// Gemini CLI `replace`.
+    #[serde(rename = "replace")]
+    Replace,
+    /// Gemini CLI and Qwen Code `write_file`.
+    #[serde(rename = "write_file")]
+    WriteFile,
 }
 
 impl AgentTool {
@@ -180,6 +201,10 @@ impl AgentTool {
             AgentTool::AiderBlock => "aider-block",
             AgentTool::AiderUdiff => "aider-udiff",
             AgentTool::AiderWhole => "aider-whole",
+            AgentTool::EditLower => "edit",
+            AgentTool::WriteLower => "write",
+            AgentTool::Replace => "replace",
+            AgentTool::WriteFile => "write_file",
         }
     }
 }
