@@ -1099,3 +1099,186 @@ fn an_aider_reply_as_json_is_its_reply() {
     assert_eq!(report["stage"], "perfect");
     assert_eq!(report["newContent"], "def plus(a, b):\n    return a + b\n");
 }
+
+/// A recorded tool call (tests/fixtures/matchers/recorded/): the file as
+/// the agent had it and the tool input, written into a new folder as
+/// `inventory.py` and `input.json` (the input's path made `inventory.py`).
+fn recorded_call(module: &str, name: &str, path_key: &str) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let record: serde_json::Value = serde_json::from_str(&support::files::read(
+        Path::new(env!("CARGO_MANIFEST_DIR")),
+        &format!("tests/fixtures/matchers/recorded/{module}/{name}.json"),
+    ))
+    .expect("JSON");
+    std::fs::write(
+        dir.path().join("inventory.py"),
+        record["before"].as_str().expect("before"),
+    )
+    .expect("written");
+    // In the order models write the keys (serde's own output sorts them).
+    let json = |v: &serde_json::Value| serde_json::to_string(v).expect("JSON");
+    let input = &record["input"];
+    let pair = |edit: &serde_json::Value, old: &str, new: &str| {
+        format!(
+            "{{\"{old}\": {}, \"{new}\": {}}}",
+            json(&edit[old]),
+            json(&edit[new])
+        )
+    };
+    let input = match input.get("edits").and_then(|e| e.as_array()) {
+        Some(edits) => format!(
+            "{{\"{path_key}\": \"inventory.py\", \"edits\": [{}]}}",
+            edits
+                .iter()
+                .map(|e| pair(e, "oldText", "newText"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        None => format!(
+            "{{\"{path_key}\": \"inventory.py\", \"oldString\": {}, \"newString\": {}}}",
+            json(&input["oldString"]),
+            json(&input["newString"])
+        ),
+    };
+    (dir, input)
+}
+
+/// `apply --stream --dialect` of an agent's matcher, `parts` arriving one
+/// by one in `dir`: the JSON lines and the run.
+fn agent_stream(
+    dir: &Path,
+    dialect: &str,
+    parts: &[&str],
+    extra: &[&str],
+) -> (Vec<serde_json::Value>, Output) {
+    let mut args = vec![
+        "apply",
+        "inventory.py",
+        "--stream",
+        "--stream-interval",
+        "0",
+        "--dialect",
+        dialect,
+    ];
+    args.extend_from_slice(extra);
+    let mut child = support::runner::srview(args).cwd(dir).spawn_piped();
+    let mut stdin = child.stdin.take().expect("piped");
+    let mut stdout = std::io::BufReader::new(child.stdout.take().expect("piped"));
+    let mut lines = Vec::new();
+    for part in parts {
+        stdin.write_all(part.as_bytes()).expect("written");
+        stdin.flush().expect("flushed");
+        let mut line = String::new();
+        std::io::BufRead::read_line(&mut stdout, &mut line).expect("a line per part");
+        lines.push(line);
+    }
+    drop(stdin);
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stdout, &mut rest).expect("the final line");
+    lines.extend(rest.lines().map(str::to_string));
+    let out = child.wait_with_output().expect("srview finishes");
+    let lines = lines
+        .iter()
+        .map(|l| serde_json::from_str(l).expect("every line is JSON"))
+        .collect();
+    (lines, out)
+}
+
+/// Splits `text` in three at character boundaries: inside the first
+/// edit's old text, inside its new text, and the rest.
+fn three_parts<'a>(text: &'a str, first: &str, second: &str) -> [&'a str; 3] {
+    let a = text.find(first).expect("first cut") + first.len();
+    let b = text.find(second).expect("second cut") + second.len();
+    [&text[..a], &text[a..b], &text[b..]]
+}
+
+/// OpenCode's BlockAnchorReplacer replacing two misremembered lines (a
+/// recorded run), streamed: while it arrives, the old text is found exactly
+/// as far as it matches the file, then not exactly; the last line is the
+/// agent's own result, loose, by its stage.
+#[test]
+fn a_streamed_agent_edit_shows_its_old_text_then_the_agents_own_placement() {
+    let (dir, input) = recorded_call("opencode_edit", "c2_fuzzy_block_anchor-1", "filePath");
+    let parts = three_parts(
+        &input,
+        "def total_value(items):\\n    tot",
+        "\"newString\": \"def",
+    );
+    let (lines, out) = agent_stream(dir.path(), "opencode-edit", &parts, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(lines.len(), 4, "{lines:?}");
+    for line in &lines[..3] {
+        assert_eq!(line["final"], false);
+        assert_eq!(line["dialect"], "opencode-edit");
+    }
+    assert_eq!(
+        lines[0]["edits"],
+        serde_json::json!([{"arriving": true, "found": "exact", "index": 1, "lines": [17, 18]}])
+    );
+    assert_eq!(
+        lines[1]["edits"],
+        serde_json::json!([{"arriving": false, "found": "not-exact", "index": 1, "lines": null}])
+    );
+    let last = &lines[3];
+    assert_eq!(last["final"], true);
+    assert_eq!(last["seq"], 4);
+    assert_eq!(last["bytes"], input.len());
+    assert_eq!(last["ok"], true);
+    assert_eq!(last["stage"], "BlockAnchorReplacer");
+    assert_eq!(
+        last["blocks"],
+        serde_json::json!([{"lines": [17, 21], "loose": true, "stage": "BlockAnchorReplacer"}])
+    );
+    assert_contains(&text(&out.stderr), "BlockAnchorReplacer, a loose stage");
+}
+
+/// pi's two edits in one call, streamed with `--write`: each edit is listed
+/// as it arrives, and the whole call is written as pi writes it.
+#[test]
+fn a_streamed_multi_edit_call_lists_each_edit_and_is_written_whole() {
+    let (dir, input) = recorded_call("pi_edit", "i_multi_edit_one_call-1", "path");
+    let record: serde_json::Value = serde_json::from_str(&support::files::read(
+        Path::new(env!("CARGO_MANIFEST_DIR")),
+        "tests/fixtures/matchers/recorded/pi_edit/i_multi_edit_one_call-1.json",
+    ))
+    .expect("JSON");
+    let second = input.rfind("\"oldText\": \"").expect("two edits") + "\"oldText\": \"".len();
+    let parts = [
+        &input[..second],
+        &input[second..input.len() - 10],
+        &input[input.len() - 10..],
+    ];
+    let (lines, out) = agent_stream(dir.path(), "pi-edit", &parts, &["--write"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let edits = |i: usize| lines[i]["edits"].as_array().expect("edits").len();
+    assert_eq!((edits(0), edits(1), edits(2)), (2, 2, 2), "{lines:?}");
+    assert_eq!(lines[0]["edits"][1]["found"], "waiting");
+    assert_eq!(lines[1]["edits"][0]["found"], "exact");
+    assert_eq!(lines[1]["edits"][1]["found"], "exact");
+    let last = lines.last().expect("a last line");
+    assert_eq!(last["final"], true);
+    assert_eq!(last["ok"], true);
+    assert_eq!(last["write"]["state"], "written");
+    assert_eq!(
+        support::files::read(dir.path(), "inventory.py"),
+        record["after"].as_str().expect("after")
+    );
+}
+
+/// A tool input cut off mid-string still ends with a final line that says
+/// so; nothing is written.
+#[test]
+fn a_streamed_agent_input_cut_off_ends_with_a_final_failed_line() {
+    let (dir, input) = recorded_call("opencode_edit", "c2_fuzzy_block_anchor-1", "filePath");
+    let cut = &input[..input.len() / 2];
+    let (lines, out) = agent_stream(dir.path(), "opencode-edit", &[cut], &["--write"]);
+    assert_eq!(out.status.code(), Some(2));
+    let last = lines.last().expect("a last line");
+    assert_eq!(last["final"], true);
+    assert_eq!(last["ok"], false);
+    assert_eq!(last["write"]["state"], "not-applied");
+    assert_contains(
+        last["error"].as_str().expect("error"),
+        "the input is not a whole JSON object",
+    );
+}

@@ -48,3 +48,44 @@ fn the_transcript_previewer_opens_the_patch_as_a_tab_and_accepts_all() {
     });
     accept_writes_result(&mut s, b"A", &dir);
 }
+
+/// An agent's tool input (`--dialect opencode-edit`, a recorded run whose
+/// BlockAnchorReplacer replaced two misremembered lines) in the single-file
+/// previewer: the loose stage is named, `a` asks first, and a second `a`
+/// writes what OpenCode wrote.
+#[test]
+fn the_previewer_shows_an_agents_loose_stage_and_asks_before_writing_it() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let record: serde_json::Value = serde_json::from_str(&support::files::read(
+        root,
+        "tests/fixtures/matchers/recorded/opencode_edit/c2_fuzzy_block_anchor-1.json",
+    ))
+    .expect("JSON");
+    std::fs::write(
+        dir.path().join("inventory.py"),
+        record["before"].as_str().expect("before"),
+    )
+    .expect("written");
+    let mut input = record["input"].clone();
+    input["filePath"] = "inventory.py".into();
+    std::fs::write(dir.path().join("input.json"), input.to_string()).expect("written");
+    let mut s = Session::srview(
+        dir.path(),
+        &["inventory.py", "input.json", "--dialect", "opencode-edit"],
+    );
+    s.wait_for("the loose stage named", |c| {
+        c.contains("≈ BlockAnchorReplacer 17-21") && c.contains("placed by a loose stage")
+    });
+    s.press(b"a");
+    s.wait_for("the question", |c| {
+        c.contains("loose stage BlockAnchorReplacer, not as the model wrote it")
+            && c.contains("press a")
+    });
+    s.press(b"a");
+    assert_eq!(s.exit_code(), 0);
+    assert_eq!(
+        support::files::read(dir.path(), "inventory.py"),
+        record["after"].as_str().expect("after")
+    );
+}

@@ -228,6 +228,19 @@ fn commit(args: &ApplyArgs, row: &DialectRow, run: &Run, only: Option<&str>) -> 
 
 /// `srview apply FILE INPUT --dialect NAME`.
 pub(super) fn run(args: &ApplyArgs, file: &Path, text: &str, row: &DialectRow) -> CmdResult {
+    run_with(args, file, text, row, None)
+}
+
+/// `apply FILE INPUT --dialect NAME`; `stream`: the final line of `apply
+/// --stream` (`seq`, `bytes`), the report as one JSON line with them and
+/// `"final": true`.
+pub(super) fn run_with(
+    args: &ApplyArgs,
+    file: &Path,
+    text: &str,
+    row: &DialectRow,
+    stream: Option<(usize, usize)>,
+) -> CmdResult {
     if args.partial || !args.only.is_empty() || !args.skip.is_empty() {
         return Err(Error::usage(format!(
             "--dialect {}: --partial, --only and --skip are not run on {} yet",
@@ -262,14 +275,25 @@ pub(super) fn run(args: &ApplyArgs, file: &Path, text: &str, row: &DialectRow) -
     let commit = commit(args, row, &run, Some(&target));
     let mut stdout = std::io::stdout().lock();
     let io_err = Error::stdout;
-    if args.json {
+    if args.json || stream.is_some() {
         let mut report = CallReport::new(row.value, outcome);
         report.new_content = Some(new_content);
         let report = WithWrite {
             report,
             write: commit.as_ref().map(|c| &c.json),
         };
-        serde_json::to_writer(&mut stdout, &report).map_err(|e| io_err(e.into()))?;
+        match stream {
+            None => serde_json::to_writer(&mut stdout, &report),
+            Some((seq, bytes)) => serde_json::to_value(&report).and_then(|mut value| {
+                if let Some(object) = value.as_object_mut() {
+                    object.insert("seq".into(), seq.into());
+                    object.insert("bytes".into(), bytes.into());
+                    object.insert("final".into(), true.into());
+                }
+                serde_json::to_writer(&mut stdout, &value)
+            }),
+        }
+        .map_err(|e| io_err(e.into()))?;
         writeln!(stdout).map_err(io_err)?;
     } else if outcome.ok && !args.write {
         if let Some(content) = new_content {

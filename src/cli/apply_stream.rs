@@ -24,6 +24,7 @@ use super::commit::Commit;
 use super::stream_dialect::{DialectFile, snapshot};
 use super::{ApplyArgs, CmdResult};
 use crate::dialect::Dialect;
+use crate::dialect::registry::DialectRow;
 use crate::engine::session::Session;
 use crate::engine::{self, Outcome};
 use crate::error::Error;
@@ -37,6 +38,9 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
         .file
         .as_deref()
         .ok_or_else(|| Error::usage("apply --stream needs FILE"))?;
+    if let Some(row) = args.engine.agent_dialect() {
+        return run_agent(args, file, row);
+    }
     let content = super::apply_dialect::load(file, args.new_file)?;
     // A FILE that cannot be written is said before the stream is read.
     if args.write
@@ -206,6 +210,131 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
         Some(commit) => commit.status(),
         None => Ok(if outcome.result.is_ok() { 0 } else { 1 }),
     }
+}
+
+/// `apply FILE --stream --dialect NAME` for an agent's own matcher: one
+/// JSON line per update ([`report::CallStreamLine`]: each edit's old text
+/// as far as it has arrived, found exactly once, several times, or not
+/// exactly), coalesced as SEARCH/REPLACE updates are, then the agent's own
+/// result of the whole input as the last line (`apply --json`'s report with
+/// `seq`, `bytes` and `"final": true`; `--write` as `apply --write`).
+fn run_agent(args: &ApplyArgs, file: &Path, row: &'static DialectRow) -> CmdResult {
+    // The previews read FILE as it is now; the agent's matcher reads it
+    // again at the end, as the agent would.
+    let content = std::fs::read_to_string(file).ok();
+    let mut source = Source::open(args.diff.as_deref())?;
+    let interval = Duration::from_millis(args.stream_interval);
+    let mut decoder = TextDecoder::default();
+    let (mut text, mut bytes, mut seq) = (String::new(), 0usize, 0usize);
+    let (mut buf, mut out) = (Vec::new(), std::io::stdout());
+    let mut chunk = vec![0u8; READ_SIZE];
+    let mut last_line: Option<Instant> = None;
+    let mut unanswered = false;
+    loop {
+        let due = last_line.map(|t| t + interval);
+        let wait = match (unanswered, due) {
+            (false, _) => None,
+            (true, None) => Some(Duration::ZERO),
+            (true, Some(due)) => Some(due.saturating_duration_since(Instant::now())),
+        };
+        if source.readable_within(wait)? {
+            let n = source.read(&mut chunk)?;
+            if n == 0 {
+                break;
+            }
+            bytes += n;
+            let piece = decoder.push(&chunk[..n]).map_err(|e| e.error("stdin"))?;
+            unanswered |= !piece.is_empty();
+            text.push_str(&piece);
+        }
+        let now = Instant::now();
+        if unanswered && due.is_none_or(|due| now >= due) {
+            seq += 1;
+            let line = report::CallStreamLine {
+                bytes: bytes - decoder.pending(),
+                dialect: row.value,
+                edits: prefix_edits(row, &text, content.as_deref()),
+                is_final: false,
+                seq,
+            };
+            report::write_line(&mut buf, &mut out, &line).map_err(Error::stdout)?;
+            last_line = Some(now);
+            unanswered = false;
+        }
+    }
+    decoder.finish().map_err(|e| e.error("stdin"))?;
+    if row.input_of(&text).is_none() {
+        // Cut off (or never JSON): a last line still says so, as for
+        // srview's own dialects, and nothing is written.
+        let why = format!(
+            "--dialect {}: the input is not a whole JSON object (the tool input as the model \
+             sends it)",
+            row.value
+        );
+        let mut line = serde_json::json!({
+            "bytes": bytes,
+            "dialect": row.value,
+            "error": why,
+            "final": true,
+            "ok": false,
+            "seq": seq + 1,
+        });
+        if args.write {
+            line["write"] =
+                serde_json::to_value(report::WriteJson::new(report::WriteState::NotApplied))
+                    .unwrap_or_default();
+        }
+        report::write_line(&mut buf, &mut out, &line).map_err(Error::stdout)?;
+        return Err(Error::usage(why));
+    }
+    super::apply_call::run_with(args, file, &text, row, Some((seq + 1, bytes)))
+}
+
+/// Where each edit of an agent's string-edit input, as far as it has
+/// arrived, stands in `content`.
+fn prefix_edits(row: &DialectRow, text: &str, content: Option<&str>) -> Vec<report::PrefixEdit> {
+    let (Some(fields), Ok((value, _))) = (
+        row.strings,
+        crate::dialect::edit::partial_json::parse_value_prefix(text),
+    ) else {
+        return Vec::new();
+    };
+    let edits: Vec<&serde_json::Value> = match fields.list.and_then(|key| value.get(key)) {
+        Some(serde_json::Value::Array(list)) => list.iter().collect(),
+        _ => vec![&value],
+    };
+    let content = content.unwrap_or_default();
+    let count = edits.len();
+    edits
+        .into_iter()
+        .enumerate()
+        .map(|(i, edit)| {
+            let old = edit.get(fields.old).and_then(serde_json::Value::as_str);
+            // The old text is complete once the next field or edit began.
+            let arriving = i + 1 == count && edit.get(fields.new).is_none();
+            let (found, lines) = match old {
+                None | Some("") => ("waiting", None),
+                Some(old) => {
+                    let mut places = content.match_indices(old).map(|(at, _)| at);
+                    match (places.next(), places.next()) {
+                        (None, _) => ("not-exact", None),
+                        (Some(_), Some(_)) => ("several", None),
+                        (Some(at), None) => {
+                            let first = content[..at].matches('\n').count() + 1;
+                            let last = first + old.trim_end_matches('\n').matches('\n').count();
+                            ("exact", Some([first, last]))
+                        }
+                    }
+                }
+            };
+            report::PrefixEdit {
+                index: i + 1,
+                found,
+                lines,
+                arriving,
+            }
+        })
+        .collect()
 }
 
 struct Stream<W: Write> {

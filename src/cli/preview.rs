@@ -17,8 +17,15 @@ pub fn run(args: &PreviewArgs, file: &Path) -> CmdResult {
         print: args.print,
         new_file: args.new_file,
     };
+    // An agent's tool input is read with the agent's own matcher.
+    let agent = args.engine.agent_dialect();
+    let builtin = match agent {
+        Some(_) => None,
+        None => args.engine.builtin_dialect("the previewer")?,
+    };
     let mut screen = SingleFile::new(file.to_path_buf(), original, &config, accept_to)
-        .with_dialect(args.engine.builtin_dialect("the previewer")?);
+        .with_dialect(builtin)
+        .with_agent(agent);
     match tui::run(config, &mut screen)? {
         Exit::Quit(code) => Ok(code),
         Exit::Print(content) => {

@@ -104,3 +104,39 @@ impl<'a> CallBlock<'a> {
         }
     }
 }
+
+/// One update of `apply --stream` on an agent's tool input still arriving
+/// (the last line is the [`CallReport`] of the whole input, with `seq`,
+/// `bytes` and `"final": true`). Keys in sorted order.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CallStreamLine<'a> {
+    /// Input bytes this line covers.
+    pub bytes: usize,
+    /// The `--dialect` value.
+    pub dialect: &'a str,
+    /// Each edit arrived so far, in input order (string-edit dialects; a
+    /// patch or an Aider reply lists none until it is whole).
+    pub edits: Vec<PrefixEdit>,
+    /// Always false: the last line is the agent's own result.
+    #[serde(rename = "final")]
+    pub is_final: bool,
+    /// 1-based.
+    pub seq: usize,
+}
+
+/// Where an edit's old text, as far as it has arrived, stands in the file.
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct PrefixEdit {
+    /// Its old text is still arriving.
+    pub arriving: bool,
+    /// `waiting` (no old text yet), `exact` (found once, exactly),
+    /// `several` (found more than once so far), `not-exact` (not found as
+    /// it stands: the agent's loose stages run once the input is whole).
+    pub found: &'static str,
+    /// 1-based, in the input's order.
+    pub index: usize,
+    /// The lines of the one exact place (`exact` only).
+    pub lines: Option<[usize; 2]>,
+}

@@ -688,6 +688,155 @@ fn push_text(body: &mut String, text: &str) {
 /// written there, so the engine's run of them gives the agent's result
 /// (checked: otherwise one block of the whole file, old against new). A
 /// loose stage's name is the block's level; a failure is the note.
+/// The blocks of a tool input for `row`'s agent matcher as far as it has
+/// arrived (`text`: the input's JSON, or for a patch tool or Aider the text
+/// itself), over `target`: what the single-file previewer shows for
+/// `--dialect` of an agent. A whole input is placed by the agent's own
+/// matcher ([`call_blocks`]); one still arriving is previewed as srview
+/// reads a prefix, and said to be so: an exact-string edit for the edit
+/// arriving, Codex's rules for a patch, Cline's for Aider's blocks. The
+/// agent's loose stages run only on a whole input. `ended`: no more will
+/// come.
+pub fn call_prefix_blocks(
+    row: &crate::dialect::registry::DialectRow,
+    text: &str,
+    target: &crate::dialect::one_file::Target,
+    ended: bool,
+) -> FileBlocks {
+    use crate::dialect::edit::partial_json::parse_value_prefix;
+    use crate::dialect::edit::{Arrival, Field, PartialEdit, Tool};
+    let note = |body: String, note: String, refused: bool| FileBlocks {
+        body,
+        note: Some(note),
+        levels: Vec::new(),
+        hunk_lines: Vec::new(),
+        refused,
+    };
+    let complete = ended
+        || match row.text_field {
+            Some("reply") => false,
+            field => {
+                serde_json::from_str::<serde_json::Value>(text).is_ok_and(|v| v.is_object())
+                    || (field.is_some()
+                        && !text.trim_start().starts_with('{')
+                        && parse_partial(text).ended)
+            }
+        };
+    if complete {
+        return match row.input_of(text) {
+            Some(input) => call_blocks(
+                &crate::source::agent::CallInput {
+                    dialect: row.value,
+                    input,
+                    path: target.name.to_string(),
+                },
+                target,
+            ),
+            None => note(
+                String::new(),
+                format!(
+                    "the input is not a whole JSON object: {} refuses it",
+                    row.title
+                ),
+                true,
+            ),
+        };
+    }
+    const ARRIVING: &str = "while the input arrives, srview previews it";
+    const WHOLE: &str = "the agent's own matcher places it once it is whole";
+    match row.text_field {
+        Some("reply") => {
+            let body = crate::source::aider::parse(text)
+                .into_iter()
+                .filter(|call| call.path == target.name || call.path.is_empty())
+                .map(|call| call.body)
+                .collect::<String>();
+            note(
+                body,
+                format!("{ARRIVING} with Cline's matcher; {WHOLE}"),
+                false,
+            )
+        }
+        Some(field) => {
+            let so_far = match parse_value_prefix(text) {
+                Ok((value, _)) => value
+                    .get(field)
+                    .and_then(serde_json::Value::as_str)
+                    .map(str::to_string)
+                    .unwrap_or_default(),
+                // Not JSON: the patch text itself.
+                Err(_) => text.to_string(),
+            };
+            match patch_blocks(&so_far, target, false) {
+                Ok(mut blocks) => {
+                    let said = format!("{ARRIVING} with Codex's rules; {WHOLE}");
+                    blocks.note = Some(match blocks.note {
+                        Some(n) => format!("{said}; {n}"),
+                        None => said,
+                    });
+                    blocks
+                }
+                Err(e) => note(String::new(), e.to_string(), true),
+            }
+        }
+        None => {
+            let Some(fields) = row.strings else {
+                return note(String::new(), format!("{ARRIVING}: {WHOLE}"), false);
+            };
+            let value = match parse_value_prefix(text) {
+                Ok((value, _)) => value,
+                Err(e) => return note(String::new(), e.to_string(), true),
+            };
+            // The edits so far; the last one may still be arriving.
+            let edits: Vec<&serde_json::Value> = match fields.list.and_then(|key| value.get(key)) {
+                Some(serde_json::Value::Array(list)) => list.iter().collect(),
+                _ => vec![&value],
+            };
+            let Some(last) = edits.last() else {
+                return note(String::new(), format!("{ARRIVING}: no edit yet"), false);
+            };
+            let string = |key: &str| last.get(key).and_then(|v| v.as_str()).map(str::to_string);
+            let partial = PartialEdit {
+                tool: Tool::Edit,
+                path: Some(target.name.to_string()),
+                old: string(fields.old),
+                new: string(fields.new),
+                setting: None,
+                arrival: if string(fields.new).is_some() {
+                    Arrival::In(Field::New)
+                } else {
+                    Arrival::In(Field::Old)
+                },
+            };
+            let mut blocks = parsed_edit_blocks(&partial, None, target);
+            if blocks.refused {
+                // srview's exact-string reading is not the agent's verdict:
+                // its loose stages run on the whole input.
+                blocks.refused = false;
+                blocks.note = Some(
+                    "its old text is not found exactly as it stands so far (the agent's loose \
+                     stages may still place it)"
+                        .into(),
+                );
+            }
+            let which = if edits.len() > 1 {
+                format!(
+                    "edit {} of the input (the earlier ones have arrived): ",
+                    edits.len()
+                )
+            } else {
+                String::new()
+            };
+            let said = format!("{which}{ARRIVING} as an exact-string edit; {WHOLE}");
+            blocks.note = Some(match blocks.note {
+                Some(n) => format!("{said}; {n}"),
+                None => said,
+            });
+            blocks
+        }
+    }
+}
+
 fn call_blocks(
     call: &crate::source::agent::CallInput,
     target: &crate::dialect::one_file::Target,

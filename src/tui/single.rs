@@ -11,6 +11,7 @@ use ratatui_crossterm::crossterm::event::Event as TermEvent;
 use super::run::{Flow, Screen};
 use super::{Exit, Folded, TuiConfig};
 use crate::dialect::one_file::{Place, Target};
+use crate::dialect::registry::DialectRow;
 use crate::dialect::{Detector, Dialect};
 use crate::input;
 use crate::output::{self, Loaded, NotAsLoaded};
@@ -35,6 +36,10 @@ pub struct SingleFile {
     accept_to: AcceptTo,
     /// The diff's dialect once forced or shown by its text.
     dialect: Option<Dialect>,
+    /// The agent matcher `--dialect` names (`pi-edit`, ...), or the one a
+    /// whole JSON input's keys show: it reads the input instead of
+    /// `dialect`.
+    agent: Option<&'static DialectRow>,
     detector: Detector,
     /// The diff as received, while it may be another dialect than
     /// SEARCH/REPLACE (the app is given its blocks).
@@ -51,6 +56,14 @@ pub struct SingleFile {
     unreadable: Option<String>,
     /// The notice saying why `a` wrote nothing of the text as it stood.
     text_refusal: Option<String>,
+}
+
+/// A diff that is not SEARCH/REPLACE: srview's own other dialects, or a
+/// tool input for an agent's own matcher.
+#[derive(Clone, Copy)]
+enum Other {
+    Builtin(Dialect),
+    Agent(&'static DialectRow),
 }
 
 /// What srview cannot stand behind in another dialect's result (what
@@ -86,6 +99,7 @@ impl SingleFile {
             caches,
             accept_to,
             dialect: None,
+            agent: None,
             detector: Detector::default(),
             raw: String::new(),
             refused: None,
@@ -101,6 +115,25 @@ impl SingleFile {
     pub fn with_dialect(mut self, dialect: Option<Dialect>) -> Self {
         self.dialect = dialect;
         self
+    }
+
+    /// Reads the diff as a tool input for `row`'s agent matcher.
+    pub fn with_agent(mut self, row: Option<&'static DialectRow>) -> Self {
+        self.agent = row;
+        if row.is_some() {
+            // Routed as another dialect: never read as SEARCH/REPLACE.
+            self.dialect = Some(Dialect::EditJson);
+        }
+        self
+    }
+
+    /// The diff's dialect when it is not SEARCH/REPLACE.
+    fn other(&self) -> Option<Other> {
+        match (self.agent, self.dialect) {
+            (Some(row), _) => Some(Other::Agent(row)),
+            (None, Some(Dialect::SearchReplace) | None) => None,
+            (None, Some(dialect)) => Some(Other::Builtin(dialect)),
+        }
     }
 
     /// FILE as the other dialects' one-file world names it (its folder as
@@ -128,7 +161,7 @@ impl SingleFile {
 
     /// Another dialect's text so far, as blocks for the app: the file's own
     /// text where the reference matched, its result, its refusal.
-    fn show_other(&mut self, dialect: Dialect, ended: bool) {
+    fn show_other(&mut self, other: Other, ended: bool) {
         // Why an earlier `a` wrote nothing spoke of the text as it was.
         if let Some(said) = self.text_refusal.take()
             && self.app.notice.as_ref().is_some_and(|n| n.text == said)
@@ -140,7 +173,13 @@ impl SingleFile {
         self.app.cut_input = false;
         let (place, content) = self.target_parts();
         let target = place.target(content.as_deref());
-        match file_blocks(&self.raw, dialect, &target, ended) {
+        let blocks = match other {
+            Other::Builtin(dialect) => file_blocks(&self.raw, dialect, &target, ended),
+            Other::Agent(row) => Ok(crate::source::patch_preview::call_prefix_blocks(
+                row, &self.raw, &target, ended,
+            )),
+        };
+        match blocks {
             Ok(blocks) => {
                 self.app.loose_levels = blocks.levels;
                 self.app.hunk_lines = blocks.hunk_lines;
@@ -152,7 +191,7 @@ impl SingleFile {
                 // Neither the path the patch names nor a move is taken
                 // here: FILE is edited, in place, and that is said, as
                 // `srview apply` says it.
-                let elsewhere = if dialect == Dialect::ApplyPatch {
+                let elsewhere = if matches!(other, Other::Builtin(Dialect::ApplyPatch)) {
                     crate::dialect::one_file::elsewhere(&self.raw, &place.name)
                 } else {
                     Default::default()
@@ -186,11 +225,11 @@ impl SingleFile {
     /// it as it stands, `why`) while its source is only quiet: it stays
     /// shown as it streamed, paused, and nothing is accepted until it is
     /// whole. One that cannot be read even as a prefix stays refused.
-    fn show_paused_cut(&mut self, dialect: Dialect, why: String) {
-        self.show_other(dialect, false);
+    fn show_paused_cut(&mut self, other: Other, why: String) {
+        self.show_other(other, false);
         if self.refused.is_some() || self.app.diff.is_empty() {
             // Nothing of the edit to show yet: the refusal stands.
-            self.show_other(dialect, true);
+            self.show_other(other, true);
             return;
         }
         let said = format!(
@@ -206,15 +245,91 @@ impl SingleFile {
     /// Whether the text so far is refused only because it stops before its
     /// end: a patch before `*** End Patch`, an edit's JSON before its last
     /// brace (not one already malformed).
-    fn stops_before_its_end(&self, dialect: Dialect) -> bool {
-        match dialect {
-            Dialect::EditJson => crate::dialect::one_file::edit_is_cut(&self.raw),
-            Dialect::ApplyPatch => {
+    fn stops_before_its_end(&self, other: Other) -> bool {
+        match other {
+            Other::Builtin(Dialect::EditJson) => crate::dialect::one_file::edit_is_cut(&self.raw),
+            Other::Builtin(Dialect::ApplyPatch) => {
                 let patch = crate::dialect::apply_patch::parse_partial(&self.raw);
                 !patch.ended && patch.error.is_none()
             }
-            Dialect::SearchReplace => false,
+            Other::Builtin(Dialect::SearchReplace) => false,
+            // Aider's reply has no end of its own.
+            Other::Agent(row) if row.text_field == Some("reply") => false,
+            Other::Agent(row) => {
+                match crate::dialect::edit::partial_json::parse_value_prefix(&self.raw) {
+                    Ok((_, complete)) => !complete,
+                    // A patch tool's bare text.
+                    Err(_) if row.text_field.is_some() => {
+                        let patch = crate::dialect::apply_patch::parse_partial(&self.raw);
+                        !patch.ended && patch.error.is_none()
+                    }
+                    Err(_) => false,
+                }
+            }
         }
+    }
+
+    /// The agent's own result of the whole input over FILE: the file as
+    /// the agent leaves it (`None`: deleted), and what srview cannot stand
+    /// behind in it (a loose stage); or the agent's refusal.
+    fn agent_result(
+        &self,
+        row: &DialectRow,
+        target: &Target,
+    ) -> Result<(Option<String>, Vec<String>), String> {
+        let input = row.input_of(&self.raw).ok_or_else(|| {
+            format!(
+                "the input is not a whole JSON object: {} refuses it",
+                row.title
+            )
+        })?;
+        let run = crate::dialect::registry::run_on_file(
+            row.value,
+            &input,
+            target.name,
+            target.content,
+            target.cwd,
+        )
+        .ok_or_else(|| format!("srview has no matcher for {}", row.value))?;
+        let outcome = &run.outcome;
+        if outcome.hangs {
+            return Err(format!("{} never returns on this input", row.title));
+        }
+        if !outcome.ok {
+            return Err(outcome
+                .error
+                .clone()
+                .unwrap_or_else(|| format!("{} fails", row.title)));
+        }
+        let content = match run.written() {
+            Some(written) => written.map(str::to_string),
+            None => target.content.map(str::to_string),
+        };
+        let mut doubts: Vec<String> = outcome
+            .edits
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.loose)
+            .map(|(i, e)| {
+                format!(
+                    "edit {} is placed by {}'s loose stage {}, not as the model wrote it",
+                    i + 1,
+                    row.title,
+                    e.stage
+                )
+            })
+            .collect();
+        if !outcome.rewritten_outside.is_empty() {
+            doubts.push(format!(
+                "the agent rewrites lines outside the edit ({} lines)",
+                outcome
+                    .rewritten_outside
+                    .iter()
+                    .map(|(a, b)| b + 1 - a)
+                    .sum::<usize>()
+            ));
+        }
+        Ok((content, doubts))
     }
 
     /// `F` on another dialect mid-stream: what the reference makes of the
@@ -222,18 +337,25 @@ impl SingleFile {
     /// cut patch, an edit whose JSON is not whole) is said, and no result
     /// is shown for it: the blocks' own final mode would apply what the
     /// reference refuses.
-    fn preview_final(&mut self, dialect: Dialect) {
+    fn preview_final(&mut self, other: Other) {
         let (place, original) = self.target_parts();
         let target = place.target(original.as_deref());
-        match crate::dialect::one_file::reference_result(&self.raw, dialect, &target) {
+        let result = match other {
+            Other::Builtin(dialect) => {
+                crate::dialect::one_file::reference_result(&self.raw, dialect, &target)
+                    .map(|_| ())
+                    .map_err(|why| crate::engine::error_headline(why.as_str()).to_string())
+            }
+            Other::Agent(row) => self.agent_result(row, &target).map(|_| ()),
+        };
+        match result {
             Err(why) => self.refuse_text(format!(
-                "no final result: if the diff ended here the reference would refuse it ({}), \
-                 and a writes nothing",
-                crate::engine::error_headline(why.as_str())
+                "no final result: if the diff ended here the reference would refuse it ({why}), \
+                 and a writes nothing"
             )),
             Ok(_) => {
                 self.app.notice = None;
-                self.show_other(dialect, true);
+                self.show_other(other, true);
                 let note = self.app.notice.take().map(|n| n.text);
                 self.app.show_final();
                 let text = "final result: what accepting writes if the diff ends here. F or Esc: \
@@ -258,9 +380,13 @@ impl SingleFile {
 
     /// `c` on another dialect: the whole diff corrected for FILE, as
     /// `srview fix` prints it, or why there is none.
-    fn copy_fix(&mut self, block: usize, dialect: Dialect) -> Flow {
+    fn copy_fix(&mut self, block: usize, other: Other) -> Flow {
         let (place, original) = self.target_parts();
         let target = place.target(original.as_deref());
+        let dialect = match other {
+            Other::Builtin(dialect) => dialect,
+            Other::Agent(row) => return self.copy_agent_fix(block, row, &target),
+        };
         let shown = self.app.file_path.display().to_string();
         match crate::dialect::corrected::correct(&self.raw, dialect, &target, &shown) {
             Ok(crate::dialect::corrected::Corrected {
@@ -288,15 +414,74 @@ impl SingleFile {
         }
     }
 
+    /// `c` on an agent's tool input: the input corrected in the agent's
+    /// own schema, as `srview fix` prints it (offered only when the agent's
+    /// own matcher places it exactly), or why there is none.
+    fn copy_agent_fix(&mut self, block: usize, row: &DialectRow, target: &Target) -> Flow {
+        let refuse = |app: &mut App, why: String| {
+            app.show_notice(Notice {
+                text: format!("nothing copied: {why}"),
+                error: true,
+            });
+            Flow::Continue
+        };
+        let Some(input) = row.input_of(&self.raw) else {
+            return refuse(&mut self.app, "the input is not a whole JSON object".into());
+        };
+        let Some(run) = crate::dialect::registry::run_on_file(
+            row.value,
+            &input,
+            target.name,
+            target.content,
+            target.cwd,
+        ) else {
+            return refuse(
+                &mut self.app,
+                format!("srview has no matcher for {}", row.value),
+            );
+        };
+        let corrected = crate::dialect::call_correct::correct(
+            row,
+            &input,
+            target.content.unwrap_or_default(),
+            (target.name, target.cwd),
+            &run.outcome,
+        );
+        match corrected {
+            Some(crate::dialect::call_correct::Correction {
+                input: Some(fixed), ..
+            }) => match serde_json::to_string_pretty(&fixed) {
+                Ok(text) => Flow::Copy { block, text },
+                Err(e) => refuse(&mut self.app, e.to_string()),
+            },
+            Some(c) => refuse(
+                &mut self.app,
+                c.withheld
+                    .unwrap_or_else(|| "srview cannot stand behind a correction".into()),
+            ),
+            None => refuse(
+                &mut self.app,
+                "every edit is placed exactly: nothing to correct".into(),
+            ),
+        }
+    }
+
     /// Another dialect's text made of the hunks (or the edit) not left
     /// out, `None` when none is; or why it cannot be made. The blocks on
     /// screen must be its hunks one for one, else a number would name
     /// another hunk.
-    fn chosen_raw(&self, dialect: Dialect, name: &str) -> Result<Option<String>, String> {
+    fn chosen_raw(&self, other: Other, name: &str) -> Result<Option<String>, String> {
         use crate::dialect::chosen::{self, Choice};
         if self.app.left_out.is_empty() {
             return Ok(None);
         }
+        let Other::Builtin(dialect) = other else {
+            return Err(
+                "x leaves out blocks of srview's own dialects only: an agent's tool input \
+                 runs whole (x takes them back in)"
+                    .into(),
+            );
+        };
         let skip = Choice::Skip(self.app.left_out.iter().map(|i| i + 1).collect());
         let chosen = chosen::choose(&self.raw, dialect, self.app.version, name, &skip)
             .map_err(|e| e.to_string())?;
@@ -364,11 +549,11 @@ impl SingleFile {
         // reference's own result of the whole text (as `srview apply`
         // writes it: its line endings, no streaming prefix), or nothing
         // when the reference refuses the text as it stands.
-        let content = match self.dialect.filter(|d| *d != Dialect::SearchReplace) {
-            Some(dialect) => {
+        let content = match self.other() {
+            Some(other) => {
                 let (place, original) = self.target_parts();
                 let target = place.target(original.as_deref());
-                let raw = match self.chosen_raw(dialect, &place.name) {
+                let raw = match self.chosen_raw(other, &place.name) {
                     Ok(raw) => raw,
                     Err(why) => {
                         self.refuse_text(format!("not accepted: {why}"));
@@ -376,17 +561,35 @@ impl SingleFile {
                     }
                 };
                 let raw = raw.as_deref().unwrap_or(&self.raw);
-                match crate::dialect::one_file::reference_result(raw, dialect, &target) {
-                    Ok(text) if original.as_deref() == Some(text.as_str()) => {
+                let result = match other {
+                    Other::Builtin(dialect) => {
+                        crate::dialect::one_file::reference_result(raw, dialect, &target)
+                            .map(|text| {
+                                let doubts = dialect_doubts(raw, dialect, &target);
+                                (Some(text), doubts)
+                            })
+                            .map_err(|why| crate::engine::error_headline(why.as_str()).to_string())
+                    }
+                    Other::Agent(row) => self.agent_result(row, &target),
+                };
+                match result {
+                    Ok((text, _)) if original == text => {
                         self.refuse_text(
                             "the edit leaves the file as it is: nothing to accept".into(),
                         );
                         return None;
                     }
-                    Ok(text) => {
+                    Ok((None, _)) => {
+                        self.refuse_text(
+                            "not accepted: the agent deletes the file, which the previewer \
+                             does not do"
+                                .into(),
+                        );
+                        return None;
+                    }
+                    Ok((Some(text), doubts)) => {
                         // What `--write` holds back, the previewer asks
                         // about first.
-                        let doubts = dialect_doubts(raw, dialect, &target);
                         if !doubts.is_empty() && !asked {
                             self.asked = true;
                             self.app.refuse(format!(
@@ -398,8 +601,7 @@ impl SingleFile {
                         }
                         TextLines::owned(text)
                     }
-                    Err(why) => {
-                        let headline = crate::engine::error_headline(why.as_str());
+                    Err(headline) => {
                         self.refuse_text(format!("not accepted: {headline}"));
                         return None;
                     }
@@ -470,7 +672,7 @@ impl Screen for SingleFile {
             && !self.app.view.help
             && !self.app.view.raw
             && !self.app.search_typing()
-            && let Some(dialect) = self.dialect.filter(|d| *d != Dialect::SearchReplace)
+            && let Some(other) = self.other()
         {
             use ratatui_crossterm::crossterm::event::KeyCode;
             match k.code {
@@ -483,11 +685,11 @@ impl Screen for SingleFile {
                 }
                 KeyCode::Char('c') => {
                     self.app.confirming_guess = false;
-                    return self.copy_fix(self.app.view.selected, dialect);
+                    return self.copy_fix(self.app.view.selected, other);
                 }
                 KeyCode::Char('F') if !self.app.final_mode() => {
                     self.app.confirming_guess = false;
-                    self.preview_final(dialect);
+                    self.preview_final(other);
                     return Flow::Continue;
                 }
                 _ => {}
@@ -504,10 +706,10 @@ impl Screen for SingleFile {
         };
         if previewing
             && !self.app.final_preview
-            && let Some(dialect) = self.dialect.filter(|d| *d != Dialect::SearchReplace)
+            && let Some(other) = self.other()
         {
             // Back to the live view: the text read as the prefix it is.
-            self.show_other(dialect, self.ended);
+            self.show_other(other, self.ended);
         }
         match effect {
             Effect::None => Flow::Continue,
@@ -537,9 +739,22 @@ impl Screen for SingleFile {
                 None => self.raw.push_str(&text.appended),
             }
             let decided = self.dialect.or_else(|| self.detector.detect(&self.raw));
-            if let Some(other) = decided.filter(|d| *d != Dialect::SearchReplace) {
+            if self.agent.is_none()
+                && self.ended
+                && decided == Some(Dialect::EditJson)
+                && let Some(row) = crate::dialect::registry::detect_call(&self.raw)
+            {
+                // A whole tool input whose keys only one agent uses.
+                self.agent = Some(row);
+                self.app.note_state(format!(
+                    "read as --dialect {} ({}), from the input's keys",
+                    row.value, row.title
+                ));
+            }
+            if let Some(dialect) = decided.filter(|d| *d != Dialect::SearchReplace) {
                 // Decided once: accepting reads the whole text as this.
-                self.dialect = Some(other);
+                self.dialect = Some(dialect);
+                let other = self.other()?;
                 let changes = self.app.diff_changes;
                 if text.changes_text() || newly_ended {
                     self.show_other(other, self.ended);
@@ -592,7 +807,7 @@ impl Screen for SingleFile {
     /// whole (a cut patch refused), as a paused SEARCH/REPLACE diff is shown
     /// in final mode; more text resumes the stream.
     fn pause(&mut self) {
-        if let Some(other) = self.dialect.filter(|d| *d != Dialect::SearchReplace)
+        if let Some(other) = self.other()
             && !self.ended
         {
             self.show_other(other, true);

@@ -135,6 +135,47 @@ pub fn parse_prefix(text: &str) -> Result<PartialObject, PartialJsonError> {
     }
 }
 
+/// Reads any prefix of a JSON object as the value known so far, nested
+/// objects and arrays included (pi's `edits` list): a string cut mid-way is
+/// its text so far, an object or array cut mid-way holds its members so far
+/// (a member whose key or value is cut off, other than a string value, is
+/// left out), a cut number or literal is left out. The flag says whether
+/// the whole object has arrived. Same errors as [`parse_prefix`].
+pub fn parse_value_prefix(text: &str) -> Result<(serde_json::Value, bool), PartialJsonError> {
+    let mut s = Scanner {
+        bytes: text.as_bytes(),
+        text,
+        pos: 0,
+        cut: None,
+    };
+    s.skip_ws();
+    if s.at_end() {
+        return Ok((serde_json::Value::Object(Default::default()), false));
+    }
+    if s.peek() != Some(b'{') {
+        return Err(s.error("expected '{'"));
+    }
+    let (value, complete) = s.full_value()?;
+    let value = value.unwrap_or_else(|| serde_json::Value::Object(Default::default()));
+    if complete {
+        s.skip_ws();
+        if !s.at_end() {
+            return Err(s.error("text after the object"));
+        }
+    }
+    Ok((value, complete))
+}
+
+/// A complete scalar as serde's value.
+fn plain(value: Value) -> serde_json::Value {
+    match value {
+        Value::Str(s) => serde_json::Value::String(s),
+        Value::Bool(b) => serde_json::Value::Bool(b),
+        Value::Number(n) => serde_json::from_str(&n).unwrap_or(serde_json::Value::Null),
+        Value::Null | Value::Other => serde_json::Value::Null,
+    }
+}
+
 enum Cut {
     Str(String),
     Other,
@@ -218,6 +259,98 @@ impl Scanner<'_> {
             }
             Some(b'{' | b'[') => self.nested(),
             _ => Err(self.error("expected a value")),
+        }
+    }
+
+    /// A whole value at the cursor, nested ones read too: the value (or
+    /// `None` when it is cut before anything of it can be kept) and whether
+    /// it is complete.
+    fn full_value(&mut self) -> Result<(Option<serde_json::Value>, bool), PartialJsonError> {
+        use serde_json::Value as J;
+        match self.peek() {
+            Some(b'{') => {
+                self.pos += 1;
+                let mut map = serde_json::Map::new();
+                let mut first = true;
+                loop {
+                    self.skip_ws();
+                    if self.at_end() {
+                        return Ok((Some(J::Object(map)), false));
+                    }
+                    if self.peek() == Some(b'}') {
+                        self.pos += 1;
+                        return Ok((Some(J::Object(map)), true));
+                    }
+                    if !first {
+                        self.expect(b',', "expected ',' or '}'")?;
+                        self.skip_ws();
+                        if self.at_end() {
+                            return Ok((Some(J::Object(map)), false));
+                        }
+                    }
+                    first = false;
+                    if self.peek() != Some(b'"') {
+                        return Err(self.error("expected a key"));
+                    }
+                    let (key, closed) = self.string()?;
+                    self.skip_ws();
+                    if !closed || self.at_end() {
+                        return Ok((Some(J::Object(map)), false));
+                    }
+                    self.expect(b':', "expected ':'")?;
+                    self.skip_ws();
+                    if self.at_end() {
+                        return Ok((Some(J::Object(map)), false));
+                    }
+                    let (value, complete) = self.full_value()?;
+                    if let Some(value) = value {
+                        map.insert(key, value);
+                    }
+                    if !complete {
+                        return Ok((Some(J::Object(map)), false));
+                    }
+                }
+            }
+            Some(b'[') => {
+                self.pos += 1;
+                let mut list = Vec::new();
+                let mut first = true;
+                loop {
+                    self.skip_ws();
+                    if self.at_end() {
+                        return Ok((Some(J::Array(list)), false));
+                    }
+                    if self.peek() == Some(b']') {
+                        self.pos += 1;
+                        return Ok((Some(J::Array(list)), true));
+                    }
+                    if !first {
+                        self.expect(b',', "expected ',' or ']'")?;
+                        self.skip_ws();
+                        if self.at_end() {
+                            return Ok((Some(J::Array(list)), false));
+                        }
+                    }
+                    first = false;
+                    let (value, complete) = self.full_value()?;
+                    if let Some(value) = value {
+                        list.push(value);
+                    }
+                    if !complete {
+                        return Ok((Some(J::Array(list)), false));
+                    }
+                }
+            }
+            _ => {
+                self.cut = None;
+                match self.value()? {
+                    Some(value) => Ok((Some(plain(value)), true)),
+                    None => match self.cut.take() {
+                        Some(Cut::Str(so_far)) => Ok((Some(J::String(so_far)), false)),
+                        _ => Ok((None, false)),
+                    },
+                }
+            }
         }
     }
 
@@ -382,5 +515,51 @@ impl Scanner<'_> {
             self.pos += 1;
         }
         Ok(Some(value))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each string in `part` is a prefix of the string at the same place in
+    /// `whole`; each other value equals it.
+    fn is_prefix_of(part: &serde_json::Value, whole: &serde_json::Value) -> bool {
+        use serde_json::Value as J;
+        match (part, whole) {
+            (J::String(a), J::String(b)) => b.starts_with(a.as_str()),
+            (J::Array(a), J::Array(b)) => {
+                a.len() <= b.len() && a.iter().zip(b).all(|(x, y)| is_prefix_of(x, y))
+            }
+            (J::Object(a), J::Object(b)) => a
+                .iter()
+                .all(|(k, v)| b.get(k).is_some_and(|w| is_prefix_of(v, w))),
+            (a, b) => a == b,
+        }
+    }
+
+    #[test]
+    fn every_prefix_of_a_nested_input_reads_as_a_prefix_of_its_value() {
+        let text = r#"{"path": "a.py", "edits": [{"oldText": "x = \"1\"\n", "newText": "y\u00e9\ud83d\ude00"}, {"oldText": "z", "newText": ""}], "n": -12.5e3, "ok": true, "none": null}"#;
+        let whole: serde_json::Value = serde_json::from_str(text).expect("valid");
+        for end in (0..=text.len()).filter(|i| text.is_char_boundary(*i)) {
+            let (value, complete) = parse_value_prefix(&text[..end]).expect("a prefix reads");
+            assert!(is_prefix_of(&value, &whole), "{end}: {value}");
+            assert_eq!(complete, end == text.len(), "{end}");
+        }
+        let (value, _) = parse_value_prefix(text).expect("whole");
+        assert_eq!(value, whole);
+        let (cut, _) =
+            parse_value_prefix(r#"{"path": "a.py", "edits": [{"oldText": "x = \"#).unwrap();
+        assert_eq!(cut["edits"][0]["oldText"], "x = ");
+        assert_eq!(cut["path"], "a.py");
+    }
+
+    #[test]
+    fn text_that_is_not_a_json_object_prefix_is_an_error() {
+        assert!(parse_value_prefix("[1]").is_err());
+        assert!(parse_value_prefix("{\"a\" 1}").is_err());
+        assert!(parse_value_prefix("{\"a\": [1,,]}").is_err());
+        assert!(parse_value_prefix("{} x").is_err());
     }
 }
