@@ -89,3 +89,38 @@ fn the_previewer_shows_an_agents_loose_stage_and_asks_before_writing_it() {
         record["after"].as_str().expect("after")
     );
 }
+
+/// A whole Aider reply in the transcript previewer runs through Aider's own
+/// matcher: a SEARCH that lost its leading whitespace is placed by Aider's
+/// `missing_leading_whitespace` stage (its REPLACE re-indented), named on
+/// the tab; `A` asks first, and a second `A` writes what Aider writes.
+#[test]
+fn the_transcript_previewer_runs_an_aider_reply_through_aiders_matcher() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        dir.path().join("calc.py"),
+        "def f():\n    x = 1\n    return x\n",
+    )
+    .expect("written");
+    std::fs::write(
+        dir.path().join("reply.md"),
+        "calc.py\n```python\n<<<<<<< SEARCH\nx = 1\nreturn x\n=======\nx = 2\nreturn x\n>>>>>>> REPLACE\n```\n",
+    )
+    .expect("written");
+    let cwd = dir.path().to_str().expect("UTF-8").to_string();
+    let mut s = Session::srview(
+        dir.path(),
+        &["--transcript", "--final", "--cwd", &cwd, "reply.md"],
+    );
+    s.wait_for("Aider's loose stage on the tab", |c| {
+        c.contains("≈ missing_leading_whitespace 2-3") && c.contains("Aider 0.86.2")
+    });
+    s.press(b"A");
+    s.wait_for("the question", |c| c.contains("press A again"));
+    s.press(b"A");
+    assert_eq!(s.exit_code(), 0);
+    assert_eq!(
+        support::files::read(dir.path(), "calc.py"),
+        "def f():\n    x = 2\n    return x\n"
+    );
+}

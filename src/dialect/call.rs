@@ -103,6 +103,11 @@ pub struct EditMatch {
     /// The text written in its place (for a loose stage this may differ from
     /// the model's: re-indented, normalized).
     pub written: Option<String>,
+    /// The file it edits, as [`FileWrite::path`] names it, where one call
+    /// edits several files and the matcher tells which (Aider's blocks);
+    /// `None` otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
 }
 
 /// An agent's matcher for one tool.

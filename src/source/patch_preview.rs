@@ -46,6 +46,123 @@ pub struct PatchPreview {
     pub doubts: Vec<String>,
 }
 
+/// A whole tool input for `row`'s agent matcher over a folder (an Aider
+/// reply, whose blocks may edit several files), as the transcript
+/// previewer shows a patch: one call per file the agent writes, its blocks
+/// the text the agent replaced and what it wrote (a loose stage named per
+/// block), checked to give the agent's result, else one whole-file block.
+/// What accepting writes is the agent's own result; a failing call is
+/// refused whole (Aider writes the blocks that matched: `srview apply
+/// --transcript --write --force` does that).
+pub fn agent_folder_preview(
+    row: &crate::dialect::registry::DialectRow,
+    text: &str,
+    fs: &dyn PatchFs,
+    cwd: &str,
+) -> PatchPreview {
+    let mut preview = PatchPreview {
+        calls: Vec::new(),
+        refused: Vec::new(),
+        failed: Vec::new(),
+        loose: Vec::new(),
+        levels: Vec::new(),
+        outcome: crate::dialect::apply_patch::apply_text("", fs, cwd),
+        refusal: None,
+        doubts: Vec::new(),
+    };
+    let (Some(matcher), Some(input)) = (row.matcher(), row.input_of(text)) else {
+        preview.refusal = Some(format!("{} does not read this input", row.title));
+        return preview;
+    };
+    let outcome = matcher.run(&crate::dialect::call::ToolCall {
+        input: &input,
+        cwd,
+        fs,
+    });
+    if outcome.hangs {
+        preview.refusal = Some(format!("{} never returns on this input", row.title));
+        return preview;
+    }
+    if !outcome.ok {
+        preview.refusal = Some(
+            outcome
+                .error
+                .clone()
+                .unwrap_or_else(|| format!("{} fails", row.title)),
+        );
+    }
+    for write in &outcome.writes {
+        let Some(after) = &write.content else {
+            preview
+                .refused
+                .push((write.path.clone(), DELETE_REFUSAL.to_string()));
+            continue;
+        };
+        let original = match fs.read(&normalize(&write.path)) {
+            crate::dialect::apply_patch::Entry::File(text) => text,
+            _ => String::new(),
+        };
+        let mut placed: Vec<&crate::dialect::call::EditMatch> = outcome
+            .edits
+            .iter()
+            .filter(|e| e.path.as_deref() == Some(write.path.as_str()))
+            .filter(|e| e.found.is_some() && e.written.is_some() && e.lines.is_some())
+            .collect();
+        placed.sort_by_key(|e| e.lines);
+        let mut body = String::new();
+        for edit in &placed {
+            body.push_str(SEARCH);
+            push_line_text(&mut body, edit.found.as_deref().unwrap_or_default());
+            body.push_str(SEPARATOR);
+            push_line_text(&mut body, edit.written.as_deref().unwrap_or_default());
+            body.push_str(REPLACE_END);
+        }
+        let ours = || {
+            outcome
+                .edits
+                .iter()
+                .filter(|e| e.path.as_deref() == Some(write.path.as_str()))
+        };
+        let loose: Vec<String> = ours()
+            .filter(|e| e.loose)
+            .map(|e| e.stage.clone())
+            .collect();
+        for stage in &loose {
+            preview.loose.push((
+                write.path.clone(),
+                format!(
+                    "placed by {}'s loose stage {stage}: the text replaced is not the text \
+                     the model wrote",
+                    row.title
+                ),
+            ));
+        }
+        let levels = if !placed.is_empty() && gives(&body, &original, after) {
+            placed
+                .iter()
+                .map(|e| e.loose.then(|| e.stage.clone()))
+                .collect()
+        } else {
+            body = whole_file_block(&original, after, false);
+            vec![(!loose.is_empty()).then(|| loose.join("+"))]
+        };
+        preview.levels.push((write.path.clone(), levels));
+        preview.calls.push(ToolCall {
+            kind: CallKind::ReplaceInFile,
+            path: write.path.clone(),
+            path_complete: true,
+            body,
+            partial: false,
+        });
+    }
+    preview.doubts = preview
+        .loose
+        .iter()
+        .map(|(p, w)| format!("{p}: {w}"))
+        .collect();
+    preview
+}
+
 /// What the previewer does not do for a section, and where to do it.
 pub const DELETE_REFUSAL: &str = "the patch deletes or moves this file: the previewer writes no deletion; \
      `srview apply --transcript PATCH --cwd DIR --write` applies the whole patch";

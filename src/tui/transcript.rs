@@ -79,8 +79,16 @@ impl TranscriptFiles {
     }
 
     fn reparse(&mut self) {
-        if transcript::detect(&self.text) == Some(transcript::Format::ApplyPatch) {
-            return self.reparse_patch();
+        match transcript::detect(&self.text) {
+            Some(transcript::Format::ApplyPatch) => return self.reparse_patch(),
+            // A whole Aider reply is run as Aider runs it (while it streams
+            // its blocks are previewed with Cline's matcher).
+            Some(transcript::Format::Aider) if self.ended => {
+                if let Some(row) = crate::dialect::registry::find("aider-diff") {
+                    return self.reparse_agent(row);
+                }
+            }
+            _ => {}
         }
         let calls = transcript::parse_any(&self.text);
         let (paths, originals) = (&self.paths, &mut self.originals);
@@ -115,6 +123,30 @@ impl TranscriptFiles {
         self.ws
             .update_patch(&patch, edits, self.text.len(), self.ended);
         // `v` shows the patch as received, not the blocks that show it.
+        for tab in &mut self.ws.tabs {
+            tab.app.raw_input = Some(self.text.clone());
+        }
+    }
+
+    /// A whole tool input for an agent's own matcher over the folder (an
+    /// Aider reply), shown as a patch is: one tab per file it writes.
+    fn reparse_agent(&mut self, row: &'static crate::dialect::registry::DialectRow) {
+        let cwd = self
+            .paths
+            .cwd
+            .canonicalize()
+            .unwrap_or_else(|_| self.paths.cwd.clone());
+        let fs = LoadedFs {
+            paths: &self.paths,
+            originals: std::cell::RefCell::new(&mut self.originals),
+        };
+        let preview =
+            patch_preview::agent_folder_preview(row, &self.text, &fs, &cwd.to_string_lossy());
+        let load = |p: &str| fs.load(p);
+        let mut edits = transcript::apply_calls(&preview.calls, load, self.ws.options);
+        edits.iter_mut().for_each(transcript::FileEdit::end);
+        self.ws
+            .update_patch(&preview, edits, self.text.len(), self.ended);
         for tab in &mut self.ws.tabs {
             tab.app.raw_input = Some(self.text.clone());
         }

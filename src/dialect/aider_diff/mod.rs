@@ -215,6 +215,7 @@ fn finish(
                     lines: applied.lines,
                     found: Some(applied.found),
                     written: Some(applied.written),
+                    path: Some(world.write_key(&applied.full)),
                 }
             }
         };

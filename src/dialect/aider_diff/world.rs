@@ -59,6 +59,11 @@ impl<'a> World<'a> {
     }
 
     /// `get_rel_fname(full)`: `os.path.relpath(full, root)`.
+    /// `full` as the outcome's writes name it.
+    pub fn write_key(&self, full: &str) -> String {
+        fs_path(self.cwd, full)
+    }
+
     pub fn rel_path(&self, full: &str) -> String {
         relpath(full, self.cwd)
     }

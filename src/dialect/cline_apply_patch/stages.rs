@@ -91,6 +91,7 @@ pub fn edit_match(
     let lines = (to > from && from < real_lines).then(|| (from + 1, to.min(real_lines)));
     let base = base_stage(stage);
     EditMatch {
+        path: None,
         stage: stage.to_string(),
         loose: base != "exact" && base != "no_context",
         lines,

@@ -267,6 +267,7 @@ fn edit(params: &Params, resolved: &str, call: &ToolCall) -> CallOutcome {
             let lines =
                 (!found.is_empty()).then(|| (first_line, first_line + body.matches('\n').count()));
             EditMatch {
+                path: None,
                 stage: stage.to_string(),
                 loose: stage != "exact",
                 lines,

@@ -175,6 +175,7 @@ impl OpencodeApplyPatch {
                             .get(placed.at..placed.at + placed.replaced)
                             .map(|l| l.join("\n"));
                         edits.push(EditMatch {
+                            path: None,
                             stage: placed.pass.map_or("none", Pass::name).into(),
                             loose: placed.pass.is_some_and(|p| p != Pass::Exact),
                             lines: (placed.replaced > 0)

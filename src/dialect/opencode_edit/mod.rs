@@ -170,6 +170,7 @@ fn create_file(path: &str, at: String, entry: Entry, new_string: &str) -> CallOu
                     content: Some(written),
                 }],
                 edits: vec![EditMatch {
+                    path: None,
                     stage: texts::CREATE_FILE.into(),
                     loose: false,
                     lines: None,
@@ -209,6 +210,7 @@ fn edit_text(before: &str, input: &EditInput, at: String) -> CallOutcome {
                     content: Some(written),
                 }],
                 edits: vec![EditMatch {
+                    path: None,
                     stage: replaced.stage.name().into(),
                     loose: replaced.stage != Stage::Simple,
                     lines,

@@ -114,6 +114,7 @@ pub fn run_with_home(call: &ToolCall, home: Option<&str>) -> CallOutcome {
         // placed in the normalised file where its own text is not.
         let loose = stages[index] == FindStage::Fuzzy || *found != *normalize_to_lf(&old.old_text);
         edits.push(EditMatch {
+            path: None,
             stage: if loose { "fuzzy" } else { "exact" }.into(),
             loose,
             lines: line_span(&base_content, p.index, p.length),

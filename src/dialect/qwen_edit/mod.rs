@@ -331,6 +331,7 @@ fn edit(params: &Params, call: &ToolCall) -> CallOutcome {
     let first_line = content[..offset].matches('\n').count() + 1;
     let body = old.strip_suffix('\n').unwrap_or(&old);
     let edit = EditMatch {
+        path: None,
         stage: stage.clone(),
         loose: stage != "literal",
         lines: Some((first_line, first_line + body.matches('\n').count())),
