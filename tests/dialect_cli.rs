@@ -1282,3 +1282,40 @@ fn a_streamed_agent_input_cut_off_ends_with_a_final_failed_line() {
         "the input is not a whole JSON object",
     );
 }
+
+/// An OpenCode edit sent again after it applied matches exactly once
+/// (OpenCode would add its docstring a second time): `check` says it looks
+/// applied already and exits 1, `apply --write` holds it back.
+#[test]
+fn an_agent_edit_sent_again_is_said_to_be_applied_already_and_held_back() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = "def f():\n    \"\"\"Doc.\"\"\"\n    return 1\n";
+    std::fs::write(dir.path().join("a.py"), file).expect("written");
+    std::fs::write(
+        dir.path().join("edit.json"),
+        r#"{"filePath": "a.py", "oldString": "def f():\n", "newString": "def f():\n    \"\"\"Doc.\"\"\"\n"}"#,
+    )
+    .expect("written");
+    let run = |args: &[&str]| support::runner::srview(args).cwd(dir.path()).output();
+    let said = "edit 1: its new text is already there (lines 1-2): this looks applied already, \
+                and applied again it repeats what it adds";
+    let check = run(&["check", "a.py", "edit.json", "--dialect", "opencode-edit"]);
+    assert_eq!(check.status.code(), Some(1));
+    assert_eq!(
+        text(&check.stdout),
+        format!(
+            "edit 1: SimpleReplacer at line 1 (exact)\nwarning: {said}\nthe agent says: Edit applied successfully.\n"
+        )
+    );
+    let apply = run(&[
+        "apply",
+        "a.py",
+        "edit.json",
+        "--dialect",
+        "opencode-edit",
+        "--write",
+    ]);
+    assert_eq!(apply.status.code(), Some(1));
+    assert_contains(&text(&apply.stderr), &format!("nothing written: {said}"));
+    assert_eq!(support::files::read(dir.path(), "a.py"), file);
+}

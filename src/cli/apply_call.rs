@@ -84,9 +84,12 @@ fn run_matcher(
     })
 }
 
-/// One sentence per edit a loose stage placed: what `--write` holds back
-/// and the warnings say.
-fn loose_notes(row: &DialectRow, outcome: &CallOutcome) -> Vec<String> {
+/// One sentence per edit a loose stage placed, per file line rewritten
+/// outside the edits, and per doubt of srview's trust checks on an exact
+/// edit (its new text already there, a word cut): what `--write` holds back,
+/// `check` exits 1 for, and the warnings say.
+fn loose_notes(row: &DialectRow, run: &Run) -> Vec<String> {
+    let outcome = &run.outcome;
     let outside = (!outcome.rewritten_outside.is_empty()).then(|| {
         let ranges: Vec<String> = outcome
             .rewritten_outside
@@ -114,21 +117,40 @@ fn loose_notes(row: &DialectRow, outcome: &CallOutcome) -> Vec<String> {
             )
         })
         .chain(outside)
+        .chain(crate::dialect::call_doubts::exact_doubts(
+            outcome,
+            &|edit| before_of(run, edit),
+        ))
         .collect()
+}
+
+/// The text of the file `edit` matched in, as the matcher read it: the
+/// file the edit names, else the call's one file.
+fn before_of(run: &Run, edit: &crate::dialect::call::EditMatch) -> Option<String> {
+    let path = match (&edit.path, &run.outcome.writes[..]) {
+        (Some(path), _) => path.clone(),
+        (None, [only]) => only.path.clone(),
+        _ => return None,
+    };
+    match run.seen.get(&path) {
+        Some(Entry::File(text)) => Some(text.clone()),
+        _ => None,
+    }
 }
 
 /// Warns, on stderr, of what the agent would do that the model did not
 /// ask for, and says where its code would hang. With `--write` the loose
 /// notes are left to the write (held back, or warned of when forced), not
 /// said twice.
-fn warn(row: &DialectRow, outcome: &CallOutcome, writing: bool) {
+fn warn(row: &DialectRow, run: &Run, writing: bool) {
+    let outcome = &run.outcome;
     if outcome.hangs {
         eprintln!("srview: {}", hang_sentence(row));
     }
     if writing {
         return;
     }
-    for note in loose_notes(row, outcome) {
+    for note in loose_notes(row, run) {
         eprintln!("srview: warning: {note}");
     }
 }
@@ -215,7 +237,7 @@ fn commit(args: &ApplyArgs, row: &DialectRow, run: &Run, only: Option<&str>) -> 
     if outcome.hangs || !outcome.ok && !args.force || outcome.writes.is_empty() {
         return Some(Commit::not_applied());
     }
-    let mut doubts = loose_notes(row, outcome);
+    let mut doubts = loose_notes(row, run);
     doubts.extend(written_then_deleted(outcome));
     doubts.extend(moved_onto_itself(row, &run.input));
     let doubts = super::commit::weigh(true, args.force, doubts);
@@ -251,7 +273,7 @@ pub(super) fn run_with(
     let run = run_matcher(row, text, &cwd, Some(file))?;
     let target = file_path(&run.cwd, file);
     let outcome = &run.outcome;
-    warn(row, outcome, args.write);
+    warn(row, &run, args.write);
     let others: Vec<&str> = outcome
         .writes
         .iter()
@@ -314,7 +336,7 @@ pub(super) fn run_with(
 pub(super) fn run_folder(args: &ApplyArgs, text: &str, cwd: &Path, row: &DialectRow) -> CmdResult {
     let run = run_matcher(row, text, cwd, None)?;
     let outcome = &run.outcome;
-    warn(row, outcome, args.write);
+    warn(row, &run, args.write);
     let commit = commit(args, row, &run, None);
     let mut stdout = std::io::stdout().lock();
     let io_err = Error::stdout;
@@ -371,7 +393,7 @@ pub(super) fn check(args: &CheckArgs, row: &DialectRow, text: &str) -> CmdResult
     let cwd = std::env::current_dir().map_err(|e| Error::read("the current folder", e))?;
     let run = run_matcher(row, text, &cwd, Some(&args.file))?;
     let outcome = &run.outcome;
-    let notes = loose_notes(row, outcome);
+    let notes = loose_notes(row, &run);
     let target = file_path(&run.cwd, &args.file);
     let correction = correction(row, &run, &target);
     let mut stdout = std::io::stdout().lock();

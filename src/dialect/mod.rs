@@ -10,6 +10,7 @@ pub mod aider_diff;
 pub mod apply_patch;
 pub mod call;
 pub mod call_correct;
+pub mod call_doubts;
 pub mod chosen;
 pub mod cline_apply_patch;
 pub mod corrected;

@@ -319,6 +319,15 @@ impl SingleFile {
                 )
             })
             .collect();
+        doubts.extend(crate::dialect::call_doubts::exact_doubts(
+            outcome,
+            &|edit| {
+                edit.path
+                    .as_deref()
+                    .is_none_or(|p| p.rsplit('/').next() == Some(target.name))
+                    .then(|| target.content.unwrap_or_default().to_string())
+            },
+        ));
         if !outcome.rewritten_outside.is_empty() {
             doubts.push(format!(
                 "the agent rewrites lines outside the edit ({} lines)",

@@ -199,8 +199,10 @@ fn edit_text(before: &str, input: &EditInput, at: String) -> CallOutcome {
             let (result_bom, text) = split_bom(&replaced.content);
             let written = join_bom(text, had_bom || result_bom);
             let first_line = content[..replaced.at].matches('\n').count() + 1;
+            // A span ending in a line break ends on the line it breaks.
+            let body = replaced.span.strip_suffix('\n').unwrap_or(&replaced.span);
             let lines = (!replaced.span.is_empty())
-                .then(|| (first_line, first_line + replaced.span.matches('\n').count()));
+                .then(|| (first_line, first_line + body.matches('\n').count()));
             CallOutcome {
                 ok: true,
                 message: Some(texts::APPLIED.into()),

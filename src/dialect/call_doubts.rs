@@ -1,0 +1,103 @@
+//! What srview cannot stand behind in an agent matcher's result although
+//! its edits matched exactly: srview's own trust checks of an exact-string
+//! edit (its new text already there, so applied again it repeats what it
+//! adds; a word cut in two; line endings rewritten), run on each edit an
+//! exact stage placed. For an exact stage the text found and the text
+//! written are the model's own, so the checks judge what the model asked
+//! for. Loose placements are said elsewhere (every one is a doubt).
+
+use super::call::{CallOutcome, EditMatch};
+use super::edit::{self, Edit};
+
+/// One sentence per doubt, naming its edit (`edit 2: ...`). `before(edit)`
+/// gives the text of the file the edit matched in, as the matcher read it
+/// (`None`: unknown, the edit is not judged).
+pub fn exact_doubts(
+    outcome: &CallOutcome,
+    before: &dyn Fn(&EditMatch) -> Option<String>,
+) -> Vec<String> {
+    if !outcome.ok {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for (i, matched) in outcome.edits.iter().enumerate() {
+        let (false, Some(found), Some(written)) = (matched.loose, &matched.found, &matched.written)
+        else {
+            continue;
+        };
+        if found.is_empty() {
+            continue;
+        }
+        let Some(content) = before(matched) else {
+            continue;
+        };
+        let as_claude = Edit::ClaudeEdit {
+            file_path: String::new(),
+            old_string: found.clone(),
+            new_string: written.clone(),
+            replace_all: false,
+        };
+        let applied = edit::apply(&as_claude, Some(&content));
+        out.extend(
+            edit::edit_doubts(&applied, &content)
+                .into_iter()
+                .map(|doubt| format!("edit {}: {doubt}", i + 1)),
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dialect::call::{CallMatcher, ToolCall};
+    use crate::dialect::registry::find;
+
+    fn run(dialect: &str, input: serde_json::Value, file: &str) -> CallOutcome {
+        let fs =
+            crate::dialect::apply_patch::MemoryFs::new([("a.py".to_string(), file.to_string())]);
+        let matcher: &dyn CallMatcher = find(dialect).and_then(|r| r.matcher()).expect("row");
+        matcher.run(&ToolCall {
+            input: &input,
+            cwd: "/p",
+            fs: &fs,
+        })
+    }
+
+    /// An OpenCode edit sent again after it applied: its old text still
+    /// matches exactly once, and OpenCode would add the docstring twice.
+    #[test]
+    fn an_exact_edit_sent_again_is_said_to_be_applied_already() {
+        let file = "def f():\n    \"\"\"Doc.\"\"\"\n    return 1\n";
+        let input = serde_json::json!({
+            "filePath": "/p/a.py",
+            "oldString": "def f():\n",
+            "newString": "def f():\n    \"\"\"Doc.\"\"\"\n",
+        });
+        let outcome = run("opencode-edit", input, file);
+        assert!(outcome.ok && !outcome.edits[0].loose, "{outcome:?}");
+        let doubts = exact_doubts(&outcome, &|_| Some(file.to_string()));
+        assert_eq!(doubts.len(), 1, "{doubts:?}");
+        assert!(
+            doubts[0].starts_with("edit 1: its new text is already there (lines 1-2)"),
+            "{doubts:?}"
+        );
+    }
+
+    /// The same edit on the file before it applied: nothing to doubt.
+    #[test]
+    fn a_first_exact_edit_has_no_doubt() {
+        let file = "def f():\n    return 1\n";
+        let input = serde_json::json!({
+            "filePath": "/p/a.py",
+            "oldString": "def f():\n",
+            "newString": "def f():\n    \"\"\"Doc.\"\"\"\n",
+        });
+        let outcome = run("opencode-edit", input, file);
+        assert!(outcome.ok);
+        assert_eq!(
+            exact_doubts(&outcome, &|_| Some(file.to_string())),
+            Vec::<String>::new()
+        );
+    }
+}
