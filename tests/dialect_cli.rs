@@ -1319,3 +1319,67 @@ fn an_agent_edit_sent_again_is_said_to_be_applied_already_and_held_back() {
     assert_contains(&text(&apply.stderr), &format!("nothing written: {said}"));
     assert_eq!(support::files::read(dir.path(), "a.py"), file);
 }
+
+/// `fix` on a patch tool's input (OpenCode's and Cline's apply_patch): the
+/// hunk the agent cannot place (or places loosely) is corrected onto the
+/// file, other files' sections kept, and the corrected input applies with
+/// every hunk exact through the agent's own matcher.
+#[test]
+fn fix_corrects_a_patch_tools_input_that_its_agent_then_places_exactly() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("a.py"), "def f():\n    return  1\n").expect("written");
+    std::fs::write(dir.path().join("c.py"), "x = 1\n").expect("written");
+    let patch = "*** Begin Patch\n*** Update File: a.py\n@@\n def f():\n-    return 1\n+    return 2\n\
+                 *** Update File: c.py\n@@\n-x = 1\n+x = 3\n*** End Patch";
+    for (dialect, field) in [
+        ("opencode-apply-patch", "patchText"),
+        ("cline-apply-patch", "input"),
+    ] {
+        let input = serde_json::json!({ field: patch }).to_string();
+        std::fs::write(dir.path().join("input.json"), &input).expect("written");
+        let fixed = support::runner::srview(["fix", "a.py", "input.json", "--dialect", dialect])
+            .cwd(dir.path())
+            .output();
+        assert_eq!(
+            fixed.status.code(),
+            Some(0),
+            "{dialect}: {}",
+            text(&fixed.stderr)
+        );
+        let corrected: serde_json::Value =
+            serde_json::from_slice(&fixed.stdout).expect("the corrected input");
+        let corrected_patch = corrected[field].as_str().expect("the patch");
+        assert_contains(corrected_patch, "-    return  1\n+    return 2\n");
+        assert_contains(
+            corrected_patch,
+            "*** Update File: c.py\n@@\n-x = 1\n+x = 3\n",
+        );
+        std::fs::write(dir.path().join("fixed.json"), corrected.to_string()).expect("written");
+        let applied = support::runner::srview([
+            "apply",
+            "--transcript",
+            "fixed.json",
+            "--cwd",
+            ".",
+            "--dialect",
+            dialect,
+            "--json",
+        ])
+        .cwd(dir.path())
+        .output();
+        assert_eq!(
+            applied.status.code(),
+            Some(0),
+            "{dialect}: {}",
+            text(&applied.stderr)
+        );
+        let report: serde_json::Value = serde_json::from_slice(&applied.stdout).expect("JSON");
+        let blocks = report["blocks"].as_array().expect("blocks");
+        assert_eq!(blocks.len(), 2, "{report}");
+        assert!(
+            blocks.iter().all(|b| b["loose"] == false),
+            "{dialect}: {report}"
+        );
+        assert_eq!(report["files"]["a.py"], "def f():\n    return 2\n");
+    }
+}

@@ -494,8 +494,11 @@ pub(super) fn check(args: &CheckArgs, row: &DialectRow, text: &str) -> CmdResult
 /// cannot stand behind a correction or the agent fails otherwise.
 pub(super) fn fix(args: &super::FixArgs, row: &DialectRow, text: &str) -> CmdResult {
     if row.strings.is_none() {
+        if row.text_field.is_some_and(|f| f != "reply") {
+            return fix_patch(args, row, text);
+        }
         return Err(Error::usage(format!(
-            "--dialect {}: fix corrects string edits only; {} is not one (check explains it)",
+            "--dialect {}: fix corrects string edits and patches; {} is neither (check explains it)",
             row.value, row.title
         )));
     }
@@ -557,6 +560,94 @@ pub(super) fn fix(args: &super::FixArgs, row: &DialectRow, text: &str) -> CmdRes
 /// The failed or loose string edits of `run` explained and corrected (see
 /// [`crate::dialect::call_correct`]), against FILE (`target`) as the
 /// matcher read it.
+/// `fix FILE INPUT` for a patch tool (OpenCode's or Cline's apply_patch):
+/// FILE's section corrected as srview corrects a Codex patch, offered in the
+/// tool's own input only when the agent's own matcher then places every
+/// hunk exactly and succeeds.
+fn fix_patch(args: &super::FixArgs, row: &DialectRow, text: &str) -> CmdResult {
+    let cwd = std::env::current_dir().map_err(|e| Error::read("the current folder", e))?;
+    let run = run_matcher(row, text, &cwd, Some(&args.file))?;
+    let target = file_path(&run.cwd, &args.file);
+    let Some(Entry::File(content)) = run.seen.get(&target) else {
+        return Err(Error::refused(format!(
+            "{}: the input does not edit this file, or it cannot be read",
+            args.file.display()
+        )));
+    };
+    let exact = run.outcome.ok && run.outcome.edits.iter().all(|e| !e.loose);
+    if exact {
+        eprintln!("srview: nothing to fix: every hunk is placed exactly");
+        let mut stdout = std::io::stdout().lock();
+        serde_json::to_writer(&mut stdout, &run.input).map_err(|e| Error::stdout(e.into()))?;
+        writeln!(stdout).map_err(Error::stdout)?;
+        return Ok(0);
+    }
+    let field = row.text_field.unwrap_or("patchText");
+    let Some(patch) = run.input.get(field).and_then(serde_json::Value::as_str) else {
+        eprintln!("srview: the input has no {field} text to correct");
+        return Ok(1);
+    };
+    let cwd_text = run.cwd.to_string_lossy();
+    let place = crate::dialect::one_file::Target {
+        cwd: &cwd_text,
+        name: &target,
+        content: Some(content),
+    };
+    let shown = args.file.display().to_string();
+    let corrected = crate::dialect::corrected::correct(
+        patch,
+        crate::dialect::Dialect::ApplyPatch,
+        &place,
+        &shown,
+    );
+    let withheld = |why: String| {
+        eprintln!("srview: no corrected patch: {why}");
+        if let Some(error) = &run.outcome.error {
+            eprintln!("srview: the agent fails:\n{error}");
+        }
+        Ok(1)
+    };
+    let fixed = match corrected {
+        Ok(crate::dialect::corrected::Corrected {
+            text: Some(fixed),
+            complete: true,
+            ..
+        }) => fixed,
+        Ok(c) => {
+            return withheld(
+                c.note
+                    .unwrap_or_else(|| "srview cannot stand behind one".into()),
+            );
+        }
+        Err(e) => return withheld(e.to_string()),
+    };
+    let mut input = run.input.clone();
+    if let Some(object) = input.as_object_mut() {
+        object.insert(field.to_string(), fixed.into());
+    }
+    // Checked with the agent's own matcher, over the same folder.
+    let text = serde_json::to_string(&input).map_err(|e| Error::stdout(e.into()))?;
+    let check = run_matcher(row, &text, &cwd, Some(&args.file))?;
+    let placed =
+        check.outcome.ok && !check.outcome.hangs && check.outcome.edits.iter().all(|e| !e.loose);
+    if !placed {
+        return withheld(format!(
+            "{} does not place the corrected patch exactly",
+            row.title
+        ));
+    }
+    eprintln!(
+        "srview: corrected the patch for {} (placed exactly by {})",
+        args.file.display(),
+        row.title
+    );
+    let mut stdout = std::io::stdout().lock();
+    serde_json::to_writer(&mut stdout, &input).map_err(|e| Error::stdout(e.into()))?;
+    writeln!(stdout).map_err(Error::stdout)?;
+    stdout.flush().map_err(Error::stdout)?;
+    Ok(0)
+}
+
 fn correction(
     row: &DialectRow,
     run: &Run,
