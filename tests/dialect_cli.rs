@@ -1383,3 +1383,57 @@ fn fix_corrects_a_patch_tools_input_that_its_agent_then_places_exactly() {
         assert_eq!(report["files"]["a.py"], "def f():\n    return 2\n");
     }
 }
+
+/// `fix FILE REPLY --dialect aider-diff`: a block whose SEARCH lost its
+/// indentation (Aider places it by a loose stage) comes back as a reply
+/// whose SEARCH is the file's own lines, which Aider places `perfect`; a
+/// block srview cannot place gets its closest region said and no reply.
+#[test]
+fn fix_corrects_an_aider_reply_or_says_why_not() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        dir.path().join("calc.py"),
+        "def f():\n    x = 1\n    return x\n",
+    )
+    .expect("written");
+    let reply = |search: &str| {
+        format!(
+            "calc.py\n```python\n<<<<<<< SEARCH\n{search}=======\n    x = 2\n    return x\n>>>>>>> REPLACE\n```\n"
+        )
+    };
+    std::fs::write(dir.path().join("loose.md"), reply("x = 1\nreturn x\n")).expect("written");
+    std::fs::write(
+        dir.path().join("typo.md"),
+        reply("    x = 11\n    return x\n"),
+    )
+    .expect("written");
+    let fix = |name: &str| {
+        support::runner::srview(["fix", "calc.py", name, "--dialect", "aider-diff"])
+            .cwd(dir.path())
+            .output()
+    };
+    let fixed = fix("loose.md");
+    assert_eq!(fixed.status.code(), Some(0), "{}", text(&fixed.stderr));
+    assert_eq!(
+        text(&fixed.stdout),
+        "calc.py\n```\n<<<<<<< SEARCH\n    x = 1\n    return x\n=======\n    x = 2\n    return x\n>>>>>>> REPLACE\n```\n\n"
+    );
+    std::fs::write(dir.path().join("fixed.md"), &fixed.stdout).expect("written");
+    let applied = support::runner::srview([
+        "apply",
+        "calc.py",
+        "fixed.md",
+        "--dialect",
+        "aider-diff",
+        "--json",
+    ])
+    .cwd(dir.path())
+    .output();
+    let report: serde_json::Value = serde_json::from_slice(&applied.stdout).expect("JSON");
+    assert_eq!(report["blocks"][0]["stage"], "perfect", "{report}");
+    let refused = fix("typo.md");
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(refused.stdout.is_empty());
+    assert_contains(&text(&refused.stderr), "closest region (lines 2-3)");
+    assert_contains(&text(&refused.stderr), "no corrected reply");
+}

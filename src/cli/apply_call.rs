@@ -494,7 +494,10 @@ pub(super) fn check(args: &CheckArgs, row: &DialectRow, text: &str) -> CmdResult
 /// cannot stand behind a correction or the agent fails otherwise.
 pub(super) fn fix(args: &super::FixArgs, row: &DialectRow, text: &str) -> CmdResult {
     if row.strings.is_none() {
-        if row.text_field.is_some_and(|f| f != "reply") {
+        if row.text_field == Some("reply") {
+            return fix_aider(args, row, text);
+        }
+        if row.text_field.is_some() {
             return fix_patch(args, row, text);
         }
         return Err(Error::usage(format!(
@@ -644,6 +647,98 @@ fn fix_patch(args: &super::FixArgs, row: &DialectRow, text: &str) -> CmdResult {
     let mut stdout = std::io::stdout().lock();
     serde_json::to_writer(&mut stdout, &input).map_err(|e| Error::stdout(e.into()))?;
     writeln!(stdout).map_err(Error::stdout)?;
+    stdout.flush().map_err(Error::stdout)?;
+    Ok(0)
+}
+
+/// `fix FILE REPLY --dialect aider-diff`: FILE's blocks corrected as srview
+/// corrects SEARCH/REPLACE blocks (each SEARCH made the file's own lines),
+/// the reply's blocks for other files kept, printed as a reply of edit
+/// blocks only when Aider's own matcher then places every block `perfect`.
+fn fix_aider(args: &super::FixArgs, row: &DialectRow, text: &str) -> CmdResult {
+    let cwd = std::env::current_dir().map_err(|e| Error::read("the current folder", e))?;
+    let run = run_matcher(row, text, &cwd, Some(&args.file))?;
+    let target = file_path(&run.cwd, &args.file);
+    let Some(Entry::File(content)) = run.seen.get(&target) else {
+        return Err(Error::refused(format!(
+            "{}: the reply does not edit this file, or it cannot be read",
+            args.file.display()
+        )));
+    };
+    let reply = run
+        .input
+        .get("reply")
+        .and_then(serde_json::Value::as_str)
+        .unwrap_or_default();
+    let mut stdout = std::io::stdout().lock();
+    if run.outcome.ok && run.outcome.edits.iter().all(|e| !e.loose) {
+        eprintln!("srview: nothing to fix: every block is placed exactly");
+        stdout.write_all(reply.as_bytes()).map_err(Error::stdout)?;
+        return Ok(0);
+    }
+    let name = |path: &str| path.rsplit('/').next().unwrap_or(path).to_string();
+    let ours = |path: &str| path == target || name(path) == name(&target);
+    let calls = crate::source::aider::parse(reply);
+    let diff: String = calls
+        .iter()
+        .filter(|c| ours(&c.path))
+        .map(|c| c.body.as_str())
+        .collect();
+    let options = crate::engine::Options {
+        version: crate::engine::Version::V1,
+        is_final: true,
+    };
+    let fixed = crate::diagnose::fix::fix(&diff, content, options);
+    let shown = args.file.display().to_string();
+    if fixed.no_block || fixed.notes.iter().any(|n| n.unplaced) {
+        for note in &fixed.notes {
+            eprintln!("srview: {}", note.line(&shown));
+        }
+        eprintln!("srview: no corrected reply: srview cannot place every block of {shown}");
+        return Ok(1);
+    }
+    // The reply again, edit blocks only, in Aider's own markers.
+    let aider_blocks = |path: &str, body: &str| {
+        let mut out = format!("{path}\n```\n");
+        for line in body.split_inclusive('\n') {
+            out.push_str(match line.trim_end_matches(['\r', '\n']) {
+                "------- SEARCH" => "<<<<<<< SEARCH\n",
+                "+++++++ REPLACE" => ">>>>>>> REPLACE\n",
+                _ => line,
+            });
+        }
+        out.push_str("```\n\n");
+        out
+    };
+    let mut corrected = String::new();
+    let mut ours_written = false;
+    for call in &calls {
+        if !ours(&call.path) {
+            corrected.push_str(&aider_blocks(&call.path, &call.body));
+        } else if !ours_written {
+            corrected.push_str(&aider_blocks(&call.path, &fixed.diff));
+            ours_written = true;
+        }
+    }
+    let check = run_matcher(row, &corrected, &cwd, Some(&args.file))?;
+    let placed = check.outcome.ok && check.outcome.edits.iter().all(|e| !e.loose);
+    if !placed {
+        eprintln!(
+            "srview: no corrected reply: {} does not place the corrected blocks exactly",
+            row.title
+        );
+        return Ok(1);
+    }
+    for note in &fixed.notes {
+        eprintln!("srview: {}", note.line(&shown));
+    }
+    eprintln!(
+        "srview: corrected the reply's blocks for {shown} (placed exactly by {})",
+        row.title
+    );
+    stdout
+        .write_all(corrected.as_bytes())
+        .map_err(Error::stdout)?;
     stdout.flush().map_err(Error::stdout)?;
     Ok(0)
 }
