@@ -1437,3 +1437,38 @@ fn fix_corrects_an_aider_reply_or_says_why_not() {
     assert_contains(&text(&refused.stderr), "closest region (lines 2-3)");
     assert_contains(&text(&refused.stderr), "no corrected reply");
 }
+
+/// Cline's similarity stage places a misremembered hunk on the first window
+/// at least 0.66 similar (here line 2, not the meant line 3) and Cline
+/// reports success: srview says the stage is loose and what it does.
+#[test]
+fn clines_similarity_stage_is_said_to_take_the_first_similar_window() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        dir.path().join("f.py"),
+        "start\ntotal = 1\ntotal = 2\nend\n",
+    )
+    .expect("written");
+    let input = serde_json::json!({
+        "input": "*** Begin Patch\n*** Update File: f.py\n-total = 3\n+total = 4\n*** End Patch"
+    });
+    std::fs::write(dir.path().join("input.json"), input.to_string()).expect("written");
+    let out = support::runner::srview([
+        "apply",
+        "f.py",
+        "input.json",
+        "--dialect",
+        "cline-apply-patch",
+    ])
+    .cwd(dir.path())
+    .output();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(text(&out.stdout), "start\ntotal = 4\ntotal = 2\nend\n");
+    assert_contains(
+        &text(&out.stderr),
+        "by similarity, a loose stage of Cline 3.0.65's apply_patch tool: the text it replaced is \
+         not the text the model wrote; Cline's similarity stage takes the FIRST window at least \
+         0.66 similar, not the best one",
+    );
+    assert_contains(&text(&out.stderr), "(\"fuzz factor 1000\")");
+}

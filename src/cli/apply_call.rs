@@ -108,8 +108,13 @@ fn loose_notes(row: &DialectRow, run: &Run) -> Vec<String> {
         .enumerate()
         .filter(|(_, edit)| edit.loose)
         .map(|(i, edit)| {
+            let known = row
+                .matcher()
+                .and_then(|m| m.stage_note(&edit.stage))
+                .map(|note| format!("; {note}"))
+                .unwrap_or_default();
             format!(
-                "edit {} was placed{} by {}, a loose stage of {}: the text it replaced is not the text the model wrote",
+                "edit {} was placed{} by {}, a loose stage of {}: the text it replaced is not the text the model wrote{known}",
                 i + 1,
                 place(edit.lines),
                 edit.stage,

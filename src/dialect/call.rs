@@ -124,6 +124,13 @@ pub trait CallMatcher: Sync {
     fn run_for_model(&self, call: &ToolCall) -> (CallOutcome, Option<String>) {
         (self.run(call), None)
     }
+
+    /// What srview knows of loose stage `stage` beyond "the text replaced
+    /// is not the model's" (said wherever the stage is: a warning, a held
+    /// back write); `None` for most stages.
+    fn stage_note(&self, _stage: &str) -> Option<&'static str> {
+        None
+    }
 }
 
 /// `path` (absolute, or relative to `cwd`) as [`ToolCall::fs`] takes it:

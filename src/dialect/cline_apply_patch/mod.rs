@@ -62,6 +62,14 @@ impl CallMatcher for ClineApplyPatch {
         let run = self.run_with_text(call);
         (run.outcome, run.model_text)
     }
+
+    fn stage_note(&self, stage: &str) -> Option<&'static str> {
+        stage.ends_with("similarity").then_some(
+            "Cline's similarity stage takes the FIRST window at least 0.66 similar, not the \
+             best one: in Cline's own corpus about half of these hunks land elsewhere than \
+             meant, and Cline reports them as success (\"fuzz factor 1000\")",
+        )
+    }
 }
 
 /// Why the executor stopped: Cline's error text (UTF-16: a cut context may
