@@ -884,7 +884,7 @@ fn help_overlay_scrolls() {
     let bottom = app.view.help_scroll;
     assert!(
         bottom
-            <= srview::app::keys::key_help(srview::app::keys::KeyScope::Transcript).count() + 5
+            <= srview::app::keymap::key_help(srview::app::keymap::KeyScope::Transcript).count() + 5
                 - 10,
         "the scroll stops with the overlay's last page full: {bottom}"
     );
@@ -1723,7 +1723,7 @@ fn marker_advice_is_not_given_for_a_patch() {
 /// there, with what it does and in which previewer.
 #[test]
 fn the_documented_keys_are_the_help_overlays() {
-    use srview::app::keys::{KEY_HELP, KeyScope};
+    use srview::app::keymap::{KEY_HELP, KeyScope};
     let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/previewer.md"))
         .expect("docs/previewer.md");
     let rows: Vec<&str> = doc.lines().filter(|l| l.starts_with("| `")).collect();

@@ -524,7 +524,7 @@ fn r_reloads_in_a_transcript() {
     let mut ws = fed(&call("a.py", "y = 2", "y = 3"), true);
     assert_eq!(key(&mut ws, 'r'), WsEffect::Reload);
     let listed: Vec<(&str, &str)> =
-        srview::app::keys::key_help(srview::app::keys::KeyScope::Transcript).collect();
+        srview::app::keymap::key_help(srview::app::keymap::KeyScope::Transcript).collect();
     assert!(
         listed
             .iter()

@@ -550,13 +550,13 @@ fn written_effect(
 /// lines the elisions stand for. `None` without an elision, or when a run
 /// is not found, or found out of order.
 fn elided_region(ctx: &Ctx, search: &[&str]) -> Option<Found> {
-    if !search.iter().any(|l| is_elision(l)) {
+    if !search.iter().any(|l| super::message::is_elision(l)) {
         return None;
     }
     let mut runs: Vec<&[&str]> = Vec::new();
     let mut start = 0;
     for (i, l) in search.iter().enumerate() {
-        if is_elision(l) {
+        if super::message::is_elision(l) {
             runs.push(&search[start..i]);
             start = i + 1;
         }
@@ -641,7 +641,7 @@ fn different_code(d: &BlockDiagnosis) -> Option<String> {
             let (s, f) = (x.search.as_deref()?, x.file.as_deref()?);
             // An elision line (`...`, `// ... existing code ...`) stands for
             // file lines: it is no copy of one.
-            if is_elision(s) {
+            if super::message::is_elision(s) {
                 return None;
             }
             let ratio = text_similarity(js_trim(s), js_trim(f));
@@ -656,15 +656,6 @@ fn different_code(d: &BlockDiagnosis) -> Option<String> {
                 )
             })
         })
-}
-
-/// Whether a SEARCH line is an elision (`...`, `# ...`, `// ... existing
-/// code ...`): a model's stand-in for lines it left out.
-pub(super) fn is_elision(line: &str) -> bool {
-    let bare = js_trim(line)
-        .trim_start_matches(['#', '/', '*', '-', ';', '<', '!'])
-        .trim_start();
-    bare.starts_with("...") || bare.starts_with('\u{2026}')
 }
 
 /// What about the line endings keeps the block from matching exactly: the

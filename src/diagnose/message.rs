@@ -92,7 +92,7 @@ fn elision(d: &BlockDiagnosis) -> Option<String> {
     let at = d
         .line_diff
         .iter()
-        .position(|l| l.tag == Side::Delete && super::flow::is_elision(&l.text))?;
+        .position(|l| l.tag == Side::Delete && is_elision(&l.text))?;
     let line = &d.line_diff[at];
     // The file's lines in its place: the inserted run right after it (or
     // right before it).
@@ -178,4 +178,13 @@ fn detail(d: &BlockDiagnosis, reason: Reason, version: Version) -> String {
         }
         _ => String::new(),
     }
+}
+
+/// Whether a SEARCH line is an elision (`...`, `# ...`, `// ... existing
+/// code ...`): a model's stand-in for lines it left out.
+pub(super) fn is_elision(line: &str) -> bool {
+    let bare = crate::engine::js::js_trim(line)
+        .trim_start_matches(['#', '/', '*', '-', ';', '<', '!'])
+        .trim_start();
+    bare.starts_with("...") || bare.starts_with('\u{2026}')
 }

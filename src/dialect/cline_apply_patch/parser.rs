@@ -11,22 +11,13 @@ use super::input::END;
 use super::js;
 use super::seek::{FileLines, find_context};
 use super::stages;
-use crate::dialect::call::EditMatch;
+pub use super::stages::{Chunk, Section};
 
 pub const UPDATE: &str = "*** Update File: ";
 pub const DELETE: &str = "*** Delete File: ";
 pub const ADD: &str = "*** Add File: ";
 const MOVE: &str = "*** Move to: ";
 const END_OF_FILE: &str = "*** End of File";
-
-/// One change block of a section: `del_lines.len()` file lines at
-/// `orig_index` replaced by `ins_lines` (Cline's `Chunk`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Chunk {
-    pub orig_index: i64,
-    pub del_lines: Vec<String>,
-    pub ins_lines: Vec<String>,
-}
 
 /// What the patch does to one path.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -53,16 +44,6 @@ pub struct Warning {
     /// The section's context lines joined, in UTF-16 code units (Cline cuts
     /// it at 200 units, which may split a surrogate pair).
     pub context: Vec<u16>,
-}
-
-/// One `findContext` call: a section and how it matched.
-#[derive(Debug, Clone)]
-pub struct Section {
-    /// The stage, named as the corpus names it (`exact`, `canonical`,
-    /// `trim_end`, `trim`, `similarity`, with `eof+` / `eof_fallback+`;
-    /// `no_context`, `not_found`).
-    pub stage: String,
-    pub edit: EditMatch,
 }
 
 /// Why parsing stopped.

@@ -4,9 +4,27 @@
 //! `@@` header).
 
 use super::js;
-use super::parser::{Chunk, Section};
 use super::seek::{FUZZ_EOF_FALLBACK, FUZZ_SIMILARITY, FUZZ_TRIM, FUZZ_TRIM_END, FileLines, Found};
 use crate::dialect::call::EditMatch;
+
+/// One change block of a section: `del_lines.len()` file lines at
+/// `orig_index` replaced by `ins_lines` (Cline's `Chunk`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Chunk {
+    pub orig_index: i64,
+    pub del_lines: Vec<String>,
+    pub ins_lines: Vec<String>,
+}
+
+/// One `findContext` call: a section and how it matched.
+#[derive(Debug, Clone)]
+pub struct Section {
+    /// The stage, named as the corpus names it (`exact`, `canonical`,
+    /// `trim_end`, `trim`, `similarity`, with `eof+` / `eof_fallback+`;
+    /// `no_context`, `not_found`).
+    pub stage: String,
+    pub edit: EditMatch,
+}
 
 /// A section's stage: `no_context` (pure insertion at the cursor),
 /// `not_found`, else `exact` (the file's lines are the context's) or

@@ -4,6 +4,7 @@
 
 pub mod agent;
 pub mod calls;
+pub mod keymap;
 pub mod keys;
 mod left_out;
 mod navigate;

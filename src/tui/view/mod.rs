@@ -15,7 +15,7 @@ use ratatui::layout::Rect;
 pub use diffpane::Caches;
 use theme::Theme;
 
-use crate::tui::app::keys::KeyScope;
+use crate::tui::app::keymap::KeyScope;
 use crate::tui::app::workspace::Workspace;
 use crate::tui::app::{App, Notice};
 

@@ -12,7 +12,7 @@ use super::BlocksPane;
 use super::code::{self, sanitize};
 use super::theme::{ColourMode, Theme, Tint};
 use crate::engine::{BlockReport, BlockState};
-use crate::tui::app::keys::{KeyScope, key_help};
+use crate::tui::app::keymap::{KeyScope, key_help};
 use crate::tui::app::{App, Focus, Layout, Notice, PlaceDoubt, StreamState};
 use crate::words;
 
