@@ -40,6 +40,7 @@ mod detect;
 mod error;
 mod lines;
 mod patch;
+mod qwen;
 mod reader;
 mod report;
 pub mod session;
@@ -125,6 +126,10 @@ pub enum Format {
     AiderStdout,
     /// `.aider.chat.history.md` (saved; appended after each reply).
     AiderHistory,
+    /// `qwen -p --output-format stream-json` (live; Claude Code-like lines).
+    QwenStreamJson,
+    /// `~/.qwen/projects/<cwd>/chats/<session-id>.jsonl` (saved; appended live).
+    QwenChatJsonl,
 }
 
 impl Format {

@@ -7,7 +7,7 @@
 //! its tests (docs/architecture.md, "How to add an agent format").
 
 use super::reader::{EachUnit, FormatReader, SideFiles};
-use super::{AgentKind, AgentTool, Format, aider, claude, cline_classic, cline_cli, codex};
+use super::{AgentKind, AgentTool, Format, aider, claude, cline_classic, cline_cli, codex, qwen};
 
 /// How an output arrives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -130,6 +130,84 @@ fn never(_: &str) -> bool {
     false
 }
 
+/// The keys of a JSON object line at its top level, in order, as far as
+/// the line goes (a torn line gives the keys before the tear); raw, as
+/// written between the quotes. Keys of nested objects and text inside
+/// strings are never taken for one.
+pub(crate) fn top_level_keys(line: &str) -> Vec<&str> {
+    let bytes = line.as_bytes();
+    let mut keys = Vec::new();
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    let mut key_start: Option<usize> = None;
+    let mut expect_key = false;
+    for (i, &b) in bytes.iter().enumerate() {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
+                if let Some(start) = key_start.take() {
+                    keys.push(&line[start..i]);
+                }
+            }
+            continue;
+        }
+        match b {
+            b'"' => {
+                in_string = true;
+                if depth == 1 && expect_key {
+                    key_start = Some(i + 1);
+                    expect_key = false;
+                }
+            }
+            b'{' | b'[' => {
+                depth += 1;
+                expect_key = depth == 1 && b == b'{';
+            }
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            b',' if depth == 1 => expect_key = true,
+            _ => {}
+        }
+    }
+    keys
+}
+
+/// A Qwen Code stream-json line: it names Qwen's version, or its top-level
+/// keys start as Qwen Code 0.24.4 writes every line (`type`, `subtype`
+/// for some, then `uuid`, `session_id`), where Claude Code writes its
+/// content or `cwd` right after `type` and `uuid` near the end.
+fn qwen_stream_line(line: &str) -> bool {
+    if !json(line) {
+        return false;
+    }
+    let keys = top_level_keys(line);
+    if keys.contains(&"qwen_code_version") {
+        return true;
+    }
+    let after_kind = match keys.as_slice() {
+        ["type", "subtype", rest @ ..] | ["type", rest @ ..] => rest,
+        _ => return false,
+    };
+    after_kind.starts_with(&["uuid", "session_id"])
+}
+
+/// A Qwen Code chat record: Claude Code's `uuid`/`parentUuid`/`sessionId`
+/// keys, plus a key only Qwen writes at the top level (`provenance` on
+/// every record, `systemPayload`, `toolCallResult`).
+fn qwen_chat_line(line: &str) -> bool {
+    if !json(line) {
+        return false;
+    }
+    let keys = top_level_keys(line);
+    keys.contains(&"sessionId")
+        && keys.contains(&"parentUuid")
+        && keys
+            .iter()
+            .any(|k| matches!(*k, "provenance" | "systemPayload" | "toolCallResult"))
+}
+
 /// Every output format, in the order detection tries them on a line or a
 /// document's head (an API history before UI messages: its entries may
 /// carry `ts` too).
@@ -173,6 +251,7 @@ pub static FORMATS: &[FormatRow] = &[
         file_name: never,
         line: |l| {
             json(l)
+                && !qwen_stream_line(l)
                 && (has(l, "type", "stream_event")
                     || (has(l, "type", "system") && has_key(l, "claude_code_version")))
         },
@@ -192,6 +271,7 @@ pub static FORMATS: &[FormatRow] = &[
         line: |l| {
             json(l)
                 && has_key(l, "sessionId")
+                && !qwen_chat_line(l)
                 && (has_key(l, "parentUuid")
                     || has(l, "type", "queue-operation")
                     || has(l, "type", "file-history-snapshot")
@@ -314,6 +394,34 @@ pub static FORMATS: &[FormatRow] = &[
         document: never,
         reader: || Box::new(EachUnit(cline_cli::messages)),
         side_files: Some(cline_cli::side_files),
+    },
+    FormatRow {
+        format: Format::QwenStreamJson,
+        agent: AgentKind::QwenCode,
+        arrival: Arrival::Lines,
+        rewritten_in_place: false,
+        names_workspace: true,
+        after_the_fact: false,
+        workspace_is_its_folder: false,
+        file_name: never,
+        line: qwen_stream_line,
+        document: never,
+        reader: || Box::<qwen::StreamParser>::default(),
+        side_files: None,
+    },
+    FormatRow {
+        format: Format::QwenChatJsonl,
+        agent: AgentKind::QwenCode,
+        arrival: Arrival::Lines,
+        rewritten_in_place: false,
+        names_workspace: true,
+        after_the_fact: false,
+        workspace_is_its_folder: false,
+        file_name: never,
+        line: qwen_chat_line,
+        document: never,
+        reader: || Box::<qwen::SessionParser>::default(),
+        side_files: None,
     },
 ];
 
@@ -439,6 +547,30 @@ pub static AGENTS: &[AgentRow] = &[
         undoes_diffs: false,
         checkpoints: false,
         commits_replies: true,
+        diff_is_result: false,
+        logs_before_writing: false,
+    },
+    AgentRow {
+        kind: AgentKind::QwenCode,
+        id: "qwen-code",
+        display_name: "Qwen Code",
+        sessions: SessionPlace {
+            roots: &[".qwen/projects"],
+            in_repository: false,
+            pattern: &["*", "chats", "*.jsonl"],
+            is_folder: false,
+        },
+        workspace: Workspace::Recorded,
+        // write_file's content is the whole file (srview's whole-file
+        // applier, as for Claude Code's Write).
+        tools: &[
+            (AgentTool::EditLower, "qwen-edit"),
+            (AgentTool::WriteFile, "edit-json"),
+        ],
+        faithful: true,
+        undoes_diffs: false,
+        checkpoints: false,
+        commits_replies: false,
         diff_is_result: false,
         logs_before_writing: false,
     },
