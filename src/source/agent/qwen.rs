@@ -81,6 +81,13 @@ fn says_created(text: &str) -> bool {
         || text.starts_with("Created new file")
 }
 
+/// Qwen's answer to an edit of a file the session has not read (its
+/// read-before-edit check, run before any matching): `File <path> has not
+/// been read in this session. Use the read_file tool first ...`.
+pub(super) fn refused_unread(message: &str) -> bool {
+    message.starts_with("File ") && message.contains(" has not been read in this session.")
+}
+
 /// An edit tool call read into the store: the edit's input as srview runs
 /// it, `None` (with the missing field recorded) when the input lacks the
 /// path or the content a write needs.

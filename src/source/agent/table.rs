@@ -111,6 +111,11 @@ pub struct AgentRow {
     /// It logs an edit moments before writing it: a file read live may
     /// already hold the edit until its verdict arrives.
     pub logs_before_writing: bool,
+    /// Whether the agent's error text says it refused an edit before
+    /// matching it, by a check of its own (Qwen Code's read-before-edit
+    /// check): srview's applier placing such an edit is no disagreement,
+    /// the agent's text says why it failed.
+    pub refused_before_matching: fn(&str) -> bool,
 }
 
 fn has(line: &str, key: &str, value: &str) -> bool {
@@ -463,6 +468,7 @@ pub static AGENTS: &[AgentRow] = &[
         commits_replies: false,
         diff_is_result: false,
         logs_before_writing: false,
+        refused_before_matching: never,
     },
     AgentRow {
         kind: AgentKind::Codex,
@@ -482,6 +488,7 @@ pub static AGENTS: &[AgentRow] = &[
         commits_replies: false,
         diff_is_result: true,
         logs_before_writing: true,
+        refused_before_matching: never,
     },
     AgentRow {
         kind: AgentKind::ClineCli,
@@ -504,6 +511,7 @@ pub static AGENTS: &[AgentRow] = &[
         commits_replies: false,
         diff_is_result: false,
         logs_before_writing: false,
+        refused_before_matching: never,
     },
     AgentRow {
         kind: AgentKind::ClineClassic,
@@ -526,6 +534,7 @@ pub static AGENTS: &[AgentRow] = &[
         commits_replies: false,
         diff_is_result: false,
         logs_before_writing: false,
+        refused_before_matching: never,
     },
     AgentRow {
         kind: AgentKind::Aider,
@@ -549,6 +558,7 @@ pub static AGENTS: &[AgentRow] = &[
         commits_replies: true,
         diff_is_result: false,
         logs_before_writing: false,
+        refused_before_matching: never,
     },
     AgentRow {
         kind: AgentKind::QwenCode,
@@ -573,6 +583,7 @@ pub static AGENTS: &[AgentRow] = &[
         commits_replies: false,
         diff_is_result: false,
         logs_before_writing: false,
+        refused_before_matching: qwen::refused_unread,
     },
 ];
 
