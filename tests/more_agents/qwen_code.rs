@@ -624,3 +624,29 @@ fn the_previewer_at_80x24_shows_the_loose_match_with_qwens_stage() {
         want.edits[1].content_after.clone().expect("applied")
     );
 }
+
+#[test]
+fn a_version_not_seen_before_is_said_once() {
+    // Every chat record names the version: the notice is said once.
+    let session = session_path(&fixtures().join(AGENT).join("b_nomatch_retry"));
+    let text = fs::read_to_string(&session)
+        .expect("read")
+        .replace(r#""version":"0.24.4""#, r#""version":"0.25.0""#);
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let file = tmp
+        .path()
+        .join("11111111-2222-4333-8444-555555555502.jsonl");
+    fs::write(&file, &text).expect("write");
+    let out = srview(["session"]).arg(&file).arg("--json").output();
+    let got = json(&out);
+    assert_eq!(got["version"], "0.25.0");
+    assert_eq!(got["edits"].as_array().map(Vec::len), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "srview: note: Qwen Code 0.25.0 was not seen before: srview reads the output of Qwen Code 0.24.4 (an edit it cannot read is said, the rest is read)\n"
+    );
+    // The version it was built on: nothing said.
+    let out = srview(["session"]).arg(&session).arg("--json").output();
+    assert!(out.status.success());
+    assert_eq!(stderr(&out), "");
+}

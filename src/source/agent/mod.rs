@@ -479,7 +479,8 @@ impl AgentReader {
     }
 
     /// One sentence per folder whose paths were mapped onto the caller's
-    /// workspace (see [`AgentReader::with_existing`]), to be said once.
+    /// workspace (see [`AgentReader::with_existing`]), to be said once;
+    /// also a reader's notice of an agent version it was not built on.
     pub fn mapped_paths(&self) -> Vec<String> {
         self.store.mapped_notes()
     }

@@ -33,6 +33,22 @@ use super::store::Store;
 use super::{AgentTool, CallInput, ContentOrigin, EditInput, FileContent, Verdict};
 use crate::dialect::edit::{Field, PartialEdit};
 
+/// The Qwen Code versions whose output this reader was built on.
+const KNOWN_VERSIONS: &[&str] = &["0.24.4"];
+
+/// Records the version the output names, and says once when it is one
+/// this reader was not built on.
+fn set_version(store: &mut Store, version: &str) {
+    store.set_version(version);
+    if !KNOWN_VERSIONS.contains(&version) {
+        store.note_once(format!(
+            "Qwen Code {version} was not seen before: srview reads the output of Qwen Code {} \
+             (an edit it cannot read is said, the rest is read)",
+            KNOWN_VERSIONS.join(", ")
+        ));
+    }
+}
+
 /// The `--dialect` Qwen's `edit` calls are run with.
 const EDIT_DIALECT: &str = "qwen-edit";
 
@@ -267,7 +283,7 @@ impl StreamParser {
                 store.set_workspace(cwd, false);
             }
             if let Some(v) = &line.qwen_code_version {
-                store.set_version(v);
+                set_version(store, v);
             }
             return;
         }
@@ -533,7 +549,7 @@ impl SessionParser {
             store.set_workspace(cwd, false);
         }
         if let Some(v) = &record.version {
-            store.set_version(v);
+            set_version(store, v);
         }
         let parts = parts(record.message.as_ref());
         match record.kind.as_ref() {

@@ -608,6 +608,20 @@ mod tests {
     use super::*;
 
     #[test]
+    fn top_level_keys_skip_nested_keys_and_strings_and_stop_at_a_tear() {
+        let line =
+            r#"{"type":"user","msg":{"type":"x","k":[{"q":1}]},"s":"\"a\":{\"b\":","last":1,"torn"#;
+        assert_eq!(top_level_keys(line), ["type", "msg", "s", "last"]);
+        assert_eq!(top_level_keys("[{\"a\":1}]"), Vec::<&str>::new());
+        // Claude Code's and Qwen Code's lines of the same kind.
+        let claude = r#"{"type":"stream_event","event":{"type":"message_stop"},"session_id":"s","parent_tool_use_id":null,"uuid":"u"}"#;
+        let qwen = r#"{"type":"stream_event","uuid":"u","session_id":"s","parent_tool_use_id":null,"event":{"type":"message_stop"}}"#;
+        assert!(!qwen_stream_line(claude) && qwen_stream_line(qwen));
+        let old_claude_init = r#"{"type":"system","subtype":"init","cwd":"/p","session_id":"s","claude_code_version":"1.0.0"}"#;
+        assert!(!qwen_stream_line(old_claude_init));
+    }
+
+    #[test]
     fn every_agent_and_format_has_one_row() {
         for row in AGENTS {
             assert_eq!(AGENTS.iter().filter(|r| r.kind == row.kind).count(), 1);
