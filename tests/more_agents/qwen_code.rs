@@ -650,3 +650,91 @@ fn a_version_not_seen_before_is_said_once() {
     assert!(out.status.success());
     assert_eq!(stderr(&out), "");
 }
+
+/// A Qwen chat record of about `bytes`: edits of one 600-line file in
+/// turn, each with its telemetry record and its tool result carrying the
+/// whole file before and after (as Qwen records them). Returns the number
+/// of edits.
+fn big_chat_record(path: &Path, bytes: usize) -> usize {
+    use std::io::Write as _;
+    let mut out = std::io::BufWriter::new(fs::File::create(path).expect("create"));
+    let mut lines: Vec<String> = (0..600)
+        .map(|i| format!("value_{i} = {i}  # padding to give the file a realistic size ......"))
+        .collect();
+    let file = "/home/user/project/big.py";
+    let (mut written, mut edits) = (0, 0);
+    while written < bytes {
+        let k = edits % lines.len();
+        let before = lines.join("\n") + "\n";
+        let old = lines[k].clone();
+        lines[k] = old.replacen(" = ", " = 1 + ", 1);
+        let after = lines.join("\n") + "\n";
+        let id = format!("call_{edits}");
+        let args = serde_json::json!({"file_path": file, "old_string": old + "\n", "new_string": lines[k].clone() + "\n"});
+        let text = [
+            call_record(&id, &args),
+            record(
+                "system",
+                serde_json::json!({"subtype": "ui_telemetry", "systemPayload": {"uiEvent": {
+                    "event.name": "qwen-code.tool_call", "call_id": id, "function_args": args}}}),
+            ),
+            result(&id, Ok((&before, &after))),
+        ]
+        .join("\n")
+            + "\n";
+        out.write_all(text.as_bytes()).expect("write");
+        written += text.len();
+        edits += 1;
+    }
+    edits
+}
+
+fn call_record(id: &str, args: &Value) -> String {
+    record(
+        "assistant",
+        serde_json::json!({"message": {"role": "model", "parts": [{"functionCall": {
+            "id": id, "name": "edit", "args": args}}]}}),
+    )
+}
+
+/// The bound: a 100 MB session listed in under 2 s (a release
+/// build; a debug build is about ten times slower). Ignored: `cargo test
+/// --release --test more_agents -- --ignored --nocapture qwen`.
+#[test]
+#[ignore]
+fn a_100_mb_chat_record_lists_in_under_2_s() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let chats = tmp
+        .path()
+        .join("home/.qwen/projects/-home-user-project/chats");
+    fs::create_dir_all(&chats).expect("mkdir");
+    let edits = big_chat_record(
+        &chats.join("22222222-2222-4333-8444-555555555555.jsonl"),
+        100 << 20,
+    );
+    let home = tmp.path().join("home");
+    let run = crate::support::measure::run_measured(
+        Path::new(crate::support::runner::BIN),
+        &["sessions", &home.to_string_lossy()],
+        tmp.path(),
+    );
+    println!(
+        "100 MiB, {edits} edits: listed in {:?}, peak RSS {} MiB",
+        run.wall,
+        run.peak_kib >> 10
+    );
+    let row: Vec<&str> = run
+        .stdout
+        .lines()
+        .nth(1)
+        .expect("a row")
+        .split_whitespace()
+        .collect();
+    assert_eq!(
+        row[2..8],
+        ["qwen-code", "0.24.4", &edits.to_string(), "0", "0", "0"]
+    );
+    let limit = if cfg!(debug_assertions) { 20.0 } else { 2.0 };
+    assert!(run.wall.as_secs_f64() < limit, "{:?}", run.wall);
+    assert!(run.peak_kib < 50 << 10, "peak RSS {} KiB", run.peak_kib);
+}
