@@ -438,6 +438,16 @@ fn an_edit_is_shown_from_its_start_while_its_input_streams() {
         input["old_string"],
         "    # gross price - net price plus tax\n    return round(item.price * (1 + TAX_RATE), 2)\n"
     );
+    // Without --include-partial-messages (no stream_event lines): the same
+    // edits, from their assistant lines.
+    let text = String::from_utf8(bytes).expect("UTF-8");
+    let whole: String = text
+        .split_inclusive('\n')
+        .filter(|l| !l.contains(r#""type":"stream_event""#))
+        .collect();
+    let mut plain = AgentReader::new(AgentKind::QwenCode, Format::QwenStreamJson);
+    plain.feed(whole.as_bytes());
+    assert_eq!(plain.finish(), edits);
 }
 
 #[test]
