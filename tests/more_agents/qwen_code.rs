@@ -748,3 +748,64 @@ fn a_100_mb_chat_record_lists_in_under_2_s() {
     assert!(run.wall.as_secs_f64() < limit, "{:?}", run.wall);
     assert!(run.peak_kib < 50 << 10, "peak RSS {} KiB", run.peak_kib);
 }
+
+/// A chat record of one edit Qwen applied by its trimEnd line pass after
+/// dropping the pattern's last empty line: the compound stage.
+fn compound_stage_session(dir: &Path) -> PathBuf {
+    let before = "a  \nb\nc\n";
+    let lines = [
+        call("call_1", "a\nb\n", "x\n"),
+        result("call_1", Ok((before, "x\nc\n"))),
+    ];
+    let file = dir.join("11111111-2222-4333-8444-555555555598.jsonl");
+    fs::write(&file, lines.join("\n") + "\n").expect("write");
+    file
+}
+
+const COMPOUND: &str = "line_pass_trimEnd+removedTrailingFinalEmptyLine";
+
+#[test]
+fn a_compound_stage_is_named_verbatim() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let file = compound_stage_session(tmp.path());
+    let out = srview(["session"]).arg(&file).output();
+    assert!(out.status.success(), "{out:?}");
+    crate::support::text::assert_contains(
+        &stdout(&out),
+        &format!(
+            "loose match: matched only loosely ({COMPOUND}) while Qwen Code reported plain success"
+        ),
+    );
+}
+
+#[test]
+fn the_session_browser_at_80x24_names_a_compound_stage_whole() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let file = compound_stage_session(tmp.path());
+    let cwd = tmp.path().to_str().expect("UTF-8");
+    let mut s = Session::spawn_in(
+        tmp.path(),
+        env!("CARGO_BIN_EXE_srview"),
+        &["session", file.to_str().expect("UTF-8"), "--cwd", cwd],
+        &Terminal {
+            rows: 24,
+            cols: 80,
+            ..Terminal::default()
+        },
+    );
+    // The session's list wraps the notice: the stage whole.
+    s.wait_for("the list with the compound stage", |c| {
+        c.contains("Enter open")
+            && c.contains(&format!("({COMPOUND}) while Qwen Code reported plain"))
+    });
+    // The edit's verdict line is cut at 80 columns; its block names the
+    // stage whole.
+    s.press(b"\r");
+    s.wait_for("the edit's block with the compound stage", |c| {
+        c.contains("edit 1/1")
+            && c.contains("loose match: matched only loosely (line_pass_trimEnd+")
+            && c.contains(&format!("applied    ≈ {COMPOUND} 1-2"))
+    });
+    s.press(b"q");
+    assert_eq!(s.exit_code(), 0);
+}
