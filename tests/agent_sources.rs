@@ -17,6 +17,8 @@
 //!   `<file_content>`, the content after in a success's
 //!   `<final_file_content>`; the live stream does not name the version.
 //! - Aider: contents only for `--edit-format whole` (the reply is the file).
+//! - Qwen Code: the live stream carries a written file's content only (and
+//!   its absence before, when the tool says it created the file).
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -80,6 +82,8 @@ fn must_carry(format: Format, edit: &AgentEdit) -> (bool, bool) {
         Format::AiderStdout | Format::AiderHistory => {
             (false, applied && edit.tool.name() == "aider-whole")
         }
+        Format::QwenChatJsonl => (applied, applied),
+        Format::QwenStreamJson => (false, applied && edit.tool.name() == "write_file"),
         _ => (false, false),
     }
 }
@@ -204,6 +208,7 @@ fn every_capture_reads_to_its_expected_edits() {
                     "codex" => Format::CodexRollout,
                     "cline-cli" => Format::ClineCliMessages,
                     "cline-classic" => Format::ClineApiHistory,
+                    "qwen-code" => Format::QwenChatJsonl,
                     _ => Format::AiderHistory,
                 };
                 assert_eq!(reader.format(), saved, "{label}: session format");
@@ -272,6 +277,7 @@ fn every_capture_reads_to_its_expected_edits() {
             ("codex", _) => Format::CodexExecJson,
             ("cline-cli", _) => Format::ClineCliJson,
             ("cline-classic", _) => Format::ClineUiMessages,
+            ("qwen-code", _) => Format::QwenStreamJson,
             _ => Format::AiderStdout,
         };
         assert_eq!(format, streamed, "{label}: live format");
@@ -322,7 +328,7 @@ fn every_capture_reads_to_its_expected_edits() {
         );
     }
     support::text::assert_no_problems(&problems);
-    assert_eq!(tally.len(), 6, "agent versions covered: {:?}", tally.keys());
+    assert_eq!(tally.len(), 7, "agent versions covered: {:?}", tally.keys());
 }
 
 /// `codex exec --json` shows applied patches only, files sorted.

@@ -153,6 +153,8 @@ fn must_have_before(agent: &str, want: &ExpectedEdit, first_of_file: bool) -> bo
         "cline-cli" => first_of_file,
         // A failure quotes the file.
         "cline-classic" => want.agent_verdict == "failed",
+        // The tool result's originalContent.
+        "qwen-code" => want.agent_verdict == "applied",
         _ => false,
     }
 }
@@ -175,6 +177,13 @@ const DISAGREEMENTS: &[(&str, usize, &str)] = &[];
 /// file. srview's port of Cline's matcher agrees it applies, and calls it
 /// loose.
 const CLINE_LOOSE: &str = "cline-cli-3.0.65/patch_fail";
+
+/// Qwen Code applied both edits of this capture, each only by a loose
+/// pass of its matcher (Qwen's own stage names, by seq).
+const QWEN_LOOSE: (&str, [&str; 2]) = (
+    "qwen-code-0.24.4/c_fuzzy_unicode_trailing_ws",
+    ["normalizeBasicCharacters", "line_pass_trimEnd"],
+);
 
 #[test]
 fn every_capture_through_srview_session_json() {
@@ -238,7 +247,11 @@ fn every_capture_through_srview_session_json() {
                     text.contains("\n<<<<<<< SEARCH\n") || text.contains("------- SEARCH\n")
                 }
                 "aider-udiff" => text.contains("\n@@"),
-                "write_to_file" | "aider-whole" => !text.is_empty(),
+                "write_to_file" | "aider-whole" | "write_file" => !text.is_empty(),
+                // Qwen Code's edit: the tool input as the model sent it.
+                "edit" if want.agent == "qwen-code" => {
+                    serde_json::from_str::<Value>(text).is_ok_and(|v| v["file_path"].is_string())
+                }
                 _ => false,
             };
             check("edit", own_text, g["edit"].to_string());
@@ -298,9 +311,19 @@ fn every_capture_through_srview_session_json() {
                     srview["blocks"].to_string(),
                 );
             }
+            let qwen_loose = label == QWEN_LOOSE.0;
+            if qwen_loose {
+                let stage = QWEN_LOOSE.1[w.seq - 1];
+                check(
+                    "looseLevels",
+                    srview["looseLevels"] == serde_json::json!([stage])
+                        && srview["blocks"][0]["stage"] == stage,
+                    srview["looseLevels"].to_string(),
+                );
+            }
             check(
                 "loose",
-                srview["loose"] == (loose || cline_loose),
+                srview["loose"] == (loose || cline_loose || qwen_loose),
                 srview["loose"].to_string(),
             );
             let ran_on_before = srview["ok"].is_boolean() && srview["against"] != "current-file";
@@ -339,16 +362,19 @@ fn every_capture_through_srview_session_json() {
             // file as the run left it (the one edit that ran against the
             // current file before is one of them).
             ("on-disk", 3),
-            ("recorded", 9),
+            // Qwen Code's originalContent gives 8 of them.
+            ("recorded", 17),
             ("reverse-diff", 9),
             // One edit whose new text is already in the file as the run
             // left it (it adds lines after its old text) is unknown, not
             // run against the current file: that file may hold its result.
-            ("unknown", 23),
+            // Qwen Code's failed edit in b_nomatch_retry records no content
+            // and the retry wrote the file after it.
+            ("unknown", 24),
         ]
     );
     // Every capture's count, so that a source lost shows.
-    assert_eq!((checked_before, checked_verdicts), (33, 39));
+    assert_eq!((checked_before, checked_verdicts), (40, 47));
 }
 
 fn disagreement_expected(label: &str, seq: usize) -> Option<&'static str> {

@@ -713,7 +713,15 @@ fn disagreement(review: &Review, agent: AgentKind) -> Option<String> {
         return None;
     }
     let name = agent.display_name();
+    // The agent refused it by a check of its own before matching it (its
+    // text says why): srview placing it is no disagreement.
+    let refused = review
+        .edit
+        .agent_message
+        .as_deref()
+        .is_some_and(agent.row().refused_before_matching);
     match (review.edit.agent_verdict, applied.ok()) {
+        (Verdict::Failed, true) if refused => None,
         (Verdict::Applied, false) => Some(format!(
             "{name} applied this edit; srview's {} applier fails it: {}",
             applier_rules(applied.applier),

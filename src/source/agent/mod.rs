@@ -40,6 +40,7 @@ mod detect;
 mod error;
 mod lines;
 mod patch;
+mod qwen;
 mod reader;
 mod report;
 pub mod session;
@@ -125,6 +126,10 @@ pub enum Format {
     AiderStdout,
     /// `.aider.chat.history.md` (saved; appended after each reply).
     AiderHistory,
+    /// `qwen -p --output-format stream-json` (live; Claude Code-like lines).
+    QwenStreamJson,
+    /// `~/.qwen/projects/<cwd>/chats/<session-id>.jsonl` (saved; appended live).
+    QwenChatJsonl,
 }
 
 impl Format {
@@ -474,7 +479,8 @@ impl AgentReader {
     }
 
     /// One sentence per folder whose paths were mapped onto the caller's
-    /// workspace (see [`AgentReader::with_existing`]), to be said once.
+    /// workspace (see [`AgentReader::with_existing`]), to be said once;
+    /// also a reader's notice of an agent version it was not built on.
     pub fn mapped_paths(&self) -> Vec<String> {
         self.store.mapped_notes()
     }

@@ -185,6 +185,15 @@ impl Store {
         self.exists = Some(exists);
     }
 
+    /// A sentence to say once with the mapped folders' (a reader's notice
+    /// of an agent version it was not built on); said again, kept once.
+    pub(super) fn note_once(&self, note: String) {
+        let mut notes = self.mapped_notes.borrow_mut();
+        if !notes.contains(&note) {
+            notes.push(note);
+        }
+    }
+
     /// One sentence per folder mapped onto the workspace, in order.
     pub(super) fn mapped_notes(&self) -> Vec<String> {
         self.mapped_notes.borrow().clone()

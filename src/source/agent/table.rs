@@ -7,7 +7,7 @@
 //! its tests (docs/architecture.md, "How to add an agent format").
 
 use super::reader::{EachUnit, FormatReader, SideFiles};
-use super::{AgentKind, AgentTool, Format, aider, claude, cline_classic, cline_cli, codex};
+use super::{AgentKind, AgentTool, Format, aider, claude, cline_classic, cline_cli, codex, qwen};
 
 /// How an output arrives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -111,6 +111,11 @@ pub struct AgentRow {
     /// It logs an edit moments before writing it: a file read live may
     /// already hold the edit until its verdict arrives.
     pub logs_before_writing: bool,
+    /// Whether the agent's error text says it refused an edit before
+    /// matching it, by a check of its own (Qwen Code's read-before-edit
+    /// check): srview's applier placing such an edit is no disagreement,
+    /// the agent's text says why it failed.
+    pub refused_before_matching: fn(&str) -> bool,
 }
 
 fn has(line: &str, key: &str, value: &str) -> bool {
@@ -128,6 +133,84 @@ fn json(line: &str) -> bool {
 
 fn never(_: &str) -> bool {
     false
+}
+
+/// The keys of a JSON object line at its top level, in order, as far as
+/// the line goes (a torn line gives the keys before the tear); raw, as
+/// written between the quotes. Keys of nested objects and text inside
+/// strings are never taken for one.
+pub(crate) fn top_level_keys(line: &str) -> Vec<&str> {
+    let bytes = line.as_bytes();
+    let mut keys = Vec::new();
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    let mut key_start: Option<usize> = None;
+    let mut expect_key = false;
+    for (i, &b) in bytes.iter().enumerate() {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
+                if let Some(start) = key_start.take() {
+                    keys.push(&line[start..i]);
+                }
+            }
+            continue;
+        }
+        match b {
+            b'"' => {
+                in_string = true;
+                if depth == 1 && expect_key {
+                    key_start = Some(i + 1);
+                    expect_key = false;
+                }
+            }
+            b'{' | b'[' => {
+                depth += 1;
+                expect_key = depth == 1 && b == b'{';
+            }
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            b',' if depth == 1 => expect_key = true,
+            _ => {}
+        }
+    }
+    keys
+}
+
+/// A Qwen Code stream-json line: it names Qwen's version, or its top-level
+/// keys start as Qwen Code 0.24.4 writes every line (`type`, `subtype`
+/// for some, then `uuid`, `session_id`), where Claude Code writes its
+/// content or `cwd` right after `type` and `uuid` near the end.
+fn qwen_stream_line(line: &str) -> bool {
+    if !json(line) {
+        return false;
+    }
+    let keys = top_level_keys(line);
+    if keys.contains(&"qwen_code_version") {
+        return true;
+    }
+    let after_kind = match keys.as_slice() {
+        ["type", "subtype", rest @ ..] | ["type", rest @ ..] => rest,
+        _ => return false,
+    };
+    after_kind.starts_with(&["uuid", "session_id"])
+}
+
+/// A Qwen Code chat record: Claude Code's `uuid`/`parentUuid`/`sessionId`
+/// keys, plus a key only Qwen writes at the top level (`provenance` on
+/// every record, `systemPayload`, `toolCallResult`).
+fn qwen_chat_line(line: &str) -> bool {
+    if !json(line) {
+        return false;
+    }
+    let keys = top_level_keys(line);
+    keys.contains(&"sessionId")
+        && keys.contains(&"parentUuid")
+        && keys
+            .iter()
+            .any(|k| matches!(*k, "provenance" | "systemPayload" | "toolCallResult"))
 }
 
 /// Every output format, in the order detection tries them on a line or a
@@ -173,6 +256,7 @@ pub static FORMATS: &[FormatRow] = &[
         file_name: never,
         line: |l| {
             json(l)
+                && !qwen_stream_line(l)
                 && (has(l, "type", "stream_event")
                     || (has(l, "type", "system") && has_key(l, "claude_code_version")))
         },
@@ -192,6 +276,7 @@ pub static FORMATS: &[FormatRow] = &[
         line: |l| {
             json(l)
                 && has_key(l, "sessionId")
+                && !qwen_chat_line(l)
                 && (has_key(l, "parentUuid")
                     || has(l, "type", "queue-operation")
                     || has(l, "type", "file-history-snapshot")
@@ -315,6 +400,34 @@ pub static FORMATS: &[FormatRow] = &[
         reader: || Box::new(EachUnit(cline_cli::messages)),
         side_files: Some(cline_cli::side_files),
     },
+    FormatRow {
+        format: Format::QwenStreamJson,
+        agent: AgentKind::QwenCode,
+        arrival: Arrival::Lines,
+        rewritten_in_place: false,
+        names_workspace: true,
+        after_the_fact: false,
+        workspace_is_its_folder: false,
+        file_name: never,
+        line: qwen_stream_line,
+        document: never,
+        reader: || Box::<qwen::StreamParser>::default(),
+        side_files: None,
+    },
+    FormatRow {
+        format: Format::QwenChatJsonl,
+        agent: AgentKind::QwenCode,
+        arrival: Arrival::Lines,
+        rewritten_in_place: false,
+        names_workspace: true,
+        after_the_fact: false,
+        workspace_is_its_folder: false,
+        file_name: never,
+        line: qwen_chat_line,
+        document: never,
+        reader: || Box::<qwen::SessionParser>::default(),
+        side_files: None,
+    },
 ];
 
 /// Cline classic's `tasks/` folders: its CLIs' and the VS Code extension's
@@ -355,6 +468,7 @@ pub static AGENTS: &[AgentRow] = &[
         commits_replies: false,
         diff_is_result: false,
         logs_before_writing: false,
+        refused_before_matching: never,
     },
     AgentRow {
         kind: AgentKind::Codex,
@@ -374,6 +488,7 @@ pub static AGENTS: &[AgentRow] = &[
         commits_replies: false,
         diff_is_result: true,
         logs_before_writing: true,
+        refused_before_matching: never,
     },
     AgentRow {
         kind: AgentKind::ClineCli,
@@ -396,6 +511,7 @@ pub static AGENTS: &[AgentRow] = &[
         commits_replies: false,
         diff_is_result: false,
         logs_before_writing: false,
+        refused_before_matching: never,
     },
     AgentRow {
         kind: AgentKind::ClineClassic,
@@ -418,6 +534,7 @@ pub static AGENTS: &[AgentRow] = &[
         commits_replies: false,
         diff_is_result: false,
         logs_before_writing: false,
+        refused_before_matching: never,
     },
     AgentRow {
         kind: AgentKind::Aider,
@@ -441,6 +558,32 @@ pub static AGENTS: &[AgentRow] = &[
         commits_replies: true,
         diff_is_result: false,
         logs_before_writing: false,
+        refused_before_matching: never,
+    },
+    AgentRow {
+        kind: AgentKind::QwenCode,
+        id: "qwen-code",
+        display_name: "Qwen Code",
+        sessions: SessionPlace {
+            roots: &[".qwen/projects"],
+            in_repository: false,
+            pattern: &["*", "chats", "*.jsonl"],
+            is_folder: false,
+        },
+        workspace: Workspace::Recorded,
+        // write_file's content is the whole file (srview's whole-file
+        // applier, as for Claude Code's Write).
+        tools: &[
+            (AgentTool::EditLower, "qwen-edit"),
+            (AgentTool::WriteFile, "edit-json"),
+        ],
+        faithful: true,
+        undoes_diffs: false,
+        checkpoints: false,
+        commits_replies: false,
+        diff_is_result: false,
+        logs_before_writing: false,
+        refused_before_matching: qwen::refused_unread,
     },
 ];
 
@@ -463,6 +606,20 @@ pub fn format(format: Format) -> &'static FormatRow {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn top_level_keys_skip_nested_keys_and_strings_and_stop_at_a_tear() {
+        let line =
+            r#"{"type":"user","msg":{"type":"x","k":[{"q":1}]},"s":"\"a\":{\"b\":","last":1,"torn"#;
+        assert_eq!(top_level_keys(line), ["type", "msg", "s", "last"]);
+        assert_eq!(top_level_keys("[{\"a\":1}]"), Vec::<&str>::new());
+        // Claude Code's and Qwen Code's lines of the same kind.
+        let claude = r#"{"type":"stream_event","event":{"type":"message_stop"},"session_id":"s","parent_tool_use_id":null,"uuid":"u"}"#;
+        let qwen = r#"{"type":"stream_event","uuid":"u","session_id":"s","parent_tool_use_id":null,"event":{"type":"message_stop"}}"#;
+        assert!(!qwen_stream_line(claude) && qwen_stream_line(qwen));
+        let old_claude_init = r#"{"type":"system","subtype":"init","cwd":"/p","session_id":"s","claude_code_version":"1.0.0"}"#;
+        assert!(!qwen_stream_line(old_claude_init));
+    }
 
     #[test]
     fn every_agent_and_format_has_one_row() {

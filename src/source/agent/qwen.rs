@@ -1,0 +1,657 @@
+//! Qwen Code (0.24.4): `qwen -p --output-format stream-json` (live, with
+//! or without `--include-partial-messages`) and the chat record
+//! `~/.qwen/projects/<cwd>/chats/<session-id>.jsonl` (saved).
+//!
+//! The live lines look like Claude Code's (`system` init, `stream_event`,
+//! `assistant` with `tool_use` blocks, `user` with `tool_result` blocks,
+//! `result`), but the tools are Qwen's: `edit` {file_path, old_string,
+//! new_string, replace_all} and `write_file` {file_path, content}. A tool
+//! call streams as `content_block_start` (input `{}`) and its input as
+//! `input_json_delta` pieces (0.24.4 sends the whole input in one piece):
+//! the edit is shown from its start, streaming, and settles with the
+//! `assistant` line. The live output carries no file content but a
+//! written file's.
+//!
+//! The saved records are Gemini-shaped: an `assistant` record's
+//! `message.parts[].functionCall` {id, name, args}, a `tool_result`
+//! record's `message.parts[].functionResponse` {id, response: {output} or
+//! {error}} and `toolCallResult` {callId, status, resultDisplay}, whose
+//! `originalContent` / `newContent` are the file before and after an
+//! applied edit.
+//!
+//! Each `edit` call is run by Qwen's own matcher (`qwen-edit`): its input
+//! is kept exactly as the model sent it.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use serde::Deserialize;
+use serde_json::Value;
+use serde_json::value::RawValue;
+
+use super::store::Store;
+use super::{AgentTool, CallInput, ContentOrigin, EditInput, FileContent, Verdict};
+use crate::dialect::edit::{Field, PartialEdit};
+
+/// The Qwen Code versions whose output this reader was built on.
+const KNOWN_VERSIONS: &[&str] = &["0.24.4"];
+
+/// Records the version the output names, and says once when it is one
+/// this reader was not built on.
+fn set_version(store: &mut Store, version: &str) {
+    store.set_version(version);
+    if !KNOWN_VERSIONS.contains(&version) {
+        store.note_once(format!(
+            "Qwen Code {version} was not seen before: srview reads the output of Qwen Code {} \
+             (an edit it cannot read is said, the rest is read)",
+            KNOWN_VERSIONS.join(", ")
+        ));
+    }
+}
+
+/// The `--dialect` Qwen's `edit` calls are run with.
+const EDIT_DIALECT: &str = "qwen-edit";
+
+/// Qwen's edit tools: its name, srview's tool, and the Claude Code tool
+/// whose keys its input shares (read while it streams).
+fn edit_tool(name: &str) -> Option<(AgentTool, &'static str)> {
+    match name {
+        "edit" => Some((AgentTool::EditLower, "Edit")),
+        "write_file" => Some((AgentTool::WriteFile, "Write")),
+        _ => None,
+    }
+}
+
+/// Qwen tools that never write files (0.24.4's `system` init list); any
+/// other tool (a shell command, an agent, an MCP tool) may.
+fn is_read_only(name: &str) -> bool {
+    matches!(
+        name,
+        "read_file"
+            | "read_many_files"
+            | "list_directory"
+            | "grep_search"
+            | "glob"
+            | "web_fetch"
+            | "web_search"
+            | "get_goal"
+            | "update_goal"
+            | "tool_search"
+            | "read_mcp_resource"
+            | "list_agents"
+            | "skill"
+            | "zoom_image"
+            | "todo_write"
+            | "save_memory"
+            | "report_findings"
+            | "record_artifact"
+            | "cron_list"
+            | "task_stop"
+    )
+}
+
+/// How Qwen answers a `write_file` (or an `edit` with an empty
+/// `old_string`) that created the file: the file did not exist before.
+fn says_created(text: &str) -> bool {
+    text.starts_with("Successfully created and wrote to new file")
+        || text.starts_with("Created new file")
+}
+
+/// Qwen's answer to an edit of a file the session has not read (its
+/// read-before-edit check, run before any matching): `File <path> has not
+/// been read in this session. Use the read_file tool first ...`.
+pub(super) fn refused_unread(message: &str) -> bool {
+    message.starts_with("File ") && message.contains(" has not been read in this session.")
+}
+
+/// An edit tool call read into the store: the edit's input as srview runs
+/// it, `None` (with the missing field recorded) when the input lacks the
+/// path or the content a write needs.
+fn call_input(
+    tool: AgentTool,
+    args: &Value,
+    store: &mut Store,
+    what: &str,
+) -> Option<(String, EditInput)> {
+    let Some(path) = args.get("file_path").and_then(Value::as_str) else {
+        store.missing(what, "file_path");
+        return None;
+    };
+    let input = match tool {
+        AgentTool::WriteFile => {
+            let Some(content) = args.get("content").and_then(Value::as_str) else {
+                store.missing(what, "content");
+                return None;
+            };
+            EditInput::Whole(content.to_string())
+        }
+        _ => EditInput::Call(CallInput {
+            dialect: EDIT_DIALECT,
+            input: args.clone(),
+            path: path.to_string(),
+        }),
+    };
+    Some((path.to_string(), input))
+}
+
+/// The tool call `id` named by `name` with `args`: a new edit, or the
+/// streaming one that call began; other tools mark a possible write.
+fn record_call(
+    by_id: &mut HashMap<String, usize>,
+    id: Option<&str>,
+    name: &str,
+    args: &Value,
+    store: &mut Store,
+    what: &str,
+) {
+    let Some((tool, _)) = edit_tool(name) else {
+        if !is_read_only(name) {
+            store.barrier();
+        }
+        return;
+    };
+    let known = id.and_then(|id| by_id.get(id)).copied();
+    let Some((path, input)) = call_input(tool, args, store, what) else {
+        // A streaming edit whose final input cannot be read stays as it
+        // streamed; the verdict still comes.
+        return;
+    };
+    let at = match known {
+        Some(at) => at,
+        None => {
+            let at = store.push(tool, &path, EditInput::NotRecorded, false);
+            if let Some(id) = id {
+                by_id.insert(id.to_string(), at);
+            }
+            at
+        }
+    };
+    store.set_path(at, &path);
+    if let Some(edit) = store.edit_mut(at) {
+        edit.input = input;
+        edit.streaming = false;
+    }
+}
+
+/// A written file's content after, from the input srview read (a
+/// `write_file` writes its `content` as given).
+fn written_content(store: &Store, at: usize) -> Option<String> {
+    match &store.get(at)?.input {
+        EditInput::Whole(content) => Some(content.clone()),
+        _ => None,
+    }
+}
+
+// ---------------------------------------------------------------------
+// Live: stream-json.
+
+/// `qwen -p --output-format stream-json` lines.
+#[derive(Default)]
+pub(super) struct StreamParser {
+    /// Tool-call id → edit index.
+    by_id: HashMap<String, usize>,
+    /// Content-block index of the message streaming → its tool call.
+    streaming: HashMap<u64, Streaming>,
+}
+
+struct Streaming {
+    /// The Claude Code tool with the same keys (for the partial input).
+    keys_of: &'static str,
+    json: String,
+    index: usize,
+}
+
+#[derive(Deserialize)]
+struct StreamLine<'a> {
+    #[serde(rename = "type", default, borrow)]
+    kind: Cow<'a, str>,
+    #[serde(default, borrow)]
+    subtype: Option<Cow<'a, str>>,
+    #[serde(default)]
+    cwd: Option<String>,
+    #[serde(default)]
+    qwen_code_version: Option<String>,
+    #[serde(default)]
+    event: Option<StreamEvent>,
+    #[serde(default, borrow)]
+    message: Option<StreamMessage<'a>>,
+}
+
+#[derive(Deserialize)]
+struct StreamMessage<'a> {
+    #[serde(default, borrow)]
+    content: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+struct StreamEvent {
+    #[serde(rename = "type", default)]
+    kind: String,
+    #[serde(default)]
+    index: Option<u64>,
+    #[serde(default)]
+    content_block: Option<super::anthropic::Block>,
+    #[serde(default)]
+    delta: Option<Delta>,
+}
+
+#[derive(Deserialize)]
+struct Delta {
+    #[serde(rename = "type", default)]
+    kind: String,
+    #[serde(default)]
+    partial_json: Option<String>,
+}
+
+/// A content block of an `assistant` or `user` line.
+#[derive(Deserialize)]
+struct StreamBlock<'a> {
+    #[serde(rename = "type", default, borrow)]
+    kind: Cow<'a, str>,
+    #[serde(default)]
+    id: Option<String>,
+    #[serde(default, borrow)]
+    name: Option<Cow<'a, str>>,
+    #[serde(default)]
+    input: Option<Value>,
+    #[serde(default, borrow)]
+    tool_use_id: Option<Cow<'a, str>>,
+    #[serde(default)]
+    content: Option<Value>,
+    #[serde(default)]
+    is_error: Option<bool>,
+}
+
+/// The line kinds the live reader looks into.
+fn is_stream_kind(kind: &str) -> bool {
+    matches!(kind, "system" | "stream_event" | "assistant" | "user")
+}
+
+impl StreamParser {
+    fn line(&mut self, text: &str, store: &mut Store) {
+        if text.trim().is_empty() {
+            return;
+        }
+        let line = match serde_json::from_str::<StreamLine>(text) {
+            Ok(line) if is_stream_kind(&line.kind) => line,
+            // `result` and kinds of later versions are skipped.
+            Ok(_) => return,
+            Err(e) => return unreadable_line(text, e, store, is_stream_kind),
+        };
+        if line.kind == "system" && line.subtype.as_deref() == Some("init") {
+            if let Some(cwd) = &line.cwd {
+                store.set_workspace(cwd, false);
+            }
+            if let Some(v) = &line.qwen_code_version {
+                set_version(store, v);
+            }
+            return;
+        }
+        match line.kind.as_ref() {
+            "stream_event" => {
+                if let Some(event) = line.event {
+                    self.stream_event(event, store);
+                }
+            }
+            "assistant" => {
+                for block in stream_blocks(line.message.as_ref()) {
+                    if block.kind == "tool_use"
+                        && let Some(name) = block.name.as_deref()
+                    {
+                        let args = block.input.unwrap_or(Value::Null);
+                        record_call(
+                            &mut self.by_id,
+                            block.id.as_deref(),
+                            name,
+                            &args,
+                            store,
+                            &format!("{name} tool input"),
+                        );
+                    }
+                }
+            }
+            "user" => {
+                for block in stream_blocks(line.message.as_ref()) {
+                    if block.kind == "tool_result" {
+                        self.tool_result(block, store);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn stream_event(&mut self, event: StreamEvent, store: &mut Store) {
+        match event.kind.as_str() {
+            "message_start" => self.streaming.clear(),
+            "content_block_start" => {
+                let (Some(index), Some(block)) = (event.index, event.content_block) else {
+                    return;
+                };
+                if block.kind != "tool_use" {
+                    return;
+                }
+                let Some((tool, keys_of)) = block.name.as_deref().and_then(edit_tool) else {
+                    return;
+                };
+                let Some(id) = block.id else {
+                    let name = block.name.unwrap_or_default();
+                    return store.missing(&format!("{name} tool_use"), "id");
+                };
+                let input = match PartialEdit::parse(keys_of, "") {
+                    Ok(p) => EditInput::Partial(p),
+                    Err(_) => EditInput::NotRecorded,
+                };
+                let at = store.push(tool, "", input, true);
+                self.by_id.insert(id, at);
+                self.streaming.insert(
+                    index,
+                    Streaming {
+                        keys_of,
+                        json: String::new(),
+                        index: at,
+                    },
+                );
+            }
+            "content_block_delta" => {
+                let (Some(index), Some(delta)) = (event.index, event.delta) else {
+                    return;
+                };
+                if delta.kind != "input_json_delta" {
+                    return;
+                }
+                let Some(s) = self.streaming.get_mut(&index) else {
+                    return;
+                };
+                s.json.push_str(delta.partial_json.as_deref().unwrap_or(""));
+                let Ok(partial) = PartialEdit::parse(s.keys_of, &s.json) else {
+                    return;
+                };
+                let at = s.index;
+                let path = partial
+                    .path
+                    .clone()
+                    .filter(|_| partial.streaming() != Some(&Field::Path));
+                if let Some(path) = path {
+                    store.set_path(at, &path);
+                }
+                if let Some(edit) = store.edit_mut(at)
+                    && edit.streaming
+                {
+                    edit.input = EditInput::Partial(partial);
+                }
+            }
+            "content_block_stop" => {
+                if let Some(index) = event.index {
+                    self.streaming.remove(&index);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn tool_result(&mut self, block: StreamBlock, store: &mut Store) {
+        let Some(at) = block
+            .tool_use_id
+            .as_deref()
+            .and_then(|id| self.by_id.get(id))
+            .copied()
+        else {
+            return;
+        };
+        let text = block
+            .content
+            .as_ref()
+            .map(super::claude::result_text)
+            .unwrap_or_default();
+        if block.is_error == Some(true) {
+            store.set_verdict(at, Verdict::Failed, Some(text));
+            return;
+        }
+        store.set_verdict(at, Verdict::Applied, None);
+        if let Some(content) = written_content(store, at) {
+            if says_created(&text) {
+                store.set_before(at, FileContent::Absent);
+            }
+            store.set_after(at, FileContent::Text(content), ContentOrigin::Recorded);
+        }
+    }
+}
+
+/// The content blocks of a live message whose content is an array; a
+/// block of an unknown shape is skipped.
+fn stream_blocks<'a>(message: Option<&StreamMessage<'a>>) -> Vec<StreamBlock<'a>> {
+    let Some(content) = message.and_then(|m| m.content) else {
+        return Vec::new();
+    };
+    match serde_json::from_str::<Vec<&RawValue>>(content.get()) {
+        Ok(items) => items
+            .into_iter()
+            .filter_map(|raw| serde_json::from_str(raw.get()).ok())
+            .collect(),
+        Err(_) => Vec::new(),
+    }
+}
+
+/// A line's kind alone: what a line of an unknown shape is named by.
+#[derive(Deserialize)]
+struct Head<'a> {
+    #[serde(rename = "type", default, borrow)]
+    kind: Cow<'a, str>,
+}
+
+/// A line that did not read: said when it is of a kind the reader looks
+/// into (its shape changed) or not JSON at all; other kinds are skipped.
+fn unreadable_line(text: &str, e: serde_json::Error, store: &mut Store, read: fn(&str) -> bool) {
+    match serde_json::from_str::<Head>(text) {
+        Ok(head) if read(&head.kind) => {
+            store.malformed(format!("a {} line of an unknown shape", head.kind))
+        }
+        Ok(_) => {}
+        Err(_) => store.malformed(format!("not a JSON object ({e})")),
+    }
+}
+
+impl super::reader::FormatReader for StreamParser {
+    fn unit(&mut self, text: &str, store: &mut Store) {
+        self.line(text, store);
+    }
+}
+
+// ---------------------------------------------------------------------
+// Saved: the chat record.
+
+/// `~/.qwen/projects/<cwd>/chats/<id>.jsonl` records.
+#[derive(Default)]
+pub(super) struct SessionParser {
+    /// Function-call id → edit index.
+    by_id: HashMap<String, usize>,
+}
+
+/// One record, read in one pass: the message and the tool result (which
+/// holds the whole file twice) are kept as raw JSON text, borrowed from
+/// the line.
+#[derive(Deserialize)]
+struct Record<'a> {
+    #[serde(rename = "type", default, borrow)]
+    kind: Cow<'a, str>,
+    #[serde(default)]
+    cwd: Option<String>,
+    #[serde(default)]
+    version: Option<String>,
+    #[serde(default, borrow)]
+    message: Option<RecordMessage<'a>>,
+    #[serde(default, rename = "toolCallResult", borrow)]
+    tool_call_result: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+struct RecordMessage<'a> {
+    #[serde(default, borrow)]
+    parts: Option<&'a RawValue>,
+}
+
+/// A part of a record's message (only the function call or response).
+#[derive(Deserialize)]
+struct Part {
+    #[serde(default, rename = "functionCall")]
+    function_call: Option<FunctionCall>,
+    #[serde(default, rename = "functionResponse")]
+    function_response: Option<FunctionResponse>,
+}
+
+#[derive(Deserialize)]
+struct FunctionCall {
+    #[serde(default)]
+    id: Option<String>,
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    args: Option<Value>,
+}
+
+#[derive(Deserialize)]
+struct FunctionResponse {
+    #[serde(default)]
+    id: Option<String>,
+    #[serde(default)]
+    response: Option<Value>,
+}
+
+/// A record's `toolCallResult`: the fields srview reads.
+#[derive(Deserialize)]
+struct ToolCallResult {
+    #[serde(default, rename = "callId")]
+    call_id: Option<String>,
+    #[serde(default)]
+    status: Option<String>,
+    #[serde(default, rename = "resultDisplay")]
+    result_display: Option<Value>,
+}
+
+/// The record kinds the saved reader looks into.
+fn is_record_kind(kind: &str) -> bool {
+    matches!(kind, "user" | "assistant" | "tool_result")
+}
+
+impl SessionParser {
+    fn line(&mut self, text: &str, store: &mut Store) {
+        if text.trim().is_empty() {
+            return;
+        }
+        let record = match serde_json::from_str::<Record>(text) {
+            Ok(record) if is_record_kind(&record.kind) => record,
+            // `system` records (telemetry, attribution) and later kinds.
+            Ok(_) => return,
+            Err(e) => return unreadable_line(text, e, store, is_record_kind),
+        };
+        if let Some(cwd) = &record.cwd {
+            store.set_workspace(cwd, false);
+        }
+        if let Some(v) = &record.version {
+            set_version(store, v);
+        }
+        let parts = parts(record.message.as_ref());
+        match record.kind.as_ref() {
+            "assistant" => {
+                for call in parts.into_iter().filter_map(|p| p.function_call) {
+                    let Some(name) = call.name.as_deref() else {
+                        continue;
+                    };
+                    let args = call.args.unwrap_or(Value::Null);
+                    record_call(
+                        &mut self.by_id,
+                        call.id.as_deref(),
+                        name,
+                        &args,
+                        store,
+                        &format!("{name} functionCall args"),
+                    );
+                }
+            }
+            "tool_result" => {
+                let result = record
+                    .tool_call_result
+                    .and_then(|raw| serde_json::from_str::<ToolCallResult>(raw.get()).ok());
+                for response in parts.into_iter().filter_map(|p| p.function_response) {
+                    let id = response.id.as_deref();
+                    let result = result
+                        .as_ref()
+                        .filter(|r| r.call_id.is_none() || r.call_id.as_deref() == id);
+                    self.tool_result(id, response.response.as_ref(), result, store);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn tool_result(
+        &mut self,
+        id: Option<&str>,
+        response: Option<&Value>,
+        result: Option<&ToolCallResult>,
+        store: &mut Store,
+    ) {
+        let Some(at) = id.and_then(|id| self.by_id.get(id)).copied() else {
+            return;
+        };
+        let text = |key: &str| {
+            response
+                .and_then(|r| r.get(key))
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        };
+        let error = text("error");
+        let output = text("output");
+        let status = result.and_then(|r| r.status.as_deref());
+        let verdict = match (status, &error) {
+            (Some("success"), _) => Verdict::Applied,
+            (Some("cancelled"), _) => Verdict::NotRun,
+            (Some(_), _) | (None, Some(_)) => Verdict::Failed,
+            (None, None) => Verdict::Applied,
+        };
+        if verdict != Verdict::Applied {
+            let display = result
+                .and_then(|r| r.result_display.as_ref())
+                .and_then(Value::as_str)
+                .map(str::to_string);
+            store.set_verdict(at, verdict, error.or(display).or(output));
+            return;
+        }
+        store.set_verdict(at, Verdict::Applied, None);
+        let display = result.and_then(|r| r.result_display.as_ref());
+        let recorded = |key: &str| display.and_then(|d| d.get(key)).and_then(Value::as_str);
+        let created = output.as_deref().is_some_and(says_created);
+        if created {
+            store.set_before(at, FileContent::Absent);
+        } else if let Some(before) = recorded("originalContent") {
+            store.set_before(at, FileContent::Text(before.to_string()));
+        }
+        let after = recorded("newContent")
+            .map(str::to_string)
+            .or_else(|| written_content(store, at));
+        if let Some(after) = after {
+            store.set_after(at, FileContent::Text(after), ContentOrigin::Recorded);
+        }
+    }
+}
+
+/// The parts of a record's message; a part of an unknown shape is skipped.
+fn parts(message: Option<&RecordMessage>) -> Vec<Part> {
+    let Some(raw) = message.and_then(|m| m.parts) else {
+        return Vec::new();
+    };
+    match serde_json::from_str::<Vec<&RawValue>>(raw.get()) {
+        Ok(items) => items
+            .into_iter()
+            .filter_map(|raw| serde_json::from_str(raw.get()).ok())
+            .collect(),
+        Err(_) => Vec::new(),
+    }
+}
+
+impl super::reader::FormatReader for SessionParser {
+    fn unit(&mut self, text: &str, store: &mut Store) {
+        self.line(text, store);
+    }
+}
