@@ -52,6 +52,13 @@ pub(super) struct Parser {
     streaming: HashMap<u64, Streaming>,
     /// An unknown session format version was said.
     said_format: bool,
+    /// `read` calls of a whole file (no `offset`/`limit`) awaiting their
+    /// result: call id → the file.
+    reading: HashMap<String, String>,
+    /// Each file's content as a whole-file `read` returned it, until an
+    /// edit of it takes it as its content before (or a shell command may
+    /// have changed it).
+    read: HashMap<String, String>,
 }
 
 /// A tool call whose arguments are streaming.
@@ -103,6 +110,8 @@ struct Message<'a> {
     tool_call_id: Option<&'a RawValue>,
     #[serde(default, rename = "isError", borrow)]
     is_error: Option<&'a RawValue>,
+    #[serde(default, borrow)]
+    details: Option<&'a RawValue>,
 }
 
 /// A `message_update`'s event.
@@ -260,7 +269,7 @@ impl Parser {
                     return;
                 };
                 let is_error = bool_of(line.is_error).unwrap_or(false);
-                self.verdict(&id, is_error, result_text(result.content), store);
+                self.result(&id, is_error, &result, store);
             }
             // `turn_end` and `agent_end` repeat the messages; other kinds
             // (model changes, compactions, labels...) hold no edit.
@@ -332,7 +341,8 @@ impl Parser {
                 let at = match s.index {
                     Some(at) => at,
                     None => {
-                        let at = store.push(s.tool, &path, input.clone(), true);
+                        let at =
+                            Self::push_edit(&mut self.read, s.tool, &path, input.clone(), store);
                         if let Some(id) = &s.id {
                             self.by_id.insert(id.clone(), at);
                         }
@@ -398,11 +408,11 @@ impl Parser {
                 }
             }
             // A shell command the user ran (`!cmd`).
-            Some("bashExecution") => store.barrier(),
+            Some("bashExecution") => self.barrier(store),
             Some("toolResult") => {
                 if let Some(id) = text_of(message.tool_call_id) {
                     let is_error = bool_of(message.is_error).unwrap_or(false);
-                    self.verdict(&id, is_error, result_text(message.content), store);
+                    self.result(&id, is_error, message, store);
                 }
             }
             _ => {}
@@ -437,8 +447,15 @@ impl Parser {
     fn tool_call(&mut self, block: ToolCallBlock, store: &mut Store) -> Option<usize> {
         let name = block.name.as_deref().unwrap_or_default();
         let Some(tool) = edit_tool(name) else {
-            if !is_read_only(name) {
-                store.barrier();
+            if name == "read"
+                && let (Some(id), Some(args)) = (&block.id, &block.arguments)
+                && args.get("offset").is_none()
+                && args.get("limit").is_none()
+                && let Some(path) = args.get("path").and_then(Value::as_str)
+            {
+                self.reading.insert(id.clone(), store.relative(path));
+            } else if !is_read_only(name) {
+                self.barrier(store);
             }
             return None;
         };
@@ -453,7 +470,7 @@ impl Parser {
         let at = match known {
             Some(at) => at,
             None => {
-                let at = store.push(tool, &path, input.clone(), false);
+                let at = self.push(tool, &path, input.clone(), false, store);
                 if let Some(id) = block.id {
                     self.by_id.insert(id, at);
                 }
@@ -466,6 +483,65 @@ impl Parser {
             edit.streaming = false;
         }
         Some(at)
+    }
+
+    /// A shell command (or a tool srview does not know) ran: what a read
+    /// returned may be stale.
+    fn barrier(&mut self, store: &mut Store) {
+        self.read.clear();
+        store.barrier();
+    }
+
+    fn push(
+        &mut self,
+        tool: AgentTool,
+        path: &str,
+        input: EditInput,
+        streaming: bool,
+        store: &mut Store,
+    ) -> usize {
+        let at = Self::push_edit(&mut self.read, tool, path, input, store);
+        if let Some(edit) = store.edit_mut(at) {
+            edit.streaming = streaming;
+        }
+        at
+    }
+
+    /// A new edit (streaming), its content before the file's last
+    /// whole-file read when one is known.
+    fn push_edit(
+        read: &mut HashMap<String, String>,
+        tool: AgentTool,
+        path: &str,
+        input: EditInput,
+        store: &mut Store,
+    ) -> usize {
+        let at = store.push(tool, path, input, true);
+        if let Some(content) = read.remove(&store.relative(path)) {
+            store.set_before(at, FileContent::Text(content));
+        }
+        at
+    }
+
+    /// A tool result: a whole-file read's content, or an edit's verdict.
+    fn result(&mut self, id: &str, is_error: bool, result: &Message, store: &mut Store) {
+        if let Some(file) = self.reading.remove(id) {
+            // Only text, and no `details` (pi's truncation notes are there).
+            let blocks = result
+                .content
+                .and_then(|raw| serde_json::from_str::<Vec<Value>>(raw.get()).ok())
+                .unwrap_or_default();
+            let all_text = !blocks.is_empty()
+                && blocks
+                    .iter()
+                    .all(|b| b.get("type").and_then(Value::as_str) == Some("text"));
+            let no_details = result.details.is_none_or(|raw| raw.get() == "null");
+            if !is_error && all_text && no_details {
+                self.read.insert(file, result_text(result.content));
+            }
+            return;
+        }
+        self.verdict(id, is_error, result_text(result.content), store);
     }
 
     fn verdict(&mut self, id: &str, is_error: bool, text: String, store: &mut Store) {
