@@ -541,7 +541,10 @@ impl Parser {
             }
             return;
         }
-        self.verdict(id, is_error, result_text(result.content), store);
+        // Only an edit's result is read further (a shell's output may be large).
+        if self.by_id.contains_key(id) {
+            self.verdict(id, is_error, result_text(result.content), store);
+        }
     }
 
     fn verdict(&mut self, id: &str, is_error: bool, text: String, store: &mut Store) {
