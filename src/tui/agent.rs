@@ -647,8 +647,11 @@ impl AgentEdits {
                 shown.app.set_diff(blocks.body);
                 // What the agent did beyond its verdict (a cut-off edit
                 // applied, lines rewritten outside the edit) with the note.
-                let notes: Vec<String> =
-                    blocks.note.into_iter().chain(r.notices.iter().cloned()).collect();
+                let notes: Vec<String> = blocks
+                    .note
+                    .into_iter()
+                    .chain(r.notices.iter().cloned())
+                    .collect();
                 if !notes.is_empty() {
                     shown.app.note_state(notes.join("; "));
                 }

@@ -240,19 +240,16 @@ fn edit_list(frame: &mut Frame, area: Rect, list: &AgentList, theme: &Theme) {
     let width = usize::from(area.width);
     let footer_h = 1u16;
     let note = list.notice.clone().map(|n| (n.text, n.error)).or_else(|| {
-        list.current()
-            .and_then(|r| {
-                let notices = r.notices.join("; ");
-                match (&r.disagreement, &r.loose_match) {
-                    (Some(d), _) => Some((format!("DISAGREEMENT: {d}"), true)),
-                    (None, Some(l)) if notices.is_empty() => {
-                        Some((format!("loose match: {l}"), false))
-                    }
-                    (None, Some(l)) => Some((format!("loose match: {l}; {notices}"), false)),
-                    (None, None) if notices.is_empty() => None,
-                    (None, None) => Some((notices, false)),
-                }
-            })
+        list.current().and_then(|r| {
+            let notices = r.notices.join("; ");
+            match (&r.disagreement, &r.loose_match) {
+                (Some(d), _) => Some((format!("DISAGREEMENT: {d}"), true)),
+                (None, Some(l)) if notices.is_empty() => Some((format!("loose match: {l}"), false)),
+                (None, Some(l)) => Some((format!("loose match: {l}; {notices}"), false)),
+                (None, None) if notices.is_empty() => None,
+                (None, None) => Some((notices, false)),
+            }
+        })
     });
     // A notice wraps, up to a third of the rows.
     let note_lines: Vec<String> = note
