@@ -40,6 +40,9 @@ use serde_json::value::RawValue;
 use super::store::Store;
 use super::{AgentEdit, AgentTool, CallInput, ContentOrigin, EditInput, FileContent, Verdict};
 
+/// How many files' read contents are kept at most, waiting for an edit.
+const MAX_READS_KEPT: usize = 64;
+
 /// The session format version srview knows.
 const KNOWN_FORMAT: u64 = 3;
 
@@ -193,15 +196,28 @@ fn ran_and_failed(text: &str) -> bool {
 
 /// A tool result's text: its text blocks, joined.
 fn result_text(content: Option<&RawValue>) -> String {
-    let Some(Ok(Value::Array(items))) = content.map(|r| serde_json::from_str::<Value>(r.get()))
-    else {
-        return text_of(content).unwrap_or_default();
-    };
-    items
-        .iter()
-        .filter_map(|i| i.get("text").and_then(Value::as_str))
-        .collect::<Vec<_>>()
-        .join("\n")
+    text_blocks(content)
+        .map(|(text, _)| text)
+        .unwrap_or_else(|| text_of(content).unwrap_or_default())
+}
+
+/// A content block, its text borrowed where it has no escapes.
+#[derive(Deserialize)]
+struct TextBlock<'a> {
+    #[serde(rename = "type", default, borrow)]
+    kind: Cow<'a, str>,
+    #[serde(default, borrow)]
+    text: Option<Cow<'a, str>>,
+}
+
+/// The text blocks of a content array, joined, and whether every block
+/// is text; `None` when it is no array. One pass over a result that may be
+/// a whole file.
+fn text_blocks(content: Option<&RawValue>) -> Option<(String, bool)> {
+    let blocks = serde_json::from_str::<Vec<TextBlock>>(content?.get()).ok()?;
+    let all_text = !blocks.is_empty() && blocks.iter().all(|b| b.kind == "text");
+    let texts: Vec<&str> = blocks.iter().filter_map(|b| b.text.as_deref()).collect();
+    Some((texts.join("\n"), all_text))
 }
 
 /// The file a tool input names: `path`, else a Claude-style `file_path`
@@ -527,17 +543,16 @@ impl Parser {
     fn result(&mut self, id: &str, is_error: bool, result: &Message, store: &mut Store) {
         if let Some(file) = self.reading.remove(id) {
             // Only text, and no `details` (pi's truncation notes are there).
-            let blocks = result
-                .content
-                .and_then(|raw| serde_json::from_str::<Vec<Value>>(raw.get()).ok())
-                .unwrap_or_default();
-            let all_text = !blocks.is_empty()
-                && blocks
-                    .iter()
-                    .all(|b| b.get("type").and_then(Value::as_str) == Some("text"));
             let no_details = result.details.is_none_or(|raw| raw.get() == "null");
-            if !is_error && all_text && no_details {
-                self.read.insert(file, result_text(result.content));
+            if !is_error
+                && no_details
+                && let Some((text, true)) = text_blocks(result.content)
+            {
+                // Files read and never edited are not kept without end.
+                if self.read.len() >= MAX_READS_KEPT {
+                    self.read.clear();
+                }
+                self.read.insert(file, text);
             }
             return;
         }
