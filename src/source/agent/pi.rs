@@ -23,7 +23,7 @@
 //! without a finish reason: it parses the arguments as far as they had
 //! arrived ([`AgentEdit::cut_off`]). Live, the raw pieces are not JSON;
 //! saved, the assistant message holding the call has `stopReason` `stop`
-//! (a finished call has `toolUse`).
+//! (a finished call has `toolUse`), or `length` (the token limit cut it).
 //!
 //! A call pi never ran (an extension's `tool_call` hook blocked it, or the
 //! tool is not enabled) still gets an error result; only its text tells it
@@ -411,9 +411,13 @@ impl Parser {
                     .filter(|b| b.kind == "toolCall")
                     .collect();
                 // A message with tool calls that ended without its finish
-                // reason keeps pi's first `stop`.
-                let cut =
-                    !blocks.is_empty() && text_of(message.stop_reason).as_deref() == Some("stop");
+                // reason keeps pi's first `stop`; one cut by the token
+                // limit says `length` (pi runs its calls all the same).
+                let cut = !blocks.is_empty()
+                    && matches!(
+                        text_of(message.stop_reason).as_deref(),
+                        Some("stop" | "length")
+                    );
                 for block in blocks {
                     if let Some(at) = self.tool_call(block, store)
                         && cut
