@@ -815,6 +815,28 @@ mod tests {
         }
     }
 
+    /// Saved, a call is cut off when its message ended without a finish
+    /// reason (`stop`) or at the token limit (`length`), not when the
+    /// model asked for its tools (`toolUse`).
+    #[test]
+    fn a_saved_call_is_cut_off_by_its_messages_stop_reason() {
+        for (reason, cut) in [("stop", true), ("length", true), ("toolUse", false)] {
+            let line = format!(
+                r#"{{"type":"message","id":"a","parentId":"p","message":{{"role":"assistant","stopReason":"{reason}","content":[{{"type":"toolCall","id":"c","name":"edit","arguments":{{"path":"a.py","edits":[{{"oldText":"x","newText":"y"}}]}}}}]}}}}
+"#
+            );
+            let mut reader = super::super::AgentReader::new(
+                super::super::AgentKind::Pi,
+                super::super::Format::PiSession,
+            );
+            reader.feed(line.as_bytes());
+            let edits = reader.finish();
+            assert_eq!(edits.len(), 1, "{reason}");
+            assert_eq!(edits[0].cut_off, cut, "{reason}");
+            assert_eq!(edits[0].file, "a.py");
+        }
+    }
+
     #[test]
     fn a_streaming_edit_reads_as_search_replace_blocks_so_far() {
         let input = streaming_input(
