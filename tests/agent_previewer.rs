@@ -219,10 +219,15 @@ fn every_capture_previews_each_edit_against_its_content_before() {
         );
     }
     support::text::assert_no_problems(&problems);
-    assert_eq!(tally.len(), 7, "agent versions: {:?}", tally.keys());
+    assert_eq!(tally.len(), 8, "agent versions: {:?}", tally.keys());
     // The outputs whose edits stream piece by piece are previewed mid-edit
     // (Qwen Code's from its content_block_start to its assistant line).
-    for agent in ["claude-code 2.1.328", "aider 0.86.2", "qwen-code 0.24.4"] {
+    for agent in [
+        "claude-code 2.1.328",
+        "aider 0.86.2",
+        "qwen-code 0.24.4",
+        "pi 0.73.1",
+    ] {
         assert!(
             tally[agent].0.mid_edit > 0,
             "{agent}: no edit previewed mid-stream"

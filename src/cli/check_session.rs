@@ -73,7 +73,7 @@ pub fn explain_all(reviewed: &SessionReview, ws: &SessionRoot) -> String {
     for r in reviewed
         .reviews
         .iter()
-        .filter(|r| r.is_failed() || doubtful(r))
+        .filter(|r| r.is_failed() || doubtful(r) || !r.notices.is_empty())
     {
         out.push('\n');
         out.push_str(&explain(r, agent, ws, &reviewed.cwd));
@@ -107,6 +107,9 @@ fn explain(r: &Review, agent: &str, ws: &SessionRoot, cwd: &str) -> String {
     }
     if let Some(l) = &r.loose_match {
         s.push_str(&format!("  loose match: {l}\n"));
+    }
+    for notice in &r.notices {
+        s.push_str(&format!("  {notice}\n"));
     }
     // The content to explain against: the content before, else the file
     // as it is now (said so).

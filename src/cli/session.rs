@@ -226,6 +226,12 @@ fn warn_disagreements(reviewed: &SessionReview) {
                 r.edit.seq, r.edit.file
             );
         }
+        for notice in &r.notices {
+            eprintln!(
+                "srview: warning: edit {} ({}): {notice}",
+                r.edit.seq, r.edit.file
+            );
+        }
     }
 }
 
@@ -281,6 +287,9 @@ pub fn listing(reviewed: &SessionReview) -> String {
         }
         if let Some(l) = &r.loose_match {
             out.push_str(&format!("      loose match: {l}\n"));
+        }
+        for notice in &r.notices {
+            out.push_str(&format!("      {notice}\n"));
         }
     }
     out

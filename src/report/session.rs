@@ -33,6 +33,10 @@ struct EditJson<'a> {
     edit: Option<String>,
     content_before: Option<&'a str>,
     content_after: Option<&'a str>,
+    /// The model's stream ended inside the call and the agent ran it as far
+    /// as it had arrived (pi); written only when so.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    cut_off: bool,
     srview: SrviewJson<'a>,
 }
 
@@ -53,6 +57,16 @@ struct SrviewJson<'a> {
     loose_levels: &'a [String],
     /// srview and the agent disagree, in words.
     disagreement: Option<&'a str>,
+    /// What the agent did that neither verdict says ("the agent applied a
+    /// cut-off edit", lines rewritten outside the edit); written only when
+    /// there is one.
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    notices: &'a [String],
+    /// Line ranges (first, last) of the content before that the agent's
+    /// matcher rewrote outside the edit (pi's fuzzy stage); written only
+    /// when there is one.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    rewritten_outside: Vec<[usize; 2]>,
     /// As `apply --json` writes them; apply_patch hunks with their level.
     #[serde(serialize_with = "blocks")]
     blocks: &'a [VerdictBlock],
@@ -98,6 +112,7 @@ impl<'a> EditJson<'a> {
             edit: e.input.text(),
             content_before: r.before.as_ref().and_then(FileContent::text),
             content_after: e.after().and_then(FileContent::text),
+            cut_off: e.cut_off,
             srview: SrviewJson {
                 ok: r.ok(),
                 against: r.basis,
@@ -107,6 +122,13 @@ impl<'a> EditJson<'a> {
                 loose: r.is_loose(),
                 loose_levels: applied.map_or(&[][..], |a| &a.loose[..]),
                 disagreement: r.disagreement.as_deref(),
+                notices: &r.notices,
+                rewritten_outside: applied.map_or(Vec::new(), |a| {
+                    a.rewritten_outside
+                        .iter()
+                        .map(|&(first, last)| [first, last])
+                        .collect()
+                }),
                 blocks: applied.map_or(&[][..], |a| &a.blocks[..]),
             },
         }

@@ -142,7 +142,11 @@ pub fn by_id<'a>(found: &'a [Found], id: &str) -> Result<Option<&'a Found>, Vec<
                 .map(|n| n.to_string_lossy().to_string())
                 .unwrap_or_default();
             let stem = name.strip_suffix(".jsonl").unwrap_or(&name);
-            stem.starts_with(id) || stem.ends_with(id) || stem.contains(&format!("-{id}"))
+            // `-`: Codex's `rollout-DATE-ID`; `_`: pi's `TIME_ID`.
+            stem.starts_with(id)
+                || stem.ends_with(id)
+                || stem.contains(&format!("-{id}"))
+                || stem.contains(&format!("_{id}"))
         })
         .collect();
     match matches.len() {

@@ -339,12 +339,14 @@ mod tests {
             content_after: None,
             agent_diff: diff,
             commit: None,
+            cut_off: false,
         }
     }
 
     fn aider(file: &str, verdict: Verdict, commit: Option<&str>) -> AgentEdit {
         AgentEdit {
             commit: commit.map(str::to_string),
+            cut_off: false,
             ..edit(0, file, verdict, None)
         }
     }

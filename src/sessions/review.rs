@@ -85,6 +85,11 @@ pub struct Review {
     /// loosely where the agent reported plain success: a notice, not a
     /// disagreement.
     pub loose_match: Option<String>,
+    /// What the agent did that neither verdict says, in words: it applied
+    /// an edit whose input the model's stream cut off ("the agent applied a
+    /// cut-off edit"); its matcher rewrote lines outside the edit (pi's
+    /// fuzzy stage normalizes the whole file).
+    pub notices: Vec<String>,
 }
 
 /// Whether srview's applier ran an edit.
@@ -422,7 +427,7 @@ impl<'a> Reviewer<'a> {
                 (!matches!(now, FileContent::Absent) || !verdict::needs_before(&edit.input))
                     .then_some((now, Basis::OnDisk))
             });
-        let review = run_one(
+        let mut review = run_one(
             edit,
             known,
             ws,
@@ -431,6 +436,7 @@ impl<'a> Reviewer<'a> {
             unavailable,
             self.recovery,
         );
+        review.notices = notices(&review, self.agent);
         // What the file holds after this edit, for the next one.
         let edit = &review.edit;
         let after = match edit.agent_verdict {
@@ -508,6 +514,7 @@ fn run_one(
         run: Run::NotRun(None),
         disagreement: None,
         loose_match: None,
+        notices: Vec::new(),
     };
     let edit = &review.edit;
     let runs = with_agents_matcher(agent, edit);
@@ -651,6 +658,7 @@ fn already_applied(edit: &AgentEdit, basis: Basis) -> Option<Applied> {
         result: Ok(after.content.clone()),
         blocks: Vec::new(),
         loose: Vec::new(),
+        rewritten_outside: Vec::new(),
     })
 }
 
@@ -760,6 +768,46 @@ fn loose_match(review: &Review, agent: AgentKind) -> Option<String> {
         applied.loose.join(", "),
         agent.display_name()
     ))
+}
+
+/// See [`Review::notices`].
+fn notices(review: &Review, agent: AgentKind) -> Vec<String> {
+    let name = agent.display_name();
+    let mut out = Vec::new();
+    if review.edit.cut_off && review.edit.agent_verdict == Verdict::Applied {
+        out.push(format!(
+            "the agent applied a cut-off edit: the model's stream ended inside this call and \
+             {name} ran it as far as it had arrived"
+        ));
+    }
+    if let Some(applied) = review
+        .applied()
+        .filter(|a| a.ok() && !a.rewritten_outside.is_empty())
+        .filter(|_| review.basis != Some(Basis::CurrentFile))
+    {
+        let lines: Vec<String> = applied
+            .rewritten_outside
+            .iter()
+            .map(|&(first, last)| match first == last {
+                true => first.to_string(),
+                false => format!("{first}-{last}"),
+            })
+            .collect();
+        let stage = match applied.loose.first() {
+            Some(stage) => format!("{name}'s {stage} match"),
+            None => name.to_string(),
+        };
+        out.push(format!(
+            "{stage} rewrote the whole file: {} {} changed outside the edit",
+            if lines.len() == 1 && !lines[0].contains('-') {
+                "line"
+            } else {
+                "lines"
+            },
+            lines.join(", ")
+        ));
+    }
+    out
 }
 
 /// The rules an applier follows, for a disagreement's sentence.

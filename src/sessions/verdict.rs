@@ -61,6 +61,10 @@ pub struct Applied {
     /// Where a block or hunk matched only loosely: its stage or level
     /// (`line-trimmed`, `unicode`, ...), one per loose block.
     pub loose: Vec<String>,
+    /// 1-based first/last line ranges of the content before that the
+    /// agent's own matcher rewrote although no edit covered them (pi's
+    /// fuzzy stage normalizes the whole file); empty for other appliers.
+    pub rewritten_outside: Vec<(usize, usize)>,
 }
 
 impl Applied {
@@ -115,6 +119,7 @@ pub fn run(input: &EditInput, before: &FileContent, cwd: &str) -> Option<Applied
                 result: Err(Refusal::of("the unified diff has no hunk")),
                 blocks: Vec::new(),
                 loose: Vec::new(),
+                rewritten_outside: Vec::new(),
             }),
         },
         EditInput::ApplyPatch(patch) => Some(apply_patch_section(patch, before, cwd)),
@@ -150,6 +155,7 @@ fn agent_call(call: &CallInput, before: &FileContent, cwd: &str) -> Applied {
             result: Err(Refusal::of(format!("no matcher for {}", call.dialect))),
             blocks: Vec::new(),
             loose: Vec::new(),
+            rewritten_outside: Vec::new(),
         };
     };
     let outcome = &run.outcome;
@@ -169,6 +175,7 @@ fn agent_call(call: &CallInput, before: &FileContent, cwd: &str) -> Applied {
     Applied {
         applier: Applier::Agent,
         result,
+        rewritten_outside: outcome.rewritten_outside.clone(),
         loose: outcome
             .edits
             .iter()
@@ -210,6 +217,7 @@ fn exact_counting(e: &Edit, before: &FileContent, applier: Applier) -> Applied {
             .map_err(Refusal::of),
         blocks: Vec::new(),
         loose: Vec::new(),
+        rewritten_outside: Vec::new(),
     }
 }
 
@@ -245,6 +253,7 @@ fn search_replace(diff: &str, before: &FileContent) -> Applied {
             .map(VerdictBlock::Block)
             .collect(),
         loose,
+        rewritten_outside: Vec::new(),
     }
 }
 
@@ -294,6 +303,7 @@ fn apply_patch_section(patch: &str, before: &FileContent, cwd: &str) -> Applied 
             .map(VerdictBlock::Hunk)
             .collect(),
         loose,
+        rewritten_outside: Vec::new(),
     }
 }
 
@@ -307,6 +317,7 @@ fn exact(e: &Edit, before: &FileContent) -> Applied {
         },
         blocks: vec![VerdictBlock::Block(outcome.block)],
         loose: Vec::new(),
+        rewritten_outside: Vec::new(),
     }
 }
 

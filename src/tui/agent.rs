@@ -645,8 +645,15 @@ impl AgentEdits {
                 shown.app.loose_levels = blocks.levels;
                 shown.app.hunk_lines = blocks.hunk_lines;
                 shown.app.set_diff(blocks.body);
-                if let Some(note) = blocks.note {
-                    shown.app.note_state(note);
+                // What the agent did beyond its verdict (a cut-off edit
+                // applied, lines rewritten outside the edit) with the note.
+                let notes: Vec<String> = blocks
+                    .note
+                    .into_iter()
+                    .chain(r.notices.iter().cloned())
+                    .collect();
+                if !notes.is_empty() {
+                    shown.app.note_state(notes.join("; "));
                 }
             }
             Err(why) => {

@@ -33,6 +33,16 @@ pub enum AgentError {
         /// The JSON parser's error text.
         reason: String,
     },
+    /// The output names a format version srview was not written for; it
+    /// is read as the one srview knows (said once).
+    UnknownVersion {
+        /// The agent whose output it is.
+        agent: AgentKind,
+        /// The agent's version, when its output states it.
+        version: Option<String>,
+        /// The version met and how it is read.
+        what: String,
+    },
 }
 
 fn agent_and_version(agent: AgentKind, version: &Option<String>) -> String {
@@ -67,6 +77,11 @@ impl fmt::Display for AgentError {
                 "{}: line {line} skipped: {reason}",
                 agent_and_version(*agent, version)
             ),
+            AgentError::UnknownVersion {
+                agent,
+                version,
+                what,
+            } => write!(f, "{}: {what}", agent_and_version(*agent, version)),
         }
     }
 }

@@ -8,7 +8,7 @@
 //! JSONL; Cline CLI 3.x `--json` agent events and `<id>.messages.json`;
 //! Cline classic UI messages (the `--json` stdout, or any version of
 //! `ui_messages.json`) and `api_conversation_history.json`; Aider stdout and
-//! `.aider.chat.history.md`.
+//! `.aider.chat.history.md`; pi `--mode json` and its session JSONL.
 //!
 //! Pure: an [`AgentReader`] is fed bytes as they arrive and keeps the edits
 //! so far. Line formats only read complete lines (a torn last line is kept
@@ -40,6 +40,7 @@ mod detect;
 mod error;
 mod lines;
 mod patch;
+mod pi;
 mod qwen;
 mod reader;
 mod report;
@@ -130,6 +131,11 @@ pub enum Format {
     QwenStreamJson,
     /// `~/.qwen/projects/<cwd>/chats/<session-id>.jsonl` (saved; appended live).
     QwenChatJsonl,
+    /// `pi -p --mode json` (live; tool inputs stream as `toolcall_delta`).
+    PiJson,
+    /// `~/.pi/agent/sessions/--<cwd>--/<timestamp>_<uuid>.jsonl` (saved,
+    /// format version 3; appended live).
+    PiSession,
 }
 
 impl Format {
@@ -386,6 +392,10 @@ pub struct AgentEdit {
     /// `Commit <sha> <message>`, its last one for that reply): its parent
     /// holds the files before the reply's edits.
     pub commit: Option<String>,
+    /// The model's stream ended inside this tool call (no finish reason)
+    /// and the agent ran the input as far as it had arrived (pi): an
+    /// applied edit is a cut-off edit.
+    pub cut_off: bool,
 }
 
 impl AgentEdit {

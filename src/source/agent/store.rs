@@ -221,6 +221,7 @@ impl Store {
             content_after: None,
             agent_diff: None,
             commit: None,
+            cut_off: false,
         });
         self.events.push(AgentEvent::Started(index + 1));
         index
@@ -363,6 +364,16 @@ impl Store {
         serde_json::from_str(text)
             .inspect_err(|e| self.malformed(format!("{not_one} ({e})")))
             .ok()
+    }
+
+    /// Records, once per reader, a format version the reader was not
+    /// written for (`what` names it and how it is read).
+    pub(super) fn unknown_version(&mut self, what: &str) {
+        self.errors.push(AgentError::UnknownVersion {
+            agent: self.agent,
+            version: self.version.clone(),
+            what: what.to_string(),
+        });
     }
 
     /// Records a unit that should be JSON and is not.

@@ -7,7 +7,9 @@
 //! its tests (docs/architecture.md, "How to add an agent format").
 
 use super::reader::{EachUnit, FormatReader, SideFiles};
-use super::{AgentKind, AgentTool, Format, aider, claude, cline_classic, cline_cli, codex, qwen};
+use super::{
+    AgentKind, AgentTool, Format, aider, claude, cline_classic, cline_cli, codex, pi, qwen,
+};
 
 /// How an output arrives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -211,6 +213,27 @@ fn qwen_chat_line(line: &str) -> bool {
         && keys
             .iter()
             .any(|k| matches!(*k, "provenance" | "systemPayload" | "toolCallResult"))
+}
+
+/// pi's session file name: `<ISO timestamp, : and . as ->_<uuid>.jsonl`
+/// (`2026-12-01T14-05-44-694Z_01a231ec-fd76-76d1-8ea9-d3e7a50628ea.jsonl`).
+fn is_pi_session_name(name: &str) -> bool {
+    let Some((stamp, rest)) = name.strip_suffix(".jsonl").and_then(|n| n.split_once('_')) else {
+        return false;
+    };
+    let digits_at = |s: &str, at: &[usize]| {
+        at.iter()
+            .all(|&i| s.as_bytes().get(i).is_some_and(u8::is_ascii_digit))
+    };
+    stamp.len() == 24
+        && stamp.ends_with('Z')
+        && stamp.as_bytes().get(10) == Some(&b'T')
+        && digits_at(
+            stamp,
+            &[0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18, 20, 21, 22],
+        )
+        && rest.len() == 36
+        && rest.chars().all(|c| c.is_ascii_hexdigit() || c == '-')
 }
 
 /// Every output format, in the order detection tries them on a line or a
@@ -428,6 +451,46 @@ pub static FORMATS: &[FormatRow] = &[
         reader: || Box::<qwen::SessionParser>::default(),
         side_files: None,
     },
+    FormatRow {
+        format: Format::PiJson,
+        agent: AgentKind::Pi,
+        arrival: Arrival::Lines,
+        rewritten_in_place: false,
+        names_workspace: true,
+        after_the_fact: false,
+        workspace_is_its_folder: false,
+        file_name: never,
+        // Its `session` header is the saved file's too: the events after
+        // it decide.
+        line: |l| {
+            json(l)
+                && (has(l, "type", "agent_start")
+                    || has(l, "type", "message_update")
+                    || has(l, "type", "tool_execution_start"))
+        },
+        document: never,
+        reader: || Box::<pi::Parser>::default(),
+        side_files: None,
+    },
+    FormatRow {
+        format: Format::PiSession,
+        agent: AgentKind::Pi,
+        arrival: Arrival::Lines,
+        rewritten_in_place: false,
+        names_workspace: true,
+        after_the_fact: false,
+        workspace_is_its_folder: false,
+        file_name: is_pi_session_name,
+        line: |l| {
+            json(l)
+                && (has(l, "type", "model_change")
+                    || has(l, "type", "thinking_level_change")
+                    || (has(l, "type", "message") && has_key(l, "parentId")))
+        },
+        document: never,
+        reader: || Box::<pi::Parser>::default(),
+        side_files: None,
+    },
 ];
 
 /// Cline classic's `tasks/` folders: its CLIs' and the VS Code extension's
@@ -585,6 +648,29 @@ pub static AGENTS: &[AgentRow] = &[
         logs_before_writing: false,
         refused_before_matching: qwen::refused_unread,
     },
+    AgentRow {
+        kind: AgentKind::Pi,
+        id: "pi",
+        display_name: "pi",
+        sessions: SessionPlace {
+            roots: &[".pi/agent/sessions"],
+            in_repository: false,
+            pattern: &["--*--", "*.jsonl"],
+            is_folder: false,
+        },
+        workspace: Workspace::Recorded,
+        tools: &[
+            (AgentTool::EditLower, "pi-edit"),
+            (AgentTool::WriteLower, "search-replace"),
+        ],
+        faithful: true,
+        undoes_diffs: false,
+        checkpoints: false,
+        commits_replies: false,
+        diff_is_result: false,
+        logs_before_writing: false,
+        refused_before_matching: never,
+    },
 ];
 
 /// The row of `kind`.
@@ -639,5 +725,18 @@ mod tests {
             assert_eq!(FORMATS.iter().filter(|r| r.format == row.format).count(), 1);
             assert_eq!(format(row.format).agent, row.agent);
         }
+    }
+
+    #[test]
+    fn a_pi_session_is_named_by_its_time_and_id() {
+        assert!(is_pi_session_name(
+            "2026-12-01T14-05-44-694Z_01a231ec-fd76-76d1-8ea9-d3e7a50628ea.jsonl"
+        ));
+        assert!(!is_pi_session_name(
+            "01a231ec-fd76-76d1-8ea9-d3e7a50628ea.jsonl"
+        ));
+        assert!(!is_pi_session_name(
+            "2026-12-01T14-05-44-694Z_01a231ec.jsonl"
+        ));
     }
 }

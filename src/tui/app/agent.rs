@@ -33,6 +33,11 @@ pub struct EditRow {
     pub disagreement: Option<String>,
     /// Both applied it, srview only loosely: said as a notice.
     pub loose_match: Option<String>,
+    /// What the agent did that neither verdict says (the agent applied a
+    /// cut-off edit; lines rewritten outside the edit), in words.
+    pub notices: Vec<String>,
+    /// The agent applied it although the model's stream cut its input off.
+    pub cut_off: bool,
     /// What srview ran it against.
     pub basis: Option<Basis>,
     /// Its input is still arriving.
@@ -65,6 +70,8 @@ impl EditRow {
             loose: review.is_loose(),
             disagreement: review.disagreement.clone(),
             loose_match: review.loose_match.clone(),
+            notices: review.notices.clone(),
+            cut_off: edit.cut_off && edit.agent_verdict == Verdict::Applied,
             basis: review.basis,
             streaming: edit.streaming,
             verdict_missing: false,
@@ -546,6 +553,8 @@ mod tests {
             loose: false,
             disagreement: None,
             loose_match: None,
+            notices: Vec::new(),
+            cut_off: false,
             basis: Some(Basis::Recorded),
             streaming: false,
             verdict_missing: false,

@@ -188,6 +188,20 @@ fn verdict_line(row: &EditRow, agent: &str, theme: &Theme) -> (String, ratatui::
                     row.srview
                 ),
             };
+            // What the agent did beyond its verdict comes first, in its
+            // short form (up to the colon): the rest is in the notes.
+            let text = match row.notices.first() {
+                Some(notice) => {
+                    let short = notice.split(':').next().unwrap_or(notice);
+                    let style = if row.loose_match.is_none() && !row.failed {
+                        theme.warn()
+                    } else {
+                        style
+                    };
+                    return (format!(" {short} ·{text}"), style);
+                }
+                None => text,
+            };
             (text, style)
         }
     }
@@ -226,12 +240,16 @@ fn edit_list(frame: &mut Frame, area: Rect, list: &AgentList, theme: &Theme) {
     let width = usize::from(area.width);
     let footer_h = 1u16;
     let note = list.notice.clone().map(|n| (n.text, n.error)).or_else(|| {
-        list.current()
-            .and_then(|r| match (&r.disagreement, &r.loose_match) {
+        list.current().and_then(|r| {
+            let notices = r.notices.join("; ");
+            match (&r.disagreement, &r.loose_match) {
                 (Some(d), _) => Some((format!("DISAGREEMENT: {d}"), true)),
-                (None, Some(l)) => Some((format!("loose match: {l}"), false)),
-                (None, None) => None,
-            })
+                (None, Some(l)) if notices.is_empty() => Some((format!("loose match: {l}"), false)),
+                (None, Some(l)) => Some((format!("loose match: {l}; {notices}"), false)),
+                (None, None) if notices.is_empty() => None,
+                (None, None) => Some((notices, false)),
+            }
+        })
     });
     // A notice wraps, up to a third of the rows.
     let note_lines: Vec<String> = note
@@ -279,6 +297,9 @@ fn edit_list(frame: &mut Frame, area: Rect, list: &AgentList, theme: &Theme) {
             }
             if row.loose {
                 marks.push("LOOSE");
+            }
+            if row.cut_off {
+                marks.push("CUT");
             }
             if row.written {
                 marks.push("WRITTEN");
