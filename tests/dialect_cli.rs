@@ -986,7 +986,10 @@ fn a_whole_patch_runs_as_the_agent_runs_it() {
             } else {
                 format!("{said}\n")
             };
-            let loose = text(&out.stderr).contains("a loose stage");
+            // A loose stage, or a hunk whose lines stand at several places
+            // (the agent takes the first): held back.
+            let loose = text(&out.stderr).contains("a loose stage")
+                || text(&out.stderr).contains("the agent takes the first place");
             // The agent's summary is not printed over a write held back.
             let said = if ok && loose { String::new() } else { said };
             assert_eq!(text(&out.stdout), said, "{id}: {}", text(&out.stderr));
@@ -1471,4 +1474,36 @@ fn clines_similarity_stage_is_said_to_take_the_first_similar_window() {
          0.66 similar, not the best one",
     );
     assert_contains(&text(&out.stderr), "(\"fuzz factor 1000\")");
+}
+
+/// OpenCode's apply_patch takes the first place a hunk's lines stand at:
+/// where they stand twice (two classes ending alike), `check` says so and
+/// exits 1 (as srview says it of a Codex patch).
+#[test]
+fn a_hunk_whose_lines_stand_twice_is_said_for_a_first_match_agent() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        dir.path().join("b.py"),
+        "class A:\n    def f(self):\n        y = 1\n        return y\n\n\nclass B:\n    def g(self):\n        y = 2\n        return y\n",
+    )
+    .expect("written");
+    let input = serde_json::json!({
+        "patchText": "*** Begin Patch\n*** Update File: b.py\n@@\n-        return y\n+        return y or None\n*** End Patch"
+    });
+    std::fs::write(dir.path().join("p.json"), input.to_string()).expect("written");
+    let out = support::runner::srview([
+        "check",
+        "b.py",
+        "p.json",
+        "--dialect",
+        "opencode-apply-patch",
+    ])
+    .cwd(dir.path())
+    .output();
+    assert_eq!(out.status.code(), Some(1));
+    assert_contains(
+        &text(&out.stdout),
+        "warning: edit 1: the text it replaced also stands at line 10: the agent takes the first \
+         place, which may not be the one meant\n",
+    );
 }

@@ -90,6 +90,7 @@ fn run_matcher(
 /// `check` exits 1 for, and the warnings say.
 fn loose_notes(row: &DialectRow, run: &Run) -> Vec<String> {
     let outcome = &run.outcome;
+    let asked = asked_pairs(row, &run.input);
     let outside = (!outcome.rewritten_outside.is_empty()).then(|| {
         let ranges: Vec<String> = outcome
             .rewritten_outside
@@ -125,8 +126,27 @@ fn loose_notes(row: &DialectRow, run: &Run) -> Vec<String> {
         .chain(crate::dialect::call_doubts::exact_doubts(
             outcome,
             &|edit| before_of(run, edit),
+            judged(row, &asked),
         ))
         .collect()
+}
+
+/// The model's texts of each edit (string-edit dialects), for the trust
+/// checks.
+fn asked_pairs(row: &DialectRow, input: &serde_json::Value) -> Option<Vec<(String, String)>> {
+    row.strings
+        .and_then(|fields| crate::dialect::call_correct::pairs(fields, input))
+}
+
+/// What the trust checks know of `row`'s call beyond its outcome.
+fn judged<'a>(
+    row: &DialectRow,
+    asked: &'a Option<Vec<(String, String)>>,
+) -> crate::dialect::call_doubts::Judged<'a> {
+    crate::dialect::call_doubts::Judged {
+        asked: asked.as_deref(),
+        first_wins: row.matcher().is_some_and(|m| m.takes_first_of_several()),
+    }
 }
 
 /// The text of the file `edit` matched in, as the matcher read it: the

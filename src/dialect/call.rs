@@ -131,6 +131,12 @@ pub trait CallMatcher: Sync {
     fn stage_note(&self, _stage: &str) -> Option<&'static str> {
         None
     }
+
+    /// The agent takes the first of several places an edit's text stands
+    /// at, without a word (not an error, as most string-edit tools make it).
+    fn takes_first_of_several(&self) -> bool {
+        false
+    }
 }
 
 /// `path` (absolute, or relative to `cwd`) as [`ToolCall::fs`] takes it:

@@ -9,12 +9,45 @@
 use super::call::{CallOutcome, EditMatch};
 use super::edit::{self, Edit};
 
+/// What the caller knows of the call beyond its outcome.
+#[derive(Clone, Copy, Default)]
+pub struct Judged<'a> {
+    /// The model's old and new text of each edit, in order (string-edit
+    /// dialects): an exact placement that writes other text is said.
+    pub asked: Option<&'a [(String, String)]>,
+    /// The matcher takes the first of several places without a word
+    /// (Aider's blocks, OpenCode's and Cline's patch hunks): a placement
+    /// whose text stands elsewhere too is said.
+    pub first_wins: bool,
+}
+
+/// The text as compared: line endings as LF, no byte order mark.
+fn plain(text: &str) -> String {
+    text.trim_start_matches('\u{feff}').replace("\r\n", "\n")
+}
+
+/// The first line where `written` and `asked` differ, quoted.
+fn first_difference(written: &str, asked: &str) -> String {
+    let (w, a) = (plain(written), plain(asked));
+    let mut lines = w.split('\n').zip(a.split('\n'));
+    match lines.position(|(x, y)| x != y) {
+        Some(n) => format!(
+            "line {} of it is {:?}, the model wrote {:?}",
+            n + 1,
+            w.split('\n').nth(n).unwrap_or_default(),
+            a.split('\n').nth(n).unwrap_or_default()
+        ),
+        None => "its length differs".into(),
+    }
+}
+
 /// One sentence per doubt, naming its edit (`edit 2: ...`). `before(edit)`
 /// gives the text of the file the edit matched in, as the matcher read it
 /// (`None`: unknown, the edit is not judged).
 pub fn exact_doubts(
     outcome: &CallOutcome,
     before: &dyn Fn(&EditMatch) -> Option<String>,
+    judged: Judged<'_>,
 ) -> Vec<String> {
     if !outcome.ok {
         return Vec::new();
@@ -25,12 +58,37 @@ pub fn exact_doubts(
         else {
             continue;
         };
+        if let Some((_, new)) = judged.asked.and_then(|asked| asked.get(i))
+            && plain(written) != plain(new)
+        {
+            out.push(format!(
+                "edit {}: the text written is not the model's new text (the agent rewrote \
+                 it: {})",
+                i + 1,
+                first_difference(written, new)
+            ));
+        }
         if found.is_empty() {
             continue;
         }
         let Some(content) = before(matched) else {
             continue;
         };
+        if judged.first_wins {
+            let places: Vec<usize> = content
+                .match_indices(found.as_str())
+                .map(|(at, _)| content[..at].matches('\n').count() + 1)
+                .collect();
+            if places.len() > 1 {
+                let others: Vec<String> = places[1..].iter().map(ToString::to_string).collect();
+                out.push(format!(
+                    "edit {}: the text it replaced also stands at line {}: the agent takes the \
+                     first place, which may not be the one meant",
+                    i + 1,
+                    others.join(", ")
+                ));
+            }
+        }
         let as_claude = Edit::ClaudeEdit {
             file_path: String::new(),
             old_string: found.clone(),
@@ -76,7 +134,7 @@ mod tests {
         });
         let outcome = run("opencode-edit", input, file);
         assert!(outcome.ok && !outcome.edits[0].loose, "{outcome:?}");
-        let doubts = exact_doubts(&outcome, &|_| Some(file.to_string()));
+        let doubts = exact_doubts(&outcome, &|_| Some(file.to_string()), Judged::default());
         assert_eq!(doubts.len(), 1, "{doubts:?}");
         assert!(
             doubts[0].starts_with("edit 1: its new text is already there (lines 1-2)"),

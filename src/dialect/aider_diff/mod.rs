@@ -47,6 +47,10 @@ const FAILED: &str = "failed";
 const SKIPPED: &str = "skipped";
 
 impl CallMatcher for AiderDiff {
+    fn takes_first_of_several(&self) -> bool {
+        true
+    }
+
     fn run(&self, call: &ToolCall) -> CallOutcome {
         let Some((reply, chat_files)) = read_input(call.input) else {
             return CallOutcome {

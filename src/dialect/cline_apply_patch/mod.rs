@@ -54,6 +54,10 @@ const FAILED: &str = "apply_patch failed: ";
 const SUCCESS: &str = "Successfully applied patch to the following files:";
 
 impl CallMatcher for ClineApplyPatch {
+    fn takes_first_of_several(&self) -> bool {
+        true
+    }
+
     fn run(&self, call: &ToolCall) -> CallOutcome {
         self.run_with_text(call).outcome
     }

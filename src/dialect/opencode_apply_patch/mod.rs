@@ -54,6 +54,10 @@ pub mod texts {
 }
 
 impl CallMatcher for OpencodeApplyPatch {
+    fn takes_first_of_several(&self) -> bool {
+        true
+    }
+
     fn run(&self, call: &ToolCall) -> CallOutcome {
         self.run_in(call, call.cwd)
     }
