@@ -154,7 +154,7 @@ mod tests {
         let outcome = run("opencode-edit", input, file);
         assert!(outcome.ok);
         assert_eq!(
-            exact_doubts(&outcome, &|_| Some(file.to_string())),
+            exact_doubts(&outcome, &|_| Some(file.to_string()), Judged::default()),
             Vec::<String>::new()
         );
     }
