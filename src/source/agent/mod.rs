@@ -36,9 +36,11 @@ mod claude;
 mod cline_classic;
 mod cline_cli;
 mod codex;
+pub mod database;
 mod detect;
 mod error;
 mod lines;
+mod opencode;
 mod patch;
 mod reader;
 mod report;
@@ -125,6 +127,11 @@ pub enum Format {
     AiderStdout,
     /// `.aider.chat.history.md` (saved; appended after each reply).
     AiderHistory,
+    /// `opencode run --format json` (live; a tool part once it has run).
+    OpenCodeRunJson,
+    /// OpenCode's SQLite `~/.local/share/opencode/opencode.db` (saved;
+    /// read as it grows), as lines made of its rows.
+    OpenCodeDatabase,
 }
 
 impl Format {
@@ -446,7 +453,7 @@ fn input_for(format: Format) -> lines::Input {
     match table::format(format).arrival {
         table::Arrival::Objects => lines::Input::objects(),
         table::Arrival::Document => lines::Input::document(),
-        table::Arrival::Lines => lines::Input::lines(),
+        table::Arrival::Lines | table::Arrival::Database => lines::Input::lines(),
     }
 }
 

@@ -6,8 +6,11 @@
 //! is its reader, one [`AgentRow`], a [`FormatRow`] per output format and
 //! its tests (docs/architecture.md, "How to add an agent format").
 
+use super::database::DatabaseSource;
 use super::reader::{EachUnit, FormatReader, SideFiles};
-use super::{AgentKind, AgentTool, Format, aider, claude, cline_classic, cline_cli, codex};
+use super::{
+    AgentKind, AgentTool, Format, aider, claude, cline_classic, cline_cli, codex, opencode,
+};
 
 /// How an output arrives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,6 +22,9 @@ pub enum Arrival {
     Objects,
     /// One JSON document, read once complete.
     Document,
+    /// Rows of a database the agent keeps its sessions in, read as the
+    /// lines its reader makes of them (see [`FormatRow::database`]).
+    Database,
 }
 
 /// One output format.
@@ -52,6 +58,9 @@ pub struct FormatRow {
     pub(super) reader: fn() -> Box<dyn FormatReader>,
     /// Reads what a saved session keeps beside its file, if anything.
     pub(super) side_files: Option<SideFiles>,
+    /// How its database is read, for a format kept in one
+    /// ([`Arrival::Database`]; see [`super::database`]).
+    pub database: Option<&'static DatabaseSource>,
 }
 
 /// Where an agent saves its sessions.
@@ -147,6 +156,7 @@ pub static FORMATS: &[FormatRow] = &[
         document: never,
         reader: || Box::new(aider::Parser::new(false)),
         side_files: None,
+        database: None,
     },
     FormatRow {
         format: Format::AiderHistory,
@@ -161,6 +171,7 @@ pub static FORMATS: &[FormatRow] = &[
         document: never,
         reader: || Box::new(aider::Parser::new(true)),
         side_files: None,
+        database: None,
     },
     FormatRow {
         format: Format::ClaudeStreamJson,
@@ -179,6 +190,7 @@ pub static FORMATS: &[FormatRow] = &[
         document: never,
         reader: || Box::<claude::Parser>::default(),
         side_files: None,
+        database: None,
     },
     FormatRow {
         format: Format::ClaudeSessionJsonl,
@@ -200,6 +212,7 @@ pub static FORMATS: &[FormatRow] = &[
         document: never,
         reader: || Box::<claude::Parser>::default(),
         side_files: Some(claude::side_files),
+        database: None,
     },
     FormatRow {
         format: Format::CodexRollout,
@@ -214,6 +227,7 @@ pub static FORMATS: &[FormatRow] = &[
         document: never,
         reader: || Box::<codex::RolloutParser>::default(),
         side_files: None,
+        database: None,
     },
     FormatRow {
         format: Format::CodexExecJson,
@@ -228,6 +242,7 @@ pub static FORMATS: &[FormatRow] = &[
         document: never,
         reader: || Box::<codex::ExecParser>::default(),
         side_files: None,
+        database: None,
     },
     FormatRow {
         format: Format::CodexAppServer,
@@ -247,6 +262,7 @@ pub static FORMATS: &[FormatRow] = &[
         document: never,
         reader: || Box::<codex::AppServerParser>::default(),
         side_files: None,
+        database: None,
     },
     FormatRow {
         format: Format::ClineCliJson,
@@ -266,6 +282,7 @@ pub static FORMATS: &[FormatRow] = &[
         document: never,
         reader: || Box::<cline_cli::StreamParser>::default(),
         side_files: None,
+        database: None,
     },
     FormatRow {
         format: Format::ClineApiHistory,
@@ -280,6 +297,7 @@ pub static FORMATS: &[FormatRow] = &[
         document: |head| has_key(head, "role"),
         reader: || Box::new(EachUnit(cline_classic::api_history)),
         side_files: Some(cline_classic::side_files),
+        database: None,
     },
     FormatRow {
         format: Format::ClineUiMessages,
@@ -300,6 +318,7 @@ pub static FORMATS: &[FormatRow] = &[
         document: |head| has_key(head, "say") || has_key(head, "ask") || has_key(head, "ts"),
         reader: || Box::<cline_classic::UiParser>::default(),
         side_files: Some(cline_classic::side_files),
+        database: None,
     },
     FormatRow {
         format: Format::ClineCliMessages,
@@ -314,6 +333,49 @@ pub static FORMATS: &[FormatRow] = &[
         document: never,
         reader: || Box::new(EachUnit(cline_cli::messages)),
         side_files: Some(cline_cli::side_files),
+        database: None,
+    },
+    FormatRow {
+        format: Format::OpenCodeRunJson,
+        agent: AgentKind::OpenCode,
+        arrival: Arrival::Lines,
+        rewritten_in_place: false,
+        names_workspace: false,
+        // A tool part is printed only once the tool has run.
+        after_the_fact: true,
+        workspace_is_its_folder: false,
+        file_name: never,
+        line: |l| {
+            json(l)
+                && has_key(l, "sessionID")
+                && has_key(l, "part")
+                && (has(l, "type", "step_start")
+                    || has(l, "type", "tool_use")
+                    || has(l, "type", "text")
+                    || has(l, "type", "step_finish"))
+        },
+        document: never,
+        reader: || Box::<opencode::Parser>::default(),
+        side_files: None,
+        database: None,
+    },
+    FormatRow {
+        format: Format::OpenCodeDatabase,
+        agent: AgentKind::OpenCode,
+        arrival: Arrival::Database,
+        rewritten_in_place: false,
+        names_workspace: true,
+        // Followed, a tool part is seen before the tool writes the file
+        // (`running`), but OpenCode may be waiting on a permission: the
+        // file read then is no sure content before.
+        after_the_fact: true,
+        workspace_is_its_folder: false,
+        file_name: |n| n.ends_with(".db"),
+        line: |l| json(l) && has(l, "type", "session") && has_key(l, "directory"),
+        document: never,
+        reader: || Box::<opencode::Parser>::default(),
+        side_files: None,
+        database: Some(&opencode::db::SOURCE),
     },
 ];
 
@@ -439,6 +501,33 @@ pub static AGENTS: &[AgentRow] = &[
         undoes_diffs: false,
         checkpoints: false,
         commits_replies: true,
+        diff_is_result: false,
+        logs_before_writing: false,
+    },
+    AgentRow {
+        kind: AgentKind::OpenCode,
+        id: "opencode",
+        display_name: "OpenCode",
+        sessions: SessionPlace {
+            // One database for every project's sessions: `sessions` lists
+            // each session in it (see `database::sessions_in`).
+            roots: &[".local/share/opencode"],
+            in_repository: false,
+            pattern: &["opencode*.db"],
+            is_folder: false,
+        },
+        workspace: Workspace::Recorded,
+        tools: &[
+            (AgentTool::EditLower, "opencode-edit"),
+            (AgentTool::WriteLower, "opencode-edit"),
+            (AgentTool::ApplyPatch, "opencode-apply-patch"),
+        ],
+        faithful: true,
+        // An applied edit records the diff OpenCode wrote: undone from the
+        // file as it is now, it gives the content before.
+        undoes_diffs: true,
+        checkpoints: false,
+        commits_replies: false,
         diff_is_result: false,
         logs_before_writing: false,
     },
