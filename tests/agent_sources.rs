@@ -176,7 +176,11 @@ fn compare(
 
 /// The workspace a live stream that does not name one ran in.
 fn live_workspace(format: Format) -> Option<&'static str> {
-    matches!(format, Format::ClineCliJson | Format::CodexExecJson).then_some("/home/user/project")
+    matches!(
+        format,
+        Format::ClineCliJson | Format::CodexExecJson | Format::OpenCodeRunJson
+    )
+    .then_some("/home/user/project")
 }
 
 #[derive(Default)]
@@ -204,6 +208,7 @@ fn every_capture_reads_to_its_expected_edits() {
                     "codex" => Format::CodexRollout,
                     "cline-cli" => Format::ClineCliMessages,
                     "cline-classic" => Format::ClineApiHistory,
+                    "opencode" => Format::OpenCodeDatabase,
                     _ => Format::AiderHistory,
                 };
                 assert_eq!(reader.format(), saved, "{label}: session format");
@@ -272,6 +277,7 @@ fn every_capture_reads_to_its_expected_edits() {
             ("codex", _) => Format::CodexExecJson,
             ("cline-cli", _) => Format::ClineCliJson,
             ("cline-classic", _) => Format::ClineUiMessages,
+            ("opencode", _) => Format::OpenCodeRunJson,
             _ => Format::AiderStdout,
         };
         assert_eq!(format, streamed, "{label}: live format");
@@ -322,7 +328,7 @@ fn every_capture_reads_to_its_expected_edits() {
         );
     }
     support::text::assert_no_problems(&problems);
-    assert_eq!(tally.len(), 6, "agent versions covered: {:?}", tally.keys());
+    assert_eq!(tally.len(), 7, "agent versions covered: {:?}", tally.keys());
 }
 
 /// `codex exec --json` shows applied patches only, files sorted.
@@ -732,7 +738,7 @@ fn all_inputs() -> Vec<(Format, Vec<u8>)> {
     out
 }
 
-const FORMATS: [Format; 11] = [
+const FORMATS: [Format; 13] = [
     Format::ClaudeStreamJson,
     Format::ClaudeSessionJsonl,
     Format::CodexExecJson,
@@ -744,6 +750,8 @@ const FORMATS: [Format; 11] = [
     Format::ClineApiHistory,
     Format::AiderStdout,
     Format::AiderHistory,
+    Format::OpenCodeRunJson,
+    Format::OpenCodeDatabase,
 ];
 
 mod props {
