@@ -94,7 +94,11 @@ pub(super) fn load_review(
 /// (or in the current repository) whose id starts with it.
 pub(super) fn resolve(path: &std::path::Path) -> Result<std::path::PathBuf, Error> {
     use crate::sessions::find::{by_id, find, repository_of};
-    if path == std::path::Path::new("-") || path.exists() {
+    // A session in a database (`X.db/ID`, OpenCode's) is no file.
+    if path == std::path::Path::new("-")
+        || path.exists()
+        || crate::source::agent::database::locate(path).is_some()
+    {
         return Ok(path.to_path_buf());
     }
     let id = path.to_string_lossy();

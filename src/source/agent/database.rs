@@ -151,3 +151,45 @@ pub fn is_for(workspace: &Path, here: &Path) -> bool {
         None => here.starts_with(workspace) && workspace.parent().is_some(),
     }
 }
+
+/// How often a followed database is looked at (a `PRAGMA data_version`
+/// read: cheap).
+const FOLLOW_POLL: std::time::Duration = std::time::Duration::from_millis(200);
+
+/// Follows the sessions `path` names as the agent writes them, on a
+/// thread of its own: the lines of the rows written are sent as appended
+/// text, a problem reading the database once until it changes. `sink`
+/// returns false when nobody listens any more. `None` when `path` names
+/// no database.
+pub fn follow(
+    path: &Path,
+    sink: Box<dyn Fn(crate::source::watch::SourceEvent) -> bool + Send>,
+) -> Option<Result<(), String>> {
+    use crate::source::watch::SourceEvent;
+    let (_, mut tail) = match open(path, true)? {
+        Ok(opened) => opened,
+        Err(e) => return Some(Err(e)),
+    };
+    std::thread::spawn(move || {
+        let mut said: Option<String> = None;
+        loop {
+            let listening = match tail.poll() {
+                Ok(Some(lines)) => {
+                    said = None;
+                    sink(SourceEvent::Append(lines))
+                }
+                Ok(None) => true,
+                Err(e) if said.as_ref() != Some(&e) => {
+                    said = Some(e.clone());
+                    sink(SourceEvent::Problem(e))
+                }
+                Err(_) => true,
+            };
+            if !listening {
+                return;
+            }
+            std::thread::sleep(FOLLOW_POLL);
+        }
+    });
+    Some(Ok(()))
+}
