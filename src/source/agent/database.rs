@@ -51,6 +51,13 @@ pub trait DatabaseTail: Send {
     fn poll(&mut self) -> Result<Option<String>, String>;
 }
 
+/// A database opened for reading: its format and its tail.
+pub type Opened = (Format, Box<dyn DatabaseTail>);
+
+/// Opens a database for the sessions a [`Pick`] names (`follow`: later
+/// sessions of the same folder too).
+pub type OpenFn = fn(db: &Path, pick: &Pick, follow: bool) -> Result<Box<dyn DatabaseTail>, String>;
+
 /// How the agent's own file reads its database.
 pub struct DatabaseSource {
     /// Whether a file is one of its databases (by its name).
@@ -60,7 +67,7 @@ pub struct DatabaseSource {
     /// Opens the database read-only (never locking the agent out) for
     /// the sessions `pick` names; `follow`: later sessions of the same
     /// folder too.
-    pub open: fn(db: &Path, pick: &Pick, follow: bool) -> Result<Box<dyn DatabaseTail>, String>,
+    pub open: OpenFn,
 }
 
 /// The database format and the sessions of it a path names (see the
@@ -104,7 +111,7 @@ fn pick_of(id: Option<String>) -> Pick {
 
 /// Opens the sessions `path` names for reading whole (`follow` false) or
 /// as they grow; `None` when `path` names no database.
-pub fn open(path: &Path, follow: bool) -> Option<Result<(Format, Box<dyn DatabaseTail>), String>> {
+pub fn open(path: &Path, follow: bool) -> Option<Result<Opened, String>> {
     let (row, db, id) = locate(path)?;
     let source = row.database?;
     Some((source.open)(&db, &pick_of(id), follow).map(|tail| (row.format, tail)))
