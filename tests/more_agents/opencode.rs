@@ -427,3 +427,68 @@ fn the_previewer_follows_a_growing_database_and_shows_the_fuzzy_match_with_its_r
     assert_eq!(s.exit_code(), 0);
     drop(writer);
 }
+
+#[test]
+fn unknown_lines_and_fields_are_skipped_and_a_torn_line_is_read_once_it_grows() {
+    let live = fs::read_to_string(scenario("b_edit_nomatch_retry").join("stdout.jsonl"))
+        .expect("stdout.jsonl");
+    let mut noisy = String::new();
+    for line in live.lines() {
+        noisy.push_str("{\"type\":\"future_event\",\"sessionID\":\"s\",\"part\":{}}\n");
+        // A field OpenCode may add some day.
+        noisy.push_str(&line.replacen('{', "{\"later\":[1,{\"x\":2}],", 1));
+        noisy.push('\n');
+    }
+    noisy.push_str("not JSON at all\n");
+    let read = |text: &str| {
+        let mut reader = AgentReader::new(AgentKind::OpenCode, Format::OpenCodeRunJson)
+            .with_workspace("/home/user/project");
+        reader.feed(text.as_bytes());
+        reader.finish();
+        reader
+    };
+    let clean = read(&live);
+    let reader = read(&noisy);
+    assert_eq!(reader.edits(), clean.edits());
+    assert_eq!(reader.edits().len(), 2);
+    // The one line that is not JSON is said, with OpenCode named.
+    assert_eq!(reader.errors().len(), 1, "{:?}", reader.errors());
+    assert!(
+        reader.errors()[0]
+            .to_string()
+            .starts_with("OpenCode (version not named yet): line "),
+        "{}",
+        reader.errors()[0]
+    );
+
+    // The edit's line torn: nothing until it grows, then the edit once.
+    let at = live.find("\"tool\":\"edit\"").expect("an edit line");
+    let mut reader = AgentReader::new(AgentKind::OpenCode, Format::OpenCodeRunJson);
+    reader.feed(&live.as_bytes()[..at]);
+    assert!(reader.edits().is_empty());
+    reader.feed(&live.as_bytes()[at..]);
+    assert_eq!(reader.finish().len(), 2);
+    assert!(reader.errors().is_empty(), "{:?}", reader.errors());
+}
+
+#[test]
+fn a_version_not_seen_before_is_said_once() {
+    let mut reader = AgentReader::new(AgentKind::OpenCode, Format::OpenCodeDatabase);
+    let header = |id: &str| {
+        format!(
+            "{{\"type\":\"session\",\"session\":{{\"id\":\"{id}\",\"directory\":\"/p\",\"version\":\"1.19.0\"}}}}\n"
+        )
+    };
+    reader.feed(header("ses_a").as_bytes());
+    reader.feed(header("ses_b").as_bytes());
+    reader.finish();
+    assert_eq!(reader.version(), Some("1.19.0"));
+    let said: Vec<String> = reader.errors().iter().map(ToString::to_string).collect();
+    assert_eq!(
+        said,
+        [
+            "OpenCode 1.19.0: srview was tested with 1.18.33; this version's output may differ \
+          (a line or field srview does not know is skipped)"
+        ]
+    );
+}

@@ -55,12 +55,17 @@ const REJECTED: &str = "The user rejected permission to use this specific tool c
 const DENIED: &str =
     "The user has specified a rule which prevents you from using this specific tool call.";
 
+/// The version srview's reading of OpenCode was built on (recorded runs).
+const TESTED_VERSION: &str = "1.18.33";
+
 /// Reads `opencode run --format json` lines and the lines [`db`] makes.
 #[derive(Default)]
 pub(super) struct Parser {
     /// By tool call, its edits (index, file) and whether its verdict was
     /// read.
     calls: HashMap<String, Call>,
+    /// An untested version was said.
+    said_version: bool,
 }
 
 #[derive(Default)]
@@ -125,6 +130,10 @@ impl super::reader::FormatReader for Parser {
                     }
                     if let Some(v) = &info.version {
                         store.set_version(v);
+                        if v != TESTED_VERSION && !self.said_version {
+                            self.said_version = true;
+                            store.untested_version(v, TESTED_VERSION);
+                        }
                     }
                 }
             }
