@@ -492,3 +492,38 @@ fn a_version_not_seen_before_is_said_once() {
         ]
     );
 }
+
+#[test]
+fn a_database_that_is_not_opencodes_is_said_plainly() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let junk = dir.path().join("junk.db");
+    fs::write(&junk, vec![7u8; 5000]).expect("write");
+    let other = dir.path().join("other.db");
+    Connection::open(&other)
+        .expect("create")
+        .execute_batch("CREATE TABLE x (a);")
+        .expect("table");
+    let missing_session = session_path(&scenario("a_edits_ok")).join("ses_nope");
+    let said = |path: &Path| match srview::source::agent::session::read_session(path, None) {
+        Ok(_) => panic!("{} read", path.display()),
+        Err(e) => e.to_string(),
+    };
+    assert_eq!(
+        said(&junk),
+        format!("cannot read {}: file is not a database", junk.display())
+    );
+    assert_eq!(
+        said(&other),
+        format!(
+            "cannot read {}: not an OpenCode database srview can read (no such table: session)",
+            other.display()
+        )
+    );
+    assert_eq!(
+        said(&missing_session),
+        format!(
+            "cannot read {}: no session ses_nope in it",
+            missing_session.display()
+        )
+    );
+}
