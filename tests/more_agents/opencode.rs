@@ -527,3 +527,23 @@ fn a_database_that_is_not_opencodes_is_said_plainly() {
         )
     );
 }
+
+#[test]
+fn check_session_explains_the_failed_edit_of_an_opencode_database() {
+    let dir = scenario("b_edit_nomatch_retry");
+    let ws = workspace(&dir);
+    let db = session_path(&dir);
+    let out = srview(["check", "--session", db.to_str().expect("UTF-8")])
+        .arg("--cwd")
+        .arg(ws.path())
+        .output();
+    let text = stdout(&out);
+    assert!(
+        text.starts_with(
+            "OpenCode 1.18.33: 2 edits, 1 failed\n\nedit 1 · inventory.py · edit · OpenCode: failed\n  OpenCode said:\n  | Could not find oldString in the file. It must match exactly, including whitespace, indentation, and line endings.\n  srview, against the content before (the agent's diffs undone on the current file):\n    error: Could not find oldString in the file."
+        ),
+        "{text}"
+    );
+    // A failed edit explained: the exit status says so.
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+}

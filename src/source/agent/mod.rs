@@ -8,7 +8,8 @@
 //! JSONL; Cline CLI 3.x `--json` agent events and `<id>.messages.json`;
 //! Cline classic UI messages (the `--json` stdout, or any version of
 //! `ui_messages.json`) and `api_conversation_history.json`; Aider stdout and
-//! `.aider.chat.history.md`.
+//! `.aider.chat.history.md`; OpenCode `run --format json` and its SQLite
+//! database (read as lines made of its rows: [`database`]).
 //!
 //! Pure: an [`AgentReader`] is fed bytes as they arrive and keeps the edits
 //! so far. Line formats only read complete lines (a torn last line is kept
