@@ -83,6 +83,17 @@ fn saved_database_and_live_stream_give_the_expected_edits_through_the_binary() {
         ])
         .output();
         assert_eq!(code(&out), 0, "{name}: {}", stderr(&out));
+        // The database holds no session of the tests' folder: the one
+        // read is said.
+        let db_text = db.display().to_string();
+        assert!(
+            stderr(&out).starts_with(&format!(
+                "srview: {db_text} holds no session of this folder: the newest of all: \
+                 {db_text}/ses_"
+            )),
+            "{}",
+            stderr(&out)
+        );
         let json: Value = serde_json::from_str(&stdout(&out)).expect("JSON");
         assert_eq!(json["version"], "1.18.33", "{name}");
         assert_edits(&format!("{name} (database)"), &json, &want);
@@ -253,6 +264,21 @@ fn sessions_lists_this_folders_opencode_sessions_and_session_finds_one_by_id() {
         "by id",
         &json,
         &expected(&scenario("c2_fuzzy_block_anchor")).edits,
+    );
+
+    // The database named: the newest session of this folder, said.
+    let db = home.path().join(".local/share/opencode/opencode.db");
+    let out = srview(["session", db.to_str().expect("UTF-8"), "--json"])
+        .cwd(project.path())
+        .output();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "srview: {}: the newest session of this folder: {}/{id}\n",
+            db.display(),
+            db.display()
+        )
     );
 
     // No path: the newest session of this folder.

@@ -200,3 +200,24 @@ pub fn follow(
     });
     Some(Ok(()))
 }
+
+/// The one session a database path is read as (`srview session`): `X.db/ID`
+/// as it names it; for `X.db`, the newest session of `here` (see
+/// [`is_for`]), else the newest of all. Returns its path (`X.db/ID`) and
+/// whether it is of `here`; `None` when `path` names no database or names
+/// a session already.
+pub fn one_session(path: &Path, here: &Path) -> Option<Result<(PathBuf, bool), String>> {
+    let (row, db, None) = locate(path)? else {
+        return None;
+    };
+    let sessions = match (row.database?.sessions)(&db) {
+        Ok(sessions) => sessions,
+        Err(e) => return Some(Err(e)),
+    };
+    let mine = sessions.iter().find(|s| is_for(&s.directory, here));
+    let picked = match mine.or_else(|| sessions.first()) {
+        Some(s) => (db.join(&s.id), mine.is_some()),
+        None => return Some(Err("it holds no session".to_string())),
+    };
+    Some(Ok(picked))
+}
