@@ -45,7 +45,7 @@ fn connect(db: &Path) -> Result<Connection, String> {
     Ok(conn)
 }
 
-fn not_opencode(_db: &Path, e: &rusqlite::Error) -> String {
+fn not_opencode(e: &rusqlite::Error) -> String {
     format!("not an OpenCode database srview can read ({e})")
 }
 
@@ -76,19 +76,19 @@ fn session_row(row: &rusqlite::Row) -> rusqlite::Result<SessionRow> {
 }
 
 /// Every session, newest (last written) first.
-fn session_rows(conn: &Connection, db: &Path) -> Result<Vec<SessionRow>, String> {
+fn session_rows(conn: &Connection) -> Result<Vec<SessionRow>, String> {
     let sql = format!("SELECT {SESSION_COLUMNS} FROM session ORDER BY time_updated DESC, id DESC");
-    let mut stmt = conn.prepare(&sql).map_err(|e| not_opencode(db, &e))?;
+    let mut stmt = conn.prepare(&sql).map_err(|e| not_opencode(&e))?;
     let rows = stmt
         .query_map([], session_row)
         .and_then(Iterator::collect::<rusqlite::Result<Vec<_>>>)
-        .map_err(|e| not_opencode(db, &e))?;
+        .map_err(|e| not_opencode(&e))?;
     Ok(rows)
 }
 
 fn sessions(db: &Path) -> Result<Vec<DbSession>, String> {
     let conn = connect(db)?;
-    Ok(session_rows(&conn, db)?
+    Ok(session_rows(&conn)?
         .into_iter()
         .map(|s| DbSession {
             id: s.id,
@@ -180,7 +180,7 @@ impl Tail {
     fn new_sessions(&mut self) -> Result<Vec<SessionRow>, String> {
         let conn = self.conn()?;
         if self.followed.is_empty() && self.since.is_none() {
-            let all = session_rows(conn, &self.db)?;
+            let all = session_rows(conn)?;
             let first = match &self.pick {
                 Pick::Session(id) => all
                     .iter()
@@ -224,11 +224,11 @@ impl Tail {
             "SELECT {SESSION_COLUMNS} FROM session WHERE time_created >= ?1 \
              ORDER BY time_created, id"
         );
-        let mut stmt = conn.prepare(&sql).map_err(|e| not_opencode(&self.db, &e))?;
+        let mut stmt = conn.prepare(&sql).map_err(|e| not_opencode(&e))?;
         let later = stmt
             .query_map(params![since], session_row)
             .and_then(Iterator::collect::<rusqlite::Result<Vec<_>>>)
-            .map_err(|e| not_opencode(&self.db, &e))?;
+            .map_err(|e| not_opencode(&e))?;
         Ok(later
             .into_iter()
             .filter(|s| !self.followed.contains(&s.id))
@@ -256,7 +256,7 @@ impl Tail {
              ORDER BY time_created, id"
         );
         let conn = self.conn()?;
-        let mut stmt = conn.prepare(&sql).map_err(|e| not_opencode(&self.db, &e))?;
+        let mut stmt = conn.prepare(&sql).map_err(|e| not_opencode(&e))?;
         let rows = stmt
             .query_map(params![id, mark], |r| {
                 Ok((
@@ -266,7 +266,7 @@ impl Tail {
                 ))
             })
             .and_then(Iterator::collect::<rusqlite::Result<Vec<_>>>)
-            .map_err(|e| not_opencode(&self.db, &e))?;
+            .map_err(|e| not_opencode(&e))?;
         drop(stmt);
         for (part, updated, data) in rows {
             if self.seen.get(&part) == Some(&updated) {

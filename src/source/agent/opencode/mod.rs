@@ -139,6 +139,9 @@ impl super::reader::FormatReader for Parser {
             }
             "tool_use" => {
                 let Some(part) = line.part else { return };
+                if !part.is_object() {
+                    return store.malformed("a tool_use part that is not an object".to_string());
+                }
                 if part.get("type").and_then(Value::as_str) != Some("tool") {
                     return;
                 }
