@@ -183,7 +183,11 @@ fn compare(
 
 /// The workspace a live stream that does not name one ran in.
 fn live_workspace(format: Format) -> Option<&'static str> {
-    matches!(format, Format::ClineCliJson | Format::CodexExecJson).then_some("/home/user/project")
+    matches!(
+        format,
+        Format::ClineCliJson | Format::CodexExecJson | Format::OpenCodeRunJson
+    )
+    .then_some("/home/user/project")
 }
 
 #[derive(Default)]
@@ -213,6 +217,7 @@ fn every_capture_reads_to_its_expected_edits() {
                     "cline-classic" => Format::ClineApiHistory,
                     "qwen-code" => Format::QwenChatJsonl,
                     "pi" => Format::PiSession,
+                    "opencode" => Format::OpenCodeDatabase,
                     _ => Format::AiderHistory,
                 };
                 assert_eq!(reader.format(), saved, "{label}: session format");
@@ -285,6 +290,7 @@ fn every_capture_reads_to_its_expected_edits() {
             ("cline-classic", _) => Format::ClineUiMessages,
             ("qwen-code", _) => Format::QwenStreamJson,
             ("pi", _) => Format::PiJson,
+            ("opencode", _) => Format::OpenCodeRunJson,
             _ => Format::AiderStdout,
         };
         assert_eq!(format, streamed, "{label}: live format");
@@ -335,7 +341,7 @@ fn every_capture_reads_to_its_expected_edits() {
         );
     }
     support::text::assert_no_problems(&problems);
-    assert_eq!(tally.len(), 8, "agent versions covered: {:?}", tally.keys());
+    assert_eq!(tally.len(), 9, "agent versions covered: {:?}", tally.keys());
 }
 
 /// `codex exec --json` shows applied patches only, files sorted.
@@ -745,7 +751,7 @@ fn all_inputs() -> Vec<(Format, Vec<u8>)> {
     out
 }
 
-const FORMATS: [Format; 11] = [
+const FORMATS: [Format; 13] = [
     Format::ClaudeStreamJson,
     Format::ClaudeSessionJsonl,
     Format::CodexExecJson,
@@ -757,6 +763,8 @@ const FORMATS: [Format; 11] = [
     Format::ClineApiHistory,
     Format::AiderStdout,
     Format::AiderHistory,
+    Format::OpenCodeRunJson,
+    Format::OpenCodeDatabase,
 ];
 
 mod props {

@@ -72,7 +72,12 @@ pub fn run_live(args: &PreviewArgs, follow: Option<&Path>) -> CmdResult {
     if let Some(path) = follow {
         screen = screen.following(path);
     }
-    if let Some(path) = follow.filter(|p| !p.exists()) {
+    // A session in a database (`X.db/ID`) is no file of its own.
+    let not_yet = |p: &&Path| {
+        !p.exists()
+            && crate::source::agent::database::locate(p).is_none_or(|(_, db, _)| !db.exists())
+    };
+    if let Some(path) = follow.filter(not_yet) {
         use crate::tui::Screen;
         screen.show_notice(crate::tui::app::Notice {
             text: format!(

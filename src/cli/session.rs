@@ -32,7 +32,7 @@ pub fn run(args: &SessionArgs) -> CmdResult {
                  stream, or --list / --json",
             ));
         }
-        let path = resolve(&path)?;
+        let path = one_of_database(&resolve(&path)?)?;
         let (reader, ws) = load(&path, args.cwd.as_deref()).map_err(|e| match e {
             LoadError::Stdin(source) => Error::read("stdin", source),
             other => Error::refused(other.to_string()),
@@ -63,7 +63,7 @@ pub(super) fn load_review(
     path: &std::path::Path,
     cwd: Option<&std::path::Path>,
 ) -> Result<(SessionReview, SessionRoot), Error> {
-    let path = &resolve(path)?;
+    let path = &one_of_database(&resolve(path)?)?;
     let (reader, ws) = load(path, cwd).map_err(|e| match e {
         LoadError::Stdin(source) => Error::read("stdin", source),
         other => Error::refused(other.to_string()),
@@ -90,11 +90,45 @@ pub(super) fn load_review(
     Ok((reviewed, ws))
 }
 
+/// A database holding many sessions (OpenCode's `opencode.db`) named
+/// without one: the session read, said on stderr (the newest of this
+/// folder, else the newest of all). Any other path as it is.
+fn one_of_database(path: &std::path::Path) -> Result<std::path::PathBuf, Error> {
+    let here = std::env::current_dir().unwrap_or_else(|_| std::path::PathBuf::from("."));
+    match crate::source::agent::database::one_session(path, &here) {
+        None => Ok(path.to_path_buf()),
+        Some(Ok((session, mine))) => {
+            if mine {
+                eprintln!(
+                    "srview: {}: the newest session of this folder: {}",
+                    path.display(),
+                    session.display()
+                );
+            } else {
+                eprintln!(
+                    "srview: {} holds no session of this folder: the newest of all: {}",
+                    path.display(),
+                    session.display()
+                );
+            }
+            Ok(session)
+        }
+        Some(Err(why)) => Err(Error::refused(format!(
+            "cannot read {}: {why}",
+            path.display()
+        ))),
+    }
+}
+
 /// PATH as given when it exists (or is `-`), else the session under $HOME
 /// (or in the current repository) whose id starts with it.
 pub(super) fn resolve(path: &std::path::Path) -> Result<std::path::PathBuf, Error> {
     use crate::sessions::find::{by_id, find, repository_of};
-    if path == std::path::Path::new("-") || path.exists() {
+    // A session in a database (`X.db/ID`, OpenCode's) is no file.
+    if path == std::path::Path::new("-")
+        || path.exists()
+        || crate::source::agent::database::locate(path).is_some()
+    {
         return Ok(path.to_path_buf());
     }
     let id = path.to_string_lossy();

@@ -29,11 +29,23 @@ pub fn run(args: &SessionsArgs) -> CmdResult {
         })?),
         None => None,
     };
-    let repo = std::env::current_dir().ok().map(|d| repository_of(&d));
+    let here = std::env::current_dir().ok();
+    let repo = here.as_deref().map(repository_of);
+    let mut elsewhere = 0;
     let found: Vec<Found> = find(&home, repo.as_deref())
         .into_iter()
         .filter(|f| args.agent.is_none_or(|a| a.name() == f.agent.name()))
         .filter(|f| since.is_none_or(|t| f.modified >= t))
+        // A database holds every folder's sessions (OpenCode's): only
+        // this folder's are listed.
+        .filter(|f| {
+            let mine = match (&f.workspace, &here) {
+                (Some(w), Some(here)) => crate::source::agent::database::is_for(w, here),
+                _ => true,
+            };
+            elsewhere += usize::from(!mine);
+            mine
+        })
         .collect();
     // Each session read in one pass, in pieces: never held whole. All are
     // counted before the first is printed, so the workspace column lines up.
@@ -101,6 +113,13 @@ pub fn run(args: &SessionsArgs) -> CmdResult {
     for (counts, workspace, session) in &rows {
         let line = format!("{counts}  {workspace:<width$}  {session}\n");
         stdout.write_all(line.as_bytes()).map_err(Error::stdout)?;
+    }
+    if elsewhere > 0 {
+        eprintln!(
+            "srview: {elsewhere} session{} of other folders in an agent's database not listed \
+             (`srview session ID` opens one)",
+            if elsewhere == 1 { "" } else { "s" }
+        );
     }
     stdout.flush().map_err(Error::stdout)?;
     Ok(0)

@@ -8,6 +8,7 @@
 //! | Cline CLI 3.x | `.cline/data/sessions/<id>/<id>.messages.json` |
 //! | Cline classic | `tasks/<id>/` under `.cline/data` (CLIs) or the VS Code extension's global storage (`saoudrizwan.claude-dev`, for Code, Code - Insiders, Cursor, VSCodium; Linux and macOS) |
 //! | Aider | `.aider.chat.history.md` in the repository |
+//! | OpenCode | each session in `.local/share/opencode/opencode*.db` (SQLite), as `opencode.db/<session id>` |
 //!
 //! Only folder listings and file metadata are read here, but for
 //! [`newest_for`], which reads the first lines of the newest sessions.
@@ -28,6 +29,9 @@ pub struct Found {
     pub agent: AgentKind,
     /// When the session was last written.
     pub modified: SystemTime,
+    /// The folder the agent ran in, when finding the session told it (a
+    /// session in a database); else read from the session when needed.
+    pub workspace: Option<PathBuf>,
 }
 
 /// The entries of `dir` (none when it cannot be listed), sorted.
@@ -50,6 +54,7 @@ fn push(out: &mut Vec<Found>, path: PathBuf, file: &Path, agent: AgentKind) {
             path,
             agent,
             modified,
+            workspace: None,
         });
     }
 }
@@ -74,6 +79,16 @@ pub fn find(home: &Path, repo: Option<&Path>) -> Vec<Found> {
             let mut files = Vec::new();
             walk(&base.join(root), place.pattern, &mut files);
             for file in files {
+                // A database holding many sessions (OpenCode's): each one.
+                if let Some(inside) = crate::source::agent::database::sessions_in(&file) {
+                    out.extend(inside.into_iter().map(|(path, s)| Found {
+                        path,
+                        agent: row.kind,
+                        modified: s.updated,
+                        workspace: Some(s.directory),
+                    }));
+                    continue;
+                }
                 let session = match (place.is_folder, file.parent()) {
                     (true, Some(folder)) => folder.to_path_buf(),
                     _ => file.clone(),
@@ -182,6 +197,7 @@ pub fn newest_for<'a>(found: &'a [Found], dir: &Path) -> Option<&'a Found> {
     };
     found.iter().take(NEWEST_PROBED).find(|f| {
         let workspace = match f.agent.row().workspace {
+            _ if f.workspace.is_some() => f.workspace.clone(),
             Workspace::FileFolder => f.path.parent().map(Path::to_path_buf),
             Workspace::Unrecorded => None,
             Workspace::Recorded => {

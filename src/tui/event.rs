@@ -29,11 +29,25 @@ pub enum Event {
 pub(super) fn start_feed(feed: Feed, tx: &SyncSender<Event>) -> Result<(), Error> {
     let tx = tx.clone();
     match feed {
-        Feed::Watch { path, poll } => watch::watch_file(
-            path,
-            poll,
-            Box::new(move |e| tx.send(Event::Source(e)).is_ok()),
-        ),
+        Feed::Watch { path, poll } => {
+            // A database an agent keeps its sessions in (OpenCode's) is
+            // followed by its rows, not as a text file.
+            let rows = tx.clone();
+            let followed = crate::source::agent::database::follow(
+                &path,
+                Box::new(move |e| rows.send(Event::Source(e)).is_ok()),
+            );
+            match followed {
+                Some(started) => {
+                    started.map_err(|e| Error::refused(format!("{}: {e}", path.display())))
+                }
+                None => watch::watch_file(
+                    path,
+                    poll,
+                    Box::new(move |e| tx.send(Event::Source(e)).is_ok()),
+                ),
+            }
+        }
         Feed::Stdin => {
             watch::read_stdin(Box::new(move |e| tx.send(Event::Source(e)).is_ok()));
             Ok(())

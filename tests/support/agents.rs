@@ -83,8 +83,9 @@ pub fn expected(dir: &Path) -> Expected {
         .expect("expected.json parses")
 }
 
-/// A scenario's saved session: the one file the agent saved for it, or the
-/// folder holding a Cline one (`*.messages.json`, `api_conversation_history.json`).
+/// A scenario's saved session: the one file the agent saved for it (an
+/// OpenCode database), or the folder holding a Cline one (`*.messages.json`,
+/// `api_conversation_history.json`).
 pub fn session_path(dir: &Path) -> PathBuf {
     let mut found = None;
     visit(&dir.join("session"), &mut |p| {
@@ -96,7 +97,8 @@ pub fn session_path(dir: &Path) -> PathBuf {
         let pick = name.ends_with(".messages.json")
             || name == "api_conversation_history.json"
             || name == ".aider.chat.history.md"
-            || name.ends_with(".jsonl");
+            || name.ends_with(".jsonl")
+            || name == "opencode.db";
         if pick && found.is_none() {
             found = Some(if name.ends_with(".json") {
                 p.parent().expect("a folder").to_path_buf()

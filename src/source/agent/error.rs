@@ -43,6 +43,16 @@ pub enum AgentError {
         /// The version met and how it is read.
         what: String,
     },
+    /// The output names a version of the agent srview was not tested with
+    /// (said once).
+    UntestedVersion {
+        /// The agent whose output it is.
+        agent: AgentKind,
+        /// The version the output names.
+        version: String,
+        /// The versions srview was tested with.
+        tested: &'static str,
+    },
 }
 
 fn agent_and_version(agent: AgentKind, version: &Option<String>) -> String {
@@ -82,6 +92,16 @@ impl fmt::Display for AgentError {
                 version,
                 what,
             } => write!(f, "{}: {what}", agent_and_version(*agent, version)),
+            AgentError::UntestedVersion {
+                agent,
+                version,
+                tested,
+            } => write!(
+                f,
+                "{} {version}: srview was tested with {tested}; this version's output may \
+                 differ (a line or field srview does not know is skipped)",
+                agent.display_name()
+            ),
         }
     }
 }

@@ -8,7 +8,9 @@
 //! JSONL; Cline CLI 3.x `--json` agent events and `<id>.messages.json`;
 //! Cline classic UI messages (the `--json` stdout, or any version of
 //! `ui_messages.json`) and `api_conversation_history.json`; Aider stdout and
-//! `.aider.chat.history.md`; pi `--mode json` and its session JSONL.
+//! `.aider.chat.history.md`; pi `--mode json` and its session JSONL; Qwen
+//! Code `stream-json` and its chat records; OpenCode `run --format json`
+//! and its SQLite database (read as lines made of its rows: [`database`]).
 //!
 //! Pure: an [`AgentReader`] is fed bytes as they arrive and keeps the edits
 //! so far. Line formats only read complete lines (a torn last line is kept
@@ -36,9 +38,11 @@ mod claude;
 mod cline_classic;
 mod cline_cli;
 mod codex;
+pub mod database;
 mod detect;
 mod error;
 mod lines;
+mod opencode;
 mod patch;
 mod pi;
 mod qwen;
@@ -136,6 +140,11 @@ pub enum Format {
     /// `~/.pi/agent/sessions/--<cwd>--/<timestamp>_<uuid>.jsonl` (saved,
     /// format version 3; appended live).
     PiSession,
+    /// `opencode run --format json` (live; a tool part once it has run).
+    OpenCodeRunJson,
+    /// OpenCode's SQLite `~/.local/share/opencode/opencode.db` (saved;
+    /// read as it grows), as lines made of its rows.
+    OpenCodeDatabase,
 }
 
 impl Format {
@@ -461,7 +470,7 @@ fn input_for(format: Format) -> lines::Input {
     match table::format(format).arrival {
         table::Arrival::Objects => lines::Input::objects(),
         table::Arrival::Document => lines::Input::document(),
-        table::Arrival::Lines => lines::Input::lines(),
+        table::Arrival::Lines | table::Arrival::Database => lines::Input::lines(),
     }
 }
 

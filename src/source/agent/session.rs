@@ -86,6 +86,13 @@ fn read_up_to_bytes(
     max: u64,
     mut each: impl FnMut(&mut AgentReader),
 ) -> Result<AgentReader, SessionError> {
+    // A session kept in a database (OpenCode's): read whole, from its rows.
+    if let Some(read) = super::database::read(path, workspace, &mut each) {
+        return read.map_err(|why| SessionError::Io {
+            path: path.to_path_buf(),
+            source: std::io::Error::other(why),
+        });
+    }
     let file_path = if path.is_dir() {
         session_file(path).ok_or_else(|| SessionError::Unrecognised {
             path: path.to_path_buf(),

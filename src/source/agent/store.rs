@@ -376,6 +376,15 @@ impl Store {
         });
     }
 
+    /// Records that the output names a version srview was not tested with.
+    pub(super) fn untested_version(&mut self, version: &str, tested: &'static str) {
+        self.errors.push(AgentError::UntestedVersion {
+            agent: self.agent,
+            version: version.to_string(),
+            tested,
+        });
+    }
+
     /// Records a unit that should be JSON and is not.
     pub(super) fn malformed(&mut self, reason: String) {
         self.errors.push(AgentError::Malformed {

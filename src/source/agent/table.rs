@@ -6,9 +6,11 @@
 //! is its reader, one [`AgentRow`], a [`FormatRow`] per output format and
 //! its tests (docs/architecture.md, "How to add an agent format").
 
+use super::database::DatabaseSource;
 use super::reader::{EachUnit, FormatReader, SideFiles};
 use super::{
-    AgentKind, AgentTool, Format, aider, claude, cline_classic, cline_cli, codex, pi, qwen,
+    AgentKind, AgentTool, Format, aider, claude, cline_classic, cline_cli, codex, opencode, pi,
+    qwen,
 };
 
 /// How an output arrives.
@@ -21,6 +23,9 @@ pub enum Arrival {
     Objects,
     /// One JSON document, read once complete.
     Document,
+    /// Rows of a database the agent keeps its sessions in, read as the
+    /// lines its reader makes of them (see [`FormatRow::database`]).
+    Database,
 }
 
 /// One output format.
@@ -54,6 +59,9 @@ pub struct FormatRow {
     pub(super) reader: fn() -> Box<dyn FormatReader>,
     /// Reads what a saved session keeps beside its file, if anything.
     pub(super) side_files: Option<SideFiles>,
+    /// How its database is read, for a format kept in one
+    /// ([`Arrival::Database`]; see [`super::database`]).
+    pub database: Option<&'static DatabaseSource>,
 }
 
 /// Where an agent saves its sessions.
@@ -253,6 +261,7 @@ pub static FORMATS: &[FormatRow] = &[
         document: never,
         reader: || Box::new(aider::Parser::new(false)),
         side_files: None,
+        database: None,
     },
     FormatRow {
         format: Format::AiderHistory,
@@ -267,6 +276,7 @@ pub static FORMATS: &[FormatRow] = &[
         document: never,
         reader: || Box::new(aider::Parser::new(true)),
         side_files: None,
+        database: None,
     },
     FormatRow {
         format: Format::ClaudeStreamJson,
@@ -286,6 +296,7 @@ pub static FORMATS: &[FormatRow] = &[
         document: never,
         reader: || Box::<claude::Parser>::default(),
         side_files: None,
+        database: None,
     },
     FormatRow {
         format: Format::ClaudeSessionJsonl,
@@ -308,6 +319,7 @@ pub static FORMATS: &[FormatRow] = &[
         document: never,
         reader: || Box::<claude::Parser>::default(),
         side_files: Some(claude::side_files),
+        database: None,
     },
     FormatRow {
         format: Format::CodexRollout,
@@ -322,6 +334,7 @@ pub static FORMATS: &[FormatRow] = &[
         document: never,
         reader: || Box::<codex::RolloutParser>::default(),
         side_files: None,
+        database: None,
     },
     FormatRow {
         format: Format::CodexExecJson,
@@ -336,6 +349,7 @@ pub static FORMATS: &[FormatRow] = &[
         document: never,
         reader: || Box::<codex::ExecParser>::default(),
         side_files: None,
+        database: None,
     },
     FormatRow {
         format: Format::CodexAppServer,
@@ -355,6 +369,7 @@ pub static FORMATS: &[FormatRow] = &[
         document: never,
         reader: || Box::<codex::AppServerParser>::default(),
         side_files: None,
+        database: None,
     },
     FormatRow {
         format: Format::ClineCliJson,
@@ -374,6 +389,7 @@ pub static FORMATS: &[FormatRow] = &[
         document: never,
         reader: || Box::<cline_cli::StreamParser>::default(),
         side_files: None,
+        database: None,
     },
     FormatRow {
         format: Format::ClineApiHistory,
@@ -388,6 +404,7 @@ pub static FORMATS: &[FormatRow] = &[
         document: |head| has_key(head, "role"),
         reader: || Box::new(EachUnit(cline_classic::api_history)),
         side_files: Some(cline_classic::side_files),
+        database: None,
     },
     FormatRow {
         format: Format::ClineUiMessages,
@@ -408,6 +425,7 @@ pub static FORMATS: &[FormatRow] = &[
         document: |head| has_key(head, "say") || has_key(head, "ask") || has_key(head, "ts"),
         reader: || Box::<cline_classic::UiParser>::default(),
         side_files: Some(cline_classic::side_files),
+        database: None,
     },
     FormatRow {
         format: Format::ClineCliMessages,
@@ -422,6 +440,7 @@ pub static FORMATS: &[FormatRow] = &[
         document: never,
         reader: || Box::new(EachUnit(cline_cli::messages)),
         side_files: Some(cline_cli::side_files),
+        database: None,
     },
     FormatRow {
         format: Format::QwenStreamJson,
@@ -436,6 +455,7 @@ pub static FORMATS: &[FormatRow] = &[
         document: never,
         reader: || Box::<qwen::StreamParser>::default(),
         side_files: None,
+        database: None,
     },
     FormatRow {
         format: Format::QwenChatJsonl,
@@ -450,6 +470,7 @@ pub static FORMATS: &[FormatRow] = &[
         document: never,
         reader: || Box::<qwen::SessionParser>::default(),
         side_files: None,
+        database: None,
     },
     FormatRow {
         format: Format::PiJson,
@@ -471,6 +492,7 @@ pub static FORMATS: &[FormatRow] = &[
         document: never,
         reader: || Box::<pi::Parser>::default(),
         side_files: None,
+        database: None,
     },
     FormatRow {
         format: Format::PiSession,
@@ -490,6 +512,49 @@ pub static FORMATS: &[FormatRow] = &[
         document: never,
         reader: || Box::<pi::Parser>::default(),
         side_files: None,
+        database: None,
+    },
+    FormatRow {
+        format: Format::OpenCodeRunJson,
+        agent: AgentKind::OpenCode,
+        arrival: Arrival::Lines,
+        rewritten_in_place: false,
+        names_workspace: false,
+        // A tool part is printed only once the tool has run.
+        after_the_fact: true,
+        workspace_is_its_folder: false,
+        file_name: never,
+        line: |l| {
+            json(l)
+                && has_key(l, "sessionID")
+                && has_key(l, "part")
+                && (has(l, "type", "step_start")
+                    || has(l, "type", "tool_use")
+                    || has(l, "type", "text")
+                    || has(l, "type", "step_finish"))
+        },
+        document: never,
+        reader: || Box::<opencode::Parser>::default(),
+        side_files: None,
+        database: None,
+    },
+    FormatRow {
+        format: Format::OpenCodeDatabase,
+        agent: AgentKind::OpenCode,
+        arrival: Arrival::Database,
+        rewritten_in_place: false,
+        names_workspace: true,
+        // Followed, a tool part is seen before the tool writes the file
+        // (`running`), but OpenCode may be waiting on a permission: the
+        // file read then is no sure content before.
+        after_the_fact: true,
+        workspace_is_its_folder: false,
+        file_name: |n| n.ends_with(".db"),
+        line: |l| json(l) && has(l, "type", "session") && has_key(l, "directory"),
+        document: never,
+        reader: || Box::<opencode::Parser>::default(),
+        side_files: None,
+        database: Some(&opencode::db::SOURCE),
     },
 ];
 
@@ -665,6 +730,34 @@ pub static AGENTS: &[AgentRow] = &[
         ],
         faithful: true,
         undoes_diffs: false,
+        checkpoints: false,
+        commits_replies: false,
+        diff_is_result: false,
+        logs_before_writing: false,
+        refused_before_matching: never,
+    },
+    AgentRow {
+        kind: AgentKind::OpenCode,
+        id: "opencode",
+        display_name: "OpenCode",
+        sessions: SessionPlace {
+            // One database for every project's sessions: `sessions` lists
+            // each session in it (see `database::sessions_in`).
+            roots: &[".local/share/opencode"],
+            in_repository: false,
+            pattern: &["opencode*.db"],
+            is_folder: false,
+        },
+        workspace: Workspace::Recorded,
+        tools: &[
+            (AgentTool::EditLower, "opencode-edit"),
+            (AgentTool::WriteLower, "opencode-edit"),
+            (AgentTool::ApplyPatch, "opencode-apply-patch"),
+        ],
+        faithful: true,
+        // An applied edit records the diff OpenCode wrote: undone from the
+        // file as it is now, it gives the content before.
+        undoes_diffs: true,
         checkpoints: false,
         commits_replies: false,
         diff_is_result: false,
