@@ -33,6 +33,14 @@ pub enum AgentError {
         /// The JSON parser's error text.
         reason: String,
     },
+    /// The output is of a kind that records no edits at all (Gemini CLI's
+    /// `--output-format json` summary): said instead of an empty list.
+    NoEdits {
+        /// The agent whose output it is.
+        agent: AgentKind,
+        /// What the output is and where the edits are instead.
+        why: String,
+    },
 }
 
 fn agent_and_version(agent: AgentKind, version: &Option<String>) -> String {
@@ -67,6 +75,7 @@ impl fmt::Display for AgentError {
                 "{}: line {line} skipped: {reason}",
                 agent_and_version(*agent, version)
             ),
+            AgentError::NoEdits { agent, why } => write!(f, "{}: {why}", agent.display_name()),
         }
     }
 }

@@ -8,7 +8,9 @@
 //! JSONL; Cline CLI 3.x `--json` agent events and `<id>.messages.json`;
 //! Cline classic UI messages (the `--json` stdout, or any version of
 //! `ui_messages.json`) and `api_conversation_history.json`; Aider stdout and
-//! `.aider.chat.history.md`.
+//! `.aider.chat.history.md`; Gemini CLI stream-json and
+//! `session-*.jsonl` (its `--output-format json` summary is said to carry
+//! no edits).
 //!
 //! Pure: an [`AgentReader`] is fed bytes as they arrive and keeps the edits
 //! so far. Line formats only read complete lines (a torn last line is kept
@@ -38,6 +40,7 @@ mod cline_cli;
 mod codex;
 mod detect;
 mod error;
+mod gemini_cli;
 mod lines;
 mod patch;
 mod reader;
@@ -125,6 +128,12 @@ pub enum Format {
     AiderStdout,
     /// `.aider.chat.history.md` (saved; appended after each reply).
     AiderHistory,
+    /// `gemini -p --output-format stream-json` (live; whole tool inputs).
+    GeminiStreamJson,
+    /// `~/.gemini/tmp/<project>/chats/session-*.jsonl` (saved; appended live).
+    GeminiSessionJsonl,
+    /// `gemini -p --output-format json`: one summary document, no edits.
+    GeminiJson,
 }
 
 impl Format {

@@ -356,6 +356,12 @@ impl Store {
             .ok()
     }
 
+    /// Records a problem a reader words itself (an output that carries no
+    /// edits).
+    pub(super) fn note_error(&mut self, error: AgentError) {
+        self.errors.push(error);
+    }
+
     /// Records a unit that should be JSON and is not.
     pub(super) fn malformed(&mut self, reason: String) {
         self.errors.push(AgentError::Malformed {

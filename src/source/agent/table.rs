@@ -7,7 +7,9 @@
 //! its tests (docs/architecture.md, "How to add an agent format").
 
 use super::reader::{EachUnit, FormatReader, SideFiles};
-use super::{AgentKind, AgentTool, Format, aider, claude, cline_classic, cline_cli, codex};
+use super::{
+    AgentKind, AgentTool, Format, aider, claude, cline_classic, cline_cli, codex, gemini_cli,
+};
 
 /// How an output arrives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -111,6 +113,14 @@ pub struct AgentRow {
     /// It logs an edit moments before writing it: a file read live may
     /// already hold the edit until its verdict arrives.
     pub logs_before_writing: bool,
+    /// It may correct an edit whose old text its own matcher finds nowhere
+    /// and apply the corrected one, recording the correction nowhere
+    /// (Gemini CLI's LLM correction step, when turned on): the stage name
+    /// srview's port of that matcher gives such an edit (`none`). An edit
+    /// the agent applied that the port ends at this stage is said to be
+    /// corrected by the agent, not a disagreement; `None`: it never
+    /// corrects edits.
+    pub corrects_unfound: Option<&'static str>,
 }
 
 fn has(line: &str, key: &str, value: &str) -> bool {
@@ -315,6 +325,57 @@ pub static FORMATS: &[FormatRow] = &[
         reader: || Box::new(EachUnit(cline_cli::messages)),
         side_files: Some(cline_cli::side_files),
     },
+    FormatRow {
+        format: Format::GeminiStreamJson,
+        agent: AgentKind::GeminiCli,
+        arrival: Arrival::Lines,
+        rewritten_in_place: false,
+        names_workspace: false,
+        after_the_fact: false,
+        workspace_is_its_folder: false,
+        file_name: never,
+        line: |l| {
+            json(l)
+                && ((has(l, "type", "init") && has_key(l, "session_id"))
+                    || (has(l, "type", "tool_use") && has_key(l, "tool_id")))
+        },
+        document: never,
+        reader: || Box::<gemini_cli::Parser>::default(),
+        side_files: None,
+    },
+    FormatRow {
+        format: Format::GeminiSessionJsonl,
+        agent: AgentKind::GeminiCli,
+        arrival: Arrival::Lines,
+        rewritten_in_place: false,
+        names_workspace: true,
+        after_the_fact: true,
+        workspace_is_its_folder: false,
+        file_name: |n| n.starts_with("session-") && n.ends_with(".jsonl"),
+        line: |l| {
+            json(l)
+                && ((has_key(l, "projectHash") && has_key(l, "sessionId"))
+                    || (has(l, "type", "gemini") && has_key(l, "toolCalls")))
+        },
+        document: never,
+        reader: || Box::<gemini_cli::Parser>::default(),
+        side_files: Some(gemini_cli::side_files),
+    },
+    FormatRow {
+        format: Format::GeminiJson,
+        agent: AgentKind::GeminiCli,
+        arrival: Arrival::Document,
+        rewritten_in_place: false,
+        names_workspace: false,
+        after_the_fact: true,
+        workspace_is_its_folder: false,
+        file_name: never,
+        // Pretty-printed: `{`, then `"session_id": "..."` on a line.
+        line: |l| l.starts_with("\"session_id\": \""),
+        document: never,
+        reader: || Box::new(EachUnit(gemini_cli::summary)),
+        side_files: None,
+    },
 ];
 
 /// Cline classic's `tasks/` folders: its CLIs' and the VS Code extension's
@@ -355,6 +416,7 @@ pub static AGENTS: &[AgentRow] = &[
         commits_replies: false,
         diff_is_result: false,
         logs_before_writing: false,
+        corrects_unfound: None,
     },
     AgentRow {
         kind: AgentKind::Codex,
@@ -374,6 +436,7 @@ pub static AGENTS: &[AgentRow] = &[
         commits_replies: false,
         diff_is_result: true,
         logs_before_writing: true,
+        corrects_unfound: None,
     },
     AgentRow {
         kind: AgentKind::ClineCli,
@@ -396,6 +459,7 @@ pub static AGENTS: &[AgentRow] = &[
         commits_replies: false,
         diff_is_result: false,
         logs_before_writing: false,
+        corrects_unfound: None,
     },
     AgentRow {
         kind: AgentKind::ClineClassic,
@@ -418,6 +482,7 @@ pub static AGENTS: &[AgentRow] = &[
         commits_replies: false,
         diff_is_result: false,
         logs_before_writing: false,
+        corrects_unfound: None,
     },
     AgentRow {
         kind: AgentKind::Aider,
@@ -441,6 +506,30 @@ pub static AGENTS: &[AgentRow] = &[
         commits_replies: true,
         diff_is_result: false,
         logs_before_writing: false,
+        corrects_unfound: None,
+    },
+    AgentRow {
+        kind: AgentKind::GeminiCli,
+        id: "gemini-cli",
+        display_name: "Gemini CLI",
+        sessions: SessionPlace {
+            roots: &[".gemini/tmp"],
+            in_repository: false,
+            pattern: &["*", "chats", "session-*.jsonl"],
+            is_folder: false,
+        },
+        workspace: Workspace::Recorded,
+        tools: &[
+            (AgentTool::Replace, "gemini-replace"),
+            (AgentTool::WriteFile, "search-replace"),
+        ],
+        faithful: true,
+        undoes_diffs: false,
+        checkpoints: false,
+        commits_replies: false,
+        diff_is_result: false,
+        logs_before_writing: true,
+        corrects_unfound: Some("none"),
     },
 ];
 
