@@ -605,15 +605,45 @@ impl AgentEdits {
                 {
                     crate::dialect::udiff::to_search_replace(diff)
                         .filter(|body| applies_exactly(body, before))
+                        .map(|body| (body, "the diff the agent recorded as applied"))
+                }
+                // A tool call the agent applied otherwise than its input
+                // says (corrected before applying it): the change the
+                // output records, before to after; the model's own edit is
+                // the raw input.
+                crate::source::agent::EditInput::Call(_)
+                    if fresh.agent_verdict == Verdict::Applied =>
+                {
+                    match fresh.after() {
+                        Some(FileContent::Text(after)) => {
+                            let target = Target {
+                                cwd: &cwd,
+                                name: &name,
+                                content: Some(before.as_str()),
+                            };
+                            crate::source::patch_preview::input_blocks(
+                                &crate::source::agent::EditInput::Whole(after.clone()),
+                                &target,
+                                true,
+                            )
+                            .ok()
+                            .map(|blocks| {
+                                (
+                                    blocks.body,
+                                    "the change the agent's output records (the model's edit is \
+                                     its raw input)",
+                                )
+                            })
+                        }
+                        _ => None,
+                    }
                 }
                 _ => None,
             };
             match recorded {
-                Some(body) => {
+                Some((body, what)) => {
                     shown.app.set_diff(body);
-                    shown.app.note_state(format!(
-                        "{why}; the panes show the diff the agent recorded as applied"
-                    ));
+                    shown.app.note_state(format!("{why}; the panes show {what}"));
                 }
                 None => {
                     shown.app.set_diff(String::new());
