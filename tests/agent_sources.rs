@@ -17,6 +17,9 @@
 //!   `<file_content>`, the content after in a success's
 //!   `<final_file_content>`; the live stream does not name the version.
 //! - Aider: contents only for `--edit-format whole` (the reply is the file).
+//! - Gemini CLI: the saved session has both contents of an applied edit
+//!   (`resultDisplay`); a failed one's only chained; the live stream none,
+//!   nor the workspace. Neither names the version.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -80,6 +83,7 @@ fn must_carry(format: Format, edit: &AgentEdit) -> (bool, bool) {
         Format::AiderStdout | Format::AiderHistory => {
             (false, applied && edit.tool.name() == "aider-whole")
         }
+        Format::GeminiSessionJsonl => (applied, applied),
         _ => (false, false),
     }
 }
@@ -176,7 +180,11 @@ fn compare(
 
 /// The workspace a live stream that does not name one ran in.
 fn live_workspace(format: Format) -> Option<&'static str> {
-    matches!(format, Format::ClineCliJson | Format::CodexExecJson).then_some("/home/user/project")
+    matches!(
+        format,
+        Format::ClineCliJson | Format::CodexExecJson | Format::GeminiStreamJson
+    )
+    .then_some("/home/user/project")
 }
 
 #[derive(Default)]
@@ -204,6 +212,7 @@ fn every_capture_reads_to_its_expected_edits() {
                     "codex" => Format::CodexRollout,
                     "cline-cli" => Format::ClineCliMessages,
                     "cline-classic" => Format::ClineApiHistory,
+                    "gemini-cli" => Format::GeminiSessionJsonl,
                     _ => Format::AiderHistory,
                 };
                 assert_eq!(reader.format(), saved, "{label}: session format");
@@ -215,7 +224,9 @@ fn every_capture_reads_to_its_expected_edits() {
                 ) {
                     problems.push(format!("{label} (session {:?}): {p}", reader.format()));
                 }
-                if reader.version() != Some(want.version.as_str()) {
+                // Gemini CLI's sessions name no version.
+                let names_version = want.agent != "gemini-cli";
+                if names_version && reader.version() != Some(want.version.as_str()) {
                     problems.push(format!("{label} (session): version {:?}", reader.version()));
                 }
                 if !reader.errors().is_empty() {
@@ -272,6 +283,7 @@ fn every_capture_reads_to_its_expected_edits() {
             ("codex", _) => Format::CodexExecJson,
             ("cline-cli", _) => Format::ClineCliJson,
             ("cline-classic", _) => Format::ClineUiMessages,
+            ("gemini-cli", _) => Format::GeminiStreamJson,
             _ => Format::AiderStdout,
         };
         assert_eq!(format, streamed, "{label}: live format");
@@ -322,7 +334,7 @@ fn every_capture_reads_to_its_expected_edits() {
         );
     }
     support::text::assert_no_problems(&problems);
-    assert_eq!(tally.len(), 6, "agent versions covered: {:?}", tally.keys());
+    assert_eq!(tally.len(), 7, "agent versions covered: {:?}", tally.keys());
 }
 
 /// `codex exec --json` shows applied patches only, files sorted.
