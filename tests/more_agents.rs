@@ -3,4 +3,6 @@
 //! library and the binary, and its previewer in a terminal. One test binary
 //! for all of them (disk and link time); one module per agent.
 
+#[path = "more_agents/gemini_cli.rs"]
+mod gemini_cli;
 mod support;

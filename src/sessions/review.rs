@@ -653,9 +653,10 @@ fn corrected_by_agent(review: &Review, agent: AgentKind) -> Option<String> {
     let unfound = applied.applier == Applier::Agent
         && !applied.ok()
         && !applied.blocks.is_empty()
-        && applied.blocks.iter().all(|b| {
-            matches!(b, verdict::VerdictBlock::Call(e) if e.stage == unfound_stage)
-        });
+        && applied
+            .blocks
+            .iter()
+            .all(|b| matches!(b, verdict::VerdictBlock::Call(e) if e.stage == unfound_stage));
     if review.edit.agent_verdict != Verdict::Applied || !unfound {
         return None;
     }

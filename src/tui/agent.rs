@@ -643,7 +643,9 @@ impl AgentEdits {
             match recorded {
                 Some((body, what)) => {
                     shown.app.set_diff(body);
-                    shown.app.note_state(format!("{why}; the panes show {what}"));
+                    shown
+                        .app
+                        .note_state(format!("{why}; the panes show {what}"));
                 }
                 None => {
                     shown.app.set_diff(String::new());

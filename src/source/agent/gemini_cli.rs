@@ -147,9 +147,12 @@ impl Parser {
             return;
         };
         let error = line.error.as_ref();
-        let message = error
-            .and_then(|e| e.message.clone())
-            .or_else(|| line.output.as_ref().and_then(|o| o.as_str()).map(String::from));
+        let message = error.and_then(|e| e.message.clone()).or_else(|| {
+            line.output
+                .as_ref()
+                .and_then(|o| o.as_str())
+                .map(String::from)
+        });
         match line.status.as_deref() {
             Some("success") => store.set_verdict(index, Verdict::Applied, None),
             Some("error") => {
@@ -299,8 +302,7 @@ fn collect_texts<'a>(value: &'a Value, out: &mut Vec<&'a str>) {
 fn workspace_in_context(text: &str) -> Option<&str> {
     let (_, rest) = text.split_once("Workspace Directories:")?;
     rest.lines()
-        .skip(1)
-        .next()
+        .nth(1)
         .and_then(|l| l.trim().strip_prefix("- "))
         .map(str::trim)
         .filter(|dir| dir.starts_with('/'))
