@@ -48,6 +48,9 @@ pub(super) struct Parser {
     calls: HashMap<String, usize>,
     /// The workspace was looked for in the saved session's context text.
     context_read: bool,
+    /// The ids of the `read_file` calls read (a message is written again
+    /// once its tools ran: each read counts once).
+    reads: std::collections::HashSet<String>,
 }
 
 #[derive(Deserialize)]
@@ -176,6 +179,12 @@ impl Parser {
         let (Some(name), Some(id)) = (call.name.as_deref(), call.id.as_ref()) else {
             return;
         };
+        if name == "read_file" {
+            if self.reads.insert(id.clone()) {
+                whole_read(&call, store);
+            }
+            return;
+        }
         let index = match self.calls.get(id) {
             Some(&index) => index,
             None => {
@@ -279,6 +288,37 @@ impl Parser {
                 return;
             }
         }
+    }
+}
+
+/// A saved `read_file` call that read a whole text file: its output is the
+/// file's content (lines joined with `\n`: a CRLF file reads as LF), the
+/// next edits' content before. Not a partial read (`start_line`,
+/// `end_line`), a truncated one (the CLI's `IMPORTANT: The file content has
+/// been truncated.` header) or one with project context appended.
+fn whole_read(call: &ToolCall, store: &mut Store) {
+    let Some(args) = call.args.as_ref() else {
+        return;
+    };
+    let Some(path) = args.get("file_path").and_then(Value::as_str) else {
+        return;
+    };
+    let partial = ["start_line", "end_line", "offset", "limit"]
+        .iter()
+        .any(|k| args.get(*k).is_some_and(|v| !v.is_null()));
+    if partial || call.status.as_deref() != Some("success") {
+        return;
+    }
+    let Some(output) = call.result.iter().find_map(|r| {
+        r.pointer("/functionResponse/response/output")
+            .and_then(Value::as_str)
+    }) else {
+        return;
+    };
+    let altered = output.starts_with("\nIMPORTANT: The file content has been truncated.")
+        || output.contains("\n--- Newly Discovered Project Context ---\n");
+    if !altered {
+        store.file_read(path, FileContent::Text(output.to_string()));
     }
 }
 
