@@ -507,3 +507,35 @@ fn the_previewer_shows_a_fuzzy_match_gemini_called_a_success() {
     s.press(b"q");
     assert_eq!(s.exit_code(), 0);
 }
+
+/// 100 MB of saved Gemini CLI session (the b_nomatch_retry session's lines
+/// again and again, tool ids made unique), read in pieces:
+/// `cargo test --release --test more_agents gemini_cli::a_100 -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn a_100_mb_session_reads_quickly() {
+    let real = fs::read_to_string(session_path(&scenario("b_nomatch_retry"))).expect("session");
+    let (header, body) = real.split_once('\n').expect("a header line");
+    let mut session = format!("{header}\n");
+    let mut copies = 0;
+    while session.len() < 100 << 20 {
+        session.push_str(
+            &body
+                .replace("replace__replace_", &format!("r{copies}_"))
+                .replace("read_file__read_file_", &format!("f{copies}_")),
+        );
+        copies += 1;
+    }
+    let start = std::time::Instant::now();
+    let reader =
+        srview::source::agent::read_all(Format::GeminiSessionJsonl, session.as_bytes()).unwrap();
+    let took = start.elapsed();
+    println!(
+        "{} MB, {} edits read in {took:?}",
+        session.len() >> 20,
+        reader.edits().len()
+    );
+    assert_eq!(reader.edits().len(), copies * 2);
+    let limit = if cfg!(debug_assertions) { 20.0 } else { 2.0 };
+    assert!(took.as_secs_f64() < limit, "{took:?}");
+}

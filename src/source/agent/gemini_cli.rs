@@ -38,6 +38,9 @@ const REPLACE_DIALECT: &str = "gemini-replace";
 /// The error type of a call to a tool the CLI did not declare.
 const NOT_REGISTERED: &str = "tool_not_registered";
 
+/// How far into a line its top-level `type` is looked for.
+const HEAD: usize = 160;
+
 /// Tools that may write files other than through an edit.
 const SHELL_TOOLS: &[&str] = &["run_shell_command"];
 
@@ -107,7 +110,11 @@ struct ToolCall {
 
 impl super::reader::FormatReader for Parser {
     fn unit(&mut self, text: &str, store: &mut Store) {
-        let Some(line) = store.json_line::<Line>(text.trim(), "not a JSON object") else {
+        let text = text.trim();
+        if self.skipped(text) {
+            return;
+        }
+        let Some(line) = store.json_line::<Line>(text, "not a JSON object") else {
             return;
         };
         match line.kind.as_deref() {
@@ -133,6 +140,30 @@ impl super::reader::FormatReader for Parser {
 }
 
 impl Parser {
+    /// Lines that cannot hold an edit or its verdict, told without parsing
+    /// them (most of a long session): text deltas, an assistant message
+    /// written before its tools ran, and once the workspace is known the
+    /// user messages (tool responses repeated, whole files) and `$set`
+    /// updates. The CLI writes compact JSON: a key and its value are
+    /// `"type":"user"` at the top level (a quote inside a string is
+    /// escaped, so no string holds that text).
+    fn skipped(&self, text: &str) -> bool {
+        // The top-level `type` comes before any long value (after `id` and
+        // `timestamp` in the session, first in the stream).
+        let head = (0..=HEAD.min(text.len()))
+            .rev()
+            .find_map(|n| text.get(..n))
+            .unwrap_or_default();
+        let is = |kind: &str| head.contains(&format!("\"type\":\"{kind}\""));
+        if head.starts_with("{\"type\":\"message\"") {
+            return true;
+        }
+        if is("gemini") && !text.contains("\"toolCalls\"") {
+            return true;
+        }
+        self.context_read && (head.starts_with("{\"$set\"") || is("user"))
+    }
+
     /// Live `tool_use`: a new edit, pending, for an edit tool.
     fn tool_use(&mut self, line: Line, store: &mut Store) {
         let (Some(name), Some(id)) = (line.tool_name, line.tool_id) else {
