@@ -615,26 +615,11 @@ impl AgentEdits {
                     if fresh.agent_verdict == Verdict::Applied =>
                 {
                     match fresh.after() {
-                        Some(FileContent::Text(after)) => {
-                            let target = Target {
-                                cwd: &cwd,
-                                name: &name,
-                                content: Some(before.as_str()),
-                            };
-                            crate::source::patch_preview::input_blocks(
-                                &crate::source::agent::EditInput::Whole(after.clone()),
-                                &target,
-                                true,
-                            )
-                            .ok()
-                            .map(|blocks| {
-                                (
-                                    blocks.body,
-                                    "the change the agent's output records (the model's edit is \
-                                     its raw input)",
-                                )
-                            })
-                        }
+                        Some(FileContent::Text(after)) => Some((
+                            changed_lines_block(before, after),
+                            "the change the agent's output records; v shows the model's own \
+                             edit",
+                        )),
                         _ => None,
                     }
                 }
@@ -999,6 +984,45 @@ fn raw_input(input: &crate::source::agent::EditInput) -> Option<String> {
         EditInput::NotRecorded => {
             Some("(the agent's output names the file only, not the edit)".into())
         }
+    }
+}
+/// One SEARCH/REPLACE block making `before` into `after`: the lines that
+/// differ with two lines of context each side, or the whole file when that
+/// block does not apply exactly to `before` (its text found twice).
+fn changed_lines_block(before: &str, after: &str) -> String {
+    let old: Vec<&str> = before.split_inclusive('\n').collect();
+    let new: Vec<&str> = after.split_inclusive('\n').collect();
+    let head = old.iter().zip(&new).take_while(|(o, n)| o == n).count();
+    let tail = old[head..]
+        .iter()
+        .rev()
+        .zip(new[head..].iter().rev())
+        .take_while(|(o, n)| o == n)
+        .count();
+    let from = head.saturating_sub(2);
+    let keep_tail = tail.saturating_sub(2);
+    let block = |search: &str, replace: &str| {
+        let newline = |t: &str| {
+            if t.is_empty() || t.ends_with('\n') {
+                ""
+            } else {
+                "\n"
+            }
+        };
+        format!(
+            "------- SEARCH\n{search}{}=======\n{replace}{}+++++++ REPLACE\n",
+            newline(search),
+            newline(replace)
+        )
+    };
+    let body = block(
+        &old[from..old.len() - keep_tail].concat(),
+        &new[from..new.len() - keep_tail].concat(),
+    );
+    if applies_exactly(&body, before) {
+        body
+    } else {
+        block(before, after)
     }
 }
 

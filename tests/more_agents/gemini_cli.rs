@@ -539,3 +539,43 @@ fn a_100_mb_session_reads_quickly() {
     let limit = if cfg!(debug_assertions) { 20.0 } else { 2.0 };
     assert!(took.as_secs_f64() < limit, "{took:?}");
 }
+
+/// The session browser at 80x24 on the corrected edit: said as corrected,
+/// never as a disagreement, the panes showing the change the session
+/// records.
+#[test]
+fn the_session_browser_shows_the_edit_the_agent_corrected() {
+    let dir = scenario("c5_llm_fixer_applied");
+    let ws = workspace(&dir);
+    let session = session_path(&dir);
+    let cwd = ws.path().to_str().expect("UTF-8");
+    let mut s = Session::spawn_in(
+        ws.path(),
+        env!("CARGO_BIN_EXE_srview"),
+        &["session", session.to_str().expect("UTF-8"), "--cwd", cwd],
+        &Terminal {
+            rows: 24,
+            cols: 80,
+            ..Terminal::default()
+        },
+    );
+    s.wait_for("the list", |c| c.contains("Enter open"));
+    s.press(b"\r");
+    s.wait_for("the corrected edit, with the change recorded", |c| {
+        c.contains("edit 1/1")
+            && c.contains("Gemini CLI: applied · srview: unknown: applied although")
+            && c.contains("applied although old_string does not occur: the agent corrected it")
+            && c.contains("return next((item for item in items if item.name == name), None)")
+            && c.contains("22-29 → 22-27")
+    });
+    assert!(!s.contents().contains("DISAGREE"), "{}", s.contents());
+    // The model's own edit, whose old_string is found nowhere.
+    s.press(b"v");
+    s.wait_for("the model's edit", |c| {
+        c.contains("the edit as received")
+            && c.contains(r#""old_string": "def find_item(items, key):\n    for entry in items"#)
+    });
+    s.press(b"q");
+    s.press(b"q");
+    assert_eq!(s.exit_code(), 0);
+}
