@@ -579,3 +579,33 @@ fn the_session_browser_shows_the_edit_the_agent_corrected() {
     s.press(b"q");
     assert_eq!(s.exit_code(), 0);
 }
+
+/// A saved session followed as the CLI appends it: read in pieces of any
+/// size (lines torn between them), each capture gives the same edits as
+/// read whole.
+#[test]
+fn saved_sessions_read_in_pieces_give_the_same_edits() {
+    let mut rng = crate::support::rng::Rng::new(30);
+    for entry in fs::read_dir(fixtures().join(AGENT)).expect("captures") {
+        let dir = entry.expect("entry").path();
+        if !dir.join("expected.json").is_file() {
+            continue;
+        }
+        let bytes = fs::read(session_path(&dir)).expect("session");
+        let read = |pieces: &mut dyn FnMut() -> usize| {
+            let mut reader = AgentReader::new(AgentKind::GeminiCli, Format::GeminiSessionJsonl)
+                .with_workspace("/home/user/project");
+            let mut at = 0;
+            while at < bytes.len() {
+                let end = (at + pieces()).min(bytes.len());
+                reader.feed(&bytes[at..end]);
+                at = end;
+            }
+            reader.finish().to_vec()
+        };
+        let whole = read(&mut || usize::MAX / 2);
+        assert_eq!(whole.len(), expected(&dir).edits.len(), "{}", dir.display());
+        let pieces = read(&mut || rng.below(300) + 1);
+        assert_eq!(pieces, whole, "{}", dir.display());
+    }
+}
