@@ -342,7 +342,9 @@ pub enum ContentOrigin {
     /// `originalFile`, Cline's `<file_content>`, a created file's content).
     Recorded,
     /// Carried over from an earlier edit of the same file in this session
-    /// (its content after, or before when it was not applied). Never across
+    /// (its content after, or before when it was not applied), or from a
+    /// whole-file read the output records since (Gemini CLI's `read_file`
+    /// output in its saved session). Never across
     /// a shell command the agent ran; right unless something else wrote the
     /// file in between.
     Chained,
