@@ -219,7 +219,7 @@ fn every_capture_previews_each_edit_against_its_content_before() {
         );
     }
     support::text::assert_no_problems(&problems);
-    assert_eq!(tally.len(), 6, "agent versions: {:?}", tally.keys());
+    assert_eq!(tally.len(), 7, "agent versions: {:?}", tally.keys());
     // The outputs whose edits stream piece by piece are previewed mid-edit.
     for agent in ["claude-code 2.1.328", "aider 0.86.2"] {
         assert!(
