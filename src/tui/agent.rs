@@ -303,6 +303,16 @@ impl AgentEdits {
             return;
         };
         reader.finish();
+        // An output of a kind that records no edits says so (in place of
+        // "no file edits in this output").
+        let no_edits = reader
+            .errors()
+            .iter()
+            .find(|e| matches!(e, crate::source::agent::AgentError::NoEdits { .. }))
+            .map(ToString::to_string);
+        if let Some(why) = no_edits {
+            self.say(&why, true);
+        }
         self.note_torn();
     }
 

@@ -609,3 +609,33 @@ fn saved_sessions_read_in_pieces_give_the_same_edits() {
         assert_eq!(pieces, whole, "{}", dir.display());
     }
 }
+
+/// The previewer given the `--output-format json` summary says it carries
+/// no edits, not "no file edits in this output".
+#[test]
+fn the_previewer_says_the_json_summary_carries_no_edits() {
+    let dir = scenario("a_edits_ok_json");
+    let ws = workspace(&dir);
+    fs::copy(dir.join("stdout.json"), ws.path().join("gemini.json")).expect("copy");
+    let cwd = ws.path().to_str().expect("UTF-8");
+    let piped = format!(
+        "cat gemini.json | {} - --cwd {cwd}",
+        env!("CARGO_BIN_EXE_srview")
+    );
+    let mut s = Session::spawn_in(
+        ws.path(),
+        "sh",
+        &["-c", &piped],
+        &Terminal {
+            rows: 24,
+            cols: 80,
+            ..Terminal::default()
+        },
+    );
+    s.wait_for("the summary said to carry no edits", |c| {
+        c.contains("Gemini CLI (version not named) · 0 edits")
+            && c.contains("Gemini CLI: this is `--output-format json` output: it carries no")
+    });
+    s.press(b"q");
+    assert_eq!(s.exit_code(), 0);
+}
