@@ -219,7 +219,7 @@ fn every_capture_previews_each_edit_against_its_content_before() {
         );
     }
     support::text::assert_no_problems(&problems);
-    assert_eq!(tally.len(), 9, "agent versions: {:?}", tally.keys());
+    assert_eq!(tally.len(), 10, "agent versions: {:?}", tally.keys());
     // The outputs whose edits stream piece by piece are previewed mid-edit
     // (Qwen Code's from its content_block_start to its assistant line).
     for agent in [

@@ -22,6 +22,9 @@
 //! - pi: no content at all, but a `write`'s content after; a whole-file
 //!   `read` before an edit gives its content before. The session names no
 //!   pi version.
+//! - Gemini CLI: the saved session has both contents of an applied edit
+//!   (`resultDisplay`); a failed one's only chained; the live stream none,
+//!   nor the workspace. Neither names the version.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -87,6 +90,7 @@ fn must_carry(format: Format, edit: &AgentEdit) -> (bool, bool) {
         }
         Format::QwenChatJsonl => (applied, applied),
         Format::QwenStreamJson => (false, applied && edit.tool.name() == "write_file"),
+        Format::GeminiSessionJsonl => (applied, applied),
         _ => (false, false),
     }
 }
@@ -185,7 +189,10 @@ fn compare(
 fn live_workspace(format: Format) -> Option<&'static str> {
     matches!(
         format,
-        Format::ClineCliJson | Format::CodexExecJson | Format::OpenCodeRunJson
+        Format::ClineCliJson
+            | Format::CodexExecJson
+            | Format::OpenCodeRunJson
+            | Format::GeminiStreamJson
     )
     .then_some("/home/user/project")
 }
@@ -218,6 +225,7 @@ fn every_capture_reads_to_its_expected_edits() {
                     "qwen-code" => Format::QwenChatJsonl,
                     "pi" => Format::PiSession,
                     "opencode" => Format::OpenCodeDatabase,
+                    "gemini-cli" => Format::GeminiSessionJsonl,
                     _ => Format::AiderHistory,
                 };
                 assert_eq!(reader.format(), saved, "{label}: session format");
@@ -229,8 +237,9 @@ fn every_capture_reads_to_its_expected_edits() {
                 ) {
                     problems.push(format!("{label} (session {:?}): {p}", reader.format()));
                 }
-                // pi's session names its format version only, not pi's.
-                let names_version = want.agent != "pi";
+                // pi's session names its format version only, not pi's;
+                // Gemini CLI's sessions name no version.
+                let names_version = want.agent != "pi" && want.agent != "gemini-cli";
                 if names_version && reader.version() != Some(want.version.as_str()) {
                     problems.push(format!("{label} (session): version {:?}", reader.version()));
                 }
@@ -291,6 +300,7 @@ fn every_capture_reads_to_its_expected_edits() {
             ("qwen-code", _) => Format::QwenStreamJson,
             ("pi", _) => Format::PiJson,
             ("opencode", _) => Format::OpenCodeRunJson,
+            ("gemini-cli", _) => Format::GeminiStreamJson,
             _ => Format::AiderStdout,
         };
         assert_eq!(format, streamed, "{label}: live format");
@@ -341,7 +351,12 @@ fn every_capture_reads_to_its_expected_edits() {
         );
     }
     support::text::assert_no_problems(&problems);
-    assert_eq!(tally.len(), 9, "agent versions covered: {:?}", tally.keys());
+    assert_eq!(
+        tally.len(),
+        10,
+        "agent versions covered: {:?}",
+        tally.keys()
+    );
 }
 
 /// `codex exec --json` shows applied patches only, files sorted.

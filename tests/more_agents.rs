@@ -3,6 +3,8 @@
 //! library and the binary, and its previewer in a terminal. One test binary
 //! for all of them (disk and link time); one module per agent.
 
+#[path = "more_agents/gemini_cli.rs"]
+mod gemini_cli;
 #[path = "more_agents/opencode.rs"]
 mod opencode;
 #[path = "more_agents/pi.rs"]

@@ -547,9 +547,11 @@ fn run_one(
             && review.applied().is_some_and(|a| !a.ok())
         {
             // Read live, the file may already hold the patch.
-            review.run = Run::not_run(
-                "waiting for Codex's verdict: it writes a patch moments after it logs it, so the file srview read may already hold it",
-            );
+            review.run = Run::not_run(format!(
+                "waiting for {}'s verdict: it writes an edit moments after it logs it, so the \
+                 file srview read may already hold it",
+                agent.display_name()
+            ));
         }
         if basis == Basis::LiveFile
             && edit.agent_verdict == Verdict::Applied
@@ -638,9 +640,44 @@ fn run_one(
              verdict on the part that did"
         ));
     }
+    if let Some(why) = corrected_by_agent(&review, agent) {
+        review.run = Run::not_run(why);
+    }
     review.disagreement = disagreement(&review, agent);
     review.loose_match = loose_match(&review, agent);
     review
+}
+
+/// An edit the agent applied although its own matcher (srview's port of
+/// it) finds its old text nowhere, by an agent that corrects such edits
+/// before applying them (its row's `corrects_unfound`): the agent
+/// corrected it, and recorded the correction nowhere. No disagreement:
+/// the agent's verdict stands, and what it wrote is what the output
+/// records (the content after, where the output has it).
+fn corrected_by_agent(review: &Review, agent: AgentKind) -> Option<String> {
+    let unfound_stage = agent.row().corrects_unfound?;
+    let applied = review.applied()?;
+    let unfound = applied.applier == Applier::Agent
+        && !applied.ok()
+        && !applied.blocks.is_empty()
+        && applied
+            .blocks
+            .iter()
+            .all(|b| matches!(b, verdict::VerdictBlock::Call(e) if e.stage == unfound_stage));
+    if review.edit.agent_verdict != Verdict::Applied || !unfound {
+        return None;
+    }
+    let recorded = if review.edit.after().is_some() {
+        "; the output records the change it made"
+    } else {
+        ""
+    };
+    Some(format!(
+        "applied although old_string does not occur: the agent corrected it ({} rewrites an \
+         edit its matcher finds nowhere before applying it when its correction step is on, \
+         and records the corrected old_string nowhere{recorded})",
+        agent.display_name()
+    ))
 }
 
 /// A Claude Code Edit whose content after the reader derived from its

@@ -303,6 +303,16 @@ impl AgentEdits {
             return;
         };
         reader.finish();
+        // An output of a kind that records no edits says so (in place of
+        // "no file edits in this output").
+        let no_edits = reader
+            .errors()
+            .iter()
+            .find(|e| matches!(e, crate::source::agent::AgentError::NoEdits { .. }))
+            .map(ToString::to_string);
+        if let Some(why) = no_edits {
+            self.say(&why, true);
+        }
         self.note_torn();
     }
 
@@ -605,15 +615,32 @@ impl AgentEdits {
                 {
                     crate::dialect::udiff::to_search_replace(diff)
                         .filter(|body| applies_exactly(body, before))
+                        .map(|body| (body, "the diff the agent recorded as applied"))
+                }
+                // A tool call the agent applied otherwise than its input
+                // says (corrected before applying it): the change the
+                // output records, before to after; the model's own edit is
+                // the raw input.
+                crate::source::agent::EditInput::Call(_)
+                    if fresh.agent_verdict == Verdict::Applied =>
+                {
+                    match fresh.after() {
+                        Some(FileContent::Text(after)) => Some((
+                            changed_lines_block(before, after),
+                            "the change the agent's output records; v shows the model's own \
+                             edit",
+                        )),
+                        _ => None,
+                    }
                 }
                 _ => None,
             };
             match recorded {
-                Some(body) => {
+                Some((body, what)) => {
                     shown.app.set_diff(body);
-                    shown.app.note_state(format!(
-                        "{why}; the panes show the diff the agent recorded as applied"
-                    ));
+                    shown
+                        .app
+                        .note_state(format!("{why}; the panes show {what}"));
                 }
                 None => {
                     shown.app.set_diff(String::new());
@@ -974,6 +1001,45 @@ fn raw_input(input: &crate::source::agent::EditInput) -> Option<String> {
         EditInput::NotRecorded => {
             Some("(the agent's output names the file only, not the edit)".into())
         }
+    }
+}
+/// One SEARCH/REPLACE block making `before` into `after`: the lines that
+/// differ with two lines of context each side, or the whole file when that
+/// block does not apply exactly to `before` (its text found twice).
+fn changed_lines_block(before: &str, after: &str) -> String {
+    let old: Vec<&str> = before.split_inclusive('\n').collect();
+    let new: Vec<&str> = after.split_inclusive('\n').collect();
+    let head = old.iter().zip(&new).take_while(|(o, n)| o == n).count();
+    let tail = old[head..]
+        .iter()
+        .rev()
+        .zip(new[head..].iter().rev())
+        .take_while(|(o, n)| o == n)
+        .count();
+    let from = head.saturating_sub(2);
+    let keep_tail = tail.saturating_sub(2);
+    let block = |search: &str, replace: &str| {
+        let newline = |t: &str| {
+            if t.is_empty() || t.ends_with('\n') {
+                ""
+            } else {
+                "\n"
+            }
+        };
+        format!(
+            "------- SEARCH\n{search}{}=======\n{replace}{}+++++++ REPLACE\n",
+            newline(search),
+            newline(replace)
+        )
+    };
+    let body = block(
+        &old[from..old.len() - keep_tail].concat(),
+        &new[from..new.len() - keep_tail].concat(),
+    );
+    if applies_exactly(&body, before) {
+        body
+    } else {
+        block(before, after)
     }
 }
 

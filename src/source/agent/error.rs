@@ -53,6 +53,14 @@ pub enum AgentError {
         /// The versions srview was tested with.
         tested: &'static str,
     },
+    /// The output is of a kind that records no edits at all (Gemini CLI's
+    /// `--output-format json` summary): said instead of an empty list.
+    NoEdits {
+        /// The agent whose output it is.
+        agent: AgentKind,
+        /// What the output is and where the edits are instead.
+        why: String,
+    },
 }
 
 fn agent_and_version(agent: AgentKind, version: &Option<String>) -> String {
@@ -102,6 +110,7 @@ impl fmt::Display for AgentError {
                  differ (a line or field srview does not know is skipped)",
                 agent.display_name()
             ),
+            AgentError::NoEdits { agent, why } => write!(f, "{}: {why}", agent.display_name()),
         }
     }
 }

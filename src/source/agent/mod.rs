@@ -10,7 +10,9 @@
 //! `ui_messages.json`) and `api_conversation_history.json`; Aider stdout and
 //! `.aider.chat.history.md`; pi `--mode json` and its session JSONL; Qwen
 //! Code `stream-json` and its chat records; OpenCode `run --format json`
-//! and its SQLite database (read as lines made of its rows: [`database`]).
+//! and its SQLite database (read as lines made of its rows: [`database`]);
+//! Gemini CLI stream-json and `session-*.jsonl` (its `--output-format json`
+//! summary is said to carry no edits).
 //!
 //! Pure: an [`AgentReader`] is fed bytes as they arrive and keeps the edits
 //! so far. Line formats only read complete lines (a torn last line is kept
@@ -41,6 +43,7 @@ mod codex;
 pub mod database;
 mod detect;
 mod error;
+mod gemini_cli;
 mod lines;
 mod opencode;
 mod patch;
@@ -145,6 +148,12 @@ pub enum Format {
     /// OpenCode's SQLite `~/.local/share/opencode/opencode.db` (saved;
     /// read as it grows), as lines made of its rows.
     OpenCodeDatabase,
+    /// `gemini -p --output-format stream-json` (live; whole tool inputs).
+    GeminiStreamJson,
+    /// `~/.gemini/tmp/<project>/chats/session-*.jsonl` (saved; appended live).
+    GeminiSessionJsonl,
+    /// `gemini -p --output-format json`: one summary document, no edits.
+    GeminiJson,
 }
 
 impl Format {
@@ -353,7 +362,9 @@ pub enum ContentOrigin {
     /// `originalFile`, Cline's `<file_content>`, a created file's content).
     Recorded,
     /// Carried over from an earlier edit of the same file in this session
-    /// (its content after, or before when it was not applied). Never across
+    /// (its content after, or before when it was not applied), or from a
+    /// whole-file read the output records since (Gemini CLI's `read_file`
+    /// output in its saved session). Never across
     /// a shell command the agent ran; right unless something else wrote the
     /// file in between.
     Chained,

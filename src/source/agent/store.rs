@@ -33,6 +33,12 @@ pub(super) struct Store {
     /// command): contents are not chained across them.
     barriers: Vec<usize>,
     barrier_at: usize,
+    /// Whole contents of files the output records between edits (a read
+    /// of the whole file): (edit count at the read, file, content), in
+    /// order; chained into the next edits of the file like an edit's
+    /// content after.
+    reads: Vec<(usize, String, FileContent)>,
+    read_at: usize,
     /// The list before a [`Store::begin_rebuild`].
     previous: Option<Vec<AgentEdit>>,
     /// Reads a backup the output names: (session id, backup name) → content.
@@ -70,6 +76,8 @@ impl Store {
             chain_state: HashMap::new(),
             barriers: Vec::new(),
             barrier_at: 0,
+            reads: Vec::new(),
+            read_at: 0,
             previous: None,
             backups: None,
             exists: None,
@@ -334,8 +342,12 @@ impl Store {
     }
 
     pub(super) fn barrier(&mut self) {
-        if self.barriers.last() != Some(&self.count()) {
-            self.barriers.push(self.count());
+        let at = self.count();
+        // A read before the command at the same point is stale after it.
+        self.reads.retain(|(read_at, _, _)| *read_at != at);
+        self.read_at = self.read_at.min(self.reads.len());
+        if self.barriers.last() != Some(&at) {
+            self.barriers.push(at);
         }
     }
 
@@ -385,6 +397,20 @@ impl Store {
         });
     }
 
+    /// The whole content of `path` as the output records it here, between
+    /// edits (a read of the whole file): the next edits of the file that
+    /// record no content before have it (chained).
+    pub(super) fn file_read(&mut self, path: &str, content: FileContent) {
+        let file = self.relative(path);
+        self.reads.push((self.count(), file, content));
+    }
+
+    /// Records a problem a reader words itself (an output that carries no
+    /// edits).
+    pub(super) fn note_error(&mut self, error: AgentError) {
+        self.errors.push(error);
+    }
+
     /// Records a unit that should be JSON and is not.
     pub(super) fn malformed(&mut self, reason: String) {
         self.errors.push(AgentError::Malformed {
@@ -427,6 +453,8 @@ impl Store {
         self.chain_state.clear();
         self.barriers.clear();
         self.barrier_at = 0;
+        self.reads.clear();
+        self.read_at = 0;
         self.events.clear();
         self.errors.clear();
         self.line = 0;
@@ -463,6 +491,15 @@ impl Store {
                 self.chain_state.clear();
                 self.barrier_at += 1;
             }
+            while let Some((at, file, content)) = self.reads.get(self.read_at)
+                && *at == self.chain_at
+            {
+                self.chain_state.insert(file.clone(), content.clone());
+                self.read_at += 1;
+            }
+            // Reads taken into the chain are not kept (a long session).
+            self.reads.drain(..self.read_at);
+            self.read_at = 0;
             let edit = &mut self.edits[self.chain_at - self.taken];
             if edit.agent_verdict == Verdict::Pending || edit.file.is_empty() {
                 return;

@@ -9,8 +9,8 @@
 use super::database::DatabaseSource;
 use super::reader::{EachUnit, FormatReader, SideFiles};
 use super::{
-    AgentKind, AgentTool, Format, aider, claude, cline_classic, cline_cli, codex, opencode, pi,
-    qwen,
+    AgentKind, AgentTool, Format, aider, claude, cline_classic, cline_cli, codex, gemini_cli,
+    opencode, pi, qwen,
 };
 
 /// How an output arrives.
@@ -126,6 +126,14 @@ pub struct AgentRow {
     /// check): srview's applier placing such an edit is no disagreement,
     /// the agent's text says why it failed.
     pub refused_before_matching: fn(&str) -> bool,
+    /// It may correct an edit whose old text its own matcher finds nowhere
+    /// and apply the corrected one, recording the correction nowhere
+    /// (Gemini CLI's LLM correction step, when turned on): the stage name
+    /// srview's port of that matcher gives such an edit (`none`). An edit
+    /// the agent applied that the port ends at this stage is said to be
+    /// corrected by the agent, not a disagreement; `None`: it never
+    /// corrects edits.
+    pub corrects_unfound: Option<&'static str>,
 }
 
 fn has(line: &str, key: &str, value: &str) -> bool {
@@ -556,6 +564,60 @@ pub static FORMATS: &[FormatRow] = &[
         side_files: None,
         database: Some(&opencode::db::SOURCE),
     },
+    FormatRow {
+        format: Format::GeminiStreamJson,
+        agent: AgentKind::GeminiCli,
+        arrival: Arrival::Lines,
+        rewritten_in_place: false,
+        names_workspace: false,
+        after_the_fact: false,
+        workspace_is_its_folder: false,
+        file_name: never,
+        line: |l| {
+            json(l)
+                && ((has(l, "type", "init") && has_key(l, "session_id"))
+                    || (has(l, "type", "tool_use") && has_key(l, "tool_id")))
+        },
+        document: never,
+        reader: || Box::<gemini_cli::Parser>::default(),
+        side_files: None,
+        database: None,
+    },
+    FormatRow {
+        format: Format::GeminiSessionJsonl,
+        agent: AgentKind::GeminiCli,
+        arrival: Arrival::Lines,
+        rewritten_in_place: false,
+        names_workspace: true,
+        after_the_fact: true,
+        workspace_is_its_folder: false,
+        file_name: |n| n.starts_with("session-") && n.ends_with(".jsonl"),
+        line: |l| {
+            json(l)
+                && ((has_key(l, "projectHash") && has_key(l, "sessionId"))
+                    || (has(l, "type", "gemini") && has_key(l, "toolCalls")))
+        },
+        document: never,
+        reader: || Box::<gemini_cli::Parser>::default(),
+        side_files: Some(gemini_cli::side_files),
+        database: None,
+    },
+    FormatRow {
+        format: Format::GeminiJson,
+        agent: AgentKind::GeminiCli,
+        arrival: Arrival::Document,
+        rewritten_in_place: false,
+        names_workspace: false,
+        after_the_fact: true,
+        workspace_is_its_folder: false,
+        file_name: never,
+        // Pretty-printed: `{`, then `"session_id": "..."` on a line.
+        line: |l| l.starts_with("\"session_id\": \""),
+        document: never,
+        reader: || Box::new(EachUnit(gemini_cli::summary)),
+        side_files: None,
+        database: None,
+    },
 ];
 
 /// Cline classic's `tasks/` folders: its CLIs' and the VS Code extension's
@@ -597,6 +659,7 @@ pub static AGENTS: &[AgentRow] = &[
         diff_is_result: false,
         logs_before_writing: false,
         refused_before_matching: never,
+        corrects_unfound: None,
     },
     AgentRow {
         kind: AgentKind::Codex,
@@ -617,6 +680,7 @@ pub static AGENTS: &[AgentRow] = &[
         diff_is_result: true,
         logs_before_writing: true,
         refused_before_matching: never,
+        corrects_unfound: None,
     },
     AgentRow {
         kind: AgentKind::ClineCli,
@@ -640,6 +704,7 @@ pub static AGENTS: &[AgentRow] = &[
         diff_is_result: false,
         logs_before_writing: false,
         refused_before_matching: never,
+        corrects_unfound: None,
     },
     AgentRow {
         kind: AgentKind::ClineClassic,
@@ -663,6 +728,7 @@ pub static AGENTS: &[AgentRow] = &[
         diff_is_result: false,
         logs_before_writing: false,
         refused_before_matching: never,
+        corrects_unfound: None,
     },
     AgentRow {
         kind: AgentKind::Aider,
@@ -687,6 +753,7 @@ pub static AGENTS: &[AgentRow] = &[
         diff_is_result: false,
         logs_before_writing: false,
         refused_before_matching: never,
+        corrects_unfound: None,
     },
     AgentRow {
         kind: AgentKind::QwenCode,
@@ -712,6 +779,7 @@ pub static AGENTS: &[AgentRow] = &[
         diff_is_result: false,
         logs_before_writing: false,
         refused_before_matching: qwen::refused_unread,
+        corrects_unfound: None,
     },
     AgentRow {
         kind: AgentKind::Pi,
@@ -735,6 +803,7 @@ pub static AGENTS: &[AgentRow] = &[
         diff_is_result: false,
         logs_before_writing: false,
         refused_before_matching: never,
+        corrects_unfound: None,
     },
     AgentRow {
         kind: AgentKind::OpenCode,
@@ -762,6 +831,31 @@ pub static AGENTS: &[AgentRow] = &[
         commits_replies: false,
         diff_is_result: false,
         logs_before_writing: false,
+        refused_before_matching: never,
+        corrects_unfound: None,
+    },
+    AgentRow {
+        kind: AgentKind::GeminiCli,
+        id: "gemini-cli",
+        display_name: "Gemini CLI",
+        sessions: SessionPlace {
+            roots: &[".gemini/tmp"],
+            in_repository: false,
+            pattern: &["*", "chats", "session-*.jsonl"],
+            is_folder: false,
+        },
+        workspace: Workspace::Recorded,
+        tools: &[
+            (AgentTool::Replace, "gemini-replace"),
+            (AgentTool::WriteFile, "search-replace"),
+        ],
+        faithful: true,
+        undoes_diffs: false,
+        checkpoints: false,
+        commits_replies: false,
+        diff_is_result: false,
+        logs_before_writing: true,
+        corrects_unfound: Some("none"),
         refused_before_matching: never,
     },
 ];
