@@ -1,0 +1,261 @@
+//! `srview gate`: hook payloads of the command-hook agents judged with each
+//! agent's own matcher and answered in its own decision format.
+//!
+//! The payloads in tests/fixtures/gate/ are the exact bytes each real CLI
+//! sent its hook (Claude Code 2.1.328, Codex 0.169.0, Gemini CLI 0.61.0,
+//! Qwen Code 0.24.4), with the recorded hook's answer beside them
+//! (`*.recorded-stdout.txt`: a fixed example answer, not a judgment; its
+//! rewrites were made by hand, and are what srview's repair must give).
+//! The recordings hold only exact edits and one indentation mismatch (a
+//! quotes one for Claude Code); the failing, loose and damaging payloads
+//! are built in the same shape. Most cases are judged in process
+//! ([`srview::gate::judge`] over files in memory); a few run the binary.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+use srview::dialect::apply_patch::{self, MemoryFs};
+use srview::dialect::edit::{self, Edit};
+use srview::dialect::registry;
+use srview::gate::{Answer, Case, GateAgent, Judgment, Policy, judge};
+
+const CWD: &str = "/home/user/project";
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/gate")
+}
+
+/// `inventory.py` as every recording had it before the edit.
+fn inventory() -> String {
+    std::fs::read_to_string(fixtures().join("inventory.py")).expect("the fixture file")
+}
+
+fn read(agent: GateAgent, name: &str) -> Vec<u8> {
+    let path = fixtures().join(agent.id()).join(name);
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The recorded payload of `scenario`.
+fn payload(agent: GateAgent, scenario: &str) -> Vec<u8> {
+    read(agent, &format!("{scenario}.payload.json"))
+}
+
+/// The recorded hook's answer in `scenario`, as JSON.
+fn recorded_answer(agent: GateAgent, scenario: &str) -> Value {
+    serde_json::from_slice(&read(agent, &format!("{scenario}.recorded-stdout.txt")))
+        .expect("the recorded answer is JSON")
+}
+
+/// A payload in the recorded shape of `scenario`, with another tool input.
+fn payload_with(agent: GateAgent, scenario: &str, input: Value) -> Vec<u8> {
+    let mut json: Value = serde_json::from_slice(&payload(agent, scenario)).expect("JSON");
+    json["tool_input"] = input;
+    json.to_string().into_bytes()
+}
+
+/// The project holding `inventory.py` with `content`.
+fn project(content: &str) -> MemoryFs {
+    MemoryFs::new([("inventory.py".to_string(), content.to_string())])
+}
+
+fn judge_on(agent: GateAgent, payload: &[u8], content: &str, policy: &Policy) -> Judgment {
+    judge(agent, payload, |_| project(content), policy)
+}
+
+fn judged(agent: GateAgent, payload: &[u8]) -> Judgment {
+    judge_on(agent, payload, &inventory(), &Policy::default())
+}
+
+/// The reply's stdout as JSON (it must be JSON), its exit status 0.
+fn reply_json(judgment: &Judgment) -> Value {
+    let reply = judgment.reply();
+    assert_eq!(reply.exit_code, 0);
+    serde_json::from_slice(&reply.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{e}: {:?}",
+            String::from_utf8_lossy(&judgment.reply().stdout)
+        )
+    })
+}
+
+/// The text for the model in a deny (in the agent's own field).
+fn deny_reason(judgment: &Judgment) -> String {
+    let json = reply_json(judgment);
+    let reason = match judgment.agent {
+        GateAgent::GeminiCli => {
+            assert_eq!(json["decision"], "deny", "{json}");
+            &json["reason"]
+        }
+        GateAgent::ClineCli => {
+            assert_eq!(json["cancel"], true, "{json}");
+            &json["errorMessage"]
+        }
+        _ => {
+            let out = &json["hookSpecificOutput"];
+            assert_eq!(out["hookEventName"], "PreToolUse", "{json}");
+            assert_eq!(out["permissionDecision"], "deny", "{json}");
+            &out["permissionDecisionReason"]
+        }
+    };
+    reason.as_str().expect("a reason").to_string()
+}
+
+/// The rewritten tool input of a repair, in the agent's own field.
+fn rewritten_input(judgment: &Judgment) -> Value {
+    let json = reply_json(judgment);
+    match judgment.agent {
+        GateAgent::GeminiCli => {
+            let out = &json["hookSpecificOutput"];
+            assert_eq!(out["hookEventName"], "BeforeTool", "{json}");
+            out["tool_input"].clone()
+        }
+        _ => {
+            let out = &json["hookSpecificOutput"];
+            assert_eq!(out["permissionDecision"], "allow", "{json}");
+            assert!(
+                out["permissionDecisionReason"]
+                    .as_str()
+                    .is_some_and(|r| r.starts_with("srview gate: rewrote this ")),
+                "{json}"
+            );
+            out["updatedInput"].clone()
+        }
+    }
+}
+
+/// Asserts that `input` (a corrected or rewritten tool input) applies
+/// exactly with `agent`'s own matcher over `content`.
+fn assert_exact_with_agents_matcher(agent: GateAgent, input: &Value, content: &str) {
+    match agent {
+        GateAgent::ClaudeCode => {
+            let edit = Edit::from_tool_input("Edit", &input.to_string()).expect("an Edit");
+            let outcome = edit::apply(&edit, Some(content));
+            assert!(outcome.result.is_ok(), "{input}: {:?}", outcome.result);
+            assert!(edit::edit_doubts(&outcome, content).is_empty(), "{input}");
+        }
+        GateAgent::Codex => {
+            let patch = input["command"].as_str().expect("a patch");
+            let outcome = apply_patch::apply_text(patch, &project(content), CWD);
+            assert_eq!(outcome.exit_code, 0, "{patch}: {}", outcome.stderr);
+            assert_eq!(outcome.loose_hunks().count(), 0, "{patch}");
+        }
+        GateAgent::GeminiCli | GateAgent::QwenCode => {
+            let dialect = if agent == GateAgent::GeminiCli {
+                "gemini-replace"
+            } else {
+                "qwen-edit"
+            };
+            let path = input["file_path"].as_str().expect("a path");
+            let run = registry::run_on_file(dialect, input, path, Some(content), CWD)
+                .expect("a matcher");
+            assert!(run.outcome.ok, "{input}: {:?}", run.outcome.error);
+            assert!(
+                run.outcome
+                    .edits
+                    .iter()
+                    .all(|m| m.found.is_some() && !m.loose),
+                "{input}: {:?}",
+                run.outcome.edits
+            );
+        }
+        GateAgent::ClineCli => unreachable!("no Cline payload is corrected here"),
+    }
+}
+
+/// The corrected input a deny offers (the JSON or patch after "instead").
+fn offered_input(agent: GateAgent, reason: &str) -> Option<Value> {
+    let (_, after) = reason.split_once(" exactly):\n")?;
+    Some(match agent {
+        GateAgent::Codex => json!({ "command": after }),
+        _ => serde_json::from_str(after).expect("the offered input is JSON"),
+    })
+}
+
+// --- the recorded payloads -------------------------------------------------
+
+/// Every recorded exact edit (and Claude Code's Write of a new file): no
+/// opinion, nothing on stdout, exit 0.
+#[test]
+fn recorded_exact_payloads_get_no_opinion() {
+    for (agent, scenario) in [
+        (GateAgent::ClaudeCode, "a_allow"),
+        (GateAgent::ClaudeCode, "w_write_allow"),
+        (GateAgent::Codex, "a0_no_output"),
+        (GateAgent::GeminiCli, "a0_no_output"),
+        (GateAgent::QwenCode, "a0_no_output"),
+    ] {
+        let judgment = judged(agent, &payload(agent, scenario));
+        assert_eq!(judgment.case, Case::Exact, "{scenario}");
+        assert_eq!(judgment.answer, Answer::NoOpinion, "{scenario}");
+        let reply = judgment.reply();
+        assert_eq!((reply.stdout.as_slice(), reply.exit_code), (&b""[..], 0));
+    }
+}
+
+/// The recorded mis-quoted (Claude Code) and mis-indented (Codex, Gemini
+/// CLI) edits, which the agent would place through a loose stage, are
+/// rewritten to exactly the input the recordings' hand-made rewrite sent,
+/// which the real CLIs then applied exactly.
+#[test]
+fn recorded_loose_payloads_are_rewritten_as_the_recorded_rewrites() {
+    for (agent, stage) in [
+        (GateAgent::ClaudeCode, "quote-normalised"),
+        (GateAgent::Codex, "trimmed"),
+        (GateAgent::GeminiCli, "flexible"),
+    ] {
+        let judgment = judged(agent, &payload(agent, "b_deny_json"));
+        assert_eq!(judgment.case, Case::Loose, "{agent:?}");
+        assert_eq!(judgment.stage.as_deref(), Some(stage), "{agent:?}");
+        let input = rewritten_input(&judgment);
+        let recorded = recorded_answer(agent, "c_rewrite");
+        let recorded = match agent {
+            GateAgent::GeminiCli => &recorded["hookSpecificOutput"]["tool_input"],
+            _ => &recorded["hookSpecificOutput"]["updatedInput"],
+        };
+        match agent {
+            // srview's patch ends in a newline, the hand-made one does not.
+            GateAgent::Codex => assert_eq!(
+                input["command"].as_str().map(str::trim_end),
+                recorded["command"].as_str()
+            ),
+            _ => assert_eq!(&input, recorded, "{agent:?}"),
+        }
+        assert_exact_with_agents_matcher(agent, &input, &inventory());
+    }
+    // Gemini CLI's answer, byte for byte.
+    let judgment = judged(GateAgent::GeminiCli, &payload(GateAgent::GeminiCli, "b_deny_json"));
+    assert_eq!(
+        String::from_utf8_lossy(&judgment.reply().stdout),
+        r#"{"hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"file_path":"/home/user/project/inventory.py","instruction":"Add a sku field to Item.","new_string":"    qty: int\n    price: float\n    sku: str = \"\"\n","old_string":"    qty: int\n    price: float\n"}}}"#
+    );
+}
+
+/// Qwen Code cannot rewrite, and its own matcher refuses the mis-indented
+/// edit: denied, with what failed, the region and the exact edit.
+#[test]
+fn qwen_codes_recorded_mis_indented_edit_is_denied_with_the_exact_edit() {
+    let agent = GateAgent::QwenCode;
+    let judgment = judged(agent, &payload(agent, "b_deny_json"));
+    assert_eq!(judgment.case, Case::Failing);
+    assert_eq!(
+        deny_reason(&judgment),
+        "srview gate: Qwen Code 0.24.4's edit tool would refuse this edit: Failed to edit, 0 \
+         occurrences found for old_string in /home/user/project/inventory.py. No edits made. \
+         The exact text in old_string was not found. Ensure you're not escaping content \
+         incorrectly and check whitespace, indentation, and context. Use read_file tool to \
+         verify.\n\
+         old_string does not occur in the file; closest: lines 12-13 (similarity 0.92): \
+         indentation or spacing differs from the file.\n\
+         The lines (- a line as sent, + the file's line at that number, blank: the same in both):\n\
+         \x20 -  sent |   qty: int\n\
+         \x20 +    12 |     qty: int\n\
+         \x20 -  sent |   price: float\n\
+         \x20 +    13 |     price: float\n\
+         Send this edit input instead (srview checked that Qwen Code places it exactly):\n\
+         {\"file_path\":\"/home/user/project/inventory.py\",\"new_string\":\"    qty: int\\n    \
+         price: float\\n    sku: str = \\\"\\\"\\n\",\"old_string\":\"    qty: int\\n    price: \
+         float\\n\"}"
+    );
+    let offered = offered_input(agent, &deny_reason(&judgment)).expect("an exact edit");
+    assert_exact_with_agents_matcher(agent, &offered, &inventory());
+}
