@@ -259,3 +259,107 @@ fn qwen_codes_recorded_mis_indented_edit_is_denied_with_the_exact_edit() {
     let offered = offered_input(agent, &deny_reason(&judgment)).expect("an exact edit");
     assert_exact_with_agents_matcher(agent, &offered, &inventory());
 }
+
+// --- built payloads in the recorded shapes ---------------------------------
+
+/// A string edit's input in `agent`'s schema (Claude Code's `Edit` adds
+/// `replace_all`, Gemini CLI's `replace` an `instruction`).
+fn string_edit(agent: GateAgent, old: &str, new: &str) -> Value {
+    let path = format!("{CWD}/inventory.py");
+    match agent {
+        GateAgent::ClaudeCode => {
+            json!({"file_path": path, "old_string": old, "new_string": new, "replace_all": false})
+        }
+        GateAgent::GeminiCli => {
+            json!({"file_path": path, "instruction": "Edit.", "old_string": old, "new_string": new})
+        }
+        _ => json!({"file_path": path, "old_string": old, "new_string": new}),
+    }
+}
+
+/// A payload of `agent` carrying a string edit (Codex: a patch).
+fn edit_payload(agent: GateAgent, input: Value) -> Vec<u8> {
+    let scenario = match agent {
+        GateAgent::ClaudeCode => "a_allow",
+        _ => "a0_no_output",
+    };
+    payload_with(agent, scenario, input)
+}
+
+fn patch(body: &str) -> Value {
+    json!({ "command": format!("*** Begin Patch\n*** Update File: inventory.py\n{body}*** End Patch") })
+}
+
+/// An edit whose old text is not in the file, close to line 5: denied
+/// with what failed, the closest region with its line numbers and
+/// differing lines, and the corrected edit, which applies exactly with the
+/// agent's own matcher. (Gemini CLI's fuzzy stage places it: see
+/// `loose_edits_are_repaired_or_denied_with_the_exact_edit`.)
+#[test]
+fn a_failing_edit_is_denied_with_the_region_and_the_corrected_edit() {
+    let old = "LOW_STOK = 5\nTAX_RATE = 0.2\n";
+    let new = "LOW_STOCK = 10\nTAX_RATE = 0.2\n";
+    for agent in [GateAgent::ClaudeCode, GateAgent::Codex, GateAgent::QwenCode] {
+        let input = match agent {
+            GateAgent::Codex => patch("@@\n-LOW_STOK = 5\n+LOW_STOCK = 10\n TAX_RATE = 0.2\n"),
+            _ => string_edit(agent, old, new),
+        };
+        let judgment = judged(agent, &edit_payload(agent, input));
+        assert_eq!(judgment.case, Case::Failing, "{agent:?}");
+        let reason = deny_reason(&judgment);
+        assert!(reason.starts_with("srview gate: "), "{reason}");
+        assert!(reason.contains("closest: line"), "{agent:?}: {reason}");
+        assert!(
+            reason.contains("  -  sent | LOW_STOK = 5\n  +     5 | LOW_STOCK = 5\n"),
+            "{agent:?}: {reason}"
+        );
+        let offered = offered_input(agent, &reason)
+            .unwrap_or_else(|| panic!("{agent:?}: no corrected edit: {reason}"));
+        assert_exact_with_agents_matcher(agent, &offered, &inventory());
+    }
+    // Codex's, word for word.
+    let judgment = judged(
+        GateAgent::Codex,
+        &payload(GateAgent::Codex, "b_deny_unverifiable_patch"),
+    );
+    assert_eq!(
+        deny_reason(&judgment),
+        "srview gate: Codex would refuse this patch: Failed to find expected lines in \
+         /home/user/project/inventory.py:\nLOW_STOK = 5\n\
+         hunk 1 of inventory.py failed: its lines are not in the file; closest: line 5 \
+         (similarity 0.95): the closest region of the file has different content.\n\
+         The lines (- a line as sent, + the file's line at that number, blank: the same in both):\n\
+         \x20 -  sent | LOW_STOK = 5\n\
+         \x20 +     5 | LOW_STOCK = 5\n\
+         Send this patch instead (srview checked that Codex applies every hunk of it exactly):\n\
+         *** Begin Patch\n*** Update File: inventory.py\n@@\n-LOW_STOCK = 5\n+LOW_STOCK = 10\n\
+         *** End Patch\n"
+    );
+}
+
+/// An old text that occurs twice, and one that is nowhere near: denied
+/// with the agent's own error and why no corrected edit is offered.
+#[test]
+fn an_ambiguous_or_unplaceable_edit_is_denied_with_a_reason() {
+    for agent in [GateAgent::ClaudeCode, GateAgent::GeminiCli, GateAgent::QwenCode] {
+        let input = string_edit(agent, "        return None\n", "        return []\n");
+        let judgment = judged(agent, &edit_payload(agent, input));
+        assert_eq!(judgment.case, Case::Exact, "{agent:?}: occurs once");
+        let input = string_edit(agent, "    return None\n", "    return []\n");
+        let judgment = judged(agent, &edit_payload(agent, input));
+        assert_eq!(judgment.case, Case::Failing, "{agent:?}");
+        let reason = deny_reason(&judgment);
+        assert!(
+            reason.contains("old_string occurs 2 times (line 27, line 32): the edit cannot tell which is meant"),
+            "{agent:?}: {reason}"
+        );
+        assert!(reason.contains("so no corrected edit is offered"), "{agent:?}: {reason}");
+        assert_eq!(offered_input(agent, &reason), None);
+        let input = string_edit(agent, "    weight_in_grams: float\n", "");
+        let judgment = judged(agent, &edit_payload(agent, input));
+        assert_eq!(judgment.case, Case::Failing, "{agent:?}");
+        let reason = deny_reason(&judgment);
+        assert!(reason.contains("\nNo corrected edit: "), "{agent:?}: {reason}");
+        assert_eq!(offered_input(agent, &reason), None);
+    }
+}

@@ -88,10 +88,20 @@ fn deny_text(agent: GateAgent, tool: &str, finding: &Finding, fallback: Option<&
             text.push('\n');
             text.push_str(&instead(agent, tool, corrected));
         }
-        (None, Some(why), _) => text.push_str(&format!(
-            "\nNo corrected edit: {why}. Read the file again and send an edit whose old text is \
-             the file's own."
-        )),
+        (None, Some(why), _) => {
+            // The diagnosis may have said it already.
+            if !finding
+                .explanation
+                .to_lowercase()
+                .contains("no corrected edit")
+            {
+                let why = why.strip_prefix("no corrected edit: ").unwrap_or(why);
+                text.push_str(&format!("\nNo corrected edit: {why}."));
+            }
+            text.push_str(
+                "\nRead the file again and send an edit whose old text is the file's own.",
+            );
+        }
         (None, None, Case::Doubt) => text.push_str(
             "\nRead the file again before editing it: it may already hold what this edit means.",
         ),
