@@ -363,3 +363,207 @@ fn an_ambiguous_or_unplaceable_edit_is_denied_with_a_reason() {
         assert_eq!(offered_input(agent, &reason), None);
     }
 }
+
+/// Edits each agent would place through a loose stage of its own matcher:
+/// rewritten to the exact edit where the agent can take one, denied with
+/// that edit where it cannot (Qwen Code), and denied with the difference
+/// when `loose=deny`.
+#[test]
+fn loose_edits_are_repaired_or_denied_with_the_exact_edit() {
+    let cases = [
+        // Gemini CLI's fuzzy stage places a typo.
+        (
+            GateAgent::GeminiCli,
+            string_edit(
+                GateAgent::GeminiCli,
+                "LOW_STOK = 5\nTAX_RATE = 0.2\n",
+                "LOW_STOCK = 10\nTAX_RATE = 0.2\n",
+            ),
+            "fuzzy",
+        ),
+        // Qwen Code's trailing white space stage.
+        (
+            GateAgent::QwenCode,
+            string_edit(GateAgent::QwenCode, "LOW_STOCK = 5   \n", "LOW_STOCK = 10\n"),
+            "line_pass_trimEnd+removedTrailingFinalEmptyLine",
+        ),
+        // Codex's trailing-space level.
+        (
+            GateAgent::Codex,
+            patch("@@\n-LOW_STOCK = 5  \n+LOW_STOCK = 10\n"),
+            "trailing-space",
+        ),
+    ];
+    for (agent, input, stage) in cases {
+        let judgment = judged(agent, &edit_payload(agent, input.clone()));
+        assert_eq!(judgment.case, Case::Loose, "{agent:?}");
+        assert_eq!(judgment.stage.as_deref(), Some(stage), "{agent:?}");
+        let exact = if agent.can_rewrite() {
+            rewritten_input(&judgment)
+        } else {
+            let reason = deny_reason(&judgment);
+            offered_input(agent, &reason).unwrap_or_else(|| panic!("{reason}"))
+        };
+        assert_exact_with_agents_matcher(agent, &exact, &inventory());
+        let denied = judge_on(
+            agent,
+            &edit_payload(agent, input),
+            &inventory(),
+            &Policy::parse("loose=deny").expect("a policy"),
+        );
+        let reason = deny_reason(&denied);
+        assert!(reason.contains("loose stage") || reason.contains("only at level"), "{reason}");
+        assert_eq!(offered_input(agent, &reason), Some(exact), "{agent:?}");
+    }
+}
+
+/// A Codex patch whose context is indented two columns in: repaired; with
+/// `loose=deny`, the damage it would do as written is said (the new lines
+/// shifted out of the class body).
+#[test]
+fn a_loose_patch_denied_says_the_indentation_it_would_break() {
+    let agent = GateAgent::Codex;
+    let judgment = judge_on(
+        agent,
+        &payload(agent, "b_deny_json"),
+        &inventory(),
+        &Policy::parse("loose=deny").expect("a policy"),
+    );
+    let reason = deny_reason(&judgment);
+    assert!(
+        reason.contains(
+            "As written: hunk #1 of inventory.py matched only with white space ignored (trimmed) \
+             at lines 12-13, and the new lines are 2 columns left of the lines they replace: in \
+             Python (or any indentation-sensitive code) this moves them out of the enclosing \
+             block."
+        ),
+        "{reason}"
+    );
+    let offered = offered_input(agent, &reason).expect("the exact patch");
+    assert_exact_with_agents_matcher(agent, &offered, &inventory());
+}
+
+/// An exact edit whose new text is already there (sent again after it was
+/// applied): denied with the doubt spelled out, and, the review pane not
+/// running, that the policy fell back to deny. `doubt=deny` says no
+/// fallback; `doubt=allow` lets it through.
+#[test]
+fn an_exact_edit_already_applied_is_denied_with_the_doubt() {
+    let old = "LOW_STOCK = 5\n";
+    let new = "LOW_STOCK = 5\nTAX_RATE = 0.2\n";
+    for agent in [
+        GateAgent::ClaudeCode,
+        GateAgent::Codex,
+        GateAgent::GeminiCli,
+        GateAgent::QwenCode,
+    ] {
+        let input = match agent {
+            GateAgent::Codex => patch("@@\n LOW_STOCK = 5\n+TAX_RATE = 0.2\n"),
+            _ => string_edit(agent, old, new),
+        };
+        let payload = edit_payload(agent, input);
+        let judgment = judged(agent, &payload);
+        assert_eq!(judgment.case, Case::Doubt, "{agent:?}");
+        let reason = deny_reason(&judgment);
+        assert!(reason.contains("already there"), "{agent:?}: {reason}");
+        assert!(
+            reason.contains(
+                "(no review pane runs, so srview's policy doubt=review falls back to deny)"
+            ),
+            "{reason}"
+        );
+        let strict = Policy::parse("doubt=deny").expect("a policy");
+        let reason = deny_reason(&judge_on(agent, &payload, &inventory(), &strict));
+        assert!(!reason.contains("review pane"), "{reason}");
+        let lenient = Policy::parse("doubt=allow").expect("a policy");
+        let judgment = judge_on(agent, &payload, &inventory(), &lenient);
+        assert_eq!(judgment.answer, Answer::NoOpinion);
+    }
+    let agent = GateAgent::ClaudeCode;
+    let judgment = judged(agent, &edit_payload(agent, string_edit(agent, old, new)));
+    assert_eq!(
+        deny_reason(&judgment),
+        "srview gate: the edit of /home/user/project/inventory.py matches exactly (line 5), but \
+         srview cannot stand behind its result: its new text is already there (lines 5-6): this \
+         looks applied already, and applied again it repeats what it adds.\n\
+         (no review pane runs, so srview's policy doubt=review falls back to deny)\n\
+         Read the file again before editing it: it may already hold what this edit means."
+    );
+}
+
+/// A write of exactly what the file holds is in doubt; a write that
+/// changes it has nothing to match and gets no opinion.
+#[test]
+fn writes_are_judged_for_content_already_there() {
+    for (agent, tool) in [
+        (GateAgent::ClaudeCode, "Write"),
+        (GateAgent::GeminiCli, "write_file"),
+        (GateAgent::QwenCode, "write_file"),
+    ] {
+        let mut json: Value =
+            serde_json::from_slice(&edit_payload(agent, json!({}))).expect("JSON");
+        json["tool_name"] = tool.into();
+        let path = format!("{CWD}/inventory.py");
+        json["tool_input"] = json!({"file_path": path, "content": inventory()});
+        let judgment = judged(agent, json.to_string().as_bytes());
+        assert_eq!(judgment.case, Case::Doubt, "{agent:?}");
+        assert!(deny_reason(&judgment).contains("already holds exactly this content"));
+        json["tool_input"]["content"] = "print('hi')\n".into();
+        let judgment = judged(agent, json.to_string().as_bytes());
+        assert_eq!(judgment.case, Case::Exact, "{agent:?}");
+        assert_eq!(judgment.answer, Answer::NoOpinion);
+    }
+}
+
+/// A payload that is no JSON, one without its tool input, an input whose
+/// file is a folder: an explicit deny with the reason, in each agent's
+/// format (the agents let an edit through when their hook fails).
+#[test]
+fn unreadable_payloads_and_files_are_denied_explicitly() {
+    for agent in [
+        GateAgent::ClaudeCode,
+        GateAgent::Codex,
+        GateAgent::GeminiCli,
+        GateAgent::QwenCode,
+        GateAgent::ClineCli,
+    ] {
+        let judgment = judged(agent, b"{\"cwd\": \"/home/user/pro");
+        assert_eq!(judgment.case, Case::Unreadable);
+        assert_eq!(
+            deny_reason(&judgment),
+            "srview gate: the hook's payload cannot be read: it is not JSON (EOF while parsing \
+             a string at line 1 column 23)"
+        );
+    }
+    let agent = GateAgent::GeminiCli;
+    assert_eq!(
+        String::from_utf8_lossy(&judged(agent, b"").reply().stdout),
+        r#"{"decision":"deny","reason":"srview gate: the hook's payload cannot be read: it is empty"}"#
+    );
+    let mut json: Value = serde_json::from_slice(&payload(agent, "a0_no_output")).expect("JSON");
+    json["tool_input"] = json!({"file_path": format!("{CWD}/src"), "instruction": "x", "old_string": "a", "new_string": "b"});
+    let folder = MemoryFs::new([("src/a.py".to_string(), "a\n".to_string())]);
+    let judgment = judge(agent, json.to_string().as_bytes(), |_| folder, &Policy::default());
+    assert_eq!(
+        deny_reason(&judgment),
+        "srview gate: this replace cannot be judged, so it is denied: /home/user/project/src is \
+         a directory"
+    );
+    // An input the agent's own validation refuses: its words.
+    json["tool_input"] = json!({"file_path": "a.py"});
+    let judgment = judged(agent, json.to_string().as_bytes());
+    assert_eq!(judgment.case, Case::Failing);
+    assert_eq!(
+        deny_reason(&judgment),
+        "srview gate: Gemini CLI 0.61.0's replace tool would refuse this replace: params must \
+         have required property 'instruction'"
+    );
+    // Claude Code's Edit without its old text: srview cannot read it.
+    let agent = GateAgent::ClaudeCode;
+    let judgment = judged(agent, &edit_payload(agent, json!({"file_path": "a.py"})));
+    assert_eq!(
+        deny_reason(&judgment),
+        "srview gate: this Edit cannot be judged, so it is denied: the tool input cannot be \
+         read: invalid Edit tool input: missing field `old_string` at line 1 column 20"
+    );
+}
