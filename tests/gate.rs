@@ -567,3 +567,88 @@ fn unreadable_payloads_and_files_are_denied_explicitly() {
          read: invalid Edit tool input: missing field `old_string` at line 1 column 20"
     );
 }
+
+// --- every recorded call of Gemini CLI and Qwen Code -----------------------
+
+/// Every `replace` of Gemini CLI 0.61.0 and `edit` of Qwen Code 0.24.4
+/// recorded from the real CLIs (tests/fixtures/matchers/recorded/: the tool
+/// input and the file before), fed to the gate as its payload: each one the
+/// agent placed loosely is stopped (rewritten or denied), each one it
+/// refused is denied with the agent's own error and srview's reason, each
+/// exact one passes; every exact edit offered applies exactly with the
+/// agent's own matcher.
+#[test]
+fn every_recorded_gemini_and_qwen_call_is_judged() {
+    let mut tally = std::collections::BTreeMap::<(&str, &str), usize>::new();
+    for (agent, folder, exact_stage) in [
+        (GateAgent::GeminiCli, "gemini_replace", "exact"),
+        (GateAgent::QwenCode, "qwen_edit", "literal"),
+    ] {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/matchers/recorded")
+            .join(folder);
+        let mut names: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .expect("the recordings")
+            .map(|e| e.expect("an entry").path())
+            .collect();
+        names.sort();
+        for name in names {
+            let record: Value =
+                serde_json::from_slice(&std::fs::read(&name).expect("a recording")).expect("JSON");
+            let before = record["before"].as_str().expect("the file before");
+            let payload = edit_payload(agent, record["input"].clone());
+            let judgment = judge_on(agent, &payload, before, &Policy::default());
+            let ok = record["ok"].as_bool().expect("ok");
+            let loose = ok && record["stage"] != exact_stage;
+            let what = format!("{}", name.display());
+            match (ok, loose) {
+                (true, false) => {
+                    assert_eq!(judgment.case, Case::Exact, "{what}");
+                    assert_eq!(judgment.answer, Answer::NoOpinion, "{what}");
+                }
+                (true, true) => {
+                    assert_eq!(judgment.case, Case::Loose, "{what}");
+                    assert_eq!(judgment.stage.as_deref(), record["stage"].as_str(), "{what}");
+                }
+                (false, _) => {
+                    assert_eq!(judgment.case, Case::Failing, "{what}");
+                    let reason = deny_reason(&judgment);
+                    let own = record["result"].as_str().expect("the agent's error");
+                    assert!(reason.contains(own), "{what}: {reason}");
+                    assert!(reason.contains("\nold_string "), "{what}: {reason}");
+                }
+            }
+            let exact = match &judgment.answer {
+                Answer::NoOpinion => None,
+                Answer::Rewrite { .. } => Some(rewritten_input(&judgment)),
+                Answer::Deny { reason } => offered_input(agent, reason),
+            };
+            if let Some(exact) = &exact {
+                assert_exact_with_agents_matcher(agent, exact, before);
+            }
+            let key = (agent.id(), judgment.case.name());
+            *tally.entry(key).or_default() += 1;
+            if exact.is_some() && judgment.case != Case::Exact {
+                *tally.entry((agent.id(), "corrected")).or_default() += 1;
+            }
+        }
+    }
+    let tally: Vec<String> = tally
+        .into_iter()
+        .map(|((agent, what), n)| format!("{agent} {what} {n}"))
+        .collect();
+    assert_eq!(
+        tally,
+        [
+            "gemini-cli corrected 3",
+            "gemini-cli exact 8",
+            "gemini-cli failing 2",
+            "gemini-cli loose 4",
+            "qwen-code corrected 2",
+            "qwen-code exact 5",
+            "qwen-code failing 1",
+            "qwen-code loose 2"
+        ],
+        "the recorded calls by case, and those given an exact edit"
+    );
+}
