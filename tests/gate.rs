@@ -146,8 +146,8 @@ fn assert_exact_with_agents_matcher(agent: GateAgent, input: &Value, content: &s
                 "qwen-edit"
             };
             let path = input["file_path"].as_str().expect("a path");
-            let run = registry::run_on_file(dialect, input, path, Some(content), CWD)
-                .expect("a matcher");
+            let run =
+                registry::run_on_file(dialect, input, path, Some(content), CWD).expect("a matcher");
             assert!(run.outcome.ok, "{input}: {:?}", run.outcome.error);
             assert!(
                 run.outcome
@@ -223,7 +223,10 @@ fn recorded_loose_payloads_are_rewritten_as_the_recorded_rewrites() {
         assert_exact_with_agents_matcher(agent, &input, &inventory());
     }
     // Gemini CLI's answer, byte for byte.
-    let judgment = judged(GateAgent::GeminiCli, &payload(GateAgent::GeminiCli, "b_deny_json"));
+    let judgment = judged(
+        GateAgent::GeminiCli,
+        &payload(GateAgent::GeminiCli, "b_deny_json"),
+    );
     assert_eq!(
         String::from_utf8_lossy(&judgment.reply().stdout),
         r#"{"hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"file_path":"/home/user/project/inventory.py","instruction":"Add a sku field to Item.","new_string":"    qty: int\n    price: float\n    sku: str = \"\"\n","old_string":"    qty: int\n    price: float\n"}}}"#
@@ -341,7 +344,11 @@ fn a_failing_edit_is_denied_with_the_region_and_the_corrected_edit() {
 /// with the agent's own error and why no corrected edit is offered.
 #[test]
 fn an_ambiguous_or_unplaceable_edit_is_denied_with_a_reason() {
-    for agent in [GateAgent::ClaudeCode, GateAgent::GeminiCli, GateAgent::QwenCode] {
+    for agent in [
+        GateAgent::ClaudeCode,
+        GateAgent::GeminiCli,
+        GateAgent::QwenCode,
+    ] {
         let input = string_edit(agent, "        return None\n", "        return []\n");
         let judgment = judged(agent, &edit_payload(agent, input));
         assert_eq!(judgment.case, Case::Exact, "{agent:?}: occurs once");
@@ -350,16 +357,24 @@ fn an_ambiguous_or_unplaceable_edit_is_denied_with_a_reason() {
         assert_eq!(judgment.case, Case::Failing, "{agent:?}");
         let reason = deny_reason(&judgment);
         assert!(
-            reason.contains("old_string occurs 2 times (line 27, line 32): the edit cannot tell which is meant"),
+            reason.contains(
+                "old_string occurs 2 times (line 27, line 32): the edit cannot tell which is meant"
+            ),
             "{agent:?}: {reason}"
         );
-        assert!(reason.contains("so no corrected edit is offered"), "{agent:?}: {reason}");
+        assert!(
+            reason.contains("so no corrected edit is offered"),
+            "{agent:?}: {reason}"
+        );
         assert_eq!(offered_input(agent, &reason), None);
         let input = string_edit(agent, "    weight_in_grams: float\n", "");
         let judgment = judged(agent, &edit_payload(agent, input));
         assert_eq!(judgment.case, Case::Failing, "{agent:?}");
         let reason = deny_reason(&judgment);
-        assert!(reason.contains("\nNo corrected edit: "), "{agent:?}: {reason}");
+        assert!(
+            reason.contains("\nNo corrected edit: "),
+            "{agent:?}: {reason}"
+        );
         assert_eq!(offered_input(agent, &reason), None);
     }
 }
@@ -384,7 +399,11 @@ fn loose_edits_are_repaired_or_denied_with_the_exact_edit() {
         // Qwen Code's trailing white space stage.
         (
             GateAgent::QwenCode,
-            string_edit(GateAgent::QwenCode, "LOW_STOCK = 5   \n", "LOW_STOCK = 10\n"),
+            string_edit(
+                GateAgent::QwenCode,
+                "LOW_STOCK = 5   \n",
+                "LOW_STOCK = 10\n",
+            ),
             "line_pass_trimEnd+removedTrailingFinalEmptyLine",
         ),
         // Codex's trailing-space level.
@@ -412,7 +431,10 @@ fn loose_edits_are_repaired_or_denied_with_the_exact_edit() {
             &Policy::parse("loose=deny").expect("a policy"),
         );
         let reason = deny_reason(&denied);
-        assert!(reason.contains("loose stage") || reason.contains("only at level"), "{reason}");
+        assert!(
+            reason.contains("loose stage") || reason.contains("only at level"),
+            "{reason}"
+        );
         assert_eq!(offered_input(agent, &reason), Some(exact), "{agent:?}");
     }
 }
@@ -543,7 +565,12 @@ fn unreadable_payloads_and_files_are_denied_explicitly() {
     let mut json: Value = serde_json::from_slice(&payload(agent, "a0_no_output")).expect("JSON");
     json["tool_input"] = json!({"file_path": format!("{CWD}/src"), "instruction": "x", "old_string": "a", "new_string": "b"});
     let folder = MemoryFs::new([("src/a.py".to_string(), "a\n".to_string())]);
-    let judgment = judge(agent, json.to_string().as_bytes(), |_| folder, &Policy::default());
+    let judgment = judge(
+        agent,
+        json.to_string().as_bytes(),
+        |_| folder,
+        &Policy::default(),
+    );
     assert_eq!(
         deny_reason(&judgment),
         "srview gate: this replace cannot be judged, so it is denied: /home/user/project/src is \
@@ -608,7 +635,11 @@ fn every_recorded_gemini_and_qwen_call_is_judged() {
                 }
                 (true, true) => {
                     assert_eq!(judgment.case, Case::Loose, "{what}");
-                    assert_eq!(judgment.stage.as_deref(), record["stage"].as_str(), "{what}");
+                    assert_eq!(
+                        judgment.stage.as_deref(),
+                        record["stage"].as_str(),
+                        "{what}"
+                    );
                 }
                 (false, _) => {
                     assert_eq!(judgment.case, Case::Failing, "{what}");
@@ -651,4 +682,181 @@ fn every_recorded_gemini_and_qwen_call_is_judged() {
         ],
         "the recorded calls by case, and those given an exact edit"
     );
+}
+
+// --- the binary --------------------------------------------------------------
+
+/// Runs `srview gate ARGS` in `dir` with `stdin`; (stdout, stderr, exit
+/// status).
+fn run_gate(dir: &Path, args: &[&str], stdin: &[u8]) -> (Vec<u8>, String, Option<i32>) {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_srview"))
+        .current_dir(dir)
+        .arg("gate")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("srview runs");
+    let mut input = child.stdin.take().expect("stdin");
+    input.write_all(stdin).expect("the payload is written");
+    drop(input);
+    let out = child.wait_with_output().expect("srview ends");
+    (
+        out.stdout,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code(),
+    )
+}
+
+/// The recorded Gemini CLI payload, its `cwd` a temporary project holding
+/// the recorded file: the rewrite on stdout, exit 0, and the decision in
+/// `.srview/gate.jsonl` (a folder only its owner reads, ignored by git).
+/// An unreadable payload then: an explicit deny, recorded too.
+#[test]
+fn the_binary_answers_and_records_each_decision() {
+    use std::os::unix::fs::PermissionsExt;
+    let project = tempfile::tempdir().expect("a project");
+    let root = project.path().to_string_lossy().into_owned();
+    std::fs::write(project.path().join("inventory.py"), inventory()).expect("the file");
+    let agent = GateAgent::GeminiCli;
+    let recorded = String::from_utf8(payload(agent, "b_deny_json")).expect("UTF-8");
+    let moved = recorded.replace(CWD, &root);
+    let (stdout, stderr, code) =
+        run_gate(project.path(), &["--agent", "gemini-cli"], moved.as_bytes());
+    assert_eq!(code, Some(0), "{stderr}");
+    let expected = format!(
+        r#"{{"hookSpecificOutput":{{"hookEventName":"BeforeTool","tool_input":{{"file_path":"{root}/inventory.py","instruction":"Add a sku field to Item.","new_string":"    qty: int\n    price: float\n    sku: str = \"\"\n","old_string":"    qty: int\n    price: float\n"}}}}}}"#
+    );
+    assert_eq!(String::from_utf8_lossy(&stdout), expected);
+    assert_eq!(stderr, "");
+    let folder = project.path().join(".srview");
+    let mode = std::fs::metadata(&folder)
+        .expect("the folder")
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o700);
+    assert_eq!(
+        std::fs::read_to_string(folder.join(".gitignore")).expect("a .gitignore"),
+        "*\n"
+    );
+    let (stdout, _, code) = run_gate(project.path(), &["--agent", "gemini-cli"], b"{\"cwd\": 1}");
+    assert_eq!(code, Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&stdout),
+        r#"{"decision":"deny","reason":"srview gate: the hook's payload cannot be read: it has no \"cwd\" text"}"#
+    );
+    // The unreadable payload names no folder: recorded where srview ran.
+    let record = std::fs::read_to_string(folder.join("gate.jsonl")).expect("the record");
+    let lines: Vec<Value> = record
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    assert_eq!(lines.len(), 2, "{record}");
+    assert_eq!(
+        (&lines[1]["case"], &lines[1]["decision"], &lines[1]["tool"]),
+        (&json!("unreadable"), &json!("deny"), &Value::Null)
+    );
+    let line = &lines[0];
+    let input: Value = serde_json::from_str::<Value>(&moved).expect("JSON")["tool_input"].clone();
+    assert_eq!(line["agent"], "gemini-cli");
+    assert_eq!(line["sessionId"], "6e7f0000-0000-4000-8000-000000000003");
+    assert_eq!(line["callId"], Value::Null);
+    assert_eq!(line["tool"], "replace");
+    assert_eq!(line["file"], format!("{root}/inventory.py"));
+    assert_eq!(
+        line["inputSha256"],
+        srview::gate::sha256_hex(input.to_string().as_bytes())
+    );
+    assert_eq!(line["stage"], "flexible");
+    assert_eq!(line["case"], "loose");
+    assert_eq!(line["policy"], "repair");
+    assert_eq!(line["decision"], "repair");
+    assert!(
+        line["message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("srview gate: rewrote this replace")),
+        "{line}"
+    );
+    let time = line["time"].as_str().expect("a time");
+    assert_eq!(
+        (time.len(), &time[10..11], &time[23..]),
+        (24, "T", "Z"),
+        "{time}"
+    );
+}
+
+/// A `--policy` srview cannot read is a deny (the agent would otherwise
+/// let the edit through); an agent srview does not know is a usage error,
+/// exit 2, which each command-hook agent reads as a deny too; a payload
+/// that does not arrive within `--timeout` is denied before the agent's
+/// own timeout.
+#[test]
+fn the_binary_refuses_on_every_path() {
+    let here = tempfile::tempdir().expect("a folder");
+    let dir = here.path();
+    let (stdout, _, code) = run_gate(
+        dir,
+        &["--agent", "qwen-code", "--policy", "loose=ask"],
+        b"{}",
+    );
+    assert_eq!(code, Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&stdout),
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"srview gate: --policy: unknown action \"ask\" (allow, deny, repair, review): the edit is denied"}}"#
+    );
+    let (stdout, stderr, code) = run_gate(dir, &["--agent", "aider"], b"{}");
+    assert_eq!((stdout.len(), code), (0, Some(2)));
+    assert!(
+        stderr.contains("invalid value 'aider' for '--agent <AGENT>'"),
+        "{stderr}"
+    );
+
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_srview"))
+        .current_dir(dir)
+        .args(["gate", "--agent", "codex", "--timeout", "0.6"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("srview runs");
+    // stdin is held open: the payload never ends.
+    let open_stdin = child.stdin.take();
+    let out = child.wait_with_output().expect("srview ends");
+    drop(open_stdin);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"srview gate: srview did not finish judging this edit within 0.1 s (--timeout 0.6): it is denied"}}"#
+    );
+}
+
+/// Every cut-off prefix of every recorded payload is an explicit deny
+/// (never a panic, never no opinion).
+#[test]
+fn every_cut_off_payload_is_denied() {
+    for agent in [
+        GateAgent::ClaudeCode,
+        GateAgent::Codex,
+        GateAgent::GeminiCli,
+        GateAgent::QwenCode,
+    ] {
+        let dir = fixtures().join(agent.id());
+        for entry in std::fs::read_dir(&dir).expect("the fixtures") {
+            let path = entry.expect("an entry").path();
+            if !path.to_string_lossy().ends_with(".payload.json") {
+                continue;
+            }
+            let bytes = std::fs::read(&path).expect("a payload");
+            let whole = bytes.trim_ascii_end().len();
+            for end in 0..whole {
+                let judgment = judged(agent, &bytes[..end]);
+                assert_eq!(judgment.case, Case::Unreadable, "{}: {end}", path.display());
+                assert!(deny_reason(&judgment).starts_with("srview gate: "));
+            }
+        }
+    }
 }
