@@ -90,6 +90,10 @@ fn deny_reason(judgment: &Judgment) -> String {
             assert_eq!(json["cancel"], true, "{json}");
             &json["errorMessage"]
         }
+        GateAgent::Opencode | GateAgent::Pi => {
+            assert_eq!(json["decision"], "deny", "{json}");
+            &json["reason"]
+        }
         _ => {
             let out = &json["hookSpecificOutput"];
             assert_eq!(out["hookEventName"], "PreToolUse", "{json}");
@@ -108,6 +112,10 @@ fn rewritten_input(judgment: &Judgment) -> Value {
             let out = &json["hookSpecificOutput"];
             assert_eq!(out["hookEventName"], "BeforeTool", "{json}");
             out["tool_input"].clone()
+        }
+        GateAgent::Opencode | GateAgent::Pi => {
+            assert_eq!(json["decision"], "rewrite", "{json}");
+            json["args"].clone()
         }
         _ => {
             let out = &json["hookSpecificOutput"];
@@ -156,6 +164,24 @@ fn assert_exact_with_agents_matcher(agent: GateAgent, input: &Value, content: &s
                     .all(|m| m.found.is_some() && !m.loose),
                 "{input}: {:?}",
                 run.outcome.edits
+            );
+        }
+        GateAgent::Opencode | GateAgent::Pi => {
+            let (dialect, key) = if agent == GateAgent::Opencode {
+                ("opencode-edit", "filePath")
+            } else {
+                ("pi-edit", "path")
+            };
+            let path = input[key].as_str().expect("a path");
+            let run =
+                registry::run_on_file(dialect, input, path, Some(content), CWD).expect("a matcher");
+            assert!(run.outcome.ok, "{input}: {:?}", run.outcome.error);
+            assert!(
+                run.outcome
+                    .edits
+                    .iter()
+                    .all(|m| m.found.is_some() && !m.loose),
+                "{input}"
             );
         }
         GateAgent::ClineCli => unreachable!("no Cline payload is corrected here"),
@@ -859,4 +885,86 @@ fn every_cut_off_payload_is_denied() {
             }
         }
     }
+}
+
+// --- OpenCode and pi (srview's plugin and extension), Cline (documented) ----
+
+/// srview's own JSON, as its OpenCode plugin and pi extension send it.
+fn own_payload(tool: &str, args: Value) -> Vec<u8> {
+    json!({"tool": tool, "args": args, "cwd": CWD, "sessionID": "ses_1", "callID": "call_1"})
+        .to_string()
+        .into_bytes()
+}
+
+/// The recordings' mis-indented edit, sent to OpenCode's `edit` (placed by
+/// its loose `LineTrimmedReplacer`: rewritten) and pi's `edit` (refused:
+/// denied with the exact edit; with `failing=repair`, rewritten); an exact
+/// one gets no opinion. Each rewrite applies exactly with the agent's own
+/// matcher.
+#[test]
+fn opencode_and_pi_edits_are_judged_with_their_own_matchers() {
+    let (old, new) = (
+        "  qty: int\n  price: float\n",
+        "  qty: int\n  price: float\n  sku: str = \"\"\n",
+    );
+    let path = format!("{CWD}/inventory.py");
+    let agent = GateAgent::Opencode;
+    let payload = own_payload(
+        "edit",
+        json!({"filePath": path, "oldString": old, "newString": new}),
+    );
+    let judgment = judged(agent, &payload);
+    assert_eq!(
+        (judgment.case, judgment.stage.as_deref()),
+        (Case::Loose, Some("LineTrimmedReplacer"))
+    );
+    let args = rewritten_input(&judgment);
+    assert_eq!(
+        args,
+        json!({"filePath": path, "oldString": "    qty: int\n    price: float\n", "newString": "    qty: int\n    price: float\n    sku: str = \"\"\n"})
+    );
+    assert_exact_with_agents_matcher(agent, &args, &inventory());
+    let exact = own_payload(
+        "edit",
+        json!({"filePath": path, "oldString": "LOW_STOCK = 5\n", "newString": "LOW_STOCK = 10\n"}),
+    );
+    assert_eq!(judged(agent, &exact).answer, Answer::NoOpinion);
+
+    let agent = GateAgent::Pi;
+    let edits = json!({"path": "inventory.py", "edits": [{"oldText": old, "newText": new}]});
+    let payload = own_payload("edit", edits);
+    let judgment = judged(agent, &payload);
+    assert_eq!(judgment.case, Case::Failing);
+    let offered = offered_input(agent, &deny_reason(&judgment)).expect("the exact edit");
+    assert_exact_with_agents_matcher(agent, &offered, &inventory());
+    let repair = Policy::parse("failing=repair").expect("a policy");
+    let judgment = judge_on(agent, &payload, &inventory(), &repair);
+    assert_eq!(rewritten_input(&judgment), offered);
+    let exact = own_payload(
+        "edit",
+        json!({"path": "inventory.py", "edits": [{"oldText": "LOW_STOCK = 5\n", "newText": "LOW_STOCK = 10\n"}]}),
+    );
+    assert_eq!(judged(agent, &exact).answer, Answer::NoOpinion);
+}
+
+/// Cline's documented payload (never observed: unverified): its `editor`
+/// judged with srview's exact-string semantics, a deny in its documented
+/// format.
+#[test]
+fn clines_documented_payload_is_answered_in_its_documented_format() {
+    let payload = json!({
+        "clineVersion": "3.0.65", "hookName": "PreToolUse", "timestamp": "0", "taskId": "task-1",
+        "workspaceRoots": [CWD], "userId": "u",
+        "preToolUse": {"toolName": "editor", "parameters": {"path": "inventory.py", "old_text": "    weight: float\n", "new_text": ""}},
+    });
+    let judgment = judged(GateAgent::ClineCli, payload.to_string().as_bytes());
+    assert_eq!(judgment.case, Case::Failing);
+    let reply = reply_json(&judgment);
+    assert_eq!(reply["cancel"], true);
+    assert!(
+        reply["errorMessage"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("srview gate: this editor fails: ")),
+        "{reply}"
+    );
 }

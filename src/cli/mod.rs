@@ -77,6 +77,8 @@ impl clap::ValueEnum for GateAgentArg {
             GateAgentArg(GateAgent::GeminiCli),
             GateAgentArg(GateAgent::QwenCode),
             GateAgentArg(GateAgent::ClineCli),
+            GateAgentArg(GateAgent::Opencode),
+            GateAgentArg(GateAgent::Pi),
         ]
     }
 

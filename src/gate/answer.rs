@@ -6,7 +6,11 @@
 //!   `updatedInput` (Codex: `{"command": patch}`); Qwen Code ignores one;
 //! - Gemini CLI: `{"decision":"deny","reason":R}`; a rewrite is
 //!   `{"hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":I}}`;
-//! - Cline (documented only): `{"cancel":true,"errorMessage":R}`.
+//! - Cline (documented only): `{"cancel":true,"errorMessage":R}`;
+//! - OpenCode and pi, srview's own plugin and extension (they run in the
+//!   agent's process and spawn `srview gate`): `{"decision":"deny",
+//!   "reason":R}`, `{"decision":"rewrite","reason":R,"args":I}` (the plugin
+//!   changes the arguments in place: a new object is ignored, recorded).
 //!
 //! Every answer is JSON on stdout with exit 0; no opinion is nothing on
 //! stdout with exit 0.
@@ -41,6 +45,12 @@ pub fn reply(agent: GateAgent, answer: &Answer) -> Reply {
         }
         (GateAgent::ClineCli, Answer::Deny { reason } | Answer::Rewrite { reason, .. }) => {
             json!({"cancel": true, "errorMessage": reason})
+        }
+        (GateAgent::Opencode | GateAgent::Pi, Answer::Deny { reason }) => {
+            json!({"decision": "deny", "reason": reason})
+        }
+        (GateAgent::Opencode | GateAgent::Pi, Answer::Rewrite { reason, input }) => {
+            json!({"decision": "rewrite", "reason": reason, "args": input})
         }
         (_, Answer::Deny { reason }) => json!({"hookSpecificOutput": {
             "hookEventName": "PreToolUse",

@@ -37,6 +37,11 @@ fn kind(agent: GateAgent, tool: &str) -> Option<ToolKind> {
         (GateAgent::QwenCode, "write_file") => ToolKind::Write("file_path", "content"),
         (GateAgent::ClineCli, "editor") => ToolKind::ExactString("editor"),
         (GateAgent::ClineCli, "apply_patch") => ToolKind::Matcher("cline-apply-patch", None),
+        (GateAgent::Opencode, "edit") => ToolKind::Matcher("opencode-edit", Some("filePath")),
+        (GateAgent::Opencode, "write") => ToolKind::Write("filePath", "content"),
+        (GateAgent::Opencode, "apply_patch") => ToolKind::Matcher("opencode-apply-patch", None),
+        (GateAgent::Pi, "edit") => ToolKind::Matcher("pi-edit", Some("path")),
+        (GateAgent::Pi, "write") => ToolKind::Write("path", "content"),
         _ => return None,
     })
 }
@@ -482,19 +487,26 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
     }
 }
 
-/// The input of a one-edit tool (Gemini's `replace`, Qwen's `edit`) with
+/// The input of a one-edit call (Gemini's `replace`, Qwen's and OpenCode's
+/// `edit`, pi's `edit` with one entry) with
 /// its old and new texts re-indented as the file is
 /// ([`super::reindent`]), when the agent's own matcher then places it
 /// exactly.
 fn reindented_input(row: &DialectRow, call: &Call, path: &str, content: &str) -> Option<Value> {
-    let fields = row.strings.filter(|f| f.list.is_none())?;
-    let (old, new) = (
-        text(&call.input, fields.old).ok()?,
-        text(&call.input, fields.new).ok()?,
-    );
-    let (old, new) = super::reindent::reindented(old, new, content)?;
+    let fields = row.strings?;
     let mut input = call.input.clone();
-    let object = input.as_object_mut()?;
+    // The one edit: the input itself, or the only entry of its list (pi's
+    // `edits` as an array).
+    let edit = match fields.list {
+        None => &mut input,
+        Some(key) => match input.get_mut(key)? {
+            Value::Array(edits) if edits.len() == 1 => &mut edits[0],
+            _ => return None,
+        },
+    };
+    let (old, new) = (text(edit, fields.old).ok()?, text(edit, fields.new).ok()?);
+    let (old, new) = super::reindent::reindented(old, new, content)?;
+    let object = edit.as_object_mut()?;
     object.insert(fields.old.to_string(), old.into());
     object.insert(fields.new.to_string(), new.into());
     let check = registry::run_on_file(row.value, &input, path, Some(content), &call.cwd)?;

@@ -65,16 +65,24 @@ pub enum GateAgent {
     /// Cline 3.x, its `PreToolUse` hook file: from its documentation only,
     /// never observed (unverified).
     ClineCli,
+    /// OpenCode 1.18.33, through srview's plugin (`assets/gate/`), which
+    /// sends srview's own JSON for `edit`, `write` and `apply_patch`.
+    Opencode,
+    /// pi 0.73.1, through srview's extension (`assets/gate/`), which sends
+    /// srview's own JSON for `edit` and `write`.
+    Pi,
 }
 
 impl GateAgent {
     /// Every agent, in `--agent`'s order.
-    pub const ALL: [GateAgent; 5] = [
+    pub const ALL: [GateAgent; 7] = [
         GateAgent::ClaudeCode,
         GateAgent::Codex,
         GateAgent::GeminiCli,
         GateAgent::QwenCode,
         GateAgent::ClineCli,
+        GateAgent::Opencode,
+        GateAgent::Pi,
     ];
 
     /// The agent by its session id (`claude-code`, `codex`, ...).
@@ -90,6 +98,8 @@ impl GateAgent {
             GateAgent::GeminiCli => "gemini-cli",
             GateAgent::QwenCode => "qwen-code",
             GateAgent::ClineCli => "cline-cli",
+            GateAgent::Opencode => "opencode",
+            GateAgent::Pi => "pi",
         }
     }
 
@@ -101,16 +111,16 @@ impl GateAgent {
             GateAgent::GeminiCli => "Gemini CLI",
             GateAgent::QwenCode => "Qwen Code",
             GateAgent::ClineCli => "Cline",
+            GateAgent::Opencode => "OpenCode",
+            GateAgent::Pi => "pi",
         }
     }
 
     /// Whether its hook can hand the agent a rewritten tool input (Qwen
-    /// Code 0.24.4 ignores one: recorded; Cline's is not known).
+    /// Code 0.24.4 ignores one: recorded; Cline's is not known; OpenCode's
+    /// plugin and pi's extension change the arguments in place).
     pub fn can_rewrite(self) -> bool {
-        matches!(
-            self,
-            GateAgent::ClaudeCode | GateAgent::Codex | GateAgent::GeminiCli
-        )
+        !matches!(self, GateAgent::QwenCode | GateAgent::ClineCli)
     }
 }
 

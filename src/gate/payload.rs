@@ -3,7 +3,8 @@
 //! `cwd`, `session_id`, `tool_name` and `tool_input` (Claude Code and Codex
 //! add `tool_use_id`, Qwen Code `tool_call_id`, the model's own id); Cline
 //! (documented, not observed) sends `workspaceRoots`, `taskId` and
-//! `preToolUse: {toolName, parameters}`.
+//! `preToolUse: {toolName, parameters}`. srview's OpenCode plugin and pi
+//! extension send srview's own `{tool, args, cwd, sessionID, callID}`.
 
 use serde_json::Value;
 
@@ -57,6 +58,14 @@ pub fn read(agent: GateAgent, payload: &[u8]) -> Result<Call, String> {
                 call.get("parameters").cloned(),
             )
         }
+        // srview's own JSON, sent by its OpenCode plugin and pi extension.
+        GateAgent::Opencode | GateAgent::Pi => (
+            text_at(&json, "cwd"),
+            text_at(&json, "sessionID"),
+            text_at(&json, "callID"),
+            text_at(&json, "tool"),
+            json.get("args").cloned(),
+        ),
         _ => {
             let call_id = text_at(&json, "tool_call_id").or_else(|| text_at(&json, "tool_use_id"));
             (
@@ -69,6 +78,7 @@ pub fn read(agent: GateAgent, payload: &[u8]) -> Result<Call, String> {
         }
     };
     let (cwd_key, tool_key, input_key) = match agent {
+        GateAgent::Opencode | GateAgent::Pi => ("cwd", "tool", "args"),
         GateAgent::ClineCli => (
             "workspaceRoots",
             "preToolUse.toolName",
