@@ -968,3 +968,94 @@ fn clines_documented_payload_is_answered_in_its_documented_format() {
         "{reply}"
     );
 }
+
+// --- any edit near the file's own text ---------------------------------------
+
+mod near_edits {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A window of the file's lines, sent with a typical slip.
+    fn slip(lines: &[&str], kind: u8, at: usize) -> String {
+        let mut out: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+        let i = at % out.len();
+        match kind % 6 {
+            0 => {}
+            1 => out.iter_mut().for_each(|l| {
+                if let Some(rest) = l.strip_prefix("  ") {
+                    *l = rest.to_string();
+                }
+            }),
+            2 => out[i].push_str("   "),
+            3 => {
+                if let Some((c, _)) = out[i].char_indices().find(|(_, c)| c.is_alphabetic()) {
+                    out[i].insert(c + 1, 'q');
+                }
+            }
+            4 => out[i] = out[i].replace('"', "\u{201C}"),
+            _ => out[i] = out[i].replace('\u{2013}', "-"),
+        }
+        out.iter().map(|l| format!("{l}\n")).collect()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+
+        /// Whatever the slip, every agent's answer holds together: exact
+        /// is no opinion, and every rewrite and every exact edit offered
+        /// applies exactly with the agent's own matcher; nothing panics.
+        #[test]
+        fn every_exact_edit_offered_applies_exactly(
+            start in 0usize..50,
+            len in 1usize..4,
+            kind in 0u8..6,
+            at in 0usize..4,
+        ) {
+            let file = inventory();
+            let lines: Vec<&str> = file.lines().collect();
+            let start = start.min(lines.len() - len);
+            let window = &lines[start..start + len];
+            let old = slip(window, kind, at);
+            let mut changed: Vec<String> = window.iter().map(|l| l.to_string()).collect();
+            changed[0].push_str("  # changed");
+            let new: String = changed.iter().map(|l| format!("{l}\n")).collect();
+            for agent in [
+                GateAgent::ClaudeCode,
+                GateAgent::Codex,
+                GateAgent::GeminiCli,
+                GateAgent::QwenCode,
+                GateAgent::Opencode,
+                GateAgent::Pi,
+            ] {
+                let payload = match agent {
+                    GateAgent::Codex => {
+                        let minus: String = old.lines().map(|l| format!("-{l}\n")).collect();
+                        let plus: String = new.lines().map(|l| format!("+{l}\n")).collect();
+                        edit_payload(agent, patch(&format!("@@\n{minus}{plus}")))
+                    }
+                    GateAgent::Opencode => own_payload(
+                        "edit",
+                        json!({"filePath": format!("{CWD}/inventory.py"), "oldString": old, "newString": new}),
+                    ),
+                    GateAgent::Pi => own_payload(
+                        "edit",
+                        json!({"path": "inventory.py", "edits": [{"oldText": old, "newText": new}]}),
+                    ),
+                    _ => edit_payload(agent, string_edit(agent, &old, &new)),
+                };
+                let judgment = judged(agent, &payload);
+                let exact = match &judgment.answer {
+                    Answer::NoOpinion => {
+                        prop_assert!(matches!(judgment.case, Case::Exact), "{agent:?}: {:?}", judgment.case);
+                        None
+                    }
+                    Answer::Rewrite { .. } => Some(rewritten_input(&judgment)),
+                    Answer::Deny { reason } => offered_input(agent, reason),
+                };
+                if let Some(exact) = exact {
+                    assert_exact_with_agents_matcher(agent, &exact, &file);
+                }
+            }
+        }
+    }
+}

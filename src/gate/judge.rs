@@ -267,7 +267,13 @@ fn stand_behind(
 
 /// "lines 12-13" of `content` for the byte range `start..end`.
 fn place_of(content: &str, start: usize, end: usize) -> String {
-    let line = |at: usize| content[..at.min(content.len())].matches('\n').count() + 1;
+    let line = |at: usize| {
+        content.as_bytes()[..at.min(content.len())]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count()
+            + 1
+    };
     let last = if end > start {
         line(end - 1)
     } else {

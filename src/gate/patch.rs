@@ -133,7 +133,10 @@ pub(super) fn codex(call: &Call, fs: &dyn PatchFs) -> Finding {
         if !explanation.is_empty() {
             explanation.push('\n');
         }
-        explanation.push_str(&format!("Codex would apply {}", d.message.trim_end()));
+        explanation.push_str(&format!(
+            "Codex would apply this patch only loosely: {}",
+            d.message.trim_end()
+        ));
         if !d.line_diff.is_empty() {
             explanation.push_str(&format!("\nThe lines {LINE_DIFF_LEGEND}:\n"));
             explanation.push_str(line_diff_text(&d.line_diff).trim_end());
