@@ -679,6 +679,7 @@ fn every_recorded_gemini_and_qwen_call_is_judged() {
                 Answer::NoOpinion => None,
                 Answer::Rewrite { .. } => Some(rewritten_input(&judgment)),
                 Answer::Deny { reason } => offered_input(agent, reason),
+                Answer::Context { .. } => panic!("{what}: a context answers only after a failure"),
             };
             if let Some(exact) = &exact {
                 assert_exact_with_agents_matcher(agent, exact, before);
@@ -1051,6 +1052,7 @@ mod near_edits {
                     }
                     Answer::Rewrite { .. } => Some(rewritten_input(&judgment)),
                     Answer::Deny { reason } => offered_input(agent, reason),
+                    Answer::Context { .. } => panic!("a context answers only after a failure"),
                 };
                 if let Some(exact) = exact {
                     assert_exact_with_agents_matcher(agent, &exact, &file);
@@ -1058,4 +1060,34 @@ mod near_edits {
             }
         }
     }
+}
+
+/// Claude Code never shows PreToolUse an edit it cannot match; after the
+/// failure, its `PostToolUseFailure` hook (documented, not recorded: best
+/// effort) gets srview's diagnosis and the corrected edit as context for
+/// the model. An edit that did not fail there gets no opinion.
+#[test]
+fn claude_codes_failed_edit_gets_the_diagnosis_after_the_failure() {
+    let agent = GateAgent::ClaudeCode;
+    let mut json: Value = serde_json::from_slice(&payload(agent, "a_allow")).expect("JSON");
+    json["hook_event_name"] = "PostToolUseFailure".into();
+    json["error"] = "String to replace not found in file.".into();
+    json["tool_input"] = string_edit(agent, "LOW_STOK = 5\n", "LOW_STOCK = 10\n");
+    let judgment = judged(agent, json.to_string().as_bytes());
+    assert_eq!(judgment.case, Case::Failing);
+    let reply = reply_json(&judgment);
+    let out = &reply["hookSpecificOutput"];
+    assert_eq!(out["hookEventName"], "PostToolUseFailure");
+    let text = out["additionalContext"].as_str().expect("a context");
+    assert!(
+        text.starts_with("srview gate: this Edit fails: String to replace not found in file."),
+        "{text}"
+    );
+    let offered = offered_input(agent, text).expect("the corrected edit");
+    assert_exact_with_agents_matcher(agent, &offered, &inventory());
+    json["tool_input"] = string_edit(agent, "LOW_STOCK = 5\n", "LOW_STOCK = 10\n");
+    assert_eq!(
+        judged(agent, json.to_string().as_bytes()).answer,
+        Answer::NoOpinion
+    );
 }

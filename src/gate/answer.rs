@@ -12,6 +12,10 @@
 //!   "reason":R}`, `{"decision":"rewrite","reason":R,"args":I}` (the plugin
 //!   changes the arguments in place: a new object is ignored, recorded).
 //!
+//! After a failure Claude Code's `PostToolUseFailure` hook gets
+//! `{"hookSpecificOutput":{"hookEventName":"PostToolUseFailure",
+//! "additionalContext":T}}` (from Claude Code's documentation, not recorded).
+//!
 //! Every answer is JSON on stdout with exit 0; no opinion is nothing on
 //! stdout with exit 0.
 
@@ -37,6 +41,10 @@ pub fn reply(agent: GateAgent, answer: &Answer) -> Reply {
                 exit_code: 0,
             };
         }
+        (_, Answer::Context { text }) => json!({"hookSpecificOutput": {
+            "hookEventName": "PostToolUseFailure",
+            "additionalContext": text,
+        }}),
         (GateAgent::GeminiCli, Answer::Deny { reason }) => {
             json!({"decision": "deny", "reason": reason})
         }
@@ -169,5 +177,18 @@ pub fn for_finding(
                 reason: deny_text(agent, tool, finding, None),
             },
         },
+    }
+}
+
+/// After Claude Code refused an edit (its `PostToolUseFailure` hook, which
+/// the recordings did not cover: best effort): the file is as it was, so
+/// the edit judged now is the edit that failed; srview's diagnosis and the
+/// corrected edit are added for the model. Anything else: no opinion.
+pub fn after_failure(agent: GateAgent, tool: &str, finding: &Finding) -> Answer {
+    match finding.case {
+        Case::Failing | Case::Loose => Answer::Context {
+            text: deny_text(agent, tool, finding, None),
+        },
+        _ => Answer::NoOpinion,
     }
 }

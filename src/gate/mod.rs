@@ -166,6 +166,12 @@ pub enum Answer {
         /// The text for the model.
         reason: String,
     },
+    /// After Claude Code refused the edit (its `PostToolUseFailure` hook,
+    /// best effort): srview's diagnosis added for the model.
+    Context {
+        /// The text for the model.
+        text: String,
+    },
     /// The edit runs with this tool input instead (the agent's own schema).
     Rewrite {
         /// Why, in one paragraph (where the agent shows a reason).
@@ -176,11 +182,12 @@ pub enum Answer {
 }
 
 impl Answer {
-    /// The word the record uses: `none`, `deny`, `repair`.
+    /// The word the record uses: `none`, `deny`, `context`, `repair`.
     pub fn name(&self) -> &'static str {
         match self {
             Answer::NoOpinion => "none",
             Answer::Deny { .. } => "deny",
+            Answer::Context { .. } => "context",
             Answer::Rewrite { .. } => "repair",
         }
     }
@@ -190,6 +197,7 @@ impl Answer {
         match self {
             Answer::NoOpinion => None,
             Answer::Deny { reason } | Answer::Rewrite { reason, .. } => Some(reason),
+            Answer::Context { text } => Some(text),
         }
     }
 }
@@ -292,8 +300,14 @@ pub fn failure(agent: GateAgent, why: &str) -> Judgment {
 /// The policy's answer to a finding.
 fn decide(agent: GateAgent, call: Call, finding: Finding, policy: &Policy) -> Judgment {
     let tool = call.tool.clone();
-    let action = policy.action(finding.case);
-    let answer = answer::for_finding(agent, &tool, &finding, action);
+    let after_failure =
+        agent == GateAgent::ClaudeCode && call.event.as_deref() == Some("PostToolUseFailure");
+    let (action, answer) = if after_failure {
+        (None, answer::after_failure(agent, &tool, &finding))
+    } else {
+        let action = policy.action(finding.case);
+        (action, answer::for_finding(agent, &tool, &finding, action))
+    };
     Judgment {
         agent,
         call: Some(call),

@@ -23,6 +23,9 @@ pub struct Call {
     pub call_id: Option<String>,
     /// The tool, as the agent names it.
     pub tool: String,
+    /// The hook's event (`hook_event_name`: `PreToolUse`, `BeforeTool`,
+    /// Claude Code's `PostToolUseFailure`), where the payload names it.
+    pub event: Option<String>,
     /// The tool input exactly as the agent received it.
     pub input: Value,
 }
@@ -99,6 +102,7 @@ pub fn read(agent: GateAgent, payload: &[u8]) -> Result<Call, String> {
         session_id,
         call_id,
         tool,
+        event: text_at(&json, "hook_event_name"),
         input,
     })
 }
