@@ -55,6 +55,7 @@ pub mod diagnose;
 pub mod dialect;
 pub mod engine;
 pub mod error;
+pub mod gate;
 pub mod sessions;
 pub mod source;
 

@@ -13,6 +13,7 @@ mod check_session;
 mod commit;
 mod doubts;
 mod fix;
+mod gate;
 mod load;
 mod preview;
 mod preview_agent;
@@ -59,6 +60,44 @@ pub enum Command {
     Session(SessionArgs),
     /// List the agent sessions found (Claude Code, Codex, Cline, Aider), newest first.
     Sessions(SessionsArgs),
+    /// An agent's pre-edit hook: judge the edit in the payload on stdin, answer in the agent's format.
+    Gate(GateArgs),
+}
+
+/// An `--agent` of `srview gate`: an agent whose pre-edit hook runs a command.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GateAgentArg(pub crate::gate::GateAgent);
+
+impl clap::ValueEnum for GateAgentArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        use crate::gate::GateAgent;
+        &[
+            GateAgentArg(GateAgent::ClaudeCode),
+            GateAgentArg(GateAgent::Codex),
+            GateAgentArg(GateAgent::GeminiCli),
+            GateAgentArg(GateAgent::QwenCode),
+            GateAgentArg(GateAgent::ClineCli),
+            GateAgentArg(GateAgent::Opencode),
+            GateAgentArg(GateAgent::Pi),
+        ]
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.0.id()).help(self.0.title()))
+    }
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct GateArgs {
+    /// The agent whose hook runs srview (its payload and decision format).
+    #[arg(long, value_enum)]
+    pub agent: GateAgentArg,
+    /// What to do per case, e.g. exact=allow,doubt=review,loose=repair,failing=deny (the defaults).
+    #[arg(long, value_name = "CASE=ACTION,...")]
+    pub policy: Option<String>,
+    /// The hook's timeout as installed, in seconds: srview answers (deny) before it passes.
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<f64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
@@ -420,6 +459,7 @@ pub fn main() -> ExitCode {
         Some(Command::Replay(args)) => replay::run(&args),
         Some(Command::Session(args)) => session::run(&args),
         Some(Command::Sessions(args)) => sessions::run(&args),
+        Some(Command::Gate(args)) => gate::run(&args),
         None => refuse_directory_diff(cli.preview.diff.as_deref())
             .and_then(|()| run_previewer(&cli.preview)),
     };

@@ -1,0 +1,194 @@
+//! The policy's answer to a finding, worded for the model, and the answer
+//! in each agent's own decision format, as recorded:
+//! - Claude Code, Codex, Qwen Code: `{"hookSpecificOutput":
+//!   {"hookEventName":"PreToolUse","permissionDecision":"deny",
+//!   "permissionDecisionReason":R}}`; a rewrite is `"allow"` with
+//!   `updatedInput` (Codex: `{"command": patch}`); Qwen Code ignores one;
+//! - Gemini CLI: `{"decision":"deny","reason":R}`; a rewrite is
+//!   `{"hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":I}}`;
+//! - Cline (documented only): `{"cancel":true,"errorMessage":R}`;
+//! - OpenCode and pi, srview's own plugin and extension (they run in the
+//!   agent's process and spawn `srview gate`): `{"decision":"deny",
+//!   "reason":R}`, `{"decision":"rewrite","reason":R,"args":I}` (the plugin
+//!   changes the arguments in place: a new object is ignored, recorded).
+//!
+//! After a failure Claude Code's `PostToolUseFailure` hook gets
+//! `{"hookSpecificOutput":{"hookEventName":"PostToolUseFailure",
+//! "additionalContext":T}}` (from Claude Code's documentation, not recorded).
+//!
+//! Every answer is JSON on stdout with exit 0; no opinion is nothing on
+//! stdout with exit 0.
+
+use serde_json::{Value, json};
+
+use super::{Action, Answer, Case, Finding, GateAgent};
+
+/// What the command prints and exits with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reply {
+    /// stdout's bytes exactly.
+    pub stdout: Vec<u8>,
+    /// The exit status.
+    pub exit_code: u8,
+}
+
+/// The answer in `agent`'s decision format.
+pub fn reply(agent: GateAgent, answer: &Answer) -> Reply {
+    let json = match (agent, answer) {
+        (_, Answer::NoOpinion) => {
+            return Reply {
+                stdout: Vec::new(),
+                exit_code: 0,
+            };
+        }
+        (_, Answer::Context { text }) => json!({"hookSpecificOutput": {
+            "hookEventName": "PostToolUseFailure",
+            "additionalContext": text,
+        }}),
+        (GateAgent::GeminiCli, Answer::Deny { reason }) => {
+            json!({"decision": "deny", "reason": reason})
+        }
+        (GateAgent::GeminiCli, Answer::Rewrite { input, .. }) => {
+            json!({"hookSpecificOutput": {"hookEventName": "BeforeTool", "tool_input": input}})
+        }
+        (GateAgent::ClineCli, Answer::Deny { reason } | Answer::Rewrite { reason, .. }) => {
+            json!({"cancel": true, "errorMessage": reason})
+        }
+        (GateAgent::Opencode | GateAgent::Pi, Answer::Deny { reason }) => {
+            json!({"decision": "deny", "reason": reason})
+        }
+        (GateAgent::Opencode | GateAgent::Pi, Answer::Rewrite { reason, input }) => {
+            json!({"decision": "rewrite", "reason": reason, "args": input})
+        }
+        (_, Answer::Deny { reason }) => json!({"hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "deny",
+            "permissionDecisionReason": reason,
+        }}),
+        (_, Answer::Rewrite { reason, input }) => json!({"hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "allow",
+            "permissionDecisionReason": reason,
+            "updatedInput": input,
+        }}),
+    };
+    Reply {
+        stdout: json.to_string().into_bytes(),
+        exit_code: 0,
+    }
+}
+
+/// What the model is told to send instead: the corrected input (Codex:
+/// its patch text), compact JSON otherwise.
+fn instead(agent: GateAgent, tool: &str, corrected: &Value) -> String {
+    match (agent, corrected.get("command").and_then(Value::as_str)) {
+        (GateAgent::Codex, Some(patch)) => format!(
+            "Send this patch instead (srview checked that Codex applies every hunk of it \
+             exactly):\n{patch}"
+        ),
+        _ => format!(
+            "Send this {tool} input instead (srview checked that {} places it exactly):\n{}",
+            agent.title(),
+            corrected
+        ),
+    }
+}
+
+/// The text for the model when the edit is denied; `fallback`: why a
+/// review became a deny.
+fn deny_text(agent: GateAgent, tool: &str, finding: &Finding, fallback: Option<&str>) -> String {
+    let mut text = format!("srview gate: {}", finding.explanation.trim_end());
+    if let Some(why) = fallback {
+        text.push_str(&format!("\n({why})"));
+    }
+    match (&finding.corrected, &finding.withheld, finding.case) {
+        (Some(corrected), _, _) => {
+            text.push('\n');
+            text.push_str(&instead(agent, tool, corrected));
+        }
+        (None, Some(why), _) => {
+            // The diagnosis may have said it already.
+            if !finding
+                .explanation
+                .to_lowercase()
+                .contains("no corrected edit")
+            {
+                let why = why.strip_prefix("no corrected edit: ").unwrap_or(why);
+                text.push_str(&format!("\nNo corrected edit: {why}."));
+            }
+            text.push_str(
+                "\nRead the file again and send an edit whose old text is the file's own.",
+            );
+        }
+        (None, None, Case::Doubt) => text.push_str(
+            "\nRead the file again before editing it: it may already hold what this edit means.",
+        ),
+        (None, None, _) => {}
+    }
+    text
+}
+
+/// The policy's answer to `finding` for `agent`'s `tool`; `action` is the
+/// policy's action for its case.
+pub fn for_finding(
+    agent: GateAgent,
+    tool: &str,
+    finding: &Finding,
+    action: Option<Action>,
+) -> Answer {
+    let Some(action) = action else {
+        return match finding.case {
+            Case::NotAnEdit => Answer::NoOpinion,
+            _ => Answer::Deny {
+                reason: format!(
+                    "srview gate: this {tool} cannot be judged, so it is denied: {}",
+                    finding.explanation.trim_end()
+                ),
+            },
+        };
+    };
+    let case = finding.case.name();
+    match action {
+        Action::Allow => Answer::NoOpinion,
+        Action::Deny => Answer::Deny {
+            reason: deny_text(agent, tool, finding, None),
+        },
+        Action::Review => Answer::Deny {
+            reason: deny_text(
+                agent,
+                tool,
+                finding,
+                Some(&format!(
+                    "no review pane runs, so srview's policy {case}=review falls back to deny"
+                )),
+            ),
+        },
+        Action::Repair => match (&finding.corrected, finding.case) {
+            (_, Case::Exact) => Answer::NoOpinion,
+            (Some(input), Case::Loose | Case::Failing) if agent.can_rewrite() => Answer::Rewrite {
+                reason: format!(
+                    "srview gate: rewrote this {tool} to the exact edit that writes what the \
+                     model's text meant: {}",
+                    finding.explanation.trim_end()
+                ),
+                input: input.clone(),
+            },
+            _ => Answer::Deny {
+                reason: deny_text(agent, tool, finding, None),
+            },
+        },
+    }
+}
+
+/// After Claude Code refused an edit (its `PostToolUseFailure` hook, which
+/// the recordings did not cover: best effort): the file is as it was, so
+/// the edit judged now is the edit that failed; srview's diagnosis and the
+/// corrected edit are added for the model. Anything else: no opinion.
+pub fn after_failure(agent: GateAgent, tool: &str, finding: &Finding) -> Answer {
+    match finding.case {
+        Case::Failing | Case::Loose => Answer::Context {
+            text: deny_text(agent, tool, finding, None),
+        },
+        _ => Answer::NoOpinion,
+    }
+}

@@ -1,0 +1,375 @@
+//! The gate: one agent edit judged before the agent writes it, from the
+//! payload its pre-edit hook sends (`srview gate --agent NAME`, see
+//! docs/gate.md).
+//!
+//! Pure: [`judge`] takes the payload's bytes, the files as a [`PatchFs`]
+//! (a real folder in the command, files in memory in tests) and the
+//! [`Policy`], and gives a [`Judgment`]: the case, the agent's stage, and
+//! the [`Answer`]. [`Judgment::reply`] is that answer in the agent's own
+//! decision format (stdout bytes and exit status, as the recordings of
+//! each CLI show them); [`Judgment::record`] the line `.srview/gate.jsonl`
+//! keeps. Reading stdin, the files and writing the record are the
+//! command's (`cli/gate.rs`).
+//!
+//! The edit is re-applied with the agent's own matcher against the file as
+//! it is now: Claude Code's `Edit`/`Write` and Cline's `editor` with
+//! srview's exact-string semantics ([`crate::dialect::edit`]), Codex's
+//! `apply_patch` with its port ([`crate::dialect::apply_patch`]), Gemini
+//! CLI's `replace` and Qwen Code's `edit` with theirs
+//! ([`crate::dialect::registry`]). The cases:
+//! - **exact** without a doubt: no opinion (the agent's own flow goes on);
+//! - **doubt**: exact, but a trust check fails (its new text is already
+//!   there, new lines shifted against the ones they replace, an old text
+//!   cutting a word, a file whose mixed line endings the write unifies);
+//! - **loose**: the agent would place it by a stage other than its exact
+//!   one; repaired where the agent can rewrite an input and srview stands
+//!   behind the exact edit (its own matcher places it exactly, no trust
+//!   check fails), else denied with the difference and the exact edit;
+//! - **failing**: the agent would refuse it; denied with what failed, the
+//!   closest region and the corrected edit where srview stands behind it;
+//! - **unreadable**: a payload, an input or a file that cannot be read:
+//!   denied with the reason (these agents let an edit through when their
+//!   hook fails).
+//!
+//! srview never answers `ask`: no agent running without a terminal can
+//! ask anyone (Gemini CLI hangs on it, Codex ignores it).
+
+mod answer;
+mod judge;
+mod patch;
+mod payload;
+mod policy;
+mod reindent;
+
+pub use answer::Reply;
+pub use payload::Call;
+pub use policy::{Action, Policy, PolicyError};
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::dialect::apply_patch::PatchFs;
+
+/// An agent whose pre-edit hook runs a command: what `--agent` names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum GateAgent {
+    /// Claude Code 2.1.328, `PreToolUse` on `Edit` and `Write`.
+    ClaudeCode,
+    /// Codex 0.169.0, `PreToolUse` on `apply_patch`.
+    Codex,
+    /// Gemini CLI 0.61.0, `BeforeTool` on `replace` and `write_file`.
+    GeminiCli,
+    /// Qwen Code 0.24.4, `PreToolUse` on `edit` and `write_file`.
+    QwenCode,
+    /// Cline 3.x, its `PreToolUse` hook file: from its documentation only,
+    /// never observed (unverified).
+    ClineCli,
+    /// OpenCode 1.18.33, through srview's plugin (`assets/gate/`), which
+    /// sends srview's own JSON for `edit`, `write` and `apply_patch`.
+    Opencode,
+    /// pi 0.73.1, through srview's extension (`assets/gate/`), which sends
+    /// srview's own JSON for `edit` and `write`.
+    Pi,
+}
+
+impl GateAgent {
+    /// Every agent, in `--agent`'s order.
+    pub const ALL: [GateAgent; 7] = [
+        GateAgent::ClaudeCode,
+        GateAgent::Codex,
+        GateAgent::GeminiCli,
+        GateAgent::QwenCode,
+        GateAgent::ClineCli,
+        GateAgent::Opencode,
+        GateAgent::Pi,
+    ];
+
+    /// The agent by its session id (`claude-code`, `codex`, ...).
+    pub fn from_id(id: &str) -> Option<GateAgent> {
+        GateAgent::ALL.into_iter().find(|a| a.id() == id)
+    }
+
+    /// Its session id.
+    pub fn id(self) -> &'static str {
+        match self {
+            GateAgent::ClaudeCode => "claude-code",
+            GateAgent::Codex => "codex",
+            GateAgent::GeminiCli => "gemini-cli",
+            GateAgent::QwenCode => "qwen-code",
+            GateAgent::ClineCli => "cline-cli",
+            GateAgent::Opencode => "opencode",
+            GateAgent::Pi => "pi",
+        }
+    }
+
+    /// Its name for people.
+    pub fn title(self) -> &'static str {
+        match self {
+            GateAgent::ClaudeCode => "Claude Code",
+            GateAgent::Codex => "Codex",
+            GateAgent::GeminiCli => "Gemini CLI",
+            GateAgent::QwenCode => "Qwen Code",
+            GateAgent::ClineCli => "Cline",
+            GateAgent::Opencode => "OpenCode",
+            GateAgent::Pi => "pi",
+        }
+    }
+
+    /// Whether its hook can hand the agent a rewritten tool input (Qwen
+    /// Code 0.24.4 ignores one: recorded; Cline's is not known; OpenCode's
+    /// plugin and pi's extension change the arguments in place).
+    pub fn can_rewrite(self) -> bool {
+        !matches!(self, GateAgent::QwenCode | GateAgent::ClineCli)
+    }
+}
+
+/// What srview makes of an edit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Case {
+    /// The agent places it by its exact stage, and no trust check fails.
+    Exact,
+    /// Exact, but a trust check fails.
+    Doubt,
+    /// The agent would place it by a loose stage.
+    Loose,
+    /// The agent would refuse it.
+    Failing,
+    /// The payload, its input or its file cannot be read, or srview failed.
+    Unreadable,
+    /// A tool the gate does not judge (not an edit): no opinion.
+    NotAnEdit,
+}
+
+impl Case {
+    /// The word the record and the messages use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Case::Exact => "exact",
+            Case::Doubt => "doubt",
+            Case::Loose => "loose",
+            Case::Failing => "failing",
+            Case::Unreadable => "unreadable",
+            Case::NotAnEdit => "not-an-edit",
+        }
+    }
+}
+
+/// What the gate answers the agent.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Answer {
+    /// Nothing on stdout, exit 0: the agent's own flow goes on.
+    NoOpinion,
+    /// The edit is not run; the model reads the reason.
+    Deny {
+        /// The text for the model.
+        reason: String,
+    },
+    /// After Claude Code refused the edit (its `PostToolUseFailure` hook,
+    /// best effort): srview's diagnosis added for the model.
+    Context {
+        /// The text for the model.
+        text: String,
+    },
+    /// The edit runs with this tool input instead (the agent's own schema).
+    Rewrite {
+        /// Why, in one paragraph (where the agent shows a reason).
+        reason: String,
+        /// The whole tool input to run.
+        input: Value,
+    },
+}
+
+impl Answer {
+    /// The word the record uses: `none`, `deny`, `context`, `repair`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Answer::NoOpinion => "none",
+            Answer::Deny { .. } => "deny",
+            Answer::Context { .. } => "context",
+            Answer::Rewrite { .. } => "repair",
+        }
+    }
+
+    /// The text for the model, if any.
+    pub fn message(&self) -> Option<&str> {
+        match self {
+            Answer::NoOpinion => None,
+            Answer::Deny { reason } | Answer::Rewrite { reason, .. } => Some(reason),
+            Answer::Context { text } => Some(text),
+        }
+    }
+}
+
+/// One edit judged.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Judgment {
+    /// The agent whose hook called.
+    pub agent: GateAgent,
+    /// What the payload says of the call (`None` when it cannot be read).
+    pub call: Option<Call>,
+    /// The file(s) the edit names, as the input names them.
+    pub file: Option<String>,
+    /// The case.
+    pub case: Case,
+    /// The agent's stage that places the edit (its own name), or its name
+    /// for the failure; `None` when nothing ran.
+    pub stage: Option<String>,
+    /// The policy's action for the case.
+    pub action: Option<Action>,
+    /// The answer.
+    pub answer: Answer,
+}
+
+/// What judging one edit found, before the policy decides.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Finding {
+    pub case: Case,
+    pub file: Option<String>,
+    pub stage: Option<String>,
+    /// What srview found, in sentences for the model (empty when exact).
+    pub explanation: String,
+    /// The exact edit srview stands behind, in the agent's schema: the
+    /// whole tool input.
+    pub corrected: Option<Value>,
+    /// Why no corrected edit is offered, when one was looked for.
+    pub withheld: Option<String>,
+}
+
+impl Finding {
+    fn unreadable(file: Option<String>, why: String) -> Finding {
+        Finding {
+            case: Case::Unreadable,
+            file,
+            stage: None,
+            explanation: why,
+            corrected: None,
+            withheld: None,
+        }
+    }
+}
+
+/// Judges the edit of one hook payload (`payload`: its bytes exactly as
+/// the agent sent them) against the files of `fs_at(cwd)` (`cwd`: the
+/// payload's working folder, the root the files' relative paths are read
+/// from), and decides by `policy`. Never panics on any input.
+pub fn judge<F: PatchFs>(
+    agent: GateAgent,
+    payload: &[u8],
+    fs_at: impl FnOnce(&str) -> F,
+    policy: &Policy,
+) -> Judgment {
+    let call = match payload::read(agent, payload) {
+        Ok(call) => call,
+        Err(why) => {
+            return Judgment {
+                agent,
+                call: None,
+                file: None,
+                case: Case::Unreadable,
+                stage: None,
+                action: None,
+                answer: Answer::Deny {
+                    reason: format!("srview gate: the hook's payload cannot be read: {why}"),
+                },
+            };
+        }
+    };
+    let fs = fs_at(&call.cwd);
+    let finding = judge::finding(agent, &call, &fs);
+    decide(agent, call, finding, policy)
+}
+
+/// A judgment for an internal failure of the command itself (the payload
+/// cannot be read from stdin): an explicit deny with the reason.
+pub fn failure(agent: GateAgent, why: &str) -> Judgment {
+    Judgment {
+        agent,
+        call: None,
+        file: None,
+        case: Case::Unreadable,
+        stage: None,
+        action: None,
+        answer: Answer::Deny {
+            reason: format!("srview gate: {why}"),
+        },
+    }
+}
+
+/// The policy's answer to a finding.
+fn decide(agent: GateAgent, call: Call, finding: Finding, policy: &Policy) -> Judgment {
+    let tool = call.tool.clone();
+    let after_failure =
+        agent == GateAgent::ClaudeCode && call.event.as_deref() == Some("PostToolUseFailure");
+    let (action, answer) = if after_failure {
+        (None, answer::after_failure(agent, &tool, &finding))
+    } else {
+        let action = policy.action(finding.case);
+        (action, answer::for_finding(agent, &tool, &finding, action))
+    };
+    Judgment {
+        agent,
+        call: Some(call),
+        file: finding.file,
+        case: finding.case,
+        stage: finding.stage,
+        action,
+        answer,
+    }
+}
+
+impl Judgment {
+    /// The answer in the agent's own decision format.
+    pub fn reply(&self) -> Reply {
+        answer::reply(self.agent, &self.answer)
+    }
+
+    /// The line `.srview/gate.jsonl` keeps for it (without its newline);
+    /// `time` is the decision's time (RFC 3339, UTC).
+    pub fn record(&self, time: &str) -> String {
+        let call = self.call.as_ref();
+        let record = Record {
+            time,
+            agent: self.agent.id(),
+            session_id: call.and_then(|c| c.session_id.as_deref()),
+            call_id: call.and_then(|c| c.call_id.as_deref()),
+            tool: call.map(|c| c.tool.as_str()),
+            file: self.file.as_deref(),
+            input_sha256: call.map(|c| sha256_hex(c.input.to_string().as_bytes())),
+            stage: self.stage.as_deref(),
+            case: self.case.name(),
+            policy: self.action.map(Action::name),
+            decision: self.answer.name(),
+            message: self.answer.message(),
+        };
+        serde_json::to_string(&record).unwrap_or_default()
+    }
+}
+
+/// One line of `.srview/gate.jsonl`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Record<'a> {
+    time: &'a str,
+    agent: &'a str,
+    session_id: Option<&'a str>,
+    call_id: Option<&'a str>,
+    tool: Option<&'a str>,
+    file: Option<&'a str>,
+    /// Of the tool input as compact JSON (keys in sorted order).
+    input_sha256: Option<String>,
+    stage: Option<&'a str>,
+    case: &'a str,
+    /// The policy's action for the case (`None` when it does not apply).
+    policy: Option<&'a str>,
+    decision: &'a str,
+    message: Option<&'a str>,
+}
+
+/// `bytes`' SHA-256 in lower-case hex.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    let digest = sha2::Sha256::digest(bytes);
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}

@@ -1,0 +1,238 @@
+//! Codex's `apply_patch` judged: the whole patch applied over the folder
+//! as Codex 0.169.0 would, every hunk's level, srview's doubts, and the
+//! corrected patch (loose lines as the file has them, added lines
+//! re-indented, failed hunks moved onto their region) when it applies with
+//! every hunk exact and nothing in doubt.
+
+use super::judge::{LINE_DIFF_LEGEND, line_diff_text};
+use super::{Call, Case, Finding};
+use crate::dialect::apply_patch::{
+    self, HunkState, MatchLevel, Patch, PatchFs, PatchOutcome, Section, parse, render,
+};
+
+/// The files a patch names, as it names them.
+fn files(patch: &Patch) -> String {
+    patch
+        .sections
+        .iter()
+        .map(Section::path)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The loosest level any hunk (or `@@` line) of `outcome` matched at.
+fn loosest(outcome: &PatchOutcome) -> MatchLevel {
+    let rank = |l: MatchLevel| match l {
+        MatchLevel::Exact => 0,
+        MatchLevel::TrailingSpace => 1,
+        MatchLevel::Trimmed => 2,
+        MatchLevel::Unicode => 3,
+    };
+    outcome
+        .sections
+        .iter()
+        .flat_map(|s| &s.hunks)
+        .flat_map(|h| {
+            h.level
+                .into_iter()
+                .chain(h.header.as_ref().map(|m| m.level))
+        })
+        .max_by_key(|l| rank(*l))
+        .unwrap_or(MatchLevel::Exact)
+}
+
+/// Whether srview stands behind `patch` over `fs`: it applies, every hunk
+/// exact, nothing in doubt. Else why not.
+fn stands(patch: &Patch, fs: &dyn PatchFs, cwd: &str) -> Result<(), String> {
+    let outcome = apply_patch::apply(patch, fs, cwd);
+    if outcome.exit_code != 0 {
+        return Err(format!(
+            "the corrected patch fails too: {}",
+            outcome.stderr.trim_end()
+        ));
+    }
+    if outcome.loose_hunks().next().is_some() {
+        return Err("the corrected patch still matches loosely".to_string());
+    }
+    let doubts = apply_patch::patch_doubts(patch, &outcome, fs, cwd);
+    if !doubts.is_empty() {
+        let all: Vec<String> = doubts.into_iter().map(|d| d.message).collect();
+        return Err(format!(
+            "the corrected patch is in doubt: {}",
+            all.join("; ")
+        ));
+    }
+    Ok(())
+}
+
+/// The patch as Codex's `updatedInput` carries it: `{"command": patch}`.
+fn as_input(call: &Call, text: String) -> serde_json::Value {
+    let mut input = call.input.clone();
+    if let Some(object) = input.as_object_mut() {
+        object.insert("command".to_string(), text.into());
+    }
+    input
+}
+
+pub(super) fn codex(call: &Call, fs: &dyn PatchFs) -> Finding {
+    let Some(text) = call.input.get("command").and_then(|c| c.as_str()) else {
+        return Finding::unreadable(None, "the tool input has no \"command\" text".to_string());
+    };
+    let patch = match parse(text) {
+        Ok(patch) => patch,
+        Err(e) => {
+            // Codex's own parse error, as the model would read it.
+            return Finding {
+                case: Case::Failing,
+                file: None,
+                stage: Some("parse".to_string()),
+                explanation: format!("Codex cannot read this patch: {e}"),
+                corrected: None,
+                withheld: None,
+            };
+        }
+    };
+    let file = Some(files(&patch));
+    let cwd = call.cwd.as_str();
+    let outcome = apply_patch::apply(&patch, fs, cwd);
+    if outcome.exit_code != 0 {
+        return failing(call, &patch, &outcome, fs, file);
+    }
+    let loose: Vec<_> = outcome.loose_hunks().collect();
+    if loose.is_empty() {
+        let doubts = apply_patch::patch_doubts(&patch, &outcome, fs, cwd);
+        if doubts.is_empty() {
+            return Finding {
+                case: Case::Exact,
+                file,
+                stage: Some("exact".to_string()),
+                explanation: String::new(),
+                corrected: None,
+                withheld: None,
+            };
+        }
+        let all: Vec<String> = doubts.into_iter().map(|d| d.message).collect();
+        return Finding {
+            case: Case::Doubt,
+            file,
+            stage: Some("exact".to_string()),
+            explanation: format!(
+                "the patch matches exactly, but srview cannot stand behind its result: {}.",
+                all.join("; ")
+            ),
+            corrected: None,
+            withheld: None,
+        };
+    }
+    // A loose hunk: what differs, what writing it would do, the exact patch.
+    let mut explanation = String::new();
+    for d in apply_patch::diagnose_hunks(&patch, &outcome, fs, cwd) {
+        if d.state != HunkState::Applied {
+            continue;
+        }
+        if !explanation.is_empty() {
+            explanation.push('\n');
+        }
+        explanation.push_str(&format!(
+            "Codex would apply this patch only loosely: {}",
+            d.message.trim_end()
+        ));
+        if !d.line_diff.is_empty() {
+            explanation.push_str(&format!("\nThe lines {LINE_DIFF_LEGEND}:\n"));
+            explanation.push_str(line_diff_text(&d.line_diff).trim_end());
+        }
+    }
+    let damage: Vec<String> = apply_patch::patch_doubts(&patch, &outcome, fs, cwd)
+        .into_iter()
+        .map(|d| d.message)
+        .collect();
+    if !damage.is_empty() {
+        explanation.push_str(&format!("\nAs written: {}.", damage.join("; ")));
+    }
+    let (tight, withheld) = apply_patch::tighten_reindented(&patch, &outcome);
+    let (corrected, why_not) = if let Some(([s, h], why)) = withheld.first() {
+        (
+            None,
+            Some(format!(
+                "hunk {} of {} is left as written: {why}",
+                h + 1,
+                patch.sections.get(*s).map_or("", Section::path)
+            )),
+        )
+    } else {
+        match stands(&tight, fs, cwd) {
+            Ok(()) => (Some(as_input(call, render(&tight))), None),
+            Err(why) => (None, Some(why)),
+        }
+    };
+    Finding {
+        case: Case::Loose,
+        file,
+        stage: Some(loosest(&outcome).name().to_string()),
+        explanation,
+        corrected,
+        withheld: why_not,
+    }
+}
+
+/// A patch Codex refuses: its error, each failed hunk's closest region and
+/// lines, and the patch fixed when every hunk is then placed exactly.
+fn failing(
+    call: &Call,
+    patch: &Patch,
+    outcome: &PatchOutcome,
+    fs: &dyn PatchFs,
+    file: Option<String>,
+) -> Finding {
+    let cwd = call.cwd.as_str();
+    let mut explanation = format!(
+        "Codex would refuse this patch: {}",
+        outcome.stderr.trim_end()
+    );
+    for d in apply_patch::diagnose_hunks(patch, outcome, fs, cwd) {
+        if d.state != HunkState::Failed {
+            continue;
+        }
+        if let Some(header) = &d.header {
+            explanation.push('\n');
+            explanation.push_str(header.message.trim_end());
+        }
+        if !d.message.is_empty() {
+            explanation.push('\n');
+            explanation.push_str(d.message.trim_end());
+        }
+        if !d.line_diff.is_empty() {
+            explanation.push_str(&format!("\nThe lines {LINE_DIFF_LEGEND}:\n"));
+            explanation.push_str(line_diff_text(&d.line_diff).trim_end());
+        }
+    }
+    let fixed = apply_patch::fix_patch(patch, fs, cwd);
+    let (corrected, withheld) = if fixed.complete {
+        match stands(&fixed.patch, fs, cwd) {
+            Ok(()) => (Some(as_input(call, fixed.text)), None),
+            Err(why) => (None, Some(why)),
+        }
+    } else {
+        let notes: Vec<String> = fixed.notes.into_iter().map(|n| n.message).collect();
+        let why = if notes.is_empty() {
+            "not every hunk can be placed".to_string()
+        } else {
+            notes.join("; ")
+        };
+        (None, Some(why))
+    };
+    let hunk_failed = outcome
+        .sections
+        .iter()
+        .flat_map(|s| &s.hunks)
+        .any(|h| h.state == HunkState::Failed);
+    let stage = if hunk_failed { "failed" } else { "refused" };
+    Finding {
+        case: Case::Failing,
+        file,
+        stage: Some(stage.to_string()),
+        explanation,
+        corrected,
+        withheld,
+    }
+}

@@ -1,0 +1,136 @@
+//! `--policy exact=allow,doubt=review,loose=repair,failing=deny`: what the
+//! gate does in each case.
+
+use super::Case;
+
+/// What the gate does with an edit of one case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    /// No opinion: the agent's own flow goes on (srview never answers an
+    /// explicit allow, which would also skip the agent's permission check).
+    Allow,
+    /// Denied, with why.
+    Deny,
+    /// Rewritten to the exact edit srview stands behind, where the agent
+    /// can rewrite; denied with that edit otherwise.
+    Repair,
+    /// To the review pane; none runs yet, so denied and said so.
+    Review,
+}
+
+impl Action {
+    /// The word `--policy` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Action::Allow => "allow",
+            Action::Deny => "deny",
+            Action::Repair => "repair",
+            Action::Review => "review",
+        }
+    }
+
+    fn from_name(name: &str) -> Option<Action> {
+        [Action::Allow, Action::Deny, Action::Repair, Action::Review]
+            .into_iter()
+            .find(|a| a.name() == name)
+    }
+}
+
+/// The action per case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Policy {
+    /// Exact, no doubt (default `allow`).
+    pub exact: Action,
+    /// Exact with a doubt (default `review`).
+    pub doubt: Action,
+    /// A loose stage (default `repair`).
+    pub loose: Action,
+    /// The agent would refuse it (default `deny`).
+    pub failing: Action,
+}
+
+impl Default for Policy {
+    fn default() -> Self {
+        Policy {
+            exact: Action::Allow,
+            doubt: Action::Review,
+            loose: Action::Repair,
+            failing: Action::Deny,
+        }
+    }
+}
+
+/// A `--policy` value srview cannot read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PolicyError {
+    /// Not `CASE=ACTION`.
+    #[error("--policy: {0:?} is not CASE=ACTION (e.g. loose=deny)")]
+    Shape(String),
+    /// An unknown case.
+    #[error("--policy: unknown case {0:?} (exact, doubt, loose, failing)")]
+    Case(String),
+    /// An unknown action.
+    #[error("--policy: unknown action {0:?} (allow, deny, repair, review)")]
+    Action(String),
+}
+
+impl Policy {
+    /// The defaults overridden by `text` (comma-separated `CASE=ACTION`).
+    pub fn parse(text: &str) -> Result<Policy, PolicyError> {
+        let mut policy = Policy::default();
+        for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let (case, action) = part
+                .split_once('=')
+                .ok_or_else(|| PolicyError::Shape(part.to_string()))?;
+            let action = Action::from_name(action.trim())
+                .ok_or_else(|| PolicyError::Action(action.trim().to_string()))?;
+            let slot = match case.trim() {
+                "exact" => &mut policy.exact,
+                "doubt" => &mut policy.doubt,
+                "loose" => &mut policy.loose,
+                "failing" => &mut policy.failing,
+                other => return Err(PolicyError::Case(other.to_string())),
+            };
+            *slot = action;
+        }
+        Ok(policy)
+    }
+
+    /// The action for `case`; `None` for the cases no policy decides
+    /// (unreadable: always denied; not an edit: no opinion).
+    pub fn action(&self, case: Case) -> Option<Action> {
+        match case {
+            Case::Exact => Some(self.exact),
+            Case::Doubt => Some(self.doubt),
+            Case::Loose => Some(self.loose),
+            Case::Failing => Some(self.failing),
+            Case::Unreadable | Case::NotAnEdit => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_policy_overrides_the_defaults_case_by_case() {
+        let p = Policy::parse("loose=deny, failing=repair").expect("reads");
+        assert_eq!(p.loose, Action::Deny);
+        assert_eq!(p.failing, Action::Repair);
+        assert_eq!(p.exact, Action::Allow);
+        assert_eq!(p.doubt, Action::Review);
+        assert_eq!(
+            Policy::parse("loose").unwrap_err().to_string(),
+            "--policy: \"loose\" is not CASE=ACTION (e.g. loose=deny)"
+        );
+        assert_eq!(
+            Policy::parse("loose=ask").unwrap_err().to_string(),
+            "--policy: unknown action \"ask\" (allow, deny, repair, review)"
+        );
+        assert_eq!(
+            Policy::parse("fuzzy=deny").unwrap_err().to_string(),
+            "--policy: unknown case \"fuzzy\" (exact, doubt, loose, failing)"
+        );
+    }
+}

@@ -1,0 +1,1093 @@
+//! `srview gate`: hook payloads of the command-hook agents judged with each
+//! agent's own matcher and answered in its own decision format.
+//!
+//! The payloads in tests/fixtures/gate/ are the exact bytes each real CLI
+//! sent its hook (Claude Code 2.1.328, Codex 0.169.0, Gemini CLI 0.61.0,
+//! Qwen Code 0.24.4), with the recorded hook's answer beside them
+//! (`*.recorded-stdout.txt`: a fixed example answer, not a judgment; its
+//! rewrites were made by hand, and are what srview's repair must give).
+//! The recordings hold only exact edits and one indentation mismatch (a
+//! quotes one for Claude Code); the failing, loose and damaging payloads
+//! are built in the same shape. Most cases are judged in process
+//! ([`srview::gate::judge`] over files in memory); a few run the binary.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+use srview::dialect::apply_patch::{self, MemoryFs};
+use srview::dialect::edit::{self, Edit};
+use srview::dialect::registry;
+use srview::gate::{Answer, Case, GateAgent, Judgment, Policy, judge};
+
+const CWD: &str = "/home/user/project";
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/gate")
+}
+
+/// `inventory.py` as every recording had it before the edit.
+fn inventory() -> String {
+    std::fs::read_to_string(fixtures().join("inventory.py")).expect("the fixture file")
+}
+
+fn read(agent: GateAgent, name: &str) -> Vec<u8> {
+    let path = fixtures().join(agent.id()).join(name);
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The recorded payload of `scenario`.
+fn payload(agent: GateAgent, scenario: &str) -> Vec<u8> {
+    read(agent, &format!("{scenario}.payload.json"))
+}
+
+/// The recorded hook's answer in `scenario`, as JSON.
+fn recorded_answer(agent: GateAgent, scenario: &str) -> Value {
+    serde_json::from_slice(&read(agent, &format!("{scenario}.recorded-stdout.txt")))
+        .expect("the recorded answer is JSON")
+}
+
+/// A payload in the recorded shape of `scenario`, with another tool input.
+fn payload_with(agent: GateAgent, scenario: &str, input: Value) -> Vec<u8> {
+    let mut json: Value = serde_json::from_slice(&payload(agent, scenario)).expect("JSON");
+    json["tool_input"] = input;
+    json.to_string().into_bytes()
+}
+
+/// The project holding `inventory.py` with `content`.
+fn project(content: &str) -> MemoryFs {
+    MemoryFs::new([("inventory.py".to_string(), content.to_string())])
+}
+
+fn judge_on(agent: GateAgent, payload: &[u8], content: &str, policy: &Policy) -> Judgment {
+    judge(agent, payload, |_| project(content), policy)
+}
+
+fn judged(agent: GateAgent, payload: &[u8]) -> Judgment {
+    judge_on(agent, payload, &inventory(), &Policy::default())
+}
+
+/// The reply's stdout as JSON (it must be JSON), its exit status 0.
+fn reply_json(judgment: &Judgment) -> Value {
+    let reply = judgment.reply();
+    assert_eq!(reply.exit_code, 0);
+    serde_json::from_slice(&reply.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{e}: {:?}",
+            String::from_utf8_lossy(&judgment.reply().stdout)
+        )
+    })
+}
+
+/// The text for the model in a deny (in the agent's own field).
+fn deny_reason(judgment: &Judgment) -> String {
+    let json = reply_json(judgment);
+    let reason = match judgment.agent {
+        GateAgent::GeminiCli => {
+            assert_eq!(json["decision"], "deny", "{json}");
+            &json["reason"]
+        }
+        GateAgent::ClineCli => {
+            assert_eq!(json["cancel"], true, "{json}");
+            &json["errorMessage"]
+        }
+        GateAgent::Opencode | GateAgent::Pi => {
+            assert_eq!(json["decision"], "deny", "{json}");
+            &json["reason"]
+        }
+        _ => {
+            let out = &json["hookSpecificOutput"];
+            assert_eq!(out["hookEventName"], "PreToolUse", "{json}");
+            assert_eq!(out["permissionDecision"], "deny", "{json}");
+            &out["permissionDecisionReason"]
+        }
+    };
+    reason.as_str().expect("a reason").to_string()
+}
+
+/// The rewritten tool input of a repair, in the agent's own field.
+fn rewritten_input(judgment: &Judgment) -> Value {
+    let json = reply_json(judgment);
+    match judgment.agent {
+        GateAgent::GeminiCli => {
+            let out = &json["hookSpecificOutput"];
+            assert_eq!(out["hookEventName"], "BeforeTool", "{json}");
+            out["tool_input"].clone()
+        }
+        GateAgent::Opencode | GateAgent::Pi => {
+            assert_eq!(json["decision"], "rewrite", "{json}");
+            json["args"].clone()
+        }
+        _ => {
+            let out = &json["hookSpecificOutput"];
+            assert_eq!(out["permissionDecision"], "allow", "{json}");
+            assert!(
+                out["permissionDecisionReason"]
+                    .as_str()
+                    .is_some_and(|r| r.starts_with("srview gate: rewrote this ")),
+                "{json}"
+            );
+            out["updatedInput"].clone()
+        }
+    }
+}
+
+/// Asserts that `input` (a corrected or rewritten tool input) applies
+/// exactly with `agent`'s own matcher over `content`.
+fn assert_exact_with_agents_matcher(agent: GateAgent, input: &Value, content: &str) {
+    match agent {
+        GateAgent::ClaudeCode => {
+            let edit = Edit::from_tool_input("Edit", &input.to_string()).expect("an Edit");
+            let outcome = edit::apply(&edit, Some(content));
+            assert!(outcome.result.is_ok(), "{input}: {:?}", outcome.result);
+            assert!(edit::edit_doubts(&outcome, content).is_empty(), "{input}");
+        }
+        GateAgent::Codex => {
+            let patch = input["command"].as_str().expect("a patch");
+            let outcome = apply_patch::apply_text(patch, &project(content), CWD);
+            assert_eq!(outcome.exit_code, 0, "{patch}: {}", outcome.stderr);
+            assert_eq!(outcome.loose_hunks().count(), 0, "{patch}");
+        }
+        GateAgent::GeminiCli | GateAgent::QwenCode => {
+            let dialect = if agent == GateAgent::GeminiCli {
+                "gemini-replace"
+            } else {
+                "qwen-edit"
+            };
+            let path = input["file_path"].as_str().expect("a path");
+            let run =
+                registry::run_on_file(dialect, input, path, Some(content), CWD).expect("a matcher");
+            assert!(run.outcome.ok, "{input}: {:?}", run.outcome.error);
+            assert!(
+                run.outcome
+                    .edits
+                    .iter()
+                    .all(|m| m.found.is_some() && !m.loose),
+                "{input}: {:?}",
+                run.outcome.edits
+            );
+        }
+        GateAgent::Opencode | GateAgent::Pi => {
+            let (dialect, key) = if agent == GateAgent::Opencode {
+                ("opencode-edit", "filePath")
+            } else {
+                ("pi-edit", "path")
+            };
+            let path = input[key].as_str().expect("a path");
+            let run =
+                registry::run_on_file(dialect, input, path, Some(content), CWD).expect("a matcher");
+            assert!(run.outcome.ok, "{input}: {:?}", run.outcome.error);
+            assert!(
+                run.outcome
+                    .edits
+                    .iter()
+                    .all(|m| m.found.is_some() && !m.loose),
+                "{input}"
+            );
+        }
+        GateAgent::ClineCli => unreachable!("no Cline payload is corrected here"),
+    }
+}
+
+/// The corrected input a deny offers (the JSON or patch after "instead").
+fn offered_input(agent: GateAgent, reason: &str) -> Option<Value> {
+    let (_, after) = reason.split_once(" exactly):\n")?;
+    Some(match agent {
+        GateAgent::Codex => json!({ "command": after }),
+        _ => serde_json::from_str(after).expect("the offered input is JSON"),
+    })
+}
+
+// --- the recorded payloads -------------------------------------------------
+
+/// Every recorded exact edit (and Claude Code's Write of a new file): no
+/// opinion, nothing on stdout, exit 0.
+#[test]
+fn recorded_exact_payloads_get_no_opinion() {
+    for (agent, scenario) in [
+        (GateAgent::ClaudeCode, "a_allow"),
+        (GateAgent::ClaudeCode, "w_write_allow"),
+        (GateAgent::Codex, "a0_no_output"),
+        (GateAgent::GeminiCli, "a0_no_output"),
+        (GateAgent::QwenCode, "a0_no_output"),
+    ] {
+        let judgment = judged(agent, &payload(agent, scenario));
+        assert_eq!(judgment.case, Case::Exact, "{scenario}");
+        assert_eq!(judgment.answer, Answer::NoOpinion, "{scenario}");
+        let reply = judgment.reply();
+        assert_eq!((reply.stdout.as_slice(), reply.exit_code), (&b""[..], 0));
+    }
+}
+
+/// The recorded mis-quoted (Claude Code) and mis-indented (Codex, Gemini
+/// CLI) edits, which the agent would place through a loose stage, are
+/// rewritten to exactly the input the recordings' hand-made rewrite sent,
+/// which the real CLIs then applied exactly.
+#[test]
+fn recorded_loose_payloads_are_rewritten_as_the_recorded_rewrites() {
+    for (agent, stage) in [
+        (GateAgent::ClaudeCode, "quote-normalised"),
+        (GateAgent::Codex, "trimmed"),
+        (GateAgent::GeminiCli, "flexible"),
+    ] {
+        let judgment = judged(agent, &payload(agent, "b_deny_json"));
+        assert_eq!(judgment.case, Case::Loose, "{agent:?}");
+        assert_eq!(judgment.stage.as_deref(), Some(stage), "{agent:?}");
+        let input = rewritten_input(&judgment);
+        let recorded = recorded_answer(agent, "c_rewrite");
+        let recorded = match agent {
+            GateAgent::GeminiCli => &recorded["hookSpecificOutput"]["tool_input"],
+            _ => &recorded["hookSpecificOutput"]["updatedInput"],
+        };
+        match agent {
+            // srview's patch ends in a newline, the hand-made one does not.
+            GateAgent::Codex => assert_eq!(
+                input["command"].as_str().map(str::trim_end),
+                recorded["command"].as_str()
+            ),
+            _ => assert_eq!(&input, recorded, "{agent:?}"),
+        }
+        assert_exact_with_agents_matcher(agent, &input, &inventory());
+    }
+    // Gemini CLI's answer, byte for byte.
+    let judgment = judged(
+        GateAgent::GeminiCli,
+        &payload(GateAgent::GeminiCli, "b_deny_json"),
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&judgment.reply().stdout),
+        r#"{"hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"file_path":"/home/user/project/inventory.py","instruction":"Add a sku field to Item.","new_string":"    qty: int\n    price: float\n    sku: str = \"\"\n","old_string":"    qty: int\n    price: float\n"}}}"#
+    );
+}
+
+/// Qwen Code cannot rewrite, and its own matcher refuses the mis-indented
+/// edit: denied, with what failed, the region and the exact edit.
+#[test]
+fn qwen_codes_recorded_mis_indented_edit_is_denied_with_the_exact_edit() {
+    let agent = GateAgent::QwenCode;
+    let judgment = judged(agent, &payload(agent, "b_deny_json"));
+    assert_eq!(judgment.case, Case::Failing);
+    assert_eq!(
+        deny_reason(&judgment),
+        "srview gate: Qwen Code 0.24.4's edit tool would refuse this edit: Failed to edit, 0 \
+         occurrences found for old_string in /home/user/project/inventory.py. No edits made. \
+         The exact text in old_string was not found. Ensure you're not escaping content \
+         incorrectly and check whitespace, indentation, and context. Use read_file tool to \
+         verify.\n\
+         old_string does not occur in the file; closest: lines 12-13 (similarity 0.92): \
+         indentation or spacing differs from the file.\n\
+         The lines (- a line as sent, + the file's line at that number, blank: the same in both):\n\
+         \x20 -  sent |   qty: int\n\
+         \x20 +    12 |     qty: int\n\
+         \x20 -  sent |   price: float\n\
+         \x20 +    13 |     price: float\n\
+         Send this edit input instead (srview checked that Qwen Code places it exactly):\n\
+         {\"file_path\":\"/home/user/project/inventory.py\",\"new_string\":\"    qty: int\\n    \
+         price: float\\n    sku: str = \\\"\\\"\\n\",\"old_string\":\"    qty: int\\n    price: \
+         float\\n\"}"
+    );
+    let offered = offered_input(agent, &deny_reason(&judgment)).expect("an exact edit");
+    assert_exact_with_agents_matcher(agent, &offered, &inventory());
+}
+
+// --- built payloads in the recorded shapes ---------------------------------
+
+/// A string edit's input in `agent`'s schema (Claude Code's `Edit` adds
+/// `replace_all`, Gemini CLI's `replace` an `instruction`).
+fn string_edit(agent: GateAgent, old: &str, new: &str) -> Value {
+    let path = format!("{CWD}/inventory.py");
+    match agent {
+        GateAgent::ClaudeCode => {
+            json!({"file_path": path, "old_string": old, "new_string": new, "replace_all": false})
+        }
+        GateAgent::GeminiCli => {
+            json!({"file_path": path, "instruction": "Edit.", "old_string": old, "new_string": new})
+        }
+        _ => json!({"file_path": path, "old_string": old, "new_string": new}),
+    }
+}
+
+/// A payload of `agent` carrying a string edit (Codex: a patch).
+fn edit_payload(agent: GateAgent, input: Value) -> Vec<u8> {
+    let scenario = match agent {
+        GateAgent::ClaudeCode => "a_allow",
+        _ => "a0_no_output",
+    };
+    payload_with(agent, scenario, input)
+}
+
+fn patch(body: &str) -> Value {
+    json!({ "command": format!("*** Begin Patch\n*** Update File: inventory.py\n{body}*** End Patch") })
+}
+
+/// An edit whose old text is not in the file, close to line 5: denied
+/// with what failed, the closest region with its line numbers and
+/// differing lines, and the corrected edit, which applies exactly with the
+/// agent's own matcher. (Gemini CLI's fuzzy stage places it: see
+/// `loose_edits_are_repaired_or_denied_with_the_exact_edit`.)
+#[test]
+fn a_failing_edit_is_denied_with_the_region_and_the_corrected_edit() {
+    let old = "LOW_STOK = 5\nTAX_RATE = 0.2\n";
+    let new = "LOW_STOCK = 10\nTAX_RATE = 0.2\n";
+    for agent in [GateAgent::ClaudeCode, GateAgent::Codex, GateAgent::QwenCode] {
+        let input = match agent {
+            GateAgent::Codex => patch("@@\n-LOW_STOK = 5\n+LOW_STOCK = 10\n TAX_RATE = 0.2\n"),
+            _ => string_edit(agent, old, new),
+        };
+        let judgment = judged(agent, &edit_payload(agent, input));
+        assert_eq!(judgment.case, Case::Failing, "{agent:?}");
+        let reason = deny_reason(&judgment);
+        assert!(reason.starts_with("srview gate: "), "{reason}");
+        assert!(reason.contains("closest: line"), "{agent:?}: {reason}");
+        assert!(
+            reason.contains("  -  sent | LOW_STOK = 5\n  +     5 | LOW_STOCK = 5\n"),
+            "{agent:?}: {reason}"
+        );
+        let offered = offered_input(agent, &reason)
+            .unwrap_or_else(|| panic!("{agent:?}: no corrected edit: {reason}"));
+        assert_exact_with_agents_matcher(agent, &offered, &inventory());
+    }
+    // Codex's, word for word.
+    let judgment = judged(
+        GateAgent::Codex,
+        &payload(GateAgent::Codex, "b_deny_unverifiable_patch"),
+    );
+    assert_eq!(
+        deny_reason(&judgment),
+        "srview gate: Codex would refuse this patch: Failed to find expected lines in \
+         /home/user/project/inventory.py:\nLOW_STOK = 5\n\
+         hunk 1 of inventory.py failed: its lines are not in the file; closest: line 5 \
+         (similarity 0.95): the closest region of the file has different content.\n\
+         The lines (- a line as sent, + the file's line at that number, blank: the same in both):\n\
+         \x20 -  sent | LOW_STOK = 5\n\
+         \x20 +     5 | LOW_STOCK = 5\n\
+         Send this patch instead (srview checked that Codex applies every hunk of it exactly):\n\
+         *** Begin Patch\n*** Update File: inventory.py\n@@\n-LOW_STOCK = 5\n+LOW_STOCK = 10\n\
+         *** End Patch\n"
+    );
+}
+
+/// An old text that occurs twice, and one that is nowhere near: denied
+/// with the agent's own error and why no corrected edit is offered.
+#[test]
+fn an_ambiguous_or_unplaceable_edit_is_denied_with_a_reason() {
+    for agent in [
+        GateAgent::ClaudeCode,
+        GateAgent::GeminiCli,
+        GateAgent::QwenCode,
+    ] {
+        let input = string_edit(agent, "        return None\n", "        return []\n");
+        let judgment = judged(agent, &edit_payload(agent, input));
+        assert_eq!(judgment.case, Case::Exact, "{agent:?}: occurs once");
+        let input = string_edit(agent, "    return None\n", "    return []\n");
+        let judgment = judged(agent, &edit_payload(agent, input));
+        assert_eq!(judgment.case, Case::Failing, "{agent:?}");
+        let reason = deny_reason(&judgment);
+        assert!(
+            reason.contains(
+                "old_string occurs 2 times (line 27, line 32): the edit cannot tell which is meant"
+            ),
+            "{agent:?}: {reason}"
+        );
+        assert!(
+            reason.contains("so no corrected edit is offered"),
+            "{agent:?}: {reason}"
+        );
+        assert_eq!(offered_input(agent, &reason), None);
+        let input = string_edit(agent, "    weight_in_grams: float\n", "");
+        let judgment = judged(agent, &edit_payload(agent, input));
+        assert_eq!(judgment.case, Case::Failing, "{agent:?}");
+        let reason = deny_reason(&judgment);
+        assert!(
+            reason.contains("\nNo corrected edit: "),
+            "{agent:?}: {reason}"
+        );
+        assert_eq!(offered_input(agent, &reason), None);
+    }
+}
+
+/// Edits each agent would place through a loose stage of its own matcher:
+/// rewritten to the exact edit where the agent can take one, denied with
+/// that edit where it cannot (Qwen Code), and denied with the difference
+/// when `loose=deny`.
+#[test]
+fn loose_edits_are_repaired_or_denied_with_the_exact_edit() {
+    let cases = [
+        // Gemini CLI's fuzzy stage places a typo.
+        (
+            GateAgent::GeminiCli,
+            string_edit(
+                GateAgent::GeminiCli,
+                "LOW_STOK = 5\nTAX_RATE = 0.2\n",
+                "LOW_STOCK = 10\nTAX_RATE = 0.2\n",
+            ),
+            "fuzzy",
+        ),
+        // Qwen Code's trailing white space stage.
+        (
+            GateAgent::QwenCode,
+            string_edit(
+                GateAgent::QwenCode,
+                "LOW_STOCK = 5   \n",
+                "LOW_STOCK = 10\n",
+            ),
+            "line_pass_trimEnd+removedTrailingFinalEmptyLine",
+        ),
+        // Codex's trailing-space level.
+        (
+            GateAgent::Codex,
+            patch("@@\n-LOW_STOCK = 5  \n+LOW_STOCK = 10\n"),
+            "trailing-space",
+        ),
+    ];
+    for (agent, input, stage) in cases {
+        let judgment = judged(agent, &edit_payload(agent, input.clone()));
+        assert_eq!(judgment.case, Case::Loose, "{agent:?}");
+        assert_eq!(judgment.stage.as_deref(), Some(stage), "{agent:?}");
+        let exact = if agent.can_rewrite() {
+            rewritten_input(&judgment)
+        } else {
+            let reason = deny_reason(&judgment);
+            offered_input(agent, &reason).unwrap_or_else(|| panic!("{reason}"))
+        };
+        assert_exact_with_agents_matcher(agent, &exact, &inventory());
+        let denied = judge_on(
+            agent,
+            &edit_payload(agent, input),
+            &inventory(),
+            &Policy::parse("loose=deny").expect("a policy"),
+        );
+        let reason = deny_reason(&denied);
+        assert!(
+            reason.contains("loose stage") || reason.contains("only at level"),
+            "{reason}"
+        );
+        assert_eq!(offered_input(agent, &reason), Some(exact), "{agent:?}");
+    }
+}
+
+/// A Codex patch whose context is indented two columns in: repaired; with
+/// `loose=deny`, the damage it would do as written is said (the new lines
+/// shifted out of the class body).
+#[test]
+fn a_loose_patch_denied_says_the_indentation_it_would_break() {
+    let agent = GateAgent::Codex;
+    let judgment = judge_on(
+        agent,
+        &payload(agent, "b_deny_json"),
+        &inventory(),
+        &Policy::parse("loose=deny").expect("a policy"),
+    );
+    let reason = deny_reason(&judgment);
+    assert!(
+        reason.contains(
+            "As written: hunk #1 of inventory.py matched only with white space ignored (trimmed) \
+             at lines 12-13, and the new lines are 2 columns left of the lines they replace: in \
+             Python (or any indentation-sensitive code) this moves them out of the enclosing \
+             block."
+        ),
+        "{reason}"
+    );
+    let offered = offered_input(agent, &reason).expect("the exact patch");
+    assert_exact_with_agents_matcher(agent, &offered, &inventory());
+}
+
+/// An exact edit whose new text is already there (sent again after it was
+/// applied): denied with the doubt spelled out, and, the review pane not
+/// running, that the policy fell back to deny. `doubt=deny` says no
+/// fallback; `doubt=allow` lets it through.
+#[test]
+fn an_exact_edit_already_applied_is_denied_with_the_doubt() {
+    let old = "LOW_STOCK = 5\n";
+    let new = "LOW_STOCK = 5\nTAX_RATE = 0.2\n";
+    for agent in [
+        GateAgent::ClaudeCode,
+        GateAgent::Codex,
+        GateAgent::GeminiCli,
+        GateAgent::QwenCode,
+    ] {
+        let input = match agent {
+            GateAgent::Codex => patch("@@\n LOW_STOCK = 5\n+TAX_RATE = 0.2\n"),
+            _ => string_edit(agent, old, new),
+        };
+        let payload = edit_payload(agent, input);
+        let judgment = judged(agent, &payload);
+        assert_eq!(judgment.case, Case::Doubt, "{agent:?}");
+        let reason = deny_reason(&judgment);
+        assert!(reason.contains("already there"), "{agent:?}: {reason}");
+        assert!(
+            reason.contains(
+                "(no review pane runs, so srview's policy doubt=review falls back to deny)"
+            ),
+            "{reason}"
+        );
+        let strict = Policy::parse("doubt=deny").expect("a policy");
+        let reason = deny_reason(&judge_on(agent, &payload, &inventory(), &strict));
+        assert!(!reason.contains("review pane"), "{reason}");
+        let lenient = Policy::parse("doubt=allow").expect("a policy");
+        let judgment = judge_on(agent, &payload, &inventory(), &lenient);
+        assert_eq!(judgment.answer, Answer::NoOpinion);
+    }
+    let agent = GateAgent::ClaudeCode;
+    let judgment = judged(agent, &edit_payload(agent, string_edit(agent, old, new)));
+    assert_eq!(
+        deny_reason(&judgment),
+        "srview gate: the edit of /home/user/project/inventory.py matches exactly (line 5), but \
+         srview cannot stand behind its result: its new text is already there (lines 5-6): this \
+         looks applied already, and applied again it repeats what it adds.\n\
+         (no review pane runs, so srview's policy doubt=review falls back to deny)\n\
+         Read the file again before editing it: it may already hold what this edit means."
+    );
+}
+
+/// A write of exactly what the file holds is in doubt; a write that
+/// changes it has nothing to match and gets no opinion.
+#[test]
+fn writes_are_judged_for_content_already_there() {
+    for (agent, tool) in [
+        (GateAgent::ClaudeCode, "Write"),
+        (GateAgent::GeminiCli, "write_file"),
+        (GateAgent::QwenCode, "write_file"),
+    ] {
+        let mut json: Value =
+            serde_json::from_slice(&edit_payload(agent, json!({}))).expect("JSON");
+        json["tool_name"] = tool.into();
+        let path = format!("{CWD}/inventory.py");
+        json["tool_input"] = json!({"file_path": path, "content": inventory()});
+        let judgment = judged(agent, json.to_string().as_bytes());
+        assert_eq!(judgment.case, Case::Doubt, "{agent:?}");
+        assert!(deny_reason(&judgment).contains("already holds exactly this content"));
+        json["tool_input"]["content"] = "print('hi')\n".into();
+        let judgment = judged(agent, json.to_string().as_bytes());
+        assert_eq!(judgment.case, Case::Exact, "{agent:?}");
+        assert_eq!(judgment.answer, Answer::NoOpinion);
+    }
+}
+
+/// A payload that is no JSON, one without its tool input, an input whose
+/// file is a folder: an explicit deny with the reason, in each agent's
+/// format (the agents let an edit through when their hook fails).
+#[test]
+fn unreadable_payloads_and_files_are_denied_explicitly() {
+    for agent in [
+        GateAgent::ClaudeCode,
+        GateAgent::Codex,
+        GateAgent::GeminiCli,
+        GateAgent::QwenCode,
+        GateAgent::ClineCli,
+    ] {
+        let judgment = judged(agent, b"{\"cwd\": \"/home/user/pro");
+        assert_eq!(judgment.case, Case::Unreadable);
+        assert_eq!(
+            deny_reason(&judgment),
+            "srview gate: the hook's payload cannot be read: it is not JSON (EOF while parsing \
+             a string at line 1 column 23)"
+        );
+    }
+    let agent = GateAgent::GeminiCli;
+    assert_eq!(
+        String::from_utf8_lossy(&judged(agent, b"").reply().stdout),
+        r#"{"decision":"deny","reason":"srview gate: the hook's payload cannot be read: it is empty"}"#
+    );
+    let mut json: Value = serde_json::from_slice(&payload(agent, "a0_no_output")).expect("JSON");
+    json["tool_input"] = json!({"file_path": format!("{CWD}/src"), "instruction": "x", "old_string": "a", "new_string": "b"});
+    let folder = MemoryFs::new([("src/a.py".to_string(), "a\n".to_string())]);
+    let judgment = judge(
+        agent,
+        json.to_string().as_bytes(),
+        |_| folder,
+        &Policy::default(),
+    );
+    assert_eq!(
+        deny_reason(&judgment),
+        "srview gate: this replace cannot be judged, so it is denied: /home/user/project/src is \
+         a directory"
+    );
+    // An input the agent's own validation refuses: its words.
+    json["tool_input"] = json!({"file_path": "a.py"});
+    let judgment = judged(agent, json.to_string().as_bytes());
+    assert_eq!(judgment.case, Case::Failing);
+    assert_eq!(
+        deny_reason(&judgment),
+        "srview gate: Gemini CLI 0.61.0's replace tool would refuse this replace: params must \
+         have required property 'instruction'"
+    );
+    // Claude Code's Edit without its old text: srview cannot read it.
+    let agent = GateAgent::ClaudeCode;
+    let judgment = judged(agent, &edit_payload(agent, json!({"file_path": "a.py"})));
+    assert_eq!(
+        deny_reason(&judgment),
+        "srview gate: this Edit cannot be judged, so it is denied: the tool input cannot be \
+         read: invalid Edit tool input: missing field `old_string` at line 1 column 20"
+    );
+}
+
+// --- every recorded call of Gemini CLI and Qwen Code -----------------------
+
+/// Every `replace` of Gemini CLI 0.61.0 and `edit` of Qwen Code 0.24.4
+/// recorded from the real CLIs (tests/fixtures/matchers/recorded/: the tool
+/// input and the file before), fed to the gate as its payload: each one the
+/// agent placed loosely is stopped (rewritten or denied), each one it
+/// refused is denied with the agent's own error and srview's reason, each
+/// exact one passes; every exact edit offered applies exactly with the
+/// agent's own matcher.
+#[test]
+fn every_recorded_gemini_and_qwen_call_is_judged() {
+    let mut tally = std::collections::BTreeMap::<(&str, &str), usize>::new();
+    for (agent, folder, exact_stage) in [
+        (GateAgent::GeminiCli, "gemini_replace", "exact"),
+        (GateAgent::QwenCode, "qwen_edit", "literal"),
+    ] {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/matchers/recorded")
+            .join(folder);
+        let mut names: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .expect("the recordings")
+            .map(|e| e.expect("an entry").path())
+            .collect();
+        names.sort();
+        for name in names {
+            let record: Value =
+                serde_json::from_slice(&std::fs::read(&name).expect("a recording")).expect("JSON");
+            let before = record["before"].as_str().expect("the file before");
+            let payload = edit_payload(agent, record["input"].clone());
+            let judgment = judge_on(agent, &payload, before, &Policy::default());
+            let ok = record["ok"].as_bool().expect("ok");
+            let loose = ok && record["stage"] != exact_stage;
+            let what = format!("{}", name.display());
+            match (ok, loose) {
+                (true, false) => {
+                    assert_eq!(judgment.case, Case::Exact, "{what}");
+                    assert_eq!(judgment.answer, Answer::NoOpinion, "{what}");
+                }
+                (true, true) => {
+                    assert_eq!(judgment.case, Case::Loose, "{what}");
+                    assert_eq!(
+                        judgment.stage.as_deref(),
+                        record["stage"].as_str(),
+                        "{what}"
+                    );
+                }
+                (false, _) => {
+                    assert_eq!(judgment.case, Case::Failing, "{what}");
+                    let reason = deny_reason(&judgment);
+                    let own = record["result"].as_str().expect("the agent's error");
+                    assert!(reason.contains(own), "{what}: {reason}");
+                    assert!(reason.contains("\nold_string "), "{what}: {reason}");
+                }
+            }
+            let exact = match &judgment.answer {
+                Answer::NoOpinion => None,
+                Answer::Rewrite { .. } => Some(rewritten_input(&judgment)),
+                Answer::Deny { reason } => offered_input(agent, reason),
+                Answer::Context { .. } => panic!("{what}: a context answers only after a failure"),
+            };
+            if let Some(exact) = &exact {
+                assert_exact_with_agents_matcher(agent, exact, before);
+            }
+            let key = (agent.id(), judgment.case.name());
+            *tally.entry(key).or_default() += 1;
+            if exact.is_some() && judgment.case != Case::Exact {
+                *tally.entry((agent.id(), "corrected")).or_default() += 1;
+            }
+        }
+    }
+    let tally: Vec<String> = tally
+        .into_iter()
+        .map(|((agent, what), n)| format!("{agent} {what} {n}"))
+        .collect();
+    assert_eq!(
+        tally,
+        [
+            "gemini-cli corrected 3",
+            "gemini-cli exact 8",
+            "gemini-cli failing 2",
+            "gemini-cli loose 4",
+            "qwen-code corrected 2",
+            "qwen-code exact 5",
+            "qwen-code failing 1",
+            "qwen-code loose 2"
+        ],
+        "the recorded calls by case, and those given an exact edit"
+    );
+}
+
+// --- the binary --------------------------------------------------------------
+
+/// Runs `srview gate ARGS` in `dir` with `stdin`; (stdout, stderr, exit
+/// status).
+fn run_gate(dir: &Path, args: &[&str], stdin: &[u8]) -> (Vec<u8>, String, Option<i32>) {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_srview"))
+        .current_dir(dir)
+        .arg("gate")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("srview runs");
+    let mut input = child.stdin.take().expect("stdin");
+    input.write_all(stdin).expect("the payload is written");
+    drop(input);
+    let out = child.wait_with_output().expect("srview ends");
+    (
+        out.stdout,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code(),
+    )
+}
+
+/// The recorded Gemini CLI payload, its `cwd` a temporary project holding
+/// the recorded file: the rewrite on stdout, exit 0, and the decision in
+/// `.srview/gate.jsonl` (a folder only its owner reads, ignored by git).
+/// An unreadable payload then: an explicit deny, recorded too.
+#[test]
+fn the_binary_answers_and_records_each_decision() {
+    use std::os::unix::fs::PermissionsExt;
+    let project = tempfile::tempdir().expect("a project");
+    let root = project.path().to_string_lossy().into_owned();
+    std::fs::write(project.path().join("inventory.py"), inventory()).expect("the file");
+    let agent = GateAgent::GeminiCli;
+    let recorded = String::from_utf8(payload(agent, "b_deny_json")).expect("UTF-8");
+    let moved = recorded.replace(CWD, &root);
+    let (stdout, stderr, code) =
+        run_gate(project.path(), &["--agent", "gemini-cli"], moved.as_bytes());
+    assert_eq!(code, Some(0), "{stderr}");
+    let expected = format!(
+        r#"{{"hookSpecificOutput":{{"hookEventName":"BeforeTool","tool_input":{{"file_path":"{root}/inventory.py","instruction":"Add a sku field to Item.","new_string":"    qty: int\n    price: float\n    sku: str = \"\"\n","old_string":"    qty: int\n    price: float\n"}}}}}}"#
+    );
+    assert_eq!(String::from_utf8_lossy(&stdout), expected);
+    assert_eq!(stderr, "");
+    let folder = project.path().join(".srview");
+    let mode = std::fs::metadata(&folder)
+        .expect("the folder")
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o700);
+    assert_eq!(
+        std::fs::read_to_string(folder.join(".gitignore")).expect("a .gitignore"),
+        "*\n"
+    );
+    let (stdout, _, code) = run_gate(project.path(), &["--agent", "gemini-cli"], b"{\"cwd\": 1}");
+    assert_eq!(code, Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&stdout),
+        r#"{"decision":"deny","reason":"srview gate: the hook's payload cannot be read: it has no \"cwd\" text"}"#
+    );
+    // The unreadable payload names no folder: recorded where srview ran.
+    let record = std::fs::read_to_string(folder.join("gate.jsonl")).expect("the record");
+    let lines: Vec<Value> = record
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    assert_eq!(lines.len(), 2, "{record}");
+    assert_eq!(
+        (&lines[1]["case"], &lines[1]["decision"], &lines[1]["tool"]),
+        (&json!("unreadable"), &json!("deny"), &Value::Null)
+    );
+    let line = &lines[0];
+    let input: Value = serde_json::from_str::<Value>(&moved).expect("JSON")["tool_input"].clone();
+    assert_eq!(line["agent"], "gemini-cli");
+    assert_eq!(line["sessionId"], "6e7f0000-0000-4000-8000-000000000003");
+    assert_eq!(line["callId"], Value::Null);
+    assert_eq!(line["tool"], "replace");
+    assert_eq!(line["file"], format!("{root}/inventory.py"));
+    assert_eq!(
+        line["inputSha256"],
+        srview::gate::sha256_hex(input.to_string().as_bytes())
+    );
+    assert_eq!(line["stage"], "flexible");
+    assert_eq!(line["case"], "loose");
+    assert_eq!(line["policy"], "repair");
+    assert_eq!(line["decision"], "repair");
+    assert!(
+        line["message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("srview gate: rewrote this replace")),
+        "{line}"
+    );
+    let time = line["time"].as_str().expect("a time");
+    assert_eq!(
+        (time.len(), &time[10..11], &time[23..]),
+        (24, "T", "Z"),
+        "{time}"
+    );
+}
+
+/// A `--policy` srview cannot read is a deny (the agent would otherwise
+/// let the edit through); an agent srview does not know is a usage error,
+/// exit 2, which each command-hook agent reads as a deny too; a payload
+/// that does not arrive within `--timeout` is denied before the agent's
+/// own timeout.
+#[test]
+fn the_binary_refuses_on_every_path() {
+    let here = tempfile::tempdir().expect("a folder");
+    let dir = here.path();
+    let (stdout, _, code) = run_gate(
+        dir,
+        &["--agent", "qwen-code", "--policy", "loose=ask"],
+        b"{}",
+    );
+    assert_eq!(code, Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&stdout),
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"srview gate: --policy: unknown action \"ask\" (allow, deny, repair, review): the edit is denied"}}"#
+    );
+    let (stdout, stderr, code) = run_gate(dir, &["--agent", "aider"], b"{}");
+    assert_eq!((stdout.len(), code), (0, Some(2)));
+    assert!(
+        stderr.contains("invalid value 'aider' for '--agent <AGENT>'"),
+        "{stderr}"
+    );
+
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_srview"))
+        .current_dir(dir)
+        .args(["gate", "--agent", "codex", "--timeout", "0.6"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("srview runs");
+    // stdin is held open: the payload never ends.
+    let open_stdin = child.stdin.take();
+    let out = child.wait_with_output().expect("srview ends");
+    drop(open_stdin);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"srview gate: srview did not finish judging this edit within 0.1 s (--timeout 0.6): it is denied"}}"#
+    );
+}
+
+/// Every cut-off prefix of every recorded payload is an explicit deny
+/// (never a panic, never no opinion).
+#[test]
+fn every_cut_off_payload_is_denied() {
+    for agent in [
+        GateAgent::ClaudeCode,
+        GateAgent::Codex,
+        GateAgent::GeminiCli,
+        GateAgent::QwenCode,
+    ] {
+        let dir = fixtures().join(agent.id());
+        for entry in std::fs::read_dir(&dir).expect("the fixtures") {
+            let path = entry.expect("an entry").path();
+            if !path.to_string_lossy().ends_with(".payload.json") {
+                continue;
+            }
+            let bytes = std::fs::read(&path).expect("a payload");
+            let whole = bytes.trim_ascii_end().len();
+            for end in 0..whole {
+                let judgment = judged(agent, &bytes[..end]);
+                assert_eq!(judgment.case, Case::Unreadable, "{}: {end}", path.display());
+                assert!(deny_reason(&judgment).starts_with("srview gate: "));
+            }
+        }
+    }
+}
+
+// --- OpenCode and pi (srview's plugin and extension), Cline (documented) ----
+
+/// srview's own JSON, as its OpenCode plugin and pi extension send it.
+fn own_payload(tool: &str, args: Value) -> Vec<u8> {
+    json!({"tool": tool, "args": args, "cwd": CWD, "sessionID": "ses_1", "callID": "call_1"})
+        .to_string()
+        .into_bytes()
+}
+
+/// The recordings' mis-indented edit, sent to OpenCode's `edit` (placed by
+/// its loose `LineTrimmedReplacer`: rewritten) and pi's `edit` (refused:
+/// denied with the exact edit; with `failing=repair`, rewritten); an exact
+/// one gets no opinion. Each rewrite applies exactly with the agent's own
+/// matcher.
+#[test]
+fn opencode_and_pi_edits_are_judged_with_their_own_matchers() {
+    let (old, new) = (
+        "  qty: int\n  price: float\n",
+        "  qty: int\n  price: float\n  sku: str = \"\"\n",
+    );
+    let path = format!("{CWD}/inventory.py");
+    let agent = GateAgent::Opencode;
+    let payload = own_payload(
+        "edit",
+        json!({"filePath": path, "oldString": old, "newString": new}),
+    );
+    let judgment = judged(agent, &payload);
+    assert_eq!(
+        (judgment.case, judgment.stage.as_deref()),
+        (Case::Loose, Some("LineTrimmedReplacer"))
+    );
+    let args = rewritten_input(&judgment);
+    assert_eq!(
+        args,
+        json!({"filePath": path, "oldString": "    qty: int\n    price: float\n", "newString": "    qty: int\n    price: float\n    sku: str = \"\"\n"})
+    );
+    assert_exact_with_agents_matcher(agent, &args, &inventory());
+    let exact = own_payload(
+        "edit",
+        json!({"filePath": path, "oldString": "LOW_STOCK = 5\n", "newString": "LOW_STOCK = 10\n"}),
+    );
+    assert_eq!(judged(agent, &exact).answer, Answer::NoOpinion);
+
+    let agent = GateAgent::Pi;
+    let edits = json!({"path": "inventory.py", "edits": [{"oldText": old, "newText": new}]});
+    let payload = own_payload("edit", edits);
+    let judgment = judged(agent, &payload);
+    assert_eq!(judgment.case, Case::Failing);
+    let offered = offered_input(agent, &deny_reason(&judgment)).expect("the exact edit");
+    assert_exact_with_agents_matcher(agent, &offered, &inventory());
+    let repair = Policy::parse("failing=repair").expect("a policy");
+    let judgment = judge_on(agent, &payload, &inventory(), &repair);
+    assert_eq!(rewritten_input(&judgment), offered);
+    let exact = own_payload(
+        "edit",
+        json!({"path": "inventory.py", "edits": [{"oldText": "LOW_STOCK = 5\n", "newText": "LOW_STOCK = 10\n"}]}),
+    );
+    assert_eq!(judged(agent, &exact).answer, Answer::NoOpinion);
+}
+
+/// Cline's documented payload (never observed: unverified): its `editor`
+/// judged with srview's exact-string semantics, a deny in its documented
+/// format.
+#[test]
+fn clines_documented_payload_is_answered_in_its_documented_format() {
+    let payload = json!({
+        "clineVersion": "3.0.65", "hookName": "PreToolUse", "timestamp": "0", "taskId": "task-1",
+        "workspaceRoots": [CWD], "userId": "u",
+        "preToolUse": {"toolName": "editor", "parameters": {"path": "inventory.py", "old_text": "    weight: float\n", "new_text": ""}},
+    });
+    let judgment = judged(GateAgent::ClineCli, payload.to_string().as_bytes());
+    assert_eq!(judgment.case, Case::Failing);
+    let reply = reply_json(&judgment);
+    assert_eq!(reply["cancel"], true);
+    assert!(
+        reply["errorMessage"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("srview gate: this editor fails: ")),
+        "{reply}"
+    );
+}
+
+// --- any edit near the file's own text ---------------------------------------
+
+mod near_edits {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A window of the file's lines, sent with a typical slip.
+    fn slip(lines: &[&str], kind: u8, at: usize) -> String {
+        let mut out: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+        let i = at % out.len();
+        match kind % 6 {
+            0 => {}
+            1 => out.iter_mut().for_each(|l| {
+                if let Some(rest) = l.strip_prefix("  ") {
+                    *l = rest.to_string();
+                }
+            }),
+            2 => out[i].push_str("   "),
+            3 => {
+                if let Some((c, _)) = out[i].char_indices().find(|(_, c)| c.is_alphabetic()) {
+                    out[i].insert(c + 1, 'q');
+                }
+            }
+            4 => out[i] = out[i].replace('"', "\u{201C}"),
+            _ => out[i] = out[i].replace('\u{2013}', "-"),
+        }
+        out.iter().map(|l| format!("{l}\n")).collect()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+
+        /// Whatever the slip, every agent's answer holds together: exact
+        /// is no opinion, and every rewrite and every exact edit offered
+        /// applies exactly with the agent's own matcher; nothing panics.
+        #[test]
+        fn every_exact_edit_offered_applies_exactly(
+            start in 0usize..50,
+            len in 1usize..4,
+            kind in 0u8..6,
+            at in 0usize..4,
+        ) {
+            let file = inventory();
+            let lines: Vec<&str> = file.lines().collect();
+            let start = start.min(lines.len() - len);
+            let window = &lines[start..start + len];
+            let old = slip(window, kind, at);
+            let mut changed: Vec<String> = window.iter().map(|l| l.to_string()).collect();
+            changed[0].push_str("  # changed");
+            let new: String = changed.iter().map(|l| format!("{l}\n")).collect();
+            for agent in [
+                GateAgent::ClaudeCode,
+                GateAgent::Codex,
+                GateAgent::GeminiCli,
+                GateAgent::QwenCode,
+                GateAgent::Opencode,
+                GateAgent::Pi,
+            ] {
+                let payload = match agent {
+                    GateAgent::Codex => {
+                        let minus: String = old.lines().map(|l| format!("-{l}\n")).collect();
+                        let plus: String = new.lines().map(|l| format!("+{l}\n")).collect();
+                        edit_payload(agent, patch(&format!("@@\n{minus}{plus}")))
+                    }
+                    GateAgent::Opencode => own_payload(
+                        "edit",
+                        json!({"filePath": format!("{CWD}/inventory.py"), "oldString": old, "newString": new}),
+                    ),
+                    GateAgent::Pi => own_payload(
+                        "edit",
+                        json!({"path": "inventory.py", "edits": [{"oldText": old, "newText": new}]}),
+                    ),
+                    _ => edit_payload(agent, string_edit(agent, &old, &new)),
+                };
+                let judgment = judged(agent, &payload);
+                let exact = match &judgment.answer {
+                    Answer::NoOpinion => {
+                        prop_assert!(matches!(judgment.case, Case::Exact), "{agent:?}: {:?}", judgment.case);
+                        None
+                    }
+                    Answer::Rewrite { .. } => Some(rewritten_input(&judgment)),
+                    Answer::Deny { reason } => offered_input(agent, reason),
+                    Answer::Context { .. } => panic!("a context answers only after a failure"),
+                };
+                if let Some(exact) = exact {
+                    assert_exact_with_agents_matcher(agent, &exact, &file);
+                }
+            }
+        }
+    }
+}
+
+/// Claude Code never shows PreToolUse an edit it cannot match; after the
+/// failure, its `PostToolUseFailure` hook (documented, not recorded: best
+/// effort) gets srview's diagnosis and the corrected edit as context for
+/// the model. An edit that did not fail there gets no opinion.
+#[test]
+fn claude_codes_failed_edit_gets_the_diagnosis_after_the_failure() {
+    let agent = GateAgent::ClaudeCode;
+    let mut json: Value = serde_json::from_slice(&payload(agent, "a_allow")).expect("JSON");
+    json["hook_event_name"] = "PostToolUseFailure".into();
+    json["error"] = "String to replace not found in file.".into();
+    json["tool_input"] = string_edit(agent, "LOW_STOK = 5\n", "LOW_STOCK = 10\n");
+    let judgment = judged(agent, json.to_string().as_bytes());
+    assert_eq!(judgment.case, Case::Failing);
+    let reply = reply_json(&judgment);
+    let out = &reply["hookSpecificOutput"];
+    assert_eq!(out["hookEventName"], "PostToolUseFailure");
+    let text = out["additionalContext"].as_str().expect("a context");
+    assert!(
+        text.starts_with("srview gate: this Edit fails: String to replace not found in file."),
+        "{text}"
+    );
+    let offered = offered_input(agent, text).expect("the corrected edit");
+    assert_exact_with_agents_matcher(agent, &offered, &inventory());
+    json["tool_input"] = string_edit(agent, "LOW_STOCK = 5\n", "LOW_STOCK = 10\n");
+    assert_eq!(
+        judged(agent, json.to_string().as_bytes()).answer,
+        Answer::NoOpinion
+    );
+}
