@@ -15,7 +15,7 @@
 //!   exact-string edits (Claude Code, Cline 3.x), reported in the engine's
 //!   block shape;
 //! - **agent sources** ([`source`]): coding agents' transcripts and live
-//!   streams (Claude Code, Codex, Cline, Aider) read into an ordered list of
+//!   streams (nine agents: see [`source::agent::table`]) read into an ordered list of
 //!   file edits;
 //! - **sessions** ([`sessions`]): every edit of an agent session run
 //!   through srview's applier against its content before, beside the

@@ -304,7 +304,12 @@ fn unreadable_diff_shows_an_error_state_then_recovers() {
     s.wait_for("recovered", |c| {
         c.contains("1 applied") && c.contains("BETA") && !c.contains("unreadable")
     });
-    std::fs::write(&diff, b"\x00\x01binary").expect("binary write");
+    // Replaced whole (written aside, then renamed over it): a write in
+    // place may be seen truncated, an empty diff, which would then be the
+    // last readable one.
+    let aside = diff.with_extension("new");
+    std::fs::write(&aside, b"\x00\x01binary").expect("binary write");
+    std::fs::rename(&aside, &diff).expect("replaced");
     s.wait_for("binary is an error too", |c| {
         c.contains("DIFF unreadable: binary (NUL byte at offset 0)")
             && c.contains("showing the last readable diff")

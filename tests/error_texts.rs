@@ -109,7 +109,7 @@ fn session_errors() {
         ),
         (
             &SessionError::Unrecognised { path: path.clone() },
-            "s/x.jsonl is not a session of Claude Code, Codex, Cline or Aider that srview knows",
+            "s/x.jsonl is not a session of Claude Code, Codex, Cline, Aider, Qwen Code, pi, OpenCode or Gemini CLI that srview knows",
             false,
         ),
         (
@@ -137,7 +137,7 @@ fn session_errors() {
         ),
         (
             &LoadError::UnknownStream,
-            "stdin is not the output of Claude Code, Codex, Cline or Aider that srview knows",
+            "stdin is not the output of Claude Code, Codex, Cline, Aider, Qwen Code, pi, OpenCode or Gemini CLI that srview knows",
             false,
         ),
         (

@@ -613,7 +613,7 @@ fn an_unknown_stream_is_refused_with_a_message() {
     assert!(out.stdout.is_empty());
     assert_eq!(
         stderr(&out),
-        "srview: stdin is not the output of Claude Code, Codex, Cline or Aider that srview knows\n"
+        "srview: stdin is not the output of Claude Code, Codex, Cline, Aider, Qwen Code, pi, OpenCode or Gemini CLI that srview knows\n"
     );
 }
 

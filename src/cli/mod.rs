@@ -58,7 +58,7 @@ pub enum Command {
     Replay(ReplayArgs),
     /// Every edit of an agent session (file, folder, or - for a live stream) with srview's verdict.
     Session(SessionArgs),
-    /// List the agent sessions found (Claude Code, Codex, Cline, Aider), newest first.
+    /// List the agent sessions found (every agent srview reads), newest first.
     Sessions(SessionsArgs),
     /// An agent's pre-edit hook: judge the edit in the payload on stdin, answer in the agent's format.
     Gate(GateArgs),
@@ -218,7 +218,7 @@ impl EngineOpts {
 #[derive(Debug, Args, Clone, Default)]
 pub struct PreviewArgs {
     /// The file the diff edits; `-` alone: an agent's output piped in
-    /// (Claude Code, Codex, Cline, Aider), every edit previewed as it streams.
+    /// (any of the nine agents srview reads), every edit previewed as it streams.
     pub file: Option<PathBuf>,
     /// The diff to watch; `-` or absent (with stdin not a terminal) reads stdin.
     pub diff: Option<PathBuf>,
@@ -251,8 +251,8 @@ pub struct PreviewArgs {
     /// FILE may not exist: start from an empty original.
     #[arg(long)]
     pub new_file: bool,
-    /// Follow an agent's session file as the agent writes it (Claude Code,
-    /// Codex, Cline, Aider): preview each edit as it streams. SESSION: a
+    /// Follow an agent's session file as the agent writes it (any agent
+    /// srview reads): preview each edit as it streams. SESSION: a
     /// file or a session id; without it, the newest session an agent ran in
     /// this folder's repository. `srview -` does the same with the agent's
     /// output piped in.
@@ -383,7 +383,7 @@ pub struct ReplayArgs {
 
 #[derive(Debug, Args, Clone)]
 pub struct SessionArgs {
-    /// A session file or folder (Claude Code, Codex, Cline, Aider), a
+    /// A session file, folder or database (any agent srview reads), a
     /// session id, or `-` for a live stream (default: the newest session an
     /// agent ran in this folder's repository).
     pub path: Option<PathBuf>,

@@ -18,7 +18,10 @@ pub enum LoadError {
     #[error("cannot read stdin: {0}")]
     Stdin(#[source] std::io::Error),
     /// The stream's first bytes are no agent output srview knows.
-    #[error("stdin is not the output of Claude Code, Codex, Cline or Aider that srview knows")]
+    #[error(
+        "stdin is not the output of {} that srview knows",
+        crate::source::agent::table::agent_names()
+    )]
     UnknownStream,
 }
 

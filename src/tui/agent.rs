@@ -375,8 +375,9 @@ impl AgentEdits {
                 let shown: String = first.chars().take(60).collect();
                 self.say(
                     &format!(
-                        "not the output of an agent srview reads (Claude Code, Codex, Cline, \
-                         Aider): it starts {shown:?}; see docs/agents.md for the commands"
+                        "not the output of an agent srview reads ({}): it starts {shown:?}; see \
+                         docs/agents.md for the commands",
+                        crate::source::agent::table::agent_names()
                     ),
                     true,
                 );
@@ -1267,7 +1268,7 @@ mod tests {
         assert!(notice.error);
         assert!(
             notice.text.starts_with(
-                "not the output of an agent srview reads (Claude Code, Codex, Cline, Aider): it starts \"hello world\""
+                "not the output of an agent srview reads (Claude Code, Codex, Cline, Aider, Qwen Code, pi, OpenCode or Gemini CLI): it starts \"hello world\""
             ),
             "{}",
             notice.text

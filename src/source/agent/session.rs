@@ -21,7 +21,10 @@ pub enum SessionError {
         source: std::io::Error,
     },
     /// Neither the name nor the first lines say which agent wrote it.
-    #[error("{path} is not a session of Claude Code, Codex, Cline or Aider that srview knows")]
+    #[error(
+        "{path} is not a session of {} that srview knows",
+        super::table::agent_names()
+    )]
     Unrecognised {
         /// The session file.
         path: PathBuf,

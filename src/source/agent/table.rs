@@ -860,6 +860,31 @@ pub static AGENTS: &[AgentRow] = &[
     },
 ];
 
+/// The agents srview reads, for messages: "Claude Code, Codex, ... or
+/// OpenCode" (one name for an agent whose versions are two rows: Cline).
+pub fn agent_names() -> String {
+    let mut names: Vec<&str> = Vec::new();
+    for row in AGENTS {
+        let family = row
+            .display_name
+            .split(' ')
+            .next()
+            .unwrap_or(row.display_name);
+        let merged = names
+            .iter_mut()
+            .find(|n| n.split(' ').next() == Some(family) && family == "Cline");
+        match merged {
+            Some(name) => *name = family,
+            None => names.push(row.display_name),
+        }
+    }
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        Some((last, _)) => (*last).to_string(),
+        None => String::new(),
+    }
+}
+
 /// The row of `kind`.
 pub fn agent(kind: AgentKind) -> &'static AgentRow {
     AGENTS
