@@ -1507,3 +1507,45 @@ fn a_hunk_whose_lines_stand_twice_is_said_for_a_first_match_agent() {
          place, which may not be the one meant\n",
     );
 }
+
+/// A corrected edit whose old text the model rendered with smart quotes:
+/// the correction finds the file's lines, and its new text keeps the file's
+/// straight quotes on the line the model kept (written as sent, the curly
+/// quotes would break the Python file), for srview's own edit JSON and an
+/// agent's tool input alike.
+#[test]
+fn a_corrected_edit_keeps_the_files_own_text_on_lines_the_model_kept() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        dir.path().join("a.py"),
+        "def f(item):\n    label = \"low\" if item.qty < 5 else \"ok\"\n    return f\"{item.name}: ({label})\"\n",
+    )
+    .expect("written");
+    let old = "    label = \u{201c}low\u{201d} if item.qty < 5 else \u{201c}ok\u{201d}\n    return f\"{item.name}: ({label})\"\n";
+    let new = "    label = \u{201c}low\u{201d} if item.qty < 5 else \u{201c}ok\u{201d}\n    if item.qty == 0:\n        label = \"out\"\n    return f\"{item.name}: ({label})\"\n";
+    let want_new = "    label = \"low\" if item.qty < 5 else \"ok\"\n    if item.qty == 0:\n        label = \"out\"\n    return f\"{item.name}: ({label})\"\n";
+    for (name, input, new_key, dialect) in [
+        (
+            "claude.json",
+            serde_json::json!({"file_path": "a.py", "old_string": old, "new_string": new}),
+            "new_string",
+            None,
+        ),
+        (
+            "opencode.json",
+            serde_json::json!({"filePath": "a.py", "oldString": old, "newString": new}),
+            "newString",
+            Some("opencode-edit"),
+        ),
+    ] {
+        std::fs::write(dir.path().join(name), input.to_string()).expect("written");
+        let mut args = vec!["fix", "a.py", name];
+        if let Some(d) = dialect {
+            args.extend(["--dialect", d]);
+        }
+        let out = support::runner::srview(args).cwd(dir.path()).output();
+        assert_eq!(out.status.code(), Some(0), "{name}: {}", text(&out.stderr));
+        let fixed: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        assert_eq!(fixed[new_key], want_new, "{name}: {fixed}");
+    }
+}

@@ -37,6 +37,7 @@ mod occurrences;
 mod structure;
 mod suggest;
 
+pub use normalize::plain_lookalikes;
 pub use structure::{BlockSpan, block_spans};
 
 use serde::Serialize;

@@ -271,19 +271,67 @@ fn suggest(
             Some("the file's text of the region occurs more than once".into()),
         );
     }
-    let fixed = with_old(edit, region);
+    let fixed = with_texts(
+        edit,
+        region,
+        &carried_onto_file(new, &old_lines, &region_lines),
+    );
     match run(&fixed, Some(original)) {
         Ok(done) if done.occurrences == 1 => (Some(fixed), None),
         _ => (None, Some("the corrected edit would not apply".into())),
     }
 }
 
-/// `edit` with its text to find replaced by `old`.
-fn with_old(edit: &Edit, old: &str) -> Edit {
+/// The new text with the file's own text where the model's differs only as
+/// a rendering of it: a line the new text keeps from the old text (context
+/// the model did not mean to change) is written as the file has it, and
+/// where the old text's lines differ from the file's only by typographic
+/// look-alikes (smart quotes, dashes: a rendering the model applied to the
+/// file's text), the new lines' look-alikes are made plain too. Written as
+/// sent, they would change lines the model did not mean to change.
+fn carried_onto_file(new: &str, old_lines: &[&str], region_lines: &[&str]) -> String {
+    use crate::diagnose::plain_lookalikes;
+    let rendered = old_lines.iter().zip(region_lines).any(|(o, r)| {
+        o != r && plain_lookalikes(o) == plain_lookalikes(r) && plain_lookalikes(r) == *r
+    });
+    new.split_inclusive('\n')
+        .map(|piece| {
+            let body = piece.trim_end_matches(['\n', '\r']);
+            let end = &piece[body.len()..];
+            let kept = old_lines
+                .iter()
+                .zip(region_lines)
+                .find(|(o, r)| **o == body && o != r)
+                .map(|(_, r)| (*r).to_string());
+            match kept {
+                Some(file_line) => format!("{file_line}{end}"),
+                None if rendered => format!("{}{end}", plain_lookalikes(body)),
+                None => piece.to_string(),
+            }
+        })
+        .collect()
+}
+
+/// `edit` with its text to find replaced by `old` and its new text by `new`.
+fn with_texts(edit: &Edit, old: &str, new: &str) -> Edit {
     let mut fixed = edit.clone();
     match &mut fixed {
-        Edit::ClaudeEdit { old_string, .. } => *old_string = old.to_string(),
-        Edit::ClineEditor { old_text, .. } => *old_text = Some(old.to_string()),
+        Edit::ClaudeEdit {
+            old_string,
+            new_string,
+            ..
+        } => {
+            *old_string = old.to_string();
+            *new_string = new.to_string();
+        }
+        Edit::ClineEditor {
+            old_text, new_text, ..
+        } => {
+            *old_text = Some(old.to_string());
+            if new_text.is_some() {
+                *new_text = Some(new.to_string());
+            }
+        }
         Edit::ClaudeWrite { .. } => {}
     }
     fixed
