@@ -6,6 +6,7 @@
 //!   agent rewrote the endings of lines the edit does not show.
 
 use super::EditOutcome;
+use crate::words;
 
 /// Every reason srview cannot stand behind the edit's result over
 /// `original` (the content it applied to): none for an edit that did not
@@ -164,6 +165,31 @@ fn cut_words(outcome: &EditOutcome, original: &str) -> Vec<String> {
             ));
         }
     }
+    // Starting inside a line's indentation: the new text's first line takes
+    // the columns before the match, its later lines do not, so they land
+    // that many columns left of what the model wrote beside them.
+    let line_start = original[..span.start].rfind('\n').map_or(0, |i| i + 1);
+    let before = &original[line_start..span.start];
+    let new_text = &outcome.block.replace_text;
+    let width = |l: &str| l.len() - l.trim_start_matches([' ', '\t']).len();
+    let mut new_lines = new_text.lines();
+    let first = new_lines.next().map_or(0, width);
+    // A later line the model set at its first line's depth or deeper (in
+    // the same block) that lands left of where the first line lands.
+    let lands_left = new_lines
+        .filter(|l| !l.trim().is_empty())
+        .any(|l| width(l) >= first && width(l) < first + before.len());
+    if !before.is_empty() && before.chars().all(|c| c == ' ' || c == '\t') && lands_left {
+        out.push(format!(
+            "the edit's old text starts inside line {}'s indentation ({} before it): the new \
+             text's first line keeps them, its other lines do not, so they land {} left of \
+             the first (in Python, or any indentation-sensitive code, this moves them out \
+             of the block)",
+            line_of(span.start),
+            words::count(before.chars().count(), "column"),
+            words::count(before.chars().count(), "column")
+        ));
+    }
     out
 }
 
@@ -175,6 +201,32 @@ mod tests {
     fn doubts(json: &str, original: &str) -> Vec<String> {
         let edit = Edit::from_tool_input("Edit", json).expect("an edit");
         edit_doubts(&apply(&edit, Some(original)), original)
+    }
+
+    /// An old text that starts inside a line's indentation, followed by new
+    /// lines indented as the model wrote them: the new lines after the first
+    /// land left of it (the reviewer's IndentationError).
+    #[test]
+    fn an_old_text_starting_inside_indentation_is_said() {
+        let file = "def main():\n    print(1)\n";
+        let edit = r#"{"file_path": "a.py", "old_string": "  print(1)\n", "new_string": "  print(1)\n  print(2)\n"}"#;
+        let said = doubts(edit, file);
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert!(
+            said[0].starts_with(
+                "the edit's old text starts inside line 2's indentation (2 columns before it)"
+            ),
+            "{said:?}"
+        );
+        // Replacing the whole line, one line only, or new lines set where
+        // the file's indentation puts them, is no doubt.
+        let fitted = r#"{"file_path": "a.py", "old_string": "  print(1)\n", "new_string": "  print(1)\n    print(2)\n"}"#;
+        assert!(doubts(fitted, file).is_empty());
+        let whole = r#"{"file_path": "a.py", "old_string": "    print(1)\n", "new_string": "    print(1)\n    print(2)\n"}"#;
+        assert!(doubts(whole, file).is_empty());
+        let one =
+            r#"{"file_path": "a.py", "old_string": "  print(1)", "new_string": "  print(3)"}"#;
+        assert!(doubts(one, file).is_empty());
     }
 
     /// Claude Code writes a mixed file with one line ending: said. A file
