@@ -62,8 +62,8 @@ pub fn run(text: &str, workspace: &PathRules) -> Result<PatchRun, PathError> {
 
 /// What srview cannot stand behind in writing a run the reference applies:
 /// a `*** Move to:` that names the file itself (the reference writes the
-/// file, then deletes it: its content is lost), or one onto a file that
-/// exists (the reference replaces that file whole). One reason each.
+/// file, then deletes it: its content is lost). One reason each; a move onto
+/// another file that exists is one of [`doubts`].
 pub fn write_doubts(run: &PatchRun, workspace: &PathRules) -> Vec<String> {
     let mut doubts = Vec::new();
     for section in &run.outcome.sections {
@@ -79,11 +79,6 @@ pub fn write_doubts(run: &PatchRun, workspace: &PathRules) -> Vec<String> {
             doubts.push(format!(
                 "{} is moved onto itself: the reference writes it, then deletes it (the file \
                  is lost)",
-                section.path
-            ));
-        } else if to_path.is_ok_and(|p| std::fs::symlink_metadata(p).is_ok()) {
-            doubts.push(format!(
-                "the move of {} onto {to} replaces {to}, which exists (its content is lost)",
                 section.path
             ));
         }

@@ -11,7 +11,7 @@
 use serde::Serialize;
 
 use super::diagnosis::{cursor_before, section_input};
-use super::fs::PatchFs;
+use super::fs::{Entry, PatchFs, normalize};
 use super::model::{Chunk, LineKind, Patch, Section};
 use super::outcome::{HunkReport, HunkState, PatchOutcome};
 use super::seek::{MatchLevel, occurrences};
@@ -29,7 +29,8 @@ pub enum PatchDoubtKind {
     /// A hunk with only added lines and an `@@` line: the reference adds
     /// them at the end of the file, not at the `@@` line.
     AddedAtEnd,
-    /// `*** Add File:` over a file that exists: the reference replaces it whole.
+    /// `*** Add File:` over a file that exists, or `*** Move to:` onto one:
+    /// the reference replaces it whole.
     ReplacesFile,
     /// A whitespace-blind level matched it, and its new lines keep the
     /// patch's indentation: they are shifted against the lines they replace.
@@ -67,6 +68,25 @@ pub fn patch_doubts(
     for (s, (section, report)) in patch.sections.iter().zip(&outcome.sections).enumerate() {
         if report.state != HunkState::Applied {
             continue;
+        }
+        if let Section::Update {
+            path,
+            move_to: Some(target),
+            ..
+        } = section
+            && normalize(target) != normalize(path)
+            && matches!(fs.read(&normalize(target)), Entry::File(_))
+        {
+            out.push(PatchDoubt {
+                file: path.clone(),
+                section: s,
+                hunk: None,
+                kind: PatchDoubtKind::ReplacesFile,
+                message: format!(
+                    "the move of {path} onto {target} replaces {target}, which exists (its \
+                     content is lost)"
+                ),
+            });
         }
         match section {
             Section::Add {
