@@ -93,6 +93,11 @@ impl PatchFs for DirFs {
         let full = self.root.join(path);
         match std::fs::metadata(&full) {
             Ok(meta) if meta.is_dir() => Entry::Directory,
+            // A device, a pipe or a socket is never read: it may never end
+            // (`/dev/zero`, a FIFO nobody writes).
+            Ok(meta) if !meta.is_file() => {
+                Entry::Unreadable("not a regular file (a device, a pipe or a socket)".into())
+            }
             Ok(_) => match std::fs::read_to_string(&full) {
                 Ok(content) => Entry::File(content),
                 Err(error) => Entry::Unreadable(error.to_string()),
@@ -213,6 +218,14 @@ mod tests {
         assert_eq!(fs.read("src/a.rs/b"), Entry::BelowFile);
         assert_eq!(fs.read("sr"), Entry::Missing);
         assert!(matches!(fs.read("bin"), Entry::Unreadable(reason) if reason.contains("UTF-8")));
+        // A device is never read (`/dev/zero` would never end).
+        let dev = DirFs {
+            root: PathBuf::from("/dev"),
+        };
+        assert_eq!(
+            dev.read("zero"),
+            Entry::Unreadable("not a regular file (a device, a pipe or a socket)".into())
+        );
     }
 
     #[test]
