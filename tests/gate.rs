@@ -1091,3 +1091,19 @@ fn claude_codes_failed_edit_gets_the_diagnosis_after_the_failure() {
         Answer::NoOpinion
     );
 }
+
+/// A hook wired to the gate on another event (`PostToolUse`, a prompt's
+/// hook) gets no opinion: the edit already ran, and a `PreToolUse` deny of
+/// it would tell the model a written edit failed.
+#[test]
+fn events_after_an_edit_ran_get_no_opinion() {
+    let mut json: Value =
+        serde_json::from_slice(&payload(GateAgent::ClaudeCode, "a_allow")).expect("JSON");
+    for event in ["PostToolUse", "UserPromptSubmit"] {
+        json["hook_event_name"] = event.into();
+        json["tool_input"]["old_string"] = "no such text in the file".into();
+        let judgment = judged(GateAgent::ClaudeCode, json.to_string().as_bytes());
+        assert_eq!(judgment.answer, Answer::NoOpinion, "{event}");
+        assert_eq!(judgment.case, Case::NotAnEdit, "{event}");
+    }
+}

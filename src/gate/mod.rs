@@ -276,6 +276,26 @@ pub fn judge<F: PatchFs>(
             };
         }
     };
+    // Only the events that come before an edit runs (and Claude Code's
+    // after a refused one) are judged: a `PostToolUse` or a prompt's hook
+    // wired to the gate gets no opinion, never a deny of an edit already
+    // written.
+    let handled = ["PreToolUse", "BeforeTool", "PostToolUseFailure"];
+    if call
+        .event
+        .as_deref()
+        .is_some_and(|event| !handled.contains(&event))
+    {
+        return Judgment {
+            agent,
+            call: Some(call),
+            file: None,
+            case: Case::NotAnEdit,
+            stage: None,
+            action: None,
+            answer: Answer::NoOpinion,
+        };
+    }
     let fs = fs_at(&call.cwd);
     let finding = judge::finding(agent, &call, &fs);
     decide(agent, call, finding, policy)
