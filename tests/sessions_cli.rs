@@ -327,3 +327,17 @@ fn sessions_into_a_closed_pipe_exit_0_quietly() {
         );
     }
 }
+
+/// `--agent` takes every agent of the table, the four added last included.
+#[test]
+fn sessions_agent_takes_every_agent_srview_reads() {
+    let home = tempfile::tempdir().expect("tempdir");
+    for agent in ["pi", "gemini-cli", "qwen-code", "opencode", "claude-code"] {
+        let out = support::runner::srview(["sessions", "--agent", agent])
+            .arg(home.path())
+            .output();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("invalid value"), "{agent}: {stderr}");
+        assert_ne!(out.status.code(), Some(2), "{agent}: {stderr}");
+    }
+}

@@ -399,25 +399,36 @@ pub struct SessionArgs {
     pub cwd: Option<PathBuf>,
 }
 
-/// An agent, as `sessions --agent` names it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum AgentArg {
-    ClaudeCode,
-    Codex,
-    ClineCli,
-    ClineClassic,
-    Aider,
+/// An agent, as `sessions --agent` names it: a row of the agent table
+/// ([`crate::source::agent::table`]), its values listed in the table's order.
+#[derive(Clone, Copy)]
+pub struct AgentArg(pub &'static crate::source::agent::table::AgentRow);
+
+impl std::fmt::Debug for AgentArg {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "AgentArg({})", self.0.id)
+    }
 }
 
 impl AgentArg {
     pub fn name(self) -> &'static str {
-        match self {
-            AgentArg::ClaudeCode => "claude-code",
-            AgentArg::Codex => "codex",
-            AgentArg::ClineCli => "cline-cli",
-            AgentArg::ClineClassic => "cline-classic",
-            AgentArg::Aider => "aider",
-        }
+        self.0.id
+    }
+}
+
+impl clap::ValueEnum for AgentArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        static VARIANTS: std::sync::LazyLock<Vec<AgentArg>> = std::sync::LazyLock::new(|| {
+            crate::source::agent::table::AGENTS
+                .iter()
+                .map(AgentArg)
+                .collect()
+        });
+        &VARIANTS
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.0.id).help(self.0.display_name))
     }
 }
 
