@@ -35,6 +35,8 @@
 //! ask anyone (Gemini CLI hangs on it, Codex ignores it).
 
 mod answer;
+pub mod install;
+mod jsonc;
 mod judge;
 mod patch;
 mod payload;
