@@ -11,6 +11,9 @@
 //! are built in the same shape. Most cases are judged in process
 //! ([`srview::gate::judge`] over files in memory); a few run the binary.
 
+#[path = "gate/install.rs"]
+mod install;
+
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
