@@ -575,7 +575,7 @@ fn codex(
             Ok(_) => {
                 config = separated;
                 plan.notes.push(format!(
-                    "Codex runs the hook once it is trusted: srview wrote its trusted_hash to {} (key {key}); \
+                    "Codex runs the hook once it is trusted: srview adds its trusted_hash to {} (key {key}); \
                      a change to the hook (or to the place of its group in hooks.json) needs `srview gate install` again",
                     config_path.display()
                 ));
