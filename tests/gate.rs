@@ -13,6 +13,8 @@
 
 #[path = "gate/install.rs"]
 mod install;
+#[path = "gate/record.rs"]
+mod record;
 
 use std::path::{Path, PathBuf};
 

@@ -41,6 +41,7 @@ mod judge;
 mod patch;
 mod payload;
 mod policy;
+pub mod record;
 mod reindent;
 
 pub use answer::Reply;
