@@ -56,21 +56,36 @@ pub fn join<'a>(
     decisions: &'a [GateDecision],
     edits: &[&AgentEdit],
 ) -> Vec<Option<&'a GateDecision>> {
+    let shas: Vec<Option<String>> = edits.iter().map(|e| input_sha256(e)).collect();
+    join_inputs(decisions, &shas)
+}
+
+/// The SHA-256 the gate records for `edit`'s tool input, where the session
+/// keeps the input as the model sent it.
+pub fn input_sha256(edit: &AgentEdit) -> Option<String> {
+    match &edit.input {
+        EditInput::Call(call) => Some(super::sha256_hex(call.input.to_string().as_bytes())),
+        _ => None,
+    }
+}
+
+/// [`join`] from each edit's [`input_sha256`].
+pub fn join_inputs<'a>(
+    decisions: &'a [GateDecision],
+    inputs: &[Option<String>],
+) -> Vec<Option<&'a GateDecision>> {
     let mut by_input: HashMap<&str, Vec<&GateDecision>> = HashMap::new();
     for d in decisions {
         if let Some(sha) = &d.input_sha256 {
             by_input.entry(sha.as_str()).or_default().push(d);
         }
     }
-    let mut taken: HashMap<String, usize> = HashMap::new();
-    edits
+    let mut taken: HashMap<&str, usize> = HashMap::new();
+    inputs
         .iter()
-        .map(|edit| {
-            let EditInput::Call(call) = &edit.input else {
-                return None;
-            };
-            let sha = super::sha256_hex(call.input.to_string().as_bytes());
-            let list = by_input.get(sha.as_str())?;
+        .map(|sha| {
+            let sha = sha.as_deref()?;
+            let list = by_input.get(sha)?;
             let n = taken.entry(sha).or_default();
             let found = list.get(*n).copied();
             *n += 1;

@@ -110,3 +110,85 @@ fn session_shows_the_gates_decision_beside_each_edit_it_joins() {
     );
     assert!(lines.contains(&"      gate: repaired (loose)"), "{listing}");
 }
+
+/// `sessions` counts the decisions of each session's workspace: Gemini
+/// CLI's saved session (moved to a temporary workspace) listed under a
+/// temporary HOME, "(gate: 1 blocked, 1 repaired)" after its path; the
+/// saved session joins as the live stream does.
+#[test]
+fn sessions_counts_the_gates_decisions() {
+    let tmp = tempfile::tempdir().expect("a temporary folder");
+    let home = tmp.path().join("home");
+    let workspace = tmp.path().join("project");
+    std::fs::create_dir_all(&workspace).expect("the workspace");
+    let recorded = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/agents/gemini-cli-0.61.0/b_nomatch_retry/session");
+    let moved = workspace.to_str().expect("UTF-8");
+    for relative in [
+        "projects.json",
+        "tmp/project/.project_root",
+        "tmp/project/chats/session-2026-12-01T14-04-2d4f6a8c.jsonl",
+    ] {
+        let text = std::fs::read_to_string(recorded.join(relative)).expect("the recording");
+        let target = home.join(".gemini").join(relative);
+        std::fs::create_dir_all(target.parent().expect("a folder")).expect("folders");
+        std::fs::write(&target, text.replace("/home/user/project", moved)).expect("a copy");
+    }
+    let file = home.join(".gemini/tmp/project/chats/session-2026-12-01T14-04-2d4f6a8c.jsonl");
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_srview"))
+            .args(args)
+            .env("HOME", &home)
+            .current_dir(&workspace)
+            .output()
+            .expect("srview runs");
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).expect("UTF-8")
+    };
+    let path = file.to_str().expect("UTF-8");
+    let saved: Value = serde_json::from_str(&run(&["session", path, "--json"])).expect("JSON");
+    let shas: Vec<String> = saved["edits"]
+        .as_array()
+        .expect("edits")
+        .iter()
+        .map(|e| {
+            let input: Value =
+                serde_json::from_str(e["edit"].as_str().expect("the input")).expect("JSON");
+            sha256(&input.to_string())
+        })
+        .collect();
+    assert_eq!(shas.len(), 2);
+    let listed = run(&["sessions"]);
+    assert!(
+        listed.lines().any(|l| l.ends_with(path)),
+        "no gate, no count: {listed}"
+    );
+
+    std::fs::create_dir(workspace.join(".srview")).expect(".srview");
+    let lines = [
+        decision(&shas[0], "failing", "deny"),
+        decision(&shas[1], "loose", "repair"),
+    ];
+    std::fs::write(
+        workspace.join(".srview/gate.jsonl"),
+        lines.join("\n") + "\n",
+    )
+    .expect("the record");
+    let listed = run(&["sessions"]);
+    let row = listed
+        .lines()
+        .find(|l| l.contains(path))
+        .unwrap_or_else(|| panic!("the session is not listed: {listed}"));
+    assert!(
+        row.ends_with(&format!("{path}  (gate: 1 blocked, 1 repaired)")),
+        "{row}"
+    );
+    let saved: Value = serde_json::from_str(&run(&["session", path, "--json"])).expect("JSON");
+    assert_eq!(saved["edits"][0]["gate"]["decision"], "deny");
+    assert_eq!(saved["edits"][1]["gate"]["decision"], "repair");
+}
