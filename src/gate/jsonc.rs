@@ -342,7 +342,7 @@ fn layout_of(text: &str, root: &Node) -> Layout {
         Some(Some(indent)) if !indent.is_empty() => Some(indent.to_string()),
         // Members on the `{` line: a file written on one line.
         Some(_) => None,
-        None if text.trim_end().contains('\n') => Some("  ".to_string()),
+        // An empty root: two spaces, the agents' own settings layout.
         None => Some("  ".to_string()),
     };
     Layout { unit, newline }
