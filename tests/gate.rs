@@ -11,6 +11,11 @@
 //! are built in the same shape. Most cases are judged in process
 //! ([`srview::gate::judge`] over files in memory); a few run the binary.
 
+#[path = "gate/install.rs"]
+mod install;
+#[path = "gate/record.rs"]
+mod record;
+
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};

@@ -25,7 +25,10 @@ use crate::gate::{self, GateAgent, Judgment, Policy};
 const MARGIN: Duration = Duration::from_millis(500);
 
 pub fn run(args: &GateArgs) -> CmdResult {
-    let agent = args.agent.0;
+    // clap requires --agent unless `install` is given (dispatched before).
+    let Some(super::GateAgentArg(agent)) = args.agent else {
+        return Err(Error::usage("srview gate: --agent NAME is required"));
+    };
     let judgment = match args.policy.as_deref().map(Policy::parse).transpose() {
         Err(e) => gate::failure(agent, &format!("{e}: the edit is denied")),
         Ok(policy) => {

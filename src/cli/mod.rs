@@ -14,6 +14,7 @@ mod commit;
 mod doubts;
 mod fix;
 mod gate;
+mod gate_install;
 mod load;
 mod preview;
 mod preview_agent;
@@ -88,16 +89,51 @@ impl clap::ValueEnum for GateAgentArg {
 }
 
 #[derive(Debug, Args, Clone)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct GateArgs {
+    #[command(subcommand)]
+    pub command: Option<GateCommand>,
     /// The agent whose hook runs srview (its payload and decision format).
-    #[arg(long, value_enum)]
-    pub agent: GateAgentArg,
+    #[arg(long, value_enum, required = true)]
+    pub agent: Option<GateAgentArg>,
     /// What to do per case, e.g. exact=allow,doubt=review,loose=repair,failing=deny (the defaults).
     #[arg(long, value_name = "CASE=ACTION,...")]
     pub policy: Option<String>,
     /// The hook's timeout as installed, in seconds: srview answers (deny) before it passes.
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
+}
+
+#[derive(Debug, Subcommand, Clone)]
+pub enum GateCommand {
+    /// Write the gate into an agent's own config (its hook settings, plugin or extension file).
+    Install(GateInstallArgs),
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct GateInstallArgs {
+    /// claude-code, codex, gemini-cli, qwen-code, opencode, pi, cline-cli (aider and
+    /// cline-classic have no hook).
+    #[arg(long, value_name = "NAME")]
+    pub agent: String,
+    /// Into the project's config (the current folder's .claude/, .codex/, .gemini/ ...).
+    #[arg(long, conflicts_with = "user")]
+    pub project: bool,
+    /// Into the user's config under HOME (the default).
+    #[arg(long)]
+    pub user: bool,
+    /// The gate's --policy, written into the hook command.
+    #[arg(long, value_name = "CASE=ACTION,...")]
+    pub policy: Option<String>,
+    /// The hook's timeout in seconds (written in the agent's own unit; the gate answers before it).
+    #[arg(long, value_name = "SECONDS", default_value_t = crate::gate::install::DEFAULT_TIMEOUT)]
+    pub timeout: u32,
+    /// Print the change (a unified diff per file) and write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Take out what install added (files and folders it created go too).
+    #[arg(long)]
+    pub uninstall: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
@@ -470,7 +506,10 @@ pub fn main() -> ExitCode {
         Some(Command::Replay(args)) => replay::run(&args),
         Some(Command::Session(args)) => session::run(&args),
         Some(Command::Sessions(args)) => sessions::run(&args),
-        Some(Command::Gate(args)) => gate::run(&args),
+        Some(Command::Gate(args)) => match &args.command {
+            Some(GateCommand::Install(install)) => gate_install::run(install),
+            None => gate::run(&args),
+        },
         None => refuse_directory_diff(cli.preview.diff.as_deref())
             .and_then(|()| run_previewer(&cli.preview)),
     };

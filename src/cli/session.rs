@@ -42,15 +42,18 @@ pub fn run(args: &SessionArgs) -> CmdResult {
         }
         return super::preview_agent::run_session(path.display().to_string(), reader, ws);
     }
-    let (reviewed, _) = load_review(&path, args.cwd.as_deref())?;
+    let (reviewed, ws) = load_review(&path, args.cwd.as_deref())?;
+    let decisions = crate::gate::record::read(&ws.root);
+    let edits: Vec<_> = reviewed.reviews.iter().map(|r| &r.edit).collect();
+    let gate = crate::gate::record::join(&decisions, &edits);
     let mut stdout = std::io::stdout().lock();
     if args.json {
-        serde_json::to_writer(&mut stdout, &SessionJson::new(&reviewed))
+        serde_json::to_writer(&mut stdout, &SessionJson::new(&reviewed).with_gate(&gate))
             .map_err(|e| Error::stdout(e.into()))?;
         writeln!(stdout).map_err(Error::stdout)?;
     } else {
         stdout
-            .write_all(listing(&reviewed).as_bytes())
+            .write_all(listing(&reviewed, &gate).as_bytes())
             .map_err(Error::stdout)?;
         warn_disagreements(&reviewed);
     }
@@ -270,8 +273,13 @@ fn warn_disagreements(reviewed: &SessionReview) {
 }
 
 /// The text listing: a header, then one line per edit; a disagreement gets
-/// a line of its own below its edit.
-pub fn listing(reviewed: &SessionReview) -> String {
+/// a line of its own below its edit, and so does the gate's decision
+/// (`gate` holds one per edit, see [`crate::gate::record::join`]; the
+/// header counts those that blocked or repaired).
+pub fn listing(
+    reviewed: &SessionReview,
+    gate: &[Option<&crate::gate::record::GateDecision>],
+) -> String {
     let c = reviewed.counts();
     let agent = reviewed.agent.display_name();
     let mut out = format!(
@@ -284,6 +292,11 @@ pub fn listing(reviewed: &SessionReview) -> String {
         c.disagreements,
         plural(c.disagreements),
     );
+    if let Some(tally) = crate::gate::record::tally(gate.iter().flatten().copied()) {
+        // Before the header's newline: "..., 0 disagreements; gate: 3 blocked, 2 repaired".
+        out.pop();
+        out.push_str(&format!("; {tally}\n"));
+    }
     let file_width = reviewed
         .reviews
         .iter()
@@ -291,7 +304,7 @@ pub fn listing(reviewed: &SessionReview) -> String {
         .max()
         .unwrap_or(0)
         .min(40);
-    for r in &reviewed.reviews {
+    for (index, r) in reviewed.reviews.iter().enumerate() {
         let e = &r.edit;
         let mut marks = Vec::new();
         if r.is_failed() {
@@ -324,6 +337,12 @@ pub fn listing(reviewed: &SessionReview) -> String {
         }
         for notice in &r.notices {
             out.push_str(&format!("      {notice}\n"));
+        }
+        if let Some(Some(decision)) = gate.get(index) {
+            out.push_str(&format!(
+                "      gate: {}\n",
+                crate::gate::record::words(decision)
+            ));
         }
     }
     out

@@ -53,7 +53,7 @@ pub fn run(args: &SessionsArgs) -> CmdResult {
         .iter()
         .map(|f| {
             let when = format_time(f.modified);
-            let session = f.path.display().to_string();
+            let mut session = f.path.display().to_string();
             match count(&f.path) {
                 Ok(listed) => {
                     let c = listed.counts;
@@ -67,6 +67,11 @@ pub fn run(args: &SessionsArgs) -> CmdResult {
                         c.unknown,
                     );
                     let workspace = listed.workspace.unwrap_or_else(|| "-".to_string());
+                    // The gate's decisions, after the path: rows without
+                    // any keep their shape.
+                    if let Some(gate) = listed.gate {
+                        session.push_str(&format!("  ({gate})"));
+                    }
                     (counts, workspace, session)
                 }
                 Err(e) => (

@@ -35,10 +35,13 @@
 //! ask anyone (Gemini CLI hangs on it, Codex ignores it).
 
 mod answer;
+pub mod install;
+mod jsonc;
 mod judge;
 mod patch;
 mod payload;
 mod policy;
+pub mod record;
 mod reindent;
 
 pub use answer::Reply;

@@ -38,6 +38,10 @@ struct EditJson<'a> {
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     cut_off: bool,
     srview: SrviewJson<'a>,
+    /// The gate's decision about this edit (`.srview/gate.jsonl` in the
+    /// workspace), when one is joined to it; written only then.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    gate: Option<&'a crate::gate::record::GateDecision>,
 }
 
 /// srview's verdict: `ok` `null` when it could not run the edit (`why`
@@ -97,6 +101,15 @@ impl<'a> SessionJson<'a> {
             edits: review.reviews.iter().map(EditJson::new).collect(),
         }
     }
+
+    /// Each edit with the gate's decision joined to it (one per edit, in
+    /// order; see [`crate::gate::record::join`]).
+    pub fn with_gate(mut self, joined: &[Option<&'a crate::gate::record::GateDecision>]) -> Self {
+        for (edit, decision) in self.edits.iter_mut().zip(joined) {
+            edit.gate = *decision;
+        }
+        self
+    }
 }
 
 impl<'a> EditJson<'a> {
@@ -131,6 +144,7 @@ impl<'a> EditJson<'a> {
                 }),
                 blocks: applied.map_or(&[][..], |a| &a.blocks[..]),
             },
+            gate: None,
         }
     }
 }

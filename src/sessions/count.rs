@@ -27,6 +27,10 @@ pub struct Listed {
     /// history: the folder it lies in); `None` when it records none (Cline
     /// classic tasks).
     pub workspace: Option<String>,
+    /// The gate's decisions about its edits that blocked or repaired one
+    /// ("gate: 3 blocked, 2 repaired", see [`crate::gate::record`]);
+    /// `None` when there are none.
+    pub gate: Option<String>,
 }
 
 /// Reads the session at `path` (a file, or a session folder) and counts
@@ -34,6 +38,8 @@ pub struct Listed {
 pub fn count(path: &Path) -> Result<Listed, SessionError> {
     let mut counts = Counts::default();
     let mut reviewer: Option<Reviewer<'static>> = None;
+    // Each edit's tool input hash, to join the gate's record.
+    let mut inputs: Vec<Option<String>> = Vec::new();
     let reader = read_session_with(path, None, |reader| {
         if reader.kind().row().undoes_diffs {
             return;
@@ -48,6 +54,7 @@ pub fn count(path: &Path) -> Result<Listed, SessionError> {
             Reviewer::streaming(reader, &root_of(reader, path, None), Recovery::Light)
         });
         for edit in settled {
+            inputs.push(crate::gate::record::input_sha256(&edit));
             let index = edit.seq - 1;
             counts.add(&reviewer.review(index, edit));
         }
@@ -55,6 +62,7 @@ pub fn count(path: &Path) -> Result<Listed, SessionError> {
     if reader.kind().row().undoes_diffs {
         let mut reviewer = Reviewer::new(&reader, &root_of(&reader, path, None), Recovery::Light);
         for (index, edit) in reader.edits().iter().enumerate() {
+            inputs.push(crate::gate::record::input_sha256(edit));
             counts.add(&reviewer.review(index, edit.clone()));
         }
     }
@@ -71,10 +79,20 @@ pub fn count(path: &Path) -> Result<Listed, SessionError> {
         Workspace::FileFolder => path.parent().map(|p| p.to_string_lossy().into_owned()),
         Workspace::Recorded | Workspace::Unrecorded => reader.workspace().map(str::to_string),
     };
+    // Only a session with an edit the record can name reads the record.
+    let gate = match &workspace {
+        Some(w) if inputs.iter().any(Option::is_some) => {
+            let decisions = crate::gate::record::read(Path::new(w));
+            let joined = crate::gate::record::join_inputs(&decisions, &inputs);
+            crate::gate::record::tally(joined.into_iter().flatten())
+        }
+        _ => None,
+    };
     Ok(Listed {
         agent: reader.kind(),
         version: reader.version().map(str::to_string),
         counts,
         workspace,
+        gate,
     })
 }

@@ -1,0 +1,207 @@
+//! `srview gate install --agent NAME [--project|--user] [--policy P]
+//! [--timeout S] [--dry-run] [--uninstall]`: the gate written into the
+//! agent's own config ([`crate::gate::install`] plans it), printed as a
+//! unified diff with `--dry-run`, or written: folders created as needed,
+//! and on `--uninstall` the files left empty removed with the folders
+//! they leave empty (up to HOME or the project).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use super::{CmdResult, GateInstallArgs};
+use crate::error::Error;
+use crate::gate::GateAgent;
+use crate::gate::install::{self, Change, InstallError, Plan, Request, Scope};
+
+pub fn run(args: &GateInstallArgs) -> CmdResult {
+    let agent = agent(&args.agent)?;
+    let home = std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from)
+        .ok_or_else(|| Error::usage("gate install: HOME is not set"))?;
+    let project = std::env::current_dir()
+        .map_err(|e| Error::usage(format!("gate install: the current folder: {e}")))?;
+    let srview = std::env::current_exe()
+        .and_then(|p| p.canonicalize())
+        .map_err(|e| Error::usage(format!("gate install: srview's own path: {e}")))?;
+    let absolute = |name: &str| {
+        std::env::var_os(name)
+            .map(PathBuf::from)
+            .filter(|p| p.is_absolute())
+    };
+    let request = Request {
+        agent,
+        scope: if args.project {
+            Scope::Project
+        } else {
+            Scope::User
+        },
+        srview,
+        timeout: args.timeout,
+        policy: args.policy.clone(),
+        uninstall: args.uninstall,
+        home,
+        project,
+        codex_home: absolute("CODEX_HOME"),
+        xdg_config_home: absolute("XDG_CONFIG_HOME"),
+    };
+    if let Some(policy) = &request.policy {
+        crate::gate::Policy::parse(policy)
+            .map_err(|e| Error::usage(format!("gate install: {e}")))?;
+    }
+    let plan = install::plan(&request, read).map_err(|e| match e {
+        InstallError::Usage(why) => Error::usage(format!("gate install: {why}")),
+        other => Error::refused(format!("gate install: {other}")),
+    })?;
+    let mut out = std::io::stdout().lock();
+    let text = if args.dry_run {
+        dry_run(&plan)
+    } else {
+        apply(&plan)?;
+        summary(&request, &plan)
+    };
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(Error::stdout)?;
+    Ok(0)
+}
+
+/// The agent named, or a usage error (exit 2): Aider and Cline classic
+/// have no hook.
+fn agent(name: &str) -> Result<GateAgent, Error> {
+    if let Some(why) = install::no_hook(name) {
+        return Err(Error::usage(format!(
+            "gate install: --agent {name}: {why}; there is nothing to install"
+        )));
+    }
+    GateAgent::from_id(name).ok_or_else(|| {
+        let ids: Vec<&str> = GateAgent::ALL.iter().map(|a| a.id()).collect();
+        Error::usage(format!(
+            "gate install: unknown --agent '{name}' (one of: {})",
+            ids.join(", ")
+        ))
+    })
+}
+
+fn read(path: &Path) -> std::io::Result<Option<String>> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok(Some(text)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// Each change as a unified diff, then the notes.
+fn dry_run(plan: &Plan) -> String {
+    let mut text = String::new();
+    for change in &plan.changes {
+        let path = change.path.display().to_string();
+        let old = change.before.as_deref().unwrap_or("");
+        let new = change.after.as_deref().unwrap_or("");
+        let from = if change.before.is_some() {
+            path.clone()
+        } else {
+            "/dev/null".into()
+        };
+        let to = if change.after.is_some() {
+            path.clone()
+        } else {
+            "/dev/null".into()
+        };
+        text.push_str(
+            &similar::TextDiff::from_lines(old, new)
+                .unified_diff()
+                .context_radius(3)
+                .header(&from, &to)
+                .to_string(),
+        );
+    }
+    if plan.changes.is_empty() {
+        text.push_str("gate install: nothing to change\n");
+    }
+    for note in &plan.notes {
+        text.push_str(&format!("note: {note}\n"));
+    }
+    text.push_str("(--dry-run: nothing written)\n");
+    text
+}
+
+/// Writes the plan: files written (folders created), removed, and the
+/// folders a removal leaves empty removed up to the plan's root.
+fn apply(plan: &Plan) -> Result<(), Error> {
+    for change in &plan.changes {
+        let path = &change.path;
+        match &change.after {
+            Some(text) => write(change, text).map_err(|e| {
+                Error::refused(format!(
+                    "gate install: cannot write {}: {e}",
+                    path.display()
+                ))
+            })?,
+            None => {
+                std::fs::remove_file(path).map_err(|e| {
+                    Error::refused(format!(
+                        "gate install: cannot remove {}: {e}",
+                        path.display()
+                    ))
+                })?;
+                remove_empty_folders(path, &plan.root);
+            }
+        }
+    }
+    Ok(())
+}
+
+fn write(change: &Change, text: &str) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    if let Some(folder) = change.path.parent() {
+        std::fs::create_dir_all(folder)?;
+    }
+    std::fs::write(&change.path, text)?;
+    if change.executable {
+        std::fs::set_permissions(&change.path, std::fs::Permissions::from_mode(0o755))?;
+    }
+    Ok(())
+}
+
+/// Removes the folders holding `path` while they are empty, stopping
+/// below `root`.
+fn remove_empty_folders(path: &Path, root: &Path) {
+    let mut folder = path.parent();
+    while let Some(dir) = folder {
+        if dir == root || !dir.starts_with(root) || std::fs::remove_dir(dir).is_err() {
+            break;
+        }
+        folder = dir.parent();
+    }
+}
+
+fn summary(request: &Request, plan: &Plan) -> String {
+    let title = request.agent.title();
+    let mut text = if plan.changes.is_empty() {
+        if request.uninstall {
+            format!("srview gate: nothing to uninstall for {title}\n")
+        } else {
+            format!("srview gate: already installed for {title}\n")
+        }
+    } else if request.uninstall {
+        format!("srview gate: uninstalled for {title}\n")
+    } else {
+        format!(
+            "srview gate: installed for {title}: {}\n",
+            install::command(request)
+        )
+    };
+    for change in &plan.changes {
+        let verb = match (&change.before, &change.after) {
+            (None, _) => "created",
+            (_, None) => "removed",
+            _ => "changed",
+        };
+        text.push_str(&format!("  {verb} {}\n", change.path.display()));
+    }
+    for note in &plan.notes {
+        text.push_str(&format!("note: {note}\n"));
+    }
+    text
+}

@@ -1,0 +1,686 @@
+//! `srview gate install`: the gate written into an agent's own config, and
+//! taken out again.
+//!
+//! Pure: [`plan`] takes the [`Request`] (the agent, the scope, srview's
+//! absolute path, the folders) and a reader of the files as they are, and
+//! gives the [`Plan`]: each file's text before and after (`None`: absent),
+//! and what else the agent needs. Writing it, or printing it for
+//! `--dry-run`, is the command's (`cli/gate.rs`).
+//!
+//! Settings files (Claude Code, Codex, Gemini CLI, Qwen Code) are JSON
+//! edited as text ([`super::jsonc`]): srview's hook group is appended to
+//! the event's array (creating the `hooks` object or the event's array
+//! where there is none), in the file's own layout, and nothing else moves.
+//! An install first takes out the group an earlier install added (a
+//! command holding `gate --agent ID`), so installing twice is installing
+//! once, and `--uninstall` takes out exactly the text install put in: a
+//! file left `{}` and folders left empty are removed (install created
+//! them). Codex also needs the hook trusted: its `trusted_hash`, computed
+//! as Codex computes it, is appended to `config.toml` as text.
+//!
+//! OpenCode's plugin, pi's extension and Cline's hook file are files of
+//! srview's own, written with srview's path, the timeout and the policy.
+
+use std::path::{Path, PathBuf};
+
+use super::GateAgent;
+use super::jsonc::{self, Json, Node};
+
+/// Where the hook goes: the user's own config (every project), or the
+/// project's (the current folder).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// Under HOME (`--user`, the default).
+    User,
+    /// Under the current folder (`--project`).
+    Project,
+}
+
+/// What `srview gate install` is asked.
+#[derive(Debug, Clone)]
+pub struct Request {
+    /// The agent whose config is edited.
+    pub agent: GateAgent,
+    /// The user's config or the project's.
+    pub scope: Scope,
+    /// srview's absolute path, as the hook command runs it.
+    pub srview: PathBuf,
+    /// The hook's timeout in seconds (the agent's own, and the gate's
+    /// `--timeout`).
+    pub timeout: u32,
+    /// The gate's `--policy`, written into the command.
+    pub policy: Option<String>,
+    /// Take out what install adds.
+    pub uninstall: bool,
+    /// HOME.
+    pub home: PathBuf,
+    /// The project: the current folder.
+    pub project: PathBuf,
+    /// `CODEX_HOME` when set (Codex's config folder, else `~/.codex`).
+    pub codex_home: Option<PathBuf>,
+    /// `XDG_CONFIG_HOME` when set (OpenCode's config under it, else `~/.config`).
+    pub xdg_config_home: Option<PathBuf>,
+}
+
+/// The timeout when none is given: the command-hook agents' own default
+/// (Gemini CLI 60,000 ms, Qwen Code 60 s) and the plugins' bound.
+pub const DEFAULT_TIMEOUT: u32 = 60;
+
+/// One file's change.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Change {
+    /// The file.
+    pub path: PathBuf,
+    /// Its text now (`None`: absent).
+    pub before: Option<String>,
+    /// Its text after (`None`: removed).
+    pub after: Option<String>,
+    /// Whether the file is a program (Cline's hook file: mode 0755).
+    pub executable: bool,
+}
+
+/// What an install or uninstall does.
+#[derive(Debug, Clone, Default)]
+pub struct Plan {
+    /// The files whose text changes (unchanged ones are left out).
+    pub changes: Vec<Change>,
+    /// The folder under which folders left empty by an uninstall are
+    /// removed (HOME or the project).
+    pub root: PathBuf,
+    /// What else the agent needs, or what srview did beside the files.
+    pub notes: Vec<String>,
+}
+
+/// Why nothing is installed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum InstallError {
+    /// A config file srview must edit is not JSON, or not shaped as the
+    /// agent reads it.
+    #[error("{path}: {why}; it is left as it is")]
+    Config {
+        /// The file.
+        path: String,
+        /// What is wrong with it.
+        why: String,
+    },
+    /// A file srview would write holds something else.
+    #[error("{path} exists and was not written by srview; it is left as it is")]
+    NotOurs {
+        /// The file.
+        path: String,
+    },
+    /// A file cannot be read.
+    #[error("cannot read {path}: {why}")]
+    Read {
+        /// The file.
+        path: String,
+        /// The I/O error.
+        why: String,
+    },
+    /// An option that cannot be used (exit 2).
+    #[error("{0}")]
+    Usage(String),
+}
+
+/// The agents' ids that `gate install` refuses, with the reason.
+pub fn no_hook(id: &str) -> Option<&'static str> {
+    match id {
+        "aider" => {
+            Some("Aider has no pre-edit hook: it applies its edits itself, with nothing run before")
+        }
+        "cline-classic" => Some(
+            "Cline (the VS Code extension, classic) has no pre-edit hook srview can install; \
+             Cline 3.x's CLI has one: --agent cline-cli",
+        ),
+        _ => None,
+    }
+}
+
+/// The plan for `request`, reading each file through `read` (`Ok(None)`:
+/// the file does not exist).
+pub fn plan(
+    request: &Request,
+    read: impl Fn(&Path) -> std::io::Result<Option<String>>,
+) -> Result<Plan, InstallError> {
+    let read = |path: &Path| {
+        read(path).map_err(|e| InstallError::Read {
+            path: path.display().to_string(),
+            why: e.to_string(),
+        })
+    };
+    if request.timeout == 0 {
+        return Err(InstallError::Usage(
+            "--timeout must be at least 1 second".into(),
+        ));
+    }
+    if request.agent == GateAgent::QwenCode && request.timeout >= 1000 {
+        return Err(InstallError::Usage(
+            "Qwen Code reads a hook timeout of 1000 or more as milliseconds: give --timeout below 1000 seconds".into(),
+        ));
+    }
+    let root = match request.scope {
+        Scope::User => request.home.clone(),
+        Scope::Project => request.project.clone(),
+    };
+    let mut plan = Plan {
+        root: root.clone(),
+        ..Plan::default()
+    };
+    let command = command(request);
+    match request.agent {
+        GateAgent::ClaudeCode => {
+            let path = root.join(".claude/settings.json");
+            let hook = |matcher: &str| group(matcher, &command, request.timeout);
+            settings_change(
+                &mut plan,
+                request,
+                &path,
+                read(&path)?,
+                &[
+                    ("PreToolUse", hook("Edit|Write")),
+                    ("PostToolUseFailure", hook("Edit")),
+                ],
+            )?;
+            if !request.uninstall {
+                plan.notes.push(
+                    "PostToolUseFailure (srview's diagnosis after a failed Edit) is from Claude Code's documentation, not recorded"
+                        .into(),
+                );
+            }
+        }
+        GateAgent::Codex => codex(&mut plan, request, &command, &read)?,
+        GateAgent::GeminiCli => {
+            let path = root.join(".gemini/settings.json");
+            let ms = u64::from(request.timeout) * 1000;
+            let entry = group_with_timeout("replace|write_file", &command, ms);
+            settings_change(
+                &mut plan,
+                request,
+                &path,
+                read(&path)?,
+                &[("BeforeTool", entry)],
+            )?;
+            if request.scope == Scope::Project && !request.uninstall {
+                plan.notes.push(
+                    "Gemini CLI runs a project's hooks only in a trusted folder (trust it in Gemini CLI: /permissions, \
+                     or ~/.gemini/trustedFolders.json) and once the hook is in ~/.gemini/trusted_hooks.json \
+                     (Gemini CLI asks on its first run); srview does neither"
+                        .into(),
+                );
+            }
+        }
+        GateAgent::QwenCode => {
+            let path = root.join(".qwen/settings.json");
+            let entry = group("edit|write_file", &command, request.timeout);
+            settings_change(
+                &mut plan,
+                request,
+                &path,
+                read(&path)?,
+                &[("PreToolUse", entry)],
+            )?;
+            if !request.uninstall {
+                plan.notes.push(
+                    "Qwen Code runs PreToolUse only where edits need no approval (--yolo, or an auto-edit mode)".into(),
+                );
+            }
+        }
+        GateAgent::Opencode => {
+            let path = match request.scope {
+                Scope::User => request
+                    .xdg_config_home
+                    .clone()
+                    .unwrap_or_else(|| request.home.join(".config"))
+                    .join("opencode/plugin/srview-gate.js"),
+                Scope::Project => root.join(".opencode/plugin/srview-gate.js"),
+            };
+            let text = script(OPENCODE_PLUGIN, request, "opencode")?;
+            own_file(&mut plan, request, &path, read(&path)?, text, false)?;
+        }
+        GateAgent::Pi => {
+            let path = match request.scope {
+                Scope::User => root.join(".pi/agent/extensions/srview-gate.ts"),
+                Scope::Project => root.join(".pi/extensions/srview-gate.ts"),
+            };
+            let text = script(PI_EXTENSION, request, "pi")?;
+            own_file(&mut plan, request, &path, read(&path)?, text, false)?;
+        }
+        GateAgent::ClineCli => {
+            let path = match request.scope {
+                Scope::User => root.join("Documents/Cline/Hooks/PreToolUse"),
+                Scope::Project => root.join(".clinerules/hooks/PreToolUse"),
+            };
+            let text = format!(
+                "#!/bin/sh\n# srview gate for Cline 3.x (UNVERIFIED: from Cline's documentation only, never run\n\
+                 # against a real Cline). Written by `srview gate install --agent cline-cli`; removed by\n\
+                 # `srview gate install --agent cline-cli --uninstall`.\nexec {command}\n"
+            );
+            own_file(&mut plan, request, &path, read(&path)?, text, true)?;
+            if !request.uninstall {
+                plan.notes.push(
+                    "Cline's hook is unverified (from its documentation only); Cline runs hooks once they are enabled in its settings"
+                        .into(),
+                );
+            }
+        }
+    }
+    Ok(plan)
+}
+
+/// The hook command: srview's absolute path, `--agent`, the timeout, the
+/// policy; quoted for the shell the agents run it with.
+pub fn command(request: &Request) -> String {
+    let mut words = vec![
+        shell_quote(&request.srview.to_string_lossy()),
+        "gate".into(),
+        "--agent".into(),
+        request.agent.id().into(),
+        "--timeout".into(),
+        request.timeout.to_string(),
+    ];
+    if let Some(policy) = &request.policy {
+        words.push("--policy".into());
+        words.push(shell_quote(policy));
+    }
+    words.join(" ")
+}
+
+fn shell_quote(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-=,+:@%".contains(c));
+    if plain {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
+/// `{"matcher": M, "hooks": [{"type": "command", "command": C, "timeout": T}]}`.
+fn group(matcher: &str, command: &str, timeout: u32) -> Json {
+    group_with_timeout(matcher, command, u64::from(timeout))
+}
+
+fn group_with_timeout(matcher: &str, command: &str, timeout: u64) -> Json {
+    Json::Obj(vec![
+        ("matcher", Json::Str(matcher.into())),
+        (
+            "hooks",
+            Json::Arr(vec![Json::Obj(vec![
+                ("type", Json::Str("command".into())),
+                ("command", Json::Str(command.into())),
+                ("timeout", Json::Num(timeout)),
+            ])]),
+        ),
+    ])
+}
+
+/// The text a settings file srview creates starts from, and what is
+/// left when srview's entry is taken out again: such a file is removed.
+const EMPTY_SETTINGS: &str = "{}\n";
+
+/// Adds (or, uninstalling, takes out) srview's group of each event to the
+/// JSON settings at `path`.
+fn settings_change(
+    plan: &mut Plan,
+    request: &Request,
+    path: &Path,
+    before: Option<String>,
+    events: &[(&'static str, Json)],
+) -> Result<(), InstallError> {
+    let bad = |why: String| InstallError::Config {
+        path: path.display().to_string(),
+        why,
+    };
+    let original = before.clone().unwrap_or_else(|| EMPTY_SETTINGS.to_string());
+    // Take out every event's srview group, the last installed first.
+    let mut text = original.clone();
+    for (event, _) in events.iter().rev() {
+        text = without_ours(&text, event, request.agent).map_err(bad)?;
+    }
+    if !request.uninstall {
+        for (event, entry) in events {
+            text = with_entry(&text, event, entry).map_err(bad)?;
+        }
+    }
+    let after = if request.uninstall && text == EMPTY_SETTINGS && before.is_some() {
+        None
+    } else if before.is_none() && text == EMPTY_SETTINGS {
+        // Nothing there, nothing to take out.
+        return Ok(());
+    } else {
+        Some(text)
+    };
+    push(plan, path, before, after, false);
+    Ok(())
+}
+
+fn push(
+    plan: &mut Plan,
+    path: &Path,
+    before: Option<String>,
+    after: Option<String>,
+    executable: bool,
+) {
+    if before != after {
+        plan.changes.push(Change {
+            path: path.to_path_buf(),
+            before,
+            after,
+            executable,
+        });
+    }
+}
+
+/// The settings' root object, checked to be one.
+fn root_object(text: &str) -> Result<Node, String> {
+    let root = jsonc::parse(text).map_err(|e| format!("not JSON ({e})"))?;
+    match root {
+        Node::Object { .. } => Ok(root),
+        _ => Err("not a JSON object".into()),
+    }
+}
+
+/// `text` with `entry` appended to `hooks.<event>`.
+fn with_entry(text: &str, event: &'static str, entry: &Json) -> Result<String, String> {
+    let root = root_object(text)?;
+    let Some(hooks) = root.get("hooks") else {
+        let value = Json::Obj(vec![(event, Json::Arr(vec![entry.clone()]))]);
+        return Ok(jsonc::insert(text, &root, &root, Some("hooks"), &value).apply(text));
+    };
+    if !matches!(hooks, Node::Object { .. }) {
+        return Err("its \"hooks\" is not an object".into());
+    }
+    match hooks.get(event) {
+        None => {
+            let value = Json::Arr(vec![entry.clone()]);
+            Ok(jsonc::insert(text, &root, hooks, Some(event), &value).apply(text))
+        }
+        Some(list @ Node::Array { .. }) => {
+            Ok(jsonc::insert(text, &root, list, None, entry).apply(text))
+        }
+        Some(_) => Err(format!("its \"hooks\".\"{event}\" is not an array")),
+    }
+}
+
+/// Whether a group of `hooks.<event>` is srview's gate for `agent`.
+fn is_ours(group: &Node, agent: GateAgent) -> bool {
+    let marker = format!(" gate --agent {}", agent.id());
+    group.get("hooks").is_some_and(|hooks| {
+        hooks.elements().iter().any(|hook| {
+            hook.get("command")
+                .and_then(Node::as_str)
+                .is_some_and(|c| c.contains(&marker))
+        })
+    })
+}
+
+/// `text` without srview's group in `hooks.<event>`: the event's array
+/// goes too when it held only that group, and `hooks` when it held only
+/// that array (install created them).
+fn without_ours(text: &str, event: &str, agent: GateAgent) -> Result<String, String> {
+    let mut text = text.to_string();
+    // An edited file may hold several (installed by hand, say): all go.
+    loop {
+        let root = root_object(&text)?;
+        let Some(hooks @ Node::Object { members, .. }) = root.get("hooks") else {
+            return Ok(text);
+        };
+        let Some((event_index, list)) = members
+            .iter()
+            .enumerate()
+            .find(|(_, m)| m.key == event)
+            .map(|(i, m)| (i, &m.value))
+        else {
+            return Ok(text);
+        };
+        let Some(index) = list.elements().iter().position(|g| is_ours(g, agent)) else {
+            return Ok(text);
+        };
+        text = if list.elements().len() > 1 {
+            jsonc::remove(&text, &root, list, index)
+        } else if members.len() > 1 {
+            jsonc::remove(&text, &root, hooks, event_index)
+        } else {
+            let hooks_index = match &root {
+                Node::Object { members, .. } => {
+                    members.iter().position(|m| m.key == "hooks").unwrap_or(0)
+                }
+                _ => 0,
+            };
+            jsonc::remove(&text, &root, &root, hooks_index)
+        };
+    }
+}
+
+/// The plugin and the extension srview ships (assets/gate/).
+const OPENCODE_PLUGIN: &str = include_str!("../../assets/gate/srview-gate.opencode.js");
+const PI_EXTENSION: &str = include_str!("../../assets/gate/srview-gate.pi.ts");
+
+/// The asset with srview's path, the timeout and the policy written in.
+fn script(asset: &str, request: &Request, id: &str) -> Result<String, InstallError> {
+    let srview = serde_json::Value::from(request.srview.to_string_lossy().as_ref()).to_string();
+    let spawn_args = "String(TIMEOUT_SECONDS)]";
+    let anchors = [
+        "const SRVIEW = \"/usr/local/bin/srview\";",
+        "const TIMEOUT_SECONDS = 60;",
+        spawn_args,
+    ];
+    if let Some(missing) = anchors.iter().find(|a| asset.matches(**a).count() != 1) {
+        return Err(InstallError::Usage(format!(
+            "srview's {id} asset has no single `{missing}` to fill in (an srview bug)"
+        )));
+    }
+    let mut text = asset
+        .replacen(anchors[0], &format!("const SRVIEW = {srview};"), 1)
+        .replacen(
+            anchors[1],
+            &format!("const TIMEOUT_SECONDS = {};", request.timeout),
+            1,
+        );
+    if let Some(policy) = &request.policy {
+        let policy = serde_json::Value::from(policy.as_str()).to_string();
+        text = text.replacen(
+            spawn_args,
+            &format!("String(TIMEOUT_SECONDS), \"--policy\", {policy}]"),
+            1,
+        );
+    }
+    Ok(text)
+}
+
+/// srview's own file at `path`: written (install) or removed (uninstall);
+/// a file there that is not srview's is left alone.
+fn own_file(
+    plan: &mut Plan,
+    request: &Request,
+    path: &Path,
+    before: Option<String>,
+    text: String,
+    executable: bool,
+) -> Result<(), InstallError> {
+    if let Some(existing) = &before
+        && !existing.contains("srview gate")
+    {
+        return Err(InstallError::NotOurs {
+            path: path.display().to_string(),
+        });
+    }
+    let after = (!request.uninstall).then_some(text);
+    push(plan, path, before, after, executable);
+    Ok(())
+}
+
+/// Codex: the group in `hooks.json`, and its trust in `config.toml`.
+fn codex(
+    plan: &mut Plan,
+    request: &Request,
+    command: &str,
+    read: &impl Fn(&Path) -> Result<Option<String>, InstallError>,
+) -> Result<(), InstallError> {
+    let codex_home = request
+        .codex_home
+        .clone()
+        .unwrap_or_else(|| request.home.join(".codex"));
+    let hooks_path = match request.scope {
+        Scope::User => codex_home.join("hooks.json"),
+        Scope::Project => request.project.join(".codex/hooks.json"),
+    };
+    const MATCHER: &str = "apply_patch";
+    let entry = group(MATCHER, command, request.timeout);
+    let before = read(&hooks_path)?;
+    settings_change(
+        plan,
+        request,
+        &hooks_path,
+        before.clone(),
+        &[("PreToolUse", entry)],
+    )?;
+    let hooks_after = plan
+        .changes
+        .iter()
+        .find(|c| c.path == hooks_path)
+        .map_or(before, |c| c.after.clone());
+
+    // The trust: Codex skips a hook silently until `[hooks.state."KEY"]`
+    // holds its hash. The key names the group by its place in the file.
+    let config_path = codex_home.join("config.toml");
+    let config_before = read(&config_path)?;
+    let mut config = without_trust(config_before.as_deref().unwrap_or(""));
+    if !request.uninstall {
+        let index = hooks_after
+            .as_deref()
+            .and_then(|t| root_object(t).ok())
+            .and_then(|root| {
+                root.get("hooks")?
+                    .get("PreToolUse")?
+                    .elements()
+                    .iter()
+                    .position(|g| is_ours(g, GateAgent::Codex))
+            })
+            .unwrap_or(0);
+        let key = format!("{}:pre_tool_use:{index}:0", hooks_path.display());
+        let hash = codex_trust_hash(MATCHER, command, request.timeout);
+        let block = format!(
+            "{TRUST_MARK}\n[hooks.state.{}]\ntrusted_hash = \"{hash}\"\n",
+            toml_key(&key)
+        );
+        let separated = match config.as_str() {
+            "" => block,
+            t if t.ends_with('\n') => format!("{t}\n{block}"),
+            t => format!("{t}\n\n{block}"),
+        };
+        match separated.parse::<toml_edit::DocumentMut>() {
+            Ok(_) => {
+                config = separated;
+                plan.notes.push(format!(
+                    "Codex runs the hook once it is trusted: srview adds its trusted_hash to {} (key {key}); \
+                     a change to the hook (or to the place of its group in hooks.json) needs `srview gate install` again",
+                    config_path.display()
+                ));
+            }
+            Err(_) => plan.notes.push(format!(
+                "Codex skips the hook until it is trusted, and srview could not add the trust to {} (it would clash \
+                 with what is there): trust it in Codex's TUI (/hooks), or run codex with --dangerously-bypass-hook-trust",
+                config_path.display()
+            )),
+        }
+        if request.scope == Scope::Project {
+            plan.notes.push(format!(
+                "Codex reads a project's .codex/ only when the project is trusted ([projects.\"{}\"] trust_level = \"trusted\" \
+                 in {}); srview does not set that",
+                request.project.display(),
+                config_path.display()
+            ));
+        }
+    }
+    let config_after = match (config_before.is_some(), config.is_empty()) {
+        (true, true) if request.uninstall => None,
+        (false, true) => None,
+        _ => Some(config),
+    };
+    push(plan, &config_path, config_before, config_after, false);
+    Ok(())
+}
+
+/// The comment line starting srview's trust block in Codex's config.toml;
+/// uninstall takes out the block it starts.
+const TRUST_MARK: &str =
+    "# srview gate install: trust for srview's hook (srview gate install --uninstall removes it)";
+
+/// `text` without srview's trust block (and the blank line install put
+/// before it).
+fn without_trust(text: &str) -> String {
+    let Some(start) = text.find(TRUST_MARK) else {
+        return text.to_string();
+    };
+    // The block: the mark, the table header, the trusted_hash line.
+    let mut end = start;
+    for _ in 0..3 {
+        end = text[end..].find('\n').map_or(text.len(), |i| end + i + 1);
+    }
+    let from = if text[..start].ends_with("\n\n") {
+        start - 1
+    } else {
+        start
+    };
+    format!("{}{}", &text[..from], &text[end..])
+}
+
+/// A TOML key, quoted.
+fn toml_key(key: &str) -> String {
+    serde_json::Value::from(key).to_string()
+}
+
+/// The hash Codex 0.169.0 keeps as a hook's `trusted_hash`: SHA-256 of
+/// the hook's normalised identity as compact JSON with sorted keys (its
+/// `version_for_toml` over `{event_name, matcher, hooks: [handler]}`, the
+/// handler with its `timeout` and `async`). Checked against the hash the
+/// real `codex app-server` reported for the recorded hook.
+pub fn codex_trust_hash(matcher: &str, command: &str, timeout: u32) -> String {
+    let identity = serde_json::json!({
+        "event_name": "pre_tool_use",
+        "matcher": matcher,
+        "hooks": [{"type": "command", "command": command, "timeout": timeout, "async": false}],
+    });
+    // serde_json's maps (without `preserve_order`) keep their keys sorted.
+    format!(
+        "sha256:{}",
+        super::sha256_hex(identity.to_string().as_bytes())
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codex_trust_hash_is_the_one_codex_reported() {
+        assert_eq!(
+            codex_trust_hash(
+                "apply_patch|Edit|Write",
+                "python3 /home/user/.hooks/hook.py codex a",
+                3
+            ),
+            "sha256:ce4f8ad6999cb92ff1ad66d2f246ae62bade581a2252ef6156fb22ee88d15f89"
+        );
+    }
+
+    #[test]
+    fn the_command_is_quoted_for_the_shell() {
+        assert_eq!(shell_quote("/usr/bin/srview"), "/usr/bin/srview");
+        assert_eq!(shell_quote("/my tools/it's"), "'/my tools/it'\\''s'");
+    }
+
+    #[test]
+    fn the_trust_block_goes_in_and_out() {
+        let text = "a = 1\n";
+        let block = format!("{TRUST_MARK}\n[hooks.state.\"k\"]\ntrusted_hash = \"h\"\n");
+        assert_eq!(without_trust(&format!("{text}\n{block}")), text);
+        assert_eq!(
+            without_trust(&format!("{text}\n{block}b = 2\n")),
+            "a = 1\nb = 2\n"
+        );
+    }
+}

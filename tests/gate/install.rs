@@ -1,0 +1,443 @@
+//! `srview gate install`: the gate written into each agent's own config,
+//! through the binary, with HOME a temporary folder holding the config the
+//! recordings ran with (tests/fixtures/gate/install/<agent>/, each file as
+//! the real CLI read it). For each agent: install writes srview's entry
+//! (checked in the file), installing again changes nothing, `--uninstall`
+//! gives back every file byte for byte and removes the files and folders
+//! install created, `--dry-run` writes nothing.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+fn fixture(agent: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/gate/install")
+        .join(agent)
+}
+
+/// srview's absolute path, as install writes it into the hook command.
+fn srview() -> String {
+    std::fs::canonicalize(env!("CARGO_BIN_EXE_srview"))
+        .expect("srview's path")
+        .to_string_lossy()
+        .into_owned()
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    for entry in std::fs::read_dir(from).expect("the fixture folder") {
+        let entry = entry.expect("an entry");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("its type").is_dir() {
+            std::fs::create_dir_all(&target).expect("a folder");
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("a file");
+        }
+    }
+}
+
+/// A temporary HOME holding `agent`'s recorded config, and a project
+/// folder beside it (the current folder of each run).
+struct World {
+    _dir: tempfile::TempDir,
+    home: PathBuf,
+    project: PathBuf,
+}
+
+impl World {
+    fn new(agent: &str) -> World {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let home = dir.path().join("home");
+        let project = dir.path().join("project");
+        std::fs::create_dir_all(&home).expect("HOME");
+        std::fs::create_dir_all(&project).expect("the project");
+        copy_tree(&fixture(agent), &home);
+        World {
+            _dir: dir,
+            home,
+            project,
+        }
+    }
+
+    /// `srview gate install ARGS`: (stdout, stderr, exit status).
+    fn install(&self, args: &[&str]) -> (String, String, Option<i32>) {
+        let out = Command::new(env!("CARGO_BIN_EXE_srview"))
+            .current_dir(&self.project)
+            .env("HOME", &self.home)
+            .env_remove("CODEX_HOME")
+            .env_remove("XDG_CONFIG_HOME")
+            .args(["gate", "install"])
+            .args(args)
+            .output()
+            .expect("srview runs");
+        (
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+            out.status.code(),
+        )
+    }
+
+    /// `install` expected to succeed; its stdout.
+    fn ok(&self, args: &[&str]) -> String {
+        let (stdout, stderr, code) = self.install(args);
+        assert_eq!(code, Some(0), "gate install {args:?}: {stderr}");
+        stdout
+    }
+
+    /// Every file (its bytes) and folder under HOME and the project.
+    fn snapshot(&self) -> BTreeMap<PathBuf, Option<Vec<u8>>> {
+        let mut all = BTreeMap::new();
+        for root in [&self.home, &self.project] {
+            walk(root, &mut all);
+        }
+        all
+    }
+
+    fn json(&self, relative: &str) -> Value {
+        let text = std::fs::read_to_string(self.home.join(relative)).expect("the settings");
+        serde_json::from_str(&text).expect("the settings stay JSON")
+    }
+}
+
+fn walk(dir: &Path, all: &mut BTreeMap<PathBuf, Option<Vec<u8>>>) {
+    all.insert(dir.to_path_buf(), None);
+    for entry in std::fs::read_dir(dir).expect("a folder") {
+        let path = entry.expect("an entry").path();
+        if path.is_dir() {
+            walk(&path, all);
+        } else {
+            all.insert(path.clone(), Some(std::fs::read(&path).expect("a file")));
+        }
+    }
+}
+
+/// The life of one install: `--dry-run` writes nothing and shows the
+/// change, install changes the files, a second install changes nothing
+/// more, `--uninstall` gives back the tree as it was. `check` looks at the
+/// installed files.
+fn install_twice_then_uninstall(agent: &str, args: &[&str], check: impl Fn(&World)) -> World {
+    let world = World::new(agent);
+    let original = world.snapshot();
+    let with_agent = |extra: &[&str]| -> Vec<String> {
+        ["--agent", agent]
+            .iter()
+            .chain(args)
+            .chain(extra)
+            .map(|s| s.to_string())
+            .collect()
+    };
+    let run = |extra: &[&str]| {
+        let all = with_agent(extra);
+        let all: Vec<&str> = all.iter().map(String::as_str).collect();
+        world.ok(&all)
+    };
+
+    let dry = run(&["--dry-run"]);
+    assert_eq!(world.snapshot(), original, "--dry-run wrote something");
+    assert!(dry.contains("\n+++ ") && dry.starts_with("--- "), "{dry}");
+    assert!(
+        dry.contains(&srview()),
+        "the diff shows srview's path: {dry}"
+    );
+    assert!(dry.ends_with("(--dry-run: nothing written)\n"), "{dry}");
+
+    let said = run(&[]);
+    assert!(said.starts_with("srview gate: installed for "), "{said}");
+    let installed = world.snapshot();
+    assert_ne!(installed, original, "install changed nothing");
+    // Every file there before is still there.
+    for path in original.keys() {
+        assert!(installed.contains_key(path), "{} went", path.display());
+    }
+    check(&world);
+
+    let again = run(&[]);
+    assert!(
+        again.starts_with("srview gate: already installed for "),
+        "{again}"
+    );
+    assert_eq!(
+        world.snapshot(),
+        installed,
+        "a second install changed the files"
+    );
+
+    let dry_out = run(&["--uninstall", "--dry-run"]);
+    assert!(
+        dry_out.starts_with("--- ") && dry_out.contains("\n-"),
+        "{dry_out}"
+    );
+    assert_eq!(
+        world.snapshot(),
+        installed,
+        "--uninstall --dry-run wrote something"
+    );
+
+    let gone = run(&["--uninstall"]);
+    assert!(gone.starts_with("srview gate: uninstalled for "), "{gone}");
+    assert_eq!(
+        world.snapshot(),
+        original,
+        "uninstall left the tree changed"
+    );
+    let nothing = run(&["--uninstall"]);
+    assert!(
+        nothing.starts_with("srview gate: nothing to uninstall for "),
+        "{nothing}"
+    );
+    world
+}
+
+/// The group srview adds to a hook event's array.
+fn gate_group(matcher: &str, agent: &str, seconds: u32, timeout: u64) -> Value {
+    serde_json::json!({
+        "matcher": matcher,
+        "hooks": [{
+            "type": "command",
+            "command": format!("{} gate --agent {agent} --timeout {seconds}", srview()),
+            "timeout": timeout,
+        }],
+    })
+}
+
+#[test]
+fn claude_code_gets_pre_tool_use_and_post_tool_use_failure() {
+    install_twice_then_uninstall("claude-code", &[], |world| {
+        let settings = world.json(".claude/settings.json");
+        let pre = settings["hooks"]["PreToolUse"]
+            .as_array()
+            .expect("PreToolUse");
+        assert_eq!(pre.len(), 2, "the recorded hook stays, srview's follows");
+        assert_eq!(
+            pre[0]["hooks"][0]["command"],
+            "python3 /home/user/.hooks/hook.py claude a"
+        );
+        assert_eq!(pre[1], gate_group("Edit|Write", "claude-code", 60, 60));
+        assert_eq!(
+            settings["hooks"]["PostToolUseFailure"],
+            serde_json::json!([gate_group("Edit", "claude-code", 60, 60)])
+        );
+    });
+}
+
+/// The project's `.claude/settings.json`, created with its folder, both
+/// gone after the uninstall; HOME's settings untouched.
+#[test]
+fn claude_code_project_scope_creates_and_removes_its_folder() {
+    let world =
+        install_twice_then_uninstall("claude-code", &["--project", "--timeout", "7"], |world| {
+            let text = std::fs::read_to_string(world.project.join(".claude/settings.json"))
+                .expect("the project's settings");
+            let settings: Value = serde_json::from_str(&text).expect("JSON");
+            assert_eq!(
+                settings["hooks"]["PreToolUse"],
+                serde_json::json!([gate_group("Edit|Write", "claude-code", 7, 7)])
+            );
+            assert!(
+                text.starts_with("{\n  \"hooks\": {\n    \"PreToolUse\": [\n"),
+                "{text}"
+            );
+        });
+    assert!(!world.project.join(".claude").exists());
+}
+
+/// Codex: the group in hooks.json and its trust in config.toml, the key
+/// and the hash as Codex computes them (the identity's compact JSON with
+/// sorted keys, SHA-256), appended after the user's own config.
+#[test]
+fn codex_gets_its_hook_and_the_trust_it_needs() {
+    use sha2::Digest;
+    let original =
+        std::fs::read_to_string(fixture("codex").join(".codex/config.toml")).expect("config");
+    install_twice_then_uninstall("codex", &["--policy", "loose=deny"], |world| {
+        let hooks = world.json(".codex/hooks.json");
+        let pre = hooks["hooks"]["PreToolUse"].as_array().expect("PreToolUse");
+        assert_eq!(pre.len(), 2);
+        let command = format!(
+            "{} gate --agent codex --timeout 60 --policy loose=deny",
+            srview()
+        );
+        assert_eq!(pre[1]["matcher"], "apply_patch");
+        assert_eq!(pre[1]["hooks"][0]["command"], command.as_str());
+        assert_eq!(pre[1]["hooks"][0]["timeout"], 60);
+
+        let identity = format!(
+            r#"{{"event_name":"pre_tool_use","hooks":[{{"async":false,"command":{},"timeout":60,"type":"command"}}],"matcher":"apply_patch"}}"#,
+            Value::from(command.as_str())
+        );
+        let hash: String = sha2::Sha256::digest(identity.as_bytes())
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        let config =
+            std::fs::read_to_string(world.home.join(".codex/config.toml")).expect("config");
+        let key = format!(
+            "{}/.codex/hooks.json:pre_tool_use:1:0",
+            world.home.display()
+        );
+        let expected = format!(
+            "{original}\n# srview gate install: trust for srview's hook (srview gate install --uninstall removes it)\n\
+             [hooks.state.\"{key}\"]\ntrusted_hash = \"sha256:{hash}\"\n"
+        );
+        assert_eq!(config, expected);
+    });
+}
+
+/// Gemini CLI's timeout is in milliseconds; the gate's stays in seconds.
+#[test]
+fn gemini_cli_gets_before_tool_with_its_timeout_in_milliseconds() {
+    install_twice_then_uninstall("gemini-cli", &["--timeout", "9"], |world| {
+        let settings = world.json(".gemini/settings.json");
+        let before = settings["hooks"]["BeforeTool"]
+            .as_array()
+            .expect("BeforeTool");
+        assert_eq!(before.len(), 2);
+        assert_eq!(
+            before[1],
+            gate_group("replace|write_file", "gemini-cli", 9, 9000)
+        );
+        assert_eq!(
+            settings["security"]["folderTrust"]["enabled"], false,
+            "the rest stays"
+        );
+    });
+}
+
+#[test]
+fn qwen_code_gets_pre_tool_use_in_seconds() {
+    install_twice_then_uninstall("qwen-code", &[], |world| {
+        let settings = world.json(".qwen/settings.json");
+        let pre = settings["hooks"]["PreToolUse"]
+            .as_array()
+            .expect("PreToolUse");
+        assert_eq!(pre[1], gate_group("edit|write_file", "qwen-code", 60, 60));
+    });
+    let world = World::new("qwen-code");
+    let (_, stderr, code) = world.install(&["--agent", "qwen-code", "--timeout", "1000"]);
+    assert_eq!(code, Some(2));
+    assert_eq!(
+        stderr,
+        "srview: gate install: Qwen Code reads a hook timeout of 1000 or more as milliseconds: \
+         give --timeout below 1000 seconds\n"
+    );
+}
+
+/// OpenCode: srview's plugin copied into the plugin folder (created, and
+/// removed by the uninstall), with srview's path, the timeout and the
+/// policy written in; opencode.json untouched.
+#[test]
+fn opencode_gets_the_plugin_file() {
+    let world = install_twice_then_uninstall(
+        "opencode",
+        &["--policy", "loose=deny", "--timeout", "30"],
+        |world| {
+            let plugin =
+                std::fs::read_to_string(world.home.join(".config/opencode/plugin/srview-gate.js"))
+                    .expect("the plugin");
+            assert!(
+                plugin.contains(&format!("const SRVIEW = {};", Value::from(srview()))),
+                "{plugin}"
+            );
+            assert!(plugin.contains("const TIMEOUT_SECONDS = 30;"));
+            assert!(plugin.contains(
+            r#"["gate", "--agent", "opencode", "--timeout", String(TIMEOUT_SECONDS), "--policy", "loose=deny"]"#
+        ));
+        },
+    );
+    assert!(!world.home.join(".config/opencode/plugin").exists());
+}
+
+#[test]
+fn pi_gets_the_extension_file() {
+    install_twice_then_uninstall("pi", &[], |world| {
+        let extension =
+            std::fs::read_to_string(world.home.join(".pi/agent/extensions/srview-gate.ts"))
+                .expect("the extension");
+        assert!(extension.contains(&format!("const SRVIEW = {};", Value::from(srview()))));
+        assert!(extension.contains("const TIMEOUT_SECONDS = 60;"));
+    });
+}
+
+/// Cline's hook file is a program (0755) running the gate; unverified.
+#[test]
+fn cline_cli_gets_its_hook_file_marked_unverified() {
+    use std::os::unix::fs::PermissionsExt;
+    let world = install_twice_then_uninstall("cline-cli", &[], |world| {
+        let path = world.home.join("Documents/Cline/Hooks/PreToolUse");
+        let text = std::fs::read_to_string(&path).expect("the hook file");
+        assert!(
+            text.starts_with("#!/bin/sh\n# srview gate for Cline 3.x (UNVERIFIED"),
+            "{text}"
+        );
+        assert!(text.ends_with(&format!(
+            "exec {} gate --agent cline-cli --timeout 60\n",
+            srview()
+        )));
+        let mode = std::fs::metadata(&path)
+            .expect("its mode")
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o755);
+    });
+    assert!(!world.home.join("Documents").exists());
+}
+
+/// Agents without a hook, an unknown one and a bad policy: exit 2 with
+/// the reason, nothing written.
+#[test]
+fn agents_without_a_hook_are_refused() {
+    let world = World::new("claude-code");
+    let before = world.snapshot();
+    let cases = [
+        (
+            vec!["--agent", "aider"],
+            "srview: gate install: --agent aider: Aider has no pre-edit hook: it applies its edits itself, \
+             with nothing run before; there is nothing to install\n",
+        ),
+        (
+            vec!["--agent", "cline-classic"],
+            "srview: gate install: --agent cline-classic: Cline (the VS Code extension, classic) has no \
+             pre-edit hook srview can install; Cline 3.x's CLI has one: --agent cline-cli; there is nothing to install\n",
+        ),
+        (
+            vec!["--agent", "cursor"],
+            "srview: gate install: unknown --agent 'cursor' (one of: claude-code, codex, gemini-cli, \
+             qwen-code, cline-cli, opencode, pi)\n",
+        ),
+    ];
+    for (args, message) in cases {
+        let (stdout, stderr, code) = world.install(&args);
+        assert_eq!(
+            (stdout.as_str(), stderr.as_str(), code),
+            ("", message, Some(2))
+        );
+    }
+    let (_, stderr, code) = world.install(&["--agent", "claude-code", "--policy", "loose=maybe"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.starts_with("srview: gate install: "), "{stderr}");
+    assert_eq!(world.snapshot(), before);
+}
+
+/// Settings that are not JSON are left alone, with the line said.
+#[test]
+fn settings_that_are_not_json_are_left_alone() {
+    let world = World::new("claude-code");
+    let path = world.home.join(".claude/settings.json");
+    std::fs::write(&path, "{\n  \"hooks\": {,\n}\n").expect("broken settings");
+    let (_, stderr, code) = world.install(&["--agent", "claude-code"]);
+    assert_eq!(code, Some(2));
+    assert_eq!(
+        stderr,
+        format!(
+            "srview: gate install: {}: not JSON (line 2: a key should be here); it is left as it is\n",
+            path.display()
+        )
+    );
+    assert_eq!(
+        std::fs::read_to_string(&path).expect("read"),
+        "{\n  \"hooks\": {,\n}\n"
+    );
+}
