@@ -120,7 +120,9 @@ fn deny_text(agent: GateAgent, tool: &str, finding: &Finding, fallback: Option<&
                 "\nRead the file again and send an edit whose old text is the file's own.",
             );
         }
-        (None, None, Case::Doubt) => text.push_str(
+        // The advice fits a text already there, not an edit that would
+        // land misindented or replace another file.
+        (None, None, Case::Doubt) if finding.explanation.contains("already") => text.push_str(
             "\nRead the file again before editing it: it may already hold what this edit means.",
         ),
         (None, None, _) => {}
