@@ -124,3 +124,34 @@ fn the_transcript_previewer_runs_an_aider_reply_through_aiders_matcher() {
         "def f():\n    x = 2\n    return x\n"
     );
 }
+
+/// An Aider reply whose only block fails (its SEARCH is not in util.py):
+/// the transcript previewer still opens util.py's tab, the block shown
+/// failing with srview's diagnosis, Aider's own error said; nothing is
+/// waiting for a first edit.
+#[test]
+fn the_transcript_previewer_shows_a_failing_aider_block_on_its_file() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        dir.path().join("util.py"),
+        "def total(xs):\n    return sum(xs)\n\n\ndef mean(xs):\n    return total(xs) / len(xs)\n",
+    )
+    .expect("written");
+    std::fs::write(
+        dir.path().join("reply.md"),
+        "util.py\n```python\n<<<<<<< SEARCH\ndef mean(values):\n    return total(xs) / len(xs)\n=======\ndef mean(xs):\n    return total(xs) / max(len(xs), 1)\n>>>>>>> REPLACE\n```\n",
+    )
+    .expect("written");
+    let cwd = dir.path().to_str().expect("UTF-8").to_string();
+    let mut s = Session::srview(
+        dir.path(),
+        &["--transcript", "--final", "--cwd", &cwd, "reply.md"],
+    );
+    s.wait_for("util.py's tab, its block failing, Aider's error", |c| {
+        c.contains("util.py")
+            && c.contains("Aider 0.86.2's diff edit format fails here")
+            && c.contains("#1 failed")
+            && !c.contains("waiting for")
+    });
+    s.quit();
+}

@@ -44,6 +44,9 @@ pub struct PatchPreview {
     /// result (see [`patch_doubts`](crate::dialect::apply_patch::patch_doubts)):
     /// accepting asks first.
     pub doubts: Vec<String>,
+    /// The agent whose own matcher ran (its title), `None` for a Codex
+    /// patch: the tabs name who fails and who stays silent.
+    pub agent: Option<&'static str>,
 }
 
 /// A whole tool input for `row`'s agent matcher over a folder (an Aider
@@ -69,6 +72,7 @@ pub fn agent_folder_preview(
         outcome: crate::dialect::apply_patch::apply_text("", fs, cwd),
         refusal: None,
         doubts: Vec::new(),
+        agent: Some(row.title),
     };
     let (Some(matcher), Some(input)) = (row.matcher(), row.input_of(text)) else {
         preview.refusal = Some(format!("{} does not read this input", row.title));
@@ -91,6 +95,42 @@ pub fn agent_folder_preview(
                 .unwrap_or_else(|| format!("{} fails", row.title)),
         );
     }
+    // The files of the edits the agent could not place (Aider names each
+    // failing block's file), and each such block as the reply wrote it.
+    let failing_paths_all: Vec<String> = outcome
+        .edits
+        .iter()
+        .filter(|e| e.found.is_none() && e.stage == "failed")
+        .filter_map(|e| e.path.clone())
+        .fold(Vec::new(), |mut paths, path| {
+            if !paths.contains(&path) {
+                paths.push(path);
+            }
+            paths
+        });
+    let failing_paths = failing_paths_all.clone();
+    let reply_blocks = match row.text_field {
+        Some("reply") => input
+            .get("reply")
+            .and_then(serde_json::Value::as_str)
+            .map(crate::source::aider::parse)
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    };
+    let failed_blocks = |path: &str| -> Vec<String> {
+        if reply_blocks.len() != outcome.edits.len() {
+            return Vec::new();
+        }
+        outcome
+            .edits
+            .iter()
+            .zip(&reply_blocks)
+            .filter(|(e, _)| {
+                e.found.is_none() && e.stage == "failed" && e.path.as_deref() == Some(path)
+            })
+            .map(|(_, block)| block.body.clone())
+            .collect()
+    };
     for write in &outcome.writes {
         let Some(after) = &write.content else {
             preview
@@ -146,6 +186,13 @@ pub fn agent_folder_preview(
             body = whole_file_block(&original, after, false);
             vec![(!loose.is_empty()).then(|| loose.join("+"))]
         };
+        let mut levels = levels;
+        // Its failing blocks after the placed ones: the engine shows each
+        // failing, with srview's diagnosis.
+        for failing in failed_blocks(&write.path) {
+            body.push_str(&failing);
+            levels.push(None);
+        }
         preview.levels.push((write.path.clone(), levels));
         preview.calls.push(ToolCall {
             kind: CallKind::ReplaceInFile,
@@ -154,6 +201,28 @@ pub fn agent_folder_preview(
             body,
             partial: false,
         });
+    }
+    // A file whose every block fails is not written, yet has a tab: its
+    // blocks shown failing, the agent's error said.
+    for path in failing_paths {
+        if preview.calls.iter().any(|c| c.path == path) {
+            continue;
+        }
+        let body: String = failed_blocks(&path).concat();
+        preview.calls.push(ToolCall {
+            kind: CallKind::ReplaceInFile,
+            path: path.clone(),
+            path_complete: true,
+            body,
+            partial: false,
+        });
+    }
+    if let Some(error) = &preview.refusal {
+        for call in &preview.calls {
+            if failing_paths_all.contains(&call.path) {
+                preview.failed.push((call.path.clone(), error.clone()));
+            }
+        }
     }
     preview.doubts = preview
         .loose
@@ -196,6 +265,7 @@ pub fn preview(text: &str, fs: &dyn PatchFs, cwd: &str, ended: bool) -> PatchPre
         outcome: outcome.clone(),
         refusal,
         doubts,
+        agent: None,
     };
     let last = partial.sections.len().saturating_sub(1);
     for (i, (section, report)) in partial.sections.iter().zip(&outcome.sections).enumerate() {
@@ -1093,6 +1163,40 @@ mod tests {
         );
         let whole = format!("{cut}*** End Patch\n");
         assert!(preview(&whole, &fs, "/w", true).failed.is_empty());
+    }
+
+    /// An Aider reply whose block for util.py fails: util.py still has a
+    /// tab (its block as the reply wrote it, to be shown failing) and is
+    /// failed with Aider's own error; the good file keeps its placed block.
+    #[test]
+    fn an_aider_block_that_fails_keeps_its_file_with_the_agents_error() {
+        let fs = crate::dialect::apply_patch::MemoryFs::new([
+            ("app.py".to_string(), "a = 1\n".to_string()),
+            (
+                "util.py".to_string(),
+                "def f():\n    return 1\n".to_string(),
+            ),
+        ]);
+        let row = crate::dialect::registry::find("aider-diff").expect("row");
+        let good =
+            "app.py\n```python\n<<<<<<< SEARCH\na = 1\n=======\na = 2\n>>>>>>> REPLACE\n```\n\n";
+        let bad = "util.py\n```python\n<<<<<<< SEARCH\ndef g():\n    return 2\n=======\ndef g():\n    return 3\n>>>>>>> REPLACE\n```\n";
+        let shown = agent_folder_preview(row, &format!("{good}{bad}"), &fs, "/w");
+        let paths: Vec<&str> = shown.calls.iter().map(|c| c.path.as_str()).collect();
+        assert_eq!(paths, ["app.py", "util.py"]);
+        assert!(
+            shown.calls[1].body.contains("def g():\n    return 2\n"),
+            "{}",
+            shown.calls[1].body
+        );
+        let error = shown.refusal.clone().expect("Aider fails");
+        assert!(error.contains("SearchReplaceNoExactMatch"), "{error}");
+        assert_eq!(shown.failed, [("util.py".to_string(), error.clone())]);
+        assert_eq!(shown.agent, Some(row.title));
+        // The failing block alone: a tab still, not an empty preview.
+        let alone = agent_folder_preview(row, bad, &fs, "/w");
+        assert_eq!(alone.calls.len(), 1, "{:?}", alone.calls);
+        assert_eq!(alone.failed.len(), 1);
     }
 
     /// A patch cut off after a hunk's `@@` line (its first line still
