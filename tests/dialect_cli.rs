@@ -1507,3 +1507,103 @@ fn a_hunk_whose_lines_stand_twice_is_said_for_a_first_match_agent() {
          place, which may not be the one meant\n",
     );
 }
+
+/// An edit replacing every occurrence (Gemini's `allow_multiple`,
+/// OpenCode's `replaceAll`, Qwen's `replace_all`) names every place it
+/// changed, in check's text, its JSON and apply's stderr, not only the
+/// first; a loose Gemini stage's warning names them too.
+#[test]
+fn a_replace_all_edit_names_every_place_it_changes() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = "def a():\n    x = 1\n    return x\n\n\ndef b():\n    x = 1\n    return x\n";
+    std::fs::write(dir.path().join("a.py"), file).expect("written");
+    let root = dir.path().canonicalize().expect("canonical");
+    let absolute = root.join("a.py").to_string_lossy().into_owned();
+    let inputs = [
+        (
+            "gemini-replace",
+            "Gemini CLI 0.61.0's replace tool",
+            "exact",
+            serde_json::json!({"file_path": absolute, "instruction": "i", "old_string": "    x = 1\n    return x", "new_string": "    x = 2\n    return x", "allow_multiple": true}),
+        ),
+        (
+            "opencode-edit",
+            "OpenCode 1.18.33's edit tool",
+            "SimpleReplacer",
+            serde_json::json!({"filePath": "a.py", "oldString": "    x = 1\n    return x", "newString": "    x = 2\n    return x", "replaceAll": true}),
+        ),
+        (
+            "qwen-edit",
+            "Qwen Code 0.24.4's edit tool",
+            "literal",
+            serde_json::json!({"file_path": absolute, "old_string": "    x = 1\n    return x", "new_string": "    x = 2\n    return x", "replace_all": true}),
+        ),
+    ];
+    let run = |args: &[&str]| support::runner::srview(args).cwd(dir.path()).output();
+    for (dialect, title, stage, input) in inputs {
+        std::fs::write(dir.path().join("edit.json"), input.to_string()).expect("written");
+        let check = run(&["check", "a.py", "edit.json", "--dialect", dialect]);
+        assert_eq!(check.status.code(), Some(0), "{dialect}");
+        let said = text(&check.stdout);
+        let note =
+            format!("{title} replaces every occurrence: it changes lines 2-3 and also lines 7-8");
+        assert!(
+            said.starts_with(&format!(
+                "edit 1: {stage} at lines 2-3 and lines 7-8 (exact)\nnote: {note}\n"
+            )),
+            "{dialect}: {said}"
+        );
+        let json = run(&["check", "a.py", "edit.json", "--dialect", dialect, "--json"]);
+        let report: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
+        assert_eq!(
+            report["alsoReplaced"],
+            serde_json::json!([[7, 8]]),
+            "{dialect}"
+        );
+        let apply = run(&["apply", "a.py", "edit.json", "--dialect", dialect]);
+        assert_eq!(text(&apply.stderr), format!("srview: note: {note}\n"));
+    }
+    // Gemini's flexible stage (indentation ignored) with allow_multiple:
+    // its loose warning names the second place too.
+    let loose = serde_json::json!({"file_path": absolute, "instruction": "i", "old_string": "x = 1\nreturn x", "new_string": "x = 2\nreturn x", "allow_multiple": true});
+    std::fs::write(dir.path().join("edit.json"), loose.to_string()).expect("written");
+    let check = run(&["check", "a.py", "edit.json", "--dialect", "gemini-replace"]);
+    assert_eq!(check.status.code(), Some(1));
+    assert_contains(
+        &text(&check.stdout),
+        "warning: edit 1 was placed at lines 2-3 and line 7 by flexible, a loose stage",
+    );
+}
+
+/// OpenCode's `replaceAll` runs JS's String.replaceAll, which expands `$&`
+/// (the matched text) and `$$` in the new text: the text written is not the
+/// model's, so check says so and exits 1, and --write holds it back.
+#[test]
+fn an_opencode_replace_all_expanding_dollar_patterns_is_said_and_held_back() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = "label = \"cost\"\nprint(label)\nlabel = \"cost\"\n";
+    std::fs::write(dir.path().join("c.py"), file).expect("written");
+    std::fs::write(
+        dir.path().join("edit.json"),
+        r#"{"filePath": "c.py", "oldString": "label = \"cost\"", "newString": "label = `cost: $& $$`", "replaceAll": true}"#,
+    )
+    .expect("written");
+    let run = |args: &[&str]| support::runner::srview(args).cwd(dir.path()).output();
+    let said = "edit 1: the text written is not the model's new text (the agent rewrote it: \
+                line 1 of it is \"label = `cost: label = \\\"cost\\\" $`\", the model wrote \
+                \"label = `cost: $& $$`\")";
+    let check = run(&["check", "c.py", "edit.json", "--dialect", "opencode-edit"]);
+    assert_eq!(check.status.code(), Some(1));
+    assert_contains(&text(&check.stdout), &format!("warning: {said}\n"));
+    let apply = run(&[
+        "apply",
+        "c.py",
+        "edit.json",
+        "--dialect",
+        "opencode-edit",
+        "--write",
+    ]);
+    assert_eq!(apply.status.code(), Some(1));
+    assert_contains(&text(&apply.stderr), &format!("nothing written: {said}"));
+    assert_eq!(support::files::read(dir.path(), "c.py"), file);
+}

@@ -117,7 +117,7 @@ fn loose_notes(row: &DialectRow, run: &Run) -> Vec<String> {
             format!(
                 "edit {} was placed{} by {}, a loose stage of {}: the text it replaced is not the text the model wrote{known}",
                 i + 1,
-                place(edit.lines),
+                places(edit.lines, &outcome.also_replaced),
                 edit.stage,
                 row.title
             )
@@ -171,6 +171,9 @@ fn warn(row: &DialectRow, run: &Run, writing: bool) {
     let outcome = &run.outcome;
     if outcome.hangs {
         eprintln!("srview: {}", hang_sentence(row));
+    }
+    if let Some(note) = also_replaced_note(row, outcome) {
+        eprintln!("srview: note: {note}");
     }
     if writing {
         return;
@@ -452,17 +455,25 @@ pub(super) fn check(args: &CheckArgs, row: &DialectRow, text: &str) -> CmdResult
                 }
             } else {
                 let how = if edit.loose { "loose" } else { "exact" };
+                let also: &[(usize, usize)] = if outcome.edits.len() == 1 {
+                    &outcome.also_replaced
+                } else {
+                    &[]
+                };
                 format!(
                     "edit {}: {}{} ({how})\n",
                     i + 1,
                     edit.stage,
-                    place(edit.lines)
+                    places(edit.lines, also)
                 )
             };
             text.push_str(&line);
         }
         for note in &notes {
             text.push_str(&format!("warning: {note}\n"));
+        }
+        if let Some(note) = also_replaced_note(row, outcome) {
+            text.push_str(&format!("note: {note}\n"));
         }
         let asked = row
             .strings
@@ -802,6 +813,40 @@ fn lines_text((first, last): (usize, usize)) -> String {
     } else {
         format!("lines {first}-{last}")
     }
+}
+
+/// ` at line N` / ` at lines A-B`, then every further place `also` (a
+/// replace-all's other places: ` and lines C-D`), or nothing.
+fn places(lines: Option<(usize, usize)>, also: &[(usize, usize)]) -> String {
+    let mut out = place(lines);
+    for &range in also {
+        out.push_str(&format!(" and {}", lines_text(range)));
+    }
+    out
+}
+
+/// What a replace-all edit changed beyond its first place, said whether or
+/// not it was placed loosely: `None` when it changed one place.
+fn also_replaced_note(row: &DialectRow, outcome: &CallOutcome) -> Option<String> {
+    if outcome.also_replaced.is_empty() || !outcome.ok {
+        return None;
+    }
+    let ranges: Vec<String> = outcome
+        .also_replaced
+        .iter()
+        .map(|&range| lines_text(range))
+        .collect();
+    let first = outcome
+        .edits
+        .first()
+        .and_then(|e| e.lines)
+        .map(|range| format!("{} and ", lines_text(range)))
+        .unwrap_or_default();
+    Some(format!(
+        "{} replaces every occurrence: it changes {first}also {}",
+        row.title,
+        ranges.join(", ")
+    ))
 }
 
 /// ` at line N` / ` at lines A-B`, or nothing.

@@ -48,6 +48,10 @@ pub struct CallReport<'a> {
     pub rewritten_outside: Vec<[usize; 2]>,
     /// How the call matched, the agent's own name.
     pub stage: Option<&'a str>,
+    /// Line ranges (1-based, first and last) of the file before that an
+    /// edit replacing every occurrence changed beyond its block's `lines`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub also_replaced: Vec<[usize; 2]>,
 }
 
 /// One failed or loose edit explained.
@@ -91,6 +95,11 @@ impl<'a> CallReport<'a> {
                 .map(|&(first, last)| [first, last])
                 .collect(),
             stage: outcome.stage.as_deref(),
+            also_replaced: outcome
+                .also_replaced
+                .iter()
+                .map(|&(first, last)| [first, last])
+                .collect(),
         }
     }
 }

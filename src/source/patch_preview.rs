@@ -1082,12 +1082,28 @@ fn call_blocks(
         .filter(|e| e.loose)
         .map(|e| e.stage.clone())
         .collect();
-    let note = (!loose.is_empty()).then(|| {
+    let loose_note = (!loose.is_empty()).then(|| {
         format!(
             "placed by a loose stage ({}): the text replaced is not the text the model wrote",
             loose.join(", ")
         )
     });
+    // A replace-all changes more places than its first: each said.
+    let also_note = (!outcome.also_replaced.is_empty()).then(|| {
+        let ranges: Vec<String> = outcome
+            .also_replaced
+            .iter()
+            .map(|&(first, last)| crate::words::line_range("line", first, last))
+            .collect();
+        format!(
+            "it replaces every occurrence: {} also changed",
+            ranges.join(", ")
+        )
+    });
+    let note = match (loose_note, also_note) {
+        (Some(a), Some(b)) => Some(format!("{a}; {b}")),
+        (a, b) => a.or(b),
+    };
     let exact = placed.len() == outcome.edits.len() && gives(&body, original, after);
     if !exact {
         return FileBlocks {
@@ -1197,6 +1213,26 @@ mod tests {
         let alone = agent_folder_preview(row, bad, &fs, "/w");
         assert_eq!(alone.calls.len(), 1, "{:?}", alone.calls);
         assert_eq!(alone.failed.len(), 1);
+    }
+
+    /// An OpenCode replaceAll that changes two places: the previewer's
+    /// note names the second, not only the first block.
+    #[test]
+    fn a_replace_all_call_names_its_other_places() {
+        let row = crate::dialect::registry::find("opencode-edit").expect("row");
+        let file = "x = 1\ny = 2\nx = 1\n";
+        let target = Target {
+            cwd: "/w",
+            name: "a.py",
+            content: Some(file),
+        };
+        let input = r#"{"filePath": "a.py", "oldString": "x = 1", "newString": "x = 3", "replaceAll": true}"#;
+        let blocks = call_prefix_blocks(row, input, &target, true);
+        assert_eq!(
+            blocks.note.as_deref(),
+            Some("it replaces every occurrence: line 3 also changed")
+        );
+        assert!(!blocks.refused);
     }
 
     /// A patch cut off after a hunk's `@@` line (its first line still

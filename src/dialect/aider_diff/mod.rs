@@ -271,6 +271,7 @@ fn finish(
         edits,
         hangs: false,
         rewritten_outside: Vec::new(),
+        also_replaced: Vec::new(),
     }
 }
 
