@@ -1607,3 +1607,50 @@ fn an_opencode_replace_all_expanding_dollar_patterns_is_said_and_held_back() {
     assert_contains(&text(&apply.stderr), &format!("nothing written: {said}"));
     assert_eq!(support::files::read(dir.path(), "c.py"), file);
 }
+
+/// Gemini's flexible stage re-indents the new text to the file's: check
+/// lists the written lines that differ from the model's new text, beside
+/// the old text's differing lines, and its JSON carries them per block.
+#[test]
+fn check_shows_the_lines_geminis_flexible_stage_rewrote() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        dir.path().join("a.py"),
+        "def a():\n    x = 1\n    return x\n",
+    )
+    .expect("written");
+    let absolute = dir
+        .path()
+        .canonicalize()
+        .expect("canonical")
+        .join("a.py")
+        .to_string_lossy()
+        .into_owned();
+    let input = serde_json::json!({"file_path": absolute, "instruction": "i", "old_string": "x = 1\nreturn x", "new_string": "x = 2\nreturn x"});
+    std::fs::write(dir.path().join("edit.json"), input.to_string()).expect("written");
+    let run = |args: &[&str]| support::runner::srview(args).cwd(dir.path()).output();
+    let check = run(&["check", "a.py", "edit.json", "--dialect", "gemini-replace"]);
+    assert_eq!(check.status.code(), Some(1));
+    assert_contains(
+        &text(&check.stdout),
+        "  edit 1: line 3: the file has \"    return x\" where the model wrote \"return x\"\n  \
+         edit 1: new text line 1: the agent writes \"    x = 2\" where the model wrote \"x = 2\"\n  \
+         edit 1: new text line 2: the agent writes \"    return x\" where the model wrote \"return x\"\n",
+    );
+    let json = run(&[
+        "check",
+        "a.py",
+        "edit.json",
+        "--dialect",
+        "gemini-replace",
+        "--json",
+    ]);
+    let report: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
+    assert_eq!(
+        report["blocks"][0]["writtenDiffers"],
+        serde_json::json!([
+            {"line": 1, "written": "    x = 2", "model": "x = 2"},
+            {"line": 2, "written": "    return x", "model": "return x"}
+        ])
+    );
+}

@@ -429,6 +429,19 @@ pub(super) fn check(args: &CheckArgs, row: &DialectRow, text: &str) -> CmdResult
     if args.json {
         let mut report = CallReport::new(row.value, outcome);
         report.new_content = Some(outcome.written(&target).flatten());
+        let asked = asked_pairs(row, &run.input).unwrap_or_default();
+        for ((block, edit), (_, new)) in report.blocks.iter_mut().zip(&outcome.edits).zip(&asked) {
+            if let Some(written) = &edit.written {
+                block.written_differs = written_lines(written, new)
+                    .into_iter()
+                    .map(|(line, written, model)| crate::report::WrittenLine {
+                        line,
+                        written,
+                        model,
+                    })
+                    .collect();
+            }
+        }
         if let Some(c) = &correction {
             report.explained = Some(
                 c.edits
@@ -489,6 +502,27 @@ pub(super) fn check(args: &CheckArgs, row: &DialectRow, text: &str) -> CmdResult
                 for line in differing_lines(found, old, first) {
                     text.push_str(&format!("  edit {}: {line}\n", i + 1));
                 }
+            }
+        }
+        // The text written where it is not the model's (a loose stage's
+        // re-indentation): each line, at most three.
+        for (i, edit) in outcome.edits.iter().enumerate() {
+            let (Some(written), Some((_, new))) = (&edit.written, asked.get(i)) else {
+                continue;
+            };
+            let differing = written_lines(written, new);
+            for (line, wrote, model) in differing.iter().take(3) {
+                text.push_str(&format!(
+                    "  edit {}: new text line {line}: the agent writes {wrote:?} where the model wrote {model:?}\n",
+                    i + 1
+                ));
+            }
+            if differing.len() > 3 {
+                text.push_str(&format!(
+                    "  edit {}: and {} more rewritten lines of the new text\n",
+                    i + 1,
+                    differing.len() - 3
+                ));
             }
         }
         if outcome.hangs {
@@ -889,6 +923,40 @@ fn differing_lines(found: &str, asked: &str, first: usize) -> Vec<String> {
         out.push(format!("and {more} more differing lines"));
     }
     out
+}
+
+/// The lines (from 1) of the text an edit wrote that differ from the
+/// model's new text `asked`, each as (line, written, the model's), line
+/// endings as LF; a line one side lacks is empty there.
+fn written_lines(written: &str, asked: &str) -> Vec<(usize, String, String)> {
+    let plain = |text: &str| text.trim_start_matches('\u{feff}').replace("\r\n", "\n");
+    let (written, asked) = (plain(written), plain(asked));
+    if written == asked {
+        return Vec::new();
+    }
+    // A line break ending one text and not the other is no line of its own.
+    let ours: Vec<&str> = written
+        .strip_suffix('\n')
+        .unwrap_or(&written)
+        .split('\n')
+        .collect();
+    let theirs: Vec<&str> = asked
+        .strip_suffix('\n')
+        .unwrap_or(&asked)
+        .split('\n')
+        .collect();
+    (0..ours.len().max(theirs.len()))
+        .filter_map(|i| {
+            let (a, b) = (ours.get(i).copied(), theirs.get(i).copied());
+            (a != b).then(|| {
+                (
+                    i + 1,
+                    a.unwrap_or_default().to_string(),
+                    b.unwrap_or_default().to_string(),
+                )
+            })
+        })
+        .collect()
 }
 
 /// A patch section that moves a file onto itself (`*** Update File: P`

@@ -72,6 +72,21 @@ pub struct CallBlock<'a> {
     pub loose: bool,
     /// The agent's own name for the stage that placed it.
     pub stage: &'a str,
+    /// Lines of the text written that differ from the model's new text (a
+    /// loose stage's re-indentation, `check` only).
+    #[serde(rename = "writtenDiffers", skip_serializing_if = "Vec::is_empty")]
+    pub written_differs: Vec<WrittenLine>,
+}
+
+/// One line of an edit's written text that is not the model's.
+#[derive(Serialize)]
+pub struct WrittenLine {
+    /// The line of the new text, from 1.
+    pub line: usize,
+    /// The line as the agent writes it.
+    pub written: String,
+    /// The line as the model wrote it.
+    pub model: String,
 }
 
 impl<'a> CallReport<'a> {
@@ -110,6 +125,7 @@ impl<'a> CallBlock<'a> {
             lines: edit.lines.map(|(first, last)| [first, last]),
             loose: edit.loose,
             stage: &edit.stage,
+            written_differs: Vec::new(),
         }
     }
 }
