@@ -1654,3 +1654,26 @@ fn check_shows_the_lines_geminis_flexible_stage_rewrote() {
         ])
     );
 }
+
+/// `fix` on an Aider reply names a block by its lines in the reply (its
+/// SEARCH marker through its REPLACE marker), not by lines of srview's own
+/// rewriting of it.
+#[test]
+fn fix_names_an_aider_block_by_its_reply_lines() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        dir.path().join("calc.py"),
+        "def f():\n    x = 1\n    return x\n",
+    )
+    .expect("written");
+    std::fs::write(
+        dir.path().join("typo.md"),
+        "Intro.\n\ncalc.py\n```python\n<<<<<<< SEARCH\n    x = 11\n    return x\n=======\n    x = 2\n    return x\n>>>>>>> REPLACE\n```\n",
+    )
+    .expect("written");
+    let out = support::runner::srview(["fix", "calc.py", "typo.md", "--dialect", "aider-diff"])
+        .cwd(dir.path())
+        .output();
+    assert_eq!(out.status.code(), Some(1));
+    assert_contains(&text(&out.stderr), "srview: block #1 (reply lines 5-11) ");
+}

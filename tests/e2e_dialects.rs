@@ -115,6 +115,12 @@ fn the_transcript_previewer_runs_an_aider_reply_through_aiders_matcher() {
     s.wait_for("Aider's loose stage on the tab", |c| {
         c.contains("≈ missing_leading_whitespace 2-3") && c.contains("Aider 0.86.2")
     });
+    // The block is numbered by its lines in the reply, its stage Aider's.
+    s.wait_for("the block's reply lines", |c| {
+        c.contains(
+            "#1 placed by the agent's loose stage missing_leading_whitespace; reply lines 3-9",
+        )
+    });
     s.press(b"A");
     s.wait_for("the question", |c| c.contains("press A again"));
     s.press(b"A");

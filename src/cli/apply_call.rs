@@ -749,6 +749,23 @@ fn fix_aider(args: &super::FixArgs, row: &DialectRow, text: &str) -> CmdResult {
     let name = |path: &str| path.rsplit('/').next().unwrap_or(path).to_string();
     let ours = |path: &str| path == target || name(path) == name(&target);
     let calls = crate::source::aider::parse(reply);
+    // Each of FILE's blocks' lines in the reply, for the notes.
+    let reply_lines: Vec<[usize; 2]> = crate::source::aider::block_lines(reply)
+        .into_iter()
+        .zip(&calls)
+        .filter(|(_, c)| ours(&c.path))
+        .map(|(lines, _)| lines)
+        .collect();
+    let said = |note: &crate::diagnose::fix::Note| match reply_lines.get(note.block) {
+        Some(&[first, last]) => format!(
+            "block #{} ({}) {}",
+            note.block + 1,
+            crate::words::line_range("reply line", first, last),
+            note.text
+                .replace("{FILE}", &args.file.display().to_string())
+        ),
+        None => note.line(&args.file.display().to_string()),
+    };
     let diff: String = calls
         .iter()
         .filter(|c| ours(&c.path))
@@ -762,7 +779,7 @@ fn fix_aider(args: &super::FixArgs, row: &DialectRow, text: &str) -> CmdResult {
     let shown = args.file.display().to_string();
     if fixed.no_block || fixed.notes.iter().any(|n| n.unplaced) {
         for note in &fixed.notes {
-            eprintln!("srview: {}", note.line(&shown));
+            eprintln!("srview: {}", said(note));
         }
         eprintln!("srview: no corrected reply: srview cannot place every block of {shown}");
         return Ok(1);
@@ -800,7 +817,7 @@ fn fix_aider(args: &super::FixArgs, row: &DialectRow, text: &str) -> CmdResult {
         return Ok(1);
     }
     for note in &fixed.notes {
-        eprintln!("srview: {}", note.line(&shown));
+        eprintln!("srview: {}", said(note));
     }
     eprintln!(
         "srview: corrected the reply's blocks for {shown} (placed exactly by {})",

@@ -399,6 +399,17 @@ impl Workspace {
                 .find(|(p, _)| *p == tab.path)
                 .map(|(_, l)| l.clone())
                 .unwrap_or_default();
+            if patch.agent.is_some() {
+                // An agent's blocks are srview's: numbered by the input's
+                // lines where known (an Aider reply), else by none.
+                let lines = patch.input_lines.iter().find(|(p, _)| *p == tab.path);
+                tab.app.hunk_lines = lines.map(|(_, l)| l.clone()).unwrap_or_default();
+                tab.app.block_numbers = if tab.app.hunk_lines.is_empty() {
+                    crate::source::patch_preview::BlockNumbers::Unnumbered
+                } else {
+                    crate::source::patch_preview::BlockNumbers::Reply
+                };
+            }
             let loose: Vec<&str> = patch
                 .loose
                 .iter()
