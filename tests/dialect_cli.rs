@@ -1677,3 +1677,31 @@ fn fix_names_an_aider_block_by_its_reply_lines() {
     assert_eq!(out.status.code(), Some(1));
     assert_contains(&text(&out.stderr), "srview: block #1 (reply lines 5-11) ");
 }
+
+/// srview's diagnosis of an agent's failing string edit names the agent's
+/// own fields (OpenCode's `oldString`, Gemini's `old_string`), never the
+/// SEARCH of srview's blocks.
+#[test]
+fn an_agents_failing_edit_is_diagnosed_in_its_own_field_names() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        dir.path().join("s.py"),
+        "def a():\n    x = 1\n    return x\n",
+    )
+    .expect("written");
+    std::fs::write(
+        dir.path().join("edit.json"),
+        r#"{"filePath": "s.py", "oldString": "def a():\n    x = 5\n    return y", "newString": "z"}"#,
+    )
+    .expect("written");
+    let out = support::runner::srview(["check", "s.py", "edit.json", "--dialect", "opencode-edit"])
+        .cwd(dir.path())
+        .output();
+    assert_eq!(out.status.code(), Some(1));
+    let said = text(&out.stdout);
+    assert_contains(
+        &said,
+        "line 2 of the file differs from oldString line 2 in more",
+    );
+    assert!(!said.contains("SEARCH"), "{said}");
+}

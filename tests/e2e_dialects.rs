@@ -77,6 +77,13 @@ fn the_previewer_shows_an_agents_loose_stage_and_asks_before_writing_it() {
     s.wait_for("the loose stage named", |c| {
         c.contains("≈ BlockAnchorReplacer 17-21") && c.contains("placed by a loose stage")
     });
+    // The block is srview's rendering of a JSON input: no line number of
+    // its own, and its level is OpenCode's stage, not a silent reference.
+    s.wait_for("the block's detail", |c| {
+        c.contains("#1 placed by the agent's loose stage BlockAnchorReplacer\n")
+            || c.contains("#1 placed by the agent's loose stage BlockAnchorReplacer ")
+    });
+    assert!(!s.contents().contains("diff line"), "{}", s.contents());
     s.press(b"a");
     s.wait_for("the question", |c| {
         c.contains("loose stage BlockAnchorReplacer, not as the model wrote it")

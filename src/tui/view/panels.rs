@@ -816,7 +816,8 @@ fn detail(
     });
     let how = match b.stage.map(|s| s.name()) {
         _ if loosely.is_some() => loosely.as_deref().unwrap_or_default(),
-        Some("exact") if hunk.is_some() && !agents => "hunk found exactly",
+        Some("exact") if agents => "placed exactly by the agent's matcher",
+        Some("exact") if hunk.is_some() => "hunk found exactly",
         Some("exact") => "SEARCH found exactly",
         Some("line-trimmed") => "matched only after trimming white space on each line",
         Some("block-anchor") => {
