@@ -1075,11 +1075,35 @@ fn write_refuses_outside_files_self_moves_and_other_files() {
     }
     support::files::write(&ws, "other.py", b"y = 1\n");
     let other = r#"{"filePath":"other.py","oldString":"y = 1","newString":"y = 2"}"#;
-    let out = run(&["apply", "calc.py", "-", "--write"], other);
+    let out = run(
+        &[
+            "apply",
+            "calc.py",
+            "-",
+            "--dialect",
+            "opencode-edit",
+            "--write",
+        ],
+        other,
+    );
     assert_eq!(out.status.code(), Some(2));
-    assert_contains(
-        &text(&out.stderr),
-        "the input also edits other.py: nothing written",
+    assert_eq!(
+        text(&out.stderr),
+        "srview: the input edits other.py, not calc.py: nothing written (apply --write writes \
+         FILE only; `srview apply --transcript INPUT --cwd DIR --dialect opencode-edit` writes \
+         them all)\n"
+    );
+    // Without --write: FILE is left as it is, said plainly, exit 1.
+    let out = run(
+        &["apply", "calc.py", "-", "--dialect", "opencode-edit"],
+        other,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(text(&out.stdout), "");
+    assert_eq!(
+        text(&out.stderr),
+        "srview: the input edits other.py, not calc.py: calc.py is left as it is (`srview \
+         apply --transcript INPUT --cwd DIR --dialect opencode-edit` applies it)\n"
     );
     assert_eq!(
         std::fs::read_to_string(ws.join("other.py")).expect("read"),

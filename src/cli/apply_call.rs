@@ -241,10 +241,15 @@ fn commit(args: &ApplyArgs, row: &DialectRow, run: &Run, only: Option<&str>) -> 
             .filter(|p| *p != target)
             .collect();
         if !others.is_empty() {
+            let edits_target = outcome.writes.iter().any(|w| w.path == target);
+            let what = if edits_target {
+                format!("also edits {}", others.join(", "))
+            } else {
+                format!("edits {}, not {target}", others.join(", "))
+            };
             return Some(Commit::failed(Error::refused(format!(
-                "the input also edits {}: nothing written (apply --write writes FILE only; \
+                "the input {what}: nothing written (apply --write writes FILE only; \
                  `srview apply --transcript INPUT --cwd DIR --dialect {}` writes them all)",
-                others.join(", "),
                 row.value
             ))));
         }
@@ -308,18 +313,23 @@ pub(super) fn run_with(
         .map(|w| w.path.as_str())
         .filter(|p| *p != target)
         .collect();
-    if !others.is_empty() {
-        let edits_file = outcome.writes.iter().any(|w| w.path == target);
-        eprintln!(
-            "srview: note: the input {} {}{}",
-            if edits_file { "also edits" } else { "edits" },
-            others.join(", "),
-            if edits_file {
-                String::new()
-            } else {
-                format!(", not {}", file.display())
-            }
-        );
+    let edits_file = outcome.writes.iter().any(|w| w.path == target);
+    // The agent succeeds on other files only: FILE stays as it is, which
+    // is not what `apply FILE` was asked (exit 1, said plainly).
+    let elsewhere_only = outcome.ok && !others.is_empty() && !edits_file;
+    if !others.is_empty() && !args.write {
+        if edits_file {
+            eprintln!("srview: note: the input also edits {}", others.join(", "));
+        } else {
+            eprintln!(
+                "srview: the input edits {}, not {}: {} is left as it is \
+                 (`srview apply --transcript INPUT --cwd DIR --dialect {}` applies it)",
+                others.join(", "),
+                file.display(),
+                file.display(),
+                row.value
+            );
+        }
     }
     let new_content = outcome.written(&target).flatten();
     let commit = commit(args, row, &run, Some(&target));
@@ -355,7 +365,7 @@ pub(super) fn run_with(
     stdout.flush().map_err(io_err)?;
     match commit {
         Some(commit) if outcome.ok => commit.status(),
-        _ => Ok(if outcome.ok { 0 } else { 1 }),
+        _ => Ok(if outcome.ok && !elsewhere_only { 0 } else { 1 }),
     }
 }
 
