@@ -1075,11 +1075,35 @@ fn write_refuses_outside_files_self_moves_and_other_files() {
     }
     support::files::write(&ws, "other.py", b"y = 1\n");
     let other = r#"{"filePath":"other.py","oldString":"y = 1","newString":"y = 2"}"#;
-    let out = run(&["apply", "calc.py", "-", "--write"], other);
+    let out = run(
+        &[
+            "apply",
+            "calc.py",
+            "-",
+            "--dialect",
+            "opencode-edit",
+            "--write",
+        ],
+        other,
+    );
     assert_eq!(out.status.code(), Some(2));
-    assert_contains(
-        &text(&out.stderr),
-        "the input also edits other.py: nothing written",
+    assert_eq!(
+        text(&out.stderr),
+        "srview: the input edits other.py, not calc.py: nothing written (apply --write writes \
+         FILE only; `srview apply --transcript INPUT --cwd DIR --dialect opencode-edit` writes \
+         them all)\n"
+    );
+    // Without --write: FILE is left as it is, said plainly, exit 1.
+    let out = run(
+        &["apply", "calc.py", "-", "--dialect", "opencode-edit"],
+        other,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(text(&out.stdout), "");
+    assert_eq!(
+        text(&out.stderr),
+        "srview: the input edits other.py, not calc.py: calc.py is left as it is (`srview \
+         apply --transcript INPUT --cwd DIR --dialect opencode-edit` applies it)\n"
     );
     assert_eq!(
         std::fs::read_to_string(ws.join("other.py")).expect("read"),
@@ -1548,4 +1572,202 @@ fn a_corrected_edit_keeps_the_files_own_text_on_lines_the_model_kept() {
         let fixed: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
         assert_eq!(fixed[new_key], want_new, "{name}: {fixed}");
     }
+}
+
+/// An edit replacing every occurrence (Gemini's `allow_multiple`,
+/// OpenCode's `replaceAll`, Qwen's `replace_all`) names every place it
+/// changed, in check's text, its JSON and apply's stderr, not only the
+/// first; a loose Gemini stage's warning names them too.
+#[test]
+fn a_replace_all_edit_names_every_place_it_changes() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = "def a():\n    x = 1\n    return x\n\n\ndef b():\n    x = 1\n    return x\n";
+    std::fs::write(dir.path().join("a.py"), file).expect("written");
+    let root = dir.path().canonicalize().expect("canonical");
+    let absolute = root.join("a.py").to_string_lossy().into_owned();
+    let inputs = [
+        (
+            "gemini-replace",
+            "Gemini CLI 0.61.0's replace tool",
+            "exact",
+            serde_json::json!({"file_path": absolute, "instruction": "i", "old_string": "    x = 1\n    return x", "new_string": "    x = 2\n    return x", "allow_multiple": true}),
+        ),
+        (
+            "opencode-edit",
+            "OpenCode 1.18.33's edit tool",
+            "SimpleReplacer",
+            serde_json::json!({"filePath": "a.py", "oldString": "    x = 1\n    return x", "newString": "    x = 2\n    return x", "replaceAll": true}),
+        ),
+        (
+            "qwen-edit",
+            "Qwen Code 0.24.4's edit tool",
+            "literal",
+            serde_json::json!({"file_path": absolute, "old_string": "    x = 1\n    return x", "new_string": "    x = 2\n    return x", "replace_all": true}),
+        ),
+    ];
+    let run = |args: &[&str]| support::runner::srview(args).cwd(dir.path()).output();
+    for (dialect, title, stage, input) in inputs {
+        std::fs::write(dir.path().join("edit.json"), input.to_string()).expect("written");
+        let check = run(&["check", "a.py", "edit.json", "--dialect", dialect]);
+        assert_eq!(check.status.code(), Some(0), "{dialect}");
+        let said = text(&check.stdout);
+        let note =
+            format!("{title} replaces every occurrence: it changes lines 2-3 and also lines 7-8");
+        assert!(
+            said.starts_with(&format!(
+                "edit 1: {stage} at lines 2-3 and lines 7-8 (exact)\nnote: {note}\n"
+            )),
+            "{dialect}: {said}"
+        );
+        let json = run(&["check", "a.py", "edit.json", "--dialect", dialect, "--json"]);
+        let report: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
+        assert_eq!(
+            report["alsoReplaced"],
+            serde_json::json!([[7, 8]]),
+            "{dialect}"
+        );
+        let apply = run(&["apply", "a.py", "edit.json", "--dialect", dialect]);
+        assert_eq!(text(&apply.stderr), format!("srview: note: {note}\n"));
+    }
+    // Gemini's flexible stage (indentation ignored) with allow_multiple:
+    // its loose warning names the second place too.
+    let loose = serde_json::json!({"file_path": absolute, "instruction": "i", "old_string": "x = 1\nreturn x", "new_string": "x = 2\nreturn x", "allow_multiple": true});
+    std::fs::write(dir.path().join("edit.json"), loose.to_string()).expect("written");
+    let check = run(&["check", "a.py", "edit.json", "--dialect", "gemini-replace"]);
+    assert_eq!(check.status.code(), Some(1));
+    assert_contains(
+        &text(&check.stdout),
+        "warning: edit 1 was placed at lines 2-3 and line 7 by flexible, a loose stage",
+    );
+}
+
+/// OpenCode's `replaceAll` runs JS's String.replaceAll, which expands `$&`
+/// (the matched text) and `$$` in the new text: the text written is not the
+/// model's, so check says so and exits 1, and --write holds it back.
+#[test]
+fn an_opencode_replace_all_expanding_dollar_patterns_is_said_and_held_back() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = "label = \"cost\"\nprint(label)\nlabel = \"cost\"\n";
+    std::fs::write(dir.path().join("c.py"), file).expect("written");
+    std::fs::write(
+        dir.path().join("edit.json"),
+        r#"{"filePath": "c.py", "oldString": "label = \"cost\"", "newString": "label = `cost: $& $$`", "replaceAll": true}"#,
+    )
+    .expect("written");
+    let run = |args: &[&str]| support::runner::srview(args).cwd(dir.path()).output();
+    let said = "edit 1: the text written is not the model's new text (the agent rewrote it: \
+                line 1 of it is \"label = `cost: label = \\\"cost\\\" $`\", the model wrote \
+                \"label = `cost: $& $$`\")";
+    let check = run(&["check", "c.py", "edit.json", "--dialect", "opencode-edit"]);
+    assert_eq!(check.status.code(), Some(1));
+    assert_contains(&text(&check.stdout), &format!("warning: {said}\n"));
+    let apply = run(&[
+        "apply",
+        "c.py",
+        "edit.json",
+        "--dialect",
+        "opencode-edit",
+        "--write",
+    ]);
+    assert_eq!(apply.status.code(), Some(1));
+    assert_contains(&text(&apply.stderr), &format!("nothing written: {said}"));
+    assert_eq!(support::files::read(dir.path(), "c.py"), file);
+}
+
+/// Gemini's flexible stage re-indents the new text to the file's: check
+/// lists the written lines that differ from the model's new text, beside
+/// the old text's differing lines, and its JSON carries them per block.
+#[test]
+fn check_shows_the_lines_geminis_flexible_stage_rewrote() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        dir.path().join("a.py"),
+        "def a():\n    x = 1\n    return x\n",
+    )
+    .expect("written");
+    let absolute = dir
+        .path()
+        .canonicalize()
+        .expect("canonical")
+        .join("a.py")
+        .to_string_lossy()
+        .into_owned();
+    let input = serde_json::json!({"file_path": absolute, "instruction": "i", "old_string": "x = 1\nreturn x", "new_string": "x = 2\nreturn x"});
+    std::fs::write(dir.path().join("edit.json"), input.to_string()).expect("written");
+    let run = |args: &[&str]| support::runner::srview(args).cwd(dir.path()).output();
+    let check = run(&["check", "a.py", "edit.json", "--dialect", "gemini-replace"]);
+    assert_eq!(check.status.code(), Some(1));
+    assert_contains(
+        &text(&check.stdout),
+        "  edit 1: line 3: the file has \"    return x\" where the model wrote \"return x\"\n  \
+         edit 1: new text line 1: the agent writes \"    x = 2\" where the model wrote \"x = 2\"\n  \
+         edit 1: new text line 2: the agent writes \"    return x\" where the model wrote \"return x\"\n",
+    );
+    let json = run(&[
+        "check",
+        "a.py",
+        "edit.json",
+        "--dialect",
+        "gemini-replace",
+        "--json",
+    ]);
+    let report: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
+    assert_eq!(
+        report["blocks"][0]["writtenDiffers"],
+        serde_json::json!([
+            {"line": 1, "written": "    x = 2", "model": "x = 2"},
+            {"line": 2, "written": "    return x", "model": "return x"}
+        ])
+    );
+}
+
+/// `fix` on an Aider reply names a block by its lines in the reply (its
+/// SEARCH marker through its REPLACE marker), not by lines of srview's own
+/// rewriting of it.
+#[test]
+fn fix_names_an_aider_block_by_its_reply_lines() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        dir.path().join("calc.py"),
+        "def f():\n    x = 1\n    return x\n",
+    )
+    .expect("written");
+    std::fs::write(
+        dir.path().join("typo.md"),
+        "Intro.\n\ncalc.py\n```python\n<<<<<<< SEARCH\n    x = 11\n    return x\n=======\n    x = 2\n    return x\n>>>>>>> REPLACE\n```\n",
+    )
+    .expect("written");
+    let out = support::runner::srview(["fix", "calc.py", "typo.md", "--dialect", "aider-diff"])
+        .cwd(dir.path())
+        .output();
+    assert_eq!(out.status.code(), Some(1));
+    assert_contains(&text(&out.stderr), "srview: block #1 (reply lines 5-11) ");
+}
+
+/// srview's diagnosis of an agent's failing string edit names the agent's
+/// own fields (OpenCode's `oldString`, Gemini's `old_string`), never the
+/// SEARCH of srview's blocks.
+#[test]
+fn an_agents_failing_edit_is_diagnosed_in_its_own_field_names() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        dir.path().join("s.py"),
+        "def a():\n    x = 1\n    return x\n",
+    )
+    .expect("written");
+    std::fs::write(
+        dir.path().join("edit.json"),
+        r#"{"filePath": "s.py", "oldString": "def a():\n    x = 5\n    return y", "newString": "z"}"#,
+    )
+    .expect("written");
+    let out = support::runner::srview(["check", "s.py", "edit.json", "--dialect", "opencode-edit"])
+        .cwd(dir.path())
+        .output();
+    assert_eq!(out.status.code(), Some(1));
+    let said = text(&out.stdout);
+    assert_contains(
+        &said,
+        "line 2 of the file differs from oldString line 2 in more",
+    );
+    assert!(!said.contains("SEARCH"), "{said}");
 }

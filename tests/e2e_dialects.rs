@@ -77,6 +77,13 @@ fn the_previewer_shows_an_agents_loose_stage_and_asks_before_writing_it() {
     s.wait_for("the loose stage named", |c| {
         c.contains("≈ BlockAnchorReplacer 17-21") && c.contains("placed by a loose stage")
     });
+    // The block is srview's rendering of a JSON input: no line number of
+    // its own, and its level is OpenCode's stage, not a silent reference.
+    s.wait_for("the block's detail", |c| {
+        c.contains("#1 placed by the agent's loose stage BlockAnchorReplacer\n")
+            || c.contains("#1 placed by the agent's loose stage BlockAnchorReplacer ")
+    });
+    assert!(!s.contents().contains("diff line"), "{}", s.contents());
     s.press(b"a");
     s.wait_for("the question", |c| {
         c.contains("loose stage BlockAnchorReplacer, not as the model wrote it")
@@ -115,6 +122,12 @@ fn the_transcript_previewer_runs_an_aider_reply_through_aiders_matcher() {
     s.wait_for("Aider's loose stage on the tab", |c| {
         c.contains("≈ missing_leading_whitespace 2-3") && c.contains("Aider 0.86.2")
     });
+    // The block is numbered by its lines in the reply, its stage Aider's.
+    s.wait_for("the block's reply lines", |c| {
+        c.contains(
+            "#1 placed by the agent's loose stage missing_leading_whitespace; reply lines 3-9",
+        )
+    });
     s.press(b"A");
     s.wait_for("the question", |c| c.contains("press A again"));
     s.press(b"A");
@@ -123,4 +136,35 @@ fn the_transcript_previewer_runs_an_aider_reply_through_aiders_matcher() {
         support::files::read(dir.path(), "calc.py"),
         "def f():\n    x = 2\n    return x\n"
     );
+}
+
+/// An Aider reply whose only block fails (its SEARCH is not in util.py):
+/// the transcript previewer still opens util.py's tab, the block shown
+/// failing with srview's diagnosis, Aider's own error said; nothing is
+/// waiting for a first edit.
+#[test]
+fn the_transcript_previewer_shows_a_failing_aider_block_on_its_file() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        dir.path().join("util.py"),
+        "def total(xs):\n    return sum(xs)\n\n\ndef mean(xs):\n    return total(xs) / len(xs)\n",
+    )
+    .expect("written");
+    std::fs::write(
+        dir.path().join("reply.md"),
+        "util.py\n```python\n<<<<<<< SEARCH\ndef mean(values):\n    return total(xs) / len(xs)\n=======\ndef mean(xs):\n    return total(xs) / max(len(xs), 1)\n>>>>>>> REPLACE\n```\n",
+    )
+    .expect("written");
+    let cwd = dir.path().to_str().expect("UTF-8").to_string();
+    let mut s = Session::srview(
+        dir.path(),
+        &["--transcript", "--final", "--cwd", &cwd, "reply.md"],
+    );
+    s.wait_for("util.py's tab, its block failing, Aider's error", |c| {
+        c.contains("util.py")
+            && c.contains("Aider 0.86.2's diff edit format fails here")
+            && c.contains("#1 failed")
+            && !c.contains("waiting for")
+    });
+    s.quit();
 }

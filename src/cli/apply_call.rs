@@ -117,7 +117,7 @@ fn loose_notes(row: &DialectRow, run: &Run) -> Vec<String> {
             format!(
                 "edit {} was placed{} by {}, a loose stage of {}: the text it replaced is not the text the model wrote{known}",
                 i + 1,
-                place(edit.lines),
+                places(edit.lines, &outcome.also_replaced),
                 edit.stage,
                 row.title
             )
@@ -171,6 +171,9 @@ fn warn(row: &DialectRow, run: &Run, writing: bool) {
     let outcome = &run.outcome;
     if outcome.hangs {
         eprintln!("srview: {}", hang_sentence(row));
+    }
+    if let Some(note) = also_replaced_note(row, outcome) {
+        eprintln!("srview: note: {note}");
     }
     if writing {
         return;
@@ -238,10 +241,15 @@ fn commit(args: &ApplyArgs, row: &DialectRow, run: &Run, only: Option<&str>) -> 
             .filter(|p| *p != target)
             .collect();
         if !others.is_empty() {
+            let edits_target = outcome.writes.iter().any(|w| w.path == target);
+            let what = if edits_target {
+                format!("also edits {}", others.join(", "))
+            } else {
+                format!("edits {}, not {target}", others.join(", "))
+            };
             return Some(Commit::failed(Error::refused(format!(
-                "the input also edits {}: nothing written (apply --write writes FILE only; \
+                "the input {what}: nothing written (apply --write writes FILE only; \
                  `srview apply --transcript INPUT --cwd DIR --dialect {}` writes them all)",
-                others.join(", "),
                 row.value
             ))));
         }
@@ -305,18 +313,23 @@ pub(super) fn run_with(
         .map(|w| w.path.as_str())
         .filter(|p| *p != target)
         .collect();
-    if !others.is_empty() {
-        let edits_file = outcome.writes.iter().any(|w| w.path == target);
-        eprintln!(
-            "srview: note: the input {} {}{}",
-            if edits_file { "also edits" } else { "edits" },
-            others.join(", "),
-            if edits_file {
-                String::new()
-            } else {
-                format!(", not {}", file.display())
-            }
-        );
+    let edits_file = outcome.writes.iter().any(|w| w.path == target);
+    // The agent succeeds on other files only: FILE stays as it is, which
+    // is not what `apply FILE` was asked (exit 1, said plainly).
+    let elsewhere_only = outcome.ok && !others.is_empty() && !edits_file;
+    if !others.is_empty() && !args.write {
+        if edits_file {
+            eprintln!("srview: note: the input also edits {}", others.join(", "));
+        } else {
+            eprintln!(
+                "srview: the input edits {}, not {}: {} is left as it is \
+                 (`srview apply --transcript INPUT --cwd DIR --dialect {}` applies it)",
+                others.join(", "),
+                file.display(),
+                file.display(),
+                row.value
+            );
+        }
     }
     let new_content = outcome.written(&target).flatten();
     let commit = commit(args, row, &run, Some(&target));
@@ -352,7 +365,7 @@ pub(super) fn run_with(
     stdout.flush().map_err(io_err)?;
     match commit {
         Some(commit) if outcome.ok => commit.status(),
-        _ => Ok(if outcome.ok { 0 } else { 1 }),
+        _ => Ok(if outcome.ok && !elsewhere_only { 0 } else { 1 }),
     }
 }
 
@@ -426,6 +439,19 @@ pub(super) fn check(args: &CheckArgs, row: &DialectRow, text: &str) -> CmdResult
     if args.json {
         let mut report = CallReport::new(row.value, outcome);
         report.new_content = Some(outcome.written(&target).flatten());
+        let asked = asked_pairs(row, &run.input).unwrap_or_default();
+        for ((block, edit), (_, new)) in report.blocks.iter_mut().zip(&outcome.edits).zip(&asked) {
+            if let Some(written) = &edit.written {
+                block.written_differs = written_lines(written, new)
+                    .into_iter()
+                    .map(|(line, written, model)| crate::report::WrittenLine {
+                        line,
+                        written,
+                        model,
+                    })
+                    .collect();
+            }
+        }
         if let Some(c) = &correction {
             report.explained = Some(
                 c.edits
@@ -452,17 +478,25 @@ pub(super) fn check(args: &CheckArgs, row: &DialectRow, text: &str) -> CmdResult
                 }
             } else {
                 let how = if edit.loose { "loose" } else { "exact" };
+                let also: &[(usize, usize)] = if outcome.edits.len() == 1 {
+                    &outcome.also_replaced
+                } else {
+                    &[]
+                };
                 format!(
                     "edit {}: {}{} ({how})\n",
                     i + 1,
                     edit.stage,
-                    place(edit.lines)
+                    places(edit.lines, also)
                 )
             };
             text.push_str(&line);
         }
         for note in &notes {
             text.push_str(&format!("warning: {note}\n"));
+        }
+        if let Some(note) = also_replaced_note(row, outcome) {
+            text.push_str(&format!("note: {note}\n"));
         }
         let asked = row
             .strings
@@ -478,6 +512,27 @@ pub(super) fn check(args: &CheckArgs, row: &DialectRow, text: &str) -> CmdResult
                 for line in differing_lines(found, old, first) {
                     text.push_str(&format!("  edit {}: {line}\n", i + 1));
                 }
+            }
+        }
+        // The text written where it is not the model's (a loose stage's
+        // re-indentation): each line, at most three.
+        for (i, edit) in outcome.edits.iter().enumerate() {
+            let (Some(written), Some((_, new))) = (&edit.written, asked.get(i)) else {
+                continue;
+            };
+            let differing = written_lines(written, new);
+            for (line, wrote, model) in differing.iter().take(3) {
+                text.push_str(&format!(
+                    "  edit {}: new text line {line}: the agent writes {wrote:?} where the model wrote {model:?}\n",
+                    i + 1
+                ));
+            }
+            if differing.len() > 3 {
+                text.push_str(&format!(
+                    "  edit {}: and {} more rewritten lines of the new text\n",
+                    i + 1,
+                    differing.len() - 3
+                ));
             }
         }
         if outcome.hangs {
@@ -704,6 +759,23 @@ fn fix_aider(args: &super::FixArgs, row: &DialectRow, text: &str) -> CmdResult {
     let name = |path: &str| path.rsplit('/').next().unwrap_or(path).to_string();
     let ours = |path: &str| path == target || name(path) == name(&target);
     let calls = crate::source::aider::parse(reply);
+    // Each of FILE's blocks' lines in the reply, for the notes.
+    let reply_lines: Vec<[usize; 2]> = crate::source::aider::block_lines(reply)
+        .into_iter()
+        .zip(&calls)
+        .filter(|(_, c)| ours(&c.path))
+        .map(|(lines, _)| lines)
+        .collect();
+    let said = |note: &crate::diagnose::fix::Note| match reply_lines.get(note.block) {
+        Some(&[first, last]) => format!(
+            "block #{} ({}) {}",
+            note.block + 1,
+            crate::words::line_range("reply line", first, last),
+            note.text
+                .replace("{FILE}", &args.file.display().to_string())
+        ),
+        None => note.line(&args.file.display().to_string()),
+    };
     let diff: String = calls
         .iter()
         .filter(|c| ours(&c.path))
@@ -717,7 +789,7 @@ fn fix_aider(args: &super::FixArgs, row: &DialectRow, text: &str) -> CmdResult {
     let shown = args.file.display().to_string();
     if fixed.no_block || fixed.notes.iter().any(|n| n.unplaced) {
         for note in &fixed.notes {
-            eprintln!("srview: {}", note.line(&shown));
+            eprintln!("srview: {}", said(note));
         }
         eprintln!("srview: no corrected reply: srview cannot place every block of {shown}");
         return Ok(1);
@@ -755,7 +827,7 @@ fn fix_aider(args: &super::FixArgs, row: &DialectRow, text: &str) -> CmdResult {
         return Ok(1);
     }
     for note in &fixed.notes {
-        eprintln!("srview: {}", note.line(&shown));
+        eprintln!("srview: {}", said(note));
     }
     eprintln!(
         "srview: corrected the reply's blocks for {shown} (placed exactly by {})",
@@ -804,6 +876,40 @@ fn lines_text((first, last): (usize, usize)) -> String {
     }
 }
 
+/// ` at line N` / ` at lines A-B`, then every further place `also` (a
+/// replace-all's other places: ` and lines C-D`), or nothing.
+fn places(lines: Option<(usize, usize)>, also: &[(usize, usize)]) -> String {
+    let mut out = place(lines);
+    for &range in also {
+        out.push_str(&format!(" and {}", lines_text(range)));
+    }
+    out
+}
+
+/// What a replace-all edit changed beyond its first place, said whether or
+/// not it was placed loosely: `None` when it changed one place.
+fn also_replaced_note(row: &DialectRow, outcome: &CallOutcome) -> Option<String> {
+    if outcome.also_replaced.is_empty() || !outcome.ok {
+        return None;
+    }
+    let ranges: Vec<String> = outcome
+        .also_replaced
+        .iter()
+        .map(|&range| lines_text(range))
+        .collect();
+    let first = outcome
+        .edits
+        .first()
+        .and_then(|e| e.lines)
+        .map(|range| format!("{} and ", lines_text(range)))
+        .unwrap_or_default();
+    Some(format!(
+        "{} replaces every occurrence: it changes {first}also {}",
+        row.title,
+        ranges.join(", ")
+    ))
+}
+
 /// ` at line N` / ` at lines A-B`, or nothing.
 fn place(lines: Option<(usize, usize)>) -> String {
     lines
@@ -844,6 +950,40 @@ fn differing_lines(found: &str, asked: &str, first: usize) -> Vec<String> {
         out.push(format!("and {more} more differing lines"));
     }
     out
+}
+
+/// The lines (from 1) of the text an edit wrote that differ from the
+/// model's new text `asked`, each as (line, written, the model's), line
+/// endings as LF; a line one side lacks is empty there.
+fn written_lines(written: &str, asked: &str) -> Vec<(usize, String, String)> {
+    let plain = |text: &str| text.trim_start_matches('\u{feff}').replace("\r\n", "\n");
+    let (written, asked) = (plain(written), plain(asked));
+    if written == asked {
+        return Vec::new();
+    }
+    // A line break ending one text and not the other is no line of its own.
+    let ours: Vec<&str> = written
+        .strip_suffix('\n')
+        .unwrap_or(&written)
+        .split('\n')
+        .collect();
+    let theirs: Vec<&str> = asked
+        .strip_suffix('\n')
+        .unwrap_or(&asked)
+        .split('\n')
+        .collect();
+    (0..ours.len().max(theirs.len()))
+        .filter_map(|i| {
+            let (a, b) = (ours.get(i).copied(), theirs.get(i).copied());
+            (a != b).then(|| {
+                (
+                    i + 1,
+                    a.unwrap_or_default().to_string(),
+                    b.unwrap_or_default().to_string(),
+                )
+            })
+        })
+        .collect()
 }
 
 /// A patch section that moves a file onto itself (`*** Update File: P`

@@ -61,6 +61,12 @@ pub struct CallOutcome {
     /// match (trailing spaces, smart quotes, dashes, NFKC), line endings
     /// unified. Empty when only the edits' own lines changed.
     pub rewritten_outside: Vec<(usize, usize)>,
+    /// 1-based first/last line ranges of the file before that an edit
+    /// replacing every occurrence (Gemini's `allow_multiple`, OpenCode's
+    /// `replaceAll`, Qwen's `replace_all`) changed beyond its first place
+    /// (its [`EditMatch::lines`]): every other place the call changed.
+    /// Empty when it changed one place.
+    pub also_replaced: Vec<(usize, usize)>,
 }
 
 impl CallOutcome {
@@ -139,6 +145,56 @@ pub trait CallMatcher: Sync {
     }
 }
 
+/// The 1-based line ranges of `before` (first, last) that differ in
+/// `after`, line by line, leaving out any range that overlaps `covered`
+/// (lines an edit reports); a pure insertion is named by the line it
+/// precedes (the last line when it is appended).
+pub fn changed_outside(
+    before: &str,
+    after: &str,
+    covered: &[(usize, usize)],
+) -> Vec<(usize, usize)> {
+    let diff = similar::TextDiff::from_lines(before, after);
+    let count = before.lines().count().max(1);
+    let mut out: Vec<(usize, usize)> = Vec::new();
+    for op in diff.ops() {
+        let (tag, old, _) = op.as_tag_tuple();
+        if tag == similar::DiffTag::Equal {
+            continue;
+        }
+        let first = (old.start + 1).min(count);
+        let last = old.end.max(old.start + 1).min(count);
+        let overlaps = covered.iter().any(|&(a, b)| first <= b && a <= last);
+        if overlaps {
+            continue;
+        }
+        match out.last_mut() {
+            Some(previous) if previous.1 + 1 >= first => previous.1 = previous.1.max(last),
+            _ => out.push((first, last)),
+        }
+    }
+    out
+}
+
+/// The 1-based line ranges (first, last) of every occurrence of `found` in
+/// `content` after the first, as a replace-all replaces them (occurrences
+/// do not overlap); none for an empty `found`.
+pub fn later_occurrences(content: &str, found: &str) -> Vec<(usize, usize)> {
+    if found.is_empty() {
+        return Vec::new();
+    }
+    let body = found.strip_suffix('\n').unwrap_or(found);
+    let extra = body.matches('\n').count();
+    content
+        .match_indices(found)
+        .skip(1)
+        .map(|(at, _)| {
+            let first = content[..at].matches('\n').count() + 1;
+            (first, first + extra)
+        })
+        .collect()
+}
+
 /// `path` (absolute, or relative to `cwd`) as [`ToolCall::fs`] takes it:
 /// lexically normalized, relative to `cwd` when it lies below it, else
 /// absolute.
@@ -167,5 +223,17 @@ mod tests {
         );
         assert_eq!(fs_path(cwd, "../other/a.rs"), "/home/user/other/a.rs");
         assert_eq!(fs_path(cwd, "/home/user/project"), "");
+    }
+
+    #[test]
+    fn changes_outside_the_reported_lines_are_named() {
+        let before = "a\nx\nb\nc\nx\nd\n";
+        let after = "a\ny\nb\nc\ny\nd\n";
+        assert_eq!(changed_outside(before, after, &[(2, 2)]), vec![(5, 5)]);
+        assert_eq!(changed_outside(before, after, &[(2, 2), (5, 5)]), vec![]);
+        assert_eq!(changed_outside(before, before, &[]), vec![]);
+        let two = "a\nx\ny\nb\nx\ny\n";
+        assert_eq!(later_occurrences(two, "x\ny\n"), vec![(5, 6)]);
+        assert_eq!(later_occurrences(two, "x\ny"), vec![(5, 6)]);
     }
 }

@@ -128,10 +128,17 @@ pub fn correct(
             (Err(error), None) => (error.to_string(), None),
             (Err(_), Some(d)) => (d.message, d.suggestion),
         };
-        // srview's exact-string diagnosis names Claude Code's fields.
+        // srview's exact-string diagnosis names Claude Code's fields, and
+        // its block's parts SEARCH and REPLACE: the agent's fields here
+        // (only where a phrase names them, not in quoted file text).
         let message = message
             .replace("old_string", fields.old)
-            .replace("new_string", fields.new);
+            .replace("new_string", fields.new)
+            .replace("SEARCH line", &format!("{} line", fields.old))
+            .replace("SEARCH text", &format!("{} text", fields.old))
+            .replace("SEARCH section", &format!("{} text", fields.old))
+            .replace("REPLACE line", &format!("{} line", fields.new))
+            .replace("REPLACE text", &format!("{} text", fields.new));
         let corrected_old = match suggestion {
             Some(Edit::ClaudeEdit {
                 old_string,

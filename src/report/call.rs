@@ -48,6 +48,10 @@ pub struct CallReport<'a> {
     pub rewritten_outside: Vec<[usize; 2]>,
     /// How the call matched, the agent's own name.
     pub stage: Option<&'a str>,
+    /// Line ranges (1-based, first and last) of the file before that an
+    /// edit replacing every occurrence changed beyond its block's `lines`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub also_replaced: Vec<[usize; 2]>,
 }
 
 /// One failed or loose edit explained.
@@ -68,6 +72,21 @@ pub struct CallBlock<'a> {
     pub loose: bool,
     /// The agent's own name for the stage that placed it.
     pub stage: &'a str,
+    /// Lines of the text written that differ from the model's new text (a
+    /// loose stage's re-indentation, `check` only).
+    #[serde(rename = "writtenDiffers", skip_serializing_if = "Vec::is_empty")]
+    pub written_differs: Vec<WrittenLine>,
+}
+
+/// One line of an edit's written text that is not the model's.
+#[derive(Serialize)]
+pub struct WrittenLine {
+    /// The line of the new text, from 1.
+    pub line: usize,
+    /// The line as the agent writes it.
+    pub written: String,
+    /// The line as the model wrote it.
+    pub model: String,
 }
 
 impl<'a> CallReport<'a> {
@@ -91,6 +110,11 @@ impl<'a> CallReport<'a> {
                 .map(|&(first, last)| [first, last])
                 .collect(),
             stage: outcome.stage.as_deref(),
+            also_replaced: outcome
+                .also_replaced
+                .iter()
+                .map(|&(first, last)| [first, last])
+                .collect(),
         }
     }
 }
@@ -101,6 +125,7 @@ impl<'a> CallBlock<'a> {
             lines: edit.lines.map(|(first, last)| [first, last]),
             loose: edit.loose,
             stage: &edit.stage,
+            written_differs: Vec::new(),
         }
     }
 }

@@ -20,7 +20,7 @@ mod transcript;
 mod write;
 
 pub use apply::{ApplyReport, BlockJson, write_apply};
-pub use call::{CallBlock, CallReport, CallStreamLine, Explained, PrefixEdit};
+pub use call::{CallBlock, CallReport, CallStreamLine, Explained, PrefixEdit, WrittenLine};
 pub use check::CheckReport;
 pub use edit_check::EditCheckReport;
 pub use patch::{PatchApplyReport, PatchCheckReport, PatchTranscriptReport};

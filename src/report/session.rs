@@ -71,6 +71,11 @@ struct SrviewJson<'a> {
     /// when there is one.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     rewritten_outside: Vec<[usize; 2]>,
+    /// Line ranges (first, last) of the content before that an edit
+    /// replacing every occurrence changed beyond its first place; written
+    /// only when there is one.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    also_replaced: Vec<[usize; 2]>,
     /// As `apply --json` writes them; apply_patch hunks with their level.
     #[serde(serialize_with = "blocks")]
     blocks: &'a [VerdictBlock],
@@ -138,6 +143,12 @@ impl<'a> EditJson<'a> {
                 notices: &r.notices,
                 rewritten_outside: applied.map_or(Vec::new(), |a| {
                     a.rewritten_outside
+                        .iter()
+                        .map(|&(first, last)| [first, last])
+                        .collect()
+                }),
+                also_replaced: applied.map_or(Vec::new(), |a| {
+                    a.also_replaced
                         .iter()
                         .map(|&(first, last)| [first, last])
                         .collect()

@@ -696,6 +696,7 @@ fn already_applied(edit: &AgentEdit, basis: Basis) -> Option<Applied> {
         blocks: Vec::new(),
         loose: Vec::new(),
         rewritten_outside: Vec::new(),
+        also_replaced: Vec::new(),
     })
 }
 

@@ -65,6 +65,10 @@ pub struct Applied {
     /// agent's own matcher rewrote although no edit covered them (pi's
     /// fuzzy stage normalizes the whole file); empty for other appliers.
     pub rewritten_outside: Vec<(usize, usize)>,
+    /// 1-based first/last line ranges of the content before that an edit
+    /// replacing every occurrence changed beyond its first place (see
+    /// [`crate::dialect::call::CallOutcome::also_replaced`]).
+    pub also_replaced: Vec<(usize, usize)>,
 }
 
 impl Applied {
@@ -120,6 +124,7 @@ pub fn run(input: &EditInput, before: &FileContent, cwd: &str) -> Option<Applied
                 blocks: Vec::new(),
                 loose: Vec::new(),
                 rewritten_outside: Vec::new(),
+                also_replaced: Vec::new(),
             }),
         },
         EditInput::ApplyPatch(patch) => Some(apply_patch_section(patch, before, cwd)),
@@ -156,6 +161,7 @@ fn agent_call(call: &CallInput, before: &FileContent, cwd: &str) -> Applied {
             blocks: Vec::new(),
             loose: Vec::new(),
             rewritten_outside: Vec::new(),
+            also_replaced: Vec::new(),
         };
     };
     let outcome = &run.outcome;
@@ -176,6 +182,7 @@ fn agent_call(call: &CallInput, before: &FileContent, cwd: &str) -> Applied {
         applier: Applier::Agent,
         result,
         rewritten_outside: outcome.rewritten_outside.clone(),
+        also_replaced: outcome.also_replaced.clone(),
         loose: outcome
             .edits
             .iter()
@@ -218,6 +225,7 @@ fn exact_counting(e: &Edit, before: &FileContent, applier: Applier) -> Applied {
         blocks: Vec::new(),
         loose: Vec::new(),
         rewritten_outside: Vec::new(),
+        also_replaced: Vec::new(),
     }
 }
 
@@ -254,6 +262,7 @@ fn search_replace(diff: &str, before: &FileContent) -> Applied {
             .collect(),
         loose,
         rewritten_outside: Vec::new(),
+        also_replaced: Vec::new(),
     }
 }
 
@@ -304,6 +313,7 @@ fn apply_patch_section(patch: &str, before: &FileContent, cwd: &str) -> Applied 
             .collect(),
         loose,
         rewritten_outside: Vec::new(),
+        also_replaced: Vec::new(),
     }
 }
 
@@ -318,6 +328,7 @@ fn exact(e: &Edit, before: &FileContent) -> Applied {
         blocks: vec![VerdictBlock::Block(outcome.block)],
         loose: Vec::new(),
         rewritten_outside: Vec::new(),
+        also_replaced: Vec::new(),
     }
 }
 
@@ -333,6 +344,22 @@ mod tests {
         let got = run(&input, &FileContent::Text("a\n".into()), "/w").expect("runs");
         assert_eq!(got.loose, ["line-trimmed"]);
         assert_eq!(got.result, Ok(FileContent::Text("b\n".into())));
+    }
+
+    /// An OpenCode replaceAll changing two places names the second.
+    #[test]
+    fn a_replace_all_call_names_its_other_places() {
+        let input = EditInput::Call(CallInput {
+            dialect: "opencode-edit",
+            input: serde_json::json!({"filePath": "a.py", "oldString": "x = 1", "newString": "x = 2", "replaceAll": true}),
+            path: "a.py".into(),
+        });
+        let got = run(&input, &FileContent::Text("x = 1\ny\nx = 1\n".into()), "/w").expect("runs");
+        assert_eq!(
+            got.result,
+            Ok(FileContent::Text("x = 2\ny\nx = 2\n".into()))
+        );
+        assert_eq!(got.also_replaced, vec![(3, 3)]);
     }
 
     #[test]

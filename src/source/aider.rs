@@ -124,6 +124,31 @@ pub fn parse(text: &str) -> Vec<ToolCall> {
     calls
 }
 
+/// The 1-based first and last line of `text` of each block [`parse`]
+/// returns, in the same order: its SEARCH marker through its REPLACE
+/// marker (the last line while it is open).
+pub fn block_lines(text: &str) -> Vec<[usize; 2]> {
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let mut out = Vec::new();
+    let mut last_path: Option<String> = None;
+    let mut i = 0;
+    while i < lines.len() {
+        if !is_head(lines[i]) {
+            i += 1;
+            continue;
+        }
+        let path = find_filename(&lines[i.saturating_sub(3)..i]).or_else(|| last_path.clone());
+        let (_, _, next) = read_block(&lines, i + 1);
+        let first = i + 1;
+        i = next;
+        if path.is_some() {
+            last_path = path;
+            out.push([first, next.max(first)]);
+        }
+    }
+    out
+}
+
 /// Reads one block's lines from `start` (just after its SEARCH marker) and
 /// writes them as a canonical diff. Returns the diff, whether the REPLACE
 /// marker arrived, and the index of the line after the block.
@@ -169,6 +194,13 @@ mod tests {
             is_updated,
             &[(">>>>>>> REPLACE\n", true), (">>>>>>> REPLACED\n", false)],
         );
+    }
+
+    #[test]
+    fn each_blocks_lines_are_its_markers() {
+        let reply = "Intro.\n\na.py\n```python\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n```\n<<<<<<< SEARCH\nz\n";
+        assert_eq!(parse(reply).len(), 2);
+        assert_eq!(block_lines(reply), vec![[5, 9], [11, 12]]);
     }
 
     #[test]

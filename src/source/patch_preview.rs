@@ -44,6 +44,12 @@ pub struct PatchPreview {
     /// result (see [`patch_doubts`](crate::dialect::apply_patch::patch_doubts)):
     /// accepting asks first.
     pub doubts: Vec<String>,
+    /// The agent whose own matcher ran (its title), `None` for a Codex
+    /// patch: the tabs name who fails and who stays silent.
+    pub agent: Option<&'static str>,
+    /// Per file, each block's first and last line in the agent's input
+    /// where they are known (an Aider reply's blocks); absent: none given.
+    pub input_lines: Vec<(String, Vec<[usize; 2]>)>,
 }
 
 /// A whole tool input for `row`'s agent matcher over a folder (an Aider
@@ -69,6 +75,8 @@ pub fn agent_folder_preview(
         outcome: crate::dialect::apply_patch::apply_text("", fs, cwd),
         refusal: None,
         doubts: Vec::new(),
+        agent: Some(row.title),
+        input_lines: Vec::new(),
     };
     let (Some(matcher), Some(input)) = (row.matcher(), row.input_of(text)) else {
         preview.refusal = Some(format!("{} does not read this input", row.title));
@@ -91,6 +99,64 @@ pub fn agent_folder_preview(
                 .unwrap_or_else(|| format!("{} fails", row.title)),
         );
     }
+    // The files of the edits the agent could not place (Aider names each
+    // failing block's file), and each such block as the reply wrote it.
+    let failing_paths_all: Vec<String> = outcome
+        .edits
+        .iter()
+        .filter(|e| e.found.is_none() && e.stage == "failed")
+        .filter_map(|e| e.path.clone())
+        .fold(Vec::new(), |mut paths, path| {
+            if !paths.contains(&path) {
+                paths.push(path);
+            }
+            paths
+        });
+    let failing_paths = failing_paths_all.clone();
+    let reply_blocks = match row.text_field {
+        Some("reply") => input
+            .get("reply")
+            .and_then(serde_json::Value::as_str)
+            .map(crate::source::aider::parse)
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    };
+    // Aider's edits are its blocks, in order: each block's reply lines.
+    let reply_lines: Vec<[usize; 2]> = match row.text_field {
+        Some("reply") if reply_blocks.len() == outcome.edits.len() => input
+            .get("reply")
+            .and_then(serde_json::Value::as_str)
+            .map(crate::source::aider::block_lines)
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    };
+    let lines_of = |indices: &[usize]| -> Vec<[usize; 2]> {
+        let lines: Vec<[usize; 2]> = indices
+            .iter()
+            .filter_map(|&i| reply_lines.get(i).copied())
+            .collect();
+        if lines.len() == indices.len() {
+            lines
+        } else {
+            Vec::new()
+        }
+    };
+    // The failing blocks of `path`: their indices and their text.
+    let failed_blocks = |path: &str| -> Vec<(usize, String)> {
+        if reply_blocks.len() != outcome.edits.len() {
+            return Vec::new();
+        }
+        outcome
+            .edits
+            .iter()
+            .zip(&reply_blocks)
+            .enumerate()
+            .filter(|(_, (e, _))| {
+                e.found.is_none() && e.stage == "failed" && e.path.as_deref() == Some(path)
+            })
+            .map(|(i, (_, block))| (i, block.body.clone()))
+            .collect()
+    };
     for write in &outcome.writes {
         let Some(after) = &write.content else {
             preview
@@ -102,13 +168,17 @@ pub fn agent_folder_preview(
             crate::dialect::apply_patch::Entry::File(text) => text,
             _ => String::new(),
         };
-        let mut placed: Vec<&crate::dialect::call::EditMatch> = outcome
+        let mut placed_at: Vec<(usize, &crate::dialect::call::EditMatch)> = outcome
             .edits
             .iter()
-            .filter(|e| e.path.as_deref() == Some(write.path.as_str()))
-            .filter(|e| e.found.is_some() && e.written.is_some() && e.lines.is_some())
+            .enumerate()
+            .filter(|(_, e)| e.path.as_deref() == Some(write.path.as_str()))
+            .filter(|(_, e)| e.found.is_some() && e.written.is_some() && e.lines.is_some())
             .collect();
-        placed.sort_by_key(|e| e.lines);
+        placed_at.sort_by_key(|(_, e)| e.lines);
+        let placed: Vec<&crate::dialect::call::EditMatch> =
+            placed_at.iter().map(|(_, e)| *e).collect();
+        let mut indices: Vec<usize> = placed_at.iter().map(|(i, _)| *i).collect();
         let mut body = String::new();
         for edit in &placed {
             body.push_str(SEARCH);
@@ -144,9 +214,22 @@ pub fn agent_folder_preview(
                 .collect()
         } else {
             body = whole_file_block(&original, after, false);
+            // One block of srview's: no reply line is its.
+            indices = vec![usize::MAX];
             vec![(!loose.is_empty()).then(|| loose.join("+"))]
         };
+        let mut levels = levels;
+        // Its failing blocks after the placed ones: the engine shows each
+        // failing, with srview's diagnosis.
+        for (i, failing) in failed_blocks(&write.path) {
+            body.push_str(&failing);
+            levels.push(None);
+            indices.push(i);
+        }
         preview.levels.push((write.path.clone(), levels));
+        preview
+            .input_lines
+            .push((write.path.clone(), lines_of(&indices)));
         preview.calls.push(ToolCall {
             kind: CallKind::ReplaceInFile,
             path: write.path.clone(),
@@ -154,6 +237,31 @@ pub fn agent_folder_preview(
             body,
             partial: false,
         });
+    }
+    // A file whose every block fails is not written, yet has a tab: its
+    // blocks shown failing, the agent's error said.
+    for path in failing_paths {
+        if preview.calls.iter().any(|c| c.path == path) {
+            continue;
+        }
+        let failing = failed_blocks(&path);
+        let indices: Vec<usize> = failing.iter().map(|(i, _)| *i).collect();
+        let body: String = failing.into_iter().map(|(_, body)| body).collect();
+        preview.input_lines.push((path.clone(), lines_of(&indices)));
+        preview.calls.push(ToolCall {
+            kind: CallKind::ReplaceInFile,
+            path: path.clone(),
+            path_complete: true,
+            body,
+            partial: false,
+        });
+    }
+    if let Some(error) = &preview.refusal {
+        for call in &preview.calls {
+            if failing_paths_all.contains(&call.path) {
+                preview.failed.push((call.path.clone(), error.clone()));
+            }
+        }
     }
     preview.doubts = preview
         .loose
@@ -196,6 +304,8 @@ pub fn preview(text: &str, fs: &dyn PatchFs, cwd: &str, ended: bool) -> PatchPre
         outcome: outcome.clone(),
         refusal,
         doubts,
+        agent: None,
+        input_lines: Vec::new(),
     };
     let last = partial.sections.len().saturating_sub(1);
     for (i, (section, report)) in partial.sections.iter().zip(&outcome.sections).enumerate() {
@@ -487,6 +597,23 @@ pub struct FileBlocks {
     /// its apply_patch hunk (empty for other dialects): where the block
     /// list says it comes from, in the patch the user sees.
     pub hunk_lines: Vec<[usize; 2]>,
+    /// What the block list's line numbers count.
+    pub numbers: BlockNumbers,
+}
+
+/// What the line numbers the previewer gives each block count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum BlockNumbers {
+    /// The input's own lines: the body's (the input is the diff), or a
+    /// patch's when [`FileBlocks::hunk_lines`] holds its hunks' lines.
+    #[default]
+    Diff,
+    /// [`FileBlocks::hunk_lines`] holds each block's lines in an Aider
+    /// reply.
+    Reply,
+    /// No line of the input is meaningful (a JSON tool input, a body
+    /// srview made): none is given.
+    Unnumbered,
 }
 
 /// `text` (an apply_patch or an edit's JSON; a prefix unless `ended`) for
@@ -519,6 +646,7 @@ pub fn input_blocks(
         note: None,
         levels: Vec::new(),
         hunk_lines: Vec::new(),
+        numbers: BlockNumbers::Diff,
         refused: false,
     };
     Ok(match input {
@@ -538,6 +666,7 @@ pub fn input_blocks(
                 note: Some("the unified diff has no hunk".into()),
                 levels: Vec::new(),
                 hunk_lines: Vec::new(),
+                numbers: BlockNumbers::Diff,
                 refused: true,
             },
         },
@@ -547,6 +676,7 @@ pub fn input_blocks(
             note: Some("the agent's output names the file only, not the edit".into()),
             levels: Vec::new(),
             hunk_lines: Vec::new(),
+            numbers: BlockNumbers::Diff,
             refused: true,
         },
     })
@@ -581,6 +711,7 @@ fn patch_blocks(
             )),
             levels: Vec::new(),
             hunk_lines: Vec::new(),
+            numbers: BlockNumbers::Diff,
             refused: false,
         });
     }
@@ -669,6 +800,7 @@ fn patch_blocks(
         note,
         levels,
         hunk_lines,
+        numbers: BlockNumbers::Diff,
         refused: refusal.is_some(),
     })
 }
@@ -684,6 +816,7 @@ fn edit_blocks(
             note: None,
             levels: Vec::new(),
             hunk_lines: Vec::new(),
+            numbers: BlockNumbers::Diff,
             refused: false,
         });
     };
@@ -711,6 +844,7 @@ fn parsed_edit_blocks(
         note: None,
         levels: Vec::new(),
         hunk_lines: Vec::new(),
+        numbers: BlockNumbers::Diff,
         refused: false,
     };
     let shown = if let Some(parsed) = parsed {
@@ -737,6 +871,7 @@ fn parsed_edit_blocks(
             note: Some(format!("the edit fails: {error}")),
             levels: Vec::new(),
             hunk_lines: Vec::new(),
+            numbers: BlockNumbers::Diff,
             refused: true,
         };
     }
@@ -788,6 +923,7 @@ fn parsed_edit_blocks(
         note: None,
         levels: Vec::new(),
         hunk_lines: Vec::new(),
+        numbers: BlockNumbers::Diff,
         refused: false,
     }
 }
@@ -827,6 +963,7 @@ pub fn call_prefix_blocks(
         note: Some(note),
         levels: Vec::new(),
         hunk_lines: Vec::new(),
+        numbers: BlockNumbers::Diff,
         refused,
     };
     let complete = ended
@@ -863,16 +1000,28 @@ pub fn call_prefix_blocks(
     const WHOLE: &str = "the agent's own matcher places it once it is whole";
     match row.text_field {
         Some("reply") => {
-            let body = crate::source::aider::parse(text)
+            let ours = |call: &ToolCall| call.path == target.name || call.path.is_empty();
+            let calls = crate::source::aider::parse(text);
+            let hunk_lines = crate::source::aider::block_lines(text)
                 .into_iter()
-                .filter(|call| call.path == target.name || call.path.is_empty())
+                .zip(&calls)
+                .filter(|(_, call)| ours(call))
+                .map(|(lines, _)| lines)
+                .collect();
+            let body = calls
+                .into_iter()
+                .filter(ours)
                 .map(|call| call.body)
                 .collect::<String>();
-            note(
-                body,
-                format!("{ARRIVING} with Cline's matcher; {WHOLE}"),
-                false,
-            )
+            FileBlocks {
+                hunk_lines,
+                numbers: BlockNumbers::Reply,
+                ..note(
+                    body,
+                    format!("{ARRIVING} with Cline's matcher; {WHOLE}"),
+                    false,
+                )
+            }
         }
         Some(field) => {
             let so_far = match parse_value_prefix(text) {
@@ -949,6 +1098,8 @@ pub fn call_prefix_blocks(
                 Some(n) => format!("{said}; {n}"),
                 None => said,
             });
+            // The body is srview's: its lines are not the JSON input's.
+            blocks.numbers = BlockNumbers::Unnumbered;
             blocks
         }
     }
@@ -959,11 +1110,28 @@ fn call_blocks(
     target: &crate::dialect::one_file::Target,
 ) -> FileBlocks {
     let original = target.content.unwrap_or_default();
+    // The blocks are srview's own: an Aider block is numbered by its reply
+    // lines, a JSON tool input by none.
+    let reply_lines: Option<Vec<[usize; 2]>> = call
+        .input
+        .get("reply")
+        .and_then(serde_json::Value::as_str)
+        .filter(|_| {
+            crate::dialect::registry::find(call.dialect)
+                .is_some_and(|row| row.text_field == Some("reply"))
+        })
+        .map(crate::source::aider::block_lines);
+    let numbers = if reply_lines.is_some() {
+        BlockNumbers::Reply
+    } else {
+        BlockNumbers::Unnumbered
+    };
     let refused = |note: String| FileBlocks {
         body: String::new(),
         note: Some(note),
         levels: Vec::new(),
         hunk_lines: Vec::new(),
+        numbers,
         refused: true,
     };
     let Some(run) = crate::dialect::registry::run_on_file(
@@ -992,12 +1160,22 @@ fn call_blocks(
         Some(None) => return refused("the agent deletes the file".into()),
         None => original,
     };
-    let mut placed: Vec<&crate::dialect::call::EditMatch> = outcome
+    let mut placed_at: Vec<(usize, &crate::dialect::call::EditMatch)> = outcome
         .edits
         .iter()
-        .filter(|e| e.found.is_some() && e.written.is_some() && e.lines.is_some())
+        .enumerate()
+        .filter(|(_, e)| e.found.is_some() && e.written.is_some() && e.lines.is_some())
         .collect();
-    placed.sort_by_key(|e| e.lines);
+    placed_at.sort_by_key(|(_, e)| e.lines);
+    let placed: Vec<&crate::dialect::call::EditMatch> = placed_at.iter().map(|(_, e)| *e).collect();
+    // Each block's reply lines (Aider: one edit per block, in order).
+    let block_hunks: Vec<[usize; 2]> = match &reply_lines {
+        Some(lines) if lines.len() == outcome.edits.len() => placed_at
+            .iter()
+            .filter_map(|(i, _)| lines.get(*i).copied())
+            .collect(),
+        _ => Vec::new(),
+    };
     let mut body = String::new();
     for edit in &placed {
         body.push_str(SEARCH);
@@ -1012,12 +1190,28 @@ fn call_blocks(
         .filter(|e| e.loose)
         .map(|e| e.stage.clone())
         .collect();
-    let note = (!loose.is_empty()).then(|| {
+    let loose_note = (!loose.is_empty()).then(|| {
         format!(
             "placed by a loose stage ({}): the text replaced is not the text the model wrote",
             loose.join(", ")
         )
     });
+    // A replace-all changes more places than its first: each said.
+    let also_note = (!outcome.also_replaced.is_empty()).then(|| {
+        let ranges: Vec<String> = outcome
+            .also_replaced
+            .iter()
+            .map(|&(first, last)| crate::words::line_range("line", first, last))
+            .collect();
+        format!(
+            "it replaces every occurrence: {} also changed",
+            ranges.join(", ")
+        )
+    });
+    let note = match (loose_note, also_note) {
+        (Some(a), Some(b)) => Some(format!("{a}; {b}")),
+        (a, b) => a.or(b),
+    };
     let exact = placed.len() == outcome.edits.len() && gives(&body, original, after);
     if !exact {
         return FileBlocks {
@@ -1025,6 +1219,7 @@ fn call_blocks(
             note,
             levels: vec![(!loose.is_empty()).then(|| loose.join("+"))],
             hunk_lines: Vec::new(),
+            numbers,
             refused: false,
         };
     }
@@ -1035,7 +1230,8 @@ fn call_blocks(
             .iter()
             .map(|e| e.loose.then(|| e.stage.clone()))
             .collect(),
-        hunk_lines: Vec::new(),
+        hunk_lines: block_hunks,
+        numbers,
         refused: false,
     }
 }
@@ -1093,6 +1289,87 @@ mod tests {
         );
         let whole = format!("{cut}*** End Patch\n");
         assert!(preview(&whole, &fs, "/w", true).failed.is_empty());
+    }
+
+    /// An Aider reply whose block for util.py fails: util.py still has a
+    /// tab (its block as the reply wrote it, to be shown failing) and is
+    /// failed with Aider's own error; the good file keeps its placed block.
+    #[test]
+    fn an_aider_block_that_fails_keeps_its_file_with_the_agents_error() {
+        let fs = crate::dialect::apply_patch::MemoryFs::new([
+            ("app.py".to_string(), "a = 1\n".to_string()),
+            (
+                "util.py".to_string(),
+                "def f():\n    return 1\n".to_string(),
+            ),
+        ]);
+        let row = crate::dialect::registry::find("aider-diff").expect("row");
+        let good =
+            "app.py\n```python\n<<<<<<< SEARCH\na = 1\n=======\na = 2\n>>>>>>> REPLACE\n```\n\n";
+        let bad = "util.py\n```python\n<<<<<<< SEARCH\ndef g():\n    return 2\n=======\ndef g():\n    return 3\n>>>>>>> REPLACE\n```\n";
+        let shown = agent_folder_preview(row, &format!("{good}{bad}"), &fs, "/w");
+        let paths: Vec<&str> = shown.calls.iter().map(|c| c.path.as_str()).collect();
+        assert_eq!(paths, ["app.py", "util.py"]);
+        assert!(
+            shown.calls[1].body.contains("def g():\n    return 2\n"),
+            "{}",
+            shown.calls[1].body
+        );
+        let error = shown.refusal.clone().expect("Aider fails");
+        assert!(error.contains("SearchReplaceNoExactMatch"), "{error}");
+        assert_eq!(shown.failed, [("util.py".to_string(), error.clone())]);
+        assert_eq!(shown.agent, Some(row.title));
+        // The failing block alone: a tab still, not an empty preview.
+        let alone = agent_folder_preview(row, bad, &fs, "/w");
+        assert_eq!(alone.calls.len(), 1, "{:?}", alone.calls);
+        assert_eq!(alone.failed.len(), 1);
+    }
+
+    /// An OpenCode replaceAll that changes two places: the previewer's
+    /// note names the second, not only the first block.
+    #[test]
+    fn a_replace_all_call_names_its_other_places() {
+        let row = crate::dialect::registry::find("opencode-edit").expect("row");
+        let file = "x = 1\ny = 2\nx = 1\n";
+        let target = Target {
+            cwd: "/w",
+            name: "a.py",
+            content: Some(file),
+        };
+        let input = r#"{"filePath": "a.py", "oldString": "x = 1", "newString": "x = 3", "replaceAll": true}"#;
+        let blocks = call_prefix_blocks(row, input, &target, true);
+        assert_eq!(
+            blocks.note.as_deref(),
+            Some("it replaces every occurrence: line 3 also changed")
+        );
+        assert!(!blocks.refused);
+    }
+
+    /// An agent's blocks are numbered by the input's own lines: an Aider
+    /// reply's block by its reply lines (in the single-file and the
+    /// transcript previewer), a JSON tool input's by none.
+    #[test]
+    fn agent_blocks_are_numbered_by_the_inputs_lines_or_not_at_all() {
+        let file = "a = 1\nb = 2\n";
+        let target = Target {
+            cwd: "/w",
+            name: "a.py",
+            content: Some(file),
+        };
+        let reply = "Here.\n\na.py\n```python\n<<<<<<< SEARCH\nb = 2\n=======\nb = 3\n>>>>>>> REPLACE\n```\n";
+        let aider = crate::dialect::registry::find("aider-diff").expect("row");
+        let blocks = call_prefix_blocks(aider, reply, &target, true);
+        assert_eq!(blocks.numbers, BlockNumbers::Reply);
+        assert_eq!(blocks.hunk_lines, vec![[5, 9]]);
+        let fs =
+            crate::dialect::apply_patch::MemoryFs::new([("a.py".to_string(), file.to_string())]);
+        let folder = agent_folder_preview(aider, reply, &fs, "/w");
+        assert_eq!(folder.input_lines, vec![("a.py".to_string(), vec![[5, 9]])]);
+        let opencode = crate::dialect::registry::find("opencode-edit").expect("row");
+        let input = r#"{"filePath": "a.py", "oldString": "b = 2", "newString": "b = 3"}"#;
+        let blocks = call_prefix_blocks(opencode, input, &target, true);
+        assert_eq!(blocks.numbers, BlockNumbers::Unnumbered);
+        assert!(blocks.hunk_lines.is_empty());
     }
 
     /// A patch cut off after a hunk's `@@` line (its first line still

@@ -672,6 +672,7 @@ impl AgentEdits {
                 shown.app.refused_by_reference = blocks.refused;
                 shown.app.loose_levels = blocks.levels;
                 shown.app.hunk_lines = blocks.hunk_lines;
+                shown.app.block_numbers = blocks.numbers;
                 shown.app.set_diff(blocks.body);
                 // What the agent did beyond its verdict (a cut-off edit
                 // applied, lines rewritten outside the edit) with the note.

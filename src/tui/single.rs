@@ -183,6 +183,7 @@ impl SingleFile {
             Ok(blocks) => {
                 self.app.loose_levels = blocks.levels;
                 self.app.hunk_lines = blocks.hunk_lines;
+                self.app.block_numbers = blocks.numbers;
                 self.app.set_diff(blocks.body);
                 self.refused = blocks
                     .refused

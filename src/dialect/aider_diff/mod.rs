@@ -135,7 +135,7 @@ fn apply_updates(world: &mut World, blocks: &[Block]) -> CallOutcome {
     let mut dry_results = Vec::new();
     let mut updated = Vec::new();
     if apply_edits(world, blocks, true, &mut dry_results, &mut updated).is_err() {
-        return finish(world, blocks.len(), &[], Vec::new(), Ending::Raised);
+        return finish(world, blocks.len(), &[], &[], Vec::new(), Ending::Raised);
     }
     // prepare_to_edit: each distinct path once through allowed_to_edit.
     let mut seen: Vec<(String, bool)> = Vec::new();
@@ -158,14 +158,21 @@ fn apply_updates(world: &mut World, blocks: &[Block]) -> CallOutcome {
     let mut results = Vec::new();
     let mut unused = Vec::new();
     if apply_edits(world, &to_apply, false, &mut results, &mut unused).is_err() {
-        return finish(world, blocks.len(), &kept, results, Ending::Raised);
+        return finish(
+            world,
+            blocks.len(),
+            &kept,
+            &to_apply,
+            results,
+            Ending::Raised,
+        );
     }
     let ending = match failure_report(world, &to_apply, &results) {
         Err(Raised) => Ending::Raised,
         Ok(Some(report)) => Ending::Failed(report),
         Ok(None) => Ending::Applied(edited),
     };
-    finish(world, blocks.len(), &kept, results, ending)
+    finish(world, blocks.len(), &kept, &to_apply, results, ending)
 }
 
 /// How `apply_updates` ended after parsing.
@@ -183,6 +190,7 @@ fn finish(
     world: &mut World,
     count: usize,
     kept: &[usize],
+    applied: &[Block],
     results: Vec<Option<Applied>>,
     ending: Ending,
 ) -> CallOutcome {
@@ -197,8 +205,13 @@ fn finish(
     let mut filled: BTreeSet<String> = BTreeSet::new();
     for (at, result) in results.into_iter().enumerate() {
         let edit = match result {
+            // A failed block names its file (what Aider reports it
+            // against), so a previewer can show it failing there.
             None => EditMatch {
                 stage: FAILED.to_string(),
+                path: applied
+                    .get(at)
+                    .map(|block| world.write_key(&world.full_path(&block.path))),
                 ..EditMatch::default()
             },
             Some(applied) => {
@@ -258,6 +271,7 @@ fn finish(
         edits,
         hangs: false,
         rewritten_outside: Vec::new(),
+        also_replaced: Vec::new(),
     }
 }
 

@@ -281,7 +281,21 @@ fn edit(params: &Params, resolved: &str, call: &ToolCall) -> CallOutcome {
             ..EditMatch::default()
         },
     };
+    // An exact stage replaces its text wherever it stands; a loose one may
+    // replace different text at each place: the lines it changed then.
+    let also_replaced = if !params.allow_multiple {
+        Vec::new()
+    } else if let (false, Some(found)) = (edit.loose, &edit.found) {
+        crate::dialect::call::later_occurrences(&content, found)
+    } else {
+        crate::dialect::call::changed_outside(
+            &content,
+            &replacement.new_content,
+            &edit.lines.into_iter().collect::<Vec<_>>(),
+        )
+    };
     CallOutcome {
+        also_replaced,
         ok: true,
         message: Some(message),
         stage: Some(stage.to_string()),

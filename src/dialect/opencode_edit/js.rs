@@ -68,6 +68,21 @@ pub fn replace_all(haystack: &str, pattern: &str, replacement: &str) -> String {
     out
 }
 
+/// What [`replace_all`] writes for the occurrence of `pattern` at byte
+/// `at` of `haystack`: `replacement` with its `$` patterns expanded there.
+pub fn expanded_at(haystack: &str, pattern: &str, replacement: &str, at: usize) -> String {
+    let mut out = String::new();
+    let after = (at + pattern.len()).min(haystack.len());
+    expand(
+        &mut out,
+        replacement,
+        pattern,
+        haystack.get(..at).unwrap_or_default(),
+        haystack.get(after..).unwrap_or_default(),
+    );
+    out
+}
+
 /// `GetSubstitution` for a match without captures.
 fn expand(out: &mut String, replacement: &str, matched: &str, before: &str, after: &str) {
     let mut rest = replacement;

@@ -203,7 +203,20 @@ fn edit_text(before: &str, input: &EditInput, at: String) -> CallOutcome {
             let body = replaced.span.strip_suffix('\n').unwrap_or(&replaced.span);
             let lines = (!replaced.span.is_empty())
                 .then(|| (first_line, first_line + body.matches('\n').count()));
+            // What replaceAll wrote at the first place: JS's replaceAll
+            // expands `$&`, `$$`, ... in the new text.
+            let written_there = if input.replace_all {
+                js::expanded_at(content, &replaced.span, &new, replaced.at)
+            } else {
+                new
+            };
+            let also_replaced = if input.replace_all {
+                crate::dialect::call::later_occurrences(content, &replaced.span)
+            } else {
+                Vec::new()
+            };
             CallOutcome {
+                also_replaced,
                 ok: true,
                 message: Some(texts::APPLIED.into()),
                 stage: Some(replaced.stage.name().into()),
@@ -217,7 +230,7 @@ fn edit_text(before: &str, input: &EditInput, at: String) -> CallOutcome {
                     loose: replaced.stage != Stage::Simple,
                     lines,
                     found: Some(replaced.span),
-                    written: Some(new),
+                    written: Some(written_there),
                 }],
                 ..CallOutcome::default()
             }

@@ -141,6 +141,7 @@ pub fn run_with_home(call: &ToolCall, home: Option<&str>) -> CallOutcome {
         edits,
         hangs: false,
         rewritten_outside,
+        also_replaced: Vec::new(),
     }
 }
 

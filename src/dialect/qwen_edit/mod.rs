@@ -338,7 +338,13 @@ fn edit(params: &Params, call: &ToolCall) -> CallOutcome {
         found: Some(old.clone()),
         written: Some(new),
     };
+    let also_replaced = if params.replace_all {
+        crate::dialect::call::later_occurrences(&content, &old)
+    } else {
+        Vec::new()
+    };
     CallOutcome {
+        also_replaced,
         ok: true,
         message: Some(message),
         stage: Some(stage),

@@ -204,6 +204,9 @@ pub struct App {
     /// it shows (empty for a SEARCH/REPLACE diff): the block list names
     /// those, not the lines of the blocks made of it.
     pub hunk_lines: Vec<[usize; 2]>,
+    /// What the block list's line numbers count (an agent's input: its
+    /// reply's lines, or none).
+    pub block_numbers: crate::source::patch_preview::BlockNumbers,
     /// The diff is another dialect's, and its reference refuses it: the
     /// blocks show where its parts would go, but nothing applies (the
     /// header says so instead of counting blocks applied).
@@ -308,6 +311,7 @@ impl App {
             final_preview: false,
             loose_levels: Vec::new(),
             hunk_lines: Vec::new(),
+            block_numbers: crate::source::patch_preview::BlockNumbers::Diff,
             refused_by_reference: false,
             cut_input: false,
             source_bytes: None,

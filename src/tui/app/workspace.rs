@@ -399,6 +399,17 @@ impl Workspace {
                 .find(|(p, _)| *p == tab.path)
                 .map(|(_, l)| l.clone())
                 .unwrap_or_default();
+            if patch.agent.is_some() {
+                // An agent's blocks are srview's: numbered by the input's
+                // lines where known (an Aider reply), else by none.
+                let lines = patch.input_lines.iter().find(|(p, _)| *p == tab.path);
+                tab.app.hunk_lines = lines.map(|(_, l)| l.clone()).unwrap_or_default();
+                tab.app.block_numbers = if tab.app.hunk_lines.is_empty() {
+                    crate::source::patch_preview::BlockNumbers::Unnumbered
+                } else {
+                    crate::source::patch_preview::BlockNumbers::Reply
+                };
+            }
             let loose: Vec<&str> = patch
                 .loose
                 .iter()
@@ -406,13 +417,18 @@ impl Workspace {
                 .map(|(_, w)| w.as_str())
                 .collect();
             if let Some(why) = patch.failed.iter().find(|(p, _)| *p == tab.path) {
-                tab.app
-                    .note_state(format!("apply_patch fails here: {}", why.1));
+                let who = patch.agent.unwrap_or("apply_patch");
+                tab.app.note_state(format!("{who} fails here: {}", why.1));
             } else if !loose.is_empty() {
-                tab.app.note_state(format!(
-                    "loose match (the reference is silent): {}",
-                    loose.join("; ")
-                ));
+                // An agent's loose stage may be said by the agent itself:
+                // only Codex's apply_patch is known to be silent.
+                let silent = if patch.agent.is_some() {
+                    ""
+                } else {
+                    " (the reference is silent)"
+                };
+                tab.app
+                    .note_state(format!("loose match{silent}: {}", loose.join("; ")));
             }
         }
     }

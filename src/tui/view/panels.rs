@@ -696,7 +696,7 @@ fn detail_content(app: &App, width: u16, theme: &Theme) -> DetailRows {
     let Some(d) = app.selected_diagnosis().filter(|d| d.is_problem()) else {
         let loose = app.loose_levels.get(b.index).and_then(|l| l.as_deref());
         let hunk = app.hunk_lines.get(b.index).copied();
-        let text = detail(b, app.final_mode(), loose, hunk);
+        let text = detail(b, app.final_mode(), loose, hunk, app.block_numbers);
         return (wrapped(&text, theme.gutter(), NEED_HEADER), Vec::new());
     };
     let reason = d.reason.map_or("problem", |r| r.code());
@@ -791,7 +791,12 @@ fn detail(
     is_final: bool,
     loose: Option<&str>,
     hunk: Option<[usize; 2]>,
+    numbers: crate::source::patch_preview::BlockNumbers,
 ) -> String {
+    use crate::source::patch_preview::BlockNumbers;
+    // An agent's blocks are srview's rendering of what its own matcher
+    // did: a loose level is the agent's stage, and the agent may say it.
+    let agents = numbers != BlockNumbers::Diff;
     if let Some(err) = &b.error {
         let prefix = if is_final {
             "failed"
@@ -803,10 +808,15 @@ fn detail(
         return format!("#{} {prefix}: {last}", b.index + 1);
     }
     let loosely = loose.map(|level| {
-        format!("the hunk matched only loosely (level {level}; the reference is silent)")
+        if agents {
+            format!("placed by the agent's loose stage {level}")
+        } else {
+            format!("the hunk matched only loosely (level {level}; the reference is silent)")
+        }
     });
     let how = match b.stage.map(|s| s.name()) {
         _ if loosely.is_some() => loosely.as_deref().unwrap_or_default(),
+        Some("exact") if agents => "placed exactly by the agent's matcher",
         Some("exact") if hunk.is_some() => "hunk found exactly",
         Some("exact") => "SEARCH found exactly",
         Some("line-trimmed") => "matched only after trimming white space on each line",
@@ -822,9 +832,14 @@ fn detail(
     } else {
         ""
     };
-    let lines = match hunk {
-        Some([first, last]) => words::line_range("patch line", first, last),
-        None => words::line_range("diff line", b.diff_lines[0], b.diff_lines[1]),
+    let lines = match (numbers, hunk) {
+        (BlockNumbers::Diff, Some([first, last])) => words::line_range("patch line", first, last),
+        (BlockNumbers::Diff, None) => {
+            words::line_range("diff line", b.diff_lines[0], b.diff_lines[1])
+        }
+        (BlockNumbers::Reply, Some([first, last])) => words::line_range("reply line", first, last),
+        // No line of the input is this block's.
+        _ => return format!("#{} {how}{ooo}", b.index + 1),
     };
     format!("#{} {how}{ooo}; {lines}", b.index + 1)
 }
