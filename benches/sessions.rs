@@ -96,15 +96,35 @@ fn main() {
     let t = Instant::now();
     let claude = claude_session(&home, SIZE, EDITS);
     let codex = codex_rollout(&home, &workspace, SIZE, EDITS);
-    // The agents added later under a home of their own, so that the rows
-    // above measure what they measured before.
-    let more_home = root.join("home-more");
-    let pi = pi_session(&more_home, SIZE, EDITS);
-    let gemini = gemini_session(&more_home, SIZE);
-    let qwen = qwen_chat_record(&more_home, SIZE);
+    // The agents added later each under a home of its own (`--agent`
+    // names only the first five), so that the rows above measure what they
+    // measured before.
+    let own_home = |agent: &str| root.join(format!("home-{agent}"));
+    let pi = pi_session(&own_home("pi"), SIZE, EDITS);
+    let gemini = gemini_session(&own_home("gemini"), SIZE);
+    let qwen = qwen_chat_record(&own_home("qwen"), SIZE);
     // OpenCode's sessions are listed from their own folder only.
     let opencode_workspace = root.join("opencode-workspace");
-    let opencode = opencode_database(&more_home, &opencode_workspace, SIZE, EDITS);
+    let opencode = opencode_database(&own_home("opencode"), &opencode_workspace, SIZE, EDITS);
+    // And the four together: a home linking to theirs.
+    let more_home = root.join("home-more");
+    let mut together = Vec::new();
+    for (agent, folder, g) in [
+        ("pi", ".pi", &pi),
+        ("gemini", ".gemini", &gemini),
+        ("qwen", ".qwen", &qwen),
+        ("opencode", ".local", &opencode),
+    ] {
+        let link = more_home.join(folder);
+        std::fs::create_dir_all(&more_home).expect("folder");
+        let _ = std::fs::remove_file(&link);
+        std::os::unix::fs::symlink(own_home(agent).join(folder), &link).expect("link");
+        let inside = g.path.strip_prefix(own_home(agent)).expect("in its home");
+        together.push(Generated {
+            path: more_home.join(inside),
+            ..g.clone()
+        });
+    }
     let all = [&claude, &codex, &pi, &gemini, &qwen, &opencode];
     eprintln!(
         "generated {:?} bytes in {:.1} s",
@@ -113,6 +133,7 @@ fn main() {
     );
     let h = home.to_string_lossy().to_string();
     let m = more_home.to_string_lossy().to_string();
+    let home_of = |agent: &str| own_home(agent).to_string_lossy().to_string();
     println!(
         "`srview sessions FOLDER`, release binary, whole process, {RUNS} runs; edits: Claude Code {}, Codex {}, pi {}, Gemini CLI {}, Qwen Code {}, OpenCode {}",
         claude.edits, codex.edits, pi.edits, gemini.edits, qwen.edits, opencode.edits
@@ -139,28 +160,28 @@ fn main() {
     case(
         bin,
         "pi 0.73.1 session",
-        &["sessions", &m, "--agent", "pi"],
+        &["sessions", &home_of("pi")],
         &elsewhere,
         &[&pi],
     );
     case(
         bin,
         "Gemini CLI 0.61.0 session JSONL",
-        &["sessions", &m, "--agent", "gemini-cli"],
+        &["sessions", &home_of("gemini")],
         &elsewhere,
         &[&gemini],
     );
     case(
         bin,
         "Qwen Code 0.24.4 chat record",
-        &["sessions", &m, "--agent", "qwen-code"],
+        &["sessions", &home_of("qwen")],
         &elsewhere,
         &[&qwen],
     );
     case(
         bin,
         "OpenCode 1.18.33 database, one session",
-        &["sessions", &m, "--agent", "opencode"],
+        &["sessions", &home_of("opencode")],
         &opencode_workspace,
         &[&opencode],
     );
@@ -176,6 +197,6 @@ fn main() {
         "pi, Gemini CLI, Qwen Code and OpenCode",
         &["sessions", &m],
         &opencode_workspace,
-        &[&pi, &gemini, &qwen, &opencode],
+        &together.iter().collect::<Vec<_>>(),
     );
 }

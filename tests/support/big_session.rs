@@ -490,7 +490,8 @@ pub fn pi_session(home: &Path, bytes: u64, edits: usize) -> Generated {
     let header = json!({"type": "session", "version": 3, "id": PI_SESSION_ID,
         "timestamp": "2026-12-01T14:05:44.694Z", "cwd": "/home/user/project"});
     writeln!(out, "{header}").expect("write");
-    let padding_lines = (bytes / edits as u64 / 40).max(1) as usize;
+    // A padding line is 45 bytes in JSON; a round's four lines, about 600.
+    let padding_lines = ((bytes / edits as u64).saturating_sub(600) / 45).max(1) as usize;
     let padding: String = (0..padding_lines)
         .map(|n| format!("# padding line {n:>6} of the generated file\n"))
         .collect();
@@ -783,7 +784,6 @@ pub fn opencode_database(home: &Path, workspace: &Path, bytes: u64, edits: usize
     let mut tree = Tree::new();
     let (mut failed, mut loose) = (0, 0);
     let mut added: Vec<(String, String)> = Vec::new();
-    let mut written = 0u64;
     let mut seq = 0i64;
     let mut at = 1_796_133_981_554i64;
     let tx = conn.unchecked_transaction().expect("transaction");
@@ -797,7 +797,7 @@ pub fn opencode_database(home: &Path, workspace: &Path, bytes: u64, edits: usize
         let mut event = tx
             .prepare("INSERT INTO event VALUES (?1, ?2, ?3, 'message.part.updated.1', ?4)")
             .expect("event");
-        let mut put = |msg: &str, id: &str, data: Value, at: i64, written: &mut u64| {
+        let mut put = |msg: &str, id: &str, data: Value, at: i64| {
             let text = data.to_string();
             part.execute(params![id, msg, OPENCODE_SESSION, at, at + 20, text])
                 .expect("part");
@@ -811,7 +811,6 @@ pub fn opencode_database(home: &Path, workspace: &Path, bytes: u64, edits: usize
                 .execute(params![format!("evt_{id}"), OPENCODE_SESSION, seq, ev])
                 .expect("event");
             seq += 1;
-            *written += (text.len() + ev.len()) as u64;
         };
         for i in 0..edits {
             at += 1000;
@@ -830,7 +829,6 @@ pub fn opencode_database(home: &Path, workspace: &Path, bytes: u64, edits: usize
                 &format!("prt_big{i:05}a"),
                 json!({"type": "step-start"}),
                 at,
-                &mut written,
             );
             let roll = rng.below(100);
             let f = rng.below(FILES);
@@ -846,16 +844,19 @@ pub fn opencode_database(home: &Path, workspace: &Path, bytes: u64, edits: usize
                 "<path>{abs}</path>\n<type>file</type>\n<content>\n{numbered}\n(End of file - total {} lines)\n</content>",
                 tree.files[f].len()
             );
-            put(
-                &msg,
-                &format!("prt_big{i:05}b"),
-                json!({"type": "tool", "tool": "read", "callID": format!("call_r{i}"),
+            // Every fifth round (a whole file is 10 KB, twice: part and
+            // event).
+            if i % 5 == 0 {
+                put(
+                    &msg,
+                    &format!("prt_big{i:05}b"),
+                    json!({"type": "tool", "tool": "read", "callID": format!("call_r{i}"),
                     "state": {"status": "completed", "input": {"filePath": abs},
                         "output": output, "metadata": {"truncated": false},
                         "title": name, "time": {"start": at + 5, "end": at + 9}}}),
-                at + 5,
-                &mut written,
-            );
+                    at + 5,
+                );
+            }
             let (tool, state) = if roll < 1 {
                 let file = format!("src/created_{i:05}.rs");
                 let content: String = (0..12).map(|_| tree.fresh_line() + "\n").collect();
@@ -922,7 +923,6 @@ pub fn opencode_database(home: &Path, workspace: &Path, bytes: u64, edits: usize
                 json!({"type": "tool", "tool": tool, "callID": format!("call_e{i}"),
                     "state": state}),
                 at + 30,
-                &mut written,
             );
             put(
                 &msg,
@@ -931,11 +931,17 @@ pub fn opencode_database(home: &Path, workspace: &Path, bytes: u64, edits: usize
                     "tokens": {"total": 1053, "input": 1003, "output": 50, "reasoning": 0,
                         "cache": {"write": 0, "read": 0}}, "cost": 0}),
                 at + 50,
-                &mut written,
             );
             // The model's text, as long as keeps the database on its size.
             let due = bytes * (i as u64 + 1) / edits as u64;
-            let behind = due.saturating_sub(written) as usize;
+            let size: i64 = tx
+                .query_row(
+                    "SELECT page_count * page_size FROM pragma_page_count, pragma_page_size",
+                    [],
+                    |r| r.get(0),
+                )
+                .expect("size");
+            let behind = due.saturating_sub(size as u64) as usize;
             if behind > 400 {
                 put(
                     &msg,
@@ -943,7 +949,6 @@ pub fn opencode_database(home: &Path, workspace: &Path, bytes: u64, edits: usize
                     json!({"type": "text", "text": blob(&mut rng, (behind - 300) / 2),
                         "time": {"start": at + 60, "end": at + 70}}),
                     at + 60,
-                    &mut written,
                 );
             }
         }
