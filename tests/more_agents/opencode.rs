@@ -14,6 +14,7 @@ use rusqlite::{Connection, params};
 use serde_json::Value;
 
 use super::support::agents::{ExpectedEdit, expected, fixtures, session_path};
+use super::support::big_session;
 use super::support::pty::{Session, Terminal};
 use super::support::runner::{code, srview, stderr, stdout};
 use srview::source::agent::{AgentKind, AgentReader, Format, Verdict, database};
@@ -572,4 +573,69 @@ fn check_session_explains_the_failed_edit_of_an_opencode_database() {
     );
     // A failed edit explained: the exit status says so.
     assert_eq!(code(&out), 1, "{}", stderr(&out));
+}
+
+/// A generated OpenCode database (tests/support/big_session.rs) is listed
+/// from its session's folder with the counts its generator knows.
+#[test]
+fn a_generated_database_is_counted_as_it_is_read() {
+    let root = tempfile::tempdir().expect("tempdir");
+    let (home, project) = (root.path().join("home"), root.path().join("project"));
+    let big = big_session::opencode_database(&home, &project, 2 << 20, 200);
+    let listed = srview::sessions::count::count(&big.path).expect("counts");
+    assert_eq!(listed.agent, AgentKind::OpenCode);
+    assert_eq!(listed.version.as_deref(), Some("1.18.33"));
+    assert_eq!(
+        (
+            listed.counts.edits,
+            listed.counts.failed,
+            listed.counts.loose,
+            listed.counts.disagreements,
+            listed.counts.unknown
+        ),
+        (big.edits, big.failed, big.loose, 0, 0)
+    );
+    assert!(big.failed > 0 && big.loose > 0, "{big:?}");
+}
+
+/// The bound, a 100 MB session listed in under 2 s, on a 100 MB
+/// generated database: `cargo test --release --test more_agents -- --ignored
+/// --nocapture opencode::a_100`.
+#[test]
+#[ignore]
+fn a_100_mb_database_is_listed_quickly() {
+    let root = tempfile::tempdir().expect("tempdir");
+    let (home, project) = (root.path().join("home"), root.path().join("project"));
+    let big = big_session::opencode_database(&home, &project, 100 << 20, 10_000);
+    let run = super::support::measure::run_measured(
+        Path::new(super::support::runner::BIN),
+        &["sessions", &home.to_string_lossy()],
+        &project,
+    );
+    println!(
+        "{} MiB, {} edits: listed in {:?}, peak RSS {} MiB",
+        big.bytes >> 20,
+        big.edits,
+        run.wall,
+        run.peak_kib >> 10
+    );
+    let row: Vec<&str> = run
+        .stdout
+        .lines()
+        .nth(1)
+        .expect("a row")
+        .split_whitespace()
+        .collect();
+    assert_eq!(
+        row[2..7],
+        [
+            "opencode",
+            "1.18.33",
+            &big.edits.to_string(),
+            &big.failed.to_string(),
+            &big.loose.to_string()
+        ]
+    );
+    let limit = if cfg!(debug_assertions) { 30.0 } else { 2.0 };
+    assert!(run.wall.as_secs_f64() < limit, "{:?}", run.wall);
 }

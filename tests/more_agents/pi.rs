@@ -19,6 +19,7 @@ use serde_json::{Value, json};
 use srview::source::agent::{AgentKind, AgentReader, Format, Verdict};
 
 use crate::support::agents::{ExpectedEdit, expected, fixtures, session_path};
+use crate::support::big_session;
 use crate::support::pty::{Session, Terminal};
 use crate::support::runner::{code, srview, stderr, stdout};
 
@@ -587,106 +588,16 @@ fn the_previewer_shows_the_cut_off_edit_pi_applied_at_80x24() {
     );
 }
 
-/// A pi session of `edits` rounds under `home`, about `bytes` long: each
-/// round reads a file whole, then edits it: most exactly, every 7th (from
-/// the 4th) failing (its old text is not there), every 11th (from the 6th)
-/// placed by pi's fuzzy stage (its old text lacks the file's trailing
-/// spaces). Returns the file and the expected counts
-/// (edits, failed, loose).
-fn generated_pi_session(home: &Path, bytes: u64, edits: usize) -> (PathBuf, [usize; 3]) {
-    use std::io::Write;
-    let folder = home.join(".pi/agent/sessions/--home-user-project--");
-    fs::create_dir_all(&folder).expect("mkdir");
-    let path = folder.join("2026-12-01T14-05-44-694Z_01a231ec-fd76-76d1-8ea9-d3e7a50628ea.jsonl");
-    let mut out = std::io::BufWriter::new(fs::File::create(&path).expect("create"));
-    let header = json!({"type": "session", "version": 3, "id": "01a231ec-fd76-76d1-8ea9-d3e7a50628ea",
-        "timestamp": "2026-12-01T14:05:44.694Z", "cwd": "/home/user/project"});
-    writeln!(out, "{header}").expect("write");
-    let padding_lines = (bytes / edits as u64 / 40).max(1) as usize;
-    let padding: String = (0..padding_lines)
-        .map(|n| format!("# padding line {n:>6} of the generated file\n"))
-        .collect();
-    let (mut failed, mut loose) = (0, 0);
-    // Ten files edited in turn (each one's round number in it); a fuzzy
-    // round edits a file of its own (pi rewrites it normalized).
-    let mut rounds = [0usize; 10];
-    let mut parent = "h".to_string();
-    let mut entry = |id: String, message: Value, out: &mut std::io::BufWriter<fs::File>| {
-        let line = json!({"type": "message", "id": id, "parentId": parent,
-            "timestamp": "2026-12-01T14:05:45.000Z", "message": message});
-        writeln!(out, "{line}").expect("write");
-        parent = id;
-    };
-    let call = |id: String, name: &str, args: Value| {
-        json!({"role": "assistant", "content": [{"type": "toolCall", "id": id, "name": name,
-            "arguments": args}], "stopReason": "toolUse"})
-    };
-    let result = |id: String, name: &str, text: &str, is_error: bool| {
-        json!({"role": "toolResult", "toolCallId": id, "toolName": name,
-            "content": [{"type": "text", "text": text}], "isError": is_error})
-    };
-    for i in 0..edits {
-        let fuzzy = i % 11 == 5 && i % 7 != 3;
-        let (file, content, old, new) = if fuzzy {
-            loose += 1;
-            (
-                format!("g{i}.py"),
-                format!("{padding}LOW = 5  \nw = 1\n"),
-                "LOW = 5\nw = 1".to_string(),
-                "LOW = 5\nw = 2".to_string(),
-            )
-        } else {
-            let n = &mut rounds[i % 10];
-            let file = format!("f{}.py", i % 10);
-            let content = format!("{padding}LOW = 5  \nv = {n}\n");
-            let (old, new) = if i % 7 == 3 {
-                (format!("missing = {i}\n"), "v = 0\n".to_string())
-            } else {
-                *n += 1;
-                (format!("v = {}\n", *n - 1), format!("v = {n}\n"))
-            };
-            (file, content, old, new)
-        };
-        entry(
-            format!("a{i}"),
-            call(format!("r{i}"), "read", json!({"path": file})),
-            &mut out,
-        );
-        entry(
-            format!("b{i}"),
-            result(format!("r{i}"), "read", &content, false),
-            &mut out,
-        );
-        let error = (i % 7 == 3).then(|| {
-            failed += 1;
-            format!(
-                "Could not find the exact text in {file}. The old text must match exactly \
-                 including all whitespace and newlines."
-            )
-        });
-        let args = json!({"path": file, "edits": [{"oldText": old, "newText": new}]});
-        entry(
-            format!("c{i}"),
-            call(format!("e{i}"), "edit", args),
-            &mut out,
-        );
-        let text = error
-            .clone()
-            .unwrap_or_else(|| format!("Successfully replaced 1 block(s) in {file}."));
-        entry(
-            format!("d{i}"),
-            result(format!("e{i}"), "edit", &text, error.is_some()),
-            &mut out,
-        );
-    }
-    out.flush().expect("flush");
-    (path, [edits, failed, loose])
-}
-
 #[test]
 fn a_generated_pi_session_is_counted_as_it_is_read() {
     let home = tempfile::tempdir().expect("home");
-    let (path, [edits, failed, loose]) = generated_pi_session(home.path(), 2 << 20, 200);
+    let big_session::Generated {
+        path,
+        edits,
+        failed,
+        loose,
+        ..
+    } = big_session::pi_session(home.path(), 2 << 20, 200);
     let listed = srview::sessions::count::count(&path).expect("counts");
     assert_eq!(listed.agent, AgentKind::Pi);
     assert_eq!(
@@ -706,7 +617,13 @@ fn a_generated_pi_session_is_counted_as_it_is_read() {
 #[ignore]
 fn a_100_mb_pi_session_is_listed_quickly() {
     let home = tempfile::tempdir().expect("home");
-    let (path, [edits, failed, loose]) = generated_pi_session(home.path(), 100 << 20, 10_000);
+    let big_session::Generated {
+        path,
+        edits,
+        failed,
+        loose,
+        ..
+    } = big_session::pi_session(home.path(), 100 << 20, 10_000);
     let size = fs::metadata(&path).expect("metadata").len();
     let t = std::time::Instant::now();
     let reader = srview::source::agent::session::read_session(&path, None).expect("reads");

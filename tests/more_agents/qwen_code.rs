@@ -15,6 +15,7 @@ use srview::source::agent::{
 };
 
 use crate::support::agents::{Expected, expected, fixtures, session_path};
+use crate::support::big_session;
 use crate::support::pty::{Session, Terminal};
 use crate::support::runner::{srview, stderr, stdout};
 
@@ -661,50 +662,24 @@ fn a_version_not_seen_before_is_said_once() {
     assert_eq!(stderr(&out), "");
 }
 
-/// A Qwen chat record of about `bytes`: edits of one 600-line file in
-/// turn, each with its telemetry record and its tool result carrying the
-/// whole file before and after (as Qwen records them). Returns the number
-/// of edits.
-fn big_chat_record(path: &Path, bytes: usize) -> usize {
-    use std::io::Write as _;
-    let mut out = std::io::BufWriter::new(fs::File::create(path).expect("create"));
-    let mut lines: Vec<String> = (0..600)
-        .map(|i| format!("value_{i} = {i}  # padding to give the file a realistic size ......"))
-        .collect();
-    let file = "/home/user/project/big.py";
-    let (mut written, mut edits) = (0, 0);
-    while written < bytes {
-        let k = edits % lines.len();
-        let before = lines.join("\n") + "\n";
-        let old = lines[k].clone();
-        lines[k] = old.replacen(" = ", " = 1 + ", 1);
-        let after = lines.join("\n") + "\n";
-        let id = format!("call_{edits}");
-        let args = serde_json::json!({"file_path": file, "old_string": old + "\n", "new_string": lines[k].clone() + "\n"});
-        let text = [
-            call_record(&id, &args),
-            record(
-                "system",
-                serde_json::json!({"subtype": "ui_telemetry", "systemPayload": {"uiEvent": {
-                    "event.name": "qwen-code.tool_call", "call_id": id, "function_args": args}}}),
-            ),
-            result(&id, Ok((&before, &after))),
-        ]
-        .join("\n")
-            + "\n";
-        out.write_all(text.as_bytes()).expect("write");
-        written += text.len();
-        edits += 1;
-    }
-    edits
-}
-
-fn call_record(id: &str, args: &Value) -> String {
-    record(
-        "assistant",
-        serde_json::json!({"message": {"role": "model", "parts": [{"functionCall": {
-            "id": id, "name": "edit", "args": args}}]}}),
-    )
+/// A generated Qwen chat record (tests/support/big_session.rs) is listed
+/// with the counts its generator knows.
+#[test]
+fn a_generated_chat_record_is_counted_as_it_is_read() {
+    let home = tempfile::tempdir().expect("home");
+    let big = big_session::qwen_chat_record(home.path(), 1 << 20);
+    let listed = srview::sessions::count::count(&big.path).expect("counts");
+    assert_eq!(listed.agent, AgentKind::QwenCode);
+    assert_eq!(
+        (
+            listed.counts.edits,
+            listed.counts.failed,
+            listed.counts.loose,
+            listed.counts.disagreements
+        ),
+        (big.edits, 0, 0, 0)
+    );
+    assert!(big.edits > 10, "{big:?}");
 }
 
 /// The bound: a 100 MB session listed in under 2 s (a release
@@ -714,15 +689,9 @@ fn call_record(id: &str, args: &Value) -> String {
 #[ignore]
 fn a_100_mb_chat_record_lists_in_under_2_s() {
     let tmp = tempfile::tempdir().expect("tempdir");
-    let chats = tmp
-        .path()
-        .join("home/.qwen/projects/-home-user-project/chats");
-    fs::create_dir_all(&chats).expect("mkdir");
-    let edits = big_chat_record(
-        &chats.join("22222222-2222-4333-8444-555555555555.jsonl"),
-        100 << 20,
-    );
     let home = tmp.path().join("home");
+    let big = big_session::qwen_chat_record(&home, 100 << 20);
+    let edits = big.edits;
     let run = crate::support::measure::run_measured(
         Path::new(crate::support::runner::BIN),
         &["sessions", &home.to_string_lossy()],
