@@ -343,20 +343,28 @@ fn check_diagnoses_a_failing_edit_and_fix_corrects_it() {
 
 /// Runs `srview apply FILE --stream` with `parts` arriving one by one.
 fn stream(file: &str, parts: &[&str]) -> (Vec<serde_json::Value>, Output) {
-    let mut child = support::runner::srview([
-        "apply",
-        file,
-        "--stream",
-        "--stream-interval",
-        "0",
-        "--stream-content",
-        "--write",
-    ])
-    .spawn_piped();
+    streamed(
+        support::runner::srview([
+            "apply",
+            file,
+            "--stream",
+            "--stream-interval",
+            "0",
+            "--stream-content",
+            "--write",
+        ]),
+        parts,
+    )
+}
+
+/// `srview` (an `apply --stream`) run with `parts` arriving one by one,
+/// each answered by its own line before the next is sent: every JSON line
+/// and the run.
+fn streamed(srview: support::runner::Srview, parts: &[&str]) -> (Vec<serde_json::Value>, Output) {
+    let mut child = srview.spawn_piped();
     let mut stdin = child.stdin.take().expect("piped");
     let mut stdout = std::io::BufReader::new(child.stdout.take().expect("piped"));
     let mut lines = Vec::new();
-    // Each part is answered by its own line before the next is sent.
     for part in parts {
         stdin.write_all(part.as_bytes()).expect("written");
         stdin.flush().expect("flushed");
@@ -1188,27 +1196,7 @@ fn agent_stream(
         dialect,
     ];
     args.extend_from_slice(extra);
-    let mut child = support::runner::srview(args).cwd(dir).spawn_piped();
-    let mut stdin = child.stdin.take().expect("piped");
-    let mut stdout = std::io::BufReader::new(child.stdout.take().expect("piped"));
-    let mut lines = Vec::new();
-    for part in parts {
-        stdin.write_all(part.as_bytes()).expect("written");
-        stdin.flush().expect("flushed");
-        let mut line = String::new();
-        std::io::BufRead::read_line(&mut stdout, &mut line).expect("a line per part");
-        lines.push(line);
-    }
-    drop(stdin);
-    let mut rest = String::new();
-    std::io::Read::read_to_string(&mut stdout, &mut rest).expect("the final line");
-    lines.extend(rest.lines().map(str::to_string));
-    let out = child.wait_with_output().expect("srview finishes");
-    let lines = lines
-        .iter()
-        .map(|l| serde_json::from_str(l).expect("every line is JSON"))
-        .collect();
-    (lines, out)
+    streamed(support::runner::srview(args).cwd(dir), parts)
 }
 
 /// Splits `text` in three at character boundaries: inside the first
