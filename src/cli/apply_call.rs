@@ -90,7 +90,7 @@ fn run_matcher(
 /// `check` exits 1 for, and the warnings say.
 fn loose_notes(row: &DialectRow, run: &Run) -> Vec<String> {
     let outcome = &run.outcome;
-    let asked = asked_pairs(row, &run.input);
+    let asked = crate::dialect::call_doubts::asked(row, &run.input);
     let outside = (!outcome.rewritten_outside.is_empty()).then(|| {
         let ranges: Vec<String> = outcome
             .rewritten_outside
@@ -126,27 +126,9 @@ fn loose_notes(row: &DialectRow, run: &Run) -> Vec<String> {
         .chain(crate::dialect::call_doubts::exact_doubts(
             outcome,
             &|edit| before_of(run, edit),
-            judged(row, &asked),
+            crate::dialect::call_doubts::Judged::of(row, &asked),
         ))
         .collect()
-}
-
-/// The model's texts of each edit (string-edit dialects), for the trust
-/// checks.
-fn asked_pairs(row: &DialectRow, input: &serde_json::Value) -> Option<Vec<(String, String)>> {
-    row.strings
-        .and_then(|fields| crate::dialect::call_correct::pairs(fields, input))
-}
-
-/// What the trust checks know of `row`'s call beyond its outcome.
-fn judged<'a>(
-    row: &DialectRow,
-    asked: &'a Option<Vec<(String, String)>>,
-) -> crate::dialect::call_doubts::Judged<'a> {
-    crate::dialect::call_doubts::Judged {
-        asked: asked.as_deref(),
-        first_wins: row.matcher().is_some_and(|m| m.takes_first_of_several()),
-    }
 }
 
 /// The text of the file `edit` matched in, as the matcher read it: the
@@ -439,7 +421,7 @@ pub(super) fn check(args: &CheckArgs, row: &DialectRow, text: &str) -> CmdResult
     if args.json {
         let mut report = CallReport::new(row.value, outcome);
         report.new_content = Some(outcome.written(&target).flatten());
-        let asked = asked_pairs(row, &run.input).unwrap_or_default();
+        let asked = crate::dialect::call_doubts::asked(row, &run.input).unwrap_or_default();
         for ((block, edit), (_, new)) in report.blocks.iter_mut().zip(&outcome.edits).zip(&asked) {
             if let Some(written) = &edit.written {
                 block.written_differs = written_lines(written, new)

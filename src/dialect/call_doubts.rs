@@ -8,6 +8,7 @@
 
 use super::call::{CallOutcome, EditMatch};
 use super::edit::{self, Edit};
+use super::registry::DialectRow;
 
 /// What the caller knows of the call beyond its outcome.
 #[derive(Clone, Copy, Default)]
@@ -19,6 +20,24 @@ pub struct Judged<'a> {
     /// (Aider's blocks, OpenCode's and Cline's patch hunks): a placement
     /// whose text stands elsewhere too is said.
     pub first_wins: bool,
+}
+
+impl<'a> Judged<'a> {
+    /// What is known of a call of `row`'s matcher whose edits' texts are
+    /// `asked` (see [`asked`]).
+    pub fn of(row: &DialectRow, asked: &'a Option<Vec<(String, String)>>) -> Self {
+        Judged {
+            asked: asked.as_deref(),
+            first_wins: row.matcher().is_some_and(|m| m.takes_first_of_several()),
+        }
+    }
+}
+
+/// The model's old and new text of each edit of `input` (string-edit
+/// dialects; `None` for the others).
+pub fn asked(row: &DialectRow, input: &serde_json::Value) -> Option<Vec<(String, String)>> {
+    row.strings
+        .and_then(|fields| super::call_correct::pairs(fields, input))
 }
 
 /// The text as compared: line endings as LF, no byte order mark.

@@ -168,25 +168,16 @@ pub fn agent_folder_preview(
             crate::dialect::apply_patch::Entry::File(text) => text,
             _ => String::new(),
         };
-        let mut placed_at: Vec<(usize, &crate::dialect::call::EditMatch)> = outcome
-            .edits
-            .iter()
-            .enumerate()
-            .filter(|(_, e)| e.path.as_deref() == Some(write.path.as_str()))
-            .filter(|(_, e)| e.found.is_some() && e.written.is_some() && e.lines.is_some())
-            .collect();
-        placed_at.sort_by_key(|(_, e)| e.lines);
+        let (placed_at, mut body) = placed_blocks(
+            outcome
+                .edits
+                .iter()
+                .enumerate()
+                .filter(|(_, e)| e.path.as_deref() == Some(write.path.as_str())),
+        );
         let placed: Vec<&crate::dialect::call::EditMatch> =
             placed_at.iter().map(|(_, e)| *e).collect();
         let mut indices: Vec<usize> = placed_at.iter().map(|(i, _)| *i).collect();
-        let mut body = String::new();
-        for edit in &placed {
-            body.push_str(SEARCH);
-            push_line_text(&mut body, edit.found.as_deref().unwrap_or_default());
-            body.push_str(SEPARATOR);
-            push_line_text(&mut body, edit.written.as_deref().unwrap_or_default());
-            body.push_str(REPLACE_END);
-        }
         let ours = || {
             outcome
                 .edits
@@ -1160,13 +1151,7 @@ fn call_blocks(
         Some(None) => return refused("the agent deletes the file".into()),
         None => original,
     };
-    let mut placed_at: Vec<(usize, &crate::dialect::call::EditMatch)> = outcome
-        .edits
-        .iter()
-        .enumerate()
-        .filter(|(_, e)| e.found.is_some() && e.written.is_some() && e.lines.is_some())
-        .collect();
-    placed_at.sort_by_key(|(_, e)| e.lines);
+    let (placed_at, body) = placed_blocks(outcome.edits.iter().enumerate());
     let placed: Vec<&crate::dialect::call::EditMatch> = placed_at.iter().map(|(_, e)| *e).collect();
     // Each block's reply lines (Aider: one edit per block, in order).
     let block_hunks: Vec<[usize; 2]> = match &reply_lines {
@@ -1176,14 +1161,6 @@ fn call_blocks(
             .collect(),
         _ => Vec::new(),
     };
-    let mut body = String::new();
-    for edit in &placed {
-        body.push_str(SEARCH);
-        push_line_text(&mut body, edit.found.as_deref().unwrap_or_default());
-        body.push_str(SEPARATOR);
-        push_line_text(&mut body, edit.written.as_deref().unwrap_or_default());
-        body.push_str(REPLACE_END);
-    }
     let loose: Vec<String> = outcome
         .edits
         .iter()
@@ -1234,6 +1211,27 @@ fn call_blocks(
         numbers,
         refused: false,
     }
+}
+
+/// The edits a matcher placed (text found and written, lines known), with
+/// their index in the call, in file order, and the exact blocks that say
+/// them: each the text found, then the text written.
+fn placed_blocks<'a>(
+    edits: impl Iterator<Item = (usize, &'a crate::dialect::call::EditMatch)>,
+) -> (Vec<(usize, &'a crate::dialect::call::EditMatch)>, String) {
+    let mut placed: Vec<(usize, &crate::dialect::call::EditMatch)> = edits
+        .filter(|(_, e)| e.found.is_some() && e.written.is_some() && e.lines.is_some())
+        .collect();
+    placed.sort_by_key(|(_, e)| e.lines);
+    let mut body = String::new();
+    for (_, edit) in &placed {
+        body.push_str(SEARCH);
+        push_line_text(&mut body, edit.found.as_deref().unwrap_or_default());
+        body.push_str(SEPARATOR);
+        push_line_text(&mut body, edit.written.as_deref().unwrap_or_default());
+        body.push_str(REPLACE_END);
+    }
+    (placed, body)
 }
 
 /// `text` as a block section's lines: ended by a newline.

@@ -320,9 +320,7 @@ impl SingleFile {
                 )
             })
             .collect();
-        let asked = row
-            .strings
-            .and_then(|fields| crate::dialect::call_correct::pairs(fields, &input));
+        let asked = crate::dialect::call_doubts::asked(row, &input);
         doubts.extend(crate::dialect::call_doubts::exact_doubts(
             outcome,
             &|edit| {
@@ -331,10 +329,7 @@ impl SingleFile {
                     .is_none_or(|p| p.rsplit('/').next() == Some(target.name))
                     .then(|| target.content.unwrap_or_default().to_string())
             },
-            crate::dialect::call_doubts::Judged {
-                asked: asked.as_deref(),
-                first_wins: row.matcher().is_some_and(|m| m.takes_first_of_several()),
-            },
+            crate::dialect::call_doubts::Judged::of(row, &asked),
         ));
         if !outcome.rewritten_outside.is_empty() {
             doubts.push(format!(
