@@ -51,38 +51,35 @@
 
 #[cfg(test)]
 mod cases;
+// The shell's tests name the crate `srview::`, as the integration tests do.
+#[cfg(test)]
+extern crate self as srview;
 pub mod diagnose;
 pub mod dialect;
 pub mod engine;
 pub mod error;
 pub mod gate;
 pub mod sessions;
+#[cfg(test)]
+#[path = "../tests/shell/mod.rs"]
+mod shell_tests;
 pub mod source;
 
-// The binary's shell: the commands, the previewer, reading input, writing
-// output and reports. Public only because the binary (src/main.rs), the
-// integration tests, the benches and the examples drive them; not part of
-// the library's API, so hidden from its documentation.
-#[doc(hidden)]
-pub mod cli;
-#[doc(hidden)]
-pub mod input;
-#[doc(hidden)]
-pub mod output;
-#[doc(hidden)]
-pub mod report;
-#[doc(hidden)]
+// The binary's shell, behind the fence: the commands, the previewer,
+// reading input, writing output and the JSON reports. Private: the binary
+// runs them through [`main`], their tests are unit tests of this crate, and
+// the benches go through the binary or the API above.
+mod cli;
+mod input;
+mod output;
+mod report;
+mod tui;
+
+/// Line, word and character diffs, through one Myers routine (used by the
+/// diagnosis and by the previewer).
 pub mod textdiff;
-// Hidden, so rustdoc cannot resolve some links of its docs to its own
-// (equally hidden) items: its module docs link `run`, both a private module
-// and a function there.
-#[doc(hidden)]
-#[allow(rustdoc::broken_intra_doc_links)]
-pub mod tui;
-/// The previewer's state and rendering, at their old paths.
-#[doc(hidden)]
-pub use tui::{app, view};
-#[doc(hidden)]
+/// Counted words ("2 blocks"), line ranges ("lines 3-5") and similarity
+/// figures, as srview's messages print them.
 pub mod words;
 
 pub use diagnose::fix::{Fixed, Note, fix};
@@ -94,3 +91,9 @@ pub use engine::{
     Spliced, Stage, Version, apply, apply_indexed, apply_spliced,
 };
 pub use error::Error;
+
+/// The `srview` command line: parses `std::env::args`, runs the command and
+/// returns its exit status (the binary's `main` is only this).
+pub fn main() -> std::process::ExitCode {
+    cli::main()
+}

@@ -12,5 +12,5 @@
 unsafe extern "C" {}
 
 fn main() -> std::process::ExitCode {
-    srview::cli::main()
+    srview::main()
 }

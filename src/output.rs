@@ -230,11 +230,6 @@ impl Staged<'_> {
         &self.path
     }
 
-    /// The file it replaces (a symlink's target).
-    pub fn target(&self) -> &Path {
-        &self.target
-    }
-
     /// Puts the new content in place, if the target is still as it was
     /// loaded (checked now, just before the rename).
     pub fn commit(mut self) -> Result<(), WriteError> {

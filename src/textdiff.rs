@@ -54,6 +54,7 @@ impl<'a> TokenDiff<'a> {
         TokenDiff { old, new, ops }
     }
 
+    /// The diff's operations, in order.
     pub fn ops(&self) -> &[DiffOp] {
         &self.ops
     }

@@ -8,8 +8,20 @@
 use libfuzzer_sys::fuzz_target;
 use std::sync::Arc;
 
-use srview::app::text::TextLines;
+use app::text::TextLines;
 use srview::engine::{Options, matcher::LineIndex, session::Session};
+
+// The previewer's line access, compiled in from srview's own files: the
+// previewer is private to the srview crate (behind its fence); the files
+// name the engine as `crate::engine`, which this import provides.
+use srview::engine;
+#[allow(dead_code)]
+mod app {
+    #[path = "../../../src/tui/app/spliced_lines.rs"]
+    pub mod spliced_lines;
+    #[path = "../../../src/tui/app/text.rs"]
+    pub mod text;
+}
 use srview_fuzz::{check_outcome, decode};
 
 fuzz_target!(|data: &[u8]| {

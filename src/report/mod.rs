@@ -19,8 +19,8 @@ mod stream;
 mod transcript;
 mod write;
 
-pub use apply::{ApplyReport, BlockJson, write_apply};
-pub use call::{CallBlock, CallReport, CallStreamLine, Explained, PrefixEdit, WrittenLine};
+pub use apply::{BlockJson, write_apply};
+pub use call::{CallReport, CallStreamLine, Explained, PrefixEdit, WrittenLine};
 pub use check::CheckReport;
 pub use edit_check::EditCheckReport;
 pub use patch::{PatchApplyReport, PatchCheckReport, PatchTranscriptReport};
@@ -48,6 +48,7 @@ pub fn write_line(
 mod tests {
     use super::*;
     use crate::engine::{self, Options, Version};
+    use crate::report::apply::ApplyReport;
 
     /// A `serde_json::Value` map sorts its keys: a report that reads the
     /// same after a round trip through `Value` lists its keys sorted at

@@ -163,6 +163,7 @@ impl AgentEdits {
 
     /// The folder the agent ran in, when its output does not name it
     /// (default: `--cwd`, else the current folder).
+    #[cfg(test)]
     pub fn with_agent_cwd(mut self, dir: &str) -> AgentEdits {
         self.agent_cwd = Some(dir.to_string());
         self
@@ -189,11 +190,13 @@ impl AgentEdits {
     }
 
     /// The list's state (for tests).
+    #[cfg(test)]
     pub fn list(&self) -> &AgentList {
         &self.list
     }
 
     /// Shows edit `seq` (from 1), as picking it in the list does.
+    #[cfg(test)]
     pub fn select(&mut self, seq: usize) {
         if self.list.rows.iter().any(|r| r.seq == seq) {
             self.list.selected = Some(seq);
@@ -204,6 +207,7 @@ impl AgentEdits {
     }
 
     /// The previewer of the edit shown (for tests).
+    #[cfg(test)]
     pub fn shown_app(&self) -> Option<&App> {
         self.shown.as_ref().map(|s| &s.app)
     }

@@ -19,8 +19,8 @@ pub mod view;
 use std::path::PathBuf;
 
 pub use agent::AgentEdits;
-pub use event::{Event, Folded};
-pub use run::{Flow, Screen, run};
+pub use event::Folded;
+pub use run::{Screen, run};
 pub use single::{AcceptTo, SingleFile};
 pub use transcript::TranscriptFiles;
 

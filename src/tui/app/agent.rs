@@ -236,8 +236,6 @@ pub struct AgentList {
     /// The edit `notice` speaks of, and how far the agent was with it then
     /// (see [`AgentList::say_of_shown`]).
     notice_about: Option<(usize, (Verdict, bool))>,
-    /// Where the list is scrolled to (first row shown), for its mode.
-    pub list_top: usize,
 }
 
 impl AgentList {
@@ -263,7 +261,6 @@ impl AgentList {
             unreadable: false,
             notice: None,
             notice_about: None,
-            list_top: 0,
         }
     }
 

@@ -162,10 +162,6 @@ impl TextLines {
         }
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
     /// Line `i` without its newline (empty past the end).
     pub fn line(&self, i: usize) -> Cow<'_, str> {
         if i > self.complete_len() {

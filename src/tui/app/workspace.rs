@@ -251,6 +251,7 @@ impl Workspace {
     }
 
     /// Whether `a`/`A` is held back waiting for a second press.
+    #[cfg(test)]
     pub fn confirming(&self) -> bool {
         self.confirming.is_some()
     }

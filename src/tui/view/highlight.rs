@@ -93,6 +93,7 @@ impl Syntaxes {
     }
 
     /// Name of a detected syntax ("plain text" for none).
+    #[cfg(test)]
     pub fn name(&self, syntax: Option<usize>) -> &str {
         syntax
             .and_then(|i| self.catalogue.name(i))
@@ -135,6 +136,7 @@ impl DocHighlighter {
     }
 
     /// The detected syntax (a catalogue index), `None` for plain text.
+    #[cfg(test)]
     pub fn syntax(&self) -> Option<usize> {
         self.syntax
     }

@@ -18,6 +18,9 @@ const MAGIC: &[u8; 8] = b"SRVSYNP1";
 
 /// Where one catalogue syntax's grammar is: which dump (of the syntax and
 /// every syntax it embeds; several syntaxes may share one) and its index there.
+/// (Written by `examples/syntax_pack.rs`, which compiles this file in; the
+/// previewer only reads packs.)
+#[allow(dead_code)]
 pub struct PackEntry {
     pub dump: usize,
     pub index_in_dump: usize,
@@ -25,6 +28,7 @@ pub struct PackEntry {
 
 /// The pack's bytes (for `examples/syntax_pack.rs`). Panics if an entry
 /// names a dump that is not in `dumps`.
+#[allow(dead_code)]
 pub fn encode(catalogue: &[u8], theme: &[u8], dumps: &[Vec<u8>], entries: &[PackEntry]) -> Vec<u8> {
     let mut out = MAGIC.to_vec();
     for part in [catalogue, theme] {
@@ -51,6 +55,7 @@ pub fn encode(catalogue: &[u8], theme: &[u8], dumps: &[Vec<u8>], entries: &[Pack
     out
 }
 
+#[allow(dead_code)] // by `encode`
 fn push_u32(out: &mut Vec<u8>, n: usize) {
     let n = u32::try_from(n).expect("syntax pack parts are far below 4 GiB");
     out.extend_from_slice(&n.to_le_bytes());
@@ -110,10 +115,6 @@ impl<'a> Pack<'a> {
         self.table.len() / ENTRY_BYTES
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
     /// Where catalogue syntax `index`'s grammar is. Syntaxes that share a
     /// dump have equal `offset`s.
     pub fn entry(&self, index: usize) -> Result<Entry, PackError> {
@@ -147,6 +148,7 @@ impl<'a> Pack<'a> {
     }
 
     /// The grammar of catalogue syntax `index`: a set and the syntax's index in it.
+    #[cfg(test)]
     pub fn grammar(&self, index: usize) -> Result<(SyntaxSet, usize), PackError> {
         let entry = self.entry(index)?;
         Ok((self.load(entry)?, entry.index_in_dump))
@@ -187,12 +189,9 @@ impl Catalogue {
         }
     }
 
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.entries.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
     }
 
     pub fn name(&self, index: usize) -> Option<&str> {

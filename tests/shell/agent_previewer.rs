@@ -17,7 +17,7 @@ use srview::source::agent::session::read_session;
 use srview::source::agent::{Format, detect};
 use srview::tui::{AgentEdits, Folded, Screen};
 
-mod support;
+use super::support;
 use support::agents::{Expected, live_file, recorded_scenarios, session_path};
 use support::rng::Rng;
 

@@ -3,22 +3,23 @@
 //! tab with the lines that differ, streaming prefixes that end as the
 //! one-shot apply, and accept refused while a file fails.
 
+#[path = "../apply_patch_corpus/mod.rs"]
 mod apply_patch_corpus;
 
-mod support;
+use super::support;
 
 use support::text::assert_contains;
 
 use ratatui_crossterm::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use srview::app::workspace::{Workspace, WsEffect};
 use srview::dialect::apply_patch::fs::normalize;
 use srview::dialect::apply_patch::{Entry, MemoryFs, PatchFs};
 use srview::engine::Version;
 use srview::source::patch_preview::{PatchPreview, preview};
 use srview::source::transcript::{self, ApplyOptions, FileState};
+use srview::tui::app::workspace::{Workspace, WsEffect};
 
 const CALC: &str = "import math\n\n\ndef span(lo: float, hi: float) -> float:\n    \"\"\"Width of the range [lo, hi] – never negative.\"\"\"\n    return hi - lo\n\n\ndef mean(values: list[float]) -> float:\n    return sum(values) / len(values)\n";
-const PATCH: &str = include_str!("../assets/demo/calc.patch");
+const PATCH: &str = include_str!("../../assets/demo/calc.patch");
 const NOTES: &str = "a\nb\n";
 
 fn fs() -> MemoryFs {
@@ -195,11 +196,11 @@ fn the_blocks_give_the_references_files_over_the_corpus() {
 /// as blocks the app runs.
 mod single_file {
     use super::assert_contains;
-    use srview::app::App;
     use srview::dialect::Dialect;
     use srview::dialect::one_file::Target;
     use srview::engine::Version;
     use srview::source::patch_preview::file_blocks;
+    use srview::tui::app::App;
 
     use super::{CALC, PATCH};
 

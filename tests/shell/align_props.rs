@@ -8,12 +8,12 @@ use std::path::PathBuf;
 use proptest::prelude::*;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
-use srview::app::rows::SegKind;
-use srview::app::{App, Layout};
 use srview::engine::Version;
-use srview::view::highlight::Syntaxes;
-use srview::view::theme::{ColourMode, Theme};
-use srview::view::{self, Caches};
+use srview::tui::app::rows::SegKind;
+use srview::tui::app::{App, Layout};
+use srview::tui::view::highlight::Syntaxes;
+use srview::tui::view::theme::{ColourMode, Theme};
+use srview::tui::view::{self, Caches};
 
 fn check(app: &App, when: &str) -> Result<(), String> {
     let segs = &app.segments;

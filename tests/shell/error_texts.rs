@@ -17,7 +17,7 @@ use srview::sessions::load::LoadError;
 use srview::source::agent::session::SessionError;
 use srview::source::agent::{AgentError, AgentKind};
 use srview::source::transcript::{PathError, WriteError as TranscriptWriteError};
-use srview::view::syntax_pack::PackError;
+use srview::tui::view::syntax_pack::PackError;
 
 fn io(text: &str) -> std::io::Error {
     std::io::Error::other(text.to_string())

@@ -4,11 +4,11 @@ use std::path::PathBuf;
 
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
-use srview::app::App;
 use srview::engine::Version;
-use srview::view::highlight::Syntaxes;
-use srview::view::theme::{ColourMode, Theme};
-use srview::view::{self, Caches};
+use srview::tui::app::App;
+use srview::tui::view::highlight::Syntaxes;
+use srview::tui::view::theme::{ColourMode, Theme};
+use srview::tui::view::{self, Caches};
 
 const ORIGINAL: &str = "\
 import os
@@ -260,14 +260,14 @@ fn escape_sequences_in_content_are_inert() {
 fn final_preview_before_accepting() {
     let mut app = app(DIFF, false);
     assert!(app.outcome.blocks.iter().any(|b| b.out_of_order));
-    let effect = srview::app::keys::on_key(
+    let effect = srview::tui::app::keys::on_key(
         &mut app,
         ratatui_crossterm::crossterm::event::KeyEvent::new(
             ratatui_crossterm::crossterm::event::KeyCode::Char('a'),
             ratatui_crossterm::crossterm::event::KeyModifiers::NONE,
         ),
     );
-    assert_eq!(effect, srview::app::Effect::None);
+    assert_eq!(effect, srview::tui::app::Effect::None);
     app.view.follow = false;
     app.scroll_to(0);
     let screen = screen_of(&mut app, 120, 30, ColourMode::TrueColor);
@@ -433,7 +433,7 @@ fn refusal_notice_is_never_cut() {
     let mut app = diagnosed(TYPO_DIFF);
     let text_of_notice = "not accepted: block #1 does not apply (SEARCH text does not match \
         anything in the file): the closest region of the file has different content";
-    app.notice = Some(srview::app::Notice {
+    app.notice = Some(srview::tui::app::Notice {
         text: text_of_notice.into(),
         error: true,
     });
@@ -537,7 +537,7 @@ fn long_lines_end_in_an_ellipsis_and_scroll_sideways() {
     assert!(!screen.contains("col "), "no column shown at the start");
     insta::assert_snapshot!("long_line_cut", screen);
     for _ in 0..20 {
-        srview::app::keys::on_key(
+        srview::tui::app::keys::on_key(
             &mut app,
             ratatui_crossterm::crossterm::event::KeyEvent::new(
                 ratatui_crossterm::crossterm::event::KeyCode::Char('l'),
@@ -564,7 +564,7 @@ fn long_lines_end_in_an_ellipsis_and_scroll_sideways() {
 #[test]
 fn tint_covers_the_whole_row() {
     use srview::engine::Stage;
-    use srview::view::theme::Tint;
+    use srview::tui::view::theme::Tint;
     for mode in [ColourMode::TrueColor, ColourMode::Ansi256] {
         let mut app = app(DIFF, true);
         app.view.follow = false;
@@ -618,7 +618,7 @@ fn help_overlay_scrolls_on_a_low_terminal() {
     let mut app = app(DIFF, true);
     app.view.screen = ratatui::layout::Rect::new(0, 0, 60, 12);
     let press = |app: &mut App, code| {
-        srview::app::keys::on_key(app, KeyEvent::new(code, KeyModifiers::NONE))
+        srview::tui::app::keys::on_key(app, KeyEvent::new(code, KeyModifiers::NONE))
     };
     press(&mut app, KeyCode::Char('?'));
     let top = text(&frame(&mut app, 60, 12, ColourMode::None));
@@ -658,7 +658,7 @@ fn a_huge_failing_block_has_a_bounded_detail() {
         "{} lines of diff",
         d.line_diff.len()
     );
-    let rows = srview::view::panels::detail_rows(&app, 120);
+    let rows = srview::tui::view::panels::detail_rows(&app, 120);
     assert!(rows < 240, "{rows} rows of detail");
     let screen = text(&frame(&mut app, 120, 40, ColourMode::TrueColor));
     assert_shows(&screen, &["? help", "#1  failed"]);
@@ -759,7 +759,7 @@ fn a_refused_diff_is_not_counted_applied() {
 #[test]
 fn plus_expands_the_diagnosis_and_the_hint_names_it() {
     let mut app = diagnosed(TYPO_DIFF);
-    app.view.layout_choice = Some(srview::app::Layout::Unified);
+    app.view.layout_choice = Some(srview::tui::app::Layout::Unified);
     let screen = screen_of(&mut app, 80, 24, ColourMode::TrueColor);
     assert_shows(&screen, &["… 1 more row (+: show all)"]);
     app.view.detail_expanded = true;
@@ -781,7 +781,7 @@ fn plus_expands_the_diagnosis_and_the_hint_names_it() {
 fn search_matches_are_highlighted_in_both_panes() {
     use ratatui::style::Modifier;
     let mut app = app(DIFF, true);
-    app.view.search = Some(srview::app::search::Search {
+    app.view.search = Some(srview::tui::app::search::Search {
         query: "items".into(),
         typing: true,
         at: None,

@@ -3,15 +3,15 @@
 //! the content it accepts must read exactly as the reference's new content,
 //! line by line.
 
-mod support;
+use super::support;
 
 use support::corpus;
 
 use std::path::PathBuf;
 
 use ratatui_crossterm::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use srview::app::{App, Effect, keys};
 use srview::engine::{BlockState, Options, apply};
+use srview::tui::app::{App, Effect, keys};
 
 #[test]
 fn spliced_results_read_as_the_reference_content() {
@@ -110,7 +110,7 @@ fn spliced_results_read_as_the_reference_content() {
 /// those belong to the change.
 #[test]
 fn unchanged_rows_are_equal_on_both_sides() {
-    use srview::app::rows::SegKind;
+    use srview::tui::app::rows::SegKind;
     let mut checked = 0;
     for case in corpus::load("cline-v4.0.10.jsonl") {
         let mut app = App::new(PathBuf::from("f.txt"), case.original.clone(), case.version);

@@ -5,11 +5,11 @@ use std::path::PathBuf;
 use ratatui_crossterm::crossterm::event::{
     KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
-use srview::app::{App, Effect, Focus, Layout, StreamState, keys};
 use srview::engine::{BlockState, Version};
 use srview::source::watch::SourceEvent;
+use srview::tui::app::{App, Effect, Focus, Layout, StreamState, keys};
 
-mod support;
+use super::support;
 
 use support::diff::block;
 use support::text::assert_contains;
@@ -884,7 +884,9 @@ fn help_overlay_scrolls() {
     let bottom = app.view.help_scroll;
     assert!(
         bottom
-            <= srview::app::keymap::key_help(srview::app::keymap::KeyScope::Transcript).count() + 5
+            <= srview::tui::app::keymap::key_help(srview::tui::app::keymap::KeyScope::Transcript)
+                .count()
+                + 5
                 - 10,
         "the scroll stops with the overlay's last page full: {bottom}"
     );
@@ -967,7 +969,7 @@ fn five_blocks() -> App {
     app.set_diff(diff);
     app.end_stream();
     app.view.screen = ratatui::layout::Rect::new(0, 0, 120, 40);
-    app.view.viewport = srview::view::diff_rows(&app, 40) as usize;
+    app.view.viewport = srview::tui::view::diff_rows(&app, 40) as usize;
     app
 }
 
@@ -977,7 +979,7 @@ fn five_blocks() -> App {
 fn click_in_the_blocks_pane_selects_that_block() {
     let mut app = five_blocks();
     app.select_block(0);
-    let screen = srview::view::screen_layout(&app, app.view.screen, None);
+    let screen = srview::tui::view::screen_layout(&app, app.view.screen, None);
     let list = screen.blocks.expect("a blocks pane at 120x40").list;
     assert_eq!(screen.blocks.map(|b| b.first), Some(0));
     assert!(list.height >= 5, "every block listed: {list:?}");
@@ -1005,10 +1007,10 @@ fn wheel_scrolls_the_list_it_is_over() {
     let mut app = five_blocks();
     // A pane of two list rows: 40x14 gives it a title, 2 blocks and detail.
     app.view.screen = ratatui::layout::Rect::new(0, 0, 120, 14);
-    app.view.viewport = srview::view::diff_rows(&app, 14) as usize;
+    app.view.viewport = srview::tui::view::diff_rows(&app, 14) as usize;
     app.select_block(0);
     app.view.scroll = 0;
-    let screen = srview::view::screen_layout(&app, app.view.screen, None);
+    let screen = srview::tui::view::screen_layout(&app, app.view.screen, None);
     let pane = screen.blocks.expect("blocks pane");
     assert!(
         (usize::from(pane.list.height)) < 5,
@@ -1017,19 +1019,19 @@ fn wheel_scrolls_the_list_it_is_over() {
     mouse(&mut app, MouseEventKind::ScrollDown, 5, pane.list.y);
     mouse(&mut app, MouseEventKind::ScrollDown, 5, pane.list.y);
     assert_eq!(app.view.scroll, 0, "the panes did not scroll");
-    let after = srview::view::screen_layout(&app, app.view.screen, None);
+    let after = srview::tui::view::screen_layout(&app, app.view.screen, None);
     assert_eq!(after.blocks.map(|b| b.first), Some(2));
     // A click now picks the block shown on that row.
     click(&mut app, 5, pane.list.y);
     assert_eq!(app.view.selected, 2);
-    let kept = srview::view::screen_layout(&app, app.view.screen, None);
+    let kept = srview::tui::view::screen_layout(&app, app.view.screen, None);
     assert_eq!(
         kept.blocks.map(|b| b.first),
         Some(2),
         "the list did not move"
     );
     mouse(&mut app, MouseEventKind::ScrollUp, 5, pane.list.y);
-    let up = srview::view::screen_layout(&app, app.view.screen, None);
+    let up = srview::tui::view::screen_layout(&app, app.view.screen, None);
     assert_eq!(up.blocks.map(|b| b.first), Some(1));
     // Over the panes, the panes scroll.
     let before = app.view.scroll;
@@ -1352,7 +1354,7 @@ fn a_pause_closing_the_final_preview_says_so() {
 /// be accepted, since what is shown is not the whole diff.
 #[test]
 fn a_flood_of_blocks_is_not_followed_past_the_cap() {
-    let flood = "------- SEARCH\n".repeat(srview::app::MAX_BLOCKS);
+    let flood = "------- SEARCH\n".repeat(srview::tui::app::MAX_BLOCKS);
     let len = flood.len();
     let mut app = app();
     app.set_diff(flood);
@@ -1723,7 +1725,7 @@ fn marker_advice_is_not_given_for_a_patch() {
 /// there, with what it does and in which previewer.
 #[test]
 fn the_documented_keys_are_the_help_overlays() {
-    use srview::app::keymap::{KEY_HELP, KeyScope};
+    use srview::tui::app::keymap::{KEY_HELP, KeyScope};
     let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/previewer.md"))
         .expect("docs/previewer.md");
     let rows: Vec<&str> = doc.lines().filter(|l| l.starts_with("| `")).collect();

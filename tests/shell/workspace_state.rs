@@ -2,12 +2,12 @@
 //! written, accept one or all.
 
 use ratatui_crossterm::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use srview::app::StreamState;
-use srview::app::workspace::{Workspace, WsEffect};
 use srview::engine::Version;
 use srview::source::transcript::{self, ApplyOptions, FileState};
+use srview::tui::app::StreamState;
+use srview::tui::app::workspace::{Workspace, WsEffect};
 
-mod support;
+use super::support;
 
 use support::text::assert_contains;
 
@@ -156,9 +156,9 @@ fn leaving_a_block_out_is_not_passed_to_tabs() {
 fn help_lists_the_transcript_keys() {
     use ratatui::Terminal;
     use ratatui::backend::TestBackend;
-    use srview::view::highlight::Syntaxes;
-    use srview::view::theme::{ColourMode, Theme};
-    use srview::view::{self, Caches};
+    use srview::tui::view::highlight::Syntaxes;
+    use srview::tui::view::theme::{ColourMode, Theme};
+    use srview::tui::view::{self, Caches};
 
     let mut ws = fed(&call("a.py", "y = 2", "y = 3"), true);
     key(&mut ws, '?');
@@ -400,9 +400,9 @@ fn a_quiet_transcript_pauses() {
 fn tab_bar_at(ws: &Workspace, width: u16) -> String {
     use ratatui::Terminal;
     use ratatui::backend::TestBackend;
-    use srview::view::highlight::Syntaxes;
-    use srview::view::theme::{ColourMode, Theme};
-    use srview::view::{self, Caches};
+    use srview::tui::view::highlight::Syntaxes;
+    use srview::tui::view::theme::{ColourMode, Theme};
+    use srview::tui::view::{self, Caches};
 
     let mut caches: Vec<Caches> = ws
         .tabs
@@ -524,7 +524,8 @@ fn r_reloads_in_a_transcript() {
     let mut ws = fed(&call("a.py", "y = 2", "y = 3"), true);
     assert_eq!(key(&mut ws, 'r'), WsEffect::Reload);
     let listed: Vec<(&str, &str)> =
-        srview::app::keymap::key_help(srview::app::keymap::KeyScope::Transcript).collect();
+        srview::tui::app::keymap::key_help(srview::tui::app::keymap::KeyScope::Transcript)
+            .collect();
     assert!(
         listed
             .iter()
@@ -645,7 +646,7 @@ fn calls_that_build_on_each_other_are_shown_combined() {
     );
 }
 
-fn notice_of(app: &srview::app::App) -> String {
+fn notice_of(app: &srview::tui::app::App) -> String {
     app.notice
         .as_ref()
         .map(|n| n.text.clone())
@@ -676,9 +677,9 @@ fn a_doubt_in_an_earlier_call_is_asked_about() {
 fn ws_screen(ws: &mut Workspace) -> String {
     use ratatui::Terminal;
     use ratatui::backend::TestBackend;
-    use srview::view::highlight::Syntaxes;
-    use srview::view::theme::{ColourMode, Theme};
-    use srview::view::{self, Caches};
+    use srview::tui::view::highlight::Syntaxes;
+    use srview::tui::view::theme::{ColourMode, Theme};
+    use srview::tui::view::{self, Caches};
 
     let mut caches: Vec<Caches> = ws
         .tabs
