@@ -8,7 +8,7 @@
 use libfuzzer_sys::fuzz_target;
 use std::sync::Arc;
 
-use app::text::TextLines;
+use text::TextLines;
 use srview::engine::{Options, matcher::LineIndex, session::Session};
 
 // The previewer's line access, compiled in from srview's own files: the
@@ -16,12 +16,11 @@ use srview::engine::{Options, matcher::LineIndex, session::Session};
 // name the engine as `crate::engine`, which this import provides.
 use srview::engine;
 #[allow(dead_code)]
-mod app {
-    #[path = "../../../src/tui/app/spliced_lines.rs"]
-    pub mod spliced_lines;
-    #[path = "../../../src/tui/app/text.rs"]
-    pub mod text;
-}
+#[path = "../../src/tui/app/spliced_lines.rs"]
+mod spliced_lines;
+#[allow(dead_code)]
+#[path = "../../src/tui/app/text.rs"]
+mod text;
 use srview_fuzz::{check_outcome, decode};
 
 fuzz_target!(|data: &[u8]| {
