@@ -1,9 +1,17 @@
 //! The Anthropic Messages API's message and content-block shapes, as the
 //! agents built on it save them (Claude Code's sessions, Cline CLI's
-//! `messages.json`): only the fields srview reads.
+//! `messages.json`): only the fields srview reads; and its streaming
+//! events, as Claude Code and Qwen Code print them live (`stream_event`
+//! lines), with the tool inputs they stream.
+
+use std::collections::HashMap;
 
 use serde::Deserialize;
 use serde_json::Value;
+
+use super::store::Store;
+use super::{AgentTool, EditInput};
+use crate::dialect::edit::{Field, PartialEdit};
 
 #[derive(Deserialize)]
 pub(super) struct Message {
@@ -25,4 +33,121 @@ pub(super) struct Block {
     pub(super) tool_use_id: Option<String>,
     #[serde(default)]
     pub(super) content: Option<Value>,
+}
+
+/// A `stream_event` line's event.
+#[derive(Deserialize)]
+pub(super) struct StreamEvent {
+    #[serde(rename = "type", default)]
+    kind: String,
+    #[serde(default)]
+    index: Option<u64>,
+    #[serde(default)]
+    content_block: Option<Block>,
+    #[serde(default)]
+    delta: Option<Delta>,
+}
+
+#[derive(Deserialize)]
+struct Delta {
+    #[serde(rename = "type", default)]
+    kind: String,
+    #[serde(default)]
+    partial_json: Option<String>,
+}
+
+/// The edit calls of the message streaming, by content-block index: each
+/// is in the store from its `content_block_start`, its input read as far
+/// as it arrived at every `input_json_delta`, and settled by the
+/// `assistant` line that carries it whole.
+#[derive(Default)]
+pub(super) struct ToolInputs {
+    streaming: HashMap<u64, Streaming>,
+}
+
+struct Streaming {
+    /// The Claude Code tool with the same keys (for the partial input).
+    keys_of: &'static str,
+    json: String,
+    index: usize,
+}
+
+impl ToolInputs {
+    /// Takes one event. `edit_tool`: the agent's edit tool of a tool name
+    /// and the Claude Code tool with the same input keys (`None`: not an
+    /// edit tool); `by_id`: tool-use id → edit index, filled here.
+    pub(super) fn take(
+        &mut self,
+        event: StreamEvent,
+        store: &mut Store,
+        by_id: &mut HashMap<String, usize>,
+        edit_tool: impl Fn(&str) -> Option<(AgentTool, &'static str)>,
+    ) {
+        match event.kind.as_str() {
+            "message_start" => self.streaming.clear(),
+            "content_block_start" => {
+                let (Some(index), Some(block)) = (event.index, event.content_block) else {
+                    return;
+                };
+                if block.kind != "tool_use" {
+                    return;
+                }
+                let Some((tool, keys_of)) = block.name.as_deref().and_then(&edit_tool) else {
+                    return;
+                };
+                let Some(id) = block.id else {
+                    let name = block.name.unwrap_or_default();
+                    return store.missing(&format!("{name} tool_use"), "id");
+                };
+                let input = match PartialEdit::parse(keys_of, "") {
+                    Ok(p) => EditInput::Partial(p),
+                    Err(_) => EditInput::NotRecorded,
+                };
+                let at = store.push(tool, "", input, true);
+                by_id.insert(id, at);
+                self.streaming.insert(
+                    index,
+                    Streaming {
+                        keys_of,
+                        json: String::new(),
+                        index: at,
+                    },
+                );
+            }
+            "content_block_delta" => {
+                let (Some(index), Some(delta)) = (event.index, event.delta) else {
+                    return;
+                };
+                if delta.kind != "input_json_delta" {
+                    return;
+                }
+                let Some(s) = self.streaming.get_mut(&index) else {
+                    return;
+                };
+                s.json.push_str(delta.partial_json.as_deref().unwrap_or(""));
+                let Ok(partial) = PartialEdit::parse(s.keys_of, &s.json) else {
+                    return;
+                };
+                let at = s.index;
+                let path = partial
+                    .path
+                    .clone()
+                    .filter(|_| partial.streaming() != Some(&Field::Path));
+                if let Some(path) = path {
+                    store.set_path(at, &path);
+                }
+                if let Some(edit) = store.edit_mut(at)
+                    && edit.streaming
+                {
+                    edit.input = EditInput::Partial(partial);
+                }
+            }
+            "content_block_stop" => {
+                if let Some(index) = event.index {
+                    self.streaming.remove(&index);
+                }
+            }
+            _ => {}
+        }
+    }
 }

@@ -13,10 +13,10 @@ use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use super::anthropic::Block;
+use super::anthropic::{StreamEvent, ToolInputs};
 use super::store::Store;
 use super::{AgentTool, ContentOrigin, EditInput, FileContent, Verdict};
-use crate::dialect::edit::{self, Edit, Field, PartialEdit};
+use crate::dialect::edit::{self, Edit};
 
 #[derive(Default)]
 pub(super) struct Parser {
@@ -28,13 +28,7 @@ pub(super) struct Parser {
     /// do not).
     session: Option<String>,
     /// Content-block index of the message streaming → its tool call.
-    streaming: HashMap<u64, Streaming>,
-}
-
-struct Streaming {
-    tool: &'static str,
-    json: String,
-    index: usize,
+    streaming: ToolInputs,
 }
 
 /// A line's kind alone: what a line of an unknown shape is named by.
@@ -203,26 +197,6 @@ struct Backup {
     backup_file_name: Option<String>,
 }
 
-#[derive(Deserialize)]
-struct StreamEvent {
-    #[serde(rename = "type", default)]
-    kind: String,
-    #[serde(default)]
-    index: Option<u64>,
-    #[serde(default)]
-    content_block: Option<Block>,
-    #[serde(default)]
-    delta: Option<Delta>,
-}
-
-#[derive(Deserialize)]
-struct Delta {
-    #[serde(rename = "type", default)]
-    kind: String,
-    #[serde(default)]
-    partial_json: Option<String>,
-}
-
 /// The edit tools, by Claude Code's names.
 fn edit_tool(name: &str) -> Option<(&'static str, AgentTool)> {
     match name {
@@ -296,7 +270,9 @@ impl Parser {
         match line.kind.as_ref() {
             "stream_event" => {
                 if let Some(event) = line.event {
-                    self.stream_event(event, store);
+                    let edit_tool = |name: &str| edit_tool(name).map(|(keys, tool)| (tool, keys));
+                    self.streaming
+                        .take(event, store, &mut self.by_id, edit_tool);
                 }
             }
             "assistant" => {
@@ -315,71 +291,6 @@ impl Parser {
                     if block.kind == "tool_result" {
                         self.tool_result(block, line.tool_use_result, store);
                     }
-                }
-            }
-            _ => {}
-        }
-    }
-
-    fn stream_event(&mut self, event: StreamEvent, store: &mut Store) {
-        match event.kind.as_str() {
-            "message_start" => self.streaming.clear(),
-            "content_block_start" => {
-                let (Some(index), Some(block)) = (event.index, event.content_block) else {
-                    return;
-                };
-                let Some((name, tool)) = block.name.as_deref().and_then(edit_tool) else {
-                    return;
-                };
-                let Some(id) = block.id else {
-                    return store.missing(&format!("{name} tool_use"), "id");
-                };
-                let input = match PartialEdit::parse(name, "") {
-                    Ok(p) => EditInput::Partial(p),
-                    Err(_) => EditInput::NotRecorded,
-                };
-                let at = store.push(tool, "", input, true);
-                self.by_id.insert(id, at);
-                self.streaming.insert(
-                    index,
-                    Streaming {
-                        tool: name,
-                        json: String::new(),
-                        index: at,
-                    },
-                );
-            }
-            "content_block_delta" => {
-                let (Some(index), Some(delta)) = (event.index, event.delta) else {
-                    return;
-                };
-                if delta.kind != "input_json_delta" {
-                    return;
-                }
-                let Some(s) = self.streaming.get_mut(&index) else {
-                    return;
-                };
-                s.json.push_str(delta.partial_json.as_deref().unwrap_or(""));
-                let Ok(partial) = PartialEdit::parse(s.tool, &s.json) else {
-                    return;
-                };
-                let at = s.index;
-                let path = partial
-                    .path
-                    .clone()
-                    .filter(|_| partial.streaming() != Some(&Field::Path));
-                if let Some(path) = path {
-                    store.set_path(at, &path);
-                }
-                if let Some(edit) = store.edit_mut(at)
-                    && edit.streaming
-                {
-                    edit.input = EditInput::Partial(partial);
-                }
-            }
-            "content_block_stop" => {
-                if let Some(index) = event.index {
-                    self.streaming.remove(&index);
                 }
             }
             _ => {}

@@ -29,9 +29,9 @@ use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
+use super::anthropic::{StreamEvent, ToolInputs};
 use super::store::Store;
 use super::{AgentTool, CallInput, ContentOrigin, EditInput, FileContent, Verdict};
-use crate::dialect::edit::{Field, PartialEdit};
 
 /// The Qwen Code versions whose output this reader was built on.
 const KNOWN_VERSIONS: &[&str] = &["0.24.4"];
@@ -191,14 +191,7 @@ pub(super) struct StreamParser {
     /// Tool-call id → edit index.
     by_id: HashMap<String, usize>,
     /// Content-block index of the message streaming → its tool call.
-    streaming: HashMap<u64, Streaming>,
-}
-
-struct Streaming {
-    /// The Claude Code tool with the same keys (for the partial input).
-    keys_of: &'static str,
-    json: String,
-    index: usize,
+    streaming: ToolInputs,
 }
 
 #[derive(Deserialize)]
@@ -221,26 +214,6 @@ struct StreamLine<'a> {
 struct StreamMessage<'a> {
     #[serde(default, borrow)]
     content: Option<&'a RawValue>,
-}
-
-#[derive(Deserialize)]
-struct StreamEvent {
-    #[serde(rename = "type", default)]
-    kind: String,
-    #[serde(default)]
-    index: Option<u64>,
-    #[serde(default)]
-    content_block: Option<super::anthropic::Block>,
-    #[serde(default)]
-    delta: Option<Delta>,
-}
-
-#[derive(Deserialize)]
-struct Delta {
-    #[serde(rename = "type", default)]
-    kind: String,
-    #[serde(default)]
-    partial_json: Option<String>,
 }
 
 /// A content block of an `assistant` or `user` line.
@@ -290,7 +263,8 @@ impl StreamParser {
         match line.kind.as_ref() {
             "stream_event" => {
                 if let Some(event) = line.event {
-                    self.stream_event(event, store);
+                    self.streaming
+                        .take(event, store, &mut self.by_id, edit_tool);
                 }
             }
             "assistant" => {
@@ -315,75 +289,6 @@ impl StreamParser {
                     if block.kind == "tool_result" {
                         self.tool_result(block, store);
                     }
-                }
-            }
-            _ => {}
-        }
-    }
-
-    fn stream_event(&mut self, event: StreamEvent, store: &mut Store) {
-        match event.kind.as_str() {
-            "message_start" => self.streaming.clear(),
-            "content_block_start" => {
-                let (Some(index), Some(block)) = (event.index, event.content_block) else {
-                    return;
-                };
-                if block.kind != "tool_use" {
-                    return;
-                }
-                let Some((tool, keys_of)) = block.name.as_deref().and_then(edit_tool) else {
-                    return;
-                };
-                let Some(id) = block.id else {
-                    let name = block.name.unwrap_or_default();
-                    return store.missing(&format!("{name} tool_use"), "id");
-                };
-                let input = match PartialEdit::parse(keys_of, "") {
-                    Ok(p) => EditInput::Partial(p),
-                    Err(_) => EditInput::NotRecorded,
-                };
-                let at = store.push(tool, "", input, true);
-                self.by_id.insert(id, at);
-                self.streaming.insert(
-                    index,
-                    Streaming {
-                        keys_of,
-                        json: String::new(),
-                        index: at,
-                    },
-                );
-            }
-            "content_block_delta" => {
-                let (Some(index), Some(delta)) = (event.index, event.delta) else {
-                    return;
-                };
-                if delta.kind != "input_json_delta" {
-                    return;
-                }
-                let Some(s) = self.streaming.get_mut(&index) else {
-                    return;
-                };
-                s.json.push_str(delta.partial_json.as_deref().unwrap_or(""));
-                let Ok(partial) = PartialEdit::parse(s.keys_of, &s.json) else {
-                    return;
-                };
-                let at = s.index;
-                let path = partial
-                    .path
-                    .clone()
-                    .filter(|_| partial.streaming() != Some(&Field::Path));
-                if let Some(path) = path {
-                    store.set_path(at, &path);
-                }
-                if let Some(edit) = store.edit_mut(at)
-                    && edit.streaming
-                {
-                    edit.input = EditInput::Partial(partial);
-                }
-            }
-            "content_block_stop" => {
-                if let Some(index) = event.index {
-                    self.streaming.remove(&index);
                 }
             }
             _ => {}
