@@ -41,6 +41,7 @@ mod cline_classic;
 mod cline_cli;
 mod codex;
 pub mod database;
+pub mod database_format;
 mod detect;
 mod error;
 mod gemini_cli;

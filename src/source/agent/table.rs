@@ -6,7 +6,7 @@
 //! is its reader, one [`AgentRow`], a [`FormatRow`] per output format and
 //! its tests (docs/architecture.md, "How to add an agent format").
 
-use super::database::DatabaseSource;
+use super::database_format::DatabaseSource;
 use super::reader::{EachUnit, FormatReader, SideFiles};
 use super::{
     AgentKind, AgentTool, Format, aider, claude, cline_classic, cline_cli, codex, gemini_cli,

@@ -18,7 +18,8 @@ use rusqlite::{Connection, OpenFlags, params};
 use serde_json::{Map, Value, json};
 
 use super::READ_ONLY_TOOLS;
-use crate::source::agent::database::{DatabaseSource, DatabaseTail, DbSession, Pick, is_for};
+use crate::source::agent::database::is_for;
+use crate::source::agent::database_format::{DatabaseSource, DatabaseTail, DbSession, Pick};
 
 /// How OpenCode's database is read.
 pub(in crate::source::agent) static SOURCE: DatabaseSource = DatabaseSource {
