@@ -26,6 +26,7 @@
 
 mod closest;
 mod compare;
+pub mod accept;
 pub mod doubt;
 pub mod effect;
 pub mod fix;

@@ -44,6 +44,7 @@ pub mod database;
 mod detect;
 mod error;
 mod gemini_cli;
+pub mod live;
 mod lines;
 mod opencode;
 mod patch;
