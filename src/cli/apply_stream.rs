@@ -128,7 +128,12 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
     if let Some(dialect) = stream.other_dialect() {
         stream.seq += 1;
         let (seq, bytes) = (stream.seq, stream.bytes);
-        let shot = match snapshot(&stream.dialect_file, dialect, stream.live.text(), !args.partial) {
+        let shot = match snapshot(
+            &stream.dialect_file,
+            dialect,
+            stream.live.text(),
+            !args.partial,
+        ) {
             Ok(shot) => shot,
             Err(e) => {
                 // The consumer still gets a last line, with the reason
@@ -296,7 +301,11 @@ impl<W: Write> Stream<W> {
     }
 
     fn add(&mut self, text: &str) {
-        if self.live.push(text).is_some_and(|r| r != Reading::SearchReplace) {
+        if self
+            .live
+            .push(text)
+            .is_some_and(|r| r != Reading::SearchReplace)
+        {
             // Another dialect: the engine's session is not asked again.
             return;
         }

@@ -136,10 +136,7 @@ mod tests {
             doubts: vec![doubt.to_string()],
             ..exact("a\n", "b\n")
         };
-        assert_eq!(
-            accept(case()),
-            Decision::Ask(vec![doubt.to_string()])
-        );
+        assert_eq!(accept(case()), Decision::Ask(vec![doubt.to_string()]));
         assert_eq!(
             accept(Case {
                 answered: true,
@@ -173,7 +170,10 @@ mod tests {
             input: Input::Unreadable("a NUL byte".into()),
             ..exact("a\n", "b\n")
         });
-        assert_eq!(decision, Decision::Refuse(Why::Unreadable("a NUL byte".into())));
+        assert_eq!(
+            decision,
+            Decision::Refuse(Why::Unreadable("a NUL byte".into()))
+        );
     }
 
     #[test]

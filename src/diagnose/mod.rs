@@ -24,9 +24,9 @@
 //! itself (the engine stops at its first error), so every block of the diff
 //! gets a [`BlockDiagnosis`], in order.
 
+pub mod accept;
 mod closest;
 mod compare;
-pub mod accept;
 pub mod doubt;
 pub mod effect;
 pub mod fix;

@@ -138,9 +138,7 @@ impl LiveInput {
     pub fn stops_before_its_end(&self) -> bool {
         let raw = &self.text;
         match self.reading {
-            Some(Reading::Builtin(Dialect::EditJson)) => {
-                crate::dialect::one_file::edit_is_cut(raw)
-            }
+            Some(Reading::Builtin(Dialect::EditJson)) => crate::dialect::one_file::edit_is_cut(raw),
             Some(Reading::Builtin(Dialect::ApplyPatch)) => {
                 let patch = crate::dialect::apply_patch::parse_partial(raw);
                 !patch.ended && patch.error.is_none()
@@ -470,7 +468,9 @@ mod tests {
     fn each_arriving_edit_is_placed_as_far_as_it_has_come() {
         let row = crate::dialect::registry::find("pi-edit");
         let mut input = LiveInput::new(None, row);
-        input.push(r#"{"path": "a.txt", "edits": [{"oldText": "two\n", "newText": "2"}, {"oldText": "o"#);
+        input.push(
+            r#"{"path": "a.txt", "edits": [{"oldText": "two\n", "newText": "2"}, {"oldText": "o"#,
+        );
         let content = "one\ntwo\nthree\n";
         assert_eq!(
             input.arriving_edits(Some(content)),

@@ -595,7 +595,10 @@ impl AgentEdits {
         use crate::diagnose::accept::{Case, Decision, Input, Why, accept};
         let applied = review.applied();
         let result = match applied {
-            None => Err(review.why().unwrap_or("srview could not run it").to_string()),
+            None => Err(review
+                .why()
+                .unwrap_or("srview could not run it")
+                .to_string()),
             Some(applied) if !applied.ok() => Err("srview's applier fails this edit too".into()),
             // The edit's old text is in the file, but nothing says the
             // file is as it was before the edit: it may hold it already.
@@ -623,7 +626,10 @@ impl AgentEdits {
         };
         // Checked before asking, and again as it is written.
         let on_disk = if expected.is_none() && path.exists() {
-            Err(format!("{} exists now; the edit expected no file", path.display()))
+            Err(format!(
+                "{} exists now; the edit expected no file",
+                path.display()
+            ))
         } else {
             let loaded = match &expected {
                 Some(bytes) => crate::output::Loaded::Holding(bytes),
@@ -684,10 +690,7 @@ impl AgentEdits {
                 return self.say_of_shown("not accepted: srview does not delete files", true);
             }
             Decision::Refuse(
-                Why::Refused(why)
-                | Why::CutOff(why)
-                | Why::Unreadable(why)
-                | Why::NotAsLoaded(why),
+                Why::Refused(why) | Why::CutOff(why) | Why::Unreadable(why) | Why::NotAsLoaded(why),
             ) => return self.say_of_shown(&format!("not accepted: {why}"), true),
             Decision::Refuse(Why::Unchanged) => return,
         }

@@ -10,8 +10,8 @@ use ratatui_crossterm::crossterm::event::Event as TermEvent;
 
 use super::run::{Flow, Screen};
 use super::{Exit, Folded, TuiConfig};
-use crate::dialect::one_file::{Place, Target};
 use crate::dialect::Dialect;
+use crate::dialect::one_file::{Place, Target};
 use crate::dialect::registry::DialectRow;
 use crate::input;
 use crate::output::{self, Loaded, NotAsLoaded};
@@ -409,7 +409,11 @@ impl SingleFile {
         let (input, result, doubts) = match (whole_refused, &self.unreadable, other) {
             (Some(why), _, _) => (Input::Whole, Err(why), Vec::new()),
             (None, Some(why), _) => (Input::Unreadable(why.clone()), Ok(None), Vec::new()),
-            (None, None, None) => (Input::Whole, Ok(Some(content.text().into_owned())), Vec::new()),
+            (None, None, None) => (
+                Input::Whole,
+                Ok(Some(content.text().into_owned())),
+                Vec::new(),
+            ),
             (None, None, Some(other)) => {
                 let (place, loaded) = self.target_parts();
                 let target = place.target(loaded.as_deref());

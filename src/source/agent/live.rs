@@ -405,7 +405,10 @@ mod tests {
     fn an_empty_output_says_nothing_arrived() {
         let mut out = output();
         let taken = out.take(None, "", true);
-        assert_eq!(said(&taken), ["nothing arrived: the agent's output was empty"]);
+        assert_eq!(
+            said(&taken),
+            ["nothing arrived: the agent's output was empty"]
+        );
         assert_eq!(taken.events, vec![RESHAPED]);
     }
 
