@@ -1104,6 +1104,26 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "max = 20\n");
     }
 
+    /// A doubtful result over a file that changed on disk is not asked
+    /// about: nothing could be written, and `r` is offered at once.
+    #[test]
+    fn a_file_changed_on_disk_is_said_before_any_doubt_is_asked() {
+        let edit = r#"{"file_path": "m.py", "old_string": "x = 1", "new_string": "x = 2"}"#;
+        let (_dir, path, mut s) = screen_showing("m.py", "max = 10\n", edit, true);
+        std::fs::write(&path, "max = 11\n").unwrap();
+        assert_eq!(accept_now(&mut s, false), None);
+        assert_eq!(
+            notice_text(&s),
+            format!(
+                "{} changed on disk since it was loaded: nothing written. r: reload and re-apply",
+                path.display()
+            )
+        );
+        assert!(!s.app.confirming_guess);
+        assert!(s.app.reload_offered);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "max = 11\n");
+    }
+
     /// `c` on a failing edit copies the corrected edit (its JSON, as
     /// `srview fix` prints it), not the SEARCH/REPLACE block that shows it.
     #[test]
