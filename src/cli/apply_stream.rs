@@ -8,6 +8,16 @@
 //! `--stream-content` also `newContent`. Updates apply in partial mode; the
 //! last line in final mode unless `--partial`.
 //!
+//! The input goes through one [`LiveInput`]: its dialect is decided once
+//! (`--dialect`, else the text's first marker) and every update read from
+//! it. SEARCH/REPLACE is read by the engine's incremental session; an
+//! apply_patch or an edit's JSON by its prefix parser
+//! ([`super::stream_dialect`]); an agent matcher's tool input
+//! (`--dialect pi-edit`, ...) gives [`report::CallStreamLine`]s (each
+//! edit's old text as far as it has arrived) and, last, the agent's own
+//! result of the whole input (`apply --json`'s report with `seq`, `bytes`
+//! and `"final": true`).
+//!
 //! Lines are coalesced: at most one per `--stream-interval` milliseconds,
 //! each describing everything received when it is written (input already
 //! waiting is read first). Text arriving after a line is answered by the

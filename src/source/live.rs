@@ -464,6 +464,30 @@ mod tests {
         assert!(!input.stops_before_its_end());
     }
 
+    /// The blocks so far: the file's own lines where the reference matched,
+    /// a cut patch refused only once no more text comes.
+    #[test]
+    fn the_blocks_so_far_are_the_references_reading() {
+        let mut input = LiveInput::new(None, None);
+        input.push("*** Begin Patch\n*** Update File: a.txt\n@@\n-two\n+2\n");
+        let file = target(Some("one\ntwo\n"));
+        let Some(Ok(live)) = input.blocks(&file, false) else {
+            panic!("a patch's blocks");
+        };
+        assert!(!live.refused, "{:?}", live.note);
+        assert!(live.body.contains("two\n"), "{}", live.body);
+        assert!(live.body.contains("2\n"), "{}", live.body);
+        let Some(Ok(ended)) = input.blocks(&file, true) else {
+            panic!("a patch's blocks");
+        };
+        assert!(ended.refused, "a patch without its end is refused");
+        input.push("*** End Patch\n");
+        let Some(Ok(whole)) = input.blocks(&file, true) else {
+            panic!("a patch's blocks");
+        };
+        assert!(!whole.refused, "{:?}", whole.note);
+    }
+
     #[test]
     fn each_arriving_edit_is_placed_as_far_as_it_has_come() {
         let row = crate::dialect::registry::find("pi-edit");

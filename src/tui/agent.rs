@@ -1,9 +1,11 @@
 //! `srview -` on an agent's live output, `srview --follow SESSION`, and
 //! `srview session PATH` on a terminal: the previewer of every edit an
 //! agent makes, as a [`Screen`]. The agent's output is read as it arrives
-//! ([`AgentReader`]); every edit is reviewed against the file's content
-//! before it ([`review_live`]) and listed with the agent's verdict beside
-//! srview's; the edit shown gets the single-file previewer's view.
+//! ([`LiveOutput`]: its format detected, a followed file's rewrites and a
+//! torn last line handled, edits read by its [`AgentReader`]); every edit
+//! is reviewed against the file's content before it ([`review_live`]) and
+//! listed with the agent's verdict beside srview's; the edit shown gets
+//! the single-file previewer's view.
 //!
 //! The agent writes its own edits: nothing is written here unless the user
 //! presses `a` on an edit the agent did not apply (failed or never run),

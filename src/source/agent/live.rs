@@ -4,8 +4,9 @@
 //! where it grew, read anew where it was rewritten in place (Cline's
 //! `ui_messages.json`), or read again from its start when it was truncated
 //! or replaced; an output ending inside a line says which verdicts it may
-//! have lost. Pure but for the clock-free state it keeps: fed text, it
-//! returns the edits' events and what the screen should say.
+//! have lost. No terminal and no clock: fed text, it returns the edits'
+//! events and what the screen should say (the one file-system question it
+//! asks is the reader's, whether a path exists under `--cwd`).
 
 use std::collections::HashSet;
 use std::path::PathBuf;
