@@ -8,6 +8,16 @@
 //! `--stream-content` also `newContent`. Updates apply in partial mode; the
 //! last line in final mode unless `--partial`.
 //!
+//! The input goes through one [`LiveInput`]: its dialect is decided once
+//! (`--dialect`, else the text's first marker) and every update read from
+//! it. SEARCH/REPLACE is read by the engine's incremental session; an
+//! apply_patch or an edit's JSON by its prefix parser
+//! ([`super::stream_dialect`]); an agent matcher's tool input
+//! (`--dialect pi-edit`, ...) gives [`report::CallStreamLine`]s (each
+//! edit's old text as far as it has arrived) and, last, the agent's own
+//! result of the whole input (`apply --json`'s report with `seq`, `bytes`
+//! and `"final": true`).
+//!
 //! Lines are coalesced: at most one per `--stream-interval` milliseconds,
 //! each describing everything received when it is written (input already
 //! waiting is read first). Text arriving after a line is answered by the
@@ -30,6 +40,7 @@ use crate::engine::{self, Outcome};
 use crate::error::Error;
 use crate::input::TextDecoder;
 use crate::report::{self, StreamLine};
+use crate::source::live::{LiveInput, Reading};
 
 const READ_SIZE: usize = 64 * 1024;
 
@@ -38,25 +49,34 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
         .file
         .as_deref()
         .ok_or_else(|| Error::usage("apply --stream needs FILE"))?;
-    if let Some(row) = args.engine.agent_dialect() {
-        return run_agent(args, file, row);
-    }
-    let content = super::apply_dialect::load(file, args.new_file)?;
-    // A FILE that cannot be written is said before the stream is read.
-    if args.write
-        && let Err(e) = crate::output::preflight(file)
-    {
-        return Err(Error::Write(format!(
-            "{} will not be written: {}",
-            file.display(),
-            e.message
-        )));
-    }
+    let agent = args.engine.agent_dialect();
+    let content = match agent {
+        // The previews read FILE as it is now; the agent's matcher reads
+        // it again at the end, as the agent would.
+        Some(_) => std::fs::read_to_string(file).ok(),
+        None => {
+            let content = super::apply_dialect::load(file, args.new_file)?;
+            // A FILE that cannot be written is said before the stream is read.
+            if args.write
+                && let Err(e) = crate::output::preflight(file)
+            {
+                return Err(Error::Write(format!(
+                    "{} will not be written: {}",
+                    file.display(),
+                    e.message
+                )));
+            }
+            content
+        }
+    };
     let original = content.clone().unwrap_or_default();
     let session = Session::new(original, args.engine.version());
     let mut source = Source::open(args.diff.as_deref())?;
     let interval = Duration::from_millis(args.stream_interval);
-    let forced = args.engine.builtin_dialect("apply --stream")?;
+    let forced = match agent {
+        Some(_) => None,
+        None => args.engine.builtin_dialect("apply --stream")?,
+    };
     let mut stream = Stream {
         session,
         decoder: TextDecoder::default(),
@@ -67,10 +87,7 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
         with_content: args.stream_content,
         buf: Vec::new(),
         out: std::io::stdout(),
-        forced,
-        text: String::new(),
-        decided: forced,
-        detector: crate::dialect::Detector::default(),
+        live: LiveInput::new(forced, agent),
         dialect_file: DialectFile::new(file, content),
     };
     let mut chunk = vec![0u8; READ_SIZE];
@@ -106,7 +123,12 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
         }
         stream.decoder.finish().map_err(|e| e.error("stdin"))
     };
-    if let Err(e) = read_all(&mut stream, &mut last_line, &mut unanswered) {
+    let read = read_all(&mut stream, &mut last_line, &mut unanswered);
+    if let Some(row) = agent {
+        read?;
+        return finish_agent(args, file, row, &mut stream);
+    }
+    if let Err(e) = read {
         // The consumer still gets a last line: the stream ends here, unread.
         stream.seq += 1;
         let (seq, bytes) = (stream.seq, stream.bytes);
@@ -116,7 +138,12 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
     if let Some(dialect) = stream.other_dialect() {
         stream.seq += 1;
         let (seq, bytes) = (stream.seq, stream.bytes);
-        let shot = match snapshot(&stream.dialect_file, dialect, &stream.text, !args.partial) {
+        let shot = match snapshot(
+            &stream.dialect_file,
+            dialect,
+            stream.live.text(),
+            !args.partial,
+        ) {
             Ok(shot) => shot,
             Err(e) => {
                 // The consumer still gets a last line, with the reason
@@ -149,10 +176,10 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
         let doubts = match (&shot, content) {
             (_, None) => Vec::new(),
             (super::stream_dialect::Snapshot::Patch(..), Some(_)) => {
-                super::apply_dialect::patch_doubts(file, original, &stream.text)?
+                super::apply_dialect::patch_doubts(file, original, stream.live.text())?
             }
             (super::stream_dialect::Snapshot::Edit { .. }, Some(_)) => {
-                super::apply_dialect::edit_doubts(original, &stream.text)?
+                super::apply_dialect::edit_doubts(original, stream.live.text())?
             }
         };
         let doubts = super::commit::weigh(args.write, args.force, doubts);
@@ -212,58 +239,20 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
     }
 }
 
-/// `apply FILE --stream --dialect NAME` for an agent's own matcher: one
-/// JSON line per update ([`report::CallStreamLine`]: each edit's old text
-/// as far as it has arrived, found exactly once, several times, or not
-/// exactly), coalesced as SEARCH/REPLACE updates are, then the agent's own
-/// result of the whole input as the last line (`apply --json`'s report with
-/// `seq`, `bytes` and `"final": true`; `--write` as `apply --write`).
-fn run_agent(args: &ApplyArgs, file: &Path, row: &'static DialectRow) -> CmdResult {
-    // The previews read FILE as it is now; the agent's matcher reads it
-    // again at the end, as the agent would.
-    let content = std::fs::read_to_string(file).ok();
-    let mut source = Source::open(args.diff.as_deref())?;
-    let interval = Duration::from_millis(args.stream_interval);
-    let mut decoder = TextDecoder::default();
-    let (mut text, mut bytes, mut seq) = (String::new(), 0usize, 0usize);
-    let (mut buf, mut out) = (Vec::new(), std::io::stdout());
-    let mut chunk = vec![0u8; READ_SIZE];
-    let mut last_line: Option<Instant> = None;
-    let mut unanswered = false;
-    loop {
-        let due = last_line.map(|t| t + interval);
-        let wait = match (unanswered, due) {
-            (false, _) => None,
-            (true, None) => Some(Duration::ZERO),
-            (true, Some(due)) => Some(due.saturating_duration_since(Instant::now())),
-        };
-        if source.readable_within(wait)? {
-            let n = source.read(&mut chunk)?;
-            if n == 0 {
-                break;
-            }
-            bytes += n;
-            let piece = decoder.push(&chunk[..n]).map_err(|e| e.error("stdin"))?;
-            unanswered |= !piece.is_empty();
-            text.push_str(&piece);
-        }
-        let now = Instant::now();
-        if unanswered && due.is_none_or(|due| now >= due) {
-            seq += 1;
-            let line = report::CallStreamLine {
-                bytes: bytes - decoder.pending(),
-                dialect: row.value,
-                edits: prefix_edits(row, &text, content.as_deref()),
-                is_final: false,
-                seq,
-            };
-            report::write_line(&mut buf, &mut out, &line).map_err(Error::stdout)?;
-            last_line = Some(now);
-            unanswered = false;
-        }
-    }
-    decoder.finish().map_err(|e| e.error("stdin"))?;
-    if row.input_of(&text).is_none() {
+/// The end of `apply FILE --stream --dialect NAME` for an agent's own
+/// matcher, whose updates are [`report::CallStreamLine`]s (each edit's old
+/// text as far as it has arrived, found exactly once, several times, or not
+/// exactly): the agent's own result of the whole input as the last line
+/// (`apply --json`'s report with `seq`, `bytes` and `"final": true`;
+/// `--write` as `apply --write`).
+fn finish_agent<W: Write>(
+    args: &ApplyArgs,
+    file: &Path,
+    row: &'static DialectRow,
+    stream: &mut Stream<W>,
+) -> CmdResult {
+    let (text, bytes, seq) = (stream.live.text(), stream.bytes, stream.seq);
+    if row.input_of(text).is_none() {
         // Cut off (or never JSON): a last line still says so, as for
         // srview's own dialects, and nothing is written.
         let why = format!(
@@ -284,57 +273,10 @@ fn run_agent(args: &ApplyArgs, file: &Path, row: &'static DialectRow) -> CmdResu
                 serde_json::to_value(report::WriteJson::new(report::WriteState::NotApplied))
                     .unwrap_or_default();
         }
-        report::write_line(&mut buf, &mut out, &line).map_err(Error::stdout)?;
+        report::write_line(&mut stream.buf, &mut stream.out, &line).map_err(Error::stdout)?;
         return Err(Error::usage(why));
     }
-    super::apply_call::run_with(args, file, &text, row, Some((seq + 1, bytes)))
-}
-
-/// Where each edit of an agent's string-edit input, as far as it has
-/// arrived, stands in `content`.
-fn prefix_edits(row: &DialectRow, text: &str, content: Option<&str>) -> Vec<report::PrefixEdit> {
-    let (Some(fields), Ok((value, _))) = (
-        row.strings,
-        crate::dialect::edit::partial_json::parse_value_prefix(text),
-    ) else {
-        return Vec::new();
-    };
-    let edits: Vec<&serde_json::Value> = match fields.list.and_then(|key| value.get(key)) {
-        Some(serde_json::Value::Array(list)) => list.iter().collect(),
-        _ => vec![&value],
-    };
-    let content = content.unwrap_or_default();
-    let count = edits.len();
-    edits
-        .into_iter()
-        .enumerate()
-        .map(|(i, edit)| {
-            let old = edit.get(fields.old).and_then(serde_json::Value::as_str);
-            // The old text is complete once the next field or edit began.
-            let arriving = i + 1 == count && edit.get(fields.new).is_none();
-            let (found, lines) = match old {
-                None | Some("") => ("waiting", None),
-                Some(old) => {
-                    let mut places = content.match_indices(old).map(|(at, _)| at);
-                    match (places.next(), places.next()) {
-                        (None, _) => ("not-exact", None),
-                        (Some(_), Some(_)) => ("several", None),
-                        (Some(at), None) => {
-                            let first = content[..at].matches('\n').count() + 1;
-                            let last = first + old.trim_end_matches('\n').matches('\n').count();
-                            ("exact", Some([first, last]))
-                        }
-                    }
-                }
-            };
-            report::PrefixEdit {
-                index: i + 1,
-                found,
-                lines,
-                arriving,
-            }
-        })
-        .collect()
+    super::apply_call::run_with(args, file, text, row, Some((seq + 1, bytes)))
 }
 
 struct Stream<W: Write> {
@@ -349,15 +291,9 @@ struct Stream<W: Write> {
     /// The line being written, reused from line to line.
     buf: Vec<u8>,
     out: W,
-    /// `--dialect`, when given.
-    forced: Option<Dialect>,
-    /// Everything received, for the other dialects' prefix parsers (kept
-    /// only until the text shows it is SEARCH/REPLACE).
-    text: String,
-    /// The dialect, once forced or shown by the text (it then stays: the
-    /// first marker decides).
-    decided: Option<Dialect>,
-    detector: crate::dialect::Detector,
+    /// The input's dialect (forced, or decided once by the text) and the
+    /// text of any other than SEARCH/REPLACE.
+    live: LiveInput,
     dialect_file: DialectFile,
 }
 
@@ -375,11 +311,13 @@ impl<W: Write> Stream<W> {
     }
 
     fn add(&mut self, text: &str) {
-        if self.decided.is_none() {
-            self.text.push_str(text);
-            self.decided = self.forced.or_else(|| self.detector.detect(&self.text));
-        } else if self.decided != Some(Dialect::SearchReplace) {
-            self.text.push_str(text);
+        if self
+            .live
+            .push(text)
+            .is_some_and(|r| r != Reading::SearchReplace)
+        {
+            // Another dialect: the engine's session is not asked again.
+            return;
         }
         match &self.fix_path {
             // The reference fixes the whole diff-so-far each time; an entity
@@ -393,9 +331,13 @@ impl<W: Write> Stream<W> {
         }
     }
 
-    /// The dialect of the text so far when it is not SEARCH/REPLACE.
+    /// The dialect of the text so far when it is one of srview's own
+    /// other than SEARCH/REPLACE.
     fn other_dialect(&self) -> Option<Dialect> {
-        self.decided.filter(|d| *d != Dialect::SearchReplace)
+        match self.live.other() {
+            Some(Reading::Builtin(dialect)) => Some(dialect),
+            _ => None,
+        }
     }
 
     /// Writes the line for everything received so far, in partial mode.
@@ -404,8 +346,27 @@ impl<W: Write> Stream<W> {
         // The bytes this update describes: a character cut by the read is
         // held back until its second half arrives.
         let bytes = self.bytes - self.decoder.pending();
+        if let Some(Reading::Agent(row)) = self.live.other() {
+            let edits = self.live.arriving_edits(self.dialect_file.original());
+            let line = report::CallStreamLine {
+                bytes,
+                dialect: row.value,
+                edits: edits
+                    .into_iter()
+                    .map(|e| report::PrefixEdit {
+                        index: e.index,
+                        found: e.found,
+                        lines: e.lines,
+                        arriving: e.arriving,
+                    })
+                    .collect(),
+                is_final: false,
+                seq: self.seq,
+            };
+            return report::write_line(&mut self.buf, &mut self.out, &line).map_err(Error::stdout);
+        }
         if let Some(dialect) = self.other_dialect() {
-            let shot = snapshot(&self.dialect_file, dialect, &self.text, false)?;
+            let shot = snapshot(&self.dialect_file, dialect, self.live.text(), false)?;
             let line = shot.line(dialect, self.seq, bytes, false, self.with_content);
             return report::write_line(&mut self.buf, &mut self.out, &line).map_err(Error::stdout);
         }

@@ -83,20 +83,36 @@ impl Commit {
         check: impl FnOnce() -> Result<(), Error>,
         write: impl FnOnce() -> Result<Wrote, Error>,
     ) -> Self {
-        if !doubts.is_empty() {
-            if let Err(e) = check() {
-                return Self::failed(e);
+        use crate::diagnose::accept::{Case, Decision, Input, Why, accept};
+        // A result that applies (one that does not is `not_applied`),
+        // whatever it does to the file: the one decision holds it back
+        // for its doubts, once the file is known writable.
+        let on_disk = if doubts.is_empty() { Ok(()) } else { check() };
+        let decision = accept(Case {
+            input: Input::Whole,
+            result: Ok(None),
+            before: None,
+            deletes: true,
+            on_disk,
+            doubts,
+            answered: false,
+        });
+        match decision {
+            Decision::Write => {}
+            Decision::Refuse(Why::NotAsLoaded(e)) => return Self::failed(e),
+            Decision::Refuse(_) => return Self::not_applied(),
+            Decision::Ask(doubts) => {
+                for why in &doubts {
+                    eprintln!("srview: {held}: {why} (--force writes it)");
+                }
+                return Commit {
+                    json: WriteJson {
+                        reasons: doubts,
+                        state: WriteState::HeldBack,
+                    },
+                    error: None,
+                };
             }
-            for why in &doubts {
-                eprintln!("srview: {held}: {why} (--force writes it)");
-            }
-            return Commit {
-                json: WriteJson {
-                    reasons: doubts,
-                    state: WriteState::HeldBack,
-                },
-                error: None,
-            };
         }
         match write() {
             Ok(Wrote::Replaced) => Commit {

@@ -24,6 +24,7 @@
 //! itself (the engine stops at its first error), so every block of the diff
 //! gets a [`BlockDiagnosis`], in order.
 
+pub mod accept;
 mod closest;
 mod compare;
 pub mod doubt;

@@ -3,6 +3,7 @@
 pub mod agent;
 pub mod aider;
 pub mod call;
+pub mod live;
 pub mod patch;
 pub mod patch_preview;
 pub mod replay;

@@ -1,9 +1,11 @@
 //! `srview -` on an agent's live output, `srview --follow SESSION`, and
 //! `srview session PATH` on a terminal: the previewer of every edit an
 //! agent makes, as a [`Screen`]. The agent's output is read as it arrives
-//! ([`AgentReader`]); every edit is reviewed against the file's content
-//! before it ([`review_live`]) and listed with the agent's verdict beside
-//! srview's; the edit shown gets the single-file previewer's view.
+//! ([`LiveOutput`]: its format detected, a followed file's rewrites and a
+//! torn last line handled, edits read by its [`AgentReader`]); every edit
+//! is reviewed against the file's content before it ([`review_live`]) and
+//! listed with the agent's verdict beside srview's; the edit shown gets
+//! the single-file previewer's view.
 //!
 //! The agent writes its own edits: nothing is written here unless the user
 //! presses `a` on an edit the agent did not apply (failed or never run),
@@ -23,44 +25,12 @@ use crate::dialect::one_file::Target;
 use crate::engine::Version;
 use crate::sessions::recover::SessionRoot;
 use crate::sessions::review::{Basis, Recovery, SessionReview, review_live};
-use crate::source::agent::{AgentEvent, AgentReader, FileContent, Verdict, detect, detect_path};
+use crate::source::agent::live::{LiveOutput, NOT_AN_AGENT, OutputNote};
+use crate::source::agent::{AgentEvent, AgentReader, FileContent, Verdict};
 use crate::source::patch_preview::input_blocks;
 use crate::tui::app::agent::{AgentKey, AgentList, AgentMode, EditRow, accept_refusal};
 use crate::tui::app::{App, Effect, Focus, Notice, StreamState, keys};
 use crate::tui::view::{self, Caches, highlight::Syntaxes, theme::Theme};
-
-/// How long the detection waits for a first line before deciding on what
-/// has arrived: no agent writes a first line this long.
-const DETECT_LIMIT: usize = 64 * 1024;
-
-/// Not an edit's event: the list's shape changed as a whole (a reader
-/// started, the output was read again, the output ended), so the whole
-/// review runs again.
-const RESHAPED: AgentEvent = AgentEvent::Started(0);
-
-/// The output read so far, as its length and a running hash.
-#[derive(Default)]
-struct Fed {
-    len: usize,
-    hash: std::collections::hash_map::DefaultHasher,
-}
-
-impl Fed {
-    fn push(&mut self, text: &str) {
-        use std::hash::Hasher;
-        self.hash.write(text.as_bytes());
-        self.len += text.len();
-    }
-
-    /// What `all` adds to the output read so far, when it starts with it.
-    fn rest_of<'a>(&self, all: &'a str) -> Option<&'a str> {
-        use std::hash::Hasher;
-        let head = all.get(..self.len)?;
-        let mut hash = std::collections::hash_map::DefaultHasher::default();
-        hash.write(head.as_bytes());
-        (hash.finish() == self.hash.finish()).then(|| &all[self.len..])
-    }
-}
 
 /// The edit shown, and what it was built from.
 struct Shown {
@@ -80,19 +50,12 @@ struct Shown {
 /// The agent previewer.
 pub struct AgentEdits {
     list: AgentList,
-    /// The bytes read before the agent's format is known.
-    head: Vec<u8>,
-    reader: Option<AgentReader>,
-    /// What has been read of the output: its length and a hash of its
-    /// bytes, to tell a followed file that grew from one rewritten without
-    /// keeping a copy of it.
-    fed: Fed,
+    /// The agent's output as read so far: its format, its reader, what
+    /// it says of a rewritten file or a torn last line.
+    output: LiveOutput,
     /// Where the session's files are: `--cwd`, else the workspace the
     /// output records, else the current folder.
     cwd: Option<PathBuf>,
-    /// The folder the agent ran in, for outputs that do not name it
-    /// (`cline --json`): its absolute paths are shown relative to it.
-    agent_cwd: Option<String>,
     root: SessionRoot,
     /// By seq: the file on disk when srview first saw the edit without a
     /// verdict (the agent had not written it yet).
@@ -104,10 +67,6 @@ pub struct AgentEdits {
     written: Vec<PathBuf>,
     /// Edits written with `a`, by seq.
     written_seqs: std::collections::HashSet<usize>,
-    /// The followed file, whose name tells its format.
-    followed: Option<PathBuf>,
-    /// Edits still without a verdict when the output ended inside a line.
-    verdict_missing: std::collections::HashSet<usize>,
     syntaxes: Arc<Syntaxes>,
     area: Rect,
 }
@@ -121,14 +80,13 @@ impl AgentEdits {
         };
         AgentEdits {
             list: AgentList::new(source, true),
-            head: Vec::new(),
-            reader: None,
-            fed: Fed::default(),
-            agent_cwd: cwd
-                .as_ref()
-                .map(|c| c.canonicalize().unwrap_or_else(|_| c.clone()))
-                .or_else(|| std::env::current_dir().ok())
-                .map(|c| c.to_string_lossy().into_owned()),
+            output: LiveOutput::new(
+                cwd.clone(),
+                cwd.as_ref()
+                    .map(|c| c.canonicalize().unwrap_or_else(|_| c.clone()))
+                    .or_else(|| std::env::current_dir().ok())
+                    .map(|c| c.to_string_lossy().into_owned()),
+            ),
             cwd,
             root,
             on_disk: HashMap::new(),
@@ -137,8 +95,6 @@ impl AgentEdits {
             confirming: None,
             written: Vec::new(),
             written_seqs: std::collections::HashSet::new(),
-            followed: None,
-            verdict_missing: std::collections::HashSet::new(),
             syntaxes: Arc::new(Syntaxes::load()),
             area: Rect::default(),
         }
@@ -148,8 +104,8 @@ impl AgentEdits {
     pub fn session(source: String, reader: AgentReader, root: SessionRoot) -> AgentEdits {
         let mut screen = AgentEdits::live(source, Some(root.root.clone()));
         screen.list = AgentList::new(screen.list.source.clone(), false);
-        screen.reader = Some(reader);
-        screen.note_torn();
+        let notes = screen.output.finished(reader);
+        screen.say_notes(notes);
         screen.refresh(true);
         screen
     }
@@ -157,7 +113,7 @@ impl AgentEdits {
     /// The output is the file at `path` (its name tells the format of
     /// Cline's and Codex's session files).
     pub fn following(mut self, path: &std::path::Path) -> AgentEdits {
-        self.followed = Some(path.to_path_buf());
+        self.output.following(path);
         self
     }
 
@@ -165,7 +121,7 @@ impl AgentEdits {
     /// (default: `--cwd`, else the current folder).
     #[cfg(test)]
     pub fn with_agent_cwd(mut self, dir: &str) -> AgentEdits {
-        self.agent_cwd = Some(dir.to_string());
+        self.output.with_agent_cwd(dir);
         self
     }
 
@@ -178,8 +134,8 @@ impl AgentEdits {
     /// the same paths under `--cwd` (see
     /// [`AgentReader::with_existing`]), said on stderr at the end.
     pub fn mapped_paths(&self) -> Vec<String> {
-        self.reader
-            .as_ref()
+        self.output
+            .reader()
             .map(AgentReader::mapped_paths)
             .unwrap_or_default()
     }
@@ -215,50 +171,13 @@ impl AgentEdits {
     /// Reads more of the agent's output. `replaced`: the whole output was
     /// rewritten (a followed file).
     fn take(&mut self, replaced: Option<String>, appended: &str, ended: bool) {
-        let mut events = Vec::new();
-        if let Some(all) = replaced {
-            match self.fed.rest_of(&all) {
-                // Grown: only the new part is read.
-                Some(rest) if self.fed.len > 0 => {
-                    let rest = rest.to_string();
-                    events.extend(self.feed(&rest, true));
-                }
-                _ => match &mut self.reader {
-                    // Cline rewrites ui_messages.json as the task runs.
-                    Some(reader) if reader.format().row().rewritten_in_place => {
-                        events.extend(reader.snapshot(all.as_bytes()));
-                        self.fed = Fed::default();
-                        self.fed.push(&all);
-                    }
-                    Some(_) => {
-                        self.say(
-                            "the followed file was truncated or replaced: read again from its start",
-                            true,
-                        );
-                        self.restart();
-                        events.push(RESHAPED);
-                        events.extend(self.feed(&all, true));
-                    }
-                    None => {
-                        self.fed = Fed::default();
-                        self.head.clear();
-                        events.extend(self.feed(&all, true));
-                    }
-                },
-            }
-        }
-        if !appended.is_empty() {
-            events.extend(self.feed(appended, false));
-        }
-        if ended && !self.list.ended {
+        let taken = self.output.take(replaced, appended, ended);
+        self.say_notes(taken.notes);
+        if ended {
             self.list.ended = true;
-            if self.reader.is_none() {
-                events.extend(self.start_reader(true));
-            }
-            self.end_reader();
-            events.push(RESHAPED);
         }
-        self.list.bytes = self.fed.len;
+        self.list.bytes = self.output.len();
+        let events = taken.events;
         if events.is_empty() {
             return;
         }
@@ -274,7 +193,7 @@ impl AgentEdits {
         };
         let only_growing = !read_a_file
             && self.review.is_some()
-            && self.reader.as_ref().is_some_and(|reader| {
+            && self.output.reader().is_some_and(|reader| {
                 events.iter().all(|e| match e {
                     AgentEvent::Updated(seq) => still_streaming(reader, *seq),
                     _ => false,
@@ -287,133 +206,34 @@ impl AgentEdits {
         }
     }
 
-    /// Forgets what was read, to read the output again from its start.
+    /// The output is read again from its start: what was kept of the
+    /// edits listed goes.
     fn restart(&mut self) {
-        self.reader = None;
-        self.head.clear();
-        self.fed = Fed::default();
         self.on_disk.clear();
-        self.verdict_missing.clear();
         self.review = None;
         self.shown = None;
         // Until the new text names edits, none is listed.
         self.list.set_rows(Vec::new());
     }
 
-    /// The output ended: edits still without a verdict are not run, and
-    /// when the output ended inside a line, their verdict may be lost.
-    fn end_reader(&mut self) {
-        let Some(reader) = &mut self.reader else {
-            return;
-        };
-        reader.finish();
-        // An output of a kind that records no edits says so (in place of
-        // "no file edits in this output").
-        let no_edits = reader
-            .errors()
-            .iter()
-            .find(|e| matches!(e, crate::source::agent::AgentError::NoEdits { .. }))
-            .map(ToString::to_string);
-        if let Some(why) = no_edits {
-            self.say(&why, true);
-        }
-        self.note_torn();
-    }
-
-    /// When the output ended inside a line, the edits it ended before a
-    /// verdict on may have lost it with that line: said, and `a` refuses
-    /// them.
-    fn note_torn(&mut self) {
-        let Some(reader) = &self.reader else {
-            return;
-        };
-        if reader.ended_inside_line() {
-            self.verdict_missing = reader.ended_without_verdict().iter().copied().collect();
-            self.say(
-                "the output ended inside a line: a verdict in that line is lost",
-                true,
-            );
-        }
-    }
-
-    /// Reads `text`, or keeps it until the format is known. `whole`: the
-    /// text is a file's whole content as of now.
-    fn feed(&mut self, text: &str, whole: bool) -> Vec<AgentEvent> {
-        self.fed.push(text);
-        match &mut self.reader {
-            Some(reader) => reader.feed(text.as_bytes()),
-            None => {
-                self.head.extend_from_slice(text.as_bytes());
-                self.start_reader(whole)
+    /// Says what the output's reading said, in order.
+    fn say_notes(&mut self, notes: Vec<OutputNote>) {
+        for note in notes {
+            match note {
+                OutputNote::Say { text, error } => self.say(&text, error),
+                OutputNote::Restarted => self.restart(),
+                OutputNote::Recognised => {
+                    if self
+                        .list
+                        .notice
+                        .as_ref()
+                        .is_some_and(|n| n.text.starts_with(NOT_AN_AGENT))
+                    {
+                        self.list.notice = None;
+                    }
+                }
             }
         }
-    }
-
-    /// Detects the agent's format from the first bytes (and a followed
-    /// file's name), and reads them. Undecided, it waits for more: up to 40
-    /// lines or [`DETECT_LIMIT`] bytes, or the end (`at_end`: no more will
-    /// come for now) before it says the output is no agent's.
-    fn start_reader(&mut self, at_end: bool) -> Vec<AgentEvent> {
-        let blank = self.head.iter().all(u8::is_ascii_whitespace);
-        if blank {
-            if at_end && self.list.ended {
-                self.say("nothing arrived: the agent's output was empty", true);
-            }
-            return Vec::new();
-        }
-        let detected = match &self.followed {
-            Some(path) => detect_path(path, &self.head),
-            None => detect(&self.head),
-        };
-        let Some((kind, format)) = detected else {
-            let lines = self.head.iter().filter(|&&b| b == b'\n').count();
-            if at_end && self.list.ended && lines == 0 {
-                self.say(
-                    "the output ended inside its first line: too little of it to tell which \
-                     agent wrote it",
-                    true,
-                );
-            } else if at_end || lines >= 40 || self.head.len() > DETECT_LIMIT {
-                let first = String::from_utf8_lossy(&self.head);
-                let first = first.lines().next().unwrap_or_default();
-                let shown: String = first.chars().take(60).collect();
-                self.say(
-                    &format!(
-                        "not the output of an agent srview reads ({}): it starts {shown:?}; see \
-                         docs/agents.md for the commands",
-                        crate::source::agent::table::agent_names()
-                    ),
-                    true,
-                );
-            }
-            return Vec::new();
-        };
-        // Paths stay relative to the workspace the output records; `--cwd`
-        // says where that workspace is now. An output that records none ran
-        // where srview runs (or in `--cwd`).
-        let mut reader = AgentReader::new(kind, format);
-        if !format.row().names_workspace
-            && let Some(dir) = &self.agent_cwd
-        {
-            reader = reader.with_workspace(dir);
-            if let Some(root) = self.cwd.clone() {
-                // Paths outside `--cwd`: the workspace moved there.
-                reader = reader.with_existing(move |rel| root.join(rel).exists());
-            }
-        }
-        if self
-            .list
-            .notice
-            .as_ref()
-            .is_some_and(|n| n.text.starts_with("not the output"))
-        {
-            self.list.notice = None;
-        }
-        let head = std::mem::take(&mut self.head);
-        let mut events = reader.feed(&head);
-        events.push(RESHAPED);
-        self.reader = Some(reader);
-        events
     }
 
     /// Reads the file of every edit seen for the first time without a
@@ -422,7 +242,7 @@ impl AgentEdits {
     /// file (srview chains those), nor for formats written after the fact.
     /// Returns whether a file was read.
     fn snapshot_files(&mut self) -> bool {
-        let Some(reader) = &self.reader else {
+        let Some(reader) = self.output.reader() else {
             return false;
         };
         if reader.format().row().after_the_fact {
@@ -460,7 +280,7 @@ impl AgentEdits {
         if self.cwd.is_some() {
             return self.root.clone();
         }
-        match self.reader.as_ref().and_then(AgentReader::workspace) {
+        match self.output.reader().and_then(AgentReader::workspace) {
             Some(ws) => SessionRoot {
                 root: PathBuf::from(ws),
             },
@@ -470,7 +290,9 @@ impl AgentEdits {
 
     /// Reviews every edit again and rebuilds the rows and the edit shown.
     fn refresh(&mut self, force_show: bool) {
-        let Some(reader) = &self.reader else { return };
+        let Some(reader) = self.output.reader() else {
+            return;
+        };
         self.root = self.root_now();
         let review = review_live(reader, &self.root, Recovery::Full, &self.on_disk);
         let version = match (&review.version, self.list.ended) {
@@ -485,7 +307,7 @@ impl AgentEdits {
             .iter()
             .map(|r| {
                 let mut row = EditRow::of(r);
-                row.verdict_missing = self.verdict_missing.contains(&row.seq);
+                row.verdict_missing = self.output.verdict_missing().contains(&row.seq);
                 row.written = self.written_seqs.contains(&row.seq);
                 if row.basis.is_none() && r.before.is_some() && self.on_disk.contains_key(&row.seq)
                 {
@@ -571,8 +393,8 @@ impl AgentEdits {
         // The edit as read now (the review's copy is from the last change
         // of shape; a streaming input has grown since).
         let fresh = self
-            .reader
-            .as_ref()
+            .output
+            .reader()
             .and_then(|reader| reader.edits().get(seq - 1))
             .filter(|e| e.seq == seq)
             .unwrap_or(&r.edit);
@@ -776,24 +598,25 @@ impl AgentEdits {
         else {
             return;
         };
-        let Some(applied) = review.applied() else {
-            let why = review.why().unwrap_or("srview could not run it");
-            return self.say_of_shown(&format!("not accepted: {why}"), true);
-        };
-        if !applied.ok() {
-            return self.say_of_shown("not accepted: srview's applier fails this edit too", true);
-        }
-        if review.basis == Some(Basis::CurrentFile) {
+        use crate::diagnose::accept::{Case, Decision, Input, Why, accept};
+        let applied = review.applied();
+        let result = match applied {
+            None => Err(review
+                .why()
+                .unwrap_or("srview could not run it")
+                .to_string()),
+            Some(applied) if !applied.ok() => Err("srview's applier fails this edit too".into()),
             // The edit's old text is in the file, but nothing says the
             // file is as it was before the edit: it may hold it already.
-            return self.say_of_shown(
-                "not accepted: the content before this edit is unknown, so srview cannot tell \
-                 whether the file already holds it",
-                true,
-            );
-        }
-        let Some(FileContent::Text(new)) = applied.new_content() else {
-            return self.say_of_shown("not accepted: srview does not delete files", true);
+            Some(_) if review.basis == Some(Basis::CurrentFile) => Err(
+                "the content before this edit is unknown, so srview cannot tell whether the \
+                 file already holds it"
+                    .into(),
+            ),
+            Some(applied) => Ok(match applied.new_content() {
+                Some(FileContent::Text(new)) => Some(new),
+                _ => None,
+            }),
         };
         let path = self.root.path(&row.file);
         let expected: Option<Vec<u8>> = match &review.before {
@@ -807,59 +630,75 @@ impl AgentEdits {
                 .and_then(|s| s.before.clone())
                 .map(String::into_bytes),
         };
-        if expected.is_none() && path.exists() {
-            return self.say_of_shown(
-                &format!(
-                    "not accepted: {} exists now; the edit expected no file",
-                    path.display()
-                ),
-                true,
-            );
-        }
         // Checked before asking, and again as it is written.
-        let loaded = match &expected {
-            Some(bytes) => crate::output::Loaded::Holding(bytes),
-            None => crate::output::Loaded::Missing,
-        };
-        if let Err(e) = crate::output::check_unchanged(&path, loaded) {
-            return self.say_of_shown(
-                &format!(
-                    "not accepted: {} does not hold the content this edit ran against: {e}",
-                    path.display()
-                ),
-                true,
-            );
-        }
-        if self.confirming != Some(row.seq) {
-            // An edit the agent did not apply is written after the fact:
-            // asked first, with what was checked.
-            self.confirming = Some(row.seq);
-            let how = if applied.loose.is_empty() {
-                "srview's applier applies it".to_string()
-            } else {
+        let on_disk = if expected.is_none() && path.exists() {
+            Err(format!(
+                "{} exists now; the edit expected no file",
+                path.display()
+            ))
+        } else {
+            let loaded = match &expected {
+                Some(bytes) => crate::output::Loaded::Holding(bytes),
+                None => crate::output::Loaded::Missing,
+            };
+            crate::output::check_unchanged(&path, loaded).map_err(|e| {
                 format!(
-                    "srview's applier applies it, but only loosely ({})",
-                    applied.loose.join(", ")
-                )
-            };
-            let against = review
-                .basis
-                .map(crate::tui::view::agent::basis_words)
-                .unwrap_or("the file read when the edit was shown");
-            let not = match row.agent {
-                Verdict::NotRun => "never ran",
-                _ => "failed",
-            };
-            return self.say_of_shown(
-                &format!(
-                    "press a again to write edit {} to {} (any other key leaves it). Checked: \
-                     {agent} {not} it; {how}; the file still holds the content it ran against \
-                     ({against})",
-                    row.seq,
+                    "{} does not hold the content this edit ran against: {e}",
                     path.display()
-                ),
-                !applied.loose.is_empty(),
-            );
+                )
+            })
+        };
+        // An edit the agent did not apply is written after the fact: asked
+        // first, with what was checked.
+        let loose = applied.map(|a| a.loose.clone()).unwrap_or_default();
+        let how = if loose.is_empty() {
+            "srview's applier applies it".to_string()
+        } else {
+            format!(
+                "srview's applier applies it, but only loosely ({})",
+                loose.join(", ")
+            )
+        };
+        let against = review
+            .basis
+            .map(crate::tui::view::agent::basis_words)
+            .unwrap_or("the file read when the edit was shown");
+        let not = match row.agent {
+            Verdict::NotRun => "never ran",
+            _ => "failed",
+        };
+        let question = format!(
+            "press a again to write edit {} to {} (any other key leaves it). Checked: {agent} \
+             {not} it; {how}; the file still holds the content it ran against ({against})",
+            row.seq,
+            path.display()
+        );
+        let new = match &result {
+            Ok(Some(new)) => new.to_string(),
+            _ => String::new(),
+        };
+        let decision = accept(Case {
+            input: Input::Whole,
+            result: result.map(|new| new.map(String::as_str)),
+            before: None,
+            deletes: false,
+            on_disk,
+            doubts: vec![question],
+            answered: self.confirming == Some(row.seq),
+        });
+        match decision {
+            Decision::Write => {}
+            Decision::Ask(question) => {
+                self.confirming = Some(row.seq);
+                return self.say_of_shown(&question.join("; "), !loose.is_empty());
+            }
+            Decision::Refuse(Why::Deletes) => {
+                return self.say_of_shown("not accepted: srview does not delete files", true);
+            }
+            Decision::Refuse(
+                Why::Refused(why) | Why::CutOff(why) | Why::Unreadable(why) | Why::NotAsLoaded(why),
+            ) => return self.say_of_shown(&format!("not accepted: {why}"), true),
+            Decision::Refuse(Why::Unchanged) => return,
         }
         self.confirming = None;
         match crate::output::write_atomic(&path, new.as_bytes(), expected.as_deref()) {
@@ -1129,7 +968,7 @@ impl Screen for AgentEdits {
                 Flow::Continue
             }
             // Nothing an agent wrote was read: not a success.
-            AgentKey::Quit(_) if self.reader.is_none() => Flow::Exit(Exit::Quit(1)),
+            AgentKey::Quit(_) if self.output.reader().is_none() => Flow::Exit(Exit::Quit(1)),
             AgentKey::Quit(code) => Flow::Exit(Exit::Quit(code)),
             AgentKey::Show => {
                 self.show(true);
@@ -1396,12 +1235,6 @@ mod tests {
     /// followed file read whole again after it grew is read on, not again.
     #[test]
     fn a_followed_file_read_whole_again_after_it_grew_is_read_on() {
-        let mut fed = Fed::default();
-        fed.push("ab");
-        fed.push("cde");
-        assert_eq!(fed.rest_of("abcdefg"), Some("fg"));
-        assert_eq!(fed.rest_of("abXdefg"), None);
-        assert_eq!(fed.rest_of("abc"), None);
         let (_dir, mut screen) = over_a_py();
         let first_line = FAILED_EDIT.find('\n').expect("a line") + 1;
         screen.on_text(Folded {

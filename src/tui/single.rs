@@ -10,12 +10,12 @@ use ratatui_crossterm::crossterm::event::Event as TermEvent;
 
 use super::run::{Flow, Screen};
 use super::{Exit, Folded, TuiConfig};
+use crate::dialect::Dialect;
 use crate::dialect::one_file::{Place, Target};
 use crate::dialect::registry::DialectRow;
-use crate::dialect::{Detector, Dialect};
 use crate::input;
 use crate::output::{self, Loaded, NotAsLoaded};
-use crate::source::patch_preview::file_blocks;
+use crate::source::live::{LiveInput, Reading};
 use crate::source::watch::SourceEvent;
 use crate::tui::app::text::TextLines;
 use crate::tui::app::{App, Effect, Notice, StreamState, keys};
@@ -34,16 +34,11 @@ pub struct SingleFile {
     app: App,
     caches: Caches,
     accept_to: AcceptTo,
-    /// The diff's dialect once forced or shown by its text.
-    dialect: Option<Dialect>,
-    /// The agent matcher `--dialect` names (`pi-edit`, ...), or the one a
-    /// whole JSON input's keys show: it reads the input instead of
-    /// `dialect`.
-    agent: Option<&'static DialectRow>,
-    detector: Detector,
-    /// The diff as received, while it may be another dialect than
-    /// SEARCH/REPLACE (the app is given its blocks).
-    raw: String,
+    /// The diff's dialect once forced or shown by its text (or the agent
+    /// matcher `--dialect` names, `pi-edit`..., or the one a whole JSON
+    /// input's keys show), and its text while it may be another dialect
+    /// than SEARCH/REPLACE (the app is given its blocks).
+    live: LiveInput,
     /// The reference refuses the diff in another dialect: accepting writes
     /// nothing (the app's notice says why).
     refused: Option<String>,
@@ -56,33 +51,6 @@ pub struct SingleFile {
     unreadable: Option<String>,
     /// The notice saying why `a` wrote nothing of the text as it stood.
     text_refusal: Option<String>,
-}
-
-/// A diff that is not SEARCH/REPLACE: srview's own other dialects, or a
-/// tool input for an agent's own matcher.
-#[derive(Clone, Copy)]
-enum Other {
-    Builtin(Dialect),
-    Agent(&'static DialectRow),
-}
-
-/// What srview cannot stand behind in another dialect's result (what
-/// `apply --write` holds back): one sentence each.
-fn dialect_doubts(text: &str, dialect: Dialect, target: &Target) -> Vec<String> {
-    match dialect {
-        Dialect::ApplyPatch => crate::dialect::one_file::doubts_for(text, target)
-            .map(|doubts| doubts.into_iter().map(|d| d.message).collect())
-            .unwrap_or_default(),
-        Dialect::EditJson | Dialect::SearchReplace => {
-            match crate::dialect::one_file::parse_edit(text) {
-                Ok(edit) => {
-                    let outcome = crate::dialect::edit::apply(&edit, target.content);
-                    crate::dialect::edit::edit_doubts(&outcome, target.content.unwrap_or(""))
-                }
-                Err(_) => Vec::new(),
-            }
-        }
-    }
 }
 
 impl SingleFile {
@@ -98,10 +66,7 @@ impl SingleFile {
             app,
             caches,
             accept_to,
-            dialect: None,
-            agent: None,
-            detector: Detector::default(),
-            raw: String::new(),
+            live: LiveInput::new(None, None),
             refused: None,
             // `--final`: the diff is taken as complete.
             ended: config.final_mode,
@@ -113,27 +78,22 @@ impl SingleFile {
 
     /// Reads the diff as `dialect` instead of detecting it.
     pub fn with_dialect(mut self, dialect: Option<Dialect>) -> Self {
-        self.dialect = dialect;
+        self.live = LiveInput::new(dialect, None);
         self
     }
 
     /// Reads the diff as a tool input for `row`'s agent matcher.
     pub fn with_agent(mut self, row: Option<&'static DialectRow>) -> Self {
-        self.agent = row;
         if row.is_some() {
             // Routed as another dialect: never read as SEARCH/REPLACE.
-            self.dialect = Some(Dialect::EditJson);
+            self.live = LiveInput::new(None, row);
         }
         self
     }
 
     /// The diff's dialect when it is not SEARCH/REPLACE.
-    fn other(&self) -> Option<Other> {
-        match (self.agent, self.dialect) {
-            (Some(row), _) => Some(Other::Agent(row)),
-            (None, Some(Dialect::SearchReplace) | None) => None,
-            (None, Some(dialect)) => Some(Other::Builtin(dialect)),
-        }
+    fn other(&self) -> Option<Reading> {
+        self.live.other()
     }
 
     /// FILE as the other dialects' one-file world names it (its folder as
@@ -161,23 +121,20 @@ impl SingleFile {
 
     /// Another dialect's text so far, as blocks for the app: the file's own
     /// text where the reference matched, its result, its refusal.
-    fn show_other(&mut self, other: Other, ended: bool) {
+    fn show_other(&mut self, other: Reading, ended: bool) {
         // Why an earlier `a` wrote nothing spoke of the text as it was.
         if let Some(said) = self.text_refusal.take()
             && self.app.notice.as_ref().is_some_and(|n| n.text == said)
         {
             self.app.notice = None;
         }
-        self.app.source_bytes = Some(self.raw.len());
-        self.app.raw_input = Some(self.raw.clone());
+        self.app.source_bytes = Some(self.live.text().len());
+        self.app.raw_input = Some(self.live.text().to_string());
         self.app.cut_input = false;
         let (place, content) = self.target_parts();
         let target = place.target(content.as_deref());
-        let blocks = match other {
-            Other::Builtin(dialect) => file_blocks(&self.raw, dialect, &target, ended),
-            Other::Agent(row) => Ok(crate::source::patch_preview::call_prefix_blocks(
-                row, &self.raw, &target, ended,
-            )),
+        let Some(blocks) = self.live.blocks(&target, ended) else {
+            return;
         };
         match blocks {
             Ok(blocks) => {
@@ -192,8 +149,8 @@ impl SingleFile {
                 // Neither the path the patch names nor a move is taken
                 // here: FILE is edited, in place, and that is said, as
                 // `srview apply` says it.
-                let elsewhere = if matches!(other, Other::Builtin(Dialect::ApplyPatch)) {
-                    crate::dialect::one_file::elsewhere(&self.raw, &place.name)
+                let elsewhere = if matches!(other, Reading::Builtin(Dialect::ApplyPatch)) {
+                    crate::dialect::one_file::elsewhere(self.live.text(), &place.name)
                 } else {
                     Default::default()
                 };
@@ -226,7 +183,7 @@ impl SingleFile {
     /// it as it stands, `why`) while its source is only quiet: it stays
     /// shown as it streamed, paused, and nothing is accepted until it is
     /// whole. One that cannot be read even as a prefix stays refused.
-    fn show_paused_cut(&mut self, other: Other, why: String) {
+    fn show_paused_cut(&mut self, other: Reading, why: String) {
         self.show_other(other, false);
         if self.refused.is_some() || self.app.diff.is_empty() {
             // Nothing of the edit to show yet: the refusal stands.
@@ -243,122 +200,16 @@ impl SingleFile {
         self.app.note_state(said);
     }
 
-    /// Whether the text so far is refused only because it stops before its
-    /// end: a patch before `*** End Patch`, an edit's JSON before its last
-    /// brace (not one already malformed).
-    fn stops_before_its_end(&self, other: Other) -> bool {
-        match other {
-            Other::Builtin(Dialect::EditJson) => crate::dialect::one_file::edit_is_cut(&self.raw),
-            Other::Builtin(Dialect::ApplyPatch) => {
-                let patch = crate::dialect::apply_patch::parse_partial(&self.raw);
-                !patch.ended && patch.error.is_none()
-            }
-            Other::Builtin(Dialect::SearchReplace) => false,
-            // Aider's reply has no end of its own.
-            Other::Agent(row) if row.text_field == Some("reply") => false,
-            Other::Agent(row) => {
-                match crate::dialect::edit::partial_json::parse_value_prefix(&self.raw) {
-                    Ok((_, complete)) => !complete,
-                    // A patch tool's bare text.
-                    Err(_) if row.text_field.is_some() => {
-                        let patch = crate::dialect::apply_patch::parse_partial(&self.raw);
-                        !patch.ended && patch.error.is_none()
-                    }
-                    Err(_) => false,
-                }
-            }
-        }
-    }
-
-    /// The agent's own result of the whole input over FILE: the file as
-    /// the agent leaves it (`None`: deleted), and what srview cannot stand
-    /// behind in it (a loose stage); or the agent's refusal.
-    fn agent_result(
-        &self,
-        row: &DialectRow,
-        target: &Target,
-    ) -> Result<(Option<String>, Vec<String>), String> {
-        let input = row.input_of(&self.raw).ok_or_else(|| {
-            format!(
-                "the input is not a whole JSON object: {} refuses it",
-                row.title
-            )
-        })?;
-        let run = crate::dialect::registry::run_on_file(
-            row.value,
-            &input,
-            target.name,
-            target.content,
-            target.cwd,
-        )
-        .ok_or_else(|| format!("srview has no matcher for {}", row.value))?;
-        let outcome = &run.outcome;
-        if outcome.hangs {
-            return Err(format!("{} never returns on this input", row.title));
-        }
-        if !outcome.ok {
-            return Err(outcome
-                .error
-                .clone()
-                .unwrap_or_else(|| format!("{} fails", row.title)));
-        }
-        let content = match run.written() {
-            Some(written) => written.map(str::to_string),
-            None => target.content.map(str::to_string),
-        };
-        let mut doubts: Vec<String> = outcome
-            .edits
-            .iter()
-            .enumerate()
-            .filter(|(_, e)| e.loose)
-            .map(|(i, e)| {
-                format!(
-                    "edit {} is placed by {}'s loose stage {}, not as the model wrote it",
-                    i + 1,
-                    row.title,
-                    e.stage
-                )
-            })
-            .collect();
-        let asked = crate::dialect::call_doubts::asked(row, &input);
-        doubts.extend(crate::dialect::call_doubts::exact_doubts(
-            outcome,
-            &|edit| {
-                edit.path
-                    .as_deref()
-                    .is_none_or(|p| p.rsplit('/').next() == Some(target.name))
-                    .then(|| target.content.unwrap_or_default().to_string())
-            },
-            crate::dialect::call_doubts::Judged::of(row, &asked),
-        ));
-        if !outcome.rewritten_outside.is_empty() {
-            doubts.push(format!(
-                "the agent rewrites lines outside the edit ({} lines)",
-                outcome
-                    .rewritten_outside
-                    .iter()
-                    .map(|(a, b)| b + 1 - a)
-                    .sum::<usize>()
-            ));
-        }
-        Ok((content, doubts))
-    }
-
     /// `F` on another dialect mid-stream: what the reference makes of the
     /// whole text as it stands, which is what `a` writes. Its refusal (a
     /// cut patch, an edit whose JSON is not whole) is said, and no result
     /// is shown for it: the blocks' own final mode would apply what the
     /// reference refuses.
-    fn preview_final(&mut self, other: Other) {
+    fn preview_final(&mut self, other: Reading) {
         let (place, original) = self.target_parts();
         let target = place.target(original.as_deref());
-        let result = match other {
-            Other::Builtin(dialect) => {
-                crate::dialect::one_file::reference_result(&self.raw, dialect, &target)
-                    .map(|_| ())
-                    .map_err(|why| crate::engine::error_headline(why.as_str()).to_string())
-            }
-            Other::Agent(row) => self.agent_result(row, &target).map(|_| ()),
+        let Some(result) = self.live.result(&target) else {
+            return;
         };
         match result {
             Err(why) => self.refuse_text(format!(
@@ -392,20 +243,22 @@ impl SingleFile {
 
     /// `c` on another dialect: the whole diff corrected for FILE, as
     /// `srview fix` prints it, or why there is none.
-    fn copy_fix(&mut self, block: usize, other: Other) -> Flow {
+    fn copy_fix(&mut self, block: usize, other: Reading) -> Flow {
         let (place, original) = self.target_parts();
         let target = place.target(original.as_deref());
         let dialect = match other {
-            Other::Builtin(dialect) => dialect,
-            Other::Agent(row) => return self.copy_agent_fix(block, row, &target),
+            Reading::Builtin(dialect) => dialect,
+            Reading::Agent(row) => return self.copy_agent_fix(block, row, &target),
+            Reading::SearchReplace => return Flow::Continue,
         };
         let shown = self.app.file_path.display().to_string();
-        match crate::dialect::corrected::correct(&self.raw, dialect, &target, &shown) {
+        let raw = self.live.text();
+        match crate::dialect::corrected::correct(raw, dialect, &target, &shown) {
             Ok(crate::dialect::corrected::Corrected {
                 text: Some(text),
                 complete: true,
                 ..
-            }) if text != self.raw => Flow::Copy { block, text },
+            }) if text != raw => Flow::Copy { block, text },
             Ok(corrected) => {
                 let why = corrected
                     .note
@@ -437,7 +290,7 @@ impl SingleFile {
             });
             Flow::Continue
         };
-        let Some(input) = row.input_of(&self.raw) else {
+        let Some(input) = row.input_of(self.live.text()) else {
             return refuse(&mut self.app, "the input is not a whole JSON object".into());
         };
         let Some(run) = crate::dialect::registry::run_on_file(
@@ -482,12 +335,12 @@ impl SingleFile {
     /// out, `None` when none is; or why it cannot be made. The blocks on
     /// screen must be its hunks one for one, else a number would name
     /// another hunk.
-    fn chosen_raw(&self, other: Other, name: &str) -> Result<Option<String>, String> {
+    fn chosen_raw(&self, other: Reading, name: &str) -> Result<Option<String>, String> {
         use crate::dialect::chosen::{self, Choice};
         if self.app.left_out.is_empty() {
             return Ok(None);
         }
-        let Other::Builtin(dialect) = other else {
+        let Reading::Builtin(dialect) = other else {
             return Err(
                 "x leaves out blocks of srview's own dialects only: an agent's tool input \
                  runs whole (x takes them back in)"
@@ -495,7 +348,7 @@ impl SingleFile {
             );
         };
         let skip = Choice::Skip(self.app.left_out.iter().map(|i| i + 1).collect());
-        let chosen = chosen::choose(&self.raw, dialect, self.app.version, name, &skip)
+        let chosen = chosen::choose(self.live.text(), dialect, self.app.version, name, &skip)
             .map_err(|e| e.to_string())?;
         if chosen.count != self.app.listed_blocks() {
             return Err(format!(
@@ -541,6 +394,7 @@ impl SingleFile {
     /// unchanged on disk; otherwise says why and stays open. `confirming`:
     /// the `a` answers a question asked before.
     fn accept(&mut self, content: TextLines, confirming: bool) -> Option<Exit> {
+        use crate::diagnose::accept::{Case, Decision, Input, Why, accept};
         let asked = std::mem::take(&mut self.asked) && confirming;
         // The reference's refusal of the whole text does not stand for the
         // text made of the hunks not left out: that text's own result does.
@@ -548,103 +402,104 @@ impl SingleFile {
             .refused
             .clone()
             .filter(|_| self.app.left_out.is_empty());
-        let refused = whole_refused.or_else(|| {
-            self.unreadable
-                .as_ref()
-                .map(|why| format!("the diff is unreadable: {why}"))
-        });
-        if let Some(why) = refused {
-            self.refuse_text(format!("not accepted: {why}"));
-            return None;
-        }
-        // Another dialect is shown as blocks, but what is written is the
-        // reference's own result of the whole text (as `srview apply`
-        // writes it: its line endings, no streaming prefix), or nothing
-        // when the reference refuses the text as it stands.
-        let content = match self.other() {
-            Some(other) => {
-                let (place, original) = self.target_parts();
-                let target = place.target(original.as_deref());
-                let raw = match self.chosen_raw(other, &place.name) {
-                    Ok(raw) => raw,
-                    Err(why) => {
-                        self.refuse_text(format!("not accepted: {why}"));
-                        return None;
+        let other = self.other();
+        // SEARCH/REPLACE: the app has judged its blocks already, and gives
+        // the content.
+        let mut original = None;
+        let (input, result, doubts) = match (whole_refused, &self.unreadable, other) {
+            (Some(why), _, _) => (Input::Whole, Err(why), Vec::new()),
+            (None, Some(why), _) => (Input::Unreadable(why.clone()), Ok(None), Vec::new()),
+            (None, None, None) => (
+                Input::Whole,
+                Ok(Some(content.text().into_owned())),
+                Vec::new(),
+            ),
+            (None, None, Some(other)) => {
+                let (place, loaded) = self.target_parts();
+                let target = place.target(loaded.as_deref());
+                let result = match self.chosen_raw(other, &place.name) {
+                    Ok(raw) => {
+                        let raw = raw.as_deref().unwrap_or(self.live.text());
+                        self.live
+                            .result_of(raw, &target)
+                            .unwrap_or_else(|| Err("no dialect decided".into()))
                     }
+                    Err(why) => Err(why),
                 };
-                let raw = raw.as_deref().unwrap_or(&self.raw);
-                let result = match other {
-                    Other::Builtin(dialect) => {
-                        crate::dialect::one_file::reference_result(raw, dialect, &target)
-                            .map(|text| {
-                                let doubts = dialect_doubts(raw, dialect, &target);
-                                (Some(text), doubts)
-                            })
-                            .map_err(|why| crate::engine::error_headline(why.as_str()).to_string())
-                    }
-                    Other::Agent(row) => self.agent_result(row, &target),
-                };
+                original = Some(loaded);
                 match result {
-                    Ok((text, _)) if original == text => {
-                        self.refuse_text(
-                            "the edit leaves the file as it is: nothing to accept".into(),
-                        );
-                        return None;
-                    }
-                    Ok((None, _)) => {
-                        self.refuse_text(
-                            "not accepted: the agent deletes the file, which the previewer \
-                             does not do"
-                                .into(),
-                        );
-                        return None;
-                    }
-                    Ok((Some(text), doubts)) => {
-                        // What `--write` holds back, the previewer asks
-                        // about first.
-                        if !doubts.is_empty() && !asked {
-                            self.asked = true;
-                            self.app.refuse(format!(
-                                "{}: press a again to write anyway, Esc to cancel",
-                                doubts.join("; ")
-                            ));
-                            self.app.confirming_guess = true;
-                            return None;
-                        }
-                        TextLines::owned(text)
-                    }
-                    Err(headline) => {
-                        self.refuse_text(format!("not accepted: {headline}"));
-                        return None;
-                    }
+                    Ok((text, doubts)) => (Input::Whole, Ok(text), doubts),
+                    Err(why) => (Input::Whole, Err(why), Vec::new()),
                 }
             }
-            None => content,
         };
+        let decision = accept(Case {
+            input,
+            result: match &result {
+                Ok(text) => Ok(text.as_deref()),
+                Err(why) => Err(why.clone()),
+            },
+            before: original.as_ref().map(Option::as_deref),
+            deletes: false,
+            on_disk: self.unchanged_on_disk(),
+            doubts,
+            answered: asked,
+        });
         let path = self.app.file_path.clone();
-        let unchanged = self.unchanged_on_disk();
-        let app = &mut self.app;
-        match unchanged {
-            Ok(()) => {}
-            Err(NotAsLoaded::Unreadable(e)) => {
-                app.show_notice(Notice {
+        match decision {
+            Decision::Write => {}
+            Decision::Ask(doubts) => {
+                // What `--write` holds back, the previewer asks about first.
+                self.asked = true;
+                self.app.refuse(format!(
+                    "{}: press a again to write anyway, Esc to cancel",
+                    doubts.join("; ")
+                ));
+                self.app.confirming_guess = true;
+                return None;
+            }
+            Decision::Refuse(Why::Unchanged) => {
+                self.refuse_text("the edit leaves the file as it is: nothing to accept".into());
+                return None;
+            }
+            Decision::Refuse(Why::Deletes) => {
+                self.refuse_text(
+                    "not accepted: the agent deletes the file, which the previewer does not do"
+                        .into(),
+                );
+                return None;
+            }
+            Decision::Refuse(Why::NotAsLoaded(NotAsLoaded::Unreadable(e))) => {
+                self.app.show_notice(Notice {
                     text: format!("not accepted: cannot re-read {}: {e}", path.display()),
                     error: true,
                 });
                 return None;
             }
-            Err(why @ (NotAsLoaded::Deleted | NotAsLoaded::Changed)) => {
+            Decision::Refuse(Why::NotAsLoaded(why)) => {
                 let what = match why {
                     NotAsLoaded::Deleted => "was deleted",
                     _ => "changed on disk",
                 };
-                app.offer_reload(format!(
+                self.app.offer_reload(format!(
                     "{} {what} since it was loaded: nothing written. r: reload and re-apply",
                     path.display()
                 ));
                 return None;
             }
+            Decision::Refuse(Why::Unreadable(why)) => {
+                self.refuse_text(format!("not accepted: the diff is unreadable: {why}"));
+                return None;
+            }
+            Decision::Refuse(Why::Refused(why) | Why::CutOff(why)) => {
+                self.refuse_text(format!("not accepted: {why}"));
+                return None;
+            }
         }
+        let content = match result {
+            Ok(Some(text)) if other.is_some() => TextLines::owned(text),
+            _ => content,
+        };
         if self.accept_to.print {
             return Some(Exit::Print(content.text().into_owned()));
         }
@@ -742,31 +597,22 @@ impl Screen for SingleFile {
         // once stays seen.
         let newly_ended = text.ended && !self.ended;
         self.ended |= text.ended;
-        if self.dialect != Some(Dialect::SearchReplace) {
+        if self.live.reading() != Some(Reading::SearchReplace) {
             match &text.replaced {
-                Some(whole) => {
-                    self.raw.clone_from(whole);
-                    self.detector = Detector::default();
-                }
-                None => self.raw.push_str(&text.appended),
-            }
-            let decided = self.dialect.or_else(|| self.detector.detect(&self.raw));
-            if self.agent.is_none()
-                && self.ended
-                && decided == Some(Dialect::EditJson)
-                && let Some(row) = crate::dialect::registry::detect_call(&self.raw)
+                Some(whole) => self.live.replace(whole),
+                None => self.live.push(&text.appended),
+            };
+            if self.ended
+                && let Some(row) = self.live.end()
             {
                 // A whole tool input whose keys only one agent uses.
-                self.agent = Some(row);
                 self.app.note_state(format!(
                     "read as --dialect {} ({}), from the input's keys",
                     row.value, row.title
                 ));
             }
-            if let Some(dialect) = decided.filter(|d| *d != Dialect::SearchReplace) {
+            if let Some(other) = self.other() {
                 // Decided once: accepting reads the whole text as this.
-                self.dialect = Some(dialect);
-                let other = self.other()?;
                 let changes = self.app.diff_changes;
                 if text.changes_text() || newly_ended {
                     self.show_other(other, self.ended);
@@ -787,10 +633,6 @@ impl Screen for SingleFile {
                     self.app.end_stream();
                 }
                 return (self.app.diff_changes != changes).then_some(self.app.stream);
-            }
-            if decided == Some(Dialect::SearchReplace) {
-                self.dialect = decided;
-                self.raw = String::new();
             }
         }
         let app = &mut self.app;
@@ -823,7 +665,7 @@ impl Screen for SingleFile {
             && !self.ended
         {
             self.show_other(other, true);
-            if self.stops_before_its_end(other)
+            if self.live.stops_before_its_end()
                 && let Some(why) = self.refused.take()
             {
                 self.show_paused_cut(other, why);
@@ -1260,6 +1102,26 @@ mod tests {
         assert_eq!(accept_now(&mut s, false), None);
         assert_eq!(accept_now(&mut s, true), Some(Exit::Wrote(path.clone())));
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "max = 20\n");
+    }
+
+    /// A doubtful result over a file that changed on disk is not asked
+    /// about: nothing could be written, and `r` is offered at once.
+    #[test]
+    fn a_file_changed_on_disk_is_said_before_any_doubt_is_asked() {
+        let edit = r#"{"file_path": "m.py", "old_string": "x = 1", "new_string": "x = 2"}"#;
+        let (_dir, path, mut s) = screen_showing("m.py", "max = 10\n", edit, true);
+        std::fs::write(&path, "max = 11\n").unwrap();
+        assert_eq!(accept_now(&mut s, false), None);
+        assert_eq!(
+            notice_text(&s),
+            format!(
+                "{} changed on disk since it was loaded: nothing written. r: reload and re-apply",
+                path.display()
+            )
+        );
+        assert!(!s.app.confirming_guess);
+        assert!(s.app.reload_offered);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "max = 11\n");
     }
 
     /// `c` on a failing edit copies the corrected edit (its JSON, as

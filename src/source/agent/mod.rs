@@ -46,6 +46,7 @@ mod detect;
 mod error;
 mod gemini_cli;
 mod lines;
+pub mod live;
 mod opencode;
 mod patch;
 mod pi;
