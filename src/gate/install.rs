@@ -170,23 +170,22 @@ pub fn plan(
     match request.agent {
         GateAgent::ClaudeCode => {
             let path = root.join(".claude/settings.json");
-            let hook = |matcher: &str| group(matcher, &command, request.timeout);
+            // No PostToolUseFailure group: Claude Code 2.1.328 runs no hook
+            // at all for an Edit its own validation refuses (old_string not
+            // found; run against the real CLI, tests/gate_e2e/), the one
+            // failure srview could diagnose. An earlier install's group is
+            // still taken out.
             settings_change(
                 &mut plan,
                 request,
                 &path,
                 read(&path)?,
-                &[
-                    ("PreToolUse", hook("Edit|Write")),
-                    ("PostToolUseFailure", hook("Edit")),
-                ],
+                &[(
+                    "PreToolUse",
+                    group("Edit|Write", &command, request.timeout),
+                )],
+                &["PostToolUseFailure"],
             )?;
-            if !request.uninstall {
-                plan.notes.push(
-                    "PostToolUseFailure (srview's diagnosis after a failed Edit) is from Claude Code's documentation, not recorded"
-                        .into(),
-                );
-            }
         }
         GateAgent::Codex => codex(&mut plan, request, &command, &read)?,
         GateAgent::GeminiCli => {
@@ -199,6 +198,7 @@ pub fn plan(
                 &path,
                 read(&path)?,
                 &[("BeforeTool", entry)],
+                &[],
             )?;
             if request.scope == Scope::Project && !request.uninstall {
                 plan.notes.push(
@@ -218,6 +218,7 @@ pub fn plan(
                 &path,
                 read(&path)?,
                 &[("PreToolUse", entry)],
+                &[],
             )?;
             if !request.uninstall {
                 plan.notes.push(
@@ -321,13 +322,15 @@ fn group_with_timeout(matcher: &str, command: &str, timeout: u64) -> Json {
 const EMPTY_SETTINGS: &str = "{}\n";
 
 /// Adds (or, uninstalling, takes out) srview's group of each event to the
-/// JSON settings at `path`.
+/// JSON settings at `path`; srview's group of each `retired` event (one an
+/// earlier srview installed) is only taken out.
 fn settings_change(
     plan: &mut Plan,
     request: &Request,
     path: &Path,
     before: Option<String>,
     events: &[(&'static str, Json)],
+    retired: &[&str],
 ) -> Result<(), InstallError> {
     let bad = |why: String| InstallError::Config {
         path: path.display().to_string(),
@@ -337,6 +340,9 @@ fn settings_change(
     // Take out every event's srview group, the last installed first.
     let mut text = original.clone();
     for (event, _) in events.iter().rev() {
+        text = without_ours(&text, event, request.agent).map_err(bad)?;
+    }
+    for event in retired {
         text = without_ours(&text, event, request.agent).map_err(bad)?;
     }
     if !request.uninstall {
@@ -536,6 +542,7 @@ fn codex(
         &hooks_path,
         before.clone(),
         &[("PreToolUse", entry)],
+        &[],
     )?;
     let hooks_after = plan
         .changes
