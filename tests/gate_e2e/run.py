@@ -74,6 +74,7 @@ def patch(body):
 PATCH_SKU = patch('@@ class Item:\n     qty: int\n     price: float\n+    sku: str = ""\n')
 PATCH_SKU_2 = patch('@@ class Item:\n   qty: int\n   price: float\n+  sku: str = ""\n')
 PATCH_FAIL = patch("@@\n-LOW_STOK = 5\n+LOW_STOK = 10\n")
+PATCH_CURLY = patch("@@ def describe(item):\n-" + CURLY_OLD + "+" + CURLY_NEW)
 
 # Each scenario: the prompt, the edits the model sends (old, new) one per turn,
 # and the policy given to `gate install` (None: the default).
@@ -96,10 +97,21 @@ SCENARIOS = {
         prompt=SKU_PROMPT,
         edits=[(SKU_OLD, SKU_NEW), (SKU_OLD, SKU_NEW)],
     ),
+    "quotes": dict(
+        what="an edit with curly quotes where the file has straight ones",
+        prompt="Make the low-stock label upper case in inventory.py.",
+        edits=[(CURLY_OLD, CURLY_NEW)],
+    ),
     "failing": dict(
-        what="a failing edit: its old text is nowhere in the file",
+        what="an edit whose old text is in no line of the file (a typo: LOW_STOK)",
         prompt="Raise LOW_STOCK in inventory.py to 10.",
         edits=[(FAIL_OLD, FAIL_NEW)],
+    ),
+    "project": dict(
+        what="the loose edit, with the gate installed with --project (the project's config, not HOME's)",
+        prompt=SKU_PROMPT,
+        edits=[(SKU_OLD_2, SKU_NEW_2)],
+        scope="project",
     ),
 }
 # Claude Code never shows its hook an edit it cannot match itself: its loose
@@ -110,14 +122,17 @@ CLAUDE_SCENARIOS["loose"] = dict(
     prompt="Make the low-stock label upper case in inventory.py.",
     edits=[(CURLY_OLD, CURLY_NEW)],
 )
+del CLAUDE_SCENARIOS["quotes"]
 CLAUDE_SCENARIOS["loose-deny"] = dict(CLAUDE_SCENARIOS["loose"], policy="loose=deny")
 CLAUDE_SCENARIOS["loose-deny"]["what"] = "the same curly-quote edit, installed with --policy loose=deny"
 CLAUDE_SCENARIOS["failing"] = dict(
     SCENARIOS["failing"],
-    what="a failing edit: its old text is nowhere in the file (Claude refuses it before PreToolUse; "
-    "srview's PostToolUseFailure hook adds its diagnosis)",
+    what="an edit whose old text is in no line of the file (Claude refuses it itself, before any hook)",
 )
-CODEX_PATCHES = {SKU_OLD: PATCH_SKU, SKU_OLD_2: PATCH_SKU_2, FAIL_OLD: PATCH_FAIL}
+CLAUDE_SCENARIOS["project"] = dict(CLAUDE_SCENARIOS["loose-deny"], scope="project")
+CLAUDE_SCENARIOS["project"]["what"] = ("the curly-quote edit with --policy loose=deny, installed with --project "
+                                       "(the project's .claude/settings.json)")
+CODEX_PATCHES = {SKU_OLD: PATCH_SKU, SKU_OLD_2: PATCH_SKU_2, FAIL_OLD: PATCH_FAIL, CURLY_OLD: PATCH_CURLY}
 
 # ---------------------------------------------------------------- the agents
 
@@ -466,7 +481,8 @@ def scenario_run(agent, name, cli, srview, home, port, outdir, isolated):
     out("```")
     config_before = snapshot(home)
     folders_before = folders(home)
-    install = [srview, "gate", "install", "--agent", agent.id, "--user"]
+    where = ["--agent", agent.id, "--" + scenario.get("scope", "user")]
+    install = [srview, "gate", "install"] + where
     if scenario.get("policy"):
         install += ["--policy", scenario["policy"]]
     env = bare_env(home, {})
@@ -571,11 +587,11 @@ def scenario_run(agent, name, cli, srview, home, port, outdir, isolated):
 
     # The CLI has run (and may have rewritten its settings): uninstall, then
     # every file install touched must be as before the install.
-    code, o, e, _ = run(install[:-2] + ["--uninstall"] if scenario.get("policy")
-                        else install + ["--uninstall"], bare_env(home, {}), project, 60)
+    ran = snapshot(home)
+    code, o, e, _ = run([srview, "gate", "install"] + where + ["--uninstall"], bare_env(home, {}), project, 60)
     now = snapshot(home)
     out()
-    out("$ srview gate install --agent %s --user --uninstall  (exit %s)" % (agent.id, code))
+    out("$ srview gate install %s --uninstall  (exit %s)" % (" ".join(where), code))
     same = True
     for rel in touched:
         if rel in config_before:
@@ -587,6 +603,14 @@ def scenario_run(agent, name, cli, srview, home, port, outdir, isolated):
                                             now[rel].decode().splitlines(True), "before-install",
                                             "after-uninstall", n=1)
                 out(indent("".join(diff).rstrip("\n"), "    "))
+                if ran.get(rel) != installed.get(rel):
+                    out("    the CLI itself rewrote it during the run (installed -> after the run):")
+                    diff = difflib.unified_diff(installed[rel].decode().splitlines(True),
+                                                ran.get(rel, b"").decode().splitlines(True), "installed",
+                                                "after-the-run", n=1)
+                    out(indent("".join(diff).rstrip("\n"), "    "))
+                marker = (" gate --agent " + agent.id).encode()
+                out("    srview's hook left in it: %s" % ("YES" if marker in now[rel] else "no"))
         else:
             ok = rel not in now
             out("  ~/%s: %s" % (rel, "removed (install created it)" if ok else "STILL THERE"))
