@@ -180,10 +180,7 @@ pub fn plan(
                 request,
                 &path,
                 read(&path)?,
-                &[(
-                    "PreToolUse",
-                    group("Edit|Write", &command, request.timeout),
-                )],
+                &[("PreToolUse", group("Edit|Write", &command, request.timeout))],
                 &["PostToolUseFailure"],
             )?;
         }

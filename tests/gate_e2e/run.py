@@ -132,6 +132,12 @@ CLAUDE_SCENARIOS["failing"] = dict(
 CLAUDE_SCENARIOS["project"] = dict(CLAUDE_SCENARIOS["loose-deny"], scope="project")
 CLAUDE_SCENARIOS["project"]["what"] = ("the curly-quote edit with --policy loose=deny, installed with --project "
                                        "(the project's .claude/settings.json)")
+CODEX_SCENARIOS = dict(SCENARIOS)
+CODEX_SCENARIOS["project-trusted"] = dict(
+    SCENARIOS["project"],
+    what="the loose edit, installed with --project, the project trusted in Codex's config.toml by hand",
+    seed_append={".codex/config.toml": '\n[projects."{project}"]\ntrust_level = "trusted"\n'},
+)
 CODEX_PATCHES = {SKU_OLD: PATCH_SKU, SKU_OLD_2: PATCH_SKU_2, FAIL_OLD: PATCH_FAIL, CURLY_OLD: PATCH_CURLY}
 
 # ---------------------------------------------------------------- the agents
@@ -207,6 +213,7 @@ class ClaudeCode(Agent):
 class Codex(Agent):
     id, title, version = "codex", "Codex", "0.169.0"
     npm, bin_rel = "@openai/codex@0.169.0", "codex"
+    scenarios = CODEX_SCENARIOS
 
     def seed(self, home, port):
         return {".codex/config.toml": (
@@ -473,6 +480,9 @@ def scenario_run(agent, name, cli, srview, home, port, outdir, isolated):
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "w") as f:
             f.write(text)
+    for rel, text in scenario.get("seed_append", {}).items():
+        with open(os.path.join(home, rel), "a") as f:
+            f.write(text.replace("{project}", project))
     with open(target, "rb") as f:
         before = f.read()
 
