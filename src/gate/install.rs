@@ -347,7 +347,9 @@ fn settings_change(
             text = with_entry(&text, event, entry).map_err(bad)?;
         }
     }
-    let after = if request.uninstall && text == EMPTY_SETTINGS && before.is_some() {
+    let emptied = text == EMPTY_SETTINGS
+        || (request.agent == GateAgent::QwenCode && only_qwen_version(&text));
+    let after = if request.uninstall && emptied && before.is_some() {
         None
     } else if before.is_none() && text == EMPTY_SETTINGS {
         // Nothing there, nothing to take out.
@@ -357,6 +359,21 @@ fn settings_change(
     };
     push(plan, path, before, after, false);
     Ok(())
+}
+
+/// Whether the settings hold nothing but the `"$version"` Qwen Code 0.24.4
+/// writes into every settings file it reads (seen with the real CLI,
+/// tests/gate_e2e/: a file install created came back `{"$version": 4}`
+/// after a run): such a file holds nothing of the user's, and uninstall
+/// removes it as it removes one left `{}`.
+fn only_qwen_version(text: &str) -> bool {
+    match jsonc::parse(text) {
+        Ok(Node::Object { members, .. }) => {
+            matches!(members.as_slice(), [only] if only.key == "$version"
+                && matches!(only.value, Node::Other { .. }))
+        }
+        _ => false,
+    }
 }
 
 fn push(

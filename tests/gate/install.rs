@@ -365,6 +365,41 @@ fn qwen_code_gets_pre_tool_use_in_seconds() {
     );
 }
 
+/// A run of the real Qwen Code 0.24.4 (tests/gate_e2e/) writes
+/// `"$version": 4` into every settings file it reads, the project's one
+/// that install created too: uninstall still removes that file and its
+/// folder (nothing of the user's is in it), and keeps a file that holds
+/// anything else.
+#[test]
+fn qwen_codes_version_mark_does_not_keep_a_file_install_created() {
+    let world = World::new("qwen-code");
+    let original = world.snapshot();
+    world.ok(&["--agent", "qwen-code", "--project"]);
+    let path = world.project.join(".qwen/settings.json");
+    let installed = std::fs::read_to_string(&path).expect("the project's settings");
+    // What the run left (the bytes of the real CLI's rewrite).
+    let ran = installed
+        .strip_suffix("\n}\n")
+        .map(|head| format!("{head},\n  \"$version\": 4\n}}\n"))
+        .expect("the settings end with the root's brace");
+    std::fs::write(&path, &ran).expect("the run's rewrite");
+    world.ok(&["--agent", "qwen-code", "--project", "--uninstall"]);
+    assert_eq!(
+        world.snapshot(),
+        original,
+        "uninstall left the tree changed"
+    );
+
+    world.ok(&["--agent", "qwen-code", "--project"]);
+    let kept = ran.replace("\"$version\": 4", "\"$version\": 4,\n  \"model\": {}");
+    std::fs::write(&path, &kept).expect("settings of the user's own");
+    world.ok(&["--agent", "qwen-code", "--project", "--uninstall"]);
+    assert_eq!(
+        std::fs::read_to_string(&path).expect("kept"),
+        "{\n  \"$version\": 4,\n  \"model\": {}\n}\n"
+    );
+}
+
 /// OpenCode: srview's plugin copied into the plugin folder (created, and
 /// removed by the uninstall), with srview's path, the timeout and the
 /// policy written in; opencode.json untouched.

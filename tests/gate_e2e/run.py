@@ -624,6 +624,14 @@ def scenario_run(agent, name, cli, srview, home, port, outdir, isolated):
         else:
             ok = rel not in now
             out("  ~/%s: %s" % (rel, "removed (install created it)" if ok else "STILL THERE"))
+            if not ok:
+                out(indent(now[rel].decode("utf-8", "replace").rstrip("\n"), "    | "))
+                if ran.get(rel) != installed.get(rel):
+                    out("    the CLI itself rewrote it during the run (installed -> after the run):")
+                    diff = difflib.unified_diff(installed[rel].decode().splitlines(True),
+                                                ran.get(rel, b"").decode().splitlines(True), "installed",
+                                                "after-the-run", n=1)
+                    out(indent("".join(diff).rstrip("\n"), "    "))
         same = same and ok
     # Folders install created are removed by uninstall unless the CLI has
     # put files of its own in them since.
