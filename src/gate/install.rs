@@ -199,9 +199,10 @@ pub fn plan(
             )?;
             if request.scope == Scope::Project && !request.uninstall {
                 plan.notes.push(
-                    "Gemini CLI runs a project's hooks only in a trusted folder (trust it in Gemini CLI: /permissions, \
-                     or ~/.gemini/trustedFolders.json) and once the hook is in ~/.gemini/trusted_hooks.json \
-                     (Gemini CLI asks on its first run); srview does neither"
+                    "Gemini CLI reads a project's settings, and runs its hooks, only in a trusted folder (or with \
+                     folder trust off); headless, an untrusted folder stops it (trust it in Gemini CLI: /permissions, \
+                     ~/.gemini/trustedFolders.json, or GEMINI_CLI_TRUST_WORKSPACE=true); srview does not trust the \
+                     folder. In a trusted folder it runs the hook, warning about project hooks (seen with Gemini CLI 0.61.0)"
                         .into(),
                 );
             }

@@ -138,6 +138,19 @@ CODEX_SCENARIOS["project-trusted"] = dict(
     what="the loose edit, installed with --project, the project trusted in Codex's config.toml by hand",
     seed_append={".codex/config.toml": '\n[projects."{project}"]\ntrust_level = "trusted"\n'},
 )
+GEMINI_SCENARIOS = dict(SCENARIOS)
+GEMINI_SCENARIOS["project-folder-trust"] = dict(
+    SCENARIOS["project"],
+    what="the loose edit, installed with --project, with Gemini CLI's folder trust on (the folder not trusted)",
+    folder_trust=True,
+)
+GEMINI_SCENARIOS["project-trusted"] = dict(
+    SCENARIOS["project"],
+    what="the loose edit, installed with --project, folder trust on and the folder trusted "
+    "(GEMINI_CLI_TRUST_WORKSPACE=true)",
+    folder_trust=True,
+    env={"GEMINI_CLI_TRUST_WORKSPACE": "true"},
+)
 CODEX_PATCHES = {SKU_OLD: PATCH_SKU, SKU_OLD_2: PATCH_SKU_2, FAIL_OLD: PATCH_FAIL, CURLY_OLD: PATCH_CURLY}
 
 # ---------------------------------------------------------------- the agents
@@ -164,7 +177,7 @@ class Agent:
     def cli_path(self, agents_dir):
         return os.path.join(agents_dir, self.id, "node_modules", ".bin", self.bin_rel)
 
-    def seed(self, home, port):
+    def seed(self, home, port, scenario):
         """Provider config files (relative to HOME) -> text."""
         return {}
 
@@ -186,7 +199,7 @@ class ClaudeCode(Agent):
     npm, bin_rel = "@anthropic-ai/claude-code@2.1.328", "claude"
     scenarios = CLAUDE_SCENARIOS
 
-    def seed(self, home, port):
+    def seed(self, home, port, scenario):
         # A settings file of the user's own: install merges into it, and
         # uninstall after the run must give back these very bytes.
         return {".claude/settings.json": '{\n  "permissions": {\n    "deny": ["Bash(rm:*)"]\n  },\n'
@@ -215,7 +228,7 @@ class Codex(Agent):
     npm, bin_rel = "@openai/codex@0.169.0", "codex"
     scenarios = CODEX_SCENARIOS
 
-    def seed(self, home, port):
+    def seed(self, home, port, scenario):
         return {".codex/config.toml": (
             'model_provider = "fake"\nmodel = "gpt-5.5"\ncheck_for_update_on_startup = false\n\n'
             '[model_providers.fake]\nname = "fake"\nbase_url = "http://127.0.0.1:%d/v1"\n'
@@ -239,12 +252,14 @@ class Codex(Agent):
 class GeminiCli(Agent):
     id, title, version = "gemini-cli", "Gemini CLI", "0.61.0"
     npm, bin_rel = "@google/gemini-cli@0.61.0", "gemini"
+    scenarios = GEMINI_SCENARIOS
 
-    def seed(self, home, port):
+    def seed(self, home, port, scenario):
         return {".gemini/settings.json": json.dumps({
             "privacy": {"usageStatisticsEnabled": False}, "telemetry": {"enabled": False},
             "general": {"enableAutoUpdate": False, "enableAutoUpdateNotification": False},
-            "security": {"auth": {"selectedType": "gemini-api-key"}, "folderTrust": {"enabled": False}}},
+            "security": {"auth": {"selectedType": "gemini-api-key"},
+                         "folderTrust": {"enabled": bool(scenario.get("folder_trust"))}}},
             indent=2) + "\n"}
 
     def turns(self, file_path, scenario):
@@ -264,7 +279,7 @@ class QwenCode(Agent):
     id, title, version = "qwen-code", "Qwen Code", "0.24.4"
     npm, bin_rel = "@qwen-code/qwen-code@0.24.4", "qwen"
 
-    def seed(self, home, port):
+    def seed(self, home, port, scenario):
         return {".qwen/settings.json": json.dumps({
             "security": {"auth": {"selectedType": "openai"}, "folderTrust": {"enabled": False}},
             "privacy": {"usageStatisticsEnabled": False}, "telemetry": {"enabled": False},
@@ -291,7 +306,7 @@ class Opencode(Agent):
     id, title, version = "opencode", "OpenCode", "1.18.33"
     npm, bin_rel = "opencode-ai@1.18.33", "opencode"
 
-    def seed(self, home, port):
+    def seed(self, home, port, scenario):
         return {".config/opencode/opencode.json": json.dumps({
             "provider": {"fake": {"npm": "@ai-sdk/openai-compatible", "name": "Scripted",
                                   "options": {"baseURL": "http://127.0.0.1:%d/v1" % port, "apiKey": "sk-fake"},
@@ -321,7 +336,7 @@ class Pi(Agent):
     id, title, version = "pi", "pi", "0.73.1"
     npm, bin_rel = "@mariozechner/pi-coding-agent@0.73.1", "pi"
 
-    def seed(self, home, port):
+    def seed(self, home, port, scenario):
         return {".pi/agent/models.json": json.dumps({"providers": {"fake": {
             "baseUrl": "http://127.0.0.1:%d/v1" % port, "api": "openai-completions", "apiKey": "sk-fake",
             "compat": {"supportsDeveloperRole": False, "supportsReasoningEffort": False},
@@ -475,7 +490,7 @@ def scenario_run(agent, name, cli, srview, home, port, outdir, isolated):
     os.makedirs(os.path.join(home, ".tmp"))
     target = os.path.join(project, "inventory.py")
     shutil.copyfile(INVENTORY, target)
-    for rel, text in agent.seed(home, port).items():
+    for rel, text in agent.seed(home, port, scenario).items():
         path = os.path.join(home, rel)
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "w") as f:
@@ -531,7 +546,7 @@ def scenario_run(agent, name, cli, srview, home, port, outdir, isolated):
             return False
         session = str(uuid.uuid4())
         argv = agent.argv(cli, scenario["prompt"], session)
-        env = bare_env(home, agent.env(port))
+        env = bare_env(home, dict(agent.env(port), **scenario.get("env", {})))
         code, o, e, took = run(argv, env, project, 180)
     finally:
         os.killpg(server.pid, signal.SIGTERM)
