@@ -166,7 +166,12 @@ pub fn plan(
         root: root.clone(),
         ..Plan::default()
     };
-    let command = command(request);
+    let command = match request.agent {
+        GateAgent::ClaudeCode | GateAgent::Codex | GateAgent::GeminiCli | GateAgent::QwenCode => {
+            hook_command(request)
+        }
+        _ => command(request),
+    };
     match request.agent {
         GateAgent::ClaudeCode => {
             let path = root.join(".claude/settings.json");
@@ -282,6 +287,21 @@ pub fn command(request: &Request) -> String {
         words.push(shell_quote(policy));
     }
     words.join(" ")
+}
+
+/// The command a settings file holds (Claude Code, Codex, Gemini CLI,
+/// Qwen Code): [`command`], and, when srview cannot be run (not there, not
+/// executable) or dies without answering, a deny: exit 2 with the reason
+/// on stderr, which each of the four reads as a deny. Without it each let
+/// the edit run (the shell's exit 127 is a non-blocking error: seen with
+/// the real Claude Code and Codex, tests/gate_e2e/). srview's own exit 2 (a
+/// usage error, its reason on stderr) passes as it is; its answers exit 0.
+pub fn hook_command(request: &Request) -> String {
+    format!(
+        "{} || {{ s=$?; [ $s = 2 ] || printf 'srview gate: %s did not answer (exit %s): the edit is blocked\\n' {} $s >&2; exit 2; }}",
+        command(request),
+        shell_quote(&request.srview.to_string_lossy()),
+    )
 }
 
 fn shell_quote(word: &str) -> String {

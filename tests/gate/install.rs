@@ -191,13 +191,23 @@ fn install_twice_then_uninstall(agent: &str, args: &[&str], check: impl Fn(&Worl
     world
 }
 
+/// A settings file's hook command: srview's `invocation`, and a deny by
+/// exit 2 when srview cannot be run or dies without answering.
+fn hook_command(invocation: &str) -> String {
+    format!(
+        "{invocation} || {{ s=$?; [ $s = 2 ] || printf 'srview gate: %s did not answer (exit %s): \
+         the edit is blocked\\n' {} $s >&2; exit 2; }}",
+        srview()
+    )
+}
+
 /// The group srview adds to a hook event's array.
 fn gate_group(matcher: &str, agent: &str, seconds: u32, timeout: u64) -> Value {
     serde_json::json!({
         "matcher": matcher,
         "hooks": [{
             "type": "command",
-            "command": format!("{} gate --agent {agent} --timeout {seconds}", srview()),
+            "command": hook_command(&format!("{} gate --agent {agent} --timeout {seconds}", srview())),
             "timeout": timeout,
         }],
     })
@@ -236,14 +246,18 @@ fn claude_code_install_takes_out_an_earlier_post_tool_use_failure_group() {
     let world = World::new("claude-code");
     let path = world.home.join(".claude/settings.json");
     let own = "{\n  \"cleanupPeriodDays\": 30\n}\n";
-    let group = |matcher: &str| {
+    // An earlier install's command (without the deny when srview cannot
+    // run), and this one's.
+    let invocation = format!("{} gate --agent claude-code --timeout 60", srview());
+    let group_with = |matcher: &str, command: &str| {
         format!(
             "[\n      {{\n        \"matcher\": \"{matcher}\",\n        \"hooks\": [\n          {{\n            \
-             \"type\": \"command\",\n            \"command\": \"{} gate --agent claude-code --timeout 60\",\n            \
+             \"type\": \"command\",\n            \"command\": {},\n            \
              \"timeout\": 60\n          }}\n        ]\n      }}\n    ]",
-            srview()
+            Value::from(command)
         )
     };
+    let group = |matcher: &str| group_with(matcher, &invocation);
     let earlier = format!(
         "{{\n  \"cleanupPeriodDays\": 30,\n  \"hooks\": {{\n    \"PreToolUse\": {},\n    \"PostToolUseFailure\": {}\n  }}\n}}\n",
         group("Edit|Write"),
@@ -256,7 +270,7 @@ fn claude_code_install_takes_out_an_earlier_post_tool_use_failure_group() {
         std::fs::read_to_string(&path).expect("the settings"),
         format!(
             "{{\n  \"cleanupPeriodDays\": 30,\n  \"hooks\": {{\n    \"PreToolUse\": {}\n  }}\n}}\n",
-            group("Edit|Write")
+            group_with("Edit|Write", &hook_command(&invocation))
         )
     );
     world.ok(&["--agent", "claude-code", "--uninstall"]);
@@ -296,10 +310,10 @@ fn codex_gets_its_hook_and_the_trust_it_needs() {
         let hooks = world.json(".codex/hooks.json");
         let pre = hooks["hooks"]["PreToolUse"].as_array().expect("PreToolUse");
         assert_eq!(pre.len(), 2);
-        let command = format!(
+        let command = hook_command(&format!(
             "{} gate --agent codex --timeout 60 --policy loose=deny",
             srview()
-        );
+        ));
         assert_eq!(pre[1]["matcher"], "apply_patch");
         assert_eq!(pre[1]["hooks"][0]["command"], command.as_str());
         assert_eq!(pre[1]["hooks"][0]["timeout"], 60);
@@ -514,5 +528,61 @@ fn settings_that_are_not_json_are_left_alone() {
     assert_eq!(
         std::fs::read_to_string(&path).expect("read"),
         "{\n  \"hooks\": {,\n}\n"
+    );
+}
+
+/// The command install writes for Claude Code (as for Codex, Gemini CLI
+/// and Qwen Code), run by `sh -c` as the agents run it: srview's answer
+/// passes as it is; when srview is not there, a deny by exit 2 with the
+/// reason on stderr (the real CLIs each read it as a deny: without it
+/// Claude Code and Codex let the edit run, tests/gate_e2e/).
+#[test]
+fn the_installed_command_denies_when_srview_cannot_run() {
+    let world = World::new("claude-code");
+    world.ok(&["--agent", "claude-code"]);
+    let settings = world.json(".claude/settings.json");
+    let command = settings["hooks"]["PreToolUse"][1]["hooks"][0]["command"]
+        .as_str()
+        .expect("srview's command")
+        .to_string();
+    let sh = |command: &str| {
+        use std::io::Write;
+        let mut child = Command::new("sh")
+            .args(["-c", command])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("sh runs");
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(b"not a payload")
+            .expect("the payload");
+        let out = child.wait_with_output().expect("sh ends");
+        (
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+            out.status.code(),
+        )
+    };
+    let (stdout, _, code) = sh(&command);
+    assert_eq!(code, Some(0), "srview answers itself");
+    assert!(
+        stdout.contains("\"permissionDecision\":\"deny\""),
+        "{stdout}"
+    );
+
+    let gone = world.home.join("no-srview-here");
+    let (stdout, stderr, code) = sh(&command.replace(&srview(), &gone.to_string_lossy()));
+    assert_eq!(code, Some(2), "{stderr}");
+    assert_eq!(stdout, "");
+    assert!(
+        stderr.ends_with(&format!(
+            "srview gate: {} did not answer (exit 127): the edit is blocked\n",
+            gone.display()
+        )),
+        "{stderr}"
     );
 }

@@ -107,6 +107,12 @@ SCENARIOS = {
         prompt="Raise LOW_STOCK in inventory.py to 10.",
         edits=[(FAIL_OLD, FAIL_NEW)],
     ),
+    "missing": dict(
+        what="the loose edit, srview deleted after the install (the hook's program is missing)",
+        prompt=SKU_PROMPT,
+        edits=[(SKU_OLD_2, SKU_NEW_2)],
+        missing=True,
+    ),
     "project": dict(
         what="the loose edit, with the gate installed with --project (the project's config, not HOME's)",
         prompt=SKU_PROMPT,
@@ -129,6 +135,8 @@ CLAUDE_SCENARIOS["failing"] = dict(
     SCENARIOS["failing"],
     what="an edit whose old text is in no line of the file (Claude refuses it itself, before any hook)",
 )
+CLAUDE_SCENARIOS["missing"] = dict(CLAUDE_SCENARIOS["loose"], missing=True)
+CLAUDE_SCENARIOS["missing"]["what"] = "the curly-quote edit, srview deleted after the install (the hook's program is missing)"
 CLAUDE_SCENARIOS["project"] = dict(CLAUDE_SCENARIOS["loose-deny"], scope="project")
 CLAUDE_SCENARIOS["project"]["what"] = ("the curly-quote edit with --policy loose=deny, installed with --project "
                                        "(the project's .claude/settings.json)")
@@ -507,7 +515,13 @@ def scenario_run(agent, name, cli, srview, home, port, outdir, isolated):
     config_before = snapshot(home)
     folders_before = folders(home)
     where = ["--agent", agent.id, "--" + scenario.get("scope", "user")]
-    install = [srview, "gate", "install"] + where
+    gone = None
+    if scenario.get("missing"):
+        # Installed from a copy of srview that is then deleted: the hook
+        # names a program that is not there.
+        gone = os.path.join(tempfile.mkdtemp(prefix="srview-gone-"), "srview")
+        shutil.copy2(srview, gone)
+    install = [gone or srview, "gate", "install"] + where
     if scenario.get("policy"):
         install += ["--policy", scenario["policy"]]
     env = bare_env(home, {})
@@ -520,6 +534,9 @@ def scenario_run(agent, name, cli, srview, home, port, outdir, isolated):
         return False
     installed = snapshot(home)
     created_folders = folders(home) - folders_before
+    if gone:
+        shutil.rmtree(os.path.dirname(gone))
+        out("(then %s is deleted: the installed hook names a program that is not there)" % gone)
     touched = sorted(p for p in installed if installed[p] != config_before.get(p))
 
     file_path = target
