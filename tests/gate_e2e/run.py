@@ -726,13 +726,17 @@ def inner(args):
         else "no isolation: a temporary HOME, the host's loopback"))
     out()
     all_same = True
-    for name in names:
-        outdir = os.path.join(args.out, agent.id, name)
-        if os.path.exists(outdir):
-            shutil.rmtree(outdir)
-        os.makedirs(outdir)
-        all_same = scenario_run(agent, name, args.cli_resolved, srview, home, port, outdir,
-                                args.isolated) and all_same
+    try:
+        for name in names:
+            outdir = os.path.join(args.out, agent.id, name)
+            if os.path.exists(outdir):
+                shutil.rmtree(outdir)
+            os.makedirs(outdir)
+            all_same = scenario_run(agent, name, args.cli_resolved, srview, home, port, outdir,
+                                    args.isolated) and all_same
+    finally:
+        if not args.isolated:
+            shutil.rmtree(os.path.dirname(home), ignore_errors=True)
     return 0 if all_same else 1
 
 
