@@ -13,6 +13,8 @@
 
 #[path = "gate/install.rs"]
 mod install;
+#[path = "gate/real_cli.rs"]
+mod real_cli;
 #[path = "gate/record.rs"]
 mod record;
 

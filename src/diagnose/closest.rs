@@ -427,9 +427,22 @@ pub fn text_similarity(a: &str, b: &str) -> f64 {
     if a == b {
         return 1.0;
     }
-    let deadline = Instant::now() + Duration::from_millis(20);
-    let diff = TokenDiff::chars(a.as_str(), b.as_str(), Some(deadline));
+    let diff = TokenDiff::chars(a.as_str(), b.as_str(), char_diff_deadline(&a, &b));
     f64::from(diff.ratio()).clamp(0.0, 1.0)
+}
+
+/// Texts up to this many bytes together are diffed character by character
+/// without a deadline: Myers on them is quick even in a debug build, and a
+/// wall-clock deadline made the similarity, and so the closest region,
+/// depend on the machine's load (with a real agent CLI running beside it,
+/// `srview gate` judged the same Claude Code edit once a repair and once a
+/// deny; tests/gate_e2e/).
+const CHAR_DIFF_EXACT_UP_TO: usize = 2_000;
+
+/// The deadline of a character diff of `a` and `b`: none for short texts
+/// (the result is then the same on any machine), 20 ms for longer ones.
+pub fn char_diff_deadline(a: &str, b: &str) -> Option<Instant> {
+    (a.len() + b.len() > CHAR_DIFF_EXACT_UP_TO).then(|| Instant::now() + Duration::from_millis(20))
 }
 
 /// For SEARCH lines that hit nothing by hash: the file lines sharing most
@@ -564,6 +577,19 @@ fn dice(a: &[u32], b: &[u32]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A short character diff has no deadline, so its similarity is the
+    /// same however busy the machine is; a long one keeps its bound.
+    #[test]
+    fn short_character_diffs_have_no_deadline() {
+        let line = "    label = \"low\" if item.qty < LOW_STOCK else \"ok\"";
+        assert_eq!(
+            char_diff_deadline(line, &line.replace('"', "\u{201c}")),
+            None
+        );
+        let long = "x".repeat(CHAR_DIFF_EXACT_UP_TO);
+        assert!(char_diff_deadline(&long, "y").is_some());
+    }
 
     /// The lines the diagnosis used to collect itself: `split('\n')`, the
     /// empty element after a final newline dropped.

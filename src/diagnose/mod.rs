@@ -46,7 +46,7 @@ use serde::Serialize;
 use crate::engine::matcher::LineIndex;
 use crate::engine::{self, BlockState, Options, Stage};
 
-pub use closest::{FileIndex, MIN_SIMILARITY, TIE_MARGIN};
+pub use closest::{FileIndex, MIN_SIMILARITY, TIE_MARGIN, char_diff_deadline};
 pub(crate) use compare::changed_runs;
 pub use compare::{differences, line_diff};
 pub(crate) use flow::at_line_start;

@@ -166,27 +166,28 @@ pub fn plan(
         root: root.clone(),
         ..Plan::default()
     };
-    let command = command(request);
+    let command = match request.agent {
+        GateAgent::ClaudeCode | GateAgent::Codex | GateAgent::GeminiCli | GateAgent::QwenCode => {
+            hook_command(request)
+        }
+        _ => command(request),
+    };
     match request.agent {
         GateAgent::ClaudeCode => {
             let path = root.join(".claude/settings.json");
-            let hook = |matcher: &str| group(matcher, &command, request.timeout);
+            // No PostToolUseFailure group: Claude Code 2.1.328 runs no hook
+            // at all for an Edit its own validation refuses (old_string not
+            // found; run against the real CLI, tests/gate_e2e/), the one
+            // failure srview could diagnose. An earlier install's group is
+            // still taken out.
             settings_change(
                 &mut plan,
                 request,
                 &path,
                 read(&path)?,
-                &[
-                    ("PreToolUse", hook("Edit|Write")),
-                    ("PostToolUseFailure", hook("Edit")),
-                ],
+                &[("PreToolUse", group("Edit|Write", &command, request.timeout))],
+                &["PostToolUseFailure"],
             )?;
-            if !request.uninstall {
-                plan.notes.push(
-                    "PostToolUseFailure (srview's diagnosis after a failed Edit) is from Claude Code's documentation, not recorded"
-                        .into(),
-                );
-            }
         }
         GateAgent::Codex => codex(&mut plan, request, &command, &read)?,
         GateAgent::GeminiCli => {
@@ -199,12 +200,14 @@ pub fn plan(
                 &path,
                 read(&path)?,
                 &[("BeforeTool", entry)],
+                &[],
             )?;
             if request.scope == Scope::Project && !request.uninstall {
                 plan.notes.push(
-                    "Gemini CLI runs a project's hooks only in a trusted folder (trust it in Gemini CLI: /permissions, \
-                     or ~/.gemini/trustedFolders.json) and once the hook is in ~/.gemini/trusted_hooks.json \
-                     (Gemini CLI asks on its first run); srview does neither"
+                    "Gemini CLI reads a project's settings, and runs its hooks, only in a trusted folder (or with \
+                     folder trust off); headless, an untrusted folder stops it (trust it in Gemini CLI: /permissions, \
+                     ~/.gemini/trustedFolders.json, or GEMINI_CLI_TRUST_WORKSPACE=true); srview does not trust the \
+                     folder. In a trusted folder it runs the hook, warning about project hooks (seen with Gemini CLI 0.61.0)"
                         .into(),
                 );
             }
@@ -218,6 +221,7 @@ pub fn plan(
                 &path,
                 read(&path)?,
                 &[("PreToolUse", entry)],
+                &[],
             )?;
             if !request.uninstall {
                 plan.notes.push(
@@ -285,6 +289,21 @@ pub fn command(request: &Request) -> String {
     words.join(" ")
 }
 
+/// The command a settings file holds (Claude Code, Codex, Gemini CLI,
+/// Qwen Code): [`command`], and, when srview cannot be run (not there, not
+/// executable) or dies without answering, a deny: exit 2 with the reason
+/// on stderr, which each of the four reads as a deny. Without it each let
+/// the edit run (the shell's exit 127 is a non-blocking error: seen with
+/// the real Claude Code and Codex, tests/gate_e2e/). srview's own exit 2 (a
+/// usage error, its reason on stderr) passes as it is; its answers exit 0.
+pub fn hook_command(request: &Request) -> String {
+    format!(
+        "{} || {{ s=$?; [ $s = 2 ] || printf 'srview gate: %s did not answer (exit %s): the edit is blocked\\n' {} $s >&2; exit 2; }}",
+        command(request),
+        shell_quote(&request.srview.to_string_lossy()),
+    )
+}
+
 fn shell_quote(word: &str) -> String {
     let plain = !word.is_empty()
         && word
@@ -321,13 +340,15 @@ fn group_with_timeout(matcher: &str, command: &str, timeout: u64) -> Json {
 const EMPTY_SETTINGS: &str = "{}\n";
 
 /// Adds (or, uninstalling, takes out) srview's group of each event to the
-/// JSON settings at `path`.
+/// JSON settings at `path`; srview's group of each `retired` event (one an
+/// earlier srview installed) is only taken out.
 fn settings_change(
     plan: &mut Plan,
     request: &Request,
     path: &Path,
     before: Option<String>,
     events: &[(&'static str, Json)],
+    retired: &[&str],
 ) -> Result<(), InstallError> {
     let bad = |why: String| InstallError::Config {
         path: path.display().to_string(),
@@ -339,12 +360,17 @@ fn settings_change(
     for (event, _) in events.iter().rev() {
         text = without_ours(&text, event, request.agent).map_err(bad)?;
     }
+    for event in retired {
+        text = without_ours(&text, event, request.agent).map_err(bad)?;
+    }
     if !request.uninstall {
         for (event, entry) in events {
             text = with_entry(&text, event, entry).map_err(bad)?;
         }
     }
-    let after = if request.uninstall && text == EMPTY_SETTINGS && before.is_some() {
+    let emptied = text == EMPTY_SETTINGS
+        || (request.agent == GateAgent::QwenCode && only_qwen_version(&text));
+    let after = if request.uninstall && emptied && before.is_some() {
         None
     } else if before.is_none() && text == EMPTY_SETTINGS {
         // Nothing there, nothing to take out.
@@ -354,6 +380,21 @@ fn settings_change(
     };
     push(plan, path, before, after, false);
     Ok(())
+}
+
+/// Whether the settings hold nothing but the `"$version"` Qwen Code 0.24.4
+/// writes into every settings file it reads (seen with the real CLI,
+/// tests/gate_e2e/: a file install created came back `{"$version": 4}`
+/// after a run): such a file holds nothing of the user's, and uninstall
+/// removes it as it removes one left `{}`.
+fn only_qwen_version(text: &str) -> bool {
+    match jsonc::parse(text) {
+        Ok(Node::Object { members, .. }) => {
+            matches!(members.as_slice(), [only] if only.key == "$version"
+                && matches!(only.value, Node::Other { .. }))
+        }
+        _ => false,
+    }
 }
 
 fn push(
@@ -536,6 +577,7 @@ fn codex(
         &hooks_path,
         before.clone(),
         &[("PreToolUse", entry)],
+        &[],
     )?;
     let hooks_after = plan
         .changes

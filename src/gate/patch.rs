@@ -149,7 +149,8 @@ pub(super) fn codex(call: &Call, fs: &dyn PatchFs) -> Finding {
     if !damage.is_empty() {
         explanation.push_str(&format!("\nAs written: {}.", damage.join("; ")));
     }
-    let (tight, withheld) = apply_patch::tighten_reindented(&patch, &outcome);
+    let (mut tight, withheld) = apply_patch::tighten_reindented(&patch, &outcome);
+    straighten_added(&mut tight, &patch, &outcome);
     let (corrected, why_not) = if let Some(([s, h], why)) = withheld.first() {
         (
             None,
@@ -172,6 +173,53 @@ pub(super) fn codex(call: &Call, fs: &dyn PatchFs) -> Finding {
         explanation,
         corrected,
         withheld: why_not,
+    }
+}
+
+/// In each hunk Codex matched only at level `unicode`, the added lines
+/// of `tight` with the typographic look-alikes (curly quotes, dashes,
+/// special spaces) the model wrote where the file has the ASCII form
+/// written as the file has them: the model's text means the file's
+/// characters there too, as in its old lines (left as sent, Codex would
+/// write `label = “LOW”` into Python: seen with the real CLI,
+/// tests/gate_e2e/). A look-alike the file's matched lines hold too is
+/// left as sent.
+fn straighten_added(tight: &mut Patch, patch: &Patch, outcome: &PatchOutcome) {
+    use apply_patch::{LineKind, seek::normalise};
+    for ((section, own), report) in tight
+        .sections
+        .iter_mut()
+        .zip(&patch.sections)
+        .zip(&outcome.sections)
+    {
+        let (Section::Update { chunks, .. }, Section::Update { chunks: sent, .. }) = (section, own)
+        else {
+            continue;
+        };
+        for ((chunk, sent), hunk) in chunks.iter_mut().zip(sent).zip(&report.hunks) {
+            if hunk.level != Some(MatchLevel::Unicode) {
+                continue;
+            }
+            // `chunk`'s old lines are the file's own (tightened); `sent`'s
+            // are the model's.
+            let in_file: std::collections::BTreeSet<char> =
+                chunk.old_lines().concat().chars().collect();
+            let meant: std::collections::BTreeSet<char> = sent
+                .old_lines()
+                .concat()
+                .chars()
+                .filter(|&c| normalise(c) != c && !in_file.contains(&c))
+                .collect();
+            for line in chunk.lines.iter_mut().filter(|l| l.kind == LineKind::Added) {
+                if line.text.chars().any(|c| meant.contains(&c)) {
+                    line.text = line
+                        .text
+                        .chars()
+                        .map(|c| if meant.contains(&c) { normalise(c) } else { c })
+                        .collect();
+                }
+            }
+        }
     }
 }
 

@@ -191,20 +191,33 @@ fn install_twice_then_uninstall(agent: &str, args: &[&str], check: impl Fn(&Worl
     world
 }
 
+/// A settings file's hook command: srview's `invocation`, and a deny by
+/// exit 2 when srview cannot be run or dies without answering.
+fn hook_command(invocation: &str) -> String {
+    format!(
+        "{invocation} || {{ s=$?; [ $s = 2 ] || printf 'srview gate: %s did not answer (exit %s): \
+         the edit is blocked\\n' {} $s >&2; exit 2; }}",
+        srview()
+    )
+}
+
 /// The group srview adds to a hook event's array.
 fn gate_group(matcher: &str, agent: &str, seconds: u32, timeout: u64) -> Value {
     serde_json::json!({
         "matcher": matcher,
         "hooks": [{
             "type": "command",
-            "command": format!("{} gate --agent {agent} --timeout {seconds}", srview()),
+            "command": hook_command(&format!("{} gate --agent {agent} --timeout {seconds}", srview())),
             "timeout": timeout,
         }],
     })
 }
 
+/// PreToolUse only: Claude Code 2.1.328 runs no hook for an Edit its own
+/// validation refuses (tests/gate_e2e/, against the real CLI), so srview
+/// installs no PostToolUseFailure group.
 #[test]
-fn claude_code_gets_pre_tool_use_and_post_tool_use_failure() {
+fn claude_code_gets_pre_tool_use_only() {
     install_twice_then_uninstall("claude-code", &[], |world| {
         let settings = world.json(".claude/settings.json");
         let pre = settings["hooks"]["PreToolUse"]
@@ -217,10 +230,51 @@ fn claude_code_gets_pre_tool_use_and_post_tool_use_failure() {
         );
         assert_eq!(pre[1], gate_group("Edit|Write", "claude-code", 60, 60));
         assert_eq!(
-            settings["hooks"]["PostToolUseFailure"],
-            serde_json::json!([gate_group("Edit", "claude-code", 60, 60)])
+            settings["hooks"].as_object().map(|h| h.len()),
+            Some(1),
+            "{settings}"
         );
     });
+}
+
+/// A settings file an earlier srview wrote (PreToolUse and the
+/// PostToolUseFailure group it no longer installs): install leaves one
+/// PreToolUse group and takes the retired one out; uninstall takes out
+/// both, giving back the user's own settings byte for byte.
+#[test]
+fn claude_code_install_takes_out_an_earlier_post_tool_use_failure_group() {
+    let world = World::new("claude-code");
+    let path = world.home.join(".claude/settings.json");
+    let own = "{\n  \"cleanupPeriodDays\": 30\n}\n";
+    // An earlier install's command (without the deny when srview cannot
+    // run), and this one's.
+    let invocation = format!("{} gate --agent claude-code --timeout 60", srview());
+    let group_with = |matcher: &str, command: &str| {
+        format!(
+            "[\n      {{\n        \"matcher\": \"{matcher}\",\n        \"hooks\": [\n          {{\n            \
+             \"type\": \"command\",\n            \"command\": {},\n            \
+             \"timeout\": 60\n          }}\n        ]\n      }}\n    ]",
+            Value::from(command)
+        )
+    };
+    let group = |matcher: &str| group_with(matcher, &invocation);
+    let earlier = format!(
+        "{{\n  \"cleanupPeriodDays\": 30,\n  \"hooks\": {{\n    \"PreToolUse\": {},\n    \"PostToolUseFailure\": {}\n  }}\n}}\n",
+        group("Edit|Write"),
+        group("Edit")
+    );
+    std::fs::write(&path, &earlier).expect("the earlier install's settings");
+    let said = world.ok(&["--agent", "claude-code"]);
+    assert!(said.starts_with("srview gate: installed for "), "{said}");
+    assert_eq!(
+        std::fs::read_to_string(&path).expect("the settings"),
+        format!(
+            "{{\n  \"cleanupPeriodDays\": 30,\n  \"hooks\": {{\n    \"PreToolUse\": {}\n  }}\n}}\n",
+            group_with("Edit|Write", &hook_command(&invocation))
+        )
+    );
+    world.ok(&["--agent", "claude-code", "--uninstall"]);
+    assert_eq!(std::fs::read_to_string(&path).expect("the settings"), own);
 }
 
 /// The project's `.claude/settings.json`, created with its folder, both
@@ -256,10 +310,10 @@ fn codex_gets_its_hook_and_the_trust_it_needs() {
         let hooks = world.json(".codex/hooks.json");
         let pre = hooks["hooks"]["PreToolUse"].as_array().expect("PreToolUse");
         assert_eq!(pre.len(), 2);
-        let command = format!(
+        let command = hook_command(&format!(
             "{} gate --agent codex --timeout 60 --policy loose=deny",
             srview()
-        );
+        ));
         assert_eq!(pre[1]["matcher"], "apply_patch");
         assert_eq!(pre[1]["hooks"][0]["command"], command.as_str());
         assert_eq!(pre[1]["hooks"][0]["timeout"], 60);
@@ -322,6 +376,41 @@ fn qwen_code_gets_pre_tool_use_in_seconds() {
         stderr,
         "srview: gate install: Qwen Code reads a hook timeout of 1000 or more as milliseconds: \
          give --timeout below 1000 seconds\n"
+    );
+}
+
+/// A run of the real Qwen Code 0.24.4 (tests/gate_e2e/) writes
+/// `"$version": 4` into every settings file it reads, the project's one
+/// that install created too: uninstall still removes that file and its
+/// folder (nothing of the user's is in it), and keeps a file that holds
+/// anything else.
+#[test]
+fn qwen_codes_version_mark_does_not_keep_a_file_install_created() {
+    let world = World::new("qwen-code");
+    let original = world.snapshot();
+    world.ok(&["--agent", "qwen-code", "--project"]);
+    let path = world.project.join(".qwen/settings.json");
+    let installed = std::fs::read_to_string(&path).expect("the project's settings");
+    // What the run left (the bytes of the real CLI's rewrite).
+    let ran = installed
+        .strip_suffix("\n}\n")
+        .map(|head| format!("{head},\n  \"$version\": 4\n}}\n"))
+        .expect("the settings end with the root's brace");
+    std::fs::write(&path, &ran).expect("the run's rewrite");
+    world.ok(&["--agent", "qwen-code", "--project", "--uninstall"]);
+    assert_eq!(
+        world.snapshot(),
+        original,
+        "uninstall left the tree changed"
+    );
+
+    world.ok(&["--agent", "qwen-code", "--project"]);
+    let kept = ran.replace("\"$version\": 4", "\"$version\": 4,\n  \"model\": {}");
+    std::fs::write(&path, &kept).expect("settings of the user's own");
+    world.ok(&["--agent", "qwen-code", "--project", "--uninstall"]);
+    assert_eq!(
+        std::fs::read_to_string(&path).expect("kept"),
+        "{\n  \"$version\": 4,\n  \"model\": {}\n}\n"
     );
 }
 
@@ -439,5 +528,61 @@ fn settings_that_are_not_json_are_left_alone() {
     assert_eq!(
         std::fs::read_to_string(&path).expect("read"),
         "{\n  \"hooks\": {,\n}\n"
+    );
+}
+
+/// The command install writes for Claude Code (as for Codex, Gemini CLI
+/// and Qwen Code), run by `sh -c` as the agents run it: srview's answer
+/// passes as it is; when srview is not there, a deny by exit 2 with the
+/// reason on stderr (the real CLIs each read it as a deny: without it
+/// Claude Code and Codex let the edit run, tests/gate_e2e/).
+#[test]
+fn the_installed_command_denies_when_srview_cannot_run() {
+    let world = World::new("claude-code");
+    world.ok(&["--agent", "claude-code"]);
+    let settings = world.json(".claude/settings.json");
+    let command = settings["hooks"]["PreToolUse"][1]["hooks"][0]["command"]
+        .as_str()
+        .expect("srview's command")
+        .to_string();
+    let sh = |command: &str| {
+        use std::io::Write;
+        let mut child = Command::new("sh")
+            .args(["-c", command])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("sh runs");
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(b"not a payload")
+            .expect("the payload");
+        let out = child.wait_with_output().expect("sh ends");
+        (
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+            out.status.code(),
+        )
+    };
+    let (stdout, _, code) = sh(&command);
+    assert_eq!(code, Some(0), "srview answers itself");
+    assert!(
+        stdout.contains("\"permissionDecision\":\"deny\""),
+        "{stdout}"
+    );
+
+    let gone = world.home.join("no-srview-here");
+    let (stdout, stderr, code) = sh(&command.replace(&srview(), &gone.to_string_lossy()));
+    assert_eq!(code, Some(2), "{stderr}");
+    assert_eq!(stdout, "");
+    assert!(
+        stderr.ends_with(&format!(
+            "srview gate: {} did not answer (exit 127): the edit is blocked\n",
+            gone.display()
+        )),
+        "{stderr}"
     );
 }

@@ -853,10 +853,11 @@ fn similarity(a: &str, b: &str) -> f64 {
     if a == b {
         return 1.0;
     }
-    let diff = similar::TextDiff::configure()
-        .timeout(std::time::Duration::from_millis(20))
-        .diff_chars(a, b);
-    f64::from(diff.ratio())
+    let mut config = similar::TextDiff::configure();
+    if let Some(deadline) = crate::diagnose::char_diff_deadline(a, b) {
+        config.deadline(deadline);
+    }
+    f64::from(config.diff_chars(a, b).ratio())
 }
 
 #[cfg(test)]

@@ -57,7 +57,7 @@ impl MatchLevel {
 }
 
 /// The punctuation the reference's last pass reads as ASCII.
-fn normalise(c: char) -> char {
+pub fn normalise(c: char) -> char {
     match c {
         '\u{2010}'..='\u{2015}' | '\u{2212}' => '-',
         '\u{2018}'..='\u{201B}' => '\'',
