@@ -1723,20 +1723,21 @@ fn marker_advice_is_not_given_for_a_patch() {
 /// there, with what it does and in which previewer.
 #[test]
 fn the_documented_keys_are_the_help_overlays() {
-    use srview::app::keymap::{KEY_HELP, KeyScope};
+    use srview::app::keymap::{KEYS, KeyScope};
     let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/previewer.md"))
         .expect("docs/previewer.md");
     let rows: Vec<&str> = doc.lines().filter(|l| l.starts_with("| `")).collect();
-    let want: Vec<String> = KEY_HELP
+    let want: Vec<String> = KEYS
         .iter()
-        .map(|(key, what, scope)| {
-            let scope = match scope {
+        .map(|row| {
+            let scope = match row.scope {
                 KeyScope::Both => "every previewer",
                 KeyScope::SingleDiff => "one diff",
                 KeyScope::Transcript => "transcript",
                 KeyScope::Agent => "agent",
+                KeyScope::AgentList => "agent's list",
             };
-            format!("| `{key}` | {what} | {scope} |")
+            format!("| `{}` | {} | {scope} |", row.keys, row.help)
         })
         .collect();
     assert_eq!(rows, want);

@@ -26,6 +26,7 @@ use crate::sessions::review::{Basis, Recovery, SessionReview, review_live};
 use crate::source::agent::{AgentEvent, AgentReader, FileContent, Verdict, detect, detect_path};
 use crate::source::patch_preview::input_blocks;
 use crate::tui::app::agent::{AgentKey, AgentList, AgentMode, EditRow, accept_refusal};
+use crate::tui::app::keymap::{self, Action, KeyScope};
 use crate::tui::app::{App, Effect, Focus, Notice, StreamState, keys};
 use crate::tui::view::{self, Caches, highlight::Syntaxes, theme::Theme};
 
@@ -1103,7 +1104,7 @@ impl Screen for AgentEdits {
             && let Some(shown) = &mut self.shown
             && shown.app.search_typing()
         {
-            keys::on_key(&mut shown.app, key);
+            keys::on_key_in(&mut shown.app, key, KeyScope::Agent);
             return Flow::Continue;
         }
         let busy = self.shown.as_ref().is_some_and(|s| {
@@ -1136,10 +1137,10 @@ impl Screen for AgentEdits {
                 Flow::Continue
             }
             AgentKey::ToPreview => {
-                use ratatui_crossterm::crossterm::event::KeyCode;
+                let action = keymap::lookup(KeyScope::Agent, key);
                 // The final mode of an edit still arriving would apply the
                 // blocks cut where its input stops: no edit the agent makes.
-                if key.code == KeyCode::Char('F')
+                if action == Some(Action::FinalView)
                     && self.shown.as_ref().is_some_and(|s| !s.app.final_preview)
                     && self.list.current().is_some_and(|row| row.streaming)
                 {
@@ -1153,14 +1154,16 @@ impl Screen for AgentEdits {
                     );
                     return Flow::Continue;
                 }
-                // What `a` writes here is the agent's edit whole.
-                if key.code == KeyCode::Char('x')
+                // What `a` writes here is the agent's edit whole: one
+                // diff's `x` is said to be one diff's.
+                if action.is_none()
+                    && keymap::lookup(KeyScope::SingleDiff, key) == Some(Action::LeaveOut)
                     && self.shown.as_ref().is_some_and(|s| !s.app.view.help)
                 {
                     self.say_of_shown(keys::NO_LEAVING_OUT, false);
                     return Flow::Continue;
                 }
-                if key.code == KeyCode::Char('c')
+                if action == Some(Action::CopyCorrected)
                     && let Some(flow) = self.copy_in_its_own_form()
                 {
                     return flow;
@@ -1168,7 +1171,7 @@ impl Screen for AgentEdits {
                 let Some(shown) = &mut self.shown else {
                     return Flow::Continue;
                 };
-                match keys::on_key(&mut shown.app, key) {
+                match keys::on_key_in(&mut shown.app, key, KeyScope::Agent) {
                     Effect::Quit(_) => Flow::Exit(Exit::Quit(0)),
                     Effect::Copy { block, text } => Flow::Copy { block, text },
                     // The agent's edits are re-read as they come; FILE is

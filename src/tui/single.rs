@@ -686,20 +686,20 @@ impl Screen for SingleFile {
             && !self.app.search_typing()
             && let Some(other) = self.other()
         {
-            use ratatui_crossterm::crossterm::event::KeyCode;
-            match k.code {
-                KeyCode::Char('a') => {
+            use crate::tui::app::keymap::{self, Action, KeyScope};
+            match keymap::lookup(KeyScope::SingleDiff, *k) {
+                Some(Action::Accept) => {
                     let confirming = std::mem::take(&mut self.app.confirming_guess);
                     let content = self.app.result.clone();
                     return self
                         .accept(content, confirming)
                         .map_or(Flow::Continue, Flow::Exit);
                 }
-                KeyCode::Char('c') => {
+                Some(Action::CopyCorrected) => {
                     self.app.confirming_guess = false;
                     return self.copy_fix(self.app.view.selected, other);
                 }
-                KeyCode::Char('F') if !self.app.final_mode() => {
+                Some(Action::FinalView) if !self.app.final_mode() => {
                     self.app.confirming_guess = false;
                     self.preview_final(other);
                     return Flow::Continue;

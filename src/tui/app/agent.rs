@@ -7,6 +7,7 @@
 use ratatui_crossterm::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::Notice;
+use super::keymap::{self, Action, KeyScope};
 use crate::sessions::review::{Basis, Review};
 use crate::source::agent::Verdict;
 
@@ -399,90 +400,96 @@ impl AgentList {
         }
         self.notice = None;
         self.notice_about = None;
-        if key.code == KeyCode::Char('!') {
-            self.failed_first = !self.failed_first;
-            self.sort();
-            // In the list, the cursor goes to the top of the new order.
-            let top = self.order.first().map(|&i| self.rows[i].seq);
-            let moved = self.mode == AgentMode::List && top.is_some() && top != self.selected;
-            if moved {
-                self.selected = top;
+        let screen = match self.mode {
+            AgentMode::List => KeyScope::AgentList,
+            AgentMode::Preview => KeyScope::Agent,
+        };
+        // A key of every previewer (or none) in an edit is its previewer's.
+        let Some(action) = keymap::lookup(screen, key) else {
+            return self.not_the_lists();
+        };
+        match action {
+            Action::FailedFirst => self.toggle_failed_first(),
+            Action::SaveText if self.selected.is_some() => AgentKey::Save,
+            Action::File(n) => {
+                let Some(tab) = self.files().into_iter().nth(usize::from(n)) else {
+                    return AgentKey::Done;
+                };
                 self.follow = false;
-            }
-            self.notice = Some(Notice {
-                text: if self.failed_first {
-                    "failed edits and disagreements first".into()
-                } else {
-                    "edits in the agent's order".into()
-                },
-                error: false,
-            });
-            return if moved {
+                self.mode = AgentMode::Preview;
+                self.selected = Some(tab.latest);
                 AgentKey::Show
-            } else {
+            }
+            Action::Quit => AgentKey::Quit(0),
+            Action::FollowNewest => self.follow_latest(),
+            // The list's own keys.
+            Action::Down if screen == KeyScope::AgentList => self.step(1),
+            Action::Up if screen == KeyScope::AgentList => self.step(-1),
+            Action::PageDown if screen == KeyScope::AgentList => self.step(10),
+            Action::PageUp if screen == KeyScope::AgentList => self.step(-10),
+            Action::Top if screen == KeyScope::AgentList => self.step(isize::MIN / 2),
+            Action::Bottom if screen == KeyScope::AgentList => self.step(isize::MAX / 2),
+            Action::Open if self.selected.is_some() => {
+                self.mode = AgentMode::Preview;
+                AgentKey::Show
+            }
+            Action::Help if screen == KeyScope::AgentList => {
+                self.notice = Some(Notice {
+                    text: keymap::list_keys_notice(),
+                    error: false,
+                });
                 AgentKey::Done
-            };
+            }
+            Action::Close if screen == KeyScope::AgentList => {
+                self.notice = Some(Notice {
+                    text: "nothing to close: q quits".into(),
+                    error: false,
+                });
+                AgentKey::Done
+            }
+            // An edit's own keys.
+            Action::NextEdit => self.step(1),
+            Action::PrevEdit => self.step(-1),
+            Action::WriteEdit => AgentKey::Accept,
+            Action::BackToList if !preview_busy => {
+                self.mode = AgentMode::List;
+                AgentKey::Done
+            }
+            _ => self.not_the_lists(),
         }
-        if key.code == KeyCode::Char('s') && self.selected.is_some() {
-            return AgentKey::Save;
-        }
-        if let KeyCode::Char(c @ '1'..='9') = key.code {
-            let n = c as usize - '1' as usize;
-            let Some(tab) = self.files().into_iter().nth(n) else {
-                return AgentKey::Done;
-            };
-            self.follow = false;
-            self.mode = AgentMode::Preview;
-            self.selected = Some(tab.latest);
-            return AgentKey::Show;
-        }
+    }
+
+    /// A key the list does not take: in an edit, its previewer's.
+    fn not_the_lists(&self) -> AgentKey {
         match self.mode {
-            AgentMode::List => match key.code {
-                KeyCode::Char('q') => AgentKey::Quit(0),
-                KeyCode::Char('j') | KeyCode::Down => self.step(1),
-                KeyCode::Char('k') | KeyCode::Up => self.step(-1),
-                KeyCode::PageDown | KeyCode::Char(' ') => self.step(10),
-                KeyCode::PageUp => self.step(-10),
-                KeyCode::Char('g') | KeyCode::Home => self.step(isize::MIN / 2),
-                KeyCode::Char('G') | KeyCode::End => self.step(isize::MAX / 2),
-                KeyCode::Enter if self.selected.is_some() => {
-                    self.mode = AgentMode::Preview;
-                    AgentKey::Show
-                }
-                KeyCode::Char('f') => self.follow_latest(),
-                KeyCode::Char('?') => {
-                    self.notice = Some(Notice {
-                        text: "j/k move · Enter open an edit · 1-9 a file's latest edit · \
-                               ! failed first · f follow the newest edit · s save the \
-                               edit's text to a file · q quit; in an edit: [/] next/prev, \
-                               a write an edit the agent did not apply (asked first), Esc \
-                               back, ? its keys"
-                            .into(),
-                        error: false,
-                    });
-                    AgentKey::Done
-                }
-                KeyCode::Esc => {
-                    self.notice = Some(Notice {
-                        text: "nothing to close: q quits".into(),
-                        error: false,
-                    });
-                    AgentKey::Done
-                }
-                _ => AgentKey::Done,
+            AgentMode::List => AgentKey::Done,
+            AgentMode::Preview => AgentKey::ToPreview,
+        }
+    }
+
+    /// `!`: failed edits (and disagreements) first, or the agent's order.
+    fn toggle_failed_first(&mut self) -> AgentKey {
+        self.failed_first = !self.failed_first;
+        self.sort();
+        // In the list, the cursor goes to the top of the new order.
+        let top = self.order.first().map(|&i| self.rows[i].seq);
+        let moved = self.mode == AgentMode::List && top.is_some() && top != self.selected;
+        if moved {
+            self.selected = top;
+            self.follow = false;
+        }
+        self.notice = Some(Notice {
+            text: if self.failed_first {
+                "failed edits and disagreements first".into()
+            } else {
+                "edits in the agent's order".into()
             },
-            AgentMode::Preview => match key.code {
-                KeyCode::Char('q') => AgentKey::Quit(0),
-                KeyCode::Char(']') | KeyCode::Right => self.step(1),
-                KeyCode::Char('[') | KeyCode::Left => self.step(-1),
-                KeyCode::Char('f') => self.follow_latest(),
-                KeyCode::Char('a') => AgentKey::Accept,
-                KeyCode::Esc if !preview_busy => {
-                    self.mode = AgentMode::List;
-                    AgentKey::Done
-                }
-                _ => AgentKey::ToPreview,
-            },
+            error: false,
+        });
+        if moved {
+            AgentKey::Show
+        } else {
+            AgentKey::Done
         }
     }
 

@@ -4,8 +4,9 @@
 
 use std::path::PathBuf;
 
-use ratatui_crossterm::crossterm::event::{KeyCode, KeyEvent};
+use ratatui_crossterm::crossterm::event::KeyEvent;
 
+use super::keymap::{self, Action, KeyScope};
 use super::{App, Effect, Notice, Refusal, StreamState, keys};
 use crate::engine::Version;
 use crate::source::transcript::{
@@ -114,7 +115,7 @@ pub struct Workspace {
     /// An accept held back because a block's place is in doubt: the key
     /// that asked (`a` or `A`); pressing it again writes, any other key or
     /// new transcript text that changes the files in question cancels.
-    confirming: Option<KeyCode>,
+    confirming: Option<Action>,
     /// The held-back accept asked about mixed line endings: `L` writes
     /// with the file's.
     endings_asked: bool,
@@ -494,7 +495,10 @@ impl Workspace {
         self.edits.iter().position(|e| &e.path == path)
     }
 
+    /// A key: the transcript's own rows of the table ([`KeyScope::Transcript`])
+    /// act on the tabs; the rest go to the current tab's previewer.
     pub fn on_key(&mut self, key: KeyEvent) -> WsEffect {
+        let action = keymap::lookup(KeyScope::Transcript, key);
         // A held-back accept: the same key again writes, any other cancels
         // it (Esc doing nothing else).
         let confirmed = self.confirming.take();
@@ -503,8 +507,8 @@ impl Workspace {
         self.clear_refusal();
         // `L` when asked about mixed line endings: write as the held-back
         // key would, with the file's line endings.
-        if let (Some(held), KeyCode::Char('L'), true) = (confirmed, key.code, endings_asked) {
-            let tabs = if held == KeyCode::Char('A') {
+        if let (Some(held), Some(Action::FileEndings), true) = (confirmed, action, endings_asked) {
+            let tabs = if held == Action::AcceptAll {
                 (0..self.tabs.len()).collect()
             } else {
                 vec![self.current]
@@ -514,65 +518,73 @@ impl Workspace {
                 other => other,
             };
         }
-        if confirmed.is_some() && confirmed != Some(key.code) && key.code == KeyCode::Esc {
+        if confirmed.is_some() && confirmed != action && action == Some(Action::Close) {
             self.notice = Some(Notice {
                 text: "accept cancelled: nothing written".into(),
                 error: false,
             });
             return WsEffect::None;
         }
-        let confirmed = confirmed == Some(key.code);
+        let confirmed = confirmed.is_some() && confirmed == action;
         // The help overlay and a search query being typed take every key.
         let help_open = self
             .current_app()
             .is_some_and(|a| a.view.help || a.search_typing());
-        match key.code {
+        match action {
             _ if help_open => {}
-            KeyCode::Char(']') | KeyCode::Right => {
+            Some(Action::NextFile) => {
                 self.select((self.current + 1) % self.tabs.len().max(1));
                 return WsEffect::None;
             }
-            KeyCode::Char('[') | KeyCode::Left => {
+            Some(Action::PrevFile) => {
                 let n = self.tabs.len().max(1);
                 self.select((self.current + n - 1) % n);
                 return WsEffect::None;
             }
-            KeyCode::Char(c @ '1'..='9') => {
-                self.select(c as usize - '1' as usize);
+            Some(Action::File(n)) => {
+                self.select(usize::from(n));
                 return WsEffect::None;
             }
-            KeyCode::Char('f') => self.follow_tabs = true,
-            // A tab's edit is accepted only once its call is complete, and
-            // then the tab already shows the final result.
-            KeyCode::Char('F') => {
-                self.notice = Some(Notice {
-                    text: "F is for a single diff: a transcript edit shows its final result once its call is complete".into(),
-                    error: false,
-                });
-                return WsEffect::None;
+            // The tab's previewer follows its stream too (below).
+            Some(Action::FollowFile) => self.follow_tabs = true,
+            Some(Action::AcceptFile) => {
+                return self.accept(Action::AcceptFile, vec![self.current], confirmed);
             }
-            KeyCode::Char('x') => {
-                self.notice = Some(Notice {
-                    text: keys::NO_LEAVING_OUT.into(),
-                    error: false,
-                });
-                return WsEffect::None;
+            Some(Action::AcceptAll) => {
+                let tabs = (0..self.tabs.len()).collect();
+                return self.accept(Action::AcceptAll, tabs, confirmed);
             }
-            KeyCode::Char('a') => return self.accept(key.code, vec![self.current], confirmed),
-            KeyCode::Char('A') => {
-                return self.accept(key.code, (0..self.tabs.len()).collect(), confirmed);
-            }
-            KeyCode::Char('r') => return WsEffect::Reload,
+            Some(Action::Reload) => return WsEffect::Reload,
             // Quitting after some files were written is a success: what
             // the user accepted is on disk (Esc, passed to the tab, never quits).
-            KeyCode::Char('q') => {
+            Some(Action::Quit) => {
                 let any_written = self.tabs.iter().any(|t| t.written);
                 return WsEffect::Quit(if any_written { 0 } else { 1 });
             }
+            // One diff's keys, said to be one diff's.
+            None => match keymap::lookup(KeyScope::SingleDiff, key) {
+                // A tab's edit is accepted only once its call is complete,
+                // and then the tab already shows the final result.
+                Some(Action::FinalView) => {
+                    self.notice = Some(Notice {
+                        text: "F is for a single diff: a transcript edit shows its final result once its call is complete".into(),
+                        error: false,
+                    });
+                    return WsEffect::None;
+                }
+                Some(Action::LeaveOut) => {
+                    self.notice = Some(Notice {
+                        text: keys::NO_LEAVING_OUT.into(),
+                        error: false,
+                    });
+                    return WsEffect::None;
+                }
+                _ => {}
+            },
             _ => {}
         }
         match self.tabs.get_mut(self.current) {
-            Some(tab) => match keys::on_key(&mut tab.app, key) {
+            Some(tab) => match keys::on_key_in(&mut tab.app, key, KeyScope::Transcript) {
                 Effect::None => WsEffect::None,
                 Effect::Reload => WsEffect::Reload,
                 Effect::Quit(code) => WsEffect::Quit(code),
@@ -592,7 +604,7 @@ impl Workspace {
     /// Checks the tabs can be written; the loop writes them all or none.
     /// A block whose place is in doubt holds the write back until `key` is
     /// pressed again (`confirmed`).
-    fn accept(&mut self, key: KeyCode, tabs: Vec<usize>, confirmed: bool) -> WsEffect {
+    fn accept(&mut self, key: Action, tabs: Vec<usize>, confirmed: bool) -> WsEffect {
         // Neither a transcript that could not be read to its end nor a
         // patch the reference refuses as a whole is written in part.
         let whole_refusal = self
@@ -741,7 +753,7 @@ impl Workspace {
     /// What to ask before writing `tabs` when a block of theirs is placed
     /// where its diagnosis cannot vouch for (see [`crate::tui::app::place_doubt`]);
     /// the first such block is selected in its tab.
-    fn doubt_notice(&mut self, tabs: &[usize], key: KeyCode) -> Option<String> {
+    fn doubt_notice(&mut self, tabs: &[usize], key: Action) -> Option<String> {
         use crate::diagnose::doubt::{MIXED_LINE_ENDINGS, mixes_line_endings};
         let mut first = None;
         let mut count = 0;
@@ -927,10 +939,11 @@ fn state_phrase(state: FileState) -> &'static str {
     }
 }
 
-/// The key `a` or `A` that accepts, as the question names it.
-fn key_char(key: KeyCode) -> char {
-    match key {
-        KeyCode::Char(c) => c,
-        _ => 'a',
-    }
+/// The key of `action` (`a` or `A`, accepting) in a transcript, as the
+/// question names it: the table's.
+fn key_char(action: Action) -> String {
+    keymap::rows(KeyScope::Transcript)
+        .flat_map(|r| r.binds)
+        .find(|b| b.action == action)
+        .map_or_else(|| "a".to_string(), keymap::key_name)
 }

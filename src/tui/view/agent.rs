@@ -16,6 +16,7 @@ use crate::sessions::review::Basis;
 use crate::source::agent::Verdict;
 use crate::tui::app::App;
 use crate::tui::app::agent::{AgentList, AgentMode, Concern, EditRow};
+use crate::tui::app::keymap::{Action, KeyScope, footer_items};
 
 /// Rows above the edit's previewer in preview mode: the header, the
 /// edit's line, the verdicts' line.
@@ -349,13 +350,19 @@ fn edit_list(frame: &mut Frame, area: Rect, list: &AgentList, theme: &Theme) {
             Paragraph::new(note_lines.join("\n")).style(style),
         );
     }
-    let order = if list.failed_first {
-        "! agent's order"
-    } else {
-        "! failed first"
-    };
-    let follow = if list.live { " · f follow newest" } else { "" };
-    let keys = format!(" j/k move · Enter open · {order}{follow} · ? keys · q quit");
+    // The list's rows with a footer item: `!` names the order it switches
+    // to; a saved session has nothing to follow.
+    let items: Vec<String> = footer_items(KeyScope::AgentList)
+        .filter_map(|(row, item)| {
+            match row.binds.first().map(|b| b.action) {
+                Some(Action::FailedFirst) if list.failed_first => Some("agent's order"),
+                Some(Action::FollowNewest) if !list.live => None,
+                _ => Some(item.words),
+            }
+            .map(|words| format!("{} {words}", item.keys))
+        })
+        .collect();
+    let keys = format!(" {}", items.join(" · "));
     let last = area.height.saturating_sub(1);
     band(
         frame,

@@ -218,7 +218,7 @@ fn render_in(
         panels::blocks_pane(frame, blocks, app, theme);
     }
     panels::notice(frame, screen.notice, notice.or(app.notice.as_ref()), theme);
-    panels::footer(frame, screen.footer, app, theme);
+    panels::footer(frame, screen.footer, app, theme, keys);
     if app.view.help {
         panels::help(frame, area, theme, keys, app.view.help_scroll);
     }

@@ -12,7 +12,7 @@ use super::BlocksPane;
 use super::code::{self, sanitize};
 use super::theme::{ColourMode, Theme, Tint};
 use crate::engine::{BlockReport, BlockState};
-use crate::tui::app::keymap::{KeyScope, key_help};
+use crate::tui::app::keymap::{Action, KeyScope, footer_items, key_help};
 use crate::tui::app::{App, Focus, Layout, Notice, PlaceDoubt, StreamState};
 use crate::words;
 
@@ -857,8 +857,10 @@ pub fn notice(frame: &mut Frame, area: Rect, notice: Option<&Notice>, theme: &Th
 }
 
 /// The footer's keys, in order, each with a priority: on a narrow terminal
-/// the lowest go first; `? help` always stays.
-pub fn footer(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+/// the lowest go first; `? help` always stays. `screen`: whose keys (the
+/// table's rows with a footer item; a question or an overlay open lists
+/// its own few keys).
+pub fn footer(frame: &mut Frame, area: Rect, app: &App, theme: &Theme, screen: KeyScope) {
     // The query being typed takes the footer: its keys are the prompt's.
     if let Some(search) = app.view.search.as_ref().filter(|s| s.typing) {
         let text = format!("/{}▏  Enter search · Esc cancel", sanitize(&search.query));
@@ -907,22 +909,19 @@ pub fn footer(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             ("?", "help", u8::MAX),
         ]
     } else {
-        // While a search is active, n/N go to its matches.
-        let n_goes_to = if app.search_active() {
-            "match · Esc end search"
-        } else {
-            "block"
-        };
-        vec![
-            ("j/k", "scroll", 4),
-            ("n/N", n_goes_to, 5),
-            ("f", "follow", 1),
-            ("u", other_layout, 2),
-            ("e", "blocks", 3),
-            ("a", "accept", 7),
-            ("q", "quit", 6),
-            ("?", "help", u8::MAX),
-        ]
+        // The keys of the table's rows with a footer item; n/N go to a
+        // search's matches while it is active, and `u` names the layout it
+        // switches to.
+        footer_items(screen)
+            .map(|(row, item)| {
+                let words = match row.binds.first().map(|b| b.action) {
+                    Some(Action::NextBlock) if app.search_active() => "match · Esc end search",
+                    Some(Action::ToggleLayout) => other_layout,
+                    _ => item.words,
+                };
+                (item.keys, words, item.priority)
+            })
+            .collect()
     };
     let item = |(k, what, _): &(&str, &str, u8)| format!(" {k} {what} ·");
     let mut keep: Vec<bool> = vec![true; keys.len()];
