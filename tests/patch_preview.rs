@@ -10,7 +10,8 @@ mod support;
 use support::text::assert_contains;
 
 use ratatui_crossterm::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use srview::app::workspace::{Workspace, WsEffect};
+use srview::app::Effect;
+use srview::app::workspace::Workspace;
 use srview::dialect::apply_patch::fs::normalize;
 use srview::dialect::apply_patch::{Entry, MemoryFs, PatchFs};
 use srview::engine::Version;
@@ -48,7 +49,7 @@ fn feed(ws: &mut Workspace, text: &str, ended: bool) -> PatchPreview {
     patch
 }
 
-fn key(ws: &mut Workspace, c: char) -> WsEffect {
+fn key(ws: &mut Workspace, c: char) -> Effect {
     ws.on_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
 }
 
@@ -74,7 +75,9 @@ fn a_loose_hunk_is_shown_applied_and_marked_on_its_tab() {
         "the patch's line: {}",
         notice.text
     );
-    assert!(matches!(key(&mut ws, 'A'), WsEffect::Write(ref i) if i == &[0]));
+    assert!(
+        matches!(key(&mut ws, 'A'), Effect::Write { files: ref i, file_endings: false } if i == &[0])
+    );
 }
 
 #[test]
@@ -122,7 +125,13 @@ fn a_failing_section_fails_its_file_and_accept_writes_nothing() {
         notice.text
     );
     assert!(
-        !matches!(key(&mut ws, 'A'), WsEffect::Write(_)),
+        !matches!(
+            key(&mut ws, 'A'),
+            Effect::Write {
+                files: _,
+                file_endings: false
+            }
+        ),
         "all or nothing"
     );
 }

@@ -2,8 +2,9 @@
 //! written, accept one or all.
 
 use ratatui_crossterm::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use srview::app::Effect;
 use srview::app::StreamState;
-use srview::app::workspace::{Workspace, WsEffect};
+use srview::app::workspace::Workspace;
 use srview::engine::Version;
 use srview::source::transcript::{self, ApplyOptions, FileState};
 
@@ -36,7 +37,7 @@ fn fed(text: &str, ended: bool) -> Workspace {
     ws
 }
 
-fn key(ws: &mut Workspace, c: char) -> WsEffect {
+fn key(ws: &mut Workspace, c: char) -> Effect {
     ws.on_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
 }
 
@@ -65,14 +66,18 @@ fn accept_all_needs_every_file_applied() {
     let text = call("a.py", "y = 2", "y = 3") + &call("b.toml", "missing", "k = 2");
     let mut ws = fed(&text, true);
     assert_eq!(ws.tabs[1].state, FileState::Failed);
-    assert_eq!(key(&mut ws, 'A'), WsEffect::None);
+    assert_eq!(key(&mut ws, 'A'), Effect::None);
     assert!(
         ws.notice
             .as_ref()
             .is_some_and(|n| n.error && n.text.contains("b.toml"))
     );
     key(&mut ws, '1');
-    let WsEffect::Write(which) = key(&mut ws, 'a') else {
+    let Effect::Write {
+        files: which,
+        file_endings: false,
+    } = key(&mut ws, 'a')
+    else {
         panic!("accepting an applied file asks to write it");
     };
     assert_eq!(which.len(), 1);
@@ -81,7 +86,7 @@ fn accept_all_needs_every_file_applied() {
     assert!(ws.tabs[0].written && !ws.all_written());
     assert_eq!(
         key(&mut ws, 'q'),
-        WsEffect::Quit(0),
+        Effect::Quit(0),
         "a file the user accepted was written: a success, even if not every file was"
     );
 }
@@ -90,13 +95,17 @@ fn accept_all_needs_every_file_applied() {
 fn accept_all_writes_every_applied_file() {
     let text = call("a.py", "y = 2", "y = 3") + &call("b.toml", "k = 1", "k = 2");
     let mut ws = fed(&text, true);
-    let WsEffect::Write(which) = key(&mut ws, 'A') else {
+    let Effect::Write {
+        files: which,
+        file_endings: false,
+    } = key(&mut ws, 'A')
+    else {
         panic!("both apply");
     };
     assert_eq!(which.len(), 2);
     ws.mark_written(&which);
     assert!(ws.all_written());
-    assert_eq!(key(&mut ws, 'q'), WsEffect::Quit(0));
+    assert_eq!(key(&mut ws, 'q'), Effect::Quit(0));
 }
 
 #[test]
@@ -125,15 +134,15 @@ fn final_preview_key_is_not_passed_to_tabs() {
     let text = call("a.py", "y = 2", "y = 3");
     let half = text.find("=======").expect("separator") + 9;
     let mut ws = fed(&text[..half], false);
-    assert_eq!(key(&mut ws, 'F'), WsEffect::None);
+    assert_eq!(key(&mut ws, 'F'), Effect::None);
     assert!(!ws.tabs[0].app.final_preview);
     assert!(notice(&ws).contains("F is for a single diff"));
     assert_eq!(
         ws.on_key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)),
-        WsEffect::None,
+        Effect::None,
         "Esc never quits"
     );
-    assert_eq!(key(&mut ws, 'q'), WsEffect::Quit(1), "nothing written");
+    assert_eq!(key(&mut ws, 'q'), Effect::Quit(1), "nothing written");
 }
 
 /// `x` (leave a block out) is a single diff's: a transcript writes every
@@ -142,7 +151,7 @@ fn final_preview_key_is_not_passed_to_tabs() {
 #[test]
 fn leaving_a_block_out_is_not_passed_to_tabs() {
     let mut ws = fed(&call("a.py", "y = 2", "y = 3"), true);
-    assert_eq!(key(&mut ws, 'x'), WsEffect::None);
+    assert_eq!(key(&mut ws, 'x'), Effect::None);
     assert!(ws.tabs[0].app.left_out.is_empty());
     assert_eq!(
         notice(&ws),
@@ -193,7 +202,7 @@ fn accepting_a_file_with_nothing_to_accept_is_refused() {
     assert_eq!(ws.tabs.len(), 1);
     for k in ['a', 'A'] {
         ws.notice = None;
-        assert_eq!(key(&mut ws, k), WsEffect::None, "{k}");
+        assert_eq!(key(&mut ws, k), Effect::None, "{k}");
         let notice = ws.notice.as_ref().expect("a notice");
         assert!(
             notice.error && notice.text.contains("nothing to accept"),
@@ -202,16 +211,16 @@ fn accepting_a_file_with_nothing_to_accept_is_refused() {
         );
     }
     assert!(!ws.tabs[0].written);
-    assert_eq!(key(&mut ws, 'q'), WsEffect::Quit(1));
+    assert_eq!(key(&mut ws, 'q'), Effect::Quit(1));
 
     // With another file that applies, accept-all is still all or none.
     let mut ws = fed(&(call("b.toml", "k = 1", "k = 2") + empty), true);
-    assert_eq!(key(&mut ws, 'A'), WsEffect::None);
+    assert_eq!(key(&mut ws, 'A'), Effect::None);
     assert!(notice(&ws).contains("a.py"));
 
     // A transcript without any edit: nothing to accept either.
     let mut ws = fed("Just prose, no tool call.\n", true);
-    assert_eq!(key(&mut ws, 'A'), WsEffect::None);
+    assert_eq!(key(&mut ws, 'A'), Effect::None);
     assert!(notice(&ws).contains("nothing to accept"));
 }
 
@@ -301,20 +310,26 @@ fn accepting_a_misplaced_block_asks_first_in_a_transcript() {
     );
     let mut ws = fed(&text, true);
     assert_eq!(ws.tabs[1].state, FileState::Applied);
-    assert_eq!(key(&mut ws, 'A'), WsEffect::None, "held back");
+    assert_eq!(key(&mut ws, 'A'), Effect::None, "held back");
     assert_eq!(
         notice(&ws),
         "two.rs: block #1 matched by its first and last lines only at lines 1-3; its SEARCH \
          text is closest to lines 5-7: press A again to write anyway, Esc to cancel"
     );
     assert_eq!(ws.current, 1, "the file in doubt is shown");
-    assert_eq!(key(&mut ws, 'A'), WsEffect::Write(vec![0, 1]));
+    assert_eq!(
+        key(&mut ws, 'A'),
+        Effect::Write {
+            files: vec![0, 1],
+            file_endings: false
+        }
+    );
 
     // Every other file in doubt is named (here a CRLF file given LF lines),
     // since the second A writes it too.
     let mixed = format!("{text}{}", call("crlf.txt", "b", "B"));
     let mut ws = fed(&mixed, true);
-    assert_eq!(key(&mut ws, 'A'), WsEffect::None, "held back");
+    assert_eq!(key(&mut ws, 'A'), Effect::None, "held back");
     assert_contains(&notice(&ws), "(in doubt too: crlf.txt): press A again");
     // crlf.txt's line endings are no block: not counted among "more blocks".
     assert!(!notice(&ws).contains("more block"), "{}", notice(&ws));
@@ -322,20 +337,23 @@ fn accepting_a_misplaced_block_asks_first_in_a_transcript() {
     assert!(!notice(&ws).contains("L to use"), "{}", notice(&ws));
     assert!(!matches!(
         key(&mut ws, 'L'),
-        WsEffect::WriteWithFileEndings(_)
+        Effect::Write {
+            files: _,
+            file_endings: true
+        }
     ));
 
     // `a` on that tab: the same; `j` cancels, so `a` asks again.
     let mut ws = fed(&text, true);
     key(&mut ws, '2');
-    assert_eq!(key(&mut ws, 'a'), WsEffect::None);
+    assert_eq!(key(&mut ws, 'a'), Effect::None);
     assert_contains(&notice(&ws), "press a again");
     key(&mut ws, 'j');
     assert_eq!(notice(&ws), "", "cancelled");
-    assert_eq!(key(&mut ws, 'a'), WsEffect::None, "asks again");
+    assert_eq!(key(&mut ws, 'a'), Effect::None, "asks again");
     ws.on_key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE));
     assert_eq!(notice(&ws), "accept cancelled: nothing written");
-    assert_eq!(key(&mut ws, 'a'), WsEffect::None);
+    assert_eq!(key(&mut ws, 'a'), Effect::None);
     // More transcript text that leaves the file as it is keeps the question...
     let more = format!("{text}And that is all.\n");
     feed(&mut ws, &more, true);
@@ -344,11 +362,23 @@ fn accepting_a_misplaced_block_asks_first_in_a_transcript() {
     let changed = more.replace("three();", "four();");
     feed(&mut ws, &changed, true);
     assert_eq!(notice(&ws), "");
-    assert_eq!(key(&mut ws, 'a'), WsEffect::None, "asks again");
-    assert_eq!(key(&mut ws, 'a'), WsEffect::Write(vec![1]));
+    assert_eq!(key(&mut ws, 'a'), Effect::None, "asks again");
+    assert_eq!(
+        key(&mut ws, 'a'),
+        Effect::Write {
+            files: vec![1],
+            file_endings: false
+        }
+    );
     // A file without doubt is written at once.
     key(&mut ws, '1');
-    assert_eq!(key(&mut ws, 'a'), WsEffect::Write(vec![0]));
+    assert_eq!(
+        key(&mut ws, 'a'),
+        Effect::Write {
+            files: vec![0],
+            file_endings: false
+        }
+    );
 }
 
 /// A refusal in a transcript goes once new transcript text arrives.
@@ -357,7 +387,7 @@ fn a_transcript_refusal_goes_with_new_text() {
     let text = call("a.py", "y = 2", "y = 3");
     let cut = text.find("------- SEARCH").expect("a block");
     let mut ws = fed(&text[..cut], false);
-    assert_eq!(key(&mut ws, 'a'), WsEffect::None);
+    assert_eq!(key(&mut ws, 'a'), Effect::None);
     assert!(
         notice(&ws).starts_with("nothing written: a.py"),
         "{}",
@@ -469,7 +499,7 @@ fn refused_paths_get_a_tab_and_block_accept_all() {
         "{bar}"
     );
 
-    assert_eq!(key(&mut ws, 'A'), WsEffect::None, "nothing written");
+    assert_eq!(key(&mut ws, 'A'), Effect::None, "nothing written");
     let said = notice(&ws);
     assert!(
         said.starts_with("nothing written: refused: ../outside.txt (outside --cwd), "),
@@ -485,12 +515,18 @@ fn refused_paths_get_a_tab_and_block_accept_all() {
             .and_then(|a| a.notice.as_ref())
             .is_some_and(|n| n.text.contains("outside") && n.error)
     );
-    assert_eq!(key(&mut ws, 'a'), WsEffect::None);
+    assert_eq!(key(&mut ws, 'a'), Effect::None);
     assert_contains(&notice(&ws), "../outside.txt");
 
     // A good file can still be accepted on its own.
     key(&mut ws, '1');
-    assert_eq!(key(&mut ws, 'a'), WsEffect::Write(vec![0]));
+    assert_eq!(
+        key(&mut ws, 'a'),
+        Effect::Write {
+            files: vec![0],
+            file_endings: false
+        }
+    );
 }
 
 /// A refusal notice is worded once (no doubled state, no doubled prefix),
@@ -502,7 +538,7 @@ fn refusal_notice_stays_until_a_key_or_its_state_ends() {
     let cut = text.find("<path>b.toml").expect("second call") + 40;
     let mut ws = fed(&text[..cut], false);
     key(&mut ws, '2');
-    assert_eq!(key(&mut ws, 'a'), WsEffect::None);
+    assert_eq!(key(&mut ws, 'a'), Effect::None);
     assert_eq!(notice(&ws), "nothing written: b.toml is still streaming");
     // The next chunks of the same call leave it shown.
     feed(&mut ws, &text[..cut + 10], false);
@@ -512,17 +548,23 @@ fn refusal_notice_stays_until_a_key_or_its_state_ends() {
     key(&mut ws, 'j');
     assert_eq!(notice(&ws), "");
     // So does the end of what it describes.
-    assert_eq!(key(&mut ws, 'a'), WsEffect::None);
+    assert_eq!(key(&mut ws, 'a'), Effect::None);
     feed(&mut ws, &text, true);
     assert_eq!(notice(&ws), "");
-    assert_eq!(key(&mut ws, 'a'), WsEffect::Write(vec![1]));
+    assert_eq!(
+        key(&mut ws, 'a'),
+        Effect::Write {
+            files: vec![1],
+            file_endings: false
+        }
+    );
 }
 
 /// The transcript's `?` overlay lists `r`, and `r` asks the loop to reload.
 #[test]
 fn r_reloads_in_a_transcript() {
     let mut ws = fed(&call("a.py", "y = 2", "y = 3"), true);
-    assert_eq!(key(&mut ws, 'r'), WsEffect::Reload);
+    assert_eq!(key(&mut ws, 'r'), Effect::Reload);
     let listed: Vec<(&str, &str)> =
         srview::app::keymap::key_help(srview::app::keymap::KeyScope::Transcript).collect();
     assert!(
@@ -560,20 +602,30 @@ fn tab_bar_keeps_tabs_and_state_before_key_hints() {
 fn accepting_while_the_transcript_streams_asks_first() {
     let text = format!("{}Now the config.\n", call("a.py", "y = 2", "y = 3"));
     let mut ws = fed(&text, false);
-    assert_eq!(key(&mut ws, 'a'), WsEffect::None, "asks first");
+    assert_eq!(key(&mut ws, 'a'), Effect::None, "asks first");
     assert!(ws.confirming());
     assert_contains(
         &notice(&ws),
         "the transcript is still streaming: later calls may edit a.py again",
     );
-    let WsEffect::Write(which) = key(&mut ws, 'a') else {
+    let Effect::Write {
+        files: which,
+        file_endings: false,
+    } = key(&mut ws, 'a')
+    else {
         panic!("confirmed: writes");
     };
     assert_eq!(which.len(), 1);
     let mut ws = fed(&text, false);
     ws.pause();
     assert!(
-        matches!(key(&mut ws, 'a'), WsEffect::Write(_)),
+        matches!(
+            key(&mut ws, 'a'),
+            Effect::Write {
+                files: _,
+                file_endings: false
+            }
+        ),
         "paused: no question"
     );
 }
@@ -601,7 +653,13 @@ fn every_call_on_a_file_is_shown_grouped_by_call() {
     assert_eq!(groups, [(0, "call 1"), (1, "call 2")]);
     assert_eq!(app.result.text(), "x = 10\ny = 20\n");
     assert_eq!(app.result.text(), ws.edits[0].content(), "shown is written");
-    assert_eq!(key(&mut ws, 'a'), WsEffect::Write(vec![0]));
+    assert_eq!(
+        key(&mut ws, 'a'),
+        Effect::Write {
+            files: vec![0],
+            file_endings: false
+        }
+    );
 
     // The block list names each call beside its first block.
     let screen = ws_screen(&mut ws);
@@ -663,13 +721,19 @@ fn a_doubt_in_an_earlier_call_is_asked_about() {
     ) + &call("two.rs", "fn b() {", "fn b2() {");
     let mut ws = fed(&text, true);
     assert_eq!(ws.tabs[0].app.listed_blocks(), 2);
-    assert_eq!(key(&mut ws, 'a'), WsEffect::None, "held back");
+    assert_eq!(key(&mut ws, 'a'), Effect::None, "held back");
     assert_eq!(
         notice(&ws),
         "two.rs: block #1 matched by its first and last lines only at lines 1-3; its SEARCH \
          text is closest to lines 5-7: press a again to write anyway, Esc to cancel"
     );
-    assert_eq!(key(&mut ws, 'a'), WsEffect::Write(vec![0]));
+    assert_eq!(
+        key(&mut ws, 'a'),
+        Effect::Write {
+            files: vec![0],
+            file_endings: false
+        }
+    );
 }
 
 /// The whole screen of `ws`, 100x30, one line per row.
@@ -720,7 +784,7 @@ fn a_failing_call_among_several_is_shown_alone_where_it_fails() {
              calls before it left"
         )
     );
-    assert_eq!(key(&mut ws, 'a'), WsEffect::None, "nothing written");
+    assert_eq!(key(&mut ws, 'a'), Effect::None, "nothing written");
 }
 
 /// A CRLF file given LF lines: `a` asks, offering the file's line endings;
@@ -730,14 +794,26 @@ fn a_failing_call_among_several_is_shown_alone_where_it_fails() {
 fn l_writes_a_crlf_file_with_its_own_line_endings() {
     let text = call("crlf.txt", "b", "B");
     let mut ws = fed(&text, true);
-    assert_eq!(key(&mut ws, 'a'), WsEffect::None);
+    assert_eq!(key(&mut ws, 'a'), Effect::None);
     assert_contains(
         &notice(&ws),
         "press a again to write anyway, L to use the files' line endings (CRLF for the new lines too), Esc to cancel",
     );
-    assert_eq!(key(&mut ws, 'L'), WsEffect::WriteWithFileEndings(vec![0]));
+    assert_eq!(
+        key(&mut ws, 'L'),
+        Effect::Write {
+            files: vec![0],
+            file_endings: true
+        }
+    );
     // Without the question, L is no write.
-    assert_ne!(key(&mut ws, 'L'), WsEffect::WriteWithFileEndings(vec![0]));
+    assert_ne!(
+        key(&mut ws, 'L'),
+        Effect::Write {
+            files: vec![0],
+            file_endings: true
+        }
+    );
     // What it writes: the file's endings on every line.
     let dir = tempfile::tempdir().expect("temp dir");
     std::fs::write(dir.path().join("crlf.txt"), "a\r\nb\r\n").expect("write");

@@ -25,7 +25,7 @@ use crate::sessions::recover::SessionRoot;
 use crate::sessions::review::{Basis, Recovery, SessionReview, review_live};
 use crate::source::agent::{AgentEvent, AgentReader, FileContent, Verdict, detect, detect_path};
 use crate::source::patch_preview::input_blocks;
-use crate::tui::app::agent::{AgentKey, AgentList, AgentMode, EditRow, accept_refusal};
+use crate::tui::app::agent::{AgentList, AgentMode, EditRow, accept_refusal};
 use crate::tui::app::keymap::{self, Action, KeyScope};
 use crate::tui::app::{App, Effect, Focus, Notice, StreamState, keys};
 use crate::tui::view::{self, Caches, highlight::Syntaxes, theme::Theme};
@@ -1115,28 +1115,27 @@ impl Screen for AgentEdits {
                 || s.app.view.raw
         });
         let answer = self.list.on_key(key, busy);
-        if answer != AgentKey::Accept {
+        if answer != Some(Effect::WriteEdit) {
             // Only `a` right after the question writes.
             self.confirming = None;
         }
         match answer {
-            AgentKey::Done => Flow::Continue,
-            AgentKey::Save => {
+            Some(Effect::SaveText) => {
                 self.save_text();
                 Flow::Continue
             }
             // Nothing an agent wrote was read: not a success.
-            AgentKey::Quit(_) if self.reader.is_none() => Flow::Exit(Exit::Quit(1)),
-            AgentKey::Quit(code) => Flow::Exit(Exit::Quit(code)),
-            AgentKey::Show => {
+            Some(Effect::Quit(_)) if self.reader.is_none() => Flow::Exit(Exit::Quit(1)),
+            Some(Effect::Show) => {
                 self.show(true);
                 Flow::Continue
             }
-            AgentKey::Accept => {
+            Some(Effect::WriteEdit) => {
                 self.accept();
                 Flow::Continue
             }
-            AgentKey::ToPreview => {
+            Some(other) => Flow::of(other),
+            None => {
                 let action = keymap::lookup(KeyScope::Agent, key);
                 // The final mode of an edit still arriving would apply the
                 // blocks cut where its input stops: no edit the agent makes.
@@ -1173,10 +1172,10 @@ impl Screen for AgentEdits {
                 };
                 match keys::on_key_in(&mut shown.app, key, KeyScope::Agent) {
                     Effect::Quit(_) => Flow::Exit(Exit::Quit(0)),
-                    Effect::Copy { block, text } => Flow::Copy { block, text },
                     // The agent's edits are re-read as they come; FILE is
-                    // not this previewer's to reload or accept.
-                    Effect::Reload | Effect::Accept(_) | Effect::None => Flow::Continue,
+                    // not this previewer's to reload or accept (`Flow::of`
+                    // leaves those).
+                    other => Flow::of(other),
                 }
             }
         }

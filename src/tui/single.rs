@@ -724,9 +724,6 @@ impl Screen for SingleFile {
             self.show_other(other, self.ended);
         }
         match effect {
-            Effect::None => Flow::Continue,
-            Effect::Copy { block, text } => Flow::Copy { block, text },
-            Effect::Quit(code) => Flow::Exit(Exit::Quit(code)),
             Effect::Reload => {
                 self.reload();
                 Flow::Continue
@@ -734,6 +731,7 @@ impl Screen for SingleFile {
             Effect::Accept(content) => self
                 .accept(content, true)
                 .map_or(Flow::Continue, Flow::Exit),
+            other => Flow::of(other),
         }
     }
 

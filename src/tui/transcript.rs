@@ -15,7 +15,7 @@ use super::{Exit, Folded, TuiConfig};
 use crate::dialect::apply_patch::{Entry, PatchFs};
 use crate::source::patch_preview;
 use crate::source::transcript::{self, PathError, PathRules as Paths};
-use crate::tui::app::workspace::{Workspace, WsEffect};
+use crate::tui::app::workspace::Workspace;
 use crate::tui::app::{Effect, Notice, StreamState, keys};
 use crate::tui::view::{self, Caches, highlight::Syntaxes, theme::Theme};
 
@@ -251,20 +251,20 @@ impl Screen for TranscriptFiles {
                 if let Some(tab) = ws.tabs.get_mut(ws.current) {
                     keys::on_mouse_with_notice(&mut tab.app, m, ws.notice.as_ref());
                 }
-                WsEffect::None
+                Effect::None
             }
-            _ => WsEffect::None,
+            _ => Effect::None,
         };
         match effect {
-            WsEffect::Quit(code) => Flow::Exit(Exit::Quit(code)),
-            WsEffect::Reload => {
+            Effect::Reload => {
                 self.reload();
                 Flow::Continue
             }
-            WsEffect::Write(indices) => self.write(&indices, false),
-            WsEffect::WriteWithFileEndings(indices) => self.write(&indices, true),
-            WsEffect::Tab(Effect::Copy { block, text }) => Flow::Copy { block, text },
-            WsEffect::None | WsEffect::Tab(_) => Flow::Continue,
+            Effect::Write {
+                files,
+                file_endings,
+            } => self.write(&files, file_endings),
+            other => Flow::of(other),
         }
     }
 

@@ -6,8 +6,8 @@
 
 use ratatui_crossterm::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::Notice;
 use super::keymap::{self, Action, KeyScope};
+use super::{Effect, Notice};
 use crate::sessions::review::{Basis, Review};
 use crate::source::agent::Verdict;
 
@@ -189,22 +189,6 @@ pub enum AgentMode {
     Preview,
 }
 
-/// What a key asks of the screen.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum AgentKey {
-    /// Nothing more (the state changed, or not).
-    Done,
-    /// Show the edit now selected.
-    Show,
-    /// Write srview's result of the edit shown.
-    Accept,
-    /// Pass the key to the edit's previewer.
-    ToPreview,
-    /// Save the selected edit's own text to a new file.
-    Save,
-    Quit(u8),
-}
-
 /// The agent previewer's state.
 #[derive(Debug, Clone)]
 pub struct AgentList {
@@ -342,9 +326,9 @@ impl AgentList {
 
     /// Moves the selection by `delta` rows in the order shown; the user
     /// picked an edit, so following stops.
-    fn step(&mut self, delta: isize) -> AgentKey {
+    fn step(&mut self, delta: isize) -> Effect {
         if self.order.is_empty() {
-            return AgentKey::Done;
+            return Effect::None;
         }
         let at = self.position().unwrap_or(0) as isize;
         let last = self.order.len() as isize - 1;
@@ -352,10 +336,10 @@ impl AgentList {
         self.follow = false;
         let seq = self.rows[self.order[to]].seq;
         if Some(seq) == self.selected {
-            return AgentKey::Done;
+            return Effect::None;
         }
         self.selected = Some(seq);
-        AgentKey::Show
+        Effect::Show
     }
 
     /// The files edited, in the order the agent first edited them.
@@ -392,11 +376,13 @@ impl AgentList {
         (self.rows.len(), failed, loose, disagree)
     }
 
-    /// A key. `preview_busy`: the edit's previewer has something of its
-    /// own open (help, the blocks pane, a question) that Esc closes.
-    pub fn on_key(&mut self, key: KeyEvent, preview_busy: bool) -> AgentKey {
+    /// A key: what the screen must do, or `None` for a key of the edit's
+    /// previewer (in an edit: the keys of every previewer, and those bound
+    /// nowhere here). `preview_busy`: the edit's previewer has something
+    /// of its own open (help, the blocks pane, a question) that Esc closes.
+    pub fn on_key(&mut self, key: KeyEvent, preview_busy: bool) -> Option<Effect> {
         if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
-            return AgentKey::Quit(1);
+            return Some(Effect::Quit(1));
         }
         self.notice = None;
         self.notice_about = None;
@@ -408,19 +394,19 @@ impl AgentList {
         let Some(action) = keymap::lookup(screen, key) else {
             return self.not_the_lists();
         };
-        match action {
+        Some(match action {
             Action::FailedFirst => self.toggle_failed_first(),
-            Action::SaveText if self.selected.is_some() => AgentKey::Save,
+            Action::SaveText if self.selected.is_some() => Effect::SaveText,
             Action::File(n) => {
                 let Some(tab) = self.files().into_iter().nth(usize::from(n)) else {
-                    return AgentKey::Done;
+                    return Some(Effect::None);
                 };
                 self.follow = false;
                 self.mode = AgentMode::Preview;
                 self.selected = Some(tab.latest);
-                AgentKey::Show
+                Effect::Show
             }
-            Action::Quit => AgentKey::Quit(0),
+            Action::Quit => Effect::Quit(0),
             Action::FollowNewest => self.follow_latest(),
             // The list's own keys.
             Action::Down if screen == KeyScope::AgentList => self.step(1),
@@ -431,44 +417,44 @@ impl AgentList {
             Action::Bottom if screen == KeyScope::AgentList => self.step(isize::MAX / 2),
             Action::Open if self.selected.is_some() => {
                 self.mode = AgentMode::Preview;
-                AgentKey::Show
+                Effect::Show
             }
             Action::Help if screen == KeyScope::AgentList => {
                 self.notice = Some(Notice {
                     text: keymap::list_keys_notice(),
                     error: false,
                 });
-                AgentKey::Done
+                Effect::None
             }
             Action::Close if screen == KeyScope::AgentList => {
                 self.notice = Some(Notice {
                     text: "nothing to close: q quits".into(),
                     error: false,
                 });
-                AgentKey::Done
+                Effect::None
             }
             // An edit's own keys.
             Action::NextEdit => self.step(1),
             Action::PrevEdit => self.step(-1),
-            Action::WriteEdit => AgentKey::Accept,
+            Action::WriteEdit => Effect::WriteEdit,
             Action::BackToList if !preview_busy => {
                 self.mode = AgentMode::List;
-                AgentKey::Done
+                Effect::None
             }
-            _ => self.not_the_lists(),
-        }
+            _ => return self.not_the_lists(),
+        })
     }
 
     /// A key the list does not take: in an edit, its previewer's.
-    fn not_the_lists(&self) -> AgentKey {
+    fn not_the_lists(&self) -> Option<Effect> {
         match self.mode {
-            AgentMode::List => AgentKey::Done,
-            AgentMode::Preview => AgentKey::ToPreview,
+            AgentMode::List => Some(Effect::None),
+            AgentMode::Preview => None,
         }
     }
 
     /// `!`: failed edits (and disagreements) first, or the agent's order.
-    fn toggle_failed_first(&mut self) -> AgentKey {
+    fn toggle_failed_first(&mut self) -> Effect {
         self.failed_first = !self.failed_first;
         self.sort();
         // In the list, the cursor goes to the top of the new order.
@@ -486,20 +472,16 @@ impl AgentList {
             },
             error: false,
         });
-        if moved {
-            AgentKey::Show
-        } else {
-            AgentKey::Done
-        }
+        if moved { Effect::Show } else { Effect::None }
     }
 
-    fn follow_latest(&mut self) -> AgentKey {
+    fn follow_latest(&mut self) -> Effect {
         if !self.live {
             self.notice = Some(Notice {
                 text: "a saved session: every edit is here (G: the last one)".into(),
                 error: false,
             });
-            return AgentKey::Done;
+            return Effect::None;
         }
         self.follow = true;
         self.notice = Some(Notice {
@@ -509,9 +491,9 @@ impl AgentList {
         let newest = self.rows.last().map(|r| r.seq);
         if newest != self.selected {
             self.selected = newest;
-            return AgentKey::Show;
+            return Effect::Show;
         }
-        AgentKey::Done
+        Effect::None
     }
 }
 
@@ -578,7 +560,10 @@ mod tests {
     fn a_saved_session_does_not_follow() {
         let mut list = AgentList::new("session".into(), false);
         list.set_rows(vec![row(1, false), row(2, false)]);
-        assert_eq!(list.on_key(key(KeyCode::Char('f')), false), AgentKey::Done);
+        assert_eq!(
+            list.on_key(key(KeyCode::Char('f')), false),
+            Some(Effect::None)
+        );
         assert!(!list.follow);
         assert_eq!(list.selected, Some(1));
     }
@@ -592,11 +577,17 @@ mod tests {
         assert_eq!(list.selected, Some(1));
         list.set_rows(vec![row(1, false), row(2, false)]);
         assert_eq!(list.selected, Some(2));
-        assert_eq!(list.on_key(key(KeyCode::Char('[')), false), AgentKey::Show);
+        assert_eq!(
+            list.on_key(key(KeyCode::Char('[')), false),
+            Some(Effect::Show)
+        );
         assert_eq!(list.selected, Some(1));
         list.set_rows(vec![row(1, false), row(2, false), row(3, false)]);
         assert_eq!(list.selected, Some(1), "the user's pick stays");
-        assert_eq!(list.on_key(key(KeyCode::Char('f')), false), AgentKey::Show);
+        assert_eq!(
+            list.on_key(key(KeyCode::Char('f')), false),
+            Some(Effect::Show)
+        );
         assert_eq!(list.selected, Some(3));
     }
 
@@ -611,11 +602,17 @@ mod tests {
         let seqs: Vec<usize> = list.ordered().map(|r| r.seq).collect();
         assert_eq!(seqs, [2, 1, 3]);
         assert_eq!(list.selected, Some(2), "the cursor goes to the top");
-        assert_eq!(list.on_key(key(KeyCode::Char('j')), false), AgentKey::Show);
+        assert_eq!(
+            list.on_key(key(KeyCode::Char('j')), false),
+            Some(Effect::Show)
+        );
         assert_eq!(list.selected, Some(1));
         // In the previewer the edit shown stays.
         list.on_key(key(KeyCode::Enter), false);
-        assert_eq!(list.on_key(key(KeyCode::Char('!')), false), AgentKey::Done);
+        assert_eq!(
+            list.on_key(key(KeyCode::Char('!')), false),
+            Some(Effect::None)
+        );
         assert_eq!(list.selected, Some(1));
         assert_eq!(list.position(), Some(0));
     }
@@ -626,18 +623,15 @@ mod tests {
     fn enter_opens_esc_returns() {
         let mut list = AgentList::new("session".into(), false);
         list.set_rows(vec![row(1, true)]);
-        assert_eq!(list.on_key(key(KeyCode::Enter), false), AgentKey::Show);
+        assert_eq!(list.on_key(key(KeyCode::Enter), false), Some(Effect::Show));
         assert_eq!(list.mode, AgentMode::Preview);
-        assert_eq!(
-            list.on_key(key(KeyCode::Char('n')), false),
-            AgentKey::ToPreview
-        );
-        assert_eq!(list.on_key(key(KeyCode::Esc), true), AgentKey::ToPreview);
+        assert_eq!(list.on_key(key(KeyCode::Char('n')), false), None);
+        assert_eq!(list.on_key(key(KeyCode::Esc), true), None);
         assert_eq!(
             list.on_key(key(KeyCode::Char('a')), false),
-            AgentKey::Accept
+            Some(Effect::WriteEdit)
         );
-        assert_eq!(list.on_key(key(KeyCode::Esc), false), AgentKey::Done);
+        assert_eq!(list.on_key(key(KeyCode::Esc), false), Some(Effect::None));
         assert_eq!(list.mode, AgentMode::List);
     }
 
@@ -660,9 +654,15 @@ mod tests {
             (tabs[1].file.as_str(), tabs[1].state),
             ("f2.py", EditState::Applied)
         );
-        assert_eq!(list.on_key(key(KeyCode::Char('1')), false), AgentKey::Show);
+        assert_eq!(
+            list.on_key(key(KeyCode::Char('1')), false),
+            Some(Effect::Show)
+        );
         assert_eq!((list.selected, list.mode), (Some(3), AgentMode::Preview));
-        assert_eq!(list.on_key(key(KeyCode::Char('9')), false), AgentKey::Done);
+        assert_eq!(
+            list.on_key(key(KeyCode::Char('9')), false),
+            Some(Effect::None)
+        );
     }
 
     /// A notice about the edit shown (an `a` refused while the agent was

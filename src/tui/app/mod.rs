@@ -95,19 +95,39 @@ pub enum Refusal {
     Unchoosable(String),
 }
 
-/// Something the event loop must do outside the state.
+/// What a key (or the mouse) asks of the screen, outside the state: the
+/// one answer of every screen's key handling (one diff's [`App`], a
+/// transcript's [`workspace::Workspace`], the agent's
+/// [`agent::AgentList`]). Each screen carries out its own (a write, a
+/// reload, showing an edit) and hands the rest to the loop as a
+/// `tui::Flow` (`Flow::of`): a copy, the end.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Effect {
     None,
-    /// Write (or print) the accepted content, if FILE is unchanged on disk.
+    /// One diff: write (or print) the accepted content, if FILE is
+    /// unchanged on disk.
     Accept(TextLines),
-    /// Re-read FILE from disk and re-apply.
+    /// A transcript: write these files (indices into its edits), all or
+    /// none; `file_endings`: a CRLF file's new LF lines written in CRLF
+    /// (`L` when asked about mixed line endings).
+    Write {
+        files: Vec<usize>,
+        file_endings: bool,
+    },
+    /// Re-read from disk and re-apply (FILE; a transcript's files not yet
+    /// written).
     Reload,
     /// Put this corrected block on the clipboard (and in a file).
     Copy {
         block: usize,
         text: String,
     },
+    /// The agent's screen: show the edit now selected.
+    Show,
+    /// The agent's screen: write srview's result of the edit shown.
+    WriteEdit,
+    /// The agent's screen: save the selected edit's own text to a new file.
+    SaveText,
     Quit(u8),
 }
 

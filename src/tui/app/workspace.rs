@@ -65,23 +65,6 @@ impl Tab {
     }
 }
 
-/// What the loop must do for the workspace.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum WsEffect {
-    None,
-    /// Write these files (indices into `edits`), all or none.
-    Write(Vec<usize>),
-    /// [`WsEffect::Write`], a CRLF file's new LF lines written in CRLF
-    /// (`L` when asked about mixed line endings).
-    WriteWithFileEndings(Vec<usize>),
-    Quit(u8),
-    /// Load every file not yet written from disk again and re-apply the
-    /// transcript to it (`r`).
-    Reload,
-    /// Passed on from the current tab.
-    Tab(Effect),
-}
-
 /// What a refusal notice describes: it stays until a key is pressed or
 /// that state ends.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -497,7 +480,7 @@ impl Workspace {
 
     /// A key: the transcript's own rows of the table ([`KeyScope::Transcript`])
     /// act on the tabs; the rest go to the current tab's previewer.
-    pub fn on_key(&mut self, key: KeyEvent) -> WsEffect {
+    pub fn on_key(&mut self, key: KeyEvent) -> Effect {
         let action = keymap::lookup(KeyScope::Transcript, key);
         // A held-back accept: the same key again writes, any other cancels
         // it (Esc doing nothing else).
@@ -514,7 +497,10 @@ impl Workspace {
                 vec![self.current]
             };
             return match self.accept(held, tabs, true) {
-                WsEffect::Write(indices) => WsEffect::WriteWithFileEndings(indices),
+                Effect::Write { files, .. } => Effect::Write {
+                    files,
+                    file_endings: true,
+                },
                 other => other,
             };
         }
@@ -523,7 +509,7 @@ impl Workspace {
                 text: "accept cancelled: nothing written".into(),
                 error: false,
             });
-            return WsEffect::None;
+            return Effect::None;
         }
         let confirmed = confirmed.is_some() && confirmed == action;
         // The help overlay and a search query being typed take every key.
@@ -534,16 +520,16 @@ impl Workspace {
             _ if help_open => {}
             Some(Action::NextFile) => {
                 self.select((self.current + 1) % self.tabs.len().max(1));
-                return WsEffect::None;
+                return Effect::None;
             }
             Some(Action::PrevFile) => {
                 let n = self.tabs.len().max(1);
                 self.select((self.current + n - 1) % n);
-                return WsEffect::None;
+                return Effect::None;
             }
             Some(Action::File(n)) => {
                 self.select(usize::from(n));
-                return WsEffect::None;
+                return Effect::None;
             }
             // The tab's previewer follows its stream too (below).
             Some(Action::FollowFile) => self.follow_tabs = true,
@@ -554,12 +540,12 @@ impl Workspace {
                 let tabs = (0..self.tabs.len()).collect();
                 return self.accept(Action::AcceptAll, tabs, confirmed);
             }
-            Some(Action::Reload) => return WsEffect::Reload,
+            Some(Action::Reload) => return Effect::Reload,
             // Quitting after some files were written is a success: what
             // the user accepted is on disk (Esc, passed to the tab, never quits).
             Some(Action::Quit) => {
                 let any_written = self.tabs.iter().any(|t| t.written);
-                return WsEffect::Quit(if any_written { 0 } else { 1 });
+                return Effect::Quit(if any_written { 0 } else { 1 });
             }
             // One diff's keys, said to be one diff's.
             None => match keymap::lookup(KeyScope::SingleDiff, key) {
@@ -570,27 +556,22 @@ impl Workspace {
                         text: "F is for a single diff: a transcript edit shows its final result once its call is complete".into(),
                         error: false,
                     });
-                    return WsEffect::None;
+                    return Effect::None;
                 }
                 Some(Action::LeaveOut) => {
                     self.notice = Some(Notice {
                         text: keys::NO_LEAVING_OUT.into(),
                         error: false,
                     });
-                    return WsEffect::None;
+                    return Effect::None;
                 }
                 _ => {}
             },
             _ => {}
         }
         match self.tabs.get_mut(self.current) {
-            Some(tab) => match keys::on_key_in(&mut tab.app, key, KeyScope::Transcript) {
-                Effect::None => WsEffect::None,
-                Effect::Reload => WsEffect::Reload,
-                Effect::Quit(code) => WsEffect::Quit(code),
-                other => WsEffect::Tab(other),
-            },
-            None => WsEffect::None,
+            Some(tab) => keys::on_key_in(&mut tab.app, key, KeyScope::Transcript),
+            None => Effect::None,
         }
     }
 
@@ -604,7 +585,7 @@ impl Workspace {
     /// Checks the tabs can be written; the loop writes them all or none.
     /// A block whose place is in doubt holds the write back until `key` is
     /// pressed again (`confirmed`).
-    fn accept(&mut self, key: Action, tabs: Vec<usize>, confirmed: bool) -> WsEffect {
+    fn accept(&mut self, key: Action, tabs: Vec<usize>, confirmed: bool) -> Effect {
         // Neither a transcript that could not be read to its end nor a
         // patch the reference refuses as a whole is written in part.
         let whole_refusal = self
@@ -625,7 +606,7 @@ impl Workspace {
             });
         if let Some(why) = whole_refusal {
             self.refuse(format!("nothing written: {why}"), Until::Key, true);
-            return WsEffect::None;
+            return Effect::None;
         }
         // A refused path is never written, and accepting all while one is
         // refused writes nothing, as `srview apply --transcript` does.
@@ -647,7 +628,7 @@ impl Workspace {
                 entries.join(", ")
             );
             self.refuse(text, until, true);
-            return WsEffect::None;
+            return Effect::None;
         }
         let mut indices = Vec::new();
         let mut accepted = Vec::new();
@@ -673,7 +654,7 @@ impl Workspace {
                         edit.content().to_string(),
                     )]);
                     self.refuse(text, until, true);
-                    return WsEffect::None;
+                    return Effect::None;
                 }
                 Some(edit) if edit.ok() => {
                     indices.push(self.edit_index(t).unwrap_or_default());
@@ -695,7 +676,7 @@ impl Workspace {
                     );
                     let until = Until::State(vec![(edit.path.clone(), edit.state)]);
                     self.refuse(text, until, true);
-                    return WsEffect::None;
+                    return Effect::None;
                 }
                 None => {}
             }
@@ -707,7 +688,7 @@ impl Workspace {
                 ("nothing to write: already written", Until::Key)
             };
             self.refuse(text.into(), until, false);
-            return WsEffect::None;
+            return Effect::None;
         }
         // Mid-stream, later calls may edit the same files again: writing
         // now would leave those edits out.
@@ -744,10 +725,13 @@ impl Workspace {
             );
             self.refuse(text, until, true);
             self.confirming = Some(key);
-            return WsEffect::None;
+            return Effect::None;
         }
         self.clear_refusal();
-        WsEffect::Write(indices)
+        Effect::Write {
+            files: indices,
+            file_endings: false,
+        }
     }
 
     /// What to ask before writing `tabs` when a block of theirs is placed
