@@ -94,8 +94,7 @@ fn main() {
     let update_max = updates.iter().max().copied().unwrap_or_default();
 
     // Frames: 200x60, following the stream, then scrolled around.
-    app.view.width = 200;
-    app.view.viewport = view::diff_rows(&app, 60) as usize;
+    app.fit(ratatui::layout::Rect::new(0, 0, 200, 60));
     app.follow_active();
     let mut caches = Caches::new(Syntaxes::load(), &app);
     let mut terminal = Terminal::new(TestBackend::new(200, 60)).expect("terminal");
@@ -105,7 +104,7 @@ fn main() {
         if i % 3 == 0 {
             app.scroll_to((i * 7919 * 31) % total);
         } else {
-            app.scroll_to(app.view.scroll + 30);
+            app.scroll_to(app.view().scroll + 30);
         }
         let t = Instant::now();
         terminal

@@ -58,12 +58,20 @@ fn a_loose_hunk_is_shown_applied_and_marked_on_its_tab() {
     let mut ws = Workspace::new(Version::V1, false);
     let patch = feed(&mut ws, PATCH, true);
     let expected = patch.outcome.files["calc.py"].clone().expect("applied");
-    assert_eq!(ws.tabs.len(), 1);
-    let tab = &ws.tabs[0];
-    assert_eq!(tab.path, "calc.py");
-    assert_eq!(tab.state, FileState::Applied);
-    assert_eq!(tab.app.result.text(), expected, "the reference's result");
-    let notice = tab.app.notice.as_ref().expect("the loose match is marked");
+    assert_eq!(ws.tabs().len(), 1);
+    let tab = &ws.tabs()[0];
+    assert_eq!(tab.path(), "calc.py");
+    assert_eq!(tab.state(), FileState::Applied);
+    assert_eq!(
+        tab.app().result().text(),
+        expected,
+        "the reference's result"
+    );
+    let notice = tab
+        .app()
+        .notice()
+        .as_ref()
+        .expect("the loose match is marked");
     assert_contains(&notice.text, "level unicode");
     assert!(
         notice.text.contains("[lo, hi] – never"),
@@ -89,9 +97,9 @@ fn every_streamed_prefix_ends_as_the_one_shot_apply() {
     for end in (0..=PATCH.len()).filter(|&i| PATCH.is_char_boundary(i)) {
         feed(&mut ws, &PATCH[..end], false);
         saw_streaming |= ws
-            .tabs
+            .tabs()
             .first()
-            .is_some_and(|t| t.state == FileState::Streaming);
+            .is_some_and(|t| t.state() == FileState::Streaming);
     }
     feed(&mut ws, PATCH, true);
     assert!(
@@ -99,8 +107,8 @@ fn every_streamed_prefix_ends_as_the_one_shot_apply() {
         "the file's tab streams before the patch ends"
     );
     assert_eq!(
-        ws.tabs[0].app.result.text(),
-        one_shot.tabs[0].app.result.text()
+        ws.tabs()[0].app().result().text(),
+        one_shot.tabs()[0].app().result().text()
     );
 }
 
@@ -109,12 +117,12 @@ fn a_failing_section_fails_its_file_and_accept_writes_nothing() {
     let text = "*** Begin Patch\n*** Update File: notes.txt\n@@\n-a\n+A\n*** Update File: calc.py\n@@\n-nothing like this\n+x\n*** End Patch\n";
     let mut ws = Workspace::new(Version::V1, false);
     feed(&mut ws, text, true);
-    assert_eq!(ws.tabs.len(), 2);
-    assert_eq!(ws.tabs[0].app.result.text(), "A\nb\n");
-    assert_eq!(ws.tabs[1].state, FileState::Failed);
-    let notice = ws.tabs[1]
-        .app
-        .notice
+    assert_eq!(ws.tabs().len(), 2);
+    assert_eq!(ws.tabs()[0].app().result().text(), "A\nb\n");
+    assert_eq!(ws.tabs()[1].state(), FileState::Failed);
+    let notice = ws.tabs()[1]
+        .app()
+        .notice()
         .as_ref()
         .expect("the reference's error");
     assert!(
@@ -141,14 +149,18 @@ fn added_and_deleted_files() {
     let text = "*** Begin Patch\n*** Add File: new.txt\n+one\n+two\n*** Delete File: notes.txt\n*** End Patch\n";
     let mut ws = Workspace::new(Version::V1, false);
     feed(&mut ws, text, true);
-    let new = ws.tabs.iter().find(|t| t.path == "new.txt").expect("a tab");
-    assert_eq!(new.app.result.text(), "one\ntwo\n");
-    let deleted = ws
-        .tabs
+    let new = ws
+        .tabs()
         .iter()
-        .find(|t| t.path == "notes.txt")
+        .find(|t| t.path() == "new.txt")
         .expect("a tab");
-    assert_eq!(deleted.state, FileState::Refused);
+    assert_eq!(new.app().result().text(), "one\ntwo\n");
+    let deleted = ws
+        .tabs()
+        .iter()
+        .find(|t| t.path() == "notes.txt")
+        .expect("a tab");
+    assert_eq!(deleted.state(), FileState::Refused);
 }
 
 /// Over the whole corpus, every file the reference adds or updates (each
@@ -242,7 +254,7 @@ mod single_file {
             .files["calc.py"]
             .clone()
             .expect("applied");
-        assert_eq!(app.result.text(), want);
+        assert_eq!(app.result().text(), want);
         assert!(!blocks.refused);
         let note = blocks.note.expect("the loose hunk is marked");
         assert!(
@@ -283,7 +295,7 @@ mod single_file {
         let (app, blocks) = shown(edit, Dialect::EditJson, true);
         assert!(!blocks.refused);
         assert_eq!(
-            app.result.text(),
+            app.result().text(),
             CALC.replace("return hi - lo", "return abs(hi - lo)")
         );
         assert_eq!(blocks.body.matches("------- SEARCH").count(), 1);

@@ -46,29 +46,29 @@ fn tabs_follow_the_file_being_written_until_the_user_picks_one() {
     let text = call("a.py", "y = 2", "y = 3") + &call("b.toml", "k = 1", "k = 2");
     let half = text.find("<path>b.toml").expect("second call") + 20;
     let mut ws = fed(&text[..half], false);
-    assert_eq!(ws.tabs.len(), 2);
-    assert_eq!(ws.current, 1, "follows the file being written");
-    assert_eq!(ws.received.stream, StreamState::Streaming);
-    assert_eq!(ws.tabs[1].state, FileState::Streaming);
+    assert_eq!(ws.tabs().len(), 2);
+    assert_eq!(ws.current(), 1, "follows the file being written");
+    assert_eq!(ws.received().stream, StreamState::Streaming);
+    assert_eq!(ws.tabs()[1].state(), FileState::Streaming);
     key(&mut ws, '[');
-    assert_eq!(ws.current, 0);
+    assert_eq!(ws.current(), 0);
     feed(&mut ws, &text, true);
-    assert_eq!(ws.current, 0, "a chosen tab stays");
-    assert_eq!(ws.tabs[0].app.result.text(), "x = 1\ny = 3\n");
-    assert_eq!(ws.tabs[1].app.result.text(), "[s]\nk = 2\n");
+    assert_eq!(ws.current(), 0, "a chosen tab stays");
+    assert_eq!(ws.tabs()[0].app().result().text(), "x = 1\ny = 3\n");
+    assert_eq!(ws.tabs()[1].app().result().text(), "[s]\nk = 2\n");
     key(&mut ws, 'f');
     feed(&mut ws, &text, true);
-    assert_eq!(ws.current, 1, "f follows again");
+    assert_eq!(ws.current(), 1, "f follows again");
 }
 
 #[test]
 fn accept_all_needs_every_file_applied() {
     let text = call("a.py", "y = 2", "y = 3") + &call("b.toml", "missing", "k = 2");
     let mut ws = fed(&text, true);
-    assert_eq!(ws.tabs[1].state, FileState::Failed);
+    assert_eq!(ws.tabs()[1].state(), FileState::Failed);
     assert_eq!(key(&mut ws, 'A'), Effect::None);
     assert!(
-        ws.notice
+        ws.notice()
             .as_ref()
             .is_some_and(|n| n.error && n.text.contains("b.toml"))
     );
@@ -81,9 +81,9 @@ fn accept_all_needs_every_file_applied() {
         panic!("accepting an applied file asks to write it");
     };
     assert_eq!(which.len(), 1);
-    assert_eq!(ws.edits[which[0]].path, "a.py");
+    assert_eq!(ws.edits()[which[0]].path, "a.py");
     ws.mark_written(&which);
-    assert!(ws.tabs[0].written && !ws.all_written());
+    assert!(ws.tabs()[0].written() && !ws.all_written());
     assert_eq!(
         key(&mut ws, 'q'),
         Effect::Quit(0),
@@ -119,10 +119,10 @@ fn tabs_apply_the_model_output_clean_up_when_asked() {
     };
     let edits = transcript::apply_calls(&calls, files, options);
     ws.update(&calls, edits, text.len(), true);
-    assert_eq!(ws.tabs[0].app.result.text(), "x = 1\ny = \"3\"\n");
+    assert_eq!(ws.tabs()[0].app().result().text(), "x = 1\ny = \"3\"\n");
     assert_eq!(
-        ws.tabs[0].app.result.text(),
-        ws.edits[0].content(),
+        ws.tabs()[0].app().result().text(),
+        ws.edits()[0].content(),
         "the tab shows what would be written"
     );
 }
@@ -135,7 +135,7 @@ fn final_preview_key_is_not_passed_to_tabs() {
     let half = text.find("=======").expect("separator") + 9;
     let mut ws = fed(&text[..half], false);
     assert_eq!(key(&mut ws, 'F'), Effect::None);
-    assert!(!ws.tabs[0].app.final_preview);
+    assert!(!ws.tabs()[0].app().final_preview());
     assert!(notice(&ws).contains("F is for a single diff"));
     assert_eq!(
         ws.on_key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)),
@@ -152,7 +152,7 @@ fn final_preview_key_is_not_passed_to_tabs() {
 fn leaving_a_block_out_is_not_passed_to_tabs() {
     let mut ws = fed(&call("a.py", "y = 2", "y = 3"), true);
     assert_eq!(key(&mut ws, 'x'), Effect::None);
-    assert!(ws.tabs[0].app.left_out.is_empty());
+    assert!(ws.tabs()[0].app().left_out().is_empty());
     assert_eq!(
         notice(&ws),
         "x (leave a block out) is for a single diff (srview FILE DIFF): here a writes every block"
@@ -172,7 +172,7 @@ fn help_lists_the_transcript_keys() {
     let mut ws = fed(&call("a.py", "y = 2", "y = 3"), true);
     key(&mut ws, '?');
     let app = ws.current_app().expect("a tab");
-    assert!(app.view.help);
+    assert!(app.view().help);
     let mut caches = vec![Caches::new(Syntaxes::load(), app)];
     let mut terminal = Terminal::new(TestBackend::new(100, 30)).expect("terminal");
     terminal
@@ -199,18 +199,22 @@ fn help_lists_the_transcript_keys() {
 fn accepting_a_file_with_nothing_to_accept_is_refused() {
     let empty = "<replace_in_file>\n<path>a.py</path>\n<diff>\nI will change y.\n</diff>\n</replace_in_file>\n";
     let mut ws = fed(empty, true);
-    assert_eq!(ws.tabs.len(), 1);
+    assert_eq!(ws.tabs().len(), 1);
     for k in ['a', 'A'] {
-        ws.notice = None;
+        // A notice of its own, which the key must replace.
+        ws.show_notice(srview::app::Notice {
+            text: "before the key".into(),
+            error: false,
+        });
         assert_eq!(key(&mut ws, k), Effect::None, "{k}");
-        let notice = ws.notice.as_ref().expect("a notice");
+        let notice = ws.notice().as_ref().expect("a notice");
         assert!(
             notice.error && notice.text.contains("nothing to accept"),
             "{k}: {}",
             notice.text
         );
     }
-    assert!(!ws.tabs[0].written);
+    assert!(!ws.tabs()[0].written());
     assert_eq!(key(&mut ws, 'q'), Effect::Quit(1));
 
     // With another file that applies, accept-all is still all or none.
@@ -288,7 +292,7 @@ const TWO_FNS: &str =
     "fn a() {\n    one();\n}\n\nfn b() {\n    two_and_a_long_call(with, many, args);\n}\n";
 
 fn notice(ws: &Workspace) -> String {
-    ws.notice
+    ws.notice()
         .as_ref()
         .map(|n| n.text.clone())
         .unwrap_or_default()
@@ -309,14 +313,14 @@ fn accepting_a_misplaced_block_asks_first_in_a_transcript() {
         )
     );
     let mut ws = fed(&text, true);
-    assert_eq!(ws.tabs[1].state, FileState::Applied);
+    assert_eq!(ws.tabs()[1].state(), FileState::Applied);
     assert_eq!(key(&mut ws, 'A'), Effect::None, "held back");
     assert_eq!(
         notice(&ws),
         "two.rs: block #1 matched by its first and last lines only at lines 1-3; its SEARCH \
          text is closest to lines 5-7: press A again to write anyway, Esc to cancel"
     );
-    assert_eq!(ws.current, 1, "the file in doubt is shown");
+    assert_eq!(ws.current(), 1, "the file in doubt is shown");
     assert_eq!(
         key(&mut ws, 'A'),
         Effect::Write {
@@ -405,25 +409,25 @@ fn a_quiet_transcript_pauses() {
     let text = call("a.py", "y = 2", "y = 3") + &call("b.toml", "k = 1", "k = 2");
     let open = text.rfind("+++++++ REPLACE").expect("the last block");
     let mut ws = fed(&text[..open], false);
-    assert_eq!(ws.received.stream, StreamState::Streaming);
-    assert_eq!(ws.tabs[1].app.stream, StreamState::Streaming);
+    assert_eq!(ws.received().stream, StreamState::Streaming);
+    assert_eq!(ws.tabs()[1].app().stream(), StreamState::Streaming);
     ws.pause();
-    assert_eq!(ws.received.stream, StreamState::Paused);
-    assert_eq!(ws.tabs[1].app.stream, StreamState::Paused);
+    assert_eq!(ws.received().stream, StreamState::Paused);
+    assert_eq!(ws.tabs()[1].app().stream(), StreamState::Paused);
     assert_eq!(
-        ws.tabs[0].app.stream,
+        ws.tabs()[0].app().stream(),
         StreamState::Ended,
         "a complete call stays ended"
     );
     // Applied again without new text (`r` reloads the files): still paused.
     feed(&mut ws, &text[..open], false);
-    assert_eq!(ws.received.stream, StreamState::Paused);
-    assert_eq!(ws.tabs[1].app.stream, StreamState::Paused);
+    assert_eq!(ws.received().stream, StreamState::Paused);
+    assert_eq!(ws.tabs()[1].app().stream(), StreamState::Paused);
     feed(&mut ws, &text, false);
-    assert_eq!(ws.received.stream, StreamState::Streaming);
+    assert_eq!(ws.received().stream, StreamState::Streaming);
     feed(&mut ws, &text, true);
     ws.pause();
-    assert_eq!(ws.received.stream, StreamState::Ended);
+    assert_eq!(ws.received().stream, StreamState::Ended);
 }
 
 /// The tab bar's first row at `width` columns.
@@ -435,9 +439,9 @@ fn tab_bar_at(ws: &Workspace, width: u16) -> String {
     use srview::view::{self, Caches};
 
     let mut caches: Vec<Caches> = ws
-        .tabs
+        .tabs()
         .iter()
-        .map(|t| Caches::new(Syntaxes::load(), &t.app))
+        .map(|t| Caches::new(Syntaxes::load(), t.app()))
         .collect();
     let mut terminal = Terminal::new(TestBackend::new(width, 24)).expect("terminal");
     terminal
@@ -480,9 +484,9 @@ fn refused_paths_get_a_tab_and_block_accept_all() {
     ws.update(&calls, edits, text.len(), true);
 
     let names: Vec<(&str, &str)> = ws
-        .tabs
+        .tabs()
         .iter()
-        .map(|t| (t.path.as_str(), t.state_label()))
+        .map(|t| (t.path().as_str(), t.state_label()))
         .collect();
     assert_eq!(
         names,
@@ -506,13 +510,13 @@ fn refused_paths_get_a_tab_and_block_accept_all() {
         "{said}"
     );
     assert!(said.contains(&absolute), "{said}");
-    assert!(ws.notice.as_ref().is_some_and(|n| n.error));
+    assert!(ws.notice().as_ref().is_some_and(|n| n.error));
 
     // A refused tab refuses `a` too, and shows why.
     key(&mut ws, '2');
     assert!(
         ws.current_app()
-            .and_then(|a| a.notice.as_ref())
+            .and_then(|a| a.notice().as_ref())
             .is_some_and(|n| n.text.contains("outside") && n.error)
     );
     assert_eq!(key(&mut ws, 'a'), Effect::None);
@@ -581,7 +585,10 @@ fn r_reloads_in_a_transcript() {
 fn tab_bar_keeps_tabs_and_state_before_key_hints() {
     let text = call("inventory.py", "y = 2", "y = 3") + &call("settings.toml", "missing", "k = 2");
     let mut ws = fed(&text, false);
-    ws.received.bytes = 12_345;
+    // The transcript's size so far, as the reader counts it.
+    let calls = transcript::parse_any(&text);
+    let edits = transcript::apply_calls(&calls, files, ApplyOptions::default());
+    ws.update(&calls, edits, 12_345, false);
     for width in [80, 70] {
         let bar = tab_bar_at(&ws, width);
         assert!(bar.contains("streaming"), "{width}: {bar:?}");
@@ -637,22 +644,26 @@ fn accepting_while_the_transcript_streams_asks_first() {
 fn every_call_on_a_file_is_shown_grouped_by_call() {
     let text = call("a.py", "x = 1", "x = 10") + &call("a.py", "y = 2", "y = 20");
     let mut ws = fed(&text, true);
-    assert_eq!(ws.tabs.len(), 1);
-    let app = &ws.tabs[0].app;
+    assert_eq!(ws.tabs().len(), 1);
+    let app = &ws.tabs()[0].app();
     assert_eq!(
-        app.original.text(),
+        app.original().text(),
         "x = 1\ny = 2\n",
         "the file before the first call"
     );
     assert_eq!(app.listed_blocks(), 2, "both calls' blocks");
     let groups: Vec<(usize, &str)> = app
-        .call_groups
+        .call_groups()
         .iter()
         .map(|g| (g.first_block, g.label.as_str()))
         .collect();
     assert_eq!(groups, [(0, "call 1"), (1, "call 2")]);
-    assert_eq!(app.result.text(), "x = 10\ny = 20\n");
-    assert_eq!(app.result.text(), ws.edits[0].content(), "shown is written");
+    assert_eq!(app.result().text(), "x = 10\ny = 20\n");
+    assert_eq!(
+        app.result().text(),
+        ws.edits()[0].content(),
+        "shown is written"
+    );
     assert_eq!(
         key(&mut ws, 'a'),
         Effect::Write {
@@ -674,12 +685,12 @@ fn every_call_on_a_file_is_shown_grouped_by_call() {
 fn calls_that_build_on_each_other_are_shown_combined() {
     let text = call("a.py", "y = 2", "y = 3") + &call("a.py", "y = 3", "y = 4");
     let ws = fed(&text, true);
-    let app = &ws.tabs[0].app;
-    assert_eq!(app.original.text(), "x = 1\ny = 2\n");
-    assert_eq!(app.result.text(), "x = 1\ny = 4\n");
-    assert_eq!(app.result.text(), ws.edits[0].content());
+    let app = &ws.tabs()[0].app();
+    assert_eq!(app.original().text(), "x = 1\ny = 2\n");
+    assert_eq!(app.result().text(), "x = 1\ny = 4\n");
+    assert_eq!(app.result().text(), ws.edits()[0].content());
     assert_eq!(
-        app.notice.as_ref().map(|n| n.text.as_str()),
+        app.notice().as_ref().map(|n| n.text.as_str()),
         Some(
             "2 calls edit this file, and a later one edits what an earlier one wrote, so their \
              blocks cannot all be shown over the file as it was: shown as their combined \
@@ -690,7 +701,7 @@ fn calls_that_build_on_each_other_are_shown_combined() {
     // no block to select).
     assert_eq!(app.listed_blocks(), 1);
     assert_eq!(
-        app.outcome.blocks[0].stage,
+        app.outcome().blocks[0].stage,
         Some(srview::engine::Stage::Exact)
     );
 
@@ -698,13 +709,13 @@ fn calls_that_build_on_each_other_are_shown_combined() {
     let text = call("a.py", "  y = 2", "y = 3") + &call("a.py", "y = 3", "y = 4");
     let ws = fed(&text, true);
     assert_contains(
-        &notice_of(&ws.tabs[0].app),
+        &notice_of(ws.tabs()[0].app()),
         "; call 1's block #1 matched only line-trimmed",
     );
 }
 
 fn notice_of(app: &srview::app::App) -> String {
-    app.notice
+    app.notice()
         .as_ref()
         .map(|n| n.text.clone())
         .unwrap_or_default()
@@ -720,7 +731,7 @@ fn a_doubt_in_an_earlier_call_is_asked_about() {
         "fn a() {\n    three();\n}",
     ) + &call("two.rs", "fn b() {", "fn b2() {");
     let mut ws = fed(&text, true);
-    assert_eq!(ws.tabs[0].app.listed_blocks(), 2);
+    assert_eq!(ws.tabs()[0].app().listed_blocks(), 2);
     assert_eq!(key(&mut ws, 'a'), Effect::None, "held back");
     assert_eq!(
         notice(&ws),
@@ -745,9 +756,9 @@ fn ws_screen(ws: &mut Workspace) -> String {
     use srview::view::{self, Caches};
 
     let mut caches: Vec<Caches> = ws
-        .tabs
+        .tabs()
         .iter()
-        .map(|t| Caches::new(Syntaxes::load(), &t.app))
+        .map(|t| Caches::new(Syntaxes::load(), t.app()))
         .collect();
     let mut terminal = Terminal::new(TestBackend::new(100, 30)).expect("terminal");
     terminal
@@ -772,13 +783,13 @@ fn ws_screen(ws: &mut Workspace) -> String {
 fn a_failing_call_among_several_is_shown_alone_where_it_fails() {
     let text = call("a.py", "x = 1", "x = 10") + &call("a.py", "x = 1", "x = 11");
     let mut ws = fed(&text, true);
-    assert_eq!(ws.edits[0].state, FileState::Failed);
-    let app = &ws.tabs[0].app;
-    assert_eq!(app.original.text(), "x = 10\ny = 2\n");
-    assert_eq!(app.outcome.failed_count(), 1);
-    assert!(app.call_groups.is_empty());
+    assert_eq!(ws.edits()[0].state, FileState::Failed);
+    let app = &ws.tabs()[0].app();
+    assert_eq!(app.original().text(), "x = 10\ny = 2\n");
+    assert_eq!(app.outcome().failed_count(), 1);
+    assert!(app.call_groups().is_empty());
     assert_eq!(
-        app.notice.as_ref().map(|n| n.text.as_str()),
+        app.notice().as_ref().map(|n| n.text.as_str()),
         Some(
             "call 2 of the 2 calls on this file does not apply: shown alone, over the text the \
              calls before it left"

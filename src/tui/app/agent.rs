@@ -193,39 +193,58 @@ pub enum AgentMode {
 #[derive(Debug, Clone)]
 pub struct AgentList {
     /// The agent and its version, once known (`Claude Code 2.1.3`).
-    pub agent: Option<String>,
+    agent: Option<String>,
     /// The agent's name alone (`Claude Code`), once known.
-    pub agent_name: Option<&'static str>,
+    agent_name: Option<&'static str>,
     /// Where the edits come from (`stdin`, a followed file, a session).
-    pub source: String,
-    pub rows: Vec<EditRow>,
+    source: String,
+    rows: Vec<EditRow>,
     /// Indices into `rows`, in the order shown.
     order: Vec<usize>,
     /// The edit selected, by `seq`.
-    pub selected: Option<usize>,
+    selected: Option<usize>,
     /// Select each new edit as it arrives, until the user picks one.
-    pub follow: bool,
+    follow: bool,
     /// Failed edits (and disagreements) first.
-    pub failed_first: bool,
-    pub mode: AgentMode,
+    failed_first: bool,
+    mode: AgentMode,
     /// The agent is still running (a live stream or a followed file).
-    pub live: bool,
+    live: bool,
     /// No more input will come.
-    pub ended: bool,
+    ended: bool,
     /// Bytes read so far.
-    pub bytes: usize,
+    bytes: usize,
     /// The output could not be read on (binary, not UTF-8): nothing more
     /// will be read.
-    pub unreadable: bool,
-    pub notice: Option<Notice>,
+    unreadable: bool,
+    notice: Option<Notice>,
     /// The edit `notice` speaks of, and how far the agent was with it then
     /// (see [`AgentList::say_of_shown`]).
     notice_about: Option<(usize, (Verdict, bool))>,
     /// Where the list is scrolled to (first row shown), for its mode.
-    pub list_top: usize,
+    list_top: usize,
 }
 
 impl AgentList {
+    refs!(
+        agent: Option<String>,
+        source: String,
+        rows: Vec<EditRow>,
+        notice: Option<Notice>,
+    );
+    copies!(
+        agent_name: Option<&'static str>,
+        selected: Option<usize>,
+        follow: bool,
+        failed_first: bool,
+        mode: AgentMode,
+        live: bool,
+        ended: bool,
+        bytes: usize,
+        unreadable: bool,
+        list_top: usize,
+    );
+
     /// An empty list for `source`; `live` follows new edits.
     pub fn new(source: String, live: bool) -> AgentList {
         AgentList {
@@ -250,6 +269,39 @@ impl AgentList {
             notice_about: None,
             list_top: 0,
         }
+    }
+
+    /// Shows edit `seq` in its previewer, as picking it in the list does.
+    pub fn open(&mut self, seq: usize) {
+        self.selected = Some(seq);
+        self.follow = false;
+        self.mode = AgentMode::Preview;
+    }
+
+    /// No more input will come.
+    pub fn end(&mut self) {
+        self.ended = true;
+    }
+
+    /// `bytes` of the agent's output have been read.
+    pub fn set_bytes(&mut self, bytes: usize) {
+        self.bytes = bytes;
+    }
+
+    /// The output cannot be read on: nothing more will be.
+    pub fn mark_unreadable(&mut self) {
+        self.unreadable = true;
+    }
+
+    /// The agent (`Claude Code`) and its version, once known.
+    pub fn name_agent(&mut self, name: &'static str, version: &str) {
+        self.agent = Some(format!("{name} {version}"));
+        self.agent_name = Some(name);
+    }
+
+    /// Replaces the notice (`None`: none).
+    pub fn set_notice(&mut self, notice: Option<Notice>) {
+        self.notice = notice;
     }
 
     /// Replaces the rows. Following, the newest edit is selected; else

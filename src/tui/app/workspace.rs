@@ -14,29 +14,37 @@ use crate::source::transcript::{
 };
 
 pub struct Tab {
-    pub path: String,
-    pub state: FileState,
+    path: String,
+    state: FileState,
     /// Calls on this file so far; the tab shows the last one.
-    pub calls: usize,
-    pub written: bool,
+    calls: usize,
+    written: bool,
     /// Why the file was refused (state [`FileState::Refused`]): its path
     /// leaves `--cwd`, or it cannot be read.
-    pub refusal: Option<String>,
+    refusal: Option<String>,
     /// Bumped whenever `app` is rebuilt (a new call), so caches know.
-    pub generation: u64,
+    generation: u64,
     /// What the tab shows: the file's one call, or every call's blocks
     /// (see [`calls`](super::calls)).
-    pub app: App,
+    app: App,
     /// With several calls: each call on its own, over the text before it,
     /// as it is applied and written (what accepting asks about); empty
     /// for one call.
-    pub call_apps: Vec<App>,
+    call_apps: Vec<App>,
     /// With several calls, `app` shows their combined change as a
     /// whole-file edit (their blocks cannot be shown over the first text).
     whole: bool,
 }
 
 impl Tab {
+    refs!(
+        path: String,
+        refusal: Option<String>,
+        app: App,
+        call_apps: Vec<App>,
+    );
+    copies!(state: FileState, calls: usize, written: bool, generation: u64);
+
     /// The tab's state in words, as the tab bar shows it.
     pub fn state_label(&self) -> &'static str {
         match (self.written, self.state) {
@@ -85,16 +93,16 @@ struct ShownRefusal {
 }
 
 pub struct Workspace {
-    pub tabs: Vec<Tab>,
-    pub current: usize,
-    pub edits: Vec<FileEdit>,
-    pub received: Received,
+    tabs: Vec<Tab>,
+    current: usize,
+    edits: Vec<FileEdit>,
+    received: Received,
     /// How the calls are applied (the parser version; whether diffs are
     /// cleaned up as Cline does for non-Claude models).
-    pub options: ApplyOptions,
-    pub notice: Option<Notice>,
+    options: ApplyOptions,
+    notice: Option<Notice>,
     /// Show the file the agent is writing now, until the user picks a tab.
-    pub follow_tabs: bool,
+    follow_tabs: bool,
     /// An accept held back because a block's place is in doubt: the key
     /// that asked (`a` or `A`); pressing it again writes, any other key or
     /// new transcript text that changes the files in question cancels.
@@ -108,7 +116,7 @@ pub struct Workspace {
     /// An apply_patch transcript: the reference's verdict on the whole text
     /// as it stands (`refusal`: it refuses it) and what `--write` would hold
     /// back in its result; `None` for other transcripts.
-    pub whole_patch: Option<WholePatch>,
+    whole_patch: Option<WholePatch>,
 }
 
 /// What has arrived of the transcript.
@@ -160,6 +168,19 @@ pub struct WholePatch {
 }
 
 impl Workspace {
+    refs!(
+        tabs: Vec<Tab>,
+        edits: Vec<FileEdit>,
+        received: Received,
+        notice: Option<Notice>,
+        whole_patch: Option<WholePatch>,
+    );
+    copies!(
+        current: usize,
+        options: ApplyOptions,
+        follow_tabs: bool,
+    );
+
     pub fn new(version: Version, fix_model_output: bool) -> Self {
         Workspace {
             tabs: Vec::new(),
@@ -181,6 +202,41 @@ impl Workspace {
             refusal: None,
             whole_patch: None,
         }
+    }
+
+    /// `v` in every tab shows `raw` (the patch as received), not the
+    /// blocks that show it.
+    pub fn set_raw_input(&mut self, raw: &str) {
+        for tab in &mut self.tabs {
+            tab.app.set_raw_input(Some(raw.to_string()));
+        }
+    }
+
+    /// Lays every tab's previewer out in `area`.
+    pub fn fit(&mut self, area: ratatui::layout::Rect) {
+        for tab in &mut self.tabs {
+            tab.app.fit(area);
+        }
+    }
+
+    /// A mouse event on the current tab (as drawn with the transcript's
+    /// notice).
+    pub fn on_mouse(&mut self, mouse: ratatui_crossterm::crossterm::event::MouseEvent) {
+        if let Some(tab) = self.tabs.get_mut(self.current) {
+            keys::on_mouse_with_notice(&mut tab.app, mouse, self.notice.as_ref());
+        }
+    }
+
+    /// Diagnoses the current tab's blocks (the stream is idle).
+    pub fn diagnose_current(&mut self) {
+        if let Some(tab) = self.tabs.get_mut(self.current) {
+            tab.app.diagnose();
+        }
+    }
+
+    /// The transcript cannot be read on (`Some(why)`), or can again.
+    pub fn set_unreadable(&mut self, why: Option<String>) {
+        self.received.unreadable = why;
     }
 
     /// Says why accepting wrote nothing, until a key is pressed or what
