@@ -1765,3 +1765,43 @@ fn the_line_endings_question_follows_a_confirmed_doubt() {
         other => panic!("L writes: {other:?}"),
     }
 }
+
+/// One diff's keys run what the key table says: every key of every row
+/// that applies there, pressed on a fresh previewer, does its row's action
+/// (those seen from outside: the effects asked of the loop, the overlays
+/// and modes opened).
+#[test]
+fn one_diffs_keys_dispatch_from_the_table() {
+    use srview::app::keymap::{self, Action, KeyScope};
+    let mut checked = 0;
+    for row in keymap::rows(KeyScope::SingleDiff) {
+        for bind in row.binds {
+            let modifiers = if bind.ctrl {
+                KeyModifiers::CONTROL
+            } else {
+                KeyModifiers::NONE
+            };
+            let mut app = app();
+            let effect = keys::on_key(&mut app, KeyEvent::new(bind.code, modifiers));
+            let key = keymap::key_name(bind);
+            match bind.action {
+                Action::Quit => assert_eq!(effect, Effect::Quit(1), "{key}"),
+                Action::Reload => assert_eq!(effect, Effect::Reload, "{key}"),
+                Action::Help => assert!(app.view().help, "{key}"),
+                Action::RawInput => assert!(app.view().raw, "{key}"),
+                Action::Search => assert!(app.search_typing(), "{key}"),
+                Action::FocusBlocks => assert_eq!(app.view().focus, Focus::Blocks, "{key}"),
+                Action::Wrap => assert!(app.view().wrap, "{key}"),
+                Action::ToggleLayout => assert_eq!(app.layout(), Layout::Unified, "{key}"),
+                Action::ExpandDiagnosis => assert!(app.view().detail_expanded, "{key}"),
+                _ => {
+                    assert!(!matches!(effect, Effect::Quit(_) | Effect::Reload), "{key}");
+                    continue;
+                }
+            }
+            checked += 1;
+        }
+    }
+    // q, r, ?, v, /, e, w, u and Tab, +.
+    assert_eq!(checked, 10);
+}

@@ -815,6 +815,27 @@ mod tests {
         }
     }
 
+    /// A footer item names keys of its own row (`u` of `u/Tab`), and each
+    /// screen's footer keeps `?`.
+    #[test]
+    fn footers_name_their_rows_keys() {
+        for (row, item) in KEYS.iter().filter_map(|r| r.footer.map(|f| (r, f))) {
+            for key in item.keys.split('/') {
+                assert!(
+                    row.keys.split(['/', ' ']).any(|k| k == key),
+                    "footer {key:?} not in {:?}",
+                    row.keys
+                );
+            }
+        }
+        for screen in KeyScope::SCREENS {
+            assert!(
+                footer_items(screen).any(|(_, f)| f.keys == "?"),
+                "{screen:?}"
+            );
+        }
+    }
+
     /// Ctrl changes a key (`^d` is not `d`); Shift does not (`G`).
     #[test]
     fn ctrl_is_part_of_the_key() {
