@@ -11,6 +11,9 @@
 //! here too), Ctrl-C (quits everywhere, as a terminal's interrupt), and the
 //! mouse (`click` is a row without keys, for the help).
 
+use Action as A;
+use KeyCode as K;
+use KeyScope as S;
 use ratatui_crossterm::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 /// Where a key applies: one screen, or every previewer.
@@ -209,10 +212,6 @@ const fn footer(mut row: KeyRow, keys: &'static str, words: &'static str, priori
     });
     row
 }
-
-use Action as A;
-use KeyCode as K;
-use KeyScope as S;
 
 const DIGITS: &[Bind] = &[
     on('1', A::File(0)),
