@@ -28,7 +28,8 @@ use crate::sessions::review::{Basis, Recovery, SessionReview, review_live};
 use crate::source::agent::live::{LiveOutput, NOT_AN_AGENT, OutputNote};
 use crate::source::agent::{AgentEvent, AgentReader, FileContent, Verdict};
 use crate::source::patch_preview::input_blocks;
-use crate::tui::app::agent::{AgentKey, AgentList, AgentMode, EditRow, accept_refusal};
+use crate::tui::app::agent::{AgentList, AgentMode, EditRow, accept_refusal};
+use crate::tui::app::keymap::{self, Action, KeyScope};
 use crate::tui::app::{App, Effect, Focus, Notice, StreamState, keys};
 use crate::tui::view::{self, Caches, highlight::Syntaxes, theme::Theme};
 
@@ -103,7 +104,7 @@ impl AgentEdits {
     /// A browser of a saved session, read whole (`reader` finished).
     pub fn session(source: String, reader: AgentReader, root: SessionRoot) -> AgentEdits {
         let mut screen = AgentEdits::live(source, Some(root.root.clone()));
-        screen.list = AgentList::new(screen.list.source.clone(), false);
+        screen.list = AgentList::new(screen.list.source().clone(), false);
         let notes = screen.output.finished(reader);
         screen.say_notes(notes);
         screen.refresh(true);
@@ -142,7 +143,7 @@ impl AgentEdits {
 
     /// Whether the agent's output ended (stdin closed, a replay done).
     pub fn output_ended(&self) -> bool {
-        self.list.ended
+        self.list.ended()
     }
 
     /// The list's state (for tests).
@@ -154,10 +155,8 @@ impl AgentEdits {
     /// Shows edit `seq` (from 1), as picking it in the list does.
     #[cfg(test)]
     pub fn select(&mut self, seq: usize) {
-        if self.list.rows.iter().any(|r| r.seq == seq) {
-            self.list.selected = Some(seq);
-            self.list.follow = false;
-            self.list.mode = AgentMode::Preview;
+        if self.list.rows().iter().any(|r| r.seq == seq) {
+            self.list.open(seq);
             self.show(true);
         }
     }
@@ -174,9 +173,9 @@ impl AgentEdits {
         let taken = self.output.take(replaced, appended, ended);
         self.say_notes(taken.notes);
         if ended {
-            self.list.ended = true;
+            self.list.end();
         }
-        self.list.bytes = self.output.len();
+        self.list.set_bytes(self.output.len());
         let events = taken.events;
         if events.is_empty() {
             return;
@@ -225,11 +224,11 @@ impl AgentEdits {
                 OutputNote::Recognised => {
                     if self
                         .list
-                        .notice
+                        .notice()
                         .as_ref()
                         .is_some_and(|n| n.text.starts_with(NOT_AN_AGENT))
                     {
-                        self.list.notice = None;
+                        self.list.set_notice(None);
                     }
                 }
             }
@@ -295,13 +294,12 @@ impl AgentEdits {
         };
         self.root = self.root_now();
         let review = review_live(reader, &self.root, Recovery::Full, &self.on_disk);
-        let version = match (&review.version, self.list.ended) {
+        let version = match (&review.version, self.list.ended()) {
             (Some(v), _) => v.as_str(),
             (None, true) => "(version not named)",
             (None, false) => "(version not named yet)",
         };
-        self.list.agent = Some(format!("{} {version}", review.agent.display_name()));
-        self.list.agent_name = Some(review.agent.display_name());
+        self.list.name_agent(review.agent.display_name(), version);
         let rows = review
             .reviews
             .iter()
@@ -318,16 +316,16 @@ impl AgentEdits {
             .collect();
         self.review = Some(review);
         let moved = self.list.set_rows(rows);
-        if moved && self.list.follow && self.list.notice.as_ref().is_some_and(|n| !n.error) {
+        if moved && self.list.follow() && self.list.notice().as_ref().is_some_and(|n| !n.error) {
             // What a notice said was of the edit shown before.
-            self.list.notice = None;
+            self.list.set_notice(None);
         }
         self.show(force_show || moved);
     }
 
     /// Builds (or updates) the previewer of the edit selected.
     fn show(&mut self, anew: bool) {
-        let (Some(seq), Some(review)) = (self.list.selected, &self.review) else {
+        let (Some(seq), Some(review)) = (self.list.selected(), &self.review) else {
             self.shown = None;
             return;
         };
@@ -404,7 +402,7 @@ impl AgentEdits {
             .unwrap_or_default();
         let cwd = review.cwd.clone();
         let ended = !fresh.streaming;
-        shown.app.raw_input = raw_input(&fresh.input);
+        shown.app.set_raw_input(raw_input(&fresh.input));
         let Some(before) = &before else {
             shown.app.set_diff(String::new());
             let why = if fresh.file.is_empty() {
@@ -495,10 +493,10 @@ impl AgentEdits {
                 shown.app.note_state(blocks.note.unwrap_or_default());
             }
             Ok(blocks) => {
-                shown.app.refused_by_reference = blocks.refused;
-                shown.app.loose_levels = blocks.levels;
-                shown.app.hunk_lines = blocks.hunk_lines;
-                shown.app.block_numbers = blocks.numbers;
+                shown.app.set_refused_by_reference(blocks.refused);
+                shown
+                    .app
+                    .place_blocks(blocks.levels, blocks.hunk_lines, blocks.numbers);
                 shown.app.set_diff(blocks.body);
                 // What the agent did beyond its verdict (a cut-off edit
                 // applied, lines rewritten outside the edit) with the note.
@@ -534,7 +532,7 @@ impl AgentEdits {
         use crate::dialect::corrected::{Corrected, correct};
         use crate::source::agent::EditInput;
         let shown = self.shown.as_ref()?;
-        if shown.app.view.help || shown.app.view.raw {
+        if shown.app.view().help || shown.app.view().raw {
             return None;
         }
         let review = self.review.as_ref()?;
@@ -544,7 +542,7 @@ impl AgentEdits {
             EditInput::ApplyPatch(patch) => (patch.clone(), Dialect::ApplyPatch),
             _ => return None,
         };
-        let block = shown.app.view.selected;
+        let block = shown.app.view().selected;
         let Some(before) = shown.before.as_deref() else {
             self.say_of_shown(
                 "nothing copied: the content before this edit is unknown, so no correction \
@@ -725,7 +723,7 @@ impl AgentEdits {
     /// `srview-edit-N.EXT` in the current folder, never over an existing
     /// file (`srview-edit-N-2.EXT`... instead), and says where.
     fn save_text(&mut self) {
-        let Some(seq) = self.list.selected else {
+        let Some(seq) = self.list.selected() else {
             return self.say("no edit to save", true);
         };
         let edit = self
@@ -775,10 +773,10 @@ impl AgentEdits {
     }
 
     fn say(&mut self, text: &str, error: bool) {
-        self.list.notice = Some(Notice {
+        self.list.set_notice(Some(Notice {
             text: text.to_string(),
             error,
-        });
+        }));
     }
 }
 
@@ -931,7 +929,7 @@ impl Screen for AgentEdits {
         let key = match event {
             TermEvent::Key(k) => k,
             TermEvent::Mouse(m) => {
-                if self.list.mode == AgentMode::Preview
+                if self.list.mode() == AgentMode::Preview
                     && let Some(shown) = &mut self.shown
                 {
                     keys::on_mouse(&mut shown.app, m);
@@ -942,48 +940,47 @@ impl Screen for AgentEdits {
         };
         // A search query being typed takes every key (`q`, `[` and the
         // digits included).
-        if self.list.mode == AgentMode::Preview
+        if self.list.mode() == AgentMode::Preview
             && let Some(shown) = &mut self.shown
             && shown.app.search_typing()
         {
-            keys::on_key(&mut shown.app, key);
+            keys::on_key_in(&mut shown.app, key, KeyScope::Agent);
             return Flow::Continue;
         }
         let busy = self.shown.as_ref().is_some_and(|s| {
-            s.app.view.help
-                || s.app.view.focus == Focus::Blocks
-                || s.app.final_preview
-                || s.app.view.search.is_some()
-                || s.app.view.raw
+            s.app.view().help
+                || s.app.view().focus == Focus::Blocks
+                || s.app.final_preview()
+                || s.app.view().search.is_some()
+                || s.app.view().raw
         });
         let answer = self.list.on_key(key, busy);
-        if answer != AgentKey::Accept {
+        if answer != Some(Effect::WriteEdit) {
             // Only `a` right after the question writes.
             self.confirming = None;
         }
         match answer {
-            AgentKey::Done => Flow::Continue,
-            AgentKey::Save => {
+            Some(Effect::SaveText) => {
                 self.save_text();
                 Flow::Continue
             }
             // Nothing an agent wrote was read: not a success.
-            AgentKey::Quit(_) if self.output.reader().is_none() => Flow::Exit(Exit::Quit(1)),
-            AgentKey::Quit(code) => Flow::Exit(Exit::Quit(code)),
-            AgentKey::Show => {
+            Some(Effect::Quit(_)) if self.output.reader().is_none() => Flow::Exit(Exit::Quit(1)),
+            Some(Effect::Show) => {
                 self.show(true);
                 Flow::Continue
             }
-            AgentKey::Accept => {
+            Some(Effect::WriteEdit) => {
                 self.accept();
                 Flow::Continue
             }
-            AgentKey::ToPreview => {
-                use ratatui_crossterm::crossterm::event::KeyCode;
+            Some(other) => Flow::of(other),
+            None => {
+                let action = keymap::lookup(KeyScope::Agent, key);
                 // The final mode of an edit still arriving would apply the
                 // blocks cut where its input stops: no edit the agent makes.
-                if key.code == KeyCode::Char('F')
-                    && self.shown.as_ref().is_some_and(|s| !s.app.final_preview)
+                if action == Some(Action::FinalView)
+                    && self.shown.as_ref().is_some_and(|s| !s.app.final_preview())
                     && self.list.current().is_some_and(|row| row.streaming)
                 {
                     let agent = self.agent_name();
@@ -996,14 +993,16 @@ impl Screen for AgentEdits {
                     );
                     return Flow::Continue;
                 }
-                // What `a` writes here is the agent's edit whole.
-                if key.code == KeyCode::Char('x')
-                    && self.shown.as_ref().is_some_and(|s| !s.app.view.help)
+                // What `a` writes here is the agent's edit whole: one
+                // diff's `x` is said to be one diff's.
+                if action.is_none()
+                    && keymap::lookup(KeyScope::SingleDiff, key) == Some(Action::LeaveOut)
+                    && self.shown.as_ref().is_some_and(|s| !s.app.view().help)
                 {
                     self.say_of_shown(keys::NO_LEAVING_OUT, false);
                     return Flow::Continue;
                 }
-                if key.code == KeyCode::Char('c')
+                if action == Some(Action::CopyCorrected)
                     && let Some(flow) = self.copy_in_its_own_form()
                 {
                     return flow;
@@ -1011,12 +1010,12 @@ impl Screen for AgentEdits {
                 let Some(shown) = &mut self.shown else {
                     return Flow::Continue;
                 };
-                match keys::on_key(&mut shown.app, key) {
+                match keys::on_key_in(&mut shown.app, key, KeyScope::Agent) {
                     Effect::Quit(_) => Flow::Exit(Exit::Quit(0)),
-                    Effect::Copy { block, text } => Flow::Copy { block, text },
                     // The agent's edits are re-read as they come; FILE is
-                    // not this previewer's to reload or accept.
-                    Effect::Reload | Effect::Accept(_) | Effect::None => Flow::Continue,
+                    // not this previewer's to reload or accept (`Flow::of`
+                    // leaves those).
+                    other => Flow::of(other),
                 }
             }
         }
@@ -1028,13 +1027,13 @@ impl Screen for AgentEdits {
             self.say(&problem, true);
         }
         if let Some(why) = text.unreadable {
-            self.list.unreadable = true;
+            self.list.mark_unreadable();
             self.say(&format!("the agent's output is unreadable: {why}"), true);
         }
         if changed || text.ended {
             self.take(text.replaced, &text.appended, text.ended);
         }
-        changed.then_some(if self.list.ended {
+        changed.then_some(if self.list.ended() {
             StreamState::Ended
         } else {
             StreamState::Streaming
@@ -1042,7 +1041,7 @@ impl Screen for AgentEdits {
     }
 
     fn show_notice(&mut self, notice: Notice) {
-        self.list.notice = Some(notice);
+        self.list.set_notice(Some(notice));
     }
 
     /// A quiet output does not make the edit shown final: its input ends
@@ -1052,7 +1051,7 @@ impl Screen for AgentEdits {
     fn pause(&mut self) {}
 
     fn idle_pending(&self) -> bool {
-        self.list.mode == AgentMode::Preview
+        self.list.mode() == AgentMode::Preview
             && self.shown.as_ref().is_some_and(|s| s.app.diagnosis_stale())
     }
 
@@ -1108,7 +1107,7 @@ mod tests {
     fn output_of_no_known_agent_is_said() {
         let mut screen = AgentEdits::live("stdin".into(), None);
         screen.on_text(text("hello world\n", true));
-        let notice = screen.list().notice.clone().expect("a notice");
+        let notice = screen.list().notice().clone().expect("a notice");
         assert!(notice.error);
         assert!(
             notice.text.starts_with(
@@ -1117,7 +1116,7 @@ mod tests {
             "{}",
             notice.text
         );
-        assert!(screen.list().rows.is_empty());
+        assert!(screen.list().rows().is_empty());
     }
 
     /// An edit the agent applied, previewed in a folder where its file does
@@ -1168,16 +1167,16 @@ mod tests {
         screen.on_text(text(&cut, false));
         screen.pause();
         let shown = screen.shown.as_ref().expect("the streaming edit is shown");
-        assert_eq!(shown.app.stream, StreamState::Streaming);
+        assert_eq!(shown.app.stream(), StreamState::Streaming);
         assert!(
             shown
                 .app
-                .outcome
+                .outcome()
                 .blocks
                 .iter()
                 .all(|b| b.state != crate::engine::BlockState::Dropped),
             "{:?}",
-            shown.app.outcome.blocks
+            shown.app.outcome().blocks
         );
         // `F` shows no final result of an edit still arriving: its blocks'
         // final mode is no edit the agent makes.
@@ -1187,9 +1186,9 @@ mod tests {
             KeyModifiers::SHIFT,
         )));
         let shown = screen.shown.as_ref().expect("still shown");
-        assert!(!shown.app.final_preview);
+        assert!(!shown.app.final_preview());
         assert_eq!(
-            screen.list().notice.as_ref().map(|n| n.text.as_str()),
+            screen.list().notice().as_ref().map(|n| n.text.as_str()),
             Some(
                 "no final result yet: Claude Code is still writing this edit, and the preview \
                  follows it as it arrives"
@@ -1201,9 +1200,9 @@ mod tests {
             KeyModifiers::NONE,
         )));
         let shown = screen.shown.as_ref().expect("still shown");
-        assert!(shown.app.left_out.is_empty());
+        assert!(shown.app.left_out().is_empty());
         assert_eq!(
-            screen.list().notice.as_ref().map(|n| n.text.as_str()),
+            screen.list().notice().as_ref().map(|n| n.text.as_str()),
             Some(crate::tui::app::keys::NO_LEAVING_OUT)
         );
     }
@@ -1219,7 +1218,7 @@ mod tests {
         assert!(row.verdict_missing);
         assert_eq!(row.state(), crate::tui::app::agent::EditState::NoVerdict);
         screen.accept();
-        let notice = screen.list().notice.clone().expect("a notice");
+        let notice = screen.list().notice().clone().expect("a notice");
         assert!(
             notice.text.contains("cannot tell whether"),
             "{}",
@@ -1245,8 +1244,8 @@ mod tests {
             replaced: Some(FAILED_EDIT.to_string()),
             ..Folded::default()
         });
-        assert_eq!(screen.list().notice, None, "not read as a rewrite");
-        let rows = &screen.list().rows;
+        assert_eq!(screen.list().notice(), &None, "not read as a rewrite");
+        let rows = &screen.list().rows();
         assert_eq!(rows.len(), 1);
         assert_eq!(rows[0].agent, Verdict::Failed);
         assert_eq!(rows[0].basis, Some(Basis::LiveFile));
@@ -1260,13 +1259,13 @@ mod tests {
             replaced: Some(FAILED_EDIT.to_string()),
             ..Folded::default()
         });
-        assert_eq!(screen.list().rows.len(), 1);
+        assert_eq!(screen.list().rows().len(), 1);
         screen.on_text(Folded {
             replaced: Some(String::new()),
             ..Folded::default()
         });
-        assert!(screen.list().rows.is_empty());
-        let notice = screen.list().notice.clone().expect("a notice");
+        assert!(screen.list().rows().is_empty());
+        let notice = screen.list().notice().clone().expect("a notice");
         assert!(
             notice.text.contains("truncated or replaced"),
             "{}",
@@ -1279,7 +1278,7 @@ mod tests {
         let mut screen = AgentEdits::live("stdin".into(), None);
         screen.on_text(text("", true));
         assert_eq!(
-            screen.list().notice.as_ref().map(|n| n.text.as_str()),
+            screen.list().notice().as_ref().map(|n| n.text.as_str()),
             Some("nothing arrived: the agent's output was empty")
         );
     }
@@ -1333,7 +1332,7 @@ mod tests {
         // Changed underneath: nothing written.
         std::fs::write(&file, "x = 1\ny = 0\n").expect("write");
         screen.accept();
-        let notice = screen.list().notice.clone().expect("a notice");
+        let notice = screen.list().notice().clone().expect("a notice");
         assert!(
             notice.error && notice.text.starts_with("not accepted"),
             "{}",
@@ -1348,7 +1347,7 @@ mod tests {
         // leaves it; `a` right after the question writes, once.
         std::fs::write(&file, "x = 1\n").expect("write");
         screen.accept();
-        let notice = screen.list().notice.clone().expect("a question");
+        let notice = screen.list().notice().clone().expect("a question");
         assert_eq!(
             notice.text,
             format!(
@@ -1417,12 +1416,12 @@ mod tests {
         let mut screen = AgentEdits::session("session".into(), reader, root);
         screen.select(1);
         let app = screen.shown_app().expect("an edit shown");
-        let shown = app.original.text().to_string();
+        let shown = app.original().text().to_string();
         assert!(
             shown.starts_with("{\"tool\":\"editor\",\"path\":\"b.py\""),
             "{shown}"
         );
-        let note = app.notice.as_ref().expect("a note").text.clone();
+        let note = app.notice().as_ref().expect("a note").text.clone();
         assert!(
             note.ends_with(". Shown: the edit's own text (s saves it)"),
             "{note}"

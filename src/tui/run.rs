@@ -17,7 +17,7 @@ use super::pause::PauseTimer;
 use super::terminal::{self, Term, term_err};
 use super::{Exit, TuiConfig, clipboard};
 use crate::error::Error;
-use crate::tui::app::{Notice, StreamState};
+use crate::tui::app::{Effect, Notice, StreamState};
 use crate::tui::view::theme::{ColourMode, Theme};
 
 /// A previewer the loop runs: its state, how events change it, how it is
@@ -63,6 +63,26 @@ pub enum Flow {
     },
     /// End the session.
     Exit(Exit),
+}
+
+impl Flow {
+    /// What the loop does for a screen's [`Effect`] that the screen does
+    /// not carry out itself (each screen carries out its own writes,
+    /// reloads and edits shown first): a copy, the end; anything else was
+    /// another screen's and does nothing.
+    pub fn of(effect: Effect) -> Flow {
+        match effect {
+            Effect::Copy { block, text } => Flow::Copy { block, text },
+            Effect::Quit(code) => Flow::Exit(Exit::Quit(code)),
+            Effect::None
+            | Effect::Accept(_)
+            | Effect::Write { .. }
+            | Effect::Reload
+            | Effect::Show
+            | Effect::WriteEdit
+            | Effect::SaveText => Flow::Continue,
+        }
+    }
 }
 
 /// How long the first frame may wait for a watched file's first text: the

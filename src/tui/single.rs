@@ -100,7 +100,7 @@ impl SingleFile {
     /// given when it cannot be resolved), and its content as loaded
     /// (`None`: it does not exist).
     fn target_parts(&self) -> (Place, Option<String>) {
-        let path = &self.app.file_path;
+        let path = &self.app.file_path();
         let name = path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
@@ -114,7 +114,7 @@ impl SingleFile {
             .unwrap_or_else(|_| parent.to_path_buf())
             .to_string_lossy()
             .into_owned();
-        let original = self.app.original.text().into_owned();
+        let original = self.app.original().text().into_owned();
         let exists = !original.is_empty() || path.exists();
         (Place { cwd, name }, exists.then_some(original))
     }
@@ -124,13 +124,13 @@ impl SingleFile {
     fn show_other(&mut self, other: Reading, ended: bool) {
         // Why an earlier `a` wrote nothing spoke of the text as it was.
         if let Some(said) = self.text_refusal.take()
-            && self.app.notice.as_ref().is_some_and(|n| n.text == said)
+            && self.app.notice().as_ref().is_some_and(|n| n.text == said)
         {
-            self.app.notice = None;
+            self.app.set_notice(None);
         }
-        self.app.source_bytes = Some(self.live.text().len());
-        self.app.raw_input = Some(self.live.text().to_string());
-        self.app.cut_input = false;
+        self.app.set_source_bytes(Some(self.live.text().len()));
+        self.app.set_raw_input(Some(self.live.text().to_string()));
+        self.app.set_cut_input(false);
         let (place, content) = self.target_parts();
         let target = place.target(content.as_deref());
         let Some(blocks) = self.live.blocks(&target, ended) else {
@@ -138,14 +138,13 @@ impl SingleFile {
         };
         match blocks {
             Ok(blocks) => {
-                self.app.loose_levels = blocks.levels;
-                self.app.hunk_lines = blocks.hunk_lines;
-                self.app.block_numbers = blocks.numbers;
+                self.app
+                    .place_blocks(blocks.levels, blocks.hunk_lines, blocks.numbers);
                 self.app.set_diff(blocks.body);
                 self.refused = blocks
                     .refused
                     .then(|| blocks.note.clone().unwrap_or_default());
-                self.app.refused_by_reference = blocks.refused;
+                self.app.set_refused_by_reference(blocks.refused);
                 // Neither the path the patch names nor a move is taken
                 // here: FILE is edited, in place, and that is said, as
                 // `srview apply` says it.
@@ -172,7 +171,7 @@ impl SingleFile {
             }
             Err(why) => {
                 self.refused = Some(why.to_string());
-                self.app.refused_by_reference = true;
+                self.app.set_refused_by_reference(true);
                 self.app.set_diff(String::new());
                 self.app.note_state(why.to_string());
             }
@@ -185,7 +184,7 @@ impl SingleFile {
     /// whole. One that cannot be read even as a prefix stays refused.
     fn show_paused_cut(&mut self, other: Reading, why: String) {
         self.show_other(other, false);
-        if self.refused.is_some() || self.app.diff.is_empty() {
+        if self.refused.is_some() || self.app.diff().is_empty() {
             // Nothing of the edit to show yet: the refusal stands.
             self.show_other(other, true);
             return;
@@ -195,8 +194,8 @@ impl SingleFile {
              stands: {why}); a accepts nothing until the rest arrives"
         );
         self.refused = Some(said.clone());
-        self.app.refused_by_reference = true;
-        self.app.cut_input = true;
+        self.app.set_refused_by_reference(true);
+        self.app.set_cut_input(true);
         self.app.note_state(said);
     }
 
@@ -217,19 +216,19 @@ impl SingleFile {
                  and a writes nothing"
             )),
             Ok(_) => {
-                self.app.notice = None;
+                self.app.set_notice(None);
                 self.show_other(other, true);
-                let note = self.app.notice.take().map(|n| n.text);
+                let note = self.app.take_notice().map(|n| n.text);
                 self.app.show_final();
                 let text = "final result: what accepting writes if the diff ends here. F or Esc: \
                             back to the live view";
-                self.app.notice = Some(Notice {
+                self.app.set_notice(Some(Notice {
                     text: match note {
                         Some(note) => format!("{text} ({note})"),
                         None => text.into(),
                     },
                     error: false,
-                });
+                }));
             }
         }
     }
@@ -251,7 +250,7 @@ impl SingleFile {
             Reading::Agent(row) => return self.copy_agent_fix(block, row, &target),
             Reading::SearchReplace => return Flow::Continue,
         };
-        let shown = self.app.file_path.display().to_string();
+        let shown = self.app.file_path().display().to_string();
         let raw = self.live.text();
         match crate::dialect::corrected::correct(raw, dialect, &target, &shown) {
             Ok(crate::dialect::corrected::Corrected {
@@ -337,7 +336,7 @@ impl SingleFile {
     /// another hunk.
     fn chosen_raw(&self, other: Reading, name: &str) -> Result<Option<String>, String> {
         use crate::dialect::chosen::{self, Choice};
-        if self.app.left_out.is_empty() {
+        if self.app.left_out().is_empty() {
             return Ok(None);
         }
         let Reading::Builtin(dialect) = other else {
@@ -347,8 +346,8 @@ impl SingleFile {
                     .into(),
             );
         };
-        let skip = Choice::Skip(self.app.left_out.iter().map(|i| i + 1).collect());
-        let chosen = chosen::choose(self.live.text(), dialect, self.app.version, name, &skip)
+        let skip = Choice::Skip(self.app.left_out().iter().map(|i| i + 1).collect());
+        let chosen = chosen::choose(self.live.text(), dialect, self.app.version(), name, &skip)
             .map_err(|e| e.to_string())?;
         if chosen.count != self.app.listed_blocks() {
             return Err(format!(
@@ -363,14 +362,14 @@ impl SingleFile {
     /// accepting and the change notice share; a file created with
     /// `--new-file` may still be missing or empty).
     fn unchanged_on_disk(&self) -> Result<(), NotAsLoaded> {
-        let loaded = self.app.original.text();
+        let loaded = self.app.original().text();
         let loaded = loaded.as_bytes();
         let as_loaded = if loaded.is_empty() && self.accept_to.new_file {
             Loaded::MissingOrEmpty
         } else {
             Loaded::Holding(loaded)
         };
-        output::check_unchanged(&self.app.file_path, as_loaded)
+        output::check_unchanged(self.app.file_path(), as_loaded)
     }
 
     /// The blocks left out of what was written, as "block #2" (for the
@@ -381,7 +380,7 @@ impl SingleFile {
 
     /// `r`: FILE is read from disk again and the diff re-applied to it.
     fn reload(&mut self) {
-        match input::read_text(&self.app.file_path, self.accept_to.new_file) {
+        match input::read_text(self.app.file_path(), self.accept_to.new_file) {
             Ok(text) => self.app.reload(text.unwrap_or_default()),
             Err(e) => self.app.show_notice(Notice {
                 text: e.to_string(),
@@ -401,7 +400,7 @@ impl SingleFile {
         let whole_refused = self
             .refused
             .clone()
-            .filter(|_| self.app.left_out.is_empty());
+            .filter(|_| self.app.left_out().is_empty());
         let other = self.other();
         // SEARCH/REPLACE: the app has judged its blocks already, and gives
         // the content.
@@ -445,7 +444,7 @@ impl SingleFile {
             doubts,
             answered: asked,
         });
-        let path = self.app.file_path.clone();
+        let path = self.app.file_path().clone();
         match decision {
             Decision::Write => {}
             Decision::Ask(doubts) => {
@@ -455,7 +454,7 @@ impl SingleFile {
                     "{}: press a again to write anyway, Esc to cancel",
                     doubts.join("; ")
                 ));
-                self.app.confirming_guess = true;
+                self.app.ask_again();
                 return None;
             }
             Decision::Refuse(Why::Unchanged) => {
@@ -505,7 +504,7 @@ impl SingleFile {
         }
         let chunks: Vec<&[u8]> = content.chunks().into_iter().map(str::as_bytes).collect();
         let written = {
-            let loaded = self.app.original.text();
+            let loaded = self.app.original().text();
             output::write_atomic_chunks(&path, &chunks, Some(loaded.as_bytes()))
         };
         match written {
@@ -536,33 +535,33 @@ impl Screen for SingleFile {
         use ratatui_crossterm::crossterm::event::KeyModifiers;
         if let TermEvent::Key(k) = &event
             && (k.modifiers - KeyModifiers::SHIFT).is_empty()
-            && !self.app.view.help
-            && !self.app.view.raw
+            && !self.app.view().help
+            && !self.app.view().raw
             && !self.app.search_typing()
             && let Some(other) = self.other()
         {
-            use ratatui_crossterm::crossterm::event::KeyCode;
-            match k.code {
-                KeyCode::Char('a') => {
-                    let confirming = std::mem::take(&mut self.app.confirming_guess);
-                    let content = self.app.result.clone();
+            use crate::tui::app::keymap::{self, Action, KeyScope};
+            match keymap::lookup(KeyScope::SingleDiff, *k) {
+                Some(Action::Accept) => {
+                    let confirming = self.app.take_question();
+                    let content = self.app.result().clone();
                     return self
                         .accept(content, confirming)
                         .map_or(Flow::Continue, Flow::Exit);
                 }
-                KeyCode::Char('c') => {
-                    self.app.confirming_guess = false;
-                    return self.copy_fix(self.app.view.selected, other);
+                Some(Action::CopyCorrected) => {
+                    self.app.take_question();
+                    return self.copy_fix(self.app.view().selected, other);
                 }
-                KeyCode::Char('F') if !self.app.final_mode() => {
-                    self.app.confirming_guess = false;
+                Some(Action::FinalView) if !self.app.final_mode() => {
+                    self.app.take_question();
                     self.preview_final(other);
                     return Flow::Continue;
                 }
                 _ => {}
             }
         }
-        let previewing = self.app.final_preview;
+        let previewing = self.app.final_preview();
         let effect = match event {
             TermEvent::Key(k) => keys::on_key(&mut self.app, k),
             TermEvent::Mouse(m) => {
@@ -572,16 +571,13 @@ impl Screen for SingleFile {
             _ => Effect::None,
         };
         if previewing
-            && !self.app.final_preview
+            && !self.app.final_preview()
             && let Some(other) = self.other()
         {
             // Back to the live view: the text read as the prefix it is.
             self.show_other(other, self.ended);
         }
         match effect {
-            Effect::None => Flow::Continue,
-            Effect::Copy { block, text } => Flow::Copy { block, text },
-            Effect::Quit(code) => Flow::Exit(Exit::Quit(code)),
             Effect::Reload => {
                 self.reload();
                 Flow::Continue
@@ -589,6 +585,7 @@ impl Screen for SingleFile {
             Effect::Accept(content) => self
                 .accept(content, true)
                 .map_or(Flow::Continue, Flow::Exit),
+            other => Flow::of(other),
         }
     }
 
@@ -613,7 +610,7 @@ impl Screen for SingleFile {
             }
             if let Some(other) = self.other() {
                 // Decided once: accepting reads the whole text as this.
-                let changes = self.app.diff_changes;
+                let changes = self.app.diff_changes();
                 if text.changes_text() || newly_ended {
                     self.show_other(other, self.ended);
                 }
@@ -632,11 +629,11 @@ impl Screen for SingleFile {
                 if text.ended {
                     self.app.end_stream();
                 }
-                return (self.app.diff_changes != changes).then_some(self.app.stream);
+                return (self.app.diff_changes() != changes).then_some(self.app.stream());
             }
         }
         let app = &mut self.app;
-        let changes = app.diff_changes;
+        let changes = app.diff_changes();
         match text.replaced {
             Some(text) => app.set_diff(text),
             None => app.append_diff(&text.appended),
@@ -650,7 +647,7 @@ impl Screen for SingleFile {
         if text.ended {
             app.end_stream();
         }
-        (app.diff_changes != changes).then_some(app.stream)
+        (app.diff_changes() != changes).then_some(app.stream())
     }
 
     fn show_notice(&mut self, notice: Notice) {
@@ -683,7 +680,7 @@ impl Screen for SingleFile {
     }
 
     fn target(&self) -> Option<PathBuf> {
-        Some(self.app.file_path.clone())
+        Some(self.app.file_path().clone())
     }
 
     /// FILE changed on disk while open: said at once (it was said only
@@ -694,13 +691,10 @@ impl Screen for SingleFile {
         let gone = matches!(now, Err(NotAsLoaded::Deleted));
         if now.is_ok() {
             // Back as it was loaded (a change undone): the offer goes.
-            if self.app.reload_offered {
-                self.app.reload_offered = false;
-                self.app.notice = None;
-            }
+            self.app.withdraw_reload_offer();
             return;
         }
-        let file = self.app.file_path.display();
+        let file = self.app.file_path().display();
         let what = if gone {
             format!("{file} was removed on disk since srview loaded it")
         } else {
@@ -757,7 +751,7 @@ mod tests {
         };
         assert_eq!(s.on_text(rest), Some(StreamState::Ended));
         assert_eq!(
-            s.app.diff,
+            s.app.diff(),
             "------- SEARCH\none\n=======\nuno\n+++++++ REPLACE\n"
         );
         assert!(s.idle_pending());
@@ -813,7 +807,7 @@ mod tests {
             Flow::Copy { text, .. } => Ok(text),
             _ => Err(s
                 .app
-                .notice
+                .notice()
                 .clone()
                 .expect("a notice says why nothing was copied")),
         }
@@ -822,7 +816,7 @@ mod tests {
     /// The notice shown, or nothing.
     fn notice_text(s: &SingleFile) -> String {
         s.app
-            .notice
+            .notice()
             .as_ref()
             .map(|n| n.text.clone())
             .unwrap_or_default()
@@ -830,7 +824,7 @@ mod tests {
 
     /// `a` on what the panes show; `confirming`: it answers a question.
     fn accept_now(s: &mut SingleFile, confirming: bool) -> Option<Exit> {
-        let content = s.app.result.clone();
+        let content = s.app.result().clone();
         s.accept(content, confirming)
     }
 
@@ -850,11 +844,11 @@ mod tests {
         let original = "def f():\n    if b == 0:\n        raise\n";
         let cut = "*** Begin Patch\n*** Update File: c.py\n@@\n def f():\n-    if b == 0:\n+    if not b:\n";
         let (_dir, path, mut s) = screen_showing("c.py", original, cut, true);
-        assert!(s.app.refused_by_reference, "the header says refused");
+        assert!(s.app.refused_by_reference(), "the header says refused");
         for _ in 0..3 {
             s.on_text(Folded::default());
             assert_eq!(accept_now(&mut s, false), None);
-            let notice = s.app.notice.as_ref().map(|n| n.text.clone());
+            let notice = s.app.notice().as_ref().map(|n| n.text.clone());
             assert!(
                 notice
                     .as_deref()
@@ -887,11 +881,11 @@ mod tests {
         cut: &str,
     ) -> (tempfile::TempDir, PathBuf, SingleFile) {
         let (dir, path, mut s) = screen_showing(name, original, cut, false);
-        let streamed = s.app.diff.clone();
+        let streamed = s.app.diff().clone();
         s.pause();
-        assert_eq!(s.app.stream, StreamState::Paused);
-        assert!(s.app.cut_input && !s.app.final_mode());
-        assert_eq!(s.app.diff, streamed, "shown as it streamed");
+        assert_eq!(s.app.stream(), StreamState::Paused);
+        assert!(s.app.cut_input() && !s.app.final_mode());
+        assert_eq!(s.app.diff(), &streamed, "shown as it streamed");
         assert_eq!(accept_now(&mut s, false), None);
         assert_eq!(std::fs::read_to_string(&path).unwrap(), original);
         (dir, path, s)
@@ -906,14 +900,18 @@ mod tests {
         let original = "a\r\nb\r\nc\r\n";
         let patch = "*** Begin Patch\n*** Update File: f.txt\n@@\n a\n-b\n+B\n*** End Patch\n";
         let (_dir, path, mut s) = screen_showing("f.txt", original, patch, false);
-        assert!(!s.app.refused_by_reference);
+        assert!(!s.app.refused_by_reference());
         assert_eq!(accept_now(&mut s, false), Some(Exit::Wrote(path.clone())));
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "a\r\nB\r\nc\r\n");
 
         let original = "x = 1\ny = 2\n";
         let edit = r#"{"file_path": "g.py", "old_string": "y = 2", "new_string": "y = 3"}"#;
         let (_dir, path, mut s) = screen_showing("g.py", original, edit, false);
-        assert!(s.app.diff.ends_with("+++++++ REPLACE\n"), "{}", s.app.diff);
+        assert!(
+            s.app.diff().ends_with("+++++++ REPLACE\n"),
+            "{}",
+            s.app.diff()
+        );
         assert_eq!(accept_now(&mut s, false), Some(Exit::Wrote(path.clone())));
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "x = 1\ny = 3\n");
     }
@@ -931,7 +929,7 @@ mod tests {
     fn an_edit_paused_mid_string_stays_shown_and_accepts_nothing() {
         let original = G_PY;
         let (_dir, path, mut s) = paused_cut("g.py", original, EDIT_CUT_MID_STRING);
-        assert_eq!(s.app.outcome.blocks.len(), 1);
+        assert_eq!(s.app.outcome().blocks.len(), 1);
         assert_eq!(
             notice_text(&s),
             "not accepted: paused mid-edit: the tool runs an edit only once its input is whole \
@@ -940,8 +938,8 @@ mod tests {
         );
 
         s.on_text(text("\"}", false));
-        assert_eq!(s.app.stream, StreamState::Streaming);
-        assert!(!s.app.cut_input && !s.app.refused_by_reference);
+        assert_eq!(s.app.stream(), StreamState::Streaming);
+        assert!(!s.app.cut_input() && !s.app.refused_by_reference());
         assert_eq!(accept_now(&mut s, false), Some(Exit::Wrote(path.clone())));
         assert_eq!(
             std::fs::read_to_string(&path).unwrap(),
@@ -951,8 +949,8 @@ mod tests {
         let malformed = r#"{"file_path": "g.py", "old_string": 5, "#;
         let (_dir, _path, mut s) = screen_showing("g.py", original, malformed, false);
         s.pause();
-        assert!(!s.app.cut_input && s.app.refused_by_reference);
-        assert!(s.app.diff.is_empty());
+        assert!(!s.app.cut_input() && s.app.refused_by_reference());
+        assert!(s.app.diff().is_empty());
         assert_eq!(
             notice_text(&s),
             "invalid Edit tool input: invalid type: integer `5`, expected a string at line 1 \
@@ -968,10 +966,10 @@ mod tests {
     fn final_preview_of_another_dialect_is_the_references_result() {
         let original = G_PY;
         let (_dir, _path, mut s) = screen_showing("g.py", original, EDIT_CUT_MID_STRING, false);
-        let streamed = s.app.diff.clone();
+        let streamed = s.app.diff().clone();
         press(&mut s, 'F');
-        assert!(!s.app.final_preview);
-        assert_eq!(s.app.diff, streamed);
+        assert!(!s.app.final_preview());
+        assert_eq!(s.app.diff(), &streamed);
         assert_eq!(
             notice_text(&s),
             "no final result: if the diff ended here the reference would refuse it (invalid \
@@ -985,26 +983,26 @@ mod tests {
             "the refusal went with the text it spoke of"
         );
         press(&mut s, 'F');
-        assert!(s.app.final_preview);
-        assert_eq!(s.app.result.text(), "x = 1\ny = 3\nz = 3\n");
+        assert!(s.app.final_preview());
+        assert_eq!(s.app.result().text(), "x = 1\ny = 3\nz = 3\n");
 
         let cut = "*** Begin Patch\n*** Update File: g.py\n@@\n x = 1\n-y = 2\n+y = 3\n";
         let (_dir, _path, mut s) = screen_showing("g.py", original, cut, false);
         press(&mut s, 'F');
-        assert!(!s.app.final_preview);
+        assert!(!s.app.final_preview());
         assert!(
             notice_text(&s).contains("The last line of the patch must be '*** End Patch'"),
             "{}",
             notice_text(&s)
         );
         s.on_text(text("*** End Patch\n", false));
-        let streamed = s.app.diff.clone();
+        let streamed = s.app.diff().clone();
         press(&mut s, 'F');
-        assert!(s.app.final_preview);
-        assert_eq!(s.app.result.text(), "x = 1\ny = 3\nz = 3\n");
+        assert!(s.app.final_preview());
+        assert_eq!(s.app.result().text(), "x = 1\ny = 3\nz = 3\n");
         press(&mut s, 'F');
-        assert!(!s.app.final_preview);
-        assert_eq!(s.app.diff, streamed, "back to the text as it streamed");
+        assert!(!s.app.final_preview());
+        assert_eq!(s.app.diff(), &streamed, "back to the text as it streamed");
     }
 
     /// An `a` refused mid-stream speaks of the text as it was: its notice
@@ -1016,7 +1014,7 @@ mod tests {
         assert_eq!(accept_now(&mut s, false), None);
         assert!(
             s.app
-                .notice
+                .notice()
                 .as_ref()
                 .is_some_and(|n| n.text.starts_with("not accepted: "))
         );
@@ -1024,13 +1022,13 @@ mod tests {
         s.on_text(text(rest, false));
         assert!(
             s.app
-                .notice
+                .notice()
                 .as_ref()
                 .is_none_or(|n| !n.text.starts_with("not accepted: ")),
             "{:?}",
-            s.app.notice
+            s.app.notice()
         );
-        assert_eq!(s.app.source_bytes, Some(head.len() + rest.len()));
+        assert_eq!(s.app.source_bytes(), Some(head.len() + rest.len()));
     }
 
     /// A patch that moves FILE says FILE is edited in place here.
@@ -1039,7 +1037,7 @@ mod tests {
         let patch = "*** Begin Patch\n*** Update File: f.txt\n*** Move to: g.txt\n@@\n a\n-b\n+B\n*** End Patch\n";
         let (_dir, _path, s) = screen_showing("f.txt", "a\nb\n", patch, true);
         assert_eq!(
-            s.app.notice.as_ref().map(|n| n.text.as_str()),
+            s.app.notice().as_ref().map(|n| n.text.as_str()),
             Some("the patch moves f.txt to g.txt; this file is edited in place")
         );
     }
@@ -1051,12 +1049,12 @@ mod tests {
             "*** Begin Patch\n*** Update File: src/other.txt\n@@\n a\n-b\n+B\n*** End Patch\n";
         let (_dir, _path, s) = screen_showing("f.txt", "a\nb\n", patch, true);
         assert_eq!(
-            s.app.notice.as_ref().map(|n| n.text.as_str()),
+            s.app.notice().as_ref().map(|n| n.text.as_str()),
             Some("the patch edits src/other.txt; this file is edited instead")
         );
         let own = "*** Begin Patch\n*** Update File: src/f.txt\n@@\n a\n-b\n+B\n*** End Patch\n";
         let (_dir, _path, s) = screen_showing("f.txt", "a\nb\n", own, true);
-        assert_eq!(s.app.notice.as_ref().map(|n| n.text.as_str()), None);
+        assert_eq!(s.app.notice().as_ref().map(|n| n.text.as_str()), None);
     }
 
     /// A dialect diff that turned unreadable writes nothing until a later
@@ -1071,7 +1069,7 @@ mod tests {
         });
         assert_eq!(accept_now(&mut s, false), None);
         assert_eq!(
-            s.app.notice.as_ref().map(|n| n.text.as_str()),
+            s.app.notice().as_ref().map(|n| n.text.as_str()),
             Some("not accepted: the diff is unreadable: invalid UTF-8 at byte 80")
         );
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "a\nb\n");
@@ -1096,7 +1094,7 @@ mod tests {
                 && asked.ends_with("press a again to write anyway, Esc to cancel"),
             "{asked}"
         );
-        assert!(s.app.confirming_guess);
+        assert!(s.app.confirming_guess());
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "max = 10\n");
         // An `a` that does not answer the question asks again.
         assert_eq!(accept_now(&mut s, false), None);
@@ -1119,8 +1117,8 @@ mod tests {
                 path.display()
             )
         );
-        assert!(!s.app.confirming_guess);
-        assert!(s.app.reload_offered);
+        assert!(!s.app.confirming_guess());
+        assert!(s.app.reload_offered());
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "max = 11\n");
     }
 
@@ -1172,7 +1170,7 @@ mod tests {
     fn a_patchs_blocks_name_their_hunks_patch_lines() {
         let patch = "*** Begin Patch\n*** Update File: f.txt\n@@\n a\n-b\n+B\n@@\n c\n-d\n+D\n*** End Patch\n";
         let (_dir, _path, s) = screen_showing("f.txt", "a\nb\nc\nd\n", patch, true);
-        assert_eq!(s.app.hunk_lines, vec![[3, 6], [7, 10]]);
+        assert_eq!(s.app.hunk_lines(), &[[3, 6], [7, 10]]);
     }
 
     /// A patch's hunk left out with `x`: the panes show the other hunks'
@@ -1189,7 +1187,7 @@ mod tests {
             notice_text(&s),
             "block #1 left out: a writes block #2 only (the panes show their result)"
         );
-        assert_eq!(s.app.result.text(), "a\nb\nc\nD\n");
+        assert_eq!(s.app.result().text(), "a\nb\nc\nD\n");
         assert_eq!(accept_now(&mut s, false), Some(Exit::Wrote(path.clone())));
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "a\nb\nc\nD\n");
         assert_eq!(s.left_out_words().as_deref(), Some("block #1"));
@@ -1225,13 +1223,13 @@ mod tests {
             assert_eq!(press(&mut s, c), Flow::Continue);
         }
         assert_eq!(
-            s.app.view.search.as_ref().map(|q| q.query.as_str()),
+            s.app.view().search.as_ref().map(|q| q.query.as_str()),
             Some("acF")
         );
         assert_eq!(std::fs::read_to_string(&path).expect("read"), "a\nb\n");
         s.app.end_search();
         press(&mut s, 'v');
-        assert!(s.app.view.raw);
+        assert!(s.app.view().raw);
         assert_eq!(s.app.raw_text(), patch);
         assert_eq!(press(&mut s, 'a'), Flow::Continue);
         assert_eq!(std::fs::read_to_string(&path).expect("read"), "a\nb\n");
@@ -1244,14 +1242,14 @@ mod tests {
         let (_dir, path, mut s) = screen_showing("f.txt", "one\n", "", false);
         std::fs::write(&path, "one\n").expect("write");
         s.on_target_changed();
-        assert!(!s.app.reload_offered);
-        assert_eq!(s.app.notice, None);
+        assert!(!s.app.reload_offered());
+        assert_eq!(s.app.notice(), &None);
         std::fs::write(&path, "two\n").expect("write");
         s.on_target_changed();
-        assert!(s.app.reload_offered);
+        assert!(s.app.reload_offered());
         let file = path.display();
         assert_eq!(
-            s.app.notice.as_ref().map(|n| n.text.clone()),
+            s.app.notice().as_ref().map(|n| n.text.clone()),
             Some(format!(
                 "{file} changed on disk since srview loaded it: the panes show the text as \
                  loaded, and a would write nothing; r reloads it and re-applies the diff"
@@ -1259,13 +1257,13 @@ mod tests {
         );
         std::fs::write(&path, "one\n").expect("write");
         s.on_target_changed();
-        assert!(!s.app.reload_offered);
-        assert_eq!(s.app.notice, None);
+        assert!(!s.app.reload_offered());
+        assert_eq!(s.app.notice(), &None);
         std::fs::remove_file(&path).expect("remove");
         s.on_target_changed();
         assert!(
             s.app
-                .notice
+                .notice()
                 .as_ref()
                 .is_some_and(|n| n.text.starts_with(&format!(
                     "{file} was removed on disk since srview loaded it: "
@@ -1282,9 +1280,9 @@ mod tests {
             unreadable: Some("invalid UTF-8 at byte 3".into()),
             ..Folded::default()
         });
-        assert_eq!(s.app.diff, "------- SEARCH\n");
+        assert_eq!(s.app.diff(), "------- SEARCH\n");
         assert_eq!(
-            s.app.source_error.as_deref(),
+            s.app.source_error().as_deref(),
             Some("invalid UTF-8 at byte 3")
         );
     }

@@ -15,8 +15,8 @@ use super::{Exit, Folded, TuiConfig};
 use crate::dialect::apply_patch::{Entry, PatchFs};
 use crate::source::patch_preview;
 use crate::source::transcript::{self, PathError, PathRules as Paths};
-use crate::tui::app::workspace::{Workspace, WsEffect};
-use crate::tui::app::{Effect, Notice, StreamState, keys};
+use crate::tui::app::workspace::Workspace;
+use crate::tui::app::{Effect, Notice, StreamState};
 use crate::tui::view::{self, Caches, highlight::Syntaxes, theme::Theme};
 
 pub struct TranscriptFiles {
@@ -98,7 +98,7 @@ impl TranscriptFiles {
                 .or_insert_with(|| paths.load(p))
                 .clone()
         };
-        let mut edits = transcript::apply_calls(&calls, load, self.ws.options);
+        let mut edits = transcript::apply_calls(&calls, load, self.ws.options());
         if self.ended {
             edits.iter_mut().for_each(transcript::FileEdit::end);
         }
@@ -119,13 +119,11 @@ impl TranscriptFiles {
         };
         let patch = patch_preview::preview(&self.text, &fs, &cwd.to_string_lossy(), self.ended);
         let load = |p: &str| fs.load(p);
-        let edits = transcript::apply_calls(&patch.calls, load, self.ws.options);
+        let edits = transcript::apply_calls(&patch.calls, load, self.ws.options());
         self.ws
             .update_patch(&patch, edits, self.text.len(), self.ended);
         // `v` shows the patch as received, not the blocks that show it.
-        for tab in &mut self.ws.tabs {
-            tab.app.raw_input = Some(self.text.clone());
-        }
+        self.ws.set_raw_input(&self.text);
     }
 
     /// A whole tool input for an agent's own matcher over the folder (an
@@ -143,13 +141,11 @@ impl TranscriptFiles {
         let preview =
             patch_preview::agent_folder_preview(row, &self.text, &fs, &cwd.to_string_lossy());
         let load = |p: &str| fs.load(p);
-        let mut edits = transcript::apply_calls(&preview.calls, load, self.ws.options);
+        let mut edits = transcript::apply_calls(&preview.calls, load, self.ws.options());
         edits.iter_mut().for_each(transcript::FileEdit::end);
         self.ws
             .update_patch(&preview, edits, self.text.len(), self.ended);
-        for tab in &mut self.ws.tabs {
-            tab.app.raw_input = Some(self.text.clone());
-        }
+        self.ws.set_raw_input(&self.text);
     }
 
     /// `r`: every file not yet written is loaded from disk again and the
@@ -158,10 +154,10 @@ impl TranscriptFiles {
     fn reload(&mut self) {
         let written: Vec<String> = self
             .ws
-            .tabs
+            .tabs()
             .iter()
-            .filter(|t| t.written)
-            .map(|t| t.path.clone())
+            .filter(|t| t.written())
+            .map(|t| t.path().clone())
             .collect();
         let before = self.originals.len();
         self.originals.retain(|path, _| written.contains(path));
@@ -181,7 +177,7 @@ impl TranscriptFiles {
     fn write(&mut self, indices: &[usize], file_endings: bool) -> Flow {
         let files: Vec<&transcript::FileEdit> = indices
             .iter()
-            .filter_map(|&i| self.ws.edits.get(i))
+            .filter_map(|&i| self.ws.edits().get(i))
             .collect();
         match transcript::write_files_with(&self.paths, &files, file_endings) {
             Ok(paths) => {
@@ -189,7 +185,7 @@ impl TranscriptFiles {
                 self.ws.mark_written(indices);
                 // Every file shown is written; while the transcript may
                 // still bring more, srview stays open.
-                if self.ws.all_written() && self.ws.received.stream != StreamState::Streaming {
+                if self.ws.all_written() && self.ws.received().stream != StreamState::Streaming {
                     return Flow::Exit(Exit::Quit(0));
                 }
             }
@@ -238,33 +234,28 @@ impl Screen for TranscriptFiles {
     fn on_resize(&mut self, area: Rect) {
         // Below the tab bar.
         let below = Rect::new(0, 1, area.width, area.height.saturating_sub(1));
-        for tab in &mut self.ws.tabs {
-            tab.app.fit(below);
-        }
+        self.ws.fit(below);
     }
 
     fn on_event(&mut self, event: TermEvent) -> Flow {
         let effect = match event {
             TermEvent::Key(k) => self.ws.on_key(k),
             TermEvent::Mouse(m) => {
-                let ws = &mut self.ws;
-                if let Some(tab) = ws.tabs.get_mut(ws.current) {
-                    keys::on_mouse_with_notice(&mut tab.app, m, ws.notice.as_ref());
-                }
-                WsEffect::None
+                self.ws.on_mouse(m);
+                Effect::None
             }
-            _ => WsEffect::None,
+            _ => Effect::None,
         };
         match effect {
-            WsEffect::Quit(code) => Flow::Exit(Exit::Quit(code)),
-            WsEffect::Reload => {
+            Effect::Reload => {
                 self.reload();
                 Flow::Continue
             }
-            WsEffect::Write(indices) => self.write(&indices, false),
-            WsEffect::WriteWithFileEndings(indices) => self.write(&indices, true),
-            WsEffect::Tab(Effect::Copy { block, text }) => Flow::Copy { block, text },
-            WsEffect::None | WsEffect::Tab(_) => Flow::Continue,
+            Effect::Write {
+                files,
+                file_endings,
+            } => self.write(&files, file_endings),
+            other => Flow::of(other),
         }
     }
 
@@ -272,7 +263,7 @@ impl Screen for TranscriptFiles {
         let changed = text.changes_text();
         if changed {
             // A later text ends an unreadable stretch.
-            self.ws.received.unreadable = None;
+            self.ws.set_unreadable(None);
         }
         if let Some(problem) = text.problem {
             self.ws.show_notice(Notice {
@@ -285,7 +276,7 @@ impl Screen for TranscriptFiles {
                 text: format!("transcript unreadable: {why}"),
                 error: true,
             });
-            self.ws.received.unreadable = Some(why);
+            self.ws.set_unreadable(Some(why));
         }
         if changed || text.ended {
             if let Some(replaced) = text.replaced {
@@ -295,7 +286,7 @@ impl Screen for TranscriptFiles {
             self.ended |= text.ended;
             self.reparse();
         }
-        changed.then_some(self.ws.received.stream)
+        changed.then_some(self.ws.received().stream)
     }
 
     fn show_notice(&mut self, notice: Notice) {
@@ -314,24 +305,22 @@ impl Screen for TranscriptFiles {
     }
 
     fn idle(&mut self) {
-        if let Some(tab) = self.ws.tabs.get_mut(self.ws.current) {
-            tab.app.diagnose();
-        }
+        self.ws.diagnose_current();
     }
 
     fn render(&mut self, frame: &mut Frame, theme: &Theme) {
         // A tab's caches go with the app they were made for.
-        for (i, tab) in self.ws.tabs.iter().enumerate() {
-            let fresh = || Caches::new(Arc::clone(&self.syntaxes), &tab.app);
+        for (i, tab) in self.ws.tabs().iter().enumerate() {
+            let fresh = || Caches::new(Arc::clone(&self.syntaxes), tab.app());
             match self.generations.get_mut(i) {
-                Some(generation) if *generation == tab.generation => {}
+                Some(generation) if *generation == tab.generation() => {}
                 Some(generation) => {
                     self.caches[i] = fresh();
-                    *generation = tab.generation;
+                    *generation = tab.generation();
                 }
                 None => {
                     self.caches.push(fresh());
-                    self.generations.push(tab.generation);
+                    self.generations.push(tab.generation());
                 }
             }
         }
@@ -375,7 +364,7 @@ mod tests {
             ..Folded::default()
         };
         assert_eq!(files.on_text(first), Some(StreamState::Streaming));
-        assert_eq!(files.ws.tabs.len(), 1);
+        assert_eq!(files.ws.tabs().len(), 1);
         let key =
             KeyEvent::new_with_kind(KeyCode::Char(']'), KeyModifiers::NONE, KeyEventKind::Press);
         assert_eq!(files.on_event(TermEvent::Key(key)), Flow::Continue);
@@ -383,8 +372,8 @@ mod tests {
             appended: edit("b.txt"),
             ..Folded::default()
         });
-        assert_eq!(files.ws.tabs.len(), 2, "the text landed after the key");
-        assert_eq!(files.ws.current, 0, "`]` had no second tab to go to");
+        assert_eq!(files.ws.tabs().len(), 2, "the text landed after the key");
+        assert_eq!(files.ws.current(), 0, "`]` had no second tab to go to");
     }
 
     /// A problem and an unreadable transcript are said; neither is text.
@@ -398,8 +387,8 @@ mod tests {
         };
         assert_eq!(files.on_text(unreadable), None, "no text came");
         assert_eq!(
-            files.ws.notice,
-            Some(Notice {
+            files.ws.notice(),
+            &Some(Notice {
                 text: "transcript unreadable: a NUL byte at 4".into(),
                 error: true
             })
@@ -428,7 +417,7 @@ mod tests {
     fn notice(files: &TranscriptFiles) -> String {
         files
             .ws
-            .notice
+            .notice()
             .as_ref()
             .map(|n| n.text.clone())
             .unwrap_or_default()
@@ -508,7 +497,7 @@ mod tests {
         let open =
             "<replace_in_file>\n<path>a.txt</path>\n<diff>\n------- SEARCH\none\n=======\nuno\n";
         let (dir, mut files) = ended_with(open);
-        let edit = files.ws.edits.iter().find(|e| e.path == "a.txt");
+        let edit = files.ws.edits().iter().find(|e| e.path == "a.txt");
         assert_eq!(edit.map(|e| e.state), Some(transcript::FileState::Failed));
         assert_eq!(press(&mut files, 'A'), Flow::Continue);
         assert_eq!(
@@ -525,9 +514,9 @@ mod tests {
         let (_dir, mut files) = ended_with(patch);
         assert_eq!(press(&mut files, 'v'), Flow::Continue);
         let app = files.ws.current_app().expect("a tab");
-        assert!(app.view.raw);
+        assert!(app.view().raw);
         assert_eq!(app.raw_text(), patch);
-        assert!(app.diff.contains("------- SEARCH"), "{}", app.diff);
+        assert!(app.diff().contains("------- SEARCH"), "{}", app.diff());
     }
 
     /// A file the patch moves is refused for that reason, not as a file
@@ -536,7 +525,7 @@ mod tests {
     fn a_moved_file_is_refused_as_moved() {
         let moving = "*** Begin Patch\n*** Update File: a.txt\n*** Move to: c.txt\n@@\n-one\n+uno\n*** End Patch\n";
         let (_dir, files) = ended_with(moving);
-        let tab = files.ws.tabs.iter().find(|t| t.path == "a.txt");
+        let tab = files.ws.tabs().iter().find(|t| t.path() == "a.txt");
         assert_eq!(
             tab.map(|t| t.state_label()),
             Some("refused: deleted or moved")

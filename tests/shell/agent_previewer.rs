@@ -103,7 +103,7 @@ struct Tally {
 /// Checks every edit the screen lists against expected.json.
 fn check(label: &str, screen: &mut AgentEdits, want: &Expected, tally: &mut Tally) -> Vec<String> {
     let mut problems = Vec::new();
-    let rows = screen.list().rows.clone();
+    let rows = screen.list().rows().clone();
     if rows.len() != want.edits.len() {
         return vec![format!(
             "{label}: {} edits listed, {} expected",
@@ -149,7 +149,7 @@ fn check(label: &str, screen: &mut AgentEdits, want: &Expected, tally: &mut Tall
             screen.select(row.seq);
             let shown = screen
                 .shown_app()
-                .map(|app| app.original.text().into_owned());
+                .map(|app| app.original().text().into_owned());
             if shown.as_deref() != Some(before.as_str()) {
                 problems.push(format!(
                     "{at}: shown against another content than the recorded one ({:?})",
@@ -264,14 +264,14 @@ fn a_codex_app_server_edit_that_completed_keeps_showing_its_patch() {
     );
     let app = screen.shown_app().expect("the edit shown");
     let applied = app
-        .outcome
+        .outcome()
         .blocks
         .iter()
         .filter(|b| b.state == srview::engine::BlockState::Applied)
         .count();
     assert_eq!(applied, 2);
     assert_eq!(
-        app.result.text(),
+        app.result().text(),
         want.edits[0].content_after.as_deref().expect("after")
     );
 }
@@ -306,16 +306,16 @@ fn a_codex_app_server_diff_without_patch_events_is_shown_as_recorded() {
         );
         let app = screen.shown_app().expect("the edit shown");
         let note = app
-            .notice
+            .notice()
             .as_ref()
             .map(|n| n.text.clone())
             .unwrap_or_default();
         assert_eq!(
-            (app.original.text().as_ref(), app.result.text().as_ref()),
+            (app.original().text().as_ref(), app.result().text().as_ref()),
             (before, after),
             "{label}"
         );
-        assert_eq!(app.outcome.blocks.len(), 2, "{label}");
+        assert_eq!(app.outcome().blocks.len(), 2, "{label}");
         assert!(
             note.ends_with("; the panes show the diff the agent recorded as applied"),
             "{label}: {note}"
@@ -328,5 +328,5 @@ fn a_codex_app_server_diff_without_patch_events_is_shown_as_recorded() {
         .with_agent_cwd("/home/user/project");
     feed(&mut screen, &text, 7);
     let app = screen.shown_app().expect("the edit shown");
-    assert!(app.diff.is_empty(), "{}", app.diff);
+    assert!(app.diff().is_empty(), "{}", app.diff());
 }

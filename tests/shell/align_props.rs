@@ -16,7 +16,7 @@ use srview::tui::view::theme::{ColourMode, Theme};
 use srview::tui::view::{self, Caches};
 
 fn check(app: &App, when: &str) -> Result<(), String> {
-    let segs = &app.segments;
+    let segs = app.segments();
     let (mut o, mut n) = (0, 0);
     for s in segs {
         if s.orig.start != o || s.new.start != n || s.orig.start > s.orig.end {
@@ -28,17 +28,17 @@ fn check(app: &App, when: &str) -> Result<(), String> {
                 return Err(format!("{when}: unequal unchanged run {s:?}"));
             }
             for (a, b) in s.orig.clone().zip(s.new.clone()) {
-                if app.original.line(a) != app.result.line(b) {
+                if app.original().line(a) != app.result().line(b) {
                     return Err(format!(
                         "{when}: original line {a} {:?} shown as unchanged beside {:?}",
-                        app.original.line(a),
-                        app.result.line(b)
+                        app.original().line(a),
+                        app.result().line(b)
                     ));
                 }
             }
         }
     }
-    if o != app.original.len() || n > app.result.len() {
+    if o != app.original().len() || n > app.result().len() {
         return Err(format!("{when}: segments end at {o}/{n}: {segs:?}"));
     }
     Ok(())
@@ -47,14 +47,13 @@ fn check(app: &App, when: &str) -> Result<(), String> {
 fn draw(app: &mut App, syntaxes: &std::sync::Arc<Syntaxes>) {
     let theme = Theme::new(ColourMode::None);
     for layout in [Layout::Split, Layout::Unified] {
-        app.view.layout_choice = Some(layout);
-        app.view.follow = false;
+        app.pin_layout(Some(layout));
+        app.stop_following();
         let total = app.rows().total();
         for scroll in [0, total / 2, total.saturating_sub(1), total] {
             let mut terminal = Terminal::new(TestBackend::new(120, 8)).expect("terminal");
-            app.view.width = 120;
-            app.view.viewport = view::diff_rows(app, 8) as usize;
-            app.view.scroll = scroll;
+            app.fit(ratatui::layout::Rect::new(0, 0, 120, 8));
+            app.scroll_to(scroll);
             let mut caches = Caches::new(std::sync::Arc::clone(syntaxes), app);
             terminal
                 .draw(|f| view::render(f, app, &mut caches, &theme))

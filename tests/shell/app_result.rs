@@ -47,22 +47,22 @@ fn spliced_results_read_as_the_reference_content() {
             app.end_stream();
         }
         let text = &applied.new_content;
-        assert_eq!(app.result.text(), text.as_str(), "{}", case.id);
+        assert_eq!(app.result().text(), text.as_str(), "{}", case.id);
         let lines: Vec<&str> = text.split_inclusive('\n').collect();
-        assert_eq!(app.result.len(), lines.len(), "{}", case.id);
+        assert_eq!(app.result().len(), lines.len(), "{}", case.id);
         let mut start = 0;
         for (i, line) in lines.iter().enumerate() {
             assert_eq!(
-                app.result.line(i),
+                app.result().line(i),
                 line.trim_end_matches('\n'),
                 "{}",
                 case.id
             );
-            assert_eq!(app.result.line_start(i), start, "{}", case.id);
-            assert_eq!(app.result.line_of(start), i, "{}", case.id);
+            assert_eq!(app.result().line_start(i), start, "{}", case.id);
+            assert_eq!(app.result().line_of(start), i, "{}", case.id);
             start += line.len();
         }
-        assert_eq!(app.result.chunks().concat(), *text, "{}", case.id);
+        assert_eq!(app.result().chunks().concat(), *text, "{}", case.id);
         if case.is_final {
             let key = KeyEvent::new(KeyCode::Char('a'), KeyModifiers::NONE);
             let mut effect = keys::on_key(&mut app, key);
@@ -70,10 +70,10 @@ fn spliced_results_read_as_the_reference_content() {
             // `a` asks, the second writes; mixed line endings as well are
             // asked about next.
             for _ in 0..2 {
-                if effect != Effect::None || !app.confirming_guess {
+                if effect != Effect::None || !app.confirming_guess() {
                     break;
                 }
-                let notice = app.notice.as_ref().map_or("", |n| n.text.as_str());
+                let notice = app.notice().as_ref().map_or("", |n| n.text.as_str());
                 assert!(notice.contains("press a again"), "{}: {notice}", case.id);
                 effect = keys::on_key(&mut app, key);
                 confirmed += 1;
@@ -82,7 +82,7 @@ fn spliced_results_read_as_the_reference_content() {
                 Effect::Accept(content) => assert_eq!(content.text(), text.as_str()),
                 // A diff without a block that applies proposes nothing.
                 Effect::None if applied_blocks == 0 => {
-                    let notice = app.notice.as_ref().map(|n| n.text.as_str());
+                    let notice = app.notice().as_ref().map(|n| n.text.as_str());
                     assert_eq!(
                         notice,
                         Some("no complete block in the diff: nothing to accept"),
@@ -121,12 +121,12 @@ fn unchanged_rows_are_equal_on_both_sides() {
             if cut == case.diff.len() && case.is_final {
                 app.end_stream();
             }
-            for seg in app.segments.iter().filter(|s| s.kind == SegKind::Same) {
+            for seg in app.segments().iter().filter(|s| s.kind == SegKind::Same) {
                 assert_eq!(seg.orig.len(), seg.new.len(), "{}", case.id);
                 for (o, n) in seg.orig.clone().zip(seg.new.clone()) {
                     assert_eq!(
-                        app.original.line(o),
-                        app.result.line(n),
+                        app.original().line(o),
+                        app.result().line(n),
                         "{}: diff cut at {cut}, original line {} shown as unchanged",
                         case.id,
                         o + 1

@@ -49,14 +49,14 @@ fn previewing_out_of_order() -> App {
     let mut app = app();
     app.set_diff(out_of_order());
     key(&mut app, KeyCode::Char('F'));
-    assert!(app.final_preview);
+    assert!(app.final_preview());
     app
 }
 
 fn app() -> App {
-    let mut app = App::new(PathBuf::from("f.txt"), original(), Version::V1);
-    app.view.viewport = 20;
-    app.view.width = 120;
+    // 120 columns (split panes), 20 rows of diff: `App::new`'s own.
+    let app = App::new(PathBuf::from("f.txt"), original(), Version::V1);
+    assert_eq!((app.view().width, app.view().viewport), (120, 20));
     app
 }
 
@@ -74,16 +74,16 @@ fn key(app: &mut App, code: KeyCode) -> Effect {
 #[test]
 fn stream_state_follows_the_source() {
     let mut app = app();
-    assert_eq!(app.stream, StreamState::Waiting);
+    assert_eq!(app.stream(), StreamState::Waiting);
     app.on_source(SourceEvent::Append("------- SEARCH\nline 150\n".into()));
-    assert_eq!(app.stream, StreamState::Streaming);
-    assert_eq!(app.outcome.blocks[0].state, BlockState::SearchStreaming);
+    assert_eq!(app.stream(), StreamState::Streaming);
+    assert_eq!(app.outcome().blocks[0].state, BlockState::SearchStreaming);
     app.on_source(SourceEvent::Append("=======\nLINE 150\n".into()));
-    assert_eq!(app.outcome.blocks[0].state, BlockState::ReplaceStreaming);
+    assert_eq!(app.outcome().blocks[0].state, BlockState::ReplaceStreaming);
     app.on_source(SourceEvent::Ended);
-    assert_eq!(app.stream, StreamState::Ended);
-    assert_eq!(app.outcome.blocks[0].state, BlockState::Applied);
-    assert!(app.result.text().contains("LINE 150\n"));
+    assert_eq!(app.stream(), StreamState::Ended);
+    assert_eq!(app.outcome().blocks[0].state, BlockState::Applied);
+    assert!(app.result().text().contains("LINE 150\n"));
 }
 
 #[test]
@@ -91,9 +91,9 @@ fn rewrite_in_place_replaces_the_diff() {
     let mut app = app();
     app.on_source(SourceEvent::Text(block("line 10", "X")));
     app.on_source(SourceEvent::Text(block("line 20", "Y")));
-    assert_eq!(app.outcome.blocks.len(), 1);
+    assert_eq!(app.outcome().blocks.len(), 1);
     assert_eq!(
-        app.outcome.blocks[0].original.map(|s| s.start_line),
+        app.outcome().blocks[0].original.map(|s| s.start_line),
         Some(20)
     );
 }
@@ -104,23 +104,23 @@ fn follow_keeps_the_active_block_in_view_until_the_user_scrolls() {
     app.set_diff(block("line 150", "changed"));
     let row = app.row_of_original_line(149);
     assert!(
-        app.view.scroll <= row && row < app.view.scroll + 20,
+        app.view().scroll <= row && row < app.view().scroll + 20,
         "block in view (scroll {})",
-        app.view.scroll
+        app.view().scroll
     );
     key(&mut app, KeyCode::Char('g'));
-    assert_eq!(app.view.scroll, 0);
-    assert!(!app.view.follow, "scrolling stops following");
+    assert_eq!(app.view().scroll, 0);
+    assert!(!app.view().follow, "scrolling stops following");
     app.set_diff(format!(
         "{}{}",
         block("line 150", "changed"),
         block("line 190", "again")
     ));
-    assert_eq!(app.view.scroll, 0, "no jump while not following");
+    assert_eq!(app.view().scroll, 0, "no jump while not following");
     key(&mut app, KeyCode::Char('f'));
-    assert!(app.view.follow);
+    assert!(app.view().follow);
     let row = app.row_of_original_line(189);
-    assert!(app.view.scroll <= row && row < app.view.scroll + 20);
+    assert!(app.view().scroll <= row && row < app.view().scroll + 20);
 }
 
 #[test]
@@ -128,14 +128,14 @@ fn scrolling_keys_stay_in_bounds() {
     let mut app = app();
     app.set_diff(block("line 5", "x"));
     key(&mut app, KeyCode::Char('G'));
-    let bottom = app.view.scroll;
+    let bottom = app.view().scroll;
     assert_eq!(bottom, app.rows().total() - 20);
     key(&mut app, KeyCode::Char('j'));
-    assert_eq!(app.view.scroll, bottom, "cannot scroll past the end");
+    assert_eq!(app.view().scroll, bottom, "cannot scroll past the end");
     key(&mut app, KeyCode::PageUp);
-    assert_eq!(app.view.scroll, bottom - 20);
+    assert_eq!(app.view().scroll, bottom - 20);
     key(&mut app, KeyCode::Char('k'));
-    assert_eq!(app.view.scroll, bottom - 21);
+    assert_eq!(app.view().scroll, bottom - 21);
     keys::on_mouse(
         &mut app,
         MouseEvent {
@@ -145,7 +145,7 @@ fn scrolling_keys_stay_in_bounds() {
             modifiers: KeyModifiers::NONE,
         },
     );
-    assert_eq!(app.view.scroll, bottom - 18);
+    assert_eq!(app.view().scroll, bottom - 18);
 }
 
 #[test]
@@ -158,30 +158,30 @@ fn next_and_previous_block() {
         block("line 180", "c")
     ));
     app.end_stream();
-    assert_eq!(app.view.selected, 2, "follow selects the last block");
+    assert_eq!(app.view().selected, 2, "follow selects the last block");
     key(&mut app, KeyCode::Char('n'));
-    assert_eq!(app.view.selected, 2, "no block after the last");
+    assert_eq!(app.view().selected, 2, "no block after the last");
     key(&mut app, KeyCode::Char('N'));
-    assert_eq!(app.view.selected, 1);
+    assert_eq!(app.view().selected, 1);
     press(&mut app, "NN");
-    assert_eq!(app.view.selected, 0);
+    assert_eq!(app.view().selected, 0);
     let row = app.row_of_original_line(19);
-    assert!(app.view.scroll <= row && row < app.view.scroll + 20);
+    assert!(app.view().scroll <= row && row < app.view().scroll + 20);
 }
 
 #[test]
 fn layout_is_automatic_until_toggled() {
     let mut app = app();
-    app.view.width = 80;
+    app.fit(ratatui::layout::Rect::new(0, 0, 80, 24));
     assert_eq!(app.layout(), Layout::Unified);
-    app.view.width = 160;
+    app.fit(ratatui::layout::Rect::new(0, 0, 160, 24));
     assert_eq!(app.layout(), Layout::Split);
     key(&mut app, KeyCode::Char('u'));
     assert_eq!(app.layout(), Layout::Unified);
     key(&mut app, KeyCode::Tab);
     assert_eq!(app.layout(), Layout::Split);
     key(&mut app, KeyCode::Char('w'));
-    assert!(app.view.wrap);
+    assert!(app.view().wrap);
 }
 
 #[test]
@@ -193,17 +193,17 @@ fn error_pane_focus_moves_selection() {
         block("line 100", "b")
     ));
     key(&mut app, KeyCode::Char('e'));
-    assert_eq!(app.view.focus, Focus::Blocks);
+    assert_eq!(app.view().focus, Focus::Blocks);
     key(&mut app, KeyCode::Char('k'));
-    assert_eq!(app.view.selected, 0);
+    assert_eq!(app.view().selected, 0);
     key(&mut app, KeyCode::Char('j'));
-    assert_eq!(app.view.selected, 1);
+    assert_eq!(app.view().selected, 1);
     assert_eq!(
         key(&mut app, KeyCode::Esc),
         Effect::None,
         "Esc leaves the pane first"
     );
-    assert_eq!(app.view.focus, Focus::Diff);
+    assert_eq!(app.view().focus, Focus::Diff);
     assert_eq!(
         key(&mut app, KeyCode::Esc),
         Effect::None,
@@ -226,7 +226,7 @@ fn accept_runs_final_mode_and_refuses_a_failing_diff() {
     }
     app.set_diff(block("no such line", "x"));
     assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
-    let notice = app.notice.clone().expect("a notice");
+    let notice = app.notice().clone().expect("a notice");
     assert_eq!(
         notice.text,
         "not accepted: block #1 does not apply (SEARCH text does not match anything in the file)"
@@ -240,15 +240,15 @@ fn accept_runs_final_mode_and_refuses_a_failing_diff() {
         block("line 3", "three"),
         block("line 7\nline 9", "seven")
     ));
-    app.view.selected = 0;
+    app.select_block(0);
     app.diagnose();
     assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
     assert_eq!(
-        app.notice.clone().expect("a notice").text,
+        app.notice().clone().expect("a notice").text,
         "not accepted: block #2 does not apply (SEARCH text does not match anything in the file): \
          the closest region of the file has different content"
     );
-    assert_eq!(app.view.selected, 1);
+    assert_eq!(app.view().selected, 1);
 }
 
 #[test]
@@ -259,22 +259,22 @@ fn partial_failure_is_waiting_and_earlier_blocks_still_show() {
         block("line 20", "twenty"),
         block("nowhere", "x")
     ));
-    assert_eq!(app.outcome.blocks[1].state, BlockState::Failed);
+    assert_eq!(app.outcome().blocks[1].state, BlockState::Failed);
     assert!(!app.is_final());
     assert!(
-        app.result.text().contains("twenty\n"),
+        app.result().text().contains("twenty\n"),
         "blocks before the failure stay applied on screen"
     );
-    assert!(app.outcome.blocks[0].replacement.is_some());
+    assert!(app.outcome().blocks[0].replacement.is_some());
 }
 
 #[test]
 fn help_overlay_and_quit() {
     let mut app = app();
     key(&mut app, KeyCode::Char('?'));
-    assert!(app.view.help);
+    assert!(app.view().help);
     assert_eq!(key(&mut app, KeyCode::Char('x')), Effect::None);
-    assert!(!app.view.help, "any other key closes help");
+    assert!(!app.view().help, "any other key closes help");
     assert_eq!(key(&mut app, KeyCode::Char('q')), Effect::Quit(1));
     assert_eq!(
         keys::on_key(
@@ -291,7 +291,7 @@ fn reload_reapplies_on_new_original() {
     let mut app = app();
     app.set_diff(block("line 3", "three"));
     app.reload("line 3\nline 4\n".into());
-    assert_eq!(app.result.text(), "three\n");
+    assert_eq!(app.result().text(), "three\n");
 }
 
 #[test]
@@ -312,7 +312,7 @@ fn diagnosis_gives_closest_region_jump_and_copy() {
     press(&mut app, "gd");
     let row = app.row_of_original_line(149);
     assert!(
-        app.view.scroll <= row && row < app.view.scroll + 20,
+        app.view().scroll <= row && row < app.view().scroll + 20,
         "d jumps to the closest region"
     );
     match key(&mut app, KeyCode::Char('c')) {
@@ -339,16 +339,16 @@ fn fix_model_output_cleans_the_diff_before_applying() {
     app.set_diff(diff.clone());
     app.end_stream();
     assert!(
-        app.outcome.result.is_err(),
+        app.outcome().result.is_err(),
         "entities do not match without the clean-up"
     );
     app.set_fix_model_output(true);
-    assert_eq!(app.result.text(), "if a <= b {\n");
+    assert_eq!(app.result().text(), "if a <= b {\n");
     match key(&mut app, KeyCode::Char('a')) {
         Effect::Accept(content) => assert_eq!(content.text(), "if a <= b {\n"),
         other => panic!("accept uses the cleaned diff too: {other:?}"),
     }
-    assert_eq!(app.diff, diff, "the diff as received is kept");
+    assert_eq!(app.diff(), &diff, "the diff as received is kept");
 }
 
 /// A CRLF file given a diff with LF lines: the reference writes them as
@@ -430,10 +430,10 @@ fn accept_shows_a_final_result_that_differs_from_the_live_view_first() {
     let diff = out_of_order();
     let mut app = app();
     app.set_diff(diff.clone());
-    assert!(app.outcome.blocks[1].out_of_order);
-    assert!(!app.result.text().contains("seven"), "live view: not yet");
+    assert!(app.outcome().blocks[1].out_of_order);
+    assert!(!app.result().text().contains("seven"), "live view: not yet");
     assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
-    assert!(app.final_preview);
+    assert!(app.final_preview());
     assert_eq!(app.mode_name(), "final preview");
     assert!(notice_text(&app).contains("a: write it"));
     let want = srview::engine::apply(
@@ -448,7 +448,7 @@ fn accept_shows_a_final_result_that_differs_from_the_live_view_first() {
     .expect("applies")
     .new_content;
     assert_eq!(
-        app.result.text(),
+        app.result().text(),
         want,
         "the panes show what would be written"
     );
@@ -462,14 +462,14 @@ fn accept_shows_a_final_result_that_differs_from_the_live_view_first() {
     app.set_diff(diff.clone());
     key(&mut app, KeyCode::Char('a'));
     assert_eq!(key(&mut app, KeyCode::Esc), Effect::None);
-    assert!(!app.final_preview);
+    assert!(!app.final_preview());
     assert_eq!(app.mode_name(), "streaming");
-    assert!(!app.result.text().contains("seven"));
+    assert!(!app.result().text().contains("seven"));
 
     // More diff ends the preview: the next accept looks again.
     key(&mut app, KeyCode::Char('a'));
     app.append_diff("------- SEARCH\nline 180\n");
-    assert!(!app.final_preview);
+    assert!(!app.final_preview());
     assert!(notice_text(&app).contains("back to the live view"));
 }
 
@@ -498,7 +498,7 @@ fn accept_writes_at_once_when_the_live_view_is_the_final_result() {
         match key(&mut app, KeyCode::Char('a')) {
             Effect::Accept(content) => {
                 assert!(app.shows(&content), "{diff}");
-                assert!(!app.final_preview);
+                assert!(!app.final_preview());
             }
             other => panic!("expected accept for {diff:?}, got {other:?}"),
         }
@@ -513,11 +513,11 @@ fn final_result_can_be_looked_at_before_accepting() {
     let mut app = app();
     app.set_diff(diff);
     assert_eq!(key(&mut app, KeyCode::Char('F')), Effect::None);
-    assert!(app.final_preview);
-    assert!(app.result.text().contains("seven"));
+    assert!(app.final_preview());
+    assert!(app.result().text().contains("seven"));
     assert_eq!(key(&mut app, KeyCode::Char('F')), Effect::None);
-    assert!(!app.final_preview);
-    assert!(!app.result.text().contains("seven"));
+    assert!(!app.final_preview());
+    assert!(!app.result().text().contains("seven"));
     key(&mut app, KeyCode::Char('F'));
     match key(&mut app, KeyCode::Char('a')) {
         Effect::Accept(content) => assert!(content.text().contains("seven")),
@@ -527,14 +527,14 @@ fn final_result_can_be_looked_at_before_accepting() {
     let mut app = self::app();
     app.set_diff(out_of_order());
     key(&mut app, KeyCode::Char('a'));
-    assert!(app.notice.is_some());
+    assert!(app.notice().is_some());
     app.end_stream();
-    assert!(!app.final_preview);
-    assert_eq!(app.notice, None, "no notice offering Esc to go back");
-    assert!(app.result.text().contains("seven"));
+    assert!(!app.final_preview());
+    assert_eq!(app.notice(), &None, "no notice offering Esc to go back");
+    assert!(app.result().text().contains("seven"));
     assert_eq!(key(&mut app, KeyCode::Esc), Effect::None);
     assert!(
-        app.result.text().contains("seven"),
+        app.result().text().contains("seven"),
         "still the final result"
     );
     // After the stream ended there is no separate preview to switch to.
@@ -542,7 +542,7 @@ fn final_result_can_be_looked_at_before_accepting() {
     app.set_diff(block("line 7", "seven"));
     app.end_stream();
     key(&mut app, KeyCode::Char('F'));
-    assert!(!app.final_preview);
+    assert!(!app.final_preview());
 }
 
 /// The live view and the final result can differ only in the last line's
@@ -551,15 +551,15 @@ fn final_result_can_be_looked_at_before_accepting() {
 fn a_final_newline_the_live_view_has_is_not_written_unseen() {
     let mut app = App::new(PathBuf::from("f.txt"), "a\na \n".into(), Version::V1);
     app.set_diff("------- SEARCH\na \n=======\n+++++++ REPLACE\n------- SEARCH\n\na \n===".into());
-    assert_eq!(app.result.text(), "a\n");
+    assert_eq!(app.result().text(), "a\n");
     assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
-    assert!(app.final_preview);
+    assert!(app.final_preview());
     // The second block has not finished (and matches only before the
     // first block's edit): accepting asks once more.
     let notice = says(&mut app, 'a');
     assert!(notice.contains("has not finished streaming"), "{notice}");
     match key(&mut app, KeyCode::Char('a')) {
-        Effect::Accept(content) => assert_eq!(content.text(), app.result.text()),
+        Effect::Accept(content) => assert_eq!(content.text(), app.result().text()),
         other => panic!("expected accept, got {other:?}"),
     }
 }
@@ -617,21 +617,21 @@ fn block_jumps_start_from_the_view() {
             .concat(),
     );
     app.end_stream();
-    app.view.selected = 4;
+    app.select_block(4);
     press(&mut app, "Ggn");
-    assert_eq!(app.view.selected, 0, "g then n: the first block");
+    assert_eq!(app.view().selected, 0, "g then n: the first block");
     key(&mut app, KeyCode::Char('n'));
-    assert_eq!(app.view.selected, 1, "then the next one");
+    assert_eq!(app.view().selected, 1, "then the next one");
     press(&mut app, "GN");
-    assert_eq!(app.view.selected, 4, "G then N: the last block");
+    assert_eq!(app.view().selected, 4, "G then N: the last block");
     // Scrolled between blocks 2 and 3 (lines 60 and 100), away from the
     // selection: n goes to block 3, N to block 2.
     app.scroll_to(app.row_of_original_line(75));
     key(&mut app, KeyCode::Char('n'));
-    assert_eq!(app.view.selected, 2);
+    assert_eq!(app.view().selected, 2);
     app.scroll_to(app.row_of_original_line(75));
     key(&mut app, KeyCode::Char('N'));
-    assert_eq!(app.view.selected, 1);
+    assert_eq!(app.view().selected, 1);
 
     // A first block at the very top, and a last block that failed (it has
     // no place; it counts as where the block before it is).
@@ -642,16 +642,16 @@ fn block_jumps_start_from_the_view() {
         block("nowhere", "x")
     ));
     app.end_stream();
-    app.view.selected = 2;
+    app.select_block(2);
     press(&mut app, "gn");
-    assert_eq!(app.view.selected, 0, "the block on the first line");
+    assert_eq!(app.view().selected, 0, "the block on the first line");
     press(&mut app, "nn");
-    assert_eq!(app.view.selected, 2, "the failed block, in list order");
+    assert_eq!(app.view().selected, 2, "the failed block, in list order");
     press(&mut app, "gn");
-    assert_eq!(app.view.selected, 0, "from a failed block off screen too");
+    assert_eq!(app.view().selected, 0, "from a failed block off screen too");
     press(&mut app, "GN");
-    assert_eq!(app.view.selected, 2, "G then N: the failed last block");
-    let shown = app.view.scroll..app.view.scroll + app.view.viewport;
+    assert_eq!(app.view().selected, 2, "G then N: the failed last block");
+    let shown = app.view().scroll..app.view().scroll + app.view().viewport;
     assert!(
         shown.contains(&app.row_of_original_line(149)),
         "shown where the block before it is: {shown:?}"
@@ -664,12 +664,12 @@ fn block_jumps_start_from_the_view() {
 fn esc_closes_help_and_the_final_preview_and_never_quits() {
     let mut app = previewing_out_of_order();
     key(&mut app, KeyCode::Char('?'));
-    assert!(app.view.help);
+    assert!(app.view().help);
     assert_eq!(key(&mut app, KeyCode::Esc), Effect::None);
-    assert!(!app.view.help, "the first Esc closes help");
-    assert!(app.final_preview, "and only help");
+    assert!(!app.view().help, "the first Esc closes help");
+    assert!(app.final_preview(), "and only help");
     assert_eq!(key(&mut app, KeyCode::Esc), Effect::None);
-    assert!(!app.final_preview, "the second leaves the final preview");
+    assert!(!app.final_preview(), "the second leaves the final preview");
     for _ in 0..3 {
         assert_eq!(key(&mut app, KeyCode::Esc), Effect::None);
     }
@@ -685,28 +685,28 @@ fn enter_on_a_failed_block_jumps_to_its_closest_region() {
     app.end_stream();
     app.diagnose();
     let closest = app
-        .diagnoses
+        .diagnoses()
         .get(1)
         .and_then(|d| d.closest)
         .expect("a closest region for the edited block");
-    app.view.selected = 1;
+    app.select_block(1);
     app.scroll_to(0);
     key(&mut app, KeyCode::Enter);
     let row = app.row_of_original_line(closest.start_line - 1);
     assert!(
-        (app.view.scroll..app.view.scroll + app.view.viewport).contains(&row),
+        (app.view().scroll..app.view().scroll + app.view().viewport).contains(&row),
         "closest region line {} (row {row}) in view from {}",
         closest.start_line,
-        app.view.scroll
+        app.view().scroll
     );
-    assert!(!app.view.follow);
+    assert!(!app.view().follow);
 
-    app.view.selected = 0;
+    app.select_block(0);
     app.scroll_to(150);
     key(&mut app, KeyCode::Char('e'));
     key(&mut app, KeyCode::Enter);
     let row = app.row_of_original_line(19);
-    assert!((app.view.scroll..app.view.scroll + app.view.viewport).contains(&row));
+    assert!((app.view().scroll..app.view().scroll + app.view().viewport).contains(&row));
 }
 
 /// `a` with nothing proposed (no diff yet, an empty diff, prose only, a
@@ -726,7 +726,7 @@ fn accept_with_nothing_to_accept_is_refused() {
             app.end_stream();
         }
         assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None, "{diff:?}");
-        let notice = app.notice.as_ref().expect("a notice");
+        let notice = app.notice().as_ref().expect("a notice");
         assert!(notice.error, "{diff:?}");
         let want = if ended {
             "no complete block in the diff: nothing to accept"
@@ -734,7 +734,7 @@ fn accept_with_nothing_to_accept_is_refused() {
             "no complete block yet: nothing to accept"
         };
         assert_eq!(notice.text, want, "{diff:?}");
-        assert!(!app.final_preview, "{diff:?}");
+        assert!(!app.final_preview(), "{diff:?}");
     }
 }
 
@@ -747,22 +747,22 @@ fn a_paused_stream_shows_failures_as_final() {
     let mut app = app();
     let diff = block("line 20", "L20") + &block("lien 60", "L60") + &block("line 100", "L100");
     app.set_diff(diff.clone());
-    assert_eq!(app.stream, StreamState::Streaming);
+    assert_eq!(app.stream(), StreamState::Streaming);
     assert!(!app.final_mode());
     // Scrolled away: follow is off, but the selection was not moved.
     key(&mut app, KeyCode::Char('g'));
-    app.view.selected = 0;
+    app.select_block(0);
     app.pause();
-    assert_eq!(app.stream, StreamState::Paused);
+    assert_eq!(app.stream(), StreamState::Paused);
     assert_eq!(app.mode_name(), "paused");
     assert!(app.final_mode());
-    assert_eq!(app.outcome.blocks[1].state, BlockState::Failed);
-    assert_eq!(app.view.selected, 1, "the first failure is selected");
+    assert_eq!(app.outcome().blocks[1].state, BlockState::Failed);
+    assert_eq!(app.view().selected, 1, "the first failure is selected");
     assert_eq!(app.listed_blocks(), 2, "not diagnosed yet");
     app.diagnose();
     assert_eq!(app.listed_blocks(), 3, "the unreached block is listed");
     assert_eq!(
-        app.diagnoses.get(2).map(|d| d.state),
+        app.diagnoses().get(2).map(|d| d.state),
         Some(srview::diagnose::Status::NotReached),
         "with its own diagnosis"
     );
@@ -773,38 +773,38 @@ fn a_paused_stream_shows_failures_as_final() {
     );
     // The unreached block can be selected in the blocks pane.
     press(&mut app, "ej");
-    assert_eq!(app.view.selected, 2);
+    assert_eq!(app.view().selected, 2);
 
     // New text resumes streaming, out of final mode.
     app.append_diff("------- SEARCH\nline 150\n");
-    assert_eq!(app.stream, StreamState::Streaming);
+    assert_eq!(app.stream(), StreamState::Streaming);
     assert!(!app.final_mode());
     // A selection the user made is kept when the stream pauses again.
-    app.view.selected = 0;
+    app.select_block(0);
     app.pause();
-    assert_eq!(app.view.selected, 0);
+    assert_eq!(app.view().selected, 0);
 
     // Accept keeps its rule: a failing diff is refused.
     assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
-    assert!(app.notice.as_ref().is_some_and(|n| n.error));
+    assert!(app.notice().as_ref().is_some_and(|n| n.error));
 
     // Paused on a diff that applies: `a` writes at once, what is shown.
     let mut app = self::app();
     app.set_diff(out_of_order());
     app.pause();
-    assert!(app.result.text().contains("seven"), "final result shown");
+    assert!(app.result().text().contains("seven"), "final result shown");
     match key(&mut app, KeyCode::Char('a')) {
-        Effect::Accept(content) => assert_eq!(content.text(), app.result.text()),
+        Effect::Accept(content) => assert_eq!(content.text(), app.result().text()),
         other => panic!("expected accept, got {other:?}"),
     }
     // Waiting (no diff) and ended streams do not pause.
     let mut app = self::app();
     app.pause();
-    assert_eq!(app.stream, StreamState::Waiting);
+    assert_eq!(app.stream(), StreamState::Waiting);
     app.set_diff(block("line 1", "x"));
     app.end_stream();
     app.pause();
-    assert_eq!(app.stream, StreamState::Ended);
+    assert_eq!(app.stream(), StreamState::Ended);
 }
 
 /// When the stream ends with a failure and the user has not chosen a
@@ -814,9 +814,9 @@ fn an_ended_stream_selects_its_first_failure() {
     let mut app = app();
     app.set_diff(block("line 20", "L20") + &block("line 30", "L30") + &block("nope", "x"));
     key(&mut app, KeyCode::Char('g'));
-    app.view.selected = 0;
+    app.select_block(0);
     app.end_stream();
-    assert_eq!(app.view.selected, 2);
+    assert_eq!(app.view().selected, 2);
 }
 
 /// An unreadable DIFF is a state of its own: named in the status bar,
@@ -829,7 +829,7 @@ fn an_unreadable_diff_is_an_error_state_until_readable_text() {
     assert_eq!(app.mode_name(), "DIFF unreadable");
     assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
     assert!(
-        app.notice
+        app.notice()
             .as_ref()
             .is_some_and(|n| n.error && n.text.contains("invalid UTF-8 at byte 12"))
     );
@@ -869,19 +869,19 @@ fn mouse(app: &mut App, kind: MouseEventKind, column: u16, row: u16) {
 fn help_overlay_scrolls() {
     let mut app = app();
     // A terminal too low for every key.
-    app.view.screen = ratatui::layout::Rect::new(0, 0, 80, 12);
+    app.fit(ratatui::layout::Rect::new(0, 0, 80, 12));
     press(&mut app, "?j");
     key(&mut app, KeyCode::Down);
-    assert!(app.view.help, "j and ↓ scroll, they do not close");
-    assert_eq!(app.view.help_scroll, 2);
+    assert!(app.view().help, "j and ↓ scroll, they do not close");
+    assert_eq!(app.view().help_scroll, 2);
     key(&mut app, KeyCode::Char('k'));
-    assert_eq!(app.view.help_scroll, 1);
+    assert_eq!(app.view().help_scroll, 1);
     key(&mut app, KeyCode::PageDown);
-    assert!(app.view.help_scroll > 1);
+    assert!(app.view().help_scroll > 1);
     for _ in 0..100 {
         key(&mut app, KeyCode::PageDown);
     }
-    let bottom = app.view.help_scroll;
+    let bottom = app.view().help_scroll;
     assert!(
         bottom
             <= srview::tui::app::keymap::key_help(srview::tui::app::keymap::KeyScope::Transcript)
@@ -891,22 +891,22 @@ fn help_overlay_scrolls() {
         "the scroll stops with the overlay's last page full: {bottom}"
     );
     key(&mut app, KeyCode::PageUp);
-    assert!(app.view.help_scroll < bottom);
+    assert!(app.view().help_scroll < bottom);
     // `G` and `g` go to the bottom and the top, as in the panes: they do
     // not close the overlay.
     key(&mut app, KeyCode::Char('G'));
-    assert!(app.view.help, "G does not close help");
-    assert_eq!(app.view.help_scroll, bottom);
+    assert!(app.view().help, "G does not close help");
+    assert_eq!(app.view().help_scroll, bottom);
     key(&mut app, KeyCode::Char('g'));
-    assert!(app.view.help, "g does not close help");
-    assert_eq!(app.view.help_scroll, 0);
+    assert!(app.view().help, "g does not close help");
+    assert_eq!(app.view().help_scroll, 0);
     key(&mut app, KeyCode::End);
-    assert_eq!(app.view.help_scroll, bottom);
-    assert_eq!(app.view.scroll, 0, "the panes did not move");
+    assert_eq!(app.view().help_scroll, bottom);
+    assert_eq!(app.view().scroll, 0, "the panes did not move");
     key(&mut app, KeyCode::Char('x'));
-    assert!(!app.view.help);
+    assert!(!app.view().help);
     key(&mut app, KeyCode::Char('?'));
-    assert_eq!(app.view.help_scroll, 0);
+    assert_eq!(app.view().help_scroll, 0);
 }
 
 /// `h`/`l` and `<`/`>` move both panes' text sideways, never left of the
@@ -917,26 +917,27 @@ fn horizontal_scroll_keys() {
     let mut app = app();
     app.set_diff(block("line 7", &long));
     key(&mut app, KeyCode::Char('l'));
-    assert_eq!(app.view.hscroll, 8);
+    assert_eq!(app.view().hscroll, 8);
     key(&mut app, KeyCode::Char('>'));
-    assert_eq!(app.view.hscroll, 16);
+    assert_eq!(app.view().hscroll, 16);
     key(&mut app, KeyCode::Char('h'));
-    assert_eq!(app.view.hscroll, 8);
+    assert_eq!(app.view().hscroll, 8);
     press(&mut app, "<<");
-    assert_eq!(app.view.hscroll, 0);
+    assert_eq!(app.view().hscroll, 0);
     for _ in 0..50 {
         key(&mut app, KeyCode::Char('l'));
     }
     assert!(
-        app.view.hscroll < long.len() && app.view.hscroll + 8 >= long.len(),
+        app.view().hscroll < long.len() && app.view().hscroll + 8 >= long.len(),
         "stops with the longest line's end on screen: {}",
-        app.view.hscroll
+        app.view().hscroll
     );
     key(&mut app, KeyCode::Char('w'));
-    let before = app.view.hscroll;
+    let before = app.view().hscroll;
     key(&mut app, KeyCode::Char('l'));
     assert_eq!(
-        app.view.hscroll, before,
+        app.view().hscroll,
+        before,
         "no sideways scroll while wrapping"
     );
 }
@@ -950,14 +951,14 @@ fn ctrl_d_and_ctrl_u_move_half_a_page() {
     key(&mut app, KeyCode::Char('g'));
     let layout = app.layout();
     assert_eq!(ctrl(&mut app, 'd'), Effect::None);
-    assert_eq!(app.view.scroll, 10, "half of the 20-row viewport");
+    assert_eq!(app.view().scroll, 10, "half of the 20-row viewport");
     ctrl(&mut app, 'd');
-    assert_eq!(app.view.scroll, 20);
+    assert_eq!(app.view().scroll, 20);
     ctrl(&mut app, 'u');
-    assert_eq!(app.view.scroll, 10);
-    assert!(!app.view.follow);
+    assert_eq!(app.view().scroll, 10);
+    assert!(!app.view().follow);
     assert_eq!(app.layout(), layout, "Ctrl-u is not u");
-    assert_eq!(app.notice, None, "Ctrl-d is not d");
+    assert_eq!(app.notice(), &None, "Ctrl-d is not d");
 }
 
 fn five_blocks() -> App {
@@ -968,8 +969,7 @@ fn five_blocks() -> App {
         .collect();
     app.set_diff(diff);
     app.end_stream();
-    app.view.screen = ratatui::layout::Rect::new(0, 0, 120, 40);
-    app.view.viewport = srview::tui::view::diff_rows(&app, 40) as usize;
+    app.fit(ratatui::layout::Rect::new(0, 0, 120, 40));
     app
 }
 
@@ -979,25 +979,25 @@ fn five_blocks() -> App {
 fn click_in_the_blocks_pane_selects_that_block() {
     let mut app = five_blocks();
     app.select_block(0);
-    let screen = srview::tui::view::screen_layout(&app, app.view.screen, None);
+    let screen = srview::tui::view::screen_layout(&app, app.view().screen, None);
     let list = screen.blocks.expect("a blocks pane at 120x40").list;
     assert_eq!(screen.blocks.map(|b| b.first), Some(0));
     assert!(list.height >= 5, "every block listed: {list:?}");
     click(&mut app, 10, list.y + 3);
-    assert_eq!(app.view.selected, 3);
+    assert_eq!(app.view().selected, 3);
     let row = app.row_of_original_line(139);
     assert!(
-        app.view.scroll <= row && row < app.view.scroll + app.view.viewport,
+        app.view().scroll <= row && row < app.view().scroll + app.view().viewport,
         "block #4 in view"
     );
-    assert!(!app.view.follow);
+    assert!(!app.view().follow);
     // The diff panes and the pane's title row select nothing.
     click(&mut app, 10, 3);
     click(&mut app, 10, list.y - 1);
-    assert_eq!(app.view.selected, 3);
+    assert_eq!(app.view().selected, 3);
     // Below the last block (the detail) neither.
     click(&mut app, 10, list.y + 5);
-    assert_eq!(app.view.selected, 3);
+    assert_eq!(app.view().selected, 3);
 }
 
 /// The wheel scrolls what it is over: the block list over the blocks
@@ -1006,11 +1006,10 @@ fn click_in_the_blocks_pane_selects_that_block() {
 fn wheel_scrolls_the_list_it_is_over() {
     let mut app = five_blocks();
     // A pane of two list rows: 40x14 gives it a title, 2 blocks and detail.
-    app.view.screen = ratatui::layout::Rect::new(0, 0, 120, 14);
-    app.view.viewport = srview::tui::view::diff_rows(&app, 14) as usize;
+    app.fit(ratatui::layout::Rect::new(0, 0, 120, 14));
     app.select_block(0);
-    app.view.scroll = 0;
-    let screen = srview::tui::view::screen_layout(&app, app.view.screen, None);
+    app.scroll_to(0);
+    let screen = srview::tui::view::screen_layout(&app, app.view().screen, None);
     let pane = screen.blocks.expect("blocks pane");
     assert!(
         (usize::from(pane.list.height)) < 5,
@@ -1018,25 +1017,25 @@ fn wheel_scrolls_the_list_it_is_over() {
     );
     mouse(&mut app, MouseEventKind::ScrollDown, 5, pane.list.y);
     mouse(&mut app, MouseEventKind::ScrollDown, 5, pane.list.y);
-    assert_eq!(app.view.scroll, 0, "the panes did not scroll");
-    let after = srview::tui::view::screen_layout(&app, app.view.screen, None);
+    assert_eq!(app.view().scroll, 0, "the panes did not scroll");
+    let after = srview::tui::view::screen_layout(&app, app.view().screen, None);
     assert_eq!(after.blocks.map(|b| b.first), Some(2));
     // A click now picks the block shown on that row.
     click(&mut app, 5, pane.list.y);
-    assert_eq!(app.view.selected, 2);
-    let kept = srview::tui::view::screen_layout(&app, app.view.screen, None);
+    assert_eq!(app.view().selected, 2);
+    let kept = srview::tui::view::screen_layout(&app, app.view().screen, None);
     assert_eq!(
         kept.blocks.map(|b| b.first),
         Some(2),
         "the list did not move"
     );
     mouse(&mut app, MouseEventKind::ScrollUp, 5, pane.list.y);
-    let up = srview::tui::view::screen_layout(&app, app.view.screen, None);
+    let up = srview::tui::view::screen_layout(&app, app.view().screen, None);
     assert_eq!(up.blocks.map(|b| b.first), Some(1));
     // Over the panes, the panes scroll.
-    let before = app.view.scroll;
+    let before = app.view().scroll;
     mouse(&mut app, MouseEventKind::ScrollDown, 5, screen.diff.y + 1);
-    assert_eq!(app.view.scroll, before + 3);
+    assert_eq!(app.view().scroll, before + 3);
 }
 
 /// A block with nothing similar in the file: `d`, Enter and `c` do not
@@ -1053,13 +1052,13 @@ fn no_jump_and_no_copy_without_a_similar_region() {
     let d = app.selected_diagnosis().expect("diagnosed");
     assert_eq!(d.closest, None, "{}", d.message);
     app.scroll_to(10);
-    let before = app.view.scroll;
+    let before = app.view().scroll;
     key(&mut app, KeyCode::Char('d'));
-    assert_eq!(app.view.scroll, before, "no jump");
+    assert_eq!(app.view().scroll, before, "no jump");
     let notice = notice_text(&app);
     assert!(notice.contains("no similar region"), "{notice}");
     key(&mut app, KeyCode::Enter);
-    assert_eq!(app.view.scroll, before, "no jump");
+    assert_eq!(app.view().scroll, before, "no jump");
     let notice = says(&mut app, 'c');
     assert!(
         notice.starts_with("no corrected block for #1: no similar region"),
@@ -1074,7 +1073,7 @@ fn says(app: &mut App, c: char) -> String {
 }
 
 fn notice_text(app: &App) -> String {
-    app.notice
+    app.notice()
         .as_ref()
         .map(|n| n.text.clone())
         .unwrap_or_default()
@@ -1106,13 +1105,13 @@ fn accepting_a_misplaced_block_asks_first() {
         "block #1 matched by its first and last lines only at lines 1-3; its SEARCH text \
          is closest to lines 5-7: press a again to write anyway, Esc to cancel"
     );
-    assert!(app.notice.as_ref().is_some_and(|n| n.error));
-    assert!(app.confirming_guess);
+    assert!(app.notice().as_ref().is_some_and(|n| n.error));
+    assert!(app.confirming_guess());
     match key(&mut app, KeyCode::Char('a')) {
         Effect::Accept(content) => assert!(content.text().contains("three();")),
         other => panic!("the second a writes, got {other:?}"),
     }
-    assert!(!app.confirming_guess);
+    assert!(!app.confirming_guess());
 }
 
 /// Any other key, Esc, or new diff text cancels a held-back accept: the
@@ -1121,7 +1120,7 @@ fn accepting_a_misplaced_block_asks_first() {
 fn a_held_back_accept_is_cancelled_by_anything_else() {
     let mut app = anchor_app(TWO_FNS, MISPLACED);
     press(&mut app, "aj");
-    assert!(!app.confirming_guess);
+    assert!(!app.confirming_guess());
     assert_eq!(notice_text(&app), "", "the question is gone");
     assert_eq!(
         key(&mut app, KeyCode::Char('a')),
@@ -1139,11 +1138,11 @@ fn a_held_back_accept_is_cancelled_by_anything_else() {
     // New diff text while streaming: cancelled, and the question goes.
     let mut app = App::new(PathBuf::from("f.rs"), TWO_FNS.into(), Version::V1);
     app.set_diff(MISPLACED.into());
-    assert_eq!(app.stream, StreamState::Streaming);
+    assert_eq!(app.stream(), StreamState::Streaming);
     assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
     assert!(notice_text(&app).contains("press a again"));
     app.append_diff("\n");
-    assert!(!app.confirming_guess);
+    assert!(!app.confirming_guess());
     assert_eq!(notice_text(&app), "");
     assert_eq!(
         key(&mut app, KeyCode::Char('a')),
@@ -1233,7 +1232,7 @@ fn n_and_n_move_the_selection_with_the_view() {
     );
     app.pause();
     app.diagnose();
-    assert_eq!(app.view.selected, 1, "the failure is selected");
+    assert_eq!(app.view().selected, 1, "the failure is selected");
     let region = app
         .selected_diagnosis()
         .and_then(|d| d.closest)
@@ -1242,21 +1241,21 @@ fn n_and_n_move_the_selection_with_the_view() {
     key(&mut app, KeyCode::Char('d'));
     let in_view = |app: &App, line: usize| {
         let row = app.row_of_original_line(line - 1);
-        app.view.scroll <= row && row < app.view.scroll + app.view.viewport
+        app.view().scroll <= row && row < app.view().scroll + app.view().viewport
     };
     assert!(in_view(&app, 60));
     key(&mut app, KeyCode::Char('N'));
-    assert_eq!(app.view.selected, 0, "N selects block #1");
+    assert_eq!(app.view().selected, 0, "N selects block #1");
     assert_eq!(app.selected_diagnosis().map(|d| d.index), Some(0));
     assert!(in_view(&app, 20));
     key(&mut app, KeyCode::Char('n'));
-    assert_eq!(app.view.selected, 1);
+    assert_eq!(app.view().selected, 1);
     assert!(
         in_view(&app, 60),
         "a failed block is shown at its closest region"
     );
     key(&mut app, KeyCode::Char('n'));
-    assert_eq!(app.view.selected, 2, "on to the block never reached");
+    assert_eq!(app.view().selected, 2, "on to the block never reached");
     assert_eq!(
         app.selected_diagnosis().map(|d| d.state),
         Some(srview::diagnose::Status::NotReached)
@@ -1279,21 +1278,21 @@ fn layout_toggle_keeps_the_top_line() {
     key(&mut app, KeyCode::Char('u'));
     assert_eq!(app.layout(), Layout::Unified);
     assert_eq!(
-        app.view.scroll,
+        app.view().scroll,
         app.row_of_original_line(99),
         "line 100 on top"
     );
     key(&mut app, KeyCode::Char('u'));
-    assert_eq!(app.view.scroll, top, "and back");
+    assert_eq!(app.view().scroll, top, "and back");
 
     // The third row of the change in split (original line 152 is past it:
     // new line L151b) is the third added line in unified.
     let change = app.row_of_original_line(149);
     app.scroll_to(change + 2);
     key(&mut app, KeyCode::Char('u'));
-    assert_eq!(app.view.scroll, app.row_of_original_line(149) + 2 + 2);
+    assert_eq!(app.view().scroll, app.row_of_original_line(149) + 2 + 2);
     key(&mut app, KeyCode::Char('u'));
-    assert_eq!(app.view.scroll, change + 2);
+    assert_eq!(app.view().scroll, change + 2);
 }
 
 /// `a` while a block is still streaming would write it cut short (its
@@ -1341,7 +1340,7 @@ fn a_paused_notice_goes_when_the_stream_resumes() {
 fn a_pause_closing_the_final_preview_says_so() {
     let mut app = previewing_out_of_order();
     app.pause();
-    assert!(!app.final_preview);
+    assert!(!app.final_preview());
     let notice = notice_text(&app);
     assert!(
         notice.starts_with("paused: the panes now show the final result"),
@@ -1359,8 +1358,8 @@ fn a_flood_of_blocks_is_not_followed_past_the_cap() {
     let mut app = app();
     app.set_diff(flood);
     app.append_diff("------- SEARCH\n");
-    assert_eq!(app.diff.len(), len, "the text past the cap is not kept");
-    let why = app.source_error.clone().expect("said");
+    assert_eq!(app.diff().len(), len, "the text past the cap is not kept");
+    let why = app.source_error().clone().expect("said");
     assert!(why.starts_with("it has over 20000 blocks"), "{why}");
     assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
     assert!(
@@ -1430,18 +1429,18 @@ fn x_leaves_a_block_out_and_a_writes_the_others() {
     app.diagnose();
     assert!(matches!(keys::accept(&mut app), Effect::None), "#2 fails");
     // The failing block is selected: leave it out.
-    assert_eq!(app.view.selected, 1);
+    assert_eq!(app.view().selected, 1);
     key(&mut app, KeyCode::Char('x'));
     assert!(app.is_left_out(1));
     assert_eq!(
-        app.notice.as_ref().map(|n| n.text.as_str()),
+        app.notice().as_ref().map(|n| n.text.as_str()),
         Some("block #2 left out: a writes blocks #1, #3 only (the panes show their result)")
     );
     assert_eq!(app.listed_blocks(), 3, "the list keeps every block");
-    assert_eq!(app.outcome.blocks[2].state, BlockState::Applied);
+    assert_eq!(app.outcome().blocks[2].state, BlockState::Applied);
     let want = original_with(Some("three"), Some("seven"));
     assert_eq!(
-        app.result.text(),
+        app.result().text(),
         want,
         "the panes show the kept blocks' result"
     );
@@ -1456,29 +1455,29 @@ fn x_leaves_a_block_out_and_a_writes_the_others() {
     );
     match keys::accept(&mut app) {
         Effect::Accept(content) => assert_eq!(content.text(), want),
-        other => panic!("{other:?}: {:?}", app.notice),
+        other => panic!("{other:?}: {:?}", app.notice()),
     }
     // Leaving out #1 as well: only #3 is written.
     app.select_block(0);
     key(&mut app, KeyCode::Char('x'));
     assert_eq!(
-        app.notice.as_ref().map(|n| n.text.as_str()),
+        app.notice().as_ref().map(|n| n.text.as_str()),
         Some("block #1 left out: a writes block #3 only (the panes show their result)")
     );
-    assert_eq!(app.result.text(), original_with(None, Some("seven")));
+    assert_eq!(app.result().text(), original_with(None, Some("seven")));
     match keys::accept(&mut app) {
         Effect::Accept(content) => assert_eq!(content.text(), original_with(None, Some("seven"))),
-        other => panic!("{other:?}: {:?}", app.notice),
+        other => panic!("{other:?}: {:?}", app.notice()),
     }
     // Back in: #1 and #2, the whole diff, which fails again.
     key(&mut app, KeyCode::Char('x'));
     app.select_block(1);
     key(&mut app, KeyCode::Char('x'));
     assert_eq!(
-        app.notice.as_ref().map(|n| n.text.as_str()),
+        app.notice().as_ref().map(|n| n.text.as_str()),
         Some("block #2 back in: a writes every block")
     );
-    assert!(app.left_out.is_empty());
+    assert!(app.left_out().is_empty());
     assert!(matches!(keys::accept(&mut app), Effect::None));
 }
 
@@ -1490,17 +1489,17 @@ fn every_block_left_out_accepts_nothing() {
     app.end_stream();
     key(&mut app, KeyCode::Char('x'));
     assert_eq!(
-        app.notice.as_ref().map(|n| n.text.as_str()),
+        app.notice().as_ref().map(|n| n.text.as_str()),
         Some("block #1 left out: every block is, a writes nothing")
     );
     assert_eq!(
-        app.result.text(),
+        app.result().text(),
         original(),
         "the panes show the file as it is"
     );
     assert_eq!(keys::accept(&mut app), Effect::None);
     assert_eq!(
-        app.notice.as_ref().map(|n| n.text.as_str()),
+        app.notice().as_ref().map(|n| n.text.as_str()),
         Some("every block is left out: nothing to accept (x takes the selected block back in)")
     );
 }
@@ -1515,11 +1514,11 @@ fn a_rewritten_diff_brings_every_block_back() {
     app.append_diff(&block("line 7", "seven"));
     assert!(app.is_left_out(0), "appended text keeps the choice");
     app.pause();
-    assert_eq!(app.result.text(), original_with(None, Some("seven")));
+    assert_eq!(app.result().text(), original_with(None, Some("seven")));
     app.set_diff(block("line 9", "nine"));
-    assert!(app.left_out.is_empty());
+    assert!(app.left_out().is_empty());
     assert_eq!(
-        app.notice.as_ref().map(|n| n.text.as_str()),
+        app.notice().as_ref().map(|n| n.text.as_str()),
         Some("the diff was rewritten: every block is back in")
     );
 }
@@ -1540,12 +1539,12 @@ fn a_near_marker_after_a_block_left_out_accepts_nothing() {
                 marker but is not one to the reference (diff line 13): which lines each block \
                 holds is not sure, so blocks cannot be chosen (srview check shows the markers)";
     assert_eq!(
-        app.notice.as_ref().map(|n| n.text.as_str()),
+        app.notice().as_ref().map(|n| n.text.as_str()),
         Some(format!("{said}: a writes nothing until x takes them back in").as_str())
     );
     assert_eq!(keys::accept(&mut app), Effect::None);
     assert_eq!(
-        app.notice.as_ref().map(|n| n.text.as_str()),
+        app.notice().as_ref().map(|n| n.text.as_str()),
         Some(format!("not accepted: {said}").as_str())
     );
 }
@@ -1598,7 +1597,7 @@ fn slash_searches_the_panes_and_n_moves_between_its_matches() {
     // `q` and `n` are part of the query while it is typed.
     press(&mut app, "line 1q");
     assert_eq!(
-        app.view.search.as_ref().map(|s| s.query.as_str()),
+        app.view().search.as_ref().map(|s| s.query.as_str()),
         Some("line 1q")
     );
     key(&mut app, KeyCode::Backspace);
@@ -1612,13 +1611,13 @@ fn slash_searches_the_panes_and_n_moves_between_its_matches() {
         "/line 19: match 1 of 11 (n/N next/previous, Esc ends the search)"
     );
     let first = app
-        .view
+        .view()
         .search
         .as_ref()
         .and_then(|s| s.at)
         .expect("a match");
-    assert_eq!(app.view.scroll, first - 3);
-    let selected = app.view.selected;
+    assert_eq!(app.view().scroll, first - 3);
+    let selected = app.view().selected;
     key(&mut app, KeyCode::Char('n'));
     assert_eq!(
         notice_text(&app),
@@ -1631,15 +1630,16 @@ fn slash_searches_the_panes_and_n_moves_between_its_matches() {
         notice_text(&app),
         "/line 19: match 11 of 11 (n/N next/previous, Esc ends the search)"
     );
-    assert_eq!(app.view.selected, selected);
+    assert_eq!(app.view().selected, selected);
     key(&mut app, KeyCode::Esc);
-    assert!(app.view.search.is_none());
+    assert!(app.view().search.is_none());
     assert_eq!(notice_text(&app), "search ended: n/N go to blocks again");
     // n goes to blocks again.
     key(&mut app, KeyCode::Char('g'));
     key(&mut app, KeyCode::Char('n'));
     assert_eq!(
-        app.view.selected, 1,
+        app.view().selected,
+        1,
         "block #2 (line 7) comes first in the file"
     );
 }
@@ -1657,7 +1657,7 @@ fn a_search_without_a_match_says_so() {
     );
     key(&mut app, KeyCode::Char('/'));
     key(&mut app, KeyCode::Enter);
-    assert!(app.view.search.is_none());
+    assert!(app.view().search.is_none());
 }
 
 /// `v` shows the diff as received over the panes (scrolled by j/k, closed
@@ -1669,20 +1669,20 @@ fn v_shows_the_raw_diff_and_plus_expands_the_diagnosis() {
     app.set_diff(diff.clone());
     app.end_stream();
     key(&mut app, KeyCode::Char('v'));
-    assert!(app.view.raw);
+    assert!(app.view().raw);
     assert_eq!(app.raw_text(), diff);
-    app.raw_input = Some("*** Begin Patch\n*** End Patch\n".into());
+    app.set_raw_input(Some("*** Begin Patch\n*** End Patch\n".into()));
     assert_eq!(app.raw_text(), "*** Begin Patch\n*** End Patch\n");
     // Keys of the previewer do nothing while it is open.
-    let scroll = app.view.scroll;
+    let scroll = app.view().scroll;
     key(&mut app, KeyCode::Char('G'));
-    assert_eq!(app.view.scroll, scroll);
+    assert_eq!(app.view().scroll, scroll);
     key(&mut app, KeyCode::Esc);
-    assert!(!app.view.raw);
+    assert!(!app.view().raw);
     key(&mut app, KeyCode::Char('+'));
-    assert!(app.view.detail_expanded);
+    assert!(app.view().detail_expanded);
     key(&mut app, KeyCode::Char('+'));
-    assert!(!app.view.detail_expanded);
+    assert!(!app.view().detail_expanded);
 }
 
 /// Blocks that show a patch (or an edit) are diagnosed as blocks, but a
@@ -1695,11 +1695,11 @@ fn marker_advice_is_not_given_for_a_patch() {
     let diff = "------- SEARCH\nTitle\n=======\nTitle\n=======\n\nIntro\n+++++++ REPLACE\n";
     let diagnosed = |raw: Option<&str>| {
         let mut app = App::new(PathBuf::from("doc.rst"), file.into(), Version::V1);
-        app.raw_input = raw.map(String::from);
+        app.set_raw_input(raw.map(String::from));
         app.set_diff(diff.into());
         app.end_stream();
         app.diagnose();
-        app.diagnoses[0].clone()
+        app.diagnoses()[0].clone()
     };
     let blocks = diagnosed(None);
     assert!(
@@ -1725,20 +1725,21 @@ fn marker_advice_is_not_given_for_a_patch() {
 /// there, with what it does and in which previewer.
 #[test]
 fn the_documented_keys_are_the_help_overlays() {
-    use srview::tui::app::keymap::{KEY_HELP, KeyScope};
+    use srview::tui::app::keymap::{KEYS, KeyScope};
     let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/previewer.md"))
         .expect("docs/previewer.md");
     let rows: Vec<&str> = doc.lines().filter(|l| l.starts_with("| `")).collect();
-    let want: Vec<String> = KEY_HELP
+    let want: Vec<String> = KEYS
         .iter()
-        .map(|(key, what, scope)| {
-            let scope = match scope {
+        .map(|row| {
+            let scope = match row.scope {
                 KeyScope::Both => "every previewer",
                 KeyScope::SingleDiff => "one diff",
                 KeyScope::Transcript => "transcript",
                 KeyScope::Agent => "agent",
+                KeyScope::AgentList => "agent's list",
             };
-            format!("| `{key}` | {what} | {scope} |")
+            format!("| `{}` | {} | {scope} |", row.keys, row.help)
         })
         .collect();
     assert_eq!(rows, want);
@@ -1765,4 +1766,44 @@ fn the_line_endings_question_follows_a_confirmed_doubt() {
         }
         other => panic!("L writes: {other:?}"),
     }
+}
+
+/// One diff's keys run what the key table says: every key of every row
+/// that applies there, pressed on a fresh previewer, does its row's action
+/// (those seen from outside: the effects asked of the loop, the overlays
+/// and modes opened).
+#[test]
+fn one_diffs_keys_dispatch_from_the_table() {
+    use srview::tui::app::keymap::{self, Action, KeyScope};
+    let mut checked = 0;
+    for row in keymap::rows(KeyScope::SingleDiff) {
+        for bind in row.binds {
+            let modifiers = if bind.ctrl {
+                KeyModifiers::CONTROL
+            } else {
+                KeyModifiers::NONE
+            };
+            let mut app = app();
+            let effect = keys::on_key(&mut app, KeyEvent::new(bind.code, modifiers));
+            let key = keymap::key_name(bind);
+            match bind.action {
+                Action::Quit => assert_eq!(effect, Effect::Quit(1), "{key}"),
+                Action::Reload => assert_eq!(effect, Effect::Reload, "{key}"),
+                Action::Help => assert!(app.view().help, "{key}"),
+                Action::RawInput => assert!(app.view().raw, "{key}"),
+                Action::Search => assert!(app.search_typing(), "{key}"),
+                Action::FocusBlocks => assert_eq!(app.view().focus, Focus::Blocks, "{key}"),
+                Action::Wrap => assert!(app.view().wrap, "{key}"),
+                Action::ToggleLayout => assert_eq!(app.layout(), Layout::Unified, "{key}"),
+                Action::ExpandDiagnosis => assert!(app.view().detail_expanded, "{key}"),
+                _ => {
+                    assert!(!matches!(effect, Effect::Quit(_) | Effect::Reload), "{key}");
+                    continue;
+                }
+            }
+            checked += 1;
+        }
+    }
+    // q, r, ?, v, /, e, w, u and Tab, +.
+    assert_eq!(checked, 10);
 }

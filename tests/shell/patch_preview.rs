@@ -16,7 +16,8 @@ use srview::dialect::apply_patch::{Entry, MemoryFs, PatchFs};
 use srview::engine::Version;
 use srview::source::patch_preview::{PatchPreview, preview};
 use srview::source::transcript::{self, ApplyOptions, FileState};
-use srview::tui::app::workspace::{Workspace, WsEffect};
+use srview::tui::app::Effect;
+use srview::tui::app::workspace::Workspace;
 
 const CALC: &str = "import math\n\n\ndef span(lo: float, hi: float) -> float:\n    \"\"\"Width of the range [lo, hi] – never negative.\"\"\"\n    return hi - lo\n\n\ndef mean(values: list[float]) -> float:\n    return sum(values) / len(values)\n";
 const PATCH: &str = include_str!("../../assets/demo/calc.patch");
@@ -49,7 +50,7 @@ fn feed(ws: &mut Workspace, text: &str, ended: bool) -> PatchPreview {
     patch
 }
 
-fn key(ws: &mut Workspace, c: char) -> WsEffect {
+fn key(ws: &mut Workspace, c: char) -> Effect {
     ws.on_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
 }
 
@@ -58,12 +59,20 @@ fn a_loose_hunk_is_shown_applied_and_marked_on_its_tab() {
     let mut ws = Workspace::new(Version::V1, false);
     let patch = feed(&mut ws, PATCH, true);
     let expected = patch.outcome.files["calc.py"].clone().expect("applied");
-    assert_eq!(ws.tabs.len(), 1);
-    let tab = &ws.tabs[0];
-    assert_eq!(tab.path, "calc.py");
-    assert_eq!(tab.state, FileState::Applied);
-    assert_eq!(tab.app.result.text(), expected, "the reference's result");
-    let notice = tab.app.notice.as_ref().expect("the loose match is marked");
+    assert_eq!(ws.tabs().len(), 1);
+    let tab = &ws.tabs()[0];
+    assert_eq!(tab.path(), "calc.py");
+    assert_eq!(tab.state(), FileState::Applied);
+    assert_eq!(
+        tab.app().result().text(),
+        expected,
+        "the reference's result"
+    );
+    let notice = tab
+        .app()
+        .notice()
+        .as_ref()
+        .expect("the loose match is marked");
     assert_contains(&notice.text, "level unicode");
     assert!(
         notice.text.contains("[lo, hi] – never"),
@@ -75,7 +84,9 @@ fn a_loose_hunk_is_shown_applied_and_marked_on_its_tab() {
         "the patch's line: {}",
         notice.text
     );
-    assert!(matches!(key(&mut ws, 'A'), WsEffect::Write(ref i) if i == &[0]));
+    assert!(
+        matches!(key(&mut ws, 'A'), Effect::Write { files: ref i, file_endings: false } if i == &[0])
+    );
 }
 
 #[test]
@@ -87,9 +98,9 @@ fn every_streamed_prefix_ends_as_the_one_shot_apply() {
     for end in (0..=PATCH.len()).filter(|&i| PATCH.is_char_boundary(i)) {
         feed(&mut ws, &PATCH[..end], false);
         saw_streaming |= ws
-            .tabs
+            .tabs()
             .first()
-            .is_some_and(|t| t.state == FileState::Streaming);
+            .is_some_and(|t| t.state() == FileState::Streaming);
     }
     feed(&mut ws, PATCH, true);
     assert!(
@@ -97,8 +108,8 @@ fn every_streamed_prefix_ends_as_the_one_shot_apply() {
         "the file's tab streams before the patch ends"
     );
     assert_eq!(
-        ws.tabs[0].app.result.text(),
-        one_shot.tabs[0].app.result.text()
+        ws.tabs()[0].app().result().text(),
+        one_shot.tabs()[0].app().result().text()
     );
 }
 
@@ -107,12 +118,12 @@ fn a_failing_section_fails_its_file_and_accept_writes_nothing() {
     let text = "*** Begin Patch\n*** Update File: notes.txt\n@@\n-a\n+A\n*** Update File: calc.py\n@@\n-nothing like this\n+x\n*** End Patch\n";
     let mut ws = Workspace::new(Version::V1, false);
     feed(&mut ws, text, true);
-    assert_eq!(ws.tabs.len(), 2);
-    assert_eq!(ws.tabs[0].app.result.text(), "A\nb\n");
-    assert_eq!(ws.tabs[1].state, FileState::Failed);
-    let notice = ws.tabs[1]
-        .app
-        .notice
+    assert_eq!(ws.tabs().len(), 2);
+    assert_eq!(ws.tabs()[0].app().result().text(), "A\nb\n");
+    assert_eq!(ws.tabs()[1].state(), FileState::Failed);
+    let notice = ws.tabs()[1]
+        .app()
+        .notice()
         .as_ref()
         .expect("the reference's error");
     assert!(
@@ -123,7 +134,13 @@ fn a_failing_section_fails_its_file_and_accept_writes_nothing() {
         notice.text
     );
     assert!(
-        !matches!(key(&mut ws, 'A'), WsEffect::Write(_)),
+        !matches!(
+            key(&mut ws, 'A'),
+            Effect::Write {
+                files: _,
+                file_endings: false
+            }
+        ),
         "all or nothing"
     );
 }
@@ -133,14 +150,18 @@ fn added_and_deleted_files() {
     let text = "*** Begin Patch\n*** Add File: new.txt\n+one\n+two\n*** Delete File: notes.txt\n*** End Patch\n";
     let mut ws = Workspace::new(Version::V1, false);
     feed(&mut ws, text, true);
-    let new = ws.tabs.iter().find(|t| t.path == "new.txt").expect("a tab");
-    assert_eq!(new.app.result.text(), "one\ntwo\n");
-    let deleted = ws
-        .tabs
+    let new = ws
+        .tabs()
         .iter()
-        .find(|t| t.path == "notes.txt")
+        .find(|t| t.path() == "new.txt")
         .expect("a tab");
-    assert_eq!(deleted.state, FileState::Refused);
+    assert_eq!(new.app().result().text(), "one\ntwo\n");
+    let deleted = ws
+        .tabs()
+        .iter()
+        .find(|t| t.path() == "notes.txt")
+        .expect("a tab");
+    assert_eq!(deleted.state(), FileState::Refused);
 }
 
 /// Over the whole corpus, every file the reference adds or updates (each
@@ -234,7 +255,7 @@ mod single_file {
             .files["calc.py"]
             .clone()
             .expect("applied");
-        assert_eq!(app.result.text(), want);
+        assert_eq!(app.result().text(), want);
         assert!(!blocks.refused);
         let note = blocks.note.expect("the loose hunk is marked");
         assert!(
@@ -275,7 +296,7 @@ mod single_file {
         let (app, blocks) = shown(edit, Dialect::EditJson, true);
         assert!(!blocks.refused);
         assert_eq!(
-            app.result.text(),
+            app.result().text(),
             CALC.replace("return hi - lo", "return abs(hi - lo)")
         );
         assert_eq!(blocks.body.matches("------- SEARCH").count(), 1);

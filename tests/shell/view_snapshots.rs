@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
+use ratatui_crossterm::crossterm::event::KeyCode;
 use srview::engine::Version;
 use srview::tui::app::App;
 use srview::tui::view::highlight::Syntaxes;
@@ -83,9 +84,8 @@ fn app(diff: &str, final_mode: bool) -> App {
 
 fn frame(app: &mut App, w: u16, h: u16, mode: ColourMode) -> Terminal<TestBackend> {
     let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
-    app.view.width = w;
-    app.view.viewport = view::diff_rows(app, h) as usize;
-    if app.view.follow {
+    app.fit(ratatui::layout::Rect::new(0, 0, w, h));
+    if app.view().follow {
         app.follow_active();
     }
     let mut caches = Caches::new(Syntaxes::load(), app);
@@ -190,8 +190,8 @@ fn failing_block() {
 #[test]
 fn unified_view_on_narrow_terminal() {
     let mut app = app(DIFF, true);
-    app.view.follow = false;
-    app.view.scroll = 0;
+    app.stop_following();
+    app.scroll_to(0);
     let screen = screen_of(&mut app, 80, 30, ColourMode::TrueColor);
     assert_shows(
         &screen,
@@ -259,7 +259,7 @@ fn escape_sequences_in_content_are_inert() {
 #[test]
 fn final_preview_before_accepting() {
     let mut app = app(DIFF, false);
-    assert!(app.outcome.blocks.iter().any(|b| b.out_of_order));
+    assert!(app.outcome().blocks.iter().any(|b| b.out_of_order));
     let effect = srview::tui::app::keys::on_key(
         &mut app,
         ratatui_crossterm::crossterm::event::KeyEvent::new(
@@ -268,7 +268,7 @@ fn final_preview_before_accepting() {
         ),
     );
     assert_eq!(effect, srview::tui::app::Effect::None);
-    app.view.follow = false;
+    app.stop_following();
     app.scroll_to(0);
     let screen = screen_of(&mut app, 120, 30, ColourMode::TrueColor);
     assert_shows(
@@ -433,10 +433,10 @@ fn refusal_notice_is_never_cut() {
     let mut app = diagnosed(TYPO_DIFF);
     let text_of_notice = "not accepted: block #1 does not apply (SEARCH text does not match \
         anything in the file): the closest region of the file has different content";
-    app.notice = Some(srview::tui::app::Notice {
+    app.set_notice(Some(srview::tui::app::Notice {
         text: text_of_notice.into(),
         error: true,
-    });
+    }));
     for (w, h) in [(80, 24), (40, 10)] {
         let screen = text(&frame(&mut app, w, h, ColourMode::None));
         let joined: String = screen.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -452,8 +452,8 @@ fn refusal_notice_is_never_cut() {
 /// of the parts shown on a wide terminal (the file name may lose its
 /// start to `…`).
 fn assert_status_parts_whole(app: &mut App, w: u16, h: u16) {
-    app.view.width = w;
-    app.view.layout_choice = Some(app.layout());
+    app.fit(ratatui::layout::Rect::new(0, 0, w, h));
+    app.pin_layout(Some(app.layout()));
     let wide = text(&frame(app, 300, h, ColourMode::None));
     let wide_status = format!("{} ", wide.lines().next().unwrap_or_default());
     let narrow = text(&frame(app, w, h, ColourMode::None));
@@ -523,7 +523,7 @@ fn long_lines_end_in_an_ellipsis_and_scroll_sideways() {
     let mut app = App::new(PathBuf::from("f.txt"), original.clone(), Version::V1);
     app.set_diff("------- SEARCH\nlast\n=======\nLAST\n+++++++ REPLACE\n".into());
     app.end_stream();
-    app.view.follow = false;
+    app.stop_following();
     app.scroll_to(0);
     let screen = text(&frame(&mut app, 100, 12, ColourMode::None));
     let long_row = screen
@@ -547,7 +547,7 @@ fn long_lines_end_in_an_ellipsis_and_scroll_sideways() {
     }
     let screen = text(&frame(&mut app, 100, 12, ColourMode::None));
     assert!(screen.contains("END"), "scrolled to the end:\n{screen}");
-    let col = app.view.hscroll + 1;
+    let col = app.view().hscroll + 1;
     assert!(
         screen
             .lines()
@@ -567,7 +567,7 @@ fn tint_covers_the_whole_row() {
     use srview::tui::view::theme::Tint;
     for mode in [ColourMode::TrueColor, ColourMode::Ansi256] {
         let mut app = app(DIFF, true);
-        app.view.follow = false;
+        app.stop_following();
         app.scroll_to(0);
         let t = frame(&mut app, 120, 40, mode);
         let buf = t.backend().buffer();
@@ -616,7 +616,7 @@ fn tint_covers_the_whole_row() {
 fn help_overlay_scrolls_on_a_low_terminal() {
     use ratatui_crossterm::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
     let mut app = app(DIFF, true);
-    app.view.screen = ratatui::layout::Rect::new(0, 0, 60, 12);
+    app.fit(ratatui::layout::Rect::new(0, 0, 60, 12));
     let press = |app: &mut App, code| {
         srview::tui::app::keys::on_key(app, KeyEvent::new(code, KeyModifiers::NONE))
     };
@@ -744,7 +744,7 @@ fn a_refused_diff_is_not_counted_applied() {
     let mut app = app(DIFF, true);
     let screen = screen_of(&mut app, 120, 30, ColourMode::TrueColor);
     assert_shows(&screen, &[" applied "]);
-    app.refused_by_reference = true;
+    app.set_refused_by_reference(true);
     let screen = screen_of(&mut app, 120, 30, ColourMode::TrueColor);
     let header = screen.lines().next().unwrap_or_default();
     assert!(
@@ -759,10 +759,11 @@ fn a_refused_diff_is_not_counted_applied() {
 #[test]
 fn plus_expands_the_diagnosis_and_the_hint_names_it() {
     let mut app = diagnosed(TYPO_DIFF);
-    app.view.layout_choice = Some(srview::tui::app::Layout::Unified);
+    app.pin_layout(Some(srview::tui::app::Layout::Unified));
     let screen = screen_of(&mut app, 80, 24, ColourMode::TrueColor);
     assert_shows(&screen, &["… 1 more row (+: show all)"]);
-    app.view.detail_expanded = true;
+    srview::tui::app::keys::on_key(&mut app, plain_key(KeyCode::Char('+')));
+    assert!(app.view().detail_expanded);
     let screen = screen_of(&mut app, 80, 24, ColourMode::TrueColor);
     assert!(!screen.contains("more row"), "{screen}");
     assert_shows(
@@ -781,11 +782,18 @@ fn plus_expands_the_diagnosis_and_the_hint_names_it() {
 fn search_matches_are_highlighted_in_both_panes() {
     use ratatui::style::Modifier;
     let mut app = app(DIFF, true);
-    app.view.search = Some(srview::tui::app::search::Search {
-        query: "items".into(),
-        typing: true,
-        at: None,
-    });
+    // `/` and the query, being typed.
+    for c in "/items".chars() {
+        srview::tui::app::keys::on_key(&mut app, plain_key(KeyCode::Char(c)));
+    }
+    assert_eq!(
+        app.view().search,
+        Some(srview::tui::app::search::Search {
+            query: "items".into(),
+            typing: true,
+            at: None,
+        })
+    );
     let t = frame(&mut app, 120, 40, ColourMode::None);
     let screen = text(&t);
     assert_shows(&screen, &["/items▏  Enter search · Esc cancel"]);
@@ -810,7 +818,7 @@ fn search_matches_are_highlighted_in_both_panes() {
     // self.items = {} and the two uses, on each side.
     assert!(found >= 6, "{found} matches on screen:\n{screen}");
     // Without a search, nothing is reversed there.
-    app.view.search = None;
+    app.end_search();
     let t = frame(&mut app, 120, 40, ColourMode::None);
     let screen = text(&t);
     let (y, row) = screen
@@ -830,11 +838,12 @@ fn search_matches_are_highlighted_in_both_panes() {
 #[test]
 fn v_draws_the_diff_as_received_over_the_panes() {
     let mut app = app(DIFF, true);
-    app.raw_input = Some(
+    app.set_raw_input(Some(
         "*** Begin Patch\n*** Update File: store.py\n@@\n-import os\n+import sys\n*** End Patch\n"
             .into(),
-    );
-    app.view.raw = true;
+    ));
+    srview::tui::app::keys::on_key(&mut app, plain_key(KeyCode::Char('v')));
+    assert!(app.view().raw);
     let screen = screen_of(&mut app, 100, 30, ColourMode::TrueColor);
     assert_shows(
         &screen,
@@ -878,4 +887,12 @@ fn only_line_endings_that_differ_from_the_files_are_marked() {
         !screen.contains("one␍") && !screen.contains('␊'),
         "{screen}"
     );
+}
+
+/// A key pressed without modifiers.
+fn plain_key(
+    code: ratatui_crossterm::crossterm::event::KeyCode,
+) -> ratatui_crossterm::crossterm::event::KeyEvent {
+    use ratatui_crossterm::crossterm::event::{KeyEvent, KeyModifiers};
+    KeyEvent::new(code, KeyModifiers::NONE)
 }

@@ -4,8 +4,9 @@
 use ratatui_crossterm::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use srview::engine::Version;
 use srview::source::transcript::{self, ApplyOptions, FileState};
+use srview::tui::app::Effect;
 use srview::tui::app::StreamState;
-use srview::tui::app::workspace::{Workspace, WsEffect};
+use srview::tui::app::workspace::Workspace;
 
 use super::support;
 
@@ -36,7 +37,7 @@ fn fed(text: &str, ended: bool) -> Workspace {
     ws
 }
 
-fn key(ws: &mut Workspace, c: char) -> WsEffect {
+fn key(ws: &mut Workspace, c: char) -> Effect {
     ws.on_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
 }
 
@@ -45,43 +46,47 @@ fn tabs_follow_the_file_being_written_until_the_user_picks_one() {
     let text = call("a.py", "y = 2", "y = 3") + &call("b.toml", "k = 1", "k = 2");
     let half = text.find("<path>b.toml").expect("second call") + 20;
     let mut ws = fed(&text[..half], false);
-    assert_eq!(ws.tabs.len(), 2);
-    assert_eq!(ws.current, 1, "follows the file being written");
-    assert_eq!(ws.received.stream, StreamState::Streaming);
-    assert_eq!(ws.tabs[1].state, FileState::Streaming);
+    assert_eq!(ws.tabs().len(), 2);
+    assert_eq!(ws.current(), 1, "follows the file being written");
+    assert_eq!(ws.received().stream, StreamState::Streaming);
+    assert_eq!(ws.tabs()[1].state(), FileState::Streaming);
     key(&mut ws, '[');
-    assert_eq!(ws.current, 0);
+    assert_eq!(ws.current(), 0);
     feed(&mut ws, &text, true);
-    assert_eq!(ws.current, 0, "a chosen tab stays");
-    assert_eq!(ws.tabs[0].app.result.text(), "x = 1\ny = 3\n");
-    assert_eq!(ws.tabs[1].app.result.text(), "[s]\nk = 2\n");
+    assert_eq!(ws.current(), 0, "a chosen tab stays");
+    assert_eq!(ws.tabs()[0].app().result().text(), "x = 1\ny = 3\n");
+    assert_eq!(ws.tabs()[1].app().result().text(), "[s]\nk = 2\n");
     key(&mut ws, 'f');
     feed(&mut ws, &text, true);
-    assert_eq!(ws.current, 1, "f follows again");
+    assert_eq!(ws.current(), 1, "f follows again");
 }
 
 #[test]
 fn accept_all_needs_every_file_applied() {
     let text = call("a.py", "y = 2", "y = 3") + &call("b.toml", "missing", "k = 2");
     let mut ws = fed(&text, true);
-    assert_eq!(ws.tabs[1].state, FileState::Failed);
-    assert_eq!(key(&mut ws, 'A'), WsEffect::None);
+    assert_eq!(ws.tabs()[1].state(), FileState::Failed);
+    assert_eq!(key(&mut ws, 'A'), Effect::None);
     assert!(
-        ws.notice
+        ws.notice()
             .as_ref()
             .is_some_and(|n| n.error && n.text.contains("b.toml"))
     );
     key(&mut ws, '1');
-    let WsEffect::Write(which) = key(&mut ws, 'a') else {
+    let Effect::Write {
+        files: which,
+        file_endings: false,
+    } = key(&mut ws, 'a')
+    else {
         panic!("accepting an applied file asks to write it");
     };
     assert_eq!(which.len(), 1);
-    assert_eq!(ws.edits[which[0]].path, "a.py");
+    assert_eq!(ws.edits()[which[0]].path, "a.py");
     ws.mark_written(&which);
-    assert!(ws.tabs[0].written && !ws.all_written());
+    assert!(ws.tabs()[0].written() && !ws.all_written());
     assert_eq!(
         key(&mut ws, 'q'),
-        WsEffect::Quit(0),
+        Effect::Quit(0),
         "a file the user accepted was written: a success, even if not every file was"
     );
 }
@@ -90,13 +95,17 @@ fn accept_all_needs_every_file_applied() {
 fn accept_all_writes_every_applied_file() {
     let text = call("a.py", "y = 2", "y = 3") + &call("b.toml", "k = 1", "k = 2");
     let mut ws = fed(&text, true);
-    let WsEffect::Write(which) = key(&mut ws, 'A') else {
+    let Effect::Write {
+        files: which,
+        file_endings: false,
+    } = key(&mut ws, 'A')
+    else {
         panic!("both apply");
     };
     assert_eq!(which.len(), 2);
     ws.mark_written(&which);
     assert!(ws.all_written());
-    assert_eq!(key(&mut ws, 'q'), WsEffect::Quit(0));
+    assert_eq!(key(&mut ws, 'q'), Effect::Quit(0));
 }
 
 #[test]
@@ -110,10 +119,10 @@ fn tabs_apply_the_model_output_clean_up_when_asked() {
     };
     let edits = transcript::apply_calls(&calls, files, options);
     ws.update(&calls, edits, text.len(), true);
-    assert_eq!(ws.tabs[0].app.result.text(), "x = 1\ny = \"3\"\n");
+    assert_eq!(ws.tabs()[0].app().result().text(), "x = 1\ny = \"3\"\n");
     assert_eq!(
-        ws.tabs[0].app.result.text(),
-        ws.edits[0].content(),
+        ws.tabs()[0].app().result().text(),
+        ws.edits()[0].content(),
         "the tab shows what would be written"
     );
 }
@@ -125,15 +134,15 @@ fn final_preview_key_is_not_passed_to_tabs() {
     let text = call("a.py", "y = 2", "y = 3");
     let half = text.find("=======").expect("separator") + 9;
     let mut ws = fed(&text[..half], false);
-    assert_eq!(key(&mut ws, 'F'), WsEffect::None);
-    assert!(!ws.tabs[0].app.final_preview);
+    assert_eq!(key(&mut ws, 'F'), Effect::None);
+    assert!(!ws.tabs()[0].app().final_preview());
     assert!(notice(&ws).contains("F is for a single diff"));
     assert_eq!(
         ws.on_key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)),
-        WsEffect::None,
+        Effect::None,
         "Esc never quits"
     );
-    assert_eq!(key(&mut ws, 'q'), WsEffect::Quit(1), "nothing written");
+    assert_eq!(key(&mut ws, 'q'), Effect::Quit(1), "nothing written");
 }
 
 /// `x` (leave a block out) is a single diff's: a transcript writes every
@@ -142,8 +151,8 @@ fn final_preview_key_is_not_passed_to_tabs() {
 #[test]
 fn leaving_a_block_out_is_not_passed_to_tabs() {
     let mut ws = fed(&call("a.py", "y = 2", "y = 3"), true);
-    assert_eq!(key(&mut ws, 'x'), WsEffect::None);
-    assert!(ws.tabs[0].app.left_out.is_empty());
+    assert_eq!(key(&mut ws, 'x'), Effect::None);
+    assert!(ws.tabs()[0].app().left_out().is_empty());
     assert_eq!(
         notice(&ws),
         "x (leave a block out) is for a single diff (srview FILE DIFF): here a writes every block"
@@ -163,7 +172,7 @@ fn help_lists_the_transcript_keys() {
     let mut ws = fed(&call("a.py", "y = 2", "y = 3"), true);
     key(&mut ws, '?');
     let app = ws.current_app().expect("a tab");
-    assert!(app.view.help);
+    assert!(app.view().help);
     let mut caches = vec![Caches::new(Syntaxes::load(), app)];
     let mut terminal = Terminal::new(TestBackend::new(100, 30)).expect("terminal");
     terminal
@@ -190,28 +199,32 @@ fn help_lists_the_transcript_keys() {
 fn accepting_a_file_with_nothing_to_accept_is_refused() {
     let empty = "<replace_in_file>\n<path>a.py</path>\n<diff>\nI will change y.\n</diff>\n</replace_in_file>\n";
     let mut ws = fed(empty, true);
-    assert_eq!(ws.tabs.len(), 1);
+    assert_eq!(ws.tabs().len(), 1);
     for k in ['a', 'A'] {
-        ws.notice = None;
-        assert_eq!(key(&mut ws, k), WsEffect::None, "{k}");
-        let notice = ws.notice.as_ref().expect("a notice");
+        // A notice of its own, which the key must replace.
+        ws.show_notice(srview::tui::app::Notice {
+            text: "before the key".into(),
+            error: false,
+        });
+        assert_eq!(key(&mut ws, k), Effect::None, "{k}");
+        let notice = ws.notice().as_ref().expect("a notice");
         assert!(
             notice.error && notice.text.contains("nothing to accept"),
             "{k}: {}",
             notice.text
         );
     }
-    assert!(!ws.tabs[0].written);
-    assert_eq!(key(&mut ws, 'q'), WsEffect::Quit(1));
+    assert!(!ws.tabs()[0].written());
+    assert_eq!(key(&mut ws, 'q'), Effect::Quit(1));
 
     // With another file that applies, accept-all is still all or none.
     let mut ws = fed(&(call("b.toml", "k = 1", "k = 2") + empty), true);
-    assert_eq!(key(&mut ws, 'A'), WsEffect::None);
+    assert_eq!(key(&mut ws, 'A'), Effect::None);
     assert!(notice(&ws).contains("a.py"));
 
     // A transcript without any edit: nothing to accept either.
     let mut ws = fed("Just prose, no tool call.\n", true);
-    assert_eq!(key(&mut ws, 'A'), WsEffect::None);
+    assert_eq!(key(&mut ws, 'A'), Effect::None);
     assert!(notice(&ws).contains("nothing to accept"));
 }
 
@@ -279,7 +292,7 @@ const TWO_FNS: &str =
     "fn a() {\n    one();\n}\n\nfn b() {\n    two_and_a_long_call(with, many, args);\n}\n";
 
 fn notice(ws: &Workspace) -> String {
-    ws.notice
+    ws.notice()
         .as_ref()
         .map(|n| n.text.clone())
         .unwrap_or_default()
@@ -300,21 +313,27 @@ fn accepting_a_misplaced_block_asks_first_in_a_transcript() {
         )
     );
     let mut ws = fed(&text, true);
-    assert_eq!(ws.tabs[1].state, FileState::Applied);
-    assert_eq!(key(&mut ws, 'A'), WsEffect::None, "held back");
+    assert_eq!(ws.tabs()[1].state(), FileState::Applied);
+    assert_eq!(key(&mut ws, 'A'), Effect::None, "held back");
     assert_eq!(
         notice(&ws),
         "two.rs: block #1 matched by its first and last lines only at lines 1-3; its SEARCH \
          text is closest to lines 5-7: press A again to write anyway, Esc to cancel"
     );
-    assert_eq!(ws.current, 1, "the file in doubt is shown");
-    assert_eq!(key(&mut ws, 'A'), WsEffect::Write(vec![0, 1]));
+    assert_eq!(ws.current(), 1, "the file in doubt is shown");
+    assert_eq!(
+        key(&mut ws, 'A'),
+        Effect::Write {
+            files: vec![0, 1],
+            file_endings: false
+        }
+    );
 
     // Every other file in doubt is named (here a CRLF file given LF lines),
     // since the second A writes it too.
     let mixed = format!("{text}{}", call("crlf.txt", "b", "B"));
     let mut ws = fed(&mixed, true);
-    assert_eq!(key(&mut ws, 'A'), WsEffect::None, "held back");
+    assert_eq!(key(&mut ws, 'A'), Effect::None, "held back");
     assert_contains(&notice(&ws), "(in doubt too: crlf.txt): press A again");
     // crlf.txt's line endings are no block: not counted among "more blocks".
     assert!(!notice(&ws).contains("more block"), "{}", notice(&ws));
@@ -322,20 +341,23 @@ fn accepting_a_misplaced_block_asks_first_in_a_transcript() {
     assert!(!notice(&ws).contains("L to use"), "{}", notice(&ws));
     assert!(!matches!(
         key(&mut ws, 'L'),
-        WsEffect::WriteWithFileEndings(_)
+        Effect::Write {
+            files: _,
+            file_endings: true
+        }
     ));
 
     // `a` on that tab: the same; `j` cancels, so `a` asks again.
     let mut ws = fed(&text, true);
     key(&mut ws, '2');
-    assert_eq!(key(&mut ws, 'a'), WsEffect::None);
+    assert_eq!(key(&mut ws, 'a'), Effect::None);
     assert_contains(&notice(&ws), "press a again");
     key(&mut ws, 'j');
     assert_eq!(notice(&ws), "", "cancelled");
-    assert_eq!(key(&mut ws, 'a'), WsEffect::None, "asks again");
+    assert_eq!(key(&mut ws, 'a'), Effect::None, "asks again");
     ws.on_key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE));
     assert_eq!(notice(&ws), "accept cancelled: nothing written");
-    assert_eq!(key(&mut ws, 'a'), WsEffect::None);
+    assert_eq!(key(&mut ws, 'a'), Effect::None);
     // More transcript text that leaves the file as it is keeps the question...
     let more = format!("{text}And that is all.\n");
     feed(&mut ws, &more, true);
@@ -344,11 +366,23 @@ fn accepting_a_misplaced_block_asks_first_in_a_transcript() {
     let changed = more.replace("three();", "four();");
     feed(&mut ws, &changed, true);
     assert_eq!(notice(&ws), "");
-    assert_eq!(key(&mut ws, 'a'), WsEffect::None, "asks again");
-    assert_eq!(key(&mut ws, 'a'), WsEffect::Write(vec![1]));
+    assert_eq!(key(&mut ws, 'a'), Effect::None, "asks again");
+    assert_eq!(
+        key(&mut ws, 'a'),
+        Effect::Write {
+            files: vec![1],
+            file_endings: false
+        }
+    );
     // A file without doubt is written at once.
     key(&mut ws, '1');
-    assert_eq!(key(&mut ws, 'a'), WsEffect::Write(vec![0]));
+    assert_eq!(
+        key(&mut ws, 'a'),
+        Effect::Write {
+            files: vec![0],
+            file_endings: false
+        }
+    );
 }
 
 /// A refusal in a transcript goes once new transcript text arrives.
@@ -357,7 +391,7 @@ fn a_transcript_refusal_goes_with_new_text() {
     let text = call("a.py", "y = 2", "y = 3");
     let cut = text.find("------- SEARCH").expect("a block");
     let mut ws = fed(&text[..cut], false);
-    assert_eq!(key(&mut ws, 'a'), WsEffect::None);
+    assert_eq!(key(&mut ws, 'a'), Effect::None);
     assert!(
         notice(&ws).starts_with("nothing written: a.py"),
         "{}",
@@ -375,25 +409,25 @@ fn a_quiet_transcript_pauses() {
     let text = call("a.py", "y = 2", "y = 3") + &call("b.toml", "k = 1", "k = 2");
     let open = text.rfind("+++++++ REPLACE").expect("the last block");
     let mut ws = fed(&text[..open], false);
-    assert_eq!(ws.received.stream, StreamState::Streaming);
-    assert_eq!(ws.tabs[1].app.stream, StreamState::Streaming);
+    assert_eq!(ws.received().stream, StreamState::Streaming);
+    assert_eq!(ws.tabs()[1].app().stream(), StreamState::Streaming);
     ws.pause();
-    assert_eq!(ws.received.stream, StreamState::Paused);
-    assert_eq!(ws.tabs[1].app.stream, StreamState::Paused);
+    assert_eq!(ws.received().stream, StreamState::Paused);
+    assert_eq!(ws.tabs()[1].app().stream(), StreamState::Paused);
     assert_eq!(
-        ws.tabs[0].app.stream,
+        ws.tabs()[0].app().stream(),
         StreamState::Ended,
         "a complete call stays ended"
     );
     // Applied again without new text (`r` reloads the files): still paused.
     feed(&mut ws, &text[..open], false);
-    assert_eq!(ws.received.stream, StreamState::Paused);
-    assert_eq!(ws.tabs[1].app.stream, StreamState::Paused);
+    assert_eq!(ws.received().stream, StreamState::Paused);
+    assert_eq!(ws.tabs()[1].app().stream(), StreamState::Paused);
     feed(&mut ws, &text, false);
-    assert_eq!(ws.received.stream, StreamState::Streaming);
+    assert_eq!(ws.received().stream, StreamState::Streaming);
     feed(&mut ws, &text, true);
     ws.pause();
-    assert_eq!(ws.received.stream, StreamState::Ended);
+    assert_eq!(ws.received().stream, StreamState::Ended);
 }
 
 /// The tab bar's first row at `width` columns.
@@ -405,9 +439,9 @@ fn tab_bar_at(ws: &Workspace, width: u16) -> String {
     use srview::tui::view::{self, Caches};
 
     let mut caches: Vec<Caches> = ws
-        .tabs
+        .tabs()
         .iter()
-        .map(|t| Caches::new(Syntaxes::load(), &t.app))
+        .map(|t| Caches::new(Syntaxes::load(), t.app()))
         .collect();
     let mut terminal = Terminal::new(TestBackend::new(width, 24)).expect("terminal");
     terminal
@@ -450,9 +484,9 @@ fn refused_paths_get_a_tab_and_block_accept_all() {
     ws.update(&calls, edits, text.len(), true);
 
     let names: Vec<(&str, &str)> = ws
-        .tabs
+        .tabs()
         .iter()
-        .map(|t| (t.path.as_str(), t.state_label()))
+        .map(|t| (t.path().as_str(), t.state_label()))
         .collect();
     assert_eq!(
         names,
@@ -469,28 +503,34 @@ fn refused_paths_get_a_tab_and_block_accept_all() {
         "{bar}"
     );
 
-    assert_eq!(key(&mut ws, 'A'), WsEffect::None, "nothing written");
+    assert_eq!(key(&mut ws, 'A'), Effect::None, "nothing written");
     let said = notice(&ws);
     assert!(
         said.starts_with("nothing written: refused: ../outside.txt (outside --cwd), "),
         "{said}"
     );
     assert!(said.contains(&absolute), "{said}");
-    assert!(ws.notice.as_ref().is_some_and(|n| n.error));
+    assert!(ws.notice().as_ref().is_some_and(|n| n.error));
 
     // A refused tab refuses `a` too, and shows why.
     key(&mut ws, '2');
     assert!(
         ws.current_app()
-            .and_then(|a| a.notice.as_ref())
+            .and_then(|a| a.notice().as_ref())
             .is_some_and(|n| n.text.contains("outside") && n.error)
     );
-    assert_eq!(key(&mut ws, 'a'), WsEffect::None);
+    assert_eq!(key(&mut ws, 'a'), Effect::None);
     assert_contains(&notice(&ws), "../outside.txt");
 
     // A good file can still be accepted on its own.
     key(&mut ws, '1');
-    assert_eq!(key(&mut ws, 'a'), WsEffect::Write(vec![0]));
+    assert_eq!(
+        key(&mut ws, 'a'),
+        Effect::Write {
+            files: vec![0],
+            file_endings: false
+        }
+    );
 }
 
 /// A refusal notice is worded once (no doubled state, no doubled prefix),
@@ -502,7 +542,7 @@ fn refusal_notice_stays_until_a_key_or_its_state_ends() {
     let cut = text.find("<path>b.toml").expect("second call") + 40;
     let mut ws = fed(&text[..cut], false);
     key(&mut ws, '2');
-    assert_eq!(key(&mut ws, 'a'), WsEffect::None);
+    assert_eq!(key(&mut ws, 'a'), Effect::None);
     assert_eq!(notice(&ws), "nothing written: b.toml is still streaming");
     // The next chunks of the same call leave it shown.
     feed(&mut ws, &text[..cut + 10], false);
@@ -512,17 +552,23 @@ fn refusal_notice_stays_until_a_key_or_its_state_ends() {
     key(&mut ws, 'j');
     assert_eq!(notice(&ws), "");
     // So does the end of what it describes.
-    assert_eq!(key(&mut ws, 'a'), WsEffect::None);
+    assert_eq!(key(&mut ws, 'a'), Effect::None);
     feed(&mut ws, &text, true);
     assert_eq!(notice(&ws), "");
-    assert_eq!(key(&mut ws, 'a'), WsEffect::Write(vec![1]));
+    assert_eq!(
+        key(&mut ws, 'a'),
+        Effect::Write {
+            files: vec![1],
+            file_endings: false
+        }
+    );
 }
 
 /// The transcript's `?` overlay lists `r`, and `r` asks the loop to reload.
 #[test]
 fn r_reloads_in_a_transcript() {
     let mut ws = fed(&call("a.py", "y = 2", "y = 3"), true);
-    assert_eq!(key(&mut ws, 'r'), WsEffect::Reload);
+    assert_eq!(key(&mut ws, 'r'), Effect::Reload);
     let listed: Vec<(&str, &str)> =
         srview::tui::app::keymap::key_help(srview::tui::app::keymap::KeyScope::Transcript)
             .collect();
@@ -540,7 +586,10 @@ fn r_reloads_in_a_transcript() {
 fn tab_bar_keeps_tabs_and_state_before_key_hints() {
     let text = call("inventory.py", "y = 2", "y = 3") + &call("settings.toml", "missing", "k = 2");
     let mut ws = fed(&text, false);
-    ws.received.bytes = 12_345;
+    // The transcript's size so far, as the reader counts it.
+    let calls = transcript::parse_any(&text);
+    let edits = transcript::apply_calls(&calls, files, ApplyOptions::default());
+    ws.update(&calls, edits, 12_345, false);
     for width in [80, 70] {
         let bar = tab_bar_at(&ws, width);
         assert!(bar.contains("streaming"), "{width}: {bar:?}");
@@ -561,20 +610,30 @@ fn tab_bar_keeps_tabs_and_state_before_key_hints() {
 fn accepting_while_the_transcript_streams_asks_first() {
     let text = format!("{}Now the config.\n", call("a.py", "y = 2", "y = 3"));
     let mut ws = fed(&text, false);
-    assert_eq!(key(&mut ws, 'a'), WsEffect::None, "asks first");
+    assert_eq!(key(&mut ws, 'a'), Effect::None, "asks first");
     assert!(ws.confirming());
     assert_contains(
         &notice(&ws),
         "the transcript is still streaming: later calls may edit a.py again",
     );
-    let WsEffect::Write(which) = key(&mut ws, 'a') else {
+    let Effect::Write {
+        files: which,
+        file_endings: false,
+    } = key(&mut ws, 'a')
+    else {
         panic!("confirmed: writes");
     };
     assert_eq!(which.len(), 1);
     let mut ws = fed(&text, false);
     ws.pause();
     assert!(
-        matches!(key(&mut ws, 'a'), WsEffect::Write(_)),
+        matches!(
+            key(&mut ws, 'a'),
+            Effect::Write {
+                files: _,
+                file_endings: false
+            }
+        ),
         "paused: no question"
     );
 }
@@ -586,23 +645,33 @@ fn accepting_while_the_transcript_streams_asks_first() {
 fn every_call_on_a_file_is_shown_grouped_by_call() {
     let text = call("a.py", "x = 1", "x = 10") + &call("a.py", "y = 2", "y = 20");
     let mut ws = fed(&text, true);
-    assert_eq!(ws.tabs.len(), 1);
-    let app = &ws.tabs[0].app;
+    assert_eq!(ws.tabs().len(), 1);
+    let app = &ws.tabs()[0].app();
     assert_eq!(
-        app.original.text(),
+        app.original().text(),
         "x = 1\ny = 2\n",
         "the file before the first call"
     );
     assert_eq!(app.listed_blocks(), 2, "both calls' blocks");
     let groups: Vec<(usize, &str)> = app
-        .call_groups
+        .call_groups()
         .iter()
         .map(|g| (g.first_block, g.label.as_str()))
         .collect();
     assert_eq!(groups, [(0, "call 1"), (1, "call 2")]);
-    assert_eq!(app.result.text(), "x = 10\ny = 20\n");
-    assert_eq!(app.result.text(), ws.edits[0].content(), "shown is written");
-    assert_eq!(key(&mut ws, 'a'), WsEffect::Write(vec![0]));
+    assert_eq!(app.result().text(), "x = 10\ny = 20\n");
+    assert_eq!(
+        app.result().text(),
+        ws.edits()[0].content(),
+        "shown is written"
+    );
+    assert_eq!(
+        key(&mut ws, 'a'),
+        Effect::Write {
+            files: vec![0],
+            file_endings: false
+        }
+    );
 
     // The block list names each call beside its first block.
     let screen = ws_screen(&mut ws);
@@ -617,12 +686,12 @@ fn every_call_on_a_file_is_shown_grouped_by_call() {
 fn calls_that_build_on_each_other_are_shown_combined() {
     let text = call("a.py", "y = 2", "y = 3") + &call("a.py", "y = 3", "y = 4");
     let ws = fed(&text, true);
-    let app = &ws.tabs[0].app;
-    assert_eq!(app.original.text(), "x = 1\ny = 2\n");
-    assert_eq!(app.result.text(), "x = 1\ny = 4\n");
-    assert_eq!(app.result.text(), ws.edits[0].content());
+    let app = &ws.tabs()[0].app();
+    assert_eq!(app.original().text(), "x = 1\ny = 2\n");
+    assert_eq!(app.result().text(), "x = 1\ny = 4\n");
+    assert_eq!(app.result().text(), ws.edits()[0].content());
     assert_eq!(
-        app.notice.as_ref().map(|n| n.text.as_str()),
+        app.notice().as_ref().map(|n| n.text.as_str()),
         Some(
             "2 calls edit this file, and a later one edits what an earlier one wrote, so their \
              blocks cannot all be shown over the file as it was: shown as their combined \
@@ -633,7 +702,7 @@ fn calls_that_build_on_each_other_are_shown_combined() {
     // no block to select).
     assert_eq!(app.listed_blocks(), 1);
     assert_eq!(
-        app.outcome.blocks[0].stage,
+        app.outcome().blocks[0].stage,
         Some(srview::engine::Stage::Exact)
     );
 
@@ -641,13 +710,13 @@ fn calls_that_build_on_each_other_are_shown_combined() {
     let text = call("a.py", "  y = 2", "y = 3") + &call("a.py", "y = 3", "y = 4");
     let ws = fed(&text, true);
     assert_contains(
-        &notice_of(&ws.tabs[0].app),
+        &notice_of(ws.tabs()[0].app()),
         "; call 1's block #1 matched only line-trimmed",
     );
 }
 
 fn notice_of(app: &srview::tui::app::App) -> String {
-    app.notice
+    app.notice()
         .as_ref()
         .map(|n| n.text.clone())
         .unwrap_or_default()
@@ -663,14 +732,20 @@ fn a_doubt_in_an_earlier_call_is_asked_about() {
         "fn a() {\n    three();\n}",
     ) + &call("two.rs", "fn b() {", "fn b2() {");
     let mut ws = fed(&text, true);
-    assert_eq!(ws.tabs[0].app.listed_blocks(), 2);
-    assert_eq!(key(&mut ws, 'a'), WsEffect::None, "held back");
+    assert_eq!(ws.tabs()[0].app().listed_blocks(), 2);
+    assert_eq!(key(&mut ws, 'a'), Effect::None, "held back");
     assert_eq!(
         notice(&ws),
         "two.rs: block #1 matched by its first and last lines only at lines 1-3; its SEARCH \
          text is closest to lines 5-7: press a again to write anyway, Esc to cancel"
     );
-    assert_eq!(key(&mut ws, 'a'), WsEffect::Write(vec![0]));
+    assert_eq!(
+        key(&mut ws, 'a'),
+        Effect::Write {
+            files: vec![0],
+            file_endings: false
+        }
+    );
 }
 
 /// The whole screen of `ws`, 100x30, one line per row.
@@ -682,9 +757,9 @@ fn ws_screen(ws: &mut Workspace) -> String {
     use srview::tui::view::{self, Caches};
 
     let mut caches: Vec<Caches> = ws
-        .tabs
+        .tabs()
         .iter()
-        .map(|t| Caches::new(Syntaxes::load(), &t.app))
+        .map(|t| Caches::new(Syntaxes::load(), t.app()))
         .collect();
     let mut terminal = Terminal::new(TestBackend::new(100, 30)).expect("terminal");
     terminal
@@ -709,19 +784,19 @@ fn ws_screen(ws: &mut Workspace) -> String {
 fn a_failing_call_among_several_is_shown_alone_where_it_fails() {
     let text = call("a.py", "x = 1", "x = 10") + &call("a.py", "x = 1", "x = 11");
     let mut ws = fed(&text, true);
-    assert_eq!(ws.edits[0].state, FileState::Failed);
-    let app = &ws.tabs[0].app;
-    assert_eq!(app.original.text(), "x = 10\ny = 2\n");
-    assert_eq!(app.outcome.failed_count(), 1);
-    assert!(app.call_groups.is_empty());
+    assert_eq!(ws.edits()[0].state, FileState::Failed);
+    let app = &ws.tabs()[0].app();
+    assert_eq!(app.original().text(), "x = 10\ny = 2\n");
+    assert_eq!(app.outcome().failed_count(), 1);
+    assert!(app.call_groups().is_empty());
     assert_eq!(
-        app.notice.as_ref().map(|n| n.text.as_str()),
+        app.notice().as_ref().map(|n| n.text.as_str()),
         Some(
             "call 2 of the 2 calls on this file does not apply: shown alone, over the text the \
              calls before it left"
         )
     );
-    assert_eq!(key(&mut ws, 'a'), WsEffect::None, "nothing written");
+    assert_eq!(key(&mut ws, 'a'), Effect::None, "nothing written");
 }
 
 /// A CRLF file given LF lines: `a` asks, offering the file's line endings;
@@ -731,14 +806,26 @@ fn a_failing_call_among_several_is_shown_alone_where_it_fails() {
 fn l_writes_a_crlf_file_with_its_own_line_endings() {
     let text = call("crlf.txt", "b", "B");
     let mut ws = fed(&text, true);
-    assert_eq!(key(&mut ws, 'a'), WsEffect::None);
+    assert_eq!(key(&mut ws, 'a'), Effect::None);
     assert_contains(
         &notice(&ws),
         "press a again to write anyway, L to use the files' line endings (CRLF for the new lines too), Esc to cancel",
     );
-    assert_eq!(key(&mut ws, 'L'), WsEffect::WriteWithFileEndings(vec![0]));
+    assert_eq!(
+        key(&mut ws, 'L'),
+        Effect::Write {
+            files: vec![0],
+            file_endings: true
+        }
+    );
     // Without the question, L is no write.
-    assert_ne!(key(&mut ws, 'L'), WsEffect::WriteWithFileEndings(vec![0]));
+    assert_ne!(
+        key(&mut ws, 'L'),
+        Effect::Write {
+            files: vec![0],
+            file_endings: true
+        }
+    );
     // What it writes: the file's endings on every line.
     let dir = tempfile::tempdir().expect("temp dir");
     std::fs::write(dir.path().join("crlf.txt"), "a\r\nb\r\n").expect("write");

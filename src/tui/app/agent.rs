@@ -6,7 +6,8 @@
 
 use ratatui_crossterm::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::Notice;
+use super::keymap::{self, Action, KeyScope};
+use super::{Effect, Notice};
 use crate::sessions::review::{Basis, Review};
 use crate::source::agent::Verdict;
 
@@ -188,57 +189,59 @@ pub enum AgentMode {
     Preview,
 }
 
-/// What a key asks of the screen.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum AgentKey {
-    /// Nothing more (the state changed, or not).
-    Done,
-    /// Show the edit now selected.
-    Show,
-    /// Write srview's result of the edit shown.
-    Accept,
-    /// Pass the key to the edit's previewer.
-    ToPreview,
-    /// Save the selected edit's own text to a new file.
-    Save,
-    Quit(u8),
-}
-
 /// The agent previewer's state.
 #[derive(Debug, Clone)]
 pub struct AgentList {
     /// The agent and its version, once known (`Claude Code 2.1.3`).
-    pub agent: Option<String>,
+    agent: Option<String>,
     /// The agent's name alone (`Claude Code`), once known.
-    pub agent_name: Option<&'static str>,
+    agent_name: Option<&'static str>,
     /// Where the edits come from (`stdin`, a followed file, a session).
-    pub source: String,
-    pub rows: Vec<EditRow>,
+    source: String,
+    rows: Vec<EditRow>,
     /// Indices into `rows`, in the order shown.
     order: Vec<usize>,
     /// The edit selected, by `seq`.
-    pub selected: Option<usize>,
+    selected: Option<usize>,
     /// Select each new edit as it arrives, until the user picks one.
-    pub follow: bool,
+    follow: bool,
     /// Failed edits (and disagreements) first.
-    pub failed_first: bool,
-    pub mode: AgentMode,
+    failed_first: bool,
+    mode: AgentMode,
     /// The agent is still running (a live stream or a followed file).
-    pub live: bool,
+    live: bool,
     /// No more input will come.
-    pub ended: bool,
+    ended: bool,
     /// Bytes read so far.
-    pub bytes: usize,
+    bytes: usize,
     /// The output could not be read on (binary, not UTF-8): nothing more
     /// will be read.
-    pub unreadable: bool,
-    pub notice: Option<Notice>,
+    unreadable: bool,
+    notice: Option<Notice>,
     /// The edit `notice` speaks of, and how far the agent was with it then
     /// (see [`AgentList::say_of_shown`]).
     notice_about: Option<(usize, (Verdict, bool))>,
 }
 
 impl AgentList {
+    refs!(
+        agent: Option<String>,
+        source: String,
+        rows: Vec<EditRow>,
+        notice: Option<Notice>,
+    );
+    copies!(
+        agent_name: Option<&'static str>,
+        selected: Option<usize>,
+        follow: bool,
+        failed_first: bool,
+        mode: AgentMode,
+        live: bool,
+        ended: bool,
+        bytes: usize,
+        unreadable: bool,
+    );
+
     /// An empty list for `source`; `live` follows new edits.
     pub fn new(source: String, live: bool) -> AgentList {
         AgentList {
@@ -262,6 +265,40 @@ impl AgentList {
             notice: None,
             notice_about: None,
         }
+    }
+
+    /// Shows edit `seq` in its previewer, as picking it in the list does.
+    #[cfg(test)]
+    pub fn open(&mut self, seq: usize) {
+        self.selected = Some(seq);
+        self.follow = false;
+        self.mode = AgentMode::Preview;
+    }
+
+    /// No more input will come.
+    pub fn end(&mut self) {
+        self.ended = true;
+    }
+
+    /// `bytes` of the agent's output have been read.
+    pub fn set_bytes(&mut self, bytes: usize) {
+        self.bytes = bytes;
+    }
+
+    /// The output cannot be read on: nothing more will be.
+    pub fn mark_unreadable(&mut self) {
+        self.unreadable = true;
+    }
+
+    /// The agent (`Claude Code`) and its version, once known.
+    pub fn name_agent(&mut self, name: &'static str, version: &str) {
+        self.agent = Some(format!("{name} {version}"));
+        self.agent_name = Some(name);
+    }
+
+    /// Replaces the notice (`None`: none).
+    pub fn set_notice(&mut self, notice: Option<Notice>) {
+        self.notice = notice;
     }
 
     /// Replaces the rows. Following, the newest edit is selected; else
@@ -338,9 +375,9 @@ impl AgentList {
 
     /// Moves the selection by `delta` rows in the order shown; the user
     /// picked an edit, so following stops.
-    fn step(&mut self, delta: isize) -> AgentKey {
+    fn step(&mut self, delta: isize) -> Effect {
         if self.order.is_empty() {
-            return AgentKey::Done;
+            return Effect::None;
         }
         let at = self.position().unwrap_or(0) as isize;
         let last = self.order.len() as isize - 1;
@@ -348,10 +385,10 @@ impl AgentList {
         self.follow = false;
         let seq = self.rows[self.order[to]].seq;
         if Some(seq) == self.selected {
-            return AgentKey::Done;
+            return Effect::None;
         }
         self.selected = Some(seq);
-        AgentKey::Show
+        Effect::Show
     }
 
     /// The files edited, in the order the agent first edited them.
@@ -388,108 +425,112 @@ impl AgentList {
         (self.rows.len(), failed, loose, disagree)
     }
 
-    /// A key. `preview_busy`: the edit's previewer has something of its
-    /// own open (help, the blocks pane, a question) that Esc closes.
-    pub fn on_key(&mut self, key: KeyEvent, preview_busy: bool) -> AgentKey {
+    /// A key: what the screen must do, or `None` for a key of the edit's
+    /// previewer (in an edit: the keys of every previewer, and those bound
+    /// nowhere here). `preview_busy`: the edit's previewer has something
+    /// of its own open (help, the blocks pane, a question) that Esc closes.
+    pub fn on_key(&mut self, key: KeyEvent, preview_busy: bool) -> Option<Effect> {
         if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
-            return AgentKey::Quit(1);
+            return Some(Effect::Quit(1));
         }
         self.notice = None;
         self.notice_about = None;
-        if key.code == KeyCode::Char('!') {
-            self.failed_first = !self.failed_first;
-            self.sort();
-            // In the list, the cursor goes to the top of the new order.
-            let top = self.order.first().map(|&i| self.rows[i].seq);
-            let moved = self.mode == AgentMode::List && top.is_some() && top != self.selected;
-            if moved {
-                self.selected = top;
+        let screen = match self.mode {
+            AgentMode::List => KeyScope::AgentList,
+            AgentMode::Preview => KeyScope::Agent,
+        };
+        // A key of every previewer (or none) in an edit is its previewer's.
+        let Some(action) = keymap::lookup(screen, key) else {
+            return self.not_the_lists();
+        };
+        Some(match action {
+            Action::FailedFirst => self.toggle_failed_first(),
+            Action::SaveText if self.selected.is_some() => Effect::SaveText,
+            Action::File(n) => {
+                let Some(tab) = self.files().into_iter().nth(usize::from(n)) else {
+                    return Some(Effect::None);
+                };
                 self.follow = false;
+                self.mode = AgentMode::Preview;
+                self.selected = Some(tab.latest);
+                Effect::Show
             }
-            self.notice = Some(Notice {
-                text: if self.failed_first {
-                    "failed edits and disagreements first".into()
-                } else {
-                    "edits in the agent's order".into()
-                },
-                error: false,
-            });
-            return if moved {
-                AgentKey::Show
-            } else {
-                AgentKey::Done
-            };
-        }
-        if key.code == KeyCode::Char('s') && self.selected.is_some() {
-            return AgentKey::Save;
-        }
-        if let KeyCode::Char(c @ '1'..='9') = key.code {
-            let n = c as usize - '1' as usize;
-            let Some(tab) = self.files().into_iter().nth(n) else {
-                return AgentKey::Done;
-            };
-            self.follow = false;
-            self.mode = AgentMode::Preview;
-            self.selected = Some(tab.latest);
-            return AgentKey::Show;
-        }
+            Action::Quit => Effect::Quit(0),
+            Action::FollowNewest => self.follow_latest(),
+            // The list's own keys.
+            Action::Down if screen == KeyScope::AgentList => self.step(1),
+            Action::Up if screen == KeyScope::AgentList => self.step(-1),
+            Action::PageDown if screen == KeyScope::AgentList => self.step(10),
+            Action::PageUp if screen == KeyScope::AgentList => self.step(-10),
+            Action::Top if screen == KeyScope::AgentList => self.step(isize::MIN / 2),
+            Action::Bottom if screen == KeyScope::AgentList => self.step(isize::MAX / 2),
+            Action::Open if self.selected.is_some() => {
+                self.mode = AgentMode::Preview;
+                Effect::Show
+            }
+            Action::Help if screen == KeyScope::AgentList => {
+                self.notice = Some(Notice {
+                    text: keymap::list_keys_notice(),
+                    error: false,
+                });
+                Effect::None
+            }
+            Action::Close if screen == KeyScope::AgentList => {
+                self.notice = Some(Notice {
+                    text: "nothing to close: q quits".into(),
+                    error: false,
+                });
+                Effect::None
+            }
+            // An edit's own keys.
+            Action::NextEdit => self.step(1),
+            Action::PrevEdit => self.step(-1),
+            Action::WriteEdit => Effect::WriteEdit,
+            Action::BackToList if !preview_busy => {
+                self.mode = AgentMode::List;
+                Effect::None
+            }
+            _ => return self.not_the_lists(),
+        })
+    }
+
+    /// A key the list does not take: in an edit, its previewer's.
+    fn not_the_lists(&self) -> Option<Effect> {
         match self.mode {
-            AgentMode::List => match key.code {
-                KeyCode::Char('q') => AgentKey::Quit(0),
-                KeyCode::Char('j') | KeyCode::Down => self.step(1),
-                KeyCode::Char('k') | KeyCode::Up => self.step(-1),
-                KeyCode::PageDown | KeyCode::Char(' ') => self.step(10),
-                KeyCode::PageUp => self.step(-10),
-                KeyCode::Char('g') | KeyCode::Home => self.step(isize::MIN / 2),
-                KeyCode::Char('G') | KeyCode::End => self.step(isize::MAX / 2),
-                KeyCode::Enter if self.selected.is_some() => {
-                    self.mode = AgentMode::Preview;
-                    AgentKey::Show
-                }
-                KeyCode::Char('f') => self.follow_latest(),
-                KeyCode::Char('?') => {
-                    self.notice = Some(Notice {
-                        text: "j/k move · Enter open an edit · 1-9 a file's latest edit · \
-                               ! failed first · f follow the newest edit · s save the \
-                               edit's text to a file · q quit; in an edit: [/] next/prev, \
-                               a write an edit the agent did not apply (asked first), Esc \
-                               back, ? its keys"
-                            .into(),
-                        error: false,
-                    });
-                    AgentKey::Done
-                }
-                KeyCode::Esc => {
-                    self.notice = Some(Notice {
-                        text: "nothing to close: q quits".into(),
-                        error: false,
-                    });
-                    AgentKey::Done
-                }
-                _ => AgentKey::Done,
-            },
-            AgentMode::Preview => match key.code {
-                KeyCode::Char('q') => AgentKey::Quit(0),
-                KeyCode::Char(']') | KeyCode::Right => self.step(1),
-                KeyCode::Char('[') | KeyCode::Left => self.step(-1),
-                KeyCode::Char('f') => self.follow_latest(),
-                KeyCode::Char('a') => AgentKey::Accept,
-                KeyCode::Esc if !preview_busy => {
-                    self.mode = AgentMode::List;
-                    AgentKey::Done
-                }
-                _ => AgentKey::ToPreview,
-            },
+            AgentMode::List => Some(Effect::None),
+            AgentMode::Preview => None,
         }
     }
 
-    fn follow_latest(&mut self) -> AgentKey {
+    /// `!`: failed edits (and disagreements) first, or the agent's order.
+    fn toggle_failed_first(&mut self) -> Effect {
+        self.failed_first = !self.failed_first;
+        self.sort();
+        // In the list, the cursor goes to the top of the new order.
+        let top = self.order.first().map(|&i| self.rows[i].seq);
+        let moved = self.mode == AgentMode::List && top.is_some() && top != self.selected;
+        if moved {
+            self.selected = top;
+            self.follow = false;
+        }
+        self.notice = Some(Notice {
+            text: if self.failed_first {
+                "failed edits and disagreements first".into()
+            } else {
+                "edits in the agent's order".into()
+            },
+            error: false,
+        });
+        if moved { Effect::Show } else { Effect::None }
+    }
+
+    fn follow_latest(&mut self) -> Effect {
         if !self.live {
             self.notice = Some(Notice {
                 text: "a saved session: every edit is here (G: the last one)".into(),
                 error: false,
             });
-            return AgentKey::Done;
+            return Effect::None;
         }
         self.follow = true;
         self.notice = Some(Notice {
@@ -499,9 +540,9 @@ impl AgentList {
         let newest = self.rows.last().map(|r| r.seq);
         if newest != self.selected {
             self.selected = newest;
-            return AgentKey::Show;
+            return Effect::Show;
         }
-        AgentKey::Done
+        Effect::None
     }
 }
 
@@ -568,7 +609,10 @@ mod tests {
     fn a_saved_session_does_not_follow() {
         let mut list = AgentList::new("session".into(), false);
         list.set_rows(vec![row(1, false), row(2, false)]);
-        assert_eq!(list.on_key(key(KeyCode::Char('f')), false), AgentKey::Done);
+        assert_eq!(
+            list.on_key(key(KeyCode::Char('f')), false),
+            Some(Effect::None)
+        );
         assert!(!list.follow);
         assert_eq!(list.selected, Some(1));
     }
@@ -582,11 +626,17 @@ mod tests {
         assert_eq!(list.selected, Some(1));
         list.set_rows(vec![row(1, false), row(2, false)]);
         assert_eq!(list.selected, Some(2));
-        assert_eq!(list.on_key(key(KeyCode::Char('[')), false), AgentKey::Show);
+        assert_eq!(
+            list.on_key(key(KeyCode::Char('[')), false),
+            Some(Effect::Show)
+        );
         assert_eq!(list.selected, Some(1));
         list.set_rows(vec![row(1, false), row(2, false), row(3, false)]);
         assert_eq!(list.selected, Some(1), "the user's pick stays");
-        assert_eq!(list.on_key(key(KeyCode::Char('f')), false), AgentKey::Show);
+        assert_eq!(
+            list.on_key(key(KeyCode::Char('f')), false),
+            Some(Effect::Show)
+        );
         assert_eq!(list.selected, Some(3));
     }
 
@@ -601,11 +651,17 @@ mod tests {
         let seqs: Vec<usize> = list.ordered().map(|r| r.seq).collect();
         assert_eq!(seqs, [2, 1, 3]);
         assert_eq!(list.selected, Some(2), "the cursor goes to the top");
-        assert_eq!(list.on_key(key(KeyCode::Char('j')), false), AgentKey::Show);
+        assert_eq!(
+            list.on_key(key(KeyCode::Char('j')), false),
+            Some(Effect::Show)
+        );
         assert_eq!(list.selected, Some(1));
         // In the previewer the edit shown stays.
         list.on_key(key(KeyCode::Enter), false);
-        assert_eq!(list.on_key(key(KeyCode::Char('!')), false), AgentKey::Done);
+        assert_eq!(
+            list.on_key(key(KeyCode::Char('!')), false),
+            Some(Effect::None)
+        );
         assert_eq!(list.selected, Some(1));
         assert_eq!(list.position(), Some(0));
     }
@@ -616,18 +672,15 @@ mod tests {
     fn enter_opens_esc_returns() {
         let mut list = AgentList::new("session".into(), false);
         list.set_rows(vec![row(1, true)]);
-        assert_eq!(list.on_key(key(KeyCode::Enter), false), AgentKey::Show);
+        assert_eq!(list.on_key(key(KeyCode::Enter), false), Some(Effect::Show));
         assert_eq!(list.mode, AgentMode::Preview);
-        assert_eq!(
-            list.on_key(key(KeyCode::Char('n')), false),
-            AgentKey::ToPreview
-        );
-        assert_eq!(list.on_key(key(KeyCode::Esc), true), AgentKey::ToPreview);
+        assert_eq!(list.on_key(key(KeyCode::Char('n')), false), None);
+        assert_eq!(list.on_key(key(KeyCode::Esc), true), None);
         assert_eq!(
             list.on_key(key(KeyCode::Char('a')), false),
-            AgentKey::Accept
+            Some(Effect::WriteEdit)
         );
-        assert_eq!(list.on_key(key(KeyCode::Esc), false), AgentKey::Done);
+        assert_eq!(list.on_key(key(KeyCode::Esc), false), Some(Effect::None));
         assert_eq!(list.mode, AgentMode::List);
     }
 
@@ -650,9 +703,15 @@ mod tests {
             (tabs[1].file.as_str(), tabs[1].state),
             ("f2.py", EditState::Applied)
         );
-        assert_eq!(list.on_key(key(KeyCode::Char('1')), false), AgentKey::Show);
+        assert_eq!(
+            list.on_key(key(KeyCode::Char('1')), false),
+            Some(Effect::Show)
+        );
         assert_eq!((list.selected, list.mode), (Some(3), AgentMode::Preview));
-        assert_eq!(list.on_key(key(KeyCode::Char('9')), false), AgentKey::Done);
+        assert_eq!(
+            list.on_key(key(KeyCode::Char('9')), false),
+            Some(Effect::None)
+        );
     }
 
     /// A notice about the edit shown (an `a` refused while the agent was

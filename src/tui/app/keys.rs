@@ -4,7 +4,7 @@ use ratatui_crossterm::crossterm::event::{
     KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
 
-use super::keymap::{KeyScope, key_help};
+use super::keymap::{self, Action, KeyScope};
 use super::{App, Effect, Focus, Layout, Notice, Refusal, StreamState};
 
 const WHEEL_STEP: usize = 3;
@@ -14,7 +14,18 @@ const WHEEL_STEP: usize = 3;
 pub const NO_LEAVING_OUT: &str =
     "x (leave a block out) is for a single diff (srview FILE DIFF): here a writes every block";
 
+/// A key in the previewer of one diff.
 pub fn on_key(app: &mut App, key: KeyEvent) -> Effect {
+    on_key_in(app, key, KeyScope::SingleDiff)
+}
+
+/// A key in the previewer of a file shown in `screen` (one diff, a
+/// transcript's tab, an agent's edit): what is open takes it first (a `/`
+/// query being typed, a question, the `?` overlay, the raw input), then
+/// the key's action in the table ([`keymap::lookup`]) runs. The screen
+/// runs its own rows' actions before passing a key here; any that reach
+/// here do nothing.
+pub fn on_key_in(app: &mut App, key: KeyEvent, screen: KeyScope) -> Effect {
     if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
         return Effect::Quit(1);
     }
@@ -22,17 +33,18 @@ pub fn on_key(app: &mut App, key: KeyEvent) -> Effect {
         search_key(app, key);
         return Effect::None;
     }
+    let action = keymap::lookup(screen, key);
     // An accept held back for a block whose place is in doubt: `a` again
     // writes, any other key cancels it (Esc doing nothing else).
     let confirmed = std::mem::take(&mut app.confirming_guess);
     let endings = std::mem::take(&mut app.confirming_endings);
-    if confirmed && endings && key.code == KeyCode::Char('L') {
+    if confirmed && endings && action == Some(Action::FileEndings) {
         app.clear_refusal();
         return accept_with_file_endings(app);
     }
-    if confirmed && key.code != KeyCode::Char('a') {
+    if confirmed && action != Some(Action::Accept) {
         app.clear_refusal();
-        if key.code == KeyCode::Esc {
+        if action == Some(Action::Close) {
             app.notice = Some(Notice {
                 text: "accept cancelled: nothing written".into(),
                 error: false,
@@ -43,44 +55,47 @@ pub fn on_key(app: &mut App, key: KeyEvent) -> Effect {
     if app.view.help {
         // The overlay scrolls (it can be taller than a small terminal).
         let visible = usize::from(app.view.screen.height.saturating_sub(2));
-        let last = key_help_lines().saturating_sub(visible);
+        let last = key_help_lines(screen).saturating_sub(visible);
         // As in the panes: `g`/`G` go to the top and the bottom (they
         // must not close the overlay, which they would as other keys).
-        if !scroll_overlay(&mut app.view.help_scroll, key.code, HELP_PAGE, last) {
+        if !scroll_overlay(&mut app.view.help_scroll, action, HELP_PAGE, last) {
             app.view.help = false;
             app.view.help_scroll = 0;
-            if key.code == KeyCode::Char('q') {
+            if action == Some(Action::Quit) {
                 return Effect::Quit(1);
             }
         }
         return Effect::None;
     }
     if app.view.raw {
-        raw_key(app, key);
-        return match key.code {
-            KeyCode::Char('q') => Effect::Quit(1),
+        raw_key(app, action);
+        return match action {
+            Some(Action::Quit) => Effect::Quit(1),
             _ => Effect::None,
         };
     }
+    match action {
+        Some(action) => act(app, action, confirmed, endings),
+        None => Effect::None,
+    }
+}
+
+/// Runs `action` on the previewer of a file. `confirmed`: a question was
+/// pending when the key came (see [`accept_confirmed`]), `endings_asked`:
+/// it was about line endings.
+fn act(app: &mut App, action: Action, confirmed: bool, endings_asked: bool) -> Effect {
     let page = app.view.viewport.max(1);
-    if key.modifiers.contains(KeyModifiers::CONTROL) {
-        match key.code {
-            KeyCode::Char('d') => scroll_by(app, (page / 2).max(1) as isize),
-            KeyCode::Char('u') => scroll_by(app, -((page / 2).max(1) as isize)),
-            _ => {}
-        }
-        return Effect::None;
-    }
-    match key.code {
-        KeyCode::Char('h') | KeyCode::Char('<') => scroll_sideways(app, -(HSCROLL_STEP as isize)),
-        KeyCode::Char('l') | KeyCode::Char('>') => scroll_sideways(app, HSCROLL_STEP as isize),
-        _ => {}
-    }
-    match key.code {
-        KeyCode::Char('q') => return Effect::Quit(1),
+    match action {
+        Action::Quit => return Effect::Quit(1),
+        Action::HalfPageDown => scroll_by(app, (page / 2).max(1) as isize),
+        Action::HalfPageUp => scroll_by(app, -((page / 2).max(1) as isize)),
+        Action::Left => scroll_sideways(app, -(HSCROLL_STEP as isize)),
+        Action::Right => scroll_sideways(app, HSCROLL_STEP as isize),
         // Esc closes what is open, innermost first, and never quits: a
-        // second Esc must not leave the app (as in lazygit and gitui).
-        KeyCode::Esc => {
+        // second Esc must not leave the app (as in lazygit and gitui). In
+        // an agent's edit, Esc reaches the edit's previewer only while it
+        // has something open (else the screen goes back to its list).
+        Action::Close | Action::BackToList => {
             if app.view.search.is_some() {
                 app.end_search();
             } else if app.view.focus == Focus::Blocks {
@@ -94,25 +109,25 @@ pub fn on_key(app: &mut App, key: KeyEvent) -> Effect {
                 });
             }
         }
-        KeyCode::Char('?') => app.view.help = true,
-        KeyCode::Char('j') | KeyCode::Down => move_down(app, 1),
-        KeyCode::Char('k') | KeyCode::Up => move_up(app, 1),
-        KeyCode::PageDown | KeyCode::Char(' ') => scroll_by(app, page as isize),
-        KeyCode::PageUp => scroll_by(app, -(page as isize)),
-        KeyCode::Char('g') | KeyCode::Home => {
+        Action::Help => app.view.help = true,
+        Action::Down => move_down(app, 1),
+        Action::Up => move_up(app, 1),
+        Action::PageDown => scroll_by(app, page as isize),
+        Action::PageUp => scroll_by(app, -(page as isize)),
+        Action::Top => {
             app.view.follow = false;
             app.scroll_to(0);
         }
-        KeyCode::Char('G') | KeyCode::End => {
+        Action::Bottom => {
             app.view.follow = false;
             app.scroll_to(usize::MAX);
         }
-        KeyCode::Char('/') => app.start_search(),
-        KeyCode::Char('v') => {
+        Action::Search => app.start_search(),
+        Action::RawInput => {
             app.view.raw = true;
             app.view.raw_scroll = 0;
         }
-        KeyCode::Char('+') => {
+        Action::ExpandDiagnosis => {
             app.view.detail_expanded = !app.view.detail_expanded;
             if app.view.detail_expanded && app.selected_diagnosis().is_none() {
                 app.notice = Some(Notice {
@@ -123,61 +138,37 @@ pub fn on_key(app: &mut App, key: KeyEvent) -> Effect {
                 });
             }
         }
-        KeyCode::Char('n') if app.search_active() => app.next_match(true),
-        KeyCode::Char('N') if app.search_active() => app.next_match(false),
-        KeyCode::Char('n') => jump_block(app, true),
-        KeyCode::Char('N') => jump_block(app, false),
-        KeyCode::Char('f') => {
+        Action::NextBlock if app.search_active() => app.next_match(true),
+        Action::PrevBlock if app.search_active() => app.next_match(false),
+        Action::NextBlock => jump_block(app, true),
+        Action::PrevBlock => jump_block(app, false),
+        // A transcript's `f` also follows the file being written (the
+        // transcript did that part); an agent's, the newest edit (never
+        // passed here).
+        Action::Follow | Action::FollowFile => {
             app.view.follow = true;
             app.follow_active();
         }
-        KeyCode::Char('u') | KeyCode::Tab => toggle_layout(app),
-        KeyCode::Char('w') => app.view.wrap = !app.view.wrap,
-        KeyCode::Char('e') => {
+        Action::ToggleLayout => toggle_layout(app),
+        Action::Wrap => app.view.wrap = !app.view.wrap,
+        Action::FocusBlocks => {
             app.view.focus = match app.view.focus {
                 Focus::Diff => Focus::Blocks,
                 Focus::Blocks => Focus::Diff,
             }
         }
-        KeyCode::Enter => enter(app),
-        KeyCode::Char('d') if !app.jump_to_closest() => {
+        Action::Jump => enter(app),
+        Action::Closest if !app.jump_to_closest() => {
             app.notice = Some(Notice {
                 text: no_region_notice(app),
                 error: false,
             });
         }
-        KeyCode::Char('c') => {
-            let block = app.view.selected;
-            return match app.selected_diagnosis().and_then(|d| d.suggestion.clone()) {
-                Some(text) => Effect::Copy { block, text },
-                None => {
-                    let text = match app.selected_diagnosis() {
-                        None if app.outcome.blocks.is_empty() => {
-                            "no block yet: nothing to correct".to_string()
-                        }
-                        Some(d) if !d.is_problem() => {
-                            format!(
-                                "block #{} applies as written: nothing to correct",
-                                block + 1
-                            )
-                        }
-                        d => {
-                            let why = d
-                                .and_then(|d| d.why_no_region())
-                                .map(|w| format!(": {w}"))
-                                .unwrap_or_default();
-                            format!("no corrected block for #{}{why}", block + 1)
-                        }
-                    };
-                    app.notice = Some(Notice { text, error: false });
-                    Effect::None
-                }
-            };
-        }
-        KeyCode::Char('F') if app.final_preview => back_to_live(app),
+        Action::CopyCorrected => return copy_corrected(app),
+        Action::FinalView if app.final_preview => back_to_live(app),
         // Once the stream has ended or paused the panes already show the
         // final result.
-        KeyCode::Char('F') if !app.final_mode() => {
+        Action::FinalView if !app.final_mode() => {
             app.show_final();
             app.notice = Some(Notice {
                 text: "final result: what accepting writes if the diff ends here. \
@@ -186,42 +177,86 @@ pub fn on_key(app: &mut App, key: KeyEvent) -> Effect {
                 error: false,
             });
         }
-        KeyCode::Char('F') if app.stream == StreamState::Paused => {
+        Action::FinalView if app.stream == StreamState::Paused => {
             app.note_state("paused: the panes already show the final result".into());
         }
-        KeyCode::Char('a') => return accept_confirmed(app, confirmed, endings),
-        KeyCode::Char('x') => app.toggle_left_out(),
-        KeyCode::Char('r') => return Effect::Reload,
-        _ => {}
+        Action::Accept => return accept_confirmed(app, confirmed, endings_asked),
+        Action::LeaveOut => app.toggle_left_out(),
+        Action::Reload => return Effect::Reload,
+        // Answered where no question is pending: nothing to do.
+        Action::FileEndings | Action::Closest | Action::FinalView => {}
+        // The screens' own actions (a transcript's tabs, the agent's edits).
+        Action::AcceptFile
+        | Action::AcceptAll
+        | Action::WriteEdit
+        | Action::NextFile
+        | Action::PrevFile
+        | Action::File(_)
+        | Action::NextEdit
+        | Action::PrevEdit
+        | Action::FailedFirst
+        | Action::FollowNewest
+        | Action::Open
+        | Action::SaveText => {}
     }
     Effect::None
 }
 
+/// `c`: the selected block's correction to copy, or why there is none.
+fn copy_corrected(app: &mut App) -> Effect {
+    let block = app.view.selected;
+    match app.selected_diagnosis().and_then(|d| d.suggestion.clone()) {
+        Some(text) => Effect::Copy { block, text },
+        None => {
+            let text = match app.selected_diagnosis() {
+                None if app.outcome.blocks.is_empty() => {
+                    "no block yet: nothing to correct".to_string()
+                }
+                Some(d) if !d.is_problem() => {
+                    format!(
+                        "block #{} applies as written: nothing to correct",
+                        block + 1
+                    )
+                }
+                d => {
+                    let why = d
+                        .and_then(|d| d.why_no_region())
+                        .map(|w| format!(": {w}"))
+                        .unwrap_or_default();
+                    format!("no corrected block for #{}{why}", block + 1)
+                }
+            };
+            app.notice = Some(Notice { text, error: false });
+            Effect::None
+        }
+    }
+}
+
 /// A key while the raw diff is shown: it scrolls; `v` or Esc closes it
 /// (`q` quits, as everywhere).
-fn raw_key(app: &mut App, key: KeyEvent) {
+fn raw_key(app: &mut App, action: Option<Action>) {
     let lines = app.raw_text().lines().count();
     // The panes' rows, less the raw view's title row.
     let page = app.view.viewport.saturating_sub(1).max(1);
     let last = lines.saturating_sub(page);
-    if !scroll_overlay(&mut app.view.raw_scroll, key.code, page, last)
-        && matches!(key.code, KeyCode::Char('v') | KeyCode::Esc)
+    if !scroll_overlay(&mut app.view.raw_scroll, action, page, last)
+        && matches!(action, Some(Action::RawInput | Action::Close))
     {
         app.view.raw = false;
     }
 }
 
-/// An overlay's scroll keys (`j`/`k`, the page keys, `g`/`G`) moving
+/// An overlay's scroll actions (`j`/`k`, the page keys, `g`/`G`) moving
 /// `scroll` within `0..=last`, `page` rows a page; `false` for any other
 /// key.
-fn scroll_overlay(scroll: &mut usize, code: KeyCode, page: usize, last: usize) -> bool {
-    *scroll = match code {
-        KeyCode::Char('j') | KeyCode::Down => (*scroll + 1).min(last),
-        KeyCode::Char('k') | KeyCode::Up => scroll.saturating_sub(1),
-        KeyCode::PageDown | KeyCode::Char(' ') => (*scroll + page).min(last),
-        KeyCode::PageUp => scroll.saturating_sub(page),
-        KeyCode::Char('g') | KeyCode::Home => 0,
-        KeyCode::Char('G') | KeyCode::End => last,
+fn scroll_overlay(scroll: &mut usize, action: Option<Action>, page: usize, last: usize) -> bool {
+    *scroll = match action {
+        Some(Action::Down) => (*scroll + 1).min(last),
+        Some(Action::Up) => scroll.saturating_sub(1),
+        Some(Action::PageDown) => (*scroll + page).min(last),
+        Some(Action::PageUp) => scroll.saturating_sub(page),
+        Some(Action::Top) => 0,
+        Some(Action::Bottom) => last,
         _ => return false,
     };
     true
@@ -293,12 +328,10 @@ const HSCROLL_STEP: usize = 8;
 /// Lines a page of the `?` overlay moves by.
 const HELP_PAGE: usize = 8;
 
-/// Lines of the `?` overlay at most: the keys of the kind of previewer
-/// with more of them, a blank, four lines of marks (stages, `≈`).
-fn key_help_lines() -> usize {
-    let single = key_help(KeyScope::SingleDiff).count();
-    let transcript = key_help(KeyScope::Transcript).count();
-    single.max(transcript) + 5
+/// Lines of the `?` overlay of `screen`: its keys, a blank, four lines of
+/// marks (stages, `≈`).
+fn key_help_lines(screen: KeyScope) -> usize {
+    keymap::key_help(screen).count() + 5
 }
 
 /// Scrolls both panes' text sideways, no further than the longest line

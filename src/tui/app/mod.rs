@@ -2,6 +2,37 @@
 //! `view`, never doing I/O itself. Writes and reloads are returned as
 //! [`Effect`]s for the previewer (`tui::SingleFile`) to carry out.
 
+/// Read-only accessors of private fields, one per field, named as the
+/// field: `refs!` lends the field (`&T`), `copies!` copies it. The state's
+/// fields change by its methods only; the view and the screens read them
+/// through these.
+macro_rules! refs {
+    ($($name:ident: $ty:ty),* $(,)?) => {
+        $(
+            #[doc = concat!("The `", stringify!($name), "` field (read-only).")]
+            // One reader per field: some are read only by the shell's tests.
+            #[allow(dead_code)]
+            pub fn $name(&self) -> &$ty {
+                &self.$name
+            }
+        )*
+    };
+}
+
+/// See [`refs!`].
+macro_rules! copies {
+    ($($name:ident: $ty:ty),* $(,)?) => {
+        $(
+            #[doc = concat!("The `", stringify!($name), "` field (read-only).")]
+            // One reader per field: some are read only by the shell's tests.
+            #[allow(dead_code)]
+            pub fn $name(&self) -> $ty {
+                self.$name
+            }
+        )*
+    };
+}
+
 pub mod agent;
 pub mod calls;
 pub mod keymap;
@@ -95,19 +126,39 @@ pub enum Refusal {
     Unchoosable(String),
 }
 
-/// Something the event loop must do outside the state.
+/// What a key (or the mouse) asks of the screen, outside the state: the
+/// one answer of every screen's key handling (one diff's [`App`], a
+/// transcript's [`workspace::Workspace`], the agent's
+/// [`agent::AgentList`]). Each screen carries out its own (a write, a
+/// reload, showing an edit) and hands the rest to the loop as a
+/// `tui::Flow` (`Flow::of`): a copy, the end.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Effect {
     None,
-    /// Write (or print) the accepted content, if FILE is unchanged on disk.
+    /// One diff: write (or print) the accepted content, if FILE is
+    /// unchanged on disk.
     Accept(TextLines),
-    /// Re-read FILE from disk and re-apply.
+    /// A transcript: write these files (indices into its edits), all or
+    /// none; `file_endings`: a CRLF file's new LF lines written in CRLF
+    /// (`L` when asked about mixed line endings).
+    Write {
+        files: Vec<usize>,
+        file_endings: bool,
+    },
+    /// Re-read from disk and re-apply (FILE; a transcript's files not yet
+    /// written).
     Reload,
     /// Put this corrected block on the clipboard (and in a file).
     Copy {
         block: usize,
         text: String,
     },
+    /// The agent's screen: show the edit now selected.
+    Show,
+    /// The agent's screen: write srview's result of the edit shown.
+    WriteEdit,
+    /// The agent's screen: save the selected edit's own text to a new file.
+    SaveText,
     Quit(u8),
 }
 
@@ -154,98 +205,98 @@ pub struct ViewState {
 pub const UNIFIED_BELOW: u16 = 100;
 
 pub struct App {
-    pub file_path: PathBuf,
-    pub version: Version,
-    pub original: TextLines,
+    file_path: PathBuf,
+    version: Version,
+    original: TextLines,
     /// Most of the original's lines end in CRLF: the panes show no `␍` on
     /// them, and mark a line ending in LF instead (see
     /// [`text::mostly_crlf`]).
-    pub crlf_file: bool,
+    crlf_file: bool,
     /// The engine, fed incrementally as the diff grows.
     session: engine::session::Session,
-    pub diff: String,
-    pub stream: StreamState,
+    diff: String,
+    stream: StreamState,
     /// Latest outcome of the engine (its errors included); its new content
     /// is in `result`.
-    pub outcome: Outcome<()>,
+    outcome: Outcome<()>,
     /// Result text of the latest successful apply: what the right pane shows.
-    pub result: TextLines,
+    result: TextLines,
     /// Whether `result` is a streaming (partial) result.
-    pub result_streaming: bool,
-    pub segments: Vec<Segment>,
-    pub rows_split: RowMap,
-    pub rows_unified: RowMap,
+    result_streaming: bool,
+    segments: Vec<Segment>,
+    rows_split: RowMap,
+    rows_unified: RowMap,
     /// Bumped on every new result; `dirty_from` is the first line that changed.
-    pub result_epoch: u64,
-    pub dirty_from: usize,
-    pub view: ViewState,
-    pub notice: Option<Notice>,
+    result_epoch: u64,
+    dirty_from: usize,
+    view: ViewState,
+    notice: Option<Notice>,
     /// Set after an accept was refused because FILE changed on disk.
-    pub reload_offered: bool,
+    reload_offered: bool,
     /// `diff` is the new content itself (a `write_to_file` call), not a diff.
-    pub direct: bool,
+    direct: bool,
     /// Clean the diff up as Cline does for non-Claude models before applying.
-    pub fix_model_output: bool,
+    fix_model_output: bool,
     /// Why each block is where it is; computed when the stream pauses.
-    pub diagnoses: Vec<crate::diagnose::BlockDiagnosis>,
+    diagnoses: Vec<crate::diagnose::BlockDiagnosis>,
     /// `result_epoch`-like counter of engine runs, and the run diagnosed last.
-    pub apply_epoch: u64,
-    pub diagnosed_epoch: u64,
+    apply_epoch: u64,
+    diagnosed_epoch: u64,
     /// Bumped whenever the diff text changes (the loop times pauses by it).
-    pub diff_changes: u64,
+    diff_changes: u64,
     /// DIFF as it is now cannot be read as text (invalid UTF-8, NUL): the
     /// panes keep the last text read; cleared by the next readable text.
-    pub source_error: Option<String>,
+    source_error: Option<String>,
     /// Per block, the level an apply_patch hunk needed where it matched
     /// only loosely: its block is placed on the file's own lines (the
     /// engine finds it exactly), so the block list shows this instead.
-    pub loose_levels: Vec<Option<String>>,
+    loose_levels: Vec<Option<String>>,
     /// Per block, the first and last patch lines of the apply_patch hunk
     /// it shows (empty for a SEARCH/REPLACE diff): the block list names
     /// those, not the lines of the blocks made of it.
-    pub hunk_lines: Vec<[usize; 2]>,
+    hunk_lines: Vec<[usize; 2]>,
     /// What the block list's line numbers count (an agent's input: its
     /// reply's lines, or none).
-    pub block_numbers: crate::source::patch_preview::BlockNumbers,
+    block_numbers: crate::source::patch_preview::BlockNumbers,
     /// The diff is another dialect's, and its reference refuses it: the
     /// blocks show where its parts would go, but nothing applies (the
     /// header says so instead of counting blocks applied).
-    pub refused_by_reference: bool,
+    refused_by_reference: bool,
     /// The diff shows another dialect's input cut mid-way, which its
     /// reference runs only whole (an edit's JSON) while the source is only
     /// quiet: paused, its blocks stay as they streamed (final mode would
     /// apply what the reference refuses), and the header says `incomplete`.
-    pub cut_input: bool,
+    cut_input: bool,
     /// The size of the diff as received, when the blocks shown are another
     /// dialect's rendering of it (the header counts what arrived).
-    pub source_bytes: Option<usize>,
+    source_bytes: Option<usize>,
     /// The edit as received when the blocks shown are another form's
     /// rendering of it (an apply_patch, an edit's JSON, an agent's input):
     /// what `v` shows; `None`: the diff itself is what was received.
-    pub raw_input: Option<String>,
+    raw_input: Option<String>,
     /// The panes show the final-mode result before the stream has ended:
     /// accepting asked for it because that result, which is what gets
     /// written, differs from the live view.
-    pub final_preview: bool,
+    final_preview: bool,
     /// `a` was held back because a block's place is in doubt (see
     /// [`place_doubt`]): the next key decides, a second `a` writes and any
     /// other key (or new diff text) cancels.
-    pub confirming_guess: bool,
+    confirming_guess: bool,
     /// The question [`App::confirming_guess`] asks is about a CRLF file
     /// given LF lines: `L` then writes the result with the file's line
     /// endings.
-    pub confirming_endings: bool,
+    confirming_endings: bool,
     /// The text of the notice saying why accepting wrote nothing: it goes
     /// once the state it describes ends (new diff text, DIFF readable again).
     refusal: Option<String>,
     /// Blocks left out of what accepting writes (0-based, as listed), like
     /// `git add -p`: the panes and `a` take the diff made of the others
     /// (see [`crate::dialect::chosen`]); `x` toggles the selected block.
-    pub left_out: std::collections::BTreeSet<usize>,
+    left_out: std::collections::BTreeSet<usize>,
     /// The tool calls whose diffs make up `diff` (a transcript's file
     /// edited by several calls), in order: the block list names each
     /// call beside its first block. Empty for one diff.
-    pub call_groups: Vec<calls::CallGroup>,
+    call_groups: Vec<calls::CallGroup>,
     /// How many blocks the whole diff has while some are left out (the
     /// list shows them all, past where the engine stopped too); else 0.
     whole_blocks: usize,
@@ -254,6 +305,112 @@ pub struct App {
 pub use crate::diagnose::doubt::{PlaceDoubt, doubt_sentence, place_doubt};
 
 impl App {
+    refs!(
+        file_path: PathBuf,
+        original: TextLines,
+        diff: String,
+        outcome: Outcome<()>,
+        result: TextLines,
+        segments: Vec<Segment>,
+        rows_split: RowMap,
+        rows_unified: RowMap,
+        view: ViewState,
+        notice: Option<Notice>,
+        diagnoses: Vec<crate::diagnose::BlockDiagnosis>,
+        source_error: Option<String>,
+        loose_levels: Vec<Option<String>>,
+        hunk_lines: Vec<[usize; 2]>,
+        raw_input: Option<String>,
+        left_out: std::collections::BTreeSet<usize>,
+        call_groups: Vec<calls::CallGroup>,
+    );
+    copies!(
+        version: Version,
+        crlf_file: bool,
+        stream: StreamState,
+        result_streaming: bool,
+        result_epoch: u64,
+        dirty_from: usize,
+        reload_offered: bool,
+        direct: bool,
+        fix_model_output: bool,
+        apply_epoch: u64,
+        diagnosed_epoch: u64,
+        diff_changes: u64,
+        block_numbers: crate::source::patch_preview::BlockNumbers,
+        refused_by_reference: bool,
+        cut_input: bool,
+        source_bytes: Option<usize>,
+        final_preview: bool,
+        confirming_guess: bool,
+        confirming_endings: bool,
+    );
+
+    /// Replaces the notice above the footer (`None`: none).
+    pub fn set_notice(&mut self, notice: Option<Notice>) {
+        self.notice = notice;
+    }
+
+    /// Takes the notice off the screen.
+    pub fn take_notice(&mut self) -> Option<Notice> {
+        self.notice.take()
+    }
+
+    /// The blocks shown are another form's rendering of `raw` (a patch, an
+    /// edit's JSON, an agent's input): `v` shows it (`None`: the diff is
+    /// what was received).
+    pub fn set_raw_input(&mut self, raw: Option<String>) {
+        self.raw_input = raw;
+    }
+
+    /// The size of the input received, when the blocks are its rendering.
+    pub fn set_source_bytes(&mut self, bytes: Option<usize>) {
+        self.source_bytes = bytes;
+    }
+
+    /// See [`App::cut_input`]'s field.
+    pub fn set_cut_input(&mut self, cut: bool) {
+        self.cut_input = cut;
+    }
+
+    /// See [`App::refused_by_reference`]'s field.
+    pub fn set_refused_by_reference(&mut self, refused: bool) {
+        self.refused_by_reference = refused;
+    }
+
+    /// How a rendering's blocks were placed: per block the loose level of
+    /// its hunk, the patch lines of its hunk, and what the block list's
+    /// line numbers count.
+    pub fn place_blocks(
+        &mut self,
+        loose_levels: Vec<Option<String>>,
+        hunk_lines: Vec<[usize; 2]>,
+        numbers: crate::source::patch_preview::BlockNumbers,
+    ) {
+        self.loose_levels = loose_levels;
+        self.hunk_lines = hunk_lines;
+        self.block_numbers = numbers;
+    }
+
+    /// Holds `a` back for a second press (the notice says why).
+    pub fn ask_again(&mut self) {
+        self.confirming_guess = true;
+    }
+
+    /// Ends a held-back `a`, returning whether one was pending.
+    pub fn take_question(&mut self) -> bool {
+        std::mem::take(&mut self.confirming_guess)
+    }
+
+    /// FILE is back as it was loaded: the offer to reload it goes, with its
+    /// notice.
+    pub fn withdraw_reload_offer(&mut self) {
+        if self.reload_offered {
+            self.reload_offered = false;
+            self.notice = None;
+        }
+    }
+
     pub fn new(file_path: PathBuf, original: String, version: Version) -> Self {
         let crlf_file = text::mostly_crlf(&original);
         // The session's line index holds the only copy of the original.

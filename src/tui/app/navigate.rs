@@ -44,6 +44,20 @@ impl App {
             .saturating_sub(self.view.viewport.max(1))
     }
 
+    /// Keeps `layout` whatever the width (`None`: chosen by the width
+    /// again), as `u` does.
+    #[cfg(test)]
+    pub fn pin_layout(&mut self, layout: Option<Layout>) {
+        self.view.layout_choice = layout;
+    }
+
+    /// The view stays where the user puts it: new text no longer moves it
+    /// to the block being written (`f` follows again).
+    #[cfg(test)]
+    pub fn stop_following(&mut self) {
+        self.view.follow = false;
+    }
+
     pub fn scroll_to(&mut self, row: usize) {
         self.view.scroll = row.min(self.max_scroll());
     }

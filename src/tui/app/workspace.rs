@@ -4,8 +4,9 @@
 
 use std::path::PathBuf;
 
-use ratatui_crossterm::crossterm::event::{KeyCode, KeyEvent};
+use ratatui_crossterm::crossterm::event::KeyEvent;
 
+use super::keymap::{self, Action, KeyScope};
 use super::{App, Effect, Notice, Refusal, StreamState, keys};
 use crate::engine::Version;
 use crate::source::transcript::{
@@ -13,29 +14,37 @@ use crate::source::transcript::{
 };
 
 pub struct Tab {
-    pub path: String,
-    pub state: FileState,
+    path: String,
+    state: FileState,
     /// Calls on this file so far; the tab shows the last one.
-    pub calls: usize,
-    pub written: bool,
+    calls: usize,
+    written: bool,
     /// Why the file was refused (state [`FileState::Refused`]): its path
     /// leaves `--cwd`, or it cannot be read.
-    pub refusal: Option<String>,
+    refusal: Option<String>,
     /// Bumped whenever `app` is rebuilt (a new call), so caches know.
-    pub generation: u64,
+    generation: u64,
     /// What the tab shows: the file's one call, or every call's blocks
     /// (see [`calls`](super::calls)).
-    pub app: App,
+    app: App,
     /// With several calls: each call on its own, over the text before it,
     /// as it is applied and written (what accepting asks about); empty
     /// for one call.
-    pub call_apps: Vec<App>,
+    call_apps: Vec<App>,
     /// With several calls, `app` shows their combined change as a
     /// whole-file edit (their blocks cannot be shown over the first text).
     whole: bool,
 }
 
 impl Tab {
+    refs!(
+        path: String,
+        refusal: Option<String>,
+        app: App,
+        call_apps: Vec<App>,
+    );
+    copies!(state: FileState, calls: usize, written: bool, generation: u64);
+
     /// The tab's state in words, as the tab bar shows it.
     pub fn state_label(&self) -> &'static str {
         match (self.written, self.state) {
@@ -64,23 +73,6 @@ impl Tab {
     }
 }
 
-/// What the loop must do for the workspace.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum WsEffect {
-    None,
-    /// Write these files (indices into `edits`), all or none.
-    Write(Vec<usize>),
-    /// [`WsEffect::Write`], a CRLF file's new LF lines written in CRLF
-    /// (`L` when asked about mixed line endings).
-    WriteWithFileEndings(Vec<usize>),
-    Quit(u8),
-    /// Load every file not yet written from disk again and re-apply the
-    /// transcript to it (`r`).
-    Reload,
-    /// Passed on from the current tab.
-    Tab(Effect),
-}
-
 /// What a refusal notice describes: it stays until a key is pressed or
 /// that state ends.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -101,20 +93,20 @@ struct ShownRefusal {
 }
 
 pub struct Workspace {
-    pub tabs: Vec<Tab>,
-    pub current: usize,
-    pub edits: Vec<FileEdit>,
-    pub received: Received,
+    tabs: Vec<Tab>,
+    current: usize,
+    edits: Vec<FileEdit>,
+    received: Received,
     /// How the calls are applied (the parser version; whether diffs are
     /// cleaned up as Cline does for non-Claude models).
-    pub options: ApplyOptions,
-    pub notice: Option<Notice>,
+    options: ApplyOptions,
+    notice: Option<Notice>,
     /// Show the file the agent is writing now, until the user picks a tab.
-    pub follow_tabs: bool,
+    follow_tabs: bool,
     /// An accept held back because a block's place is in doubt: the key
     /// that asked (`a` or `A`); pressing it again writes, any other key or
     /// new transcript text that changes the files in question cancels.
-    confirming: Option<KeyCode>,
+    confirming: Option<Action>,
     /// The held-back accept asked about mixed line endings: `L` writes
     /// with the file's.
     endings_asked: bool,
@@ -124,7 +116,7 @@ pub struct Workspace {
     /// An apply_patch transcript: the reference's verdict on the whole text
     /// as it stands (`refusal`: it refuses it) and what `--write` would hold
     /// back in its result; `None` for other transcripts.
-    pub whole_patch: Option<WholePatch>,
+    whole_patch: Option<WholePatch>,
 }
 
 /// What has arrived of the transcript.
@@ -176,6 +168,19 @@ pub struct WholePatch {
 }
 
 impl Workspace {
+    refs!(
+        tabs: Vec<Tab>,
+        edits: Vec<FileEdit>,
+        received: Received,
+        notice: Option<Notice>,
+        whole_patch: Option<WholePatch>,
+    );
+    copies!(
+        current: usize,
+        options: ApplyOptions,
+        follow_tabs: bool,
+    );
+
     pub fn new(version: Version, fix_model_output: bool) -> Self {
         Workspace {
             tabs: Vec::new(),
@@ -197,6 +202,41 @@ impl Workspace {
             refusal: None,
             whole_patch: None,
         }
+    }
+
+    /// `v` in every tab shows `raw` (the patch as received), not the
+    /// blocks that show it.
+    pub fn set_raw_input(&mut self, raw: &str) {
+        for tab in &mut self.tabs {
+            tab.app.set_raw_input(Some(raw.to_string()));
+        }
+    }
+
+    /// Lays every tab's previewer out in `area`.
+    pub fn fit(&mut self, area: ratatui::layout::Rect) {
+        for tab in &mut self.tabs {
+            tab.app.fit(area);
+        }
+    }
+
+    /// A mouse event on the current tab (as drawn with the transcript's
+    /// notice).
+    pub fn on_mouse(&mut self, mouse: ratatui_crossterm::crossterm::event::MouseEvent) {
+        if let Some(tab) = self.tabs.get_mut(self.current) {
+            keys::on_mouse_with_notice(&mut tab.app, mouse, self.notice.as_ref());
+        }
+    }
+
+    /// Diagnoses the current tab's blocks (the stream is idle).
+    pub fn diagnose_current(&mut self) {
+        if let Some(tab) = self.tabs.get_mut(self.current) {
+            tab.app.diagnose();
+        }
+    }
+
+    /// The transcript cannot be read on (`Some(why)`), or can again.
+    pub fn set_unreadable(&mut self, why: Option<String>) {
+        self.received.unreadable = why;
     }
 
     /// Says why accepting wrote nothing, until a key is pressed or what
@@ -495,7 +535,10 @@ impl Workspace {
         self.edits.iter().position(|e| &e.path == path)
     }
 
-    pub fn on_key(&mut self, key: KeyEvent) -> WsEffect {
+    /// A key: the transcript's own rows of the table ([`KeyScope::Transcript`])
+    /// act on the tabs; the rest go to the current tab's previewer.
+    pub fn on_key(&mut self, key: KeyEvent) -> Effect {
+        let action = keymap::lookup(KeyScope::Transcript, key);
         // A held-back accept: the same key again writes, any other cancels
         // it (Esc doing nothing else).
         let confirmed = self.confirming.take();
@@ -504,82 +547,88 @@ impl Workspace {
         self.clear_refusal();
         // `L` when asked about mixed line endings: write as the held-back
         // key would, with the file's line endings.
-        if let (Some(held), KeyCode::Char('L'), true) = (confirmed, key.code, endings_asked) {
-            let tabs = if held == KeyCode::Char('A') {
+        if let (Some(held), Some(Action::FileEndings), true) = (confirmed, action, endings_asked) {
+            let tabs = if held == Action::AcceptAll {
                 (0..self.tabs.len()).collect()
             } else {
                 vec![self.current]
             };
             return match self.accept(held, tabs, true) {
-                WsEffect::Write(indices) => WsEffect::WriteWithFileEndings(indices),
+                Effect::Write { files, .. } => Effect::Write {
+                    files,
+                    file_endings: true,
+                },
                 other => other,
             };
         }
-        if confirmed.is_some() && confirmed != Some(key.code) && key.code == KeyCode::Esc {
+        if confirmed.is_some() && confirmed != action && action == Some(Action::Close) {
             self.notice = Some(Notice {
                 text: "accept cancelled: nothing written".into(),
                 error: false,
             });
-            return WsEffect::None;
+            return Effect::None;
         }
-        let confirmed = confirmed == Some(key.code);
+        let confirmed = confirmed.is_some() && confirmed == action;
         // The help overlay and a search query being typed take every key.
         let help_open = self
             .current_app()
             .is_some_and(|a| a.view.help || a.search_typing());
-        match key.code {
+        match action {
             _ if help_open => {}
-            KeyCode::Char(']') | KeyCode::Right => {
+            Some(Action::NextFile) => {
                 self.select((self.current + 1) % self.tabs.len().max(1));
-                return WsEffect::None;
+                return Effect::None;
             }
-            KeyCode::Char('[') | KeyCode::Left => {
+            Some(Action::PrevFile) => {
                 let n = self.tabs.len().max(1);
                 self.select((self.current + n - 1) % n);
-                return WsEffect::None;
+                return Effect::None;
             }
-            KeyCode::Char(c @ '1'..='9') => {
-                self.select(c as usize - '1' as usize);
-                return WsEffect::None;
+            Some(Action::File(n)) => {
+                self.select(usize::from(n));
+                return Effect::None;
             }
-            KeyCode::Char('f') => self.follow_tabs = true,
-            // A tab's edit is accepted only once its call is complete, and
-            // then the tab already shows the final result.
-            KeyCode::Char('F') => {
-                self.notice = Some(Notice {
-                    text: "F is for a single diff: a transcript edit shows its final result once its call is complete".into(),
-                    error: false,
-                });
-                return WsEffect::None;
+            // The tab's previewer follows its stream too (below).
+            Some(Action::FollowFile) => self.follow_tabs = true,
+            Some(Action::AcceptFile) => {
+                return self.accept(Action::AcceptFile, vec![self.current], confirmed);
             }
-            KeyCode::Char('x') => {
-                self.notice = Some(Notice {
-                    text: keys::NO_LEAVING_OUT.into(),
-                    error: false,
-                });
-                return WsEffect::None;
+            Some(Action::AcceptAll) => {
+                let tabs = (0..self.tabs.len()).collect();
+                return self.accept(Action::AcceptAll, tabs, confirmed);
             }
-            KeyCode::Char('a') => return self.accept(key.code, vec![self.current], confirmed),
-            KeyCode::Char('A') => {
-                return self.accept(key.code, (0..self.tabs.len()).collect(), confirmed);
-            }
-            KeyCode::Char('r') => return WsEffect::Reload,
+            Some(Action::Reload) => return Effect::Reload,
             // Quitting after some files were written is a success: what
             // the user accepted is on disk (Esc, passed to the tab, never quits).
-            KeyCode::Char('q') => {
+            Some(Action::Quit) => {
                 let any_written = self.tabs.iter().any(|t| t.written);
-                return WsEffect::Quit(if any_written { 0 } else { 1 });
+                return Effect::Quit(if any_written { 0 } else { 1 });
             }
+            // One diff's keys, said to be one diff's.
+            None => match keymap::lookup(KeyScope::SingleDiff, key) {
+                // A tab's edit is accepted only once its call is complete,
+                // and then the tab already shows the final result.
+                Some(Action::FinalView) => {
+                    self.notice = Some(Notice {
+                        text: "F is for a single diff: a transcript edit shows its final result once its call is complete".into(),
+                        error: false,
+                    });
+                    return Effect::None;
+                }
+                Some(Action::LeaveOut) => {
+                    self.notice = Some(Notice {
+                        text: keys::NO_LEAVING_OUT.into(),
+                        error: false,
+                    });
+                    return Effect::None;
+                }
+                _ => {}
+            },
             _ => {}
         }
         match self.tabs.get_mut(self.current) {
-            Some(tab) => match keys::on_key(&mut tab.app, key) {
-                Effect::None => WsEffect::None,
-                Effect::Reload => WsEffect::Reload,
-                Effect::Quit(code) => WsEffect::Quit(code),
-                other => WsEffect::Tab(other),
-            },
-            None => WsEffect::None,
+            Some(tab) => keys::on_key_in(&mut tab.app, key, KeyScope::Transcript),
+            None => Effect::None,
         }
     }
 
@@ -593,7 +642,7 @@ impl Workspace {
     /// Checks the tabs can be written; the loop writes them all or none.
     /// A block whose place is in doubt holds the write back until `key` is
     /// pressed again (`confirmed`).
-    fn accept(&mut self, key: KeyCode, tabs: Vec<usize>, confirmed: bool) -> WsEffect {
+    fn accept(&mut self, key: Action, tabs: Vec<usize>, confirmed: bool) -> Effect {
         // Neither a transcript that could not be read to its end nor a
         // patch the reference refuses as a whole is written in part.
         let whole_refusal = self
@@ -614,7 +663,7 @@ impl Workspace {
             });
         if let Some(why) = whole_refusal {
             self.refuse(format!("nothing written: {why}"), Until::Key, true);
-            return WsEffect::None;
+            return Effect::None;
         }
         // A refused path is never written, and accepting all while one is
         // refused writes nothing, as `srview apply --transcript` does.
@@ -636,7 +685,7 @@ impl Workspace {
                 entries.join(", ")
             );
             self.refuse(text, until, true);
-            return WsEffect::None;
+            return Effect::None;
         }
         let mut indices = Vec::new();
         let mut accepted = Vec::new();
@@ -662,7 +711,7 @@ impl Workspace {
                         edit.content().to_string(),
                     )]);
                     self.refuse(text, until, true);
-                    return WsEffect::None;
+                    return Effect::None;
                 }
                 Some(edit) if edit.ok() => {
                     indices.push(self.edit_index(t).unwrap_or_default());
@@ -684,7 +733,7 @@ impl Workspace {
                     );
                     let until = Until::State(vec![(edit.path.clone(), edit.state)]);
                     self.refuse(text, until, true);
-                    return WsEffect::None;
+                    return Effect::None;
                 }
                 None => {}
             }
@@ -696,7 +745,7 @@ impl Workspace {
                 ("nothing to write: already written", Until::Key)
             };
             self.refuse(text.into(), until, false);
-            return WsEffect::None;
+            return Effect::None;
         }
         // Mid-stream, later calls may edit the same files again: writing
         // now would leave those edits out.
@@ -733,16 +782,19 @@ impl Workspace {
             );
             self.refuse(text, until, true);
             self.confirming = Some(key);
-            return WsEffect::None;
+            return Effect::None;
         }
         self.clear_refusal();
-        WsEffect::Write(indices)
+        Effect::Write {
+            files: indices,
+            file_endings: false,
+        }
     }
 
     /// What to ask before writing `tabs` when a block of theirs is placed
     /// where its diagnosis cannot vouch for (see [`crate::tui::app::place_doubt`]);
     /// the first such block is selected in its tab.
-    fn doubt_notice(&mut self, tabs: &[usize], key: KeyCode) -> Option<String> {
+    fn doubt_notice(&mut self, tabs: &[usize], key: Action) -> Option<String> {
         use crate::diagnose::doubt::{MIXED_LINE_ENDINGS, mixes_line_endings};
         let mut first = None;
         let mut count = 0;
@@ -928,10 +980,11 @@ fn state_phrase(state: FileState) -> &'static str {
     }
 }
 
-/// The key `a` or `A` that accepts, as the question names it.
-fn key_char(key: KeyCode) -> char {
-    match key {
-        KeyCode::Char(c) => c,
-        _ => 'a',
-    }
+/// The key of `action` (`a` or `A`, accepting) in a transcript, as the
+/// question names it: the table's.
+fn key_char(action: Action) -> String {
+    keymap::rows(KeyScope::Transcript)
+        .flat_map(|r| r.binds)
+        .find(|b| b.action == action)
+        .map_or_else(|| "a".to_string(), keymap::key_name)
 }

@@ -16,6 +16,7 @@ use crate::sessions::review::Basis;
 use crate::source::agent::Verdict;
 use crate::tui::app::App;
 use crate::tui::app::agent::{AgentList, AgentMode, Concern, EditRow};
+use crate::tui::app::keymap::{Action, KeyScope, footer_items};
 
 /// Rows above the edit's previewer in preview mode: the header, the
 /// edit's line, the verdicts' line.
@@ -38,7 +39,7 @@ pub fn render(
         height: area.height - 1,
         ..area
     };
-    match (list.mode, shown, list.current()) {
+    match (list.mode(), shown, list.current()) {
         (AgentMode::Preview, Some((app, caches)), Some(row)) => {
             edit_lines(frame, rest, list, row, theme);
             let below = PREVIEW_HEADER_ROWS - 1;
@@ -47,7 +48,7 @@ pub fn render(
                 height: rest.height.saturating_sub(below),
                 ..rest
             };
-            render_app(frame, preview, app, caches, theme, list.notice.as_ref());
+            render_app(frame, preview, app, caches, theme, list.notice().as_ref());
         }
         _ => edit_list(frame, rest, list, theme),
     }
@@ -55,16 +56,16 @@ pub fn render(
 
 fn header(frame: &mut Frame, area: Rect, list: &AgentList, theme: &Theme) {
     let (edits, failed, loose, disagree) = list.counts();
-    let state = if list.unreadable {
+    let state = if list.unreadable() {
         "unreadable"
-    } else if list.ended {
+    } else if list.ended() {
         "ended"
-    } else if list.bytes == 0 {
+    } else if list.bytes() == 0 {
         "waiting"
     } else {
         "live"
     };
-    let agent = list.agent.as_deref().unwrap_or("agent not known yet");
+    let agent = list.agent().as_deref().unwrap_or("agent not known yet");
     let mut text = format!(
         " {agent} · {} · {failed} failed · {loose} loose",
         crate::words::count(edits, "edit"),
@@ -75,7 +76,7 @@ fn header(frame: &mut Frame, area: Rect, list: &AgentList, theme: &Theme) {
             crate::words::count(disagree, "DISAGREEMENT")
         ));
     }
-    text.push_str(&format!(" · {state} · {}", list.source));
+    text.push_str(&format!(" · {state} · {}", list.source()));
     let style = if disagree > 0 {
         theme.bad()
     } else {
@@ -90,7 +91,7 @@ fn edit_lines(frame: &mut Frame, area: Rect, list: &AgentList, row: &EditRow, th
     // The edit's own number, as the list shows it (with `!` the order
     // changes, not the numbers).
     let mut spans = vec![Span::styled(
-        format!(" edit {}/{} ", row.seq, list.rows.len()),
+        format!(" edit {}/{} ", row.seq, list.rows().len()),
         theme.bar(),
     )];
     let tabs = list.files();
@@ -132,7 +133,7 @@ fn edit_lines(frame: &mut Frame, area: Rect, list: &AgentList, row: &EditRow, th
     if used + hint.width() <= width {
         tab_line.push(Span::styled(hint, theme.gutter()));
     }
-    let agent = list.agent_name.unwrap_or("the agent");
+    let agent = list.agent_name().unwrap_or("the agent");
     let (second, style) = verdict_line(row, agent, theme);
     let message = row
         .agent_message
@@ -141,7 +142,7 @@ fn edit_lines(frame: &mut Frame, area: Rect, list: &AgentList, row: &EditRow, th
         .map(|first| format!(" · {agent} said: {first}"))
         .unwrap_or_default();
     let basis = row.basis.map(basis_words).unwrap_or("an unknown content");
-    let follow = if list.follow { ", following" } else { "" };
+    let follow = if list.follow() { ", following" } else { "" };
     let lines = vec![
         Line::from(tab_line),
         // The agent's own error text last: a narrow terminal cuts it first.
@@ -239,18 +240,24 @@ pub fn basis_words(b: Basis) -> &'static str {
 fn edit_list(frame: &mut Frame, area: Rect, list: &AgentList, theme: &Theme) {
     let width = usize::from(area.width);
     let footer_h = 1u16;
-    let note = list.notice.clone().map(|n| (n.text, n.error)).or_else(|| {
-        list.current().and_then(|r| {
-            let notices = r.notices.join("; ");
-            match (&r.disagreement, &r.loose_match) {
-                (Some(d), _) => Some((format!("DISAGREEMENT: {d}"), true)),
-                (None, Some(l)) if notices.is_empty() => Some((format!("loose match: {l}"), false)),
-                (None, Some(l)) => Some((format!("loose match: {l}; {notices}"), false)),
-                (None, None) if notices.is_empty() => None,
-                (None, None) => Some((notices, false)),
-            }
-        })
-    });
+    let note = list
+        .notice()
+        .clone()
+        .map(|n| (n.text, n.error))
+        .or_else(|| {
+            list.current().and_then(|r| {
+                let notices = r.notices.join("; ");
+                match (&r.disagreement, &r.loose_match) {
+                    (Some(d), _) => Some((format!("DISAGREEMENT: {d}"), true)),
+                    (None, Some(l)) if notices.is_empty() => {
+                        Some((format!("loose match: {l}"), false))
+                    }
+                    (None, Some(l)) => Some((format!("loose match: {l}; {notices}"), false)),
+                    (None, None) if notices.is_empty() => None,
+                    (None, None) => Some((notices, false)),
+                }
+            })
+        });
     // A notice wraps, up to a third of the rows.
     let note_lines: Vec<String> = note
         .as_ref()
@@ -259,10 +266,10 @@ fn edit_list(frame: &mut Frame, area: Rect, list: &AgentList, theme: &Theme) {
     let note_h = (note_lines.len() as u16).min((area.height / 3).max(1));
     let rows_h = area.height.saturating_sub(footer_h + note_h);
     let rows_n = usize::from(rows_h);
-    if list.rows.is_empty() {
-        let text = if list.unreadable {
+    if list.rows().is_empty() {
+        let text = if list.unreadable() {
             "the output could not be read: see below"
-        } else if list.ended {
+        } else if list.ended() {
             "no file edits in this output"
         } else {
             "waiting for the agent's first edit…"
@@ -278,7 +285,7 @@ fn edit_list(frame: &mut Frame, area: Rect, list: &AgentList, theme: &Theme) {
         let selected = list.position().unwrap_or(0);
         let top = selected.saturating_sub(rows_n.saturating_sub(1));
         let file_w = list
-            .rows
+            .rows()
             .iter()
             .map(|r| r.file.width())
             .max()
@@ -307,7 +314,7 @@ fn edit_list(frame: &mut Frame, area: Rect, list: &AgentList, theme: &Theme) {
             marks.join(" ")
         };
         let marks_w = list
-            .rows
+            .rows()
             .iter()
             .map(|r| marks_of(r).len())
             .max()
@@ -349,13 +356,19 @@ fn edit_list(frame: &mut Frame, area: Rect, list: &AgentList, theme: &Theme) {
             Paragraph::new(note_lines.join("\n")).style(style),
         );
     }
-    let order = if list.failed_first {
-        "! agent's order"
-    } else {
-        "! failed first"
-    };
-    let follow = if list.live { " · f follow newest" } else { "" };
-    let keys = format!(" j/k move · Enter open · {order}{follow} · ? keys · q quit");
+    // The list's rows with a footer item: `!` names the order it switches
+    // to; a saved session has nothing to follow.
+    let items: Vec<String> = footer_items(KeyScope::AgentList)
+        .filter_map(|(row, item)| {
+            match row.binds.first().map(|b| b.action) {
+                Some(Action::FailedFirst) if list.failed_first() => Some("agent's order"),
+                Some(Action::FollowNewest) if !list.live() => None,
+                _ => Some(item.words),
+            }
+            .map(|words| format!("{} {words}", item.keys))
+        })
+        .collect();
+    let keys = format!(" {}", items.join(" · "));
     let last = area.height.saturating_sub(1);
     band(
         frame,

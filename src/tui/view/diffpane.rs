@@ -28,11 +28,11 @@ impl Caches {
     pub fn new(syntaxes: impl Into<std::sync::Arc<Syntaxes>>, app: &App) -> Self {
         let syntaxes = syntaxes.into();
         // With its newline, as syntect reads it (`<?xml\n` needs the `\s`).
-        let mut first = app.original.line(0).into_owned();
-        if app.original.complete_len() > 0 {
+        let mut first = app.original().line(0).into_owned();
+        if app.original().complete_len() > 0 {
             first.push('\n');
         }
-        let syntax = syntaxes.detect(&app.file_path, &first);
+        let syntax = syntaxes.detect(app.file_path(), &first);
         Caches {
             original: DocHighlighter::new(syntax),
             result: DocHighlighter::new(syntax),
@@ -42,9 +42,9 @@ impl Caches {
     }
 
     fn sync(&mut self, app: &App) {
-        if self.result_epoch != app.result_epoch {
-            self.result.invalidate_from(app.dirty_from);
-            self.result_epoch = app.result_epoch;
+        if self.result_epoch != app.result_epoch() {
+            self.result.invalidate_from(app.dirty_from());
+            self.result_epoch = app.result_epoch();
         }
     }
 }
@@ -77,10 +77,10 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, caches: &mut Caches, the
     let orig_colours =
         caches
             .original
-            .highlight(&caches.syntaxes, &app.original, orig_range.clone());
+            .highlight(&caches.syntaxes, app.original(), orig_range.clone());
     let new_colours = caches
         .result
-        .highlight(&caches.syntaxes, &app.result, new_range.clone());
+        .highlight(&caches.syntaxes, app.result(), new_range.clone());
     let colours = |src: Src| -> &LineColours {
         static EMPTY: LineColours = Vec::new();
         match src {
@@ -94,16 +94,16 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, caches: &mut Caches, the
     };
     // Pending lines are numbered after the result so far (see `rows`).
     let projected = app
-        .segments
+        .segments()
         .iter()
         .filter(|s| s.kind == SegKind::Pending)
         .map(|s| s.new.start + s.orig.len())
         .max()
         .unwrap_or(0);
     let digits = app
-        .original
+        .original()
         .len()
-        .max(app.result.len())
+        .max(app.result().len())
         .max(projected)
         .max(1)
         .to_string()
@@ -128,7 +128,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, caches: &mut Caches, the
                 let (lm, rm) = ctx.row_marks(l.as_ref(), r.as_ref());
                 let mut ls = ctx.cell(l.as_ref(), &lm, &colours, " ");
                 let mut rs = ctx.cell(r.as_ref(), &rm, &colours, "│");
-                if app.view.wrap {
+                if app.view().wrap {
                     let (lw, rw) = (
                         ctx.wrap_filled(ls.1, lt, ls.2),
                         ctx.wrap_filled(rs.1, rt, rs.2),
@@ -168,7 +168,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, caches: &mut Caches, the
             for (l, _) in &rows {
                 let marks = ctx.marks(l.as_ref());
                 let (g, body, fill) = ctx.cell(l.as_ref(), &marks, &colours, " ");
-                if app.view.wrap {
+                if app.view().wrap {
                     for (i, chunk) in ctx.wrap_filled(body, text_w, fill).into_iter().enumerate() {
                         lines.push(join(
                             if i == 0 {
@@ -205,8 +205,8 @@ struct Ctx<'a> {
 impl Ctx<'_> {
     fn text(&self, src: Src) -> std::borrow::Cow<'_, str> {
         match src {
-            Src::Orig(l) => self.app.original.line(l),
-            Src::New(l) => self.app.result.line(l),
+            Src::Orig(l) => self.app.original().line(l),
+            Src::New(l) => self.app.result().line(l),
         }
     }
 
@@ -217,10 +217,10 @@ impl Ctx<'_> {
     fn with_ending_shown(&self, src: Src) -> std::borrow::Cow<'_, str> {
         let text = self.text(src);
         let terminated = match src {
-            Src::Orig(l) => l < self.app.original.complete_len(),
-            Src::New(l) => l < self.app.result.complete_len(),
+            Src::Orig(l) => l < self.app.original().complete_len(),
+            Src::New(l) => l < self.app.result().complete_len(),
         };
-        if !self.app.crlf_file || !terminated {
+        if !self.app.crlf_file() || !terminated {
             return text;
         }
         match text.strip_suffix('\r') {
@@ -268,7 +268,7 @@ impl Ctx<'_> {
     /// cut with `…`, and its background carried to the pane's edge.
     fn clip(&self, body: Vec<Span<'static>>, width: usize, fill: Style) -> Vec<Span<'static>> {
         let ellipsis = fill.patch(self.theme.gutter());
-        let row = code::clip(body, self.app.view.hscroll, width, ellipsis);
+        let row = code::clip(body, self.app.view().hscroll, width, ellipsis);
         code::pad(row, width, fill)
     }
 
@@ -336,7 +336,7 @@ impl Ctx<'_> {
         let mark_style = self.theme.word(c.tint.unwrap_or(Tint::Unattributed));
         let found = self
             .app
-            .view
+            .view()
             .search
             .as_ref()
             .map(|s| s.ranges(&text))
@@ -366,7 +366,7 @@ fn collect_rows(app: &App, height: usize) -> Vec<Row> {
     let unplaced = unplaced_ranges(app);
     // A block that applied has its matched lines marked by stage already.
     let placed = |i: usize| {
-        app.outcome
+        app.outcome()
             .blocks
             .get(i)
             .is_some_and(|b| b.original.is_some())
@@ -377,12 +377,12 @@ fn collect_rows(app: &App, height: usize) -> Vec<Row> {
         .and_then(|d| d.closest)
         .map(|c| c.start_line.saturating_sub(1)..c.end_line);
     let mut out = Vec::with_capacity(height);
-    let mut row = app.view.scroll;
+    let mut row = app.view().scroll;
     while out.len() < height {
         let Some((seg_i, off)) = rows.locate(row) else {
             break;
         };
-        let seg = &app.segments[seg_i];
+        let seg = &app.segments()[seg_i];
         let tint = match seg.kind {
             SegKind::Change { block } => Some(block_tint(app, block)),
             _ => None,
@@ -477,9 +477,9 @@ fn line_ranges(rows: &[Row]) -> (Range<usize>, Range<usize>) {
 /// or at the unicode level as its own (`U`).
 fn block_tint(app: &App, block: Option<usize>) -> Tint {
     let loose = block
-        .and_then(|b| app.loose_levels.get(b))
+        .and_then(|b| app.loose_levels().get(b))
         .and_then(Option::as_deref);
-    match block.and_then(|b| app.outcome.blocks.get(b)) {
+    match block.and_then(|b| app.outcome().blocks.get(b)) {
         Some(b) if b.out_of_order => Tint::OutOfOrder,
         Some(b) if loose == Some("unicode") && b.stage.is_some() => Tint::Unicode,
         Some(b) if loose.is_some() && b.stage.is_some() => {
@@ -493,7 +493,7 @@ fn block_tint(app: &App, block: Option<usize>) -> Tint {
 /// Original lines of matched blocks that have no place in the result yet
 /// (out-of-order blocks while streaming), with their tint; found once a frame.
 fn unplaced_ranges(app: &App) -> Vec<(Range<usize>, Tint)> {
-    app.outcome
+    app.outcome()
         .blocks
         .iter()
         .filter(|b| b.replacement_bytes.is_none() && b.state != BlockState::Failed)
@@ -510,13 +510,13 @@ fn unplaced_ranges(app: &App) -> Vec<(Range<usize>, Tint)> {
 /// The result line being streamed right now, if a replacement is streaming.
 fn streaming_line(app: &App) -> Option<usize> {
     let active = app
-        .outcome
+        .outcome()
         .blocks
         .iter()
         .rev()
         .find(|b| b.state == BlockState::ReplaceStreaming)?;
     let seg = app.segment_of_block(active.index)?;
-    let new = &app.segments[seg].new;
+    let new = &app.segments()[seg].new;
     (!new.is_empty()).then(|| new.end - 1)
 }
 
@@ -537,10 +537,18 @@ mod tests {
         app.end_stream();
         let exact = Tint::Stage(crate::engine::Stage::Exact);
         assert_eq!(block_tint(&app, Some(0)), exact);
-        app.loose_levels = vec![Some("trimmed".into())];
+        app.place_blocks(
+            vec![Some("trimmed".into())],
+            Vec::new(),
+            app.block_numbers(),
+        );
         let trimmed = Tint::Stage(crate::engine::Stage::LineTrimmed);
         assert_eq!(block_tint(&app, Some(0)), trimmed);
-        app.loose_levels = vec![Some("unicode".into())];
+        app.place_blocks(
+            vec![Some("unicode".into())],
+            Vec::new(),
+            app.block_numbers(),
+        );
         assert_eq!(block_tint(&app, Some(0)), Tint::Unicode);
         assert_eq!(Tint::Unicode.symbol(), "U");
     }

@@ -79,7 +79,7 @@ pub fn screen_layout(app: &App, area: Rect, notice: Option<&Notice>) -> Screen {
         height: height.min(h.saturating_sub(y)),
     };
     let notice_h = notice
-        .or(app.notice.as_ref())
+        .or(app.notice().as_ref())
         .map_or(1, |n| {
             code::notice_rows(&n.text, usize::from(area.width)).len() as u16
         })
@@ -98,7 +98,7 @@ pub fn screen_layout(app: &App, area: Rect, notice: Option<&Notice>) -> Screen {
     } else {
         // `+`: the selected block's diagnosis shows all its rows, the
         // panes keeping three.
-        let cap = if app.view.detail_expanded {
+        let cap = if app.view().detail_expanded {
             rest - 3
         } else {
             (h / 3).max(4).min(rest - 3)
@@ -140,8 +140,8 @@ fn blocks_pane_layout(app: &App, pane: Rect, detail: usize) -> BlocksPane {
     let detail_h = inner - list_h;
     let list_rows = usize::from(list_h);
     let last_first = count.saturating_sub(list_rows);
-    let selected = app.view.selected.min(count.saturating_sub(1));
-    let first = match app.view.blocks_top {
+    let selected = app.view().selected.min(count.saturating_sub(1));
+    let first = match app.view().blocks_top {
         Some(top) => top.min(last_first),
         None => selected.saturating_sub(list_rows.saturating_sub(1)),
     };
@@ -164,7 +164,7 @@ fn blocks_pane_layout(app: &App, pane: Rect, detail: usize) -> BlocksPane {
 
 /// The diff area's height for a terminal of `height` rows (for paging).
 pub fn diff_rows(app: &App, height: u16) -> u16 {
-    let area = Rect::new(0, 0, app.view.width, height);
+    let area = Rect::new(0, 0, app.view().width, height);
     screen_layout(app, area, None).diff.height
 }
 
@@ -211,16 +211,21 @@ fn render_in(
     let screen = screen_layout(app, area, notice);
     panels::status_bar(frame, screen.status, app, theme);
     diffpane::render(frame, screen.diff, app, caches, theme);
-    if app.view.raw {
+    if app.view().raw {
         panels::raw_input(frame, screen.diff, app, theme);
     }
     if let Some(blocks) = &screen.blocks {
         panels::blocks_pane(frame, blocks, app, theme);
     }
-    panels::notice(frame, screen.notice, notice.or(app.notice.as_ref()), theme);
-    panels::footer(frame, screen.footer, app, theme);
-    if app.view.help {
-        panels::help(frame, area, theme, keys, app.view.help_scroll);
+    panels::notice(
+        frame,
+        screen.notice,
+        notice.or(app.notice().as_ref()),
+        theme,
+    );
+    panels::footer(frame, screen.footer, app, theme, keys);
+    if app.view().help {
+        panels::help(frame, area, theme, keys, app.view().help_scroll);
     }
 }
 
@@ -236,7 +241,7 @@ pub fn render_workspace(frame: &mut Frame, ws: &Workspace, caches: &mut [Caches]
         height: area.height - 1,
         ..area
     };
-    match (ws.current_app(), caches.get_mut(ws.current)) {
+    match (ws.current_app(), caches.get_mut(ws.current())) {
         (Some(app), Some(c)) => {
             render_in(
                 frame,
@@ -245,20 +250,20 @@ pub fn render_workspace(frame: &mut Frame, ws: &Workspace, caches: &mut [Caches]
                 c,
                 theme,
                 KeyScope::Transcript,
-                ws.notice.as_ref(),
+                ws.notice().as_ref(),
             );
         }
         _ => {
             let mut lines = vec![ratatui::text::Line::styled(
                 format!(
                     "waiting for the transcript's first edit… ({} B)",
-                    ws.received.bytes
+                    ws.received().bytes
                 ),
                 theme.gutter(),
             )];
             // What the loop or the sources said meanwhile (a transcript
             // file that does not exist yet, one that cannot be read).
-            if let Some(n) = &ws.notice {
+            if let Some(n) = &ws.notice() {
                 let style = if n.error { theme.bad() } else { theme.warn() };
                 lines.push(ratatui::text::Line::styled(n.text.clone(), style));
             }

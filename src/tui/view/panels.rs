@@ -12,7 +12,7 @@ use super::BlocksPane;
 use super::code::{self, sanitize};
 use super::theme::{ColourMode, Theme, Tint};
 use crate::engine::{BlockReport, BlockState};
-use crate::tui::app::keymap::{KeyScope, key_help};
+use crate::tui::app::keymap::{Action, KeyScope, footer_items, key_help};
 use crate::tui::app::{App, Focus, Layout, Notice, PlaceDoubt, StreamState};
 use crate::words;
 
@@ -29,9 +29,9 @@ pub fn tab_bar(
     ws: &crate::tui::app::workspace::Workspace,
     theme: &Theme,
 ) {
-    let state = ws.received.stream.name();
+    let state = ws.received().stream.name();
     let headers = [
-        format!(" transcript {state} · {} B ", ws.received.bytes),
+        format!(" transcript {state} · {} B ", ws.received().bytes),
         format!(" transcript {state} "),
         format!(" {state} "),
     ];
@@ -39,17 +39,17 @@ pub fn tab_bar(
     let mut tabs = Vec::new();
     // The failed files' tabs: if the bar has no room for one, it says so.
     let mut failed = Vec::new();
-    for (i, tab) in ws.tabs.iter().enumerate() {
-        let style = match (tab.written, tab.state) {
+    for (i, tab) in ws.tabs().iter().enumerate() {
+        let style = match (tab.written(), tab.state()) {
             (true, _) | (_, FileState::Applied) => theme.ok(),
             (_, FileState::Streaming) => theme.warn(),
             (_, FileState::Failed | FileState::Refused) => theme.bad(),
         };
-        let text = format!(" {} {} {} ", i + 1, sanitize(&tab.path), tab.state_label());
-        if !tab.written && matches!(tab.state, FileState::Failed | FileState::Refused) {
+        let text = format!(" {} {} {} ", i + 1, sanitize(tab.path()), tab.state_label());
+        if !tab.written() && matches!(tab.state(), FileState::Failed | FileState::Refused) {
             failed.push(text.clone());
         }
-        let style = if i == ws.current {
+        let style = if i == ws.current() {
             style.patch(theme.selected())
         } else {
             style
@@ -83,7 +83,7 @@ pub fn tab_bar(
     spans.extend(tabs);
     let fitted = |hint: &str| {
         let room = width.saturating_sub(hint.width());
-        (fit_spans(spans.clone(), room, ws.current + 1), room)
+        (fit_spans(spans.clone(), room, ws.current() + 1), room)
     };
     let (mut shown, mut room) = fitted(hint);
     let hidden = failed
@@ -175,7 +175,7 @@ pub(super) fn fit_spans(
 pub fn status_bar(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     // Blocks left out are counted as such, not by their state in the whole diff.
     let counted = || {
-        app.outcome
+        app.outcome()
             .blocks
             .iter()
             .filter(|b| !app.is_left_out(b.index))
@@ -200,14 +200,14 @@ pub fn status_bar(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         Layout::Unified => "unified",
     };
     let mut flags = vec![layout.to_string()];
-    if app.view.follow {
+    if app.view().follow {
         flags.push("follow".into());
     }
-    if app.view.wrap {
+    if app.view().wrap {
         flags.push("wrap".into());
     }
-    if app.view.hscroll > 0 && !app.view.wrap {
-        flags.push(format!("col {}", app.view.hscroll + 1));
+    if app.view().hscroll > 0 && !app.view().wrap {
+        flags.push(format!("col {}", app.view().hscroll + 1));
     }
     // (text, style, priority): on a narrow terminal the lowest priorities
     // go first, whole; the file name is shortened last.
@@ -218,19 +218,19 @@ pub fn status_bar(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             2,
         ),
         (
-            format!(" {} ", sanitize(&app.file_path.display().to_string())),
+            format!(" {} ", sanitize(&app.file_path().display().to_string())),
             theme.bar(),
             NAME,
         ),
-        (format!(" {} ", app.version.name()), theme.bar(), 1),
+        (format!(" {} ", app.version().name()), theme.bar(), 1),
         (
             format!(" {} ", app.mode_name()),
             theme.bar().add_modifier(Modifier::BOLD),
             8,
         ),
-        if app.cut_input {
+        if app.cut_input() {
             (" incomplete ".into(), theme.bar().patch(theme.warn()), 9)
-        } else if app.refused_by_reference {
+        } else if app.refused_by_reference() {
             (" refused ".into(), theme.bar().patch(theme.bad()), 9)
         } else {
             (
@@ -240,9 +240,9 @@ pub fn status_bar(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             )
         },
     ];
-    if !app.left_out.is_empty() {
+    if !app.left_out().is_empty() {
         parts.push((
-            format!(" {} left out ", app.left_out.len()),
+            format!(" {} left out ", app.left_out().len()),
             theme.bar().patch(theme.warn()),
             8,
         ));
@@ -261,7 +261,7 @@ pub fn status_bar(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             5,
         ));
     }
-    let bytes = app.source_bytes.unwrap_or(app.diff.len());
+    let bytes = app.source_bytes().unwrap_or(app.diff().len());
     parts.push((format!(" {bytes} B "), theme.bar(), 0));
     parts.push((format!(" [{}] ", flags.join(" ")), theme.bar(), 3));
     let width = usize::from(area.width);
@@ -420,7 +420,7 @@ fn unreached_line(
 /// call's name beside its first block, blanks beside the others, so the
 /// list reads grouped by call.
 fn with_call(app: &App, i: usize, line: Line<'static>, theme: &Theme) -> Line<'static> {
-    let groups = &app.call_groups;
+    let groups = &app.call_groups();
     if groups.is_empty() {
         return line;
     }
@@ -460,7 +460,7 @@ fn line_range(start: usize, end: usize) -> String {
 
 /// The block list, with the selected block's details under it.
 pub fn blocks_pane(frame: &mut Frame, layout: &BlocksPane, app: &App, theme: &Theme) {
-    let focused = app.view.focus == Focus::Blocks;
+    let focused = app.view().focus == Focus::Blocks;
     let title = if focused {
         " blocks (e: back, Enter: jump) "
     } else {
@@ -475,8 +475,8 @@ pub fn blocks_pane(frame: &mut Frame, layout: &BlocksPane, app: &App, theme: &Th
             theme.gutter()
         });
     frame.render_widget(block, layout.pane);
-    if let Some(why) = &app.source_error {
-        let kept = if app.diff.is_empty() {
+    if let Some(why) = &app.source_error() {
+        let kept = if app.diff().is_empty() {
             String::new()
         } else {
             " (showing the last readable diff)".into()
@@ -494,19 +494,19 @@ pub fn blocks_pane(frame: &mut Frame, layout: &BlocksPane, app: &App, theme: &Th
         );
         return;
     }
-    let blocks = &app.outcome.blocks;
+    let blocks = &app.outcome().blocks;
     if blocks.is_empty() {
-        let msg = match app.stream {
-            _ if app.diff.is_empty() && app.refused_by_reference => "refused: why is below",
+        let msg = match app.stream() {
+            _ if app.diff().is_empty() && app.refused_by_reference() => "refused: why is below",
             StreamState::Waiting => "waiting for the diff…",
             // The reference reads no marker that ends in `\r`: say why
             // nothing is found instead of waiting for a block forever.
-            _ if app.diff.contains("SEARCH\r\n") => {
+            _ if app.diff().contains("SEARCH\r\n") => {
                 "no SEARCH/REPLACE block: the diff has CRLF line endings, and a marker line ending in \\r is not a marker"
             }
             // A previewer over another source (an agent's edit srview
             // could not run) says why in its note, below.
-            _ if app.diff.is_empty() && app.has_state_note() => "not run here: why is below",
+            _ if app.diff().is_empty() && app.has_state_note() => "not run here: why is below",
             StreamState::Ended => "no SEARCH/REPLACE block",
             _ => "no SEARCH/REPLACE block yet",
         };
@@ -514,14 +514,14 @@ pub fn blocks_pane(frame: &mut Frame, layout: &BlocksPane, app: &App, theme: &Th
         return;
     }
     let listed = app.listed_blocks();
-    let sel = app.view.selected.min(listed - 1);
+    let sel = app.view().selected.min(listed - 1);
     let width = usize::from(layout.list.width);
     let lines: Vec<Line> = (layout.first..listed)
         .take(usize::from(layout.list.height))
         .map(|i| {
             let line = match blocks.get(i) {
                 Some(b) => {
-                    let loose = app.loose_levels.get(i).and_then(|l| l.as_deref());
+                    let loose = app.loose_levels().get(i).and_then(|l| l.as_deref());
                     let mut line = block_line(b, app.final_mode(), loose, theme);
                     if app.is_left_out(i) {
                         // Neither written nor shown in the panes: its state
@@ -537,7 +537,7 @@ pub fn blocks_pane(frame: &mut Frame, layout: &BlocksPane, app: &App, theme: &Th
                         );
                     }
                     let diagnosis = app
-                        .diagnoses
+                        .diagnoses()
                         .iter()
                         .find(|d| d.index == i && !app.diagnosis_stale());
                     // A final failure says why in its own line.
@@ -563,7 +563,7 @@ pub fn blocks_pane(frame: &mut Frame, layout: &BlocksPane, app: &App, theme: &Th
                 }
                 None => {
                     let mut line =
-                        unreached_line(app.diagnoses.iter().find(|d| d.index == i), i, theme);
+                        unreached_line(app.diagnoses().iter().find(|d| d.index == i), i, theme);
                     if app.is_left_out(i)
                         && let Some(state) = line.spans.get_mut(1)
                     {
@@ -597,7 +597,7 @@ pub fn blocks_pane(frame: &mut Frame, layout: &BlocksPane, app: &App, theme: &Th
     let mut lines: Vec<Line> = if body.len() + hint.len() > height {
         let mut budget = height.saturating_sub(hint.len());
         // `+` shows them all, unless it already gave the pane all it can.
-        let shows_all = if app.view.detail_expanded {
+        let shows_all = if app.view().detail_expanded {
             "srview check shows all"
         } else {
             "+: show all"
@@ -680,10 +680,10 @@ type DetailRows = (Vec<(Line<'static>, u8)>, Vec<&'static str>);
 
 fn detail_content(app: &App, width: u16, theme: &Theme) -> DetailRows {
     let width = usize::from(width).max(1);
-    let Some(b) = app.outcome.blocks.get(
-        app.view
+    let Some(b) = app.outcome().blocks.get(
+        app.view()
             .selected
-            .min(app.outcome.blocks.len().saturating_sub(1)),
+            .min(app.outcome().blocks.len().saturating_sub(1)),
     ) else {
         return (Vec::new(), Vec::new());
     };
@@ -694,9 +694,9 @@ fn detail_content(app: &App, width: u16, theme: &Theme) -> DetailRows {
             .collect()
     };
     let Some(d) = app.selected_diagnosis().filter(|d| d.is_problem()) else {
-        let loose = app.loose_levels.get(b.index).and_then(|l| l.as_deref());
-        let hunk = app.hunk_lines.get(b.index).copied();
-        let text = detail(b, app.final_mode(), loose, hunk, app.block_numbers);
+        let loose = app.loose_levels().get(b.index).and_then(|l| l.as_deref());
+        let hunk = app.hunk_lines().get(b.index).copied();
+        let text = detail(b, app.final_mode(), loose, hunk, app.block_numbers());
         return (wrapped(&text, theme.gutter(), NEED_HEADER), Vec::new());
     };
     let reason = d.reason.map_or("problem", |r| r.code());
@@ -857,10 +857,12 @@ pub fn notice(frame: &mut Frame, area: Rect, notice: Option<&Notice>, theme: &Th
 }
 
 /// The footer's keys, in order, each with a priority: on a narrow terminal
-/// the lowest go first; `? help` always stays.
-pub fn footer(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+/// the lowest go first; `? help` always stays. `screen`: whose keys (the
+/// table's rows with a footer item; a question or an overlay open lists
+/// its own few keys).
+pub fn footer(frame: &mut Frame, area: Rect, app: &App, theme: &Theme, screen: KeyScope) {
     // The query being typed takes the footer: its keys are the prompt's.
-    if let Some(search) = app.view.search.as_ref().filter(|s| s.typing) {
+    if let Some(search) = app.view().search.as_ref().filter(|s| s.typing) {
         let text = format!("/{}▏  Enter search · Esc cancel", sanitize(&search.query));
         frame.render_widget(Paragraph::new(text).style(theme.warn()), area);
         return;
@@ -869,20 +871,20 @@ pub fn footer(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         Layout::Split => "unified",
         Layout::Unified => "split",
     };
-    let keys: Vec<(&str, &str, u8)> = if app.view.raw {
+    let keys: Vec<(&str, &str, u8)> = if app.view().raw {
         // The raw input shown over the panes: only these keys act.
         vec![
             ("v/Esc", "back to the panes", 9),
             ("j/k", "scroll", 7),
             ("q", "quit", 8),
         ]
-    } else if app.reload_offered {
+    } else if app.reload_offered() {
         vec![
             ("r", "reload FILE and re-apply", 9),
             ("q", "quit", 8),
             ("?", "help", u8::MAX),
         ]
-    } else if app.confirming_guess && app.confirming_endings {
+    } else if app.confirming_guess() && app.confirming_endings() {
         vec![
             ("L", "use the file's line endings", 9),
             ("a", "write as it is", 9),
@@ -890,14 +892,14 @@ pub fn footer(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             ("q", "quit", 7),
             ("?", "help", u8::MAX),
         ]
-    } else if app.confirming_guess {
+    } else if app.confirming_guess() {
         vec![
             ("a", "write anyway", 9),
             ("Esc", "cancel", 8),
             ("q", "quit", 7),
             ("?", "help", u8::MAX),
         ]
-    } else if app.final_preview && !app.is_final() {
+    } else if app.final_preview() && !app.is_final() {
         vec![
             ("j/k", "scroll", 3),
             ("n/N", "block", 4),
@@ -907,22 +909,19 @@ pub fn footer(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             ("?", "help", u8::MAX),
         ]
     } else {
-        // While a search is active, n/N go to its matches.
-        let n_goes_to = if app.search_active() {
-            "match · Esc end search"
-        } else {
-            "block"
-        };
-        vec![
-            ("j/k", "scroll", 4),
-            ("n/N", n_goes_to, 5),
-            ("f", "follow", 1),
-            ("u", other_layout, 2),
-            ("e", "blocks", 3),
-            ("a", "accept", 7),
-            ("q", "quit", 6),
-            ("?", "help", u8::MAX),
-        ]
+        // The keys of the table's rows with a footer item; n/N go to a
+        // search's matches while it is active, and `u` names the layout it
+        // switches to.
+        footer_items(screen)
+            .map(|(row, item)| {
+                let words = match row.binds.first().map(|b| b.action) {
+                    Some(Action::NextBlock) if app.search_active() => "match · Esc end search",
+                    Some(Action::ToggleLayout) => other_layout,
+                    _ => item.words,
+                };
+                (item.keys, words, item.priority)
+            })
+            .collect()
     };
     let item = |(k, what, _): &(&str, &str, u8)| format!(" {k} {what} ·");
     let mut keep: Vec<bool> = vec![true; keys.len()];
@@ -967,7 +966,7 @@ pub fn raw_input(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let total = text.lines().count();
     let digits = total.max(1).to_string().len();
     let visible = usize::from(area.height - 1);
-    let top = app.view.raw_scroll.min(total.saturating_sub(visible));
+    let top = app.view().raw_scroll.min(total.saturating_sub(visible));
     let width = usize::from(area.width);
     let mut lines: Vec<Line> = vec![Line::styled(
         code::clip(
