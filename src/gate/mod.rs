@@ -43,6 +43,7 @@ mod payload;
 mod policy;
 pub mod record;
 mod reindent;
+pub mod spool;
 
 pub use answer::Reply;
 pub use payload::Call;
@@ -223,6 +224,18 @@ pub struct Judgment {
     pub action: Option<Action>,
     /// The answer.
     pub answer: Answer,
+    /// The edit put to the review pane: set when the policy's action for
+    /// its case is `review` ([`spool::consult`] asks the pane).
+    pub review: Option<Review>,
+}
+
+/// An edit for the review pane, and what the pane answered.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Review {
+    /// What srview found (the pane shows it; the answers are built on it).
+    pub(crate) finding: Finding,
+    /// The pane's verdict, once it answered.
+    pub verdict: Option<spool::Verdict>,
 }
 
 /// What judging one edit found, before the policy decides.
@@ -276,6 +289,7 @@ pub fn judge<F: PatchFs>(
                 answer: Answer::Deny {
                     reason: format!("srview gate: the hook's payload cannot be read: {why}"),
                 },
+                review: None,
             };
         }
     };
@@ -297,6 +311,7 @@ pub fn judge<F: PatchFs>(
             stage: None,
             action: None,
             answer: Answer::NoOpinion,
+            review: None,
         };
     }
     let fs = fs_at(&call.cwd);
@@ -317,6 +332,7 @@ pub fn failure(agent: GateAgent, why: &str) -> Judgment {
         answer: Answer::Deny {
             reason: format!("srview gate: {why}"),
         },
+        review: None,
     }
 }
 
@@ -331,6 +347,11 @@ fn decide(agent: GateAgent, call: Call, finding: Finding, policy: &Policy) -> Ju
         let action = policy.action(finding.case);
         (action, answer::for_finding(agent, &tool, &finding, action))
     };
+    // Put to the review pane, the answer above being its fallback.
+    let review = (action == Some(Action::Review) && !after_failure).then(|| Review {
+        finding: finding.clone(),
+        verdict: None,
+    });
     Judgment {
         agent,
         call: Some(call),
@@ -339,6 +360,7 @@ fn decide(agent: GateAgent, call: Call, finding: Finding, policy: &Policy) -> Ju
         stage: finding.stage,
         action,
         answer,
+        review,
     }
 }
 
@@ -346,6 +368,11 @@ impl Judgment {
     /// The answer in the agent's own decision format.
     pub fn reply(&self) -> Reply {
         answer::reply(self.agent, &self.answer)
+    }
+
+    /// The review pane's verdict, when it answered.
+    pub fn verdict(&self) -> Option<&spool::Verdict> {
+        self.review.as_ref().and_then(|r| r.verdict.as_ref())
     }
 
     /// The line `.srview/gate.jsonl` keeps for it (without its newline);
@@ -365,6 +392,8 @@ impl Judgment {
             policy: self.action.map(Action::name),
             decision: self.answer.name(),
             message: self.answer.message(),
+            decided_by: self.verdict().map(|_| "review pane"),
+            review: self.verdict().map(spool::Verdict::name),
         };
         serde_json::to_string(&record).unwrap_or_default()
     }
@@ -388,6 +417,12 @@ struct Record<'a> {
     policy: Option<&'a str>,
     decision: &'a str,
     message: Option<&'a str>,
+    /// Who decided, when not the policy: `review pane`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    decided_by: Option<&'a str>,
+    /// The pane's answer (`allow`, `reject`, `corrected`, `allow-session`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    review: Option<&'a str>,
 }
 
 /// `bytes`' SHA-256 in lower-case hex.

@@ -10,6 +10,7 @@ pub mod app;
 mod clipboard;
 mod event;
 mod pause;
+mod review;
 mod run;
 mod single;
 mod terminal;
@@ -19,8 +20,9 @@ pub mod view;
 use std::path::PathBuf;
 
 pub use agent::AgentEdits;
+pub use review::ReviewPane;
 pub use event::{Event, Folded};
-pub use run::{Flow, Screen, run};
+pub use run::{Flow, Screen, Waker, run};
 pub use single::{AcceptTo, SingleFile};
 pub use transcript::TranscriptFiles;
 
