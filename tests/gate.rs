@@ -15,6 +15,8 @@
 mod install;
 #[path = "gate/record.rs"]
 mod record;
+#[path = "gate/review.rs"]
+mod review;
 
 use std::path::{Path, PathBuf};
 

@@ -370,6 +370,18 @@ impl Judgment {
         answer::reply(self.agent, &self.answer)
     }
 
+    /// The judgment once the review pane answered `verdict`: its answer in
+    /// the agent's terms, and the verdict kept for the record. A judgment
+    /// not put to the pane is given back as it is.
+    pub fn with_verdict(mut self, verdict: spool::Verdict) -> Judgment {
+        let (Some(review), Some(call)) = (&mut self.review, &self.call) else {
+            return self;
+        };
+        self.answer = answer::from_pane(self.agent, &call.tool, &review.finding, &verdict);
+        review.verdict = Some(verdict);
+        self
+    }
+
     /// The review pane's verdict, when it answered.
     pub fn verdict(&self) -> Option<&spool::Verdict> {
         self.review.as_ref().and_then(|r| r.verdict.as_ref())

@@ -295,7 +295,12 @@ pub fn ask(workspace: &Path, request: &Request, deadline: Instant) -> Outcome {
                 }
             }
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) if matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut) => {
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+                ) =>
+            {
                 return Outcome::TimedOut(waited());
             }
             Err(e) => return Outcome::Failed(format!("its socket: {e}")),
@@ -325,7 +330,8 @@ impl Pending {
     pub fn answer(mut self, verdict: &Verdict) -> io::Result<()> {
         let mut line = serde_json::to_vec(verdict).map_err(io::Error::other)?;
         line.push(b'\n');
-        self.stream.set_write_timeout(Some(Duration::from_secs(2)))?;
+        self.stream
+            .set_write_timeout(Some(Duration::from_secs(2)))?;
         self.stream.write_all(&line)?;
         self.stream.flush()
     }
@@ -533,30 +539,25 @@ pub fn consult(mut judgment: super::Judgment, deadline: Instant) -> super::Judgm
         wait_ms: 0,
         fallback: "deny".to_string(),
     };
-    let outcome = ask(Path::new(&call.cwd), &request, deadline);
-    let (agent, tool) = (judgment.agent, call.tool.clone());
-    let answer = match &outcome {
-        Outcome::Answered(verdict) => super::answer::from_pane(agent, &tool, finding, verdict),
+    match ask(Path::new(&call.cwd), &request, deadline) {
+        Outcome::Answered(verdict) => judgment.with_verdict(verdict),
         other => {
             let why = other.fallback_reason().unwrap_or_default();
-            super::answer::review_fallback(agent, &tool, finding, &why)
+            judgment.answer =
+                super::answer::review_fallback(judgment.agent, &call.tool, finding, &why);
+            judgment
         }
-    };
-    judgment.answer = answer;
-    if let (Some(review), Outcome::Answered(verdict)) = (&mut judgment.review, outcome) {
-        review.verdict = Some(verdict);
     }
-    judgment
 }
 
-/// The edit of `request` as the previewer reads an agent's edit: what the
-/// pane shows in the split view (`None`: a tool the gate does not judge,
-/// or an input that cannot be read as one).
-pub fn edit_input(request: &Request) -> Option<crate::source::agent::EditInput> {
+/// `input` (the request's tool input, or its corrected one) as the
+/// previewer reads an agent's edit: what the pane shows in the split view
+/// (`None`: a tool the gate does not judge, or an input that cannot be
+/// read as one).
+pub fn edit_input(request: &Request, input: &Value) -> Option<crate::source::agent::EditInput> {
     use super::judge::{ToolKind, kind};
     use crate::source::agent::{CallInput, EditInput};
     let agent = super::GateAgent::from_id(&request.agent)?;
-    let input = &request.input;
     let text = |key: &str| input.get(key).and_then(Value::as_str).map(str::to_string);
     Some(match kind(agent, &request.tool)? {
         ToolKind::ExactString(tool) => EditInput::Exact(

@@ -20,8 +20,8 @@ pub mod view;
 use std::path::PathBuf;
 
 pub use agent::AgentEdits;
-pub use review::ReviewPane;
 pub use event::{Event, Folded};
+pub use review::ReviewPane;
 pub use run::{Flow, Screen, Waker, run};
 pub use single::{AcceptTo, SingleFile};
 pub use transcript::TranscriptFiles;

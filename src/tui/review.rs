@@ -43,6 +43,8 @@ pub enum PaneAction {
     AllowSession,
     Next,
     Previous,
+    /// The split view shows srview's corrected edit, or the edit as sent.
+    SwitchEdit,
     /// Handed to the previewer of the edit (scrolling, layout, wrap ...).
     View,
     Help,
@@ -91,6 +93,13 @@ pub const PANE_KEYS: &[PaneKey] = &[
         action: PaneAction::AllowSession,
         help: "allow this and the rest of its session (while the pane runs)",
         footer: Some("allow session"),
+    },
+    PaneKey {
+        codes: &[KeyCode::Char('s')],
+        label: "s",
+        action: PaneAction::SwitchEdit,
+        help: "show srview's corrected edit / the edit as sent",
+        footer: Some("show corrected"),
     },
     PaneKey {
         codes: &[KeyCode::Char('q')],
@@ -199,6 +208,8 @@ pub fn action_of(key: &KeyEvent) -> Option<PaneAction> {
 /// The edit shown, built from the call with this seq.
 struct Shown {
     seq: u64,
+    /// It shows srview's corrected edit, not the edit as sent.
+    corrected: bool,
     app: App,
     caches: Option<Caches>,
 }
@@ -220,6 +231,8 @@ pub struct ReviewPane {
     shown: Option<Shown>,
     /// The reason being typed for `r`.
     reason: Option<String>,
+    /// `s`: the split view shows srview's corrected edit.
+    show_corrected: bool,
     /// (agent, session id) allowed with `A`.
     allowed_sessions: HashSet<(String, String)>,
     /// What was answered (or decided without the pane), newest last.
@@ -261,6 +274,7 @@ impl ReviewPane {
             current: 0,
             shown: None,
             reason: None,
+            show_corrected: false,
             allowed_sessions: HashSet::new(),
             log: Vec::new(),
             notice: None,
@@ -330,17 +344,24 @@ impl ReviewPane {
             self.shown = None;
             return;
         };
-        if self.shown.as_ref().is_some_and(|s| s.seq == pending.seq) {
+        let request = &pending.request;
+        let corrected = match &request.corrected {
+            Some(corrected) if self.show_corrected => Some(corrected),
+            _ => None,
+        };
+        if self
+            .shown
+            .as_ref()
+            .is_some_and(|s| s.seq == pending.seq && s.corrected == corrected.is_some())
+        {
             return;
         }
-        let request = &pending.request;
         let file = request.file.clone().unwrap_or_default();
         let path = Path::new(&request.cwd).join(&file);
         let before = request.before.clone();
         let mut app = App::new(path, before.clone().unwrap_or_default(), Version::V1);
-        app.raw_input = Some(
-            serde_json::to_string_pretty(&request.input).unwrap_or_else(|_| String::new()),
-        );
+        let input = corrected.unwrap_or(&request.input);
+        app.raw_input = Some(serde_json::to_string_pretty(input).unwrap_or_else(|_| String::new()));
         let name = file
             .strip_prefix(&format!("{}/", request.cwd))
             .unwrap_or(&file)
@@ -350,13 +371,21 @@ impl ReviewPane {
             name: &name,
             content: before.as_deref(),
         };
-        match spool::edit_input(request) {
+        match spool::edit_input(request, input) {
             Some(input) => match input_blocks(&input, &target, true) {
                 Ok(blocks) => {
                     app.set_diff(blocks.body);
-                    if let Some(note) = blocks.note {
-                        app.note_state(note);
-                    }
+                    let shows = if corrected.is_some() {
+                        "shown: srview's corrected edit (s: the edit as sent)"
+                    } else if request.corrected.is_some() {
+                        "shown: the edit as sent (s: srview's corrected edit)"
+                    } else {
+                        "shown: the edit as sent"
+                    };
+                    let note = blocks
+                        .note
+                        .map_or(shows.to_string(), |n| format!("{n}; {shows}"));
+                    app.note_state(note);
                 }
                 Err(why) => app.note_state(why.to_string()),
             },
@@ -371,6 +400,7 @@ impl ReviewPane {
         }
         self.shown = Some(Shown {
             seq: pending.seq,
+            corrected: corrected.is_some(),
             app,
             caches: None,
         });
@@ -409,9 +439,9 @@ impl ReviewPane {
         // A session just allowed answers its other waiting calls too.
         if verdict == Verdict::AllowSession {
             let waiting = std::mem::take(&mut self.queue);
-            let (allowed, kept): (Vec<_>, Vec<_>) = waiting.into_iter().partition(|p| {
-                session_key(p).is_some_and(|s| self.allowed_sessions.contains(&s))
-            });
+            let (allowed, kept): (Vec<_>, Vec<_>) = waiting
+                .into_iter()
+                .partition(|p| session_key(p).is_some_and(|s| self.allowed_sessions.contains(&s)));
             self.queue = kept;
             for pending in allowed {
                 let what = describe(&pending);
@@ -446,7 +476,10 @@ impl ReviewPane {
             return Flow::Continue;
         }
         if self.help {
-            if matches!(key.code, KeyCode::Esc | KeyCode::Char('?') | KeyCode::Char('q')) {
+            if matches!(
+                key.code,
+                KeyCode::Esc | KeyCode::Char('?') | KeyCode::Char('q')
+            ) {
                 self.help = false;
             }
             return Flow::Continue;
@@ -469,6 +502,14 @@ impl ReviewPane {
                 self.show();
             }
             PaneAction::Next | PaneAction::Previous => {}
+            PaneAction::SwitchEdit => {
+                if waiting.is_some_and(|p| p.request.corrected.is_some()) {
+                    self.show_corrected = !self.show_corrected;
+                    self.show();
+                } else {
+                    self.say("srview offers no corrected edit for this call", false);
+                }
+            }
             _ if waiting.is_none() => self.say("no gate call is waiting", false),
             PaneAction::Allow => self.answer(Verdict::Allow),
             PaneAction::Reject => self.reason = Some(String::new()),
@@ -487,10 +528,7 @@ impl ReviewPane {
                 if waiting.is_some_and(|p| session_key(p).is_some()) {
                     self.answer(Verdict::AllowSession);
                 } else {
-                    self.say(
-                        "this call names no session: a allows it alone",
-                        true,
-                    );
+                    self.say("this call names no session: a allows it alone", true);
                 }
             }
             PaneAction::View => {
@@ -511,13 +549,15 @@ impl ReviewPane {
         });
     }
 
-    /// The footer's text: the table's footer keys that apply now, first
-    /// ones first, as many as fit in `width`.
+    /// The footer's text: the table's footer keys that apply now, in its
+    /// order, each that still fits in `width`.
     fn footer_text(&self, width: usize) -> String {
         let waiting = self.queue.get(self.current);
         let applies = |k: &PaneKey| match k.action {
             PaneAction::Allow | PaneAction::Reject | PaneAction::View => waiting.is_some(),
-            PaneAction::Corrected => waiting.is_some_and(|p| p.request.corrected.is_some()),
+            PaneAction::Corrected | PaneAction::SwitchEdit => {
+                waiting.is_some_and(|p| p.request.corrected.is_some())
+            }
             PaneAction::AllowSession => waiting.is_some_and(|p| session_key(p).is_some()),
             PaneAction::Next | PaneAction::Previous => self.queue.len() > 1,
             PaneAction::Help | PaneAction::Quit => true,
@@ -526,8 +566,9 @@ impl ReviewPane {
         for key in PANE_KEYS.iter().filter(|k| applies(k)) {
             let Some(what) = key.footer else { continue };
             let item = format!(" {} {what} ·", key.label);
+            // The trailing " ·" goes: it may pass the width.
             if text.width() + item.width() > width + 2 {
-                break;
+                continue;
             }
             text.push_str(&item);
         }
@@ -549,9 +590,7 @@ fn describe(pending: &Pending) -> String {
     let r = &pending.request;
     let agent = GateAgent::from_id(&r.agent).map_or(r.agent.clone(), |a| a.title().to_string());
     let file = r.file.as_deref().unwrap_or("?");
-    let file = file
-        .strip_prefix(&format!("{}/", r.cwd))
-        .unwrap_or(file);
+    let file = file.strip_prefix(&format!("{}/", r.cwd)).unwrap_or(file);
     format!("{agent} {} {file} ({})", r.tool, r.case)
 }
 
@@ -650,7 +689,11 @@ impl Screen for ReviewPane {
                     .deadline()
                     .saturating_duration_since(Instant::now())
                     .as_secs();
-                let stage = r.stage.as_deref().map(|s| format!(" ({s})")).unwrap_or_default();
+                let stage = r
+                    .stage
+                    .as_deref()
+                    .map(|s| format!(" ({s})"))
+                    .unwrap_or_default();
                 let offered = if r.corrected.is_some() {
                     " · corrected edit offered"
                 } else {
@@ -781,14 +824,12 @@ fn render_help(frame: &mut Frame, area: Rect, theme: &Theme) {
     };
     frame.render_widget(Clear, rect);
     frame.render_widget(
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: false })
-            .block(
-                Block::default()
-                    .borders(Borders::ALL)
-                    .title(" review pane keys (Esc closes) ")
-                    .border_style(theme.gutter()),
-            ),
+        Paragraph::new(lines).wrap(Wrap { trim: false }).block(
+            Block::default()
+                .borders(Borders::ALL)
+                .title(" review pane keys (Esc closes) ")
+                .border_style(theme.gutter()),
+        ),
         rect,
     );
 }
