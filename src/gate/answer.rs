@@ -154,7 +154,7 @@ pub fn for_finding(
         Action::Deny => Answer::Deny {
             reason: deny_text(agent, tool, finding, None),
         },
-        Action::Review => review_fallback(agent, tool, finding, "no review pane runs"),
+        Action::Review => review_fallback(agent, tool, finding, "no review pane runs", action),
         Action::Repair => match (&finding.corrected, finding.case) {
             (_, Case::Exact) => Answer::NoOpinion,
             (Some(input), Case::Loose | Case::Failing) if agent.can_rewrite() => Answer::Rewrite {
@@ -187,8 +187,15 @@ pub fn after_failure(agent: GateAgent, tool: &str, finding: &Finding) -> Answer 
 
 /// The answer when the review pane does not decide (`why`: none runs, it
 /// did not answer in time, it went away): the policy's fallback, a deny
-/// saying so.
-pub fn review_fallback(agent: GateAgent, tool: &str, finding: &Finding, why: &str) -> Answer {
+/// saying so; `action`: the policy's action for the case (`review`, or
+/// `repair` that could not rewrite).
+pub fn review_fallback(
+    agent: GateAgent,
+    tool: &str,
+    finding: &Finding,
+    why: &str,
+    action: Action,
+) -> Answer {
     let case = finding.case.name();
     Answer::Deny {
         reason: deny_text(
@@ -196,7 +203,8 @@ pub fn review_fallback(agent: GateAgent, tool: &str, finding: &Finding, why: &st
             tool,
             finding,
             Some(&format!(
-                "{why}, so srview's policy {case}=review falls back to deny"
+                "{why}, so srview's policy {case}={} falls back to deny",
+                action.name()
             )),
         ),
     }
@@ -211,6 +219,7 @@ pub fn from_pane(
     tool: &str,
     finding: &Finding,
     verdict: &super::spool::Verdict,
+    action: Action,
 ) -> Answer {
     use super::spool::Verdict;
     let findings = || {
@@ -253,6 +262,7 @@ pub fn from_pane(
                 tool,
                 finding,
                 "the review pane chose a corrected edit srview did not offer",
+                action,
             ),
         },
     }

@@ -347,8 +347,15 @@ fn decide(agent: GateAgent, call: Call, finding: Finding, policy: &Policy) -> Ju
         let action = policy.action(finding.case);
         (action, answer::for_finding(agent, &tool, &finding, action))
     };
-    // Put to the review pane, the answer above being its fallback.
-    let review = (action == Some(Action::Review) && !after_failure).then(|| Review {
+    // Put to the review pane, the answer above being its fallback: a case
+    // the policy says `review` of, and a loose edit `repair` cannot
+    // rewrite (no exact edit srview stands behind, or an agent that takes
+    // none), which goes to the pane when one runs, else is denied.
+    let unrepaired = action == Some(Action::Repair)
+        && finding.case == Case::Loose
+        && matches!(answer, Answer::Deny { .. });
+    let to_pane = (action == Some(Action::Review) || unrepaired) && !after_failure;
+    let review = to_pane.then(|| Review {
         finding: finding.clone(),
         verdict: None,
     });
@@ -377,7 +384,8 @@ impl Judgment {
         let (Some(review), Some(call)) = (&mut self.review, &self.call) else {
             return self;
         };
-        self.answer = answer::from_pane(self.agent, &call.tool, &review.finding, &verdict);
+        let action = self.action.unwrap_or(Action::Review);
+        self.answer = answer::from_pane(self.agent, &call.tool, &review.finding, &verdict, action);
         review.verdict = Some(verdict);
         self
     }

@@ -541,10 +541,13 @@ pub fn consult(mut judgment: super::Judgment, deadline: Instant) -> super::Judgm
     };
     match ask(Path::new(&call.cwd), &request, deadline) {
         Outcome::Answered(verdict) => judgment.with_verdict(verdict),
+        // A loose edit repair could not rewrite: denied as without a pane.
+        Outcome::NoPane if judgment.action != Some(super::Action::Review) => judgment,
         other => {
             let why = other.fallback_reason().unwrap_or_default();
+            let action = judgment.action.unwrap_or(super::Action::Review);
             judgment.answer =
-                super::answer::review_fallback(judgment.agent, &call.tool, finding, &why);
+                super::answer::review_fallback(judgment.agent, &call.tool, finding, &why, action);
             judgment
         }
     }

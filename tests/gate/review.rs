@@ -31,11 +31,7 @@ fn workspace() -> tempfile::TempDir {
 /// `scenario`'s recorded payload of `agent`, its folder and file moved to
 /// `dir`.
 fn payload_in(agent: GateAgent, scenario: &str, dir: &Path) -> Vec<u8> {
-    let mut json: Value = serde_json::from_slice(&payload(agent, scenario)).expect("JSON");
-    let cwd = dir.to_str().expect("a UTF-8 path");
-    json["cwd"] = json!(cwd);
-    json["tool_input"]["file_path"] = json!(format!("{cwd}/inventory.py"));
-    json.to_string().into_bytes()
+    moved(&payload(agent, scenario), dir)
 }
 
 /// Claude Code's recorded curly-quotes edit, judged against `dir` with its
@@ -387,6 +383,55 @@ fn the_panes_verdicts_become_the_agents_answers_and_are_recorded() {
         exact_edit.clone().with_verdict(Verdict::Corrected),
         exact_edit
     );
+}
+
+/// A loose edit that repair cannot rewrite (Qwen Code takes no rewritten
+/// input) goes to the pane when one runs, and is denied as before when
+/// none does.
+#[test]
+fn a_loose_edit_repair_cannot_rewrite_goes_to_the_pane() {
+    let dir = workspace();
+    let agent = GateAgent::QwenCode;
+    let input = super::string_edit(agent, "LOW_STOCK = 5   \n", "LOW_STOCK = 10\n");
+    let bytes = moved(&super::edit_payload(agent, input), dir.path());
+    let judgment = judge(
+        agent,
+        &bytes,
+        |cwd| DirFs { root: cwd.into() },
+        &Policy::default(),
+    );
+    assert_eq!(judgment.case, Case::Loose);
+    assert!(judgment.review.is_some(), "put to the pane");
+    let far = Instant::now() + Duration::from_secs(20);
+    // No pane: the answer is repair's deny, unchanged.
+    assert_eq!(spool::consult(judgment.clone(), far), judgment);
+    let (_listener, receive) = pane(dir.path());
+    let asked = judgment.clone();
+    let gate = std::thread::spawn(move || {
+        spool::consult(asked, Instant::now() + Duration::from_millis(400))
+    });
+    let pending = arrived(&receive);
+    assert_eq!(pending.request.case, "loose");
+    assert!(pending.request.corrected.is_some());
+    let decided = gate.join().expect("the gate");
+    assert_eq!(
+        deny_text(&decided),
+        deny_text(&judgment).replacen(
+            "\nSend this",
+            "\n(no review pane answered within 0.4 s, so srview's policy loose=repair falls \
+             back to deny)\nSend this",
+            1
+        )
+    );
+}
+
+/// A payload's folder and file moved to `dir`.
+fn moved(payload: &[u8], dir: &Path) -> Vec<u8> {
+    let mut json: Value = serde_json::from_slice(payload).expect("JSON");
+    let cwd = dir.to_str().expect("a UTF-8 path");
+    json["cwd"] = json!(cwd);
+    json["tool_input"]["file_path"] = json!(format!("{cwd}/inventory.py"));
+    json.to_string().into_bytes()
 }
 
 // ---- The real binaries on a pty --------------------------------------
