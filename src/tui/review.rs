@@ -837,6 +837,108 @@ fn render_help(frame: &mut Frame, area: Rect, theme: &Theme) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gate::spool::{Outcome, Request, ask};
+
+    fn request(session: &str, call: &str) -> Request {
+        Request {
+            agent: "claude-code".into(),
+            tool: "Edit".into(),
+            cwd: "/w".into(),
+            session_id: Some(session.into()),
+            call_id: Some(call.into()),
+            file: Some("/w/a.py".into()),
+            case: "doubt".into(),
+            stage: Some("exact".into()),
+            diagnosis: "its new text is already there".into(),
+            input: serde_json::json!({"file_path": "/w/a.py", "old_string": "a", "new_string": "b"}),
+            corrected: None,
+            before: Some("a\n".into()),
+            wait_ms: 0,
+            fallback: "deny".into(),
+        }
+    }
+
+    /// A gate call on a thread of its own.
+    fn gate(dir: &Path, session: &str, call: &str) -> std::thread::JoinHandle<Outcome> {
+        let (dir, request) = (dir.to_path_buf(), request(session, call));
+        std::thread::spawn(move || ask(&dir, &request, Instant::now() + Duration::from_secs(20)))
+    }
+
+    /// Takes arrivals until `n` calls wait.
+    fn until_waiting(pane: &mut ReviewPane, n: usize) {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while pane.queue.len() < n {
+            assert!(Instant::now() < deadline, "{} waiting", pane.queue.len());
+            std::thread::sleep(Duration::from_millis(10));
+            pane.on_wake();
+        }
+    }
+
+    fn press(pane: &mut ReviewPane, code: KeyCode) {
+        let _ = pane.on_event(TermEvent::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+    }
+
+    /// `A` allows the call and the waiting and later calls of its session
+    /// (the pane answers those itself); another session's call still waits.
+    /// `r` then Esc sends nothing; `c` without a corrected edit is refused.
+    #[test]
+    fn allowing_a_session_answers_its_other_calls_too() {
+        let dir = tempfile::tempdir().expect("a workspace");
+        let mut pane = ReviewPane::listen(dir.path()).expect("listens");
+        let first = gate(dir.path(), "s1", "one");
+        until_waiting(&mut pane, 1);
+        let other = gate(dir.path(), "s2", "two");
+        until_waiting(&mut pane, 2);
+        let same = gate(dir.path(), "s1", "three");
+        until_waiting(&mut pane, 3);
+        press(&mut pane, KeyCode::Char('r'));
+        assert_eq!(pane.reason.as_deref(), Some(""));
+        press(&mut pane, KeyCode::Char('n'));
+        press(&mut pane, KeyCode::Esc);
+        assert_eq!(pane.reason, None);
+        assert_eq!(pane.queue.len(), 3, "Esc sent nothing");
+        press(&mut pane, KeyCode::Char('c'));
+        assert_eq!(pane.queue.len(), 3, "no corrected edit to allow");
+        assert!(pane.notice.as_ref().is_some_and(|n| n.error));
+        press(&mut pane, KeyCode::Char('A'));
+        let allowed = Outcome::Answered(Verdict::AllowSession);
+        assert_eq!(first.join().expect("gate"), allowed);
+        assert_eq!(same.join().expect("gate"), allowed);
+        assert_eq!(pane.queue.len(), 1);
+        assert_eq!(pane.queue[0].request.call_id.as_deref(), Some("two"));
+        // A later call of the allowed session never waits.
+        let later = gate(dir.path(), "s1", "four");
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while !later.is_finished() {
+            assert!(Instant::now() < deadline, "the later call was not answered");
+            std::thread::sleep(Duration::from_millis(10));
+            pane.on_wake();
+        }
+        assert_eq!(later.join().expect("gate"), allowed);
+        assert_eq!(pane.queue.len(), 1);
+        press(&mut pane, KeyCode::Char('r'));
+        for c in "no".chars() {
+            press(&mut pane, KeyCode::Char(c));
+        }
+        press(&mut pane, KeyCode::Enter);
+        assert_eq!(
+            other.join().expect("gate"),
+            Outcome::Answered(Verdict::Reject {
+                reason: "no".into()
+            })
+        );
+        assert!(pane.queue.is_empty());
+        let log: Vec<&str> = pane.log.iter().map(|(text, _)| text.as_str()).collect();
+        assert_eq!(
+            log,
+            [
+                "allowed, and the rest of its session: Claude Code Edit a.py (doubt)",
+                "allowed (session allowed): Claude Code Edit a.py (doubt)",
+                "allowed (session allowed): Claude Code Edit a.py (doubt)",
+                "rejected (no): Claude Code Edit a.py (doubt)",
+            ]
+        );
+    }
 
     /// Every key of the table is found, and no key is bound twice.
     #[test]
