@@ -45,6 +45,8 @@ pub enum PaneAction {
     Previous,
     /// The split view shows srview's corrected edit, or the edit as sent.
     SwitchEdit,
+    /// srview's whole finding, over the pane.
+    Finding,
     /// Handed to the previewer of the edit (scrolling, layout, wrap ...).
     View,
     Help,
@@ -100,6 +102,13 @@ pub const PANE_KEYS: &[PaneKey] = &[
         action: PaneAction::SwitchEdit,
         help: "show srview's corrected edit / the edit as sent",
         footer: Some("show corrected"),
+    },
+    PaneKey {
+        codes: &[KeyCode::Char('i')],
+        label: "i",
+        action: PaneAction::Finding,
+        help: "srview's whole finding, as the model reads it (j/k scroll, Esc closes)",
+        footer: Some("finding"),
     },
     PaneKey {
         codes: &[KeyCode::Char('q')],
@@ -233,6 +242,8 @@ pub struct ReviewPane {
     reason: Option<String>,
     /// `s`: the split view shows srview's corrected edit.
     show_corrected: bool,
+    /// `i`: srview's whole finding is shown, scrolled this far.
+    finding: Option<u16>,
     /// (agent, session id) allowed with `A`.
     allowed_sessions: HashSet<(String, String)>,
     /// What was answered (or decided without the pane), newest last.
@@ -275,6 +286,7 @@ impl ReviewPane {
             shown: None,
             reason: None,
             show_corrected: false,
+            finding: None,
             allowed_sessions: HashSet::new(),
             log: Vec::new(),
             notice: None,
@@ -412,6 +424,7 @@ impl ReviewPane {
             return;
         }
         let pending = self.queue.remove(self.current);
+        self.finding = None;
         let what = describe(&pending);
         if verdict == Verdict::AllowSession
             && let Some(session) = session_key(&pending)
@@ -484,6 +497,19 @@ impl ReviewPane {
             }
             return Flow::Continue;
         }
+        if let Some(scroll) = &mut self.finding {
+            let page = self.area.height.saturating_sub(4).max(1);
+            match key.code {
+                KeyCode::Esc | KeyCode::Char('i') | KeyCode::Char('q') => self.finding = None,
+                KeyCode::Char('j') | KeyCode::Down => *scroll = scroll.saturating_add(1),
+                KeyCode::Char('k') | KeyCode::Up => *scroll = scroll.saturating_sub(1),
+                KeyCode::PageDown | KeyCode::Char(' ') => *scroll = scroll.saturating_add(page),
+                KeyCode::PageUp => *scroll = scroll.saturating_sub(page),
+                KeyCode::Char('g') | KeyCode::Home => *scroll = 0,
+                _ => {}
+            }
+            return Flow::Continue;
+        }
         let Some(action) = action_of(&key) else {
             return Flow::Continue;
         };
@@ -511,6 +537,7 @@ impl ReviewPane {
                 }
             }
             _ if waiting.is_none() => self.say("no gate call is waiting", false),
+            PaneAction::Finding => self.finding = Some(0),
             PaneAction::Allow => self.answer(Verdict::Allow),
             PaneAction::Reject => self.reason = Some(String::new()),
             PaneAction::Corrected => {
@@ -554,7 +581,9 @@ impl ReviewPane {
     fn footer_text(&self, width: usize) -> String {
         let waiting = self.queue.get(self.current);
         let applies = |k: &PaneKey| match k.action {
-            PaneAction::Allow | PaneAction::Reject | PaneAction::View => waiting.is_some(),
+            PaneAction::Allow | PaneAction::Reject | PaneAction::View | PaneAction::Finding => {
+                waiting.is_some()
+            }
             PaneAction::Corrected | PaneAction::SwitchEdit => {
                 waiting.is_some_and(|p| p.request.corrected.is_some())
             }
@@ -725,7 +754,21 @@ impl Screen for ReviewPane {
                     .lines()
                     .map(|l| Line::raw(sanitize(l)))
                     .collect();
+                let cut = wrapped_rows(&r.diagnosis, area.width) > usize::from(diag.height);
                 frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: false }), diag);
+                if cut && diag.height > 0 {
+                    // Its last row says there is more.
+                    let last = Rect {
+                        y: diag.y + diag.height - 1,
+                        height: 1,
+                        ..diag
+                    };
+                    frame.render_widget(Clear, last);
+                    frame.render_widget(
+                        Paragraph::new("… i: all of srview's finding").style(theme.gutter()),
+                        last,
+                    );
+                }
                 if let Some(shown) = &mut self.shown {
                     let caches = shown
                         .caches
@@ -757,10 +800,44 @@ impl Screen for ReviewPane {
                 frame.render_widget(Paragraph::new(text).style(theme.gutter()), footer);
             }
         }
+        if let (Some(scroll), Some(pending)) = (self.finding, self.queue.get(self.current)) {
+            let body = Rect {
+                height: area.height.saturating_sub(1),
+                ..area
+            };
+            let text: Vec<Line> = pending
+                .request
+                .diagnosis
+                .lines()
+                .map(|l| Line::raw(sanitize(l)))
+                .collect();
+            frame.render_widget(Clear, body);
+            frame.render_widget(
+                Paragraph::new(text)
+                    .wrap(Wrap { trim: false })
+                    .scroll((scroll, 0))
+                    .block(
+                        Block::default()
+                            .borders(Borders::ALL)
+                            .title(" srview's finding (j/k scroll, Esc closes) ")
+                            .border_style(theme.gutter()),
+                    ),
+                body,
+            );
+        }
         if self.help {
             render_help(frame, area, theme);
         }
     }
+}
+
+/// Rows `text` takes wrapped at `width` columns (by characters' widths;
+/// a word carried over may add a row, so it is a floor).
+fn wrapped_rows(text: &str, width: u16) -> usize {
+    let width = usize::from(width.max(1));
+    text.lines()
+        .map(|line| line.width().div_ceil(width).max(1))
+        .sum()
 }
 
 impl ReviewPane {

@@ -531,6 +531,19 @@ fn the_review_pane_answers_the_gate_with_a_r_and_c() {
                 s.contains("reason for the model: keep the file's quotes")
             });
             pane.press(b"\r");
+        } else if verdict == Verdict::Allow {
+            // The finding cut at 24 rows is there whole with `i`.
+            assert!(screen.contains("… i: all of srview's finding"), "{screen}");
+            pane.press(b"i");
+            pane.wait_for("the whole finding", |s| {
+                s.contains("srview's finding (j/k scroll, Esc closes)")
+                    && s.contains(
+                        "  +    46 |     label = \"low\" if item.qty < LOW_STOCK else \"ok\"",
+                    )
+            });
+            pane.press(b"\x1b");
+            pane.wait_for("the finding closed", |s| !s.contains("Esc closes)"));
+            pane.press(keys);
         } else if verdict == Verdict::Corrected {
             // The split view shows what `c` allows: the file's own quotes.
             pane.press(b"s");
