@@ -234,6 +234,8 @@ pub struct ReviewPane {
     arrivals: mpsc::Receiver<Pending>,
     /// The listener's wake, set once the loop starts.
     waker: Arc<Mutex<Option<Waker>>>,
+    /// Calls wait: the ticks run.
+    ticking: Arc<std::sync::atomic::AtomicBool>,
     /// The calls waiting, in the order they came.
     queue: Vec<Pending>,
     current: usize,
@@ -257,8 +259,10 @@ pub struct ReviewPane {
 /// How many answered calls the idle screen lists.
 const LOG_ROWS: usize = 200;
 
-/// How often the pane looks at its waiting calls (time left, a gate gone).
-const TICK: Duration = Duration::from_millis(250);
+/// How often the pane looks at its waiting calls (time left, a gate
+/// gone), while calls wait: each look redraws, and a key pressed during a
+/// redraw waits for it.
+const TICK: Duration = Duration::from_millis(1000);
 
 impl ReviewPane {
     /// A pane listening on `workspace`'s socket (`.srview/review.sock`).
@@ -281,6 +285,7 @@ impl ReviewPane {
             listener: Some(listener),
             arrivals,
             waker,
+            ticking: Arc::new(std::sync::atomic::AtomicBool::new(false)),
             queue: Vec::new(),
             current: 0,
             shown: None,
@@ -343,6 +348,8 @@ impl ReviewPane {
             }
         }
         self.queue = kept;
+        self.ticking
+            .store(!self.queue.is_empty(), std::sync::atomic::Ordering::Relaxed);
         if self.current >= self.queue.len() {
             self.current = self.queue.len().saturating_sub(1);
             self.reason = None;
@@ -681,9 +688,14 @@ impl Screen for ReviewPane {
         }
         // The time left on each call counts down; a gate that went away
         // is seen within a tick.
+        let ticking = Arc::clone(&self.ticking);
         std::thread::spawn(move || {
-            while waker.wake() {
+            loop {
                 std::thread::sleep(TICK);
+                let due = ticking.load(std::sync::atomic::Ordering::Relaxed);
+                if due && !waker.wake() {
+                    return;
+                }
             }
         });
         self.take_arrivals();
