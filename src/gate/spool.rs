@@ -519,8 +519,9 @@ pub fn consult(mut judgment: super::Judgment, deadline: Instant) -> super::Judgm
         return judgment;
     };
     let finding = &review.finding;
-    let before = judgment.file.as_deref().and_then(|file| {
-        let path = Path::new(&call.cwd).join(file);
+    // A patch over several files names them all: the pane shows the first.
+    let before = judgment.file.as_deref().and_then(|files| {
+        let path = Path::new(&call.cwd).join(first_file(files));
         std::fs::read_to_string(path).ok()
     });
     let request = Request {
@@ -577,4 +578,9 @@ pub fn edit_input(request: &Request, input: &Value) -> Option<crate::source::age
                 .unwrap_or_default(),
         }),
     })
+}
+
+/// The first of the files a judgment names (a patch's are joined by `, `).
+pub fn first_file(files: &str) -> &str {
+    files.split(", ").next().unwrap_or(files)
 }

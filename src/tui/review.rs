@@ -375,7 +375,8 @@ impl ReviewPane {
         {
             return;
         }
-        let file = request.file.clone().unwrap_or_default();
+        let files = request.file.clone().unwrap_or_default();
+        let file = spool::first_file(&files).to_string();
         let path = Path::new(&request.cwd).join(&file);
         let before = request.before.clone();
         let mut app = App::new(path, before.clone().unwrap_or_default(), Version::V1);
@@ -401,9 +402,14 @@ impl ReviewPane {
                     } else {
                         "shown: the edit as sent"
                     };
+                    let shows = if file == files {
+                        shows.to_string()
+                    } else {
+                        format!("{shows}; this patch edits {files}: shown, the first (v: all)")
+                    };
                     let note = blocks
                         .note
-                        .map_or(shows.to_string(), |n| format!("{n}; {shows}"));
+                        .map_or(shows.clone(), |n| format!("{n}; {shows}"));
                     app.note_state(note);
                 }
                 Err(why) => app.note_state(why.to_string()),
