@@ -17,6 +17,8 @@ mod install;
 mod real_cli;
 #[path = "gate/record.rs"]
 mod record;
+#[path = "gate/review.rs"]
+mod review;
 
 use std::path::{Path, PathBuf};
 

@@ -13,7 +13,7 @@
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime};
+use std::time::{Duration, Instant, SystemTime};
 
 use super::{CmdResult, GateArgs};
 use crate::dialect::apply_patch::DirFs;
@@ -24,11 +24,16 @@ use crate::gate::{self, GateAgent, Judgment, Policy};
 /// must print and exit before the agent kills it.
 const MARGIN: Duration = Duration::from_millis(500);
 
+/// How long the review pane is waited for when the hook gives no
+/// `--timeout` (`srview gate install` always gives one).
+const REVIEW_WAIT: Duration = Duration::from_secs(30);
+
 pub fn run(args: &GateArgs) -> CmdResult {
     // clap requires --agent unless `install` is given (dispatched before).
     let Some(super::GateAgentArg(agent)) = args.agent else {
         return Err(Error::usage("srview gate: --agent NAME is required"));
     };
+    let started = Instant::now();
     let judgment = match args.policy.as_deref().map(Policy::parse).transpose() {
         Err(e) => gate::failure(agent, &format!("{e}: the edit is denied")),
         Ok(policy) => {
@@ -39,7 +44,19 @@ pub fn run(args: &GateArgs) -> CmdResult {
             }
         }
     };
+    // A case the policy puts to the review pane waits for it until the
+    // agent's own timeout less the margin.
+    let judgment = gate::spool::consult(judgment, started + review_wait(args.timeout));
     answer(&judgment)
+}
+
+/// How long a call the policy puts to the review pane may wait for it,
+/// from the start: `MARGIN` before the agent's timeout (`--timeout`), or
+/// `REVIEW_WAIT` when none is given.
+fn review_wait(timeout: Option<f64>) -> Duration {
+    timeout
+        .and_then(|seconds| Duration::try_from_secs_f64(seconds).ok())
+        .map_or(REVIEW_WAIT, |limit| limit.saturating_sub(MARGIN))
 }
 
 /// Reads stdin and judges it, srview's own panic caught as a deny.

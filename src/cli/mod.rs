@@ -20,6 +20,7 @@ mod preview;
 mod preview_agent;
 mod preview_transcript;
 mod replay;
+mod review;
 mod session;
 mod sessions;
 mod stream_dialect;
@@ -63,6 +64,15 @@ pub enum Command {
     Sessions(SessionsArgs),
     /// An agent's pre-edit hook: judge the edit in the payload on stdin, answer in the agent's format.
     Gate(GateArgs),
+    /// The approval pane: the gate's calls from this workspace whose policy says review.
+    Review(ReviewArgs),
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct ReviewArgs {
+    /// The workspace (the folder the agent runs in, the payloads' cwd); the current folder by default.
+    #[arg(long, value_name = "DIR")]
+    pub cwd: Option<std::path::PathBuf>,
 }
 
 /// An `--agent` of `srview gate`: an agent whose pre-edit hook runs a command.
@@ -510,6 +520,7 @@ pub fn main() -> ExitCode {
             Some(GateCommand::Install(install)) => gate_install::run(install),
             None => gate::run(&args),
         },
+        Some(Command::Review(args)) => review::run(&args),
         None => refuse_directory_diff(cli.preview.diff.as_deref())
             .and_then(|()| run_previewer(&cli.preview)),
     };

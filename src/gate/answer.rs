@@ -149,22 +149,12 @@ pub fn for_finding(
             },
         };
     };
-    let case = finding.case.name();
     match action {
         Action::Allow => Answer::NoOpinion,
         Action::Deny => Answer::Deny {
             reason: deny_text(agent, tool, finding, None),
         },
-        Action::Review => Answer::Deny {
-            reason: deny_text(
-                agent,
-                tool,
-                finding,
-                Some(&format!(
-                    "no review pane runs, so srview's policy {case}=review falls back to deny"
-                )),
-            ),
-        },
+        Action::Review => review_fallback(agent, tool, finding, "no review pane runs", action),
         Action::Repair => match (&finding.corrected, finding.case) {
             (_, Case::Exact) => Answer::NoOpinion,
             (Some(input), Case::Loose | Case::Failing) if agent.can_rewrite() => Answer::Rewrite {
@@ -192,5 +182,88 @@ pub fn after_failure(agent: GateAgent, tool: &str, finding: &Finding) -> Answer 
             text: deny_text(agent, tool, finding, None),
         },
         _ => Answer::NoOpinion,
+    }
+}
+
+/// The answer when the review pane does not decide (`why`: none runs, it
+/// did not answer in time, it went away): the policy's fallback, a deny
+/// saying so; `action`: the policy's action for the case (`review`, or
+/// `repair` that could not rewrite).
+pub fn review_fallback(
+    agent: GateAgent,
+    tool: &str,
+    finding: &Finding,
+    why: &str,
+    action: Action,
+) -> Answer {
+    let case = finding.case.name();
+    Answer::Deny {
+        reason: deny_text(
+            agent,
+            tool,
+            finding,
+            Some(&format!(
+                "{why}, so srview's policy {case}={} falls back to deny",
+                action.name()
+            )),
+        ),
+    }
+}
+
+/// The review pane's `verdict` on `finding`, in the answer's terms: allowed
+/// is no opinion (the agent's own flow goes on), rejected is a deny with
+/// the user's reason first, the corrected edit a rewrite where the agent
+/// can take one (else a deny with that edit to send).
+pub fn from_pane(
+    agent: GateAgent,
+    tool: &str,
+    finding: &Finding,
+    verdict: &super::spool::Verdict,
+    action: Action,
+) -> Answer {
+    use super::spool::Verdict;
+    let findings = || {
+        let text = deny_text(agent, tool, finding, None);
+        let body = text.strip_prefix("srview gate: ").unwrap_or(&text);
+        format!("srview's finding: {body}")
+    };
+    match verdict {
+        Verdict::Allow | Verdict::AllowSession => Answer::NoOpinion,
+        Verdict::Reject { reason } => {
+            let reason = reason.trim();
+            let said = if reason.is_empty() {
+                format!("srview gate: the user rejected this {tool} in the review pane.")
+            } else {
+                format!("srview gate: the user rejected this {tool} in the review pane: {reason}")
+            };
+            Answer::Deny {
+                reason: format!("{said}\n{}", findings()),
+            }
+        }
+        Verdict::Corrected => match &finding.corrected {
+            Some(input) if agent.can_rewrite() => Answer::Rewrite {
+                reason: format!(
+                    "srview gate: the user allowed srview's corrected edit in the review pane \
+                     instead of this {tool}: {}",
+                    finding.explanation.trim_end()
+                ),
+                input: input.clone(),
+            },
+            Some(_) => Answer::Deny {
+                reason: format!(
+                    "srview gate: the user chose srview's corrected edit in the review pane, \
+                     which {} cannot take in place of this {tool}.\n{}",
+                    agent.title(),
+                    findings()
+                ),
+            },
+            None => review_fallback(
+                agent,
+                tool,
+                finding,
+                "the review pane chose a corrected edit srview did not offer",
+                action,
+            ),
+        },
     }
 }

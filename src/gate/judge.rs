@@ -13,7 +13,7 @@ use crate::dialect::edit::{self, Edit, EditError};
 use crate::dialect::registry::{self, DialectRow};
 
 /// How the gate runs one tool of one agent.
-enum ToolKind {
+pub(super) enum ToolKind {
     /// An exact-string edit with srview's own semantics (Claude Code's
     /// `Edit`, Cline's `editor`), read as this tool.
     ExactString(&'static str),
@@ -26,7 +26,7 @@ enum ToolKind {
     Matcher(&'static str, Option<&'static str>),
 }
 
-fn kind(agent: GateAgent, tool: &str) -> Option<ToolKind> {
+pub(super) fn kind(agent: GateAgent, tool: &str) -> Option<ToolKind> {
     Some(match (agent, tool) {
         (GateAgent::ClaudeCode, "Edit") => ToolKind::ExactString("Edit"),
         (GateAgent::ClaudeCode, "Write") => ToolKind::Write("file_path", "content"),

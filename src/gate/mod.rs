@@ -43,6 +43,7 @@ mod payload;
 mod policy;
 pub mod record;
 mod reindent;
+pub mod spool;
 
 pub use answer::Reply;
 pub use payload::Call;
@@ -223,6 +224,18 @@ pub struct Judgment {
     pub action: Option<Action>,
     /// The answer.
     pub answer: Answer,
+    /// The edit put to the review pane: set when the policy's action for
+    /// its case is `review` ([`spool::consult`] asks the pane).
+    pub review: Option<Review>,
+}
+
+/// An edit for the review pane, and what the pane answered.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Review {
+    /// What srview found (the pane shows it; the answers are built on it).
+    pub(crate) finding: Finding,
+    /// The pane's verdict, once it answered.
+    pub verdict: Option<spool::Verdict>,
 }
 
 /// What judging one edit found, before the policy decides.
@@ -276,6 +289,7 @@ pub fn judge<F: PatchFs>(
                 answer: Answer::Deny {
                     reason: format!("srview gate: the hook's payload cannot be read: {why}"),
                 },
+                review: None,
             };
         }
     };
@@ -297,6 +311,7 @@ pub fn judge<F: PatchFs>(
             stage: None,
             action: None,
             answer: Answer::NoOpinion,
+            review: None,
         };
     }
     let fs = fs_at(&call.cwd);
@@ -317,6 +332,7 @@ pub fn failure(agent: GateAgent, why: &str) -> Judgment {
         answer: Answer::Deny {
             reason: format!("srview gate: {why}"),
         },
+        review: None,
     }
 }
 
@@ -331,6 +347,18 @@ fn decide(agent: GateAgent, call: Call, finding: Finding, policy: &Policy) -> Ju
         let action = policy.action(finding.case);
         (action, answer::for_finding(agent, &tool, &finding, action))
     };
+    // Put to the review pane, the answer above being its fallback: a case
+    // the policy says `review` of, and a loose edit `repair` cannot
+    // rewrite (no exact edit srview stands behind, or an agent that takes
+    // none), which goes to the pane when one runs, else is denied.
+    let unrepaired = action == Some(Action::Repair)
+        && finding.case == Case::Loose
+        && matches!(answer, Answer::Deny { .. });
+    let to_pane = (action == Some(Action::Review) || unrepaired) && !after_failure;
+    let review = to_pane.then(|| Review {
+        finding: finding.clone(),
+        verdict: None,
+    });
     Judgment {
         agent,
         call: Some(call),
@@ -339,6 +367,7 @@ fn decide(agent: GateAgent, call: Call, finding: Finding, policy: &Policy) -> Ju
         stage: finding.stage,
         action,
         answer,
+        review,
     }
 }
 
@@ -346,6 +375,24 @@ impl Judgment {
     /// The answer in the agent's own decision format.
     pub fn reply(&self) -> Reply {
         answer::reply(self.agent, &self.answer)
+    }
+
+    /// The judgment once the review pane answered `verdict`: its answer in
+    /// the agent's terms, and the verdict kept for the record. A judgment
+    /// not put to the pane is given back as it is.
+    pub fn with_verdict(mut self, verdict: spool::Verdict) -> Judgment {
+        let (Some(review), Some(call)) = (&mut self.review, &self.call) else {
+            return self;
+        };
+        let action = self.action.unwrap_or(Action::Review);
+        self.answer = answer::from_pane(self.agent, &call.tool, &review.finding, &verdict, action);
+        review.verdict = Some(verdict);
+        self
+    }
+
+    /// The review pane's verdict, when it answered.
+    pub fn verdict(&self) -> Option<&spool::Verdict> {
+        self.review.as_ref().and_then(|r| r.verdict.as_ref())
     }
 
     /// The line `.srview/gate.jsonl` keeps for it (without its newline);
@@ -365,6 +412,8 @@ impl Judgment {
             policy: self.action.map(Action::name),
             decision: self.answer.name(),
             message: self.answer.message(),
+            decided_by: self.verdict().map(|_| "review pane"),
+            review: self.verdict().map(spool::Verdict::name),
         };
         serde_json::to_string(&record).unwrap_or_default()
     }
@@ -388,6 +437,12 @@ struct Record<'a> {
     policy: Option<&'a str>,
     decision: &'a str,
     message: Option<&'a str>,
+    /// Who decided, when not the policy: `review pane`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    decided_by: Option<&'a str>,
+    /// The pane's answer (`allow`, `reject`, `corrected`, `allow-session`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    review: Option<&'a str>,
 }
 
 /// `bytes`' SHA-256 in lower-case hex.

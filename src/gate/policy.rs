@@ -14,7 +14,8 @@ pub enum Action {
     /// Rewritten to the exact edit srview stands behind, where the agent
     /// can rewrite; denied with that edit otherwise.
     Repair,
-    /// To the review pane; none runs yet, so denied and said so.
+    /// To the review pane (`srview review`); denied, saying why, when
+    /// none runs or it does not answer in time.
     Review,
 }
 

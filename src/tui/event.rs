@@ -23,6 +23,9 @@ pub enum Event {
     /// The file the previewer would write (FILE) changed on disk: its
     /// modification time or size is not what it was.
     TargetChanged,
+    /// A screen's own thread has news for it ([`crate::tui::Waker`]: the
+    /// review pane's gate calls).
+    Wake,
 }
 
 /// Starts the thread that sends `feed`'s text into `tx`.

@@ -10,6 +10,7 @@ pub mod app;
 mod clipboard;
 mod event;
 mod pause;
+mod review;
 mod run;
 mod single;
 mod terminal;
@@ -20,6 +21,7 @@ use std::path::PathBuf;
 
 pub use agent::AgentEdits;
 pub use event::Folded;
+pub use review::ReviewPane;
 pub use run::{Screen, run};
 pub use single::{AcceptTo, SingleFile};
 pub use transcript::TranscriptFiles;

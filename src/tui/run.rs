@@ -50,6 +50,27 @@ pub trait Screen {
     }
     /// [`Screen::target`]'s modification time or size changed.
     fn on_target_changed(&mut self) {}
+    /// Called once before the first frame: a screen with threads of its
+    /// own keeps `waker` to have [`Screen::on_wake`] called.
+    fn start(&mut self, _waker: Waker) {}
+    /// A [`Waker::wake`] came.
+    fn on_wake(&mut self) {}
+}
+
+/// Wakes the loop from a screen's own thread: [`Screen::on_wake`], then a
+/// frame.
+#[derive(Clone)]
+pub struct Waker(mpsc::SyncSender<Event>);
+
+impl Waker {
+    /// Asks for [`Screen::on_wake`]; `false` once the loop has ended. A
+    /// full queue is a loop about to run anyway: the wake is not needed.
+    pub fn wake(&self) -> bool {
+        !matches!(
+            self.0.try_send(Event::Wake),
+            Err(mpsc::TrySendError::Disconnected(_))
+        )
+    }
 }
 
 /// What an event asks of the loop.
@@ -100,6 +121,7 @@ pub fn run(config: TuiConfig, screen: &mut impl Screen) -> Result<Exit, Error> {
     if let Some(target) = screen.target() {
         event::start_target_watch(target, &tx);
     }
+    screen.start(Waker(tx.clone()));
     terminal::with_terminal(|terminal| {
         event::spawn_term_reader(&tx);
         let mut runner = Runner {
@@ -199,6 +221,10 @@ fn apply_batch(
             Event::Term(ev @ (TermEvent::Key(_) | TermEvent::Mouse(_))) => screen.on_event(ev),
             Event::TargetChanged => {
                 screen.on_target_changed();
+                Flow::Continue
+            }
+            Event::Wake => {
+                screen.on_wake();
                 Flow::Continue
             }
             // Resizes are read before every frame; sources were folded.

@@ -1,0 +1,1056 @@
+//! `srview review`: the approval pane. It listens on the workspace's
+//! socket ([`crate::gate::spool`]); every gate call whose policy says
+//! `review` appears at once, queued in the order the calls came, with the
+//! single-file previewer's split view of the edit against the file as the
+//! gate judged it, its case, stage and srview's diagnosis. Its keys (one
+//! table, [`PANE_KEYS`], drawing the footer and the `?` help): `a` allows,
+//! `r` rejects with a reason typed here (sent to the model), `c` allows
+//! srview's corrected edit instead (only when the gate offered one), `A`
+//! allows this call and every later one of its session while the pane
+//! runs. The gate writes the answer in the agent's own format and records
+//! it; a call the pane does not answer before the gate's deadline (or one
+//! whose gate went away) leaves the queue, the policy having decided.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, mpsc};
+use std::time::{Duration, Instant};
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+use ratatui_crossterm::crossterm::event::{Event as TermEvent, KeyCode, KeyEvent, KeyModifiers};
+use unicode_width::UnicodeWidthStr;
+
+use super::run::{Flow, Screen, Waker};
+use super::{Exit, Folded};
+use crate::dialect::one_file::Target;
+use crate::engine::Version;
+use crate::gate::GateAgent;
+use crate::gate::spool::{self, ListenError, Listener, Pending, Verdict};
+use crate::source::patch_preview::input_blocks;
+use crate::tui::app::{App, Notice, StreamState, keys};
+use crate::tui::view::{self, Caches, code::sanitize, highlight::Syntaxes, theme::Theme};
+
+/// What a key of the pane does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PaneAction {
+    Allow,
+    Reject,
+    Corrected,
+    AllowSession,
+    Next,
+    Previous,
+    /// The split view shows srview's corrected edit, or the edit as sent.
+    SwitchEdit,
+    /// srview's whole finding, over the pane.
+    Finding,
+    /// Handed to the previewer of the edit (scrolling, layout, wrap ...).
+    View,
+    Help,
+    Quit,
+}
+
+/// One row of the pane's key table.
+pub struct PaneKey {
+    pub codes: &'static [KeyCode],
+    /// How the help and the footer name the key(s).
+    pub label: &'static str,
+    pub action: PaneAction,
+    /// The `?` help's text.
+    pub help: &'static str,
+    /// The footer's text (`None`: in the help only).
+    pub footer: Option<&'static str>,
+}
+
+/// The pane's keys, in the help's order; the footer keeps the first ones
+/// that fit.
+pub const PANE_KEYS: &[PaneKey] = &[
+    PaneKey {
+        codes: &[KeyCode::Char('a')],
+        label: "a",
+        action: PaneAction::Allow,
+        help: "allow the edit as sent",
+        footer: Some("allow"),
+    },
+    PaneKey {
+        codes: &[KeyCode::Char('r')],
+        label: "r",
+        action: PaneAction::Reject,
+        help: "reject: type the reason for the model, Enter sends, Esc cancels",
+        footer: Some("reject"),
+    },
+    PaneKey {
+        codes: &[KeyCode::Char('c')],
+        label: "c",
+        action: PaneAction::Corrected,
+        help: "allow srview's corrected edit instead (when offered)",
+        footer: Some("corrected"),
+    },
+    PaneKey {
+        codes: &[KeyCode::Char('A')],
+        label: "A",
+        action: PaneAction::AllowSession,
+        help: "allow this and the rest of its session (while the pane runs)",
+        footer: Some("allow session"),
+    },
+    PaneKey {
+        codes: &[KeyCode::Char('s')],
+        label: "s",
+        action: PaneAction::SwitchEdit,
+        help: "show srview's corrected edit / the edit as sent",
+        footer: Some("show corrected"),
+    },
+    PaneKey {
+        codes: &[KeyCode::Char('i')],
+        label: "i",
+        action: PaneAction::Finding,
+        help: "srview's whole finding, as the model reads it (j/k scroll, Esc closes)",
+        footer: Some("finding"),
+    },
+    PaneKey {
+        codes: &[KeyCode::Char('q')],
+        label: "q",
+        action: PaneAction::Quit,
+        help: "quit (waiting calls fall back to the policy at once)",
+        footer: Some("quit"),
+    },
+    PaneKey {
+        codes: &[KeyCode::Char('?')],
+        label: "?",
+        action: PaneAction::Help,
+        help: "this help (Esc closes)",
+        footer: Some("help"),
+    },
+    PaneKey {
+        codes: &[KeyCode::Char(']'), KeyCode::Right],
+        label: "]/[ →/←",
+        action: PaneAction::Next,
+        help: "next/previous waiting call",
+        footer: Some("next/prev"),
+    },
+    PaneKey {
+        codes: &[KeyCode::Char('['), KeyCode::Left],
+        label: "",
+        action: PaneAction::Previous,
+        help: "",
+        footer: None,
+    },
+    PaneKey {
+        codes: &[
+            KeyCode::Char('j'),
+            KeyCode::Char('k'),
+            KeyCode::Down,
+            KeyCode::Up,
+            KeyCode::PageDown,
+            KeyCode::PageUp,
+            KeyCode::Char(' '),
+            KeyCode::Char('g'),
+            KeyCode::Char('G'),
+            KeyCode::Home,
+            KeyCode::End,
+            KeyCode::Char('h'),
+            KeyCode::Char('l'),
+        ],
+        label: "j/k PgUp/PgDn",
+        action: PaneAction::View,
+        help: "scroll the edit (g/G top/bottom, h/l sideways)",
+        footer: Some("scroll"),
+    },
+    PaneKey {
+        codes: &[KeyCode::Char('u'), KeyCode::Tab],
+        label: "u/Tab",
+        action: PaneAction::View,
+        help: "unified/split view",
+        footer: None,
+    },
+    PaneKey {
+        codes: &[KeyCode::Char('n'), KeyCode::Char('N')],
+        label: "n/N",
+        action: PaneAction::View,
+        help: "next/previous block",
+        footer: None,
+    },
+    PaneKey {
+        codes: &[KeyCode::Char('w')],
+        label: "w",
+        action: PaneAction::View,
+        help: "wrap long lines",
+        footer: None,
+    },
+    PaneKey {
+        codes: &[KeyCode::Char('v')],
+        label: "v",
+        action: PaneAction::View,
+        help: "the tool input as the agent sent it",
+        footer: None,
+    },
+    PaneKey {
+        codes: &[KeyCode::Char('e'), KeyCode::Enter, KeyCode::Char('+')],
+        label: "e Enter +",
+        action: PaneAction::View,
+        help: "focus the blocks, jump to one, all of its diagnosis",
+        footer: None,
+    },
+    PaneKey {
+        codes: &[KeyCode::Esc],
+        label: "Esc",
+        action: PaneAction::View,
+        help: "close help, the raw input, the blocks' focus",
+        footer: None,
+    },
+];
+
+/// The action of `key` in the table.
+pub fn action_of(key: &KeyEvent) -> Option<PaneAction> {
+    if key.modifiers.contains(KeyModifiers::CONTROL) {
+        return (key.code == KeyCode::Char('c')).then_some(PaneAction::Quit);
+    }
+    PANE_KEYS
+        .iter()
+        .find(|k| k.codes.contains(&key.code))
+        .map(|k| k.action)
+}
+
+/// The edit shown, built from the call with this seq.
+struct Shown {
+    seq: u64,
+    /// It shows srview's corrected edit, not the edit as sent.
+    corrected: bool,
+    app: App,
+    caches: Option<Caches>,
+}
+
+/// Rows above the edit's previewer: the title, the call's line.
+const TOP_ROWS: u16 = 2;
+
+/// The approval pane.
+pub struct ReviewPane {
+    workspace: PathBuf,
+    /// Listening while the pane runs; dropped, it removes the socket.
+    listener: Option<Listener>,
+    arrivals: mpsc::Receiver<Pending>,
+    /// The listener's wake, set once the loop starts.
+    waker: Arc<Mutex<Option<Waker>>>,
+    /// Calls wait: the ticks run.
+    ticking: Arc<std::sync::atomic::AtomicBool>,
+    /// The calls waiting, in the order they came.
+    queue: Vec<Pending>,
+    current: usize,
+    shown: Option<Shown>,
+    /// The reason being typed for `r`.
+    reason: Option<String>,
+    /// `s`: the split view shows srview's corrected edit.
+    show_corrected: bool,
+    /// `i`: srview's whole finding is shown, scrolled this far.
+    finding: Option<u16>,
+    /// (agent, session id) allowed with `A`.
+    allowed_sessions: HashSet<(String, String)>,
+    /// What was answered (or decided without the pane), newest last.
+    log: Vec<(String, bool)>,
+    notice: Option<Notice>,
+    help: bool,
+    syntaxes: Arc<Syntaxes>,
+    area: Rect,
+}
+
+/// How many answered calls the idle screen lists.
+const LOG_ROWS: usize = 200;
+
+/// How often the pane looks at its waiting calls (time left, a gate
+/// gone), while calls wait: each look redraws, and a key pressed during a
+/// redraw waits for it.
+const TICK: Duration = Duration::from_millis(1000);
+
+impl ReviewPane {
+    /// A pane listening on `workspace`'s socket (`.srview/review.sock`).
+    pub fn listen(workspace: &Path) -> Result<ReviewPane, ListenError> {
+        let (send, arrivals) = mpsc::channel();
+        let waker: Arc<Mutex<Option<Waker>>> = Arc::new(Mutex::new(None));
+        let wake = Arc::clone(&waker);
+        let listener = Listener::start(workspace, move |pending| {
+            if send.send(pending).is_err() {
+                return false;
+            }
+            match wake.lock().ok().and_then(|w| w.clone()) {
+                Some(waker) => waker.wake(),
+                // Not started yet: the first frame takes it.
+                None => true,
+            }
+        })?;
+        Ok(ReviewPane {
+            workspace: workspace.to_path_buf(),
+            listener: Some(listener),
+            arrivals,
+            waker,
+            ticking: Arc::new(std::sync::atomic::AtomicBool::new(false)),
+            queue: Vec::new(),
+            current: 0,
+            shown: None,
+            reason: None,
+            show_corrected: false,
+            finding: None,
+            allowed_sessions: HashSet::new(),
+            log: Vec::new(),
+            notice: None,
+            help: false,
+            syntaxes: Arc::new(Syntaxes::load()),
+            area: Rect::default(),
+        })
+    }
+
+    /// The socket listened on.
+    pub fn socket(&self) -> Option<&Path> {
+        self.listener.as_ref().map(Listener::path)
+    }
+
+    fn note(&mut self, text: String, error: bool) {
+        self.log.push((text, error));
+        if self.log.len() > LOG_ROWS {
+            self.log.remove(0);
+        }
+    }
+
+    /// Takes the calls that came, answers those of an allowed session,
+    /// and drops those the gate no longer waits for.
+    fn take_arrivals(&mut self) {
+        while let Ok(pending) = self.arrivals.try_recv() {
+            let session = session_key(&pending);
+            if session
+                .as_ref()
+                .is_some_and(|s| self.allowed_sessions.contains(s))
+            {
+                let what = describe(&pending);
+                match pending.answer(&Verdict::AllowSession) {
+                    Ok(()) => self.note(format!("allowed (session allowed): {what}"), false),
+                    Err(e) => self.note(format!("not answered ({e}): {what}"), true),
+                }
+                continue;
+            }
+            self.queue.push(pending);
+        }
+        let now = Instant::now();
+        let mut kept = Vec::with_capacity(self.queue.len());
+        for pending in std::mem::take(&mut self.queue) {
+            if pending.gone() || pending.deadline() <= now {
+                let what = describe(&pending);
+                self.note(
+                    format!(
+                        "the gate stopped waiting; its policy decided ({}): {what}",
+                        pending.request.fallback
+                    ),
+                    true,
+                );
+            } else {
+                kept.push(pending);
+            }
+        }
+        self.queue = kept;
+        self.ticking
+            .store(!self.queue.is_empty(), std::sync::atomic::Ordering::Relaxed);
+        if self.current >= self.queue.len() {
+            self.current = self.queue.len().saturating_sub(1);
+            self.reason = None;
+        }
+        self.show();
+    }
+
+    /// Builds the previewer of the call selected (kept while it stays).
+    fn show(&mut self) {
+        let Some(pending) = self.queue.get(self.current) else {
+            self.shown = None;
+            return;
+        };
+        let request = &pending.request;
+        let corrected = match &request.corrected {
+            Some(corrected) if self.show_corrected => Some(corrected),
+            _ => None,
+        };
+        if self
+            .shown
+            .as_ref()
+            .is_some_and(|s| s.seq == pending.seq && s.corrected == corrected.is_some())
+        {
+            return;
+        }
+        let files = request.file.clone().unwrap_or_default();
+        let file = spool::first_file(&files).to_string();
+        let path = Path::new(&request.cwd).join(&file);
+        let before = request.before.clone();
+        let mut app = App::new(path, before.clone().unwrap_or_default(), Version::V1);
+        let input = corrected.unwrap_or(&request.input);
+        app.set_raw_input(Some(
+            serde_json::to_string_pretty(input).unwrap_or_else(|_| String::new()),
+        ));
+        let name = file
+            .strip_prefix(&format!("{}/", request.cwd))
+            .unwrap_or(&file)
+            .to_string();
+        let target = Target {
+            cwd: &request.cwd,
+            name: &name,
+            content: before.as_deref(),
+        };
+        match spool::edit_input(request, input) {
+            Some(input) => match input_blocks(&input, &target, true) {
+                Ok(blocks) => {
+                    app.set_diff(blocks.body);
+                    let shows = if corrected.is_some() {
+                        "shown: srview's corrected edit (s: the edit as sent)"
+                    } else if request.corrected.is_some() {
+                        "shown: the edit as sent (s: srview's corrected edit)"
+                    } else {
+                        "shown: the edit as sent"
+                    };
+                    let shows = if file == files {
+                        shows.to_string()
+                    } else {
+                        format!("{shows}; this patch edits {files}: shown, the first (v: all)")
+                    };
+                    let note = blocks
+                        .note
+                        .map_or(shows.clone(), |n| format!("{n}; {shows}"));
+                    app.note_state(note);
+                }
+                Err(why) => app.note_state(why.to_string()),
+            },
+            None => app.note_state(format!(
+                "srview cannot show this {} input as blocks (v shows it as sent)",
+                request.tool
+            )),
+        }
+        app.end_stream();
+        if self.area.width > 0 {
+            app.fit(preview_area(self.area));
+        }
+        self.shown = Some(Shown {
+            seq: pending.seq,
+            corrected: corrected.is_some(),
+            app,
+            caches: None,
+        });
+    }
+
+    /// Sends `verdict` for the call selected.
+    fn answer(&mut self, verdict: Verdict) {
+        if self.current >= self.queue.len() {
+            return;
+        }
+        let pending = self.queue.remove(self.current);
+        self.finding = None;
+        let what = describe(&pending);
+        if verdict == Verdict::AllowSession
+            && let Some(session) = session_key(&pending)
+        {
+            self.allowed_sessions.insert(session);
+        }
+        let said = match &verdict {
+            Verdict::Allow => "allowed".to_string(),
+            Verdict::Reject { reason } if reason.trim().is_empty() => "rejected".to_string(),
+            Verdict::Reject { reason } => format!("rejected ({})", reason.trim()),
+            Verdict::Corrected => "allowed the corrected edit".to_string(),
+            Verdict::AllowSession => "allowed, and the rest of its session".to_string(),
+        };
+        match pending.answer(&verdict) {
+            Ok(()) => self.note(format!("{said}: {what}"), false),
+            Err(e) => self.note(
+                format!("too late ({e}): the gate had stopped waiting: {what}"),
+                true,
+            ),
+        }
+        if self.current >= self.queue.len() {
+            self.current = self.queue.len().saturating_sub(1);
+        }
+        self.shown = None;
+        // A session just allowed answers its other waiting calls too.
+        if verdict == Verdict::AllowSession {
+            let waiting = std::mem::take(&mut self.queue);
+            let (allowed, kept): (Vec<_>, Vec<_>) = waiting
+                .into_iter()
+                .partition(|p| session_key(p).is_some_and(|s| self.allowed_sessions.contains(&s)));
+            self.queue = kept;
+            for pending in allowed {
+                let what = describe(&pending);
+                match pending.answer(&Verdict::AllowSession) {
+                    Ok(()) => self.note(format!("allowed (session allowed): {what}"), false),
+                    Err(e) => self.note(format!("not answered ({e}): {what}"), true),
+                }
+            }
+            self.current = self.current.min(self.queue.len().saturating_sub(1));
+        }
+        self.show();
+    }
+
+    fn on_key(&mut self, key: KeyEvent) -> Flow {
+        if let Some(reason) = &mut self.reason {
+            match key.code {
+                KeyCode::Enter => {
+                    let reason = std::mem::take(reason);
+                    self.reason = None;
+                    self.answer(Verdict::Reject { reason });
+                }
+                KeyCode::Esc => self.reason = None,
+                KeyCode::Backspace => {
+                    reason.pop();
+                }
+                KeyCode::Char('c') if key.modifiers.contains(KeyModifiers::CONTROL) => {
+                    self.reason = None;
+                }
+                KeyCode::Char(c) => reason.push(c),
+                _ => {}
+            }
+            return Flow::Continue;
+        }
+        if self.help {
+            if matches!(
+                key.code,
+                KeyCode::Esc | KeyCode::Char('?') | KeyCode::Char('q')
+            ) {
+                self.help = false;
+            }
+            return Flow::Continue;
+        }
+        if let Some(scroll) = &mut self.finding {
+            let page = self.area.height.saturating_sub(4).max(1);
+            match key.code {
+                KeyCode::Esc | KeyCode::Char('i') | KeyCode::Char('q') => self.finding = None,
+                KeyCode::Char('j') | KeyCode::Down => *scroll = scroll.saturating_add(1),
+                KeyCode::Char('k') | KeyCode::Up => *scroll = scroll.saturating_sub(1),
+                KeyCode::PageDown | KeyCode::Char(' ') => *scroll = scroll.saturating_add(page),
+                KeyCode::PageUp => *scroll = scroll.saturating_sub(page),
+                KeyCode::Char('g') | KeyCode::Home => *scroll = 0,
+                _ => {}
+            }
+            return Flow::Continue;
+        }
+        let Some(action) = action_of(&key) else {
+            return Flow::Continue;
+        };
+        self.notice = None;
+        let waiting = self.queue.get(self.current);
+        match action {
+            PaneAction::Quit => return Flow::Exit(Exit::Quit(0)),
+            PaneAction::Help => self.help = true,
+            PaneAction::Next | PaneAction::Previous if self.queue.len() > 1 => {
+                let n = self.queue.len();
+                self.current = if action == PaneAction::Next {
+                    (self.current + 1) % n
+                } else {
+                    (self.current + n - 1) % n
+                };
+                self.show();
+            }
+            PaneAction::Next | PaneAction::Previous => {}
+            PaneAction::SwitchEdit => {
+                if waiting.is_some_and(|p| p.request.corrected.is_some()) {
+                    self.show_corrected = !self.show_corrected;
+                    self.show();
+                } else {
+                    self.say("srview offers no corrected edit for this call", false);
+                }
+            }
+            _ if waiting.is_none() => self.say("no gate call is waiting", false),
+            PaneAction::Finding => self.finding = Some(0),
+            PaneAction::Allow => self.answer(Verdict::Allow),
+            PaneAction::Reject => self.reason = Some(String::new()),
+            PaneAction::Corrected => {
+                if waiting.is_some_and(|p| p.request.corrected.is_some()) {
+                    self.answer(Verdict::Corrected);
+                } else {
+                    self.say(
+                        "srview offers no corrected edit for this call: a allows it as sent, \
+                         r rejects it",
+                        true,
+                    );
+                }
+            }
+            PaneAction::AllowSession => {
+                if waiting.is_some_and(|p| session_key(p).is_some()) {
+                    self.answer(Verdict::AllowSession);
+                } else {
+                    self.say("this call names no session: a allows it alone", true);
+                }
+            }
+            PaneAction::View => {
+                if let Some(shown) = &mut self.shown {
+                    // The previewer's own effects (accept, copy, reload)
+                    // are not this pane's: its keys only move the view.
+                    let _ = keys::on_key(&mut shown.app, key);
+                }
+            }
+        }
+        Flow::Continue
+    }
+
+    fn say(&mut self, text: &str, error: bool) {
+        self.notice = Some(Notice {
+            text: text.to_string(),
+            error,
+        });
+    }
+
+    /// The footer's text: the table's footer keys that apply now, in its
+    /// order, each that still fits in `width`.
+    fn footer_text(&self, width: usize) -> String {
+        let waiting = self.queue.get(self.current);
+        let applies = |k: &PaneKey| match k.action {
+            PaneAction::Allow | PaneAction::Reject | PaneAction::View | PaneAction::Finding => {
+                waiting.is_some()
+            }
+            PaneAction::Corrected | PaneAction::SwitchEdit => {
+                waiting.is_some_and(|p| p.request.corrected.is_some())
+            }
+            PaneAction::AllowSession => waiting.is_some_and(|p| session_key(p).is_some()),
+            PaneAction::Next | PaneAction::Previous => self.queue.len() > 1,
+            PaneAction::Help | PaneAction::Quit => true,
+        };
+        let mut text = String::new();
+        for key in PANE_KEYS.iter().filter(|k| applies(k)) {
+            let Some(what) = key.footer else { continue };
+            let item = format!(" {} {what} ·", key.label);
+            // The trailing " ·" goes: it may pass the width.
+            if text.width() + item.width() > width + 2 {
+                continue;
+            }
+            text.push_str(&item);
+        }
+        text.trim_end_matches(" ·").to_string()
+    }
+}
+
+/// (agent, session id) of a call, when it names a session.
+fn session_key(pending: &Pending) -> Option<(String, String)> {
+    let request = &pending.request;
+    request
+        .session_id
+        .clone()
+        .map(|session| (request.agent.clone(), session))
+}
+
+/// A call in a few words: `Claude Code Edit inventory.py (loose)`.
+fn describe(pending: &Pending) -> String {
+    let r = &pending.request;
+    let agent = GateAgent::from_id(&r.agent).map_or(r.agent.clone(), |a| a.title().to_string());
+    let file = r.file.as_deref().unwrap_or("?");
+    let file = file.strip_prefix(&format!("{}/", r.cwd)).unwrap_or(file);
+    format!("{agent} {} {file} ({})", r.tool, r.case)
+}
+
+/// Where the previewer goes: below the pane's own rows and the diagnosis.
+fn preview_area(area: Rect) -> Rect {
+    let top = (TOP_ROWS + diagnosis_rows(area)).min(area.height);
+    Rect::new(area.x, area.y + top, area.width, area.height - top)
+}
+
+/// Rows kept for srview's diagnosis: a quarter of the height, at least 2.
+fn diagnosis_rows(area: Rect) -> u16 {
+    (area.height / 4).max(2)
+}
+
+impl Screen for ReviewPane {
+    fn on_resize(&mut self, area: Rect) {
+        self.area = area;
+        if let Some(shown) = &mut self.shown {
+            shown.app.fit(preview_area(area));
+        }
+    }
+
+    fn on_event(&mut self, event: TermEvent) -> Flow {
+        match event {
+            TermEvent::Key(key) => self.on_key(key),
+            TermEvent::Mouse(mouse) => {
+                if let Some(shown) = &mut self.shown {
+                    keys::on_mouse(&mut shown.app, mouse);
+                }
+                Flow::Continue
+            }
+            _ => Flow::Continue,
+        }
+    }
+
+    fn on_text(&mut self, _text: Folded) -> Option<StreamState> {
+        None
+    }
+
+    fn show_notice(&mut self, notice: Notice) {
+        self.notice = Some(notice);
+    }
+
+    fn pause(&mut self) {}
+
+    fn idle_pending(&self) -> bool {
+        self.shown.as_ref().is_some_and(|s| s.app.diagnosis_stale())
+    }
+
+    fn idle(&mut self) {
+        if let Some(shown) = &mut self.shown {
+            shown.app.diagnose();
+        }
+    }
+
+    fn start(&mut self, waker: Waker) {
+        if let Ok(mut slot) = self.waker.lock() {
+            *slot = Some(waker.clone());
+        }
+        // The time left on each call counts down; a gate that went away
+        // is seen within a tick.
+        let ticking = Arc::clone(&self.ticking);
+        std::thread::spawn(move || {
+            loop {
+                std::thread::sleep(TICK);
+                let due = ticking.load(std::sync::atomic::Ordering::Relaxed);
+                if due && !waker.wake() {
+                    return;
+                }
+            }
+        });
+        self.take_arrivals();
+    }
+
+    fn on_wake(&mut self) {
+        self.take_arrivals();
+    }
+
+    fn render(&mut self, frame: &mut Frame, theme: &Theme) {
+        let area = frame.area();
+        if area.width < 10 || area.height < 6 {
+            return;
+        }
+        let row = |y: u16| Rect {
+            y: area.y + y,
+            height: 1,
+            ..area
+        };
+        let title = format!(
+            " srview review · {} waiting · {}",
+            self.queue.len(),
+            self.workspace.display()
+        );
+        frame.render_widget(Paragraph::new(sanitize(&title)).style(theme.bar()), row(0));
+        let footer = row(area.height - 1);
+        match self.queue.get(self.current) {
+            None => self.render_idle(frame, area, theme),
+            Some(pending) => {
+                let r = &pending.request;
+                let left = pending
+                    .deadline()
+                    .saturating_duration_since(Instant::now())
+                    .as_secs();
+                let stage = r
+                    .stage
+                    .as_deref()
+                    .map(|s| format!(" ({s})"))
+                    .unwrap_or_default();
+                let offered = if r.corrected.is_some() {
+                    " · corrected edit offered"
+                } else {
+                    ""
+                };
+                let line = format!(
+                    " {}/{} {} · {}{stage}{offered} · {left} s left, then {}",
+                    self.current + 1,
+                    self.queue.len(),
+                    describe(pending),
+                    r.case,
+                    r.fallback
+                );
+                let style = match r.case.as_str() {
+                    "failing" => theme.bad(),
+                    _ => theme.warn(),
+                };
+                frame.render_widget(
+                    Paragraph::new(sanitize(&line)).style(style.add_modifier(Modifier::BOLD)),
+                    row(1),
+                );
+                let diag = Rect {
+                    y: area.y + TOP_ROWS,
+                    height: diagnosis_rows(area).min(area.height.saturating_sub(TOP_ROWS + 1)),
+                    ..area
+                };
+                let text: Vec<Line> = r
+                    .diagnosis
+                    .lines()
+                    .map(|l| Line::raw(sanitize(l)))
+                    .collect();
+                let cut = wrapped_rows(&r.diagnosis, area.width) > usize::from(diag.height);
+                frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: false }), diag);
+                if cut && diag.height > 0 {
+                    // Its last row says there is more.
+                    let last = Rect {
+                        y: diag.y + diag.height - 1,
+                        height: 1,
+                        ..diag
+                    };
+                    frame.render_widget(Clear, last);
+                    frame.render_widget(
+                        Paragraph::new("… i: all of srview's finding").style(theme.gutter()),
+                        last,
+                    );
+                }
+                if let Some(shown) = &mut self.shown {
+                    let caches = shown
+                        .caches
+                        .get_or_insert_with(|| Caches::new(Arc::clone(&self.syntaxes), &shown.app));
+                    // The previewer draws its own footer on its last row:
+                    // the pane's footer is drawn over it below.
+                    view::render_app(
+                        frame,
+                        preview_area(area),
+                        &shown.app,
+                        caches,
+                        theme,
+                        self.notice.as_ref(),
+                    );
+                }
+            }
+        }
+        frame.render_widget(Clear, footer);
+        match &self.reason {
+            Some(reason) => {
+                let text = format!(
+                    " reason for the model: {}▏  Enter sends · Esc cancels",
+                    sanitize(reason)
+                );
+                frame.render_widget(Paragraph::new(text).style(theme.warn()), footer);
+            }
+            None => {
+                let text = self.footer_text(usize::from(area.width));
+                frame.render_widget(Paragraph::new(text).style(theme.gutter()), footer);
+            }
+        }
+        if let (Some(scroll), Some(pending)) = (self.finding, self.queue.get(self.current)) {
+            let body = Rect {
+                height: area.height.saturating_sub(1),
+                ..area
+            };
+            let text: Vec<Line> = pending
+                .request
+                .diagnosis
+                .lines()
+                .map(|l| Line::raw(sanitize(l)))
+                .collect();
+            frame.render_widget(Clear, body);
+            frame.render_widget(
+                Paragraph::new(text)
+                    .wrap(Wrap { trim: false })
+                    .scroll((scroll, 0))
+                    .block(
+                        Block::default()
+                            .borders(Borders::ALL)
+                            .title(" srview's finding (j/k scroll, Esc closes) ")
+                            .border_style(theme.gutter()),
+                    ),
+                body,
+            );
+        }
+        if self.help {
+            render_help(frame, area, theme);
+        }
+    }
+}
+
+/// Rows `text` takes wrapped at `width` columns (by characters' widths;
+/// a word carried over may add a row, so it is a floor).
+fn wrapped_rows(text: &str, width: u16) -> usize {
+    let width = usize::from(width.max(1));
+    text.lines()
+        .map(|line| line.width().div_ceil(width).max(1))
+        .sum()
+}
+
+impl ReviewPane {
+    /// No call waits: where the pane listens, and what it answered.
+    fn render_idle(&self, frame: &mut Frame, area: Rect, theme: &Theme) {
+        let socket = self
+            .socket()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default();
+        let mut lines = vec![
+            Line::styled(
+                " waiting for gate calls whose policy says review".to_string(),
+                theme.gutter(),
+            ),
+            Line::styled(format!(" on {}", sanitize(&socket)), theme.gutter()),
+        ];
+        if let Some(n) = &self.notice {
+            let style = if n.error { theme.bad() } else { theme.warn() };
+            lines.push(Line::styled(format!(" {}", sanitize(&n.text)), style));
+        }
+        let rows = usize::from(area.height.saturating_sub(2)).saturating_sub(lines.len() + 1);
+        if !self.log.is_empty() {
+            lines.push(Line::raw(""));
+        }
+        let from = self.log.len().saturating_sub(rows.saturating_sub(1));
+        for (text, error) in &self.log[from..] {
+            let style = if *error { theme.bad() } else { theme.ok() };
+            lines.push(Line::styled(format!(" {}", sanitize(text)), style));
+        }
+        let body = Rect {
+            y: area.y + 1,
+            height: area.height.saturating_sub(2),
+            ..area
+        };
+        frame.render_widget(Paragraph::new(lines), body);
+    }
+}
+
+/// The `?` overlay: the key table.
+fn render_help(frame: &mut Frame, area: Rect, theme: &Theme) {
+    let lines: Vec<Line> = PANE_KEYS
+        .iter()
+        .filter(|k| !k.label.is_empty())
+        .map(|k| {
+            Line::from(vec![
+                Span::styled(
+                    format!("{:>13}  ", k.label),
+                    Style::new().add_modifier(Modifier::BOLD),
+                ),
+                Span::raw(k.help),
+            ])
+        })
+        .collect();
+    let w = area.width.min(78);
+    let h = area.height.min(lines.len() as u16 + 2);
+    let rect = Rect {
+        x: area.x + (area.width - w) / 2,
+        y: area.y + (area.height - h) / 2,
+        width: w,
+        height: h,
+    };
+    frame.render_widget(Clear, rect);
+    frame.render_widget(
+        Paragraph::new(lines).wrap(Wrap { trim: false }).block(
+            Block::default()
+                .borders(Borders::ALL)
+                .title(" review pane keys (Esc closes) ")
+                .border_style(theme.gutter()),
+        ),
+        rect,
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gate::spool::{Outcome, Request, ask};
+
+    fn request(session: &str, call: &str) -> Request {
+        Request {
+            agent: "claude-code".into(),
+            tool: "Edit".into(),
+            cwd: "/w".into(),
+            session_id: Some(session.into()),
+            call_id: Some(call.into()),
+            file: Some("/w/a.py".into()),
+            case: "doubt".into(),
+            stage: Some("exact".into()),
+            diagnosis: "its new text is already there".into(),
+            input: serde_json::json!({"file_path": "/w/a.py", "old_string": "a", "new_string": "b"}),
+            corrected: None,
+            before: Some("a\n".into()),
+            wait_ms: 0,
+            fallback: "deny".into(),
+        }
+    }
+
+    /// A gate call on a thread of its own.
+    fn gate(dir: &Path, session: &str, call: &str) -> std::thread::JoinHandle<Outcome> {
+        let (dir, request) = (dir.to_path_buf(), request(session, call));
+        std::thread::spawn(move || ask(&dir, &request, Instant::now() + Duration::from_secs(20)))
+    }
+
+    /// Takes arrivals until `n` calls wait.
+    fn until_waiting(pane: &mut ReviewPane, n: usize) {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while pane.queue.len() < n {
+            assert!(Instant::now() < deadline, "{} waiting", pane.queue.len());
+            std::thread::sleep(Duration::from_millis(10));
+            pane.on_wake();
+        }
+    }
+
+    fn press(pane: &mut ReviewPane, code: KeyCode) {
+        let _ = pane.on_event(TermEvent::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+    }
+
+    /// `A` allows the call and the waiting and later calls of its session
+    /// (the pane answers those itself); another session's call still waits.
+    /// `r` then Esc sends nothing; `c` without a corrected edit is refused.
+    #[test]
+    fn allowing_a_session_answers_its_other_calls_too() {
+        let dir = tempfile::tempdir().expect("a workspace");
+        let mut pane = ReviewPane::listen(dir.path()).expect("listens");
+        let first = gate(dir.path(), "s1", "one");
+        until_waiting(&mut pane, 1);
+        let other = gate(dir.path(), "s2", "two");
+        until_waiting(&mut pane, 2);
+        let same = gate(dir.path(), "s1", "three");
+        until_waiting(&mut pane, 3);
+        press(&mut pane, KeyCode::Char('r'));
+        assert_eq!(pane.reason.as_deref(), Some(""));
+        press(&mut pane, KeyCode::Char('n'));
+        press(&mut pane, KeyCode::Esc);
+        assert_eq!(pane.reason, None);
+        assert_eq!(pane.queue.len(), 3, "Esc sent nothing");
+        press(&mut pane, KeyCode::Char('c'));
+        assert_eq!(pane.queue.len(), 3, "no corrected edit to allow");
+        assert!(pane.notice.as_ref().is_some_and(|n| n.error));
+        press(&mut pane, KeyCode::Char('A'));
+        let allowed = Outcome::Answered(Verdict::AllowSession);
+        assert_eq!(first.join().expect("gate"), allowed);
+        assert_eq!(same.join().expect("gate"), allowed);
+        assert_eq!(pane.queue.len(), 1);
+        assert_eq!(pane.queue[0].request.call_id.as_deref(), Some("two"));
+        // A later call of the allowed session never waits.
+        let later = gate(dir.path(), "s1", "four");
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while !later.is_finished() {
+            assert!(Instant::now() < deadline, "the later call was not answered");
+            std::thread::sleep(Duration::from_millis(10));
+            pane.on_wake();
+        }
+        assert_eq!(later.join().expect("gate"), allowed);
+        assert_eq!(pane.queue.len(), 1);
+        press(&mut pane, KeyCode::Char('r'));
+        for c in "no".chars() {
+            press(&mut pane, KeyCode::Char(c));
+        }
+        press(&mut pane, KeyCode::Enter);
+        assert_eq!(
+            other.join().expect("gate"),
+            Outcome::Answered(Verdict::Reject {
+                reason: "no".into()
+            })
+        );
+        assert!(pane.queue.is_empty());
+        let log: Vec<&str> = pane.log.iter().map(|(text, _)| text.as_str()).collect();
+        assert_eq!(
+            log,
+            [
+                "allowed, and the rest of its session: Claude Code Edit a.py (doubt)",
+                "allowed (session allowed): Claude Code Edit a.py (doubt)",
+                "allowed (session allowed): Claude Code Edit a.py (doubt)",
+                "rejected (no): Claude Code Edit a.py (doubt)",
+            ]
+        );
+    }
+
+    /// Every key of the table is found, and no key is bound twice.
+    #[test]
+    fn the_key_table_binds_each_key_once() {
+        let mut seen = HashSet::new();
+        for key in PANE_KEYS {
+            for code in key.codes {
+                assert!(seen.insert(format!("{code:?}")), "{code:?} is bound twice");
+                let event = KeyEvent::new(*code, KeyModifiers::NONE);
+                assert_eq!(action_of(&event), Some(key.action), "{code:?}");
+            }
+        }
+        let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
+        assert_eq!(action_of(&ctrl_c), Some(PaneAction::Quit));
+        let unbound = KeyEvent::new(KeyCode::Char('x'), KeyModifiers::NONE);
+        assert_eq!(action_of(&unbound), None);
+    }
+}

@@ -1,0 +1,599 @@
+//! The review pane (`srview review`) and the gate waiting on it, over the
+//! workspace's `.srview/review.sock`: the protocol in process (the order
+//! calls queue in, the deadline's fallback, a pane gone mid-request, no
+//! pane at all, who may connect), each of the pane's verdicts as the
+//! agent's answer and the record, and the real binaries on a pty at 80x24
+//! (`srview review` beside `srview gate --agent claude-code`: `a`, `r`
+//! with a typed reason, `c`), timing the key to the gate's answer.
+
+#[path = "../support/pty.rs"]
+mod pty;
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use srview::dialect::apply_patch::DirFs;
+use srview::gate::spool::{self, Listener, Outcome, Pending, Request, Verdict};
+use srview::gate::{Answer, Case, GateAgent, Judgment, Policy, judge};
+
+use super::payload;
+
+/// A workspace on disk holding the fixtures' `inventory.py`.
+fn workspace() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("a workspace");
+    std::fs::write(dir.path().join("inventory.py"), super::inventory()).expect("the file");
+    dir
+}
+
+/// `scenario`'s recorded payload of `agent`, its folder and file moved to
+/// `dir`.
+fn payload_in(agent: GateAgent, scenario: &str, dir: &Path) -> Vec<u8> {
+    moved(&payload(agent, scenario), dir)
+}
+
+/// Claude Code's recorded curly-quotes edit, judged against `dir` with its
+/// loose case put to the review pane.
+fn loose_for_review(dir: &Path) -> Judgment {
+    let policy = Policy::parse("loose=review").expect("a policy");
+    let bytes = payload_in(GateAgent::ClaudeCode, "c_rewrite", dir);
+    judge(
+        GateAgent::ClaudeCode,
+        &bytes,
+        |cwd| DirFs { root: cwd.into() },
+        &policy,
+    )
+}
+
+/// A request as the gate sends it; `call` names it.
+fn request(call: &str) -> Request {
+    Request {
+        agent: "claude-code".into(),
+        tool: "Edit".into(),
+        cwd: "/w".into(),
+        session_id: Some("s1".into()),
+        call_id: Some(call.into()),
+        file: Some("/w/a.py".into()),
+        case: "loose".into(),
+        stage: None,
+        diagnosis: "d".into(),
+        input: json!({}),
+        corrected: None,
+        before: None,
+        wait_ms: 0,
+        fallback: "deny".into(),
+    }
+}
+
+/// A pane listening on `dir` whose calls arrive on the receiver.
+fn pane(dir: &Path) -> (Listener, mpsc::Receiver<Pending>) {
+    let (send, receive) = mpsc::channel();
+    let listener = Listener::start(dir, move |p| send.send(p).is_ok()).expect("listens");
+    (listener, receive)
+}
+
+fn arrived(receive: &mpsc::Receiver<Pending>) -> Pending {
+    receive
+        .recv_timeout(Duration::from_secs(10))
+        .expect("a gate call arrives")
+}
+
+/// Several gates at once: the pane gets them in the order they connected,
+/// and each gate gets the verdict given to its own call.
+#[test]
+fn gate_calls_queue_in_the_order_they_came_and_get_their_own_answers() {
+    let dir = tempfile::tempdir().expect("a workspace");
+    let (_listener, receive) = pane(dir.path());
+    let mut gates = Vec::new();
+    for call in ["first", "second", "third"] {
+        let workspace = dir.path().to_path_buf();
+        gates.push(std::thread::spawn(move || {
+            let deadline = Instant::now() + Duration::from_secs(20);
+            spool::ask(&workspace, &request(call), deadline)
+        }));
+        // Each connects before the next starts.
+        std::thread::sleep(Duration::from_millis(60));
+    }
+    let calls: Vec<Pending> = (0..3).map(|_| arrived(&receive)).collect();
+    let ids: Vec<&str> = calls
+        .iter()
+        .map(|p| p.request.call_id.as_deref().unwrap_or(""))
+        .collect();
+    assert_eq!(ids, ["first", "second", "third"]);
+    assert_eq!(calls.iter().map(|p| p.seq).collect::<Vec<_>>(), [0, 1, 2]);
+    // The gate says how long it waits (20 s less what passed).
+    assert!(
+        (19_000..=20_000).contains(&calls[0].request.wait_ms),
+        "{}",
+        calls[0].request.wait_ms
+    );
+    // Answered out of order: each gate gets its own.
+    let verdicts = [
+        Verdict::Reject {
+            reason: "not this one".into(),
+        },
+        Verdict::Allow,
+        Verdict::Corrected,
+    ];
+    for (pending, verdict) in calls.into_iter().zip(&verdicts).rev() {
+        pending.answer(verdict).expect("answered");
+    }
+    let outcomes: Vec<Outcome> = gates
+        .into_iter()
+        .map(|g| g.join().expect("the gate thread"))
+        .collect();
+    let expected: Vec<Outcome> = verdicts.into_iter().map(Outcome::Answered).collect();
+    assert_eq!(outcomes, expected);
+}
+
+/// A pane that does not answer: the gate stops at its deadline, and the
+/// policy's fallback says so.
+#[test]
+fn a_pane_that_does_not_answer_in_time_leaves_the_policy_to_decide() {
+    let dir = workspace();
+    let (_listener, receive) = pane(dir.path());
+    let started = Instant::now();
+    let deadline = started + Duration::from_millis(300);
+    let judgment = loose_for_review(dir.path());
+    let no_pane = deny_text(&judgment);
+    let decided = spool::consult(judgment, deadline);
+    let took = started.elapsed();
+    assert!(
+        took >= Duration::from_millis(290) && took < Duration::from_millis(1500),
+        "{took:?}"
+    );
+    // It was asked (and never answered).
+    let pending = arrived(&receive);
+    assert_eq!(pending.request.case, "loose");
+    assert_eq!(decided.verdict(), None);
+    let expected = no_pane.replace(
+        "(no review pane runs, so",
+        "(no review pane answered within 0.3 s, so",
+    );
+    assert_ne!(expected, no_pane);
+    assert_eq!(deny_text(&decided), expected);
+    assert!(
+        expected.contains(
+            "(no review pane answered within 0.3 s, so srview's policy loose=review falls back \
+             to deny)"
+        ),
+        "{expected}"
+    );
+    // The pane sees the gate gone once it answered.
+    let mut gone = false;
+    for _ in 0..100 {
+        gone = pending.gone();
+        if gone {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert!(gone, "the pane sees the gate gone");
+    assert!(pending.answer(&Verdict::Allow).is_err(), "too late");
+}
+
+/// The deny's text for the model.
+fn deny_text(judgment: &Judgment) -> String {
+    match &judgment.answer {
+        Answer::Deny { reason } => reason.clone(),
+        other => panic!("not a deny: {other:?}"),
+    }
+}
+
+/// A pane gone mid-request (its end closed, as when it dies): the gate
+/// falls back at once, not at its deadline.
+#[test]
+fn a_pane_gone_mid_request_does_not_hang_the_gate() {
+    let dir = workspace();
+    let (send, receive) = mpsc::channel();
+    let listener = Listener::start(dir.path(), move |p| send.send(p).is_ok()).expect("listens");
+    let workspace = dir.path().to_path_buf();
+    let gate = std::thread::spawn(move || {
+        let started = Instant::now();
+        let judgment = loose_for_review(&workspace);
+        let decided = spool::consult(judgment, started + Duration::from_secs(20));
+        (decided, started.elapsed())
+    });
+    let pending = arrived(&receive);
+    drop(pending);
+    drop(listener);
+    let (decided, took) = gate.join().expect("the gate thread");
+    assert!(took < Duration::from_secs(3), "{took:?}");
+    assert!(
+        deny_text(&decided).contains(
+            "(the review pane did not answer (the pane closed before answering), so srview's \
+             policy loose=review falls back to deny)"
+        ),
+        "{}",
+        deny_text(&decided)
+    );
+    // The socket went with the pane: the next gate finds none.
+    let next = loose_for_review(dir.path());
+    let fallback = deny_text(&next);
+    let decided = spool::consult(next, Instant::now() + Duration::from_secs(20));
+    assert_eq!(deny_text(&decided), fallback);
+}
+
+/// No pane, or a socket a dead pane left: known at once; a new pane takes
+/// the stale socket over; a second pane for a live one is refused.
+#[test]
+fn no_pane_is_known_at_once_and_one_pane_listens_per_workspace() {
+    let dir = tempfile::tempdir().expect("a workspace");
+    let far = Instant::now() + Duration::from_secs(20);
+    assert_eq!(spool::ask(dir.path(), &request("x"), far), Outcome::NoPane);
+    // A socket nobody listens on (its pane killed before removing it).
+    let folder = spool::folder(dir.path()).expect("the folder");
+    drop(std::os::unix::net::UnixListener::bind(folder.join(spool::SOCKET)).expect("binds"));
+    assert!(folder.join(spool::SOCKET).exists());
+    let started = Instant::now();
+    assert_eq!(spool::ask(dir.path(), &request("x"), far), Outcome::NoPane);
+    assert!(started.elapsed() < Duration::from_secs(1));
+    let (listener, _receive) = pane(dir.path());
+    let second = Listener::start(dir.path(), |_| true)
+        .err()
+        .expect("refused");
+    assert_eq!(
+        second.to_string(),
+        format!(
+            "another review pane already listens on {} (one pane per workspace)",
+            listener.path().display()
+        )
+    );
+    // Only its owner can reach the socket.
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &Path| std::fs::metadata(p).expect("metadata").permissions().mode() & 0o777;
+    assert_eq!(mode(&folder), 0o700);
+    assert_eq!(mode(listener.path()), 0o600);
+    assert_eq!(
+        std::fs::read_to_string(folder.join(".gitignore")).expect("a .gitignore"),
+        "*\n"
+    );
+    drop(listener);
+    assert!(
+        !folder.join(spool::SOCKET).exists(),
+        "the socket is removed"
+    );
+}
+
+/// A workspace whose socket path is longer than `sockaddr_un` holds is
+/// still reached (through the folder opened).
+#[test]
+#[cfg(target_os = "linux")]
+fn a_deep_workspace_is_reached_too() {
+    let dir = tempfile::tempdir().expect("a workspace");
+    let deep = dir.path().join("a".repeat(60)).join("b".repeat(60));
+    std::fs::create_dir_all(&deep).expect("the folders");
+    let (listener, receive) = pane(&deep);
+    assert!(listener.path().as_os_str().len() > 108);
+    let workspace = deep.clone();
+    let gate = std::thread::spawn(move || {
+        spool::ask(
+            &workspace,
+            &request("deep"),
+            Instant::now() + Duration::from_secs(20),
+        )
+    });
+    arrived(&receive).answer(&Verdict::Allow).expect("answered");
+    assert_eq!(
+        gate.join().expect("the gate"),
+        Outcome::Answered(Verdict::Allow)
+    );
+}
+
+/// Each verdict as the agent's answer and the record's line; a case the
+/// policy does not put to the pane is never sent to it.
+#[test]
+fn the_panes_verdicts_become_the_agents_answers_and_are_recorded() {
+    let dir = workspace();
+    let judgment = loose_for_review(dir.path());
+    assert_eq!(judgment.case, Case::Loose);
+    // What repair would have written: the curly quotes made straight.
+    let repaired = judge(
+        GateAgent::ClaudeCode,
+        &payload_in(GateAgent::ClaudeCode, "c_rewrite", dir.path()),
+        |cwd| DirFs { root: cwd.into() },
+        &Policy::default(),
+    );
+    let Answer::Rewrite { input: exact, .. } = &repaired.answer else {
+        panic!("repaired: {:?}", repaired.answer)
+    };
+
+    let allowed = judgment.clone().with_verdict(Verdict::Allow);
+    assert_eq!(allowed.answer, Answer::NoOpinion);
+    assert_eq!(allowed.reply().stdout, b"");
+    let session = judgment.clone().with_verdict(Verdict::AllowSession);
+    assert_eq!(session.answer, Answer::NoOpinion);
+
+    let rejected = judgment.clone().with_verdict(Verdict::Reject {
+        reason: "keep the file's quotes".into(),
+    });
+    let text = deny_text(&rejected);
+    let finding = deny_text(&judgment.clone().with_verdict(Verdict::Reject {
+        reason: String::new(),
+    }));
+    assert_eq!(
+        text.split_once('\n').map(|(first, _)| first),
+        Some("srview gate: the user rejected this Edit in the review pane: keep the file's quotes")
+    );
+    assert_eq!(
+        finding.split_once('\n').map(|(first, _)| first),
+        Some("srview gate: the user rejected this Edit in the review pane.")
+    );
+    assert!(
+        text.split_once('\n')
+            .is_some_and(|(_, rest)| rest.starts_with("srview's finding: ")),
+        "{text}"
+    );
+
+    let corrected = judgment.clone().with_verdict(Verdict::Corrected);
+    let Answer::Rewrite { input, reason } = &corrected.answer else {
+        panic!("corrected: {:?}", corrected.answer)
+    };
+    assert_eq!(input, exact);
+    assert!(
+        reason.starts_with(
+            "srview gate: the user allowed srview's corrected edit in the review pane instead \
+             of this Edit: "
+        ),
+        "{reason}"
+    );
+    let json: Value = serde_json::from_slice(&corrected.reply().stdout).expect("JSON");
+    assert_eq!(json["hookSpecificOutput"]["permissionDecision"], "allow");
+    assert_eq!(json["hookSpecificOutput"]["updatedInput"], *exact);
+
+    let line: Value =
+        serde_json::from_str(&corrected.record("2026-12-01T00:00:00.000Z")).expect("JSON");
+    assert_eq!(line["decidedBy"], "review pane");
+    assert_eq!(line["review"], "corrected");
+    assert_eq!(line["policy"], "review");
+    assert_eq!(line["decision"], "repair");
+    let line: Value =
+        serde_json::from_str(&judgment.record("2026-12-01T00:00:00.000Z")).expect("JSON");
+    assert_eq!(line.get("decidedBy"), None, "the policy decided");
+
+    // Qwen Code takes no rewritten input: the corrected edit is sent to
+    // the model in a deny.
+    let qwen = judge(
+        GateAgent::QwenCode,
+        &payload_in(GateAgent::QwenCode, "b_deny_json", dir.path()),
+        |cwd| DirFs { root: cwd.into() },
+        &Policy::parse("loose=review,failing=review").expect("a policy"),
+    );
+    assert!(qwen.review.is_some(), "{:?}", qwen.case);
+    let text = deny_text(&qwen.clone().with_verdict(Verdict::Corrected));
+    assert!(
+        text.starts_with(
+            "srview gate: the user chose srview's corrected edit in the review pane, which \
+             Qwen Code cannot take in place of this edit.\nsrview's finding: "
+        ),
+        "{text}"
+    );
+
+    // Not put to the pane: the verdict changes nothing.
+    let exact_edit = judge(
+        GateAgent::ClaudeCode,
+        &payload_in(GateAgent::ClaudeCode, "a_allow", dir.path()),
+        |cwd| DirFs { root: cwd.into() },
+        &Policy::default(),
+    );
+    assert!(exact_edit.review.is_none());
+    assert_eq!(
+        exact_edit.clone().with_verdict(Verdict::Corrected),
+        exact_edit
+    );
+}
+
+/// A loose edit that repair cannot rewrite (Qwen Code takes no rewritten
+/// input) goes to the pane when one runs, and is denied as before when
+/// none does.
+#[test]
+fn a_loose_edit_repair_cannot_rewrite_goes_to_the_pane() {
+    let dir = workspace();
+    let agent = GateAgent::QwenCode;
+    let input = super::string_edit(agent, "LOW_STOCK = 5   \n", "LOW_STOCK = 10\n");
+    let bytes = moved(&super::edit_payload(agent, input), dir.path());
+    let judgment = judge(
+        agent,
+        &bytes,
+        |cwd| DirFs { root: cwd.into() },
+        &Policy::default(),
+    );
+    assert_eq!(judgment.case, Case::Loose);
+    assert!(judgment.review.is_some(), "put to the pane");
+    let far = Instant::now() + Duration::from_secs(20);
+    // No pane: the answer is repair's deny, unchanged.
+    assert_eq!(spool::consult(judgment.clone(), far), judgment);
+    let (_listener, receive) = pane(dir.path());
+    let asked = judgment.clone();
+    let gate = std::thread::spawn(move || {
+        spool::consult(asked, Instant::now() + Duration::from_millis(400))
+    });
+    let pending = arrived(&receive);
+    assert_eq!(pending.request.case, "loose");
+    assert!(pending.request.corrected.is_some());
+    let decided = gate.join().expect("the gate");
+    assert_eq!(
+        deny_text(&decided),
+        deny_text(&judgment).replacen(
+            "\nSend this",
+            "\n(no review pane answered within 0.4 s, so srview's policy loose=repair falls \
+             back to deny)\nSend this",
+            1
+        )
+    );
+}
+
+/// A payload's folder and file moved to `dir`.
+fn moved(payload: &[u8], dir: &Path) -> Vec<u8> {
+    let mut json: Value = serde_json::from_slice(payload).expect("JSON");
+    let cwd = dir.to_str().expect("a UTF-8 path");
+    json["cwd"] = json!(cwd);
+    json["tool_input"]["file_path"] = json!(format!("{cwd}/inventory.py"));
+    json.to_string().into_bytes()
+}
+
+// ---- The real binaries on a pty --------------------------------------
+
+/// `srview gate --agent claude-code` on `payload`, started in the
+/// background: its stdout and when it exited.
+fn gate_in_background(
+    dir: &Path,
+    payload: Vec<u8>,
+) -> std::thread::JoinHandle<(Vec<u8>, Option<i32>, Instant)> {
+    let dir = dir.to_path_buf();
+    std::thread::spawn(move || {
+        use std::io::Write;
+        let mut child = Command::new(env!("CARGO_BIN_EXE_srview"))
+            .args([
+                "gate",
+                "--agent",
+                "claude-code",
+                "--policy",
+                "loose=review",
+                "--timeout",
+                "60",
+            ])
+            .current_dir(&dir)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("srview gate runs");
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(&payload)
+            .expect("the payload");
+        let out = child.wait_with_output().expect("the gate ends");
+        (out.stdout, out.status.code(), Instant::now())
+    })
+}
+
+/// What the gate answers for the payload when the pane gave `verdict`.
+fn expected_stdout(payload: &[u8], verdict: Verdict) -> Vec<u8> {
+    judge(
+        GateAgent::ClaudeCode,
+        payload,
+        |cwd| DirFs { root: cwd.into() },
+        &Policy::parse("loose=review").expect("a policy"),
+    )
+    .with_verdict(verdict)
+    .reply()
+    .stdout
+}
+
+/// `srview review` at 80x24 beside three gate calls of Claude Code's
+/// curly-quotes edit: each shows with its split view, case and diagnosis,
+/// and `a`, `r` + a typed reason, `c` reach the gate as Claude Code's
+/// answer, within a loose bound of the key (the figure is printed).
+#[test]
+fn the_review_pane_answers_the_gate_with_a_r_and_c() {
+    let dir = workspace();
+    let term = pty::Terminal {
+        rows: 24,
+        cols: 80,
+        ..pty::Terminal::default()
+    };
+    let mut pane =
+        pty::Session::spawn_in(dir.path(), env!("CARGO_BIN_EXE_srview"), &["review"], &term);
+    pane.wait_for("the pane listens", |s| s.contains("waiting for gate calls"));
+    let payload = payload_in(GateAgent::ClaudeCode, "c_rewrite", dir.path());
+    let mut figures = Vec::new();
+    let cases: [(&[u8], Verdict); 3] = [
+        (b"a", Verdict::Allow),
+        (
+            b"rkeep the file's quotes\r",
+            Verdict::Reject {
+                reason: "keep the file's quotes".into(),
+            },
+        ),
+        (b"c", Verdict::Corrected),
+    ];
+    for (keys, verdict) in cases {
+        let gate = gate_in_background(dir.path(), payload.clone());
+        pane.wait_for("the queued edit", |s| {
+            s.contains("1/1 Claude Code Edit inventory.py (loose)")
+                && s.contains("Claude Code places this edit only by normalising its quotes")
+                && s.contains("#1")
+        });
+        let screen = pane.contents();
+        println!("{screen}");
+        assert!(
+            screen.contains(" a allow · r reject · c corrected"),
+            "{screen}"
+        );
+        if let Verdict::Reject { .. } = verdict {
+            pane.press(&keys[..keys.len() - 1]);
+            pane.wait_for("the reason typed", |s| {
+                s.contains("reason for the model: keep the file's quotes")
+            });
+            pane.press(b"\r");
+        } else if verdict == Verdict::Allow {
+            // The finding cut at 24 rows is there whole with `i`.
+            assert!(screen.contains("… i: all of srview's finding"), "{screen}");
+            pane.press(b"i");
+            pane.wait_for("the whole finding", |s| {
+                s.contains("srview's finding (j/k scroll, Esc closes)")
+                    && s.contains(
+                        "  +    46 |     label = \"low\" if item.qty < LOW_STOCK else \"ok\"",
+                    )
+            });
+            pane.press(b"\x1b");
+            pane.wait_for("the finding closed", |s| !s.contains("Esc closes)"));
+            pane.press(keys);
+        } else if verdict == Verdict::Corrected {
+            // The split view shows what `c` allows: the file's own quotes.
+            pane.press(b"s");
+            pane.wait_for("the corrected edit", |s| {
+                s.contains(r#"label = "LOW" if item.qty"#)
+            });
+            println!("{}", pane.contents());
+            pane.press(keys);
+        } else {
+            pane.press(keys);
+        }
+        let pressed = Instant::now();
+        let (stdout, code, ended) = gate.join().expect("the gate thread");
+        let took = ended.saturating_duration_since(pressed);
+        figures.push(format!("{}: {} ms", verdict.name(), took.as_millis()));
+        assert_eq!(code, Some(0));
+        assert_eq!(
+            String::from_utf8_lossy(&stdout),
+            String::from_utf8_lossy(&expected_stdout(&payload, verdict.clone())),
+            "{}",
+            verdict.name()
+        );
+        assert!(took < Duration::from_secs(2), "{took:?}");
+        pane.wait_for("the answer logged", |s| s.contains("0 waiting"));
+    }
+    println!(
+        "key to the gate's exit (debug build): {}",
+        figures.join(", ")
+    );
+    // The record says who decided.
+    let record = std::fs::read_to_string(dir.path().join(".srview/gate.jsonl")).expect("a record");
+    let reviews: Vec<Value> = record
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).expect("JSON"))
+        .map(|l| json!([l["decidedBy"], l["review"], l["decision"]]))
+        .collect();
+    assert_eq!(
+        reviews,
+        [
+            json!(["review pane", "allow", "none"]),
+            json!(["review pane", "reject", "deny"]),
+            json!(["review pane", "corrected", "repair"]),
+        ]
+    );
+    let screen = pane.contents();
+    assert!(
+        screen.contains("allowed the corrected edit: Claude Code Edit inventory.py"),
+        "{screen}"
+    );
+    pane.press(b"q");
+    assert_eq!(pane.exit_code(), 0);
+    assert!(!dir.path().join(".srview/review.sock").exists());
+}
