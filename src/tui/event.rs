@@ -23,6 +23,8 @@ pub enum Event {
     /// The file the previewer would write (FILE) changed on disk: its
     /// modification time or size is not what it was.
     TargetChanged,
+    /// A review the screen asked for, from its worker thread.
+    Reviewed(Box<crate::sessions::live::Reviewed>),
 }
 
 /// Starts the thread that sends `feed`'s text into `tx`.

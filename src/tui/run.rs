@@ -5,7 +5,7 @@
 
 use std::ops::ControlFlow;
 use std::path::Path;
-use std::sync::mpsc::{self, Receiver};
+use std::sync::mpsc::{self, Receiver, SyncSender};
 use std::time::{Duration, Instant};
 
 use ratatui::Frame;
@@ -17,6 +17,7 @@ use super::pause::PauseTimer;
 use super::terminal::{self, Term, term_err};
 use super::{Exit, TuiConfig, clipboard};
 use crate::error::Error;
+use crate::sessions::live::Reviewed;
 use crate::tui::app::{Notice, StreamState};
 use crate::tui::view::theme::{ColourMode, Theme};
 
@@ -50,6 +51,13 @@ pub trait Screen {
     }
     /// [`Screen::target`]'s modification time or size changed.
     fn on_target_changed(&mut self) {}
+    /// The loop's event channel, given once before the first event: a
+    /// screen whose work runs on other threads has their answers sent
+    /// into it, as events among the keys (never making a key wait).
+    fn connect(&mut self, _events: &SyncSender<Event>) {}
+    /// A review the screen asked for answered (see
+    /// [`crate::sessions::live`]).
+    fn on_reviewed(&mut self, _answer: Box<Reviewed>) {}
 }
 
 /// What an event asks of the loop.
@@ -80,6 +88,7 @@ pub fn run(config: TuiConfig, screen: &mut impl Screen) -> Result<Exit, Error> {
     if let Some(target) = screen.target() {
         event::start_target_watch(target, &tx);
     }
+    screen.connect(&tx);
     terminal::with_terminal(|terminal| {
         event::spawn_term_reader(&tx);
         let mut runner = Runner {
@@ -179,6 +188,10 @@ fn apply_batch(
             Event::Term(ev @ (TermEvent::Key(_) | TermEvent::Mouse(_))) => screen.on_event(ev),
             Event::TargetChanged => {
                 screen.on_target_changed();
+                Flow::Continue
+            }
+            Event::Reviewed(answer) => {
+                screen.on_reviewed(answer);
                 Flow::Continue
             }
             // Resizes are read before every frame; sources were folded.
