@@ -22,6 +22,8 @@ use std::sync::Arc;
 use std::sync::mpsc;
 
 use super::recover::{Checkpoint, SessionFs};
+#[cfg(test)]
+use super::review::Basis;
 use super::review::{Recovery, Review, Reviewer, Session};
 use crate::source::agent::{
     AgentEdit, AgentError, AgentEvent, AgentKind, AgentReader, FileContent, Format, Verdict,
@@ -487,7 +489,11 @@ impl Incremental {
             let (review, after) = reviewer.review_in(i, (*edit).clone(), first_of_file, chained);
             run += 1;
             let reads = std::mem::take(&mut *noting.reads.borrow_mut());
-            let old_file = self.reviews.get(i).filter(|_| i < kept).map(|r| &r.edit.file);
+            let old_file = self
+                .reviews
+                .get(i)
+                .filter(|_| i < kept)
+                .map(|r| &r.edit.file);
             let chain_changed = match old {
                 Some(old) => old.after != after || old_file.map(String::as_str) != Some(file),
                 None => true,
@@ -540,5 +546,189 @@ impl Incremental {
             errors: delta.errors,
             reviewed: run,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sessions::review::review_live;
+    use crate::sessions::review::tests::{cline_edit, cline_verdict, memory};
+
+    const FILES: usize = 20;
+
+    /// Edit `n` (from 0) of a long Cline CLI session: `f{n % FILES}.txt`,
+    /// its `v{k}` made `v{k + 1}` (`k`: the edits of that file before).
+    fn edit(n: usize, verdict: Option<bool>) -> String {
+        let k = n / FILES;
+        cline_edit(
+            &format!("c{n}"),
+            &format!("f{}.txt", n % FILES),
+            &format!("v{k}"),
+            &format!("v{}", k + 1),
+            verdict,
+        )
+    }
+
+    /// Every file is `v0` in the session's checkpoint; none is on disk.
+    fn workspace() -> SharedFs {
+        let names: Vec<String> = (0..FILES).map(|f| format!("f{f}.txt")).collect();
+        let commits: Vec<(&str, &str, &str)> =
+            names.iter().map(|n| ("cp1", n.as_str(), "v0\n")).collect();
+        Arc::new(memory(&[], &commits))
+    }
+
+    fn reader() -> AgentReader {
+        let mut reader = AgentReader::new(AgentKind::ClineCli, Format::ClineCliJson);
+        reader.set_checkpoints(vec!["cp1".into()]);
+        reader
+    }
+
+    /// The incremental review says what the whole review says, field by
+    /// field.
+    fn assert_same_as_whole(answer: &Reviewed, reader: &AgentReader, fs: &SharedFs) {
+        let whole = review_live(reader, &**fs, Recovery::Full, &HashMap::new());
+        assert_eq!(answer.reviews.len(), whole.reviews.len());
+        for (got, want) in answer.reviews.iter().zip(&whole.reviews) {
+            assert_eq!(format!("{:?}", **got), format!("{want:?}"));
+        }
+        assert_eq!(
+            (&answer.cwd, &answer.errors, &answer.version),
+            (&whole.cwd, &whole.errors, &whole.version)
+        );
+    }
+
+    /// One edit appended to a long session is the one edit reviewed; a
+    /// late verdict reviews that edit and the later edits of its file
+    /// (their content before chains from it), no other.
+    #[test]
+    fn only_what_changed_is_reviewed_again() {
+        let n = 2000;
+        let text: String = (0..n).map(|i| edit(i, (i != 4).then_some(true))).collect();
+        let fs = workspace();
+        let no_files = HashMap::new();
+        let mut reader = reader();
+        let mut live = LiveReview::new();
+        let ask = |live: &mut LiveReview, reader: &AgentReader| {
+            live.request(reader, &no_files, Arc::clone(&fs), Recovery::Full)
+                .expect("reviewed in this thread")
+        };
+        live.note(&reader.feed(text.as_bytes()));
+        let first = ask(&mut live, &reader);
+        assert_eq!(first.reviewed, n);
+        assert_same_as_whole(&first, &reader, &fs);
+        assert_eq!(first.reviews[24].basis, None, "chained from a pending edit");
+        // One more edit, still running, then its verdict.
+        live.note(&reader.feed(edit(n, None).as_bytes()));
+        let appended = ask(&mut live, &reader);
+        assert_eq!(appended.reviewed, 1);
+        assert_same_as_whole(&appended, &reader, &fs);
+        live.note(&reader.feed(cline_verdict(&format!("c{n}"), true).as_bytes()));
+        let settled = ask(&mut live, &reader);
+        assert_eq!(settled.reviewed, 1);
+        assert_eq!(settled.reviews[n].ok(), Some(true));
+        assert_same_as_whole(&settled, &reader, &fs);
+        // Nothing changed: nothing reviewed, the same reviews.
+        let again = ask(&mut live, &reader);
+        assert_eq!(again.reviewed, 0);
+        assert!(
+            again
+                .reviews
+                .iter()
+                .zip(&settled.reviews)
+                .all(|(a, b)| Arc::ptr_eq(a, b))
+        );
+        // Edit 5's verdict at last.
+        live.note(&reader.feed(cline_verdict("c4", true).as_bytes()));
+        let late = ask(&mut live, &reader);
+        let same_file_after = (5..=n).filter(|i| i % FILES == 4).count();
+        assert_eq!(late.reviewed, 1 + same_file_after);
+        assert_eq!(
+            late.reviews[24].basis,
+            Some(super::super::review::Basis::Chained)
+        );
+        assert!(Arc::ptr_eq(&late.reviews[5], &again.reviews[5]));
+        assert_same_as_whole(&late, &reader, &fs);
+    }
+
+    /// A file read live that changed reviews its edit again; an edit
+    /// that ran on the current file is reviewed again when that file
+    /// changes.
+    #[test]
+    fn a_file_that_changed_reviews_its_edits_again() {
+        let text = format!(
+            "{}{}",
+            cline_edit("c1", "a.py", "x = 1", "x = 2", None),
+            cline_edit("c2", "b.py", "y = 1", "y = 2", Some(true))
+        );
+        let mut reader = AgentReader::new(AgentKind::ClineCli, Format::ClineCliJson);
+        let mut live = LiveReview::new();
+        live.note(&reader.feed(text.as_bytes()));
+        let mut files = memory(&[("b.py", "y = 1\n")], &[]);
+        let fs: SharedFs = Arc::new(memory(&[("b.py", "y = 1\n")], &[]));
+        let mut on_disk = HashMap::new();
+        let first = live
+            .request(&reader, &on_disk, Arc::clone(&fs), Recovery::Full)
+            .expect("answered");
+        assert_eq!(first.reviewed, 2);
+        assert_eq!(first.reviews[1].basis, Some(Basis::CurrentFile));
+        // a.py as read when its edit was first seen.
+        on_disk.insert(1, FileContent::Text("x = 1\n".into()));
+        let read = live
+            .request(&reader, &on_disk, Arc::clone(&fs), Recovery::Full)
+            .expect("answered");
+        assert_eq!(read.reviewed, 1);
+        assert_eq!(read.reviews[0].basis, Some(Basis::LiveFile));
+        // b.py changed on disk: its edit no longer applies there.
+        files.files.insert("b.py".into(), "y = 7\n".into());
+        let fs: SharedFs = Arc::new(files);
+        let changed = live
+            .request(&reader, &on_disk, Arc::clone(&fs), Recovery::Full)
+            .expect("answered");
+        assert_eq!(changed.reviewed, 1);
+        assert_eq!(changed.reviews[1].basis, None);
+        let whole = review_live(&reader, &*fs, Recovery::Full, &on_disk);
+        for (got, want) in changed.reviews.iter().zip(&whole.reviews) {
+            assert_eq!(format!("{:?}", **got), format!("{want:?}"));
+        }
+    }
+
+    /// Off the caller's thread, answers come by message; requests sent
+    /// while one runs are answered together, and only the newest answer
+    /// is the latest.
+    #[test]
+    fn a_worker_answers_by_message_and_the_newest_answer_supersedes() {
+        let (tx, rx) = mpsc::channel();
+        let mut live = LiveReview::new();
+        live.off_thread(move |answer| tx.send(answer).is_ok());
+        let fs = workspace();
+        let mut reader = reader();
+        let text: String = (0..3).map(|i| edit(i, Some(true))).collect();
+        live.note(&reader.feed(text.as_bytes()));
+        let no_files = HashMap::new();
+        assert!(
+            live.request(&reader, &no_files, Arc::clone(&fs), Recovery::Full)
+                .is_none()
+        );
+        live.note(&reader.feed(edit(3, Some(true)).as_bytes()));
+        assert!(
+            live.request(&reader, &no_files, Arc::clone(&fs), Recovery::Full)
+                .is_none()
+        );
+        let mut answers = Vec::new();
+        loop {
+            let answer = rx
+                .recv_timeout(std::time::Duration::from_secs(20))
+                .expect("the worker answers");
+            let latest = live.is_latest(&answer);
+            answers.push(answer);
+            if latest {
+                break;
+            }
+        }
+        let newest = answers.last().expect("an answer");
+        assert_eq!((newest.generation, newest.reviews.len()), (2, 4));
+        assert_eq!(answers.iter().map(|a| a.reviewed).sum::<usize>(), 4);
+        assert_same_as_whole(newest, &reader, &fs);
     }
 }

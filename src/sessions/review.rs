@@ -222,11 +222,7 @@ pub fn review(reader: &AgentReader, ws: &dyn SessionFs) -> SessionReview {
 }
 
 /// [`review`], recovering contents as far as `recovery` says.
-pub fn review_with(
-    reader: &AgentReader,
-    ws: &dyn SessionFs,
-    recovery: Recovery,
-) -> SessionReview {
+pub fn review_with(reader: &AgentReader, ws: &dyn SessionFs, recovery: Recovery) -> SessionReview {
     review_live(reader, ws, recovery, &HashMap::new())
 }
 
@@ -371,23 +367,13 @@ impl<'a> Reviewer<'a> {
     /// A reviewer of the edits `reader` holds (Codex's diffs are undone
     /// from them: give it every edit of the session).
     pub fn new(reader: &'a AgentReader, ws: &SessionRoot, recovery: Recovery) -> Reviewer<'a> {
-        Reviewer::over(
-            whole_session(reader),
-            Fs::Own(ws.clone()),
-            recovery,
-            None,
-        )
+        Reviewer::over(whole_session(reader), Fs::Own(ws.clone()), recovery, None)
     }
 
     /// A reviewer of edits handed to it as they settle: without Codex's
     /// undone diffs (they need the whole session, from its end).
     pub fn streaming(reader: &AgentReader, ws: &SessionRoot, recovery: Recovery) -> Reviewer<'a> {
-        Reviewer::over(
-            Session::of(reader),
-            Fs::Own(ws.clone()),
-            recovery,
-            None,
-        )
+        Reviewer::over(Session::of(reader), Fs::Own(ws.clone()), recovery, None)
     }
 
     /// A reviewer reading the workspace through `ws`, lent to it.
@@ -448,7 +434,10 @@ impl<'a> Reviewer<'a> {
     /// What the review of edit `index` depends on beside the edit, its
     /// file's earlier edits and the files it reads: Codex's undone content
     /// before, Aider's commit, whether nothing wrote the file after it.
-    pub(super) fn sources_of(&mut self, index: usize) -> (Option<FileContent>, Option<String>, bool) {
+    pub(super) fn sources_of(
+        &mut self,
+        index: usize,
+    ) -> (Option<FileContent>, Option<String>, bool) {
         (
             self.undone.as_mut().and_then(|u| u.before(index)),
             self.aider_commits.get(index).cloned().flatten(),
@@ -1071,7 +1060,8 @@ pub fn applier_name(a: Applier) -> &'static str {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
+    use super::super::recover::MemorySession;
     use super::*;
     use crate::source::agent::Format;
 
@@ -1122,6 +1112,147 @@ mod tests {
 {"type":"agent_event","event":{"type":"content_start","contentType":"tool","toolName":"editor","toolCallId":"c2","input":{"path":"a.py","old_text":"y = 3","new_text":"y = 4"}}}
 {"type":"agent_event","event":{"type":"content_end","contentType":"tool","toolName":"editor","toolCallId":"c2","output":{"success":false,"error":"boom"}}}
 "#;
+
+    /// A Cline CLI edit of `file` replacing `old` by `new`, its verdict
+    /// `verdict` (`None`: still running).
+    pub(in crate::sessions) fn cline_edit(
+        id: &str,
+        file: &str,
+        old: &str,
+        new: &str,
+        verdict: Option<bool>,
+    ) -> String {
+        let input = serde_json::json!({"path": file, "old_text": old, "new_text": new});
+        let mut lines =
+            serde_json::json!({"type": "agent_event", "event": {"type": "content_start",
+            "contentType": "tool", "toolName": "editor", "toolCallId": id, "input": input}})
+            .to_string();
+        lines.push('\n');
+        if let Some(success) = verdict {
+            lines.push_str(&cline_verdict(id, success));
+        }
+        lines
+    }
+
+    pub(in crate::sessions) fn cline_verdict(id: &str, success: bool) -> String {
+        let output = match success {
+            true => serde_json::json!({"success": true}),
+            false => serde_json::json!({"success": false, "error": "boom"}),
+        };
+        let mut line = serde_json::json!({"type": "agent_event", "event": {"type": "content_end",
+            "contentType": "tool", "toolName": "editor", "toolCallId": id, "output": output}})
+        .to_string();
+        line.push('\n');
+        line
+    }
+
+    fn cline_reader(text: &str, checkpoints: &[&str]) -> AgentReader {
+        let mut reader = AgentReader::new(AgentKind::ClineCli, Format::ClineCliJson);
+        reader.set_checkpoints(checkpoints.iter().map(|c| c.to_string()).collect());
+        reader.feed(text.as_bytes());
+        reader.finish();
+        reader
+    }
+
+    pub(in crate::sessions) fn memory(
+        files: &[(&str, &str)],
+        commits: &[(&str, &str, &str)],
+    ) -> MemorySession {
+        MemorySession {
+            root: "/ws".into(),
+            files: files
+                .iter()
+                .map(|(p, t)| (p.to_string(), t.to_string()))
+                .collect(),
+            commits: commits
+                .iter()
+                .map(|(r, p, t)| {
+                    let t = FileContent::Text(t.to_string());
+                    ((r.to_string(), p.to_string()), t)
+                })
+                .collect(),
+            ..MemorySession::default()
+        }
+    }
+
+    /// The review reads the workspace through the seam only: a file in a
+    /// git checkpoint, the current file, a missing one, an unknown commit.
+    #[test]
+    fn the_review_reads_checkpoints_and_current_files_through_the_seam() {
+        let text = format!(
+            "{}{}",
+            cline_edit("c1", "a.py", "x = 1", "x = 2", Some(true)),
+            cline_edit("c2", "a.py", "y = 3", "y = 4", Some(true))
+        );
+        // The checkpoint holds a.py before the session: the first edit runs
+        // against it, the second against what the first left.
+        let ws = memory(
+            &[("a.py", "x = 2\ny = 4\n")],
+            &[("cp1", "a.py", "x = 1\ny = 3\n")],
+        );
+        let r = review(&cline_reader(&text, &["cp1"]), &ws);
+        let [first, second] = &r.reviews[..] else {
+            panic!("two edits: {}", r.reviews.len())
+        };
+        assert_eq!(
+            (first.basis, first.ok(), first.before.clone()),
+            (
+                Some(Basis::GitCheckpoint),
+                Some(true),
+                Some(FileContent::Text("x = 1\ny = 3\n".into()))
+            )
+        );
+        assert_eq!(
+            (second.basis, second.ok(), second.before.clone()),
+            (
+                Some(Basis::Chained),
+                Some(true),
+                Some(FileContent::Text("x = 2\ny = 3\n".into()))
+            )
+        );
+        assert_eq!(ws.reads.load(std::sync::atomic::Ordering::Relaxed), 1);
+        // No checkpoint: the current file, where the edit applies exactly.
+        let ws = memory(&[("a.py", "x = 1\ny = 3\n")], &[]);
+        let r = review(&cline_reader(&text, &[]), &ws);
+        assert_eq!(r.reviews[0].basis, Some(Basis::CurrentFile));
+        assert_eq!(
+            r.reviews[0].verdict_words(false),
+            "applies (exact) on the current file (content before unknown)"
+        );
+        assert_eq!(r.reviews[0].before, None);
+        // A missing file, and a commit git does not know.
+        let ws = memory(&[], &[]);
+        let r = review(&cline_reader(&text, &[]), &ws);
+        assert_eq!(
+            r.reviews[0].why(),
+            Some(
+                "the content before is not in Cline CLI's output and could not be recovered; \
+                 the current file /ws/a.py does not exist"
+            )
+        );
+        let r = review(&cline_reader(&text, &["cp9"]), &ws);
+        assert_eq!(
+            r.reviews[0].why(),
+            Some(
+                "the content before is not in Cline CLI's output and could not be recovered \
+                 (git show cp9:a.py in /ws: fatal: invalid object name 'cp9'.); the current \
+                 file /ws/a.py does not exist"
+            )
+        );
+        // A file that cannot be read as text.
+        let ws = MemorySession {
+            unreadable: vec!["a.py".into()],
+            ..memory(&[], &[])
+        };
+        let r = review(&cline_reader(&text, &[]), &ws);
+        assert_eq!(
+            r.reviews[0].why(),
+            Some(
+                "the content before is not in Cline CLI's output and could not be recovered; \
+                 the current file /ws/a.py cannot be read as text"
+            )
+        );
+    }
 
     #[test]
     fn the_current_file_is_used_only_where_the_edit_applies_exactly() {

@@ -22,8 +22,8 @@ use super::run::{Flow, Screen};
 use super::{Exit, Folded};
 use crate::dialect::one_file::Target;
 use crate::engine::Version;
-use crate::sessions::recover::SessionRoot;
 use crate::sessions::live::{LiveReview, Reviewed};
+use crate::sessions::recover::SessionRoot;
 use crate::sessions::review::{Basis, Recovery};
 use crate::source::agent::{AgentEvent, AgentReader, FileContent, Verdict, detect, detect_path};
 use crate::source::patch_preview::input_blocks;
@@ -1229,8 +1229,11 @@ impl Screen for AgentEdits {
     /// rows while one runs, and takes the newest answer only.
     fn connect(&mut self, events: &std::sync::mpsc::SyncSender<super::Event>) {
         let events = events.clone();
-        self.reviews
-            .off_thread(move |answer| events.send(super::Event::Reviewed(Box::new(answer))).is_ok());
+        self.reviews.off_thread(move |answer| {
+            events
+                .send(super::Event::Reviewed(Box::new(answer)))
+                .is_ok()
+        });
     }
 
     fn on_reviewed(&mut self, answer: Box<Reviewed>) {
