@@ -1236,10 +1236,10 @@ impl Screen for AgentEdits {
         });
     }
 
-    fn on_reviewed(&mut self, answer: Box<Reviewed>) {
+    fn on_reviewed(&mut self, answer: Reviewed) {
         // An older answer: the input changed since, a newer one follows.
         if self.reviews.is_latest(&answer) {
-            self.reviewed(*answer);
+            self.reviewed(answer);
         }
     }
 

@@ -57,7 +57,7 @@ pub trait Screen {
     fn connect(&mut self, _events: &SyncSender<Event>) {}
     /// A review the screen asked for answered (see
     /// [`crate::sessions::live`]).
-    fn on_reviewed(&mut self, _answer: Box<Reviewed>) {}
+    fn on_reviewed(&mut self, _answer: Reviewed) {}
 }
 
 /// What an event asks of the loop.
@@ -191,7 +191,7 @@ fn apply_batch(
                 Flow::Continue
             }
             Event::Reviewed(answer) => {
-                screen.on_reviewed(answer);
+                screen.on_reviewed(*answer);
                 Flow::Continue
             }
             // Resizes are read before every frame; sources were folded.
