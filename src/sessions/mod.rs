@@ -6,6 +6,7 @@
 
 pub mod count;
 pub mod find;
+pub mod live;
 pub mod load;
 pub mod recover;
 pub mod review;

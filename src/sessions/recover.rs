@@ -3,6 +3,11 @@
 //! checkpoint commit (`git show REF:FILE`), the parent of the commit Aider
 //! made of a reply ([`aider_commits`]), the current file (for an edit no
 //! later edit wrote over: [`unwritten_after`]).
+//!
+//! Every read of the workspace the review makes (the current file, a file
+//! in a git commit) goes through one seam, [`SessionFs`]: on disk
+//! ([`SessionRoot`], which runs `git`) or in memory ([`MemorySession`],
+//! for tests).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -11,8 +16,34 @@ use std::process::Command;
 use crate::dialect::udiff;
 use crate::source::agent::{AgentEdit, EditInput, FileContent, Verdict};
 
+/// What the review reads of a session's workspace: the files as they are
+/// now and as git commits hold them. Paths are the agent's: relative to the
+/// workspace, or absolute. Reads never fail: what cannot be read says so.
+pub trait SessionFs {
+    /// The folder relative paths resolve against (named in messages).
+    fn root(&self) -> &Path;
+
+    /// `file` (relative to the workspace, or absolute) as a path.
+    fn path(&self, file: &str) -> PathBuf {
+        let p = Path::new(file);
+        if p.is_absolute() {
+            p.to_path_buf()
+        } else {
+            self.root().join(p)
+        }
+    }
+
+    /// The file as it is now: `Absent` when missing, `None` when it cannot
+    /// be read as text.
+    fn current(&self, file: &str) -> Option<FileContent>;
+
+    /// `file` (relative to the workspace) as the commit `reference` holds
+    /// it (`git show REF:./FILE`).
+    fn show(&self, reference: &str, file: &str) -> Checkpoint;
+}
+
 /// Where the files of a session are now: the folder relative paths
-/// resolve against.
+/// resolve against. The [`SessionFs`] on disk (git run in the folder).
 #[derive(Debug, Clone)]
 pub struct SessionRoot {
     /// The folder relative paths resolve against.
@@ -41,6 +72,73 @@ impl SessionRoot {
     }
 }
 
+impl SessionFs for SessionRoot {
+    fn root(&self) -> &Path {
+        &self.root
+    }
+
+    fn current(&self, file: &str) -> Option<FileContent> {
+        SessionRoot::current(self, file)
+    }
+
+    fn show(&self, reference: &str, file: &str) -> Checkpoint {
+        git_show(self, reference, file)
+    }
+}
+
+/// A session's workspace in memory, for tests: the current files and the
+/// files of commits. Counts its reads.
+#[derive(Debug, Default)]
+pub struct MemorySession {
+    /// The folder paths are named under in messages.
+    pub root: PathBuf,
+    /// The current files by path as the agent names them; a path missing
+    /// here is a missing file.
+    pub files: HashMap<String, String>,
+    /// Paths that exist but cannot be read as text.
+    pub unreadable: Vec<String>,
+    /// By (reference, path): the file in a commit (`Absent`: not in it).
+    /// A reference named nowhere here is unknown.
+    pub commits: HashMap<(String, String), FileContent>,
+    /// How many reads ([`SessionFs::current`], [`SessionFs::show`]) were
+    /// made.
+    pub reads: std::sync::atomic::AtomicUsize,
+}
+
+impl SessionFs for MemorySession {
+    fn root(&self) -> &Path {
+        &self.root
+    }
+
+    fn current(&self, file: &str) -> Option<FileContent> {
+        self.reads
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        if self.unreadable.iter().any(|u| u == file) {
+            return None;
+        }
+        Some(match self.files.get(file) {
+            Some(text) => FileContent::Text(text.clone()),
+            None => FileContent::Absent,
+        })
+    }
+
+    fn show(&self, reference: &str, file: &str) -> Checkpoint {
+        self.reads
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let key = (reference.to_string(), file.to_string());
+        match self.commits.get(&key) {
+            Some(found) => Checkpoint::Found(found.clone()),
+            None if self.commits.keys().any(|(r, _)| r == reference) => {
+                Checkpoint::Found(FileContent::Absent)
+            }
+            None => Checkpoint::Unavailable(format!(
+                "git show {reference}:{file} in {}: fatal: invalid object name '{reference}'.",
+                self.root.display()
+            )),
+        }
+    }
+}
+
 /// Codex: the content before each edit, by undoing the recorded diffs
 /// from the last edit of a file back to the first, starting from the file
 /// as it is now. Stops (for that file) at the first diff that does not
@@ -51,7 +149,7 @@ impl SessionRoot {
 /// per file at a time, not one per edit: a session of 10,000 edits of big
 /// files stays small.
 pub struct Undone<'e> {
-    edits: &'e [AgentEdit],
+    edits: Vec<&'e AgentEdit>,
     files: HashMap<&'e str, FileUndo>,
 }
 
@@ -92,9 +190,14 @@ fn undo_one(e: &AgentEdit, after: &FileContent) -> Option<FileContent> {
 
 impl<'e> Undone<'e> {
     /// Undoes the recorded diffs of `edits` against the files under `ws`.
-    pub fn new(edits: &'e [AgentEdit], ws: &SessionRoot) -> Undone<'e> {
-        let mut by_file: HashMap<&str, Vec<usize>> = HashMap::new();
-        for (i, e) in edits.iter().enumerate() {
+    pub fn new(edits: &'e [AgentEdit], ws: &dyn SessionFs) -> Undone<'e> {
+        Undone::of(edits.iter().collect(), ws)
+    }
+
+    /// [`Undone::new`] of edits held apart (a live review's).
+    pub fn of(edits: Vec<&'e AgentEdit>, ws: &dyn SessionFs) -> Undone<'e> {
+        let mut by_file: HashMap<&'e str, Vec<usize>> = HashMap::new();
+        for (i, e) in edits.iter().copied().enumerate() {
             by_file.entry(e.file.as_str()).or_default().push(i);
         }
         let mut files = HashMap::new();
@@ -110,7 +213,7 @@ impl<'e> Undone<'e> {
             let mut kept: Vec<(usize, FileContent)> = Vec::new();
             let mut known_from = indices.len();
             for (p, &i) in indices.iter().enumerate().rev() {
-                let Some(before) = undo_one(&edits[i], &state) else {
+                let Some(before) = undo_one(edits[i], &state) else {
                     break;
                 };
                 state = before;
@@ -147,7 +250,7 @@ impl<'e> Undone<'e> {
     /// The content before edit `index` (a position in the session's edits),
     /// when the undoing reached it.
     pub fn before(&mut self, index: usize) -> Option<FileContent> {
-        let edits = self.edits;
+        let edits = &self.edits;
         let f = self.files.get_mut(edits.get(index)?.file.as_str())?;
         let p = f.indices.binary_search(&index).ok()?;
         if p < f.known_from {
@@ -162,7 +265,7 @@ impl<'e> Undone<'e> {
             let mut state = f.marks.get(k + 1 - first_block)?.clone();
             let mut block = vec![FileContent::Absent; end - start];
             for q in (start..end).rev() {
-                state = undo_one(&edits[f.indices[q]], &state)?;
+                state = undo_one(edits[f.indices[q]], &state)?;
                 block[q - start] = state.clone();
             }
             f.block = block;
@@ -187,7 +290,8 @@ impl<'e> Undone<'e> {
 /// committing reply's edits before it. Replies are told apart by their
 /// commits: consecutive edits without one count as one reply, which only
 /// makes the rule stricter.
-pub fn aider_commits(edits: &[AgentEdit]) -> Vec<Option<String>> {
+pub fn aider_commits<E: std::borrow::Borrow<AgentEdit>>(edits: &[E]) -> Vec<Option<String>> {
+    let edits: Vec<&AgentEdit> = edits.iter().map(E::borrow).collect();
     let n = edits.len();
     // The start of each edit's run of edits with the same commit.
     let mut start = vec![0; n];
@@ -235,7 +339,11 @@ pub fn aider_commits(edits: &[AgentEdit]) -> Vec<Option<String>> {
 /// unless something outside the session wrote it since.
 ///
 /// [`AgentReader::shell_runs`]: crate::source::agent::AgentReader::shell_runs
-pub fn unwritten_after(edits: &[AgentEdit], shell_runs: &[usize]) -> Vec<bool> {
+pub fn unwritten_after<E: std::borrow::Borrow<AgentEdit>>(
+    edits: &[E],
+    shell_runs: &[usize],
+) -> Vec<bool> {
+    let edits: Vec<&AgentEdit> = edits.iter().map(E::borrow).collect();
     let mut written: std::collections::HashSet<&str> = std::collections::HashSet::new();
     // A shell ran after edit `i` when one ran at a count above `i`.
     let last_shell = shell_runs.iter().max().copied();

@@ -27,7 +27,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
 
-use super::recover::{self, Checkpoint, SessionRoot, Undone};
+use super::recover::{self, Checkpoint, SessionFs, SessionRoot, Undone};
 use super::verdict::{self, Applied, Applier};
 use crate::engine::Stage;
 use crate::source::agent::{
@@ -217,12 +217,12 @@ pub enum Recovery {
 
 /// Reviews every edit `reader` holds (finished). `ws`: where the session's
 /// files are now.
-pub fn review(reader: &AgentReader, ws: &SessionRoot) -> SessionReview {
+pub fn review(reader: &AgentReader, ws: &dyn SessionFs) -> SessionReview {
     review_with(reader, ws, Recovery::Full)
 }
 
 /// [`review`], recovering contents as far as `recovery` says.
-pub fn review_with(reader: &AgentReader, ws: &SessionRoot, recovery: Recovery) -> SessionReview {
+pub fn review_with(reader: &AgentReader, ws: &dyn SessionFs, recovery: Recovery) -> SessionReview {
     review_live(reader, ws, recovery, &HashMap::new())
 }
 
@@ -232,13 +232,12 @@ pub fn review_with(reader: &AgentReader, ws: &SessionRoot, recovery: Recovery) -
 /// Codex's recorded diffs undone) and before every other source.
 pub fn review_live(
     reader: &AgentReader,
-    ws: &SessionRoot,
+    ws: &dyn SessionFs,
     recovery: Recovery,
     on_disk: &HashMap<usize, FileContent>,
 ) -> SessionReview {
     let edits = reader.edits();
-    let mut reviewer = Reviewer::new(reader, ws, recovery);
-    reviewer.on_disk = Some(on_disk);
+    let mut reviewer = Reviewer::lent(whole_session(reader), ws, recovery, Some(on_disk));
     let mut errors: Vec<String> = reader.errors().iter().map(ToString::to_string).collect();
     // An output that ended inside a line, or has a line that is not JSON
     // (torn where it was written), may have lost the agent's verdict with
@@ -289,7 +288,7 @@ pub fn review_live(
 /// [`review_with`] does for a whole list, for a caller that holds one edit
 /// at a time (a listing reading a huge session).
 pub struct Reviewer<'a> {
-    ws: SessionRoot,
+    ws: Fs<'a>,
     agent: AgentKind,
     /// The folder the agent's messages name paths under.
     cwd: String,
@@ -313,54 +312,164 @@ pub struct Reviewer<'a> {
     seen: HashSet<String>,
 }
 
+/// The workspace a [`Reviewer`] reads: lent to it, or its own.
+enum Fs<'a> {
+    Lent(&'a dyn SessionFs),
+    Own(SessionRoot),
+}
+
+impl Fs<'_> {
+    fn get(&self) -> &dyn SessionFs {
+        match self {
+            Fs::Lent(fs) => *fs,
+            Fs::Own(root) => root,
+        }
+    }
+}
+
+/// What a [`Reviewer`] knows of the session beside each edit.
+pub(super) struct Session<'s, 'a> {
+    pub agent: AgentKind,
+    /// The workspace the output records.
+    pub workspace: Option<&'s str>,
+    /// Cline CLI's checkpoint commits.
+    pub checkpoints: &'s [String],
+    /// Every edit of the session, when at hand (Codex's diffs are undone
+    /// from them, Aider's commits and the edits nothing wrote over after
+    /// found in them).
+    pub edits: Option<Vec<&'a AgentEdit>>,
+    /// See [`AgentReader::shell_runs`].
+    pub shell_runs: &'s [usize],
+}
+
+impl<'s, 'a> Session<'s, 'a> {
+    /// What `reader` holds, without its edits.
+    fn of(reader: &'s AgentReader) -> Session<'s, 'a> {
+        Session {
+            agent: reader.kind(),
+            workspace: reader.workspace(),
+            checkpoints: reader.checkpoints(),
+            edits: None,
+            shell_runs: reader.shell_runs(),
+        }
+    }
+}
+
+/// What `reader` holds, its edits with it.
+fn whole_session(reader: &AgentReader) -> Session<'_, '_> {
+    Session {
+        edits: Some(reader.edits().iter().collect()),
+        ..Session::of(reader)
+    }
+}
+
 impl<'a> Reviewer<'a> {
     /// A reviewer of the edits `reader` holds (Codex's diffs are undone
     /// from them: give it every edit of the session).
     pub fn new(reader: &'a AgentReader, ws: &SessionRoot, recovery: Recovery) -> Reviewer<'a> {
-        let mut reviewer = Reviewer::streaming(reader, ws, recovery);
-        if reviewer.agent.row().undoes_diffs {
-            reviewer.undone = Some(Undone::new(reader.edits(), ws));
-        }
-        if recovery == Recovery::Full {
-            if reviewer.agent.row().commits_replies {
-                reviewer.aider_commits = recover::aider_commits(reader.edits());
-            }
-            reviewer.unwritten = recover::unwritten_after(reader.edits(), reader.shell_runs());
-        }
-        reviewer
+        Reviewer::over(whole_session(reader), Fs::Own(ws.clone()), recovery, None)
     }
 
     /// A reviewer of edits handed to it as they settle: without Codex's
     /// undone diffs (they need the whole session, from its end).
     pub fn streaming(reader: &AgentReader, ws: &SessionRoot, recovery: Recovery) -> Reviewer<'a> {
-        let agent = reader.kind();
-        Reviewer {
-            ws: ws.clone(),
-            agent,
-            cwd: reader
-                .workspace()
+        Reviewer::over(Session::of(reader), Fs::Own(ws.clone()), recovery, None)
+    }
+
+    /// A reviewer reading the workspace through `ws`, lent to it.
+    pub(super) fn lent(
+        session: Session<'_, 'a>,
+        ws: &'a dyn SessionFs,
+        recovery: Recovery,
+        on_disk: Option<&'a HashMap<usize, FileContent>>,
+    ) -> Reviewer<'a> {
+        Reviewer::over(session, Fs::Lent(ws), recovery, on_disk)
+    }
+
+    fn over(
+        session: Session<'_, 'a>,
+        ws: Fs<'a>,
+        recovery: Recovery,
+        on_disk: Option<&'a HashMap<usize, FileContent>>,
+    ) -> Reviewer<'a> {
+        let agent = session.agent;
+        let row = agent.row();
+        let mut reviewer = Reviewer {
+            cwd: session
+                .workspace
                 .map(str::to_string)
-                .unwrap_or_else(|| ws.root.to_string_lossy().to_string()),
+                .unwrap_or_else(|| ws.get().root().to_string_lossy().to_string()),
+            ws,
+            agent,
             recovery,
             undone: None,
-            checkpoint: (agent.row().checkpoints && recovery == Recovery::Full)
-                .then(|| reader.checkpoints().first().cloned())
+            checkpoint: (row.checkpoints && recovery == Recovery::Full)
+                .then(|| session.checkpoints.first().cloned())
                 .flatten(),
             aider_commits: Vec::new(),
             unwritten: Vec::new(),
             chain: HashMap::new(),
-            on_disk: None,
+            on_disk,
             seen: HashSet::new(),
+        };
+        if let Some(edits) = session.edits {
+            if recovery == Recovery::Full {
+                if row.commits_replies {
+                    reviewer.aider_commits = recover::aider_commits(&edits);
+                }
+                reviewer.unwritten = recover::unwritten_after(&edits, session.shell_runs);
+            }
+            if row.undoes_diffs {
+                reviewer.undone = Some(Undone::of(edits, reviewer.ws.get()));
+            }
         }
+        reviewer
+    }
+
+    /// The folder the agent's messages name paths under.
+    pub(super) fn cwd(&self) -> &str {
+        &self.cwd
+    }
+
+    /// What the review of edit `index` depends on beside the edit, its
+    /// file's earlier edits and the files it reads: Codex's undone content
+    /// before, Aider's commit, whether nothing wrote the file after it.
+    pub(super) fn sources_of(
+        &mut self,
+        index: usize,
+    ) -> (Option<FileContent>, Option<String>, bool) {
+        (
+            self.undone.as_mut().and_then(|u| u.before(index)),
+            self.aider_commits.get(index).cloned().flatten(),
+            self.unwritten.get(index).copied().unwrap_or(false),
+        )
     }
 
     /// Reviews `edit`, the `index`-th (from 0) of the session; call in order.
     pub fn review(&mut self, index: usize, edit: AgentEdit) -> Review {
-        let ws = &self.ws;
-        let first_of_file = !self.seen.contains(&edit.file);
-        if first_of_file {
-            self.seen.insert(edit.file.clone());
+        let first_of_file = self.seen.insert(edit.file.clone());
+        let chained = self.chain.remove(&edit.file);
+        let file = edit.file.clone();
+        let (review, after) = self.review_in(index, edit, first_of_file, chained.as_ref());
+        if let Some(after) = after {
+            self.chain.insert(file, after);
         }
+        review
+    }
+
+    /// Reviews `edit`, the `index`-th (from 0) of the session, whose file
+    /// no earlier edit edited when `first_of_file`, and held `chained`
+    /// after the last that did (where known). Returns the review and what
+    /// the file holds after the edit, where known (for the next edit of
+    /// it).
+    pub(super) fn review_in(
+        &mut self,
+        index: usize,
+        edit: AgentEdit,
+        first_of_file: bool,
+        chained: Option<&FileContent>,
+    ) -> (Review, Option<FileContent>) {
+        let ws = self.ws.get();
         let mut unavailable: Option<String> = None;
         let known: Option<(FileContent, Basis)> = edit
             .content_before
@@ -394,7 +503,7 @@ impl<'a> Reviewer<'a> {
             .or_else(|| {
                 // What Aider committed was on disk: before srview's chain.
                 let reference = self.aider_commits.get(index)?.as_ref()?;
-                match recover::git_show(ws, reference, &edit.file) {
+                match ws.show(reference, &edit.file) {
                     Checkpoint::Found(c) => Some((c, Basis::GitHistory)),
                     Checkpoint::Unavailable(why) => {
                         unavailable = Some(why);
@@ -402,14 +511,10 @@ impl<'a> Reviewer<'a> {
                     }
                 }
             })
-            .or_else(|| {
-                self.chain
-                    .get(&edit.file)
-                    .map(|c| (c.clone(), Basis::Chained))
-            })
+            .or_else(|| chained.map(|c| (c.clone(), Basis::Chained)))
             .or_else(|| {
                 let reference = self.checkpoint.as_ref().filter(|_| first_of_file)?;
-                match recover::git_show(ws, reference, &edit.file) {
+                match ws.show(reference, &edit.file) {
                     Checkpoint::Found(c) => Some((c, Basis::GitCheckpoint)),
                     Checkpoint::Unavailable(why) => {
                         unavailable = Some(why);
@@ -447,11 +552,7 @@ impl<'a> Reviewer<'a> {
             Verdict::Failed | Verdict::NotRun => review.before.clone(),
             Verdict::Pending => None,
         };
-        match after {
-            Some(c) => self.chain.insert(edit.file.clone(), c),
-            None => self.chain.remove(&edit.file),
-        };
-        review
+        (review, after)
     }
 }
 
@@ -497,7 +598,7 @@ fn with_agents_matcher(agent: AgentKind, edit: &AgentEdit) -> std::borrow::Cow<'
 fn run_one(
     edit: AgentEdit,
     known: Option<(FileContent, Basis)>,
-    ws: &SessionRoot,
+    ws: &dyn SessionFs,
     cwd: &str,
     agent: AgentKind,
     unavailable: Option<String>,
@@ -959,7 +1060,8 @@ pub fn applier_name(a: Applier) -> &'static str {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
+    use super::super::recover::MemorySession;
     use super::*;
     use crate::source::agent::Format;
 
@@ -1010,6 +1112,147 @@ mod tests {
 {"type":"agent_event","event":{"type":"content_start","contentType":"tool","toolName":"editor","toolCallId":"c2","input":{"path":"a.py","old_text":"y = 3","new_text":"y = 4"}}}
 {"type":"agent_event","event":{"type":"content_end","contentType":"tool","toolName":"editor","toolCallId":"c2","output":{"success":false,"error":"boom"}}}
 "#;
+
+    /// A Cline CLI edit of `file` replacing `old` by `new`, its verdict
+    /// `verdict` (`None`: still running).
+    pub(in crate::sessions) fn cline_edit(
+        id: &str,
+        file: &str,
+        old: &str,
+        new: &str,
+        verdict: Option<bool>,
+    ) -> String {
+        let input = serde_json::json!({"path": file, "old_text": old, "new_text": new});
+        let mut lines =
+            serde_json::json!({"type": "agent_event", "event": {"type": "content_start",
+            "contentType": "tool", "toolName": "editor", "toolCallId": id, "input": input}})
+            .to_string();
+        lines.push('\n');
+        if let Some(success) = verdict {
+            lines.push_str(&cline_verdict(id, success));
+        }
+        lines
+    }
+
+    pub(in crate::sessions) fn cline_verdict(id: &str, success: bool) -> String {
+        let output = match success {
+            true => serde_json::json!({"success": true}),
+            false => serde_json::json!({"success": false, "error": "boom"}),
+        };
+        let mut line = serde_json::json!({"type": "agent_event", "event": {"type": "content_end",
+            "contentType": "tool", "toolName": "editor", "toolCallId": id, "output": output}})
+        .to_string();
+        line.push('\n');
+        line
+    }
+
+    fn cline_reader(text: &str, checkpoints: &[&str]) -> AgentReader {
+        let mut reader = AgentReader::new(AgentKind::ClineCli, Format::ClineCliJson);
+        reader.set_checkpoints(checkpoints.iter().map(|c| c.to_string()).collect());
+        reader.feed(text.as_bytes());
+        reader.finish();
+        reader
+    }
+
+    pub(in crate::sessions) fn memory(
+        files: &[(&str, &str)],
+        commits: &[(&str, &str, &str)],
+    ) -> MemorySession {
+        MemorySession {
+            root: "/ws".into(),
+            files: files
+                .iter()
+                .map(|(p, t)| (p.to_string(), t.to_string()))
+                .collect(),
+            commits: commits
+                .iter()
+                .map(|(r, p, t)| {
+                    let t = FileContent::Text(t.to_string());
+                    ((r.to_string(), p.to_string()), t)
+                })
+                .collect(),
+            ..MemorySession::default()
+        }
+    }
+
+    /// The review reads the workspace through the seam only: a file in a
+    /// git checkpoint, the current file, a missing one, an unknown commit.
+    #[test]
+    fn the_review_reads_checkpoints_and_current_files_through_the_seam() {
+        let text = format!(
+            "{}{}",
+            cline_edit("c1", "a.py", "x = 1", "x = 2", Some(true)),
+            cline_edit("c2", "a.py", "y = 3", "y = 4", Some(true))
+        );
+        // The checkpoint holds a.py before the session: the first edit runs
+        // against it, the second against what the first left.
+        let ws = memory(
+            &[("a.py", "x = 2\ny = 4\n")],
+            &[("cp1", "a.py", "x = 1\ny = 3\n")],
+        );
+        let r = review(&cline_reader(&text, &["cp1"]), &ws);
+        let [first, second] = &r.reviews[..] else {
+            panic!("two edits: {}", r.reviews.len())
+        };
+        assert_eq!(
+            (first.basis, first.ok(), first.before.clone()),
+            (
+                Some(Basis::GitCheckpoint),
+                Some(true),
+                Some(FileContent::Text("x = 1\ny = 3\n".into()))
+            )
+        );
+        assert_eq!(
+            (second.basis, second.ok(), second.before.clone()),
+            (
+                Some(Basis::Chained),
+                Some(true),
+                Some(FileContent::Text("x = 2\ny = 3\n".into()))
+            )
+        );
+        assert_eq!(ws.reads.load(std::sync::atomic::Ordering::Relaxed), 1);
+        // No checkpoint: the current file, where the edit applies exactly.
+        let ws = memory(&[("a.py", "x = 1\ny = 3\n")], &[]);
+        let r = review(&cline_reader(&text, &[]), &ws);
+        assert_eq!(r.reviews[0].basis, Some(Basis::CurrentFile));
+        assert_eq!(
+            r.reviews[0].verdict_words(false),
+            "applies (exact) on the current file (content before unknown)"
+        );
+        assert_eq!(r.reviews[0].before, None);
+        // A missing file, and a commit git does not know.
+        let ws = memory(&[], &[]);
+        let r = review(&cline_reader(&text, &[]), &ws);
+        assert_eq!(
+            r.reviews[0].why(),
+            Some(
+                "the content before is not in Cline CLI's output and could not be recovered; \
+                 the current file /ws/a.py does not exist"
+            )
+        );
+        let r = review(&cline_reader(&text, &["cp9"]), &ws);
+        assert_eq!(
+            r.reviews[0].why(),
+            Some(
+                "the content before is not in Cline CLI's output and could not be recovered \
+                 (git show cp9:a.py in /ws: fatal: invalid object name 'cp9'.); the current \
+                 file /ws/a.py does not exist"
+            )
+        );
+        // A file that cannot be read as text.
+        let ws = MemorySession {
+            unreadable: vec!["a.py".into()],
+            ..memory(&[], &[])
+        };
+        let r = review(&cline_reader(&text, &[]), &ws);
+        assert_eq!(
+            r.reviews[0].why(),
+            Some(
+                "the content before is not in Cline CLI's output and could not be recovered; \
+                 the current file /ws/a.py cannot be read as text"
+            )
+        );
+    }
 
     #[test]
     fn the_current_file_is_used_only_where_the_edit_applies_exactly() {

@@ -3,9 +3,10 @@
 //! agent makes, as a [`Screen`]. The agent's output is read as it arrives
 //! ([`LiveOutput`]: its format detected, a followed file's rewrites and a
 //! torn last line handled, edits read by its [`AgentReader`]); every edit
-//! is reviewed against the file's content before it ([`review_live`]) and
-//! listed with the agent's verdict beside srview's; the edit shown gets
-//! the single-file previewer's view.
+//! is reviewed against the file's content before it (a [`LiveReview`]:
+//! incremental, off the UI thread once the event loop runs) and listed
+//! with the agent's verdict beside srview's; the edit shown gets the
+//! single-file previewer's view.
 //!
 //! The agent writes its own edits: nothing is written here unless the user
 //! presses `a` on an edit the agent did not apply (failed or never run),
@@ -23,8 +24,9 @@ use super::run::{Flow, Screen};
 use super::{Exit, Folded};
 use crate::dialect::one_file::Target;
 use crate::engine::Version;
+use crate::sessions::live::{LiveReview, Reviewed};
 use crate::sessions::recover::SessionRoot;
-use crate::sessions::review::{Basis, Recovery, SessionReview, review_live};
+use crate::sessions::review::{Basis, Recovery};
 use crate::source::agent::live::{LiveOutput, NOT_AN_AGENT, OutputNote};
 use crate::source::agent::{AgentEvent, AgentReader, FileContent, Verdict};
 use crate::source::patch_preview::input_blocks;
@@ -61,7 +63,12 @@ pub struct AgentEdits {
     /// By seq: the file on disk when srview first saw the edit without a
     /// verdict (the agent had not written it yet).
     on_disk: HashMap<usize, FileContent>,
-    review: Option<SessionReview>,
+    /// The last review answered (kept on screen while the next runs).
+    review: Option<Reviewed>,
+    /// Who reviews, and what it was sent.
+    reviews: LiveReview,
+    /// The next answer rebuilds the edit shown.
+    show_anew: bool,
     shown: Option<Shown>,
     /// An accept held back for a loose match: `a` again writes.
     confirming: Option<usize>,
@@ -92,6 +99,8 @@ impl AgentEdits {
             root,
             on_disk: HashMap::new(),
             review: None,
+            reviews: LiveReview::new(),
+            show_anew: false,
             shown: None,
             confirming: None,
             written: Vec::new(),
@@ -180,6 +189,7 @@ impl AgentEdits {
         if events.is_empty() {
             return;
         }
+        self.reviews.note(&events);
         let read_a_file = self.snapshot_files();
         // An edit's input growing changes only that edit: its previewer
         // follows it, and the whole review waits for a change of shape (a
@@ -287,13 +297,26 @@ impl AgentEdits {
         }
     }
 
-    /// Reviews every edit again and rebuilds the rows and the edit shown.
+    /// Asks for the review of what changed; its answer (at once, or by
+    /// message from the worker) rebuilds the rows and the edit shown.
     fn refresh(&mut self, force_show: bool) {
+        self.root = self.root_now();
         let Some(reader) = self.output.reader() else {
             return;
         };
-        self.root = self.root_now();
-        let review = review_live(reader, &self.root, Recovery::Full, &self.on_disk);
+        self.show_anew |= force_show;
+        let fs = Arc::new(self.root.clone());
+        if let Some(answer) = self
+            .reviews
+            .request(reader, &self.on_disk, fs, Recovery::Full)
+        {
+            self.reviewed(answer);
+        }
+    }
+
+    /// A review answered: the rows and the edit shown rebuilt from it.
+    fn reviewed(&mut self, review: Reviewed) {
+        let force_show = std::mem::take(&mut self.show_anew);
         let version = match (&review.version, self.list.ended()) {
             (Some(v), _) => v.as_str(),
             (None, true) => "(version not named)",
@@ -1042,6 +1065,24 @@ impl Screen for AgentEdits {
 
     fn show_notice(&mut self, notice: Notice) {
         self.list.set_notice(Some(notice));
+    }
+
+    /// Reviews run on a worker from now on: the screen keeps the last
+    /// rows while one runs, and takes the newest answer only.
+    fn connect(&mut self, events: &std::sync::mpsc::SyncSender<crate::tui::event::Event>) {
+        let events = events.clone();
+        self.reviews.off_thread(move |answer| {
+            events
+                .send(crate::tui::event::Event::Reviewed(Box::new(answer)))
+                .is_ok()
+        });
+    }
+
+    fn on_reviewed(&mut self, answer: Reviewed) {
+        // An older answer: the input changed since, a newer one follows.
+        if self.reviews.is_latest(&answer) {
+            self.reviewed(answer);
+        }
     }
 
     /// A quiet output does not make the edit shown final: its input ends

@@ -26,6 +26,8 @@ pub enum Event {
     /// A screen's own thread has news for it ([`crate::tui::Waker`]: the
     /// review pane's gate calls).
     Wake,
+    /// A review the screen asked for, from its worker thread.
+    Reviewed(Box<crate::sessions::live::Reviewed>),
 }
 
 /// Starts the thread that sends `feed`'s text into `tx`.

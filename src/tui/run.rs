@@ -5,7 +5,7 @@
 
 use std::ops::ControlFlow;
 use std::path::Path;
-use std::sync::mpsc::{self, Receiver};
+use std::sync::mpsc::{self, Receiver, SyncSender};
 use std::time::{Duration, Instant};
 
 use ratatui::Frame;
@@ -17,6 +17,7 @@ use super::pause::PauseTimer;
 use super::terminal::{self, Term, term_err};
 use super::{Exit, TuiConfig, clipboard};
 use crate::error::Error;
+use crate::sessions::live::Reviewed;
 use crate::tui::app::{Effect, Notice, StreamState};
 use crate::tui::view::theme::{ColourMode, Theme};
 
@@ -55,6 +56,13 @@ pub trait Screen {
     fn start(&mut self, _waker: Waker) {}
     /// A [`Waker::wake`] came.
     fn on_wake(&mut self) {}
+    /// The loop's event channel, given once before the first event: a
+    /// screen whose work runs on other threads has their answers sent
+    /// into it, as events among the keys (never making a key wait).
+    fn connect(&mut self, _events: &SyncSender<Event>) {}
+    /// A review the screen asked for answered (see
+    /// [`crate::sessions::live`]).
+    fn on_reviewed(&mut self, _answer: Reviewed) {}
 }
 
 /// Wakes the loop from a screen's own thread: [`Screen::on_wake`], then a
@@ -122,6 +130,7 @@ pub fn run(config: TuiConfig, screen: &mut impl Screen) -> Result<Exit, Error> {
         event::start_target_watch(target, &tx);
     }
     screen.start(Waker(tx.clone()));
+    screen.connect(&tx);
     terminal::with_terminal(|terminal| {
         event::spawn_term_reader(&tx);
         let mut runner = Runner {
@@ -225,6 +234,10 @@ fn apply_batch(
             }
             Event::Wake => {
                 screen.on_wake();
+                Flow::Continue
+            }
+            Event::Reviewed(answer) => {
+                screen.on_reviewed(*answer);
                 Flow::Continue
             }
             // Resizes are read before every frame; sources were folded.

@@ -1,0 +1,734 @@
+//! The review of a session still being written (the agent previewer's):
+//! incremental, and run off the UI thread.
+//!
+//! The screen keeps a [`LiveReview`]. At each change it hands it the
+//! reader ([`LiveReview::request`]): only what changed since the last
+//! request goes to the reviewer (the edits the reader reported or whose
+//! shape changed, the files read live), as a [`Delta`]. The reviewer
+//! ([`Incremental`]) keeps every edit's review and reviews again only the
+//! edits whose input, verdict or content before changed, and the later
+//! edits of a file whose content after an edit changed (srview's chain);
+//! an edit whose review read the current file is reviewed again when that
+//! file changed. Until [`LiveReview::off_thread`], it reviews in the
+//! caller's thread and answers at once; after, a worker thread reviews
+//! and answers by message ([`Reviewed`]), coalescing the requests that
+//! queued meanwhile: the newest answer supersedes the older ones.
+
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::mpsc;
+
+use super::recover::{Checkpoint, SessionFs};
+#[cfg(test)]
+use super::review::Basis;
+use super::review::{Recovery, Review, Reviewer, Session};
+use crate::source::agent::{
+    AgentEdit, AgentError, AgentEvent, AgentKind, AgentReader, FileContent, Format, Verdict,
+};
+
+/// A workspace the worker thread can read.
+pub type SharedFs = Arc<dyn SessionFs + Send + Sync>;
+
+/// A session reviewed, as of one request.
+#[derive(Debug, Clone)]
+pub struct Reviewed {
+    /// The request this answers (see [`LiveReview::is_latest`]).
+    pub generation: u64,
+    /// The agent that wrote the session.
+    pub agent: AgentKind,
+    /// The format it was read as.
+    pub format: Format,
+    /// The agent's version, as the output names it.
+    pub version: Option<String>,
+    /// One per edit, in the agent's order; an edit not reviewed again is
+    /// the same review (the same `Arc`) as in the answer before.
+    pub reviews: Vec<Arc<Review>>,
+    /// The folder the agent's messages name paths under.
+    pub cwd: String,
+    /// Problems met reading the output.
+    pub errors: Vec<String>,
+    /// How many edits this answer reviewed (again).
+    pub reviewed: usize,
+}
+
+/// What changed since the last request, and the session as a whole.
+pub struct Delta {
+    generation: u64,
+    agent: AgentKind,
+    format: Format,
+    version: Option<String>,
+    workspace: Option<String>,
+    checkpoints: Vec<String>,
+    shell_runs: Vec<usize>,
+    errors: Vec<String>,
+    /// How many edits the session has.
+    len: usize,
+    /// The edits that changed (or are new), by position; an edit whose
+    /// verdict the output may have lost is pending here.
+    changed: Vec<(usize, AgentEdit)>,
+    /// Files read live that changed, by seq (`None`: forgotten).
+    on_disk: Vec<(usize, Option<FileContent>)>,
+    fs: SharedFs,
+    recovery: Recovery,
+}
+
+impl Delta {
+    /// This delta, then `later`: one request.
+    fn then(mut self, later: Delta) -> Delta {
+        let mut changed: HashMap<usize, AgentEdit> = self.changed.drain(..).collect();
+        changed.extend(later.changed);
+        let mut changed: Vec<(usize, AgentEdit)> = changed
+            .into_iter()
+            .filter(|(i, _)| *i < later.len)
+            .collect();
+        changed.sort_by_key(|(i, _)| *i);
+        let mut on_disk: HashMap<usize, Option<FileContent>> = self.on_disk.drain(..).collect();
+        on_disk.extend(later.on_disk);
+        Delta {
+            changed,
+            on_disk: on_disk.into_iter().collect(),
+            ..later
+        }
+    }
+}
+
+/// The cheap fields of an edit, to tell one that changed without
+/// comparing its contents (the reader reports most changes; not the
+/// content before it chains from an earlier edit once that one settles).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Shape {
+    file: u64,
+    streaming: bool,
+    verdict: Verdict,
+    message: Option<usize>,
+    before: Option<(u8, usize)>,
+    after: Option<(u8, usize)>,
+    diff: Option<usize>,
+    commit: Option<usize>,
+    cut_off: bool,
+    lost: bool,
+}
+
+impl Shape {
+    fn of(edit: &AgentEdit, lost: bool) -> Shape {
+        let content = |c: &Option<crate::source::agent::Content>| {
+            c.as_ref().map(|c| {
+                let len = match &c.content {
+                    FileContent::Text(t) => t.len() + 1,
+                    FileContent::Absent => 0,
+                };
+                (c.origin as u8, len)
+            })
+        };
+        Shape {
+            file: hash_of(&edit.file),
+            streaming: edit.streaming,
+            verdict: edit.agent_verdict,
+            message: edit.agent_message.as_ref().map(String::len),
+            before: content(&edit.content_before),
+            after: content(&edit.content_after),
+            diff: edit.agent_diff.as_ref().map(String::len),
+            commit: edit.commit.as_ref().map(String::len),
+            cut_off: edit.cut_off,
+            lost,
+        }
+    }
+}
+
+fn hash_of(value: &impl Hash) -> u64 {
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    value.hash(&mut hasher);
+    hasher.finish()
+}
+
+/// A content's fingerprint (`None`: unreadable).
+fn fingerprint(content: &Option<FileContent>) -> u64 {
+    hash_of(&content.as_ref().map(|c| match c {
+        FileContent::Text(t) => Some(t.as_str()),
+        FileContent::Absent => None,
+    }))
+}
+
+/// The screen's side: what was sent, and who reviews.
+pub struct LiveReview {
+    generation: u64,
+    /// Each edit's shape as last sent.
+    sent: Vec<Shape>,
+    /// The files read live as last sent, by seq (fingerprints).
+    sent_on_disk: HashMap<usize, u64>,
+    /// Edits the reader reported changed since the last request, by seq.
+    reported: HashSet<usize>,
+    runs: Runs,
+}
+
+enum Runs {
+    /// In the caller's thread.
+    Here(Box<Incremental>),
+    /// On a worker thread; its answers go by message.
+    Worker(mpsc::Sender<Delta>),
+    /// The worker is gone (the screen is closing).
+    Gone,
+}
+
+impl Default for LiveReview {
+    fn default() -> Self {
+        LiveReview::new()
+    }
+}
+
+impl LiveReview {
+    /// Reviews in the caller's thread until [`LiveReview::off_thread`].
+    pub fn new() -> LiveReview {
+        LiveReview {
+            generation: 0,
+            sent: Vec::new(),
+            sent_on_disk: HashMap::new(),
+            reported: HashSet::new(),
+            runs: Runs::Here(Box::default()),
+        }
+    }
+
+    /// From now on, reviews on a worker thread that gives each answer to
+    /// `answer` (which returns false once nobody listens: the worker ends).
+    pub fn off_thread(&mut self, answer: impl Fn(Reviewed) -> bool + Send + 'static) {
+        let Runs::Here(engine) = std::mem::replace(&mut self.runs, Runs::Gone) else {
+            return;
+        };
+        let (tx, rx) = mpsc::channel::<Delta>();
+        let spawned = std::thread::Builder::new()
+            .name("srview-review".into())
+            .spawn(move || {
+                let mut engine = engine;
+                while let Ok(first) = rx.recv() {
+                    // Requests that queued while the last review ran are
+                    // one request: only the newest state is reviewed.
+                    let delta = rx.try_iter().fold(first, Delta::then);
+                    if !answer(engine.update(delta)) {
+                        return;
+                    }
+                }
+            });
+        self.runs = match spawned {
+            Ok(_) => Runs::Worker(tx),
+            // No thread: reviewed here, as before.
+            Err(_) => Runs::Here(Box::default()),
+        };
+        if matches!(self.runs, Runs::Here(_)) {
+            // A fresh engine has seen nothing: send everything again.
+            self.sent.clear();
+            self.sent_on_disk.clear();
+        }
+    }
+
+    /// The reader reported these events (their edits changed).
+    pub fn note(&mut self, events: &[AgentEvent]) {
+        for event in events {
+            match event {
+                AgentEvent::Started(seq) | AgentEvent::Updated(seq) | AgentEvent::Finished(seq) => {
+                    self.reported.insert(*seq);
+                }
+                AgentEvent::Version(_) => {}
+            }
+        }
+    }
+
+    /// Whether `answer` answers the newest request (an older one is
+    /// superseded: the input changed since).
+    pub fn is_latest(&self, answer: &Reviewed) -> bool {
+        answer.generation == self.generation
+    }
+
+    /// Asks for the review of `reader`'s edits as they are now (`on_disk`:
+    /// see [`super::review::review_live`]); `fs`: where the files are.
+    /// Answers at once when reviewing in this thread, else `None` (the
+    /// answer comes by message).
+    pub fn request(
+        &mut self,
+        reader: &AgentReader,
+        on_disk: &HashMap<usize, FileContent>,
+        fs: SharedFs,
+        recovery: Recovery,
+    ) -> Option<Reviewed> {
+        let delta = self.delta(reader, on_disk, fs, recovery);
+        match &mut self.runs {
+            Runs::Here(engine) => Some(engine.update(delta)),
+            Runs::Worker(tx) => {
+                if tx.send(delta).is_err() {
+                    self.runs = Runs::Gone;
+                }
+                None
+            }
+            Runs::Gone => None,
+        }
+    }
+
+    fn delta(
+        &mut self,
+        reader: &AgentReader,
+        on_disk: &HashMap<usize, FileContent>,
+        fs: SharedFs,
+        recovery: Recovery,
+    ) -> Delta {
+        self.generation += 1;
+        let edits = reader.edits();
+        // As the full review says it (see `review_live`).
+        let mut errors: Vec<String> = reader.errors().iter().map(ToString::to_string).collect();
+        let torn_within = reader
+            .errors()
+            .iter()
+            .any(|e| matches!(e, AgentError::Malformed { .. }));
+        let lost: &[usize] = if reader.ended_inside_line() || torn_within {
+            reader.ended_without_verdict()
+        } else {
+            &[]
+        };
+        if !lost.is_empty() {
+            let where_ = if reader.ended_inside_line() {
+                "the output ended inside a line"
+            } else {
+                "a line of the output could not be read"
+            };
+            errors.push(format!(
+                "{where_}: the agent's verdict on {} may have been in it (shown as pending)",
+                crate::words::count(lost.len(), "edit")
+            ));
+        }
+        self.sent.truncate(edits.len());
+        let mut changed = Vec::new();
+        for (i, edit) in edits.iter().enumerate() {
+            let shape = Shape::of(edit, lost.contains(&edit.seq));
+            let same = self.sent.get(i) == Some(&shape) && !self.reported.contains(&edit.seq);
+            if same {
+                continue;
+            }
+            let mut edit = edit.clone();
+            if shape.lost {
+                edit.agent_verdict = Verdict::Pending;
+            }
+            changed.push((i, edit));
+            match self.sent.get_mut(i) {
+                Some(sent) => *sent = shape,
+                None => self.sent.push(shape),
+            }
+        }
+        self.reported.clear();
+        let mut files = Vec::new();
+        for (seq, content) in on_disk {
+            let print = fingerprint(&Some(content.clone()));
+            if self.sent_on_disk.insert(*seq, print) != Some(print) {
+                files.push((*seq, Some(content.clone())));
+            }
+        }
+        self.sent_on_disk.retain(|seq, _| {
+            let kept = on_disk.contains_key(seq);
+            if !kept {
+                files.push((*seq, None));
+            }
+            kept
+        });
+        Delta {
+            generation: self.generation,
+            agent: reader.kind(),
+            format: reader.format(),
+            version: reader.version().map(str::to_string),
+            workspace: reader.workspace().map(str::to_string),
+            checkpoints: reader.checkpoints().to_vec(),
+            shell_runs: reader.shell_runs().to_vec(),
+            errors,
+            len: edits.len(),
+            changed,
+            on_disk: files,
+            fs,
+            recovery,
+        }
+    }
+}
+
+/// What an edit's review depended on beside the edit and its chained
+/// content before.
+#[derive(Debug, Clone, Default)]
+struct Entry {
+    /// What its file holds after it, where known (the next edit's chain).
+    after: Option<FileContent>,
+    /// The current files its review read, and what they held.
+    reads: Vec<(String, u64)>,
+    /// Codex's undone content before (fingerprint).
+    undone: u64,
+    /// Aider's commit before it.
+    aider: Option<String>,
+    /// No later edit may have written its file.
+    unwritten: bool,
+}
+
+/// Every edit's review, kept between requests: each request reviews again
+/// only what it changed.
+#[derive(Default)]
+pub struct Incremental {
+    reviews: Vec<Arc<Review>>,
+    entries: Vec<Entry>,
+    on_disk: HashMap<usize, FileContent>,
+    /// What every review depends on: the agent, the workspace's folder,
+    /// the folder paths are named under, Cline CLI's first checkpoint,
+    /// the recovery.
+    basis: Option<(AgentKind, PathBuf, String, Option<String>, Recovery)>,
+    /// Reviews run, ever (for tests).
+    pub reviews_run: usize,
+}
+
+/// The workspace, its current-file reads noted.
+struct Noting<'a> {
+    fs: &'a dyn SessionFs,
+    reads: RefCell<Vec<(String, u64)>>,
+}
+
+impl SessionFs for Noting<'_> {
+    fn root(&self) -> &Path {
+        self.fs.root()
+    }
+
+    fn current(&self, file: &str) -> Option<FileContent> {
+        let content = self.fs.current(file);
+        self.reads
+            .borrow_mut()
+            .push((file.to_string(), fingerprint(&content)));
+        content
+    }
+
+    fn show(&self, reference: &str, file: &str) -> Checkpoint {
+        self.fs.show(reference, file)
+    }
+}
+
+impl Incremental {
+    /// The review after `delta`.
+    pub fn update(&mut self, delta: Delta) -> Reviewed {
+        let mut dirty: HashSet<usize> = delta.changed.iter().map(|(i, _)| *i).collect();
+        for (seq, content) in delta.on_disk {
+            dirty.insert(seq.wrapping_sub(1));
+            match content {
+                Some(content) => self.on_disk.insert(seq, content),
+                None => self.on_disk.remove(&seq),
+            };
+        }
+        let len = delta.len;
+        let changed: HashMap<usize, AgentEdit> = delta.changed.into_iter().collect();
+        let kept = self.reviews.len().min(len);
+        let edits: Vec<&AgentEdit> = (0..len)
+            .map_while(|i| match changed.get(&i) {
+                Some(edit) => Some(edit),
+                None => self.reviews.get(i).map(|r| &r.edit),
+            })
+            .collect();
+        let len = edits.len();
+        let noting = Noting {
+            fs: &*delta.fs,
+            reads: RefCell::new(Vec::new()),
+        };
+        let session = Session {
+            agent: delta.agent,
+            workspace: delta.workspace.as_deref(),
+            checkpoints: &delta.checkpoints,
+            edits: Some(edits.clone()),
+            shell_runs: &delta.shell_runs,
+        };
+        let mut reviewer = Reviewer::lent(session, &noting, delta.recovery, Some(&self.on_disk));
+        let checkpoint = (delta.agent.row().checkpoints && delta.recovery == Recovery::Full)
+            .then(|| delta.checkpoints.first().cloned())
+            .flatten();
+        let basis = (
+            delta.agent,
+            delta.fs.root().to_path_buf(),
+            reviewer.cwd().to_string(),
+            checkpoint,
+            delta.recovery,
+        );
+        let all = self.basis.as_ref() != Some(&basis);
+        noting.reads.borrow_mut().clear();
+        // The current files read again for this request, by path.
+        let mut now: HashMap<&str, u64> = HashMap::new();
+        let mut fresh: Vec<Option<(Review, Entry)>> = (0..len).map(|_| None).collect();
+        // Files whose content after their last edit changed: their next
+        // edit is reviewed again.
+        let mut stale: HashSet<&str> = HashSet::new();
+        let mut seen: HashSet<&str> = HashSet::new();
+        let mut last_of: HashMap<&str, usize> = HashMap::new();
+        let mut run = 0;
+        for (i, edit) in edits.iter().enumerate() {
+            let file = edit.file.as_str();
+            let first_of_file = seen.insert(file);
+            let previous = last_of.insert(file, i);
+            let (undone, aider, unwritten) = reviewer.sources_of(i);
+            let undone = fingerprint(&undone);
+            let old = self.entries.get(i).filter(|_| i < kept);
+            let again = match old {
+                None => true,
+                Some(old) => {
+                    all || dirty.contains(&i)
+                        || stale.contains(file)
+                        || old.undone != undone
+                        || old.aider != aider
+                        || old.unwritten != unwritten
+                        || old.reads.iter().any(|(path, print)| {
+                            let current = *now
+                                .entry(path.as_str())
+                                .or_insert_with(|| fingerprint(&delta.fs.current(path)));
+                            current != *print
+                        })
+                }
+            };
+            if !again {
+                continue;
+            }
+            let chained = previous.and_then(|j| match &fresh[j] {
+                Some((_, entry)) => entry.after.as_ref(),
+                None => self.entries.get(j).and_then(|e| e.after.as_ref()),
+            });
+            let (review, after) = reviewer.review_in(i, (*edit).clone(), first_of_file, chained);
+            run += 1;
+            let reads = std::mem::take(&mut *noting.reads.borrow_mut());
+            let old_file = self
+                .reviews
+                .get(i)
+                .filter(|_| i < kept)
+                .map(|r| &r.edit.file);
+            let chain_changed = match old {
+                Some(old) => old.after != after || old_file.map(String::as_str) != Some(file),
+                None => true,
+            };
+            if chain_changed {
+                stale.insert(file);
+                if let Some(old_file) = old_file {
+                    stale.insert(old_file.as_str());
+                }
+            } else {
+                stale.remove(file);
+            }
+            fresh[i] = Some((
+                review,
+                Entry {
+                    after,
+                    reads,
+                    undone,
+                    aider,
+                    unwritten,
+                },
+            ));
+        }
+        let cwd = reviewer.cwd().to_string();
+        drop(reviewer);
+        drop(edits);
+        self.reviews.truncate(len);
+        self.entries.truncate(len);
+        for (i, slot) in fresh.into_iter().enumerate() {
+            let Some((review, entry)) = slot else {
+                continue;
+            };
+            if i < self.reviews.len() {
+                self.reviews[i] = Arc::new(review);
+                self.entries[i] = entry;
+            } else {
+                self.reviews.push(Arc::new(review));
+                self.entries.push(entry);
+            }
+        }
+        self.basis = Some(basis);
+        self.reviews_run += run;
+        Reviewed {
+            generation: delta.generation,
+            agent: delta.agent,
+            format: delta.format,
+            version: delta.version,
+            reviews: self.reviews.clone(),
+            cwd,
+            errors: delta.errors,
+            reviewed: run,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sessions::review::review_live;
+    use crate::sessions::review::tests::{cline_edit, cline_verdict, memory};
+
+    const FILES: usize = 20;
+
+    /// Edit `n` (from 0) of a long Cline CLI session: `f{n % FILES}.txt`,
+    /// its `v{k}` made `v{k + 1}` (`k`: the edits of that file before).
+    fn edit(n: usize, verdict: Option<bool>) -> String {
+        let k = n / FILES;
+        cline_edit(
+            &format!("c{n}"),
+            &format!("f{}.txt", n % FILES),
+            &format!("v{k}"),
+            &format!("v{}", k + 1),
+            verdict,
+        )
+    }
+
+    /// Every file is `v0` in the session's checkpoint; none is on disk.
+    fn workspace() -> SharedFs {
+        let names: Vec<String> = (0..FILES).map(|f| format!("f{f}.txt")).collect();
+        let commits: Vec<(&str, &str, &str)> =
+            names.iter().map(|n| ("cp1", n.as_str(), "v0\n")).collect();
+        Arc::new(memory(&[], &commits))
+    }
+
+    fn reader() -> AgentReader {
+        let mut reader = AgentReader::new(AgentKind::ClineCli, Format::ClineCliJson);
+        reader.set_checkpoints(vec!["cp1".into()]);
+        reader
+    }
+
+    /// The incremental review says what the whole review says, field by
+    /// field.
+    fn assert_same_as_whole(answer: &Reviewed, reader: &AgentReader, fs: &SharedFs) {
+        let whole = review_live(reader, &**fs, Recovery::Full, &HashMap::new());
+        assert_eq!(answer.reviews.len(), whole.reviews.len());
+        for (got, want) in answer.reviews.iter().zip(&whole.reviews) {
+            assert_eq!(format!("{:?}", **got), format!("{want:?}"));
+        }
+        assert_eq!(
+            (&answer.cwd, &answer.errors, &answer.version),
+            (&whole.cwd, &whole.errors, &whole.version)
+        );
+    }
+
+    /// One edit appended to a long session is the one edit reviewed; a
+    /// late verdict reviews that edit and the later edits of its file
+    /// (their content before chains from it), no other.
+    #[test]
+    fn only_what_changed_is_reviewed_again() {
+        let n = 2000;
+        let text: String = (0..n).map(|i| edit(i, (i != 4).then_some(true))).collect();
+        let fs = workspace();
+        let no_files = HashMap::new();
+        let mut reader = reader();
+        let mut live = LiveReview::new();
+        let ask = |live: &mut LiveReview, reader: &AgentReader| {
+            live.request(reader, &no_files, Arc::clone(&fs), Recovery::Full)
+                .expect("reviewed in this thread")
+        };
+        live.note(&reader.feed(text.as_bytes()));
+        let first = ask(&mut live, &reader);
+        assert_eq!(first.reviewed, n);
+        assert_same_as_whole(&first, &reader, &fs);
+        assert_eq!(first.reviews[24].basis, None, "chained from a pending edit");
+        // One more edit, still running, then its verdict.
+        live.note(&reader.feed(edit(n, None).as_bytes()));
+        let appended = ask(&mut live, &reader);
+        assert_eq!(appended.reviewed, 1);
+        assert_same_as_whole(&appended, &reader, &fs);
+        live.note(&reader.feed(cline_verdict(&format!("c{n}"), true).as_bytes()));
+        let settled = ask(&mut live, &reader);
+        assert_eq!(settled.reviewed, 1);
+        assert_eq!(settled.reviews[n].ok(), Some(true));
+        assert_same_as_whole(&settled, &reader, &fs);
+        // Nothing changed: nothing reviewed, the same reviews.
+        let again = ask(&mut live, &reader);
+        assert_eq!(again.reviewed, 0);
+        assert!(
+            again
+                .reviews
+                .iter()
+                .zip(&settled.reviews)
+                .all(|(a, b)| Arc::ptr_eq(a, b))
+        );
+        // Edit 5's verdict at last.
+        live.note(&reader.feed(cline_verdict("c4", true).as_bytes()));
+        let late = ask(&mut live, &reader);
+        let same_file_after = (5..=n).filter(|i| i % FILES == 4).count();
+        assert_eq!(late.reviewed, 1 + same_file_after);
+        assert_eq!(
+            late.reviews[24].basis,
+            Some(super::super::review::Basis::Chained)
+        );
+        assert!(Arc::ptr_eq(&late.reviews[5], &again.reviews[5]));
+        assert_same_as_whole(&late, &reader, &fs);
+    }
+
+    /// A file read live that changed reviews its edit again; an edit
+    /// that ran on the current file is reviewed again when that file
+    /// changes.
+    #[test]
+    fn a_file_that_changed_reviews_its_edits_again() {
+        let text = format!(
+            "{}{}",
+            cline_edit("c1", "a.py", "x = 1", "x = 2", None),
+            cline_edit("c2", "b.py", "y = 1", "y = 2", Some(true))
+        );
+        let mut reader = AgentReader::new(AgentKind::ClineCli, Format::ClineCliJson);
+        let mut live = LiveReview::new();
+        live.note(&reader.feed(text.as_bytes()));
+        let mut files = memory(&[("b.py", "y = 1\n")], &[]);
+        let fs: SharedFs = Arc::new(memory(&[("b.py", "y = 1\n")], &[]));
+        let mut on_disk = HashMap::new();
+        let first = live
+            .request(&reader, &on_disk, Arc::clone(&fs), Recovery::Full)
+            .expect("answered");
+        assert_eq!(first.reviewed, 2);
+        assert_eq!(first.reviews[1].basis, Some(Basis::CurrentFile));
+        // a.py as read when its edit was first seen.
+        on_disk.insert(1, FileContent::Text("x = 1\n".into()));
+        let read = live
+            .request(&reader, &on_disk, Arc::clone(&fs), Recovery::Full)
+            .expect("answered");
+        assert_eq!(read.reviewed, 1);
+        assert_eq!(read.reviews[0].basis, Some(Basis::LiveFile));
+        // b.py changed on disk: its edit no longer applies there.
+        files.files.insert("b.py".into(), "y = 7\n".into());
+        let fs: SharedFs = Arc::new(files);
+        let changed = live
+            .request(&reader, &on_disk, Arc::clone(&fs), Recovery::Full)
+            .expect("answered");
+        assert_eq!(changed.reviewed, 1);
+        assert_eq!(changed.reviews[1].basis, None);
+        let whole = review_live(&reader, &*fs, Recovery::Full, &on_disk);
+        for (got, want) in changed.reviews.iter().zip(&whole.reviews) {
+            assert_eq!(format!("{:?}", **got), format!("{want:?}"));
+        }
+    }
+
+    /// Off the caller's thread, answers come by message; requests sent
+    /// while one runs are answered together, and only the newest answer
+    /// is the latest.
+    #[test]
+    fn a_worker_answers_by_message_and_the_newest_answer_supersedes() {
+        let (tx, rx) = mpsc::channel();
+        let mut live = LiveReview::new();
+        live.off_thread(move |answer| tx.send(answer).is_ok());
+        let fs = workspace();
+        let mut reader = reader();
+        let text: String = (0..3).map(|i| edit(i, Some(true))).collect();
+        live.note(&reader.feed(text.as_bytes()));
+        let no_files = HashMap::new();
+        assert!(
+            live.request(&reader, &no_files, Arc::clone(&fs), Recovery::Full)
+                .is_none()
+        );
+        live.note(&reader.feed(edit(3, Some(true)).as_bytes()));
+        assert!(
+            live.request(&reader, &no_files, Arc::clone(&fs), Recovery::Full)
+                .is_none()
+        );
+        let mut answers = Vec::new();
+        loop {
+            let answer = rx
+                .recv_timeout(std::time::Duration::from_secs(20))
+                .expect("the worker answers");
+            let latest = live.is_latest(&answer);
+            answers.push(answer);
+            if latest {
+                break;
+            }
+        }
+        let newest = answers.last().expect("an answer");
+        assert_eq!((newest.generation, newest.reviews.len()), (2, 4));
+        assert_eq!(answers.iter().map(|a| a.reviewed).sum::<usize>(), 4);
+        assert_same_as_whole(newest, &reader, &fs);
+    }
+}
