@@ -117,6 +117,53 @@ impl<'a> SessionJson<'a> {
     }
 }
 
+/// `session --json` written one edit at a time, as the session is read:
+/// the same bytes as [`SessionJson`] serialized whole (`{"agent":…,
+/// "version":…,"edits":[…]}`), without holding every edit.
+pub struct SessionJsonStream<W: std::io::Write> {
+    out: W,
+    edits: usize,
+}
+
+impl<W: std::io::Write> SessionJsonStream<W> {
+    /// Writes the document's head, up to the opening of its edit list.
+    pub fn start(
+        mut out: W,
+        agent: crate::source::agent::AgentKind,
+        version: Option<&str>,
+    ) -> std::io::Result<Self> {
+        out.write_all(b"{\"agent\":")?;
+        serde_json::to_writer(&mut out, agent.name())?;
+        out.write_all(b",\"version\":")?;
+        serde_json::to_writer(&mut out, &version)?;
+        out.write_all(b",\"edits\":[")?;
+        Ok(SessionJsonStream { out, edits: 0 })
+    }
+
+    /// Writes the next edit (in the agent's order) with the gate's decision
+    /// joined to it.
+    pub fn edit(
+        &mut self,
+        review: &Review,
+        gate: Option<&crate::gate::record::GateDecision>,
+    ) -> std::io::Result<()> {
+        if self.edits > 0 {
+            self.out.write_all(b",")?;
+        }
+        self.edits += 1;
+        let mut edit = EditJson::new(review);
+        edit.gate = gate;
+        serde_json::to_writer(&mut self.out, &edit)?;
+        Ok(())
+    }
+
+    /// Closes the list and the document (no newline); returns the writer.
+    pub fn finish(mut self) -> std::io::Result<W> {
+        self.out.write_all(b"]}")?;
+        Ok(self.out)
+    }
+}
+
 impl<'a> EditJson<'a> {
     fn new(r: &'a Review) -> Self {
         let e = &r.edit;

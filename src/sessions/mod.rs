@@ -9,4 +9,5 @@ pub mod find;
 pub mod load;
 pub mod recover;
 pub mod review;
+pub mod streamed;
 pub mod verdict;
