@@ -6,10 +6,15 @@ use std::io::Write;
 use super::{CmdResult, SessionArgs};
 use crate::error::Error;
 use crate::report::SessionJsonStream;
-use crate::sessions::load::{LoadError, load};
+use crate::sessions::load::{LoadError, load, open_saved};
 use crate::sessions::recover::SessionRoot;
 use crate::sessions::review::{Counts, Review, SessionReview, review};
 use crate::sessions::streamed::survey;
+
+/// How much of a session file the browser reads before its first frame:
+/// enough for a screenful of edits (a 100 MB Claude Code session holds
+/// about 100 edits a MiB).
+const FIRST_PIECE: u64 = 1 << 20;
 
 pub fn run(args: &SessionArgs) -> CmdResult {
     use std::io::IsTerminal;
@@ -34,10 +39,17 @@ pub fn run(args: &SessionArgs) -> CmdResult {
             ));
         }
         let path = one_of_database(&resolve(&path)?)?;
-        let (reader, ws) = load(&path, args.cwd.as_deref()).map_err(|e| match e {
-            LoadError::Stdin(source) => Error::read("stdin", source),
-            other => Error::refused(other.to_string()),
-        })?;
+        // A session file is listed from its first piece on, the rest read
+        // while the browser runs; a database's session is read whole.
+        if let Some(opened) = open_saved(&path, FIRST_PIECE) {
+            let opened = opened.map_err(load_error)?;
+            return super::preview_agent::run_session_loading(
+                path.display().to_string(),
+                opened,
+                args.cwd.as_deref(),
+            );
+        }
+        let (reader, ws) = load(&path, args.cwd.as_deref()).map_err(load_error)?;
         for problem in reader.errors() {
             eprintln!("srview: {problem}");
         }

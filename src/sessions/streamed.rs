@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 use super::load::{LoadError, load, root_of};
 use super::recover::{SessionRoot, unwritten_after_each};
 use super::review::{Recovery, Review, Reviewer, reading_problems};
-use crate::source::agent::session::{SessionError, read_session_with};
+use crate::source::agent::session::{SessionError, open_session, read_session_with};
 use crate::source::agent::{AgentEdit, AgentKind, AgentReader, Verdict};
 
 /// A session read once to its end, its edits not kept (or kept, see
@@ -107,32 +107,7 @@ fn detect_kind(path: &Path) -> Result<AgentKind, SessionError> {
     if let Some((row, _, _)) = crate::source::agent::database::locate(path) {
         return Ok(row.agent);
     }
-    let file = if path.is_dir() {
-        crate::source::agent::session::session_file(path).ok_or_else(|| {
-            SessionError::Unrecognised {
-                path: path.to_path_buf(),
-            }
-        })?
-    } else {
-        path.to_path_buf()
-    };
-    let io = |source| SessionError::Io {
-        path: file.clone(),
-        source,
-    };
-    let mut first = vec![0u8; 16 * 1024];
-    let mut opened = std::fs::File::open(&file).map_err(io)?;
-    let mut n = 0;
-    while n < first.len() {
-        match crate::input::read_some(&mut opened, &mut first[n..]).map_err(io)? {
-            0 => break,
-            k => n += k,
-        }
-    }
-    first.truncate(n);
-    crate::source::agent::detect_path(&file, &first)
-        .map(|(kind, _)| kind)
-        .ok_or_else(|| SessionError::Unrecognised { path: file.clone() })
+    Ok(open_session(path, None)?.reader.kind())
 }
 
 impl Surveyed {
