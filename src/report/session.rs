@@ -5,11 +5,14 @@ use serde::{Serialize, Serializer};
 
 use super::BlockJson;
 
-use crate::sessions::review::{Basis, Review, SessionReview};
+use crate::sessions::review::{Basis, Review};
 use crate::sessions::verdict::{Applier, VerdictBlock};
 use crate::source::agent::FileContent;
 
-/// `{"agent", "version", "edits": [...]}`, edits in the agent's order.
+/// `{"agent", "version", "edits": [...]}`, edits in the agent's order,
+/// built whole: the reference [`SessionJsonStream`] (what `session --json`
+/// writes) is tested against.
+#[cfg(test)]
 #[derive(Serialize)]
 pub struct SessionJson<'a> {
     agent: &'static str,
@@ -98,22 +101,15 @@ enum Block<'a> {
     Call(&'a crate::dialect::call::EditMatch),
 }
 
+#[cfg(test)]
 impl<'a> SessionJson<'a> {
-    pub fn new(review: &'a SessionReview) -> Self {
+    /// The document of a session reviewed whole.
+    pub fn new(review: &'a crate::sessions::review::SessionReview) -> Self {
         SessionJson {
             agent: review.agent.name(),
             version: review.version.as_deref(),
             edits: review.reviews.iter().map(EditJson::new).collect(),
         }
-    }
-
-    /// Each edit with the gate's decision joined to it (one per edit, in
-    /// order; see [`crate::gate::record::join`]).
-    pub fn with_gate(mut self, joined: &[Option<&'a crate::gate::record::GateDecision>]) -> Self {
-        for (edit, decision) in self.edits.iter_mut().zip(joined) {
-            edit.gate = *decision;
-        }
-        self
     }
 }
 
