@@ -238,24 +238,29 @@ fn one_session(bin: &Path, claude: &Generated, codex: &Generated, cwd: &Path) {
     ] {
         let path = g.path.to_string_lossy().to_string();
         for mode in ["--list", "--json"] {
+            // Each run's output checked, then dropped: the bench holding
+            // the earlier runs' JSON (hundreds of MB) would count in the
+            // next child's peak RSS (its copy of this process before exec).
             let runs: Vec<Run> = (0..RUNS)
-                .map(|_| run(bin, &["session", &path, mode], cwd))
+                .map(|_| {
+                    let mut r = run(bin, &["session", &path, mode], cwd);
+                    let edits = if mode == "--json" {
+                        assert!(
+                            r.stdout.starts_with(&format!("{{\"agent\":\"{agent}\"")),
+                            "{mode} of {path}"
+                        );
+                        assert!(r.stdout.ends_with("]}\n"), "{mode} of {path}");
+                        r.stdout.matches("{\"seq\":").count()
+                    } else {
+                        let header = r.stdout.lines().next().unwrap_or_default();
+                        let edits = header.split(": ").nth(1).and_then(|c| c.split(' ').next());
+                        edits.and_then(|n| n.parse().ok()).unwrap_or(0)
+                    };
+                    assert_eq!(edits, g.edits, "{mode} of {path}");
+                    r.stdout = String::new();
+                    r
+                })
                 .collect();
-            for r in &runs {
-                let edits = if mode == "--json" {
-                    assert!(
-                        r.stdout.starts_with(&format!("{{\"agent\":\"{agent}\"")),
-                        "{mode} of {path}"
-                    );
-                    assert!(r.stdout.ends_with("]}\n"), "{mode} of {path}");
-                    r.stdout.matches("{\"seq\":").count()
-                } else {
-                    let header = r.stdout.lines().next().unwrap_or_default();
-                    let edits = header.split(": ").nth(1).and_then(|c| c.split(' ').next());
-                    edits.and_then(|n| n.parse().ok()).unwrap_or(0)
-                };
-                assert_eq!(edits, g.edits, "{mode} of {path}");
-            }
             session_row(name, mode, g, &runs);
         }
         browser_row(name, g, cwd);
