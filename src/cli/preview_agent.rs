@@ -111,6 +111,39 @@ pub fn run_session(source: String, reader: AgentReader, root: SessionRoot) -> Cm
     finish(tui::run(config, &mut screen), &screen)
 }
 
+/// The browser of a saved session file, its first piece read (`opened`),
+/// the rest read while it runs. `cwd`: `--cwd`.
+pub fn run_session_loading(
+    source: String,
+    opened: crate::sessions::load::Opened,
+    cwd: Option<&Path>,
+) -> CmdResult {
+    let config = crate::tui::TuiConfig {
+        version: crate::engine::Version::V1,
+        fix_model_output: false,
+        final_mode: true,
+        feed: Feed::Rest {
+            path: opened.file.clone(),
+            from: opened.read,
+        },
+    };
+    // Where the files are: `--cwd`, else the workspace the session names
+    // (as the browser reads it), else an Aider history's folder.
+    let folder = opened
+        .reader
+        .format()
+        .row()
+        .workspace_is_its_folder
+        .then(|| crate::sessions::load::root_of(&opened.reader, &opened.file, None).root);
+    let cwd = cwd.map(Path::to_path_buf).or(folder);
+    let mut screen = AgentEdits::loading(source, opened.reader, cwd, opened.read, opened.size);
+    let exit = tui::run(config, &mut screen);
+    for problem in screen.problems() {
+        eprintln!("srview: {problem}");
+    }
+    finish(exit, &screen)
+}
+
 /// Reports what was written, once the terminal is restored, and the status.
 fn finish(exit: Result<tui::Exit, Error>, screen: &AgentEdits) -> CmdResult {
     for note in screen.mapped_paths() {

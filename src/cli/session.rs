@@ -5,10 +5,16 @@ use std::io::Write;
 
 use super::{CmdResult, SessionArgs};
 use crate::error::Error;
-use crate::report::SessionJson;
-use crate::sessions::load::{LoadError, load};
+use crate::report::SessionJsonStream;
+use crate::sessions::load::{LoadError, load, open_saved};
 use crate::sessions::recover::SessionRoot;
-use crate::sessions::review::{Review, SessionReview, review};
+use crate::sessions::review::{Counts, Review, SessionReview, review};
+use crate::sessions::streamed::survey;
+
+/// How much of a session file the browser reads before its first frame:
+/// enough for a screenful of edits (a 100 MB Claude Code session holds
+/// about 100 edits a MiB).
+const FIRST_PIECE: u64 = 1 << 20;
 
 pub fn run(args: &SessionArgs) -> CmdResult {
     use std::io::IsTerminal;
@@ -33,32 +39,108 @@ pub fn run(args: &SessionArgs) -> CmdResult {
             ));
         }
         let path = one_of_database(&resolve(&path)?)?;
-        let (reader, ws) = load(&path, args.cwd.as_deref()).map_err(|e| match e {
-            LoadError::Stdin(source) => Error::read("stdin", source),
-            other => Error::refused(other.to_string()),
-        })?;
+        // A session file is listed from its first piece on, the rest read
+        // while the browser runs; a database's session is read whole.
+        if let Some(opened) = open_saved(&path, FIRST_PIECE) {
+            let opened = opened.map_err(load_error)?;
+            return super::preview_agent::run_session_loading(
+                path.display().to_string(),
+                opened,
+                args.cwd.as_deref(),
+            );
+        }
+        let (reader, ws) = load(&path, args.cwd.as_deref()).map_err(load_error)?;
         for problem in reader.errors() {
             eprintln!("srview: {problem}");
         }
         return super::preview_agent::run_session(path.display().to_string(), reader, ws);
     }
-    let (reviewed, ws) = load_review(&path, args.cwd.as_deref())?;
-    let decisions = crate::gate::record::read(&ws.root);
-    let edits: Vec<_> = reviewed.reviews.iter().map(|r| &r.edit).collect();
-    let gate = crate::gate::record::join(&decisions, &edits);
-    let mut stdout = std::io::stdout().lock();
+    streamed(&path, args)
+}
+
+/// `--list` and `--json`: the session surveyed once, then each edit
+/// reviewed, printed (the JSON) or noted (the listing's line) and dropped
+/// as it is read again (see [`crate::sessions::streamed`]). The listing's
+/// header counts every edit: its lines (no file contents) are kept until
+/// the end.
+fn streamed(path: &std::path::Path, args: &SessionArgs) -> CmdResult {
+    let path = &one_of_database(&resolve(path)?)?;
+    let surveyed = survey(path, args.cwd.as_deref()).map_err(load_error)?;
+    for note in surveyed.reader().mapped_paths() {
+        eprintln!("srview: note: {note}");
+    }
+    for problem in surveyed.errors() {
+        eprintln!("srview: {problem}");
+    }
+    if surveyed.edits() == 0
+        && let Some(why) = surveyed.reader().unread()
+    {
+        // Not a session without edits: one that could not be read.
+        return Err(unreadable(path, why));
+    }
+    let reader = surveyed.reader();
+    let decisions = crate::gate::record::read(&surveyed.root.root);
+    let gate = crate::gate::record::join_inputs(&decisions, &surveyed.inputs);
+    let reread = |e: crate::source::agent::session::SessionError| Error::refused(e.to_string());
+    let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     if args.json {
-        serde_json::to_writer(&mut stdout, &SessionJson::new(&reviewed).with_gate(&gate))
-            .map_err(|e| Error::stdout(e.into()))?;
+        let mut json = SessionJsonStream::start(&mut stdout, reader.kind(), reader.version())
+            .map_err(Error::stdout)?;
+        let mut failed = None;
+        surveyed
+            .review_each(|index, review| {
+                let decision = gate.get(index).copied().flatten();
+                json.edit(&review, decision)
+                    .map_err(|e| failed = Some(e))
+                    .is_ok()
+            })
+            .map_err(reread)?;
+        if let Some(e) = failed {
+            return Err(Error::stdout(e));
+        }
+        json.finish().map_err(Error::stdout)?;
         writeln!(stdout).map_err(Error::stdout)?;
     } else {
+        let agent = reader.kind().display_name();
+        let mut lines = Listing::new(agent, &surveyed.files);
+        let mut warnings = String::new();
+        surveyed
+            .review_each(|index, review| {
+                lines.add(&review, gate.get(index).copied().flatten());
+                warnings.push_str(&warnings_of(&review));
+                true
+            })
+            .map_err(reread)?;
+        let header = lines.header(
+            reader.version(),
+            crate::gate::record::tally(gate.iter().flatten().copied()),
+        );
         stdout
-            .write_all(listing(&reviewed, &gate).as_bytes())
+            .write_all(header.as_bytes())
+            .and_then(|()| stdout.write_all(lines.text.as_bytes()))
             .map_err(Error::stdout)?;
-        warn_disagreements(&reviewed);
+        eprint!("{warnings}");
     }
     stdout.flush().map_err(Error::stdout)?;
     Ok(0)
+}
+
+fn load_error(e: LoadError) -> Error {
+    match e {
+        LoadError::Stdin(source) => Error::read("stdin", source),
+        other => Error::refused(other.to_string()),
+    }
+}
+
+/// A session of which no edit could be read: the reader's first complaint.
+fn unreadable(path: &std::path::Path, why: String) -> Error {
+    Error::refused(
+        crate::source::agent::session::SessionError::Unreadable {
+            path: path.to_path_buf(),
+            why,
+        }
+        .to_string(),
+    )
 }
 
 /// Loads and reviews the session; reading problems go to stderr.
@@ -67,10 +149,7 @@ pub(super) fn load_review(
     cwd: Option<&std::path::Path>,
 ) -> Result<(SessionReview, SessionRoot), Error> {
     let path = &one_of_database(&resolve(path)?)?;
-    let (reader, ws) = load(path, cwd).map_err(|e| match e {
-        LoadError::Stdin(source) => Error::read("stdin", source),
-        other => Error::refused(other.to_string()),
-    })?;
+    let (reader, ws) = load(path, cwd).map_err(load_error)?;
     let reviewed = review(&reader, &ws);
     for note in reader.mapped_paths() {
         eprintln!("srview: note: {note}");
@@ -82,13 +161,7 @@ pub(super) fn load_review(
         && let Some(why) = reader.unread()
     {
         // Not a session without edits: one that could not be read.
-        return Err(Error::refused(
-            crate::source::agent::session::SessionError::Unreadable {
-                path: path.clone(),
-                why,
-            }
-            .to_string(),
-        ));
+        return Err(unreadable(path, why));
     }
     Ok((reviewed, ws))
 }
@@ -248,63 +321,56 @@ pub(super) fn newest_here_or_next() -> Result<std::path::PathBuf, Error> {
     }
 }
 
-/// One stderr line per disagreement and per loose match.
-fn warn_disagreements(reviewed: &SessionReview) {
-    for r in &reviewed.reviews {
-        if let Some(d) = &r.disagreement {
-            eprintln!(
-                "srview: warning: edit {} ({}): {d}",
-                r.edit.seq, r.edit.file
-            );
-        }
-        if let Some(l) = &r.loose_match {
-            eprintln!(
-                "srview: warning: edit {} ({}): loose match: {l}",
-                r.edit.seq, r.edit.file
-            );
-        }
-        for notice in &r.notices {
-            eprintln!(
-                "srview: warning: edit {} ({}): {notice}",
-                r.edit.seq, r.edit.file
-            );
-        }
+/// One stderr line per disagreement, per loose match and per notice of
+/// `r`'s edit.
+fn warnings_of(r: &Review) -> String {
+    let mut out = String::new();
+    let (seq, file) = (r.edit.seq, &r.edit.file);
+    if let Some(d) = &r.disagreement {
+        out.push_str(&format!("srview: warning: edit {seq} ({file}): {d}\n"));
     }
+    if let Some(l) = &r.loose_match {
+        out.push_str(&format!(
+            "srview: warning: edit {seq} ({file}): loose match: {l}\n"
+        ));
+    }
+    for notice in &r.notices {
+        out.push_str(&format!("srview: warning: edit {seq} ({file}): {notice}\n"));
+    }
+    out
 }
 
-/// The text listing: a header, then one line per edit; a disagreement gets
-/// a line of its own below its edit, and so does the gate's decision
-/// (`gate` holds one per edit, see [`crate::gate::record::join`]; the
-/// header counts those that blocked or repaired).
-pub fn listing(
-    reviewed: &SessionReview,
-    gate: &[Option<&crate::gate::record::GateDecision>],
-) -> String {
-    let c = reviewed.counts();
-    let agent = reviewed.agent.display_name();
-    let mut out = format!(
-        "{agent} {}: {} edit{}, {} failed, {} loose, {} disagreement{}\n",
-        reviewed.version.as_deref().unwrap_or("(version not named)"),
-        c.edits,
-        plural(c.edits),
-        c.failed,
-        c.loose,
-        c.disagreements,
-        plural(c.disagreements),
-    );
-    if let Some(tally) = crate::gate::record::tally(gate.iter().flatten().copied()) {
-        // Before the header's newline: "..., 0 disagreements; gate: 3 blocked, 2 repaired".
-        out.pop();
-        out.push_str(&format!("; {tally}\n"));
+/// The text listing, an edit at a time: a header, then one line per edit;
+/// a disagreement gets a line of its own below its edit, and so does the
+/// gate's decision (the header counts those that blocked or repaired).
+struct Listing {
+    agent: &'static str,
+    /// The file column's width: the longest file name, at most 40.
+    file_width: usize,
+    counts: Counts,
+    text: String,
+}
+
+impl Listing {
+    /// For the edits of `files` (each edit's file, in order).
+    fn new(agent: &'static str, files: &[String]) -> Listing {
+        Listing {
+            agent,
+            file_width: files
+                .iter()
+                .map(|f| f.chars().count())
+                .max()
+                .unwrap_or(0)
+                .min(40),
+            counts: Counts::default(),
+            text: String::new(),
+        }
     }
-    let file_width = reviewed
-        .reviews
-        .iter()
-        .map(|r| r.edit.file.chars().count())
-        .max()
-        .unwrap_or(0)
-        .min(40);
-    for (index, r) in reviewed.reviews.iter().enumerate() {
+
+    /// The edit reviewed `r`, with the gate's decision about it.
+    fn add(&mut self, r: &Review, gate: Option<&crate::gate::record::GateDecision>) {
+        self.counts.add(r);
+        let (agent, file_width, out) = (self.agent, self.file_width, &mut self.text);
         let e = &r.edit;
         let mut marks = Vec::new();
         if r.is_failed() {
@@ -338,14 +404,36 @@ pub fn listing(
         for notice in &r.notices {
             out.push_str(&format!("      {notice}\n"));
         }
-        if let Some(Some(decision)) = gate.get(index) {
+        if let Some(decision) = gate {
             out.push_str(&format!(
                 "      gate: {}\n",
                 crate::gate::record::words(decision)
             ));
         }
     }
-    out
+
+    /// The header: the agent, its version, the counts, and the gate's
+    /// `tally` when it blocked or repaired an edit.
+    fn header(&self, version: Option<&str>, tally: Option<String>) -> String {
+        let c = &self.counts;
+        let mut out = format!(
+            "{} {}: {} edit{}, {} failed, {} loose, {} disagreement{}",
+            self.agent,
+            version.unwrap_or("(version not named)"),
+            c.edits,
+            plural(c.edits),
+            c.failed,
+            c.loose,
+            c.disagreements,
+            plural(c.disagreements),
+        );
+        if let Some(tally) = tally {
+            // "..., 0 disagreements; gate: 3 blocked, 2 repaired".
+            out.push_str(&format!("; {tally}"));
+        }
+        out.push('\n');
+        out
+    }
 }
 
 fn plural(n: usize) -> &'static str {

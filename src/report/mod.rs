@@ -24,7 +24,9 @@ pub use call::{CallReport, CallStreamLine, Explained, PrefixEdit, WrittenLine};
 pub use check::CheckReport;
 pub use edit_check::EditCheckReport;
 pub use patch::{PatchApplyReport, PatchCheckReport, PatchTranscriptReport};
+#[cfg(test)]
 pub use session::SessionJson;
+pub use session::SessionJsonStream;
 pub use stream::{DialectBlocks, DialectStreamLine, StreamLine};
 pub use transcript::TranscriptReport;
 pub use write::{WithWrite, WriteJson, WriteState};

@@ -5,11 +5,14 @@ use serde::{Serialize, Serializer};
 
 use super::BlockJson;
 
-use crate::sessions::review::{Basis, Review, SessionReview};
+use crate::sessions::review::{Basis, Review};
 use crate::sessions::verdict::{Applier, VerdictBlock};
 use crate::source::agent::FileContent;
 
-/// `{"agent", "version", "edits": [...]}`, edits in the agent's order.
+/// `{"agent", "version", "edits": [...]}`, edits in the agent's order,
+/// built whole: the reference [`SessionJsonStream`] (what `session --json`
+/// writes) is tested against.
+#[cfg(test)]
 #[derive(Serialize)]
 pub struct SessionJson<'a> {
     agent: &'static str,
@@ -98,22 +101,62 @@ enum Block<'a> {
     Call(&'a crate::dialect::call::EditMatch),
 }
 
+#[cfg(test)]
 impl<'a> SessionJson<'a> {
-    pub fn new(review: &'a SessionReview) -> Self {
+    /// The document of a session reviewed whole.
+    pub fn new(review: &'a crate::sessions::review::SessionReview) -> Self {
         SessionJson {
             agent: review.agent.name(),
             version: review.version.as_deref(),
             edits: review.reviews.iter().map(EditJson::new).collect(),
         }
     }
+}
 
-    /// Each edit with the gate's decision joined to it (one per edit, in
-    /// order; see [`crate::gate::record::join`]).
-    pub fn with_gate(mut self, joined: &[Option<&'a crate::gate::record::GateDecision>]) -> Self {
-        for (edit, decision) in self.edits.iter_mut().zip(joined) {
-            edit.gate = *decision;
+/// `session --json` written one edit at a time, as the session is read:
+/// the same bytes as [`SessionJson`] serialized whole (`{"agent":…,
+/// "version":…,"edits":[…]}`), without holding every edit.
+pub struct SessionJsonStream<W: std::io::Write> {
+    out: W,
+    edits: usize,
+}
+
+impl<W: std::io::Write> SessionJsonStream<W> {
+    /// Writes the document's head, up to the opening of its edit list.
+    pub fn start(
+        mut out: W,
+        agent: crate::source::agent::AgentKind,
+        version: Option<&str>,
+    ) -> std::io::Result<Self> {
+        out.write_all(b"{\"agent\":")?;
+        serde_json::to_writer(&mut out, agent.name())?;
+        out.write_all(b",\"version\":")?;
+        serde_json::to_writer(&mut out, &version)?;
+        out.write_all(b",\"edits\":[")?;
+        Ok(SessionJsonStream { out, edits: 0 })
+    }
+
+    /// Writes the next edit (in the agent's order) with the gate's decision
+    /// joined to it.
+    pub fn edit(
+        &mut self,
+        review: &Review,
+        gate: Option<&crate::gate::record::GateDecision>,
+    ) -> std::io::Result<()> {
+        if self.edits > 0 {
+            self.out.write_all(b",")?;
         }
-        self
+        self.edits += 1;
+        let mut edit = EditJson::new(review);
+        edit.gate = gate;
+        serde_json::to_writer(&mut self.out, &edit)?;
+        Ok(())
+    }
+
+    /// Closes the list and the document (no newline); returns the writer.
+    pub fn finish(mut self) -> std::io::Result<W> {
+        self.out.write_all(b"]}")?;
+        Ok(self.out)
     }
 }
 

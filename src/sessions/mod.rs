@@ -10,4 +10,5 @@ pub mod live;
 pub mod load;
 pub mod recover;
 pub mod review;
+pub mod streamed;
 pub mod verdict;

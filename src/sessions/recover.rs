@@ -343,17 +343,27 @@ pub fn unwritten_after<E: std::borrow::Borrow<AgentEdit>>(
     edits: &[E],
     shell_runs: &[usize],
 ) -> Vec<bool> {
-    let edits: Vec<&AgentEdit> = edits.iter().map(E::borrow).collect();
+    let files: Vec<(&str, Verdict)> = edits
+        .iter()
+        .map(E::borrow)
+        .map(|e| (e.file.as_str(), e.agent_verdict))
+        .collect();
+    unwritten_after_each(&files, shell_runs)
+}
+
+/// [`unwritten_after`] from each edit's file and verdict alone (a session
+/// surveyed without keeping its edits).
+pub fn unwritten_after_each(edits: &[(&str, Verdict)], shell_runs: &[usize]) -> Vec<bool> {
     let mut written: std::collections::HashSet<&str> = std::collections::HashSet::new();
     // A shell ran after edit `i` when one ran at a count above `i`.
     let last_shell = shell_runs.iter().max().copied();
     let mut out = vec![false; edits.len()];
-    for (i, e) in edits.iter().enumerate().rev() {
-        out[i] = matches!(e.agent_verdict, Verdict::Failed | Verdict::NotRun)
+    for (i, &(file, verdict)) in edits.iter().enumerate().rev() {
+        out[i] = matches!(verdict, Verdict::Failed | Verdict::NotRun)
             && last_shell.is_none_or(|b| b <= i)
-            && !written.contains(e.file.as_str());
-        if matches!(e.agent_verdict, Verdict::Applied | Verdict::Pending) {
-            written.insert(e.file.as_str());
+            && !written.contains(file);
+        if matches!(verdict, Verdict::Applied | Verdict::Pending) {
+            written.insert(file);
         }
     }
     out

@@ -238,11 +238,36 @@ pub fn review_live(
 ) -> SessionReview {
     let edits = reader.edits();
     let mut reviewer = Reviewer::lent(whole_session(reader), ws, recovery, Some(on_disk));
+    let (errors, lost) = reading_problems(reader);
+    let reviews = edits
+        .iter()
+        .enumerate()
+        .map(|(i, edit)| {
+            let mut edit = edit.clone();
+            if lost.contains(&edit.seq) {
+                edit.agent_verdict = Verdict::Pending;
+            }
+            reviewer.review(i, edit)
+        })
+        .collect();
+    SessionReview {
+        agent: reader.kind(),
+        format: reader.format(),
+        version: reader.version().map(str::to_string),
+        reviews,
+        cwd: reviewer.cwd,
+        errors,
+    }
+}
+
+/// The problems met reading `reader`'s output (finished), in words, and
+/// the edits, by seq, whose verdict may have been lost with a torn line:
+/// an output that ended inside a line, or has a line that is not JSON
+/// (torn where it was written), may have lost the agent's verdict with it;
+/// the edits it ended without a verdict on have none (pending), not "never
+/// run".
+pub fn reading_problems(reader: &AgentReader) -> (Vec<String>, &[usize]) {
     let mut errors: Vec<String> = reader.errors().iter().map(ToString::to_string).collect();
-    // An output that ended inside a line, or has a line that is not JSON
-    // (torn where it was written), may have lost the agent's verdict with
-    // it: the edits it ended without a verdict on have none (pending), not
-    // "never run".
     let torn_within = reader
         .errors()
         .iter()
@@ -263,25 +288,7 @@ pub fn review_live(
             crate::words::count(lost.len(), "edit")
         ));
     }
-    let reviews = edits
-        .iter()
-        .enumerate()
-        .map(|(i, edit)| {
-            let mut edit = edit.clone();
-            if lost.contains(&edit.seq) {
-                edit.agent_verdict = Verdict::Pending;
-            }
-            reviewer.review(i, edit)
-        })
-        .collect();
-    SessionReview {
-        agent: reader.kind(),
-        format: reader.format(),
-        version: reader.version().map(str::to_string),
-        reviews,
-        cwd: reviewer.cwd,
-        errors,
-    }
+    (errors, lost)
 }
 
 /// Reviews a session's edits one at a time, in the agent's order: what
@@ -443,6 +450,17 @@ impl<'a> Reviewer<'a> {
             self.aider_commits.get(index).cloned().flatten(),
             self.unwritten.get(index).copied().unwrap_or(false),
         )
+    }
+
+    /// For a session read once to its end before its edits are handed
+    /// over one at a time: by position, whether no later edit may have
+    /// written the edit's file ([`recover::unwritten_after_each`]), which
+    /// [`Reviewer::new`] learns from the edits it is given.
+    pub fn with_unwritten(mut self, unwritten: Vec<bool>) -> Reviewer<'a> {
+        if self.recovery == Recovery::Full {
+            self.unwritten = unwritten;
+        }
+        self
     }
 
     /// Reviews `edit`, the `index`-th (from 0) of the session; call in order.

@@ -77,7 +77,21 @@ pub struct AgentEdits {
     written_seqs: std::collections::HashSet<usize>,
     syntaxes: Arc<Syntaxes>,
     area: Rect,
+    /// A saved session still being read (see [`AgentEdits::loading`]).
+    loading: Option<Loading>,
 }
+
+/// How far a saved session the browser reads in pieces has been read.
+#[derive(Debug, Clone, Copy)]
+struct Loading {
+    /// Bytes read before the browser started.
+    before: u64,
+    /// The file's size when opened.
+    size: u64,
+}
+
+/// The notice a browser shows while it reads a saved session.
+const LOADING: &str = "reading the session: ";
 
 impl AgentEdits {
     /// A live previewer: edits arrive through [`Screen::on_text`].
@@ -107,6 +121,7 @@ impl AgentEdits {
             written_seqs: std::collections::HashSet::new(),
             syntaxes: Arc::new(Syntaxes::load()),
             area: Rect::default(),
+            loading: None,
         }
     }
 
@@ -118,6 +133,66 @@ impl AgentEdits {
         screen.say_notes(notes);
         screen.refresh(true);
         screen
+    }
+
+    /// A browser of a saved session still being read: `reader` has read
+    /// its first `read` bytes (of `size`), listed at once; the rest
+    /// arrives through [`Screen::on_text`] (`Feed::Rest`), listed as it is
+    /// read, with a notice until its end. `cwd`: where the session's files
+    /// are (`--cwd`), else the workspace the session names.
+    pub fn loading(
+        source: String,
+        reader: AgentReader,
+        cwd: Option<PathBuf>,
+        read: u64,
+        size: u64,
+    ) -> AgentEdits {
+        let mut screen = AgentEdits::live(source, cwd);
+        screen.list = AgentList::new(screen.list.source().clone(), false);
+        screen.output.reading(reader);
+        screen.loading = Some(Loading { before: read, size });
+        screen.note_loading();
+        screen.refresh(true);
+        screen
+    }
+
+    /// Says how much of a saved session has been read; once all of it has,
+    /// takes the notice away.
+    fn note_loading(&mut self) {
+        let Some(loading) = self.loading else { return };
+        let ours = |list: &AgentList| {
+            list.notice()
+                .as_ref()
+                .is_none_or(|n| !n.error && n.text.starts_with(LOADING))
+        };
+        if self.list.ended() {
+            self.loading = None;
+            if ours(&self.list) {
+                self.list.set_notice(None);
+            }
+            return;
+        }
+        if ours(&self.list) {
+            let mib = |bytes: u64| bytes as f64 / f64::from(1 << 20);
+            let read = loading.before + self.output.len() as u64;
+            self.say(
+                &format!(
+                    "{LOADING}{:.0} of {:.0} MiB read, the edits listed as they are read",
+                    mib(read),
+                    mib(loading.size.max(read))
+                ),
+                false,
+            );
+        }
+    }
+
+    /// Problems met reading the output (as `srview session --list` says
+    /// them on stderr).
+    pub fn problems(&self) -> Vec<String> {
+        self.output
+            .reader()
+            .map(|r| r.errors().iter().map(ToString::to_string).collect())
+            .unwrap_or_default()
     }
 
     /// The output is the file at `path` (its name tells the format of
@@ -254,7 +329,9 @@ impl AgentEdits {
         let Some(reader) = self.output.reader() else {
             return false;
         };
-        if reader.format().row().after_the_fact {
+        // A saved session being read has no edit the agent has yet to
+        // write: its verdict is further on in the file.
+        if reader.format().row().after_the_fact || self.loading.is_some() {
             return false;
         }
         let mut read = false;
@@ -1055,6 +1132,7 @@ impl Screen for AgentEdits {
         }
         if changed || text.ended {
             self.take(text.replaced, &text.appended, text.ended);
+            self.note_loading();
         }
         changed.then_some(if self.list.ended() {
             StreamState::Ended

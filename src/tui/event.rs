@@ -67,6 +67,12 @@ pub(super) fn start_feed(feed: Feed, tx: &SyncSender<Event>) -> Result<(), Error
             Ok(())
         }
         Feed::Nothing => Ok(()),
+        Feed::Rest { path, from } => {
+            crate::sessions::load::send_rest(path, from, move |e| {
+                tx.send(Event::Source(e)).is_ok()
+            });
+            Ok(())
+        }
     }
 }
 

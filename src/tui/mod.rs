@@ -57,6 +57,10 @@ pub enum Feed {
     /// Nothing: the text is complete before the previewer starts (a saved
     /// session, read whole).
     Nothing,
+    /// The rest of a saved session file, from byte `from` to its end, read
+    /// once in pieces (see [`crate::sessions::load::send_rest`]); its end
+    /// ends the stream.
+    Rest { path: PathBuf, from: u64 },
 }
 
 impl Feed {

@@ -10,6 +10,7 @@ mod app_result;
 mod app_state;
 mod error_texts;
 mod patch_preview;
+mod session_stream;
 mod syntax_pack;
 mod view_snapshots;
 mod workspace_state;

@@ -4,6 +4,8 @@
 
 #[path = "../support/agents.rs"]
 pub mod agents;
+#[path = "../support/big_session.rs"]
+pub mod big_session;
 #[path = "../support/corpus.rs"]
 pub mod corpus;
 #[path = "../support/diff.rs"]

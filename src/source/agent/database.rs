@@ -86,7 +86,12 @@ pub fn read(
     }
     match tail.poll() {
         Ok(lines) => {
-            reader.feed(lines.unwrap_or_default().as_bytes());
+            // In pieces, as a session file is read: `each` takes what has
+            // settled as it goes.
+            for piece in lines.unwrap_or_default().as_bytes().chunks(1 << 16) {
+                reader.feed(piece);
+                each(&mut reader);
+            }
         }
         Err(e) => return Some(Err(e)),
     }

@@ -135,6 +135,12 @@ impl LiveOutput {
         notes
     }
 
+    /// Reads on with `reader`, which has read the output's first part (a
+    /// saved session whose rest arrives as appended text).
+    pub fn reading(&mut self, reader: AgentReader) {
+        self.reader = Some(reader);
+    }
+
     /// The reader, once the format is known.
     pub fn reader(&self) -> Option<&AgentReader> {
         self.reader.as_ref()

@@ -82,20 +82,24 @@ pub fn recorded_workspace(path: &Path, max: u64) -> Option<String> {
     reader.workspace().map(str::to_string)
 }
 
-/// [`read_session_with`], stopping after about `max` bytes (whole pieces).
-fn read_up_to_bytes(
-    path: &Path,
-    workspace: Option<&str>,
-    max: u64,
-    mut each: impl FnMut(&mut AgentReader),
-) -> Result<AgentReader, SessionError> {
-    // A session kept in a database (OpenCode's): read whole, from its rows.
-    if let Some(read) = super::database::read(path, workspace, &mut each) {
-        return read.map_err(|why| SessionError::Io {
-            path: path.to_path_buf(),
-            source: std::io::Error::other(why),
-        });
-    }
+/// A saved session file opened, its agent detected and its first piece
+/// read (see [`open_session`]).
+pub struct OpenedSession {
+    /// The reader, with the side files read and the first piece fed.
+    pub reader: AgentReader,
+    /// The session file (in a session folder: the file in it).
+    pub file_path: PathBuf,
+    /// The file, at `read`.
+    pub file: File,
+    /// The bytes read and fed so far.
+    pub read: u64,
+}
+
+/// Opens the session file at `path` (a file, or a folder [`session_file`]
+/// knows; not a database), detects its agent from its first 16 KiB (and
+/// its name), reads its side files and feeds the reader those first bytes:
+/// the rest is the caller's to read.
+pub fn open_session(path: &Path, workspace: Option<&str>) -> Result<OpenedSession, SessionError> {
     let file_path = if path.is_dir() {
         session_file(path).ok_or_else(|| SessionError::Unrecognised {
             path: path.to_path_buf(),
@@ -123,8 +127,40 @@ fn read_up_to_bytes(
         side_files(&file_path, &mut reader, workspace.is_none());
     }
     reader.feed(&first);
+    Ok(OpenedSession {
+        reader,
+        file_path,
+        file,
+        read: n as u64,
+    })
+}
+
+/// [`read_session_with`], stopping after about `max` bytes (whole pieces).
+fn read_up_to_bytes(
+    path: &Path,
+    workspace: Option<&str>,
+    max: u64,
+    mut each: impl FnMut(&mut AgentReader),
+) -> Result<AgentReader, SessionError> {
+    // A session kept in a database (OpenCode's): read whole, from its rows.
+    if let Some(read) = super::database::read(path, workspace, &mut each) {
+        return read.map_err(|why| SessionError::Io {
+            path: path.to_path_buf(),
+            source: std::io::Error::other(why),
+        });
+    }
+    let OpenedSession {
+        mut reader,
+        file_path,
+        mut file,
+        read: first,
+    } = open_session(path, workspace)?;
+    let io = |source| SessionError::Io {
+        path: file_path.clone(),
+        source,
+    };
     each(&mut reader);
-    let mut read = first.len() as u64;
+    let mut read = first;
     let mut buf = vec![0u8; 64 * 1024];
     while read < max {
         let n = crate::input::read_some(&mut file, &mut buf).map_err(io)?;

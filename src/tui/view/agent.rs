@@ -60,6 +60,9 @@ fn header(frame: &mut Frame, area: Rect, list: &AgentList, theme: &Theme) {
         "unreadable"
     } else if list.ended() {
         "ended"
+    } else if !list.live() {
+        // A saved session still being read.
+        "loading"
     } else if list.bytes() == 0 {
         "waiting"
     } else {

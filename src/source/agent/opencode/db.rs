@@ -256,27 +256,33 @@ impl Tail {
              AND coalesce(json_extract(data, '$.tool'), '') NOT IN ({skipped}) \
              ORDER BY time_created, id"
         );
-        let conn = self.conn()?;
+        // Each row made into its line as it is read: the rows are never
+        // held all at once beside their lines (a session of 10,000 edits
+        // is tens of MB of part JSON).
+        let Tail {
+            conn, seen, marks, ..
+        } = self;
+        let conn = conn.as_ref().ok_or_else(|| "not open".to_string())?;
         let mut stmt = conn.prepare(&sql).map_err(|e| not_opencode(&e))?;
-        let rows = stmt
-            .query_map(params![id, mark], |r| {
-                Ok((
-                    r.get::<_, String>(0)?,
-                    r.get::<_, i64>(1)?,
-                    r.get::<_, String>(2)?,
-                ))
-            })
-            .and_then(Iterator::collect::<rusqlite::Result<Vec<_>>>)
+        let mut rows = stmt
+            .query(params![id, mark])
             .map_err(|e| not_opencode(&e))?;
-        drop(stmt);
-        for (part, updated, data) in rows {
-            if self.seen.get(&part) == Some(&updated) {
+        while let Some(row) = rows.next().map_err(|e| not_opencode(&e))? {
+            let read = |row: &rusqlite::Row| -> rusqlite::Result<(String, i64)> {
+                Ok((row.get(0)?, row.get(1)?))
+            };
+            let (part, updated) = read(row).map_err(|e| not_opencode(&e))?;
+            if seen.get(&part) == Some(&updated) {
                 continue;
             }
-            self.seen.insert(part.clone(), updated);
-            let newest = self.marks.entry(id.to_string()).or_insert(updated);
+            let data = row
+                .get_ref(2)
+                .and_then(|v| v.as_str().map_err(Into::into))
+                .map_err(|e| not_opencode(&e))?;
+            out.push_str(&part_line(id, &part, updated, data));
+            seen.insert(part, updated);
+            let newest = marks.entry(id.to_string()).or_insert(updated);
             *newest = (*newest).max(updated);
-            out.push_str(&part_line(id, &part, updated, &data));
         }
         Ok(())
     }

@@ -1,0 +1,135 @@
+//! `srview session PATH --json` and the session browser on a session read
+//! in pieces (`sessions::streamed`, `sessions::load::open_saved`): the
+//! same JSON bytes and the same rows as the session read whole, for every
+//! capture and for generated sessions of 100 edits
+//! (tests/support/big_session.rs).
+
+use std::path::Path;
+
+use super::support::agents::{scenarios, session_path};
+use super::support::big_session::{Generated, claude_session, codex_rollout};
+use srview::report::{SessionJson, SessionJsonStream};
+use srview::sessions::load::load;
+use srview::sessions::review::review;
+use srview::sessions::streamed::survey;
+
+/// A Claude Code session and a Codex rollout of `edits` edits, about
+/// `bytes` each.
+fn generated(bytes: u64, edits: usize) -> (tempfile::TempDir, Generated, Generated) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let home = dir.path().join("home");
+    let claude = claude_session(&home, bytes, edits);
+    let codex = codex_rollout(&home, &dir.path().join("workspace"), bytes, edits);
+    (dir, claude, codex)
+}
+
+/// `session --json` as the binary writes it now: the session surveyed,
+/// then each edit reviewed as it is read again and written at once.
+fn json_streamed(path: &Path) -> String {
+    let surveyed = survey(path, None).expect("surveys");
+    let reader = surveyed.reader();
+    let mut json =
+        SessionJsonStream::start(Vec::new(), reader.kind(), reader.version()).expect("head");
+    let mut seen = Vec::new();
+    surveyed
+        .review_each(|index, r| {
+            seen.push(index);
+            json.edit(&r, None).expect("edit");
+            true
+        })
+        .expect("read again");
+    assert_eq!(seen, (0..surveyed.edits()).collect::<Vec<_>>());
+    String::from_utf8(json.finish().expect("tail")).expect("UTF-8")
+}
+
+/// `session --json` of the session read whole and reviewed as a list.
+fn json_whole(path: &Path) -> String {
+    let (reader, ws) = load(path, None).expect("loads");
+    serde_json::to_string(&SessionJson::new(&review(&reader, &ws))).expect("JSON")
+}
+
+#[test]
+fn streamed_json_is_the_whole_reviews_for_every_capture_and_generated_sessions() {
+    let mut checked = 0;
+    for dir in scenarios() {
+        let path = session_path(&dir);
+        assert_eq!(
+            json_streamed(&path),
+            json_whole(&path),
+            "{}",
+            path.display()
+        );
+        checked += 1;
+    }
+    assert!(checked >= 20, "only {checked} captures");
+    // Read again in pieces (the captures fit in one): 100 edits each, some
+    // failed, Codex's loose ones.
+    let (_dir, claude, codex) = generated(1 << 20, 100);
+    for g in [&claude, &codex] {
+        let streamed = json_streamed(&g.path);
+        assert_eq!(streamed, json_whole(&g.path), "{}", g.path.display());
+        let doc: serde_json::Value = serde_json::from_str(&streamed).expect("JSON");
+        assert_eq!(doc["edits"].as_array().map(Vec::len), Some(g.edits));
+    }
+}
+
+/// The browser reading a saved session in pieces (its first piece before
+/// the first frame, the rest through the event channel) ends with the rows
+/// of the session read whole, and its notice gone.
+#[test]
+fn the_browser_loading_in_pieces_ends_with_the_whole_sessions_rows() {
+    use srview::sessions::load::open_saved;
+    use srview::source::agent::session::read_session;
+    use srview::tui::{AgentEdits, Folded, Screen};
+    let (_dir, claude, codex) = generated(1 << 20, 100);
+    let mut paths: Vec<std::path::PathBuf> = scenarios().iter().map(|d| session_path(d)).collect();
+    paths.extend([claude.path.clone(), codex.path.clone()]);
+    let mut rng = 7u64;
+    let mut next = |n: usize| {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        (rng as usize) % n
+    };
+    let mut loaded = 0;
+    for path in &paths {
+        let Some(opened) = open_saved(path, 0) else {
+            continue; // A database's session: read whole.
+        };
+        let opened = opened.expect("opens");
+        let (_, ws) = load(path, None).expect("loads");
+        let whole = AgentEdits::session(
+            "s".into(),
+            read_session(path, None).expect("reads"),
+            ws.clone(),
+        );
+        let file = std::fs::read(&opened.file).expect("read");
+        let rest = String::from_utf8_lossy(&file[opened.read as usize..]).into_owned();
+        let (read, size) = (opened.read, opened.size);
+        let mut screen = AgentEdits::loading("s".into(), opened.reader, Some(ws.root), read, size);
+        let mut at = 0;
+        while at < rest.len() {
+            let mut to = (at + 1 + next(400_000)).min(rest.len());
+            while !rest.is_char_boundary(to) {
+                to += 1;
+            }
+            screen.on_text(Folded {
+                appended: rest[at..to].to_string(),
+                ..Folded::default()
+            });
+            assert!(!screen.list().ended(), "{}", path.display());
+            at = to;
+        }
+        screen.on_text(Folded {
+            ended: true,
+            ..Folded::default()
+        });
+        let (list, want) = (screen.list(), whole.list());
+        assert!(list.ended(), "{}", path.display());
+        assert_eq!(list.rows(), want.rows(), "{}", path.display());
+        assert_eq!(list.agent(), want.agent(), "{}", path.display());
+        assert_eq!(list.notice(), want.notice(), "{}", path.display());
+        loaded += 1;
+    }
+    assert!(loaded >= 20, "only {loaded} sessions");
+}
