@@ -441,29 +441,25 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
         (Some(path), Some(content)) => {
             match call_correct::correct(row, &call.input, content, (path, &call.cwd), &outcome) {
                 Some(correction) => {
-                    let pairs = row
-                        .strings
-                        .and_then(|fields| call_correct::pairs(fields, &call.input))
-                        .unwrap_or_default();
-                    let reindented = correction.input.is_none()
-                        && reindented_input(row, call, path, content).is_some();
+                    // Computed once: it runs the agent's matcher again.
+                    let reindented = correction
+                        .input
+                        .is_none()
+                        .then(|| reindented_input(row, call, path, content))
+                        .flatten();
                     for explained in &correction.edits {
-                        let lines = pairs
-                            .get(explained.index)
-                            .map(|(old, new)| exact_diagnosis_lines(path, old, new, content))
-                            .unwrap_or_default();
                         // The exact-string diagnosis withholds a correction
                         // the re-indentation gives: its sentence saying so
                         // is left out.
                         let message = match explained.message.split_once(" No corrected edit:") {
-                            Some((said, _)) if reindented => said,
+                            Some((said, _)) if reindented.is_some() => said,
                             _ => explained.message.as_str(),
                         };
-                        push_diagnosis(&mut explanation, message, &lines);
+                        push_diagnosis(&mut explanation, message, &explained.line_diff);
                     }
                     let corrected = correction
                         .input
-                        .or_else(|| reindented_input(row, call, path, content))
+                        .or(reindented)
                         .filter(|input| exact_doubts(row, input, Some(content)).is_empty());
                     let withheld = match (&corrected, correction.withheld) {
                         (Some(_), _) => None,
@@ -524,21 +520,6 @@ fn reindented_input(row: &DialectRow, call: &Call, path: &str, content: &str) ->
             .iter()
             .all(|m| m.found.is_some() && !m.loose);
     exact.then_some(input)
-}
-
-/// The line diff srview's exact-string diagnosis gives for one old/new
-/// pair over `content`.
-fn exact_diagnosis_lines(path: &str, old: &str, new: &str, content: &str) -> Vec<DiffLine> {
-    let edit = Edit::ClaudeEdit {
-        file_path: path.to_string(),
-        old_string: old.to_string(),
-        new_string: new.to_string(),
-        replace_all: false,
-    };
-    edit::apply(&edit, Some(content))
-        .diagnosis
-        .map(|d| d.line_diff)
-        .unwrap_or_default()
 }
 
 /// The trust checks of each old/new pair of an input a matcher places

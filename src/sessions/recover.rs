@@ -340,6 +340,7 @@ mod tests {
             agent_diff: diff,
             commit: None,
             cut_off: false,
+            call_id: None,
         }
     }
 

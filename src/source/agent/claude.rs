@@ -339,6 +339,7 @@ impl Parser {
                     Err(_) => EditInput::NotRecorded,
                 };
                 let at = store.push(tool, "", input, true);
+                store.set_call_id(at, Some(&id));
                 self.by_id.insert(id, at);
                 self.streaming.insert(
                     index,
@@ -421,6 +422,7 @@ impl Parser {
             return None;
         };
         let json = block.input.map_or("", RawValue::get);
+        let call_id = block.id.clone();
         let known = block.id.as_ref().and_then(|id| self.by_id.get(id)).copied();
         let edit = match Edit::from_tool_input(name, json) {
             Ok(edit) => edit,
@@ -446,6 +448,9 @@ impl Parser {
         if let Some(e) = store.edit_mut(at) {
             e.input = EditInput::Exact(edit);
             e.streaming = false;
+            if call_id.is_some() {
+                e.call_id = call_id;
+            }
         }
         Some(at)
     }
