@@ -169,7 +169,12 @@ fn run(bin: &Path, args: &[&str], stdin: &Path) -> (Vec<u8>, Duration) {
         .output()
         .expect("the process runs");
     let wall = start.elapsed();
-    assert!(out.status.success(), "{} {args:?}: {}", bin.display(), out.status);
+    assert!(
+        out.status.success(),
+        "{} {args:?}: {}",
+        bin.display(),
+        out.status
+    );
     (out.stdout, wall)
 }
 
@@ -194,9 +199,7 @@ fn check_fuzzy(agent: Agent, stdout: &[u8]) {
         }
         Agent::GeminiCli => json["hookSpecificOutput"]["tool_input"].is_object(),
         Agent::Opencode | Agent::Pi => json["decision"] == "rewrite",
-        Agent::ClaudeCode | Agent::Codex => {
-            json["hookSpecificOutput"]["updatedInput"].is_object()
-        }
+        Agent::ClaudeCode | Agent::Codex => json["hookSpecificOutput"]["updatedInput"].is_object(),
     };
     assert!(ok, "{}: not the answer to a loose edit: {text}", agent.id());
 }
@@ -224,7 +227,11 @@ fn main() {
     let mut missed = Vec::new();
     for agent in Agent::ALL {
         let cases = [
-            ("exact, 10,000 lines", exact_payload(agent, cwd, "ten.py", 1_234), EXACT_TARGET),
+            (
+                "exact, 10,000 lines",
+                exact_payload(agent, cwd, "ten.py", 1_234),
+                EXACT_TARGET,
+            ),
             (
                 "fuzzy, 100,000 lines",
                 fuzzy_payload(agent, cwd, "hundred.py", 17_000),

@@ -16,13 +16,26 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use super::{CmdResult, GateArgs};
-use crate::dialect::apply_patch::DirFs;
+use crate::dialect::apply_patch::{DirFs, Entry, PatchFs};
 use crate::error::Error;
 use crate::gate::{self, GateAgent, Judgment, Policy};
 
 /// How long before the agent's own timeout the gate answers: the process
-/// must print and exit before the agent kills it.
+/// must print and exit before the agent kills it. A quarter of a shorter
+/// timeout (a process starts and answers in milliseconds), so that a short
+/// `--timeout` still leaves most of it to the judgment.
 const MARGIN: Duration = Duration::from_millis(500);
+
+/// How long the judgment may take within the agent's timeout of `seconds`:
+/// `None` (no deadline of srview's own) for a value that names none (zero,
+/// negative, not a number, or beyond any hook's wait).
+pub fn judgment_limit(seconds: f64) -> Option<Duration> {
+    if !(seconds > 0.0) {
+        return None;
+    }
+    let timeout = Duration::try_from_secs_f64(seconds).ok()?;
+    Some(timeout - MARGIN.min(timeout / 4))
+}
 
 pub fn run(args: &GateArgs) -> CmdResult {
     // clap requires --agent unless `install` is given (dispatched before).
@@ -33,8 +46,16 @@ pub fn run(args: &GateArgs) -> CmdResult {
         Err(e) => gate::failure(agent, &format!("{e}: the edit is denied")),
         Ok(policy) => {
             let policy = policy.unwrap_or_default();
-            match args.timeout {
-                Some(seconds) => within(agent, policy, seconds),
+            match args.timeout.map(|s| (s, judgment_limit(s))) {
+                Some((seconds, Some(limit))) => within(agent, policy, seconds, limit),
+                Some((seconds, None)) => {
+                    // stderr is not the model's: the agent's own log.
+                    eprintln!(
+                        "srview: gate: --timeout {seconds} names no time limit: the edit is \
+                         judged without one"
+                    );
+                    judge_stdin(agent, &policy)
+                }
                 None => judge_stdin(agent, &policy),
             }
         }
@@ -55,8 +76,11 @@ fn judge_stdin(agent: GateAgent, policy: &Policy) -> Judgment {
         gate::judge(
             agent,
             &payload,
-            |cwd| DirFs {
-                root: PathBuf::from(cwd),
+            |cwd| SnapshotFs {
+                dir: DirFs {
+                    root: PathBuf::from(cwd),
+                },
+                seen: Default::default(),
             },
             policy,
         )
@@ -69,12 +93,31 @@ fn judge_stdin(agent: GateAgent, policy: &Policy) -> Judgment {
     })
 }
 
+/// The files below a folder, each read from disk once: the judgment reads
+/// a file several times (srview's checks, the agent's matcher, the
+/// correction checked with it), and sees one state of it.
+struct SnapshotFs {
+    dir: DirFs,
+    seen: std::cell::RefCell<std::collections::HashMap<String, Entry>>,
+}
+
+impl PatchFs for SnapshotFs {
+    fn read(&self, path: &str) -> Entry {
+        if let Some(entry) = self.seen.borrow().get(path) {
+            return entry.clone();
+        }
+        let entry = self.dir.read(path);
+        self.seen
+            .borrow_mut()
+            .insert(path.to_string(), entry.clone());
+        entry
+    }
+}
+
 /// [`judge_stdin`] on a thread of its own, answered with a deny when it is
-/// not done `MARGIN` before `seconds` (the agent's own timeout) pass.
-fn within(agent: GateAgent, policy: Policy, seconds: f64) -> Judgment {
-    let limit = Duration::try_from_secs_f64(seconds)
-        .unwrap_or(Duration::from_secs(60))
-        .saturating_sub(MARGIN);
+/// not done within `limit` ([`judgment_limit`] of `seconds`, the agent's
+/// own timeout).
+fn within(agent: GateAgent, policy: Policy, seconds: f64, limit: Duration) -> Judgment {
     let (send, receive) = std::sync::mpsc::channel();
     let spawned = std::thread::Builder::new()
         .name("gate".into())
@@ -88,7 +131,7 @@ fn within(agent: GateAgent, policy: Policy, seconds: f64) -> Judgment {
         gate::failure(
             agent,
             &format!(
-                "srview did not finish judging this edit within {:.1} s (--timeout {seconds}): \
+                "srview did not finish judging this edit within {:.2} s (--timeout {seconds}): \
                  it is denied",
                 limit.as_secs_f64()
             ),

@@ -255,8 +255,14 @@ fn claude_codes_edits_join_the_record_by_their_tool_use_id() {
         header.ends_with("; gate: 0 blocked, 1 repaired"),
         "{listing}"
     );
-    assert!(listing.contains("\n      gate: passed (exact)\n"), "{listing}");
-    assert!(listing.contains("\n      gate: repaired (loose)\n"), "{listing}");
+    assert!(
+        listing.contains("\n      gate: passed (exact)\n"),
+        "{listing}"
+    );
+    assert!(
+        listing.contains("\n      gate: repaired (loose)\n"),
+        "{listing}"
+    );
 }
 
 /// Codex's patch edits join by the call's `call_id` (the hook's
@@ -273,7 +279,11 @@ fn codex_patch_sections_join_the_record_by_their_call_id() {
     );
     let run = |json: bool| {
         let mut command = Command::new(env!("CARGO_BIN_EXE_srview"));
-        command.arg("session").arg(&rollout).arg("--cwd").arg(workspace.path());
+        command
+            .arg("session")
+            .arg(&rollout)
+            .arg("--cwd")
+            .arg(workspace.path());
         if json {
             command.arg("--json");
         }
@@ -295,7 +305,10 @@ fn codex_patch_sections_join_the_record_by_their_call_id() {
     }
     let listing = run(false);
     let header = listing.lines().next().expect("a header");
-    assert!(header.ends_with("; gate: 1 blocked, 0 repaired"), "{listing}");
+    assert!(
+        header.ends_with("; gate: 1 blocked, 0 repaired"),
+        "{listing}"
+    );
 }
 
 /// The join in process: an edit with a call id takes the last decision
