@@ -53,7 +53,7 @@ pub(super) fn edit(
     }
     let write_crlf = mostly_crlf(original);
     let (content, map) = CrlfMap::normalise(original);
-    if !content.contains(old) {
+    if memchr::memmem::find(content.as_bytes(), old.as_bytes()).is_none() {
         // Neither has a curly quote: normalising changes nothing, and the
         // text was just not found.
         let changes = curly(old) || curly(&content);
@@ -66,7 +66,8 @@ pub(super) fn edit(
             old_string: old.to_string(),
         });
     }
-    let count = content.matches(old).count();
+    // Non-overlapping, as `str::matches`.
+    let count = memchr::memmem::find_iter(content.as_bytes(), old.as_bytes()).count();
     if count > 1 && !replace_all {
         return Err(EditError::ClaudeAmbiguous {
             count,
