@@ -158,26 +158,42 @@ fn fuzzy_payload(agent: Agent, cwd: &Path, file: &str, n: usize) -> Value {
     payload(agent, cwd, file, &old, &new, &codex_patch(file, &old, &new))
 }
 
-/// One run of `bin ARGS` with `stdin` (a file) on stdin: its stdout and
-/// wall time (spawn to exit).
-fn run(bin: &Path, args: &[&str], stdin: &Path) -> (Vec<u8>, Duration) {
+/// One run of `bin ARGS` with `stdin` (a file) on stdin: its stdout, wall
+/// time (spawn to exit) and CPU time (user + system, from `wait4`).
+fn run(bin: &Path, args: &[&str], stdin: &Path) -> (Vec<u8>, Duration, Duration) {
+    use std::io::Read;
     let input = File::open(stdin).expect("the payload file");
     let start = Instant::now();
-    let out = Command::new(bin)
+    // Waited for by `wait4` below, which also gives its CPU time.
+    #[allow(clippy::zombie_processes)]
+    let mut child = Command::new(bin)
         .args(args)
         .stdin(Stdio::from(input))
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
-        .output()
+        .spawn()
         .expect("the process runs");
+    let mut stdout = Vec::new();
+    if let Some(mut out) = child.stdout.take() {
+        out.read_to_end(&mut stdout).expect("stdout");
+    }
+    let pid = child.id() as libc::pid_t;
+    let mut status = 0;
+    // SAFETY: `rusage` is plain data; wait4 only writes it and `status`.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: `pid` is our child, not yet waited for.
+    let rc = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
     let wall = start.elapsed();
+    assert_eq!(rc, pid, "wait4");
     assert!(
-        out.status.success(),
-        "{} {args:?}: {}",
-        bin.display(),
-        out.status
+        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+        "{} {args:?}: {status}",
+        bin.display()
     );
-    (out.stdout, wall)
+    let tv = |t: libc::timeval| {
+        Duration::from_secs(t.tv_sec as u64) + Duration::from_micros(t.tv_usec as u64)
+    };
+    (stdout, wall, tv(usage.ru_utime) + tv(usage.ru_stime))
 }
 
 fn median(mut v: Vec<Duration>) -> Duration {

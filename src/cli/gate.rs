@@ -30,7 +30,7 @@ const MARGIN: Duration = Duration::from_millis(500);
 /// `None` (no deadline of srview's own) for a value that names none (zero,
 /// negative, not a number, or beyond any hook's wait).
 pub fn judgment_limit(seconds: f64) -> Option<Duration> {
-    if !(seconds > 0.0) {
+    if seconds.is_nan() || seconds <= 0.0 {
         return None;
     }
     let timeout = Duration::try_from_secs_f64(seconds).ok()?;
