@@ -13,6 +13,8 @@
 
 #[path = "gate/install.rs"]
 mod install;
+#[path = "gate/judgment.rs"]
+mod judgment;
 #[path = "gate/real_cli.rs"]
 mod real_cli;
 #[path = "gate/record.rs"]
@@ -630,58 +632,186 @@ fn unreadable_payloads_and_files_are_denied_explicitly() {
     );
 }
 
-// --- every recorded call of Gemini CLI and Qwen Code -----------------------
+// --- every recorded call of Gemini CLI, Qwen Code, OpenCode and pi ----------
 
-/// Every `replace` of Gemini CLI 0.61.0 and `edit` of Qwen Code 0.24.4
-/// recorded from the real CLIs (tests/fixtures/matchers/recorded/: the tool
-/// input and the file before), fed to the gate as its payload: each one the
-/// agent placed loosely is stopped (rewritten or denied), each one it
-/// refused is denied with the agent's own error and srview's reason, each
-/// exact one passes; every exact edit offered applies exactly with the
-/// agent's own matcher.
-#[test]
-fn every_recorded_gemini_and_qwen_call_is_judged() {
-    let mut tally = std::collections::BTreeMap::<(&str, &str), usize>::new();
-    for (agent, folder, exact_stage) in [
-        (GateAgent::GeminiCli, "gemini_replace", "exact"),
-        (GateAgent::QwenCode, "qwen_edit", "literal"),
-    ] {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/fixtures/matchers/recorded")
-            .join(folder);
-        let mut names: Vec<PathBuf> = std::fs::read_dir(&dir)
-            .expect("the recordings")
-            .map(|e| e.expect("an entry").path())
-            .collect();
-        names.sort();
-        for name in names {
+/// One recorded call (tests/fixtures/matchers/recorded/FOLDER/*.json): the
+/// files before it, its input, and what the real agent did.
+struct RecordedCall {
+    what: String,
+    payload: Vec<u8>,
+    files: MemoryFs,
+    /// The file the edit names, before (`None`: a patch, or no such file).
+    before: Option<String>,
+    /// The agent reported success.
+    ok: bool,
+    /// It succeeded by a loose stage: the text it replaced is not the
+    /// model's (from the recording: the stage the agent logged, or, where
+    /// it logs none, an old text that is not in the file as sent).
+    loose: bool,
+    /// The agent's own error text, when it failed.
+    error: Option<String>,
+}
+
+/// Each old text of a patch's hunks (its ` ` and `-` lines).
+fn patch_old_texts(patch: &str) -> Vec<String> {
+    let mut texts = vec![String::new()];
+    for line in patch.lines() {
+        if line.starts_with("@@") || line.starts_with("***") {
+            if !texts.last().is_some_and(String::is_empty) {
+                texts.push(String::new());
+            }
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix(' ').or_else(|| line.strip_prefix('-')) {
+            let last = texts.last_mut().expect("a text");
+            last.push_str(rest);
+            last.push('\n');
+        }
+    }
+    texts.retain(|t| !t.is_empty());
+    texts
+}
+
+fn recorded_calls(agent: GateAgent, folder: &str) -> Vec<RecordedCall> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/matchers/recorded")
+        .join(folder);
+    let mut names: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("the recordings")
+        .map(|e| e.expect("an entry").path())
+        .collect();
+    names.sort();
+    names
+        .into_iter()
+        .map(|name| {
             let record: Value =
                 serde_json::from_slice(&std::fs::read(&name).expect("a recording")).expect("JSON");
-            let before = record["before"].as_str().expect("the file before");
-            let payload = edit_payload(agent, record["input"].clone());
-            let judgment = judge_on(agent, &payload, before, &Policy::default());
-            let ok = record["ok"].as_bool().expect("ok");
-            let loose = ok && record["stage"] != exact_stage;
-            let what = format!("{}", name.display());
-            match (ok, loose) {
+            let input = record["input"].clone();
+            let what = name.display().to_string();
+            let (files, before) = match &record["before"] {
+                Value::String(text) => (project(text), Some(text.clone())),
+                Value::Object(files) => (
+                    MemoryFs::new(files.iter().map(|(path, text)| {
+                        (path.clone(), text.as_str().expect("a file").to_string())
+                    })),
+                    None,
+                ),
+                _ => (MemoryFs::new([]), None),
+            };
+            let as_sent = |text: &str| {
+                before
+                    .as_deref()
+                    .or_else(|| files.files.get("inventory.py").map(String::as_str))
+                    .map(|b| b.trim_start_matches('\u{feff}').replace("\r\n", "\n"))
+                    .is_some_and(|b| b.contains(text))
+            };
+            let (payload, ok, loose, error) = match folder {
+                "gemini_replace" | "qwen_edit" => {
+                    let exact = if folder == "qwen_edit" {
+                        "literal"
+                    } else {
+                        "exact"
+                    };
+                    let ok = record["ok"].as_bool().expect("ok");
+                    (
+                        edit_payload(agent, input),
+                        ok,
+                        ok && record["stage"] != exact,
+                        (!ok).then(|| record["result"].as_str().expect("an error").to_string()),
+                    )
+                }
+                "opencode_edit" | "opencode_apply_patch" => {
+                    let ok = record["ok"].as_bool().expect("ok");
+                    let loose = ok
+                        && match folder {
+                            "opencode_edit" => record["stage"] != "SimpleReplacer",
+                            _ => patch_old_texts(input["patchText"].as_str().expect("a patch"))
+                                .iter()
+                                .any(|t| !as_sent(t)),
+                        };
+                    let tool = record["tool"].as_str().expect("a tool");
+                    (
+                        own_payload(tool, input),
+                        ok,
+                        loose,
+                        (!ok).then(|| record["text"].as_str().expect("an error").to_string()),
+                    )
+                }
+                _ => {
+                    let ok = record["isError"] == false;
+                    let loose = ok
+                        && input["edits"].as_array().is_some_and(|edits| {
+                            edits
+                                .iter()
+                                .any(|e| e["oldText"].as_str().is_some_and(|t| !as_sent(t)))
+                        });
+                    (
+                        own_payload("edit", input),
+                        ok,
+                        loose,
+                        (!ok).then(|| record["resultText"].as_str().expect("an error").to_string()),
+                    )
+                }
+            };
+            RecordedCall {
+                what,
+                payload,
+                files,
+                before,
+                ok,
+                loose,
+                error,
+            }
+        })
+        .collect()
+}
+
+/// Every call of Gemini CLI 0.61.0 (`replace`), Qwen Code 0.24.4 (`edit`),
+/// OpenCode 1.18.33 (`edit`, `apply_patch`) and pi 0.73.1 (`edit`) recorded
+/// from the real CLIs (tests/fixtures/matchers/recorded/: the tool input,
+/// the files before and what the agent did), fed to the gate in that
+/// agent's payload shape (the recorded hook payload's for Gemini CLI and
+/// Qwen Code, srview's plugin's and extension's JSON for OpenCode and pi):
+/// each one the agent placed loosely is stopped (rewritten or denied), each
+/// one it refused is denied with a reason (holding the agent's own error),
+/// each exact one passes; every exact edit offered or rewritten applies
+/// exactly with the agent's own matcher.
+#[test]
+fn every_recorded_call_of_the_agents_with_fuzzy_matchers_is_judged() {
+    let mut tally = std::collections::BTreeMap::<(&str, &str), usize>::new();
+    for (agent, folder) in [
+        (GateAgent::GeminiCli, "gemini_replace"),
+        (GateAgent::QwenCode, "qwen_edit"),
+        (GateAgent::Opencode, "opencode_edit"),
+        (GateAgent::Opencode, "opencode_apply_patch"),
+        (GateAgent::Pi, "pi_edit"),
+    ] {
+        for call in recorded_calls(agent, folder) {
+            let what = &call.what;
+            let files = call.files.clone();
+            let judgment = judge(agent, &call.payload, |_| files, &Policy::default());
+            match (call.ok, call.loose) {
                 (true, false) => {
-                    assert_eq!(judgment.case, Case::Exact, "{what}");
+                    assert_eq!(judgment.case, Case::Exact, "{what}: {:?}", judgment.answer);
                     assert_eq!(judgment.answer, Answer::NoOpinion, "{what}");
                 }
                 (true, true) => {
-                    assert_eq!(judgment.case, Case::Loose, "{what}");
-                    assert_eq!(
-                        judgment.stage.as_deref(),
-                        record["stage"].as_str(),
-                        "{what}"
+                    assert_eq!(judgment.case, Case::Loose, "{what}: {:?}", judgment.answer);
+                    assert!(
+                        matches!(
+                            judgment.answer,
+                            Answer::Rewrite { .. } | Answer::Deny { .. }
+                        ),
+                        "{what}: not stopped: {:?}",
+                        judgment.answer
                     );
                 }
                 (false, _) => {
-                    assert_eq!(judgment.case, Case::Failing, "{what}");
                     let reason = deny_reason(&judgment);
-                    let own = record["result"].as_str().expect("the agent's error");
-                    assert!(reason.contains(own), "{what}: {reason}");
-                    assert!(reason.contains("\nold_string "), "{what}: {reason}");
+                    assert!(reason.starts_with("srview gate: "), "{what}: {reason}");
+                    let own = call.error.as_deref().expect("the agent's error");
+                    let first = own.lines().next().unwrap_or_default();
+                    assert!(reason.contains(first), "{what}: {reason}");
                 }
             }
             let exact = match &judgment.answer {
@@ -691,30 +821,55 @@ fn every_recorded_gemini_and_qwen_call_is_judged() {
                 Answer::Context { .. } => panic!("{what}: a context answers only after a failure"),
             };
             if let Some(exact) = &exact {
-                assert_exact_with_agents_matcher(agent, exact, before);
+                match (folder, call.before.as_deref()) {
+                    ("opencode_apply_patch", _) => {
+                        let own = registry::find("opencode-apply-patch")
+                            .and_then(|row| row.matcher())
+                            .expect("OpenCode's apply_patch");
+                        let ran = own.run(&srview::dialect::call::ToolCall {
+                            input: exact,
+                            cwd: CWD,
+                            fs: &call.files,
+                        });
+                        assert!(ran.ok && ran.edits.iter().all(|m| !m.loose), "{what}");
+                    }
+                    (_, Some(before)) => assert_exact_with_agents_matcher(agent, exact, before),
+                    (_, None) => panic!("{what}: an edit offered for a file that is not there"),
+                }
             }
-            let key = (agent.id(), judgment.case.name());
+            let key = (folder, judgment.case.name());
             *tally.entry(key).or_default() += 1;
             if exact.is_some() && judgment.case != Case::Exact {
-                *tally.entry((agent.id(), "corrected")).or_default() += 1;
+                *tally.entry((folder, "corrected")).or_default() += 1;
             }
         }
     }
     let tally: Vec<String> = tally
         .into_iter()
-        .map(|((agent, what), n)| format!("{agent} {what} {n}"))
+        .map(|((folder, what), n)| format!("{folder} {what} {n}"))
         .collect();
     assert_eq!(
         tally,
         [
-            "gemini-cli corrected 3",
-            "gemini-cli exact 8",
-            "gemini-cli failing 2",
-            "gemini-cli loose 4",
-            "qwen-code corrected 2",
-            "qwen-code exact 5",
-            "qwen-code failing 1",
-            "qwen-code loose 2"
+            "gemini_replace corrected 3",
+            "gemini_replace exact 8",
+            "gemini_replace failing 2",
+            "gemini_replace loose 4",
+            "opencode_apply_patch corrected 1",
+            "opencode_apply_patch exact 1",
+            "opencode_apply_patch failing 1",
+            "opencode_edit corrected 3",
+            "opencode_edit exact 6",
+            "opencode_edit failing 2",
+            "opencode_edit loose 7",
+            "pi_edit corrected 4",
+            "pi_edit exact 10",
+            "pi_edit failing 9",
+            "pi_edit loose 5",
+            "qwen_edit corrected 2",
+            "qwen_edit exact 5",
+            "qwen_edit failing 1",
+            "qwen_edit loose 2"
         ],
         "the recorded calls by case, and those given an exact edit"
     );
@@ -866,8 +1021,44 @@ fn the_binary_refuses_on_every_path() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
-        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"srview gate: srview did not finish judging this edit within 0.1 s (--timeout 0.6): it is denied"}}"#
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"srview gate: srview did not finish judging this edit within 0.45 s (--timeout 0.6): it is denied"}}"#
     );
+}
+
+/// A short `--timeout` leaves most of it to the judgment (the margin kept
+/// for answering is a quarter of it, at most half a second): the recorded
+/// exact edit under `--timeout 0.2` gets no opinion, not a deny for want of
+/// time. `--timeout 0` (or any value naming no time) judges without a
+/// limit of srview's own, and says so on stderr (the agent's log, not the
+/// model's).
+#[test]
+fn short_timeouts_still_judge_the_edit() {
+    let project = tempfile::tempdir().expect("a project");
+    let root = project.path().to_string_lossy().into_owned();
+    std::fs::write(project.path().join("inventory.py"), inventory()).expect("the file");
+    let agent = GateAgent::QwenCode;
+    let recorded = String::from_utf8(payload(agent, "a0_no_output")).expect("UTF-8");
+    let moved = recorded.replace(CWD, &root);
+    for timeout in ["0.2", "1", "0", "NaN", "1e30"] {
+        let (stdout, stderr, code) = run_gate(
+            project.path(),
+            &["--agent", "qwen-code", "--timeout", timeout],
+            moved.as_bytes(),
+        );
+        assert_eq!(
+            (String::from_utf8_lossy(&stdout).as_ref(), code),
+            ("", Some(0)),
+            "--timeout {timeout}: {stderr}"
+        );
+        match timeout {
+            "0.2" | "1" => assert_eq!(stderr, "", "--timeout {timeout}"),
+            _ => assert!(
+                stderr.starts_with("srview: gate: --timeout ")
+                    && stderr.ends_with(" names no time limit: the edit is judged without one\n"),
+                "--timeout {timeout}: {stderr}"
+            ),
+        }
+    }
 }
 
 /// Every cut-off prefix of every recorded payload is an explicit deny

@@ -80,7 +80,7 @@ fn streamed(path: &std::path::Path, args: &SessionArgs) -> CmdResult {
     }
     let reader = surveyed.reader();
     let decisions = crate::gate::record::read(&surveyed.root.root);
-    let gate = crate::gate::record::join_inputs(&decisions, &surveyed.inputs);
+    let gate = crate::gate::record::join_keys(&decisions, &surveyed.inputs);
     let reread = |e: crate::source::agent::session::SessionError| Error::refused(e.to_string());
     let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     if args.json {

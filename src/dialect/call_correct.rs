@@ -77,6 +77,9 @@ pub struct EditExplained {
     pub message: String,
     /// The file's own text of the region, when srview stands behind it.
     pub corrected_old: Option<String>,
+    /// The edit's old text against the closest region, line by line (empty
+    /// when no region was found).
+    pub line_diff: Vec<crate::diagnose::DiffLine>,
 }
 
 /// Every failed or loose edit explained, and the corrected input.
@@ -123,10 +126,10 @@ pub fn correct(
             replace_all: false,
         };
         let explained = edit::apply(&claude, Some(content));
-        let (message, suggestion) = match (&explained.result, explained.diagnosis) {
+        let (message, suggestion, line_diff) = match (&explained.result, explained.diagnosis) {
             (Ok(_), _) => continue,
-            (Err(error), None) => (error.to_string(), None),
-            (Err(_), Some(d)) => (d.message, d.suggestion),
+            (Err(error), None) => (error.to_string(), None, Vec::new()),
+            (Err(_), Some(d)) => (d.message, d.suggestion, d.line_diff),
         };
         // srview's exact-string diagnosis names Claude Code's fields, and
         // its block's parts SEARCH and REPLACE: the agent's fields here
@@ -155,6 +158,7 @@ pub fn correct(
             index,
             message,
             corrected_old,
+            line_diff,
         });
     }
     if edits.is_empty() {

@@ -94,12 +94,52 @@ fn instead(agent: GateAgent, tool: &str, corrected: &Value) -> String {
     }
 }
 
+/// What the model can do about a file that does not exist: create it with
+/// the agent's own tool for that, or check the path.
+fn create_advice(agent: GateAgent, tool: &str, path: &str) -> String {
+    let create = match (agent, tool) {
+        (GateAgent::Codex, _) | (_, "apply_patch") => format!(
+            "To create it, send a patch with an `*** Add File: {path}` section (each line of \
+             the new file after a `+`)"
+        ),
+        (GateAgent::ClaudeCode, _) => {
+            "To create it, send its whole content with the Write tool (file_path, content)"
+                .to_string()
+        }
+        (GateAgent::GeminiCli | GateAgent::QwenCode, _) => {
+            "To create it, send its whole content with the write_file tool (file_path, content)"
+                .to_string()
+        }
+        (GateAgent::Opencode, _) => {
+            "To create it, send its whole content with the write tool (filePath, content)"
+                .to_string()
+        }
+        (GateAgent::Pi, _) => {
+            "To create it, send its whole content with the write tool (path, content)".to_string()
+        }
+        (GateAgent::ClineCli, _) => {
+            "To create it, send its whole content with the tool that writes a file".to_string()
+        }
+    };
+    format!(
+        "{create}; if it should exist already, check its path (a relative path is read from \
+         the agent's working folder) and read the file before editing it."
+    )
+}
+
 /// The text for the model when the edit is denied; `fallback`: why a
 /// review became a deny.
 fn deny_text(agent: GateAgent, tool: &str, finding: &Finding, fallback: Option<&str>) -> String {
     let mut text = format!("srview gate: {}", finding.explanation.trim_end());
     if let Some(why) = fallback {
         text.push_str(&format!("\n({why})"));
+    }
+    if let (None, Some(path)) = (&finding.corrected, &finding.missing) {
+        text.push_str(&format!(
+            "\n{path} does not exist, so there is no text to replace. {}",
+            create_advice(agent, tool, path)
+        ));
+        return text;
     }
     match (&finding.corrected, &finding.withheld, finding.case) {
         (Some(corrected), _, _) => {
@@ -114,7 +154,10 @@ fn deny_text(agent: GateAgent, tool: &str, finding: &Finding, fallback: Option<&
                 .contains("no corrected edit")
             {
                 let why = why.strip_prefix("no corrected edit: ").unwrap_or(why);
-                text.push_str(&format!("\nNo corrected edit: {why}."));
+                text.push_str(&format!(
+                    "\nNo corrected edit: {}.",
+                    why.trim_end().trim_end_matches('.')
+                ));
             }
             text.push_str(
                 "\nRead the file again and send an edit whose old text is the file's own.",

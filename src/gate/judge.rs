@@ -56,6 +56,7 @@ pub(super) fn finding(agent: GateAgent, call: &Call, fs: &dyn PatchFs) -> Findin
             explanation: String::new(),
             corrected: None,
             withheld: None,
+            missing: None,
         },
         Some(ToolKind::ExactString(tool)) => exact_string(tool, call, fs),
         Some(ToolKind::Write(path_key, content_key)) => write(path_key, content_key, call, fs),
@@ -168,8 +169,18 @@ fn exact_string(tool: &str, call: &Call, fs: &dyn PatchFs) -> Finding {
         ) => None,
         (_, suggestion) => suggestion.cloned(),
     };
+    // Whole lines indented unlike the file (curly quotes for its straight
+    // ones too): re-indented as srview re-indents a loose hunk, new lines
+    // included; the exact-string diagnosis does not re-indent.
+    let reindented = match (&suggestion, &edit, content.as_deref()) {
+        (None, Edit::ClaudeEdit { .. }, Some(content)) => reindented_edit(&edit, content),
+        _ => None,
+    };
+    let suggestion = suggestion.or(reindented.clone());
+    let missing = matches!(error, EditError::ClaudeFileMissing).then(|| file.clone());
     let (corrected, withheld) = match &suggestion {
         Some(suggested) => stand_behind(suggested, content.as_deref(), &call.input),
+        None if missing.is_some() => (None, None),
         None => (None, Some("srview cannot tell the text meant".to_string())),
     };
     let mut explanation = String::new();
@@ -186,7 +197,17 @@ fn exact_string(tool: &str, call: &Call, fs: &dyn PatchFs) -> Finding {
         ));
     }
     if let Some(d) = diagnosis {
-        push_diagnosis(&mut explanation, &d.message, &d.line_diff);
+        // The diagnosis withholds a correction the re-indentation gives:
+        // its sentence saying so is left out.
+        let message = match d.message.split_once(" No corrected edit:") {
+            Some((said, _)) if reindented.is_some() && corrected.is_some() => said,
+            _ => d.message.as_str(),
+        };
+        let terms = match tool {
+            "editor" => Terms::fields("old_text", "new_text"),
+            _ => Terms::fields("old_string", "new_string"),
+        };
+        push_diagnosis(&mut explanation, message, &d.line_diff, terms);
     }
     Finding {
         case: if quotes { Case::Loose } else { Case::Failing },
@@ -195,7 +216,39 @@ fn exact_string(tool: &str, call: &Call, fs: &dyn PatchFs) -> Finding {
         explanation,
         corrected,
         withheld,
+        missing,
     }
+}
+
+/// A Claude Code `Edit` whose old text is whole lines indented unlike the
+/// file, re-indented ([`super::reindent`]); curly quotes where the file has
+/// straight ones are made straight in both texts first.
+fn reindented_edit(edit: &Edit, content: &str) -> Option<Edit> {
+    let Edit::ClaudeEdit {
+        file_path,
+        old_string,
+        new_string,
+        replace_all: false,
+    } = edit
+    else {
+        return None;
+    };
+    let curly = |t: &str| t.contains(['\u{2018}', '\u{2019}', '\u{201C}', '\u{201D}']);
+    let (old, new) = if curly(old_string) && !curly(content) {
+        super::reindent::reindented(
+            &straight_quotes(old_string),
+            &straight_quotes(new_string),
+            content,
+        )?
+    } else {
+        super::reindent::reindented(old_string, new_string, content)?
+    };
+    Some(Edit::ClaudeEdit {
+        file_path: file_path.clone(),
+        old_string: old,
+        new_string: new,
+        replace_all: false,
+    })
 }
 
 /// `text` with curly quotes written straight.
@@ -204,11 +257,74 @@ fn straight_quotes(text: &str) -> String {
         .replace(['\u{201C}', '\u{201D}'], "\"")
 }
 
-/// Adds a diagnosis's sentence and line diff to an explanation.
-fn push_diagnosis(explanation: &mut String, message: &str, lines: &[DiffLine]) {
+/// `message` (srview's diagnosis, worded for SEARCH/REPLACE blocks) in the
+/// terms of the tool the model called: its fields (`old` and `new`:
+/// `old_string`, `oldText`, a patch's "old lines" ...) for the block's
+/// parts. Only srview's sentences go through it, never the file's lines.
+pub(super) fn in_terms(message: &str, terms: &Terms) -> String {
+    let Terms {
+        old,
+        new,
+        old_line,
+        new_line,
+    } = terms;
+    message
+        .replace("SEARCH/REPLACE", "edit")
+        .replace("SEARCH lines", &format!("{old_line}s"))
+        .replace("SEARCH line", old_line)
+        .replace("SEARCH text", old)
+        .replace("SEARCH section", old)
+        .replace("the SEARCH", old)
+        .replace("SEARCH", old)
+        .replace("REPLACE lines", &format!("{new_line}s"))
+        .replace("REPLACE line", new_line)
+        .replace("REPLACE text", new)
+        .replace("REPLACE section", new)
+        .replace("the REPLACE", new)
+        .replace("REPLACE", new)
+}
+
+/// The tool's words for a block's parts, for [`in_terms`].
+pub(super) struct Terms {
+    /// The text to find (`old_string`, `oldText`, "the hunk's old lines").
+    pub old: String,
+    /// The text written instead.
+    pub new: String,
+    /// One line of the text to find ("old_string line", "the hunk's old
+    /// line"), before its number.
+    pub old_line: String,
+    /// One line of the text written instead.
+    pub new_line: String,
+}
+
+impl Terms {
+    /// An old/new string edit's field names.
+    pub(super) fn fields(old: &str, new: &str) -> Terms {
+        Terms {
+            old: old.to_string(),
+            new: new.to_string(),
+            old_line: format!("{old} line"),
+            new_line: format!("{new} line"),
+        }
+    }
+
+    /// A patch's parts: "the hunk's old lines", "the hunk's old line 3".
+    pub(super) fn patch() -> Terms {
+        Terms {
+            old: "the hunk's old lines".to_string(),
+            new: "the hunk's new lines".to_string(),
+            old_line: "the hunk's old line".to_string(),
+            new_line: "the hunk's new line".to_string(),
+        }
+    }
+}
+
+/// Adds a diagnosis's sentence (in `terms`, see [`in_terms`]) and line diff
+/// to an explanation.
+fn push_diagnosis(explanation: &mut String, message: &str, lines: &[DiffLine], terms: Terms) {
     if !message.is_empty() {
         explanation.push('\n');
-        explanation.push_str(message.trim_end());
+        explanation.push_str(in_terms(message, &terms).trim_end());
     }
     if !lines.is_empty() {
         explanation.push_str(&format!("\nThe lines {LINE_DIFF_LEGEND}:\n"));
@@ -309,6 +425,7 @@ fn exact_or_doubt(
         explanation,
         corrected: None,
         withheld: None,
+        missing: None,
     }
 }
 
@@ -342,11 +459,11 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
     let Some(agent_matcher) = row.matcher() else {
         return Finding::unreadable(None, format!("{} runs no agent matcher", row.value));
     };
-    let file = match path_key.map(|key| text(&call.input, key)) {
-        Some(Ok(file)) => Some(file.to_string()),
-        Some(Err(why)) => return Finding::unreadable(None, why),
-        None => None,
-    };
+    // An input without its path is the agent's own validation error: its
+    // matcher gives it.
+    let file = path_key
+        .and_then(|key| text(&call.input, key).ok())
+        .map(str::to_string);
     let content = match &file {
         Some(file) => match read(fs, &call.cwd, file) {
             Ok(content) => content,
@@ -371,6 +488,7 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
             ),
             corrected: None,
             withheld: None,
+            missing: None,
         };
     }
     let loose: Vec<(usize, &crate::dialect::call::EditMatch)> = outcome
@@ -398,6 +516,10 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
     }
     let mut explanation = if outcome.ok {
         let mut s = String::new();
+        let pairs = row
+            .strings
+            .and_then(|fields| call_correct::pairs(fields, &call.input))
+            .unwrap_or_default();
         for (i, m) in &loose {
             let at = m
                 .lines
@@ -412,10 +534,20 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
             ));
             if let (Some(found), Some(written)) = (&m.found, &m.written) {
                 s.push_str(&format!(
-                    "\nIt would replace:\n{}\nwith:\n{}",
-                    indent(found),
-                    indent(written)
+                    "\nIt would replace (every line, blank ones included):\n{}\nwith:\n{}",
+                    quoted_lines(found),
+                    quoted_lines(written)
                 ));
+                let meant = pairs.get(*i).map_or(0, |(old, new)| {
+                    blank_lines(old) as isize - blank_lines(new) as isize
+                });
+                let deleted = blank_lines(found) as isize - blank_lines(written) as isize;
+                if deleted > meant {
+                    s.push_str(&format!(
+                        "\nIt would delete {} the model's edit does not delete.",
+                        crate::words::count((deleted - meant) as usize, "blank line")
+                    ));
+                }
             }
         }
         if !outcome.rewritten_outside.is_empty() {
@@ -441,29 +573,30 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
         (Some(path), Some(content)) => {
             match call_correct::correct(row, &call.input, content, (path, &call.cwd), &outcome) {
                 Some(correction) => {
-                    let pairs = row
-                        .strings
-                        .and_then(|fields| call_correct::pairs(fields, &call.input))
-                        .unwrap_or_default();
-                    let reindented = correction.input.is_none()
-                        && reindented_input(row, call, path, content).is_some();
+                    // Computed once: it runs the agent's matcher again.
+                    let reindented = correction
+                        .input
+                        .is_none()
+                        .then(|| reindented_input(row, call, path, content))
+                        .flatten();
                     for explained in &correction.edits {
-                        let lines = pairs
-                            .get(explained.index)
-                            .map(|(old, new)| exact_diagnosis_lines(path, old, new, content))
-                            .unwrap_or_default();
                         // The exact-string diagnosis withholds a correction
                         // the re-indentation gives: its sentence saying so
                         // is left out.
                         let message = match explained.message.split_once(" No corrected edit:") {
-                            Some((said, _)) if reindented => said,
+                            Some((said, _)) if reindented.is_some() => said,
                             _ => explained.message.as_str(),
                         };
-                        push_diagnosis(&mut explanation, message, &lines);
+                        let terms = row
+                            .strings
+                            .map_or(Terms::fields("old text", "new text"), |f| {
+                                Terms::fields(f.old, f.new)
+                            });
+                        push_diagnosis(&mut explanation, message, &explained.line_diff, terms);
                     }
                     let corrected = correction
                         .input
-                        .or_else(|| reindented_input(row, call, path, content))
+                        .or(reindented)
                         .filter(|input| exact_doubts(row, input, Some(content)).is_empty());
                     let withheld = match (&corrected, correction.withheld) {
                         (Some(_), _) => None,
@@ -477,8 +610,23 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
                 None => (None, None),
             }
         }
+        (None, _) => match patch_key(row) {
+            Some(key) => corrected_patch(row, key, call, fs, &mut explanation),
+            None => (None, None),
+        },
         _ => (None, None),
     };
+    // A file to edit that does not exist (`content` is `None` only then),
+    // when that is what the agent refuses (not its input's shape).
+    let not_found = outcome.error.as_deref().is_some_and(|e| {
+        let e = e.to_lowercase();
+        ["not found", "enoent", "does not exist", "no such file"]
+            .iter()
+            .any(|words| e.contains(words))
+    });
+    let missing = file
+        .clone()
+        .filter(|_| !outcome.ok && content.is_none() && not_found);
     Finding {
         case: if outcome.ok {
             Case::Loose
@@ -490,6 +638,116 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
         explanation,
         corrected,
         withheld,
+        missing,
+    }
+}
+
+/// The key of a patch dialect's patch text in its input (OpenCode's and
+/// Cline's `apply_patch`: the same `*** Begin Patch` envelope as Codex's).
+fn patch_key(row: &DialectRow) -> Option<&'static str> {
+    match row.value {
+        "opencode-apply-patch" => Some("patchText"),
+        "cline-apply-patch" => Some("input"),
+        _ => None,
+    }
+}
+
+/// A patch of OpenCode's or Cline's `apply_patch` that failed or matched a
+/// hunk loosely, corrected as srview corrects a Codex patch (the patch read
+/// and applied by srview's port of Codex's applier: loose lines as the file
+/// has them, added lines re-indented, failed hunks moved onto their
+/// region), and offered only when the agent's OWN matcher places every
+/// hunk of the correction exactly and succeeds, and srview's patch doubts
+/// find nothing. Where it says why a hunk failed, the explanation gets the
+/// closest region. (corrected input, why none).
+fn corrected_patch(
+    row: &DialectRow,
+    key: &str,
+    call: &Call,
+    fs: &dyn PatchFs,
+    explanation: &mut String,
+) -> (Option<Value>, Option<String>) {
+    use crate::dialect::apply_patch::{self, HunkState};
+    let Some(text) = call.input.get(key).and_then(Value::as_str) else {
+        return (None, None);
+    };
+    let Ok(patch) = apply_patch::parse(text) else {
+        return (
+            None,
+            Some("srview cannot read this patch as Codex's apply_patch to correct it".into()),
+        );
+    };
+    let cwd = call.cwd.as_str();
+    let outcome = apply_patch::apply(&patch, fs, cwd);
+    for d in apply_patch::diagnose_hunks(&patch, &outcome, fs, cwd) {
+        if d.state != HunkState::Failed || d.message.is_empty() {
+            continue;
+        }
+        explanation.push('\n');
+        explanation.push_str(in_terms(&d.message, &Terms::patch()).trim_end());
+        if !d.line_diff.is_empty() {
+            explanation.push_str(&format!("\nThe lines {LINE_DIFF_LEGEND}:\n"));
+            explanation.push_str(line_diff_text(&d.line_diff).trim_end());
+        }
+    }
+    let fixed = if outcome.exit_code == 0 {
+        let (tight, withheld) = apply_patch::tighten_reindented(&patch, &outcome);
+        if let Some((_, why)) = withheld.first() {
+            return (None, Some(format!("a hunk is left as written: {why}")));
+        }
+        tight
+    } else {
+        let fixed = apply_patch::fix_patch(&patch, fs, cwd);
+        if !fixed.complete {
+            let notes: Vec<String> = fixed
+                .notes
+                .into_iter()
+                .map(|n| in_terms(&n.message, &Terms::patch()))
+                .collect();
+            let why = if notes.is_empty() {
+                "not every hunk can be placed".to_string()
+            } else {
+                notes.join("; ")
+            };
+            return (None, Some(why));
+        }
+        fixed.patch
+    };
+    let check = apply_patch::apply(&fixed, fs, cwd);
+    let doubts = apply_patch::patch_doubts(&fixed, &check, fs, cwd);
+    if !doubts.is_empty() {
+        let all: Vec<String> = doubts.into_iter().map(|d| d.message).collect();
+        return (
+            None,
+            Some(format!(
+                "the corrected patch is in doubt: {}",
+                all.join("; ")
+            )),
+        );
+    }
+    let mut input = call.input.clone();
+    if let Some(object) = input.as_object_mut() {
+        object.insert(key.to_string(), apply_patch::render(&fixed).into());
+    }
+    let Some(own) = row.matcher() else {
+        return (None, None);
+    };
+    let ran = own.run(&crate::dialect::call::ToolCall {
+        input: &input,
+        cwd,
+        fs,
+    });
+    if ran.ok && !ran.edits.is_empty() && ran.edits.iter().all(|m| !m.loose) {
+        (Some(input), None)
+    } else {
+        (
+            None,
+            Some(format!(
+                "{} would not apply the corrected patch exactly ({})",
+                row.title,
+                ran.error.as_deref().unwrap_or("a loose stage").trim_end()
+            )),
+        )
     }
 }
 
@@ -526,21 +784,6 @@ fn reindented_input(row: &DialectRow, call: &Call, path: &str, content: &str) ->
     exact.then_some(input)
 }
 
-/// The line diff srview's exact-string diagnosis gives for one old/new
-/// pair over `content`.
-fn exact_diagnosis_lines(path: &str, old: &str, new: &str, content: &str) -> Vec<DiffLine> {
-    let edit = Edit::ClaudeEdit {
-        file_path: path.to_string(),
-        old_string: old.to_string(),
-        new_string: new.to_string(),
-        replace_all: false,
-    };
-    edit::apply(&edit, Some(content))
-        .diagnosis
-        .map(|d| d.line_diff)
-        .unwrap_or_default()
-}
-
 /// The trust checks of each old/new pair of an input a matcher places
 /// exactly, run one after the other as srview's exact-string edits.
 fn exact_doubts(row: &DialectRow, input: &Value, content: Option<&str>) -> Vec<String> {
@@ -568,11 +811,22 @@ fn exact_doubts(row: &DialectRow, input: &Value, content: Option<&str>) -> Vec<S
     out
 }
 
-/// `text`'s lines, each indented by four spaces (a quoted block).
-pub(super) fn indent(text: &str) -> String {
-    text.trim_end_matches('\n')
-        .split('\n')
-        .map(|l| format!("    {l}"))
+/// `text`'s lines as a quoted block, every one shown, blank lines included
+/// (`    | ` before each; only the newline ending the last line is not a
+/// line of its own); `    (nothing)` for an empty text.
+fn quoted_lines(text: &str) -> String {
+    if text.is_empty() {
+        return "    (nothing)".to_string();
+    }
+    text.split_terminator('\n')
+        .map(|l| format!("    | {l}"))
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// How many lines of `text` are blank (white space only).
+fn blank_lines(text: &str) -> usize {
+    text.split_terminator('\n')
+        .filter(|l| l.trim().is_empty())
+        .count()
 }

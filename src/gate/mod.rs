@@ -251,6 +251,9 @@ pub(crate) struct Finding {
     pub corrected: Option<Value>,
     /// Why no corrected edit is offered, when one was looked for.
     pub withheld: Option<String>,
+    /// The file the edit needs and that does not exist (as the input
+    /// names it): the model is told so, and how to create one.
+    pub missing: Option<String>,
 }
 
 impl Finding {
@@ -262,6 +265,7 @@ impl Finding {
             explanation: why,
             corrected: None,
             withheld: None,
+            missing: None,
         }
     }
 }

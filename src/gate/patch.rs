@@ -4,7 +4,7 @@
 //! re-indented, failed hunks moved onto their region) when it applies with
 //! every hunk exact and nothing in doubt.
 
-use super::judge::{LINE_DIFF_LEGEND, line_diff_text};
+use super::judge::{LINE_DIFF_LEGEND, Terms, in_terms, line_diff_text};
 use super::{Call, Case, Finding};
 use crate::dialect::apply_patch::{
     self, HunkState, MatchLevel, Patch, PatchFs, PatchOutcome, Section, parse, render,
@@ -89,6 +89,7 @@ pub(super) fn codex(call: &Call, fs: &dyn PatchFs) -> Finding {
                 explanation: format!("Codex cannot read this patch: {e}"),
                 corrected: None,
                 withheld: None,
+                missing: None,
             };
         }
     };
@@ -109,6 +110,7 @@ pub(super) fn codex(call: &Call, fs: &dyn PatchFs) -> Finding {
                 explanation: String::new(),
                 corrected: None,
                 withheld: None,
+                missing: None,
             };
         }
         let all: Vec<String> = doubts.into_iter().map(|d| d.message).collect();
@@ -122,6 +124,7 @@ pub(super) fn codex(call: &Call, fs: &dyn PatchFs) -> Finding {
             ),
             corrected: None,
             withheld: None,
+            missing: None,
         };
     }
     // A loose hunk: what differs, what writing it would do, the exact patch.
@@ -135,7 +138,7 @@ pub(super) fn codex(call: &Call, fs: &dyn PatchFs) -> Finding {
         }
         explanation.push_str(&format!(
             "Codex would apply this patch only loosely: {}",
-            d.message.trim_end()
+            in_terms(&d.message, &Terms::patch()).trim_end()
         ));
         if !d.line_diff.is_empty() {
             explanation.push_str(&format!("\nThe lines {LINE_DIFF_LEGEND}:\n"));
@@ -173,6 +176,7 @@ pub(super) fn codex(call: &Call, fs: &dyn PatchFs) -> Finding {
         explanation,
         corrected,
         withheld: why_not,
+        missing: None,
     }
 }
 
@@ -243,11 +247,11 @@ fn failing(
         }
         if let Some(header) = &d.header {
             explanation.push('\n');
-            explanation.push_str(header.message.trim_end());
+            explanation.push_str(in_terms(&header.message, &Terms::patch()).trim_end());
         }
         if !d.message.is_empty() {
             explanation.push('\n');
-            explanation.push_str(d.message.trim_end());
+            explanation.push_str(in_terms(&d.message, &Terms::patch()).trim_end());
         }
         if !d.line_diff.is_empty() {
             explanation.push_str(&format!("\nThe lines {LINE_DIFF_LEGEND}:\n"));
@@ -261,7 +265,11 @@ fn failing(
             Err(why) => (None, Some(why)),
         }
     } else {
-        let notes: Vec<String> = fixed.notes.into_iter().map(|n| n.message).collect();
+        let notes: Vec<String> = fixed
+            .notes
+            .into_iter()
+            .map(|n| in_terms(&n.message, &Terms::patch()))
+            .collect();
         let why = if notes.is_empty() {
             "not every hunk can be placed".to_string()
         } else {
@@ -275,6 +283,19 @@ fn failing(
         .flat_map(|s| &s.hunks)
         .any(|h| h.state == HunkState::Failed);
     let stage = if hunk_failed { "failed" } else { "refused" };
+    // The first file to update or delete that does not exist.
+    let missing = patch
+        .sections
+        .iter()
+        .filter(|s| !matches!(s, Section::Add { .. }))
+        .map(Section::path)
+        .find(|path| {
+            matches!(
+                fs.read(&crate::dialect::call::fs_path(cwd, path)),
+                apply_patch::Entry::Missing
+            )
+        })
+        .map(str::to_string);
     Finding {
         case: Case::Failing,
         file,
@@ -282,5 +303,6 @@ fn failing(
         explanation,
         corrected,
         withheld,
+        missing,
     }
 }

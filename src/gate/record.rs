@@ -2,14 +2,19 @@
 //! workspace, each decision joined to the session's edit it was about, for
 //! `srview session`.
 //!
-//! The join: by the SHA-256 of the tool input (`inputSha256`, compact JSON
-//! with sorted keys) where the session keeps the input exactly as the model
-//! sent it (the edits srview runs with the agent's own matcher: Gemini CLI,
-//! Qwen Code, OpenCode, pi). Sessions whose reader keeps no input JSON
-//! (Claude Code's and Codex's edits are read into srview's own forms) and
-//! no call id are not joined yet. When several decisions share an input
-//! (the model sent the same call again), the n-th edit with that input
-//! takes the n-th decision.
+//! The join, by [`join_key`]:
+//! - by the tool call's id (`callId`) where the session records the id the
+//!   hook's payload carries: Claude Code's `tool_use` id (`tool_use_id`),
+//!   Codex's `call_id` (its hook's `tool_use_id`). Every edit of one call
+//!   (a Codex patch's file sections) takes that call's decision; of several
+//!   decisions for one call (the model's call judged before it ran, then
+//!   after Claude Code refused it) the last one;
+//! - else by the SHA-256 of the tool input (`inputSha256`, compact JSON with
+//!   sorted keys) where the session keeps the input exactly as the model
+//!   sent it (the edits srview runs with the agent's own matcher: Gemini
+//!   CLI, Qwen Code, OpenCode, pi). When several decisions share an input
+//!   (the model sent the same call again), the n-th edit with that input
+//!   takes the n-th decision.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -38,6 +43,8 @@ pub struct GateDecision {
     pub message: Option<String>,
     #[serde(default, skip_serializing)]
     input_sha256: Option<String>,
+    #[serde(default, skip_serializing)]
+    call_id: Option<String>,
 }
 
 /// The decisions recorded in `workspace/.srview/gate.jsonl`, oldest first;
@@ -56,40 +63,53 @@ pub fn join<'a>(
     decisions: &'a [GateDecision],
     edits: &[&AgentEdit],
 ) -> Vec<Option<&'a GateDecision>> {
-    let shas: Vec<Option<String>> = edits.iter().map(|e| input_sha256(e)).collect();
-    join_inputs(decisions, &shas)
+    let keys: Vec<Option<String>> = edits.iter().map(|e| join_key(e)).collect();
+    join_keys(decisions, &keys)
 }
 
-/// The SHA-256 the gate records for `edit`'s tool input, where the session
-/// keeps the input as the model sent it.
-pub fn input_sha256(edit: &AgentEdit) -> Option<String> {
+/// What `edit` is joined to the record by: `call ID` where the session
+/// records the call's id, else `input SHA256` where it keeps the tool
+/// input as the model sent it; `None` when neither.
+pub fn join_key(edit: &AgentEdit) -> Option<String> {
+    if let Some(id) = &edit.call_id {
+        return Some(format!("call {id}"));
+    }
     match &edit.input {
-        EditInput::Call(call) => Some(super::sha256_hex(call.input.to_string().as_bytes())),
+        EditInput::Call(call) => Some(format!(
+            "input {}",
+            super::sha256_hex(call.input.to_string().as_bytes())
+        )),
         _ => None,
     }
 }
 
-/// [`join`] from each edit's [`input_sha256`].
-pub fn join_inputs<'a>(
+/// [`join`] from each edit's [`join_key`].
+pub fn join_keys<'a>(
     decisions: &'a [GateDecision],
-    inputs: &[Option<String>],
+    keys: &[Option<String>],
 ) -> Vec<Option<&'a GateDecision>> {
     let mut by_input: HashMap<&str, Vec<&GateDecision>> = HashMap::new();
+    let mut by_call: HashMap<&str, &GateDecision> = HashMap::new();
     for d in decisions {
         if let Some(sha) = &d.input_sha256 {
             by_input.entry(sha.as_str()).or_default().push(d);
         }
+        if let Some(id) = &d.call_id {
+            by_call.insert(id.as_str(), d);
+        }
     }
     let mut taken: HashMap<&str, usize> = HashMap::new();
-    inputs
-        .iter()
-        .map(|sha| {
-            let sha = sha.as_deref()?;
-            let list = by_input.get(sha)?;
-            let n = taken.entry(sha).or_default();
-            let found = list.get(*n).copied();
-            *n += 1;
-            found
+    keys.iter()
+        .map(|key| match key.as_deref()?.split_once(' ')? {
+            ("call", id) => by_call.get(id).copied(),
+            ("input", sha) => {
+                let list = by_input.get(sha)?;
+                let n = taken.entry(sha).or_default();
+                let found = list.get(*n).copied();
+                *n += 1;
+                found
+            }
+            _ => None,
         })
         .collect()
 }
@@ -107,11 +127,18 @@ pub fn words(d: &GateDecision) -> String {
     format!("{what} ({})", d.case)
 }
 
-/// "3 blocked, 2 repaired": the decisions that changed something; `None`
-/// when none did.
+/// "3 blocked, 2 repaired": the decisions that changed something, each
+/// counted once (the edits of one call share its decision); `None` when
+/// none did.
 pub fn tally<'a>(joined: impl IntoIterator<Item = &'a GateDecision>) -> Option<String> {
     let (mut blocked, mut repaired) = (0, 0);
+    let mut seen: Vec<*const GateDecision> = Vec::new();
     for d in joined {
+        let at: *const GateDecision = d;
+        if seen.contains(&at) {
+            continue;
+        }
+        seen.push(at);
         match d.decision.as_str() {
             "deny" => blocked += 1,
             "repair" => repaired += 1,

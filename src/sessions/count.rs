@@ -38,7 +38,7 @@ pub struct Listed {
 pub fn count(path: &Path) -> Result<Listed, SessionError> {
     let mut counts = Counts::default();
     let mut reviewer: Option<Reviewer<'static>> = None;
-    // Each edit's tool input hash, to join the gate's record.
+    // Each edit's key to join the gate's record by.
     let mut inputs: Vec<Option<String>> = Vec::new();
     let reader = read_session_with(path, None, |reader| {
         if reader.kind().row().undoes_diffs {
@@ -54,7 +54,7 @@ pub fn count(path: &Path) -> Result<Listed, SessionError> {
             Reviewer::streaming(reader, &root_of(reader, path, None), Recovery::Light)
         });
         for edit in settled {
-            inputs.push(crate::gate::record::input_sha256(&edit));
+            inputs.push(crate::gate::record::join_key(&edit));
             let index = edit.seq - 1;
             counts.add(&reviewer.review(index, edit));
         }
@@ -62,7 +62,7 @@ pub fn count(path: &Path) -> Result<Listed, SessionError> {
     if reader.kind().row().undoes_diffs {
         let mut reviewer = Reviewer::new(&reader, &root_of(&reader, path, None), Recovery::Light);
         for (index, edit) in reader.edits().iter().enumerate() {
-            inputs.push(crate::gate::record::input_sha256(edit));
+            inputs.push(crate::gate::record::join_key(edit));
             counts.add(&reviewer.review(index, edit.clone()));
         }
     }
@@ -83,7 +83,7 @@ pub fn count(path: &Path) -> Result<Listed, SessionError> {
     let gate = match &workspace {
         Some(w) if inputs.iter().any(Option::is_some) => {
             let decisions = crate::gate::record::read(Path::new(w));
-            let joined = crate::gate::record::join_inputs(&decisions, &inputs);
+            let joined = crate::gate::record::join_keys(&decisions, &inputs);
             crate::gate::record::tally(joined.into_iter().flatten())
         }
         _ => None,

@@ -458,6 +458,7 @@ mod tests {
             agent_diff: diff,
             commit: None,
             cut_off: false,
+            call_id: None,
         }
     }
 

@@ -45,7 +45,7 @@ pub struct Surveyed {
     pub files: Vec<String>,
     /// Each edit's verdict as the first pass read it, in order.
     verdicts: Vec<Verdict>,
-    /// Each edit's tool-input hash ([`crate::gate::record::input_sha256`]).
+    /// Each edit's tool-input hash ([`crate::gate::record::join_key`]).
     pub inputs: Vec<Option<String>>,
 }
 
@@ -65,10 +65,7 @@ pub fn survey(path: &Path, cwd: Option<&Path>) -> Result<Surveyed, LoadError> {
             path: path.to_path_buf(),
             files: edits.iter().map(|e| e.file.clone()).collect(),
             verdicts: edits.iter().map(|e| e.agent_verdict).collect(),
-            inputs: edits
-                .iter()
-                .map(crate::gate::record::input_sha256)
-                .collect(),
+            inputs: edits.iter().map(crate::gate::record::join_key).collect(),
             reader,
             held: true,
             root,
@@ -80,7 +77,7 @@ pub fn survey(path: &Path, cwd: Option<&Path>) -> Result<Surveyed, LoadError> {
     let mut note = |edit: &AgentEdit| {
         files.push(edit.file.clone());
         verdicts.push(edit.agent_verdict);
-        inputs.push(crate::gate::record::input_sha256(edit));
+        inputs.push(crate::gate::record::join_key(edit));
     };
     let mut reader = read_session_with(path, None, |reader| {
         reader.take_settled().iter().for_each(&mut note);

@@ -1,23 +1,35 @@
 //! The gate's record in `srview session`: each decision of
 //! `.srview/gate.jsonl` in the session's workspace shown beside the edit it
-//! was about (joined by the SHA-256 of the tool input), and counted in the
-//! header. Gemini CLI's live stream of two `replace` calls
-//! (tests/fixtures/agents/gemini-cli-0.61.0/b_nomatch_retry), read with
-//! `--cwd` a temporary workspace holding the record.
+//! was about (joined by the SHA-256 of the tool input, or by the call's id
+//! for Claude Code and Codex), and counted in the header. Gemini CLI's live
+//! stream of two `replace` calls
+//! (tests/fixtures/agents/gemini-cli-0.61.0/b_nomatch_retry), Claude Code's
+//! stream of two `Edit` calls (claude-code-2.1.328/a_edits_ok) and Codex's
+//! rollout of one patch of two files (codex-0.169.0/c_add_and_update), read
+//! with `--cwd` a temporary workspace holding the record.
 
 use std::path::Path;
 use std::process::{Command, Stdio};
 
 use serde_json::{Value, json};
 
-fn stream() -> std::fs::File {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/agents/gemini-cli-0.61.0/b_nomatch_retry/stdout.jsonl");
-    std::fs::File::open(path).expect("the recorded stream")
+const GEMINI_STREAM: &str = "gemini-cli-0.61.0/b_nomatch_retry/stdout.jsonl";
+
+fn recorded(relative: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/agents")
+        .join(relative)
 }
 
-/// `srview session - [--json] --cwd WORKSPACE` on the stream: stdout.
+/// `srview session - [--json] --cwd WORKSPACE` on Gemini CLI's stream: stdout.
 fn session(workspace: &Path, json: bool) -> String {
+    session_of(GEMINI_STREAM, workspace, json)
+}
+
+/// `srview session - [--json] --cwd WORKSPACE` with the recorded
+/// `relative` (under tests/fixtures/agents/) on stdin: stdout.
+fn session_of(relative: &str, workspace: &Path, json: bool) -> String {
+    let stream = std::fs::File::open(recorded(relative)).expect("the recorded stream");
     let mut command = Command::new(env!("CARGO_BIN_EXE_srview"));
     command.args(["session", "-"]);
     if json {
@@ -26,7 +38,7 @@ fn session(workspace: &Path, json: bool) -> String {
     let out = command
         .arg("--cwd")
         .arg(workspace)
-        .stdin(Stdio::from(stream()))
+        .stdin(Stdio::from(stream))
         .output()
         .expect("srview runs");
     assert_eq!(
@@ -191,4 +203,159 @@ fn sessions_counts_the_gates_decisions() {
     let saved: Value = serde_json::from_str(&run(&["session", path, "--json"])).expect("JSON");
     assert_eq!(saved["edits"][0]["gate"]["decision"], "deny");
     assert_eq!(saved["edits"][1]["gate"]["decision"], "repair");
+}
+
+/// A decision of `agent` about the call `call_id` (its input's SHA-256 not
+/// the session's: the join is by the id).
+fn decision_of_call(agent: &str, call_id: &str, case: &str, decision: &str) -> String {
+    json!({"time": "2026-12-01T20:22:53.771Z", "agent": agent, "sessionId": "s",
+           "callId": call_id, "tool": "Edit", "file": "/home/user/project/inventory.py",
+           "inputSha256": "0".repeat(64), "stage": "exact", "case": case, "policy": "deny",
+           "decision": decision, "message": format!("srview gate: {case}")})
+    .to_string()
+}
+
+fn write_record(workspace: &Path, lines: &[String]) {
+    let record = workspace.join(".srview");
+    std::fs::create_dir_all(&record).expect(".srview");
+    std::fs::write(record.join("gate.jsonl"), lines.join("\n") + "\n").expect("the record");
+}
+
+/// Claude Code's edits join the record by their `tool_use` id (the hook's
+/// `tool_use_id`): each `Edit` of the stream takes the decision about its
+/// call; a decision about another call joins nothing; of two decisions
+/// about one call (judged before it ran, then after Claude Code refused
+/// it) the last one.
+#[test]
+fn claude_codes_edits_join_the_record_by_their_tool_use_id() {
+    let stream = "claude-code-2.1.328/a_edits_ok/stdout.jsonl";
+    let workspace = tempfile::tempdir().expect("a workspace");
+    write_record(
+        workspace.path(),
+        &[
+            decision_of_call("claude-code", "toolu_fake_a_02", "exact", "none"),
+            decision_of_call("claude-code", "toolu_other", "failing", "deny"),
+            decision_of_call("claude-code", "toolu_fake_a_03", "exact", "none"),
+            decision_of_call("claude-code", "toolu_fake_a_03", "loose", "repair"),
+        ],
+    );
+    let json: Value =
+        serde_json::from_str(&session_of(stream, workspace.path(), true)).expect("JSON");
+    let edits = json["edits"].as_array().expect("edits");
+    assert_eq!(edits.len(), 2);
+    assert_eq!(
+        edits[0]["gate"],
+        json!({"time": "2026-12-01T20:22:53.771Z", "agent": "claude-code", "case": "exact",
+               "decision": "none", "stage": "exact", "message": "srview gate: exact"})
+    );
+    assert_eq!(edits[1]["gate"]["decision"], "repair");
+    let listing = session_of(stream, workspace.path(), false);
+    let header = listing.lines().next().expect("a header");
+    assert!(
+        header.ends_with("; gate: 0 blocked, 1 repaired"),
+        "{listing}"
+    );
+    assert!(
+        listing.contains("\n      gate: passed (exact)\n"),
+        "{listing}"
+    );
+    assert!(
+        listing.contains("\n      gate: repaired (loose)\n"),
+        "{listing}"
+    );
+}
+
+/// Codex's patch edits join by the call's `call_id` (the hook's
+/// `tool_use_id`): both file sections of the one call take its decision,
+/// which the header counts once.
+#[test]
+fn codex_patch_sections_join_the_record_by_their_call_id() {
+    let rollout = recorded("codex-0.169.0/c_add_and_update/session/sessions/2026/11/30")
+        .join("rollout-2026-11-30T16-45-00-01a22d58-6fe2-79a3-985a-6ffbf75fe046.jsonl");
+    let workspace = tempfile::tempdir().expect("a workspace");
+    write_record(
+        workspace.path(),
+        &[decision_of_call("codex", "call_fake_1", "failing", "deny")],
+    );
+    let run = |json: bool| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_srview"));
+        command
+            .arg("session")
+            .arg(&rollout)
+            .arg("--cwd")
+            .arg(workspace.path());
+        if json {
+            command.arg("--json");
+        }
+        let out = command.output().expect("srview runs");
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).expect("UTF-8")
+    };
+    let json: Value = serde_json::from_str(&run(true)).expect("JSON");
+    let edits = json["edits"].as_array().expect("edits");
+    assert_eq!(edits.len(), 2);
+    for edit in edits {
+        assert_eq!(edit["gate"]["decision"], "deny", "{edit}");
+        assert_eq!(edit["gate"]["agent"], "codex", "{edit}");
+    }
+    let listing = run(false);
+    let header = listing.lines().next().expect("a header");
+    assert!(
+        header.ends_with("; gate: 1 blocked, 0 repaired"),
+        "{listing}"
+    );
+}
+
+/// The join in process: an edit with a call id takes the last decision
+/// about that call, whatever its input's hash; one without takes the n-th
+/// decision with its input's hash; `tally` counts a decision shared by
+/// several edits once (`sessions` counts with it).
+#[test]
+fn join_keys_prefer_the_call_id_and_tally_counts_each_decision_once() {
+    use srview::gate::record::{GateDecision, join_keys, tally};
+    let sha = "a".repeat(64);
+    let lines = [
+        decision_of_call("codex", "call_1", "failing", "deny"),
+        decision(&sha, "loose", "repair"),
+        decision(&sha, "failing", "deny"),
+    ];
+    let decisions: Vec<GateDecision> = lines
+        .iter()
+        .map(|l| serde_json::from_str(l).expect("a decision"))
+        .collect();
+    let keys = [
+        Some("call call_1".to_string()),
+        Some("call call_1".to_string()),
+        Some(format!("input {sha}")),
+        Some(format!("input {sha}")),
+        Some(format!("input {sha}")),
+        Some("call call_2".to_string()),
+        None,
+    ];
+    let joined = join_keys(&decisions, &keys);
+    let cases: Vec<Option<&str>> = joined
+        .iter()
+        .map(|d| d.map(|d| d.decision.as_str()))
+        .collect();
+    assert_eq!(
+        cases,
+        [
+            Some("deny"),
+            Some("deny"),
+            Some("repair"),
+            Some("deny"),
+            None,
+            None,
+            None
+        ]
+    );
+    assert_eq!(
+        tally(joined.into_iter().flatten()).as_deref(),
+        Some("gate: 2 blocked, 1 repaired")
+    );
 }

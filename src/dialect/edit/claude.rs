@@ -53,9 +53,11 @@ pub(super) fn edit(
     }
     let write_crlf = mostly_crlf(original);
     let (content, map) = CrlfMap::normalise(original);
-    if !content.contains(old) {
-        if normalise_quotes(&content).contains(&normalise_quotes(old)) {
-            let curly = |t: &str| t.contains(['\u{2018}', '\u{2019}', '\u{201C}', '\u{201D}']);
+    if memchr::memmem::find(content.as_bytes(), old.as_bytes()).is_none() {
+        // Neither has a curly quote: normalising changes nothing, and the
+        // text was just not found.
+        let changes = curly(old) || curly(&content);
+        if changes && normalise_quotes(&content).contains(&normalise_quotes(old)) {
             return Err(EditError::ClaudeQuoteNormalised {
                 curly_in_file: !curly(old),
             });
@@ -64,7 +66,8 @@ pub(super) fn edit(
             old_string: old.to_string(),
         });
     }
-    let count = content.matches(old).count();
+    // Non-overlapping, as `str::matches`.
+    let count = memchr::memmem::find_iter(content.as_bytes(), old.as_bytes()).count();
     if count > 1 && !replace_all {
         return Err(EditError::ClaudeAmbiguous {
             count,
@@ -139,6 +142,16 @@ fn mostly_crlf(text: &str) -> bool {
 }
 
 /// Curly single and double quotes as straight ones.
+/// Whether `text` holds a curly quote (U+2018, U+2019, U+201C, U+201D:
+/// the bytes E2 80 98/99/9C/9D), found with a byte search.
+fn curly(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    memchr::memchr_iter(0xE2, bytes).any(|i| {
+        bytes.get(i + 1) == Some(&0x80)
+            && matches!(bytes.get(i + 2), Some(0x98 | 0x99 | 0x9C | 0x9D))
+    })
+}
+
 fn normalise_quotes(text: &str) -> String {
     text.chars()
         .map(|c| match c {

@@ -73,7 +73,7 @@ impl CrlfMap {
         let mut out = String::with_capacity(text.len());
         let mut crlf_at = Vec::new();
         let mut rest = text;
-        while let Some(i) = rest.find("\r\n") {
+        while let Some(i) = memchr::memmem::find(rest.as_bytes(), b"\r\n") {
             out.push_str(&rest[..i]);
             crlf_at.push(out.len());
             out.push('\n');

@@ -81,11 +81,9 @@ fn split_crlf_lines(text: &str) -> Vec<&str> {
 fn tokenize(text: &str) -> Vec<&str> {
     let mut tokens = Vec::new();
     let mut start = 0;
-    for (i, c) in text.char_indices() {
-        if c == '\n' {
-            tokens.push(&text[start..=i]);
-            start = i + 1;
-        }
+    for i in memchr::memchr_iter(b'\n', text.as_bytes()) {
+        tokens.push(&text[start..=i]);
+        start = i + 1;
     }
     if start < text.len() {
         tokens.push(&text[start..]);
@@ -97,6 +95,12 @@ fn tokenize(text: &str) -> Vec<&str> {
 /// at least two new tokens.
 fn only_last_may_be_common(old: &[&str], new: &[&str]) -> bool {
     if new.len() < 2 {
+        return false;
+    }
+    // The usual edit keeps the first or the last lines: common, found
+    // without hashing every old token.
+    let kept = |t: &&str| old.first() == Some(t) || old.last() == Some(t);
+    if new[..new.len() - 1].iter().any(kept) {
         return false;
     }
     let olds: std::collections::HashSet<&str> = old.iter().copied().collect();

@@ -37,14 +37,22 @@ fn equivalent(c: char) -> char {
     }
 }
 
-/// `normalizeBasicCharacters(text)`.
-pub fn normalize_basic_characters(text: &str) -> String {
-    text.chars().map(equivalent).collect()
+/// `normalizeBasicCharacters(text)`, borrowed when nothing changes (every
+/// character [`equivalent`] maps is outside ASCII: an ASCII text is its
+/// own normal form).
+fn normalized(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.is_ascii() || !text.chars().any(|c| equivalent(c) != c) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    std::borrow::Cow::Owned(text.chars().map(equivalent).collect())
 }
 
 /// `normalizeLineForComparison(value)`.
-fn normalize_line_for_comparison(value: &str) -> String {
-    trim_end(&normalize_basic_characters(value)).to_string()
+fn normalize_line_for_comparison(value: &str) -> std::borrow::Cow<'_, str> {
+    match normalized(value) {
+        std::borrow::Cow::Borrowed(same) => std::borrow::Cow::Borrowed(trim_end(same)),
+        std::borrow::Cow::Owned(changed) => std::borrow::Cow::Owned(trim_end(&changed).to_string()),
+    }
 }
 
 /// How `findMatchedSlice` found the text (the oracle's stage names).
@@ -110,15 +118,16 @@ fn attempt_match(lines: &[&str], pattern: &[&str]) -> Option<(usize, Pass)> {
     if let Some(i) = seek(lines, pattern) {
         return Some((i, Pass::LineIdentity));
     }
-    let trimmed =
-        |v: &[&str]| -> Vec<String> { v.iter().map(|s| trim_end(s).to_string()).collect() };
+    fn trimmed<'a>(v: &[&'a str]) -> Vec<&'a str> {
+        v.iter().map(|s| trim_end(s)).collect()
+    }
     if let Some(i) = seek(&trimmed(lines), &trimmed(pattern)) {
         return Some((i, Pass::LineTrimEnd));
     }
-    let normalized = |v: &[&str]| -> Vec<String> {
+    fn normalized_lines<'a>(v: &[&'a str]) -> Vec<std::borrow::Cow<'a, str>> {
         v.iter().map(|s| normalize_line_for_comparison(s)).collect()
-    };
-    seek(&normalized(lines), &normalized(pattern)).map(|i| (i, Pass::LineNormalized))
+    }
+    seek(&normalized_lines(lines), &normalized_lines(pattern)).map(|i| (i, Pass::LineNormalized))
 }
 
 /// `buildLineIndex(text).offsets`: each line's byte offset, then the end.
@@ -203,9 +212,17 @@ pub fn find_matched_slice(haystack: &str, needle: &str) -> Option<MatchedSlice> 
             pass: Pass::Literal,
         });
     }
-    let normalized_haystack = normalize_basic_characters(haystack);
-    let normalized_needle = normalize_basic_characters(needle);
-    if let Some(byte_index) = normalized_haystack.find(&normalized_needle) {
+    let normalized_haystack = normalized(haystack);
+    let normalized_needle = normalized(needle);
+    // Both unchanged: the literal search above already failed.
+    let unchanged = matches!(
+        (&normalized_haystack, &normalized_needle),
+        (std::borrow::Cow::Borrowed(_), std::borrow::Cow::Borrowed(_))
+    );
+    let found = (!unchanged)
+        .then(|| normalized_haystack.find(normalized_needle.as_ref()))
+        .flatten();
+    if let Some(byte_index) = found {
         // The map is one character for one: the same characters of the
         // original text (the agent slices the same UTF-16 range).
         let char_index = normalized_haystack[..byte_index].chars().count();

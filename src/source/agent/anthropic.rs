@@ -72,6 +72,15 @@ struct Streaming {
     index: usize,
 }
 
+/// Whether an edit keeps its tool-use id as its call id (what the gate's
+/// record is joined by: Claude Code's hook payload names it; Qwen Code's
+/// record is joined by the input's hash).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum CallIds {
+    Recorded,
+    NotRecorded,
+}
+
 impl ToolInputs {
     /// Takes one event. `edit_tool`: the agent's edit tool of a tool name
     /// and the Claude Code tool with the same input keys (`None`: not an
@@ -81,6 +90,7 @@ impl ToolInputs {
         event: StreamEvent,
         store: &mut Store,
         by_id: &mut HashMap<String, usize>,
+        ids: CallIds,
         edit_tool: impl Fn(&str) -> Option<(AgentTool, &'static str)>,
     ) {
         match event.kind.as_str() {
@@ -104,6 +114,9 @@ impl ToolInputs {
                     Err(_) => EditInput::NotRecorded,
                 };
                 let at = store.push(tool, "", input, true);
+                if ids == CallIds::Recorded {
+                    store.set_call_id(at, Some(&id));
+                }
                 by_id.insert(id, at);
                 self.streaming.insert(
                     index,

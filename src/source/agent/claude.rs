@@ -13,7 +13,7 @@ use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use super::anthropic::{StreamEvent, ToolInputs};
+use super::anthropic::{CallIds, StreamEvent, ToolInputs};
 use super::store::Store;
 use super::{AgentTool, ContentOrigin, EditInput, FileContent, Verdict};
 use crate::dialect::edit::{self, Edit};
@@ -271,8 +271,9 @@ impl Parser {
             "stream_event" => {
                 if let Some(event) = line.event {
                     let edit_tool = |name: &str| edit_tool(name).map(|(keys, tool)| (tool, keys));
+                    let ids = CallIds::Recorded;
                     self.streaming
-                        .take(event, store, &mut self.by_id, edit_tool);
+                        .take(event, store, &mut self.by_id, ids, edit_tool);
                 }
             }
             "assistant" => {
@@ -332,6 +333,7 @@ impl Parser {
             return None;
         };
         let json = block.input.map_or("", RawValue::get);
+        let call_id = block.id.clone();
         let known = block.id.as_ref().and_then(|id| self.by_id.get(id)).copied();
         let edit = match Edit::from_tool_input(name, json) {
             Ok(edit) => edit,
@@ -357,6 +359,9 @@ impl Parser {
         if let Some(e) = store.edit_mut(at) {
             e.input = EditInput::Exact(edit);
             e.streaming = false;
+            if call_id.is_some() {
+                e.call_id = call_id;
+            }
         }
         Some(at)
     }

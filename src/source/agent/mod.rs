@@ -418,6 +418,10 @@ pub struct AgentEdit {
     /// and the agent ran the input as far as it had arrived (pi): an
     /// applied edit is a cut-off edit.
     pub cut_off: bool,
+    /// The tool call's id as the agent's pre-edit hook names it (Claude
+    /// Code's `tool_use` id, Codex's `call_id`), where the session records
+    /// it: the gate's record is joined by it (`crate::gate::record`).
+    pub call_id: Option<String>,
 }
 
 impl AgentEdit {

@@ -29,7 +29,7 @@ use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use super::anthropic::{StreamEvent, ToolInputs};
+use super::anthropic::{CallIds, StreamEvent, ToolInputs};
 use super::store::Store;
 use super::{AgentTool, CallInput, ContentOrigin, EditInput, FileContent, Verdict};
 
@@ -263,8 +263,9 @@ impl StreamParser {
         match line.kind.as_ref() {
             "stream_event" => {
                 if let Some(event) = line.event {
+                    let ids = CallIds::NotRecorded;
                     self.streaming
-                        .take(event, store, &mut self.by_id, edit_tool);
+                        .take(event, store, &mut self.by_id, ids, edit_tool);
                 }
             }
             "assistant" => {

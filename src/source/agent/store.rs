@@ -230,6 +230,7 @@ impl Store {
             agent_diff: None,
             commit: None,
             cut_off: false,
+            call_id: None,
         });
         self.events.push(AgentEvent::Started(index + 1));
         index
@@ -274,6 +275,17 @@ impl Store {
         let edit = self.edits.get_mut(index.checked_sub(self.taken)?)?;
         self.events.push(AgentEvent::Updated(edit.seq));
         Some(edit)
+    }
+
+    /// Sets edit `index`'s [`AgentEdit::call_id`] (no event: nothing shown
+    /// changes).
+    pub(super) fn set_call_id(&mut self, index: usize, id: Option<&str>) {
+        if let Some(edit) = index
+            .checked_sub(self.taken)
+            .and_then(|i| self.edits.get_mut(i))
+        {
+            edit.call_id = id.map(str::to_string);
+        }
     }
 
     pub(super) fn set_path(&mut self, index: usize, path: &str) {

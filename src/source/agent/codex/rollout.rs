@@ -128,6 +128,9 @@ impl RolloutParser {
                 let Some(edits) = store.push_patch("apply_patch call", &patch) else {
                     return;
                 };
+                for (at, _, _) in &edits {
+                    store.set_call_id(*at, call.call_id.as_deref());
+                }
                 self.calls.insert(call.call_id.unwrap_or_default(), edits);
             }
             "custom_tool_call" | "function_call" | "local_shell_call" => store.barrier(),

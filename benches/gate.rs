@@ -1,0 +1,314 @@
+//! `srview gate --agent A` as a whole process, the way an agent's hook runs
+//! it: the release binary started with a payload on stdin, judging the edit
+//! against a file on disk, answering on stdout and appending its record to
+//! `.srview/gate.jsonl`. Issue 31's targets:
+//! - an **exact** edit to a 10,000-line file: ≤ 5 ms median;
+//! - a **fuzzy** stage (each agent's own loose stage) on a 100,000-line
+//!   file: ≤ 50 ms median;
+//!
+//! for each command-hook agent (Claude Code, Codex, Gemini CLI, Qwen Code)
+//! in its recorded payload shape and for srview's own JSON that its OpenCode
+//! plugin and pi extension send, beside `true` (a process that does nothing)
+//! as the floor. The loose edits: Claude Code's curly quotes for the file's
+//! straight ones (its quote normalisation), Codex's patch indented two
+//! columns in (`trimmed`), Gemini CLI's (`flexible`) and OpenCode's
+//! (`LineTrimmedReplacer`) edits indented two columns in, Qwen Code's
+//! trailing spaces (`line_pass_trimEnd`), pi's curly quotes (its fuzzy
+//! match). Each answer is checked once (exact: no opinion; loose: the
+//! rewrite, or Qwen Code's deny with the exact edit), so that the figures
+//! are of the path they name.
+//!
+//! Run: `cargo bench --bench gate`. The figures are medians of `RUNS` runs:
+//! the wall clock (what the agent waits; the target is of it) and the
+//! process's CPU time (user + system, from `wait4`: on a machine shared
+//! with builds, the wall clock says more about them than about the gate).
+//! The floor, `/bin/true`, says what starting a process costs here.
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+const RUNS: usize = 41;
+const EXACT_TARGET: Duration = Duration::from_millis(5);
+const FUZZY_TARGET: Duration = Duration::from_millis(50);
+
+/// A Python file of `lines` lines (a multiple of 4): 4-line functions, each
+/// with its own number, with quotes and indentation.
+fn python(lines: usize) -> String {
+    (0..lines / 4)
+        .map(|i| {
+            format!(
+                "def handler_{i}(item):\n    label = \"low\" if item.qty < {i} else \"ok\"\n    \
+                 return label, item.price * {i}\n\n"
+            )
+        })
+        .collect()
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Agent {
+    ClaudeCode,
+    Codex,
+    GeminiCli,
+    QwenCode,
+    Opencode,
+    Pi,
+}
+
+impl Agent {
+    const ALL: [Agent; 6] = [
+        Agent::ClaudeCode,
+        Agent::Codex,
+        Agent::GeminiCli,
+        Agent::QwenCode,
+        Agent::Opencode,
+        Agent::Pi,
+    ];
+
+    fn id(self) -> &'static str {
+        match self {
+            Agent::ClaudeCode => "claude-code",
+            Agent::Codex => "codex",
+            Agent::GeminiCli => "gemini-cli",
+            Agent::QwenCode => "qwen-code",
+            Agent::Opencode => "opencode",
+            Agent::Pi => "pi",
+        }
+    }
+}
+
+/// `agent`'s payload (its recorded shape) replacing `old` with `new` in
+/// `file` (a name in `cwd`); Codex: `patch` instead.
+fn payload(agent: Agent, cwd: &Path, file: &str, old: &str, new: &str, patch: &str) -> Value {
+    let cwd = cwd.to_string_lossy();
+    let path = format!("{cwd}/{file}");
+    let session = "6e7f0000-0000-4000-8000-000000000002";
+    match agent {
+        Agent::ClaudeCode => json!({
+            "session_id": session, "transcript_path": "/tmp/t.jsonl", "cwd": cwd,
+            "permission_mode": "acceptEdits", "hook_event_name": "PreToolUse", "tool_name": "Edit",
+            "tool_input": {"file_path": path, "old_string": old, "new_string": new, "replace_all": false},
+            "tool_use_id": "toolu_02Edit00000000000000000"
+        }),
+        Agent::Codex => json!({
+            "session_id": session, "turn_id": "t", "transcript_path": "/tmp/t.jsonl", "cwd": cwd,
+            "hook_event_name": "PreToolUse", "model": "gpt-5.5", "permission_mode": "bypassPermissions",
+            "tool_name": "apply_patch", "tool_input": {"command": patch}, "tool_use_id": "call_patch_01"
+        }),
+        Agent::GeminiCli => json!({
+            "session_id": session, "transcript_path": "/tmp/t.jsonl", "cwd": cwd,
+            "hook_event_name": "BeforeTool", "timestamp": "2026-12-01T14:14:54.348Z", "tool_name": "replace",
+            "tool_input": {"file_path": path, "instruction": "Change it.", "old_string": old, "new_string": new}
+        }),
+        Agent::QwenCode => json!({
+            "session_id": session, "transcript_path": "/tmp/t.jsonl", "cwd": cwd,
+            "hook_event_name": "PreToolUse", "timestamp": "2026-12-01T14:25:40.580Z", "permission_mode": "yolo",
+            "tool_name": "edit", "tool_input": {"file_path": path, "old_string": old, "new_string": new},
+            "tool_use_id": "toolu_1", "tool_call_id": "call_edit_02"
+        }),
+        Agent::Opencode => json!({
+            "tool": "edit", "args": {"filePath": path, "oldString": old, "newString": new},
+            "cwd": cwd, "sessionID": "ses_1", "callID": "call_1"
+        }),
+        Agent::Pi => json!({
+            "tool": "edit", "args": {"path": file, "edits": [{"oldText": old, "newText": new}]},
+            "cwd": cwd, "sessionID": "ses_1", "callID": "call_1"
+        }),
+    }
+}
+
+fn codex_patch(file: &str, old: &str, new: &str) -> String {
+    let minus: String = old.lines().map(|l| format!("-{l}\n")).collect();
+    let plus: String = new.lines().map(|l| format!("+{l}\n")).collect();
+    format!("*** Begin Patch\n*** Update File: {file}\n@@\n{minus}{plus}*** End Patch")
+}
+
+/// The exact edit of function `n`'s return line.
+fn exact_payload(agent: Agent, cwd: &Path, file: &str, n: usize) -> Value {
+    let old = format!("    return label, item.price * {n}\n");
+    let new = format!("    return label, item.price * {}\n", n + 1);
+    payload(agent, cwd, file, &old, &new, &codex_patch(file, &old, &new))
+}
+
+/// An edit of function `n` that `agent` places only by a loose stage.
+fn fuzzy_payload(agent: Agent, cwd: &Path, file: &str, n: usize) -> Value {
+    let label = |open: &str, close: &str, word: &str| {
+        format!("    label = {open}{word}{close} if item.qty < {n} else {open}ok{close}\n")
+    };
+    let (old, new) = match agent {
+        // Curly quotes where the file has straight ones.
+        Agent::ClaudeCode | Agent::Pi => (
+            label("\u{201C}", "\u{201D}", "low"),
+            label("\u{201C}", "\u{201D}", "LOW"),
+        ),
+        // Trailing spaces the file does not have.
+        Agent::QwenCode => (
+            format!("    return label, item.price * {n}   \n"),
+            format!("    return label, item.price * {}\n", n + 1),
+        ),
+        // Two columns in.
+        Agent::Codex | Agent::GeminiCli | Agent::Opencode => (
+            format!("def handler_{n}(item):\n  label = \"low\" if item.qty < {n} else \"ok\"\n"),
+            format!("def handler_{n}(item):\n  label = \"LOW\" if item.qty < {n} else \"ok\"\n"),
+        ),
+    };
+    payload(agent, cwd, file, &old, &new, &codex_patch(file, &old, &new))
+}
+
+/// One run of `bin ARGS` with `stdin` (a file) on stdin: its stdout, wall
+/// time (spawn to exit) and CPU time (user + system, from `wait4`).
+fn run(bin: &Path, args: &[&str], stdin: &Path) -> (Vec<u8>, Duration, Duration) {
+    use std::io::Read;
+    let input = File::open(stdin).expect("the payload file");
+    let start = Instant::now();
+    // Waited for by `wait4` below, which also gives its CPU time.
+    #[allow(clippy::zombie_processes)]
+    let mut child = Command::new(bin)
+        .args(args)
+        .stdin(Stdio::from(input))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("the process runs");
+    let mut stdout = Vec::new();
+    if let Some(mut out) = child.stdout.take() {
+        out.read_to_end(&mut stdout).expect("stdout");
+    }
+    let pid = child.id() as libc::pid_t;
+    let mut status = 0;
+    // SAFETY: `rusage` is plain data; wait4 only writes it and `status`.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: `pid` is our child, not yet waited for.
+    let rc = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    let wall = start.elapsed();
+    assert_eq!(rc, pid, "wait4");
+    assert!(
+        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+        "{} {args:?}: {status}",
+        bin.display()
+    );
+    let tv = |t: libc::timeval| {
+        Duration::from_secs(t.tv_sec as u64) + Duration::from_micros(t.tv_usec as u64)
+    };
+    (stdout, wall, tv(usage.ru_utime) + tv(usage.ru_stime))
+}
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.2} ms", d.as_secs_f64() * 1000.0)
+}
+
+/// What the answer to a fuzzy edit must be: the rewrite where the agent
+/// takes one, Qwen Code's deny with the exact edit.
+fn check_fuzzy(agent: Agent, stdout: &[u8]) {
+    let text = String::from_utf8_lossy(stdout);
+    let json: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    let ok = match agent {
+        Agent::QwenCode => {
+            json["hookSpecificOutput"]["permissionDecision"] == "deny"
+                && text.contains("places it exactly")
+        }
+        Agent::GeminiCli => json["hookSpecificOutput"]["tool_input"].is_object(),
+        Agent::Opencode | Agent::Pi => json["decision"] == "rewrite",
+        Agent::ClaudeCode | Agent::Codex => json["hookSpecificOutput"]["updatedInput"].is_object(),
+    };
+    assert!(ok, "{}: not the answer to a loose edit: {text}", agent.id());
+}
+
+fn main() {
+    let bin = PathBuf::from(env!("CARGO_BIN_EXE_srview"));
+    let dir = tempfile::tempdir().expect("a project folder");
+    let cwd = dir.path();
+    std::fs::write(cwd.join("ten.py"), python(10_000)).expect("the 10,000-line file");
+    std::fs::write(cwd.join("hundred.py"), python(100_000)).expect("the 100,000-line file");
+
+    let floor_payload = cwd.join("floor.json");
+    std::fs::write(&floor_payload, "{}").expect("a payload");
+    let floor: Vec<(Duration, Duration)> = (0..RUNS)
+        .map(|_| {
+            let (_, wall, cpu) = run(Path::new("/bin/true"), &[], &floor_payload);
+            (wall, cpu)
+        })
+        .collect();
+    println!(
+        "srview gate, whole process, median of {RUNS} runs: wall clock, and CPU time (user + \
+         system: what the machine's other load does not change)"
+    );
+    println!(
+        "{:<34} {:>10} {:>10} {:>10} {:>8}",
+        "agent, case", "wall", "CPU", "target", ""
+    );
+    println!(
+        "{:<34} {:>10} {:>10}",
+        "`true` (the floor)",
+        ms(median(floor.iter().map(|r| r.0).collect())),
+        ms(median(floor.iter().map(|r| r.1).collect()))
+    );
+    let mut missed = Vec::new();
+    for agent in Agent::ALL {
+        let cases = [
+            (
+                "exact, 10,000 lines",
+                exact_payload(agent, cwd, "ten.py", 1_234),
+                EXACT_TARGET,
+            ),
+            (
+                "fuzzy, 100,000 lines",
+                fuzzy_payload(agent, cwd, "hundred.py", 17_000),
+                FUZZY_TARGET,
+            ),
+        ];
+        for (what, payload, target) in cases {
+            let file = cwd.join(format!("{}-{}.json", agent.id(), target.as_millis()));
+            std::fs::write(&file, payload.to_string()).expect("the payload");
+            let args = ["gate", "--agent", agent.id()];
+            let (stdout, _, _) = run(&bin, &args, &file);
+            if target == EXACT_TARGET {
+                assert!(
+                    stdout.is_empty(),
+                    "{}: an exact edit gets no opinion: {}",
+                    agent.id(),
+                    String::from_utf8_lossy(&stdout)
+                );
+            } else {
+                check_fuzzy(agent, &stdout);
+            }
+            let runs: Vec<(Duration, Duration)> = (0..RUNS)
+                .map(|_| {
+                    let (_, wall, cpu) = run(&bin, &args, &file);
+                    (wall, cpu)
+                })
+                .collect();
+            let wall = median(runs.iter().map(|r| r.0).collect());
+            let cpu = median(runs.iter().map(|r| r.1).collect());
+            let verdict = if wall <= target { "ok" } else { "MISSED" };
+            if wall > target {
+                missed.push(format!("{} {what}", agent.id()));
+            }
+            println!(
+                "{:<34} {:>10} {:>10} {:>10} {:>8}",
+                format!("{}, {what}", agent.id()),
+                ms(wall),
+                ms(cpu),
+                format!("≤ {} ms", target.as_millis()),
+                verdict
+            );
+        }
+    }
+    let records = std::fs::read_to_string(cwd.join(".srview/gate.jsonl")).unwrap_or_default();
+    assert_eq!(
+        records.lines().count(),
+        Agent::ALL.len() * 2 * (RUNS + 1),
+        "every call is recorded"
+    );
+    if !missed.is_empty() {
+        println!("missed: {}", missed.join(", "));
+    }
+}

@@ -1,0 +1,280 @@
+//! The gate's judgment where it fell short: an OpenCode `apply_patch` hunk
+//! placed loosely or failing (now corrected as a Codex patch is, checked
+//! with OpenCode's own matcher), a Claude Code `Edit` indented unlike the
+//! file (re-indented), a loose stage that deletes a blank line the model's
+//! edit does not (said), srview's SEARCH/REPLACE words in the messages (the
+//! agent's own field names instead), and a file that does not exist (said,
+//! with the agent's tool to create one).
+
+use super::*;
+
+fn opencode_patch(body: &str) -> Vec<u8> {
+    own_payload(
+        "apply_patch",
+        json!({"patchText": format!("*** Begin Patch\n*** Update File: inventory.py\n{body}*** End Patch")}),
+    )
+}
+
+/// The corrected OpenCode patch applies exactly with OpenCode's own
+/// `apply_patch` matcher over `content`.
+fn assert_exact_opencode_patch(args: &Value, content: &str) {
+    let fs = project(content);
+    let own = registry::find("opencode-apply-patch")
+        .and_then(|row| row.matcher())
+        .expect("OpenCode's apply_patch");
+    let ran = own.run(&srview::dialect::call::ToolCall {
+        input: args,
+        cwd: CWD,
+        fs: &fs,
+    });
+    assert!(ran.ok, "{args}: {:?}", ran.error);
+    assert!(
+        !ran.edits.is_empty() && ran.edits.iter().all(|m| !m.loose),
+        "{args}: {:?}",
+        ran.edits
+    );
+}
+
+/// The recordings' patch two columns in, sent to OpenCode's `apply_patch`:
+/// placed only by its loose pass, so rewritten to the patch with the
+/// file's own lines (the added line re-indented), which OpenCode's matcher
+/// places exactly. With `loose=deny` the same patch is offered in the deny.
+/// A hunk with a typo (OpenCode refuses it): denied with the closest region
+/// and the corrected patch.
+#[test]
+fn an_opencode_patch_placed_loosely_or_failing_gets_the_exact_patch() {
+    let agent = GateAgent::Opencode;
+    let loose =
+        opencode_patch("@@ class Item:\n   qty: int\n   price: float\n+  sku: str = \"\"\n");
+    let judgment = judged(agent, &loose);
+    assert_eq!(judgment.case, Case::Loose);
+    let args = rewritten_input(&judgment);
+    assert_eq!(
+        args["patchText"],
+        "*** Begin Patch\n*** Update File: inventory.py\n@@ class Item:\n     qty: int\n     \
+         price: float\n+    sku: str = \"\"\n*** End Patch\n"
+    );
+    assert_exact_opencode_patch(&args, &inventory());
+    let denied = judge_on(
+        agent,
+        &loose,
+        &inventory(),
+        &Policy::parse("loose=deny").expect("a policy"),
+    );
+    let reason = deny_reason(&denied);
+    assert_eq!(offered_input(agent, &reason), Some(args));
+
+    let failing = opencode_patch("@@\n-LOW_STOK = 5\n+LOW_STOCK = 10\n");
+    let judgment = judged(agent, &failing);
+    assert_eq!(judgment.case, Case::Failing);
+    let reason = deny_reason(&judgment);
+    assert!(
+        reason.contains("  -  sent | LOW_STOK = 5\n  +     5 | LOW_STOCK = 5\n"),
+        "{reason}"
+    );
+    let offered = offered_input(agent, &reason).unwrap_or_else(|| panic!("{reason}"));
+    assert_exact_opencode_patch(&offered, &inventory());
+}
+
+/// Claude Code's `Edit` with the recordings' old text two columns in (its
+/// own check refuses it; the gate sees it after the failure, or under
+/// PreToolUse in a hook that gets it): the corrected edit is the one with
+/// the file's indentation, new line included, and it applies exactly. The
+/// same with curly quotes where the file has straight ones: straightened
+/// and re-indented.
+#[test]
+fn a_claude_code_edit_indented_unlike_the_file_gets_the_reindented_edit() {
+    let agent = GateAgent::ClaudeCode;
+    let input = string_edit(
+        agent,
+        "  qty: int\n  price: float\n",
+        "  qty: int\n  price: float\n  sku: str = \"\"\n",
+    );
+    let judgment = judged(agent, &edit_payload(agent, input));
+    assert_eq!(judgment.case, Case::Failing);
+    let reason = deny_reason(&judgment);
+    let offered = offered_input(agent, &reason).unwrap_or_else(|| panic!("{reason}"));
+    assert_eq!(offered["old_string"], "    qty: int\n    price: float\n");
+    assert_eq!(
+        offered["new_string"],
+        "    qty: int\n    price: float\n    sku: str = \"\"\n"
+    );
+    assert_exact_with_agents_matcher(agent, &offered, &inventory());
+    assert!(!reason.contains("No corrected edit"), "{reason}");
+
+    // Six columns in: no substring of the file's line, so Claude Code's
+    // own check (quotes normalised) refuses it too.
+    let input = string_edit(
+        agent,
+        "      label = \u{201C}low\u{201D} if item.qty < LOW_STOCK else \u{201C}ok\u{201D}\n",
+        "      label = \u{201C}LOW\u{201D} if item.qty < LOW_STOCK else \u{201C}ok\u{201D}\n",
+    );
+    let judgment = judged(agent, &edit_payload(agent, input));
+    assert_eq!(judgment.case, Case::Failing);
+    let reason = deny_reason(&judgment);
+    let offered = offered_input(agent, &reason).unwrap_or_else(|| panic!("{reason}"));
+    assert_eq!(
+        offered["new_string"],
+        "    label = \"LOW\" if item.qty < LOW_STOCK else \"ok\"\n"
+    );
+    assert_exact_with_agents_matcher(agent, &offered, &inventory());
+}
+
+/// A loose stage whose found text holds a blank line its written text
+/// does not: every line of both is shown (blank ones too), and the blank
+/// line deleted beyond the model's edit is said. Qwen Code's trimEnd line
+/// pass matches the model's `TAX_RATE = 0.2   ` and one blank line as three
+/// lines (the old text's final newline is a line of its own there), so it
+/// would delete both blank lines after `TAX_RATE`; the exact edit deletes
+/// the one the model named.
+#[test]
+fn a_blank_line_a_loose_stage_deletes_is_shown_and_said() {
+    let agent = GateAgent::QwenCode;
+    let input = string_edit(agent, "TAX_RATE = 0.2   \n\n", "TAX_RATE = 0.25\n");
+    let judgment = judged(agent, &edit_payload(agent, input));
+    assert_eq!(judgment.case, Case::Loose, "{:?}", judgment.answer);
+    let reason = deny_reason(&judgment);
+    assert!(
+        reason.contains(
+            "It would replace (every line, blank ones included):\n    | TAX_RATE = 0.2\n    | \n    \
+             | \nwith:\n    | TAX_RATE = 0.25\nIt would delete 1 blank line the model's edit does \
+             not delete.\n"
+        ),
+        "{reason}"
+    );
+    let offered = offered_input(agent, &reason).unwrap_or_else(|| panic!("{reason}"));
+    assert_eq!(offered["old_string"], "TAX_RATE = 0.2\n\n");
+    assert_eq!(offered["new_string"], "TAX_RATE = 0.25\n");
+    assert_exact_with_agents_matcher(agent, &offered, &inventory());
+}
+
+/// srview's diagnosis speaks of SEARCH and REPLACE blocks; the model reads
+/// its own tool's words: no message of a failing or loose edit of any
+/// agent says SEARCH or REPLACE.
+#[test]
+fn messages_use_the_agents_own_words() {
+    let slips = [
+        (
+            "LOW_STOK = 5\nTAX_RATE = 0.2\n",
+            "LOW_STOCK = 10\nTAX_RATE = 0.2\n",
+        ),
+        ("    return None\n", "    return []\n"),
+        ("LOW_STOCK = 5   \n", "LOW_STOCK = 10\n"),
+        (
+            "def cheapest(items):\n    if not items:\n        return []\n",
+            "x\n",
+        ),
+    ];
+    for agent in [
+        GateAgent::ClaudeCode,
+        GateAgent::Codex,
+        GateAgent::GeminiCli,
+        GateAgent::QwenCode,
+        GateAgent::Opencode,
+        GateAgent::Pi,
+    ] {
+        for (old, new) in slips {
+            let payload = match agent {
+                GateAgent::Codex => {
+                    let minus: String = old.lines().map(|l| format!("-{l}\n")).collect();
+                    let plus: String = new.lines().map(|l| format!("+{l}\n")).collect();
+                    edit_payload(agent, patch(&format!("@@\n{minus}{plus}")))
+                }
+                GateAgent::Opencode => own_payload(
+                    "edit",
+                    json!({"filePath": format!("{CWD}/inventory.py"), "oldString": old, "newString": new}),
+                ),
+                GateAgent::Pi => own_payload(
+                    "edit",
+                    json!({"path": "inventory.py", "edits": [{"oldText": old, "newText": new}]}),
+                ),
+                _ => edit_payload(agent, string_edit(agent, old, new)),
+            };
+            let judgment = judge_on(
+                agent,
+                &payload,
+                &inventory(),
+                &Policy::parse("loose=deny").expect("a policy"),
+            );
+            if let Some(message) = judgment.answer.message() {
+                assert!(
+                    !message.contains("SEARCH") && !message.contains("REPLACE"),
+                    "{agent:?} {old:?}: {message}"
+                );
+            }
+        }
+    }
+}
+
+/// An edit of a file that does not exist: the model is told so and how to
+/// create one with its own agent's tool, never to read the file again and
+/// resend an old text.
+#[test]
+fn an_edit_of_a_missing_file_says_so_and_how_to_create_it() {
+    let missing = format!("{CWD}/inventry.py");
+    let cases = [
+        (
+            GateAgent::ClaudeCode,
+            json!({"file_path": missing, "old_string": "a\n", "new_string": "b\n", "replace_all": false}),
+            "the Write tool (file_path, content)",
+        ),
+        (
+            GateAgent::GeminiCli,
+            json!({"file_path": missing, "instruction": "x", "old_string": "a\n", "new_string": "b\n"}),
+            "the write_file tool (file_path, content)",
+        ),
+        (
+            GateAgent::QwenCode,
+            json!({"file_path": missing, "old_string": "a\n", "new_string": "b\n"}),
+            "the write_file tool (file_path, content)",
+        ),
+        (
+            GateAgent::Codex,
+            json!({"command": "*** Begin Patch\n*** Update File: inventry.py\n@@\n-a\n+b\n*** End Patch"}),
+            "`*** Add File: inventry.py` section",
+        ),
+    ];
+    for (agent, input, tool) in cases {
+        let judgment = judged(agent, &edit_payload(agent, input));
+        assert_eq!(judgment.case, Case::Failing, "{agent:?}");
+        let reason = deny_reason(&judgment);
+        let name = if agent == GateAgent::Codex {
+            "inventry.py"
+        } else {
+            missing.as_str()
+        };
+        assert!(
+            reason.contains(&format!(
+                "\n{name} does not exist, so there is no text to replace. To create it, "
+            )),
+            "{agent:?}: {reason}"
+        );
+        assert!(reason.contains(tool), "{agent:?}: {reason}");
+        assert!(
+            !reason.contains("Read the file again"),
+            "{agent:?}: {reason}"
+        );
+    }
+    for (agent, tool, args, words) in [
+        (
+            GateAgent::Opencode,
+            "edit",
+            json!({"filePath": missing, "oldString": "a\n", "newString": "b\n"}),
+            "the write tool (filePath, content)",
+        ),
+        (
+            GateAgent::Pi,
+            "edit",
+            json!({"path": "inventry.py", "edits": [{"oldText": "a\n", "newText": "b\n"}]}),
+            "the write tool (path, content)",
+        ),
+    ] {
+        let judgment = judged(agent, &own_payload(tool, args));
+        let reason = deny_reason(&judgment);
+        assert!(
+            reason.contains(" does not exist, so there is no text to replace. To create it, "),
+            "{agent:?}: {reason}"
+        );
+        assert!(reason.contains(words), "{agent:?}: {reason}");
+    }
+}
