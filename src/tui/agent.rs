@@ -148,7 +148,7 @@ impl AgentEdits {
         size: u64,
     ) -> AgentEdits {
         let mut screen = AgentEdits::live(source, cwd);
-        screen.list = AgentList::new(screen.list.source().clone(), false);
+        screen.list = AgentList::loading(screen.list.source().clone());
         screen.output.reading(reader);
         screen.loading = Some(Loading { before: read, size });
         screen.note_loading();

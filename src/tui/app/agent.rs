@@ -242,6 +242,14 @@ impl AgentList {
         unreadable: bool,
     );
 
+    /// A saved session's list while the session is still being read (not
+    /// live, not ended).
+    pub fn loading(source: String) -> AgentList {
+        let mut list = AgentList::new(source, false);
+        list.ended = false;
+        list
+    }
+
     /// An empty list for `source`; `live` follows new edits.
     pub fn new(source: String, live: bool) -> AgentList {
         AgentList {
