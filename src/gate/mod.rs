@@ -44,6 +44,7 @@ mod policy;
 pub mod record;
 mod reindent;
 pub mod spool;
+mod wording;
 
 pub use answer::Reply;
 pub use payload::Call;

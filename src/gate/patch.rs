@@ -4,7 +4,7 @@
 //! re-indented, failed hunks moved onto their region) when it applies with
 //! every hunk exact and nothing in doubt.
 
-use super::judge::{LINE_DIFF_LEGEND, Terms, in_terms, line_diff_text};
+use super::wording::{LINE_DIFF_LEGEND, Terms, in_terms, line_diff_text};
 use super::{Call, Case, Finding};
 use crate::dialect::apply_patch::{
     self, HunkState, MatchLevel, Patch, PatchFs, PatchOutcome, Section, parse, render,
