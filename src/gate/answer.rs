@@ -261,10 +261,10 @@ pub fn from_pane(
     agent: GateAgent,
     tool: &str,
     finding: &Finding,
-    verdict: &super::spool::Verdict,
+    verdict: &super::verdict::Verdict,
     action: Action,
 ) -> Answer {
-    use super::spool::Verdict;
+    use super::verdict::Verdict;
     let findings = || {
         let text = deny_text(agent, tool, finding, None);
         let body = text.strip_prefix("srview gate: ").unwrap_or(&text);

@@ -44,6 +44,7 @@ mod policy;
 pub mod record;
 mod reindent;
 pub mod spool;
+mod verdict;
 mod wording;
 
 pub use answer::Reply;

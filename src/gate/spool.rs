@@ -28,6 +28,9 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+/// What the pane answers (part of the protocol this module carries).
+pub use super::verdict::Verdict;
+
 /// srview's folder in a workspace.
 pub const FOLDER: &str = ".srview";
 /// The pane's socket in [`FOLDER`].
@@ -72,36 +75,6 @@ pub struct Request {
     pub wait_ms: u64,
     /// What the gate answers when the pane does not (`deny`, ...).
     pub fallback: String,
-}
-
-/// The pane's answer to one gate call.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "decision", rename_all = "kebab-case")]
-pub enum Verdict {
-    /// The edit goes on as sent.
-    Allow,
-    /// Denied; `reason` (typed in the pane) is sent to the model.
-    Reject {
-        /// The user's words for the model (may be empty).
-        reason: String,
-    },
-    /// The corrected edit runs instead (only when one was offered).
-    Corrected,
-    /// Allowed, and so is every later call of this session (the pane
-    /// answers them itself while it runs).
-    AllowSession,
-}
-
-impl Verdict {
-    /// The word the record uses.
-    pub fn name(&self) -> &'static str {
-        match self {
-            Verdict::Allow => "allow",
-            Verdict::Reject { .. } => "reject",
-            Verdict::Corrected => "corrected",
-            Verdict::AllowSession => "allow-session",
-        }
-    }
 }
 
 /// What asking the pane came to.
