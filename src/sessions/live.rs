@@ -26,7 +26,7 @@ use super::recover::{Checkpoint, SessionFs};
 use super::review::Basis;
 use super::review::{Recovery, Review, Reviewer, Session};
 use crate::source::agent::{
-    AgentEdit, AgentError, AgentEvent, AgentKind, AgentReader, FileContent, Format, Verdict,
+    AgentEdit, AgentEvent, AgentKind, AgentReader, FileContent, Format, Verdict,
 };
 
 /// A workspace the worker thread can read.
@@ -275,27 +275,7 @@ impl LiveReview {
         self.generation += 1;
         let edits = reader.edits();
         // As the full review says it (see `review_live`).
-        let mut errors: Vec<String> = reader.errors().iter().map(ToString::to_string).collect();
-        let torn_within = reader
-            .errors()
-            .iter()
-            .any(|e| matches!(e, AgentError::Malformed { .. }));
-        let lost: &[usize] = if reader.ended_inside_line() || torn_within {
-            reader.ended_without_verdict()
-        } else {
-            &[]
-        };
-        if !lost.is_empty() {
-            let where_ = if reader.ended_inside_line() {
-                "the output ended inside a line"
-            } else {
-                "a line of the output could not be read"
-            };
-            errors.push(format!(
-                "{where_}: the agent's verdict on {} may have been in it (shown as pending)",
-                crate::words::count(lost.len(), "edit")
-            ));
-        }
+        let (errors, lost) = super::review::reading_problems(reader);
         self.sent.truncate(edits.len());
         let mut changed = Vec::new();
         for (i, edit) in edits.iter().enumerate() {
