@@ -769,3 +769,26 @@ fn a_line_left_out_of_search_but_added_again_gets_no_fix() {
         "No corrected hunk: line 3 of the file is missing from the lines the edit quotes",
     );
 }
+
+/// A SEARCH text whose first line is kept at the file's indentation and
+/// whose changed line below it is indented 2 where the file has 4: the new
+/// line is indented as the SEARCH text's, so the fix re-indents it too
+/// (kept at 2 it would leave the loop's body: found by a new user).
+#[test]
+fn a_changed_line_under_a_kept_one_is_reindented_with_the_search_text() {
+    let original = "import os\n\ndef total(items):\n    s = 0\n    for it in items:\n        s += 1\n    return s\n";
+    let diff = "------- SEARCH\ndef total(items):\n  s = 0\n=======\ndef total(items):\n  s = 1\n+++++++ REPLACE\n";
+    let f = files(original, diff);
+    for version in VERSIONS {
+        let out = fix(&f, version);
+        assert_eq!(out.status.code(), Some(0), "{version:?}: {}", stderr(&out));
+        let fixed = stdout(&out);
+        assert_eq!(
+            fixed,
+            "------- SEARCH\ndef total(items):\n    s = 0\n=======\ndef total(items):\n    s = 1\n+++++++ REPLACE\n",
+            "{version:?}"
+        );
+        let want = original.replace("    s = 0", "    s = 1");
+        assert_applies_exactly(original, &fixed, version, &want);
+    }
+}

@@ -404,10 +404,29 @@ impl Corrections {
                 .find(|l| !js_trim(l).is_empty())
                 .map(|l| lead(l))
         };
-        let follows_search = kept || {
-            let r = first(replace);
-            r.is_some() && r == first(search) && r != first(region)
+        // Or when its lines use only indentations the SEARCH text has and
+        // not only the file's, where the SEARCH text is indented unlike the
+        // file (a kept first line at the file's indentation, the changed
+        // line below it at the SEARCH text's).
+        let leads = |lines: &[&str]| -> std::collections::BTreeSet<usize> {
+            lines
+                .iter()
+                .filter(|l| !js_trim(l).is_empty())
+                .map(|l| lead(l))
+                .collect()
         };
+        let misindented = pairs
+            .iter()
+            .any(|&(i, j)| !js_trim(search[i]).is_empty() && lead(search[i]) != lead(region[j]));
+        let in_search_leads = || {
+            let r = leads(replace);
+            !r.is_empty() && r.is_subset(&leads(search)) && !r.is_subset(&leads(region))
+        };
+        let follows_search =
+            kept || {
+                let r = first(replace);
+                r.is_some() && r == first(search) && r != first(region)
+            } || (misindented && in_search_leads());
         let indent = if follows_search {
             indent_relation(search, region, pairs)
         } else {
