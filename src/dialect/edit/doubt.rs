@@ -154,16 +154,37 @@ fn cut_words(outcome: &EditOutcome, original: &str) -> Vec<String> {
         return Vec::new();
     }
     let line_of = |at: usize| original[..at].matches('\n').count() + 1;
+    // Every place the old text was replaced: the span runs from the first
+    // to the last of them for a replace-all edit (each is checked: the
+    // places between may cut words the ends do not).
+    let search = outcome.block.search_text.as_str();
+    let places: Vec<(usize, usize)> =
+        if search.is_empty() || original.get(span.start..span.end) == Some(search) {
+            vec![(span.start, span.end)]
+        } else {
+            original[span.start..span.end]
+                .match_indices(search)
+                .map(|(i, m)| (span.start + i, span.start + i + m.len()))
+                .collect()
+        };
     let mut out = Vec::new();
-    for (at, which) in [(span.start, "starts"), (span.end, "ends")] {
-        if cuts_a_word(original, at) {
-            out.push(format!(
-                "the edit's old text {which} inside the word `{}` at line {}: it changes part \
-                 of a word it does not show",
-                word_around(original, at),
-                line_of(at)
-            ));
-        }
+    for which in ["starts", "ends"] {
+        let cuts: Vec<usize> = places
+            .iter()
+            .map(|&(start, end)| if which == "starts" { start } else { end })
+            .filter(|&at| cuts_a_word(original, at))
+            .collect();
+        let Some(&at) = cuts.first() else { continue };
+        let more = match cuts.len() - 1 {
+            0 => String::new(),
+            n => format!(" (also at {})", words::count(n, "other place")),
+        };
+        out.push(format!(
+            "the edit's old text {which} inside the word `{}` at line {}{more}: it changes part \
+             of a word it does not show",
+            word_around(original, at),
+            line_of(at)
+        ));
     }
     // Starting inside a line's indentation: the new text's first line takes
     // the columns before the match, its later lines do not, so they land
@@ -247,6 +268,25 @@ mod tests {
         let edit = Edit::from_tool_input("editor", cline).expect("an edit");
         let mixed = "a = 1\r\nb = 2\r\nc = 3\nd = 4\r\n";
         assert!(edit_doubts(&apply(&edit, Some(mixed)), mixed).is_empty());
+    }
+
+    /// A replace-all edit changes every place its old text stands: one
+    /// inside a longer name between the first and the last is said too
+    /// (`LOW` → `HIGH` made `LOW_STOCK` `HIGH_STOCK`: a new user's find).
+    #[test]
+    fn a_replace_all_cutting_a_word_between_its_ends_is_said() {
+        let file = "label = \"LOW\"\nif qty < LOW_STOCK:\n    LOW_STOCK -= 1\nprint(\"LOW\")\n";
+        let all = r#"{"file_path": "a.py", "old_string": "LOW", "new_string": "HIGH", "replace_all": true}"#;
+        assert_eq!(
+            doubts(all, file),
+            [
+                "the edit's old text ends inside the word `LOW_STOCK` at line 2 (also at 1 other \
+                 place): it changes part of a word it does not show"
+            ]
+        );
+        // Whole words at every place: no doubt.
+        let whole = "label = \"LOW\"\nprint(\"LOW\")\n";
+        assert!(doubts(all, whole).is_empty());
     }
 
     #[test]
