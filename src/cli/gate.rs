@@ -182,7 +182,7 @@ fn answer(judgment: &Judgment) -> CmdResult {
     let folder = judgment
         .call
         .as_ref()
-        .map(|c| PathBuf::from(&c.cwd))
+        .map(|c| crate::gate::spool::workspace_of(std::path::Path::new(&c.cwd)))
         .or_else(|| std::env::current_dir().ok());
     if let Some(folder) = folder
         && let Err(e) = record(&folder, &judgment.record(&now()))

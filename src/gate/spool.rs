@@ -483,6 +483,23 @@ fn read_request(seq: u64, stream: UnixStream) -> Option<Pending> {
     })
 }
 
+/// The workspace a gate call from `cwd` belongs to: inside a git
+/// repository, the nearest folder from `cwd` up to the repository's root
+/// that holds srview's folder (where a review pane listens and the record
+/// is kept: an agent working in a subfolder of the pane's workspace reaches
+/// that pane); else `cwd` itself. Never above the repository: a stray
+/// `.srview` in a parent folder takes no one's calls.
+pub fn workspace_of(cwd: &Path) -> PathBuf {
+    let Some(repo) = cwd.ancestors().find(|dir| dir.join(".git").exists()) else {
+        return cwd.to_path_buf();
+    };
+    cwd.ancestors()
+        .take_while(|dir| dir.starts_with(repo))
+        .find(|dir| dir.join(FOLDER).is_dir())
+        .unwrap_or(cwd)
+        .to_path_buf()
+}
+
 /// Puts `judgment` to the review pane of its workspace when its policy
 /// says `review` (else gives it back as it is), waiting until `deadline`;
 /// the pane's verdict becomes the answer, or, when the pane does not
@@ -513,7 +530,7 @@ pub fn consult(mut judgment: super::Judgment, deadline: Instant) -> super::Judgm
         wait_ms: 0,
         fallback: "deny".to_string(),
     };
-    match ask(Path::new(&call.cwd), &request, deadline) {
+    match ask(&workspace_of(Path::new(&call.cwd)), &request, deadline) {
         Outcome::Answered(verdict) => judgment.with_verdict(verdict),
         // A loose edit repair could not rewrite: denied as without a pane.
         Outcome::NoPane if judgment.action != Some(super::Action::Review) => judgment,
@@ -556,4 +573,30 @@ pub fn edit_input(request: &Request, input: &Value) -> Option<crate::source::age
 /// The first of the files a judgment names (a patch's are joined by `, `).
 pub fn first_file(files: &str) -> &str {
     files.split(", ").next().unwrap_or(files)
+}
+
+#[cfg(test)]
+mod tests {
+    /// A call from a subfolder of a workspace holding srview's folder
+    /// belongs to that workspace; elsewhere to its own folder.
+    #[test]
+    fn a_subfolders_call_belongs_to_the_workspace_above_it() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let repo = dir.path().join("repo");
+        let sub = repo.join("a").join("b");
+        std::fs::create_dir_all(&sub).expect("subfolders");
+        std::fs::create_dir(repo.join(".git")).expect("a repository");
+        assert_eq!(super::workspace_of(&sub), sub);
+        std::fs::create_dir(repo.join(super::FOLDER)).expect("srview's folder");
+        assert_eq!(super::workspace_of(&sub), repo);
+        assert_eq!(super::workspace_of(&repo), repo);
+        // Above the repository: not taken.
+        std::fs::remove_dir(repo.join(super::FOLDER)).expect("removed");
+        std::fs::create_dir(dir.path().join(super::FOLDER)).expect("a stray one");
+        assert_eq!(super::workspace_of(&sub), sub);
+        // Outside any repository: the call's own folder.
+        let alone = dir.path().join("alone");
+        std::fs::create_dir(&alone).expect("a folder");
+        assert_eq!(super::workspace_of(&alone), alone);
+    }
 }
