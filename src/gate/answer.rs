@@ -159,9 +159,13 @@ fn deny_text(agent: GateAgent, tool: &str, finding: &Finding, fallback: Option<&
                     why.trim_end().trim_end_matches('.')
                 ));
             }
-            text.push_str(
-                "\nRead the file again and send an edit whose old text is the file's own.",
-            );
+            // Not for an edit that changes nothing: its old text may well
+            // be the file's own.
+            if !finding.explanation.contains("exactly the same") {
+                text.push_str(
+                    "\nRead the file again and send an edit whose old text is the file's own.",
+                );
+            }
         }
         // The advice fits a text already there, not an edit that would
         // land misindented or replace another file.

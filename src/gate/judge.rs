@@ -184,6 +184,13 @@ fn exact_string(tool: &str, call: &Call, fs: &dyn PatchFs) -> Finding {
             Some((said, _)) if reindented.is_some() && corrected.is_some() => said,
             _ => d.message.as_str(),
         };
+        // A diagnosis that opens with the agent's own error (said just
+        // above) goes on from after it, not saying it twice.
+        let error_text = error.to_string();
+        let message = match message.strip_prefix(error_text.trim_end()) {
+            Some(rest) if !quotes => rest.trim_start(),
+            _ => message,
+        };
         let terms = match tool {
             "editor" => Terms::fields("old_text", "new_text"),
             _ => Terms::fields("old_string", "new_string"),
