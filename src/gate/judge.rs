@@ -625,17 +625,7 @@ fn corrected_patch(
     } else {
         let fixed = apply_patch::fix_patch(&patch, fs, cwd);
         if !fixed.complete {
-            let notes: Vec<String> = fixed
-                .notes
-                .into_iter()
-                .map(|n| in_terms(&n.message, &Terms::patch()))
-                .collect();
-            let why = if notes.is_empty() {
-                "not every hunk can be placed".to_string()
-            } else {
-                notes.join("; ")
-            };
-            return (None, Some(why));
+            return (None, Some(super::patch::unplaced(&fixed.notes)));
         }
         fixed.patch
     };

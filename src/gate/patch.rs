@@ -265,17 +265,7 @@ fn failing(
             Err(why) => (None, Some(why)),
         }
     } else {
-        let notes: Vec<String> = fixed
-            .notes
-            .into_iter()
-            .map(|n| in_terms(&n.message, &Terms::patch()))
-            .collect();
-        let why = if notes.is_empty() {
-            "not every hunk can be placed".to_string()
-        } else {
-            notes.join("; ")
-        };
-        (None, Some(why))
+        (None, Some(unplaced(&fixed.notes)))
     };
     let hunk_failed = outcome
         .sections
@@ -305,4 +295,17 @@ fn failing(
         withheld,
         missing,
     }
+}
+
+/// Why a patch's correction is incomplete, in a patch's terms: its notes,
+/// else that not every hunk can be placed.
+pub(super) fn unplaced(notes: &[crate::dialect::apply_patch::FixNote]) -> String {
+    if notes.is_empty() {
+        return "not every hunk can be placed".to_string();
+    }
+    let notes: Vec<String> = notes
+        .iter()
+        .map(|n| in_terms(&n.message, &Terms::patch()))
+        .collect();
+    notes.join("; ")
 }
