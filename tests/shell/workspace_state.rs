@@ -843,3 +843,46 @@ fn l_writes_a_crlf_file_with_its_own_line_endings() {
         "a\r\nB\r\n"
     );
 }
+
+/// The transcript's `a`/`A` decide through `diagnose::accept`: each of its
+/// refusals, word for word (an unreadable transcript first, then a file its
+/// calls leave as it is, then a failing one).
+#[test]
+fn the_transcripts_refusals_are_worded_exactly() {
+    // An unreadable transcript writes nothing, whatever applies.
+    let mut ws = fed(&call("a.py", "y = 2", "y = 3"), true);
+    ws.set_unreadable(Some("invalid UTF-8 at byte 12".into()));
+    assert_eq!(key(&mut ws, 'A'), Effect::None);
+    assert_eq!(
+        notice(&ws),
+        "nothing written: the transcript is unreadable: invalid UTF-8 at byte 12"
+    );
+    ws.set_unreadable(None);
+    assert!(matches!(key(&mut ws, 'A'), Effect::Write { .. }));
+
+    // Calls that leave the file as it is.
+    let mut ws = fed(&call("a.py", "y = 2", "y = 2"), true);
+    assert_eq!(key(&mut ws, 'a'), Effect::None);
+    assert_eq!(
+        notice(&ws),
+        "nothing written: a.py is left unchanged by its edits: nothing to accept"
+    );
+
+    // A call without a complete block yet.
+    let empty = "<replace_in_file>\n<path>a.py</path>\n<diff>\nI will change y.\n</diff>\n</replace_in_file>\n";
+    let mut ws = fed(empty, true);
+    assert_eq!(key(&mut ws, 'a'), Effect::None);
+    assert_eq!(
+        notice(&ws),
+        "nothing written: a.py has no complete block yet: nothing to accept"
+    );
+
+    // A failing call: its error's last line.
+    let mut ws = fed(&call("a.py", "y = 5", "y = 3"), true);
+    assert_eq!(key(&mut ws, 'a'), Effect::None);
+    let said = notice(&ws);
+    assert!(
+        said.starts_with("nothing written: a.py has a failing block: "),
+        "{said}"
+    );
+}

@@ -643,24 +643,34 @@ impl Workspace {
     /// A block whose place is in doubt holds the write back until `key` is
     /// pressed again (`confirmed`).
     fn accept(&mut self, key: Action, tabs: Vec<usize>, confirmed: bool) -> Effect {
+        use crate::diagnose::accept::{Case, Decision, Input, Why, accept};
         // Neither a transcript that could not be read to its end nor a
-        // patch the reference refuses as a whole is written in part.
-        let whole_refusal = self
-            .received
-            .unreadable
-            .as_ref()
-            .map(|why| format!("the transcript is unreadable: {why}"))
-            .or_else(|| {
-                self.whole_patch
-                    .as_ref()
-                    .and_then(|w| w.refusal.as_deref())
-                    .map(|why| {
-                        format!(
-                            "the reference refuses the patch as it stands: {}",
-                            crate::engine::error_headline(why)
-                        )
-                    })
-            });
+        // patch the reference refuses as a whole is written in part: the
+        // transcript as a whole is the first case asked about.
+        let whole = Case::<()> {
+            input: match &self.received.unreadable {
+                Some(why) => Input::Unreadable(why.clone()),
+                None => Input::Whole,
+            },
+            result: match self.whole_patch.as_ref().and_then(|w| w.refusal.as_deref()) {
+                Some(why) => Err(crate::engine::error_headline(why).to_string()),
+                None => Ok(None),
+            },
+            before: None,
+            deletes: true,
+            on_disk: Ok(()),
+            doubts: Vec::new(),
+            answered: true,
+        };
+        let whole_refusal = match accept(whole) {
+            Decision::Refuse(Why::Unreadable(why)) => {
+                Some(format!("the transcript is unreadable: {why}"))
+            }
+            Decision::Refuse(Why::Refused(why)) => Some(format!(
+                "the reference refuses the patch as it stands: {why}"
+            )),
+            _ => None,
+        };
         if let Some(why) = whole_refusal {
             self.refuse(format!("nothing written: {why}"), Until::Key, true);
             return Effect::None;
@@ -696,10 +706,42 @@ impl Workspace {
             if tab.written {
                 continue;
             }
-            match self.edit_index(t).map(|e| &self.edits[e]) {
+            let Some(e) = self.edit_index(t) else {
+                continue;
+            };
+            let edit = &self.edits[e];
+            // Each file's own case; its doubts are asked about below, for
+            // all the files at once (the write is one, all or none). The
+            // file on disk is checked by the write itself.
+            let case = Case::<()> {
+                input: Input::Whole,
+                // A failing edit's error: its last line says what went
+                // wrong; a file still streaming has none, its state says it
+                // all.
+                result: if edit.ok() {
+                    Ok(Some(edit.content()))
+                } else {
+                    Err(edit
+                        .error
+                        .as_deref()
+                        .and_then(|why| why.lines().rfind(|l| !l.trim().is_empty()))
+                        .map(|l| format!(": {}", l.trim()))
+                        .unwrap_or_default())
+                },
+                before: Some(edit.original.as_deref()),
+                deletes: false,
+                on_disk: Ok(()),
+                doubts: Vec::new(),
+                answered: true,
+            };
+            match accept(case) {
+                Decision::Write | Decision::Ask(_) => {
+                    indices.push(e);
+                    accepted.push(t);
+                }
                 // Accepting a file its calls leave as it is would report a
                 // write of nothing (no block yet, prose only).
-                Some(edit) if edit.ok() && edit.original.as_deref() == Some(edit.content()) => {
+                Decision::Refuse(Why::Unchanged) => {
                     let why = match tab.app.accepted_content() {
                         Err(Refusal::NothingToAccept) => "has no complete block yet",
                         _ => "is left unchanged by its edits",
@@ -713,19 +755,11 @@ impl Workspace {
                     self.refuse(text, until, true);
                     return Effect::None;
                 }
-                Some(edit) if edit.ok() => {
-                    indices.push(self.edit_index(t).unwrap_or_default());
-                    accepted.push(t);
-                }
-                Some(edit) => {
-                    // The error's last line says what went wrong; a file
-                    // still streaming has none, its state says it all.
-                    let last_line = edit
-                        .error
-                        .as_deref()
-                        .and_then(|why| why.lines().rfind(|l| !l.trim().is_empty()))
-                        .map(|l| format!(": {}", l.trim()))
-                        .unwrap_or_default();
+                Decision::Refuse(why) => {
+                    let last_line = match why {
+                        Why::Refused(last_line) => last_line,
+                        _ => String::new(),
+                    };
                     let text = format!(
                         "nothing written: {} {}{last_line}",
                         edit.path,
@@ -735,7 +769,6 @@ impl Workspace {
                     self.refuse(text, until, true);
                     return Effect::None;
                 }
-                None => {}
             }
         }
         if indices.is_empty() {
@@ -760,19 +793,37 @@ impl Workspace {
                 }
             )
         });
-        if !confirmed
-            && let Some(text) = streaming_doubt.or_else(|| match &self.whole_patch {
-                // A patch's own doubts, not those of the blocks that show it.
-                Some(whole) => (!whole.doubts.is_empty()).then(|| {
-                    let again = key_char(key);
-                    format!(
-                        "{}: press {again} again to write anyway, Esc to cancel",
-                        whole.doubts.join("; ")
-                    )
-                }),
-                None => self.doubt_notice(&accepted, key),
-            })
-        {
+        // The files' doubts together: asked about until the key is pressed
+        // again. Computed only when they can still be asked (the notice
+        // selects the first doubtful block).
+        let doubts: Vec<String> = if confirmed {
+            Vec::new()
+        } else {
+            streaming_doubt
+                .or_else(|| match &self.whole_patch {
+                    // A patch's own doubts, not those of the blocks that show it.
+                    Some(whole) => (!whole.doubts.is_empty()).then(|| {
+                        let again = key_char(key);
+                        format!(
+                            "{}: press {again} again to write anyway, Esc to cancel",
+                            whole.doubts.join("; ")
+                        )
+                    }),
+                    None => self.doubt_notice(&accepted, key),
+                })
+                .into_iter()
+                .collect()
+        };
+        let all = Case::<()> {
+            input: Input::Whole,
+            result: Ok(None),
+            before: None,
+            deletes: true,
+            on_disk: Ok(()),
+            doubts,
+            answered: confirmed,
+        };
+        if let Decision::Ask(question) = accept(all) {
             let until = Until::Content(
                 indices
                     .iter()
@@ -780,7 +831,7 @@ impl Workspace {
                     .map(|e| (e.path.clone(), e.state, e.content().to_string()))
                     .collect(),
             );
-            self.refuse(text, until, true);
+            self.refuse(question.join("; "), until, true);
             self.confirming = Some(key);
             return Effect::None;
         }
