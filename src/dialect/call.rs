@@ -70,6 +70,28 @@ pub struct CallOutcome {
 }
 
 impl CallOutcome {
+    /// The agent refuses the call with `error` (its words exactly), the
+    /// call's stage `stage`, its edits `edits` (how far each got).
+    pub fn failed(error: String, stage: Option<String>, edits: Vec<EditMatch>) -> Self {
+        CallOutcome {
+            ok: false,
+            error: Some(error),
+            stage,
+            edits,
+            ..CallOutcome::default()
+        }
+    }
+
+    /// [`CallOutcome::failed`] for a call of one edit, which got as far as
+    /// `stage` (the call's stage too).
+    pub fn failed_at(error: String, stage: &str) -> Self {
+        let edit = EditMatch {
+            stage: stage.to_string(),
+            ..EditMatch::default()
+        };
+        Self::failed(error, Some(stage.to_string()), vec![edit])
+    }
+
     /// The file at `path` (an [`fs_path`]) as the agent leaves it:
     /// `Some(None)` deleted, `None` not written.
     pub fn written(&self, path: &str) -> Option<Option<&str>> {

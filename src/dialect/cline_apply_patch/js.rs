@@ -3,32 +3,9 @@
 //! `Array.prototype.slice`'s negative indices, `Number.prototype.toFixed`,
 //! `JSON.stringify` of a string, and the key order of `Object.entries`.
 
-/// JavaScript's `WhiteSpace` and `LineTerminator` code points, the set
-/// `trim()` and `trimEnd()` strip. Unlike Rust's `char::is_whitespace` it
-/// holds U+FEFF (a BOM) and not U+0085.
-pub fn is_js_space(c: char) -> bool {
-    matches!(
-        c,
-        '\t' | '\n' | '\u{0B}' | '\u{0C}' | '\r' | ' ' | '\u{A0}' | '\u{1680}' | '\u{2000}'
-            ..='\u{200A}'
-                | '\u{2028}'
-                | '\u{2029}'
-                | '\u{202F}'
-                | '\u{205F}'
-                | '\u{3000}'
-                | '\u{FEFF}'
-    )
-}
-
-/// `s.trim()`.
-pub fn trim(s: &str) -> &str {
-    s.trim_matches(is_js_space)
-}
-
-/// `s.trimEnd()`.
-pub fn trim_end(s: &str) -> &str {
-    s.trim_end_matches(is_js_space)
-}
+/// `s.trim()` and `s.trimEnd()` (JavaScript's whitespace set: U+FEFF
+/// stripped, U+0085 not): the engine's own.
+pub use crate::engine::js::{js_trim as trim, js_trim_end as trim_end};
 
 /// The `[from, to)` range `array.slice(start, end)` takes from an array of
 /// `len` items: negative indices count from the end, both are clamped.

@@ -156,16 +156,7 @@ fn resolve_path(file_path: &str, call: &ToolCall) -> String {
 }
 
 fn failure(error: String, stage: &str) -> CallOutcome {
-    CallOutcome {
-        ok: false,
-        error: Some(error),
-        stage: Some(stage.to_string()),
-        edits: vec![EditMatch {
-            stage: stage.to_string(),
-            ..EditMatch::default()
-        }],
-        ..CallOutcome::default()
-    }
+    CallOutcome::failed_at(error, stage)
 }
 
 /// `calculateEdit` + `execute`.

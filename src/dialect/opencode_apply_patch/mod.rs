@@ -359,13 +359,7 @@ fn stage_of(trace: &SeekTrace) -> Option<String> {
 }
 
 fn failure(error: String, stage: Option<String>, edits: Vec<EditMatch>) -> CallOutcome {
-    CallOutcome {
-        ok: false,
-        error: Some(error),
-        stage,
-        edits,
-        ..CallOutcome::default()
-    }
+    CallOutcome::failed(error, stage, edits)
 }
 
 #[cfg(test)]

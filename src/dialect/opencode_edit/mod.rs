@@ -253,16 +253,11 @@ fn convert_endings(text: &str, ending: &str) -> String {
 }
 
 fn failure(error: String, stage: Option<&str>) -> CallOutcome {
-    CallOutcome {
-        ok: false,
-        error: Some(error),
-        stage: stage.map(str::to_string),
-        edits: vec![EditMatch {
-            stage: stage.unwrap_or("none").to_string(),
-            ..EditMatch::default()
-        }],
-        ..CallOutcome::default()
-    }
+    let edit = EditMatch {
+        stage: stage.unwrap_or("none").to_string(),
+        ..EditMatch::default()
+    };
+    CallOutcome::failed(error, stage.map(str::to_string), vec![edit])
 }
 
 /// What `replace()` did.

@@ -48,13 +48,7 @@ impl CallMatcher for PiEdit {
 }
 
 fn failure(error: String, edits: Vec<EditMatch>) -> CallOutcome {
-    CallOutcome {
-        ok: false,
-        error: Some(error),
-        stage: Some("none".into()),
-        edits,
-        ..CallOutcome::default()
-    }
+    CallOutcome::failed(error, Some("none".into()), edits)
 }
 
 /// [`PiEdit`] with `home` for `~`.

@@ -4,26 +4,9 @@
 //! (`findMatchedSlice`), `maybeAugmentOldStringForDeletion`,
 //! `countOccurrences` and `extractEditSnippet`.
 
-/// JS `WhiteSpace` + `LineTerminator`, what `trimEnd()` removes (U+FEFF
+/// `value.trimEnd()` (JS `WhiteSpace` + `LineTerminator`: U+FEFF
 /// included, U+0085 not).
-fn is_space(c: char) -> bool {
-    matches!(
-        c,
-        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
-            ..='\u{200a}'
-                | '\u{2028}'
-                | '\u{2029}'
-                | '\u{202f}'
-                | '\u{205f}'
-                | '\u{3000}'
-                | '\u{feff}'
-    )
-}
-
-/// `value.trimEnd()`.
-fn trim_end(value: &str) -> &str {
-    value.trim_end_matches(is_space)
-}
+use crate::engine::js::js_trim_end as trim_end;
 
 /// `UNICODE_EQUIVALENT_MAP`: dashes, curly quotes and space variants to
 /// their ASCII form; one character for one (and one UTF-16 unit for one).

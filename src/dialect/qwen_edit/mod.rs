@@ -125,21 +125,6 @@ fn unescape_path(path: &str) -> String {
     out
 }
 
-/// JS `trim()`'s whitespace set.
-fn is_js_space(c: char) -> bool {
-    matches!(
-        c,
-        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
-            ..='\u{200a}'
-                | '\u{2028}'
-                | '\u{2029}'
-                | '\u{202f}'
-                | '\u{205f}'
-                | '\u{3000}'
-                | '\u{feff}'
-    )
-}
-
 /// `build()`: the schema, then `validateToolParamValues`.
 fn validate(input: &Value) -> Result<Params, String> {
     let Some(object) = input.as_object() else {
@@ -166,7 +151,7 @@ fn validate(input: &Value) -> Result<Params, String> {
     let file_path = unescape_path(
         text("file_path")
             .unwrap_or_default()
-            .trim_matches(is_js_space),
+            .trim_matches(crate::engine::js::is_js_whitespace),
     );
     if file_path.is_empty() {
         return Err("The 'file_path' parameter must be non-empty.".to_string());
@@ -183,16 +168,7 @@ fn validate(input: &Value) -> Result<Params, String> {
 }
 
 fn failure(error: String, stage: &str) -> CallOutcome {
-    CallOutcome {
-        ok: false,
-        error: Some(error),
-        stage: Some(stage.to_string()),
-        edits: vec![EditMatch {
-            stage: stage.to_string(),
-            ..EditMatch::default()
-        }],
-        ..CallOutcome::default()
-    }
+    CallOutcome::failed_at(error, stage)
 }
 
 /// The path is used as given, so the system resolves each `..` physically:

@@ -427,16 +427,7 @@ impl Parser {
 /// The content blocks of a message whose content is an array; a block of
 /// an unknown shape is skipped.
 fn blocks<'a>(message: Option<&LineMessage<'a>>) -> Vec<LineBlock<'a>> {
-    let Some(content) = message.and_then(|m| m.content) else {
-        return Vec::new();
-    };
-    match serde_json::from_str::<Vec<&RawValue>>(content.get()) {
-        Ok(items) => items
-            .into_iter()
-            .filter_map(|raw| serde_json::from_str(raw.get()).ok())
-            .collect(),
-        Err(_) => Vec::new(),
-    }
+    super::reader::known_items(message.and_then(|m| m.content))
 }
 
 impl super::reader::FormatReader for Parser {

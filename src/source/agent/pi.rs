@@ -402,13 +402,9 @@ impl Parser {
     fn message(&mut self, message: &Message, store: &mut Store) {
         match text_of(message.role).as_deref() {
             Some("assistant") => {
-                let blocks: Vec<ToolCallBlock> = message
-                    .content
-                    .and_then(|raw| serde_json::from_str::<Vec<&RawValue>>(raw.get()).ok())
-                    .unwrap_or_default()
+                let blocks: Vec<ToolCallBlock> = super::reader::known_items(message.content)
                     .into_iter()
-                    .filter_map(|raw| serde_json::from_str::<ToolCallBlock>(raw.get()).ok())
-                    .filter(|b| b.kind == "toolCall")
+                    .filter(|b: &ToolCallBlock| b.kind == "toolCall")
                     .collect();
                 // A message with tool calls that ended without its finish
                 // reason keeps pi's first `stop`; one cut by the token

@@ -327,16 +327,7 @@ impl StreamParser {
 /// The content blocks of a live message whose content is an array; a
 /// block of an unknown shape is skipped.
 fn stream_blocks<'a>(message: Option<&StreamMessage<'a>>) -> Vec<StreamBlock<'a>> {
-    let Some(content) = message.and_then(|m| m.content) else {
-        return Vec::new();
-    };
-    match serde_json::from_str::<Vec<&RawValue>>(content.get()) {
-        Ok(items) => items
-            .into_iter()
-            .filter_map(|raw| serde_json::from_str(raw.get()).ok())
-            .collect(),
-        Err(_) => Vec::new(),
-    }
+    super::reader::known_items(message.and_then(|m| m.content))
 }
 
 /// A line's kind alone: what a line of an unknown shape is named by.
@@ -544,16 +535,7 @@ impl SessionParser {
 
 /// The parts of a record's message; a part of an unknown shape is skipped.
 fn parts(message: Option<&RecordMessage>) -> Vec<Part> {
-    let Some(raw) = message.and_then(|m| m.parts) else {
-        return Vec::new();
-    };
-    match serde_json::from_str::<Vec<&RawValue>>(raw.get()) {
-        Ok(items) => items
-            .into_iter()
-            .filter_map(|raw| serde_json::from_str(raw.get()).ok())
-            .collect(),
-        Err(_) => Vec::new(),
-    }
+    super::reader::known_items(message.and_then(|m| m.parts))
 }
 
 impl super::reader::FormatReader for SessionParser {

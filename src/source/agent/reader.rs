@@ -45,3 +45,47 @@ impl FormatReader for EachUnit {
         (self.0)(text, store);
     }
 }
+
+/// The items of a JSON array (a message's content blocks or parts) that
+/// read as `T`; an item of another shape is skipped, and anything but an
+/// array (or nothing) is no items. The readers take only the shapes they
+/// know and go on past the rest, as the agents add new ones.
+pub(super) fn known_items<'a, T: serde::Deserialize<'a>>(
+    array: Option<&'a serde_json::value::RawValue>,
+) -> Vec<T> {
+    let Some(array) = array else {
+        return Vec::new();
+    };
+    match serde_json::from_str::<Vec<&serde_json::value::RawValue>>(array.get()) {
+        Ok(items) => items
+            .into_iter()
+            .filter_map(|raw| serde_json::from_str(raw.get()).ok())
+            .collect(),
+        Err(_) => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::known_items;
+    use serde::Deserialize;
+    use serde_json::value::RawValue;
+
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Named {
+        name: String,
+    }
+
+    #[test]
+    fn only_the_items_of_a_known_shape_are_read() {
+        let raw: &RawValue =
+            serde_json::from_str(r#"[{"name":"a"},{"other":1},3,{"name":"b"}]"#).unwrap();
+        assert_eq!(
+            known_items::<Named>(Some(raw)),
+            vec![Named { name: "a".into() }, Named { name: "b".into() }]
+        );
+        let object: &RawValue = serde_json::from_str(r#"{"name":"a"}"#).unwrap();
+        assert!(known_items::<Named>(Some(object)).is_empty());
+        assert!(known_items::<Named>(None).is_empty());
+    }
+}
