@@ -99,35 +99,18 @@ pub fn first_block_offset(text: &str) -> Option<usize> {
 /// still open at the end is partial; blocks with no file name anywhere
 /// above are skipped (Aider rejects them too).
 pub fn parse(text: &str) -> Vec<ToolCall> {
-    let lines: Vec<&str> = text.split_inclusive('\n').collect();
-    let mut calls = Vec::new();
-    let mut last_path: Option<String> = None;
-    let mut i = 0;
-    while i < lines.len() {
-        if !is_head(lines[i]) {
-            i += 1;
-            continue;
-        }
-        let path = find_filename(&lines[i.saturating_sub(3)..i]).or_else(|| last_path.clone());
-        let (body, closed, next) = read_block(&lines, i + 1);
-        i = next;
-        let Some(path) = path else { continue };
-        last_path = Some(path.clone());
-        calls.push(ToolCall {
-            kind: CallKind::ReplaceInFile,
-            path,
-            path_complete: true,
-            body,
-            partial: !closed,
-        });
-    }
-    calls
+    blocks(text).into_iter().map(|(call, _)| call).collect()
 }
 
 /// The 1-based first and last line of `text` of each block [`parse`]
 /// returns, in the same order: its SEARCH marker through its REPLACE
 /// marker (the last line while it is open).
 pub fn block_lines(text: &str) -> Vec<[usize; 2]> {
+    blocks(text).into_iter().map(|(_, lines)| lines).collect()
+}
+
+/// Each block [`parse`] returns with the lines [`block_lines`] gives it.
+fn blocks(text: &str) -> Vec<(ToolCall, [usize; 2])> {
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
     let mut out = Vec::new();
     let mut last_path: Option<String> = None;
@@ -138,13 +121,19 @@ pub fn block_lines(text: &str) -> Vec<[usize; 2]> {
             continue;
         }
         let path = find_filename(&lines[i.saturating_sub(3)..i]).or_else(|| last_path.clone());
-        let (_, _, next) = read_block(&lines, i + 1);
+        let (body, closed, next) = read_block(&lines, i + 1);
         let first = i + 1;
         i = next;
-        if path.is_some() {
-            last_path = path;
-            out.push([first, next.max(first)]);
-        }
+        let Some(path) = path else { continue };
+        last_path = Some(path.clone());
+        let call = ToolCall {
+            kind: CallKind::ReplaceInFile,
+            path,
+            path_complete: true,
+            body,
+            partial: !closed,
+        };
+        out.push((call, [first, next.max(first)]));
     }
     out
 }
