@@ -52,6 +52,25 @@ pub struct PatchPreview {
     pub input_lines: Vec<(String, Vec<[usize; 2]>)>,
 }
 
+impl PatchPreview {
+    /// The preview of `outcome` before anything is added: no calls, no
+    /// refusal, no doubts, a Codex patch.
+    fn empty(outcome: PatchOutcome) -> Self {
+        PatchPreview {
+            calls: Vec::new(),
+            refused: Vec::new(),
+            failed: Vec::new(),
+            loose: Vec::new(),
+            levels: Vec::new(),
+            outcome,
+            refusal: None,
+            doubts: Vec::new(),
+            agent: None,
+            input_lines: Vec::new(),
+        }
+    }
+}
+
 /// A whole tool input for `row`'s agent matcher over a folder (an Aider
 /// reply, whose blocks may edit several files), as the transcript
 /// previewer shows a patch: one call per file the agent writes, its blocks
@@ -67,16 +86,8 @@ pub fn agent_folder_preview(
     cwd: &str,
 ) -> PatchPreview {
     let mut preview = PatchPreview {
-        calls: Vec::new(),
-        refused: Vec::new(),
-        failed: Vec::new(),
-        loose: Vec::new(),
-        levels: Vec::new(),
-        outcome: crate::dialect::apply_patch::apply_text("", fs, cwd),
-        refusal: None,
-        doubts: Vec::new(),
         agent: Some(row.title),
-        input_lines: Vec::new(),
+        ..PatchPreview::empty(crate::dialect::apply_patch::apply_text("", fs, cwd))
     };
     let (Some(matcher), Some(input)) = (row.matcher(), row.input_of(text)) else {
         preview.refusal = Some(format!("{} does not read this input", row.title));
@@ -287,16 +298,9 @@ pub fn preview(text: &str, fs: &dyn PatchFs, cwd: &str, ended: bool) -> PatchPre
         _ => Vec::new(),
     };
     let mut preview = PatchPreview {
-        calls: Vec::new(),
-        refused: Vec::new(),
-        failed: Vec::new(),
-        loose: Vec::new(),
-        levels: Vec::new(),
-        outcome: outcome.clone(),
         refusal,
         doubts,
-        agent: None,
-        input_lines: Vec::new(),
+        ..PatchPreview::empty(outcome.clone())
     };
     let last = partial.sections.len().saturating_sub(1);
     for (i, (section, report)) in partial.sections.iter().zip(&outcome.sections).enumerate() {

@@ -108,15 +108,7 @@ impl TranscriptFiles {
     /// An apply_patch: run as the reference runs it over the files as
     /// first loaded, shown as blocks (see [`crate::source::patch_preview`]).
     fn reparse_patch(&mut self) {
-        let cwd = self
-            .paths
-            .cwd
-            .canonicalize()
-            .unwrap_or_else(|_| self.paths.cwd.clone());
-        let fs = LoadedFs {
-            paths: &self.paths,
-            originals: std::cell::RefCell::new(&mut self.originals),
-        };
+        let (cwd, fs) = LoadedFs::of(&self.paths, &mut self.originals);
         let patch = patch_preview::preview(&self.text, &fs, &cwd.to_string_lossy(), self.ended);
         let load = |p: &str| fs.load(p);
         let edits = transcript::apply_calls(&patch.calls, load, self.ws.options());
@@ -129,15 +121,7 @@ impl TranscriptFiles {
     /// A whole tool input for an agent's own matcher over the folder (an
     /// Aider reply), shown as a patch is: one tab per file it writes.
     fn reparse_agent(&mut self, row: &'static crate::dialect::registry::DialectRow) {
-        let cwd = self
-            .paths
-            .cwd
-            .canonicalize()
-            .unwrap_or_else(|_| self.paths.cwd.clone());
-        let fs = LoadedFs {
-            paths: &self.paths,
-            originals: std::cell::RefCell::new(&mut self.originals),
-        };
+        let (cwd, fs) = LoadedFs::of(&self.paths, &mut self.originals);
         let preview =
             patch_preview::agent_folder_preview(row, &self.text, &fs, &cwd.to_string_lossy());
         let load = |p: &str| fs.load(p);
@@ -210,7 +194,24 @@ struct LoadedFs<'a> {
     originals: std::cell::RefCell<&'a mut HashMap<String, Result<Option<String>, PathError>>>,
 }
 
-impl LoadedFs<'_> {
+impl<'a> LoadedFs<'a> {
+    /// The folder as first loaded, and its path as the matchers name it
+    /// (canonical when it can be).
+    fn of(
+        paths: &'a Paths,
+        originals: &'a mut HashMap<String, Result<Option<String>, PathError>>,
+    ) -> (std::path::PathBuf, Self) {
+        let cwd = paths
+            .cwd
+            .canonicalize()
+            .unwrap_or_else(|_| paths.cwd.clone());
+        let fs = LoadedFs {
+            paths,
+            originals: std::cell::RefCell::new(originals),
+        };
+        (cwd, fs)
+    }
+
     fn load(&self, path: &str) -> Result<Option<String>, PathError> {
         self.originals
             .borrow_mut()
