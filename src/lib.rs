@@ -75,6 +75,8 @@ mod output;
 mod report;
 mod tui;
 
+/// Standard base64, padded (the clipboard, the Aider world).
+mod base64;
 /// Line, word and character diffs, through one Myers routine (used by the
 /// diagnosis and by the previewer).
 pub mod textdiff;

@@ -8,7 +8,7 @@ use crate::tui::app::Notice;
 /// Copies `text`, corrected block `block`, through `terminal` (OSC 52) and
 /// into a temporary file; says where it went.
 pub(super) fn copy_suggestion(terminal: &mut impl Write, block: usize, text: &str) -> Notice {
-    let osc = format!("\x1b]52;c;{}\x07", base64(text.as_bytes()));
+    let osc = format!("\x1b]52;c;{}\x07", crate::base64::encode(text.as_bytes()));
     let clipboard = terminal
         .write_all(osc.as_bytes())
         .and_then(|()| terminal.flush())
@@ -38,35 +38,8 @@ pub(super) fn copy_suggestion(terminal: &mut impl Write, block: usize, text: &st
     }
 }
 
-fn base64(bytes: &[u8]) -> String {
-    const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let n = chunk
-            .iter()
-            .enumerate()
-            .fold(0u32, |n, (i, &b)| n | (b as u32) << (16 - 8 * i));
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(ABC[(n >> (18 - 6 * i) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
-    #[test]
-    fn base64_matches_rfc4648() {
-        assert_eq!(super::base64(b""), "");
-        assert_eq!(super::base64(b"f"), "Zg==");
-        assert_eq!(super::base64(b"fo"), "Zm8=");
-        assert_eq!(super::base64(b"foobar"), "Zm9vYmFy");
-    }
-
     #[test]
     fn a_copy_writes_osc_52_and_says_so() {
         let mut terminal = Vec::new();

@@ -131,7 +131,7 @@ impl<'a> World<'a> {
             Found::Other(_) => return None,
         };
         if IMAGE_EXTENSIONS.iter().any(|ext| full.ends_with(ext)) {
-            return Some(base64(content.as_bytes()));
+            return Some(crate::base64::encode(content.as_bytes()));
         }
         Some(universal_newlines(content))
     }
@@ -236,26 +236,6 @@ pub fn relpath(path: &str, start: &str) -> String {
     }
 }
 
-/// Standard base64 with padding (Python's `base64.b64encode`).
-fn base64(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let triple = chunk
-            .iter()
-            .enumerate()
-            .fold(0u32, |acc, (i, &b)| acc | (u32::from(b) << (16 - 8 * i)));
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(ALPHABET[((triple >> (18 - 6 * i)) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -265,12 +245,5 @@ mod tests {
         assert_eq!(relpath("/w/p/src/a.py", "/w/p"), "src/a.py");
         assert_eq!(relpath("/w/other/a.py", "/w/p"), "../other/a.py");
         assert_eq!(relpath("/w/p", "/w/p"), ".");
-    }
-
-    #[test]
-    fn base64_pads_like_python() {
-        assert_eq!(base64(b"abcd"), "YWJjZA==");
-        assert_eq!(base64(b"abc"), "YWJj");
-        assert_eq!(base64(b""), "");
     }
 }
