@@ -73,6 +73,44 @@ pub fn js_slice(s: &str, start: usize, end: usize) -> &str {
     if start >= end { "" } else { &s[start..end] }
 }
 
+/// `Number.prototype.toString()` (radix 10) of a double: the shortest
+/// digits that round-trip, placed as ECMAScript's Number::toString says
+/// (plain up to 21 integer digits, `0.000001` down to 1e-6, else
+/// `d.ddde+n`).
+pub fn number_to_string(n: f64) -> String {
+    if n.is_nan() {
+        return "NaN".into();
+    }
+    if n == 0.0 {
+        return "0".into();
+    }
+    if n.is_infinite() {
+        return if n > 0.0 { "Infinity" } else { "-Infinity" }.into();
+    }
+    if n < 0.0 {
+        return format!("-{}", number_to_string(-n));
+    }
+    // Rust's `{:e}` gives the shortest round-trip digits: `d.ddde±x`.
+    let scientific = format!("{n:e}");
+    let (mantissa, exponent) = scientific.split_once('e').unwrap_or((&scientific, "0"));
+    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
+    let k = digits.len() as i64;
+    // ECMAScript's n: the value is 0.digits × 10^n.
+    let e = exponent.parse::<i64>().unwrap_or(0) + 1;
+    if k <= e && e <= 21 {
+        format!("{digits}{}", "0".repeat((e - k) as usize))
+    } else if 0 < e && e <= 21 {
+        format!("{}.{}", &digits[..e as usize], &digits[e as usize..])
+    } else if -6 < e && e <= 0 {
+        format!("0.{}{digits}", "0".repeat((-e) as usize))
+    } else {
+        let sign = if e - 1 < 0 { '-' } else { '+' };
+        let (first, rest) = digits.split_at(1);
+        let point = if rest.is_empty() { "" } else { "." };
+        format!("{first}{point}{rest}e{sign}{}", (e - 1).abs())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

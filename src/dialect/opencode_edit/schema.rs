@@ -53,35 +53,7 @@ fn format_value(value: &Value) -> String {
 /// JavaScript's `String(number)`: the shortest digits that read back,
 /// positional from 1e-6 up to 1e21, else with an exponent.
 pub fn js_number(x: f64) -> String {
-    if x.is_nan() {
-        return "NaN".into();
-    }
-    if x == 0.0 {
-        return "0".into();
-    }
-    if x.is_infinite() {
-        return if x > 0.0 { "Infinity" } else { "-Infinity" }.into();
-    }
-    let sign = if x < 0.0 { "-" } else { "" };
-    let scientific = format!("{:e}", x.abs());
-    let (mantissa, exponent) = scientific.split_once('e').unwrap_or((&scientific, "0"));
-    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
-    let k = digits.len() as i64;
-    let n = exponent.parse::<i64>().unwrap_or(0) + 1;
-    let body = if k <= n && n <= 21 {
-        format!("{digits}{}", "0".repeat((n - k) as usize))
-    } else if 0 < n && n <= 21 {
-        format!("{}.{}", &digits[..n as usize], &digits[n as usize..])
-    } else if -6 < n && n <= 0 {
-        format!("0.{}{digits}", "0".repeat((-n) as usize))
-    } else {
-        let e = n - 1;
-        let e_sign = if e >= 0 { "+" } else { "-" };
-        let (first, rest) = digits.split_at(1);
-        let point = if rest.is_empty() { "" } else { "." };
-        format!("{first}{point}{rest}e{e_sign}{}", e.abs())
-    };
-    format!("{sign}{body}")
+    crate::engine::js::number_to_string(x)
 }
 
 #[cfg(test)]

@@ -47,38 +47,7 @@ fn js_number(number: &serde_json::Number) -> String {
     if number.is_i64() || number.is_u64() {
         return number.to_string();
     }
-    let value = number.as_f64().unwrap_or(0.0);
-    if value == 0.0 {
-        return "0".to_string();
-    }
-    let sign = if value < 0.0 { "-" } else { "" };
-    // Shortest round-trip digits and exponent, as JS's Number::toString.
-    let scientific = format!("{:e}", value.abs());
-    let (mantissa, exponent) = scientific.split_once('e').unwrap_or((&scientific, "0"));
-    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
-    let exponent: i64 = exponent.parse().unwrap_or(0);
-    let k = digits.len() as i64;
-    let n = exponent + 1;
-    let body = if k <= n && n <= 21 {
-        format!("{digits}{}", "0".repeat((n - k) as usize))
-    } else if 0 < n && n <= 21 {
-        format!("{}.{}", &digits[..n as usize], &digits[n as usize..])
-    } else if -6 < n && n <= 0 {
-        format!("0.{}{digits}", "0".repeat((-n) as usize))
-    } else {
-        let e = n - 1;
-        let e = if e >= 0 {
-            format!("+{e}")
-        } else {
-            e.to_string()
-        };
-        if k == 1 {
-            format!("{digits}e{e}")
-        } else {
-            format!("{}.{}e{e}", &digits[..1], &digits[1..])
-        }
-    };
-    format!("{sign}{body}")
+    crate::engine::js::number_to_string(number.as_f64().unwrap_or(0.0))
 }
 
 /// `SchemaValidator.validate`'s coercions for this schema: `fixBooleanValues`
