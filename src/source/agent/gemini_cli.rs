@@ -30,7 +30,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::store::Store;
-use super::{AgentError, AgentTool, CallInput, EditInput, FileContent, Verdict};
+use super::{AgentError, AgentTool, EditInput, FileContent, Verdict};
 
 /// The `--dialect` srview runs a `replace` call with.
 const REPLACE_DIALECT: &str = "gemini-replace";
@@ -282,25 +282,9 @@ impl Parser {
             _ => return None,
         };
         let what = format!("{name} tool input");
-        let Some(path) = input.get("file_path").and_then(Value::as_str) else {
-            store.missing(&what, "file_path");
-            return None;
-        };
-        let edit = match tool {
-            AgentTool::WriteFile => {
-                let Some(content) = input.get("content").and_then(Value::as_str) else {
-                    store.missing(&what, "content");
-                    return None;
-                };
-                EditInput::Whole(content.to_string())
-            }
-            _ => EditInput::Call(CallInput {
-                dialect: REPLACE_DIALECT,
-                input: input.clone(),
-                path: path.to_string(),
-            }),
-        };
-        Some(store.push(tool, path, edit, false))
+        let (path, edit) =
+            EditInput::of_file_path_call(tool, input, REPLACE_DIALECT, store, &what)?;
+        Some(store.push(tool, &path, edit, false))
     }
 
     /// The saved session's first user message (the CLI's session context)

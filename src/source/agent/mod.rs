@@ -290,6 +290,40 @@ impl CallInput {
 }
 
 impl EditInput {
+    /// A call of a tool whose input names its file `file_path` (Gemini
+    /// CLI's and Qwen Code's tools): `write_file`'s `content` is the whole
+    /// file; any other tool's input is run by `dialect`. `None`, with the
+    /// missing field recorded under `what`, when the input lacks the path
+    /// or the content a write needs. Returns the path and the input.
+    fn of_file_path_call(
+        tool: AgentTool,
+        args: &serde_json::Value,
+        dialect: &'static str,
+        store: &mut store::Store,
+        what: &str,
+    ) -> Option<(String, EditInput)> {
+        use serde_json::Value;
+        let Some(path) = args.get("file_path").and_then(Value::as_str) else {
+            store.missing(what, "file_path");
+            return None;
+        };
+        let input = match tool {
+            AgentTool::WriteFile => {
+                let Some(content) = args.get("content").and_then(Value::as_str) else {
+                    store.missing(what, "content");
+                    return None;
+                };
+                EditInput::Whole(content.to_string())
+            }
+            _ => EditInput::Call(CallInput {
+                dialect,
+                input: args.clone(),
+                path: path.to_string(),
+            }),
+        };
+        Some((path.to_string(), input))
+    }
+
     /// The edit's own text, as srview reads it as a diff: the SEARCH/REPLACE
     /// blocks, the patch section, the tool input as edit JSON (`{"tool":
     /// "Edit", "file_path": ...}`; while it streams, as far as it has

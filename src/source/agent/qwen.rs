@@ -31,7 +31,7 @@ use serde_json::value::RawValue;
 
 use super::anthropic::{CallIds, StreamEvent, ToolInputs};
 use super::store::Store;
-use super::{AgentTool, CallInput, ContentOrigin, EditInput, FileContent, Verdict};
+use super::{AgentTool, ContentOrigin, EditInput, FileContent, Verdict};
 
 /// The Qwen Code versions whose output this reader was built on.
 const KNOWN_VERSIONS: &[&str] = &["0.24.4"];
@@ -104,36 +104,6 @@ pub(super) fn refused_unread(message: &str) -> bool {
     message.starts_with("File ") && message.contains(" has not been read in this session.")
 }
 
-/// An edit tool call read into the store: the edit's input as srview runs
-/// it, `None` (with the missing field recorded) when the input lacks the
-/// path or the content a write needs.
-fn call_input(
-    tool: AgentTool,
-    args: &Value,
-    store: &mut Store,
-    what: &str,
-) -> Option<(String, EditInput)> {
-    let Some(path) = args.get("file_path").and_then(Value::as_str) else {
-        store.missing(what, "file_path");
-        return None;
-    };
-    let input = match tool {
-        AgentTool::WriteFile => {
-            let Some(content) = args.get("content").and_then(Value::as_str) else {
-                store.missing(what, "content");
-                return None;
-            };
-            EditInput::Whole(content.to_string())
-        }
-        _ => EditInput::Call(CallInput {
-            dialect: EDIT_DIALECT,
-            input: args.clone(),
-            path: path.to_string(),
-        }),
-    };
-    Some((path.to_string(), input))
-}
-
 /// The tool call `id` named by `name` with `args`: a new edit, or the
 /// streaming one that call began; other tools mark a possible write.
 fn record_call(
@@ -151,7 +121,8 @@ fn record_call(
         return;
     };
     let known = id.and_then(|id| by_id.get(id)).copied();
-    let Some((path, input)) = call_input(tool, args, store, what) else {
+    let Some((path, input)) = EditInput::of_file_path_call(tool, args, EDIT_DIALECT, store, what)
+    else {
         // A streaming edit whose final input cannot be read stays as it
         // streamed; the verdict still comes.
         return;
