@@ -931,6 +931,33 @@ fn fix_prints_the_corrected_tool_input() {
         .stdin(b"*** Begin Patch\n*** End Patch\n")
         .output();
     assert_eq!(patch.status.code(), Some(2));
+    // FILE not edited by the input: said, nothing printed (a string edit,
+    // a patch).
+    support::files::write(root, "other.py", b"x = 1\n");
+    for (dialect, input, noun) in [
+        ("gemini-replace", input, "input"),
+        (
+            "opencode-apply-patch",
+            r#"{"patchText":"*** Begin Patch\n*** Update File: c.py\n@@\n-    total = 0\n+    total = 1\n*** End Patch"}"#,
+            "input",
+        ),
+    ] {
+        let out = support::runner::srview(["fix", "other.py", "-", "--dialect", dialect])
+            .cwd(root)
+            .stdin(input.as_bytes())
+            .output();
+        assert_eq!(text(&out.stdout), "", "{dialect}");
+        assert_eq!(
+            (out.status.code(), text(&out.stderr)),
+            (
+                Some(2),
+                format!(
+                    "srview: other.py: the {noun} does not edit this file, or it cannot be read\n"
+                )
+            ),
+            "{dialect}"
+        );
+    }
 }
 
 /// `srview apply --transcript PATCH --cwd DIR --dialect NAME --write`, the

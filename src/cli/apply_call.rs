@@ -568,14 +568,7 @@ pub(super) fn fix(args: &super::FixArgs, row: &DialectRow, text: &str) -> CmdRes
         )));
     }
     let cwd = std::env::current_dir().map_err(|e| Error::read("the current folder", e))?;
-    let run = run_matcher(row, text, &cwd, Some(&args.file))?;
-    let target = file_path(&run.cwd, &args.file);
-    if !matches!(run.seen.get(&target), Some(Entry::File(_))) {
-        return Err(Error::refused(format!(
-            "{}: the input does not edit this file, or it cannot be read",
-            args.file.display()
-        )));
-    }
+    let (run, target, _) = run_on_file(args, row, text, &cwd, "input")?;
     let input = &run.input;
     let correction = correction(row, &run, &target);
     let (printed, code) = match &correction {
@@ -631,14 +624,8 @@ pub(super) fn fix(args: &super::FixArgs, row: &DialectRow, text: &str) -> CmdRes
 /// hunk exactly and succeeds.
 fn fix_patch(args: &super::FixArgs, row: &DialectRow, text: &str) -> CmdResult {
     let cwd = std::env::current_dir().map_err(|e| Error::read("the current folder", e))?;
-    let run = run_matcher(row, text, &cwd, Some(&args.file))?;
-    let target = file_path(&run.cwd, &args.file);
-    let Some(Entry::File(content)) = run.seen.get(&target) else {
-        return Err(Error::refused(format!(
-            "{}: the input does not edit this file, or it cannot be read",
-            args.file.display()
-        )));
-    };
+    let (run, target, content) = run_on_file(args, row, text, &cwd, "input")?;
+    let content = &content;
     let exact = run.outcome.ok && run.outcome.edits.iter().all(|e| !e.loose);
     if exact {
         eprintln!("srview: nothing to fix: every hunk is placed exactly");
@@ -719,14 +706,8 @@ fn fix_patch(args: &super::FixArgs, row: &DialectRow, text: &str) -> CmdResult {
 /// blocks only when Aider's own matcher then places every block `perfect`.
 fn fix_aider(args: &super::FixArgs, row: &DialectRow, text: &str) -> CmdResult {
     let cwd = std::env::current_dir().map_err(|e| Error::read("the current folder", e))?;
-    let run = run_matcher(row, text, &cwd, Some(&args.file))?;
-    let target = file_path(&run.cwd, &args.file);
-    let Some(Entry::File(content)) = run.seen.get(&target) else {
-        return Err(Error::refused(format!(
-            "{}: the reply does not edit this file, or it cannot be read",
-            args.file.display()
-        )));
-    };
+    let (run, target, content) = run_on_file(args, row, text, &cwd, "reply")?;
+    let content = &content;
     let reply = run
         .input
         .get("reply")
@@ -840,6 +821,29 @@ fn correction(
 }
 
 /// FILE as the matcher's file system names it (see [`fs_path`]).
+/// `fix FILE INPUT`'s run of `row`'s matcher over `cwd`: the run, FILE as
+/// the matcher names it, and FILE's content as the matcher read it; an
+/// error when the `input` (the tool's input, Aider's reply) does not edit
+/// FILE or FILE cannot be read.
+fn run_on_file(
+    args: &super::FixArgs,
+    row: &DialectRow,
+    text: &str,
+    cwd: &Path,
+    input: &str,
+) -> Result<(Run, String, String), Error> {
+    let run = run_matcher(row, text, cwd, Some(&args.file))?;
+    let target = file_path(&run.cwd, &args.file);
+    let Some(Entry::File(content)) = run.seen.get(&target) else {
+        return Err(Error::refused(format!(
+            "{}: the {input} does not edit this file, or it cannot be read",
+            args.file.display()
+        )));
+    };
+    let content = content.clone();
+    Ok((run, target, content))
+}
+
 fn file_path(cwd: &Path, file: &Path) -> String {
     let absolute = if file.is_absolute() {
         file.to_path_buf()
