@@ -6,8 +6,10 @@ use serde_json::json;
 use srview::gate::{Case, GateAgent};
 
 use super::{
-    assert_exact_with_agents_matcher, inventory, judged, patch, payload_with, rewritten_input,
+    CWD, assert_exact_with_agents_matcher, deny_reason, edit_payload, inventory, judged,
+    own_payload, patch, payload_with, rewritten_input,
 };
+use srview::gate::Answer;
 
 /// Codex 0.169.0, `quotes`: a patch written with curly quotes where the
 /// file has straight ones matches only at Codex's `unicode` level. Its
@@ -65,4 +67,85 @@ fn codex_keeps_the_files_own_curly_quotes_in_added_lines() {
          -    label = \u{201c}low\u{201d} if item.qty < LOW_STOCK else \"ok\"  # \u{2013} note\n\
          +    label = \u{201c}LOW\u{201d} if item.qty < LOW_STOCK else \"ok\"  # \u{2014} note\n*** End Patch\n"
     );
+}
+
+/// Claude Code 2.1.328, `write-elided`: a Write over `inventory.py` keeping
+/// its first 14 lines and standing in for the other 40 with
+/// `# ... rest of the file unchanged ...`. The gate passed it as exact and
+/// the real Claude Code wrote it: 38 lines of code gone. Now a doubt (to
+/// the review pane, else denied) in every agent's write tool; a write
+/// that loses no line, a placeholder the file holds already, and a bare
+/// `...` (Python's Ellipsis) are no doubt.
+#[test]
+fn a_write_standing_in_for_lines_it_leaves_out_is_a_doubt() {
+    let path = format!("{CWD}/inventory.py");
+    let head: String = inventory().split_inclusive('\n').take(14).collect();
+    let elided = head.replace("LOW_STOCK = 5\n", "LOW_STOCK = 10\n")
+        + "\n# ... rest of the file unchanged ...\n";
+    let write = |agent: GateAgent, content: &str| {
+        let bytes = match agent {
+            GateAgent::ClaudeCode => payload_with(
+                agent,
+                "w_write_allow",
+                json!({"file_path": path, "content": content}),
+            ),
+            GateAgent::GeminiCli | GateAgent::QwenCode => {
+                let mut json: serde_json::Value =
+                    serde_json::from_slice(&edit_payload(agent, json!({}))).expect("JSON");
+                json["tool_name"] = "write_file".into();
+                json["tool_input"] = json!({"file_path": path, "content": content});
+                json.to_string().into_bytes()
+            }
+            GateAgent::Opencode => {
+                own_payload("write", json!({"filePath": path, "content": content}))
+            }
+            _ => own_payload("write", json!({"path": path, "content": content})),
+        };
+        judged(agent, &bytes)
+    };
+    for agent in [
+        GateAgent::ClaudeCode,
+        GateAgent::GeminiCli,
+        GateAgent::QwenCode,
+        GateAgent::Opencode,
+        GateAgent::Pi,
+    ] {
+        let judgment = write(agent, &elided);
+        assert_eq!(judgment.case, Case::Doubt, "{agent:?}");
+        assert_eq!(
+            deny_reason(&judgment),
+            format!(
+                "srview gate: the edit of {path} matches exactly, but srview cannot stand behind \
+                 its result: its content stands in for lines it leaves out (line 16: `# ... rest of \
+                 the file unchanged ...`), so writing it deletes 28 non-blank lines of the file \
+                 (54 lines become 16): send the whole content, every line the file keeps, or edit \
+                 only the lines that change.\n(no review pane runs, so srview's policy doubt=review \
+                 falls back to deny)"
+            ),
+            "{agent:?}"
+        );
+        // Every line kept, a placeholder added: nothing lost.
+        let kept = inventory() + "# ... more helpers to come ...\n";
+        assert_eq!(write(agent, &kept).case, Case::Exact, "{agent:?}");
+        // Python's Ellipsis as a body is code.
+        let stub = head.clone() + "\ndef total_value(items):\n    ...\n";
+        assert_eq!(write(agent, &stub).case, Case::Exact, "{agent:?}");
+        assert_eq!(write(agent, &stub).answer, Answer::NoOpinion, "{agent:?}");
+    }
+    // A placeholder the file holds already is the file's own text.
+    let file = inventory().replace(
+        "LOW_STOCK = 5\n",
+        "LOW_STOCK = 5\n# ... rest of the file unchanged ...\n",
+    );
+    let judgment = super::judge_on(
+        GateAgent::ClaudeCode,
+        &payload_with(
+            GateAgent::ClaudeCode,
+            "w_write_allow",
+            json!({"file_path": path, "content": elided}),
+        ),
+        &file,
+        &srview::gate::Policy::default(),
+    );
+    assert_eq!(judgment.case, Case::Exact);
 }
