@@ -187,6 +187,20 @@ def pane_reject(edit, what_edit, prompt=SKU_PROMPT):
         prompt=prompt, edits=[edit], policy="loose=review", timeout=30, pane=("reject", PANE_REASON))
 
 
+# `slow-judge`: the judgment itself slower than the agent's timeout: the
+# loose edit in a 200,054-line inventory.py (50,000 helpers appended), which
+# a debug build judges in about 2 s, installed with --timeout 1: the gate
+# must answer its deny at 0.75 s, before the agent kills it at 1 s.
+BIG_FILLER = "".join("def helper_%d(x):\n    return x + %d\n\n\n" % (i, i) for i in range(50000))
+
+
+def slow_judge(edit, what_edit, prompt=SKU_PROMPT):
+    return dict(
+        what="%s in a 200,054-line inventory.py (a judgment of about 2 s in a debug build), installed with "
+        "--timeout 1: srview's own deadline must answer before the agent's" % what_edit,
+        prompt=prompt, edits=[edit], timeout=1, big=True)
+
+
 QUOTES_PROMPT = "Make the low-stock label upper case in inventory.py."
 for table, edit, what_edit, prompt in (
         (SCENARIOS, (SKU_OLD_2, SKU_NEW_2), "the loose 2-space edit", SKU_PROMPT),
@@ -195,13 +209,16 @@ for table, edit, what_edit, prompt in (
         (GEMINI_SCENARIOS, (SKU_OLD_2, SKU_NEW_2), "the loose 2-space edit", SKU_PROMPT)):
     table["slow"] = slow()
     table["pane-reject"] = pane_reject(edit, what_edit, prompt)
+    table["slow-judge"] = slow_judge(edit, what_edit, prompt)
 # Qwen Code and pi refuse the 2-space edit themselves (failing, not loose):
 # their loose edit is the curly-quote one.
 CURLY_SCENARIOS = dict(SCENARIOS)
 CURLY_SCENARIOS["pane-reject"] = pane_reject((CURLY_OLD, CURLY_NEW), "the curly-quote edit", QUOTES_PROMPT)
+CURLY_SCENARIOS["slow-judge"] = slow_judge((CURLY_OLD, CURLY_NEW), "the curly-quote edit", QUOTES_PROMPT)
 
 # Cline's `editor` places an old text exactly or not at all (no loose stage).
 CLINE_SCENARIOS = {k: SCENARIOS[k] for k in ("exact", "again", "failing", "missing", "slow")}
+CLINE_SCENARIOS["slow-judge"] = slow_judge((FAIL_OLD, FAIL_NEW), "the failing edit (LOW_STOK)", "Raise LOW_STOCK in inventory.py to 10.")
 
 # Claude Code's Write: a new file, over an existing file, the very content
 # the file holds, and a content that elides most of the file with a
@@ -281,7 +298,9 @@ class ClaudeCode(Agent):
                 '  "cleanupPeriodDays": 30\n}\n'}
 
     def turns(self, file_path, scenario):
-        turns = [read_turn("Read", {"file_path": file_path}, "toolu_01Read00000000000000000")]
+        # A big file is read in part (Claude's Read refuses a whole one).
+        read = {"file_path": file_path, "offset": 1, "limit": 60} if scenario.get("big") else {"file_path": file_path}
+        turns = [read_turn("Read", read, "toolu_01Read00000000000000000")]
         for k, (old, new) in enumerate(scenario["edits"]):
             turns.append({"parts": [{"text": "Editing inventory.py."}, {"functionCall": {
                 "name": "Edit", "id": "toolu_%02dEdit00000000000000000" % (k + 2),
@@ -764,11 +783,16 @@ def answer_reject(pane, reason, events):
 def stop_leftovers(home):
     """Ends, one by one, the processes the CLI left running in `home` (Cline's
     hub daemon outlives its run): each found by its working folder."""
+    # Only in this run's own mount namespace: a run beside it (in its own
+    # namespace) has a /home/user of its own.
+    own = os.readlink("/proc/self/ns/mnt")
     for pid in os.listdir("/proc"):
         if not pid.isdigit() or int(pid) == os.getpid():
             continue
         try:
             cwd = os.readlink("/proc/%s/cwd" % pid)
+            if os.readlink("/proc/%s/ns/mnt" % pid) != own:
+                continue
         except OSError:
             continue
         if cwd == home or cwd.startswith(home + "/"):
@@ -811,8 +835,14 @@ def scenario_checks(agent, name, scenario, records, model_read, before, after, e
         check("the second edit decided by the policy's fallback (deny), not by the agent's timeout",
               second.get("case") == "doubt" and second.get("decision") == "deny"
               and "no review pane answered within" in second.get("message", ""), checks)
-        check("the fallback's message reached the model",
-              "no review pane answered within" in model_read, checks)
+        if agent.id == "cline-cli":
+            # Cline CLI 3.0.65 stops the whole run on a hook's cancel: the
+            # model reads nothing more.
+            check("Cline stopped the run (its answer to a hook's cancel)",
+                  '"type":"run_aborted"' in stdout, checks)
+        else:
+            check("the fallback's message reached the model",
+                  "no review pane answered within" in model_read, checks)
         check("inventory.py holds the sku line once (the second edit did not run)",
               after.get("inventory.py", b"").count(sku_line) == 1, checks)
         if agent.id == "claude-code":
@@ -820,6 +850,15 @@ def scenario_checks(agent, name, scenario, records, model_read, before, after, e
                         if l.startswith("{") and '"hook_response"' in l]
             check("Claude Code saw both hooks answer (outcome success, none cancelled)",
                   outcomes == ["success", "success"], checks)
+    elif name == "slow-judge":
+        last = records[-1] if records else {}
+        check("srview's own deadline denied it (not the agent's timeout, which runs the edit)",
+              last.get("decision") == "deny" and "did not finish judging" in last.get("message", ""), checks)
+        if agent.id == "cline-cli":
+            check("Cline stopped the run (its answer to a hook's cancel)", '"type":"run_aborted"' in stdout, checks)
+        else:
+            check("the deny reached the model", "did not finish judging" in model_read, checks)
+        check("inventory.py unchanged", after.get("inventory.py") == before.get("inventory.py"), checks)
     elif name == "pane-reject":
         last = records[-1] if records else {}
         check("the pane decided: reject", last.get("decidedBy") == "review pane"
@@ -870,6 +909,9 @@ def scenario_run(agent, name, cli, srview, home, port, outdir, isolated):
     os.makedirs(os.path.join(home, ".tmp"))
     target = os.path.join(project, "inventory.py")
     shutil.copyfile(INVENTORY, target)
+    if scenario.get("big"):
+        with open(target, "a") as f:
+            f.write(BIG_FILLER)
     for rel, text in agent.seed(home, port, scenario).items():
         path = os.path.join(home, rel)
         os.makedirs(os.path.dirname(path), exist_ok=True)
