@@ -212,12 +212,23 @@ for table, edit, what_edit, prompt in (
     table["slow-judge"] = slow_judge(edit, what_edit, prompt)
 # Qwen Code and pi refuse the 2-space edit themselves (failing, not loose):
 # their loose edit is the curly-quote one.
+# Codex's port places the loose patch in the big file within the second
+# (repaired in time): the failing one (a diagnosis of about 9 s in a debug
+# build) is what outlasts the hook's timeout there.
+CODEX_SCENARIOS["slow-judge"] = slow_judge(
+    (FAIL_OLD, FAIL_NEW), "the failing patch (LOW_STOK; the loose one is repaired within the second even here)",
+    "Raise LOW_STOCK in inventory.py to 10.")
 CURLY_SCENARIOS = dict(SCENARIOS)
 CURLY_SCENARIOS["pane-reject"] = pane_reject((CURLY_OLD, CURLY_NEW), "the curly-quote edit", QUOTES_PROMPT)
 CURLY_SCENARIOS["slow-judge"] = slow_judge((CURLY_OLD, CURLY_NEW), "the curly-quote edit", QUOTES_PROMPT)
 
 # Cline's `editor` places an old text exactly or not at all (no loose stage).
-CLINE_SCENARIOS = {k: SCENARIOS[k] for k in ("exact", "again", "failing", "missing", "slow")}
+CLINE_SCENARIOS = {k: SCENARIOS[k] for k in ("exact", "again", "failing", "slow")}
+# srview missing, with an edit Cline would apply (the loose one it refuses itself).
+CLINE_SCENARIOS["missing"] = dict(
+    SCENARIOS["again"], missing=True,
+    what="the exact edit sent twice, srview deleted after the install (the hook's program is missing): "
+    "Cline applies the second one (the sku line twice) unless the hook blocks it")
 CLINE_SCENARIOS["slow-judge"] = slow_judge((FAIL_OLD, FAIL_NEW), "the failing edit (LOW_STOK)", "Raise LOW_STOCK in inventory.py to 10.")
 
 # Claude Code's Write: a new file, over an existing file, the very content
@@ -850,6 +861,10 @@ def scenario_checks(agent, name, scenario, records, model_read, before, after, e
                         if l.startswith("{") and '"hook_response"' in l]
             check("Claude Code saw both hooks answer (outcome success, none cancelled)",
                   outcomes == ["success", "success"], checks)
+    elif name == "missing" and agent.id == "cline-cli":
+        check("Cline stopped the run (the hook file's cancel)", '"type":"run_aborted"' in stdout, checks)
+        check("inventory.py holds the sku line at most once",
+              after.get("inventory.py", b"").count(sku_line) <= 1, checks)
     elif name == "slow-judge":
         last = records[-1] if records else {}
         check("srview's own deadline denied it (not the agent's timeout, which runs the edit)",
