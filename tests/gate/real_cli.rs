@@ -149,3 +149,47 @@ fn a_write_standing_in_for_lines_it_leaves_out_is_a_doubt() {
     );
     assert_eq!(judgment.case, Case::Exact);
 }
+
+/// Cline CLI 3.0.65 (run offline, tests/gate_e2e/): the payload its
+/// `PreToolUse` hook file received, byte for byte. The gate reads the
+/// model's call (`tool_call`: its id, recorded as the call's, and its input
+/// as sent), the session's folder name (`sessionContext.rootSessionId`),
+/// and answers the exact edit with no opinion and its doubled edit with a
+/// cancel, which the real Cline obeyed (it stopped its task, the file kept).
+#[test]
+fn clines_recorded_payload_is_read_and_answered() {
+    let bytes = std::fs::read(super::fixtures().join("cline-cli/tool_call.payload.json"))
+        .expect("the recorded payload");
+    let judgment = judged(GateAgent::ClineCli, &bytes);
+    assert_eq!(judgment.case, Case::Exact);
+    assert_eq!(judgment.answer, Answer::NoOpinion);
+    let call = judgment.call.as_ref().expect("the call");
+    assert_eq!(call.call_id.as_deref(), Some("call_002"));
+    assert_eq!(call.session_id.as_deref(), Some("1796177129585_j0u5f"));
+    assert_eq!(call.cwd, CWD);
+    assert_eq!(
+        call.input,
+        json!({"path": format!("{CWD}/inventory.py"), "old_text": "LOW_STOCK = 5\n", "new_text": "LOW_STOCK = 10\n"})
+    );
+    // An edit sent again once it is applied: its new text is there already.
+    let applied = inventory().replace("LOW_STOCK = 5\n", "LOW_STOCK = 10\nRESTOCK = 20\n");
+    let mut payload: serde_json::Value = serde_json::from_slice(&bytes).expect("JSON");
+    for place in ["/tool_call/input", "/preToolUse/parameters"] {
+        let input = payload.pointer_mut(place).expect("the input");
+        input["old_text"] = "LOW_STOCK = 10\n".into();
+        input["new_text"] = "LOW_STOCK = 10\nRESTOCK = 20\n".into();
+    }
+    let again = payload.to_string().into_bytes();
+    let judgment = super::judge_on(
+        GateAgent::ClineCli,
+        &again,
+        &applied,
+        &srview::gate::Policy::default(),
+    );
+    assert_eq!(judgment.case, Case::Doubt);
+    assert!(
+        deny_reason(&judgment).starts_with("srview gate: the edit of "),
+        "{}",
+        deny_reason(&judgment)
+    );
+}
