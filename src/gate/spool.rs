@@ -255,6 +255,10 @@ pub fn ask(workspace: &Path, request: &Request, deadline: Instant) -> Outcome {
             return Outcome::Failed(format!("its socket: {e}"));
         }
         match stream.read(&mut buf) {
+            // The pane closes a call at its own count of the deadline: an
+            // end read at or after ours (the timer woke late) is the
+            // deadline's, not a pane gone (seen with the real Gemini CLI).
+            Ok(0) if remaining().is_zero() => return Outcome::TimedOut(waited()),
             Ok(0) => {
                 return Outcome::Failed("the pane closed before answering".to_string());
             }

@@ -193,3 +193,56 @@ fn clines_recorded_payload_is_read_and_answered() {
         deny_reason(&judgment)
     );
 }
+
+/// Gemini CLI 0.61.0, `slow` (tests/gate_e2e/): the review pane closes a
+/// call at its own deadline (the gate's, counted from when it read the
+/// call), and the gate's read, woken by its timer a little later on a
+/// loaded machine, saw the pane's close first: the model read "the review
+/// pane did not answer (the pane closed before answering)" where no pane
+/// had answered in time. An end of the stream at or after the gate's
+/// deadline is the deadline's. Here a pane closes each call exactly at
+/// the deadline, twenty times.
+#[test]
+fn a_pane_closing_at_the_deadline_is_a_timeout() {
+    use std::io::{BufRead, BufReader};
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().expect("a workspace");
+    let folder = srview::gate::spool::folder(dir.path()).expect("srview's folder");
+    let listener = std::os::unix::net::UnixListener::bind(folder.join(srview::gate::spool::SOCKET))
+        .expect("a pane's socket");
+    let request = srview::gate::spool::Request {
+        agent: "gemini-cli".into(),
+        tool: "replace".into(),
+        cwd: dir.path().display().to_string(),
+        session_id: None,
+        call_id: None,
+        file: None,
+        case: "doubt".into(),
+        stage: None,
+        diagnosis: "d".into(),
+        input: json!({}),
+        corrected: None,
+        before: None,
+        wait_ms: 0,
+        fallback: "deny".into(),
+    };
+    for _ in 0..20 {
+        let deadline = Instant::now() + Duration::from_millis(40);
+        let workspace = dir.path().to_path_buf();
+        let sent = request.clone();
+        let gate =
+            std::thread::spawn(move || srview::gate::spool::ask(&workspace, &sent, deadline));
+        let (stream, _) = listener.accept().expect("the gate connects");
+        let mut line = String::new();
+        BufReader::new(&stream)
+            .read_line(&mut line)
+            .expect("the call");
+        std::thread::sleep(deadline.saturating_duration_since(Instant::now()));
+        drop(stream);
+        let outcome = gate.join().expect("the gate");
+        assert!(
+            matches!(outcome, srview::gate::spool::Outcome::TimedOut(_)),
+            "{outcome:?}"
+        );
+    }
+}
