@@ -385,11 +385,16 @@ fn write(path_key: &str, content_key: &str, call: &Call, fs: &dyn PatchFs) -> Fi
 /// rest `# ... rest of the file unchanged ...`) when the gate passed it as
 /// exact (tests/gate_e2e/).
 fn elided_write(old: &str, new: &str) -> Option<String> {
-    let held: std::collections::HashSet<&str> = old.lines().map(str::trim).collect();
-    let (number, placeholder) = new
+    // Most writes hold no placeholder: the file's lines are looked at only
+    // for one that does.
+    let mut placeholders = new
         .lines()
         .enumerate()
-        .find(|(_, line)| is_placeholder(line) && !held.contains(line.trim()))?;
+        .filter(|(_, line)| is_placeholder(line))
+        .peekable();
+    placeholders.peek()?;
+    let held: std::collections::HashSet<&str> = old.lines().map(str::trim).collect();
+    let (number, placeholder) = placeholders.find(|(_, line)| !held.contains(line.trim()))?;
     let mut kept = std::collections::HashMap::<&str, usize>::new();
     for line in new.lines().map(str::trim).filter(|l| !l.is_empty()) {
         *kept.entry(line).or_default() += 1;
@@ -427,6 +432,10 @@ fn elided_write(old: &str, new: &str) -> Option<String> {
 /// not a placeholder.
 fn is_placeholder(line: &str) -> bool {
     let line = line.trim();
+    // Either form holds an ellipsis: most lines are out at once.
+    if !(line.contains("...") || line.contains('\u{2026}')) {
+        return false;
+    }
     let bare = line
         .trim_start_matches(['#', '/', '*', '-', ';', '<', '!', '('])
         .trim_start();

@@ -210,6 +210,9 @@ for table, edit, what_edit, prompt in (
     table["slow"] = slow()
     table["pane-reject"] = pane_reject(edit, what_edit, prompt)
     table["slow-judge"] = slow_judge(edit, what_edit, prompt)
+    # The same with the timeout install writes by default (60 s).
+    table["slow-60"] = dict(slow(), timeout=None, what=slow()["what"].replace(
+        "installed with --timeout %d" % SLOW_TIMEOUT, "installed with the default timeout (60 s)"))
 # Qwen Code and pi refuse the 2-space edit themselves (failing, not loose):
 # their loose edit is the curly-quote one.
 # Codex's port places the loose patch in the big file within the second
@@ -841,7 +844,7 @@ def iso_seconds(stamp):
 def scenario_checks(agent, name, scenario, records, model_read, before, after, events, stdout, checks):
     """What the new scenarios must show, each said as a check."""
     sku_line = b'    sku: str = ""\n'
-    if name == "slow":
+    if name in ("slow", "slow-60"):
         second = records[1] if len(records) > 1 else {}
         check("the second edit decided by the policy's fallback (deny), not by the agent's timeout",
               second.get("case") == "doubt" and second.get("decision") == "deny"
