@@ -246,3 +246,48 @@ fn a_pane_closing_at_the_deadline_is_a_timeout() {
         );
     }
 }
+
+/// Claude Code 2.1.328 and Gemini CLI 0.61.0, `slow-60` (the timeout
+/// `gate install` writes by default, tests/gate_e2e/): a review pane that
+/// never answers, the gate to answer 0.5 s before the agent's 60 s. It
+/// printed its deny after both had timed out and run the edit: its one
+/// read of the pane's socket, bounded by a 59.5 s socket timeout, woke a
+/// second late (the kernel keeps a far timer coarse; the gate alone, run by
+/// hand against a pane that never answers: 60.55 s). The gate now reads in
+/// short slices. A minute, so ignored in CI:
+/// `cargo test --test gate -- --ignored a_pane_that_never_answers`.
+#[test]
+#[ignore]
+fn a_pane_that_never_answers_is_given_up_on_time() {
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().expect("a workspace");
+    let folder = srview::gate::spool::folder(dir.path()).expect("srview's folder");
+    let listener = std::os::unix::net::UnixListener::bind(folder.join(srview::gate::spool::SOCKET))
+        .expect("a pane's socket");
+    let pane = std::thread::spawn(move || listener.accept().expect("the gate connects"));
+    let request = srview::gate::spool::Request {
+        agent: "claude-code".into(),
+        tool: "Edit".into(),
+        cwd: dir.path().display().to_string(),
+        session_id: None,
+        call_id: None,
+        file: None,
+        case: "doubt".into(),
+        stage: None,
+        diagnosis: "d".into(),
+        input: json!({}),
+        corrected: None,
+        before: None,
+        wait_ms: 0,
+        fallback: "deny".into(),
+    };
+    let deadline = Instant::now() + Duration::from_millis(59_500);
+    let outcome = srview::gate::spool::ask(dir.path(), &request, deadline);
+    let late = Instant::now().saturating_duration_since(deadline);
+    assert!(
+        matches!(outcome, srview::gate::spool::Outcome::TimedOut(_)),
+        "{outcome:?}"
+    );
+    assert!(late < Duration::from_millis(150), "{late:?} late");
+    drop(pane.join());
+}
