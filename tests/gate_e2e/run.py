@@ -226,7 +226,7 @@ CURLY_SCENARIOS["pane-reject"] = pane_reject((CURLY_OLD, CURLY_NEW), "the curly-
 CURLY_SCENARIOS["slow-judge"] = slow_judge((CURLY_OLD, CURLY_NEW), "the curly-quote edit", QUOTES_PROMPT)
 
 # Cline's `editor` places an old text exactly or not at all (no loose stage).
-CLINE_SCENARIOS = {k: SCENARIOS[k] for k in ("exact", "again", "failing", "slow")}
+CLINE_SCENARIOS = {k: SCENARIOS[k] for k in ("exact", "again", "failing", "slow", "slow-60")}
 # srview missing, with an edit Cline would apply (the loose one it refuses itself).
 CLINE_SCENARIOS["missing"] = dict(
     SCENARIOS["again"], missing=True,
