@@ -1148,9 +1148,9 @@ fn opencode_and_pi_edits_are_judged_with_their_own_matchers() {
     assert_eq!(judged(agent, &exact).answer, Answer::NoOpinion);
 }
 
-/// Cline's documented payload (never observed: unverified): its `editor`
-/// judged with srview's exact-string semantics, a deny in its documented
-/// format.
+/// Cline's documented payload (without the `tool_call` Cline CLI 3.0.65
+/// adds: `real_cli.rs`): its `editor` judged with srview's exact-string
+/// semantics, a deny in its documented format.
 #[test]
 fn clines_documented_payload_is_answered_in_its_documented_format() {
     let payload = json!({

@@ -254,21 +254,45 @@ pub fn plan(
                 Scope::User => root.join("Documents/Cline/Hooks/PreToolUse"),
                 Scope::Project => root.join(".clinerules/hooks/PreToolUse"),
             };
-            let text = format!(
-                "#!/bin/sh\n# srview gate for Cline 3.x (UNVERIFIED: from Cline's documentation only, never run\n\
-                 # against a real Cline). Written by `srview gate install --agent cline-cli`; removed by\n\
-                 # `srview gate install --agent cline-cli --uninstall`.\nexec {command}\n"
-            );
+            let text = cline_hook_file(request, &command);
             own_file(&mut plan, request, &path, read(&path)?, text, true)?;
             if !request.uninstall {
                 plan.notes.push(
-                    "Cline's hook is unverified (from its documentation only); Cline runs hooks once they are enabled in its settings"
+                    "Cline CLI 3.0.65 runs this hook for every tool call (seen offline, ~/Documents/Cline/Hooks/); \
+                     srview's deny (a cancel) stops Cline's whole task, and the model does not read the reason"
                         .into(),
                 );
             }
         }
     }
     Ok(plan)
+}
+
+/// Cline's hook file: the gate, and, when srview cannot run (not there,
+/// not executable) or dies without answering, a cancel naming why. Cline
+/// CLI 3.0.65 runs the tool when its hook gives no answer it can read (seen
+/// offline with srview deleted, tests/gate_e2e/), and stops its whole task
+/// on a cancel.
+fn cline_hook_file(request: &Request, command: &str) -> String {
+    let srview = request.srview.to_string_lossy();
+    // The exit status is filled in when the hook runs: the JSON is split
+    // where it goes.
+    let answer = serde_json::json!({
+        "cancel": true,
+        "errorMessage": format!("srview gate: {srview} did not answer (exit \u{0}): the edit is blocked"),
+    })
+    .to_string();
+    let (before, after) = answer.split_once("\\u0000").unwrap_or((&answer, ""));
+    format!(
+        "#!/bin/sh\n# srview gate for Cline CLI 3.x (run offline against Cline CLI 3.0.65: it runs this file\n\
+         # for every tool call; srview's deny, a cancel, stops Cline's whole task). Written by\n\
+         # `srview gate install --agent cline-cli`; removed by `srview gate install --agent cline-cli --uninstall`.\n\
+         # When srview cannot run or dies without answering, the edit is blocked: Cline runs the tool\n\
+         # when its hook gives no answer.\n\
+         {command} && exit 0\ns=$?\nprintf '%s%s%s\\n' {} \"$s\" {}\n",
+        shell_quote(before),
+        shell_quote(after),
+    )
 }
 
 /// The hook command: srview's absolute path, `--agent`, the timeout, the

@@ -372,9 +372,87 @@ fn write(path_key: &str, content_key: &str, call: &Call, fs: &dyn PatchFs) -> Fi
              it looks applied already",
             crate::words::count(new.lines().count(), "line")
         )],
-        _ => Vec::new(),
+        Some(old) => elided_write(old, new).into_iter().collect(),
+        None => Vec::new(),
     };
     exact_or_doubt(file, "write", None, doubts)
+}
+
+/// A write over a file whose content stands in for lines it leaves out:
+/// a placeholder line the file does not hold ([`is_placeholder`]) while
+/// lines of the file are missing from the content. Written, the file loses
+/// them: the real Claude Code wrote such a Write (54 lines became 16, the
+/// rest `# ... rest of the file unchanged ...`) when the gate passed it as
+/// exact (tests/gate_e2e/).
+fn elided_write(old: &str, new: &str) -> Option<String> {
+    // Most writes hold no placeholder: the file's lines are looked at only
+    // for one that does.
+    let mut placeholders = new
+        .lines()
+        .enumerate()
+        .filter(|(_, line)| is_placeholder(line))
+        .peekable();
+    placeholders.peek()?;
+    let held: std::collections::HashSet<&str> = old.lines().map(str::trim).collect();
+    let (number, placeholder) = placeholders.find(|(_, line)| !held.contains(line.trim()))?;
+    let mut kept = std::collections::HashMap::<&str, usize>::new();
+    for line in new.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        *kept.entry(line).or_default() += 1;
+    }
+    let lost = old
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .filter(|line| match kept.get_mut(line) {
+            Some(left) if *left > 0 => {
+                *left -= 1;
+                false
+            }
+            _ => true,
+        })
+        .count();
+    (lost > 0).then(|| {
+        format!(
+            "its content stands in for lines it leaves out (line {}: `{}`), so writing it \
+             deletes {} of the file ({} become {}): send the whole content, every line the \
+             file keeps, or edit only the lines that change",
+            number + 1,
+            placeholder.trim(),
+            crate::words::count(lost, "non-blank line"),
+            crate::words::count(old.lines().count(), "line"),
+            new.lines().count()
+        )
+    })
+}
+
+/// Whether a line stands for lines left out: a comment opening with an
+/// ellipsis (`# ...`, `// ... existing code ...`, `/* … */`, `<!-- ... -->`,
+/// `(...)`), or one naming what it leaves out (`(rest of methods ...)`,
+/// `// unchanged ...`). A bare `...` is code (Python's Ellipsis, a spread),
+/// not a placeholder.
+fn is_placeholder(line: &str) -> bool {
+    let line = line.trim();
+    // Either form holds an ellipsis: most lines are out at once.
+    if !(line.contains("...") || line.contains('\u{2026}')) {
+        return false;
+    }
+    let bare = line
+        .trim_start_matches(['#', '/', '*', '-', ';', '<', '!', '('])
+        .trim_start();
+    let commented = bare.len() < line.len();
+    let opens = bare.starts_with("...") || bare.starts_with('\u{2026}');
+    let ellipsis = bare.contains("...") || bare.contains('\u{2026}');
+    let lower = bare.to_lowercase();
+    let names = [
+        "rest of",
+        "unchanged",
+        "existing code",
+        "remaining",
+        "omitted",
+    ]
+    .iter()
+    .any(|word| lower.contains(word));
+    (commented && opens) || (ellipsis && names && (commented || opens))
 }
 
 /// An agent matcher of the registry (Gemini CLI's `replace`, Qwen Code's

@@ -68,8 +68,8 @@ pub enum GateAgent {
     GeminiCli,
     /// Qwen Code 0.24.4, `PreToolUse` on `edit` and `write_file`.
     QwenCode,
-    /// Cline 3.x, its `PreToolUse` hook file: from its documentation only,
-    /// never observed (unverified).
+    /// Cline CLI 3.x, its `PreToolUse` hook file (run offline against Cline
+    /// CLI 3.0.65: its cancel stops Cline's whole task).
     ClineCli,
     /// OpenCode 1.18.33, through srview's plugin (`assets/gate/`), which
     /// sends srview's own JSON for `edit`, `write` and `apply_patch`.

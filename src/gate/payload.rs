@@ -2,8 +2,11 @@
 //! Claude Code, Codex, Gemini CLI and Qwen Code send one JSON object with
 //! `cwd`, `session_id`, `tool_name` and `tool_input` (Claude Code and Codex
 //! add `tool_use_id`, Qwen Code `tool_call_id`, the model's own id); Cline
-//! (documented, not observed) sends `workspaceRoots`, `taskId` and
-//! `preToolUse: {toolName, parameters}`. srview's OpenCode plugin and pi
+//! CLI 3.0.65 (seen offline) sends `workspaceRoots`, `taskId`,
+//! `sessionContext.rootSessionId` (its session's folder name),
+//! `tool_call: {id, name, input}` (the model's call and input) and
+//! `preToolUse: {toolName, parameters}` (the same input, every value that
+//! is not text turned into JSON text). srview's OpenCode plugin and pi
 //! extension send srview's own `{tool, args, cwd, sessionID, callID}`.
 
 use serde_json::Value;
@@ -53,12 +56,21 @@ pub fn read(agent: GateAgent, payload: &[u8]) -> Result<Call, String> {
                 .and_then(|roots| roots.get(0))
                 .and_then(Value::as_str)
                 .map(str::to_string);
+            // The model's own call, where the payload has it: its input
+            // as sent (`parameters` has non-text values as JSON text).
+            let model_call = json.get("tool_call");
             (
                 cwd,
-                text_at(&json, "taskId"),
-                None,
+                json.get("sessionContext")
+                    .and_then(|c| text_at(c, "rootSessionId"))
+                    .or_else(|| text_at(&json, "taskId")),
+                model_call.and_then(|c| text_at(c, "id")),
                 text_at(call, "toolName"),
-                call.get("parameters").cloned(),
+                model_call
+                    .and_then(|c| c.get("input"))
+                    .filter(|input| input.is_object())
+                    .or_else(|| call.get("parameters"))
+                    .cloned(),
             )
         }
         // srview's own JSON, sent by its OpenCode plugin and pi extension.

@@ -40,6 +40,12 @@ pub const SOCKET: &str = "review.sock";
 const MAX_REQUEST: u64 = 64 * 1024 * 1024;
 /// How long a pane waits for a connected gate's request line.
 const REQUEST_READ: Duration = Duration::from_secs(5);
+/// The longest one read of the pane's answer blocks: the kernel keeps a
+/// socket timeout far off coarse (its timer wheel rounded a 59.5 s one up
+/// by a second: the gate answered after the agent's own 60 s, and the real
+/// Claude Code and Gemini CLI ran the edit), so the wait is read in slices
+/// and the deadline checked between them.
+const READ_SLICE: Duration = Duration::from_millis(200);
 
 /// One gate call put to the pane: what was judged, and how.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -251,10 +257,14 @@ pub fn ask(workspace: &Path, request: &Request, deadline: Instant) -> Outcome {
         if left.is_zero() {
             return Outcome::TimedOut(waited());
         }
-        if let Err(e) = stream.set_read_timeout(bounded(left)) {
+        if let Err(e) = stream.set_read_timeout(bounded(left.min(READ_SLICE))) {
             return Outcome::Failed(format!("its socket: {e}"));
         }
         match stream.read(&mut buf) {
+            // The pane closes a call at its own count of the deadline: an
+            // end read at or after ours (the timer woke late) is the
+            // deadline's, not a pane gone (seen with the real Gemini CLI).
+            Ok(0) if remaining().is_zero() => return Outcome::TimedOut(waited()),
             Ok(0) => {
                 return Outcome::Failed("the pane closed before answering".to_string());
             }
@@ -268,14 +278,12 @@ pub fn ask(workspace: &Path, request: &Request, deadline: Instant) -> Outcome {
                 }
             }
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            // A slice ended: the loop's top says whether the deadline has.
             Err(e)
                 if matches!(
                     e.kind(),
                     io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
-                ) =>
-            {
-                return Outcome::TimedOut(waited());
-            }
+                ) => {}
             Err(e) => return Outcome::Failed(format!("its socket: {e}")),
         }
     }

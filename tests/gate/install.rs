@@ -450,26 +450,67 @@ fn pi_gets_the_extension_file() {
     });
 }
 
-/// Cline's hook file is a program (0755) running the gate; unverified.
+/// Cline's hook file is a program (0755) running the gate, which blocks
+/// the edit (a cancel) when srview cannot run: Cline CLI 3.0.65 ran the
+/// tool when its hook answered nothing (srview deleted, tests/gate_e2e/).
 #[test]
-fn cline_cli_gets_its_hook_file_marked_unverified() {
+fn cline_cli_gets_its_hook_file_which_cancels_when_srview_cannot_run() {
     use std::os::unix::fs::PermissionsExt;
     let world = install_twice_then_uninstall("cline-cli", &[], |world| {
         let path = world.home.join("Documents/Cline/Hooks/PreToolUse");
         let text = std::fs::read_to_string(&path).expect("the hook file");
-        assert!(
-            text.starts_with("#!/bin/sh\n# srview gate for Cline 3.x (UNVERIFIED"),
-            "{text}"
+        assert_eq!(
+            text,
+            format!(
+                "#!/bin/sh\n# srview gate for Cline CLI 3.x (run offline against Cline CLI 3.0.65: it runs this file\n\
+                 # for every tool call; srview's deny, a cancel, stops Cline's whole task). Written by\n\
+                 # `srview gate install --agent cline-cli`; removed by `srview gate install --agent cline-cli --uninstall`.\n\
+                 # When srview cannot run or dies without answering, the edit is blocked: Cline runs the tool\n\
+                 # when its hook gives no answer.\n\
+                 {srview} gate --agent cline-cli --timeout 60 && exit 0\ns=$?\n\
+                 printf '%s%s%s\\n' '{{\"cancel\":true,\"errorMessage\":\"srview gate: {srview} did not answer (exit ' \
+                 \"$s\" '): the edit is blocked\"}}'\n",
+                srview = srview()
+            )
         );
-        assert!(text.ends_with(&format!(
-            "exec {} gate --agent cline-cli --timeout 60\n",
-            srview()
-        )));
         let mode = std::fs::metadata(&path)
             .expect("its mode")
             .permissions()
             .mode();
         assert_eq!(mode & 0o777, 0o755);
+        let run = |file: &std::path::Path| {
+            let out = Command::new(file)
+                .stdin(std::process::Stdio::null())
+                .output()
+                .expect("the hook file runs");
+            (
+                String::from_utf8_lossy(&out.stdout).into_owned(),
+                out.status.code(),
+            )
+        };
+        // srview answers itself: an empty payload is denied.
+        let (stdout, code) = run(&path);
+        assert_eq!(code, Some(0));
+        let answer: Value = serde_json::from_str(&stdout).expect("srview's JSON");
+        assert_eq!(answer["cancel"], true, "{stdout}");
+        // srview gone: Cline still reads a cancel.
+        let gone = world.home.join("no-srview-here");
+        let moved = world.home.join("PreToolUse-gone");
+        std::fs::write(&moved, text.replace(&srview(), &gone.to_string_lossy())).expect("a copy");
+        std::fs::set_permissions(&moved, std::fs::Permissions::from_mode(0o755)).expect("its mode");
+        let (stdout, code) = run(&moved);
+        std::fs::remove_file(&moved).expect("removed");
+        assert_eq!(code, Some(0));
+        assert_eq!(
+            serde_json::from_str::<Value>(&stdout).expect("JSON"),
+            serde_json::json!({
+                "cancel": true,
+                "errorMessage": format!(
+                    "srview gate: {} did not answer (exit 127): the edit is blocked",
+                    gone.display()
+                )
+            })
+        );
     });
     assert!(!world.home.join("Documents").exists());
 }

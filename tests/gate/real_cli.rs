@@ -6,8 +6,10 @@ use serde_json::json;
 use srview::gate::{Case, GateAgent};
 
 use super::{
-    assert_exact_with_agents_matcher, inventory, judged, patch, payload_with, rewritten_input,
+    CWD, assert_exact_with_agents_matcher, deny_reason, edit_payload, inventory, judged,
+    own_payload, patch, payload_with, rewritten_input,
 };
+use srview::gate::Answer;
 
 /// Codex 0.169.0, `quotes`: a patch written with curly quotes where the
 /// file has straight ones matches only at Codex's `unicode` level. Its
@@ -65,4 +67,227 @@ fn codex_keeps_the_files_own_curly_quotes_in_added_lines() {
          -    label = \u{201c}low\u{201d} if item.qty < LOW_STOCK else \"ok\"  # \u{2013} note\n\
          +    label = \u{201c}LOW\u{201d} if item.qty < LOW_STOCK else \"ok\"  # \u{2014} note\n*** End Patch\n"
     );
+}
+
+/// Claude Code 2.1.328, `write-elided`: a Write over `inventory.py` keeping
+/// its first 14 lines and standing in for the other 40 with
+/// `# ... rest of the file unchanged ...`. The gate passed it as exact and
+/// the real Claude Code wrote it: 38 lines of code gone. Now a doubt (to
+/// the review pane, else denied) in every agent's write tool; a write
+/// that loses no line, a placeholder the file holds already, and a bare
+/// `...` (Python's Ellipsis) are no doubt.
+#[test]
+fn a_write_standing_in_for_lines_it_leaves_out_is_a_doubt() {
+    let path = format!("{CWD}/inventory.py");
+    let head: String = inventory().split_inclusive('\n').take(14).collect();
+    let elided = head.replace("LOW_STOCK = 5\n", "LOW_STOCK = 10\n")
+        + "\n# ... rest of the file unchanged ...\n";
+    let write = |agent: GateAgent, content: &str| {
+        let bytes = match agent {
+            GateAgent::ClaudeCode => payload_with(
+                agent,
+                "w_write_allow",
+                json!({"file_path": path, "content": content}),
+            ),
+            GateAgent::GeminiCli | GateAgent::QwenCode => {
+                let mut json: serde_json::Value =
+                    serde_json::from_slice(&edit_payload(agent, json!({}))).expect("JSON");
+                json["tool_name"] = "write_file".into();
+                json["tool_input"] = json!({"file_path": path, "content": content});
+                json.to_string().into_bytes()
+            }
+            GateAgent::Opencode => {
+                own_payload("write", json!({"filePath": path, "content": content}))
+            }
+            _ => own_payload("write", json!({"path": path, "content": content})),
+        };
+        judged(agent, &bytes)
+    };
+    for agent in [
+        GateAgent::ClaudeCode,
+        GateAgent::GeminiCli,
+        GateAgent::QwenCode,
+        GateAgent::Opencode,
+        GateAgent::Pi,
+    ] {
+        let judgment = write(agent, &elided);
+        assert_eq!(judgment.case, Case::Doubt, "{agent:?}");
+        assert_eq!(
+            deny_reason(&judgment),
+            format!(
+                "srview gate: the edit of {path} matches exactly, but srview cannot stand behind \
+                 its result: its content stands in for lines it leaves out (line 16: `# ... rest of \
+                 the file unchanged ...`), so writing it deletes 28 non-blank lines of the file \
+                 (54 lines become 16): send the whole content, every line the file keeps, or edit \
+                 only the lines that change.\n(no review pane runs, so srview's policy doubt=review \
+                 falls back to deny)"
+            ),
+            "{agent:?}"
+        );
+        // Every line kept, a placeholder added: nothing lost.
+        let kept = inventory() + "# ... more helpers to come ...\n";
+        assert_eq!(write(agent, &kept).case, Case::Exact, "{agent:?}");
+        // Python's Ellipsis as a body is code.
+        let stub = head.clone() + "\ndef total_value(items):\n    ...\n";
+        assert_eq!(write(agent, &stub).case, Case::Exact, "{agent:?}");
+        assert_eq!(write(agent, &stub).answer, Answer::NoOpinion, "{agent:?}");
+    }
+    // A placeholder the file holds already is the file's own text.
+    let file = inventory().replace(
+        "LOW_STOCK = 5\n",
+        "LOW_STOCK = 5\n# ... rest of the file unchanged ...\n",
+    );
+    let judgment = super::judge_on(
+        GateAgent::ClaudeCode,
+        &payload_with(
+            GateAgent::ClaudeCode,
+            "w_write_allow",
+            json!({"file_path": path, "content": elided}),
+        ),
+        &file,
+        &srview::gate::Policy::default(),
+    );
+    assert_eq!(judgment.case, Case::Exact);
+}
+
+/// Cline CLI 3.0.65 (run offline, tests/gate_e2e/): the payload its
+/// `PreToolUse` hook file received, byte for byte. The gate reads the
+/// model's call (`tool_call`: its id, recorded as the call's, and its input
+/// as sent), the session's folder name (`sessionContext.rootSessionId`),
+/// and answers the exact edit with no opinion and its doubled edit with a
+/// cancel, which the real Cline obeyed (it stopped its task, the file kept).
+#[test]
+fn clines_recorded_payload_is_read_and_answered() {
+    let bytes = std::fs::read(super::fixtures().join("cline-cli/tool_call.payload.json"))
+        .expect("the recorded payload");
+    let judgment = judged(GateAgent::ClineCli, &bytes);
+    assert_eq!(judgment.case, Case::Exact);
+    assert_eq!(judgment.answer, Answer::NoOpinion);
+    let call = judgment.call.as_ref().expect("the call");
+    assert_eq!(call.call_id.as_deref(), Some("call_002"));
+    assert_eq!(call.session_id.as_deref(), Some("1796177129585_j0u5f"));
+    assert_eq!(call.cwd, CWD);
+    assert_eq!(
+        call.input,
+        json!({"path": format!("{CWD}/inventory.py"), "old_text": "LOW_STOCK = 5\n", "new_text": "LOW_STOCK = 10\n"})
+    );
+    // An edit sent again once it is applied: its new text is there already.
+    let applied = inventory().replace("LOW_STOCK = 5\n", "LOW_STOCK = 10\nRESTOCK = 20\n");
+    let mut payload: serde_json::Value = serde_json::from_slice(&bytes).expect("JSON");
+    for place in ["/tool_call/input", "/preToolUse/parameters"] {
+        let input = payload.pointer_mut(place).expect("the input");
+        input["old_text"] = "LOW_STOCK = 10\n".into();
+        input["new_text"] = "LOW_STOCK = 10\nRESTOCK = 20\n".into();
+    }
+    let again = payload.to_string().into_bytes();
+    let judgment = super::judge_on(
+        GateAgent::ClineCli,
+        &again,
+        &applied,
+        &srview::gate::Policy::default(),
+    );
+    assert_eq!(judgment.case, Case::Doubt);
+    assert!(
+        deny_reason(&judgment).starts_with("srview gate: the edit of "),
+        "{}",
+        deny_reason(&judgment)
+    );
+}
+
+/// Gemini CLI 0.61.0, `slow` (tests/gate_e2e/): the review pane closes a
+/// call at its own deadline (the gate's, counted from when it read the
+/// call), and the gate's read, woken by its timer a little later on a
+/// loaded machine, saw the pane's close first: the model read "the review
+/// pane did not answer (the pane closed before answering)" where no pane
+/// had answered in time. An end of the stream at or after the gate's
+/// deadline is the deadline's. Here a pane closes each call exactly at
+/// the deadline, twenty times.
+#[test]
+fn a_pane_closing_at_the_deadline_is_a_timeout() {
+    use std::io::{BufRead, BufReader};
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().expect("a workspace");
+    let folder = srview::gate::spool::folder(dir.path()).expect("srview's folder");
+    let listener = std::os::unix::net::UnixListener::bind(folder.join(srview::gate::spool::SOCKET))
+        .expect("a pane's socket");
+    let request = srview::gate::spool::Request {
+        agent: "gemini-cli".into(),
+        tool: "replace".into(),
+        cwd: dir.path().display().to_string(),
+        session_id: None,
+        call_id: None,
+        file: None,
+        case: "doubt".into(),
+        stage: None,
+        diagnosis: "d".into(),
+        input: json!({}),
+        corrected: None,
+        before: None,
+        wait_ms: 0,
+        fallback: "deny".into(),
+    };
+    for _ in 0..20 {
+        let deadline = Instant::now() + Duration::from_millis(40);
+        let workspace = dir.path().to_path_buf();
+        let sent = request.clone();
+        let gate =
+            std::thread::spawn(move || srview::gate::spool::ask(&workspace, &sent, deadline));
+        let (stream, _) = listener.accept().expect("the gate connects");
+        let mut line = String::new();
+        BufReader::new(&stream)
+            .read_line(&mut line)
+            .expect("the call");
+        std::thread::sleep(deadline.saturating_duration_since(Instant::now()));
+        drop(stream);
+        let outcome = gate.join().expect("the gate");
+        assert!(
+            matches!(outcome, srview::gate::spool::Outcome::TimedOut(_)),
+            "{outcome:?}"
+        );
+    }
+}
+
+/// Claude Code 2.1.328 and Gemini CLI 0.61.0, `slow-60` (the timeout
+/// `gate install` writes by default, tests/gate_e2e/): a review pane that
+/// never answers, the gate to answer 0.5 s before the agent's 60 s. It
+/// printed its deny after both had timed out and run the edit: its one
+/// read of the pane's socket, bounded by a 59.5 s socket timeout, woke a
+/// second late (the kernel keeps a far timer coarse; the gate alone, run by
+/// hand against a pane that never answers: 60.55 s). The gate now reads in
+/// short slices. A minute, so ignored in CI:
+/// `cargo test --test gate -- --ignored a_pane_that_never_answers`.
+#[test]
+#[ignore]
+fn a_pane_that_never_answers_is_given_up_on_time() {
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().expect("a workspace");
+    let folder = srview::gate::spool::folder(dir.path()).expect("srview's folder");
+    let listener = std::os::unix::net::UnixListener::bind(folder.join(srview::gate::spool::SOCKET))
+        .expect("a pane's socket");
+    let pane = std::thread::spawn(move || listener.accept().expect("the gate connects"));
+    let request = srview::gate::spool::Request {
+        agent: "claude-code".into(),
+        tool: "Edit".into(),
+        cwd: dir.path().display().to_string(),
+        session_id: None,
+        call_id: None,
+        file: None,
+        case: "doubt".into(),
+        stage: None,
+        diagnosis: "d".into(),
+        input: json!({}),
+        corrected: None,
+        before: None,
+        wait_ms: 0,
+        fallback: "deny".into(),
+    };
+    let deadline = Instant::now() + Duration::from_millis(59_500);
+    let outcome = srview::gate::spool::ask(dir.path(), &request, deadline);
+    let late = Instant::now().saturating_duration_since(deadline);
+    assert!(
+        matches!(outcome, srview::gate::spool::Outcome::TimedOut(_)),
+        "{outcome:?}"
+    );
+    assert!(late < Duration::from_millis(150), "{late:?} late");
+    drop(pane.join());
 }

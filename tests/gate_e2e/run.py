@@ -161,6 +161,104 @@ GEMINI_SCENARIOS["project-trusted"] = dict(
 )
 CODEX_PATCHES = {SKU_OLD: PATCH_SKU, SKU_OLD_2: PATCH_SKU_2, FAIL_OLD: PATCH_FAIL, CURLY_OLD: PATCH_CURLY}
 
+# The review pane and the timeout paths, for every agent.
+# `slow`: the gate waits for a review pane that runs but never answers, past
+# what it may: installed with a short --timeout, the gate must answer (the
+# policy's fallback) before the agent's own timeout kills it, which on four
+# of six agents would run the edit.
+SLOW_TIMEOUT = 5
+# `pane-reject`: the pane answers `r` with this reason typed; the model must
+# read it.
+PANE_REASON = "SKUs live in the catalogue table, not in Item"
+
+
+def slow():
+    return dict(
+        what="the exact edit sent twice; the second (a doubt: the default policy doubt=review) waits for a "
+        "review pane (`srview review` in a pty) that runs but never answers; installed with --timeout %d"
+        % SLOW_TIMEOUT,
+        prompt=SKU_PROMPT, edits=[(SKU_OLD, SKU_NEW), (SKU_OLD, SKU_NEW)], timeout=SLOW_TIMEOUT, pane="silent")
+
+
+def pane_reject(edit, what_edit, prompt=SKU_PROMPT):
+    return dict(
+        what="%s, installed with --policy loose=review; `srview review` runs in a pty (80x24) and answers "
+        "`r` with a typed reason" % what_edit,
+        prompt=prompt, edits=[edit], policy="loose=review", timeout=30, pane=("reject", PANE_REASON))
+
+
+# `slow-judge`: the judgment itself slower than the agent's timeout: the
+# loose edit in a 200,054-line inventory.py (50,000 helpers appended), which
+# a debug build judges in about 2 s, installed with --timeout 1: the gate
+# must answer its deny at 0.75 s, before the agent kills it at 1 s.
+BIG_FILLER = "".join("def helper_%d(x):\n    return x + %d\n\n\n" % (i, i) for i in range(50000))
+
+
+def slow_judge(edit, what_edit, prompt=SKU_PROMPT):
+    return dict(
+        what="%s in a 200,054-line inventory.py (a judgment of about 2 s in a debug build), installed with "
+        "--timeout 1: srview's own deadline must answer before the agent's" % what_edit,
+        prompt=prompt, edits=[edit], timeout=1, big=True)
+
+
+QUOTES_PROMPT = "Make the low-stock label upper case in inventory.py."
+for table, edit, what_edit, prompt in (
+        (SCENARIOS, (SKU_OLD_2, SKU_NEW_2), "the loose 2-space edit", SKU_PROMPT),
+        (CLAUDE_SCENARIOS, (CURLY_OLD, CURLY_NEW), "the curly-quote edit", QUOTES_PROMPT),
+        (CODEX_SCENARIOS, (SKU_OLD_2, SKU_NEW_2), "the loose 2-space patch", SKU_PROMPT),
+        (GEMINI_SCENARIOS, (SKU_OLD_2, SKU_NEW_2), "the loose 2-space edit", SKU_PROMPT)):
+    table["slow"] = slow()
+    table["pane-reject"] = pane_reject(edit, what_edit, prompt)
+    table["slow-judge"] = slow_judge(edit, what_edit, prompt)
+    # The same with the timeout install writes by default (60 s).
+    table["slow-60"] = dict(slow(), timeout=None, what=slow()["what"].replace(
+        "installed with --timeout %d" % SLOW_TIMEOUT, "installed with the default timeout (60 s)"))
+# Qwen Code and pi refuse the 2-space edit themselves (failing, not loose):
+# their loose edit is the curly-quote one.
+# Codex's port places the loose patch in the big file within the second
+# (repaired in time): the failing one (a diagnosis of about 9 s in a debug
+# build) is what outlasts the hook's timeout there.
+CODEX_SCENARIOS["slow-judge"] = slow_judge(
+    (FAIL_OLD, FAIL_NEW), "the failing patch (LOW_STOK; the loose one is repaired within the second even here)",
+    "Raise LOW_STOCK in inventory.py to 10.")
+CURLY_SCENARIOS = dict(SCENARIOS)
+CURLY_SCENARIOS["pane-reject"] = pane_reject((CURLY_OLD, CURLY_NEW), "the curly-quote edit", QUOTES_PROMPT)
+CURLY_SCENARIOS["slow-judge"] = slow_judge((CURLY_OLD, CURLY_NEW), "the curly-quote edit", QUOTES_PROMPT)
+
+# Cline's `editor` places an old text exactly or not at all (no loose stage).
+CLINE_SCENARIOS = {k: SCENARIOS[k] for k in ("exact", "again", "failing", "slow", "slow-60")}
+# srview missing, with an edit Cline would apply (the loose one it refuses itself).
+CLINE_SCENARIOS["missing"] = dict(
+    SCENARIOS["again"], missing=True,
+    what="the exact edit sent twice, srview deleted after the install (the hook's program is missing): "
+    "Cline applies the second one (the sku line twice) unless the hook blocks it")
+CLINE_SCENARIOS["slow-judge"] = slow_judge((FAIL_OLD, FAIL_NEW), "the failing edit (LOW_STOK)", "Raise LOW_STOCK in inventory.py to 10.")
+
+# Claude Code's Write: a new file, over an existing file, the very content
+# the file holds, and a content that elides most of the file with a
+# placeholder comment (a model's "rest unchanged").
+with open(INVENTORY) as _f:
+    INVENTORY_TEXT = _f.read()
+REPORT_PY = ('"""Stock report for the shop."""\n\nfrom inventory import low_stock\n\n\n'
+             "def report(items):\n    return [i.name for i in low_stock(items)]\n")
+WRITE_PROMPT = "Write the stock report module."
+CLAUDE_SCENARIOS["write-new"] = dict(
+    what="a Write creating a new file (report.py)", prompt=WRITE_PROMPT, edits=[],
+    writes=[("report.py", REPORT_PY)])
+CLAUDE_SCENARIOS["write-over"] = dict(
+    what="a Write over the existing inventory.py (read first): the whole file with LOW_STOCK = 10",
+    prompt="Raise LOW_STOCK in inventory.py to 10.", edits=[],
+    writes=[("inventory.py", INVENTORY_TEXT.replace("LOW_STOCK = 5\n", "LOW_STOCK = 10\n"))])
+CLAUDE_SCENARIOS["write-same"] = dict(
+    what="a Write over inventory.py of exactly the content it holds", prompt=SKU_PROMPT, edits=[],
+    writes=[("inventory.py", INVENTORY_TEXT)])
+CLAUDE_SCENARIOS["write-elided"] = dict(
+    what="a Write over inventory.py keeping its first 14 lines, LOW_STOCK = 10, and the rest replaced by a "
+    "placeholder comment (`# ... rest of the file unchanged ...`)",
+    prompt="Raise LOW_STOCK in inventory.py to 10.", edits=[],
+    writes=[("inventory.py", "".join(INVENTORY_TEXT.splitlines(True)[:14]).replace(
+        "LOW_STOCK = 5\n", "LOW_STOCK = 10\n") + "\n# ... rest of the file unchanged ...\n")])
+
 # ---------------------------------------------------------------- the agents
 
 PROJECT_REL = "project"
@@ -214,11 +312,17 @@ class ClaudeCode(Agent):
                 '  "cleanupPeriodDays": 30\n}\n'}
 
     def turns(self, file_path, scenario):
-        turns = [read_turn("Read", {"file_path": file_path}, "toolu_01Read00000000000000000")]
+        # A big file is read in part (Claude's Read refuses a whole one).
+        read = {"file_path": file_path, "offset": 1, "limit": 60} if scenario.get("big") else {"file_path": file_path}
+        turns = [read_turn("Read", read, "toolu_01Read00000000000000000")]
         for k, (old, new) in enumerate(scenario["edits"]):
             turns.append({"parts": [{"text": "Editing inventory.py."}, {"functionCall": {
                 "name": "Edit", "id": "toolu_%02dEdit00000000000000000" % (k + 2),
                 "args": {"file_path": file_path, "old_string": old, "new_string": new}}}]})
+        for k, (name, content) in enumerate(scenario.get("writes", [])):
+            turns.append({"parts": [{"text": "Writing %s." % name}, {"functionCall": {
+                "name": "Write", "id": "toolu_%02dWrite0000000000000000" % (k + 2),
+                "args": {"file_path": os.path.join(os.path.dirname(file_path), name), "content": content}}}]})
         return turns
 
     def env(self, port):
@@ -286,6 +390,7 @@ class GeminiCli(Agent):
 class QwenCode(Agent):
     id, title, version = "qwen-code", "Qwen Code", "0.24.4"
     npm, bin_rel = "@qwen-code/qwen-code@0.24.4", "qwen"
+    scenarios = CURLY_SCENARIOS
 
     def seed(self, home, port, scenario):
         return {".qwen/settings.json": json.dumps({
@@ -343,6 +448,7 @@ class Opencode(Agent):
 class Pi(Agent):
     id, title, version = "pi", "pi", "0.73.1"
     npm, bin_rel = "@mariozechner/pi-coding-agent@0.73.1", "pi"
+    scenarios = CURLY_SCENARIOS
 
     def seed(self, home, port, scenario):
         return {".pi/agent/models.json": json.dumps({"providers": {"fake": {
@@ -364,7 +470,34 @@ class Pi(Agent):
         return [cli, "-p", "--mode", "json", "--provider", "fake", "--model", "fake-model", prompt]
 
 
-AGENTS = {a.id: a for a in (ClaudeCode(), Codex(), GeminiCli(), QwenCode(), Opencode(), Pi())}
+class ClineCli(Agent):
+    """Cline's CLI 3.x: a `PreToolUse` hook file in ~/Documents/Cline/Hooks/
+    (no hook of Cline CLI was recorded; this is its first run with one)."""
+    id, title, version = "cline-cli", "Cline CLI", "3.0.65"
+    npm, bin_rel = "cline@3.0.65", "cline"
+    scenarios = CLINE_SCENARIOS
+    project = None
+
+    def seed(self, home, port, scenario):
+        # What `cline auth -p openai-compatible -k sk-fake-key -b URL -m fake-model` writes.
+        return {".cline/data/settings/providers.json": json.dumps({
+            "version": 1, "lastUsedProvider": "openai-compatible", "modes": {},
+            "providers": {"openai-compatible": {"settings": {
+                "provider": "openai-compatible", "apiKey": "sk-fake-key", "model": "fake-model",
+                "baseUrl": "http://127.0.0.1:%d/v1" % port},
+                "updatedAt": "2026-12-02T00:00:00.000Z", "tokenSource": "manual"}}}, indent=2) + "\n"}
+
+    def turns(self, file_path, scenario):
+        return [{"parts": [{"text": "Editing inventory.py."}, {"functionCall": {
+            "name": "editor", "id": "call_edit_%02d" % (k + 1),
+            "args": {"path": file_path, "old_text": old, "new_text": new}}}]}
+            for k, (old, new) in enumerate(scenario["edits"])]
+
+    def argv(self, cli, prompt, session):
+        return [cli, "--json", "-P", "openai-compatible", "-m", "fake-model", "-c", self.project, prompt]
+
+
+AGENTS = {a.id: a for a in (ClaudeCode(), Codex(), GeminiCli(), QwenCode(), Opencode(), Pi(), ClineCli())}
 
 # ---------------------------------------------------------------- helpers
 
@@ -486,6 +619,302 @@ def bare_env(home, extra):
     return env
 
 
+# ---------------------------------------------------------------- the review pane
+
+
+class Screen:
+    """The little of a VT100 a ratatui program draws with: cursor moves
+    (CUP, CUU/CUD/CUF/CUB, CHA), erases (ED, EL), SGR and private modes
+    ignored, text written at the cursor. Enough to read `srview review`'s
+    80x24 screen, which it redraws by changed cells only."""
+
+    def __init__(self, rows=24, cols=80):
+        self.rows, self.cols = rows, cols
+        self.cells = [[" "] * cols for _ in range(rows)]
+        self.y = self.x = 0
+        self.pending = ""
+
+    def feed(self, text):
+        text = self.pending + text
+        self.pending = ""
+        i, n = 0, len(text)
+        while i < n:
+            c = text[i]
+            if c == "\x1b":
+                if i + 1 >= n:
+                    self.pending = text[i:]
+                    return
+                if text[i + 1] == "[":
+                    j = i + 2
+                    while j < n and not ("@" <= text[j] <= "~"):
+                        j += 1
+                    if j >= n:
+                        self.pending = text[i:]
+                        return
+                    self.csi(text[i + 2:j], text[j])
+                    i = j + 1
+                elif text[i + 1] in "]P_":
+                    # OSC/DCS: up to BEL or ST.
+                    j = i + 2
+                    while j < n and text[j] != "\x07" and text[j:j + 2] != "\x1b\\":
+                        j += 1
+                    if j >= n:
+                        self.pending = text[i:]
+                        return
+                    i = j + (1 if text[j] == "\x07" else 2)
+                else:
+                    i += 2
+                continue
+            if c == "\r":
+                self.x = 0
+            elif c == "\n":
+                self.y = min(self.rows - 1, self.y + 1)
+            elif c == "\b":
+                self.x = max(0, self.x - 1)
+            elif c >= " ":
+                if self.x < self.cols and self.y < self.rows:
+                    self.cells[self.y][self.x] = c
+                self.x += 1
+            i += 1
+
+    def csi(self, params, final):
+        if params.startswith("?"):
+            return
+        nums = [int(p) if p.isdigit() else 0 for p in params.split(";")] if params else []
+        first = nums[0] if nums else 0
+        if final in "Hf":
+            self.y = max(0, (nums[0] if len(nums) > 0 and nums[0] else 1) - 1)
+            self.x = max(0, (nums[1] if len(nums) > 1 and nums[1] else 1) - 1)
+        elif final == "A":
+            self.y = max(0, self.y - max(first, 1))
+        elif final == "B":
+            self.y = min(self.rows - 1, self.y + max(first, 1))
+        elif final == "C":
+            self.x = min(self.cols - 1, self.x + max(first, 1))
+        elif final == "D":
+            self.x = max(0, self.x - max(first, 1))
+        elif final == "G":
+            self.x = max(0, max(first, 1) - 1)
+        elif final == "J":
+            if first == 2 or first == 3:
+                self.cells = [[" "] * self.cols for _ in range(self.rows)]
+            elif first == 0:
+                self.cells[self.y][self.x:] = [" "] * (self.cols - self.x)
+                for r in range(self.y + 1, self.rows):
+                    self.cells[r] = [" "] * self.cols
+        elif final == "K":
+            if first == 0:
+                self.cells[self.y][self.x:] = [" "] * (self.cols - self.x)
+            elif first == 2:
+                self.cells[self.y] = [" "] * self.cols
+
+    def text(self):
+        return "\n".join("".join(row).rstrip() for row in self.cells)
+
+
+class Pane:
+    """`srview review --cwd PROJECT` on a pty of 80x24, its screen read."""
+
+    def __init__(self, srview, project, env):
+        import fcntl
+        import pty
+        import struct
+        import termios
+        import threading
+        self.master, slave = pty.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+        env = dict(env, TERM="xterm-256color")
+        self.proc = subprocess.Popen([srview, "review", "--cwd", project], stdin=slave, stdout=slave,
+                                     stderr=slave, env=env, cwd=project, start_new_session=True)
+        os.close(slave)
+        self.screen = Screen()
+        self.lock = threading.Lock()
+        self.log = []
+        self.reader = threading.Thread(target=self.read, daemon=True)
+        self.reader.start()
+
+    def read(self):
+        while True:
+            try:
+                data = os.read(self.master, 65536)
+            except OSError:
+                return
+            if not data:
+                return
+            with self.lock:
+                self.screen.feed(data.decode("utf-8", "replace"))
+
+    def text(self):
+        with self.lock:
+            return self.screen.text()
+
+    def wait_for(self, what, predicate, seconds):
+        end = time.time() + seconds
+        while time.time() < end:
+            if predicate(self.text()):
+                return True
+            if self.proc.poll() is not None:
+                break
+            time.sleep(0.02)
+        self.log.append("the pane never showed %s; its screen:\n%s" % (what, self.text()))
+        return False
+
+    def press(self, keys):
+        os.write(self.master, keys.encode())
+
+    def quit(self):
+        if self.proc.poll() is None:
+            self.press("q")
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+        self.reader.join(2)
+        os.close(self.master)
+        return self.proc.returncode
+
+
+def answer_reject(pane, reason, events):
+    """On a thread: waits for a call to queue in `pane`, then `r`, the
+    reason typed, Enter; `events` gets when each happened."""
+    if not pane.wait_for("a queued call", lambda s: " 1/1 " in s, 150):
+        return
+    events["queued"] = time.time()
+    events["screen"] = pane.text()
+    time.sleep(0.3)
+    pane.press("r")
+    if not pane.wait_for("the reason prompt", lambda s: "reason for the model:" in s, 10):
+        return
+    pane.press(reason)
+    if not pane.wait_for("the reason typed", lambda s: "reason for the model: " + reason in s, 10):
+        return
+    events["typed"] = pane.text()
+    pane.press("\r")
+    events["sent"] = time.time()
+
+
+def stop_leftovers(home):
+    """Ends, one by one, the processes the CLI left running in `home` (Cline's
+    hub daemon outlives its run): each found by its working folder."""
+    # Only in this run's own mount namespace: a run beside it (in its own
+    # namespace) has a /home/user of its own.
+    own = os.readlink("/proc/self/ns/mnt")
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        try:
+            cwd = os.readlink("/proc/%s/cwd" % pid)
+            if os.readlink("/proc/%s/ns/mnt" % pid) != own:
+                continue
+        except OSError:
+            continue
+        if cwd == home or cwd.startswith(home + "/"):
+            try:
+                os.kill(int(pid), signal.SIGTERM)
+            except OSError:
+                pass
+
+
+def check(label, ok, checks):
+    checks.append(ok)
+    out("check: %s: %s" % (label, "ok" if ok else "FAILED"))
+
+
+def model_request_times(logdir):
+    """When the scripted model answered each of its main requests."""
+    kinds = ("messages", "responses", "stream", "chat")
+    times = []
+    for name in sorted(os.listdir(logdir)):
+        if name.split("-", 1)[1].rsplit(".", 1)[0] in kinds:
+            with open(os.path.join(logdir, name)) as f:
+                times.append(json.load(f)["t"])
+    return times
+
+
+def iso_seconds(stamp):
+    """`2026-12-01T20:22:53.771Z` -> seconds since the epoch."""
+    import calendar
+    day, clock = stamp.rstrip("Z").split("T")
+    whole, _, millis = clock.partition(".")
+    t = calendar.timegm(time.strptime(day + "T" + whole, "%Y-%m-%dT%H:%M:%S"))
+    return t + int(millis or 0) / 1000.0
+
+
+def scenario_checks(agent, name, scenario, records, model_read, before, after, events, stdout, checks):
+    """What the new scenarios must show, each said as a check."""
+    sku_line = b'    sku: str = ""\n'
+    if name in ("slow", "slow-60"):
+        second = records[1] if len(records) > 1 else {}
+        check("the second edit decided by the policy's fallback (deny), not by the agent's timeout",
+              second.get("case") == "doubt" and second.get("decision") == "deny"
+              and "no review pane answered within" in second.get("message", ""), checks)
+        if agent.id == "cline-cli":
+            # Cline CLI 3.0.65 stops the whole run on a hook's cancel: the
+            # model reads nothing more.
+            check("Cline stopped the run (its answer to a hook's cancel)",
+                  '"type":"run_aborted"' in stdout, checks)
+        else:
+            check("the fallback's message reached the model",
+                  "no review pane answered within" in model_read, checks)
+        check("inventory.py holds the sku line once (the second edit did not run)",
+              after.get("inventory.py", b"").count(sku_line) == 1, checks)
+        if agent.id == "claude-code":
+            outcomes = [json.loads(l).get("outcome") for l in stdout.splitlines()
+                        if l.startswith("{") and '"hook_response"' in l]
+            check("Claude Code saw both hooks answer (outcome success, none cancelled)",
+                  outcomes == ["success", "success"], checks)
+    elif name == "missing" and agent.id == "cline-cli":
+        check("Cline stopped the run (the hook file's cancel)", '"type":"run_aborted"' in stdout, checks)
+        check("inventory.py holds the sku line at most once",
+              after.get("inventory.py", b"").count(sku_line) <= 1, checks)
+    elif name == "slow-judge":
+        last = records[-1] if records else {}
+        check("srview's own deadline denied it (not the agent's timeout, which runs the edit)",
+              last.get("decision") == "deny" and "did not finish judging" in last.get("message", ""), checks)
+        if agent.id == "cline-cli":
+            check("Cline stopped the run (its answer to a hook's cancel)", '"type":"run_aborted"' in stdout, checks)
+        else:
+            check("the deny reached the model", "did not finish judging" in model_read, checks)
+        check("inventory.py unchanged", after.get("inventory.py") == before.get("inventory.py"), checks)
+    elif name == "pane-reject":
+        last = records[-1] if records else {}
+        check("the pane decided: reject", last.get("decidedBy") == "review pane"
+              and last.get("review") == "reject" and last.get("decision") == "deny", checks)
+        check("the model read the reason typed in the pane", scenario["pane"][1] in model_read, checks)
+        check("inventory.py unchanged", after.get("inventory.py") == before.get("inventory.py"), checks)
+        if "sent" in events and last.get("time"):
+            out("the gate recorded its answer %.0f ms after Enter in the pane (the record's clock, ms)"
+                % ((iso_seconds(last["time"]) - events["sent"]) * 1000))
+    elif name.startswith("write-"):
+        rel, content = scenario["writes"][0]
+        last = records[-1] if records else {}
+        if name in ("write-new", "write-over"):
+            check("the gate let the Write run (exact, no opinion)",
+                  last.get("case") == "exact" and last.get("decision") == "none", checks)
+            check("%s holds exactly the content written" % rel,
+                  after.get(rel) == content.encode(), checks)
+        elif name == "write-same":
+            check("the gate denied it (doubt: the file already holds it)",
+                  last.get("case") == "doubt" and last.get("decision") == "deny", checks)
+            check("inventory.py unchanged", after.get(rel) == before.get(rel), checks)
+        elif name == "write-elided":
+            check("the gate stopped it (not passed as exact)", last.get("decision") == "deny", checks)
+            check("inventory.py unchanged", after.get(rel) == before.get(rel), checks)
+
+
+def project_files(project):
+    """The project's own files (not the dot folders: .srview, agents' config)."""
+    files = {}
+    for folder, dirs, names in os.walk(project):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        for name in names:
+            path = os.path.join(folder, name)
+            with open(path, "rb") as f:
+                files[os.path.relpath(path, project)] = f.read()
+    return files
+
+
 # ---------------------------------------------------------------- one scenario
 
 
@@ -498,6 +927,9 @@ def scenario_run(agent, name, cli, srview, home, port, outdir, isolated):
     os.makedirs(os.path.join(home, ".tmp"))
     target = os.path.join(project, "inventory.py")
     shutil.copyfile(INVENTORY, target)
+    if scenario.get("big"):
+        with open(target, "a") as f:
+            f.write(BIG_FILLER)
     for rel, text in agent.seed(home, port, scenario).items():
         path = os.path.join(home, rel)
         os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -508,6 +940,7 @@ def scenario_run(agent, name, cli, srview, home, port, outdir, isolated):
             f.write(text.replace("{project}", project))
     with open(target, "rb") as f:
         before = f.read()
+    files_before = project_files(project)
 
     out("### %s: `%s`, %s" % (agent.title, name, scenario["what"]))
     out()
@@ -524,6 +957,8 @@ def scenario_run(agent, name, cli, srview, home, port, outdir, isolated):
     install = [gone or srview, "gate", "install"] + where
     if scenario.get("policy"):
         install += ["--policy", scenario["policy"]]
+    if scenario.get("timeout"):
+        install += ["--timeout", str(scenario["timeout"])]
     env = bare_env(home, {})
     code, o, e, _ = run(install, env, project, 60)
     out("$ " + " ".join(["srview"] + install[1:]))
@@ -546,6 +981,10 @@ def scenario_run(agent, name, cli, srview, home, port, outdir, isolated):
             call = part.get("functionCall") or part.get("customToolCall")
             if call and call["name"] not in ("Read", "read", "read_file"):
                 shown = call.get("args") if "args" in call else call.get("input")
+                if isinstance(shown, dict) and len(shown.get("content", "")) > 200:
+                    content = shown["content"]
+                    shown = dict(shown, content="%s... (%d lines, %d chars)" % (
+                        content[:60], len(content.splitlines()), len(content)))
                 out("model sends %s: %s" % (call["name"], json.dumps(shown, ensure_ascii=False)))
     logdir = os.path.join(outdir, "server-log")
     os.makedirs(logdir, exist_ok=True)
@@ -556,16 +995,40 @@ def scenario_run(agent, name, cli, srview, home, port, outdir, isolated):
     server = subprocess.Popen([sys.executable, os.path.join(HERE, "server.py"), script_path, logdir,
                                "--port", str(port)], stdout=server_err, stderr=server_err,
                               start_new_session=True)
+    pane = None
+    events = {}
+    answering = None
     try:
         if not wait_port(port):
             out("the scripted model server did not start")
             out("```")
             return False
+        if scenario.get("pane"):
+            pane = Pane(srview, project, bare_env(home, {}))
+            if not pane.wait_for("that it listens", lambda t: "waiting for gate calls" in t, 20):
+                out("\n".join(pane.log))
+                out("```")
+                pane.quit()
+                return False
+            out("$ srview review --cwd %s  (in a pty, 80x24: %s)" % (
+                project, "never answers" if scenario["pane"] == "silent"
+                else "answers `r`, types %r, Enter" % scenario["pane"][1]))
+            if scenario["pane"] != "silent":
+                import threading
+                answering = threading.Thread(target=answer_reject, args=(pane, scenario["pane"][1], events),
+                                             daemon=True)
+                answering.start()
         session = str(uuid.uuid4())
+        agent.project = project
         argv = agent.argv(cli, scenario["prompt"], session)
         env = bare_env(home, dict(agent.env(port), **scenario.get("env", {})))
         code, o, e, took = run(argv, env, project, 180)
     finally:
+        if answering is not None:
+            answering.join(5)
+        pane_screen = pane.text() if pane else None
+        pane_code = pane.quit() if pane else None
+        stop_leftovers(home)
         os.killpg(server.pid, signal.SIGTERM)
         server.wait()
         server_err.close()
@@ -583,8 +1046,31 @@ def scenario_run(agent, name, cli, srview, home, port, outdir, isolated):
             if ev.get("type") == "system" and ev.get("subtype") == "hook_response":
                 out("  hook %s: outcome %s, exit %s" % (ev.get("hook_event", ev.get("hook_name")),
                                                         ev.get("outcome"), ev.get("exit_code")))
+    if agent.id == "cline-cli":
+        for line in o.splitlines():
+            try:
+                ev = json.loads(line)
+            except ValueError:
+                continue
+            if ev.get("type") == "hook_event" and ev.get("hookEventName") in ("tool_call", "agent_error"):
+                out("  hook_event %s" % ev["hookEventName"])
+            elif ev.get("type") in ("run_result", "run_aborted"):
+                out("  %s: %s" % (ev["type"], ev.get("finishReason") or "%s (%s)" % (ev.get("reason"),
+                                                                              ev.get("message"))))
 
+    if pane is not None:
+        if "queued" in events:
+            out("the pane showed the call (its screen when it queued):")
+            out(indent(events["screen"].rstrip("\n"), "  | "))
+        if "typed" in events:
+            out("the reason typed, before Enter (the pane's last row):")
+            out(indent(events["typed"].rstrip("\n").rsplit("\n", 1)[-1], "  | "))
+        out("the pane after the run (then `q`, exit %s):" % pane_code)
+        out(indent(pane_screen.rstrip("\n"), "  | "))
+        for line in pane.log:
+            out(line)
     record = os.path.join(project, ".srview", "gate.jsonl")
+    records = []
     out()
     out("gate record (.srview/gate.jsonl):")
     if os.path.exists(record):
@@ -595,14 +1081,21 @@ def scenario_run(agent, name, cli, srview, home, port, outdir, isolated):
                 except ValueError:
                     out("  (not JSON) " + line.rstrip())
                     continue
-                out("  %s %s: case %s, stage %s, decision %s" % (r.get("tool"), r.get("callId") or "",
-                                                               r.get("case"), r.get("stage"),
-                                                               r.get("decision")))
+                records.append(r)
+                by = ", decided by the %s (%s)" % (r["decidedBy"], r.get("review")) if r.get("decidedBy") else ""
+                out("  %s %s: case %s, stage %s, decision %s%s" % (r.get("tool"), r.get("callId") or "",
+                                                                 r.get("case"), r.get("stage"),
+                                                                 r.get("decision"), by))
                 if r.get("message"):
                     out(indent(r["message"], "    | "))
     else:
         out("  (none: the gate was never called)")
 
+    times = model_request_times(logdir)
+    if len(times) > 1:
+        out()
+        out("the model's requests (each after the tool calls of the turn before ran): %s" % ", ".join(
+            "+%.1f s" % (t - times[0]) for t in times))
     out()
     out("the model received (tool results in its last request):")
     request, protocol = last_model_request(logdir)
@@ -617,15 +1110,25 @@ def scenario_run(agent, name, cli, srview, home, port, outdir, isolated):
             out(indent(text, "    > "))
 
     out()
-    with open(target, "rb") as f:
-        after = f.read()
-    if after == before:
-        out("inventory.py: unchanged")
-    else:
-        out("inventory.py changed:")
-        diff = difflib.unified_diff(before.decode().splitlines(True), after.decode().splitlines(True),
-                                    "before/inventory.py", "after/inventory.py", n=1)
-        out(indent("".join(diff).rstrip("\n"), "  "))
+    files_after = project_files(project)
+    for rel in sorted(set(files_before) | set(files_after)):
+        was, now_ = files_before.get(rel), files_after.get(rel)
+        if was == now_:
+            out("%s: unchanged" % rel)
+        elif was is None:
+            out("%s: created (%d lines):" % (rel, len(now_.decode().splitlines())))
+            out(indent(now_.decode().rstrip("\n"), "  | "))
+        elif now_ is None:
+            out("%s: DELETED" % rel)
+        else:
+            out("%s changed:" % rel)
+            diff = difflib.unified_diff(was.decode().splitlines(True), now_.decode().splitlines(True),
+                                        "before/" + rel, "after/" + rel, n=1)
+            out(indent("".join(diff).rstrip("\n"), "  "))
+    checks = []
+    sent = "\n".join(t if isinstance(t, str) else json.dumps(t, ensure_ascii=False)
+                     for _, t in (tool_results(request, protocol) if request is not None else []))
+    scenario_checks(agent, name, scenario, records, sent, files_before, files_after, events, o, checks)
 
     # The CLI has run (and may have rewritten its settings): uninstall, then
     # every file install touched must be as before the install.
@@ -679,7 +1182,7 @@ def scenario_run(agent, name, cli, srview, home, port, outdir, isolated):
             out("  ~/%s/: removed (install created it)" % d)
     out("```")
     out()
-    return same
+    return same and all(checks)
 
 
 # ---------------------------------------------------------------- driver
