@@ -159,7 +159,8 @@ mod tests {
                     which is meant, so no corrected edit is offered. To change one of them, \
                     send old_string again with enough of the lines around it to occur only at \
                     that place; to change all 3, ";
-        let expect = |all: &str| format!("this Edit fails: Found 3 matches.\n{head}{all}.\nThe lines:");
+        let expect =
+            |all: &str| format!("this Edit fails: Found 3 matches.\n{head}{all}.\nThe lines:");
         assert_eq!(
             ambiguity_in_terms(GateAgent::ClaudeCode, "Edit", SAID),
             expect("set replace_all to true")

@@ -113,7 +113,12 @@ mod tests {
         super::save_private(&path, "mine").expect("saved");
         assert_eq!(std::fs::read_to_string(&target).expect("read"), "theirs");
         assert_eq!(std::fs::read_to_string(&path).expect("read"), "mine");
-        assert!(!std::fs::symlink_metadata(&path).expect("meta").file_type().is_symlink());
+        assert!(
+            !std::fs::symlink_metadata(&path)
+                .expect("meta")
+                .file_type()
+                .is_symlink()
+        );
         assert_eq!(mode_of(&path), 0o600);
     }
 
@@ -128,8 +133,8 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&saved).ok().as_deref(), Some("fo"));
         assert_eq!(mode_of(&saved), 0o600, "readable by its owner only");
         // Copied again: the file left from before is replaced, still 0600.
-        let mut terminal = Vec::new();
-        super::copy_suggestion(&mut terminal, 1, "again");
+        let mut again = Vec::new();
+        super::copy_suggestion(&mut again, 1, "again");
         assert_eq!(
             std::fs::read_to_string(&saved).ok().as_deref(),
             Some("again")

@@ -27,10 +27,10 @@ use unicode_width::UnicodeWidthStr;
 use super::run::{Flow, Screen, Waker};
 use super::{Exit, Folded};
 use crate::dialect::one_file::Target;
+use crate::engine::BlockState;
 use crate::engine::Version;
 use crate::gate::GateAgent;
 use crate::gate::spool::{self, ListenError, Listener, Pending, Verdict};
-use crate::engine::BlockState;
 use crate::source::patch_preview::{BlockNumbers, input_blocks};
 use crate::tui::app::{App, Notice, StreamState, keys};
 use crate::tui::view::{self, Caches, code::sanitize, highlight::Syntaxes, theme::Theme};
@@ -416,7 +416,12 @@ impl ReviewPane {
         match (verdict.places, placed) {
             (false, _) => {
                 app.set_refused_by_reference(true);
-                app.note_state(format!("{}; {shows}", verdict.nothing_written()));
+                let offered = if request.corrected.is_some() {
+                    "; s: srview's corrected edit"
+                } else {
+                    ""
+                };
+                app.note_state(format!("{}{offered}", verdict.nothing_written()));
                 app.end_stream();
             }
             (true, None) => {
@@ -425,6 +430,7 @@ impl ReviewPane {
             }
             (true, Some(placed)) => match input_blocks(&placed, &target, true) {
                 Ok(blocks) => {
+                    app.set_unwritten(true);
                     app.set_diff(blocks.body);
                     app.end_stream();
                     // Each block named by the stage the agent places it by:
@@ -459,7 +465,10 @@ impl ReviewPane {
                     }
                 }
                 Err(why) => {
-                    app.note_state(format!("{}; {shows}", verdict.not_shown(Some(why.to_string()))));
+                    app.note_state(format!(
+                        "{}; {shows}",
+                        verdict.not_shown(Some(why.to_string()))
+                    ));
                     app.end_stream();
                 }
             },
@@ -734,7 +743,7 @@ impl GateVerdict {
         }
         match self.case.as_str() {
             "loose" => format!(
-                "the gate: loose: {} places it only by its loose stage {stage} (≈), where shown",
+                "the gate: loose: {} places it only by its loose stage {stage} (≈ in the blocks)",
                 self.agent
             ),
             "doubt" => format!(
@@ -742,7 +751,11 @@ impl GateVerdict {
                  behind its result (above)",
                 self.agent
             ),
-            _ => format!("the gate: {}: {} places it exactly", self.judged(), self.agent),
+            _ => format!(
+                "the gate: {}: {} places it exactly",
+                self.judged(),
+                self.agent
+            ),
         }
     }
 
@@ -1250,6 +1263,56 @@ mod tests {
                 "allowed (session allowed): Claude Code Edit a.py (doubt)",
                 "rejected (no): Claude Code Edit a.py (doubt)",
             ]
+        );
+    }
+
+    /// The status line keeps its countdown whole at 80 columns: the
+    /// "corrected edit offered" note goes first, then the agent's name,
+    /// then the file name is cut from its start, then the stage.
+    #[test]
+    fn the_status_line_keeps_the_countdown_whole() {
+        let line = |file: &str, stage: Option<&str>, offered: bool, width: usize| {
+            status_line(
+                "1/2",
+                ("Claude Code", "Edit", file),
+                ("loose", stage),
+                offered,
+                "57 s left, then deny",
+                width,
+            )
+        };
+        assert_eq!(
+            line("a.py", Some("quote-normalised"), true, 120),
+            " 1/2 Claude Code Edit a.py · loose (quote-normalised) · corrected edit offered · \
+             57 s left, then deny"
+        );
+        assert_eq!(
+            line("a.py", Some("quote-normalised"), true, 80),
+            " 1/2 Claude Code Edit a.py · loose (quote-normalised) · 57 s left, then deny"
+        );
+        assert_eq!(
+            line("inventory.py", Some("quote-normalised"), true, 80),
+            " 1/2 Edit inventory.py · loose (quote-normalised) · 57 s left, then deny"
+        );
+        let deep = "src/some/deeply/nested/folder/inventory.py";
+        let cut = line(deep, Some("quote-normalised"), true, 80);
+        assert_eq!(
+            cut,
+            " 1/2 Edit …folder/inventory.py · loose (quote-normalised) · 57 s left, then deny"
+        );
+        assert_eq!(cut.width(), 80);
+        // A stage the same as the case is said once.
+        assert_eq!(
+            line("a.py", Some("loose"), false, 80),
+            " 1/2 Claude Code Edit a.py · loose · 57 s left, then deny"
+        );
+        // Narrower: the stage goes, then the file, never the countdown.
+        let narrow = line(deep, Some("quote-normalised"), true, 50);
+        assert_eq!(narrow, " 1/2 Edit …ntory.py · loose · 57 s left, then deny");
+        assert!(narrow.ends_with("57 s left, then deny"));
+        assert_eq!(
+            line(deep, Some("quote-normalised"), true, 40),
+            " 1/2 loose · 57 s left, then deny"
         );
     }
 
