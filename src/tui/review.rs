@@ -2,7 +2,14 @@
 //! socket ([`crate::gate::spool`]); every gate call whose policy says
 //! `review` appears at once, queued in the order the calls came, with the
 //! single-file previewer's split view of the edit against the file as the
-//! gate judged it, its case, stage and srview's diagnosis. Its keys (one
+//! gate judged it, its case, stage and srview's diagnosis. What the view
+//! shows follows the gate's verdict, never srview's own SEARCH/REPLACE
+//! reading where the two differ: the edit placed where the agent's own
+//! matcher places it, its blocks `placed` (not written yet) and labelled by
+//! the agent's loose stage when loose; a failing edit placed nowhere (the
+//! header says `refused`); where srview cannot render the agent's placement
+//! so that it lands the same, nothing is shown placed and the note says
+//! so ([`GateVerdict`]). Its keys (one
 //! table, [`PANE_KEYS`], drawing the footer and the `?` help): `a` allows,
 //! `r` rejects with a reason typed here (sent to the model), `c` allows
 //! srview's corrected edit instead (only when the gate offered one), `A`
