@@ -1273,6 +1273,99 @@ mod tests {
         );
     }
 
+    /// What the view shows of a call follows the gate's verdict: a failing
+    /// edit srview's own reading would place (its old text at two places:
+    /// the SEARCH/REPLACE engine takes the first) is placed nowhere and
+    /// the header says refused; a loose edit is placed where the agent
+    /// places it, `placed` and labelled by its stage; a loose edit whose
+    /// placement srview cannot render (Claude Code adapting the file's curly
+    /// quotes) shows nothing placed, and says so.
+    #[test]
+    fn the_view_follows_the_gates_verdict() {
+        let dir = tempfile::tempdir().expect("a workspace");
+        let mut pane = ReviewPane::listen(dir.path()).expect("listens");
+        let ask_with = |n: usize, case: &str, stage: &str, before: &str, old: &str, new: &str| {
+            let mut r = request("s", &format!("call {n}"));
+            r.case = case.into();
+            r.stage = Some(stage.into());
+            r.before = Some(before.into());
+            r.input = serde_json::json!({"file_path": "/w/a.py", "old_string": old,
+                                         "new_string": new, "replace_all": false});
+            let dir = dir.path().to_path_buf();
+            std::thread::spawn(move || ask(&dir, &r, Instant::now() + Duration::from_secs(20)))
+        };
+        let twice = ask_with(
+            0,
+            "failing",
+            "failed",
+            "x = 1\nx = 1\n",
+            "x = 1\n",
+            "x = 2\n",
+        );
+        until_waiting(&mut pane, 1);
+        let shown = &pane.shown.as_ref().expect("shown").app;
+        assert!(shown.outcome().blocks.is_empty(), "nothing placed");
+        assert!(shown.refused_by_reference());
+        let note = shown
+            .notice()
+            .as_ref()
+            .map(|n| n.text.clone())
+            .unwrap_or_default();
+        assert_eq!(
+            note,
+            "the gate: failing (failed): Claude Code refuses this Edit, so it writes nothing and \
+             no place is shown (srview's finding is above; v: the edit as sent)"
+        );
+        let quotes = "label = \"low\"\n";
+        let loose = ask_with(
+            1,
+            "loose",
+            "quote-normalised",
+            quotes,
+            "label = \u{201C}low\u{201D}\n",
+            "label = \"LOW\"\n",
+        );
+        until_waiting(&mut pane, 2);
+        press(&mut pane, KeyCode::Char(']'));
+        let shown = &pane.shown.as_ref().expect("shown").app;
+        let blocks = &shown.outcome().blocks;
+        assert_eq!(blocks.len(), 1);
+        assert_eq!(blocks[0].state, BlockState::Applied);
+        assert!(shown.unwritten(), "placed, not applied");
+        assert_eq!(
+            shown.loose_levels(),
+            &[Some("quote-normalised".to_string())]
+        );
+        let curly = "label = \u{201C}low\u{201D}\n";
+        let unshown = ask_with(
+            2,
+            "loose",
+            "quote-normalised",
+            curly,
+            "label = \"low\"\n",
+            "label = \"LOW\"\n",
+        );
+        until_waiting(&mut pane, 3);
+        press(&mut pane, KeyCode::Char(']'));
+        let shown = &pane.shown.as_ref().expect("shown").app;
+        assert!(shown.outcome().blocks.is_empty(), "nothing placed");
+        let note = shown
+            .notice()
+            .as_ref()
+            .map(|n| n.text.clone())
+            .unwrap_or_default();
+        assert_eq!(
+            note,
+            "the gate: loose (quote-normalised): Claude Code places this Edit, but srview \
+             cannot show where, so no place is shown (v: the edit as sent); shown: the edit as \
+             sent"
+        );
+        drop(pane);
+        for gate in [twice, loose, unshown] {
+            assert!(matches!(gate.join().expect("gate"), Outcome::Failed(_)));
+        }
+    }
+
     /// The status line keeps its countdown whole at 80 columns: the
     /// "corrected edit offered" note goes first, then the agent's name,
     /// then the file name is cut from its start, then the stage.
