@@ -420,19 +420,22 @@ impl ReviewPane {
             None => spool::placed_input(request, input),
         };
         let verdict = GateVerdict::of(request, corrected.is_some());
+        // With nothing shown placed: only where `s` goes.
+        let switch = if corrected.is_some() {
+            "; s: the edit as sent"
+        } else if request.corrected.is_some() {
+            "; s: srview's corrected edit"
+        } else {
+            ""
+        };
         match (verdict.places, placed) {
             (false, _) => {
                 app.set_refused_by_reference(true);
-                let offered = if request.corrected.is_some() {
-                    "; s: srview's corrected edit"
-                } else {
-                    ""
-                };
-                app.note_state(format!("{}{offered}", verdict.nothing_written()));
+                app.note_state(format!("{}{switch}", verdict.nothing_written()));
                 app.end_stream();
             }
             (true, None) => {
-                app.note_state(format!("{}; {shows}", verdict.not_shown(None)));
+                app.note_state(format!("{}{switch}", verdict.not_shown(None)));
                 app.end_stream();
             }
             (true, Some(placed)) => match input_blocks(&placed, &target, true) {
@@ -467,13 +470,13 @@ impl ReviewPane {
                         app.set_raw_input(Some(
                             serde_json::to_string_pretty(input).unwrap_or_else(|_| String::new()),
                         ));
-                        app.note_state(format!("{}; {shows}", verdict.not_shown(blocks.note)));
+                        app.note_state(format!("{}{switch}", verdict.not_shown(blocks.note)));
                         app.end_stream();
                     }
                 }
                 Err(why) => {
                     app.note_state(format!(
-                        "{}; {shows}",
+                        "{}{switch}",
                         verdict.not_shown(Some(why.to_string()))
                     ));
                     app.end_stream();
@@ -1357,8 +1360,7 @@ mod tests {
         assert_eq!(
             note,
             "the gate: loose (quote-normalised): Claude Code places this Edit, but srview \
-             cannot show where, so no place is shown (v: the edit as sent); shown: the edit as \
-             sent"
+             cannot show where, so no place is shown (v: the edit as sent)"
         );
         drop(pane);
         for gate in [twice, loose, unshown] {
