@@ -403,6 +403,24 @@ fn an_ambiguous_or_unplaceable_edit_is_denied_with_a_reason() {
             reason.contains("so no corrected edit is offered"),
             "{agent:?}: {reason}"
         );
+        // What to send, in the agent's own terms: more context, or its own
+        // replace-all; not "send the file's own old text" (it is).
+        let all = match agent {
+            GateAgent::GeminiCli => "set allow_multiple to true",
+            _ => "set replace_all to true",
+        };
+        assert!(
+            reason.contains(&format!(
+                "so no corrected edit is offered. To change one of them, send old_string again \
+                 with enough of the lines around it to occur only at that place; to change all \
+                 2, {all}."
+            )),
+            "{agent:?}: {reason}"
+        );
+        assert!(
+            !reason.contains("Read the file again"),
+            "{agent:?}: {reason}"
+        );
         assert_eq!(offered_input(agent, &reason), None);
         let input = string_edit(agent, "    weight_in_grams: float\n", "");
         let judgment = judged(agent, &edit_payload(agent, input));

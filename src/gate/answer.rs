@@ -161,7 +161,11 @@ fn deny_text(agent: GateAgent, tool: &str, finding: &Finding, fallback: Option<&
             }
             // Not for an edit that changes nothing: its old text may well
             // be the file's own.
-            if !finding.explanation.contains("exactly the same") {
+            // Nor for an old text found at several places: it is the
+            // file's own, and the explanation says what to send.
+            if !finding.explanation.contains("exactly the same")
+                && !super::wording::is_ambiguous(&finding.explanation)
+            {
                 text.push_str(
                     "\nRead the file again and send an edit whose old text is the file's own.",
                 );

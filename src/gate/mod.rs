@@ -343,8 +343,10 @@ pub fn failure(agent: GateAgent, why: &str) -> Judgment {
 }
 
 /// The policy's answer to a finding.
-fn decide(agent: GateAgent, call: Call, finding: Finding, policy: &Policy) -> Judgment {
+fn decide(agent: GateAgent, call: Call, mut finding: Finding, policy: &Policy) -> Judgment {
     let tool = call.tool.clone();
+    // An old text found at several places: the advice in the agent's terms.
+    finding.explanation = wording::ambiguity_in_terms(agent, &tool, &finding.explanation);
     let after_failure =
         agent == GateAgent::ClaudeCode && call.event.as_deref() == Some("PostToolUseFailure");
     let (action, answer) = if after_failure {
@@ -405,13 +407,18 @@ impl Judgment {
     /// `time` is the decision's time (RFC 3339, UTC).
     pub fn record(&self, time: &str) -> String {
         let call = self.call.as_ref();
+        // Absolute, whatever the input named (see `record::record_files`).
+        let file = match (&self.file, call) {
+            (Some(files), Some(call)) => Some(record::record_files(&call.cwd, files)),
+            (files, _) => files.clone(),
+        };
         let record = Record {
             time,
             agent: self.agent.id(),
             session_id: call.and_then(|c| c.session_id.as_deref()),
             call_id: call.and_then(|c| c.call_id.as_deref()),
             tool: call.map(|c| c.tool.as_str()),
-            file: self.file.as_deref(),
+            file: file.as_deref(),
             input_sha256: call.map(|c| sha256_hex(c.input.to_string().as_bytes())),
             stage: self.stage.as_deref(),
             case: self.case.name(),

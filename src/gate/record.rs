@@ -41,21 +41,56 @@ pub struct GateDecision {
     /// What the model was told.
     #[serde(default)]
     pub message: Option<String>,
+    /// Who decided when not the policy: `review pane` (a human, in
+    /// `srview review`); absent when the policy decided.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decided_by: Option<String>,
+    /// The review pane's answer (`allow`, `reject`, `corrected`,
+    /// `allow-session`) when it decided.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub review: Option<String>,
     #[serde(default, skip_serializing)]
     input_sha256: Option<String>,
     #[serde(default, skip_serializing)]
     call_id: Option<String>,
 }
 
-/// The decisions recorded in `workspace/.srview/gate.jsonl`, oldest first;
-/// none when there is no record. Lines that are not a decision are skipped.
+/// The decisions recorded for a session whose workspace is `workspace`,
+/// oldest first; none when there is no record. The record is the one the
+/// gate wrote for calls from that folder: `.srview/gate.jsonl` in the
+/// nearest folder from `workspace` up to its repository's root holding
+/// `.srview/` ([`super::spool::workspace_of`], as the gate picks it), so a
+/// session in a subfolder of a repository joins the record kept at its
+/// root. Lines that are not a decision are skipped.
 pub fn read(workspace: &Path) -> Vec<GateDecision> {
-    let Ok(text) = std::fs::read_to_string(workspace.join(".srview/gate.jsonl")) else {
+    let folder = super::spool::workspace_of(workspace);
+    let Ok(text) = std::fs::read_to_string(folder.join(".srview/gate.jsonl")) else {
         return Vec::new();
     };
     text.lines()
         .filter_map(|line| serde_json::from_str(line).ok())
         .collect()
+}
+
+/// The file(s) a decision is about as the record names them: absolute
+/// (lexically normalised, a patch's several files joined by `, ` as the
+/// judgment joins them). Absolute, not relative, because the record may
+/// be kept above the folder the call came from (a subfolder's calls are
+/// recorded at the repository's workspace, see [`read`]) and does not keep
+/// that folder: a relative name would not say which file it was. Claude
+/// Code's and the matchers' inputs name files absolutely already, Codex's
+/// patches relatively; records written before this named them as the
+/// input did, and still join (the join is by call id and input hash, not
+/// by file).
+pub(crate) fn record_files(cwd: &str, files: &str) -> String {
+    files
+        .split(", ")
+        .map(|file| {
+            use crate::dialect::call::{display_path, normalize};
+            display_path(cwd, &normalize(file))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// For each edit, the decision about it, when one can be told.
@@ -115,8 +150,20 @@ pub fn join_keys<'a>(
 }
 
 /// The words `srview session` shows for a decision: `blocked (failing)`,
-/// `repaired (loose)`, `passed (exact)`.
+/// `repaired (loose)`, `passed (exact)`; when a human decided in the
+/// review pane rather than the policy, it says so: `rejected in the review
+/// pane (loose)`, `allowed in the review pane (doubt)`.
 pub fn words(d: &GateDecision) -> String {
+    if d.decided_by.as_deref() == Some("review pane") {
+        let what = match d.review.as_deref() {
+            Some("allow") => "allowed in the review pane",
+            Some("allow-session") => "allowed in the review pane with the rest of its session",
+            Some("reject") => "rejected in the review pane",
+            Some("corrected") => "the corrected edit chosen in the review pane",
+            _ => "decided in the review pane",
+        };
+        return format!("{what} ({})", d.case);
+    }
     let what = match d.decision.as_str() {
         "deny" => "blocked",
         "repair" => "repaired",
@@ -146,4 +193,27 @@ pub fn tally<'a>(joined: impl IntoIterator<Item = &'a GateDecision>) -> Option<S
         }
     }
     (blocked + repaired > 0).then(|| format!("gate: {blocked} blocked, {repaired} repaired"))
+}
+
+#[cfg(test)]
+mod tests {
+    /// Relative names are made absolute from the call's folder, absolute
+    /// ones normalised; a patch's files each.
+    #[test]
+    fn the_record_names_files_absolutely() {
+        let cwd = "/home/user/project";
+        assert_eq!(
+            super::record_files(cwd, "src/a.rs"),
+            "/home/user/project/src/a.rs"
+        );
+        assert_eq!(
+            super::record_files(cwd, "/home/user/project/./src/../a.py"),
+            "/home/user/project/a.py"
+        );
+        assert_eq!(
+            super::record_files("/w/", "a.py, lib/b.py, /elsewhere/c.py"),
+            "/w/a.py, /w/lib/b.py, /elsewhere/c.py"
+        );
+        assert_eq!(super::record_files(cwd, "../other/x"), "/home/user/other/x");
+    }
 }

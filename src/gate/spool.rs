@@ -578,6 +578,73 @@ pub fn edit_input(request: &Request, input: &Value) -> Option<crate::source::age
     })
 }
 
+/// `input` (the request's tool input as sent) as the agent's own matcher
+/// places it, for the pane's split view: [`edit_input`], except where the
+/// agent finds the text by a stage srview's exact reading does not take.
+/// Claude Code's quote normalisation (stage `quote-normalised`): the old
+/// text becomes the file's own text at the place Claude Code finds it
+/// (curly and straight quotes taken as the same); its new text is what
+/// Claude Code writes when that place has straight quotes (the file's
+/// curly ones it puts into the new text itself, which srview does not
+/// reproduce: `None` then, nothing is shown as placed).
+pub fn placed_input(request: &Request, input: &Value) -> Option<crate::source::agent::EditInput> {
+    use crate::dialect::edit::Edit;
+    use crate::source::agent::EditInput;
+    let read = edit_input(request, input)?;
+    if request.stage.as_deref() != Some("quote-normalised") {
+        return Some(read);
+    }
+    let EditInput::Exact(Edit::ClaudeEdit {
+        file_path,
+        old_string,
+        new_string,
+        replace_all,
+    }) = read
+    else {
+        return Some(read);
+    };
+    let content = request.before.as_deref()?;
+    let (start, end) = quote_blind_find(content, &old_string)?;
+    let own = &content[start..end];
+    if own.contains(CURLY_QUOTES) {
+        return None;
+    }
+    Some(EditInput::Exact(Edit::ClaudeEdit {
+        file_path,
+        old_string: own.to_string(),
+        new_string,
+        replace_all,
+    }))
+}
+
+/// The curly quotes Claude Code takes for straight ones.
+const CURLY_QUOTES: [char; 4] = ['\u{2018}', '\u{2019}', '\u{201C}', '\u{201D}'];
+
+/// The byte range of the first place in `content` where `needle` occurs
+/// with curly and straight quotes taken as the same.
+fn quote_blind_find(content: &str, needle: &str) -> Option<(usize, usize)> {
+    let straight = |c: char| match c {
+        '\u{2018}' | '\u{2019}' => '\'',
+        '\u{201C}' | '\u{201D}' => '"',
+        c => c,
+    };
+    let needle: Vec<char> = needle.chars().map(straight).collect();
+    if needle.is_empty() {
+        return None;
+    }
+    let chars: Vec<(usize, char)> = content
+        .char_indices()
+        .map(|(at, c)| (at, straight(c)))
+        .collect();
+    let start = chars
+        .windows(needle.len())
+        .position(|w| w.iter().map(|(_, c)| *c).eq(needle.iter().copied()))?;
+    let end = chars
+        .get(start + needle.len())
+        .map_or(content.len(), |(at, _)| *at);
+    Some((chars[start].0, end))
+}
+
 /// The first of the files a judgment names (a patch's are joined by `, `).
 pub fn first_file(files: &str) -> &str {
     files.split(", ").next().unwrap_or(files)
@@ -585,6 +652,19 @@ pub fn first_file(files: &str) -> &str {
 
 #[cfg(test)]
 mod tests {
+    /// Claude Code's quote-blind find: the file's own text at the place.
+    #[test]
+    fn a_quote_normalised_edit_is_placed_on_the_files_own_text() {
+        let content = "a = 1\nlabel = \"low\"\n";
+        assert_eq!(
+            super::quote_blind_find(content, "label = \u{201C}low\u{201D}"),
+            Some((6, 19))
+        );
+        assert_eq!(super::quote_blind_find("x ‘é’ y", "'é'"), Some((2, 10)));
+        assert_eq!(super::quote_blind_find(content, "nowhere"), None);
+        assert_eq!(super::quote_blind_find(content, ""), None);
+    }
+
     /// A call from a subfolder of a workspace holding srview's folder
     /// belongs to that workspace; elsewhere to its own folder.
     #[test]

@@ -3,7 +3,62 @@
 //! Shared by the string edits' judgment (`judge`) and the patches'
 //! (`patch`).
 
+use super::GateAgent;
 use crate::diagnose::{DiffLine, Side};
+
+/// How srview's exact-string diagnosis ends the sentence about an old text
+/// found at several places (`dialect::edit::diagnosis`), before its hint.
+const AMBIGUOUS: &str = ": the edit cannot tell which is meant, so no corrected edit is offered.";
+
+/// Whether `explanation` says an old text occurs at several places.
+pub(super) fn is_ambiguous(explanation: &str) -> bool {
+    explanation
+        .lines()
+        .any(|line| line.contains(AMBIGUOUS) && line.contains(" occurs "))
+}
+
+/// `explanation` with the advice of each sentence about an old text found
+/// at several places (`FIELD occurs N times (line a, line b, ...): ...`)
+/// in `agent`'s own terms: what to send to change one of them (the field
+/// again with more of its surrounding lines), and to change all N the
+/// agent's own replace-all where its tool has one (Claude Code's and Qwen
+/// Code's `replace_all`, Gemini CLI's `allow_multiple`, OpenCode's
+/// `replaceAll`), else one edit per place. The diagnosis's own hint names
+/// Claude Code's `replace_all` for every agent.
+pub(super) fn ambiguity_in_terms(agent: GateAgent, tool: &str, explanation: &str) -> String {
+    if !is_ambiguous(explanation) {
+        return explanation.to_string();
+    }
+    explanation
+        .split('\n')
+        .map(|line| {
+            let (Some(at), Some(occurs)) = (line.find(AMBIGUOUS), line.find(" occurs ")) else {
+                return line.to_string();
+            };
+            let field = line[..occurs].rsplit(' ').next().unwrap_or("the old text");
+            let count = line[occurs + " occurs ".len()..]
+                .split(' ')
+                .next()
+                .unwrap_or("");
+            let all: String = match agent {
+                GateAgent::ClaudeCode | GateAgent::QwenCode => "set replace_all to true".into(),
+                GateAgent::GeminiCli => "set allow_multiple to true".into(),
+                GateAgent::Opencode => "set replaceAll to true".into(),
+                GateAgent::Pi => format!(
+                    "send one entry of edits per place, each with lines around it that occur \
+                     only there ({tool} has no replace-all)"
+                ),
+                _ => format!("send one {tool} call per place ({tool} has no replace-all)"),
+            };
+            format!(
+                "{}{AMBIGUOUS} To change one of them, send {field} again with enough of the \
+                 lines around it to occur only at that place; to change all {count}, {all}.",
+                &line[..at]
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
 
 /// A diagnosis's line diff, for the model: the sent text's lines (`-`)
 /// against the file's (`+`, with their line numbers).
@@ -84,5 +139,54 @@ impl Terms {
             old_line: "the hunk's old line".to_string(),
             new_line: "the hunk's new line".to_string(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SAID: &str = "this Edit fails: Found 3 matches.\nold_string occurs 3 times (line 1, \
+                        line 3, line 5): the edit cannot tell which is meant, so no corrected \
+                        edit is offered. Add context that occurs only at the intended place, or \
+                        set replace_all to change every one.\nThe lines:";
+
+    /// The count, the lines and the field are kept; the advice names what
+    /// each agent's tool takes to change all of them.
+    #[test]
+    fn the_ambiguity_advice_is_in_each_agents_terms() {
+        let head = "old_string occurs 3 times (line 1, line 3, line 5): the edit cannot tell \
+                    which is meant, so no corrected edit is offered. To change one of them, \
+                    send old_string again with enough of the lines around it to occur only at \
+                    that place; to change all 3, ";
+        let expect =
+            |all: &str| format!("this Edit fails: Found 3 matches.\n{head}{all}.\nThe lines:");
+        assert_eq!(
+            ambiguity_in_terms(GateAgent::ClaudeCode, "Edit", SAID),
+            expect("set replace_all to true")
+        );
+        assert_eq!(
+            ambiguity_in_terms(GateAgent::GeminiCli, "Edit", SAID),
+            expect("set allow_multiple to true")
+        );
+        assert_eq!(
+            ambiguity_in_terms(GateAgent::Opencode, "Edit", SAID),
+            expect("set replaceAll to true")
+        );
+        assert_eq!(
+            ambiguity_in_terms(GateAgent::Pi, "edit", SAID),
+            expect(
+                "send one entry of edits per place, each with lines around it that occur only \
+                 there (edit has no replace-all)"
+            )
+        );
+        assert_eq!(
+            ambiguity_in_terms(GateAgent::ClineCli, "editor", SAID),
+            expect("send one editor call per place (editor has no replace-all)")
+        );
+        assert!(is_ambiguous(SAID));
+        let other = "this Edit fails: not found";
+        assert!(!is_ambiguous(other));
+        assert_eq!(ambiguity_in_terms(GateAgent::Pi, "edit", other), other);
     }
 }

@@ -2,7 +2,14 @@
 //! socket ([`crate::gate::spool`]); every gate call whose policy says
 //! `review` appears at once, queued in the order the calls came, with the
 //! single-file previewer's split view of the edit against the file as the
-//! gate judged it, its case, stage and srview's diagnosis. Its keys (one
+//! gate judged it, its case, stage and srview's diagnosis. What the view
+//! shows follows the gate's verdict, never srview's own SEARCH/REPLACE
+//! reading where the two differ: the edit placed where the agent's own
+//! matcher places it, its blocks `placed` (not written yet) and labelled by
+//! the agent's loose stage when loose; a failing edit placed nowhere (the
+//! header says `refused`); where srview cannot render the agent's placement
+//! so that it lands the same, nothing is shown placed and the note says
+//! so ([`GateVerdict`]). Its keys (one
 //! table, [`PANE_KEYS`], drawing the footer and the `?` help): `a` allows,
 //! `r` rejects with a reason typed here (sent to the model), `c` allows
 //! srview's corrected edit instead (only when the gate offered one), `A`
@@ -27,10 +34,11 @@ use unicode_width::UnicodeWidthStr;
 use super::run::{Flow, Screen, Waker};
 use super::{Exit, Folded};
 use crate::dialect::one_file::Target;
+use crate::engine::BlockState;
 use crate::engine::Version;
 use crate::gate::GateAgent;
 use crate::gate::spool::{self, ListenError, Listener, Pending, Verdict};
-use crate::source::patch_preview::input_blocks;
+use crate::source::patch_preview::{BlockNumbers, input_blocks};
 use crate::tui::app::{App, Notice, StreamState, keys};
 use crate::tui::view::{self, Caches, code::sanitize, highlight::Syntaxes, theme::Theme};
 
@@ -393,35 +401,88 @@ impl ReviewPane {
             name: &name,
             content: before.as_deref(),
         };
-        match spool::edit_input(request, input) {
-            Some(input) => match input_blocks(&input, &target, true) {
+        let shows = if corrected.is_some() {
+            "shown: srview's corrected edit (s: the edit as sent)"
+        } else if request.corrected.is_some() {
+            "shown: the edit as sent (s: srview's corrected edit)"
+        } else {
+            "shown: the edit as sent"
+        };
+        let shows = if file == files {
+            shows.to_string()
+        } else {
+            format!("{shows}; this patch edits {files}: shown, the first (v: all)")
+        };
+        let placed = match corrected {
+            // srview's corrected edit: the agent's matcher places it
+            // exactly (the gate offers no other).
+            Some(input) => spool::edit_input(request, input),
+            None => spool::placed_input(request, input),
+        };
+        let verdict = GateVerdict::of(request, corrected.is_some());
+        // With nothing shown placed: only where `s` goes.
+        let switch = if corrected.is_some() {
+            "; s: the edit as sent"
+        } else if request.corrected.is_some() {
+            "; s: srview's corrected edit"
+        } else {
+            ""
+        };
+        match (verdict.places, placed) {
+            (false, _) => {
+                app.set_refused_by_reference(true);
+                app.note_state(format!("{}{switch}", verdict.nothing_written()));
+                app.end_stream();
+            }
+            (true, None) => {
+                app.note_state(format!("{}{switch}", verdict.not_shown(None)));
+                app.end_stream();
+            }
+            (true, Some(placed)) => match input_blocks(&placed, &target, true) {
                 Ok(blocks) => {
+                    app.set_unwritten(true);
                     app.set_diff(blocks.body);
-                    let shows = if corrected.is_some() {
-                        "shown: srview's corrected edit (s: the edit as sent)"
-                    } else if request.corrected.is_some() {
-                        "shown: the edit as sent (s: srview's corrected edit)"
-                    } else {
-                        "shown: the edit as sent"
+                    app.end_stream();
+                    // Each block named by the stage the agent places it by:
+                    // a loose edit's blocks by its loose stage (the gate's
+                    // where the rendering names none), never as exact; an
+                    // agent's placement is not counted in diff lines.
+                    let levels = verdict.levels(blocks.levels, app.outcome().blocks.len());
+                    let numbers = match blocks.numbers {
+                        BlockNumbers::Diff if blocks.hunk_lines.is_empty() => {
+                            BlockNumbers::Unnumbered
+                        }
+                        numbers => numbers,
                     };
-                    let shows = if file == files {
-                        shows.to_string()
+                    app.place_blocks(levels, blocks.hunk_lines, numbers);
+                    if verdict.agrees(&app) {
+                        let note = format!("{}; {shows}", verdict.placed());
+                        app.note_state(note);
                     } else {
-                        format!("{shows}; this patch edits {files}: shown, the first (v: all)")
-                    };
-                    let note = blocks
-                        .note
-                        .map_or(shows.clone(), |n| format!("{n}; {shows}"));
-                    app.note_state(note);
+                        // srview's reading of the blocks does not land as
+                        // the agent's matcher does: nothing is shown placed
+                        // rather than a contradiction.
+                        app = App::new(
+                            Path::new(&request.cwd).join(&file),
+                            before.clone().unwrap_or_default(),
+                            Version::V1,
+                        );
+                        app.set_raw_input(Some(
+                            serde_json::to_string_pretty(input).unwrap_or_else(|_| String::new()),
+                        ));
+                        app.note_state(format!("{}{switch}", verdict.not_shown(blocks.note)));
+                        app.end_stream();
+                    }
                 }
-                Err(why) => app.note_state(why.to_string()),
+                Err(why) => {
+                    app.note_state(format!(
+                        "{}{switch}",
+                        verdict.not_shown(Some(why.to_string()))
+                    ));
+                    app.end_stream();
+                }
             },
-            None => app.note_state(format!(
-                "srview cannot show this {} input as blocks (v shows it as sent)",
-                request.tool
-            )),
         }
-        app.end_stream();
         if self.area.width > 0 {
             app.fit(preview_area(self.area));
         }
@@ -620,7 +681,191 @@ impl ReviewPane {
     }
 }
 
-/// (agent, session id) of a call, when it names a session.
+/// The gate's judgment of the call shown, which everything the pane shows
+/// of the edit follows (the split view, its block labels, its notes and
+/// the status line): its case and the agent's stage, never srview's own
+/// SEARCH/REPLACE reading of the edit where the two differ.
+struct GateVerdict {
+    /// The agent's name for people.
+    agent: String,
+    tool: String,
+    case: String,
+    /// The agent's stage that places it, or its name for the failure.
+    stage: Option<String>,
+    /// The edit shown is srview's corrected edit (the agent's matcher
+    /// places it exactly), not the edit as sent.
+    corrected: bool,
+    /// The agent's matcher places the edit shown (exact, doubt, loose, or
+    /// the corrected edit); else it refuses it or srview could not judge it,
+    /// and nothing is shown placed.
+    places: bool,
+}
+
+impl GateVerdict {
+    fn of(request: &spool::Request, corrected: bool) -> GateVerdict {
+        let agent = GateAgent::from_id(&request.agent)
+            .map_or(request.agent.clone(), |a| a.title().to_string());
+        GateVerdict {
+            agent,
+            tool: request.tool.clone(),
+            case: request.case.clone(),
+            stage: request.stage.clone(),
+            corrected,
+            places: corrected || matches!(request.case.as_str(), "exact" | "doubt" | "loose"),
+        }
+    }
+
+    /// `loose (quote-normalised)`: the case and the stage.
+    fn judged(&self) -> String {
+        match &self.stage {
+            Some(stage) if *stage != self.case => format!("{} ({stage})", self.case),
+            _ => self.case.clone(),
+        }
+    }
+
+    /// The note of an edit the agent refuses (or srview could not judge).
+    fn nothing_written(&self) -> String {
+        match self.case.as_str() {
+            "failing" => format!(
+                "the gate: failing ({}): {} refuses this {}, so it writes nothing and no place \
+                 is shown (srview's finding is above; v: the edit as sent)",
+                self.stage.as_deref().unwrap_or("failed"),
+                self.agent,
+                self.tool
+            ),
+            _ => format!(
+                "the gate: {}: srview could not judge this {}, so no place is shown (v: the \
+                 edit as sent)",
+                self.judged(),
+                self.tool
+            ),
+        }
+    }
+
+    /// The note of an edit placed and shown where the agent places it.
+    fn placed(&self) -> String {
+        let stage = self.stage.as_deref().unwrap_or(&self.case);
+        if self.corrected {
+            return format!(
+                "srview's corrected edit: {}'s matcher places it exactly",
+                self.agent
+            );
+        }
+        match self.case.as_str() {
+            "loose" => format!(
+                "the gate: loose: {} places it only by its loose stage {stage} (≈ in the blocks)",
+                self.agent
+            ),
+            "doubt" => format!(
+                "the gate: doubt: {} places it exactly ({stage}), but srview cannot stand \
+                 behind its result (above)",
+                self.agent
+            ),
+            _ => format!(
+                "the gate: {}: {} places it exactly",
+                self.judged(),
+                self.agent
+            ),
+        }
+    }
+
+    /// The note of an edit the agent places where srview cannot show it.
+    fn not_shown(&self, why: Option<String>) -> String {
+        let why = why.map(|w| format!(" ({w})")).unwrap_or_default();
+        format!(
+            "the gate: {}: {} places this {}, but srview cannot show where{why}, so no place \
+             is shown (v: the edit as sent)",
+            self.judged(),
+            self.agent,
+            self.tool
+        )
+    }
+
+    /// The block list's stage per block: a loose edit's blocks by the
+    /// agent's loose stage (each as its matcher names it where the
+    /// rendering knows it, else the gate's stage for every block).
+    fn levels(&self, from: Vec<Option<String>>, blocks: usize) -> Vec<Option<String>> {
+        if self.corrected || self.case != "loose" || from.iter().any(Option::is_some) {
+            return from;
+        }
+        let stage = self.stage.clone().unwrap_or_else(|| self.case.clone());
+        vec![Some(stage); blocks]
+    }
+
+    /// Whether srview's rendering lands as the gate says the agent places
+    /// the edit: at least one block, each applied.
+    fn agrees(&self, app: &App) -> bool {
+        let blocks = &app.outcome().blocks;
+        self.places && !blocks.is_empty() && blocks.iter().all(|b| b.state == BlockState::Applied)
+    }
+}
+
+/// The call's status line (below the title), fitted to `width` columns:
+/// its place in the queue, what it is, the gate's case and stage, whether
+/// a corrected edit is offered, and the time left before the policy's
+/// fallback decides. The countdown, the place and the case are always
+/// shown whole; to make room, the "corrected edit offered" note goes first
+/// (the footer's `c` says it too), then the agent's name, then the file
+/// name is shortened from its start, then the stage goes.
+fn status_line(
+    place: &str,
+    (agent, tool, file): (&str, &str, &str),
+    (case, stage): (&str, Option<&str>),
+    offered: bool,
+    countdown: &str,
+    width: usize,
+) -> String {
+    let verdict = |stage: Option<&str>| match stage {
+        Some(stage) if stage != case => format!("{case} ({stage})"),
+        _ => case.to_string(),
+    };
+    let line = |with_agent: bool, file: &str, stage: Option<&str>, offered: bool| {
+        let who = if with_agent {
+            format!("{agent} {tool} {file}")
+        } else {
+            format!("{tool} {file}")
+        };
+        let offered = if offered {
+            " · corrected edit offered"
+        } else {
+            ""
+        };
+        format!(" {place} {who} · {}{offered} · {countdown}", verdict(stage))
+    };
+    for (with_agent, with_offer) in [(true, true), (true, false), (false, false)] {
+        let text = line(with_agent, file, stage, offered && with_offer);
+        if text.width() <= width {
+            return text;
+        }
+    }
+    for stage in [stage, None] {
+        let rest = line(false, "", stage, false).width();
+        let room = width.saturating_sub(rest);
+        if room >= 4 {
+            return line(false, &shorten_start(file, room), stage, false);
+        }
+    }
+    format!(" {place} {} · {countdown}", verdict(None))
+}
+
+/// `text` cut from its start to `room` columns, `…` in front.
+fn shorten_start(text: &str, room: usize) -> String {
+    if text.width() <= room {
+        return text.to_string();
+    }
+    let mut kept: Vec<char> = Vec::new();
+    let mut used = 1;
+    for c in text.chars().rev() {
+        let w = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+        if used + w > room {
+            break;
+        }
+        used += w;
+        kept.push(c);
+    }
+    std::iter::once('…').chain(kept.into_iter().rev()).collect()
+}
+
 fn session_key(pending: &Pending) -> Option<(String, String)> {
     let request = &pending.request;
     request
@@ -738,23 +983,17 @@ impl Screen for ReviewPane {
                     .deadline()
                     .saturating_duration_since(Instant::now())
                     .as_secs();
-                let stage = r
-                    .stage
-                    .as_deref()
-                    .map(|s| format!(" ({s})"))
-                    .unwrap_or_default();
-                let offered = if r.corrected.is_some() {
-                    " · corrected edit offered"
-                } else {
-                    ""
-                };
-                let line = format!(
-                    " {}/{} {} · {}{stage}{offered} · {left} s left, then {}",
-                    self.current + 1,
-                    self.queue.len(),
-                    describe(pending),
-                    r.case,
-                    r.fallback
+                let agent =
+                    GateAgent::from_id(&r.agent).map_or(r.agent.clone(), |a| a.title().to_string());
+                let file = r.file.as_deref().unwrap_or("?");
+                let file = file.strip_prefix(&format!("{}/", r.cwd)).unwrap_or(file);
+                let line = status_line(
+                    &format!("{}/{}", self.current + 1, self.queue.len()),
+                    (&agent, &r.tool, file),
+                    (&r.case, r.stage.as_deref()),
+                    r.corrected.is_some(),
+                    &format!("{left} s left, then {}", r.fallback),
+                    usize::from(area.width),
                 );
                 let style = match r.case.as_str() {
                     "failing" => theme.bad(),
@@ -1034,6 +1273,148 @@ mod tests {
                 "allowed (session allowed): Claude Code Edit a.py (doubt)",
                 "rejected (no): Claude Code Edit a.py (doubt)",
             ]
+        );
+    }
+
+    /// What the view shows of a call follows the gate's verdict: a failing
+    /// edit srview's own reading would place (its old text at two places:
+    /// the SEARCH/REPLACE engine takes the first) is placed nowhere and
+    /// the header says refused; a loose edit is placed where the agent
+    /// places it, `placed` and labelled by its stage; a loose edit whose
+    /// placement srview cannot render (Claude Code adapting the file's curly
+    /// quotes) shows nothing placed, and says so.
+    #[test]
+    fn the_view_follows_the_gates_verdict() {
+        let dir = tempfile::tempdir().expect("a workspace");
+        let mut pane = ReviewPane::listen(dir.path()).expect("listens");
+        let ask_with = |n: usize, case: &str, stage: &str, before: &str, old: &str, new: &str| {
+            let mut r = request("s", &format!("call {n}"));
+            r.case = case.into();
+            r.stage = Some(stage.into());
+            r.before = Some(before.into());
+            r.input = serde_json::json!({"file_path": "/w/a.py", "old_string": old,
+                                         "new_string": new, "replace_all": false});
+            let dir = dir.path().to_path_buf();
+            std::thread::spawn(move || ask(&dir, &r, Instant::now() + Duration::from_secs(20)))
+        };
+        let twice = ask_with(
+            0,
+            "failing",
+            "failed",
+            "x = 1\nx = 1\n",
+            "x = 1\n",
+            "x = 2\n",
+        );
+        until_waiting(&mut pane, 1);
+        let shown = &pane.shown.as_ref().expect("shown").app;
+        assert!(shown.outcome().blocks.is_empty(), "nothing placed");
+        assert!(shown.refused_by_reference());
+        let note = shown
+            .notice()
+            .as_ref()
+            .map(|n| n.text.clone())
+            .unwrap_or_default();
+        assert_eq!(
+            note,
+            "the gate: failing (failed): Claude Code refuses this Edit, so it writes nothing and \
+             no place is shown (srview's finding is above; v: the edit as sent)"
+        );
+        let quotes = "label = \"low\"\n";
+        let loose = ask_with(
+            1,
+            "loose",
+            "quote-normalised",
+            quotes,
+            "label = \u{201C}low\u{201D}\n",
+            "label = \"LOW\"\n",
+        );
+        until_waiting(&mut pane, 2);
+        press(&mut pane, KeyCode::Char(']'));
+        let shown = &pane.shown.as_ref().expect("shown").app;
+        let blocks = &shown.outcome().blocks;
+        assert_eq!(blocks.len(), 1);
+        assert_eq!(blocks[0].state, BlockState::Applied);
+        assert!(shown.unwritten(), "placed, not applied");
+        assert_eq!(
+            shown.loose_levels(),
+            &[Some("quote-normalised".to_string())]
+        );
+        let curly = "label = \u{201C}low\u{201D}\n";
+        let unshown = ask_with(
+            2,
+            "loose",
+            "quote-normalised",
+            curly,
+            "label = \"low\"\n",
+            "label = \"LOW\"\n",
+        );
+        until_waiting(&mut pane, 3);
+        press(&mut pane, KeyCode::Char(']'));
+        let shown = &pane.shown.as_ref().expect("shown").app;
+        assert!(shown.outcome().blocks.is_empty(), "nothing placed");
+        let note = shown
+            .notice()
+            .as_ref()
+            .map(|n| n.text.clone())
+            .unwrap_or_default();
+        assert_eq!(
+            note,
+            "the gate: loose (quote-normalised): Claude Code places this Edit, but srview \
+             cannot show where, so no place is shown (v: the edit as sent)"
+        );
+        drop(pane);
+        for gate in [twice, loose, unshown] {
+            assert!(matches!(gate.join().expect("gate"), Outcome::Failed(_)));
+        }
+    }
+
+    /// The status line keeps its countdown whole at 80 columns: the
+    /// "corrected edit offered" note goes first, then the agent's name,
+    /// then the file name is cut from its start, then the stage.
+    #[test]
+    fn the_status_line_keeps_the_countdown_whole() {
+        let line = |file: &str, stage: Option<&str>, offered: bool, width: usize| {
+            status_line(
+                "1/2",
+                ("Claude Code", "Edit", file),
+                ("loose", stage),
+                offered,
+                "57 s left, then deny",
+                width,
+            )
+        };
+        assert_eq!(
+            line("a.py", Some("quote-normalised"), true, 120),
+            " 1/2 Claude Code Edit a.py · loose (quote-normalised) · corrected edit offered · \
+             57 s left, then deny"
+        );
+        assert_eq!(
+            line("a.py", Some("quote-normalised"), true, 80),
+            " 1/2 Claude Code Edit a.py · loose (quote-normalised) · 57 s left, then deny"
+        );
+        assert_eq!(
+            line("inventory.py", Some("quote-normalised"), true, 80),
+            " 1/2 Edit inventory.py · loose (quote-normalised) · 57 s left, then deny"
+        );
+        let deep = "src/some/deeply/nested/folder/inventory.py";
+        let cut = line(deep, Some("quote-normalised"), true, 80);
+        assert_eq!(
+            cut,
+            " 1/2 Edit …folder/inventory.py · loose (quote-normalised) · 57 s left, then deny"
+        );
+        assert_eq!(cut.width(), 80);
+        // A stage the same as the case is said once.
+        assert_eq!(
+            line("a.py", Some("loose"), false, 80),
+            " 1/2 Claude Code Edit a.py · loose · 57 s left, then deny"
+        );
+        // Narrower: the stage goes, then the file, never the countdown.
+        let narrow = line(deep, Some("quote-normalised"), true, 50);
+        assert_eq!(narrow, " 1/2 Edit …ntory.py · loose · 57 s left, then deny");
+        assert!(narrow.ends_with("57 s left, then deny"));
+        assert_eq!(
+            line(deep, Some("quote-normalised"), true, 40),
+            " 1/2 loose · 57 s left, then deny"
         );
     }
 

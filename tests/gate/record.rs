@@ -359,3 +359,153 @@ fn join_keys_prefer_the_call_id_and_tally_counts_each_decision_once() {
         Some("gate: 2 blocked, 1 repaired")
     );
 }
+
+/// A session whose workspace is a subfolder of a repository joins the
+/// record the gate kept at the repository's workspace (the nearest folder
+/// up to the repository's root holding `.srview/`, as the gate picks it);
+/// a record above the repository is never taken.
+#[test]
+fn a_subfolders_session_joins_the_record_at_its_repositorys_workspace() {
+    let tmp = tempfile::tempdir().expect("a temporary folder");
+    let repo = tmp.path().join("repo");
+    let sub = repo.join("packages").join("app");
+    std::fs::create_dir_all(&sub).expect("the subfolder");
+    std::fs::create_dir(repo.join(".git")).expect("a repository");
+    let before: Value = serde_json::from_str(&session(&sub, true)).expect("JSON");
+    let shas: Vec<String> = before["edits"]
+        .as_array()
+        .expect("edits")
+        .iter()
+        .map(|e| {
+            let input: Value =
+                serde_json::from_str(e["edit"].as_str().expect("the input")).expect("JSON");
+            sha256(&input.to_string())
+        })
+        .collect();
+    let lines = [
+        decision(&shas[0], "failing", "deny"),
+        decision(&shas[1], "loose", "repair"),
+    ];
+    // Above the repository: not this session's record.
+    write_record(tmp.path(), &lines);
+    let stray: Value = serde_json::from_str(&session(&sub, true)).expect("JSON");
+    assert_eq!(stray, before, "a record above the repository is not joined");
+    write_record(&repo, &lines);
+    let after: Value = serde_json::from_str(&session(&sub, true)).expect("JSON");
+    assert_eq!(after["edits"][0]["gate"]["decision"], "deny");
+    assert_eq!(after["edits"][1]["gate"]["decision"], "repair");
+    let listing = session(&sub, false);
+    assert!(
+        listing
+            .lines()
+            .next()
+            .is_some_and(|l| l.ends_with("; gate: 1 blocked, 1 repaired")),
+        "{listing}"
+    );
+}
+
+/// The gate's record names files absolutely whatever the input named
+/// (Codex's patch names them relatively, Claude Code's `Edit` absolutely),
+/// and a record written before, naming a file relatively, still joins.
+#[test]
+fn the_record_names_files_absolutely_and_old_records_still_join() {
+    use srview::gate::{GateAgent, Policy, judge};
+    let codex = super::edit_payload(
+        GateAgent::Codex,
+        super::patch("@@\n-LOW_STOK = 5\n+LOW_STOCK = 10\n"),
+    );
+    let claude = super::edit_payload(
+        GateAgent::ClaudeCode,
+        super::string_edit(GateAgent::ClaudeCode, "LOW_STOK = 5\n", "LOW_STOCK = 10\n"),
+    );
+    for (agent, payload) in [(GateAgent::Codex, codex), (GateAgent::ClaudeCode, claude)] {
+        let judgment = judge(
+            agent,
+            &payload,
+            |_| super::project(&super::inventory()),
+            &Policy::default(),
+        );
+        let line: Value =
+            serde_json::from_str(&judgment.record("2026-12-01T00:00:00.000Z")).expect("JSON");
+        assert_eq!(
+            line["file"], "/home/user/project/inventory.py",
+            "{agent:?}: {line}"
+        );
+    }
+    // A Codex record of the old shape: its file as the patch named it.
+    let rollout = recorded("codex-0.169.0/c_add_and_update/session/sessions/2026/11/30")
+        .join("rollout-2026-11-30T16-45-00-01a22d58-6fe2-79a3-985a-6ffbf75fe046.jsonl");
+    let workspace = tempfile::tempdir().expect("a workspace");
+    let mut old: Value =
+        serde_json::from_str(&decision_of_call("codex", "call_fake_1", "failing", "deny"))
+            .expect("JSON");
+    old["file"] = json!("inventory.py");
+    write_record(workspace.path(), &[old.to_string()]);
+    let out = Command::new(env!("CARGO_BIN_EXE_srview"))
+        .arg("session")
+        .arg(&rollout)
+        .arg("--json")
+        .arg("--cwd")
+        .arg(workspace.path())
+        .output()
+        .expect("srview runs");
+    let json: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let edits = json["edits"].as_array().expect("edits");
+    assert_eq!(edits.len(), 2);
+    assert!(
+        edits.iter().all(|e| e["gate"]["decision"] == "deny"),
+        "{json}"
+    );
+}
+
+/// `srview session` says when a human decided in the review pane rather
+/// than the policy (the record's `decidedBy` and `review`), in the listing
+/// and the JSON.
+#[test]
+fn session_says_when_the_review_pane_decided() {
+    let workspace = tempfile::tempdir().expect("a workspace");
+    let before: Value = serde_json::from_str(&session(workspace.path(), true)).expect("JSON");
+    let shas: Vec<String> = before["edits"]
+        .as_array()
+        .expect("edits")
+        .iter()
+        .map(|e| {
+            let input: Value =
+                serde_json::from_str(e["edit"].as_str().expect("the input")).expect("JSON");
+            sha256(&input.to_string())
+        })
+        .collect();
+    let mut rejected: Value =
+        serde_json::from_str(&decision(&shas[0], "loose", "deny")).expect("JSON");
+    rejected["policy"] = json!("review");
+    rejected["decidedBy"] = json!("review pane");
+    rejected["review"] = json!("reject");
+    let mut allowed = rejected.clone();
+    allowed["inputSha256"] = json!(shas[1]);
+    allowed["decision"] = json!("none");
+    allowed["review"] = json!("allow");
+    write_record(
+        workspace.path(),
+        &[rejected.to_string(), allowed.to_string()],
+    );
+    let listing = session(workspace.path(), false);
+    assert!(
+        listing.contains("\n      gate: rejected in the review pane (loose)\n"),
+        "{listing}"
+    );
+    assert!(
+        listing.contains("\n      gate: allowed in the review pane (loose)\n"),
+        "{listing}"
+    );
+    let json: Value = serde_json::from_str(&session(workspace.path(), true)).expect("JSON");
+    assert_eq!(json["edits"][0]["gate"]["decidedBy"], "review pane");
+    assert_eq!(json["edits"][0]["gate"]["review"], "reject");
+    // The policy's decisions say nothing of a pane.
+    write_record(workspace.path(), &[decision(&shas[0], "loose", "deny")]);
+    let json: Value = serde_json::from_str(&session(workspace.path(), true)).expect("JSON");
+    assert_eq!(json["edits"][0]["gate"].get("decidedBy"), None);
+    assert!(
+        session(workspace.path(), false).contains("\n      gate: blocked (loose)\n"),
+        "the policy decided"
+    );
+}

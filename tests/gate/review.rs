@@ -442,6 +442,17 @@ fn gate_in_background(
     dir: &Path,
     payload: Vec<u8>,
 ) -> std::thread::JoinHandle<(Vec<u8>, Option<i32>, Instant)> {
+    gate_of(dir, GateAgent::ClaudeCode, "loose=review", payload)
+}
+
+/// `srview gate --agent AGENT --policy POLICY` on `payload`, started in
+/// the background: its stdout and when it exited.
+fn gate_of(
+    dir: &Path,
+    agent: GateAgent,
+    policy: &'static str,
+    payload: Vec<u8>,
+) -> std::thread::JoinHandle<(Vec<u8>, Option<i32>, Instant)> {
     let dir = dir.to_path_buf();
     std::thread::spawn(move || {
         use std::io::Write;
@@ -449,9 +460,9 @@ fn gate_in_background(
             .args([
                 "gate",
                 "--agent",
-                "claude-code",
+                agent.id(),
                 "--policy",
-                "loose=review",
+                policy,
                 "--timeout",
                 "60",
             ])
@@ -515,7 +526,7 @@ fn the_review_pane_answers_the_gate_with_a_r_and_c() {
     for (keys, verdict) in cases {
         let gate = gate_in_background(dir.path(), payload.clone());
         pane.wait_for("the queued edit", |s| {
-            s.contains("1/1 Claude Code Edit inventory.py (loose)")
+            s.contains("1/1 Edit inventory.py · loose (quote-normalised) · ")
                 && s.contains("Claude Code places this edit only by normalising its quotes")
                 && s.contains("#1")
         });
@@ -596,4 +607,157 @@ fn the_review_pane_answers_the_gate_with_a_r_and_c() {
     pane.press(b"q");
     assert_eq!(pane.exit_code(), 0);
     assert!(!dir.path().join(".srview/review.sock").exists());
+}
+
+/// The status line (the screen's second row) of `screen`.
+fn status_row(screen: &str) -> &str {
+    screen.lines().nth(1).unwrap_or("")
+}
+
+/// The countdown is on the status line whole: `N s left, then deny`.
+fn assert_countdown_whole(screen: &str) {
+    let row = status_row(screen).trim_end();
+    let countdown = row.rsplit(" · ").next().unwrap_or("");
+    let (seconds, rest) = countdown.split_once(' ').unwrap_or(("", ""));
+    assert!(
+        seconds.parse::<u64>().is_ok() && rest == "s left, then deny",
+        "the countdown is cut: {row:?}\n{screen}"
+    );
+}
+
+/// Nothing on the screen reads "applied" or "exact" for an edit the gate
+/// says is loose or failing: the block list, the header and the notes
+/// follow the gate's verdict, not srview's own SEARCH/REPLACE reading.
+fn assert_no_exact_or_applied(screen: &str) {
+    for word in ["E exact", "found exactly", "places it exactly", " applied "] {
+        assert!(!screen.contains(word), "{word:?} on the screen:\n{screen}");
+    }
+}
+
+/// `srview review` at 80x24 with four gate calls queued: Claude Code's
+/// curly-quotes edit (loose, a corrected edit offered), Gemini CLI's typo
+/// its fuzzy stage places (loose), Claude Code's old text found at two
+/// places (failing) and an edit already applied (doubt). Each shows the
+/// gate's case and stage on its status line with the countdown whole, and
+/// a view that agrees: the loose ones placed where the agent places them
+/// and labelled by its loose stage (never "exact"), the failing one with
+/// nothing placed ("refused") and the advice in Claude Code's terms, the
+/// doubt one placed exactly as the gate says.
+#[test]
+fn the_review_pane_shows_the_gates_verdict_at_80_columns() {
+    let dir = workspace();
+    let term = pty::Terminal {
+        rows: 24,
+        cols: 80,
+        ..pty::Terminal::default()
+    };
+    let mut pane =
+        pty::Session::spawn_in(dir.path(), env!("CARGO_BIN_EXE_srview"), &["review"], &term);
+    pane.wait_for("the pane listens", |s| s.contains("waiting for gate calls"));
+    let policy = "loose=review,failing=review";
+    let claude = GateAgent::ClaudeCode;
+    let edit_in = |agent: GateAgent, old: &str, new: &str| {
+        moved(
+            &super::edit_payload(agent, super::string_edit(agent, old, new)),
+            dir.path(),
+        )
+    };
+    let mut gates = Vec::new();
+    // Loose: Claude Code's quote normalisation.
+    let curly = payload_in(claude, "c_rewrite", dir.path());
+    gates.push(gate_of(dir.path(), claude, policy, curly));
+    pane.wait_for("the curly-quotes edit", |s| {
+        // At 80 columns the agent's name goes to keep the countdown whole.
+        s.contains(" 1/1 Edit inventory.py · loose (quote-normalised) · ") && s.contains("#1")
+    });
+    let screen = pane.contents();
+    println!("{screen}");
+    assert_countdown_whole(&screen);
+    assert_no_exact_or_applied(&screen);
+    assert!(
+        screen.contains("#1  placed     ≈ quote-normalised 46 → 46"),
+        "{screen}"
+    );
+    assert!(screen.contains(" 1 placed "), "{screen}");
+    assert!(
+        screen.contains("the gate: loose: Claude Code places it only by its loose stage"),
+        "{screen}"
+    );
+    assert!(!screen.contains(" failed "), "{screen}");
+    // Loose: Gemini CLI's fuzzy stage.
+    let typo = edit_in(
+        GateAgent::GeminiCli,
+        "LOW_STOK = 5\nTAX_RATE = 0.2\n",
+        "LOW_STOCK = 10\nTAX_RATE = 0.2\n",
+    );
+    // Failing: the old text occurs twice.
+    let twice = edit_in(claude, "    return None\n", "    return []\n");
+    // Doubt: its new text is already there.
+    let again = edit_in(claude, "LOW_STOCK = 5\n", "LOW_STOCK = 5\nTAX_RATE = 0.2\n");
+    // Queued in this order: each waits before the next starts.
+    for (n, (agent, payload)) in [
+        (GateAgent::GeminiCli, typo),
+        (claude, twice),
+        (claude, again),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        gates.push(gate_of(dir.path(), agent, policy, payload));
+        let waiting = format!(" {} waiting ", n + 2);
+        pane.wait_for("the next call", |s| s.contains(&waiting));
+    }
+
+    pane.press(b"]");
+    pane.wait_for("Gemini CLI's fuzzy edit", |s| {
+        s.contains("2/4 Gemini CLI replace inventory.py · loose (fuzzy)") && s.contains("#1")
+    });
+    let screen = pane.contents();
+    println!("{screen}");
+    assert_countdown_whole(&screen);
+    assert_no_exact_or_applied(&screen);
+    assert!(screen.contains("placed     ≈ fuzzy"), "{screen}");
+
+    pane.press(b"]");
+    pane.wait_for("the ambiguous edit", |s| {
+        s.contains("3/4 Claude Code Edit inventory.py · failing (failed)")
+    });
+    let screen = pane.contents();
+    println!("{screen}");
+    assert_countdown_whole(&screen);
+    assert_no_exact_or_applied(&screen);
+    assert!(screen.contains(" refused "), "{screen}");
+    assert!(
+        screen.contains("old_string occurs 2 times (line 27, line 32)"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("the gate: failing (failed): Claude Code refuses this Edit"),
+        "{screen}"
+    );
+
+    pane.press(b"]");
+    pane.wait_for("the edit already applied", |s| {
+        s.contains("4/4 Claude Code Edit inventory.py · doubt (exact)") && s.contains("#1")
+    });
+    let screen = pane.contents();
+    println!("{screen}");
+    assert_countdown_whole(&screen);
+    assert!(
+        screen.contains("the gate: doubt: Claude Code places it exactly (exact)"),
+        "{screen}"
+    );
+    assert!(!screen.contains(" failed "), "{screen}");
+
+    // Each answered: the gates end with the pane's verdict.
+    for _ in 0..4 {
+        pane.press(b"a");
+    }
+    for gate in gates {
+        let (_, code, _) = gate.join().expect("the gate thread");
+        assert_eq!(code, Some(0));
+    }
+    pane.wait_for("all answered", |s| s.contains(" 0 waiting "));
+    pane.press(b"q");
+    assert_eq!(pane.exit_code(), 0);
 }

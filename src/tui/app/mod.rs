@@ -300,6 +300,10 @@ pub struct App {
     /// How many blocks the whole diff has while some are left out (the
     /// list shows them all, past where the engine stopped too); else 0.
     whole_blocks: usize,
+    /// The blocks show an edit nobody has written yet, placed where an
+    /// agent's matcher would place it (the review pane's queued edit): the
+    /// header and the block list say `placed`, not `applied`.
+    unwritten: bool,
 }
 
 pub use crate::diagnose::doubt::{PlaceDoubt, doubt_sentence, place_doubt};
@@ -344,6 +348,7 @@ impl App {
         final_preview: bool,
         confirming_guess: bool,
         confirming_endings: bool,
+        unwritten: bool,
     );
 
     /// Replaces the notice above the footer (`None`: none).
@@ -371,6 +376,11 @@ impl App {
     /// See [`App::cut_input`]'s field.
     pub fn set_cut_input(&mut self, cut: bool) {
         self.cut_input = cut;
+    }
+
+    /// See [`App::unwritten`]'s field.
+    pub fn set_unwritten(&mut self, unwritten: bool) {
+        self.unwritten = unwritten;
     }
 
     /// See [`App::refused_by_reference`]'s field.
@@ -478,6 +488,7 @@ impl App {
             refusal: None,
             left_out: Default::default(),
             whole_blocks: 0,
+            unwritten: false,
             call_groups: Vec::new(),
             source_error: None,
             diff_changes: 0,

@@ -234,7 +234,11 @@ pub fn status_bar(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             (" refused ".into(), theme.bar().patch(theme.bad()), 9)
         } else {
             (
-                format!(" {applied} applied "),
+                if app.unwritten() {
+                    format!(" {applied} placed ")
+                } else {
+                    format!(" {applied} applied ")
+                },
                 theme.bar().patch(theme.ok()),
                 7,
             )
@@ -523,6 +527,13 @@ pub fn blocks_pane(frame: &mut Frame, layout: &BlocksPane, app: &App, theme: &Th
                 Some(b) => {
                     let loose = app.loose_levels().get(i).and_then(|l| l.as_deref());
                     let mut line = block_line(b, app.final_mode(), loose, theme);
+                    // An edit not written yet (the review pane's) is placed.
+                    if app.unwritten()
+                        && b.state == BlockState::Applied
+                        && let Some(state) = line.spans.get_mut(1)
+                    {
+                        *state = Span::styled(format!("{:<10} ", "placed"), state.style);
+                    }
                     if app.is_left_out(i) {
                         // Neither written nor shown in the panes: its state
                         // in the whole diff gives way to that.
