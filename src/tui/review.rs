@@ -1048,10 +1048,7 @@ impl Screen for ReviewPane {
         frame.render_widget(Clear, footer);
         match &self.reason {
             Some(reason) => {
-                let text = format!(
-                    " reason for the model: {}▏  Enter sends · Esc cancels",
-                    sanitize(reason)
-                );
+                let text = reason_line(&sanitize(reason), usize::from(area.width));
                 frame.render_widget(Paragraph::new(text).style(theme.warn()), footer);
             }
             None => {
@@ -1168,6 +1165,38 @@ fn render_help(frame: &mut Frame, area: Rect, theme: &Theme) {
         ),
         rect,
     );
+}
+
+/// The footer while a reason is typed, `width` columns wide: the reason's
+/// end (where the cursor is) always shows; a reason longer than the room
+/// left shows `…` and its last characters; the keys' hint goes first when
+/// the room is short.
+fn reason_line(reason: &str, width: usize) -> String {
+    use unicode_width::UnicodeWidthStr;
+    const LABEL: &str = " reason for the model: ";
+    const HINT: &str = "  Enter sends · Esc cancels";
+    let fixed = LABEL.width() + 1; // the cursor `▏`
+    let hint = if fixed + reason.width() + HINT.width() <= width {
+        HINT
+    } else {
+        ""
+    };
+    let room = width.saturating_sub(fixed + hint.width());
+    if reason.width() <= room {
+        return format!("{LABEL}{reason}▏{hint}");
+    }
+    // The tail that fits beside `…`.
+    let mut tail_width = 0;
+    let mut start = reason.len();
+    for (at, c) in reason.char_indices().rev() {
+        let w = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+        if tail_width + w + 1 > room {
+            break;
+        }
+        tail_width += w;
+        start = at;
+    }
+    format!("{LABEL}…{}▏", &reason[start..])
 }
 
 #[cfg(test)]
@@ -1433,5 +1462,31 @@ mod tests {
         assert_eq!(action_of(&ctrl_c), Some(PaneAction::Quit));
         let unbound = KeyEvent::new(KeyCode::Char('x'), KeyModifiers::NONE);
         assert_eq!(action_of(&unbound), None);
+    }
+
+    #[test]
+    fn a_long_reason_shows_its_end_where_it_is_typed() {
+        assert_eq!(
+            super::reason_line("too loose", 80),
+            " reason for the model: too loose▏  Enter sends · Esc cancels"
+        );
+        let long = "the edit replaces the wrong loop: send the one in total_price instead";
+        let line = super::reason_line(long, 80);
+        assert_eq!(
+            unicode_width::UnicodeWidthStr::width(line.as_str()),
+            80,
+            "{line}"
+        );
+        assert!(
+            line.ends_with("send the one in total_price instead▏"),
+            "{line}"
+        );
+        assert!(line.starts_with(" reason for the model: …"), "{line}");
+        // Just too long for the hint: the hint goes, the whole reason stays.
+        let medium = "x".repeat(50);
+        assert_eq!(
+            super::reason_line(&medium, 80),
+            format!(" reason for the model: {medium}▏")
+        );
     }
 }
