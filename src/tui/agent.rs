@@ -1284,7 +1284,10 @@ mod tests {
             .nth(1)
             .unwrap_or_default()
             .replace("\"c1\"", &format!("\"c{n}\""))
-            .replace(r#"{"success":false,"error":"timed out"}"#, r#"{"success":true}"#);
+            .replace(
+                r#"{"success":false,"error":"timed out"}"#,
+                r#"{"success":true}"#,
+            );
         if verdict { call + &end } else { call }
     }
 
