@@ -199,8 +199,36 @@ fn idle_cpu(dir: &Path, path: &Path) {
     );
 }
 
+/// By hand, to profile the binary (`perf record -p PID`): with
+/// `SRVIEW_FOLLOW_KEEP=DIR` the session is generated under DIR and its path
+/// printed; with `SRVIEW_FOLLOW_APPEND=FILE` the appended edits are
+/// appended to FILE, one every 300 ms. Returns whether it ran.
+fn by_hand() -> bool {
+    if let Some(dir) = std::env::var_os("SRVIEW_FOLLOW_KEEP") {
+        let generated = big_session::claude_session(Path::new(&dir), SIZE, EDITS);
+        println!("{}", generated.path.display());
+        return true;
+    }
+    if let Some(path) = std::env::var_os("SRVIEW_FOLLOW_APPEND") {
+        let mut file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .expect("append to the session");
+        for k in 1..=APPENDED {
+            file.write_all(one_edit(EDITS + k).as_bytes())
+                .expect("append an edit");
+            std::thread::sleep(Duration::from_millis(300));
+        }
+        return true;
+    }
+    false
+}
+
 fn main() {
     // `cargo bench` passes `--bench`; nothing else is taken.
+    if by_hand() {
+        return;
+    }
     let dir = tempfile::tempdir().expect("temp dir");
     let home = dir.path().join("home");
     let generated = big_session::claude_session(&home, SIZE, EDITS);

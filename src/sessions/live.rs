@@ -152,6 +152,45 @@ fn fingerprint(content: &Option<FileContent>) -> u64 {
     }))
 }
 
+/// A hasher for the review's own maps (edit positions, the session's file
+/// paths), kept for one request: several lookups per edit of a 10,000-edit
+/// session at every request, where SipHash was most of the worker's time.
+/// Not for keys an attacker picks to collide (none here is kept).
+#[derive(Default, Clone, Copy)]
+struct Quick(u64);
+
+impl Quick {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl Hasher for Quick {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut words = bytes.chunks_exact(8);
+        for word in &mut words {
+            let mut b = [0u8; 8];
+            b.copy_from_slice(word);
+            self.add(u64::from_le_bytes(b));
+        }
+        let rest = words.remainder();
+        let mut b = [0u8; 8];
+        b[..rest.len()].copy_from_slice(rest);
+        self.add(u64::from_le_bytes(b) ^ ((rest.len() as u64) << 56));
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.add(n as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type QuickMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<Quick>>;
+type QuickSet<K> = HashSet<K, std::hash::BuildHasherDefault<Quick>>;
+
 /// The screen's side: what was sent, and who reviews.
 pub struct LiveReview {
     generation: u64,
@@ -161,6 +200,15 @@ pub struct LiveReview {
     sent_on_disk: HashMap<usize, u64>,
     /// Edits the reader reported changed since the last request, by seq.
     reported: HashSet<usize>,
+    /// The reader's [`AgentReader::chained`] at the last request: the
+    /// edits from there on may change without being reported.
+    unchained: usize,
+    /// The edits whose verdict the output may have lost, by seq, at the
+    /// last request.
+    lost: Vec<usize>,
+    /// Edits whose shape was compared, ever (for tests: a request
+    /// compares only the edits that may have changed).
+    pub shapes_compared: usize,
     runs: Runs,
 }
 
@@ -187,6 +235,9 @@ impl LiveReview {
             sent: Vec::new(),
             sent_on_disk: HashMap::new(),
             reported: HashSet::new(),
+            unchained: 0,
+            lost: Vec::new(),
+            shapes_compared: 0,
             runs: Runs::Here(Box::default()),
         }
     }
@@ -219,6 +270,7 @@ impl LiveReview {
         if matches!(self.runs, Runs::Here(_)) {
             // A fresh engine has seen nothing: send everything again.
             self.sent.clear();
+            self.unchained = 0;
             self.sent_on_disk.clear();
         }
     }
@@ -276,9 +328,42 @@ impl LiveReview {
         let edits = reader.edits();
         // As the full review says it (see `review_live`).
         let (errors, lost) = super::review::reading_problems(reader);
+        // Which edits may have changed: those reported, those whose
+        // verdict the output may have lost (then or now), and those past
+        // the edits already chained (a content before filled from an
+        // earlier edit comes without an event). The list read again (or
+        // shorter, or an edit not where its number says): all of them.
+        let from = self.unchained.min(self.sent.len());
+        let mut whole = edits.len() < self.sent.len();
+        let mut look = Vec::new();
+        for &seq in self.reported.iter().chain(&self.lost).chain(lost) {
+            match seq.checked_sub(1) {
+                Some(i) if edits.get(i).is_some_and(|e| e.seq == seq) => {
+                    if i < from {
+                        look.push(i);
+                    }
+                }
+                // Gone since (the output read again): nothing to send.
+                Some(i) if i >= edits.len() => {}
+                // [`RESHAPED`](crate::source::agent::live::RESHAPED), or an
+                // edit not at its number's place.
+                _ => whole = true,
+            }
+        }
+        let from = if whole {
+            look.clear();
+            0
+        } else {
+            look.sort_unstable();
+            look.dedup();
+            from
+        };
+        look.extend(from..edits.len());
         self.sent.truncate(edits.len());
         let mut changed = Vec::new();
-        for (i, edit) in edits.iter().enumerate() {
+        for i in look {
+            let edit = &edits[i];
+            self.shapes_compared += 1;
             let shape = Shape::of(edit, lost.contains(&edit.seq));
             let same = self.sent.get(i) == Some(&shape) && !self.reported.contains(&edit.seq);
             if same {
@@ -294,6 +379,8 @@ impl LiveReview {
                 None => self.sent.push(shape),
             }
         }
+        self.unchained = reader.chained();
+        self.lost = lost.to_vec();
         self.reported.clear();
         let mut files = Vec::new();
         for (seq, content) in on_disk {
@@ -385,7 +472,7 @@ impl SessionFs for Noting<'_> {
 impl Incremental {
     /// The review after `delta`.
     pub fn update(&mut self, delta: Delta) -> Reviewed {
-        let mut dirty: HashSet<usize> = delta.changed.iter().map(|(i, _)| *i).collect();
+        let mut dirty: QuickSet<usize> = delta.changed.iter().map(|(i, _)| *i).collect();
         for (seq, content) in delta.on_disk {
             dirty.insert(seq.wrapping_sub(1));
             match content {
@@ -394,7 +481,7 @@ impl Incremental {
             };
         }
         let len = delta.len;
-        let changed: HashMap<usize, AgentEdit> = delta.changed.into_iter().collect();
+        let changed: QuickMap<usize, AgentEdit> = delta.changed.into_iter().collect();
         let kept = self.reviews.len().min(len);
         let edits: Vec<&AgentEdit> = (0..len)
             .map_while(|i| match changed.get(&i) {
@@ -428,13 +515,13 @@ impl Incremental {
         let all = self.basis.as_ref() != Some(&basis);
         noting.reads.borrow_mut().clear();
         // The current files read again for this request, by path.
-        let mut now: HashMap<&str, u64> = HashMap::new();
+        let mut now: QuickMap<&str, u64> = QuickMap::default();
         let mut fresh: Vec<Option<(Review, Entry)>> = (0..len).map(|_| None).collect();
         // Files whose content after their last edit changed: their next
         // edit is reviewed again.
-        let mut stale: HashSet<&str> = HashSet::new();
-        let mut seen: HashSet<&str> = HashSet::new();
-        let mut last_of: HashMap<&str, usize> = HashMap::new();
+        let mut stale: QuickSet<&str> = QuickSet::default();
+        let mut seen: QuickSet<&str> = QuickSet::default();
+        let mut last_of: QuickMap<&str, usize> = QuickMap::default();
         let mut run = 0;
         for (i, edit) in edits.iter().enumerate() {
             let file = edit.file.as_str();
@@ -629,6 +716,60 @@ mod tests {
         );
         assert!(Arc::ptr_eq(&late.reviews[5], &again.reviews[5]));
         assert_same_as_whole(&late, &reader, &fs);
+    }
+
+    /// A request compares the shapes of the edits that may have changed
+    /// only: the ones reported and the ones past the edits already chained
+    /// (here the newest); with an edit still waiting for its verdict, the
+    /// edits from it on. What it sends is what the whole review says.
+    #[test]
+    fn a_request_compares_only_the_edits_that_may_have_changed() {
+        let n = 1000;
+        let fs = workspace();
+        let no_files = HashMap::new();
+        let mut reader = reader();
+        let mut live = LiveReview::new();
+        let ask = |live: &mut LiveReview, reader: &AgentReader| {
+            live.request(reader, &no_files, Arc::clone(&fs), Recovery::Full)
+                .expect("reviewed in this thread")
+        };
+        let text: String = (0..n).map(|i| edit(i, Some(true))).collect();
+        live.note(&reader.feed(text.as_bytes()));
+        ask(&mut live, &reader);
+        assert_eq!(live.shapes_compared, n);
+        // A new edit, still running: that one alone.
+        live.note(&reader.feed(edit(n, None).as_bytes()));
+        let appended = ask(&mut live, &reader);
+        assert_eq!((live.shapes_compared, appended.reviewed), (n + 1, 1));
+        assert_same_as_whole(&appended, &reader, &fs);
+        // Its verdict: that one again.
+        live.note(&reader.feed(cline_verdict(&format!("c{n}"), true).as_bytes()));
+        let settled = ask(&mut live, &reader);
+        assert_eq!((live.shapes_compared, settled.reviewed), (n + 2, 1));
+        assert_same_as_whole(&settled, &reader, &fs);
+        // Nothing new: nothing compared.
+        ask(&mut live, &reader);
+        assert_eq!(live.shapes_compared, n + 2);
+        // Two more, the first without its verdict: the edits from it on are
+        // compared until it has one (a later edit of its file chains from
+        // it without an event).
+        let more = format!("{}{}", edit(n + 1, None), edit(n + 2, Some(true)));
+        live.note(&reader.feed(more.as_bytes()));
+        ask(&mut live, &reader);
+        assert_eq!(live.shapes_compared, n + 4);
+        live.note(&reader.feed(edit(n + 3, Some(true)).as_bytes()));
+        ask(&mut live, &reader);
+        assert_eq!(live.shapes_compared, n + 4 + 3);
+        live.note(&reader.feed(cline_verdict(&format!("c{}", n + 1), true).as_bytes()));
+        let chained = ask(&mut live, &reader);
+        assert_eq!(live.shapes_compared, n + 7 + 3);
+        assert_same_as_whole(&chained, &reader, &fs);
+        ask(&mut live, &reader);
+        assert_eq!(
+            live.shapes_compared,
+            n + 10,
+            "all chained: nothing compared"
+        );
     }
 
     /// A file read live that changed reviews its edit again; an edit

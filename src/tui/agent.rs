@@ -26,7 +26,7 @@ use crate::dialect::one_file::Target;
 use crate::engine::Version;
 use crate::sessions::live::{LiveReview, Reviewed};
 use crate::sessions::recover::SessionRoot;
-use crate::sessions::review::{Basis, Recovery};
+use crate::sessions::review::{Basis, Recovery, Review};
 use crate::source::agent::live::{LiveOutput, NOT_AN_AGENT, OutputNote};
 use crate::source::agent::{AgentEvent, AgentReader, FileContent, Verdict};
 use crate::source::patch_preview::input_blocks;
@@ -65,6 +65,10 @@ pub struct AgentEdits {
     on_disk: HashMap<usize, FileContent>,
     /// The last review answered (kept on screen while the next runs).
     review: Option<Reviewed>,
+    /// What the rows were built with beside the review (see
+    /// [`AgentEdits::reviewed`]): how many verdicts the output lost,
+    /// edits written, files read live.
+    row_flags: (usize, usize, usize),
     /// Who reviews, and what it was sent.
     reviews: LiveReview,
     /// The next answer rebuilds the edit shown.
@@ -113,6 +117,7 @@ impl AgentEdits {
             root,
             on_disk: HashMap::new(),
             review: None,
+            row_flags: (0, 0, 0),
             reviews: LiveReview::new(),
             show_anew: false,
             shown: None,
@@ -400,27 +405,58 @@ impl AgentEdits {
             (None, false) => "(version not named yet)",
         };
         self.list.name_agent(review.agent.display_name(), version);
-        let rows = review
+        // Only the rows of the edits reviewed again are built anew: an edit
+        // not reviewed again is the same review (the same `Arc`) as before.
+        // What a row takes from the screen (a verdict the output lost, an
+        // edit written, a file read live) changing rebuilds them all.
+        let flags = (
+            self.output.verdict_missing().len(),
+            self.written_seqs.len(),
+            self.on_disk.len(),
+        );
+        let previous = self.review.take();
+        let before = previous
+            .as_ref()
+            .filter(|p| self.row_flags == flags && p.reviews.len() == self.list.rows().len())
+            .map(|p| p.reviews.as_slice())
+            .unwrap_or_default();
+        self.row_flags = flags;
+        let shown_changed = self.list.selected().is_none_or(|seq| {
+            let now = review_at(&review.reviews, seq);
+            let then = review_at(before, seq);
+            !matches!((now, then), (Some(a), Some(b)) if Arc::ptr_eq(a, b))
+        });
+        let changed: Vec<(usize, EditRow)> = review
             .reviews
             .iter()
-            .map(|r| {
-                let mut row = EditRow::of(r);
-                row.verdict_missing = self.output.verdict_missing().contains(&row.seq);
-                row.written = self.written_seqs.contains(&row.seq);
-                if row.basis.is_none() && r.before.is_some() && self.on_disk.contains_key(&row.seq)
-                {
-                    row.basis = Some(Basis::LiveFile);
-                }
-                row
-            })
+            .enumerate()
+            .filter(|(i, r)| before.get(*i).is_none_or(|b| !Arc::ptr_eq(b, r)))
+            .map(|(i, r)| (i, self.row_of(r)))
             .collect();
+        drop(previous);
+        let len = review.reviews.len();
         self.review = Some(review);
-        let moved = self.list.set_rows(rows);
+        let moved = self.list.update_rows(len, changed);
         if moved && self.list.follow() && self.list.notice().as_ref().is_some_and(|n| !n.error) {
             // What a notice said was of the edit shown before.
             self.list.set_notice(None);
         }
-        self.show(force_show || moved);
+        // The edit shown is built again only when its review changed (or
+        // another is shown): an answer about other edits leaves it as it is.
+        if force_show || moved || shown_changed || self.shown.is_none() {
+            self.show(force_show || moved);
+        }
+    }
+
+    /// The row of one reviewed edit, with what the screen knows of it.
+    fn row_of(&self, r: &Review) -> EditRow {
+        let mut row = EditRow::of(r);
+        row.verdict_missing = self.output.verdict_missing().contains(&row.seq);
+        row.written = self.written_seqs.contains(&row.seq);
+        if row.basis.is_none() && r.before.is_some() && self.on_disk.contains_key(&row.seq) {
+            row.basis = Some(Basis::LiveFile);
+        }
+        row
     }
 
     /// Builds (or updates) the previewer of the edit selected.
@@ -429,7 +465,7 @@ impl AgentEdits {
             self.shown = None;
             return;
         };
-        let Some(r) = review.reviews.iter().find(|r| r.edit.seq == seq) else {
+        let Some(r) = review_at(&review.reviews, seq) else {
             self.shown = None;
             return;
         };
@@ -880,6 +916,15 @@ impl AgentEdits {
     }
 }
 
+/// The review of edit `seq` in `reviews` (in the agent's order, numbered
+/// from 1: found at `seq - 1` unless some are missing).
+fn review_at(reviews: &[Arc<Review>], seq: usize) -> Option<&Arc<Review>> {
+    match seq.checked_sub(1).and_then(|i| reviews.get(i)) {
+        Some(r) if r.edit.seq == seq => Some(r),
+        _ => reviews.iter().find(|r| r.edit.seq == seq),
+    }
+}
+
 /// The extension a saved edit text gets, by its form.
 fn text_extension(input: &crate::source::agent::EditInput) -> &'static str {
     use crate::source::agent::EditInput;
@@ -1221,6 +1266,71 @@ mod tests {
         r#"{"type":"agent_event","event":{"type":"content_end","contentType":"tool","toolName":"editor","toolCallId":"c1","output":{"success":false,"error":"timed out"}}}"#,
         "\n"
     );
+
+    /// Edit `n` of a Cline CLI stream over a.py, b.py and c.py: its call
+    /// and (when `verdict`) the agent's verdict, applied.
+    fn nth_edit(n: usize, verdict: bool) -> String {
+        let file = ["a.py", "b.py", "c.py"][n % 3];
+        let call = FAILED_EDIT
+            .split_inclusive('\n')
+            .next()
+            .unwrap_or_default()
+            .replace("\"c1\"", &format!("\"c{n}\""))
+            .replace("a.py", file);
+        // Applied: a failed edit's review depends on whether a later edit
+        // wrote its file, so a new edit of a.py reviews them all again.
+        let end = FAILED_EDIT
+            .split_inclusive('\n')
+            .nth(1)
+            .unwrap_or_default()
+            .replace("\"c1\"", &format!("\"c{n}\""))
+            .replace(
+                r#"{"success":false,"error":"timed out"}"#,
+                r#"{"success":true}"#,
+            );
+        if verdict { call + &end } else { call }
+    }
+
+    /// Following a long output, a new edit, then its verdict, each build
+    /// only that edit's row (and the edit shown); the rows are those a
+    /// previewer fed the whole output at once lists.
+    #[test]
+    fn a_new_edit_builds_only_its_own_row() {
+        let (dir, mut screen) = over_a_py();
+        std::fs::write(dir.path().join("b.py"), "x = 1\n").expect("write");
+        let n = 300;
+        let first: String = (0..n).map(|i| nth_edit(i, true)).collect();
+        screen.on_text(text(&first, false));
+        assert_eq!(screen.list().rows().len(), n);
+        assert_eq!(screen.list().rows_touched, n);
+        let touched = screen.list().rows_touched;
+        screen.on_text(text(&nth_edit(n, false), false));
+        assert_eq!(screen.list().rows().len(), n + 1);
+        assert_eq!(screen.list().rows_touched, touched + 1);
+        assert_eq!(screen.list().current().map(|r| r.seq), Some(n + 1));
+        let verdict = nth_edit(n, true)[nth_edit(n, false).len()..].to_string();
+        screen.on_text(text(&verdict, false));
+        assert_eq!(screen.list().rows_touched, touched + 2);
+        // Nothing new: no row built.
+        screen.refresh(false);
+        assert_eq!(screen.list().rows_touched, touched + 2);
+        let (dir2, mut whole) = over_a_py();
+        std::fs::write(dir2.path().join("b.py"), "x = 1\n").expect("write");
+        let all: String = (0..=n).map(|i| nth_edit(i, true)).collect();
+        whole.on_text(text(&all, false));
+        // Every field of every row, the temporary folders aside.
+        let strip = |rows: &[EditRow], dir: &std::path::Path| -> Vec<String> {
+            rows.iter()
+                .map(|r| format!("{r:?}").replace(&*dir.to_string_lossy(), "DIR"))
+                .collect()
+        };
+        assert_eq!(
+            strip(screen.list().rows(), dir.path()),
+            strip(whole.list().rows(), dir2.path())
+        );
+        assert_eq!(screen.list().files(), whole.list().files());
+        assert_eq!(screen.list().counts(), whole.list().counts());
+    }
 
     #[test]
     fn output_of_no_known_agent_is_said() {

@@ -637,6 +637,15 @@ impl AgentReader {
         self.store.edits()
     }
 
+    /// How many edits, from the first, have their contents chained from
+    /// earlier edits already: only a later edit changes without an event
+    /// (its content before filled from an earlier edit of its file once
+    /// the edits before it have their verdicts). The live review compares
+    /// only those and the edits reported.
+    pub fn chained(&self) -> usize {
+        self.store.chained()
+    }
+
     /// The edits the input ended before the agent's verdict on (they are
     /// `not-run`), by seq; with [`AgentReader::ended_inside_line`], their
     /// verdict may have been in the torn last line.

@@ -106,6 +106,14 @@ impl Store {
         self.edits.drain(..settled).collect()
     }
 
+    /// How many edits (from the first, taken ones included) have had
+    /// their contents chained: a later edit's content before may still be
+    /// filled from an earlier edit without an event (see `chain`); these
+    /// change only with one.
+    pub(super) fn chained(&self) -> usize {
+        self.chain_at
+    }
+
     /// The number of edits so far, taken ones included.
     fn count(&self) -> usize {
         self.taken + self.edits.len()

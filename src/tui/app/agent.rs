@@ -182,6 +182,82 @@ pub struct FileTab {
     pub state: EditState,
 }
 
+/// What the list's header and tabs say of all the rows, kept as rows are
+/// added and replaced (a followed session of 10,000 edits is not counted
+/// again at each frame).
+#[derive(Debug, Clone, Default)]
+struct Tally {
+    /// The files edited, in the order the agent first edited them, each in
+    /// the state of its latest edit.
+    tabs: Vec<FileTab>,
+    /// By file: its tab's position in `tabs`.
+    tab_of: std::collections::HashMap<String, usize>,
+    failed: usize,
+    loose: usize,
+    disagree: usize,
+}
+
+impl Tally {
+    /// The tally of `rows`, counted whole.
+    fn of(rows: &[EditRow]) -> Tally {
+        let mut tally = Tally::default();
+        for row in rows {
+            tally.add(row);
+        }
+        tally
+    }
+
+    /// Counts `row`, the newest.
+    fn add(&mut self, row: &EditRow) {
+        self.count(row, true);
+        let state = row.state();
+        match self.tab_of.get(&row.file) {
+            Some(&at) => {
+                let tab = &mut self.tabs[at];
+                tab.latest = row.seq;
+                tab.edits += 1;
+                tab.state = state;
+            }
+            None => {
+                self.tab_of.insert(row.file.clone(), self.tabs.len());
+                self.tabs.push(FileTab {
+                    file: row.file.clone(),
+                    latest: row.seq,
+                    edits: 1,
+                    state,
+                });
+            }
+        }
+    }
+
+    /// `old` replaced by `new` at the same position: false when the tabs
+    /// must be counted again (the edit's file changed).
+    fn replace(&mut self, old: &EditRow, new: &EditRow) -> bool {
+        if old.file != new.file || old.seq != new.seq {
+            return false;
+        }
+        self.count(old, false);
+        self.count(new, true);
+        if let Some(&at) = self.tab_of.get(&new.file)
+            && self.tabs[at].latest == new.seq
+        {
+            self.tabs[at].state = new.state();
+        }
+        true
+    }
+
+    fn count(&mut self, row: &EditRow, add: bool) {
+        let step = |n: &mut usize, on: bool| {
+            if on {
+                *n = if add { *n + 1 } else { n.saturating_sub(1) };
+            }
+        };
+        step(&mut self.failed, row.failed);
+        step(&mut self.loose, row.loose);
+        step(&mut self.disagree, row.disagreement.is_some());
+    }
+}
+
 /// What is on screen: the list of edits, or one edit's previewer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AgentMode {
@@ -201,6 +277,12 @@ pub struct AgentList {
     rows: Vec<EditRow>,
     /// Indices into `rows`, in the order shown.
     order: Vec<usize>,
+    /// The files' tabs and the header's counts, kept as rows change (see
+    /// [`AgentList::files`] and [`AgentList::counts`]).
+    tally: Tally,
+    /// Rows built or replaced, ever (for tests: an answer touches only
+    /// the rows of the edits it reviewed again).
+    pub rows_touched: usize,
     /// The edit selected, by `seq`.
     selected: Option<usize>,
     /// Select each new edit as it arrives, until the user picks one.
@@ -258,6 +340,8 @@ impl AgentList {
             source,
             rows: Vec::new(),
             order: Vec::new(),
+            tally: Tally::default(),
+            rows_touched: 0,
             selected: None,
             follow: live,
             failed_first: false,
@@ -313,9 +397,58 @@ impl AgentList {
     /// the selection stays on its edit. Returns whether the edit shown
     /// changed.
     pub fn set_rows(&mut self, rows: Vec<EditRow>) -> bool {
+        let len = rows.len();
+        self.rows.clear();
+        self.order.clear();
+        self.tally = Tally::default();
+        self.update_rows(len, rows.into_iter().enumerate())
+    }
+
+    /// The rows after a change to some of them: `len` rows (the later
+    /// ones dropped), `changed` (by position, in increasing order) built
+    /// anew, the others kept as they are. What depends on the rows (the
+    /// order, the files' tabs, the counts) is updated for the changed rows
+    /// only, unless failures are listed first (then the order is sorted
+    /// again). As [`AgentList::set_rows`] for the selection; returns
+    /// whether the edit shown changed.
+    pub fn update_rows(
+        &mut self,
+        len: usize,
+        changed: impl IntoIterator<Item = (usize, EditRow)>,
+    ) -> bool {
         let before = self.selected;
-        self.rows = rows;
-        self.sort();
+        if len < self.rows.len() {
+            self.rows.truncate(len);
+            self.tally = Tally::of(&self.rows);
+        }
+        for (i, row) in changed {
+            if i >= len {
+                break;
+            }
+            self.rows_touched += 1;
+            let count = self.rows.len();
+            match self.rows.get_mut(i) {
+                Some(old) => {
+                    let kept = self.tally.replace(old, &row);
+                    *old = row;
+                    if !kept {
+                        self.tally = Tally::of(&self.rows);
+                    }
+                }
+                // Rows come in order: a new one is the next.
+                None if i == count => {
+                    self.tally.add(&row);
+                    self.rows.push(row);
+                }
+                None => break,
+            }
+        }
+        if self.failed_first || self.order.len() > self.rows.len() {
+            self.sort();
+        } else {
+            let from = self.order.len();
+            self.order.extend(from..self.rows.len());
+        }
         if self.follow || self.selected.is_none() {
             self.selected = if self.follow {
                 self.rows.last().map(|r| r.seq)
@@ -323,21 +456,14 @@ impl AgentList {
                 self.order.first().map(|&i| self.rows[i].seq)
             };
         }
-        if self
-            .selected
-            .is_some_and(|s| !self.rows.iter().any(|r| r.seq == s))
-        {
+        if self.selected.is_some_and(|s| self.index_of(s).is_none()) {
             self.selected = self.rows.last().map(|r| r.seq);
         }
         // A notice about the edit shown as it was (`a` refused while the
         // agent had not finished it) goes once that edit is no longer
         // shown, or the agent has moved on with it.
         if let Some((seq, state)) = self.notice_about {
-            let now = self
-                .rows
-                .iter()
-                .find(|r| r.seq == seq)
-                .map(EditRow::progress);
+            let now = self.index_of(seq).map(|i| self.rows[i].progress());
             if self.selected != Some(seq) || now != Some(state) {
                 self.notice = None;
                 self.notice_about = None;
@@ -346,13 +472,22 @@ impl AgentList {
         self.selected != before
     }
 
+    /// The position in `rows` of edit `seq`: edits come numbered from 1 in
+    /// order, so it is `seq - 1` unless some are missing.
+    fn index_of(&self, seq: usize) -> Option<usize> {
+        match seq.checked_sub(1).and_then(|i| self.rows.get(i)) {
+            Some(row) if row.seq == seq => seq.checked_sub(1),
+            _ => self.rows.iter().position(|r| r.seq == seq),
+        }
+    }
+
     /// Says `text` of the edit shown, as it is now (see [`AgentList::set_rows`]).
     pub fn say_of_shown(&mut self, text: String, error: bool) {
         self.notice = Some(Notice { text, error });
         self.notice_about = self
             .selected
-            .and_then(|seq| self.rows.iter().find(|r| r.seq == seq))
-            .map(|r| (r.seq, r.progress()));
+            .and_then(|seq| self.index_of(seq))
+            .map(|i| (self.rows[i].seq, self.rows[i].progress()));
     }
 
     fn sort(&mut self) {
@@ -372,12 +507,16 @@ impl AgentList {
     /// The selected row.
     pub fn current(&self) -> Option<&EditRow> {
         let s = self.selected?;
-        self.rows.iter().find(|r| r.seq == s)
+        self.index_of(s).map(|i| &self.rows[i])
     }
 
     /// Position of the selected row in the order shown.
     pub fn position(&self) -> Option<usize> {
         let s = self.selected?;
+        if !self.failed_first {
+            // The agent's order: `order` is `0..rows`.
+            return self.index_of(s);
+        }
         self.order.iter().position(|&i| self.rows[i].seq == s)
     }
 
@@ -400,37 +539,14 @@ impl AgentList {
     }
 
     /// The files edited, in the order the agent first edited them.
-    pub fn files(&self) -> Vec<FileTab> {
-        let mut tabs: Vec<FileTab> = Vec::new();
-        for row in &self.rows {
-            let state = row.state();
-            match tabs.iter_mut().find(|t| t.file == row.file) {
-                Some(tab) => {
-                    tab.latest = row.seq;
-                    tab.edits += 1;
-                    tab.state = state;
-                }
-                None => tabs.push(FileTab {
-                    file: row.file.clone(),
-                    latest: row.seq,
-                    edits: 1,
-                    state,
-                }),
-            }
-        }
-        tabs
+    pub fn files(&self) -> &[FileTab] {
+        &self.tally.tabs
     }
 
     /// Counts for the header: edits, failed, loose, disagreements.
     pub fn counts(&self) -> (usize, usize, usize, usize) {
-        let failed = self.rows.iter().filter(|r| r.failed).count();
-        let loose = self.rows.iter().filter(|r| r.loose).count();
-        let disagree = self
-            .rows
-            .iter()
-            .filter(|r| r.disagreement.is_some())
-            .count();
-        (self.rows.len(), failed, loose, disagree)
+        let t = &self.tally;
+        (self.rows.len(), t.failed, t.loose, t.disagree)
     }
 
     /// A key: what the screen must do, or `None` for a key of the edit's
@@ -455,12 +571,12 @@ impl AgentList {
             Action::FailedFirst => self.toggle_failed_first(),
             Action::SaveText if self.selected.is_some() => Effect::SaveText,
             Action::File(n) => {
-                let Some(tab) = self.files().into_iter().nth(usize::from(n)) else {
+                let Some(latest) = self.files().get(usize::from(n)).map(|t| t.latest) else {
                     return Some(Effect::None);
                 };
                 self.follow = false;
                 self.mode = AgentMode::Preview;
-                self.selected = Some(tab.latest);
+                self.selected = Some(latest);
                 Effect::Show
             }
             Action::Quit => Effect::Quit(0),
@@ -606,6 +722,64 @@ mod tests {
             verdict_missing: false,
             written: false,
         }
+    }
+
+    /// The tabs and counts kept as rows change are those counted whole.
+    fn assert_tally_is_recounted(list: &AgentList) {
+        let whole = Tally::of(list.rows());
+        assert_eq!(list.files(), whole.tabs.as_slice());
+        assert_eq!(
+            list.counts(),
+            (list.rows().len(), whole.failed, whole.loose, whole.disagree)
+        );
+    }
+
+    /// An update builds only the rows it is given: the others stay, the
+    /// order grows by the new rows, and the tabs and counts follow the
+    /// changed rows as a whole recount would.
+    #[test]
+    fn an_update_touches_only_the_changed_rows() {
+        let mut list = AgentList::new("stdin".into(), true);
+        let rows: Vec<EditRow> = (1..=1000)
+            .map(|seq| {
+                let mut r = row(seq, seq % 7 == 0);
+                r.file = format!("f{}.py", seq % 13);
+                r
+            })
+            .collect();
+        list.set_rows(rows);
+        assert_eq!(list.rows_touched, 1000);
+        assert_tally_is_recounted(&list);
+        // Edit 500 failed after all; edit 1001 arrives.
+        let mut failed = list.rows()[499].clone();
+        failed.failed = true;
+        let mut new = row(1001, false);
+        new.file = "f0.py".into();
+        assert!(list.update_rows(1001, vec![(499, failed), (1000, new)]));
+        assert_eq!(list.rows_touched, 1002);
+        assert_eq!(list.rows().len(), 1001);
+        assert_eq!(list.selected(), Some(1001), "following the newest");
+        assert_eq!(list.position(), Some(1000));
+        assert!(list.rows()[499].failed);
+        assert_tally_is_recounted(&list);
+        // An edit's path named late: the tabs are counted again.
+        let mut moved = list.rows()[10].clone();
+        moved.file = "elsewhere.py".into();
+        assert!(!list.update_rows(1001, vec![(10, moved)]));
+        assert_tally_is_recounted(&list);
+        // Fewer rows (the output read again): the later ones go.
+        list.update_rows(3, Vec::new());
+        assert_eq!(list.rows().len(), 3);
+        assert_eq!(list.selected(), Some(3));
+        assert_tally_is_recounted(&list);
+        // Failures first: the order is sorted again.
+        list.toggle_failed_first();
+        let mut bad = list.rows()[1].clone();
+        bad.failed = true;
+        list.update_rows(3, vec![(1, bad)]);
+        let order: Vec<usize> = list.ordered().map(|r| r.seq).collect();
+        assert_eq!(order, [2, 1, 3]);
+        assert_eq!(list.position(), Some(2));
     }
 
     fn key(c: KeyCode) -> KeyEvent {
