@@ -109,8 +109,9 @@ const LARGE_FILE: usize = 1 << 20;
 /// edit to a large file makes several copies of it (the agent's matcher
 /// normalises and rewrites it, srview's checks run on each result), each
 /// touching fresh pages, and a 4 KiB page costs a fault of its own
-/// (measured on a fuzzy edit of a 100,000-line file: 5,700 faults, a
-/// third of the CPU time; 500 once the heap has huge pages). Not done for
+/// (measured on a fuzzy edit of a 100,000-line file: 5,700-9,500 faults,
+/// a third of the CPU time; about 1,100 once the heap has huge pages,
+/// most of them the binary's own). Not done for
 /// a small file: a huge page is cleared whole on its first touch.
 /// The block is taken from the heap and given back at once: kept by the
 /// allocator ([`keep_freed_memory`]), it is where the next allocations
