@@ -211,7 +211,7 @@ pub fn later_occurrences(content: &str, found: &str) -> Vec<(usize, usize)> {
         .match_indices(found)
         .skip(1)
         .map(|(at, _)| {
-            let first = content[..at].matches('\n').count() + 1;
+            let first = super::quick::count_newlines(&content[..at]) + 1;
             (first, first + extra)
         })
         .collect()

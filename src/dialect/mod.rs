@@ -21,6 +21,7 @@ pub mod one_file;
 pub mod opencode_apply_patch;
 pub mod opencode_edit;
 pub mod pi_edit;
+pub mod quick;
 pub mod qwen_edit;
 pub mod registry;
 pub mod udiff;

@@ -781,7 +781,10 @@ fn reindented_input(row: &DialectRow, call: &Call, path: &str, content: &str) ->
 /// The trust checks of each old/new pair of an input a matcher places
 /// exactly, run one after the other as srview's exact-string edits.
 fn exact_doubts(row: &DialectRow, input: &Value, content: Option<&str>) -> Vec<String> {
-    let (Some(fields), Some(mut current)) = (row.strings, content.map(str::to_string)) else {
+    // The file itself for the first pair (not a copy of it), then each
+    // pair's result.
+    let (Some(fields), Some(mut current)) = (row.strings, content.map(std::borrow::Cow::Borrowed))
+    else {
         return Vec::new();
     };
     let Some(pairs) = call_correct::pairs(fields, input) else {
@@ -798,7 +801,7 @@ fn exact_doubts(row: &DialectRow, input: &Value, content: Option<&str>) -> Vec<S
         let outcome = edit::apply(&edit, Some(&current));
         out.extend(edit::edit_doubts(&outcome, &current));
         match outcome.result {
-            Ok(done) => current = done.new_content,
+            Ok(done) => current = std::borrow::Cow::Owned(done.new_content),
             Err(_) => break,
         }
     }

@@ -321,7 +321,11 @@ pub fn judge<F: PatchFs>(
         };
     }
     let fs = fs_at(&call.cwd);
-    let finding = judge::finding(agent, &call, &fs);
+    // The judgment reads how the agent's matcher places the edit, never
+    // the success text it would show the model: not built (a snippet of
+    // the whole file, before and after, for Gemini CLI and Qwen Code).
+    let finding =
+        crate::dialect::quick::without_success_texts(|| judge::finding(agent, &call, &fs));
     decide(agent, call, finding, policy)
 }
 

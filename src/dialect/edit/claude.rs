@@ -57,7 +57,13 @@ pub(super) fn edit(
         // Neither has a curly quote: normalising changes nothing, and the
         // text was just not found.
         let changes = curly(old) || curly(&content);
-        if changes && normalise_quotes(&content).contains(&normalise_quotes(old)) {
+        if changes
+            && memchr::memmem::find(
+                normalise_quotes(&content).as_bytes(),
+                normalise_quotes(old).as_bytes(),
+            )
+            .is_some()
+        {
             return Err(EditError::ClaudeQuoteNormalised {
                 curly_in_file: !curly(old),
             });
@@ -136,12 +142,12 @@ fn replace(
 /// Whether Claude Code writes the file back with `\r\n`: more `\r\n` than
 /// lone `\n` line ends.
 fn mostly_crlf(text: &str) -> bool {
-    let crlf = text.matches("\r\n").count();
+    // Non-overlapping, as `str::matches` (a `\r\n` cannot overlap another).
+    let crlf = memchr::memmem::find_iter(text.as_bytes(), b"\r\n").count();
     let lf = bytecount::count(text.as_bytes(), b'\n') - crlf;
     crlf > lf
 }
 
-/// Curly single and double quotes as straight ones.
 /// Whether `text` holds a curly quote (U+2018, U+2019, U+201C, U+201D:
 /// the bytes E2 80 98/99/9C/9D), found with a byte search.
 fn curly(text: &str) -> bool {
@@ -152,7 +158,12 @@ fn curly(text: &str) -> bool {
     })
 }
 
-fn normalise_quotes(text: &str) -> String {
+/// Curly single and double quotes as straight ones (borrowed when `text`
+/// has none: the file usually has none, and is large).
+fn normalise_quotes(text: &str) -> std::borrow::Cow<'_, str> {
+    if !curly(text) {
+        return std::borrow::Cow::Borrowed(text);
+    }
     text.chars()
         .map(|c| match c {
             '\u{2018}' | '\u{2019}' => '\'',

@@ -36,7 +36,7 @@ pub(super) fn explain(edit: &Edit, original: Option<&str>, error: &EditError) ->
     // The text the agent searches and the form of `old` it searches for.
     let (content, old) = match edit {
         Edit::ClineEditor { .. } => (
-            original.to_string(),
+            std::borrow::Cow::Borrowed(original),
             normalise_line_ends(old, line_end(original)),
         ),
         _ => (CrlfMap::normalise(original).0, old.to_string()),

@@ -38,7 +38,7 @@ fn already_applied(outcome: &EditOutcome, original: &str) -> Option<String> {
     let start = span.start.checked_sub(at)?;
     let there = original.get(start..start + new.len())? == new;
     there.then(|| {
-        let first = original[..start].matches('\n').count() + 1;
+        let first = crate::dialect::quick::count_newlines(&original[..start]) + 1;
         let last = first + new.trim_end_matches('\n').matches('\n').count();
         format!(
             "its new text is already there ({}): this looks applied already, and applied \
@@ -50,7 +50,7 @@ fn already_applied(outcome: &EditOutcome, original: &str) -> Option<String> {
 
 /// Lines ending in CRLF and lines ending in a bare LF.
 fn endings(text: &str) -> (usize, usize) {
-    let lf = text.matches('\n').count();
+    let lf = crate::dialect::quick::count_newlines(text);
     let crlf = text.matches("\r\n").count();
     (crlf, lf - crlf)
 }
@@ -153,7 +153,7 @@ fn cut_words(outcome: &EditOutcome, original: &str) -> Vec<String> {
     {
         return Vec::new();
     }
-    let line_of = |at: usize| original[..at].matches('\n').count() + 1;
+    let line_of = |at: usize| crate::dialect::quick::count_newlines(&original[..at]) + 1;
     // Every place the old text was replaced: the span runs from the first
     // to the last of them for a replace-all edit (each is checked: the
     // places between may cut words the ends do not).

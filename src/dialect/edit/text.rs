@@ -68,8 +68,17 @@ pub(super) struct CrlfMap {
 }
 
 impl CrlfMap {
-    /// `text` with every `\r\n` turned into `\n`, and the map back.
-    pub fn normalise(text: &str) -> (String, CrlfMap) {
+    /// `text` with every `\r\n` turned into `\n`, and the map back
+    /// (`text` itself when it has no `\r\n`: not copied).
+    pub fn normalise(text: &str) -> (std::borrow::Cow<'_, str>, CrlfMap) {
+        if memchr::memmem::find(text.as_bytes(), b"\r\n").is_none() {
+            return (
+                std::borrow::Cow::Borrowed(text),
+                CrlfMap {
+                    crlf_at: Vec::new(),
+                },
+            );
+        }
         let mut out = String::with_capacity(text.len());
         let mut crlf_at = Vec::new();
         let mut rest = text;
@@ -80,7 +89,7 @@ impl CrlfMap {
             rest = &rest[i + 2..];
         }
         out.push_str(rest);
-        (out, CrlfMap { crlf_at })
+        (std::borrow::Cow::Owned(out), CrlfMap { crlf_at })
     }
 
     /// Offset `n` of the normalised text in the original.

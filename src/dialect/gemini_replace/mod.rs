@@ -185,7 +185,12 @@ fn edit(params: &Params, resolved: &str, call: &ToolCall) -> CallOutcome {
         return failure(format!("File not found: {resolved}"), "precheck");
     };
     let crlf = original.contains("\r\n");
-    let content = original.replace("\r\n", "\n");
+    // Without a `\r\n` the file is its own LF form: not copied.
+    let content = if crlf {
+        original.replace("\r\n", "\n")
+    } else {
+        original
+    };
     if params.old_string.is_empty() {
         return failure(
             format!("File already exists, cannot create: {resolved}"),
@@ -228,10 +233,16 @@ fn edit(params: &Params, resolved: &str, call: &ToolCall) -> CallOutcome {
     } else {
         replacement.new_content.clone()
     };
-    let mut message = format!(
-        "Successfully modified file: {resolved} ({} replacements). Here is the updated code:\n{}",
-        replacement.occurrences,
+    // The snippet diffs the whole file before and after: built only when
+    // the text is read (not in the gate, `quick::without_success_texts`).
+    let snippet = if crate::dialect::quick::success_texts_wanted() {
         snippet::context_snippet(&content, &written, 5)
+    } else {
+        String::new()
+    };
+    let mut message = format!(
+        "Successfully modified file: {resolved} ({} replacements). Here is the updated code:\n{snippet}",
+        replacement.occurrences,
     );
     if stage == "fuzzy" && !replacement.fuzzy_ranges.is_empty() {
         let ranges: Vec<String> = replacement
@@ -253,7 +264,7 @@ fn edit(params: &Params, resolved: &str, call: &ToolCall) -> CallOutcome {
     }
     let edit = match &replacement.first {
         Some((offset, found, text)) => {
-            let first_line = content[..*offset].matches('\n').count() + 1;
+            let first_line = crate::dialect::quick::count_newlines(&content[..*offset]) + 1;
             let body = found.strip_suffix('\n').unwrap_or(found);
             let lines =
                 (!found.is_empty()).then(|| (first_line, first_line + body.matches('\n').count()));

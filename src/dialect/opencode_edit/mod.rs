@@ -198,7 +198,7 @@ fn edit_text(before: &str, input: &EditInput, at: String) -> CallOutcome {
         Ok(replaced) => {
             let (result_bom, text) = split_bom(&replaced.content);
             let written = join_bom(text, had_bom || result_bom);
-            let first_line = content[..replaced.at].matches('\n').count() + 1;
+            let first_line = crate::dialect::quick::count_newlines(&content[..replaced.at]) + 1;
             // A span ending in a line break ends on the line it breaks.
             let body = replaced.span.strip_suffix('\n').unwrap_or(&replaced.span);
             let lines = (!replaced.span.is_empty())

@@ -106,7 +106,7 @@ pub struct FileLines<'a> {
 impl<'a> FileLines<'a> {
     /// `content` split into lines.
     pub fn new(content: &'a str) -> Self {
-        let lines: Vec<&str> = content.split('\n').collect();
+        let lines: Vec<&str> = crate::dialect::quick::split_newlines(content);
         let mut starts = Vec::with_capacity(lines.len());
         let mut at = 0;
         for line in &lines {

@@ -145,7 +145,7 @@ fn slice_from_lines(
 
 /// `findLineBasedMatch(haystack, needle)`.
 fn find_line_based_match(haystack: &str, needle: &str) -> Option<MatchedSlice> {
-    let lines: Vec<&str> = haystack.split('\n').collect();
+    let lines: Vec<&str> = crate::dialect::quick::split_newlines(haystack);
     let offsets = line_offsets(&lines, haystack);
     let pattern: Vec<&str> = needle.split('\n').collect();
     let ends_with_newline = needle.ends_with('\n');

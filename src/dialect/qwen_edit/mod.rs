@@ -180,7 +180,14 @@ fn edit(params: &Params, call: &ToolCall) -> CallOutcome {
                 Some(rest) => (true, rest),
                 None => (false, text.as_str()),
             };
-            (bom, text.contains("\r\n"), Some(text.replace("\r\n", "\n")))
+            let crlf = text.contains("\r\n");
+            // Without a `\r\n` the file is its own LF form.
+            let lf = if crlf {
+                text.replace("\r\n", "\n")
+            } else {
+                text.to_string()
+            };
+            (bom, crlf, Some(lf))
         }
         Entry::Missing | Entry::BelowFile => (false, false, None),
         Entry::Directory => {
@@ -264,7 +271,12 @@ fn edit(params: &Params, call: &ToolCall) -> CallOutcome {
         written = format!("\u{feff}{body}");
     }
     let mut message = format!("The file: {path} has been updated.");
-    if let Some(snippet) = helper::extract_edit_snippet(Some(&content), &new_content) {
+    // The snippet splits the whole file before and after: built only when
+    // the text is read (not in the gate, `quick::without_success_texts`).
+    let snippet = crate::dialect::quick::success_texts_wanted()
+        .then(|| helper::extract_edit_snippet(Some(&content), &new_content))
+        .flatten();
+    if let Some(snippet) = snippet {
         message.push_str(&format!(
             " Showing lines {}-{} of {} from the edited file:\n\n---\n\n{}",
             snippet.start_line, snippet.end_line, snippet.total_lines, snippet.content
@@ -273,7 +285,7 @@ fn edit(params: &Params, call: &ToolCall) -> CallOutcome {
     let offset = matched
         .as_ref()
         .map_or_else(|| content.find(&old).unwrap_or(0), |m| m.offset);
-    let first_line = content[..offset].matches('\n').count() + 1;
+    let first_line = crate::dialect::quick::count_newlines(&content[..offset]) + 1;
     let body = old.strip_suffix('\n').unwrap_or(&old);
     let edit = EditMatch {
         path: None,
