@@ -132,11 +132,8 @@ impl Surveyed {
     /// (the review of the rest is skipped). The session is read again
     /// unless held: an edit beyond those the first pass saw (the file grew
     /// since) is left out, so the review is of the session as surveyed.
-    pub fn review_each(
-        &self,
-        mut each: impl FnMut(usize, Review) -> bool,
-    ) -> Result<(), SessionError> {
-        self.review_rendered(0, |_, review| review, |index, review| each(index, review))
+    pub fn review_each(&self, each: impl FnMut(usize, Review) -> bool) -> Result<(), SessionError> {
+        self.review_rendered(0, |_, review| review, each)
     }
 
     /// [`Surveyed::review_each`] on `workers` threads besides this one (0:
