@@ -34,7 +34,7 @@ use big_session::{
     Generated, claude_session, codex_rollout, gemini_session, opencode_database, pi_session,
     qwen_chat_record,
 };
-use measure::{Measured as Run, run_measured as run};
+use measure::{Measured as Run, run_measured as run, run_measured_with as run_with};
 
 const SIZE: u64 = 100 * 1024 * 1024;
 const EDITS: usize = 10_000;
@@ -238,32 +238,67 @@ fn one_session(bin: &Path, claude: &Generated, codex: &Generated, cwd: &Path) {
     ] {
         let path = g.path.to_string_lossy().to_string();
         for mode in ["--list", "--json"] {
-            // Each run's output checked, then dropped: the bench holding
-            // the earlier runs' JSON (hundreds of MB) would count in the
-            // next child's peak RSS (its copy of this process before exec).
+            // Each run's output checked as it is read, never held: the
+            // bench holding a run's JSON (170 MB) counted in the next
+            // child's peak RSS (its copy of this process before exec).
             let runs: Vec<Run> = (0..RUNS)
                 .map(|_| {
-                    let mut r = run(bin, &["session", &path, mode], cwd);
+                    let mut seen = Output::default();
+                    let r = run_with(bin, &["session", &path, mode], cwd, |piece| seen.add(piece));
                     let edits = if mode == "--json" {
                         assert!(
-                            r.stdout.starts_with(&format!("{{\"agent\":\"{agent}\"")),
+                            seen.head.starts_with(&format!("{{\"agent\":\"{agent}\"")),
                             "{mode} of {path}"
                         );
-                        assert!(r.stdout.ends_with("]}\n"), "{mode} of {path}");
-                        r.stdout.matches("{\"seq\":").count()
+                        assert!(seen.tail.ends_with("]}\n"), "{mode} of {path}");
+                        seen.edit_objects
                     } else {
-                        let header = r.stdout.lines().next().unwrap_or_default();
+                        let header = seen.head.lines().next().unwrap_or_default();
                         let edits = header.split(": ").nth(1).and_then(|c| c.split(' ').next());
                         edits.and_then(|n| n.parse().ok()).unwrap_or(0)
                     };
                     assert_eq!(edits, g.edits, "{mode} of {path}");
-                    r.stdout = String::new();
                     r
                 })
                 .collect();
             session_row(name, mode, g, &runs);
         }
         browser_row(name, g, cwd);
+    }
+}
+
+/// What the `srview session` rows check of an output, read in pieces:
+/// its first and last bytes, and how many edit objects (`{"seq":`) it has.
+#[derive(Default)]
+struct Output {
+    head: String,
+    tail: String,
+    edit_objects: usize,
+    /// The last bytes of the pieces so far (an object's start may be cut).
+    carry: Vec<u8>,
+}
+
+impl Output {
+    const KEPT: usize = 4096;
+    const OBJECT: &[u8] = b"{\"seq\":";
+
+    fn add(&mut self, piece: &[u8]) {
+        if self.head.len() < Self::KEPT {
+            let take = piece.len().min(Self::KEPT - self.head.len());
+            self.head.push_str(&String::from_utf8_lossy(&piece[..take]));
+        }
+        let mut joined = std::mem::take(&mut self.carry);
+        joined.extend_from_slice(piece);
+        self.edit_objects += joined
+            .windows(Self::OBJECT.len())
+            .filter(|w| *w == Self::OBJECT)
+            .count();
+        // Keep fewer bytes than an object's start: none counted twice.
+        let keep = joined.len().min(Self::OBJECT.len() - 1);
+        self.carry = joined[joined.len() - keep..].to_vec();
+        let tail = [self.tail.as_bytes(), piece].concat();
+        let from = tail.len().saturating_sub(16);
+        self.tail = String::from_utf8_lossy(&tail[from..]).into_owned();
     }
 }
 

@@ -5,7 +5,7 @@ use std::io::Write;
 
 use super::{CmdResult, SessionArgs};
 use crate::error::Error;
-use crate::report::SessionJsonStream;
+use crate::report::{SessionJsonStream, render_session_edit};
 use crate::sessions::load::{LoadError, load, open_saved};
 use crate::sessions::recover::SessionRoot;
 use crate::sessions::review::{Counts, Review, SessionReview, review};
@@ -63,6 +63,16 @@ pub fn run(args: &SessionArgs) -> CmdResult {
 /// as it is read again (see [`crate::sessions::streamed`]). The listing's
 /// header counts every edit: its lines (no file contents) are kept until
 /// the end.
+/// How many threads besides the main one review edits for `--list` and
+/// `--json`: one per core beyond the first (none on one core: the main
+/// thread reads the session and reviews).
+fn review_workers() -> usize {
+    match std::thread::available_parallelism().map_or(1, std::num::NonZero::get) {
+        1 => 0,
+        cores => cores,
+    }
+}
+
 fn streamed(path: &std::path::Path, args: &SessionArgs) -> CmdResult {
     let path = &one_of_database(&resolve(path)?)?;
     let surveyed = survey(path, args.cwd.as_deref()).map_err(load_error)?;
@@ -83,17 +93,23 @@ fn streamed(path: &std::path::Path, args: &SessionArgs) -> CmdResult {
     let gate = crate::gate::record::join_keys(&decisions, &surveyed.inputs);
     let reread = |e: crate::source::agent::session::SessionError| Error::refused(e.to_string());
     let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    let workers = review_workers();
     if args.json {
         let mut json = SessionJsonStream::start(&mut stdout, reader.kind(), reader.version())
             .map_err(Error::stdout)?;
         let mut failed = None;
         surveyed
-            .review_each(|index, review| {
-                let decision = gate.get(index).copied().flatten();
-                json.edit(&review, decision)
-                    .map_err(|e| failed = Some(e))
-                    .is_ok()
-            })
+            .review_rendered(
+                workers,
+                |index, review| render_session_edit(&review, gate.get(index).copied().flatten()),
+                |_, rendered| {
+                    rendered
+                        .map_err(std::io::Error::from)
+                        .and_then(|bytes| json.edit_rendered(&bytes))
+                        .map_err(|e| failed = Some(e))
+                        .is_ok()
+                },
+            )
             .map_err(reread)?;
         if let Some(e) = failed {
             return Err(Error::stdout(e));
@@ -104,12 +120,24 @@ fn streamed(path: &std::path::Path, args: &SessionArgs) -> CmdResult {
         let agent = reader.kind().display_name();
         let mut lines = Listing::new(agent, &surveyed.files);
         let mut warnings = String::new();
+        let (agent_ref, file_width) = (lines.agent, lines.file_width);
         surveyed
-            .review_each(|index, review| {
-                lines.add(&review, gate.get(index).copied().flatten());
-                warnings.push_str(&warnings_of(&review));
-                true
-            })
+            .review_rendered(
+                workers,
+                |index, review| {
+                    let gate = gate.get(index).copied().flatten();
+                    let mut counts = Counts::default();
+                    counts.add(&review);
+                    let line = listing_lines(agent_ref, file_width, &review, gate);
+                    (counts, line, warnings_of(&review))
+                },
+                |_, (counts, line, warned)| {
+                    lines.counts.merge(counts);
+                    lines.text.push_str(&line);
+                    warnings.push_str(&warned);
+                    true
+                },
+            )
             .map_err(reread)?;
         let header = lines.header(
             reader.version(),
@@ -340,9 +368,10 @@ fn warnings_of(r: &Review) -> String {
     out
 }
 
-/// The text listing, an edit at a time: a header, then one line per edit;
-/// a disagreement gets a line of its own below its edit, and so does the
-/// gate's decision (the header counts those that blocked or repaired).
+/// The text listing, an edit at a time: a header, then one line per edit
+/// ([`listing_lines`]); a disagreement gets a line of its own below its
+/// edit, and so does the gate's decision (the header counts those that
+/// blocked or repaired).
 struct Listing {
     agent: &'static str,
     /// The file column's width: the longest file name, at most 40.
@@ -364,51 +393,6 @@ impl Listing {
                 .min(40),
             counts: Counts::default(),
             text: String::new(),
-        }
-    }
-
-    /// The edit reviewed `r`, with the gate's decision about it.
-    fn add(&mut self, r: &Review, gate: Option<&crate::gate::record::GateDecision>) {
-        self.counts.add(r);
-        let (agent, file_width, out) = (self.agent, self.file_width, &mut self.text);
-        let e = &r.edit;
-        let mut marks = Vec::new();
-        if r.is_failed() {
-            marks.push("FAILED");
-        }
-        if r.is_loose() {
-            marks.push("LOOSE");
-        }
-        if r.disagreement.is_some() {
-            marks.push("DISAGREE");
-        }
-        out.push_str(&format!(
-            "{:>4}  {:<file_width$}  {:<15}  {agent}: {:<8}  srview: {}{}\n",
-            e.seq,
-            e.file,
-            e.tool.name(),
-            e.agent_verdict.name(),
-            srview_word(r),
-            if marks.is_empty() {
-                String::new()
-            } else {
-                format!("  [{}]", marks.join(" "))
-            },
-        ));
-        if let Some(d) = &r.disagreement {
-            out.push_str(&format!("      !!! {d}\n"));
-        }
-        if let Some(l) = &r.loose_match {
-            out.push_str(&format!("      loose match: {l}\n"));
-        }
-        for notice in &r.notices {
-            out.push_str(&format!("      {notice}\n"));
-        }
-        if let Some(decision) = gate {
-            out.push_str(&format!(
-                "      gate: {}\n",
-                crate::gate::record::words(decision)
-            ));
         }
     }
 
@@ -434,6 +418,58 @@ impl Listing {
         out.push('\n');
         out
     }
+}
+
+/// The listing's lines of the edit reviewed `r` (with the gate's decision
+/// about it): its line, then a line for its disagreement, loose match,
+/// each notice and the gate's decision. `file_width`: the file column's.
+fn listing_lines(
+    agent: &str,
+    file_width: usize,
+    r: &Review,
+    gate: Option<&crate::gate::record::GateDecision>,
+) -> String {
+    let mut out = String::new();
+    let e = &r.edit;
+    let mut marks = Vec::new();
+    if r.is_failed() {
+        marks.push("FAILED");
+    }
+    if r.is_loose() {
+        marks.push("LOOSE");
+    }
+    if r.disagreement.is_some() {
+        marks.push("DISAGREE");
+    }
+    out.push_str(&format!(
+        "{:>4}  {:<file_width$}  {:<15}  {agent}: {:<8}  srview: {}{}\n",
+        e.seq,
+        e.file,
+        e.tool.name(),
+        e.agent_verdict.name(),
+        srview_word(r),
+        if marks.is_empty() {
+            String::new()
+        } else {
+            format!("  [{}]", marks.join(" "))
+        },
+    ));
+    if let Some(d) = &r.disagreement {
+        out.push_str(&format!("      !!! {d}\n"));
+    }
+    if let Some(l) = &r.loose_match {
+        out.push_str(&format!("      loose match: {l}\n"));
+    }
+    for notice in &r.notices {
+        out.push_str(&format!("      {notice}\n"));
+    }
+    if let Some(decision) = gate {
+        out.push_str(&format!(
+            "      gate: {}\n",
+            crate::gate::record::words(decision)
+        ));
+    }
+    out
 }
 
 fn plural(n: usize) -> &'static str {

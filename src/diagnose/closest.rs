@@ -230,8 +230,9 @@ pub fn closest(file: &FileIndex, search: &[&str]) -> Found {
     let search_keys: Vec<u32> = unescaped.iter().map(|l| line_key(l)).collect();
     let search_grams = trigram_set(&unescaped.join("\n"));
     let n = file.line_count() as isize;
-    // Keys of every window around one candidate: `keys[0]` is line `from`.
-    let score = |s: isize, len: isize, from: usize, keys: &[u32]| -> f64 {
+    // Keys of every window around one candidate: `keys[0]` is line `from`;
+    // `grams`: its windows' trigrams.
+    let score = |s: isize, len: isize, from: usize, keys: &[u32], grams: &mut WindowGrams| -> f64 {
         let (a, b) = (s.clamp(0, n), (s + len).clamp(0, n));
         if a >= b {
             return -1.0;
@@ -248,7 +249,7 @@ pub fn closest(file: &FileIndex, search: &[&str]) -> Found {
         let lines = same as f64 / search_keys.len().max(b - a) as f64;
         // How much of the SEARCH text the window holds: a file line the
         // SEARCH text lost must not outweigh a SEARCH line the window lost.
-        let grams = containment(&search_grams, &trigram_set(file.joined(a, b)));
+        let grams = grams.containment(a, b);
         0.5 * lines + 0.5 * grams
     };
     let m = search.len() as isize;
@@ -258,6 +259,7 @@ pub fn closest(file: &FileIndex, search: &[&str]) -> Found {
         let from = (s - SLACK).clamp(0, n) as usize;
         let to = (s + m + 2 * SLACK).clamp(0, n) as usize;
         let keys: Vec<u32> = (from..to).map(|i| file.key(i)).collect();
+        let mut grams = WindowGrams::new(file, &search_grams, from, to);
         let mut best: Option<(isize, isize, f64)> = None;
         for ds in -SLACK..=SLACK {
             for dl in -SLACK..=SLACK {
@@ -266,7 +268,8 @@ pub fn closest(file: &FileIndex, search: &[&str]) -> Found {
                     continue;
                 }
                 // Prefer the unshifted window on ties: shifts must win outright.
-                let sc = score(start, len, from, &keys) - 1e-6 * (ds.abs() + dl.abs()) as f64;
+                let sc = score(start, len, from, &keys, &mut grams)
+                    - 1e-6 * (ds.abs() + dl.abs()) as f64;
                 if best.is_none_or(|(_, _, b)| sc > b) {
                     best = Some((start, len, sc));
                 }
@@ -284,7 +287,7 @@ pub fn closest(file: &FileIndex, search: &[&str]) -> Found {
         // seen for the tie rule.
         let (a, b) = (s.clamp(0, n) as usize, (s + m).clamp(0, n) as usize);
         if a < b && best.is_some_and(|(bs, bl, _)| (bs, bl) != (s, m)) {
-            windows.push((a, b, score(s, m, from, &keys) - 1e-3));
+            windows.push((a, b, score(s, m, from, &keys, &mut grams) - 1e-3));
         }
     }
     windows.sort_by(|x, y| y.2.total_cmp(&x.2).then(x.0.cmp(&y.0)));
@@ -365,6 +368,79 @@ pub fn closest(file: &FileIndex, search: &[&str]) -> Found {
         Some(&r) if r.similarity > best.similarity - TIE_MARGIN => Found::Tie(best, r),
         _ => Found::Region(best),
     }
+}
+
+/// The share of a SEARCH text's trigrams each window of the file's lines
+/// `from..to` holds ([`containment`] of the window's [`trigram_set`]), the
+/// windows starting at one line counted together: a window's characters
+/// are those of the window one line shorter followed by its last line's,
+/// so its trigrams are that window's and the ones the last line adds.
+struct WindowGrams<'f, 'a> {
+    file: &'f FileIndex<'a>,
+    /// The SEARCH text's trigrams, sorted.
+    search: &'f [u32],
+    from: usize,
+    to: usize,
+    /// By start line (from `from`): the containment of each window from
+    /// it, by end line (from the start's next).
+    by_start: Vec<Option<Vec<f64>>>,
+}
+
+impl<'f, 'a> WindowGrams<'f, 'a> {
+    fn new(file: &'f FileIndex<'a>, search: &'f [u32], from: usize, to: usize) -> Self {
+        WindowGrams {
+            file,
+            search,
+            from,
+            to,
+            by_start: vec![None; to.saturating_sub(from)],
+        }
+    }
+
+    /// `containment(search, &trigram_set(file.joined(a, b)))`, for
+    /// `from <= a < b <= to`.
+    fn containment(&mut self, a: usize, b: usize) -> f64 {
+        if a < self.from || b > self.to || a >= b {
+            return containment(self.search, &trigram_set(self.file.joined(a, b)));
+        }
+        let (file, search, to) = (self.file, self.search, self.to);
+        let shares = self.by_start[a - self.from]
+            .get_or_insert_with(|| containments_from(file, a, to, search));
+        shares[b - a - 1]
+    }
+}
+
+/// For each window of `file`'s lines `a..b` (`b` from `a + 1` to `to`):
+/// the share of `search` (sorted trigrams) in the window's trigram set, as
+/// [`containment`] of its [`trigram_set`] counts it.
+fn containments_from(file: &FileIndex, a: usize, to: usize, search: &[u32]) -> Vec<f64> {
+    if search.is_empty() {
+        return vec![1.0; to - a];
+    }
+    let mut shares = Vec::with_capacity(to - a);
+    let mut hit = vec![false; search.len()];
+    let mut common = 0usize;
+    // The window's characters as `trigram_set` strings them: each line
+    // squeezed, then a line break.
+    let mut chars: Vec<char> = Vec::new();
+    let mut buf = Vec::new();
+    for i in a..to {
+        let old = chars.len();
+        squeeze_into(file.line(i), &mut buf);
+        chars.extend_from_slice(&buf);
+        chars.push('\n');
+        for end in old.max(2)..chars.len() {
+            let g = gram(chars[end - 2], chars[end - 1], chars[end]);
+            if let Ok(k) = search.binary_search(&g)
+                && !hit[k]
+            {
+                hit[k] = true;
+                common += 1;
+            }
+        }
+        shares.push(common as f64 / search.len() as f64);
+    }
+    shares
 }
 
 /// Whether two lines are the same line, damaged: equal once normalised, or
@@ -658,6 +734,28 @@ mod tests {
         let index = LineIndex::new(&text);
         let file = FileIndex::new(&index);
         assert_eq!(closest(&file, &["enq", "    }"]), Found::Vague);
+    }
+
+    #[test]
+    fn window_trigrams_counted_line_by_line_are_the_windows_sets() {
+        let text = "fn a() {\n  let x = 1;\n}\n\n;\nab\n  return x +\u{00e9}y;\nx\n\r\nend\n";
+        let index = LineIndex::new(text);
+        let file = FileIndex::new(&index);
+        let n = file.line_count();
+        for search in ["let x = 1;\n}", "return x + y;", "", "\u{00c9}Y;\nX", "zzz"] {
+            let grams = trigram_set(search);
+            let mut windows = WindowGrams::new(&file, &grams, 0, n);
+            for a in 0..n {
+                for b in a + 1..=n {
+                    let whole = containment(&grams, &trigram_set(file.joined(a, b)));
+                    assert_eq!(
+                        windows.containment(a, b).to_bits(),
+                        whole.to_bits(),
+                        "{search:?} {a}..{b}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

@@ -27,6 +27,7 @@ pub use patch::{PatchApplyReport, PatchCheckReport, PatchTranscriptReport};
 #[cfg(test)]
 pub use session::SessionJson;
 pub use session::SessionJsonStream;
+pub use session::render_session_edit;
 pub use stream::{DialectBlocks, DialectStreamLine, StreamLine};
 pub use transcript::TranscriptReport;
 pub use write::{WithWrite, WriteJson, WriteState};

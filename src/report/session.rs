@@ -137,7 +137,9 @@ impl<W: std::io::Write> SessionJsonStream<W> {
     }
 
     /// Writes the next edit (in the agent's order) with the gate's decision
-    /// joined to it.
+    /// joined to it (`session --json` renders each edit on the thread that
+    /// reviewed it: [`render_session_edit`], [`SessionJsonStream::edit_rendered`]).
+    #[cfg(test)]
     pub fn edit(
         &mut self,
         review: &Review,
@@ -153,11 +155,33 @@ impl<W: std::io::Write> SessionJsonStream<W> {
         Ok(())
     }
 
+    /// Writes the next edit (in the agent's order), rendered by
+    /// [`render_session_edit`]: the bytes [`SessionJsonStream::edit`]
+    /// writes.
+    pub fn edit_rendered(&mut self, rendered: &[u8]) -> std::io::Result<()> {
+        if self.edits > 0 {
+            self.out.write_all(b",")?;
+        }
+        self.edits += 1;
+        self.out.write_all(rendered)
+    }
+
     /// Closes the list and the document (no newline); returns the writer.
     pub fn finish(mut self) -> std::io::Result<W> {
         self.out.write_all(b"]}")?;
         Ok(self.out)
     }
+}
+
+/// An edit's JSON as [`SessionJsonStream::edit`] writes it, rendered
+/// apart (on any thread) for [`SessionJsonStream::edit_rendered`].
+pub fn render_session_edit(
+    review: &Review,
+    gate: Option<&crate::gate::record::GateDecision>,
+) -> serde_json::Result<Vec<u8>> {
+    let mut edit = EditJson::new(review);
+    edit.gate = gate;
+    serde_json::to_vec(&edit)
 }
 
 impl<'a> EditJson<'a> {

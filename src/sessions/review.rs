@@ -487,6 +487,23 @@ impl<'a> Reviewer<'a> {
         first_of_file: bool,
         chained: Option<&FileContent>,
     ) -> (Review, Option<FileContent>) {
+        let planned = self.plan(index, edit, first_of_file, chained);
+        let review = judged(planned, self.ws.get(), &self.cwd, self.agent, self.recovery);
+        let after = after_of(&review, self.agent);
+        (review, after)
+    }
+
+    /// What the review of `edit` (the `index`-th from 0, see
+    /// [`Reviewer::review_in`]) runs against: found in order (the sources
+    /// that read git or undo diffs are read here, in the session's order);
+    /// [`Judge::review`] then runs it, anywhere.
+    pub(super) fn plan(
+        &mut self,
+        index: usize,
+        edit: AgentEdit,
+        first_of_file: bool,
+        chained: Option<&FileContent>,
+    ) -> Planned {
         let ws = self.ws.get();
         let mut unavailable: Option<String> = None;
         let known: Option<(FileContent, Basis)> = edit
@@ -550,27 +567,120 @@ impl<'a> Reviewer<'a> {
                 (!matches!(now, FileContent::Absent) || !verdict::needs_before(&edit.input))
                     .then_some((now, Basis::OnDisk))
             });
-        let mut review = run_one(
+        Planned {
             edit,
             known,
-            ws,
-            &self.cwd,
-            self.agent,
             unavailable,
-            self.recovery,
-        );
-        review.notices = notices(&review, self.agent);
-        // What the file holds after this edit, for the next one.
-        let edit = &review.edit;
-        let after = match edit.agent_verdict {
-            Verdict::Applied => edit
-                .after()
-                .cloned()
-                .or_else(|| chained_after(&review, self.agent)),
-            Verdict::Failed | Verdict::NotRun => review.before.clone(),
-            Verdict::Pending => None,
-        };
-        (review, after)
+        }
+    }
+
+    /// What runs a planned edit as this reviewer does (its folder, agent
+    /// and recovery), reading the files through `ws` (the workspace this
+    /// reviewer reads, shareable between threads).
+    pub(super) fn judge<'j>(&self, ws: &'j (dyn SessionFs + Sync)) -> Judge<'j> {
+        Judge {
+            ws,
+            cwd: self.cwd.clone(),
+            agent: self.agent,
+            recovery: self.recovery,
+        }
+    }
+
+    /// Takes what `file` held after the last edit of it reviewed, and
+    /// whether no earlier edit edited it (for [`Reviewer::plan`]).
+    pub(super) fn take_chain(&mut self, file: &str) -> (bool, Option<FileContent>) {
+        let first_of_file = self.seen.insert(file.to_string());
+        (first_of_file, self.chain.remove(file))
+    }
+
+    /// What `file` holds after the edit just planned, where known.
+    pub(super) fn set_chain(&mut self, file: String, after: Option<FileContent>) {
+        if let Some(after) = after {
+            self.chain.insert(file, after);
+        }
+    }
+}
+
+/// An edit with what its review runs against ([`Reviewer::plan`]).
+pub(super) struct Planned {
+    edit: AgentEdit,
+    known: Option<(FileContent, Basis)>,
+    unavailable: Option<String>,
+}
+
+impl Planned {
+    /// What the edit's file holds after it when that does not depend on
+    /// srview's run of it: `Ok(content after, where known)`; `Err(())`
+    /// when it does ([`after_of`] its review tells).
+    pub(super) fn after_without_review(&self) -> Result<Option<FileContent>, ()> {
+        match self.edit.agent_verdict {
+            Verdict::Applied => match self.edit.after() {
+                Some(after) => Ok(Some(after.clone())),
+                None => Err(()),
+            },
+            // The review's content before is what it ran against, but for
+            // a file read live that already held the edit's result.
+            Verdict::Failed | Verdict::NotRun => match &self.known {
+                Some((_, Basis::LiveFile)) => Err(()),
+                known => Ok(known.as_ref().map(|(content, _)| content.clone())),
+            },
+            Verdict::Pending => Ok(None),
+        }
+    }
+}
+
+/// Runs planned edits: pure (it reads the current files only), so that
+/// several edits of a session can be run at once (see
+/// [`super::streamed`]).
+#[derive(Clone)]
+pub(super) struct Judge<'a> {
+    ws: &'a (dyn SessionFs + Sync),
+    cwd: String,
+    agent: AgentKind,
+    recovery: Recovery,
+}
+
+impl Judge<'_> {
+    /// The review of `planned`.
+    pub(super) fn review(&self, planned: Planned) -> Review {
+        judged(planned, self.ws, &self.cwd, self.agent, self.recovery)
+    }
+
+    /// The agent whose session this reviews.
+    pub(super) fn agent(&self) -> AgentKind {
+        self.agent
+    }
+}
+
+/// The review of `planned`, reading the current files through `ws`.
+fn judged(
+    planned: Planned,
+    ws: &dyn SessionFs,
+    cwd: &str,
+    agent: AgentKind,
+    recovery: Recovery,
+) -> Review {
+    let Planned {
+        edit,
+        known,
+        unavailable,
+    } = planned;
+    let mut review = run_one(edit, known, ws, cwd, agent, unavailable, recovery);
+    review.notices = notices(&review, agent);
+    review
+}
+
+/// What the file of `review`'s edit holds after it, where known: for the
+/// next edit of it.
+pub(super) fn after_of(review: &Review, agent: AgentKind) -> Option<FileContent> {
+    let edit = &review.edit;
+    match edit.agent_verdict {
+        Verdict::Applied => edit
+            .after()
+            .cloned()
+            .or_else(|| chained_after(review, agent)),
+        Verdict::Failed | Verdict::NotRun => review.before.clone(),
+        Verdict::Pending => None,
     }
 }
 
@@ -1051,6 +1161,15 @@ impl Counts {
         self.loose += usize::from(review.is_loose());
         self.disagreements += usize::from(review.disagreement.is_some());
         self.unknown += usize::from(review.ok().is_none());
+    }
+
+    /// Adds the counts of `other` (of other edits).
+    pub fn merge(&mut self, other: Counts) {
+        self.edits += other.edits;
+        self.failed += other.failed;
+        self.loose += other.loose;
+        self.disagreements += other.disagreements;
+        self.unknown += other.unknown;
     }
 }
 

@@ -20,13 +20,15 @@
 //! files, [`super::recover::Undone`], from the session's end) and Aider
 //! histories (the commit of each reply, from the later replies).
 
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, mpsc};
 
 use super::load::{LoadError, load, root_of};
 use super::recover::{SessionRoot, unwritten_after_each};
-use super::review::{Recovery, Review, Reviewer, reading_problems};
+use super::review::{Judge, Planned, Recovery, Review, Reviewer, after_of, reading_problems};
 use crate::source::agent::session::{SessionError, open_session, read_session_with};
-use crate::source::agent::{AgentEdit, AgentKind, AgentReader, Verdict};
+use crate::source::agent::{AgentEdit, AgentKind, AgentReader, FileContent, Verdict};
 
 /// A session read once to its end, its edits not kept (or kept, see
 /// [`Surveyed::held`]): what printing its review needs before the first
@@ -130,12 +132,27 @@ impl Surveyed {
     /// (the review of the rest is skipped). The session is read again
     /// unless held: an edit beyond those the first pass saw (the file grew
     /// since) is left out, so the review is of the session as surveyed.
-    pub fn review_each(
+    pub fn review_each(&self, each: impl FnMut(usize, Review) -> bool) -> Result<(), SessionError> {
+        self.review_rendered(0, |_, review| review, each)
+    }
+
+    /// [`Surveyed::review_each`] on `workers` threads besides this one (0:
+    /// in this one), each review turned by `render` (on the worker that
+    /// made it) into what `each` is handed, in the session's order: the
+    /// same sequence whatever the number of workers. This thread reads the
+    /// session, finds each edit's content before in order (srview's chain
+    /// of an edit's file waits for the review of the edit before it when
+    /// that review is what tells the content after) and hands `each` what
+    /// is ready; at most [`IN_FLIGHT`] edits a worker are under review or
+    /// waiting for their turn, so memory stays bounded.
+    pub fn review_rendered<T: Send>(
         &self,
-        mut each: impl FnMut(usize, Review) -> bool,
+        workers: usize,
+        render: impl Fn(usize, Review) -> T + Sync,
+        each: impl FnMut(usize, T) -> bool,
     ) -> Result<(), SessionError> {
         let (_, lost) = reading_problems(&self.reader);
-        let mut reviewer = if self.held {
+        let reviewer = if self.held {
             Reviewer::new(&self.reader, &self.root, Recovery::Full)
         } else {
             let shown: Vec<(&str, Verdict)> = self
@@ -147,28 +164,211 @@ impl Surveyed {
             let unwritten = unwritten_after_each(&shown, self.reader.shell_runs());
             Reviewer::streaming(&self.reader, &self.root, Recovery::Full).with_unwritten(unwritten)
         };
-        let mut next = 0;
-        let mut going = true;
-        let mut review = |edit: AgentEdit| {
-            if !going || next >= self.edits() {
-                return;
+        let judge = reviewer.judge(&self.root);
+        let render = &render;
+        std::thread::scope(|scope| {
+            let (jobs, done) = if workers == 0 {
+                (None, None)
+            } else {
+                let (job_tx, job_rx) = mpsc::channel::<(usize, Planned, bool)>();
+                let (done_tx, done_rx) = mpsc::channel::<Done<T>>();
+                let job_rx = Mutex::new(job_rx);
+                let job_rx = std::sync::Arc::new(job_rx);
+                for _ in 0..workers {
+                    let (job_rx, done_tx, judge) = (job_rx.clone(), done_tx.clone(), judge.clone());
+                    scope.spawn(move || {
+                        loop {
+                            let job = match job_rx.lock() {
+                                Ok(rx) => rx.recv(),
+                                Err(_) => return,
+                            };
+                            let Ok((index, planned, wants_after)) = job else {
+                                return;
+                            };
+                            let review = judge.review(planned);
+                            let after = wants_after.then(|| after_of(&review, judge.agent()));
+                            let out = render(index, review);
+                            if done_tx.send(Done { index, out, after }).is_err() {
+                                return;
+                            }
+                        }
+                    });
+                }
+                (Some(job_tx), Some(done_rx))
+            };
+            let mut order = InOrder {
+                reviewer,
+                judge: &judge,
+                render,
+                each,
+                jobs,
+                done,
+                limit: IN_FLIGHT * workers.max(1),
+                in_flight: 0,
+                ready: BTreeMap::new(),
+                next_out: 0,
+                waiting: HashMap::new(),
+                afters: HashMap::new(),
+                going: true,
+            };
+            let edits = self.edits();
+            let mut next = 0;
+            let mut review = |edit: AgentEdit| {
+                if !order.going || next >= edits {
+                    return;
+                }
+                let mut edit = edit;
+                if lost.contains(&edit.seq) {
+                    edit.agent_verdict = Verdict::Pending;
+                }
+                order.add(next, edit);
+                next += 1;
+            };
+            let read = if self.held {
+                self.reader.edits().iter().cloned().for_each(&mut review);
+                Ok(())
+            } else {
+                read_session_with(&self.path, None, |reader| {
+                    reader.take_settled().into_iter().for_each(&mut review);
+                })
+                .map(|mut reader| {
+                    reader.take_settled().into_iter().for_each(&mut review);
+                    reader.edits().iter().cloned().for_each(&mut review);
+                })
+            };
+            // Every edit handed on (or dropped on an error), then the
+            // workers let go.
+            order.finish();
+            read
+        })
+    }
+}
+
+/// How many edits a worker of [`Surveyed::review_rendered`] may have under
+/// review or waiting for their turn to be handed on.
+const IN_FLIGHT: usize = 16;
+
+/// A review rendered by a worker: the edit's position, what `render` made
+/// of it, and what its file holds after it when asked for (see
+/// [`Planned::after_without_review`]).
+struct Done<T> {
+    index: usize,
+    out: T,
+    after: Option<Option<FileContent>>,
+}
+
+/// The side of [`Surveyed::review_rendered`] that plans edits in order and
+/// hands their rendered reviews on in order.
+struct InOrder<'r, 'j, T, R, E> {
+    reviewer: Reviewer<'r>,
+    judge: &'j Judge<'j>,
+    render: &'j R,
+    each: E,
+    /// To the workers (`None`: reviewed here).
+    jobs: Option<mpsc::Sender<(usize, Planned, bool)>>,
+    done: Option<mpsc::Receiver<Done<T>>>,
+    /// The most edits sent and not yet handed on.
+    limit: usize,
+    in_flight: usize,
+    /// Rendered, waiting for the edits before them.
+    ready: BTreeMap<usize, T>,
+    next_out: usize,
+    /// By file: the edit under review whose review tells what it left.
+    waiting: HashMap<String, usize>,
+    /// What those edits left, by position, once reviewed.
+    afters: HashMap<usize, Option<FileContent>>,
+    /// `each` has not said stop.
+    going: bool,
+}
+
+impl<T, R, E> InOrder<'_, '_, T, R, E>
+where
+    R: Fn(usize, Review) -> T,
+    E: FnMut(usize, T) -> bool,
+{
+    /// Plans the `index`-th edit and has it reviewed.
+    fn add(&mut self, index: usize, edit: AgentEdit) {
+        let file = edit.file.clone();
+        if let Some(before) = self.waiting.remove(&file) {
+            // The chain of this file: what the review of the edit before
+            // left.
+            while self.jobs.is_some() && !self.afters.contains_key(&before) {
+                if !self.receive() {
+                    break;
+                }
             }
-            let mut edit = edit;
-            if lost.contains(&edit.seq) {
-                edit.agent_verdict = Verdict::Pending;
-            }
-            going = each(next, reviewer.review(next, edit));
-            next += 1;
-        };
-        if self.held {
-            self.reader.edits().iter().cloned().for_each(review);
-            return Ok(());
+            let after = self.afters.remove(&before).flatten();
+            self.reviewer.set_chain(file.clone(), after);
         }
-        let mut reader = read_session_with(&self.path, None, |reader| {
-            reader.take_settled().into_iter().for_each(&mut review);
-        })?;
-        reader.take_settled().into_iter().for_each(&mut review);
-        reader.edits().iter().cloned().for_each(&mut review);
-        Ok(())
+        let (first_of_file, chained) = self.reviewer.take_chain(&file);
+        let planned = self
+            .reviewer
+            .plan(index, edit, first_of_file, chained.as_ref());
+        let wants_after = match planned.after_without_review() {
+            Ok(after) => {
+                self.reviewer.set_chain(file.clone(), after);
+                false
+            }
+            Err(()) => true,
+        };
+        let Some(jobs) = &self.jobs else {
+            let review = self.judge.review(planned);
+            if wants_after {
+                self.reviewer
+                    .set_chain(file, after_of(&review, self.judge.agent()));
+            }
+            let out = (self.render)(index, review);
+            self.ready.insert(index, out);
+            self.hand_on();
+            return;
+        };
+        if wants_after {
+            self.waiting.insert(file, index);
+        }
+        if jobs.send((index, planned, wants_after)).is_err() {
+            // No worker left (one panicked): the scope says so.
+            self.jobs = None;
+            return;
+        }
+        self.in_flight += 1;
+        while self.in_flight >= self.limit {
+            if !self.receive() {
+                break;
+            }
+        }
+    }
+
+    /// Takes one review from the workers and hands on those now in order;
+    /// false when no worker is left.
+    fn receive(&mut self) -> bool {
+        let Some(Ok(done)) = self.done.as_ref().map(mpsc::Receiver::recv) else {
+            return false;
+        };
+        self.in_flight -= 1;
+        if let Some(after) = done.after {
+            self.afters.insert(done.index, after);
+        }
+        self.ready.insert(done.index, done.out);
+        self.hand_on();
+        true
+    }
+
+    fn hand_on(&mut self) {
+        while let Some(out) = self.ready.remove(&self.next_out) {
+            if self.going {
+                self.going = (self.each)(self.next_out, out);
+            }
+            self.next_out += 1;
+        }
+    }
+
+    /// Waits for every edit sent, then lets the workers go.
+    fn finish(&mut self) {
+        while self.in_flight > 0 {
+            if !self.receive() {
+                break;
+            }
+        }
+        self.jobs = None;
     }
 }

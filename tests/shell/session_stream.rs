@@ -8,7 +8,7 @@ use std::path::Path;
 
 use super::support::agents::{scenarios, session_path};
 use super::support::big_session::{Generated, claude_session, codex_rollout};
-use srview::report::{SessionJson, SessionJsonStream};
+use srview::report::{SessionJson, SessionJsonStream, render_session_edit};
 use srview::sessions::load::load;
 use srview::sessions::review::review;
 use srview::sessions::streamed::survey;
@@ -37,6 +37,31 @@ fn json_streamed(path: &Path) -> String {
             json.edit(&r, None).expect("edit");
             true
         })
+        .expect("read again");
+    assert_eq!(seen, (0..surveyed.edits()).collect::<Vec<_>>());
+    String::from_utf8(json.finish().expect("tail")).expect("UTF-8")
+}
+
+/// [`json_streamed`] with each edit reviewed and rendered on one of
+/// `workers` threads (what `session --json` does on several cores), written
+/// in order.
+fn json_on_workers(path: &Path, workers: usize) -> String {
+    let surveyed = survey(path, None).expect("surveys");
+    let reader = surveyed.reader();
+    let mut json =
+        SessionJsonStream::start(Vec::new(), reader.kind(), reader.version()).expect("head");
+    let mut seen = Vec::new();
+    surveyed
+        .review_rendered(
+            workers,
+            |index, r| (index, render_session_edit(&r, None).expect("renders")),
+            |index, (rendered_as, bytes)| {
+                assert_eq!(index, rendered_as);
+                seen.push(index);
+                json.edit_rendered(&bytes).expect("edit");
+                true
+            },
+        )
         .expect("read again");
     assert_eq!(seen, (0..surveyed.edits()).collect::<Vec<_>>());
     String::from_utf8(json.finish().expect("tail")).expect("UTF-8")
@@ -132,4 +157,55 @@ fn the_browser_loading_in_pieces_ends_with_the_whole_sessions_rows() {
         loaded += 1;
     }
     assert!(loaded >= 20, "only {loaded} sessions");
+}
+
+/// Reviewed on worker threads, the edits are handed on in the session's
+/// order and the JSON is byte for byte the one reviewed in one thread:
+/// every capture (their chains of edits of one file, some waiting for the
+/// review of the edit before), and generated sessions of 300 edits
+/// (more than the edits a worker may hold at once).
+#[test]
+fn reviewed_on_worker_threads_the_json_is_the_one_threads() {
+    let mut checked = 0;
+    for dir in scenarios() {
+        let path = session_path(&dir);
+        let one_thread = json_streamed(&path);
+        for workers in [1, 2, 3] {
+            assert_eq!(
+                json_on_workers(&path, workers),
+                one_thread,
+                "{} on {workers} workers",
+                path.display()
+            );
+        }
+        checked += 1;
+    }
+    assert!(checked >= 20, "only {checked} captures");
+    let (_dir, claude, codex) = generated(2 << 20, 300);
+    for g in [&claude, &codex] {
+        let one_thread = json_streamed(&g.path);
+        assert_eq!(json_on_workers(&g.path, 0), one_thread);
+        assert_eq!(json_on_workers(&g.path, 2), one_thread);
+        let doc: serde_json::Value = serde_json::from_str(&one_thread).expect("JSON");
+        assert_eq!(doc["edits"].as_array().map(Vec::len), Some(g.edits));
+    }
+}
+
+/// `each` saying stop on worker threads: no edit handed on after it.
+#[test]
+fn reviewed_on_worker_threads_the_review_stops_when_asked() {
+    let (_dir, claude, _) = generated(1 << 20, 100);
+    let surveyed = survey(&claude.path, None).expect("surveys");
+    let mut seen = Vec::new();
+    surveyed
+        .review_rendered(
+            2,
+            |index, _| index,
+            |index, rendered| {
+                seen.push((index, rendered));
+                index < 9
+            },
+        )
+        .expect("read again");
+    assert_eq!(seen, (0..10).map(|i| (i, i)).collect::<Vec<_>>());
 }

@@ -20,6 +20,22 @@ pub struct Measured {
 /// Runs `bin ARGS` in `cwd` (stdin empty, stderr inherited) to its end;
 /// it must exit with status 0.
 pub fn run_measured(bin: &Path, args: &[&str], cwd: &Path) -> Measured {
+    let mut stdout = Vec::new();
+    let mut run = run_measured_with(bin, args, cwd, |piece| stdout.extend_from_slice(piece));
+    run.stdout = String::from_utf8(stdout).expect("UTF-8 stdout");
+    run
+}
+
+/// [`run_measured`], its stdout handed to `piece` as it is read and not
+/// kept (`stdout` is empty): a measuring process holding a big output
+/// would count in the next child's peak RSS (its copy of this process
+/// before exec).
+pub fn run_measured_with(
+    bin: &Path,
+    args: &[&str],
+    cwd: &Path,
+    mut piece: impl FnMut(&[u8]),
+) -> Measured {
     let start = Instant::now();
     // Waited for by `wait4` below, which also gives its peak RSS.
     #[allow(clippy::zombie_processes)]
@@ -33,10 +49,17 @@ pub fn run_measured(bin: &Path, args: &[&str], cwd: &Path) -> Measured {
         .expect("spawn the binary");
     let pid = child.id() as libc::pid_t;
     // Read stdout before waiting: the child must not block on a full pipe.
-    let mut stdout = String::new();
     if let Some(mut out) = child.stdout {
         use std::io::Read;
-        out.read_to_string(&mut stdout).expect("read stdout");
+        let mut buf = vec![0u8; 1 << 16];
+        loop {
+            match out.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => piece(&buf[..n]),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => panic!("read stdout: {e}"),
+            }
+        }
     }
     let mut status = 0;
     // SAFETY: `rusage` is plain data; wait4 only writes it and `status`.
@@ -54,7 +77,7 @@ pub fn run_measured(bin: &Path, args: &[&str], cwd: &Path) -> Measured {
         Duration::from_secs(t.tv_sec as u64) + Duration::from_micros(t.tv_usec as u64)
     };
     Measured {
-        stdout,
+        stdout: String::new(),
         wall,
         cpu: tv(usage.ru_utime) + tv(usage.ru_stime),
         peak_kib: usage.ru_maxrss as u64,
