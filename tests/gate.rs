@@ -568,6 +568,44 @@ fn an_exact_edit_already_applied_is_denied_with_the_doubt() {
     );
 }
 
+/// An exact edit the policy holds back (`exact=deny`, `exact=review` with
+/// no pane) says why: the model read "srview gate: " and nothing more (a
+/// new user's find).
+#[test]
+fn an_exact_edit_held_back_by_the_policy_says_so() {
+    let file = "/home/user/project/inventory.py";
+    for agent in [
+        GateAgent::ClaudeCode,
+        GateAgent::GeminiCli,
+        GateAgent::QwenCode,
+    ] {
+        let payload = edit_payload(
+            agent,
+            string_edit(agent, "LOW_STOCK = 5\n", "LOW_STOCK = 10\n"),
+        );
+        let deny = Policy::parse("exact=deny").expect("a policy");
+        let judgment = judge_on(agent, &payload, &inventory(), &deny);
+        assert_eq!(judgment.case, Case::Exact, "{agent:?}");
+        assert_eq!(
+            deny_reason(&judgment),
+            format!(
+                "srview gate: the edit of {file} matches exactly, but srview's policy \
+                 exact=deny lets no edit through."
+            ),
+            "{agent:?}"
+        );
+        let review = Policy::parse("exact=review").expect("a policy");
+        let reason = deny_reason(&judge_on(agent, &payload, &inventory(), &review));
+        assert!(
+            reason.starts_with(&format!(
+                "srview gate: the edit of {file} matches exactly; srview's policy exact=review \
+                 puts every edit to the review pane.\n(no review pane runs"
+            )),
+            "{agent:?}: {reason}"
+        );
+    }
+}
+
 /// A write of exactly what the file holds is in doubt; a write that
 /// changes it has nothing to match and gets no opinion.
 #[test]

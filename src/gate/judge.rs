@@ -113,6 +113,34 @@ fn exact_string(tool: &str, call: &Call, fs: &dyn PatchFs) -> Finding {
         .map(|span| place_of(content.as_deref().unwrap_or(""), span.start, span.end));
     let error = match &outcome.result {
         Ok(_) => {
+            // Cline's editor creates a missing file from new_text alone
+            // (stage `empty`): with an old_text to replace, the path is
+            // likely misspelt (a new user's find: the edit passed as exact,
+            // a stray file was created and the model believed it edited
+            // the real one).
+            if let (
+                None,
+                Edit::ClineEditor {
+                    old_text: Some(old),
+                    insert_line: None,
+                    ..
+                },
+            ) = (&content, &edit)
+                && !old.is_empty()
+            {
+                return Finding {
+                    case: Case::Doubt,
+                    file: Some(file.clone()),
+                    stage: Some("empty".to_string()),
+                    explanation: format!(
+                        "{file} does not exist, so Cline would create it holding only \
+                         new_text, though old_text names text to replace in it: check the path."
+                    ),
+                    corrected: None,
+                    withheld: None,
+                    missing: None,
+                };
+            }
             let doubts = doubts(&outcome, content.as_deref());
             return exact_or_doubt(file, "exact", place, doubts);
         }
@@ -427,22 +455,47 @@ fn elided_write(old: &str, new: &str) -> Option<String> {
 
 /// Whether a line stands for lines left out: a comment opening with an
 /// ellipsis (`# ...`, `// ... existing code ...`, `/* … */`, `<!-- ... -->`,
-/// `(...)`), or one naming what it leaves out (`(rest of methods ...)`,
-/// `// unchanged ...`). A bare `...` is code (Python's Ellipsis, a spread),
-/// not a placeholder.
+/// `(...)`), one naming what it leaves out beside an ellipsis (`(rest of
+/// methods ...)`, `// unchanged ...`), or a short comment saying so without
+/// one (`# Rest of the file remains unchanged`, `# existing code`,
+/// `// [unchanged]`, `# (remaining functions unchanged)`, `# [omitted for
+/// brevity]`). A bare `...` is code (Python's Ellipsis, a spread), not a
+/// placeholder. Only a write that also loses lines of the file is doubted
+/// ([`elided_write`]): a real comment saying "unchanged" costs a question
+/// at most.
 fn is_placeholder(line: &str) -> bool {
     let line = line.trim();
-    // Either form holds an ellipsis: most lines are out at once.
-    if !(line.contains("...") || line.contains('\u{2026}')) {
-        return false;
-    }
     let bare = line
         .trim_start_matches(['#', '/', '*', '-', ';', '<', '!', '('])
         .trim_start();
     let commented = bare.len() < line.len();
-    let opens = bare.starts_with("...") || bare.starts_with('\u{2026}');
     let ellipsis = bare.contains("...") || bare.contains('\u{2026}');
     let lower = bare.to_lowercase();
+    if !ellipsis {
+        // Without an ellipsis: a comment of a few words, all about what
+        // it leaves out.
+        let comment = ["#", "//", "/*", "--", ";", "<!--", "%", "\"\"\""]
+            .iter()
+            .any(|mark| line.starts_with(mark));
+        let says = [
+            "rest of",
+            "unchanged",
+            "existing code",
+            "remains the same",
+            "remain the same",
+            "stays the same",
+            "stay the same",
+            "omitted",
+            "for brevity",
+            "remaining code",
+            "remaining functions",
+            "remaining methods",
+        ]
+        .iter()
+        .any(|words| lower.contains(words));
+        return comment && says && bare.split_whitespace().count() <= 10;
+    }
+    let opens = bare.starts_with("...") || bare.starts_with('\u{2026}');
     let names = [
         "rest of",
         "unchanged",
@@ -452,7 +505,7 @@ fn is_placeholder(line: &str) -> bool {
     ]
     .iter()
     .any(|word| lower.contains(word));
-    (commented && opens) || (ellipsis && names && (commented || opens))
+    (commented && opens) || (names && (commented || opens))
 }
 
 /// An agent matcher of the registry (Gemini CLI's `replace`, Qwen Code's

@@ -353,6 +353,23 @@ fn decide(agent: GateAgent, call: Call, mut finding: Finding, policy: &Policy) -
     finding.explanation = wording::ambiguity_in_terms(agent, &tool, &finding.explanation);
     let after_failure =
         agent == GateAgent::ClaudeCode && call.event.as_deref() == Some("PostToolUseFailure");
+    // An exact edit held back by the policy (`exact=deny`, `exact=review`)
+    // has no finding to say: the policy is the reason (a new user's find:
+    // the model read "srview gate: " and nothing more).
+    if finding.case == Case::Exact && finding.explanation.is_empty() && !after_failure {
+        let file = finding.file.as_deref().unwrap_or("the file");
+        finding.explanation = match policy.action(Case::Exact) {
+            Some(Action::Deny) => format!(
+                "the edit of {file} matches exactly, but srview's policy exact=deny lets no \
+                 edit through."
+            ),
+            Some(Action::Review) => format!(
+                "the edit of {file} matches exactly; srview's policy exact=review puts every \
+                 edit to the review pane."
+            ),
+            _ => String::new(),
+        };
+    }
     let (action, answer) = if after_failure {
         (None, answer::after_failure(agent, &tool, &finding))
     } else {

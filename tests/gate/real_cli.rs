@@ -124,6 +124,33 @@ fn a_write_standing_in_for_lines_it_leaves_out_is_a_doubt() {
             ),
             "{agent:?}"
         );
+        // Placeholders without an ellipsis (a new user's finds): each a doubt.
+        for placeholder in [
+            "# Rest of the file remains unchanged",
+            "# rest of file unchanged",
+            "# rest of the code remains the same",
+            "# existing code",
+            "# remaining code unchanged",
+            "# (remaining functions unchanged)",
+            "# [omitted for brevity]",
+            "# <rest of file unchanged>",
+            "# unchanged",
+            "// rest of the functions stay the same",
+            "// [unchanged]",
+        ] {
+            let content = head.clone() + "\n" + placeholder + "\n";
+            let judgment = write(agent, &content);
+            assert_eq!(judgment.case, Case::Doubt, "{agent:?}: {placeholder}");
+            assert!(
+                deny_reason(&judgment).contains(&format!("(line 16: `{placeholder}`)")),
+                "{agent:?}: {}",
+                deny_reason(&judgment)
+            );
+        }
+        // A comment that is code's own (not about lines left out) is no
+        // placeholder, even in a write that drops lines.
+        let dropped = head.clone() + "\n# Prices are in cents\n";
+        assert_eq!(write(agent, &dropped).case, Case::Exact, "{agent:?}");
         // Every line kept, a placeholder added: nothing lost.
         let kept = inventory() + "# ... more helpers to come ...\n";
         assert_eq!(write(agent, &kept).case, Case::Exact, "{agent:?}");
@@ -191,6 +218,24 @@ fn clines_recorded_payload_is_read_and_answered() {
         deny_reason(&judgment).starts_with("srview gate: the edit of "),
         "{}",
         deny_reason(&judgment)
+    );
+    // A misspelt path: Cline's editor would create the file from new_text
+    // alone (a new user's find: passed as exact, a stray file created).
+    let mut misspelt: serde_json::Value = serde_json::from_slice(&bytes).expect("JSON");
+    for place in ["/tool_call/input", "/preToolUse/parameters"] {
+        let input = misspelt.pointer_mut(place).expect("the input");
+        input["path"] = format!("{CWD}/inventroy.py").into();
+    }
+    let judgment = judged(GateAgent::ClineCli, misspelt.to_string().as_bytes());
+    assert_eq!(judgment.case, Case::Doubt);
+    assert_eq!(judgment.stage.as_deref(), Some("empty"));
+    assert_eq!(
+        deny_reason(&judgment),
+        format!(
+            "srview gate: {CWD}/inventroy.py does not exist, so Cline would create it holding \
+             only new_text, though old_text names text to replace in it: check the path.\n(no \
+             review pane runs, so srview's policy doubt=review falls back to deny)"
+        )
     );
 }
 
