@@ -918,7 +918,12 @@ fn every_recorded_call_of_the_agents_with_fuzzy_matchers_is_judged() {
             "opencode_edit exact 6",
             "opencode_edit failing 2",
             "opencode_edit loose 7",
-            "pi_edit corrected 4",
+            // Two fewer since session 31: pi's `c2`/`c3` calls wrote straight
+            // quotes where the file has curly ones (`Don’t`, `“low stock”`);
+            // the correction made the file's own curly quotes straight, which
+            // the model did not mean: withheld now (see
+            // `a_repair_never_straightens_the_files_curly_quotes`).
+            "pi_edit corrected 2",
             "pi_edit exact 10",
             "pi_edit failing 9",
             "pi_edit loose 5",
@@ -1361,5 +1366,44 @@ fn events_after_an_edit_ran_get_no_opinion() {
         let judgment = judged(GateAgent::ClaudeCode, json.to_string().as_bytes());
         assert_eq!(judgment.answer, Answer::NoOpinion, "{event}");
         assert_eq!(judgment.case, Case::NotAnEdit, "{event}");
+    }
+}
+
+/// A repair never turns the file's curly quotes into the model's straight
+/// ones (a new user's find: Claude Code's quote repair and Codex's patch
+/// correction wrote `Don't` over the file's `Don’t`, which Claude Code
+/// itself keeps): the loose edit is not rewritten, and the reason says why.
+#[test]
+fn a_repair_never_straightens_the_files_curly_quotes() {
+    let file = inventory().replace(
+        "LOW_STOCK = 5\n",
+        "LOW_STOCK = 5\nNOTE = \"Don\u{2019}t panic\"\n",
+    );
+    for agent in [GateAgent::ClaudeCode, GateAgent::Codex] {
+        let input = match agent {
+            GateAgent::Codex => patch("@@\n-NOTE = \"Don't panic\"\n+NOTE = \"Don't panic!\"\n"),
+            _ => string_edit(
+                agent,
+                "NOTE = \"Don't panic\"\n",
+                "NOTE = \"Don't panic!\"\n",
+            ),
+        };
+        let judgment = judge_on(
+            agent,
+            &edit_payload(agent, input),
+            &file,
+            &Policy::default(),
+        );
+        assert_eq!(judgment.case, Case::Loose, "{agent:?}");
+        assert!(
+            !matches!(judgment.answer, Answer::Rewrite { .. }),
+            "{agent:?}: {:?}",
+            judgment.answer
+        );
+        let reason = deny_reason(&judgment);
+        assert!(
+            reason.contains("would replace the file's curly quotes with the model's straight"),
+            "{agent:?}: {reason}"
+        );
     }
 }

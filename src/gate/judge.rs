@@ -188,7 +188,7 @@ fn exact_string(tool: &str, call: &Call, fs: &dyn PatchFs) -> Finding {
     let suggestion = suggestion.or(reindented.clone());
     let missing = matches!(error, EditError::ClaudeFileMissing).then(|| file.clone());
     let (corrected, withheld) = match &suggestion {
-        Some(suggested) => stand_behind(suggested, content.as_deref(), &call.input),
+        Some(suggested) => stand_behind(suggested, &edit, content.as_deref(), &call.input),
         None if missing.is_some() => (None, None),
         None => (None, Some("srview cannot tell the text meant".to_string())),
     };
@@ -290,6 +290,7 @@ fn push_diagnosis(explanation: &mut String, message: &str, lines: &[DiffLine], t
 /// it: it applies exactly, and no trust check fails. Else why not.
 fn stand_behind(
     suggested: &Edit,
+    model: &Edit,
     content: Option<&str>,
     input: &Value,
 ) -> (Option<Value>, Option<String>) {
@@ -306,6 +307,23 @@ fn stand_behind(
                 doubts.join("; ")
             )),
         );
+    }
+    let texts = |edit: &Edit| match edit {
+        Edit::ClaudeEdit {
+            old_string,
+            new_string,
+            ..
+        } => quotes_of([(old_string.as_str(), new_string.as_str())]),
+        Edit::ClineEditor {
+            old_text, new_text, ..
+        } => quotes_of([(
+            old_text.as_deref().unwrap_or(""),
+            new_text.as_deref().unwrap_or(""),
+        )]),
+        Edit::ClaudeWrite { .. } => quotes_of([]),
+    };
+    if let Some(why) = drops_curly_quotes(texts(model), texts(suggested)) {
+        return (None, Some(why));
     }
     let mut corrected = input.clone();
     let (old_key, new_key, old, new) = match suggested {
@@ -333,6 +351,52 @@ fn stand_behind(
         }
     }
     (Some(corrected), None)
+}
+
+/// The curly quotes of `text` (U+2018, U+2019, U+201C, U+201D) and all its
+/// quotes (curly, `'` and `"`).
+pub(super) fn quotes(text: &str) -> (isize, isize) {
+    let curly = text
+        .chars()
+        .filter(|c| matches!(c, '\u{2018}' | '\u{2019}' | '\u{201C}' | '\u{201D}'))
+        .count() as isize;
+    let plain = text.chars().filter(|c| matches!(c, '\'' | '"')).count() as isize;
+    (curly, curly + plain)
+}
+
+/// Why a correction is withheld when it removes more of the file's curly
+/// quotes than the model's edit removes quotes of any kind. `model` and
+/// `corrected`: each edit's old and new texts' [`quotes`], summed. A new
+/// user's find: a quote repair wrote `Don't` over the file's `Don’t`
+/// (Claude Code itself keeps the file's quote style), and Codex's
+/// correction did the same; which curly quote each of the model's
+/// straight ones stands for is not told, so no correction is offered.
+pub(super) fn drops_curly_quotes(
+    model: ((isize, isize), (isize, isize)),
+    corrected: ((isize, isize), (isize, isize)),
+) -> Option<String> {
+    let ((_, model_old), (_, model_new)) = model;
+    let ((curly_old, _), (curly_new, _)) = corrected;
+    let removed_by_model = (model_old - model_new).max(0);
+    (curly_old - curly_new > removed_by_model).then(|| {
+        "the corrected edit would replace the file's curly quotes with the model's straight \
+         ones, which the model does not mean to change: srview cannot tell which curly quote \
+         each of the model's stands for"
+            .to_string()
+    })
+}
+
+/// The summed [`quotes`] of old and new texts.
+pub(super) fn quotes_of<'a>(
+    pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
+) -> ((isize, isize), (isize, isize)) {
+    pairs
+        .into_iter()
+        .fold(((0, 0), (0, 0)), |((a, b), (c, d)), (old, new)| {
+            let (o1, o2) = quotes(old);
+            let (n1, n2) = quotes(new);
+            ((a + o1, b + o2), (c + n1, d + n2))
+        })
 }
 
 /// "lines 12-13" of `content` for the byte range `start..end`.
@@ -651,11 +715,21 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
                             });
                         push_diagnosis(&mut explanation, message, &explained.line_diff, terms);
                     }
-                    let corrected = correction
-                        .input
-                        .or(reindented)
+                    let delta = |input: &Value| {
+                        let pairs = row
+                            .strings
+                            .and_then(|fields| call_correct::pairs(fields, input))
+                            .unwrap_or_default();
+                        quotes_of(pairs.iter().map(|(o, n)| (o.as_str(), n.as_str())))
+                    };
+                    let candidate = correction.input.or(reindented);
+                    let dropped = candidate
+                        .as_ref()
+                        .and_then(|input| drops_curly_quotes(delta(&call.input), delta(input)));
+                    let corrected = candidate
+                        .filter(|_| dropped.is_none())
                         .filter(|input| exact_doubts(row, input, Some(content)).is_empty());
-                    let withheld = match (&corrected, correction.withheld) {
+                    let withheld = match (&corrected, dropped.or(correction.withheld)) {
                         (Some(_), _) => None,
                         (None, Some(why)) => Some(why),
                         (None, None) => {

@@ -65,6 +65,18 @@ fn stands(patch: &Patch, fs: &dyn PatchFs, cwd: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// A patch's removed and added lines' [`super::judge::quotes`], summed (see
+/// [`super::judge::drops_curly_quotes`]).
+fn patch_quotes(text: &str) -> ((isize, isize), (isize, isize)) {
+    let side = |mark: u8| {
+        text.lines()
+            .filter(|line| line.as_bytes().first() == Some(&mark))
+            .map(|line| super::judge::quotes(&line[1..]))
+            .fold((0, 0), |(a, b), (c, d)| (a + c, b + d))
+    };
+    (side(b'-'), side(b'+'))
+}
+
 /// The patch as Codex's `updatedInput` carries it: `{"command": patch}`.
 fn as_input(call: &Call, text: String) -> serde_json::Value {
     let mut input = call.input.clone();
@@ -164,8 +176,17 @@ pub(super) fn codex(call: &Call, fs: &dyn PatchFs) -> Finding {
             )),
         )
     } else {
-        match stands(&tight, fs, cwd) {
-            Ok(()) => (Some(as_input(call, render(&tight))), None),
+        let text = render(&tight);
+        match stands(&tight, fs, cwd).and_then(|()| {
+            match super::judge::drops_curly_quotes(
+                patch_quotes(&render(&patch)),
+                patch_quotes(&text),
+            ) {
+                Some(why) => Err(why),
+                None => Ok(()),
+            }
+        }) {
+            Ok(()) => (Some(as_input(call, text)), None),
             Err(why) => (None, Some(why)),
         }
     };
@@ -260,7 +281,15 @@ fn failing(
     }
     let fixed = apply_patch::fix_patch(patch, fs, cwd);
     let (corrected, withheld) = if fixed.complete {
-        match stands(&fixed.patch, fs, cwd) {
+        match stands(&fixed.patch, fs, cwd).and_then(|()| {
+            match super::judge::drops_curly_quotes(
+                patch_quotes(&render(patch)),
+                patch_quotes(&fixed.text),
+            ) {
+                Some(why) => Err(why),
+                None => Ok(()),
+            }
+        }) {
             Ok(()) => (Some(as_input(call, fixed.text)), None),
             Err(why) => (None, Some(why)),
         }
