@@ -250,8 +250,10 @@ pub struct ReviewPane {
     shown: Option<Shown>,
     /// The reason being typed for `r`.
     reason: Option<String>,
-    /// `s`: the split view shows srview's corrected edit.
-    show_corrected: bool,
+    /// `s`: the split view shows srview's corrected edit of this call
+    /// (its `seq`); every other call opens on the edit as sent (a new
+    /// user's find: the toggle carried over to the next call).
+    corrected_of: Option<u64>,
     /// `i`: srview's whole finding is shown, scrolled this far.
     finding: Option<u16>,
     /// (agent, session id) allowed with `A`.
@@ -298,7 +300,7 @@ impl ReviewPane {
             current: 0,
             shown: None,
             reason: None,
-            show_corrected: false,
+            corrected_of: None,
             finding: None,
             allowed_sessions: HashSet::new(),
             log: Vec::new(),
@@ -373,7 +375,7 @@ impl ReviewPane {
         };
         let request = &pending.request;
         let corrected = match &request.corrected {
-            Some(corrected) if self.show_corrected => Some(corrected),
+            Some(corrected) if self.corrected_of == Some(pending.seq) => Some(corrected),
             _ => None,
         };
         if self
@@ -606,7 +608,8 @@ impl ReviewPane {
             PaneAction::Next | PaneAction::Previous => {}
             PaneAction::SwitchEdit => {
                 if waiting.is_some_and(|p| p.request.corrected.is_some()) {
-                    self.show_corrected = !self.show_corrected;
+                    let seq = waiting.map(|p| p.seq);
+                    self.corrected_of = if self.corrected_of == seq { None } else { seq };
                     self.show();
                 } else {
                     self.say("srview offers no corrected edit for this call", false);
@@ -1394,6 +1397,41 @@ mod tests {
         drop(pane);
         for gate in [twice, loose, unshown] {
             assert!(matches!(gate.join().expect("gate"), Outcome::Failed(_)));
+        }
+    }
+
+    /// `s` shows the corrected edit of the call it was pressed on only: the
+    /// next call opens on the edit as sent (a new user's find: the toggle
+    /// carried over, showing "E exact" under the next call's loose header).
+    #[test]
+    fn the_corrected_edit_shown_stays_with_its_call() {
+        let dir = tempfile::tempdir().expect("a workspace");
+        let mut pane = ReviewPane::listen(dir.path()).expect("listens");
+        let calls: Vec<_> = (0..2)
+            .map(|n| {
+                let mut r = request("s", &format!("call {n}"));
+                r.corrected = Some(serde_json::json!({"file_path": "/w/a.py",
+                    "old_string": "a", "new_string": "c"}));
+                let dir = dir.path().to_path_buf();
+                std::thread::spawn(move || ask(&dir, &r, Instant::now() + Duration::from_secs(20)))
+            })
+            .collect();
+        until_waiting(&mut pane, 2);
+        press(&mut pane, KeyCode::Char('s'));
+        assert!(pane.shown.as_ref().expect("shown").corrected, "s shows it");
+        press(&mut pane, KeyCode::Char(']'));
+        assert!(
+            !pane.shown.as_ref().expect("shown").corrected,
+            "the next call: as sent"
+        );
+        press(&mut pane, KeyCode::Char('['));
+        assert!(
+            pane.shown.as_ref().expect("shown").corrected,
+            "back: still its own"
+        );
+        drop(pane);
+        for call in calls {
+            assert!(matches!(call.join().expect("gate"), Outcome::Failed(_)));
         }
     }
 
