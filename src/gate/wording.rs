@@ -91,8 +91,17 @@ pub(super) fn in_terms(message: &str, terms: &Terms) -> String {
         old_line,
         new_line,
     } = terms;
+    // "the SEARCH text is" reads "the hunk's old lines are", "old_string
+    // is" (not "the the hunk's old lines is": a new user's find).
+    let be = |part: &str| if part.ends_with("lines") { "are" } else { "is" };
     message
         .replace("SEARCH/REPLACE", "edit")
+        .replace("the SEARCH text is ", &format!("{old} {} ", be(old)))
+        .replace("the REPLACE text is ", &format!("{new} {} ", be(new)))
+        .replace("the SEARCH text", old)
+        .replace("the REPLACE text", new)
+        .replace("the SEARCH section", old)
+        .replace("the REPLACE section", new)
         .replace("SEARCH lines", &format!("{old_line}s"))
         .replace("SEARCH line", old_line)
         .replace("SEARCH text", old)
@@ -150,6 +159,20 @@ mod tests {
                         line 3, line 5): the edit cannot tell which is meant, so no corrected \
                         edit is offered. Add context that occurs only at the intended place, or \
                         set replace_all to change every one.\nThe lines:";
+
+    /// "the REPLACE text is" in a patch's terms and a tool's fields.
+    #[test]
+    fn the_parts_read_as_one_phrase() {
+        let said = "matched, but the REPLACE text is already there; the SEARCH text is cut";
+        assert_eq!(
+            in_terms(said, &Terms::patch()),
+            "matched, but the hunk's new lines are already there; the hunk's old lines are cut"
+        );
+        assert_eq!(
+            in_terms(said, &Terms::fields("old_string", "new_string")),
+            "matched, but new_string is already there; old_string is cut"
+        );
+    }
 
     /// The count, the lines and the field are kept; the advice names what
     /// each agent's tool takes to change all of them.
