@@ -539,6 +539,43 @@ pub fn consult(mut judgment: super::Judgment, deadline: Instant) -> super::Judgm
         fallback: "deny".to_string(),
     };
     match ask(&workspace_of(Path::new(&call.cwd)), &request, deadline) {
+        Outcome::Answered(Verdict::Corrected) => {
+            // The pane may have held the call for a minute: the corrected
+            // edit is judged again against the file as it is now, and sent
+            // only if it is still exact and in no doubt (a new user's find:
+            // a line added by hand while the call waited was added again).
+            let now = finding.corrected.as_ref().map(|input| {
+                let again = super::Call {
+                    input: input.clone(),
+                    ..call.clone()
+                };
+                let fs = crate::dialect::apply_patch::DirFs {
+                    root: Path::new(&call.cwd).to_path_buf(),
+                };
+                crate::dialect::quick::without_success_texts(|| {
+                    super::judge::finding(judgment.agent, &again, &fs)
+                })
+            });
+            match now {
+                Some(now) if now.case != super::Case::Exact => {
+                    let tool = call.tool.clone();
+                    judgment.answer = super::Answer::Deny {
+                        reason: format!(
+                            "srview gate: the user chose srview's corrected edit in the review \
+                             pane, but the file changed while the call waited, and the \
+                             corrected edit is no longer exact ({}): this {tool} is denied. {}",
+                            now.case.name(),
+                            now.explanation.trim_end()
+                        ),
+                    };
+                    if let Some(review) = &mut judgment.review {
+                        review.verdict = Some(Verdict::Corrected);
+                    }
+                    judgment
+                }
+                _ => judgment.with_verdict(Verdict::Corrected),
+            }
+        }
         Outcome::Answered(verdict) => judgment.with_verdict(verdict),
         // A loose edit repair could not rewrite: denied as without a pane.
         Outcome::NoPane if judgment.action != Some(super::Action::Review) => judgment,

@@ -761,3 +761,60 @@ fn the_review_pane_shows_the_gates_verdict_at_80_columns() {
     pane.press(b"q");
     assert_eq!(pane.exit_code(), 0);
 }
+
+/// `c` sends the corrected edit only if it is still exact against the file
+/// as it is when the pane answers: a file changed while the call waited
+/// (here, the edit's new text written by hand) gets a deny saying so (a new
+/// user's find: the corrected edit added a line a second time).
+#[test]
+fn a_corrected_edit_is_judged_again_when_the_pane_chooses_it() {
+    for changed in [false, true] {
+        let dir = workspace();
+        let (_listener, receive) = pane(dir.path());
+        let judgment = loose_for_review(dir.path());
+        // The corrected edit, as the default policy's repair sends it.
+        let repaired = judge(
+            GateAgent::ClaudeCode,
+            &payload_in(GateAgent::ClaudeCode, "c_rewrite", dir.path()),
+            |cwd| DirFs { root: cwd.into() },
+            &Policy::default(),
+        );
+        let Answer::Rewrite {
+            input: corrected, ..
+        } = repaired.answer
+        else {
+            panic!("a corrected edit is offered: {:?}", repaired.answer)
+        };
+        let gate = std::thread::spawn(move || {
+            spool::consult(judgment, Instant::now() + Duration::from_secs(20))
+        });
+        let pending = arrived(&receive);
+        if changed {
+            let file = dir.path().join("inventory.py");
+            let text = std::fs::read_to_string(&file).expect("the file");
+            let old = corrected["old_string"].as_str().expect("old_string");
+            let new = corrected["new_string"].as_str().expect("new_string");
+            std::fs::write(&file, text.replacen(old, new, 1)).expect("changed by hand");
+        }
+        pending.answer(&Verdict::Corrected).expect("answered");
+        let decided = gate.join().expect("the gate thread");
+        assert_eq!(decided.verdict(), Some(&Verdict::Corrected));
+        if changed {
+            let text = deny_text(&decided);
+            assert!(
+                text.starts_with(
+                    "srview gate: the user chose srview's corrected edit in the review pane, but \
+                     the file changed while the call waited, and the corrected edit is no longer \
+                     exact ("
+                ),
+                "{text}"
+            );
+        } else {
+            assert!(
+                matches!(&decided.answer, Answer::Rewrite { input, .. } if *input == corrected),
+                "{:?}",
+                decided.answer
+            );
+        }
+    }
+}
