@@ -1407,3 +1407,29 @@ fn a_repair_never_straightens_the_files_curly_quotes() {
         );
     }
 }
+
+/// Each sentence after a quoted text starts on a line of its own, even
+/// when the quoted text has no newline at its end (a new user's find:
+/// "| label = “LOW” ifpi 0.73.1's edit tool also rewrites ...").
+#[test]
+fn sentences_never_run_into_quoted_lines() {
+    let input = json!({"path": "inventory.py", "edits": [
+        {"oldText": "LOW_STOCK = 5\n", "newText": "LOW_STOCK = 10\n"},
+        {"oldText": "    label = \u{201C}low\u{201D} if", "newText": "    label = \u{201C}LOW\u{201D} if"}
+    ]});
+    let judgment = judge_on(
+        GateAgent::Pi,
+        &own_payload("edit", input),
+        &inventory(),
+        &Policy::parse("loose=deny").expect("a policy"),
+    );
+    assert_eq!(judgment.case, Case::Loose);
+    let reason = deny_reason(&judgment);
+    for line in reason.lines().filter(|l| l.starts_with("    | ")) {
+        assert!(
+            !line.contains(" would place ") && !line.contains(" also rewrites "),
+            "a sentence ran into a quoted line: {line:?}\n{reason}"
+        );
+    }
+    assert!(reason.contains("only by its loose stage"), "{reason}");
+}

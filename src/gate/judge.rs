@@ -646,6 +646,11 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
                 .lines
                 .map(|(a, b)| format!(" at {}", crate::words::line_range("line", a, b)))
                 .unwrap_or_default();
+            // Each sentence on a line of its own after the quoted lines (a
+            // new user's find: "| label = “LOW” ifpi 0.73.1's edit tool ...").
+            if !s.is_empty() && !s.ends_with('\n') {
+                s.push('\n');
+            }
             s.push_str(&format!(
                 "{} would place edit {}{at} only by its loose stage `{}`: the text it replaces \
                  is not the text the model wrote.",
@@ -672,6 +677,9 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
             }
         }
         if !outcome.rewritten_outside.is_empty() {
+            if !s.is_empty() && !s.ends_with('\n') {
+                s.push('\n');
+            }
             s.push_str(&format!(
                 "{} also rewrites lines no edit covers.",
                 row.title
