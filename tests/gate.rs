@@ -1433,3 +1433,17 @@ fn sentences_never_run_into_quoted_lines() {
     }
     assert!(reason.contains("only by its loose stage"), "{reason}");
 }
+
+/// A failing patch whose hunk the diagnosis cannot correct says why once
+/// (a new user's find: the "No corrected hunk" sentence came twice).
+#[test]
+fn a_patch_without_a_correction_says_why_once() {
+    let agent = GateAgent::Codex;
+    let input = patch("@@\n-LOW_STOCK = 4\n+LOW_STOCK = 5\n");
+    let judgment = judged(agent, &edit_payload(agent, input));
+    assert_eq!(judgment.case, Case::Failing);
+    let reason = deny_reason(&judgment);
+    let said =
+        reason.matches("No corrected hunk").count() + reason.matches("No corrected edit").count();
+    assert_eq!(said, 1, "{reason}");
+}

@@ -147,12 +147,10 @@ fn deny_text(agent: GateAgent, tool: &str, finding: &Finding, fallback: Option<&
             text.push_str(&instead(agent, tool, corrected));
         }
         (None, Some(why), _) => {
-            // The diagnosis may have said it already.
-            if !finding
-                .explanation
-                .to_lowercase()
-                .contains("no corrected edit")
-            {
+            // The diagnosis may have said it already (a patch's, per hunk:
+            // a new user's find, the same sentence twice).
+            let said = finding.explanation.to_lowercase();
+            if !said.contains("no corrected edit") && !said.contains("no corrected hunk") {
                 let why = why.strip_prefix("no corrected edit: ").unwrap_or(why);
                 text.push_str(&format!(
                     "\nNo corrected edit: {}.",
