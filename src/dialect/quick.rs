@@ -48,9 +48,9 @@ pub fn split_newlines(text: &str) -> Vec<&str> {
     out
 }
 
-/// `text.matches('\n').count()`.
+/// `text.matches('\n').count()`: the engine's count.
 pub fn count_newlines(text: &str) -> usize {
-    bytecount::count(text.as_bytes(), b'\n')
+    crate::engine::matcher::count_newlines(text.as_bytes())
 }
 
 #[cfg(test)]

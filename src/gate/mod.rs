@@ -321,12 +321,16 @@ pub fn judge<F: PatchFs>(
         };
     }
     let fs = fs_at(&call.cwd);
-    // The judgment reads how the agent's matcher places the edit, never
-    // the success text it would show the model: not built (a snippet of
-    // the whole file, before and after, for Gemini CLI and Qwen Code).
-    let finding =
-        crate::dialect::quick::without_success_texts(|| judge::finding(agent, &call, &fs));
+    let finding = finding_of(agent, &call, &fs);
     decide(agent, call, finding, policy)
+}
+
+/// What srview finds in `call` over `fs`. The judgment reads how the
+/// agent's matcher places the edit, never the success text it would show
+/// the model: not built (a snippet of the whole file, before and after,
+/// for Gemini CLI and Qwen Code).
+fn finding_of(agent: GateAgent, call: &Call, fs: &dyn PatchFs) -> Finding {
+    crate::dialect::quick::without_success_texts(|| judge::finding(agent, call, fs))
 }
 
 /// A judgment for an internal failure of the command itself (the payload

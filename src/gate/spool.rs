@@ -552,9 +552,7 @@ pub fn consult(mut judgment: super::Judgment, deadline: Instant) -> super::Judgm
                 let fs = crate::dialect::apply_patch::DirFs {
                     root: Path::new(&call.cwd).to_path_buf(),
                 };
-                crate::dialect::quick::without_success_texts(|| {
-                    super::judge::finding(judgment.agent, &again, &fs)
-                })
+                super::finding_of(judgment.agent, &again, &fs)
             });
             match now {
                 Some(now) if now.case != super::Case::Exact => {
