@@ -128,6 +128,12 @@ fn rewritten_input(judgment: &Judgment) -> Value {
             assert_eq!(json["decision"], "rewrite", "{json}");
             json["args"].clone()
         }
+        GateAgent::ClineCli => {
+            // Nothing else: a key beside it (`cancel`, `context`) would
+            // stop the task or be dropped.
+            assert_eq!(json.as_object().map(|o| o.len()), Some(1), "{json}");
+            json["overrideInput"].clone()
+        }
         _ => {
             let out = &json["hookSpecificOutput"];
             assert_eq!(out["permissionDecision"], "allow", "{json}");
@@ -195,7 +201,12 @@ fn assert_exact_with_agents_matcher(agent: GateAgent, input: &Value, content: &s
                 "{input}"
             );
         }
-        GateAgent::ClineCli => unreachable!("no Cline payload is corrected here"),
+        GateAgent::ClineCli => {
+            let edit = Edit::from_tool_input("editor", &input.to_string()).expect("an editor edit");
+            let outcome = edit::apply(&edit, Some(content));
+            assert!(outcome.result.is_ok(), "{input}: {:?}", outcome.result);
+            assert!(edit::edit_doubts(&outcome, content).is_empty(), "{input}");
+        }
     }
 }
 

@@ -6,7 +6,10 @@
 //!   `updatedInput` (Codex: `{"command": patch}`); Qwen Code ignores one;
 //! - Gemini CLI: `{"decision":"deny","reason":R}`; a rewrite is
 //!   `{"hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":I}}`;
-//! - Cline (documented only): `{"cancel":true,"errorMessage":R}`;
+//! - Cline CLI 3.0.65 (run offline, docs/gate.md): `{"cancel":true,
+//!   "errorMessage":R}`, which stops its whole task; a rewrite is
+//!   `{"overrideInput":I}` (Cline drops a hook's `context` for the model:
+//!   the rewrite's reason is in srview's record only);
 //! - OpenCode and pi, srview's own plugin and extension (they run in the
 //!   agent's process and spawn `srview gate`): `{"decision":"deny",
 //!   "reason":R}`, `{"decision":"rewrite","reason":R,"args":I}` (the plugin
@@ -51,9 +54,10 @@ pub fn reply(agent: GateAgent, answer: &Answer) -> Reply {
         (GateAgent::GeminiCli, Answer::Rewrite { input, .. }) => {
             json!({"hookSpecificOutput": {"hookEventName": "BeforeTool", "tool_input": input}})
         }
-        (GateAgent::ClineCli, Answer::Deny { reason } | Answer::Rewrite { reason, .. }) => {
+        (GateAgent::ClineCli, Answer::Deny { reason }) => {
             json!({"cancel": true, "errorMessage": reason})
         }
+        (GateAgent::ClineCli, Answer::Rewrite { input, .. }) => json!({"overrideInput": input}),
         (GateAgent::Opencode | GateAgent::Pi, Answer::Deny { reason }) => {
             json!({"decision": "deny", "reason": reason})
         }

@@ -123,10 +123,11 @@ impl GateAgent {
     }
 
     /// Whether its hook can hand the agent a rewritten tool input (Qwen
-    /// Code 0.24.4 ignores one: recorded; Cline's is not known; OpenCode's
-    /// plugin and pi's extension change the arguments in place).
+    /// Code 0.24.4 ignores one: recorded; Cline CLI 3.0.65 takes an
+    /// `overrideInput`: run offline against the real CLI, docs/gate.md;
+    /// OpenCode's plugin and pi's extension change the arguments in place).
     pub fn can_rewrite(self) -> bool {
-        !matches!(self, GateAgent::QwenCode | GateAgent::ClineCli)
+        !matches!(self, GateAgent::QwenCode)
     }
 }
 

@@ -239,6 +239,40 @@ fn clines_recorded_payload_is_read_and_answered() {
     );
 }
 
+/// Cline CLI 3.0.65, `repair` (tests/gate_e2e/): its hook answer's
+/// `overrideInput` replaces the tool's input (a cancel would stop its
+/// whole task). An old_text with a typo (`LOW_STOK`, a line the new text
+/// spells right) fails Cline's exact match; with `failing=repair` srview
+/// hands Cline the edit with the file's own line, which Cline's editor
+/// places exactly, and nothing else (Cline drops a hook's `context`).
+#[test]
+fn clines_failing_edit_is_repaired_through_override_input() {
+    let bytes = std::fs::read(super::fixtures().join("cline-cli/tool_call.payload.json"))
+        .expect("the recorded payload");
+    let mut payload: serde_json::Value = serde_json::from_slice(&bytes).expect("JSON");
+    for place in ["/tool_call/input", "/preToolUse/parameters"] {
+        let input = payload.pointer_mut(place).expect("the input");
+        input["old_text"] = "LOW_STOK = 5\nTAX_RATE = 0.2\n".into();
+        input["new_text"] = "LOW_STOCK = 10\nTAX_RATE = 0.2\n".into();
+    }
+    let bytes = payload.to_string().into_bytes();
+    let denied = judged(GateAgent::ClineCli, &bytes);
+    assert_eq!(denied.case, Case::Failing);
+    let reason = deny_reason(&denied);
+    let repair = srview::gate::Policy::parse("failing=repair").expect("a policy");
+    let judgment = super::judge_on(GateAgent::ClineCli, &bytes, &inventory(), &repair);
+    let input = rewritten_input(&judgment);
+    assert_eq!(
+        input,
+        json!({"path": format!("{CWD}/inventory.py"), "old_text": "LOW_STOCK = 5\nTAX_RATE = 0.2\n", "new_text": "LOW_STOCK = 10\nTAX_RATE = 0.2\n"})
+    );
+    assert_eq!(
+        super::offered_input(GateAgent::ClineCli, &reason),
+        Some(input.clone())
+    );
+    assert_exact_with_agents_matcher(GateAgent::ClineCli, &input, &inventory());
+}
+
 /// Gemini CLI 0.61.0, `slow` (tests/gate_e2e/): the review pane closes a
 /// call at its own deadline (the gate's, counted from when it read the
 /// call), and the gate's read, woken by its timer a little later on a

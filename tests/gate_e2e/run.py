@@ -232,6 +232,14 @@ CLINE_SCENARIOS["missing"] = dict(
     SCENARIOS["again"], missing=True,
     what="the exact edit sent twice, srview deleted after the install (the hook's program is missing): "
     "Cline applies the second one (the sku line twice) unless the hook blocks it")
+# A failing edit srview can correct (the typo is in old_text only), with
+# --policy failing=repair: srview answers Cline's `overrideInput`.
+CLINE_SCENARIOS["repair"] = dict(
+    what="an edit whose old text has a typo its new text spells right (LOW_STOK), installed with "
+    "--policy failing=repair: srview hands Cline the exact edit as its hook's overrideInput",
+    prompt="Raise LOW_STOCK in inventory.py to 10.",
+    edits=[("LOW_STOK = 5\nTAX_RATE = 0.2\n", "LOW_STOCK = 10\nTAX_RATE = 0.2\n")],
+    policy="failing=repair")
 CLINE_SCENARIOS["slow-judge"] = slow_judge((FAIL_OLD, FAIL_NEW), "the failing edit (LOW_STOK)", "Raise LOW_STOCK in inventory.py to 10.")
 
 # Claude Code's Write: a new file, over an existing file, the very content
@@ -886,6 +894,15 @@ def scenario_checks(agent, name, scenario, records, model_read, before, after, e
         if "sent" in events and last.get("time"):
             out("the gate recorded its answer %.0f ms after Enter in the pane (the record's clock, ms)"
                 % ((iso_seconds(last["time"]) - events["sent"]) * 1000))
+    elif name == "repair" and agent.id == "cline-cli":
+        last = records[-1] if records else {}
+        check("srview repaired the failing edit", last.get("case") == "failing"
+              and last.get("decision") == "repair", checks)
+        check("Cline ran its task to the end (no cancel)", '"type":"run_aborted"' not in stdout, checks)
+        check("Cline's editor wrote the exact edit (LOW_STOCK = 10)",
+              after.get("inventory.py") == before.get("inventory.py", b"").replace(
+                  b"LOW_STOCK = 5\n", b"LOW_STOCK = 10\n", 1)
+              and after.get("inventory.py") != before.get("inventory.py"), checks)
     elif name.startswith("write-"):
         rel, content = scenario["writes"][0]
         last = records[-1] if records else {}
