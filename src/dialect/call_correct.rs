@@ -212,6 +212,7 @@ mod tests {
         list: Some("edits"),
         old: "oldText",
         new: "newText",
+        replace_all: None,
     };
 
     #[test]

@@ -36,6 +36,10 @@ pub struct StringFields {
     pub old: &'static str,
     /// The new text's key.
     pub new: &'static str,
+    /// The key of the flag that replaces every place of the old text
+    /// (OpenCode's `replaceAll`, Gemini CLI's `allow_multiple`, Qwen
+    /// Code's `replace_all`); `None`: the tool has none.
+    pub replace_all: Option<&'static str>,
 }
 
 /// One dialect.
@@ -176,6 +180,7 @@ pub static DIALECTS: &[DialectRow] = &[
             list: None,
             old: "oldString",
             new: "newString",
+            replace_all: Some("replaceAll"),
         }),
     },
     DialectRow {
@@ -200,6 +205,7 @@ pub static DIALECTS: &[DialectRow] = &[
             list: None,
             old: "old_string",
             new: "new_string",
+            replace_all: Some("allow_multiple"),
         }),
     },
     DialectRow {
@@ -216,6 +222,7 @@ pub static DIALECTS: &[DialectRow] = &[
             list: None,
             old: "old_string",
             new: "new_string",
+            replace_all: Some("replace_all"),
         }),
     },
     DialectRow {
@@ -230,6 +237,7 @@ pub static DIALECTS: &[DialectRow] = &[
             list: Some("edits"),
             old: "oldText",
             new: "newText",
+            replace_all: None,
         }),
     },
     DialectRow {

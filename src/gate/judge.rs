@@ -925,13 +925,20 @@ fn exact_doubts(row: &DialectRow, input: &Value, content: Option<&str>) -> Vec<S
     let Some(pairs) = call_correct::pairs(fields, input) else {
         return Vec::new();
     };
+    // A one-edit input that replaces every place (a tester's find: the
+    // doubts were run on the first place only, and a replace-all that
+    // doubled a line or renamed inside words passed).
+    let replace_all = fields.list.is_none()
+        && fields
+            .replace_all
+            .is_some_and(|key| input.get(key) == Some(&Value::Bool(true)));
     let mut out = Vec::new();
     for (old, new) in pairs {
         let edit = Edit::ClaudeEdit {
             file_path: String::new(),
             old_string: old,
             new_string: new,
-            replace_all: false,
+            replace_all,
         };
         let outcome = edit::apply(&edit, Some(&current));
         out.extend(edit::edit_doubts(&outcome, &current));
