@@ -598,10 +598,16 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
         fs,
     });
     let stage = outcome.stage.clone();
+    // What the finding names: the edited file, or the files a patch names.
+    let named = file.clone().or_else(|| {
+        patch_key(row)
+            .and_then(|key| call.input.get(key)?.as_str())
+            .and_then(super::patch::files_of_text)
+    });
     if outcome.hangs {
         return Finding {
             case: Case::Failing,
-            file,
+            file: named,
             stage,
             explanation: format!(
                 "{}'s own code never returns on this input: the agent would hang here.",
@@ -619,7 +625,16 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
         .filter(|(_, m)| m.loose)
         .collect();
     if outcome.ok && loose.is_empty() && outcome.rewritten_outside.is_empty() {
-        let doubts = exact_doubts(row, &call.input, content.as_deref());
+        // A patch over a folder: its files and srview's patch doubts (a
+        // tester's find: OpenCode's and Cline's patches passed the checks
+        // Codex's get, and were recorded as of "the files").
+        let patched = patch_key(row)
+            .and_then(|key| call.input.get(key)?.as_str())
+            .and_then(|text| super::patch::doubts_of_text(text, fs, &call.cwd));
+        let (file, doubts) = match patched {
+            Some((files, doubts)) => (Some(files), doubts),
+            None => (named, exact_doubts(row, &call.input, content.as_deref())),
+        };
         let place = outcome
             .edits
             .iter()
@@ -772,7 +787,7 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
         } else {
             Case::Failing
         },
-        file,
+        file: named,
         stage,
         explanation,
         corrected,

@@ -86,6 +86,36 @@ fn as_input(call: &Call, text: String) -> serde_json::Value {
     input
 }
 
+/// The files a patch text names, joined by `, ` (`None`: srview's port of
+/// Codex's parser cannot read it).
+pub(super) fn files_of_text(text: &str) -> Option<String> {
+    parse(text).ok().map(|patch| files(&patch))
+}
+
+/// An `apply_patch` of OpenCode or Cline that their own matcher places
+/// exactly: the files it names, and srview's patch doubts over it (a hunk
+/// whose lines occur again where the search runs, a hunk already applied,
+/// an `*** Add File:` over a file that exists, ...), the patch applied by
+/// srview's port of Codex's applier, whose forward search the three
+/// share. `None` when that port cannot read or apply it (the agent's own
+/// verdict then stands alone).
+pub(super) fn doubts_of_text(
+    text: &str,
+    fs: &dyn PatchFs,
+    cwd: &str,
+) -> Option<(String, Vec<String>)> {
+    let patch = parse(text).ok()?;
+    let outcome = apply_patch::apply(&patch, fs, cwd);
+    if outcome.exit_code != 0 {
+        return None;
+    }
+    let doubts = apply_patch::patch_doubts(&patch, &outcome, fs, cwd)
+        .into_iter()
+        .map(|d| d.message)
+        .collect();
+    Some((files(&patch), doubts))
+}
+
 pub(super) fn codex(call: &Call, fs: &dyn PatchFs) -> Finding {
     let Some(text) = call.input.get("command").and_then(|c| c.as_str()) else {
         return Finding::unreadable(None, "the tool input has no \"command\" text".to_string());

@@ -1,11 +1,12 @@
 //! Edits a tester found the gate let through without running its trust
-//! checks on them: a replace-all (every place of the old text), ... Each
-//! is judged here in its agent's shape.
+//! checks on them: a replace-all (every place of the old text), OpenCode's
+//! and Cline's `apply_patch` (the checks Codex's patches get). Each is
+//! judged here in its agent's shape.
 
 use serde_json::json;
 use srview::gate::{Case, GateAgent, Policy};
 
-use super::{CWD, deny_reason, edit_payload, judge_on, own_payload, string_edit};
+use super::{CWD, deny_reason, edit_payload, judge_on, judged, own_payload, string_edit};
 
 /// `shop.py`: the line `self.items.append(item)` in two methods, one of
 /// which already counts.
@@ -74,4 +75,69 @@ fn a_replace_all_edit_is_checked_at_every_place() {
         let reason = deny_reason(&judgment);
         assert!(reason.contains("inside the word"), "{agent:?}: {reason}");
     }
+}
+
+/// Cline CLI 3.0.65's recorded payload carrying an `apply_patch` call.
+fn cline_patch(patch: &str) -> Vec<u8> {
+    let bytes = std::fs::read(super::fixtures().join("cline-cli/tool_call.payload.json"))
+        .expect("the recorded payload");
+    let mut payload: serde_json::Value = serde_json::from_slice(&bytes).expect("JSON");
+    payload["tool_call"]["name"] = "apply_patch".into();
+    payload["tool_call"]["input"] = json!({ "input": patch });
+    payload["preToolUse"] = json!({"toolName": "apply_patch", "parameters": {"input": patch}});
+    payload.to_string().into_bytes()
+}
+
+/// OpenCode's and Cline's `apply_patch`, which their own matchers place
+/// exactly: a hunk already applied (`@dataclass` sent again above `class
+/// Item`), a hunk whose lines occur twice (`for item in items:`, lines 18
+/// and 24: the first is taken), an `*** Add File:` over the file (OpenCode
+/// replaces it; Cline refuses it itself). Each a doubt naming the file, as
+/// Codex's patches are (they passed with no opinion, recorded as of "the
+/// files").
+#[test]
+fn opencode_and_cline_patches_get_the_patch_checks() {
+    let wrap =
+        |body: &str| format!("*** Begin Patch\n*** Update File: inventory.py\n{body}*** End Patch");
+    let cases = [
+        (wrap("@@\n+@dataclass\n class Item:\n"), "already there"),
+        (
+            wrap("@@\n-    for item in items:\n+    for it in items:\n"),
+            "occur again at line 24",
+        ),
+    ];
+    for (patch, said) in &cases {
+        for (agent, payload) in [
+            (
+                GateAgent::Opencode,
+                own_payload("apply_patch", json!({ "patchText": patch })),
+            ),
+            (GateAgent::ClineCli, cline_patch(patch)),
+        ] {
+            let judgment = judged(agent, &payload);
+            assert_eq!(
+                judgment.case,
+                Case::Doubt,
+                "{agent:?} {patch}: {:?}",
+                judgment.answer
+            );
+            assert_eq!(judgment.file.as_deref(), Some("inventory.py"), "{agent:?}");
+            let reason = deny_reason(&judgment);
+            assert!(reason.contains(said), "{agent:?}: {reason}");
+        }
+    }
+    let add_over = "*** Begin Patch\n*** Add File: inventory.py\n+x = 1\n*** End Patch";
+    let judgment = judged(
+        GateAgent::Opencode,
+        &own_payload("apply_patch", json!({ "patchText": add_over })),
+    );
+    assert_eq!(judgment.case, Case::Doubt, "{:?}", judgment.answer);
+    assert!(
+        deny_reason(&judgment).contains("the patch adds inventory.py, which exists (54 lines)"),
+        "{}",
+        deny_reason(&judgment)
+    );
+    let judgment = judged(GateAgent::ClineCli, &cline_patch(add_over));
+    assert_eq!(judgment.case, Case::Failing, "{:?}", judgment.answer);
+    assert_eq!(judgment.file.as_deref(), Some("inventory.py"));
 }
