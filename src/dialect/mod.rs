@@ -16,6 +16,7 @@ pub mod cline_apply_patch;
 pub mod corrected;
 mod detect;
 pub mod edit;
+pub mod elided;
 pub mod gemini_replace;
 pub mod one_file;
 pub mod opencode_apply_patch;

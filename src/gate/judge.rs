@@ -470,106 +470,23 @@ fn write(path_key: &str, content_key: &str, call: &Call, fs: &dyn PatchFs) -> Fi
     exact_or_doubt(file, "write", None, doubts)
 }
 
-/// A write over a file whose content stands in for lines it leaves out:
-/// a placeholder line the file does not hold ([`is_placeholder`]) while
-/// lines of the file are missing from the content. Written, the file loses
-/// them: the real Claude Code wrote such a Write (54 lines became 16, the
-/// rest `# ... rest of the file unchanged ...`) when the gate passed it as
-/// exact (tests/gate_e2e/).
+/// A write over a file whose content stands in for lines it leaves out
+/// ([`crate::dialect::elided`]). Written, the file loses them: the real
+/// Claude Code wrote such a Write (54 lines became 16, the rest `# ...
+/// rest of the file unchanged ...`) when the gate passed it as exact
+/// (tests/gate_e2e/).
 fn elided_write(old: &str, new: &str) -> Option<String> {
-    // Most writes hold no placeholder: the file's lines are looked at only
-    // for one that does.
-    let mut placeholders = new
-        .lines()
-        .enumerate()
-        .filter(|(_, line)| is_placeholder(line))
-        .peekable();
-    placeholders.peek()?;
-    let held: std::collections::HashSet<&str> = old.lines().map(str::trim).collect();
-    let (number, placeholder) = placeholders.find(|(_, line)| !held.contains(line.trim()))?;
-    let mut kept = std::collections::HashMap::<&str, usize>::new();
-    for line in new.lines().map(str::trim).filter(|l| !l.is_empty()) {
-        *kept.entry(line).or_default() += 1;
-    }
-    let lost = old
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .filter(|line| match kept.get_mut(line) {
-            Some(left) if *left > 0 => {
-                *left -= 1;
-                false
-            }
-            _ => true,
-        })
-        .count();
-    (lost > 0).then(|| {
-        format!(
-            "its content stands in for lines it leaves out (line {}: `{}`), so writing it \
-             deletes {} of the file ({} become {}): send the whole content, every line the \
-             file keeps, or edit only the lines that change",
-            number + 1,
-            placeholder.trim(),
-            crate::words::count(lost, "non-blank line"),
-            crate::words::count(old.lines().count(), "line"),
-            new.lines().count()
-        )
-    })
-}
-
-/// Whether a line stands for lines left out: a comment opening with an
-/// ellipsis (`# ...`, `// ... existing code ...`, `/* … */`, `<!-- ... -->`,
-/// `(...)`), one naming what it leaves out beside an ellipsis (`(rest of
-/// methods ...)`, `// unchanged ...`), or a short comment saying so without
-/// one (`# Rest of the file remains unchanged`, `# existing code`,
-/// `// [unchanged]`, `# (remaining functions unchanged)`, `# [omitted for
-/// brevity]`). A bare `...` is code (Python's Ellipsis, a spread), not a
-/// placeholder. Only a write that also loses lines of the file is doubted
-/// ([`elided_write`]): a real comment saying "unchanged" costs a question
-/// at most.
-fn is_placeholder(line: &str) -> bool {
-    let line = line.trim();
-    let bare = line
-        .trim_start_matches(['#', '/', '*', '-', ';', '<', '!', '('])
-        .trim_start();
-    let commented = bare.len() < line.len();
-    let ellipsis = bare.contains("...") || bare.contains('\u{2026}');
-    let lower = bare.to_lowercase();
-    if !ellipsis {
-        // Without an ellipsis: a comment of a few words, all about what
-        // it leaves out.
-        let comment = ["#", "//", "/*", "--", ";", "<!--", "%", "\"\"\""]
-            .iter()
-            .any(|mark| line.starts_with(mark));
-        let says = [
-            "rest of",
-            "unchanged",
-            "existing code",
-            "remains the same",
-            "remain the same",
-            "stays the same",
-            "stay the same",
-            "omitted",
-            "for brevity",
-            "remaining code",
-            "remaining functions",
-            "remaining methods",
-        ]
-        .iter()
-        .any(|words| lower.contains(words));
-        return comment && says && bare.split_whitespace().count() <= 10;
-    }
-    let opens = bare.starts_with("...") || bare.starts_with('\u{2026}');
-    let names = [
-        "rest of",
-        "unchanged",
-        "existing code",
-        "remaining",
-        "omitted",
-    ]
-    .iter()
-    .any(|word| lower.contains(word));
-    (commented && opens) || (names && (commented || opens))
+    let elided = crate::dialect::elided::elided(old, new)?;
+    Some(format!(
+        "its content stands in for lines it leaves out (line {}: `{}`), so writing it \
+         deletes {} of the file ({} become {}): send the whole content, every line the \
+         file keeps, or edit only the lines that change",
+        elided.line,
+        elided.placeholder,
+        crate::words::count(elided.lost, "non-blank line"),
+        crate::words::count(old.lines().count(), "line"),
+        new.lines().count()
+    ))
 }
 
 /// An agent matcher of the registry (Gemini CLI's `replace`, Qwen Code's

@@ -1,6 +1,7 @@
 //! Edits a tester found the gate let through without running its trust
 //! checks on them: a replace-all (every place of the old text), OpenCode's
-//! and Cline's `apply_patch` (the checks Codex's patches get). Each is
+//! and Cline's `apply_patch` (the checks Codex's patches get), an edit whose
+//! new text stands in for lines it leaves out (held in a Write). Each is
 //! judged here in its agent's shape.
 
 use serde_json::json;
@@ -140,4 +141,86 @@ fn opencode_and_cline_patches_get_the_patch_checks() {
     let judgment = judged(GateAgent::ClineCli, &cline_patch(add_over));
     assert_eq!(judgment.case, Case::Failing, "{:?}", judgment.answer);
     assert_eq!(judgment.file.as_deref(), Some("inventory.py"));
+}
+
+/// An edit replacing two functions whose new text keeps one, changed, and
+/// stands `# ... rest of the helpers unchanged ...` in for the other: in
+/// doubt in every agent's shape (it passed everywhere, while a Write of the
+/// same result was held), and an edit that keeps every line beside such a
+/// comment is not.
+#[test]
+fn an_edit_standing_in_for_lines_it_leaves_out_is_a_doubt() {
+    let old = "def total_value(items):\n    total = 0\n    for item in items:\n        total += item.price * item.qty\n    return total\n\n\ndef find_item(items, name):\n    for item in items:\n        if item.name == name:\n            return item\n    return None\n";
+    let new = "def total_value(items):\n    return sum(i.price * i.qty for i in items)\n\n\n# ... rest of the helpers unchanged ...\n";
+    let path = format!("{CWD}/inventory.py");
+    let said = "its new text stands in for lines it leaves out (its line 5: `# ... rest of the \
+                helpers unchanged ...`), so it deletes 9 non-blank lines of the text it replaces";
+    let lines = |text: &str, mark: char| -> String {
+        text.lines().map(|l| format!("{mark}{l}\n")).collect()
+    };
+    let codex = super::patch(&format!("@@\n{}{}", lines(old, '-'), lines(new, '+')));
+    for (agent, payload) in [
+        (
+            GateAgent::ClaudeCode,
+            edit_payload(
+                GateAgent::ClaudeCode,
+                string_edit(GateAgent::ClaudeCode, old, new),
+            ),
+        ),
+        (
+            GateAgent::GeminiCli,
+            edit_payload(
+                GateAgent::GeminiCli,
+                string_edit(GateAgent::GeminiCli, old, new),
+            ),
+        ),
+        (
+            GateAgent::QwenCode,
+            edit_payload(
+                GateAgent::QwenCode,
+                string_edit(GateAgent::QwenCode, old, new),
+            ),
+        ),
+        (
+            GateAgent::Opencode,
+            own_payload(
+                "edit",
+                json!({"filePath": path, "oldString": old, "newString": new}),
+            ),
+        ),
+        (
+            GateAgent::Pi,
+            own_payload(
+                "edit",
+                json!({"path": path, "edits": [{"oldText": old, "newText": new}]}),
+            ),
+        ),
+        (GateAgent::Codex, edit_payload(GateAgent::Codex, codex)),
+    ] {
+        let judgment = judged(agent, &payload);
+        assert_eq!(
+            judgment.case,
+            Case::Doubt,
+            "{agent:?}: {:?}",
+            judgment.answer
+        );
+        let reason = deny_reason(&judgment);
+        let expected = if agent == GateAgent::Codex {
+            "hunk #1 of inventory.py stands in for lines it leaves out (its added line `# ... \
+             rest of the helpers unchanged ...`), so it deletes 9 non-blank lines"
+        } else {
+            said
+        };
+        assert!(reason.contains(expected), "{agent:?}: {reason}");
+    }
+    // Every line kept, a comment beside them: no doubt.
+    let kept = format!("{old}\n\n# ... rest of the helpers unchanged ...\n");
+    let judgment = judged(
+        GateAgent::GeminiCli,
+        &edit_payload(
+            GateAgent::GeminiCli,
+            string_edit(GateAgent::GeminiCli, old, &kept),
+        ),
+    );
+    assert_eq!(judgment.case, Case::Exact, "{:?}", judgment.answer);
 }

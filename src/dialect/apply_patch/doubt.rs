@@ -3,7 +3,9 @@
 //! takes the first; with an `@@` line, only the same `@@` line again with
 //! the lines after it is another place), a pure addition under an `@@` line (the reference puts
 //! it at the end of the file, not there), an added file over an existing
-//! one (the reference replaces it whole). `check` says each one and exits
+//! one (the reference replaces it whole), added lines standing in for
+//! removed lines they leave out (`# ... rest unchanged ...`). `check` says
+//! each one and exits
 //! 1; `--write` holds the result back unless `--force`, as for a
 //! SEARCH/REPLACE block whose place is in doubt
 //! (see [`doubt`](crate::diagnose::doubt)).
@@ -38,6 +40,10 @@ pub enum PatchDoubtKind {
     /// Its new lines already stand where its old lines matched: applied
     /// once already, and applied again they repeat.
     AlreadyApplied,
+    /// Its added lines stand in for removed lines they leave out (a
+    /// placeholder such as `# ... rest unchanged ...`): applied, those
+    /// lines are gone.
+    ElidesLines,
 }
 
 /// One section or hunk srview cannot stand behind.
@@ -111,6 +117,28 @@ pub fn patch_doubts(
             }
             Section::Delete { .. } => {}
             Section::Update { path, chunks, .. } => {
+                for (h, (chunk, hunk)) in chunks.iter().zip(&report.hunks).enumerate() {
+                    if hunk.state != HunkState::Applied {
+                        continue;
+                    }
+                    let (old, new) = (chunk.old_lines().join("\n"), chunk.new_lines().join("\n"));
+                    if let Some(elided) = crate::dialect::elided::elided(&old, &new) {
+                        out.push(PatchDoubt {
+                            file: path.clone(),
+                            section: s,
+                            hunk: Some(h),
+                            kind: PatchDoubtKind::ElidesLines,
+                            message: format!(
+                                "hunk #{} of {path} stands in for lines it leaves out (its \
+                                 added line `{}`), so it deletes {}: send every line the \
+                                 hunk keeps, or edit only the lines that change",
+                                h + 1,
+                                elided.placeholder,
+                                crate::words::count(elided.lost, "non-blank line")
+                            ),
+                        });
+                    }
+                }
                 if report.hunks.iter().all(|h| !in_doubt(chunks, h)) {
                     continue;
                 }

@@ -16,8 +16,26 @@ pub fn edit_doubts(outcome: &EditOutcome, original: &str) -> Vec<String> {
     if let Ok(done) = &outcome.result {
         out.extend(endings_rewritten(original, &done.new_content));
         out.extend(already_applied(outcome, original));
+        out.extend(stands_in(outcome));
     }
     out
+}
+
+/// An edit whose new text stands in for lines of its old text it leaves
+/// out (`# ... rest unchanged ...` where functions stood): applied, they
+/// are gone (a tester's find: such an edit passed every agent's gate,
+/// while a Write of the same result was held).
+fn stands_in(outcome: &EditOutcome) -> Option<String> {
+    let b = &outcome.block;
+    let elided = crate::dialect::elided::elided(&b.search_text, &b.replace_text)?;
+    Some(format!(
+        "its new text stands in for lines it leaves out (its line {}: `{}`), so it deletes {} \
+         of the text it replaces: send every line the edit keeps, or edit only the lines that \
+         change",
+        elided.line,
+        elided.placeholder,
+        words::count(elided.lost, "non-blank line"),
+    ))
 }
 
 /// An edit whose new text already stands where its old text matched (the
