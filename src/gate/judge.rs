@@ -49,6 +49,51 @@ pub(super) fn kind(agent: GateAgent, tool: &str) -> Option<ToolKind> {
 
 /// What srview finds in `call`'s edit over `fs`.
 pub(super) fn finding(agent: GateAgent, call: &Call, fs: &dyn PatchFs) -> Finding {
+    let mut found = edit_finding(agent, call, fs);
+    // An edit of the gate's own files passes no further unasked (a
+    // tester's find: a Write of `{}` over .claude/settings.json, which
+    // turns the gate off, had no opinion).
+    if found.case == Case::Exact
+        && let Some(file) = found.file.as_deref()
+        && let Some(what) = file.split(", ").find_map(gate_file)
+    {
+        found.case = Case::Doubt;
+        found.explanation = format!(
+            "the edit of {file} matches exactly, but srview cannot stand behind its result: it \
+             changes {what}, which may turn srview's gate off: the user decides."
+        );
+    }
+    found
+}
+
+/// What `path` holds of srview's gate, when it is one of the files `srview
+/// gate install` writes or the gate's own folder: `None` otherwise.
+fn gate_file(path: &str) -> Option<&'static str> {
+    const HOOKS: [&str; 12] = [
+        ".claude/settings.json",
+        ".claude/settings.local.json",
+        ".codex/hooks.json",
+        ".codex/config.toml",
+        ".gemini/settings.json",
+        ".qwen/settings.json",
+        "opencode/plugin/srview-gate.js",
+        ".opencode/plugin/srview-gate.js",
+        ".pi/agent/extensions/srview-gate.ts",
+        ".pi/extensions/srview-gate.ts",
+        "Documents/Cline/Hooks/PreToolUse",
+        ".clinerules/hooks/PreToolUse",
+    ];
+    let path = path.replace('\\', "/");
+    let under = |tail: &str| path == tail || path.ends_with(&format!("/{tail}"));
+    if HOOKS.iter().any(|tail| under(tail)) {
+        return Some("the agent's hook settings (where srview's gate is installed)");
+    }
+    (path.starts_with(".srview/") || path.contains("/.srview/"))
+        .then_some("srview's own folder (the gate's record and review queue)")
+}
+
+/// [`finding`] before the check of the gate's own files.
+fn edit_finding(agent: GateAgent, call: &Call, fs: &dyn PatchFs) -> Finding {
     match kind(agent, &call.tool) {
         None => Finding {
             case: Case::NotAnEdit,

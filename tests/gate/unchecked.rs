@@ -1,8 +1,8 @@
 //! Edits a tester found the gate let through without running its trust
 //! checks on them: a replace-all (every place of the old text), OpenCode's
 //! and Cline's `apply_patch` (the checks Codex's patches get), an edit whose
-//! new text stands in for lines it leaves out (held in a Write). Each is
-//! judged here in its agent's shape.
+//! new text stands in for lines it leaves out (held in a Write), an edit
+//! of the gate's own files. Each is judged here in its agent's shape.
 
 use serde_json::json;
 use srview::gate::{Case, GateAgent, Policy};
@@ -223,4 +223,51 @@ fn an_edit_standing_in_for_lines_it_leaves_out_is_a_doubt() {
         ),
     );
     assert_eq!(judgment.case, Case::Exact, "{:?}", judgment.answer);
+}
+
+/// A Write of `{}` over Claude Code's settings (which turns the gate off),
+/// a patch adding a file in `.srview/`, an OpenCode write over srview's
+/// plugin: each a doubt the user decides (they had no opinion); the same
+/// Write elsewhere is exact.
+#[test]
+fn an_edit_of_the_gates_own_files_is_a_doubt() {
+    let write = |path: &str| {
+        let mut payload: serde_json::Value =
+            serde_json::from_slice(&edit_payload(GateAgent::ClaudeCode, json!({}))).expect("JSON");
+        payload["tool_name"] = "Write".into();
+        payload["tool_input"] = json!({"file_path": path, "content": "{}\n"});
+        payload.to_string().into_bytes()
+    };
+    let judgment = judged(
+        GateAgent::ClaudeCode,
+        &write(&format!("{CWD}/.claude/settings.json")),
+    );
+    assert_eq!(judgment.case, Case::Doubt, "{:?}", judgment.answer);
+    assert_eq!(
+        deny_reason(&judgment),
+        format!(
+            "srview gate: the edit of {CWD}/.claude/settings.json matches exactly, but srview \
+             cannot stand behind its result: it changes the agent's hook settings (where \
+             srview's gate is installed), which may turn srview's gate off: the user decides.\n\
+             (no review pane runs, so srview's policy doubt=review falls back to deny)"
+        )
+    );
+    let judgment = judged(
+        GateAgent::ClaudeCode,
+        &write(&format!("{CWD}/settings.json")),
+    );
+    assert_eq!(judgment.case, Case::Exact, "{:?}", judgment.answer);
+    let add = super::patch("").to_string().replace(
+        "*** Update File: inventory.py\\n",
+        "*** Add File: .srview/gate.jsonl\\n+{}\\n",
+    );
+    let add: serde_json::Value = serde_json::from_str(&add).expect("JSON");
+    let judgment = judged(GateAgent::Codex, &edit_payload(GateAgent::Codex, add));
+    assert_eq!(judgment.case, Case::Doubt, "{:?}", judgment.answer);
+    assert!(deny_reason(&judgment).contains("srview's own folder"));
+    let plugin = own_payload(
+        "write",
+        json!({"filePath": format!("{CWD}/.opencode/plugin/srview-gate.js"), "content": ""}),
+    );
+    assert_eq!(judged(GateAgent::Opencode, &plugin).case, Case::Doubt);
 }
