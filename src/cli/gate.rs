@@ -138,21 +138,18 @@ fn huge_page_heap(bytes: usize) {
 
 /// Reads stdin and judges it, srview's own panic caught as a deny.
 fn judge_stdin(agent: GateAgent, policy: &Policy) -> Judgment {
-    match read_stdin(agent) {
+    match read_stdin() {
         Ok(payload) => judge_payload(agent, &payload, policy),
-        Err(failed) => failed,
+        Err(why) => gate::failure(agent, &why),
     }
 }
 
-/// The payload on stdin, or the deny saying why it cannot be read.
-fn read_stdin(agent: GateAgent) -> Result<Vec<u8>, Judgment> {
+/// The payload on stdin, or why it cannot be read.
+fn read_stdin() -> Result<Vec<u8>, String> {
     let mut payload = Vec::new();
     match std::io::stdin().lock().read_to_end(&mut payload) {
         Ok(_) => Ok(payload),
-        Err(e) => Err(gate::failure(
-            agent,
-            &format!("the payload cannot be read from stdin: {e}"),
-        )),
+        Err(e) => Err(format!("the payload cannot be read from stdin: {e}")),
     }
 }
 
@@ -220,7 +217,7 @@ fn within(agent: GateAgent, policy: Policy, seconds: f64, limit: Duration) -> Ju
     let spawned = std::thread::Builder::new()
         .name("gate".into())
         .spawn(move || {
-            let judged = match read_stdin(agent) {
+            let judged = match read_stdin() {
                 Ok(payload) => {
                     let payload: Arc<[u8]> = payload.into();
                     if let Ok(mut slot) = seen.lock() {
@@ -228,7 +225,7 @@ fn within(agent: GateAgent, policy: Policy, seconds: f64, limit: Duration) -> Ju
                     }
                     judge_payload(agent, &payload, &policy)
                 }
-                Err(failed) => failed,
+                Err(why) => gate::failure(agent, &why),
             };
             let _ = send.send(judged);
         });
