@@ -603,7 +603,8 @@ fn an_exact_edit_held_back_by_the_policy_says_so() {
             deny_reason(&judgment),
             format!(
                 "srview gate: the edit of {file} matches exactly, but srview's policy \
-                 exact=deny lets no edit through."
+                 exact=deny lets no edit through.\nNothing in the edit needs changing: only the \
+                 user can let it through (in srview's review pane, or by srview's policy)."
             ),
             "{agent:?}"
         );
@@ -680,7 +681,7 @@ fn unreadable_payloads_and_files_are_denied_explicitly() {
     assert_eq!(
         deny_reason(&judgment),
         "srview gate: this replace cannot be judged, so it is denied: /home/user/project/src is \
-         a directory"
+         a directory\nCheck the path it names and send it again."
     );
     // An input the agent's own validation refuses: its words.
     json["tool_input"] = json!({"file_path": "a.py"});
@@ -689,7 +690,8 @@ fn unreadable_payloads_and_files_are_denied_explicitly() {
     assert_eq!(
         deny_reason(&judgment),
         "srview gate: Gemini CLI 0.61.0's replace tool would refuse this replace: params must \
-         have required property 'instruction'"
+         have required property 'instruction'\nSend the replace again in the form it takes: the \
+         error above says what is wrong with this one."
     );
     // Claude Code's Edit without its old text: srview cannot read it.
     let agent = GateAgent::ClaudeCode;
@@ -697,7 +699,8 @@ fn unreadable_payloads_and_files_are_denied_explicitly() {
     assert_eq!(
         deny_reason(&judgment),
         "srview gate: this Edit cannot be judged, so it is denied: the tool input cannot be \
-         read: invalid Edit tool input: missing field `old_string` at line 1 column 20"
+         read: invalid Edit tool input: missing field `old_string` at line 1 column 20\nSend the \
+         Edit again with every field it takes."
     );
 }
 
@@ -1096,6 +1099,53 @@ fn the_binary_refuses_on_every_path() {
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
         r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"srview gate: srview did not finish judging this edit within 0.45 s (--timeout 0.6): it is denied"}}"#
+    );
+}
+
+/// A judgment that runs out of time is recorded with its call: the tool,
+/// the session and call id, the file and the input's hash (a user's find:
+/// such a decision was recorded without them, so `srview session` could
+/// not join it). Codex's failing patch on a 200,000-line file takes a
+/// debug build seconds to judge; `--timeout 0.2` gives it 0.15 s.
+#[test]
+fn a_judgment_out_of_time_is_recorded_with_its_call() {
+    let project = tempfile::tempdir().expect("a project");
+    let root = project.path().to_string_lossy().into_owned();
+    let mut big = inventory();
+    for i in 0..50_000 {
+        big.push_str(&format!("\n\ndef helper_{i}(x):\n    return x + {i}\n"));
+    }
+    std::fs::write(project.path().join("inventory.py"), big).expect("the file");
+    let agent = GateAgent::Codex;
+    let input = patch("@@\n-LOW_STOK = 5\n+LOW_STOCK = 10\n TAX_RATE = 0.2\n");
+    let moved = String::from_utf8(edit_payload(agent, input.clone()))
+        .expect("UTF-8")
+        .replace(CWD, &root);
+    let (stdout, stderr, code) = run_gate(
+        project.path(),
+        &["--agent", "codex", "--timeout", "0.2"],
+        moved.as_bytes(),
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(
+        String::from_utf8_lossy(&stdout),
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"srview gate: srview did not finish judging this edit within 0.15 s (--timeout 0.2): it is denied"}}"#
+    );
+    let record = std::fs::read_to_string(project.path().join(".srview/gate.jsonl"))
+        .expect("recorded in the payload's cwd");
+    let line: Value = serde_json::from_str(record.trim_end()).expect("one JSON line");
+    assert_eq!(line["agent"], "codex");
+    assert_eq!(line["tool"], "apply_patch");
+    assert_eq!(line["callId"], "call_patch_01");
+    assert_eq!(line["sessionId"], "01a231f4-a096-79b3-bad6-8bb3ac51b182");
+    assert_eq!(line["file"], format!("{root}/inventory.py"));
+    assert_eq!(
+        line["inputSha256"],
+        srview::gate::sha256_hex(input.to_string().as_bytes())
+    );
+    assert_eq!(
+        (&line["case"], &line["decision"], &line["stage"]),
+        (&json!("unreadable"), &json!("deny"), &Value::Null)
     );
 }
 

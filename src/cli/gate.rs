@@ -13,6 +13,7 @@
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
 use super::{CmdResult, GateArgs};
@@ -137,17 +138,27 @@ fn huge_page_heap(bytes: usize) {
 
 /// Reads stdin and judges it, srview's own panic caught as a deny.
 fn judge_stdin(agent: GateAgent, policy: &Policy) -> Judgment {
-    let mut payload = Vec::new();
-    if let Err(e) = std::io::stdin().lock().read_to_end(&mut payload) {
-        return gate::failure(
-            agent,
-            &format!("the payload cannot be read from stdin: {e}"),
-        );
+    match read_stdin() {
+        Ok(payload) => judge_payload(agent, &payload, policy),
+        Err(why) => gate::failure(agent, &why),
     }
+}
+
+/// The payload on stdin, or why it cannot be read.
+fn read_stdin() -> Result<Vec<u8>, String> {
+    let mut payload = Vec::new();
+    match std::io::stdin().lock().read_to_end(&mut payload) {
+        Ok(_) => Ok(payload),
+        Err(e) => Err(format!("the payload cannot be read from stdin: {e}")),
+    }
+}
+
+/// Judges `payload`, srview's own panic caught as a deny.
+fn judge_payload(agent: GateAgent, payload: &[u8], policy: &Policy) -> Judgment {
     let judged = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         gate::judge(
             agent,
-            &payload,
+            payload,
             |cwd| SnapshotFs {
                 dir: DirFs {
                     root: PathBuf::from(cwd),
@@ -199,23 +210,38 @@ impl PatchFs for SnapshotFs {
 /// own timeout).
 fn within(agent: GateAgent, policy: Policy, seconds: f64, limit: Duration) -> Judgment {
     let (send, receive) = std::sync::mpsc::channel();
+    // The payload once read: a judgment out of time is recorded with its
+    // call (tool, call id, file), so that `srview session` joins it.
+    let read: Arc<Mutex<Option<Arc<[u8]>>>> = Arc::default();
+    let seen = Arc::clone(&read);
     let spawned = std::thread::Builder::new()
         .name("gate".into())
         .spawn(move || {
-            let _ = send.send(judge_stdin(agent, &policy));
+            let judged = match read_stdin() {
+                Ok(payload) => {
+                    let payload: Arc<[u8]> = payload.into();
+                    if let Ok(mut slot) = seen.lock() {
+                        *slot = Some(Arc::clone(&payload));
+                    }
+                    judge_payload(agent, &payload, &policy)
+                }
+                Err(why) => gate::failure(agent, &why),
+            };
+            let _ = send.send(judged);
         });
     if let Err(e) = spawned {
         return gate::failure(agent, &format!("srview cannot start judging: {e}"));
     }
     receive.recv_timeout(limit).unwrap_or_else(|_| {
-        gate::failure(
-            agent,
-            &format!(
-                "srview did not finish judging this edit within {:.2} s (--timeout {seconds}): \
-                 it is denied",
-                limit.as_secs_f64()
-            ),
-        )
+        let why = format!(
+            "srview did not finish judging this edit within {:.2} s (--timeout {seconds}): it \
+             is denied",
+            limit.as_secs_f64()
+        );
+        match read.lock().ok().and_then(|slot| slot.clone()) {
+            Some(payload) => gate::record::unjudged(agent, &payload, &why),
+            None => gate::failure(agent, &why),
+        }
     })
 }
 

@@ -98,6 +98,25 @@ fn instead(agent: GateAgent, tool: &str, corrected: &Value) -> String {
     }
 }
 
+/// A file an edit needs that does not exist (as the input names it).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Missing {
+    pub path: String,
+    /// The edit deletes it (a patch's `*** Delete File:` section): nothing
+    /// needs deleting, and nothing creating.
+    pub to_delete: bool,
+}
+
+impl Missing {
+    /// A file the edit changes (or replaces text in).
+    pub(crate) fn to_edit(path: String) -> Missing {
+        Missing {
+            path,
+            to_delete: false,
+        }
+    }
+}
+
 /// What the model can do about a file that does not exist: create it with
 /// the agent's own tool for that, or check the path.
 fn create_advice(agent: GateAgent, tool: &str, path: &str) -> String {
@@ -138,17 +157,30 @@ fn deny_text(agent: GateAgent, tool: &str, finding: &Finding, fallback: Option<&
     if let Some(why) = fallback {
         text.push_str(&format!("\n({why})"));
     }
-    if let (None, Some(path)) = (&finding.corrected, &finding.missing) {
-        text.push_str(&format!(
-            "\n{path} does not exist, so there is no text to replace. {}",
-            create_advice(agent, tool, path)
-        ));
+    if let (None, Some(missing)) = (&finding.corrected, &finding.missing) {
+        let path = &missing.path;
+        if missing.to_delete {
+            // Never "create it" (a tester's find: the advice was to add
+            // the file the patch deletes).
+            text.push_str(&format!(
+                "\n{path} does not exist, so there is nothing to delete: send the patch again \
+                 without its `*** Delete File: {path}` section (a patch of that section alone \
+                 needs no sending); if another file was meant, check its path (a relative path \
+                 is read from the agent's working folder)."
+            ));
+        } else {
+            text.push_str(&format!(
+                "\n{path} does not exist, so there is no text to replace. {}",
+                create_advice(agent, tool, path)
+            ));
+        }
         return text;
     }
     match (&finding.corrected, &finding.withheld, finding.case) {
         (Some(corrected), _, _) => {
             text.push('\n');
             text.push_str(&instead(agent, tool, corrected));
+            return text;
         }
         (None, Some(why), _) => {
             // The diagnosis may have said it already (a patch's, per hunk:
@@ -161,26 +193,96 @@ fn deny_text(agent: GateAgent, tool: &str, finding: &Finding, fallback: Option<&
                     why.trim_end().trim_end_matches('.')
                 ));
             }
+            if why.starts_with("Failed to delete file") {
+                // A patch deleting a file that is not there (OpenCode's
+                // `apply_patch`): never "read the file again".
+                text.push_str(
+                    "\nThe file does not exist, so there is nothing to delete: send the patch \
+                     again without its `*** Delete File:` section (a patch of that section alone \
+                     needs no sending).",
+                );
+                return text;
+            }
             // Not for an edit that changes nothing: its old text may well
-            // be the file's own.
+            // be the file's own (its next step is below).
             // Nor for an old text found at several places: it is the
             // file's own, and the explanation says what to send.
-            if !finding.explanation.contains("exactly the same")
-                && !super::wording::is_ambiguous(&finding.explanation)
-            {
+            if super::wording::is_ambiguous(&finding.explanation) {
+                return text;
+            }
+            if !finding.explanation.contains("exactly the same") {
                 text.push_str(
                     "\nRead the file again and send an edit whose old text is the file's own.",
                 );
+                return text;
             }
         }
         // The advice fits a text already there, not an edit that would
         // land misindented or replace another file.
-        (None, None, Case::Doubt) if finding.explanation.contains("already") => text.push_str(
-            "\nRead the file again before editing it: it may already hold what this edit means.",
-        ),
+        (None, None, Case::Doubt) if finding.explanation.contains("already") => {
+            text.push_str(
+                "\nRead the file again before editing it: it may already hold what this edit \
+                 means.",
+            );
+            return text;
+        }
         (None, None, _) => {}
     }
+    // Every deny says what to do next (a tester's find: Gemini CLI's model
+    // read why no correction was offered, and nothing more).
+    if let Some(step) = next_step(tool, finding) {
+        text.push('\n');
+        text.push_str(&step);
+    }
     text
+}
+
+/// What the model can do next about a denied edit for which srview has no
+/// corrected edit and no other advice; `None` when the explanation says
+/// it already (it ends with the diagnosis's own next step).
+fn next_step(tool: &str, finding: &Finding) -> Option<String> {
+    let said = &finding.explanation;
+    if said.contains("exactly the same") {
+        return Some(
+            "Nothing needs sending if the file already reads as meant; if a change was meant, \
+             send the edit again with the change in its new text."
+                .to_string(),
+        );
+    }
+    // The diagnosis's own advice (a write standing in for lines it leaves
+    // out: "send the whole content, ...").
+    let last = said.trim_end().rsplit('\n').next().unwrap_or_default();
+    if [": send ", "Send ", ". Merge them", ": check the path"]
+        .iter()
+        .any(|words| last.contains(words))
+    {
+        return None;
+    }
+    Some(match finding.case {
+        // Held back by the policy alone (`exact=deny`, `exact=review`).
+        Case::Exact => "Nothing in the edit needs changing: only the user can let it through \
+                        (in srview's review pane, or by srview's policy)."
+            .to_string(),
+        Case::Doubt if said.contains("the patch adds ") && said.contains(", which exists") => {
+            "Read the file, then send an `*** Update File:` section with the lines that change \
+             (an `*** Add File:` section replaces the whole file)."
+                .to_string()
+        }
+        Case::Doubt => "Read the file again and send an edit whose old text is whole lines of \
+                        the file, as they are there, around the lines that change."
+            .to_string(),
+        Case::Failing
+            if ["invalid", "Validation failed", "must "]
+                .iter()
+                .any(|words| said.contains(words)) =>
+        {
+            format!(
+                "Send the {tool} again in the form it takes: the error above says what is wrong \
+                 with this one."
+            )
+        }
+        _ => "Read the file again and send an edit whose old text is the file's own.".to_string(),
+    })
 }
 
 /// The policy's answer to `finding` for `agent`'s `tool`; `action` is the
@@ -192,11 +294,16 @@ pub fn for_finding(
     action: Option<Action>,
 ) -> Answer {
     let Some(action) = action else {
+        let step = if finding.explanation.contains("tool input cannot be read") {
+            format!("Send the {tool} again with every field it takes.")
+        } else {
+            "Check the path it names and send it again.".to_string()
+        };
         return match finding.case {
             Case::NotAnEdit => Answer::NoOpinion,
             _ => Answer::Deny {
                 reason: format!(
-                    "srview gate: this {tool} cannot be judged, so it is denied: {}",
+                    "srview gate: this {tool} cannot be judged, so it is denied: {}\n{step}",
                     finding.explanation.trim_end()
                 ),
             },

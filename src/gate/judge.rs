@@ -231,7 +231,8 @@ fn exact_string(tool: &str, call: &Call, fs: &dyn PatchFs) -> Finding {
         _ => None,
     };
     let suggestion = suggestion.or(reindented.clone());
-    let missing = matches!(error, EditError::ClaudeFileMissing).then(|| file.clone());
+    let missing = matches!(error, EditError::ClaudeFileMissing)
+        .then(|| super::answer::Missing::to_edit(file.clone()));
     let (corrected, withheld) = match &suggestion {
         Some(suggested) => stand_behind(suggested, &edit, content.as_deref(), &call.input),
         None if missing.is_some() => (None, None),
@@ -742,7 +743,8 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
     });
     let missing = file
         .clone()
-        .filter(|_| !outcome.ok && content.is_none() && not_found);
+        .filter(|_| !outcome.ok && content.is_none() && not_found)
+        .map(super::answer::Missing::to_edit);
     Finding {
         case: if outcome.ok {
             Case::Loose

@@ -255,8 +255,9 @@ pub(crate) struct Finding {
     /// Why no corrected edit is offered, when one was looked for.
     pub withheld: Option<String>,
     /// The file the edit needs and that does not exist (as the input
-    /// names it): the model is told so, and how to create one.
-    pub missing: Option<String>,
+    /// names it): the model is told so, and how to create one (or, for a
+    /// file it deletes, that nothing needs deleting).
+    pub missing: Option<answer::Missing>,
 }
 
 impl Finding {
@@ -356,6 +357,10 @@ fn decide(agent: GateAgent, call: Call, mut finding: Finding, policy: &Policy) -
     let tool = call.tool.clone();
     // An old text found at several places: the advice in the agent's terms.
     finding.explanation = wording::ambiguity_in_terms(agent, &tool, &finding.explanation);
+    // The agent's own matcher named where srview's diagnosis says "the
+    // reference".
+    finding.explanation = wording::own_matcher(agent, &tool, &finding.explanation);
+    finding.withheld = (finding.withheld.take()).map(|w| wording::own_matcher(agent, &tool, &w));
     let after_failure =
         agent == GateAgent::ClaudeCode && call.event.as_deref() == Some("PostToolUseFailure");
     // An exact edit held back by the policy (`exact=deny`, `exact=review`)

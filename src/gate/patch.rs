@@ -337,14 +337,16 @@ fn failing(
         .sections
         .iter()
         .filter(|s| !matches!(s, Section::Add { .. }))
-        .map(Section::path)
-        .find(|path| {
+        .find(|s| {
             matches!(
-                fs.read(&crate::dialect::call::fs_path(cwd, path)),
+                fs.read(&crate::dialect::call::fs_path(cwd, s.path())),
                 apply_patch::Entry::Missing
             )
         })
-        .map(str::to_string);
+        .map(|s| super::answer::Missing {
+            path: s.path().to_string(),
+            to_delete: matches!(s, Section::Delete { .. }),
+        });
     Finding {
         case: Case::Failing,
         file,

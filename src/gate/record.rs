@@ -55,6 +55,48 @@ pub struct GateDecision {
     call_id: Option<String>,
 }
 
+/// A deny for a call srview did not judge (its judgment ran out of time:
+/// `why`), with the call as `payload` names it (its tool, session, call id,
+/// working folder, input and the file(s) the input names), so that its
+/// record joins the edit it was about (a user's find: such a decision was
+/// recorded without them). A payload that cannot be read gives the deny
+/// alone.
+pub fn unjudged(agent: super::GateAgent, payload: &[u8], why: &str) -> super::Judgment {
+    let mut judgment = super::failure(agent, why);
+    if let Ok(call) = super::payload::read(agent, payload) {
+        judgment.file = input_files(&call.input);
+        judgment.call = Some(call);
+    }
+    judgment
+}
+
+/// The file(s) a tool input names, as it names them: its path field, or
+/// a patch's files (each `*** Add/Update/Delete File:` section's), joined
+/// by `, `.
+fn input_files(input: &serde_json::Value) -> Option<String> {
+    use serde_json::Value;
+    let text = |key: &str| input.get(key).and_then(Value::as_str);
+    if let Some(path) = ["file_path", "filePath", "path", "absolute_path"]
+        .into_iter()
+        .find_map(text)
+    {
+        return Some(path.to_string());
+    }
+    let patch = ["command", "patchText", "input", "patch"]
+        .into_iter()
+        .find_map(text)?;
+    let files: Vec<&str> = patch
+        .lines()
+        .filter_map(|line| {
+            ["*** Add File: ", "*** Update File: ", "*** Delete File: "]
+                .into_iter()
+                .find_map(|head| line.strip_prefix(head))
+        })
+        .map(str::trim)
+        .collect();
+    (!files.is_empty()).then(|| files.join(", "))
+}
+
 /// The decisions recorded for a session whose workspace is `workspace`,
 /// oldest first; none when there is no record. The record is the one the
 /// gate wrote for calls from that folder: `.srview/gate.jsonl` in the

@@ -317,6 +317,38 @@ impl Pending {
         self.stream.flush()
     }
 
+    /// Calls `gone` on a thread of its own once the gate's end of the
+    /// socket closes (it gave up at its deadline, it read the answer, or
+    /// the agent killed it), or once this call is dropped.
+    pub fn when_gone(&self, gone: impl FnOnce() + Send + 'static) -> io::Result<()> {
+        use std::os::fd::AsRawFd;
+        let watched = self.stream.try_clone()?;
+        std::thread::Builder::new()
+            .name("review-call".into())
+            .spawn(move || {
+                let mut byte = 0u8;
+                loop {
+                    // SAFETY: a one-byte buffer valid for writes; the fd is
+                    // open (`watched` owns it) for the call.
+                    let n = unsafe {
+                        libc::recv(
+                            watched.as_raw_fd(),
+                            (&mut byte as *mut u8).cast(),
+                            1,
+                            libc::MSG_PEEK,
+                        )
+                    };
+                    let interrupted =
+                        n < 0 && io::Error::last_os_error().kind() == io::ErrorKind::Interrupted;
+                    if !interrupted {
+                        break;
+                    }
+                }
+                gone();
+            })?;
+        Ok(())
+    }
+
     /// Whether the gate is gone (it gave up, or the agent killed it): its
     /// end of the socket is closed.
     pub fn gone(&self) -> bool {
@@ -342,6 +374,16 @@ impl Pending {
                 )
             }
         }
+    }
+}
+
+impl Drop for Pending {
+    /// The call's socket is shut down, not only closed here: a copy of it
+    /// watched by [`Pending::when_gone`] must not keep the gate waiting
+    /// for a pane that let the call go (the gate reads an answer written
+    /// before, then the end at once).
+    fn drop(&mut self) {
+        let _ = self.stream.shutdown(std::net::Shutdown::Both);
     }
 }
 
@@ -563,7 +605,8 @@ pub fn consult(mut judgment: super::Judgment, deadline: Instant) -> super::Judgm
                              pane, but the file changed while the call waited, and the \
                              corrected edit is no longer exact ({}): this {tool} is denied. {}",
                             now.case.name(),
-                            now.explanation.trim_end()
+                            super::wording::own_matcher(judgment.agent, &tool, &now.explanation)
+                                .trim_end()
                         ),
                     };
                     if let Some(review) = &mut judgment.review {

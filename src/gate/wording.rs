@@ -60,6 +60,23 @@ pub(super) fn ambiguity_in_terms(agent: GateAgent, tool: &str, explanation: &str
         .join("\n")
 }
 
+/// `text` (srview's diagnosis) naming the agent's own matcher where it
+/// says "the reference" (srview's word for the program whose behaviour a
+/// dialect reproduces, which the model never heard of: a user's find):
+/// `Gemini CLI's replace`, `Codex's apply_patch`, `pi's edit`.
+pub(super) fn own_matcher(agent: GateAgent, tool: &str, text: &str) -> String {
+    if !text.contains("the reference") && !text.contains("The reference") {
+        return text.to_string();
+    }
+    let own = format!("{}'s {tool}", agent.title());
+    let mut capital = own.clone();
+    if let Some(first) = capital.get(..1) {
+        capital.replace_range(..1, &first.to_uppercase());
+    }
+    text.replace("The reference", &capital)
+        .replace("the reference", &own)
+}
+
 /// A diagnosis's line diff, for the model: the sent text's lines (`-`)
 /// against the file's (`+`, with their line numbers).
 pub(super) fn line_diff_text(lines: &[DiffLine]) -> String {
@@ -159,6 +176,27 @@ mod tests {
                         line 3, line 5): the edit cannot tell which is meant, so no corrected \
                         edit is offered. Add context that occurs only at the intended place, or \
                         set replace_all to change every one.\nThe lines:";
+
+    /// "the reference" reads as the agent's own matcher.
+    #[test]
+    fn the_reference_is_named_as_the_agents_matcher() {
+        let said = "matched inside a longer line: the reference matches text, not whole lines. \
+                    The reference took the first.";
+        assert_eq!(
+            own_matcher(GateAgent::GeminiCli, "replace", said),
+            "matched inside a longer line: Gemini CLI's replace matches text, not whole lines. \
+             Gemini CLI's replace took the first."
+        );
+        assert_eq!(
+            own_matcher(GateAgent::Pi, "edit", said),
+            "matched inside a longer line: pi's edit matches text, not whole lines. Pi's edit \
+             took the first."
+        );
+        assert_eq!(
+            own_matcher(GateAgent::Codex, "apply_patch", "as is"),
+            "as is"
+        );
+    }
 
     /// "the REPLACE text is" in a patch's terms and a tool's fields.
     #[test]

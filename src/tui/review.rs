@@ -240,10 +240,14 @@ pub struct ReviewPane {
     /// Listening while the pane runs; dropped, it removes the socket.
     listener: Option<Listener>,
     arrivals: mpsc::Receiver<Pending>,
-    /// The listener's wake, set once the loop starts.
-    waker: Arc<Mutex<Option<Waker>>>,
-    /// Calls wait: the ticks run.
-    ticking: Arc<std::sync::atomic::AtomicBool>,
+    /// The loop's wake (`false` once the loop has ended), set once it
+    /// starts: the listener's arrivals, a gate going away and the ticks
+    /// call it.
+    wake: Arc<Mutex<Option<WakeFn>>>,
+    /// When the pane looks at its waiting calls next (a deadline, the
+    /// countdown shown changing); `None` while none wait. The ticking
+    /// thread waits on the condvar for a change.
+    next_look: Arc<(Mutex<Option<Instant>>, std::sync::Condvar)>,
     /// The calls waiting, in the order they came.
     queue: Vec<Pending>,
     current: usize,
@@ -269,23 +273,33 @@ pub struct ReviewPane {
 /// How many answered calls the idle screen lists.
 const LOG_ROWS: usize = 200;
 
-/// How often the pane looks at its waiting calls (time left, a gate
-/// gone), while calls wait: each look redraws, and a key pressed during a
-/// redraw waits for it.
+/// The longest the pane goes without looking at its waiting calls while
+/// calls wait (it also looks at each deadline, each change of the
+/// countdown shown, and as soon as a gate goes away): each look redraws,
+/// and a key pressed during a redraw waits for it.
 const TICK: Duration = Duration::from_millis(1000);
+
+/// Wakes the pane's loop; `false` once the loop has ended.
+type WakeFn = Arc<dyn Fn() -> bool + Send + Sync>;
+
+/// Whole seconds left of `left`, rounded up: a call still waiting never
+/// reads `0 s left`.
+fn seconds_left(left: Duration) -> u64 {
+    left.as_millis().div_ceil(1000) as u64
+}
 
 impl ReviewPane {
     /// A pane listening on `workspace`'s socket (`.srview/review.sock`).
     pub fn listen(workspace: &Path) -> Result<ReviewPane, ListenError> {
         let (send, arrivals) = mpsc::channel();
-        let waker: Arc<Mutex<Option<Waker>>> = Arc::new(Mutex::new(None));
+        let waker: Arc<Mutex<Option<WakeFn>>> = Arc::new(Mutex::new(None));
         let wake = Arc::clone(&waker);
         let listener = Listener::start(workspace, move |pending| {
             if send.send(pending).is_err() {
                 return false;
             }
             match wake.lock().ok().and_then(|w| w.clone()) {
-                Some(waker) => waker.wake(),
+                Some(wake) => wake(),
                 // Not started yet: the first frame takes it.
                 None => true,
             }
@@ -294,8 +308,8 @@ impl ReviewPane {
             workspace: workspace.to_path_buf(),
             listener: Some(listener),
             arrivals,
-            waker,
-            ticking: Arc::new(std::sync::atomic::AtomicBool::new(false)),
+            wake: waker,
+            next_look: Arc::new((Mutex::new(None), std::sync::Condvar::new())),
             queue: Vec::new(),
             current: 0,
             shown: None,
@@ -339,6 +353,15 @@ impl ReviewPane {
                 }
                 continue;
             }
+            // The pane looks again as soon as the gate goes away (it gave
+            // up at its deadline, or the agent killed it), not at its
+            // next tick (a tester's find: `1 waiting · 0 s left` after
+            // the gate had answered).
+            if let Some(wake) = self.wake.lock().ok().and_then(|w| w.clone()) {
+                let _ = pending.when_gone(move || {
+                    wake();
+                });
+            }
             self.queue.push(pending);
         }
         let now = Instant::now();
@@ -358,13 +381,76 @@ impl ReviewPane {
             }
         }
         self.queue = kept;
-        self.ticking
-            .store(!self.queue.is_empty(), std::sync::atomic::Ordering::Relaxed);
         if self.current >= self.queue.len() {
             self.current = self.queue.len().saturating_sub(1);
             self.reason = None;
         }
+        self.schedule();
         self.show();
+    }
+
+    /// Sets when the pane looks at its calls next: the first deadline, or
+    /// the moment the countdown shown changes, at most a [`TICK`] away;
+    /// never while no call waits.
+    fn schedule(&self) {
+        let now = Instant::now();
+        let first_deadline = self.queue.iter().map(Pending::deadline).min();
+        let countdown_changes = self.queue.get(self.current).map(|p| {
+            let left = p.deadline().saturating_duration_since(now);
+            let whole = Duration::from_secs(seconds_left(left).saturating_sub(1));
+            now + left.saturating_sub(whole)
+        });
+        let next = [first_deadline, countdown_changes, Some(now + TICK)]
+            .into_iter()
+            .flatten()
+            .min()
+            .filter(|_| !self.queue.is_empty());
+        let (at, changed) = &*self.next_look;
+        if let Ok(mut slot) = at.lock() {
+            *slot = next;
+            changed.notify_all();
+        }
+    }
+
+    /// Starts the thread that wakes the loop when the calls need a look
+    /// ([`ReviewPane::schedule`]), `wake` being the loop's.
+    fn start_ticks(&mut self, wake: WakeFn) {
+        if let Ok(mut slot) = self.wake.lock() {
+            *slot = Some(Arc::clone(&wake));
+        }
+        let next_look = Arc::clone(&self.next_look);
+        std::thread::spawn(move || {
+            let (at, changed) = &*next_look;
+            let Ok(mut slot) = at.lock() else { return };
+            loop {
+                match *slot {
+                    None => match changed.wait(slot) {
+                        Ok(s) => slot = s,
+                        Err(_) => return,
+                    },
+                    Some(due) if due > Instant::now() => {
+                        let wait = due.saturating_duration_since(Instant::now());
+                        match changed.wait_timeout(slot, wait) {
+                            Ok((s, _)) => slot = s,
+                            Err(_) => return,
+                        }
+                    }
+                    Some(_) => {
+                        // Looked at once: the look sets the next one.
+                        *slot = None;
+                        drop(slot);
+                        if !wake() {
+                            return;
+                        }
+                        slot = match at.lock() {
+                            Ok(s) => s,
+                            Err(_) => return,
+                        };
+                    }
+                }
+            }
+        });
+        self.take_arrivals();
     }
 
     /// Builds the previewer of the call selected (kept while it stays).
@@ -390,6 +476,9 @@ impl ReviewPane {
         let path = Path::new(&request.cwd).join(&file);
         let before = request.before.clone();
         let mut app = App::new(path, before.clone().unwrap_or_default(), Version::V1);
+        // Nothing is written yet, whatever is shown: the header says
+        // `placed`, `refused` or `not placed`, never `applied`.
+        app.set_unwritten(true);
         let input = corrected.unwrap_or(&request.input);
         app.set_raw_input(Some(
             serde_json::to_string_pretty(input).unwrap_or_else(|_| String::new()),
@@ -432,13 +521,24 @@ impl ReviewPane {
         };
         match (verdict.places, placed) {
             (false, _) => {
-                app.set_refused_by_reference(true);
+                // Refused by the agent: a failing edit; else srview could
+                // not judge it, and nothing is placed.
+                app.set_refused_by_reference(verdict.case == "failing");
                 app.note_state(format!("{}{switch}", verdict.nothing_written()));
                 app.end_stream();
             }
             (true, None) => {
                 app.note_state(format!("{}{switch}", verdict.not_shown(None)));
                 app.end_stream();
+            }
+            // A whole file's write is shown as the file it writes, exactly:
+            // SEARCH/REPLACE blocks cannot say a content without a final
+            // newline (a user's find: a `Write` without one read
+            // `! malformed`).
+            (true, Some(crate::source::agent::EditInput::Whole(content))) => {
+                app.set_direct(content, false);
+                app.end_stream();
+                app.note_state(format!("{}; {shows}", verdict.placed()));
             }
             (true, Some(placed)) => match input_blocks(&placed, &target, true) {
                 Ok(blocks) => {
@@ -469,6 +569,7 @@ impl ReviewPane {
                             before.clone().unwrap_or_default(),
                             Version::V1,
                         );
+                        app.set_unwritten(true);
                         app.set_raw_input(Some(
                             serde_json::to_string_pretty(input).unwrap_or_else(|_| String::new()),
                         ));
@@ -562,6 +663,9 @@ impl ReviewPane {
                     self.reason = None;
                 }
                 KeyCode::Char(c) => reason.push(c),
+                // Kept as typed (a user's find: it was dropped); the footer
+                // shows it as spaces.
+                KeyCode::Tab => reason.push('\t'),
                 _ => {}
             }
             return Flow::Continue;
@@ -645,6 +749,8 @@ impl ReviewPane {
                 }
             }
         }
+        // The call shown may have changed: its countdown is looked at.
+        self.schedule();
         Flow::Continue
     }
 
@@ -939,22 +1045,7 @@ impl Screen for ReviewPane {
     }
 
     fn start(&mut self, waker: Waker) {
-        if let Ok(mut slot) = self.waker.lock() {
-            *slot = Some(waker.clone());
-        }
-        // The time left on each call counts down; a gate that went away
-        // is seen within a tick.
-        let ticking = Arc::clone(&self.ticking);
-        std::thread::spawn(move || {
-            loop {
-                std::thread::sleep(TICK);
-                let due = ticking.load(std::sync::atomic::Ordering::Relaxed);
-                if due && !waker.wake() {
-                    return;
-                }
-            }
-        });
-        self.take_arrivals();
+        self.start_ticks(Arc::new(move || waker.wake()));
     }
 
     fn on_wake(&mut self) {
@@ -982,10 +1073,8 @@ impl Screen for ReviewPane {
             None => self.render_idle(frame, area, theme),
             Some(pending) => {
                 let r = &pending.request;
-                let left = pending
-                    .deadline()
-                    .saturating_duration_since(Instant::now())
-                    .as_secs();
+                let left =
+                    seconds_left(pending.deadline().saturating_duration_since(Instant::now()));
                 let agent =
                     GateAgent::from_id(&r.agent).map_or(r.agent.clone(), |a| a.title().to_string());
                 let file = r.file.as_deref().unwrap_or("?");
@@ -1483,6 +1572,222 @@ mod tests {
             line(deep, Some("quote-normalised"), true, 40),
             " 1/2 loose · 57 s left, then deny"
         );
+    }
+
+    /// The pane at 80x24, as text.
+    fn screen(pane: &mut ReviewPane) -> String {
+        use ratatui::Terminal;
+        use ratatui::backend::TestBackend;
+        let mut terminal = Terminal::new(TestBackend::new(80, 24)).expect("a terminal");
+        pane.on_resize(Rect::new(0, 0, 80, 24));
+        let theme = Theme::new(crate::tui::view::theme::ColourMode::None);
+        terminal
+            .draw(|frame| pane.render(frame, &theme))
+            .expect("drawn");
+        let buffer = terminal.backend().buffer();
+        let mut out = String::new();
+        for y in 0..buffer.area.height {
+            let line: String = (0..buffer.area.width)
+                .map(|x| buffer[(x, y)].symbol().to_string())
+                .collect();
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+        out
+    }
+
+    /// The note under the view of the call shown.
+    fn note_of(pane: &ReviewPane) -> String {
+        let shown = &pane.shown.as_ref().expect("shown").app;
+        shown
+            .notice()
+            .as_ref()
+            .map(|n| n.text.clone())
+            .unwrap_or_default()
+    }
+
+    /// A Claude Code `Write` whose content has no final newline is shown
+    /// as the rewrite it is (a user's find: the view said `! malformed`;
+    /// here it showed `y = 3+++++++ REPLACE` as the file's last line):
+    /// the file it writes, exactly (without a newline added at its end).
+    #[test]
+    fn a_write_without_a_final_newline_is_shown_as_written() {
+        let dir = tempfile::tempdir().expect("a workspace");
+        let mut pane = ReviewPane::listen(dir.path()).expect("listens");
+        let mut r = request("s", "write");
+        r.tool = "Write".into();
+        r.before = Some("x = 1\ny = 2\n".into());
+        r.input = serde_json::json!({"file_path": "/w/a.py", "content": "x = 1\ny = 3"});
+        let dir_path = dir.path().to_path_buf();
+        let call = std::thread::spawn(move || {
+            ask(&dir_path, &r, Instant::now() + Duration::from_secs(20))
+        });
+        until_waiting(&mut pane, 1);
+        let shown = &pane.shown.as_ref().expect("shown").app;
+        assert!(shown.direct(), "the file it writes, whole");
+        assert_eq!(shown.result().text(), "x = 1\ny = 3");
+        assert_eq!(
+            note_of(&pane),
+            "the gate: doubt: Claude Code places it exactly (exact), but srview cannot stand \
+             behind its result (above); shown: the edit as sent"
+        );
+        let text = screen(&mut pane);
+        assert!(!text.contains("malformed"), "{text}");
+        assert!(!text.contains("REPLACE"), "{text}");
+        assert!(text.contains(" whole file placed "), "{text}");
+        assert!(text.contains("y = 3"), "{text}");
+        drop(pane);
+        assert!(matches!(call.join().expect("gate"), Outcome::Failed(_)));
+    }
+
+    /// The view's header says what is true of a call nobody has written:
+    /// `1 placed` for an edit the agent places, `refused` for one it
+    /// refuses, `not placed` where srview cannot show the place; never
+    /// `applied`, and never srview's SEARCH/REPLACE version (`v1`), which
+    /// an agent's edit has none of (a tester's find: `0 applied` / `v1`
+    /// over a refused edit).
+    #[test]
+    fn the_header_says_placed_refused_or_not_placed() {
+        let dir = tempfile::tempdir().expect("a workspace");
+        let mut pane = ReviewPane::listen(dir.path()).expect("listens");
+        let ask_with = |n: usize, case: &str, stage: &str, before: &str, old: &str| {
+            let mut r = request("s", &format!("call {n}"));
+            r.case = case.into();
+            r.stage = Some(stage.into());
+            r.before = Some(before.into());
+            r.input = serde_json::json!({"file_path": "/w/a.py", "old_string": old,
+                                         "new_string": "x = 2\n", "replace_all": false});
+            let dir = dir.path().to_path_buf();
+            std::thread::spawn(move || ask(&dir, &r, Instant::now() + Duration::from_secs(20)))
+        };
+        let header = |pane: &mut ReviewPane| {
+            let text = screen(pane);
+            let line = text
+                .lines()
+                .find(|l| l.contains(" srview ") && l.contains("a.py"))
+                .unwrap_or_else(|| panic!("no header: {text}"))
+                .to_string();
+            assert!(!line.contains(" v1 ") && !line.contains(" v2 "), "{line}");
+            assert!(!line.contains("applied"), "{line}");
+            line
+        };
+        // One after another: the queue keeps the order they arrive in.
+        let mut calls = Vec::new();
+        for (n, (case, stage, before, old)) in [
+            ("doubt", "exact", "x = 1\n", "x = 1\n"),
+            ("failing", "failed", "x = 1\nx = 1\n", "x = 1\n"),
+            ("unreadable", "none", "x = 1\n", "x = 1\n"),
+            (
+                "loose",
+                "quote-normalised",
+                "x = \u{201C}1\u{201D}\n",
+                "x = \"1\"\n",
+            ),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            calls.push(ask_with(n, case, stage, before, old));
+            until_waiting(&mut pane, n + 1);
+        }
+        let placed = header(&mut pane);
+        assert!(placed.contains(" 1 placed "), "{placed}");
+        press(&mut pane, KeyCode::Char(']'));
+        let refused = header(&mut pane);
+        assert!(refused.contains(" refused "), "{refused}");
+        for _ in 0..2 {
+            press(&mut pane, KeyCode::Char(']'));
+            let line = header(&mut pane);
+            assert!(line.contains(" not placed "), "{line}");
+            assert!(!line.contains("refused"), "{line}");
+            let text = screen(&mut pane);
+            assert!(text.contains("\nnothing placed: why is below\n"), "{text}");
+        }
+        drop(pane);
+        for call in calls {
+            assert!(matches!(call.join().expect("gate"), Outcome::Failed(_)));
+        }
+    }
+
+    /// A Tab typed in the reason is kept: the model reads it (a user's
+    /// find: it was dropped).
+    #[test]
+    fn a_tab_typed_in_the_reason_reaches_the_model() {
+        let dir = tempfile::tempdir().expect("a workspace");
+        let mut pane = ReviewPane::listen(dir.path()).expect("listens");
+        let call = gate(dir.path(), "s", "tab");
+        until_waiting(&mut pane, 1);
+        press(&mut pane, KeyCode::Char('r'));
+        for code in [
+            KeyCode::Char('a'),
+            KeyCode::Tab,
+            KeyCode::Char('b'),
+            KeyCode::BackTab,
+        ] {
+            press(&mut pane, code);
+        }
+        assert_eq!(pane.reason.as_deref(), Some("a\tb"));
+        let text = screen(&mut pane);
+        assert!(text.contains("reason for the model: a"), "{text}");
+        press(&mut pane, KeyCode::Enter);
+        assert_eq!(
+            call.join().expect("gate"),
+            Outcome::Answered(Verdict::Reject {
+                reason: "a\tb".into()
+            })
+        );
+    }
+
+    /// A call whose gate stopped waiting (its deadline passed, or it went
+    /// away) leaves the queue when it does, not at the pane's next tick
+    /// (a tester's find: `1 waiting · 0 s left` after the gate had
+    /// answered); and the countdown never says `0 s left` while the call
+    /// still waits.
+    #[test]
+    fn a_call_the_gate_gave_up_on_leaves_the_pane_at_once() {
+        let dir = tempfile::tempdir().expect("a workspace");
+        let mut pane = ReviewPane::listen(dir.path()).expect("listens");
+        let (send, woken) = mpsc::channel::<()>();
+        pane.start_ticks(Arc::new(move || send.send(()).is_ok()));
+        let started = Instant::now();
+        let (dir_path, r) = (dir.path().to_path_buf(), request("s", "short"));
+        let call =
+            std::thread::spawn(move || ask(&dir_path, &r, started + Duration::from_millis(300)));
+        while pane.queue.is_empty() {
+            assert!(started.elapsed() < Duration::from_secs(5), "never arrived");
+            let _ = woken.recv_timeout(Duration::from_millis(50));
+            pane.on_wake();
+        }
+        // Wakes of the arrival, looked at already.
+        while woken.try_recv().is_ok() {}
+        let waiting = screen(&mut pane);
+        assert!(waiting.contains(" 1 waiting "), "{waiting}");
+        assert!(waiting.contains(" 1 s left, then deny"), "{waiting}");
+        assert!(matches!(call.join().expect("gate"), Outcome::TimedOut(_)));
+        let gave_up = Instant::now();
+        // Only a wake of the pane's own makes it look (no look of the
+        // test's).
+        while !pane.queue.is_empty() {
+            let left = Duration::from_millis(500)
+                .checked_sub(gave_up.elapsed())
+                .unwrap_or_default();
+            assert!(
+                woken.recv_timeout(left).is_ok(),
+                "still waiting {:?} after the gate gave up",
+                gave_up.elapsed()
+            );
+            pane.on_wake();
+        }
+        let idle = screen(&mut pane);
+        assert!(idle.contains(" 0 waiting "), "{idle}");
+        assert!(
+            idle.contains("the gate stopped waiting; its policy decided (deny)"),
+            "{idle}"
+        );
+        assert_eq!(seconds_left(Duration::from_millis(1)), 1);
+        assert_eq!(seconds_left(Duration::from_millis(1000)), 1);
+        assert_eq!(seconds_left(Duration::from_millis(1001)), 2);
+        assert_eq!(seconds_left(Duration::ZERO), 0);
     }
 
     /// Every key of the table is found, and no key is bound twice.

@@ -278,3 +278,234 @@ fn an_edit_of_a_missing_file_says_so_and_how_to_create_it() {
         assert!(reason.contains(words), "{agent:?}: {reason}");
     }
 }
+
+/// `(old, new)` string edits of `inventory.py` in every case the gate
+/// tells apart: exact, failing (a typo, an old text at two places, a
+/// no-op), loose (trailing spaces, another indentation, curly quotes),
+/// doubts (applied already, an old text cutting a word).
+const WORDING_EDITS: [(&str, &str); 9] = [
+    ("LOW_STOCK = 5\n", "LOW_STOCK = 10\n"),
+    (
+        "LOW_STOK = 5\nTAX_RATE = 0.2\n",
+        "LOW_STOCK = 10\nTAX_RATE = 0.2\n",
+    ),
+    (
+        "        return item\n    return None\n",
+        "        return item\n    return []\n",
+    ),
+    ("    return None\n", "    return []\n"),
+    ("LOW_STOCK = 5\n", "LOW_STOCK = 5\n"),
+    ("LOW_STOCK = 5   \n", "LOW_STOCK = 10\n"),
+    (
+        "  qty: int\n  price: float\n",
+        "  qty: int\n  price: float\n  sku: str = \"\"\n",
+    ),
+    ("LOW_STOCK = 5\n", "LOW_STOCK = 5\nTAX_RATE = 0.2\n"),
+    ("OW_STOCK = 5", "OW_STOCK = 6"),
+];
+
+/// The edit `(old, new)` as `agent`'s tool input, in its payload.
+fn wording_payload(agent: GateAgent, old: &str, new: &str) -> Vec<u8> {
+    match agent {
+        GateAgent::Codex => {
+            let minus: String = old.lines().map(|l| format!("-{l}\n")).collect();
+            let plus: String = new.lines().map(|l| format!("+{l}\n")).collect();
+            edit_payload(agent, patch(&format!("@@\n{minus}{plus}")))
+        }
+        GateAgent::Opencode => own_payload(
+            "edit",
+            json!({"filePath": format!("{CWD}/inventory.py"), "oldString": old, "newString": new}),
+        ),
+        GateAgent::Pi => own_payload(
+            "edit",
+            json!({"path": "inventory.py", "edits": [{"oldText": old, "newText": new}]}),
+        ),
+        GateAgent::ClineCli => json!({
+            "clineVersion": "3.0.65", "hookName": "PreToolUse", "timestamp": "0",
+            "taskId": "task-1", "workspaceRoots": [CWD], "userId": "u",
+            "preToolUse": {"toolName": "editor", "parameters": {"path": "inventory.py",
+                "old_text": old, "new_text": new}},
+        })
+        .to_string()
+        .into_bytes(),
+        _ => edit_payload(agent, string_edit(agent, old, new)),
+    }
+}
+
+/// Every message the gate gives the model over a range of edits of each
+/// agent, under the policies that word them differently: `(what, text)`
+/// for each deny, repair and context.
+fn every_message() -> Vec<(String, Judgment)> {
+    let policies = [
+        "",
+        "loose=deny",
+        "loose=review",
+        "failing=repair",
+        "doubt=deny,loose=deny",
+    ];
+    let mut judged_all = Vec::new();
+    for agent in GateAgent::ALL {
+        for (old, new) in WORDING_EDITS {
+            let payload = wording_payload(agent, old, new);
+            for policy in policies {
+                let parsed = if policy.is_empty() {
+                    Policy::default()
+                } else {
+                    Policy::parse(policy).expect("a policy")
+                };
+                let judgment = judge_on(agent, &payload, &inventory(), &parsed);
+                judged_all.push((format!("{agent:?} {old:?} -> {new:?} [{policy}]"), judgment));
+            }
+        }
+    }
+    // Patches: a missing file to update and to delete, a file added over
+    // an existing one.
+    for body in [
+        "*** Update File: inventry.py\n@@\n-a\n+b\n",
+        "*** Delete File: inventry.py\n",
+        "*** Add File: inventory.py\n+x = 1\n",
+    ] {
+        let input = json!({"command": format!("*** Begin Patch\n{body}*** End Patch")});
+        let agent = GateAgent::Codex;
+        let judgment = judged(agent, &edit_payload(agent, input));
+        judged_all.push((format!("Codex {body:?}"), judgment));
+        let args = json!({"patchText": format!("*** Begin Patch\n{body}*** End Patch")});
+        let agent = GateAgent::Opencode;
+        let judgment = judged(agent, &own_payload("apply_patch", args));
+        judged_all.push((format!("OpenCode apply_patch {body:?}"), judgment));
+    }
+    // Every recorded call of the agents with fuzzy matchers.
+    for (agent, folder) in [
+        (GateAgent::GeminiCli, "gemini_replace"),
+        (GateAgent::QwenCode, "qwen_edit"),
+        (GateAgent::Opencode, "opencode_edit"),
+        (GateAgent::Opencode, "opencode_apply_patch"),
+        (GateAgent::Pi, "pi_edit"),
+    ] {
+        for call in super::recorded_calls(agent, folder) {
+            for policy in ["", "loose=deny"] {
+                let parsed = if policy.is_empty() {
+                    Policy::default()
+                } else {
+                    Policy::parse(policy).expect("a policy")
+                };
+                let files = call.files.clone();
+                let judgment = judge(agent, &call.payload, |_| files, &parsed);
+                judged_all.push((format!("{} [{policy}]", call.what), judgment));
+            }
+        }
+    }
+    judged_all
+}
+
+/// No text the model reads says "the reference" (srview's own word for the
+/// program a dialect reproduces: a user's find): it names the agent's own
+/// matcher (`Codex's apply_patch replaces it whole`).
+#[test]
+fn no_message_says_the_reference() {
+    let all = every_message();
+    for (what, judgment) in &all {
+        if let Some(message) = judgment.answer.message() {
+            assert!(
+                !message.to_lowercase().contains("the reference"),
+                "{what}: {message}"
+            );
+        }
+    }
+    let added =
+        json!({"command": "*** Begin Patch\n*** Add File: inventory.py\n+x = 1\n*** End Patch"});
+    let agent = GateAgent::Codex;
+    assert!(
+        deny_reason(&judged(agent, &edit_payload(agent, added)))
+            .contains("(54 lines): Codex's apply_patch replaces it whole.\n")
+    );
+}
+
+/// Every deny says what to do next (a tester's find: Gemini CLI's model
+/// read why no correction was offered, and nothing more).
+#[test]
+fn every_deny_says_what_to_do_next() {
+    let next_steps = [
+        "Send ",
+        "send ",
+        "Read the file",
+        "To create it",
+        "To change one",
+        "check its path",
+        "Nothing needs sending",
+        "Merge them",
+    ];
+    let all = every_message();
+    let mut denies = 0;
+    for (what, judgment) in &all {
+        let Some(message) = judgment.answer.message() else {
+            continue;
+        };
+        if matches!(judgment.answer, Answer::Deny { .. }) {
+            denies += 1;
+            assert!(
+                next_steps.iter().any(|step| message.contains(step)),
+                "{what}: no next step: {message}"
+            );
+        }
+    }
+    assert!(all.len() > 400 && denies > 250, "{} {denies}", all.len());
+    let added =
+        json!({"command": "*** Begin Patch\n*** Add File: inventory.py\n+x = 1\n*** End Patch"});
+    let agent = GateAgent::Codex;
+    assert_eq!(
+        deny_reason(&judged(agent, &edit_payload(agent, added))),
+        "srview gate: the patch matches exactly, but srview cannot stand behind its result: the \
+         patch adds inventory.py, which exists (54 lines): Codex's apply_patch replaces it whole.\n\
+         (no review pane runs, so srview's policy doubt=review falls back to deny)\n\
+         Read the file, then send an `*** Update File:` section with the lines that change (an \
+         `*** Add File:` section replaces the whole file)."
+    );
+    let agent = GateAgent::GeminiCli;
+    let same = string_edit(agent, "LOW_STOCK = 5\n", "LOW_STOCK = 5\n");
+    assert_eq!(
+        deny_reason(&judged(agent, &edit_payload(agent, same))),
+        "srview gate: Gemini CLI 0.61.0's replace tool would refuse this replace: No changes to \
+         apply. The old_string and new_string are identical in file: \
+         /home/user/project/inventory.py\n\
+         No changes to make: old_string and new_string are exactly the same.\n\
+         No corrected edit: srview cannot stand behind a correction of 1 of them.\n\
+         Nothing needs sending if the file already reads as meant; if a change was meant, send \
+         the edit again with the change in its new text."
+    );
+}
+
+/// A Codex patch deleting a file that does not exist: Codex refuses it
+/// (`Failed to delete file PATH`); the model is told the file does not
+/// exist and nothing needs deleting, never to add it (a tester's find:
+/// the advice was an `*** Add File:` section).
+#[test]
+fn a_patch_deleting_a_missing_file_says_nothing_needs_deleting() {
+    let agent = GateAgent::Codex;
+    let input = json!({"command": "*** Begin Patch\n*** Delete File: inventry.py\n*** End Patch"});
+    let judgment = judged(agent, &edit_payload(agent, input));
+    assert_eq!(judgment.case, Case::Failing);
+    let reason = deny_reason(&judgment);
+    assert_eq!(
+        reason,
+        "srview gate: Codex would refuse this patch: Failed to delete file \
+         /home/user/project/inventry.py\n\
+         inventry.py does not exist, so there is nothing to delete: send the patch again without \
+         its `*** Delete File: inventry.py` section (a patch of that section alone needs no \
+         sending); if another file was meant, check its path (a relative path is read from the \
+         agent's working folder)."
+    );
+    assert!(!reason.contains("Add File"), "{reason}");
+    let agent = GateAgent::Opencode;
+    let args = json!({"patchText": "*** Begin Patch\n*** Delete File: inventry.py\n*** End Patch"});
+    let reason = deny_reason(&judged(agent, &own_payload("apply_patch", args)));
+    assert!(
+        reason.ends_with(
+            "\nThe file does not exist, so there is nothing to delete: send the patch again \
+             without its `*** Delete File:` section (a patch of that section alone needs no \
+             sending)."
+        ),
+        "{reason}"
+    );
+    assert!(!reason.contains("Read the file again"), "{reason}");
+}

@@ -75,6 +75,10 @@ PATCH_SKU = patch('@@ class Item:\n     qty: int\n     price: float\n+    sku: s
 PATCH_SKU_2 = patch('@@ class Item:\n   qty: int\n   price: float\n+  sku: str = ""\n')
 PATCH_FAIL = patch("@@\n-LOW_STOK = 5\n+LOW_STOK = 10\n")
 PATCH_CURLY = patch("@@ def describe(item):\n-" + CURLY_OLD + "+" + CURLY_NEW)
+# An exact edit of another line (`pane-session`'s second call).
+LOW_OLD = "LOW_STOCK = 5\n"
+LOW_NEW = "LOW_STOCK = 10\n"
+PATCH_LOW = patch("@@\n-LOW_STOCK = 5\n+LOW_STOCK = 10\n TAX_RATE = 0.2\n")
 
 # Each scenario: the prompt, the edits the model sends (old, new) one per turn,
 # and the policy given to `gate install` (None: the default).
@@ -159,7 +163,8 @@ GEMINI_SCENARIOS["project-trusted"] = dict(
     folder_trust=True,
     env={"GEMINI_CLI_TRUST_WORKSPACE": "true"},
 )
-CODEX_PATCHES = {SKU_OLD: PATCH_SKU, SKU_OLD_2: PATCH_SKU_2, FAIL_OLD: PATCH_FAIL, CURLY_OLD: PATCH_CURLY}
+CODEX_PATCHES = {SKU_OLD: PATCH_SKU, SKU_OLD_2: PATCH_SKU_2, FAIL_OLD: PATCH_FAIL, CURLY_OLD: PATCH_CURLY,
+                 LOW_OLD: PATCH_LOW}
 
 # The review pane and the timeout paths, for every agent.
 # `slow`: the gate waits for a review pane that runs but never answers, past
@@ -201,6 +206,19 @@ def slow_judge(edit, what_edit, prompt=SKU_PROMPT):
         prompt=prompt, edits=[edit], timeout=1, big=True)
 
 
+# `pane-allow`, `pane-corrected`, `pane-session`: the pane's other answers.
+# `a` lets the loose edit run as sent; `c` runs srview's corrected edit; `A`
+# allows the call and the rest of its session: the second call (an exact
+# edit put to the pane by exact=review) is answered by the pane at once.
+def pane_answer(key, what_key, edit, what_edit, prompt=SKU_PROMPT):
+    edits = [edit] + ([(LOW_OLD, LOW_NEW)] if key == "A" else [])
+    policy = "loose=review,exact=review" if key == "A" else "loose=review"
+    return dict(
+        what="%s, installed with --policy %s; `srview review` runs in a pty (80x24) and answers `%s` (%s)"
+        % (what_edit, policy, key, what_key),
+        prompt=prompt, edits=edits, policy=policy, timeout=30, pane=(key, None))
+
+
 QUOTES_PROMPT = "Make the low-stock label upper case in inventory.py."
 for table, edit, what_edit, prompt in (
         (SCENARIOS, (SKU_OLD_2, SKU_NEW_2), "the loose 2-space edit", SKU_PROMPT),
@@ -209,6 +227,9 @@ for table, edit, what_edit, prompt in (
         (GEMINI_SCENARIOS, (SKU_OLD_2, SKU_NEW_2), "the loose 2-space edit", SKU_PROMPT)):
     table["slow"] = slow()
     table["pane-reject"] = pane_reject(edit, what_edit, prompt)
+    table["pane-allow"] = pane_answer("a", "allow", edit, what_edit, prompt)
+    table["pane-corrected"] = pane_answer("c", "srview's corrected edit", edit, what_edit, prompt)
+    table["pane-session"] = pane_answer("A", "allow the session", edit, what_edit, prompt)
     table["slow-judge"] = slow_judge(edit, what_edit, prompt)
     # The same with the timeout install writes by default (60 s).
     table["slow-60"] = dict(slow(), timeout=None, what=slow()["what"].replace(
@@ -802,6 +823,18 @@ def answer_reject(pane, reason, events):
     events["sent"] = time.time()
 
 
+def answer_key(pane, key, events):
+    """On a thread: waits for a call to queue in `pane`, then presses `key`
+    (`a`, `c`, `A`); `events` gets when each happened."""
+    if not pane.wait_for("a queued call", lambda s: " 1/1 " in s, 150):
+        return
+    events["queued"] = time.time()
+    events["screen"] = pane.text()
+    time.sleep(0.3)
+    pane.press(key)
+    events["sent"] = time.time()
+
+
 def stop_leftovers(home):
     """Ends, one by one, the processes the CLI left running in `home` (Cline's
     hub daemon outlives its run): each found by its working folder."""
@@ -903,6 +936,32 @@ def scenario_checks(agent, name, scenario, records, model_read, before, after, e
               after.get("inventory.py") == before.get("inventory.py", b"").replace(
                   b"LOW_STOCK = 5\n", b"LOW_STOCK = 10\n", 1)
               and after.get("inventory.py") != before.get("inventory.py"), checks)
+    elif name in ("pane-allow", "pane-corrected", "pane-session"):
+        review = {"pane-allow": "allow", "pane-corrected": "corrected", "pane-session": "allow-session"}[name]
+        first = records[0] if records else {}
+        decision = "repair" if name == "pane-corrected" and agent.id != "qwen-code" else (
+            "deny" if name == "pane-corrected" else "none")
+        check("the pane decided: %s (decision %s)" % (review, decision),
+              first.get("decidedBy") == "review pane" and first.get("review") == review
+              and first.get("decision") == decision, checks)
+        was, now_ = before.get("inventory.py", b""), after.get("inventory.py", b"")
+        if decision == "deny":
+            check("inventory.py unchanged", now_ == was, checks)
+        else:
+            check("inventory.py changed by the edit allowed", now_ != was, checks)
+        if name == "pane-corrected" and decision == "repair":
+            check("the corrected edit wrote what the model meant (the sku line at the file's indentation, "
+                  "or the label in straight quotes)",
+                  sku_line in now_ or b'label = "LOW" if' in now_, checks)
+        if name == "pane-session":
+            second = records[1] if len(records) > 1 else {}
+            check("the second call (exact, put to the pane) was answered by the pane at once: allow-session",
+                  second.get("decidedBy") == "review pane" and second.get("review") == "allow-session"
+                  and second.get("decision") == "none", checks)
+            check("inventory.py holds the second edit (LOW_STOCK = 10)", b"LOW_STOCK = 10\n" in now_, checks)
+        if "sent" in events and first.get("time"):
+            out("the gate recorded its answer %.0f ms after the key in the pane (the record's clock, ms)"
+                % ((iso_seconds(first["time"]) - events["sent"]) * 1000))
     elif name.startswith("write-"):
         rel, content = scenario["writes"][0]
         last = records[-1] if records else {}
@@ -1029,11 +1088,16 @@ def scenario_run(agent, name, cli, srview, home, port, outdir, isolated):
                 return False
             out("$ srview review --cwd %s  (in a pty, 80x24: %s)" % (
                 project, "never answers" if scenario["pane"] == "silent"
-                else "answers `r`, types %r, Enter" % scenario["pane"][1]))
+                else "answers `r`, types %r, Enter" % scenario["pane"][1] if scenario["pane"][0] == "reject"
+                else "answers `%s`" % scenario["pane"][0]))
             if scenario["pane"] != "silent":
                 import threading
-                answering = threading.Thread(target=answer_reject, args=(pane, scenario["pane"][1], events),
-                                             daemon=True)
+                if scenario["pane"][0] == "reject":
+                    answering = threading.Thread(target=answer_reject, args=(pane, scenario["pane"][1], events),
+                                                 daemon=True)
+                else:
+                    answering = threading.Thread(target=answer_key, args=(pane, scenario["pane"][0], events),
+                                                 daemon=True)
                 answering.start()
         session = str(uuid.uuid4())
         agent.project = project

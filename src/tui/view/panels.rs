@@ -222,7 +222,13 @@ pub fn status_bar(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             theme.bar(),
             NAME,
         ),
-        (format!(" {} ", app.version().name()), theme.bar(), 1),
+        // An edit nobody has written (the review pane's) is an agent's, not
+        // a SEARCH/REPLACE diff: no engine version is its.
+        if app.unwritten() {
+            (String::new(), theme.bar(), 1)
+        } else {
+            (format!(" {} ", app.version().name()), theme.bar(), 1)
+        },
         (
             format!(" {} ", app.mode_name()),
             theme.bar().add_modifier(Modifier::BOLD),
@@ -234,7 +240,11 @@ pub fn status_bar(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             (" refused ".into(), theme.bar().patch(theme.bad()), 9)
         } else {
             (
-                if app.unwritten() {
+                if app.unwritten() && app.direct() {
+                    " whole file placed ".to_string()
+                } else if app.unwritten() && applied == 0 {
+                    " not placed ".to_string()
+                } else if app.unwritten() {
                     format!(" {applied} placed ")
                 } else {
                     format!(" {applied} applied ")
@@ -502,6 +512,9 @@ pub fn blocks_pane(frame: &mut Frame, layout: &BlocksPane, app: &App, theme: &Th
     if blocks.is_empty() {
         let msg = match app.stream() {
             _ if app.diff().is_empty() && app.refused_by_reference() => "refused: why is below",
+            // The review pane's edit nobody has written: its own words.
+            _ if app.unwritten() && app.direct() => "the whole file, as the write leaves it",
+            _ if app.unwritten() => "nothing placed: why is below",
             StreamState::Waiting => "waiting for the diff…",
             // The reference reads no marker that ends in `\r`: say why
             // nothing is found instead of waiting for a block forever.
