@@ -268,6 +268,11 @@ fn next_step(tool: &str, finding: &Finding) -> Option<String> {
              (an `*** Add File:` section replaces the whole file)."
                 .to_string()
         }
+        Case::Doubt if said.contains("may turn srview's gate off") => {
+            "Leave srview's gate as it is unless the user asked for this change; if they did, \
+             only they can let it through (in srview's review pane, or by srview's policy)."
+                .to_string()
+        }
         Case::Doubt => "Read the file again and send an edit whose old text is whole lines of \
                         the file, as they are there, around the lines that change."
             .to_string(),

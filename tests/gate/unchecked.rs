@@ -249,7 +249,9 @@ fn an_edit_of_the_gates_own_files_is_a_doubt() {
             "srview gate: the edit of {CWD}/.claude/settings.json matches exactly, but srview \
              cannot stand behind its result: it changes the agent's hook settings (where \
              srview's gate is installed), which may turn srview's gate off: the user decides.\n\
-             (no review pane runs, so srview's policy doubt=review falls back to deny)"
+             (no review pane runs, so srview's policy doubt=review falls back to deny)\n\
+             Leave srview's gate as it is unless the user asked for this change; if they did, \
+             only they can let it through (in srview's review pane, or by srview's policy)."
         )
     );
     let judgment = judged(
