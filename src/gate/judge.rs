@@ -130,6 +130,12 @@ pub(super) fn read(fs: &dyn PatchFs, cwd: &str, path: &str) -> Result<Option<Str
         Entry::Missing => Ok(None),
         Entry::Directory => Err(format!("{path} is a directory")),
         Entry::BelowFile => Err(format!("a parent of {path} is a file")),
+        // Rust's words for a file that is not UTF-8 are no help to the
+        // model (a tester's find): said plainly.
+        Entry::Unreadable(why) if why.contains("valid UTF-8") => Err(format!(
+            "{path} is not UTF-8 text (its encoding is another, or it is binary), which srview \
+             reads only"
+        )),
         Entry::Unreadable(why) => Err(format!("{path} cannot be read as text: {why}")),
     }
 }

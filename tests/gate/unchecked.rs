@@ -273,3 +273,35 @@ fn an_edit_of_the_gates_own_files_is_a_doubt() {
     );
     assert_eq!(judged(GateAgent::Opencode, &plugin).case, Case::Doubt);
 }
+
+/// A file that is not UTF-8 (UTF-16, Latin-1): the deny says so plainly and
+/// what the model can do, not Rust's "stream did not contain valid UTF-8".
+#[test]
+fn an_edit_of_a_file_that_is_not_utf8_is_denied_plainly() {
+    let dir = std::env::temp_dir().join(format!("srview-gate-latin1-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a folder");
+    std::fs::write(dir.join("inventory.py"), b"name = \"caf\xe9\"\n").expect("a file");
+    let root = dir.to_string_lossy().to_string();
+    let judgment = srview::gate::judge(
+        GateAgent::GeminiCli,
+        &edit_payload(
+            GateAgent::GeminiCli,
+            string_edit(GateAgent::GeminiCli, "a", "b"),
+        ),
+        |_| srview::dialect::apply_patch::DirFs {
+            root: root.clone().into(),
+        },
+        &Policy::default(),
+    );
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(judgment.case, Case::Unreadable);
+    assert_eq!(
+        deny_reason(&judgment),
+        format!(
+            "srview gate: this replace cannot be judged, so it is denied: {CWD}/inventory.py is \
+             not UTF-8 text (its encoding is another, or it is binary), which srview reads \
+             only\nDo not send this edit again: tell the user that srview's gate cannot judge \
+             edits of this file, so they can make the change themselves."
+        )
+    );
+}
