@@ -457,6 +457,11 @@ fn whole_file_block(original: &str, content: &str, streaming: bool) -> String {
     body.push_str(SEPARATOR);
     body.push_str(content);
     if !streaming {
+        // A content without a final newline would run into the block's
+        // end marker (`y = 3+++++++ REPLACE`: the block unreadable).
+        if !content.is_empty() && !content.ends_with('\n') {
+            body.push('\n');
+        }
         body.push_str(REPLACE_END);
     }
     body
@@ -1270,6 +1275,26 @@ mod tests {
     use super::*;
     use crate::dialect::Dialect;
     use crate::dialect::one_file::Target;
+
+    /// A whole-file write without a final newline: its block ends on a line
+    /// of its own (it ran into the end marker: `y = 3+++++++ REPLACE`).
+    #[test]
+    fn a_whole_file_without_a_final_newline_keeps_its_block_readable() {
+        let target = Target {
+            cwd: "/w",
+            name: "a.py",
+            content: Some("x = 1\n"),
+        };
+        let input = crate::source::agent::EditInput::Whole("x = 1\ny = 3".to_string());
+        let blocks = input_blocks(&input, &target, true).expect("blocks");
+        assert_eq!(
+            blocks.body,
+            "------- SEARCH\nx = 1\n=======\nx = 1\ny = 3\n+++++++ REPLACE\n"
+        );
+        // Still arriving: no end marker yet, the text as it came.
+        let blocks = input_blocks(&input, &target, false).expect("blocks");
+        assert_eq!(blocks.body, "------- SEARCH\nx = 1\n=======\nx = 1\ny = 3");
+    }
 
     /// A patch whose input ended before `*** End Patch` fails its files
     /// with the reference's refusal, though its hunks would apply.
