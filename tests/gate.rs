@@ -21,6 +21,8 @@ mod real_cli;
 mod record;
 #[path = "gate/review.rs"]
 mod review;
+#[path = "gate/trust.rs"]
+mod trust;
 
 use std::path::{Path, PathBuf};
 

@@ -77,6 +77,33 @@ fn patch_quotes(text: &str) -> ((isize, isize), (isize, isize)) {
     (side(b'-'), side(b'+'))
 }
 
+/// Each hunk's old lines (context and removed) and new lines (context and
+/// added), as texts (see [`super::judge::own_curly_quotes`]).
+pub(super) fn hunk_texts(patch: &Patch) -> Vec<(String, String)> {
+    patch
+        .sections
+        .iter()
+        .filter_map(|section| match section {
+            Section::Update { chunks, .. } => Some(chunks),
+            _ => None,
+        })
+        .flatten()
+        .map(|chunk| (chunk.old_lines().join("\n"), chunk.new_lines().join("\n")))
+        .collect()
+}
+
+/// Why srview withholds `fixed`, a correction of the model's `patch`, for
+/// its quotes: it straightens curly quotes of the model's own, or the
+/// file's ([`super::judge::own_curly_quotes`],
+/// [`super::judge::drops_curly_quotes`]).
+fn quote_doubt(patch: &Patch, fixed: &Patch) -> Option<String> {
+    let (sent, made) = (hunk_texts(patch), hunk_texts(fixed));
+    use super::judge::borrowed;
+    super::judge::own_curly_quotes(&borrowed(&sent), &borrowed(&made)).or_else(|| {
+        super::judge::drops_curly_quotes(patch_quotes(&render(patch)), patch_quotes(&render(fixed)))
+    })
+}
+
 /// The patch as Codex's `updatedInput` carries it: `{"command": patch}`.
 fn as_input(call: &Call, text: String) -> serde_json::Value {
     let mut input = call.input.clone();
@@ -177,14 +204,9 @@ pub(super) fn codex(call: &Call, fs: &dyn PatchFs) -> Finding {
         )
     } else {
         let text = render(&tight);
-        match stands(&tight, fs, cwd).and_then(|()| {
-            match super::judge::drops_curly_quotes(
-                patch_quotes(&render(&patch)),
-                patch_quotes(&text),
-            ) {
-                Some(why) => Err(why),
-                None => Ok(()),
-            }
+        match stands(&tight, fs, cwd).and_then(|()| match quote_doubt(&patch, &tight) {
+            Some(why) => Err(why),
+            None => Ok(()),
         }) {
             Ok(()) => (Some(as_input(call, text)), None),
             Err(why) => (None, Some(why)),
@@ -281,14 +303,9 @@ fn failing(
     }
     let fixed = apply_patch::fix_patch(patch, fs, cwd);
     let (corrected, withheld) = if fixed.complete {
-        match stands(&fixed.patch, fs, cwd).and_then(|()| {
-            match super::judge::drops_curly_quotes(
-                patch_quotes(&render(patch)),
-                patch_quotes(&fixed.text),
-            ) {
-                Some(why) => Err(why),
-                None => Ok(()),
-            }
+        match stands(&fixed.patch, fs, cwd).and_then(|()| match quote_doubt(patch, &fixed.patch) {
+            Some(why) => Err(why),
+            None => Ok(()),
         }) {
             Ok(()) => (Some(as_input(call, fixed.text)), None),
             Err(why) => (None, Some(why)),
