@@ -181,16 +181,26 @@ fn exact_string(tool: &str, call: &Call, fs: &dyn PatchFs) -> Finding {
     // Whole lines indented unlike the file (curly quotes for its straight
     // ones too): re-indented as srview re-indents a loose hunk, new lines
     // included; the exact-string diagnosis does not re-indent.
-    let reindented = match (&suggestion, &edit, content.as_deref()) {
-        (None, Edit::ClaudeEdit { .. }, Some(content)) => reindented_edit(&edit, content),
-        _ => None,
+    let (reindented, reindent_why) = match (&suggestion, &edit, content.as_deref()) {
+        (None, Edit::ClaudeEdit { .. }, Some(content)) => match reindented_edit(&edit, content) {
+            Ok(edit) => (Some(edit), None),
+            Err(why) => (None, why),
+        },
+        _ => (None, None),
     };
     let suggestion = suggestion.or(reindented.clone());
     let missing = matches!(error, EditError::ClaudeFileMissing).then(|| file.clone());
     let (corrected, withheld) = match &suggestion {
         Some(suggested) => stand_behind(suggested, &edit, content.as_deref(), &call.input),
         None if missing.is_some() => (None, None),
-        None => (None, Some("srview cannot tell the text meant".to_string())),
+        None => (
+            None,
+            Some(
+                reindent_why
+                    .clone()
+                    .unwrap_or("srview cannot tell the text meant".into()),
+            ),
+        ),
     };
     let mut explanation = String::new();
     let quotes = matches!(error, EditError::ClaudeQuoteNormalised { .. });
@@ -206,10 +216,15 @@ fn exact_string(tool: &str, call: &Call, fs: &dyn PatchFs) -> Finding {
         ));
     }
     if let Some(d) = diagnosis {
-        // The diagnosis withholds a correction the re-indentation gives:
-        // its sentence saying so is left out.
+        // The diagnosis withholds a correction the re-indentation gives,
+        // or the re-indentation's own reason says why none is offered: its
+        // sentence saying so is left out.
         let message = match d.message.split_once(" No corrected edit:") {
-            Some((said, _)) if reindented.is_some() && corrected.is_some() => said,
+            Some((said, _))
+                if (reindented.is_some() && corrected.is_some()) || reindent_why.is_some() =>
+            {
+                said
+            }
             _ => d.message.as_str(),
         };
         // A diagnosis that opens with the agent's own error (said just
@@ -239,7 +254,8 @@ fn exact_string(tool: &str, call: &Call, fs: &dyn PatchFs) -> Finding {
 /// A Claude Code `Edit` whose old text is whole lines indented unlike the
 /// file, re-indented ([`super::reindent`]); curly quotes where the file has
 /// straight ones are made straight in both texts first.
-fn reindented_edit(edit: &Edit, content: &str) -> Option<Edit> {
+/// `Err` as [`super::reindent::reindented`]'s.
+fn reindented_edit(edit: &Edit, content: &str) -> Result<Edit, Option<String>> {
     let Edit::ClaudeEdit {
         file_path,
         old_string,
@@ -247,7 +263,7 @@ fn reindented_edit(edit: &Edit, content: &str) -> Option<Edit> {
         replace_all: false,
     } = edit
     else {
-        return None;
+        return Err(None);
     };
     let curly = |t: &str| t.contains(['\u{2018}', '\u{2019}', '\u{201C}', '\u{201D}']);
     let (old, new) = if curly(old_string) && !curly(content) {
@@ -259,7 +275,7 @@ fn reindented_edit(edit: &Edit, content: &str) -> Option<Edit> {
     } else {
         super::reindent::reindented(old_string, new_string, content)?
     };
-    Some(Edit::ClaudeEdit {
+    Ok(Edit::ClaudeEdit {
         file_path: file_path.clone(),
         old_string: old,
         new_string: new,
@@ -793,17 +809,21 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
             match call_correct::correct(row, &call.input, content, (path, &call.cwd), &outcome) {
                 Some(correction) => {
                     // Computed once: it runs the agent's matcher again.
-                    let reindented = correction
-                        .input
-                        .is_none()
-                        .then(|| reindented_input(row, call, path, content))
-                        .flatten();
+                    let (reindented, reindent_why) = match correction.input {
+                        Some(_) => (None, None),
+                        None => match reindented_input(row, call, path, content) {
+                            Ok(input) => (Some(input), None),
+                            Err(why) => (None, why),
+                        },
+                    };
                     for explained in &correction.edits {
                         // The exact-string diagnosis withholds a correction
                         // the re-indentation gives: its sentence saying so
                         // is left out.
                         let message = match explained.message.split_once(" No corrected edit:") {
-                            Some((said, _)) if reindented.is_some() => said,
+                            Some((said, _)) if reindented.is_some() || reindent_why.is_some() => {
+                                said
+                            }
                             _ => explained.message.as_str(),
                         };
                         let terms = row
@@ -834,13 +854,14 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
                     let corrected = candidate
                         .filter(|_| dropped.is_none())
                         .filter(|input| exact_doubts(row, input, Some(content)).is_empty());
-                    let withheld = match (&corrected, dropped.or(correction.withheld)) {
-                        (Some(_), _) => None,
-                        (None, Some(why)) => Some(why),
-                        (None, None) => {
-                            Some("the corrected edit is in doubt (srview's trust checks)".into())
-                        }
-                    };
+                    let withheld =
+                        match (&corrected, dropped.or(reindent_why).or(correction.withheld)) {
+                            (Some(_), _) => None,
+                            (None, Some(why)) => Some(why),
+                            (None, None) => Some(
+                                "the corrected edit is in doubt (srview's trust checks)".into(),
+                            ),
+                        };
                     (corrected, withheld)
                 }
                 None => (None, None),
@@ -939,6 +960,9 @@ fn corrected_patch(
         }
         fixed.patch
     };
+    if let Some(why) = super::patch::reindent_doubt(&patch, &fixed) {
+        return (None, Some(why));
+    }
     let check = apply_patch::apply(&fixed, fs, cwd);
     let doubts = apply_patch::patch_doubts(&fixed, &check, fs, cwd);
     if !doubts.is_empty() {
@@ -981,25 +1005,34 @@ fn corrected_patch(
 /// `edit`, pi's `edit` with one entry) with
 /// its old and new texts re-indented as the file is
 /// ([`super::reindent`]), when the agent's own matcher then places it
-/// exactly.
-fn reindented_input(row: &DialectRow, call: &Call, path: &str, content: &str) -> Option<Value> {
-    let fields = row.strings?;
+/// exactly; `Err` as [`super::reindent::reindented`]'s.
+fn reindented_input(
+    row: &DialectRow,
+    call: &Call,
+    path: &str,
+    content: &str,
+) -> Result<Value, Option<String>> {
+    let fields = row.strings.ok_or(None)?;
     let mut input = call.input.clone();
     // The one edit: the input itself, or the only entry of its list (pi's
     // `edits` as an array).
     let edit = match fields.list {
         None => &mut input,
-        Some(key) => match input.get_mut(key)? {
+        Some(key) => match input.get_mut(key).ok_or(None)? {
             Value::Array(edits) if edits.len() == 1 => &mut edits[0],
-            _ => return None,
+            _ => return Err(None),
         },
     };
-    let (old, new) = (text(edit, fields.old).ok()?, text(edit, fields.new).ok()?);
+    let (old, new) = match (text(edit, fields.old), text(edit, fields.new)) {
+        (Ok(old), Ok(new)) => (old, new),
+        _ => return Err(None),
+    };
     let (old, new) = super::reindent::reindented(old, new, content)?;
-    let object = edit.as_object_mut()?;
+    let object = edit.as_object_mut().ok_or(None)?;
     object.insert(fields.old.to_string(), old.into());
     object.insert(fields.new.to_string(), new.into());
-    let check = registry::run_on_file(row.value, &input, path, Some(content), &call.cwd)?;
+    let check =
+        registry::run_on_file(row.value, &input, path, Some(content), &call.cwd).ok_or(None)?;
     let exact = check.outcome.ok
         && !check.outcome.edits.is_empty()
         && check
@@ -1007,7 +1040,7 @@ fn reindented_input(row: &DialectRow, call: &Call, path: &str, content: &str) ->
             .edits
             .iter()
             .all(|m| m.found.is_some() && !m.loose);
-    exact.then_some(input)
+    exact.then_some(input).ok_or(None)
 }
 
 /// The trust checks of each old/new pair of an input a matcher places

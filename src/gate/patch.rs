@@ -104,6 +104,33 @@ fn quote_doubt(patch: &Patch, fixed: &Patch) -> Option<String> {
     })
 }
 
+/// Why srview withholds `fixed`, a correction of the model's `patch`, for
+/// the lines it re-indents: a hunk's new lines would mean something else
+/// ([`super::reindent::meaning_changed`], hunk by hunk in order).
+pub(super) fn reindent_doubt(patch: &Patch, fixed: &Patch) -> Option<String> {
+    fn hunks(patch: &Patch) -> Vec<(Vec<&str>, Vec<&str>)> {
+        patch
+            .sections
+            .iter()
+            .filter_map(|section| match section {
+                Section::Update { chunks, .. } => Some(chunks),
+                _ => None,
+            })
+            .flatten()
+            .map(|chunk| (chunk.old_lines(), chunk.new_lines()))
+            .collect()
+    }
+    let (sent, made) = (hunks(patch), hunks(fixed));
+    if sent.len() != made.len() {
+        return None;
+    }
+    sent.iter()
+        .zip(&made)
+        .find_map(|((sent_old, sent_new), (old, new))| {
+            super::reindent::meaning_changed(sent_old, sent_new, old, new)
+        })
+}
+
 /// The patch as Codex's `updatedInput` carries it: `{"command": patch}`.
 fn as_input(call: &Call, text: String) -> serde_json::Value {
     let mut input = call.input.clone();
@@ -204,9 +231,11 @@ pub(super) fn codex(call: &Call, fs: &dyn PatchFs) -> Finding {
         )
     } else {
         let text = render(&tight);
-        match stands(&tight, fs, cwd).and_then(|()| match quote_doubt(&patch, &tight) {
-            Some(why) => Err(why),
-            None => Ok(()),
+        match stands(&tight, fs, cwd).and_then(|()| {
+            match reindent_doubt(&patch, &tight).or_else(|| quote_doubt(&patch, &tight)) {
+                Some(why) => Err(why),
+                None => Ok(()),
+            }
         }) {
             Ok(()) => (Some(as_input(call, text)), None),
             Err(why) => (None, Some(why)),
@@ -303,9 +332,11 @@ fn failing(
     }
     let fixed = apply_patch::fix_patch(patch, fs, cwd);
     let (corrected, withheld) = if fixed.complete {
-        match stands(&fixed.patch, fs, cwd).and_then(|()| match quote_doubt(patch, &fixed.patch) {
-            Some(why) => Err(why),
-            None => Ok(()),
+        match stands(&fixed.patch, fs, cwd).and_then(|()| {
+            match reindent_doubt(patch, &fixed.patch).or_else(|| quote_doubt(patch, &fixed.patch)) {
+                Some(why) => Err(why),
+                None => Ok(()),
+            }
         }) {
             Ok(()) => (Some(as_input(call, fixed.text)), None),
             Err(why) => (None, Some(why)),

@@ -120,3 +120,94 @@ fn a_quote_repair_never_straightens_the_models_own_curly_quotes() {
         );
     }
 }
+
+/// The model sends a method unindented (reading it as top level) and adds
+/// a top-level `def main():` after it: re-indented by the file's four
+/// columns, `main` would become a method without `self`. Its old text at
+/// column 0 where the file's is indented, and a new line at column 0 that
+/// stands for none of its old lines: no correction, said why. Its lines
+/// changed in place are still re-indented (a recorded Gemini CLI call,
+/// `every_recorded_call_of_the_agents_with_fuzzy_matchers_is_judged`).
+#[test]
+fn a_reindentation_never_moves_new_code_into_another_block() {
+    let file = "class Service:\n    def run(self, items):\n        for it in items:\n            \
+                if it.ok:\n                self.handle(it)\n        return len(items)\n\n    \
+                def handle(self, it):\n        pass\n";
+    let old = "def handle(self, it):\n    pass\n";
+    let new = "def handle(self, it):\n    pass\n\n\ndef main():\n    Service().run([])\n";
+    let policy = Policy::parse("failing=repair").expect("a policy");
+    for agent in AGENTS {
+        let judgment = judge_on(agent, &payload_for(agent, old, new), file, &policy);
+        let why = match agent {
+            // Cline's editor gets srview's exact-string diagnosis only.
+            GateAgent::ClineCli => "No corrected edit",
+            _ => {
+                "No corrected edit: the old text starts at column 0 where the file's lines are \
+                 indented by 4 columns, and its new line `def main():` at column 0 stands for \
+                 none of them: whether the model means it at the file's top level or in their \
+                 block cannot be told."
+            }
+        };
+        assert_withheld(&judgment, why);
+    }
+}
+
+/// A re-indentation that would move the content lines of a triple-quoted
+/// string (what the program prints) is withheld, said why.
+#[test]
+fn a_reindentation_never_touches_a_multi_line_string() {
+    let file = "class Cli:\n    def help(self):\n        return \"usage\"\n";
+    let old = "  def help(self):\n    return \"usage\"\n";
+    let new = "  def help(self):\n    return \"\"\"\\\nUsage:\n  cli run FILE\n\"\"\"\n";
+    let policy = Policy::parse("failing=repair").expect("a policy");
+    for agent in AGENTS {
+        let judgment = judge_on(agent, &payload_for(agent, old, new), file, &policy);
+        let why = match agent {
+            GateAgent::ClineCli => "No corrected edit",
+            _ => {
+                "No corrected edit: its lines hold a string literal that runs over several lines \
+                 (`return \"\"\"\\`), whose content re-indenting would change."
+            }
+        };
+        assert_withheld(&judgment, why);
+    }
+    // Without the string, the same edit is re-indented (checked with the
+    // agent's own matcher).
+    let new = "  def help(self):\n    return \"usage: cli run FILE\"\n";
+    for agent in [GateAgent::GeminiCli, GateAgent::Opencode, GateAgent::Pi] {
+        let judgment = judge_on(agent, &payload_for(agent, old, new), file, &policy);
+        let input = corrected_input(&judgment, file);
+        assert!(
+            input
+                .to_string()
+                .contains("        return \\\"usage: cli run FILE\\\""),
+            "{agent:?}: {input}"
+        );
+    }
+}
+
+/// OpenCode's loose stage places `return item` at the first of two places
+/// it occurs (the second inside `return item.qty`): the diagnosis says the
+/// edit cannot tell which is meant, and no re-indented edit picks one.
+#[test]
+fn a_reindented_edit_never_picks_one_of_several_places() {
+    let file = "def find_item(items, name):\n    for item in items:\n        if item.name == \
+                name:\n            return item\n    return None\n\n\ndef restock(item, amount):\n    \
+                item.qty += amount\n    return item.qty\n";
+    for agent in [GateAgent::Opencode, GateAgent::GeminiCli, GateAgent::Pi] {
+        let payload = payload_for(agent, "return item", "return item  # first match");
+        let judgment = judge_on(agent, &payload, file, &Policy::default());
+        assert_withheld(&judgment, "");
+        let reason = deny_reason(&judgment);
+        assert!(!reason.contains("rewrote"), "{agent:?}: {reason}");
+        if agent == GateAgent::Opencode {
+            assert!(
+                reason.contains(
+                    "oldString occurs 2 times (line 4, line 10): the edit cannot tell which is \
+                     meant, so no corrected edit is offered."
+                ),
+                "{reason}"
+            );
+        }
+    }
+}
