@@ -211,3 +211,67 @@ fn a_reindented_edit_never_picks_one_of_several_places() {
         }
     }
 }
+
+/// A line that occurs nowhere as sent, two near copies of it in the file
+/// (`price*qty`, `price * qty`): the diagnosis names both places, not
+/// "every line occurs several times", and the withheld correction names
+/// the edit it speaks of (it said "of 1 of them" after no list).
+#[test]
+fn a_line_with_two_near_copies_is_said_as_it_is() {
+    let file = "def net(price, qty):\n    total = price*qty\n    return total\n\n\ndef gross(price, \
+                qty):\n    total = price * qty\n    return total * 1.2\n";
+    let (old, new) = (
+        "    total = price  *  qty\n",
+        "    total = round(price * qty, 2)\n",
+    );
+    for (agent, field) in [
+        (GateAgent::GeminiCli, "old_string"),
+        (GateAgent::Pi, "oldText"),
+    ] {
+        let judgment = judge_on(
+            agent,
+            &payload_for(agent, old, new),
+            file,
+            &Policy::default(),
+        );
+        assert_eq!(judgment.case, Case::Failing, "{agent:?}");
+        let reason = deny_reason(&judgment);
+        assert!(
+            reason.contains(&format!(
+                "\n{field} does not occur in the file; no single closest region: line 2 and \
+                 line 7 could each be the place.\nNo corrected edit: srview cannot stand behind \
+                 a correction of this edit.\n"
+            )),
+            "{agent:?}: {reason}"
+        );
+        assert!(!reason.contains("several times"), "{agent:?}: {reason}");
+    }
+}
+
+/// The model writes curly quotes where the file has straight ones (line
+/// 4's `it's`) and keeps line 3's curly ones, which the file has too: the
+/// correction would write line 3's quotes straight, and the message says
+/// so, not "the model's straight ones" (the model wrote curly ones).
+#[test]
+fn a_withheld_quote_correction_says_the_models_quotes_as_they_are() {
+    let file = "def greet(name):\n    print(f\"Don\u{2019}t panic, {name}\")\n    print(\"Say \
+                \u{201C}hello\u{201D} to \u{201C}everyone\u{201D}\")\n    return \"it's fine\"\n";
+    let old = "    print(\"Say \u{201C}hello\u{201D} to \u{201C}everyone\u{201D}\")\n    return \
+               \"it\u{2019}s fine\"\n";
+    let new = "    print(\"Say \u{201C}hello\u{201D} to \u{201C}everyone\u{201D}\")\n    return \
+               \"it\u{2019}s ok\"\n";
+    let agent = GateAgent::GeminiCli;
+    let judgment = judge_on(
+        agent,
+        &payload_for(agent, old, new),
+        file,
+        &Policy::default(),
+    );
+    assert_withheld(
+        &judgment,
+        "\nNo corrected edit: the corrected edit would write straight quotes over the file's \
+         curly ones, which the model does not mean to change: srview cannot tell which of the \
+         file's quotes each of the model's stands for.\n",
+    );
+    assert!(!deny_reason(&judgment).contains("the model's straight ones"));
+}
