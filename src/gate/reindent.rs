@@ -291,4 +291,37 @@ mod tests {
         assert_eq!(reindented("qty: int", "qty: str\n", file), Err(None));
         assert_eq!(reindented("  weight: int\n", "  w: int\n", file), Err(None));
     }
+
+    #[test]
+    fn a_reindentation_that_changes_the_nesting_is_told() {
+        // Nothing moved: nothing to say.
+        let same = ["    x = 1"];
+        assert_eq!(meaning_changed(&same, &same, &same, &same), None);
+        // Each line one level in, as the file is: the nesting kept.
+        let (old, new) = (["  if x:", "    y()"], ["  if x:", "    y()", "  z()"]);
+        let (file_old, file_new) = (
+            ["    if x:", "        y()"],
+            ["    if x:", "        y()", "    z()"],
+        );
+        assert_eq!(meaning_changed(&old, &new, &file_old, &file_new), None);
+        // A line the model wrote left of its old lines, moved level with
+        // them.
+        let new = ["  if x:", "    y()", "z()"];
+        let moved = ["    if x:", "        y()", "    z()"];
+        assert_eq!(
+            meaning_changed(&old, &new, &file_old, &moved),
+            Some(
+                "re-indented as the file is, the new line `z()` would sit at another depth \
+                 against the old lines than the model wrote it"
+                    .to_string()
+            )
+        );
+        // A template literal's lines: never moved.
+        let new = ["  if x:", "    y(`a", "b`)"];
+        let moved = ["    if x:", "        y(`a", "    b`)"];
+        assert!(
+            meaning_changed(&old, &new, &file_old, &moved)
+                .is_some_and(|why| why.contains("a string literal that runs over several lines"))
+        );
+    }
 }
