@@ -764,7 +764,7 @@ fn check_names_the_stage_and_the_detected_dialect() {
     );
     // `return 7` for `return 1`: what it should become cannot be told.
     assert!(
-        said.ends_with("no corrected edit: srview cannot stand behind a correction of 1 of them\n"),
+        said.ends_with("no corrected edit: srview cannot stand behind a correction of this edit\n"),
         "{said}"
     );
 }

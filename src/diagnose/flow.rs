@@ -263,6 +263,14 @@ fn analyse(
             .or_else(|| elided_region(ctx, &pb.search))
             .unwrap_or_else(|| closest(&ctx.file, &pb.search)),
     };
+    // "Every SEARCH line occurs several times in the file" only where it
+    // is so (a fresh tester's find: said of a line that occurs nowhere, the
+    // file holding two near copies of it): else the places the whole text
+    // occurs, white space, case and look-alikes aside, tie.
+    let found = match found {
+        Found::Vague => near_copies(ctx, &pb.search).unwrap_or(Found::Vague),
+        found => found,
+    };
     let mut region = match found {
         Found::Region(r) => Some(r),
         Found::Tie(a, b) => {
@@ -583,6 +591,37 @@ fn elided_region(ctx: &Ctx, search: &[&str]) -> Option<Found> {
     let (a, b) = span?;
     let similarity = text_similarity(&search.join("\n"), ctx.file.joined(a, b));
     Some(Found::Region(Region::exact(a, b, similarity.min(0.999))))
+}
+
+/// The first two places `search` occurs at line by line with white space,
+/// case and look-alike characters ignored, as a tie, when one of its lines
+/// does not occur as written (trimmed) at two places at least; `None` when
+/// every line does, or the text occurs so at fewer than two places.
+fn near_copies(ctx: &Ctx, search: &[&str]) -> Option<Found> {
+    let n = ctx.file.line_count();
+    let twice = |line: &str| {
+        let want = js_trim(line);
+        want.is_empty()
+            || (0..n)
+                .filter(|&i| js_trim(ctx.file.line(i)) == want)
+                .nth(1)
+                .is_some()
+    };
+    if search.is_empty() || search.iter().all(|line| twice(line)) {
+        return None;
+    }
+    let key = |line: &str| super::normalize::loose_hash(line);
+    let keys: Vec<u64> = search.iter().map(|line| key(line)).collect();
+    let m = keys.len();
+    let mut places = (0..n.saturating_sub(m - 1))
+        .filter(|&i| (0..m).all(|j| key(ctx.file.line(i + j)) == keys[j]));
+    let (a, b) = (places.next()?, places.next()?);
+    let joined = search.join("\n");
+    let region = |at: usize| {
+        let similarity = text_similarity(&joined, ctx.file.joined(at, at + m));
+        Region::exact(at, at + m, similarity.min(0.999))
+    };
+    Some(Found::Tie(region(a), region(b)))
 }
 
 /// The SEARCH line (0-based) most like one line of the file, at or above

@@ -166,10 +166,16 @@ pub fn correct(
     }
     let uncorrected = edits.iter().filter(|e| e.corrected_old.is_none()).count();
     let (input, withheld) = if uncorrected > 0 {
+        // Said of the edits by name (a fresh tester's find: "of 1 of them"
+        // after a sentence naming no edits).
+        let which = match texts.len() {
+            1 => "this edit".to_string(),
+            all => format!("{uncorrected} of the {all} edits"),
+        };
         (
             None,
             Some(format!(
-                "no corrected edit: srview cannot stand behind a correction of {uncorrected} of them"
+                "no corrected edit: srview cannot stand behind a correction of {which}"
             )),
         )
     } else {

@@ -232,9 +232,12 @@ fn exact_string(tool: &str, call: &Call, fs: &dyn PatchFs) -> Finding {
     // Whole lines indented unlike the file (curly quotes for its straight
     // ones too): re-indented as srview re-indents a loose hunk, new lines
     // included; the exact-string diagnosis does not re-indent.
-    let reindented = match (&suggestion, &edit, content.as_deref()) {
-        (None, Edit::ClaudeEdit { .. }, Some(content)) => reindented_edit(&edit, content),
-        _ => None,
+    let (reindented, reindent_why) = match (&suggestion, &edit, content.as_deref()) {
+        (None, Edit::ClaudeEdit { .. }, Some(content)) => match reindented_edit(&edit, content) {
+            Ok(edit) => (Some(edit), None),
+            Err(why) => (None, why),
+        },
+        _ => (None, None),
     };
     let suggestion = suggestion.or(reindented.clone());
     let missing = matches!(error, EditError::ClaudeFileMissing)
@@ -242,7 +245,14 @@ fn exact_string(tool: &str, call: &Call, fs: &dyn PatchFs) -> Finding {
     let (corrected, withheld) = match &suggestion {
         Some(suggested) => stand_behind(suggested, &edit, content.as_deref(), &call.input),
         None if missing.is_some() => (None, None),
-        None => (None, Some("srview cannot tell the text meant".to_string())),
+        None => (
+            None,
+            Some(
+                reindent_why
+                    .clone()
+                    .unwrap_or("srview cannot tell the text meant".into()),
+            ),
+        ),
     };
     let mut explanation = String::new();
     let quotes = matches!(error, EditError::ClaudeQuoteNormalised { .. });
@@ -258,10 +268,15 @@ fn exact_string(tool: &str, call: &Call, fs: &dyn PatchFs) -> Finding {
         ));
     }
     if let Some(d) = diagnosis {
-        // The diagnosis withholds a correction the re-indentation gives:
-        // its sentence saying so is left out.
+        // The diagnosis withholds a correction the re-indentation gives,
+        // or the re-indentation's own reason says why none is offered: its
+        // sentence saying so is left out.
         let message = match d.message.split_once(" No corrected edit:") {
-            Some((said, _)) if reindented.is_some() && corrected.is_some() => said,
+            Some((said, _))
+                if (reindented.is_some() && corrected.is_some()) || reindent_why.is_some() =>
+            {
+                said
+            }
             _ => d.message.as_str(),
         };
         // A diagnosis that opens with the agent's own error (said just
@@ -291,7 +306,8 @@ fn exact_string(tool: &str, call: &Call, fs: &dyn PatchFs) -> Finding {
 /// A Claude Code `Edit` whose old text is whole lines indented unlike the
 /// file, re-indented ([`super::reindent`]); curly quotes where the file has
 /// straight ones are made straight in both texts first.
-fn reindented_edit(edit: &Edit, content: &str) -> Option<Edit> {
+/// `Err` as [`super::reindent::reindented`]'s.
+fn reindented_edit(edit: &Edit, content: &str) -> Result<Edit, Option<String>> {
     let Edit::ClaudeEdit {
         file_path,
         old_string,
@@ -299,7 +315,7 @@ fn reindented_edit(edit: &Edit, content: &str) -> Option<Edit> {
         replace_all: false,
     } = edit
     else {
-        return None;
+        return Err(None);
     };
     let curly = |t: &str| t.contains(['\u{2018}', '\u{2019}', '\u{201C}', '\u{201D}']);
     let (old, new) = if curly(old_string) && !curly(content) {
@@ -311,7 +327,7 @@ fn reindented_edit(edit: &Edit, content: &str) -> Option<Edit> {
     } else {
         super::reindent::reindented(old_string, new_string, content)?
     };
-    Some(Edit::ClaudeEdit {
+    Ok(Edit::ClaudeEdit {
         file_path: file_path.clone(),
         old_string: old,
         new_string: new,
@@ -374,7 +390,24 @@ fn stand_behind(
         )]),
         Edit::ClaudeWrite { .. } => quotes_of([]),
     };
-    if let Some(why) = drops_curly_quotes(texts(model), texts(suggested)) {
+    let pair = |edit: &Edit| match edit {
+        Edit::ClaudeEdit {
+            old_string,
+            new_string,
+            ..
+        } => (old_string.clone(), new_string.clone()),
+        Edit::ClineEditor {
+            old_text, new_text, ..
+        } => (
+            old_text.clone().unwrap_or_default(),
+            new_text.clone().unwrap_or_default(),
+        ),
+        Edit::ClaudeWrite { .. } => (String::new(), String::new()),
+    };
+    let ((model_old, model_new), (fixed_old, fixed_new)) = (pair(model), pair(suggested));
+    if let Some(why) = own_curly_quotes(&[(&model_old, &model_new)], &[(&fixed_old, &fixed_new)])
+        .or_else(|| drops_curly_quotes(texts(model), texts(suggested)))
+    {
         return (None, Some(why));
     }
     let mut corrected = input.clone();
@@ -427,15 +460,88 @@ pub(super) fn drops_curly_quotes(
     model: ((isize, isize), (isize, isize)),
     corrected: ((isize, isize), (isize, isize)),
 ) -> Option<String> {
-    let ((_, model_old), (_, model_new)) = model;
+    let ((model_curly_old, model_old), (model_curly_new, model_new)) = model;
     let ((curly_old, _), (curly_new, _)) = corrected;
     let removed_by_model = (model_old - model_new).max(0);
+    // Said as it is: the model's quotes may be curly too (a fresh tester's
+    // find: "the model's straight ones" where the model wrote curly ones).
+    let model_straight = model_curly_old + model_curly_new == 0;
     (curly_old - curly_new > removed_by_model).then(|| {
-        "the corrected edit would replace the file's curly quotes with the model's straight \
-         ones, which the model does not mean to change: srview cannot tell which curly quote \
-         each of the model's stands for"
-            .to_string()
+        if model_straight {
+            "the corrected edit would replace the file's curly quotes with the model's straight \
+             ones, which the model does not mean to change: srview cannot tell which curly quote \
+             each of the model's stands for"
+                .to_string()
+        } else {
+            "the corrected edit would write straight quotes over the file's curly ones, which \
+             the model does not mean to change: srview cannot tell which of the file's quotes \
+             each of the model's stands for"
+                .to_string()
+        }
     })
+}
+
+/// Why a correction that writes the model's curly quotes straight (read
+/// as the file's straight ones: its old text has fewer curly quotes than
+/// the model's) is withheld: a line of the model's new text that stands
+/// for none of its old lines holds curly quotes of its own, and which of
+/// them are meant straight (a string's delimiters) and which curly (an
+/// apostrophe in its prose) cannot be told. A new line stands for an old
+/// line when a line diff of the two texts (quotes and indentation aside)
+/// pairs them and it holds the same curly quotes in the same order (the
+/// model's `“low”` made `“LOW”`); an added line stands for none. A fresh
+/// tester's find: an added `subtitle = 'You’re in the “beta” programme'`
+/// straightened to `'You're ...'`, a Python SyntaxError. `model`,
+/// `corrected`: each edit's (or hunk's) old and new texts.
+pub(super) fn own_curly_quotes(
+    model: &[(&str, &str)],
+    corrected: &[(&str, &str)],
+) -> Option<String> {
+    let curly = |text: &str| quotes(text).0;
+    let sent: isize = model.iter().map(|(old, _)| curly(old)).sum();
+    let kept: isize = corrected.iter().map(|(old, _)| curly(old)).sum();
+    if sent <= kept {
+        return None;
+    }
+    let marks = |line: &str| -> Vec<char> {
+        line.chars()
+            .filter(|c| matches!(c, '\u{2018}' | '\u{2019}' | '\u{201C}' | '\u{201D}'))
+            .collect()
+    };
+    model.iter().find_map(|(old, new)| {
+        let (old, new): (Vec<&str>, Vec<&str>) = (old.lines().collect(), new.lines().collect());
+        let key = |line: &&str| straight_quotes(line.trim());
+        let keys = |lines: &[&str]| lines.iter().map(key).collect::<Vec<String>>();
+        // The old line each new line is paired with, if any.
+        let mut paired: Vec<Option<usize>> = vec![None; new.len()];
+        for op in crate::textdiff::ops(&keys(&old), &keys(&new), None) {
+            let (olds, news) = (op.old_range(), op.new_range());
+            for (o, n) in olds.zip(news) {
+                paired[n] = Some(o);
+            }
+        }
+        new.iter()
+            .zip(&paired)
+            .find(|(line, pair)| {
+                curly(line) > 0 && pair.is_none_or(|o| marks(old[o]) != marks(line))
+            })
+            .map(|(line, _)| {
+                format!(
+                    "the model wrote curly quotes where the file has straight ones, and its new \
+                     line `{}` holds curly quotes of its own: srview cannot tell which of them \
+                     it means as straight quotes",
+                    line.trim()
+                )
+            })
+    })
+}
+
+/// Old and new texts, borrowed.
+pub(super) fn borrowed(pairs: &[(String, String)]) -> Vec<(&str, &str)> {
+    pairs
+        .iter()
+        .map(|(o, n)| (o.as_str(), n.as_str()))
+        .collect()
 }
 
 /// The summed [`quotes`] of old and new texts.
@@ -687,17 +793,21 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
             match call_correct::correct(row, &call.input, content, (path, &call.cwd), &outcome) {
                 Some(correction) => {
                     // Computed once: it runs the agent's matcher again.
-                    let reindented = correction
-                        .input
-                        .is_none()
-                        .then(|| reindented_input(row, call, path, content))
-                        .flatten();
+                    let (reindented, reindent_why) = match correction.input {
+                        Some(_) => (None, None),
+                        None => match reindented_input(row, call, path, content) {
+                            Ok(input) => (Some(input), None),
+                            Err(why) => (None, why),
+                        },
+                    };
                     for explained in &correction.edits {
                         // The exact-string diagnosis withholds a correction
                         // the re-indentation gives: its sentence saying so
                         // is left out.
                         let message = match explained.message.split_once(" No corrected edit:") {
-                            Some((said, _)) if reindented.is_some() => said,
+                            Some((said, _)) if reindented.is_some() || reindent_why.is_some() => {
+                                said
+                            }
                             _ => explained.message.as_str(),
                         };
                         let terms = row
@@ -715,19 +825,27 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
                         quotes_of(pairs.iter().map(|(o, n)| (o.as_str(), n.as_str())))
                     };
                     let candidate = correction.input.or(reindented);
-                    let dropped = candidate
-                        .as_ref()
-                        .and_then(|input| drops_curly_quotes(delta(&call.input), delta(input)));
+                    let own_pairs = |input: &Value| {
+                        row.strings
+                            .and_then(|fields| call_correct::pairs(fields, input))
+                            .unwrap_or_default()
+                    };
+                    let dropped = candidate.as_ref().and_then(|input| {
+                        let (sent, fixed) = (own_pairs(&call.input), own_pairs(input));
+                        own_curly_quotes(&borrowed(&sent), &borrowed(&fixed))
+                            .or_else(|| drops_curly_quotes(delta(&call.input), delta(input)))
+                    });
                     let corrected = candidate
                         .filter(|_| dropped.is_none())
                         .filter(|input| exact_doubts(row, input, Some(content)).is_empty());
-                    let withheld = match (&corrected, dropped.or(correction.withheld)) {
-                        (Some(_), _) => None,
-                        (None, Some(why)) => Some(why),
-                        (None, None) => {
-                            Some("the corrected edit is in doubt (srview's trust checks)".into())
-                        }
-                    };
+                    let withheld =
+                        match (&corrected, dropped.or(reindent_why).or(correction.withheld)) {
+                            (Some(_), _) => None,
+                            (None, Some(why)) => Some(why),
+                            (None, None) => Some(
+                                "the corrected edit is in doubt (srview's trust checks)".into(),
+                            ),
+                        };
                     (corrected, withheld)
                 }
                 None => (None, None),
@@ -827,6 +945,9 @@ fn corrected_patch(
         }
         fixed.patch
     };
+    if let Some(why) = super::patch::reindent_doubt(&patch, &fixed) {
+        return (None, Some(why));
+    }
     let check = apply_patch::apply(&fixed, fs, cwd);
     let doubts = apply_patch::patch_doubts(&fixed, &check, fs, cwd);
     if !doubts.is_empty() {
@@ -869,25 +990,34 @@ fn corrected_patch(
 /// `edit`, pi's `edit` with one entry) with
 /// its old and new texts re-indented as the file is
 /// ([`super::reindent`]), when the agent's own matcher then places it
-/// exactly.
-fn reindented_input(row: &DialectRow, call: &Call, path: &str, content: &str) -> Option<Value> {
-    let fields = row.strings?;
+/// exactly; `Err` as [`super::reindent::reindented`]'s.
+fn reindented_input(
+    row: &DialectRow,
+    call: &Call,
+    path: &str,
+    content: &str,
+) -> Result<Value, Option<String>> {
+    let fields = row.strings.ok_or(None)?;
     let mut input = call.input.clone();
     // The one edit: the input itself, or the only entry of its list (pi's
     // `edits` as an array).
     let edit = match fields.list {
         None => &mut input,
-        Some(key) => match input.get_mut(key)? {
+        Some(key) => match input.get_mut(key).ok_or(None)? {
             Value::Array(edits) if edits.len() == 1 => &mut edits[0],
-            _ => return None,
+            _ => return Err(None),
         },
     };
-    let (old, new) = (text(edit, fields.old).ok()?, text(edit, fields.new).ok()?);
+    let (old, new) = match (text(edit, fields.old), text(edit, fields.new)) {
+        (Ok(old), Ok(new)) => (old, new),
+        _ => return Err(None),
+    };
     let (old, new) = super::reindent::reindented(old, new, content)?;
-    let object = edit.as_object_mut()?;
+    let object = edit.as_object_mut().ok_or(None)?;
     object.insert(fields.old.to_string(), old.into());
     object.insert(fields.new.to_string(), new.into());
-    let check = registry::run_on_file(row.value, &input, path, Some(content), &call.cwd)?;
+    let check =
+        registry::run_on_file(row.value, &input, path, Some(content), &call.cwd).ok_or(None)?;
     let exact = check.outcome.ok
         && !check.outcome.edits.is_empty()
         && check
@@ -895,7 +1025,7 @@ fn reindented_input(row: &DialectRow, call: &Call, path: &str, content: &str) ->
             .edits
             .iter()
             .all(|m| m.found.is_some() && !m.loose);
-    exact.then_some(input)
+    exact.then_some(input).ok_or(None)
 }
 
 /// The trust checks of each old/new pair of an input a matcher places

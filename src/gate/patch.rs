@@ -77,6 +77,60 @@ fn patch_quotes(text: &str) -> ((isize, isize), (isize, isize)) {
     (side(b'-'), side(b'+'))
 }
 
+/// Each hunk's old lines (context and removed) and new lines (context and
+/// added), as texts (see [`super::judge::own_curly_quotes`]).
+pub(super) fn hunk_texts(patch: &Patch) -> Vec<(String, String)> {
+    patch
+        .sections
+        .iter()
+        .filter_map(|section| match section {
+            Section::Update { chunks, .. } => Some(chunks),
+            _ => None,
+        })
+        .flatten()
+        .map(|chunk| (chunk.old_lines().join("\n"), chunk.new_lines().join("\n")))
+        .collect()
+}
+
+/// Why srview withholds `fixed`, a correction of the model's `patch`, for
+/// its quotes: it straightens curly quotes of the model's own, or the
+/// file's ([`super::judge::own_curly_quotes`],
+/// [`super::judge::drops_curly_quotes`]).
+fn quote_doubt(patch: &Patch, fixed: &Patch) -> Option<String> {
+    let (sent, made) = (hunk_texts(patch), hunk_texts(fixed));
+    use super::judge::borrowed;
+    super::judge::own_curly_quotes(&borrowed(&sent), &borrowed(&made)).or_else(|| {
+        super::judge::drops_curly_quotes(patch_quotes(&render(patch)), patch_quotes(&render(fixed)))
+    })
+}
+
+/// Why srview withholds `fixed`, a correction of the model's `patch`, for
+/// the lines it re-indents: a hunk's new lines would mean something else
+/// ([`super::reindent::meaning_changed`], hunk by hunk in order).
+pub(super) fn reindent_doubt(patch: &Patch, fixed: &Patch) -> Option<String> {
+    fn hunks(patch: &Patch) -> Vec<(Vec<&str>, Vec<&str>)> {
+        patch
+            .sections
+            .iter()
+            .filter_map(|section| match section {
+                Section::Update { chunks, .. } => Some(chunks),
+                _ => None,
+            })
+            .flatten()
+            .map(|chunk| (chunk.old_lines(), chunk.new_lines()))
+            .collect()
+    }
+    let (sent, made) = (hunks(patch), hunks(fixed));
+    if sent.len() != made.len() {
+        return None;
+    }
+    sent.iter()
+        .zip(&made)
+        .find_map(|((sent_old, sent_new), (old, new))| {
+            super::reindent::meaning_changed(sent_old, sent_new, old, new)
+        })
+}
+
 /// The patch as Codex's `updatedInput` carries it: `{"command": patch}`.
 fn as_input(call: &Call, text: String) -> serde_json::Value {
     let mut input = call.input.clone();
@@ -208,10 +262,7 @@ pub(super) fn codex(call: &Call, fs: &dyn PatchFs) -> Finding {
     } else {
         let text = render(&tight);
         match stands(&tight, fs, cwd).and_then(|()| {
-            match super::judge::drops_curly_quotes(
-                patch_quotes(&render(&patch)),
-                patch_quotes(&text),
-            ) {
+            match reindent_doubt(&patch, &tight).or_else(|| quote_doubt(&patch, &tight)) {
                 Some(why) => Err(why),
                 None => Ok(()),
             }
@@ -312,10 +363,7 @@ fn failing(
     let fixed = apply_patch::fix_patch(patch, fs, cwd);
     let (corrected, withheld) = if fixed.complete {
         match stands(&fixed.patch, fs, cwd).and_then(|()| {
-            match super::judge::drops_curly_quotes(
-                patch_quotes(&render(patch)),
-                patch_quotes(&fixed.text),
-            ) {
+            match reindent_doubt(patch, &fixed.patch).or_else(|| quote_doubt(patch, &fixed.patch)) {
                 Some(why) => Err(why),
                 None => Ok(()),
             }

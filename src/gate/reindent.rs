@@ -12,10 +12,203 @@ use crate::dialect::apply_patch::{
     self, LineKind, MemoryFs, Patch, PatchDoubtKind, Section, parse,
 };
 
-/// The corrected old and new texts, or `None` when the edit is not whole
-/// lines, does not match as one loose hunk once, or cannot be re-indented
-/// safely.
-pub(super) fn reindented(old: &str, new: &str, content: &str) -> Option<(String, String)> {
+/// The corrected old and new texts; else `Err(None)` when the edit is not
+/// whole lines, does not match as one loose hunk once, or cannot be
+/// re-indented safely, and `Err(Some(why))` when a re-indentation would be
+/// there but srview cannot stand behind it: the model's old text occurs
+/// at several places once each line is trimmed ([`places`]), or the
+/// re-indented lines would mean something else ([`meaning_changed`]).
+pub(super) fn reindented(
+    old: &str,
+    new: &str,
+    content: &str,
+) -> Result<(String, String), Option<String>> {
+    reindent(old, new, content)
+        .ok_or(None)
+        .and_then(|(old_fixed, new_fixed)| {
+            let at = places(old, content);
+            if at.len() > 1 {
+                let mut named: Vec<String> =
+                    at.iter().take(3).map(|l| format!("line {l}")).collect();
+                if at.len() > 3 {
+                    named.push("...".to_string());
+                }
+                return Err(Some(format!(
+                    "the old text occurs at more than one place once each line is trimmed ({}): \
+                 srview cannot tell which one is meant",
+                    named.join(", ")
+                )));
+            }
+            fn lines(text: &str) -> Vec<&str> {
+                text.lines().collect()
+            }
+            let sent = (lines(old), lines(new));
+            match meaning_changed(&sent.0, &sent.1, &lines(&old_fixed), &lines(&new_fixed)) {
+                Some(why) => Err(Some(why)),
+                None => Ok((old_fixed, new_fixed)),
+            }
+        })
+}
+
+/// The 1-based lines where `old` occurs in `content` with every line
+/// trimmed (the agents' matchers find a substring: a text's first line
+/// at a line's end, its last at a line's start unless it ends with a
+/// newline, a one-line text without one anywhere in a line), the first
+/// four.
+fn places(old: &str, content: &str) -> Vec<usize> {
+    let want: Vec<&str> = old.lines().map(str::trim).collect();
+    let Some((&first, rest)) = want.split_first() else {
+        return Vec::new();
+    };
+    let whole_last = old.ends_with('\n');
+    let lines: Vec<&str> = content.lines().map(str::trim).collect();
+    let mut at = Vec::new();
+    for start in 0..lines.len() {
+        let fits = if rest.is_empty() && whole_last {
+            lines[start].ends_with(first)
+        } else if rest.is_empty() {
+            lines[start].contains(first)
+        } else {
+            lines[start].ends_with(first)
+                && lines.len() - start > rest.len()
+                && rest.iter().enumerate().all(|(k, want)| {
+                    let line = lines[start + 1 + k];
+                    if k + 1 == rest.len() && !whole_last {
+                        line.starts_with(want)
+                    } else {
+                        line == *want
+                    }
+                })
+        };
+        if fits {
+            at.push(start + 1);
+            if at.len() == 4 {
+                break;
+            }
+        }
+    }
+    at
+}
+
+/// The columns of white space a line starts with.
+fn lead(line: &str) -> usize {
+    line.len() - line.trim_start_matches([' ', '\t']).len()
+}
+
+/// Whether a line opens (or closes) a string literal that runs over more
+/// than one line: an odd number of `"""`, `'''` or backticks (Python's
+/// triple-quoted strings, JavaScript's template literals), or a Rust raw
+/// string (`r\"`, `r#\"`) with an odd number of `\"`. A line-based
+/// heuristic: it errs towards seeing one.
+fn opens_multiline_string(line: &str) -> bool {
+    let odd = |mark: &str| line.matches(mark).count() % 2 == 1;
+    odd("\"\"\"")
+        || odd("'''")
+        || odd("`")
+        || ((line.contains("r\"") || line.contains("r#")) && odd("\""))
+}
+
+/// Why a correction that re-indents the model's lines (`model_old`,
+/// `model_new`: as sent; `fixed_old`, `fixed_new`: as corrected, the old
+/// lines the file's own) would write something the model does not mean;
+/// `None` when no new line moves, or each keeps its meaning. A fresh
+/// tester's finds: a method sent unindented with a new `def main():` after
+/// it, both moved in by the file's four columns (`main` became a method
+/// without `self`); the content lines of a triple-quoted string moved in
+/// (the program's output changed).
+pub(super) fn meaning_changed(
+    model_old: &[&str],
+    model_new: &[&str],
+    fixed_old: &[&str],
+    fixed_new: &[&str],
+) -> Option<String> {
+    let blank = |line: &&str| line.trim().is_empty();
+    let moved = model_new.len() != fixed_new.len()
+        || model_new
+            .iter()
+            .zip(fixed_new)
+            .any(|(sent, fixed)| !blank(sent) && sent[..lead(sent)] != fixed[..lead(fixed)]);
+    if !moved {
+        return None;
+    }
+    if let Some(line) = model_old
+        .iter()
+        .chain(model_new)
+        .find(|line| opens_multiline_string(line))
+    {
+        return Some(format!(
+            "its lines hold a string literal that runs over several lines (`{}`), whose \
+             content re-indenting would change",
+            line.trim()
+        ));
+    }
+    // The model's old text at column 0 where the file's is indented: it
+    // reads the nesting otherwise than the file has it. Its new lines
+    // nested in what it wrote, or standing for its old lines (a line
+    // diff, indentation aside: the same line or one changed in place),
+    // keep their place re-indented; a line it adds at column 0 may be
+    // meant at the file's top level (the fresh tester's `def main():`)
+    // or in the block: that cannot be told.
+    let least = |lines: &[&str]| lines.iter().filter(|l| !blank(l)).map(|l| lead(l)).min();
+    if let (Some(0), Some(file)) = (least(model_old), least(fixed_old))
+        && file > 0
+    {
+        let (old_keys, new_keys): (Vec<&str>, Vec<&str>) = (
+            model_old.iter().map(|l| l.trim()).collect(),
+            model_new.iter().map(|l| l.trim()).collect(),
+        );
+        let mut paired = vec![false; model_new.len()];
+        for op in crate::textdiff::ops(&old_keys, &new_keys, None) {
+            for (_, n) in op.old_range().zip(op.new_range()) {
+                paired[n] = true;
+            }
+        }
+        if let Some((line, _)) = model_new
+            .iter()
+            .zip(&paired)
+            .find(|(line, paired)| !blank(line) && lead(line) == 0 && !**paired)
+        {
+            return Some(format!(
+                "the old text starts at column 0 where the file's lines are indented by {file} \
+                 columns, and its new line `{}` at column 0 stands for none of them: whether \
+                 the model means it at the file's top level or in their block cannot be told",
+                line.trim()
+            ));
+        }
+    }
+    if model_old.len() != fixed_old.len() || model_new.len() != fixed_new.len() {
+        return Some("the re-indented lines cannot be matched to the lines as sent".to_string());
+    }
+    // Each new line above, level with or below each old line, as sent and
+    // as corrected: a re-indentation keeps every one of these.
+    let mut levels: Vec<(usize, usize)> = model_old
+        .iter()
+        .zip(fixed_old)
+        .filter(|(sent, _)| !blank(sent))
+        .map(|(sent, fixed)| (lead(sent), lead(fixed)))
+        .collect();
+    levels.sort_unstable();
+    levels.dedup();
+    model_new
+        .iter()
+        .zip(fixed_new)
+        .filter(|(sent, _)| !blank(sent))
+        .find(|(sent, fixed)| {
+            levels
+                .iter()
+                .any(|&(o, f)| lead(sent).cmp(&o) != lead(fixed).cmp(&f))
+        })
+        .map(|(sent, _)| {
+            format!(
+                "re-indented as the file is, the new line `{}` would sit at another depth \
+                 against the old lines than the model wrote it",
+                sent.trim()
+            )
+        })
+}
+
+/// [`reindented`] before the checks of what it means.
+fn reindent(old: &str, new: &str, content: &str) -> Option<(String, String)> {
     let ends = old.ends_with('\n');
     if old.trim().is_empty() || ends != (new.ends_with('\n') || new.is_empty()) {
         return None;
@@ -89,13 +282,46 @@ mod tests {
         );
         assert_eq!(
             fixed,
-            Some((
+            Ok((
                 "    qty: int\n    price: float\n".to_string(),
                 "    qty: int\n    price: float\n    sku: str = \"\"\n".to_string()
             ))
         );
         // Not whole lines, or nowhere near: nothing.
-        assert_eq!(reindented("qty: int", "qty: str\n", file), None);
-        assert_eq!(reindented("  weight: int\n", "  w: int\n", file), None);
+        assert_eq!(reindented("qty: int", "qty: str\n", file), Err(None));
+        assert_eq!(reindented("  weight: int\n", "  w: int\n", file), Err(None));
+    }
+
+    #[test]
+    fn a_reindentation_that_changes_the_nesting_is_told() {
+        // Nothing moved: nothing to say.
+        let same = ["    x = 1"];
+        assert_eq!(meaning_changed(&same, &same, &same, &same), None);
+        // Each line one level in, as the file is: the nesting kept.
+        let (old, new) = (["  if x:", "    y()"], ["  if x:", "    y()", "  z()"]);
+        let (file_old, file_new) = (
+            ["    if x:", "        y()"],
+            ["    if x:", "        y()", "    z()"],
+        );
+        assert_eq!(meaning_changed(&old, &new, &file_old, &file_new), None);
+        // A line the model wrote left of its old lines, moved level with
+        // them.
+        let new = ["  if x:", "    y()", "z()"];
+        let moved = ["    if x:", "        y()", "    z()"];
+        assert_eq!(
+            meaning_changed(&old, &new, &file_old, &moved),
+            Some(
+                "re-indented as the file is, the new line `z()` would sit at another depth \
+                 against the old lines than the model wrote it"
+                    .to_string()
+            )
+        );
+        // A template literal's lines: never moved.
+        let new = ["  if x:", "    y(`a", "b`)"];
+        let moved = ["    if x:", "        y(`a", "    b`)"];
+        assert!(
+            meaning_changed(&old, &new, &file_old, &moved)
+                .is_some_and(|why| why.contains("a string literal that runs over several lines"))
+        );
     }
 }

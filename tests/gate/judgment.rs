@@ -469,7 +469,7 @@ fn every_deny_says_what_to_do_next() {
          apply. The old_string and new_string are identical in file: \
          /home/user/project/inventory.py\n\
          No changes to make: old_string and new_string are exactly the same.\n\
-         No corrected edit: srview cannot stand behind a correction of 1 of them.\n\
+         No corrected edit: srview cannot stand behind a correction of this edit.\n\
          Nothing needs sending if the file already reads as meant; if a change was meant, send \
          the edit again with the change in its new text."
     );

@@ -1,0 +1,277 @@
+//! Corrections srview must not offer (a fresh tester's finds): a quote
+//! repair that straightens the model's own curly quotes in a line it adds,
+//! a re-indentation that changes the code's nesting or a multi-line
+//! string's content, a re-indented edit that picks one of two places, and
+//! sentences of the diagnosis that were not true.
+
+use super::*;
+
+/// Every agent with an old/new string edit tool (Codex: the same edit as a
+/// patch), each in its own payload shape.
+const AGENTS: [GateAgent; 7] = [
+    GateAgent::ClaudeCode,
+    GateAgent::Codex,
+    GateAgent::GeminiCli,
+    GateAgent::QwenCode,
+    GateAgent::Opencode,
+    GateAgent::Pi,
+    GateAgent::ClineCli,
+];
+
+/// `agent`'s payload replacing `old` with `new` in inventory.py (Codex: a
+/// one-hunk patch of the same lines, both texts whole lines).
+fn payload_for(agent: GateAgent, old: &str, new: &str) -> Vec<u8> {
+    match agent {
+        GateAgent::Codex => {
+            let mut body = String::from("@@\n");
+            for line in old.lines() {
+                body.push_str(&format!("-{line}\n"));
+            }
+            for line in new.lines() {
+                body.push_str(&format!("+{line}\n"));
+            }
+            edit_payload(agent, patch(&body))
+        }
+        GateAgent::Opencode => own_payload(
+            "edit",
+            json!({"filePath": "inventory.py", "oldString": old, "newString": new}),
+        ),
+        GateAgent::Pi => own_payload(
+            "edit",
+            json!({"path": "inventory.py", "edits": [{"oldText": old, "newText": new}]}),
+        ),
+        GateAgent::ClineCli => {
+            let bytes = std::fs::read(fixtures().join("cline-cli/tool_call.payload.json"))
+                .expect("the recorded payload");
+            let mut payload: Value = serde_json::from_slice(&bytes).expect("JSON");
+            for place in ["/tool_call/input", "/preToolUse/parameters"] {
+                let input = payload.pointer_mut(place).expect("the input");
+                input["old_text"] = old.into();
+                input["new_text"] = new.into();
+            }
+            payload.to_string().into_bytes()
+        }
+        _ => edit_payload(agent, string_edit(agent, old, new)),
+    }
+}
+
+/// Asserts that `judgment` neither rewrites the edit nor offers a
+/// corrected one, and that its deny says `why`.
+fn assert_withheld(judgment: &Judgment, why: &str) {
+    let agent = judgment.agent;
+    assert!(
+        !matches!(judgment.answer, Answer::Rewrite { .. }),
+        "{agent:?}: {:?}",
+        judgment.answer
+    );
+    let reason = deny_reason(judgment);
+    assert_eq!(offered_input(agent, &reason), None, "{agent:?}: {reason}");
+    assert!(reason.contains(why), "{agent:?}: {reason}");
+}
+
+/// The corrected input of a rewrite (or, for Qwen Code, which cannot
+/// rewrite, of its deny), checked to apply exactly with `agent`'s matcher.
+fn corrected_input(judgment: &Judgment, content: &str) -> Value {
+    let input = match judgment.agent {
+        GateAgent::QwenCode => {
+            offered_input(judgment.agent, &deny_reason(judgment)).expect("an offered edit")
+        }
+        _ => rewritten_input(judgment),
+    };
+    assert_exact_with_agents_matcher(judgment.agent, &input, content);
+    input
+}
+
+/// The model writes curly quotes where the file has straight ones, and
+/// adds a line with quotes of its own, straight delimiters around curly
+/// prose: straightening them all breaks the string (`'You're ...'`), so no
+/// correction is offered. Without curly quotes of its own in the added
+/// line, the quote repair still goes on (its straightened old line).
+#[test]
+fn a_quote_repair_never_straightens_the_models_own_curly_quotes() {
+    let file = "def banner():\n    title = 'Welcome'\n    return title\n";
+    let old = "    title = \u{2018}Welcome\u{2019}\n";
+    let own = "    title = \u{2018}Welcome\u{2019}\n    subtitle = 'You\u{2019}re in the \u{201C}beta\u{201D} programme'\n";
+    let plain = "    title = \u{2018}Welcome\u{2019}\n    subtitle = 'beta'\n";
+    let policy = Policy::parse("failing=repair").expect("a policy");
+    for agent in AGENTS {
+        let judgment = judge_on(agent, &payload_for(agent, old, own), file, &policy);
+        assert_withheld(
+            &judgment,
+            "its new line `subtitle = 'You\u{2019}re in the \u{201C}beta\u{201D} programme'` \
+             holds curly quotes of its own: srview cannot tell which of them it means as \
+             straight quotes",
+        );
+    }
+    // The added line holds no curly quote: the quote repair is offered
+    // (where the agent's own matcher does not place the edit exactly).
+    for agent in [
+        GateAgent::ClaudeCode,
+        GateAgent::Codex,
+        GateAgent::GeminiCli,
+        GateAgent::Pi,
+    ] {
+        let judgment = judge_on(agent, &payload_for(agent, old, plain), file, &policy);
+        let input = corrected_input(&judgment, file);
+        let sent = input.to_string();
+        assert!(
+            sent.contains("title = 'Welcome'") && sent.contains("subtitle = 'beta'"),
+            "{agent:?}: {sent}"
+        );
+    }
+}
+
+/// The model sends a method unindented (reading it as top level) and adds
+/// a top-level `def main():` after it: re-indented by the file's four
+/// columns, `main` would become a method without `self`. Its old text at
+/// column 0 where the file's is indented, and a new line at column 0 that
+/// stands for none of its old lines: no correction, said why. Its lines
+/// changed in place are still re-indented (a recorded Gemini CLI call,
+/// `every_recorded_call_of_the_agents_with_fuzzy_matchers_is_judged`).
+#[test]
+fn a_reindentation_never_moves_new_code_into_another_block() {
+    let file = "class Service:\n    def run(self, items):\n        for it in items:\n            \
+                if it.ok:\n                self.handle(it)\n        return len(items)\n\n    \
+                def handle(self, it):\n        pass\n";
+    let old = "def handle(self, it):\n    pass\n";
+    let new = "def handle(self, it):\n    pass\n\n\ndef main():\n    Service().run([])\n";
+    let policy = Policy::parse("failing=repair").expect("a policy");
+    for agent in AGENTS {
+        let judgment = judge_on(agent, &payload_for(agent, old, new), file, &policy);
+        let why = match agent {
+            // Cline's editor gets srview's exact-string diagnosis only.
+            GateAgent::ClineCli => "No corrected edit",
+            _ => {
+                "No corrected edit: the old text starts at column 0 where the file's lines are \
+                 indented by 4 columns, and its new line `def main():` at column 0 stands for \
+                 none of them: whether the model means it at the file's top level or in their \
+                 block cannot be told."
+            }
+        };
+        assert_withheld(&judgment, why);
+    }
+}
+
+/// A re-indentation that would move the content lines of a triple-quoted
+/// string (what the program prints) is withheld, said why.
+#[test]
+fn a_reindentation_never_touches_a_multi_line_string() {
+    let file = "class Cli:\n    def help(self):\n        return \"usage\"\n";
+    let old = "  def help(self):\n    return \"usage\"\n";
+    let new = "  def help(self):\n    return \"\"\"\\\nUsage:\n  cli run FILE\n\"\"\"\n";
+    let policy = Policy::parse("failing=repair").expect("a policy");
+    for agent in AGENTS {
+        let judgment = judge_on(agent, &payload_for(agent, old, new), file, &policy);
+        let why = match agent {
+            GateAgent::ClineCli => "No corrected edit",
+            _ => {
+                "No corrected edit: its lines hold a string literal that runs over several lines \
+                 (`return \"\"\"\\`), whose content re-indenting would change."
+            }
+        };
+        assert_withheld(&judgment, why);
+    }
+    // Without the string, the same edit is re-indented (checked with the
+    // agent's own matcher).
+    let new = "  def help(self):\n    return \"usage: cli run FILE\"\n";
+    for agent in [GateAgent::GeminiCli, GateAgent::Opencode, GateAgent::Pi] {
+        let judgment = judge_on(agent, &payload_for(agent, old, new), file, &policy);
+        let input = corrected_input(&judgment, file);
+        assert!(
+            input
+                .to_string()
+                .contains("        return \\\"usage: cli run FILE\\\""),
+            "{agent:?}: {input}"
+        );
+    }
+}
+
+/// OpenCode's loose stage places `return item` at the first of two places
+/// it occurs (the second inside `return item.qty`): the diagnosis says the
+/// edit cannot tell which is meant, and no re-indented edit picks one.
+#[test]
+fn a_reindented_edit_never_picks_one_of_several_places() {
+    let file = "def find_item(items, name):\n    for item in items:\n        if item.name == \
+                name:\n            return item\n    return None\n\n\ndef restock(item, amount):\n    \
+                item.qty += amount\n    return item.qty\n";
+    for agent in [GateAgent::Opencode, GateAgent::GeminiCli, GateAgent::Pi] {
+        let payload = payload_for(agent, "return item", "return item  # first match");
+        let judgment = judge_on(agent, &payload, file, &Policy::default());
+        assert_withheld(&judgment, "");
+        let reason = deny_reason(&judgment);
+        assert!(!reason.contains("rewrote"), "{agent:?}: {reason}");
+        if agent == GateAgent::Opencode {
+            assert!(
+                reason.contains(
+                    "oldString occurs 2 times (line 4, line 10): the edit cannot tell which is \
+                     meant, so no corrected edit is offered."
+                ),
+                "{reason}"
+            );
+        }
+    }
+}
+
+/// A line that occurs nowhere as sent, two near copies of it in the file
+/// (`price*qty`, `price * qty`): the diagnosis names both places, not
+/// "every line occurs several times", and the withheld correction names
+/// the edit it speaks of (it said "of 1 of them" after no list).
+#[test]
+fn a_line_with_two_near_copies_is_said_as_it_is() {
+    let file = "def net(price, qty):\n    total = price*qty\n    return total\n\n\ndef gross(price, \
+                qty):\n    total = price * qty\n    return total * 1.2\n";
+    let (old, new) = (
+        "    total = price  *  qty\n",
+        "    total = round(price * qty, 2)\n",
+    );
+    for (agent, field) in [
+        (GateAgent::GeminiCli, "old_string"),
+        (GateAgent::Pi, "oldText"),
+    ] {
+        let judgment = judge_on(
+            agent,
+            &payload_for(agent, old, new),
+            file,
+            &Policy::default(),
+        );
+        assert_eq!(judgment.case, Case::Failing, "{agent:?}");
+        let reason = deny_reason(&judgment);
+        assert!(
+            reason.contains(&format!(
+                "\n{field} does not occur in the file; no single closest region: line 2 and \
+                 line 7 could each be the place.\nNo corrected edit: srview cannot stand behind \
+                 a correction of this edit.\n"
+            )),
+            "{agent:?}: {reason}"
+        );
+        assert!(!reason.contains("several times"), "{agent:?}: {reason}");
+    }
+}
+
+/// The model writes curly quotes where the file has straight ones (line
+/// 4's `it's`) and keeps line 3's curly ones, which the file has too: the
+/// correction would write line 3's quotes straight, and the message says
+/// so, not "the model's straight ones" (the model wrote curly ones).
+#[test]
+fn a_withheld_quote_correction_says_the_models_quotes_as_they_are() {
+    let file = "def greet(name):\n    print(f\"Don\u{2019}t panic, {name}\")\n    print(\"Say \
+                \u{201C}hello\u{201D} to \u{201C}everyone\u{201D}\")\n    return \"it's fine\"\n";
+    let old = "    print(\"Say \u{201C}hello\u{201D} to \u{201C}everyone\u{201D}\")\n    return \
+               \"it\u{2019}s fine\"\n";
+    let new = "    print(\"Say \u{201C}hello\u{201D} to \u{201C}everyone\u{201D}\")\n    return \
+               \"it\u{2019}s ok\"\n";
+    let agent = GateAgent::GeminiCli;
+    let judgment = judge_on(
+        agent,
+        &payload_for(agent, old, new),
+        file,
+        &Policy::default(),
+    );
+    assert_withheld(
+        &judgment,
+        "\nNo corrected edit: the corrected edit would write straight quotes over the file's \
+         curly ones, which the model does not mean to change: srview cannot tell which of the \
+         file's quotes each of the model's stands for.\n",
+    );
+    assert!(!deny_reason(&judgment).contains("the model's straight ones"));
+}
