@@ -305,3 +305,33 @@ fn an_edit_of_a_file_that_is_not_utf8_is_denied_plainly() {
         )
     );
 }
+
+/// A Codex hunk whose `@@` line is written without the file's indentation
+/// while its lines match exactly: the message names the `@@` line and shows
+/// it against the file's (it blamed the hunk's first line, shown the same
+/// in both).
+#[test]
+fn a_loose_at_at_line_is_named_as_the_loose_line() {
+    let input = super::patch(
+        "@@ for item in items:\n-        total += item.price * item.qty\n+        total += item.qty * item.price\n",
+    );
+    let judgment = super::judge_on(
+        GateAgent::Codex,
+        &edit_payload(GateAgent::Codex, input),
+        &super::inventory(),
+        &Policy::parse("loose=deny").expect("a policy"),
+    );
+    assert_eq!(judgment.case, Case::Loose);
+    let reason = deny_reason(&judgment);
+    assert!(
+        reason.starts_with(
+            "srview gate: Codex would apply this patch only loosely: hunk 1 of inventory.py \
+             matched line 19 with its lines exact, but its @@ line only at level trimmed: the @@ \
+             line `for item in items:` is `    for item in items:` at line 18 of the file \
+             (indentation or spacing differs from the file).\nThe lines (- a line as sent, + \
+             the file's line at that number, blank: the same in both):\n  -  sent | for item in \
+             items:\n  +    18 |     for item in items:\n"
+        ),
+        "{reason}"
+    );
+}

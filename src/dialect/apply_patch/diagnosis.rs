@@ -281,16 +281,48 @@ fn explain_loose(
     );
     let lines = hunk.differing.len()
         + usize::from(hunk.header.as_ref().is_some_and(|m| m.differing.is_some()));
-    out.message = format!(
-        "hunk {} of {} matched {} only at level {}: {} {} from the file ({}).",
-        hunk.index + 1,
-        hunk.file,
-        where_,
-        level.name(),
-        words::count(lines, "line"),
-        if lines == 1 { "differs" } else { "differ" },
-        out.reason.map_or("", Reason::describe)
-    );
+    // Only its @@ line is loose: that line is named and shown (a tester's
+    // find: the message blamed the hunk's first line, shown the same in
+    // both, and never named the @@ line).
+    let header_only = hunk.level.is_none_or(|l| !l.is_loose())
+        && hunk.differing.is_empty()
+        && hunk.header.as_ref().is_some_and(|m| m.differing.is_some());
+    if header_only
+        && let Some((header, differing)) = hunk
+            .header
+            .as_ref()
+            .and_then(|m| Some((m, m.differing.as_ref()?)))
+    {
+        out.line_diff = diagnose::line_diff(
+            &[differing.patch.as_str()],
+            &[differing.file.as_str()],
+            header.line,
+        );
+        out.differences = diagnose::differences(&out.line_diff);
+        out.message = format!(
+            "hunk {} of {} matched {} with its lines exact, but its @@ line only at level {}: \
+             the @@ line `{}` is `{}` at line {} of the file ({}).",
+            hunk.index + 1,
+            hunk.file,
+            where_,
+            level.name(),
+            differing.patch,
+            differing.file,
+            header.line,
+            out.reason.map_or("", Reason::describe)
+        );
+    } else {
+        out.message = format!(
+            "hunk {} of {} matched {} only at level {}: {} {} from the file ({}).",
+            hunk.index + 1,
+            hunk.file,
+            where_,
+            level.name(),
+            words::count(lines, "line"),
+            if lines == 1 { "differs" } else { "differ" },
+            out.reason.map_or("", Reason::describe)
+        );
+    }
     if let Some(why) = unindentable {
         out.withheld = Some(why.to_string());
         out.message.push_str(&format!(" No corrected hunk: {why}."));
