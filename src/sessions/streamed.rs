@@ -27,7 +27,9 @@ use std::sync::{Mutex, mpsc};
 use super::load::{LoadError, load, root_of};
 use super::recover::{SessionRoot, unwritten_after_each};
 use super::review::{Judge, Planned, Recovery, Review, Reviewer, after_of, reading_problems};
-use crate::source::agent::session::{SessionError, open_session, read_session_with};
+use crate::source::agent::session::{
+    SessionError, open_session, read_session_with, survey_session_with,
+};
 use crate::source::agent::{AgentEdit, AgentKind, AgentReader, FileContent, Verdict};
 
 /// A session read once to its end, its edits not kept (or kept, see
@@ -81,7 +83,8 @@ pub fn survey(path: &Path, cwd: Option<&Path>) -> Result<Surveyed, LoadError> {
         verdicts.push(edit.agent_verdict);
         inputs.push(crate::gate::record::join_key(edit));
     };
-    let mut reader = read_session_with(path, None, |reader| {
+    // The contents are read by the review's pass only.
+    let mut reader = survey_session_with(path, |reader| {
         reader.take_settled().iter().for_each(&mut note);
     })
     .map_err(LoadError::Session)?;

@@ -209,3 +209,59 @@ fn reviewed_on_worker_threads_the_review_stops_when_asked() {
         .expect("read again");
     assert_eq!(seen, (0..10).map(|i| (i, i)).collect::<Vec<_>>());
 }
+
+/// The survey's reader (`survey_session_with`, a reader without
+/// contents) reads every edit as the reader keeping them does but for its
+/// contents before and after, and the session's version, workspace, shell
+/// runs and problems alike: every capture and the generated sessions (a
+/// session kept in a database is read whole, contents and all).
+#[test]
+fn the_surveys_reader_reads_all_but_the_contents() {
+    use srview::source::agent::session::{read_session, survey_session_with};
+    let (_dir, claude, codex) = generated(1 << 20, 100);
+    let mut paths: Vec<std::path::PathBuf> = scenarios().iter().map(|d| session_path(d)).collect();
+    paths.extend([claude.path.clone(), codex.path.clone()]);
+    let (mut checked, mut with_contents) = (0, 0);
+    for path in &paths {
+        let full = read_session(path, None).expect("reads");
+        let survey = survey_session_with(path, |_| {}).expect("surveys");
+        let name = path.display();
+        let in_database = srview::source::agent::database::locate(path).is_some();
+        assert_eq!(survey.edits().len(), full.edits().len(), "{name}");
+        for (kept, surveyed) in full.edits().iter().zip(survey.edits()) {
+            if in_database {
+                assert_eq!(surveyed, kept, "{name}");
+                continue;
+            }
+            with_contents += usize::from(kept.content_before.is_some());
+            let without = srview::source::agent::AgentEdit {
+                content_before: None,
+                content_after: None,
+                ..kept.clone()
+            };
+            assert_eq!(surveyed, &without, "{name}");
+        }
+        assert_eq!(survey.version(), full.version(), "{name}");
+        assert_eq!(survey.workspace(), full.workspace(), "{name}");
+        assert_eq!(survey.shell_runs(), full.shell_runs(), "{name}");
+        assert_eq!(survey.checkpoints(), full.checkpoints(), "{name}");
+        assert_eq!(survey.mapped_paths(), full.mapped_paths(), "{name}");
+        assert_eq!(survey.unread(), full.unread(), "{name}");
+        assert_eq!(
+            survey.ended_without_verdict(),
+            full.ended_without_verdict(),
+            "{name}"
+        );
+        let words = |r: &srview::source::agent::AgentReader| {
+            r.errors()
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(words(&survey), words(&full), "{name}");
+        checked += 1;
+    }
+    assert!(checked >= 20, "only {checked} sessions");
+    // Not a comparison of empty contents: the sessions record many.
+    assert!(with_contents >= 100, "only {with_contents} contents before");
+}

@@ -306,6 +306,10 @@ impl Parser {
             return;
         };
         let file = store.relative(path);
+        // A backup is a content before, read from a file of its own.
+        if !store.keeps_contents() {
+            return;
+        }
         let Some(at) = self.by_message.get(message).and_then(|edits| {
             edits
                 .iter()
@@ -384,6 +388,9 @@ impl Parser {
             return;
         }
         store.set_verdict(at, Verdict::Applied, None);
+        if !store.keeps_contents() {
+            return;
+        }
         // An object; a string result (an error text) holds no content.
         let Some(result) = result
             .filter(|raw| raw.get().starts_with('{'))
@@ -399,27 +406,26 @@ impl Parser {
             }
             _ => None,
         };
-        if let Some(before) = &before {
-            store.set_before(at, before.clone());
-        }
-        let Some(recorded) = store.get(at) else {
-            return;
-        };
-        match &recorded.input {
-            EditInput::Exact(Edit::ClaudeWrite { .. }) => {
-                if let Some(content) = result.content.text() {
-                    store.set_after(at, FileContent::Text(content), ContentOrigin::Recorded);
-                }
-            }
-            EditInput::Exact(e @ Edit::ClaudeEdit { .. }) => {
+        // The content after, from the content before still at hand (it
+        // is then moved into the edit, not copied).
+        let after = match store.get(at).map(|e| &e.input) {
+            Some(EditInput::Exact(Edit::ClaudeWrite { .. })) => result
+                .content
+                .text()
+                .map(|content| (FileContent::Text(content), ContentOrigin::Recorded)),
+            Some(EditInput::Exact(e @ Edit::ClaudeEdit { .. })) if before.is_some() => {
                 let original = before.as_ref().and_then(FileContent::text);
-                if before.is_some()
-                    && let Ok(new_content) = edit::new_content(e, original)
-                {
-                    store.set_after(at, FileContent::Text(new_content), ContentOrigin::Derived);
-                }
+                edit::new_content(e, original)
+                    .ok()
+                    .map(|new_content| (FileContent::Text(new_content), ContentOrigin::Derived))
             }
-            _ => {}
+            _ => None,
+        };
+        if let Some(before) = before {
+            store.set_before(at, before);
+        }
+        if let Some((content, origin)) = after {
+            store.set_after(at, content, origin);
         }
     }
 }

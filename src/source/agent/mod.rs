@@ -548,6 +548,17 @@ impl AgentReader {
         self
     }
 
+    /// A reader that keeps no contents (no edit's content before or after,
+    /// no file read between edits): what a survey of a huge session needs
+    /// (each edit's file, tool, input and verdict, the session's version,
+    /// workspace and problems) is the same, and the readers that can skip
+    /// reading the contents do (Claude Code's: a 10 KB file in each
+    /// result). Call before the first piece is fed.
+    pub fn without_contents(mut self) -> AgentReader {
+        self.store.drop_contents();
+        self
+    }
+
     /// One sentence per folder whose paths were mapped onto the caller's
     /// workspace (see [`AgentReader::with_existing`]), to be said once;
     /// also a reader's notice of an agent version it was not built on.

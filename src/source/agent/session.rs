@@ -70,7 +70,17 @@ pub fn read_session_with(
     workspace: Option<&str>,
     each: impl FnMut(&mut AgentReader),
 ) -> Result<AgentReader, SessionError> {
-    read_up_to_bytes(path, workspace, u64::MAX, each)
+    read_up_to_bytes(path, workspace, u64::MAX, true, each)
+}
+
+/// [`read_session_with`] by a reader that keeps no contents
+/// ([`AgentReader::without_contents`]): a survey of the session's edits
+/// (a session kept in a database is read with its contents).
+pub fn survey_session_with(
+    path: &Path,
+    each: impl FnMut(&mut AgentReader),
+) -> Result<AgentReader, SessionError> {
+    read_up_to_bytes(path, None, u64::MAX, false, each)
 }
 
 /// The workspace the session at `path` records (its side files included),
@@ -78,7 +88,7 @@ pub fn read_session_with(
 /// for a caller matching many sessions to a folder. An Aider history
 /// records none: it lies in its repository.
 pub fn recorded_workspace(path: &Path, max: u64) -> Option<String> {
-    let reader = read_up_to_bytes(path, None, max, |_| {}).ok()?;
+    let reader = read_up_to_bytes(path, None, max, true, |_| {}).ok()?;
     reader.workspace().map(str::to_string)
 }
 
@@ -100,6 +110,16 @@ pub struct OpenedSession {
 /// its name), reads its side files and feeds the reader those first bytes:
 /// the rest is the caller's to read.
 pub fn open_session(path: &Path, workspace: Option<&str>) -> Result<OpenedSession, SessionError> {
+    open_session_keeping(path, workspace, true)
+}
+
+/// [`open_session`]; `contents`: false for a reader that keeps none
+/// ([`AgentReader::without_contents`]).
+fn open_session_keeping(
+    path: &Path,
+    workspace: Option<&str>,
+    contents: bool,
+) -> Result<OpenedSession, SessionError> {
     let file_path = if path.is_dir() {
         session_file(path).ok_or_else(|| SessionError::Unrecognised {
             path: path.to_path_buf(),
@@ -120,6 +140,9 @@ pub fn open_session(path: &Path, workspace: Option<&str>) -> Result<OpenedSessio
             path: file_path.clone(),
         })?;
     let mut reader = AgentReader::new(kind, format);
+    if !contents {
+        reader = reader.without_contents();
+    }
     if let Some(ws) = workspace {
         reader = reader.with_workspace(ws);
     }
@@ -135,11 +158,13 @@ pub fn open_session(path: &Path, workspace: Option<&str>) -> Result<OpenedSessio
     })
 }
 
-/// [`read_session_with`], stopping after about `max` bytes (whole pieces).
+/// [`read_session_with`], stopping after about `max` bytes (whole pieces);
+/// `contents`: see [`open_session_keeping`].
 fn read_up_to_bytes(
     path: &Path,
     workspace: Option<&str>,
     max: u64,
+    contents: bool,
     mut each: impl FnMut(&mut AgentReader),
 ) -> Result<AgentReader, SessionError> {
     // A session kept in a database (OpenCode's): read whole, from its rows.
@@ -154,7 +179,7 @@ fn read_up_to_bytes(
         file_path,
         mut file,
         read: first,
-    } = open_session(path, workspace)?;
+    } = open_session_keeping(path, workspace, contents)?;
     let io = |source| SessionError::Io {
         path: file_path.clone(),
         source,

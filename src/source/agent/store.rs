@@ -51,6 +51,10 @@ pub(super) struct Store {
     /// `mapped_notes`.
     mapped: std::cell::RefCell<Vec<String>>,
     mapped_notes: std::cell::RefCell<Vec<String>>,
+    /// The edits' contents (before, after, whole files read between
+    /// edits) are dropped as they are given: see
+    /// [`super::AgentReader::without_contents`].
+    without_contents: bool,
 }
 
 /// Whether a path relative to the caller's workspace exists there.
@@ -83,7 +87,20 @@ impl Store {
             exists: None,
             mapped: std::cell::RefCell::new(Vec::new()),
             mapped_notes: std::cell::RefCell::new(Vec::new()),
+            without_contents: false,
         }
+    }
+
+    /// From now on, the contents given are dropped (see
+    /// [`super::AgentReader::without_contents`]).
+    pub(super) fn drop_contents(&mut self) {
+        self.without_contents = true;
+    }
+
+    /// Whether the contents given are kept: a reader may skip reading
+    /// them when not.
+    pub(super) fn keeps_contents(&self) -> bool {
+        !self.without_contents
     }
 
     /// The edits not taken yet, in order.
@@ -324,6 +341,9 @@ impl Store {
     }
 
     pub(super) fn set_before(&mut self, index: usize, content: FileContent) {
+        if self.without_contents {
+            return;
+        }
         if let Some(edit) = self.edit_mut(index) {
             edit.content_before = Some(Content {
                 content,
@@ -333,6 +353,9 @@ impl Store {
     }
 
     pub(super) fn set_after(&mut self, index: usize, content: FileContent, origin: ContentOrigin) {
+        if self.without_contents {
+            return;
+        }
         if let Some(edit) = self.edit_mut(index) {
             edit.content_after = Some(Content { content, origin });
         }
@@ -421,6 +444,9 @@ impl Store {
     /// edits (a read of the whole file): the next edits of the file that
     /// record no content before have it (chained).
     pub(super) fn file_read(&mut self, path: &str, content: FileContent) {
+        if self.without_contents {
+            return;
+        }
         let file = self.relative(path);
         self.reads.push((self.count(), file, content));
     }
