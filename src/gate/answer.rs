@@ -252,9 +252,15 @@ fn next_step(tool: &str, finding: &Finding) -> Option<String> {
     // The diagnosis's own advice (a write standing in for lines it leaves
     // out: "send the whole content, ...").
     let last = said.trim_end().rsplit('\n').next().unwrap_or_default();
-    if [": send ", "Send ", ". Merge them", ": check the path"]
-        .iter()
-        .any(|words| last.contains(words))
+    if [
+        ": send ",
+        "Send ",
+        ". Merge them",
+        ": check the path",
+        ": tell the user",
+    ]
+    .iter()
+    .any(|words| last.contains(words))
     {
         return None;
     }

@@ -770,10 +770,43 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
             if !s.is_empty() && !s.ends_with('\n') {
                 s.push('\n');
             }
+            let ranges: Vec<String> = outcome
+                .rewritten_outside
+                .iter()
+                .map(|&(a, b)| crate::words::line_range("line", a, b))
+                .collect();
+            let count: usize = outcome
+                .rewritten_outside
+                .iter()
+                .map(|&(a, b)| b + 1 - a.min(b + 1))
+                .sum();
             s.push_str(&format!(
-                "{} also rewrites lines no edit covers.",
-                row.title
+                "{} also rewrites {} no edit covers ({})",
+                row.title,
+                crate::words::count(count, "line"),
+                ranges.join(", ")
             ));
+            // Line endings the whole file is written with (pi): no edit
+            // text avoids it, and the model is told so (a tester's find:
+            // it read only "also rewrites lines no edit covers").
+            let written = outcome.writes.first().and_then(|w| w.content.as_deref());
+            let mixed = |text: &str| {
+                let crlf = text.matches("\r\n").count();
+                (crlf, crate::dialect::quick::count_newlines(text) - crlf)
+            };
+            match (content.as_deref().map(mixed), written.map(mixed)) {
+                (Some((crlf, lf)), Some((new_crlf, new_lf)))
+                    if crlf > 0 && lf > 0 && (new_crlf == 0 || new_lf == 0) =>
+                {
+                    let kind = if new_crlf == 0 { "LF" } else { "CRLF" };
+                    s.push_str(&format!(
+                        ": the file mixes CRLF and LF line endings, and it writes every line \
+                         with {kind}, whatever the edit's text: tell the user, who can unify \
+                         the file's line endings first."
+                    ));
+                }
+                _ => s.push('.'),
+            }
         }
         s
     } else {

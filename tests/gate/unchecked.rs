@@ -335,3 +335,28 @@ fn a_loose_at_at_line_is_named_as_the_loose_line() {
         "{reason}"
     );
 }
+
+/// pi's edit of a file mixing CRLF and LF: pi writes every line with one
+/// ending, lines no edit covers too. The model is told which lines, why,
+/// and that no edit text avoids it (it read only "also rewrites lines no
+/// edit covers", then "send an edit whose old text is the file's own").
+#[test]
+fn pis_rewrite_of_mixed_line_endings_is_said_with_what_to_do() {
+    let payload = own_payload(
+        "edit",
+        json!({"path": "inventory.py", "edits": [{"oldText": "line one\n", "newText": "line 1\n"}]}),
+    );
+    let judgment = judge_on(
+        GateAgent::Pi,
+        &payload,
+        "line one\r\nline two\nline three\r\n",
+        &Policy::default(),
+    );
+    assert_eq!(judgment.case, Case::Loose);
+    assert_eq!(
+        deny_reason(&judgment),
+        "srview gate: pi 0.73.1's edit tool also rewrites 1 line no edit covers (line 2): the \
+         file mixes CRLF and LF line endings, and it writes every line with CRLF, whatever the \
+         edit's text: tell the user, who can unify the file's line endings first."
+    );
+}
