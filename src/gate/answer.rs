@@ -307,6 +307,8 @@ pub fn for_finding(
     let Some(action) = action else {
         let step = if finding.explanation.contains("tool input cannot be read") {
             format!("Send the {tool} again with every field it takes.")
+        } else if finding.explanation.contains("does not judge MultiEdit") {
+            "Send each of its edits with the Edit tool instead.".to_string()
         } else if finding.explanation.contains("is not UTF-8 text") {
             "Do not send this edit again: tell the user that srview's gate cannot judge edits of \
              this file, so they can make the change themselves."

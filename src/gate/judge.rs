@@ -94,6 +94,18 @@ fn gate_file(path: &str) -> Option<&'static str> {
 
 /// [`finding`] before the check of the gate's own files.
 fn edit_finding(agent: GateAgent, call: &Call, fs: &dyn PatchFs) -> Finding {
+    // An older Claude Code's MultiEdit, sent by a hook matcher written by
+    // hand (`gate install` matches Edit|Write): not judged, so not let
+    // through unjudged either (a tester's find: no opinion).
+    if agent == GateAgent::ClaudeCode && call.tool == "MultiEdit" {
+        let file = text(&call.input, "file_path").ok().map(str::to_string);
+        return Finding::unreadable(
+            file,
+            "srview's gate does not judge MultiEdit (Claude Code 2.1.328, whose tools srview \
+             follows, has none)"
+                .to_string(),
+        );
+    }
     match kind(agent, &call.tool) {
         None => Finding {
             case: Case::NotAnEdit,

@@ -360,3 +360,22 @@ fn pis_rewrite_of_mixed_line_endings_is_said_with_what_to_do() {
          edit's text: tell the user, who can unify the file's line endings first."
     );
 }
+
+/// An older Claude Code's MultiEdit (a hook matcher written by hand): not
+/// judged, so denied with what to send instead (it had no opinion).
+#[test]
+fn a_multiedit_is_denied_with_what_to_send_instead() {
+    let mut payload: serde_json::Value =
+        serde_json::from_slice(&edit_payload(GateAgent::ClaudeCode, json!({}))).expect("JSON");
+    payload["tool_name"] = "MultiEdit".into();
+    payload["tool_input"] = json!({"file_path": format!("{CWD}/inventory.py"), "edits": [
+        {"old_string": "LOW_STOCK = 5\n", "new_string": "LOW_STOCK = 10\n"}]});
+    let judgment = judged(GateAgent::ClaudeCode, payload.to_string().as_bytes());
+    assert_eq!(judgment.case, Case::Unreadable);
+    assert_eq!(
+        deny_reason(&judgment),
+        "srview gate: this MultiEdit cannot be judged, so it is denied: srview's gate does not \
+         judge MultiEdit (Claude Code 2.1.328, whose tools srview follows, has none)\nSend each \
+         of its edits with the Edit tool instead."
+    );
+}
