@@ -19,8 +19,8 @@
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::mpsc;
+use std::sync::{Arc, Condvar, Mutex, Weak};
 
 use super::live::{Reviewed, SharedFs};
 use super::recover::{self, SessionFs};
@@ -484,10 +484,59 @@ pub fn replay(
     found
 }
 
+/// The edits handed to a reviewer on its thread and not reviewed yet.
+#[derive(Default)]
+struct Pace {
+    in_flight: Mutex<usize>,
+    reviewed: Condvar,
+}
+
+impl Pace {
+    fn add(&self, n: isize) {
+        let mut count = self.in_flight.lock().unwrap_or_else(|e| e.into_inner());
+        *count = count.saturating_add_signed(n);
+        drop(count);
+        self.reviewed.notify_all();
+    }
+}
+
+/// The pace of the browser's reviewer on its thread, while there is one.
+static PACE: Mutex<Option<Weak<Pace>>> = Mutex::new(None);
+
+/// How many settled edits may wait for the reviewer before the session's
+/// reading waits ([`wait_for_the_reviewer`]): each is held whole until
+/// reviewed.
+const AHEAD: usize = 256;
+
+/// Called by the thread reading a saved session for the browser before it
+/// sends the next piece: waits while the reviewer is more than [`AHEAD`]
+/// edits behind (at most a second at a time), so that the edits read but
+/// not yet reviewed stay few (the reading is faster than the review).
+pub fn wait_for_the_reviewer() {
+    let pace = PACE
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .as_ref()
+        .and_then(Weak::upgrade);
+    let Some(pace) = pace else { return };
+    let mut count = pace.in_flight.lock().unwrap_or_else(|e| e.into_inner());
+    while *count > AHEAD {
+        let (next, waited) = pace
+            .reviewed
+            .wait_timeout(count, std::time::Duration::from_secs(1))
+            .unwrap_or_else(|e| e.into_inner());
+        count = next;
+        if waited.timed_out() {
+            break;
+        }
+    }
+}
+
 /// The screen's side: who reviews, and what it was sent.
 pub struct SavedReview {
     generation: u64,
     runs: Runs,
+    pace: Arc<Pace>,
 }
 
 enum Runs {
@@ -504,6 +553,7 @@ impl SavedReview {
         SavedReview {
             generation: 0,
             runs: Runs::Here(Box::new(Engine::new(path.is_some(), path))),
+            pace: Arc::default(),
         }
     }
 
@@ -514,13 +564,17 @@ impl SavedReview {
             return;
         };
         let (tx, rx) = mpsc::channel::<Batch>();
+        let pace = Arc::clone(&self.pace);
         let spawned = std::thread::Builder::new()
             .name("srview-browse".into())
             .spawn(move || {
                 let mut engine = engine;
                 while let Ok(first) = rx.recv() {
                     let batch = rx.try_iter().fold(first, Batch::then);
-                    if !answer(engine.update(batch)) {
+                    let settled = batch.settled.len();
+                    let reviewed = engine.update(batch);
+                    pace.add(-(settled as isize));
+                    if !answer(reviewed) {
                         return;
                     }
                 }
@@ -531,6 +585,9 @@ impl SavedReview {
             Ok(_) => Runs::Worker(tx),
             Err(_) => Runs::Gone,
         };
+        if matches!(self.runs, Runs::Worker(_)) {
+            *PACE.lock().unwrap_or_else(|e| e.into_inner()) = Some(Arc::downgrade(&self.pace));
+        }
     }
 
     /// Whether `answer` answers the newest request.
@@ -553,7 +610,10 @@ impl SavedReview {
         match &mut self.runs {
             Runs::Here(engine) => Some(engine.update(batch)),
             Runs::Worker(tx) => {
+                let settled = batch.settled.len();
+                self.pace.add(settled as isize);
                 if tx.send(batch).is_err() {
+                    self.pace.add(-(settled as isize));
                     self.runs = Runs::Gone;
                 }
                 None

@@ -204,6 +204,7 @@ impl AgentEdits {
     /// arrives through [`Screen::on_text`] (`Feed::Rest`), listed as it is
     /// read, with a notice until its end. `cwd`: where the session's files
     /// are (`--cwd`), else the workspace the session names.
+    #[cfg(test)]
     pub fn loading(
         source: String,
         reader: AgentReader,
