@@ -180,8 +180,8 @@ pub fn words(d: &GateDecision) -> String {
 /// agent's edit failed; or the gate denied an edit the session shows
 /// applied. `None` when they agree, or the record cannot tell.
 pub fn contradiction(d: &GateDecision, verdict: Verdict, agent: &str) -> Option<String> {
-    let allowed = d.decision == "none"
-        || matches!(d.review.as_deref(), Some("allow" | "allow-session"));
+    let allowed =
+        d.decision == "none" || matches!(d.review.as_deref(), Some("allow" | "allow-session"));
     match verdict {
         Verdict::Failed if allowed && d.case == "exact" => Some(format!(
             "the gate's record says it let this edit through as exact, but {agent} failed it"
@@ -238,10 +238,15 @@ mod tests {
         let passed = decision("exact", "none", None);
         assert_eq!(
             said(&passed, Verdict::Failed).as_deref(),
-            Some("the gate's record says it let this edit through as exact, but Claude Code failed it")
+            Some(
+                "the gate's record says it let this edit through as exact, but Claude Code failed it"
+            )
         );
         assert_eq!(said(&passed, Verdict::Applied), None);
-        assert_eq!(said(&decision("loose", "none", None), Verdict::Failed), None);
+        assert_eq!(
+            said(&decision("loose", "none", None), Verdict::Failed),
+            None
+        );
         let allowed_in_pane = decision("exact", "none", Some("allow"));
         assert!(said(&allowed_in_pane, Verdict::Failed).is_some());
         let denied = decision("failing", "deny", None);
@@ -254,7 +259,10 @@ mod tests {
         );
         assert_eq!(said(&denied, Verdict::Failed), None);
         assert_eq!(said(&denied, Verdict::NotRun), None);
-        assert_eq!(said(&decision("loose", "repair", None), Verdict::Applied), None);
+        assert_eq!(
+            said(&decision("loose", "repair", None), Verdict::Applied),
+            None
+        );
     }
 
     /// Relative names are made absolute from the call's folder, absolute

@@ -435,7 +435,7 @@ fn settled_from_file(path: &Path, mut each: impl FnMut(AgentEdit) -> bool) {
     }
 }
 
-/// The whole review of edit `seq`, read again from the session file at
+/// The whole review of edit `seq` (the `at`-th, from 0), read again from the session file at
 /// `path` (as [`Engine`] reviewed it, and hollowed): the edits of its file
 /// before it planned again for srview's chain, every other edit skipped.
 /// `reader`: the browser's reader (its facts are the session's as read);
@@ -443,16 +443,16 @@ fn settled_from_file(path: &Path, mut each: impl FnMut(AgentEdit) -> bool) {
 /// wrote its file); `None` when the file no longer holds the edit.
 pub fn replay(
     path: &Path,
-    seq: usize,
+    (seq, at): (usize, usize),
     reader: &AgentReader,
     fs: SharedFs,
     files: &[(&str, Verdict)],
 ) -> Option<Review> {
     let facts = Facts::of(reader, fs);
-    let target = files.get(seq.checked_sub(1)?)?.0.to_string();
+    let target = files.get(at)?.0.to_string();
     let unwritten = recover::unwritten_after_each(files, &facts.shell_runs);
-    let mut reviewer = Reviewer::lent(facts.session(), &*facts.fs, Recovery::Full, None)
-        .with_unwritten(unwritten);
+    let mut reviewer =
+        Reviewer::lent(facts.session(), &*facts.fs, Recovery::Full, None).with_unwritten(unwritten);
     let ws: &(dyn SessionFs + Sync) = &*facts.fs;
     let judge = reviewer.judge(ws);
     let mut chain: Option<FileContent> = None;
@@ -460,8 +460,12 @@ pub fn replay(
     let mut index = 0;
     let mut found = None;
     settled_from_file(path, |mut edit| {
-        let at = index;
+        let i = index;
         index += 1;
+        if i > at {
+            // Past where the edit was: the file is not the session read.
+            return false;
+        }
         if edit.file != target {
             return true;
         }
@@ -470,11 +474,15 @@ pub fn replay(
         }
         let first_of_file = std::mem::replace(&mut first, false);
         let chained = chain.take();
-        if edit.seq == seq {
-            found = Some(reviewer.review_in(at, edit, first_of_file, chained.as_ref()).0);
+        if i == at {
+            found = (edit.seq == seq).then(|| {
+                reviewer
+                    .review_in(i, edit, first_of_file, chained.as_ref())
+                    .0
+            });
             return false;
         }
-        let planned = reviewer.plan(at, edit, first_of_file, chained.as_ref());
+        let planned = reviewer.plan(i, edit, first_of_file, chained.as_ref());
         chain = match planned.after_without_review() {
             Ok(after) => after,
             Err(()) => after_of(&judge.review(planned), facts.agent),

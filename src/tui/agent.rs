@@ -525,7 +525,10 @@ impl AgentEdits {
                 before.get(*i).is_none_or(|b| !Arc::ptr_eq(b, r))
                     || rows.get(*i).is_none_or(|row| {
                         (row.gate.as_ref(), row.gate_contradiction.as_ref())
-                            != (gate_of(*i).map(|g| &g.0), gate_of(*i).and_then(|g| g.1.as_ref()))
+                            != (
+                                gate_of(*i).map(|g| &g.0),
+                                gate_of(*i).and_then(|g| g.1.as_ref()),
+                            )
                     })
             })
             .map(|(i, r)| (i, self.row_of(r, gate_of(i))))
@@ -620,7 +623,7 @@ impl AgentEdits {
             .map(|r| (r.edit.file.as_str(), r.edit.agent_verdict))
             .collect();
         let fs = Arc::new(self.root.clone());
-        let whole = Arc::new(browse::replay(path, seq, reader, fs, &files)?);
+        let whole = Arc::new(browse::replay(path, (seq, at), reader, fs, &files)?);
         let hollow = Arc::clone(r);
         if self.fetched.len() >= FETCHED {
             self.fetched.remove(0);
@@ -629,8 +632,41 @@ impl AgentEdits {
         Some(whole)
     }
 
-    /// Builds (or updates) the previewer of the edit selected.
+    /// Whether the review of edit `seq` keeps only what the list shows,
+    /// and its whole review is not at hand.
+    fn held_hollow(&self, seq: usize) -> bool {
+        let Some(review) = &self.review else {
+            return false;
+        };
+        let Some(at) = review_index(&review.reviews, seq) else {
+            return false;
+        };
+        review.hollow.get(at).copied().unwrap_or(false)
+            && !self
+                .fetched
+                .iter()
+                .any(|(s, hollow, _)| *s == seq && Arc::ptr_eq(hollow, &review.reviews[at]))
+    }
+
+    /// Builds (or updates) the previewer of the edit selected; in the list,
+    /// not for an edit whose whole review must be read again from the
+    /// session (moving through the list reads nothing: the edit is read
+    /// when opened, or when a key asks for its previewer).
     fn show(&mut self, anew: bool) {
+        if self.list.mode() == AgentMode::List
+            && self
+                .list
+                .selected()
+                .is_some_and(|seq| self.held_hollow(seq))
+        {
+            self.shown = None;
+            return;
+        }
+        self.show_edit(anew);
+    }
+
+    /// Builds (or updates) the previewer of the edit selected.
+    fn show_edit(&mut self, anew: bool) {
         let Some(seq) = self.list.selected() else {
             self.shown = None;
             return;
@@ -1300,6 +1336,11 @@ impl Screen for AgentEdits {
             }
             Some(other) => Flow::of(other),
             None => {
+                // A key for the previewer of an edit the list has not
+                // built (its whole review is read again first).
+                if self.shown.is_none() && self.list.selected().is_some() {
+                    self.show_edit(true);
+                }
                 let action = keymap::lookup(KeyScope::Agent, key);
                 // The final mode of an edit still arriving would apply the
                 // blocks cut where its input stops: no edit the agent makes.
@@ -1874,10 +1915,9 @@ mod tests {
             dir.path().join(".srview/gate.jsonl"),
         )
         .expect("the record");
-        let stream = std::fs::read(
-            fixtures.join("agents/claude-code-2.1.328/b_edit_nomatch/stdout.jsonl"),
-        )
-        .expect("read");
+        let stream =
+            std::fs::read(fixtures.join("agents/claude-code-2.1.328/b_edit_nomatch/stdout.jsonl"))
+                .expect("read");
         let mut reader = AgentReader::new(
             crate::source::agent::AgentKind::ClaudeCode,
             crate::source::agent::Format::ClaudeStreamJson,
@@ -1911,7 +1951,9 @@ mod tests {
         assert_eq!(rows[1].gate.as_deref(), Some("passed (exact)"));
         assert_eq!(
             rows[1].gate_contradiction.as_deref(),
-            Some("the gate's record says it let this edit through as exact, but Claude Code failed it")
+            Some(
+                "the gate's record says it let this edit through as exact, but Claude Code failed it"
+            )
         );
         let list = drawn(&mut screen);
         assert_eq!(

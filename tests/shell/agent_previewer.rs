@@ -361,13 +361,22 @@ fn a_session_browsed_in_bounded_memory_shows_what_the_whole_one_shows() {
             continue;
         }
         let (_, ws) = load(path, None).expect("loads");
-        let mut whole =
-            AgentEdits::session("s".into(), read_session(path, None).expect("reads"), ws.clone());
+        let mut whole = AgentEdits::session(
+            "s".into(),
+            read_session(path, None).expect("reads"),
+            ws.clone(),
+        );
         let file = fs::read(&opened.file).expect("read");
         let rest = String::from_utf8_lossy(&file[opened.read as usize..]).into_owned();
         let (read, size, from) = (opened.read, opened.size, opened.file.clone());
-        let mut screen =
-            AgentEdits::loading_from("s".into(), opened.reader, Some(ws.root), read, size, Some(from));
+        let mut screen = AgentEdits::loading_from(
+            "s".into(),
+            opened.reader,
+            Some(ws.root),
+            read,
+            size,
+            Some(from),
+        );
         let mut at = 0;
         while at < rest.len() {
             let mut to = (at + 1 + rng.below(40_000)).min(rest.len());
@@ -399,9 +408,17 @@ fn a_session_browsed_in_bounded_memory_shows_what_the_whole_one_shows() {
                 );
                 continue;
             };
-            assert_eq!(got.original().text(), want.original().text(), "{at}: edit {seq}");
+            assert_eq!(
+                got.original().text(),
+                want.original().text(),
+                "{at}: edit {seq}"
+            );
             assert_eq!(got.diff(), want.diff(), "{at}: edit {seq}");
-            assert_eq!(got.result().text(), want.result().text(), "{at}: edit {seq}");
+            assert_eq!(
+                got.result().text(),
+                want.result().text(),
+                "{at}: edit {seq}"
+            );
             assert_eq!(
                 format!("{:?}", got.outcome()),
                 format!("{:?}", want.outcome()),

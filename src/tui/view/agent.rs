@@ -360,16 +360,14 @@ fn edit_list(frame: &mut Frame, area: Rect, list: &AgentList, theme: &Theme) {
             if let Some(gate) = &row.gate {
                 text.push_str(&format!(" · gate: {gate}"));
             }
-            let style = if row.failed
-                || row.disagreement.is_some()
-                || row.gate_contradiction.is_some()
-            {
-                theme.bad()
-            } else if row.loose || row.streaming {
-                theme.warn()
-            } else {
-                theme.ok()
-            };
+            let style =
+                if row.failed || row.disagreement.is_some() || row.gate_contradiction.is_some() {
+                    theme.bad()
+                } else if row.loose || row.streaming {
+                    theme.warn()
+                } else {
+                    theme.ok()
+                };
             let style = if i == selected {
                 style.patch(theme.selected())
             } else {
