@@ -937,3 +937,44 @@ fn session_json_carries_each_edit_text_after_the_agent_message() {
         want.edits[0].content_after.as_deref().unwrap()
     );
 }
+
+/// `srview session --list` says where the gate's record contradicts the
+/// session: the gate denied an edit Claude Code applied, and let through
+/// as exact one Claude Code failed (`tests/fixtures/gate-browser/`).
+#[test]
+fn list_says_where_the_gates_record_contradicts_the_session() {
+    let dir = fixtures().join("claude-code-2.1.328/b_edit_nomatch");
+    let session = session_path(&dir);
+    let ws = tempfile::tempdir().expect("temp dir");
+    fs::create_dir_all(ws.path().join(".srview")).expect(".srview");
+    fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/gate-browser/b_edit_nomatch.gate.jsonl"),
+        ws.path().join(".srview/gate.jsonl"),
+    )
+    .expect("the record");
+    let out = srview(["session"])
+        .arg(&session)
+        .args(["--list", "--cwd"])
+        .arg(ws.path())
+        .output();
+    assert!(out.status.success(), "{out:?}");
+    let listing = stdout(&out);
+    let lines: Vec<&str> = listing
+        .lines()
+        .skip(1)
+        .filter(|l| l.starts_with("      ") && l.contains("gate"))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "      gate: blocked (failing)",
+            "      !!! the gate's record says it denied this edit, but the session shows Claude \
+             Code applied it",
+            "      gate: passed (exact)",
+            "      !!! the gate's record says it let this edit through as exact, but Claude Code \
+             failed it",
+        ],
+        "{listing}"
+    );
+}

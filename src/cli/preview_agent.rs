@@ -136,7 +136,14 @@ pub fn run_session_loading(
         .workspace_is_its_folder
         .then(|| crate::sessions::load::root_of(&opened.reader, &opened.file, None).root);
     let cwd = cwd.map(Path::to_path_buf).or(folder);
-    let mut screen = AgentEdits::loading(source, opened.reader, cwd, opened.read, opened.size);
+    let mut screen = AgentEdits::loading_from(
+        source,
+        opened.reader,
+        cwd,
+        opened.read,
+        opened.size,
+        Some(opened.file.clone()),
+    );
     let exit = tui::run(config, &mut screen);
     for problem in screen.problems() {
         eprintln!("srview: {problem}");

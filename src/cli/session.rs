@@ -468,6 +468,9 @@ fn listing_lines(
             "      gate: {}\n",
             crate::gate::record::words(decision)
         ));
+        if let Some(c) = crate::gate::record::contradiction(decision, e.agent_verdict, agent) {
+            out.push_str(&format!("      !!! {c}\n"));
+        }
     }
     out
 }

@@ -21,7 +21,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::source::agent::{AgentEdit, EditInput};
+use crate::source::agent::{AgentEdit, EditInput, Verdict};
 
 /// One line of `.srview/gate.jsonl` (see docs/gate.md "The record").
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
@@ -216,6 +216,25 @@ pub fn words(d: &GateDecision) -> String {
     format!("{what} ({})", d.case)
 }
 
+/// Where the gate's record and the session disagree about an edit, in
+/// words (`agent`: the agent's name): the gate let an exact edit through
+/// (its policy, or a human in the review pane) but the session shows the
+/// agent's edit failed; or the gate denied an edit the session shows
+/// applied. `None` when they agree, or the record cannot tell.
+pub fn contradiction(d: &GateDecision, verdict: Verdict, agent: &str) -> Option<String> {
+    let allowed =
+        d.decision == "none" || matches!(d.review.as_deref(), Some("allow" | "allow-session"));
+    match verdict {
+        Verdict::Failed if allowed && d.case == "exact" => Some(format!(
+            "the gate's record says it let this edit through as exact, but {agent} failed it"
+        )),
+        Verdict::Applied if d.decision == "deny" => Some(format!(
+            "the gate's record says it denied this edit, but the session shows {agent} applied it"
+        )),
+        _ => None,
+    }
+}
+
 /// "3 blocked, 2 repaired": the decisions that changed something, each
 /// counted once (the edits of one call share its decision); `None` when
 /// none did.
@@ -239,6 +258,55 @@ pub fn tally<'a>(joined: impl IntoIterator<Item = &'a GateDecision>) -> Option<S
 
 #[cfg(test)]
 mod tests {
+    /// The record contradicts the session only where the gate let an
+    /// exact edit through that the agent failed, or denied one the agent
+    /// applied.
+    #[test]
+    fn a_contradiction_is_an_exact_edit_passed_but_failed_or_one_denied_but_applied() {
+        use crate::source::agent::Verdict;
+        let decision = |case: &str, decision: &str, review: Option<&str>| super::GateDecision {
+            time: "2026-12-01T20:22:53.771Z".into(),
+            agent: "claude-code".into(),
+            case: case.into(),
+            decision: decision.into(),
+            stage: None,
+            message: None,
+            decided_by: review.map(|_| "review pane".into()),
+            review: review.map(str::to_string),
+            input_sha256: None,
+            call_id: None,
+        };
+        let said = |d: &super::GateDecision, v: Verdict| super::contradiction(d, v, "Claude Code");
+        let passed = decision("exact", "none", None);
+        assert_eq!(
+            said(&passed, Verdict::Failed).as_deref(),
+            Some(
+                "the gate's record says it let this edit through as exact, but Claude Code failed it"
+            )
+        );
+        assert_eq!(said(&passed, Verdict::Applied), None);
+        assert_eq!(
+            said(&decision("loose", "none", None), Verdict::Failed),
+            None
+        );
+        let allowed_in_pane = decision("exact", "none", Some("allow"));
+        assert!(said(&allowed_in_pane, Verdict::Failed).is_some());
+        let denied = decision("failing", "deny", None);
+        assert_eq!(
+            said(&denied, Verdict::Applied).as_deref(),
+            Some(
+                "the gate's record says it denied this edit, but the session shows Claude Code \
+                 applied it"
+            )
+        );
+        assert_eq!(said(&denied, Verdict::Failed), None);
+        assert_eq!(said(&denied, Verdict::NotRun), None);
+        assert_eq!(
+            said(&decision("loose", "repair", None), Verdict::Applied),
+            None
+        );
+    }
+
     /// Relative names are made absolute from the call's folder, absolute
     /// ones normalised; a patch's files each.
     #[test]

@@ -52,6 +52,10 @@ pub struct Reviewed {
     pub errors: Vec<String>,
     /// How many edits this answer reviewed (again).
     pub reviewed: usize,
+    /// By position, the reviews holding only what the list shows of them
+    /// ([`super::browse::hollow`]): the whole one is read again from the
+    /// session ([`super::browse::replay`]). Empty: none.
+    pub hollow: Vec<bool>,
 }
 
 /// What changed since the last request, and the session as a whole.
@@ -612,6 +616,7 @@ impl Incremental {
             cwd,
             errors: delta.errors,
             reviewed: run,
+            hollow: Vec::new(),
         }
     }
 }

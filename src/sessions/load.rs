@@ -226,6 +226,9 @@ pub fn send_rest(
             if n > 0 && piece.len() < PIECE {
                 continue;
             }
+            // The browser's reviewer far behind: the pieces wait here, not
+            // as edits held whole (see `sessions::browse`).
+            crate::sessions::browse::wait_for_the_reviewer();
             // At the end, a character still incomplete is sent (replaced).
             let complete = if n == 0 {
                 piece.len()

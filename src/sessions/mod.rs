@@ -4,6 +4,7 @@
 //! ([`recover`]), the sessions found on disk ([`find`]) and the counts a
 //! listing shows of each, read in one pass ([`count`]).
 
+pub mod browse;
 pub mod count;
 pub mod find;
 pub mod live;

@@ -24,6 +24,7 @@ use super::run::{Flow, Screen};
 use super::{Exit, Folded};
 use crate::dialect::one_file::Target;
 use crate::engine::Version;
+use crate::sessions::browse::{self, SavedReview};
 use crate::sessions::live::{LiveReview, Reviewed};
 use crate::sessions::recover::SessionRoot;
 use crate::sessions::review::{Basis, Recovery, Review};
@@ -68,9 +69,18 @@ pub struct AgentEdits {
     /// What the rows were built with beside the review (see
     /// [`AgentEdits::reviewed`]): how many verdicts the output lost,
     /// edits written, files read live.
-    row_flags: (usize, usize, usize),
+    row_flags: (usize, usize, usize, usize),
     /// Who reviews, and what it was sent.
     reviews: LiveReview,
+    /// A saved session's reviewer, in its place (see
+    /// [`crate::sessions::browse`]): the reader's settled edits leave it.
+    saved: Option<SavedReview>,
+    /// The session file the edit shown is read again from when only what
+    /// the list shows of it is kept.
+    replay_path: Option<PathBuf>,
+    /// The whole reviews read again, newest last (at most [`FETCHED`]):
+    /// by seq, with the hollow review they stand for.
+    fetched: Vec<(usize, Arc<Review>, Arc<Review>)>,
     /// The next answer rebuilds the edit shown.
     show_anew: bool,
     shown: Option<Shown>,
@@ -83,7 +93,49 @@ pub struct AgentEdits {
     area: Rect,
     /// A saved session still being read (see [`AgentEdits::loading`]).
     loading: Option<Loading>,
+    /// The gate's record of the workspace, joined to the edits.
+    gate: GateRecord,
 }
+
+/// The gate's decisions (`.srview/gate.jsonl` of the workspace, read again
+/// when it changes on disk), and each edit's join key.
+#[derive(Default)]
+struct GateRecord {
+    /// The record file's size and modification time when read.
+    stamp: Option<(u64, Option<std::time::SystemTime>)>,
+    decisions: Vec<crate::gate::record::GateDecision>,
+    /// Bumped at each read that changed the decisions.
+    generation: usize,
+    /// By position, each edit's [`crate::gate::record::join_key`], kept
+    /// while its review is the same.
+    keys: Vec<Option<String>>,
+}
+
+impl GateRecord {
+    /// Reads the record of the workspace `root` again when it changed.
+    fn refresh(&mut self, root: &std::path::Path) {
+        let path = crate::gate::spool::workspace_of(root).join(".srview/gate.jsonl");
+        let stamp = std::fs::metadata(&path)
+            .ok()
+            .map(|m| (m.len(), m.modified().ok()));
+        if stamp == self.stamp {
+            return;
+        }
+        self.stamp = stamp;
+        let decisions = if stamp.is_some() {
+            crate::gate::record::read(root)
+        } else {
+            Vec::new()
+        };
+        if decisions != self.decisions {
+            self.decisions = decisions;
+            self.generation += 1;
+        }
+    }
+}
+
+/// What a row says of the gate's decision: its words, and a contradiction.
+type GateWords = (String, Option<String>);
 
 /// How far a saved session the browser reads in pieces has been read.
 #[derive(Debug, Clone, Copy)]
@@ -117,8 +169,11 @@ impl AgentEdits {
             root,
             on_disk: HashMap::new(),
             review: None,
-            row_flags: (0, 0, 0),
+            row_flags: (0, 0, 0, 0),
             reviews: LiveReview::new(),
+            saved: None,
+            replay_path: None,
+            fetched: Vec::new(),
             show_anew: false,
             shown: None,
             confirming: None,
@@ -127,6 +182,7 @@ impl AgentEdits {
             syntaxes: Arc::new(Syntaxes::load()),
             area: Rect::default(),
             loading: None,
+            gate: GateRecord::default(),
         }
     }
 
@@ -134,6 +190,9 @@ impl AgentEdits {
     pub fn session(source: String, reader: AgentReader, root: SessionRoot) -> AgentEdits {
         let mut screen = AgentEdits::live(source, Some(root.root.clone()));
         screen.list = AgentList::new(screen.list.source().clone(), false);
+        if browse::reads_in_bounded_memory(reader.kind()) {
+            screen.saved = Some(SavedReview::new(None));
+        }
         let notes = screen.output.finished(reader);
         screen.say_notes(notes);
         screen.refresh(true);
@@ -145,6 +204,7 @@ impl AgentEdits {
     /// arrives through [`Screen::on_text`] (`Feed::Rest`), listed as it is
     /// read, with a notice until its end. `cwd`: where the session's files
     /// are (`--cwd`), else the workspace the session names.
+    #[cfg(test)]
     pub fn loading(
         source: String,
         reader: AgentReader,
@@ -152,7 +212,25 @@ impl AgentEdits {
         read: u64,
         size: u64,
     ) -> AgentEdits {
+        AgentEdits::loading_from(source, reader, cwd, read, size, None)
+    }
+
+    /// [`AgentEdits::loading`] of the session file at `path`: the reviews
+    /// of its edits keep only what the list shows, the edit shown is read
+    /// again from the file (see [`crate::sessions::browse`]).
+    pub fn loading_from(
+        source: String,
+        reader: AgentReader,
+        cwd: Option<PathBuf>,
+        read: u64,
+        size: u64,
+        path: Option<PathBuf>,
+    ) -> AgentEdits {
         let mut screen = AgentEdits::live(source, cwd);
+        if browse::reads_in_bounded_memory(reader.kind()) {
+            screen.saved = Some(SavedReview::new(path.clone()));
+            screen.replay_path = path;
+        }
         screen.list = AgentList::loading(screen.list.source().clone());
         screen.output.reading(reader);
         screen.loading = Some(Loading { before: read, size });
@@ -281,6 +359,7 @@ impl AgentEdits {
                 .is_some_and(|e| e.streaming && !e.file.is_empty())
         };
         let only_growing = !read_a_file
+            && self.saved.is_none()
             && self.review.is_some()
             && self.output.reader().is_some_and(|reader| {
                 events.iter().all(|e| match e {
@@ -299,6 +378,7 @@ impl AgentEdits {
     /// edits listed goes.
     fn restart(&mut self) {
         self.on_disk.clear();
+        self.fetched.clear();
         self.review = None;
         self.shown = None;
         // Until the new text names edits, none is listed.
@@ -388,10 +468,16 @@ impl AgentEdits {
         };
         self.show_anew |= force_show;
         let fs = Arc::new(self.root.clone());
-        if let Some(answer) = self
-            .reviews
-            .request(reader, &self.on_disk, fs, Recovery::Full)
-        {
+        let answer = match &mut self.saved {
+            Some(saved) => match self.output.reader_mut() {
+                Some(reader) => saved.request(reader, fs),
+                None => None,
+            },
+            None => self
+                .reviews
+                .request(reader, &self.on_disk, fs, Recovery::Full),
+        };
+        if let Some(answer) = answer {
             self.reviewed(answer);
         }
     }
@@ -409,10 +495,12 @@ impl AgentEdits {
         // not reviewed again is the same review (the same `Arc`) as before.
         // What a row takes from the screen (a verdict the output lost, an
         // edit written, a file read live) changing rebuilds them all.
+        self.gate.refresh(&self.root.root);
         let flags = (
             self.output.verdict_missing().len(),
             self.written_seqs.len(),
             self.on_disk.len(),
+            self.gate.generation,
         );
         let previous = self.review.take();
         let before = previous
@@ -426,12 +514,24 @@ impl AgentEdits {
             let then = review_at(before, seq);
             !matches!((now, then), (Some(a), Some(b)) if Arc::ptr_eq(a, b))
         });
+        let gates = self.gate_words(&review, before);
+        let gate_of = |i: usize| gates.get(i).and_then(Option::as_ref);
+        let rows = self.list.rows();
         let changed: Vec<(usize, EditRow)> = review
             .reviews
             .iter()
             .enumerate()
-            .filter(|(i, r)| before.get(*i).is_none_or(|b| !Arc::ptr_eq(b, r)))
-            .map(|(i, r)| (i, self.row_of(r)))
+            .filter(|(i, r)| {
+                before.get(*i).is_none_or(|b| !Arc::ptr_eq(b, r))
+                    || rows.get(*i).is_none_or(|row| {
+                        (row.gate.as_ref(), row.gate_contradiction.as_ref())
+                            != (
+                                gate_of(*i).map(|g| &g.0),
+                                gate_of(*i).and_then(|g| g.1.as_ref()),
+                            )
+                    })
+            })
+            .map(|(i, r)| (i, self.row_of(r, gate_of(i))))
             .collect();
         drop(previous);
         let len = review.reviews.len();
@@ -448,9 +548,48 @@ impl AgentEdits {
         }
     }
 
+    /// By position, the gate's decision about each edit of `review` the
+    /// record joins, in words (empty when the record has none). `before`:
+    /// the reviews of the last answer, whose edits' join keys are kept.
+    fn gate_words(&mut self, review: &Reviewed, before: &[Arc<Review>]) -> Vec<Option<GateWords>> {
+        let gate = &mut self.gate;
+        if gate.decisions.is_empty() {
+            gate.keys.clear();
+            return Vec::new();
+        }
+        let reviews = &review.reviews;
+        gate.keys.truncate(reviews.len());
+        for (i, r) in reviews.iter().enumerate() {
+            let same = i < gate.keys.len() && before.get(i).is_some_and(|b| Arc::ptr_eq(b, r));
+            if same {
+                continue;
+            }
+            let key = crate::gate::record::join_key(&r.edit);
+            match gate.keys.get_mut(i) {
+                Some(slot) => *slot = key,
+                None => gate.keys.push(key),
+            }
+        }
+        let agent = review.agent.display_name();
+        crate::gate::record::join_keys(&gate.decisions, &gate.keys)
+            .into_iter()
+            .zip(reviews)
+            .map(|(d, r)| {
+                d.map(|d| {
+                    (
+                        crate::gate::record::words(d),
+                        crate::gate::record::contradiction(d, r.edit.agent_verdict, agent),
+                    )
+                })
+            })
+            .collect()
+    }
+
     /// The row of one reviewed edit, with what the screen knows of it.
-    fn row_of(&self, r: &Review) -> EditRow {
+    fn row_of(&self, r: &Review, gate: Option<&GateWords>) -> EditRow {
         let mut row = EditRow::of(r);
+        row.gate = gate.map(|g| g.0.clone());
+        row.gate_contradiction = gate.and_then(|g| g.1.clone());
         row.verdict_missing = self.output.verdict_missing().contains(&row.seq);
         row.written = self.written_seqs.contains(&row.seq);
         if row.basis.is_none() && r.before.is_some() && self.on_disk.contains_key(&row.seq) {
@@ -459,13 +598,85 @@ impl AgentEdits {
         row
     }
 
-    /// Builds (or updates) the previewer of the edit selected.
+    /// The whole review of edit `seq`: the answer's, or, where the answer
+    /// keeps only what the list shows of it, read again from the session
+    /// file (the last [`FETCHED`] kept).
+    fn full_review(&mut self, seq: usize) -> Option<Arc<Review>> {
+        let review = self.review.as_ref()?;
+        let at = review_index(&review.reviews, seq)?;
+        let r = &review.reviews[at];
+        if !review.hollow.get(at).copied().unwrap_or(false) {
+            return Some(Arc::clone(r));
+        }
+        if let Some((_, _, whole)) = self
+            .fetched
+            .iter()
+            .find(|(s, hollow, _)| *s == seq && Arc::ptr_eq(hollow, r))
+        {
+            return Some(Arc::clone(whole));
+        }
+        let path = self.replay_path.as_ref()?;
+        let reader = self.output.reader()?;
+        let files: Vec<(&str, Verdict)> = review
+            .reviews
+            .iter()
+            .map(|r| (r.edit.file.as_str(), r.edit.agent_verdict))
+            .collect();
+        let fs = Arc::new(self.root.clone());
+        let whole = Arc::new(browse::replay(path, (seq, at), reader, fs, &files)?);
+        let hollow = Arc::clone(r);
+        if self.fetched.len() >= FETCHED {
+            self.fetched.remove(0);
+        }
+        self.fetched.push((seq, hollow, Arc::clone(&whole)));
+        Some(whole)
+    }
+
+    /// Whether the review of edit `seq` keeps only what the list shows,
+    /// and its whole review is not at hand.
+    fn held_hollow(&self, seq: usize) -> bool {
+        let Some(review) = &self.review else {
+            return false;
+        };
+        let Some(at) = review_index(&review.reviews, seq) else {
+            return false;
+        };
+        review.hollow.get(at).copied().unwrap_or(false)
+            && !self
+                .fetched
+                .iter()
+                .any(|(s, hollow, _)| *s == seq && Arc::ptr_eq(hollow, &review.reviews[at]))
+    }
+
+    /// Builds (or updates) the previewer of the edit selected; in the list,
+    /// not for an edit whose whole review must be read again from the
+    /// session (moving through the list reads nothing: the edit is read
+    /// when opened, or when a key asks for its previewer).
     fn show(&mut self, anew: bool) {
-        let (Some(seq), Some(review)) = (self.list.selected(), &self.review) else {
+        if self.list.mode() == AgentMode::List
+            && self
+                .list
+                .selected()
+                .is_some_and(|seq| self.held_hollow(seq))
+        {
+            self.shown = None;
+            return;
+        }
+        self.show_edit(anew);
+    }
+
+    /// Builds (or updates) the previewer of the edit selected.
+    fn show_edit(&mut self, anew: bool) {
+        let Some(seq) = self.list.selected() else {
             self.shown = None;
             return;
         };
-        let Some(r) = review_at(&review.reviews, seq) else {
+        let Some(r) = self.full_review(seq) else {
+            self.shown = None;
+            return;
+        };
+        let r = &r;
+        let Some(review) = &self.review else {
             self.shown = None;
             return;
         };
@@ -667,12 +878,13 @@ impl AgentEdits {
         use crate::dialect::Dialect;
         use crate::dialect::corrected::{Corrected, correct};
         use crate::source::agent::EditInput;
+        let seq = self.shown.as_ref()?.seq;
+        let r = self.full_review(seq)?;
         let shown = self.shown.as_ref()?;
         if shown.app.view().help || shown.app.view().raw {
             return None;
         }
         let review = self.review.as_ref()?;
-        let r = review.reviews.iter().find(|r| r.edit.seq == shown.seq)?;
         let (text, dialect) = match &r.edit.input {
             EditInput::Exact(edit) => (serde_json::to_string(edit).ok()?, Dialect::EditJson),
             EditInput::ApplyPatch(patch) => (patch.clone(), Dialect::ApplyPatch),
@@ -725,11 +937,7 @@ impl AgentEdits {
         if let Some(why) = accept_refusal(&row, agent) {
             return self.say_of_shown(&format!("not accepted: {why}"), true);
         }
-        let Some(review) = self
-            .review
-            .as_ref()
-            .and_then(|r| r.reviews.iter().find(|x| x.edit.seq == row.seq))
-        else {
+        let Some(review) = self.full_review(row.seq) else {
             return;
         };
         use crate::diagnose::accept::{Case, Decision, Input, Why, accept};
@@ -862,11 +1070,7 @@ impl AgentEdits {
         let Some(seq) = self.list.selected() else {
             return self.say("no edit to save", true);
         };
-        let edit = self
-            .review
-            .as_ref()
-            .and_then(|r| r.reviews.iter().find(|x| x.edit.seq == seq))
-            .map(|r| r.edit.clone());
+        let edit = self.full_review(seq).map(|r| r.edit.clone());
         let Some(edit) = edit else {
             return self.say("no edit to save", true);
         };
@@ -913,6 +1117,17 @@ impl AgentEdits {
             text: text.to_string(),
             error,
         }));
+    }
+}
+
+/// How many whole reviews read again from the session are kept.
+const FETCHED: usize = 8;
+
+/// The position of edit `seq` in `reviews` (see [`review_at`]).
+fn review_index(reviews: &[Arc<Review>], seq: usize) -> Option<usize> {
+    match seq.checked_sub(1) {
+        Some(i) if reviews.get(i).is_some_and(|r| r.edit.seq == seq) => Some(i),
+        _ => reviews.iter().position(|r| r.edit.seq == seq),
     }
 }
 
@@ -1121,6 +1336,11 @@ impl Screen for AgentEdits {
             }
             Some(other) => Flow::of(other),
             None => {
+                // A key for the previewer of an edit the list has not
+                // built (its whole review is read again first).
+                if self.shown.is_none() && self.list.selected().is_some() {
+                    self.show_edit(true);
+                }
                 let action = keymap::lookup(KeyScope::Agent, key);
                 // The final mode of an edit still arriving would apply the
                 // blocks cut where its input stops: no edit the agent makes.
@@ -1194,16 +1414,24 @@ impl Screen for AgentEdits {
     /// rows while one runs, and takes the newest answer only.
     fn connect(&mut self, events: &std::sync::mpsc::SyncSender<crate::tui::event::Event>) {
         let events = events.clone();
-        self.reviews.off_thread(move |answer| {
+        let answer = move |answer| {
             events
                 .send(crate::tui::event::Event::Reviewed(Box::new(answer)))
                 .is_ok()
-        });
+        };
+        match &mut self.saved {
+            Some(saved) => saved.off_thread(answer),
+            None => self.reviews.off_thread(answer),
+        }
     }
 
     fn on_reviewed(&mut self, answer: Reviewed) {
         // An older answer: the input changed since, a newer one follows.
-        if self.reviews.is_latest(&answer) {
+        let latest = match &self.saved {
+            Some(saved) => saved.is_latest(&answer),
+            None => self.reviews.is_latest(&answer),
+        };
+        if latest {
             self.reviewed(answer);
         }
     }
@@ -1655,6 +1883,128 @@ mod tests {
             note.ends_with(". Shown: the edit's own text (s saves it)"),
             "{note}"
         );
+    }
+
+    /// The screen drawn on an 80x24 terminal, one string a row.
+    fn drawn(screen: &mut AgentEdits) -> Vec<String> {
+        use ratatui::backend::TestBackend;
+        let mut terminal = ratatui::Terminal::new(TestBackend::new(80, 24)).expect("terminal");
+        let theme = Theme::new(crate::tui::view::theme::ColourMode::None);
+        terminal
+            .draw(|f| {
+                screen.area = f.area();
+                screen.render(f, &theme)
+            })
+            .expect("draw");
+        let buf = terminal.backend().buffer();
+        (0..24)
+            .map(|y| (0..80).map(|x| buf[(x, y)].symbol().to_string()).collect())
+            .collect()
+    }
+
+    /// The saved Claude Code session whose second edit fails, with the
+    /// gate's record (`tests/fixtures/gate-browser/`) in its workspace: the
+    /// gate denied the first edit (which the session shows applied) and
+    /// passed the second as exact (which Claude Code failed).
+    fn claude_session_with_gate_record() -> (tempfile::TempDir, AgentEdits) {
+        let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::create_dir_all(dir.path().join(".srview")).expect(".srview");
+        std::fs::copy(
+            fixtures.join("gate-browser/b_edit_nomatch.gate.jsonl"),
+            dir.path().join(".srview/gate.jsonl"),
+        )
+        .expect("the record");
+        let stream =
+            std::fs::read(fixtures.join("agents/claude-code-2.1.328/b_edit_nomatch/stdout.jsonl"))
+                .expect("read");
+        let mut reader = AgentReader::new(
+            crate::source::agent::AgentKind::ClaudeCode,
+            crate::source::agent::Format::ClaudeStreamJson,
+        );
+        reader.feed(&stream);
+        reader.finish();
+        let root = SessionRoot {
+            root: dir.path().to_path_buf(),
+        };
+        let screen = AgentEdits::session("session".into(), reader, root);
+        (dir, screen)
+    }
+
+    /// The browser shows the gate's decision beside each edit the record
+    /// joins (by the tool call's id), in the list and in the edit's
+    /// header, as `srview session --list` words it, and flags where the
+    /// record contradicts the session.
+    #[test]
+    fn the_browser_shows_the_gates_decision_and_its_contradictions() {
+        let (_dir, mut screen) = claude_session_with_gate_record();
+        let rows = screen.list().rows().to_vec();
+        assert_eq!(rows.len(), 2);
+        assert_eq!(rows[0].gate.as_deref(), Some("blocked (failing)"));
+        assert_eq!(
+            rows[0].gate_contradiction.as_deref(),
+            Some(
+                "the gate's record says it denied this edit, but the session shows Claude Code \
+                 applied it"
+            )
+        );
+        assert_eq!(rows[1].gate.as_deref(), Some("passed (exact)"));
+        assert_eq!(
+            rows[1].gate_contradiction.as_deref(),
+            Some(
+                "the gate's record says it let this edit through as exact, but Claude Code failed it"
+            )
+        );
+        let list = drawn(&mut screen);
+        assert_eq!(
+            list[1].trim_end(),
+            "   1 GATE-CONTRADICTS        inventory.py Edit            applied        srview:"
+        );
+        assert!(list[2].starts_with("   2 FAILED GATE-CONTRADICTS inventory.py Edit "));
+        // The selected edit's contradiction is said in full below the list.
+        let below: String = list[3..23].concat();
+        assert!(
+            below.contains("CONTRADICTION: the gate's record says it denied this edit, but"),
+            "{list:#?}"
+        );
+        screen.select(2);
+        let shown = drawn(&mut screen);
+        assert!(
+            shown[2].starts_with(
+                " Claude Code: failed · srview: fails · gate: passed (exact) · CONTRADICTION:"
+            ),
+            "{shown:#?}"
+        );
+    }
+
+    /// Without a record, nothing of the gate is said.
+    #[test]
+    fn without_a_gate_record_nothing_of_the_gate_is_said() {
+        let (dir, _) = claude_session_with_gate_record();
+        std::fs::remove_file(dir.path().join(".srview/gate.jsonl")).expect("remove");
+        let stream = std::fs::read(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/fixtures/agents/claude-code-2.1.328/b_edit_nomatch/stdout.jsonl"),
+        )
+        .expect("read");
+        let mut reader = AgentReader::new(
+            crate::source::agent::AgentKind::ClaudeCode,
+            crate::source::agent::Format::ClaudeStreamJson,
+        );
+        reader.feed(&stream);
+        reader.finish();
+        let root = SessionRoot {
+            root: dir.path().to_path_buf(),
+        };
+        let mut screen = AgentEdits::session("session".into(), reader, root);
+        assert!(
+            screen
+                .list()
+                .rows()
+                .iter()
+                .all(|r| r.gate.is_none() && r.gate_contradiction.is_none())
+        );
+        assert!(!drawn(&mut screen).concat().contains("gate"));
     }
 
     /// `s` saves the selected edit's own text to a new file in the

@@ -330,3 +330,105 @@ fn a_codex_app_server_diff_without_patch_events_is_shown_as_recorded() {
     let app = screen.shown_app().expect("the edit shown");
     assert!(app.diff().is_empty(), "{}", app.diff());
 }
+
+/// A saved session browsed in bounded memory (`sessions::browse`: each
+/// review kept as the list shows it, the edit shown read again from the
+/// session file and reviewed again) lists the rows of the session read
+/// whole, and shows every edit as the whole session's browser does: the
+/// same content before, diff, result, blocks and notes. Every capture
+/// whose reviews do not need the whole session at once, and a generated
+/// Claude Code session of 60 edits, read in random pieces.
+#[test]
+fn a_session_browsed_in_bounded_memory_shows_what_the_whole_one_shows() {
+    use srview::sessions::browse::reads_in_bounded_memory;
+    use srview::sessions::load::{load, open_saved};
+    use support::big_session::claude_session;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let generated = claude_session(&dir.path().join("home"), 1 << 19, 60);
+    let mut paths: Vec<std::path::PathBuf> = recorded_scenarios()
+        .iter()
+        .map(|(d, _, _)| session_path(d))
+        .collect();
+    paths.push(generated.path.clone());
+    let mut rng = Rng::new(29);
+    let (mut browsed, mut shown) = (0, 0);
+    for path in &paths {
+        let Some(opened) = open_saved(path, 0) else {
+            continue; // A database's session: read whole.
+        };
+        let opened = opened.expect("opens");
+        if !reads_in_bounded_memory(opened.reader.kind()) {
+            continue;
+        }
+        let (_, ws) = load(path, None).expect("loads");
+        let mut whole = AgentEdits::session(
+            "s".into(),
+            read_session(path, None).expect("reads"),
+            ws.clone(),
+        );
+        let file = fs::read(&opened.file).expect("read");
+        let rest = String::from_utf8_lossy(&file[opened.read as usize..]).into_owned();
+        let (read, size, from) = (opened.read, opened.size, opened.file.clone());
+        let mut screen = AgentEdits::loading_from(
+            "s".into(),
+            opened.reader,
+            Some(ws.root),
+            read,
+            size,
+            Some(from),
+        );
+        let mut at = 0;
+        while at < rest.len() {
+            let mut to = (at + 1 + rng.below(40_000)).min(rest.len());
+            while !rest.is_char_boundary(to) {
+                to += 1;
+            }
+            screen.on_text(Folded {
+                appended: rest[at..to].to_string(),
+                ..Folded::default()
+            });
+            at = to;
+        }
+        screen.on_text(Folded {
+            ended: true,
+            ..Folded::default()
+        });
+        let at = path.display();
+        assert_eq!(screen.list().rows(), whole.list().rows(), "{at}");
+        assert_eq!(screen.list().agent(), whole.list().agent(), "{at}");
+        let seqs: Vec<usize> = whole.list().rows().iter().map(|r| r.seq).collect();
+        for seq in seqs {
+            screen.select(seq);
+            whole.select(seq);
+            let (Some(got), Some(want)) = (screen.shown_app(), whole.shown_app()) else {
+                assert_eq!(
+                    screen.shown_app().is_some(),
+                    whole.shown_app().is_some(),
+                    "{at}: edit {seq}"
+                );
+                continue;
+            };
+            assert_eq!(
+                got.original().text(),
+                want.original().text(),
+                "{at}: edit {seq}"
+            );
+            assert_eq!(got.diff(), want.diff(), "{at}: edit {seq}");
+            assert_eq!(
+                got.result().text(),
+                want.result().text(),
+                "{at}: edit {seq}"
+            );
+            assert_eq!(
+                format!("{:?}", got.outcome()),
+                format!("{:?}", want.outcome()),
+                "{at}: edit {seq}"
+            );
+            assert_eq!(got.notice(), want.notice(), "{at}: edit {seq}");
+            shown += 1;
+        }
+        browsed += 1;
+    }
+    assert!(browsed >= 15, "only {browsed} sessions");
+    assert!(shown >= 100, "only {shown} edits shown");
+}

@@ -146,6 +146,12 @@ impl LiveOutput {
         self.reader.as_ref()
     }
 
+    /// The reader, to take its settled edits out of it (a saved session's
+    /// browser keeps memory bounded that way).
+    pub fn reader_mut(&mut self) -> Option<&mut AgentReader> {
+        self.reader.as_mut()
+    }
+
     /// The bytes read so far.
     pub fn len(&self) -> usize {
         self.fed.len

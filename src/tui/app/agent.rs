@@ -48,6 +48,12 @@ pub struct EditRow {
     pub verdict_missing: bool,
     /// srview wrote its result (`a`).
     pub written: bool,
+    /// The gate's decision about it, in `srview session --list`'s words
+    /// (`blocked (failing)`), when `.srview/gate.jsonl` joins it.
+    pub gate: Option<String>,
+    /// Where the gate's record and the session disagree about it, in words
+    /// ([`crate::gate::record::contradiction`]).
+    pub gate_contradiction: Option<String>,
 }
 
 impl EditRow {
@@ -77,6 +83,8 @@ impl EditRow {
             streaming: edit.streaming,
             verdict_missing: false,
             written: false,
+            gate: None,
+            gate_contradiction: None,
         }
     }
 
@@ -101,9 +109,10 @@ impl EditRow {
         }
     }
 
-    /// Listed first when failures come first: failed, or in disagreement.
+    /// Listed first when failures come first: failed, in disagreement, or
+    /// contradicting the gate's record.
     fn is_trouble(&self) -> bool {
-        self.failed || self.disagreement.is_some()
+        self.failed || self.disagreement.is_some() || self.gate_contradiction.is_some()
     }
 }
 
@@ -721,6 +730,8 @@ mod tests {
             streaming: false,
             verdict_missing: false,
             written: false,
+            gate: None,
+            gate_contradiction: None,
         }
     }
 

@@ -146,15 +146,33 @@ fn edit_lines(frame: &mut Frame, area: Rect, list: &AgentList, row: &EditRow, th
         .unwrap_or_default();
     let basis = row.basis.map(basis_words).unwrap_or("an unknown content");
     let follow = if list.follow() { ", following" } else { "" };
-    let lines = vec![
-        Line::from(tab_line),
-        // The agent's own error text last: a narrow terminal cuts it first.
-        Line::from(vec![
-            Span::styled(sanitize(&second), style),
-            Span::styled(format!(" · vs {basis}{follow}"), theme.gutter()),
-            Span::styled(sanitize(&message), style),
-        ]),
-    ];
+    // The gate's decision right after the verdicts; a contradiction of the
+    // session by the gate's record in the failure colour, before the rest.
+    let mut verdicts = vec![Span::styled(sanitize(&second), style)];
+    if let Some(gate) = &row.gate {
+        let gate_style = if row.gate_contradiction.is_some() {
+            theme.bad()
+        } else {
+            theme.gutter()
+        };
+        verdicts.push(Span::styled(
+            sanitize(&format!(" · gate: {gate}")),
+            gate_style,
+        ));
+    }
+    if let Some(c) = &row.gate_contradiction {
+        verdicts.push(Span::styled(
+            sanitize(&format!(" · CONTRADICTION: {c}")),
+            theme.bad(),
+        ));
+    }
+    verdicts.push(Span::styled(
+        format!(" · vs {basis}{follow}"),
+        theme.gutter(),
+    ));
+    // The agent's own error text last: a narrow terminal cuts it first.
+    verdicts.push(Span::styled(sanitize(&message), style));
+    let lines = vec![Line::from(tab_line), Line::from(verdicts)];
     let area = Rect {
         height: area.height.min(2),
         ..area
@@ -250,6 +268,9 @@ fn edit_list(frame: &mut Frame, area: Rect, list: &AgentList, theme: &Theme) {
         .or_else(|| {
             list.current().and_then(|r| {
                 let notices = r.notices.join("; ");
+                if let Some(c) = &r.gate_contradiction {
+                    return Some((format!("CONTRADICTION: {c}"), true));
+                }
                 match (&r.disagreement, &r.loose_match) {
                     (Some(d), _) => Some((format!("DISAGREEMENT: {d}"), true)),
                     (None, Some(l)) if notices.is_empty() => {
@@ -314,6 +335,9 @@ fn edit_list(frame: &mut Frame, area: Rect, list: &AgentList, theme: &Theme) {
             if row.written {
                 marks.push("WRITTEN");
             }
+            if row.gate_contradiction.is_some() {
+                marks.push("GATE-CONTRADICTS");
+            }
             marks.join(" ")
         };
         let marks_w = list
@@ -324,7 +348,7 @@ fn edit_list(frame: &mut Frame, area: Rect, list: &AgentList, theme: &Theme) {
             .unwrap_or(0);
         for (i, row) in list.ordered().enumerate().skip(top).take(rows_n) {
             let file: String = sanitize(&row.file);
-            let text = format!(
+            let mut text = format!(
                 "{:>4} {:<marks_w$} {:<file_w$} {:<15} {:<14} srview: {}",
                 row.seq,
                 marks_of(row),
@@ -333,13 +357,17 @@ fn edit_list(frame: &mut Frame, area: Rect, list: &AgentList, theme: &Theme) {
                 verdict_word(row),
                 row.srview,
             );
-            let style = if row.failed || row.disagreement.is_some() {
-                theme.bad()
-            } else if row.loose || row.streaming {
-                theme.warn()
-            } else {
-                theme.ok()
-            };
+            if let Some(gate) = &row.gate {
+                text.push_str(&format!(" · gate: {gate}"));
+            }
+            let style =
+                if row.failed || row.disagreement.is_some() || row.gate_contradiction.is_some() {
+                    theme.bad()
+                } else if row.loose || row.streaming {
+                    theme.warn()
+                } else {
+                    theme.ok()
+                };
             let style = if i == selected {
                 style.patch(theme.selected())
             } else {

@@ -1,0 +1,632 @@
+//! The review of a saved session for the browser (`srview session PATH`),
+//! in bounded memory: each edit is reviewed once, when the reader settles
+//! it ([`AgentReader::take_settled`]: the reader keeps it no longer), in
+//! the session's order, as the whole review ([`super::review::review_live`])
+//! reviews it; then only what its row shows is kept ([`hollow`]). The edit
+//! shown is read again from the session file and reviewed again on demand
+//! ([`replay`]).
+//!
+//! What a review depends on beyond the edit and the edits before it:
+//! whether a later edit (or a shell command) wrote the edit's file
+//! ([`recover::unwritten_after_each`]), for a failed or never-run edit whose
+//! content before is otherwise unknown. Such an edit is reviewed as far as
+//! the session has been read, and kept whole (with the later edits of its
+//! file, which may chain from it) until a later write of its file or a
+//! shell command settles it, or the session ends: then it is reviewed
+//! again, and kept hollow. The sessions whose reviews need the whole
+//! session at once (Codex's diffs undone from its end, Aider's commits) are
+//! not read this way ([`reads_in_bounded_memory`]).
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::sync::{Arc, Condvar, Mutex, Weak};
+
+use super::live::{Reviewed, SharedFs};
+use super::recover::{self, SessionFs};
+use super::review::{Recovery, Review, Reviewer, Run, Session, after_of, reading_problems};
+use super::verdict::VerdictBlock;
+use crate::source::agent::{
+    AgentEdit, AgentKind, AgentReader, EditInput, FileContent, Format, Verdict,
+};
+
+/// Whether a saved session of `agent` is reviewed here: not when an edit's
+/// review needs every edit of the session at once (Codex's recorded diffs
+/// are undone from the session's end; Aider's commits).
+pub fn reads_in_bounded_memory(agent: AgentKind) -> bool {
+    let row = agent.row();
+    !row.undoes_diffs && !row.commits_replies
+}
+
+/// A review with only what the browser's list shows of it (the verdicts,
+/// stages, notices, the gate's join key): the contents, the edit's input
+/// (but a tool call's, which the gate's record is joined by) and the
+/// texts of its blocks dropped. Every question the list asks of it
+/// ([`Review::verdict_words`], [`Review::is_failed`], ...) has the same
+/// answer as of the whole review.
+pub fn hollow(mut review: Review) -> Review {
+    let edit = &mut review.edit;
+    edit.content_before = None;
+    edit.content_after = None;
+    edit.agent_diff = None;
+    if !matches!(edit.input, EditInput::Call(_)) {
+        edit.input = EditInput::NotRecorded;
+    }
+    if review.before.is_some() {
+        review.before = Some(FileContent::Absent);
+    }
+    if let Run::Ran(applied) = &mut review.run {
+        if let Ok(content) = &mut applied.result {
+            *content = FileContent::Absent;
+        }
+        for block in &mut applied.blocks {
+            if let VerdictBlock::Block(b) = block {
+                b.search_text = String::new();
+                b.replace_text = String::new();
+            }
+        }
+    }
+    review
+}
+
+/// What the reader said beside its settled edits, at one request.
+struct Facts {
+    agent: AgentKind,
+    format: Format,
+    version: Option<String>,
+    workspace: Option<String>,
+    checkpoints: Vec<String>,
+    shell_runs: Vec<usize>,
+    errors: Vec<String>,
+    /// The edits whose verdict the output may have lost, by seq.
+    lost: Vec<usize>,
+    fs: SharedFs,
+}
+
+impl Facts {
+    fn of(reader: &AgentReader, fs: SharedFs) -> Facts {
+        let (errors, lost) = reading_problems(reader);
+        Facts {
+            agent: reader.kind(),
+            format: reader.format(),
+            version: reader.version().map(str::to_string),
+            workspace: reader.workspace().map(str::to_string),
+            checkpoints: reader.checkpoints().to_vec(),
+            shell_runs: reader.shell_runs().to_vec(),
+            errors,
+            lost: lost.to_vec(),
+            fs,
+        }
+    }
+
+    /// What every review depends on: the agent, the workspace's folder,
+    /// the folder paths are named under, Cline CLI's first checkpoint.
+    fn basis(&self) -> Basis {
+        let cwd = self
+            .workspace
+            .clone()
+            .unwrap_or_else(|| self.fs.root().to_string_lossy().into_owned());
+        let checkpoint = self
+            .agent
+            .row()
+            .checkpoints
+            .then(|| self.checkpoints.first().cloned())
+            .flatten();
+        (self.agent, self.fs.root().to_path_buf(), cwd, checkpoint)
+    }
+
+    fn session(&self) -> Session<'_, 'static> {
+        Session {
+            agent: self.agent,
+            workspace: self.workspace.as_deref(),
+            checkpoints: &self.checkpoints,
+            edits: None,
+            shell_runs: &self.shell_runs,
+        }
+    }
+
+    fn last_shell(&self) -> Option<usize> {
+        self.shell_runs.iter().max().copied()
+    }
+}
+
+type Basis = (AgentKind, PathBuf, String, Option<String>);
+
+/// One request: the edits settled since the last one (moved out of the
+/// reader), the ones still unsettled (copied), and the reader's facts.
+pub struct Batch {
+    generation: u64,
+    settled: Vec<AgentEdit>,
+    tail: Vec<AgentEdit>,
+    facts: Facts,
+}
+
+impl Batch {
+    /// This batch, then `later`: one request.
+    fn then(mut self, later: Batch) -> Batch {
+        self.settled.extend(later.settled);
+        Batch {
+            settled: self.settled,
+            ..later
+        }
+    }
+}
+
+/// Whether edit `index` (`verdict`) is one no later edit wrote the file of,
+/// as far as the session has been read (see [`recover::unwritten_after_each`]):
+/// the writes after it are handled by [`Engine::reopen`].
+fn unwritten_now(verdict: Verdict, index: usize, last_shell: Option<usize>) -> bool {
+    matches!(verdict, Verdict::Failed | Verdict::NotRun) && last_shell.is_none_or(|b| b <= index)
+}
+
+/// The edits of one file kept whole: from a failed or never-run edit whose
+/// review read the file as it is now (nothing wrote it after, so far) on.
+struct Kept {
+    /// By position; the first is that edit.
+    indexes: Vec<usize>,
+    /// Whether the first is the file's first edit.
+    first_of_file: bool,
+    /// What the file held before the first, where known (srview's chain).
+    chained: Option<FileContent>,
+}
+
+/// The reviews of the settled edits, kept as the list needs them.
+pub struct Engine {
+    /// Hollow the reviews no later edit can change (the session can be
+    /// read again: [`replay`]); else every review is kept whole.
+    hollows: bool,
+    /// The file to read the edits from again when the basis changes.
+    path: Option<PathBuf>,
+    basis: Option<Basis>,
+    reviews: Vec<Arc<Review>>,
+    hollow: Vec<bool>,
+    /// Each file's content after its last settled edit, where known.
+    chain: HashMap<String, FileContent>,
+    seen: HashSet<String>,
+    kept: HashMap<String, Kept>,
+    last_shell: Option<usize>,
+    /// Reviews run, ever (for tests).
+    pub reviews_run: usize,
+}
+
+impl Engine {
+    fn new(hollows: bool, path: Option<PathBuf>) -> Engine {
+        Engine {
+            hollows,
+            path,
+            basis: None,
+            reviews: Vec::new(),
+            hollow: Vec::new(),
+            chain: HashMap::new(),
+            seen: HashSet::new(),
+            kept: HashMap::new(),
+            last_shell: None,
+            reviews_run: 0,
+        }
+    }
+
+    /// Forgets every review (the basis changed); returns the edits whole
+    /// where they were kept whole.
+    fn reset(&mut self) -> Vec<AgentEdit> {
+        let reviews = std::mem::take(&mut self.reviews);
+        self.hollow.clear();
+        self.chain.clear();
+        self.seen.clear();
+        self.kept.clear();
+        self.last_shell = None;
+        reviews.into_iter().map(|r| r.edit.clone()).collect()
+    }
+
+    /// The review after `batch`.
+    pub fn update(&mut self, batch: Batch) -> Reviewed {
+        let facts = &batch.facts;
+        let basis = facts.basis();
+        let mut run = 0;
+        if self.basis.as_ref().is_some_and(|b| *b != basis) && !self.reviews.is_empty() {
+            // Every review depends on the basis: all reviewed again, from
+            // the session file when the reviews were hollowed.
+            let count = self.reviews.len();
+            let whole = self.reset();
+            let edits = match (&self.path, self.hollows) {
+                (Some(path), true) => {
+                    let mut edits = Vec::new();
+                    settled_from_file(path, |edit| {
+                        edits.push(edit);
+                        edits.len() < count
+                    });
+                    edits
+                }
+                _ => whole,
+            };
+            for edit in edits {
+                self.settle(edit, facts);
+                run += 1;
+            }
+        }
+        self.basis = Some(basis);
+        if facts.last_shell() != self.last_shell {
+            self.last_shell = facts.last_shell();
+            let files: Vec<String> = self.kept.keys().cloned().collect();
+            for file in files {
+                run += self.reopen(&file, facts, false);
+            }
+        }
+        for edit in batch.settled {
+            run += self.settle(edit, facts);
+        }
+        let mut reviews = self.reviews.clone();
+        let mut hollow = self.hollow.clone();
+        // The edits not settled yet: reviewed at each request, kept by no one.
+        let mut chain: HashMap<&str, Option<FileContent>> = HashMap::new();
+        let mut seen: HashSet<&str> = HashSet::new();
+        for edit in &batch.tail {
+            let index = reviews.len();
+            let file = edit.file.as_str();
+            let first = !self.seen.contains(file) && seen.insert(file);
+            let chained = match chain.remove(file) {
+                Some(after) => after,
+                None => self.chain.get(file).cloned(),
+            };
+            let mut edit = edit.clone();
+            if facts.lost.contains(&edit.seq) {
+                edit.agent_verdict = Verdict::Pending;
+            }
+            let (review, after) = review_one(facts, index, edit, first, chained.as_ref(), false);
+            run += 1;
+            chain.insert(file, after);
+            reviews.push(Arc::new(review));
+            hollow.push(false);
+        }
+        self.reviews_run += run;
+        Reviewed {
+            generation: batch.generation,
+            agent: facts.agent,
+            format: facts.format,
+            version: facts.version.clone(),
+            reviews,
+            cwd: self.basis.as_ref().map(|b| b.2.clone()).unwrap_or_default(),
+            errors: facts.errors.clone(),
+            reviewed: run,
+            hollow,
+        }
+    }
+
+    /// Reviews the next settled edit; returns the reviews run.
+    fn settle(&mut self, mut edit: AgentEdit, facts: &Facts) -> usize {
+        let index = self.reviews.len();
+        if facts.lost.contains(&edit.seq) {
+            edit.agent_verdict = Verdict::Pending;
+        }
+        let file = edit.file.clone();
+        let mut run = 0;
+        if matches!(edit.agent_verdict, Verdict::Applied | Verdict::Pending) {
+            // It writes the file: the kept edits of it are settled.
+            run += self.reopen(&file, facts, true);
+        }
+        let first = self.seen.insert(file.clone());
+        let chained = self.chain.remove(&file);
+        let unwritten = unwritten_now(edit.agent_verdict, index, self.last_shell);
+        let (review, after) = review_one(facts, index, edit, first, chained.as_ref(), unwritten);
+        run += 1;
+        if let Some(after) = after {
+            self.chain.insert(file.clone(), after);
+        }
+        let whole = match self.kept.get_mut(&file) {
+            Some(kept) => {
+                kept.indexes.push(index);
+                true
+            }
+            None if unwritten => {
+                self.kept.insert(
+                    file,
+                    Kept {
+                        indexes: vec![index],
+                        first_of_file: first,
+                        chained,
+                    },
+                );
+                true
+            }
+            None => false,
+        };
+        self.push(review, whole);
+        run
+    }
+
+    fn push(&mut self, review: Review, whole: bool) {
+        let hollowed = self.hollows && !whole;
+        let review = if hollowed { hollow(review) } else { review };
+        self.reviews.push(Arc::new(review));
+        self.hollow.push(hollowed);
+    }
+
+    /// Reviews the kept edits of `file` again now that more of the session
+    /// is known (`written_after`: an edit after them writes the file); the
+    /// ones still unwritten stay kept. Returns the reviews run.
+    fn reopen(&mut self, file: &str, facts: &Facts, written_after: bool) -> usize {
+        let Some(kept) = self.kept.remove(file) else {
+            return 0;
+        };
+        let mut chained = kept.chained;
+        let mut still: Option<Kept> = None;
+        for (n, &index) in kept.indexes.iter().enumerate() {
+            let edit = self.reviews[index].edit.clone();
+            let unwritten =
+                !written_after && unwritten_now(edit.agent_verdict, index, self.last_shell);
+            let first = n == 0 && kept.first_of_file;
+            let input = chained.take();
+            let (review, after) = review_one(facts, index, edit, first, input.as_ref(), unwritten);
+            chained = after;
+            if still.is_none() && unwritten {
+                still = Some(Kept {
+                    indexes: Vec::new(),
+                    first_of_file: first,
+                    chained: input,
+                });
+            }
+            let whole = match &mut still {
+                Some(s) => {
+                    s.indexes.push(index);
+                    true
+                }
+                None => false,
+            };
+            let hollowed = self.hollows && !whole;
+            self.reviews[index] = Arc::new(if hollowed { hollow(review) } else { review });
+            self.hollow[index] = hollowed;
+        }
+        match chained {
+            Some(after) => self.chain.insert(file.to_string(), after),
+            None => self.chain.remove(file),
+        };
+        if let Some(still) = still {
+            self.kept.insert(file.to_string(), still);
+        }
+        kept.indexes.len()
+    }
+}
+
+/// Reviews `edit`, the `index`-th of the session, as the whole review
+/// does when nothing after it wrote its file (`unwritten`) or otherwise.
+fn review_one(
+    facts: &Facts,
+    index: usize,
+    edit: AgentEdit,
+    first_of_file: bool,
+    chained: Option<&FileContent>,
+    unwritten: bool,
+) -> (Review, Option<FileContent>) {
+    let mut reviewer = Reviewer::lent(facts.session(), &*facts.fs, Recovery::Full, None);
+    if unwritten {
+        let mut flags = vec![false; index + 1];
+        flags[index] = true;
+        reviewer = reviewer.with_unwritten(flags);
+    }
+    reviewer.review_in(index, edit, first_of_file, chained)
+}
+
+/// Every settled edit of the session file at `path`, in order, read in
+/// pieces with a fresh reader, to `each` until it returns false.
+fn settled_from_file(path: &Path, mut each: impl FnMut(AgentEdit) -> bool) {
+    use std::io::Read;
+    let Ok(opened) = crate::source::agent::session::open_session(path, None) else {
+        return;
+    };
+    let (mut reader, mut file) = (opened.reader, opened.file);
+    let mut buf = vec![0u8; 256 * 1024];
+    loop {
+        for edit in reader.take_settled() {
+            if !each(edit) {
+                return;
+            }
+        }
+        match file.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => {
+                reader.feed(&buf[..n]);
+            }
+        }
+    }
+    reader.finish();
+    for edit in reader.take_settled() {
+        if !each(edit) {
+            return;
+        }
+    }
+}
+
+/// The whole review of edit `seq` (the `at`-th, from 0), read again from the session file at
+/// `path` (as [`Engine`] reviewed it, and hollowed): the edits of its file
+/// before it planned again for srview's chain, every other edit skipped.
+/// `reader`: the browser's reader (its facts are the session's as read);
+/// `files`: each edit's file and verdict as reviewed (whether a later edit
+/// wrote its file); `None` when the file no longer holds the edit.
+pub fn replay(
+    path: &Path,
+    (seq, at): (usize, usize),
+    reader: &AgentReader,
+    fs: SharedFs,
+    files: &[(&str, Verdict)],
+) -> Option<Review> {
+    let facts = Facts::of(reader, fs);
+    let target = files.get(at)?.0.to_string();
+    let unwritten = recover::unwritten_after_each(files, &facts.shell_runs);
+    let mut reviewer =
+        Reviewer::lent(facts.session(), &*facts.fs, Recovery::Full, None).with_unwritten(unwritten);
+    let ws: &(dyn SessionFs + Sync) = &*facts.fs;
+    let judge = reviewer.judge(ws);
+    let mut chain: Option<FileContent> = None;
+    let mut first = true;
+    let mut index = 0;
+    let mut found = None;
+    settled_from_file(path, |mut edit| {
+        let i = index;
+        index += 1;
+        if i > at {
+            // Past where the edit was: the file is not the session read.
+            return false;
+        }
+        if edit.file != target {
+            return true;
+        }
+        if facts.lost.contains(&edit.seq) {
+            edit.agent_verdict = Verdict::Pending;
+        }
+        let first_of_file = std::mem::replace(&mut first, false);
+        let chained = chain.take();
+        if i == at {
+            found = (edit.seq == seq).then(|| {
+                reviewer
+                    .review_in(i, edit, first_of_file, chained.as_ref())
+                    .0
+            });
+            return false;
+        }
+        let planned = reviewer.plan(i, edit, first_of_file, chained.as_ref());
+        chain = match planned.after_without_review() {
+            Ok(after) => after,
+            Err(()) => after_of(&judge.review(planned), facts.agent),
+        };
+        true
+    });
+    found
+}
+
+/// The edits handed to a reviewer on its thread and not reviewed yet.
+#[derive(Default)]
+struct Pace {
+    in_flight: Mutex<usize>,
+    reviewed: Condvar,
+}
+
+impl Pace {
+    fn add(&self, n: isize) {
+        let mut count = self.in_flight.lock().unwrap_or_else(|e| e.into_inner());
+        *count = count.saturating_add_signed(n);
+        drop(count);
+        self.reviewed.notify_all();
+    }
+}
+
+/// The pace of the browser's reviewer on its thread, while there is one.
+static PACE: Mutex<Option<Weak<Pace>>> = Mutex::new(None);
+
+/// How many settled edits may wait for the reviewer before the session's
+/// reading waits ([`wait_for_the_reviewer`]): each is held whole until
+/// reviewed.
+const AHEAD: usize = 256;
+
+/// Called by the thread reading a saved session for the browser before it
+/// sends the next piece: waits while the reviewer is more than [`AHEAD`]
+/// edits behind (at most a second at a time), so that the edits read but
+/// not yet reviewed stay few (the reading is faster than the review).
+pub fn wait_for_the_reviewer() {
+    let pace = PACE
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .as_ref()
+        .and_then(Weak::upgrade);
+    let Some(pace) = pace else { return };
+    let mut count = pace.in_flight.lock().unwrap_or_else(|e| e.into_inner());
+    while *count > AHEAD {
+        let (next, waited) = pace
+            .reviewed
+            .wait_timeout(count, std::time::Duration::from_secs(1))
+            .unwrap_or_else(|e| e.into_inner());
+        count = next;
+        if waited.timed_out() {
+            break;
+        }
+    }
+}
+
+/// The screen's side: who reviews, and what it was sent.
+pub struct SavedReview {
+    generation: u64,
+    runs: Runs,
+    pace: Arc<Pace>,
+}
+
+enum Runs {
+    Here(Box<Engine>),
+    Worker(mpsc::Sender<Batch>),
+    Gone,
+}
+
+impl SavedReview {
+    /// Reviews in the caller's thread until [`SavedReview::off_thread`];
+    /// `path`: the session file, read again for the edit shown (then the
+    /// reviews no later edit can change are hollowed).
+    pub fn new(path: Option<PathBuf>) -> SavedReview {
+        SavedReview {
+            generation: 0,
+            runs: Runs::Here(Box::new(Engine::new(path.is_some(), path))),
+            pace: Arc::default(),
+        }
+    }
+
+    /// From now on, reviews on a worker thread that gives each answer to
+    /// `answer` (which returns false once nobody listens: the worker ends).
+    pub fn off_thread(&mut self, answer: impl Fn(Reviewed) -> bool + Send + 'static) {
+        let Runs::Here(engine) = std::mem::replace(&mut self.runs, Runs::Gone) else {
+            return;
+        };
+        let (tx, rx) = mpsc::channel::<Batch>();
+        let pace = Arc::clone(&self.pace);
+        let spawned = std::thread::Builder::new()
+            .name("srview-browse".into())
+            .spawn(move || {
+                let mut engine = engine;
+                while let Ok(first) = rx.recv() {
+                    let batch = rx.try_iter().fold(first, Batch::then);
+                    let settled = batch.settled.len();
+                    let reviewed = engine.update(batch);
+                    pace.add(-(settled as isize));
+                    if !answer(reviewed) {
+                        return;
+                    }
+                }
+            });
+        // No thread: nothing more is reviewed (the settled edits left with
+        // the engine); the screen says what it has.
+        self.runs = match spawned {
+            Ok(_) => Runs::Worker(tx),
+            Err(_) => Runs::Gone,
+        };
+        if matches!(self.runs, Runs::Worker(_)) {
+            *PACE.lock().unwrap_or_else(|e| e.into_inner()) = Some(Arc::downgrade(&self.pace));
+        }
+    }
+
+    /// Whether `answer` answers the newest request.
+    pub fn is_latest(&self, answer: &Reviewed) -> bool {
+        answer.generation == self.generation
+    }
+
+    /// Hands the edits `reader` settled since the last request to the
+    /// reviewer (they leave the reader) with the ones still unsettled;
+    /// answers at once when reviewing in this thread, else `None`.
+    pub fn request(&mut self, reader: &mut AgentReader, fs: SharedFs) -> Option<Reviewed> {
+        self.generation += 1;
+        let settled = reader.take_settled();
+        let batch = Batch {
+            generation: self.generation,
+            settled,
+            tail: reader.edits().to_vec(),
+            facts: Facts::of(reader, fs),
+        };
+        match &mut self.runs {
+            Runs::Here(engine) => Some(engine.update(batch)),
+            Runs::Worker(tx) => {
+                let settled = batch.settled.len();
+                self.pace.add(settled as isize);
+                if tx.send(batch).is_err() {
+                    self.pace.add(-(settled as isize));
+                    self.runs = Runs::Gone;
+                }
+                None
+            }
+            Runs::Gone => None,
+        }
+    }
+}
