@@ -11,7 +11,9 @@
 //! plugin and pi extension send, beside `true` (a process that does nothing)
 //! as the floor. The loose edits: Claude Code's curly quotes for the file's
 //! straight ones (its quote normalisation), Codex's patch indented two
-//! columns in (`trimmed`), Gemini CLI's (`flexible`) and OpenCode's
+//! columns in (`trimmed`), Gemini CLI's (`regex`: the text ends with a
+//! newline, so its `flexible` stage wants a third line that trims to
+//! nothing, after scanning every line) and OpenCode's
 //! (`LineTrimmedReplacer`) edits indented two columns in, Qwen Code's
 //! trailing spaces (`line_pass_trimEnd`), pi's curly quotes (its fuzzy
 //! match). Each answer is checked once (exact: no opinion; loose: the

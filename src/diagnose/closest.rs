@@ -142,6 +142,9 @@ pub const TIE_MARGIN: f64 = 0.01;
 const CANDIDATES: usize = 8;
 const TRIGRAM_LINES: usize = 16;
 const SLACK: isize = 3;
+/// At most this many hit lines are kept between the two counts of
+/// [`closest`] (24 bytes each: about 100 KB at most).
+const HITS_KEPT: usize = 4096;
 
 /// What the region search found.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -160,6 +163,12 @@ pub enum Found {
 /// The window of `file` closest to `search`, if anything is similar enough
 /// and one window stands out.
 pub fn closest(file: &FileIndex, search: &[&str]) -> Found {
+    closest_keeping(file, search, HITS_KEPT)
+}
+
+/// [`closest`], with at most `hits_kept` hit lines kept between its two
+/// counts (the result does not depend on it).
+fn closest_keeping(file: &FileIndex, search: &[&str], hits_kept: usize) -> Found {
     let blank = line_key("");
     let wanted: Vec<(usize, u32)> = search
         .iter()
@@ -177,12 +186,26 @@ pub fn closest(file: &FileIndex, search: &[&str]) -> Found {
             js.push(j);
         }
     }
-    // Two passes over the keys instead of a list of hits: a common line
-    // (a lone brace) can hit thousands of times.
+    // The lines that hit, in order, with the SEARCH lines they hit, kept
+    // for the votes below so that each line is hashed once; up to
+    // `HITS_KEPT` of them: past that (a common line, a lone brace, hits
+    // thousands of times) the votes hash the file's lines again rather
+    // than hold a list as long as the file.
     let mut freq = vec![0usize; search.len()];
+    let mut hits: Option<Vec<(usize, &[usize])>> = Some(Vec::new());
     for i in 0..file.line_count() {
-        for &j in by_key.get(&file.key(i)).map_or(&[][..], Vec::as_slice) {
+        let Some(js) = by_key.get(&file.key(i)) else {
+            continue;
+        };
+        for &j in js {
             freq[j] += 1;
+        }
+        if let Some(list) = &mut hits {
+            if list.len() < hits_kept {
+                list.push((i, js.as_slice()));
+            } else {
+                hits = None;
+            }
         }
     }
     // A line points at one place when it occurs once, or when it occurs
@@ -195,9 +218,17 @@ pub fn closest(file: &FileIndex, search: &[&str]) -> Found {
         return Found::Vague;
     }
     let mut votes: HashMap<isize, f64> = HashMap::new();
-    for i in 0..file.line_count() {
-        for &j in by_key.get(&file.key(i)).map_or(&[][..], Vec::as_slice) {
+    let mut vote = |i: usize, js: &[usize]| {
+        for &j in js {
             *votes.entry(i as isize - j as isize).or_default() += 1.0 / freq[j] as f64;
+        }
+    };
+    match &hits {
+        Some(hits) => hits.iter().for_each(|&(i, js)| vote(i, js)),
+        None => {
+            for i in 0..file.line_count() {
+                vote(i, by_key.get(&file.key(i)).map_or(&[][..], Vec::as_slice));
+            }
         }
     }
     // Every line that hits nowhere is looked for by its trigrams, whatever
@@ -694,6 +725,39 @@ mod tests {
                     assert_eq!(file.joined(a, b), want[a..b].join("\n"), "{text:?}");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn a_long_list_of_hits_is_not_kept_and_the_result_is_the_same() {
+        // 6,000 lone braces hit a SEARCH text's brace line: more than
+        // `HITS_KEPT`, so the votes hash the file again.
+        let text: String = (0..3000)
+            .map(|i| format!("  if x == {i} {{\n}}\n"))
+            .collect();
+        let index = LineIndex::new(&text);
+        let file = FileIndex::new(&index);
+        let search = ["if x == 1234 {", "  y();", "}"];
+        let kept = closest_keeping(&file, &search, usize::MAX);
+        assert_eq!(closest(&file, &search), kept);
+        let Found::Region(r) = kept else {
+            panic!("no region: {kept:?}")
+        };
+        assert_eq!((r.start, r.end), (2468, 2470));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_hits_kept_do_not_change_the_result(
+            text in "([ ]{0,2}[abc}]{0,3}\n){1,30}",
+            search in proptest::collection::vec("[ ]{0,2}[abc}x]{0,3}", 1..4),
+        ) {
+            let index = LineIndex::new(&text);
+            let file = FileIndex::new(&index);
+            let search: Vec<&str> = search.iter().map(String::as_str).collect();
+            let kept = closest_keeping(&file, &search, usize::MAX);
+            proptest::prop_assert_eq!(closest_keeping(&file, &search, 0), kept);
+            proptest::prop_assert_eq!(closest_keeping(&file, &search, 2), kept);
         }
     }
 

@@ -751,8 +751,10 @@ fn fragment_needle(ctx: &Ctx, search: &[&str]) -> Option<(String, usize, usize)>
         return None;
     }
     for needle in [joined, trimmed] {
-        let mut hits = ctx.original.match_indices(needle.as_str());
-        let Some((at, _)) = hits.next() else { continue };
+        // Non-overlapping, left to right, as `str::match_indices` (the
+        // needle is never empty: it has three characters at least).
+        let mut hits = memchr::memmem::find_iter(ctx.original.as_bytes(), needle.as_bytes());
+        let Some(at) = hits.next() else { continue };
         let end = at + needle.len();
         // Part of a longer line: something other than white space shares
         // its first line before it, or its last line after it.
@@ -1110,16 +1112,54 @@ fn trimmed_repeats(
     } else {
         ctx.index.line_of(searched_from)
     };
-    let others: Vec<usize> = (first_line..(n + 1).saturating_sub(wanted.len()))
-        .filter(|&i| i != start)
-        .filter(|&i| {
-            wanted
+    let to = (n + 1).saturating_sub(wanted.len());
+    let others = trimmed_windows(ctx.index, &ctx.file, &wanted, first_line..to, start);
+    list_other_places(ctx, &others, d)
+}
+
+/// The first line of each window of `file` (its lines `index` indexes)
+/// whose lines, trimmed, are `wanted` (each trimmed, at least one), for
+/// the first lines in `lines` other than `skip`, in order.
+fn trimmed_windows(
+    index: &LineIndex,
+    file: &FileIndex,
+    wanted: &[&str],
+    lines: std::ops::Range<usize>,
+    skip: usize,
+) -> Vec<usize> {
+    let is_window = |i: usize| {
+        i != skip
+            && wanted
                 .iter()
                 .enumerate()
-                .all(|(j, w)| js_trim(ctx.file.line(i + j)) == *w)
-        })
-        .collect();
-    list_other_places(ctx, &others, d)
+                .all(|(j, w)| js_trim(file.line(i + j)) == *w)
+    };
+    let first = wanted.first().copied().unwrap_or_default();
+    if first.is_empty() {
+        return lines.filter(|&i| is_window(i)).collect();
+    }
+    // A line that trims to `first` holds it: only the lines that hold it
+    // are compared, found by a byte search. No place of `first` spans two
+    // lines (it has no `\n`), and none that the search skips (one
+    // overlapping the place before) is the line's trimmed text: that
+    // starts the line's first character that is not white space, and
+    // `first` starts with no white space.
+    let mut out = Vec::new();
+    let mut seen = None;
+    for at in memchr::memmem::find_iter(index.text().as_bytes(), first.as_bytes()) {
+        let i = index.line_of(at);
+        if i >= lines.end {
+            break;
+        }
+        if seen == Some(i) {
+            continue;
+        }
+        seen = Some(i);
+        if i >= lines.start && is_window(i) {
+            out.push(i);
+        }
+    }
+    out
 }
 
 /// Lists `lines` (0-based) in `d` as other places the SEARCH text fits;
@@ -1173,6 +1213,44 @@ fn streaming_marker_prefix(text: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    /// [`super::trimmed_windows`] as first written, every line compared.
+    fn trimmed_windows_by_lines(
+        file: &super::FileIndex,
+        wanted: &[&str],
+        lines: std::ops::Range<usize>,
+        skip: usize,
+    ) -> Vec<usize> {
+        lines
+            .filter(|&i| i != skip)
+            .filter(|&i| {
+                wanted
+                    .iter()
+                    .enumerate()
+                    .all(|(j, w)| super::js_trim(file.line(i + j)) == *w)
+            })
+            .collect()
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn trimmed_windows_by_search_agree_with_every_line_compared(
+            text in "([ \t\u{3000}]{0,2}[ab]{0,2}[ \t\r]{0,2}\n){1,14}[ ab]{0,2}",
+            wanted in proptest::collection::vec("[ab]{0,2}", 1..3),
+            from in 0usize..4,
+            skip in 0usize..8,
+        ) {
+            let index = super::LineIndex::new(&text);
+            let file = super::FileIndex::new(&index);
+            let wanted: Vec<&str> = wanted.iter().map(|w| w.as_str()).collect();
+            let to = (file.line_count() + 1).saturating_sub(wanted.len());
+            let from = from.min(to);
+            proptest::prop_assert_eq!(
+                super::trimmed_windows(&index, &file, &wanted, from..to, skip),
+                trimmed_windows_by_lines(&file, &wanted, from..to, skip)
+            );
+        }
+    }
+
     use crate::diagnose::{Reason, diagnose};
     use crate::engine::{Options, Version};
 

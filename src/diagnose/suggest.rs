@@ -82,7 +82,10 @@ fn join(file: &FileIndex, start: usize, end: usize) -> String {
 fn occurrences(hay: &str, needle: &str) -> usize {
     let mut count = 0;
     let mut from = 0;
-    while let Some(i) = hay.get(from..).and_then(|h| h.find(needle)) {
+    // The first place at or after `from`, as `str::find` gives it (`from`
+    // is always a character boundary).
+    let finder = memchr::memmem::Finder::new(needle.as_bytes());
+    while let Some(i) = hay.get(from..).and_then(|h| finder.find(h.as_bytes())) {
         count += 1;
         if count >= 2 {
             break;

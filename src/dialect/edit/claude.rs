@@ -122,7 +122,9 @@ fn replace(
     let mut replaced = (usize::MAX, 0);
     let mut placed = (usize::MAX, 0);
     let mut count = 0;
-    for (at, _) in content.match_indices(target) {
+    // Non-overlapping, left to right, as `str::match_indices` (`target` is
+    // never empty: an empty `old_string` is refused or writes the file).
+    for at in memchr::memmem::find_iter(content.as_bytes(), target.as_bytes()) {
         out.push_str(&content[last..at]);
         replaced.0 = replaced.0.min(at);
         replaced.1 = at + target.len();

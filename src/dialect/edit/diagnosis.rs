@@ -265,7 +265,17 @@ fn suggest(
             );
         }
     }
-    if content.matches(region).count() != 1 {
+    // Non-overlapping places, as `str::matches` counts them; one is enough
+    // to tell after the first.
+    let once = if region.is_empty() {
+        content.matches(region).count() == 1
+    } else {
+        memchr::memmem::find_iter(content.as_bytes(), region.as_bytes())
+            .take(2)
+            .count()
+            == 1
+    };
+    if !once {
         return (
             None,
             Some("the file's text of the region occurs more than once".into()),

@@ -69,7 +69,8 @@ fn already_applied(outcome: &EditOutcome, original: &str) -> Option<String> {
 /// Lines ending in CRLF and lines ending in a bare LF.
 fn endings(text: &str) -> (usize, usize) {
     let lf = crate::dialect::quick::count_newlines(text);
-    let crlf = text.matches("\r\n").count();
+    // Non-overlapping, as `str::matches` (a `\r\n` cannot overlap another).
+    let crlf = memchr::memmem::find_iter(text.as_bytes(), b"\r\n").count();
     (crlf, lf - crlf)
 }
 

@@ -8,7 +8,9 @@
 pub use crate::engine::js::is_js_whitespace as is_space;
 
 /// A JS regex `LineTerminator`: what `.` does not match and after which `^`
-/// matches in multiline mode.
+/// matches in multiline mode (the definition [`line_terminators`] finds by
+/// a byte search).
+#[cfg(test)]
 pub fn is_line_terminator(c: char) -> bool {
     matches!(c, '\n' | '\r' | '\u{2028}' | '\u{2029}')
 }
@@ -31,20 +33,43 @@ pub use crate::engine::js::utf16_len;
 /// never matches: it (and its terminator) is missing from the result, and
 /// text joined back from these lines loses it.
 pub fn match_lines(text: &str) -> Vec<&str> {
-    let mut lines = Vec::new();
+    let mut lines = Vec::with_capacity(crate::dialect::quick::count_newlines(text) + 1);
     let mut start = 0;
-    for (i, c) in text.char_indices() {
-        if is_line_terminator(c) {
-            if c == '\n' {
-                lines.push(&text[start..=i]);
-            }
-            start = i + c.len_utf8();
+    for (i, len) in line_terminators(text) {
+        if text.as_bytes()[i] == b'\n' {
+            lines.push(&text[start..=i]);
         }
+        start = i + len;
     }
     if start < text.len() {
         lines.push(&text[start..]);
     }
     lines
+}
+
+/// Each JS line terminator of `text` (`\n`, `\r`, U+2028, U+2029), in order:
+/// its byte offset and length. Found by a byte search for `\n`, `\r` and
+/// the lead byte 0xE2 of U+2028 and U+2029 (a lead byte in UTF-8 is
+/// always a character's first).
+pub fn line_terminators(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let bytes = text.as_bytes();
+    memchr::memchr3_iter(b'\n', b'\r', 0xE2, bytes).filter_map(move |i| match bytes[i] {
+        b'\n' | b'\r' => Some((i, 1)),
+        _ => (bytes.get(i + 1) == Some(&0x80) && matches!(bytes.get(i + 2), Some(0xA8 | 0xA9)))
+            .then_some((i, 3)),
+    })
+}
+
+/// The byte offset of every character of `text` that starts a line for a
+/// multiline `^`: the first, and each right after a line terminator (not
+/// the end of the text), in order.
+pub fn line_starts(text: &str) -> impl Iterator<Item = usize> + '_ {
+    let first = (!text.is_empty()).then_some(0);
+    first.into_iter().chain(
+        line_terminators(text)
+            .map(|(i, len)| i + len)
+            .filter(move |&at| at < text.len()),
+    )
 }
 
 /// `restoreTrailingNewline(original, modified)`: the result ends with `\n`
@@ -138,6 +163,52 @@ mod tests {
     fn trim_uses_the_js_whitespace_set() {
         assert_eq!(trim("\u{feff}\u{a0} x \u{3000}"), "x");
         assert_eq!(trim("\u{85}x"), "\u{85}x");
+    }
+
+    /// `match_lines` as it was first written, a character at a time: the
+    /// definition the byte search must agree with.
+    fn match_lines_by_chars(text: &str) -> Vec<&str> {
+        let mut lines = Vec::new();
+        let mut start = 0;
+        for (i, c) in text.char_indices() {
+            if is_line_terminator(c) {
+                if c == '\n' {
+                    lines.push(&text[start..=i]);
+                }
+                start = i + c.len_utf8();
+            }
+        }
+        if start < text.len() {
+            lines.push(&text[start..]);
+        }
+        lines
+    }
+
+    /// The line starts as the regex stage first found them, a character at
+    /// a time.
+    fn line_starts_by_chars(text: &str) -> Vec<usize> {
+        let mut starts = Vec::new();
+        let mut previous_terminator = true;
+        for (i, c) in text.char_indices() {
+            if previous_terminator {
+                starts.push(i);
+            }
+            previous_terminator = is_line_terminator(c);
+        }
+        starts
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn line_splits_by_byte_search_agree_with_their_definitions(
+            text in "[a \n\r\t\u{2028}\u{2029}\u{2027}\u{20ac}\u{e2}\u{85}é]{0,40}"
+        ) {
+            proptest::prop_assert_eq!(match_lines(&text), match_lines_by_chars(&text));
+            proptest::prop_assert_eq!(
+                line_starts(&text).collect::<Vec<_>>(),
+                line_starts_by_chars(&text)
+            );
+        }
     }
 
     #[test]

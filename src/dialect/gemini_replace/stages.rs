@@ -52,7 +52,14 @@ pub fn calculate(
 /// `calculateExactReplacement`: every occurrence replaced literally; with
 /// several and no `allow_multiple`, nothing replaced (the count fails).
 fn exact(content: &str, search: &str, replace: &str, allow_multiple: bool) -> Option<Replacement> {
-    let positions: Vec<usize> = content.match_indices(search).map(|(i, _)| i).collect();
+    // `match_indices` and `replace` find the same non-overlapping places,
+    // left to right, as a byte search does (`search` is never empty here:
+    // `calculate` is called only for a non-empty `old_string`).
+    let positions: Vec<usize> = if search.is_empty() {
+        content.match_indices(search).map(|(i, _)| i).collect()
+    } else {
+        memchr::memmem::find_iter(content.as_bytes(), search.as_bytes()).collect()
+    };
     let occurrences = positions.len();
     let first = positions
         .first()
@@ -69,7 +76,11 @@ fn exact(content: &str, search: &str, replace: &str, allow_multiple: bool) -> Op
     if occurrences == 0 {
         return None;
     }
-    let replaced = content.replace(search, replace);
+    let replaced = if search.is_empty() {
+        content.replace(search, replace)
+    } else {
+        replaced_at(content, &positions, search.len(), replace)
+    };
     Some(Replacement {
         new_content: js::restore_trailing_newline(content, replaced),
         occurrences,
@@ -77,6 +88,20 @@ fn exact(content: &str, search: &str, replace: &str, allow_multiple: bool) -> Op
         fuzzy_ranges: Vec::new(),
         first,
     })
+}
+
+/// `content` with the `len` bytes at each of `positions` (ascending, not
+/// overlapping) replaced by `replace`: `str::replace` given the places.
+fn replaced_at(content: &str, positions: &[usize], len: usize, replace: &str) -> String {
+    let mut out = String::with_capacity(content.len() + positions.len() * replace.len());
+    let mut last = 0;
+    for &at in positions {
+        out.push_str(&content[last..at]);
+        out.push_str(replace);
+        last = at + len;
+    }
+    out.push_str(&content[last..]);
+    out
 }
 
 /// `^([ \t]*)` of a line.
@@ -118,42 +143,49 @@ fn offset_in(whole: &str, part: &str) -> usize {
 /// after `trim()` on both sides; every window replaced by `new` re-indented
 /// to the window's first line.
 fn flexible(content: &str, search: &str, replace: &str, new_is_empty: bool) -> Option<Replacement> {
-    let original_lines = js::match_lines(content);
-    let mut lines: Vec<std::borrow::Cow<str>> = original_lines
-        .iter()
-        .map(|l| std::borrow::Cow::Borrowed(*l))
-        .collect();
+    let lines = js::match_lines(content);
     let wanted: Vec<&str> = search.split('\n').map(js::trim).collect();
     let replace_lines: Vec<&str> = replace.split('\n').collect();
     let n = wanted.len();
+    // The agent replaces each matching window in its array of lines as it
+    // goes and moves on by one: the next window starts after the replaced
+    // one, on the file's own lines. Here the windows are found on the
+    // file's lines alone (`k` the window's first line) and the text joined
+    // once at the end: the same windows, the same result.
     let mut occurrences = 0;
     let mut first = None;
-    let mut i = 0;
-    while i + n <= lines.len() {
-        let is_match = lines[i..i + n]
+    let mut out: Option<String> = None;
+    let mut copied = 0;
+    let mut k = 0;
+    while k + n <= lines.len() {
+        let is_match = lines[k..k + n]
             .iter()
             .zip(&wanted)
             .all(|(line, want)| js::trim(line) == *want);
-        if is_match {
-            occurrences += 1;
-            let target = indentation(&lines[i]).to_string();
-            let mut text = apply_indentation(&replace_lines, &target).join("\n");
-            if !new_is_empty && lines[i + n - 1].ends_with('\n') && !text.ends_with('\n') {
-                text.push('\n');
-            }
-            if first.is_none() {
-                let found: String = lines[i..i + n].concat();
-                first = Some((offset_in(content, original_lines[i]), found, text.clone()));
-            }
-            lines.splice(i..i + n, [std::borrow::Cow::Owned(text)]);
+        if !is_match {
+            k += 1;
+            continue;
         }
-        i += 1;
+        occurrences += 1;
+        let target = indentation(lines[k]);
+        let mut text = apply_indentation(&replace_lines, target).join("\n");
+        if !new_is_empty && lines[k + n - 1].ends_with('\n') && !text.ends_with('\n') {
+            text.push('\n');
+        }
+        if first.is_none() {
+            let found: String = lines[k..k + n].concat();
+            first = Some((offset_in(content, lines[k]), found, text.clone()));
+        }
+        let joined = out.get_or_insert_with(|| String::with_capacity(content.len()));
+        joined.extend(lines[copied..k].iter().copied());
+        joined.push_str(&text);
+        copied = k + n;
+        k += n;
     }
-    if occurrences == 0 {
-        return None;
-    }
+    let mut joined = out?;
+    joined.extend(lines[copied..].iter().copied());
     Some(Replacement {
-        new_content: js::restore_trailing_newline(content, lines.concat()),
+        new_content: js::restore_trailing_newline(content, joined),
         occurrences,
         stage: "flexible",
         fuzzy_ranges: Vec::new(),
@@ -200,6 +232,24 @@ fn regex_match_at(content: &str, start: usize, tokens: &[String]) -> Option<usiz
     Some(at)
 }
 
+/// Every match of the regex stage's pattern (`tokens`, see
+/// [`regex_match_at`]), left to right, none starting inside the one
+/// before: start and end.
+fn regex_places(content: &str, tokens: &[String]) -> Vec<(usize, usize)> {
+    let mut matches = Vec::new();
+    let mut from = 0;
+    for i in js::line_starts(content) {
+        if i < from {
+            continue;
+        }
+        if let Some(end) = regex_match_at(content, i, tokens) {
+            matches.push((i, end));
+            from = end;
+        }
+    }
+    matches
+}
+
 /// `calculateRegexReplacement`: the tokens of `old` with any whitespace
 /// between them, starting at a line start after spaces or tabs, possibly
 /// ending mid-line. All matches count; the first (or, with
@@ -209,20 +259,7 @@ fn regex(content: &str, search: &str, replace: &str, allow_multiple: bool) -> Op
     if tokens.is_empty() {
         return None;
     }
-    let mut matches: Vec<(usize, usize)> = Vec::new();
-    let mut from = 0;
-    let mut previous_terminator = true;
-    for (i, c) in content.char_indices() {
-        let line_start = previous_terminator;
-        previous_terminator = js::is_line_terminator(c);
-        if i < from || !line_start {
-            continue;
-        }
-        if let Some(end) = regex_match_at(content, i, &tokens) {
-            matches.push((i, end));
-            from = end;
-        }
-    }
+    let matches = regex_places(content, &tokens);
     if matches.is_empty() {
         return None;
     }
@@ -396,4 +433,149 @@ fn fuzzy(content: &str, old_raw: &str, search: &str, replace: &str) -> Option<Re
         fuzzy_ranges,
         first,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `calculateExactReplacement` as first ported, with `str`'s own
+    /// search: the definition the byte search must agree with.
+    fn exact_by_str(content: &str, search: &str, replace: &str, all: bool) -> Option<Replacement> {
+        let positions: Vec<usize> = content.match_indices(search).map(|(i, _)| i).collect();
+        let occurrences = positions.len();
+        let first = positions
+            .first()
+            .map(|&i| (i, search.to_string(), replace.to_string()));
+        if !all && occurrences > 1 {
+            return Some(Replacement {
+                new_content: content.to_string(),
+                occurrences,
+                stage: "exact",
+                fuzzy_ranges: Vec::new(),
+                first,
+            });
+        }
+        if occurrences == 0 {
+            return None;
+        }
+        Some(Replacement {
+            new_content: js::restore_trailing_newline(content, content.replace(search, replace)),
+            occurrences,
+            stage: "exact",
+            fuzzy_ranges: Vec::new(),
+            first,
+        })
+    }
+
+    /// `calculateFlexibleReplacement` as first ported: the agent's array of
+    /// lines, each matching window spliced out as it is found.
+    fn flexible_by_splice(
+        content: &str,
+        search: &str,
+        replace: &str,
+        new_is_empty: bool,
+    ) -> Option<Replacement> {
+        let original_lines = js::match_lines(content);
+        let mut lines: Vec<std::borrow::Cow<str>> = original_lines
+            .iter()
+            .map(|l| std::borrow::Cow::Borrowed(*l))
+            .collect();
+        let wanted: Vec<&str> = search.split('\n').map(js::trim).collect();
+        let replace_lines: Vec<&str> = replace.split('\n').collect();
+        let n = wanted.len();
+        let mut occurrences = 0;
+        let mut first = None;
+        let mut i = 0;
+        while i + n <= lines.len() {
+            let is_match = lines[i..i + n]
+                .iter()
+                .zip(&wanted)
+                .all(|(line, want)| js::trim(line) == *want);
+            if is_match {
+                occurrences += 1;
+                let target = indentation(&lines[i]).to_string();
+                let mut text = apply_indentation(&replace_lines, &target).join("\n");
+                if !new_is_empty && lines[i + n - 1].ends_with('\n') && !text.ends_with('\n') {
+                    text.push('\n');
+                }
+                if first.is_none() {
+                    let found: String = lines[i..i + n].concat();
+                    first = Some((offset_in(content, original_lines[i]), found, text.clone()));
+                }
+                lines.splice(i..i + n, [std::borrow::Cow::Owned(text)]);
+            }
+            i += 1;
+        }
+        if occurrences == 0 {
+            return None;
+        }
+        Some(Replacement {
+            new_content: js::restore_trailing_newline(content, lines.concat()),
+            occurrences,
+            stage: "flexible",
+            fuzzy_ranges: Vec::new(),
+            first,
+        })
+    }
+
+    /// The regex stage's places as first ported, a character at a time.
+    fn regex_places_by_chars(content: &str, tokens: &[String]) -> Vec<(usize, usize)> {
+        let mut matches = Vec::new();
+        let mut from = 0;
+        let mut previous_terminator = true;
+        for (i, c) in content.char_indices() {
+            let line_start = previous_terminator;
+            previous_terminator = js::is_line_terminator(c);
+            if i < from || !line_start {
+                continue;
+            }
+            if let Some(end) = regex_match_at(content, i, tokens) {
+                matches.push((i, end));
+                from = end;
+            }
+        }
+        matches
+    }
+
+    #[test]
+    fn flexible_replaces_every_window_once() {
+        let content = "  a\n  b\n a\n b\nx\n";
+        let got = flexible(content, "a\nb", "c", false).unwrap();
+        assert_eq!(got.new_content, "  c\n c\nx\n");
+        assert_eq!(got.occurrences, 2);
+        assert_eq!(
+            got,
+            flexible_by_splice(content, "a\nb", "c", false).unwrap()
+        );
+    }
+
+    proptest::proptest! {
+        /// Files of a few short lines, so that windows repeat, overlap and
+        /// touch; texts of one to three of those lines.
+        #[test]
+        fn the_stages_agree_with_their_first_ports(
+            content in "([ \t]{0,2}[ab=(]{0,2}[ \t]{0,1}(\n|\r\n|\r|\u{2028})){0,12}[ab]{0,2}",
+            search in "([ \t]{0,1}[ab=(]{1,2}[ \t]{0,1}\n){0,2}[ \t]{0,1}[ab=(]{0,2}\n?",
+            replace in "([ \t]{0,2}[xy]{0,2}\n){0,2}[xy]{0,1}",
+            all in proptest::bool::ANY,
+        ) {
+            if !search.is_empty() {
+                proptest::prop_assert_eq!(
+                    exact(&content, &search, &replace, all),
+                    exact_by_str(&content, &search, &replace, all)
+                );
+            }
+            let empty = replace.is_empty();
+            proptest::prop_assert_eq!(
+                flexible(&content, &search, &replace, empty),
+                flexible_by_splice(&content, &search, &replace, empty)
+            );
+            let tokens = regex_tokens(&search);
+            proptest::prop_assert_eq!(
+                regex_places(&content, &tokens),
+                regex_places_by_chars(&content, &tokens)
+            );
+        }
+    }
 }

@@ -172,21 +172,24 @@ pub fn apply_edits<'a>(content: &'a str, edits: &[RawEdit]) -> Applied<'a> {
         })
         .collect();
     let fuzzy = stages.contains(&FindStage::Fuzzy);
-    let base_content = if fuzzy {
-        Cow::Owned(original.normalized().to_string())
+    let (base_content, outcome) = if fuzzy {
+        // The normalised file (computed by the fuzzy find, taken, not
+        // copied) is the base, and its own normalised form.
+        let normalized = original
+            .normalized
+            .into_inner()
+            .unwrap_or_else(|| Cow::Owned(normalize_for_fuzzy_match(content)));
+        let outcome = place(
+            &Haystack::normalized_already(&normalized),
+            &normalized_edits,
+        );
+        (normalized, outcome)
     } else {
-        Cow::Borrowed(content)
+        // The base is the content: its normalised form (for the counts)
+        // may be known already.
+        let outcome = place(&original, &normalized_edits);
+        (Cow::Borrowed(content), outcome)
     };
-    // Without a fuzzy match the base is the content: its normalised form
-    // (for the counts) is already known.
-    let normalized_base;
-    let base = if fuzzy {
-        normalized_base = Haystack::normalized_already(&base_content);
-        &normalized_base
-    } else {
-        &original
-    };
-    let outcome = place(base, &normalized_edits);
     Applied {
         stages,
         fuzzy,

@@ -153,25 +153,32 @@ fn line_span(text: &str, index: usize, length: usize) -> Option<(usize, usize)> 
 
 /// `raw`'s lines, each with its own line break (`\r\n`, `\n`, a lone `\r`,
 /// or none for the last): the lines `normalizeToLF` makes of it.
-/// (Line breaks found by SIMD search: a fuzzy edit makes pi normalise,
-/// and srview compare, every line of the file.)
-fn raw_lines(raw: &str) -> Vec<(&str, &str)> {
+/// (Line breaks found by SIMD search, one line at a time, none held: a
+/// fuzzy edit makes pi normalise, and srview compare, every line of the
+/// file.)
+fn raw_lines(raw: &str) -> impl Iterator<Item = (&str, &str)> {
     let bytes = raw.as_bytes();
-    let mut lines = Vec::with_capacity(bytecount::count(bytes, b'\n') + 1);
     let mut start = 0;
     let mut i = 0;
-    while let Some(found) = memchr::memchr2(b'\r', b'\n', &bytes[i..]) {
+    let mut done = false;
+    std::iter::from_fn(move || {
+        if done {
+            return None;
+        }
+        let Some(found) = memchr::memchr2(b'\r', b'\n', &bytes[i..]) else {
+            done = true;
+            return Some((&raw[start..], ""));
+        };
         i += found;
         let width = match bytes[i] {
             b'\r' if bytes.get(i + 1) == Some(&b'\n') => 2,
             _ => 1,
         };
-        lines.push((&raw[start..i], &raw[i..i + width]));
+        let line = (&raw[start..i], &raw[i..i + width]);
         i += width;
         start = i;
-    }
-    lines.push((&raw[start..], ""));
-    lines
+        Some(line)
+    })
 }
 
 /// The lines of the file before (`raw`, BOM stripped) that the write
@@ -200,21 +207,24 @@ fn lines_rewritten_outside(
         // file whose every line break is `ending`.
         return Vec::new();
     }
-    let before = raw_lines(raw);
-    let last = before.len().saturating_sub(1);
+    let mut before = raw_lines(raw).peekable();
+    let mut written_lines = base_content.split('\n');
     let mut ranges: Vec<(usize, usize)> = Vec::new();
-    for (i, ((text, line_break), written)) in
-        before.iter().zip(base_content.split('\n')).enumerate()
-    {
-        let line = i + 1;
+    let mut line = 0;
+    while let Some((text, line_break)) = before.next() {
+        let Some(written) = written_lines.next() else {
+            break;
+        };
+        line += 1;
         if covered
             .iter()
             .any(|&(first, end)| first <= line && line <= end)
         {
             continue;
         }
-        let written_break = if i < last { ending } else { "" };
-        if *text == written && *line_break == written_break {
+        // Every line but the last is written with `ending`.
+        let written_break = if before.peek().is_some() { ending } else { "" };
+        if text == written && line_break == written_break {
             continue;
         }
         match ranges.last_mut() {
@@ -257,7 +267,7 @@ mod tests {
     proptest::proptest! {
         #[test]
         fn raw_lines_agree_with_their_definition(s in "[ab\r\n é]{0,40}") {
-            proptest::prop_assert_eq!(raw_lines(&s), raw_lines_by_bytes(&s));
+            proptest::prop_assert_eq!(raw_lines(&s).collect::<Vec<_>>(), raw_lines_by_bytes(&s));
         }
     }
 

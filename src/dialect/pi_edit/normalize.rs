@@ -149,11 +149,26 @@ pub fn nfkc(text: &str) -> String {
 /// itself.
 pub fn normalize_for_fuzzy_match(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
+    // Most lines are ASCII without white space at their end: their own
+    // form. They are copied in runs (`as_is` the first byte not yet
+    // copied), the others normalised one by one.
+    let all_ascii = text.is_ascii();
+    let mut as_is = 0;
     let mut start = 0;
     let ends = memchr::memchr_iter(b'\n', text.as_bytes()).chain(std::iter::once(text.len()));
     for end in ends {
         let line = &text[start..end];
-        if line.is_ascii() {
+        let ascii = all_ascii || line.is_ascii();
+        let trailing_space = line
+            .as_bytes()
+            .last()
+            .is_some_and(|&b| is_js_whitespace(char::from(b)));
+        if ascii && !trailing_space {
+            start = end + 1;
+            continue;
+        }
+        out.push_str(&text[as_is..start]);
+        if ascii {
             out.push_str(line.trim_end_matches(is_js_whitespace));
         } else {
             let line = nfkc(line);
@@ -163,11 +178,11 @@ pub fn normalize_for_fuzzy_match(text: &str) -> String {
                     .map(fold_typographic),
             );
         }
-        if end < text.len() {
-            out.push('\n');
-        }
+        // The line's `\n` opens the next run.
+        as_is = end;
         start = end + 1;
     }
+    out.push_str(&text[as_is..]);
     out
 }
 
@@ -212,6 +227,44 @@ mod tests {
         // JavaScript's trimEnd strips U+FEFF and U+2028 but not U+0085.
         assert_eq!(normalize_for_fuzzy_match("a\u{feff}\u{2028}"), "a");
         assert_eq!(normalize_for_fuzzy_match("a\u{85}"), "a\u{85}");
+    }
+
+    /// `normalize_for_fuzzy_match` as first written, a line at a time:
+    /// the definition the runs copied as they are must agree with.
+    fn normalize_line_by_line(text: &str) -> String {
+        let mut out = String::with_capacity(text.len());
+        let mut start = 0;
+        let ends = memchr::memchr_iter(b'\n', text.as_bytes()).chain(std::iter::once(text.len()));
+        for end in ends {
+            let line = &text[start..end];
+            if line.is_ascii() {
+                out.push_str(line.trim_end_matches(is_js_whitespace));
+            } else {
+                let line = nfkc(line);
+                out.extend(
+                    line.trim_end_matches(is_js_whitespace)
+                        .chars()
+                        .map(fold_typographic),
+                );
+            }
+            if end < text.len() {
+                out.push('\n');
+            }
+            start = end + 1;
+        }
+        out
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn fuzzy_normalization_agrees_with_its_line_by_line_definition(
+            text in "[ab \t\r\n\u{b}\u{c}\u{a0}\u{2019}\u{201c}\u{301}\u{fb01}\u{3000}é]{0,40}"
+        ) {
+            proptest::prop_assert_eq!(
+                normalize_for_fuzzy_match(&text),
+                normalize_line_by_line(&text)
+            );
+        }
     }
 
     #[test]
