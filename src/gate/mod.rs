@@ -451,6 +451,10 @@ impl Judgment {
             tool: call.map(|c| c.tool.as_str()),
             file: file.as_deref(),
             input_sha256: call.map(|c| sha256_hex(c.input.to_string().as_bytes())),
+            rewritten_sha256: match &self.answer {
+                Answer::Rewrite { input, .. } => Some(sha256_hex(input.to_string().as_bytes())),
+                _ => None,
+            },
             stage: self.stage.as_deref(),
             case: self.case.name(),
             policy: self.action.map(Action::name),
@@ -475,6 +479,11 @@ struct Record<'a> {
     file: Option<&'a str>,
     /// Of the tool input as compact JSON (keys in sorted order).
     input_sha256: Option<String>,
+    /// Of the rewritten input the agent was handed (a repair): the session
+    /// of an agent that keeps the arguments it ran (OpenCode's plugin
+    /// changes them in place) records that one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rewritten_sha256: Option<String>,
     stage: Option<&'a str>,
     case: &'a str,
     /// The policy's action for the case (`None` when it does not apply).

@@ -14,7 +14,8 @@
 //!   sent it (the edits srview runs with the agent's own matcher: Gemini
 //!   CLI, Qwen Code, OpenCode, pi). When several decisions share an input
 //!   (the model sent the same call again), the n-th edit with that input
-//!   takes the n-th decision.
+//!   takes the n-th decision. A repair joins by the rewritten input too
+//!   (`rewrittenSha256`): OpenCode's session keeps the arguments it ran.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -51,6 +52,9 @@ pub struct GateDecision {
     pub review: Option<String>,
     #[serde(default, skip_serializing)]
     input_sha256: Option<String>,
+    /// A repair's rewritten input (see the writer's `Record`).
+    #[serde(default, skip_serializing)]
+    rewritten_sha256: Option<String>,
     #[serde(default, skip_serializing)]
     call_id: Option<String>,
 }
@@ -168,7 +172,10 @@ pub fn join_keys<'a>(
     let mut by_input: HashMap<&str, Vec<&GateDecision>> = HashMap::new();
     let mut by_call: HashMap<&str, &GateDecision> = HashMap::new();
     for d in decisions {
-        if let Some(sha) = &d.input_sha256 {
+        // A repaired call joins the edit by its input as sent or as
+        // rewritten (a tester's find: OpenCode keeps the rewritten
+        // arguments, and its repaired edits never showed as repaired).
+        for sha in d.input_sha256.iter().chain(&d.rewritten_sha256) {
             by_input.entry(sha.as_str()).or_default().push(d);
         }
         if let Some(id) = &d.call_id {
@@ -258,6 +265,48 @@ pub fn tally<'a>(joined: impl IntoIterator<Item = &'a GateDecision>) -> Option<S
 
 #[cfg(test)]
 mod tests {
+    /// A repaired call joins the edit whose input is the one sent or the
+    /// one the agent was handed (OpenCode's session keeps the rewritten
+    /// arguments: a tester's find); the writer records the rewritten one.
+    #[test]
+    fn a_repair_joins_by_the_rewritten_input_too() {
+        let line = r#"{"time":"t","agent":"opencode","case":"loose","decision":"repair","inputSha256":"sent","rewrittenSha256":"ran","callId":null}"#;
+        let decisions: Vec<super::GateDecision> =
+            vec![serde_json::from_str(line).expect("a decision")];
+        for key in ["input ran", "input sent"] {
+            let joined = super::join_keys(&decisions, &[Some(key.to_string())]);
+            assert_eq!(
+                joined[0].map(|d| d.decision.as_str()),
+                Some("repair"),
+                "{key}"
+            );
+        }
+        let other = super::join_keys(&decisions, &[Some("input other".to_string())]);
+        assert!(other[0].is_none());
+        // The writer: a rewrite records the SHA-256 of the input handed over.
+        let payload = serde_json::json!({"tool": "edit", "cwd": "/p", "sessionID": "s", "callID": "c",
+            "args": {"filePath": "/p/a.py", "oldString": "  x = 1\n  y = 2\n", "newString": "  x = 1\n  y = 3\n"}});
+        let fs = crate::dialect::apply_patch::MemoryFs::new([(
+            "a.py".to_string(),
+            "def f():\n    x = 1\n    y = 2\n".to_string(),
+        )]);
+        let judgment = crate::gate::judge(
+            crate::gate::GateAgent::Opencode,
+            payload.to_string().as_bytes(),
+            |_| fs,
+            &crate::gate::Policy::default(),
+        );
+        let crate::gate::Answer::Rewrite { input, .. } = &judgment.answer else {
+            panic!("{:?}", judgment.answer);
+        };
+        let record: serde_json::Value =
+            serde_json::from_str(&judgment.record("t")).expect("the record line");
+        assert_eq!(
+            record["rewrittenSha256"].as_str(),
+            Some(crate::gate::sha256_hex(input.to_string().as_bytes()).as_str())
+        );
+    }
+
     /// The record contradicts the session only where the gate let an
     /// exact edit through that the agent failed, or denied one the agent
     /// applied.
@@ -274,6 +323,7 @@ mod tests {
             decided_by: review.map(|_| "review pane".into()),
             review: review.map(str::to_string),
             input_sha256: None,
+            rewritten_sha256: None,
             call_id: None,
         };
         let said = |d: &super::GateDecision, v: Verdict| super::contradiction(d, v, "Claude Code");
