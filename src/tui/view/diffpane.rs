@@ -78,6 +78,11 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, caches: &mut Caches, the
         caches
             .original
             .highlight(&caches.syntaxes, app.original(), orig_range.clone());
+    // The result is the original up to its first change: it parses on
+    // from the original's states there.
+    caches
+        .result
+        .share_until(&caches.original, same_lines_until(app));
     let new_colours = caches
         .result
         .highlight(&caches.syntaxes, app.result(), new_range.clone());
@@ -454,6 +459,19 @@ fn collect_rows(app: &App, height: usize) -> Vec<Row> {
         row += 1;
     }
     out
+}
+
+/// How many first lines the result has as the original has them: the
+/// lines of the segments before the first change (or pending part).
+fn same_lines_until(app: &App) -> usize {
+    let mut end = 0;
+    for seg in app.segments() {
+        if seg.kind != SegKind::Same || seg.orig != seg.new {
+            break;
+        }
+        end = seg.new.end;
+    }
+    end
 }
 
 /// Line ranges of each text needed by `rows`, for one highlighting pass each.

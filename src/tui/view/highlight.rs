@@ -112,10 +112,14 @@ impl Syntaxes {
     }
 }
 
+#[derive(Clone)]
 struct Checkpoint {
     line: usize,
     parse: ParseState,
     highlight: HighlightState,
+    /// Found by a parse from the first line (not restarted above a far
+    /// jump): the true state.
+    exact: bool,
 }
 
 /// Colour runs of one line: byte ranges into the line with their colour.
@@ -146,6 +150,26 @@ impl DocHighlighter {
         self.checkpoints.retain(|c| c.line <= line);
     }
 
+    /// Takes `other`'s saved states up to `line` (a state at a line is
+    /// the parser's before it): the two texts are the same before `line`
+    /// (a file and the same file edited from there on) and are read with
+    /// the same syntax, so the states are the ones this text's own parse
+    /// would save. The result of an edit then parses from its first
+    /// change on, not again from its first line.
+    pub fn share_until(&mut self, other: &DocHighlighter, line: usize) {
+        if self.syntax != other.syntax {
+            return;
+        }
+        // A state a parse restarted above a far jump found is this
+        // highlighter's to guess (it may restart elsewhere).
+        let exact = other.checkpoints.iter().filter(|c| c.exact);
+        for c in exact.take_while(|c| c.line <= line) {
+            if let Err(at) = self.checkpoints.binary_search_by_key(&c.line, |k| k.line) {
+                self.checkpoints.insert(at, c.clone());
+            }
+        }
+    }
+
     /// Colours of lines `range` of `text`.
     pub fn highlight(
         &mut self,
@@ -158,10 +182,10 @@ impl DocHighlighter {
         };
         let highlighter = Highlighter::new(&syn.theme);
         let nearest = self.checkpoints.iter().rposition(|c| c.line <= range.start);
-        let (mut line, mut parse, mut state) = match nearest {
+        let (mut line, mut parse, mut state, exact) = match nearest {
             Some(i) if range.start - self.checkpoints[i].line <= FAR => {
                 let c = &self.checkpoints[i];
-                (c.line, c.parse.clone(), c.highlight.clone())
+                (c.line, c.parse.clone(), c.highlight.clone(), c.exact)
             }
             _ => {
                 let start = if range.start <= FAR {
@@ -173,6 +197,7 @@ impl DocHighlighter {
                     start,
                     ParseState::new(syntax),
                     HighlightState::new(&highlighter, ScopeStack::new()),
+                    start == 0,
                 )
             }
         };
@@ -187,6 +212,7 @@ impl DocHighlighter {
                         line,
                         parse: parse.clone(),
                         highlight: state.clone(),
+                        exact,
                     },
                 );
             }
@@ -274,5 +300,52 @@ mod tests {
         let part = b.highlight(&syn, &text, 200..210);
         assert_eq!(part, whole[200..210].to_vec());
         assert!(whole[5].len() > 1, "a line of Rust has several colours");
+    }
+
+    /// States shared from a text the same up to a line give the colours
+    /// the text's own parse gives, and the parse resumes from them.
+    #[test]
+    fn states_shared_up_to_the_first_change_give_the_same_colours() {
+        let syn = Syntaxes::load();
+        let lines = |changed_from: usize| -> String {
+            (0..300)
+                .map(|i| match i {
+                    i if i >= changed_from && i % 7 == 0 => format!("/* open {i}\n"),
+                    i => format!("let x{i} = \"s{i}\"; // c\n"),
+                })
+                .collect()
+        };
+        let (original, edited) = (TextLines::owned(lines(300)), TextLines::owned(lines(150)));
+        let id = syn.detect(Path::new("a.rs"), "");
+        let mut own = DocHighlighter::new(id);
+        let want = own.highlight(&syn, &edited, 140..200);
+        let mut first = DocHighlighter::new(id);
+        first.highlight(&syn, &original, 100..160);
+        let mut shared = DocHighlighter::new(id);
+        shared.share_until(&first, 150);
+        assert_eq!(
+            shared
+                .checkpoints
+                .iter()
+                .map(|c| c.line)
+                .collect::<Vec<_>>(),
+            vec![0, 64, 128],
+            "the states before the first change only"
+        );
+        assert_eq!(shared.highlight(&syn, &edited, 140..200), want);
+        // A parse restarted above a far jump guesses its states: none is
+        // shared.
+        let long = TextLines::owned(lines(300).repeat(4));
+        let mut jumped = DocHighlighter::new(id);
+        jumped.highlight(&syn, &long, 1000..1010);
+        assert!(!jumped.checkpoints.is_empty());
+        let mut none = DocHighlighter::new(id);
+        none.share_until(&jumped, 1200);
+        assert!(none.checkpoints.is_empty(), "guessed states are not shared");
+        assert_ne!(
+            want[20],
+            first.highlight(&syn, &original, 160..161)[0],
+            "the edit changed the colours (line 161 is in a comment)"
+        );
     }
 }
