@@ -22,6 +22,9 @@ pub struct Caches {
     pub original: DocHighlighter,
     pub result: DocHighlighter,
     result_epoch: u64,
+    /// The engine run the original's colours were kept at: a reload
+    /// replaces the original and runs the engine again.
+    apply_epoch: u64,
 }
 
 impl Caches {
@@ -38,6 +41,7 @@ impl Caches {
             result: DocHighlighter::new(syntax),
             syntaxes,
             result_epoch: 0,
+            apply_epoch: app.apply_epoch(),
         }
     }
 
@@ -45,6 +49,10 @@ impl Caches {
         if self.result_epoch != app.result_epoch() {
             self.result.invalidate_from(app.dirty_from());
             self.result_epoch = app.result_epoch();
+        }
+        if self.apply_epoch != app.apply_epoch() {
+            self.original.forget_colours();
+            self.apply_epoch = app.apply_epoch();
         }
     }
 }

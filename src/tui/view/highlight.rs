@@ -129,6 +129,11 @@ pub type LineColours = Vec<(Color, Range<usize>)>;
 pub struct DocHighlighter {
     syntax: Option<usize>,
     checkpoints: Vec<Checkpoint>,
+    /// The last lines coloured and their colours: a frame that asks for
+    /// them again (nothing changed, as in most frames) is answered
+    /// without parsing. Forgotten when the text or the saved states
+    /// change.
+    last: Option<(Range<usize>, Vec<LineColours>)>,
 }
 
 impl DocHighlighter {
@@ -136,6 +141,7 @@ impl DocHighlighter {
         DocHighlighter {
             syntax,
             checkpoints: Vec::new(),
+            last: None,
         }
     }
 
@@ -148,6 +154,12 @@ impl DocHighlighter {
     /// Forgets saved states after `line`: the text changed from there on.
     pub fn invalidate_from(&mut self, line: usize) {
         self.checkpoints.retain(|c| c.line <= line);
+        self.last = None;
+    }
+
+    /// Forgets the last colours only: the text may have been replaced.
+    pub fn forget_colours(&mut self) {
+        self.last = None;
     }
 
     /// Takes `other`'s saved states up to `line` (a state at a line is
@@ -166,6 +178,8 @@ impl DocHighlighter {
         for c in exact.take_while(|c| c.line <= line) {
             if let Err(at) = self.checkpoints.binary_search_by_key(&c.line, |k| k.line) {
                 self.checkpoints.insert(at, c.clone());
+                // The next parse may resume from this state.
+                self.last = None;
             }
         }
     }
@@ -180,6 +194,13 @@ impl DocHighlighter {
         let Some((set, syntax)) = self.syntax.and_then(|i| syn.grammar(i)) else {
             return vec![Vec::new(); range.len()];
         };
+        // The same lines again (not a part of them: a parse of a part may
+        // resume elsewhere above a far jump, and guess other colours).
+        if let Some((last, colours)) = &self.last
+            && *last == range
+        {
+            return colours.clone();
+        }
         let highlighter = Highlighter::new(&syn.theme);
         let nearest = self.checkpoints.iter().rposition(|c| c.line <= range.start);
         let (mut line, mut parse, mut state, exact) = match nearest {
@@ -236,6 +257,7 @@ impl DocHighlighter {
             }
             line += 1;
         }
+        self.last = Some((range, out.clone()));
         out
     }
 }
@@ -300,6 +322,45 @@ mod tests {
         let part = b.highlight(&syn, &text, 200..210);
         assert_eq!(part, whole[200..210].to_vec());
         assert!(whole[5].len() > 1, "a line of Rust has several colours");
+    }
+
+    /// Colours asked for again come from the last answer (the same as a
+    /// parse gives), until the text changes.
+    #[test]
+    fn colours_asked_again_are_kept_until_the_text_changes() {
+        let syn = Syntaxes::load();
+        let id = syn.detect(Path::new("a.rs"), "");
+        let text = TextLines::owned("let a = 1;\nlet b = \"x\";\n".repeat(100));
+        let mut h = DocHighlighter::new(id);
+        let first = h.highlight(&syn, &text, 100..140);
+        let states = h.checkpoints.len();
+        assert_eq!(h.highlight(&syn, &text, 110..120), first[10..20].to_vec());
+        assert_eq!(h.checkpoints.len(), states);
+        let mut fresh = DocHighlighter::new(id);
+        assert_eq!(
+            fresh.highlight(&syn, &text, 110..120),
+            first[10..20].to_vec()
+        );
+        // The text changed from line 105: its colours are found again.
+        let changed = TextLines::owned(format!(
+            "{}/* open\n{}",
+            "let a = 1;\nlet b = \"x\";\n".repeat(52),
+            "let c = 2;\n".repeat(100)
+        ));
+        h.highlight(&syn, &text, 110..120);
+        h.invalidate_from(104);
+        let again = h.highlight(&syn, &changed, 110..120);
+        assert_eq!(again, fresh_colours(&syn, id, &changed, 110..120));
+        assert_ne!(again, first[10..20].to_vec());
+    }
+
+    fn fresh_colours(
+        syn: &Syntaxes,
+        id: Option<usize>,
+        text: &TextLines,
+        range: Range<usize>,
+    ) -> Vec<LineColours> {
+        DocHighlighter::new(id).highlight(syn, text, range)
     }
 
     /// States shared from a text the same up to a line give the colours
