@@ -435,7 +435,9 @@ struct Entry {
 }
 
 /// Every edit's review, kept between requests: each request reviews again
-/// only what it changed.
+/// only what it changed, and looks only at the edits that may have
+/// changed (a request's cost follows what changed, not the session's
+/// length; Codex's and Aider's sessions excepted, see [`Incremental::update`]).
 #[derive(Default)]
 pub struct Incremental {
     reviews: Vec<Arc<Review>>,
@@ -445,8 +447,21 @@ pub struct Incremental {
     /// the folder paths are named under, Cline CLI's first checkpoint,
     /// the recovery.
     basis: Option<(AgentKind, PathBuf, String, Option<String>, Recovery)>,
+    /// Each file's edits, by position, in order.
+    by_file: HashMap<String, Vec<usize>>,
+    /// By position: no later edit may have written the edit's file
+    /// ([`super::recover::unwritten_after_each`]), as of the last request.
+    unwritten: Vec<bool>,
+    /// The last shell run [`Incremental::unwritten`] was found with.
+    last_shell: Option<usize>,
+    /// The edits whose review read current files: each request looks
+    /// whether those files changed.
+    reading: std::collections::BTreeSet<usize>,
     /// Reviews run, ever (for tests).
     pub reviews_run: usize,
+    /// Edits looked at, ever (for tests: a request looks at the edits
+    /// that may have changed only).
+    pub edits_looked_at: usize,
 }
 
 /// The workspace, its current-file reads noted.
@@ -473,8 +488,32 @@ impl SessionFs for Noting<'_> {
     }
 }
 
+/// The edit at position `i` as of a request: the one sent, else the one
+/// reviewed before.
+fn edit_at<'e>(
+    changed: &'e QuickMap<usize, AgentEdit>,
+    reviews: &'e [Arc<Review>],
+    i: usize,
+) -> &'e AgentEdit {
+    changed.get(&i).unwrap_or_else(|| &reviews[i].edit)
+}
+
+/// The first of `list` (positions in order) after `i`.
+fn next_after(list: Option<&Vec<usize>>, i: usize) -> Option<usize> {
+    let list = list?;
+    list.get(list.partition_point(|&j| j <= i)).copied()
+}
+
 impl Incremental {
-    /// The review after `delta`.
+    /// The review after `delta`. The edits looked at are the ones sent,
+    /// the new ones, the ones whose review read a current file, the ones
+    /// whose file nothing may have written after them changed
+    /// ([`super::recover::unwritten_after_each`]), and, as their reviews
+    /// run, the next edit of a file whose content after an edit changed.
+    /// Every edit is looked at for the first request, when what every
+    /// review depends on changed, and for the agents whose reviews read
+    /// the whole session (Codex undoes its diffs from the newest edit
+    /// back; Aider's commits are found across edits).
     pub fn update(&mut self, delta: Delta) -> Reviewed {
         let mut dirty: QuickSet<usize> = delta.changed.iter().map(|(i, _)| *i).collect();
         for (seq, content) in delta.on_disk {
@@ -484,29 +523,38 @@ impl Incremental {
                 None => self.on_disk.remove(&seq),
             };
         }
-        let len = delta.len;
         let changed: QuickMap<usize, AgentEdit> = delta.changed.into_iter().collect();
-        let kept = self.reviews.len().min(len);
-        let edits: Vec<&AgentEdit> = (0..len)
-            .map_while(|i| match changed.get(&i) {
-                Some(edit) => Some(edit),
-                None => self.reviews.get(i).map(|r| &r.edit),
-            })
-            .collect();
-        let len = edits.len();
+        let old_len = self.reviews.len();
+        // Up to the first edit neither sent nor reviewed before.
+        let len = (old_len..delta.len)
+            .find(|i| !changed.contains_key(i))
+            .unwrap_or(delta.len)
+            .min(delta.len);
+        let kept = old_len.min(len);
+        let row = delta.agent.row();
+        let whole_session = row.undoes_diffs || row.commits_replies;
+        let flipped = self.place(&changed, len, &delta.shell_runs);
         let noting = Noting {
             fs: &*delta.fs,
             reads: RefCell::new(Vec::new()),
         };
+        let edits: Option<Vec<&AgentEdit>> = whole_session.then(|| {
+            (0..len)
+                .map(|i| edit_at(&changed, &self.reviews, i))
+                .collect()
+        });
         let session = Session {
             agent: delta.agent,
             workspace: delta.workspace.as_deref(),
             checkpoints: &delta.checkpoints,
-            edits: Some(edits.clone()),
+            edits,
             shell_runs: &delta.shell_runs,
         };
         let mut reviewer = Reviewer::lent(session, &noting, delta.recovery, Some(&self.on_disk));
-        let checkpoint = (delta.agent.row().checkpoints && delta.recovery == Recovery::Full)
+        if !whole_session {
+            reviewer = reviewer.with_unwritten(self.unwritten.clone());
+        }
+        let checkpoint = (row.checkpoints && delta.recovery == Recovery::Full)
             .then(|| delta.checkpoints.first().cloned())
             .flatten();
         let basis = (
@@ -518,19 +566,38 @@ impl Incremental {
         );
         let all = self.basis.as_ref() != Some(&basis);
         noting.reads.borrow_mut().clear();
+        // The edits to look at, in order (an edit's review may add a
+        // later one: the next edit of its file).
+        let mut queue: std::collections::BTreeSet<usize> = if all || whole_session {
+            (0..len).collect()
+        } else {
+            dirty
+                .iter()
+                .copied()
+                .chain(kept..len)
+                .chain(self.reading.iter().copied())
+                .chain(flipped)
+                .filter(|&i| i < len)
+                .collect()
+        };
         // The current files read again for this request, by path.
         let mut now: QuickMap<&str, u64> = QuickMap::default();
-        let mut fresh: Vec<Option<(Review, Entry)>> = (0..len).map(|_| None).collect();
-        // Files whose content after their last edit changed: their next
-        // edit is reviewed again.
-        let mut stale: QuickSet<&str> = QuickSet::default();
-        let mut seen: QuickSet<&str> = QuickSet::default();
-        let mut last_of: QuickMap<&str, usize> = QuickMap::default();
+        let mut fresh: QuickMap<usize, (Review, Entry)> = QuickMap::default();
+        // Edits whose content before chains from an edit whose content
+        // after changed: reviewed again.
+        let mut stale: QuickSet<usize> = QuickSet::default();
         let mut run = 0;
-        for (i, edit) in edits.iter().enumerate() {
+        while let Some(i) = queue.pop_first() {
+            self.edits_looked_at += 1;
+            let edit = edit_at(&changed, &self.reviews, i);
             let file = edit.file.as_str();
-            let first_of_file = seen.insert(file);
-            let previous = last_of.insert(file, i);
+            let of_file = self.by_file.get(file);
+            let place = of_file.map_or(0, |list| list.partition_point(|&j| j < i));
+            let previous = place
+                .checked_sub(1)
+                .and_then(|p| of_file.and_then(|list| list.get(p)))
+                .copied();
+            let first_of_file = previous.is_none();
             let (undone, aider, unwritten) = reviewer.sources_of(i);
             let undone = fingerprint(&undone);
             let old = self.entries.get(i).filter(|_| i < kept);
@@ -538,7 +605,7 @@ impl Incremental {
                 None => true,
                 Some(old) => {
                     all || dirty.contains(&i)
-                        || stale.contains(file)
+                        || stale.contains(&i)
                         || old.undone != undone
                         || old.aider != aider
                         || old.unwritten != unwritten
@@ -553,50 +620,63 @@ impl Incremental {
             if !again {
                 continue;
             }
-            let chained = previous.and_then(|j| match &fresh[j] {
+            let chained = previous.and_then(|j| match fresh.get(&j) {
                 Some((_, entry)) => entry.after.as_ref(),
                 None => self.entries.get(j).and_then(|e| e.after.as_ref()),
             });
-            let (review, after) = reviewer.review_in(i, (*edit).clone(), first_of_file, chained);
+            let (review, after) = reviewer.review_in(i, edit.clone(), first_of_file, chained);
             run += 1;
             let reads = std::mem::take(&mut *noting.reads.borrow_mut());
             let old_file = self
                 .reviews
                 .get(i)
                 .filter(|_| i < kept)
-                .map(|r| &r.edit.file);
+                .map(|r| r.edit.file.as_str());
             let chain_changed = match old {
-                Some(old) => old.after != after || old_file.map(String::as_str) != Some(file),
+                Some(old) => old.after != after || old_file != Some(file),
                 None => true,
             };
             if chain_changed {
-                stale.insert(file);
-                if let Some(old_file) = old_file {
-                    stale.insert(old_file.as_str());
+                // The next edit of its file (and of the file it was of)
+                // chains from it.
+                let nexts = [Some(file), old_file]
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|f| next_after(self.by_file.get(f), i));
+                for next in nexts {
+                    stale.insert(next);
+                    queue.insert(next);
                 }
-            } else {
-                stale.remove(file);
             }
-            fresh[i] = Some((
-                review,
-                Entry {
-                    after,
-                    reads,
-                    undone,
-                    aider,
-                    unwritten,
-                },
-            ));
+            fresh.insert(
+                i,
+                (
+                    review,
+                    Entry {
+                        after,
+                        reads,
+                        undone,
+                        aider,
+                        unwritten,
+                    },
+                ),
+            );
         }
         let cwd = reviewer.cwd().to_string();
         drop(reviewer);
-        drop(edits);
+        for i in len..old_len {
+            self.reading.remove(&i);
+        }
         self.reviews.truncate(len);
         self.entries.truncate(len);
-        for (i, slot) in fresh.into_iter().enumerate() {
-            let Some((review, entry)) = slot else {
-                continue;
-            };
+        let mut fresh: Vec<(usize, (Review, Entry))> = fresh.into_iter().collect();
+        fresh.sort_unstable_by_key(|(i, _)| *i);
+        for (i, (review, entry)) in fresh {
+            if entry.reads.is_empty() {
+                self.reading.remove(&i);
+            } else {
+                self.reading.insert(i);
+            }
             if i < self.reviews.len() {
                 self.reviews[i] = Arc::new(review);
                 self.entries[i] = entry;
@@ -618,6 +698,87 @@ impl Incremental {
             reviewed: run,
             hollow: Vec::new(),
         }
+    }
+
+    /// Brings [`Incremental::by_file`] and [`Incremental::unwritten`] to
+    /// the session of `len` edits with `changed` (the reviews before
+    /// are not yet replaced); returns the edits whose `unwritten` changed.
+    /// Only the files of the edits that changed (or went), and of the
+    /// edits a new shell run passed, are looked at.
+    fn place(
+        &mut self,
+        changed: &QuickMap<usize, AgentEdit>,
+        len: usize,
+        shell_runs: &[usize],
+    ) -> Vec<usize> {
+        let old_len = self.reviews.len();
+        let mut touched: Vec<&str> = Vec::new();
+        // Gone: the edits past the end, from the end of their files' lists.
+        for i in len..old_len {
+            let file = self.reviews[i].edit.file.as_str();
+            if let Some(list) = self.by_file.get_mut(file) {
+                list.retain(|&j| j < len);
+            }
+            touched.push(file);
+        }
+        let mut positions: Vec<usize> = changed.keys().copied().filter(|&i| i < len).collect();
+        positions.sort_unstable();
+        for i in positions {
+            let file = changed[&i].file.as_str();
+            let was = (i < old_len).then(|| self.reviews[i].edit.file.as_str());
+            if was != Some(file) {
+                if let Some(list) = was.and_then(|w| self.by_file.get_mut(w))
+                    && let Ok(at) = list.binary_search(&i)
+                {
+                    list.remove(at);
+                }
+                let list = self.by_file.entry(file.to_string()).or_default();
+                if let Err(at) = list.binary_search(&i) {
+                    list.insert(at, i);
+                }
+            }
+            touched.extend(was);
+            touched.push(file);
+        }
+        // The edits a shell run after them may have written over.
+        let last_shell = shell_runs.iter().max().copied();
+        if last_shell != self.last_shell {
+            let passed = match (self.last_shell, last_shell) {
+                (Some(a), Some(b)) => a.min(b)..a.max(b),
+                (Some(b), None) | (None, Some(b)) => 0..b,
+                (None, None) => 0..0,
+            };
+            for i in passed.start.min(len)..passed.end.min(len) {
+                touched.push(edit_at(changed, &self.reviews, i).file.as_str());
+            }
+            self.last_shell = last_shell;
+        }
+        touched.sort_unstable();
+        touched.dedup();
+        self.unwritten.resize(len, false);
+        let mut flipped = Vec::new();
+        for file in touched {
+            let Some(list) = self.by_file.get(file) else {
+                continue;
+            };
+            // As `unwritten_after_each` finds it, for this file's edits.
+            let mut written = false;
+            for &i in list.iter().rev() {
+                let verdict = edit_at(changed, &self.reviews, i).agent_verdict;
+                let unwritten = matches!(verdict, Verdict::Failed | Verdict::NotRun)
+                    && last_shell.is_none_or(|b| b <= i)
+                    && !written;
+                if matches!(verdict, Verdict::Applied | Verdict::Pending) {
+                    written = true;
+                }
+                if self.unwritten[i] != unwritten {
+                    self.unwritten[i] = unwritten;
+                    flipped.push(i);
+                }
+            }
+        }
+        self.by_file.retain(|_, list| !list.is_empty());
+        flipped
     }
 }
 
@@ -775,6 +936,89 @@ mod tests {
             n + 10,
             "all chained: nothing compared"
         );
+    }
+
+    /// Edits the reviewer looked at, ever, and the edits whose review
+    /// read a current file (looked at by every request).
+    fn looked_at(live: &LiveReview) -> (usize, std::collections::BTreeSet<usize>) {
+        match &live.runs {
+            Runs::Here(engine) => (engine.edits_looked_at, engine.reading.clone()),
+            _ => unreachable!("reviewed in this thread"),
+        }
+    }
+
+    /// The reviewer looks at the edits that may have changed only: the
+    /// new ones, an edit given its verdict and the later edits of its file,
+    /// a failed edit whose file a later edit now writes (nothing wrote
+    /// over it before: its review changes), and the edits whose review
+    /// read a current file; never the whole session. What it answers is
+    /// what the whole review says.
+    #[test]
+    fn a_review_looks_only_at_the_edits_that_may_have_changed() {
+        let n = 1000;
+        // The last edit of f7.txt failed; edit 5 waits for its verdict.
+        let failed = n - FILES + 7;
+        let verdict = |i: usize| match i {
+            4 => None,
+            i if i == failed => Some(false),
+            _ => Some(true),
+        };
+        let text: String = (0..n).map(|i| edit(i, verdict(i))).collect();
+        let fs = workspace();
+        let no_files = HashMap::new();
+        let mut reader = reader();
+        let mut live = LiveReview::new();
+        let ask = |live: &mut LiveReview, reader: &AgentReader| {
+            live.request(reader, &no_files, Arc::clone(&fs), Recovery::Full)
+                .expect("reviewed in this thread")
+        };
+        live.note(&reader.feed(text.as_bytes()));
+        let first = ask(&mut live, &reader);
+        let (looked, reading) = looked_at(&live);
+        assert_eq!((looked, first.reviewed), (n, n));
+        assert_same_as_whole(&first, &reader, &fs);
+        // The later edits of f4.txt chain from a pending edit: their
+        // reviews read the current file.
+        let f4_after: std::collections::BTreeSet<usize> =
+            (5..n).filter(|i| i % FILES == 4).collect();
+        assert!(f4_after.is_subset(&reading), "{reading:?}");
+        // A new edit: that one, and the ones reading a current file.
+        live.note(&reader.feed(edit(n, Some(true)).as_bytes()));
+        let appended = ask(&mut live, &reader);
+        let (now, reading) = looked_at(&live);
+        assert_eq!((now - looked, appended.reviewed), (1 + reading.len(), 1));
+        assert_same_as_whole(&appended, &reader, &fs);
+        // Edit 5's verdict: it, and the later edits of its file (their
+        // content before chains from it).
+        live.note(&reader.feed(cline_verdict("c4", true).as_bytes()));
+        let late = ask(&mut live, &reader);
+        let (looked, reading_after) = (now, reading);
+        let (now, reading) = looked_at(&live);
+        let mut want: std::collections::BTreeSet<usize> = f4_after.clone();
+        want.insert(4);
+        want.extend(&reading_after);
+        assert_eq!(
+            (now - looked, late.reviewed),
+            (want.len(), 1 + f4_after.len())
+        );
+        assert_same_as_whole(&late, &reader, &fs);
+        // The failed edit's file no later edit wrote, until now: the new
+        // edit of f7.txt, still running, changes its review too.
+        let looked = now;
+        let unwritten_before = late.reviews[failed].clone();
+        let f7 = n + 1 + (FILES + 7 - (n + 1) % FILES) % FILES;
+        let more: String = (n + 1..=f7)
+            .map(|i| edit(i, (i != f7).then_some(true)))
+            .collect();
+        live.note(&reader.feed(more.as_bytes()));
+        let written = ask(&mut live, &reader);
+        let (now, _) = looked_at(&live);
+        let mut want: std::collections::BTreeSet<usize> = (n + 1..=f7).collect();
+        want.insert(failed);
+        want.extend(&reading);
+        assert_eq!((now - looked, written.reviewed), (want.len(), f7 - n + 1));
+        assert!(!Arc::ptr_eq(&written.reviews[failed], &unwritten_before));
+        assert_same_as_whole(&written, &reader, &fs);
     }
 
     /// A file read live that changed reviews its edit again; an edit

@@ -22,6 +22,9 @@ pub struct Caches {
     pub original: DocHighlighter,
     pub result: DocHighlighter,
     result_epoch: u64,
+    /// The engine run the original's colours were kept at: a reload
+    /// replaces the original and runs the engine again.
+    apply_epoch: u64,
 }
 
 impl Caches {
@@ -38,6 +41,7 @@ impl Caches {
             result: DocHighlighter::new(syntax),
             syntaxes,
             result_epoch: 0,
+            apply_epoch: app.apply_epoch(),
         }
     }
 
@@ -45,6 +49,10 @@ impl Caches {
         if self.result_epoch != app.result_epoch() {
             self.result.invalidate_from(app.dirty_from());
             self.result_epoch = app.result_epoch();
+        }
+        if self.apply_epoch != app.apply_epoch() {
+            self.original.forget_colours();
+            self.apply_epoch = app.apply_epoch();
         }
     }
 }
@@ -78,6 +86,11 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, caches: &mut Caches, the
         caches
             .original
             .highlight(&caches.syntaxes, app.original(), orig_range.clone());
+    // The result is the original up to its first change: it parses on
+    // from the original's states there.
+    caches
+        .result
+        .share_until(&caches.original, same_lines_until(app));
     let new_colours = caches
         .result
         .highlight(&caches.syntaxes, app.result(), new_range.clone());
@@ -454,6 +467,19 @@ fn collect_rows(app: &App, height: usize) -> Vec<Row> {
         row += 1;
     }
     out
+}
+
+/// How many first lines the result has as the original has them: the
+/// lines of the segments before the first change (or pending part).
+fn same_lines_until(app: &App) -> usize {
+    let mut end = 0;
+    for seg in app.segments() {
+        if seg.kind != SegKind::Same || seg.orig != seg.new {
+            break;
+        }
+        end = seg.new.end;
+    }
+    end
 }
 
 /// Line ranges of each text needed by `rows`, for one highlighting pass each.

@@ -112,10 +112,14 @@ impl Syntaxes {
     }
 }
 
+#[derive(Clone)]
 struct Checkpoint {
     line: usize,
     parse: ParseState,
     highlight: HighlightState,
+    /// Found by a parse from the first line (not restarted above a far
+    /// jump): the true state.
+    exact: bool,
 }
 
 /// Colour runs of one line: byte ranges into the line with their colour.
@@ -125,6 +129,11 @@ pub type LineColours = Vec<(Color, Range<usize>)>;
 pub struct DocHighlighter {
     syntax: Option<usize>,
     checkpoints: Vec<Checkpoint>,
+    /// The last lines coloured and their colours: a frame that asks for
+    /// them again (nothing changed, as in most frames) is answered
+    /// without parsing. Forgotten when the text or the saved states
+    /// change.
+    last: Option<(Range<usize>, Vec<LineColours>)>,
 }
 
 impl DocHighlighter {
@@ -132,6 +141,7 @@ impl DocHighlighter {
         DocHighlighter {
             syntax,
             checkpoints: Vec::new(),
+            last: None,
         }
     }
 
@@ -144,6 +154,34 @@ impl DocHighlighter {
     /// Forgets saved states after `line`: the text changed from there on.
     pub fn invalidate_from(&mut self, line: usize) {
         self.checkpoints.retain(|c| c.line <= line);
+        self.last = None;
+    }
+
+    /// Forgets the last colours only: the text may have been replaced.
+    pub fn forget_colours(&mut self) {
+        self.last = None;
+    }
+
+    /// Takes `other`'s saved states up to `line` (a state at a line is
+    /// the parser's before it): the two texts are the same before `line`
+    /// (a file and the same file edited from there on) and are read with
+    /// the same syntax, so the states are the ones this text's own parse
+    /// would save. The result of an edit then parses from its first
+    /// change on, not again from its first line.
+    pub fn share_until(&mut self, other: &DocHighlighter, line: usize) {
+        if self.syntax != other.syntax {
+            return;
+        }
+        // A state a parse restarted above a far jump found is this
+        // highlighter's to guess (it may restart elsewhere).
+        let exact = other.checkpoints.iter().filter(|c| c.exact);
+        for c in exact.take_while(|c| c.line <= line) {
+            if let Err(at) = self.checkpoints.binary_search_by_key(&c.line, |k| k.line) {
+                self.checkpoints.insert(at, c.clone());
+                // The next parse may resume from this state.
+                self.last = None;
+            }
+        }
     }
 
     /// Colours of lines `range` of `text`.
@@ -156,12 +194,19 @@ impl DocHighlighter {
         let Some((set, syntax)) = self.syntax.and_then(|i| syn.grammar(i)) else {
             return vec![Vec::new(); range.len()];
         };
+        // The same lines again (not a part of them: a parse of a part may
+        // resume elsewhere above a far jump, and guess other colours).
+        if let Some((last, colours)) = &self.last
+            && *last == range
+        {
+            return colours.clone();
+        }
         let highlighter = Highlighter::new(&syn.theme);
         let nearest = self.checkpoints.iter().rposition(|c| c.line <= range.start);
-        let (mut line, mut parse, mut state) = match nearest {
+        let (mut line, mut parse, mut state, exact) = match nearest {
             Some(i) if range.start - self.checkpoints[i].line <= FAR => {
                 let c = &self.checkpoints[i];
-                (c.line, c.parse.clone(), c.highlight.clone())
+                (c.line, c.parse.clone(), c.highlight.clone(), c.exact)
             }
             _ => {
                 let start = if range.start <= FAR {
@@ -173,6 +218,7 @@ impl DocHighlighter {
                     start,
                     ParseState::new(syntax),
                     HighlightState::new(&highlighter, ScopeStack::new()),
+                    start == 0,
                 )
             }
         };
@@ -187,6 +233,7 @@ impl DocHighlighter {
                         line,
                         parse: parse.clone(),
                         highlight: state.clone(),
+                        exact,
                     },
                 );
             }
@@ -210,6 +257,7 @@ impl DocHighlighter {
             }
             line += 1;
         }
+        self.last = Some((range, out.clone()));
         out
     }
 }
@@ -274,5 +322,91 @@ mod tests {
         let part = b.highlight(&syn, &text, 200..210);
         assert_eq!(part, whole[200..210].to_vec());
         assert!(whole[5].len() > 1, "a line of Rust has several colours");
+    }
+
+    /// Colours asked for again come from the last answer (the same as a
+    /// parse gives), until the text changes.
+    #[test]
+    fn colours_asked_again_are_kept_until_the_text_changes() {
+        let syn = Syntaxes::load();
+        let id = syn.detect(Path::new("a.rs"), "");
+        let text = TextLines::owned("let a = 1;\nlet b = \"x\";\n".repeat(100));
+        let mut h = DocHighlighter::new(id);
+        let first = h.highlight(&syn, &text, 100..140);
+        let states = h.checkpoints.len();
+        assert_eq!(h.highlight(&syn, &text, 110..120), first[10..20].to_vec());
+        assert_eq!(h.checkpoints.len(), states);
+        let mut fresh = DocHighlighter::new(id);
+        assert_eq!(
+            fresh.highlight(&syn, &text, 110..120),
+            first[10..20].to_vec()
+        );
+        // The text changed from line 105: its colours are found again.
+        let changed = TextLines::owned(format!(
+            "{}/* open\n{}",
+            "let a = 1;\nlet b = \"x\";\n".repeat(52),
+            "let c = 2;\n".repeat(100)
+        ));
+        h.highlight(&syn, &text, 110..120);
+        h.invalidate_from(104);
+        let again = h.highlight(&syn, &changed, 110..120);
+        assert_eq!(again, fresh_colours(&syn, id, &changed, 110..120));
+        assert_ne!(again, first[10..20].to_vec());
+    }
+
+    fn fresh_colours(
+        syn: &Syntaxes,
+        id: Option<usize>,
+        text: &TextLines,
+        range: Range<usize>,
+    ) -> Vec<LineColours> {
+        DocHighlighter::new(id).highlight(syn, text, range)
+    }
+
+    /// States shared from a text the same up to a line give the colours
+    /// the text's own parse gives, and the parse resumes from them.
+    #[test]
+    fn states_shared_up_to_the_first_change_give_the_same_colours() {
+        let syn = Syntaxes::load();
+        let lines = |changed_from: usize| -> String {
+            (0..300)
+                .map(|i| match i {
+                    i if i >= changed_from && i % 7 == 0 => format!("/* open {i}\n"),
+                    i => format!("let x{i} = \"s{i}\"; // c\n"),
+                })
+                .collect()
+        };
+        let (original, edited) = (TextLines::owned(lines(300)), TextLines::owned(lines(150)));
+        let id = syn.detect(Path::new("a.rs"), "");
+        let mut own = DocHighlighter::new(id);
+        let want = own.highlight(&syn, &edited, 140..200);
+        let mut first = DocHighlighter::new(id);
+        first.highlight(&syn, &original, 100..160);
+        let mut shared = DocHighlighter::new(id);
+        shared.share_until(&first, 150);
+        assert_eq!(
+            shared
+                .checkpoints
+                .iter()
+                .map(|c| c.line)
+                .collect::<Vec<_>>(),
+            vec![0, 64, 128],
+            "the states before the first change only"
+        );
+        assert_eq!(shared.highlight(&syn, &edited, 140..200), want);
+        // A parse restarted above a far jump guesses its states: none is
+        // shared.
+        let long = TextLines::owned(lines(300).repeat(4));
+        let mut jumped = DocHighlighter::new(id);
+        jumped.highlight(&syn, &long, 1000..1010);
+        assert!(!jumped.checkpoints.is_empty());
+        let mut none = DocHighlighter::new(id);
+        none.share_until(&jumped, 1200);
+        assert!(none.checkpoints.is_empty(), "guessed states are not shared");
+        assert_ne!(
+            want[20],
+            first.highlight(&syn, &original, 160..161)[0],
+            "the edit changed the colours (line 161 is in a comment)"
+        );
     }
 }
