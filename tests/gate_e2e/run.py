@@ -212,7 +212,9 @@ def slow_judge(edit, what_edit, prompt=SKU_PROMPT):
 # edit put to the pane by exact=review) is answered by the pane at once.
 def pane_answer(key, what_key, edit, what_edit, prompt=SKU_PROMPT):
     edits = [edit] + ([(LOW_OLD, LOW_NEW)] if key == "A" else [])
-    policy = "loose=review,exact=review" if key == "A" else "loose=review"
+    # failing=review too: Qwen Code refuses the 2-space edit (a failing
+    # case), which loose=review alone never puts to the pane.
+    policy = "loose=review,failing=review,exact=review" if key == "A" else "loose=review,failing=review"
     return dict(
         what="%s, installed with --policy %s; `srview review` runs in a pty (80x24) and answers `%s` (%s)"
         % (what_edit, policy, key, what_key),
@@ -947,6 +949,9 @@ def scenario_checks(agent, name, scenario, records, model_read, before, after, e
         was, now_ = before.get("inventory.py", b""), after.get("inventory.py", b"")
         if decision == "deny":
             check("inventory.py unchanged", now_ == was, checks)
+        elif agent.id == "qwen-code" and name == "pane-allow":
+            # Allowed as sent, the edit Qwen Code refuses itself.
+            check("inventory.py unchanged (Qwen Code refused the edit allowed)", now_ == was, checks)
         else:
             check("inventory.py changed by the edit allowed", now_ != was, checks)
         if name == "pane-corrected" and decision == "repair":
