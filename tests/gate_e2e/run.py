@@ -949,9 +949,10 @@ def scenario_checks(agent, name, scenario, records, model_read, before, after, e
         was, now_ = before.get("inventory.py", b""), after.get("inventory.py", b"")
         if decision == "deny":
             check("inventory.py unchanged", now_ == was, checks)
-        elif agent.id == "qwen-code" and name == "pane-allow":
-            # Allowed as sent, the edit Qwen Code refuses itself.
-            check("inventory.py unchanged (Qwen Code refused the edit allowed)", now_ == was, checks)
+        elif first.get("case") == "failing" and name == "pane-allow":
+            # Allowed as sent, an edit the agent refuses itself (Qwen Code's
+            # and pi's matchers refuse the 2-space edit).
+            check("inventory.py unchanged (%s refused the edit allowed)" % agent.title, now_ == was, checks)
         else:
             check("inventory.py changed by the edit allowed", now_ != was, checks)
         if name == "pane-corrected" and decision == "repair":
