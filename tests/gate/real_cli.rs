@@ -289,6 +289,7 @@ fn a_pane_closing_at_the_deadline_is_a_timeout() {
     let folder = srview::gate::spool::folder(dir.path()).expect("srview's folder");
     let listener = std::os::unix::net::UnixListener::bind(folder.join(srview::gate::spool::SOCKET))
         .expect("a pane's socket");
+    // A doubt with no session, call or file, in the workspace.
     let request = srview::gate::spool::Request {
         agent: "gemini-cli".into(),
         tool: "replace".into(),
@@ -297,13 +298,7 @@ fn a_pane_closing_at_the_deadline_is_a_timeout() {
         call_id: None,
         file: None,
         case: "doubt".into(),
-        stage: None,
-        diagnosis: "d".into(),
-        input: json!({}),
-        corrected: None,
-        before: None,
-        wait_ms: 0,
-        fallback: "deny".into(),
+        ..super::review::request("c")
     };
     for _ in 0..20 {
         let deadline = Instant::now() + Duration::from_millis(40);
@@ -344,6 +339,7 @@ fn a_pane_that_never_answers_is_given_up_on_time() {
     let listener = std::os::unix::net::UnixListener::bind(folder.join(srview::gate::spool::SOCKET))
         .expect("a pane's socket");
     let pane = std::thread::spawn(move || listener.accept().expect("the gate connects"));
+    // A doubt with no session, call or file, in the workspace.
     let request = srview::gate::spool::Request {
         agent: "claude-code".into(),
         tool: "Edit".into(),
@@ -352,13 +348,7 @@ fn a_pane_that_never_answers_is_given_up_on_time() {
         call_id: None,
         file: None,
         case: "doubt".into(),
-        stage: None,
-        diagnosis: "d".into(),
-        input: json!({}),
-        corrected: None,
-        before: None,
-        wait_ms: 0,
-        fallback: "deny".into(),
+        ..super::review::request("c")
     };
     let deadline = Instant::now() + Duration::from_millis(59_500);
     let outcome = srview::gate::spool::ask(dir.path(), &request, deadline);

@@ -48,7 +48,7 @@ fn loose_for_review(dir: &Path) -> Judgment {
 }
 
 /// A request as the gate sends it; `call` names it.
-fn request(call: &str) -> Request {
+pub(super) fn request(call: &str) -> Request {
     Request {
         agent: "claude-code".into(),
         tool: "Edit".into(),
