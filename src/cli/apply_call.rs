@@ -216,12 +216,7 @@ fn commit(args: &ApplyArgs, row: &DialectRow, run: &Run, only: Option<&str>) -> 
     }
     // `apply FILE INPUT --write` writes FILE only.
     if let Some(target) = only {
-        let others: Vec<&str> = outcome
-            .writes
-            .iter()
-            .map(|w| w.path.as_str())
-            .filter(|p| *p != target)
-            .collect();
+        let others = outcome.written_besides(target);
         if !others.is_empty() {
             let edits_target = outcome.writes.iter().any(|w| w.path == target);
             let what = if edits_target {
@@ -289,12 +284,7 @@ pub(super) fn run_with(
     let target = file_path(&run.cwd, file);
     let outcome = &run.outcome;
     warn(row, &run, args.write);
-    let others: Vec<&str> = outcome
-        .writes
-        .iter()
-        .map(|w| w.path.as_str())
-        .filter(|p| *p != target)
-        .collect();
+    let others = outcome.written_besides(&target);
     let edits_file = outcome.writes.iter().any(|w| w.path == target);
     // The agent succeeds on other files only: FILE stays as it is, which
     // is not what `apply FILE` was asked (exit 1, said plainly).

@@ -92,6 +92,16 @@ impl CallOutcome {
         Self::failed(error, Some(stage.to_string()), vec![edit])
     }
 
+    /// Every file the agent writes but `path` (an [`fs_path`]), in write
+    /// order.
+    pub fn written_besides(&self, path: &str) -> Vec<&str> {
+        self.writes
+            .iter()
+            .map(|w| w.path.as_str())
+            .filter(|p| *p != path)
+            .collect()
+    }
+
     /// The file at `path` (an [`fs_path`]) as the agent leaves it:
     /// `Some(None)` deleted, `None` not written.
     pub fn written(&self, path: &str) -> Option<Option<&str>> {

@@ -601,6 +601,35 @@ pub struct FileBlocks {
     pub numbers: BlockNumbers,
 }
 
+impl FileBlocks {
+    /// Blocks that run as they are: no note, no levels, numbered as a diff.
+    fn plain(body: String) -> Self {
+        FileBlocks {
+            body,
+            note: None,
+            levels: Vec::new(),
+            hunk_lines: Vec::new(),
+            numbers: BlockNumbers::Diff,
+            refused: false,
+        }
+    }
+
+    /// `body` with what the previewer must say; `refused`: nothing may be
+    /// accepted.
+    fn noted(body: String, note: impl Into<String>, refused: bool) -> Self {
+        FileBlocks {
+            note: Some(note.into()),
+            refused,
+            ..FileBlocks::plain(body)
+        }
+    }
+
+    /// No blocks: nothing may be accepted, for the reason `note` says.
+    fn refused(note: impl Into<String>) -> Self {
+        FileBlocks::noted(String::new(), note, true)
+    }
+}
+
 /// What the line numbers the previewer gives each block count.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum BlockNumbers {
@@ -641,14 +670,7 @@ pub fn input_blocks(
 ) -> Result<FileBlocks, crate::dialect::one_file::OneFileError> {
     use crate::source::agent::EditInput;
     let original = target.content.unwrap_or_default();
-    let plain = |body: String| FileBlocks {
-        body,
-        note: None,
-        levels: Vec::new(),
-        hunk_lines: Vec::new(),
-        numbers: BlockNumbers::Diff,
-        refused: false,
-    };
+    let plain = FileBlocks::plain;
     Ok(match input {
         EditInput::SearchReplace(diff) => plain(diff.clone()),
         EditInput::ApplyPatch(patch) => patch_blocks(patch, target, ended)?,
@@ -661,24 +683,12 @@ pub fn input_blocks(
         EditInput::Whole(content) => plain(whole_file_block(original, content, !ended)),
         EditInput::UnifiedDiff(diff) => match crate::dialect::udiff::to_search_replace(diff) {
             Some(blocks) => plain(blocks),
-            None => FileBlocks {
-                body: String::new(),
-                note: Some("the unified diff has no hunk".into()),
-                levels: Vec::new(),
-                hunk_lines: Vec::new(),
-                numbers: BlockNumbers::Diff,
-                refused: true,
-            },
+            None => FileBlocks::refused("the unified diff has no hunk"),
         },
         EditInput::Call(call) => call_blocks(call, target),
-        EditInput::NotRecorded => FileBlocks {
-            body: String::new(),
-            note: Some("the agent's output names the file only, not the edit".into()),
-            levels: Vec::new(),
-            hunk_lines: Vec::new(),
-            numbers: BlockNumbers::Diff,
-            refused: true,
-        },
+        EditInput::NotRecorded => {
+            FileBlocks::refused("the agent's output names the file only, not the edit")
+        }
     })
 }
 
@@ -701,19 +711,16 @@ fn patch_blocks(
     {
         // A patch still arriving whose one section names another file: the
         // file's own may follow.
-        return Ok(FileBlocks {
-            body: String::new(),
-            note: Some(format!(
+        return Ok(FileBlocks::noted(
+            String::new(),
+            format!(
                 "the patch edits {} so far: waiting for a section that names {} (or the \
                  patch's end)",
                 only.path(),
                 target.name
-            )),
-            levels: Vec::new(),
-            hunk_lines: Vec::new(),
-            numbers: BlockNumbers::Diff,
-            refused: false,
-        });
+            ),
+            false,
+        ));
     }
     let last = partial.sections.len().saturating_sub(1);
     let streaming = partial.last_unfinished && picked.as_ref().is_some_and(|(i, _)| *i == last);
@@ -811,14 +818,7 @@ fn edit_blocks(
     ended: bool,
 ) -> Result<FileBlocks, crate::dialect::one_file::OneFileError> {
     let Some(partial) = crate::dialect::one_file::parse_partial_edit(text)? else {
-        return Ok(FileBlocks {
-            body: String::new(),
-            note: None,
-            levels: Vec::new(),
-            hunk_lines: Vec::new(),
-            numbers: BlockNumbers::Diff,
-            refused: false,
-        });
+        return Ok(FileBlocks::plain(String::new()));
     };
     // A JSON object that has closed is the whole edit, whether or not more
     // text may come (a file being watched).
@@ -839,14 +839,7 @@ fn parsed_edit_blocks(
 ) -> FileBlocks {
     use crate::dialect::edit;
     let ended = parsed.is_some();
-    let waiting = FileBlocks {
-        body: String::new(),
-        note: None,
-        levels: Vec::new(),
-        hunk_lines: Vec::new(),
-        numbers: BlockNumbers::Diff,
-        refused: false,
-    };
+    let waiting = FileBlocks::plain(String::new());
     let shown = if let Some(parsed) = parsed {
         let out = edit::apply(parsed, target.content);
         edit::EditPreview {
@@ -866,14 +859,7 @@ fn parsed_edit_blocks(
         body.push_str(SEPARATOR);
         push_text(&mut body, &new);
         body.push_str(REPLACE_END);
-        return FileBlocks {
-            body,
-            note: Some(format!("the edit fails: {error}")),
-            levels: Vec::new(),
-            hunk_lines: Vec::new(),
-            numbers: BlockNumbers::Diff,
-            refused: true,
-        };
+        return FileBlocks::noted(body, format!("the edit fails: {error}"), true);
     }
     let Some(content) = &shown.new_content else {
         let mut body = String::from(SEARCH);
@@ -918,14 +904,7 @@ fn parsed_edit_blocks(
     if !gives {
         body = whole_file_block(original, content, streaming);
     }
-    FileBlocks {
-        body,
-        note: None,
-        levels: Vec::new(),
-        hunk_lines: Vec::new(),
-        numbers: BlockNumbers::Diff,
-        refused: false,
-    }
+    FileBlocks::plain(body)
 }
 
 /// `text` as block lines (a final newline added when missing).
@@ -958,14 +937,7 @@ pub fn call_prefix_blocks(
 ) -> FileBlocks {
     use crate::dialect::edit::partial_json::parse_value_prefix;
     use crate::dialect::edit::{Arrival, Field, PartialEdit, Tool};
-    let note = |body: String, note: String, refused: bool| FileBlocks {
-        body,
-        note: Some(note),
-        levels: Vec::new(),
-        hunk_lines: Vec::new(),
-        numbers: BlockNumbers::Diff,
-        refused,
-    };
+    let note = |body: String, note: String, refused: bool| FileBlocks::noted(body, note, refused);
     let complete = ended
         || match row.text_field {
             Some("reply") => false,
@@ -1127,12 +1099,8 @@ fn call_blocks(
         BlockNumbers::Unnumbered
     };
     let refused = |note: String| FileBlocks {
-        body: String::new(),
-        note: Some(note),
-        levels: Vec::new(),
-        hunk_lines: Vec::new(),
         numbers,
-        refused: true,
+        ..FileBlocks::refused(note)
     };
     let Some(run) = crate::dialect::registry::run_on_file(
         call.dialect,

@@ -62,6 +62,19 @@ pub struct PatchDoubt {
     pub message: String,
 }
 
+impl PatchDoubt {
+    /// Section `section` of `file` replaces a file that exists.
+    fn replaces_file(file: &str, section: usize, message: String) -> Self {
+        PatchDoubt {
+            file: file.to_string(),
+            section,
+            hunk: None,
+            kind: PatchDoubtKind::ReplacesFile,
+            message,
+        }
+    }
+}
+
 /// Every doubt about the sections and hunks `outcome` (the result of
 /// applying `patch` over `fs` in `cwd`) applied.
 pub fn patch_doubts(
@@ -83,16 +96,14 @@ pub fn patch_doubts(
             && normalize(target) != normalize(path)
             && matches!(fs.read(&normalize(target)), Entry::File(_))
         {
-            out.push(PatchDoubt {
-                file: path.clone(),
-                section: s,
-                hunk: None,
-                kind: PatchDoubtKind::ReplacesFile,
-                message: format!(
+            out.push(PatchDoubt::replaces_file(
+                path,
+                s,
+                format!(
                     "the move of {path} onto {target} replaces {target}, which exists (its \
                      content is lost)"
                 ),
-            });
+            ));
         }
         match section {
             Section::Add {
@@ -102,17 +113,15 @@ pub fn patch_doubts(
             } => {
                 // A file that already holds what is added loses nothing.
                 if let Some(content) = section_input(patch, fs, cwd, s).filter(|c| c != added) {
-                    out.push(PatchDoubt {
-                        file: path.clone(),
-                        section: s,
-                        hunk: None,
-                        kind: PatchDoubtKind::ReplacesFile,
-                        message: format!(
+                    out.push(PatchDoubt::replaces_file(
+                        path,
+                        s,
+                        format!(
                             "the patch adds {path}, which exists ({}): the reference replaces \
                              it whole",
                             crate::words::count(split_lines(&content).len(), "line")
                         ),
-                    });
+                    ));
                 }
             }
             Section::Delete { .. } => {}
