@@ -72,6 +72,23 @@ mod corpus {
     pub fn differ<T: PartialEq + std::fmt::Debug>(field: &str, got: T, want: T) -> Option<String> {
         (got != want).then(|| format!("{field}: got {got:?}, want {want:?}"))
     }
+
+    /// [`differ`] on the agent's own words: its error, its success message
+    /// and its stage, against the record's `expect`.
+    pub fn differ_words(
+        outcome: &srview::dialect::call::CallOutcome,
+        expect: &serde_json::Value,
+    ) -> Option<String> {
+        differ("error", outcome.error.as_deref(), expect["error"].as_str())
+            .or_else(|| {
+                differ(
+                    "message",
+                    outcome.message.as_deref(),
+                    expect["message"].as_str(),
+                )
+            })
+            .or_else(|| differ("stage", outcome.stage.as_deref(), expect["stage"].as_str()))
+    }
 }
 #[path = "agent_matchers/aider_diff.rs"]
 mod aider_diff;

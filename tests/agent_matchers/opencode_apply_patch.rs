@@ -55,15 +55,7 @@ fn compare(
                 expected_files(record),
             )
         })
-        .or_else(|| corpus::differ("error", outcome.error.as_deref(), expect["error"].as_str()))
-        .or_else(|| {
-            corpus::differ(
-                "message",
-                outcome.message.as_deref(),
-                expect["message"].as_str(),
-            )
-        })
-        .or_else(|| corpus::differ("stage", outcome.stage.as_deref(), expect["stage"].as_str()))
+        .or_else(|| corpus::differ_words(outcome, expect))
 }
 
 #[test]

@@ -52,15 +52,7 @@ fn compare(record: &serde_json::Value, outcome: &CallOutcome) -> Option<String> 
     failed_writes
         .or_else(|| corpus::differ("ok", Some(outcome.ok), expect["ok"].as_bool()))
         .or_else(|| corpus::differ("content", content.as_deref(), expect["content"].as_str()))
-        .or_else(|| corpus::differ("error", outcome.error.as_deref(), expect["error"].as_str()))
-        .or_else(|| {
-            corpus::differ(
-                "message",
-                outcome.message.as_deref(),
-                expect["message"].as_str(),
-            )
-        })
-        .or_else(|| corpus::differ("stage", outcome.stage.as_deref(), expect["stage"].as_str()))
+        .or_else(|| corpus::differ_words(outcome, expect))
 }
 
 #[test]

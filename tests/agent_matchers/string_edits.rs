@@ -32,15 +32,7 @@ pub fn check(record: &Value, matcher: &dyn CallMatcher) -> Option<String> {
         .and_then(|w| w.content.clone());
     corpus::differ("ok", outcome.ok, expect["ok"].as_bool().unwrap_or(false))
         .or_else(|| corpus::differ("content", content.as_deref(), expect["content"].as_str()))
-        .or_else(|| corpus::differ("error", outcome.error.as_deref(), expect["error"].as_str()))
-        .or_else(|| {
-            corpus::differ(
-                "message",
-                outcome.message.as_deref(),
-                expect["message"].as_str(),
-            )
-        })
-        .or_else(|| corpus::differ("stage", outcome.stage.as_deref(), expect["stage"].as_str()))
+        .or_else(|| corpus::differ_words(&outcome, expect))
         .or_else(|| {
             // Written only on success, and only the one file.
             let writes = outcome.writes.len();
