@@ -37,6 +37,15 @@ fn fed(text: &str, ended: bool) -> Workspace {
     ws
 }
 
+/// The effect of writing tabs `files` (and their line endings, with
+/// `file_endings`).
+fn writes(files: &[usize], file_endings: bool) -> Effect {
+    Effect::Write {
+        files: files.to_vec(),
+        file_endings,
+    }
+}
+
 fn key(ws: &mut Workspace, c: char) -> Effect {
     ws.on_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
 }
@@ -321,13 +330,7 @@ fn accepting_a_misplaced_block_asks_first_in_a_transcript() {
          text is closest to lines 5-7: press A again to write anyway, Esc to cancel"
     );
     assert_eq!(ws.current(), 1, "the file in doubt is shown");
-    assert_eq!(
-        key(&mut ws, 'A'),
-        Effect::Write {
-            files: vec![0, 1],
-            file_endings: false
-        }
-    );
+    assert_eq!(key(&mut ws, 'A'), writes(&[0, 1], false));
 
     // Every other file in doubt is named (here a CRLF file given LF lines),
     // since the second A writes it too.
@@ -367,22 +370,10 @@ fn accepting_a_misplaced_block_asks_first_in_a_transcript() {
     feed(&mut ws, &changed, true);
     assert_eq!(notice(&ws), "");
     assert_eq!(key(&mut ws, 'a'), Effect::None, "asks again");
-    assert_eq!(
-        key(&mut ws, 'a'),
-        Effect::Write {
-            files: vec![1],
-            file_endings: false
-        }
-    );
+    assert_eq!(key(&mut ws, 'a'), writes(&[1], false));
     // A file without doubt is written at once.
     key(&mut ws, '1');
-    assert_eq!(
-        key(&mut ws, 'a'),
-        Effect::Write {
-            files: vec![0],
-            file_endings: false
-        }
-    );
+    assert_eq!(key(&mut ws, 'a'), writes(&[0], false));
 }
 
 /// A refusal in a transcript goes once new transcript text arrives.
@@ -524,13 +515,7 @@ fn refused_paths_get_a_tab_and_block_accept_all() {
 
     // A good file can still be accepted on its own.
     key(&mut ws, '1');
-    assert_eq!(
-        key(&mut ws, 'a'),
-        Effect::Write {
-            files: vec![0],
-            file_endings: false
-        }
-    );
+    assert_eq!(key(&mut ws, 'a'), writes(&[0], false));
 }
 
 /// A refusal notice is worded once (no doubled state, no doubled prefix),
@@ -555,13 +540,7 @@ fn refusal_notice_stays_until_a_key_or_its_state_ends() {
     assert_eq!(key(&mut ws, 'a'), Effect::None);
     feed(&mut ws, &text, true);
     assert_eq!(notice(&ws), "");
-    assert_eq!(
-        key(&mut ws, 'a'),
-        Effect::Write {
-            files: vec![1],
-            file_endings: false
-        }
-    );
+    assert_eq!(key(&mut ws, 'a'), writes(&[1], false));
 }
 
 /// The transcript's `?` overlay lists `r`, and `r` asks the loop to reload.
@@ -665,13 +644,7 @@ fn every_call_on_a_file_is_shown_grouped_by_call() {
         ws.edits()[0].content(),
         "shown is written"
     );
-    assert_eq!(
-        key(&mut ws, 'a'),
-        Effect::Write {
-            files: vec![0],
-            file_endings: false
-        }
-    );
+    assert_eq!(key(&mut ws, 'a'), writes(&[0], false));
 
     // The block list names each call beside its first block.
     let screen = ws_screen(&mut ws);
@@ -739,13 +712,7 @@ fn a_doubt_in_an_earlier_call_is_asked_about() {
         "two.rs: block #1 matched by its first and last lines only at lines 1-3; its SEARCH \
          text is closest to lines 5-7: press a again to write anyway, Esc to cancel"
     );
-    assert_eq!(
-        key(&mut ws, 'a'),
-        Effect::Write {
-            files: vec![0],
-            file_endings: false
-        }
-    );
+    assert_eq!(key(&mut ws, 'a'), writes(&[0], false));
 }
 
 /// The whole screen of `ws`, 100x30, one line per row.
@@ -811,21 +778,9 @@ fn l_writes_a_crlf_file_with_its_own_line_endings() {
         &notice(&ws),
         "press a again to write anyway, L to use the files' line endings (CRLF for the new lines too), Esc to cancel",
     );
-    assert_eq!(
-        key(&mut ws, 'L'),
-        Effect::Write {
-            files: vec![0],
-            file_endings: true
-        }
-    );
+    assert_eq!(key(&mut ws, 'L'), writes(&[0], true));
     // Without the question, L is no write.
-    assert_ne!(
-        key(&mut ws, 'L'),
-        Effect::Write {
-            files: vec![0],
-            file_endings: true
-        }
-    );
+    assert_ne!(key(&mut ws, 'L'), writes(&[0], true));
     // What it writes: the file's endings on every line.
     let dir = tempfile::tempdir().expect("temp dir");
     std::fs::write(dir.path().join("crlf.txt"), "a\r\nb\r\n").expect("write");
