@@ -237,73 +237,63 @@ impl EditJson<'_> {
 
 /// Appends `text` as a JSON string, escaped byte for byte as serde_json
 /// escapes it (`\"`, `\\`, `\b` `\t` `\n` `\f` `\r`, any other control
-/// character as `\u00xx` in lower-case hex; everything else as it is),
-/// eight bytes at a time where none needs escaping.
+/// character as `\u00xx` in lower-case hex; everything else as it is): the
+/// bytes to escape found eight at a time ([`next_escape`]), the runs
+/// between them copied whole.
 fn write_json_str(out: &mut Vec<u8>, text: &str) {
     let bytes = text.as_bytes();
     out.reserve(bytes.len() + 2);
     out.push(b'"');
-    // `bytes[start..at]` needs no escape and is not written yet.
-    let (mut start, mut at) = (0, 0);
-    while at < bytes.len() {
-        at += clean_words(&bytes[at..]);
-        // A byte to escape is among the next eight (or the text ends).
-        let end = (at + 8).min(bytes.len());
-        while at < end {
-            let byte = bytes[at];
-            let escape = match byte {
-                b'"' => Some(&b"\\\""[..]),
-                b'\\' => Some(&b"\\\\"[..]),
-                0x08 => Some(&b"\\b"[..]),
-                b'\t' => Some(&b"\\t"[..]),
-                b'\n' => Some(&b"\\n"[..]),
-                0x0c => Some(&b"\\f"[..]),
-                b'\r' => Some(&b"\\r"[..]),
-                0..0x20 => None,
-                _ => {
-                    at += 1;
-                    continue;
-                }
-            };
-            out.extend_from_slice(&bytes[start..at]);
-            match escape {
-                Some(escape) => out.extend_from_slice(escape),
-                None => {
-                    const HEX: &[u8; 16] = b"0123456789abcdef";
-                    out.extend_from_slice(b"\\u00");
-                    out.push(HEX[usize::from(byte >> 4)]);
-                    out.push(HEX[usize::from(byte & 0xf)]);
-                }
+    // `bytes[start..]` is not written yet.
+    let mut start = 0;
+    while let Some(at) = next_escape(bytes, start) {
+        out.extend_from_slice(&bytes[start..at]);
+        let byte = bytes[at];
+        match byte {
+            b'"' => out.extend_from_slice(b"\\\""),
+            b'\\' => out.extend_from_slice(b"\\\\"),
+            0x08 => out.extend_from_slice(b"\\b"),
+            b'\t' => out.extend_from_slice(b"\\t"),
+            b'\n' => out.extend_from_slice(b"\\n"),
+            0x0c => out.extend_from_slice(b"\\f"),
+            b'\r' => out.extend_from_slice(b"\\r"),
+            _ => {
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                out.extend_from_slice(b"\\u00");
+                out.push(HEX[usize::from(byte >> 4)]);
+                out.push(HEX[usize::from(byte & 0xf)]);
             }
-            at += 1;
-            start = at;
         }
+        start = at + 1;
     }
     out.extend_from_slice(&bytes[start..]);
     out.push(b'"');
 }
 
-/// How many bytes from the start of `bytes`, in whole words of eight, need
-/// no JSON escape (no `"`, `\\` or byte below 0x20).
-fn clean_words(bytes: &[u8]) -> usize {
-    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
-    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
-    // Some byte of `word` is zero (exact as a whole-word test).
-    let has_zero = |word: u64| word.wrapping_sub(ONES) & !word & HIGHS != 0;
-    let (words, _) = bytes.as_chunks::<8>();
-    let mut clean = 0;
-    for word in words {
-        let word = u64::from_ne_bytes(*word);
-        let below_space = word.wrapping_sub(ONES * 0x20) & !word & HIGHS != 0;
-        if below_space
-            || has_zero(word ^ (ONES * u64::from(b'"')))
-            || has_zero(word ^ (ONES * u64::from(b'\\')))
-        {
-            break;
+/// The first byte from `from` on that JSON escapes (`"`, `\\`, or one
+/// below 0x20), looked for in words of eight bytes: in each, every such
+/// byte raises its top bit in a mask (`has-less-than` and `has-zero`
+/// tricks); a raised bit may be wrong only above a right one, so the
+/// lowest is the first such byte.
+fn next_escape(bytes: &[u8], from: usize) -> Option<usize> {
+    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
+    let below = |word: u64, n: u8| word.wrapping_sub(ONES * u64::from(n)) & !word & HIGHS;
+    let rest = bytes.get(from..)?;
+    let (words, tail) = rest.as_chunks::<8>();
+    for (k, word) in words.iter().enumerate() {
+        let word = u64::from_le_bytes(*word);
+        let mask = below(word, 0x20)
+            | below(word ^ (ONES * u64::from(b'"')), 1)
+            | below(word ^ (ONES * u64::from(b'\\')), 1);
+        if mask != 0 {
+            return Some(from + k * 8 + (mask.trailing_zeros() / 8) as usize);
         }
-        clean += 8;
     }
-    clean
+    let escaped = |b: &u8| *b < 0x20 || *b == b'"' || *b == b'\\';
+    tail.iter()
+        .position(escaped)
+        .map(|at| from + words.len() * 8 + at)
 }
 
 impl<'a> EditJson<'a> {
