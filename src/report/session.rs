@@ -377,7 +377,7 @@ mod tests {
                         .wrapping_mul(6_364_136_223_846_793_005)
                         .wrapping_add(1_442_695_040_888_963_407);
                     let pick = (state >> 33) as usize;
-                    if pick % 4 == 0 {
+                    if pick.is_multiple_of(4) {
                         specials[pick / 4 % specials.len()]
                     } else {
                         char::from(b'a' + (pick % 26) as u8)
