@@ -181,7 +181,119 @@ pub fn render_session_edit(
 ) -> serde_json::Result<Vec<u8>> {
     let mut edit = EditJson::new(review);
     edit.gate = gate;
-    serde_json::to_vec(&edit)
+    let texts = [
+        edit.edit.as_deref(),
+        edit.content_before,
+        edit.content_after,
+    ];
+    let long: usize = texts.iter().flatten().map(|t| t.len()).sum();
+    // The texts, an eighth more for their escapes, and the rest.
+    let mut out = Vec::with_capacity(long + long / 8 + 1024);
+    edit.write(&mut out)?;
+    Ok(out)
+}
+
+impl EditJson<'_> {
+    /// Writes the bytes `serde_json::to_writer(self)` writes (the field
+    /// order and skips of the derived `Serialize` above; the unit test
+    /// `rendered_by_hand_an_edit_is_the_derived_serialization` and the
+    /// session tests compare them), every string escaped by
+    /// [`write_json_str`]: the contents are most of a session's JSON, and
+    /// serde_json's escaping looks at them a byte at a time.
+    fn write(&self, out: &mut Vec<u8>) -> serde_json::Result<()> {
+        let optional = |out: &mut Vec<u8>, text: Option<&str>| match text {
+            Some(text) => write_json_str(out, text),
+            None => out.extend_from_slice(b"null"),
+        };
+        out.extend_from_slice(b"{\"seq\":");
+        out.extend_from_slice(self.seq.to_string().as_bytes());
+        out.extend_from_slice(b",\"file\":");
+        write_json_str(out, self.file);
+        out.extend_from_slice(b",\"tool\":");
+        write_json_str(out, self.tool);
+        out.extend_from_slice(b",\"agentVerdict\":");
+        write_json_str(out, self.agent_verdict);
+        out.extend_from_slice(b",\"agentMessage\":");
+        optional(out, self.agent_message);
+        out.extend_from_slice(b",\"edit\":");
+        optional(out, self.edit.as_deref());
+        out.extend_from_slice(b",\"contentBefore\":");
+        optional(out, self.content_before);
+        out.extend_from_slice(b",\"contentAfter\":");
+        optional(out, self.content_after);
+        if self.cut_off {
+            out.extend_from_slice(b",\"cutOff\":true");
+        }
+        out.extend_from_slice(b",\"srview\":");
+        serde_json::to_writer(&mut *out, &self.srview)?;
+        if let Some(gate) = self.gate {
+            out.extend_from_slice(b",\"gate\":");
+            serde_json::to_writer(&mut *out, gate)?;
+        }
+        out.push(b'}');
+        Ok(())
+    }
+}
+
+/// Appends `text` as a JSON string, escaped byte for byte as serde_json
+/// escapes it (`\"`, `\\`, `\b` `\t` `\n` `\f` `\r`, any other control
+/// character as `\u00xx` in lower-case hex; everything else as it is): the
+/// bytes to escape found eight at a time ([`next_escape`]), the runs
+/// between them copied whole.
+fn write_json_str(out: &mut Vec<u8>, text: &str) {
+    let bytes = text.as_bytes();
+    out.reserve(bytes.len() + 2);
+    out.push(b'"');
+    // `bytes[start..]` is not written yet.
+    let mut start = 0;
+    while let Some(at) = next_escape(bytes, start) {
+        out.extend_from_slice(&bytes[start..at]);
+        let byte = bytes[at];
+        match byte {
+            b'"' => out.extend_from_slice(b"\\\""),
+            b'\\' => out.extend_from_slice(b"\\\\"),
+            0x08 => out.extend_from_slice(b"\\b"),
+            b'\t' => out.extend_from_slice(b"\\t"),
+            b'\n' => out.extend_from_slice(b"\\n"),
+            0x0c => out.extend_from_slice(b"\\f"),
+            b'\r' => out.extend_from_slice(b"\\r"),
+            _ => {
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                out.extend_from_slice(b"\\u00");
+                out.push(HEX[usize::from(byte >> 4)]);
+                out.push(HEX[usize::from(byte & 0xf)]);
+            }
+        }
+        start = at + 1;
+    }
+    out.extend_from_slice(&bytes[start..]);
+    out.push(b'"');
+}
+
+/// The first byte from `from` on that JSON escapes (`"`, `\\`, or one
+/// below 0x20), looked for in words of eight bytes: in each, every such
+/// byte raises its top bit in a mask (`has-less-than` and `has-zero`
+/// tricks); a raised bit may be wrong only above a right one, so the
+/// lowest is the first such byte.
+fn next_escape(bytes: &[u8], from: usize) -> Option<usize> {
+    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
+    let below = |word: u64, n: u8| word.wrapping_sub(ONES * u64::from(n)) & !word & HIGHS;
+    let rest = bytes.get(from..)?;
+    let (words, tail) = rest.as_chunks::<8>();
+    for (k, word) in words.iter().enumerate() {
+        let word = u64::from_le_bytes(*word);
+        let mask = below(word, 0x20)
+            | below(word ^ (ONES * u64::from(b'"')), 1)
+            | below(word ^ (ONES * u64::from(b'\\')), 1);
+        if mask != 0 {
+            return Some(from + k * 8 + (mask.trailing_zeros() / 8) as usize);
+        }
+    }
+    let escaped = |b: &u8| *b < 0x20 || *b == b'"' || *b == b'\\';
+    tail.iter()
+        .position(escaped)
+        .map(|at| from + words.len() * 8 + at)
 }
 
 impl<'a> EditJson<'a> {
@@ -224,5 +336,57 @@ impl<'a> EditJson<'a> {
             },
             gate: None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::write_json_str;
+
+    fn escaped(text: &str) -> String {
+        let mut out = Vec::new();
+        write_json_str(&mut out, text);
+        String::from_utf8(out).expect("UTF-8")
+    }
+
+    /// Every character that needs an escape, and some that do not, alone
+    /// and at every offset of the eight-byte words, escaped as serde_json
+    /// escapes them.
+    #[test]
+    fn json_strings_are_escaped_as_serde_json_escapes_them() {
+        let mut specials: Vec<char> = (0u8..0x20).map(char::from).collect();
+        specials.extend(['"', '\\', '/', '\u{7f}', 'a', ' ', 'é', '\u{2028}', '🎉']);
+        for &c in &specials {
+            for pad in 0..20 {
+                for text in [
+                    format!("{}{c}", "x".repeat(pad)),
+                    format!("{c}{}", "y".repeat(pad)),
+                    format!("{}{c}{c}{}", "z".repeat(pad), "w".repeat(19 - pad)),
+                ] {
+                    let serde = serde_json::to_string(&text).expect("serializes");
+                    assert_eq!(escaped(&text), serde, "{text:?}");
+                }
+            }
+        }
+        // Mixed texts of every length up to 200, from a fixed sequence.
+        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+        for len in 0..200 {
+            let text: String = (0..len)
+                .map(|_| {
+                    state = state
+                        .wrapping_mul(6_364_136_223_846_793_005)
+                        .wrapping_add(1_442_695_040_888_963_407);
+                    let pick = (state >> 33) as usize;
+                    if pick.is_multiple_of(4) {
+                        specials[pick / 4 % specials.len()]
+                    } else {
+                        char::from(b'a' + (pick % 26) as u8)
+                    }
+                })
+                .collect();
+            let serde = serde_json::to_string(&text).expect("serializes");
+            assert_eq!(escaped(&text), serde, "{text:?}");
+        }
+        assert_eq!(escaped(""), "\"\"");
     }
 }

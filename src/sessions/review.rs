@@ -504,18 +504,45 @@ impl<'a> Reviewer<'a> {
         first_of_file: bool,
         chained: Option<&FileContent>,
     ) -> Planned {
+        let recorded = edit.content_before.clone();
+        self.plan_with(index, edit, recorded, first_of_file, chained)
+    }
+
+    /// [`Reviewer::plan`], the content before that the edit records moved
+    /// into the plan, not copied: the review's `edit.content_before` is
+    /// then `None` (for `--list` and `--json`, which print the review's
+    /// `before`, never the edit's).
+    pub(super) fn plan_moving_before(
+        &mut self,
+        index: usize,
+        mut edit: AgentEdit,
+        first_of_file: bool,
+        chained: Option<&FileContent>,
+    ) -> Planned {
+        let recorded = edit.content_before.take();
+        self.plan_with(index, edit, recorded, first_of_file, chained)
+    }
+
+    /// [`Reviewer::plan`] with `recorded`, the content before the edit
+    /// records.
+    fn plan_with(
+        &mut self,
+        index: usize,
+        edit: AgentEdit,
+        recorded: Option<crate::source::agent::Content>,
+        first_of_file: bool,
+        chained: Option<&FileContent>,
+    ) -> Planned {
         let ws = self.ws.get();
         let mut unavailable: Option<String> = None;
-        let known: Option<(FileContent, Basis)> = edit
-            .content_before
-            .as_ref()
+        let known: Option<(FileContent, Basis)> = recorded
             .map(|c| {
                 let basis = match c.origin {
                     ContentOrigin::Recorded => Basis::Recorded,
                     ContentOrigin::Derived => Basis::Derived,
                     ContentOrigin::Chained => Basis::Chained,
                 };
-                (c.content.clone(), basis)
+                (c.content, basis)
             })
             // Codex writes a patch moments after it logs it: the file read
             // live may already hold it, so its recorded diff undone comes

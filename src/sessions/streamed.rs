@@ -135,6 +135,8 @@ impl Surveyed {
     /// (the review of the rest is skipped). The session is read again
     /// unless held: an edit beyond those the first pass saw (the file grew
     /// since) is left out, so the review is of the session as surveyed.
+    /// Each review's content before is its `before`: its edit's own
+    /// `content_before` is moved there (`None` in the edit).
     pub fn review_each(&self, each: impl FnMut(usize, Review) -> bool) -> Result<(), SessionError> {
         self.review_rendered(0, |_, review| review, each)
     }
@@ -304,9 +306,11 @@ where
             self.reviewer.set_chain(file.clone(), after);
         }
         let (first_of_file, chained) = self.reviewer.take_chain(&file);
-        let planned = self
-            .reviewer
-            .plan(index, edit, first_of_file, chained.as_ref());
+        // What is handed on prints the review's content before, not the
+        // edit's: moved, not copied.
+        let planned =
+            self.reviewer
+                .plan_moving_before(index, edit, first_of_file, chained.as_ref());
         let wants_after = match planned.after_without_review() {
             Ok(after) => {
                 self.reviewer.set_chain(file.clone(), after);

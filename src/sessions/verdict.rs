@@ -318,12 +318,13 @@ fn apply_patch_section(patch: &str, before: &FileContent, cwd: &str) -> Applied 
 }
 
 fn exact(e: &Edit, before: &FileContent) -> Applied {
-    let outcome = edit::apply(e, before.text());
+    // An `Applied` keeps no diagnosis: none is made.
+    let outcome = edit::apply_undiagnosed(e, before.text());
     Applied {
         applier: Applier::Edit,
-        result: match &outcome.result {
-            Ok(done) => Ok(FileContent::Text(done.new_content.clone())),
-            Err(err) => Err(Refusal::of(err)),
+        result: match outcome.result {
+            Ok(done) => Ok(FileContent::Text(done.new_content)),
+            Err(err) => Err(Refusal::of(&err)),
         },
         blocks: vec![VerdictBlock::Block(outcome.block)],
         loose: Vec::new(),

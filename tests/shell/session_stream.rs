@@ -265,3 +265,51 @@ fn the_surveys_reader_reads_all_but_the_contents() {
     // Not a comparison of empty contents: the sessions record many.
     assert!(with_contents >= 100, "only {with_contents} contents before");
 }
+
+/// An edit's JSON as `session --json` renders it on a worker
+/// (`render_session_edit`, written by hand for speed) is byte for byte its
+/// derived serialization (`SessionJsonStream::edit`): every edit of every
+/// capture and of generated sessions, with and without a gate's decision
+/// (its texts needing escapes) and with its cut-off mark flipped.
+#[test]
+fn an_edit_rendered_by_hand_is_its_derived_serialization() {
+    use srview::gate::record::GateDecision;
+    let decision: GateDecision = serde_json::from_str(
+        r#"{"time":"2026-01-01T00:00:00Z","agent":"claude-code","case":"loose",
+            "decision":"repair","stage":"line-trimmed","message":"said \"so\"\n\tthen \\ é",
+            "decidedBy":"review pane","review":"corrected"}"#,
+    )
+    .expect("a decision");
+    let (_dir, claude, codex) = generated(1 << 20, 100);
+    let mut paths: Vec<std::path::PathBuf> = scenarios().iter().map(|d| session_path(d)).collect();
+    paths.extend([claude.path.clone(), codex.path.clone()]);
+    let mut compared = 0;
+    for path in &paths {
+        let (reader, ws) = load(path, None).expect("loads");
+        for r in review(&reader, &ws).reviews {
+            let mut cut = r.clone();
+            cut.edit.cut_off = !cut.edit.cut_off;
+            for r in [&r, &cut] {
+                for gate in [None, Some(&decision)] {
+                    let mut derived =
+                        SessionJsonStream::start(Vec::new(), reader.kind(), None).expect("head");
+                    derived.edit(r, gate).expect("edit");
+                    let mut by_hand =
+                        SessionJsonStream::start(Vec::new(), reader.kind(), None).expect("head");
+                    by_hand
+                        .edit_rendered(&render_session_edit(r, gate).expect("renders"))
+                        .expect("edit");
+                    assert_eq!(
+                        String::from_utf8(by_hand.finish().expect("tail")).expect("UTF-8"),
+                        String::from_utf8(derived.finish().expect("tail")).expect("UTF-8"),
+                        "edit {} of {}",
+                        r.edit.seq,
+                        path.display()
+                    );
+                    compared += 1;
+                }
+            }
+        }
+    }
+    assert!(compared >= 4 * 300, "only {compared} renderings");
+}

@@ -43,7 +43,7 @@ pub use explanation::EditDiagnosis;
 pub use input::ParseError;
 pub use outcome::{
     Change, EditApplied, EditOutcome, EditReport, Sequence, apply, apply_at, apply_sequence,
-    new_content,
+    apply_undiagnosed, new_content,
 };
 pub use partial::{Arrival, Field, PartialEdit, Setting};
 pub use preview::{EditPreview, preview};

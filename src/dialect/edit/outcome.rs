@@ -114,8 +114,20 @@ pub fn new_content(edit: &Edit, original: Option<&str>) -> Result<String, EditEr
     run(edit, original).map(|done| done.new_content)
 }
 
+/// [`apply`] without the diagnosis of a failure (`diagnosis` is `None`):
+/// the block and the result alone, for a caller that prints no diagnosis
+/// (`srview session --list`/`--json` review thousands of edits).
+pub fn apply_undiagnosed(edit: &Edit, original: Option<&str>) -> EditOutcome {
+    apply_with(0, edit, original, false)
+}
+
 /// [`apply`] for the `index`-th (0-based) edit of a sequence.
 pub fn apply_at(index: usize, edit: &Edit, original: Option<&str>) -> EditOutcome {
+    apply_with(index, edit, original, true)
+}
+
+/// [`apply_at`], the failure diagnosed only when `diagnose`.
+fn apply_with(index: usize, edit: &Edit, original: Option<&str>, diagnose: bool) -> EditOutcome {
     let result = run(edit, original);
     let (search_text, replace_text) = texts(edit, original);
     let mut block = BlockReport {
@@ -151,8 +163,8 @@ pub fn apply_at(index: usize, edit: &Edit, original: Option<&str>) -> EditOutcom
         }
         Err(error) => {
             block.error = Some(error.to_string());
-            let diagnosis = diagnosis::explain(edit, original, &error);
-            (Err(error), Some(diagnosis))
+            let diagnosis = diagnose.then(|| diagnosis::explain(edit, original, &error));
+            (Err(error), diagnosis)
         }
     };
     EditOutcome {
