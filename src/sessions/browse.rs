@@ -522,6 +522,7 @@ impl Pace {
         self.changed.notify_all();
     }
 
+    #[cfg(test)]
     fn now(&self) -> InFlight {
         *self.in_flight.lock().unwrap_or_else(|e| e.into_inner())
     }
