@@ -492,23 +492,62 @@ pub fn replay(
     found
 }
 
-/// The edits handed to a reviewer on its thread and not reviewed yet.
+/// What the browser has been handed and has not dealt with yet: the
+/// settled edits given to the reviewer on its thread and not reviewed,
+/// and the session's text sent by the reading thread and not yet taken by
+/// the screen (text waiting in the event channel is folded into one
+/// piece and fed to the reader at once: unbounded, a reading faster than
+/// the screen's parse piled up the whole session there).
 #[derive(Default)]
 struct Pace {
-    in_flight: Mutex<usize>,
-    reviewed: Condvar,
+    in_flight: Mutex<InFlight>,
+    changed: Condvar,
+}
+
+#[derive(Default, Clone, Copy, PartialEq, Eq, Debug)]
+struct InFlight {
+    edits: usize,
+    text: usize,
 }
 
 impl Pace {
     fn add(&self, n: isize) {
-        let mut count = self.in_flight.lock().unwrap_or_else(|e| e.into_inner());
-        *count = count.saturating_add_signed(n);
-        drop(count);
-        self.reviewed.notify_all();
+        self.change(|f| f.edits = f.edits.saturating_add_signed(n));
+    }
+
+    fn change(&self, f: impl FnOnce(&mut InFlight)) {
+        let mut in_flight = self.in_flight.lock().unwrap_or_else(|e| e.into_inner());
+        f(&mut in_flight);
+        drop(in_flight);
+        self.changed.notify_all();
+    }
+
+    #[cfg(test)]
+    fn now(&self) -> InFlight {
+        *self.in_flight.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Waits while the reviewer is more than [`AHEAD`] edits behind or the
+    /// screen more than [`TEXT_AHEAD`] bytes behind, at most `patience` at
+    /// a time (a screen gone or a count off by a replaced character never
+    /// stops the reading); then counts `bytes` as sent.
+    fn wait_then_send(&self, bytes: usize, patience: std::time::Duration) {
+        let mut in_flight = self.in_flight.lock().unwrap_or_else(|e| e.into_inner());
+        while in_flight.edits > AHEAD || in_flight.text > TEXT_AHEAD {
+            let (next, waited) = self
+                .changed
+                .wait_timeout(in_flight, patience)
+                .unwrap_or_else(|e| e.into_inner());
+            in_flight = next;
+            if waited.timed_out() {
+                break;
+            }
+        }
+        in_flight.text = in_flight.text.saturating_add(bytes);
     }
 }
 
-/// The pace of the browser's reviewer on its thread, while there is one.
+/// The pace of the browser reading a saved session, while there is one.
 static PACE: Mutex<Option<Weak<Pace>>> = Mutex::new(None);
 
 /// How many settled edits may wait for the reviewer before the session's
@@ -516,27 +555,74 @@ static PACE: Mutex<Option<Weak<Pace>>> = Mutex::new(None);
 /// reviewed.
 const AHEAD: usize = 256;
 
+/// How many bytes of the session's text may wait for the screen before
+/// the reading waits ([`wait_for_the_reviewer`]): the screen takes them
+/// all at once, folded into one piece, and its reader keeps a copy of
+/// that piece while it reads it; every edit read from it is held whole
+/// until the reviewer has it.
+const TEXT_AHEAD: usize = 3 << 20;
+
 /// Called by the thread reading a saved session for the browser before it
-/// sends the next piece: waits while the reviewer is more than [`AHEAD`]
-/// edits behind (at most a second at a time), so that the edits read but
-/// not yet reviewed stay few (the reading is faster than the review).
-pub fn wait_for_the_reviewer() {
+/// sends the next piece of `bytes`: waits while the reviewer is more than
+/// [`AHEAD`] edits behind or the screen has not taken more than
+/// [`TEXT_AHEAD`] bytes sent (at most a second at a time), so that the
+/// text and the edits read but not yet reviewed stay few (the reading is
+/// faster than the screen's parse, which is faster than the review).
+pub fn wait_for_the_reviewer(bytes: usize) {
     let pace = PACE
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .as_ref()
         .and_then(Weak::upgrade);
-    let Some(pace) = pace else { return };
-    let mut count = pace.in_flight.lock().unwrap_or_else(|e| e.into_inner());
-    while *count > AHEAD {
-        let (next, waited) = pace
-            .reviewed
-            .wait_timeout(count, std::time::Duration::from_secs(1))
-            .unwrap_or_else(|e| e.into_inner());
-        count = next;
-        if waited.timed_out() {
-            break;
-        }
+    if let Some(pace) = pace {
+        pace.wait_then_send(bytes, std::time::Duration::from_secs(1));
+    }
+}
+
+/// Gives the memory freed while a saved session was read back to the
+/// system, once it is read: glibc keeps freed pieces of its heaps (the
+/// text and the edits' contents passed between the reading, the screen
+/// and the reviewer on three threads) mapped, counted in the resident
+/// size, until asked. Elsewhere, nothing.
+pub fn give_back_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only releases free memory of glibc's heaps; it
+    // touches no memory in use and is safe to call from any thread.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
+/// The browser's side of [`wait_for_the_reviewer`] while it reads a saved
+/// session: from [`ReadingPace::start`] until dropped, the reading waits
+/// for it.
+pub struct ReadingPace(Arc<Pace>);
+
+impl ReadingPace {
+    /// The reading of a saved session waits for this browser from now on.
+    pub fn start() -> ReadingPace {
+        let pace = Arc::<Pace>::default();
+        *PACE.lock().unwrap_or_else(|e| e.into_inner()) = Some(Arc::downgrade(&pace));
+        ReadingPace(pace)
+    }
+
+    /// The screen took `bytes` of the session's text (to read them).
+    pub fn taken(&self, bytes: usize) {
+        self.0.change(|f| f.text = f.text.saturating_sub(bytes));
+    }
+
+    /// The bytes sent and not taken yet (for tests).
+    #[cfg(test)]
+    pub fn text_in_flight(&self) -> usize {
+        self.0.now().text
+    }
+
+    /// Counts `bytes` as sent to this browser, as the session's reading
+    /// does (for tests: the reading itself goes to the browser started
+    /// last, in any test).
+    #[cfg(test)]
+    pub fn sent(&self, bytes: usize) {
+        self.0.change(|f| f.text += bytes);
     }
 }
 
@@ -556,12 +642,14 @@ enum Runs {
 impl SavedReview {
     /// Reviews in the caller's thread until [`SavedReview::off_thread`];
     /// `path`: the session file, read again for the edit shown (then the
-    /// reviews no later edit can change are hollowed).
-    pub fn new(path: Option<PathBuf>) -> SavedReview {
+    /// reviews no later edit can change are hollowed). `pace`: the
+    /// browser's reading of the session, which waits for the reviewer
+    /// too.
+    pub fn new(path: Option<PathBuf>, pace: Option<&ReadingPace>) -> SavedReview {
         SavedReview {
             generation: 0,
             runs: Runs::Here(Box::new(Engine::new(path.is_some(), path))),
-            pace: Arc::default(),
+            pace: pace.map(|p| Arc::clone(&p.0)).unwrap_or_default(),
         }
     }
 
@@ -593,9 +681,6 @@ impl SavedReview {
             Ok(_) => Runs::Worker(tx),
             Err(_) => Runs::Gone,
         };
-        if matches!(self.runs, Runs::Worker(_)) {
-            *PACE.lock().unwrap_or_else(|e| e.into_inner()) = Some(Arc::downgrade(&self.pace));
-        }
     }
 
     /// Whether `answer` answers the newest request.
@@ -628,5 +713,81 @@ impl SavedReview {
             }
             Runs::Gone => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{AHEAD, InFlight, Pace, ReadingPace, TEXT_AHEAD};
+    use std::sync::Arc;
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    /// Sends `bytes` on a thread of its own (as the session's reading
+    /// does), waiting as long as it takes; says when it has.
+    fn send_on_a_thread(pace: &Arc<Pace>, bytes: usize) -> mpsc::Receiver<()> {
+        let (tx, rx) = mpsc::channel();
+        let pace = Arc::clone(pace);
+        std::thread::spawn(move || {
+            pace.wait_then_send(bytes, Duration::from_secs(60));
+            let _ = tx.send(());
+        });
+        rx
+    }
+
+    #[test]
+    fn the_reading_waits_while_the_screen_has_not_taken_the_text_sent() {
+        let pace = Arc::<Pace>::default();
+        // Up to the bound, the reading sends without waiting.
+        pace.wait_then_send(TEXT_AHEAD, Duration::from_secs(60));
+        pace.wait_then_send(1 << 20, Duration::from_secs(60));
+        let in_flight = TEXT_AHEAD + (1 << 20);
+        assert_eq!(
+            pace.now(),
+            InFlight {
+                edits: 0,
+                text: in_flight
+            }
+        );
+        // Past it, the next piece waits for the screen.
+        let sent = send_on_a_thread(&pace, 1000);
+        assert_eq!(
+            sent.recv_timeout(Duration::from_millis(200)),
+            Err(mpsc::RecvTimeoutError::Timeout)
+        );
+        let screen = ReadingPace(Arc::clone(&pace));
+        screen.taken(in_flight - TEXT_AHEAD);
+        assert_eq!(sent.recv_timeout(Duration::from_secs(30)), Ok(()));
+        assert_eq!(screen.text_in_flight(), TEXT_AHEAD + 1000);
+    }
+
+    #[test]
+    fn the_reading_waits_while_the_reviewer_is_far_behind() {
+        let pace = Arc::<Pace>::default();
+        pace.add((AHEAD + 1) as isize);
+        let sent = send_on_a_thread(&pace, 10);
+        assert_eq!(
+            sent.recv_timeout(Duration::from_millis(200)),
+            Err(mpsc::RecvTimeoutError::Timeout)
+        );
+        pace.add(-1);
+        assert_eq!(sent.recv_timeout(Duration::from_secs(30)), Ok(()));
+        assert_eq!(
+            pace.now(),
+            InFlight {
+                edits: AHEAD,
+                text: 10
+            }
+        );
+    }
+
+    #[test]
+    fn a_reading_nobody_takes_waits_a_patience_at_a_time_then_goes_on() {
+        let pace = Pace::default();
+        pace.wait_then_send(TEXT_AHEAD + 1, Duration::from_secs(60));
+        let start = std::time::Instant::now();
+        pace.wait_then_send(5, Duration::from_millis(50));
+        assert!(start.elapsed() >= Duration::from_millis(50));
+        assert_eq!(pace.now().text, TEXT_AHEAD + 6);
     }
 }

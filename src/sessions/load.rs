@@ -228,7 +228,7 @@ pub fn send_rest(
             }
             // The browser's reviewer far behind: the pieces wait here, not
             // as edits held whole (see `sessions::browse`).
-            crate::sessions::browse::wait_for_the_reviewer();
+            crate::sessions::browse::wait_for_the_reviewer(piece.len());
             // At the end, a character still incomplete is sent (replaced).
             let complete = if n == 0 {
                 piece.len()

@@ -93,6 +93,9 @@ pub struct AgentEdits {
     area: Rect,
     /// A saved session still being read (see [`AgentEdits::loading`]).
     loading: Option<Loading>,
+    /// While a saved session is read: its reading waits for this screen
+    /// to take the text sent (and for the reviewer).
+    reading: Option<browse::ReadingPace>,
     /// The gate's record of the workspace, joined to the edits.
     gate: GateRecord,
 }
@@ -182,6 +185,7 @@ impl AgentEdits {
             syntaxes: Arc::new(Syntaxes::load()),
             area: Rect::default(),
             loading: None,
+            reading: None,
             gate: GateRecord::default(),
         }
     }
@@ -191,7 +195,7 @@ impl AgentEdits {
         let mut screen = AgentEdits::live(source, Some(root.root.clone()));
         screen.list = AgentList::new(screen.list.source().clone(), false);
         if browse::reads_in_bounded_memory(reader.kind()) {
-            screen.saved = Some(SavedReview::new(None));
+            screen.saved = Some(SavedReview::new(None, None));
         }
         let notes = screen.output.finished(reader);
         screen.say_notes(notes);
@@ -227,10 +231,12 @@ impl AgentEdits {
         path: Option<PathBuf>,
     ) -> AgentEdits {
         let mut screen = AgentEdits::live(source, cwd);
+        let pace = browse::ReadingPace::start();
         if browse::reads_in_bounded_memory(reader.kind()) {
-            screen.saved = Some(SavedReview::new(path.clone()));
+            screen.saved = Some(SavedReview::new(path.clone(), Some(&pace)));
             screen.replay_path = path;
         }
+        screen.reading = Some(pace);
         screen.list = AgentList::loading(screen.list.source().clone());
         screen.output.reading(reader);
         screen.loading = Some(Loading { before: read, size });
@@ -250,6 +256,9 @@ impl AgentEdits {
         };
         if self.list.ended() {
             self.loading = None;
+            if self.reading.take().is_some() {
+                browse::give_back_freed_memory();
+            }
             if ours(&self.list) {
                 self.list.set_notice(None);
             }
@@ -311,6 +320,13 @@ impl AgentEdits {
     /// Whether the agent's output ended (stdin closed, a replay done).
     pub fn output_ended(&self) -> bool {
         self.list.ended()
+    }
+
+    /// What the reading of a saved session waits for, while it is read
+    /// (for tests).
+    #[cfg(test)]
+    pub fn reading_pace(&self) -> Option<&browse::ReadingPace> {
+        self.reading.as_ref()
     }
 
     /// The list's state (for tests).
@@ -1394,6 +1410,10 @@ impl Screen for AgentEdits {
         if let Some(why) = text.unreadable {
             self.list.mark_unreadable();
             self.say(&format!("the agent's output is unreadable: {why}"), true);
+        }
+        if let Some(pace) = &self.reading {
+            // Taken now: the reading sends on while this is read.
+            pace.taken(text.appended.len());
         }
         if changed || text.ended {
             self.take(text.replaced, &text.appended, text.ended);

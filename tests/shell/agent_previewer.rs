@@ -432,3 +432,53 @@ fn a_session_browsed_in_bounded_memory_shows_what_the_whole_one_shows() {
     assert!(browsed >= 15, "only {browsed} sessions");
     assert!(shown >= 100, "only {shown} edits shown");
 }
+
+/// The reading of a saved session waits for the browser to take the text
+/// it sent (`sessions::browse::wait_for_the_reviewer`): the browser takes
+/// each piece as it arrives, and once the session has ended its reading
+/// waits for it no more. Without it, the reading (faster than the
+/// browser's parse) piled the whole session up in the event channel.
+#[test]
+fn a_saved_session_s_browser_takes_the_text_its_reading_sent() {
+    use srview::sessions::load::open_saved;
+    use support::big_session::claude_session;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let generated = claude_session(&dir.path().join("home"), 1 << 18, 30);
+    let opened = open_saved(&generated.path, 4096)
+        .expect("a file")
+        .expect("opens");
+    let file = fs::read(&opened.file).expect("read");
+    let rest = String::from_utf8_lossy(&file[opened.read as usize..]).into_owned();
+    let (read, size, from) = (opened.read, opened.size, opened.file.clone());
+    let mut screen = AgentEdits::loading_from(
+        "s".into(),
+        opened.reader,
+        Some(dir.path().to_path_buf()),
+        read,
+        size,
+        Some(from),
+    );
+    let (first, second) = rest.split_at(rest.len() / 2);
+    let pace = screen.reading_pace().expect("a reading waits for it");
+    pace.sent(first.len());
+    pace.sent(second.len());
+    assert_eq!(pace.text_in_flight(), rest.len());
+    screen.on_text(Folded {
+        appended: first.to_string(),
+        ..Folded::default()
+    });
+    let pace = screen.reading_pace().expect("still read");
+    assert_eq!(pace.text_in_flight(), second.len());
+    screen.on_text(Folded {
+        appended: second.to_string(),
+        ..Folded::default()
+    });
+    let pace = screen.reading_pace().expect("still read");
+    assert_eq!(pace.text_in_flight(), 0);
+    screen.on_text(Folded {
+        ended: true,
+        ..Folded::default()
+    });
+    assert!(screen.reading_pace().is_none());
+    assert_eq!(screen.list().rows().len(), generated.edits);
+}
