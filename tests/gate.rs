@@ -15,6 +15,8 @@
 mod install;
 #[path = "gate/judgment.rs"]
 mod judgment;
+#[path = "gate/placement.rs"]
+mod placement;
 #[path = "gate/real_cli.rs"]
 mod real_cli;
 #[path = "gate/record.rs"]
@@ -32,7 +34,7 @@ use serde_json::{Value, json};
 use srview::dialect::apply_patch::{self, MemoryFs};
 use srview::dialect::edit::{self, Edit};
 use srview::dialect::registry;
-use srview::gate::{Answer, Case, GateAgent, Judgment, Policy, judge};
+use srview::gate::{Answer, Case, GateAgent, Judgment, NextStep, Policy, judge};
 
 const CWD: &str = "/home/user/project";
 

@@ -264,6 +264,16 @@ CLINE_SCENARIOS["repair"] = dict(
     edits=[("LOW_STOK = 5\nTAX_RATE = 0.2\n", "LOW_STOCK = 10\nTAX_RATE = 0.2\n")],
     policy="failing=repair")
 CLINE_SCENARIOS["slow-judge"] = slow_judge((FAIL_OLD, FAIL_NEW), "the failing edit (LOW_STOK)", "Raise LOW_STOCK in inventory.py to 10.")
+# The pane's answers on Cline: its `editor` has no loose stage, so the edit
+# put to the pane is the failing one srview can correct (`repair`'s typo),
+# installed with failing=review: `a` lets Cline refuse it itself, `c` hands
+# Cline the exact edit (`overrideInput`), `A` allows it and the exact
+# LOW_STOCK edit after it.
+for _key, _what, _name in (("a", "allow", "pane-allow"), ("c", "srview's corrected edit", "pane-corrected"),
+                           ("A", "allow the session", "pane-session")):
+    CLINE_SCENARIOS[_name] = pane_answer(
+        _key, _what, CLINE_SCENARIOS["repair"]["edits"][0],
+        "the failing edit srview can correct (LOW_STOK in old_text only)", "Raise LOW_STOCK in inventory.py to 10.")
 
 # Claude Code's Write: a new file, over an existing file, the very content
 # the file holds, and a content that elides most of the file with a
@@ -956,9 +966,13 @@ def scenario_checks(agent, name, scenario, records, model_read, before, after, e
         else:
             check("inventory.py changed by the edit allowed", now_ != was, checks)
         if name == "pane-corrected" and decision == "repair":
-            check("the corrected edit wrote what the model meant (the sku line at the file's indentation, "
-                  "or the label in straight quotes)",
-                  sku_line in now_ or b'label = "LOW" if' in now_, checks)
+            if agent.id == "cline-cli":
+                check("the corrected edit wrote what the model meant (LOW_STOCK = 10, once)",
+                      now_ == was.replace(b"LOW_STOCK = 5\n", b"LOW_STOCK = 10\n", 1), checks)
+            else:
+                check("the corrected edit wrote what the model meant (the sku line at the file's indentation, "
+                      "or the label in straight quotes)",
+                      sku_line in now_ or b'label = "LOW" if' in now_, checks)
         if name == "pane-session":
             second = records[1] if len(records) > 1 else {}
             check("the second call (exact, put to the pane) was answered by the pane at once: allow-session",
