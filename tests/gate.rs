@@ -135,9 +135,21 @@ fn rewritten_input(judgment: &Judgment) -> Value {
             json["args"].clone()
         }
         GateAgent::ClineCli => {
-            // Nothing else: a key beside it (`cancel`, `context`) would
-            // stop the task or be dropped.
-            assert_eq!(json.as_object().map(|o| o.len()), Some(1), "{json}");
+            // Beside it only the reason, as Cline's hook `context` (the
+            // model reads it after the tool's result); a `cancel` would
+            // stop the task.
+            assert_eq!(json.as_object().map(|o| o.len()), Some(2), "{json}");
+            assert_eq!(
+                json["context"].as_str(),
+                judgment.answer.message(),
+                "{json}"
+            );
+            assert!(
+                json["context"]
+                    .as_str()
+                    .is_some_and(|r| r.starts_with("srview gate: ")),
+                "{json}"
+            );
             json["overrideInput"].clone()
         }
         _ => {

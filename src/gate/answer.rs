@@ -8,8 +8,9 @@
 //!   `{"hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":I}}`;
 //! - Cline CLI 3.0.65 (run offline, docs/gate.md): `{"cancel":true,
 //!   "errorMessage":R}`, which stops its whole task; a rewrite is
-//!   `{"overrideInput":I}` (Cline drops a hook's `context` for the model:
-//!   the rewrite's reason is in srview's record only);
+//!   `{"overrideInput":I,"context":R}` (Cline runs the tool with `I` and
+//!   hands the model `R` in a `<hook_context source="PreToolUse" …>` user
+//!   message after the tool's result: seen in the real CLI's request);
 //! - OpenCode and pi, srview's own plugin and extension (they run in the
 //!   agent's process and spawn `srview gate`): `{"decision":"deny",
 //!   "reason":R}`, `{"decision":"rewrite","reason":R,"args":I}` (the plugin
@@ -57,7 +58,9 @@ pub fn reply(agent: GateAgent, answer: &Answer) -> Reply {
         (GateAgent::ClineCli, Answer::Deny { reason }) => {
             json!({"cancel": true, "errorMessage": reason})
         }
-        (GateAgent::ClineCli, Answer::Rewrite { input, .. }) => json!({"overrideInput": input}),
+        (GateAgent::ClineCli, Answer::Rewrite { reason, input }) => {
+            json!({"overrideInput": input, "context": reason})
+        }
         (GateAgent::Opencode | GateAgent::Pi, Answer::Deny { reason }) => {
             json!({"decision": "deny", "reason": reason})
         }

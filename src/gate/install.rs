@@ -259,7 +259,8 @@ pub fn plan(
             if !request.uninstall {
                 plan.notes.push(
                     "Cline CLI 3.0.65 runs this hook for every tool call (seen offline, ~/Documents/Cline/Hooks/); \
-                     srview's deny (a cancel) stops Cline's whole task, and the model does not read the reason"
+                     srview's deny (a cancel) stops Cline's whole task, and the model does not read the reason; \
+                     a rewrite runs the corrected edit, and the model reads why (Cline's hook context)"
                         .into(),
                 );
             }

@@ -104,6 +104,8 @@ struct GateRecord {
     /// The record file's size and modification time when read.
     stamp: Option<(u64, Option<std::time::SystemTime>)>,
     decisions: Vec<crate::gate::record::GateDecision>,
+    /// Lines of the record that are no decision (the header says so).
+    unreadable: usize,
     /// Bumped at each read that changed the decisions.
     generation: usize,
     /// By position, each edit's [`crate::gate::record::join_key`], kept
@@ -122,11 +124,12 @@ impl GateRecord {
             return;
         }
         self.stamp = stamp;
-        let decisions = if stamp.is_some() {
-            crate::gate::record::read(root)
+        let (decisions, unreadable) = if stamp.is_some() {
+            crate::gate::record::read_counted(root)
         } else {
-            Vec::new()
+            (Vec::new(), 0)
         };
+        self.unreadable = unreadable;
         if decisions != self.decisions {
             self.decisions = decisions;
             self.generation += 1;
@@ -496,6 +499,8 @@ impl AgentEdits {
         // What a row takes from the screen (a verdict the output lost, an
         // edit written, a file read live) changing rebuilds them all.
         self.gate.refresh(&self.root.root);
+        self.list
+            .set_gate_note(crate::gate::record::unreadable_lines(self.gate.unreadable));
         let flags = (
             self.output.verdict_missing().len(),
             self.written_seqs.len(),

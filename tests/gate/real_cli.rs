@@ -244,7 +244,9 @@ fn clines_recorded_payload_is_read_and_answered() {
 /// whole task). An old_text with a typo (`LOW_STOK`, a line the new text
 /// spells right) fails Cline's exact match; with `failing=repair` srview
 /// hands Cline the edit with the file's own line, which Cline's editor
-/// places exactly, and nothing else (Cline drops a hook's `context`).
+/// places exactly, and why as the hook's `context` (Cline 3.0.65 hands it
+/// to the model in a `<hook_context source="PreToolUse" …>` message after
+/// the tool's result: its request in tests/gate_e2e/'s run).
 #[test]
 fn clines_failing_edit_is_repaired_through_override_input() {
     let bytes = std::fs::read(super::fixtures().join("cline-cli/tool_call.payload.json"))
@@ -265,6 +267,14 @@ fn clines_failing_edit_is_repaired_through_override_input() {
     assert_eq!(
         input,
         json!({"path": format!("{CWD}/inventory.py"), "old_text": "LOW_STOCK = 5\nTAX_RATE = 0.2\n", "new_text": "LOW_STOCK = 10\nTAX_RATE = 0.2\n"})
+    );
+    let context = super::reply_json(&judgment)["context"].clone();
+    assert!(
+        context.as_str().is_some_and(|c| c.starts_with(
+            "srview gate: rewrote this editor to the exact edit that writes what the model's text \
+             meant: this editor fails: No replacement performed: text not found in "
+        )),
+        "{context}"
     );
     assert_eq!(
         super::offered_input(GateAgent::ClineCli, &reason),

@@ -103,18 +103,25 @@ fn session_shows_the_gates_decision_beside_each_edit_it_joins() {
                "decision": "deny", "stage": "none", "message": "srview gate: failing"})
     );
     assert_eq!(after["edits"][1]["gate"]["decision"], "repair");
+    // The line that is no decision is said, not skipped without a word
+    // (the document's last field, there only when a line could not be
+    // read).
+    assert_eq!(after["gateRecordUnreadableLines"], 1);
     // Additive: everything else as it was.
     let mut stripped = after.clone();
     for edit in stripped["edits"].as_array_mut().expect("edits") {
         edit.as_object_mut().expect("an edit").remove("gate");
     }
+    let top = stripped.as_object_mut().expect("the document");
+    top.remove("gateRecordUnreadableLines");
     assert_eq!(stripped, before);
 
     let listing = session(workspace.path(), false);
     let lines: Vec<&str> = listing.lines().collect();
     assert_eq!(
         lines[0],
-        "Gemini CLI (version not named): 2 edits, 1 failed, 0 loose, 0 disagreements; gate: 1 blocked, 1 repaired"
+        "Gemini CLI (version not named): 2 edits, 1 failed, 0 loose, 0 disagreements; gate: 1 \
+         blocked, 1 repaired; 1 line of .srview/gate.jsonl could not be read"
     );
     assert!(
         lines.contains(&"      gate: blocked (failing)"),
@@ -203,6 +210,50 @@ fn sessions_counts_the_gates_decisions() {
     let saved: Value = serde_json::from_str(&run(&["session", path, "--json"])).expect("JSON");
     assert_eq!(saved["edits"][0]["gate"]["decision"], "deny");
     assert_eq!(saved["edits"][1]["gate"]["decision"], "repair");
+    assert_eq!(
+        saved.get("gateRecordUnreadableLines"),
+        None,
+        "every line read"
+    );
+
+    // Two lines that are no decision (one cut off, one not JSON): said
+    // after the count, not skipped without a word.
+    let cut = decision(&shas[0], "exact", "none");
+    let lines = [
+        lines[0].clone(),
+        cut[..cut.len() / 2].to_string(),
+        "{\"not\": \"a decision\"}".to_string(),
+        lines[1].clone(),
+    ];
+    std::fs::write(
+        workspace.join(".srview/gate.jsonl"),
+        lines.join("\n") + "\n\n",
+    )
+    .expect("the record");
+    let listed = run(&["sessions"]);
+    let row = listed
+        .lines()
+        .find(|l| l.contains(path))
+        .unwrap_or_else(|| panic!("the session is not listed: {listed}"));
+    assert!(
+        row.ends_with(&format!(
+            "{path}  (gate: 1 blocked, 1 repaired; 2 lines of .srview/gate.jsonl could not be \
+             read)"
+        )),
+        "{row}"
+    );
+    let saved: Value = serde_json::from_str(&run(&["session", path, "--json"])).expect("JSON");
+    assert_eq!(saved["gateRecordUnreadableLines"], 2);
+    let listing = run(&["session", path, "--list"]);
+    assert!(
+        listing
+            .lines()
+            .next()
+            .is_some_and(|header| header.ends_with(
+                "; gate: 1 blocked, 1 repaired; 2 lines of .srview/gate.jsonl could not be read"
+            )),
+        "{listing}"
+    );
 }
 
 /// A decision of `agent` about the call `call_id` (its input's SHA-256 not

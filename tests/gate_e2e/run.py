@@ -615,11 +615,15 @@ def tool_results(request, protocol):
                     found.append((fr.get("name", "?"), json.dumps(fr.get("response"), ensure_ascii=False)))
     else:
         for message in request.get("messages", []):
+            text = message.get("content")
+            if isinstance(text, list):
+                text = "".join(b.get("text", "") for b in text)
             if message.get("role") == "tool":
-                text = message.get("content")
-                if isinstance(text, list):
-                    text = "".join(b.get("text", "") for b in text)
                 found.append((message.get("tool_call_id", "?"), text))
+            elif message.get("role") == "user" and "<hook_context" in (text or ""):
+                # Cline CLI: a hook's `context` reaches the model as a user
+                # message after the tool's result.
+                found.append(("hook context", text))
     return found
 
 
@@ -944,6 +948,8 @@ def scenario_checks(agent, name, scenario, records, model_read, before, after, e
         check("srview repaired the failing edit", last.get("case") == "failing"
               and last.get("decision") == "repair", checks)
         check("Cline ran its task to the end (no cancel)", '"type":"run_aborted"' not in stdout, checks)
+        check("the model read srview's reason (Cline's hook context beside overrideInput)",
+              "<hook_context" in model_read and "srview gate: rewrote this editor" in model_read, checks)
         check("Cline's editor wrote the exact edit (LOW_STOCK = 10)",
               after.get("inventory.py") == before.get("inventory.py", b"").replace(
                   b"LOW_STOCK = 5\n", b"LOW_STOCK = 10\n", 1)
@@ -969,6 +975,8 @@ def scenario_checks(agent, name, scenario, records, model_read, before, after, e
             if agent.id == "cline-cli":
                 check("the corrected edit wrote what the model meant (LOW_STOCK = 10, once)",
                       now_ == was.replace(b"LOW_STOCK = 5\n", b"LOW_STOCK = 10\n", 1), checks)
+                check("the model read that the user chose srview's corrected edit (Cline's hook context)",
+                      "srview gate: the user allowed srview's corrected edit" in model_read, checks)
             else:
                 check("the corrected edit wrote what the model meant (the sku line at the file's indentation, "
                       "or the label in straight quotes)",

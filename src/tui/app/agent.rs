@@ -312,6 +312,9 @@ pub struct AgentList {
     /// The edit `notice` speaks of, and how far the agent was with it then
     /// (see [`AgentList::say_of_shown`]).
     notice_about: Option<(usize, (Verdict, bool))>,
+    /// What could not be read of the gate's record, in words (`2 lines of
+    /// .srview/gate.jsonl could not be read`): the header says it.
+    gate_note: Option<String>,
 }
 
 impl AgentList {
@@ -320,6 +323,7 @@ impl AgentList {
         source: String,
         rows: Vec<EditRow>,
         notice: Option<Notice>,
+        gate_note: Option<String>,
     );
     copies!(
         agent_name: Option<&'static str>,
@@ -339,6 +343,11 @@ impl AgentList {
         let mut list = AgentList::new(source, false);
         list.ended = false;
         list
+    }
+
+    /// Says what could not be read of the gate's record (`None`: all of it).
+    pub fn set_gate_note(&mut self, note: Option<String>) {
+        self.gate_note = note;
     }
 
     /// An empty list for `source`; `live` follows new edits.
@@ -361,6 +370,7 @@ impl AgentList {
             },
             live,
             ended: !live,
+            gate_note: None,
             bytes: 0,
             unreadable: false,
             notice: None,

@@ -79,6 +79,9 @@ fn header(frame: &mut Frame, area: Rect, list: &AgentList, theme: &Theme) {
             crate::words::count(disagree, "DISAGREEMENT")
         ));
     }
+    if let Some(note) = list.gate_note() {
+        text.push_str(&format!(" · {note}"));
+    }
     text.push_str(&format!(" · {state} · {}", list.source()));
     let style = if disagree > 0 {
         theme.bad()
