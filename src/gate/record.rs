@@ -144,6 +144,12 @@ pub fn unreadable_lines(count: usize) -> Option<String> {
     })
 }
 
+/// [`unreadable_lines`] short enough for the browser's header at 80
+/// columns: "2 gate lines unreadable".
+pub fn unreadable_short(count: usize) -> Option<String> {
+    (count > 0).then(|| format!("{} unreadable", crate::words::count(count, "gate line")))
+}
+
 /// The gate's part of a listing's header: the [`tally`], and what could
 /// not be read of the record ([`unreadable_lines`]), joined by `; `.
 pub fn summary(tally: Option<String>, unreadable: usize) -> Option<String> {
@@ -256,6 +262,29 @@ pub fn words(d: &GateDecision) -> String {
         other => other,
     };
     format!("{what} ({})", d.case)
+}
+
+/// The gate's decision in one short word, for a row at 80 columns:
+/// `blocked`, `repaired`, `passed`, `diagnosed` (Claude Code's
+/// post-failure context); a human's in the review pane: `rejected`,
+/// `allowed`, `corrected` (its corrected edit chosen), `decided` (an
+/// answer this srview does not know). At most 9 characters.
+pub fn short_word(d: &GateDecision) -> &'static str {
+    if d.decided_by.as_deref() == Some("review pane") {
+        return match d.review.as_deref() {
+            Some("allow" | "allow-session") => "allowed",
+            Some("reject") => "rejected",
+            Some("corrected") => "corrected",
+            _ => "decided",
+        };
+    }
+    match d.decision.as_str() {
+        "deny" => "blocked",
+        "repair" => "repaired",
+        "none" => "passed",
+        "context" => "diagnosed",
+        _ => "decided",
+    }
 }
 
 /// Where the gate's record and the session disagree about an edit, in

@@ -137,8 +137,9 @@ impl GateRecord {
     }
 }
 
-/// What a row says of the gate's decision: its words, and a contradiction.
-type GateWords = (String, Option<String>);
+/// What a row says of the gate's decision: its words, a contradiction, and
+/// its short word.
+type GateWords = (String, Option<String>, &'static str);
 
 /// How far a saved session the browser reads in pieces has been read.
 #[derive(Debug, Clone, Copy)]
@@ -500,7 +501,7 @@ impl AgentEdits {
         // edit written, a file read live) changing rebuilds them all.
         self.gate.refresh(&self.root.root);
         self.list
-            .set_gate_note(crate::gate::record::unreadable_lines(self.gate.unreadable));
+            .set_gate_note(crate::gate::record::unreadable_short(self.gate.unreadable));
         let flags = (
             self.output.verdict_missing().len(),
             self.written_seqs.len(),
@@ -584,6 +585,7 @@ impl AgentEdits {
                     (
                         crate::gate::record::words(d),
                         crate::gate::record::contradiction(d, r.edit.agent_verdict, agent),
+                        crate::gate::record::short_word(d),
                     )
                 })
             })
@@ -594,6 +596,7 @@ impl AgentEdits {
     fn row_of(&self, r: &Review, gate: Option<&GateWords>) -> EditRow {
         let mut row = EditRow::of(r);
         row.gate = gate.map(|g| g.0.clone());
+        row.gate_short = gate.map(|g| g.2);
         row.gate_contradiction = gate.and_then(|g| g.1.clone());
         row.verdict_missing = self.output.verdict_missing().contains(&row.seq);
         row.written = self.written_seqs.contains(&row.seq);
@@ -1961,11 +1964,15 @@ mod tests {
             )
         );
         let list = drawn(&mut screen);
+        // The gate's decision in a short word after the marks, kept at
+        // 80 columns with the file's name.
         assert_eq!(
             list[1].trim_end(),
-            "   1 GATE-CONTRADICTS        inventory.py Edit            applied        srview:"
+            "   1 GATE-CONTRADICTS        gate:blocked inventory.py Edit            applied"
         );
-        assert!(list[2].starts_with("   2 FAILED GATE-CONTRADICTS inventory.py Edit "));
+        assert!(
+            list[2].starts_with("   2 FAILED GATE-CONTRADICTS gate:passed  inventory.py Edit ")
+        );
         // The selected edit's contradiction is said in full below the list.
         let below: String = list[3..23].concat();
         assert!(

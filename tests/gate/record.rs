@@ -560,3 +560,62 @@ fn session_says_when_the_review_pane_decided() {
         "the policy decided"
     );
 }
+
+/// The browser (`srview session PATH` at 80x24): the gate's decision beside
+/// each edit in a short word after the marks, with the file's name (the
+/// words at the row's end were cut at 80 columns: `srview:` was the last
+/// thing shown), and the header saying how many lines of the record could
+/// not be read (they were skipped without a word).
+#[test]
+fn the_browser_shows_the_gates_word_at_80_columns_and_the_records_unread_lines() {
+    use super::review::pty;
+    let workspace = tempfile::tempdir().expect("a workspace");
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let record = std::fs::read_to_string(fixtures.join("gate-browser/b_edit_nomatch.gate.jsonl"))
+        .expect("the record");
+    std::fs::create_dir(workspace.path().join(".srview")).expect(".srview");
+    std::fs::write(
+        workspace.path().join(".srview/gate.jsonl"),
+        format!("{record}{{\"time\": \"cut off\nnot a decision\n"),
+    )
+    .expect("the record");
+    let session = workspace.path().join("session.jsonl");
+    std::fs::copy(
+        recorded("claude-code-2.1.328/b_edit_nomatch/stdout.jsonl"),
+        &session,
+    )
+    .expect("the session");
+    let term = pty::Terminal {
+        rows: 24,
+        cols: 80,
+        ..pty::Terminal::default()
+    };
+    let cwd = workspace.path().to_str().expect("UTF-8");
+    let path = session.to_str().expect("UTF-8");
+    let mut browser = pty::Session::spawn_in(
+        workspace.path(),
+        env!("CARGO_BIN_EXE_srview"),
+        &["session", path, "--cwd", cwd],
+        &term,
+    );
+    browser.wait_for("the list", |s| s.contains("   2 FAILED"));
+    let screen = browser.contents();
+    let rows: Vec<&str> = screen.lines().collect();
+    assert_eq!(
+        rows[0].trim_end(),
+        " Claude Code 2.1.328 · 2 edits · 1 failed · 0 loose · 2 gate lines unreadable ·",
+        "{screen}"
+    );
+    assert_eq!(
+        rows[1].trim_end(),
+        "   1 GATE-CONTRADICTS        gate:blocked inventory.py Edit            applied",
+        "{screen}"
+    );
+    assert_eq!(
+        rows[2].trim_end(),
+        "   2 FAILED GATE-CONTRADICTS gate:passed  inventory.py Edit            failed",
+        "{screen}"
+    );
+    browser.press(b"q");
+    assert_eq!(browser.exit_code(), 0, "q leaves the browser");
+}

@@ -7,7 +7,7 @@
 //! with a typed reason, `c`), timing the key to the gate's answer.
 
 #[path = "../support/pty.rs"]
-mod pty;
+pub(crate) mod pty;
 
 use std::path::Path;
 use std::process::{Command, Stdio};

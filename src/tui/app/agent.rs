@@ -51,6 +51,9 @@ pub struct EditRow {
     /// The gate's decision about it, in `srview session --list`'s words
     /// (`blocked (failing)`), when `.srview/gate.jsonl` joins it.
     pub gate: Option<String>,
+    /// The same in one short word (`blocked`), for the list's gate column
+    /// ([`crate::gate::record::short_word`]).
+    pub gate_short: Option<&'static str>,
     /// Where the gate's record and the session disagree about it, in words
     /// ([`crate::gate::record::contradiction`]).
     pub gate_contradiction: Option<String>,
@@ -84,6 +87,7 @@ impl EditRow {
             verdict_missing: false,
             written: false,
             gate: None,
+            gate_short: None,
             gate_contradiction: None,
         }
     }
@@ -312,8 +316,8 @@ pub struct AgentList {
     /// The edit `notice` speaks of, and how far the agent was with it then
     /// (see [`AgentList::say_of_shown`]).
     notice_about: Option<(usize, (Verdict, bool))>,
-    /// What could not be read of the gate's record, in words (`2 lines of
-    /// .srview/gate.jsonl could not be read`): the header says it.
+    /// What could not be read of the gate's record, in words (`2 gate
+    /// lines unreadable`): the header says it.
     gate_note: Option<String>,
 }
 
@@ -741,6 +745,7 @@ mod tests {
             verdict_missing: false,
             written: false,
             gate: None,
+            gate_short: None,
             gate_contradiction: None,
         }
     }
