@@ -614,11 +614,17 @@ impl ReviewPane {
             Verdict::Allow => "allowed".to_string(),
             Verdict::Reject { reason } if reason.trim().is_empty() => "rejected".to_string(),
             Verdict::Reject { reason } => format!("rejected ({})", reason.trim()),
-            Verdict::Corrected => "allowed the corrected edit".to_string(),
+            // The gate judges the corrected edit again before it sends it:
+            // said as it will answer.
+            Verdict::Corrected => match crate::gate::spool::corrected_refused(&pending.request) {
+                Some(why) => format!("corrected edit refused, denied: {why}"),
+                None => "allowed the corrected edit".to_string(),
+            },
             Verdict::AllowSession => "allowed, and the rest of its session".to_string(),
         };
+        let refused = said.starts_with("corrected edit refused");
         match pending.answer(&verdict) {
-            Ok(()) => self.note(format!("{said}: {what}"), false),
+            Ok(()) => self.note(format!("{said}: {what}"), refused),
             Err(e) => self.note(
                 format!("too late ({e}): the gate had stopped waiting: {what}"),
                 true,

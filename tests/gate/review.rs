@@ -796,6 +796,11 @@ fn a_corrected_edit_is_judged_again_when_the_pane_chooses_it() {
             let new = corrected["new_string"].as_str().expect("new_string");
             std::fs::write(&file, text.replacen(old, new, 1)).expect("changed by hand");
         }
+        // What the pane says of `c` is what the gate will answer (a
+        // tester's find: it said "allowed the corrected edit" while the
+        // gate denied).
+        let refused = spool::corrected_refused(&pending.request);
+        assert_eq!(refused.is_some(), changed, "{refused:?}");
         pending.answer(&Verdict::Corrected).expect("answered");
         let decided = gate.join().expect("the gate thread");
         assert_eq!(decided.verdict(), Some(&Verdict::Corrected));
@@ -805,9 +810,24 @@ fn a_corrected_edit_is_judged_again_when_the_pane_chooses_it() {
                 text.starts_with(
                     "srview gate: the user chose srview's corrected edit in the review pane, but \
                      the file changed while the call waited, and the corrected edit is no longer \
-                     exact ("
+                     exact (failing): this Edit is denied. This Edit fails: String to replace not \
+                     found in file."
                 ),
                 "{text}"
+            );
+            // It ends with what to do next, as every deny does.
+            assert!(
+                text.ends_with(
+                    "\nRead the file again and send an edit whose old text is the file's own."
+                ),
+                "{text}"
+            );
+            assert_eq!(
+                refused.as_deref(),
+                Some(
+                    "the file changed while it waited, and the corrected edit is no longer exact \
+                     (failing)"
+                )
             );
         } else {
             assert!(
