@@ -101,7 +101,8 @@ pub const PANE_KEYS: &[PaneKey] = &[
         codes: &[KeyCode::Char('A')],
         label: "A",
         action: PaneAction::AllowSession,
-        help: "allow this and the rest of its session (while the pane runs)",
+        help: "allow this and the rest of its session (while the pane runs); its doubts still \
+               wait for a key",
         footer: Some("allow session"),
     },
     PaneKey {
@@ -341,11 +342,7 @@ impl ReviewPane {
     /// and drops those the gate no longer waits for.
     fn take_arrivals(&mut self) {
         while let Ok(pending) = self.arrivals.try_recv() {
-            let session = session_key(&pending);
-            if session
-                .as_ref()
-                .is_some_and(|s| self.allowed_sessions.contains(s))
-            {
+            if self.session_allows(&pending) {
                 let what = describe(&pending);
                 match pending.answer(&Verdict::AllowSession) {
                     Ok(()) => self.note(format!("allowed (session allowed): {what}"), false),
@@ -637,9 +634,8 @@ impl ReviewPane {
         // A session just allowed answers its other waiting calls too.
         if verdict == Verdict::AllowSession {
             let waiting = std::mem::take(&mut self.queue);
-            let (allowed, kept): (Vec<_>, Vec<_>) = waiting
-                .into_iter()
-                .partition(|p| session_key(p).is_some_and(|s| self.allowed_sessions.contains(&s)));
+            let (allowed, kept): (Vec<_>, Vec<_>) =
+                waiting.into_iter().partition(|p| self.session_allows(p));
             self.queue = kept;
             for pending in allowed {
                 let what = describe(&pending);
@@ -979,6 +975,20 @@ fn shorten_start(text: &str, room: usize) -> String {
         kept.push(c);
     }
     std::iter::once('…').chain(kept.into_iter().rev()).collect()
+}
+
+impl ReviewPane {
+    /// Whether `A` pressed for `pending`'s session answers it unseen: every
+    /// call of that session but a doubt (a tester's find: `A` on a
+    /// routine edit then allowed, unseen, an edit of the agent's hook
+    /// settings that turned the gate off). A doubt is a result srview cannot
+    /// stand behind (the gate's own files, an edit sent again, a write
+    /// deleting most of a file): each waits for a key. Exact, loose and
+    /// failing calls go the agent's own way, as `a` lets them.
+    fn session_allows(&self, pending: &Pending) -> bool {
+        pending.request.case != crate::gate::Case::Doubt.name()
+            && session_key(pending).is_some_and(|s| self.allowed_sessions.contains(&s))
+    }
 }
 
 fn session_key(pending: &Pending) -> Option<(String, String)> {

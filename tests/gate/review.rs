@@ -838,3 +838,87 @@ fn a_corrected_edit_is_judged_again_when_the_pane_chooses_it() {
         }
     }
 }
+
+/// `A` allows the rest of a session's calls unseen, but not its doubts (a
+/// tester's find: `A` on a routine edit then allowed, unseen, an edit of
+/// `.claude/settings.json` that turned the gate's hook off): at 80x24, an
+/// exact edit put to the pane (`exact=review`) is answered `A`; the same
+/// session's edit of the hook settings (a doubt) waits in the pane for a
+/// key; its next exact edit is answered by the pane at once.
+#[test]
+fn allowing_a_session_leaves_its_doubts_to_the_user() {
+    let dir = workspace();
+    std::fs::create_dir(dir.path().join(".claude")).expect(".claude");
+    std::fs::write(
+        dir.path().join(".claude/settings.json"),
+        "{\"hooks\": {\"PreToolUse\": []}}\n",
+    )
+    .expect("the settings");
+    let term = pty::Terminal {
+        rows: 24,
+        cols: 80,
+        ..pty::Terminal::default()
+    };
+    let mut pane =
+        pty::Session::spawn_in(dir.path(), env!("CARGO_BIN_EXE_srview"), &["review"], &term);
+    pane.wait_for("the pane listens", |s| s.contains("waiting for gate calls"));
+    let claude = GateAgent::ClaudeCode;
+    let edit = |file: &str, old: &str, new: &str| {
+        let mut json: Value = serde_json::from_slice(&payload(claude, "a_allow")).expect("JSON");
+        let cwd = dir.path().to_str().expect("UTF-8");
+        json["cwd"] = json!(cwd);
+        json["tool_input"] = json!({"file_path": format!("{cwd}/{file}"), "old_string": old,
+                                    "new_string": new, "replace_all": false});
+        json.to_string().into_bytes()
+    };
+    let policy = "exact=review";
+    let first = gate_of(
+        dir.path(),
+        claude,
+        policy,
+        edit("inventory.py", "LOW_STOCK = 5\n", "LOW_STOCK = 10\n"),
+    );
+    pane.wait_for("the exact edit", |s| {
+        s.contains("1/1 Claude Code Edit inventory.py · exact")
+    });
+    pane.press(b"A");
+    let (stdout, code, _) = first.join().expect("the first gate");
+    assert_eq!((stdout, code), (Vec::new(), Some(0)), "allowed");
+    let hooks = gate_of(
+        dir.path(),
+        claude,
+        policy,
+        edit(
+            ".claude/settings.json",
+            "\"PreToolUse\"",
+            "\"PreToolUseOff\"",
+        ),
+    );
+    pane.wait_for("the settings edit, waiting for a key", |s| {
+        s.contains("Edit .claude/settings.json · doubt")
+    });
+    assert!(!hooks.is_finished(), "not answered unseen");
+    pane.press(b"rleave the hook\r");
+    let (stdout, _, _) = hooks.join().expect("the settings gate");
+    let answer: Value = serde_json::from_slice(&stdout).expect("a JSON answer");
+    assert_eq!(
+        answer["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{answer}"
+    );
+    let third = gate_of(
+        dir.path(),
+        claude,
+        policy,
+        edit("inventory.py", "TAX_RATE = 0.2\n", "TAX_RATE = 0.25\n"),
+    );
+    let (stdout, code, _) = third.join().expect("the third gate");
+    assert_eq!((stdout, code), (Vec::new(), Some(0)), "the session allowed");
+    pane.wait_for("the log", |s| {
+        s.contains("allowed (session allowed): Claude Code Edit inventory.py (exact)")
+    });
+    // The key's help says what `A` leaves to the user.
+    pane.press(b"?");
+    pane.wait_for("the keys", |s| {
+        s.contains("its doubts still wait for a key")
+    });
+}
