@@ -15,6 +15,8 @@
 mod install;
 #[path = "gate/judgment.rs"]
 mod judgment;
+#[path = "gate/next_steps.rs"]
+mod next_steps;
 #[path = "gate/placement.rs"]
 mod placement;
 #[path = "gate/real_cli.rs"]

@@ -135,6 +135,9 @@ pub enum NextStep {
     Said,
     /// An `*** Add File:` over a file that exists: an `*** Update File:`.
     UpdateNotAdd,
+    /// A `*** Move to:` onto a file that exists: another target, or no
+    /// move.
+    MoveTarget,
     /// A patch hunk with only added lines whose `@@` line names a place it
     /// does not land at: context lines from that place.
     ContextLines,
@@ -152,6 +155,12 @@ pub enum NextStep {
     OnlyTheUser,
     /// An input the agent's validation refuses: send it in its form.
     InItsForm,
+    /// A file with CRLF line endings that the agent's patch tool compares
+    /// with their `\r`: no patch the model can write matches it exactly.
+    LineEndings,
+    /// An empty old text (which creates a file) for a file that exists:
+    /// the agent's write tool, named here with its fields.
+    WriteWhole(&'static str),
     /// An old text that is not the file's own: read the file again.
     OwnText,
     /// A tool input without the fields it takes.
@@ -189,6 +198,21 @@ impl NextStep {
                                        the whole file)."
                     .to_string()
             }
+            NextStep::MoveTarget => "Send the patch again with a `*** Move to:` path that does \
+                                     not exist, or without its `*** Move to:` line (its changes \
+                                     then stay in the file it updates); whether the existing \
+                                     file may be replaced is the user's to decide."
+                .to_string(),
+            NextStep::LineEndings => format!(
+                "Tell the user: the file's CRLF line endings keep {tool} from matching any patch \
+                 exactly; they can let this edit through (in srview's review pane, or by \
+                 srview's policy loose=allow), or give the file LF line endings first."
+            ),
+            NextStep::WriteWhole(write) => format!(
+                "The file exists already, and an empty old text only creates a file: send its \
+                 whole content with the {write}, or, to change part of it, send the text it \
+                 replaces there as the old text."
+            ),
             NextStep::ContextLines => "Send the hunk again with context lines: a few lines of the \
                                        file as they are there (each after a space), from the place \
                                        the new lines go, around them. A hunk with no context or \
@@ -368,8 +392,10 @@ fn deny_text(agent: GateAgent, tool: &str, finding: &Finding, fallback: Option<&
                 // own, and the explanation says what to send.
                 NextStep::Ambiguous => return text,
                 // An edit that changes nothing: its old text may well be
-                // the file's own (its step is below).
-                NextStep::NothingToChange => {}
+                // the file's own; a file's line endings, or a file that
+                // exists: "read the file again" cannot help (their steps
+                // are below).
+                NextStep::NothingToChange | NextStep::LineEndings | NextStep::WriteWhole(_) => {}
                 _ => {
                     text.push('\n');
                     text.push_str(&NextStep::OwnText.text(tool).unwrap_or_default());

@@ -990,22 +990,75 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
     } else {
         Case::Failing
     };
-    // Every old text sent as its new text: the edit changes nothing.
-    let unchanged = row
+    let pairs = row
         .strings
-        .and_then(|fields| call_correct::pairs(fields, &call.input))
+        .and_then(|fields| call_correct::pairs(fields, &call.input));
+    // Every old text sent as its new text: the edit changes nothing.
+    let unchanged = pairs
+        .as_ref()
         .is_some_and(|pairs| !pairs.is_empty() && pairs.iter().all(|(old, new)| old == new));
+    let mut next_step = NextStep::after_refusal(&explanation, case, unchanged);
+    // An empty old text (a file to create) for a file that exists: the
+    // agent's write tool (a tester's find: "send an edit whose old text is
+    // the file's own" for an empty file, which has none).
+    let creates = pairs
+        .as_ref()
+        .is_some_and(|pairs| !pairs.is_empty() && pairs.iter().all(|(old, _)| old.is_empty()));
+    if case == Case::Failing
+        && creates
+        && content.is_some()
+        && let Some(write) = write_tool(row)
+    {
+        next_step = NextStep::WriteWhole(write);
+    }
+    // A patch placed only loosely over a file with CRLF line endings, which
+    // the patch tool compares with their `\r` (a tester's find: OpenCode's
+    // `apply_patch` on a CRLF file, "read the file again", which reads the
+    // same).
+    if case == Case::Loose
+        && let Some(crlf) = patch_key(row).and_then(|_| crlf_file(named.as_deref(), call, fs))
+    {
+        explanation.push_str(&format!(
+            "\n{crlf} ends its lines with CRLF (\\r\\n), and {} compares lines with their \\r: no \
+             patch line the model writes matches them exactly, and the lines it adds would be \
+             written with LF among the file's CRLF lines.",
+            row.title
+        ));
+        next_step = NextStep::LineEndings;
+    }
     Finding {
         case,
         file: named,
         stage,
-        next_step: NextStep::after_refusal(&explanation, case, unchanged),
+        next_step,
         explanation,
         corrected,
         withheld,
         missing,
         note: None,
     }
+}
+
+/// The agent's tool that writes a whole file, with its fields, for a
+/// matcher of old/new texts.
+fn write_tool(row: &DialectRow) -> Option<&'static str> {
+    Some(match row.value {
+        "gemini-replace" | "qwen-edit" => "write_file tool (file_path, content)",
+        "opencode-edit" => "write tool (filePath, content)",
+        "pi-edit" => "write tool (path, content)",
+        _ => return None,
+    })
+}
+
+/// The first of `files` (as a patch names them, joined by `, `) whose
+/// lines end with CRLF, as it is named.
+fn crlf_file(files: Option<&str>, call: &Call, fs: &dyn PatchFs) -> Option<String> {
+    files?
+        .split(", ")
+        .find_map(|file| match read(fs, &call.cwd, file) {
+            Ok(Some(content)) if content.contains("\r\n") => Some(file.to_string()),
+            _ => None,
+        })
 }
 
 /// The key of a patch dialect's patch text in its input (OpenCode's and

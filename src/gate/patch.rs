@@ -162,8 +162,10 @@ fn doubt_steps(patch: &Patch, doubts: Vec<apply_patch::PatchDoubt>) -> Vec<(Next
                 {
                     NextStep::UpdateNotAdd
                 }
+                // A move onto a file that exists.
+                Kind::ReplacesFile => NextStep::MoveTarget,
                 Kind::AddedAtEnd => NextStep::ContextLines,
-                Kind::ReplacesFile | Kind::Repeated | Kind::IndentShift => NextStep::WholeLines,
+                Kind::Repeated | Kind::IndentShift => NextStep::WholeLines,
             };
             (step, d.message)
         })

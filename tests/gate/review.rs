@@ -719,8 +719,11 @@ fn the_review_pane_shows_the_gates_verdict_at_80_columns() {
     assert!(screen.contains("placed     ≈ fuzzy"), "{screen}");
 
     pane.press(b"]");
+    // Drawn whole (under load the rows came before the finding's lines).
     pane.wait_for("the ambiguous edit", |s| {
         s.contains("3/4 Claude Code Edit inventory.py · failing (failed)")
+            && s.contains(" refused ")
+            && s.contains("the gate: failing (failed)")
     });
     let screen = pane.contents();
     println!("{screen}");
