@@ -45,6 +45,9 @@ pub fn reply(agent: GateAgent, answer: &Answer) -> Reply {
                 exit_code: 0,
             };
         }
+        // Cline: text for the model beside the tool's own result (its
+        // refusal), the task going on (see `Judgment::sent`).
+        (GateAgent::ClineCli, Answer::Context { text }) => json!({"context": text}),
         (_, Answer::Context { text }) => json!({"hookSpecificOutput": {
             "hookEventName": "PostToolUseFailure",
             "additionalContext": text,

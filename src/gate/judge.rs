@@ -286,10 +286,12 @@ fn exact_string(tool: &str, call: &Call, fs: &dyn PatchFs) -> Finding {
     // ones too): re-indented as srview re-indents a loose hunk, new lines
     // included; the exact-string diagnosis does not re-indent.
     let (reindented, reindent_why) = match (&suggestion, &edit, content.as_deref()) {
-        (None, Edit::ClaudeEdit { .. }, Some(content)) => match reindented_edit(&edit, content) {
-            Ok(edit) => (Some(edit), None),
-            Err(why) => (None, why),
-        },
+        (None, Edit::ClaudeEdit { .. } | Edit::ClineEditor { .. }, Some(content)) => {
+            match reindented_edit(&edit, content) {
+                Ok(edit) => (Some(edit), None),
+                Err(why) => (None, why),
+            }
+        }
         _ => (None, None),
     };
     let suggestion = suggestion.or(reindented.clone());
@@ -365,6 +367,36 @@ fn exact_string(tool: &str, call: &Call, fs: &dyn PatchFs) -> Finding {
 /// straight ones are made straight in both texts first.
 /// `Err` as [`super::reindent::reindented`]'s.
 fn reindented_edit(edit: &Edit, content: &str) -> Result<Edit, Option<String>> {
+    // Cline's `editor` replacing a text (not creating a file, not
+    // inserting): re-indented as Claude Code's `Edit` is (a tester's find:
+    // it got no corrected edit where the other agents' tools do).
+    if let Edit::ClineEditor {
+        path,
+        old_text: Some(old),
+        new_text,
+        insert_line: None,
+    } = edit
+    {
+        let claude = Edit::ClaudeEdit {
+            file_path: path.clone(),
+            old_string: old.clone(),
+            new_string: new_text.clone().unwrap_or_default(),
+            replace_all: false,
+        };
+        return match reindented_edit(&claude, content)? {
+            Edit::ClaudeEdit {
+                old_string,
+                new_string,
+                ..
+            } => Ok(Edit::ClineEditor {
+                path: path.clone(),
+                old_text: Some(old_string),
+                new_text: Some(new_string),
+                insert_line: None,
+            }),
+            _ => Err(None),
+        };
+    }
     let Edit::ClaudeEdit {
         file_path,
         old_string,

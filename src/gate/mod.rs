@@ -443,7 +443,25 @@ fn decide(agent: GateAgent, call: Call, mut finding: Finding, policy: &Policy) -
 impl Judgment {
     /// The answer in the agent's own decision format.
     pub fn reply(&self) -> Reply {
-        answer::reply(self.agent, &self.answer)
+        answer::reply(self.agent, &self.sent())
+    }
+
+    /// The answer as it is sent: a deny of an edit Cline refuses itself
+    /// (the failing case: nothing is written either way) goes as the hook's
+    /// `context` without a cancel, so that Cline's own error and srview's
+    /// finding reach the model and the task goes on; a cancel stops Cline's
+    /// whole task and the model reads nothing (a tester's find: the default
+    /// `failing=deny` ended the task on every typo Cline would have let the
+    /// model retry). Every other answer as decided.
+    pub fn sent(&self) -> std::borrow::Cow<'_, Answer> {
+        match (&self.answer, self.agent, self.case) {
+            (Answer::Deny { reason }, GateAgent::ClineCli, Case::Failing) => {
+                std::borrow::Cow::Owned(Answer::Context {
+                    text: reason.clone(),
+                })
+            }
+            (answer, ..) => std::borrow::Cow::Borrowed(answer),
+        }
     }
 
     /// The judgment once the review pane answered `verdict`: its answer in
@@ -473,6 +491,7 @@ impl Judgment {
             (Some(files), Some(call)) => Some(record::record_files(&call.cwd, files)),
             (files, _) => files.clone(),
         };
+        let sent = self.sent();
         let record = Record {
             time,
             agent: self.agent.id(),
@@ -488,8 +507,8 @@ impl Judgment {
             stage: self.stage.as_deref(),
             case: self.case.name(),
             policy: self.action.map(Action::name),
-            decision: self.answer.name(),
-            message: self.answer.message(),
+            decision: sent.name(),
+            message: sent.message(),
             decided_by: self.verdict().map(|_| "review pane"),
             review: self.verdict().map(spool::Verdict::name),
             note: self.note.as_deref(),

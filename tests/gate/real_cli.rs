@@ -370,3 +370,41 @@ fn a_pane_that_never_answers_is_given_up_on_time() {
     assert!(late < Duration::from_millis(150), "{late:?} late");
     drop(pane.join());
 }
+
+/// Cline CLI, a tester's find: the recordings' 2-space `editor` edit (the
+/// file has 4) got no corrected edit where the other agents' tools get a
+/// re-indented one, and the default `failing=deny` answered a cancel,
+/// which ends Cline's whole task for an edit Cline refuses itself (the
+/// model would read Cline's error and retry). Now: the re-indented edit,
+/// checked with Cline's own matcher; by default srview's finding (with
+/// that edit to send) as the hook's `context` and no cancel, Cline's own
+/// refusal going to the model; with `failing=repair` the edit handed over.
+#[test]
+fn clines_misindented_edit_gets_the_corrected_edit_and_no_cancel() {
+    let bytes = std::fs::read(super::fixtures().join("cline-cli/tool_call.payload.json"))
+        .expect("the recorded payload");
+    let mut payload: serde_json::Value = serde_json::from_slice(&bytes).expect("JSON");
+    for place in ["/tool_call/input", "/preToolUse/parameters"] {
+        let input = payload.pointer_mut(place).expect("the input");
+        input["old_text"] = "  qty: int\n  price: float\n".into();
+        input["new_text"] = "  qty: int\n  price: float\n  sku: str = \"\"\n".into();
+    }
+    let bytes = payload.to_string().into_bytes();
+    let judgment = judged(GateAgent::ClineCli, &bytes);
+    assert_eq!(judgment.case, Case::Failing);
+    let reply = super::reply_json(&judgment);
+    assert_eq!(reply.get("cancel"), None, "{reply}");
+    let reason = deny_reason(&judgment);
+    let corrected = json!({"path": format!("{CWD}/inventory.py"),
+        "old_text": "    qty: int\n    price: float\n",
+        "new_text": "    qty: int\n    price: float\n    sku: str = \"\"\n"});
+    assert_eq!(
+        super::offered_input(GateAgent::ClineCli, &reason),
+        Some(corrected.clone()),
+        "{reason}"
+    );
+    assert_exact_with_agents_matcher(GateAgent::ClineCli, &corrected, &inventory());
+    let repair = srview::gate::Policy::parse("failing=repair").expect("a policy");
+    let repaired = super::judge_on(GateAgent::ClineCli, &bytes, &inventory(), &repair);
+    assert_eq!(rewritten_input(&repaired), corrected);
+}
