@@ -925,6 +925,17 @@ def scenario_checks(agent, name, scenario, records, model_read, before, after, e
         check("Cline stopped the run (the hook file's cancel)", '"type":"run_aborted"' in stdout, checks)
         check("inventory.py holds the sku line at most once",
               after.get("inventory.py", b"").count(sku_line) <= 1, checks)
+    elif name == "failing" and agent.id == "cline-cli":
+        # An edit Cline refuses itself: srview's finding as the hook's
+        # context, no cancel (which would end the task).
+        last = records[-1] if records else {}
+        check("srview answered with context (decision context), no cancel",
+              last.get("case") == "failing" and last.get("decision") == "context", checks)
+        check("Cline ran its task to the end", '"type":"run_aborted"' not in stdout, checks)
+        check("the model read Cline's own error and srview's finding (hook context)",
+              "text not found" in model_read and "<hook_context" in model_read
+              and "srview gate: this editor fails" in model_read, checks)
+        check("inventory.py unchanged", after.get("inventory.py") == before.get("inventory.py"), checks)
     elif name == "slow-judge":
         last = records[-1] if records else {}
         check("srview's own deadline denied it (not the agent's timeout, which runs the edit)",
