@@ -223,6 +223,10 @@ fn bare_additions(
     (!notes.is_empty()).then(|| notes.join("; "))
 }
 
+/// What [`doubts_of_text`] finds: the files the patch names, srview's
+/// doubts each with its next step, and the record's note.
+pub(super) type PatchedText = (String, Vec<(NextStep, String)>, Option<String>);
+
 /// An `apply_patch` of OpenCode or Cline (`dialect`: its `--dialect`
 /// value) that their own matcher places exactly: the files it names,
 /// srview's patch doubts over it (a hunk whose lines occur again where the
@@ -239,7 +243,7 @@ pub(super) fn doubts_of_text(
     text: &str,
     fs: &dyn PatchFs,
     cwd: &str,
-) -> Option<(String, Vec<(NextStep, String)>, Option<String>)> {
+) -> Option<PatchedText> {
     let patch = parse(text).ok()?;
     let outcome = apply_patch::apply(&patch, fs, cwd);
     if outcome.exit_code != 0 {
