@@ -1337,6 +1337,16 @@ mod tests {
         std::thread::spawn(move || ask(&dir, &request, Instant::now() + Duration::from_secs(20)))
     }
 
+    /// [`gate`] of a loose edit (what `A` answers unseen; a doubt waits).
+    fn loose_gate(dir: &Path, session: &str, call: &str) -> std::thread::JoinHandle<Outcome> {
+        let dir = dir.to_path_buf();
+        let request = Request {
+            case: "loose".into(),
+            ..request(session, call)
+        };
+        std::thread::spawn(move || ask(&dir, &request, Instant::now() + Duration::from_secs(20)))
+    }
+
     /// Takes arrivals until `n` calls wait.
     fn until_waiting(pane: &mut ReviewPane, n: usize) {
         let deadline = Instant::now() + Duration::from_secs(10);
@@ -1358,11 +1368,11 @@ mod tests {
     fn allowing_a_session_answers_its_other_calls_too() {
         let dir = tempfile::tempdir().expect("a workspace");
         let mut pane = ReviewPane::listen(dir.path()).expect("listens");
-        let first = gate(dir.path(), "s1", "one");
+        let first = loose_gate(dir.path(), "s1", "one");
         until_waiting(&mut pane, 1);
-        let other = gate(dir.path(), "s2", "two");
+        let other = loose_gate(dir.path(), "s2", "two");
         until_waiting(&mut pane, 2);
-        let same = gate(dir.path(), "s1", "three");
+        let same = loose_gate(dir.path(), "s1", "three");
         until_waiting(&mut pane, 3);
         press(&mut pane, KeyCode::Char('r'));
         assert_eq!(pane.reason.as_deref(), Some(""));
@@ -1380,7 +1390,7 @@ mod tests {
         assert_eq!(pane.queue.len(), 1);
         assert_eq!(pane.queue[0].request.call_id.as_deref(), Some("two"));
         // A later call of the allowed session never waits.
-        let later = gate(dir.path(), "s1", "four");
+        let later = loose_gate(dir.path(), "s1", "four");
         let deadline = Instant::now() + Duration::from_secs(10);
         while !later.is_finished() {
             assert!(Instant::now() < deadline, "the later call was not answered");
@@ -1405,10 +1415,10 @@ mod tests {
         assert_eq!(
             log,
             [
-                "allowed, and the rest of its session: Claude Code Edit a.py (doubt)",
-                "allowed (session allowed): Claude Code Edit a.py (doubt)",
-                "allowed (session allowed): Claude Code Edit a.py (doubt)",
-                "rejected (no): Claude Code Edit a.py (doubt)",
+                "allowed, and the rest of its session: Claude Code Edit a.py (loose)",
+                "allowed (session allowed): Claude Code Edit a.py (loose)",
+                "allowed (session allowed): Claude Code Edit a.py (loose)",
+                "rejected (no): Claude Code Edit a.py (loose)",
             ]
         );
     }

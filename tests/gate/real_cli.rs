@@ -408,3 +408,117 @@ fn clines_misindented_edit_gets_the_corrected_edit_and_no_cancel() {
     let repaired = super::judge_on(GateAgent::ClineCli, &bytes, &inventory(), &repair);
     assert_eq!(rewritten_input(&repaired), corrected);
 }
+
+/// Every `editor` and `apply_patch` call recorded from the real Cline CLI
+/// 3.0.65 (tests/fixtures/agents/cline-cli-3.0.65/, each against the file
+/// as it was before the run, `tests/fixtures/gate/cline-cli/calc.py`) fed
+/// to the gate in Cline's payload shape: the calls Cline applied exactly
+/// pass; the patch Cline applied with fuzz (`add(2, 4)` in a removed line,
+/// `patch_fail`) is rewritten to the exact patch, which Cline's own
+/// `apply_patch` places exactly; the calls Cline refused get srview's
+/// finding as the hook's context (no cancel), the `editor` one with a
+/// corrected edit Cline places exactly.
+#[test]
+fn every_recorded_call_of_cline_cli_is_judged() {
+    use serde_json::Value;
+    use srview::dialect::apply_patch::MemoryFs;
+    use srview::gate::{Policy, judge};
+    use std::path::Path;
+    let calc = std::fs::read_to_string(super::fixtures().join("cline-cli/calc.py"))
+        .expect("the file before");
+    let base: Value = serde_json::from_slice(
+        &std::fs::read(super::fixtures().join("cline-cli/tool_call.payload.json"))
+            .expect("the recorded payload"),
+    )
+    .expect("JSON");
+    let recorded =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/agents/cline-cli-3.0.65");
+    let mut seen = Vec::new();
+    for scenario in [
+        "editor_ok",
+        "editor_fail",
+        "patch_ok",
+        "patch_fail",
+        "patch_fail2",
+    ] {
+        let stream = std::fs::read_to_string(recorded.join(scenario).join("stdout.jsonl"))
+            .expect("the recorded stream");
+        let mut calls: Vec<(String, Value)> = Vec::new();
+        for line in stream.lines() {
+            let Ok(event) = serde_json::from_str::<Value>(line) else {
+                continue;
+            };
+            let event = &event["event"];
+            if event["type"] == "content_start" && event["contentType"] == "tool" {
+                let call = (
+                    event["toolName"].as_str().unwrap_or_default().to_string(),
+                    event["input"].clone(),
+                );
+                if !calls.contains(&call) {
+                    calls.push(call);
+                }
+            }
+        }
+        assert!(!calls.is_empty(), "{scenario}");
+        // Cline's payload for `tool` with `input`, judged over calc.py.
+        let judged_call = |tool: &str, input: &Value| {
+            let mut payload = base.clone();
+            payload["tool_call"] = json!({"id": "call_x", "name": tool, "input": input});
+            let parameters: serde_json::Map<String, Value> = input
+                .as_object()
+                .expect("an input")
+                .iter()
+                .map(|(k, v)| {
+                    (
+                        k.clone(),
+                        v.as_str().map_or(v.to_string(), str::to_string).into(),
+                    )
+                })
+                .collect();
+            payload["preToolUse"] = json!({"toolName": tool, "parameters": parameters});
+            let files = MemoryFs::new([("calc.py".to_string(), calc.clone())]);
+            judge(
+                GateAgent::ClineCli,
+                payload.to_string().as_bytes(),
+                |_| files,
+                &Policy::default(),
+            )
+        };
+        for (tool, input) in calls {
+            let judgment = judged_call(&tool, &input);
+            seen.push((scenario, tool.clone(), judgment.case));
+            match judgment.case {
+                Case::Exact => assert_eq!(judgment.answer, Answer::NoOpinion, "{scenario}"),
+                Case::Loose => {
+                    // Judged again (Cline's own `apply_patch` port): exact.
+                    let fixed = rewritten_input(&judgment);
+                    let again = judged_call(&tool, &fixed);
+                    assert_eq!(again.case, Case::Exact, "{scenario}: {:?}", again.answer);
+                    assert_eq!(again.answer, Answer::NoOpinion);
+                }
+                Case::Failing => {
+                    let reply = super::reply_json(&judgment);
+                    assert_eq!(reply.get("cancel"), None, "{scenario}: {reply}");
+                    let reason = deny_reason(&judgment);
+                    if let Some(offered) = super::offered_input(GateAgent::ClineCli, &reason) {
+                        assert_exact_with_agents_matcher(GateAgent::ClineCli, &offered, &calc);
+                    }
+                }
+                other => panic!("{scenario} {tool}: {other:?}: {:?}", judgment.answer),
+            }
+        }
+    }
+    use Case::*;
+    assert_eq!(
+        seen,
+        [
+            ("editor_ok", "editor".to_string(), Exact),
+            ("editor_ok", "editor".to_string(), Exact),
+            ("editor_fail", "editor".to_string(), Exact),
+            ("editor_fail", "editor".to_string(), Failing),
+            ("patch_ok", "apply_patch".to_string(), Exact),
+            ("patch_fail", "apply_patch".to_string(), Loose),
+            ("patch_fail2", "apply_patch".to_string(), Failing),
+        ]
+    );
+}
