@@ -15,6 +15,10 @@
 mod install;
 #[path = "gate/judgment.rs"]
 mod judgment;
+#[path = "gate/next_steps.rs"]
+mod next_steps;
+#[path = "gate/placement.rs"]
+mod placement;
 #[path = "gate/real_cli.rs"]
 mod real_cli;
 #[path = "gate/record.rs"]
@@ -32,7 +36,7 @@ use serde_json::{Value, json};
 use srview::dialect::apply_patch::{self, MemoryFs};
 use srview::dialect::edit::{self, Edit};
 use srview::dialect::registry;
-use srview::gate::{Answer, Case, GateAgent, Judgment, Policy, judge};
+use srview::gate::{Answer, Case, GateAgent, Judgment, NextStep, Policy, judge};
 
 const CWD: &str = "/home/user/project";
 
@@ -101,6 +105,13 @@ fn deny_reason(judgment: &Judgment) -> String {
             assert_eq!(json["decision"], "deny", "{json}");
             &json["reason"]
         }
+        // An edit Cline refuses itself: srview's text as the hook's
+        // context, no cancel (which would stop Cline's whole task); any
+        // other deny: a cancel.
+        GateAgent::ClineCli if judgment.case == Case::Failing => {
+            assert_eq!(json.as_object().map(|o| o.len()), Some(1), "{json}");
+            &json["context"]
+        }
         GateAgent::ClineCli => {
             assert_eq!(json["cancel"], true, "{json}");
             &json["errorMessage"]
@@ -133,9 +144,21 @@ fn rewritten_input(judgment: &Judgment) -> Value {
             json["args"].clone()
         }
         GateAgent::ClineCli => {
-            // Nothing else: a key beside it (`cancel`, `context`) would
-            // stop the task or be dropped.
-            assert_eq!(json.as_object().map(|o| o.len()), Some(1), "{json}");
+            // Beside it only the reason, as Cline's hook `context` (the
+            // model reads it after the tool's result); a `cancel` would
+            // stop the task.
+            assert_eq!(json.as_object().map(|o| o.len()), Some(2), "{json}");
+            assert_eq!(
+                json["context"].as_str(),
+                judgment.answer.message(),
+                "{json}"
+            );
+            assert!(
+                json["context"]
+                    .as_str()
+                    .is_some_and(|r| r.starts_with("srview gate: ")),
+                "{json}"
+            );
             json["overrideInput"].clone()
         }
         _ => {
@@ -1290,14 +1313,18 @@ fn clines_documented_payload_is_answered_in_its_documented_format() {
     });
     let judgment = judged(GateAgent::ClineCli, payload.to_string().as_bytes());
     assert_eq!(judgment.case, Case::Failing);
+    // Cline refuses it itself: srview's finding goes to the model as the
+    // hook's context, with no cancel (which would end Cline's task).
     let reply = reply_json(&judgment);
-    assert_eq!(reply["cancel"], true);
+    assert_eq!(reply.get("cancel"), None, "{reply}");
     assert!(
-        reply["errorMessage"]
+        reply["context"]
             .as_str()
             .is_some_and(|m| m.starts_with("srview gate: this editor fails: ")),
         "{reply}"
     );
+    let record: Value = serde_json::from_str(&judgment.record("t")).expect("the record");
+    assert_eq!(record["decision"], "context");
 }
 
 // --- any edit near the file's own text ---------------------------------------

@@ -89,7 +89,7 @@ fn streamed(path: &std::path::Path, args: &SessionArgs) -> CmdResult {
         return Err(unreadable(path, why));
     }
     let reader = surveyed.reader();
-    let decisions = crate::gate::record::read(&surveyed.root.root);
+    let (decisions, unread) = crate::gate::record::read_counted(&surveyed.root.root);
     let gate = crate::gate::record::join_keys(&decisions, &surveyed.inputs);
     let reread = |e: crate::source::agent::session::SessionError| Error::refused(e.to_string());
     let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
@@ -114,7 +114,7 @@ fn streamed(path: &std::path::Path, args: &SessionArgs) -> CmdResult {
         if let Some(e) = failed {
             return Err(Error::stdout(e));
         }
-        json.finish().map_err(Error::stdout)?;
+        json.finish_noting(unread).map_err(Error::stdout)?;
         writeln!(stdout).map_err(Error::stdout)?;
     } else {
         let agent = reader.kind().display_name();
@@ -141,7 +141,10 @@ fn streamed(path: &std::path::Path, args: &SessionArgs) -> CmdResult {
             .map_err(reread)?;
         let header = lines.header(
             reader.version(),
-            crate::gate::record::tally(gate.iter().flatten().copied()),
+            crate::gate::record::summary(
+                crate::gate::record::tally(gate.iter().flatten().copied()),
+                unread,
+            ),
         );
         stdout
             .write_all(header.as_bytes())

@@ -8,8 +8,9 @@
 //!   `{"hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":I}}`;
 //! - Cline CLI 3.0.65 (run offline, docs/gate.md): `{"cancel":true,
 //!   "errorMessage":R}`, which stops its whole task; a rewrite is
-//!   `{"overrideInput":I}` (Cline drops a hook's `context` for the model:
-//!   the rewrite's reason is in srview's record only);
+//!   `{"overrideInput":I,"context":R}` (Cline runs the tool with `I` and
+//!   hands the model `R` in a `<hook_context source="PreToolUse" …>` user
+//!   message after the tool's result: seen in the real CLI's request);
 //! - OpenCode and pi, srview's own plugin and extension (they run in the
 //!   agent's process and spawn `srview gate`): `{"decision":"deny",
 //!   "reason":R}`, `{"decision":"rewrite","reason":R,"args":I}` (the plugin
@@ -44,6 +45,9 @@ pub fn reply(agent: GateAgent, answer: &Answer) -> Reply {
                 exit_code: 0,
             };
         }
+        // Cline: text for the model beside the tool's own result (its
+        // refusal), the task going on (see `Judgment::sent`).
+        (GateAgent::ClineCli, Answer::Context { text }) => json!({"context": text}),
         (_, Answer::Context { text }) => json!({"hookSpecificOutput": {
             "hookEventName": "PostToolUseFailure",
             "additionalContext": text,
@@ -57,7 +61,9 @@ pub fn reply(agent: GateAgent, answer: &Answer) -> Reply {
         (GateAgent::ClineCli, Answer::Deny { reason }) => {
             json!({"cancel": true, "errorMessage": reason})
         }
-        (GateAgent::ClineCli, Answer::Rewrite { input, .. }) => json!({"overrideInput": input}),
+        (GateAgent::ClineCli, Answer::Rewrite { reason, input }) => {
+            json!({"overrideInput": input, "context": reason})
+        }
         (GateAgent::Opencode | GateAgent::Pi, Answer::Deny { reason }) => {
             json!({"decision": "deny", "reason": reason})
         }
@@ -114,6 +120,187 @@ impl Missing {
             path,
             to_delete: false,
         }
+    }
+}
+
+/// What the model can do next about a denied edit (docs/gate.md, "What to
+/// do next, in every deny"): set where the finding is made, by what srview
+/// found (a doubt's kind, the agent's refusal), never read back from the
+/// explanation's words. Of several doubts of one edit, the first in this
+/// order is the one said ([`NextStep::first`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum NextStep {
+    /// Its new text is already there (sent again after it was applied, a
+    /// write of what the file holds): read the file again.
+    AlreadyThere,
+    /// The explanation ends with the step itself (the agent's own error or
+    /// srview's diagnosis says what to send, or to tell the user).
+    Said,
+    /// An `*** Add File:` over a file that exists: an `*** Update File:`.
+    UpdateNotAdd,
+    /// A `*** Move to:` onto a file that exists: another target, or no
+    /// move.
+    MoveTarget,
+    /// A patch hunk with only added lines whose `@@` line names a place it
+    /// does not land at: context lines from that place.
+    ContextLines,
+    /// An edit of the gate's own files: leave them.
+    LeaveTheGate,
+    /// Another doubt about an exact edit: whole lines of the file.
+    WholeLines,
+    /// The old text occurs at several places: the explanation says what to
+    /// send to change one (the agent's own terms).
+    Ambiguous,
+    /// The edit changes nothing.
+    NothingToChange,
+    /// An exact edit the policy holds back: only the user can let it
+    /// through.
+    OnlyTheUser,
+    /// An input the agent's validation refuses: send it in its form.
+    InItsForm,
+    /// A file with CRLF line endings that the agent's patch tool compares
+    /// with their `\r`: no patch the model can write matches it exactly.
+    LineEndings,
+    /// An empty old text (which creates a file) for a file that exists:
+    /// the agent's write tool, named here with its fields.
+    WriteWhole(&'static str),
+    /// An old text that is not the file's own: read the file again.
+    OwnText,
+    /// A tool input without the fields it takes.
+    EveryField,
+    /// Claude Code's `MultiEdit`: each edit with `Edit`.
+    EachWithEdit,
+    /// A file that is not UTF-8: the user makes the change.
+    TellTheUser,
+    /// A path srview cannot read as a text file: check it.
+    CheckPath,
+}
+
+impl NextStep {
+    /// The step said first of `steps` (see the order above); `otherwise`
+    /// when there is none.
+    pub(crate) fn first(
+        steps: impl IntoIterator<Item = NextStep>,
+        otherwise: NextStep,
+    ) -> NextStep {
+        steps.into_iter().min().unwrap_or(otherwise)
+    }
+
+    /// The step's sentence for the model about `tool`; `None` when the
+    /// explanation says it already ([`NextStep::Said`], [`NextStep::Ambiguous`]
+    /// where no corrected edit was looked for says [`NextStep::OwnText`]'s).
+    pub fn text(self, tool: &str) -> Option<String> {
+        Some(match self {
+            NextStep::Said => return None,
+            NextStep::AlreadyThere => "Read the file again before editing it: it may already hold \
+                                       what this edit means."
+                .to_string(),
+            NextStep::UpdateNotAdd => {
+                "Read the file, then send an `*** Update File:` section with \
+                                       the lines that change (an `*** Add File:` section replaces \
+                                       the whole file)."
+                    .to_string()
+            }
+            NextStep::MoveTarget => "Send the patch again with a `*** Move to:` path that does \
+                                     not exist, or without its `*** Move to:` line (its changes \
+                                     then stay in the file it updates); whether the existing \
+                                     file may be replaced is the user's to decide."
+                .to_string(),
+            NextStep::LineEndings => format!(
+                "Tell the user: the file's CRLF line endings keep {tool} from matching any patch \
+                 exactly; they can let this edit through (in srview's review pane, or by \
+                 srview's policy loose=allow), or give the file LF line endings first."
+            ),
+            NextStep::WriteWhole(write) => format!(
+                "The file exists already, and an empty old text only creates a file: send its \
+                 whole content with the {write}, or, to change part of it, send the text it \
+                 replaces there as the old text."
+            ),
+            NextStep::ContextLines => "Send the hunk again with context lines: a few lines of the \
+                                       file as they are there (each after a space), from the place \
+                                       the new lines go, around them. A hunk with no context or \
+                                       removed lines is placed at the end of the file, whatever \
+                                       its @@ line names."
+                .to_string(),
+            NextStep::LeaveTheGate => {
+                "Leave srview's gate as it is unless the user asked for this \
+                                       change; if they did, only they can let it through (in \
+                                       srview's review pane, or by srview's policy)."
+                    .to_string()
+            }
+            NextStep::WholeLines => "Read the file again and send an edit whose old text is whole \
+                                     lines of the file, as they are there, around the lines that \
+                                     change."
+                .to_string(),
+            NextStep::NothingToChange => {
+                "Nothing needs sending if the file already reads as meant; \
+                                          if a change was meant, send the edit again with the \
+                                          change in its new text."
+                    .to_string()
+            }
+            NextStep::OnlyTheUser => {
+                "Nothing in the edit needs changing: only the user can let it \
+                                      through (in srview's review pane, or by srview's policy)."
+                    .to_string()
+            }
+            NextStep::InItsForm => format!(
+                "Send the {tool} again in the form it takes: the error above says what is wrong \
+                 with this one."
+            ),
+            NextStep::Ambiguous | NextStep::OwnText => {
+                "Read the file again and send an edit whose old text is the file's own.".to_string()
+            }
+            NextStep::EveryField => format!("Send the {tool} again with every field it takes."),
+            NextStep::EachWithEdit => {
+                "Send each of its edits with the Edit tool instead.".to_string()
+            }
+            NextStep::TellTheUser => {
+                "Do not send this edit again: tell the user that srview's gate \
+                                      cannot judge edits of this file, so they can make the change \
+                                      themselves."
+                    .to_string()
+            }
+            NextStep::CheckPath => "Check the path it names and send it again.".to_string(),
+        })
+    }
+
+    /// The step after the agent refused an edit, or placed it only
+    /// loosely, as `explanation` says (its own error and srview's
+    /// diagnosis, which may end with advice of their own); `unchanged`: the
+    /// edit's new text is its old text.
+    pub(crate) fn after_refusal(explanation: &str, case: Case, unchanged: bool) -> NextStep {
+        if unchanged {
+            return NextStep::NothingToChange;
+        }
+        // The agent's error or the diagnosis ends with what to send (pi's
+        // "Merge them into one edit ...", a line-ending note's "tell the
+        // user ..."): these are texts srview does not word, read once here.
+        let last = explanation
+            .trim_end()
+            .rsplit('\n')
+            .next()
+            .unwrap_or_default();
+        if [
+            ": send ",
+            "Send ",
+            ". Merge them",
+            ": check the path",
+            ": tell the user",
+        ]
+        .iter()
+        .any(|words| last.contains(words))
+        {
+            return NextStep::Said;
+        }
+        // The agents' own validation errors (their words, not srview's).
+        if case == Case::Failing
+            && ["invalid", "Validation failed", "must "]
+                .iter()
+                .any(|words| explanation.contains(words))
+        {
+            return NextStep::InItsForm;
+        }
+        NextStep::OwnText
     }
 }
 
@@ -176,13 +363,13 @@ fn deny_text(agent: GateAgent, tool: &str, finding: &Finding, fallback: Option<&
         }
         return text;
     }
-    match (&finding.corrected, &finding.withheld, finding.case) {
-        (Some(corrected), _, _) => {
+    match (&finding.corrected, &finding.withheld) {
+        (Some(corrected), _) => {
             text.push('\n');
             text.push_str(&instead(agent, tool, corrected));
             return text;
         }
-        (None, Some(why), _) => {
+        (None, Some(why)) => {
             // The diagnosis may have said it already (a patch's, per hunk:
             // a new user's find, the same sentence twice).
             let said = finding.explanation.to_lowercase();
@@ -203,97 +390,31 @@ fn deny_text(agent: GateAgent, tool: &str, finding: &Finding, fallback: Option<&
                 );
                 return text;
             }
-            // Not for an edit that changes nothing: its old text may well
-            // be the file's own (its next step is below).
-            // Nor for an old text found at several places: it is the
-            // file's own, and the explanation says what to send.
-            if super::wording::is_ambiguous(&finding.explanation) {
-                return text;
-            }
-            if !finding.explanation.contains("exactly the same") {
-                text.push_str(
-                    "\nRead the file again and send an edit whose old text is the file's own.",
-                );
-                return text;
+            match finding.next_step {
+                // An old text found at several places: it is the file's
+                // own, and the explanation says what to send.
+                NextStep::Ambiguous => return text,
+                // An edit that changes nothing: its old text may well be
+                // the file's own; a file's line endings, or a file that
+                // exists: "read the file again" cannot help (their steps
+                // are below).
+                NextStep::NothingToChange | NextStep::LineEndings | NextStep::WriteWhole(_) => {}
+                _ => {
+                    text.push('\n');
+                    text.push_str(&NextStep::OwnText.text(tool).unwrap_or_default());
+                    return text;
+                }
             }
         }
-        // The advice fits a text already there, not an edit that would
-        // land misindented or replace another file.
-        (None, None, Case::Doubt) if finding.explanation.contains("already") => {
-            text.push_str(
-                "\nRead the file again before editing it: it may already hold what this edit \
-                 means.",
-            );
-            return text;
-        }
-        (None, None, _) => {}
+        (None, None) => {}
     }
     // Every deny says what to do next (a tester's find: Gemini CLI's model
     // read why no correction was offered, and nothing more).
-    if let Some(step) = next_step(tool, finding) {
+    if let Some(step) = finding.next_step.text(tool) {
         text.push('\n');
         text.push_str(&step);
     }
     text
-}
-
-/// What the model can do next about a denied edit for which srview has no
-/// corrected edit and no other advice; `None` when the explanation says
-/// it already (it ends with the diagnosis's own next step).
-fn next_step(tool: &str, finding: &Finding) -> Option<String> {
-    let said = &finding.explanation;
-    if said.contains("exactly the same") {
-        return Some(
-            "Nothing needs sending if the file already reads as meant; if a change was meant, \
-             send the edit again with the change in its new text."
-                .to_string(),
-        );
-    }
-    // The diagnosis's own advice (a write standing in for lines it leaves
-    // out: "send the whole content, ...").
-    let last = said.trim_end().rsplit('\n').next().unwrap_or_default();
-    if [
-        ": send ",
-        "Send ",
-        ". Merge them",
-        ": check the path",
-        ": tell the user",
-    ]
-    .iter()
-    .any(|words| last.contains(words))
-    {
-        return None;
-    }
-    Some(match finding.case {
-        // Held back by the policy alone (`exact=deny`, `exact=review`).
-        Case::Exact => "Nothing in the edit needs changing: only the user can let it through \
-                        (in srview's review pane, or by srview's policy)."
-            .to_string(),
-        Case::Doubt if said.contains("the patch adds ") && said.contains(", which exists") => {
-            "Read the file, then send an `*** Update File:` section with the lines that change \
-             (an `*** Add File:` section replaces the whole file)."
-                .to_string()
-        }
-        Case::Doubt if said.contains("may turn srview's gate off") => {
-            "Leave srview's gate as it is unless the user asked for this change; if they did, \
-             only they can let it through (in srview's review pane, or by srview's policy)."
-                .to_string()
-        }
-        Case::Doubt => "Read the file again and send an edit whose old text is whole lines of \
-                        the file, as they are there, around the lines that change."
-            .to_string(),
-        Case::Failing
-            if ["invalid", "Validation failed", "must "]
-                .iter()
-                .any(|words| said.contains(words)) =>
-        {
-            format!(
-                "Send the {tool} again in the form it takes: the error above says what is wrong \
-                 with this one."
-            )
-        }
-        _ => "Read the file again and send an edit whose old text is the file's own.".to_string(),
-    })
 }
 
 /// The policy's answer to `finding` for `agent`'s `tool`; `action` is the
@@ -305,17 +426,9 @@ pub fn for_finding(
     action: Option<Action>,
 ) -> Answer {
     let Some(action) = action else {
-        let step = if finding.explanation.contains("tool input cannot be read") {
-            format!("Send the {tool} again with every field it takes.")
-        } else if finding.explanation.contains("does not judge MultiEdit") {
-            "Send each of its edits with the Edit tool instead.".to_string()
-        } else if finding.explanation.contains("is not UTF-8 text") {
-            "Do not send this edit again: tell the user that srview's gate cannot judge edits of \
-             this file, so they can make the change themselves."
-                .to_string()
-        } else {
-            "Check the path it names and send it again.".to_string()
-        };
+        // Set where the finding was made (`Finding::unreadable`).
+        let step = (finding.next_step.text(tool))
+            .unwrap_or_else(|| NextStep::CheckPath.text(tool).unwrap_or_default());
         return match finding.case {
             Case::NotAnEdit => Answer::NoOpinion,
             _ => Answer::Deny {

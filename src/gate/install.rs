@@ -259,7 +259,10 @@ pub fn plan(
             if !request.uninstall {
                 plan.notes.push(
                     "Cline CLI 3.0.65 runs this hook for every tool call (seen offline, ~/Documents/Cline/Hooks/); \
-                     srview's deny (a cancel) stops Cline's whole task, and the model does not read the reason"
+                     an edit Cline refuses itself is not cancelled: srview's finding reaches the model beside \
+                     Cline's own error (the hook's context); srview's other denies (a cancel) stop Cline's whole \
+                     task, and the model does not read the reason; a rewrite runs the corrected edit, and the \
+                     model reads why"
                         .into(),
                 );
             }

@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use super::wording::{LINE_DIFF_LEGEND, Terms, in_terms, line_diff_text};
-use super::{Call, Case, Finding, GateAgent};
+use super::{Call, Case, Finding, GateAgent, NextStep};
 use crate::diagnose::DiffLine;
 use crate::dialect::apply_patch::{Entry, PatchFs};
 use crate::dialect::call::fs_path;
@@ -58,6 +58,7 @@ pub(super) fn finding(agent: GateAgent, call: &Call, fs: &dyn PatchFs) -> Findin
         && let Some(what) = file.split(", ").find_map(gate_file)
     {
         found.case = Case::Doubt;
+        found.next_step = NextStep::LeaveTheGate;
         found.explanation = format!(
             "the edit of {file} matches exactly, but srview cannot stand behind its result: it \
              changes {what}, which may turn srview's gate off: the user decides."
@@ -104,6 +105,7 @@ fn edit_finding(agent: GateAgent, call: &Call, fs: &dyn PatchFs) -> Finding {
             "srview's gate does not judge MultiEdit (Claude Code 2.1.328, whose tools srview \
              follows, has none)"
                 .to_string(),
+            NextStep::EachWithEdit,
         );
     }
     match kind(agent, &call.tool) {
@@ -115,13 +117,19 @@ fn edit_finding(agent: GateAgent, call: &Call, fs: &dyn PatchFs) -> Finding {
             corrected: None,
             withheld: None,
             missing: None,
+            next_step: NextStep::OwnText,
+            note: None,
         },
         Some(ToolKind::ExactString(tool)) => exact_string(tool, call, fs),
         Some(ToolKind::Write(path_key, content_key)) => write(path_key, content_key, call, fs),
         Some(ToolKind::CodexPatch) => super::patch::codex(call, fs),
         Some(ToolKind::Matcher(dialect, path_key)) => match registry::find(dialect) {
             Some(row) => matcher(row, path_key, call, fs),
-            None => Finding::unreadable(None, format!("srview has no matcher {dialect}")),
+            None => Finding::unreadable(
+                None,
+                format!("srview has no matcher {dialect}"),
+                NextStep::CheckPath,
+            ),
         },
     }
 }
@@ -135,20 +143,28 @@ fn text<'a>(input: &'a Value, key: &str) -> Result<&'a str, String> {
 }
 
 /// The file at `path` (as the input names it): its content, `None` when
-/// it does not exist, or why it cannot be read.
-pub(super) fn read(fs: &dyn PatchFs, cwd: &str, path: &str) -> Result<Option<String>, String> {
+/// it does not exist, or why it cannot be read and what the model can do.
+pub(super) fn read(
+    fs: &dyn PatchFs,
+    cwd: &str,
+    path: &str,
+) -> Result<Option<String>, (String, NextStep)> {
+    let check = |why: String| Err((why, NextStep::CheckPath));
     match fs.read(&fs_path(cwd, path)) {
         Entry::File(content) => Ok(Some(content)),
         Entry::Missing => Ok(None),
-        Entry::Directory => Err(format!("{path} is a directory")),
-        Entry::BelowFile => Err(format!("a parent of {path} is a file")),
+        Entry::Directory => check(format!("{path} is a directory")),
+        Entry::BelowFile => check(format!("a parent of {path} is a file")),
         // Rust's words for a file that is not UTF-8 are no help to the
         // model (a tester's find): said plainly.
-        Entry::Unreadable(why) if why.contains("valid UTF-8") => Err(format!(
-            "{path} is not UTF-8 text (its encoding is another, or it is binary), which srview \
-             reads only"
+        Entry::Unreadable(why) if why.contains("valid UTF-8") => Err((
+            format!(
+                "{path} is not UTF-8 text (its encoding is another, or it is binary), which \
+                 srview reads only"
+            ),
+            NextStep::TellTheUser,
         )),
-        Entry::Unreadable(why) => Err(format!("{path} cannot be read as text: {why}")),
+        Entry::Unreadable(why) => check(format!("{path} cannot be read as text: {why}")),
     }
 }
 
@@ -157,17 +173,40 @@ fn doubts(outcome: &edit::EditOutcome, content: Option<&str>) -> Vec<String> {
     edit::edit_doubts(outcome, content.unwrap_or(""))
 }
 
+/// [`doubts`], each with what the model can do about it.
+fn doubt_steps(outcome: &edit::EditOutcome, content: &str) -> Vec<(NextStep, String)> {
+    use edit::EditDoubtKind as Kind;
+    edit::edit_doubt_kinds(outcome, content)
+        .into_iter()
+        .map(|(kind, message)| {
+            let step = match kind {
+                Kind::AlreadyApplied => NextStep::AlreadyThere,
+                // Its sentence ends with what to send.
+                Kind::ElidesLines => NextStep::Said,
+                Kind::CutsWord | Kind::LineEndings => NextStep::WholeLines,
+            };
+            (step, message)
+        })
+        .collect()
+}
+
 /// Claude Code's `Edit`, Cline's `editor`.
 fn exact_string(tool: &str, call: &Call, fs: &dyn PatchFs) -> Finding {
     let parsed = Edit::from_tool_input(tool, &call.input.to_string());
     let edit = match parsed {
         Ok(edit) => edit,
-        Err(e) => return Finding::unreadable(None, format!("the tool input cannot be read: {e}")),
+        Err(e) => {
+            return Finding::unreadable(
+                None,
+                format!("the tool input cannot be read: {e}"),
+                NextStep::EveryField,
+            );
+        }
     };
     let file = edit.path().to_string();
     let content = match read(fs, &call.cwd, &file) {
         Ok(content) => content,
-        Err(why) => return Finding::unreadable(Some(file), why),
+        Err((why, step)) => return Finding::unreadable(Some(file), why, step),
     };
     let outcome = edit::apply(&edit, content.as_deref());
     let place = outcome
@@ -202,9 +241,11 @@ fn exact_string(tool: &str, call: &Call, fs: &dyn PatchFs) -> Finding {
                     corrected: None,
                     withheld: None,
                     missing: None,
+                    next_step: NextStep::Said,
+                    note: None,
                 };
             }
-            let doubts = doubts(&outcome, content.as_deref());
+            let doubts = doubt_steps(&outcome, content.as_deref().unwrap_or(""));
             return exact_or_doubt(file, "exact", place, doubts);
         }
         Err(error) => error,
@@ -245,10 +286,12 @@ fn exact_string(tool: &str, call: &Call, fs: &dyn PatchFs) -> Finding {
     // ones too): re-indented as srview re-indents a loose hunk, new lines
     // included; the exact-string diagnosis does not re-indent.
     let (reindented, reindent_why) = match (&suggestion, &edit, content.as_deref()) {
-        (None, Edit::ClaudeEdit { .. }, Some(content)) => match reindented_edit(&edit, content) {
-            Ok(edit) => (Some(edit), None),
-            Err(why) => (None, why),
-        },
+        (None, Edit::ClaudeEdit { .. } | Edit::ClineEditor { .. }, Some(content)) => {
+            match reindented_edit(&edit, content) {
+                Ok(edit) => (Some(edit), None),
+                Err(why) => (None, why),
+            }
+        }
         _ => (None, None),
     };
     let suggestion = suggestion.or(reindented.clone());
@@ -304,14 +347,18 @@ fn exact_string(tool: &str, call: &Call, fs: &dyn PatchFs) -> Finding {
         };
         push_diagnosis(&mut explanation, message, &d.line_diff, terms);
     }
+    let case = if quotes { Case::Loose } else { Case::Failing };
+    let unchanged = matches!(error, EditError::ClaudeNoChange);
     Finding {
-        case: if quotes { Case::Loose } else { Case::Failing },
+        case,
         file: Some(file),
         stage: Some(if quotes { "quote-normalised" } else { "failed" }.to_string()),
+        next_step: NextStep::after_refusal(&explanation, case, unchanged),
         explanation,
         corrected,
         withheld,
         missing,
+        note: None,
     }
 }
 
@@ -320,6 +367,36 @@ fn exact_string(tool: &str, call: &Call, fs: &dyn PatchFs) -> Finding {
 /// straight ones are made straight in both texts first.
 /// `Err` as [`super::reindent::reindented`]'s.
 fn reindented_edit(edit: &Edit, content: &str) -> Result<Edit, Option<String>> {
+    // Cline's `editor` replacing a text (not creating a file, not
+    // inserting): re-indented as Claude Code's `Edit` is (a tester's find:
+    // it got no corrected edit where the other agents' tools do).
+    if let Edit::ClineEditor {
+        path,
+        old_text: Some(old),
+        new_text,
+        insert_line: None,
+    } = edit
+    {
+        let claude = Edit::ClaudeEdit {
+            file_path: path.clone(),
+            old_string: old.clone(),
+            new_string: new_text.clone().unwrap_or_default(),
+            replace_all: false,
+        };
+        return match reindented_edit(&claude, content)? {
+            Edit::ClaudeEdit {
+                old_string,
+                new_string,
+                ..
+            } => Ok(Edit::ClineEditor {
+                path: path.clone(),
+                old_text: Some(old_string),
+                new_text: Some(new_string),
+                insert_line: None,
+            }),
+            _ => Err(None),
+        };
+    }
     let Edit::ClaudeEdit {
         file_path,
         old_string,
@@ -591,8 +668,11 @@ fn exact_or_doubt(
     file: String,
     stage: &str,
     place: Option<String>,
-    doubts: Vec<String>,
+    doubts: Vec<(NextStep, String)>,
 ) -> Finding {
+    // An exact edit is denied only when the policy holds it back.
+    let next_step = NextStep::first(doubts.iter().map(|(step, _)| *step), NextStep::OnlyTheUser);
+    let doubts: Vec<String> = doubts.into_iter().map(|(_, message)| message).collect();
     let (case, explanation) = if doubts.is_empty() {
         (Case::Exact, String::new())
     } else {
@@ -614,6 +694,8 @@ fn exact_or_doubt(
         corrected: None,
         withheld: None,
         missing: None,
+        next_step,
+        note: None,
     }
 }
 
@@ -622,19 +704,28 @@ fn exact_or_doubt(
 fn write(path_key: &str, content_key: &str, call: &Call, fs: &dyn PatchFs) -> Finding {
     let (file, new) = match (text(&call.input, path_key), text(&call.input, content_key)) {
         (Ok(file), Ok(new)) => (file.to_string(), new),
-        (Err(why), _) | (_, Err(why)) => return Finding::unreadable(None, why),
+        (Err(why), _) | (_, Err(why)) => {
+            return Finding::unreadable(None, why, NextStep::CheckPath);
+        }
     };
     let content = match read(fs, &call.cwd, &file) {
         Ok(content) => content,
-        Err(why) => return Finding::unreadable(Some(file), why),
+        Err((why, step)) => return Finding::unreadable(Some(file), why, step),
     };
     let doubts = match content.as_deref() {
-        Some(old) if old == new && !new.is_empty() => vec![format!(
-            "{file} already holds exactly this content ({}): the write changes nothing, so \
-             it looks applied already",
-            crate::words::count(new.lines().count(), "line")
+        Some(old) if old == new && !new.is_empty() => vec![(
+            NextStep::AlreadyThere,
+            format!(
+                "{file} already holds exactly this content ({}): the write changes nothing, so \
+                 it looks applied already",
+                crate::words::count(new.lines().count(), "line")
+            ),
         )],
-        Some(old) => elided_write(old, new).into_iter().collect(),
+        // Its sentence ends with what to send.
+        Some(old) => elided_write(old, new)
+            .map(|why| (NextStep::Said, why))
+            .into_iter()
+            .collect(),
         None => Vec::new(),
     };
     exact_or_doubt(file, "write", None, doubts)
@@ -665,7 +756,11 @@ fn elided_write(old: &str, new: &str) -> Option<String> {
 /// exactly ([`call_correct::correct`]).
 fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn PatchFs) -> Finding {
     let Some(agent_matcher) = row.matcher() else {
-        return Finding::unreadable(None, format!("{} runs no agent matcher", row.value));
+        return Finding::unreadable(
+            None,
+            format!("{} runs no agent matcher", row.value),
+            NextStep::CheckPath,
+        );
     };
     // An input without its path is the agent's own validation error: its
     // matcher gives it.
@@ -675,7 +770,7 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
     let content = match &file {
         Some(file) => match read(fs, &call.cwd, file) {
             Ok(content) => content,
-            Err(why) => return Finding::unreadable(Some(file.clone()), why),
+            Err((why, step)) => return Finding::unreadable(Some(file.clone()), why, step),
         },
         None => None,
     };
@@ -703,6 +798,8 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
             corrected: None,
             withheld: None,
             missing: None,
+            next_step: NextStep::OwnText,
+            note: None,
         };
     }
     let loose: Vec<(usize, &crate::dialect::call::EditMatch)> = outcome
@@ -717,10 +814,14 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
         // Codex's get, and were recorded as of "the files").
         let patched = patch_key(row)
             .and_then(|key| call.input.get(key)?.as_str())
-            .and_then(|text| super::patch::doubts_of_text(text, fs, &call.cwd));
-        let (file, doubts) = match patched {
-            Some((files, doubts)) => (Some(files), doubts),
-            None => (named, exact_doubts(row, &call.input, content.as_deref())),
+            .and_then(|text| super::patch::doubts_of_text(row.value, text, fs, &call.cwd));
+        let (file, doubts, note) = match patched {
+            Some((files, doubts, note)) => (Some(files), doubts, note),
+            None => (
+                named,
+                exact_doubts(row, &call.input, content.as_deref()),
+                None,
+            ),
         };
         let place = outcome
             .edits
@@ -730,12 +831,14 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
             .collect::<Vec<_>>()
             .join(", ");
         let place = (!place.is_empty()).then_some(place);
-        return exact_or_doubt(
+        let mut found = exact_or_doubt(
             file.unwrap_or_else(|| "the files".to_string()),
             stage.as_deref().unwrap_or("exact"),
             place,
             doubts,
         );
+        found.note = note;
+        return found;
     }
     let mut explanation = if outcome.ok {
         let mut s = String::new();
@@ -914,19 +1017,80 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
         .clone()
         .filter(|_| !outcome.ok && content.is_none() && not_found)
         .map(super::answer::Missing::to_edit);
+    let case = if outcome.ok {
+        Case::Loose
+    } else {
+        Case::Failing
+    };
+    let pairs = row
+        .strings
+        .and_then(|fields| call_correct::pairs(fields, &call.input));
+    // Every old text sent as its new text: the edit changes nothing.
+    let unchanged = pairs
+        .as_ref()
+        .is_some_and(|pairs| !pairs.is_empty() && pairs.iter().all(|(old, new)| old == new));
+    let mut next_step = NextStep::after_refusal(&explanation, case, unchanged);
+    // An empty old text (a file to create) for a file that exists: the
+    // agent's write tool (a tester's find: "send an edit whose old text is
+    // the file's own" for an empty file, which has none).
+    let creates = pairs
+        .as_ref()
+        .is_some_and(|pairs| !pairs.is_empty() && pairs.iter().all(|(old, _)| old.is_empty()));
+    if case == Case::Failing
+        && creates
+        && content.is_some()
+        && let Some(write) = write_tool(row)
+    {
+        next_step = NextStep::WriteWhole(write);
+    }
+    // A patch placed only loosely over a file with CRLF line endings, which
+    // the patch tool compares with their `\r` (a tester's find: OpenCode's
+    // `apply_patch` on a CRLF file, "read the file again", which reads the
+    // same).
+    if case == Case::Loose
+        && let Some(crlf) = patch_key(row).and_then(|_| crlf_file(named.as_deref(), call, fs))
+    {
+        explanation.push_str(&format!(
+            "\n{crlf} ends its lines with CRLF (\\r\\n), and {} compares lines with their \\r: no \
+             patch line the model writes matches them exactly, and the lines it adds would be \
+             written with LF among the file's CRLF lines.",
+            row.title
+        ));
+        next_step = NextStep::LineEndings;
+    }
     Finding {
-        case: if outcome.ok {
-            Case::Loose
-        } else {
-            Case::Failing
-        },
+        case,
         file: named,
         stage,
+        next_step,
         explanation,
         corrected,
         withheld,
         missing,
+        note: None,
     }
+}
+
+/// The agent's tool that writes a whole file, with its fields, for a
+/// matcher of old/new texts.
+fn write_tool(row: &DialectRow) -> Option<&'static str> {
+    Some(match row.value {
+        "gemini-replace" | "qwen-edit" => "write_file tool (file_path, content)",
+        "opencode-edit" => "write tool (filePath, content)",
+        "pi-edit" => "write tool (path, content)",
+        _ => return None,
+    })
+}
+
+/// The first of `files` (as a patch names them, joined by `, `) whose
+/// lines end with CRLF, as it is named.
+fn crlf_file(files: Option<&str>, call: &Call, fs: &dyn PatchFs) -> Option<String> {
+    files?
+        .split(", ")
+        .find_map(|file| match read(fs, &call.cwd, file) {
+            Ok(Some(content)) if content.contains("\r\n") => Some(file.to_string()),
+            _ => None,
+        })
 }
 
 /// The key of a patch dialect's patch text in its input (OpenCode's and
@@ -1075,7 +1239,7 @@ fn reindented_input(
 
 /// The trust checks of each old/new pair of an input a matcher places
 /// exactly, run one after the other as srview's exact-string edits.
-fn exact_doubts(row: &DialectRow, input: &Value, content: Option<&str>) -> Vec<String> {
+fn exact_doubts(row: &DialectRow, input: &Value, content: Option<&str>) -> Vec<(NextStep, String)> {
     // The file itself for the first pair (not a copy of it), then each
     // pair's result.
     let (Some(fields), Some(mut current)) = (row.strings, content.map(std::borrow::Cow::Borrowed))
@@ -1101,7 +1265,7 @@ fn exact_doubts(row: &DialectRow, input: &Value, content: Option<&str>) -> Vec<S
             replace_all,
         };
         let outcome = edit::apply(&edit, Some(&current));
-        out.extend(edit::edit_doubts(&outcome, &current));
+        out.extend(doubt_steps(&outcome, &current));
         match outcome.result {
             Ok(done) => current = std::borrow::Cow::Owned(done.new_content),
             Err(_) => break,

@@ -47,7 +47,7 @@ pub mod spool;
 mod verdict;
 mod wording;
 
-pub use answer::Reply;
+pub use answer::{NextStep, Reply};
 pub use payload::Call;
 pub use policy::{Action, Policy, PolicyError};
 
@@ -230,6 +230,14 @@ pub struct Judgment {
     /// The edit put to the review pane: set when the policy's action for
     /// its case is `review` ([`spool::consult`] asks the pane).
     pub review: Option<Review>,
+    /// What the model is told to do next when the edit is denied, as the
+    /// finding set it where it was made; `None` when nothing was judged
+    /// (a payload that cannot be read: its deny says why).
+    pub next_step: Option<NextStep>,
+    /// What the record says of an edit the agent places where the model
+    /// may not expect, when nothing is in doubt (a patch hunk with only
+    /// added lines under a bare `@@`: where it lands).
+    pub note: Option<String>,
 }
 
 /// An edit for the review pane, and what the pane answered.
@@ -258,10 +266,18 @@ pub(crate) struct Finding {
     /// names it): the model is told so, and how to create one (or, for a
     /// file it deletes, that nothing needs deleting).
     pub missing: Option<answer::Missing>,
+    /// What the model can do next if the edit is denied, set here where
+    /// the finding is made (never read back from its words).
+    pub next_step: NextStep,
+    /// Where the agent places an edit nothing is in doubt about, when the
+    /// model may not expect it (see [`Judgment::note`]).
+    pub note: Option<String>,
 }
 
 impl Finding {
-    fn unreadable(file: Option<String>, why: String) -> Finding {
+    /// An input, a file or a tool srview cannot judge: `why`, and what the
+    /// model can do (`step`).
+    fn unreadable(file: Option<String>, why: String, step: NextStep) -> Finding {
         Finding {
             case: Case::Unreadable,
             file,
@@ -270,6 +286,8 @@ impl Finding {
             corrected: None,
             withheld: None,
             missing: None,
+            next_step: step,
+            note: None,
         }
     }
 }
@@ -298,6 +316,8 @@ pub fn judge<F: PatchFs>(
                     reason: format!("srview gate: the hook's payload cannot be read: {why}"),
                 },
                 review: None,
+                next_step: None,
+                note: None,
             };
         }
     };
@@ -320,6 +340,8 @@ pub fn judge<F: PatchFs>(
             action: None,
             answer: Answer::NoOpinion,
             review: None,
+            next_step: None,
+            note: None,
         };
     }
     let fs = fs_at(&call.cwd);
@@ -349,14 +371,20 @@ pub fn failure(agent: GateAgent, why: &str) -> Judgment {
             reason: format!("srview gate: {why}"),
         },
         review: None,
+        next_step: None,
+        note: None,
     }
 }
 
 /// The policy's answer to a finding.
 fn decide(agent: GateAgent, call: Call, mut finding: Finding, policy: &Policy) -> Judgment {
     let tool = call.tool.clone();
-    // An old text found at several places: the advice in the agent's terms.
+    // An old text found at several places: the advice in the agent's terms
+    // (which is the step said).
     finding.explanation = wording::ambiguity_in_terms(agent, &tool, &finding.explanation);
+    if wording::is_ambiguous(&finding.explanation) {
+        finding.next_step = NextStep::Ambiguous;
+    }
     // The agent's own matcher named where srview's diagnosis says "the
     // reference".
     finding.explanation = wording::own_matcher(agent, &tool, &finding.explanation);
@@ -407,13 +435,33 @@ fn decide(agent: GateAgent, call: Call, mut finding: Finding, policy: &Policy) -
         action,
         answer,
         review,
+        next_step: Some(finding.next_step),
+        note: finding.note,
     }
 }
 
 impl Judgment {
     /// The answer in the agent's own decision format.
     pub fn reply(&self) -> Reply {
-        answer::reply(self.agent, &self.answer)
+        answer::reply(self.agent, &self.sent())
+    }
+
+    /// The answer as it is sent: a deny of an edit Cline refuses itself
+    /// (the failing case: nothing is written either way) goes as the hook's
+    /// `context` without a cancel, so that Cline's own error and srview's
+    /// finding reach the model and the task goes on; a cancel stops Cline's
+    /// whole task and the model reads nothing (a tester's find: the default
+    /// `failing=deny` ended the task on every typo Cline would have let the
+    /// model retry). Every other answer as decided.
+    pub fn sent(&self) -> std::borrow::Cow<'_, Answer> {
+        match (&self.answer, self.agent, self.case) {
+            (Answer::Deny { reason }, GateAgent::ClineCli, Case::Failing) => {
+                std::borrow::Cow::Owned(Answer::Context {
+                    text: reason.clone(),
+                })
+            }
+            (answer, ..) => std::borrow::Cow::Borrowed(answer),
+        }
     }
 
     /// The judgment once the review pane answered `verdict`: its answer in
@@ -443,6 +491,7 @@ impl Judgment {
             (Some(files), Some(call)) => Some(record::record_files(&call.cwd, files)),
             (files, _) => files.clone(),
         };
+        let sent = self.sent();
         let record = Record {
             time,
             agent: self.agent.id(),
@@ -458,10 +507,11 @@ impl Judgment {
             stage: self.stage.as_deref(),
             case: self.case.name(),
             policy: self.action.map(Action::name),
-            decision: self.answer.name(),
-            message: self.answer.message(),
+            decision: sent.name(),
+            message: sent.message(),
             decided_by: self.verdict().map(|_| "review pane"),
             review: self.verdict().map(spool::Verdict::name),
+            note: self.note.as_deref(),
         };
         serde_json::to_string(&record).unwrap_or_default()
     }
@@ -496,6 +546,10 @@ struct Record<'a> {
     /// The pane's answer (`allow`, `reject`, `corrected`, `allow-session`).
     #[serde(skip_serializing_if = "Option::is_none")]
     review: Option<&'a str>,
+    /// Where the agent places an edit nothing is in doubt about, when the
+    /// model may not expect it ([`Judgment::note`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<&'a str>,
 }
 
 /// `bytes`' SHA-256 in lower-case hex.

@@ -5,7 +5,7 @@
 //! every hunk exact and nothing in doubt.
 
 use super::wording::{LINE_DIFF_LEGEND, Terms, in_terms, line_diff_text};
-use super::{Call, Case, Finding};
+use super::{Call, Case, Finding, NextStep};
 use crate::dialect::apply_patch::{
     self, HunkState, MatchLevel, Patch, PatchFs, PatchOutcome, Section, parse, render,
 };
@@ -146,33 +146,126 @@ pub(super) fn files_of_text(text: &str) -> Option<String> {
     parse(text).ok().map(|patch| files(&patch))
 }
 
-/// An `apply_patch` of OpenCode or Cline that their own matcher places
-/// exactly: the files it names, and srview's patch doubts over it (a hunk
-/// whose lines occur again where the search runs, a hunk already applied,
-/// an `*** Add File:` over a file that exists, ...), the patch applied by
-/// srview's port of Codex's applier, whose forward search the three
-/// share. `None` when that port cannot read or apply it (the agent's own
-/// verdict then stands alone).
+/// srview's patch doubts over `patch`, each with what the model can do
+/// about it (by its kind).
+fn doubt_steps(patch: &Patch, doubts: Vec<apply_patch::PatchDoubt>) -> Vec<(NextStep, String)> {
+    use apply_patch::PatchDoubtKind as Kind;
+    doubts
+        .into_iter()
+        .map(|d| {
+            let step = match d.kind {
+                Kind::AlreadyApplied => NextStep::AlreadyThere,
+                // Its sentence ends with what to send.
+                Kind::ElidesLines => NextStep::Said,
+                Kind::ReplacesFile
+                    if matches!(patch.sections.get(d.section), Some(Section::Add { .. })) =>
+                {
+                    NextStep::UpdateNotAdd
+                }
+                // A move onto a file that exists.
+                Kind::ReplacesFile => NextStep::MoveTarget,
+                Kind::AddedAtEnd => NextStep::ContextLines,
+                Kind::Repeated | Kind::IndentShift => NextStep::WholeLines,
+            };
+            (step, d.message)
+        })
+        .collect()
+}
+
+/// Where the hunks of `patch` with only added lines under a bare `@@` (no
+/// place named) land, as `title`'s `apply_patch` places them: Codex's and
+/// OpenCode's at the end of the file (`at_end`), Cline's at its cursor,
+/// the top of the file for a section's first hunk. Nothing is in doubt
+/// there (the model named no place), but the record says where the lines
+/// went; `None` when the patch has no such hunk.
+fn bare_additions(
+    patch: &Patch,
+    outcome: &PatchOutcome,
+    fs: &dyn PatchFs,
+    cwd: &str,
+    title: &str,
+    at_end: bool,
+) -> Option<String> {
+    use apply_patch::LineKind;
+    let mut notes = Vec::new();
+    for (section, report) in patch.sections.iter().zip(&outcome.sections) {
+        let Section::Update { path, chunks, .. } = section else {
+            continue;
+        };
+        for (h, (chunk, hunk)) in chunks.iter().zip(&report.hunks).enumerate() {
+            let pure = chunk.lines.iter().all(|l| l.kind == LineKind::Added);
+            if !pure || chunk.context.is_some() || hunk.state != HunkState::Applied {
+                continue;
+            }
+            let added = crate::words::count(chunk.lines.len(), "line");
+            let place = if at_end {
+                let lines = match fs.read(&crate::dialect::call::fs_path(cwd, path)) {
+                    apply_patch::Entry::File(content) => content.lines().count(),
+                    _ => continue,
+                };
+                if lines == 0 {
+                    "in the empty file".to_string()
+                } else {
+                    format!("at the end of the file, after line {lines}")
+                }
+            } else if h == 0 {
+                "at the top of the file, before line 1".to_string()
+            } else {
+                continue;
+            };
+            notes.push(format!(
+                "hunk #{} of {path} adds its {added} {place}: {title}'s apply_patch puts a hunk \
+                 with no context or removed lines there when its @@ line names no place",
+                h + 1
+            ));
+        }
+    }
+    (!notes.is_empty()).then(|| notes.join("; "))
+}
+
+/// What [`doubts_of_text`] finds: the files the patch names, srview's
+/// doubts each with its next step, and the record's note.
+pub(super) type PatchedText = (String, Vec<(NextStep, String)>, Option<String>);
+
+/// An `apply_patch` of OpenCode or Cline (`dialect`: its `--dialect`
+/// value) that their own matcher places exactly: the files it names,
+/// srview's patch doubts over it (a hunk whose lines occur again where the
+/// search runs, a hunk already applied, an `*** Add File:` over a file
+/// that exists, ...), the patch applied by srview's port of Codex's
+/// applier, whose forward search the three share, and where a hunk with
+/// only added lines under a bare `@@` lands ([`bare_additions`]). Cline's
+/// puts a hunk with only added lines at its cursor (after its `@@` line),
+/// not at the end of the file as Codex's and OpenCode's do: the doubt
+/// that it lands elsewhere is not Cline's. `None` when that port cannot
+/// read or apply it (the agent's own verdict then stands alone).
 pub(super) fn doubts_of_text(
+    dialect: &str,
     text: &str,
     fs: &dyn PatchFs,
     cwd: &str,
-) -> Option<(String, Vec<String>)> {
+) -> Option<PatchedText> {
     let patch = parse(text).ok()?;
     let outcome = apply_patch::apply(&patch, fs, cwd);
     if outcome.exit_code != 0 {
         return None;
     }
-    let doubts = apply_patch::patch_doubts(&patch, &outcome, fs, cwd)
-        .into_iter()
-        .map(|d| d.message)
-        .collect();
-    Some((files(&patch), doubts))
+    let cline = dialect == "cline-apply-patch";
+    let mut doubts = apply_patch::patch_doubts(&patch, &outcome, fs, cwd);
+    if cline {
+        doubts.retain(|d| d.kind != apply_patch::PatchDoubtKind::AddedAtEnd);
+    }
+    let title = if cline { "Cline" } else { "OpenCode" };
+    let note = bare_additions(&patch, &outcome, fs, cwd, title, !cline);
+    Some((files(&patch), doubt_steps(&patch, doubts), note))
 }
 
 pub(super) fn codex(call: &Call, fs: &dyn PatchFs) -> Finding {
     let Some(text) = call.input.get("command").and_then(|c| c.as_str()) else {
-        return Finding::unreadable(None, "the tool input has no \"command\" text".to_string());
+        return Finding::unreadable(
+            None,
+            "the tool input has no \"command\" text".to_string(),
+            NextStep::CheckPath,
+        );
     };
     let patch = match parse(text) {
         Ok(patch) => patch,
@@ -182,10 +275,16 @@ pub(super) fn codex(call: &Call, fs: &dyn PatchFs) -> Finding {
                 case: Case::Failing,
                 file: None,
                 stage: Some("parse".to_string()),
+                next_step: NextStep::after_refusal(
+                    &format!("Codex cannot read this patch: {e}"),
+                    Case::Failing,
+                    false,
+                ),
                 explanation: format!("Codex cannot read this patch: {e}"),
                 corrected: None,
                 withheld: None,
                 missing: None,
+                note: None,
             };
         }
     };
@@ -207,9 +306,14 @@ pub(super) fn codex(call: &Call, fs: &dyn PatchFs) -> Finding {
                 corrected: None,
                 withheld: None,
                 missing: None,
+                // Denied only when the policy holds an exact edit back.
+                next_step: NextStep::OnlyTheUser,
+                note: bare_additions(&patch, &outcome, fs, cwd, "Codex", true),
             };
         }
-        let all: Vec<String> = doubts.into_iter().map(|d| d.message).collect();
+        let steps = doubt_steps(&patch, doubts);
+        let next_step = NextStep::first(steps.iter().map(|(step, _)| *step), NextStep::WholeLines);
+        let all: Vec<String> = steps.into_iter().map(|(_, message)| message).collect();
         return Finding {
             case: Case::Doubt,
             file,
@@ -221,6 +325,8 @@ pub(super) fn codex(call: &Call, fs: &dyn PatchFs) -> Finding {
             corrected: None,
             withheld: None,
             missing: None,
+            next_step,
+            note: None,
         };
     }
     // A loose hunk: what differs, what writing it would do, the exact patch.
@@ -275,10 +381,12 @@ pub(super) fn codex(call: &Call, fs: &dyn PatchFs) -> Finding {
         case: Case::Loose,
         file,
         stage: Some(loosest(&outcome).name().to_string()),
+        next_step: NextStep::after_refusal(&explanation, Case::Loose, false),
         explanation,
         corrected,
         withheld: why_not,
         missing: None,
+        note: None,
     }
 }
 
@@ -399,10 +507,12 @@ fn failing(
         case: Case::Failing,
         file,
         stage: Some(stage.to_string()),
+        next_step: NextStep::after_refusal(&explanation, Case::Failing, false),
         explanation,
         corrected,
         withheld,
         missing,
+        note: None,
     }
 }
 

@@ -107,15 +107,56 @@ fn input_files(input: &serde_json::Value) -> Option<String> {
 /// nearest folder from `workspace` up to its repository's root holding
 /// `.srview/` ([`super::spool::workspace_of`], as the gate picks it), so a
 /// session in a subfolder of a repository joins the record kept at its
-/// root. Lines that are not a decision are skipped.
+/// root. Lines that are not a decision are skipped (see [`read_counted`]).
 pub fn read(workspace: &Path) -> Vec<GateDecision> {
+    read_counted(workspace).0
+}
+
+/// [`read`], and how many lines of the record could not be read as a
+/// decision (blank lines aside): the listings say so
+/// ([`unreadable_lines`]) rather than join fewer decisions without a word.
+pub fn read_counted(workspace: &Path) -> (Vec<GateDecision>, usize) {
     let folder = super::spool::workspace_of(workspace);
     let Ok(text) = std::fs::read_to_string(folder.join(".srview/gate.jsonl")) else {
-        return Vec::new();
+        return (Vec::new(), 0);
     };
-    text.lines()
-        .filter_map(|line| serde_json::from_str(line).ok())
-        .collect()
+    let mut unreadable = 0;
+    let decisions = text
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .filter_map(|line| {
+            let read = serde_json::from_str(line).ok();
+            unreadable += usize::from(read.is_none());
+            read
+        })
+        .collect();
+    (decisions, unreadable)
+}
+
+/// "2 lines of .srview/gate.jsonl could not be read": what the listings
+/// say of a record with lines that are not a decision; `None` for none.
+pub fn unreadable_lines(count: usize) -> Option<String> {
+    (count > 0).then(|| {
+        format!(
+            "{} of .srview/gate.jsonl could not be read",
+            crate::words::count(count, "line")
+        )
+    })
+}
+
+/// [`unreadable_lines`] short enough for the browser's header at 80
+/// columns: "2 gate lines unreadable".
+pub fn unreadable_short(count: usize) -> Option<String> {
+    (count > 0).then(|| format!("{} unreadable", crate::words::count(count, "gate line")))
+}
+
+/// The gate's part of a listing's header: the [`tally`], and what could
+/// not be read of the record ([`unreadable_lines`]), joined by `; `.
+pub fn summary(tally: Option<String>, unreadable: usize) -> Option<String> {
+    match (tally, unreadable_lines(unreadable)) {
+        (Some(tally), Some(unread)) => Some(format!("{tally}; {unread}")),
+        (tally, unread) => tally.or(unread),
+    }
 }
 
 /// The file(s) a decision is about as the record names them: absolute
@@ -221,6 +262,29 @@ pub fn words(d: &GateDecision) -> String {
         other => other,
     };
     format!("{what} ({})", d.case)
+}
+
+/// The gate's decision in one short word, for a row at 80 columns:
+/// `blocked`, `repaired`, `passed`, `diagnosed` (Claude Code's
+/// post-failure context); a human's in the review pane: `rejected`,
+/// `allowed`, `corrected` (its corrected edit chosen), `decided` (an
+/// answer this srview does not know). At most 9 characters.
+pub fn short_word(d: &GateDecision) -> &'static str {
+    if d.decided_by.as_deref() == Some("review pane") {
+        return match d.review.as_deref() {
+            Some("allow" | "allow-session") => "allowed",
+            Some("reject") => "rejected",
+            Some("corrected") => "corrected",
+            _ => "decided",
+        };
+    }
+    match d.decision.as_str() {
+        "deny" => "blocked",
+        "repair" => "repaired",
+        "none" => "passed",
+        "context" => "diagnosed",
+        _ => "decided",
+    }
 }
 
 /// Where the gate's record and the session disagree about an edit, in

@@ -586,27 +586,34 @@ pub fn consult(mut judgment: super::Judgment, deadline: Instant) -> super::Judgm
             // edit is judged again against the file as it is now, and sent
             // only if it is still exact and in no doubt (a new user's find:
             // a line added by hand while the call waited was added again).
-            let now = finding.corrected.as_ref().map(|input| {
-                let again = super::Call {
-                    input: input.clone(),
-                    ..call.clone()
-                };
-                let fs = crate::dialect::apply_patch::DirFs {
-                    root: Path::new(&call.cwd).to_path_buf(),
-                };
-                super::finding_of(judgment.agent, &again, &fs)
-            });
+            let now = finding
+                .corrected
+                .as_ref()
+                .map(|input| corrected_now(judgment.agent, call, input));
             match now {
                 Some(now) if now.case != super::Case::Exact => {
                     let tool = call.tool.clone();
+                    let explanation =
+                        super::wording::own_matcher(judgment.agent, &tool, &now.explanation);
+                    // A sentence of its own, and what to do next (a tester's
+                    // find: it ended after the doubt, in lower case).
+                    let mut said = explanation.trim_end().chars();
+                    let explanation: String = said
+                        .next()
+                        .map(|first| first.to_uppercase().chain(said).collect())
+                        .unwrap_or_default();
+                    let step = now
+                        .next_step
+                        .text(&tool)
+                        .map(|step| format!("\n{step}"))
+                        .unwrap_or_default();
                     judgment.answer = super::Answer::Deny {
                         reason: format!(
                             "srview gate: the user chose srview's corrected edit in the review \
                              pane, but the file changed while the call waited, and the \
-                             corrected edit is no longer exact ({}): this {tool} is denied. {}",
+                             corrected edit is no longer exact ({}): this {tool} is denied. \
+                             {explanation}{step}",
                             now.case.name(),
-                            super::wording::own_matcher(judgment.agent, &tool, &now.explanation)
-                                .trim_end()
                         ),
                     };
                     if let Some(review) = &mut judgment.review {
@@ -628,6 +635,44 @@ pub fn consult(mut judgment: super::Judgment, deadline: Instant) -> super::Judgm
             judgment
         }
     }
+}
+
+/// The corrected edit `input` of `call` judged again against the file as
+/// it is now (the pane may have held the call a while).
+fn corrected_now(agent: super::GateAgent, call: &super::Call, input: &Value) -> super::Finding {
+    let again = super::Call {
+        input: input.clone(),
+        ..call.clone()
+    };
+    let fs = crate::dialect::apply_patch::DirFs {
+        root: Path::new(&call.cwd).to_path_buf(),
+    };
+    super::finding_of(agent, &again, &fs)
+}
+
+/// What the gate will answer when the pane chooses the request's corrected
+/// edit: `None` when it is still exact against the file as it is now (it
+/// is sent), else why it is denied, in a few words (`no longer exact
+/// (doubt)`): the pane says so, not that it allowed it (a tester's find:
+/// the pane logged "allowed the corrected edit" while the gate denied).
+pub fn corrected_refused(request: &Request) -> Option<String> {
+    let agent = super::GateAgent::from_id(&request.agent)?;
+    let corrected = request.corrected.as_ref()?;
+    let call = super::Call {
+        cwd: request.cwd.clone(),
+        session_id: request.session_id.clone(),
+        call_id: request.call_id.clone(),
+        tool: request.tool.clone(),
+        event: None,
+        input: request.input.clone(),
+    };
+    let now = corrected_now(agent, &call, corrected);
+    (now.case != super::Case::Exact).then(|| {
+        format!(
+            "the file changed while it waited, and the corrected edit is no longer exact ({})",
+            now.case.name()
+        )
+    })
 }
 
 /// `input` (the request's tool input, or its corrected one) as the

@@ -167,8 +167,21 @@ impl<W: std::io::Write> SessionJsonStream<W> {
     }
 
     /// Closes the list and the document (no newline); returns the writer.
-    pub fn finish(mut self) -> std::io::Result<W> {
-        self.out.write_all(b"]}")?;
+    #[cfg(test)]
+    pub fn finish(self) -> std::io::Result<W> {
+        self.finish_noting(0)
+    }
+
+    /// [`SessionJsonStream::finish`], with `"gateRecordUnreadableLines":N`
+    /// after the edits when `N` (lines of the workspace's
+    /// `.srview/gate.jsonl` that could not be read as a decision) is not 0:
+    /// the document is otherwise as before.
+    pub fn finish_noting(mut self, gate_unreadable: usize) -> std::io::Result<W> {
+        self.out.write_all(b"]")?;
+        if gate_unreadable > 0 {
+            write!(self.out, ",\"gateRecordUnreadableLines\":{gate_unreadable}")?;
+        }
+        self.out.write_all(b"}")?;
         Ok(self.out)
     }
 }

@@ -82,9 +82,10 @@ pub fn count(path: &Path) -> Result<Listed, SessionError> {
     // Only a session with an edit the record can name reads the record.
     let gate = match &workspace {
         Some(w) if inputs.iter().any(Option::is_some) => {
-            let decisions = crate::gate::record::read(Path::new(w));
+            let (decisions, unread) = crate::gate::record::read_counted(Path::new(w));
             let joined = crate::gate::record::join_keys(&decisions, &inputs);
-            crate::gate::record::tally(joined.into_iter().flatten())
+            let tally = crate::gate::record::tally(joined.into_iter().flatten());
+            crate::gate::record::summary(tally, unread)
         }
         _ => None,
     };

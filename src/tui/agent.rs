@@ -107,6 +107,8 @@ struct GateRecord {
     /// The record file's size and modification time when read.
     stamp: Option<(u64, Option<std::time::SystemTime>)>,
     decisions: Vec<crate::gate::record::GateDecision>,
+    /// Lines of the record that are no decision (the header says so).
+    unreadable: usize,
     /// Bumped at each read that changed the decisions.
     generation: usize,
     /// By position, each edit's [`crate::gate::record::join_key`], kept
@@ -125,11 +127,12 @@ impl GateRecord {
             return;
         }
         self.stamp = stamp;
-        let decisions = if stamp.is_some() {
-            crate::gate::record::read(root)
+        let (decisions, unreadable) = if stamp.is_some() {
+            crate::gate::record::read_counted(root)
         } else {
-            Vec::new()
+            (Vec::new(), 0)
         };
+        self.unreadable = unreadable;
         if decisions != self.decisions {
             self.decisions = decisions;
             self.generation += 1;
@@ -137,8 +140,9 @@ impl GateRecord {
     }
 }
 
-/// What a row says of the gate's decision: its words, and a contradiction.
-type GateWords = (String, Option<String>);
+/// What a row says of the gate's decision: its words, a contradiction, and
+/// its short word.
+type GateWords = (String, Option<String>, &'static str);
 
 /// How far a saved session the browser reads in pieces has been read.
 #[derive(Debug, Clone, Copy)]
@@ -512,6 +516,8 @@ impl AgentEdits {
         // What a row takes from the screen (a verdict the output lost, an
         // edit written, a file read live) changing rebuilds them all.
         self.gate.refresh(&self.root.root);
+        self.list
+            .set_gate_note(crate::gate::record::unreadable_short(self.gate.unreadable));
         let flags = (
             self.output.verdict_missing().len(),
             self.written_seqs.len(),
@@ -595,6 +601,7 @@ impl AgentEdits {
                     (
                         crate::gate::record::words(d),
                         crate::gate::record::contradiction(d, r.edit.agent_verdict, agent),
+                        crate::gate::record::short_word(d),
                     )
                 })
             })
@@ -605,6 +612,7 @@ impl AgentEdits {
     fn row_of(&self, r: &Review, gate: Option<&GateWords>) -> EditRow {
         let mut row = EditRow::of(r);
         row.gate = gate.map(|g| g.0.clone());
+        row.gate_short = gate.map(|g| g.2);
         row.gate_contradiction = gate.and_then(|g| g.1.clone());
         row.verdict_missing = self.output.verdict_missing().contains(&row.seq);
         row.written = self.written_seqs.contains(&row.seq);
@@ -1976,11 +1984,15 @@ mod tests {
             )
         );
         let list = drawn(&mut screen);
+        // The gate's decision in a short word after the marks, kept at
+        // 80 columns with the file's name.
         assert_eq!(
             list[1].trim_end(),
-            "   1 GATE-CONTRADICTS        inventory.py Edit            applied        srview:"
+            "   1 GATE-CONTRADICTS        gate:blocked inventory.py Edit            applied"
         );
-        assert!(list[2].starts_with("   2 FAILED GATE-CONTRADICTS inventory.py Edit "));
+        assert!(
+            list[2].starts_with("   2 FAILED GATE-CONTRADICTS gate:passed  inventory.py Edit ")
+        );
         // The selected edit's contradiction is said in full below the list.
         let below: String = list[3..23].concat();
         assert!(

@@ -101,7 +101,8 @@ pub const PANE_KEYS: &[PaneKey] = &[
         codes: &[KeyCode::Char('A')],
         label: "A",
         action: PaneAction::AllowSession,
-        help: "allow this and the rest of its session (while the pane runs)",
+        help: "allow this and the rest of its session (while the pane runs); its doubts still \
+               wait for a key",
         footer: Some("allow session"),
     },
     PaneKey {
@@ -341,11 +342,7 @@ impl ReviewPane {
     /// and drops those the gate no longer waits for.
     fn take_arrivals(&mut self) {
         while let Ok(pending) = self.arrivals.try_recv() {
-            let session = session_key(&pending);
-            if session
-                .as_ref()
-                .is_some_and(|s| self.allowed_sessions.contains(s))
-            {
+            if self.session_allows(&pending) {
                 let what = describe(&pending);
                 match pending.answer(&Verdict::AllowSession) {
                     Ok(()) => self.note(format!("allowed (session allowed): {what}"), false),
@@ -614,11 +611,17 @@ impl ReviewPane {
             Verdict::Allow => "allowed".to_string(),
             Verdict::Reject { reason } if reason.trim().is_empty() => "rejected".to_string(),
             Verdict::Reject { reason } => format!("rejected ({})", reason.trim()),
-            Verdict::Corrected => "allowed the corrected edit".to_string(),
+            // The gate judges the corrected edit again before it sends it:
+            // said as it will answer.
+            Verdict::Corrected => match crate::gate::spool::corrected_refused(&pending.request) {
+                Some(why) => format!("corrected edit refused, denied: {why}"),
+                None => "allowed the corrected edit".to_string(),
+            },
             Verdict::AllowSession => "allowed, and the rest of its session".to_string(),
         };
+        let refused = said.starts_with("corrected edit refused");
         match pending.answer(&verdict) {
-            Ok(()) => self.note(format!("{said}: {what}"), false),
+            Ok(()) => self.note(format!("{said}: {what}"), refused),
             Err(e) => self.note(
                 format!("too late ({e}): the gate had stopped waiting: {what}"),
                 true,
@@ -631,9 +634,8 @@ impl ReviewPane {
         // A session just allowed answers its other waiting calls too.
         if verdict == Verdict::AllowSession {
             let waiting = std::mem::take(&mut self.queue);
-            let (allowed, kept): (Vec<_>, Vec<_>) = waiting
-                .into_iter()
-                .partition(|p| session_key(p).is_some_and(|s| self.allowed_sessions.contains(&s)));
+            let (allowed, kept): (Vec<_>, Vec<_>) =
+                waiting.into_iter().partition(|p| self.session_allows(p));
             self.queue = kept;
             for pending in allowed {
                 let what = describe(&pending);
@@ -973,6 +975,20 @@ fn shorten_start(text: &str, room: usize) -> String {
         kept.push(c);
     }
     std::iter::once('…').chain(kept.into_iter().rev()).collect()
+}
+
+impl ReviewPane {
+    /// Whether `A` pressed for `pending`'s session answers it unseen: every
+    /// call of that session but a doubt (a tester's find: `A` on a
+    /// routine edit then allowed, unseen, an edit of the agent's hook
+    /// settings that turned the gate off). A doubt is a result srview cannot
+    /// stand behind (the gate's own files, an edit sent again, a write
+    /// deleting most of a file): each waits for a key. Exact, loose and
+    /// failing calls go the agent's own way, as `a` lets them.
+    fn session_allows(&self, pending: &Pending) -> bool {
+        pending.request.case != crate::gate::Case::Doubt.name()
+            && session_key(pending).is_some_and(|s| self.allowed_sessions.contains(&s))
+    }
 }
 
 fn session_key(pending: &Pending) -> Option<(String, String)> {
@@ -1321,6 +1337,16 @@ mod tests {
         std::thread::spawn(move || ask(&dir, &request, Instant::now() + Duration::from_secs(20)))
     }
 
+    /// [`gate`] of a loose edit (what `A` answers unseen; a doubt waits).
+    fn loose_gate(dir: &Path, session: &str, call: &str) -> std::thread::JoinHandle<Outcome> {
+        let dir = dir.to_path_buf();
+        let request = Request {
+            case: "loose".into(),
+            ..request(session, call)
+        };
+        std::thread::spawn(move || ask(&dir, &request, Instant::now() + Duration::from_secs(20)))
+    }
+
     /// Takes arrivals until `n` calls wait.
     fn until_waiting(pane: &mut ReviewPane, n: usize) {
         let deadline = Instant::now() + Duration::from_secs(10);
@@ -1342,11 +1368,11 @@ mod tests {
     fn allowing_a_session_answers_its_other_calls_too() {
         let dir = tempfile::tempdir().expect("a workspace");
         let mut pane = ReviewPane::listen(dir.path()).expect("listens");
-        let first = gate(dir.path(), "s1", "one");
+        let first = loose_gate(dir.path(), "s1", "one");
         until_waiting(&mut pane, 1);
-        let other = gate(dir.path(), "s2", "two");
+        let other = loose_gate(dir.path(), "s2", "two");
         until_waiting(&mut pane, 2);
-        let same = gate(dir.path(), "s1", "three");
+        let same = loose_gate(dir.path(), "s1", "three");
         until_waiting(&mut pane, 3);
         press(&mut pane, KeyCode::Char('r'));
         assert_eq!(pane.reason.as_deref(), Some(""));
@@ -1364,7 +1390,7 @@ mod tests {
         assert_eq!(pane.queue.len(), 1);
         assert_eq!(pane.queue[0].request.call_id.as_deref(), Some("two"));
         // A later call of the allowed session never waits.
-        let later = gate(dir.path(), "s1", "four");
+        let later = loose_gate(dir.path(), "s1", "four");
         let deadline = Instant::now() + Duration::from_secs(10);
         while !later.is_finished() {
             assert!(Instant::now() < deadline, "the later call was not answered");
@@ -1389,10 +1415,10 @@ mod tests {
         assert_eq!(
             log,
             [
-                "allowed, and the rest of its session: Claude Code Edit a.py (doubt)",
-                "allowed (session allowed): Claude Code Edit a.py (doubt)",
-                "allowed (session allowed): Claude Code Edit a.py (doubt)",
-                "rejected (no): Claude Code Edit a.py (doubt)",
+                "allowed, and the rest of its session: Claude Code Edit a.py (loose)",
+                "allowed (session allowed): Claude Code Edit a.py (loose)",
+                "allowed (session allowed): Claude Code Edit a.py (loose)",
+                "rejected (no): Claude Code Edit a.py (loose)",
             ]
         );
     }

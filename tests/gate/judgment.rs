@@ -437,6 +437,7 @@ fn every_deny_says_what_to_do_next() {
     ];
     let all = every_message();
     let mut denies = 0;
+    let mut steps = std::collections::BTreeSet::new();
     for (what, judgment) in &all {
         let Some(message) = judgment.answer.message() else {
             continue;
@@ -447,9 +448,53 @@ fn every_deny_says_what_to_do_next() {
                 next_steps.iter().any(|step| message.contains(step)),
                 "{what}: no next step: {message}"
             );
+            // The step is the finding's own field, set where it was made:
+            // the deny ends with its sentence, unless it offers a corrected
+            // edit, says why none is offered, or names a missing file (each
+            // with its own step), or the explanation says it (`Said`).
+            let step = judgment
+                .next_step
+                .unwrap_or_else(|| panic!("{what}: no next step set: {message}"));
+            let tool = judgment.call.as_ref().map_or("", |c| c.tool.as_str());
+            let other = [
+                "instead (srview checked",
+                "No corrected edit",
+                "does not exist",
+            ]
+            .iter()
+            .any(|words| message.contains(words));
+            // An old text found at several places: the explanation says
+            // what to send to change one (in the agent's terms).
+            let text = step.text(tool).filter(|_| step != NextStep::Ambiguous);
+            match text {
+                Some(text) if !other => {
+                    assert!(message.ends_with(&text), "{what}: {step:?}: {message}");
+                    steps.insert(step);
+                }
+                Some(_) => {}
+                None => {
+                    assert!(
+                        matches!(step, NextStep::Said | NextStep::Ambiguous),
+                        "{what}"
+                    );
+                    // The explanation's last line (the policy's fallback,
+                    // in brackets, comes after it).
+                    let last = message
+                        .trim_end()
+                        .rsplit('\n')
+                        .find(|line| !line.starts_with('('))
+                        .unwrap_or_default();
+                    assert!(
+                        next_steps.iter().any(|words| last.contains(words)),
+                        "{what}: the explanation says no step: {message}"
+                    );
+                }
+            }
         }
     }
     assert!(all.len() > 400 && denies > 250, "{} {denies}", all.len());
+    // Most steps are said by some deny of the corpus.
+    assert!(steps.len() >= 5, "{steps:?}");
     let added =
         json!({"command": "*** Begin Patch\n*** Add File: inventory.py\n+x = 1\n*** End Patch"});
     let agent = GateAgent::Codex;

@@ -244,7 +244,9 @@ fn clines_recorded_payload_is_read_and_answered() {
 /// whole task). An old_text with a typo (`LOW_STOK`, a line the new text
 /// spells right) fails Cline's exact match; with `failing=repair` srview
 /// hands Cline the edit with the file's own line, which Cline's editor
-/// places exactly, and nothing else (Cline drops a hook's `context`).
+/// places exactly, and why as the hook's `context` (Cline 3.0.65 hands it
+/// to the model in a `<hook_context source="PreToolUse" …>` message after
+/// the tool's result: its request in tests/gate_e2e/'s run).
 #[test]
 fn clines_failing_edit_is_repaired_through_override_input() {
     let bytes = std::fs::read(super::fixtures().join("cline-cli/tool_call.payload.json"))
@@ -265,6 +267,14 @@ fn clines_failing_edit_is_repaired_through_override_input() {
     assert_eq!(
         input,
         json!({"path": format!("{CWD}/inventory.py"), "old_text": "LOW_STOCK = 5\nTAX_RATE = 0.2\n", "new_text": "LOW_STOCK = 10\nTAX_RATE = 0.2\n"})
+    );
+    let context = super::reply_json(&judgment)["context"].clone();
+    assert!(
+        context.as_str().is_some_and(|c| c.starts_with(
+            "srview gate: rewrote this editor to the exact edit that writes what the model's text \
+             meant: this editor fails: No replacement performed: text not found in "
+        )),
+        "{context}"
     );
     assert_eq!(
         super::offered_input(GateAgent::ClineCli, &reason),
@@ -359,4 +369,156 @@ fn a_pane_that_never_answers_is_given_up_on_time() {
     );
     assert!(late < Duration::from_millis(150), "{late:?} late");
     drop(pane.join());
+}
+
+/// Cline CLI, a tester's find: the recordings' 2-space `editor` edit (the
+/// file has 4) got no corrected edit where the other agents' tools get a
+/// re-indented one, and the default `failing=deny` answered a cancel,
+/// which ends Cline's whole task for an edit Cline refuses itself (the
+/// model would read Cline's error and retry). Now: the re-indented edit,
+/// checked with Cline's own matcher; by default srview's finding (with
+/// that edit to send) as the hook's `context` and no cancel, Cline's own
+/// refusal going to the model; with `failing=repair` the edit handed over.
+#[test]
+fn clines_misindented_edit_gets_the_corrected_edit_and_no_cancel() {
+    let bytes = std::fs::read(super::fixtures().join("cline-cli/tool_call.payload.json"))
+        .expect("the recorded payload");
+    let mut payload: serde_json::Value = serde_json::from_slice(&bytes).expect("JSON");
+    for place in ["/tool_call/input", "/preToolUse/parameters"] {
+        let input = payload.pointer_mut(place).expect("the input");
+        input["old_text"] = "  qty: int\n  price: float\n".into();
+        input["new_text"] = "  qty: int\n  price: float\n  sku: str = \"\"\n".into();
+    }
+    let bytes = payload.to_string().into_bytes();
+    let judgment = judged(GateAgent::ClineCli, &bytes);
+    assert_eq!(judgment.case, Case::Failing);
+    let reply = super::reply_json(&judgment);
+    assert_eq!(reply.get("cancel"), None, "{reply}");
+    let reason = deny_reason(&judgment);
+    let corrected = json!({"path": format!("{CWD}/inventory.py"),
+        "old_text": "    qty: int\n    price: float\n",
+        "new_text": "    qty: int\n    price: float\n    sku: str = \"\"\n"});
+    assert_eq!(
+        super::offered_input(GateAgent::ClineCli, &reason),
+        Some(corrected.clone()),
+        "{reason}"
+    );
+    assert_exact_with_agents_matcher(GateAgent::ClineCli, &corrected, &inventory());
+    let repair = srview::gate::Policy::parse("failing=repair").expect("a policy");
+    let repaired = super::judge_on(GateAgent::ClineCli, &bytes, &inventory(), &repair);
+    assert_eq!(rewritten_input(&repaired), corrected);
+}
+
+/// Every `editor` and `apply_patch` call recorded from the real Cline CLI
+/// 3.0.65 (tests/fixtures/agents/cline-cli-3.0.65/, each against the file
+/// as it was before the run, `tests/fixtures/gate/cline-cli/calc.py`) fed
+/// to the gate in Cline's payload shape: the calls Cline applied exactly
+/// pass; the patch Cline applied with fuzz (`add(2, 4)` in a removed line,
+/// `patch_fail`) is rewritten to the exact patch, which Cline's own
+/// `apply_patch` places exactly; the calls Cline refused get srview's
+/// finding as the hook's context (no cancel), the `editor` one with a
+/// corrected edit Cline places exactly.
+#[test]
+fn every_recorded_call_of_cline_cli_is_judged() {
+    use serde_json::Value;
+    use srview::dialect::apply_patch::MemoryFs;
+    use srview::gate::{Policy, judge};
+    use std::path::Path;
+    let calc = std::fs::read_to_string(super::fixtures().join("cline-cli/calc.py"))
+        .expect("the file before");
+    let base: Value = serde_json::from_slice(
+        &std::fs::read(super::fixtures().join("cline-cli/tool_call.payload.json"))
+            .expect("the recorded payload"),
+    )
+    .expect("JSON");
+    let recorded =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/agents/cline-cli-3.0.65");
+    let mut seen = Vec::new();
+    for scenario in [
+        "editor_ok",
+        "editor_fail",
+        "patch_ok",
+        "patch_fail",
+        "patch_fail2",
+    ] {
+        let stream = std::fs::read_to_string(recorded.join(scenario).join("stdout.jsonl"))
+            .expect("the recorded stream");
+        let mut calls: Vec<(String, Value)> = Vec::new();
+        for line in stream.lines() {
+            let Ok(event) = serde_json::from_str::<Value>(line) else {
+                continue;
+            };
+            let event = &event["event"];
+            if event["type"] == "content_start" && event["contentType"] == "tool" {
+                let call = (
+                    event["toolName"].as_str().unwrap_or_default().to_string(),
+                    event["input"].clone(),
+                );
+                if !calls.contains(&call) {
+                    calls.push(call);
+                }
+            }
+        }
+        assert!(!calls.is_empty(), "{scenario}");
+        // Cline's payload for `tool` with `input`, judged over calc.py.
+        let judged_call = |tool: &str, input: &Value| {
+            let mut payload = base.clone();
+            payload["tool_call"] = json!({"id": "call_x", "name": tool, "input": input});
+            let parameters: serde_json::Map<String, Value> = input
+                .as_object()
+                .expect("an input")
+                .iter()
+                .map(|(k, v)| {
+                    (
+                        k.clone(),
+                        v.as_str().map_or(v.to_string(), str::to_string).into(),
+                    )
+                })
+                .collect();
+            payload["preToolUse"] = json!({"toolName": tool, "parameters": parameters});
+            let files = MemoryFs::new([("calc.py".to_string(), calc.clone())]);
+            judge(
+                GateAgent::ClineCli,
+                payload.to_string().as_bytes(),
+                |_| files,
+                &Policy::default(),
+            )
+        };
+        for (tool, input) in calls {
+            let judgment = judged_call(&tool, &input);
+            seen.push((scenario, tool.clone(), judgment.case));
+            match judgment.case {
+                Case::Exact => assert_eq!(judgment.answer, Answer::NoOpinion, "{scenario}"),
+                Case::Loose => {
+                    // Judged again (Cline's own `apply_patch` port): exact.
+                    let fixed = rewritten_input(&judgment);
+                    let again = judged_call(&tool, &fixed);
+                    assert_eq!(again.case, Case::Exact, "{scenario}: {:?}", again.answer);
+                    assert_eq!(again.answer, Answer::NoOpinion);
+                }
+                Case::Failing => {
+                    let reply = super::reply_json(&judgment);
+                    assert_eq!(reply.get("cancel"), None, "{scenario}: {reply}");
+                    let reason = deny_reason(&judgment);
+                    if let Some(offered) = super::offered_input(GateAgent::ClineCli, &reason) {
+                        assert_exact_with_agents_matcher(GateAgent::ClineCli, &offered, &calc);
+                    }
+                }
+                other => panic!("{scenario} {tool}: {other:?}: {:?}", judgment.answer),
+            }
+        }
+    }
+    use Case::*;
+    assert_eq!(
+        seen,
+        [
+            ("editor_ok", "editor".to_string(), Exact),
+            ("editor_ok", "editor".to_string(), Exact),
+            ("editor_fail", "editor".to_string(), Exact),
+            ("editor_fail", "editor".to_string(), Failing),
+            ("patch_ok", "apply_patch".to_string(), Exact),
+            ("patch_fail", "apply_patch".to_string(), Loose),
+            ("patch_fail2", "apply_patch".to_string(), Failing),
+        ]
+    );
 }

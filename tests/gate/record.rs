@@ -103,18 +103,25 @@ fn session_shows_the_gates_decision_beside_each_edit_it_joins() {
                "decision": "deny", "stage": "none", "message": "srview gate: failing"})
     );
     assert_eq!(after["edits"][1]["gate"]["decision"], "repair");
+    // The line that is no decision is said, not skipped without a word
+    // (the document's last field, there only when a line could not be
+    // read).
+    assert_eq!(after["gateRecordUnreadableLines"], 1);
     // Additive: everything else as it was.
     let mut stripped = after.clone();
     for edit in stripped["edits"].as_array_mut().expect("edits") {
         edit.as_object_mut().expect("an edit").remove("gate");
     }
+    let top = stripped.as_object_mut().expect("the document");
+    top.remove("gateRecordUnreadableLines");
     assert_eq!(stripped, before);
 
     let listing = session(workspace.path(), false);
     let lines: Vec<&str> = listing.lines().collect();
     assert_eq!(
         lines[0],
-        "Gemini CLI (version not named): 2 edits, 1 failed, 0 loose, 0 disagreements; gate: 1 blocked, 1 repaired"
+        "Gemini CLI (version not named): 2 edits, 1 failed, 0 loose, 0 disagreements; gate: 1 \
+         blocked, 1 repaired; 1 line of .srview/gate.jsonl could not be read"
     );
     assert!(
         lines.contains(&"      gate: blocked (failing)"),
@@ -203,6 +210,50 @@ fn sessions_counts_the_gates_decisions() {
     let saved: Value = serde_json::from_str(&run(&["session", path, "--json"])).expect("JSON");
     assert_eq!(saved["edits"][0]["gate"]["decision"], "deny");
     assert_eq!(saved["edits"][1]["gate"]["decision"], "repair");
+    assert_eq!(
+        saved.get("gateRecordUnreadableLines"),
+        None,
+        "every line read"
+    );
+
+    // Two lines that are no decision (one cut off, one not JSON): said
+    // after the count, not skipped without a word.
+    let cut = decision(&shas[0], "exact", "none");
+    let lines = [
+        lines[0].clone(),
+        cut[..cut.len() / 2].to_string(),
+        "{\"not\": \"a decision\"}".to_string(),
+        lines[1].clone(),
+    ];
+    std::fs::write(
+        workspace.join(".srview/gate.jsonl"),
+        lines.join("\n") + "\n\n",
+    )
+    .expect("the record");
+    let listed = run(&["sessions"]);
+    let row = listed
+        .lines()
+        .find(|l| l.contains(path))
+        .unwrap_or_else(|| panic!("the session is not listed: {listed}"));
+    assert!(
+        row.ends_with(&format!(
+            "{path}  (gate: 1 blocked, 1 repaired; 2 lines of .srview/gate.jsonl could not be \
+             read)"
+        )),
+        "{row}"
+    );
+    let saved: Value = serde_json::from_str(&run(&["session", path, "--json"])).expect("JSON");
+    assert_eq!(saved["gateRecordUnreadableLines"], 2);
+    let listing = run(&["session", path, "--list"]);
+    assert!(
+        listing
+            .lines()
+            .next()
+            .is_some_and(|header| header.ends_with(
+                "; gate: 1 blocked, 1 repaired; 2 lines of .srview/gate.jsonl could not be read"
+            )),
+        "{listing}"
+    );
 }
 
 /// A decision of `agent` about the call `call_id` (its input's SHA-256 not
@@ -508,4 +559,63 @@ fn session_says_when_the_review_pane_decided() {
         session(workspace.path(), false).contains("\n      gate: blocked (loose)\n"),
         "the policy decided"
     );
+}
+
+/// The browser (`srview session PATH` at 80x24): the gate's decision beside
+/// each edit in a short word after the marks, with the file's name (the
+/// words at the row's end were cut at 80 columns: `srview:` was the last
+/// thing shown), and the header saying how many lines of the record could
+/// not be read (they were skipped without a word).
+#[test]
+fn the_browser_shows_the_gates_word_at_80_columns_and_the_records_unread_lines() {
+    use super::review::pty;
+    let workspace = tempfile::tempdir().expect("a workspace");
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let record = std::fs::read_to_string(fixtures.join("gate-browser/b_edit_nomatch.gate.jsonl"))
+        .expect("the record");
+    std::fs::create_dir(workspace.path().join(".srview")).expect(".srview");
+    std::fs::write(
+        workspace.path().join(".srview/gate.jsonl"),
+        format!("{record}{{\"time\": \"cut off\nnot a decision\n"),
+    )
+    .expect("the record");
+    let session = workspace.path().join("session.jsonl");
+    std::fs::copy(
+        recorded("claude-code-2.1.328/b_edit_nomatch/stdout.jsonl"),
+        &session,
+    )
+    .expect("the session");
+    let term = pty::Terminal {
+        rows: 24,
+        cols: 80,
+        ..pty::Terminal::default()
+    };
+    let cwd = workspace.path().to_str().expect("UTF-8");
+    let path = session.to_str().expect("UTF-8");
+    let mut browser = pty::Session::spawn_in(
+        workspace.path(),
+        env!("CARGO_BIN_EXE_srview"),
+        &["session", path, "--cwd", cwd],
+        &term,
+    );
+    browser.wait_for("the list", |s| s.contains("   2 FAILED"));
+    let screen = browser.contents();
+    let rows: Vec<&str> = screen.lines().collect();
+    assert_eq!(
+        rows[0].trim_end(),
+        " Claude Code 2.1.328 · 2 edits · 1 failed · 0 loose · 2 gate lines unreadable ·",
+        "{screen}"
+    );
+    assert_eq!(
+        rows[1].trim_end(),
+        "   1 GATE-CONTRADICTS        gate:blocked inventory.py Edit            applied",
+        "{screen}"
+    );
+    assert_eq!(
+        rows[2].trim_end(),
+        "   2 FAILED GATE-CONTRADICTS gate:passed  inventory.py Edit            failed",
+        "{screen}"
+    );
+    browser.press(b"q");
+    assert_eq!(browser.exit_code(), 0, "q leaves the browser");
 }

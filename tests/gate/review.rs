@@ -7,7 +7,7 @@
 //! with a typed reason, `c`), timing the key to the gate's answer.
 
 #[path = "../support/pty.rs"]
-mod pty;
+pub(crate) mod pty;
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -719,8 +719,11 @@ fn the_review_pane_shows_the_gates_verdict_at_80_columns() {
     assert!(screen.contains("placed     ≈ fuzzy"), "{screen}");
 
     pane.press(b"]");
+    // Drawn whole (under load the rows came before the finding's lines).
     pane.wait_for("the ambiguous edit", |s| {
         s.contains("3/4 Claude Code Edit inventory.py · failing (failed)")
+            && s.contains(" refused ")
+            && s.contains("the gate: failing (failed)")
     });
     let screen = pane.contents();
     println!("{screen}");
@@ -796,6 +799,11 @@ fn a_corrected_edit_is_judged_again_when_the_pane_chooses_it() {
             let new = corrected["new_string"].as_str().expect("new_string");
             std::fs::write(&file, text.replacen(old, new, 1)).expect("changed by hand");
         }
+        // What the pane says of `c` is what the gate will answer (a
+        // tester's find: it said "allowed the corrected edit" while the
+        // gate denied).
+        let refused = spool::corrected_refused(&pending.request);
+        assert_eq!(refused.is_some(), changed, "{refused:?}");
         pending.answer(&Verdict::Corrected).expect("answered");
         let decided = gate.join().expect("the gate thread");
         assert_eq!(decided.verdict(), Some(&Verdict::Corrected));
@@ -805,9 +813,24 @@ fn a_corrected_edit_is_judged_again_when_the_pane_chooses_it() {
                 text.starts_with(
                     "srview gate: the user chose srview's corrected edit in the review pane, but \
                      the file changed while the call waited, and the corrected edit is no longer \
-                     exact ("
+                     exact (failing): this Edit is denied. This Edit fails: String to replace not \
+                     found in file."
                 ),
                 "{text}"
+            );
+            // It ends with what to do next, as every deny does.
+            assert!(
+                text.ends_with(
+                    "\nRead the file again and send an edit whose old text is the file's own."
+                ),
+                "{text}"
+            );
+            assert_eq!(
+                refused.as_deref(),
+                Some(
+                    "the file changed while it waited, and the corrected edit is no longer exact \
+                     (failing)"
+                )
             );
         } else {
             assert!(
@@ -817,4 +840,88 @@ fn a_corrected_edit_is_judged_again_when_the_pane_chooses_it() {
             );
         }
     }
+}
+
+/// `A` allows the rest of a session's calls unseen, but not its doubts (a
+/// tester's find: `A` on a routine edit then allowed, unseen, an edit of
+/// `.claude/settings.json` that turned the gate's hook off): at 80x24, an
+/// exact edit put to the pane (`exact=review`) is answered `A`; the same
+/// session's edit of the hook settings (a doubt) waits in the pane for a
+/// key; its next exact edit is answered by the pane at once.
+#[test]
+fn allowing_a_session_leaves_its_doubts_to_the_user() {
+    let dir = workspace();
+    std::fs::create_dir(dir.path().join(".claude")).expect(".claude");
+    std::fs::write(
+        dir.path().join(".claude/settings.json"),
+        "{\"hooks\": {\"PreToolUse\": []}}\n",
+    )
+    .expect("the settings");
+    let term = pty::Terminal {
+        rows: 24,
+        cols: 80,
+        ..pty::Terminal::default()
+    };
+    let mut pane =
+        pty::Session::spawn_in(dir.path(), env!("CARGO_BIN_EXE_srview"), &["review"], &term);
+    pane.wait_for("the pane listens", |s| s.contains("waiting for gate calls"));
+    let claude = GateAgent::ClaudeCode;
+    let edit = |file: &str, old: &str, new: &str| {
+        let mut json: Value = serde_json::from_slice(&payload(claude, "a_allow")).expect("JSON");
+        let cwd = dir.path().to_str().expect("UTF-8");
+        json["cwd"] = json!(cwd);
+        json["tool_input"] = json!({"file_path": format!("{cwd}/{file}"), "old_string": old,
+                                    "new_string": new, "replace_all": false});
+        json.to_string().into_bytes()
+    };
+    let policy = "exact=review";
+    let first = gate_of(
+        dir.path(),
+        claude,
+        policy,
+        edit("inventory.py", "LOW_STOCK = 5\n", "LOW_STOCK = 10\n"),
+    );
+    pane.wait_for("the exact edit", |s| {
+        s.contains("1/1 Claude Code Edit inventory.py · exact")
+    });
+    pane.press(b"A");
+    let (stdout, code, _) = first.join().expect("the first gate");
+    assert_eq!((stdout, code), (Vec::new(), Some(0)), "allowed");
+    let hooks = gate_of(
+        dir.path(),
+        claude,
+        policy,
+        edit(
+            ".claude/settings.json",
+            "\"PreToolUse\"",
+            "\"PreToolUseOff\"",
+        ),
+    );
+    pane.wait_for("the settings edit, waiting for a key", |s| {
+        s.contains("Edit .claude/settings.json · doubt")
+    });
+    assert!(!hooks.is_finished(), "not answered unseen");
+    pane.press(b"rleave the hook\r");
+    let (stdout, _, _) = hooks.join().expect("the settings gate");
+    let answer: Value = serde_json::from_slice(&stdout).expect("a JSON answer");
+    assert_eq!(
+        answer["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{answer}"
+    );
+    let third = gate_of(
+        dir.path(),
+        claude,
+        policy,
+        edit("inventory.py", "TAX_RATE = 0.2\n", "TAX_RATE = 0.25\n"),
+    );
+    let (stdout, code, _) = third.join().expect("the third gate");
+    assert_eq!((stdout, code), (Vec::new(), Some(0)), "the session allowed");
+    pane.wait_for("the log", |s| {
+        s.contains("allowed (session allowed): Claude Code Edit inventory.py (exact)")
+    });
+    // The key's help says what `A` leaves to the user.
+    pane.press(b"?");
+    pane.wait_for("the keys", |s| {
+        s.contains("its doubts still wait for a key")
+    });
 }

@@ -264,6 +264,16 @@ CLINE_SCENARIOS["repair"] = dict(
     edits=[("LOW_STOK = 5\nTAX_RATE = 0.2\n", "LOW_STOCK = 10\nTAX_RATE = 0.2\n")],
     policy="failing=repair")
 CLINE_SCENARIOS["slow-judge"] = slow_judge((FAIL_OLD, FAIL_NEW), "the failing edit (LOW_STOK)", "Raise LOW_STOCK in inventory.py to 10.")
+# The pane's answers on Cline: its `editor` has no loose stage, so the edit
+# put to the pane is the failing one srview can correct (`repair`'s typo),
+# installed with failing=review: `a` lets Cline refuse it itself, `c` hands
+# Cline the exact edit (`overrideInput`), `A` allows it and the exact
+# LOW_STOCK edit after it.
+for _key, _what, _name in (("a", "allow", "pane-allow"), ("c", "srview's corrected edit", "pane-corrected"),
+                           ("A", "allow the session", "pane-session")):
+    CLINE_SCENARIOS[_name] = pane_answer(
+        _key, _what, CLINE_SCENARIOS["repair"]["edits"][0],
+        "the failing edit srview can correct (LOW_STOK in old_text only)", "Raise LOW_STOCK in inventory.py to 10.")
 
 # Claude Code's Write: a new file, over an existing file, the very content
 # the file holds, and a content that elides most of the file with a
@@ -605,11 +615,15 @@ def tool_results(request, protocol):
                     found.append((fr.get("name", "?"), json.dumps(fr.get("response"), ensure_ascii=False)))
     else:
         for message in request.get("messages", []):
+            text = message.get("content")
+            if isinstance(text, list):
+                text = "".join(b.get("text", "") for b in text)
             if message.get("role") == "tool":
-                text = message.get("content")
-                if isinstance(text, list):
-                    text = "".join(b.get("text", "") for b in text)
                 found.append((message.get("tool_call_id", "?"), text))
+            elif message.get("role") == "user" and "<hook_context" in (text or ""):
+                # Cline CLI: a hook's `context` reaches the model as a user
+                # message after the tool's result.
+                found.append(("hook context", text))
     return found
 
 
@@ -911,6 +925,17 @@ def scenario_checks(agent, name, scenario, records, model_read, before, after, e
         check("Cline stopped the run (the hook file's cancel)", '"type":"run_aborted"' in stdout, checks)
         check("inventory.py holds the sku line at most once",
               after.get("inventory.py", b"").count(sku_line) <= 1, checks)
+    elif name == "failing" and agent.id == "cline-cli":
+        # An edit Cline refuses itself: srview's finding as the hook's
+        # context, no cancel (which would end the task).
+        last = records[-1] if records else {}
+        check("srview answered with context (decision context), no cancel",
+              last.get("case") == "failing" and last.get("decision") == "context", checks)
+        check("Cline ran its task to the end", '"type":"run_aborted"' not in stdout, checks)
+        check("the model read Cline's own error and srview's finding (hook context)",
+              "text not found" in model_read and "<hook_context" in model_read
+              and "srview gate: this editor fails" in model_read, checks)
+        check("inventory.py unchanged", after.get("inventory.py") == before.get("inventory.py"), checks)
     elif name == "slow-judge":
         last = records[-1] if records else {}
         check("srview's own deadline denied it (not the agent's timeout, which runs the edit)",
@@ -934,6 +959,8 @@ def scenario_checks(agent, name, scenario, records, model_read, before, after, e
         check("srview repaired the failing edit", last.get("case") == "failing"
               and last.get("decision") == "repair", checks)
         check("Cline ran its task to the end (no cancel)", '"type":"run_aborted"' not in stdout, checks)
+        check("the model read srview's reason (Cline's hook context beside overrideInput)",
+              "<hook_context" in model_read and "srview gate: rewrote this editor" in model_read, checks)
         check("Cline's editor wrote the exact edit (LOW_STOCK = 10)",
               after.get("inventory.py") == before.get("inventory.py", b"").replace(
                   b"LOW_STOCK = 5\n", b"LOW_STOCK = 10\n", 1)
@@ -956,9 +983,15 @@ def scenario_checks(agent, name, scenario, records, model_read, before, after, e
         else:
             check("inventory.py changed by the edit allowed", now_ != was, checks)
         if name == "pane-corrected" and decision == "repair":
-            check("the corrected edit wrote what the model meant (the sku line at the file's indentation, "
-                  "or the label in straight quotes)",
-                  sku_line in now_ or b'label = "LOW" if' in now_, checks)
+            if agent.id == "cline-cli":
+                check("the corrected edit wrote what the model meant (LOW_STOCK = 10, once)",
+                      now_ == was.replace(b"LOW_STOCK = 5\n", b"LOW_STOCK = 10\n", 1), checks)
+                check("the model read that the user chose srview's corrected edit (Cline's hook context)",
+                      "srview gate: the user allowed srview's corrected edit" in model_read, checks)
+            else:
+                check("the corrected edit wrote what the model meant (the sku line at the file's indentation, "
+                      "or the label in straight quotes)",
+                      sku_line in now_ or b'label = "LOW" if' in now_, checks)
         if name == "pane-session":
             second = records[1] if len(records) > 1 else {}
             check("the second call (exact, put to the pane) was answered by the pane at once: allow-session",

@@ -2,7 +2,8 @@
 //! result: a hunk whose lines occur again where the reference searches (it
 //! takes the first; with an `@@` line, only the same `@@` line again with
 //! the lines after it is another place), a pure addition under an `@@` line (the reference puts
-//! it at the end of the file, not there), an added file over an existing
+//! it at the end of the file, not there, unless the end of the file is in
+//! the block that line opens), an added file over an existing
 //! one (the reference replaces it whole), added lines standing in for
 //! removed lines they leave out (`# ... rest unchanged ...`). `check` says
 //! each one and exits
@@ -202,6 +203,19 @@ fn hunk_doubt(
         let (context, header) = (chunk.context.as_ref()?, hunk.header.as_ref()?);
         if header.line >= lines.len() {
             // The @@ line is the file's last: the end of the file is right after it.
+            return None;
+        }
+        // The end of the file inside the block the @@ line opens (every
+        // non-blank line after it indented deeper than it), and the added
+        // lines indented deeper too: they land at the end of that block,
+        // the place the @@ line names (a method added to the file's last
+        // class).
+        let depth = |line: &str| line.len() - line.trim_start().len();
+        let opened = depth(lines[header.line - 1]);
+        let deeper = |line: &str| line.trim().is_empty() || depth(line) > opened;
+        if lines[header.line..].iter().all(|l| deeper(l))
+            && chunk.new_lines().iter().all(|l| deeper(l))
+        {
             return None;
         }
         let at = if lines.is_empty() {

@@ -12,11 +12,39 @@ use crate::words;
 /// `original` (the content it applied to): none for an edit that did not
 /// apply.
 pub fn edit_doubts(outcome: &EditOutcome, original: &str) -> Vec<String> {
-    let mut out = cut_words(outcome, original);
+    edit_doubt_kinds(outcome, original)
+        .into_iter()
+        .map(|(_, message)| message)
+        .collect()
+}
+
+/// What an [`edit_doubts`] sentence is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EditDoubtKind {
+    /// Its old text starts or ends inside a word of the file.
+    CutsWord,
+    /// Lines it does not show get other line endings.
+    LineEndings,
+    /// Its new text is already there: applied again, it repeats.
+    AlreadyApplied,
+    /// Its new text stands in for lines of its old text it leaves out (the
+    /// sentence ends with what to send instead).
+    ElidesLines,
+}
+
+/// [`edit_doubts`], each with its kind.
+pub fn edit_doubt_kinds(outcome: &EditOutcome, original: &str) -> Vec<(EditDoubtKind, String)> {
+    let mut out: Vec<(EditDoubtKind, String)> = cut_words(outcome, original)
+        .into_iter()
+        .map(|m| (EditDoubtKind::CutsWord, m))
+        .collect();
     if let Ok(done) = &outcome.result {
-        out.extend(endings_rewritten(original, &done.new_content));
-        out.extend(already_applied(outcome, original));
-        out.extend(stands_in(outcome));
+        let kind = |k: EditDoubtKind| move |m: String| (k, m);
+        out.extend(
+            endings_rewritten(original, &done.new_content).map(kind(EditDoubtKind::LineEndings)),
+        );
+        out.extend(already_applied(outcome, original).map(kind(EditDoubtKind::AlreadyApplied)));
+        out.extend(stands_in(outcome).map(kind(EditDoubtKind::ElidesLines)));
     }
     out
 }

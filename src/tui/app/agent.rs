@@ -51,6 +51,9 @@ pub struct EditRow {
     /// The gate's decision about it, in `srview session --list`'s words
     /// (`blocked (failing)`), when `.srview/gate.jsonl` joins it.
     pub gate: Option<String>,
+    /// The same in one short word (`blocked`), for the list's gate column
+    /// ([`crate::gate::record::short_word`]).
+    pub gate_short: Option<&'static str>,
     /// Where the gate's record and the session disagree about it, in words
     /// ([`crate::gate::record::contradiction`]).
     pub gate_contradiction: Option<String>,
@@ -84,6 +87,7 @@ impl EditRow {
             verdict_missing: false,
             written: false,
             gate: None,
+            gate_short: None,
             gate_contradiction: None,
         }
     }
@@ -312,6 +316,9 @@ pub struct AgentList {
     /// The edit `notice` speaks of, and how far the agent was with it then
     /// (see [`AgentList::say_of_shown`]).
     notice_about: Option<(usize, (Verdict, bool))>,
+    /// What could not be read of the gate's record, in words (`2 gate
+    /// lines unreadable`): the header says it.
+    gate_note: Option<String>,
 }
 
 impl AgentList {
@@ -320,6 +327,7 @@ impl AgentList {
         source: String,
         rows: Vec<EditRow>,
         notice: Option<Notice>,
+        gate_note: Option<String>,
     );
     copies!(
         agent_name: Option<&'static str>,
@@ -339,6 +347,11 @@ impl AgentList {
         let mut list = AgentList::new(source, false);
         list.ended = false;
         list
+    }
+
+    /// Says what could not be read of the gate's record (`None`: all of it).
+    pub fn set_gate_note(&mut self, note: Option<String>) {
+        self.gate_note = note;
     }
 
     /// An empty list for `source`; `live` follows new edits.
@@ -361,6 +374,7 @@ impl AgentList {
             },
             live,
             ended: !live,
+            gate_note: None,
             bytes: 0,
             unreadable: false,
             notice: None,
@@ -731,6 +745,7 @@ mod tests {
             verdict_missing: false,
             written: false,
             gate: None,
+            gate_short: None,
             gate_contradiction: None,
         }
     }

@@ -79,6 +79,9 @@ fn header(frame: &mut Frame, area: Rect, list: &AgentList, theme: &Theme) {
             crate::words::count(disagree, "DISAGREEMENT")
         ));
     }
+    if let Some(note) = list.gate_note() {
+        text.push_str(&format!(" · {note}"));
+    }
     text.push_str(&format!(" · {state} · {}", list.source()));
     let style = if disagree > 0 {
         theme.bad()
@@ -346,10 +349,25 @@ fn edit_list(frame: &mut Frame, area: Rect, list: &AgentList, theme: &Theme) {
             .map(|r| marks_of(r).len())
             .max()
             .unwrap_or(0);
+        // The gate's decision in a short word (`gate:blocked`) right after
+        // the marks, where an 80-column row keeps it and the file name
+        // (its case and the whole words are in the edit's own view); no
+        // column when the record joins no edit.
+        let gate_w = list
+            .rows()
+            .iter()
+            .filter_map(|r| r.gate_short)
+            .map(|w| "gate:".len() + w.len() + 1)
+            .max()
+            .unwrap_or(0);
         for (i, row) in list.ordered().enumerate().skip(top).take(rows_n) {
             let file: String = sanitize(&row.file);
-            let mut text = format!(
-                "{:>4} {:<marks_w$} {:<file_w$} {:<15} {:<14} srview: {}",
+            let gate = row
+                .gate_short
+                .map(|w| format!("gate:{w} "))
+                .unwrap_or_default();
+            let text = format!(
+                "{:>4} {:<marks_w$} {gate:<gate_w$}{:<file_w$} {:<15} {:<14} srview: {}",
                 row.seq,
                 marks_of(row),
                 file,
@@ -357,9 +375,6 @@ fn edit_list(frame: &mut Frame, area: Rect, list: &AgentList, theme: &Theme) {
                 verdict_word(row),
                 row.srview,
             );
-            if let Some(gate) = &row.gate {
-                text.push_str(&format!(" · gate: {gate}"));
-            }
             let style =
                 if row.failed || row.disagreement.is_some() || row.gate_contradiction.is_some() {
                     theme.bad()

@@ -1,0 +1,94 @@
+//! Denies whose next step could not be followed (a tester's finds), each
+//! now with one that can work: a patch over a file with CRLF line endings
+//! (OpenCode's `apply_patch` compares lines with their `\r`), an empty
+//! old text for a file that exists (Gemini CLI's `replace`, Qwen Code's
+//! `edit`: it only creates files), a Codex `*** Move to:` onto a file that
+//! exists.
+
+use super::*;
+
+/// A deny's reason, checked to end with `step`'s sentence, and its field.
+fn assert_ends_with_step(judgment: &Judgment, step: NextStep) -> String {
+    let reason = deny_reason(judgment);
+    assert_eq!(judgment.next_step, Some(step), "{reason}");
+    let tool = judgment.call.as_ref().map_or("", |c| c.tool.as_str());
+    let text = step.text(tool).expect("a sentence");
+    assert!(reason.ends_with(&format!("\n{text}")), "{reason}");
+    reason
+}
+
+#[test]
+fn a_patch_over_a_crlf_file_says_its_line_endings() {
+    let crlf = "def add(a, b):\r\n    return a + b\r\n\r\ndef sub(a, b):\r\n    return a - b\r\n";
+    let args = json!({"patchText": "*** Begin Patch\n*** Update File: inventory.py\n@@\n def add(a, b):\n-    return a + b\n+    return int(a) + int(b)\n*** End Patch"});
+    let judgment = judge_on(
+        GateAgent::Opencode,
+        &own_payload("apply_patch", args),
+        crlf,
+        &Policy::default(),
+    );
+    assert_eq!(judgment.case, Case::Loose);
+    let reason = assert_ends_with_step(&judgment, NextStep::LineEndings);
+    assert!(
+        reason.contains(
+            "\ninventory.py ends its lines with CRLF (\\r\\n), and OpenCode 1.18.33's apply_patch \
+             tool compares lines with their \\r: no patch line the model writes matches them exactly, \
+             and the lines it adds would be written with LF among the file's CRLF lines."
+        ),
+        "{reason}"
+    );
+    assert!(
+        reason.ends_with(
+            "Tell the user: the file's CRLF line endings keep apply_patch from matching any patch \
+             exactly; they can let this edit through (in srview's review pane, or by srview's \
+             policy loose=allow), or give the file LF line endings first."
+        ),
+        "{reason}"
+    );
+    assert!(!reason.contains("old text is the file's own"), "{reason}");
+}
+
+#[test]
+fn an_empty_old_text_for_a_file_that_exists_is_told_to_write_it() {
+    for agent in [GateAgent::GeminiCli, GateAgent::QwenCode] {
+        let payload = edit_payload(agent, string_edit(agent, "", "print(1)\n"));
+        let judgment = judge_on(agent, &payload, "", &Policy::default());
+        assert_eq!(judgment.case, Case::Failing, "{agent:?}");
+        let reason = assert_ends_with_step(
+            &judgment,
+            NextStep::WriteWhole("write_file tool (file_path, content)"),
+        );
+        assert!(
+            reason.ends_with(
+                "The file exists already, and an empty old text only creates a file: send its \
+                 whole content with the write_file tool (file_path, content), or, to change part \
+                 of it, send the text it replaces there as the old text."
+            ),
+            "{agent:?}: {reason}"
+        );
+    }
+}
+
+#[test]
+fn a_move_onto_a_file_that_exists_is_told_another_target() {
+    let agent = GateAgent::Codex;
+    let payload = edit_payload(
+        agent,
+        json!({"command": "*** Begin Patch\n*** Update File: old.py\n*** Move to: new.py\n@@\n-a = 1\n+a = 2\n*** End Patch"}),
+    );
+    let files = MemoryFs::new([
+        ("old.py".to_string(), "a = 1\n".to_string()),
+        ("new.py".to_string(), "keep = True\n".to_string()),
+    ]);
+    let judgment = judge(agent, &payload, |_| files, &Policy::default());
+    assert_eq!(judgment.case, Case::Doubt);
+    let reason = assert_ends_with_step(&judgment, NextStep::MoveTarget);
+    assert!(
+        reason.ends_with(
+            "Send the patch again with a `*** Move to:` path that does not exist, or without its \
+             `*** Move to:` line (its changes then stay in the file it updates); whether the \
+             existing file may be replaced is the user's to decide."
+        ),
+        "{reason}"
+    );
+}

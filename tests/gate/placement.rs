@@ -1,0 +1,171 @@
+//! Where a patch hunk with only added lines lands: Codex's and OpenCode's
+//! `apply_patch` put such a hunk at the end of the file, whatever its `@@`
+//! line names (Codex's `compute_replacements`: "Pure addition (no old
+//! lines)"); Cline's puts it right after its `@@` line (or at the top of
+//! the file under a bare `@@`).
+
+use super::*;
+
+/// The gate's record line of `judgment`, as JSON.
+fn record_of(judgment: &Judgment) -> Value {
+    serde_json::from_str(&judgment.record("t")).expect("the record line")
+}
+
+/// `body`'s patch of inventory.py in `agent`'s payload (Codex, OpenCode,
+/// Cline).
+fn patch_payload(agent: GateAgent, body: &str) -> Vec<u8> {
+    let text = format!("*** Begin Patch\n*** Update File: inventory.py\n{body}*** End Patch");
+    match agent {
+        GateAgent::Codex => edit_payload(agent, json!({ "command": text })),
+        GateAgent::Opencode => own_payload("apply_patch", json!({ "patchText": text })),
+        _ => cline_patch_payload(&text),
+    }
+}
+
+/// Cline's recorded payload with an `apply_patch` call of `text`.
+fn cline_patch_payload(text: &str) -> Vec<u8> {
+    let bytes = std::fs::read(fixtures().join("cline-cli/tool_call.payload.json"))
+        .expect("the recorded payload");
+    let mut payload: Value = serde_json::from_slice(&bytes).expect("JSON");
+    payload["tool_call"]["name"] = "apply_patch".into();
+    payload["tool_call"]["input"] = json!({ "input": text });
+    payload["preToolUse"]["toolName"] = "apply_patch".into();
+    payload["preToolUse"]["parameters"] = json!({ "input": text });
+    payload.to_string().into_bytes()
+}
+
+/// A file whose last block is a class: a line added under `@@ class B:`
+/// lands at the end of the file, inside that class.
+const LAST_CLASS: &str = "class A:\n    x = 1\n\n\nclass B:\n    y = 2\n";
+
+/// A hunk of only added lines under `@@ class Item:` lands at the end of
+/// inventory.py (after `if __name__ == "__main__":`'s block), not in the
+/// class: a doubt saying where it lands and what its `@@` line named, and
+/// the next step to add context lines (it was told to send "whole lines of
+/// the file" for it, which does not say what is wrong). Codex and OpenCode
+/// place it so; the policy's fallback denies it.
+#[test]
+fn a_pure_addition_under_an_at_line_landing_outside_its_place_is_a_doubt() {
+    let body = "@@ class Item:\n+    sku: str = \"\"\n";
+    for (agent, said) in [
+        (GateAgent::Codex, "the patch matches exactly"),
+        (
+            GateAgent::Opencode,
+            "the edit of inventory.py matches exactly",
+        ),
+    ] {
+        let judgment = judged(agent, &patch_payload(agent, body));
+        assert_eq!(judgment.case, Case::Doubt, "{agent:?}");
+        assert_eq!(
+            judgment.next_step,
+            Some(NextStep::ContextLines),
+            "{agent:?}"
+        );
+        assert_eq!(
+            deny_reason(&judgment),
+            format!(
+                "srview gate: {said}, but srview cannot stand behind its result: hunk #1 of \
+                 inventory.py adds its lines at the end of the file, after line 54, not after its \
+                 @@ line 'class Item:' (line 10): {}'s apply_patch puts a hunk with no context or \
+                 removed lines at the end of the file, whatever its @@ line.\n\
+                 (no review pane runs, so srview's policy doubt=review falls back to deny)\n\
+                 Send the hunk again with context lines: a few lines of the file as they are there \
+                 (each after a space), from the place the new lines go, around them. A hunk with \
+                 no context or removed lines is placed at the end of the file, whatever its @@ \
+                 line names.",
+                agent.title()
+            ),
+            "{agent:?}"
+        );
+    }
+}
+
+/// The same hunk under `@@ class B:` where class B runs to the end of the
+/// file: the line lands at the end of that class, the place named. Exact,
+/// no opinion (it was a doubt: "not after its @@ line").
+#[test]
+fn a_pure_addition_landing_at_the_end_of_the_block_its_at_line_opens_passes() {
+    for agent in [GateAgent::Codex, GateAgent::Opencode] {
+        let judgment = judge_on(
+            agent,
+            &patch_payload(agent, "@@ class B:\n+    z = 3\n"),
+            LAST_CLASS,
+            &Policy::default(),
+        );
+        assert_eq!(
+            judgment.case,
+            Case::Exact,
+            "{agent:?}: {:?}",
+            judgment.answer
+        );
+        assert_eq!(judgment.answer, Answer::NoOpinion, "{agent:?}");
+        // A line added at the class's own depth is outside it: a doubt.
+        let judgment = judge_on(
+            agent,
+            &patch_payload(agent, "@@ class B:\n+def f(): pass\n"),
+            LAST_CLASS,
+            &Policy::default(),
+        );
+        assert_eq!(judgment.case, Case::Doubt, "{agent:?}");
+    }
+}
+
+/// Cline's `apply_patch` puts a hunk with only added lines right after its
+/// `@@` line, the place it names (its cursor): no doubt. It was told the
+/// lines land at the end of the file, which is Codex's placement, not
+/// Cline's (the doubt came from srview's port of Codex's applier).
+#[test]
+fn clines_pure_addition_lands_after_its_at_line_and_passes() {
+    let agent = GateAgent::ClineCli;
+    let judgment = judged(
+        agent,
+        &patch_payload(agent, "@@ class Item:\n+    sku: str = \"\"\n"),
+    );
+    assert_eq!(judgment.case, Case::Exact, "{:?}", judgment.answer);
+    assert_eq!(judgment.answer, Answer::NoOpinion);
+    assert_eq!(record_of(&judgment).get("note"), None);
+}
+
+/// A hunk of only added lines under a bare `@@` names no place: Codex and
+/// OpenCode append it at the end of the file, their documented placement,
+/// which the model may well mean (a new function, a test): exact, no
+/// opinion, and the record says where the lines went. Cline puts it at the
+/// top of the file: said so.
+#[test]
+fn a_pure_addition_under_a_bare_at_line_passes_and_the_record_says_where_it_lands() {
+    let body = "@@\n+\n+\n+def restock(item, qty):\n+    item.qty += qty\n";
+    for (agent, place) in [
+        (GateAgent::Codex, "at the end of the file, after line 54"),
+        (GateAgent::Opencode, "at the end of the file, after line 54"),
+        (GateAgent::ClineCli, "at the top of the file, before line 1"),
+    ] {
+        let judgment = judged(agent, &patch_payload(agent, body));
+        assert_eq!(
+            judgment.case,
+            Case::Exact,
+            "{agent:?}: {:?}",
+            judgment.answer
+        );
+        assert_eq!(judgment.answer, Answer::NoOpinion, "{agent:?}");
+        let title = match agent {
+            GateAgent::ClineCli => "Cline",
+            other => other.title(),
+        };
+        assert_eq!(
+            record_of(&judgment)["note"],
+            format!(
+                "hunk #1 of inventory.py adds its 4 lines {place}: {title}'s apply_patch puts a \
+                 hunk with no context or removed lines there when its @@ line names no place"
+            ),
+            "{agent:?}"
+        );
+    }
+    // An edit with context has no note: the record's line is as before.
+    let agent = GateAgent::Codex;
+    let judgment = judged(
+        agent,
+        &patch_payload(agent, "@@\n LOW_STOCK = 5\n+LOW_FLOOR = 1\n"),
+    );
+    assert_eq!(judgment.case, Case::Exact);
+    assert_eq!(record_of(&judgment).get("note"), None);
+}
