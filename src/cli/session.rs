@@ -90,7 +90,11 @@ fn streamed(path: &std::path::Path, args: &SessionArgs) -> CmdResult {
     }
     let reader = surveyed.reader();
     let decisions = crate::gate::record::read(&surveyed.root.root);
-    let gate = crate::gate::record::join_keys(&decisions, &surveyed.inputs);
+    let gate = crate::gate::record::join_session_keys(
+        &decisions,
+        &surveyed.inputs,
+        reader.session_stamp(),
+    );
     let reread = |e: crate::source::agent::session::SessionError| Error::refused(e.to_string());
     let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     let workers = review_workers();

@@ -16,13 +16,18 @@
 //!   (the model sent the same call again), the n-th edit with that input
 //!   takes the n-th decision. A repair joins by the rewritten input too
 //!   (`rewrittenSha256`): OpenCode's session keeps the arguments it ran.
+//!   Only decisions of the session itself are joined by input
+//!   ([`of_session`]): the record is shared by every session run in the
+//!   workspace, and the same input sent in another session (the same task
+//!   run again) is another call (a tester's find: an older session's deny
+//!   was joined, and the browser said the gate had been bypassed).
 
 use std::collections::HashMap;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::source::agent::{AgentEdit, EditInput, Verdict};
+use crate::source::agent::{AgentEdit, EditInput, SessionStamp, Verdict};
 
 /// One line of `.srview/gate.jsonl` (see docs/gate.md "The record").
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
@@ -57,6 +62,9 @@ pub struct GateDecision {
     rewritten_sha256: Option<String>,
     #[serde(default, skip_serializing)]
     call_id: Option<String>,
+    /// The session the payload named.
+    #[serde(default, skip_serializing)]
+    session_id: Option<String>,
 }
 
 /// A deny for a call srview did not judge (its judgment ran out of time:
@@ -139,13 +147,93 @@ pub(crate) fn record_files(cwd: &str, files: &str) -> String {
         .join(", ")
 }
 
-/// For each edit, the decision about it, when one can be told.
+/// For each edit of the session `session`, the decision about it, when
+/// one can be told.
 pub fn join<'a>(
     decisions: &'a [GateDecision],
     edits: &[&AgentEdit],
+    session: &SessionStamp,
 ) -> Vec<Option<&'a GateDecision>> {
     let keys: Vec<Option<String>> = edits.iter().map(|e| join_key(e)).collect();
-    join_keys(decisions, &keys)
+    join_session_keys(decisions, &keys, session)
+}
+
+/// How far before its session's first line, or after its last, a decision
+/// of it may be timed: the gate decides before the agent writes its line
+/// (and the agent may wait on the review pane), and clocks differ a little.
+const SESSION_SLACK_MS: i64 = 10 * 60 * 1000;
+
+/// Whether decision `d` may be of the session `session`: where both name a
+/// session id, the same one; else, where the session's lines are timed,
+/// a decision timed within their span (give or take
+/// [`SESSION_SLACK_MS`]); else any.
+pub fn of_session(d: &GateDecision, session: &SessionStamp) -> bool {
+    if let (Some(ours), Some(theirs)) = (&session.id, &d.session_id) {
+        return ours == theirs;
+    }
+    match (session.span, epoch_ms(&d.time)) {
+        (Some((first, last)), Some(time)) => {
+            first - SESSION_SLACK_MS <= time && time <= last + SESSION_SLACK_MS
+        }
+        _ => true,
+    }
+}
+
+/// Milliseconds since 1970 of an RFC 3339 time (`2026-12-01T14:04:29.429Z`,
+/// `...+02:00`, seconds' fraction optional); `None` for another text.
+pub fn epoch_ms(text: &str) -> Option<i64> {
+    let number = |range: std::ops::Range<usize>| -> Option<i64> {
+        let digits = text.get(range)?;
+        digits
+            .bytes()
+            .all(|b| b.is_ascii_digit())
+            .then(|| digits.parse().ok())?
+    };
+    let bytes = text.as_bytes();
+    let marks = [(4, b'-'), (7, b'-'), (13, b':'), (16, b':')];
+    if marks.iter().any(|&(at, mark)| bytes.get(at) != Some(&mark))
+        || !matches!(bytes.get(10), Some(b'T' | b't' | b' '))
+    {
+        return None;
+    }
+    let (month, day) = (
+        u32::try_from(number(5..7)?).ok()?,
+        u32::try_from(number(8..10)?).ok()?,
+    );
+    if !(1..=12).contains(&month) || !(1..=31).contains(&day) {
+        return None;
+    }
+    let days = crate::sessions::find::days_from_civil(number(0..4)?, month, day);
+    let seconds = days * 86_400 + number(11..13)? * 3600 + number(14..16)? * 60 + number(17..19)?;
+    let mut rest = &text[19..];
+    let mut millis = 0;
+    if let Some(fraction) = rest.strip_prefix('.') {
+        let len = fraction.bytes().take_while(u8::is_ascii_digit).count();
+        let digits = &fraction[..len];
+        millis = digits
+            .bytes()
+            .take(3)
+            .chain(std::iter::repeat(b'0'))
+            .take(3)
+            .fold(0, |ms, b| ms * 10 + i64::from(b - b'0'));
+        rest = &fraction[len..];
+    }
+    let offset = match rest {
+        "Z" | "z" => 0,
+        _ => {
+            let sign = match rest.as_bytes().first()? {
+                b'+' => 1,
+                b'-' => -1,
+                _ => return None,
+            };
+            if rest.len() != 6 || rest.as_bytes()[3] != b':' {
+                return None;
+            }
+            let (h, m): (i64, i64) = (rest[1..3].parse().ok()?, rest[4..6].parse().ok()?);
+            sign * (h * 3600 + m * 60)
+        }
+    };
+    Some((seconds - offset) * 1000 + millis)
 }
 
 /// What `edit` is joined to the record by: `call ID` where the session
@@ -164,10 +252,21 @@ pub fn join_key(edit: &AgentEdit) -> Option<String> {
     }
 }
 
-/// [`join`] from each edit's [`join_key`].
+/// [`join_session_keys`] for a session that names neither its id nor its
+/// times: every decision of the record may be its.
 pub fn join_keys<'a>(
     decisions: &'a [GateDecision],
     keys: &[Option<String>],
+) -> Vec<Option<&'a GateDecision>> {
+    join_session_keys(decisions, keys, &SessionStamp::default())
+}
+
+/// [`join`] from each edit's [`join_key`]: by call id, or by input among
+/// the decisions [`of_session`] `session`.
+pub fn join_session_keys<'a>(
+    decisions: &'a [GateDecision],
+    keys: &[Option<String>],
+    session: &SessionStamp,
 ) -> Vec<Option<&'a GateDecision>> {
     let mut by_input: HashMap<&str, Vec<&GateDecision>> = HashMap::new();
     let mut by_call: HashMap<&str, &GateDecision> = HashMap::new();
@@ -175,8 +274,10 @@ pub fn join_keys<'a>(
         // A repaired call joins the edit by its input as sent or as
         // rewritten (a tester's find: OpenCode keeps the rewritten
         // arguments, and its repaired edits never showed as repaired).
-        for sha in d.input_sha256.iter().chain(&d.rewritten_sha256) {
-            by_input.entry(sha.as_str()).or_default().push(d);
+        if of_session(d, session) {
+            for sha in d.input_sha256.iter().chain(&d.rewritten_sha256) {
+                by_input.entry(sha.as_str()).or_default().push(d);
+            }
         }
         if let Some(id) = &d.call_id {
             by_call.insert(id.as_str(), d);

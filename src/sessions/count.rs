@@ -83,7 +83,8 @@ pub fn count(path: &Path) -> Result<Listed, SessionError> {
     let gate = match &workspace {
         Some(w) if inputs.iter().any(Option::is_some) => {
             let decisions = crate::gate::record::read(Path::new(w));
-            let joined = crate::gate::record::join_keys(&decisions, &inputs);
+            let joined =
+                crate::gate::record::join_session_keys(&decisions, &inputs, reader.session_stamp());
             crate::gate::record::tally(joined.into_iter().flatten())
         }
         _ => None,

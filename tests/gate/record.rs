@@ -59,7 +59,7 @@ fn sha256(text: &str) -> String {
 }
 
 fn decision(sha: &str, case: &str, decision: &str) -> String {
-    json!({"time": "2026-12-01T20:22:53.771Z", "agent": "gemini-cli", "sessionId": null,
+    json!({"time": "2026-12-01T20:22:53.771Z", "agent": "gemini-cli", "sessionId": "2d4f6a8c-1e3b-4c5d-9f7a-8b6c4d2e0f11",
            "callId": null, "tool": "replace", "file": "/home/user/project/inventory.py",
            "inputSha256": sha, "stage": "none", "case": case, "policy": "deny",
            "decision": decision, "message": format!("srview gate: {case}")})
