@@ -105,7 +105,10 @@ fn streamed(path: &std::path::Path, args: &SessionArgs) -> CmdResult {
         surveyed
             .review_rendered(
                 workers,
-                |index, review| render_session_edit(&review, gate.get(index).copied().flatten()),
+                |index, review| {
+                    let gate = gate.get(index).copied().flatten();
+                    render_session_edit(&crate::gate::record::as_run(review, gate), gate)
+                },
                 |_, rendered| {
                     rendered
                         .map_err(std::io::Error::from)
@@ -130,6 +133,7 @@ fn streamed(path: &std::path::Path, args: &SessionArgs) -> CmdResult {
                 workers,
                 |index, review| {
                     let gate = gate.get(index).copied().flatten();
+                    let review = crate::gate::record::as_run(review, gate);
                     let mut counts = Counts::default();
                     counts.add(&review);
                     let line = listing_lines(agent_ref, file_width, &review, gate);

@@ -343,6 +343,51 @@ pub fn contradiction(d: &GateDecision, verdict: Verdict, agent: &str) -> Option<
     }
 }
 
+/// Whether the agent ran the gate's rewrite of the edit rather than the
+/// model's input: the gate repaired it (`repair`), or a human chose
+/// srview's corrected edit in the review pane (`corrected`).
+pub fn repaired(d: &GateDecision) -> bool {
+    d.decision == "repair" || d.review.as_deref() == Some("corrected")
+}
+
+/// `review` as the agent ran the edit, given the gate's decision `d` about
+/// it: where the gate repaired it ([`repaired`]) and the session keeps the
+/// model's input (not the rewrite the agent ran: Claude Code's, Gemini
+/// CLI's), srview's replay of that input says nothing of what was written
+/// (a tester's find: a repaired edit was listed `FAILED DISAGREE` with a
+/// `!!!` line, the replay failing the curly quotes the repair had made
+/// straight). The replay is set aside: srview's verdict is "not run",
+/// saying the edit was applied as repaired by the gate, with no
+/// disagreement or loose match drawn from it. A session that keeps the
+/// rewritten input (OpenCode: its input is the one behind
+/// `rewrittenSha256`) is replayed as it ran, and kept as it is.
+pub fn as_run(
+    mut review: crate::sessions::review::Review,
+    d: Option<&GateDecision>,
+) -> crate::sessions::review::Review {
+    let Some(d) = d.filter(|d| repaired(d)) else {
+        return review;
+    };
+    let ran = d
+        .rewritten_sha256
+        .as_ref()
+        .is_some_and(|sha| join_key(&review.edit) == Some(format!("input {sha}")));
+    if ran {
+        return review;
+    }
+    let how = match review.edit.agent_verdict {
+        Verdict::Applied => "applied as repaired by the gate",
+        _ => "repaired by the gate",
+    };
+    review.run = crate::sessions::review::Run::NotRun(Some(format!(
+        "{how}: the agent ran the gate's rewrite of the model's input, which srview does not \
+         replay"
+    )));
+    review.disagreement = None;
+    review.loose_match = None;
+    review
+}
+
 /// "3 blocked, 2 repaired": the decisions that changed something, each
 /// counted once (the edits of one call share its decision); `None` when
 /// none did.
@@ -426,6 +471,7 @@ mod tests {
             input_sha256: None,
             rewritten_sha256: None,
             call_id: None,
+            session_id: None,
         };
         let said = |d: &super::GateDecision, v: Verdict| super::contradiction(d, v, "Claude Code");
         let passed = decision("exact", "none", None);
@@ -476,5 +522,90 @@ mod tests {
             "/w/a.py, /w/lib/b.py, /elsewhere/c.py"
         );
         assert_eq!(super::record_files(cwd, "../other/x"), "/home/user/other/x");
+    }
+
+    /// A tester's find: the same tool input judged in an older session
+    /// (a deny) was joined to this session's edit, and the browser said the
+    /// gate had been bypassed. By input, only decisions of the session
+    /// itself join: the same session id where both name one, else a time
+    /// within the session's span; call ids join as before.
+    #[test]
+    fn only_the_sessions_own_decisions_join_by_input() {
+        use crate::source::agent::SessionStamp;
+        let line = |time: &str, session: Option<&str>, decision: &str| {
+            serde_json::from_value::<super::GateDecision>(serde_json::json!({
+                "time": time, "agent": "gemini-cli", "sessionId": session,
+                "callId": null, "inputSha256": "same", "case": "exact", "decision": decision,
+            }))
+            .expect("a decision")
+        };
+        let older = line("2026-11-20T10:00:00.000Z", Some("older"), "deny");
+        let own = line("2026-12-01T14:04:31.000Z", Some("ours"), "none");
+        let decisions = [older.clone(), own.clone()];
+        let keys = [Some("input same".to_string())];
+        let stamp = |id: Option<&str>, span: Option<(&str, &str)>| SessionStamp {
+            id: id.map(str::to_string),
+            span: span.map(|(a, b)| {
+                (
+                    super::epoch_ms(a).expect("a time"),
+                    super::epoch_ms(b).expect("a time"),
+                )
+            }),
+        };
+        let span = Some(("2026-12-01T14:04:29.429Z", "2026-12-01T14:04:40.000Z"));
+        let joined = |session: &SessionStamp| {
+            super::join_session_keys(&decisions, &keys, session)[0].cloned()
+        };
+        assert_eq!(joined(&stamp(Some("ours"), span)), Some(own.clone()));
+        assert_eq!(joined(&stamp(Some("ours"), None)), Some(own.clone()));
+        // No id in the session: by its time span (give or take ten minutes).
+        assert_eq!(joined(&stamp(None, span)), Some(own.clone()));
+        // Another session's only: nothing joined, no bypass said.
+        assert_eq!(joined(&stamp(Some("third"), span)), None);
+        let late = [line("2026-12-01T15:00:00.000Z", None, "deny")];
+        assert_eq!(
+            super::join_session_keys(&late, &keys, &stamp(None, span))[0],
+            None
+        );
+        let near = [line("2026-12-01T14:10:00.000Z", None, "deny")];
+        assert!(super::join_session_keys(&near, &keys, &stamp(None, span))[0].is_some());
+        // A session that names neither: every decision, as before.
+        assert_eq!(joined(&SessionStamp::default()), Some(older));
+        // By call id: not filtered.
+        let call = serde_json::from_value::<super::GateDecision>(serde_json::json!({
+            "time": "2020-01-01T00:00:00Z", "agent": "claude-code", "sessionId": "other",
+            "callId": "toolu_1", "case": "exact", "decision": "none",
+        }))
+        .expect("a decision");
+        assert!(
+            super::join_session_keys(
+                std::slice::from_ref(&call),
+                &[Some("call toolu_1".into())],
+                &stamp(Some("ours"), span)
+            )[0]
+            .is_some()
+        );
+    }
+
+    #[test]
+    fn record_times_are_read_as_rfc_3339() {
+        assert_eq!(super::epoch_ms("1970-01-01T00:00:00Z"), Some(0));
+        assert_eq!(
+            super::epoch_ms("2026-12-01T14:04:29.429Z"),
+            Some(1_796_133_869_429)
+        );
+        assert_eq!(
+            super::epoch_ms("2026-12-01T16:04:29.4+02:00"),
+            super::epoch_ms("2026-12-01T14:04:29.400Z")
+        );
+        for bad in [
+            "",
+            "t",
+            "2026-13-01T00:00:00Z",
+            "2026-12-01 14:04",
+            "2026-12-01T14:04:29",
+        ] {
+            assert_eq!(super::epoch_ms(bad), None, "{bad}");
+        }
     }
 }

@@ -1527,8 +1527,10 @@ mod tests {
     /// A tester's find: Gemini CLI's `regex` stage places an edit at lines
     /// 7-9 (its match ends mid-line, before the line's end), and the pane
     /// showed the whole file rewritten. Its block is now the lines it
-    /// replaces and the lines written there (7-9 -> 7-11), named by its
-    /// stage, and gives Gemini CLI's result byte for byte.
+    /// replaces and the lines written there, named by its stage, and gives
+    /// Gemini CLI's result byte for byte: 7-9 -> 7-12, the five lines of
+    /// the new text and the empty line Gemini CLI leaves after them (the
+    /// new text's final newline written before the matched line's own).
     #[test]
     fn a_regex_stage_edit_is_shown_at_the_lines_it_replaces() {
         let file = "class Cart:\n    def __init__(self):\n        self.items = []\n\n    def total(self):\n        total = 0\n        for item in self.items:\n            if item.qty > 0:\n                total += item.qty * item.price\n        return total\n\n    def count(self):\n        return len(self.items)\n";
@@ -1563,9 +1565,10 @@ mod tests {
             format!(
                 "{SEARCH}{}{SEPARATOR}{}{REPLACE_END}",
                 lines[6..9].concat(),
-                written[6..11].concat()
+                written[6..12].concat()
             )
         );
+        assert_eq!(written[11], "\n");
         assert_eq!(blocks.levels, vec![Some("regex".to_string())]);
         assert_eq!(applied(&blocks.body, file), after);
     }
