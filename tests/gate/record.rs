@@ -103,11 +103,19 @@ fn session_shows_the_gates_decision_beside_each_edit_it_joins() {
                "decision": "deny", "stage": "none", "message": "srview gate: failing"})
     );
     assert_eq!(after["edits"][1]["gate"]["decision"], "repair");
-    // Additive: everything else as it was.
+    // Additive: everything else as it was, but that srview does not replay
+    // the model's input of an edit the gate repaired (the agent ran the
+    // rewrite).
     let mut stripped = after.clone();
     for edit in stripped["edits"].as_array_mut().expect("edits") {
         edit.as_object_mut().expect("an edit").remove("gate");
     }
+    assert_eq!(
+        stripped["edits"][1]["srview"]["why"],
+        "applied as repaired by the gate: the agent ran the gate's rewrite of the model's \
+         input, which srview does not replay"
+    );
+    stripped["edits"][1]["srview"] = before["edits"][1]["srview"].clone();
     assert_eq!(stripped, before);
 
     let listing = session(workspace.path(), false);
