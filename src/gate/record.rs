@@ -343,11 +343,12 @@ pub fn contradiction(d: &GateDecision, verdict: Verdict, agent: &str) -> Option<
     }
 }
 
-/// Whether the agent ran the gate's rewrite of the edit rather than the
-/// model's input: the gate repaired it (`repair`), or a human chose
-/// srview's corrected edit in the review pane (`corrected`).
+/// Whether the agent was handed the gate's rewrite of the edit rather
+/// than the model's input: the decision is `repair`, by the policy or by
+/// a human choosing srview's corrected edit in the review pane (`review`
+/// `corrected`; where the agent cannot rewrite, that choice is a deny).
 pub fn repaired(d: &GateDecision) -> bool {
-    d.decision == "repair" || d.review.as_deref() == Some("corrected")
+    d.decision == "repair"
 }
 
 /// `review` as the agent ran the edit, given the gate's decision `d` about
@@ -365,14 +366,7 @@ pub fn as_run(
     mut review: crate::sessions::review::Review,
     d: Option<&GateDecision>,
 ) -> crate::sessions::review::Review {
-    let Some(d) = d.filter(|d| repaired(d)) else {
-        return review;
-    };
-    let ran = d
-        .rewritten_sha256
-        .as_ref()
-        .is_some_and(|sha| join_key(&review.edit) == Some(format!("input {sha}")));
-    if ran {
+    if !d.is_some_and(|d| sets_aside(d, join_key(&review.edit).as_deref())) {
         return review;
     }
     let how = match review.edit.agent_verdict {
@@ -386,6 +380,40 @@ pub fn as_run(
     review.disagreement = None;
     review.loose_match = None;
     review
+}
+
+/// Whether decision `d`, joined to the edit whose [`join_key`] is `key`,
+/// sets srview's replay of it aside ([`as_run`]): the gate repaired it and
+/// the session keeps the model's input, not the rewrite the agent ran.
+pub fn sets_aside(d: &GateDecision, key: Option<&str>) -> bool {
+    let ran = d
+        .rewritten_sha256
+        .as_ref()
+        .is_some_and(|sha| key == Some(format!("input {sha}").as_str()));
+    repaired(d) && !ran
+}
+
+/// One edit's counts as `review` has it, and as [`as_run`] has it when
+/// the gate repaired the edit (srview's verdict not run: failed only when
+/// the agent failed it), for `srview sessions`, which counts each edit
+/// before it reads the record.
+pub fn counts(
+    review: &crate::sessions::review::Review,
+) -> (
+    crate::sessions::review::Counts,
+    crate::sessions::review::Counts,
+) {
+    use crate::sessions::review::Counts;
+    let mut reviewed = Counts::default();
+    reviewed.add(review);
+    let repaired = Counts {
+        edits: 1,
+        failed: usize::from(review.edit.agent_verdict == Verdict::Failed),
+        loose: 0,
+        disagreements: 0,
+        unknown: 1,
+    };
+    (reviewed, repaired)
 }
 
 /// "3 blocked, 2 repaired": the decisions that changed something, each
@@ -606,6 +634,35 @@ mod tests {
             "2026-12-01T14:04:29",
         ] {
             assert_eq!(super::epoch_ms(bad), None, "{bad}");
+        }
+    }
+
+    /// A repair (the policy's, or the pane's corrected edit) sets srview's replay aside
+    /// unless the session keeps the rewritten input (its key is the
+    /// record's `rewrittenSha256`); a deny or a pass never does.
+    #[test]
+    fn a_repair_sets_the_replay_aside_unless_the_session_kept_the_rewrite() {
+        let line = |json: serde_json::Value| {
+            serde_json::from_value::<super::GateDecision>(json).expect("a decision")
+        };
+        let repair = line(serde_json::json!({"time": "t", "agent": "claude-code",
+            "case": "loose", "decision": "repair", "inputSha256": "sent",
+            "rewrittenSha256": "ran"}));
+        assert!(super::sets_aside(&repair, Some("call toolu_1")));
+        assert!(super::sets_aside(&repair, Some("input sent")));
+        assert!(!super::sets_aside(&repair, Some("input ran")));
+        let corrected = |decision: &str| {
+            line(serde_json::json!({"time": "t", "agent": "gemini-cli",
+                "case": "loose", "decision": decision, "decidedBy": "review pane",
+                "review": "corrected"}))
+        };
+        assert!(super::sets_aside(&corrected("repair"), Some("input sent")));
+        // Qwen Code cannot rewrite: the corrected edit chosen is a deny.
+        assert!(!super::sets_aside(&corrected("deny"), Some("input sent")));
+        for decision in ["deny", "none", "context"] {
+            let d = line(serde_json::json!({"time": "t", "agent": "gemini-cli",
+                "case": "loose", "decision": decision}));
+            assert!(!super::sets_aside(&d, Some("input sent")), "{decision}");
         }
     }
 }
