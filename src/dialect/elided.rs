@@ -81,11 +81,8 @@ pub fn elided(old: &str, new: &str) -> Option<Elided> {
     if let Some((number, line)) = new.lines().enumerate().find(|(_, line)| worded(line)) {
         return Some(found(number, line));
     }
-    let evidence = Evidence::new(old, new, &shapes, &held);
-    new.lines()
-        .enumerate()
-        .find(|&(number, _)| evidence.stands_in(number))
-        .map(|(number, line)| found(number, line))
+    let number = Evidence::new(old, new, &shapes, &held).first_stand_in()?;
+    Some(found(number, new.lines().nth(number)?))
 }
 
 /// How many non-blank lines of the old text (code among them) a
@@ -98,82 +95,98 @@ pub const MIN_RUN: usize = 3;
 struct Evidence<'a> {
     /// `old`'s non-blank lines.
     old: Vec<&'a str>,
+    /// Where each of them stands in `old`, in order.
+    at_old: HashMap<&'a str, Vec<usize>>,
     /// `new`'s non-blank lines: (line number in `new`, text, whether it is
-    /// a candidate stand-in: shaped as one and not held by `old`).
-    new: Vec<(usize, &'a str, bool)>,
+    /// a candidate stand-in: shaped as one and not held by `old`, how many
+    /// times the text stood in `new` before).
+    new: Vec<(usize, &'a str, bool, usize)>,
     /// Every line `new` holds.
     in_new: HashSet<&'a str>,
 }
 
 impl<'a> Evidence<'a> {
     fn new(old: &'a str, new: &'a str, shapes: &[bool], held: &HashSet<&str>) -> Self {
-        let new_lines: Vec<(usize, &str, bool)> = new
+        let mut seen = HashMap::<&str, usize>::new();
+        let new_lines: Vec<(usize, &str, bool, usize)> = new
             .lines()
             .zip(shapes)
             .enumerate()
-            .map(|(number, (line, &shaped))| {
-                let line = line.trim();
-                (number, line, shaped && !held.contains(line))
-            })
+            .map(|(number, (line, &shaped))| (number, line.trim(), shaped))
             .filter(|(_, line, _)| !line.is_empty())
+            .map(|(number, line, shaped)| {
+                let rank = seen.entry(line).or_default();
+                *rank += 1;
+                (number, line, shaped && !held.contains(line), *rank - 1)
+            })
             .collect();
+        let old: Vec<&str> = old
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect();
+        let mut at_old = HashMap::<&str, Vec<usize>>::new();
+        for (i, line) in old.iter().enumerate() {
+            at_old.entry(line).or_default().push(i);
+        }
         Evidence {
-            old: old
-                .lines()
-                .map(str::trim)
-                .filter(|l| !l.is_empty())
-                .collect(),
-            in_new: new_lines.iter().map(|(_, line, _)| *line).collect(),
+            old,
+            at_old,
+            in_new: new_lines.iter().map(|l| l.1).collect(),
             new: new_lines,
         }
     }
 
-    /// Whether line `number` of the new text is a candidate standing alone
-    /// where a run of the old text's lines disappears (see [`elided`]).
-    fn stands_in(&self, number: usize) -> bool {
-        let Some(at) = self.new.iter().position(|(n, _, c)| *n == number && *c) else {
-            return false;
-        };
+    /// The first line of the new text (its number) that is a candidate
+    /// standing alone where a run of the old text's lines disappears (see
+    /// [`elided`]).
+    fn first_stand_in(&self) -> Option<usize> {
+        (0..self.new.len())
+            .find(|&at| self.new[at].2 && self.stands_in(at))
+            .map(|at| self.new[at].0)
+    }
+
+    /// Whether the candidate at `at` (of the new text's non-blank lines)
+    /// stands alone where a run of the old text's lines disappears.
+    fn stands_in(&self, at: usize) -> bool {
         // The nearest lines around it that are not candidates: both must
         // be lines of the old text (else new code stands in that place).
-        let before = self.new[..at].iter().rev().find(|(_, _, c)| !c);
-        let after = self.new[at + 1..].iter().find(|(_, _, c)| !c);
+        let before = self.new[..at].iter().rev().find(|l| !l.2);
+        let after = self.new[at + 1..].iter().find(|l| !l.2);
         // Where the line before stands in the old text: its k-th
-        // occurrence in the new text taken for its k-th in the old.
+        // occurrence in the new text taken for its k-th in the old (its
+        // last when the old text has fewer).
         let start = match before {
             None => 0,
-            Some((n, text, _)) => {
-                let k = self
-                    .new
-                    .iter()
-                    .filter(|(m, t, _)| m < n && t == text)
-                    .count();
-                match self
-                    .old
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, t)| *t == text)
-                    .nth(k)
-                    .or_else(|| self.old.iter().enumerate().rfind(|(_, t)| *t == text))
-                {
-                    Some((i, _)) => i + 1,
+            Some(&(_, text, _, rank)) => match self.at_old.get(text) {
+                Some(places) => places.get(rank).or(places.last()).map_or(0, |i| i + 1),
+                None => return false,
+            },
+        };
+        let end = match after {
+            None => self.old.len(),
+            Some(&(_, text, _, _)) => {
+                let places = self.at_old.get(text).map_or(&[][..], Vec::as_slice);
+                match places.get(places.partition_point(|&i| i < start)) {
+                    Some(&i) => i,
                     None => return false,
                 }
             }
         };
-        let end = match after {
-            None => self.old.len(),
-            Some((_, text, _)) => match self.old[start..].iter().position(|t| t == text) {
-                Some(i) => start + i,
-                None => return false,
-            },
-        };
-        let run: Vec<&str> = self.old[start..end]
+        // At least MIN_RUN lines the new text holds nowhere, code among
+        // them (looked at until that is known).
+        let (mut lost, mut code) = (0, false);
+        for line in self.old[start..end.max(start)]
             .iter()
-            .copied()
-            .filter(|line| !self.in_new.contains(line))
-            .collect();
-        run.len() >= MIN_RUN && run.iter().any(|line| !is_comment(line))
+            .filter(|line| !self.in_new.contains(*line))
+        {
+            lost += 1;
+            code |= !is_comment(line);
+            if lost >= MIN_RUN && code {
+                return true;
+            }
+        }
+        false
     }
 }
 
