@@ -90,7 +90,11 @@ fn streamed(path: &std::path::Path, args: &SessionArgs) -> CmdResult {
     }
     let reader = surveyed.reader();
     let (decisions, unread) = crate::gate::record::read_counted(&surveyed.root.root);
-    let gate = crate::gate::record::join_keys(&decisions, &surveyed.inputs);
+    let gate = crate::gate::record::join_session_keys(
+        &decisions,
+        &surveyed.inputs,
+        reader.session_stamp(),
+    );
     let reread = |e: crate::source::agent::session::SessionError| Error::refused(e.to_string());
     let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     let workers = review_workers();
@@ -101,7 +105,10 @@ fn streamed(path: &std::path::Path, args: &SessionArgs) -> CmdResult {
         surveyed
             .review_rendered(
                 workers,
-                |index, review| render_session_edit(&review, gate.get(index).copied().flatten()),
+                |index, review| {
+                    let gate = gate.get(index).copied().flatten();
+                    render_session_edit(&crate::gate::record::as_run(review, gate), gate)
+                },
                 |_, rendered| {
                     rendered
                         .map_err(std::io::Error::from)
@@ -126,6 +133,7 @@ fn streamed(path: &std::path::Path, args: &SessionArgs) -> CmdResult {
                 workers,
                 |index, review| {
                     let gate = gate.get(index).copied().flatten();
+                    let review = crate::gate::record::as_run(review, gate);
                     let mut counts = Counts::default();
                     counts.add(&review);
                     let line = listing_lines(agent_ref, file_width, &review, gate);

@@ -1,9 +1,15 @@
 //! A text that stands in for lines it leaves out: a placeholder line
-//! (`# ... rest of the file unchanged ...`, `// existing code`) where the
-//! text it replaces had lines the new text no longer holds. Models write
-//! such texts for "the rest stays as it is"; applied, the lines are gone.
-//! A whole-file write (the gate), an exact-string edit's new text and a
-//! patch hunk's added lines are checked alike.
+//! (`# ... rest of the file unchanged ...`, `// existing code`, `# existing
+//! methods here`, a lone `...`) where the text it replaces had lines the
+//! new text no longer holds. Models write such texts for "the rest stays as
+//! it is"; applied, the lines are gone. A whole-file write (the gate), an
+//! exact-string edit's new text and a patch hunk's added lines are checked
+//! alike.
+//!
+//! Decided by evidence, not by wording ([`elided`]): a comment-only line
+//! (or a lone `...` / `…`) the old text does not hold, standing alone
+//! where a run of the old text's non-blank lines disappears. A wording that
+//! says so ([`is_placeholder`]) is enough wherever lines are lost.
 
 use std::collections::{HashMap, HashSet};
 
@@ -19,19 +25,35 @@ pub struct Elided {
     pub lost: usize,
 }
 
-/// Whether `new`, replacing `old`, stands in for lines it leaves out: a
-/// placeholder line ([`is_placeholder`]) `old` does not hold, while lines
-/// of `old` are missing from `new`. `None` otherwise (most texts hold no
-/// placeholder: `old` is looked at only for one that does).
+/// Whether `new`, replacing `old`, stands in for lines it leaves out, and
+/// where: `None` when `new` loses no non-blank line of `old`, or holds no
+/// line that stands in for the lines it loses. A line of `new` that `old`
+/// does not hold stands in for lost lines when
+/// - its wording says so ([`is_placeholder`]: `# ... rest unchanged ...`),
+///   wherever the lines are lost; or
+/// - it is a comment-only line or a lone `...` / `…` ([`stand_in_shaped`],
+///   not inside a docstring), standing alone where a run of
+///   [`MIN_RUN`] or more non-blank lines of `old` (code among them)
+///   disappears: the nearest lines around it that are not such lines
+///   (or the text's ends) are lines `old` holds, and between those lines
+///   `old` had the run, whose lines `new` holds nowhere.
+///
+/// So a comment written beside new code (a refactor explaining itself), a
+/// comment added where at most two lines go, a `...` the old text already
+/// had (a stub) and the lines of a docstring are not stand-ins.
 pub fn elided(old: &str, new: &str) -> Option<Elided> {
-    let mut placeholders = new
-        .lines()
-        .enumerate()
-        .filter(|(_, line)| is_placeholder(line))
-        .peekable();
-    placeholders.peek()?;
     let held: HashSet<&str> = old.lines().map(str::trim).collect();
-    let (number, placeholder) = placeholders.find(|(_, line)| !held.contains(line.trim()))?;
+    let shapes = stand_in_shapes(new);
+    let worded = |line: &str| is_placeholder(line) && !held.contains(line.trim());
+    // Most texts hold no candidate: `old` is looked at further only for
+    // one that does.
+    if !new
+        .lines()
+        .zip(&shapes)
+        .any(|(line, &shaped)| worded(line) || (shaped && !held.contains(line.trim())))
+    {
+        return None;
+    }
     let mut kept = HashMap::<&str, usize>::new();
     for line in new.lines().map(str::trim).filter(|l| !l.is_empty()) {
         *kept.entry(line).or_default() += 1;
@@ -48,11 +70,172 @@ pub fn elided(old: &str, new: &str) -> Option<Elided> {
             _ => true,
         })
         .count();
-    (lost > 0).then(|| Elided {
+    if lost == 0 {
+        return None;
+    }
+    let found = |number: usize, line: &str| Elided {
         line: number + 1,
-        placeholder: placeholder.trim().to_string(),
+        placeholder: line.trim().to_string(),
         lost,
-    })
+    };
+    if let Some((number, line)) = new.lines().enumerate().find(|(_, line)| worded(line)) {
+        return Some(found(number, line));
+    }
+    let number = Evidence::new(old, new, &shapes, &held).first_stand_in()?;
+    Some(found(number, new.lines().nth(number)?))
+}
+
+/// How many non-blank lines of the old text (code among them) a
+/// comment-only line or a lone `...` must stand where to be taken for a
+/// stand-in by position alone: a comment added where one or two lines go
+/// is an ordinary edit.
+pub const MIN_RUN: usize = 3;
+
+/// The texts' non-blank lines, trimmed, for [`elided`]'s evidence.
+struct Evidence<'a> {
+    /// `old`'s non-blank lines.
+    old: Vec<&'a str>,
+    /// Where each of them stands in `old`, in order.
+    at_old: HashMap<&'a str, Vec<usize>>,
+    /// `new`'s non-blank lines: (line number in `new`, text, whether it is
+    /// a candidate stand-in: shaped as one and not held by `old`, how many
+    /// times the text stood in `new` before).
+    new: Vec<(usize, &'a str, bool, usize)>,
+    /// Every line `new` holds.
+    in_new: HashSet<&'a str>,
+}
+
+impl<'a> Evidence<'a> {
+    fn new(old: &'a str, new: &'a str, shapes: &[bool], held: &HashSet<&str>) -> Self {
+        let mut seen = HashMap::<&str, usize>::new();
+        let new_lines: Vec<(usize, &str, bool, usize)> = new
+            .lines()
+            .zip(shapes)
+            .enumerate()
+            .map(|(number, (line, &shaped))| (number, line.trim(), shaped))
+            .filter(|(_, line, _)| !line.is_empty())
+            .map(|(number, line, shaped)| {
+                let rank = seen.entry(line).or_default();
+                *rank += 1;
+                (number, line, shaped && !held.contains(line), *rank - 1)
+            })
+            .collect();
+        let old: Vec<&str> = old
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect();
+        let mut at_old = HashMap::<&str, Vec<usize>>::new();
+        for (i, line) in old.iter().enumerate() {
+            at_old.entry(line).or_default().push(i);
+        }
+        Evidence {
+            old,
+            at_old,
+            in_new: new_lines.iter().map(|l| l.1).collect(),
+            new: new_lines,
+        }
+    }
+
+    /// The first line of the new text (its number) that is a candidate
+    /// standing alone where a run of the old text's lines disappears (see
+    /// [`elided`]).
+    fn first_stand_in(&self) -> Option<usize> {
+        (0..self.new.len())
+            .find(|&at| self.new[at].2 && self.stands_in(at))
+            .map(|at| self.new[at].0)
+    }
+
+    /// Whether the candidate at `at` (of the new text's non-blank lines)
+    /// stands alone where a run of the old text's lines disappears.
+    fn stands_in(&self, at: usize) -> bool {
+        // The nearest lines around it that are not candidates: both must
+        // be lines of the old text (else new code stands in that place).
+        let before = self.new[..at].iter().rev().find(|l| !l.2);
+        let after = self.new[at + 1..].iter().find(|l| !l.2);
+        // Where the line before stands in the old text: its k-th
+        // occurrence in the new text taken for its k-th in the old (its
+        // last when the old text has fewer).
+        let start = match before {
+            None => 0,
+            Some(&(_, text, _, rank)) => match self.at_old.get(text) {
+                Some(places) => places.get(rank).or(places.last()).map_or(0, |i| i + 1),
+                None => return false,
+            },
+        };
+        let end = match after {
+            None => self.old.len(),
+            Some(&(_, text, _, _)) => {
+                let places = self.at_old.get(text).map_or(&[][..], Vec::as_slice);
+                match places.get(places.partition_point(|&i| i < start)) {
+                    Some(&i) => i,
+                    None => return false,
+                }
+            }
+        };
+        // At least MIN_RUN lines the new text holds nowhere, code among
+        // them (looked at until that is known).
+        let (mut lost, mut code) = (0, false);
+        for line in self.old[start..end.max(start)]
+            .iter()
+            .filter(|line| !self.in_new.contains(*line))
+        {
+            lost += 1;
+            code |= !is_comment(line);
+            if lost >= MIN_RUN && code {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+/// For each line of `new`: whether it is shaped as a stand-in
+/// ([`stand_in_shaped`]) outside a triple-quoted string (a docstring's
+/// lines are text: a doctest's `...`, a `#` in prose).
+fn stand_in_shapes(new: &str) -> Vec<bool> {
+    let mut in_string: Option<&str> = None;
+    new.lines()
+        .map(|line| {
+            let was_in = in_string.is_some();
+            for quotes in ["\"\"\"", "'''"] {
+                if in_string.is_none_or(|open| open == quotes)
+                    && line.matches(quotes).count() % 2 == 1
+                {
+                    in_string = match in_string {
+                        Some(_) => None,
+                        None => Some(quotes),
+                    };
+                }
+            }
+            !was_in && in_string.is_none() && stand_in_shaped(line)
+        })
+        .collect()
+}
+
+/// A line that can stand in for others: a lone `...` or `…` (Python's
+/// Ellipsis, a TypeScript stub's body, a model's "and so on"), or a
+/// comment-only line ([`is_comment`]).
+pub fn stand_in_shaped(line: &str) -> bool {
+    let line = line.trim();
+    matches!(line, "..." | "\u{2026}") || is_comment(line)
+}
+
+/// A line holding a comment only, by the marks of common languages: `#`
+/// followed by a space, another `#` or nothing (not `#include`,
+/// `#[derive]`, `#!`), `//`, `/*`, a block comment's `* ` or `*/`,
+/// `<!--`, `{/*`, `-- `, `;;` or `; `, `% `.
+pub fn is_comment(line: &str) -> bool {
+    let line = line.trim();
+    if let Some(rest) = line.strip_prefix('#') {
+        return rest.is_empty() || rest.starts_with([' ', '\t', '#']);
+    }
+    [
+        "//", "/*", "*/", "* ", "<!--", "{/*", "-- ", ";;", "; ", "% ",
+    ]
+    .iter()
+    .any(|mark| line.starts_with(mark))
+        || matches!(line, "*" | "--" | ";" | "%")
 }
 
 /// Whether a line stands for lines left out: a comment opening with an

@@ -16,13 +16,18 @@
 //!   (the model sent the same call again), the n-th edit with that input
 //!   takes the n-th decision. A repair joins by the rewritten input too
 //!   (`rewrittenSha256`): OpenCode's session keeps the arguments it ran.
+//!   Only decisions of the session itself are joined by input
+//!   ([`of_session`]): the record is shared by every session run in the
+//!   workspace, and the same input sent in another session (the same task
+//!   run again) is another call (a tester's find: an older session's deny
+//!   was joined, and the browser said the gate had been bypassed).
 
 use std::collections::HashMap;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::source::agent::{AgentEdit, EditInput, Verdict};
+use crate::source::agent::{AgentEdit, EditInput, SessionStamp, Verdict};
 
 /// One line of `.srview/gate.jsonl` (see docs/gate.md "The record").
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
@@ -57,6 +62,9 @@ pub struct GateDecision {
     rewritten_sha256: Option<String>,
     #[serde(default, skip_serializing)]
     call_id: Option<String>,
+    /// The session the payload named.
+    #[serde(default, skip_serializing)]
+    session_id: Option<String>,
 }
 
 /// A deny for a call srview did not judge (its judgment ran out of time:
@@ -180,13 +188,93 @@ pub(crate) fn record_files(cwd: &str, files: &str) -> String {
         .join(", ")
 }
 
-/// For each edit, the decision about it, when one can be told.
+/// For each edit of the session `session`, the decision about it, when
+/// one can be told.
 pub fn join<'a>(
     decisions: &'a [GateDecision],
     edits: &[&AgentEdit],
+    session: &SessionStamp,
 ) -> Vec<Option<&'a GateDecision>> {
     let keys: Vec<Option<String>> = edits.iter().map(|e| join_key(e)).collect();
-    join_keys(decisions, &keys)
+    join_session_keys(decisions, &keys, session)
+}
+
+/// How far before its session's first line, or after its last, a decision
+/// of it may be timed: the gate decides before the agent writes its line
+/// (and the agent may wait on the review pane), and clocks differ a little.
+const SESSION_SLACK_MS: i64 = 10 * 60 * 1000;
+
+/// Whether decision `d` may be of the session `session`: where both name a
+/// session id, the same one; else, where the session's lines are timed,
+/// a decision timed within their span (give or take
+/// [`SESSION_SLACK_MS`]); else any.
+pub fn of_session(d: &GateDecision, session: &SessionStamp) -> bool {
+    if let (Some(ours), Some(theirs)) = (&session.id, &d.session_id) {
+        return ours == theirs;
+    }
+    match (session.span, epoch_ms(&d.time)) {
+        (Some((first, last)), Some(time)) => {
+            first - SESSION_SLACK_MS <= time && time <= last + SESSION_SLACK_MS
+        }
+        _ => true,
+    }
+}
+
+/// Milliseconds since 1970 of an RFC 3339 time (`2026-12-01T14:04:29.429Z`,
+/// `...+02:00`, seconds' fraction optional); `None` for another text.
+pub fn epoch_ms(text: &str) -> Option<i64> {
+    let number = |range: std::ops::Range<usize>| -> Option<i64> {
+        let digits = text.get(range)?;
+        digits
+            .bytes()
+            .all(|b| b.is_ascii_digit())
+            .then(|| digits.parse().ok())?
+    };
+    let bytes = text.as_bytes();
+    let marks = [(4, b'-'), (7, b'-'), (13, b':'), (16, b':')];
+    if marks.iter().any(|&(at, mark)| bytes.get(at) != Some(&mark))
+        || !matches!(bytes.get(10), Some(b'T' | b't' | b' '))
+    {
+        return None;
+    }
+    let (month, day) = (
+        u32::try_from(number(5..7)?).ok()?,
+        u32::try_from(number(8..10)?).ok()?,
+    );
+    if !(1..=12).contains(&month) || !(1..=31).contains(&day) {
+        return None;
+    }
+    let days = crate::sessions::find::days_from_civil(number(0..4)?, month, day);
+    let seconds = days * 86_400 + number(11..13)? * 3600 + number(14..16)? * 60 + number(17..19)?;
+    let mut rest = &text[19..];
+    let mut millis = 0;
+    if let Some(fraction) = rest.strip_prefix('.') {
+        let len = fraction.bytes().take_while(u8::is_ascii_digit).count();
+        let digits = &fraction[..len];
+        millis = digits
+            .bytes()
+            .take(3)
+            .chain(std::iter::repeat(b'0'))
+            .take(3)
+            .fold(0, |ms, b| ms * 10 + i64::from(b - b'0'));
+        rest = &fraction[len..];
+    }
+    let offset = match rest {
+        "Z" | "z" => 0,
+        _ => {
+            let sign = match rest.as_bytes().first()? {
+                b'+' => 1,
+                b'-' => -1,
+                _ => return None,
+            };
+            if rest.len() != 6 || rest.as_bytes()[3] != b':' {
+                return None;
+            }
+            let (h, m): (i64, i64) = (rest[1..3].parse().ok()?, rest[4..6].parse().ok()?);
+            sign * (h * 3600 + m * 60)
+        }
+    };
+    Some((seconds - offset) * 1000 + millis)
 }
 
 /// What `edit` is joined to the record by: `call ID` where the session
@@ -205,10 +293,21 @@ pub fn join_key(edit: &AgentEdit) -> Option<String> {
     }
 }
 
-/// [`join`] from each edit's [`join_key`].
+/// [`join_session_keys`] for a session that names neither its id nor its
+/// times: every decision of the record may be its.
 pub fn join_keys<'a>(
     decisions: &'a [GateDecision],
     keys: &[Option<String>],
+) -> Vec<Option<&'a GateDecision>> {
+    join_session_keys(decisions, keys, &SessionStamp::default())
+}
+
+/// [`join`] from each edit's [`join_key`]: by call id, or by input among
+/// the decisions [`of_session`] `session`.
+pub fn join_session_keys<'a>(
+    decisions: &'a [GateDecision],
+    keys: &[Option<String>],
+    session: &SessionStamp,
 ) -> Vec<Option<&'a GateDecision>> {
     let mut by_input: HashMap<&str, Vec<&GateDecision>> = HashMap::new();
     let mut by_call: HashMap<&str, &GateDecision> = HashMap::new();
@@ -216,8 +315,10 @@ pub fn join_keys<'a>(
         // A repaired call joins the edit by its input as sent or as
         // rewritten (a tester's find: OpenCode keeps the rewritten
         // arguments, and its repaired edits never showed as repaired).
-        for sha in d.input_sha256.iter().chain(&d.rewritten_sha256) {
-            by_input.entry(sha.as_str()).or_default().push(d);
+        if of_session(d, session) {
+            for sha in d.input_sha256.iter().chain(&d.rewritten_sha256) {
+                by_input.entry(sha.as_str()).or_default().push(d);
+            }
         }
         if let Some(id) = &d.call_id {
             by_call.insert(id.as_str(), d);
@@ -306,6 +407,79 @@ pub fn contradiction(d: &GateDecision, verdict: Verdict, agent: &str) -> Option<
     }
 }
 
+/// Whether the agent was handed the gate's rewrite of the edit rather
+/// than the model's input: the decision is `repair`, by the policy or by
+/// a human choosing srview's corrected edit in the review pane (`review`
+/// `corrected`; where the agent cannot rewrite, that choice is a deny).
+pub fn repaired(d: &GateDecision) -> bool {
+    d.decision == "repair"
+}
+
+/// `review` as the agent ran the edit, given the gate's decision `d` about
+/// it: where the gate repaired it ([`repaired`]) and the session keeps the
+/// model's input (not the rewrite the agent ran: Claude Code's, Gemini
+/// CLI's), srview's replay of that input says nothing of what was written
+/// (a tester's find: a repaired edit was listed `FAILED DISAGREE` with a
+/// `!!!` line, the replay failing the curly quotes the repair had made
+/// straight). The replay is set aside: srview's verdict is "not run",
+/// saying the edit was applied as repaired by the gate, with no
+/// disagreement or loose match drawn from it. A session that keeps the
+/// rewritten input (OpenCode: its input is the one behind
+/// `rewrittenSha256`) is replayed as it ran, and kept as it is.
+pub fn as_run(
+    mut review: crate::sessions::review::Review,
+    d: Option<&GateDecision>,
+) -> crate::sessions::review::Review {
+    if !d.is_some_and(|d| sets_aside(d, join_key(&review.edit).as_deref())) {
+        return review;
+    }
+    let how = match review.edit.agent_verdict {
+        Verdict::Applied => "applied as repaired by the gate",
+        _ => "repaired by the gate",
+    };
+    review.run = crate::sessions::review::Run::NotRun(Some(format!(
+        "{how}: the agent ran the gate's rewrite of the model's input, which srview does not \
+         replay"
+    )));
+    review.disagreement = None;
+    review.loose_match = None;
+    review
+}
+
+/// Whether decision `d`, joined to the edit whose [`join_key`] is `key`,
+/// sets srview's replay of it aside ([`as_run`]): the gate repaired it and
+/// the session keeps the model's input, not the rewrite the agent ran.
+pub fn sets_aside(d: &GateDecision, key: Option<&str>) -> bool {
+    let ran = d
+        .rewritten_sha256
+        .as_ref()
+        .is_some_and(|sha| key == Some(format!("input {sha}").as_str()));
+    repaired(d) && !ran
+}
+
+/// One edit's counts as `review` has it, and as [`as_run`] has it when
+/// the gate repaired the edit (srview's verdict not run: failed only when
+/// the agent failed it), for `srview sessions`, which counts each edit
+/// before it reads the record.
+pub fn counts(
+    review: &crate::sessions::review::Review,
+) -> (
+    crate::sessions::review::Counts,
+    crate::sessions::review::Counts,
+) {
+    use crate::sessions::review::Counts;
+    let mut reviewed = Counts::default();
+    reviewed.add(review);
+    let repaired = Counts {
+        edits: 1,
+        failed: usize::from(review.edit.agent_verdict == Verdict::Failed),
+        loose: 0,
+        disagreements: 0,
+        unknown: 1,
+    };
+    (reviewed, repaired)
+}
+
 /// "3 blocked, 2 repaired": the decisions that changed something, each
 /// counted once (the edits of one call share its decision); `None` when
 /// none did.
@@ -389,6 +563,7 @@ mod tests {
             input_sha256: None,
             rewritten_sha256: None,
             call_id: None,
+            session_id: None,
         };
         let said = |d: &super::GateDecision, v: Verdict| super::contradiction(d, v, "Claude Code");
         let passed = decision("exact", "none", None);
@@ -439,5 +614,119 @@ mod tests {
             "/w/a.py, /w/lib/b.py, /elsewhere/c.py"
         );
         assert_eq!(super::record_files(cwd, "../other/x"), "/home/user/other/x");
+    }
+
+    /// A tester's find: the same tool input judged in an older session
+    /// (a deny) was joined to this session's edit, and the browser said the
+    /// gate had been bypassed. By input, only decisions of the session
+    /// itself join: the same session id where both name one, else a time
+    /// within the session's span; call ids join as before.
+    #[test]
+    fn only_the_sessions_own_decisions_join_by_input() {
+        use crate::source::agent::SessionStamp;
+        let line = |time: &str, session: Option<&str>, decision: &str| {
+            serde_json::from_value::<super::GateDecision>(serde_json::json!({
+                "time": time, "agent": "gemini-cli", "sessionId": session,
+                "callId": null, "inputSha256": "same", "case": "exact", "decision": decision,
+            }))
+            .expect("a decision")
+        };
+        let older = line("2026-11-20T10:00:00.000Z", Some("older"), "deny");
+        let own = line("2026-12-01T14:04:31.000Z", Some("ours"), "none");
+        let decisions = [older.clone(), own.clone()];
+        let keys = [Some("input same".to_string())];
+        let stamp = |id: Option<&str>, span: Option<(&str, &str)>| SessionStamp {
+            id: id.map(str::to_string),
+            span: span.map(|(a, b)| {
+                (
+                    super::epoch_ms(a).expect("a time"),
+                    super::epoch_ms(b).expect("a time"),
+                )
+            }),
+        };
+        let span = Some(("2026-12-01T14:04:29.429Z", "2026-12-01T14:04:40.000Z"));
+        let joined = |session: &SessionStamp| {
+            super::join_session_keys(&decisions, &keys, session)[0].cloned()
+        };
+        assert_eq!(joined(&stamp(Some("ours"), span)), Some(own.clone()));
+        assert_eq!(joined(&stamp(Some("ours"), None)), Some(own.clone()));
+        // No id in the session: by its time span (give or take ten minutes).
+        assert_eq!(joined(&stamp(None, span)), Some(own.clone()));
+        // Another session's only: nothing joined, no bypass said.
+        assert_eq!(joined(&stamp(Some("third"), span)), None);
+        let late = [line("2026-12-01T15:00:00.000Z", None, "deny")];
+        assert_eq!(
+            super::join_session_keys(&late, &keys, &stamp(None, span))[0],
+            None
+        );
+        let near = [line("2026-12-01T14:10:00.000Z", None, "deny")];
+        assert!(super::join_session_keys(&near, &keys, &stamp(None, span))[0].is_some());
+        // A session that names neither: every decision, as before.
+        assert_eq!(joined(&SessionStamp::default()), Some(older));
+        // By call id: not filtered.
+        let call = serde_json::from_value::<super::GateDecision>(serde_json::json!({
+            "time": "2020-01-01T00:00:00Z", "agent": "claude-code", "sessionId": "other",
+            "callId": "toolu_1", "case": "exact", "decision": "none",
+        }))
+        .expect("a decision");
+        assert!(
+            super::join_session_keys(
+                std::slice::from_ref(&call),
+                &[Some("call toolu_1".into())],
+                &stamp(Some("ours"), span)
+            )[0]
+            .is_some()
+        );
+    }
+
+    #[test]
+    fn record_times_are_read_as_rfc_3339() {
+        assert_eq!(super::epoch_ms("1970-01-01T00:00:00Z"), Some(0));
+        assert_eq!(
+            super::epoch_ms("2026-12-01T14:04:29.429Z"),
+            Some(1_796_133_869_429)
+        );
+        assert_eq!(
+            super::epoch_ms("2026-12-01T16:04:29.4+02:00"),
+            super::epoch_ms("2026-12-01T14:04:29.400Z")
+        );
+        for bad in [
+            "",
+            "t",
+            "2026-13-01T00:00:00Z",
+            "2026-12-01 14:04",
+            "2026-12-01T14:04:29",
+        ] {
+            assert_eq!(super::epoch_ms(bad), None, "{bad}");
+        }
+    }
+
+    /// A repair (the policy's, or the pane's corrected edit) sets srview's replay aside
+    /// unless the session keeps the rewritten input (its key is the
+    /// record's `rewrittenSha256`); a deny or a pass never does.
+    #[test]
+    fn a_repair_sets_the_replay_aside_unless_the_session_kept_the_rewrite() {
+        let line = |json: serde_json::Value| {
+            serde_json::from_value::<super::GateDecision>(json).expect("a decision")
+        };
+        let repair = line(serde_json::json!({"time": "t", "agent": "claude-code",
+            "case": "loose", "decision": "repair", "inputSha256": "sent",
+            "rewrittenSha256": "ran"}));
+        assert!(super::sets_aside(&repair, Some("call toolu_1")));
+        assert!(super::sets_aside(&repair, Some("input sent")));
+        assert!(!super::sets_aside(&repair, Some("input ran")));
+        let corrected = |decision: &str| {
+            line(serde_json::json!({"time": "t", "agent": "gemini-cli",
+                "case": "loose", "decision": decision, "decidedBy": "review pane",
+                "review": "corrected"}))
+        };
+        assert!(super::sets_aside(&corrected("repair"), Some("input sent")));
+        // Qwen Code cannot rewrite: the corrected edit chosen is a deny.
+        assert!(!super::sets_aside(&corrected("deny"), Some("input sent")));
+        for decision in ["deny", "none", "context"] {
+            let d = line(serde_json::json!({"time": "t", "agent": "gemini-cli",
+                "case": "loose", "decision": decision}));
+            assert!(!super::sets_aside(&d, Some("input sent")), "{decision}");
+        }
     }
 }

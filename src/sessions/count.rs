@@ -38,8 +38,10 @@ pub struct Listed {
 pub fn count(path: &Path) -> Result<Listed, SessionError> {
     let mut counts = Counts::default();
     let mut reviewer: Option<Reviewer<'static>> = None;
-    // Each edit's key to join the gate's record by.
+    // Each edit's key to join the gate's record by, and its counts as
+    // reviewed and as the gate repaired it (see `record::as_run`).
     let mut inputs: Vec<Option<String>> = Vec::new();
+    let mut each: Vec<(Counts, Counts)> = Vec::new();
     let reader = read_session_with(path, None, |reader| {
         if reader.kind().row().undoes_diffs {
             return;
@@ -56,17 +58,19 @@ pub fn count(path: &Path) -> Result<Listed, SessionError> {
         for edit in settled {
             inputs.push(crate::gate::record::join_key(&edit));
             let index = edit.seq - 1;
-            counts.add(&reviewer.review(index, edit));
+            each.push(crate::gate::record::counts(&reviewer.review(index, edit)));
         }
     })?;
     if reader.kind().row().undoes_diffs {
         let mut reviewer = Reviewer::new(&reader, &root_of(&reader, path, None), Recovery::Light);
         for (index, edit) in reader.edits().iter().enumerate() {
             inputs.push(crate::gate::record::join_key(edit));
-            counts.add(&reviewer.review(index, edit.clone()));
+            each.push(crate::gate::record::counts(
+                &reviewer.review(index, edit.clone()),
+            ));
         }
     }
-    if counts.edits == 0
+    if each.is_empty()
         && let Some(why) = reader.unread()
     {
         // Not a session without edits: one that could not be read.
@@ -83,12 +87,21 @@ pub fn count(path: &Path) -> Result<Listed, SessionError> {
     let gate = match &workspace {
         Some(w) if inputs.iter().any(Option::is_some) => {
             let (decisions, unread) = crate::gate::record::read_counted(Path::new(w));
-            let joined = crate::gate::record::join_keys(&decisions, &inputs);
+            let joined =
+                crate::gate::record::join_session_keys(&decisions, &inputs, reader.session_stamp());
+            for ((reviewed, repaired), (d, key)) in each.iter_mut().zip(joined.iter().zip(&inputs))
+            {
+                if d.is_some_and(|d| crate::gate::record::sets_aside(d, key.as_deref())) {
+                    *reviewed = *repaired;
+                }
+            }
             let tally = crate::gate::record::tally(joined.into_iter().flatten());
             crate::gate::record::summary(tally, unread)
         }
         _ => None,
     };
+    each.into_iter()
+        .for_each(|(reviewed, _)| counts.merge(reviewed));
     Ok(Listed {
         agent: reader.kind(),
         version: reader.version().map(str::to_string),

@@ -867,19 +867,23 @@ fn parsed_edit_blocks(
         return FileBlocks { body, ..waiting };
     };
     let streaming = !ended;
-    let lines = file_lines(original);
-    let new_lines = file_lines(content);
+    // Each line with its own ending: a CRLF file's blocks keep `\r\n`, so
+    // that they give the edit's result (without them the engine's result
+    // had LF lines, and the whole file was shown rewritten).
+    let lines: Vec<&str> = original.split_inclusive('\n').collect();
+    let new_lines: Vec<&str> = content.split_inclusive('\n').collect();
     let mut body = String::from(SEARCH);
     match (shown.block.original, shown.block.replacement) {
         (Some(o), Some(r)) if o.end_line >= o.start_line && !lines.is_empty() => {
-            push_lines(
-                &mut body,
-                &lines[o.start_line - 1..o.end_line.min(lines.len())],
-            );
+            lines[o.start_line - 1..o.end_line.min(lines.len())]
+                .iter()
+                .for_each(|line| push_line_text(&mut body, line));
             body.push_str(SEPARATOR);
             let end = r.end_line.min(new_lines.len());
             if r.start_line <= end {
-                push_lines(&mut body, &new_lines[r.start_line - 1..end]);
+                new_lines[r.start_line - 1..end]
+                    .iter()
+                    .for_each(|line| push_line_text(&mut body, line));
             }
         }
         _ => {
@@ -1166,7 +1170,17 @@ fn call_blocks(
         (Some(a), Some(b)) => Some(format!("{a}; {b}")),
         (a, b) => a.or(b),
     };
-    let exact = placed.len() == outcome.edits.len() && gives(&body, original, after);
+    let every_placed = placed.len() == outcome.edits.len();
+    // The matcher's texts as found and written may not give its result
+    // as blocks (a CRLF file the agent read as LF, Gemini CLI's regex
+    // stage ending its match mid-line): then the file's own lines at the
+    // places it reports, checked likewise.
+    let body = if every_placed && !gives(&body, original, after) {
+        line_blocks(&placed, original, after).unwrap_or(body)
+    } else {
+        body
+    };
+    let exact = every_placed && gives(&body, original, after);
     if !exact {
         return FileBlocks {
             body: whole_file_block(original, after, false),
@@ -1209,6 +1223,57 @@ fn placed_blocks<'a>(
         body.push_str(REPLACE_END);
     }
     (placed, body)
+}
+
+/// The blocks of `placed` (in file order) from the file's own lines: each
+/// edit's SEARCH the lines of `original` it reports it replaced, its
+/// REPLACE the lines of `after` in their place, line endings kept (a CRLF
+/// file's `\r\n`). The lines each edit adds are told by its texts as found
+/// and written, the last one's by the files' line counts. `None` when the
+/// places overlap or fall outside the files (the caller checks the blocks
+/// give `after`).
+fn line_blocks(
+    placed: &[&crate::dialect::call::EditMatch],
+    original: &str,
+    after: &str,
+) -> Option<String> {
+    let old: Vec<&str> = original.split_inclusive('\n').collect();
+    let new: Vec<&str> = after.split_inclusive('\n').collect();
+    let count = |text: &Option<String>| {
+        isize::try_from(crate::dialect::quick::count_newlines(
+            text.as_deref().unwrap_or_default(),
+        ))
+        .ok()
+    };
+    let (mut shift, mut done) = (0isize, 0usize);
+    let mut body = String::new();
+    for (k, edit) in placed.iter().enumerate() {
+        let (first, last) = edit.lines?;
+        if first <= done || last < first || last > old.len() {
+            return None;
+        }
+        let added = if k + 1 == placed.len() {
+            isize::try_from(new.len()).ok()? - isize::try_from(old.len()).ok()? - shift
+        } else {
+            count(&edit.written)? - count(&edit.found)?
+        };
+        let from = usize::try_from(isize::try_from(first - 1).ok()? + shift).ok()?;
+        let to = usize::try_from(isize::try_from(last).ok()? + shift + added).ok()?;
+        if to < from || to > new.len() {
+            return None;
+        }
+        body.push_str(SEARCH);
+        old[first - 1..last]
+            .iter()
+            .for_each(|line| push_line_text(&mut body, line));
+        body.push_str(SEPARATOR);
+        new[from..to]
+            .iter()
+            .for_each(|line| push_line_text(&mut body, line));
+        body.push_str(REPLACE_END);
+        (shift, done) = (shift + added, last);
+    }
+    Some(body)
 }
 
 /// `text` as a block section's lines: ended by a newline.
@@ -1382,5 +1447,129 @@ mod tests {
         let more = "*** Begin Patch\n*** Update File: calc.py\n@@\n b\n-c\n+C\n";
         let blocks = file_blocks(more, Dialect::ApplyPatch, &target, false).expect("reads");
         assert!(blocks.body.contains("SEARCH"), "{}", blocks.body);
+    }
+
+    /// `msgs.py` of a tester's find: a CRLF file (with `crlf`) of 37 lines.
+    fn messages(crlf: bool) -> String {
+        let mut lines = vec!["\"\"\"Price messages.\"\"\"".to_string(), String::new()];
+        lines.push("MESSAGES = {".into());
+        lines.extend((0..30).map(|i| format!("    \"k{i}\": \"message number {i}\",")));
+        lines.extend(
+            ["}", "", "def greet(name):", "    return f\"Hello, {name}\""].map(String::from),
+        );
+        let end = if crlf { "\r\n" } else { "\n" };
+        lines.iter().map(|l| format!("{l}{end}")).collect()
+    }
+
+    /// What `body` gives over `original` by the engine, every block exact.
+    fn applied(body: &str, original: &str) -> String {
+        let outcome = crate::engine::apply(
+            body,
+            original,
+            crate::engine::Options {
+                version: crate::engine::Version::V1,
+                is_final: true,
+            },
+        );
+        assert!(
+            outcome
+                .blocks
+                .iter()
+                .all(|b| b.stage == Some(crate::engine::Stage::Exact)),
+            "{body}"
+        );
+        outcome.result.expect("the blocks apply").new_content
+    }
+
+    /// A tester's find: an edit of one line of a CRLF file was shown as a
+    /// rewrite of all 37 lines (its blocks had LF lines, which do not give
+    /// the CRLF result, so the whole file was shown). Its block is now the
+    /// one line, with its `\r\n`, and still gives the edit's result byte
+    /// for byte; the same for an agent's matcher (Gemini CLI, which reads
+    /// the file as LF).
+    #[test]
+    fn an_edit_of_a_crlf_file_is_shown_at_its_line() {
+        let name = "msgs.py";
+        let old = "    \"k5\": \"message number 5\",\n";
+        let new = "    \"k5\": \"message number five\",\n";
+        for crlf in [false, true] {
+            let file = messages(crlf);
+            let target = Target {
+                cwd: "/w",
+                name,
+                content: Some(&file),
+            };
+            let end = if crlf { "\r\n" } else { "\n" };
+            let expected = format!(
+                "{SEARCH}    \"k5\": \"message number 5\",{end}{SEPARATOR}    \"k5\": \"message number five\",{end}{REPLACE_END}"
+            );
+            let after = file.replace("message number 5\"", "message number five\"");
+            let claude =
+                crate::source::agent::EditInput::Exact(crate::dialect::edit::Edit::ClaudeEdit {
+                    file_path: format!("/w/{name}"),
+                    old_string: old.into(),
+                    new_string: new.into(),
+                    replace_all: false,
+                });
+            let gemini = crate::source::agent::EditInput::Call(crate::source::agent::CallInput {
+                dialect: "gemini-replace",
+                input: serde_json::json!({"file_path": format!("/w/{name}"), "instruction": "", "old_string": old, "new_string": new}),
+                path: format!("/w/{name}"),
+            });
+            for input in [claude, gemini] {
+                let blocks = input_blocks(&input, &target, true).expect("blocks");
+                assert_eq!(blocks.body, expected, "crlf {crlf}: {input:?}");
+                assert_eq!(applied(&blocks.body, &file), after, "crlf {crlf}");
+            }
+        }
+    }
+
+    /// A tester's find: Gemini CLI's `regex` stage places an edit at lines
+    /// 7-9 (its match ends mid-line, before the line's end), and the pane
+    /// showed the whole file rewritten. Its block is now the lines it
+    /// replaces and the lines written there, named by its stage, and gives
+    /// Gemini CLI's result byte for byte: 7-9 -> 7-12, the five lines of
+    /// the new text and the empty line Gemini CLI leaves after them (the
+    /// new text's final newline written before the matched line's own).
+    #[test]
+    fn a_regex_stage_edit_is_shown_at_the_lines_it_replaces() {
+        let file = "class Cart:\n    def __init__(self):\n        self.items = []\n\n    def total(self):\n        total = 0\n        for item in self.items:\n            if item.qty > 0:\n                total += item.qty * item.price\n        return total\n\n    def count(self):\n        return len(self.items)\n";
+        let target = Target {
+            cwd: "/w",
+            name: "shop.py",
+            content: Some(file),
+        };
+        let input = serde_json::json!({"file_path": "/w/shop.py", "instruction": "skip", "old_string": "  for item in self.items:\n    if item.qty > 0:\n      total += item.qty * item.price\n", "new_string": "  for item in self.items:\n    if item.qty > 0:\n      total += item.qty * item.price\n    else:\n      skipped += 1\n"});
+        let run = crate::dialect::registry::run_on_file(
+            "gemini-replace",
+            &input,
+            "/w/shop.py",
+            Some(file),
+            "/w",
+        )
+        .expect("a matcher");
+        assert_eq!(run.outcome.stage.as_deref(), Some("regex"));
+        let after = run.written().flatten().expect("written").to_string();
+        let call = crate::source::agent::EditInput::Call(crate::source::agent::CallInput {
+            dialect: "gemini-replace",
+            input,
+            path: "/w/shop.py".into(),
+        });
+        let blocks = input_blocks(&call, &target, true).expect("blocks");
+        let (lines, written): (Vec<&str>, Vec<&str>) = (
+            file.split_inclusive('\n').collect(),
+            after.split_inclusive('\n').collect(),
+        );
+        assert_eq!(
+            blocks.body,
+            format!(
+                "{SEARCH}{}{SEPARATOR}{}{REPLACE_END}",
+                lines[6..9].concat(),
+                written[6..12].concat()
+            )
+        );
+        assert_eq!(written[11], "\n");
+        assert_eq!(blocks.levels, vec![Some("regex".to_string())]);
+        assert_eq!(applied(&blocks.body, file), after);
     }
 }

@@ -574,6 +574,9 @@ impl AgentEdits {
     /// record joins, in words (empty when the record has none). `before`:
     /// the reviews of the last answer, whose edits' join keys are kept.
     fn gate_words(&mut self, review: &Reviewed, before: &[Arc<Review>]) -> Vec<Option<GateWords>> {
+        // Only the session's own decisions join by input.
+        let session = self.output.reader().map(|r| r.session_stamp().clone());
+        let session = session.unwrap_or_default();
         let gate = &mut self.gate;
         if gate.decisions.is_empty() {
             gate.keys.clear();
@@ -593,7 +596,7 @@ impl AgentEdits {
             }
         }
         let agent = review.agent.display_name();
-        crate::gate::record::join_keys(&gate.decisions, &gate.keys)
+        crate::gate::record::join_session_keys(&gate.decisions, &gate.keys, &session)
             .into_iter()
             .zip(reviews)
             .map(|(d, r)| {

@@ -147,15 +147,18 @@ fn a_write_standing_in_for_lines_it_leaves_out_is_a_doubt() {
                 deny_reason(&judgment)
             );
         }
-        // A comment that is code's own (not about lines left out) is no
-        // placeholder, even in a write that drops lines.
-        let dropped = head.clone() + "\n# Prices are in cents\n";
+        // A comment that is code's own (beside the new code written in
+        // place of the lines dropped) is no placeholder. (Alone where the
+        // lines went, any comment now stands in for them: a tester's find,
+        // `a_stand_in_is_found_by_where_it_stands_not_by_its_wording`.)
+        let dropped = head.clone() + "\n# Prices are in cents\nPRICE_UNIT = 100\n";
         assert_eq!(write(agent, &dropped).case, Case::Exact, "{agent:?}");
         // Every line kept, a placeholder added: nothing lost.
         let kept = inventory() + "# ... more helpers to come ...\n";
         assert_eq!(write(agent, &kept).case, Case::Exact, "{agent:?}");
-        // Python's Ellipsis as a body is code.
-        let stub = head.clone() + "\ndef total_value(items):\n    ...\n";
+        // Python's Ellipsis as a new stub's body is code (as the body of
+        // `total_value`, whose lines it drops, it stands in for them).
+        let stub = head.clone() + "\ndef restock(items):\n    ...\n";
         assert_eq!(write(agent, &stub).case, Case::Exact, "{agent:?}");
         assert_eq!(write(agent, &stub).answer, Answer::NoOpinion, "{agent:?}");
     }

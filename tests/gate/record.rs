@@ -59,7 +59,7 @@ fn sha256(text: &str) -> String {
 }
 
 fn decision(sha: &str, case: &str, decision: &str) -> String {
-    json!({"time": "2026-12-01T20:22:53.771Z", "agent": "gemini-cli", "sessionId": null,
+    json!({"time": "2026-12-01T20:22:53.771Z", "agent": "gemini-cli", "sessionId": "2d4f6a8c-1e3b-4c5d-9f7a-8b6c4d2e0f11",
            "callId": null, "tool": "replace", "file": "/home/user/project/inventory.py",
            "inputSha256": sha, "stage": "none", "case": case, "policy": "deny",
            "decision": decision, "message": format!("srview gate: {case}")})
@@ -107,13 +107,21 @@ fn session_shows_the_gates_decision_beside_each_edit_it_joins() {
     // (the document's last field, there only when a line could not be
     // read).
     assert_eq!(after["gateRecordUnreadableLines"], 1);
-    // Additive: everything else as it was.
+    // Additive: everything else as it was, but that srview does not replay
+    // the model's input of an edit the gate repaired (the agent ran the
+    // rewrite).
     let mut stripped = after.clone();
     for edit in stripped["edits"].as_array_mut().expect("edits") {
         edit.as_object_mut().expect("an edit").remove("gate");
     }
     let top = stripped.as_object_mut().expect("the document");
     top.remove("gateRecordUnreadableLines");
+    assert_eq!(
+        stripped["edits"][1]["srview"]["why"],
+        "applied as repaired by the gate: the agent ran the gate's rewrite of the model's \
+         input, which srview does not replay"
+    );
+    stripped["edits"][1]["srview"] = before["edits"][1]["srview"].clone();
     assert_eq!(stripped, before);
 
     let listing = session(workspace.path(), false);
@@ -618,4 +626,100 @@ fn the_browser_shows_the_gates_word_at_80_columns_and_the_records_unread_lines()
     );
     browser.press(b"q");
     assert_eq!(browser.exit_code(), 0, "q leaves the browser");
+}
+
+/// A tester's find: the record holds the same tool input judged in an
+/// older session (a deny, eleven days before, another session id), then
+/// this session's own decision (passed). The older deny was joined to
+/// this session's edit, counted as a block, and said the gate had been
+/// bypassed (`!!!`). Now only the session's own decision joins.
+#[test]
+fn another_sessions_decision_about_the_same_input_is_not_joined() {
+    let workspace = tempfile::tempdir().expect("a workspace");
+    let before: Value = serde_json::from_str(&session(workspace.path(), true)).expect("JSON");
+    let input: Value =
+        serde_json::from_str(before["edits"][1]["edit"].as_str().expect("input")).expect("JSON");
+    let sha = sha256(&input.to_string());
+    let mut older: Value = serde_json::from_str(&decision(&sha, "doubt", "deny")).expect("JSON");
+    older["time"] = json!("2026-11-20T10:00:00.000Z");
+    older["sessionId"] = json!("0a0a0a0a-older-session");
+    older["message"] = json!("srview gate: an older session");
+    let mut own: Value = serde_json::from_str(&decision(&sha, "exact", "none")).expect("JSON");
+    own["time"] = json!("2026-12-01T14:04:31.000Z");
+    own["message"] = Value::Null;
+    write_record(workspace.path(), &[older.to_string(), own.to_string()]);
+    let listing = session(workspace.path(), false);
+    assert_eq!(
+        listing.lines().next(),
+        Some("Gemini CLI (version not named): 2 edits, 1 failed, 0 loose, 0 disagreements"),
+        "{listing}"
+    );
+    assert!(
+        listing.contains("\n      gate: passed (exact)\n"),
+        "{listing}"
+    );
+    assert!(!listing.contains("!!! the gate's record"), "{listing}");
+    let json: Value = serde_json::from_str(&session(workspace.path(), true)).expect("JSON");
+    assert_eq!(json["edits"][1]["gate"]["time"], "2026-12-01T14:04:31.000Z");
+    assert_eq!(json["edits"][1]["gate"]["decision"], "none");
+    // The older session's decision alone: nothing joined.
+    write_record(workspace.path(), &[older.to_string()]);
+    let json: Value = serde_json::from_str(&session(workspace.path(), true)).expect("JSON");
+    assert_eq!(json["edits"][1].get("gate"), None, "{json}");
+}
+
+/// A tester's find: the real Claude Code 2.1.328 ran the gate's repair of
+/// an `Edit` whose old text had curly quotes where the file has straight
+/// ones (tests/fixtures/gate/claude-code/c_rewrite.*: its payload and its
+/// stream). `srview session` replayed the model's input, which Claude Code
+/// never ran, and listed the edit `FAILED DISAGREE` with a `!!!` line. Now
+/// it says the edit was applied as repaired by the gate, and counts no
+/// failure or disagreement.
+#[test]
+fn an_edit_the_gate_repaired_is_not_listed_as_failed() {
+    use srview::gate::{Answer, GateAgent, Policy, judge};
+    let agent = GateAgent::ClaudeCode;
+    let judgment = judge(
+        agent,
+        &super::payload(agent, "c_rewrite"),
+        |_| super::project(&super::inventory()),
+        &Policy::default(),
+    );
+    assert!(
+        matches!(judgment.answer, Answer::Rewrite { .. }),
+        "{:?}",
+        judgment.answer
+    );
+    let workspace = tempfile::tempdir().expect("a workspace");
+    write_record(
+        workspace.path(),
+        &[judgment.record("2026-12-01T14:00:00.000Z")],
+    );
+    let stream = "../gate/claude-code/c_rewrite.stdout.jsonl";
+    let listing = session_of(stream, workspace.path(), false);
+    let lines: Vec<&str> = listing.lines().collect();
+    assert_eq!(
+        lines[0],
+        "Claude Code 2.1.328: 1 edit, 0 failed, 0 loose, 0 disagreements; gate: 0 blocked, 1 repaired",
+        "{listing}"
+    );
+    assert!(
+        lines[1].ends_with(
+            "Claude Code: applied   srview: unknown (applied as repaired by the gate: the agent \
+             ran the gate's rewrite of the model's input, which srview does not replay)"
+        ),
+        "{listing}"
+    );
+    assert!(!listing.contains("!!!"), "{listing}");
+    assert!(
+        !listing.contains("FAILED") && !listing.contains("DISAGREE"),
+        "{listing}"
+    );
+    assert!(
+        listing.contains("\n      gate: repaired (loose)\n"),
+        "{listing}"
+    );
+    let json: Value =
+        serde_json::from_str(&session_of(stream, workspace.path(), true)).expect("JSON");
+    assert_eq!(json["edits"][0]["gate"]["decision"], "repair");
 }

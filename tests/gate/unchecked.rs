@@ -379,3 +379,180 @@ fn a_multiedit_is_denied_with_what_to_send_instead() {
          of its edits with the Edit tool instead."
     );
 }
+
+/// `shop.py` of a tester's find (41 lines): `Cart.add`, `Cart.total` and
+/// `Cart.account_count` share `return self.count`-like lines.
+const SHOP_PY: &str = "import os\nimport sys\nfrom dataclasses import dataclass\n\n\n@dataclass\nclass Item:\n    name: str\n    qty: int\n    price: float\n\n\nclass Cart:\n    def __init__(self):\n        self.items = []\n        self.count = 0\n\n    def add(self, item):\n        self.items.append(item)\n        self.count += 1\n        return self.count\n\n    def total(self):\n        total = 0\n        for item in self.items:\n            if item.qty > 0:\n                total += item.qty * item.price\n        return total\n\n    def account_count(self):\n        return self.count\n\n\ndef main():\n    cart = Cart()\n    cart.add(Item(\"pen\", 1, 2.5))\n    print(cart.total())\n\n\nif __name__ == \"__main__\":\n    main()\n";
+
+/// A Write of `content` over inventory.py in `agent`'s shape.
+fn write_payload(agent: GateAgent, content: &str) -> Vec<u8> {
+    let path = format!("{CWD}/inventory.py");
+    match agent {
+        GateAgent::Opencode => own_payload("write", json!({"filePath": path, "content": content})),
+        GateAgent::Pi => own_payload("write", json!({"path": path, "content": content})),
+        _ => {
+            let mut payload: serde_json::Value =
+                serde_json::from_slice(&edit_payload(agent, json!({}))).expect("JSON");
+            payload["tool_name"] = match agent {
+                GateAgent::ClaudeCode => "Write",
+                _ => "write_file",
+            }
+            .into();
+            payload["tool_input"] = json!({"file_path": path, "content": content});
+            payload.to_string().into_bytes()
+        }
+    }
+}
+
+/// The judgment of `payload` over inventory.py holding `content`.
+fn judged_over(agent: GateAgent, payload: &[u8], content: &str) -> srview::gate::Judgment {
+    judge_on(agent, payload, content, &Policy::default())
+}
+
+/// A tester's find: a Write, an Edit and a Codex hunk standing a line in
+/// for the methods they drop passed unless the line used one of a few
+/// known wordings (`# existing methods here`, `# same as before`, a bare
+/// `...` passed: 41 lines became 21). Now decided by what the line stands
+/// where: a comment-only line (or a lone `...`) the file does not hold, alone
+/// where a run of the file's lines disappears.
+#[test]
+fn a_stand_in_is_found_by_where_it_stands_not_by_its_wording() {
+    let lines: Vec<&str> = SHOP_PY.lines().collect();
+    let wordings = [
+        "    # ... existing code ...",
+        "    # (unchanged)",
+        "    # existing methods here",
+        "    # same as before",
+        "    # Keep existing methods",
+        "    # [snip]",
+        "    # and so on",
+        "    # <existing methods>",
+        "    # [other methods]",
+        "    // the other methods",
+        "    ...",
+        "    \u{2026}",
+    ];
+    for stand_in in wordings {
+        let content = format!("{}\n{stand_in}\n", lines[..20].join("\n"));
+        let agents = [
+            GateAgent::ClaudeCode,
+            GateAgent::GeminiCli,
+            GateAgent::QwenCode,
+            GateAgent::Opencode,
+            GateAgent::Pi,
+        ];
+        for agent in agents {
+            let judgment = judged_over(agent, &write_payload(agent, &content), SHOP_PY);
+            assert_eq!(judgment.case, Case::Doubt, "{agent:?} [{stand_in}]");
+            let expected = format!(
+                "its content stands in for lines it leaves out (line 21: `{}`), so writing it \
+                 deletes 15 non-blank lines of the file (41 lines become 21)",
+                stand_in.trim()
+            );
+            let reason = deny_reason(&judgment);
+            assert!(reason.contains(&expected), "{agent:?}: {reason}");
+        }
+        // An Edit keeping `add()`, changed, and standing the line in for
+        // `total()` and `account_count()`.
+        let old = &SHOP_PY[SHOP_PY.find("    def add").expect("add")
+            ..SHOP_PY.find("\n\ndef main").expect("main") + 1];
+        let new = format!(
+            "    def add(self, item, n=1):\n        self.items.append(item)\n        self.count += n\n        return self.count\n\n{stand_in}\n"
+        );
+        let payload = edit_payload(
+            GateAgent::ClaudeCode,
+            string_edit(GateAgent::ClaudeCode, old, &new),
+        );
+        let judgment = judged_over(GateAgent::ClaudeCode, &payload, SHOP_PY);
+        assert_eq!(judgment.case, Case::Doubt, "Edit [{stand_in}]");
+        let expected = format!(
+            "its new text stands in for lines it leaves out (its line 6: `{}`), so it deletes \
+             10 non-blank lines of the text it replaces",
+            stand_in.trim()
+        );
+        let reason = deny_reason(&judgment);
+        assert!(reason.contains(&expected), "{reason}");
+        // Codex: a hunk dropping `total()` and `account_count()`.
+        let hunk: String = ["@@ class Cart:".to_string()]
+            .into_iter()
+            .chain(lines[17..22].iter().map(|l| format!(" {l}")))
+            .chain(lines[22..31].iter().map(|l| format!("-{l}")))
+            .chain([format!("+{stand_in}")])
+            .chain(lines[31..34].iter().map(|l| format!(" {l}")))
+            .map(|l| l + "\n")
+            .collect();
+        let payload = edit_payload(GateAgent::Codex, super::patch(&hunk));
+        let judgment = judged_over(GateAgent::Codex, &payload, SHOP_PY);
+        assert_eq!(judgment.case, Case::Doubt, "Codex [{stand_in}]");
+        let expected = format!(
+            "hunk #1 of inventory.py stands in for lines it leaves out (its added line `{}`), \
+             so it deletes 8 non-blank lines",
+            stand_in.trim()
+        );
+        let reason = deny_reason(&judgment);
+        assert!(reason.contains(&expected), "{reason}");
+    }
+}
+
+/// Texts that look like stand-ins and are not: each exact, no opinion.
+/// A comment written beside the code that replaces a loop (a refactor
+/// explaining itself); a comment where two lines go; a `...` the stub file
+/// already holds, while a Write drops three of its methods; a docstring
+/// whose doctest has a `...` line and a `# ` line; a section comment added
+/// while a method is deleted elsewhere.
+#[test]
+fn look_alikes_of_a_stand_in_are_not_doubted() {
+    let claude_edit = |old: &str, new: &str| {
+        edit_payload(
+            GateAgent::ClaudeCode,
+            string_edit(GateAgent::ClaudeCode, old, new),
+        )
+    };
+    let loop_body = "        total = 0\n        for item in self.items:\n            if item.qty > 0:\n                total += item.qty * item.price\n        return total\n";
+    let stub = "from typing import Protocol\n\n\nclass Store(Protocol):\n    def get(self, key: str) -> int:\n        ...\n\n    def put(self, key: str, value: int) -> None:\n        ...\n\n    def drop(self, key: str) -> None:\n        ...\n\n    def size(self) -> int:\n        ...\n";
+    let stub_kept = "from typing import Protocol\n\n\nclass Store(Protocol):\n    def get(self, key: str) -> int:\n        ...\n";
+    let deleted_elsewhere = SHOP_PY
+        .replace(loop_body, "")
+        .replace("    def total(self):\n", "")
+        .replace("\n\ndef main", "\n\n# The entry point.\ndef main");
+    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        (
+            "a comment beside the code replacing a loop",
+            claude_edit(
+                loop_body,
+                "        # Only items in stock count.\n        return sum(i.qty * i.price for i in self.items if i.qty > 0)\n",
+            ),
+            SHOP_PY,
+        ),
+        (
+            "a comment where two lines go",
+            claude_edit(
+                "        self.count += 1\n        return self.count\n",
+                "        # The count is len(self.items) now.\n",
+            ),
+            SHOP_PY,
+        ),
+        (
+            "a stub's `...` it already holds",
+            write_payload(GateAgent::ClaudeCode, stub_kept),
+            stub,
+        ),
+        (
+            "a docstring with a doctest",
+            claude_edit(
+                loop_body,
+                "        \"\"\"The cart's total.\n\n        # in stock only\n        >>> Cart().total(\n        ...\n        ... )\n        0\n        \"\"\"\n        return sum(i.qty * i.price for i in self.items if i.qty > 0)\n",
+            ),
+            SHOP_PY,
+        ),
+        (
+            "a section comment while a method is deleted elsewhere",
+            write_payload(GateAgent::ClaudeCode, &deleted_elsewhere),
+            SHOP_PY,
+        ),
+    ];
+    for (what, payload, content) in cases {
+        let judgment = judged_over(GateAgent::ClaudeCode, &payload, content);
+        assert_eq!(judgment.case, Case::Exact, "{what}: {:?}", judgment.answer);
+    }
+}

@@ -494,6 +494,74 @@ pub struct AgentReader {
     parser: Box<dyn reader::FormatReader>,
     store: store::Store,
     finished: bool,
+    /// The session's id and time span as its lines name them, for the
+    /// agents whose gate decisions are joined by tool input
+    /// ([`SessionStamp`]).
+    stamp: SessionStamp,
+}
+
+/// Which session an output is, as far as its lines tell: the session id
+/// (Gemini CLI's and Qwen Code's `session_id`, Gemini CLI's saved
+/// session's `sessionId`, OpenCode's `sessionID`,
+/// pi's session header `id`: the id each agent's hook, or srview's plugin
+/// and extension, sends the gate) and the first and last times its lines
+/// carry (`timestamp`, milliseconds since 1970). Read for the agents
+/// whose gate decisions are joined by tool input (a decision of another
+/// session with the same input must not be joined:
+/// `crate::gate::record::join_keys`); empty for the others.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SessionStamp {
+    /// The first session id the output names.
+    pub id: Option<String>,
+    /// The earliest and latest `timestamp` of its lines.
+    pub span: Option<(i64, i64)>,
+}
+
+impl SessionStamp {
+    /// Notes what `unit` (one line or object of the output) tells: only
+    /// its first and last bytes are looked at (a top-level key comes first
+    /// in the agents' live lines, last in OpenCode's database rows as
+    /// srview writes them), so a long line costs nothing more.
+    fn note(&mut self, unit: &str) {
+        const EDGE: usize = 320;
+        let head = unit.get(..EDGE.min(unit.len())).unwrap_or(unit);
+        let tail_at = (unit.len().saturating_sub(EDGE)..unit.len())
+            .find(|&i| unit.is_char_boundary(i))
+            .unwrap_or(unit.len());
+        let tail = &unit[tail_at..];
+        if self.id.is_none() {
+            let pi_header = head.starts_with("{\"type\":\"session\"");
+            let keys: &[&str] = if pi_header {
+                &["\"id\":\""]
+            } else {
+                &["\"session_id\":\"", "\"sessionId\":\"", "\"sessionID\":\""]
+            };
+            self.id = [head, tail].iter().find_map(|edge| {
+                keys.iter().find_map(|key| {
+                    let rest = &edge[edge.find(key)? + key.len()..];
+                    let id = &rest[..rest.find('"')?];
+                    (!id.is_empty()).then(|| id.to_string())
+                })
+            });
+        }
+        let time = [head, tail].iter().find_map(|edge| {
+            let rest = &edge[edge.find("\"timestamp\":")? + "\"timestamp\":".len()..];
+            match rest.strip_prefix('"') {
+                Some(text) => crate::gate::record::epoch_ms(&text[..text.find('"')?]),
+                None => rest
+                    .split(|c: char| !c.is_ascii_digit())
+                    .next()?
+                    .parse()
+                    .ok(),
+            }
+        });
+        if let Some(time) = time {
+            self.span = Some(match self.span {
+                Some((first, last)) => (first.min(time), last.max(time)),
+                None => (time, time),
+            });
+        }
+    }
 }
 
 impl AgentReader {
@@ -509,6 +577,7 @@ impl AgentReader {
             parser: parser_for(format),
             store: store::Store::new(format.agent()),
             finished: false,
+            stamp: SessionStamp::default(),
         }
     }
 }
@@ -606,6 +675,11 @@ impl AgentReader {
     /// The agent whose output this reads.
     pub fn kind(&self) -> AgentKind {
         self.format.agent()
+    }
+
+    /// Which session this is, as far as its lines tell ([`SessionStamp`]).
+    pub fn session_stamp(&self) -> &SessionStamp {
+        &self.stamp
     }
 
     /// The format this reads.
@@ -723,6 +797,12 @@ impl AgentReader {
                 Err(_) => String::from_utf8_lossy(unit),
             };
             self.store.next_line();
+            if matches!(
+                self.format.agent(),
+                AgentKind::GeminiCli | AgentKind::QwenCode | AgentKind::OpenCode | AgentKind::Pi
+            ) {
+                self.stamp.note(&text);
+            }
             self.parser.unit(&text, &mut self.store);
         }
         // A unit still arriving, previewed as far as it has arrived (an
