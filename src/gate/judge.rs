@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::wording::{LINE_DIFF_LEGEND, Terms, in_terms, line_diff_text};
 use super::{Call, Case, Finding, GateAgent};
 use crate::diagnose::DiffLine;
-use crate::dialect::apply_patch::{Entry, PatchFs};
+use crate::dialect::apply_patch::{Entry, PatchFs, SharedText};
 use crate::dialect::call::fs_path;
 use crate::dialect::call_correct;
 use crate::dialect::edit::{self, Edit, EditError};
@@ -134,11 +134,20 @@ fn text<'a>(input: &'a Value, key: &str) -> Result<&'a str, String> {
         .ok_or_else(|| format!("the tool input has no {key:?} text"))
 }
 
-/// The file at `path` (as the input names it): its content, `None` when
-/// it does not exist, or why it cannot be read.
-pub(super) fn read(fs: &dyn PatchFs, cwd: &str, path: &str) -> Result<Option<String>, String> {
-    match fs.read(&fs_path(cwd, path)) {
-        Entry::File(content) => Ok(Some(content)),
+/// The file at `path` (as the input names it): its content (shared with
+/// `fs`, not copied), `None` when it does not exist, or why it cannot be
+/// read.
+pub(super) fn read(
+    fs: &dyn PatchFs,
+    cwd: &str,
+    path: &str,
+) -> Result<Option<SharedText>, String> {
+    let entry = match fs.read_shared(&fs_path(cwd, path)) {
+        Ok(content) => return Ok(Some(content)),
+        Err(entry) => entry,
+    };
+    match entry {
+        Entry::File(content) => Ok(Some(SharedText::new(content))),
         Entry::Missing => Ok(None),
         Entry::Directory => Err(format!("{path} is a directory")),
         Entry::BelowFile => Err(format!("a parent of {path} is a file")),
@@ -170,10 +179,6 @@ fn exact_string(tool: &str, call: &Call, fs: &dyn PatchFs) -> Finding {
         Err(why) => return Finding::unreadable(Some(file), why),
     };
     let outcome = edit::apply(&edit, content.as_deref());
-    let place = outcome
-        .block
-        .original
-        .map(|span| place_of(content.as_deref().unwrap_or(""), span.start, span.end));
     let error = match &outcome.result {
         Ok(_) => {
             // Cline's editor creates a missing file from new_text alone
@@ -205,6 +210,11 @@ fn exact_string(tool: &str, call: &Call, fs: &dyn PatchFs) -> Finding {
                 };
             }
             let doubts = doubts(&outcome, content.as_deref());
+            // Said only with a doubt: not counted for an exact edit.
+            let place = (!doubts.is_empty())
+                .then_some(outcome.block.original)
+                .flatten()
+                .map(|span| place_of(content.as_deref().unwrap_or(""), span.start, span.end));
             return exact_or_doubt(file, "exact", place, doubts);
         }
         Err(error) => error,

@@ -28,6 +28,36 @@ pub trait PatchFs {
     /// What is at `path` (normalised, `/`-separated); never fails: a read error is an
     /// [`Entry::Unreadable`].
     fn read(&self, path: &str) -> Entry;
+
+    /// [`PatchFs::read`] of a reader that only looks at the content: a
+    /// regular file's content (shared with the file system where it keeps
+    /// one, not copied), else what is at `path`.
+    fn read_shared(&self, path: &str) -> Result<SharedText, Entry> {
+        match self.read(path) {
+            Entry::File(content) => Ok(SharedText::new(content)),
+            other => Err(other),
+        }
+    }
+}
+
+/// A file's content, shared by its readers without a copy (a large file's
+/// copy costs its pages' first touches as much as the copy itself).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SharedText(std::rc::Rc<String>);
+
+impl SharedText {
+    /// `content`, to be shared from now on.
+    pub fn new(content: String) -> Self {
+        SharedText(std::rc::Rc::new(content))
+    }
+}
+
+impl std::ops::Deref for SharedText {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        self.0.as_str()
+    }
 }
 
 /// Files in memory; a directory exists where a file lies below it.
