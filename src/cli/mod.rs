@@ -686,9 +686,9 @@ mod tests {
     #[test]
     fn the_gates_arguments_are_read_as_clap_reads_them() {
         use super::{Cli, Command, gate_args};
+        use clap::Parser;
         let read = |words: &[&str]| {
-            gate_args(words.iter().map(std::ffi::OsString::from))
-                .map(|args| format!("{args:?}"))
+            gate_args(words.iter().map(std::ffi::OsString::from)).map(|args| format!("{args:?}"))
         };
         let by_clap = |words: &[&str]| {
             let argv = std::iter::once("srview").chain(words.iter().copied());
@@ -703,8 +703,21 @@ mod tests {
         let read_by_both: &[&[&str]] = &[
             &["gate", "--agent", "claude-code"],
             &["gate", "--agent=codex"],
-            &["gate", "--agent", "cline-cli", "--policy", "exact=allow,loose=deny"],
-            &["gate", "--policy=loose=review", "--agent", "pi", "--timeout", "10"],
+            &[
+                "gate",
+                "--agent",
+                "cline-cli",
+                "--policy",
+                "exact=allow,loose=deny",
+            ],
+            &[
+                "gate",
+                "--policy=loose=review",
+                "--agent",
+                "pi",
+                "--timeout",
+                "10",
+            ],
             &["gate", "--timeout=0.5", "--agent", "opencode"],
             &["gate", "--agent", "gemini-cli", "--timeout", "1e3"],
             &["gate", "--agent", "qwen-code", "--timeout", "nan"],
@@ -730,7 +743,15 @@ mod tests {
             &["gate", "--agent", "codex", "--policy", "a", "--policy", "b"],
             &["gate", "--agent", "codex", "--timeout", "-1"],
             &["gate", "--agent", "codex", "--timeout", "soon"],
-            &["gate", "--agent", "codex", "--timeout", "1", "--timeout", "2"],
+            &[
+                "gate",
+                "--agent",
+                "codex",
+                "--timeout",
+                "1",
+                "--timeout",
+                "2",
+            ],
             &["gate", "--agent", "codex", "--policy", "--timeout"],
             &["gate", "--agent", "codex", "--polic", "x"],
             &["gate", "--agent", "codex", "extra"],

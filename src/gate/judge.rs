@@ -137,11 +137,7 @@ fn text<'a>(input: &'a Value, key: &str) -> Result<&'a str, String> {
 /// The file at `path` (as the input names it): its content (shared with
 /// `fs`, not copied), `None` when it does not exist, or why it cannot be
 /// read.
-pub(super) fn read(
-    fs: &dyn PatchFs,
-    cwd: &str,
-    path: &str,
-) -> Result<Option<SharedText>, String> {
+pub(super) fn read(fs: &dyn PatchFs, cwd: &str, path: &str) -> Result<Option<SharedText>, String> {
     let entry = match fs.read_shared(&fs_path(cwd, path)) {
         Ok(content) => return Ok(Some(content)),
         Err(entry) => entry,

@@ -101,7 +101,7 @@ pub fn patch_doubts(
                 ..
             } => {
                 // A file that already holds what is added loses nothing.
-                if let Some(content) = section_input(patch, fs, cwd, s).filter(|c| c != added) {
+                if let Some(content) = section_input(patch, fs, cwd, s).filter(|c| **c != **added) {
                     out.push(PatchDoubt {
                         file: path.clone(),
                         section: s,
