@@ -317,7 +317,9 @@ pub fn replace(content: &str, old: &str, new: &str, all: bool) -> Result<Replace
             if tried.contains(span.as_ref()) {
                 return ControlFlow::Continue(());
             }
-            let Some(first) = content.find(span.as_ref()) else {
+            // `memmem`: `str::find`'s and `str::rfind`'s places, found by
+            // SIMD search (the file is searched once per span tried).
+            let Some(first) = memchr::memmem::find(content.as_bytes(), span.as_bytes()) else {
                 tried.insert(span.into_owned());
                 return ControlFlow::Continue(());
             };
@@ -331,7 +333,7 @@ pub fn replace(content: &str, old: &str, new: &str, all: bool) -> Result<Replace
             }
             let replaced = if all {
                 replace_all(content, &span, new)
-            } else if content.rfind(span.as_ref()) != Some(first) {
+            } else if memchr::memmem::rfind(content.as_bytes(), span.as_bytes()) != Some(first) {
                 tried.insert(span.into_owned());
                 return ControlFlow::Continue(());
             } else {

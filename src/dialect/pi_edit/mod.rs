@@ -221,7 +221,7 @@ fn lines_rewritten_outside(
         return Vec::new();
     }
     let mut before = raw_lines(raw).peekable();
-    let mut written_lines = base_content.split('\n');
+    let mut written_lines = crate::dialect::quick::newline_split(base_content);
     let mut ranges: Vec<(usize, usize)> = Vec::new();
     let mut line = 0;
     while let Some((text, line_break)) = before.next() {
