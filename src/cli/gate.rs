@@ -17,7 +17,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
 use super::{CmdResult, GateArgs};
-use crate::dialect::apply_patch::{DirFs, Entry, PatchFs};
+use crate::dialect::apply_patch::{DirFs, Entry, PatchFs, SharedText};
 use crate::error::Error;
 use crate::gate::{self, GateAgent, Judgment, Policy};
 
@@ -181,27 +181,54 @@ fn judge_payload(agent: GateAgent, payload: &[u8], policy: &Policy) -> Judgment 
 /// correction checked with it), and sees one state of it.
 struct SnapshotFs {
     dir: DirFs,
-    seen: std::cell::RefCell<std::collections::HashMap<String, Entry>>,
+    seen: std::cell::RefCell<std::collections::HashMap<String, Snapshot>>,
+}
+
+/// What a path held when it was first read: a file's content is kept once
+/// and shared with the readers that only look at it.
+#[derive(Clone)]
+enum Snapshot {
+    File(SharedText),
+    Other(Entry),
 }
 
 impl PatchFs for SnapshotFs {
     fn read(&self, path: &str) -> Entry {
-        if let Some(entry) = self.seen.borrow().get(path) {
-            return entry.clone();
+        match self.read_shared(path) {
+            Ok(content) => Entry::File(content.to_string()),
+            Err(entry) => entry,
         }
-        let entry = self.dir.read(path);
-        if let Entry::File(content) = &entry
-            && content.len() >= LARGE_FILE
-            && self.seen.borrow().is_empty()
-        {
-            // About as much as the judgment's copies of it take at once,
-            // below the size malloc maps apart (`keep_freed_memory`).
-            huge_page_heap(content.len().saturating_mul(12).min(128 << 20));
+    }
+
+    fn read_shared(&self, path: &str) -> Result<SharedText, Entry> {
+        let seen = self.seen.borrow().get(path).cloned();
+        let snapshot = match seen {
+            Some(snapshot) => snapshot,
+            None => {
+                let entry = self.dir.read(path);
+                if let Entry::File(content) = &entry
+                    && content.len() >= LARGE_FILE
+                    && self.seen.borrow().is_empty()
+                {
+                    // About as much as the judgment's copies of it take at
+                    // once, below the size malloc maps apart
+                    // (`keep_freed_memory`).
+                    huge_page_heap(content.len().saturating_mul(12).min(128 << 20));
+                }
+                let snapshot = match entry {
+                    Entry::File(content) => Snapshot::File(SharedText::new(content)),
+                    other => Snapshot::Other(other),
+                };
+                self.seen
+                    .borrow_mut()
+                    .insert(path.to_string(), snapshot.clone());
+                snapshot
+            }
+        };
+        match snapshot {
+            Snapshot::File(content) => Ok(content),
+            Snapshot::Other(entry) => Err(entry),
         }
-        self.seen
-            .borrow_mut()
-            .insert(path.to_string(), entry.clone());
-        entry
     }
 }
 

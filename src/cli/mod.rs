@@ -492,6 +492,13 @@ pub struct SessionsArgs {
 
 /// Parses arguments, runs the command, maps errors to exit statuses.
 pub fn main() -> ExitCode {
+    // An agent's hook runs `srview gate --agent NAME ...` on every edit:
+    // its usual arguments are read without building clap's definitions of
+    // every command (a third of the process's own time before the judgment
+    // starts); anything else, help and errors included, goes to clap.
+    if let Some(args) = gate_args(std::env::args_os().skip(1)) {
+        return exit_status(gate::run(&args));
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -524,6 +531,11 @@ pub fn main() -> ExitCode {
         None => refuse_directory_diff(cli.preview.diff.as_deref())
             .and_then(|()| run_previewer(&cli.preview)),
     };
+    exit_status(result)
+}
+
+/// A command's result as the process's exit status, its error on stderr.
+fn exit_status(result: CmdResult) -> ExitCode {
     match result {
         Ok(code) => ExitCode::from(code),
         // Whoever read stdout stopped (`srview sessions | head -1`): what
@@ -535,6 +547,43 @@ pub fn main() -> ExitCode {
             ExitCode::from(e.exit_code())
         }
     }
+}
+
+/// `srview gate` with `--agent NAME` and, at most once each, `--policy P`
+/// and `--timeout SECONDS` (each `--flag VALUE` or `--flag=VALUE`): the
+/// arguments clap would make of `args` (the words after the program's
+/// name). `None` for any other words (the gate's install, help, a word
+/// clap would refuse or read otherwise, a value that is empty, starts with
+/// `-` or is not UTF-8): clap reads those, with its own texts.
+fn gate_args(mut args: impl Iterator<Item = std::ffi::OsString>) -> Option<GateArgs> {
+    if args.next()? != "gate" {
+        return None;
+    }
+    let mut gate = GateArgs {
+        command: None,
+        agent: None,
+        policy: None,
+        timeout: None,
+    };
+    while let Some(word) = args.next() {
+        let word = word.into_string().ok()?;
+        let (flag, value) = match word.split_once('=') {
+            Some((flag, value)) => (flag.to_string(), value.to_string()),
+            None => (word, args.next()?.into_string().ok()?),
+        };
+        if value.is_empty() || value.starts_with('-') {
+            return None;
+        }
+        match flag.as_str() {
+            "--agent" if gate.agent.is_none() => {
+                gate.agent = Some(GateAgentArg(crate::gate::GateAgent::from_id(&value)?));
+            }
+            "--policy" if gate.policy.is_none() => gate.policy = Some(value),
+            "--timeout" if gate.timeout.is_none() => gate.timeout = Some(value.parse().ok()?),
+            _ => return None,
+        }
+    }
+    gate.agent.is_some().then_some(gate)
 }
 
 /// `srview FILE [DIFF]`: the previewer of one diff, or of a transcript
@@ -630,5 +679,89 @@ mod tests {
     #[test]
     fn argument_definitions_are_consistent() {
         super::Cli::command().debug_assert();
+    }
+
+    /// The gate's own reading of its arguments gives what clap gives, and
+    /// leaves to clap every word it does not read the same way.
+    #[test]
+    fn the_gates_arguments_are_read_as_clap_reads_them() {
+        use super::{Cli, Command, gate_args};
+        use clap::Parser;
+        let read = |words: &[&str]| {
+            gate_args(words.iter().map(std::ffi::OsString::from)).map(|args| format!("{args:?}"))
+        };
+        let by_clap = |words: &[&str]| {
+            let argv = std::iter::once("srview").chain(words.iter().copied());
+            match Cli::try_parse_from(argv) {
+                Ok(Cli {
+                    command: Some(Command::Gate(args)),
+                    ..
+                }) => Some(format!("{args:?}")),
+                _ => None,
+            }
+        };
+        let read_by_both: &[&[&str]] = &[
+            &["gate", "--agent", "claude-code"],
+            &["gate", "--agent=codex"],
+            &[
+                "gate",
+                "--agent",
+                "cline-cli",
+                "--policy",
+                "exact=allow,loose=deny",
+            ],
+            &[
+                "gate",
+                "--policy=loose=review",
+                "--agent",
+                "pi",
+                "--timeout",
+                "10",
+            ],
+            &["gate", "--timeout=0.5", "--agent", "opencode"],
+            &["gate", "--agent", "gemini-cli", "--timeout", "1e3"],
+            &["gate", "--agent", "qwen-code", "--timeout", "nan"],
+            &["gate", "--agent", "qwen-code", "--policy", "nonsense"],
+        ];
+        for words in read_by_both {
+            let fast = read(words);
+            assert!(fast.is_some(), "{words:?} is read without clap");
+            assert_eq!(fast, by_clap(words), "{words:?}");
+        }
+        let left_to_clap: &[&[&str]] = &[
+            &[],
+            &["gate"],
+            &["gate", "--help"],
+            &["gate", "-h"],
+            &["gate", "help"],
+            &["gate", "install", "--agent", "codex"],
+            &["gate", "--agent"],
+            &["gate", "--agent", "aider"],
+            &["gate", "--agent", "Claude-Code"],
+            &["gate", "--agent="],
+            &["gate", "--agent", "codex", "--agent", "codex"],
+            &["gate", "--agent", "codex", "--policy", "a", "--policy", "b"],
+            &["gate", "--agent", "codex", "--timeout", "-1"],
+            &["gate", "--agent", "codex", "--timeout", "soon"],
+            &[
+                "gate",
+                "--agent",
+                "codex",
+                "--timeout",
+                "1",
+                "--timeout",
+                "2",
+            ],
+            &["gate", "--agent", "codex", "--policy", "--timeout"],
+            &["gate", "--agent", "codex", "--polic", "x"],
+            &["gate", "--agent", "codex", "extra"],
+            &["gate", "--agent", "codex", "--", "x"],
+            &["gate", "--agent", "codex", "--version"],
+            &["--final", "gate", "--agent", "codex"],
+            &["apply", "--agent", "codex"],
+        ];
+        for words in left_to_clap {
+            assert_eq!(read(words), None, "{words:?} is left to clap");
+        }
     }
 }

@@ -48,6 +48,29 @@ pub fn split_newlines(text: &str) -> Vec<&str> {
     out
 }
 
+/// `text.split('\n')` one line at a time, none held (SIMD search).
+pub fn newline_split(text: &str) -> impl Iterator<Item = &str> {
+    let mut ends = memchr::memchr_iter(b'\n', text.as_bytes());
+    let mut start = 0;
+    let mut done = false;
+    std::iter::from_fn(move || {
+        if done {
+            return None;
+        }
+        match ends.next() {
+            Some(end) => {
+                let line = &text[start..end];
+                start = end + 1;
+                Some(line)
+            }
+            None => {
+                done = true;
+                Some(&text[start..])
+            }
+        }
+    })
+}
+
 /// `text.matches('\n').count()`: the engine's count.
 pub fn count_newlines(text: &str) -> usize {
     crate::engine::matcher::count_newlines(text.as_bytes())
@@ -72,6 +95,10 @@ mod tests {
         #[test]
         fn splits_and_counts_as_std_does(s in "[a\n\r é\u{2028}]{0,40}") {
             proptest::prop_assert_eq!(split_newlines(&s), s.split('\n').collect::<Vec<_>>());
+            proptest::prop_assert_eq!(
+                newline_split(&s).collect::<Vec<_>>(),
+                s.split('\n').collect::<Vec<_>>()
+            );
             proptest::prop_assert_eq!(count_newlines(&s), s.matches('\n').count());
         }
     }

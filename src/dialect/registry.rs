@@ -317,7 +317,7 @@ pub fn run_on_file(
     };
     let cwd = absolute.as_str();
     let path = super::call::fs_path(cwd, path);
-    let fs = super::apply_patch::fs::MemoryFs::new(content.map(|c| (path.clone(), c.to_string())));
+    let fs = super::apply_patch::fs::OneFileFs::new(&path, content);
     let outcome = matcher.run(&super::call::ToolCall {
         input,
         cwd,

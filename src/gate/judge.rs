@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::wording::{LINE_DIFF_LEGEND, Terms, in_terms, line_diff_text};
 use super::{Call, Case, Finding, GateAgent, NextStep};
 use crate::diagnose::DiffLine;
-use crate::dialect::apply_patch::{Entry, PatchFs};
+use crate::dialect::apply_patch::{Entry, PatchFs, SharedText};
 use crate::dialect::call::fs_path;
 use crate::dialect::call_correct;
 use crate::dialect::edit::{self, Edit, EditError};
@@ -142,16 +142,21 @@ fn text<'a>(input: &'a Value, key: &str) -> Result<&'a str, String> {
         .ok_or_else(|| format!("the tool input has no {key:?} text"))
 }
 
-/// The file at `path` (as the input names it): its content, `None` when
-/// it does not exist, or why it cannot be read and what the model can do.
+/// The file at `path` (as the input names it): its content (shared with
+/// `fs`, not copied), `None` when it does not exist, or why it cannot be
+/// read and what the model can do.
 pub(super) fn read(
     fs: &dyn PatchFs,
     cwd: &str,
     path: &str,
-) -> Result<Option<String>, (String, NextStep)> {
+) -> Result<Option<SharedText>, (String, NextStep)> {
     let check = |why: String| Err((why, NextStep::CheckPath));
-    match fs.read(&fs_path(cwd, path)) {
-        Entry::File(content) => Ok(Some(content)),
+    let entry = match fs.read_shared(&fs_path(cwd, path)) {
+        Ok(content) => return Ok(Some(content)),
+        Err(entry) => entry,
+    };
+    match entry {
+        Entry::File(content) => Ok(Some(SharedText::new(content))),
         Entry::Missing => Ok(None),
         Entry::Directory => check(format!("{path} is a directory")),
         Entry::BelowFile => check(format!("a parent of {path} is a file")),
@@ -209,10 +214,6 @@ fn exact_string(tool: &str, call: &Call, fs: &dyn PatchFs) -> Finding {
         Err((why, step)) => return Finding::unreadable(Some(file), why, step),
     };
     let outcome = edit::apply(&edit, content.as_deref());
-    let place = outcome
-        .block
-        .original
-        .map(|span| place_of(content.as_deref().unwrap_or(""), span.start, span.end));
     let error = match &outcome.result {
         Ok(_) => {
             // Cline's editor creates a missing file from new_text alone
@@ -246,6 +247,11 @@ fn exact_string(tool: &str, call: &Call, fs: &dyn PatchFs) -> Finding {
                 };
             }
             let doubts = doubt_steps(&outcome, content.as_deref().unwrap_or(""));
+            // Said only with a doubt: not counted for an exact edit.
+            let place = (!doubts.is_empty())
+                .then_some(outcome.block.original)
+                .flatten()
+                .map(|span| place_of(content.as_deref().unwrap_or(""), span.start, span.end));
             return exact_or_doubt(file, "exact", place, doubts);
         }
         Err(error) => error,

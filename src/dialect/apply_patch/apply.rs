@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use super::fs::{Entry, PatchFs, ancestors, display_path, normalize};
+use super::fs::{Entry, PatchFs, SharedText, ancestors, display_path, normalize};
 use super::model::{Chunk, Patch, Section};
 use super::outcome::{HunkReport, HunkState, PatchError, PatchOutcome, SectionReport, not_run};
 use super::parse::parse;
@@ -83,6 +83,19 @@ impl Disk<'_> {
             // The file above it is gone: its place is free.
             Entry::BelowFile if ancestor_deleted => Entry::Missing,
             entry => entry,
+        }
+    }
+
+    /// [`Disk::read`] of a reader that only looks at the content: a file
+    /// read before any section changed anything is shared with `fs`, not
+    /// copied (with no change, the overlay is `fs` itself).
+    fn read_shared(&self, path: &str) -> Result<SharedText, Entry> {
+        if self.changes.is_empty() {
+            return self.fs.read_shared(path);
+        }
+        match self.read(path) {
+            Entry::File(content) => Ok(SharedText::new(content)),
+            other => Err(other),
         }
     }
 
@@ -206,12 +219,13 @@ fn update(
 ) -> Result<(), PatchError> {
     let key = normalize(path);
     let shown = display_path(cwd, &key);
-    let content = match disk.read(&key) {
-        Entry::File(content) => content,
-        Entry::Missing => return Err(PatchError::UpdateMissing { path: shown }),
-        Entry::Directory => return Err(PatchError::UpdateNotAFile { path: shown }),
-        Entry::BelowFile => return Err(PatchError::UpdateBelowFile { path: shown }),
-        Entry::Unreadable(reason) => {
+    let content = match disk.read_shared(&key) {
+        Ok(content) => content,
+        Err(Entry::File(content)) => SharedText::new(content),
+        Err(Entry::Missing) => return Err(PatchError::UpdateMissing { path: shown }),
+        Err(Entry::Directory) => return Err(PatchError::UpdateNotAFile { path: shown }),
+        Err(Entry::BelowFile) => return Err(PatchError::UpdateBelowFile { path: shown }),
+        Err(Entry::Unreadable(reason)) => {
             return Err(PatchError::UpdateUnreadable {
                 path: shown,
                 reason,

@@ -16,7 +16,7 @@
 use serde::Serialize;
 
 use super::apply::apply;
-use super::fs::{Entry, PatchFs, normalize};
+use super::fs::{Entry, PatchFs, SharedText, normalize};
 use super::model::{Chunk, ChunkLine, LineKind, Patch, Section};
 use super::outcome::{HunkReport, HunkState, PatchOutcome};
 use super::reindent::{Unindentable, tighten_reindented};
@@ -195,7 +195,7 @@ pub(super) fn section_input(
     fs: &dyn PatchFs,
     cwd: &str,
     s: usize,
-) -> Option<String> {
+) -> Option<SharedText> {
     let key = normalize(patch.sections.get(s)?.path());
     if s > 0 {
         let earlier = Patch {
@@ -206,12 +206,14 @@ pub(super) fn section_input(
             return None;
         }
         if let Some(content) = outcome.files.get(&key) {
-            return content.clone();
+            return content.clone().map(SharedText::new);
         }
     }
-    match fs.read(&key) {
-        Entry::File(content) => Some(content),
-        _ => None,
+    // Only read: shared with `fs`, not copied.
+    match fs.read_shared(&key) {
+        Ok(content) => Some(content),
+        Err(Entry::File(content)) => Some(SharedText::new(content)),
+        Err(_) => None,
     }
 }
 

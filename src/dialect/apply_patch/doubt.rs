@@ -113,7 +113,7 @@ pub fn patch_doubts(
                 ..
             } => {
                 // A file that already holds what is added loses nothing.
-                if let Some(content) = section_input(patch, fs, cwd, s).filter(|c| c != added) {
+                if let Some(content) = section_input(patch, fs, cwd, s).filter(|c| **c != **added) {
                     out.push(PatchDoubt::replaces_file(
                         path,
                         s,

@@ -28,6 +28,36 @@ pub trait PatchFs {
     /// What is at `path` (normalised, `/`-separated); never fails: a read error is an
     /// [`Entry::Unreadable`].
     fn read(&self, path: &str) -> Entry;
+
+    /// [`PatchFs::read`] of a reader that only looks at the content: a
+    /// regular file's content (shared with the file system where it keeps
+    /// one, not copied), else what is at `path`.
+    fn read_shared(&self, path: &str) -> Result<SharedText, Entry> {
+        match self.read(path) {
+            Entry::File(content) => Ok(SharedText::new(content)),
+            other => Err(other),
+        }
+    }
+}
+
+/// A file's content, shared by its readers without a copy (a large file's
+/// copy costs its pages' first touches as much as the copy itself).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SharedText(std::rc::Rc<String>);
+
+impl SharedText {
+    /// `content`, to be shared from now on.
+    pub fn new(content: String) -> Self {
+        SharedText(std::rc::Rc::new(content))
+    }
+}
+
+impl std::ops::Deref for SharedText {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        self.0.as_str()
+    }
 }
 
 /// Files in memory; a directory exists where a file lies below it.
@@ -68,6 +98,56 @@ impl PatchFs for MemoryFs {
             Entry::Directory
         } else {
             Entry::Missing
+        }
+    }
+}
+
+/// One file in memory, as a [`MemoryFs`] holding only it (or nothing)
+/// reads, its content shared by every reader instead of copied for each:
+/// an agent's matcher run over one file's content (the gate runs one
+/// several times over the same file).
+#[derive(Debug, Clone)]
+pub struct OneFileFs {
+    path: String,
+    content: Option<SharedText>,
+}
+
+impl OneFileFs {
+    /// `content` at `path` (normalised here); `None`: no file at all.
+    pub fn new(path: &str, content: Option<&str>) -> Self {
+        OneFileFs {
+            path: normalize(path),
+            content: content.map(|c| SharedText::new(c.to_string())),
+        }
+    }
+}
+
+impl PatchFs for OneFileFs {
+    fn read(&self, path: &str) -> Entry {
+        match self.read_shared(path) {
+            Ok(content) => Entry::File(content.to_string()),
+            Err(entry) => entry,
+        }
+    }
+
+    fn read_shared(&self, path: &str) -> Result<SharedText, Entry> {
+        let Some(content) = &self.content else {
+            return Err(if path.is_empty() {
+                Entry::Directory
+            } else {
+                Entry::Missing
+            });
+        };
+        if path == self.path {
+            return Ok(content.clone());
+        }
+        if ancestors(path).any(|a| a == self.path) {
+            return Err(Entry::BelowFile);
+        }
+        if path.is_empty() || self.path.starts_with(&format!("{path}/")) {
+            Err(Entry::Directory)
+        } else {
+            Err(Entry::Missing)
         }
     }
 }
@@ -189,6 +269,41 @@ pub fn display_path(cwd: &str, normalized: &str) -> String {
 mod tests {
     use super::*;
     use crate::cases::assert_cases;
+
+    /// A one-file fs reads every path as a MemoryFs of that file does.
+    #[test]
+    fn one_file_reads_as_a_memory_fs_of_it() {
+        let paths = [
+            "",
+            "a",
+            "a/b",
+            "a/b/c.txt",
+            "a/b/c.txt/d",
+            "a/b/c",
+            "a/b/c.txt.bak",
+            "a/bb",
+            "b",
+            "/a/b/c.txt",
+            "a/b/",
+        ];
+        for (file, content) in [
+            ("a/b/c.txt", Some("x\ny")),
+            ("./a//b/c.txt", Some("")),
+            ("a/b/c.txt", None),
+        ] {
+            let one = OneFileFs::new(file, content);
+            let memory = MemoryFs::new(content.map(|c| (file.to_string(), c.to_string())));
+            for path in paths {
+                assert_eq!(one.read(path), memory.read(path), "{file} {path}");
+                let shared = one.read_shared(path).map(|c| c.to_string());
+                let read = match memory.read(path) {
+                    Entry::File(c) => Ok(c),
+                    other => Err(other),
+                };
+                assert_eq!(shared, read, "{file} {path}");
+            }
+        }
+    }
 
     #[test]
     fn paths_are_normalised_lexically() {

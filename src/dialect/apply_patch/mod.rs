@@ -21,7 +21,7 @@ pub use apply::{apply, apply_partial, apply_text};
 pub use diagnosis::{ClosestLine, HeaderDiagnosis, HunkDiagnosis, diagnose_hunks};
 pub use doubt::{PatchDoubt, PatchDoubtKind, patch_doubts};
 pub use fix::{FixNote, FixResult, fix_patch};
-pub use fs::{DirFs, Entry, MemoryFs, PatchFs};
+pub use fs::{DirFs, Entry, MemoryFs, PatchFs, SharedText};
 pub use model::{Chunk, ChunkLine, LineKind, Patch, Section};
 pub use outcome::{
     HeaderMatch, HunkReport, HunkState, LooseLine, PatchError, PatchOutcome, SectionOp,

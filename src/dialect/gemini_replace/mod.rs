@@ -29,6 +29,7 @@ mod stages;
 use serde_json::Value;
 
 use super::call::{CallMatcher, CallOutcome, EditMatch, Entry, FileWrite, ToolCall, fs_path};
+use crate::dialect::apply_patch::SharedText;
 
 /// Gemini CLI 0.61.0's `replace` matcher.
 pub struct GeminiReplace;
@@ -161,22 +162,24 @@ fn failure(error: String, stage: &str) -> CallOutcome {
 
 /// `calculateEdit` + `execute`.
 fn edit(params: &Params, resolved: &str, call: &ToolCall) -> CallOutcome {
-    let original = match call.fs.read(&fs_path(call.cwd, resolved)) {
-        Entry::File(content) => Some(content),
-        Entry::Missing => None,
-        Entry::Directory => {
+    // Read, not written to: shared with the file system, not copied.
+    let original = match call.fs.read_shared(&fs_path(call.cwd, resolved)) {
+        Ok(content) => Some(content),
+        Err(Entry::File(content)) => Some(SharedText::new(content)),
+        Err(Entry::Missing) => None,
+        Err(Entry::Directory) => {
             return failure(
                 "EISDIR: illegal operation on a directory, read".to_string(),
                 "precheck",
             );
         }
-        Entry::BelowFile => {
+        Err(Entry::BelowFile) => {
             return failure(
                 format!("ENOTDIR: not a directory, open '{resolved}'"),
                 "precheck",
             );
         }
-        Entry::Unreadable(error) => return failure(error, "precheck"),
+        Err(Entry::Unreadable(error)) => return failure(error, "precheck"),
     };
     let Some(original) = original else {
         if params.old_string.is_empty() {
@@ -186,10 +189,10 @@ fn edit(params: &Params, resolved: &str, call: &ToolCall) -> CallOutcome {
     };
     let crlf = original.contains("\r\n");
     // Without a `\r\n` the file is its own LF form: not copied.
-    let content = if crlf {
-        original.replace("\r\n", "\n")
+    let content: std::borrow::Cow<str> = if crlf {
+        std::borrow::Cow::Owned(original.replace("\r\n", "\n"))
     } else {
-        original
+        std::borrow::Cow::Borrowed(&original)
     };
     if params.old_string.is_empty() {
         return failure(
@@ -228,15 +231,16 @@ fn edit(params: &Params, resolved: &str, call: &ToolCall) -> CallOutcome {
             stage,
         );
     }
-    let written = if crlf {
-        to_crlf(&replacement.new_content)
-    } else {
-        replacement.new_content.clone()
-    };
+    // Without a `\r\n` the new content is written as it is: moved into
+    // the write at the end, not copied.
+    let crlf_written = crlf.then(|| to_crlf(&replacement.new_content));
     // The snippet diffs the whole file before and after: built only when
     // the text is read (not in the gate, `quick::without_success_texts`).
     let snippet = if crate::dialect::quick::success_texts_wanted() {
-        snippet::context_snippet(&content, &written, 5)
+        let written = crlf_written
+            .as_deref()
+            .unwrap_or(replacement.new_content.as_str());
+        snippet::context_snippet(&content, written, 5)
     } else {
         String::new()
     };
@@ -296,6 +300,7 @@ fn edit(params: &Params, resolved: &str, call: &ToolCall) -> CallOutcome {
             &edit.lines.into_iter().collect::<Vec<_>>(),
         )
     };
+    let written = crlf_written.unwrap_or(replacement.new_content);
     CallOutcome {
         also_replaced,
         ok: true,

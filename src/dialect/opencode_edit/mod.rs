@@ -15,6 +15,7 @@ use std::ops::ControlFlow;
 use serde_json::Value;
 
 use super::call::{CallMatcher, CallOutcome, EditMatch, Entry, FileWrite, ToolCall, fs_path};
+use crate::dialect::apply_patch::SharedText;
 use js::{join_bom, replace_all, split_bom, trim, utf16_len};
 use replacers::{FileLines, Stage};
 
@@ -124,23 +125,27 @@ impl CallMatcher for OpencodeEdit {
             join_path(call.cwd, input.file_path)
         };
         let at = fs_path(call.cwd, &path);
-        let entry = call.fs.read(&at);
+        // Read, not written to: shared with the file system, not copied.
+        let entry = call.fs.read_shared(&at);
         if input.old_string.is_empty() {
+            // Only what is at the path matters: its content is not read.
+            let entry = entry.err().unwrap_or(Entry::File(String::new()));
             return create_file(&path, at, entry, input.new_string);
         }
         let before = match entry {
             // A trailing `/` after a file's name fails `stat` (ENOTDIR).
-            Entry::File(_) if path.ends_with('/') => {
+            Ok(_) | Err(Entry::File(_)) if path.ends_with('/') => {
                 return failure(texts::file_not_found(&path), None);
             }
-            Entry::File(text) => text,
-            Entry::Missing | Entry::BelowFile => {
+            Ok(text) => text,
+            Err(Entry::File(text)) => SharedText::new(text),
+            Err(Entry::Missing | Entry::BelowFile) => {
                 return failure(texts::file_not_found(&path), None);
             }
-            Entry::Directory => return failure(texts::is_directory(&path), None),
+            Err(Entry::Directory) => return failure(texts::is_directory(&path), None),
             // OpenCode decodes any bytes (invalid UTF-8 as U+FFFD); srview
             // has no text for them and says why it stops.
-            Entry::Unreadable(reason) => {
+            Err(Entry::Unreadable(reason)) => {
                 return failure(format!("{path}: {reason}"), None);
             }
         };
@@ -196,8 +201,14 @@ fn edit_text(before: &str, input: &EditInput, at: String) -> CallOutcome {
     let new = convert_endings(input.new_string, ending);
     match replace(content, &old, &new, input.replace_all) {
         Ok(replaced) => {
-            let (result_bom, text) = split_bom(&replaced.content);
-            let written = join_bom(text, had_bom || result_bom);
+            let (result_bom, _) = split_bom(&replaced.content);
+            // Without a BOM the result is written as it is: moved, not
+            // copied.
+            let written = if had_bom || result_bom {
+                join_bom(split_bom(&replaced.content).1, true)
+            } else {
+                replaced.content
+            };
             let first_line = crate::dialect::quick::count_newlines(&content[..replaced.at]) + 1;
             // A span ending in a line break ends on the line it breaks.
             let body = replaced.span.strip_suffix('\n').unwrap_or(&replaced.span);
@@ -306,7 +317,9 @@ pub fn replace(content: &str, old: &str, new: &str, all: bool) -> Result<Replace
             if tried.contains(span.as_ref()) {
                 return ControlFlow::Continue(());
             }
-            let Some(first) = content.find(span.as_ref()) else {
+            // `memmem`: `str::find`'s and `str::rfind`'s places, found by
+            // SIMD search (the file is searched once per span tried).
+            let Some(first) = memchr::memmem::find(content.as_bytes(), span.as_bytes()) else {
                 tried.insert(span.into_owned());
                 return ControlFlow::Continue(());
             };
@@ -320,7 +333,7 @@ pub fn replace(content: &str, old: &str, new: &str, all: bool) -> Result<Replace
             }
             let replaced = if all {
                 replace_all(content, &span, new)
-            } else if content.rfind(span.as_ref()) != Some(first) {
+            } else if memchr::memmem::rfind(content.as_bytes(), span.as_bytes()) != Some(first) {
                 tried.insert(span.into_owned());
                 return ControlFlow::Continue(());
             } else {

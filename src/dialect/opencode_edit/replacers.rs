@@ -559,7 +559,7 @@ fn escape_normalized<'a>(
     sink: &mut dyn FnMut(Cow<'a, str>) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
     let (wanted, _) = unescape(find);
-    if file.content.contains(wanted.as_str()) {
+    if memchr::memmem::find(file.content.as_bytes(), wanted.as_bytes()).is_some() {
         sink(Cow::Owned(wanted.clone()))?;
     }
     let count = wanted.split('\n').count();
@@ -610,7 +610,7 @@ fn trimmed_boundary<'a>(
     if wanted.len() == find.len() {
         return ControlFlow::Continue(());
     }
-    if file.content.contains(wanted) {
+    if memchr::memmem::find(file.content.as_bytes(), wanted.as_bytes()).is_some() {
         sink(Cow::Borrowed(wanted))?;
     }
     let count = find.split('\n').count();

@@ -30,6 +30,7 @@ mod normalize;
 mod path;
 mod texts;
 
+use crate::dialect::apply_patch::SharedText;
 use crate::dialect::call::{CallMatcher, CallOutcome, EditMatch, Entry, FileWrite, ToolCall};
 
 use apply::{Applied, FindStage, apply_edits};
@@ -63,20 +64,26 @@ pub fn run_with_home(call: &ToolCall, home: Option<&str>) -> CallOutcome {
     };
     let not_read = || args.edits.iter().map(|_| unplaced("none")).collect();
     let resolved = path::resolve_to_cwd(&args.path, call.cwd, home);
-    let raw = match call.fs.read(&resolved.fs_path) {
-        Entry::File(_) if resolved.trailing_slash => {
+    // Read, not written to: shared with the file system, not copied.
+    let raw = match call.fs.read_shared(&resolved.fs_path) {
+        Ok(_) | Err(Entry::File(_)) if resolved.trailing_slash => {
             return failure(texts::access_error(&args.path, "ENOTDIR"), not_read());
         }
-        Entry::File(content) => content,
-        Entry::Missing => return failure(texts::access_error(&args.path, "ENOENT"), not_read()),
-        Entry::BelowFile => return failure(texts::access_error(&args.path, "ENOTDIR"), not_read()),
-        Entry::Directory => return failure(texts::READ_DIRECTORY.into(), not_read()),
-        Entry::Unreadable(why) if why.contains("Permission denied") => {
+        Ok(content) => content,
+        Err(Entry::File(content)) => SharedText::new(content),
+        Err(Entry::Missing) => {
+            return failure(texts::access_error(&args.path, "ENOENT"), not_read());
+        }
+        Err(Entry::BelowFile) => {
+            return failure(texts::access_error(&args.path, "ENOTDIR"), not_read());
+        }
+        Err(Entry::Directory) => return failure(texts::READ_DIRECTORY.into(), not_read()),
+        Err(Entry::Unreadable(why)) if why.contains("Permission denied") => {
             return failure(texts::access_error(&args.path, "EACCES"), not_read());
         }
         // pi would decode the bytes lossily (U+FFFD) and go on; srview
         // cannot see them, so it says why instead of guessing.
-        Entry::Unreadable(why) => return failure(why, not_read()),
+        Err(Entry::Unreadable(why)) => return failure(why, not_read()),
     };
     let (bom, content) = strip_bom(&raw);
     let original_ending = detect_line_ending(content);
@@ -119,10 +126,16 @@ pub fn run_with_home(call: &ToolCall, home: Option<&str>) -> CallOutcome {
     let covered: Vec<(usize, usize)> = edits.iter().filter_map(|e| e.lines).collect();
     let rewritten_outside =
         lines_rewritten_outside(content, &base_content, fuzzy, original_ending, &covered);
-    let final_content = format!(
-        "{bom}{}",
-        restore_line_endings(&new_content, original_ending)
-    );
+    // No BOM and LF endings: the new content is written as it is (moved,
+    // not copied).
+    let final_content = if bom.is_empty() && original_ending != "\r\n" {
+        new_content
+    } else {
+        format!(
+            "{bom}{}",
+            restore_line_endings(&new_content, original_ending)
+        )
+    };
     CallOutcome {
         ok: true,
         error: None,
@@ -208,7 +221,7 @@ fn lines_rewritten_outside(
         return Vec::new();
     }
     let mut before = raw_lines(raw).peekable();
-    let mut written_lines = base_content.split('\n');
+    let mut written_lines = crate::dialect::quick::newline_split(base_content);
     let mut ranges: Vec<(usize, usize)> = Vec::new();
     let mut line = 0;
     while let Some((text, line_break)) = before.next() {

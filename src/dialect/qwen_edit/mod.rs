@@ -22,6 +22,7 @@ mod helper;
 use serde_json::Value;
 
 use super::call::{CallMatcher, CallOutcome, EditMatch, Entry, FileWrite, ToolCall, fs_path};
+use crate::dialect::apply_patch::SharedText;
 
 /// Qwen Code 0.24.4's `edit` matcher.
 pub struct QwenEdit;
@@ -169,34 +170,40 @@ fn dot_dot_resolves(path: &str, call: &ToolCall) -> bool {
 fn edit(params: &Params, call: &ToolCall) -> CallOutcome {
     let path = &params.file_path;
     let target = fs_path(call.cwd, path);
+    // Read, not written to: shared with the file system, not copied.
     let entry = if dot_dot_resolves(path, call) {
-        call.fs.read(&target)
+        call.fs.read_shared(&target)
     } else {
-        Entry::Missing
+        Err(Entry::Missing)
     };
-    let (bom, crlf, content) = match entry {
-        Entry::File(text) => {
-            let (bom, text) = match text.strip_prefix('\u{feff}') {
-                Some(rest) => (true, rest),
-                None => (false, text.as_str()),
-            };
-            let crlf = text.contains("\r\n");
-            // Without a `\r\n` the file is its own LF form.
-            let lf = if crlf {
-                text.replace("\r\n", "\n")
-            } else {
-                text.to_string()
-            };
-            (bom, crlf, Some(lf))
-        }
-        Entry::Missing | Entry::BelowFile => (false, false, None),
-        Entry::Directory => {
+    let original = match entry {
+        Ok(text) => Some(text),
+        Err(Entry::File(text)) => Some(SharedText::new(text)),
+        Err(Entry::Missing | Entry::BelowFile) => None,
+        Err(Entry::Directory) => {
             return failure(
                 "EISDIR: illegal operation on a directory, read".to_string(),
                 "precheck",
             );
         }
-        Entry::Unreadable(error) => return failure(error, "precheck"),
+        Err(Entry::Unreadable(error)) => return failure(error, "precheck"),
+    };
+    let (bom, crlf, content) = match &original {
+        Some(text) => {
+            let (bom, text) = match text.strip_prefix('\u{feff}') {
+                Some(rest) => (true, rest),
+                None => (false, &**text),
+            };
+            let crlf = text.contains("\r\n");
+            // Without a `\r\n` the file is its own LF form.
+            let lf: std::borrow::Cow<str> = if crlf {
+                std::borrow::Cow::Owned(text.replace("\r\n", "\n"))
+            } else {
+                std::borrow::Cow::Borrowed(text)
+            };
+            (bom, crlf, Some(lf))
+        }
+        None => (false, false, None),
     };
     let Some(content) = content else {
         if params.old_string.is_empty() {
@@ -261,21 +268,23 @@ fn edit(params: &Params, call: &ToolCall) -> CallOutcome {
             &stage,
         );
     }
+    // The snippet splits the whole file before and after: built only when
+    // the text is read (not in the gate, `quick::without_success_texts`).
+    let snippet = crate::dialect::quick::success_texts_wanted()
+        .then(|| helper::extract_edit_snippet(Some(&content), &new_content))
+        .flatten();
+    // Without a `\r\n` the new content is written as it is: moved, not
+    // copied.
     let mut written = if crlf {
         new_content.replace("\r\n", "\n").replace('\n', "\r\n")
     } else {
-        new_content.clone()
+        new_content
     };
     if bom {
         let body = written.strip_prefix('\u{feff}').unwrap_or(&written);
         written = format!("\u{feff}{body}");
     }
     let mut message = format!("The file: {path} has been updated.");
-    // The snippet splits the whole file before and after: built only when
-    // the text is read (not in the gate, `quick::without_success_texts`).
-    let snippet = crate::dialect::quick::success_texts_wanted()
-        .then(|| helper::extract_edit_snippet(Some(&content), &new_content))
-        .flatten();
     if let Some(snippet) = snippet {
         message.push_str(&format!(
             " Showing lines {}-{} of {} from the edited file:\n\n---\n\n{}",
