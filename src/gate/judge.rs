@@ -730,12 +730,16 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
             .collect::<Vec<_>>()
             .join(", ");
         let place = (!place.is_empty()).then_some(place);
-        return exact_or_doubt(
+        let mut found = exact_or_doubt(
             file.unwrap_or_else(|| "the files".to_string()),
             stage.as_deref().unwrap_or("exact"),
             place,
             doubts,
         );
+        if let Some(key) = patch_key(row).filter(|_| found.case == Case::Doubt) {
+            (found.corrected, found.withheld) = super::moved::own(row, key, call, fs);
+        }
+        return found;
     }
     let mut explanation = if outcome.ok {
         let mut s = String::new();

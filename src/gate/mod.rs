@@ -38,6 +38,7 @@ mod answer;
 pub mod install;
 mod jsonc;
 mod judge;
+mod moved;
 mod patch;
 mod payload;
 mod policy;

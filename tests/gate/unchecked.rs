@@ -379,3 +379,80 @@ fn a_multiedit_is_denied_with_what_to_send_instead() {
          of its edits with the Edit tool instead."
     );
 }
+
+/// A patch whose `*** Move to:` names the file it updates (`./inventory.py`,
+/// `inventory.py`, its absolute path): Codex, OpenCode and Cline write the
+/// file, then delete it. A doubt naming the loss, with the patch without
+/// the Move line offered (it passed with no opinion). A move to another,
+/// new file is no doubt.
+#[test]
+fn a_patch_moving_a_file_onto_itself_is_a_doubt_with_the_move_dropped() {
+    let hunk = "@@\n class Item:\n-    name: str\n+    name: str  # the label\n";
+    let fixed = format!("*** Begin Patch\n*** Update File: inventory.py\n{hunk}*** End Patch");
+    for target in [
+        "./inventory.py".to_string(),
+        "inventory.py".to_string(),
+        format!("{CWD}/inventory.py"),
+    ] {
+        let patch = format!(
+            "*** Begin Patch\n*** Update File: inventory.py\n*** Move to: {target}\n{hunk}*** End \
+             Patch"
+        );
+        for (agent, payload, key) in [
+            (
+                GateAgent::Codex,
+                edit_payload(GateAgent::Codex, json!({ "command": patch })),
+                "command",
+            ),
+            (
+                GateAgent::Opencode,
+                own_payload("apply_patch", json!({ "patchText": patch })),
+                "patchText",
+            ),
+            (GateAgent::ClineCli, cline_patch(&patch), "input"),
+        ] {
+            let judgment = judged(agent, &payload);
+            assert_eq!(judgment.case, Case::Doubt, "{agent:?} {target}");
+            let reason = deny_reason(&judgment);
+            let own = match agent {
+                GateAgent::Codex => "Codex's",
+                GateAgent::Opencode => "OpenCode's",
+                _ => "Cline's",
+            };
+            assert!(
+                reason.contains(&format!(
+                    "inventory.py is moved onto itself (`*** Move to: {target}`): {own} \
+                     apply_patch writes it, then deletes it, and the file is lost: send the \
+                     patch without that `*** Move to:` line to update inventory.py in place."
+                )),
+                "{agent:?}: {reason}"
+            );
+            let offered = super::offered_input(agent, &reason).expect("an offered patch");
+            assert_eq!(offered[key], fixed.as_str(), "{agent:?}");
+        }
+        // The same doubt in srview's patch checks (`check`, the previewer).
+        use srview::dialect::apply_patch::{self, PatchDoubtKind};
+        let parsed = apply_patch::parse(&patch).expect("a patch");
+        let fs = super::project(&super::inventory());
+        let outcome = apply_patch::apply(&parsed, &fs, CWD);
+        let kinds: Vec<PatchDoubtKind> = apply_patch::patch_doubts(&parsed, &outcome, &fs, CWD)
+            .into_iter()
+            .map(|d| d.kind)
+            .collect();
+        assert_eq!(kinds, [PatchDoubtKind::MovesOntoItself], "{target}");
+    }
+    // The offered patch applies exactly with Codex's matcher, and is no doubt.
+    let offered = json!({ "command": fixed });
+    super::assert_exact_with_agents_matcher(GateAgent::Codex, &offered, &super::inventory());
+    let judgment = judged(GateAgent::Codex, &edit_payload(GateAgent::Codex, offered));
+    assert_eq!(judgment.case, Case::Exact, "{:?}", judgment.answer);
+    // A move to another file, which does not exist: no doubt.
+    let elsewhere = format!(
+        "*** Begin Patch\n*** Update File: inventory.py\n*** Move to: stock.py\n{hunk}*** End Patch"
+    );
+    let judgment = judged(
+        GateAgent::Codex,
+        &edit_payload(GateAgent::Codex, json!({ "command": elsewhere })),
+    );
+    assert_eq!(judgment.case, Case::Exact, "{:?}", judgment.answer);
+}

@@ -34,6 +34,9 @@ pub enum PatchDoubtKind {
     /// `*** Add File:` over a file that exists, or `*** Move to:` onto one:
     /// the reference replaces it whole.
     ReplacesFile,
+    /// `*** Move to:` naming the file itself (`./a.py` for `a.py`): the
+    /// reference writes the file, then deletes it (the file is lost).
+    MovesOntoItself,
     /// A whitespace-blind level matched it, and its new lines keep the
     /// patch's indentation: they are shifted against the lines they replace.
     IndentShift,
@@ -89,6 +92,24 @@ pub fn patch_doubts(
             continue;
         }
         if let Section::Update {
+            path,
+            move_to: Some(target),
+            ..
+        } = section
+            && moves_onto_itself(cwd, path, target)
+        {
+            out.push(PatchDoubt {
+                file: path.clone(),
+                section: s,
+                hunk: None,
+                kind: PatchDoubtKind::MovesOntoItself,
+                message: format!(
+                    "{path} is moved onto itself (`*** Move to: {target}`): the reference \
+                     writes it, then deletes it, and the file is lost: send the patch without \
+                     that `*** Move to:` line to update {path} in place"
+                ),
+            });
+        } else if let Section::Update {
             path,
             move_to: Some(target),
             ..
@@ -171,6 +192,41 @@ pub fn patch_doubts(
         }
     }
     out
+}
+
+/// Whether a `*** Move to: target` of the section updating `path` names
+/// the file itself (`./a.py`, `a.py`, its absolute path: the same file once
+/// joined to `cwd` and normalised).
+pub fn moves_onto_itself(cwd: &str, path: &str, target: &str) -> bool {
+    let key = |p: &str| super::fs::display_path(cwd, &normalize(p));
+    key(path) == key(target)
+}
+
+/// `text`, a patch, without each `*** Move to:` line naming the file its
+/// section updates ([`moves_onto_itself`]): the patch that updates those
+/// files in place. `None` when it has no such line. Every other byte is
+/// kept as sent.
+pub fn without_moves_onto_themselves(text: &str, cwd: &str) -> Option<String> {
+    let mut out = String::with_capacity(text.len());
+    let mut updated: Option<&str> = None;
+    let mut dropped = false;
+    for line in text.split_inclusive('\n') {
+        let bare = line.trim_end();
+        if let Some(path) = bare.trim_start().strip_prefix("*** Update File: ") {
+            updated = Some(path);
+        } else if let (Some(path), Some(target)) = (updated, bare.strip_prefix("*** Move to: ")) {
+            updated = None;
+            if moves_onto_itself(cwd, path, target) {
+                dropped = true;
+                continue;
+            }
+        } else if !bare.is_empty() {
+            // A Move line comes only before the section's first chunk.
+            updated = None;
+        }
+        out.push_str(line);
+    }
+    dropped.then_some(out)
 }
 
 /// Whether hunk report `h` may be in doubt (a cheap test before the file
