@@ -185,6 +185,10 @@ struct SnapshotFs {
 }
 
 impl PatchFs for SnapshotFs {
+    fn resolve(&self, path: &str) -> Option<String> {
+        self.dir.resolve(path)
+    }
+
     fn read(&self, path: &str) -> Entry {
         if let Some(entry) = self.seen.borrow().get(path) {
             return entry.clone();

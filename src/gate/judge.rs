@@ -52,23 +52,19 @@ pub(super) fn finding(agent: GateAgent, call: &Call, fs: &dyn PatchFs) -> Findin
     let mut found = edit_finding(agent, call, fs);
     // An edit of the gate's own files passes no further unasked (a
     // tester's find: a Write of `{}` over .claude/settings.json, which
-    // turns the gate off, had no opinion).
-    if found.case == Case::Exact
-        && let Some(file) = found.file.as_deref()
-        && let Some(what) = file.split(", ").find_map(gate_file)
+    // turns the gate off, had no opinion), nor is it repaired.
+    if matches!(found.case, Case::Exact | Case::Doubt | Case::Loose)
+        && let Some(touched) =
+            (found.file.as_deref()).and_then(|file| super::own_files::touched(call, file, fs))
     {
-        found.case = Case::Doubt;
-        found.explanation = format!(
-            "the edit of {file} matches exactly, but srview cannot stand behind its result: it \
-             changes {what}, which may turn srview's gate off: the user decides."
-        );
+        super::own_files::mark(&mut found, touched);
     }
     found
 }
 
 /// What `path` holds of srview's gate, when it is one of the files `srview
 /// gate install` writes or the gate's own folder: `None` otherwise.
-fn gate_file(path: &str) -> Option<&'static str> {
+pub(super) fn gate_file(path: &str) -> Option<&'static str> {
     const HOOKS: [&str; 12] = [
         ".claude/settings.json",
         ".claude/settings.local.json",

@@ -39,6 +39,7 @@ pub mod install;
 mod jsonc;
 mod judge;
 mod moved;
+mod own_files;
 mod patch;
 mod payload;
 mod policy;

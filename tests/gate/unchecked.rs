@@ -456,3 +456,120 @@ fn a_patch_moving_a_file_onto_itself_is_a_doubt_with_the_move_dropped() {
     );
     assert_eq!(judgment.case, Case::Exact, "{:?}", judgment.answer);
 }
+
+/// The gate's own files reached other than by their path: a symbolic link
+/// to Claude Code's settings (`notes.json`), to their folder (`cfg ->
+/// .claude`, a file edited or created there), to `.srview/`, and a Codex
+/// patch moving a file onto the settings (`*** Move to:`, a new file or
+/// one that exists). Each a doubt naming the way there (they passed with
+/// no opinion, and the agent wrote the settings through them); an edit
+/// through a link to an ordinary file stays exact.
+#[cfg(unix)]
+#[test]
+fn the_gates_own_files_are_found_through_links_and_move_targets() {
+    use srview::dialect::apply_patch::DirFs;
+    let dir = tempfile::tempdir().expect("a project");
+    let root = dir.path().canonicalize().expect("its real path");
+    let cwd = root.to_string_lossy().into_owned();
+    let settings = "{\"hooks\": {\"PreToolUse\": []}}\n";
+    std::fs::create_dir_all(root.join(".claude")).expect("mkdir");
+    std::fs::create_dir_all(root.join(".srview")).expect("mkdir");
+    std::fs::write(root.join(".claude/settings.json"), settings).expect("write");
+    std::fs::write(root.join("data.json"), settings).expect("write");
+    std::fs::write(root.join("off.json"), "{\"disableAllHooks\": true}\n").expect("write");
+    let link = |to: &str, name: &str| std::os::unix::fs::symlink(to, root.join(name)).expect("ln");
+    link(".claude/settings.json", "notes.json");
+    link(".claude", "cfg");
+    link(".srview", "queue");
+    link("data.json", "plain.json");
+    let judge_here = |agent: GateAgent, tool: &str, input: serde_json::Value| {
+        let mut payload: serde_json::Value =
+            serde_json::from_slice(&edit_payload(agent, input)).expect("JSON");
+        payload["cwd"] = cwd.as_str().into();
+        payload["tool_name"] = tool.into();
+        let fs_at = |at: &str| DirFs { root: at.into() };
+        srview::gate::judge(
+            agent,
+            payload.to_string().as_bytes(),
+            fs_at,
+            &Policy::default(),
+        )
+    };
+    let edit = |path: &str| {
+        json!({"file_path": format!("{cwd}/{path}"), "old_string": "\"PreToolUse\"",
+               "new_string": "\"Disabled\"", "replace_all": false})
+    };
+    let real = format!("{cwd}/.claude/settings.json");
+    let cases = [
+        ("notes.json", real.clone()),
+        ("cfg/settings.json", real.clone()),
+    ];
+    for (path, leads_to) in cases {
+        let judgment = judge_here(GateAgent::ClaudeCode, "Edit", edit(path));
+        assert_eq!(judgment.case, Case::Doubt, "{path}: {:?}", judgment.answer);
+        assert_eq!(
+            deny_reason(&judgment),
+            format!(
+                "srview gate: the edit of {cwd}/{path} matches exactly, but srview cannot stand \
+                 behind its result: it changes the agent's hook settings (where srview's gate \
+                 is installed), which may turn srview's gate off: the user decides. {cwd}/{path} \
+                 leads to {leads_to} through a symbolic link.\n(no review pane runs, so \
+                 srview's policy doubt=review falls back to deny)\nLeave srview's gate as it is \
+                 unless the user asked for this change; if they did, only they can let it \
+                 through (in srview's review pane, or by srview's policy)."
+            )
+        );
+    }
+    // New files through a linked folder: the deepest folder that exists is
+    // resolved.
+    for (path, what) in [
+        ("cfg/settings.local.json", "the agent's hook settings"),
+        ("queue/review/x.json", "srview's own folder"),
+    ] {
+        let write = json!({"file_path": format!("{cwd}/{path}"), "content": "{}\n"});
+        let judgment = judge_here(GateAgent::ClaudeCode, "Write", write);
+        assert_eq!(judgment.case, Case::Doubt, "{path}: {:?}", judgment.answer);
+        assert!(deny_reason(&judgment).contains(what), "{path}");
+    }
+    // A move's target.
+    let moved = |to: &str| {
+        json!({ "command": format!(
+            "*** Begin Patch\n*** Update File: off.json\n*** Move to: {to}\n@@\n-{{\"disableAllHooks\": true}}\n+{{\"disableAllHooks\": true }}\n*** End Patch"
+        )})
+    };
+    let judgment = judge_here(
+        GateAgent::Codex,
+        "apply_patch",
+        moved(".claude/settings.local.json"),
+    );
+    assert_eq!(judgment.case, Case::Doubt, "{:?}", judgment.answer);
+    let reason = deny_reason(&judgment);
+    assert!(
+        reason.starts_with(
+            "srview gate: the edit of off.json matches exactly, but srview cannot stand behind \
+             its result: it changes the agent's hook settings (where srview's gate is \
+             installed), which may turn srview's gate off: the user decides. The patch moves \
+             off.json to .claude/settings.local.json.\n"
+        ),
+        "{reason}"
+    );
+    // Onto the settings that exist: the loss and the gate's settings both
+    // said, and nothing offered.
+    let judgment = judge_here(GateAgent::Codex, "apply_patch", moved("cfg/settings.json"));
+    assert_eq!(judgment.case, Case::Doubt, "{:?}", judgment.answer);
+    let reason = deny_reason(&judgment);
+    assert!(
+        reason.contains("(its content is lost).\nThe edit also changes the agent's hook settings")
+            && reason.contains(
+                "The patch moves off.json to cfg/settings.json, which leads to \
+                 {cwd}/.claude/settings.json through a symbolic link."
+                    .replace("{cwd}", &cwd)
+                    .as_str()
+            ),
+        "{reason}"
+    );
+    assert!(super::offered_input(GateAgent::Codex, &reason).is_none());
+    // A link to an ordinary file: exact.
+    let judgment = judge_here(GateAgent::ClaudeCode, "Edit", edit("plain.json"));
+    assert_eq!(judgment.case, Case::Exact, "{:?}", judgment.answer);
+}
