@@ -714,10 +714,11 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
         let patched = patch_key(row)
             .and_then(|key| call.input.get(key)?.as_str())
             .and_then(|text| super::patch::doubts_of_text(text, fs, &call.cwd));
-        let (file, doubts) = match patched {
+        let (file, mut doubts) = match patched {
             Some((files, doubts)) => (Some(files), doubts),
             None => (named, exact_doubts(row, &call.input, content.as_deref())),
         };
+        doubts.extend(super::dollars::expanded(row, &call.input, &outcome));
         let place = outcome
             .edits
             .iter()

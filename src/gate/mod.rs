@@ -35,6 +35,7 @@
 //! ask anyone (Gemini CLI hangs on it, Codex ignores it).
 
 mod answer;
+mod dollars;
 pub mod install;
 mod jsonc;
 mod judge;

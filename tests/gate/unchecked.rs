@@ -573,3 +573,73 @@ fn the_gates_own_files_are_found_through_links_and_move_targets() {
     let judgment = judge_here(GateAgent::ClaudeCode, "Edit", edit("plain.json"));
     assert_eq!(judgment.case, Case::Exact, "{:?}", judgment.answer);
 }
+
+/// OpenCode's `edit` with `replaceAll` expands `$'`, `$&`, `` $` `` and `$$`
+/// in newString (JavaScript's replaceAll): each a doubt saying so, with
+/// the line it writes and what to send instead (they passed as exact, and
+/// OpenCode wrote the rest of the file over a `'$' + p`). Without
+/// replaceAll, and for Gemini CLI's `allow_multiple` and Qwen Code's
+/// `replace_all` (which write the text as sent), the same edit is exact.
+#[test]
+fn a_replace_all_whose_dollars_opencode_expands_is_a_doubt() {
+    let js = "export function show(p) {\n  label.text = fmt(p);\n  total.text = fmt(p);\n}\n";
+    let make = "a:\n\techo $(X)\nb:\n\techo $(X)\n";
+    let policy = Policy::default();
+    let cases = [
+        (
+            js,
+            "fmt(p)",
+            "'$' + p.toFixed(2)",
+            "';",
+            "'$' + p.toFixed(2)",
+        ),
+        (
+            make,
+            "echo $(X)",
+            "echo $$HOME",
+            "echo $HOME",
+            "echo $$HOME",
+        ),
+        (js, "fmt(p)", "[$&]", "[fmt(p)]", "[$&]"),
+    ];
+    for (file, old, new, wrote, meant) in cases {
+        let judgment = judge_on(
+            GateAgent::Opencode,
+            &replace_all(GateAgent::Opencode, old, new),
+            file,
+            &policy,
+        );
+        assert_eq!(judgment.case, Case::Doubt, "{new}: {:?}", judgment.answer);
+        assert_eq!(
+            deny_reason(&judgment),
+            format!(
+                "srview gate: the edit of {CWD}/inventory.py matches exactly (line 2), but \
+                 srview cannot stand behind its result: OpenCode 1.18.33's edit tool with \
+                 replaceAll expands the `$` sequences of newString as JavaScript's replaceAll \
+                 does (`$$` writes one `$`, `$&` the text matched, `` $` `` the text before it, \
+                 `$'` the text after it), so it writes text the model did not send: line 1 of \
+                 what it writes is `{wrote}` where the model wrote `{meant}`: send one edit per \
+                 place without replaceAll (its newString is then written as sent), each old \
+                 text long enough to occur once.\n(no review pane runs, so srview's policy \
+                 doubt=review falls back to deny)"
+            )
+        );
+        for agent in [GateAgent::GeminiCli, GateAgent::QwenCode] {
+            let judgment = judge_on(agent, &replace_all(agent, old, new), file, &policy);
+            assert_eq!(
+                judgment.case,
+                Case::Exact,
+                "{agent:?} {new}: {:?}",
+                judgment.answer
+            );
+        }
+    }
+    // One place, without replaceAll: OpenCode writes newString as sent.
+    let single = own_payload(
+        "edit",
+        json!({"filePath": format!("{CWD}/inventory.py"), "oldString": "label.text = fmt(p)",
+               "newString": "label.text = '$' + p"}),
+    );
+    let judgment = judge_on(GateAgent::Opencode, &single, js, &policy);
+    assert_eq!(judgment.case, Case::Exact, "{:?}", judgment.answer);
+}
