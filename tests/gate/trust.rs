@@ -275,3 +275,123 @@ fn a_withheld_quote_correction_says_the_models_quotes_as_they_are() {
     );
     assert!(!deny_reason(&judgment).contains("the model's straight ones"));
 }
+
+/// `util.mjs` of the tester's find.
+const UTIL: &str = "export function clamp(x, lo, hi) {\n  if (x < lo) return lo;\n  if (x > hi) return hi;\n  return x;\n}\n\nexport function sum(xs) {\n  return xs.reduce((a, b) => a + b, 0);\n}\n";
+
+/// An exact edit whose new text ends with the lines that already follow
+/// its old text (a `}` it closes again, a `return` it repeats), or begins
+/// with the line before it: a doubt naming the line (they passed as exact,
+/// and the file got the line twice). Claude Code's Edit and the same as a
+/// Codex hunk.
+#[test]
+fn an_edit_repeating_the_lines_around_it_is_a_doubt() {
+    let cases = [
+        (
+            "  if (x > hi) return hi;\n  return x;\n",
+            "  if (x > hi) return hi;\n  return Number.isNaN(x) ? lo : x;\n}\n",
+            "lines 3-4",
+            "ends with `}`, which the file already has right after the text it replaces (line \
+             5): written, it appears twice",
+        ),
+        (
+            "export function sum(xs) {\n",
+            "export function sum(xs) {\n  if (!xs) return 0;\n  return xs.reduce((a, b) => a + \
+             b, 0);\n",
+            "line 7",
+            "ends with `return xs.reduce((a, b) => a + b, 0);`, which the file already has \
+             right after the text it replaces (line 8): written, it appears twice",
+        ),
+        (
+            "  return x;\n",
+            "  if (x > hi) return hi;\n  return Number.isNaN(x) ? lo : x;\n",
+            "line 4",
+            "begins with `if (x > hi) return hi;`, which the file already has right before the \
+             text it replaces (line 3): written, it appears twice",
+        ),
+    ];
+    for (old, new, at, said) in cases {
+        let judgment = judge_on(
+            GateAgent::ClaudeCode,
+            &payload_for(GateAgent::ClaudeCode, old, new),
+            UTIL,
+            &Policy::default(),
+        );
+        assert_eq!(judgment.case, Case::Doubt, "{new}: {:?}", judgment.answer);
+        let reason = deny_reason(&judgment);
+        assert!(
+            reason.starts_with(&format!(
+                "srview gate: the edit of {CWD}/inventory.py matches exactly ({at}), but srview \
+                 cannot stand behind its result: its new text {said}: send the edit without \
+                 it, or with it in the old text too.\n"
+            )),
+            "{reason}"
+        );
+        let judgment = judge_on(
+            GateAgent::Codex,
+            &payload_for(GateAgent::Codex, old, new),
+            UTIL,
+            &Policy::default(),
+        );
+        assert_eq!(judgment.case, Case::Doubt, "{new}: {:?}", judgment.answer);
+        let reason = deny_reason(&judgment);
+        let said = said
+            .replace("ends with", "end with")
+            .replace("begins with", "begin with");
+        assert!(
+            reason.contains(&format!(
+                "hunk #1 of inventory.py has new lines that {said}"
+            )),
+            "{reason}"
+        );
+    }
+}
+
+/// Look-alikes the repeated-lines check leaves alone (exact, no opinion):
+/// an edit that closes a block it opens (its `}` beside the file's, the
+/// brackets balanced), a separator line (`---`) added before the file's
+/// own, a blank line, a keyword closer (`end`), and an edit whose old text
+/// ends with the line its new text ends with (it rewrites that line
+/// itself).
+#[test]
+fn an_edit_ending_like_the_next_line_by_design_is_not_doubted() {
+    let cases = [
+        (
+            "if (a) {\n  x();\n}\n",
+            "  x();\n",
+            "  x();\n  if (b) {\n    y();\n}\n",
+        ),
+        (
+            "# Title\n---\nBody.\n",
+            "# Title\n",
+            "# Title\n\nIntro.\n\n---\n",
+        ),
+        ("a = 1\n\nb = 2\n", "a = 1\n", "a = 1\nc = 3\n\n"),
+        (
+            "def f\n  a\nend\n",
+            "  a\n",
+            "  a\n  if b\n    c\n  end\nend\n",
+        ),
+        (
+            "function f() {\n  a();\n}\n}\n",
+            "  a();\n}\n",
+            "  a();\n  b();\n}\n",
+        ),
+    ];
+    for (file, old, new) in cases {
+        for agent in [GateAgent::ClaudeCode, GateAgent::Codex] {
+            let judgment = judge_on(
+                agent,
+                &payload_for(agent, old, new),
+                file,
+                &Policy::default(),
+            );
+            assert_eq!(
+                judgment.case,
+                Case::Exact,
+                "{agent:?} {new:?}: {:?}",
+                judgment.answer
+            );
+        }
+    }
+}

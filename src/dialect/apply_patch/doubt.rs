@@ -37,6 +37,10 @@ pub enum PatchDoubtKind {
     /// `*** Move to:` naming the file itself (`./a.py` for `a.py`): the
     /// reference writes the file, then deletes it (the file is lost).
     MovesOntoItself,
+    /// Its new lines end with the lines right after its old lines (or
+    /// begin with those right before them), which its old lines do not
+    /// account for: applied, those lines appear twice.
+    RepeatsNeighbours,
     /// A whitespace-blind level matched it, and its new lines keep the
     /// patch's indentation: they are shifted against the lines they replace.
     IndentShift,
@@ -194,6 +198,27 @@ pub fn patch_doubts(
     out
 }
 
+/// A hunk whose added lines end with the lines the file has right after
+/// its old lines (or begin with those right before them), which its old
+/// lines do not account for ([`crate::diagnose::doubt_repeat`]): `span`,
+/// the 0-based lines it replaces. One phrase after "hunk #N of F".
+fn repeats_neighbours(
+    lines: &[&str],
+    span: (usize, usize),
+    old: &[&str],
+    new: &[&str],
+) -> Option<String> {
+    use crate::diagnose::doubt_repeat::{nearest, repeated};
+    if old.is_empty() || new.is_empty() || span.1 > lines.len() || span.0 > span.1 {
+        return None;
+    }
+    let count = new.iter().filter(|l| !l.trim().is_empty()).count();
+    let previous = nearest(lines[..span.0].iter().rev().copied(), span.0, -1, count);
+    let next = nearest(lines[span.1..].iter().copied(), span.1 + 1, 1, count);
+    let found = repeated(&previous, old, new, &next)?;
+    Some(found.describe("has new lines that", true))
+}
+
 /// Whether a `*** Move to: target` of the section updating `path` names
 /// the file itself (`./a.py`, `a.py`, its absolute path: the same file once
 /// joined to `cwd` and normalised).
@@ -296,6 +321,9 @@ fn hunk_doubt(
                 line_range("line", a + 1, b)
             ),
         ));
+    }
+    if let Some(repeated) = repeats_neighbours(lines, span, &old, &new) {
+        return Some((PatchDoubtKind::RepeatsNeighbours, repeated));
     }
     if matches!(level, MatchLevel::Trimmed | MatchLevel::Unicode)
         && let Some(region) = lines.get(span.0..span.1)

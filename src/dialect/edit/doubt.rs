@@ -15,7 +15,12 @@ pub fn edit_doubts(outcome: &EditOutcome, original: &str) -> Vec<String> {
     let mut out = cut_words(outcome, original);
     if let Ok(done) = &outcome.result {
         out.extend(endings_rewritten(original, &done.new_content));
-        out.extend(already_applied(outcome, original));
+        let applied = already_applied(outcome, original);
+        // A new text already there whole is said once, as applied already.
+        if applied.is_none() {
+            out.extend(repeats_neighbours(outcome, original));
+        }
+        out.extend(applied);
         out.extend(stands_in(outcome));
     }
     out
@@ -64,6 +69,31 @@ fn already_applied(outcome: &EditOutcome, original: &str) -> Option<String> {
             crate::words::line_range("line", first, last)
         )
     })
+}
+
+/// An edit of whole lines whose new text ends with the lines the file
+/// has right after its old text (or begins with those right before it),
+/// which its old text does not account for: written, they appear twice
+/// ([`crate::diagnose::doubt_repeat`]).
+fn repeats_neighbours(outcome: &EditOutcome, original: &str) -> Option<String> {
+    use crate::diagnose::doubt_repeat::{nearest, repeated};
+    let b = &outcome.block;
+    let (span, old, new) = (b.original?, b.search_text.as_str(), b.replace_text.as_str());
+    let whole_lines = span.start == 0 || original[..span.start].ends_with('\n');
+    let ends_lines = (old.ends_with('\n') && new.ends_with('\n'))
+        || (span.end == original.len() && !old.ends_with('\n') && !new.ends_with('\n'));
+    if old.is_empty() || new.is_empty() || !whole_lines || !ends_lines {
+        return None;
+    }
+    let (old_lines, new_lines): (Vec<&str>, Vec<&str>) =
+        (old.lines().collect(), new.lines().collect());
+    let count = new_lines.iter().filter(|l| !l.trim().is_empty()).count();
+    let before = original.get(..span.start)?;
+    let first_after = crate::dialect::quick::count_newlines(original.get(..span.end)?) + 1;
+    let last_before = crate::dialect::quick::count_newlines(before);
+    let previous = nearest(before.lines().rev(), last_before, -1, count);
+    let next = nearest(original.get(span.end..)?.lines(), first_after, 1, count);
+    repeated(&previous, &old_lines, &new_lines, &next).map(|r| r.describe("its new text", false))
 }
 
 /// Lines ending in CRLF and lines ending in a bare LF.
