@@ -719,6 +719,7 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
             None => (named, exact_doubts(row, &call.input, content.as_deref())),
         };
         doubts.extend(super::dollars::expanded(row, &call.input, &outcome));
+        doubts.extend(indent_doubt(file.as_deref(), content.as_deref(), &outcome));
         let place = outcome
             .edits
             .iter()
@@ -928,6 +929,19 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
         withheld,
         missing,
     }
+}
+
+/// A Python file an agent matcher's exact edit leaves misindented
+/// ([`crate::diagnose::doubt_indent`]): `file` as the input names it,
+/// `content` before the edit.
+fn indent_doubt(
+    file: Option<&str>,
+    content: Option<&str>,
+    outcome: &crate::dialect::call::CallOutcome,
+) -> Option<String> {
+    let (file, content) = (file?, content?);
+    let written = outcome.writes.first()?.content.as_deref()?;
+    crate::diagnose::doubt_indent::indent_break(file, content, written).map(|f| f.describe())
 }
 
 /// The key of a patch dialect's patch text in its input (OpenCode's and

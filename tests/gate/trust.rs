@@ -395,3 +395,142 @@ fn an_edit_ending_like_the_next_line_by_design_is_not_doubted() {
         }
     }
 }
+
+/// `cart.py` of the tester's find.
+const CART: &str = "class Cart:\n    def __init__(self):\n        self.items = []\n        self.count = 0\n\n    def add(self, item):\n        self.items.append(item)\n        self.count += 1\n        return self.count\n";
+
+/// Exact edits that leave Python misindented: a patch's `+` line one
+/// column short (7 spaces where the block has 8), a line written at method
+/// level in a method's body (what follows it is then an unexpected
+/// indent), a `:` line whose block is not indented. Each a doubt saying
+/// where Python stops and why, in every agent's shape (they passed as
+/// exact).
+#[test]
+fn an_exact_edit_that_misindents_python_is_a_doubt() {
+    let cases = [
+        (
+            "        self.count += 1\n",
+            "       self.count += 2\n",
+            "line 8 (`self.count += 2`) is at column 7, which matches no enclosing block's \
+             indentation (columns 0, 4, 8 there): Python refuses the file (IndentationError: \
+             unindent does not match any outer indentation level)",
+        ),
+        (
+            "        self.count += 1\n",
+            "    self.count += 2\n",
+            "line 9 (`return self.count`) is at column 8, deeper than the line before it, which \
+             opens no block: Python refuses the file (IndentationError: unexpected indent)",
+        ),
+        (
+            "        self.count += 1\n",
+            "        if item:\n        self.count += 1\n",
+            "line 9 (`self.count += 1`) is at column 8, not deeper than the line before it, \
+             which ends with `:`: Python refuses the file (IndentationError: expected an \
+             indented block)",
+        ),
+    ];
+    for (old, new, said) in cases {
+        for agent in AGENTS {
+            let payload = match agent {
+                GateAgent::Opencode => own_payload(
+                    "edit",
+                    json!({"filePath": "cart.py", "oldString": old, "newString": new}),
+                ),
+                GateAgent::Pi => own_payload(
+                    "edit",
+                    json!({"path": "cart.py", "edits": [{"oldText": old, "newText": new}]}),
+                ),
+                GateAgent::Codex => {
+                    let body: String = old
+                        .lines()
+                        .map(|l| format!("-{l}\n"))
+                        .chain(new.lines().map(|l| format!("+{l}\n")))
+                        .collect();
+                    let text = format!(
+                        "*** Begin Patch\n*** Update File: cart.py\n@@\n{body}*** End Patch"
+                    );
+                    edit_payload(agent, json!({ "command": text }))
+                }
+                GateAgent::ClineCli => {
+                    let sent = payload_for(agent, old, new);
+                    String::from_utf8(sent)
+                        .expect("UTF-8")
+                        .replace("inventory.py", "cart.py")
+                        .into_bytes()
+                }
+                _ => {
+                    let mut input = string_edit(agent, old, new);
+                    input["file_path"] = format!("{CWD}/cart.py").into();
+                    edit_payload(agent, input)
+                }
+            };
+            let fs = srview::dialect::apply_patch::MemoryFs::new([(
+                "cart.py".to_string(),
+                CART.to_string(),
+            )]);
+            let judgment = srview::gate::judge(agent, &payload, |_| fs, &Policy::default());
+            assert_eq!(
+                judgment.case,
+                Case::Doubt,
+                "{agent:?} {new:?}: {:?}",
+                judgment.answer
+            );
+            let reason = deny_reason(&judgment);
+            assert!(
+                reason.contains(&format!(
+                    "as written, {said}: send the new lines at the indentation of the block they \
+                     belong to."
+                )),
+                "{agent:?}: {reason}"
+            );
+        }
+    }
+}
+
+/// Re-indents Python reads as meant: a line moved out of an `if` to the
+/// enclosing level (a deliberate dedent), a line moved to an enclosing
+/// level, a new block opened and indented, a line inside brackets at any
+/// column, and the same misindented line in a file that is not Python.
+/// No doubt.
+#[test]
+fn a_deliberate_python_reindent_is_not_doubted() {
+    let file = "def f(x):\n    if x:\n        a()\n        b()\n    return 1\n";
+    let cases = [
+        ("        b()\n", "    b()\n"),
+        ("        a()\n        b()\n", "        a()\n    b()\n"),
+        ("        b()\n", "        if x > 1:\n            b()\n"),
+        ("        b()\n", "        b(1,\n   2)\n"),
+    ];
+    for (old, new) in cases {
+        for agent in [GateAgent::ClaudeCode, GateAgent::Opencode] {
+            let payload = payload_for(agent, old, new);
+            let fs = srview::dialect::apply_patch::MemoryFs::new([(
+                "inventory.py".to_string(),
+                file.to_string(),
+            )]);
+            let judgment = srview::gate::judge(agent, &payload, |_| fs, &Policy::default());
+            assert_eq!(
+                judgment.case,
+                Case::Exact,
+                "{agent:?} {new:?}: {:?}",
+                judgment.answer
+            );
+        }
+    }
+    // The same misindented line, in a file srview does not read as Python.
+    let mut input = string_edit(
+        GateAgent::ClaudeCode,
+        "        self.count += 1\n",
+        "       self.count += 2\n",
+    );
+    input["file_path"] = format!("{CWD}/cart.txt").into();
+    let fs =
+        srview::dialect::apply_patch::MemoryFs::new([("cart.txt".to_string(), CART.to_string())]);
+    let judgment = srview::gate::judge(
+        GateAgent::ClaudeCode,
+        &edit_payload(GateAgent::ClaudeCode, input),
+        |_| fs,
+        &Policy::default(),
+    );
+    assert_eq!(judgment.case, Case::Exact, "{:?}", judgment.answer);
+}

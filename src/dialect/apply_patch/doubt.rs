@@ -41,6 +41,10 @@ pub enum PatchDoubtKind {
     /// begin with those right before them), which its old lines do not
     /// account for: applied, those lines appear twice.
     RepeatsNeighbours,
+    /// Every hunk matched exactly, and the section leaves the file
+    /// misindented where Python reads it
+    /// ([`crate::diagnose::doubt_indent`]).
+    BreaksIndentation,
     /// A whitespace-blind level matched it, and its new lines keep the
     /// patch's indentation: they are shifted against the lines they replace.
     IndentShift,
@@ -173,6 +177,9 @@ pub fn patch_doubts(
                         });
                     }
                 }
+                if let Some(doubt) = indent_doubt(patch, outcome, fs, cwd, s) {
+                    out.push(doubt);
+                }
                 if report.hunks.iter().all(|h| !in_doubt(chunks, h)) {
                     continue;
                 }
@@ -252,6 +259,41 @@ pub fn without_moves_onto_themselves(text: &str, cwd: &str) -> Option<String> {
         out.push_str(line);
     }
     dropped.then_some(out)
+}
+
+/// Section `s` (an update whose hunks all matched exactly) leaving a
+/// Python file misindented ([`crate::diagnose::doubt_indent`]).
+fn indent_doubt(
+    patch: &Patch,
+    outcome: &PatchOutcome,
+    fs: &dyn PatchFs,
+    cwd: &str,
+    s: usize,
+) -> Option<PatchDoubt> {
+    let Section::Update { path, move_to, .. } = patch.sections.get(s)? else {
+        return None;
+    };
+    let report = outcome.sections.get(s)?;
+    let exact = report
+        .hunks
+        .iter()
+        .all(|h| h.level.is_none_or(|l| l == MatchLevel::Exact));
+    if !exact || !crate::diagnose::doubt_indent::python(move_to.as_deref().unwrap_or(path)) {
+        return None;
+    }
+    let original = section_input(patch, fs, cwd, s)?;
+    let result = outcome
+        .files
+        .get(&normalize(move_to.as_deref().unwrap_or(path)))?
+        .as_deref()?;
+    let fault = crate::diagnose::doubt_indent::indent_break(path, &original, result)?;
+    Some(PatchDoubt {
+        file: path.clone(),
+        section: s,
+        hunk: None,
+        kind: PatchDoubtKind::BreaksIndentation,
+        message: format!("the patch leaves {path} misindented: {}", fault.describe()),
+    })
 }
 
 /// Whether hunk report `h` may be in doubt (a cheap test before the file

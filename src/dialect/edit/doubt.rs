@@ -22,6 +22,10 @@ pub fn edit_doubts(outcome: &EditOutcome, original: &str) -> Vec<String> {
         }
         out.extend(applied);
         out.extend(stands_in(outcome));
+        out.extend(
+            crate::diagnose::doubt_indent::indent_break(&outcome.path, original, &done.new_content)
+                .map(|fault| fault.describe()),
+        );
     }
     out
 }
