@@ -201,7 +201,13 @@ fn exact_string(tool: &str, call: &Call, fs: &dyn PatchFs) -> Finding {
                 };
             }
             let doubts = doubts(&outcome, content.as_deref());
-            return exact_or_doubt(file, "exact", place, doubts);
+            let mut found = exact_or_doubt(file, "exact", place, doubts);
+            if found.case == Case::Doubt
+                && let Some(content) = content.as_deref()
+            {
+                found.corrected = super::reindent_exact::corrected(&edit, content, &call.input);
+            }
+            return found;
         }
         Err(error) => error,
     };
@@ -719,7 +725,10 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
             None => (named, exact_doubts(row, &call.input, content.as_deref())),
         };
         doubts.extend(super::dollars::expanded(row, &call.input, &outcome));
-        doubts.extend(indent_doubt(file.as_deref(), content.as_deref(), &outcome));
+        // Said once: another doubt already stops the edit.
+        if doubts.is_empty() {
+            doubts.extend(indent_doubt(file.as_deref(), content.as_deref(), &outcome));
+        }
         let place = outcome
             .edits
             .iter()

@@ -46,6 +46,7 @@ mod payload;
 mod policy;
 pub mod record;
 mod reindent;
+mod reindent_exact;
 pub mod spool;
 mod verdict;
 mod wording;

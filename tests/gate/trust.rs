@@ -534,3 +534,53 @@ fn a_deliberate_python_reindent_is_not_doubted() {
     );
     assert_eq!(judgment.case, Case::Exact, "{:?}", judgment.answer);
 }
+
+/// A Claude Code `Edit` whose replacing line is only at the wrong depth
+/// (7 or 4 columns for the replaced line's 8): the doubt offers the edit
+/// with its new text at the replaced line's depth, which applies exactly
+/// and reads as Python. A block opened without indenting its body (the
+/// same depth as sent) gets no correction: what belongs in the block
+/// cannot be told.
+#[test]
+fn a_misindented_exact_edit_is_offered_at_the_replaced_lines_depth() {
+    let fs =
+        || srview::dialect::apply_patch::MemoryFs::new([("cart.py".to_string(), CART.to_string())]);
+    let old = "        self.count += 1\n";
+    for new in ["       self.count += 2\n", "    self.count += 2\n"] {
+        let mut input = string_edit(GateAgent::ClaudeCode, old, new);
+        input["file_path"] = format!("{CWD}/cart.py").into();
+        let payload = edit_payload(GateAgent::ClaudeCode, input);
+        let judgment = srview::gate::judge(
+            GateAgent::ClaudeCode,
+            &payload,
+            |_| fs(),
+            &Policy::default(),
+        );
+        assert_eq!(judgment.case, Case::Doubt, "{new:?}");
+        let offered = super::offered_input(GateAgent::ClaudeCode, &deny_reason(&judgment))
+            .expect("an offered edit");
+        assert_eq!(
+            offered["new_string"], "        self.count += 2\n",
+            "{new:?}"
+        );
+        assert_exact_with_agents_matcher(GateAgent::ClaudeCode, &offered, CART);
+    }
+    let mut input = string_edit(
+        GateAgent::ClaudeCode,
+        old,
+        "        if item:\n        self.count += 1\n",
+    );
+    input["file_path"] = format!("{CWD}/cart.py").into();
+    let payload = edit_payload(GateAgent::ClaudeCode, input);
+    let judgment = srview::gate::judge(
+        GateAgent::ClaudeCode,
+        &payload,
+        |_| fs(),
+        &Policy::default(),
+    );
+    assert_eq!(judgment.case, Case::Doubt);
+    assert_eq!(
+        super::offered_input(GateAgent::ClaudeCode, &deny_reason(&judgment)),
+        None
+    );
+}

@@ -22,10 +22,18 @@ pub fn edit_doubts(outcome: &EditOutcome, original: &str) -> Vec<String> {
         }
         out.extend(applied);
         out.extend(stands_in(outcome));
-        out.extend(
-            crate::diagnose::doubt_indent::indent_break(&outcome.path, original, &done.new_content)
+        // Said once: an earlier doubt (an old text starting inside a line's
+        // indentation) already names what misindents the lines.
+        if out.is_empty() {
+            out.extend(
+                crate::diagnose::doubt_indent::indent_break(
+                    &outcome.path,
+                    original,
+                    &done.new_content,
+                )
                 .map(|fault| fault.describe()),
-        );
+            );
+        }
     }
     out
 }
@@ -357,10 +365,12 @@ mod tests {
                  word it does not show"
             ]
         );
-        // Part of a line, whole words: what edits usually are.
+        // Part of a line, whole words: what edits usually are. (Not a
+        // Python file: `def y = 10` then `    return max` is misindented
+        // Python, which another check says.)
         for old in ["max = 10", "return max", "max", "= 10", "f():\\n    max"] {
             let json =
-                format!(r#"{{"file_path": "a.py", "old_string": "{old}", "new_string": "y"}}"#);
+                format!(r#"{{"file_path": "a.txt", "old_string": "{old}", "new_string": "y"}}"#);
             assert_eq!(doubts(&json, file), Vec::<String>::new(), "{old}");
         }
         // Scripts written without spaces have no word to cut; a Latin word
