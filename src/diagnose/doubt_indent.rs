@@ -97,10 +97,13 @@ fn top_level(line: &str) -> bool {
         .any(|start| line.starts_with(start))
 }
 
+/// A fault: its line (0-based), kind, column and the enclosing levels.
+type Fault = (usize, BreakKind, usize, Vec<usize>);
+
 /// The first indentation fault of `lines` (0-based index), read as
 /// Python reads them from a top-level line; `Err(())` when the reading
 /// cannot be trusted (a tab in the indentation).
-fn first_fault(lines: &[&str]) -> Result<Option<(usize, BreakKind, usize, Vec<usize>)>, ()> {
+fn first_fault(lines: &[&str]) -> Result<Option<Fault>, ()> {
     let mut stack = vec![0usize];
     let mut depth: isize = 0;
     let mut triple: Option<&str> = None;
