@@ -193,6 +193,10 @@ enum Snapshot {
 }
 
 impl PatchFs for SnapshotFs {
+    fn resolve(&self, path: &str) -> Option<String> {
+        self.dir.resolve(path)
+    }
+
     fn read(&self, path: &str) -> Entry {
         match self.read_shared(path) {
             Ok(content) => Entry::File(content.to_string()),

@@ -28,6 +28,8 @@ pub mod accept;
 mod closest;
 mod compare;
 pub mod doubt;
+pub mod doubt_indent;
+pub mod doubt_repeat;
 pub mod effect;
 pub mod fix;
 mod flow;

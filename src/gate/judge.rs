@@ -52,24 +52,20 @@ pub(super) fn finding(agent: GateAgent, call: &Call, fs: &dyn PatchFs) -> Findin
     let mut found = edit_finding(agent, call, fs);
     // An edit of the gate's own files passes no further unasked (a
     // tester's find: a Write of `{}` over .claude/settings.json, which
-    // turns the gate off, had no opinion).
-    if found.case == Case::Exact
-        && let Some(file) = found.file.as_deref()
-        && let Some(what) = file.split(", ").find_map(gate_file)
+    // turns the gate off, had no opinion), nor is it repaired.
+    if matches!(found.case, Case::Exact | Case::Doubt | Case::Loose)
+        && let Some(touched) =
+            (found.file.as_deref()).and_then(|file| super::own_files::touched(call, file, fs))
     {
-        found.case = Case::Doubt;
+        super::own_files::mark(&mut found, touched);
         found.next_step = NextStep::LeaveTheGate;
-        found.explanation = format!(
-            "the edit of {file} matches exactly, but srview cannot stand behind its result: it \
-             changes {what}, which may turn srview's gate off: the user decides."
-        );
     }
     found
 }
 
 /// What `path` holds of srview's gate, when it is one of the files `srview
 /// gate install` writes or the gate's own folder: `None` otherwise.
-fn gate_file(path: &str) -> Option<&'static str> {
+pub(super) fn gate_file(path: &str) -> Option<&'static str> {
     const HOOKS: [&str; 12] = [
         ".claude/settings.json",
         ".claude/settings.local.json",
@@ -185,9 +181,10 @@ fn doubt_steps(outcome: &edit::EditOutcome, content: &str) -> Vec<(NextStep, Str
         .into_iter()
         .map(|(kind, message)| {
             let step = match kind {
-                Kind::AlreadyApplied => NextStep::AlreadyThere,
+                Kind::AlreadyApplied | Kind::RepeatsNeighbours => NextStep::AlreadyThere,
                 // Its sentence ends with what to send.
                 Kind::ElidesLines => NextStep::Said,
+                Kind::Misindents => NextStep::Indentation,
                 Kind::CutsWord | Kind::LineEndings => NextStep::WholeLines,
             };
             (step, message)
@@ -252,7 +249,13 @@ fn exact_string(tool: &str, call: &Call, fs: &dyn PatchFs) -> Finding {
                 .then_some(outcome.block.original)
                 .flatten()
                 .map(|span| place_of(content.as_deref().unwrap_or(""), span.start, span.end));
-            return exact_or_doubt(file, "exact", place, doubts);
+            let mut found = exact_or_doubt(file, "exact", place, doubts);
+            if found.case == Case::Doubt
+                && let Some(content) = content.as_deref()
+            {
+                found.corrected = super::reindent_exact::corrected(&edit, content, &call.input);
+            }
+            return found;
         }
         Err(error) => error,
     };
@@ -821,7 +824,7 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
         let patched = patch_key(row)
             .and_then(|key| call.input.get(key)?.as_str())
             .and_then(|text| super::patch::doubts_of_text(row.value, text, fs, &call.cwd));
-        let (file, doubts, note) = match patched {
+        let (file, mut doubts, note) = match patched {
             Some((files, doubts, note)) => (Some(files), doubts, note),
             None => (
                 named,
@@ -829,6 +832,19 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
                 None,
             ),
         };
+        // Its sentence ends with what to send.
+        doubts.extend(
+            super::dollars::expanded(row, &call.input, &outcome)
+                .into_iter()
+                .map(|m| (NextStep::Said, m)),
+        );
+        // Said once: another doubt already stops the edit.
+        if doubts.is_empty() {
+            doubts.extend(
+                indent_doubt(file.as_deref(), content.as_deref(), &outcome)
+                    .map(|m| (NextStep::Indentation, m)),
+            );
+        }
         let place = outcome
             .edits
             .iter()
@@ -844,6 +860,9 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
             doubts,
         );
         found.note = note;
+        if let Some(key) = patch_key(row).filter(|_| found.case == Case::Doubt) {
+            (found.corrected, found.withheld) = super::moved::own(row, key, call, fs);
+        }
         return found;
     }
     let mut explanation = if outcome.ok {
@@ -1097,6 +1116,19 @@ fn crlf_file(files: Option<&str>, call: &Call, fs: &dyn PatchFs) -> Option<Strin
             Ok(Some(content)) if content.contains("\r\n") => Some(file.to_string()),
             _ => None,
         })
+}
+
+/// A Python file an agent matcher's exact edit leaves misindented
+/// ([`crate::diagnose::doubt_indent`]): `file` as the input names it,
+/// `content` before the edit.
+fn indent_doubt(
+    file: Option<&str>,
+    content: Option<&str>,
+    outcome: &crate::dialect::call::CallOutcome,
+) -> Option<String> {
+    let (file, content) = (file?, content?);
+    let written = outcome.writes.first()?.content.as_deref()?;
+    crate::diagnose::doubt_indent::indent_break(file, content, written).map(|f| f.describe())
 }
 
 /// The key of a patch dialect's patch text in its input (OpenCode's and

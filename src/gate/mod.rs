@@ -35,14 +35,18 @@
 //! ask anyone (Gemini CLI hangs on it, Codex ignores it).
 
 mod answer;
+mod dollars;
 pub mod install;
 mod jsonc;
 mod judge;
+mod moved;
+mod own_files;
 mod patch;
 mod payload;
 mod policy;
 pub mod record;
 mod reindent;
+mod reindent_exact;
 pub mod spool;
 mod verdict;
 mod wording;

@@ -43,7 +43,7 @@ fn loosest(outcome: &PatchOutcome) -> MatchLevel {
 
 /// Whether srview stands behind `patch` over `fs`: it applies, every hunk
 /// exact, nothing in doubt. Else why not.
-fn stands(patch: &Patch, fs: &dyn PatchFs, cwd: &str) -> Result<(), String> {
+pub(super) fn stands(patch: &Patch, fs: &dyn PatchFs, cwd: &str) -> Result<(), String> {
     let outcome = apply_patch::apply(patch, fs, cwd);
     if outcome.exit_code != 0 {
         return Err(format!(
@@ -132,7 +132,7 @@ pub(super) fn reindent_doubt(patch: &Patch, fixed: &Patch) -> Option<String> {
 }
 
 /// The patch as Codex's `updatedInput` carries it: `{"command": patch}`.
-fn as_input(call: &Call, text: String) -> serde_json::Value {
+pub(super) fn as_input(call: &Call, text: String) -> serde_json::Value {
     let mut input = call.input.clone();
     if let Some(object) = input.as_object_mut() {
         object.insert("command".to_string(), text.into());
@@ -165,6 +165,9 @@ fn doubt_steps(patch: &Patch, doubts: Vec<apply_patch::PatchDoubt>) -> Vec<(Next
                 // A move onto a file that exists.
                 Kind::ReplacesFile => NextStep::MoveTarget,
                 Kind::AddedAtEnd => NextStep::ContextLines,
+                Kind::MovesOntoItself => NextStep::NoMoveLine,
+                Kind::RepeatsNeighbours => NextStep::AlreadyThere,
+                Kind::BreaksIndentation => NextStep::Indentation,
                 Kind::Repeated | Kind::IndentShift => NextStep::WholeLines,
             };
             (step, d.message)
@@ -311,6 +314,13 @@ pub(super) fn codex(call: &Call, fs: &dyn PatchFs) -> Finding {
                 note: bare_additions(&patch, &outcome, fs, cwd, "Codex", true),
             };
         }
+        let moved = doubts
+            .iter()
+            .any(|d| d.kind == apply_patch::PatchDoubtKind::MovesOntoItself);
+        let (corrected, withheld) = match moved {
+            true => super::moved::codex(call, text, fs),
+            false => (None, None),
+        };
         let steps = doubt_steps(&patch, doubts);
         let next_step = NextStep::first(steps.iter().map(|(step, _)| *step), NextStep::WholeLines);
         let all: Vec<String> = steps.into_iter().map(|(_, message)| message).collect();
@@ -322,8 +332,8 @@ pub(super) fn codex(call: &Call, fs: &dyn PatchFs) -> Finding {
                 "the patch matches exactly, but srview cannot stand behind its result: {}.",
                 all.join("; ")
             ),
-            corrected: None,
-            withheld: None,
+            corrected,
+            withheld,
             missing: None,
             next_step,
             note: None,

@@ -99,6 +99,8 @@ pub fn doubts(text: &str, run: &PatchRun) -> Vec<String> {
     let cwd = run.cwd.to_string_lossy();
     crate::dialect::apply_patch::patch_doubts(&patch, &run.outcome, &fs, &cwd)
         .into_iter()
+        // Said by [`write_doubts`], with the workspace's path rules.
+        .filter(|d| d.kind != crate::dialect::apply_patch::PatchDoubtKind::MovesOntoItself)
         .map(|d| d.message)
         .collect()
 }

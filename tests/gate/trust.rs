@@ -275,3 +275,312 @@ fn a_withheld_quote_correction_says_the_models_quotes_as_they_are() {
     );
     assert!(!deny_reason(&judgment).contains("the model's straight ones"));
 }
+
+/// `util.mjs` of the tester's find.
+const UTIL: &str = "export function clamp(x, lo, hi) {\n  if (x < lo) return lo;\n  if (x > hi) return hi;\n  return x;\n}\n\nexport function sum(xs) {\n  return xs.reduce((a, b) => a + b, 0);\n}\n";
+
+/// An exact edit whose new text ends with the lines that already follow
+/// its old text (a `}` it closes again, a `return` it repeats), or begins
+/// with the line before it: a doubt naming the line (they passed as exact,
+/// and the file got the line twice). Claude Code's Edit and the same as a
+/// Codex hunk.
+#[test]
+fn an_edit_repeating_the_lines_around_it_is_a_doubt() {
+    let cases = [
+        (
+            "  if (x > hi) return hi;\n  return x;\n",
+            "  if (x > hi) return hi;\n  return Number.isNaN(x) ? lo : x;\n}\n",
+            "lines 3-4",
+            "ends with `}`, which the file already has right after the text it replaces (line \
+             5): written, it appears twice",
+        ),
+        (
+            "export function sum(xs) {\n",
+            "export function sum(xs) {\n  if (!xs) return 0;\n  return xs.reduce((a, b) => a + \
+             b, 0);\n",
+            "line 7",
+            "ends with `return xs.reduce((a, b) => a + b, 0);`, which the file already has \
+             right after the text it replaces (line 8): written, it appears twice",
+        ),
+        (
+            "  return x;\n",
+            "  if (x > hi) return hi;\n  return Number.isNaN(x) ? lo : x;\n",
+            "line 4",
+            "begins with `if (x > hi) return hi;`, which the file already has right before the \
+             text it replaces (line 3): written, it appears twice",
+        ),
+    ];
+    for (old, new, at, said) in cases {
+        let judgment = judge_on(
+            GateAgent::ClaudeCode,
+            &payload_for(GateAgent::ClaudeCode, old, new),
+            UTIL,
+            &Policy::default(),
+        );
+        assert_eq!(judgment.case, Case::Doubt, "{new}: {:?}", judgment.answer);
+        let reason = deny_reason(&judgment);
+        assert!(
+            reason.starts_with(&format!(
+                "srview gate: the edit of {CWD}/inventory.py matches exactly ({at}), but srview \
+                 cannot stand behind its result: its new text {said}: send the edit without \
+                 it, or with it in the old text too.\n"
+            )),
+            "{reason}"
+        );
+        let judgment = judge_on(
+            GateAgent::Codex,
+            &payload_for(GateAgent::Codex, old, new),
+            UTIL,
+            &Policy::default(),
+        );
+        assert_eq!(judgment.case, Case::Doubt, "{new}: {:?}", judgment.answer);
+        let reason = deny_reason(&judgment);
+        let said = said
+            .replace("ends with", "end with")
+            .replace("begins with", "begin with");
+        assert!(
+            reason.contains(&format!(
+                "hunk #1 of inventory.py has new lines that {said}"
+            )),
+            "{reason}"
+        );
+    }
+}
+
+/// Look-alikes the repeated-lines check leaves alone (exact, no opinion):
+/// an edit that closes a block it opens (its `}` beside the file's, the
+/// brackets balanced), a separator line (`---`) added before the file's
+/// own, a blank line, a keyword closer (`end`), and an edit whose old text
+/// ends with the line its new text ends with (it rewrites that line
+/// itself).
+#[test]
+fn an_edit_ending_like_the_next_line_by_design_is_not_doubted() {
+    let cases = [
+        (
+            "if (a) {\n  x();\n}\n",
+            "  x();\n",
+            "  x();\n  if (b) {\n    y();\n}\n",
+        ),
+        (
+            "# Title\n---\nBody.\n",
+            "# Title\n",
+            "# Title\n\nIntro.\n\n---\n",
+        ),
+        ("a = 1\n\nb = 2\n", "a = 1\n", "a = 1\nc = 3\n\n"),
+        (
+            "def f\n  a\nend\n",
+            "  a\n",
+            "  a\n  if b\n    c\n  end\nend\n",
+        ),
+        (
+            "function f() {\n  a();\n}\n}\n",
+            "  a();\n}\n",
+            "  a();\n  b();\n}\n",
+        ),
+    ];
+    for (file, old, new) in cases {
+        for agent in [GateAgent::ClaudeCode, GateAgent::Codex] {
+            let judgment = judge_on(
+                agent,
+                &payload_for(agent, old, new),
+                file,
+                &Policy::default(),
+            );
+            assert_eq!(
+                judgment.case,
+                Case::Exact,
+                "{agent:?} {new:?}: {:?}",
+                judgment.answer
+            );
+        }
+    }
+}
+
+/// `cart.py` of the tester's find.
+const CART: &str = "class Cart:\n    def __init__(self):\n        self.items = []\n        self.count = 0\n\n    def add(self, item):\n        self.items.append(item)\n        self.count += 1\n        return self.count\n";
+
+/// Exact edits that leave Python misindented: a patch's `+` line one
+/// column short (7 spaces where the block has 8), a line written at method
+/// level in a method's body (what follows it is then an unexpected
+/// indent), a `:` line whose block is not indented. Each a doubt saying
+/// where Python stops and why, in every agent's shape (they passed as
+/// exact).
+#[test]
+fn an_exact_edit_that_misindents_python_is_a_doubt() {
+    let cases = [
+        (
+            "        self.count += 1\n",
+            "       self.count += 2\n",
+            "line 8 (`self.count += 2`) is at column 7, which matches no enclosing block's \
+             indentation (columns 0, 4, 8 there): Python refuses the file (IndentationError: \
+             unindent does not match any outer indentation level)",
+        ),
+        (
+            "        self.count += 1\n",
+            "    self.count += 2\n",
+            "line 9 (`return self.count`) is at column 8, deeper than the line before it, which \
+             opens no block: Python refuses the file (IndentationError: unexpected indent)",
+        ),
+        (
+            "        self.count += 1\n",
+            "        if item:\n        self.count += 1\n",
+            "line 9 (`self.count += 1`) is at column 8, not deeper than the line before it, \
+             which ends with `:`: Python refuses the file (IndentationError: expected an \
+             indented block)",
+        ),
+    ];
+    for (old, new, said) in cases {
+        for agent in AGENTS {
+            let payload = match agent {
+                GateAgent::Opencode => own_payload(
+                    "edit",
+                    json!({"filePath": "cart.py", "oldString": old, "newString": new}),
+                ),
+                GateAgent::Pi => own_payload(
+                    "edit",
+                    json!({"path": "cart.py", "edits": [{"oldText": old, "newText": new}]}),
+                ),
+                GateAgent::Codex => {
+                    let body: String = old
+                        .lines()
+                        .map(|l| format!("-{l}\n"))
+                        .chain(new.lines().map(|l| format!("+{l}\n")))
+                        .collect();
+                    let text = format!(
+                        "*** Begin Patch\n*** Update File: cart.py\n@@\n{body}*** End Patch"
+                    );
+                    edit_payload(agent, json!({ "command": text }))
+                }
+                GateAgent::ClineCli => {
+                    let sent = payload_for(agent, old, new);
+                    String::from_utf8(sent)
+                        .expect("UTF-8")
+                        .replace("inventory.py", "cart.py")
+                        .into_bytes()
+                }
+                _ => {
+                    let mut input = string_edit(agent, old, new);
+                    input["file_path"] = format!("{CWD}/cart.py").into();
+                    edit_payload(agent, input)
+                }
+            };
+            let fs = srview::dialect::apply_patch::MemoryFs::new([(
+                "cart.py".to_string(),
+                CART.to_string(),
+            )]);
+            let judgment = srview::gate::judge(agent, &payload, |_| fs, &Policy::default());
+            assert_eq!(
+                judgment.case,
+                Case::Doubt,
+                "{agent:?} {new:?}: {:?}",
+                judgment.answer
+            );
+            let reason = deny_reason(&judgment);
+            assert!(
+                reason.contains(&format!(
+                    "as written, {said}: send the new lines at the indentation of the block they \
+                     belong to."
+                )),
+                "{agent:?}: {reason}"
+            );
+        }
+    }
+}
+
+/// Re-indents Python reads as meant: a line moved out of an `if` to the
+/// enclosing level (a deliberate dedent), a line moved to an enclosing
+/// level, a new block opened and indented, a line inside brackets at any
+/// column, and the same misindented line in a file that is not Python.
+/// No doubt.
+#[test]
+fn a_deliberate_python_reindent_is_not_doubted() {
+    let file = "def f(x):\n    if x:\n        a()\n        b()\n    return 1\n";
+    let cases = [
+        ("        b()\n", "    b()\n"),
+        ("        a()\n        b()\n", "        a()\n    b()\n"),
+        ("        b()\n", "        if x > 1:\n            b()\n"),
+        ("        b()\n", "        b(1,\n   2)\n"),
+    ];
+    for (old, new) in cases {
+        for agent in [GateAgent::ClaudeCode, GateAgent::Opencode] {
+            let payload = payload_for(agent, old, new);
+            let fs = srview::dialect::apply_patch::MemoryFs::new([(
+                "inventory.py".to_string(),
+                file.to_string(),
+            )]);
+            let judgment = srview::gate::judge(agent, &payload, |_| fs, &Policy::default());
+            assert_eq!(
+                judgment.case,
+                Case::Exact,
+                "{agent:?} {new:?}: {:?}",
+                judgment.answer
+            );
+        }
+    }
+    // The same misindented line, in a file srview does not read as Python.
+    let mut input = string_edit(
+        GateAgent::ClaudeCode,
+        "        self.count += 1\n",
+        "       self.count += 2\n",
+    );
+    input["file_path"] = format!("{CWD}/cart.txt").into();
+    let fs =
+        srview::dialect::apply_patch::MemoryFs::new([("cart.txt".to_string(), CART.to_string())]);
+    let judgment = srview::gate::judge(
+        GateAgent::ClaudeCode,
+        &edit_payload(GateAgent::ClaudeCode, input),
+        |_| fs,
+        &Policy::default(),
+    );
+    assert_eq!(judgment.case, Case::Exact, "{:?}", judgment.answer);
+}
+
+/// A Claude Code `Edit` whose replacing line is only at the wrong depth
+/// (7 or 4 columns for the replaced line's 8): the doubt offers the edit
+/// with its new text at the replaced line's depth, which applies exactly
+/// and reads as Python. A block opened without indenting its body (the
+/// same depth as sent) gets no correction: what belongs in the block
+/// cannot be told.
+#[test]
+fn a_misindented_exact_edit_is_offered_at_the_replaced_lines_depth() {
+    let fs =
+        || srview::dialect::apply_patch::MemoryFs::new([("cart.py".to_string(), CART.to_string())]);
+    let old = "        self.count += 1\n";
+    for new in ["       self.count += 2\n", "    self.count += 2\n"] {
+        let mut input = string_edit(GateAgent::ClaudeCode, old, new);
+        input["file_path"] = format!("{CWD}/cart.py").into();
+        let payload = edit_payload(GateAgent::ClaudeCode, input);
+        let judgment = srview::gate::judge(
+            GateAgent::ClaudeCode,
+            &payload,
+            |_| fs(),
+            &Policy::default(),
+        );
+        assert_eq!(judgment.case, Case::Doubt, "{new:?}");
+        let offered = super::offered_input(GateAgent::ClaudeCode, &deny_reason(&judgment))
+            .expect("an offered edit");
+        assert_eq!(
+            offered["new_string"], "        self.count += 2\n",
+            "{new:?}"
+        );
+        assert_exact_with_agents_matcher(GateAgent::ClaudeCode, &offered, CART);
+    }
+    let mut input = string_edit(
+        GateAgent::ClaudeCode,
+        old,
+        "        if item:\n        self.count += 1\n",
+    );
+    input["file_path"] = format!("{CWD}/cart.py").into();
+    let payload = edit_payload(GateAgent::ClaudeCode, input);
+    let judgment = srview::gate::judge(
+        GateAgent::ClaudeCode,
+        &payload,
+        |_| fs(),
+        &Policy::default(),
+    );
+    assert_eq!(judgment.case, Case::Doubt);
+    assert_eq!(
+        super::offered_input(GateAgent::ClaudeCode, &deny_reason(&judgment)),
+        None
+    );
+}

@@ -556,3 +556,267 @@ fn look_alikes_of_a_stand_in_are_not_doubted() {
         assert_eq!(judgment.case, Case::Exact, "{what}: {:?}", judgment.answer);
     }
 }
+
+/// A patch whose `*** Move to:` names the file it updates (`./inventory.py`,
+/// `inventory.py`, its absolute path): Codex, OpenCode and Cline write the
+/// file, then delete it. A doubt naming the loss, with the patch without
+/// the Move line offered (it passed with no opinion). A move to another,
+/// new file is no doubt.
+#[test]
+fn a_patch_moving_a_file_onto_itself_is_a_doubt_with_the_move_dropped() {
+    let hunk = "@@\n class Item:\n-    name: str\n+    name: str  # the label\n";
+    let fixed = format!("*** Begin Patch\n*** Update File: inventory.py\n{hunk}*** End Patch");
+    for target in [
+        "./inventory.py".to_string(),
+        "inventory.py".to_string(),
+        format!("{CWD}/inventory.py"),
+    ] {
+        let patch = format!(
+            "*** Begin Patch\n*** Update File: inventory.py\n*** Move to: {target}\n{hunk}*** End \
+             Patch"
+        );
+        for (agent, payload, key) in [
+            (
+                GateAgent::Codex,
+                edit_payload(GateAgent::Codex, json!({ "command": patch })),
+                "command",
+            ),
+            (
+                GateAgent::Opencode,
+                own_payload("apply_patch", json!({ "patchText": patch })),
+                "patchText",
+            ),
+            (GateAgent::ClineCli, cline_patch(&patch), "input"),
+        ] {
+            let judgment = judged(agent, &payload);
+            assert_eq!(judgment.case, Case::Doubt, "{agent:?} {target}");
+            let reason = deny_reason(&judgment);
+            let own = match agent {
+                GateAgent::Codex => "Codex's",
+                GateAgent::Opencode => "OpenCode's",
+                _ => "Cline's",
+            };
+            assert!(
+                reason.contains(&format!(
+                    "inventory.py is moved onto itself (`*** Move to: {target}`): {own} \
+                     apply_patch writes it, then deletes it, and the file is lost: send the \
+                     patch without that `*** Move to:` line to update inventory.py in place."
+                )),
+                "{agent:?}: {reason}"
+            );
+            let offered = super::offered_input(agent, &reason).expect("an offered patch");
+            assert_eq!(offered[key], fixed.as_str(), "{agent:?}");
+        }
+        // The same doubt in srview's patch checks (`check`, the previewer).
+        use srview::dialect::apply_patch::{self, PatchDoubtKind};
+        let parsed = apply_patch::parse(&patch).expect("a patch");
+        let fs = super::project(&super::inventory());
+        let outcome = apply_patch::apply(&parsed, &fs, CWD);
+        let kinds: Vec<PatchDoubtKind> = apply_patch::patch_doubts(&parsed, &outcome, &fs, CWD)
+            .into_iter()
+            .map(|d| d.kind)
+            .collect();
+        assert_eq!(kinds, [PatchDoubtKind::MovesOntoItself], "{target}");
+    }
+    // The offered patch applies exactly with Codex's matcher, and is no doubt.
+    let offered = json!({ "command": fixed });
+    super::assert_exact_with_agents_matcher(GateAgent::Codex, &offered, &super::inventory());
+    let judgment = judged(GateAgent::Codex, &edit_payload(GateAgent::Codex, offered));
+    assert_eq!(judgment.case, Case::Exact, "{:?}", judgment.answer);
+    // A move to another file, which does not exist: no doubt.
+    let elsewhere = format!(
+        "*** Begin Patch\n*** Update File: inventory.py\n*** Move to: stock.py\n{hunk}*** End Patch"
+    );
+    let judgment = judged(
+        GateAgent::Codex,
+        &edit_payload(GateAgent::Codex, json!({ "command": elsewhere })),
+    );
+    assert_eq!(judgment.case, Case::Exact, "{:?}", judgment.answer);
+}
+
+/// The gate's own files reached other than by their path: a symbolic link
+/// to Claude Code's settings (`notes.json`), to their folder (`cfg ->
+/// .claude`, a file edited or created there), to `.srview/`, and a Codex
+/// patch moving a file onto the settings (`*** Move to:`, a new file or
+/// one that exists). Each a doubt naming the way there (they passed with
+/// no opinion, and the agent wrote the settings through them); an edit
+/// through a link to an ordinary file stays exact.
+#[cfg(unix)]
+#[test]
+fn the_gates_own_files_are_found_through_links_and_move_targets() {
+    use srview::dialect::apply_patch::DirFs;
+    let dir = tempfile::tempdir().expect("a project");
+    let root = dir.path().canonicalize().expect("its real path");
+    let cwd = root.to_string_lossy().into_owned();
+    let settings = "{\"hooks\": {\"PreToolUse\": []}}\n";
+    std::fs::create_dir_all(root.join(".claude")).expect("mkdir");
+    std::fs::create_dir_all(root.join(".srview")).expect("mkdir");
+    std::fs::write(root.join(".claude/settings.json"), settings).expect("write");
+    std::fs::write(root.join("data.json"), settings).expect("write");
+    std::fs::write(root.join("off.json"), "{\"disableAllHooks\": true}\n").expect("write");
+    let link = |to: &str, name: &str| std::os::unix::fs::symlink(to, root.join(name)).expect("ln");
+    link(".claude/settings.json", "notes.json");
+    link(".claude", "cfg");
+    link(".srview", "queue");
+    link("data.json", "plain.json");
+    let judge_here = |agent: GateAgent, tool: &str, input: serde_json::Value| {
+        let mut payload: serde_json::Value =
+            serde_json::from_slice(&edit_payload(agent, input)).expect("JSON");
+        payload["cwd"] = cwd.as_str().into();
+        payload["tool_name"] = tool.into();
+        let fs_at = |at: &str| DirFs { root: at.into() };
+        srview::gate::judge(
+            agent,
+            payload.to_string().as_bytes(),
+            fs_at,
+            &Policy::default(),
+        )
+    };
+    let edit = |path: &str| {
+        json!({"file_path": format!("{cwd}/{path}"), "old_string": "\"PreToolUse\"",
+               "new_string": "\"Disabled\"", "replace_all": false})
+    };
+    let real = format!("{cwd}/.claude/settings.json");
+    let cases = [
+        ("notes.json", real.clone()),
+        ("cfg/settings.json", real.clone()),
+    ];
+    for (path, leads_to) in cases {
+        let judgment = judge_here(GateAgent::ClaudeCode, "Edit", edit(path));
+        assert_eq!(judgment.case, Case::Doubt, "{path}: {:?}", judgment.answer);
+        assert_eq!(
+            deny_reason(&judgment),
+            format!(
+                "srview gate: the edit of {cwd}/{path} matches exactly, but srview cannot stand \
+                 behind its result: it changes the agent's hook settings (where srview's gate \
+                 is installed), which may turn srview's gate off: the user decides. {cwd}/{path} \
+                 leads to {leads_to} through a symbolic link.\n(no review pane runs, so \
+                 srview's policy doubt=review falls back to deny)\nLeave srview's gate as it is \
+                 unless the user asked for this change; if they did, only they can let it \
+                 through (in srview's review pane, or by srview's policy)."
+            )
+        );
+    }
+    // New files through a linked folder: the deepest folder that exists is
+    // resolved.
+    for (path, what) in [
+        ("cfg/settings.local.json", "the agent's hook settings"),
+        ("queue/review/x.json", "srview's own folder"),
+    ] {
+        let write = json!({"file_path": format!("{cwd}/{path}"), "content": "{}\n"});
+        let judgment = judge_here(GateAgent::ClaudeCode, "Write", write);
+        assert_eq!(judgment.case, Case::Doubt, "{path}: {:?}", judgment.answer);
+        assert!(deny_reason(&judgment).contains(what), "{path}");
+    }
+    // A move's target.
+    let moved = |to: &str| {
+        json!({ "command": format!(
+            "*** Begin Patch\n*** Update File: off.json\n*** Move to: {to}\n@@\n-{{\"disableAllHooks\": true}}\n+{{\"disableAllHooks\": true }}\n*** End Patch"
+        )})
+    };
+    let judgment = judge_here(
+        GateAgent::Codex,
+        "apply_patch",
+        moved(".claude/settings.local.json"),
+    );
+    assert_eq!(judgment.case, Case::Doubt, "{:?}", judgment.answer);
+    let reason = deny_reason(&judgment);
+    assert!(
+        reason.starts_with(
+            "srview gate: the edit of off.json matches exactly, but srview cannot stand behind \
+             its result: it changes the agent's hook settings (where srview's gate is \
+             installed), which may turn srview's gate off: the user decides. The patch moves \
+             off.json to .claude/settings.local.json.\n"
+        ),
+        "{reason}"
+    );
+    // Onto the settings that exist: the loss and the gate's settings both
+    // said, and nothing offered.
+    let judgment = judge_here(GateAgent::Codex, "apply_patch", moved("cfg/settings.json"));
+    assert_eq!(judgment.case, Case::Doubt, "{:?}", judgment.answer);
+    let reason = deny_reason(&judgment);
+    assert!(
+        reason.contains("(its content is lost).\nThe edit also changes the agent's hook settings")
+            && reason.contains(
+                "The patch moves off.json to cfg/settings.json, which leads to \
+                 {cwd}/.claude/settings.json through a symbolic link."
+                    .replace("{cwd}", &cwd)
+                    .as_str()
+            ),
+        "{reason}"
+    );
+    assert!(super::offered_input(GateAgent::Codex, &reason).is_none());
+    // A link to an ordinary file: exact.
+    let judgment = judge_here(GateAgent::ClaudeCode, "Edit", edit("plain.json"));
+    assert_eq!(judgment.case, Case::Exact, "{:?}", judgment.answer);
+}
+
+/// OpenCode's `edit` with `replaceAll` expands `$'`, `$&`, `` $` `` and `$$`
+/// in newString (JavaScript's replaceAll): each a doubt saying so, with
+/// the line it writes and what to send instead (they passed as exact, and
+/// OpenCode wrote the rest of the file over a `'$' + p`). Without
+/// replaceAll, and for Gemini CLI's `allow_multiple` and Qwen Code's
+/// `replace_all` (which write the text as sent), the same edit is exact.
+#[test]
+fn a_replace_all_whose_dollars_opencode_expands_is_a_doubt() {
+    let js = "export function show(p) {\n  label.text = fmt(p);\n  total.text = fmt(p);\n}\n";
+    let make = "a:\n\techo $(X)\nb:\n\techo $(X)\n";
+    let policy = Policy::default();
+    let cases = [
+        (
+            js,
+            "fmt(p)",
+            "'$' + p.toFixed(2)",
+            "';",
+            "'$' + p.toFixed(2)",
+        ),
+        (
+            make,
+            "echo $(X)",
+            "echo $$HOME",
+            "echo $HOME",
+            "echo $$HOME",
+        ),
+        (js, "fmt(p)", "[$&]", "[fmt(p)]", "[$&]"),
+    ];
+    for (file, old, new, wrote, meant) in cases {
+        let judgment = judge_on(
+            GateAgent::Opencode,
+            &replace_all(GateAgent::Opencode, old, new),
+            file,
+            &policy,
+        );
+        assert_eq!(judgment.case, Case::Doubt, "{new}: {:?}", judgment.answer);
+        assert_eq!(
+            deny_reason(&judgment),
+            format!(
+                "srview gate: the edit of {CWD}/inventory.py matches exactly (line 2), but \
+                 srview cannot stand behind its result: OpenCode 1.18.33's edit tool with \
+                 replaceAll expands the `$` sequences of newString as JavaScript's replaceAll \
+                 does (`$$` writes one `$`, `$&` the text matched, `` $` `` the text before it, \
+                 `$'` the text after it), so it writes text the model did not send: line 1 of \
+                 what it writes is `{wrote}` where the model wrote `{meant}`: send one edit per \
+                 place without replaceAll (its newString is then written as sent), each old \
+                 text long enough to occur once.\n(no review pane runs, so srview's policy \
+                 doubt=review falls back to deny)"
+            )
+        );
+        for agent in [GateAgent::GeminiCli, GateAgent::QwenCode] {
+            let judgment = judge_on(agent, &replace_all(agent, old, new), file, &policy);
+            assert_eq!(
+                judgment.case,
+                Case::Exact,
+                "{agent:?} {new}: {:?}",
+                judgment.answer
+            );
+        }
+    }
+    // One place, without replaceAll: OpenCode writes newString as sent.
+    let single = own_payload(
+        "edit",
+        json!({"filePath": format!("{CWD}/inventory.py"), "oldString": "label.text = fmt(p)",
+               "newString": "label.text = '$' + p"}),
+    );
+    let judgment = judge_on(GateAgent::Opencode, &single, js, &policy);
+    assert_eq!(judgment.case, Case::Exact, "{:?}", judgment.answer);
+}

@@ -35,6 +35,17 @@ pub enum PatchDoubtKind {
     /// `*** Add File:` over a file that exists, or `*** Move to:` onto one:
     /// the reference replaces it whole.
     ReplacesFile,
+    /// `*** Move to:` naming the file itself (`./a.py` for `a.py`): the
+    /// reference writes the file, then deletes it (the file is lost).
+    MovesOntoItself,
+    /// Its new lines end with the lines right after its old lines (or
+    /// begin with those right before them), which its old lines do not
+    /// account for: applied, those lines appear twice.
+    RepeatsNeighbours,
+    /// Every hunk matched exactly, and the section leaves the file
+    /// misindented where Python reads it
+    /// ([`crate::diagnose::doubt_indent`]).
+    BreaksIndentation,
     /// A whitespace-blind level matched it, and its new lines keep the
     /// patch's indentation: they are shifted against the lines they replace.
     IndentShift,
@@ -94,6 +105,24 @@ pub fn patch_doubts(
             move_to: Some(target),
             ..
         } = section
+            && moves_onto_itself(cwd, path, target)
+        {
+            out.push(PatchDoubt {
+                file: path.clone(),
+                section: s,
+                hunk: None,
+                kind: PatchDoubtKind::MovesOntoItself,
+                message: format!(
+                    "{path} is moved onto itself (`*** Move to: {target}`): the reference \
+                     writes it, then deletes it, and the file is lost: send the patch without \
+                     that `*** Move to:` line to update {path} in place"
+                ),
+            });
+        } else if let Section::Update {
+            path,
+            move_to: Some(target),
+            ..
+        } = section
             && normalize(target) != normalize(path)
             && matches!(fs.read(&normalize(target)), Entry::File(_))
         {
@@ -149,6 +178,9 @@ pub fn patch_doubts(
                         });
                     }
                 }
+                if let Some(doubt) = indent_doubt(patch, outcome, fs, cwd, s) {
+                    out.push(doubt);
+                }
                 if report.hunks.iter().all(|h| !in_doubt(chunks, h)) {
                     continue;
                 }
@@ -172,6 +204,97 @@ pub fn patch_doubts(
         }
     }
     out
+}
+
+/// A hunk whose added lines end with the lines the file has right after
+/// its old lines (or begin with those right before them), which its old
+/// lines do not account for ([`crate::diagnose::doubt_repeat`]): `span`,
+/// the 0-based lines it replaces. One phrase after "hunk #N of F".
+fn repeats_neighbours(
+    lines: &[&str],
+    span: (usize, usize),
+    old: &[&str],
+    new: &[&str],
+) -> Option<String> {
+    use crate::diagnose::doubt_repeat::{nearest, repeated};
+    if old.is_empty() || new.is_empty() || span.1 > lines.len() || span.0 > span.1 {
+        return None;
+    }
+    let count = new.iter().filter(|l| !l.trim().is_empty()).count();
+    let previous = nearest(lines[..span.0].iter().rev().copied(), span.0, -1, count);
+    let next = nearest(lines[span.1..].iter().copied(), span.1 + 1, 1, count);
+    let found = repeated(&previous, old, new, &next)?;
+    Some(found.describe("has new lines that", true))
+}
+
+/// Whether a `*** Move to: target` of the section updating `path` names
+/// the file itself (`./a.py`, `a.py`, its absolute path: the same file once
+/// joined to `cwd` and normalised).
+pub fn moves_onto_itself(cwd: &str, path: &str, target: &str) -> bool {
+    let key = |p: &str| super::fs::display_path(cwd, &normalize(p));
+    key(path) == key(target)
+}
+
+/// `text`, a patch, without each `*** Move to:` line naming the file its
+/// section updates ([`moves_onto_itself`]): the patch that updates those
+/// files in place. `None` when it has no such line. Every other byte is
+/// kept as sent.
+pub fn without_moves_onto_themselves(text: &str, cwd: &str) -> Option<String> {
+    let mut out = String::with_capacity(text.len());
+    let mut updated: Option<&str> = None;
+    let mut dropped = false;
+    for line in text.split_inclusive('\n') {
+        let bare = line.trim_end();
+        if let Some(path) = bare.trim_start().strip_prefix("*** Update File: ") {
+            updated = Some(path);
+        } else if let (Some(path), Some(target)) = (updated, bare.strip_prefix("*** Move to: ")) {
+            updated = None;
+            if moves_onto_itself(cwd, path, target) {
+                dropped = true;
+                continue;
+            }
+        } else if !bare.is_empty() {
+            // A Move line comes only before the section's first chunk.
+            updated = None;
+        }
+        out.push_str(line);
+    }
+    dropped.then_some(out)
+}
+
+/// Section `s` (an update whose hunks all matched exactly) leaving a
+/// Python file misindented ([`crate::diagnose::doubt_indent`]).
+fn indent_doubt(
+    patch: &Patch,
+    outcome: &PatchOutcome,
+    fs: &dyn PatchFs,
+    cwd: &str,
+    s: usize,
+) -> Option<PatchDoubt> {
+    let Section::Update { path, move_to, .. } = patch.sections.get(s)? else {
+        return None;
+    };
+    let report = outcome.sections.get(s)?;
+    let exact = report
+        .hunks
+        .iter()
+        .all(|h| h.level.is_none_or(|l| l == MatchLevel::Exact));
+    if !exact || !crate::diagnose::doubt_indent::python(move_to.as_deref().unwrap_or(path)) {
+        return None;
+    }
+    let original = section_input(patch, fs, cwd, s)?;
+    let result = outcome
+        .files
+        .get(&normalize(move_to.as_deref().unwrap_or(path)))?
+        .as_deref()?;
+    let fault = crate::diagnose::doubt_indent::indent_break(path, &original, result)?;
+    Some(PatchDoubt {
+        file: path.clone(),
+        section: s,
+        hunk: None,
+        kind: PatchDoubtKind::BreaksIndentation,
+        message: format!("the patch leaves {path} misindented: {}", fault.describe()),
+    })
 }
 
 /// Whether hunk report `h` may be in doubt (a cheap test before the file
@@ -254,6 +377,9 @@ fn hunk_doubt(
                 line_range("line", a + 1, b)
             ),
         ));
+    }
+    if let Some(repeated) = repeats_neighbours(lines, span, &old, &new) {
+        return Some((PatchDoubtKind::RepeatsNeighbours, repeated));
     }
     if matches!(level, MatchLevel::Trimmed | MatchLevel::Unicode)
         && let Some(region) = lines.get(span.0..span.1)

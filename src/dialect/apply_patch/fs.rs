@@ -38,6 +38,15 @@ pub trait PatchFs {
             other => Err(other),
         }
     }
+
+    /// Where `path` really is, symbolic links followed: the real path of
+    /// the file, or for one that does not exist, the real path of its
+    /// deepest existing parent with the rest of `path` joined to it;
+    /// absolute. `None` where the file system has no links (files in
+    /// memory) or nothing of the path can be resolved.
+    fn resolve(&self, _path: &str) -> Option<String> {
+        None
+    }
 }
 
 /// A file's content, shared by its readers without a copy (a large file's
@@ -169,6 +178,22 @@ pub struct DirFs {
 }
 
 impl PatchFs for DirFs {
+    fn resolve(&self, path: &str) -> Option<String> {
+        let full = self.root.join(path);
+        // The deepest part of the path that exists, resolved; the rest
+        // (a file or folders still to be created) joined as named.
+        let mut rest: Vec<&std::ffi::OsStr> = Vec::new();
+        let mut at = full.as_path();
+        loop {
+            if let Ok(real) = std::fs::canonicalize(at) {
+                let joined = rest.iter().rev().fold(real, |p, part| p.join(part));
+                return Some(joined.to_string_lossy().into_owned());
+            }
+            rest.push(at.file_name()?);
+            at = at.parent()?;
+        }
+    }
+
     fn read(&self, path: &str) -> Entry {
         let full = self.root.join(path);
         match std::fs::metadata(&full) {

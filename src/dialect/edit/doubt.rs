@@ -27,6 +27,11 @@ pub enum EditDoubtKind {
     LineEndings,
     /// Its new text is already there: applied again, it repeats.
     AlreadyApplied,
+    /// Its new text begins or ends with lines that stand right before or
+    /// after its old text: written, they stand twice.
+    RepeatsNeighbours,
+    /// It leaves Python misindented where it changes the file.
+    Misindents,
     /// Its new text stands in for lines of its old text it leaves out (the
     /// sentence ends with what to send instead).
     ElidesLines,
@@ -43,8 +48,27 @@ pub fn edit_doubt_kinds(outcome: &EditOutcome, original: &str) -> Vec<(EditDoubt
         out.extend(
             endings_rewritten(original, &done.new_content).map(kind(EditDoubtKind::LineEndings)),
         );
-        out.extend(already_applied(outcome, original).map(kind(EditDoubtKind::AlreadyApplied)));
+        let applied = already_applied(outcome, original);
+        // A new text already there whole is said once, as applied already.
+        if applied.is_none() {
+            out.extend(
+                repeats_neighbours(outcome, original).map(kind(EditDoubtKind::RepeatsNeighbours)),
+            );
+        }
+        out.extend(applied.map(kind(EditDoubtKind::AlreadyApplied)));
         out.extend(stands_in(outcome).map(kind(EditDoubtKind::ElidesLines)));
+        // Said once: an earlier doubt (an old text starting inside a line's
+        // indentation) already names what misindents the lines.
+        if out.is_empty() {
+            out.extend(
+                crate::diagnose::doubt_indent::indent_break(
+                    &outcome.path,
+                    original,
+                    &done.new_content,
+                )
+                .map(|fault| (EditDoubtKind::Misindents, fault.describe())),
+            );
+        }
     }
     out
 }
@@ -92,6 +116,31 @@ fn already_applied(outcome: &EditOutcome, original: &str) -> Option<String> {
             crate::words::line_range("line", first, last)
         )
     })
+}
+
+/// An edit of whole lines whose new text ends with the lines the file
+/// has right after its old text (or begins with those right before it),
+/// which its old text does not account for: written, they appear twice
+/// ([`crate::diagnose::doubt_repeat`]).
+fn repeats_neighbours(outcome: &EditOutcome, original: &str) -> Option<String> {
+    use crate::diagnose::doubt_repeat::{nearest, repeated};
+    let b = &outcome.block;
+    let (span, old, new) = (b.original?, b.search_text.as_str(), b.replace_text.as_str());
+    let whole_lines = span.start == 0 || original[..span.start].ends_with('\n');
+    let ends_lines = (old.ends_with('\n') && new.ends_with('\n'))
+        || (span.end == original.len() && !old.ends_with('\n') && !new.ends_with('\n'));
+    if old.is_empty() || new.is_empty() || !whole_lines || !ends_lines {
+        return None;
+    }
+    let (old_lines, new_lines): (Vec<&str>, Vec<&str>) =
+        (old.lines().collect(), new.lines().collect());
+    let count = new_lines.iter().filter(|l| !l.trim().is_empty()).count();
+    let before = original.get(..span.start)?;
+    let first_after = crate::dialect::quick::count_newlines(original.get(..span.end)?) + 1;
+    let last_before = crate::dialect::quick::count_newlines(before);
+    let previous = nearest(before.lines().rev(), last_before, -1, count);
+    let next = nearest(original.get(span.end..)?.lines(), first_after, 1, count);
+    repeated(&previous, &old_lines, &new_lines, &next).map(|r| r.describe("its new text", false))
 }
 
 /// Lines ending in CRLF and lines ending in a bare LF.
@@ -351,10 +400,12 @@ mod tests {
                  word it does not show"
             ]
         );
-        // Part of a line, whole words: what edits usually are.
+        // Part of a line, whole words: what edits usually are. (Not a
+        // Python file: `def y = 10` then `    return max` is misindented
+        // Python, which another check says.)
         for old in ["max = 10", "return max", "max", "= 10", "f():\\n    max"] {
             let json =
-                format!(r#"{{"file_path": "a.py", "old_string": "{old}", "new_string": "y"}}"#);
+                format!(r#"{{"file_path": "a.txt", "old_string": "{old}", "new_string": "y"}}"#);
             assert_eq!(doubts(&json, file), Vec::<String>::new(), "{old}");
         }
         // Scripts written without spaces have no word to cut; a Latin word

@@ -1,0 +1,272 @@
+//! *Pure.* An edit that leaves Python code misindented although its old
+//! text matched exactly (a tester's find: a patch's `+` line one column
+//! short, a line written at method level in a method's body; both passed
+//! as exact, and Python then refused the file). The loose stages already
+//! say "the new lines are N columns left of the lines they replace";
+//! exact edits get this check, by evidence only:
+//! - the file is Python (`.py`, `.pyi`, `.pyw`);
+//! - the part of the file around the edit (from the last top-level
+//!   `def`, `class` or decorator line before the change to the first one
+//!   after it) is read as Python reads indentation (a block opens after a
+//!   line ending with `:`; a dedent must return to an enclosing level;
+//!   lines inside brackets, triple-quoted strings and after a `\` are
+//!   continuation lines, not judged), and that part of the file as it was
+//!   reads without a fault (else the reading cannot be trusted there: no
+//!   doubt), and as the edit leaves it, it has one on a changed line or
+//!   the line right after them.
+//!
+//! A deliberate dedent (a line moved out of an `if` to the enclosing
+//! level) or a line moved to any level that encloses it reads without a
+//! fault, and is not doubted. A tab in the indentation stops the check (no
+//! doubt): how Python counts it against spaces is not judged here.
+
+/// A fault Python would find in the indentation an edit leaves.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IndentBreak {
+    /// The result's line (1-based) Python stops at.
+    pub line: usize,
+    /// That line, trimmed.
+    pub text: String,
+    /// Its column.
+    pub column: usize,
+    /// The fault.
+    pub kind: BreakKind,
+    /// The columns of the blocks enclosing it there (outermost first).
+    pub levels: Vec<usize>,
+}
+
+/// Which fault.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BreakKind {
+    /// A dedent to a column no enclosing block has.
+    Unindent,
+    /// Deeper than the line before, which opens no block.
+    Unexpected,
+    /// After a line ending with `:`, not deeper.
+    Expected,
+}
+
+impl IndentBreak {
+    /// One sentence without a final stop.
+    pub fn describe(&self) -> String {
+        let levels: Vec<String> = self.levels.iter().map(ToString::to_string).collect();
+        let (what, error) = match self.kind {
+            BreakKind::Unindent => (
+                format!(
+                    "is at column {}, which matches no enclosing block's indentation (columns {} \
+                     there)",
+                    self.column,
+                    levels.join(", ")
+                ),
+                "unindent does not match any outer indentation level",
+            ),
+            BreakKind::Unexpected => (
+                format!(
+                    "is at column {}, deeper than the line before it, which opens no block",
+                    self.column
+                ),
+                "unexpected indent",
+            ),
+            BreakKind::Expected => (
+                format!(
+                    "is at column {}, not deeper than the line before it, which ends with `:`",
+                    self.column
+                ),
+                "expected an indented block",
+            ),
+        };
+        format!(
+            "as written, line {} (`{}`) {what}: Python refuses the file (IndentationError: \
+             {error}): send the new lines at the indentation of the block they belong to",
+            self.line, self.text
+        )
+    }
+}
+
+/// Whether srview reads `path`'s indentation as Python's.
+pub fn python(path: &str) -> bool {
+    [".py", ".pyi", ".pyw"]
+        .iter()
+        .any(|ext| path.ends_with(ext))
+}
+
+/// A line that starts a top-level definition: where reading may start.
+fn top_level(line: &str) -> bool {
+    ["def ", "class ", "async def ", "@"]
+        .iter()
+        .any(|start| line.starts_with(start))
+}
+
+/// A fault: its line (0-based), kind, column and the enclosing levels.
+type Fault = (usize, BreakKind, usize, Vec<usize>);
+
+/// The first indentation fault of `lines` (0-based index), read as
+/// Python reads them from a top-level line; `Err(())` when the reading
+/// cannot be trusted (a tab in the indentation).
+fn first_fault(lines: &[&str]) -> Result<Option<Fault>, ()> {
+    let mut stack = vec![0usize];
+    let mut depth: isize = 0;
+    let mut triple: Option<&str> = None;
+    let mut continued = false;
+    let mut opens_block = false;
+    for (i, raw) in lines.iter().enumerate() {
+        let line = raw.trim_end_matches('\r');
+        let starts_statement = triple.is_none() && depth <= 0 && !continued;
+        let text = line.trim_start_matches([' ', '\t']);
+        if starts_statement && !text.is_empty() && !text.starts_with('#') {
+            let lead = &line[..line.len() - text.len()];
+            if lead.contains('\t') {
+                return Err(());
+            }
+            let column = lead.len();
+            let top = stack.last().copied().unwrap_or(0);
+            if opens_block {
+                if column <= top {
+                    return Ok(Some((i, BreakKind::Expected, column, stack)));
+                }
+                stack.push(column);
+            } else if column > top {
+                return Ok(Some((i, BreakKind::Unexpected, column, stack)));
+            } else if column < top {
+                let levels = stack.clone();
+                while stack.last().is_some_and(|&t| column < t) {
+                    stack.pop();
+                }
+                if stack.last() != Some(&column) {
+                    return Ok(Some((i, BreakKind::Unindent, column, levels)));
+                }
+            }
+        }
+        // The line's strings, brackets and comment.
+        let mut last = None;
+        let mut quote: Option<char> = None;
+        let mut rest = line;
+        while let Some(c) = rest.chars().next() {
+            if let Some(close) = triple {
+                match rest.find(close) {
+                    Some(at) => {
+                        rest = &rest[at + 3..];
+                        triple = None;
+                        last = Some('"');
+                        continue;
+                    }
+                    None => break,
+                }
+            }
+            if let Some(q) = quote {
+                if c == '\\' {
+                    rest = rest.get(2..).unwrap_or("");
+                    continue;
+                }
+                if c == q {
+                    quote = None;
+                    last = Some(c);
+                }
+                rest = &rest[c.len_utf8()..];
+                continue;
+            }
+            if rest.starts_with("\"\"\"") || rest.starts_with("'''") {
+                triple = Some(if c == '"' { "\"\"\"" } else { "'''" });
+                rest = &rest[3..];
+                continue;
+            }
+            match c {
+                '#' => break,
+                '"' | '\'' => quote = Some(c),
+                '(' | '[' | '{' => depth += 1,
+                ')' | ']' | '}' => depth -= 1,
+                _ => {}
+            }
+            if !c.is_whitespace() {
+                last = Some(c);
+            }
+            rest = &rest[c.len_utf8()..];
+        }
+        continued = triple.is_none() && line.ends_with('\\');
+        if starts_statement && !text.is_empty() && !text.starts_with('#') {
+            opens_block = last == Some(':') && depth <= 0 && triple.is_none() && !continued;
+        } else if triple.is_none() && depth <= 0 && !continued && last.is_some() {
+            // The last line of a statement that ran over several.
+            opens_block = last == Some(':');
+        }
+    }
+    Ok(None)
+}
+
+/// The fault `result` (the file as an edit leaves it) has where `original`
+/// (the file before) had none, on a changed line or the line after them;
+/// `None` for a file srview does not read as Python (see the module).
+pub fn indent_break(path: &str, original: &str, result: &str) -> Option<IndentBreak> {
+    if !python(path) || original == result {
+        return None;
+    }
+    let (old, new): (Vec<&str>, Vec<&str>) = (original.lines().collect(), result.lines().collect());
+    let prefix = old.iter().zip(&new).take_while(|(a, b)| a == b).count();
+    let suffix = old[prefix..]
+        .iter()
+        .rev()
+        .zip(new[prefix..].iter().rev())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let (changed_end_new, changed_end_old) = (new.len() - suffix, old.len() - suffix);
+    // The part around the change: from the last top-level definition
+    // before it to the first one after it (on either side).
+    let start = new[..prefix]
+        .iter()
+        .rposition(|l| top_level(l))
+        .unwrap_or(0);
+    let end_new = new[changed_end_new..]
+        .iter()
+        .position(|l| top_level(l))
+        .map_or(new.len(), |at| changed_end_new + at);
+    let end_old = old[changed_end_old..]
+        .iter()
+        .position(|l| top_level(l))
+        .map_or(old.len(), |at| changed_end_old + at);
+    if !matches!(first_fault(&old[start..end_old]), Ok(None)) {
+        return None;
+    }
+    let (at, kind, column, levels) = first_fault(&new[start..end_new]).ok()??;
+    let line = start + at;
+    if line < prefix || line > changed_end_new {
+        return None;
+    }
+    Some(IndentBreak {
+        line: line + 1,
+        text: new[line].trim().to_string(),
+        column,
+        kind,
+        levels,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CART: &str = "class Cart:\n    def __init__(self):\n        self.items = []\n\n    def add(self, item):\n        if item:\n            self.items.append(item)\n        return self\n";
+
+    #[test]
+    fn a_line_one_column_short_is_a_fault() {
+        let result = CART.replace("        return self\n", "       return self\n");
+        let found = indent_break("cart.py", CART, &result).expect("a fault");
+        assert_eq!(
+            (found.line, found.column, found.kind),
+            (8, 7, BreakKind::Unindent)
+        );
+        assert_eq!(found.levels, [0, 4, 8, 12]);
+    }
+
+    #[test]
+    fn a_deliberate_dedent_is_none() {
+        let result = CART.replace(
+            "            self.items.append(item)\n",
+            "            pass\n        self.items.append(item)\n",
+        );
+        assert_eq!(indent_break("cart.py", CART, &result), None);
+        assert_eq!(
+            indent_break("cart.txt", CART, &CART.replace("    def", "   def")),
+            None
+        );
+    }
+}

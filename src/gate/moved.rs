@@ -1,0 +1,96 @@
+//! A patch whose `*** Move to:` names the file its section updates
+//! (`*** Update File: a.py` / `*** Move to: ./a.py`): Codex, OpenCode and
+//! Cline write the file, then delete it ([`PatchDoubtKind::MovesOntoItself`],
+//! a doubt of srview's patch checks). Its meaning is clear (update the file
+//! in place), so the patch without those Move lines is offered as the
+//! corrected edit, when srview stands behind it: the agent's own matcher
+//! (Codex: srview's port of it) applies it with every hunk exact, nothing
+//! is written and then deleted, and no patch check doubts it.
+//!
+//! [`PatchDoubtKind::MovesOntoItself`]: crate::dialect::apply_patch::PatchDoubtKind::MovesOntoItself
+
+use serde_json::Value;
+
+use super::Call;
+use crate::dialect::apply_patch::{PatchFs, parse, without_moves_onto_themselves};
+use crate::dialect::registry::DialectRow;
+
+/// Codex's patch `text` without its moves onto the files themselves, as
+/// the corrected input; else why not. `(None, None)` when it has none.
+pub(super) fn codex(call: &Call, text: &str, fs: &dyn PatchFs) -> (Option<Value>, Option<String>) {
+    let Some(fixed) = without_moves_onto_themselves(text, &call.cwd) else {
+        return (None, None);
+    };
+    let stood = match parse(&fixed) {
+        Ok(patch) => super::patch::stands(&patch, fs, &call.cwd),
+        Err(e) => Err(format!(
+            "the patch without its Move line cannot be read: {e}"
+        )),
+    };
+    match stood {
+        Ok(()) => (Some(super::patch::as_input(call, fixed)), None),
+        Err(why) => (None, Some(why)),
+    }
+}
+
+/// The same for OpenCode's and Cline's `apply_patch` (`row`, the patch in
+/// the input's `key`), checked with the agent's own matcher.
+pub(super) fn own(
+    row: &DialectRow,
+    key: &str,
+    call: &Call,
+    fs: &dyn PatchFs,
+) -> (Option<Value>, Option<String>) {
+    let Some(fixed) = call
+        .input
+        .get(key)
+        .and_then(Value::as_str)
+        .and_then(|text| without_moves_onto_themselves(text, &call.cwd))
+    else {
+        return (None, None);
+    };
+    let Some(matcher) = row.matcher() else {
+        return (None, None);
+    };
+    let mut input = call.input.clone();
+    if let Some(object) = input.as_object_mut() {
+        object.insert(key.to_string(), fixed.clone().into());
+    }
+    let ran = matcher.run(&crate::dialect::call::ToolCall {
+        input: &input,
+        cwd: &call.cwd,
+        fs,
+    });
+    let deleted_after_write = ran.writes.iter().any(|w| {
+        w.content.is_none()
+            && ran
+                .writes
+                .iter()
+                .any(|other| other.path == w.path && other.content.is_some())
+    });
+    let exact = ran.ok && !ran.edits.is_empty() && ran.edits.iter().all(|m| !m.loose);
+    let doubts = super::patch::doubts_of_text(row.value, &fixed, fs, &call.cwd);
+    match doubts {
+        Some((_, doubts, _)) if exact && !deleted_after_write && doubts.is_empty() => {
+            (Some(input), None)
+        }
+        Some((_, doubts, _)) if !doubts.is_empty() => (
+            None,
+            Some(format!(
+                "the patch without its Move line is in doubt too: {}",
+                doubts
+                    .into_iter()
+                    .map(|(_, message)| message)
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            )),
+        ),
+        _ => (
+            None,
+            Some(format!(
+                "{} would not apply the patch without its Move line exactly",
+                row.title
+            )),
+        ),
+    }
+}

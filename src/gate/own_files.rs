@@ -1,0 +1,121 @@
+//! Whether an edit changes the gate's own files (the agents' hook settings
+//! `gate install` writes, srview's plugin and extension, `.srview/`): by
+//! the path the edit names, by where that path really leads (a symbolic
+//! link to such a file, or to its folder), and by the target of a patch's
+//! `*** Move to:` (a tester's finds: an edit through `notes.json ->
+//! .claude/settings.json`, or `cfg -> .claude`, and a file moved onto
+//! `.claude/settings.local.json`, each passed with no opinion, and the
+//! agent wrote the hook settings through them).
+
+use serde_json::Value;
+
+use super::judge::gate_file;
+use super::{Call, Case, Finding};
+use crate::dialect::apply_patch::{PatchFs, Section, parse};
+use crate::dialect::call::fs_path;
+
+/// One of the gate's own files an edit changes.
+pub(super) struct Touched {
+    /// What it holds of the gate (see [`gate_file`]).
+    what: &'static str,
+    /// How the edit reaches it, when not by the path it names: the link
+    /// it goes through, the move that puts a file there.
+    how: Option<String>,
+}
+
+/// The gate's own file `call` changes, `file` being the files its finding
+/// names (joined by `, `); `None` when it changes none.
+pub(super) fn touched(call: &Call, file: &str, fs: &dyn PatchFs) -> Option<Touched> {
+    if let Some(what) = file.split(", ").find_map(gate_file) {
+        return Some(Touched { what, how: None });
+    }
+    let linked = |path: &str| -> Option<(&'static str, String)> {
+        let real = fs.resolve(&fs_path(&call.cwd, path))?;
+        let what = gate_file(&real)?;
+        Some((what, real))
+    };
+    for path in file.split(", ") {
+        if let Some((what, real)) = linked(path) {
+            let how = format!("{path} leads to {real} through a symbolic link");
+            return Some(Touched {
+                what,
+                how: Some(how),
+            });
+        }
+    }
+    for (from, to) in moves(call) {
+        let moved = format!("the patch moves {from} to {to}");
+        if let Some(what) = gate_file(&to) {
+            return Some(Touched {
+                what,
+                how: Some(moved),
+            });
+        }
+        if let Some((what, real)) = linked(&to) {
+            let how = format!("{moved}, which leads to {real} through a symbolic link");
+            return Some(Touched {
+                what,
+                how: Some(how),
+            });
+        }
+    }
+    None
+}
+
+/// Each `*** Move to:` of an `apply_patch` call's patch: (source, target),
+/// as the patch names them.
+fn moves(call: &Call) -> Vec<(String, String)> {
+    if call.tool != "apply_patch" {
+        return Vec::new();
+    }
+    let text = ["command", "patchText", "input"]
+        .iter()
+        .find_map(|key| call.input.get(key).and_then(Value::as_str));
+    let Some(patch) = text.and_then(|text| parse(text).ok()) else {
+        return Vec::new();
+    };
+    patch
+        .sections
+        .into_iter()
+        .filter_map(|section| match section {
+            Section::Update {
+                path,
+                move_to: Some(to),
+                ..
+            } => Some((path, to)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// `found` (exact, in doubt or loose) made a doubt the user decides: it
+/// changes the gate's own file `touched`. No corrected edit is offered:
+/// srview stands behind no change of its own gate's files.
+pub(super) fn mark(found: &mut Finding, touched: Touched) {
+    let Touched { what, how } = touched;
+    // How it gets there, a sentence of its own after the decision's.
+    let how = how
+        .map(|how| {
+            let mut how = format!(" {how}.");
+            if let Some(first) = how.get(1..2) {
+                how.replace_range(1..2, &first.to_uppercase());
+            }
+            how
+        })
+        .unwrap_or_default();
+    let file = found.file.as_deref().unwrap_or("the file");
+    let sentence = format!("{what}, which may turn srview's gate off: the user decides.{how}");
+    found.explanation = match found.case {
+        Case::Exact => format!(
+            "the edit of {file} matches exactly, but srview cannot stand behind its result: it \
+             changes {sentence}"
+        ),
+        _ => format!(
+            "{}\nThe edit also changes {sentence}",
+            found.explanation.trim_end()
+        ),
+    };
+    found.case = Case::Doubt;
+    found.corrected = None;
+    found.withheld = None;
+}
