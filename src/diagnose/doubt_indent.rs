@@ -200,6 +200,46 @@ pub fn indent_break(path: &str, original: &str, result: &str) -> Option<IndentBr
     if !python(path) || original == result {
         return None;
     }
+    // The lines before the last top-level line ahead of the first change
+    // stand the same in both and are never read (the part around the
+    // change starts at that line or later): skipped, which keeps a 10,000-
+    // line file's check from splitting every line; the line number counts
+    // them.
+    let (bytes, lines) = identical_head(original, result);
+    let mut found = break_in(&original[bytes..], &result[bytes..])?;
+    found.line += lines;
+    Some(found)
+}
+
+/// Where the part of `original` and `result` that [`break_in`] may skip
+/// ends: the byte offset of the last top-level line whose bytes, and every
+/// byte before them, both texts share, and how many lines come before it;
+/// `(0, 0)` where there is none.
+fn identical_head(original: &str, result: &str) -> (usize, usize) {
+    let (a, b) = (original.as_bytes(), result.as_bytes());
+    let differ = a
+        .iter()
+        .zip(b)
+        .position(|(x, y)| x != y)
+        .unwrap_or(a.len().min(b.len()));
+    // The start of the line the first difference is on: the lines before
+    // it are whole in both.
+    let mut end = memchr::memrchr(b'\n', &a[..differ]).map_or(0, |at| at + 1);
+    while end > 0 {
+        let start = memchr::memrchr(b'\n', &a[..end - 1]).map_or(0, |at| at + 1);
+        // `end` follows a newline and `start` is 0 or follows one: both
+        // are character boundaries.
+        if top_level(&original[start..end]) {
+            return (start, bytecount::count(&a[..start], b'\n'));
+        }
+        end = start;
+    }
+    (0, 0)
+}
+
+/// [`indent_break`] of two texts known to differ, its line counted from
+/// their first line.
+fn break_in(original: &str, result: &str) -> Option<IndentBreak> {
     let (old, new): (Vec<&str>, Vec<&str>) = (original.lines().collect(), result.lines().collect());
     let prefix = old.iter().zip(&new).take_while(|(a, b)| a == b).count();
     let suffix = old[prefix..]
@@ -242,6 +282,38 @@ pub fn indent_break(path: &str, original: &str, result: &str) -> Option<IndentBr
 
 #[cfg(test)]
 mod tests {
+    /// Skipping the identical head gives what the whole texts give: every
+    /// file of a few generated shapes, changed at every line.
+    #[test]
+    fn the_skipped_head_does_not_change_the_answer() {
+        let shapes = [
+            "import os\n\n@dec\ndef f(x):\n    if x:\n        return 1\n    return 2\n\n\nclass C:\n    def g(self):\n        pass\n\nasync def h():\n    await x\n",
+            "def a():\r\n    x = 1\r\n    return x\r\n\r\ndef b():\r\n    y = (1,\r\n      2)\r\n    return y\r\n",
+            "s = \"\"\"\ndef not_code():\n\"\"\"\ndef f():\n    return s\n",
+        ];
+        let mut faults = 0;
+        for shape in shapes {
+            let lines: Vec<&str> = shape.split_inclusive('\n').collect();
+            for at in 0..lines.len() {
+                for change in ["  ", "   x = 0\n", "", "def z():\n", "\t"] {
+                    let mut changed: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+                    changed[at] = format!("{change}{}", changed[at]);
+                    let result = changed.concat();
+                    if result == shape {
+                        continue;
+                    }
+                    let found = indent_break("a.py", shape, &result);
+                    assert_eq!(found, break_in(shape, &result), "{shape:?} -> {result:?}");
+                    faults += usize::from(found.is_some());
+                }
+            }
+        }
+        assert!(
+            faults > 10,
+            "only {faults} faults: the test checks too little"
+        );
+    }
+
     use super::*;
 
     const CART: &str = "class Cart:\n    def __init__(self):\n        self.items = []\n\n    def add(self, item):\n        if item:\n            self.items.append(item)\n        return self\n";
