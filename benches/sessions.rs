@@ -360,7 +360,12 @@ fn browser_row(name: &str, g: &Generated, cwd: &Path) {
         };
         // The header names the agent and its version once edits are listed.
         let first = until(&|c: &str| c.contains(" edits · ") && c.contains("srview: "));
-        let ended = until(&|c: &str| c.contains(" · ended · "));
+        // "ended" and every edit listed: Codex's header says "ended" once the
+        // rollout is read, before its reviews (which need the whole rollout)
+        // list the edits (a first reading of this bench took its peak there,
+        // 58 MiB, while the browser went on to 345 MiB).
+        let all = format!(" {} edits · ", g.edits);
+        let ended = until(&|c: &str| c.contains(" · ended · ") && c.contains(&all));
         let peak = status_kib(s.pid(), "VmHWM:");
         s.press(b"q");
         let _ = s.child.wait();
