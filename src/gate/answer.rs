@@ -141,14 +141,9 @@ pub enum NextStep {
     /// A `*** Move to:` onto a file that exists: another target, or no
     /// move.
     MoveTarget,
-    /// A `*** Move to:` naming the file it moves: no move.
-    NoMoveLine,
     /// A patch hunk with only added lines whose `@@` line names a place it
     /// does not land at: context lines from that place.
     ContextLines,
-    /// New lines at an indentation that breaks the block they stand in:
-    /// the indentation of the lines around them.
-    Indentation,
     /// An edit of the gate's own files: leave them.
     LeaveTheGate,
     /// Another doubt about an exact edit: whole lines of the file.
@@ -210,12 +205,6 @@ impl NextStep {
                                      not exist, or without its `*** Move to:` line (its changes \
                                      then stay in the file it updates); whether the existing \
                                      file may be replaced is the user's to decide."
-                .to_string(),
-            NextStep::NoMoveLine => "Send the patch again without its `*** Move to:` line: the \
-                                     file it updates keeps its name."
-                .to_string(),
-            NextStep::Indentation => "Send the edit again with its new lines indented as the \
-                                      lines of the block they belong to."
                 .to_string(),
             NextStep::LineEndings => format!(
                 "Tell the user: the file's CRLF line endings keep {tool} from matching any patch \

@@ -181,10 +181,9 @@ fn doubt_steps(outcome: &edit::EditOutcome, content: &str) -> Vec<(NextStep, Str
         .into_iter()
         .map(|(kind, message)| {
             let step = match kind {
-                Kind::AlreadyApplied | Kind::RepeatsNeighbours => NextStep::AlreadyThere,
-                // Its sentence ends with what to send.
-                Kind::ElidesLines => NextStep::Said,
-                Kind::Misindents => NextStep::Indentation,
+                Kind::AlreadyApplied => NextStep::AlreadyThere,
+                // Their sentences end with what to send.
+                Kind::ElidesLines | Kind::RepeatsNeighbours | Kind::Misindents => NextStep::Said,
                 Kind::CutsWord | Kind::LineEndings => NextStep::WholeLines,
             };
             (step, message)
@@ -842,7 +841,7 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
         if doubts.is_empty() {
             doubts.extend(
                 indent_doubt(file.as_deref(), content.as_deref(), &outcome)
-                    .map(|m| (NextStep::Indentation, m)),
+                    .map(|m| (NextStep::Said, m)),
             );
         }
         let place = outcome

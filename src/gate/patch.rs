@@ -165,9 +165,10 @@ fn doubt_steps(patch: &Patch, doubts: Vec<apply_patch::PatchDoubt>) -> Vec<(Next
                 // A move onto a file that exists.
                 Kind::ReplacesFile => NextStep::MoveTarget,
                 Kind::AddedAtEnd => NextStep::ContextLines,
-                Kind::MovesOntoItself => NextStep::NoMoveLine,
-                Kind::RepeatsNeighbours => NextStep::AlreadyThere,
-                Kind::BreaksIndentation => NextStep::Indentation,
+                // Their sentences end with what to send.
+                Kind::MovesOntoItself | Kind::RepeatsNeighbours | Kind::BreaksIndentation => {
+                    NextStep::Said
+                }
                 Kind::Repeated | Kind::IndentShift => NextStep::WholeLines,
             };
             (step, d.message)
