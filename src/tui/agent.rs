@@ -1933,6 +1933,26 @@ mod tests {
             .collect()
     }
 
+    /// The browser of the recorded Claude Code session, with `dir` as its
+    /// workspace.
+    fn claude_session_in(dir: &std::path::Path) -> AgentEdits {
+        let stream = std::fs::read(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/fixtures/agents/claude-code-2.1.328/b_edit_nomatch/stdout.jsonl"),
+        )
+        .expect("read");
+        let mut reader = AgentReader::new(
+            crate::source::agent::AgentKind::ClaudeCode,
+            crate::source::agent::Format::ClaudeStreamJson,
+        );
+        reader.feed(&stream);
+        reader.finish();
+        let root = SessionRoot {
+            root: dir.to_path_buf(),
+        };
+        AgentEdits::session("session".into(), reader, root)
+    }
+
     /// The saved Claude Code session whose second edit fails, with the
     /// gate's record (`tests/fixtures/gate-browser/`) in its workspace: the
     /// gate denied the first edit (which the session shows applied) and
@@ -1946,19 +1966,7 @@ mod tests {
             dir.path().join(".srview/gate.jsonl"),
         )
         .expect("the record");
-        let stream =
-            std::fs::read(fixtures.join("agents/claude-code-2.1.328/b_edit_nomatch/stdout.jsonl"))
-                .expect("read");
-        let mut reader = AgentReader::new(
-            crate::source::agent::AgentKind::ClaudeCode,
-            crate::source::agent::Format::ClaudeStreamJson,
-        );
-        reader.feed(&stream);
-        reader.finish();
-        let root = SessionRoot {
-            root: dir.path().to_path_buf(),
-        };
-        let screen = AgentEdits::session("session".into(), reader, root);
+        let screen = claude_session_in(dir.path());
         (dir, screen)
     }
 
@@ -2017,21 +2025,7 @@ mod tests {
     fn without_a_gate_record_nothing_of_the_gate_is_said() {
         let (dir, _) = claude_session_with_gate_record();
         std::fs::remove_file(dir.path().join(".srview/gate.jsonl")).expect("remove");
-        let stream = std::fs::read(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("tests/fixtures/agents/claude-code-2.1.328/b_edit_nomatch/stdout.jsonl"),
-        )
-        .expect("read");
-        let mut reader = AgentReader::new(
-            crate::source::agent::AgentKind::ClaudeCode,
-            crate::source::agent::Format::ClaudeStreamJson,
-        );
-        reader.feed(&stream);
-        reader.finish();
-        let root = SessionRoot {
-            root: dir.path().to_path_buf(),
-        };
-        let mut screen = AgentEdits::session("session".into(), reader, root);
+        let mut screen = claude_session_in(dir.path());
         assert!(
             screen
                 .list()

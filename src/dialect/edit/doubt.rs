@@ -136,8 +136,10 @@ fn repeats_neighbours(outcome: &EditOutcome, original: &str) -> Option<String> {
         (old.lines().collect(), new.lines().collect());
     let count = new_lines.iter().filter(|l| !l.trim().is_empty()).count();
     let before = original.get(..span.start)?;
-    let first_after = crate::dialect::quick::count_newlines(original.get(..span.end)?) + 1;
     let last_before = crate::dialect::quick::count_newlines(before);
+    let first_after = last_before
+        + crate::dialect::quick::count_newlines(original.get(span.start..span.end)?)
+        + 1;
     let previous = nearest(before.lines().rev(), last_before, -1, count);
     let next = nearest(original.get(span.end..)?.lines(), first_after, 1, count);
     repeated(&previous, &old_lines, &new_lines, &next).map(|r| r.describe("its new text", false))
