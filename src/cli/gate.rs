@@ -321,7 +321,7 @@ fn now() -> String {
         .duration_since(SystemTime::UNIX_EPOCH)
         .unwrap_or_default();
     let secs = since.as_secs() as i64;
-    let (year, month, day) = crate::sessions::find::civil_from_days(secs.div_euclid(86_400));
+    let (year, month, day) = crate::source::time::civil_from_days(secs.div_euclid(86_400));
     let of_day = secs.rem_euclid(86_400);
     format!(
         "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",

@@ -8,7 +8,8 @@ use std::path::PathBuf;
 use super::{CmdResult, SessionsArgs};
 use crate::error::Error;
 use crate::sessions::count::count;
-use crate::sessions::find::{Found, find, format_time, parse_date, repository_of};
+use crate::sessions::find::{Found, find, repository_of};
+use crate::source::time::{format_time, parse_date};
 
 pub fn run(args: &SessionsArgs) -> CmdResult {
     let home = match &args.folder {

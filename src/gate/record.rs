@@ -212,69 +212,12 @@ pub fn of_session(d: &GateDecision, session: &SessionStamp) -> bool {
     if let (Some(ours), Some(theirs)) = (&session.id, &d.session_id) {
         return ours == theirs;
     }
-    match (session.span, epoch_ms(&d.time)) {
+    match (session.span, crate::source::time::epoch_ms(&d.time)) {
         (Some((first, last)), Some(time)) => {
             first - SESSION_SLACK_MS <= time && time <= last + SESSION_SLACK_MS
         }
         _ => true,
     }
-}
-
-/// Milliseconds since 1970 of an RFC 3339 time (`2026-12-01T14:04:29.429Z`,
-/// `...+02:00`, seconds' fraction optional); `None` for another text.
-pub fn epoch_ms(text: &str) -> Option<i64> {
-    let number = |range: std::ops::Range<usize>| -> Option<i64> {
-        let digits = text.get(range)?;
-        digits
-            .bytes()
-            .all(|b| b.is_ascii_digit())
-            .then(|| digits.parse().ok())?
-    };
-    let bytes = text.as_bytes();
-    let marks = [(4, b'-'), (7, b'-'), (13, b':'), (16, b':')];
-    if marks.iter().any(|&(at, mark)| bytes.get(at) != Some(&mark))
-        || !matches!(bytes.get(10), Some(b'T' | b't' | b' '))
-    {
-        return None;
-    }
-    let (month, day) = (
-        u32::try_from(number(5..7)?).ok()?,
-        u32::try_from(number(8..10)?).ok()?,
-    );
-    if !(1..=12).contains(&month) || !(1..=31).contains(&day) {
-        return None;
-    }
-    let days = crate::sessions::find::days_from_civil(number(0..4)?, month, day);
-    let seconds = days * 86_400 + number(11..13)? * 3600 + number(14..16)? * 60 + number(17..19)?;
-    let mut rest = &text[19..];
-    let mut millis = 0;
-    if let Some(fraction) = rest.strip_prefix('.') {
-        let len = fraction.bytes().take_while(u8::is_ascii_digit).count();
-        let digits = &fraction[..len];
-        millis = digits
-            .bytes()
-            .take(3)
-            .chain(std::iter::repeat(b'0'))
-            .take(3)
-            .fold(0, |ms, b| ms * 10 + i64::from(b - b'0'));
-        rest = &fraction[len..];
-    }
-    let offset = match rest {
-        "Z" | "z" => 0,
-        _ => {
-            let sign = match rest.as_bytes().first()? {
-                b'+' => 1,
-                b'-' => -1,
-                _ => return None,
-            };
-            if rest.len() != 6 || rest.as_bytes()[3] != b':' {
-                return None;
-            }
-            let (h, m): (i64, i64) = (rest[1..3].parse().ok()?, rest[4..6].parse().ok()?);
-            sign * (h * 3600 + m * 60)
-        }
-    };
-    Some((seconds - offset) * 1000 + millis)
 }
 
 /// What `edit` is joined to the record by: `call ID` where the session
@@ -639,8 +582,8 @@ mod tests {
             id: id.map(str::to_string),
             span: span.map(|(a, b)| {
                 (
-                    super::epoch_ms(a).expect("a time"),
-                    super::epoch_ms(b).expect("a time"),
+                    crate::source::time::epoch_ms(a).expect("a time"),
+                    crate::source::time::epoch_ms(b).expect("a time"),
                 )
             }),
         };
@@ -677,28 +620,6 @@ mod tests {
             )[0]
             .is_some()
         );
-    }
-
-    #[test]
-    fn record_times_are_read_as_rfc_3339() {
-        assert_eq!(super::epoch_ms("1970-01-01T00:00:00Z"), Some(0));
-        assert_eq!(
-            super::epoch_ms("2026-12-01T14:04:29.429Z"),
-            Some(1_796_133_869_429)
-        );
-        assert_eq!(
-            super::epoch_ms("2026-12-01T16:04:29.4+02:00"),
-            super::epoch_ms("2026-12-01T14:04:29.400Z")
-        );
-        for bad in [
-            "",
-            "t",
-            "2026-13-01T00:00:00Z",
-            "2026-12-01 14:04",
-            "2026-12-01T14:04:29",
-        ] {
-            assert_eq!(super::epoch_ms(bad), None, "{bad}");
-        }
     }
 
     /// A repair (the policy's, or the pane's corrected edit) sets srview's replay aside

@@ -7,5 +7,6 @@ pub mod live;
 pub mod patch;
 pub mod patch_preview;
 pub mod replay;
+pub mod time;
 pub mod transcript;
 pub mod watch;

@@ -547,7 +547,7 @@ impl SessionStamp {
         let time = [head, tail].iter().find_map(|edge| {
             let rest = &edge[edge.find("\"timestamp\":")? + "\"timestamp\":".len()..];
             match rest.strip_prefix('"') {
-                Some(text) => crate::gate::record::epoch_ms(&text[..text.find('"')?]),
+                Some(text) => crate::source::time::epoch_ms(&text[..text.find('"')?]),
                 None => rest
                     .split(|c: char| !c.is_ascii_digit())
                     .next()?
