@@ -112,6 +112,10 @@ pub struct GateArgs {
     /// The hook's timeout as installed, in seconds: srview answers (deny) before it passes.
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
+    /// What `gate install` created around the hook (file,hooks,event or none), read back by
+    /// `--uninstall`; the gate itself ignores it.
+    #[arg(long, value_name = "WHAT", hide = true)]
+    pub install_created: Option<String>,
 }
 
 #[derive(Debug, Subcommand, Clone)]
@@ -564,6 +568,7 @@ fn gate_args(mut args: impl Iterator<Item = std::ffi::OsString>) -> Option<GateA
         agent: None,
         policy: None,
         timeout: None,
+        install_created: None,
     };
     while let Some(word) = args.next() {
         let word = word.into_string().ok()?;
@@ -580,6 +585,9 @@ fn gate_args(mut args: impl Iterator<Item = std::ffi::OsString>) -> Option<GateA
             }
             "--policy" if gate.policy.is_none() => gate.policy = Some(value),
             "--timeout" if gate.timeout.is_none() => gate.timeout = Some(value.parse().ok()?),
+            "--install-created" if gate.install_created.is_none() => {
+                gate.install_created = Some(value);
+            }
             _ => return None,
         }
     }
@@ -722,6 +730,15 @@ mod tests {
             &["gate", "--agent", "gemini-cli", "--timeout", "1e3"],
             &["gate", "--agent", "qwen-code", "--timeout", "nan"],
             &["gate", "--agent", "qwen-code", "--policy", "nonsense"],
+            &[
+                "gate",
+                "--agent",
+                "claude-code",
+                "--install-created",
+                "file,hooks,event",
+                "--timeout",
+                "60",
+            ],
         ];
         for words in read_by_both {
             let fast = read(words);

@@ -366,6 +366,98 @@ fn group_with_timeout(matcher: &str, command: &str, timeout: u64) -> Json {
 /// left when srview's entry is taken out again: such a file is removed.
 const EMPTY_SETTINGS: &str = "{}\n";
 
+/// What an install created around its group in a settings file: the file,
+/// the `hooks` object, the event's array. Written into the group's command
+/// as `--install-created file,hooks,event` (`none`: the user had all three;
+/// the gate reads and ignores it), so that `--uninstall` takes out what the
+/// install added and nothing of the user's: a settings file holding `{}`,
+/// an empty `"hooks": {}` or an empty event array the user had stay. A
+/// group without it (written by an srview before the flag) is taken out as
+/// that srview did: with its array, `hooks` and a file left `{}`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Created {
+    file: bool,
+    hooks: bool,
+    event: bool,
+}
+
+impl Created {
+    /// As an earlier srview took its group out (see above).
+    const UNMARKED: Created = Created {
+        file: true,
+        hooks: true,
+        event: true,
+    };
+
+    /// The flag's value.
+    fn flag(self) -> String {
+        let words: Vec<&str> = [
+            (self.file, "file"),
+            (self.hooks, "hooks"),
+            (self.event, "event"),
+        ]
+        .iter()
+        .filter(|(made, _)| *made)
+        .map(|(_, word)| *word)
+        .collect();
+        if words.is_empty() {
+            "none".into()
+        } else {
+            words.join(",")
+        }
+    }
+
+    /// What the command of srview's group says it created.
+    fn of_command(command: &str) -> Created {
+        let Some(rest) = command.split(" --install-created ").nth(1) else {
+            return Created::UNMARKED;
+        };
+        let value = rest.split(' ').next().unwrap_or("");
+        let has = |word: &str| value.split(',').any(|w| w == word);
+        Created {
+            file: has("file"),
+            hooks: has("hooks"),
+            event: has("event"),
+        }
+    }
+
+    /// What srview's group (of `agent`) says it created.
+    fn of_group(group: &Node, agent: GateAgent) -> Created {
+        let marker = format!(" gate --agent {}", agent.id());
+        group
+            .get("hooks")
+            .and_then(|hooks| {
+                hooks.elements().iter().find_map(|hook| {
+                    hook.get("command")
+                        .and_then(Node::as_str)
+                        .filter(|c| c.contains(&marker))
+                })
+            })
+            .map_or(Created::UNMARKED, Created::of_command)
+    }
+}
+
+/// `entry` with its command saying what the install `created`: the flag
+/// goes right after `--agent ID`.
+fn marked(entry: &Json, agent: GateAgent, created: Created) -> Json {
+    let after = format!(" gate --agent {} ", agent.id());
+    match entry {
+        Json::Str(text) => Json::Str(text.replacen(
+            &after,
+            &format!("{after}--install-created {} ", created.flag()),
+            1,
+        )),
+        Json::Num(n) => Json::Num(*n),
+        Json::Obj(members) => Json::Obj(
+            members
+                .iter()
+                .map(|(key, value)| (*key, marked(value, agent, created)))
+                .collect(),
+        ),
+        Json::Arr(items) => Json::Arr(items.iter().map(|i| marked(i, agent, created)).collect()),
+    }
+}
+
 /// Adds (or, uninstalling, takes out) srview's group of each event to the
 /// JSON settings at `path`; srview's group of each `retired` event (one an
 /// earlier srview installed) is only taken out.
@@ -382,22 +474,36 @@ fn settings_change(
         why,
     };
     let original = before.clone().unwrap_or_else(|| EMPTY_SETTINGS.to_string());
-    // Take out every event's srview group, the last installed first.
+    // Take out every event's srview group, the last installed first: what
+    // is left is the user's own settings.
     let mut text = original.clone();
-    for (event, _) in events.iter().rev() {
-        text = without_ours(&text, event, request.agent).map_err(bad)?;
-    }
-    for event in retired {
-        text = without_ours(&text, event, request.agent).map_err(bad)?;
-    }
-    if !request.uninstall {
-        for (event, entry) in events {
-            text = with_entry(&text, event, entry).map_err(bad)?;
-        }
+    let mut file_was_ours = before.is_none();
+    for event in events
+        .iter()
+        .rev()
+        .map(|(event, _)| *event)
+        .chain(retired.iter().copied())
+    {
+        let (without, created) = without_ours(&text, event, request.agent).map_err(bad)?;
+        text = without;
+        file_was_ours |= created.is_some_and(|c| c.file);
     }
     let emptied = text == EMPTY_SETTINGS
         || (request.agent == GateAgent::QwenCode && only_qwen_version(&text));
-    let after = if request.uninstall && emptied && before.is_some() {
+    let file_created = file_was_ours && emptied;
+    if !request.uninstall {
+        for (event, entry) in events {
+            let root = root_object(&text).map_err(bad)?;
+            let hooks = root.get("hooks");
+            let created = Created {
+                file: file_created,
+                hooks: hooks.is_none(),
+                event: hooks.is_none_or(|h| h.get(event).is_none()),
+            };
+            text = with_entry(&text, event, &marked(entry, request.agent, created)).map_err(bad)?;
+        }
+    }
+    let after = if request.uninstall && file_created && before.is_some() {
         None
     } else if before.is_none() && text == EMPTY_SETTINGS {
         // Nothing there, nothing to take out.
@@ -484,16 +590,22 @@ fn is_ours(group: &Node, agent: GateAgent) -> bool {
     })
 }
 
-/// `text` without srview's group in `hooks.<event>`: the event's array
-/// goes too when it held only that group, and `hooks` when it held only
-/// that array (install created them).
-fn without_ours(text: &str, event: &str, agent: GateAgent) -> Result<String, String> {
+/// `text` without srview's group in `hooks.<event>`, and what the group
+/// says its install created ([`Created`]; `None`: there was none): the
+/// event's array goes too when it is left empty and the install created it,
+/// and `hooks` when that leaves it empty and the install created it.
+fn without_ours(
+    text: &str,
+    event: &str,
+    agent: GateAgent,
+) -> Result<(String, Option<Created>), String> {
     let mut text = text.to_string();
+    let mut found: Option<Created> = None;
     // An edited file may hold several (installed by hand, say): all go.
     loop {
         let root = root_object(&text)?;
         let Some(hooks @ Node::Object { members, .. }) = root.get("hooks") else {
-            return Ok(text);
+            return Ok((text, found));
         };
         let Some((event_index, list)) = members
             .iter()
@@ -501,14 +613,25 @@ fn without_ours(text: &str, event: &str, agent: GateAgent) -> Result<String, Str
             .find(|(_, m)| m.key == event)
             .map(|(i, m)| (i, &m.value))
         else {
-            return Ok(text);
+            return Ok((text, found));
         };
         let Some(index) = list.elements().iter().position(|g| is_ours(g, agent)) else {
-            return Ok(text);
+            return Ok((text, found));
         };
-        text = if list.elements().len() > 1 {
+        let created = Created::of_group(&list.elements()[index], agent);
+        let seen = found.unwrap_or(Created {
+            file: false,
+            hooks: false,
+            event: false,
+        });
+        found = Some(Created {
+            file: seen.file || created.file,
+            hooks: seen.hooks || created.hooks,
+            event: seen.event || created.event,
+        });
+        text = if list.elements().len() > 1 || !created.event {
             jsonc::remove(&text, &root, list, index)
-        } else if members.len() > 1 {
+        } else if members.len() > 1 || !created.hooks {
             jsonc::remove(&text, &root, hooks, event_index)
         } else {
             let hooks_index = match &root {
@@ -616,23 +739,33 @@ fn codex(
     // holds its hash. The key names the group by its place in the file.
     let config_path = codex_home.join("config.toml");
     let config_before = read(&config_path)?;
-    let mut config = without_trust(config_before.as_deref().unwrap_or(""));
+    let before_text = config_before.as_deref().unwrap_or("");
+    let mut config = without_trust(before_text);
+    // Whether install created config.toml (its trust block says so): only
+    // then does uninstall remove a file it leaves empty.
+    let config_created = config.is_empty()
+        && (config_before.is_none()
+            || before_text.contains(&format!("{TRUST_MARK}{CREATED_MARK}")));
     if !request.uninstall {
-        let index = hooks_after
+        let ours = hooks_after
             .as_deref()
             .and_then(|t| root_object(t).ok())
             .and_then(|root| {
-                root.get("hooks")?
-                    .get("PreToolUse")?
+                let groups = root.get("hooks")?.get("PreToolUse")?.elements();
+                let index = groups.iter().position(|g| is_ours(g, GateAgent::Codex))?;
+                let command = groups[index]
+                    .get("hooks")?
                     .elements()
-                    .iter()
-                    .position(|g| is_ours(g, GateAgent::Codex))
-            })
-            .unwrap_or(0);
+                    .first()?
+                    .get("command")?;
+                Some((index, command.as_str()?.to_string()))
+            });
+        let (index, command) = ours.unwrap_or((0, command.to_string()));
         let key = format!("{}:pre_tool_use:{index}:0", hooks_path.display());
-        let hash = codex_trust_hash(MATCHER, command, request.timeout);
+        let hash = codex_trust_hash(MATCHER, &command, request.timeout);
+        let created = if config_created { CREATED_MARK } else { "" };
         let block = format!(
-            "{TRUST_MARK}\n[hooks.state.{}]\ntrusted_hash = \"{hash}\"\n",
+            "{TRUST_MARK}{created}\n[hooks.state.{}]\ntrusted_hash = \"{hash}\"\n",
             toml_key(&key)
         );
         let separated = match config.as_str() {
@@ -665,7 +798,7 @@ fn codex(
         }
     }
     let config_after = match (config_before.is_some(), config.is_empty()) {
-        (true, true) if request.uninstall => None,
+        (true, true) if request.uninstall && config_created => None,
         (false, true) => None,
         _ => Some(config),
     };
@@ -677,6 +810,9 @@ fn codex(
 /// uninstall takes out the block it starts.
 const TRUST_MARK: &str =
     "# srview gate install: trust for srview's hook (srview gate install --uninstall removes it)";
+
+/// Said after [`TRUST_MARK`] when install created config.toml.
+const CREATED_MARK: &str = " (it created this file)";
 
 /// `text` without srview's trust block (and the blank line install put
 /// before it).

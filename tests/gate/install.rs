@@ -201,13 +201,18 @@ fn hook_command(invocation: &str) -> String {
     )
 }
 
-/// The group srview adds to a hook event's array.
-fn gate_group(matcher: &str, agent: &str, seconds: u32, timeout: u64) -> Value {
+/// The group srview adds to a hook event's array; `created` is what its
+/// install created around it (`--install-created`: `none`, or some of
+/// `file,hooks,event`), read back by `--uninstall`.
+fn gate_group(matcher: &str, agent: &str, created: &str, seconds: u32, timeout: u64) -> Value {
     serde_json::json!({
         "matcher": matcher,
         "hooks": [{
             "type": "command",
-            "command": hook_command(&format!("{} gate --agent {agent} --timeout {seconds}", srview())),
+            "command": hook_command(&format!(
+                "{} gate --agent {agent} --install-created {created} --timeout {seconds}",
+                srview()
+            )),
             "timeout": timeout,
         }],
     })
@@ -228,7 +233,10 @@ fn claude_code_gets_pre_tool_use_only() {
             pre[0]["hooks"][0]["command"],
             "python3 /home/user/.hooks/hook.py claude a"
         );
-        assert_eq!(pre[1], gate_group("Edit|Write", "claude-code", 60, 60));
+        assert_eq!(
+            pre[1],
+            gate_group("Edit|Write", "claude-code", "none", 60, 60)
+        );
         assert_eq!(
             settings["hooks"].as_object().map(|h| h.len()),
             Some(1),
@@ -270,7 +278,13 @@ fn claude_code_install_takes_out_an_earlier_post_tool_use_failure_group() {
         std::fs::read_to_string(&path).expect("the settings"),
         format!(
             "{{\n  \"cleanupPeriodDays\": 30,\n  \"hooks\": {{\n    \"PreToolUse\": {}\n  }}\n}}\n",
-            group_with("Edit|Write", &hook_command(&invocation))
+            group_with(
+                "Edit|Write",
+                &hook_command(&format!(
+                    "{} gate --agent claude-code --install-created hooks,event --timeout 60",
+                    srview()
+                ))
+            )
         )
     );
     world.ok(&["--agent", "claude-code", "--uninstall"]);
@@ -288,7 +302,13 @@ fn claude_code_project_scope_creates_and_removes_its_folder() {
             let settings: Value = serde_json::from_str(&text).expect("JSON");
             assert_eq!(
                 settings["hooks"]["PreToolUse"],
-                serde_json::json!([gate_group("Edit|Write", "claude-code", 7, 7)])
+                serde_json::json!([gate_group(
+                    "Edit|Write",
+                    "claude-code",
+                    "file,hooks,event",
+                    7,
+                    7
+                )])
             );
             assert!(
                 text.starts_with("{\n  \"hooks\": {\n    \"PreToolUse\": [\n"),
@@ -311,7 +331,7 @@ fn codex_gets_its_hook_and_the_trust_it_needs() {
         let pre = hooks["hooks"]["PreToolUse"].as_array().expect("PreToolUse");
         assert_eq!(pre.len(), 2);
         let command = hook_command(&format!(
-            "{} gate --agent codex --timeout 60 --policy loose=deny",
+            "{} gate --agent codex --install-created none --timeout 60 --policy loose=deny",
             srview()
         ));
         assert_eq!(pre[1]["matcher"], "apply_patch");
@@ -351,7 +371,7 @@ fn gemini_cli_gets_before_tool_with_its_timeout_in_milliseconds() {
         assert_eq!(before.len(), 2);
         assert_eq!(
             before[1],
-            gate_group("replace|write_file", "gemini-cli", 9, 9000)
+            gate_group("replace|write_file", "gemini-cli", "none", 9, 9000)
         );
         assert_eq!(
             settings["security"]["folderTrust"]["enabled"], false,
@@ -367,7 +387,10 @@ fn qwen_code_gets_pre_tool_use_in_seconds() {
         let pre = settings["hooks"]["PreToolUse"]
             .as_array()
             .expect("PreToolUse");
-        assert_eq!(pre[1], gate_group("edit|write_file", "qwen-code", 60, 60));
+        assert_eq!(
+            pre[1],
+            gate_group("edit|write_file", "qwen-code", "none", 60, 60)
+        );
     });
     let world = World::new("qwen-code");
     let (_, stderr, code) = world.install(&["--agent", "qwen-code", "--timeout", "1000"]);
@@ -630,4 +653,70 @@ fn the_installed_command_denies_when_srview_cannot_run() {
         )),
         "{stderr}"
     );
+}
+
+/// Settings the user already had that hold nothing srview adds to (a
+/// `{}` file, an empty `"hooks": {}`, an empty event array, an empty
+/// config.toml) are given back byte for byte by `--uninstall`, in both
+/// scopes: install marks in its command what it created
+/// (`--install-created`) and uninstall takes out only that.
+#[test]
+fn uninstall_keeps_the_empty_settings_the_user_had() {
+    let cases: &[(&str, &[(&str, &str)])] = &[
+        ("claude-code", &[(".claude/settings.json", "{}\n")]),
+        (
+            "claude-code",
+            &[(".claude/settings.json", "{\"hooks\": {\"PreToolUse\": []}}")],
+        ),
+        (
+            "gemini-cli",
+            &[(".gemini/settings.json", "{ \"hooks\": {} }\n")],
+        ),
+        (
+            "qwen-code",
+            &[(
+                ".qwen/settings.json",
+                "{\"hooks\": {}, \"model\": {\"name\": \"m\"}}\n",
+            )],
+        ),
+        (
+            "codex",
+            &[(".codex/hooks.json", "{}\n"), (".codex/config.toml", "")],
+        ),
+    ];
+    for (agent, files) in cases {
+        for scope in ["--project", "--user"] {
+            let dir = tempfile::tempdir().expect("a temporary folder");
+            let world = World {
+                home: dir.path().join("home"),
+                project: dir.path().join("project"),
+                _dir: dir,
+            };
+            std::fs::create_dir_all(&world.project).expect("the project");
+            std::fs::create_dir_all(&world.home).expect("HOME");
+            for (path, text) in *files {
+                // Codex's config.toml is HOME's in either scope.
+                let base = if scope == "--project" && !path.ends_with("config.toml") {
+                    &world.project
+                } else {
+                    &world.home
+                };
+                let path = base.join(path);
+                std::fs::create_dir_all(path.parent().expect("a folder")).expect("folders");
+                std::fs::write(&path, text).expect("the user's settings");
+            }
+            let original = world.snapshot();
+            let said = world.ok(&["--agent", agent, scope]);
+            assert!(said.contains("changed "), "{agent} {scope}: {said}");
+            assert_ne!(world.snapshot(), original, "{agent} {scope}: installed");
+            world.ok(&["--agent", agent, scope]);
+            let said = world.ok(&["--agent", agent, scope, "--uninstall"]);
+            assert!(!said.contains("removed "), "{agent} {scope}: {said}");
+            assert_eq!(
+                world.snapshot(),
+                original,
+                "{agent} {scope}: the user's settings came back"
+            );
+        }
+    }
 }
