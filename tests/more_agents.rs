@@ -12,3 +12,23 @@ mod pi;
 #[path = "more_agents/qwen_code.rs"]
 mod qwen_code;
 mod support;
+
+/// `srview sessions`' count of a generated session (tests/support/big_session.rs):
+/// `agent`'s, with the edits, failures and loose edits its generator made;
+/// the count, for more checks.
+fn assert_counted_as_generated(
+    big: &support::big_session::Generated,
+    agent: srview::source::agent::AgentKind,
+) -> srview::sessions::count::Listed {
+    let listed = srview::sessions::count::count(&big.path).expect("counts");
+    assert_eq!(listed.agent, agent);
+    assert_eq!(
+        (
+            listed.counts.edits,
+            listed.counts.failed,
+            listed.counts.loose
+        ),
+        (big.edits, big.failed, big.loose)
+    );
+    listed
+}

@@ -561,19 +561,10 @@ fn the_browser_shows_the_gates_word_at_80_columns_and_the_records_unread_lines()
         &session,
     )
     .expect("the session");
-    let term = pty::Terminal {
-        rows: 24,
-        cols: 80,
-        ..pty::Terminal::default()
-    };
     let cwd = workspace.path().to_str().expect("UTF-8");
     let path = session.to_str().expect("UTF-8");
-    let mut browser = pty::Session::spawn_in(
-        workspace.path(),
-        env!("CARGO_BIN_EXE_srview"),
-        &["session", path, "--cwd", cwd],
-        &term,
-    );
+    let mut browser =
+        pty::Session::srview_at_80x24(workspace.path(), &["session", path, "--cwd", cwd]);
     browser.wait_for("the list", |s| s.contains("   2 FAILED"));
     let screen = browser.contents();
     let rows: Vec<&str> = screen.lines().collect();

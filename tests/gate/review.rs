@@ -485,12 +485,7 @@ fn gate_of(
 
 /// `srview review` run in `dir` on a pty at 80x24, once it listens.
 fn review_pane(dir: &Path) -> pty::Session {
-    let term = pty::Terminal {
-        rows: 24,
-        cols: 80,
-        ..pty::Terminal::default()
-    };
-    let pane = pty::Session::spawn_in(dir, env!("CARGO_BIN_EXE_srview"), &["review"], &term);
+    let pane = pty::Session::srview_at_80x24(dir, &["review"]);
     pane.wait_for("the pane listens", |s| s.contains("waiting for gate calls"));
     pane
 }

@@ -15,7 +15,7 @@ use serde_json::Value;
 
 use super::support::agents::{ExpectedEdit, expected, fixtures, session_path};
 use super::support::big_session;
-use super::support::pty::{Session, Terminal};
+use super::support::pty::Session;
 use super::support::runner::{code, srview, stderr, stdout};
 use srview::source::agent::{AgentKind, AgentReader, Format, Verdict, database};
 
@@ -428,16 +428,7 @@ fn the_previewer_follows_a_growing_database_and_shows_the_fuzzy_match_with_its_r
     let (running, completed) = recorded_edit_part(dir.path());
     put_part(&writer, "ses_a", "prt_1", 1_001, &running);
     let cwd = dir.path().to_str().expect("UTF-8");
-    let mut s = Session::spawn_in(
-        dir.path(),
-        env!("CARGO_BIN_EXE_srview"),
-        &["--follow", "opencode.db", "--cwd", cwd],
-        &Terminal {
-            rows: 24,
-            cols: 80,
-            ..Terminal::default()
-        },
-    );
+    let mut s = Session::srview_at_80x24(dir.path(), &["--follow", "opencode.db", "--cwd", cwd]);
     s.wait_for("the running edit", |c| {
         c.contains("OpenCode 1.18.33") && c.contains("inventory.py")
     });
@@ -619,13 +610,8 @@ fn a_100_mb_database_is_listed_quickly() {
         run.wall,
         run.peak_kib >> 10
     );
-    let row: Vec<&str> = run
-        .stdout
-        .lines()
-        .nth(1)
-        .expect("a row")
-        .split_whitespace()
-        .collect();
+    // The session's row, after the listing's header.
+    let row = run.row_words(1);
     assert_eq!(
         row[2..7],
         [

@@ -17,6 +17,18 @@ pub struct Measured {
     pub peak_kib: u64,
 }
 
+impl Measured {
+    /// The words of stdout's line `n` (counted from 0); it must be there.
+    pub fn row_words(&self, n: usize) -> Vec<&str> {
+        self.stdout
+            .lines()
+            .nth(n)
+            .expect("a row")
+            .split_whitespace()
+            .collect()
+    }
+}
+
 /// Runs `bin ARGS` in `cwd` (stdin empty, stderr inherited) to its end;
 /// it must exit with status 0.
 pub fn run_measured(bin: &Path, args: &[&str], cwd: &Path) -> Measured {
