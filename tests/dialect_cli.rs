@@ -599,16 +599,7 @@ fn patch_similarities_have_three_decimals() {
 
 /// The records of a corpus in tests/fixtures/matchers/.
 fn corpus(name: &str) -> Vec<serde_json::Value> {
-    use std::io::BufRead;
-    let path = format!(
-        "{}/tests/fixtures/matchers/{name}.jsonl.gz",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let file = std::fs::File::open(&path).expect("corpus");
-    std::io::BufReader::new(flate2::read::GzDecoder::new(file))
-        .lines()
-        .map(|l| serde_json::from_str(&l.expect("line")).expect("JSON"))
-        .collect()
+    support::corpus::matcher_records(name)
 }
 
 /// The corpora were made with the agent's project root here.
