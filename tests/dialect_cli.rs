@@ -16,6 +16,11 @@ fn srview(args: &[&str], stdin: &str) -> Output {
         .output()
 }
 
+/// `srview ARGS` run in `dir` to its end.
+fn run_in(dir: &Path, args: &[&str]) -> Output {
+    support::runner::srview(args).cwd(dir).output()
+}
+
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
@@ -1311,7 +1316,7 @@ fn an_agent_edit_sent_again_is_said_to_be_applied_already_and_held_back() {
         r#"{"filePath": "a.py", "oldString": "def f():\n", "newString": "def f():\n    \"\"\"Doc.\"\"\"\n"}"#,
     )
     .expect("written");
-    let run = |args: &[&str]| support::runner::srview(args).cwd(dir.path()).output();
+    let run = |args: &[&str]| run_in(dir.path(), args);
     let said = "edit 1: its new text is already there (lines 1-2): this looks applied already, \
                 and applied again it repeats what it adds";
     let check = run(&["check", "a.py", "edit.json", "--dialect", "opencode-edit"]);
@@ -1358,9 +1363,10 @@ fn fix_corrects_a_patch_tools_input_that_its_agent_then_places_exactly() {
     ] {
         let input = serde_json::json!({ field: patch }).to_string();
         std::fs::write(dir.path().join("input.json"), &input).expect("written");
-        let fixed = support::runner::srview(["fix", "a.py", "input.json", "--dialect", dialect])
-            .cwd(dir.path())
-            .output();
+        let fixed = run_in(
+            dir.path(),
+            &["fix", "a.py", "input.json", "--dialect", dialect],
+        );
         assert_eq!(
             fixed.status.code(),
             Some(0),
@@ -1376,18 +1382,19 @@ fn fix_corrects_a_patch_tools_input_that_its_agent_then_places_exactly() {
             "*** Update File: c.py\n@@\n-x = 1\n+x = 3\n",
         );
         std::fs::write(dir.path().join("fixed.json"), corrected.to_string()).expect("written");
-        let applied = support::runner::srview([
-            "apply",
-            "--transcript",
-            "fixed.json",
-            "--cwd",
-            ".",
-            "--dialect",
-            dialect,
-            "--json",
-        ])
-        .cwd(dir.path())
-        .output();
+        let applied = run_in(
+            dir.path(),
+            &[
+                "apply",
+                "--transcript",
+                "fixed.json",
+                "--cwd",
+                ".",
+                "--dialect",
+                dialect,
+                "--json",
+            ],
+        );
         assert_eq!(
             applied.status.code(),
             Some(0),
@@ -1424,9 +1431,10 @@ fn fix_corrects_an_aider_reply_or_says_why_not() {
     )
     .expect("written");
     let fix = |name: &str| {
-        support::runner::srview(["fix", "calc.py", name, "--dialect", "aider-diff"])
-            .cwd(dir.path())
-            .output()
+        run_in(
+            dir.path(),
+            &["fix", "calc.py", name, "--dialect", "aider-diff"],
+        )
     };
     let fixed = fix("loose.md");
     assert_eq!(fixed.status.code(), Some(0), "{}", text(&fixed.stderr));
@@ -1435,16 +1443,17 @@ fn fix_corrects_an_aider_reply_or_says_why_not() {
         "calc.py\n```\n<<<<<<< SEARCH\n    x = 1\n    return x\n=======\n    x = 2\n    return x\n>>>>>>> REPLACE\n```\n\n"
     );
     std::fs::write(dir.path().join("fixed.md"), &fixed.stdout).expect("written");
-    let applied = support::runner::srview([
-        "apply",
-        "calc.py",
-        "fixed.md",
-        "--dialect",
-        "aider-diff",
-        "--json",
-    ])
-    .cwd(dir.path())
-    .output();
+    let applied = run_in(
+        dir.path(),
+        &[
+            "apply",
+            "calc.py",
+            "fixed.md",
+            "--dialect",
+            "aider-diff",
+            "--json",
+        ],
+    );
     let report: serde_json::Value = serde_json::from_slice(&applied.stdout).expect("JSON");
     assert_eq!(report["blocks"][0]["stage"], "perfect", "{report}");
     let refused = fix("typo.md");
@@ -1464,15 +1473,16 @@ fn clines_similarity_stage_is_said_to_take_the_first_similar_window() {
         "input": "*** Begin Patch\n*** Update File: f.py\n-total = 3\n+total = 4\n*** End Patch"
     });
     std::fs::write(dir.path().join("input.json"), input.to_string()).expect("written");
-    let out = support::runner::srview([
-        "apply",
-        "f.py",
-        "input.json",
-        "--dialect",
-        "cline-apply-patch",
-    ])
-    .cwd(dir.path())
-    .output();
+    let out = run_in(
+        dir.path(),
+        &[
+            "apply",
+            "f.py",
+            "input.json",
+            "--dialect",
+            "cline-apply-patch",
+        ],
+    );
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(text(&out.stdout), "start\ntotal = 4\ntotal = 2\nend\n");
     assert_contains(
@@ -1497,15 +1507,16 @@ fn a_hunk_whose_lines_stand_twice_is_said_for_a_first_match_agent() {
         "patchText": "*** Begin Patch\n*** Update File: b.py\n@@\n-        return y\n+        return y or None\n*** End Patch"
     });
     std::fs::write(dir.path().join("p.json"), input.to_string()).expect("written");
-    let out = support::runner::srview([
-        "check",
-        "b.py",
-        "p.json",
-        "--dialect",
-        "opencode-apply-patch",
-    ])
-    .cwd(dir.path())
-    .output();
+    let out = run_in(
+        dir.path(),
+        &[
+            "check",
+            "b.py",
+            "p.json",
+            "--dialect",
+            "opencode-apply-patch",
+        ],
+    );
     assert_eq!(out.status.code(), Some(1));
     assert_contains(
         &text(&out.stdout),
@@ -1585,7 +1596,7 @@ fn a_replace_all_edit_names_every_place_it_changes() {
             serde_json::json!({"file_path": absolute, "old_string": "    x = 1\n    return x", "new_string": "    x = 2\n    return x", "replace_all": true}),
         ),
     ];
-    let run = |args: &[&str]| support::runner::srview(args).cwd(dir.path()).output();
+    let run = |args: &[&str]| run_in(dir.path(), args);
     for (dialect, title, stage, input) in inputs {
         std::fs::write(dir.path().join("edit.json"), input.to_string()).expect("written");
         let check = run(&["check", "a.py", "edit.json", "--dialect", dialect]);
@@ -1634,7 +1645,7 @@ fn an_opencode_replace_all_expanding_dollar_patterns_is_said_and_held_back() {
         r#"{"filePath": "c.py", "oldString": "label = \"cost\"", "newString": "label = `cost: $& $$`", "replaceAll": true}"#,
     )
     .expect("written");
-    let run = |args: &[&str]| support::runner::srview(args).cwd(dir.path()).output();
+    let run = |args: &[&str]| run_in(dir.path(), args);
     let said = "edit 1: the text written is not the model's new text (the agent rewrote it: \
                 line 1 of it is \"label = `cost: label = \\\"cost\\\" $`\", the model wrote \
                 \"label = `cost: $& $$`\")";
@@ -1659,7 +1670,7 @@ fn check_shows_the_lines_geminis_flexible_stage_rewrote() {
         .into_owned();
     let input = serde_json::json!({"file_path": absolute, "instruction": "i", "old_string": "x = 1\nreturn x", "new_string": "x = 2\nreturn x"});
     std::fs::write(dir.path().join("edit.json"), input.to_string()).expect("written");
-    let run = |args: &[&str]| support::runner::srview(args).cwd(dir.path()).output();
+    let run = |args: &[&str]| run_in(dir.path(), args);
     let check = run(&["check", "a.py", "edit.json", "--dialect", "gemini-replace"]);
     assert_eq!(check.status.code(), Some(1));
     assert_contains(
@@ -1698,9 +1709,10 @@ fn fix_names_an_aider_block_by_its_reply_lines() {
             "Intro.\n\ncalc.py\n```python\n<<<<<<< SEARCH\n    x = 11\n    return x\n=======\n    x = 2\n    return x\n>>>>>>> REPLACE\n```\n",
         ),
     ]);
-    let out = support::runner::srview(["fix", "calc.py", "typo.md", "--dialect", "aider-diff"])
-        .cwd(dir.path())
-        .output();
+    let out = run_in(
+        dir.path(),
+        &["fix", "calc.py", "typo.md", "--dialect", "aider-diff"],
+    );
     assert_eq!(out.status.code(), Some(1));
     assert_contains(&text(&out.stderr), "srview: block #1 (reply lines 5-11) ");
 }
@@ -1717,9 +1729,10 @@ fn an_agents_failing_edit_is_diagnosed_in_its_own_field_names() {
             r#"{"filePath": "s.py", "oldString": "def a():\n    x = 5\n    return y", "newString": "z"}"#,
         ),
     ]);
-    let out = support::runner::srview(["check", "s.py", "edit.json", "--dialect", "opencode-edit"])
-        .cwd(dir.path())
-        .output();
+    let out = run_in(
+        dir.path(),
+        &["check", "s.py", "edit.json", "--dialect", "opencode-edit"],
+    );
     assert_eq!(out.status.code(), Some(1));
     let said = text(&out.stdout);
     assert_contains(
