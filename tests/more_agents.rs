@@ -32,3 +32,19 @@ fn assert_counted_as_generated(
     );
     listed
 }
+
+/// `srview sessions` with `home` as HOME, run in `cwd`.
+fn sessions_listed(home: &std::path::Path, cwd: &std::path::Path) -> std::process::Output {
+    support::runner::srview(["sessions"])
+        .env("HOME", &home.to_string_lossy())
+        .cwd(cwd)
+        .output()
+}
+
+/// The row of `listing` (`srview sessions`' stdout) naming `agent` (its id).
+fn listed_row<'a>(listing: &'a str, agent: &str) -> &'a str {
+    listing
+        .lines()
+        .find(|l| l.contains(agent))
+        .unwrap_or_else(|| panic!("no {agent} session listed: {listing}"))
+}

@@ -159,16 +159,10 @@ fn sessions_finds_the_saved_session_under_home() {
     copy_dir(&scenario("c3_fuzzy_typo").join("session"), &gemini);
     let file = gemini.join("tmp/project/chats/session-2026-12-01T14-04-5c7e9a1b.jsonl");
     assert!(file.is_file());
-    let out = srview(["sessions"])
-        .env("HOME", &home.to_string_lossy())
-        .cwd(tmp.path())
-        .output();
+    let out = crate::sessions_listed(&home, tmp.path());
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let listing = stdout(&out);
-    let row = listing
-        .lines()
-        .find(|l| l.contains("gemini-cli"))
-        .unwrap_or_else(|| panic!("no Gemini CLI session listed: {listing}"));
+    let row = crate::listed_row(&listing, "gemini-cli");
     let cells: Vec<&str> = row.split_whitespace().collect();
     // modified (2 cells), agent, version, edits, failed, loose, unknown,
     // workspace, session.

@@ -218,16 +218,10 @@ fn sessions_lists_this_folders_opencode_sessions_and_session_finds_one_by_id() {
     let (home, id) = home_with_database(project.path());
     let home_text = home.path().to_string_lossy().to_string();
 
-    let out = srview(["sessions"])
-        .env("HOME", &home_text)
-        .cwd(project.path())
-        .output();
+    let out = crate::sessions_listed(home.path(), project.path());
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let listed = stdout(&out);
-    let row = listed
-        .lines()
-        .find(|l| l.contains("opencode"))
-        .unwrap_or_else(|| panic!("no OpenCode session listed: {listed}"));
+    let row = crate::listed_row(&listed, "opencode");
     let fields: Vec<&str> = row.split_whitespace().collect();
     // modified (2 fields), agent, version, edits, failed, loose, unknown.
     assert_eq!(
@@ -238,10 +232,7 @@ fn sessions_lists_this_folders_opencode_sessions_and_session_finds_one_by_id() {
     assert!(row.ends_with(&format!("opencode.db/{id}")), "{row}");
 
     // From another folder: not listed, and said.
-    let out = srview(["sessions"])
-        .env("HOME", &home_text)
-        .cwd(elsewhere.path())
-        .output();
+    let out = crate::sessions_listed(home.path(), elsewhere.path());
     assert!(!stdout(&out).contains("opencode"), "{}", stdout(&out));
     assert_eq!(
         stderr(&out).trim_end(),

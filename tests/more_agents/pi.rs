@@ -450,10 +450,7 @@ fn sessions_finds_pi_sessions_and_session_opens_one_by_its_id() {
         fs::create_dir_all(&folder).expect("mkdir");
         fs::copy(&from, folder.join(from.file_name().expect("name"))).expect("copy");
     }
-    let out = srview(["sessions"])
-        .env("HOME", home.path().to_str().expect("UTF-8"))
-        .cwd(home.path())
-        .output();
+    let out = crate::sessions_listed(home.path(), home.path());
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let rows: Vec<Vec<String>> = stdout(&out)
         .lines()

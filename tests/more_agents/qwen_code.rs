@@ -165,10 +165,7 @@ fn home_with_sessions(root: &Path) -> PathBuf {
 fn sessions_finds_qwen_chat_records_and_opens_one_by_its_id() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let home = home_with_sessions(tmp.path());
-    let out = srview(["sessions"])
-        .env("HOME", &home.to_string_lossy())
-        .cwd(tmp.path())
-        .output();
+    let out = crate::sessions_listed(&home, tmp.path());
     assert!(out.status.success(), "{out:?}");
     let listing = stdout(&out);
     let rows: Vec<Vec<&str>> = listing
