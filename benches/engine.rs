@@ -8,43 +8,9 @@ use std::time::{Duration, Instant};
 use srview::engine::session::Session;
 use srview::engine::{Options, Stage, Version, apply};
 
-/// One generated source line, about 30 bytes, unique by `i`.
-fn line(i: usize) -> String {
-    format!(
-        "    let v{i} = f({}, \"{:x}\");",
-        i % 97,
-        i * 2654435761 % 65536
-    )
-}
-
-fn file(lines: usize) -> String {
-    (0..lines).map(|i| line(i) + "\n").collect()
-}
-
-/// `blocks` in-order blocks of 3 SEARCH lines spread over the file; with
-/// `trimmed_last` the last one is re-indented so only the line-trimmed
-/// fallback finds it (near the end of the file).
-fn diff(lines: usize, blocks: usize, trimmed_last: bool) -> String {
-    let mut out = String::new();
-    for b in 0..blocks {
-        let at = (b + 1) * (lines - 10) / blocks;
-        out.push_str("------- SEARCH\n");
-        for i in at..at + 3 {
-            if trimmed_last && b + 1 == blocks {
-                out.push_str(line(i).trim_start());
-            } else {
-                out.push_str(&line(i));
-            }
-            out.push('\n');
-        }
-        out.push_str("=======\n");
-        for k in 0..3 {
-            out.push_str(&format!("    let w{b}_{k} = g({k});\n"));
-        }
-        out.push_str("+++++++ REPLACE\n");
-    }
-    out
-}
+#[path = "common/generated.rs"]
+mod generated;
+use generated::{diff, file, line};
 
 /// The SEARCH and REPLACE texts of a diff, in order.
 fn exact_blocks(d: &str) -> Vec<(String, String)> {

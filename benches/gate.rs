@@ -29,9 +29,12 @@
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::{Value, json};
+
+#[path = "../tests/support/measure.rs"]
+mod measure;
 
 const RUNS: usize = 41;
 const EXACT_TARGET: Duration = Duration::from_millis(5);
@@ -163,39 +166,13 @@ fn fuzzy_payload(agent: Agent, cwd: &Path, file: &str, n: usize) -> Value {
 /// One run of `bin ARGS` with `stdin` (a file) on stdin: its stdout, wall
 /// time (spawn to exit) and CPU time (user + system, from `wait4`).
 fn run(bin: &Path, args: &[&str], stdin: &Path) -> (Vec<u8>, Duration, Duration) {
-    use std::io::Read;
     let input = File::open(stdin).expect("the payload file");
-    let start = Instant::now();
-    // Waited for by `wait4` below, which also gives its CPU time.
-    #[allow(clippy::zombie_processes)]
-    let mut child = Command::new(bin)
-        .args(args)
-        .stdin(Stdio::from(input))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("the process runs");
     let mut stdout = Vec::new();
-    if let Some(mut out) = child.stdout.take() {
-        out.read_to_end(&mut stdout).expect("stdout");
-    }
-    let pid = child.id() as libc::pid_t;
-    let mut status = 0;
-    // SAFETY: `rusage` is plain data; wait4 only writes it and `status`.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: `pid` is our child, not yet waited for.
-    let rc = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    let wall = start.elapsed();
-    assert_eq!(rc, pid, "wait4");
-    assert!(
-        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
-        "{} {args:?}: {status}",
-        bin.display()
+    let run = measure::run_command_measured(
+        Command::new(bin).args(args).stdin(Stdio::from(input)),
+        |piece| stdout.extend_from_slice(piece),
     );
-    let tv = |t: libc::timeval| {
-        Duration::from_secs(t.tv_sec as u64) + Duration::from_micros(t.tv_usec as u64)
-    };
-    (stdout, wall, tv(usage.ru_utime) + tv(usage.ru_stime))
+    (stdout, run.wall, run.cpu)
 }
 
 fn median(mut v: Vec<Duration>) -> Duration {

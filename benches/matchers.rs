@@ -32,7 +32,7 @@
 //! permission prompts (each script says which functions it calls).
 
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -47,6 +47,9 @@ use srview::dialect::opencode_apply_patch::OpencodeApplyPatch;
 use srview::dialect::opencode_edit::OpencodeEdit;
 use srview::dialect::pi_edit::PiEdit;
 use srview::dialect::qwen_edit::QwenEdit;
+
+#[path = "../tests/support/corpus.rs"]
+mod corpus;
 
 /// Timed passes over each group (after two warm-up passes), on both sides.
 const PASSES: usize = 9;
@@ -95,6 +98,13 @@ fn file_bytes(record: &Value) -> usize {
     single + many
 }
 
+/// The records of kind `large`, as four of the corpora name their largest.
+const LARGE: Group = Group {
+    name: "kind large",
+    target: 1.0,
+    holds: |r| kind(r) == "large",
+};
+
 fn matchers() -> Vec<Matcher> {
     vec![
         Matcher {
@@ -106,11 +116,7 @@ fn matchers() -> Vec<Matcher> {
             script: "aider_diff.py",
             mode: "diff",
             groups: vec![
-                Group {
-                    name: "kind large",
-                    target: 1.0,
-                    holds: |r| kind(r) == "large",
-                },
+                LARGE,
                 Group {
                     name: "loose stages",
                     target: 1.0,
@@ -177,11 +183,7 @@ fn matchers() -> Vec<Matcher> {
             script: "gemini.mjs",
             mode: "replace",
             groups: vec![
-                Group {
-                    name: "kind large",
-                    target: 1.0,
-                    holds: |r| kind(r) == "large",
-                },
+                LARGE,
                 Group {
                     name: "fuzzy",
                     target: 5.0,
@@ -198,11 +200,7 @@ fn matchers() -> Vec<Matcher> {
             script: "qwen.mjs",
             mode: "edit",
             groups: vec![
-                Group {
-                    name: "kind large",
-                    target: 1.0,
-                    holds: |r| kind(r) == "large",
-                },
+                LARGE,
                 Group {
                     name: "loose stages",
                     target: 1.0,
@@ -219,11 +217,7 @@ fn matchers() -> Vec<Matcher> {
             script: "pi.mjs",
             mode: "edit",
             groups: vec![
-                Group {
-                    name: "kind large",
-                    target: 1.0,
-                    holds: |r| kind(r) == "large",
-                },
+                LARGE,
                 Group {
                     name: "fuzzy",
                     target: 1.0,
@@ -257,18 +251,7 @@ fn matchers() -> Vec<Matcher> {
 
 /// The records of `tests/fixtures/matchers/NAME.jsonl.gz`.
 fn load(name: &str) -> Vec<Value> {
-    let path = format!(
-        "{}/tests/fixtures/matchers/{name}.jsonl.gz",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let file = std::fs::File::open(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    BufReader::new(flate2::read::GzDecoder::new(file))
-        .lines()
-        .map(|line| {
-            let line = line.unwrap_or_else(|e| panic!("{path}: {e}"));
-            serde_json::from_str(&line).unwrap_or_else(|e| panic!("{path}: {e}"))
-        })
-        .collect()
+    corpus::matcher_records(name)
 }
 
 /// A record as its call: the file system before and the tool input.

@@ -11,43 +11,9 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// One generated source line, about 30 bytes, unique by `i` (as in
-/// `benches/engine.rs`).
-fn line(i: usize) -> String {
-    format!(
-        "    let v{i} = f({}, \"{:x}\");",
-        i % 97,
-        i * 2654435761 % 65536
-    )
-}
-
-fn file(lines: usize) -> String {
-    (0..lines).map(|i| line(i) + "\n").collect()
-}
-
-/// `blocks` in-order blocks of 3 SEARCH lines spread over the file, the
-/// last one re-indented so only the line-trimmed fallback finds it.
-fn diff(lines: usize, blocks: usize) -> String {
-    let mut out = String::new();
-    for b in 0..blocks {
-        let at = (b + 1) * (lines - 10) / blocks;
-        out.push_str("------- SEARCH\n");
-        for i in at..at + 3 {
-            if b + 1 == blocks {
-                out.push_str(line(i).trim_start());
-            } else {
-                out.push_str(&line(i));
-            }
-            out.push('\n');
-        }
-        out.push_str("=======\n");
-        for k in 0..3 {
-            out.push_str(&format!("    let w{b}_{k} = g({k});\n"));
-        }
-        out.push_str("+++++++ REPLACE\n");
-    }
-    out
-}
+#[path = "common/generated.rs"]
+mod generated;
+use generated::file;
 
 /// User + system CPU time of every child waited for so far.
 fn children_cpu() -> Duration {
@@ -152,7 +118,8 @@ fn main() {
     let dir = tempfile::tempdir().expect("tempdir");
     let lines = 20_000;
     let original = file(lines);
-    let d = diff(lines, 50);
+    // The last block re-indented: only the line-trimmed fallback finds it.
+    let d = generated::diff(lines, 50, true);
     let file_path = dir.path().join("big.rs");
     let diff_path = dir.path().join("edit.diff");
     std::fs::write(&file_path, &original).expect("write file");

@@ -3,25 +3,14 @@
 //! record a line), run in-process, compared field by field; each prints its
 //! pass count per kind. One module per matcher, in tests/agent_matchers/.
 
+#[path = "support/corpus.rs"]
+mod reference_corpus;
+
 mod corpus {
     use std::collections::BTreeMap;
-    use std::io::{BufRead, BufReader};
 
     /// The records of `tests/fixtures/matchers/NAME.jsonl.gz`.
-    pub fn load(name: &str) -> Vec<serde_json::Value> {
-        let path = format!(
-            "{}/tests/fixtures/matchers/{name}.jsonl.gz",
-            env!("CARGO_MANIFEST_DIR")
-        );
-        let file = std::fs::File::open(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-        BufReader::new(flate2::read::GzDecoder::new(file))
-            .lines()
-            .map(|line| {
-                let line = line.unwrap_or_else(|e| panic!("{path}: {e}"));
-                serde_json::from_str(&line).unwrap_or_else(|e| panic!("{path}: {e}"))
-            })
-            .collect()
-    }
+    pub use super::reference_corpus::matcher_records as load;
 
     /// Passes and failures per kind (the part of `kind` before its first
     /// `.` or `/`... as given), printed as a table; fails the test listing

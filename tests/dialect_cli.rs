@@ -16,6 +16,11 @@ fn srview(args: &[&str], stdin: &str) -> Output {
         .output()
 }
 
+/// `srview ARGS` run in `dir` to its end.
+fn run_in(dir: &Path, args: &[&str]) -> Output {
+    support::runner::srview(args).cwd(dir).output()
+}
+
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
@@ -599,16 +604,7 @@ fn patch_similarities_have_three_decimals() {
 
 /// The records of a corpus in tests/fixtures/matchers/.
 fn corpus(name: &str) -> Vec<serde_json::Value> {
-    use std::io::BufRead;
-    let path = format!(
-        "{}/tests/fixtures/matchers/{name}.jsonl.gz",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let file = std::fs::File::open(&path).expect("corpus");
-    std::io::BufReader::new(flate2::read::GzDecoder::new(file))
-        .lines()
-        .map(|l| serde_json::from_str(&l.expect("line")).expect("JSON"))
-        .collect()
+    support::corpus::matcher_records(name)
 }
 
 /// The corpora were made with the agent's project root here.
@@ -960,6 +956,21 @@ fn fix_prints_the_corrected_tool_input() {
     }
 }
 
+/// The arguments of `srview apply --transcript - --cwd . --dialect DIALECT
+/// --write`: the transcript on stdin run by `dialect` and written.
+fn write_transcript(dialect: &str) -> [&str; 8] {
+    [
+        "apply",
+        "--transcript",
+        "-",
+        "--cwd",
+        ".",
+        "--dialect",
+        dialect,
+        "--write",
+    ]
+}
+
 /// `srview apply --transcript PATCH --cwd DIR --dialect NAME --write`, the
 /// whole-patch contract, on the first records of each kind of the two patch
 /// corpora: stdout is what the model reads, the exit status 0 exactly when
@@ -996,19 +1007,10 @@ fn a_whole_patch_runs_as_the_agent_runs_it() {
                 std::fs::write(&file, content.as_str().unwrap_or_default()).expect("write");
             }
             let input = record["input"].to_string().replace(ORACLE_ROOT, &root_text);
-            let out = support::runner::srview([
-                "apply",
-                "--transcript",
-                "-",
-                "--cwd",
-                ".",
-                "--dialect",
-                dialect,
-                "--write",
-            ])
-            .cwd(&root)
-            .stdin(input.as_bytes())
-            .output();
+            let out = support::runner::srview(write_transcript(dialect))
+                .cwd(&root)
+                .stdin(input.as_bytes())
+                .output();
             let id = format!("{dialect} {} ({kind})", record["id"]);
             let ok = want["ok"] == true;
             let said = [&want["model_text"], &want["error"], &want["message"]]
@@ -1073,37 +1075,13 @@ fn write_refuses_outside_files_self_moves_and_other_files() {
     assert!(!dir.path().join("escape.py").exists());
     let add = "*** Begin Patch\n*** Add File: ../out.py\n+x\n*** End Patch\n";
     for dialect in ["opencode-apply-patch", "cline-apply-patch"] {
-        let out = run(
-            &[
-                "apply",
-                "--transcript",
-                "-",
-                "--cwd",
-                ".",
-                "--dialect",
-                dialect,
-                "--write",
-            ],
-            add,
-        );
+        let out = run(&write_transcript(dialect), add);
         assert_ne!(out.status.code(), Some(0), "{dialect}");
         assert!(!dir.path().join("out.py").exists(), "{dialect}");
     }
     let moved = "*** Begin Patch\n*** Update File: calc.py\n*** Move to: calc.py\n@@\n def add(a, b):\n-    return a + b\n+    return a - b\n*** End Patch\n";
     for dialect in ["opencode-apply-patch", "cline-apply-patch"] {
-        let out = run(
-            &[
-                "apply",
-                "--transcript",
-                "-",
-                "--cwd",
-                ".",
-                "--dialect",
-                dialect,
-                "--write",
-            ],
-            moved,
-        );
+        let out = run(&write_transcript(dialect), moved);
         assert_eq!(out.status.code(), Some(1), "{dialect}");
         assert_contains(&text(&out.stderr), "the patch moves calc.py onto itself");
         assert!(ws.join("calc.py").exists(), "{dialect}: the file is kept");
@@ -1338,7 +1316,7 @@ fn an_agent_edit_sent_again_is_said_to_be_applied_already_and_held_back() {
         r#"{"filePath": "a.py", "oldString": "def f():\n", "newString": "def f():\n    \"\"\"Doc.\"\"\"\n"}"#,
     )
     .expect("written");
-    let run = |args: &[&str]| support::runner::srview(args).cwd(dir.path()).output();
+    let run = |args: &[&str]| run_in(dir.path(), args);
     let said = "edit 1: its new text is already there (lines 1-2): this looks applied already, \
                 and applied again it repeats what it adds";
     let check = run(&["check", "a.py", "edit.json", "--dialect", "opencode-edit"]);
@@ -1349,17 +1327,25 @@ fn an_agent_edit_sent_again_is_said_to_be_applied_already_and_held_back() {
             "edit 1: SimpleReplacer at line 1 (exact)\nwarning: {said}\nthe agent says: Edit applied successfully.\n"
         )
     );
-    let apply = run(&[
+    assert_written_edit_held_back(dir.path(), "a.py", file, said);
+}
+
+/// `srview apply NAME edit.json --dialect opencode-edit --write` in `dir`
+/// exits 1 saying "nothing written: {said}", NAME left as `content`.
+fn assert_written_edit_held_back(dir: &std::path::Path, name: &str, content: &str, said: &str) {
+    let apply = support::runner::srview([
         "apply",
-        "a.py",
+        name,
         "edit.json",
         "--dialect",
         "opencode-edit",
         "--write",
-    ]);
+    ])
+    .cwd(dir)
+    .output();
     assert_eq!(apply.status.code(), Some(1));
     assert_contains(&text(&apply.stderr), &format!("nothing written: {said}"));
-    assert_eq!(support::files::read(dir.path(), "a.py"), file);
+    assert_eq!(support::files::read(dir, name), content);
 }
 
 /// `fix` on a patch tool's input (OpenCode's and Cline's apply_patch): the
@@ -1368,9 +1354,7 @@ fn an_agent_edit_sent_again_is_said_to_be_applied_already_and_held_back() {
 /// every hunk exact through the agent's own matcher.
 #[test]
 fn fix_corrects_a_patch_tools_input_that_its_agent_then_places_exactly() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    std::fs::write(dir.path().join("a.py"), "def f():\n    return  1\n").expect("written");
-    std::fs::write(dir.path().join("c.py"), "x = 1\n").expect("written");
+    let dir = support::files::folder(&[("a.py", "def f():\n    return  1\n"), ("c.py", "x = 1\n")]);
     let patch = "*** Begin Patch\n*** Update File: a.py\n@@\n def f():\n-    return 1\n+    return 2\n\
                  *** Update File: c.py\n@@\n-x = 1\n+x = 3\n*** End Patch";
     for (dialect, field) in [
@@ -1379,9 +1363,10 @@ fn fix_corrects_a_patch_tools_input_that_its_agent_then_places_exactly() {
     ] {
         let input = serde_json::json!({ field: patch }).to_string();
         std::fs::write(dir.path().join("input.json"), &input).expect("written");
-        let fixed = support::runner::srview(["fix", "a.py", "input.json", "--dialect", dialect])
-            .cwd(dir.path())
-            .output();
+        let fixed = run_in(
+            dir.path(),
+            &["fix", "a.py", "input.json", "--dialect", dialect],
+        );
         assert_eq!(
             fixed.status.code(),
             Some(0),
@@ -1397,18 +1382,19 @@ fn fix_corrects_a_patch_tools_input_that_its_agent_then_places_exactly() {
             "*** Update File: c.py\n@@\n-x = 1\n+x = 3\n",
         );
         std::fs::write(dir.path().join("fixed.json"), corrected.to_string()).expect("written");
-        let applied = support::runner::srview([
-            "apply",
-            "--transcript",
-            "fixed.json",
-            "--cwd",
-            ".",
-            "--dialect",
-            dialect,
-            "--json",
-        ])
-        .cwd(dir.path())
-        .output();
+        let applied = run_in(
+            dir.path(),
+            &[
+                "apply",
+                "--transcript",
+                "fixed.json",
+                "--cwd",
+                ".",
+                "--dialect",
+                dialect,
+                "--json",
+            ],
+        );
         assert_eq!(
             applied.status.code(),
             Some(0),
@@ -1432,12 +1418,7 @@ fn fix_corrects_a_patch_tools_input_that_its_agent_then_places_exactly() {
 /// block srview cannot place gets its closest region said and no reply.
 #[test]
 fn fix_corrects_an_aider_reply_or_says_why_not() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    std::fs::write(
-        dir.path().join("calc.py"),
-        "def f():\n    x = 1\n    return x\n",
-    )
-    .expect("written");
+    let dir = support::files::folder(&[("calc.py", "def f():\n    x = 1\n    return x\n")]);
     let reply = |search: &str| {
         format!(
             "calc.py\n```python\n<<<<<<< SEARCH\n{search}=======\n    x = 2\n    return x\n>>>>>>> REPLACE\n```\n"
@@ -1450,9 +1431,10 @@ fn fix_corrects_an_aider_reply_or_says_why_not() {
     )
     .expect("written");
     let fix = |name: &str| {
-        support::runner::srview(["fix", "calc.py", name, "--dialect", "aider-diff"])
-            .cwd(dir.path())
-            .output()
+        run_in(
+            dir.path(),
+            &["fix", "calc.py", name, "--dialect", "aider-diff"],
+        )
     };
     let fixed = fix("loose.md");
     assert_eq!(fixed.status.code(), Some(0), "{}", text(&fixed.stderr));
@@ -1461,16 +1443,17 @@ fn fix_corrects_an_aider_reply_or_says_why_not() {
         "calc.py\n```\n<<<<<<< SEARCH\n    x = 1\n    return x\n=======\n    x = 2\n    return x\n>>>>>>> REPLACE\n```\n\n"
     );
     std::fs::write(dir.path().join("fixed.md"), &fixed.stdout).expect("written");
-    let applied = support::runner::srview([
-        "apply",
-        "calc.py",
-        "fixed.md",
-        "--dialect",
-        "aider-diff",
-        "--json",
-    ])
-    .cwd(dir.path())
-    .output();
+    let applied = run_in(
+        dir.path(),
+        &[
+            "apply",
+            "calc.py",
+            "fixed.md",
+            "--dialect",
+            "aider-diff",
+            "--json",
+        ],
+    );
     let report: serde_json::Value = serde_json::from_slice(&applied.stdout).expect("JSON");
     assert_eq!(report["blocks"][0]["stage"], "perfect", "{report}");
     let refused = fix("typo.md");
@@ -1485,25 +1468,21 @@ fn fix_corrects_an_aider_reply_or_says_why_not() {
 /// reports success: srview says the stage is loose and what it does.
 #[test]
 fn clines_similarity_stage_is_said_to_take_the_first_similar_window() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    std::fs::write(
-        dir.path().join("f.py"),
-        "start\ntotal = 1\ntotal = 2\nend\n",
-    )
-    .expect("written");
+    let dir = support::files::folder(&[("f.py", "start\ntotal = 1\ntotal = 2\nend\n")]);
     let input = serde_json::json!({
         "input": "*** Begin Patch\n*** Update File: f.py\n-total = 3\n+total = 4\n*** End Patch"
     });
     std::fs::write(dir.path().join("input.json"), input.to_string()).expect("written");
-    let out = support::runner::srview([
-        "apply",
-        "f.py",
-        "input.json",
-        "--dialect",
-        "cline-apply-patch",
-    ])
-    .cwd(dir.path())
-    .output();
+    let out = run_in(
+        dir.path(),
+        &[
+            "apply",
+            "f.py",
+            "input.json",
+            "--dialect",
+            "cline-apply-patch",
+        ],
+    );
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(text(&out.stdout), "start\ntotal = 4\ntotal = 2\nend\n");
     assert_contains(
@@ -1520,25 +1499,24 @@ fn clines_similarity_stage_is_said_to_take_the_first_similar_window() {
 /// exits 1 (as srview says it of a Codex patch).
 #[test]
 fn a_hunk_whose_lines_stand_twice_is_said_for_a_first_match_agent() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    std::fs::write(
-        dir.path().join("b.py"),
+    let dir = support::files::folder(&[(
+        "b.py",
         "class A:\n    def f(self):\n        y = 1\n        return y\n\n\nclass B:\n    def g(self):\n        y = 2\n        return y\n",
-    )
-    .expect("written");
+    )]);
     let input = serde_json::json!({
         "patchText": "*** Begin Patch\n*** Update File: b.py\n@@\n-        return y\n+        return y or None\n*** End Patch"
     });
     std::fs::write(dir.path().join("p.json"), input.to_string()).expect("written");
-    let out = support::runner::srview([
-        "check",
-        "b.py",
-        "p.json",
-        "--dialect",
-        "opencode-apply-patch",
-    ])
-    .cwd(dir.path())
-    .output();
+    let out = run_in(
+        dir.path(),
+        &[
+            "check",
+            "b.py",
+            "p.json",
+            "--dialect",
+            "opencode-apply-patch",
+        ],
+    );
     assert_eq!(out.status.code(), Some(1));
     assert_contains(
         &text(&out.stdout),
@@ -1554,12 +1532,10 @@ fn a_hunk_whose_lines_stand_twice_is_said_for_a_first_match_agent() {
 /// agent's tool input alike.
 #[test]
 fn a_corrected_edit_keeps_the_files_own_text_on_lines_the_model_kept() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    std::fs::write(
-        dir.path().join("a.py"),
+    let dir = support::files::folder(&[(
+        "a.py",
         "def f(item):\n    label = \"low\" if item.qty < 5 else \"ok\"\n    return f\"{item.name}: ({label})\"\n",
-    )
-    .expect("written");
+    )]);
     let old = "    label = \u{201c}low\u{201d} if item.qty < 5 else \u{201c}ok\u{201d}\n    return f\"{item.name}: ({label})\"\n";
     let new = "    label = \u{201c}low\u{201d} if item.qty < 5 else \u{201c}ok\u{201d}\n    if item.qty == 0:\n        label = \"out\"\n    return f\"{item.name}: ({label})\"\n";
     let want_new = "    label = \"low\" if item.qty < 5 else \"ok\"\n    if item.qty == 0:\n        label = \"out\"\n    return f\"{item.name}: ({label})\"\n";
@@ -1620,7 +1596,7 @@ fn a_replace_all_edit_names_every_place_it_changes() {
             serde_json::json!({"file_path": absolute, "old_string": "    x = 1\n    return x", "new_string": "    x = 2\n    return x", "replace_all": true}),
         ),
     ];
-    let run = |args: &[&str]| support::runner::srview(args).cwd(dir.path()).output();
+    let run = |args: &[&str]| run_in(dir.path(), args);
     for (dialect, title, stage, input) in inputs {
         std::fs::write(dir.path().join("edit.json"), input.to_string()).expect("written");
         let check = run(&["check", "a.py", "edit.json", "--dialect", dialect]);
@@ -1669,24 +1645,14 @@ fn an_opencode_replace_all_expanding_dollar_patterns_is_said_and_held_back() {
         r#"{"filePath": "c.py", "oldString": "label = \"cost\"", "newString": "label = `cost: $& $$`", "replaceAll": true}"#,
     )
     .expect("written");
-    let run = |args: &[&str]| support::runner::srview(args).cwd(dir.path()).output();
+    let run = |args: &[&str]| run_in(dir.path(), args);
     let said = "edit 1: the text written is not the model's new text (the agent rewrote it: \
                 line 1 of it is \"label = `cost: label = \\\"cost\\\" $`\", the model wrote \
                 \"label = `cost: $& $$`\")";
     let check = run(&["check", "c.py", "edit.json", "--dialect", "opencode-edit"]);
     assert_eq!(check.status.code(), Some(1));
     assert_contains(&text(&check.stdout), &format!("warning: {said}\n"));
-    let apply = run(&[
-        "apply",
-        "c.py",
-        "edit.json",
-        "--dialect",
-        "opencode-edit",
-        "--write",
-    ]);
-    assert_eq!(apply.status.code(), Some(1));
-    assert_contains(&text(&apply.stderr), &format!("nothing written: {said}"));
-    assert_eq!(support::files::read(dir.path(), "c.py"), file);
+    assert_written_edit_held_back(dir.path(), "c.py", file, said);
 }
 
 /// Gemini's flexible stage re-indents the new text to the file's: check
@@ -1694,12 +1660,7 @@ fn an_opencode_replace_all_expanding_dollar_patterns_is_said_and_held_back() {
 /// the old text's differing lines, and its JSON carries them per block.
 #[test]
 fn check_shows_the_lines_geminis_flexible_stage_rewrote() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    std::fs::write(
-        dir.path().join("a.py"),
-        "def a():\n    x = 1\n    return x\n",
-    )
-    .expect("written");
+    let dir = support::files::folder(&[("a.py", "def a():\n    x = 1\n    return x\n")]);
     let absolute = dir
         .path()
         .canonicalize()
@@ -1709,7 +1670,7 @@ fn check_shows_the_lines_geminis_flexible_stage_rewrote() {
         .into_owned();
     let input = serde_json::json!({"file_path": absolute, "instruction": "i", "old_string": "x = 1\nreturn x", "new_string": "x = 2\nreturn x"});
     std::fs::write(dir.path().join("edit.json"), input.to_string()).expect("written");
-    let run = |args: &[&str]| support::runner::srview(args).cwd(dir.path()).output();
+    let run = |args: &[&str]| run_in(dir.path(), args);
     let check = run(&["check", "a.py", "edit.json", "--dialect", "gemini-replace"]);
     assert_eq!(check.status.code(), Some(1));
     assert_contains(
@@ -1741,20 +1702,17 @@ fn check_shows_the_lines_geminis_flexible_stage_rewrote() {
 /// rewriting of it.
 #[test]
 fn fix_names_an_aider_block_by_its_reply_lines() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    std::fs::write(
-        dir.path().join("calc.py"),
-        "def f():\n    x = 1\n    return x\n",
-    )
-    .expect("written");
-    std::fs::write(
-        dir.path().join("typo.md"),
-        "Intro.\n\ncalc.py\n```python\n<<<<<<< SEARCH\n    x = 11\n    return x\n=======\n    x = 2\n    return x\n>>>>>>> REPLACE\n```\n",
-    )
-    .expect("written");
-    let out = support::runner::srview(["fix", "calc.py", "typo.md", "--dialect", "aider-diff"])
-        .cwd(dir.path())
-        .output();
+    let dir = support::files::folder(&[
+        ("calc.py", "def f():\n    x = 1\n    return x\n"),
+        (
+            "typo.md",
+            "Intro.\n\ncalc.py\n```python\n<<<<<<< SEARCH\n    x = 11\n    return x\n=======\n    x = 2\n    return x\n>>>>>>> REPLACE\n```\n",
+        ),
+    ]);
+    let out = run_in(
+        dir.path(),
+        &["fix", "calc.py", "typo.md", "--dialect", "aider-diff"],
+    );
     assert_eq!(out.status.code(), Some(1));
     assert_contains(&text(&out.stderr), "srview: block #1 (reply lines 5-11) ");
 }
@@ -1764,20 +1722,17 @@ fn fix_names_an_aider_block_by_its_reply_lines() {
 /// SEARCH of srview's blocks.
 #[test]
 fn an_agents_failing_edit_is_diagnosed_in_its_own_field_names() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    std::fs::write(
-        dir.path().join("s.py"),
-        "def a():\n    x = 1\n    return x\n",
-    )
-    .expect("written");
-    std::fs::write(
-        dir.path().join("edit.json"),
-        r#"{"filePath": "s.py", "oldString": "def a():\n    x = 5\n    return y", "newString": "z"}"#,
-    )
-    .expect("written");
-    let out = support::runner::srview(["check", "s.py", "edit.json", "--dialect", "opencode-edit"])
-        .cwd(dir.path())
-        .output();
+    let dir = support::files::folder(&[
+        ("s.py", "def a():\n    x = 1\n    return x\n"),
+        (
+            "edit.json",
+            r#"{"filePath": "s.py", "oldString": "def a():\n    x = 5\n    return y", "newString": "z"}"#,
+        ),
+    ]);
+    let out = run_in(
+        dir.path(),
+        &["check", "s.py", "edit.json", "--dialect", "opencode-edit"],
+    );
     assert_eq!(out.status.code(), Some(1));
     let said = text(&out.stdout);
     assert_contains(

@@ -183,15 +183,9 @@ fn the_session_browser_lists_failed_edits_first_and_opens_one() {
     let (scenario, dir) = recorded("claude-code-2.1.328/b_edit_nomatch");
     let session = session_path(&scenario);
     let cwd = dir.path().to_str().expect("UTF-8");
-    let mut s = Session::spawn_in(
+    let mut s = Session::srview_at_80x24(
         dir.path(),
-        env!("CARGO_BIN_EXE_srview"),
         &["session", session.to_str().expect("UTF-8"), "--cwd", cwd],
-        &Terminal {
-            rows: 24,
-            cols: 80,
-            ..Terminal::default()
-        },
     );
     s.wait_for("the list", |c| {
         c.contains("FAILED") && c.contains("Enter open")

@@ -103,17 +103,13 @@ fn the_previewer_shows_an_agents_loose_stage_and_asks_before_writing_it() {
 /// the tab; `A` asks first, and a second `A` writes what Aider writes.
 #[test]
 fn the_transcript_previewer_runs_an_aider_reply_through_aiders_matcher() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    std::fs::write(
-        dir.path().join("calc.py"),
-        "def f():\n    x = 1\n    return x\n",
-    )
-    .expect("written");
-    std::fs::write(
-        dir.path().join("reply.md"),
-        "calc.py\n```python\n<<<<<<< SEARCH\nx = 1\nreturn x\n=======\nx = 2\nreturn x\n>>>>>>> REPLACE\n```\n",
-    )
-    .expect("written");
+    let dir = support::files::folder(&[
+        ("calc.py", "def f():\n    x = 1\n    return x\n"),
+        (
+            "reply.md",
+            "calc.py\n```python\n<<<<<<< SEARCH\nx = 1\nreturn x\n=======\nx = 2\nreturn x\n>>>>>>> REPLACE\n```\n",
+        ),
+    ]);
     let cwd = dir.path().to_str().expect("UTF-8").to_string();
     let mut s = Session::srview(
         dir.path(),
@@ -144,17 +140,16 @@ fn the_transcript_previewer_runs_an_aider_reply_through_aiders_matcher() {
 /// waiting for a first edit.
 #[test]
 fn the_transcript_previewer_shows_a_failing_aider_block_on_its_file() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    std::fs::write(
-        dir.path().join("util.py"),
-        "def total(xs):\n    return sum(xs)\n\n\ndef mean(xs):\n    return total(xs) / len(xs)\n",
-    )
-    .expect("written");
-    std::fs::write(
-        dir.path().join("reply.md"),
-        "util.py\n```python\n<<<<<<< SEARCH\ndef mean(values):\n    return total(xs) / len(xs)\n=======\ndef mean(xs):\n    return total(xs) / max(len(xs), 1)\n>>>>>>> REPLACE\n```\n",
-    )
-    .expect("written");
+    let dir = support::files::folder(&[
+        (
+            "util.py",
+            "def total(xs):\n    return sum(xs)\n\n\ndef mean(xs):\n    return total(xs) / len(xs)\n",
+        ),
+        (
+            "reply.md",
+            "util.py\n```python\n<<<<<<< SEARCH\ndef mean(values):\n    return total(xs) / len(xs)\n=======\ndef mean(xs):\n    return total(xs) / max(len(xs), 1)\n>>>>>>> REPLACE\n```\n",
+        ),
+    ]);
     let cwd = dir.path().to_str().expect("UTF-8").to_string();
     let mut s = Session::srview(
         dir.path(),

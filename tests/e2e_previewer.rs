@@ -162,10 +162,7 @@ fn diff_piped_on_stdin_keys_from_terminal() {
 
 #[test]
 fn accept_refused_when_file_changed_on_disk_then_reload() {
-    let (dir, mut s) = launched(DIFF, &[]);
-    s.wait_for("blocks applied", |c| c.contains("2 applied"));
-    let changed = ORIGINAL.replace("fn main() {", "fn main() { // edited elsewhere");
-    std::fs::write(dir.path().join("main.rs"), &changed).expect("edit file");
+    let (dir, mut s, changed) = launched_then_changed_elsewhere();
     s.press(b"a");
     s.wait_for("refusal", |c| c.contains("changed on disk"));
     assert_eq!(
@@ -173,10 +170,27 @@ fn accept_refused_when_file_changed_on_disk_then_reload() {
         changed,
         "left as it now is"
     );
+    reload_then_accept_writes(&mut s, &dir);
+}
+
+/// The previewer on DIFF with both blocks applied, then main.rs edited by
+/// something else (a comment added to `fn main() {`): the text it now
+/// holds.
+fn launched_then_changed_elsewhere() -> (tempfile::TempDir, Session, String) {
+    let (dir, s) = launched(DIFF, &[]);
+    s.wait_for("blocks applied", |c| c.contains("2 applied"));
+    let changed = ORIGINAL.replace("fn main() {", "fn main() { // edited elsewhere");
+    std::fs::write(dir.path().join("main.rs"), &changed).expect("edit file");
+    (dir, s, changed)
+}
+
+/// `r` reloads main.rs as [`launched_then_changed_elsewhere`] left it and
+/// applies again; `a` then writes the result with the comment kept.
+fn reload_then_accept_writes(s: &mut Session, dir: &tempfile::TempDir) {
     s.press(b"r");
     s.wait_for("reload notice", |c| c.contains("reloaded"));
     let expected = RESULT.replace("fn main() {", "fn main() { // edited elsewhere");
-    accept_writes(&mut s, &dir, &expected);
+    accept_writes(s, dir, &expected);
 }
 
 /// FILE changed by something else while the previewer is open: said at
@@ -184,18 +198,12 @@ fn accept_refused_when_file_changed_on_disk_then_reload() {
 /// `r` offered.
 #[test]
 fn a_file_changed_on_disk_while_open_is_said_at_once() {
-    let (dir, mut s) = launched(DIFF, &[]);
-    s.wait_for("blocks applied", |c| c.contains("2 applied"));
-    let changed = ORIGINAL.replace("fn main() {", "fn main() { // edited elsewhere");
-    std::fs::write(dir.path().join("main.rs"), &changed).expect("edit file");
+    let (dir, mut s, _) = launched_then_changed_elsewhere();
     s.wait_for("the notice", |c| {
         c.contains("main.rs changed on disk since srview loaded it: the panes show the text as")
             && c.contains("r reload FILE and re-apply")
     });
-    s.press(b"r");
-    s.wait_for("reload notice", |c| c.contains("reloaded"));
-    let expected = RESULT.replace("fn main() {", "fn main() { // edited elsewhere");
-    accept_writes(&mut s, &dir, &expected);
+    reload_then_accept_writes(&mut s, &dir);
 }
 
 #[test]
@@ -659,12 +667,15 @@ fn x_leaves_a_block_out_and_a_writes_the_rest() {
     s.wait_for("both blocks applied", |c| c.contains("2 applied"));
     // Follow mode has the last block selected: leave it out.
     s.press(b"x");
-    s.wait_for("block #2 left out", |c| {
-        c.contains("left out: a writes block #1 only")
-            && c.contains("#2  left out")
-            && c.contains("1 applied")
-            && c.contains("1 left out")
-    });
+    s.wait_for_all(
+        "block #2 left out",
+        &[
+            "left out: a writes block #1 only",
+            "#2  left out",
+            "1 applied",
+            "1 left out",
+        ],
+    );
     assert!(!s.contents().contains("43"), "{}", s.contents());
     accept_writes(&mut s, &dir, &RESULT.replace("    43\n", "    42\n"));
     let after = printed_after(&s);

@@ -85,6 +85,15 @@ fn judged(agent: GateAgent, payload: &[u8]) -> Judgment {
     judge_on(agent, payload, &inventory(), &Policy::default())
 }
 
+/// Asserts `judgment`'s case, naming its agent and answer where it is not.
+fn assert_case(judgment: &Judgment, case: Case) {
+    assert_eq!(
+        judgment.case, case,
+        "{:?}: {:?}",
+        judgment.agent, judgment.answer
+    );
+}
+
 /// The reply's stdout as JSON (it must be JSON), its exit status 0.
 fn reply_json(judgment: &Judgment) -> Value {
     let reply = judgment.reply();
@@ -191,30 +200,13 @@ fn assert_exact_with_agents_matcher(agent: GateAgent, input: &Value, content: &s
             assert_eq!(outcome.exit_code, 0, "{patch}: {}", outcome.stderr);
             assert_eq!(outcome.loose_hunks().count(), 0, "{patch}");
         }
-        GateAgent::GeminiCli | GateAgent::QwenCode => {
-            let dialect = if agent == GateAgent::GeminiCli {
-                "gemini-replace"
-            } else {
-                "qwen-edit"
-            };
-            let path = input["file_path"].as_str().expect("a path");
-            let run =
-                registry::run_on_file(dialect, input, path, Some(content), CWD).expect("a matcher");
-            assert!(run.outcome.ok, "{input}: {:?}", run.outcome.error);
-            assert!(
-                run.outcome
-                    .edits
-                    .iter()
-                    .all(|m| m.found.is_some() && !m.loose),
-                "{input}: {:?}",
-                run.outcome.edits
-            );
-        }
-        GateAgent::Opencode | GateAgent::Pi => {
-            let (dialect, key) = if agent == GateAgent::Opencode {
-                ("opencode-edit", "filePath")
-            } else {
-                ("pi-edit", "path")
+        GateAgent::GeminiCli | GateAgent::QwenCode | GateAgent::Opencode | GateAgent::Pi => {
+            // The agent's dialect and the input's key naming the file.
+            let (dialect, key) = match agent {
+                GateAgent::GeminiCli => ("gemini-replace", "file_path"),
+                GateAgent::QwenCode => ("qwen-edit", "file_path"),
+                GateAgent::Opencode => ("opencode-edit", "filePath"),
+                _ => ("pi-edit", "path"),
             };
             let path = input[key].as_str().expect("a path");
             let run =
@@ -225,7 +217,8 @@ fn assert_exact_with_agents_matcher(agent: GateAgent, input: &Value, content: &s
                     .edits
                     .iter()
                     .all(|m| m.found.is_some() && !m.loose),
-                "{input}"
+                "{input}: {:?}",
+                run.outcome.edits
             );
         }
         GateAgent::ClineCli => {
@@ -367,6 +360,49 @@ fn edit_payload(agent: GateAgent, input: Value) -> Vec<u8> {
 fn patch(body: &str) -> Value {
     json!({ "command": format!("*** Begin Patch\n*** Update File: inventory.py\n{body}*** End Patch") })
 }
+
+/// The agents whose edit tool takes an old and a new text (Codex: the same
+/// edit as a one-hunk patch) in the payloads `old_new_payload` builds.
+const OLD_NEW_AGENTS: [GateAgent; 6] = [
+    GateAgent::ClaudeCode,
+    GateAgent::Codex,
+    GateAgent::GeminiCli,
+    GateAgent::QwenCode,
+    GateAgent::Opencode,
+    GateAgent::Pi,
+];
+
+/// The edit `(old, new)` of inventory.py as `agent`'s tool input, in its
+/// payload (Codex: a hunk removing `old`'s lines and adding `new`'s;
+/// OpenCode and pi: srview's own JSON; the others: their recorded shape).
+fn old_new_payload(agent: GateAgent, old: &str, new: &str) -> Vec<u8> {
+    match agent {
+        GateAgent::Codex => {
+            let minus: String = old.lines().map(|l| format!("-{l}\n")).collect();
+            let plus: String = new.lines().map(|l| format!("+{l}\n")).collect();
+            edit_payload(agent, patch(&format!("@@\n{minus}{plus}")))
+        }
+        GateAgent::Opencode => own_payload(
+            "edit",
+            json!({"filePath": format!("{CWD}/inventory.py"), "oldString": old, "newString": new}),
+        ),
+        GateAgent::Pi => own_payload(
+            "edit",
+            json!({"path": "inventory.py", "edits": [{"oldText": old, "newText": new}]}),
+        ),
+        _ => edit_payload(agent, string_edit(agent, old, new)),
+    }
+}
+
+/// The recorded calls of the agents with fuzzy matchers: each agent with
+/// the folder of tests/fixtures/matchers/recorded/ holding its tool's calls.
+const FUZZY_RECORDED: [(GateAgent, &str); 5] = [
+    (GateAgent::GeminiCli, "gemini_replace"),
+    (GateAgent::QwenCode, "qwen_edit"),
+    (GateAgent::Opencode, "opencode_edit"),
+    (GateAgent::Opencode, "opencode_apply_patch"),
+    (GateAgent::Pi, "pi_edit"),
+];
 
 /// An edit whose old text is not in the file, close to line 5: denied
 /// with what failed, the closest region with its line numbers and
@@ -876,13 +912,7 @@ fn recorded_calls(agent: GateAgent, folder: &str) -> Vec<RecordedCall> {
 #[test]
 fn every_recorded_call_of_the_agents_with_fuzzy_matchers_is_judged() {
     let mut tally = std::collections::BTreeMap::<(&str, &str), usize>::new();
-    for (agent, folder) in [
-        (GateAgent::GeminiCli, "gemini_replace"),
-        (GateAgent::QwenCode, "qwen_edit"),
-        (GateAgent::Opencode, "opencode_edit"),
-        (GateAgent::Opencode, "opencode_apply_patch"),
-        (GateAgent::Pi, "pi_edit"),
-    ] {
+    for (agent, folder) in FUZZY_RECORDED {
         for call in recorded_calls(agent, folder) {
             let what = &call.what;
             let files = call.files.clone();
@@ -983,6 +1013,22 @@ fn every_recorded_call_of_the_agents_with_fuzzy_matchers_is_judged() {
 
 // --- the binary --------------------------------------------------------------
 
+/// A temporary project holding `inventory.py` with `content`, and its path
+/// as text.
+fn project_on_disk(content: &str) -> (tempfile::TempDir, String) {
+    let project = tempfile::tempdir().expect("a project");
+    let root = project.path().to_string_lossy().into_owned();
+    std::fs::write(project.path().join("inventory.py"), content).expect("the file");
+    (project, root)
+}
+
+/// `agent`'s recorded payload of `scenario`, its `cwd` (and the paths under
+/// it) moved to `root`.
+fn payload_moved(agent: GateAgent, scenario: &str, root: &str) -> String {
+    let recorded = String::from_utf8(payload(agent, scenario)).expect("UTF-8");
+    recorded.replace(CWD, root)
+}
+
 /// Runs `srview gate ARGS` in `dir` with `stdin`; (stdout, stderr, exit
 /// status).
 fn run_gate(dir: &Path, args: &[&str], stdin: &[u8]) -> (Vec<u8>, String, Option<i32>) {
@@ -1015,12 +1061,8 @@ fn run_gate(dir: &Path, args: &[&str], stdin: &[u8]) -> (Vec<u8>, String, Option
 #[test]
 fn the_binary_answers_and_records_each_decision() {
     use std::os::unix::fs::PermissionsExt;
-    let project = tempfile::tempdir().expect("a project");
-    let root = project.path().to_string_lossy().into_owned();
-    std::fs::write(project.path().join("inventory.py"), inventory()).expect("the file");
-    let agent = GateAgent::GeminiCli;
-    let recorded = String::from_utf8(payload(agent, "b_deny_json")).expect("UTF-8");
-    let moved = recorded.replace(CWD, &root);
+    let (project, root) = project_on_disk(&inventory());
+    let moved = payload_moved(GateAgent::GeminiCli, "b_deny_json", &root);
     let (stdout, stderr, code) =
         run_gate(project.path(), &["--agent", "gemini-cli"], moved.as_bytes());
     assert_eq!(code, Some(0), "{stderr}");
@@ -1138,13 +1180,11 @@ fn the_binary_refuses_on_every_path() {
 /// debug build seconds to judge; `--timeout 0.2` gives it 0.15 s.
 #[test]
 fn a_judgment_out_of_time_is_recorded_with_its_call() {
-    let project = tempfile::tempdir().expect("a project");
-    let root = project.path().to_string_lossy().into_owned();
     let mut big = inventory();
     for i in 0..50_000 {
         big.push_str(&format!("\n\ndef helper_{i}(x):\n    return x + {i}\n"));
     }
-    std::fs::write(project.path().join("inventory.py"), big).expect("the file");
+    let (project, root) = project_on_disk(&big);
     let agent = GateAgent::Codex;
     let input = patch("@@\n-LOW_STOK = 5\n+LOW_STOCK = 10\n TAX_RATE = 0.2\n");
     let moved = String::from_utf8(edit_payload(agent, input.clone()))
@@ -1186,12 +1226,8 @@ fn a_judgment_out_of_time_is_recorded_with_its_call() {
 /// model's).
 #[test]
 fn short_timeouts_still_judge_the_edit() {
-    let project = tempfile::tempdir().expect("a project");
-    let root = project.path().to_string_lossy().into_owned();
-    std::fs::write(project.path().join("inventory.py"), inventory()).expect("the file");
-    let agent = GateAgent::QwenCode;
-    let recorded = String::from_utf8(payload(agent, "a0_no_output")).expect("UTF-8");
-    let moved = recorded.replace(CWD, &root);
+    let (project, root) = project_on_disk(&inventory());
+    let moved = payload_moved(GateAgent::QwenCode, "a0_no_output", &root);
     for timeout in ["0.2", "1", "0", "NaN", "1e30"] {
         let (stdout, stderr, code) = run_gate(
             project.path(),
@@ -1377,31 +1413,8 @@ mod near_edits {
             let mut changed: Vec<String> = window.iter().map(|l| l.to_string()).collect();
             changed[0].push_str("  # changed");
             let new: String = changed.iter().map(|l| format!("{l}\n")).collect();
-            for agent in [
-                GateAgent::ClaudeCode,
-                GateAgent::Codex,
-                GateAgent::GeminiCli,
-                GateAgent::QwenCode,
-                GateAgent::Opencode,
-                GateAgent::Pi,
-            ] {
-                let payload = match agent {
-                    GateAgent::Codex => {
-                        let minus: String = old.lines().map(|l| format!("-{l}\n")).collect();
-                        let plus: String = new.lines().map(|l| format!("+{l}\n")).collect();
-                        edit_payload(agent, patch(&format!("@@\n{minus}{plus}")))
-                    }
-                    GateAgent::Opencode => own_payload(
-                        "edit",
-                        json!({"filePath": format!("{CWD}/inventory.py"), "oldString": old, "newString": new}),
-                    ),
-                    GateAgent::Pi => own_payload(
-                        "edit",
-                        json!({"path": "inventory.py", "edits": [{"oldText": old, "newText": new}]}),
-                    ),
-                    _ => edit_payload(agent, string_edit(agent, &old, &new)),
-                };
-                let judgment = judged(agent, &payload);
+            for agent in OLD_NEW_AGENTS {
+                let judgment = judged(agent, &old_new_payload(agent, &old, &new));
                 let exact = match &judgment.answer {
                     Answer::NoOpinion => {
                         prop_assert!(matches!(judgment.case, Case::Exact), "{agent:?}: {:?}", judgment.case);

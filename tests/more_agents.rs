@@ -12,3 +12,39 @@ mod pi;
 #[path = "more_agents/qwen_code.rs"]
 mod qwen_code;
 mod support;
+
+/// `srview sessions`' count of a generated session (tests/support/big_session.rs):
+/// `agent`'s, with the edits, failures and loose edits its generator made;
+/// the count, for more checks.
+fn assert_counted_as_generated(
+    big: &support::big_session::Generated,
+    agent: srview::source::agent::AgentKind,
+) -> srview::sessions::count::Listed {
+    let listed = srview::sessions::count::count(&big.path).expect("counts");
+    assert_eq!(listed.agent, agent);
+    assert_eq!(
+        (
+            listed.counts.edits,
+            listed.counts.failed,
+            listed.counts.loose
+        ),
+        (big.edits, big.failed, big.loose)
+    );
+    listed
+}
+
+/// `srview sessions` with `home` as HOME, run in `cwd`.
+fn sessions_listed(home: &std::path::Path, cwd: &std::path::Path) -> std::process::Output {
+    support::runner::srview(["sessions"])
+        .env("HOME", &home.to_string_lossy())
+        .cwd(cwd)
+        .output()
+}
+
+/// The row of `listing` (`srview sessions`' stdout) naming `agent` (its id).
+fn listed_row<'a>(listing: &'a str, agent: &str) -> &'a str {
+    listing
+        .lines()
+        .find(|l| l.contains(agent))
+        .unwrap_or_else(|| panic!("no {agent} session listed: {listing}"))
+}

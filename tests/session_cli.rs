@@ -260,18 +260,9 @@ fn every_capture_through_srview_session_json() {
                 }
             };
             check("seq", g["seq"] == w.seq, g["seq"].to_string());
-            check("file", g["file"] == w.file.as_str(), g["file"].to_string());
-            check("tool", g["tool"] == w.tool.as_str(), g["tool"].to_string());
-            check(
-                "agentVerdict",
-                g["agentVerdict"] == w.agent_verdict.as_str(),
-                g["agentVerdict"].to_string(),
-            );
-            check(
-                "agentMessage",
-                g["agentMessage"].as_str() == w.agent_message.as_deref(),
-                g["agentMessage"].to_string(),
-            );
+            for (field, agrees) in w.agent_fields_agree(g) {
+                check(field, agrees, g[field].to_string());
+            }
             // The edit's own text, in the form srview reads it back.
             let text = g["edit"].as_str().unwrap_or_default();
             let own_text = match w.tool.as_str() {

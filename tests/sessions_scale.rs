@@ -16,7 +16,7 @@ use srview::source::agent::ContentOrigin;
 
 mod support;
 use support::agents::{scenarios, session_path};
-use support::big_session::{Generated, claude_session, codex_rollout};
+use support::big_session::{Generated, claude_and_codex};
 use support::measure::run_measured;
 use support::runner::BIN;
 
@@ -108,17 +108,9 @@ fn assert_listed(stdout: &str, g: &Generated, version: &str) {
     );
 }
 
-fn generated(bytes: u64, edits: usize) -> (tempfile::TempDir, Generated, Generated) {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let home = dir.path().join("home");
-    let claude = claude_session(&home, bytes, edits);
-    let codex = codex_rollout(&home, &dir.path().join("workspace"), bytes, edits);
-    (dir, claude, codex)
-}
-
 #[test]
 fn a_generated_session_lists_the_generators_counts() {
-    let (dir, claude, codex) = generated(3 << 20, 300);
+    let (dir, claude, codex) = claude_and_codex(3 << 20, 300);
     assert!(claude.failed > 0 && codex.failed > 0 && codex.loose > 0);
     let (out, _, _) = list(&dir.path().join("home"), dir.path());
     assert_listed(&out, &claude, "2.1.328");
@@ -128,7 +120,7 @@ fn a_generated_session_lists_the_generators_counts() {
 #[test]
 #[ignore]
 fn a_100_mb_session_lists_in_under_2_s_without_being_held_whole() {
-    let (dir, claude, codex) = generated(100 << 20, 10_000);
+    let (dir, claude, codex) = claude_and_codex(100 << 20, 10_000);
     let home = dir.path().join("home");
     let (out, took, peak_kib) = list(&home, dir.path());
     println!(

@@ -34,10 +34,9 @@ fn files_after(
     files
 }
 
-/// What differs between the port's run of `record` and the shipped code's.
-fn check(record: &Value) -> Option<String> {
-    let expect = &record["expect"];
-    let before: BTreeMap<String, String> = record["files"]
+/// A record's files (`{path: content}`), those whose content is text.
+fn text_files(files: &Value) -> BTreeMap<String, String> {
+    files
         .as_object()
         .map(|files| {
             files
@@ -45,7 +44,13 @@ fn check(record: &Value) -> Option<String> {
                 .filter_map(|(path, content)| Some((path.clone(), content.as_str()?.to_string())))
                 .collect()
         })
-        .unwrap_or_default();
+        .unwrap_or_default()
+}
+
+/// What differs between the port's run of `record` and the shipped code's.
+fn check(record: &Value) -> Option<String> {
+    let expect = &record["expect"];
+    let before = text_files(&record["files"]);
     let fs = MemoryFs::new(before.clone());
     let call = ToolCall {
         input: &record["input"],
@@ -54,15 +59,7 @@ fn check(record: &Value) -> Option<String> {
     };
     let run = ClineApplyPatch.run_with_text(&call);
     let outcome = &run.outcome;
-    let want_files: BTreeMap<String, String> = expect["files"]
-        .as_object()
-        .map(|files| {
-            files
-                .iter()
-                .filter_map(|(path, content)| Some((path.clone(), content.as_str()?.to_string())))
-                .collect()
-        })
-        .unwrap_or_default();
+    let want_files = text_files(&expect["files"]);
     let hang = expect["hang"].as_bool().unwrap_or(false);
     let mut failure = differ("ok", outcome.ok, expect["ok"].as_bool().unwrap_or(false))
         .or_else(|| differ("hangs", outcome.hangs, hang))
@@ -229,15 +226,22 @@ fn replay(name: &str) -> Vec<Placed> {
         .collect()
 }
 
-#[test]
-fn recorded_patch_applied_exactly() {
+/// The recorded patches' first section is placed exactly at lines 1-2:
+/// `replay(name)` gives that, then `second` for the second section.
+fn assert_replayed(name: &str, second: (&str, bool, Option<(usize, usize)>)) {
+    let (stage, loose, lines) = second;
     assert_eq!(
-        replay("patch_ok"),
+        replay(name),
         [
             ("exact".to_string(), false, Some((1, 2))),
-            ("exact".to_string(), false, Some((9, 11)))
+            (stage.to_string(), loose, lines)
         ]
     );
+}
+
+#[test]
+fn recorded_patch_applied_exactly() {
+    assert_replayed("patch_ok", ("exact", false, Some((9, 11))));
 }
 
 #[test]
@@ -245,24 +249,12 @@ fn recorded_patch_with_a_wrong_digit_applied_by_similarity() {
     // The second section's removed line says `add(2, 4)`: Cline applied it
     // anyway ("fuzz factor 1000"), here at the meant place because nothing
     // earlier in the file was 0.66 similar.
-    assert_eq!(
-        replay("patch_fail"),
-        [
-            ("exact".to_string(), false, Some((1, 2))),
-            ("similarity".to_string(), true, Some((9, 11)))
-        ]
-    );
+    assert_replayed("patch_fail", ("similarity", true, Some((9, 11))));
 }
 
 #[test]
 fn recorded_patch_with_a_missing_function_fails_whole() {
     // The second section's context is not in the file: nothing is written,
     // although the first section matched.
-    assert_eq!(
-        replay("patch_fail2"),
-        [
-            ("exact".to_string(), false, Some((1, 2))),
-            ("not_found".to_string(), false, None)
-        ]
-    );
+    assert_replayed("patch_fail2", ("not_found", false, None));
 }

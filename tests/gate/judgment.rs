@@ -165,31 +165,9 @@ fn messages_use_the_agents_own_words() {
             "x\n",
         ),
     ];
-    for agent in [
-        GateAgent::ClaudeCode,
-        GateAgent::Codex,
-        GateAgent::GeminiCli,
-        GateAgent::QwenCode,
-        GateAgent::Opencode,
-        GateAgent::Pi,
-    ] {
+    for agent in super::OLD_NEW_AGENTS {
         for (old, new) in slips {
-            let payload = match agent {
-                GateAgent::Codex => {
-                    let minus: String = old.lines().map(|l| format!("-{l}\n")).collect();
-                    let plus: String = new.lines().map(|l| format!("+{l}\n")).collect();
-                    edit_payload(agent, patch(&format!("@@\n{minus}{plus}")))
-                }
-                GateAgent::Opencode => own_payload(
-                    "edit",
-                    json!({"filePath": format!("{CWD}/inventory.py"), "oldString": old, "newString": new}),
-                ),
-                GateAgent::Pi => own_payload(
-                    "edit",
-                    json!({"path": "inventory.py", "edits": [{"oldText": old, "newText": new}]}),
-                ),
-                _ => edit_payload(agent, string_edit(agent, old, new)),
-            };
+            let payload = super::old_new_payload(agent, old, new);
             let judgment = judge_on(
                 agent,
                 &payload,
@@ -307,19 +285,6 @@ const WORDING_EDITS: [(&str, &str); 9] = [
 /// The edit `(old, new)` as `agent`'s tool input, in its payload.
 fn wording_payload(agent: GateAgent, old: &str, new: &str) -> Vec<u8> {
     match agent {
-        GateAgent::Codex => {
-            let minus: String = old.lines().map(|l| format!("-{l}\n")).collect();
-            let plus: String = new.lines().map(|l| format!("+{l}\n")).collect();
-            edit_payload(agent, patch(&format!("@@\n{minus}{plus}")))
-        }
-        GateAgent::Opencode => own_payload(
-            "edit",
-            json!({"filePath": format!("{CWD}/inventory.py"), "oldString": old, "newString": new}),
-        ),
-        GateAgent::Pi => own_payload(
-            "edit",
-            json!({"path": "inventory.py", "edits": [{"oldText": old, "newText": new}]}),
-        ),
         GateAgent::ClineCli => json!({
             "clineVersion": "3.0.65", "hookName": "PreToolUse", "timestamp": "0",
             "taskId": "task-1", "workspaceRoots": [CWD], "userId": "u",
@@ -328,7 +293,7 @@ fn wording_payload(agent: GateAgent, old: &str, new: &str) -> Vec<u8> {
         })
         .to_string()
         .into_bytes(),
-        _ => edit_payload(agent, string_edit(agent, old, new)),
+        _ => super::old_new_payload(agent, old, new),
     }
 }
 
@@ -375,13 +340,7 @@ fn every_message() -> Vec<(String, Judgment)> {
         judged_all.push((format!("OpenCode apply_patch {body:?}"), judgment));
     }
     // Every recorded call of the agents with fuzzy matchers.
-    for (agent, folder) in [
-        (GateAgent::GeminiCli, "gemini_replace"),
-        (GateAgent::QwenCode, "qwen_edit"),
-        (GateAgent::Opencode, "opencode_edit"),
-        (GateAgent::Opencode, "opencode_apply_patch"),
-        (GateAgent::Pi, "pi_edit"),
-    ] {
+    for (agent, folder) in super::FUZZY_RECORDED {
         for call in super::recorded_calls(agent, folder) {
             for policy in ["", "loose=deny"] {
                 let parsed = if policy.is_empty() {

@@ -92,12 +92,7 @@ fn a_pure_addition_landing_at_the_end_of_the_block_its_at_line_opens_passes() {
             LAST_CLASS,
             &Policy::default(),
         );
-        assert_eq!(
-            judgment.case,
-            Case::Exact,
-            "{agent:?}: {:?}",
-            judgment.answer
-        );
+        assert_case(&judgment, Case::Exact);
         assert_eq!(judgment.answer, Answer::NoOpinion, "{agent:?}");
         // A line added at the class's own depth is outside it: a doubt.
         let judgment = judge_on(
@@ -140,12 +135,7 @@ fn a_pure_addition_under_a_bare_at_line_passes_and_the_record_says_where_it_land
         (GateAgent::ClineCli, "at the top of the file, before line 1"),
     ] {
         let judgment = judged(agent, &patch_payload(agent, body));
-        assert_eq!(
-            judgment.case,
-            Case::Exact,
-            "{agent:?}: {:?}",
-            judgment.answer
-        );
+        assert_case(&judgment, Case::Exact);
         assert_eq!(judgment.answer, Answer::NoOpinion, "{agent:?}");
         let title = match agent {
             GateAgent::ClineCli => "Cline",

@@ -180,6 +180,25 @@ fn a_write_standing_in_for_lines_it_leaves_out_is_a_doubt() {
     assert_eq!(judgment.case, Case::Exact);
 }
 
+/// Cline CLI 3.0.65's recorded `PreToolUse` payload
+/// (tests/fixtures/gate/cline-cli/tool_call.payload.json), byte for byte.
+fn clines_recorded_payload() -> Vec<u8> {
+    std::fs::read(super::fixtures().join("cline-cli/tool_call.payload.json"))
+        .expect("the recorded payload")
+}
+
+/// Cline's recorded payload with `change` made to the call's input in both
+/// places the payload holds it (the model's `tool_call` and the hook's
+/// `preToolUse` parameters).
+fn clines_payload_with(change: impl Fn(&mut serde_json::Value)) -> Vec<u8> {
+    let mut payload: serde_json::Value =
+        serde_json::from_slice(&clines_recorded_payload()).expect("JSON");
+    for place in ["/tool_call/input", "/preToolUse/parameters"] {
+        change(payload.pointer_mut(place).expect("the input"));
+    }
+    payload.to_string().into_bytes()
+}
+
 /// Cline CLI 3.0.65 (run offline, tests/gate_e2e/): the payload its
 /// `PreToolUse` hook file received, byte for byte. The gate reads the
 /// model's call (`tool_call`: its id, recorded as the call's, and its input
@@ -188,8 +207,7 @@ fn a_write_standing_in_for_lines_it_leaves_out_is_a_doubt() {
 /// cancel, which the real Cline obeyed (it stopped its task, the file kept).
 #[test]
 fn clines_recorded_payload_is_read_and_answered() {
-    let bytes = std::fs::read(super::fixtures().join("cline-cli/tool_call.payload.json"))
-        .expect("the recorded payload");
+    let bytes = clines_recorded_payload();
     let judgment = judged(GateAgent::ClineCli, &bytes);
     assert_eq!(judgment.case, Case::Exact);
     assert_eq!(judgment.answer, Answer::NoOpinion);
@@ -203,13 +221,10 @@ fn clines_recorded_payload_is_read_and_answered() {
     );
     // An edit sent again once it is applied: its new text is there already.
     let applied = inventory().replace("LOW_STOCK = 5\n", "LOW_STOCK = 10\nRESTOCK = 20\n");
-    let mut payload: serde_json::Value = serde_json::from_slice(&bytes).expect("JSON");
-    for place in ["/tool_call/input", "/preToolUse/parameters"] {
-        let input = payload.pointer_mut(place).expect("the input");
+    let again = clines_payload_with(|input| {
         input["old_text"] = "LOW_STOCK = 10\n".into();
         input["new_text"] = "LOW_STOCK = 10\nRESTOCK = 20\n".into();
-    }
-    let again = payload.to_string().into_bytes();
+    });
     let judgment = super::judge_on(
         GateAgent::ClineCli,
         &again,
@@ -224,12 +239,10 @@ fn clines_recorded_payload_is_read_and_answered() {
     );
     // A misspelt path: Cline's editor would create the file from new_text
     // alone (a new user's find: passed as exact, a stray file created).
-    let mut misspelt: serde_json::Value = serde_json::from_slice(&bytes).expect("JSON");
-    for place in ["/tool_call/input", "/preToolUse/parameters"] {
-        let input = misspelt.pointer_mut(place).expect("the input");
+    let misspelt = clines_payload_with(|input| {
         input["path"] = format!("{CWD}/inventroy.py").into();
-    }
-    let judgment = judged(GateAgent::ClineCli, misspelt.to_string().as_bytes());
+    });
+    let judgment = judged(GateAgent::ClineCli, &misspelt);
     assert_eq!(judgment.case, Case::Doubt);
     assert_eq!(judgment.stage.as_deref(), Some("empty"));
     assert_eq!(
@@ -252,15 +265,10 @@ fn clines_recorded_payload_is_read_and_answered() {
 /// the tool's result: its request in tests/gate_e2e/'s run).
 #[test]
 fn clines_failing_edit_is_repaired_through_override_input() {
-    let bytes = std::fs::read(super::fixtures().join("cline-cli/tool_call.payload.json"))
-        .expect("the recorded payload");
-    let mut payload: serde_json::Value = serde_json::from_slice(&bytes).expect("JSON");
-    for place in ["/tool_call/input", "/preToolUse/parameters"] {
-        let input = payload.pointer_mut(place).expect("the input");
+    let bytes = clines_payload_with(|input| {
         input["old_text"] = "LOW_STOK = 5\nTAX_RATE = 0.2\n".into();
         input["new_text"] = "LOW_STOCK = 10\nTAX_RATE = 0.2\n".into();
-    }
-    let bytes = payload.to_string().into_bytes();
+    });
     let denied = judged(GateAgent::ClineCli, &bytes);
     assert_eq!(denied.case, Case::Failing);
     let reason = deny_reason(&denied);
@@ -286,6 +294,33 @@ fn clines_failing_edit_is_repaired_through_override_input() {
     assert_exact_with_agents_matcher(GateAgent::ClineCli, &input, &inventory());
 }
 
+/// A review pane's socket in `workspace`'s srview folder, listening, and a
+/// doubt of `agent`'s `tool` with no session, call or file, in the
+/// workspace, to ask it.
+fn pane_socket_and_doubt(
+    workspace: &std::path::Path,
+    agent: &str,
+    tool: &str,
+) -> (
+    std::os::unix::net::UnixListener,
+    srview::gate::spool::Request,
+) {
+    let folder = srview::gate::spool::folder(workspace).expect("srview's folder");
+    let listener = std::os::unix::net::UnixListener::bind(folder.join(srview::gate::spool::SOCKET))
+        .expect("a pane's socket");
+    let request = srview::gate::spool::Request {
+        agent: agent.into(),
+        tool: tool.into(),
+        cwd: workspace.display().to_string(),
+        session_id: None,
+        call_id: None,
+        file: None,
+        case: "doubt".into(),
+        ..super::review::request("c")
+    };
+    (listener, request)
+}
+
 /// Gemini CLI 0.61.0, `slow` (tests/gate_e2e/): the review pane closes a
 /// call at its own deadline (the gate's, counted from when it read the
 /// call), and the gate's read, woken by its timer a little later on a
@@ -299,20 +334,7 @@ fn a_pane_closing_at_the_deadline_is_a_timeout() {
     use std::io::{BufRead, BufReader};
     use std::time::{Duration, Instant};
     let dir = tempfile::tempdir().expect("a workspace");
-    let folder = srview::gate::spool::folder(dir.path()).expect("srview's folder");
-    let listener = std::os::unix::net::UnixListener::bind(folder.join(srview::gate::spool::SOCKET))
-        .expect("a pane's socket");
-    // A doubt with no session, call or file, in the workspace.
-    let request = srview::gate::spool::Request {
-        agent: "gemini-cli".into(),
-        tool: "replace".into(),
-        cwd: dir.path().display().to_string(),
-        session_id: None,
-        call_id: None,
-        file: None,
-        case: "doubt".into(),
-        ..super::review::request("c")
-    };
+    let (listener, request) = pane_socket_and_doubt(dir.path(), "gemini-cli", "replace");
     for _ in 0..20 {
         let deadline = Instant::now() + Duration::from_millis(40);
         let workspace = dir.path().to_path_buf();
@@ -348,21 +370,8 @@ fn a_pane_closing_at_the_deadline_is_a_timeout() {
 fn a_pane_that_never_answers_is_given_up_on_time() {
     use std::time::{Duration, Instant};
     let dir = tempfile::tempdir().expect("a workspace");
-    let folder = srview::gate::spool::folder(dir.path()).expect("srview's folder");
-    let listener = std::os::unix::net::UnixListener::bind(folder.join(srview::gate::spool::SOCKET))
-        .expect("a pane's socket");
+    let (listener, request) = pane_socket_and_doubt(dir.path(), "claude-code", "Edit");
     let pane = std::thread::spawn(move || listener.accept().expect("the gate connects"));
-    // A doubt with no session, call or file, in the workspace.
-    let request = srview::gate::spool::Request {
-        agent: "claude-code".into(),
-        tool: "Edit".into(),
-        cwd: dir.path().display().to_string(),
-        session_id: None,
-        call_id: None,
-        file: None,
-        case: "doubt".into(),
-        ..super::review::request("c")
-    };
     let deadline = Instant::now() + Duration::from_millis(59_500);
     let outcome = srview::gate::spool::ask(dir.path(), &request, deadline);
     let late = Instant::now().saturating_duration_since(deadline);
@@ -384,15 +393,10 @@ fn a_pane_that_never_answers_is_given_up_on_time() {
 /// refusal going to the model; with `failing=repair` the edit handed over.
 #[test]
 fn clines_misindented_edit_gets_the_corrected_edit_and_no_cancel() {
-    let bytes = std::fs::read(super::fixtures().join("cline-cli/tool_call.payload.json"))
-        .expect("the recorded payload");
-    let mut payload: serde_json::Value = serde_json::from_slice(&bytes).expect("JSON");
-    for place in ["/tool_call/input", "/preToolUse/parameters"] {
-        let input = payload.pointer_mut(place).expect("the input");
+    let bytes = clines_payload_with(|input| {
         input["old_text"] = "  qty: int\n  price: float\n".into();
         input["new_text"] = "  qty: int\n  price: float\n  sku: str = \"\"\n".into();
-    }
-    let bytes = payload.to_string().into_bytes();
+    });
     let judgment = judged(GateAgent::ClineCli, &bytes);
     assert_eq!(judgment.case, Case::Failing);
     let reply = super::reply_json(&judgment);
@@ -429,11 +433,7 @@ fn every_recorded_call_of_cline_cli_is_judged() {
     use std::path::Path;
     let calc = std::fs::read_to_string(super::fixtures().join("cline-cli/calc.py"))
         .expect("the file before");
-    let base: Value = serde_json::from_slice(
-        &std::fs::read(super::fixtures().join("cline-cli/tool_call.payload.json"))
-            .expect("the recorded payload"),
-    )
-    .expect("JSON");
+    let base: Value = serde_json::from_slice(&clines_recorded_payload()).expect("JSON");
     let recorded =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/agents/cline-cli-3.0.65");
     let mut seen = Vec::new();

@@ -35,12 +35,18 @@ fn session_of(relative: &str, workspace: &Path, json: bool) -> String {
     if json {
         command.arg("--json");
     }
-    let out = command
-        .arg("--cwd")
-        .arg(workspace)
-        .stdin(Stdio::from(stream))
-        .output()
-        .expect("srview runs");
+    stdout_of(
+        command
+            .arg("--cwd")
+            .arg(workspace)
+            .stdin(Stdio::from(stream)),
+    )
+}
+
+/// Runs `command` (srview) to its end: its stdout, after asserting it
+/// exited 0 (its stderr said if not).
+fn stdout_of(command: &mut Command) -> String {
+    let out = command.output().expect("srview runs");
     assert_eq!(
         out.status.code(),
         Some(0),
@@ -48,6 +54,21 @@ fn session_of(relative: &str, workspace: &Path, json: bool) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8(out.stdout).expect("UTF-8")
+}
+
+/// The SHA-256 of each edit's tool input (`edits` of `srview session
+/// --json`) as compact JSON with sorted keys, as the gate hashes it.
+fn input_shas(edits: &Value) -> Vec<String> {
+    edits
+        .as_array()
+        .expect("edits")
+        .iter()
+        .map(|e| {
+            let input: Value =
+                serde_json::from_str(e["edit"].as_str().expect("the input")).expect("JSON");
+            sha256(&input.to_string())
+        })
+        .collect()
 }
 
 fn sha256(text: &str) -> String {
@@ -76,15 +97,7 @@ fn session_shows_the_gates_decision_beside_each_edit_it_joins() {
         edits.iter().all(|e| e.get("gate").is_none()),
         "no record, no gate field"
     );
-    // Each tool input as compact JSON with sorted keys, as the gate hashes it.
-    let shas: Vec<String> = edits
-        .iter()
-        .map(|e| {
-            let input: Value =
-                serde_json::from_str(e["edit"].as_str().expect("the input")).expect("JSON");
-            sha256(&input.to_string())
-        })
-        .collect();
+    let shas = input_shas(&before["edits"]);
 
     let record = workspace.path().join(".srview");
     std::fs::create_dir(&record).expect(".srview");
@@ -163,32 +176,16 @@ fn sessions_counts_the_gates_decisions() {
     }
     let file = home.join(".gemini/tmp/project/chats/session-2026-12-01T14-04-2d4f6a8c.jsonl");
     let run = |args: &[&str]| {
-        let out = Command::new(env!("CARGO_BIN_EXE_srview"))
-            .args(args)
-            .env("HOME", &home)
-            .current_dir(&workspace)
-            .output()
-            .expect("srview runs");
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).expect("UTF-8")
+        stdout_of(
+            Command::new(env!("CARGO_BIN_EXE_srview"))
+                .args(args)
+                .env("HOME", &home)
+                .current_dir(&workspace),
+        )
     };
     let path = file.to_str().expect("UTF-8");
     let saved: Value = serde_json::from_str(&run(&["session", path, "--json"])).expect("JSON");
-    let shas: Vec<String> = saved["edits"]
-        .as_array()
-        .expect("edits")
-        .iter()
-        .map(|e| {
-            let input: Value =
-                serde_json::from_str(e["edit"].as_str().expect("the input")).expect("JSON");
-            sha256(&input.to_string())
-        })
-        .collect();
+    let shas = input_shas(&saved["edits"]);
     assert_eq!(shas.len(), 2);
     let listed = run(&["sessions"]);
     assert!(
@@ -196,21 +193,21 @@ fn sessions_counts_the_gates_decisions() {
         "no gate, no count: {listed}"
     );
 
-    std::fs::create_dir(workspace.join(".srview")).expect(".srview");
+    // The row of `sessions` that lists the session.
+    let session_row = || {
+        let listed = run(&["sessions"]);
+        listed
+            .lines()
+            .find(|l| l.contains(path))
+            .unwrap_or_else(|| panic!("the session is not listed: {listed}"))
+            .to_string()
+    };
     let lines = [
         decision(&shas[0], "failing", "deny"),
         decision(&shas[1], "loose", "repair"),
     ];
-    std::fs::write(
-        workspace.join(".srview/gate.jsonl"),
-        lines.join("\n") + "\n",
-    )
-    .expect("the record");
-    let listed = run(&["sessions"]);
-    let row = listed
-        .lines()
-        .find(|l| l.contains(path))
-        .unwrap_or_else(|| panic!("the session is not listed: {listed}"));
+    write_record(&workspace, &lines);
+    let row = session_row();
     assert!(
         row.ends_with(&format!("{path}  (gate: 1 blocked, 1 repaired)")),
         "{row}"
@@ -238,11 +235,7 @@ fn sessions_counts_the_gates_decisions() {
         lines.join("\n") + "\n\n",
     )
     .expect("the record");
-    let listed = run(&["sessions"]);
-    let row = listed
-        .lines()
-        .find(|l| l.contains(path))
-        .unwrap_or_else(|| panic!("the session is not listed: {listed}"));
+    let row = session_row();
     assert!(
         row.ends_with(&format!(
             "{path}  (gate: 1 blocked, 1 repaired; 2 lines of .srview/gate.jsonl could not be \
@@ -346,14 +339,7 @@ fn codex_patch_sections_join_the_record_by_their_call_id() {
         if json {
             command.arg("--json");
         }
-        let out = command.output().expect("srview runs");
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).expect("UTF-8")
+        stdout_of(&mut command)
     };
     let json: Value = serde_json::from_str(&run(true)).expect("JSON");
     let edits = json["edits"].as_array().expect("edits");
@@ -431,16 +417,7 @@ fn a_subfolders_session_joins_the_record_at_its_repositorys_workspace() {
     std::fs::create_dir_all(&sub).expect("the subfolder");
     std::fs::create_dir(repo.join(".git")).expect("a repository");
     let before: Value = serde_json::from_str(&session(&sub, true)).expect("JSON");
-    let shas: Vec<String> = before["edits"]
-        .as_array()
-        .expect("edits")
-        .iter()
-        .map(|e| {
-            let input: Value =
-                serde_json::from_str(e["edit"].as_str().expect("the input")).expect("JSON");
-            sha256(&input.to_string())
-        })
-        .collect();
+    let shas = input_shas(&before["edits"]);
     let lines = [
         decision(&shas[0], "failing", "deny"),
         decision(&shas[1], "loose", "repair"),
@@ -524,16 +501,7 @@ fn the_record_names_files_absolutely_and_old_records_still_join() {
 fn session_says_when_the_review_pane_decided() {
     let workspace = tempfile::tempdir().expect("a workspace");
     let before: Value = serde_json::from_str(&session(workspace.path(), true)).expect("JSON");
-    let shas: Vec<String> = before["edits"]
-        .as_array()
-        .expect("edits")
-        .iter()
-        .map(|e| {
-            let input: Value =
-                serde_json::from_str(e["edit"].as_str().expect("the input")).expect("JSON");
-            sha256(&input.to_string())
-        })
-        .collect();
+    let shas = input_shas(&before["edits"]);
     let mut rejected: Value =
         serde_json::from_str(&decision(&shas[0], "loose", "deny")).expect("JSON");
     rejected["policy"] = json!("review");
@@ -593,19 +561,10 @@ fn the_browser_shows_the_gates_word_at_80_columns_and_the_records_unread_lines()
         &session,
     )
     .expect("the session");
-    let term = pty::Terminal {
-        rows: 24,
-        cols: 80,
-        ..pty::Terminal::default()
-    };
     let cwd = workspace.path().to_str().expect("UTF-8");
     let path = session.to_str().expect("UTF-8");
-    let mut browser = pty::Session::spawn_in(
-        workspace.path(),
-        env!("CARGO_BIN_EXE_srview"),
-        &["session", path, "--cwd", cwd],
-        &term,
-    );
+    let mut browser =
+        pty::Session::srview_at_80x24(workspace.path(), &["session", path, "--cwd", cwd]);
     browser.wait_for("the list", |s| s.contains("   2 FAILED"));
     let screen = browser.contents();
     let rows: Vec<&str> = screen.lines().collect();

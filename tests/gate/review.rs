@@ -483,6 +483,13 @@ fn gate_of(
     })
 }
 
+/// `srview review` run in `dir` on a pty at 80x24, once it listens.
+fn review_pane(dir: &Path) -> pty::Session {
+    let pane = pty::Session::srview_at_80x24(dir, &["review"]);
+    pane.wait_for("the pane listens", |s| s.contains("waiting for gate calls"));
+    pane
+}
+
 /// What the gate answers for the payload when the pane gave `verdict`.
 fn expected_stdout(payload: &[u8], verdict: Verdict) -> Vec<u8> {
     judge(
@@ -503,14 +510,7 @@ fn expected_stdout(payload: &[u8], verdict: Verdict) -> Vec<u8> {
 #[test]
 fn the_review_pane_answers_the_gate_with_a_r_and_c() {
     let dir = workspace();
-    let term = pty::Terminal {
-        rows: 24,
-        cols: 80,
-        ..pty::Terminal::default()
-    };
-    let mut pane =
-        pty::Session::spawn_in(dir.path(), env!("CARGO_BIN_EXE_srview"), &["review"], &term);
-    pane.wait_for("the pane listens", |s| s.contains("waiting for gate calls"));
+    let mut pane = review_pane(dir.path());
     let payload = payload_in(GateAgent::ClaudeCode, "c_rewrite", dir.path());
     let mut figures = Vec::new();
     let cases: [(&[u8], Verdict); 3] = [
@@ -646,14 +646,7 @@ fn assert_no_exact_or_applied(screen: &str) {
 #[test]
 fn the_review_pane_shows_the_gates_verdict_at_80_columns() {
     let dir = workspace();
-    let term = pty::Terminal {
-        rows: 24,
-        cols: 80,
-        ..pty::Terminal::default()
-    };
-    let mut pane =
-        pty::Session::spawn_in(dir.path(), env!("CARGO_BIN_EXE_srview"), &["review"], &term);
-    pane.wait_for("the pane listens", |s| s.contains("waiting for gate calls"));
+    let mut pane = review_pane(dir.path());
     let policy = "loose=review,failing=review";
     let claude = GateAgent::ClaudeCode;
     let edit_in = |agent: GateAgent, old: &str, new: &str| {
@@ -857,14 +850,7 @@ fn allowing_a_session_leaves_its_doubts_to_the_user() {
         "{\"hooks\": {\"PreToolUse\": []}}\n",
     )
     .expect("the settings");
-    let term = pty::Terminal {
-        rows: 24,
-        cols: 80,
-        ..pty::Terminal::default()
-    };
-    let mut pane =
-        pty::Session::spawn_in(dir.path(), env!("CARGO_BIN_EXE_srview"), &["review"], &term);
-    pane.wait_for("the pane listens", |s| s.contains("waiting for gate calls"));
+    let mut pane = review_pane(dir.path());
     let claude = GateAgent::ClaudeCode;
     let edit = |file: &str, old: &str, new: &str| {
         let mut json: Value = serde_json::from_slice(&payload(claude, "a_allow")).expect("JSON");

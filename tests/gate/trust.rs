@@ -7,16 +7,11 @@
 use super::*;
 
 /// Every agent with an old/new string edit tool (Codex: the same edit as a
-/// patch), each in its own payload shape.
-const AGENTS: [GateAgent; 7] = [
-    GateAgent::ClaudeCode,
-    GateAgent::Codex,
-    GateAgent::GeminiCli,
-    GateAgent::QwenCode,
-    GateAgent::Opencode,
-    GateAgent::Pi,
-    GateAgent::ClineCli,
-];
+/// patch), each in its own payload shape: the gate's `OLD_NEW_AGENTS`, then
+/// Cline CLI.
+fn agents() -> impl Iterator<Item = GateAgent> {
+    OLD_NEW_AGENTS.into_iter().chain([GateAgent::ClineCli])
+}
 
 /// `agent`'s payload replacing `old` with `new` in inventory.py (Codex: a
 /// one-hunk patch of the same lines, both texts whole lines).
@@ -94,7 +89,7 @@ fn a_quote_repair_never_straightens_the_models_own_curly_quotes() {
     let own = "    title = \u{2018}Welcome\u{2019}\n    subtitle = 'You\u{2019}re in the \u{201C}beta\u{201D} programme'\n";
     let plain = "    title = \u{2018}Welcome\u{2019}\n    subtitle = 'beta'\n";
     let policy = Policy::parse("failing=repair").expect("a policy");
-    for agent in AGENTS {
+    for agent in agents() {
         let judgment = judge_on(agent, &payload_for(agent, old, own), file, &policy);
         assert_withheld(
             &judgment,
@@ -135,18 +130,27 @@ fn a_reindentation_never_moves_new_code_into_another_block() {
                 def handle(self, it):\n        pass\n";
     let old = "def handle(self, it):\n    pass\n";
     let new = "def handle(self, it):\n    pass\n\n\ndef main():\n    Service().run([])\n";
+    assert_withheld_from_every_agent(
+        file,
+        old,
+        new,
+        "No corrected edit: the old text starts at column 0 where the file's lines are \
+         indented by 4 columns, and its new line `def main():` at column 0 stands for none of \
+         them: whether the model means it at the file's top level or in their block cannot be \
+         told.",
+    );
+}
+
+/// Every agent's edit replacing `old` with `new` in `file`, judged with
+/// `failing=repair`: no correction offered, `why` said (Cline's editor gets
+/// srview's exact-string diagnosis only: "No corrected edit").
+fn assert_withheld_from_every_agent(file: &str, old: &str, new: &str, why: &str) {
     let policy = Policy::parse("failing=repair").expect("a policy");
-    for agent in AGENTS {
+    for agent in agents() {
         let judgment = judge_on(agent, &payload_for(agent, old, new), file, &policy);
         let why = match agent {
-            // Cline's editor gets srview's exact-string diagnosis only.
             GateAgent::ClineCli => "No corrected edit",
-            _ => {
-                "No corrected edit: the old text starts at column 0 where the file's lines are \
-                 indented by 4 columns, and its new line `def main():` at column 0 stands for \
-                 none of them: whether the model means it at the file's top level or in their \
-                 block cannot be told."
-            }
+            _ => why,
         };
         assert_withheld(&judgment, why);
     }
@@ -159,18 +163,14 @@ fn a_reindentation_never_touches_a_multi_line_string() {
     let file = "class Cli:\n    def help(self):\n        return \"usage\"\n";
     let old = "  def help(self):\n    return \"usage\"\n";
     let new = "  def help(self):\n    return \"\"\"\\\nUsage:\n  cli run FILE\n\"\"\"\n";
+    assert_withheld_from_every_agent(
+        file,
+        old,
+        new,
+        "No corrected edit: its lines hold a string literal that runs over several lines \
+         (`return \"\"\"\\`), whose content re-indenting would change.",
+    );
     let policy = Policy::parse("failing=repair").expect("a policy");
-    for agent in AGENTS {
-        let judgment = judge_on(agent, &payload_for(agent, old, new), file, &policy);
-        let why = match agent {
-            GateAgent::ClineCli => "No corrected edit",
-            _ => {
-                "No corrected edit: its lines hold a string literal that runs over several lines \
-                 (`return \"\"\"\\`), whose content re-indenting would change."
-            }
-        };
-        assert_withheld(&judgment, why);
-    }
     // Without the string, the same edit is re-indented (checked with the
     // agent's own matcher).
     let new = "  def help(self):\n    return \"usage: cli run FILE\"\n";
@@ -430,7 +430,7 @@ fn an_exact_edit_that_misindents_python_is_a_doubt() {
         ),
     ];
     for (old, new, said) in cases {
-        for agent in AGENTS {
+        for agent in agents() {
             let payload = match agent {
                 GateAgent::Opencode => own_payload(
                     "edit",
@@ -546,16 +546,20 @@ fn a_misindented_exact_edit_is_offered_at_the_replaced_lines_depth() {
     let fs =
         || srview::dialect::apply_patch::MemoryFs::new([("cart.py".to_string(), CART.to_string())]);
     let old = "        self.count += 1\n";
-    for new in ["       self.count += 2\n", "    self.count += 2\n"] {
+    // Claude Code's edit of cart.py replacing `old` with `new`, judged.
+    let judged = |new: &str| {
         let mut input = string_edit(GateAgent::ClaudeCode, old, new);
         input["file_path"] = format!("{CWD}/cart.py").into();
         let payload = edit_payload(GateAgent::ClaudeCode, input);
-        let judgment = srview::gate::judge(
+        srview::gate::judge(
             GateAgent::ClaudeCode,
             &payload,
             |_| fs(),
             &Policy::default(),
-        );
+        )
+    };
+    for new in ["       self.count += 2\n", "    self.count += 2\n"] {
+        let judgment = judged(new);
         assert_eq!(judgment.case, Case::Doubt, "{new:?}");
         let offered = super::offered_input(GateAgent::ClaudeCode, &deny_reason(&judgment))
             .expect("an offered edit");
@@ -565,19 +569,7 @@ fn a_misindented_exact_edit_is_offered_at_the_replaced_lines_depth() {
         );
         assert_exact_with_agents_matcher(GateAgent::ClaudeCode, &offered, CART);
     }
-    let mut input = string_edit(
-        GateAgent::ClaudeCode,
-        old,
-        "        if item:\n        self.count += 1\n",
-    );
-    input["file_path"] = format!("{CWD}/cart.py").into();
-    let payload = edit_payload(GateAgent::ClaudeCode, input);
-    let judgment = srview::gate::judge(
-        GateAgent::ClaudeCode,
-        &payload,
-        |_| fs(),
-        &Policy::default(),
-    );
+    let judgment = judged("        if item:\n        self.count += 1\n");
     assert_eq!(judgment.case, Case::Doubt);
     assert_eq!(
         super::offered_input(GateAgent::ClaudeCode, &deny_reason(&judgment)),

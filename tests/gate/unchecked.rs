@@ -7,7 +7,9 @@
 use serde_json::json;
 use srview::gate::{Case, GateAgent, Policy};
 
-use super::{CWD, deny_reason, edit_payload, judge_on, judged, own_payload, string_edit};
+use super::{
+    CWD, assert_case, deny_reason, edit_payload, judge_on, judged, own_payload, string_edit,
+};
 
 /// `shop.py`: the line `self.items.append(item)` in two methods, one of
 /// which already counts.
@@ -57,22 +59,12 @@ fn a_replace_all_edit_is_checked_at_every_place() {
             "        self.items.append(item)\n        self.count += 1\n",
         );
         let judgment = judge_on(agent, &doubled, SHOP, &policy);
-        assert_eq!(
-            judgment.case,
-            Case::Doubt,
-            "{agent:?}: {:?}",
-            judgment.answer
-        );
+        assert_case(&judgment, Case::Doubt);
         let reason = deny_reason(&judgment);
         assert!(reason.contains("already"), "{agent:?}: {reason}");
         let renamed = replace_all(agent, "count", "total");
         let judgment = judge_on(agent, &renamed, ACC, &policy);
-        assert_eq!(
-            judgment.case,
-            Case::Doubt,
-            "{agent:?}: {:?}",
-            judgment.answer
-        );
+        assert_case(&judgment, Case::Doubt);
         let reason = deny_reason(&judgment);
         assert!(reason.contains("inside the word"), "{agent:?}: {reason}");
     }
@@ -198,12 +190,7 @@ fn an_edit_standing_in_for_lines_it_leaves_out_is_a_doubt() {
         (GateAgent::Codex, edit_payload(GateAgent::Codex, codex)),
     ] {
         let judgment = judged(agent, &payload);
-        assert_eq!(
-            judgment.case,
-            Case::Doubt,
-            "{agent:?}: {:?}",
-            judgment.answer
-        );
+        assert_case(&judgment, Case::Doubt);
         let reason = deny_reason(&judgment);
         let expected = if agent == GateAgent::Codex {
             "hunk #1 of inventory.py stands in for lines it leaves out (its added line `# ... \

@@ -159,16 +159,10 @@ fn sessions_finds_the_saved_session_under_home() {
     copy_dir(&scenario("c3_fuzzy_typo").join("session"), &gemini);
     let file = gemini.join("tmp/project/chats/session-2026-12-01T14-04-5c7e9a1b.jsonl");
     assert!(file.is_file());
-    let out = srview(["sessions"])
-        .env("HOME", &home.to_string_lossy())
-        .cwd(tmp.path())
-        .output();
+    let out = crate::sessions_listed(&home, tmp.path());
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let listing = stdout(&out);
-    let row = listing
-        .lines()
-        .find(|l| l.contains("gemini-cli"))
-        .unwrap_or_else(|| panic!("no Gemini CLI session listed: {listing}"));
+    let row = crate::listed_row(&listing, "gemini-cli");
     let cells: Vec<&str> = row.split_whitespace().collect();
     // modified (2 cells), agent, version, edits, failed, loose, unknown,
     // workspace, session.
@@ -479,16 +473,7 @@ fn the_previewer_shows_a_fuzzy_match_gemini_called_a_success() {
     let log = ws.path().join("gemini.jsonl");
     fs::write(&log, b"").expect("write");
     let cwd = ws.path().to_str().expect("UTF-8");
-    let mut s = Session::spawn_in(
-        ws.path(),
-        env!("CARGO_BIN_EXE_srview"),
-        &["--follow", "gemini.jsonl", "--cwd", cwd],
-        &Terminal {
-            rows: 24,
-            cols: 80,
-            ..Terminal::default()
-        },
-    );
+    let mut s = Session::srview_at_80x24(ws.path(), &["--follow", "gemini.jsonl", "--cwd", cwd]);
     s.wait_for("the first frame", |c| c.contains("waiting"));
     for line in stream.split_inclusive(|&b| b == b'\n') {
         let mut f = fs::OpenOptions::new()
@@ -515,16 +500,7 @@ fn the_previewer_shows_a_fuzzy_match_gemini_called_a_success() {
 fn a_generated_session_is_counted_as_it_is_read() {
     let home = tempfile::tempdir().expect("home");
     let big = big_session::gemini_session(home.path(), 1 << 20);
-    let listed = srview::sessions::count::count(&big.path).expect("counts");
-    assert_eq!(listed.agent, AgentKind::GeminiCli);
-    assert_eq!(
-        (
-            listed.counts.edits,
-            listed.counts.failed,
-            listed.counts.loose
-        ),
-        (big.edits, big.failed, big.loose)
-    );
+    crate::assert_counted_as_generated(&big, AgentKind::GeminiCli);
     assert!(big.edits > 100, "{big:?}");
 }
 
@@ -560,25 +536,22 @@ fn the_session_browser_shows_the_edit_the_agent_corrected() {
     let ws = workspace(&dir);
     let session = session_path(&dir);
     let cwd = ws.path().to_str().expect("UTF-8");
-    let mut s = Session::spawn_in(
+    let mut s = Session::srview_at_80x24(
         ws.path(),
-        env!("CARGO_BIN_EXE_srview"),
         &["session", session.to_str().expect("UTF-8"), "--cwd", cwd],
-        &Terminal {
-            rows: 24,
-            cols: 80,
-            ..Terminal::default()
-        },
     );
     s.wait_for("the list", |c| c.contains("Enter open"));
     s.press(b"\r");
-    s.wait_for("the corrected edit, with the change recorded", |c| {
-        c.contains("edit 1/1")
-            && c.contains("Gemini CLI: applied · srview: unknown: applied although")
-            && c.contains("applied although old_string does not occur: the agent corrected it")
-            && c.contains("return next((item for item in items if item.name == name), None)")
-            && c.contains("22-29 → 22-27")
-    });
+    s.wait_for_all(
+        "the corrected edit, with the change recorded",
+        &[
+            "edit 1/1",
+            "Gemini CLI: applied · srview: unknown: applied although",
+            "applied although old_string does not occur: the agent corrected it",
+            "return next((item for item in items if item.name == name), None)",
+            "22-29 → 22-27",
+        ],
+    );
     assert!(!s.contents().contains("DISAGREE"), "{}", s.contents());
     // The model's own edit, whose old_string is found nowhere.
     s.press(b"v");

@@ -15,7 +15,7 @@ use serde_json::Value;
 
 use super::support::agents::{ExpectedEdit, expected, fixtures, session_path};
 use super::support::big_session;
-use super::support::pty::{Session, Terminal};
+use super::support::pty::Session;
 use super::support::runner::{code, srview, stderr, stdout};
 use srview::source::agent::{AgentKind, AgentReader, Format, Verdict, database};
 
@@ -218,16 +218,10 @@ fn sessions_lists_this_folders_opencode_sessions_and_session_finds_one_by_id() {
     let (home, id) = home_with_database(project.path());
     let home_text = home.path().to_string_lossy().to_string();
 
-    let out = srview(["sessions"])
-        .env("HOME", &home_text)
-        .cwd(project.path())
-        .output();
+    let out = crate::sessions_listed(home.path(), project.path());
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let listed = stdout(&out);
-    let row = listed
-        .lines()
-        .find(|l| l.contains("opencode"))
-        .unwrap_or_else(|| panic!("no OpenCode session listed: {listed}"));
+    let row = crate::listed_row(&listed, "opencode");
     let fields: Vec<&str> = row.split_whitespace().collect();
     // modified (2 fields), agent, version, edits, failed, loose, unknown.
     assert_eq!(
@@ -238,10 +232,7 @@ fn sessions_lists_this_folders_opencode_sessions_and_session_finds_one_by_id() {
     assert!(row.ends_with(&format!("opencode.db/{id}")), "{row}");
 
     // From another folder: not listed, and said.
-    let out = srview(["sessions"])
-        .env("HOME", &home_text)
-        .cwd(elsewhere.path())
-        .output();
+    let out = crate::sessions_listed(home.path(), elsewhere.path());
     assert!(!stdout(&out).contains("opencode"), "{}", stdout(&out));
     assert_eq!(
         stderr(&out).trim_end(),
@@ -428,16 +419,7 @@ fn the_previewer_follows_a_growing_database_and_shows_the_fuzzy_match_with_its_r
     let (running, completed) = recorded_edit_part(dir.path());
     put_part(&writer, "ses_a", "prt_1", 1_001, &running);
     let cwd = dir.path().to_str().expect("UTF-8");
-    let mut s = Session::spawn_in(
-        dir.path(),
-        env!("CARGO_BIN_EXE_srview"),
-        &["--follow", "opencode.db", "--cwd", cwd],
-        &Terminal {
-            rows: 24,
-            cols: 80,
-            ..Terminal::default()
-        },
-    );
+    let mut s = Session::srview_at_80x24(dir.path(), &["--follow", "opencode.db", "--cwd", cwd]);
     s.wait_for("the running edit", |c| {
         c.contains("OpenCode 1.18.33") && c.contains("inventory.py")
     });
@@ -619,13 +601,8 @@ fn a_100_mb_database_is_listed_quickly() {
         run.wall,
         run.peak_kib >> 10
     );
-    let row: Vec<&str> = run
-        .stdout
-        .lines()
-        .nth(1)
-        .expect("a row")
-        .split_whitespace()
-        .collect();
+    // The session's row, after the listing's header.
+    let row = run.row_words(1);
     assert_eq!(
         row[2..7],
         [

@@ -20,7 +20,7 @@ use srview::source::agent::{AgentKind, AgentReader, Format, Verdict};
 
 use crate::support::agents::{ExpectedEdit, expected, fixtures, session_path};
 use crate::support::big_session;
-use crate::support::pty::{Session, Terminal};
+use crate::support::pty::Session;
 use crate::support::runner::{code, srview, stderr, stdout};
 
 const PI: &str = "pi-0.73.1";
@@ -70,16 +70,9 @@ fn compare(label: &str, got: &Value, want: &[ExpectedEdit]) -> Vec<String> {
                 problems.push(format!("{label} edit {}: {field}: {}", w.seq, g[field]));
             }
         };
-        check("file", g["file"] == w.file.as_str());
-        check("tool", g["tool"] == w.tool.as_str());
-        check(
-            "agentVerdict",
-            g["agentVerdict"] == w.agent_verdict.as_str(),
-        );
-        check(
-            "agentMessage",
-            g["agentMessage"].as_str() == w.agent_message.as_deref(),
-        );
+        for (field, agrees) in w.agent_fields_agree(g) {
+            check(field, agrees);
+        }
         for (field, wanted) in [
             ("contentBefore", &w.content_before),
             ("contentAfter", &w.content_after),
@@ -457,10 +450,7 @@ fn sessions_finds_pi_sessions_and_session_opens_one_by_its_id() {
         fs::create_dir_all(&folder).expect("mkdir");
         fs::copy(&from, folder.join(from.file_name().expect("name"))).expect("copy");
     }
-    let out = srview(["sessions"])
-        .env("HOME", home.path().to_str().expect("UTF-8"))
-        .cwd(home.path())
-        .output();
+    let out = crate::sessions_listed(home.path(), home.path());
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let rows: Vec<Vec<String>> = stdout(&out)
         .lines()
@@ -553,16 +543,7 @@ fn the_previewer_shows_the_cut_off_edit_pi_applied_at_80x24() {
     // The call streaming: pi has not run it yet.
     let lines: Vec<&str> = stream.split_inclusive('\n').collect();
     fs::write(&log, lines[..9].concat()).expect("write");
-    let mut s = Session::spawn_in(
-        ws.path(),
-        env!("CARGO_BIN_EXE_srview"),
-        &["--follow", "pi.jsonl", "--cwd", dir],
-        &Terminal {
-            rows: 24,
-            cols: 80,
-            ..Terminal::default()
-        },
-    );
+    let mut s = Session::srview_at_80x24(ws.path(), &["--follow", "pi.jsonl", "--cwd", dir]);
     s.wait_for("the edit streaming", |c| c.contains("edit 1/1"));
     let mut f = fs::OpenOptions::new()
         .append(true)
@@ -591,23 +572,9 @@ fn the_previewer_shows_the_cut_off_edit_pi_applied_at_80x24() {
 #[test]
 fn a_generated_pi_session_is_counted_as_it_is_read() {
     let home = tempfile::tempdir().expect("home");
-    let big_session::Generated {
-        path,
-        edits,
-        failed,
-        loose,
-        ..
-    } = big_session::pi_session(home.path(), 2 << 20, 200);
-    let listed = srview::sessions::count::count(&path).expect("counts");
-    assert_eq!(listed.agent, AgentKind::Pi);
-    assert_eq!(
-        (
-            listed.counts.edits,
-            listed.counts.failed,
-            listed.counts.loose
-        ),
-        (edits, failed, loose)
-    );
+    let big = big_session::pi_session(home.path(), 2 << 20, 200);
+    let listed = crate::assert_counted_as_generated(&big, AgentKind::Pi);
+    let (failed, loose) = (big.failed, big.loose);
     assert!(failed > 20 && loose > 10, "{failed} {loose}");
     assert_eq!((listed.counts.disagreements, listed.counts.unknown), (0, 0));
 }

@@ -16,7 +16,7 @@ use srview::source::agent::{
 
 use crate::support::agents::{Expected, expected, fixtures, session_path};
 use crate::support::big_session;
-use crate::support::pty::{Session, Terminal};
+use crate::support::pty::Session;
 use crate::support::runner::{srview, stderr, stdout};
 
 const AGENT: &str = "qwen-code-0.24.4";
@@ -68,16 +68,9 @@ fn compare(
             }
         };
         check("seq", g["seq"] == w.seq);
-        check("file", g["file"] == w.file.as_str());
-        check("tool", g["tool"] == w.tool.as_str());
-        check(
-            "agentVerdict",
-            g["agentVerdict"] == w.agent_verdict.as_str(),
-        );
-        check(
-            "agentMessage",
-            g["agentMessage"].as_str() == w.agent_message.as_deref(),
-        );
+        for (field, agrees) in w.agent_fields_agree(g) {
+            check(field, agrees);
+        }
         let (before, after) = carries(&w.tool, &w.agent_verdict);
         for (name, needed, wanted) in [
             ("contentBefore", before, &w.content_before),
@@ -172,10 +165,7 @@ fn home_with_sessions(root: &Path) -> PathBuf {
 fn sessions_finds_qwen_chat_records_and_opens_one_by_its_id() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let home = home_with_sessions(tmp.path());
-    let out = srview(["sessions"])
-        .env("HOME", &home.to_string_lossy())
-        .cwd(tmp.path())
-        .output();
+    let out = crate::sessions_listed(&home, tmp.path());
     assert!(out.status.success(), "{out:?}");
     let listing = stdout(&out);
     let rows: Vec<Vec<&str>> = listing
@@ -587,16 +577,7 @@ fn the_previewer_at_80x24_shows_the_loose_match_with_qwens_stage() {
     let log = ws.path().join("qwen.jsonl");
     fs::write(&log, b"").expect("write");
     let cwd = ws.path().to_str().expect("UTF-8");
-    let mut s = Session::spawn_in(
-        ws.path(),
-        env!("CARGO_BIN_EXE_srview"),
-        &["--follow", "qwen.jsonl", "--cwd", cwd],
-        &Terminal {
-            rows: 24,
-            cols: 80,
-            ..Terminal::default()
-        },
-    );
+    let mut s = Session::srview_at_80x24(ws.path(), &["--follow", "qwen.jsonl", "--cwd", cwd]);
     s.wait_for("the first frame", |c| c.contains("waiting"));
     // Line by line, as Qwen prints them; it writes the file just before
     // it prints an edit's result (call_08, call_09: the two edits).
@@ -702,13 +683,8 @@ fn a_100_mb_chat_record_lists_in_under_2_s() {
         run.wall,
         run.peak_kib >> 10
     );
-    let row: Vec<&str> = run
-        .stdout
-        .lines()
-        .nth(1)
-        .expect("a row")
-        .split_whitespace()
-        .collect();
+    // The session's row, after the listing's header.
+    let row = run.row_words(1);
     assert_eq!(
         row[2..8],
         ["qwen-code", "0.24.4", &edits.to_string(), "0", "0", "0"]
@@ -752,15 +728,9 @@ fn the_session_browser_at_80x24_names_a_compound_stage_whole() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let file = compound_stage_session(tmp.path());
     let cwd = tmp.path().to_str().expect("UTF-8");
-    let mut s = Session::spawn_in(
+    let mut s = Session::srview_at_80x24(
         tmp.path(),
-        env!("CARGO_BIN_EXE_srview"),
         &["session", file.to_str().expect("UTF-8"), "--cwd", cwd],
-        &Terminal {
-            rows: 24,
-            cols: 80,
-            ..Terminal::default()
-        },
     );
     // The session's list wraps the notice: the stage whole.
     s.wait_for("the list with the compound stage", |c| {

@@ -331,6 +331,27 @@ fn a_codex_app_server_diff_without_patch_events_is_shown_as_recorded() {
     assert!(app.diff().is_empty(), "{}", app.diff());
 }
 
+/// The session browser on a saved session `opened` in pieces, loading
+/// from where the opening read stopped (its workspace `root`), and the
+/// rest of the file, for the test to hand it as its reading would.
+fn loading_browser(
+    opened: srview::sessions::load::Opened,
+    root: std::path::PathBuf,
+) -> (AgentEdits, String) {
+    let file = fs::read(&opened.file).expect("read");
+    let rest = String::from_utf8_lossy(&file[opened.read as usize..]).into_owned();
+    let (read, size, from) = (opened.read, opened.size, opened.file.clone());
+    let screen = AgentEdits::loading_from(
+        "s".into(),
+        opened.reader,
+        Some(root),
+        read,
+        size,
+        Some(from),
+    );
+    (screen, rest)
+}
+
 /// A saved session browsed in bounded memory (`sessions::browse`: each
 /// review kept as the list shows it, the edit shown read again from the
 /// session file and reviewed again) lists the rows of the session read
@@ -366,17 +387,7 @@ fn a_session_browsed_in_bounded_memory_shows_what_the_whole_one_shows() {
             read_session(path, None).expect("reads"),
             ws.clone(),
         );
-        let file = fs::read(&opened.file).expect("read");
-        let rest = String::from_utf8_lossy(&file[opened.read as usize..]).into_owned();
-        let (read, size, from) = (opened.read, opened.size, opened.file.clone());
-        let mut screen = AgentEdits::loading_from(
-            "s".into(),
-            opened.reader,
-            Some(ws.root),
-            read,
-            size,
-            Some(from),
-        );
+        let (mut screen, rest) = loading_browser(opened, ws.root);
         let mut at = 0;
         while at < rest.len() {
             let mut to = (at + 1 + rng.below(40_000)).min(rest.len());
@@ -447,17 +458,7 @@ fn a_saved_session_s_browser_takes_the_text_its_reading_sent() {
     let opened = open_saved(&generated.path, 4096)
         .expect("a file")
         .expect("opens");
-    let file = fs::read(&opened.file).expect("read");
-    let rest = String::from_utf8_lossy(&file[opened.read as usize..]).into_owned();
-    let (read, size, from) = (opened.read, opened.size, opened.file.clone());
-    let mut screen = AgentEdits::loading_from(
-        "s".into(),
-        opened.reader,
-        Some(dir.path().to_path_buf()),
-        read,
-        size,
-        Some(from),
-    );
+    let (mut screen, rest) = loading_browser(opened, dir.path().to_path_buf());
     let (first, second) = rest.split_at(rest.len() / 2);
     let pace = screen.reading_pace().expect("a reading waits for it");
     pace.sent(first.len());

@@ -7,29 +7,35 @@
 use std::path::Path;
 
 use super::support::agents::{scenarios, session_path};
-use super::support::big_session::{Generated, claude_session, codex_rollout};
+use super::support::big_session::claude_and_codex;
 use srview::report::{SessionJson, SessionJsonStream, render_session_edit};
 use srview::sessions::load::load;
 use srview::sessions::review::review;
-use srview::sessions::streamed::survey;
+use srview::sessions::streamed::{Surveyed, survey};
 
-/// A Claude Code session and a Codex rollout of `edits` edits, about
-/// `bytes` each.
-fn generated(bytes: u64, edits: usize) -> (tempfile::TempDir, Generated, Generated) {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let home = dir.path().join("home");
-    let claude = claude_session(&home, bytes, edits);
-    let codex = codex_rollout(&home, &dir.path().join("workspace"), bytes, edits);
-    (dir, claude, codex)
+/// Runs `check` on every capture's session (at least 20 of them).
+fn for_every_capture(mut check: impl FnMut(&Path)) {
+    let mut checked = 0;
+    for dir in scenarios() {
+        check(&session_path(&dir));
+        checked += 1;
+    }
+    assert!(checked >= 20, "only {checked} captures");
+}
+
+/// The session at `path` surveyed, and its `session --json` document
+/// begun.
+fn survey_and_start_json(path: &Path) -> (Surveyed, SessionJsonStream<Vec<u8>>) {
+    let surveyed = survey(path, None).expect("surveys");
+    let reader = surveyed.reader();
+    let json = SessionJsonStream::start(Vec::new(), reader.kind(), reader.version()).expect("head");
+    (surveyed, json)
 }
 
 /// `session --json` as the binary writes it now: the session surveyed,
 /// then each edit reviewed as it is read again and written at once.
 fn json_streamed(path: &Path) -> String {
-    let surveyed = survey(path, None).expect("surveys");
-    let reader = surveyed.reader();
-    let mut json =
-        SessionJsonStream::start(Vec::new(), reader.kind(), reader.version()).expect("head");
+    let (surveyed, mut json) = survey_and_start_json(path);
     let mut seen = Vec::new();
     surveyed
         .review_each(|index, r| {
@@ -46,10 +52,7 @@ fn json_streamed(path: &Path) -> String {
 /// `workers` threads (what `session --json` does on several cores), written
 /// in order.
 fn json_on_workers(path: &Path, workers: usize) -> String {
-    let surveyed = survey(path, None).expect("surveys");
-    let reader = surveyed.reader();
-    let mut json =
-        SessionJsonStream::start(Vec::new(), reader.kind(), reader.version()).expect("head");
+    let (surveyed, mut json) = survey_and_start_json(path);
     let mut seen = Vec::new();
     surveyed
         .review_rendered(
@@ -75,21 +78,12 @@ fn json_whole(path: &Path) -> String {
 
 #[test]
 fn streamed_json_is_the_whole_reviews_for_every_capture_and_generated_sessions() {
-    let mut checked = 0;
-    for dir in scenarios() {
-        let path = session_path(&dir);
-        assert_eq!(
-            json_streamed(&path),
-            json_whole(&path),
-            "{}",
-            path.display()
-        );
-        checked += 1;
-    }
-    assert!(checked >= 20, "only {checked} captures");
+    for_every_capture(|path| {
+        assert_eq!(json_streamed(path), json_whole(path), "{}", path.display());
+    });
     // Read again in pieces (the captures fit in one): 100 edits each, some
     // failed, Codex's loose ones.
-    let (_dir, claude, codex) = generated(1 << 20, 100);
+    let (_dir, claude, codex) = claude_and_codex(1 << 20, 100);
     for g in [&claude, &codex] {
         let streamed = json_streamed(&g.path);
         assert_eq!(streamed, json_whole(&g.path), "{}", g.path.display());
@@ -106,7 +100,7 @@ fn the_browser_loading_in_pieces_ends_with_the_whole_sessions_rows() {
     use srview::sessions::load::open_saved;
     use srview::source::agent::session::read_session;
     use srview::tui::{AgentEdits, Folded, Screen};
-    let (_dir, claude, codex) = generated(1 << 20, 100);
+    let (_dir, claude, codex) = claude_and_codex(1 << 20, 100);
     let mut paths: Vec<std::path::PathBuf> = scenarios().iter().map(|d| session_path(d)).collect();
     paths.extend([claude.path.clone(), codex.path.clone()]);
     let mut rng = 7u64;
@@ -166,22 +160,18 @@ fn the_browser_loading_in_pieces_ends_with_the_whole_sessions_rows() {
 /// (more than the edits a worker may hold at once).
 #[test]
 fn reviewed_on_worker_threads_the_json_is_the_one_threads() {
-    let mut checked = 0;
-    for dir in scenarios() {
-        let path = session_path(&dir);
-        let one_thread = json_streamed(&path);
+    for_every_capture(|path| {
+        let one_thread = json_streamed(path);
         for workers in [1, 2, 3] {
             assert_eq!(
-                json_on_workers(&path, workers),
+                json_on_workers(path, workers),
                 one_thread,
                 "{} on {workers} workers",
                 path.display()
             );
         }
-        checked += 1;
-    }
-    assert!(checked >= 20, "only {checked} captures");
-    let (_dir, claude, codex) = generated(2 << 20, 300);
+    });
+    let (_dir, claude, codex) = claude_and_codex(2 << 20, 300);
     for g in [&claude, &codex] {
         let one_thread = json_streamed(&g.path);
         assert_eq!(json_on_workers(&g.path, 0), one_thread);
@@ -194,7 +184,7 @@ fn reviewed_on_worker_threads_the_json_is_the_one_threads() {
 /// `each` saying stop on worker threads: no edit handed on after it.
 #[test]
 fn reviewed_on_worker_threads_the_review_stops_when_asked() {
-    let (_dir, claude, _) = generated(1 << 20, 100);
+    let (_dir, claude, _) = claude_and_codex(1 << 20, 100);
     let surveyed = survey(&claude.path, None).expect("surveys");
     let mut seen = Vec::new();
     surveyed
@@ -218,7 +208,7 @@ fn reviewed_on_worker_threads_the_review_stops_when_asked() {
 #[test]
 fn the_surveys_reader_reads_all_but_the_contents() {
     use srview::source::agent::session::{read_session, survey_session_with};
-    let (_dir, claude, codex) = generated(1 << 20, 100);
+    let (_dir, claude, codex) = claude_and_codex(1 << 20, 100);
     let mut paths: Vec<std::path::PathBuf> = scenarios().iter().map(|d| session_path(d)).collect();
     paths.extend([claude.path.clone(), codex.path.clone()]);
     let (mut checked, mut with_contents) = (0, 0);
@@ -280,7 +270,7 @@ fn an_edit_rendered_by_hand_is_its_derived_serialization() {
             "decidedBy":"review pane","review":"corrected"}"#,
     )
     .expect("a decision");
-    let (_dir, claude, codex) = generated(1 << 20, 100);
+    let (_dir, claude, codex) = claude_and_codex(1 << 20, 100);
     let mut paths: Vec<std::path::PathBuf> = scenarios().iter().map(|d| session_path(d)).collect();
     paths.extend([claude.path.clone(), codex.path.clone()]);
     let mut compared = 0;

@@ -29,6 +29,26 @@ pub struct ExpectedEdit {
     pub content_after: Option<String>,
 }
 
+impl ExpectedEdit {
+    /// Whether `got` (one edit of `session --json`) agrees with this edit
+    /// on each of its file, tool, agent verdict and agent message: `(field
+    /// name, agrees)` in that order.
+    pub fn agent_fields_agree(&self, got: &serde_json::Value) -> [(&'static str, bool); 4] {
+        [
+            ("file", got["file"] == self.file.as_str()),
+            ("tool", got["tool"] == self.tool.as_str()),
+            (
+                "agentVerdict",
+                got["agentVerdict"] == self.agent_verdict.as_str(),
+            ),
+            (
+                "agentMessage",
+                got["agentMessage"].as_str() == self.agent_message.as_deref(),
+            ),
+        ]
+    }
+}
+
 /// The folder of every agent's captures.
 pub fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/agents")

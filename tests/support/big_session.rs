@@ -97,6 +97,20 @@ impl Tree {
     fn text(&self, file: usize) -> String {
         self.files[file].iter().map(|l| format!("{l}\n")).collect()
     }
+
+    /// `lines` fresh lines, each ending in a newline: a new file's content.
+    fn fresh_content(&mut self, lines: usize) -> String {
+        (0..lines).map(|_| self.fresh_line() + "\n").collect()
+    }
+
+    /// Line `k` of `file` with the lines either side: `(before, line, after)`.
+    fn around(&self, file: usize, k: usize) -> (String, String, String) {
+        (
+            self.files[file][k - 1].clone(),
+            self.files[file][k].clone(),
+            self.files[file][k + 1].clone(),
+        )
+    }
 }
 
 /// Writes JSON lines, counting bytes, padding with lines srview skips so
@@ -207,7 +221,7 @@ pub fn claude_session(home: &Path, bytes: u64, edits: usize) -> Generated {
         let (tool, input, result_line) = if roll < 1 {
             // A Write of a new file.
             let file = format!("src/generated_{i:05}.rs");
-            let content: String = (0..20).map(|_| tree.fresh_line() + "\n").collect();
+            let content: String = tree.fresh_content(20);
             let abs = format!("{CLAUDE_CWD}/{file}");
             let input = json!({"file_path": abs, "content": content});
             let result = json!({"type": "create", "filePath": abs, "content": content,
@@ -306,6 +320,16 @@ pub fn claude_session(home: &Path, bytes: u64, edits: usize) -> Generated {
 
 const CODEX_VERSION: &str = "0.169.0";
 
+/// A Claude Code session (under `home/`) and a Codex rollout (its workspace
+/// `workspace/`) of `edits` edits, about `bytes` each, in a temporary folder.
+pub fn claude_and_codex(bytes: u64, edits: usize) -> (tempfile::TempDir, Generated, Generated) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let home = dir.path().join("home");
+    let claude = claude_session(&home, bytes, edits);
+    let codex = codex_rollout(&home, &dir.path().join("workspace"), bytes, edits);
+    (dir, claude, codex)
+}
+
 /// A Codex rollout of about `bytes` bytes with `edits` single-file
 /// apply_patch calls, under `home/.codex/sessions/`, the session's
 /// workspace being `workspace` (its files written there as the session
@@ -364,7 +388,7 @@ pub fn codex_rollout(home: &Path, workspace: &Path, bytes: u64, edits: usize) ->
         let roll = rng.below(100);
         let (patch, outcome) = if roll < 1 {
             let file = format!("src/added_{i:05}.rs");
-            let content: String = (0..12).map(|_| tree.fresh_line() + "\n").collect();
+            let content: String = tree.fresh_content(12);
             let body: String = content.lines().map(|l| format!("+{l}\n")).collect();
             let patch = format!("*** Begin Patch\n*** Add File: {file}\n{body}*** End Patch");
             added.push((file.clone(), content.clone()));
@@ -374,11 +398,7 @@ pub fn codex_rollout(home: &Path, workspace: &Path, bytes: u64, edits: usize) ->
             let f = rng.below(FILES);
             let k = 1 + rng.below(LINES_PER_FILE - 2);
             let name = Tree::name(f);
-            let (a, old, c) = (
-                tree.files[f][k - 1].clone(),
-                tree.files[f][k].clone(),
-                tree.files[f][k + 1].clone(),
-            );
+            let (a, old, c) = tree.around(f, k);
             if roll < 6 {
                 failed += 1;
                 let wrong = old.replace("compute(", "compute_v2(");
@@ -578,6 +598,32 @@ pub fn pi_session(home: &Path, bytes: u64, edits: usize) -> Generated {
     }
 }
 
+/// A session file written piece by piece, counting the bytes written.
+struct Counted {
+    w: BufWriter<fs::File>,
+    written: u64,
+}
+
+impl Counted {
+    fn create(path: &Path) -> Counted {
+        Counted {
+            w: BufWriter::new(fs::File::create(path).expect("create session")),
+            written: 0,
+        }
+    }
+
+    fn write(&mut self, text: &str) {
+        self.w.write_all(text.as_bytes()).expect("write");
+        self.written += text.len() as u64;
+    }
+
+    /// Flushes the file: the bytes written.
+    fn finish(mut self) -> u64 {
+        self.w.flush().expect("flush");
+        self.written
+    }
+}
+
 /// The recorded Gemini CLI 0.61.0 run the Gemini session is made of.
 fn gemini_capture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(
@@ -595,22 +641,19 @@ pub fn gemini_session(home: &Path, bytes: u64) -> Generated {
     let chats = home.join(".gemini/tmp/project/chats");
     fs::create_dir_all(&chats).expect("create folder");
     let path = chats.join("session-2026-12-01T14-04-2d4f6a8c.jsonl");
-    let mut out = BufWriter::new(fs::File::create(&path).expect("create session"));
-    writeln!(out, "{header}").expect("write");
-    let mut written = header.len() as u64 + 1;
+    let mut out = Counted::create(&path);
+    out.write(&format!("{header}\n"));
     let mut copies = 0;
-    while written < bytes {
+    while out.written < bytes {
         let copy = body
             .replace("replace__replace_", &format!("r{copies}_"))
             .replace("read_file__read_file_", &format!("f{copies}_"));
-        out.write_all(copy.as_bytes()).expect("write");
-        written += copy.len() as u64;
+        out.write(&copy);
         copies += 1;
     }
-    out.flush().expect("flush");
     Generated {
         path,
-        bytes: written,
+        bytes: out.finish(),
         edits: copies * 2,
         failed: copies,
         loose: 0,
@@ -643,13 +686,13 @@ pub fn qwen_chat_record(home: &Path, bytes: u64) -> Generated {
     let chats = home.join(".qwen/projects/-home-user-project/chats");
     fs::create_dir_all(&chats).expect("create folder");
     let path = chats.join(format!("{QWEN_SESSION_ID}.jsonl"));
-    let mut out = BufWriter::new(fs::File::create(&path).expect("create session"));
+    let mut out = Counted::create(&path);
     let mut lines: Vec<String> = (0..600)
         .map(|i| format!("value_{i} = {i}  # padding to give the file a realistic size ......"))
         .collect();
     let file = "/home/user/project/big.py";
-    let (mut written, mut edits) = (0u64, 0);
-    while written < bytes {
+    let mut edits = 0;
+    while out.written < bytes {
         let k = edits % lines.len();
         let before = lines.join("\n") + "\n";
         let old = lines[k].clone();
@@ -680,14 +723,12 @@ pub fn qwen_chat_record(home: &Path, bytes: u64) -> Generated {
         ]
         .join("\n")
             + "\n";
-        out.write_all(text.as_bytes()).expect("write");
-        written += text.len() as u64;
+        out.write(&text);
         edits += 1;
     }
-    out.flush().expect("flush");
     Generated {
         path,
-        bytes: written,
+        bytes: out.finish(),
         edits,
         failed: 0,
         loose: 0,
@@ -859,7 +900,7 @@ pub fn opencode_database(home: &Path, workspace: &Path, bytes: u64, edits: usize
             }
             let (tool, state) = if roll < 1 {
                 let file = format!("src/created_{i:05}.rs");
-                let content: String = (0..12).map(|_| tree.fresh_line() + "\n").collect();
+                let content: String = tree.fresh_content(12);
                 let abs = format!("{cwd}/{file}");
                 added.push((file.clone(), content.clone()));
                 (
@@ -872,11 +913,7 @@ pub fn opencode_database(home: &Path, workspace: &Path, bytes: u64, edits: usize
                 )
             } else {
                 let k = 1 + rng.below(LINES_PER_FILE - 2);
-                let (a, old, c) = (
-                    tree.files[f][k - 1].clone(),
-                    tree.files[f][k].clone(),
-                    tree.files[f][k + 1].clone(),
-                );
+                let (a, old, c) = tree.around(f, k);
                 if roll < 6 {
                     failed += 1;
                     // One line (three would be placed by OpenCode's

@@ -59,3 +59,22 @@ pub fn assert_none_failed(failures: &[String], total: usize, shown: usize, what:
     }
     assert!(failures.is_empty(), "{} of {total} {what}", failures.len());
 }
+
+/// The records of `tests/fixtures/matchers/NAME.jsonl.gz`: an agent
+/// matcher's corpus, the agent's own code's results on generated cases,
+/// one record a line.
+pub fn matcher_records(name: &str) -> Vec<Value> {
+    use std::io::BufRead;
+    let path = format!(
+        "{}/tests/fixtures/matchers/{name}.jsonl.gz",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let file = std::fs::File::open(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    std::io::BufReader::new(flate2::read::GzDecoder::new(file))
+        .lines()
+        .map(|line| {
+            let line = line.unwrap_or_else(|e| panic!("{path}: {e}"));
+            serde_json::from_str(&line).unwrap_or_else(|e| panic!("{path}: {e}"))
+        })
+        .collect()
+}

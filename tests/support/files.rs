@@ -51,3 +51,10 @@ pub fn write_all<P: AsRef<Path>, C: AsRef<[u8]>>(
 pub fn read(dir: &Path, name: &str) -> String {
     std::fs::read_to_string(dir.join(name)).expect("read file")
 }
+
+/// A temporary folder holding each `(relative path, content)` ([`tree`]).
+pub fn folder(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    tree(dir.path(), files);
+    dir
+}

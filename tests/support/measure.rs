@@ -17,6 +17,18 @@ pub struct Measured {
     pub peak_kib: u64,
 }
 
+impl Measured {
+    /// The words of stdout's line `n` (counted from 0); it must be there.
+    pub fn row_words(&self, n: usize) -> Vec<&str> {
+        self.stdout
+            .lines()
+            .nth(n)
+            .expect("a row")
+            .split_whitespace()
+            .collect()
+    }
+}
+
 /// Runs `bin ARGS` in `cwd` (stdin empty, stderr inherited) to its end;
 /// it must exit with status 0.
 pub fn run_measured(bin: &Path, args: &[&str], cwd: &Path) -> Measured {
@@ -34,15 +46,25 @@ pub fn run_measured_with(
     bin: &Path,
     args: &[&str],
     cwd: &Path,
-    mut piece: impl FnMut(&[u8]),
+    piece: impl FnMut(&[u8]),
 ) -> Measured {
+    run_command_measured(
+        Command::new(bin)
+            .args(args)
+            .current_dir(cwd)
+            .stdin(Stdio::null()),
+        piece,
+    )
+}
+
+/// Runs `command` (its arguments, folder and stdin set; stderr inherited)
+/// to its end, its stdout handed to `piece` as it is read; it must exit
+/// with status 0. `stdout` is empty.
+pub fn run_command_measured(command: &mut Command, mut piece: impl FnMut(&[u8])) -> Measured {
     let start = Instant::now();
     // Waited for by `wait4` below, which also gives its peak RSS.
     #[allow(clippy::zombie_processes)]
-    let child = Command::new(bin)
-        .args(args)
-        .current_dir(cwd)
-        .stdin(Stdio::null())
+    let child = command
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
@@ -70,8 +92,7 @@ pub fn run_measured_with(
     assert_eq!(rc, pid, "wait4");
     assert!(
         libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
-        "{} {args:?} failed: {status}",
-        bin.display()
+        "{command:?} failed: {status}"
     );
     let tv = |t: libc::timeval| {
         Duration::from_secs(t.tv_sec as u64) + Duration::from_micros(t.tv_usec as u64)

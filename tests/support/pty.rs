@@ -47,6 +47,17 @@ impl Session {
         Session::spawn(dir, env!("CARGO_BIN_EXE_srview"), args)
     }
 
+    /// `srview ARGS` (the binary under test) in `dir`, on a 24x80 xterm
+    /// (the smallest terminal the views are laid out for).
+    pub fn srview_at_80x24(dir: &Path, args: &[&str]) -> Session {
+        let term = Terminal {
+            rows: 24,
+            cols: 80,
+            ..Terminal::default()
+        };
+        Session::spawn_in(dir, env!("CARGO_BIN_EXE_srview"), args, &term)
+    }
+
     /// `program ARGS` in `dir`, on a 40x120 xterm.
     pub fn spawn(dir: &Path, program: &str, args: &[&str]) -> Session {
         Session::spawn_in(dir, program, args, &Terminal::default())
@@ -120,6 +131,11 @@ impl Session {
             std::thread::sleep(Duration::from_millis(50));
         }
         panic!("timed out waiting for {what}; screen:\n{}", self.contents());
+    }
+
+    /// [`Session::wait_for`] the screen to hold every one of `texts`.
+    pub fn wait_for_all(&self, what: &str, texts: &[&str]) {
+        self.wait_for(what, |c| texts.iter().all(|t| c.contains(t)));
     }
 
     pub fn press(&mut self, keys: &[u8]) {
