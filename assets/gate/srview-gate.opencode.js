@@ -31,6 +31,10 @@ function ask(payload) {
       child.kill("SIGKILL");
       reject(blocked(`no answer within ${TIMEOUT_SECONDS} s`));
     }, TIMEOUT_SECONDS * 1000 + 1000);
+    // Decoded as UTF-8 across reads: a character split between two reads
+    // (an answer over 64 KiB) must not become U+FFFD in the rewritten edit.
+    child.stdout.setEncoding("utf8");
+    child.stderr.setEncoding("utf8");
     child.stdout.on("data", (d) => (out += d));
     child.stderr.on("data", (d) => (err += d));
     child.on("error", (e) => {

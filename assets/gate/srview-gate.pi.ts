@@ -34,8 +34,12 @@ function ask(payload: unknown): Promise<Answer | { failed: string }> {
       child.kill("SIGKILL");
       resolve({ failed: `no answer within ${TIMEOUT_SECONDS} s` });
     }, TIMEOUT_SECONDS * 1000 + 1000);
-    child.stdout.on("data", (d: Buffer) => (out += d));
-    child.stderr.on("data", (d: Buffer) => (err += d));
+    // Decoded as UTF-8 across reads: a character split between two reads
+    // (an answer over 64 KiB) must not become U+FFFD in the rewritten edit.
+    child.stdout.setEncoding("utf8");
+    child.stderr.setEncoding("utf8");
+    child.stdout.on("data", (d: string) => (out += d));
+    child.stderr.on("data", (d: string) => (err += d));
     child.on("error", (e: Error) => {
       clearTimeout(timer);
       resolve({ failed: `cannot run ${SRVIEW} (${e.message})` });

@@ -720,3 +720,59 @@ fn uninstall_keeps_the_empty_settings_the_user_had() {
         }
     }
 }
+
+/// The installed OpenCode plugin, run by Node.js as OpenCode runs it, hands
+/// a large rewritten edit back whole: srview's answer (over 64 KiB, so read
+/// in several pieces) decoded as UTF-8 across the reads, no character
+/// split into U+FFFD (session 34's tester found 5 in a 144 KB edit). pi's
+/// extension holds the same reading code (TypeScript: not run here).
+#[test]
+fn the_opencode_plugin_reads_a_large_answer_whole() {
+    let world = World::new("opencode");
+    world.ok(&["--agent", "opencode", "--project"]);
+    std::fs::write(
+        world.project.join("big.py"),
+        "def f():\n    x = 1\n    return x\n",
+    )
+    .expect("the file");
+    let driver = r#"
+import { SrviewGate } from "./.opencode/plugin/srview-gate.js";
+const cwd = process.cwd();
+const text = "日本語のテキスト".repeat(6000);
+const output = { args: { filePath: cwd + "/big.py", oldString: "  x = 1\n  return x\n",
+  newString: "  x = 1\n  s = '" + text + "'\n  return x\n" } };
+const hooks = await SrviewGate({ directory: cwd });
+await hooks["tool.execute.before"]({ tool: "edit", sessionID: "s", callID: "c" }, output);
+const n = output.args.newString;
+console.log(JSON.stringify({ old: output.args.oldString, replaced: (n.match(/\uFFFD/g) || []).length, whole: n.includes(text) }));
+"#;
+    std::fs::write(world.project.join("drive.mjs"), driver).expect("the driver");
+    let out = Command::new("node")
+        .arg("drive.mjs")
+        .current_dir(&world.project)
+        .env("HOME", &world.home)
+        .output()
+        .expect("node runs (the machine's Node.js)");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let seen: Value = serde_json::from_str(stdout.trim()).expect("the driver's line");
+    assert_eq!(
+        seen,
+        serde_json::json!({"old": "    x = 1\n    return x\n", "replaced": 0, "whole": true}),
+        "the rewritten edit as OpenCode would run it"
+    );
+    let pi = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/gate/srview-gate.pi.ts"),
+    )
+    .expect("the pi extension");
+    for stream in ["stdout", "stderr"] {
+        assert!(
+            pi.contains(&format!("child.{stream}.setEncoding(\"utf8\");")),
+            "pi's extension decodes its {stream} as UTF-8 across reads"
+        );
+    }
+}
