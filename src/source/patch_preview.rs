@@ -1287,6 +1287,12 @@ fn push_line_text(body: &mut String, text: &str) {
 /// Whether the engine (v1, final) applies `body` to `original` exactly and
 /// gives `after`.
 fn gives(body: &str, original: &str, after: &str) -> bool {
+    !body.is_empty() && exact_result(body, original).is_some_and(|content| content == after)
+}
+
+/// What the engine (v1, final) makes of `original` by `body`, when every
+/// block of it applies exactly.
+fn exact_result(body: &str, original: &str) -> Option<String> {
     let outcome = crate::engine::apply(
         body,
         original,
@@ -1295,12 +1301,14 @@ fn gives(body: &str, original: &str, after: &str) -> bool {
             is_final: true,
         },
     );
-    !body.is_empty()
-        && outcome
-            .blocks
-            .iter()
-            .all(|b| b.stage == Some(crate::engine::Stage::Exact))
-        && outcome.result.is_ok_and(|a| a.new_content == after)
+    let exact = outcome
+        .blocks
+        .iter()
+        .all(|b| b.stage == Some(crate::engine::Stage::Exact));
+    if !exact {
+        return None;
+    }
+    outcome.result.ok().map(|applied| applied.new_content)
 }
 
 #[cfg(test)]
@@ -1456,22 +1464,8 @@ mod tests {
 
     /// What `body` gives over `original` by the engine, every block exact.
     fn applied(body: &str, original: &str) -> String {
-        let outcome = crate::engine::apply(
-            body,
-            original,
-            crate::engine::Options {
-                version: crate::engine::Version::V1,
-                is_final: true,
-            },
-        );
-        assert!(
-            outcome
-                .blocks
-                .iter()
-                .all(|b| b.stage == Some(crate::engine::Stage::Exact)),
-            "{body}"
-        );
-        outcome.result.expect("the blocks apply").new_content
+        exact_result(body, original)
+            .unwrap_or_else(|| panic!("not every block applies exactly: {body}"))
     }
 
     /// A tester's find: an edit of one line of a CRLF file was shown as a
