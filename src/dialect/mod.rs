@@ -18,6 +18,7 @@ mod detect;
 pub mod edit;
 pub mod elided;
 pub mod gemini_replace;
+mod myers;
 pub mod one_file;
 pub mod opencode_apply_patch;
 pub mod opencode_edit;

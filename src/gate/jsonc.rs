@@ -187,84 +187,77 @@ impl Parser<'_> {
     }
 
     fn object(&mut self, depth: usize) -> Result<Node, String> {
-        let open = self.at;
-        self.at += 1;
         let mut members = Vec::new();
-        self.skip_space()?;
-        if self.bytes.get(self.at) == Some(&b'}') {
-            self.at += 1;
-            return Ok(Node::Object {
-                open,
-                close: self.at - 1,
-                members,
-            });
-        }
-        loop {
-            if self.bytes.get(self.at) != Some(&b'"') {
-                return Err(self.error("a key should be here"));
+        let (open, close) = self.container(b'}', "',' or '}' should be here", |p| {
+            if p.bytes.get(p.at) != Some(&b'"') {
+                return Err(p.error("a key should be here"));
             }
-            let (key_start, _, key) = self.string()?;
-            self.skip_space()?;
-            if self.bytes.get(self.at) != Some(&b':') {
-                return Err(self.error("':' should follow the key"));
+            let (key_start, _, key) = p.string()?;
+            p.skip_space()?;
+            if p.bytes.get(p.at) != Some(&b':') {
+                return Err(p.error("':' should follow the key"));
             }
-            self.at += 1;
-            self.skip_space()?;
-            let value = self.value(depth + 1)?;
+            p.at += 1;
+            p.skip_space()?;
+            let value = p.value(depth + 1)?;
             members.push(Member {
                 key,
                 key_start,
                 value,
             });
-            self.skip_space()?;
-            match self.bytes.get(self.at) {
-                Some(b',') => {
-                    self.at += 1;
-                    self.skip_space()?;
-                }
-                Some(b'}') => {
-                    self.at += 1;
-                    return Ok(Node::Object {
-                        open,
-                        close: self.at - 1,
-                        members,
-                    });
-                }
-                _ => return Err(self.error("',' or '}' should be here")),
-            }
-        }
+            Ok(())
+        })?;
+        Ok(Node::Object {
+            open,
+            close,
+            members,
+        })
     }
 
     fn array(&mut self, depth: usize) -> Result<Node, String> {
+        let mut elements = Vec::new();
+        let (open, close) = self.container(b']', "',' or ']' should be here", |p| {
+            elements.push(p.value(depth + 1)?);
+            Ok(())
+        })?;
+        Ok(Node::Array {
+            open,
+            close,
+            elements,
+        })
+    }
+
+    /// Reads the object or array opening at `self.at` up to its `close`
+    /// bracket: each member or element by `item` (called at its first
+    /// byte), the commas between them; `misplaced`: the error where
+    /// neither a comma nor `close` follows an item. Returns the offsets of
+    /// the opening and the closing bracket.
+    fn container(
+        &mut self,
+        close: u8,
+        misplaced: &str,
+        mut item: impl FnMut(&mut Self) -> Result<(), String>,
+    ) -> Result<(usize, usize), String> {
         let open = self.at;
         self.at += 1;
-        let mut elements = Vec::new();
         self.skip_space()?;
-        if self.bytes.get(self.at) == Some(&b']') {
+        if self.bytes.get(self.at) == Some(&close) {
             self.at += 1;
-            return Ok(Node::Array {
-                open,
-                close: self.at - 1,
-                elements,
-            });
+            return Ok((open, self.at - 1));
         }
         loop {
-            elements.push(self.value(depth + 1)?);
+            item(self)?;
             self.skip_space()?;
             match self.bytes.get(self.at) {
                 Some(b',') => {
                     self.at += 1;
                     self.skip_space()?;
                 }
-                Some(b']') => {
+                Some(&b) if b == close => {
                     self.at += 1;
-                    return Ok(Node::Array {
-                        open,
-                        close: self.at - 1,
-                        elements,
-                    });
+                    return Ok((open, self.at - 1));
                 }
-                _ => return Err(self.error("',' or ']' should be here")),
+                _ => return Err(self.error(misplaced)),
             }
         }
     }

@@ -309,20 +309,7 @@ pub fn judge<F: PatchFs>(
     let call = match payload::read(agent, payload) {
         Ok(call) => call,
         Err(why) => {
-            return Judgment {
-                agent,
-                call: None,
-                file: None,
-                case: Case::Unreadable,
-                stage: None,
-                action: None,
-                answer: Answer::Deny {
-                    reason: format!("srview gate: the hook's payload cannot be read: {why}"),
-                },
-                review: None,
-                next_step: None,
-                note: None,
-            };
+            return failure(agent, &format!("the hook's payload cannot be read: {why}"));
         }
     };
     // Only the events that come before an edit runs (and Claude Code's
@@ -335,18 +322,7 @@ pub fn judge<F: PatchFs>(
         .as_deref()
         .is_some_and(|event| !handled.contains(&event))
     {
-        return Judgment {
-            agent,
-            call: Some(call),
-            file: None,
-            case: Case::NotAnEdit,
-            stage: None,
-            action: None,
-            answer: Answer::NoOpinion,
-            review: None,
-            next_step: None,
-            note: None,
-        };
+        return Judgment::unjudged(agent, Some(call), Case::NotAnEdit, Answer::NoOpinion);
     }
     let fs = fs_at(&call.cwd);
     let finding = finding_of(agent, &call, &fs);
@@ -364,20 +340,10 @@ fn finding_of(agent: GateAgent, call: &Call, fs: &dyn PatchFs) -> Finding {
 /// A judgment for an internal failure of the command itself (the payload
 /// cannot be read from stdin): an explicit deny with the reason.
 pub fn failure(agent: GateAgent, why: &str) -> Judgment {
-    Judgment {
-        agent,
-        call: None,
-        file: None,
-        case: Case::Unreadable,
-        stage: None,
-        action: None,
-        answer: Answer::Deny {
-            reason: format!("srview gate: {why}"),
-        },
-        review: None,
-        next_step: None,
-        note: None,
-    }
+    let answer = Answer::Deny {
+        reason: format!("srview gate: {why}"),
+    };
+    Judgment::unjudged(agent, None, Case::Unreadable, answer)
 }
 
 /// The policy's answer to a finding.
@@ -445,6 +411,24 @@ fn decide(agent: GateAgent, call: Call, mut finding: Finding, policy: &Policy) -
 }
 
 impl Judgment {
+    /// A call answered without judging its edit (a payload that cannot be
+    /// read, an event the gate does not judge): no file, stage, policy,
+    /// review, next step or note.
+    fn unjudged(agent: GateAgent, call: Option<Call>, case: Case, answer: Answer) -> Judgment {
+        Judgment {
+            agent,
+            call,
+            file: None,
+            case,
+            stage: None,
+            action: None,
+            answer,
+            review: None,
+            next_step: None,
+            note: None,
+        }
+    }
+
     /// The answer in the agent's own decision format.
     pub fn reply(&self) -> Reply {
         answer::reply(self.agent, &self.sent())

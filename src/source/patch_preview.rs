@@ -1287,6 +1287,12 @@ fn push_line_text(body: &mut String, text: &str) {
 /// Whether the engine (v1, final) applies `body` to `original` exactly and
 /// gives `after`.
 fn gives(body: &str, original: &str, after: &str) -> bool {
+    !body.is_empty() && exact_result(body, original).is_some_and(|content| content == after)
+}
+
+/// What the engine (v1, final) makes of `original` by `body`, when every
+/// block of it applies exactly.
+fn exact_result(body: &str, original: &str) -> Option<String> {
     let outcome = crate::engine::apply(
         body,
         original,
@@ -1295,12 +1301,14 @@ fn gives(body: &str, original: &str, after: &str) -> bool {
             is_final: true,
         },
     );
-    !body.is_empty()
-        && outcome
-            .blocks
-            .iter()
-            .all(|b| b.stage == Some(crate::engine::Stage::Exact))
-        && outcome.result.is_ok_and(|a| a.new_content == after)
+    let exact = outcome
+        .blocks
+        .iter()
+        .all(|b| b.stage == Some(crate::engine::Stage::Exact));
+    if !exact {
+        return None;
+    }
+    outcome.result.ok().map(|applied| applied.new_content)
 }
 
 #[cfg(test)]
@@ -1309,15 +1317,20 @@ mod tests {
     use crate::dialect::Dialect;
     use crate::dialect::one_file::Target;
 
+    /// The file `name` holding `content`, in the folder `/w`.
+    fn target_in_w<'a>(name: &'a str, content: &'a str) -> Target<'a> {
+        Target {
+            cwd: "/w",
+            name,
+            content: Some(content),
+        }
+    }
+
     /// A whole-file write without a final newline: its block ends on a line
     /// of its own (it ran into the end marker: `y = 3+++++++ REPLACE`).
     #[test]
     fn a_whole_file_without_a_final_newline_keeps_its_block_readable() {
-        let target = Target {
-            cwd: "/w",
-            name: "a.py",
-            content: Some("x = 1\n"),
-        };
+        let target = target_in_w("a.py", "x = 1\n");
         let input = crate::source::agent::EditInput::Whole("x = 1\ny = 3".to_string());
         let blocks = input_blocks(&input, &target, true).expect("blocks");
         assert_eq!(
@@ -1391,11 +1404,7 @@ mod tests {
     fn a_replace_all_call_names_its_other_places() {
         let row = crate::dialect::registry::find("opencode-edit").expect("row");
         let file = "x = 1\ny = 2\nx = 1\n";
-        let target = Target {
-            cwd: "/w",
-            name: "a.py",
-            content: Some(file),
-        };
+        let target = target_in_w("a.py", file);
         let input = r#"{"filePath": "a.py", "oldString": "x = 1", "newString": "x = 3", "replaceAll": true}"#;
         let blocks = call_prefix_blocks(row, input, &target, true);
         assert_eq!(
@@ -1411,11 +1420,7 @@ mod tests {
     #[test]
     fn agent_blocks_are_numbered_by_the_inputs_lines_or_not_at_all() {
         let file = "a = 1\nb = 2\n";
-        let target = Target {
-            cwd: "/w",
-            name: "a.py",
-            content: Some(file),
-        };
+        let target = target_in_w("a.py", file);
         let reply = "Here.\n\na.py\n```python\n<<<<<<< SEARCH\nb = 2\n=======\nb = 3\n>>>>>>> REPLACE\n```\n";
         let aider = crate::dialect::registry::find("aider-diff").expect("row");
         let blocks = call_prefix_blocks(aider, reply, &target, true);
@@ -1436,11 +1441,7 @@ mod tests {
     /// arriving) shows no block: the hunk has said nothing yet.
     #[test]
     fn a_hunk_without_lines_yet_shows_no_block() {
-        let target = Target {
-            cwd: "/w",
-            name: "calc.py",
-            content: Some("a\nb\nc\n"),
-        };
+        let target = target_in_w("calc.py", "a\nb\nc\n");
         let cut = "*** Begin Patch\n*** Update File: calc.py\n@@ def f():\n    b";
         let blocks = file_blocks(cut, Dialect::ApplyPatch, &target, false).expect("reads");
         assert!(!blocks.body.contains("SEARCH"), "{}", blocks.body);
@@ -1463,22 +1464,8 @@ mod tests {
 
     /// What `body` gives over `original` by the engine, every block exact.
     fn applied(body: &str, original: &str) -> String {
-        let outcome = crate::engine::apply(
-            body,
-            original,
-            crate::engine::Options {
-                version: crate::engine::Version::V1,
-                is_final: true,
-            },
-        );
-        assert!(
-            outcome
-                .blocks
-                .iter()
-                .all(|b| b.stage == Some(crate::engine::Stage::Exact)),
-            "{body}"
-        );
-        outcome.result.expect("the blocks apply").new_content
+        exact_result(body, original)
+            .unwrap_or_else(|| panic!("not every block applies exactly: {body}"))
     }
 
     /// A tester's find: an edit of one line of a CRLF file was shown as a
@@ -1494,11 +1481,7 @@ mod tests {
         let new = "    \"k5\": \"message number five\",\n";
         for crlf in [false, true] {
             let file = messages(crlf);
-            let target = Target {
-                cwd: "/w",
-                name,
-                content: Some(&file),
-            };
+            let target = target_in_w(name, &file);
             let end = if crlf { "\r\n" } else { "\n" };
             let expected = format!(
                 "{SEARCH}    \"k5\": \"message number 5\",{end}{SEPARATOR}    \"k5\": \"message number five\",{end}{REPLACE_END}"
@@ -1534,11 +1517,7 @@ mod tests {
     #[test]
     fn a_regex_stage_edit_is_shown_at_the_lines_it_replaces() {
         let file = "class Cart:\n    def __init__(self):\n        self.items = []\n\n    def total(self):\n        total = 0\n        for item in self.items:\n            if item.qty > 0:\n                total += item.qty * item.price\n        return total\n\n    def count(self):\n        return len(self.items)\n";
-        let target = Target {
-            cwd: "/w",
-            name: "shop.py",
-            content: Some(file),
-        };
+        let target = target_in_w("shop.py", file);
         let input = serde_json::json!({"file_path": "/w/shop.py", "instruction": "skip", "old_string": "  for item in self.items:\n    if item.qty > 0:\n      total += item.qty * item.price\n", "new_string": "  for item in self.items:\n    if item.qty > 0:\n      total += item.qty * item.price\n    else:\n      skipped += 1\n"});
         let run = crate::dialect::registry::run_on_file(
             "gemini-replace",

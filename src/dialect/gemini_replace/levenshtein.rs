@@ -1,8 +1,8 @@
 //! The Levenshtein distance `fast-levenshtein`'s `get(a, b)` computes
 //! (unit costs, over UTF-16 code units), with Myers' bit-parallel algorithm
-//! (G. Myers 1999, in the block form of Hyyrö 2003 / edlib): the pattern is
-//! prepared once and each text costs `len(text) * ceil(len(pattern) / 64)`
-//! word operations instead of the agent's `len(text) * len(pattern)` cells.
+//! (`crate::dialect::myers`): the pattern is prepared once and each text
+//! costs `len(text) * ceil(len(pattern) / 64)` word operations instead of
+//! the agent's `len(text) * len(pattern)` cells.
 //! The distance is the same number (it is symmetric, so which side is the
 //! pattern does not matter).
 
@@ -73,54 +73,10 @@ impl Pattern {
         if self.len == 0 {
             return text.count();
         }
-        let last_bit = |b: usize| -> u64 {
-            if b + 1 == self.blocks {
-                1 << ((self.len - 1) % 64)
-            } else {
-                1 << 63
-            }
-        };
-        let mut positive = vec![!0u64; self.blocks];
-        let mut negative = vec![0u64; self.blocks];
-        let mut score = self.len as isize;
-        for unit in text {
+        crate::dialect::myers::distance(self.len, self.blocks, text, |unit| {
             let slot = self.slot(unit) * self.blocks;
-            let eqs = &self.masks[slot..slot + self.blocks];
-            // The top row (row 0) grows by one per text unit: global distance.
-            let mut carry: i8 = 1;
-            for b in 0..self.blocks {
-                let mut eq = eqs[b];
-                let pv = positive[b];
-                let mv = negative[b];
-                let xv = eq | mv;
-                if carry < 0 {
-                    eq |= 1;
-                }
-                let xh = ((eq & pv).wrapping_add(pv) ^ pv) | eq;
-                let mut ph = mv | !(xh | pv);
-                let mut mh = pv & xh;
-                let high = last_bit(b);
-                let out: i8 = if ph & high != 0 {
-                    1
-                } else if mh & high != 0 {
-                    -1
-                } else {
-                    0
-                };
-                ph <<= 1;
-                mh <<= 1;
-                if carry < 0 {
-                    mh |= 1;
-                } else if carry > 0 {
-                    ph |= 1;
-                }
-                positive[b] = mh | !(xv | ph);
-                negative[b] = ph & xv;
-                carry = out;
-            }
-            score += carry as isize;
-        }
-        score as usize
+            &self.masks[slot..slot + self.blocks]
+        })
     }
 }
 

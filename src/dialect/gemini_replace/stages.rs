@@ -60,6 +60,26 @@ fn exact(content: &str, search: &str, replace: &str, allow_multiple: bool) -> Op
     } else {
         memchr::memmem::find_iter(content.as_bytes(), search.as_bytes()).collect()
     };
+    exact_result(content, search, replace, allow_multiple, &positions, || {
+        if search.is_empty() {
+            content.replace(search, replace)
+        } else {
+            replaced_at(content, &positions, search.len(), replace)
+        }
+    })
+}
+
+/// What `calculateExactReplacement` returns once `search` is found at
+/// `positions` (ascending): `replaced` gives the text with each of them
+/// replaced, asked for only when they are (one place, or several allowed).
+fn exact_result(
+    content: &str,
+    search: &str,
+    replace: &str,
+    allow_multiple: bool,
+    positions: &[usize],
+    replaced: impl FnOnce() -> String,
+) -> Option<Replacement> {
     let occurrences = positions.len();
     let first = positions
         .first()
@@ -76,13 +96,8 @@ fn exact(content: &str, search: &str, replace: &str, allow_multiple: bool) -> Op
     if occurrences == 0 {
         return None;
     }
-    let replaced = if search.is_empty() {
-        content.replace(search, replace)
-    } else {
-        replaced_at(content, &positions, search.len(), replace)
-    };
     Some(Replacement {
-        new_content: js::restore_trailing_newline(content, replaced),
+        new_content: js::restore_trailing_newline(content, replaced()),
         occurrences,
         stage: "exact",
         fuzzy_ranges: Vec::new(),
@@ -440,31 +455,12 @@ mod tests {
     use super::*;
 
     /// `calculateExactReplacement` as first ported, with `str`'s own
-    /// search: the definition the byte search must agree with.
+    /// search and replace: the definition the byte search must agree with
+    /// (the places found and the text they give).
     fn exact_by_str(content: &str, search: &str, replace: &str, all: bool) -> Option<Replacement> {
         let positions: Vec<usize> = content.match_indices(search).map(|(i, _)| i).collect();
-        let occurrences = positions.len();
-        let first = positions
-            .first()
-            .map(|&i| (i, search.to_string(), replace.to_string()));
-        if !all && occurrences > 1 {
-            return Some(Replacement {
-                new_content: content.to_string(),
-                occurrences,
-                stage: "exact",
-                fuzzy_ranges: Vec::new(),
-                first,
-            });
-        }
-        if occurrences == 0 {
-            return None;
-        }
-        Some(Replacement {
-            new_content: js::restore_trailing_newline(content, content.replace(search, replace)),
-            occurrences,
-            stage: "exact",
-            fuzzy_ranges: Vec::new(),
-            first,
+        exact_result(content, search, replace, all, &positions, || {
+            content.replace(search, replace)
         })
     }
 

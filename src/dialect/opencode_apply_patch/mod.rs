@@ -237,35 +237,29 @@ fn write_all(
     };
     let mut summary = vec![texts::SUCCESS_HEADER.to_string()];
     for change in changes {
+        let (letter, shown) = match change {
+            Change::Add { path, .. } => ('A', path),
+            Change::Update { path, move_to, .. } => ('M', move_to.as_ref().unwrap_or(path)),
+            Change::Delete { path } => ('D', path),
+        };
+        summary.push(format!("{letter} {}", relative(worktree, shown)));
         let step = match change {
-            Change::Add { path, text, bom } => {
-                summary.push(format!("A {}", relative(worktree, path)));
-                files.write(path, join_bom(text, *bom))
-            }
-            Change::Update {
+            Change::Add { path, text, bom }
+            | Change::Update {
                 path,
                 text,
                 bom,
                 move_to: None,
-            } => {
-                summary.push(format!("M {}", relative(worktree, path)));
-                files.write(path, join_bom(text, *bom))
-            }
+            } => files.write(path, join_bom(text, *bom)),
             Change::Update {
                 path,
                 text,
                 bom,
                 move_to: Some(target),
-            } => {
-                summary.push(format!("M {}", relative(worktree, target)));
-                files
-                    .write(target, join_bom(text, *bom))
-                    .and_then(|()| files.remove(path))
-            }
-            Change::Delete { path } => {
-                summary.push(format!("D {}", relative(worktree, path)));
-                files.remove(path)
-            }
+            } => files
+                .write(target, join_bom(text, *bom))
+                .and_then(|()| files.remove(path)),
+            Change::Delete { path } => files.remove(path),
         };
         if let Err(error) = step {
             let writes = files.writes;

@@ -13,11 +13,10 @@ use crate::dialect::call::{CallMatcher, CallOutcome, ToolCall};
 
 const ROOT: &str = "/home/user/project";
 
-fn apply(files: &[(&str, &str)], patch: &str) -> (CallOutcome, BTreeMap<String, String>) {
-    let before: BTreeMap<String, String> = files
-        .iter()
-        .map(|(p, c)| (p.to_string(), c.to_string()))
-        .collect();
+/// The tool on `patch` over the files `present` (path, content): its
+/// outcome and the files afterwards.
+fn apply(present: &[(&str, &str)], patch: &str) -> (CallOutcome, BTreeMap<String, String>) {
+    let before = files(present);
     let fs = MemoryFs::new(before.clone());
     let input = json!({ "patchText": patch });
     let outcome = OpencodeApplyPatch.run(&ToolCall {

@@ -3,7 +3,8 @@
 //! code units, each costing 1. OpenCode fills the whole matrix; the
 //! distance is one number, so this computes the same value faster: common
 //! prefix and suffix stripped (they never change the distance), then
-//! Myers' bit-parallel algorithm (Hyyrö's formulation, in 64-row blocks).
+//! Myers' bit-parallel algorithm (`crate::dialect::myers`, in 64-row
+//! blocks).
 
 use std::collections::HashMap;
 
@@ -78,56 +79,10 @@ impl PatternMasks {
 
 fn myers(pattern: &[u16], text: &[u16]) -> usize {
     let masks = PatternMasks::new(pattern);
-    let blocks = masks.blocks;
-    let last_row = 1u64 << ((pattern.len() - 1) % 64);
-    let mut positive = vec![!0u64; blocks];
-    let mut negative = vec![0u64; blocks];
-    let mut score = pattern.len();
-    for &unit in text {
-        let eqs = masks.block_masks(unit);
-        // The horizontal delta entering block 0: row 0 is 0, 1, 2, ...
-        let mut carry: i8 = 1;
-        for block in 0..blocks {
-            let out_bit = if block + 1 == blocks {
-                last_row
-            } else {
-                1 << 63
-            };
-            let pv = positive[block];
-            let mv = negative[block];
-            let mut eq = eqs[block];
-            let xv = eq | mv;
-            if carry < 0 {
-                eq |= 1;
-            }
-            let xh = ((eq & pv).wrapping_add(pv) ^ pv) | eq;
-            let mut ph = mv | !(xh | pv);
-            let mut mh = pv & xh;
-            let out: i8 = if ph & out_bit != 0 {
-                1
-            } else if mh & out_bit != 0 {
-                -1
-            } else {
-                0
-            };
-            ph <<= 1;
-            mh <<= 1;
-            match carry {
-                c if c < 0 => mh |= 1,
-                c if c > 0 => ph |= 1,
-                _ => {}
-            }
-            positive[block] = mh | !(xv | ph);
-            negative[block] = ph & xv;
-            carry = out;
-        }
-        match carry {
-            1 => score += 1,
-            -1 => score -= 1,
-            _ => {}
-        }
-    }
-    score
+    let units = text.iter().copied();
+    crate::dialect::myers::distance(pattern.len(), masks.blocks, units, |unit| {
+        masks.block_masks(unit)
+    })
 }
 
 #[cfg(test)]

@@ -195,6 +195,12 @@ fn input(path: &str, old: &str, new: &str) -> Value {
     json!({"filePath": format!("{ROOT}/{path}"), "oldString": old, "newString": new})
 }
 
+/// The tool's edit of `old` to `new` in `path`, the one file, holding
+/// `content`.
+fn edit_one(path: &str, content: &str, old: &str, new: &str) -> CallOutcome {
+    edit(&[(path, content)], input(path, old, new))
+}
+
 #[test]
 fn replaces_text_in_an_existing_file() {
     let outcome = edit(
@@ -315,67 +321,48 @@ fn creates_a_new_file_from_an_empty_old_string() {
 
 #[test]
 fn every_error_text() {
-    fails_with(
-        &edit(&[], input("nonexistent.txt", "old", "new")),
-        "File /home/user/project/nonexistent.txt not found",
-        None,
-    );
-    fails_with(
-        &edit(
-            &[("file.txt", "content")],
-            input("file.txt", "same", "same"),
+    let cases = [
+        (
+            edit(&[], input("nonexistent.txt", "old", "new")),
+            "File /home/user/project/nonexistent.txt not found",
         ),
-        texts::IDENTICAL,
-        None,
-    );
-    fails_with(
-        &edit(&[("file.txt", "content")], input("file.txt", "", "")),
-        texts::IDENTICAL,
-        None,
-    );
-    // Equal once both take the file's line ending.
-    fails_with(
-        &edit(&[("a.txt", "a\r\nb\n")], input("a.txt", "a\r\nb", "a\nb")),
-        texts::IDENTICAL,
-        None,
-    );
-    fails_with(
-        &edit(
-            &[("file.txt", "actual content")],
-            input("file.txt", "not in file", "replacement"),
+        (
+            edit_one("file.txt", "content", "same", "same"),
+            texts::IDENTICAL,
         ),
-        texts::NOT_FOUND,
-        None,
-    );
-    fails_with(
-        &edit(
-            &[("a.txt", "x = 1\nx = 1\n")],
-            input("a.txt", "x = 1", "x = 2"),
+        (edit_one("file.txt", "content", "", ""), texts::IDENTICAL),
+        // Equal once both take the file's line ending.
+        (
+            edit_one("a.txt", "a\r\nb\n", "a\r\nb", "a\nb"),
+            texts::IDENTICAL,
         ),
-        texts::MULTIPLE,
-        None,
-    );
-    fails_with(
-        &edit(&[("adir/x.txt", "x")], input("adir", "old", "new")),
-        "Path is a directory, not a file: /home/user/project/adir",
-        None,
-    );
-    fails_with(
-        &edit(
-            &[("existing.cs", "\u{feff}using System;\n")],
-            input("existing.cs", "", "using Up;\n"),
+        (
+            edit_one("file.txt", "actual content", "not in file", "replacement"),
+            texts::NOT_FOUND,
         ),
-        texts::EMPTY_OLD_STRING,
-        None,
-    );
-    fails_with(
-        &edit(
-            &[("a.txt", "x\n")],
-            json!({"filePath": "", "oldString": "a", "newString": "b"}),
+        (
+            edit_one("a.txt", "x = 1\nx = 1\n", "x = 1", "x = 2"),
+            texts::MULTIPLE,
         ),
-        texts::FILE_PATH_REQUIRED,
-        None,
-    );
+        (
+            edit(&[("adir/x.txt", "x")], input("adir", "old", "new")),
+            "Path is a directory, not a file: /home/user/project/adir",
+        ),
+        (
+            edit_one("existing.cs", "\u{feff}using System;\n", "", "using Up;\n"),
+            texts::EMPTY_OLD_STRING,
+        ),
+        (
+            edit(
+                &[("a.txt", "x\n")],
+                json!({"filePath": "", "oldString": "a", "newString": "b"}),
+            ),
+            texts::FILE_PATH_REQUIRED,
+        ),
+    ];
+    for (outcome, error) in &cases {
+        fails_with(outcome, error, None);
+    }
 }
 
 #[test]

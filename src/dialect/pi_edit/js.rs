@@ -280,56 +280,58 @@ impl Parser<'_> {
             b'{' => {
                 self.pos += 1;
                 let mut object = JsObject::default();
-                self.skip_ws();
-                if self.eat("}") {
-                    return Some(Js::Obj(object));
-                }
-                loop {
-                    self.skip_ws();
-                    if self.bytes.get(self.pos) != Some(&b'"') {
+                self.items("}", |p| {
+                    if p.bytes.get(p.pos) != Some(&b'"') {
                         return None;
                     }
-                    let key = self.string()?;
-                    self.skip_ws();
-                    if !self.eat(":") {
+                    let key = p.string()?;
+                    p.skip_ws();
+                    if !p.eat(":") {
                         return None;
                     }
-                    self.skip_ws();
-                    let item = self.value(depth + 1)?;
+                    p.skip_ws();
+                    let item = p.value(depth + 1)?;
                     object.set(&key, item);
-                    self.skip_ws();
-                    if self.eat("}") {
-                        return Some(Js::Obj(object));
-                    }
-                    if !self.eat(",") {
-                        return None;
-                    }
-                }
+                    Some(())
+                })?;
+                Some(Js::Obj(object))
             }
             b'[' => {
                 self.pos += 1;
                 let mut items = Vec::new();
-                self.skip_ws();
-                if self.eat("]") {
-                    return Some(Js::Arr(items));
-                }
-                loop {
-                    self.skip_ws();
-                    items.push(self.value(depth + 1)?);
-                    self.skip_ws();
-                    if self.eat("]") {
-                        return Some(Js::Arr(items));
-                    }
-                    if !self.eat(",") {
-                        return None;
-                    }
-                }
+                self.items("]", |p| {
+                    items.push(p.value(depth + 1)?);
+                    Some(())
+                })?;
+                Some(Js::Arr(items))
             }
             b'"' => self.string().map(Js::Str),
             b't' => self.eat("true").then_some(Js::Bool(true)),
             b'f' => self.eat("false").then_some(Js::Bool(false)),
             b'n' => self.eat("null").then_some(Js::Null),
             _ => self.number(),
+        }
+    }
+
+    /// Reads the members or elements of the object or array whose opening
+    /// bracket was just taken, up to its `close`: each by `item` (called
+    /// at its first byte), and the commas between them. `None` where the
+    /// text stops being JSON.
+    fn items(&mut self, close: &str, mut item: impl FnMut(&mut Self) -> Option<()>) -> Option<()> {
+        self.skip_ws();
+        if self.eat(close) {
+            return Some(());
+        }
+        loop {
+            self.skip_ws();
+            item(self)?;
+            self.skip_ws();
+            if self.eat(close) {
+                return Some(());
+            }
+            if !self.eat(",") {
+                return None;
+            }
         }
     }
 

@@ -168,22 +168,29 @@ pub fn normalize_for_fuzzy_match(text: &str) -> String {
             continue;
         }
         out.push_str(&text[as_is..start]);
-        if ascii {
-            out.push_str(line.trim_end_matches(is_js_whitespace));
-        } else {
-            let line = nfkc(line);
-            out.extend(
-                line.trim_end_matches(is_js_whitespace)
-                    .chars()
-                    .map(fold_typographic),
-            );
-        }
+        push_normalized_line(&mut out, line, ascii);
         // The line's `\n` opens the next run.
         as_is = end;
         start = end + 1;
     }
     out.push_str(&text[as_is..]);
     out
+}
+
+/// One line (without its `\n`) as [`normalize_for_fuzzy_match`] makes it,
+/// onto `out`; `ascii`: the line is ASCII (its own NFKC form, folding
+/// nothing).
+fn push_normalized_line(out: &mut String, line: &str, ascii: bool) {
+    if ascii {
+        out.push_str(line.trim_end_matches(is_js_whitespace));
+    } else {
+        let line = nfkc(line);
+        out.extend(
+            line.trim_end_matches(is_js_whitespace)
+                .chars()
+                .map(fold_typographic),
+        );
+    }
 }
 
 /// The number of UTF-16 code units of `text` (JavaScript's `length`).
@@ -237,16 +244,7 @@ mod tests {
         let ends = memchr::memchr_iter(b'\n', text.as_bytes()).chain(std::iter::once(text.len()));
         for end in ends {
             let line = &text[start..end];
-            if line.is_ascii() {
-                out.push_str(line.trim_end_matches(is_js_whitespace));
-            } else {
-                let line = nfkc(line);
-                out.extend(
-                    line.trim_end_matches(is_js_whitespace)
-                        .chars()
-                        .map(fold_typographic),
-                );
-            }
+            push_normalized_line(&mut out, line, line.is_ascii());
             if end < text.len() {
                 out.push('\n');
             }

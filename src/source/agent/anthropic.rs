@@ -4,10 +4,12 @@
 //! events, as Claude Code and Qwen Code print them live (`stream_event`
 //! lines), with the tool inputs they stream.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use serde::Deserialize;
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 use super::store::Store;
 use super::{AgentTool, EditInput};
@@ -33,6 +35,56 @@ pub(super) struct Block {
     pub(super) tool_use_id: Option<String>,
     #[serde(default)]
     pub(super) content: Option<Value>,
+}
+
+/// A message as an `assistant` or `user` line carries it: its content
+/// kept as the line's raw JSON text (read by [`blocks`]).
+#[derive(Deserialize)]
+pub(super) struct LineMessage<'a> {
+    #[serde(default, borrow)]
+    pub(super) content: Option<&'a RawValue>,
+}
+
+/// A content block of an `assistant` or `user` line, read in one pass
+/// and borrowing from the line; its input and its result's content as `V`
+/// (`&RawValue`: raw JSON text, read later only as far as needed;
+/// `Value`: read whole).
+#[derive(Deserialize)]
+#[serde(bound(deserialize = "V: Deserialize<'de>"))]
+pub(super) struct LineBlock<'a, V> {
+    #[serde(rename = "type", default, borrow)]
+    pub(super) kind: Cow<'a, str>,
+    #[serde(default)]
+    pub(super) id: Option<String>,
+    #[serde(default, borrow)]
+    pub(super) name: Option<Cow<'a, str>>,
+    #[serde(default)]
+    pub(super) input: Option<V>,
+    #[serde(default, borrow)]
+    pub(super) tool_use_id: Option<Cow<'a, str>>,
+    #[serde(default)]
+    pub(super) content: Option<V>,
+    #[serde(default)]
+    pub(super) is_error: Option<bool>,
+}
+
+impl<V> LineBlock<'_, V> {
+    /// The edit (`by_id`: tool-use id → edit index) whose tool call this
+    /// `tool_result` block answers.
+    pub(super) fn answered_edit(&self, by_id: &HashMap<String, usize>) -> Option<usize> {
+        self.tool_use_id
+            .as_deref()
+            .and_then(|id| by_id.get(id))
+            .copied()
+    }
+}
+
+/// The content blocks of a line's message whose content is an array; a
+/// block of an unknown shape is skipped.
+pub(super) fn blocks<'a, V: Deserialize<'a>>(
+    message: Option<&LineMessage<'a>>,
+) -> Vec<LineBlock<'a, V>> {
+    super::reader::known_items(message.and_then(|m| m.content))
 }
 
 /// A `stream_event` line's event.

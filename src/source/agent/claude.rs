@@ -13,7 +13,8 @@ use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use super::anthropic::{CallIds, StreamEvent, ToolInputs};
+use super::anthropic::{CallIds, LineBlock, LineMessage, StreamEvent, ToolInputs, blocks};
+use super::reader::unreadable_line;
 use super::store::Store;
 use super::{AgentTool, ContentOrigin, EditInput, FileContent, Verdict};
 use crate::dialect::edit::{self, Edit};
@@ -29,13 +30,6 @@ pub(super) struct Parser {
     session: Option<String>,
     /// Content-block index of the message streaming → its tool call.
     streaming: ToolInputs,
-}
-
-/// A line's kind alone: what a line of an unknown shape is named by.
-#[derive(Deserialize)]
-struct Head<'a> {
-    #[serde(rename = "type", default, borrow)]
-    kind: Cow<'a, str>,
 }
 
 /// One line, read in one pass: the large parts (the message's content
@@ -71,31 +65,6 @@ struct Line<'a> {
     tracking_path: Option<String>,
     #[serde(default)]
     backup: Option<Backup>,
-}
-
-#[derive(Deserialize)]
-struct LineMessage<'a> {
-    #[serde(default, borrow)]
-    content: Option<&'a RawValue>,
-}
-
-/// A content block of an `assistant` or `user` line.
-#[derive(Deserialize)]
-struct LineBlock<'a> {
-    #[serde(rename = "type", default, borrow)]
-    kind: Cow<'a, str>,
-    #[serde(default)]
-    id: Option<String>,
-    #[serde(default, borrow)]
-    name: Option<Cow<'a, str>>,
-    #[serde(default, borrow)]
-    input: Option<&'a RawValue>,
-    #[serde(default, borrow)]
-    tool_use_id: Option<Cow<'a, str>>,
-    #[serde(default, borrow)]
-    content: Option<&'a RawValue>,
-    #[serde(default)]
-    is_error: Option<bool>,
 }
 
 /// The fields of a successful Edit/Write result srview reads, read in
@@ -242,15 +211,7 @@ impl Parser {
             Ok(line) if is_read(&line.kind) => line,
             // Other kinds (attachments, API request blobs...) are skipped.
             Ok(_) => return,
-            Err(e) => {
-                return match serde_json::from_str::<Head>(text) {
-                    Ok(head) if is_read(&head.kind) => {
-                        store.malformed(format!("a {} line of an unknown shape", head.kind))
-                    }
-                    Ok(_) => {}
-                    Err(_) => store.malformed(format!("not a JSON object ({e})")),
-                };
-            }
+            Err(e) => return unreadable_line(text, e, store, is_read),
         };
         if let Some(session) = &line.session_id {
             self.session = Some(session.clone());
@@ -329,7 +290,7 @@ impl Parser {
     }
 
     /// Reads an Edit/Write call; returns its edit.
-    fn tool_use(&mut self, block: LineBlock, store: &mut Store) -> Option<usize> {
+    fn tool_use(&mut self, block: LineBlock<&RawValue>, store: &mut Store) -> Option<usize> {
         let Some((name, tool)) = block.name.as_deref().and_then(edit_tool) else {
             if !block.name.as_deref().is_some_and(is_read_only) {
                 store.barrier();
@@ -370,13 +331,13 @@ impl Parser {
         Some(at)
     }
 
-    fn tool_result(&mut self, block: LineBlock, result: Option<&RawValue>, store: &mut Store) {
-        let Some(at) = block
-            .tool_use_id
-            .as_deref()
-            .and_then(|id| self.by_id.get(id))
-            .copied()
-        else {
+    fn tool_result(
+        &mut self,
+        block: LineBlock<&RawValue>,
+        result: Option<&RawValue>,
+        store: &mut Store,
+    ) {
+        let Some(at) = block.answered_edit(&self.by_id) else {
             return;
         };
         if block.is_error == Some(true) {
@@ -428,12 +389,6 @@ impl Parser {
             store.set_after(at, content, origin);
         }
     }
-}
-
-/// The content blocks of a message whose content is an array; a block of
-/// an unknown shape is skipped.
-fn blocks<'a>(message: Option<&LineMessage<'a>>) -> Vec<LineBlock<'a>> {
-    super::reader::known_items(message.and_then(|m| m.content))
 }
 
 impl super::reader::FormatReader for Parser {

@@ -26,8 +26,59 @@ struct Scan {
     /// Where the object being read starts.
     object: Option<usize>,
     depth: usize,
+    strings: JsonStrings,
+}
+
+/// Follows the strings of a JSON text read byte by byte (their quotes and
+/// backslash escapes), so that a scanner of its structure takes no
+/// bracket, comma, colon or quote inside a string for one. Every byte of
+/// JSON's structure is ASCII: UTF-8 text scans as bytes.
+#[derive(Debug, Default, Clone, Copy)]
+pub(super) struct JsonStrings {
     in_string: bool,
     escaped: bool,
+}
+
+/// Where a byte [`JsonStrings::take`] took falls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum JsonByte {
+    /// Outside every string: the text's structure (the quote that opens a
+    /// string included).
+    Structure,
+    /// Inside a string, its escapes included.
+    InString,
+    /// The quote that closes a string.
+    StringEnd,
+}
+
+impl JsonStrings {
+    /// Takes the text's next byte.
+    pub(super) fn take(&mut self, b: u8) -> JsonByte {
+        if !self.in_string {
+            self.in_string = b == b'"';
+            return JsonByte::Structure;
+        }
+        if self.escaped {
+            self.escaped = false;
+        } else if b == b'\\' {
+            self.escaped = true;
+        } else if b == b'"' {
+            self.in_string = false;
+            return JsonByte::StringEnd;
+        }
+        JsonByte::InString
+    }
+
+    /// The bytes taken end inside a string.
+    pub(super) fn in_string(&self) -> bool {
+        self.in_string
+    }
+
+    /// The last byte taken is a backslash inside a string (the next one
+    /// is escaped).
+    pub(super) fn escaped(&self) -> bool {
+        self.escaped
+    }
 }
 
 impl Input {
@@ -154,20 +205,10 @@ impl Scan {
                 if b == b'{' {
                     self.object = Some(i);
                     self.depth = 1;
-                    self.in_string = false;
-                    self.escaped = false;
+                    self.strings = JsonStrings::default();
                 }
-            } else if self.in_string {
-                if self.escaped {
-                    self.escaped = false;
-                } else if b == b'\\' {
-                    self.escaped = true;
-                } else if b == b'"' {
-                    self.in_string = false;
-                }
-            } else {
+            } else if self.strings.take(b) == JsonByte::Structure {
                 match b {
-                    b'"' => self.in_string = true,
                     b'{' | b'[' => self.depth += 1,
                     b'}' | b']' => {
                         self.depth -= 1;

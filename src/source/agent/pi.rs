@@ -37,6 +37,7 @@ use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
+use super::lines::{JsonByte, JsonStrings};
 use super::store::Store;
 use super::{AgentEdit, AgentTool, CallInput, ContentOrigin, EditInput, FileContent, Verdict};
 
@@ -699,53 +700,46 @@ fn closed(text: &str, stack: &[Frame]) -> Option<Value> {
 /// container follows them (pi's inputs are strings).
 fn read_prefix(text: &str) -> Prefix {
     let mut stack: Vec<Frame> = Vec::new();
-    let mut in_string = false;
+    let mut strings = JsonStrings::default();
     let mut string_is_key = false;
-    let mut escaped = false;
     let mut boundary: Option<(usize, Vec<Frame>)> = None;
     for (i, b) in text.bytes().enumerate() {
-        if in_string {
-            if escaped {
-                escaped = false;
-            } else if b == b'\\' {
-                escaped = true;
-            } else if b == b'"' {
-                in_string = false;
+        match strings.take(b) {
+            JsonByte::InString => {}
+            JsonByte::StringEnd => {
                 if !string_is_key {
                     boundary = Some((i + 1, stack.clone()));
                 }
             }
-            continue;
-        }
-        match b {
-            b'{' => {
-                stack.push(Frame::Object { key_next: true });
-                boundary = Some((i + 1, stack.clone()));
-            }
-            b'[' => {
-                stack.push(Frame::Array);
-                boundary = Some((i + 1, stack.clone()));
-            }
-            b'}' | b']' => {
-                stack.pop();
-                boundary = Some((i + 1, stack.clone()));
-            }
-            b'"' => {
-                in_string = true;
-                string_is_key = matches!(stack.last(), Some(Frame::Object { key_next: true }));
-            }
-            b':' | b',' => {
-                if let Some(Frame::Object { key_next }) = stack.last_mut() {
-                    *key_next = b == b',';
+            JsonByte::Structure => match b {
+                b'{' => {
+                    stack.push(Frame::Object { key_next: true });
+                    boundary = Some((i + 1, stack.clone()));
                 }
-            }
-            _ => {}
+                b'[' => {
+                    stack.push(Frame::Array);
+                    boundary = Some((i + 1, stack.clone()));
+                }
+                b'}' | b']' => {
+                    stack.pop();
+                    boundary = Some((i + 1, stack.clone()));
+                }
+                b'"' => {
+                    string_is_key = matches!(stack.last(), Some(Frame::Object { key_next: true }));
+                }
+                b':' | b',' => {
+                    if let Some(Frame::Object { key_next }) = stack.last_mut() {
+                        *key_next = b == b',';
+                    }
+                }
+                _ => {}
+            },
         }
     }
     let settled = boundary.and_then(|(at, stack)| closed(&text[..at], &stack));
-    let open = if in_string && !string_is_key {
+    let open = if strings.in_string() && !string_is_key {
         let mut cut = text;
-        if escaped {
+        if strings.escaped() {
             cut = &cut[..cut.len() - 1];
         }
         // An escape `\uXXXX` not complete yet.

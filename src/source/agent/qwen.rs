@@ -29,7 +29,8 @@ use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use super::anthropic::{CallIds, StreamEvent, ToolInputs};
+use super::anthropic::{CallIds, LineBlock, LineMessage, StreamEvent, ToolInputs, blocks};
+use super::reader::unreadable_line;
 use super::store::Store;
 use super::{AgentTool, ContentOrigin, EditInput, FileContent, Verdict};
 
@@ -178,32 +179,7 @@ struct StreamLine<'a> {
     #[serde(default)]
     event: Option<StreamEvent>,
     #[serde(default, borrow)]
-    message: Option<StreamMessage<'a>>,
-}
-
-#[derive(Deserialize)]
-struct StreamMessage<'a> {
-    #[serde(default, borrow)]
-    content: Option<&'a RawValue>,
-}
-
-/// A content block of an `assistant` or `user` line.
-#[derive(Deserialize)]
-struct StreamBlock<'a> {
-    #[serde(rename = "type", default, borrow)]
-    kind: Cow<'a, str>,
-    #[serde(default)]
-    id: Option<String>,
-    #[serde(default, borrow)]
-    name: Option<Cow<'a, str>>,
-    #[serde(default)]
-    input: Option<Value>,
-    #[serde(default, borrow)]
-    tool_use_id: Option<Cow<'a, str>>,
-    #[serde(default)]
-    content: Option<Value>,
-    #[serde(default)]
-    is_error: Option<bool>,
+    message: Option<LineMessage<'a>>,
 }
 
 /// The line kinds the live reader looks into.
@@ -240,7 +216,7 @@ impl StreamParser {
                 }
             }
             "assistant" => {
-                for block in stream_blocks(line.message.as_ref()) {
+                for block in blocks(line.message.as_ref()) {
                     if block.kind == "tool_use"
                         && let Some(name) = block.name.as_deref()
                     {
@@ -257,7 +233,7 @@ impl StreamParser {
                 }
             }
             "user" => {
-                for block in stream_blocks(line.message.as_ref()) {
+                for block in blocks(line.message.as_ref()) {
                     if block.kind == "tool_result" {
                         self.tool_result(block, store);
                     }
@@ -267,13 +243,8 @@ impl StreamParser {
         }
     }
 
-    fn tool_result(&mut self, block: StreamBlock, store: &mut Store) {
-        let Some(at) = block
-            .tool_use_id
-            .as_deref()
-            .and_then(|id| self.by_id.get(id))
-            .copied()
-        else {
+    fn tool_result(&mut self, block: LineBlock<Value>, store: &mut Store) {
+        let Some(at) = block.answered_edit(&self.by_id) else {
             return;
         };
         let text = block
@@ -292,31 +263,6 @@ impl StreamParser {
             }
             store.set_after(at, FileContent::Text(content), ContentOrigin::Recorded);
         }
-    }
-}
-
-/// The content blocks of a live message whose content is an array; a
-/// block of an unknown shape is skipped.
-fn stream_blocks<'a>(message: Option<&StreamMessage<'a>>) -> Vec<StreamBlock<'a>> {
-    super::reader::known_items(message.and_then(|m| m.content))
-}
-
-/// A line's kind alone: what a line of an unknown shape is named by.
-#[derive(Deserialize)]
-struct Head<'a> {
-    #[serde(rename = "type", default, borrow)]
-    kind: Cow<'a, str>,
-}
-
-/// A line that did not read: said when it is of a kind the reader looks
-/// into (its shape changed) or not JSON at all; other kinds are skipped.
-fn unreadable_line(text: &str, e: serde_json::Error, store: &mut Store, read: fn(&str) -> bool) {
-    match serde_json::from_str::<Head>(text) {
-        Ok(head) if read(&head.kind) => {
-            store.malformed(format!("a {} line of an unknown shape", head.kind))
-        }
-        Ok(_) => {}
-        Err(_) => store.malformed(format!("not a JSON object ({e})")),
     }
 }
 

@@ -65,6 +65,31 @@ pub(super) fn known_items<'a, T: serde::Deserialize<'a>>(
     }
 }
 
+/// A line's kind alone: what a line of an unknown shape is named by.
+#[derive(serde::Deserialize)]
+struct Head<'a> {
+    #[serde(rename = "type", default, borrow)]
+    kind: std::borrow::Cow<'a, str>,
+}
+
+/// A line that did not read as its reader's shape (`e`): said when it is
+/// of a kind the reader looks into (`read`: its shape changed) or not
+/// JSON at all; other kinds are skipped.
+pub(super) fn unreadable_line(
+    text: &str,
+    e: serde_json::Error,
+    store: &mut Store,
+    read: impl Fn(&str) -> bool,
+) {
+    match serde_json::from_str::<Head>(text) {
+        Ok(head) if read(&head.kind) => {
+            store.malformed(format!("a {} line of an unknown shape", head.kind))
+        }
+        Ok(_) => {}
+        Err(_) => store.malformed(format!("not a JSON object ({e})")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::known_items;

@@ -7,6 +7,7 @@
 //! its tests (docs/architecture.md, "How to add an agent format").
 
 use super::database_format::DatabaseSource;
+use super::lines::{JsonByte, JsonStrings};
 use super::reader::{EachUnit, FormatReader, SideFiles};
 use super::{
     AgentKind, AgentTool, Format, aider, claude, cline_classic, cline_cli, codex, gemini_cli,
@@ -160,38 +161,31 @@ fn never(_: &str) -> bool {
 pub(crate) fn top_level_keys(line: &str) -> Vec<&str> {
     let bytes = line.as_bytes();
     let mut keys = Vec::new();
-    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    let mut strings = JsonStrings::default();
+    let mut depth = 0usize;
     let mut key_start: Option<usize> = None;
     let mut expect_key = false;
     for (i, &b) in bytes.iter().enumerate() {
-        if in_string {
-            if escaped {
-                escaped = false;
-            } else if b == b'\\' {
-                escaped = true;
-            } else if b == b'"' {
-                in_string = false;
+        match strings.take(b) {
+            JsonByte::InString => {}
+            JsonByte::StringEnd => {
                 if let Some(start) = key_start.take() {
                     keys.push(&line[start..i]);
                 }
             }
-            continue;
-        }
-        match b {
-            b'"' => {
-                in_string = true;
-                if depth == 1 && expect_key {
+            JsonByte::Structure => match b {
+                b'"' if depth == 1 && expect_key => {
                     key_start = Some(i + 1);
                     expect_key = false;
                 }
-            }
-            b'{' | b'[' => {
-                depth += 1;
-                expect_key = depth == 1 && b == b'{';
-            }
-            b'}' | b']' => depth = depth.saturating_sub(1),
-            b',' if depth == 1 => expect_key = true,
-            _ => {}
+                b'{' | b'[' => {
+                    depth += 1;
+                    expect_key = depth == 1 && b == b'{';
+                }
+                b'}' | b']' => depth = depth.saturating_sub(1),
+                b',' if depth == 1 => expect_key = true,
+                _ => {}
+            },
         }
     }
     keys

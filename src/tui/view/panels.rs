@@ -1018,21 +1018,36 @@ pub fn raw_input(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     frame.render_widget(Paragraph::new(lines), area);
 }
 
+/// A line of a `?` overlay: the key, bold and right-aligned in `width`
+/// columns, then what it does.
+pub fn key_help_line<'a>(key: &str, width: usize, what: &'a str) -> Line<'a> {
+    Line::from(vec![
+        Span::styled(
+            format!("{key:>width$}  "),
+            Style::new().add_modifier(Modifier::BOLD),
+        ),
+        Span::raw(what),
+    ])
+}
+
+/// The rectangle of `width` x `height` (each at most `area`'s) centred
+/// in `area`: where an overlay is drawn.
+pub fn centered(area: Rect, width: u16, height: u16) -> Rect {
+    Rect {
+        x: area.x + (area.width - width) / 2,
+        y: area.y + (area.height - height) / 2,
+        width,
+        height,
+    }
+}
+
 /// The `?` overlay: every key, scrolled by `scroll` lines when the area is
 /// too low for all of them.
 pub fn help(frame: &mut Frame, area: Rect, theme: &Theme, scope: KeyScope, scroll: usize) {
     let keys: Vec<(&str, &str)> = key_help(scope).collect();
     let mut lines: Vec<Line> = keys
         .iter()
-        .map(|&(k, what)| {
-            Line::from(vec![
-                Span::styled(
-                    format!("{k:>10}  "),
-                    Style::new().add_modifier(Modifier::BOLD),
-                ),
-                Span::raw(what),
-            ])
-        })
+        .map(|&(k, what)| key_help_line(k, 10, what))
         .collect();
     lines.push(Line::raw(""));
     lines.push(Line::raw(" stages: E exact  T line-trimmed"));
@@ -1041,12 +1056,7 @@ pub fn help(frame: &mut Frame, area: Rect, theme: &Theme, scope: KeyScope, scrol
     lines.push(Line::raw("         ≈ closest region of a failed block"));
     let w = area.width.min(46);
     let h = area.height.min(lines.len() as u16 + 2);
-    let rect = Rect {
-        x: area.x + (area.width - w) / 2,
-        y: area.y + (area.height - h) / 2,
-        width: w,
-        height: h,
-    };
+    let rect = centered(area, w, h);
     let visible = usize::from(h.saturating_sub(2));
     let top = help_top(lines.len(), visible, scroll);
     let title = if visible < lines.len() {
