@@ -797,10 +797,7 @@ impl AgentReader {
                 Err(_) => String::from_utf8_lossy(unit),
             };
             self.store.next_line();
-            if matches!(
-                self.format.agent(),
-                AgentKind::GeminiCli | AgentKind::QwenCode | AgentKind::OpenCode | AgentKind::Pi
-            ) {
+            if self.format.agent().row().stamps_session {
                 self.stamp.note(&text);
             }
             self.parser.unit(&text, &mut self.store);

@@ -135,6 +135,12 @@ pub struct AgentRow {
     /// corrected by the agent, not a disagreement; `None`: it never
     /// corrects edits.
     pub corrects_unfound: Option<&'static str>,
+    /// Its lines name the session's id and times, read into the reader's
+    /// `SessionStamp`: its gate decisions are joined by tool input, and a
+    /// decision of another session with the same input must not be
+    /// (Gemini CLI, Qwen Code, OpenCode, pi: their hooks send no call id
+    /// the session records).
+    pub stamps_session: bool,
 }
 
 fn has(line: &str, key: &str, value: &str) -> bool {
@@ -654,6 +660,7 @@ pub static AGENTS: &[AgentRow] = &[
         logs_before_writing: false,
         refused_before_matching: never,
         corrects_unfound: None,
+        stamps_session: false,
     },
     AgentRow {
         kind: AgentKind::Codex,
@@ -675,6 +682,7 @@ pub static AGENTS: &[AgentRow] = &[
         logs_before_writing: true,
         refused_before_matching: never,
         corrects_unfound: None,
+        stamps_session: false,
     },
     AgentRow {
         kind: AgentKind::ClineCli,
@@ -699,6 +707,7 @@ pub static AGENTS: &[AgentRow] = &[
         logs_before_writing: false,
         refused_before_matching: never,
         corrects_unfound: None,
+        stamps_session: false,
     },
     AgentRow {
         kind: AgentKind::ClineClassic,
@@ -723,6 +732,7 @@ pub static AGENTS: &[AgentRow] = &[
         logs_before_writing: false,
         refused_before_matching: never,
         corrects_unfound: None,
+        stamps_session: false,
     },
     AgentRow {
         kind: AgentKind::Aider,
@@ -748,6 +758,7 @@ pub static AGENTS: &[AgentRow] = &[
         logs_before_writing: false,
         refused_before_matching: never,
         corrects_unfound: None,
+        stamps_session: false,
     },
     AgentRow {
         kind: AgentKind::QwenCode,
@@ -774,6 +785,7 @@ pub static AGENTS: &[AgentRow] = &[
         logs_before_writing: false,
         refused_before_matching: qwen::refused_unread,
         corrects_unfound: None,
+        stamps_session: true,
     },
     AgentRow {
         kind: AgentKind::Pi,
@@ -798,6 +810,7 @@ pub static AGENTS: &[AgentRow] = &[
         logs_before_writing: false,
         refused_before_matching: never,
         corrects_unfound: None,
+        stamps_session: true,
     },
     AgentRow {
         kind: AgentKind::OpenCode,
@@ -827,6 +840,7 @@ pub static AGENTS: &[AgentRow] = &[
         logs_before_writing: false,
         refused_before_matching: never,
         corrects_unfound: None,
+        stamps_session: true,
     },
     AgentRow {
         kind: AgentKind::GeminiCli,
@@ -850,6 +864,7 @@ pub static AGENTS: &[AgentRow] = &[
         diff_is_result: false,
         logs_before_writing: true,
         corrects_unfound: Some("none"),
+        stamps_session: true,
         refused_before_matching: never,
     },
 ];
