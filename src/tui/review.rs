@@ -55,6 +55,9 @@ pub enum PaneAction {
     SwitchEdit,
     /// srview's whole finding, over the pane.
     Finding,
+    /// The next/previous file of a patch of several files.
+    NextFile,
+    PreviousFile,
     /// Handed to the previewer of the edit (scrolling, layout, wrap ...).
     View,
     Help,
@@ -169,6 +172,20 @@ pub const PANE_KEYS: &[PaneKey] = &[
         footer: Some("scroll"),
     },
     PaneKey {
+        codes: &[KeyCode::Char('f')],
+        label: "f/F",
+        action: PaneAction::NextFile,
+        help: "next/previous file of a patch of several files (the one in question first)",
+        footer: None,
+    },
+    PaneKey {
+        codes: &[KeyCode::Char('F')],
+        label: "",
+        action: PaneAction::PreviousFile,
+        help: "",
+        footer: None,
+    },
+    PaneKey {
         codes: &[KeyCode::Char('u'), KeyCode::Tab],
         label: "u/Tab",
         action: PaneAction::View,
@@ -228,6 +245,10 @@ struct Shown {
     seq: u64,
     /// It shows srview's corrected edit, not the edit as sent.
     corrected: bool,
+    /// Which file of a patch of several files, in [`edit_files`]' order.
+    file: usize,
+    /// How many files the edit shown names (1 but for a patch).
+    files: usize,
     app: App,
     caches: Option<Caches>,
 }
@@ -259,6 +280,9 @@ pub struct ReviewPane {
     /// (its `seq`); every other call opens on the edit as sent (a new
     /// user's find: the toggle carried over to the next call).
     corrected_of: Option<u64>,
+    /// `f`/`F`: the file of a patch of several files shown, for the call
+    /// with this `seq` (every other call opens on its first file).
+    file_of: Option<(u64, usize)>,
     /// `i`: srview's whole finding is shown, scrolled this far.
     finding: Option<u16>,
     /// (agent, session id) allowed with `A`.
@@ -316,6 +340,7 @@ impl ReviewPane {
             shown: None,
             reason: None,
             corrected_of: None,
+            file_of: None,
             finding: None,
             allowed_sessions: HashSet::new(),
             log: Vec::new(),
@@ -461,22 +486,45 @@ impl ReviewPane {
             Some(corrected) if self.corrected_of == Some(pending.seq) => Some(corrected),
             _ => None,
         };
-        if self
-            .shown
-            .as_ref()
-            .is_some_and(|s| s.seq == pending.seq && s.corrected == corrected.is_some())
-        {
+        let wanted = match self.file_of {
+            Some((seq, at)) if seq == pending.seq => at,
+            _ => 0,
+        };
+        if self.shown.as_ref().is_some_and(|s| {
+            s.seq == pending.seq && s.corrected == corrected.is_some() && s.file == wanted
+        }) {
             return;
         }
-        let files = request.file.clone().unwrap_or_default();
-        let file = spool::first_file(&files).to_string();
+        let input = corrected.unwrap_or(&request.input);
+        let placed = match corrected {
+            // srview's corrected edit: the agent's matcher places it
+            // exactly (the gate offers no other).
+            Some(input) => spool::edit_input(request, input),
+            None => spool::placed_input(request, input),
+        };
+        // The files in the order the edit as sent gives them (the one in
+        // question first), whichever edit is shown: `s` keeps the file.
+        let files = if corrected.is_some() {
+            edit_files(
+                request,
+                spool::placed_input(request, &request.input).as_ref(),
+            )
+        } else {
+            edit_files(request, placed.as_ref())
+        };
+        let at = wanted.min(files.len().saturating_sub(1));
+        let EditFile {
+            name: file,
+            before,
+            in_question,
+            ..
+        } = files.get(at).cloned().unwrap_or_default();
+        let named_levels = files.iter().any(|f| f.named_levels);
         let path = Path::new(&request.cwd).join(&file);
-        let before = request.before.clone();
         let mut app = App::new(path, before.clone().unwrap_or_default(), Version::V1);
         // Nothing is written yet, whatever is shown: the header says
         // `placed`, `refused` or `not placed`, never `applied`.
         app.set_unwritten(true);
-        let input = corrected.unwrap_or(&request.input);
         app.set_raw_input(Some(
             serde_json::to_string_pretty(input).unwrap_or_else(|_| String::new()),
         ));
@@ -496,17 +544,28 @@ impl ReviewPane {
         } else {
             "shown: the edit as sent"
         };
-        let shows = if file == files {
-            shows.to_string()
-        } else {
-            format!("{shows}; this patch edits {files}: shown, the first (v: all)")
-        };
-        let placed = match corrected {
-            // srview's corrected edit: the agent's matcher places it
-            // exactly (the gate offers no other).
-            Some(input) => spool::edit_input(request, input),
-            None => spool::placed_input(request, input),
-        };
+        // A patch of several files: which one is shown, said first in the
+        // note, where 80 columns keep it (a tester's find: only the first
+        // file was shown, the loose hunk of the second never, and the loose
+        // label pinned on the first's).
+        let which_file = (files.len() > 1).then(|| {
+            let which = if in_question {
+                "the one the gate's case is about"
+            } else if files.iter().any(|f| f.in_question) {
+                "not the one the gate's case is about"
+            } else {
+                "each file's hunks by their own stage"
+            };
+            let next = &files[(at + 1) % files.len()].name;
+            let next = next
+                .strip_prefix(&format!("{}/", request.cwd))
+                .unwrap_or(next);
+            format!(
+                "file {}/{} of the patch: {name}, {which} (f: {next}; v: the whole patch)",
+                at + 1,
+                files.len()
+            )
+        });
         let verdict = GateVerdict::of(request, corrected.is_some());
         // With nothing shown placed: only where `s` goes.
         let switch = if corrected.is_some() {
@@ -546,7 +605,8 @@ impl ReviewPane {
                     // a loose edit's blocks by its loose stage (the gate's
                     // where the rendering names none), never as exact; an
                     // agent's placement is not counted in diff lines.
-                    let levels = verdict.levels(blocks.levels, app.outcome().blocks.len());
+                    let levels =
+                        verdict.levels(blocks.levels, app.outcome().blocks.len(), named_levels);
                     let numbers = match blocks.numbers {
                         BlockNumbers::Diff if blocks.hunk_lines.is_empty() => {
                             BlockNumbers::Unnumbered
@@ -555,7 +615,16 @@ impl ReviewPane {
                     };
                     app.place_blocks(levels, blocks.hunk_lines, numbers);
                     if verdict.agrees(&app) {
-                        let note = format!("{}; {shows}", verdict.placed());
+                        let note = if which_file.is_some() && !in_question && !corrected.is_some() {
+                            // The gate's case is not about this file.
+                            format!(
+                                "the gate: {}, about another file: each hunk here by its own \
+                                 stage; {shows}",
+                                verdict.judged(),
+                            )
+                        } else {
+                            format!("{}; {shows}", verdict.placed())
+                        };
                         app.note_state(note);
                     } else {
                         // srview's reading of the blocks does not land as
@@ -583,12 +652,18 @@ impl ReviewPane {
                 }
             },
         }
+        if let (Some(which), Some(note)) = (which_file, app.notice().as_ref()) {
+            let note = format!("{which}; {}", note.text);
+            app.note_state(note);
+        }
         if self.area.width > 0 {
             app.fit(preview_area(self.area));
         }
         self.shown = Some(Shown {
             seq: pending.seq,
             corrected: corrected.is_some(),
+            file: at,
+            files: files.len(),
             app,
             caches: None,
         });
@@ -723,6 +798,24 @@ impl ReviewPane {
             }
             _ if waiting.is_none() => self.say("no gate call is waiting", false),
             PaneAction::Finding => self.finding = Some(0),
+            PaneAction::NextFile | PaneAction::PreviousFile => {
+                let (seq, files) = match (waiting, &self.shown) {
+                    (Some(p), Some(shown)) if shown.seq == p.seq => (p.seq, shown.files),
+                    _ => (0, 1),
+                };
+                if files > 1 {
+                    let at = self.shown.as_ref().map_or(0, |s| s.file);
+                    let at = if action == PaneAction::NextFile {
+                        (at + 1) % files
+                    } else {
+                        (at + files - 1) % files
+                    };
+                    self.file_of = Some((seq, at));
+                    self.show();
+                } else {
+                    self.say("this edit names one file", false);
+                }
+            }
             PaneAction::Allow => self.answer(Verdict::Allow),
             PaneAction::Reject => self.reason = Some(String::new()),
             PaneAction::Corrected => {
@@ -770,6 +863,9 @@ impl ReviewPane {
         let applies = |k: &PaneKey| match k.action {
             PaneAction::Allow | PaneAction::Reject | PaneAction::View | PaneAction::Finding => {
                 waiting.is_some()
+            }
+            PaneAction::NextFile | PaneAction::PreviousFile => {
+                self.shown.as_ref().is_some_and(|s| s.files > 1)
             }
             PaneAction::Corrected | PaneAction::SwitchEdit => {
                 waiting.is_some_and(|p| p.request.corrected.is_some())
@@ -895,8 +991,11 @@ impl GateVerdict {
     /// The block list's stage per block: a loose edit's blocks by the
     /// agent's loose stage (each as its matcher names it where the
     /// rendering knows it, else the gate's stage for every block).
-    fn levels(&self, from: Vec<Option<String>>, blocks: usize) -> Vec<Option<String>> {
-        if self.corrected || self.case != "loose" || from.iter().any(Option::is_some) {
+    /// `named`: the rendering names a level for some block of the edit (of
+    /// any file of a patch: the gate's stage is then pinned on no block,
+    /// each hunk keeping its own, an exact one exact).
+    fn levels(&self, from: Vec<Option<String>>, blocks: usize, named: bool) -> Vec<Option<String>> {
+        if self.corrected || self.case != "loose" || named || from.iter().any(Option::is_some) {
             return from;
         }
         let stage = self.stage.clone().unwrap_or_else(|| self.case.clone());
@@ -909,6 +1008,67 @@ impl GateVerdict {
         let blocks = &app.outcome().blocks;
         self.places && !blocks.is_empty() && blocks.iter().all(|b| b.state == BlockState::Applied)
     }
+}
+
+/// One file of a call's edit as the pane shows it.
+#[derive(Debug, Clone, Default)]
+struct EditFile {
+    /// As the input names it.
+    name: String,
+    /// Its content as the gate read it.
+    before: Option<String>,
+    /// The gate's case is about it: srview's rendering of its part places
+    /// a hunk only loosely, or cannot place or render it.
+    in_question: bool,
+    /// srview's rendering names a level for some block of it.
+    named_levels: bool,
+}
+
+/// The files `placed` (the call's edit as the agent places it) edits, as
+/// the pane shows them: the one file the request names; for a patch of
+/// several files each of them, the files the gate's case is about first
+/// (else in the patch's order), so the one in question opens.
+fn edit_files(
+    request: &spool::Request,
+    placed: Option<&crate::source::agent::EditInput>,
+) -> Vec<EditFile> {
+    let files = request.file.clone().unwrap_or_default();
+    let mut named: Vec<EditFile> = std::iter::once((
+        spool::first_file(&files).to_string(),
+        request.before.clone(),
+    ))
+    .chain(request.others.iter().cloned())
+    .map(|(name, before)| EditFile {
+        name,
+        before,
+        in_question: false,
+        named_levels: false,
+    })
+    .collect();
+    if named.len() < 2 {
+        return named;
+    }
+    for file in &mut named {
+        let name = file
+            .name
+            .strip_prefix(&format!("{}/", request.cwd))
+            .unwrap_or(&file.name);
+        let target = Target {
+            cwd: &request.cwd,
+            name,
+            content: file.before.as_deref(),
+        };
+        match placed.map(|p| input_blocks(p, &target, true)) {
+            Some(Ok(blocks)) => {
+                file.named_levels = blocks.levels.iter().any(Option::is_some);
+                file.in_question = file.named_levels || blocks.note.is_some() || blocks.refused;
+            }
+            Some(Err(_)) | None => file.in_question = true,
+        }
+    }
+    // A stable sort: the patch's order within each kind.
+    named.sort_by_key(|f| !f.in_question);
+    named
 }
 
 /// The call's status line (below the title), fitted to `width` columns:
@@ -1326,6 +1486,7 @@ mod tests {
             input: serde_json::json!({"file_path": "/w/a.py", "old_string": "a", "new_string": "b"}),
             corrected: None,
             before: Some("a\n".into()),
+            others: Vec::new(),
             wait_ms: 0,
             fallback: "deny".into(),
         }
