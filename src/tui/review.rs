@@ -615,7 +615,7 @@ impl ReviewPane {
                     };
                     app.place_blocks(levels, blocks.hunk_lines, numbers);
                     if verdict.agrees(&app) {
-                        let note = if which_file.is_some() && !in_question && !corrected.is_some() {
+                        let note = if which_file.is_some() && !in_question && corrected.is_none() {
                             // The gate's case is not about this file.
                             format!(
                                 "the gate: {}, about another file: each hunk here by its own \

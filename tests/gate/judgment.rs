@@ -589,7 +589,11 @@ fn every_answer_has_the_recorded_answers_shape() {
             recorded(agent, "b_deny_json"),
         )];
         if agent != GateAgent::QwenCode {
-            answers.push(("rewrite", judged(agent, &sent), recorded(agent, "c_rewrite")));
+            answers.push((
+                "rewrite",
+                judged(agent, &sent),
+                recorded(agent, "c_rewrite"),
+            ));
         }
         for (what, judgment, want) in answers {
             let reply = judgment.reply();
@@ -597,7 +601,11 @@ fn every_answer_has_the_recorded_answers_shape() {
             let text = String::from_utf8(reply.stdout.clone()).expect("UTF-8");
             assert_eq!(text.lines().count(), 1, "{agent:?} {what}: {text}");
             let json: Value = serde_json::from_str(&text).expect("JSON");
-            assert_eq!(json.to_string(), text.trim_end(), "compact: {agent:?} {what}");
+            assert_eq!(
+                json.to_string(),
+                text.trim_end(),
+                "compact: {agent:?} {what}"
+            );
             assert_eq!(shape(&json), want, "{agent:?} {what}: {text}");
         }
     }

@@ -543,7 +543,7 @@ fn the_browser_shows_an_edit_the_gate_repaired_as_the_listing_does() {
             Some("repaired"),
         )
     );
-    let mut drawn = |screen: &mut AgentEdits| -> Vec<String> {
+    let drawn = |screen: &mut AgentEdits| -> Vec<String> {
         let mut terminal = Terminal::new(TestBackend::new(80, 24)).expect("terminal");
         terminal
             .draw(|f| {
