@@ -596,6 +596,19 @@ impl ReviewPane {
                 app.end_stream();
                 app.note_state(format!("{}; {shows}", verdict.placed()));
             }
+            // A patch's `*** Delete File:` section: every line of the file
+            // shown going (it showed nothing, the note saying srview could
+            // not show where).
+            (true, Some(crate::source::agent::EditInput::ApplyPatch(patch)))
+                if deletes(&patch, &name) =>
+            {
+                app.set_direct(String::new(), false);
+                app.end_stream();
+                app.note_state(format!(
+                    "{}; the patch deletes {name}: every line of it is shown going; {shows}",
+                    verdict.placed()
+                ));
+            }
             (true, Some(placed)) => match input_blocks(&placed, &target, true) {
                 Ok(blocks) => {
                     app.set_unwritten(true);
@@ -1010,6 +1023,16 @@ impl GateVerdict {
     }
 }
 
+/// Whether `patch` (a Codex patch) deletes the file `name`.
+fn deletes(patch: &str, name: &str) -> bool {
+    crate::dialect::apply_patch::parse(patch).is_ok_and(|parsed| {
+        parsed.sections.iter().any(|section| {
+            matches!(section, crate::dialect::apply_patch::Section::Delete { .. })
+                && section.path() == name
+        })
+    })
+}
+
 /// One file of a call's edit as the pane shows it.
 #[derive(Debug, Clone, Default)]
 struct EditFile {
@@ -1058,12 +1081,18 @@ fn edit_files(
             name,
             content: file.before.as_deref(),
         };
+        // A file is in question by what srview can tell of it: a hunk the
+        // agent places loosely; of a failing edit, a part srview cannot
+        // place either. (A doubt's file is not told apart: the patch's
+        // order then.)
+        let failing = request.case == "failing";
         match placed.map(|p| input_blocks(p, &target, true)) {
             Some(Ok(blocks)) => {
                 file.named_levels = blocks.levels.iter().any(Option::is_some);
-                file.in_question = file.named_levels || blocks.note.is_some() || blocks.refused;
+                file.in_question =
+                    file.named_levels || (failing && (blocks.note.is_some() || blocks.refused));
             }
-            Some(Err(_)) | None => file.in_question = true,
+            Some(Err(_)) | None => file.in_question = failing,
         }
     }
     // A stable sort: the patch's order within each kind.
@@ -2042,5 +2071,52 @@ mod tests {
         }
         took.sort();
         assert!(took[2] <= Duration::from_millis(100), "{took:?}");
+    }
+
+    /// A Codex patch whose second section deletes a file, put to the pane
+    /// by `exact=review`: both files are shown, the deleted one with every
+    /// line going (a tester's find: the deletion was not shown at all).
+    #[test]
+    fn a_patch_deleting_a_file_shows_its_lines_going() {
+        let dir = tempfile::tempdir().expect("a workspace");
+        let mut pane = ReviewPane::listen(dir.path()).expect("listens");
+        let mut r = request("s", "patch");
+        r.agent = "codex".into();
+        r.tool = "apply_patch".into();
+        r.file = Some("a.py, old.py".into());
+        r.case = "exact".into();
+        r.stage = Some("exact".into());
+        r.input = serde_json::json!({"command": "*** Begin Patch\n*** Update File: a.py\n@@\n-a\n+b\n*** Delete File: old.py\n*** End Patch"});
+        r.others = vec![("old.py".into(), Some("x = 1\ny = 2\n".into()))];
+        let workspace = dir.path().to_path_buf();
+        let gate = std::thread::spawn(move || {
+            ask(&workspace, &r, Instant::now() + Duration::from_secs(20))
+        });
+        until_waiting(&mut pane, 1);
+        let note = note_of(&pane);
+        assert!(
+            note.starts_with("file 1/2 of the patch: a.py, each file's hunks"),
+            "{note}"
+        );
+        press(&mut pane, KeyCode::Char('f'));
+        let note = note_of(&pane);
+        assert!(
+            note.starts_with(
+                "file 2/2 of the patch: old.py, each file's hunks by their own stage (f: a.py; v: \
+                 the whole patch); the gate: exact: Codex places it exactly; the patch deletes \
+                 old.py: every line of it is shown going"
+            ),
+            "{note}"
+        );
+        let text = screen(&mut pane);
+        assert!(
+            text.contains("\n 1-? x = 1\n 2-? y = 2\n"),
+            "every line going:\n{text}"
+        );
+        press(&mut pane, KeyCode::Char('a'));
+        assert_eq!(
+            gate.join().expect("the gate"),
+            Outcome::Answered(Verdict::Allow)
+        );
     }
 }
