@@ -446,19 +446,35 @@ pub fn as_run(
     review
 }
 
-/// [`as_run`] of a review kept behind a shared pointer (the session
-/// browser's rows and the edit it shows): `None` where `d` leaves it as it
-/// is; else a copy of it as the agent ran it (srview's replay, which the
-/// copy does not take, set aside). The same rule as `session --list` and
-/// `--json`.
+/// [`as_run`] of a review kept behind a shared pointer (the edit the
+/// session browser shows): `None` where `d` leaves it as it is; else a
+/// copy of it as the agent ran it (srview's replay, which the copy does
+/// not take, set aside). The same rule as `session --list` and `--json`.
 pub fn as_run_of(
     review: &crate::sessions::review::Review,
     d: Option<&GateDecision>,
 ) -> Option<crate::sessions::review::Review> {
+    as_run_copy(review, d, review.before.clone())
+}
+
+/// [`as_run_of`] without the content before, which a row of the list
+/// does not use (not copied for every repaired edit at each answer).
+pub fn as_run_listed(
+    review: &crate::sessions::review::Review,
+    d: Option<&GateDecision>,
+) -> Option<crate::sessions::review::Review> {
+    as_run_copy(review, d, None)
+}
+
+fn as_run_copy(
+    review: &crate::sessions::review::Review,
+    d: Option<&GateDecision>,
+    before: Option<crate::source::agent::FileContent>,
+) -> Option<crate::sessions::review::Review> {
     let d = d.filter(|d| sets_aside(d, join_key(&review.edit).as_deref()))?;
     let light = crate::sessions::review::Review {
         edit: review.edit.clone(),
-        before: review.before.clone(),
+        before,
         basis: review.basis,
         run: crate::sessions::review::Run::NotRun(None),
         disagreement: None,

@@ -142,7 +142,7 @@ impl GateRecord {
 
 /// What a row says of the gate's decision: its words, a contradiction, its
 /// short word, and the edit's review as the agent ran it where the gate
-/// repaired it ([`crate::gate::record::as_run_of`]).
+/// repaired it ([`crate::gate::record::as_run_listed`]).
 type GateWords = (String, Option<String>, &'static str, Option<Review>);
 
 /// How far a saved session the browser reads in pieces has been read.
@@ -606,7 +606,7 @@ impl AgentEdits {
                         crate::gate::record::words(d),
                         crate::gate::record::contradiction(d, r.edit.agent_verdict, agent),
                         crate::gate::record::short_word(d),
-                        crate::gate::record::as_run_of(r, Some(d)),
+                        crate::gate::record::as_run_listed(r, Some(d)),
                     )
                 })
             })
