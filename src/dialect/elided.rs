@@ -292,3 +292,39 @@ pub fn is_placeholder(line: &str) -> bool {
     .any(|word| lower.contains(word));
     (commented && opens) || (names && (commented || opens))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::elided;
+
+    const OLD: &str = "def fetch(url):\n    resp = get(url)\n    time.sleep(1)\n    time.sleep(2)\n    time.sleep(4)\n    return resp\n";
+
+    /// A lone comment where three lines of code go is asked about, whatever
+    /// it says: `# retry with backoff (was three lines of sleep)` and `#
+    /// existing methods here` stand where they stand alike, and nothing in
+    /// either text tells a deletion the model meant from lines it left out
+    /// (docs/guarantees.md, "A lone comment where code goes"). Written
+    /// beside the code that replaces the lines, the same comment passes.
+    #[test]
+    fn a_lone_comment_where_code_goes_is_asked_about_beside_new_code_it_is_not() {
+        for comment in [
+            "# retry with backoff (was three lines of sleep)",
+            "# existing methods here",
+            "# ... rest unchanged",
+            "...",
+        ] {
+            let new =
+                format!("def fetch(url):\n    resp = get(url)\n    {comment}\n    return resp\n");
+            let found = elided(OLD, &new).unwrap_or_else(|| panic!("{comment}: not asked"));
+            assert_eq!(
+                (found.line, found.placeholder.as_str(), found.lost),
+                (3, comment, 3)
+            );
+        }
+        let beside_code = "def fetch(url):\n    resp = get(url)\n    # retry with backoff (was three lines of sleep)\n    resp = retry(resp, backoff=2)\n    return resp\n";
+        assert_eq!(elided(OLD, beside_code), None);
+        // Where one or two lines go, a comment is an ordinary edit.
+        let two = "def fetch(url):\n    resp = get(url)\n    # one sleep is enough\n    time.sleep(4)\n    return resp\n";
+        assert_eq!(elided(OLD, two), None);
+    }
+}

@@ -1226,9 +1226,42 @@ fn corrected_patch(
             Some(format!(
                 "{} would not apply the corrected patch exactly ({})",
                 row.title,
-                ran.error.as_deref().unwrap_or("a loose stage").trim_end()
+                not_exact(&ran)
             )),
         )
+    }
+}
+
+/// Why an agent's matcher does not place srview's corrected input exactly
+/// (`ran`: what it did with it), in a clause: its error; else each edit it
+/// places only by a loose stage, by the stage's own name and the lines (a
+/// tester's find: it said "a loose stage", naming neither); else that it
+/// places none.
+fn not_exact(ran: &crate::dialect::call::CallOutcome) -> String {
+    if let Some(error) = ran.error.as_deref().filter(|_| !ran.ok) {
+        return error.trim_end().to_string();
+    }
+    let loose: Vec<String> = ran
+        .edits
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| m.loose)
+        .map(|(i, m)| {
+            let at = m
+                .lines
+                .map(|(a, b)| format!(" at {}", crate::words::line_range("line", a, b)))
+                .unwrap_or_default();
+            format!(
+                "its edit {}{at} only by its loose stage `{}`",
+                i + 1,
+                m.stage
+            )
+        })
+        .collect();
+    match (ran.ok, loose.is_empty()) {
+        (_, false) => loose.join("; "),
+        (true, true) => "it places no edit of it".to_string(),
+        (false, true) => "it refuses it".to_string(),
     }
 }
 

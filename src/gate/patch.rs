@@ -20,14 +20,19 @@ fn files(patch: &Patch) -> String {
         .join(", ")
 }
 
-/// The loosest level any hunk (or `@@` line) of `outcome` matched at.
-fn loosest(outcome: &PatchOutcome) -> MatchLevel {
-    let rank = |l: MatchLevel| match l {
+/// How loose `level` is: 0 for exact, Codex's levels in the order it
+/// tries them.
+fn level_rank(level: MatchLevel) -> u8 {
+    match level {
         MatchLevel::Exact => 0,
         MatchLevel::TrailingSpace => 1,
         MatchLevel::Trimmed => 2,
         MatchLevel::Unicode => 3,
-    };
+    }
+}
+
+/// The loosest level any hunk (or `@@` line) of `outcome` matched at.
+fn loosest(outcome: &PatchOutcome) -> MatchLevel {
     outcome
         .sections
         .iter()
@@ -37,7 +42,7 @@ fn loosest(outcome: &PatchOutcome) -> MatchLevel {
                 .into_iter()
                 .chain(h.header.as_ref().map(|m| m.level))
         })
-        .max_by_key(|l| rank(*l))
+        .max_by_key(|l| level_rank(*l))
         .unwrap_or(MatchLevel::Exact)
 }
 
@@ -51,8 +56,30 @@ pub(super) fn stands(patch: &Patch, fs: &dyn PatchFs, cwd: &str) -> Result<(), S
             outcome.stderr.trim_end()
         ));
     }
-    if outcome.loose_hunks().next().is_some() {
-        return Err("the corrected patch still matches loosely".to_string());
+    // Each loose hunk by its file and level (it said "still matches
+    // loosely", naming neither).
+    let loose: Vec<String> = outcome
+        .loose_hunks()
+        .map(|(section, hunk)| {
+            let level = hunk
+                .level
+                .into_iter()
+                .chain(hunk.header.as_ref().map(|h| h.level))
+                .max_by_key(|l| level_rank(*l))
+                .unwrap_or(MatchLevel::Exact);
+            format!(
+                "hunk {} of {} only at level {}",
+                hunk.index + 1,
+                section.path,
+                level.name()
+            )
+        })
+        .collect();
+    if !loose.is_empty() {
+        return Err(format!(
+            "the corrected patch still matches loosely: {}",
+            loose.join(", ")
+        ));
     }
     let doubts = apply_patch::patch_doubts(patch, &outcome, fs, cwd);
     if !doubts.is_empty() {
@@ -538,4 +565,30 @@ pub(super) fn unplaced(notes: &[crate::dialect::apply_patch::FixNote]) -> String
         .map(|n| in_terms(&n.message, &Terms::patch()))
         .collect();
     notes.join("; ")
+}
+
+#[cfg(test)]
+mod tests {
+    /// A corrected patch that still matches loosely is withheld saying
+    /// which hunk of which file, at which level (it said "still matches
+    /// loosely", naming neither).
+    #[test]
+    fn a_loose_corrected_patch_names_its_hunk_and_level() {
+        let fs = crate::dialect::apply_patch::MemoryFs::new([
+            ("a.py".to_string(), "a = 1\nb = 2\n".to_string()),
+            ("c.py".to_string(), "def f():\n    return 1\n".to_string()),
+        ]);
+        let text = "*** Begin Patch\n*** Update File: a.py\n@@\n a = 1\n-b = 2\n+b = 3\n\
+                    *** Update File: c.py\n@@\n def f():\n-  return 1\n+  return 2\n\
+                    *** End Patch";
+        let patch = super::parse(text).expect("a patch");
+        assert_eq!(
+            super::stands(&patch, &fs, "/w"),
+            Err(
+                "the corrected patch still matches loosely: hunk 1 of c.py only at level \
+                 trimmed"
+                    .to_string()
+            )
+        );
+    }
 }

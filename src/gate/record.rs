@@ -389,6 +389,44 @@ pub fn as_run(
     review
 }
 
+/// [`as_run`] of a review kept behind a shared pointer (the edit the
+/// session browser shows): `None` where `d` leaves it as it is; else a
+/// copy of it as the agent ran it (srview's replay, which the copy does
+/// not take, set aside). The same rule as `session --list` and `--json`.
+pub fn as_run_of(
+    review: &crate::sessions::review::Review,
+    d: Option<&GateDecision>,
+) -> Option<crate::sessions::review::Review> {
+    as_run_copy(review, d, review.before.clone())
+}
+
+/// [`as_run_of`] without the content before, which a row of the list
+/// does not use (not copied for every repaired edit at each answer).
+pub fn as_run_listed(
+    review: &crate::sessions::review::Review,
+    d: Option<&GateDecision>,
+) -> Option<crate::sessions::review::Review> {
+    as_run_copy(review, d, None)
+}
+
+fn as_run_copy(
+    review: &crate::sessions::review::Review,
+    d: Option<&GateDecision>,
+    before: Option<crate::source::agent::FileContent>,
+) -> Option<crate::sessions::review::Review> {
+    let d = d.filter(|d| sets_aside(d, join_key(&review.edit).as_deref()))?;
+    let light = crate::sessions::review::Review {
+        edit: review.edit.clone(),
+        before,
+        basis: review.basis,
+        run: crate::sessions::review::Run::NotRun(None),
+        disagreement: None,
+        loose_match: None,
+        notices: review.notices.clone(),
+    };
+    Some(as_run(light, Some(d)))
+}
+
 /// Whether decision `d`, joined to the edit whose [`join_key`] is `key`,
 /// sets srview's replay of it aside ([`as_run`]): the gate repaired it and
 /// the session keeps the model's input, not the rewrite the agent ran.

@@ -75,8 +75,14 @@ pub struct Request {
     /// one is offered: what `c` allows instead.
     pub corrected: Option<Value>,
     /// The file as the gate judged the edit against (`None`: it does not
-    /// exist, or cannot be read as text).
+    /// exist, or cannot be read as text); of a patch of several files, the
+    /// first it names.
     pub before: Option<String>,
+    /// A patch's other files, after the first (as the input names them),
+    /// each with its content as the gate read it (`None`: as `before`), so
+    /// the pane shows every file the patch edits.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub others: Vec<(String, Option<String>)>,
     /// How long the gate waits for the answer, from when it sent this.
     pub wait_ms: u64,
     /// What the gate answers when the pane does not (`deny`, ...).
@@ -559,11 +565,23 @@ pub fn consult(mut judgment: super::Judgment, deadline: Instant) -> super::Judgm
         return judgment;
     };
     let finding = &review.finding;
-    // A patch over several files names them all: the pane shows the first.
-    let before = judgment.file.as_deref().and_then(|files| {
-        let path = Path::new(&call.cwd).join(first_file(files));
-        std::fs::read_to_string(path).ok()
-    });
+    // A patch over several files names them all: the pane shows each.
+    let read = |file: &str| std::fs::read_to_string(Path::new(&call.cwd).join(file)).ok();
+    let before = judgment
+        .file
+        .as_deref()
+        .and_then(|files| read(first_file(files)));
+    let others = judgment
+        .file
+        .as_deref()
+        .map(|files| {
+            files
+                .split(", ")
+                .skip(1)
+                .map(|file| (file.to_string(), read(file)))
+                .collect()
+        })
+        .unwrap_or_default();
     let request = Request {
         agent: judgment.agent.id().to_string(),
         tool: call.tool.clone(),
@@ -577,6 +595,7 @@ pub fn consult(mut judgment: super::Judgment, deadline: Instant) -> super::Judgm
         input: call.input.clone(),
         corrected: finding.corrected.clone(),
         before,
+        others,
         wait_ms: 0,
         fallback: "deny".to_string(),
     };

@@ -140,9 +140,10 @@ impl GateRecord {
     }
 }
 
-/// What a row says of the gate's decision: its words, a contradiction, and
-/// its short word.
-type GateWords = (String, Option<String>, &'static str);
+/// What a row says of the gate's decision: its words, a contradiction, its
+/// short word, and the edit's review as the agent ran it where the gate
+/// repaired it ([`crate::gate::record::as_run_listed`]).
+type GateWords = (String, Option<String>, &'static str, Option<Review>);
 
 /// How far a saved session the browser reads in pieces has been read.
 #[derive(Debug, Clone, Copy)]
@@ -605,6 +606,7 @@ impl AgentEdits {
                         crate::gate::record::words(d),
                         crate::gate::record::contradiction(d, r.edit.agent_verdict, agent),
                         crate::gate::record::short_word(d),
+                        crate::gate::record::as_run_listed(r, Some(d)),
                     )
                 })
             })
@@ -613,7 +615,7 @@ impl AgentEdits {
 
     /// The row of one reviewed edit, with what the screen knows of it.
     fn row_of(&self, r: &Review, gate: Option<&GateWords>) -> EditRow {
-        let mut row = EditRow::of(r);
+        let mut row = EditRow::of(gate.and_then(|g| g.3.as_ref()).unwrap_or(r));
         row.gate = gate.map(|g| g.0.clone());
         row.gate_short = gate.map(|g| g.2);
         row.gate_contradiction = gate.and_then(|g| g.1.clone());
@@ -623,6 +625,22 @@ impl AgentEdits {
             row.basis = Some(Basis::LiveFile);
         }
         row
+    }
+
+    /// Edit `seq`'s review `r` as the agent ran it, where the gate's record
+    /// says the gate repaired it ([`crate::gate::record::as_run_of`]).
+    fn as_run(&self, seq: usize, r: &Review) -> Option<Review> {
+        if self.gate.decisions.is_empty() {
+            return None;
+        }
+        let at = review_index(&self.review.as_ref()?.reviews, seq)?;
+        let session = self.output.reader().map(|r| r.session_stamp().clone());
+        let joined = crate::gate::record::join_session_keys(
+            &self.gate.decisions,
+            &self.gate.keys,
+            &session.unwrap_or_default(),
+        );
+        crate::gate::record::as_run_of(r, joined.get(at).copied().flatten())
     }
 
     /// The whole review of edit `seq`: the answer's, or, where the answer
@@ -702,7 +720,8 @@ impl AgentEdits {
             self.shown = None;
             return;
         };
-        let r = &r;
+        // Shown as the agent ran it where the gate repaired it, as its row.
+        let r = &self.as_run(seq, &r).map_or(r, Arc::new);
         let Some(review) = &self.review else {
             self.shown = None;
             return;

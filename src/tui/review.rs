@@ -55,6 +55,9 @@ pub enum PaneAction {
     SwitchEdit,
     /// srview's whole finding, over the pane.
     Finding,
+    /// The next/previous file of a patch of several files.
+    NextFile,
+    PreviousFile,
     /// Handed to the previewer of the edit (scrolling, layout, wrap ...).
     View,
     Help,
@@ -169,6 +172,20 @@ pub const PANE_KEYS: &[PaneKey] = &[
         footer: Some("scroll"),
     },
     PaneKey {
+        codes: &[KeyCode::Char('f')],
+        label: "f/F",
+        action: PaneAction::NextFile,
+        help: "next/previous file of a patch of several files (the one in question first)",
+        footer: None,
+    },
+    PaneKey {
+        codes: &[KeyCode::Char('F')],
+        label: "",
+        action: PaneAction::PreviousFile,
+        help: "",
+        footer: None,
+    },
+    PaneKey {
         codes: &[KeyCode::Char('u'), KeyCode::Tab],
         label: "u/Tab",
         action: PaneAction::View,
@@ -228,6 +245,10 @@ struct Shown {
     seq: u64,
     /// It shows srview's corrected edit, not the edit as sent.
     corrected: bool,
+    /// Which file of a patch of several files, in [`edit_files`]' order.
+    file: usize,
+    /// How many files the edit shown names (1 but for a patch).
+    files: usize,
     app: App,
     caches: Option<Caches>,
 }
@@ -259,6 +280,9 @@ pub struct ReviewPane {
     /// (its `seq`); every other call opens on the edit as sent (a new
     /// user's find: the toggle carried over to the next call).
     corrected_of: Option<u64>,
+    /// `f`/`F`: the file of a patch of several files shown, for the call
+    /// with this `seq` (every other call opens on its first file).
+    file_of: Option<(u64, usize)>,
     /// `i`: srview's whole finding is shown, scrolled this far.
     finding: Option<u16>,
     /// (agent, session id) allowed with `A`.
@@ -316,6 +340,7 @@ impl ReviewPane {
             shown: None,
             reason: None,
             corrected_of: None,
+            file_of: None,
             finding: None,
             allowed_sessions: HashSet::new(),
             log: Vec::new(),
@@ -461,22 +486,45 @@ impl ReviewPane {
             Some(corrected) if self.corrected_of == Some(pending.seq) => Some(corrected),
             _ => None,
         };
-        if self
-            .shown
-            .as_ref()
-            .is_some_and(|s| s.seq == pending.seq && s.corrected == corrected.is_some())
-        {
+        let wanted = match self.file_of {
+            Some((seq, at)) if seq == pending.seq => at,
+            _ => 0,
+        };
+        if self.shown.as_ref().is_some_and(|s| {
+            s.seq == pending.seq && s.corrected == corrected.is_some() && s.file == wanted
+        }) {
             return;
         }
-        let files = request.file.clone().unwrap_or_default();
-        let file = spool::first_file(&files).to_string();
+        let input = corrected.unwrap_or(&request.input);
+        let placed = match corrected {
+            // srview's corrected edit: the agent's matcher places it
+            // exactly (the gate offers no other).
+            Some(input) => spool::edit_input(request, input),
+            None => spool::placed_input(request, input),
+        };
+        // The files in the order the edit as sent gives them (the one in
+        // question first), whichever edit is shown: `s` keeps the file.
+        let files = if corrected.is_some() {
+            edit_files(
+                request,
+                spool::placed_input(request, &request.input).as_ref(),
+            )
+        } else {
+            edit_files(request, placed.as_ref())
+        };
+        let at = wanted.min(files.len().saturating_sub(1));
+        let EditFile {
+            name: file,
+            before,
+            in_question,
+            ..
+        } = files.get(at).cloned().unwrap_or_default();
+        let named_levels = files.iter().any(|f| f.named_levels);
         let path = Path::new(&request.cwd).join(&file);
-        let before = request.before.clone();
         let mut app = App::new(path, before.clone().unwrap_or_default(), Version::V1);
         // Nothing is written yet, whatever is shown: the header says
         // `placed`, `refused` or `not placed`, never `applied`.
         app.set_unwritten(true);
-        let input = corrected.unwrap_or(&request.input);
         app.set_raw_input(Some(
             serde_json::to_string_pretty(input).unwrap_or_else(|_| String::new()),
         ));
@@ -496,17 +544,28 @@ impl ReviewPane {
         } else {
             "shown: the edit as sent"
         };
-        let shows = if file == files {
-            shows.to_string()
-        } else {
-            format!("{shows}; this patch edits {files}: shown, the first (v: all)")
-        };
-        let placed = match corrected {
-            // srview's corrected edit: the agent's matcher places it
-            // exactly (the gate offers no other).
-            Some(input) => spool::edit_input(request, input),
-            None => spool::placed_input(request, input),
-        };
+        // A patch of several files: which one is shown, said first in the
+        // note, where 80 columns keep it (a tester's find: only the first
+        // file was shown, the loose hunk of the second never, and the loose
+        // label pinned on the first's).
+        let which_file = (files.len() > 1).then(|| {
+            let which = if in_question {
+                "the one the gate's case is about"
+            } else if files.iter().any(|f| f.in_question) {
+                "not the one the gate's case is about"
+            } else {
+                "each file's hunks by their own stage"
+            };
+            let next = &files[(at + 1) % files.len()].name;
+            let next = next
+                .strip_prefix(&format!("{}/", request.cwd))
+                .unwrap_or(next);
+            format!(
+                "file {}/{} of the patch: {name}, {which} (f: {next}; v: the whole patch)",
+                at + 1,
+                files.len()
+            )
+        });
         let verdict = GateVerdict::of(request, corrected.is_some());
         // With nothing shown placed: only where `s` goes.
         let switch = if corrected.is_some() {
@@ -537,6 +596,19 @@ impl ReviewPane {
                 app.end_stream();
                 app.note_state(format!("{}; {shows}", verdict.placed()));
             }
+            // A patch's `*** Delete File:` section: every line of the file
+            // shown going (it showed nothing, the note saying srview could
+            // not show where).
+            (true, Some(crate::source::agent::EditInput::ApplyPatch(patch)))
+                if deletes(&patch, &name) =>
+            {
+                app.set_direct(String::new(), false);
+                app.end_stream();
+                app.note_state(format!(
+                    "{}; the patch deletes {name}: every line of it is shown going; {shows}",
+                    verdict.placed()
+                ));
+            }
             (true, Some(placed)) => match input_blocks(&placed, &target, true) {
                 Ok(blocks) => {
                     app.set_unwritten(true);
@@ -546,7 +618,8 @@ impl ReviewPane {
                     // a loose edit's blocks by its loose stage (the gate's
                     // where the rendering names none), never as exact; an
                     // agent's placement is not counted in diff lines.
-                    let levels = verdict.levels(blocks.levels, app.outcome().blocks.len());
+                    let levels =
+                        verdict.levels(blocks.levels, app.outcome().blocks.len(), named_levels);
                     let numbers = match blocks.numbers {
                         BlockNumbers::Diff if blocks.hunk_lines.is_empty() => {
                             BlockNumbers::Unnumbered
@@ -555,7 +628,16 @@ impl ReviewPane {
                     };
                     app.place_blocks(levels, blocks.hunk_lines, numbers);
                     if verdict.agrees(&app) {
-                        let note = format!("{}; {shows}", verdict.placed());
+                        let note = if which_file.is_some() && !in_question && corrected.is_none() {
+                            // The gate's case is not about this file.
+                            format!(
+                                "the gate: {}, about another file: each hunk here by its own \
+                                 stage; {shows}",
+                                verdict.judged(),
+                            )
+                        } else {
+                            format!("{}; {shows}", verdict.placed())
+                        };
                         app.note_state(note);
                     } else {
                         // srview's reading of the blocks does not land as
@@ -583,12 +665,18 @@ impl ReviewPane {
                 }
             },
         }
+        if let (Some(which), Some(note)) = (which_file, app.notice().as_ref()) {
+            let note = format!("{which}; {}", note.text);
+            app.note_state(note);
+        }
         if self.area.width > 0 {
             app.fit(preview_area(self.area));
         }
         self.shown = Some(Shown {
             seq: pending.seq,
             corrected: corrected.is_some(),
+            file: at,
+            files: files.len(),
             app,
             caches: None,
         });
@@ -723,6 +811,24 @@ impl ReviewPane {
             }
             _ if waiting.is_none() => self.say("no gate call is waiting", false),
             PaneAction::Finding => self.finding = Some(0),
+            PaneAction::NextFile | PaneAction::PreviousFile => {
+                let (seq, files) = match (waiting, &self.shown) {
+                    (Some(p), Some(shown)) if shown.seq == p.seq => (p.seq, shown.files),
+                    _ => (0, 1),
+                };
+                if files > 1 {
+                    let at = self.shown.as_ref().map_or(0, |s| s.file);
+                    let at = if action == PaneAction::NextFile {
+                        (at + 1) % files
+                    } else {
+                        (at + files - 1) % files
+                    };
+                    self.file_of = Some((seq, at));
+                    self.show();
+                } else {
+                    self.say("this edit names one file", false);
+                }
+            }
             PaneAction::Allow => self.answer(Verdict::Allow),
             PaneAction::Reject => self.reason = Some(String::new()),
             PaneAction::Corrected => {
@@ -770,6 +876,9 @@ impl ReviewPane {
         let applies = |k: &PaneKey| match k.action {
             PaneAction::Allow | PaneAction::Reject | PaneAction::View | PaneAction::Finding => {
                 waiting.is_some()
+            }
+            PaneAction::NextFile | PaneAction::PreviousFile => {
+                self.shown.as_ref().is_some_and(|s| s.files > 1)
             }
             PaneAction::Corrected | PaneAction::SwitchEdit => {
                 waiting.is_some_and(|p| p.request.corrected.is_some())
@@ -895,8 +1004,11 @@ impl GateVerdict {
     /// The block list's stage per block: a loose edit's blocks by the
     /// agent's loose stage (each as its matcher names it where the
     /// rendering knows it, else the gate's stage for every block).
-    fn levels(&self, from: Vec<Option<String>>, blocks: usize) -> Vec<Option<String>> {
-        if self.corrected || self.case != "loose" || from.iter().any(Option::is_some) {
+    /// `named`: the rendering names a level for some block of the edit (of
+    /// any file of a patch: the gate's stage is then pinned on no block,
+    /// each hunk keeping its own, an exact one exact).
+    fn levels(&self, from: Vec<Option<String>>, blocks: usize, named: bool) -> Vec<Option<String>> {
+        if self.corrected || self.case != "loose" || named || from.iter().any(Option::is_some) {
             return from;
         }
         let stage = self.stage.clone().unwrap_or_else(|| self.case.clone());
@@ -909,6 +1021,83 @@ impl GateVerdict {
         let blocks = &app.outcome().blocks;
         self.places && !blocks.is_empty() && blocks.iter().all(|b| b.state == BlockState::Applied)
     }
+}
+
+/// Whether `patch` (a Codex patch) deletes the file `name`.
+fn deletes(patch: &str, name: &str) -> bool {
+    crate::dialect::apply_patch::parse(patch).is_ok_and(|parsed| {
+        parsed.sections.iter().any(|section| {
+            matches!(section, crate::dialect::apply_patch::Section::Delete { .. })
+                && section.path() == name
+        })
+    })
+}
+
+/// One file of a call's edit as the pane shows it.
+#[derive(Debug, Clone, Default)]
+struct EditFile {
+    /// As the input names it.
+    name: String,
+    /// Its content as the gate read it.
+    before: Option<String>,
+    /// The gate's case is about it: srview's rendering of its part places
+    /// a hunk only loosely, or cannot place or render it.
+    in_question: bool,
+    /// srview's rendering names a level for some block of it.
+    named_levels: bool,
+}
+
+/// The files `placed` (the call's edit as the agent places it) edits, as
+/// the pane shows them: the one file the request names; for a patch of
+/// several files each of them, the files the gate's case is about first
+/// (else in the patch's order), so the one in question opens.
+fn edit_files(
+    request: &spool::Request,
+    placed: Option<&crate::source::agent::EditInput>,
+) -> Vec<EditFile> {
+    let files = request.file.clone().unwrap_or_default();
+    let mut named: Vec<EditFile> = std::iter::once((
+        spool::first_file(&files).to_string(),
+        request.before.clone(),
+    ))
+    .chain(request.others.iter().cloned())
+    .map(|(name, before)| EditFile {
+        name,
+        before,
+        in_question: false,
+        named_levels: false,
+    })
+    .collect();
+    if named.len() < 2 {
+        return named;
+    }
+    for file in &mut named {
+        let name = file
+            .name
+            .strip_prefix(&format!("{}/", request.cwd))
+            .unwrap_or(&file.name);
+        let target = Target {
+            cwd: &request.cwd,
+            name,
+            content: file.before.as_deref(),
+        };
+        // A file is in question by what srview can tell of it: a hunk the
+        // agent places loosely; of a failing edit, a part srview cannot
+        // place either. (A doubt's file is not told apart: the patch's
+        // order then.)
+        let failing = request.case == "failing";
+        match placed.map(|p| input_blocks(p, &target, true)) {
+            Some(Ok(blocks)) => {
+                file.named_levels = blocks.levels.iter().any(Option::is_some);
+                file.in_question =
+                    file.named_levels || (failing && (blocks.note.is_some() || blocks.refused));
+            }
+            Some(Err(_)) | None => file.in_question = failing,
+        }
+    }
+    // A stable sort: the patch's order within each kind.
+    named.sort_by_key(|f| !f.in_question);
+    named
 }
 
 /// The call's status line (below the title), fitted to `width` columns:
@@ -1326,6 +1515,7 @@ mod tests {
             input: serde_json::json!({"file_path": "/w/a.py", "old_string": "a", "new_string": "b"}),
             corrected: None,
             before: Some("a\n".into()),
+            others: Vec::new(),
             wait_ms: 0,
             fallback: "deny".into(),
         }
@@ -1856,6 +2046,77 @@ mod tests {
         assert_eq!(
             super::reason_line(&medium, 80),
             format!(" reason for the model: {medium}▏")
+        );
+    }
+
+    /// issue 31: "the gate's answer reaches the hook within 100 ms of the
+    /// key". From `a` pressed in the pane to the gate's `ask` returning
+    /// with the verdict, in process (the real binaries on a pty are timed
+    /// in tests/gate/review.rs, with a loose bound for a loaded machine):
+    /// the median of five calls within 100 ms.
+    #[test]
+    fn the_answer_reaches_the_gate_within_100_ms_of_the_key() {
+        let dir = tempfile::tempdir().expect("a workspace");
+        let mut pane = ReviewPane::listen(dir.path()).expect("listens");
+        let mut took = Vec::new();
+        for n in 0..5 {
+            let gate = gate(dir.path(), "s", &format!("call {n}"));
+            until_waiting(&mut pane, 1);
+            let pressed = Instant::now();
+            press(&mut pane, KeyCode::Char('a'));
+            let outcome = gate.join().expect("the gate");
+            took.push(pressed.elapsed());
+            assert_eq!(outcome, Outcome::Answered(Verdict::Allow));
+            assert!(pane.queue.is_empty());
+        }
+        took.sort();
+        assert!(took[2] <= Duration::from_millis(100), "{took:?}");
+    }
+
+    /// A Codex patch whose second section deletes a file, put to the pane
+    /// by `exact=review`: both files are shown, the deleted one with every
+    /// line going (a tester's find: the deletion was not shown at all).
+    #[test]
+    fn a_patch_deleting_a_file_shows_its_lines_going() {
+        let dir = tempfile::tempdir().expect("a workspace");
+        let mut pane = ReviewPane::listen(dir.path()).expect("listens");
+        let mut r = request("s", "patch");
+        r.agent = "codex".into();
+        r.tool = "apply_patch".into();
+        r.file = Some("a.py, old.py".into());
+        r.case = "exact".into();
+        r.stage = Some("exact".into());
+        r.input = serde_json::json!({"command": "*** Begin Patch\n*** Update File: a.py\n@@\n-a\n+b\n*** Delete File: old.py\n*** End Patch"});
+        r.others = vec![("old.py".into(), Some("x = 1\ny = 2\n".into()))];
+        let workspace = dir.path().to_path_buf();
+        let gate = std::thread::spawn(move || {
+            ask(&workspace, &r, Instant::now() + Duration::from_secs(20))
+        });
+        until_waiting(&mut pane, 1);
+        let note = note_of(&pane);
+        assert!(
+            note.starts_with("file 1/2 of the patch: a.py, each file's hunks"),
+            "{note}"
+        );
+        press(&mut pane, KeyCode::Char('f'));
+        let note = note_of(&pane);
+        assert!(
+            note.starts_with(
+                "file 2/2 of the patch: old.py, each file's hunks by their own stage (f: a.py; v: \
+                 the whole patch); the gate: exact: Codex places it exactly; the patch deletes \
+                 old.py: every line of it is shown going"
+            ),
+            "{note}"
+        );
+        let text = screen(&mut pane);
+        assert!(
+            text.contains("\n 1-? x = 1\n 2-? y = 2\n"),
+            "every line going:\n{text}"
+        );
+        press(&mut pane, KeyCode::Char('a'));
+        assert_eq!(
+            gate.join().expect("the gate"),
+            Outcome::Answered(Verdict::Allow)
         );
     }
 }

@@ -513,3 +513,68 @@ fn a_patch_deleting_a_missing_file_says_nothing_needs_deleting() {
     );
     assert!(!reason.contains("Read the file again"), "{reason}");
 }
+
+/// issue 31, "Done when": the decision bytes in each command-hook agent's
+/// recorded shape. srview's deny and rewrite have exactly the recorded
+/// answers' fields, nested as recorded (the values are srview's own: the
+/// recorded texts are examples), as one line of compact JSON, exit 0; an
+/// exact edit's answer is the recorded empty stdout.
+#[test]
+fn every_answer_has_the_recorded_answers_shape() {
+    /// The JSON with every value but objects' keys blanked.
+    fn shape(json: &Value) -> Value {
+        match json {
+            Value::Object(map) => Value::Object(
+                map.iter()
+                    .map(|(key, value)| (key.clone(), shape(value)))
+                    .collect(),
+            ),
+            _ => Value::Null,
+        }
+    }
+    let recorded =
+        |agent: GateAgent, scenario: &str| -> Value { shape(&recorded_answer(agent, scenario)) };
+    let deny_loose = Policy::parse("loose=deny").expect("a policy");
+    for agent in [
+        GateAgent::ClaudeCode,
+        GateAgent::Codex,
+        GateAgent::GeminiCli,
+        GateAgent::QwenCode,
+    ] {
+        let sent = payload(agent, "b_deny_json");
+        let mut answers = vec![(
+            "deny",
+            judge_on(agent, &sent, &inventory(), &deny_loose),
+            recorded(agent, "b_deny_json"),
+        )];
+        if agent != GateAgent::QwenCode {
+            answers.push((
+                "rewrite",
+                judged(agent, &sent),
+                recorded(agent, "c_rewrite"),
+            ));
+        }
+        for (what, judgment, want) in answers {
+            let reply = judgment.reply();
+            assert_eq!(reply.exit_code, 0, "{agent:?} {what}");
+            let text = String::from_utf8(reply.stdout.clone()).expect("UTF-8");
+            assert_eq!(text.lines().count(), 1, "{agent:?} {what}: {text}");
+            let json: Value = serde_json::from_str(&text).expect("JSON");
+            assert_eq!(
+                json.to_string(),
+                text.trim_end(),
+                "compact: {agent:?} {what}"
+            );
+            assert_eq!(shape(&json), want, "{agent:?} {what}: {text}");
+        }
+    }
+    for (agent, scenario) in [
+        (GateAgent::Codex, "a0_no_output"),
+        (GateAgent::GeminiCli, "a0_no_output"),
+        (GateAgent::QwenCode, "a0_no_output"),
+    ] {
+        let recorded = read(agent, &format!("{scenario}.recorded-stdout.txt"));
+        let reply = judged(agent, &payload(agent, scenario)).reply();
+        assert_eq!((reply.stdout, reply.exit_code), (recorded, 0), "{agent:?}");
+    }
+}

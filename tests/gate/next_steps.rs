@@ -92,3 +92,29 @@ fn a_move_onto_a_file_that_exists_is_told_another_target() {
         "{reason}"
     );
 }
+
+/// A corrected patch the agent's own matcher places only by a loose stage
+/// is withheld, and the reason names that stage (it read "would not apply
+/// the corrected patch exactly (a loose stage)": which one, and where, was
+/// left out). OpenCode's `apply_patch` over a CRLF file compares lines with
+/// their `\r`, so srview's corrected patch is placed loosely too.
+#[test]
+fn a_corrected_patch_withheld_for_a_loose_stage_names_it() {
+    let crlf = "def add(a, b):\r\n    return a + b\r\n\r\ndef sub(a, b):\r\n    return a - b\r\n";
+    let args = json!({"patchText": "*** Begin Patch\n*** Update File: inventory.py\n@@\n def add(a, b):\n-    return a + b\n+    return int(a) + int(b)\n*** End Patch"});
+    let judgment = judge_on(
+        GateAgent::Opencode,
+        &own_payload("apply_patch", args),
+        crlf,
+        &Policy::default(),
+    );
+    let reason = deny_reason(&judgment);
+    assert!(!reason.contains("(a loose stage)"), "{reason}");
+    assert!(
+        reason.contains(
+            "No corrected edit: OpenCode 1.18.33's apply_patch tool would not apply the \
+             corrected patch exactly (its edit 1 at lines 1-2 only by its loose stage `trimEnd`)."
+        ),
+        "{reason}"
+    );
+}

@@ -62,6 +62,7 @@ pub(super) fn request(call: &str) -> Request {
         input: json!({}),
         corrected: None,
         before: None,
+        others: Vec::new(),
         wait_ms: 0,
         fallback: "deny".into(),
     }
@@ -910,4 +911,90 @@ fn allowing_a_session_leaves_its_doubts_to_the_user() {
     pane.wait_for("the keys", |s| {
         s.contains("its doubts still wait for a key")
     });
+}
+
+/// `srview review` at 80x24 on a Codex patch of two files whose second
+/// file's hunk Codex places only loosely (2-space lines in a 4-space file:
+/// its `trimmed` level) and whose first file's hunk is exact (a tester's
+/// find, session 33: the pane showed the first file alone, its exact hunk
+/// labelled `≈ trimmed`, and the loose hunk never). The pane opens on the
+/// file the case is about, its hunk by its own stage, says which file of
+/// how many it shows, and `f` shows the other file, its hunk exact.
+#[test]
+fn a_patch_of_two_files_shows_each_file_by_its_own_stage() {
+    let dir = workspace();
+    std::fs::write(dir.path().join("other.py"), "a = 1\nb = 2\n").expect("other.py");
+    let term = pty::Terminal {
+        rows: 24,
+        cols: 80,
+        ..pty::Terminal::default()
+    };
+    let mut pane =
+        pty::Session::spawn_in(dir.path(), env!("CARGO_BIN_EXE_srview"), &["review"], &term);
+    pane.wait_for("the pane listens", |s| s.contains("waiting for gate calls"));
+    let mut payload: Value =
+        serde_json::from_slice(&payload(GateAgent::Codex, "c_rewrite")).expect("JSON");
+    payload["cwd"] = json!(dir.path().to_str().expect("a UTF-8 path"));
+    payload["tool_input"]["command"] = json!(
+        "*** Begin Patch\n*** Update File: other.py\n@@\n a = 1\n-b = 2\n+b = 3\n*** Update \
+         File: inventory.py\n@@ class Item:\n   qty: int\n   price: float\n+  sku: str = \"\"\n\
+         *** End Patch"
+    );
+    let gate = gate_of(
+        dir.path(),
+        GateAgent::Codex,
+        "loose=review",
+        payload.to_string().into_bytes(),
+    );
+    pane.wait_for("the patch, its loose file first", |s| {
+        s.contains("loose (trimmed)") && s.contains("#1") && s.contains("file 1/2")
+    });
+    let screen = pane.contents();
+    println!("{screen}");
+    assert_countdown_whole(&screen);
+    assert!(
+        screen.contains("file 1/2 of the patch: inventory.py, the one the gate's case is about"),
+        "{screen}"
+    );
+    assert!(screen.contains("≈ trimmed"), "{screen}");
+    assert!(screen.contains("sku"), "the loose hunk is shown:\n{screen}");
+    assert!(!screen.contains("b = 3"), "{screen}");
+    pane.press(b"f");
+    pane.wait_for("the other file", |s| s.contains("file 2/2"));
+    let screen = pane.contents();
+    println!("{screen}");
+    assert!(
+        screen.contains("file 2/2 of the patch: other.py, not the one the gate's case is about"),
+        "{screen}"
+    );
+    assert!(screen.contains("b = 3"), "{screen}");
+    assert!(screen.contains("E exact"), "its hunk is exact:\n{screen}");
+    assert!(!screen.contains("≈ trimmed"), "{screen}");
+    assert!(
+        screen.contains("the gate: loose (trimmed), about another"),
+        "{screen}"
+    );
+    // srview's corrected patch keeps the file shown; `f` goes back to the
+    // one in question, its hunk now exact, re-indented.
+    pane.press(b"s");
+    pane.wait_for("the corrected patch", |s| {
+        s.contains("file 2/2") && s.contains("shown: srview's corrected")
+    });
+    pane.press(b"f");
+    pane.wait_for("the corrected patch's file in question", |s| {
+        s.contains("file 1/2") && s.contains("    sku: str")
+    });
+    let screen = pane.contents();
+    println!("{screen}");
+    assert!(screen.contains("E exact"), "{screen}");
+    pane.press(b"rno\r");
+    let (stdout, code, _) = gate.join().expect("the gate");
+    assert_eq!(code, Some(0));
+    let answer: Value = serde_json::from_slice(&stdout).expect("a JSON answer");
+    assert_eq!(
+        answer["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{answer}"
+    );
+    pane.press(b"q");
+    assert_eq!(pane.exit_code(), 0);
 }

@@ -483,3 +483,110 @@ fn a_saved_session_s_browser_takes_the_text_its_reading_sent() {
     assert!(screen.reading_pace().is_none());
     assert_eq!(screen.list().rows().len(), generated.edits);
 }
+
+/// The session browser says of an edit the gate repaired what `srview
+/// session --list` says (`gate::record::as_run`): the agent ran the gate's
+/// rewrite, so srview's replay of the model's input (which fails here: its
+/// curly quotes are not in the file) is set aside. The row is neither
+/// FAILED nor in disagreement, and the edit's own view says so too (a
+/// session-33 find: the browser still showed `FAILED DISAGREE`).
+#[test]
+fn the_browser_shows_an_edit_the_gate_repaired_as_the_listing_does() {
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+    use srview::dialect::apply_patch::MemoryFs;
+    use srview::gate::{Answer, GateAgent, Policy, judge};
+    use srview::tui::view::theme::{ColourMode, Theme};
+
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/gate");
+    let inventory = fs::read_to_string(fixtures.join("inventory.py")).expect("inventory.py");
+    let payload = fs::read(fixtures.join("claude-code/c_rewrite.payload.json")).expect("payload");
+    let judgment = judge(
+        GateAgent::ClaudeCode,
+        &payload,
+        |_| MemoryFs::new([("inventory.py".to_string(), inventory.clone())]),
+        &Policy::default(),
+    );
+    assert!(matches!(judgment.answer, Answer::Rewrite { .. }));
+    let ws = tempfile::tempdir().expect("a workspace");
+    fs::create_dir(ws.path().join(".srview")).expect(".srview");
+    fs::write(
+        ws.path().join(".srview/gate.jsonl"),
+        judgment.record("2026-12-01T14:00:00.000Z") + "\n",
+    )
+    .expect("the record");
+    let stream = fixtures.join("claude-code/c_rewrite.stdout.jsonl");
+    let reader = read_session(&stream, None).expect("the session");
+    let root = SessionRoot {
+        root: ws.path().to_path_buf(),
+    };
+    let mut screen = AgentEdits::session("s".into(), reader, root);
+    let row = screen.list().rows()[0].clone();
+    let why = "applied as repaired by the gate: the agent ran the gate's rewrite of the model's \
+               input, which srview does not replay";
+    assert_eq!(
+        (
+            row.failed,
+            row.loose,
+            row.disagreement.as_deref(),
+            row.loose_match.as_deref(),
+            row.srview.as_str(),
+            row.gate.as_deref(),
+            row.gate_short,
+        ),
+        (
+            false,
+            false,
+            None,
+            None,
+            format!("unknown: {why}").as_str(),
+            Some("repaired (loose)"),
+            Some("repaired"),
+        )
+    );
+    let drawn = |screen: &mut AgentEdits| -> Vec<String> {
+        let mut terminal = Terminal::new(TestBackend::new(80, 24)).expect("terminal");
+        terminal
+            .draw(|f| {
+                screen.on_resize(f.area());
+                screen.render(f, &Theme::new(ColourMode::None))
+            })
+            .expect("draw");
+        let buf = terminal.backend().buffer();
+        (0..24)
+            .map(|y| (0..80).map(|x| buf[(x, y)].symbol().to_string()).collect())
+            .collect()
+    };
+    let list = drawn(&mut screen);
+    assert!(
+        list[1].starts_with("   1  gate:repaired inventory.py Edit "),
+        "{list:#?}"
+    );
+    let all = list.concat();
+    for unwanted in ["FAILED", "DISAGREE", "!!!"] {
+        assert!(!all.contains(unwanted), "{unwanted}: {list:#?}");
+    }
+    screen.select(1);
+    let shown = drawn(&mut screen);
+    assert!(
+        shown[2].starts_with(" Claude Code: applied · srview: unknown: applied as repaired by"),
+        "{shown:#?}"
+    );
+    // The edit's view shows no replay of the model's input (its blocks
+    // failing): it says why, as the row does.
+    let all = shown.concat();
+    for unwanted in [
+        "FAILED",
+        "DISAGREE",
+        "!!!",
+        " 1 failed",
+        "refused",
+        "the edit fails",
+    ] {
+        assert!(!all.contains(unwanted), "{unwanted}: {shown:#?}");
+    }
+    assert!(
+        all.contains("applied as repaired by the gate"),
+        "{shown:#?}"
+    );
+}
