@@ -969,3 +969,25 @@ fn list_says_where_the_gates_record_contradicts_the_session() {
         "{listing}"
     );
 }
+
+/// A Cline CLI session's manifest (`<id>.json`, the file named by the
+/// session id) is read as its session: the edits of the
+/// `<id>.messages.json` beside it, not "Gemini CLI `--output-format json`
+/// output" (session 34's tester).
+#[test]
+fn a_cline_cli_manifest_is_read_as_its_session() {
+    let dir = fixtures().join("cline-cli-3.0.65/editor_ok/session/sessions/1796056278741_a7pf1");
+    let manifest = dir.join("1796056278741_a7pf1.json");
+    let messages = dir.join("1796056278741_a7pf1.messages.json");
+    let by_manifest =
+        srview(["session".as_ref(), "--list".as_ref(), manifest.as_os_str()]).output();
+    let by_messages =
+        srview(["session".as_ref(), "--list".as_ref(), messages.as_os_str()]).output();
+    assert_eq!(code(&by_manifest), 0, "{}", stderr(&by_manifest));
+    assert!(
+        stdout(&by_manifest).starts_with("Cline CLI 3.0.65: 2 edits"),
+        "{}",
+        stdout(&by_manifest)
+    );
+    assert_eq!(stdout(&by_manifest), stdout(&by_messages));
+}

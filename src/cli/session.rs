@@ -240,6 +240,9 @@ fn one_of_database(path: &std::path::Path) -> Result<std::path::PathBuf, Error> 
 pub(super) fn resolve(path: &std::path::Path) -> Result<std::path::PathBuf, Error> {
     use crate::sessions::find::{by_id, find, repository_of};
     // A session in a database (`X.db/ID`, OpenCode's) is no file.
+    if let Some(messages) = crate::source::agent::cline_cli_messages_of_manifest(path) {
+        return Ok(messages);
+    }
     if path == std::path::Path::new("-")
         || path.exists()
         || crate::source::agent::database::locate(path).is_some()

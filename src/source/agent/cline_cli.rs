@@ -276,6 +276,19 @@ struct HistoryOrigin {
     version: Option<String>,
 }
 
+/// The session's messages when `file` is a Cline CLI session's manifest
+/// (`<id>.json` beside `<id>.messages.json`: the file named by the session
+/// id, the one a user picks): the messages hold its edits, the manifest
+/// only what [`side_files`] reads.
+pub fn messages_of_manifest(file: &std::path::Path) -> Option<std::path::PathBuf> {
+    let id = file.file_name()?.to_str()?.strip_suffix(".json")?;
+    if id.ends_with(".messages") {
+        return None;
+    }
+    let messages = file.with_file_name(format!("{id}.messages.json"));
+    messages.is_file().then_some(messages)
+}
+
 /// A Cline CLI session's manifest (`<id>.json` beside `<id>.messages.json`):
 /// its workspace, version and checkpoint commits.
 pub(super) fn side_files(file: &std::path::Path, reader: &mut super::AgentReader, use_cwd: bool) {

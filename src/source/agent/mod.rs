@@ -39,6 +39,7 @@ mod anthropic;
 mod claude;
 mod cline_classic;
 mod cline_cli;
+pub use cline_cli::messages_of_manifest as cline_cli_messages_of_manifest;
 mod codex;
 pub mod database;
 pub mod database_format;
