@@ -4,6 +4,7 @@
 
 use serde_json::Value;
 
+use super::quotes::{borrowed, drops_curly_quotes, own_curly_quotes, quotes_of, straight_quotes};
 use super::wording::{LINE_DIFF_LEGEND, Terms, in_terms, line_diff_text};
 use super::{Call, Case, Finding, GateAgent, NextStep};
 use crate::diagnose::DiffLine;
@@ -61,32 +62,6 @@ pub(super) fn finding(agent: GateAgent, call: &Call, fs: &dyn PatchFs) -> Findin
         found.next_step = NextStep::LeaveTheGate;
     }
     found
-}
-
-/// What `path` holds of srview's gate, when it is one of the files `srview
-/// gate install` writes or the gate's own folder: `None` otherwise.
-pub(super) fn gate_file(path: &str) -> Option<&'static str> {
-    const HOOKS: [&str; 12] = [
-        ".claude/settings.json",
-        ".claude/settings.local.json",
-        ".codex/hooks.json",
-        ".codex/config.toml",
-        ".gemini/settings.json",
-        ".qwen/settings.json",
-        "opencode/plugin/srview-gate.js",
-        ".opencode/plugin/srview-gate.js",
-        ".pi/agent/extensions/srview-gate.ts",
-        ".pi/extensions/srview-gate.ts",
-        "Documents/Cline/Hooks/PreToolUse",
-        ".clinerules/hooks/PreToolUse",
-    ];
-    let path = path.replace('\\', "/");
-    let under = |tail: &str| path == tail || path.ends_with(&format!("/{tail}"));
-    if HOOKS.iter().any(|tail| under(tail)) {
-        return Some("the agent's hook settings (where srview's gate is installed)");
-    }
-    (path.starts_with(".srview/") || path.contains("/.srview/"))
-        .then_some("srview's own folder (the gate's record and review queue)")
 }
 
 /// [`finding`] before the check of the gate's own files.
@@ -432,12 +407,6 @@ fn reindented_edit(edit: &Edit, content: &str) -> Result<Edit, Option<String>> {
     })
 }
 
-/// `text` with curly quotes written straight.
-fn straight_quotes(text: &str) -> String {
-    text.replace(['\u{2018}', '\u{2019}'], "'")
-        .replace(['\u{201C}', '\u{201D}'], "\"")
-}
-
 /// Adds a diagnosis's sentence (in `terms`, see [`in_terms`]) and line diff
 /// to an explanation.
 fn push_diagnosis(explanation: &mut String, message: &str, lines: &[DiffLine], terms: Terms) {
@@ -533,125 +502,6 @@ fn stand_behind(
         }
     }
     (Some(corrected), None)
-}
-
-/// The curly quotes of `text` (U+2018, U+2019, U+201C, U+201D) and all its
-/// quotes (curly, `'` and `"`).
-pub(super) fn quotes(text: &str) -> (isize, isize) {
-    let curly = text
-        .chars()
-        .filter(|c| matches!(c, '\u{2018}' | '\u{2019}' | '\u{201C}' | '\u{201D}'))
-        .count() as isize;
-    let plain = text.chars().filter(|c| matches!(c, '\'' | '"')).count() as isize;
-    (curly, curly + plain)
-}
-
-/// Why a correction is withheld when it removes more of the file's curly
-/// quotes than the model's edit removes quotes of any kind. `model` and
-/// `corrected`: each edit's old and new texts' [`quotes`], summed. A new
-/// user's find: a quote repair wrote `Don't` over the file's `Don’t`
-/// (Claude Code itself keeps the file's quote style), and Codex's
-/// correction did the same; which curly quote each of the model's
-/// straight ones stands for is not told, so no correction is offered.
-pub(super) fn drops_curly_quotes(
-    model: ((isize, isize), (isize, isize)),
-    corrected: ((isize, isize), (isize, isize)),
-) -> Option<String> {
-    let ((model_curly_old, model_old), (model_curly_new, model_new)) = model;
-    let ((curly_old, _), (curly_new, _)) = corrected;
-    let removed_by_model = (model_old - model_new).max(0);
-    // Said as it is: the model's quotes may be curly too (a fresh tester's
-    // find: "the model's straight ones" where the model wrote curly ones).
-    let model_straight = model_curly_old + model_curly_new == 0;
-    (curly_old - curly_new > removed_by_model).then(|| {
-        if model_straight {
-            "the corrected edit would replace the file's curly quotes with the model's straight \
-             ones, which the model does not mean to change: srview cannot tell which curly quote \
-             each of the model's stands for"
-                .to_string()
-        } else {
-            "the corrected edit would write straight quotes over the file's curly ones, which \
-             the model does not mean to change: srview cannot tell which of the file's quotes \
-             each of the model's stands for"
-                .to_string()
-        }
-    })
-}
-
-/// Why a correction that writes the model's curly quotes straight (read
-/// as the file's straight ones: its old text has fewer curly quotes than
-/// the model's) is withheld: a line of the model's new text that stands
-/// for none of its old lines holds curly quotes of its own, and which of
-/// them are meant straight (a string's delimiters) and which curly (an
-/// apostrophe in its prose) cannot be told. A new line stands for an old
-/// line when a line diff of the two texts (quotes and indentation aside)
-/// pairs them and it holds the same curly quotes in the same order (the
-/// model's `“low”` made `“LOW”`); an added line stands for none. A fresh
-/// tester's find: an added `subtitle = 'You’re in the “beta” programme'`
-/// straightened to `'You're ...'`, a Python SyntaxError. `model`,
-/// `corrected`: each edit's (or hunk's) old and new texts.
-pub(super) fn own_curly_quotes(
-    model: &[(&str, &str)],
-    corrected: &[(&str, &str)],
-) -> Option<String> {
-    let curly = |text: &str| quotes(text).0;
-    let sent: isize = model.iter().map(|(old, _)| curly(old)).sum();
-    let kept: isize = corrected.iter().map(|(old, _)| curly(old)).sum();
-    if sent <= kept {
-        return None;
-    }
-    let marks = |line: &str| -> Vec<char> {
-        line.chars()
-            .filter(|c| matches!(c, '\u{2018}' | '\u{2019}' | '\u{201C}' | '\u{201D}'))
-            .collect()
-    };
-    model.iter().find_map(|(old, new)| {
-        let (old, new): (Vec<&str>, Vec<&str>) = (old.lines().collect(), new.lines().collect());
-        let key = |line: &&str| straight_quotes(line.trim());
-        let keys = |lines: &[&str]| lines.iter().map(key).collect::<Vec<String>>();
-        // The old line each new line is paired with, if any.
-        let mut paired: Vec<Option<usize>> = vec![None; new.len()];
-        for op in crate::textdiff::ops(&keys(&old), &keys(&new), None) {
-            let (olds, news) = (op.old_range(), op.new_range());
-            for (o, n) in olds.zip(news) {
-                paired[n] = Some(o);
-            }
-        }
-        new.iter()
-            .zip(&paired)
-            .find(|(line, pair)| {
-                curly(line) > 0 && pair.is_none_or(|o| marks(old[o]) != marks(line))
-            })
-            .map(|(line, _)| {
-                format!(
-                    "the model wrote curly quotes where the file has straight ones, and its new \
-                     line `{}` holds curly quotes of its own: srview cannot tell which of them \
-                     it means as straight quotes",
-                    line.trim()
-                )
-            })
-    })
-}
-
-/// Old and new texts, borrowed.
-pub(super) fn borrowed(pairs: &[(String, String)]) -> Vec<(&str, &str)> {
-    pairs
-        .iter()
-        .map(|(o, n)| (o.as_str(), n.as_str()))
-        .collect()
-}
-
-/// The summed [`quotes`] of old and new texts.
-pub(super) fn quotes_of<'a>(
-    pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
-) -> ((isize, isize), (isize, isize)) {
-    pairs
-        .into_iter()
-        .fold(((0, 0), (0, 0)), |((a, b), (c, d)), (old, new)| {
-            let (o1, o2) = quotes(old);
-            let (n1, n2) = quotes(new);
-            ((a + o1, b + o2), (c + n1, d + n2))
-        })
 }
 
 /// "lines 12-13" of `content` for the byte range `start..end`.

@@ -44,6 +44,7 @@ mod own_files;
 mod patch;
 mod payload;
 mod policy;
+mod quotes;
 pub mod record;
 mod reindent;
 mod reindent_exact;

@@ -12,29 +12,12 @@
 use serde_json::Value;
 
 use super::Call;
-use crate::dialect::apply_patch::{PatchFs, parse, without_moves_onto_themselves};
+use crate::dialect::apply_patch::{PatchFs, without_moves_onto_themselves};
 use crate::dialect::registry::DialectRow;
 
-/// Codex's patch `text` without its moves onto the files themselves, as
-/// the corrected input; else why not. `(None, None)` when it has none.
-pub(super) fn codex(call: &Call, text: &str, fs: &dyn PatchFs) -> (Option<Value>, Option<String>) {
-    let Some(fixed) = without_moves_onto_themselves(text, &call.cwd) else {
-        return (None, None);
-    };
-    let stood = match parse(&fixed) {
-        Ok(patch) => super::patch::stands(&patch, fs, &call.cwd),
-        Err(e) => Err(format!(
-            "the patch without its Move line cannot be read: {e}"
-        )),
-    };
-    match stood {
-        Ok(()) => (Some(super::patch::as_input(call, fixed)), None),
-        Err(why) => (None, Some(why)),
-    }
-}
-
-/// The same for OpenCode's and Cline's `apply_patch` (`row`, the patch in
-/// the input's `key`), checked with the agent's own matcher.
+/// OpenCode's and Cline's `apply_patch` (`row`, the patch in the input's
+/// `key`) without its moves onto the files themselves, checked with the
+/// agent's own matcher (Codex's: `patch::without_self_moves`).
 pub(super) fn own(
     row: &DialectRow,
     key: &str,

@@ -9,7 +9,6 @@
 
 use serde_json::Value;
 
-use super::judge::gate_file;
 use super::{Call, Case, Finding};
 use crate::dialect::apply_patch::{PatchFs, Section, parse};
 use crate::dialect::call::fs_path;
@@ -118,4 +117,30 @@ pub(super) fn mark(found: &mut Finding, touched: Touched) {
     found.case = Case::Doubt;
     found.corrected = None;
     found.withheld = None;
+}
+
+/// What `path` holds of srview's gate, when it is one of the files `srview
+/// gate install` writes or the gate's own folder: `None` otherwise.
+pub(super) fn gate_file(path: &str) -> Option<&'static str> {
+    const HOOKS: [&str; 12] = [
+        ".claude/settings.json",
+        ".claude/settings.local.json",
+        ".codex/hooks.json",
+        ".codex/config.toml",
+        ".gemini/settings.json",
+        ".qwen/settings.json",
+        "opencode/plugin/srview-gate.js",
+        ".opencode/plugin/srview-gate.js",
+        ".pi/agent/extensions/srview-gate.ts",
+        ".pi/extensions/srview-gate.ts",
+        "Documents/Cline/Hooks/PreToolUse",
+        ".clinerules/hooks/PreToolUse",
+    ];
+    let path = path.replace('\\', "/");
+    let under = |tail: &str| path == tail || path.ends_with(&format!("/{tail}"));
+    if HOOKS.iter().any(|tail| under(tail)) {
+        return Some("the agent's hook settings (where srview's gate is installed)");
+    }
+    (path.starts_with(".srview/") || path.contains("/.srview/"))
+        .then_some("srview's own folder (the gate's record and review queue)")
 }

@@ -8,7 +8,9 @@ use super::wording::{LINE_DIFF_LEGEND, Terms, in_terms, line_diff_text};
 use super::{Call, Case, Finding, NextStep};
 use crate::dialect::apply_patch::{
     self, HunkState, MatchLevel, Patch, PatchFs, PatchOutcome, Section, parse, render,
+    without_moves_onto_themselves,
 };
+use serde_json::Value;
 
 /// The files a patch names, as it names them.
 fn files(patch: &Patch) -> String {
@@ -92,20 +94,20 @@ pub(super) fn stands(patch: &Patch, fs: &dyn PatchFs, cwd: &str) -> Result<(), S
     Ok(())
 }
 
-/// A patch's removed and added lines' [`super::judge::quotes`], summed (see
-/// [`super::judge::drops_curly_quotes`]).
+/// A patch's removed and added lines' [`super::quotes::quotes`], summed (see
+/// [`super::quotes::drops_curly_quotes`]).
 fn patch_quotes(text: &str) -> ((isize, isize), (isize, isize)) {
     let side = |mark: u8| {
         text.lines()
             .filter(|line| line.as_bytes().first() == Some(&mark))
-            .map(|line| super::judge::quotes(&line[1..]))
+            .map(|line| super::quotes::quotes(&line[1..]))
             .fold((0, 0), |(a, b), (c, d)| (a + c, b + d))
     };
     (side(b'-'), side(b'+'))
 }
 
 /// Each hunk's old lines (context and removed) and new lines (context and
-/// added), as texts (see [`super::judge::own_curly_quotes`]).
+/// added), as texts (see [`super::quotes::own_curly_quotes`]).
 pub(super) fn hunk_texts(patch: &Patch) -> Vec<(String, String)> {
     patch
         .sections
@@ -121,13 +123,16 @@ pub(super) fn hunk_texts(patch: &Patch) -> Vec<(String, String)> {
 
 /// Why srview withholds `fixed`, a correction of the model's `patch`, for
 /// its quotes: it straightens curly quotes of the model's own, or the
-/// file's ([`super::judge::own_curly_quotes`],
-/// [`super::judge::drops_curly_quotes`]).
+/// file's ([`super::quotes::own_curly_quotes`],
+/// [`super::quotes::drops_curly_quotes`]).
 fn quote_doubt(patch: &Patch, fixed: &Patch) -> Option<String> {
     let (sent, made) = (hunk_texts(patch), hunk_texts(fixed));
-    use super::judge::borrowed;
-    super::judge::own_curly_quotes(&borrowed(&sent), &borrowed(&made)).or_else(|| {
-        super::judge::drops_curly_quotes(patch_quotes(&render(patch)), patch_quotes(&render(fixed)))
+    use super::quotes::borrowed;
+    super::quotes::own_curly_quotes(&borrowed(&sent), &borrowed(&made)).or_else(|| {
+        super::quotes::drops_curly_quotes(
+            patch_quotes(&render(patch)),
+            patch_quotes(&render(fixed)),
+        )
     })
 }
 
@@ -346,7 +351,7 @@ pub(super) fn codex(call: &Call, fs: &dyn PatchFs) -> Finding {
             .iter()
             .any(|d| d.kind == apply_patch::PatchDoubtKind::MovesOntoItself);
         let (corrected, withheld) = match moved {
-            true => super::moved::codex(call, text, fs),
+            true => without_self_moves(call, text, fs),
             false => (None, None),
         };
         let steps = doubt_steps(&patch, doubts);
@@ -565,6 +570,28 @@ pub(super) fn unplaced(notes: &[crate::dialect::apply_patch::FixNote]) -> String
         .map(|n| in_terms(&n.message, &Terms::patch()))
         .collect();
     notes.join("; ")
+}
+
+/// Codex's patch `text` without its moves onto the files themselves, as
+/// the corrected input; else why not. `(None, None)` when it has none.
+fn without_self_moves(
+    call: &Call,
+    text: &str,
+    fs: &dyn PatchFs,
+) -> (Option<Value>, Option<String>) {
+    let Some(fixed) = without_moves_onto_themselves(text, &call.cwd) else {
+        return (None, None);
+    };
+    let stood = match parse(&fixed) {
+        Ok(patch) => stands(&patch, fs, &call.cwd),
+        Err(e) => Err(format!(
+            "the patch without its Move line cannot be read: {e}"
+        )),
+    };
+    match stood {
+        Ok(()) => (Some(as_input(call, fixed)), None),
+        Err(why) => (None, Some(why)),
+    }
 }
 
 #[cfg(test)]

@@ -259,7 +259,7 @@ struct Environment {
 /// A Cline classic task's `task_metadata.json`: the extension's version.
 pub(super) fn side_files(file: &std::path::Path, reader: &mut super::AgentReader, _use_cwd: bool) {
     let Some(dir) = file.parent() else { return };
-    let Some(meta) = super::session::read_json::<TaskMetadata>(&dir.join("task_metadata.json"))
+    let Some(meta) = super::reader::read_json::<TaskMetadata>(&dir.join("task_metadata.json"))
     else {
         return;
     };

@@ -300,8 +300,7 @@ pub(super) fn side_files(file: &std::path::Path, reader: &mut super::AgentReader
     else {
         return;
     };
-    let Some(manifest) =
-        super::session::read_json::<ClineManifest>(&dir.join(format!("{id}.json")))
+    let Some(manifest) = super::reader::read_json::<ClineManifest>(&dir.join(format!("{id}.json")))
     else {
         return;
     };

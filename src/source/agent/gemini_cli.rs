@@ -393,8 +393,7 @@ pub(super) fn side_files(file: &Path, reader: &mut super::AgentReader, use_cwd: 
     let Some(gemini) = project.parent().and_then(Path::parent) else {
         return;
     };
-    let Some(projects) = super::session::read_json::<Projects>(&gemini.join("projects.json"))
-    else {
+    let Some(projects) = super::reader::read_json::<Projects>(&gemini.join("projects.json")) else {
         return;
     };
     if let Some((dir, _)) = projects.projects.iter().find(|(_, s)| **s == slug) {

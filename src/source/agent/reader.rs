@@ -10,6 +10,14 @@ use std::path::Path;
 use super::AgentReader;
 use super::store::Store;
 
+/// A side file a reader consults (a session's manifest, a task's metadata,
+/// Gemini CLI's projects list), read as JSON; `None` when it is missing or
+/// does not read as `T`: the edits are read without what it would add.
+pub(super) fn read_json<T: for<'de> serde::Deserialize<'de>>(path: &Path) -> Option<T> {
+    let file = std::fs::File::open(path).ok()?;
+    serde_json::from_reader(std::io::BufReader::new(file)).ok()
+}
+
 /// Reads one agent output format, unit by unit.
 pub(super) trait FormatReader {
     /// One complete unit of the output (text; invalid UTF-8 replaced).

@@ -5,8 +5,6 @@
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
-
 use super::{AgentReader, detect_path};
 
 /// Why a session cannot be read.
@@ -210,9 +208,4 @@ fn read_up_to(file: &mut File, buf: &mut [u8]) -> std::io::Result<usize> {
         }
     }
     Ok(n)
-}
-
-pub(super) fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Option<T> {
-    let file = File::open(path).ok()?;
-    serde_json::from_reader(std::io::BufReader::new(file)).ok()
 }
