@@ -1338,7 +1338,7 @@ impl Screen for AgentEdits {
                 if self.list.mode() == AgentMode::Preview
                     && let Some(shown) = &mut self.shown
                 {
-                    keys::on_mouse(&mut shown.app, m);
+                    super::on_mouse(&mut shown.app, m);
                 }
                 return Flow::Continue;
             }

@@ -12,6 +12,7 @@ mod event;
 mod pause;
 mod review;
 mod run;
+mod shown;
 mod single;
 mod terminal;
 mod transcript;
@@ -27,6 +28,14 @@ pub use single::{AcceptTo, SingleFile};
 pub use transcript::TranscriptFiles;
 
 use crate::engine::Version;
+
+/// A mouse event on `app` drawn with its own notice: laid out as the view
+/// draws it ([`view::screen_layout`]), then handled by the state
+/// ([`app::keys::on_mouse`]): the state itself does not lay out.
+pub(crate) fn on_mouse(app: &mut app::App, mouse: ratatui_crossterm::crossterm::event::MouseEvent) {
+    let screen = view::screen_layout(app, app.view().screen, None);
+    app::keys::on_mouse(app, mouse, &screen);
+}
 
 /// How a previewer runs: what the command line asked for, without clap.
 #[derive(Debug, Clone)]

@@ -1221,7 +1221,7 @@ impl Screen for ReviewPane {
             TermEvent::Key(key) => self.on_key(key),
             TermEvent::Mouse(mouse) => {
                 if let Some(shown) = &mut self.shown {
-                    keys::on_mouse(&mut shown.app, mouse);
+                    super::on_mouse(&mut shown.app, mouse);
                 }
                 Flow::Continue
             }

@@ -565,7 +565,7 @@ impl Screen for SingleFile {
         let effect = match event {
             TermEvent::Key(k) => keys::on_key(&mut self.app, k),
             TermEvent::Mouse(m) => {
-                keys::on_mouse(&mut self.app, m);
+                super::on_mouse(&mut self.app, m);
                 Effect::None
             }
             _ => Effect::None,

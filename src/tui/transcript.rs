@@ -242,7 +242,9 @@ impl Screen for TranscriptFiles {
         let effect = match event {
             TermEvent::Key(k) => self.ws.on_key(k),
             TermEvent::Mouse(m) => {
-                self.ws.on_mouse(m);
+                self.ws.on_mouse(m, |app, notice| {
+                    super::view::screen_layout(app, app.view().screen, notice)
+                });
                 Effect::None
             }
             _ => Effect::None,

@@ -136,7 +136,7 @@ fn scrolling_keys_stay_in_bounds() {
     assert_eq!(app.view().scroll, bottom - 20);
     key(&mut app, KeyCode::Char('k'));
     assert_eq!(app.view().scroll, bottom - 21);
-    keys::on_mouse(
+    srview::tui::on_mouse(
         &mut app,
         MouseEvent {
             kind: MouseEventKind::ScrollDown,
@@ -851,7 +851,7 @@ fn click(app: &mut App, column: u16, row: u16) {
 }
 
 fn mouse(app: &mut App, kind: MouseEventKind, column: u16, row: u16) {
-    keys::on_mouse(
+    srview::tui::on_mouse(
         app,
         MouseEvent {
             kind,

@@ -282,17 +282,11 @@ fn search_key(app: &mut App, key: KeyEvent) {
     }
 }
 
-/// A mouse event on the previewer drawn in `app.view.screen`.
-pub fn on_mouse(app: &mut App, mouse: MouseEvent) {
-    on_mouse_with_notice(app, mouse, None);
-}
-
-/// [`on_mouse`] when `notice` is shown instead of the app's own (a
-/// transcript's): the layout is the one drawn. A click on the block list
-/// selects that block; the wheel scrolls what it is over: the block list,
-/// or the diff panes.
-pub fn on_mouse_with_notice(app: &mut App, mouse: MouseEvent, notice: Option<&Notice>) {
-    let screen = crate::tui::view::screen_layout(app, app.view.screen, notice);
+/// A mouse event on the previewer drawn as `screen` (the layout drawn:
+/// `view::screen_layout` of `app.view.screen`, with the notice shown). A
+/// click on the block list selects that block; the wheel scrolls what it is
+/// over: the block list, or the diff panes.
+pub fn on_mouse(app: &mut App, mouse: MouseEvent, screen: &super::screen::Screen) {
     let (column, row) = (mouse.column, mouse.row);
     match mouse.kind {
         MouseEventKind::Down(MouseButton::Left) => {
@@ -350,7 +344,7 @@ fn widest_line(text: &super::text::TextLines) -> usize {
     (0..text.len())
         .map(|i| {
             unicode_width::UnicodeWidthStr::width(
-                crate::tui::view::code::sanitize(&text.line(i)).as_str(),
+                crate::tui::shown::sanitize(&text.line(i)).as_str(),
             )
         })
         .max()

@@ -40,6 +40,7 @@ pub mod keys;
 mod left_out;
 mod navigate;
 pub mod rows;
+pub mod screen;
 pub mod search;
 mod spliced_lines;
 pub mod text;

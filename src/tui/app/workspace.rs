@@ -219,11 +219,16 @@ impl Workspace {
         }
     }
 
-    /// A mouse event on the current tab (as drawn with the transcript's
-    /// notice).
-    pub fn on_mouse(&mut self, mouse: ratatui_crossterm::crossterm::event::MouseEvent) {
+    /// A mouse event on the current tab, as `layout` lays it out with the
+    /// transcript's notice (`view::screen_layout`).
+    pub fn on_mouse(
+        &mut self,
+        mouse: ratatui_crossterm::crossterm::event::MouseEvent,
+        layout: impl Fn(&App, Option<&Notice>) -> super::screen::Screen,
+    ) {
         if let Some(tab) = self.tabs.get_mut(self.current) {
-            keys::on_mouse_with_notice(&mut tab.app, mouse, self.notice.as_ref());
+            let screen = layout(&tab.app, self.notice.as_ref());
+            keys::on_mouse(&mut tab.app, mouse, &screen);
         }
     }
 

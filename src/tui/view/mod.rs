@@ -16,53 +16,9 @@ pub use diffpane::Caches;
 use theme::Theme;
 
 use crate::tui::app::keymap::KeyScope;
+pub use crate::tui::app::screen::{BlocksPane, Screen};
 use crate::tui::app::workspace::Workspace;
 use crate::tui::app::{App, Notice};
-
-/// Where each part of the previewer goes in an area: a pure function of
-/// the state and the area, shared by drawing and mouse hit-testing.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Screen {
-    pub status: Rect,
-    pub diff: Rect,
-    /// `None` when the area is too low for it: under 6 rows, or under 4
-    /// once a long notice took its rows.
-    pub blocks: Option<BlocksPane>,
-    pub notice: Rect,
-    pub footer: Rect,
-}
-
-/// The blocks pane: a title row, the block list, then the selected
-/// block's detail.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct BlocksPane {
-    pub pane: Rect,
-    pub list: Rect,
-    /// Index of the block on the list's first row.
-    pub first: usize,
-    pub detail: Rect,
-}
-
-impl Screen {
-    /// The block shown at terminal cell (`column`, `row`), if any.
-    pub fn block_at(&self, app: &App, column: u16, row: u16) -> Option<usize> {
-        let list = self.blocks?.list;
-        if !contains(list, column, row) {
-            return None;
-        }
-        let index = self.blocks?.first + usize::from(row - list.y);
-        (index < app.listed_blocks()).then_some(index)
-    }
-
-    /// Whether (`column`, `row`) is on the blocks pane (title, list or detail).
-    pub fn over_blocks(&self, column: u16, row: u16) -> bool {
-        self.blocks.is_some_and(|b| contains(b.pane, column, row))
-    }
-}
-
-fn contains(r: Rect, column: u16, row: u16) -> bool {
-    r.contains(ratatui::layout::Position::new(column, row))
-}
 
 /// Lays the previewer of `app` out in `area`. `notice` is the notice shown
 /// (the app's own unless a transcript's replaces it): it takes as many rows
