@@ -9,6 +9,7 @@ mod align_props;
 mod app_result;
 mod app_state;
 mod error_texts;
+mod import_cycles;
 mod patch_preview;
 mod session_stream;
 mod syntax_pack;
