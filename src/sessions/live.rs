@@ -56,18 +56,73 @@ pub struct Reviewed {
     /// ([`super::browse::hollow`]): the whole one is read again from the
     /// session ([`super::browse::replay`]). Empty: none.
     pub hollow: Vec<bool>,
+    /// The reviews stand in for srview's until the session has been read
+    /// to its end: they need all of it (Codex's contents before are its
+    /// files now with the later diffs undone; see
+    /// [`super::browse::reviews_at_the_end`]).
+    pub provisional: bool,
+}
+
+/// What a reader says of its session beside its edits, as of one request.
+#[derive(Debug, Clone)]
+pub(super) struct ReaderFacts {
+    pub agent: AgentKind,
+    pub format: Format,
+    pub version: Option<String>,
+    pub workspace: Option<String>,
+    pub checkpoints: Vec<String>,
+    pub shell_runs: Vec<usize>,
+    /// Problems met reading it, in words.
+    pub errors: Vec<String>,
+}
+
+impl ReaderFacts {
+    /// What `reader` says now, and the edits whose verdict it may have
+    /// lost (by seq; see [`super::review::reading_problems`]).
+    pub(super) fn of(reader: &AgentReader) -> (ReaderFacts, &[usize]) {
+        let (errors, lost) = super::review::reading_problems(reader);
+        let facts = ReaderFacts {
+            agent: reader.kind(),
+            format: reader.format(),
+            version: reader.version().map(str::to_string),
+            workspace: reader.workspace().map(str::to_string),
+            checkpoints: reader.checkpoints().to_vec(),
+            shell_runs: reader.shell_runs().to_vec(),
+            errors,
+        };
+        (facts, lost)
+    }
+
+    /// The answer to request `generation`: `reviews` (`reviewed` of them
+    /// run by it, the ones marked in `hollow` holding only what the list
+    /// shows), with paths named under `cwd`.
+    pub(super) fn answer(
+        &self,
+        generation: u64,
+        reviews: Vec<Arc<Review>>,
+        cwd: String,
+        reviewed: usize,
+        hollow: Vec<bool>,
+    ) -> Reviewed {
+        Reviewed {
+            generation,
+            agent: self.agent,
+            format: self.format,
+            version: self.version.clone(),
+            reviews,
+            cwd,
+            errors: self.errors.clone(),
+            reviewed,
+            hollow,
+            provisional: false,
+        }
+    }
 }
 
 /// What changed since the last request, and the session as a whole.
 pub struct Delta {
     generation: u64,
-    agent: AgentKind,
-    format: Format,
-    version: Option<String>,
-    workspace: Option<String>,
-    checkpoints: Vec<String>,
-    shell_runs: Vec<usize>,
-    errors: Vec<String>,
+    facts: ReaderFacts,
     /// How many edits the session has.
     len: usize,
     /// The edits that changed (or are new), by position; an edit whose
@@ -331,7 +386,7 @@ impl LiveReview {
         self.generation += 1;
         let edits = reader.edits();
         // As the full review says it (see `review_live`).
-        let (errors, lost) = super::review::reading_problems(reader);
+        let (facts, lost) = ReaderFacts::of(reader);
         // Which edits may have changed: those reported, those whose
         // verdict the output may have lost (then or now), and those past
         // the edits already chained (a content before filled from an
@@ -402,13 +457,7 @@ impl LiveReview {
         });
         Delta {
             generation: self.generation,
-            agent: reader.kind(),
-            format: reader.format(),
-            version: reader.version().map(str::to_string),
-            workspace: reader.workspace().map(str::to_string),
-            checkpoints: reader.checkpoints().to_vec(),
-            shell_runs: reader.shell_runs().to_vec(),
-            errors,
+            facts,
             len: edits.len(),
             changed,
             on_disk: files,
@@ -531,9 +580,10 @@ impl Incremental {
             .unwrap_or(delta.len)
             .min(delta.len);
         let kept = old_len.min(len);
-        let row = delta.agent.row();
+        let facts = &delta.facts;
+        let row = facts.agent.row();
         let whole_session = row.undoes_diffs || row.commits_replies;
-        let flipped = self.place(&changed, len, &delta.shell_runs);
+        let flipped = self.place(&changed, len, &facts.shell_runs);
         let noting = Noting {
             fs: &*delta.fs,
             reads: RefCell::new(Vec::new()),
@@ -544,21 +594,21 @@ impl Incremental {
                 .collect()
         });
         let session = Session {
-            agent: delta.agent,
-            workspace: delta.workspace.as_deref(),
-            checkpoints: &delta.checkpoints,
+            agent: facts.agent,
+            workspace: facts.workspace.as_deref(),
+            checkpoints: &facts.checkpoints,
             edits,
-            shell_runs: &delta.shell_runs,
+            shell_runs: &facts.shell_runs,
         };
         let mut reviewer = Reviewer::lent(session, &noting, delta.recovery, Some(&self.on_disk));
         if !whole_session {
             reviewer = reviewer.with_unwritten(self.unwritten.clone());
         }
         let checkpoint = (row.checkpoints && delta.recovery == Recovery::Full)
-            .then(|| delta.checkpoints.first().cloned())
+            .then(|| facts.checkpoints.first().cloned())
             .flatten();
         let basis = (
-            delta.agent,
+            facts.agent,
             delta.fs.root().to_path_buf(),
             reviewer.cwd().to_string(),
             checkpoint,
@@ -687,17 +737,7 @@ impl Incremental {
         }
         self.basis = Some(basis);
         self.reviews_run += run;
-        Reviewed {
-            generation: delta.generation,
-            agent: delta.agent,
-            format: delta.format,
-            version: delta.version,
-            reviews: self.reviews.clone(),
-            cwd,
-            errors: delta.errors,
-            reviewed: run,
-            hollow: Vec::new(),
-        }
+        facts.answer(delta.generation, self.reviews.clone(), cwd, run, Vec::new())
     }
 
     /// Brings [`Incremental::by_file`] and [`Incremental::unwritten`] to
@@ -817,6 +857,13 @@ mod tests {
         reader
     }
 
+    /// `live`'s answer to a request for `reader`'s edits over `fs`, no
+    /// file read live, reviewed in this thread.
+    fn ask_here(live: &mut LiveReview, reader: &AgentReader, fs: &SharedFs) -> Reviewed {
+        live.request(reader, &HashMap::new(), Arc::clone(fs), Recovery::Full)
+            .expect("reviewed in this thread")
+    }
+
     /// The incremental review says what the whole review says, field by
     /// field.
     fn assert_same_as_whole(answer: &Reviewed, reader: &AgentReader, fs: &SharedFs) {
@@ -839,13 +886,9 @@ mod tests {
         let n = 2000;
         let text: String = (0..n).map(|i| edit(i, (i != 4).then_some(true))).collect();
         let fs = workspace();
-        let no_files = HashMap::new();
         let mut reader = reader();
         let mut live = LiveReview::new();
-        let ask = |live: &mut LiveReview, reader: &AgentReader| {
-            live.request(reader, &no_files, Arc::clone(&fs), Recovery::Full)
-                .expect("reviewed in this thread")
-        };
+        let ask = |live: &mut LiveReview, reader: &AgentReader| ask_here(live, reader, &fs);
         live.note(&reader.feed(text.as_bytes()));
         let first = ask(&mut live, &reader);
         assert_eq!(first.reviewed, n);
@@ -892,13 +935,9 @@ mod tests {
     fn a_request_compares_only_the_edits_that_may_have_changed() {
         let n = 1000;
         let fs = workspace();
-        let no_files = HashMap::new();
         let mut reader = reader();
         let mut live = LiveReview::new();
-        let ask = |live: &mut LiveReview, reader: &AgentReader| {
-            live.request(reader, &no_files, Arc::clone(&fs), Recovery::Full)
-                .expect("reviewed in this thread")
-        };
+        let ask = |live: &mut LiveReview, reader: &AgentReader| ask_here(live, reader, &fs);
         let text: String = (0..n).map(|i| edit(i, Some(true))).collect();
         live.note(&reader.feed(text.as_bytes()));
         ask(&mut live, &reader);
@@ -965,13 +1004,9 @@ mod tests {
         };
         let text: String = (0..n).map(|i| edit(i, verdict(i))).collect();
         let fs = workspace();
-        let no_files = HashMap::new();
         let mut reader = reader();
         let mut live = LiveReview::new();
-        let ask = |live: &mut LiveReview, reader: &AgentReader| {
-            live.request(reader, &no_files, Arc::clone(&fs), Recovery::Full)
-                .expect("reviewed in this thread")
-        };
+        let ask = |live: &mut LiveReview, reader: &AgentReader| ask_here(live, reader, &fs);
         live.note(&reader.feed(text.as_bytes()));
         let first = ask(&mut live, &reader);
         let (looked, reading) = looked_at(&live);
