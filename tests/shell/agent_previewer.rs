@@ -482,3 +482,111 @@ fn a_saved_session_s_browser_takes_the_text_its_reading_sent() {
     assert!(screen.reading_pace().is_none());
     assert_eq!(screen.list().rows().len(), generated.edits);
 }
+
+/// A Codex rollout browsed in bounded memory (`sessions::browse::deferred`:
+/// its edits listed as they are read, all reviewed once it is read to its
+/// end, each review kept with its edit and what its row shows only, the
+/// edit shown reviewed again from the edits kept) lists the rows of the
+/// whole review (the previewer's `LiveReview`, every review kept whole)
+/// and shows every edit as it does: the same content before, diff,
+/// result, blocks and notes. A generated rollout of 300 edits over 40
+/// files, read in random pieces: files edited many times, with failed,
+/// loose and added-file edits among them. While the rollout is read, the
+/// browser is loading and lists the edits read with srview's verdict to
+/// come.
+#[test]
+fn a_codex_rollout_reviewed_at_its_end_shows_what_the_whole_review_shows() {
+    use srview::sessions::load::{load, open_saved};
+    use srview::source::agent::Verdict;
+    use support::big_session::codex_rollout;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let generated = codex_rollout(
+        &dir.path().join("home"),
+        &dir.path().join("workspace"),
+        1 << 20,
+        300,
+    );
+    let path = &generated.path;
+    let (_, ws) = load(path, None).expect("loads");
+    let mut whole = AgentEdits::session(
+        "s".into(),
+        read_session(path, None).expect("reads"),
+        ws.clone(),
+    );
+    let rows = whole.list().rows().to_vec();
+    assert_eq!(rows.len(), 300);
+    // Several edits of one file, a failed one among them, after an
+    // applied one: its content before comes from the later diffs undone.
+    let failed_after_applied = rows.iter().any(|failed| {
+        failed.agent == Verdict::Failed
+            && rows.iter().any(|r| {
+                r.file == failed.file && r.seq < failed.seq && r.agent == Verdict::Applied
+            })
+    });
+    assert!(failed_after_applied, "no failed edit after an applied one");
+    assert!(rows.iter().any(|r| r.loose), "no loose edit");
+    assert!(
+        rows.iter()
+            .all(|r| !r.srview.starts_with("unknown: reviewed once")),
+        "the whole review waits for nothing"
+    );
+    let opened = open_saved(path, 4096).expect("a file").expect("opens");
+    let file = fs::read(&opened.file).expect("read");
+    let rest = String::from_utf8_lossy(&file[opened.read as usize..]).into_owned();
+    let (read, size, from) = (opened.read, opened.size, opened.file.clone());
+    let mut screen = AgentEdits::loading_from(
+        "s".into(),
+        opened.reader,
+        Some(ws.root.clone()),
+        read,
+        size,
+        Some(from),
+    );
+    let mut rng = Rng::new(34);
+    let mut at = 0;
+    while at < rest.len() {
+        let mut to = (at + 1 + rng.below(60_000)).min(rest.len());
+        while !rest.is_char_boundary(to) {
+            to += 1;
+        }
+        screen.on_text(Folded {
+            appended: rest[at..to].to_string(),
+            ..Folded::default()
+        });
+        at = to;
+        let listed = screen.list().rows();
+        assert!(!screen.list().ended(), "ended before its end");
+        assert!(
+            listed.iter().all(|r| r.srview
+                == "unknown: reviewed once the whole session is read: Codex's content before \
+                    an edit is its file now with the later diffs undone"),
+            "{:?}",
+            listed.iter().map(|r| &r.srview).collect::<Vec<_>>()
+        );
+    }
+    assert!(!screen.list().rows().is_empty(), "nothing listed while read");
+    screen.on_text(Folded {
+        ended: true,
+        ..Folded::default()
+    });
+    assert!(screen.list().ended());
+    assert_eq!(screen.list().rows(), whole.list().rows());
+    assert_eq!(screen.list().agent(), whole.list().agent());
+    for seq in rows.iter().map(|r| r.seq) {
+        screen.select(seq);
+        whole.select(seq);
+        let (got, want) = (
+            screen.shown_app().expect("shown"),
+            whole.shown_app().expect("shown"),
+        );
+        assert_eq!(got.original().text(), want.original().text(), "edit {seq}");
+        assert_eq!(got.diff(), want.diff(), "edit {seq}");
+        assert_eq!(got.result().text(), want.result().text(), "edit {seq}");
+        assert_eq!(
+            format!("{:?}", got.outcome()),
+            format!("{:?}", want.outcome()),
+            "edit {seq}"
+        );
+        assert_eq!(got.notice(), want.notice(), "edit {seq}");
+    }
+}
