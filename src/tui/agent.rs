@@ -278,7 +278,9 @@ impl AgentEdits {
             let read = loading.before + self.output.len() as u64;
             let (read, size) = (mib(read), mib(loading.size.max(read)));
             let text = if !self.reviews_at_the_end() {
-                format!("{LOADING}{read:.0} of {size:.0} MiB read, the edits listed as they are read")
+                format!(
+                    "{LOADING}{read:.0} of {size:.0} MiB read, the edits listed as they are read"
+                )
             } else {
                 let agent = self
                     .output
@@ -684,13 +686,7 @@ impl AgentEdits {
         let how = self.replay.as_ref()?;
         let reader = self.output.reader()?;
         let fs = Arc::new(self.root.clone());
-        let whole = Arc::new(browse::replay(
-            how,
-            (seq, at),
-            reader,
-            fs,
-            &review.reviews,
-        )?);
+        let whole = Arc::new(browse::replay(how, (seq, at), reader, fs, &review.reviews)?);
         let hollow = Arc::clone(r);
         if self.fetched.len() >= FETCHED {
             self.fetched.remove(0);

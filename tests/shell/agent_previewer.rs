@@ -519,9 +519,9 @@ fn a_codex_rollout_reviewed_at_its_end_shows_what_the_whole_review_shows() {
     // applied one: its content before comes from the later diffs undone.
     let failed_after_applied = rows.iter().any(|failed| {
         failed.agent == Verdict::Failed
-            && rows.iter().any(|r| {
-                r.file == failed.file && r.seq < failed.seq && r.agent == Verdict::Applied
-            })
+            && rows
+                .iter()
+                .any(|r| r.file == failed.file && r.seq < failed.seq && r.agent == Verdict::Applied)
     });
     assert!(failed_after_applied, "no failed edit after an applied one");
     assert!(rows.iter().any(|r| r.loose), "no loose edit");
@@ -564,7 +564,10 @@ fn a_codex_rollout_reviewed_at_its_end_shows_what_the_whole_review_shows() {
             listed.iter().map(|r| &r.srview).collect::<Vec<_>>()
         );
     }
-    assert!(!screen.list().rows().is_empty(), "nothing listed while read");
+    assert!(
+        !screen.list().rows().is_empty(),
+        "nothing listed while read"
+    );
     screen.on_text(Folded {
         ended: true,
         ..Folded::default()

@@ -54,8 +54,11 @@ impl Deferred {
         } = batch;
         let agent = facts.reader.agent;
         let grew = !settled.is_empty();
-        self.settled
-            .extend(settled.into_iter().map(|edit| Arc::new(waiting(edit, agent))));
+        self.settled.extend(
+            settled
+                .into_iter()
+                .map(|edit| Arc::new(waiting(edit, agent))),
+        );
         let basis = facts.basis();
         let cwd = basis.2.clone();
         if !ended {
@@ -166,7 +169,11 @@ pub(super) fn replay(
         }
         let first = std::mem::replace(&mut first_of_file, false);
         if i == at {
-            return Some(reviewer.review_in(at, edit.clone(), first, chain.as_ref()).0);
+            return Some(
+                reviewer
+                    .review_in(at, edit.clone(), first, chain.as_ref())
+                    .0,
+            );
         }
         if undone {
             continue;
