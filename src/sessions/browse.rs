@@ -29,7 +29,7 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::sync::{Arc, Condvar, Mutex, Weak};
 
-use super::live::{ReaderFacts, Reviewed, SharedFs};
+use super::live::{ReaderFacts, Reviewed, SharedFs, worker};
 use super::recover::{self, SessionFs};
 use super::review::{Recovery, Review, Reviewer, Run, Session, after_of};
 use super::verdict::VerdictBlock;
@@ -115,32 +115,21 @@ impl Facts {
     fn basis(&self) -> Basis {
         let facts = &self.reader;
         let cwd = facts
+            .session(None)
             .workspace
-            .clone()
+            .map(str::to_string)
             .unwrap_or_else(|| self.fs.root().to_string_lossy().into_owned());
-        let checkpoint = facts
-            .agent
-            .row()
-            .checkpoints
-            .then(|| facts.checkpoints.first().cloned())
-            .flatten();
-        (facts.agent, self.fs.root().to_path_buf(), cwd, checkpoint)
+        let checkpoint = facts.checkpoint(Recovery::Full);
+        (facts.agent(), self.fs.root().to_path_buf(), cwd, checkpoint)
     }
 
     /// The session the reviews are of, without its edits.
     fn session<'a>(&self) -> Session<'_, 'a> {
-        let facts = &self.reader;
-        Session {
-            agent: facts.agent,
-            workspace: facts.workspace.as_deref(),
-            checkpoints: &facts.checkpoints,
-            edits: None,
-            shell_runs: &facts.shell_runs,
-        }
+        self.reader.session(None)
     }
 
     fn last_shell(&self) -> Option<usize> {
-        self.reader.shell_runs.iter().max().copied()
+        self.reader.shell_runs().iter().max().copied()
     }
 }
 
@@ -504,7 +493,7 @@ fn replay_from_file(
 ) -> Option<Review> {
     let facts = Facts::of(reader, fs);
     let target = files.get(at)?.0.to_string();
-    let unwritten = recover::unwritten_after_each(files, &facts.reader.shell_runs);
+    let unwritten = recover::unwritten_after_each(files, facts.reader.shell_runs());
     let mut reviewer =
         Reviewer::lent(facts.session(), &*facts.fs, Recovery::Full, None).with_unwritten(unwritten);
     let ws: &(dyn SessionFs + Sync) = &*facts.fs;
@@ -539,7 +528,7 @@ fn replay_from_file(
         let planned = reviewer.plan(i, edit, first_of_file, chained.as_ref());
         chain = match planned.after_without_review() {
             Ok(after) => after,
-            Err(()) => after_of(&judge.review(planned), facts.reader.agent),
+            Err(()) => after_of(&judge.review(planned), facts.reader.agent()),
         };
         true
     });
@@ -744,27 +733,19 @@ impl SavedReview {
         let Runs::Here(engine) = std::mem::replace(&mut self.runs, Runs::Gone) else {
             return;
         };
-        let (tx, rx) = mpsc::channel::<Batch>();
         let pace = Arc::clone(&self.pace);
-        let spawned = std::thread::Builder::new()
-            .name("srview-browse".into())
-            .spawn(move || {
-                let mut engine = engine;
-                while let Ok(first) = rx.recv() {
-                    let batch = rx.try_iter().fold(first, Batch::then);
-                    let settled = batch.settled.len();
-                    let reviewed = engine.update(batch);
-                    pace.add(-(settled as isize));
-                    if !answer(reviewed) {
-                        return;
-                    }
-                }
-            });
+        let mut engine = engine;
+        let update = move |batch: Batch| {
+            let settled = batch.settled.len();
+            let reviewed = engine.update(batch);
+            pace.add(-(settled as isize));
+            reviewed
+        };
         // No thread: nothing more is reviewed (the settled edits left with
         // the engine); the screen says what it has.
-        self.runs = match spawned {
-            Ok(_) => Runs::Worker(tx),
-            Err(_) => Runs::Gone,
+        self.runs = match worker("srview-browse", Batch::then, update, answer) {
+            Some(tx) => Runs::Worker(tx),
+            None => Runs::Gone,
         };
     }
 

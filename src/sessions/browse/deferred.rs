@@ -20,7 +20,7 @@ use std::sync::Arc;
 use super::{Basis, Batch, Facts, hollow_results};
 use crate::sessions::live::{Reviewed, SharedFs};
 use crate::sessions::recover::{SessionFs, Undone, unwritten_after};
-use crate::sessions::review::{Recovery, Review, Reviewer, Run, Session, after_of};
+use crate::sessions::review::{Recovery, Review, Reviewer, Run, after_of};
 use crate::source::agent::{AgentEdit, AgentKind, AgentReader, FileContent, Verdict};
 
 /// The reviews of a session reviewed at its end.
@@ -52,7 +52,7 @@ impl Deferred {
             facts,
             ended,
         } = batch;
-        let agent = facts.reader.agent;
+        let agent = facts.reader.agent();
         let grew = !settled.is_empty();
         self.settled.extend(
             settled
@@ -100,10 +100,9 @@ impl Deferred {
                 }
             })
             .collect();
-        let session = Session {
-            edits: Some(edits.iter().map(|e| &**e).collect()),
-            ..facts.session()
-        };
+        let session = facts
+            .reader
+            .session(Some(edits.iter().map(|e| &**e).collect()));
         let mut reviewer = Reviewer::lent(session, &*facts.fs, Recovery::Full, None);
         for (i, edit) in edits.iter().enumerate() {
             let review = reviewer.review(i, edit.clone().into_owned());
@@ -153,7 +152,7 @@ pub(super) fn replay(
     let edits: Vec<&AgentEdit> = reviews.iter().map(|r| &r.edit).collect();
     let file = edits.get(at)?.file.as_str();
     let ws: &(dyn SessionFs + Sync) = &*facts.fs;
-    let unwritten = unwritten_after(&edits, &facts.reader.shell_runs);
+    let unwritten = unwritten_after(&edits, facts.reader.shell_runs());
     let mut reviewer = Reviewer::lent(facts.session(), ws, Recovery::Full, None)
         .with_unwritten(unwritten)
         .with_undone(Undone::of_file(edits.clone(), ws, file));
@@ -181,7 +180,7 @@ pub(super) fn replay(
         let planned = reviewer.plan(i, edit.clone(), first, chain.as_ref());
         chain = match planned.after_without_review() {
             Ok(after) => after,
-            Err(()) => after_of(&judge.review(planned), facts.reader.agent),
+            Err(()) => after_of(&judge.review(planned), facts.reader.agent()),
         };
     }
     None
