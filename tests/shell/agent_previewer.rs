@@ -531,29 +531,30 @@ fn a_codex_rollout_reviewed_at_its_end_shows_what_the_whole_review_shows() {
         "the whole review waits for nothing"
     );
     let opened = open_saved(path, 4096).expect("a file").expect("opens");
-    let file = fs::read(&opened.file).expect("read");
-    let rest = String::from_utf8_lossy(&file[opened.read as usize..]).into_owned();
-    let (read, size, from) = (opened.read, opened.size, opened.file.clone());
+    let unread = fs::read(&opened.file).expect("read")[opened.read as usize..].to_vec();
+    let rest = String::from_utf8(unread).expect("UTF-8");
     let mut screen = AgentEdits::loading_from(
         "s".into(),
         opened.reader,
         Some(ws.root.clone()),
-        read,
-        size,
-        Some(from),
+        opened.read,
+        opened.size,
+        Some(opened.file),
     );
     let mut rng = Rng::new(34);
     let mut at = 0;
     while at < rest.len() {
-        let mut to = (at + 1 + rng.below(60_000)).min(rest.len());
-        while !rest.is_char_boundary(to) {
-            to += 1;
-        }
+        // Up to 60 kB, cut on a character's start.
+        let want = at + 1 + rng.below(60_000);
+        let to = (rest[at..].char_indices().map(|(i, _)| at + i))
+            .find(|&i| i >= want)
+            .unwrap_or(rest.len());
+        let piece = rest[at..to].to_string();
+        at = to;
         screen.on_text(Folded {
-            appended: rest[at..to].to_string(),
+            appended: piece,
             ..Folded::default()
         });
-        at = to;
         let listed = screen.list().rows();
         assert!(!screen.list().ended(), "ended before its end");
         assert!(
@@ -575,21 +576,23 @@ fn a_codex_rollout_reviewed_at_its_end_shows_what_the_whole_review_shows() {
     assert!(screen.list().ended());
     assert_eq!(screen.list().rows(), whole.list().rows());
     assert_eq!(screen.list().agent(), whole.list().agent());
-    for seq in rows.iter().map(|r| r.seq) {
+    // The content before, diff, result, blocks and notes of the edit shown.
+    let detail = |screen: &mut AgentEdits, seq: usize| {
         screen.select(seq);
-        whole.select(seq);
-        let (got, want) = (
-            screen.shown_app().expect("shown"),
-            whole.shown_app().expect("shown"),
-        );
-        assert_eq!(got.original().text(), want.original().text(), "edit {seq}");
-        assert_eq!(got.diff(), want.diff(), "edit {seq}");
-        assert_eq!(got.result().text(), want.result().text(), "edit {seq}");
+        let app = screen.shown_app().expect("shown");
+        (
+            app.original().text().to_string(),
+            app.diff().to_string(),
+            app.result().text().to_string(),
+            format!("{:?}", app.outcome()),
+            app.notice().clone(),
+        )
+    };
+    for seq in rows.iter().map(|r| r.seq) {
         assert_eq!(
-            format!("{:?}", got.outcome()),
-            format!("{:?}", want.outcome()),
+            detail(&mut screen, seq),
+            detail(&mut whole, seq),
             "edit {seq}"
         );
-        assert_eq!(got.notice(), want.notice(), "edit {seq}");
     }
 }
