@@ -13,29 +13,46 @@
 //! the session has been read, and kept whole (with the later edits of its
 //! file, which may chain from it) until a later write of its file or a
 //! shell command settles it, or the session ends: then it is reviewed
-//! again, and kept hollow. The sessions whose reviews need the whole
-//! session at once (Codex's diffs undone from its end, Aider's commits) are
-//! not read this way ([`reads_in_bounded_memory`]).
+//! again, and kept hollow.
+//!
+//! A session whose reviews need all of it (Codex's contents before are its
+//! files now with the later diffs undone, [`reviews_at_the_end`]) is
+//! listed as it is read and reviewed once read to its end, each review
+//! kept with its edit only ([`deferred`]). Aider's sessions (each reply's
+//! commit found from the later ones) are not read this way
+//! ([`reads_in_bounded_memory`]).
+
+mod deferred;
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::sync::{Arc, Condvar, Mutex, Weak};
 
-use super::live::{Reviewed, SharedFs};
+use super::live::{ReaderFacts, Reviewed, SharedFs, worker};
 use super::recover::{self, SessionFs};
-use super::review::{Recovery, Review, Reviewer, Run, Session, after_of, reading_problems};
+use super::review::{Recovery, Review, Reviewer, Run, Session, after_of};
 use super::verdict::VerdictBlock;
-use crate::source::agent::{
-    AgentEdit, AgentKind, AgentReader, EditInput, FileContent, Format, Verdict,
-};
+use crate::source::agent::{AgentEdit, AgentKind, AgentReader, EditInput, FileContent, Verdict};
 
-/// Whether a saved session of `agent` is reviewed here: not when an edit's
-/// review needs every edit of the session at once (Codex's recorded diffs
-/// are undone from the session's end; Aider's commits).
+/// Whether a saved session of `agent` is reviewed here: not Aider's (the
+/// commit each review starts from is found from the later replies).
 pub fn reads_in_bounded_memory(agent: AgentKind) -> bool {
-    let row = agent.row();
-    !row.undoes_diffs && !row.commits_replies
+    !agent.row().commits_replies
+}
+
+/// Whether the reviews of a saved session of `agent` need all of it, read
+/// to its end (Codex's recorded diffs are undone from the session's end):
+/// its edits are listed as they are read, and reviewed once it has ended
+/// ([`deferred`]).
+pub fn reviews_at_the_end(agent: AgentKind) -> bool {
+    agent.row().undoes_diffs
+}
+
+/// Whether each edit of a saved session of `agent` is reviewed as soon as
+/// the reader settles it ([`Engine`]).
+pub fn reviews_as_it_settles(agent: AgentKind) -> bool {
+    reads_in_bounded_memory(agent) && !reviews_at_the_end(agent)
 }
 
 /// A review with only what the browser's list shows of it (the verdicts,
@@ -52,6 +69,12 @@ pub fn hollow(mut review: Review) -> Review {
     if !matches!(edit.input, EditInput::Call(_)) {
         edit.input = EditInput::NotRecorded;
     }
+    hollow_results(review)
+}
+
+/// [`hollow`] but for the edit, kept whole: the contents and texts srview's
+/// review made of it dropped.
+fn hollow_results(mut review: Review) -> Review {
     if review.before.is_some() {
         review.before = Some(FileContent::Absent);
     }
@@ -71,13 +94,7 @@ pub fn hollow(mut review: Review) -> Review {
 
 /// What the reader said beside its settled edits, at one request.
 struct Facts {
-    agent: AgentKind,
-    format: Format,
-    version: Option<String>,
-    workspace: Option<String>,
-    checkpoints: Vec<String>,
-    shell_runs: Vec<usize>,
-    errors: Vec<String>,
+    reader: ReaderFacts,
     /// The edits whose verdict the output may have lost, by seq.
     lost: Vec<usize>,
     fs: SharedFs,
@@ -85,15 +102,9 @@ struct Facts {
 
 impl Facts {
     fn of(reader: &AgentReader, fs: SharedFs) -> Facts {
-        let (errors, lost) = reading_problems(reader);
+        let (facts, lost) = ReaderFacts::of(reader);
         Facts {
-            agent: reader.kind(),
-            format: reader.format(),
-            version: reader.version().map(str::to_string),
-            workspace: reader.workspace().map(str::to_string),
-            checkpoints: reader.checkpoints().to_vec(),
-            shell_runs: reader.shell_runs().to_vec(),
-            errors,
+            reader: facts,
             lost: lost.to_vec(),
             fs,
         }
@@ -102,31 +113,23 @@ impl Facts {
     /// What every review depends on: the agent, the workspace's folder,
     /// the folder paths are named under, Cline CLI's first checkpoint.
     fn basis(&self) -> Basis {
-        let cwd = self
+        let facts = &self.reader;
+        let cwd = facts
+            .session(None)
             .workspace
-            .clone()
+            .map(str::to_string)
             .unwrap_or_else(|| self.fs.root().to_string_lossy().into_owned());
-        let checkpoint = self
-            .agent
-            .row()
-            .checkpoints
-            .then(|| self.checkpoints.first().cloned())
-            .flatten();
-        (self.agent, self.fs.root().to_path_buf(), cwd, checkpoint)
+        let checkpoint = facts.checkpoint(Recovery::Full);
+        (facts.agent(), self.fs.root().to_path_buf(), cwd, checkpoint)
     }
 
-    fn session(&self) -> Session<'_, 'static> {
-        Session {
-            agent: self.agent,
-            workspace: self.workspace.as_deref(),
-            checkpoints: &self.checkpoints,
-            edits: None,
-            shell_runs: &self.shell_runs,
-        }
+    /// The session the reviews are of, without its edits.
+    fn session<'a>(&self) -> Session<'_, 'a> {
+        self.reader.session(None)
     }
 
     fn last_shell(&self) -> Option<usize> {
-        self.shell_runs.iter().max().copied()
+        self.reader.shell_runs().iter().max().copied()
     }
 }
 
@@ -139,6 +142,8 @@ pub struct Batch {
     settled: Vec<AgentEdit>,
     tail: Vec<AgentEdit>,
     facts: Facts,
+    /// The session has been read to its end.
+    ended: bool,
 }
 
 impl Batch {
@@ -278,17 +283,10 @@ impl Engine {
             hollow.push(false);
         }
         self.reviews_run += run;
-        Reviewed {
-            generation: batch.generation,
-            agent: facts.agent,
-            format: facts.format,
-            version: facts.version.clone(),
-            reviews,
-            cwd: self.basis.as_ref().map(|b| b.2.clone()).unwrap_or_default(),
-            errors: facts.errors.clone(),
-            reviewed: run,
-            hollow,
-        }
+        let cwd = self.basis.as_ref().map(|b| b.2.clone()).unwrap_or_default();
+        facts
+            .reader
+            .answer(batch.generation, reviews, cwd, run, hollow)
     }
 
     /// Reviews the next settled edit; returns the reviews run.
@@ -435,13 +433,58 @@ fn settled_from_file(path: &Path, mut each: impl FnMut(AgentEdit) -> bool) {
     }
 }
 
+/// Where the whole review of an edit is found again when the browser keeps
+/// only what its row shows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Replay {
+    /// The session file, read again up to the edit ([`Engine`]'s reviews).
+    File(PathBuf),
+    /// The edits the reviews keep whole ([`reviews_at_the_end`]).
+    Reviews,
+}
+
+impl Replay {
+    /// How the browser of a saved session of `agent` at `path` finds an
+    /// edit's whole review again (`None`: its reviews are kept whole).
+    pub fn of(agent: AgentKind, path: Option<PathBuf>) -> Option<Replay> {
+        if reviews_at_the_end(agent) {
+            Some(Replay::Reviews)
+        } else {
+            path.map(Replay::File)
+        }
+    }
+}
+
+/// The whole review of edit `seq`, the `at`-th (from 0) of `reviews` (the
+/// browser's, hollowed), found again as `how` says: as it was reviewed.
+/// `reader`: the browser's reader (its facts are the session's as read);
+/// `None` when the edit is not found again (the session file changed).
+pub fn replay(
+    how: &Replay,
+    (seq, at): (usize, usize),
+    reader: &AgentReader,
+    fs: SharedFs,
+    reviews: &[Arc<Review>],
+) -> Option<Review> {
+    match how {
+        Replay::File(path) => {
+            let files: Vec<(&str, Verdict)> = reviews
+                .iter()
+                .map(|r| (r.edit.file.as_str(), r.edit.agent_verdict))
+                .collect();
+            replay_from_file(path, (seq, at), reader, fs, &files)
+        }
+        Replay::Reviews => deferred::replay(reviews, at, reader, fs).filter(|r| r.edit.seq == seq),
+    }
+}
+
 /// The whole review of edit `seq` (the `at`-th, from 0), read again from the session file at
 /// `path` (as [`Engine`] reviewed it, and hollowed): the edits of its file
 /// before it planned again for srview's chain, every other edit skipped.
 /// `reader`: the browser's reader (its facts are the session's as read);
 /// `files`: each edit's file and verdict as reviewed (whether a later edit
 /// wrote its file); `None` when the file no longer holds the edit.
-pub fn replay(
+fn replay_from_file(
     path: &Path,
     (seq, at): (usize, usize),
     reader: &AgentReader,
@@ -450,7 +493,7 @@ pub fn replay(
 ) -> Option<Review> {
     let facts = Facts::of(reader, fs);
     let target = files.get(at)?.0.to_string();
-    let unwritten = recover::unwritten_after_each(files, &facts.shell_runs);
+    let unwritten = recover::unwritten_after_each(files, facts.reader.shell_runs());
     let mut reviewer =
         Reviewer::lent(facts.session(), &*facts.fs, Recovery::Full, None).with_unwritten(unwritten);
     let ws: &(dyn SessionFs + Sync) = &*facts.fs;
@@ -485,7 +528,7 @@ pub fn replay(
         let planned = reviewer.plan(i, edit, first_of_file, chained.as_ref());
         chain = match planned.after_without_review() {
             Ok(after) => after,
-            Err(()) => after_of(&judge.review(planned), facts.agent),
+            Err(()) => after_of(&judge.review(planned), facts.reader.agent()),
         };
         true
     });
@@ -631,26 +674,57 @@ pub struct SavedReview {
     generation: u64,
     runs: Runs,
     pace: Arc<Pace>,
+    at_the_end: bool,
 }
 
 enum Runs {
-    Here(Box<Engine>),
+    Here(Box<Engines>),
     Worker(mpsc::Sender<Batch>),
     Gone,
 }
 
+/// Who reviews a saved session: each edit as it settles, or all of them
+/// once the session is read to its end.
+enum Engines {
+    AsItSettles(Engine),
+    AtTheEnd(deferred::Deferred),
+}
+
+impl Engines {
+    fn update(&mut self, batch: Batch) -> Reviewed {
+        match self {
+            Engines::AsItSettles(engine) => engine.update(batch),
+            Engines::AtTheEnd(engine) => engine.update(batch),
+        }
+    }
+}
+
 impl SavedReview {
-    /// Reviews in the caller's thread until [`SavedReview::off_thread`];
-    /// `path`: the session file, read again for the edit shown (then the
-    /// reviews no later edit can change are hollowed). `pace`: the
-    /// browser's reading of the session, which waits for the reviewer
-    /// too.
-    pub fn new(path: Option<PathBuf>, pace: Option<&ReadingPace>) -> SavedReview {
+    /// Reviews a session of `agent` in the caller's thread until
+    /// [`SavedReview::off_thread`]; `path`: the session file, read again
+    /// for the edit shown (then the reviews no later edit can change are
+    /// hollowed; a session reviewed at its end keeps its edits instead,
+    /// see [`Replay`]). `pace`: the browser's reading of the session,
+    /// which waits for the reviewer too.
+    pub fn new(agent: AgentKind, path: Option<PathBuf>, pace: Option<&ReadingPace>) -> SavedReview {
+        let at_the_end = reviews_at_the_end(agent);
+        let engine = if at_the_end {
+            Engines::AtTheEnd(deferred::Deferred::default())
+        } else {
+            Engines::AsItSettles(Engine::new(path.is_some(), path))
+        };
         SavedReview {
             generation: 0,
-            runs: Runs::Here(Box::new(Engine::new(path.is_some(), path))),
+            runs: Runs::Here(Box::new(engine)),
             pace: pace.map(|p| Arc::clone(&p.0)).unwrap_or_default(),
+            at_the_end,
         }
+    }
+
+    /// Whether the reviews wait for the session's end (until then, its
+    /// answers are [`Reviewed::provisional`]).
+    pub fn reviews_at_the_end(&self) -> bool {
+        self.at_the_end
     }
 
     /// From now on, reviews on a worker thread that gives each answer to
@@ -659,27 +733,19 @@ impl SavedReview {
         let Runs::Here(engine) = std::mem::replace(&mut self.runs, Runs::Gone) else {
             return;
         };
-        let (tx, rx) = mpsc::channel::<Batch>();
         let pace = Arc::clone(&self.pace);
-        let spawned = std::thread::Builder::new()
-            .name("srview-browse".into())
-            .spawn(move || {
-                let mut engine = engine;
-                while let Ok(first) = rx.recv() {
-                    let batch = rx.try_iter().fold(first, Batch::then);
-                    let settled = batch.settled.len();
-                    let reviewed = engine.update(batch);
-                    pace.add(-(settled as isize));
-                    if !answer(reviewed) {
-                        return;
-                    }
-                }
-            });
+        let mut engine = engine;
+        let update = move |batch: Batch| {
+            let settled = batch.settled.len();
+            let reviewed = engine.update(batch);
+            pace.add(-(settled as isize));
+            reviewed
+        };
         // No thread: nothing more is reviewed (the settled edits left with
         // the engine); the screen says what it has.
-        self.runs = match spawned {
-            Ok(_) => Runs::Worker(tx),
-            Err(_) => Runs::Gone,
+        self.runs = match worker("srview-browse", Batch::then, update, answer) {
+            Some(tx) => Runs::Worker(tx),
+            None => Runs::Gone,
         };
     }
 
@@ -690,8 +756,14 @@ impl SavedReview {
 
     /// Hands the edits `reader` settled since the last request to the
     /// reviewer (they leave the reader) with the ones still unsettled;
-    /// answers at once when reviewing in this thread, else `None`.
-    pub fn request(&mut self, reader: &mut AgentReader, fs: SharedFs) -> Option<Reviewed> {
+    /// `ended`: the session has been read to its end. Answers at once when
+    /// reviewing in this thread, else `None`.
+    pub fn request(
+        &mut self,
+        reader: &mut AgentReader,
+        fs: SharedFs,
+        ended: bool,
+    ) -> Option<Reviewed> {
         self.generation += 1;
         let settled = reader.take_settled();
         let batch = Batch {
@@ -699,6 +771,7 @@ impl SavedReview {
             settled,
             tail: reader.edits().to_vec(),
             facts: Facts::of(reader, fs),
+            ended,
         };
         match &mut self.runs {
             Runs::Here(engine) => Some(engine.update(batch)),

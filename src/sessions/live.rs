@@ -56,18 +56,109 @@ pub struct Reviewed {
     /// ([`super::browse::hollow`]): the whole one is read again from the
     /// session ([`super::browse::replay`]). Empty: none.
     pub hollow: Vec<bool>,
+    /// The reviews stand in for srview's until the session has been read
+    /// to its end: they need all of it (Codex's contents before are its
+    /// files now with the later diffs undone; see
+    /// [`super::browse::reviews_at_the_end`]).
+    pub provisional: bool,
+}
+
+/// What a reader says of its session beside its edits, as of one request.
+#[derive(Debug, Clone)]
+pub(super) struct ReaderFacts {
+    /// The agent that wrote the session.
+    agent: AgentKind,
+    /// The format it is read as.
+    format: Format,
+    /// The agent's version, as the output names it.
+    version: Option<String>,
+    /// The workspace the output records.
+    workspace: Option<String>,
+    /// Cline CLI's checkpoint commits.
+    checkpoints: Vec<String>,
+    /// See [`AgentReader::shell_runs`].
+    shell_runs: Vec<usize>,
+    /// Problems met reading it, in words.
+    errors: Vec<String>,
+}
+
+impl ReaderFacts {
+    /// What `reader` says now, and the edits whose verdict it may have
+    /// lost (by seq; see [`super::review::reading_problems`]).
+    pub(super) fn of(reader: &AgentReader) -> (ReaderFacts, &[usize]) {
+        let (errors, lost) = super::review::reading_problems(reader);
+        let facts = ReaderFacts {
+            agent: reader.kind(),
+            format: reader.format(),
+            version: reader.version().map(str::to_string),
+            workspace: reader.workspace().map(str::to_string),
+            checkpoints: reader.checkpoints().to_vec(),
+            shell_runs: reader.shell_runs().to_vec(),
+            errors,
+        };
+        (facts, lost)
+    }
+
+    /// The agent that wrote the session.
+    pub(super) fn agent(&self) -> AgentKind {
+        self.agent
+    }
+
+    /// See [`AgentReader::shell_runs`].
+    pub(super) fn shell_runs(&self) -> &[usize] {
+        &self.shell_runs
+    }
+
+    /// The session the reviews are of, with `edits` (see
+    /// [`Session::edits`]).
+    pub(super) fn session<'a>(&self, edits: Option<Vec<&'a AgentEdit>>) -> Session<'_, 'a> {
+        Session {
+            agent: self.agent,
+            workspace: self.workspace.as_deref(),
+            checkpoints: &self.checkpoints,
+            edits,
+            shell_runs: &self.shell_runs,
+        }
+    }
+
+    /// The checkpoint the first edit of each file is reviewed against,
+    /// where the agent records them (Cline CLI) and `recovery` reads git.
+    pub(super) fn checkpoint(&self, recovery: Recovery) -> Option<String> {
+        (self.agent.row().checkpoints && recovery == Recovery::Full)
+            .then(|| self.checkpoints.first().cloned())
+            .flatten()
+    }
+
+    /// The answer to request `generation`: `reviews` (`reviewed` of them
+    /// run by it, the ones marked in `hollow` holding only what the list
+    /// shows), with paths named under `cwd`.
+    pub(super) fn answer(
+        &self,
+        generation: u64,
+        reviews: Vec<Arc<Review>>,
+        cwd: String,
+        reviewed: usize,
+        hollow: Vec<bool>,
+    ) -> Reviewed {
+        Reviewed {
+            generation,
+            agent: self.agent,
+            format: self.format,
+            version: self.version.clone(),
+            reviews,
+            cwd,
+            errors: self.errors.clone(),
+            reviewed,
+            hollow,
+            provisional: false,
+        }
+    }
 }
 
 /// What changed since the last request, and the session as a whole.
 pub struct Delta {
     generation: u64,
-    agent: AgentKind,
-    format: Format,
-    version: Option<String>,
-    workspace: Option<String>,
-    checkpoints: Vec<String>,
-    shell_runs: Vec<usize>,
-    errors: Vec<String>,
+    facts: ReaderFacts,
     /// How many edits the session has.
     len: usize,
     /// The edits that changed (or are new), by position; an edit whose
@@ -252,24 +343,17 @@ impl LiveReview {
         let Runs::Here(engine) = std::mem::replace(&mut self.runs, Runs::Gone) else {
             return;
         };
-        let (tx, rx) = mpsc::channel::<Delta>();
-        let spawned = std::thread::Builder::new()
-            .name("srview-review".into())
-            .spawn(move || {
-                let mut engine = engine;
-                while let Ok(first) = rx.recv() {
-                    // Requests that queued while the last review ran are
-                    // one request: only the newest state is reviewed.
-                    let delta = rx.try_iter().fold(first, Delta::then);
-                    if !answer(engine.update(delta)) {
-                        return;
-                    }
-                }
-            });
+        let mut engine = engine;
+        let spawned = worker(
+            "srview-review",
+            Delta::then,
+            move |d| engine.update(d),
+            answer,
+        );
         self.runs = match spawned {
-            Ok(_) => Runs::Worker(tx),
+            Some(tx) => Runs::Worker(tx),
             // No thread: reviewed here, as before.
-            Err(_) => Runs::Here(Box::default()),
+            None => Runs::Here(Box::default()),
         };
         if matches!(self.runs, Runs::Here(_)) {
             // A fresh engine has seen nothing: send everything again.
@@ -331,7 +415,7 @@ impl LiveReview {
         self.generation += 1;
         let edits = reader.edits();
         // As the full review says it (see `review_live`).
-        let (errors, lost) = super::review::reading_problems(reader);
+        let (facts, lost) = ReaderFacts::of(reader);
         // Which edits may have changed: those reported, those whose
         // verdict the output may have lost (then or now), and those past
         // the edits already chained (a content before filled from an
@@ -402,13 +486,7 @@ impl LiveReview {
         });
         Delta {
             generation: self.generation,
-            agent: reader.kind(),
-            format: reader.format(),
-            version: reader.version().map(str::to_string),
-            workspace: reader.workspace().map(str::to_string),
-            checkpoints: reader.checkpoints().to_vec(),
-            shell_runs: reader.shell_runs().to_vec(),
-            errors,
+            facts,
             len: edits.len(),
             changed,
             on_disk: files,
@@ -416,6 +494,31 @@ impl LiveReview {
             recovery,
         }
     }
+}
+
+/// A worker thread named `name` that answers each request sent to it with
+/// `update`, giving the answer to `answer` (which returns false once
+/// nobody listens: the worker ends). The requests that queued while one
+/// was answered are one request (`then`: the older, then the newer):
+/// only the newest state is reviewed. `None`: no thread.
+pub(super) fn worker<R: Send + 'static>(
+    name: &str,
+    then: fn(R, R) -> R,
+    mut update: impl FnMut(R) -> Reviewed + Send + 'static,
+    answer: impl Fn(Reviewed) -> bool + Send + 'static,
+) -> Option<mpsc::Sender<R>> {
+    let (tx, rx) = mpsc::channel::<R>();
+    let spawned = std::thread::Builder::new()
+        .name(name.into())
+        .spawn(move || {
+            while let Ok(first) = rx.recv() {
+                let request = rx.try_iter().fold(first, then);
+                if !answer(update(request)) {
+                    return;
+                }
+            }
+        });
+    spawned.ok().map(|_| tx)
 }
 
 /// What an edit's review depended on beside the edit and its chained
@@ -531,9 +634,10 @@ impl Incremental {
             .unwrap_or(delta.len)
             .min(delta.len);
         let kept = old_len.min(len);
-        let row = delta.agent.row();
+        let facts = &delta.facts;
+        let row = facts.agent.row();
         let whole_session = row.undoes_diffs || row.commits_replies;
-        let flipped = self.place(&changed, len, &delta.shell_runs);
+        let flipped = self.place(&changed, len, facts.shell_runs());
         let noting = Noting {
             fs: &*delta.fs,
             reads: RefCell::new(Vec::new()),
@@ -543,25 +647,16 @@ impl Incremental {
                 .map(|i| edit_at(&changed, &self.reviews, i))
                 .collect()
         });
-        let session = Session {
-            agent: delta.agent,
-            workspace: delta.workspace.as_deref(),
-            checkpoints: &delta.checkpoints,
-            edits,
-            shell_runs: &delta.shell_runs,
-        };
+        let session = facts.session(edits);
         let mut reviewer = Reviewer::lent(session, &noting, delta.recovery, Some(&self.on_disk));
         if !whole_session {
             reviewer = reviewer.with_unwritten(self.unwritten.clone());
         }
-        let checkpoint = (row.checkpoints && delta.recovery == Recovery::Full)
-            .then(|| delta.checkpoints.first().cloned())
-            .flatten();
         let basis = (
-            delta.agent,
+            facts.agent,
             delta.fs.root().to_path_buf(),
             reviewer.cwd().to_string(),
-            checkpoint,
+            facts.checkpoint(delta.recovery),
             delta.recovery,
         );
         let all = self.basis.as_ref() != Some(&basis);
@@ -687,17 +782,7 @@ impl Incremental {
         }
         self.basis = Some(basis);
         self.reviews_run += run;
-        Reviewed {
-            generation: delta.generation,
-            agent: delta.agent,
-            format: delta.format,
-            version: delta.version,
-            reviews: self.reviews.clone(),
-            cwd,
-            errors: delta.errors,
-            reviewed: run,
-            hollow: Vec::new(),
-        }
+        facts.answer(delta.generation, self.reviews.clone(), cwd, run, Vec::new())
     }
 
     /// Brings [`Incremental::by_file`] and [`Incremental::unwritten`] to
@@ -817,6 +902,24 @@ mod tests {
         reader
     }
 
+    /// `live`'s answer to a request for `reader`'s edits over `fs`, no
+    /// file read live, reviewed in this thread.
+    fn ask_here(live: &mut LiveReview, reader: &AgentReader, fs: &SharedFs) -> Reviewed {
+        live.request(reader, &HashMap::new(), Arc::clone(fs), Recovery::Full)
+            .expect("reviewed in this thread")
+    }
+
+    /// `text` read by a fresh [`reader`] over [`workspace`], reviewed in
+    /// this thread: the workspace, the reader, the review and its answer.
+    fn first_review(text: &str) -> (SharedFs, AgentReader, LiveReview, Reviewed) {
+        let fs = workspace();
+        let mut reader = reader();
+        let mut live = LiveReview::new();
+        live.note(&reader.feed(text.as_bytes()));
+        let first = ask_here(&mut live, &reader, &fs);
+        (fs, reader, live, first)
+    }
+
     /// The incremental review says what the whole review says, field by
     /// field.
     fn assert_same_as_whole(answer: &Reviewed, reader: &AgentReader, fs: &SharedFs) {
@@ -838,16 +941,8 @@ mod tests {
     fn only_what_changed_is_reviewed_again() {
         let n = 2000;
         let text: String = (0..n).map(|i| edit(i, (i != 4).then_some(true))).collect();
-        let fs = workspace();
-        let no_files = HashMap::new();
-        let mut reader = reader();
-        let mut live = LiveReview::new();
-        let ask = |live: &mut LiveReview, reader: &AgentReader| {
-            live.request(reader, &no_files, Arc::clone(&fs), Recovery::Full)
-                .expect("reviewed in this thread")
-        };
-        live.note(&reader.feed(text.as_bytes()));
-        let first = ask(&mut live, &reader);
+        let (fs, mut reader, mut live, first) = first_review(&text);
+        let ask = |live: &mut LiveReview, reader: &AgentReader| ask_here(live, reader, &fs);
         assert_eq!(first.reviewed, n);
         assert_same_as_whole(&first, &reader, &fs);
         assert_eq!(first.reviews[24].basis, None, "chained from a pending edit");
@@ -891,17 +986,9 @@ mod tests {
     #[test]
     fn a_request_compares_only_the_edits_that_may_have_changed() {
         let n = 1000;
-        let fs = workspace();
-        let no_files = HashMap::new();
-        let mut reader = reader();
-        let mut live = LiveReview::new();
-        let ask = |live: &mut LiveReview, reader: &AgentReader| {
-            live.request(reader, &no_files, Arc::clone(&fs), Recovery::Full)
-                .expect("reviewed in this thread")
-        };
         let text: String = (0..n).map(|i| edit(i, Some(true))).collect();
-        live.note(&reader.feed(text.as_bytes()));
-        ask(&mut live, &reader);
+        let (fs, mut reader, mut live, _) = first_review(&text);
+        let ask = |live: &mut LiveReview, reader: &AgentReader| ask_here(live, reader, &fs);
         assert_eq!(live.shapes_compared, n);
         // A new edit, still running: that one alone.
         live.note(&reader.feed(edit(n, None).as_bytes()));
@@ -964,16 +1051,8 @@ mod tests {
             _ => Some(true),
         };
         let text: String = (0..n).map(|i| edit(i, verdict(i))).collect();
-        let fs = workspace();
-        let no_files = HashMap::new();
-        let mut reader = reader();
-        let mut live = LiveReview::new();
-        let ask = |live: &mut LiveReview, reader: &AgentReader| {
-            live.request(reader, &no_files, Arc::clone(&fs), Recovery::Full)
-                .expect("reviewed in this thread")
-        };
-        live.note(&reader.feed(text.as_bytes()));
-        let first = ask(&mut live, &reader);
+        let (fs, mut reader, mut live, first) = first_review(&text);
+        let ask = |live: &mut LiveReview, reader: &AgentReader| ask_here(live, reader, &fs);
         let (looked, reading) = looked_at(&live);
         assert_eq!((looked, first.reviewed), (n, n));
         assert_same_as_whole(&first, &reader, &fs);

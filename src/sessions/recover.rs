@@ -196,9 +196,25 @@ impl<'e> Undone<'e> {
 
     /// [`Undone::new`] of edits held apart (a live review's).
     pub fn of(edits: Vec<&'e AgentEdit>, ws: &dyn SessionFs) -> Undone<'e> {
+        Undone::of_files(edits, ws, |_| true)
+    }
+
+    /// [`Undone::of`] for the edits of `file` only (the others' contents
+    /// before are not asked for: the edit shown read again).
+    pub fn of_file(edits: Vec<&'e AgentEdit>, ws: &dyn SessionFs, file: &str) -> Undone<'e> {
+        Undone::of_files(edits, ws, |f| f == file)
+    }
+
+    fn of_files(
+        edits: Vec<&'e AgentEdit>,
+        ws: &dyn SessionFs,
+        wanted: impl Fn(&str) -> bool,
+    ) -> Undone<'e> {
         let mut by_file: HashMap<&'e str, Vec<usize>> = HashMap::new();
         for (i, e) in edits.iter().copied().enumerate() {
-            by_file.entry(e.file.as_str()).or_default().push(i);
+            if wanted(&e.file) {
+                by_file.entry(e.file.as_str()).or_default().push(i);
+            }
         }
         let mut files = HashMap::new();
         for (file, indices) in by_file {

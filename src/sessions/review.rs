@@ -463,6 +463,13 @@ impl<'a> Reviewer<'a> {
         self
     }
 
+    /// Codex: the contents before from `undone` (the recorded diffs of a
+    /// session read whole, undone: the edit shown read again).
+    pub(super) fn with_undone(mut self, undone: Undone<'a>) -> Reviewer<'a> {
+        self.undone = Some(undone);
+        self
+    }
+
     /// Reviews `edit`, the `index`-th (from 0) of the session; call in order.
     pub fn review(&mut self, index: usize, edit: AgentEdit) -> Review {
         let first_of_file = self.seen.insert(edit.file.clone());

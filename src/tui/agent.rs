@@ -75,9 +75,12 @@ pub struct AgentEdits {
     /// A saved session's reviewer, in its place (see
     /// [`crate::sessions::browse`]): the reader's settled edits leave it.
     saved: Option<SavedReview>,
-    /// The session file the edit shown is read again from when only what
-    /// the list shows of it is kept.
-    replay_path: Option<PathBuf>,
+    /// Where the edit shown is found again when only what the list shows
+    /// of it is kept.
+    replay: Option<browse::Replay>,
+    /// The agent's output has ended (a saved session read to its end);
+    /// the list says so once the reviews that wait for the end are in.
+    output_ended: bool,
     /// The whole reviews read again, newest last (at most [`FETCHED`]):
     /// by seq, with the hollow review they stand for.
     fetched: Vec<(usize, Arc<Review>, Arc<Review>)>,
@@ -180,7 +183,8 @@ impl AgentEdits {
             row_flags: (0, 0, 0, 0),
             reviews: LiveReview::new(),
             saved: None,
-            replay_path: None,
+            replay: None,
+            output_ended: false,
             fetched: Vec::new(),
             show_anew: false,
             shown: None,
@@ -199,9 +203,10 @@ impl AgentEdits {
     pub fn session(source: String, reader: AgentReader, root: SessionRoot) -> AgentEdits {
         let mut screen = AgentEdits::live(source, Some(root.root.clone()));
         screen.list = AgentList::new(screen.list.source().clone(), false);
-        if browse::reads_in_bounded_memory(reader.kind()) {
-            screen.saved = Some(SavedReview::new(None, None));
+        if browse::reviews_as_it_settles(reader.kind()) {
+            screen.saved = Some(SavedReview::new(reader.kind(), None, None));
         }
+        screen.output_ended = true;
         let notes = screen.output.finished(reader);
         screen.say_notes(notes);
         screen.refresh(true);
@@ -238,8 +243,8 @@ impl AgentEdits {
         let mut screen = AgentEdits::live(source, cwd);
         let pace = browse::ReadingPace::start();
         if browse::reads_in_bounded_memory(reader.kind()) {
-            screen.saved = Some(SavedReview::new(path.clone(), Some(&pace)));
-            screen.replay_path = path;
+            screen.saved = Some(SavedReview::new(reader.kind(), path.clone(), Some(&pace)));
+            screen.replay = browse::Replay::of(reader.kind(), path);
         }
         screen.reading = Some(pace);
         screen.list = AgentList::loading(screen.list.source().clone());
@@ -272,14 +277,29 @@ impl AgentEdits {
         if ours(&self.list) {
             let mib = |bytes: u64| bytes as f64 / f64::from(1 << 20);
             let read = loading.before + self.output.len() as u64;
-            self.say(
-                &format!(
-                    "{LOADING}{:.0} of {:.0} MiB read, the edits listed as they are read",
-                    mib(read),
-                    mib(loading.size.max(read))
-                ),
-                false,
-            );
+            let (read, size) = (mib(read), mib(loading.size.max(read)));
+            let text = if !self.reviews_at_the_end() {
+                format!(
+                    "{LOADING}{read:.0} of {size:.0} MiB read, the edits listed as they are read"
+                )
+            } else {
+                let agent = self
+                    .output
+                    .reader()
+                    .map_or("the agent", |r| r.kind().display_name());
+                let why = format!(
+                    "{agent}'s content before an edit is its file now with the later diffs undone"
+                );
+                if self.output_ended {
+                    format!("{LOADING}all {size:.0} MiB read; reviewing the edits ({why})")
+                } else {
+                    format!(
+                        "{LOADING}{read:.0} of {size:.0} MiB read, the edits listed as they are \
+                         read; srview reviews them once all is read ({why})"
+                    )
+                }
+            };
+            self.say(&text, false);
         }
     }
 
@@ -361,7 +381,12 @@ impl AgentEdits {
         let taken = self.output.take(replaced, appended, ended);
         self.say_notes(taken.notes);
         if ended {
-            self.list.end();
+            self.output_ended = true;
+            // Reviewed at its end, a session has ended once those reviews
+            // are in (see [`AgentEdits::reviewed`]).
+            if !self.reviews_at_the_end() {
+                self.list.end();
+            }
         }
         self.list.set_bytes(self.output.len());
         let events = taken.events;
@@ -489,9 +514,10 @@ impl AgentEdits {
         };
         self.show_anew |= force_show;
         let fs = Arc::new(self.root.clone());
+        let ended = self.output_ended;
         let answer = match &mut self.saved {
             Some(saved) => match self.output.reader_mut() {
-                Some(reader) => saved.request(reader, fs),
+                Some(reader) => saved.request(reader, fs, ended),
                 None => None,
             },
             None => self
@@ -503,8 +529,20 @@ impl AgentEdits {
         }
     }
 
+    /// Whether the saved session's reviews wait for its end.
+    fn reviews_at_the_end(&self) -> bool {
+        self.saved
+            .as_ref()
+            .is_some_and(SavedReview::reviews_at_the_end)
+    }
+
     /// A review answered: the rows and the edit shown rebuilt from it.
     fn reviewed(&mut self, review: Reviewed) {
+        // The reviews a session read to its end waited for are in.
+        let all_in = self.output_ended && !review.provisional && !self.list.ended();
+        if all_in {
+            self.list.end();
+        }
         let force_show = std::mem::take(&mut self.show_anew);
         let version = match (&review.version, self.list.ended()) {
             (Some(v), _) => v.as_str(),
@@ -568,6 +606,9 @@ impl AgentEdits {
         // another is shown): an answer about other edits leaves it as it is.
         if force_show || moved || shown_changed || self.shown.is_none() {
             self.show(force_show || moved);
+        }
+        if all_in {
+            self.note_loading();
         }
     }
 
@@ -660,15 +701,10 @@ impl AgentEdits {
         {
             return Some(Arc::clone(whole));
         }
-        let path = self.replay_path.as_ref()?;
+        let how = self.replay.as_ref()?;
         let reader = self.output.reader()?;
-        let files: Vec<(&str, Verdict)> = review
-            .reviews
-            .iter()
-            .map(|r| (r.edit.file.as_str(), r.edit.agent_verdict))
-            .collect();
         let fs = Arc::new(self.root.clone());
-        let whole = Arc::new(browse::replay(path, (seq, at), reader, fs, &files)?);
+        let whole = Arc::new(browse::replay(how, (seq, at), reader, fs, &review.reviews)?);
         let hollow = Arc::clone(r);
         if self.fetched.len() >= FETCHED {
             self.fetched.remove(0);

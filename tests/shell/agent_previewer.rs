@@ -590,3 +590,117 @@ fn the_browser_shows_an_edit_the_gate_repaired_as_the_listing_does() {
         "{shown:#?}"
     );
 }
+
+/// A Codex rollout browsed in bounded memory (`sessions::browse::deferred`:
+/// its edits listed as they are read, all reviewed once it is read to its
+/// end, each review kept with its edit and what its row shows only, the
+/// edit shown reviewed again from the edits kept) lists the rows of the
+/// whole review (the previewer's `LiveReview`, every review kept whole)
+/// and shows every edit as it does: the same content before, diff,
+/// result, blocks and notes. A generated rollout of 300 edits over 40
+/// files, read in random pieces: files edited many times, with failed,
+/// loose and added-file edits among them. While the rollout is read, the
+/// browser is loading and lists the edits read with srview's verdict to
+/// come.
+#[test]
+fn a_codex_rollout_reviewed_at_its_end_shows_what_the_whole_review_shows() {
+    use srview::sessions::load::{load, open_saved};
+    use srview::source::agent::Verdict;
+    use support::big_session::codex_rollout;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let generated = codex_rollout(
+        &dir.path().join("home"),
+        &dir.path().join("workspace"),
+        1 << 20,
+        300,
+    );
+    let path = &generated.path;
+    let (_, ws) = load(path, None).expect("loads");
+    let mut whole = AgentEdits::session(
+        "s".into(),
+        read_session(path, None).expect("reads"),
+        ws.clone(),
+    );
+    let rows = whole.list().rows().to_vec();
+    assert_eq!(rows.len(), 300);
+    // Several edits of one file, a failed one among them, after an
+    // applied one: its content before comes from the later diffs undone.
+    let failed_after_applied = rows.iter().any(|failed| {
+        failed.agent == Verdict::Failed
+            && rows
+                .iter()
+                .any(|r| r.file == failed.file && r.seq < failed.seq && r.agent == Verdict::Applied)
+    });
+    assert!(failed_after_applied, "no failed edit after an applied one");
+    assert!(rows.iter().any(|r| r.loose), "no loose edit");
+    assert!(
+        rows.iter()
+            .all(|r| !r.srview.starts_with("unknown: reviewed once")),
+        "the whole review waits for nothing"
+    );
+    let opened = open_saved(path, 4096).expect("a file").expect("opens");
+    let unread = fs::read(&opened.file).expect("read")[opened.read as usize..].to_vec();
+    let rest = String::from_utf8(unread).expect("UTF-8");
+    let mut screen = AgentEdits::loading_from(
+        "s".into(),
+        opened.reader,
+        Some(ws.root.clone()),
+        opened.read,
+        opened.size,
+        Some(opened.file),
+    );
+    let mut rng = Rng::new(34);
+    let mut at = 0;
+    while at < rest.len() {
+        // Up to 60 kB, cut on a character's start.
+        let want = at + 1 + rng.below(60_000);
+        let to = (rest[at..].char_indices().map(|(i, _)| at + i))
+            .find(|&i| i >= want)
+            .unwrap_or(rest.len());
+        let piece = rest[at..to].to_string();
+        at = to;
+        screen.on_text(Folded {
+            appended: piece,
+            ..Folded::default()
+        });
+        let listed = screen.list().rows();
+        assert!(!screen.list().ended(), "ended before its end");
+        assert!(
+            listed.iter().all(|r| r.srview
+                == "unknown: reviewed once the whole session is read: Codex's content before \
+                    an edit is its file now with the later diffs undone"),
+            "{:?}",
+            listed.iter().map(|r| &r.srview).collect::<Vec<_>>()
+        );
+    }
+    assert!(
+        !screen.list().rows().is_empty(),
+        "nothing listed while read"
+    );
+    screen.on_text(Folded {
+        ended: true,
+        ..Folded::default()
+    });
+    assert!(screen.list().ended());
+    assert_eq!(screen.list().rows(), whole.list().rows());
+    assert_eq!(screen.list().agent(), whole.list().agent());
+    // The content before, diff, result, blocks and notes of the edit shown.
+    let detail = |screen: &mut AgentEdits, seq: usize| {
+        screen.select(seq);
+        let app = screen.shown_app().expect("shown");
+        (
+            app.original().text().to_string(),
+            app.diff().to_string(),
+            app.result().text().to_string(),
+            format!("{:?}", app.outcome()),
+            app.notice().clone(),
+        )
+    };
+    for seq in rows.iter().map(|r| r.seq) {
+        assert_eq!(
+            detail(&mut screen, seq),
+            detail(&mut whole, seq),
+            "edit {seq}"
+        );
+    }
+}

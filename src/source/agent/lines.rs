@@ -104,14 +104,28 @@ impl Input {
 
     pub(super) fn push(&mut self, bytes: &[u8]) {
         if self.start > 0 && self.start * 2 >= self.buf.len() {
-            self.buf.drain(..self.start);
-            if let Mode::Objects(scan) = &mut self.mode {
-                scan.pos -= self.start;
-                scan.object = scan.object.map(|o| o - self.start);
-            }
-            self.start = 0;
+            self.drop_read();
         }
         self.buf.extend_from_slice(bytes);
+    }
+
+    /// Drops the bytes handed out already.
+    fn drop_read(&mut self) {
+        self.buf.drain(..self.start);
+        if let Mode::Objects(scan) = &mut self.mode {
+            scan.pos -= self.start;
+            scan.object = scan.object.map(|o| o - self.start);
+        }
+        self.start = 0;
+    }
+
+    /// Gives back the memory of the bytes handed out, once no more input
+    /// comes (a reader kept after the end of a huge session, beside the
+    /// review of all of it, keeps no buffer the size of the pieces it was
+    /// fed).
+    pub(super) fn release(&mut self) {
+        self.drop_read();
+        self.buf.shrink_to_fit();
     }
 
     /// Where the next complete unit is, for [`Input::unit`] (not copied);

@@ -717,6 +717,7 @@ impl AgentReader {
             self.finished = true;
             self.ended_inside_line = self.input.ends_inside_unit();
             self.drain(true);
+            self.input.release();
             self.parser.finish(&mut self.store);
             self.store.finish();
         }
