@@ -554,3 +554,74 @@ fn a_patch_deleting_a_missing_file_says_nothing_needs_deleting() {
     );
     assert!(!reason.contains("Read the file again"), "{reason}");
 }
+
+/// A fresh tester's find (round 34, #11): an old text sent 2 columns short
+/// of a function body at column 4, plus a new line at column 0. Re-indented
+/// as a loose hunk, the new line lands at column 2, which no enclosing
+/// block has: Python refuses the file. Every agent's correction runs the
+/// same Python indentation check before srview stands behind it: Gemini
+/// CLI and OpenCode get no rewrite, pi and Qwen Code no "corrected edit",
+/// Claude Code none either; each is told why.
+#[test]
+fn a_repair_that_would_misindent_python_is_withheld_for_every_agent() {
+    let content = "def load_demo():\n    inv = Inventory()\n    inv.add(Item(\"A-100\", \"bolts\", 40))\n    \
+                   inv.add(Item(\"A-200\", \"nuts\", 3))\n    return inv\n";
+    let old =
+        "  inv.add(Item(\"A-100\", \"bolts\", 40))\n  inv.add(Item(\"A-200\", \"nuts\", 3))\n";
+    let new = format!("{old}DEMO_LOADED = True\n");
+    let path = format!("{CWD}/inventory.py");
+    let cases = [
+        (
+            GateAgent::GeminiCli,
+            edit_payload(
+                GateAgent::GeminiCli,
+                string_edit(GateAgent::GeminiCli, old, &new),
+            ),
+        ),
+        (
+            GateAgent::QwenCode,
+            edit_payload(
+                GateAgent::QwenCode,
+                string_edit(GateAgent::QwenCode, old, &new),
+            ),
+        ),
+        (
+            GateAgent::ClaudeCode,
+            edit_payload(
+                GateAgent::ClaudeCode,
+                string_edit(GateAgent::ClaudeCode, old, &new),
+            ),
+        ),
+        (
+            GateAgent::Opencode,
+            own_payload(
+                "edit",
+                json!({"filePath": path, "oldString": old, "newString": new}),
+            ),
+        ),
+        (
+            GateAgent::Pi,
+            own_payload(
+                "edit",
+                json!({"path": path, "edits": [{"oldText": old, "newText": new}]}),
+            ),
+        ),
+    ];
+    for (agent, payload) in cases {
+        let judgment = judge_on(agent, &payload, content, &Policy::default());
+        let reason = deny_reason(&judgment);
+        assert!(
+            offered_input(agent, &reason).is_none(),
+            "{agent:?}: {reason}"
+        );
+        assert!(
+            reason.contains(
+                "\nNo corrected edit: the corrected edit is in doubt: as written, line 5 \
+                 (`DEMO_LOADED = True`) is at column 2, which matches no enclosing block's \
+                 indentation (columns 0, 4 there): Python refuses the file (IndentationError: \
+                 unindent does not match any outer indentation level)"
+            ),
+            "{agent:?}: {reason}"
+        );
+    }
+}
