@@ -625,3 +625,39 @@ fn a_repair_that_would_misindent_python_is_withheld_for_every_agent() {
         );
     }
 }
+
+/// A fresh tester's find (round 34, #03): the model's line differs from the
+/// file's only in the spaces inside a string literal, and its edit changes
+/// that line. Gemini CLI's regex stage would place it (loose): no rewrite
+/// to the model's spacing; Claude Code and Qwen Code: no corrected edit.
+/// Each is told why.
+#[test]
+fn spaces_inside_a_string_literal_are_never_corrected_away() {
+    let content = "def footer(total):\n    print(\"-\" * 20)\n    print(\"Total:    %8.2f\" % total)\n    print(\"-\" * 20)\n";
+    let (old, new) = (
+        "    print(\"Total: %8.2f\" % total)\n",
+        "    print(\"Total: %8.2f EUR\" % total)\n",
+    );
+    for agent in [
+        GateAgent::GeminiCli,
+        GateAgent::ClaudeCode,
+        GateAgent::QwenCode,
+    ] {
+        let payload = edit_payload(agent, string_edit(agent, old, new));
+        let judgment = judge_on(agent, &payload, content, &Policy::default());
+        let reason = deny_reason(&judgment);
+        assert!(
+            offered_input(agent, &reason).is_none(),
+            "{agent:?}: {reason}"
+        );
+        assert!(
+            reason.contains(
+                "file line 3 differs from the edit's line only in white space, but inside a \
+                 string literal (the file has `Total:    %8.2f`), and the edit changes that line: \
+                 written with the model's spacing, the string's content (what the program \
+                 prints) would change, and whether the file's spacing is to be kept cannot be told"
+            ),
+            "{agent:?}: {reason}"
+        );
+    }
+}

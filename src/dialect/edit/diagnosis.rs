@@ -237,6 +237,20 @@ fn suggest(
                 )),
             );
         }
+        // A line the new text changes whose file line is spaced otherwise
+        // inside a string literal: the model's spacing would be written
+        // over the file's (the one check every suggestion builder runs).
+        if !new_lines.contains(o)
+            && let Some(literal) = diagnose::spaced_otherwise_in_string(o, r)
+        {
+            return (
+                None,
+                Some(diagnose::string_spacing_withheld(
+                    c.start_line + i,
+                    &literal,
+                )),
+            );
+        }
         let (o, r) = (o.trim(), r.trim());
         let (lo, lr) = (o.chars().count(), r.chars().count());
         let ratio = if lo.max(lr) == 0 {
