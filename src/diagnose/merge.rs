@@ -160,6 +160,15 @@ pub fn differs_in_content(search: &str, file: &str) -> bool {
     bare(&unescape_entities(search)) != bare(file)
 }
 
+/// Whether two lines are the same text written in other Unicode
+/// normalisation forms (`é` as U+00E9 in one, `e` + U+0301 in the other):
+/// canonically equivalent, different bytes. No one tells them apart on
+/// screen; a model re-reading the file sends its composed form again.
+pub fn differs_only_in_normalisation(a: &str, b: &str) -> bool {
+    use unicode_normalization::UnicodeNormalization;
+    a != b && (!a.is_ascii() || !b.is_ascii()) && a.nfc().eq(b.nfc())
+}
+
 /// The string literals of a line, each as written between its quotes
 /// (`"`, `'` or a backtick; a backslash escapes the next character), in
 /// order; a literal still open at the line's end runs to it. A line-based

@@ -661,3 +661,61 @@ fn spaces_inside_a_string_literal_are_never_corrected_away() {
         );
     }
 }
+
+/// A fresh tester's find (round 34, #12): the file writes `café` decomposed
+/// (NFD: `e` + U+0301), the edit composed (NFC) on a line it leaves
+/// unchanged. Gemini CLI and Qwen Code were denied with two lines that look
+/// identical, "differs in more than white space", no corrected edit and
+/// "read the file again" (a loop: the model re-composes what it reads).
+/// Now the message says the lines differ in Unicode normalisation with the
+/// code points, and the corrected edit (the file's own bytes for the
+/// unchanged line) is offered, placed exactly by the agent's own matcher,
+/// as Codex's corrected patch was.
+#[test]
+fn a_line_differing_only_in_unicode_normalisation_is_named_and_corrected() {
+    let content = "NAME = \"cafe\u{301}\"\nX = 1\n";
+    let (old, new) = (
+        "NAME = \"caf\u{e9}\"\nX = 1\n",
+        "NAME = \"caf\u{e9}\"\nX = 2\n",
+    );
+    for agent in [GateAgent::GeminiCli, GateAgent::QwenCode, GateAgent::Codex] {
+        let input = match agent {
+            GateAgent::Codex => patch("@@\n NAME = \"caf\u{e9}\"\n-X = 1\n+X = 2\n"),
+            _ => string_edit(agent, old, new),
+        };
+        let judgment = judge_on(
+            agent,
+            &edit_payload(agent, input),
+            content,
+            &Policy::default(),
+        );
+        let reason = deny_reason(&judgment);
+        if agent != GateAgent::Codex {
+            assert!(
+                reason.contains(
+                    "\nFile line 1 and the line as sent look identical but differ in Unicode \
+                     normalisation: the file writes `e\u{301}` as U+0065 U+0301 (decomposed, \
+                     NFD), the edit as U+00E9 (composed, NFC).\n"
+                ),
+                "{agent:?}: {reason}"
+            );
+            assert!(
+                !reason.contains("Read the file again"),
+                "{agent:?}: {reason}"
+            );
+        }
+        let offered = offered_input(agent, &reason)
+            .unwrap_or_else(|| panic!("{agent:?}: no corrected edit: {reason}"));
+        assert_exact_with_agents_matcher(agent, &offered, content);
+        if agent != GateAgent::Codex {
+            assert_eq!(
+                offered["old_string"], "NAME = \"cafe\u{301}\"\nX = 1\n",
+                "{agent:?}"
+            );
+            assert_eq!(
+                offered["new_string"], "NAME = \"cafe\u{301}\"\nX = 2\n",
+                "{agent:?}"
+            );
+        }
+    }
+}

@@ -227,7 +227,12 @@ fn suggest(
         }
         // The new text is written as it is: a damaged line it keeps would
         // be written back over the file's own.
-        if diagnose::differs_in_content(o, r) && new_lines.contains(o) {
+        // A line differing only in Unicode normalisation is the file's line
+        // (carried as the file has it): not damage.
+        if diagnose::differs_in_content(o, r)
+            && !diagnose::differs_only_in_normalisation(o, r)
+            && new_lines.contains(o)
+        {
             return (
                 None,
                 Some(format!(
