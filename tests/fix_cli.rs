@@ -792,3 +792,39 @@ fn a_changed_line_under_a_kept_one_is_reindented_with_the_search_text() {
         assert_applies_exactly(original, &fixed, version, &want);
     }
 }
+
+/// A fresh tester's find (round 34, #03): the SEARCH line differs from the
+/// file's only in the spaces inside a string literal (`"Total: %8.2f"` for
+/// the file's `"Total:    %8.2f"`) and the edit changes that line. The
+/// fix used to write the model's spacing (exit 0): the program's output
+/// changed. Now the block is kept as written, saying why (exit 1); the
+/// same spacing on a line the edit keeps is still the file's own.
+#[test]
+fn spaces_inside_a_string_literal_are_not_fixed_on_a_changed_line() {
+    let original = "def footer(total):\n    print(\"-\" * 20)\n    print(\"Total:    %8.2f\" % total)\n    print(\"-\" * 20)\n";
+    let diff = "------- SEARCH\n    print(\"Total: %8.2f\" % total)\n=======\n    print(\"Total: %8.2f EUR\" % total)\n+++++++ REPLACE\n";
+    let f = files(original, diff);
+    for version in VERSIONS {
+        let out = fix(&f, version);
+        assert_eq!(out.status.code(), Some(1), "{version:?}: {}", stdout(&out));
+        assert_eq!(
+            stderr(&out),
+            "srview: block #1 (diff lines 1-5) has no suggestion for its closest region (line 3): \
+             file line 3 differs from the edit's line only in white space, but inside a string \
+             literal (the file has `Total:    %8.2f`), and the edit changes that line: written \
+             with the model's spacing, the string's content (what the program prints) would \
+             change, and whether the file's spacing is to be kept cannot be told: kept as written\n",
+            "{version:?}"
+        );
+        assert_eq!(stdout(&out), diff, "{version:?}");
+    }
+    // Kept unchanged (context), the file's line is carried: fixed.
+    let diff = "------- SEARCH\n    print(\"Total: %8.2f\" % total)\n    print(\"-\" * 20)\n=======\n    print(\"Total: %8.2f\" % total)\n    print(\"=\" * 20)\n+++++++ REPLACE\n";
+    let f = files(original, diff);
+    let out = fix(&f, Version::V1);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "------- SEARCH\n    print(\"Total:    %8.2f\" % total)\n    print(\"-\" * 20)\n=======\n    print(\"Total:    %8.2f\" % total)\n    print(\"=\" * 20)\n+++++++ REPLACE\n"
+    );
+}

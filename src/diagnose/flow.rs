@@ -465,6 +465,15 @@ fn analyse(
                     ));
                     None
                 }
+                Err(Unmergeable::ChangesStringSpacing {
+                    region, literal, ..
+                }) => {
+                    d.withheld = Some(super::merge::string_spacing_withheld(
+                        r.start + region + 1,
+                        &literal,
+                    ));
+                    None
+                }
                 Err(Unmergeable::RepeatsUnseenLine { region }) => {
                     d.withheld = Some(format!(
                         "line {} of the file is missing from the lines the edit quotes, and its \

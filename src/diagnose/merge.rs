@@ -54,6 +54,14 @@ pub enum Unmergeable {
         region: usize,
         word: String,
     },
+    /// The author changes SEARCH line `search` (0-based), whose file line
+    /// `region` differs from it only in white space, some of it inside a
+    /// string literal `literal` ([`spaced_otherwise_in_string`]).
+    ChangesStringSpacing {
+        search: usize,
+        region: usize,
+        literal: String,
+    },
     /// The author's new text holds file line `region` (0-based in the
     /// region), a line the SEARCH text left out: carried as it is, the
     /// result would hold that line twice, and whether the author meant a
@@ -152,6 +160,86 @@ pub fn differs_in_content(search: &str, file: &str) -> bool {
     bare(&unescape_entities(search)) != bare(file)
 }
 
+/// Whether two lines are the same text written in other Unicode
+/// normalisation forms (`é` as U+00E9 in one, `e` + U+0301 in the other):
+/// canonically equivalent, different bytes. No one tells them apart on
+/// screen; a model re-reading the file sends its composed form again.
+pub fn differs_only_in_normalisation(a: &str, b: &str) -> bool {
+    use unicode_normalization::UnicodeNormalization;
+    a != b && (!a.is_ascii() || !b.is_ascii()) && a.nfc().eq(b.nfc())
+}
+
+/// The string literals of a line, each as written between its quotes
+/// (`"`, `'` or a backtick; a backslash escapes the next character), in
+/// order; a literal still open at the line's end runs to it. A line-based
+/// reading: an apostrophe in prose opens a "literal" too, which errs
+/// towards seeing one.
+fn string_literals(line: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut open: Option<(char, usize)> = None;
+    let mut escaped = false;
+    for (at, c) in line.char_indices() {
+        match open {
+            Some(_) if escaped => escaped = false,
+            Some(_) if c == '\\' => escaped = true,
+            Some((quote, from)) if c == quote => {
+                out.push(&line[from..at]);
+                open = None;
+            }
+            Some(_) => {}
+            None if matches!(c, '"' | '\'' | '`') => open = Some((c, at + c.len_utf8())),
+            None => {}
+        }
+    }
+    if let Some((_, from)) = open {
+        out.push(&line[from..]);
+    }
+    out
+}
+
+/// Where a SEARCH line and its file line differ only in white space (as
+/// [`differs_in_content`] reads them) and some of that white space lies
+/// inside a string literal: the first literal of the file's line that the
+/// SEARCH line has spaced otherwise (`"Total:    %8.2f"` for the model's
+/// `"Total: %8.2f"`). A whitespace-blind stage may ignore indentation and
+/// the spacing between tokens, but the white space inside a literal is
+/// data: a correction writing the model's spacing there changes what the
+/// program prints (a fresh tester's find: `fix`, the gate's corrected edit
+/// and its Gemini CLI repair all did, and called it exact). The one check
+/// every suggestion builder runs on a line the model changes.
+pub fn spaced_otherwise_in_string(search: &str, file: &str) -> Option<String> {
+    if search == file || differs_in_content(search, file) {
+        return None;
+    }
+    // Quotes compared as the look-alike correction reads them (the
+    // model's curly quotes for the file's straight ones are not a string's
+    // spacing).
+    let (search, plain_file) = (plain_lookalikes(search), plain_lookalikes(file));
+    let (ours, theirs) = (string_literals(&search), string_literals(&plain_file));
+    if ours == theirs {
+        return None;
+    }
+    let literal = theirs
+        .iter()
+        .find(|lit| !ours.contains(lit))
+        .copied()
+        .unwrap_or(file.trim());
+    Some(format!("`{literal}`"))
+}
+
+/// The sentence saying why no correction is offered for a line the model
+/// changes whose file line is spaced otherwise inside a string literal
+/// ([`spaced_otherwise_in_string`]); `literal` as that function gives it,
+/// `line` the file's line number.
+pub fn string_spacing_withheld(line: usize, literal: &str) -> String {
+    format!(
+        "file line {line} differs from the edit's line only in white space, but inside a string \
+         literal (the file has {literal}), and the edit changes that line: written with the \
+         model's spacing, the string's content (what the program prints) would change, and \
+         whether the file's spacing is to be kept cannot be told"
+    )
+}
+
 /// The REPLACE lines to pair with the file's `region` lines, or why the
 /// author's change cannot be carried onto them unambiguously.
 /// `crlf`: the file's lines end in `\r\n`.
@@ -231,6 +319,18 @@ pub fn merge(
         let one_for_one = news.len() == op.old_range().len();
         for (k, i) in op.old_range().enumerate() {
             let Some(j) = file_of[i] else { continue };
+            // A line rewritten (not deleted) whose file line is spaced
+            // otherwise inside a string: the model's spacing would be
+            // written over the file's.
+            if !news.is_empty()
+                && let Some(literal) = spaced_otherwise_in_string(search[i], region[j])
+            {
+                return Err(Unmergeable::ChangesStringSpacing {
+                    search: i,
+                    region: j,
+                    literal,
+                });
+            }
             // A one-for-one span: the line's rewrite is the new line at its place.
             let rewrite = if one_for_one { &news[k..=k] } else { news };
             match damaged_change(search[i], region[j], rewrite, one_for_one) {
@@ -494,7 +594,7 @@ impl Corrections {
 
 #[cfg(test)]
 mod tests {
-    use super::{Unmergeable, merge};
+    use super::{Unmergeable, merge, spaced_otherwise_in_string};
 
     fn m(search: &[&str], region: &[&str], replace: &[&str]) -> Result<Vec<String>, Unmergeable> {
         merge(search, region, replace, false)
@@ -748,5 +848,46 @@ mod tests {
         for (what, file, search, replace, want) in cases {
             assert_eq!(m(search, file, replace).expect(what), want, "{what}");
         }
+    }
+
+    #[test]
+    fn white_space_inside_a_string_literal_is_told_apart() {
+        let told = |search: &str, file: &str| spaced_otherwise_in_string(search, file);
+        // Indentation and the spacing between tokens: not a string's.
+        assert_eq!(told("  x = f( 'a b' )", "    x = f('a b')"), None);
+        assert_eq!(told("x = 1", "x = 1"), None);
+        // Other content: not this check's.
+        assert_eq!(told("x = 'a  b'", "y = 'a b'"), None);
+        // Inside the literal, each quote kind, an escaped quote before it.
+        assert_eq!(
+            told(
+                "print(\"Total: %8.2f\" % t)",
+                "print(\"Total:    %8.2f\" % t)"
+            ),
+            Some("`Total:    %8.2f`".to_string())
+        );
+        assert_eq!(told("s = 'a b'", "s = 'a  b'"), Some("`a  b`".to_string()));
+        assert_eq!(
+            told("s = `x\\` y`", "s = `x\\`  y`"),
+            Some("`x\\`  y`".to_string())
+        );
+        // A changed line whose file line is spaced otherwise in a string:
+        // no merge; kept as context: the file's own line.
+        assert_eq!(
+            m(&["say('a b')"], &["say('a  b')"], &["say('a b c')"]),
+            Err(Unmergeable::ChangesStringSpacing {
+                search: 0,
+                region: 0,
+                literal: "`a  b`".to_string()
+            })
+        );
+        assert_eq!(
+            m(
+                &["say('a b')", "x = 1"],
+                &["say('a  b')", "x = 1"],
+                &["say('a b')", "x = 2"]
+            ),
+            Ok(vec!["say('a  b')".to_string(), "x = 2".to_string()])
+        );
     }
 }

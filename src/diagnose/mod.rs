@@ -53,7 +53,10 @@ pub(crate) use compare::changed_runs;
 pub use compare::{differences, line_diff};
 pub(crate) use flow::at_line_start;
 pub use flow::diagnose_indexed;
-pub(crate) use merge::differs_in_content;
+pub(crate) use merge::{
+    differs_in_content, differs_only_in_normalisation, spaced_otherwise_in_string,
+    string_spacing_withheld,
+};
 pub use suggest::suggestion;
 
 /// The root cause of a block's trouble. JSON: the kebab-case [`Reason::code`].

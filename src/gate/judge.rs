@@ -307,14 +307,11 @@ fn exact_string(tool: &str, call: &Call, fs: &dyn PatchFs) -> Finding {
     }
     if let Some(d) = diagnosis {
         // The diagnosis withholds a correction the re-indentation gives,
-        // or the re-indentation's own reason says why none is offered: its
-        // sentence saying so is left out.
+        // or the re-indentation's own reason (or why srview does not stand
+        // behind the re-indented edit, as for the other agents) says why
+        // none is offered: its sentence saying so is left out.
         let message = match d.message.split_once(" No corrected edit:") {
-            Some((said, _))
-                if (reindented.is_some() && corrected.is_some()) || reindent_why.is_some() =>
-            {
-                said
-            }
+            Some((said, _)) if reindented.is_some() || reindent_why.is_some() => said,
             _ => d.message.as_str(),
         };
         // A diagnosis that opens with the agent's own error (said just
@@ -857,17 +854,21 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
                         own_curly_quotes(&borrowed(&sent), &borrowed(&fixed))
                             .or_else(|| drops_curly_quotes(delta(&call.input), delta(input)))
                     });
-                    let corrected = candidate
+                    let doubted = candidate
+                        .as_ref()
                         .filter(|_| dropped.is_none())
-                        .filter(|input| exact_doubts(row, input, Some(content)).is_empty());
-                    let withheld =
-                        match (&corrected, dropped.or(reindent_why).or(correction.withheld)) {
-                            (Some(_), _) => None,
-                            (None, Some(why)) => Some(why),
-                            (None, None) => Some(
-                                "the corrected edit is in doubt (srview's trust checks)".into(),
-                            ),
-                        };
+                        .and_then(|input| correction_doubt(row, input, path, content));
+                    let corrected = candidate.filter(|_| dropped.is_none() && doubted.is_none());
+                    let withheld = match (
+                        &corrected,
+                        dropped.or(doubted).or(reindent_why).or(correction.withheld),
+                    ) {
+                        (Some(_), _) => None,
+                        (None, Some(why)) => Some(why),
+                        (None, None) => {
+                            Some("the corrected edit is in doubt (srview's trust checks)".into())
+                        }
+                    };
                     (corrected, withheld)
                 }
                 None => (None, None),
@@ -1157,9 +1158,38 @@ fn reindented_input(
     exact.then_some(input).ok_or(None)
 }
 
+/// Why srview cannot stand behind a corrected (or repaired) input of an
+/// old/new-string matcher (Gemini CLI's `replace`, Qwen Code's, OpenCode's
+/// and pi's `edit`): the trust checks of [`exact_doubts`] run on it as on
+/// the file at `path`, so the checks that depend on the file's kind (Python
+/// left misindented, [`crate::diagnose::doubt_indent`]) run too, as they do
+/// for a Claude Code or Cline correction ([`stand_behind`]) and a Codex
+/// patch's. A fresh tester's find: a re-indented repair wrote a new line at
+/// a column no enclosing block has, and Gemini CLI ran it.
+fn correction_doubt(row: &DialectRow, input: &Value, path: &str, content: &str) -> Option<String> {
+    let doubts: Vec<String> = exact_doubts_at(row, input, path, Some(content))
+        .into_iter()
+        .map(|(_, why)| why)
+        .collect();
+    (!doubts.is_empty()).then(|| format!("the corrected edit is in doubt: {}", doubts.join("; ")))
+}
+
 /// The trust checks of each old/new pair of an input a matcher places
 /// exactly, run one after the other as srview's exact-string edits.
 fn exact_doubts(row: &DialectRow, input: &Value, content: Option<&str>) -> Vec<(NextStep, String)> {
+    // No path: the exact case runs the Python indentation check on the
+    // agent's own written result ([`indent_doubt`]).
+    exact_doubts_at(row, input, "", content)
+}
+
+/// [`exact_doubts`], each pair's edit naming `path` (its kind decides the
+/// checks that read it as code; `""`: none of them).
+fn exact_doubts_at(
+    row: &DialectRow,
+    input: &Value,
+    path: &str,
+    content: Option<&str>,
+) -> Vec<(NextStep, String)> {
     // The file itself for the first pair (not a copy of it), then each
     // pair's result.
     let (Some(fields), Some(mut current)) = (row.strings, content.map(std::borrow::Cow::Borrowed))
@@ -1179,7 +1209,7 @@ fn exact_doubts(row: &DialectRow, input: &Value, content: Option<&str>) -> Vec<(
     let mut out = Vec::new();
     for (old, new) in pairs {
         let edit = Edit::ClaudeEdit {
-            file_path: String::new(),
+            file_path: path.to_string(),
             old_string: old,
             new_string: new,
             replace_all,

@@ -90,6 +90,61 @@ pub(super) fn line_diff_text(lines: &[DiffLine]) -> String {
         };
         out.push_str(&format!("  {mark} {number:>5} | {}\n", line.text));
     }
+    out.push_str(&normalisation_note(lines));
+    out
+}
+
+/// For each line as sent whose file line (shown in the same diff) is the
+/// same text in another Unicode normalisation form, a sentence saying so
+/// with the code points: the two look identical, and a model told only
+/// that they differ sends the same line again (a fresh tester's find).
+fn normalisation_note(lines: &[DiffLine]) -> String {
+    use unicode_normalization::{is_nfc, is_nfd};
+    let form = |s: &str| match (is_nfc(s), is_nfd(s)) {
+        (true, false) => "composed, NFC",
+        (false, true) => "decomposed, NFD",
+        _ => "another form",
+    };
+    let points = |s: &str| {
+        s.chars()
+            .map(|c| format!("U+{:04X}", c as u32))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let mut out = String::new();
+    for sent in lines.iter().filter(|l| l.tag == Side::Delete) {
+        let Some(file) = lines.iter().find(|l| {
+            l.tag == Side::Insert
+                && crate::diagnose::differs_only_in_normalisation(&sent.text, &l.text)
+        }) else {
+            continue;
+        };
+        // The differing stretch: what lies between the common start and end.
+        let start = sent
+            .text
+            .char_indices()
+            .zip(file.text.chars())
+            .find(|((_, a), b)| a != b)
+            .map_or(0, |((at, _), _)| at);
+        let common_end = sent.text[start..]
+            .chars()
+            .rev()
+            .zip(file.text[start..].chars().rev())
+            .take_while(|(a, b)| a == b)
+            .map(|(a, _)| a.len_utf8())
+            .sum::<usize>();
+        let theirs = &sent.text[start..sent.text.len() - common_end];
+        let ours = &file.text[start..file.text.len() - common_end];
+        out.push_str(&format!(
+            "File line {} and the line as sent look identical but differ in Unicode \
+             normalisation: the file writes `{ours}` as {} ({}), the edit as {} ({}).\n",
+            file.file_line.map(|n| n.to_string()).unwrap_or_default(),
+            points(ours),
+            form(ours),
+            points(theirs),
+            form(theirs),
+        ));
+    }
     out
 }
 

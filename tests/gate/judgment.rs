@@ -578,3 +578,168 @@ fn every_answer_has_the_recorded_answers_shape() {
         assert_eq!((reply.stdout, reply.exit_code), (recorded, 0), "{agent:?}");
     }
 }
+
+/// A fresh tester's find (round 34, #11): an old text sent 2 columns short
+/// of a function body at column 4, plus a new line at column 0. Re-indented
+/// as a loose hunk, the new line lands at column 2, which no enclosing
+/// block has: Python refuses the file. Every agent's correction runs the
+/// same Python indentation check before srview stands behind it: Gemini
+/// CLI and OpenCode get no rewrite, pi and Qwen Code no "corrected edit",
+/// Claude Code none either; each is told why.
+#[test]
+fn a_repair_that_would_misindent_python_is_withheld_for_every_agent() {
+    let content = "def load_demo():\n    inv = Inventory()\n    inv.add(Item(\"A-100\", \"bolts\", 40))\n    \
+                   inv.add(Item(\"A-200\", \"nuts\", 3))\n    return inv\n";
+    let old =
+        "  inv.add(Item(\"A-100\", \"bolts\", 40))\n  inv.add(Item(\"A-200\", \"nuts\", 3))\n";
+    let new = format!("{old}DEMO_LOADED = True\n");
+    let path = format!("{CWD}/inventory.py");
+    let cases = [
+        (
+            GateAgent::GeminiCli,
+            edit_payload(
+                GateAgent::GeminiCli,
+                string_edit(GateAgent::GeminiCli, old, &new),
+            ),
+        ),
+        (
+            GateAgent::QwenCode,
+            edit_payload(
+                GateAgent::QwenCode,
+                string_edit(GateAgent::QwenCode, old, &new),
+            ),
+        ),
+        (
+            GateAgent::ClaudeCode,
+            edit_payload(
+                GateAgent::ClaudeCode,
+                string_edit(GateAgent::ClaudeCode, old, &new),
+            ),
+        ),
+        (
+            GateAgent::Opencode,
+            own_payload(
+                "edit",
+                json!({"filePath": path, "oldString": old, "newString": new}),
+            ),
+        ),
+        (
+            GateAgent::Pi,
+            own_payload(
+                "edit",
+                json!({"path": path, "edits": [{"oldText": old, "newText": new}]}),
+            ),
+        ),
+    ];
+    for (agent, payload) in cases {
+        let judgment = judge_on(agent, &payload, content, &Policy::default());
+        let reason = deny_reason(&judgment);
+        assert!(
+            offered_input(agent, &reason).is_none(),
+            "{agent:?}: {reason}"
+        );
+        assert!(
+            reason.contains(
+                "\nNo corrected edit: the corrected edit is in doubt: as written, line 5 \
+                 (`DEMO_LOADED = True`) is at column 2, which matches no enclosing block's \
+                 indentation (columns 0, 4 there): Python refuses the file (IndentationError: \
+                 unindent does not match any outer indentation level)"
+            ),
+            "{agent:?}: {reason}"
+        );
+    }
+}
+
+/// A fresh tester's find (round 34, #03): the model's line differs from the
+/// file's only in the spaces inside a string literal, and its edit changes
+/// that line. Gemini CLI's regex stage would place it (loose): no rewrite
+/// to the model's spacing; Claude Code and Qwen Code: no corrected edit.
+/// Each is told why.
+#[test]
+fn spaces_inside_a_string_literal_are_never_corrected_away() {
+    let content = "def footer(total):\n    print(\"-\" * 20)\n    print(\"Total:    %8.2f\" % total)\n    print(\"-\" * 20)\n";
+    let (old, new) = (
+        "    print(\"Total: %8.2f\" % total)\n",
+        "    print(\"Total: %8.2f EUR\" % total)\n",
+    );
+    for agent in [
+        GateAgent::GeminiCli,
+        GateAgent::ClaudeCode,
+        GateAgent::QwenCode,
+    ] {
+        let payload = edit_payload(agent, string_edit(agent, old, new));
+        let judgment = judge_on(agent, &payload, content, &Policy::default());
+        let reason = deny_reason(&judgment);
+        assert!(
+            offered_input(agent, &reason).is_none(),
+            "{agent:?}: {reason}"
+        );
+        assert!(
+            reason.contains(
+                "file line 3 differs from the edit's line only in white space, but inside a \
+                 string literal (the file has `Total:    %8.2f`), and the edit changes that line: \
+                 written with the model's spacing, the string's content (what the program \
+                 prints) would change, and whether the file's spacing is to be kept cannot be told"
+            ),
+            "{agent:?}: {reason}"
+        );
+    }
+}
+
+/// A fresh tester's find (round 34, #12): the file writes `café` decomposed
+/// (NFD: `e` + U+0301), the edit composed (NFC) on a line it leaves
+/// unchanged. Gemini CLI and Qwen Code were denied with two lines that look
+/// identical, "differs in more than white space", no corrected edit and
+/// "read the file again" (a loop: the model re-composes what it reads).
+/// Now the message says the lines differ in Unicode normalisation with the
+/// code points, and the corrected edit (the file's own bytes for the
+/// unchanged line) is offered, placed exactly by the agent's own matcher,
+/// as Codex's corrected patch was.
+#[test]
+fn a_line_differing_only_in_unicode_normalisation_is_named_and_corrected() {
+    let content = "NAME = \"cafe\u{301}\"\nX = 1\n";
+    let (old, new) = (
+        "NAME = \"caf\u{e9}\"\nX = 1\n",
+        "NAME = \"caf\u{e9}\"\nX = 2\n",
+    );
+    for agent in [GateAgent::GeminiCli, GateAgent::QwenCode, GateAgent::Codex] {
+        let input = match agent {
+            GateAgent::Codex => patch("@@\n NAME = \"caf\u{e9}\"\n-X = 1\n+X = 2\n"),
+            _ => string_edit(agent, old, new),
+        };
+        let judgment = judge_on(
+            agent,
+            &edit_payload(agent, input),
+            content,
+            &Policy::default(),
+        );
+        let reason = deny_reason(&judgment);
+        if agent != GateAgent::Codex {
+            assert!(
+                reason.contains(
+                    "\nFile line 1 and the line as sent look identical but differ in Unicode \
+                     normalisation: the file writes `e\u{301}` as U+0065 U+0301 (decomposed, \
+                     NFD), the edit as U+00E9 (composed, NFC).\n"
+                ),
+                "{agent:?}: {reason}"
+            );
+            assert!(
+                !reason.contains("Read the file again"),
+                "{agent:?}: {reason}"
+            );
+        }
+        let offered = offered_input(agent, &reason)
+            .unwrap_or_else(|| panic!("{agent:?}: no corrected edit: {reason}"));
+        assert_exact_with_agents_matcher(agent, &offered, content);
+        if agent != GateAgent::Codex {
+            assert_eq!(
+                offered["old_string"], "NAME = \"cafe\u{301}\"\nX = 1\n",
+                "{agent:?}"
+            );
+            assert_eq!(
+                offered["new_string"], "NAME = \"cafe\u{301}\"\nX = 2\n",
+                "{agent:?}"
+            );
+        }
+    }
+}

@@ -227,13 +227,32 @@ fn suggest(
         }
         // The new text is written as it is: a damaged line it keeps would
         // be written back over the file's own.
-        if diagnose::differs_in_content(o, r) && new_lines.contains(o) {
+        // A line differing only in Unicode normalisation is the file's line
+        // (carried as the file has it): not damage.
+        if diagnose::differs_in_content(o, r)
+            && !diagnose::differs_only_in_normalisation(o, r)
+            && new_lines.contains(o)
+        {
             return (
                 None,
                 Some(format!(
                     "line {} of the text differs from file line {} in more than white space, and the new text keeps it as written",
                     i + 1,
                     c.start_line + i
+                )),
+            );
+        }
+        // A line the new text changes whose file line is spaced otherwise
+        // inside a string literal: the model's spacing would be written
+        // over the file's (the one check every suggestion builder runs).
+        if !new_lines.contains(o)
+            && let Some(literal) = diagnose::spaced_otherwise_in_string(o, r)
+        {
+            return (
+                None,
+                Some(diagnose::string_spacing_withheld(
+                    c.start_line + i,
+                    &literal,
                 )),
             );
         }
