@@ -22,15 +22,18 @@ impl AsRef<str> for FileLine<'_> {
 }
 
 /// Splits at `\r\n`, `\n` and a lone `\r`, as the reference does.
-/// (Sized to the file's `\n` count and searched by SIMD: a patch over a
-/// 100,000-line file splits it several times.)
+/// (Sized to the file's `\n` count and searched a block at a time
+/// ([`crate::dialect::quick::BytePlaces`]): a patch over a 100,000-line
+/// file splits it several times.)
 pub(super) fn split_lines(content: &str) -> Vec<FileLine<'_>> {
     let bytes = content.as_bytes();
     let mut lines = Vec::with_capacity(bytecount::count(bytes, b'\n') + 1);
     let mut start = 0;
-    let mut i = 0;
-    while let Some(found) = memchr::memchr2(b'\n', b'\r', &bytes[i..]) {
-        i += found;
+    for i in crate::dialect::quick::BytePlaces::of_either(bytes, b'\n', b'\r') {
+        if i < start {
+            // The `\n` of a `\r\n` ended the line before.
+            continue;
+        }
         let end = match bytes[i] {
             b'\r' if bytes.get(i + 1) == Some(&b'\n') => i + 2,
             _ => i + 1,
@@ -40,7 +43,6 @@ pub(super) fn split_lines(content: &str) -> Vec<FileLine<'_>> {
             end: &content[i..end],
         });
         start = end;
-        i = end;
     }
     if start < content.len() {
         lines.push(FileLine {
@@ -361,6 +363,13 @@ mod tests {
     proptest::proptest! {
         #[test]
         fn the_split_agrees_with_its_definition(s in "[ab\r\n é]{0,40}") {
+            let parts: Vec<(&str, &str)> = split_lines(&s).iter().map(|l| (l.text, l.end)).collect();
+            proptest::prop_assert_eq!(parts, split_by_bytes(&s));
+        }
+
+        /// Texts longer than the 64-byte blocks the places are found in.
+        #[test]
+        fn a_long_split_agrees_with_its_definition(s in "[ab\r\n é]{0,300}") {
             let parts: Vec<(&str, &str)> = split_lines(&s).iter().map(|l| (l.text, l.end)).collect();
             proptest::prop_assert_eq!(parts, split_by_bytes(&s));
         }

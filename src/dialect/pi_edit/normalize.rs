@@ -155,7 +155,8 @@ pub fn normalize_for_fuzzy_match(text: &str) -> String {
     let all_ascii = text.is_ascii();
     let mut as_is = 0;
     let mut start = 0;
-    let ends = memchr::memchr_iter(b'\n', text.as_bytes()).chain(std::iter::once(text.len()));
+    let ends = crate::dialect::quick::BytePlaces::of(text.as_bytes(), b'\n')
+        .chain(std::iter::once(text.len()));
     for end in ends {
         let line = &text[start..end];
         let ascii = all_ascii || line.is_ascii();
@@ -234,7 +235,8 @@ mod tests {
     fn normalize_line_by_line(text: &str) -> String {
         let mut out = String::with_capacity(text.len());
         let mut start = 0;
-        let ends = memchr::memchr_iter(b'\n', text.as_bytes()).chain(std::iter::once(text.len()));
+        let ends = crate::dialect::quick::BytePlaces::of(text.as_bytes(), b'\n')
+            .chain(std::iter::once(text.len()));
         for end in ends {
             let line = &text[start..end];
             if line.is_ascii() {
