@@ -148,7 +148,15 @@ pub fn nfkc(text: &str) -> String {
 /// lines' NFKC joined; an ASCII line is its own NFKC form and folds to
 /// itself.
 pub fn normalize_for_fuzzy_match(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
+    normalized_for_fuzzy_match(text).into_owned()
+}
+
+/// [`normalize_for_fuzzy_match`], borrowing `text` when it is its own form
+/// (no copy of a whole file whose lines are all ASCII without white space
+/// at their end: every exact edit's count reads it).
+pub fn normalized_for_fuzzy_match(text: &str) -> Cow<'_, str> {
+    let mut out = String::new();
+    let mut changed = false;
     // Most lines are ASCII without white space at their end: their own
     // form. They are copied in runs (`as_is` the first byte not yet
     // copied), the others normalised one by one.
@@ -168,6 +176,10 @@ pub fn normalize_for_fuzzy_match(text: &str) -> String {
             start = end + 1;
             continue;
         }
+        if !changed {
+            out.reserve(text.len());
+            changed = true;
+        }
         out.push_str(&text[as_is..start]);
         if ascii {
             out.push_str(line.trim_end_matches(is_js_whitespace));
@@ -183,8 +195,11 @@ pub fn normalize_for_fuzzy_match(text: &str) -> String {
         as_is = end;
         start = end + 1;
     }
+    if !changed {
+        return Cow::Borrowed(text);
+    }
     out.push_str(&text[as_is..]);
-    out
+    Cow::Owned(out)
 }
 
 /// The number of UTF-16 code units of `text` (JavaScript's `length`).
@@ -266,6 +281,18 @@ mod tests {
                 normalize_for_fuzzy_match(&text),
                 normalize_line_by_line(&text)
             );
+        }
+
+        /// The text is borrowed exactly when it is its own form, and the
+        /// form is the same either way.
+        #[test]
+        fn a_text_that_is_its_own_form_is_borrowed(
+            text in "[ab \t\n\u{a0}\u{2019}é]{0,40}|[ab\n]{0,200}"
+        ) {
+            let form = normalized_for_fuzzy_match(&text);
+            let expected = normalize_line_by_line(&text);
+            proptest::prop_assert_eq!(matches!(form, Cow::Borrowed(_)), expected == text);
+            proptest::prop_assert_eq!(form.as_ref(), expected.as_str());
         }
     }
 
