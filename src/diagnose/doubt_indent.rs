@@ -216,12 +216,8 @@ pub fn indent_break(path: &str, original: &str, result: &str) -> Option<IndentBr
 /// byte before them, both texts share, and how many lines come before it;
 /// `(0, 0)` where there is none.
 fn identical_head(original: &str, result: &str) -> (usize, usize) {
-    let (a, b) = (original.as_bytes(), result.as_bytes());
-    let differ = a
-        .iter()
-        .zip(b)
-        .position(|(x, y)| x != y)
-        .unwrap_or(a.len().min(b.len()));
+    let a = original.as_bytes();
+    let differ = common_prefix(a, result.as_bytes());
     // The start of the line the first difference is on: the lines before
     // it are whole in both.
     let mut end = memchr::memrchr(b'\n', &a[..differ]).map_or(0, |at| at + 1);
@@ -237,11 +233,117 @@ fn identical_head(original: &str, result: &str) -> (usize, usize) {
     (0, 0)
 }
 
+/// How many leading bytes `a` and `b` share (compared a block at a time:
+/// the gate compares a whole file and the edit's result on each call).
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    const BLOCK: usize = 64;
+    let n = a.len().min(b.len());
+    let mut at = 0;
+    while at + BLOCK <= n && a[at..at + BLOCK] == b[at..at + BLOCK] {
+        at += BLOCK;
+    }
+    at + a[at..n]
+        .iter()
+        .zip(&b[at..n])
+        .position(|(x, y)| x != y)
+        .unwrap_or(n - at)
+}
+
+/// How many trailing bytes `a` and `b` share, at most `limit`.
+fn common_suffix(a: &[u8], b: &[u8], limit: usize) -> usize {
+    const BLOCK: usize = 64;
+    let n = a.len().min(b.len()).min(limit);
+    let (a, b) = (&a[a.len() - n..], &b[b.len() - n..]);
+    let mut at = 0;
+    while at + BLOCK <= n && a[n - at - BLOCK..n - at] == b[n - at - BLOCK..n - at] {
+        at += BLOCK;
+    }
+    at + a[..n - at]
+        .iter()
+        .rev()
+        .zip(b[..n - at].iter().rev())
+        .position(|(x, y)| x != y)
+        .unwrap_or(n - at)
+}
+
+/// Whether `at` starts a line of `text`.
+fn starts_line(text: &[u8], at: usize) -> bool {
+    at == 0 || text[at - 1] == b'\n'
+}
+
+/// The tail [`break_in`] may leave unsplit: the length in bytes of the
+/// longest end both texts share (after the bytes they share from their
+/// start) that starts with a top-level line, at a line start in both; 0
+/// where there is none. The part read ends at the first top-level line
+/// after the change, so nothing after such a line is read.
+fn identical_tail(original: &str, result: &str) -> usize {
+    let (a, b) = (original.as_bytes(), result.as_bytes());
+    let head = common_prefix(a, b);
+    let shared = common_suffix(a, b, a.len().min(b.len()) - head);
+    let mut at = a.len() - shared;
+    // Past the first byte of the shared end, the byte before is the same
+    // in both texts.
+    if !(starts_line(a, at) && starts_line(b, b.len() - shared)) {
+        at = match memchr::memchr(b'\n', &a[at..]) {
+            Some(newline) => at + newline + 1,
+            None => return 0,
+        };
+    }
+    while at < a.len() {
+        // A line start: a character boundary.
+        if top_level(&original[at..]) {
+            return a.len() - at;
+        }
+        at = match memchr::memchr(b'\n', &a[at..]) {
+            Some(newline) => at + newline + 1,
+            None => return 0,
+        };
+    }
+    0
+}
+
 /// [`indent_break`] of two texts known to differ, its line counted from
-/// their first line.
+/// their first line. Their identical tail ([`identical_tail`]) is not
+/// split into lines where leaving it out gives the same reading
+/// ([`tail_keeps_the_prefix`]): a 10,000-line file's check splits only
+/// the lines from the change's top-level line to the next one.
 fn break_in(original: &str, result: &str) -> Option<IndentBreak> {
+    let tail = identical_tail(original, result);
+    if tail > 0 {
+        let (old, new): (Vec<&str>, Vec<&str>) = (
+            original[..original.len() - tail].lines().collect(),
+            result[..result.len() - tail].lines().collect(),
+        );
+        let first_of_tail = original[original.len() - tail..].lines().next();
+        if tail_keeps_the_prefix(&old, &new, first_of_tail) {
+            return break_in_lines(&old, &new);
+        }
+    }
     let (old, new): (Vec<&str>, Vec<&str>) = (original.lines().collect(), result.lines().collect());
-    let prefix = old.iter().zip(&new).take_while(|(a, b)| a == b).count();
+    break_in_lines(&old, &new)
+}
+
+/// Whether `old` and `new` (two texts' lines without their shared tail)
+/// share as many lines from their start as they do with that tail, whose
+/// first line is `first_of_tail`, after each: they differ within the
+/// shorter one's lines, or the longer one's next line is not the tail's
+/// first. Then the lines they share from their end are as many more as
+/// the tail's, and the part read (from the last top-level line before the
+/// change to the first after it: the tail's first line at the latest) is
+/// the same.
+fn tail_keeps_the_prefix(old: &[&str], new: &[&str], first_of_tail: Option<&str>) -> bool {
+    let shorter = old.len().min(new.len());
+    let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+    if prefix < shorter {
+        return true;
+    }
+    let longer = if old.len() > new.len() { old } else { new };
+    longer.len() > shorter && longer.get(shorter).copied() != first_of_tail
+}
+
+/// [`break_in`] of the two texts' lines.
+fn break_in_lines(old: &[&str], new: &[&str]) -> Option<IndentBreak> {
+    let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
     let suffix = old[prefix..]
         .iter()
         .rev()
@@ -312,6 +414,100 @@ mod tests {
             faults > 10,
             "only {faults} faults: the test checks too little"
         );
+    }
+
+    /// The whole texts' lines read without skipping anything: the
+    /// definition the skipped head and tail must keep.
+    fn whole(original: &str, result: &str) -> Option<IndentBreak> {
+        let (old, new): (Vec<&str>, Vec<&str>) =
+            (original.lines().collect(), result.lines().collect());
+        break_in_lines(&old, &new)
+    }
+
+    /// Skipping the identical head and tail gives what the whole texts'
+    /// lines give: files of a few shapes (repeated functions, so that the
+    /// tail also matches lines before the change; CRLF; lines that differ
+    /// only by their `\r`; no newline at the end), each line changed,
+    /// deleted, its ending changed, and pairs of lines changed, both ways.
+    #[test]
+    fn the_skipped_tail_does_not_change_the_answer() {
+        let shapes = [
+            "def f(x):\n    if x:\n        return 1\n    return 2\n\ndef f(x):\n    if x:\n        return 1\n    return 2\n\ndef f(x):\n    return 3\n",
+            "import os\n\n@dec\ndef f(x):\n    if x:\n        return 1\n    return 2\n\n\nclass C:\n    def g(self):\n        pass\n\nasync def h():\n    await x",
+            "def a():\r\n    x = 1\r\n    return x\r\n\r\ndef b():\r\n    y = (1,\r\n      2)\r\n    return y\r\ndef a():\n    x = 1\n",
+            "s = \"\"\"\ndef not_code():\n\"\"\"\ndef f():\n    return s\ndef f():\n    return s\n",
+            "class C:\n    def g(self):\n        if x:\n            pass\nclass C:\n    def g(self):\n",
+        ];
+        let changes = [
+            "  ",
+            "   x = 0\n",
+            "",
+            "def z():\n",
+            "\t",
+            "def f(x):\n",
+            "class C:\n    def g(self):\n",
+        ];
+        let (mut cases, mut faults, mut skipped) = (0, 0, 0);
+        for shape in shapes {
+            let lines: Vec<&str> = shape.split_inclusive('\n').collect();
+            let mut results = Vec::new();
+            for at in 0..lines.len() {
+                let mut deleted = lines.clone();
+                deleted.remove(at);
+                results.push(deleted.concat());
+                let mut ending: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+                ending[at] = match ending[at].strip_suffix("\r\n") {
+                    Some(line) => format!("{line}\n"),
+                    None => ending[at].replace('\n', "\r\n"),
+                };
+                results.push(ending.concat());
+                for change in changes {
+                    let mut changed: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+                    changed[at] = format!("{change}{}", changed[at]);
+                    results.push(changed.concat());
+                    for other in at + 1..lines.len() {
+                        let mut two = changed.clone();
+                        two[other] = format!("{change}{}", two[other]);
+                        results.push(two.concat());
+                    }
+                }
+            }
+            for result in &results {
+                for (original, result) in [(shape, result.as_str()), (result.as_str(), shape)] {
+                    if original == result {
+                        continue;
+                    }
+                    cases += 1;
+                    let tail = identical_tail(original, result);
+                    skipped += usize::from(tail > 0);
+                    let found = whole(original, result);
+                    let context = format!("{original:?} -> {result:?}");
+                    assert_eq!(break_in(original, result), found, "{context}");
+                    assert_eq!(indent_break("a.py", original, result), found, "{context}");
+                    faults += usize::from(found.is_some());
+                }
+            }
+        }
+        assert!(
+            cases > 1000 && faults > 50 && skipped > 500,
+            "{cases} cases, {faults} faults, {skipped} with a tail: the test checks too little"
+        );
+    }
+
+    /// The blocks compared at a time count what comparing byte by byte
+    /// counts.
+    #[test]
+    fn shared_ends_are_counted_as_byte_by_byte() {
+        let base: Vec<u8> = (0..300u32).map(|i| b'a' + (i % 7) as u8).collect();
+        for at in [0, 1, 63, 64, 65, 128, 200, 299] {
+            let mut other = base.clone();
+            other[at] = b'z';
+            assert_eq!(common_prefix(&base, &other), at);
+            assert_eq!(common_suffix(&base, &other, usize::MAX), 299 - at);
+            assert_eq!(common_suffix(&base, &other, 10), (299 - at).min(10));
+            assert_eq!(common_prefix(&base[..at], &base), at);
+            assert_eq!(common_suffix(&base[at..], &base, usize::MAX), 300 - at);
+        }
     }
 
     use super::*;

@@ -21,7 +21,7 @@ use super::model::{Chunk, ChunkLine, LineKind, Patch, Section};
 use super::outcome::{HunkReport, HunkState, PatchOutcome};
 use super::reindent::{Unindentable, tighten_reindented};
 use super::seek::MatchLevel;
-use super::update::split_lines;
+use super::update::line_texts;
 use crate::diagnose::{
     self, BlockDiagnosis, Closest, DiffLine, Difference, MIN_SIMILARITY, Reason, TIE_MARGIN,
 };
@@ -357,7 +357,7 @@ fn explain_failed(
     mut cursor: usize,
 ) -> HunkDiagnosis {
     let mut out = blank(s, hunk);
-    let lines: Vec<&str> = split_lines(content).iter().map(|l| l.text).collect();
+    let lines = line_texts(content);
     if let Some(earlier) = found_before(&lines, chunk, cursor) {
         return explain_out_of_order(out, chunk, hunk, &lines, earlier, cursor);
     }

@@ -18,7 +18,7 @@ use super::fs::{Entry, PatchFs, normalize};
 use super::model::{Chunk, LineKind, Patch, Section};
 use super::outcome::{HunkReport, HunkState, PatchOutcome};
 use super::seek::{MatchLevel, occurrences};
-use super::update::split_lines;
+use super::update::{line_texts, split_lines};
 use crate::diagnose::effect;
 use crate::words::line_range;
 
@@ -187,7 +187,7 @@ pub fn patch_doubts(
                 let Some(content) = section_input(patch, fs, cwd, s) else {
                     continue;
                 };
-                let lines: Vec<&str> = split_lines(&content).iter().map(|l| l.text).collect();
+                let lines = line_texts(&content);
                 for (h, (chunk, hunk)) in chunks.iter().zip(&report.hunks).enumerate() {
                     let cursor = cursor_before(&report.hunks, h);
                     if let Some(message) = hunk_doubt(chunk, hunk, &lines, cursor) {

@@ -293,6 +293,17 @@ pub struct Refusal {
     pub stage: Option<Stage>,
 }
 
+/// Whether `str::rfind` finds `span` in `content` elsewhere than at
+/// `first`, its first place: exactly when one starts after it (searched
+/// forward: `memmem`'s reverse search has no SIMD prefilter, and was the
+/// most of an exact edit's matching).
+fn occurs_after(content: &str, span: &str, first: usize) -> bool {
+    if span.is_empty() {
+        return content.len() != first;
+    }
+    memchr::memmem::find(&content.as_bytes()[first + 1..], span.as_bytes()).is_some()
+}
+
 /// OpenCode's `replace(content, oldString, newString, replaceAll)`: each
 /// replacer in order, each span it yields: skipped unless in the file;
 /// refused if disproportionate; with `replaceAll` replaced everywhere;
@@ -317,8 +328,8 @@ pub fn replace(content: &str, old: &str, new: &str, all: bool) -> Result<Replace
             if tried.contains(span.as_ref()) {
                 return ControlFlow::Continue(());
             }
-            // `memmem`: `str::find`'s and `str::rfind`'s places, found by
-            // SIMD search (the file is searched once per span tried).
+            // `memmem`: `str::find`'s place, found by SIMD search (the file
+            // is searched once per span tried).
             let Some(first) = memchr::memmem::find(content.as_bytes(), span.as_bytes()) else {
                 tried.insert(span.into_owned());
                 return ControlFlow::Continue(());
@@ -333,7 +344,7 @@ pub fn replace(content: &str, old: &str, new: &str, all: bool) -> Result<Replace
             }
             let replaced = if all {
                 replace_all(content, &span, new)
-            } else if memchr::memmem::rfind(content.as_bytes(), span.as_bytes()) != Some(first) {
+            } else if occurs_after(content, &span, first) {
                 tried.insert(span.into_owned());
                 return ControlFlow::Continue(());
             } else {

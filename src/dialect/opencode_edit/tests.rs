@@ -404,3 +404,17 @@ fn input_of_the_wrong_shape_gets_the_schema_text() {
             .is_some_and(|e| e.contains("SchemaError(Missing key\n  at [\"oldString\"])"))
     );
 }
+
+proptest::proptest! {
+    /// A place after the first, searched forward, is what `str::rfind`
+    /// finding another place says (overlapping ones and empty spans too).
+    #[test]
+    fn another_place_is_what_rfind_says(s in "[ab é]{0,40}", span in "[ab é]{0,3}") {
+        if let Some(first) = s.find(span.as_str()) {
+            proptest::prop_assert_eq!(
+                super::occurs_after(&s, &span, first),
+                s.rfind(span.as_str()) != Some(first)
+            );
+        }
+    }
+}

@@ -65,7 +65,7 @@ impl<'a> Haystack<'a> {
 
     fn normalized(&self) -> &str {
         self.normalized
-            .get_or_init(|| Cow::Owned(normalize_for_fuzzy_match(self.text)))
+            .get_or_init(|| super::normalize::normalized_for_fuzzy_match(self.text))
     }
 
     /// `fuzzyFindText(text, old)`: `(index, length, fuzzy)`; a fuzzy

@@ -148,14 +148,23 @@ pub fn nfkc(text: &str) -> String {
 /// lines' NFKC joined; an ASCII line is its own NFKC form and folds to
 /// itself.
 pub fn normalize_for_fuzzy_match(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
+    normalized_for_fuzzy_match(text).into_owned()
+}
+
+/// [`normalize_for_fuzzy_match`], borrowing `text` when it is its own form
+/// (no copy of a whole file whose lines are all ASCII without white space
+/// at their end: every exact edit's count reads it).
+pub fn normalized_for_fuzzy_match(text: &str) -> Cow<'_, str> {
+    let mut out = String::new();
+    let mut changed = false;
     // Most lines are ASCII without white space at their end: their own
     // form. They are copied in runs (`as_is` the first byte not yet
     // copied), the others normalised one by one.
     let all_ascii = text.is_ascii();
     let mut as_is = 0;
     let mut start = 0;
-    let ends = memchr::memchr_iter(b'\n', text.as_bytes()).chain(std::iter::once(text.len()));
+    let ends = crate::dialect::quick::BytePlaces::of(text.as_bytes(), b'\n')
+        .chain(std::iter::once(text.len()));
     for end in ends {
         let line = &text[start..end];
         let ascii = all_ascii || line.is_ascii();
@@ -167,14 +176,21 @@ pub fn normalize_for_fuzzy_match(text: &str) -> String {
             start = end + 1;
             continue;
         }
+        if !changed {
+            out.reserve(text.len());
+            changed = true;
+        }
         out.push_str(&text[as_is..start]);
         push_normalized_line(&mut out, line, ascii);
         // The line's `\n` opens the next run.
         as_is = end;
         start = end + 1;
     }
+    if !changed {
+        return Cow::Borrowed(text);
+    }
     out.push_str(&text[as_is..]);
-    out
+    Cow::Owned(out)
 }
 
 /// One line (without its `\n`) as [`normalize_for_fuzzy_match`] makes it,
@@ -241,7 +257,8 @@ mod tests {
     fn normalize_line_by_line(text: &str) -> String {
         let mut out = String::with_capacity(text.len());
         let mut start = 0;
-        let ends = memchr::memchr_iter(b'\n', text.as_bytes()).chain(std::iter::once(text.len()));
+        let ends = crate::dialect::quick::BytePlaces::of(text.as_bytes(), b'\n')
+            .chain(std::iter::once(text.len()));
         for end in ends {
             let line = &text[start..end];
             push_normalized_line(&mut out, line, line.is_ascii());
@@ -262,6 +279,23 @@ mod tests {
                 normalize_for_fuzzy_match(&text),
                 normalize_line_by_line(&text)
             );
+        }
+
+        /// The form is the same borrowed or not; a text is borrowed only
+        /// when it is its own form, and always when its lines are ASCII
+        /// without white space at their end.
+        #[test]
+        fn a_text_that_is_its_own_form_is_borrowed(
+            text in "[ab \t\n\u{a0}\u{2019}é]{0,40}|[ab\n]{0,200}"
+        ) {
+            let form = normalized_for_fuzzy_match(&text);
+            let expected = normalize_line_by_line(&text);
+            proptest::prop_assert_eq!(form.as_ref(), expected.as_str());
+            let plain = text.bytes().all(|b| matches!(b, b'a' | b'b' | b'\n'));
+            match form {
+                Cow::Borrowed(_) => proptest::prop_assert_eq!(&expected, &text),
+                Cow::Owned(_) => proptest::prop_assert!(!plain, "{text:?} copied"),
+            }
         }
     }
 

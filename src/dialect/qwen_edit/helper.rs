@@ -187,7 +187,7 @@ pub fn find_matched_slice(haystack: &str, needle: &str) -> Option<MatchedSlice> 
     if needle.is_empty() {
         return None;
     }
-    if let Some(offset) = haystack.find(needle) {
+    if let Some(offset) = crate::dialect::quick::find(haystack, needle) {
         return Some(MatchedSlice {
             slice: needle.to_string(),
             offset,
@@ -241,7 +241,7 @@ pub fn augment_for_deletion(content: &str, old: &str, new: &str) -> String {
         return old.to_string();
     }
     let candidate = format!("{old}\n");
-    if content.contains(&candidate) {
+    if crate::dialect::quick::contains(content, &candidate) {
         candidate
     } else {
         old.to_string()
@@ -253,7 +253,7 @@ pub fn count_occurrences(source: &str, substr: &str) -> usize {
     if substr.is_empty() {
         0
     } else {
-        source.matches(substr).count()
+        crate::dialect::quick::count(source, substr)
     }
 }
 

@@ -194,7 +194,7 @@ fn edit(params: &Params, call: &ToolCall) -> CallOutcome {
                 Some(rest) => (true, rest),
                 None => (false, &**text),
             };
-            let crlf = text.contains("\r\n");
+            let crlf = crate::dialect::quick::contains(text, "\r\n");
             // Without a `\r\n` the file is its own LF form.
             let lf: std::borrow::Cow<str> = if crlf {
                 std::borrow::Cow::Owned(text.replace("\r\n", "\n"))
@@ -259,7 +259,7 @@ fn edit(params: &Params, call: &ToolCall) -> CallOutcome {
             &stage,
         );
     }
-    let new_content = content.replace(&old, &new);
+    let new_content = crate::dialect::quick::replace(&content, &old, &new);
     if new_content == content {
         return failure(
             format!(
@@ -291,9 +291,10 @@ fn edit(params: &Params, call: &ToolCall) -> CallOutcome {
             snippet.start_line, snippet.end_line, snippet.total_lines, snippet.content
         ));
     }
-    let offset = matched
-        .as_ref()
-        .map_or_else(|| content.find(&old).unwrap_or(0), |m| m.offset);
+    let offset = matched.as_ref().map_or_else(
+        || crate::dialect::quick::find(&content, &old).unwrap_or(0),
+        |m| m.offset,
+    );
     let first_line = crate::dialect::quick::count_newlines(&content[..offset]) + 1;
     let body = old.strip_suffix('\n').unwrap_or(&old);
     let edit = EditMatch {
