@@ -660,9 +660,13 @@ fn the_review_pane_shows_the_gates_verdict_at_80_columns() {
     // Loose: Claude Code's quote normalisation.
     let curly = payload_in(claude, "c_rewrite", dir.path());
     gates.push(gate_of(dir.path(), claude, policy, curly));
+    // Each wait asks for the lines asserted below: under load a frame may
+    // hold the new title over the previous call's rows.
     pane.wait_for("the curly-quotes edit", |s| {
         // At 80 columns the agent's name goes to keep the countdown whole.
-        s.contains(" 1/1 Edit inventory.py · loose (quote-normalised) · ") && s.contains("#1")
+        s.contains(" 1/1 Edit inventory.py · loose (quote-normalised) · ")
+            && s.contains("#1  placed     ≈ quote-normalised 46 → 46")
+            && s.contains("the gate: loose: Claude Code places it only by its loose stage")
     });
     let screen = pane.contents();
     println!("{screen}");
@@ -704,7 +708,8 @@ fn the_review_pane_shows_the_gates_verdict_at_80_columns() {
 
     pane.press(b"]");
     pane.wait_for("Gemini CLI's fuzzy edit", |s| {
-        s.contains("2/4 Gemini CLI replace inventory.py · loose (fuzzy)") && s.contains("#1")
+        s.contains("2/4 Gemini CLI replace inventory.py · loose (fuzzy)")
+            && s.contains("placed     ≈ fuzzy")
     });
     let screen = pane.contents();
     println!("{screen}");
@@ -717,7 +722,8 @@ fn the_review_pane_shows_the_gates_verdict_at_80_columns() {
     pane.wait_for("the ambiguous edit", |s| {
         s.contains("3/4 Claude Code Edit inventory.py · failing (failed)")
             && s.contains(" refused ")
-            && s.contains("the gate: failing (failed)")
+            && s.contains("old_string occurs 2 times (line 27, line 32)")
+            && s.contains("the gate: failing (failed): Claude Code refuses this Edit")
     });
     let screen = pane.contents();
     println!("{screen}");
@@ -735,7 +741,9 @@ fn the_review_pane_shows_the_gates_verdict_at_80_columns() {
 
     pane.press(b"]");
     pane.wait_for("the edit already applied", |s| {
-        s.contains("4/4 Claude Code Edit inventory.py · doubt (exact)") && s.contains("#1")
+        s.contains("4/4 Claude Code Edit inventory.py · doubt (exact)")
+            && s.contains("the gate: doubt: Claude Code places it exactly (exact)")
+            && !s.contains(" failed ")
     });
     let screen = pane.contents();
     println!("{screen}");
