@@ -584,3 +584,92 @@ fn a_misindented_exact_edit_is_offered_at_the_replaced_lines_depth() {
         None
     );
 }
+
+/// The repeated-lines check reads whole lines whatever the texts' final
+/// newline (a tester's find: Claude Code's old texts mostly have none,
+/// and such an edit writing a `}` or a `return` twice got no opinion):
+/// the same duplicating edits without it, and one whose old text ends
+/// inside a line (before its `;`), are doubts on every string-edit agent;
+/// the look-alikes without it stay exact.
+#[test]
+fn an_edit_repeating_the_lines_around_it_is_a_doubt_without_a_final_newline() {
+    let cases = [
+        (
+            "  if (x > hi) return hi;\n  return x;",
+            "  if (x > hi) return hi;\n  return Number.isNaN(x) ? lo : x;\n}",
+            "ends with `}`, which the file already has right after the text it replaces (line \
+             5): written, it appears twice",
+        ),
+        (
+            "return hi",
+            "return Math.max(hi, lo);\n  return x",
+            "ends with `return x;`, which the file already has right after the text it \
+             replaces (line 4): written, it appears twice",
+        ),
+        (
+            "  return x;",
+            "  if (x > hi) return hi;\n  return Number.isNaN(x) ? lo : x;",
+            "begins with `if (x > hi) return hi;`, which the file already has right before the \
+             text it replaces (line 3): written, it appears twice",
+        ),
+    ];
+    let agents = [
+        GateAgent::ClaudeCode,
+        GateAgent::GeminiCli,
+        GateAgent::QwenCode,
+        GateAgent::Opencode,
+        GateAgent::Pi,
+        GateAgent::ClineCli,
+    ];
+    for (old, new, said) in cases {
+        for agent in agents {
+            let judgment = judge_on(
+                agent,
+                &payload_for(agent, old, new),
+                UTIL,
+                &Policy::default(),
+            );
+            assert_eq!(
+                judgment.case,
+                Case::Doubt,
+                "{agent:?} {new:?}: {:?}",
+                judgment.answer
+            );
+            let reason = deny_reason(&judgment);
+            assert!(
+                reason.contains(&format!("its new text {said}")),
+                "{agent:?}: {reason}"
+            );
+        }
+    }
+    let look_alikes = [
+        (
+            "if (a) {\n  x();\n}\n",
+            "  x();",
+            "  x();\n  if (b) {\n    y();\n}",
+        ),
+        (
+            "# Title\n---\nBody.\n",
+            "# Title",
+            "# Title\n\nIntro.\n\n---",
+        ),
+        ("a = 1\n\nb = 2\n", "a = 1", "a = 1\nc = 3"),
+        ("def f\n  a\nend\n", "  a", "  a\n  if b\n    c\n  end\nend"),
+        (
+            "function f() {\n  a();\n}\n}\n",
+            "  a();\n}",
+            "  a();\n  b();\n}",
+        ),
+        // A part of a line changed: the line stays one line.
+        (UTIL, "return x;", "return Math.min(x, hi);"),
+    ];
+    for (file, old, new) in look_alikes {
+        let judgment = judge_on(
+            GateAgent::ClaudeCode,
+            &payload_for(GateAgent::ClaudeCode, old, new),
+            file,
+            &Policy::default(),
+        );
+        assert_eq!(judgment.case, Case::Exact, "{new:?}: {:?}", judgment.answer);
+    }
+}
