@@ -491,3 +491,40 @@ fn check_exits_as_apply_write_does() {
         "held back: block #1 matched at line 2, and its SEARCH text occurs again at line 4"
     ));
 }
+
+/// A tab-indented Python file and an exact edit adding a line indented
+/// with spaces: Python refuses the result (TabError), so `check` exits 1
+/// and `apply --write` holds it back, as edit JSON and as a patch (they
+/// said "applies" and wrote it).
+#[test]
+fn spaces_in_a_tab_indented_python_file_are_held_back() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let original = "def f(x):\n\tif x > 0:\n\t\tx = x + 1\n\t\tlog(x)\n\treturn x\n";
+    let file = dir.path().join("t.py");
+    std::fs::write(&file, original).expect("write");
+    let edit = dir.path().join("e.json");
+    std::fs::write(
+        &edit,
+        r#"{"file_path": "t.py", "old_string": "\t\tx = x + 1\n", "new_string": "\t\tx = x + 1\n        y = x * 2\n"}"#,
+    )
+    .expect("write");
+    let patch = dir.path().join("p.patch");
+    std::fs::write(
+        &patch,
+        "*** Begin Patch\n*** Update File: t.py\n@@\n \t\tx = x + 1\n+        y = x * 2\n \t\tlog(x)\n*** End Patch\n",
+    )
+    .expect("write");
+    let file = file.display().to_string();
+    for diff in [&edit, &patch] {
+        let diff = diff.display().to_string();
+        let (check, out) = srview(&["check", &file, &diff]);
+        assert_eq!(check, 1, "{out}");
+        assert!(
+            out.contains("TabError: inconsistent use of tabs and spaces in indentation"),
+            "{out}"
+        );
+        let (write, _, err) = srview_all(&["apply", &file, &diff, "--write"]);
+        assert_ne!(write, 0, "{err}");
+        assert_eq!(std::fs::read_to_string(&file).expect("read"), original);
+    }
+}

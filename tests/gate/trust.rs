@@ -673,3 +673,48 @@ fn an_edit_repeating_the_lines_around_it_is_a_doubt_without_a_final_newline() {
         assert_eq!(judgment.case, Case::Exact, "{new:?}: {:?}", judgment.answer);
     }
 }
+
+/// A tab-indented Python file given a new line indented with spaces at the
+/// same visual depth (what models usually send): Python refuses the result
+/// (TabError), so it is a doubt saying so, as a Claude Code `Edit`, a
+/// Gemini CLI `replace` and a Codex patch alike (they passed as exact).
+#[test]
+fn spaces_in_a_tab_indented_python_file_are_a_doubt() {
+    let file = "def f(x):\n\tif x > 0:\n\t\tx = x + 1\n\t\tlog(x)\n\treturn x\n";
+    let (old, new) = ("\t\tx = x + 1\n", "\t\tx = x + 1\n        y = x * 2\n");
+    for agent in [
+        GateAgent::ClaudeCode,
+        GateAgent::GeminiCli,
+        GateAgent::Codex,
+    ] {
+        let judgment = judge_on(
+            agent,
+            &payload_for(agent, old, new),
+            file,
+            &Policy::default(),
+        );
+        assert_eq!(
+            judgment.case,
+            Case::Doubt,
+            "{agent:?}: {:?}",
+            judgment.answer
+        );
+        let reason = deny_reason(&judgment);
+        assert!(
+            reason.contains(
+                "line 4 (`y = x * 2`) mixes tabs and spaces against the lines of its block: its \
+                 depth depends on how wide a tab is: Python refuses the file (TabError: \
+                 inconsistent use of tabs and spaces in indentation)"
+            ),
+            "{agent:?}: {reason}"
+        );
+    }
+    // The same line indented with tabs is exact.
+    let judgment = judge_on(
+        GateAgent::ClaudeCode,
+        &payload_for(GateAgent::ClaudeCode, old, "\t\tx = x + 1\n\t\ty = x * 2\n"),
+        file,
+        &Policy::default(),
+    );
+    assert_eq!(judgment.case, Case::Exact, "{:?}", judgment.answer);
+}
