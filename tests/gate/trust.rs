@@ -718,3 +718,63 @@ fn spaces_in_a_tab_indented_python_file_are_a_doubt() {
     );
     assert_eq!(judgment.case, Case::Exact, "{:?}", judgment.answer);
 }
+
+/// Three functions, of which a stand-in keeps only the last.
+const THREE: &str = "def a(x):\n    y = x + 1\n    log(y)\n    return y\n\n\ndef b(x):\n    z = x * 2\n    log(z)\n    return z\n\n\ndef c(x):\n    return a(x) + b(x)\n";
+
+/// A stand-in line that is no comment (`<existing code>`, `[... rest of
+/// the file ...]`, `[unchanged]`, `(rest unchanged)`) where a() and b()
+/// were: a Write, and an Edit of the whole file, are doubts as the
+/// commented one is (they passed with no opinion, a() and b() gone).
+#[test]
+fn a_bracketed_stand_in_line_is_a_doubt() {
+    for marker in [
+        "# ... existing code ...",
+        "<existing code>",
+        "[... rest of the file ...]",
+        "[unchanged]",
+        "(rest unchanged)",
+    ] {
+        let content = format!("{marker}\n\n\ndef c(x):\n    return a(x) * b(x)\n");
+        let mut write: Value =
+            serde_json::from_slice(&edit_payload(GateAgent::ClaudeCode, json!({}))).expect("JSON");
+        write["tool_name"] = "Write".into();
+        write["tool_input"] =
+            json!({"file_path": format!("{CWD}/inventory.py"), "content": content});
+        let judgment = judge_on(
+            GateAgent::ClaudeCode,
+            &write.to_string().into_bytes(),
+            THREE,
+            &Policy::default(),
+        );
+        assert_eq!(
+            judgment.case,
+            Case::Doubt,
+            "{marker}: {:?}",
+            judgment.answer
+        );
+        assert!(
+            deny_reason(&judgment).contains(&format!(
+                "its content stands in for lines it leaves out (line 1: `{marker}`), so writing \
+                 it deletes 9 non-blank lines of the file"
+            )),
+            "{marker}: {}",
+            deny_reason(&judgment)
+        );
+        let edit = payload_for(GateAgent::ClaudeCode, THREE, &content);
+        let judgment = judge_on(GateAgent::ClaudeCode, &edit, THREE, &Policy::default());
+        assert_eq!(
+            judgment.case,
+            Case::Doubt,
+            "{marker}: {:?}",
+            judgment.answer
+        );
+        assert!(
+            deny_reason(&judgment).contains(&format!(
+                "its new text stands in for lines it leaves out (its line 1: `{marker}`)"
+            )),
+            "{marker}: {}",
+            deny_reason(&judgment)
+        );
+    }
+}
