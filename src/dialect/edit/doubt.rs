@@ -125,8 +125,17 @@ fn already_applied(outcome: &EditOutcome, original: &str) -> Option<String> {
 /// texts' final newline (Claude Code's old texts mostly have none): the
 /// edit is widened to the lines its ends land on ([`on_whole_lines`]).
 fn repeats_neighbours(outcome: &EditOutcome, original: &str) -> Option<String> {
+    repeated_around(&outcome.block, original).map(|r| r.describe("its new text", false))
+}
+
+/// What an exactly placed block (an edit's, a SEARCH/REPLACE block's)
+/// writes twice over `original`, the text it was placed in (see
+/// [`repeats_neighbours`]).
+pub fn repeated_around(
+    b: &crate::engine::BlockReport,
+    original: &str,
+) -> Option<crate::diagnose::doubt_repeat::Repeated> {
     use crate::diagnose::doubt_repeat::{nearest, repeated};
-    let b = &outcome.block;
     let (span, old, new) = (b.original?, b.search_text.as_str(), b.replace_text.as_str());
     if old.is_empty() || new.is_empty() {
         return None;
@@ -141,7 +150,7 @@ fn repeats_neighbours(outcome: &EditOutcome, original: &str) -> Option<String> {
         last_before + crate::dialect::quick::count_newlines(original.get(start..end)?) + 1;
     let previous = nearest(before.lines().rev(), last_before, -1, count);
     let next = nearest(original.get(end..)?.lines(), first_after, 1, count);
-    repeated(&previous, &old_lines, &new_lines, &next).map(|r| r.describe("its new text", false))
+    repeated(&previous, &old_lines, &new_lines, &next)
 }
 
 /// An edit replacing `original[start..end]` (`old`) with `new`, widened to
