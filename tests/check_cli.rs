@@ -491,3 +491,129 @@ fn check_exits_as_apply_write_does() {
         "held back: block #1 matched at line 2, and its SEARCH text occurs again at line 4"
     ));
 }
+
+/// A tab-indented Python file and an exact edit adding a line indented
+/// with spaces: Python refuses the result (TabError), so `check` exits 1
+/// and `apply --write` holds it back, as edit JSON and as a patch (they
+/// said "applies" and wrote it).
+#[test]
+fn spaces_in_a_tab_indented_python_file_are_held_back() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let original = "def f(x):\n\tif x > 0:\n\t\tx = x + 1\n\t\tlog(x)\n\treturn x\n";
+    let file = dir.path().join("t.py");
+    std::fs::write(&file, original).expect("write");
+    let edit = dir.path().join("e.json");
+    std::fs::write(
+        &edit,
+        r#"{"file_path": "t.py", "old_string": "\t\tx = x + 1\n", "new_string": "\t\tx = x + 1\n        y = x * 2\n"}"#,
+    )
+    .expect("write");
+    let patch = dir.path().join("p.patch");
+    std::fs::write(
+        &patch,
+        "*** Begin Patch\n*** Update File: t.py\n@@\n \t\tx = x + 1\n+        y = x * 2\n \t\tlog(x)\n*** End Patch\n",
+    )
+    .expect("write");
+    let file = file.display().to_string();
+    for diff in [&edit, &patch] {
+        let diff = diff.display().to_string();
+        let (check, out) = srview(&["check", &file, &diff]);
+        assert_eq!(check, 1, "{out}");
+        assert!(
+            out.contains("TabError: inconsistent use of tabs and spaces in indentation"),
+            "{out}"
+        );
+        let (write, _, err) = srview_all(&["apply", &file, &diff, "--write"]);
+        assert_ne!(write, 0, "{err}");
+        assert_eq!(std::fs::read_to_string(&file).expect("read"), original);
+    }
+}
+
+/// SEARCH/REPLACE blocks get the exact-string trust checks edit JSON and
+/// patches get (a tester's find: "ok" and written): a block writing the
+/// next line twice, one leaving Python misindented, `check` exits 1 and
+/// `apply --write` holds back (the file untouched), `fix` says its
+/// corrected diff is in doubt and exits 1; in a Cline transcript, a
+/// `replace_in_file` standing in for a method and a `write_to_file`
+/// standing in for two functions are held back by `apply --transcript
+/// --write`.
+#[test]
+fn search_replace_blocks_get_the_exact_trust_checks() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let original = "def f(x):\n    if x > 0:\n        x = x + 1\n        log(x)\n    return x\n";
+    let file = dir.path().join("a.py");
+    std::fs::write(&file, original).expect("write");
+    let file = file.display().to_string();
+    let cases = [
+        (
+            "------- SEARCH\n        x = x + 1\n=======\n        x = x + 2\n        log(x)\n+++++++ REPLACE\n",
+            "held back: block #1's REPLACE text ends with `log(x)`, which the file already has \
+             right after the text it replaces (line 4): written, it appears twice: send the \
+             edit without it, or with it in the old text too\n1 block, the diff applies, but \
+             `apply --write` holds it back\n",
+        ),
+        (
+            "------- SEARCH\n    if x > 0:\n        x = x + 1\n=======\n    if x > 0:\n       x = x + 2\n+++++++ REPLACE\n",
+            "held back: the diff leaves a.py misindented: as written, line 4 (`log(x)`) is at \
+             column 8, deeper than the line before it, which opens no block: Python refuses \
+             the file (IndentationError: unexpected indent): send the new lines at the \
+             indentation of the block they belong to\n1 block, the diff applies, but `apply \
+             --write` holds it back\n",
+        ),
+    ];
+    for (i, (diff, said)) in cases.into_iter().enumerate() {
+        let d = dir.path().join(format!("d{i}.diff"));
+        std::fs::write(&d, diff).expect("write");
+        let d = d.display().to_string();
+        let (check, out) = srview(&["check", &file, &d]);
+        assert_eq!(check, 1, "{out}");
+        assert!(out.ends_with(said), "{out}");
+        let (write, _, err) = srview_all(&["apply", &file, &d, "--write"]);
+        assert_eq!(write, 1, "{err}");
+        assert_eq!(std::fs::read_to_string(&file).expect("read"), original);
+        let (fix, fixed, err) = srview_all(&["fix", &file, &d]);
+        assert_eq!((fix, fixed.as_str()), (1, diff), "{err}");
+        assert!(
+            err.starts_with("srview: the corrected diff is in doubt: "),
+            "{err}"
+        );
+    }
+    let store = "class Store:\n    def add(self, sku, qty):\n        self.items[sku] = qty\n\n    def remove(self, sku, qty):\n        self.items[sku] -= qty\n        if self.items[sku] <= 0:\n            del self.items[sku]\n";
+    std::fs::write(dir.path().join("s.py"), store).expect("write");
+    let app = "function a(x) {\n  return x + 1;\n}\n\nfunction b(x) {\n  return x * 2;\n}\n\nfunction c(x) {\n  return a(x) + b(x);\n}\n";
+    std::fs::write(dir.path().join("app.js"), app).expect("write");
+    let transcript = dir.path().join("t.md");
+    std::fs::write(
+        &transcript,
+        "<replace_in_file>\n<path>s.py</path>\n<diff>\n------- SEARCH\n    def add(self, sku, qty):\n        self.items[sku] = qty\n\n    def remove(self, sku, qty):\n        self.items[sku] -= qty\n        if self.items[sku] <= 0:\n            del self.items[sku]\n=======\n    def add(self, sku, qty):\n        self.items[sku] = max(qty, 0)\n\n    # ... remove() unchanged ...\n+++++++ REPLACE\n</diff>\n</replace_in_file>\n\n<write_to_file>\n<path>app.js</path>\n<content>\n// ... existing code ...\n\nfunction c(x) {\n  return a(x) * b(x);\n}\n</content>\n</write_to_file>\n",
+    )
+    .expect("write");
+    let cwd = dir.path().display().to_string();
+    let t = transcript.display().to_string();
+    let (code, _, err) = srview_all(&["apply", "--transcript", &t, "--cwd", &cwd, "--write"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains(
+            "s.py, the transcript's tool call 1: block #1's REPLACE text stands in for lines it \
+             leaves out (its line 4: `# ... remove() unchanged ...`), so it deletes 5 non-blank \
+             lines of its SEARCH text"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains(
+            "app.js, the transcript's tool call 2: its content stands in for lines it leaves \
+             out (line 1: `// ... existing code ...`), so writing it deletes 7 non-blank lines \
+             of the file"
+        ),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("s.py")).expect("read"),
+        store
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("app.js")).expect("read"),
+        app
+    );
+}

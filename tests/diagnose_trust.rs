@@ -1103,3 +1103,66 @@ fn a_familiar_line_the_file_repeats_is_a_tie_not_nothing() {
     assert_eq!((a.start_line, b.start_line), (2, 5));
     assert_eq!(d.suggestion, None);
 }
+
+/// Bracketed notes standing where three lines or more of code go are
+/// stand-ins (`<existing code>`, `[... rest of the file ...]`,
+/// `[unchanged]`, `(rest unchanged)`); bracketed lines that are code or
+/// content are not: an HTML or JSX element, a Python list, a spread, a
+/// call, a TOML table, Markdown links and notes in prose.
+#[test]
+fn bracketed_notes_are_stand_ins_and_bracketed_code_is_not() {
+    use srview::dialect::elided::{bracketed_note, elided};
+    let old = "function a(x) {\n  const y = x + 1;\n  log(y);\n  return y;\n}\n\nfunction c(x) {\n  return a(x);\n}\n";
+    for note in [
+        "<existing code>",
+        "[... rest of the file ...]",
+        "[unchanged]",
+        "(rest unchanged)",
+        "<… 3 functions omitted …>",
+        "[lines 1-5 remain the same]",
+        "(the same as before)",
+    ] {
+        let new = format!("{note}\n\nfunction c(x) {{\n  return a(x) * 2;\n}}\n");
+        let found = elided(old, &new).unwrap_or_else(|| panic!("{note}: not a stand-in"));
+        assert_eq!((found.line, found.placeholder.as_str()), (1, note));
+    }
+    for code in [
+        "<div>",
+        "</div>",
+        "<div class=\"rest\">",
+        "<App />",
+        "<existing-code>",
+        "<main>",
+        "<>",
+        "[...]",
+        "[1, 2, 3]",
+        "[x.rest]",
+        "[...remaining]",
+        "[...a, ...b]",
+        "(...args)",
+        "(rest items)",
+        "(a + b)",
+        "[rest]",
+        "[tool.rest]",
+        "[existing]",
+        "[Unreleased]",
+        "[link](https://example.com)",
+        "[1]: https://example.com/rest-of-it",
+        "(See the rest of the guide.)",
+    ] {
+        assert!(!bracketed_note(code), "{code}");
+    }
+    // A JSX element in place of three lines: its closing tag is no line
+    // of the old text, so nothing stands alone where they went.
+    let jsx_old = "return (\n  <div>\n    <A />\n    <B />\n    <C />\n  </div>\n);\n";
+    let jsx_new =
+        "return (\n  <div>\n    <main>\n      <Rest unchanged />\n    </main>\n  </div>\n);\n";
+    assert_eq!(elided(jsx_old, jsx_new), None);
+    // Markdown whose prose is the content: a section rewritten with a
+    // parenthesized sentence, and a note held by the old text already.
+    let md_old = "# Guide\n\nStep one.\nStep two.\nStep three.\n\n## Next\n";
+    let md_new = "# Guide\n\n(See the rest of the guide.)\n\n## Next\n";
+    assert_eq!(elided(md_old, md_new), None);
+    let held = "a = 1\n[unchanged]\nb = 2\nc = 3\nd = 4\ne = 5\n";
+    assert_eq!(elided(held, "a = 1\n[unchanged]\ne = 5\n"), None);
+}

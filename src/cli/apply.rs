@@ -82,8 +82,10 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
             let pieces: Vec<&str> = applied.new_content.chunks(&original).collect();
             let diagnoses = crate::diagnose::diagnose_indexed(&diff, &index, options, &outcome);
             let doubts = crate::diagnose::doubt::held_back(
+                &file.display().to_string(),
                 &diff,
                 &diagnoses,
+                &outcome.blocks,
                 &original,
                 pieces.iter().copied(),
             );

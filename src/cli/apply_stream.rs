@@ -219,8 +219,10 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
             let (diff, index) = (stream.session.text(), stream.session.index());
             let diagnoses = crate::diagnose::diagnose_indexed(diff, index, options, &outcome);
             let doubts = crate::diagnose::doubt::held_back(
+                &file.display().to_string(),
                 diff,
                 &diagnoses,
+                &outcome.blocks,
                 index.text(),
                 [applied.new_content.as_str()],
             );

@@ -147,8 +147,22 @@ fn write_doubts(calls: &[ToolCall], files: &[FileEdit], options: ApplyOptions) -
             let Some(after) = result.content() else {
                 continue;
             };
-            // A whole new content (write_to_file) has no place to doubt.
+            // A whole new content (write_to_file) has no place to doubt,
+            // but may stand in for lines of the file it leaves out.
             let (Some(call), Some(outcome)) = (calls.get(result.call), &result.outcome) else {
+                if let Some(elided) = crate::dialect::elided::elided(before, after) {
+                    out.push(format!(
+                        "{}, the transcript's tool call {}: its content stands in for lines it \
+                         leaves out (line {}: `{}`), so writing it deletes {} of the file: send \
+                         the whole content, every line the file keeps, or edit only the lines \
+                         that change",
+                        file.path,
+                        result.call + 1,
+                        elided.line,
+                        elided.placeholder,
+                        crate::words::count(elided.lost, "non-blank line"),
+                    ));
+                }
                 before = after;
                 continue;
             };
@@ -161,10 +175,14 @@ fn write_doubts(calls: &[ToolCall], files: &[FileEdit], options: ApplyOptions) -
             };
             let index = LineIndex::new(before);
             let diagnoses = crate::diagnose::diagnose_indexed(&diff, &index, engine, outcome);
-            let mut doubts = doubt::write_doubts(&diff, &diagnoses);
-            if doubt::mixes_line_endings(before, [after]) {
-                doubts.push(doubt::MIXED_LINE_ENDINGS.to_string());
-            }
+            let doubts = doubt::held_back(
+                &file.path,
+                &diff,
+                &diagnoses,
+                &outcome.blocks,
+                before,
+                [after],
+            );
             out.extend(doubts.into_iter().map(|why| {
                 format!(
                     "{}, the transcript's tool call {}: {why}",

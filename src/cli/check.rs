@@ -33,7 +33,15 @@ pub fn run(args: &CheckArgs) -> CmdResult {
     // block, mixed line endings): the same diff exits 1 here too.
     let held = match &outcome.result {
         Ok(applied) => {
-            diagnose::doubt::held_back(&diff, &blocks, &original, [applied.new_content.as_str()])
+            let path = args.file.display().to_string();
+            diagnose::doubt::held_back(
+                &path,
+                &diff,
+                &blocks,
+                &outcome.blocks,
+                &original,
+                [applied.new_content.as_str()],
+            )
         }
         Err(_) => Vec::new(),
     };
@@ -247,10 +255,16 @@ pub fn render(
             .iter()
             .map(|why| format!("{}: {why}\n", p.wrap("1;33", "held back")))
             .collect();
+        // Held back for the result alone (its line endings, what exact
+        // blocks write): no block is counted as needing attention.
+        let attention = match failing {
+            0 => String::new(),
+            1 => " (1 needs attention)".to_string(),
+            n => format!(" ({n} need attention)"),
+        };
         out.push_str(&format!(
-            "{}, the diff applies, but `apply --write` holds it back ({failing} {} attention)\n",
+            "{}, the diff applies, but `apply --write` holds it back{attention}\n",
             crate::words::count(blocks.len(), "block"),
-            if failing == 1 { "needs" } else { "need" }
         ));
         out
     } else {

@@ -30,9 +30,46 @@ pub fn run(args: &FixArgs) -> CmdResult {
     for note in &fixed.notes {
         eprintln!("srview: {}", note.line(&file));
     }
-    Ok(if fixed.notes.iter().any(|n| n.unplaced) {
-        1
-    } else {
-        0
-    })
+    // What `check` would hold the corrected diff back for (a block
+    // standing in for lines, writing the lines around it twice, Python
+    // left misindented): the correction is not one srview stands behind.
+    let doubts = corrected_doubts(&file, &fixed.diff, &original, options);
+    if !doubts.is_empty() {
+        eprintln!(
+            "srview: the corrected diff is in doubt: {}",
+            doubts.join("; ")
+        );
+    }
+    Ok(
+        if fixed.notes.iter().any(|n| n.unplaced) || !doubts.is_empty() {
+            1
+        } else {
+            0
+        },
+    )
+}
+
+/// The exact-string trust checks `check` holds `diff` (the corrected
+/// diff) over `original` back for ([`crate::diagnose::doubt_exact`]);
+/// empty when it does not apply (the notes say why).
+fn corrected_doubts(
+    file: &str,
+    diff: &str,
+    original: &str,
+    options: crate::engine::Options,
+) -> Vec<String> {
+    let index = crate::engine::matcher::LineIndex::new(original);
+    let outcome = crate::engine::apply_indexed(diff, &index, options);
+    let Ok(applied) = &outcome.result else {
+        return Vec::new();
+    };
+    let mut doubts = crate::diagnose::doubt_exact::block_doubts(original, &outcome.blocks);
+    if doubts.is_empty() {
+        doubts.extend(crate::diagnose::doubt_exact::result_misindents(
+            file,
+            original,
+            &applied.new_content,
+        ));
+    }
+    doubts
 }

@@ -237,17 +237,33 @@ pub fn write_doubts(diff: &str, diagnoses: &[BlockDiagnosis]) -> Vec<String> {
 }
 
 /// Everything `apply --write` holds a result back for, and `check` exits 1
-/// for: [`write_doubts`], and a result that [`mixes_line_endings`].
-/// `result`: the new content of `diff` over `original`, in pieces.
+/// for: [`write_doubts`], a result that [`mixes_line_endings`], and the
+/// exact-string trust checks ([`super::doubt_exact`]: a block standing in
+/// for lines it leaves out, or writing the lines around it twice; the
+/// result leaving Python misindented, said only when nothing else is).
+/// `path`: the file, as named (its extension tells Python); `blocks`: the
+/// engine's reports of the final apply; `result`: the new content of
+/// `diff` over `original`, in pieces.
 pub fn held_back<'a>(
+    path: &str,
     diff: &str,
     diagnoses: &[BlockDiagnosis],
+    blocks: &[crate::engine::BlockReport],
     original: &str,
     result: impl IntoIterator<Item = &'a str>,
 ) -> Vec<String> {
     let mut doubts = write_doubts(diff, diagnoses);
-    if mixes_line_endings(original, result) {
+    let pieces: Vec<&str> = result.into_iter().collect();
+    if mixes_line_endings(original, pieces.iter().copied()) {
         doubts.push(MIXED_LINE_ENDINGS.to_string());
+    }
+    doubts.extend(super::doubt_exact::block_doubts(original, blocks));
+    if doubts.is_empty() && super::doubt_indent::python(path) {
+        doubts.extend(super::doubt_exact::result_misindents(
+            path,
+            original,
+            &pieces.concat(),
+        ));
     }
     doubts
 }

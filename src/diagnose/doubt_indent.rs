@@ -17,8 +17,13 @@
 //!
 //! A deliberate dedent (a line moved out of an `if` to the enclosing
 //! level) or a line moved to any level that encloses it reads without a
-//! fault, and is not doubted. A tab in the indentation stops the check (no
-//! doubt): how Python counts it against spaces is not judged here.
+//! fault, and is not doubted. Tabs are counted as Python counts them: a
+//! tab to the next multiple of 8 columns, and the line read again with a
+//! tab as 1 column; where the two readings compare a line with its block
+//! differently (`\t\t` against 8 spaces: the same depth at 8, not at 1),
+//! Python refuses the file with a TabError (inconsistent use of tabs and
+//! spaces), and so does this check. A form feed in the indentation stops
+//! the check (no doubt).
 
 /// A fault Python would find in the indentation an edit leaves.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -44,6 +49,9 @@ pub enum BreakKind {
     Unexpected,
     /// After a line ending with `:`, not deeper.
     Expected,
+    /// Its tabs and spaces make its depth against its block's depend on
+    /// how wide a tab is (Python's TabError).
+    Tabs,
 }
 
 impl IndentBreak {
@@ -74,6 +82,16 @@ impl IndentBreak {
                 ),
                 "expected an indented block",
             ),
+            BreakKind::Tabs => {
+                return format!(
+                    "as written, line {} (`{}`) mixes tabs and spaces against the lines of its \
+                     block: its depth depends on how wide a tab is: Python refuses the file \
+                     (TabError: inconsistent use of tabs and spaces in indentation): send the \
+                     new lines indented as the file's lines around them are (tabs for tabs, \
+                     spaces for spaces)",
+                    self.line, self.text
+                );
+            }
         };
         format!(
             "as written, line {} (`{}`) {what}: Python refuses the file (IndentationError: \
@@ -100,11 +118,50 @@ fn top_level(line: &str) -> bool {
 /// A fault: its line (0-based), kind, column and the enclosing levels.
 type Fault = (usize, BreakKind, usize, Vec<usize>);
 
+/// A line's indentation as Python's tokenizer measures it: its column
+/// with a tab to the next multiple of 8, and with a tab as 1 column.
+/// `None` for a form feed (Python restarts the count there: not judged).
+fn widths(lead: &str) -> Option<(usize, usize)> {
+    let (mut column, mut alternative) = (0, 0);
+    for c in lead.chars() {
+        match c {
+            '\t' => {
+                column = (column / 8 + 1) * 8;
+                alternative += 1;
+            }
+            ' ' => {
+                column += 1;
+                alternative += 1;
+            }
+            _ => return None,
+        }
+    }
+    Some((column, alternative))
+}
+
+/// Whether Python's tokenizer refuses a line at `at` (its two widths,
+/// see [`widths`]) against the blocks `stack` (each level's widths): its
+/// depth against the level it stays at, opens or returns to is not the
+/// same in both widths (a TabError). A dedent to no level is not this
+/// fault (the unindent one).
+fn tab_error(stack: &[(usize, usize)], at: (usize, usize)) -> bool {
+    let top = stack.last().copied().unwrap_or((0, 0));
+    if at.0 == top.0 {
+        at.1 != top.1
+    } else if at.0 > top.0 {
+        at.1 <= top.1
+    } else {
+        let level = stack.iter().rev().find(|l| l.0 <= at.0);
+        level.is_some_and(|l| l.0 == at.0 && l.1 != at.1)
+    }
+}
+
 /// The first indentation fault of `lines` (0-based index), read as
 /// Python reads them from a top-level line; `Err(())` when the reading
-/// cannot be trusted (a tab in the indentation).
+/// cannot be trusted (a form feed in the indentation).
 fn first_fault(lines: &[&str]) -> Result<Option<Fault>, ()> {
-    let mut stack = vec![0usize];
+    // Each open block's column and its column with a tab as 1.
+    let mut stack = vec![(0usize, 0usize)];
     let mut depth: isize = 0;
     let mut triple: Option<&str> = None;
     let mut continued = false;
@@ -115,24 +172,27 @@ fn first_fault(lines: &[&str]) -> Result<Option<Fault>, ()> {
         let text = line.trim_start_matches([' ', '\t']);
         if starts_statement && !text.is_empty() && !text.starts_with('#') {
             let lead = &line[..line.len() - text.len()];
-            if lead.contains('\t') {
-                return Err(());
+            let widths = widths(lead).ok_or(())?;
+            let column = widths.0;
+            let levels = || stack.iter().map(|l| l.0).collect::<Vec<usize>>();
+            // The tokenizer's fault comes before the parser's.
+            if tab_error(&stack, widths) {
+                return Ok(Some((i, BreakKind::Tabs, column, levels())));
             }
-            let column = lead.len();
-            let top = stack.last().copied().unwrap_or(0);
+            let top = stack.last().map_or(0, |l| l.0);
             if opens_block {
                 if column <= top {
-                    return Ok(Some((i, BreakKind::Expected, column, stack)));
+                    return Ok(Some((i, BreakKind::Expected, column, levels())));
                 }
-                stack.push(column);
+                stack.push(widths);
             } else if column > top {
-                return Ok(Some((i, BreakKind::Unexpected, column, stack)));
+                return Ok(Some((i, BreakKind::Unexpected, column, levels())));
             } else if column < top {
-                let levels = stack.clone();
-                while stack.last().is_some_and(|&t| column < t) {
+                let levels = levels();
+                while stack.last().is_some_and(|t| column < t.0) {
                     stack.pop();
                 }
-                if stack.last() != Some(&column) {
+                if stack.last().map(|l| l.0) != Some(column) {
                     return Ok(Some((i, BreakKind::Unindent, column, levels)));
                 }
             }
@@ -523,6 +583,57 @@ mod tests {
             (8, 7, BreakKind::Unindent)
         );
         assert_eq!(found.levels, [0, 4, 8, 12]);
+    }
+
+    /// Python 3's TabError, as its tokenizer decides it: a line whose depth
+    /// against its block differs with a tab 8 columns wide and 1 column
+    /// wide. Spaces at the depth of tabs (or tabs in a space-indented
+    /// block) are refused; a file indented with tabs throughout, and one
+    /// already mixed before the edit, are not doubted.
+    #[test]
+    fn tabs_against_spaces_are_a_tab_error() {
+        let tabbed = "def f(x):\n\tif x > 0:\n\t\tx = x + 1\n\t\tlog(x)\n\treturn x\n";
+        let spaces_after_tabs =
+            tabbed.replace("\t\tx = x + 1\n", "\t\tx = x + 1\n        y = x * 2\n");
+        let found = indent_break("t.py", tabbed, &spaces_after_tabs).expect("a TabError");
+        assert_eq!((found.line, found.kind), (4, BreakKind::Tabs));
+        assert_eq!(
+            found.describe(),
+            "as written, line 4 (`y = x * 2`) mixes tabs and spaces against the lines of its \
+             block: its depth depends on how wide a tab is: Python refuses the file (TabError: \
+             inconsistent use of tabs and spaces in indentation): send the new lines indented \
+             as the file's lines around them are (tabs for tabs, spaces for spaces)"
+        );
+        // A dedent in spaces to a level written with a tab.
+        let dedent = tabbed.replace("\treturn x\n", "        return x\n");
+        assert_eq!(
+            indent_break("t.py", tabbed, &dedent).map(|f| (f.line, f.kind)),
+            Some((5, BreakKind::Tabs))
+        );
+        // A tab in a space-indented file.
+        let spaced = "def f(x):\n    if x:\n        x += 1\n    return x\n";
+        let tab_in = spaced.replace("        x += 1\n", "        x += 1\n\ty = x\n");
+        assert_eq!(
+            indent_break("t.py", spaced, &tab_in).map(|f| f.kind),
+            Some(BreakKind::Tabs)
+        );
+        // A new block opened with tabs under a space-indented `if`: deeper
+        // at 8 columns a tab, not at 1.
+        let opened = spaced.replace("        x += 1\n", "        if x:\n\t\t\tx += 1\n");
+        assert_eq!(
+            indent_break("t.py", spaced, &opened).map(|f| (f.line, f.kind)),
+            Some((4, BreakKind::Tabs))
+        );
+        // Tabs throughout; a consistent mix Python accepts (a tab then
+        // spaces inside a tab-indented block: deeper in both readings).
+        let more_tabs = tabbed.replace("\t\tlog(x)\n", "\t\tlog(x)\n\t\ty = 2\n");
+        assert_eq!(indent_break("t.py", tabbed, &more_tabs), None);
+        let consistent = tabbed.replace("\t\tlog(x)\n", "\t\tif x:\n\t\t    log(x)\n");
+        assert_eq!(indent_break("t.py", tabbed, &consistent), None);
+        // Already inconsistent before the edit: the reading is not trusted.
+        let mixed = spaces_after_tabs.clone();
+        let edited = mixed.replace("log(x)", "log(x, 2)");
+        assert_eq!(indent_break("t.py", &mixed, &edited), None);
     }
 
     #[test]

@@ -28,6 +28,7 @@ pub mod accept;
 mod closest;
 mod compare;
 pub mod doubt;
+pub mod doubt_exact;
 pub mod doubt_indent;
 pub mod doubt_repeat;
 pub mod effect;

@@ -7,7 +7,8 @@
 //! alike.
 //!
 //! Decided by evidence, not by wording ([`elided`]): a comment-only line
-//! (or a lone `...` / `…`) the old text does not hold, standing alone
+//! (or a lone `...` / `…`, or a bracketed note that is code in no language:
+//! `<existing code>`, `[unchanged]`) the old text does not hold, standing alone
 //! where a run of the old text's non-blank lines disappears. A wording that
 //! says so ([`is_placeholder`]) is enough wherever lines are lost.
 
@@ -214,11 +215,64 @@ fn stand_in_shapes(new: &str) -> Vec<bool> {
 }
 
 /// A line that can stand in for others: a lone `...` or `…` (Python's
-/// Ellipsis, a TypeScript stub's body, a model's "and so on"), or a
-/// comment-only line ([`is_comment`]).
+/// Ellipsis, a TypeScript stub's body, a model's "and so on"), a
+/// comment-only line ([`is_comment`]), or a note in brackets that is code
+/// in no language ([`bracketed_note`]: `<existing code>`, `[... rest of
+/// the file ...]`, `(rest unchanged)`).
 pub fn stand_in_shaped(line: &str) -> bool {
     let line = line.trim();
-    matches!(line, "..." | "\u{2026}") || is_comment(line)
+    matches!(line, "..." | "\u{2026}") || is_comment(line) || bracketed_note(line)
+}
+
+/// A line that is one pair of brackets (`<…>`, `[…]`, `(…)`) around a
+/// note saying lines are left out: inside, words only (letters, digits,
+/// spaces, `-`, `'`, `,`, `:`) beside ellipses, and either an ellipsis
+/// with two words or more, or words that say so
+/// (`unchanged`, `omitted`, `rest of`, `remaining`, `existing` among two
+/// words or more: `<existing code>`, `[unchanged]`, `(rest unchanged)`).
+/// Code has other marks inside such brackets (`<div class="a">`, `</div>`,
+/// `<App />`, `[1, 2]`, `[x.rest]`, `(a + b)`, `[link](url)`), no such
+/// word (`[...]`, `(rest items)`, `<main>`) or a name right after an
+/// ellipsis (a spread: `[...remaining]`), so it is not taken for one.
+pub fn bracketed_note(line: &str) -> bool {
+    let line = line.trim();
+    let inner = [('<', '>'), ('[', ']'), ('(', ')')]
+        .iter()
+        .find_map(|&(open, close)| line.strip_prefix(open)?.strip_suffix(close));
+    let Some(inner) = inner else {
+        return false;
+    };
+    let ellipsis = inner.contains("...") || inner.contains('\u{2026}');
+    let text = inner.replace("...", " ").replace('\u{2026}', " ");
+    let wordy = |c: char| c.is_alphanumeric() || c.is_whitespace() || "-',:".contains(c);
+    if !text.chars().all(wordy) || !text.chars().any(char::is_alphabetic) {
+        return false;
+    }
+    let lower = text.to_lowercase();
+    let words: Vec<&str> = lower.split_whitespace().collect();
+    let says = [
+        "unchanged",
+        "unmodified",
+        "omitted",
+        "elided",
+        "snip",
+        "brevity",
+        "remaining",
+        "remains",
+    ]
+    .iter()
+    .any(|w| words.iter().any(|word| word.trim_matches([',', ':']) == *w))
+        || lower.contains("rest of")
+        || lower.contains("the same")
+        || (words.len() >= 2
+            && words
+                .iter()
+                .any(|w| w.trim_matches([',', ':']) == "existing"));
+    // An ellipsis against a name is a spread (`[...rest]`, `(...args)`).
+    let spread = inner
+        .match_indices("...")
+        .any(|(at, _)| inner[at + 3..].starts_with(|c: char| c.is_alphanumeric() || c == '_'));
+    !spread && (says || (ellipsis && words.len() >= 2))
 }
 
 /// A line holding a comment only, by the marks of common languages: `#`

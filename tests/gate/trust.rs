@@ -576,3 +576,197 @@ fn a_misindented_exact_edit_is_offered_at_the_replaced_lines_depth() {
         None
     );
 }
+
+/// The repeated-lines check reads whole lines whatever the texts' final
+/// newline (a tester's find: Claude Code's old texts mostly have none,
+/// and such an edit writing a `}` or a `return` twice got no opinion):
+/// the same duplicating edits without it, and one whose old text ends
+/// inside a line (before its `;`), are doubts on every string-edit agent;
+/// the look-alikes without it stay exact.
+#[test]
+fn an_edit_repeating_the_lines_around_it_is_a_doubt_without_a_final_newline() {
+    let cases = [
+        (
+            "  if (x > hi) return hi;\n  return x;",
+            "  if (x > hi) return hi;\n  return Number.isNaN(x) ? lo : x;\n}",
+            "ends with `}`, which the file already has right after the text it replaces (line \
+             5): written, it appears twice",
+        ),
+        (
+            "return hi",
+            "return Math.max(hi, lo);\n  return x",
+            "ends with `return x;`, which the file already has right after the text it \
+             replaces (line 4): written, it appears twice",
+        ),
+        (
+            "  return x;",
+            "  if (x > hi) return hi;\n  return Number.isNaN(x) ? lo : x;",
+            "begins with `if (x > hi) return hi;`, which the file already has right before the \
+             text it replaces (line 3): written, it appears twice",
+        ),
+    ];
+    let agents = [
+        GateAgent::ClaudeCode,
+        GateAgent::GeminiCli,
+        GateAgent::QwenCode,
+        GateAgent::Opencode,
+        GateAgent::Pi,
+        GateAgent::ClineCli,
+    ];
+    for (old, new, said) in cases {
+        for agent in agents {
+            let judgment = judge_on(
+                agent,
+                &payload_for(agent, old, new),
+                UTIL,
+                &Policy::default(),
+            );
+            assert_eq!(
+                judgment.case,
+                Case::Doubt,
+                "{agent:?} {new:?}: {:?}",
+                judgment.answer
+            );
+            let reason = deny_reason(&judgment);
+            assert!(
+                reason.contains(&format!("its new text {said}")),
+                "{agent:?}: {reason}"
+            );
+        }
+    }
+    let look_alikes = [
+        (
+            "if (a) {\n  x();\n}\n",
+            "  x();",
+            "  x();\n  if (b) {\n    y();\n}",
+        ),
+        (
+            "# Title\n---\nBody.\n",
+            "# Title",
+            "# Title\n\nIntro.\n\n---",
+        ),
+        ("a = 1\n\nb = 2\n", "a = 1", "a = 1\nc = 3"),
+        ("def f\n  a\nend\n", "  a", "  a\n  if b\n    c\n  end\nend"),
+        (
+            "function f() {\n  a();\n}\n}\n",
+            "  a();\n}",
+            "  a();\n  b();\n}",
+        ),
+        // A part of a line changed: the line stays one line.
+        (UTIL, "return x;", "return Math.min(x, hi);"),
+    ];
+    for (file, old, new) in look_alikes {
+        let judgment = judge_on(
+            GateAgent::ClaudeCode,
+            &payload_for(GateAgent::ClaudeCode, old, new),
+            file,
+            &Policy::default(),
+        );
+        assert_eq!(judgment.case, Case::Exact, "{new:?}: {:?}", judgment.answer);
+    }
+}
+
+/// A tab-indented Python file given a new line indented with spaces at the
+/// same visual depth (what models usually send): Python refuses the result
+/// (TabError), so it is a doubt saying so, as a Claude Code `Edit`, a
+/// Gemini CLI `replace` and a Codex patch alike (they passed as exact).
+#[test]
+fn spaces_in_a_tab_indented_python_file_are_a_doubt() {
+    let file = "def f(x):\n\tif x > 0:\n\t\tx = x + 1\n\t\tlog(x)\n\treturn x\n";
+    let (old, new) = ("\t\tx = x + 1\n", "\t\tx = x + 1\n        y = x * 2\n");
+    for agent in [
+        GateAgent::ClaudeCode,
+        GateAgent::GeminiCli,
+        GateAgent::Codex,
+    ] {
+        let judgment = judge_on(
+            agent,
+            &payload_for(agent, old, new),
+            file,
+            &Policy::default(),
+        );
+        assert_eq!(
+            judgment.case,
+            Case::Doubt,
+            "{agent:?}: {:?}",
+            judgment.answer
+        );
+        let reason = deny_reason(&judgment);
+        assert!(
+            reason.contains(
+                "line 4 (`y = x * 2`) mixes tabs and spaces against the lines of its block: its \
+                 depth depends on how wide a tab is: Python refuses the file (TabError: \
+                 inconsistent use of tabs and spaces in indentation)"
+            ),
+            "{agent:?}: {reason}"
+        );
+    }
+    // The same line indented with tabs is exact.
+    let judgment = judge_on(
+        GateAgent::ClaudeCode,
+        &payload_for(GateAgent::ClaudeCode, old, "\t\tx = x + 1\n\t\ty = x * 2\n"),
+        file,
+        &Policy::default(),
+    );
+    assert_eq!(judgment.case, Case::Exact, "{:?}", judgment.answer);
+}
+
+/// Three functions, of which a stand-in keeps only the last.
+const THREE: &str = "def a(x):\n    y = x + 1\n    log(y)\n    return y\n\n\ndef b(x):\n    z = x * 2\n    log(z)\n    return z\n\n\ndef c(x):\n    return a(x) + b(x)\n";
+
+/// A stand-in line that is no comment (`<existing code>`, `[... rest of
+/// the file ...]`, `[unchanged]`, `(rest unchanged)`) where a() and b()
+/// were: a Write, and an Edit of the whole file, are doubts as the
+/// commented one is (they passed with no opinion, a() and b() gone).
+#[test]
+fn a_bracketed_stand_in_line_is_a_doubt() {
+    for marker in [
+        "# ... existing code ...",
+        "<existing code>",
+        "[... rest of the file ...]",
+        "[unchanged]",
+        "(rest unchanged)",
+    ] {
+        let content = format!("{marker}\n\n\ndef c(x):\n    return a(x) * b(x)\n");
+        let mut write: Value =
+            serde_json::from_slice(&edit_payload(GateAgent::ClaudeCode, json!({}))).expect("JSON");
+        write["tool_name"] = "Write".into();
+        write["tool_input"] =
+            json!({"file_path": format!("{CWD}/inventory.py"), "content": content});
+        let judgment = judge_on(
+            GateAgent::ClaudeCode,
+            &write.to_string().into_bytes(),
+            THREE,
+            &Policy::default(),
+        );
+        assert_eq!(
+            judgment.case,
+            Case::Doubt,
+            "{marker}: {:?}",
+            judgment.answer
+        );
+        assert!(
+            deny_reason(&judgment).contains(&format!(
+                "its content stands in for lines it leaves out (line 1: `{marker}`), so writing \
+                 it deletes 9 non-blank lines of the file"
+            )),
+            "{marker}: {}",
+            deny_reason(&judgment)
+        );
+        let edit = payload_for(GateAgent::ClaudeCode, THREE, &content);
+        let judgment = judge_on(GateAgent::ClaudeCode, &edit, THREE, &Policy::default());
+        assert_eq!(
+            judgment.case,
+            Case::Doubt,
+            "{marker}: {:?}",
+            judgment.answer
+        );
+        assert!(
+            deny_reason(&judgment).contains(&format!(
+                "its new text stands in for lines it leaves out (its line 1: `{marker}`)"
+            )),
+            "{marker}: {}",
+            deny_reason(&judgment)
+        );
+    }
+}

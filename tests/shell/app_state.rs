@@ -1807,3 +1807,28 @@ fn one_diffs_keys_dispatch_from_the_table() {
     // q, r, ?, v, /, e, w, u and Tab, +.
     assert_eq!(checked, 10);
 }
+
+/// `a` on an exact block whose REPLACE text ends with the line the file
+/// has right after its SEARCH text (written, it appears twice) asks first,
+/// as `apply --write` holds it back; a second `a` writes (a tester's find:
+/// written at once, no question).
+#[test]
+fn accepting_an_exact_block_that_writes_a_line_twice_asks_first() {
+    let file = "def f(x):\n    if x > 0:\n        x = x + 1\n        log(x)\n    return x\n";
+    let diff = "------- SEARCH\n        x = x + 1\n=======\n        x = x + 2\n        log(x)\n+++++++ REPLACE\n";
+    let mut app = App::new(PathBuf::from("a.py"), file.into(), Version::V1);
+    app.set_diff(diff.into());
+    app.end_stream();
+    assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
+    assert_eq!(
+        notice_text(&app),
+        "block #1's REPLACE text ends with `log(x)`, which the file already has right after \
+         the text it replaces (line 4): written, it appears twice: send the edit without it, \
+         or with it in the old text too: press a again to write anyway, Esc to cancel"
+    );
+    assert!(app.confirming_guess());
+    match key(&mut app, KeyCode::Char('a')) {
+        Effect::Accept(content) => assert!(content.text().contains("x = x + 2")),
+        other => panic!("the second a writes, got {other:?}"),
+    }
+}

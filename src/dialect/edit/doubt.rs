@@ -118,31 +118,67 @@ fn already_applied(outcome: &EditOutcome, original: &str) -> Option<String> {
     })
 }
 
-/// An edit of whole lines whose new text ends with the lines the file
-/// has right after its old text (or begins with those right before it),
-/// which its old text does not account for: written, they appear twice
-/// ([`crate::diagnose::doubt_repeat`]).
+/// An edit whose new text ends with the lines the file has right after
+/// its old text (or begins with those right before it), which its old
+/// text does not account for: written, they appear twice
+/// ([`crate::diagnose::doubt_repeat`]). Read on whole lines, whatever the
+/// texts' final newline (Claude Code's old texts mostly have none): the
+/// edit is widened to the lines its ends land on ([`on_whole_lines`]).
 fn repeats_neighbours(outcome: &EditOutcome, original: &str) -> Option<String> {
+    repeated_around(&outcome.block, original).map(|r| r.describe("its new text", false))
+}
+
+/// What an exactly placed block (an edit's, a SEARCH/REPLACE block's)
+/// writes twice over `original`, the text it was placed in (see
+/// [`repeats_neighbours`]).
+pub fn repeated_around(
+    b: &crate::engine::BlockReport,
+    original: &str,
+) -> Option<crate::diagnose::doubt_repeat::Repeated> {
     use crate::diagnose::doubt_repeat::{nearest, repeated};
-    let b = &outcome.block;
     let (span, old, new) = (b.original?, b.search_text.as_str(), b.replace_text.as_str());
-    let whole_lines = span.start == 0 || original[..span.start].ends_with('\n');
-    let ends_lines = (old.ends_with('\n') && new.ends_with('\n'))
-        || (span.end == original.len() && !old.ends_with('\n') && !new.ends_with('\n'));
-    if old.is_empty() || new.is_empty() || !whole_lines || !ends_lines {
+    if old.is_empty() || new.is_empty() {
         return None;
     }
+    let (start, end, old, new) = on_whole_lines(original, span.start, span.end, old, new)?;
     let (old_lines, new_lines): (Vec<&str>, Vec<&str>) =
         (old.lines().collect(), new.lines().collect());
     let count = new_lines.iter().filter(|l| !l.trim().is_empty()).count();
-    let before = original.get(..span.start)?;
+    let before = original.get(..start)?;
     let last_before = crate::dialect::quick::count_newlines(before);
-    let first_after = last_before
-        + crate::dialect::quick::count_newlines(original.get(span.start..span.end)?)
-        + 1;
+    let first_after =
+        last_before + crate::dialect::quick::count_newlines(original.get(start..end)?) + 1;
     let previous = nearest(before.lines().rev(), last_before, -1, count);
-    let next = nearest(original.get(span.end..)?.lines(), first_after, 1, count);
-    repeated(&previous, &old_lines, &new_lines, &next).map(|r| r.describe("its new text", false))
+    let next = nearest(original.get(end..)?.lines(), first_after, 1, count);
+    repeated(&previous, &old_lines, &new_lines, &next)
+}
+
+/// An edit replacing `original[start..end]` (`old`) with `new`, widened to
+/// the whole lines its ends land on: the part of the first line before it
+/// and the rest of the last line after it (its newline included) join
+/// both texts, so the widened texts are the lines the file had there and
+/// the lines it gets. `None` when the result is not whole lines: a new
+/// text without a final newline that joins the file's next line.
+fn on_whole_lines(
+    original: &str,
+    start: usize,
+    end: usize,
+    old: &str,
+    new: &str,
+) -> Option<(usize, usize, String, String)> {
+    let line_start = original.get(..start)?.rfind('\n').map_or(0, |i| i + 1);
+    let rest = original.get(end..)?;
+    let at_line_start = end == 0 || original[..end].ends_with('\n');
+    let line_end = if at_line_start {
+        end
+    } else {
+        rest.find('\n').map_or(original.len(), |i| end + i + 1)
+    };
+    let (head, tail) = (&original[line_start..start], &original[end..line_end]);
+    let old = format!("{head}{old}{tail}");
+    let new = format!("{head}{new}{tail}");
+    let whole = line_end == original.len() || (old.ends_with('\n') && new.ends_with('\n'));
+    whole.then_some((line_start, line_end, old, new))
 }
 
 /// Lines ending in CRLF and lines ending in a bare LF.

@@ -512,6 +512,17 @@ pub fn accept_confirmed(app: &mut App, confirmed: bool, endings_asked: bool) -> 
                 ) {
                     return ask_about_endings(app);
                 }
+                // What exact blocks write that srview cannot stand behind
+                // (`apply --write` holds it back): asked about first.
+                let exact = app.exact_doubts(&content.text());
+                if !exact.is_empty() {
+                    app.refuse(format!(
+                        "{}: press a again to write anyway, Esc to cancel",
+                        exact.join("; ")
+                    ));
+                    app.confirming_guess = true;
+                    return Effect::None;
+                }
                 return Effect::Accept(content);
             };
             // The block is selected, so the pane below shows its diagnosis.

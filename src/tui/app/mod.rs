@@ -751,6 +751,41 @@ impl App {
             .collect()
     }
 
+    /// The exact-string trust checks on what `a` writes, `result` (a block
+    /// standing in for lines it leaves out, writing the lines around it
+    /// twice, Python left misindented): what `apply --write` holds back
+    /// for them too ([`crate::diagnose::doubt_exact`]), blocks numbered as
+    /// the list numbers them.
+    pub fn exact_doubts(&self, result: &str) -> Vec<String> {
+        use crate::diagnose::doubt_exact::{block_doubts, result_misindents};
+        if self.direct {
+            return Vec::new();
+        }
+        let options = engine::Options {
+            version: self.version,
+            is_final: true,
+        };
+        let diff = self.engine_diff();
+        let blocks = match self.kept_lines(&diff) {
+            Some(Ok(kept)) => {
+                let mut outcome = engine::apply_spliced(kept.text(), self.session.index(), options);
+                for b in &mut outcome.blocks {
+                    b.index = kept.whole_index(b.index);
+                }
+                outcome.blocks
+            }
+            Some(Err(_)) => return Vec::new(),
+            None => self.session.outcome_spliced(true).blocks,
+        };
+        let original = self.original.text();
+        let mut doubts = block_doubts(&original, &blocks);
+        if doubts.is_empty() {
+            let path = self.file_path.display().to_string();
+            doubts.extend(result_misindents(&path, &original, result));
+        }
+        doubts
+    }
+
     /// Applies what a diff source reported.
     pub fn on_source(&mut self, event: crate::source::watch::SourceEvent) {
         use crate::source::watch::SourceEvent;

@@ -1,0 +1,70 @@
+//! *Pure.* The exact-string trust checks on a SEARCH/REPLACE diff's blocks
+//! (Cline's `replace_in_file`, Aider's blocks, srview's own dialect), the
+//! same an edit's old/new strings and a patch's hunks get (a tester's
+//! find: the same damaging edit was held back as edit JSON or a patch and
+//! written as SEARCH/REPLACE blocks):
+//! - a block placed exactly whose REPLACE text stands in for lines of its
+//!   SEARCH text it leaves out ([`crate::dialect::elided`]);
+//! - a block placed exactly whose REPLACE text ends with the lines the file
+//!   has right after its SEARCH text, or begins with those right before it
+//!   ([`crate::diagnose::doubt_repeat`]), unless another block edits those
+//!   lines;
+//! - the whole result leaving Python misindented
+//!   ([`crate::diagnose::doubt_indent`]), said only when nothing else is.
+
+use crate::engine::{BlockReport, BlockState, Stage};
+
+/// One sentence per block (without a final stop) that srview cannot stand
+/// behind although it matched exactly: `blocks`, the engine's reports of a
+/// final apply over `original`.
+pub fn block_doubts(original: &str, blocks: &[BlockReport]) -> Vec<String> {
+    let exact = |b: &&BlockReport| {
+        b.state == BlockState::Applied && b.stage == Some(Stage::Exact) && !b.out_of_order
+    };
+    let placed: Vec<&BlockReport> = blocks.iter().filter(exact).collect();
+    let mut out = Vec::new();
+    for b in &placed {
+        let n = b.index + 1;
+        if let Some(elided) = crate::dialect::elided::elided(&b.search_text, &b.replace_text) {
+            out.push(format!(
+                "block #{n}'s REPLACE text stands in for lines it leaves out (its line {}: `{}`), \
+                 so it deletes {} of its SEARCH text: send every line the block keeps, or edit \
+                 only the lines that change",
+                elided.line,
+                elided.placeholder,
+                crate::words::count(elided.lost, "non-blank line"),
+            ));
+            continue;
+        }
+        let Some(repeated) = crate::dialect::edit::repeated_around(b, original) else {
+            continue;
+        };
+        // Another block editing the repeated lines decides what stands
+        // there: not judged.
+        let (first, last) = repeated.file_lines;
+        let touched = blocks.iter().any(|other| {
+            other.index != b.index
+                && other
+                    .original
+                    .is_some_and(|s| s.start_line <= last && s.end_line.max(s.start_line) >= first)
+        });
+        if !touched {
+            out.push(repeated.describe(&format!("block #{n}'s REPLACE text"), false));
+        }
+    }
+    out
+}
+
+/// The fault Python finds in `result` (the file `path` as the whole diff
+/// leaves it) where `original` had none, in one sentence without a final
+/// stop; `None` for a file srview does not read as Python.
+pub fn result_misindents(path: &str, original: &str, result: &str) -> Option<String> {
+    let fault = crate::diagnose::doubt_indent::indent_break(path, original, result)?;
+    let name = std::path::Path::new(path)
+        .file_name()
+        .map_or(path.into(), |n| n.to_string_lossy());
+    Some(format!(
+        "the diff leaves {name} misindented: {}",
+        fault.describe()
+    ))
+}
