@@ -372,6 +372,16 @@ const OLD_NEW_AGENTS: [GateAgent; 6] = [
     GateAgent::Pi,
 ];
 
+/// The agents whose edit tool takes an old and a new string (not Codex's
+/// patch), in `OLD_NEW_AGENTS`' order.
+const STRING_EDIT_AGENTS: [GateAgent; 5] = [
+    GateAgent::ClaudeCode,
+    GateAgent::GeminiCli,
+    GateAgent::QwenCode,
+    GateAgent::Opencode,
+    GateAgent::Pi,
+];
+
 /// The edit `(old, new)` of inventory.py as `agent`'s tool input, in its
 /// payload (Codex: a hunk removing `old`'s lines and adding `new`'s;
 /// OpenCode and pi: srview's own JSON; the others: their recorded shape).

@@ -593,45 +593,8 @@ fn a_repair_that_would_misindent_python_is_withheld_for_every_agent() {
     let old =
         "  inv.add(Item(\"A-100\", \"bolts\", 40))\n  inv.add(Item(\"A-200\", \"nuts\", 3))\n";
     let new = format!("{old}DEMO_LOADED = True\n");
-    let path = format!("{CWD}/inventory.py");
-    let cases = [
-        (
-            GateAgent::GeminiCli,
-            edit_payload(
-                GateAgent::GeminiCli,
-                string_edit(GateAgent::GeminiCli, old, &new),
-            ),
-        ),
-        (
-            GateAgent::QwenCode,
-            edit_payload(
-                GateAgent::QwenCode,
-                string_edit(GateAgent::QwenCode, old, &new),
-            ),
-        ),
-        (
-            GateAgent::ClaudeCode,
-            edit_payload(
-                GateAgent::ClaudeCode,
-                string_edit(GateAgent::ClaudeCode, old, &new),
-            ),
-        ),
-        (
-            GateAgent::Opencode,
-            own_payload(
-                "edit",
-                json!({"filePath": path, "oldString": old, "newString": new}),
-            ),
-        ),
-        (
-            GateAgent::Pi,
-            own_payload(
-                "edit",
-                json!({"path": path, "edits": [{"oldText": old, "newText": new}]}),
-            ),
-        ),
-    ];
-    for (agent, payload) in cases {
+    for agent in super::STRING_EDIT_AGENTS {
+        let payload = super::old_new_payload(agent, old, &new);
         let judgment = judge_on(agent, &payload, content, &Policy::default());
         let reason = deny_reason(&judgment);
         assert!(

@@ -17,16 +17,22 @@ fn assert_ends_with_step(judgment: &Judgment, step: NextStep) -> String {
     reason
 }
 
-#[test]
-fn a_patch_over_a_crlf_file_says_its_line_endings() {
+/// OpenCode's `apply_patch` changing one line of a CRLF file, judged (its
+/// matcher compares lines with their `\r`: loose).
+fn opencode_patch_over_crlf() -> Judgment {
     let crlf = "def add(a, b):\r\n    return a + b\r\n\r\ndef sub(a, b):\r\n    return a - b\r\n";
     let args = json!({"patchText": "*** Begin Patch\n*** Update File: inventory.py\n@@\n def add(a, b):\n-    return a + b\n+    return int(a) + int(b)\n*** End Patch"});
-    let judgment = judge_on(
+    judge_on(
         GateAgent::Opencode,
         &own_payload("apply_patch", args),
         crlf,
         &Policy::default(),
-    );
+    )
+}
+
+#[test]
+fn a_patch_over_a_crlf_file_says_its_line_endings() {
+    let judgment = opencode_patch_over_crlf();
     assert_eq!(judgment.case, Case::Loose);
     let reason = assert_ends_with_step(&judgment, NextStep::LineEndings);
     assert!(
@@ -100,14 +106,7 @@ fn a_move_onto_a_file_that_exists_is_told_another_target() {
 /// their `\r`, so srview's corrected patch is placed loosely too.
 #[test]
 fn a_corrected_patch_withheld_for_a_loose_stage_names_it() {
-    let crlf = "def add(a, b):\r\n    return a + b\r\n\r\ndef sub(a, b):\r\n    return a - b\r\n";
-    let args = json!({"patchText": "*** Begin Patch\n*** Update File: inventory.py\n@@\n def add(a, b):\n-    return a + b\n+    return int(a) + int(b)\n*** End Patch"});
-    let judgment = judge_on(
-        GateAgent::Opencode,
-        &own_payload("apply_patch", args),
-        crlf,
-        &Policy::default(),
-    );
+    let judgment = opencode_patch_over_crlf();
     let reason = deny_reason(&judgment);
     assert!(!reason.contains("(a loose stage)"), "{reason}");
     assert!(

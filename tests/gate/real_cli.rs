@@ -103,13 +103,7 @@ fn a_write_standing_in_for_lines_it_leaves_out_is_a_doubt() {
         };
         judged(agent, &bytes)
     };
-    for agent in [
-        GateAgent::ClaudeCode,
-        GateAgent::GeminiCli,
-        GateAgent::QwenCode,
-        GateAgent::Opencode,
-        GateAgent::Pi,
-    ] {
+    for agent in super::STRING_EDIT_AGENTS {
         let judgment = write(agent, &elided);
         assert_eq!(judgment.case, Case::Doubt, "{agent:?}");
         assert_eq!(

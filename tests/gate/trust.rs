@@ -50,6 +50,24 @@ fn payload_for(agent: GateAgent, old: &str, new: &str) -> Vec<u8> {
     }
 }
 
+/// The deny reason of `agent`'s edit `(old, new)` of `file`, which must be
+/// judged a doubt.
+fn doubt_reason(agent: GateAgent, file: &str, old: &str, new: &str) -> String {
+    let judgment = judge_on(
+        agent,
+        &payload_for(agent, old, new),
+        file,
+        &Policy::default(),
+    );
+    assert_eq!(
+        judgment.case,
+        Case::Doubt,
+        "{agent:?} {new:?}: {:?}",
+        judgment.answer
+    );
+    deny_reason(&judgment)
+}
+
 /// Asserts that `judgment` neither rewrites the edit nor offers a
 /// corrected one, and that its deny says `why`.
 fn assert_withheld(judgment: &Judgment, why: &str) {
@@ -605,29 +623,13 @@ fn an_edit_repeating_the_lines_around_it_is_a_doubt_without_a_final_newline() {
              text it replaces (line 3): written, it appears twice",
         ),
     ];
-    let agents = [
-        GateAgent::ClaudeCode,
-        GateAgent::GeminiCli,
-        GateAgent::QwenCode,
-        GateAgent::Opencode,
-        GateAgent::Pi,
-        GateAgent::ClineCli,
-    ];
+    let agents: Vec<GateAgent> = super::STRING_EDIT_AGENTS
+        .into_iter()
+        .chain([GateAgent::ClineCli])
+        .collect();
     for (old, new, said) in cases {
-        for agent in agents {
-            let judgment = judge_on(
-                agent,
-                &payload_for(agent, old, new),
-                UTIL,
-                &Policy::default(),
-            );
-            assert_eq!(
-                judgment.case,
-                Case::Doubt,
-                "{agent:?} {new:?}: {:?}",
-                judgment.answer
-            );
-            let reason = deny_reason(&judgment);
+        for &agent in &agents {
+            let reason = doubt_reason(agent, UTIL, old, new);
             assert!(
                 reason.contains(&format!("its new text {said}")),
                 "{agent:?}: {reason}"
@@ -679,19 +681,7 @@ fn spaces_in_a_tab_indented_python_file_are_a_doubt() {
         GateAgent::GeminiCli,
         GateAgent::Codex,
     ] {
-        let judgment = judge_on(
-            agent,
-            &payload_for(agent, old, new),
-            file,
-            &Policy::default(),
-        );
-        assert_eq!(
-            judgment.case,
-            Case::Doubt,
-            "{agent:?}: {:?}",
-            judgment.answer
-        );
-        let reason = deny_reason(&judgment);
+        let reason = doubt_reason(agent, file, old, new);
         assert!(
             reason.contains(
                 "line 4 (`y = x * 2`) mixes tabs and spaces against the lines of its block: its \

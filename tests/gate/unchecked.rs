@@ -144,51 +144,10 @@ fn opencode_and_cline_patches_get_the_patch_checks() {
 fn an_edit_standing_in_for_lines_it_leaves_out_is_a_doubt() {
     let old = "def total_value(items):\n    total = 0\n    for item in items:\n        total += item.price * item.qty\n    return total\n\n\ndef find_item(items, name):\n    for item in items:\n        if item.name == name:\n            return item\n    return None\n";
     let new = "def total_value(items):\n    return sum(i.price * i.qty for i in items)\n\n\n# ... rest of the helpers unchanged ...\n";
-    let path = format!("{CWD}/inventory.py");
     let said = "its new text stands in for lines it leaves out (its line 5: `# ... rest of the \
                 helpers unchanged ...`), so it deletes 9 non-blank lines of the text it replaces";
-    let lines = |text: &str, mark: char| -> String {
-        text.lines().map(|l| format!("{mark}{l}\n")).collect()
-    };
-    let codex = super::patch(&format!("@@\n{}{}", lines(old, '-'), lines(new, '+')));
-    for (agent, payload) in [
-        (
-            GateAgent::ClaudeCode,
-            edit_payload(
-                GateAgent::ClaudeCode,
-                string_edit(GateAgent::ClaudeCode, old, new),
-            ),
-        ),
-        (
-            GateAgent::GeminiCli,
-            edit_payload(
-                GateAgent::GeminiCli,
-                string_edit(GateAgent::GeminiCli, old, new),
-            ),
-        ),
-        (
-            GateAgent::QwenCode,
-            edit_payload(
-                GateAgent::QwenCode,
-                string_edit(GateAgent::QwenCode, old, new),
-            ),
-        ),
-        (
-            GateAgent::Opencode,
-            own_payload(
-                "edit",
-                json!({"filePath": path, "oldString": old, "newString": new}),
-            ),
-        ),
-        (
-            GateAgent::Pi,
-            own_payload(
-                "edit",
-                json!({"path": path, "edits": [{"oldText": old, "newText": new}]}),
-            ),
-        ),
-        (GateAgent::Codex, edit_payload(GateAgent::Codex, codex)),
-    ] {
+    for agent in super::OLD_NEW_AGENTS {
+        let payload = super::old_new_payload(agent, old, new);
         let judgment = judged(agent, &payload);
         assert_case(&judgment, Case::Doubt);
         let reason = deny_reason(&judgment);
@@ -421,13 +380,7 @@ fn a_stand_in_is_found_by_where_it_stands_not_by_its_wording() {
     ];
     for stand_in in wordings {
         let content = format!("{}\n{stand_in}\n", lines[..20].join("\n"));
-        let agents = [
-            GateAgent::ClaudeCode,
-            GateAgent::GeminiCli,
-            GateAgent::QwenCode,
-            GateAgent::Opencode,
-            GateAgent::Pi,
-        ];
+        let agents = super::STRING_EDIT_AGENTS;
         for agent in agents {
             let judgment = judged_over(agent, &write_payload(agent, &content), SHOP_PY);
             assert_eq!(judgment.case, Case::Doubt, "{agent:?} [{stand_in}]");

@@ -21,26 +21,36 @@ impl AsRef<str> for FileLine<'_> {
     }
 }
 
-/// Splits at `\r\n`, `\n` and a lone `\r`, as the reference does.
-/// (Sized to the file's `\n` count and searched a block at a time
-/// ([`crate::dialect::quick::BytePlaces`]): a patch over a 100,000-line
-/// file splits it several times.)
-pub(super) fn split_lines(content: &str) -> Vec<FileLine<'_>> {
+/// Where each terminated line of `content` ends, split at `\r\n`, `\n` and
+/// a lone `\r` as the reference does: (its text's end, its terminator's
+/// end). A last line without a terminator is not given. (Searched a block
+/// at a time ([`crate::dialect::quick::BytePlaces`]): a patch over a
+/// 100,000-line file splits it several times.)
+fn line_ends(content: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
     let bytes = content.as_bytes();
-    let mut lines = Vec::with_capacity(bytecount::count(bytes, b'\n') + 1);
     let mut start = 0;
-    for i in crate::dialect::quick::BytePlaces::of_either(bytes, b'\n', b'\r') {
+    crate::dialect::quick::BytePlaces::of_either(bytes, b'\n', b'\r').filter_map(move |i| {
         if i < start {
             // The `\n` of a `\r\n` ended the line before.
-            continue;
+            return None;
         }
-        let end = match bytes[i] {
+        start = match bytes[i] {
             b'\r' if bytes.get(i + 1) == Some(&b'\n') => i + 2,
             _ => i + 1,
         };
+        Some((i, start))
+    })
+}
+
+/// The lines of `content` with their terminators ([`line_ends`]), sized to
+/// its `\n` count.
+pub(super) fn split_lines(content: &str) -> Vec<FileLine<'_>> {
+    let mut lines = Vec::with_capacity(bytecount::count(content.as_bytes(), b'\n') + 1);
+    let mut start = 0;
+    for (text_end, end) in line_ends(content) {
         lines.push(FileLine {
-            text: &content[start..i],
-            end: &content[i..end],
+            text: &content[start..text_end],
+            end: &content[text_end..end],
         });
         start = end;
     }
@@ -58,19 +68,11 @@ pub(super) fn split_lines(content: &str) -> Vec<FileLine<'_>> {
 /// copy of would build first: on a 10,000-line file that is 80 pages not
 /// touched, each a page fault).
 pub(super) fn line_texts(content: &str) -> Vec<&str> {
-    let bytes = content.as_bytes();
-    let mut lines = Vec::with_capacity(bytecount::count(bytes, b'\n') + 1);
+    let mut lines = Vec::with_capacity(bytecount::count(content.as_bytes(), b'\n') + 1);
     let mut start = 0;
-    for i in crate::dialect::quick::BytePlaces::of_either(bytes, b'\n', b'\r') {
-        if i < start {
-            // The `\n` of a `\r\n` ended the line before.
-            continue;
-        }
-        lines.push(&content[start..i]);
-        start = match bytes[i] {
-            b'\r' if bytes.get(i + 1) == Some(&b'\n') => i + 2,
-            _ => i + 1,
-        };
+    for (text_end, end) in line_ends(content) {
+        lines.push(&content[start..text_end]);
+        start = end;
     }
     if start < content.len() {
         lines.push(&content[start..]);
