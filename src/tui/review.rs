@@ -525,9 +525,7 @@ impl ReviewPane {
         // Nothing is written yet, whatever is shown: the header says
         // `placed`, `refused` or `not placed`, never `applied`.
         app.set_unwritten(true);
-        app.set_raw_input(Some(
-            serde_json::to_string_pretty(input).unwrap_or_else(|_| String::new()),
-        ));
+        app.set_raw_input(Some(readable_input(input)));
         let name = file
             .strip_prefix(&format!("{}/", request.cwd))
             .unwrap_or(&file)
@@ -649,9 +647,7 @@ impl ReviewPane {
                             Version::V1,
                         );
                         app.set_unwritten(true);
-                        app.set_raw_input(Some(
-                            serde_json::to_string_pretty(input).unwrap_or_else(|_| String::new()),
-                        ));
+                        app.set_raw_input(Some(readable_input(input)));
                         app.note_state(format!("{}{switch}", verdict.not_shown(blocks.note)));
                         app.end_stream();
                     }
@@ -1496,8 +1492,63 @@ fn reason_line(reason: &str, width: usize) -> String {
     format!("{LABEL}…{}▏", &reason[start..])
 }
 
+/// The tool input as `v` shows it: its fields one a line, and a text of
+/// several lines (a patch, an old or new string) as those lines, each after
+/// `│ `, under its field's name: in pretty JSON a patch of two files is one
+/// escaped line, cut at the pane's width before its second file (a tester's
+/// find: the hunk being approved could not be seen).
+fn readable_input(input: &serde_json::Value) -> String {
+    fn field(out: &mut String, indent: &str, name: &str, value: &serde_json::Value) {
+        match value {
+            serde_json::Value::String(text) if text.contains('\n') => {
+                out.push_str(&format!("{indent}{name}:\n"));
+                for line in text.lines() {
+                    out.push_str(&format!("{indent}  │ {line}\n"));
+                }
+            }
+            serde_json::Value::Object(map) if !map.is_empty() => {
+                out.push_str(&format!("{indent}{name}:\n"));
+                for (key, inner) in map {
+                    field(out, &format!("{indent}  "), &format!("\"{key}\""), inner);
+                }
+            }
+            serde_json::Value::Array(items) if !items.is_empty() => {
+                out.push_str(&format!("{indent}{name}:\n"));
+                for (n, inner) in items.iter().enumerate() {
+                    field(out, &format!("{indent}  "), &format!("[{n}]"), inner);
+                }
+            }
+            other => out.push_str(&format!("{indent}{name}: {other}\n")),
+        }
+    }
+    let mut out = String::new();
+    match input {
+        serde_json::Value::Object(map) => {
+            for (key, value) in map {
+                field(&mut out, "", &format!("\"{key}\""), value);
+            }
+        }
+        other => field(&mut out, "", "input", other),
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
+
+    /// `v`'s text: a patch's lines shown as lines, every file of it.
+    #[test]
+    fn the_input_shows_a_patch_as_its_lines() {
+        let input = serde_json::json!({
+            "command": ["apply_patch", "*** Begin Patch\n*** Update File: a.py\n@@\n-A = 1\n+A = 2\n*** Update File: b.py\n@@\n-B = 1\n+  B = 2\n*** End Patch"],
+            "workdir": "/w",
+            "timeout": 10,
+        });
+        assert_eq!(
+            super::readable_input(&input),
+            "\"command\":\n  [0]: \"apply_patch\"\n  [1]:\n    │ *** Begin Patch\n    │ *** Update File: a.py\n    │ @@\n    │ -A = 1\n    │ +A = 2\n    │ *** Update File: b.py\n    │ @@\n    │ -B = 1\n    │ +  B = 2\n    │ *** End Patch\n\"timeout\": 10\n\"workdir\": \"/w\"\n"
+        );
+    }
     use super::*;
     use crate::gate::spool::{Outcome, Request, ask};
 
