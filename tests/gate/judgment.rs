@@ -579,6 +579,18 @@ fn every_answer_has_the_recorded_answers_shape() {
     }
 }
 
+/// The deny reason `agent` gets for `payload` on `content`, which offers
+/// no corrected edit.
+fn denied_without_correction(agent: GateAgent, payload: &[u8], content: &str) -> String {
+    let judgment = judge_on(agent, payload, content, &Policy::default());
+    let reason = deny_reason(&judgment);
+    assert!(
+        offered_input(agent, &reason).is_none(),
+        "{agent:?}: {reason}"
+    );
+    reason
+}
+
 /// A fresh tester's find (round 34, #11): an old text sent 2 columns short
 /// of a function body at column 4, plus a new line at column 0. Re-indented
 /// as a loose hunk, the new line lands at column 2, which no enclosing
@@ -594,13 +606,8 @@ fn a_repair_that_would_misindent_python_is_withheld_for_every_agent() {
         "  inv.add(Item(\"A-100\", \"bolts\", 40))\n  inv.add(Item(\"A-200\", \"nuts\", 3))\n";
     let new = format!("{old}DEMO_LOADED = True\n");
     for agent in super::STRING_EDIT_AGENTS {
-        let payload = super::old_new_payload(agent, old, &new);
-        let judgment = judge_on(agent, &payload, content, &Policy::default());
-        let reason = deny_reason(&judgment);
-        assert!(
-            offered_input(agent, &reason).is_none(),
-            "{agent:?}: {reason}"
-        );
+        let reason =
+            denied_without_correction(agent, &super::old_new_payload(agent, old, &new), content);
         assert!(
             reason.contains(
                 "\nNo corrected edit: the corrected edit is in doubt: as written, line 5 \
@@ -631,12 +638,7 @@ fn spaces_inside_a_string_literal_are_never_corrected_away() {
         GateAgent::QwenCode,
     ] {
         let payload = edit_payload(agent, string_edit(agent, old, new));
-        let judgment = judge_on(agent, &payload, content, &Policy::default());
-        let reason = deny_reason(&judgment);
-        assert!(
-            offered_input(agent, &reason).is_none(),
-            "{agent:?}: {reason}"
-        );
+        let reason = denied_without_correction(agent, &payload, content);
         assert!(
             reason.contains(
                 "file line 3 differs from the edit's line only in white space, but inside a \
