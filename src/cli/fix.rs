@@ -63,13 +63,7 @@ fn corrected_doubts(
     let Ok(applied) = &outcome.result else {
         return Vec::new();
     };
-    let mut doubts = crate::diagnose::doubt_exact::block_doubts(original, &outcome.blocks);
-    if doubts.is_empty() {
-        doubts.extend(crate::diagnose::doubt_exact::result_misindents(
-            file,
-            original,
-            &applied.new_content,
-        ));
-    }
-    doubts
+    crate::diagnose::doubt_exact::exact_doubts(file, original, &outcome.blocks, || {
+        applied.new_content.as_str()
+    })
 }

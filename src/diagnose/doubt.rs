@@ -257,13 +257,16 @@ pub fn held_back<'a>(
     if mixes_line_endings(original, pieces.iter().copied()) {
         doubts.push(MIXED_LINE_ENDINGS.to_string());
     }
-    doubts.extend(super::doubt_exact::block_doubts(original, blocks));
-    if doubts.is_empty() && super::doubt_indent::python(path) {
-        doubts.extend(super::doubt_exact::result_misindents(
+    // Python's reading of the result only when nothing else is in doubt.
+    if doubts.is_empty() {
+        doubts.extend(super::doubt_exact::exact_doubts(
             path,
             original,
-            &pieces.concat(),
+            blocks,
+            || pieces.concat(),
         ));
+    } else {
+        doubts.extend(super::doubt_exact::block_doubts(original, blocks));
     }
     doubts
 }

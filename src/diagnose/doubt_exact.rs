@@ -55,6 +55,24 @@ pub fn block_doubts(original: &str, blocks: &[BlockReport]) -> Vec<String> {
     out
 }
 
+/// What srview cannot stand behind in exactly placed blocks and in what
+/// they write: [`block_doubts`], and, when those find nothing, whether the
+/// result leaves Python misindented ([`result_misindents`]; `result` is
+/// asked for only then, and only for a file read as Python). One sentence
+/// each, without a final stop.
+pub fn exact_doubts<R: AsRef<str>>(
+    path: &str,
+    original: &str,
+    blocks: &[BlockReport],
+    result: impl FnOnce() -> R,
+) -> Vec<String> {
+    let mut doubts = block_doubts(original, blocks);
+    if doubts.is_empty() && crate::diagnose::doubt_indent::python(path) {
+        doubts.extend(result_misindents(path, original, result().as_ref()));
+    }
+    doubts
+}
+
 /// The fault Python finds in `result` (the file `path` as the whole diff
 /// leaves it) where `original` had none, in one sentence without a final
 /// stop; `None` for a file srview does not read as Python.

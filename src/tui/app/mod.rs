@@ -757,7 +757,7 @@ impl App {
     /// for them too ([`crate::diagnose::doubt_exact`]), blocks numbered as
     /// the list numbers them.
     pub fn exact_doubts(&self, result: &str) -> Vec<String> {
-        use crate::diagnose::doubt_exact::{block_doubts, result_misindents};
+        use crate::diagnose::doubt_exact::exact_doubts;
         if self.direct {
             return Vec::new();
         }
@@ -777,13 +777,8 @@ impl App {
             Some(Err(_)) => return Vec::new(),
             None => self.session.outcome_spliced(true).blocks,
         };
-        let original = self.original.text();
-        let mut doubts = block_doubts(&original, &blocks);
-        if doubts.is_empty() {
-            let path = self.file_path.display().to_string();
-            doubts.extend(result_misindents(&path, &original, result));
-        }
-        doubts
+        let path = self.file_path.display().to_string();
+        exact_doubts(&path, &self.original.text(), &blocks, || result)
     }
 
     /// Applies what a diff source reported.
