@@ -1166,3 +1166,42 @@ fn bracketed_notes_are_stand_ins_and_bracketed_code_is_not() {
     let held = "a = 1\n[unchanged]\nb = 2\nc = 3\nd = 4\ne = 5\n";
     assert_eq!(elided(held, "a = 1\n[unchanged]\ne = 5\n"), None);
 }
+
+/// A multi-line SEARCH whose last line is cut short (the file goes on with
+/// `["orders"]`) and whose edit changes another line only: the line the
+/// edit leaves as it is keeps the file's rest, and the suggestion carries
+/// the edit over (tester finding 08b: it was refused as "the edit rewrites
+/// the SEARCH text" for a line it does not touch).
+#[test]
+fn a_fragment_line_the_edit_keeps_keeps_the_files_rest() {
+    let file = "def load_users(path):\n    with open(path) as fh:\n        data = json.load(fh)\n    return data\n\n\ndef load_orders(path):\n    with open(path) as fh:\n        data = json.load(fh)\n    return data[\"orders\"]\n";
+    let search = "def load_orders(path):\n    with open(path) as fh:\n        data = json.load(fh)\n    return data\n";
+    let replace = "def load_orders(path):\n    with open(path, encoding=\"utf-8\") as fh:\n        data = json.load(fh)\n    return data\n";
+    let d = &diagnose(&block(search, replace), file, final_v1())[0];
+    assert_eq!(d.withheld, None, "{}", d.message);
+    assert_eq!(
+        suggested_result(file, &block(search, replace)),
+        file.replace(
+            "def load_orders(path):\n    with open(path) as fh:",
+            "def load_orders(path):\n    with open(path, encoding=\"utf-8\") as fh:"
+        )
+    );
+    // The same edit changing the cut line too is two changes in one line.
+    let replace = replace.replace("    return data\n", "    return data or {}\n");
+    let d = &diagnose(&block(search, &replace), file, final_v1())[0];
+    assert_eq!(d.suggestion, None, "{}", d.message);
+    assert_contains(
+        d.withheld.as_deref().expect("says why"),
+        "the file and the edit both change line 10: the file's line has `[\"orders\"]`",
+    );
+    // Code before a fragment's first line, the first line kept, a later
+    // line changed: carried over with the file's head.
+    let file = "let total = sum(xs)\nreport(total)\n";
+    let diff = block("sum(xs)\nreport(total)\n", "sum(xs)\nreport(total, unit)\n");
+    let d = &diagnose(&diff, file, final_v1())[0];
+    assert_eq!(d.withheld, None, "{}", d.message);
+    assert_eq!(
+        suggested_result(file, &diff),
+        "let total = sum(xs)\nreport(total, unit)\n"
+    );
+}

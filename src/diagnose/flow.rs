@@ -846,19 +846,26 @@ fn fragment_replacement(
         replace
     };
     // The file's line has code beside the fragment (after it, or before it
-    // past the indentation), and the edit rewrites the fragment: both
-    // changed that line, and how the two combine cannot be told.
+    // past the indentation), and the edit rewrites the fragment's line
+    // there: both changed that line, and how the two combine cannot be told.
     let head = &lines[lines[..at].rfind('\n').map_or(0, |i| i + 1)..at];
     let tail_end = lines[at + needle.len()..]
         .find('\n')
         .map_or(lines.len(), |i| at + needle.len() + i);
     let tail = &lines[at + needle.len()..tail_end];
-    let beside = if !js_trim(tail).is_empty() {
+    // The file's code beside the fragment stays with the fragment's line
+    // the edit leaves as it is: where the edit keeps the needle's last line
+    // (code after it) or first line (code before it) untouched, the merge
+    // below puts the file's part back beside the very text it was beside.
+    // Only a changed line with the file's code beside it is a conflict.
+    let last_kept = replace.rsplit('\n').next() == needle.rsplit('\n').next();
+    let first_kept = replace.split('\n').next() == needle.split('\n').next();
+    let beside = if !js_trim(tail).is_empty() && !last_kept {
         Some((
             js_trim(tail),
             r.start + lines[..at + needle.len()].matches('\n').count() + 1,
         ))
-    } else if !js_trim(head).is_empty() {
+    } else if !js_trim(head).is_empty() && !first_kept {
         Some((
             js_trim(head),
             r.start + lines[..at].matches('\n').count() + 1,
