@@ -664,3 +664,30 @@ fn without_write_the_reference_texts_are_printed_and_nothing_changes() {
         "the added file is not written"
     );
 }
+
+/// A patch with two sections for the one file given to `check`: the agent
+/// applies them in turn, the one-file commands take one section a file;
+/// the message says so, not that "none of its sections names" the file.
+#[test]
+fn two_sections_for_the_checked_file_are_named_as_such() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("a.py");
+    std::fs::write(&file, "A = 1\nB = 1\n").expect("file");
+    let patch = dir.path().join("two.patch");
+    std::fs::write(
+        &patch,
+        "*** Begin Patch\n*** Update File: a.py\n@@\n-A = 1\n+A = 2\n*** Update File: a.py\n@@\n-A = 2\n+A = 3\n*** End Patch\n",
+    )
+    .expect("patch");
+    let (file, patch) = (file.to_string_lossy(), patch.to_string_lossy());
+    for command in ["check", "apply"] {
+        let out = srview(&[command, &file, &patch], None);
+        assert_eq!(out.status.code(), Some(2), "{command}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            "srview: the patch has 2 sections for a.py, applied one after the other; a command \
+             on one file takes one section per file: use `srview apply --transcript PATCH --cwd DIR`\n",
+            "{command}"
+        );
+    }
+}

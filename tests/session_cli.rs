@@ -991,3 +991,25 @@ fn a_cline_cli_manifest_is_read_as_its_session() {
     );
     assert_eq!(stdout(&by_manifest), stdout(&by_messages));
 }
+
+/// An agent's home folder (or any folder with no session file in it) is no
+/// session: the message points at `srview sessions`, which finds them
+/// (session 34's tester: it only listed the agents srview knows).
+#[test]
+fn a_folder_without_a_session_points_at_srview_sessions() {
+    let home = tempfile::tempdir().expect("temp dir");
+    let gemini = home.path().join(".gemini");
+    std::fs::create_dir_all(gemini.join("tmp/x/chats")).expect("folders");
+    let out = srview(["session".as_ref(), "--list".as_ref(), gemini.as_os_str()]).output();
+    assert_eq!(code(&out), 2);
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "srview: {} is a folder that holds no session file srview knows: `srview sessions` \
+             lists the saved sessions of every agent srview reads (`srview sessions FOLDER` \
+             searches FOLDER as the home folder)\n",
+            gemini.display()
+        )
+    );
+    assert_eq!(stdout(&out), "");
+}

@@ -23,6 +23,14 @@ pub enum OneFileError {
         /// Every section's path, in patch order.
         paths: Vec<String>,
     },
+    /// Several sections name the file (the agent applies them one after
+    /// the other); the one-file commands take one section per file.
+    SeveralSections {
+        /// The file's name.
+        file: String,
+        /// How many sections name it.
+        count: usize,
+    },
     /// The section that names the file deletes it.
     Deletes(String),
     /// The JSON is no edit srview knows (its keys say no tool).
@@ -39,6 +47,12 @@ impl fmt::Display for OneFileError {
                 "the patch edits {} and none of its sections alone names {file}: \
                  use `srview apply --transcript PATCH --cwd DIR` for a patch of several files",
                 paths.join(", ")
+            ),
+            OneFileError::SeveralSections { file, count } => write!(
+                f,
+                "the patch has {count} sections for {file}, applied one after the other; \
+                 a command on one file takes one section per file: use \
+                 `srview apply --transcript PATCH --cwd DIR`"
             ),
             OneFileError::Deletes(path) => write!(
                 f,
@@ -168,7 +182,11 @@ fn pick(sections: &[Section], name: &str) -> Result<Option<usize>, OneFileError>
         .collect();
     match hits[..] {
         [one] => Ok(Some(one)),
-        _ => Err(OneFileError::WhichSection {
+        [_, _, ..] => Err(OneFileError::SeveralSections {
+            file: name.to_string(),
+            count: hits.len(),
+        }),
+        [] => Err(OneFileError::WhichSection {
             file: name.to_string(),
             paths: sections.iter().map(|s| s.path().to_string()).collect(),
         }),

@@ -113,6 +113,15 @@ fn session_errors() {
             false,
         ),
         (
+            &SessionError::NoSessionIn {
+                path: PathBuf::from("h/.gemini"),
+            },
+            "h/.gemini is a folder that holds no session file srview knows: `srview sessions` \
+             lists the saved sessions of every agent srview reads (`srview sessions FOLDER` \
+             searches FOLDER as the home folder)",
+            false,
+        ),
+        (
             &SessionError::Unreadable {
                 path: path.clone(),
                 why: "torn line".into(),
@@ -338,6 +347,15 @@ fn patch_errors() {
             },
             "the patch edits a.rs, b.rs and none of its sections alone names c.rs: use \
              `srview apply --transcript PATCH --cwd DIR` for a patch of several files",
+            false,
+        ),
+        (
+            &OneFileError::SeveralSections {
+                file: "a.py".into(),
+                count: 2,
+            },
+            "the patch has 2 sections for a.py, applied one after the other; a command on one \
+             file takes one section per file: use `srview apply --transcript PATCH --cwd DIR`",
             false,
         ),
         (

@@ -27,6 +27,17 @@ pub enum SessionError {
         /// The session file.
         path: PathBuf,
     },
+    /// A folder that holds no session file srview knows (an agent's home
+    /// folder, a folder of sessions): `srview sessions` finds them.
+    #[error(
+        "{path} is a folder that holds no session file srview knows: \
+         `srview sessions` lists the saved sessions of every agent srview reads \
+         (`srview sessions FOLDER` searches FOLDER as the home folder)"
+    )]
+    NoSessionIn {
+        /// The folder.
+        path: PathBuf,
+    },
     /// Nothing in it could be read: no edit, and the reader's first
     /// complaint.
     #[error("no edit could be read from {path}: {why}")]
@@ -119,7 +130,7 @@ fn open_session_keeping(
     contents: bool,
 ) -> Result<OpenedSession, SessionError> {
     let file_path = if path.is_dir() {
-        session_file(path).ok_or_else(|| SessionError::Unrecognised {
+        session_file(path).ok_or_else(|| SessionError::NoSessionIn {
             path: path.to_path_buf(),
         })?
     } else {
