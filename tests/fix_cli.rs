@@ -828,3 +828,26 @@ fn spaces_inside_a_string_literal_are_not_fixed_on_a_changed_line() {
         "------- SEARCH\n    print(\"Total:    %8.2f\" % total)\n    print(\"-\" * 20)\n=======\n    print(\"Total:    %8.2f\" % total)\n    print(\"=\" * 20)\n+++++++ REPLACE\n"
     );
 }
+
+/// A fresh tester's find (round 35, #05): a no-break space inside the
+/// file's string literal, a plain one in the model's changed line: `fix`
+/// wrote the model's plain space (exit 0) and the program's output changed.
+/// Kept as written now, naming the space.
+#[test]
+fn a_special_space_inside_a_string_literal_is_not_fixed_on_a_changed_line() {
+    let original = "def label(total):\n    return \"Total\u{a0}: %s EUR\" % total\n";
+    let diff = "------- SEARCH\n    return \"Total : %s EUR\" % total\n=======\n    return \"Total : %.2f EUR\" % total\n+++++++ REPLACE\n";
+    let f = files(original, diff);
+    let out = fix(&f, Version::V1);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    assert_eq!(
+        stderr(&out),
+        "srview: block #1 (diff lines 1-5) has no suggestion for its closest region (line 2): \
+         file line 2 differs from the edit's line only in white space, but inside a string \
+         literal (the file has `Total\u{a0}: %s EUR`, whose U+00A0 is not a plain space), and the \
+         edit changes that line: written with the model's spacing, the string's content (what \
+         the program prints) would change, and whether the file's spacing is to be kept cannot \
+         be told: kept as written\n"
+    );
+    assert_eq!(stdout(&out), diff);
+}

@@ -211,10 +211,19 @@ pub fn spaced_otherwise_in_string(search: &str, file: &str) -> Option<String> {
     if search == file || differs_in_content(search, file) {
         return None;
     }
-    // Quotes compared as the look-alike correction reads them (the
-    // model's curly quotes for the file's straight ones are not a string's
-    // spacing).
-    let (search, plain_file) = (plain_lookalikes(search), plain_lookalikes(file));
+    // Quotes (and dashes, ellipses) compared as the look-alike correction
+    // reads them (the model's curly quotes for the file's straight ones are
+    // not a string's spacing); every space kept as written: a no-break or
+    // narrow space in a literal is data as much as a run of spaces.
+    let plain_but_spaces = |line: &str| -> String {
+        line.chars()
+            .map(|c| match plain_char(c) {
+                Some(' ') | None => c,
+                Some(plain) => plain,
+            })
+            .collect()
+    };
+    let (search, plain_file) = (plain_but_spaces(search), plain_but_spaces(file));
     let (ours, theirs) = (string_literals(&search), string_literals(&plain_file));
     if ours == theirs {
         return None;
@@ -224,7 +233,29 @@ pub fn spaced_otherwise_in_string(search: &str, file: &str) -> Option<String> {
         .find(|lit| !ours.contains(lit))
         .copied()
         .unwrap_or(file.trim());
-    Some(format!("`{literal}`"))
+    // A space that looks like any other (no-break, narrow, thin) is named:
+    // the model cannot see it in the quoted text.
+    let mut special: Vec<String> = Vec::new();
+    for c in literal
+        .chars()
+        .filter(|c| c.is_whitespace() && !c.is_ascii())
+    {
+        let code = format!("U+{:04X}", c as u32);
+        if !special.contains(&code) {
+            special.push(code);
+        }
+    }
+    if special.is_empty() {
+        Some(format!("`{literal}`"))
+    } else {
+        Some(format!(
+            "`{literal}`, whose {} not a plain space",
+            match &special[..] {
+                [one] => format!("{one} is"),
+                more => format!("{} are", more.join(", ")),
+            }
+        ))
+    }
 }
 
 /// The sentence saying why no correction is offered for a line the model
@@ -232,8 +263,14 @@ pub fn spaced_otherwise_in_string(search: &str, file: &str) -> Option<String> {
 /// ([`spaced_otherwise_in_string`]); `literal` as that function gives it,
 /// `line` the file's line number.
 pub fn string_spacing_withheld(line: usize, literal: &str) -> String {
+    string_spacing_withheld_at(&format!("file line {line}"), literal)
+}
+
+/// [`string_spacing_withheld`] for a file's line named otherwise (`place`:
+/// "file line 3", "in hunk 1 of a.py, the file's line").
+pub fn string_spacing_withheld_at(place: &str, literal: &str) -> String {
     format!(
-        "file line {line} differs from the edit's line only in white space, but inside a string \
+        "{place} differs from the edit's line only in white space, but inside a string \
          literal (the file has {literal}), and the edit changes that line: written with the \
          model's spacing, the string's content (what the program prints) would change, and \
          whether the file's spacing is to be kept cannot be told"

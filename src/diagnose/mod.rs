@@ -56,7 +56,7 @@ pub(crate) use flow::at_line_start;
 pub use flow::diagnose_indexed;
 pub(crate) use merge::{
     differs_in_content, differs_only_in_normalisation, spaced_otherwise_in_string,
-    string_spacing_withheld,
+    string_spacing_withheld, string_spacing_withheld_at,
 };
 pub use suggest::suggestion;
 

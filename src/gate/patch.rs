@@ -163,6 +163,36 @@ pub(super) fn reindent_doubt(patch: &Patch, fixed: &Patch) -> Option<String> {
         })
 }
 
+/// Why srview withholds `fixed`, a correction of the model's `patch`: a
+/// line a hunk changes differs from the file's (the corrected old line)
+/// only in white space inside a string literal, which the correction would
+/// write with the model's spacing (a no-break space: data, not spacing;
+/// [`crate::diagnose::spaced_otherwise_in_string`]).
+fn string_doubt(patch: &Patch, fixed: &Patch) -> Option<String> {
+    for (section, own) in fixed.sections.iter().zip(&patch.sections) {
+        let (Section::Update { chunks, path, .. }, Section::Update { chunks: sent, .. }) =
+            (section, own)
+        else {
+            continue;
+        };
+        for (k, (chunk, sent)) in chunks.iter().zip(sent).enumerate() {
+            let (sent_old, sent_new, old) = (sent.old_lines(), sent.new_lines(), chunk.old_lines());
+            let found = sent_old
+                .iter()
+                .zip(&old)
+                .filter(|(line, _)| !sent_new.contains(line))
+                .find_map(|(line, file)| crate::diagnose::spaced_otherwise_in_string(line, file));
+            if let Some(literal) = found {
+                return Some(crate::diagnose::string_spacing_withheld_at(
+                    &format!("in hunk {} of {path}, the file's line", k + 1),
+                    &literal,
+                ));
+            }
+        }
+    }
+    None
+}
+
 /// The patch as Codex's `updatedInput` carries it: `{"command": patch}`.
 pub(super) fn as_input(call: &Call, text: String) -> serde_json::Value {
     let mut input = call.input.clone();
@@ -411,7 +441,10 @@ pub(super) fn codex(call: &Call, fs: &dyn PatchFs) -> Finding {
     } else {
         let text = render(&tight);
         match stands(&tight, fs, cwd).and_then(|()| {
-            match reindent_doubt(&patch, &tight).or_else(|| quote_doubt(&patch, &tight)) {
+            match reindent_doubt(&patch, &tight)
+                .or_else(|| quote_doubt(&patch, &tight))
+                .or_else(|| string_doubt(&patch, &tight))
+            {
                 Some(why) => Err(why),
                 None => Ok(()),
             }
@@ -514,7 +547,10 @@ fn failing(
     let fixed = apply_patch::fix_patch(patch, fs, cwd);
     let (corrected, withheld) = if fixed.complete {
         match stands(&fixed.patch, fs, cwd).and_then(|()| {
-            match reindent_doubt(patch, &fixed.patch).or_else(|| quote_doubt(patch, &fixed.patch)) {
+            match reindent_doubt(patch, &fixed.patch)
+                .or_else(|| quote_doubt(patch, &fixed.patch))
+                .or_else(|| string_doubt(patch, &fixed.patch))
+            {
                 Some(why) => Err(why),
                 None => Ok(()),
             }

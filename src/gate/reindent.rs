@@ -43,10 +43,39 @@ pub(super) fn reindented(
                 text.lines().collect()
             }
             let sent = (lines(old), lines(new));
+            if let Some(why) = string_spaced_otherwise(&sent.0, &sent.1, &old_fixed, content) {
+                return Err(Some(why));
+            }
             match meaning_changed(&sent.0, &sent.1, &lines(&old_fixed), &lines(&new_fixed)) {
                 Some(why) => Err(Some(why)),
                 None => Ok((old_fixed, new_fixed)),
             }
+        })
+}
+
+/// Why the model's lines cannot be carried onto the file's: a line the new
+/// text changes whose file line differs from it only in white space inside
+/// a string literal (a no-break space, a run of spaces: data, not spacing),
+/// as every suggestion builder withholds it
+/// ([`spaced_otherwise_in_string`](crate::diagnose::spaced_otherwise_in_string)).
+/// `file_old`: the old text as the file has it.
+fn string_spaced_otherwise(
+    model_old: &[&str],
+    model_new: &[&str],
+    file_old: &str,
+    content: &str,
+) -> Option<String> {
+    let first_line = content.find(file_old).map_or(1, |at| {
+        1 + memchr::memchr_iter(b'\n', &content.as_bytes()[..at]).count()
+    });
+    model_old
+        .iter()
+        .zip(file_old.lines())
+        .enumerate()
+        .filter(|(_, (sent, _))| !model_new.contains(sent))
+        .find_map(|(i, (sent, file))| {
+            crate::diagnose::spaced_otherwise_in_string(sent, file)
+                .map(|literal| crate::diagnose::string_spacing_withheld(first_line + i, &literal))
         })
 }
 

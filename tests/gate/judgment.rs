@@ -708,3 +708,41 @@ fn a_line_differing_only_in_unicode_normalisation_is_named_and_corrected() {
         }
     }
 }
+
+/// A fresh tester's find (round 35, #05): the file's string holds a
+/// no-break space (French typography, `"Total\u{a0}: %s EUR"`), the model
+/// sends the line with a plain space and changes its format. pi, Gemini CLI
+/// and OpenCode were rewritten silently to the model's plain space, and
+/// Claude Code and Qwen Code offered that as a corrected edit (the
+/// program's output changed); a special space inside a literal is data as
+/// much as a run of spaces. Each agent is denied with no corrected edit,
+/// and told which space the file has (the model cannot see it).
+#[test]
+fn a_special_space_inside_a_string_literal_is_never_corrected_away() {
+    let (old, new) = (
+        "    return \"Total : %s EUR\" % total\n",
+        "    return \"Total : %.2f EUR\" % total\n",
+    );
+    for (space, code) in [('\u{a0}', "U+00A0"), ('\u{202f}', "U+202F")] {
+        let content = format!("def label(total):\n    return \"Total{space}: %s EUR\" % total\n");
+        for agent in super::STRING_EDIT_AGENTS
+            .into_iter()
+            .chain([GateAgent::Codex])
+        {
+            let payload = super::old_new_payload(agent, old, new);
+            let reason = denied_without_correction(agent, &payload, &content);
+            let line = match agent {
+                GateAgent::Codex => "in hunk 1 of inventory.py, the file's line",
+                _ => "file line 2",
+            };
+            assert!(
+                reason.contains(&format!(
+                    "{line} differs from the edit's line only in white space, but inside a \
+                     string literal (the file has `Total{space}: %s EUR`, whose {code} is not a \
+                     plain space), and the edit changes that line"
+                )),
+                "{agent:?} {code}: {reason}"
+            );
+        }
+    }
+}

@@ -1,0 +1,2 @@
+def label(total):
+    return "Total : %s EUR" % total
