@@ -691,3 +691,26 @@ fn two_sections_for_the_checked_file_are_named_as_such() {
         );
     }
 }
+
+/// Delete then Add of one path (round 35, #09): a whole-file replacement,
+/// held back by `apply --transcript --write` as an Add over the file is
+/// (it was written, stand-in and all); `--force` writes it.
+#[test]
+fn a_delete_then_add_of_one_file_is_held_back() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let cwd = dir.path().to_string_lossy().to_string();
+    let before = "def load(p):\n    return open(p).read()\n\n\ndef main():\n    print(load(\"x\"))\n";
+    std::fs::write(dir.path().join("store.py"), before).expect("file");
+    let patch = "*** Begin Patch\n*** Delete File: store.py\n*** Add File: store.py\n+# ... existing functions unchanged ...\n+def main():\n+    print(load(\"y\"))\n*** End Patch\n";
+    let out = srview(
+        &["apply", "--transcript", "-", "--cwd", &cwd, "--write"],
+        Some(patch),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "srview: nothing written: the patch deletes store.py (section 1) and adds it again: the \
+         reference replaces its 6 lines whole (--force writes it)\n"
+    );
+    assert_eq!(read_tree(dir.path())["store.py"], before);
+}

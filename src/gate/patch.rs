@@ -14,12 +14,14 @@ use serde_json::Value;
 
 /// The files a patch names, as it names them.
 fn files(patch: &Patch) -> String {
-    patch
-        .sections
-        .iter()
-        .map(Section::path)
-        .collect::<Vec<_>>()
-        .join(", ")
+    let mut named: Vec<&str> = Vec::new();
+    // A path two sections name (a Delete then an Add) is one file.
+    for path in patch.sections.iter().map(Section::path) {
+        if !named.contains(&path) {
+            named.push(path);
+        }
+    }
+    named.join(", ")
 }
 
 /// How loose `level` is: 0 for exact, Codex's levels in the order it

@@ -8,7 +8,8 @@ use serde_json::json;
 use srview::gate::{Case, GateAgent, Policy};
 
 use super::{
-    CWD, assert_case, deny_reason, edit_payload, judge_on, judged, own_payload, string_edit,
+    CWD, assert_case, deny_reason, edit_payload, inventory, judge_on, judged, own_payload,
+    string_edit,
 };
 
 /// `shop.py`: the line `self.items.append(item)` in two methods, one of
@@ -759,4 +760,53 @@ fn a_replace_all_whose_dollars_opencode_expands_is_a_doubt() {
     );
     let judgment = judge_on(GateAgent::Opencode, &single, js, &policy);
     assert_eq!(judgment.case, Case::Exact, "{:?}", judgment.answer);
+}
+
+/// A fresh tester's find (round 35, #09): Codex has no write tool, and an
+/// `*** Add File:` over an existing file is denied ("replaces it whole");
+/// the same rewrite sent as `*** Delete File:` then `*** Add File:` of the
+/// one path got no opinion (Codex, OpenCode) and wrote a stand-in over two
+/// functions. Now the pair is the same whole-file replacement: a doubt
+/// naming the file once, with the deleted file's length.
+#[test]
+fn a_delete_then_add_of_one_file_is_a_whole_file_replacement() {
+    let pair = "*** Begin Patch\n*** Delete File: inventory.py\n*** Add File: inventory.py\n+x = 1\n*** End Patch";
+    for (agent, payload) in [
+        (
+            GateAgent::Codex,
+            edit_payload(GateAgent::Codex, json!({ "command": pair })),
+        ),
+        (
+            GateAgent::Opencode,
+            own_payload("apply_patch", json!({ "patchText": pair })),
+        ),
+    ] {
+        let judgment = judged(agent, &payload);
+        assert_eq!(
+            judgment.case,
+            Case::Doubt,
+            "{agent:?}: {:?}",
+            judgment.answer
+        );
+        assert_eq!(judgment.file.as_deref(), Some("inventory.py"), "{agent:?}");
+        let reason = deny_reason(&judgment);
+        assert!(
+            reason.contains("the patch deletes inventory.py (section 1) and adds it again"),
+            "{agent:?}: {reason}"
+        );
+        assert!(reason.contains("its 54 lines whole"), "{agent:?}: {reason}");
+    }
+    // Deleted and added with the same content: nothing is lost.
+    let same = format!(
+        "*** Begin Patch\n*** Delete File: inventory.py\n*** Add File: inventory.py\n{}*** End Patch",
+        inventory()
+            .lines()
+            .map(|l| format!("+{l}\n"))
+            .collect::<String>()
+    );
+    let judgment = judged(
+        GateAgent::Codex,
+        &edit_payload(GateAgent::Codex, json!({ "command": same })),
+    );
+    assert_ne!(judgment.case, Case::Doubt, "{:?}", judgment.answer);
 }

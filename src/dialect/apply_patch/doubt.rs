@@ -152,6 +152,22 @@ pub fn patch_doubts(
                             crate::words::count(split_lines(&content).len(), "line")
                         ),
                     ));
+                } else if let Some((content, deleted_in)) =
+                    deleted_earlier(patch, fs, cwd, s).filter(|(c, _)| **c != **added)
+                {
+                    // Deleted by an earlier section and added again: the
+                    // same whole-file replacement by another route (a model
+                    // refused for an Add over the file sends the pair).
+                    out.push(PatchDoubt::replaces_file(
+                        path,
+                        s,
+                        format!(
+                            "the patch deletes {path} (section {}) and adds it again: the \
+                             reference replaces its {} whole",
+                            deleted_in + 1,
+                            crate::words::count(split_lines(&content).len(), "line")
+                        ),
+                    ));
                 }
             }
             Section::Delete { .. } => {}
@@ -204,6 +220,22 @@ pub fn patch_doubts(
         }
     }
     out
+}
+
+/// The content the file of section `s` (an Add) had before an earlier
+/// section of the patch deleted it, with that section's index: the last
+/// Delete of the same path before `s`.
+fn deleted_earlier(
+    patch: &Patch,
+    fs: &dyn PatchFs,
+    cwd: &str,
+    s: usize,
+) -> Option<(crate::dialect::apply_patch::SharedText, usize)> {
+    let key = normalize(patch.sections.get(s)?.path());
+    let t = patch.sections[..s].iter().rposition(|section| {
+        matches!(section, Section::Delete { .. }) && normalize(section.path()) == key
+    })?;
+    section_input(patch, fs, cwd, t).map(|content| (content, t))
 }
 
 /// A hunk whose added lines end with the lines the file has right after
