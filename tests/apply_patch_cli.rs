@@ -699,7 +699,8 @@ fn two_sections_for_the_checked_file_are_named_as_such() {
 fn a_delete_then_add_of_one_file_is_held_back() {
     let dir = tempfile::tempdir().expect("temp dir");
     let cwd = dir.path().to_string_lossy().to_string();
-    let before = "def load(p):\n    return open(p).read()\n\n\ndef main():\n    print(load(\"x\"))\n";
+    let before =
+        "def load(p):\n    return open(p).read()\n\n\ndef main():\n    print(load(\"x\"))\n";
     std::fs::write(dir.path().join("store.py"), before).expect("file");
     let patch = "*** Begin Patch\n*** Delete File: store.py\n*** Add File: store.py\n+# ... existing functions unchanged ...\n+def main():\n+    print(load(\"y\"))\n*** End Patch\n";
     let out = srview(

@@ -851,3 +851,28 @@ fn a_special_space_inside_a_string_literal_is_not_fixed_on_a_changed_line() {
     );
     assert_eq!(stdout(&out), diff);
 }
+
+/// The spaces of a line inside a triple-quoted template are its content
+/// (round 35, #05): `fix` kept the model's collapsed `Price: {price:.2f}`
+/// (exit 0); kept as written now, saying why.
+#[test]
+fn spacing_inside_a_multiline_string_is_not_fixed_on_a_changed_line() {
+    let original = "TEMPLATE = \"\"\"\\\nName:     {name}\nPrice:    {price}\n\"\"\"\n";
+    let diff = "------- SEARCH\nPrice: {price}\n=======\nPrice: {price:.2f}\n+++++++ REPLACE\n";
+    let f = files(original, diff);
+    let out = fix(&f, Version::V1);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    assert_eq!(
+        stderr(&out),
+        "srview: block #1 (diff lines 1-5) has no suggestion for its closest region (line 3): \
+         file line 3 differs from the edit's line only in white space, but inside a string \
+         literal (the file has `Price:    {price}`), and the edit changes that line: written \
+         with the model's spacing, the string's content (what the program prints) would \
+         change, and whether the file's spacing is to be kept cannot be told: kept as written\n"
+    );
+    // Outside a string, the same spacing is corrected.
+    let original = "x = 1\nprice  =  total(items)\n";
+    let diff = "------- SEARCH\nprice = total(items)\n=======\nprice = total(items) * 2\n+++++++ REPLACE\n";
+    let out = fix(&files(original, diff), Version::V1);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}

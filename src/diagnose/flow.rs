@@ -435,7 +435,14 @@ fn analyse(
             None
         } else {
             let region = ctx.file.lines(r.start, r.end);
-            match merge(&pb.search, &region, &pb.replace, ctx.file.is_crlf()) {
+            let in_string = |j: usize| super::merge::in_multiline_string(ctx.original, r.start + j);
+            match merge(
+                &pb.search,
+                &region,
+                &pb.replace,
+                ctx.file.is_crlf(),
+                &in_string,
+            ) {
                 Ok(lines) => suggestion(
                     &ctx.file,
                     r.start + 1,

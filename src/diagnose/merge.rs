@@ -258,6 +258,38 @@ pub fn spaced_otherwise_in_string(search: &str, file: &str) -> Option<String> {
     }
 }
 
+/// Whether 0-based line `line` of `content` lies inside a string literal
+/// that runs over several lines (Python's `"""`/`\'\'\'`, JavaScript's
+/// template literals): each line holding an odd number of one delimiter
+/// opens or closes one. A line-based reading that errs towards seeing one
+/// (as the re-indentation's). Only asked where a line differs from the
+/// model's in white space alone: it reads the file up to that line.
+pub fn in_multiline_string(content: &str, line: usize) -> bool {
+    let mut open: Option<&str> = None;
+    for text in content.lines().take(line) {
+        let odd = |mark: &str| text.matches(mark).count() % 2 == 1;
+        open = match open {
+            Some(mark) if odd(mark) => None,
+            Some(mark) => Some(mark),
+            None => ["\"\"\"", "\'\'\'", "`"].into_iter().find(|mark| odd(mark)),
+        };
+    }
+    open.is_some()
+}
+
+/// [`spaced_otherwise_in_string`], and a line the model changes that lies
+/// inside a string running over several lines (`inside`, asked only when
+/// the two differ in white space alone): every space of it is the
+/// string's content (a text template's aligned columns).
+pub fn spaced_otherwise(search: &str, file: &str, inside: impl FnOnce() -> bool) -> Option<String> {
+    spaced_otherwise_in_string(search, file).or_else(|| {
+        (search.trim_end_matches('\r') != file.trim_end_matches('\r')
+            && !differs_in_content(search, file)
+            && inside())
+        .then(|| format!("`{}`", file.trim()))
+    })
+}
+
 /// The sentence saying why no correction is offered for a line the model
 /// changes whose file line is spaced otherwise inside a string literal
 /// ([`spaced_otherwise_in_string`]); `literal` as that function gives it,
@@ -280,11 +312,14 @@ pub fn string_spacing_withheld_at(place: &str, literal: &str) -> String {
 /// The REPLACE lines to pair with the file's `region` lines, or why the
 /// author's change cannot be carried onto them unambiguously.
 /// `crlf`: the file's lines end in `\r\n`.
+/// `in_string(j)`: whether region line `j` lies inside a string literal
+/// running over several lines ([`in_multiline_string`]).
 pub fn merge(
     search: &[&str],
     region: &[&str],
     replace: &[&str],
     crlf: bool,
+    in_string: &dyn Fn(usize) -> bool,
 ) -> Result<Vec<String>, Unmergeable> {
     let pairs = align(search, region);
     let mut file_of: Vec<Option<usize>> = vec![None; search.len()];
@@ -360,7 +395,7 @@ pub fn merge(
             // otherwise inside a string: the model's spacing would be
             // written over the file's.
             if !news.is_empty()
-                && let Some(literal) = spaced_otherwise_in_string(search[i], region[j])
+                && let Some(literal) = spaced_otherwise(search[i], region[j], || in_string(j))
             {
                 return Err(Unmergeable::ChangesStringSpacing {
                     search: i,
@@ -631,10 +666,12 @@ impl Corrections {
 
 #[cfg(test)]
 mod tests {
-    use super::{Unmergeable, merge, spaced_otherwise_in_string};
+    use super::{
+        Unmergeable, in_multiline_string, merge, spaced_otherwise, spaced_otherwise_in_string,
+    };
 
     fn m(search: &[&str], region: &[&str], replace: &[&str]) -> Result<Vec<String>, Unmergeable> {
-        merge(search, region, replace, false)
+        merge(search, region, replace, false, &|_| false)
     }
 
     /// Each case: what it shows, the file's region, the SEARCH lines, the
@@ -711,12 +748,25 @@ mod tests {
     }
 
     #[test]
+    fn lines_inside_a_string_over_several_lines_are_told() {
+        let text = "A = \"\"\"\\\nName:  {n}\n\"\"\"\nB = 1\nC = `x\ny`\n";
+        let inside: Vec<bool> = (0..6).map(|l| in_multiline_string(text, l)).collect();
+        assert_eq!(inside, [false, true, true, false, false, true]);
+        assert_eq!(
+            spaced_otherwise("Name: {n}", "Name:  {n}", || true),
+            Some("`Name:  {n}`".to_string())
+        );
+        assert_eq!(spaced_otherwise("Name: {n}", "Name:  {n}", || false), None);
+        assert_eq!(spaced_otherwise("Name: {n}", "Name: {m}", || true), None);
+    }
+
+    #[test]
     fn entities_and_crlf_in_new_lines_follow_the_file() {
         let file = ["if a < b {\r"];
         let search = ["if a &lt; b {"];
         let replace = ["if a &lt;= b {"];
         assert_eq!(
-            merge(&search, &file, &replace, true).expect("merges"),
+            merge(&search, &file, &replace, true, &|_| false).expect("merges"),
             ["if a <= b {\r"]
         );
     }

@@ -55,7 +55,8 @@ pub(super) fn reindented(
 
 /// Why the model's lines cannot be carried onto the file's: a line the new
 /// text changes whose file line differs from it only in white space inside
-/// a string literal (a no-break space, a run of spaces: data, not spacing),
+/// a string literal (a no-break space, a run of spaces, a template's line
+/// inside `"""`: data, not spacing),
 /// as every suggestion builder withholds it
 /// ([`spaced_otherwise_in_string`](crate::diagnose::spaced_otherwise_in_string)).
 /// `file_old`: the old text as the file has it.
@@ -74,8 +75,10 @@ fn string_spaced_otherwise(
         .enumerate()
         .filter(|(_, (sent, _))| !model_new.contains(sent))
         .find_map(|(i, (sent, file))| {
-            crate::diagnose::spaced_otherwise_in_string(sent, file)
-                .map(|literal| crate::diagnose::string_spacing_withheld(first_line + i, &literal))
+            crate::diagnose::spaced_otherwise(sent, file, || {
+                crate::diagnose::in_multiline_string(content, first_line - 1 + i)
+            })
+            .map(|literal| crate::diagnose::string_spacing_withheld(first_line + i, &literal))
         })
 }
 

@@ -746,3 +746,39 @@ fn a_special_space_inside_a_string_literal_is_never_corrected_away() {
         }
     }
 }
+
+/// A fresh tester's find (round 35, #05, second part): a line of a
+/// triple-quoted text template (`Price:    {price}`, aligned columns) the
+/// model sends with its spaces collapsed, changing `{price}`. Every agent's
+/// correction wrote `Price: {price:.2f}` (the template's columns broke):
+/// inside a string over several lines every space is content, so no
+/// corrected edit, and the reason says so.
+#[test]
+fn spacing_inside_a_multiline_string_is_never_corrected_away() {
+    let content = "TEMPLATE = \"\"\"\\\nName:     {name}\nPrice:    {price}\n\"\"\"\n\n\ndef render(name, price):\n    return TEMPLATE.format(name=name, price=price)\n";
+    let (old, new) = ("Price: {price}\n", "Price: {price:.2f}\n");
+    for agent in super::STRING_EDIT_AGENTS {
+        let payload = super::old_new_payload(agent, old, new);
+        let reason = denied_without_correction(agent, &payload, content);
+        assert!(
+            reason.contains(
+                "file line 3 differs from the edit's line only in white space, but inside a \
+                 string literal (the file has `Price:    {price}`), and the edit changes that line"
+            ),
+            "{agent:?}: {reason}"
+        );
+    }
+    // The same spacing outside a string is spacing: corrected as before.
+    let content = "x = 1\nprice  =  total(items)\n";
+    let payload = super::old_new_payload(
+        GateAgent::ClaudeCode,
+        "price = total(items)\n",
+        "price = total(items) * 2\n",
+    );
+    let judgment = judge_on(GateAgent::ClaudeCode, &payload, content, &Policy::default());
+    assert!(
+        offered_input(GateAgent::ClaudeCode, &deny_reason(&judgment)).is_some(),
+        "{}",
+        deny_reason(&judgment)
+    );
+}

@@ -246,7 +246,9 @@ fn suggest(
         // inside a string literal: the model's spacing would be written
         // over the file's (the one check every suggestion builder runs).
         if !new_lines.contains(o)
-            && let Some(literal) = diagnose::spaced_otherwise_in_string(o, r)
+            && let Some(literal) = diagnose::spaced_otherwise(o, r, || {
+                diagnose::in_multiline_string(content, c.start_line - 1 + i)
+            })
         {
             return (
                 None,
