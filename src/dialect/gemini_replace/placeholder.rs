@@ -76,9 +76,13 @@ mod tests {
 
     #[test]
     fn ignores_what_it_does_not_know() {
-        assert!(detect("# rest of methods ...").is_empty());
-        assert!(detect("// ...").is_empty());
-        assert!(detect("// rest of the code ...").is_empty());
-        assert!(detect("// rest of code ... here").is_empty());
+        for text in [
+            "# rest of methods ...",
+            "// ...",
+            "// rest of the code ...",
+            "// rest of code ... here",
+        ] {
+            assert!(detect(text).is_empty(), "{text}");
+        }
     }
 }

@@ -9,22 +9,20 @@ use serde_json::json;
 
 use super::{OpencodeApplyPatch, texts};
 use crate::dialect::apply_patch::fs::MemoryFs;
-use crate::dialect::call::{CallMatcher, CallOutcome, ToolCall};
+use crate::dialect::call::{CallOutcome, ToolCall, run_in_memory};
 
 const ROOT: &str = "/home/user/project";
 
 /// The tool on `patch` over the files `present` (path, content): its
 /// outcome and the files afterwards.
 fn apply(present: &[(&str, &str)], patch: &str) -> (CallOutcome, BTreeMap<String, String>) {
-    let before = files(present);
-    let fs = MemoryFs::new(before.clone());
-    let input = json!({ "patchText": patch });
-    let outcome = OpencodeApplyPatch.run(&ToolCall {
-        input: &input,
-        cwd: ROOT,
-        fs: &fs,
-    });
-    let mut after = before;
+    let outcome = run_in_memory(
+        &OpencodeApplyPatch,
+        ROOT,
+        present,
+        &json!({ "patchText": patch }),
+    );
+    let mut after = files(present);
     for write in &outcome.writes {
         match &write.content {
             Some(content) => after.insert(write.path.clone(), content.clone()),

@@ -10,8 +10,7 @@ use serde_json::{Value, json};
 
 use super::replacers::{FileLines, Stage};
 use super::{OpencodeEdit, texts};
-use crate::dialect::apply_patch::fs::MemoryFs;
-use crate::dialect::call::{CallMatcher, CallOutcome, ToolCall};
+use crate::dialect::call::{CallOutcome, run_in_memory};
 
 const ROOT: &str = "/home/user/project";
 
@@ -28,12 +27,7 @@ fn spans(stage: Stage, content: &str, find: &str) -> Vec<String> {
 
 /// The tool on `input` with `files` (relative path, content) present.
 fn edit(files: &[(&str, &str)], input: Value) -> CallOutcome {
-    let fs = MemoryFs::new(files.iter().map(|(p, c)| (p.to_string(), c.to_string())));
-    OpencodeEdit.run(&ToolCall {
-        input: &input,
-        cwd: ROOT,
-        fs: &fs,
-    })
+    run_in_memory(&OpencodeEdit, ROOT, files, &input)
 }
 
 /// The one file `outcome` writes.
