@@ -398,7 +398,7 @@ impl Pattern {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cases::assert_cases;
+    use crate::cases::{assert_cases, lines};
 
     /// Cline's `levenshtein`, cell by cell.
     fn reference_distance(a: &[u16], b: &[u16]) -> usize {
@@ -471,10 +471,6 @@ mod tests {
         assert_eq!(similarity("", ""), 1.0);
         assert_eq!(similarity("abcd", "abce"), 0.75);
         assert_eq!(similarity("ab", "abcd"), 0.5);
-    }
-
-    fn lines(text: &str) -> Vec<String> {
-        text.split('\n').map(str::to_string).collect()
     }
 
     #[test]

@@ -28,6 +28,7 @@ mod stages;
 
 use serde_json::Value;
 
+use super::ajv;
 use super::call::{
     CallMatcher, CallOutcome, EditMatch, Entry, FileWrite, StringEdit, ToolCall, fs_path,
 };
@@ -53,26 +54,10 @@ impl CallMatcher for GeminiReplace {
 /// `build()`: the schema (`default-legacy.js`'s `replace`, checked by ajv,
 /// which reports its first error), then `validateToolParamValues`.
 fn validate(input: &Value) -> Result<StringEdit<'_>, String> {
-    let Some(object) = input.as_object() else {
-        return Err(if input.is_array() {
-            "params must be object".to_string()
-        } else {
-            "Value of params must be an object".to_string()
-        });
-    };
+    let object = ajv::object(input)?;
     const STRINGS: [&str; 4] = ["file_path", "instruction", "old_string", "new_string"];
-    if let Some(missing) = STRINGS.iter().find(|k| !object.contains_key(**k)) {
-        return Err(format!("params must have required property '{missing}'"));
-    }
+    let allow_multiple = ajv::strings_and_flag(object, &STRINGS, "allow_multiple")?;
     let text = |key: &str| object.get(key).and_then(Value::as_str);
-    if let Some(wrong) = STRINGS.iter().find(|k| text(k).is_none()) {
-        return Err(format!("params/{wrong} must be string"));
-    }
-    let allow_multiple = match object.get("allow_multiple") {
-        None => false,
-        Some(Value::Bool(b)) => *b,
-        Some(_) => return Err("params/allow_multiple must be boolean".to_string()),
-    };
     let params = StringEdit {
         file_path: text("file_path").unwrap_or_default(),
         old_string: text("old_string").unwrap_or_default(),

@@ -21,6 +21,7 @@ mod helper;
 
 use serde_json::Value;
 
+use super::ajv;
 use super::call::{CallMatcher, CallOutcome, EditMatch, Entry, FileWrite, ToolCall, fs_path};
 use crate::dialect::apply_patch::SharedText;
 
@@ -97,27 +98,10 @@ fn unescape_path(path: &str) -> String {
 
 /// `build()`: the schema, then `validateToolParamValues`.
 fn validate(input: &Value) -> Result<Params, String> {
-    let Some(object) = input.as_object() else {
-        return Err(if input.is_array() {
-            "params must be object".to_string()
-        } else {
-            "Value of params must be an object".to_string()
-        });
-    };
-    let object = coerce(object);
+    let object = coerce(ajv::object(input)?);
     const STRINGS: [&str; 3] = ["file_path", "old_string", "new_string"];
-    if let Some(missing) = STRINGS.iter().find(|k| !object.contains_key(**k)) {
-        return Err(format!("params must have required property '{missing}'"));
-    }
+    let replace_all = ajv::strings_and_flag(&object, &STRINGS, "replace_all")?;
     let text = |key: &str| object.get(key).and_then(Value::as_str).map(str::to_string);
-    if let Some(wrong) = STRINGS.iter().find(|k| text(k).is_none()) {
-        return Err(format!("params/{wrong} must be string"));
-    }
-    let replace_all = match object.get("replace_all") {
-        None => false,
-        Some(Value::Bool(b)) => *b,
-        Some(_) => return Err("params/replace_all must be boolean".to_string()),
-    };
     let file_path = unescape_path(
         text("file_path")
             .unwrap_or_default()
