@@ -492,32 +492,28 @@ mod tests {
 
     #[test]
     fn schema_and_value_errors() {
-        let missing = json!({"file_path": "a.ts", "old_string": "a", "new_string": "b"});
-        assert_eq!(
-            run(None, missing).error.as_deref(),
-            Some("params must have required property 'instruction'")
-        );
-        let wrong = json!({"file_path": "a.ts", "instruction": "i", "old_string": "a", "new_string": "b", "allow_multiple": "true"});
-        assert_eq!(
-            run(None, wrong).error.as_deref(),
-            Some("params/allow_multiple must be boolean")
-        );
-        let null =
-            json!({"file_path": "a.ts", "instruction": "i", "old_string": "a", "new_string": null});
-        assert_eq!(
-            run(None, null).error.as_deref(),
-            Some("params/new_string must be string")
-        );
-        assert_eq!(
-            run(None, json!("x")).error.as_deref(),
-            Some("Value of params must be an object")
-        );
-        let empty =
-            json!({"file_path": "", "instruction": "i", "old_string": "a", "new_string": "b"});
-        assert_eq!(
-            run(None, empty).error.as_deref(),
-            Some("The 'file_path' parameter must be non-empty.")
-        );
+        for (input, error) in [
+            (
+                json!({"file_path": "a.ts", "old_string": "a", "new_string": "b"}),
+                "params must have required property 'instruction'",
+            ),
+            (
+                json!({"file_path": "a.ts", "instruction": "i", "old_string": "a", "new_string": "b", "allow_multiple": "true"}),
+                "params/allow_multiple must be boolean",
+            ),
+            (
+                json!({"file_path": "a.ts", "instruction": "i", "old_string": "a", "new_string": null}),
+                "params/new_string must be string",
+            ),
+            (json!("x"), "Value of params must be an object"),
+            (
+                json!({"file_path": "", "instruction": "i", "old_string": "a", "new_string": "b"}),
+                "The 'file_path' parameter must be non-empty.",
+            ),
+        ] {
+            let outcome = run(None, input.clone());
+            assert_eq!(outcome.error.as_deref(), Some(error), "{input}");
+        }
     }
 
     #[test]

@@ -152,31 +152,31 @@ fn heredoc_wrapped_patches() {
 
 #[test]
 fn each_seek_pass() {
-    let (outcome, after) = apply(
-        &[("a.txt", "x\r\ny\r\n")],
-        "*** Begin Patch\n*** Update File: a.txt\n@@\n-x\n+z\n*** End Patch",
-    );
-    // The new lines are joined with "\n" even in a CRLF file.
-    succeeds(&outcome, &["M a.txt"], "trimEnd");
-    assert_eq!(after["a.txt"], "z\ny\r\n");
-    assert!(outcome.edits[0].loose);
-    let (outcome, after) = apply(
-        &[("u.txt", "say \u{201c}hi\u{201d} \u{2013} now\u{2026}\n")],
-        "*** Begin Patch\n*** Update File: u.txt\n@@\n-say \"hi\" - now...\n+said\n*** End Patch",
-    );
-    succeeds(&outcome, &["M u.txt"], "normalized");
-    assert_eq!(after["u.txt"], "said\n");
-    let (outcome, _) = apply(
-        &[("b.txt", "  x\n")],
-        "*** Begin Patch\n*** Update File: b.txt\n@@\n-x\n+y\n*** End Patch",
-    );
-    succeeds(&outcome, &["M b.txt"], "trim");
-    let (outcome, after) = apply(
-        &[("a.txt", "\u{feff}x\n")],
-        "*** Begin Patch\n*** Update File: a.txt\n@@\n-x\n+z\n*** End Patch",
-    );
-    succeeds(&outcome, &["M a.txt"], "exact");
-    assert_eq!(after["a.txt"], "\u{feff}z\n");
+    // (the file's content, the patch's old and new line, the pass, the
+    // file afterwards where checked)
+    for (content, old, new, pass, want) in [
+        // The new lines are joined with "\n" even in a CRLF file.
+        ("x\r\ny\r\n", "x", "z", "trimEnd", Some("z\ny\r\n")),
+        (
+            "say \u{201c}hi\u{201d} \u{2013} now\u{2026}\n",
+            "say \"hi\" - now...",
+            "said",
+            "normalized",
+            Some("said\n"),
+        ),
+        ("  x\n", "x", "y", "trim", None),
+        ("\u{feff}x\n", "x", "z", "exact", Some("\u{feff}z\n")),
+    ] {
+        let (outcome, after) = apply(
+            &[("a.txt", content)],
+            &format!("*** Begin Patch\n*** Update File: a.txt\n@@\n-{old}\n+{new}\n*** End Patch"),
+        );
+        succeeds(&outcome, &["M a.txt"], pass);
+        assert_eq!(outcome.edits[0].loose, pass != "exact", "{pass}");
+        if let Some(want) = want {
+            assert_eq!(after["a.txt"], want, "{pass}");
+        }
+    }
 }
 
 #[test]

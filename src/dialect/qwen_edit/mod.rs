@@ -373,20 +373,20 @@ mod tests {
 
     #[test]
     fn the_path_is_trimmed_unescaped_and_must_be_absolute() {
-        let relative = json!({"file_path": "a.ts", "old_string": "a", "new_string": "b"});
-        assert_eq!(
-            run(None, relative).error.as_deref(),
-            Some("File path must be absolute: a.ts")
-        );
-        let blank = json!({"file_path": "  ", "old_string": "a", "new_string": "b"});
-        assert_eq!(
-            run(None, blank).error.as_deref(),
-            Some("The 'file_path' parameter must be non-empty.")
-        );
-        let spaced = json!({"file_path": " /home/user/project/a\\.ts ", "old_string": "a", "new_string": "b"});
-        assert_eq!(
-            run(Some("a\n"), spaced).error.as_deref(),
-            Some("File not found: /home/user/project/a\\.ts")
+        // ((file, file_path), the error)
+        assert_cases(
+            |(file, path)| {
+                let input = json!({"file_path": path, "old_string": "a", "new_string": "b"});
+                run(file, input).error.unwrap_or_default()
+            },
+            &[
+                ((None, "a.ts"), "File path must be absolute: a.ts"),
+                ((None, "  "), "The 'file_path' parameter must be non-empty."),
+                (
+                    (Some("a\n"), " /home/user/project/a\\.ts "),
+                    "File not found: /home/user/project/a\\.ts",
+                ),
+            ],
         );
         assert_eq!(unescape_path("a\\ b\\(c\\x"), "a b(c\\x");
     }
