@@ -1,4 +1,5 @@
-//! Table-driven unit tests: one assertion over a list of cases.
+//! Table-driven unit tests: one assertion over a list of cases; and the
+//! patch matchers' tests' lines of a text.
 
 use std::fmt::Debug;
 
@@ -13,4 +14,9 @@ where
     for (input, want) in cases {
         assert_eq!(f(*input), *want, "for {input:?}");
     }
+}
+
+/// `text.split("\n")` as owned lines, as the patch matchers take a file.
+pub(crate) fn lines(text: &str) -> Vec<String> {
+    text.split('\n').map(str::to_string).collect()
 }

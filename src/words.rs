@@ -37,6 +37,7 @@ pub fn similarity(value: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cases::assert_cases;
 
     #[test]
     fn counts_agree_with_their_number() {
@@ -54,11 +55,16 @@ mod tests {
 
     #[test]
     fn a_near_match_never_shows_as_identical() {
-        assert_eq!(similarity(0.996), "0.99");
-        assert_eq!(similarity(0.999_999), "0.99");
-        assert_eq!(similarity(1.0), "1.00");
-        assert_eq!(similarity(0.34), "0.34");
-        assert_eq!(similarity(0.6), "0.60");
-        assert_eq!(similarity(0.595), "0.59");
+        assert_cases(
+            similarity,
+            &[
+                (0.996, "0.99"),
+                (0.999_999, "0.99"),
+                (1.0, "1.00"),
+                (0.34, "0.34"),
+                (0.6, "0.60"),
+                (0.595, "0.59"),
+            ],
+        );
     }
 }

@@ -761,15 +761,22 @@ mod tests {
         }
     }
 
+    /// The start and end of the one region [`closest`] finds for
+    /// `search` in `text`.
+    fn region_of(text: &str, search: &[&str]) -> (usize, usize) {
+        let index = LineIndex::new(text);
+        let found = closest(&FileIndex::new(&index), search);
+        let Found::Region(r) = found else {
+            panic!("no region: {found:?}")
+        };
+        (r.start, r.end)
+    }
+
     #[test]
     fn finds_reindented_block() {
         let text: String = (0..200).map(|i| format!("    line number {i}\n")).collect();
-        let index = LineIndex::new(&text);
-        let file = FileIndex::new(&index);
-        let Found::Region(r) = closest(&file, &["line number 120", "line number 121"]) else {
-            panic!("no region")
-        };
-        assert_eq!((r.start, r.end), (120, 122));
+        let search = ["line number 120", "line number 121"];
+        assert_eq!(region_of(&text, &search), (120, 122));
     }
 
     /// Windows around a SEARCH text of common lines and a damaged line too
@@ -779,12 +786,7 @@ mod tests {
     #[test]
     fn windows_scored_alike_are_told_apart_by_characters() {
         let text = "}\nreturn;\n    }\nx\n}\nend\n    }\ny\n";
-        let index = LineIndex::new(text);
-        let file = FileIndex::new(&index);
-        let Found::Region(r) = closest(&file, &["enq", "    }"]) else {
-            panic!("no region")
-        };
-        assert_eq!((r.start, r.end), (5, 7), "{r:?}");
+        assert_eq!(region_of(text, &["enq", "    }"]), (5, 7));
 
         let mut lines = vec!["}"; 29];
         for i in [1, 2, 3, 6] {
@@ -827,12 +829,8 @@ mod tests {
         let text: String = (0..200)
             .map(|i| format!("let value_{i} = compute({i});\n"))
             .collect();
-        let index = LineIndex::new(&text);
-        let file = FileIndex::new(&index);
-        let Found::Region(r) = closest(&file, &["let value_77 = compote(77);"]) else {
-            panic!("no region")
-        };
-        assert_eq!((r.start, r.end), (77, 78));
+        let search = ["let value_77 = compote(77);"];
+        assert_eq!(region_of(&text, &search), (77, 78));
     }
 
     /// Two one-line places about equally similar, apart or adjacent: a

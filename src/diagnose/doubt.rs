@@ -331,12 +331,18 @@ fn bare_lfs<'a>(pieces: impl IntoIterator<Item = &'a str>, enough: usize) -> usi
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cases::assert_cases;
 
     #[test]
     fn with_crlf_ends_every_line_in_crlf_once() {
-        assert_eq!(with_crlf("a\r\nB\nc"), "a\r\nB\r\nc");
-        assert_eq!(with_crlf("\n\r\n\n"), "\r\n\r\n\r\n");
-        assert_eq!(with_crlf(""), "");
+        assert_cases(
+            with_crlf,
+            &[
+                ("a\r\nB\nc", "a\r\nB\r\nc"),
+                ("\n\r\n\n", "\r\n\r\n\r\n"),
+                ("", ""),
+            ],
+        );
     }
 
     #[test]

@@ -32,6 +32,40 @@ pub struct ToolCall<'a> {
     pub fs: &'a dyn PatchFs,
 }
 
+/// `matcher` on `input` with `files` (path below `cwd`, content) in
+/// memory: the one call the matchers' unit tests make.
+#[cfg(test)]
+pub(crate) fn run_in_memory(
+    matcher: &dyn CallMatcher,
+    cwd: &str,
+    files: &[(&str, &str)],
+    input: &serde_json::Value,
+) -> CallOutcome {
+    let fs = super::apply_patch::fs::MemoryFs::new(
+        files.iter().map(|(p, c)| (p.to_string(), c.to_string())),
+    );
+    matcher.run(&ToolCall {
+        input,
+        cwd,
+        fs: &fs,
+    })
+}
+
+/// An exact-string edit tool's input once its schema is checked, for the
+/// tools that take one old/new pair (Gemini CLI's `replace`, OpenCode's
+/// `edit`).
+pub struct StringEdit<'a> {
+    /// The path as the model wrote it.
+    pub file_path: &'a str,
+    /// The text to find.
+    pub old_string: &'a str,
+    /// The text written in its place.
+    pub new_string: &'a str,
+    /// Every occurrence replaced, not exactly one (Gemini's
+    /// `allow_multiple`, OpenCode's `replaceAll`).
+    pub replace_all: bool,
+}
+
 /// What the agent does with one call.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -90,6 +124,33 @@ impl CallOutcome {
             ..EditMatch::default()
         };
         Self::failed(error, Some(stage.to_string()), vec![edit])
+    }
+
+    /// The agent creates the file `path` (an [`fs_path`]) holding
+    /// `content` and says `message`: the call and its one edit, which
+    /// wrote `written`, staged `stage`.
+    pub fn created(
+        path: String,
+        content: String,
+        written: &str,
+        stage: &str,
+        message: String,
+    ) -> Self {
+        CallOutcome {
+            ok: true,
+            message: Some(message),
+            stage: Some(stage.to_string()),
+            writes: vec![FileWrite {
+                path,
+                content: Some(content),
+            }],
+            edits: vec![EditMatch {
+                stage: stage.to_string(),
+                written: Some(written.to_string()),
+                ..EditMatch::default()
+            }],
+            ..CallOutcome::default()
+        }
     }
 
     /// Every file the agent writes but `path` (an [`fs_path`]), in write

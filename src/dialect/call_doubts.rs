@@ -127,18 +127,20 @@ pub fn exact_doubts(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dialect::call::{CallMatcher, ToolCall};
+    use crate::dialect::call::run_in_memory;
     use crate::dialect::registry::find;
 
-    fn run(dialect: &str, input: serde_json::Value, file: &str) -> CallOutcome {
-        let fs =
-            crate::dialect::apply_patch::MemoryFs::new([("a.py".to_string(), file.to_string())]);
-        let matcher: &dyn CallMatcher = find(dialect).and_then(|r| r.matcher()).expect("row");
-        matcher.run(&ToolCall {
-            input: &input,
-            cwd: "/p",
-            fs: &fs,
-        })
+    /// OpenCode's edit adding a docstring below `def f():`, on `file`.
+    fn add_docstring(file: &str) -> CallOutcome {
+        let input = serde_json::json!({
+            "filePath": "/p/a.py",
+            "oldString": "def f():\n",
+            "newString": "def f():\n    \"\"\"Doc.\"\"\"\n",
+        });
+        let matcher = find("opencode-edit")
+            .and_then(|r| r.matcher())
+            .expect("row");
+        run_in_memory(matcher, "/p", &[("a.py", file)], &input)
     }
 
     /// An OpenCode edit sent again after it applied: its old text still
@@ -146,12 +148,7 @@ mod tests {
     #[test]
     fn an_exact_edit_sent_again_is_said_to_be_applied_already() {
         let file = "def f():\n    \"\"\"Doc.\"\"\"\n    return 1\n";
-        let input = serde_json::json!({
-            "filePath": "/p/a.py",
-            "oldString": "def f():\n",
-            "newString": "def f():\n    \"\"\"Doc.\"\"\"\n",
-        });
-        let outcome = run("opencode-edit", input, file);
+        let outcome = add_docstring(file);
         assert!(outcome.ok && !outcome.edits[0].loose, "{outcome:?}");
         let doubts = exact_doubts(&outcome, &|_| Some(file.to_string()), Judged::default());
         assert_eq!(doubts.len(), 1, "{doubts:?}");
@@ -165,12 +162,7 @@ mod tests {
     #[test]
     fn a_first_exact_edit_has_no_doubt() {
         let file = "def f():\n    return 1\n";
-        let input = serde_json::json!({
-            "filePath": "/p/a.py",
-            "oldString": "def f():\n",
-            "newString": "def f():\n    \"\"\"Doc.\"\"\"\n",
-        });
-        let outcome = run("opencode-edit", input, file);
+        let outcome = add_docstring(file);
         assert!(outcome.ok);
         assert_eq!(
             exact_doubts(&outcome, &|_| Some(file.to_string()), Judged::default()),

@@ -265,18 +265,22 @@ mod tests {
         Choice::Skip(numbers.iter().copied().collect())
     }
 
+    /// `choice` of the v1 SEARCH/REPLACE `diff` for file `f`.
+    fn of_blocks(diff: &str, choice: &Choice) -> Result<Chosen, ChoiceError> {
+        choose(diff, Dialect::SearchReplace, Version::V1, "f", choice)
+    }
+
+    /// `choice` of [`PATCH`]'s hunks.
+    fn of_patch(choice: &Choice) -> Result<Chosen, ChoiceError> {
+        choose(PATCH, Dialect::ApplyPatch, Version::V1, "f.txt", choice)
+    }
+
     const THREE: &str = "intro\n------- SEARCH\na\n=======\nA\n+++++++ REPLACE\n\n------- SEARCH\nb\n=======\nB\n+++++++ REPLACE\n------- SEARCH\nc\n=======\nC\n+++++++ REPLACE\n";
 
     /// The kept blocks stay byte for byte, text between blocks too.
     #[test]
     fn search_replace_blocks_are_left_out_whole() {
-        let chosen = choose(
-            THREE,
-            Dialect::SearchReplace,
-            Version::V1,
-            "f",
-            &only(&[1, 3]),
-        );
+        let chosen = of_blocks(THREE, &only(&[1, 3]));
         assert_eq!(
             chosen,
             Ok(Chosen {
@@ -285,7 +289,7 @@ mod tests {
                 left_out: vec![2],
             })
         );
-        let same = choose(THREE, Dialect::SearchReplace, Version::V1, "f", &skip(&[2]));
+        let same = of_blocks(THREE, &skip(&[2]));
         assert_eq!(same, chosen);
         assert_eq!(
             chosen.map(|c| c.left_out_words(Dialect::SearchReplace)),
@@ -295,20 +299,14 @@ mod tests {
 
     #[test]
     fn numbers_out_of_range_and_nothing_left_are_refused() {
-        let e = choose(THREE, Dialect::SearchReplace, Version::V1, "f", &only(&[4]));
+        let e = of_blocks(THREE, &only(&[4]));
         assert_eq!(
             e.map_err(|e| e.to_string()),
             Err("there is no block #4: the diff has 3 blocks (numbered from 1)".to_string())
         );
-        let e = choose(THREE, Dialect::SearchReplace, Version::V1, "f", &skip(&[0]));
+        let e = of_blocks(THREE, &skip(&[0]));
         assert!(matches!(e, Err(ChoiceError::NoSuch { number: 0, .. })));
-        let e = choose(
-            THREE,
-            Dialect::SearchReplace,
-            Version::V1,
-            "f",
-            &skip(&[1, 2, 3]),
-        );
+        let e = of_blocks(THREE, &skip(&[1, 2, 3]));
         assert_eq!(
             e.map_err(|e| e.to_string()),
             Err("every block is left out: nothing to apply".to_string())
@@ -320,7 +318,7 @@ mod tests {
     #[test]
     fn odd_markers_refuse_a_choice() {
         let diff = "------- SEARCH\na\n=======>\nA\n+++++++ REPLACE\n";
-        let e = choose(diff, Dialect::SearchReplace, Version::V1, "f", &only(&[1]));
+        let e = of_blocks(diff, &only(&[1]));
         assert_eq!(e, Err(ChoiceError::OddMarkers { block: 1, line: 3 }));
     }
 
@@ -328,24 +326,12 @@ mod tests {
 
     #[test]
     fn a_patch_keeps_the_hunks_chosen() {
-        let chosen = choose(
-            PATCH,
-            Dialect::ApplyPatch,
-            Version::V1,
-            "f.txt",
-            &skip(&[1]),
-        );
+        let chosen = of_patch(&skip(&[1]));
         assert_eq!(
             chosen.map(|c| c.text),
             Ok("*** Begin Patch\n*** Update File: f.txt\n@@\n c\n-d\n+D\n*** End of File\n*** End Patch\n".to_string())
         );
-        let e = choose(
-            PATCH,
-            Dialect::ApplyPatch,
-            Version::V1,
-            "f.txt",
-            &only(&[3]),
-        );
+        let e = of_patch(&only(&[3]));
         assert_eq!(
             e.map_err(|e| e.to_string()),
             Err("there is no hunk #3: the diff has 2 hunks (numbered from 1)".to_string())

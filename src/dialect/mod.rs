@@ -7,6 +7,7 @@
 //! [`call::CallMatcher`]. [`registry`] lists them all.
 
 pub mod aider_diff;
+pub mod ajv;
 pub mod apply_patch;
 pub mod call;
 pub mod call_correct;

@@ -116,13 +116,24 @@ mod tests {
     use super::*;
     use crate::cases::assert_cases;
 
+    /// The one trim every ported matcher uses (Cline's, OpenCode's and
+    /// Gemini CLI's `trim` are these, re-exported).
     #[test]
     fn trim_follows_javascript_not_rust() {
         assert_cases(
             js_trim,
-            &[("\u{FEFF} a \u{3000}", "a"), ("\u{0085}a", "\u{0085}a")],
+            &[
+                ("\u{FEFF} a \u{3000}", "a"),
+                ("\u{0085}a", "\u{0085}a"),
+                ("\u{FEFF}\u{A0} a \u{202F}", "a"),
+                ("\u{feff}\u{a0} a\r\t", "a"),
+                ("\u{feff}\u{a0} x \u{3000}", "x"),
+            ],
         );
-        assert_cases(js_trim_end, &[("a\u{00A0}\n", "a")]);
+        assert_cases(
+            js_trim_end,
+            &[("a\u{00A0}\n", "a"), (" a \t", " a"), (" a \u{3000}", " a")],
+        );
     }
 
     #[test]

@@ -56,7 +56,11 @@ impl MatchLevel {
     }
 }
 
-/// The punctuation the reference's last pass reads as ASCII.
+/// The punctuation the reference's last pass reads as ASCII: dashes and
+/// the minus sign, curly quotes, special spaces, one character for one.
+/// Qwen Code's `UNICODE_EQUIVALENT_MAP` and the replacements of pi's
+/// `normalizeForFuzzyMatch` are this same table (their ports call it).
+#[inline]
 pub fn normalise(c: char) -> char {
     match c {
         '\u{2010}'..='\u{2015}' | '\u{2212}' => '-',

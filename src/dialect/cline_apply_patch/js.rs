@@ -120,32 +120,36 @@ pub const OBJECT_PROTOTYPE_NAMES: [&str; 12] = [
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn trim_strips_the_javascript_set() {
-        assert_eq!(trim("\u{FEFF}\u{A0} a \u{202F}"), "a");
-        assert_eq!(trim("\u{85}a"), "\u{85}a");
-        assert_eq!(trim_end(" a \t"), " a");
-    }
+    use crate::cases::assert_cases;
 
     #[test]
     fn slice_counts_negative_indices_from_the_end() {
-        assert_eq!(slice_range(3, -2, 3), (1, 3));
-        assert_eq!(slice_range(3, -5, 1), (0, 1));
-        assert_eq!(slice_range(3, 2, 9), (2, 3));
-        assert_eq!(slice_range(3, 3, 2), (3, 3));
+        assert_cases(
+            |(start, end)| slice_range(3, start, end),
+            &[
+                ((-2, 3), (1, 3)),
+                ((-5, 1), (0, 1)),
+                ((2, 9), (2, 3)),
+                ((3, 2), (3, 3)),
+            ],
+        );
     }
 
     #[test]
     fn to_fixed_rounds_exact_ties_up() {
-        assert_eq!(to_fixed_2(0.125), "0.13");
-        assert_eq!(to_fixed_2(0.375), "0.38");
-        assert_eq!(to_fixed_2(0.005), "0.01");
-        assert_eq!(to_fixed_2(0.645), "0.65");
-        assert_eq!(to_fixed_2(0.999), "1.00");
-        assert_eq!(to_fixed_2(0.0), "0.00");
-        assert_eq!(to_fixed_2(1.0), "1.00");
-        assert_eq!(to_fixed_2(6.0 / 14.0), "0.43");
+        assert_cases(
+            to_fixed_2,
+            &[
+                (0.125, "0.13"),
+                (0.375, "0.38"),
+                (0.005, "0.01"),
+                (0.645, "0.65"),
+                (0.999, "1.00"),
+                (0.0, "0.00"),
+                (1.0, "1.00"),
+                (6.0 / 14.0, "0.43"),
+            ],
+        );
     }
 
     #[test]

@@ -363,10 +363,7 @@ pub fn peek(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn lines(text: &str) -> Vec<String> {
-        text.split('\n').map(str::to_string).collect()
-    }
+    use crate::cases::lines;
 
     #[test]
     fn peek_splits_blocks_and_keeps_unprefixed_lines_whole() {

@@ -398,6 +398,7 @@ impl Pattern {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cases::{assert_cases, lines};
 
     /// Cline's `levenshtein`, cell by cell.
     fn reference_distance(a: &[u16], b: &[u16]) -> usize {
@@ -449,17 +450,19 @@ mod tests {
 
     #[test]
     fn canonical_forms_fold_dashes_quotes_spaces_and_escapes() {
-        assert_eq!(
-            canon("a\u{2014}b \u{201C}q\u{201D} \u{2019}s\u{A0}x"),
-            "a-b \"q\" 's x"
-        );
-        assert_eq!(canon("e\u{301}"), "\u{E9}");
-        assert_eq!(canon("\\`a\\' \\\"b\\\""), "`a' \"b\"");
-        assert_eq!(canon("\\\\`"), "\\`");
-        // Not mapped: the ellipsis, a thin space, a fullwidth letter.
-        assert_eq!(
-            canon("\u{2026}\u{2009}\u{FF41}"),
-            "\u{2026}\u{2009}\u{FF41}"
+        assert_cases(
+            canon,
+            &[
+                (
+                    "a\u{2014}b \u{201C}q\u{201D} \u{2019}s\u{A0}x",
+                    "a-b \"q\" 's x",
+                ),
+                ("e\u{301}", "\u{E9}"),
+                ("\\`a\\' \\\"b\\\"", "`a' \"b\""),
+                ("\\\\`", "\\`"),
+                // Not mapped: the ellipsis, a thin space, a fullwidth letter.
+                ("\u{2026}\u{2009}\u{FF41}", "\u{2026}\u{2009}\u{FF41}"),
+            ],
         );
     }
 
@@ -468,10 +471,6 @@ mod tests {
         assert_eq!(similarity("", ""), 1.0);
         assert_eq!(similarity("abcd", "abce"), 0.75);
         assert_eq!(similarity("ab", "abcd"), 0.5);
-    }
-
-    fn lines(text: &str) -> Vec<String> {
-        text.split('\n').map(str::to_string).collect()
     }
 
     #[test]

@@ -159,12 +159,6 @@ pub fn resolve_path(base: &str, p: &str) -> String {
 mod tests {
     use super::*;
 
-    #[test]
-    fn trim_uses_the_js_whitespace_set() {
-        assert_eq!(trim("\u{feff}\u{a0} x \u{3000}"), "x");
-        assert_eq!(trim("\u{85}x"), "\u{85}x");
-    }
-
     /// `match_lines` as it was first written, a character at a time: the
     /// definition the byte search must agree with.
     fn match_lines_by_chars(text: &str) -> Vec<&str> {

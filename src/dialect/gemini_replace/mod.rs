@@ -28,7 +28,10 @@ mod stages;
 
 use serde_json::Value;
 
-use super::call::{CallMatcher, CallOutcome, EditMatch, Entry, FileWrite, ToolCall, fs_path};
+use super::ajv;
+use super::call::{
+    CallMatcher, CallOutcome, EditMatch, Entry, FileWrite, StringEdit, ToolCall, fs_path,
+};
 use crate::dialect::apply_patch::SharedText;
 
 /// Gemini CLI 0.61.0's `replace` matcher.
@@ -48,42 +51,18 @@ impl CallMatcher for GeminiReplace {
     }
 }
 
-/// The validated input.
-struct Params<'a> {
-    file_path: &'a str,
-    old_string: &'a str,
-    new_string: &'a str,
-    allow_multiple: bool,
-}
-
 /// `build()`: the schema (`default-legacy.js`'s `replace`, checked by ajv,
 /// which reports its first error), then `validateToolParamValues`.
-fn validate(input: &Value) -> Result<Params<'_>, String> {
-    let Some(object) = input.as_object() else {
-        return Err(if input.is_array() {
-            "params must be object".to_string()
-        } else {
-            "Value of params must be an object".to_string()
-        });
-    };
+fn validate(input: &Value) -> Result<StringEdit<'_>, String> {
+    let object = ajv::object(input)?;
     const STRINGS: [&str; 4] = ["file_path", "instruction", "old_string", "new_string"];
-    if let Some(missing) = STRINGS.iter().find(|k| !object.contains_key(**k)) {
-        return Err(format!("params must have required property '{missing}'"));
-    }
+    let allow_multiple = ajv::strings_and_flag(object, &STRINGS, "allow_multiple")?;
     let text = |key: &str| object.get(key).and_then(Value::as_str);
-    if let Some(wrong) = STRINGS.iter().find(|k| text(k).is_none()) {
-        return Err(format!("params/{wrong} must be string"));
-    }
-    let allow_multiple = match object.get("allow_multiple") {
-        None => false,
-        Some(Value::Bool(b)) => *b,
-        Some(_) => return Err("params/allow_multiple must be boolean".to_string()),
-    };
-    let params = Params {
+    let params = StringEdit {
         file_path: text("file_path").unwrap_or_default(),
         old_string: text("old_string").unwrap_or_default(),
         new_string: text("new_string").unwrap_or_default(),
-        allow_multiple,
+        replace_all: allow_multiple,
     };
     if params.file_path.is_empty() {
         return Err("The 'file_path' parameter must be non-empty.".to_string());
@@ -161,7 +140,7 @@ fn failure(error: String, stage: &str) -> CallOutcome {
 }
 
 /// `calculateEdit` + `execute`.
-fn edit(params: &Params, resolved: &str, call: &ToolCall) -> CallOutcome {
+fn edit(params: &StringEdit, resolved: &str, call: &ToolCall) -> CallOutcome {
     // Read, not written to: shared with the file system, not copied.
     let original = match call.fs.read_shared(&fs_path(call.cwd, resolved)) {
         Ok(content) => Some(content),
@@ -204,7 +183,7 @@ fn edit(params: &Params, resolved: &str, call: &ToolCall) -> CallOutcome {
         &content,
         params.old_string,
         params.new_string,
-        params.allow_multiple,
+        params.replace_all,
     );
     let Some(replacement) = replacement else {
         return failure(not_found(params.file_path), "none");
@@ -213,7 +192,7 @@ fn edit(params: &Params, resolved: &str, call: &ToolCall) -> CallOutcome {
     if replacement.occurrences == 0 {
         return failure(not_found(params.file_path), stage);
     }
-    if !params.allow_multiple && replacement.occurrences != 1 {
+    if !params.replace_all && replacement.occurrences != 1 {
         return failure(
             format!(
                 "Failed to edit, Expected 1 occurrence but found {} for old_string in file: {}. If you intended to replace multiple occurrences, set 'allow_multiple' to true.",
@@ -289,7 +268,7 @@ fn edit(params: &Params, resolved: &str, call: &ToolCall) -> CallOutcome {
     };
     // An exact stage replaces its text wherever it stands; a loose one may
     // replace different text at each place: the lines it changed then.
-    let also_replaced = if !params.allow_multiple {
+    let also_replaced = if !params.replace_all {
         Vec::new()
     } else if let (false, Some(found)) = (edit.loose, &edit.found) {
         crate::dialect::call::later_occurrences(&content, found)
@@ -317,23 +296,15 @@ fn edit(params: &Params, resolved: &str, call: &ToolCall) -> CallOutcome {
 
 /// A new file: `new_string` verbatim (`os.EOL` is `\n` on Linux).
 fn created(new_string: &str, resolved: &str, call: &ToolCall) -> CallOutcome {
-    CallOutcome {
-        ok: true,
-        message: Some(format!(
+    CallOutcome::created(
+        fs_path(call.cwd, resolved),
+        new_string.to_string(),
+        new_string,
+        "create",
+        format!(
             "Created new file: {resolved} with provided content. Here is the updated code:\n{new_string}"
-        )),
-        stage: Some("create".to_string()),
-        writes: vec![FileWrite {
-            path: fs_path(call.cwd, resolved),
-            content: Some(new_string.to_string()),
-        }],
-        edits: vec![EditMatch {
-            stage: "create".to_string(),
-            written: Some(new_string.to_string()),
-            ..EditMatch::default()
-        }],
-        ..CallOutcome::default()
-    }
+        ),
+    )
 }
 
 fn not_found(file_path: &str) -> String {
@@ -352,7 +323,8 @@ mod tests {
     //! Cases from Gemini CLI's own `edit.test.ts` (`calculateReplacement`,
     //! `validateToolParams`, `execute`), and each error text.
     use super::*;
-    use crate::dialect::apply_patch::fs::MemoryFs;
+    use crate::cases::assert_cases;
+    use crate::dialect::call::run_in_memory;
     use serde_json::json;
 
     /// `calculateReplacement(content, old, new)`: (new content,
@@ -368,12 +340,13 @@ mod tests {
     }
 
     fn run(file: Option<&str>, input: Value) -> CallOutcome {
-        let fs = MemoryFs::new(file.map(|f| ("a.ts".to_string(), f.to_string())));
-        GeminiReplace.run(&ToolCall {
-            input: &input,
-            cwd: "/home/user/project",
-            fs: &fs,
-        })
+        let files = file.map(|f| ("a.ts", f));
+        run_in_memory(
+            &GeminiReplace,
+            "/home/user/project",
+            files.as_slice(),
+            &input,
+        )
     }
 
     fn input(old: &str, new: &str) -> Value {
@@ -474,16 +447,33 @@ mod tests {
 
     #[test]
     fn flexible_regressions_of_the_agents_suite() {
-        assert_eq!(
-            replace(
+        // (content, old, new, the content afterwards)
+        for (content, old, new, want) in [
+            (
                 "  line1\n  line2\n  line3\n",
                 "line1\nline2",
                 "line1-replaced\nline2-replaced",
-                false
-            )
-            .map(|r| r.0),
-            Some("  line1-replaced\n  line2-replaced\n  line3\n".into())
-        );
+                "  line1-replaced\n  line2-replaced\n  line3\n",
+            ),
+            (
+                "    if (a) {\n        foo();\n    }\n",
+                "if (a) {\n    foo();\n}",
+                "if (a) {\n    bar();\n}",
+                "    if (a) {\n        bar();\n    }\n",
+            ),
+            (
+                "  // some comment\n\n  function oldFunc() {}",
+                "\nfunction oldFunc() {}",
+                "\n  function newFunc() {}",
+                "  // some comment\n\n  function newFunc() {}",
+            ),
+        ] {
+            assert_eq!(
+                replace(content, old, new, false).map(|r| r.0).as_deref(),
+                Some(want),
+                "{old:?}"
+            );
+        }
         assert_eq!(
             replace(
                 "  match1\n  match2\n  match1\n  match2\n",
@@ -498,56 +488,32 @@ mod tests {
                 "flexible"
             ))
         );
-        assert_eq!(
-            replace(
-                "    if (a) {\n        foo();\n    }\n",
-                "if (a) {\n    foo();\n}",
-                "if (a) {\n    bar();\n}",
-                false
-            )
-            .map(|r| r.0),
-            Some("    if (a) {\n        bar();\n    }\n".into())
-        );
-        assert_eq!(
-            replace(
-                "  // some comment\n\n  function oldFunc() {}",
-                "\nfunction oldFunc() {}",
-                "\n  function newFunc() {}",
-                false
-            )
-            .map(|r| r.0),
-            Some("  // some comment\n\n  function newFunc() {}".into())
-        );
     }
 
     #[test]
     fn schema_and_value_errors() {
-        let missing = json!({"file_path": "a.ts", "old_string": "a", "new_string": "b"});
-        assert_eq!(
-            run(None, missing).error.as_deref(),
-            Some("params must have required property 'instruction'")
-        );
-        let wrong = json!({"file_path": "a.ts", "instruction": "i", "old_string": "a", "new_string": "b", "allow_multiple": "true"});
-        assert_eq!(
-            run(None, wrong).error.as_deref(),
-            Some("params/allow_multiple must be boolean")
-        );
-        let null =
-            json!({"file_path": "a.ts", "instruction": "i", "old_string": "a", "new_string": null});
-        assert_eq!(
-            run(None, null).error.as_deref(),
-            Some("params/new_string must be string")
-        );
-        assert_eq!(
-            run(None, json!("x")).error.as_deref(),
-            Some("Value of params must be an object")
-        );
-        let empty =
-            json!({"file_path": "", "instruction": "i", "old_string": "a", "new_string": "b"});
-        assert_eq!(
-            run(None, empty).error.as_deref(),
-            Some("The 'file_path' parameter must be non-empty.")
-        );
+        for (input, error) in [
+            (
+                json!({"file_path": "a.ts", "old_string": "a", "new_string": "b"}),
+                "params must have required property 'instruction'",
+            ),
+            (
+                json!({"file_path": "a.ts", "instruction": "i", "old_string": "a", "new_string": "b", "allow_multiple": "true"}),
+                "params/allow_multiple must be boolean",
+            ),
+            (
+                json!({"file_path": "a.ts", "instruction": "i", "old_string": "a", "new_string": null}),
+                "params/new_string must be string",
+            ),
+            (json!("x"), "Value of params must be an object"),
+            (
+                json!({"file_path": "", "instruction": "i", "old_string": "a", "new_string": "b"}),
+                "The 'file_path' parameter must be non-empty.",
+            ),
+        ] {
+            let outcome = run(None, input.clone());
+            assert_eq!(outcome.error.as_deref(), Some(error), "{input}");
+        }
     }
 
     #[test]
@@ -568,27 +534,25 @@ mod tests {
 
     #[test]
     fn file_level_errors_name_the_path_as_the_agent_does() {
-        assert_eq!(
-            run(None, input("a", "b")).error.as_deref(),
-            Some("File not found: /home/user/project/a.ts")
-        );
-        assert_eq!(
-            run(Some(""), input("", "b")).error.as_deref(),
-            Some("File already exists, cannot create: /home/user/project/a.ts")
-        );
-        assert_eq!(
-            run(Some("a\n"), input("zzz", "b")).error.as_deref(),
-            Some(not_found("a.ts").as_str())
-        );
-        assert_eq!(
-            run(Some("a a\n"), input("a", "b")).error.as_deref(),
-            Some(
-                "Failed to edit, Expected 1 occurrence but found 2 for old_string in file: a.ts. If you intended to replace multiple occurrences, set 'allow_multiple' to true."
-            )
-        );
-        assert_eq!(
-            run(Some("a\n"), input("a", "a")).error.as_deref(),
-            Some("No changes to apply. The old_string and new_string are identical in file: a.ts")
+        // ((file, old_string, new_string), the error)
+        assert_cases(
+            |(file, old, new)| run(file, input(old, new)).error.unwrap_or_default(),
+            &[
+                ((None, "a", "b"), "File not found: /home/user/project/a.ts"),
+                (
+                    (Some(""), "", "b"),
+                    "File already exists, cannot create: /home/user/project/a.ts",
+                ),
+                ((Some("a\n"), "zzz", "b"), not_found("a.ts").as_str()),
+                (
+                    (Some("a a\n"), "a", "b"),
+                    "Failed to edit, Expected 1 occurrence but found 2 for old_string in file: a.ts. If you intended to replace multiple occurrences, set 'allow_multiple' to true.",
+                ),
+                (
+                    (Some("a\n"), "a", "a"),
+                    "No changes to apply. The old_string and new_string are identical in file: a.ts",
+                ),
+            ],
         );
     }
 

@@ -66,19 +66,21 @@ fn normalize_whitespace(input: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cases::assert_cases;
 
     #[test]
-    fn detects_the_agents_own_examples() {
-        assert_eq!(detect("(rest of methods ...)"), vec!["rest of methods ..."]);
-        assert_eq!(detect("  // Rest of   Code ..."), vec!["rest of code ..."]);
-        assert_eq!(detect("(unchanged code ....)"), vec!["unchanged code ..."]);
-    }
-
-    #[test]
-    fn ignores_what_it_does_not_know() {
-        assert!(detect("# rest of methods ...").is_empty());
-        assert!(detect("// ...").is_empty());
-        assert!(detect("// rest of the code ...").is_empty());
-        assert!(detect("// rest of code ... here").is_empty());
+    fn detects_the_agents_own_examples_and_ignores_what_it_does_not_know() {
+        assert_cases(
+            detect,
+            &[
+                ("(rest of methods ...)", &["rest of methods ..."][..]),
+                ("  // Rest of   Code ...", &["rest of code ..."]),
+                ("(unchanged code ....)", &["unchanged code ..."]),
+                ("# rest of methods ...", &[]),
+                ("// ...", &[]),
+                ("// rest of the code ...", &[]),
+                ("// rest of code ... here", &[]),
+            ],
+        );
     }
 }

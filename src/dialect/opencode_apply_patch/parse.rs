@@ -242,16 +242,22 @@ pub fn strip_heredoc(text: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cases::assert_cases;
 
     #[test]
     fn heredoc_wrappers_are_taken_off() {
-        assert_eq!(strip_heredoc("cat <<'EOF'\nbody\nEOF"), "body");
-        assert_eq!(strip_heredoc("<<EOF\n\nEOF"), "");
-        assert_eq!(strip_heredoc("<<EOF\n\n\nx\nEOF"), "x");
-        assert_eq!(strip_heredoc("<<\"P\"  \n a\nP"), " a");
-        assert_eq!(strip_heredoc("cat<<EOF\nx\nEOF"), "cat<<EOF\nx\nEOF");
-        assert_eq!(strip_heredoc("<<EOF\nx\nEOFX"), "<<EOF\nx\nEOFX");
-        assert_eq!(strip_heredoc("<<EOF\nEOF"), "<<EOF\nEOF");
+        assert_cases(
+            strip_heredoc,
+            &[
+                ("cat <<'EOF'\nbody\nEOF", "body"),
+                ("<<EOF\n\nEOF", ""),
+                ("<<EOF\n\n\nx\nEOF", "x"),
+                ("<<\"P\"  \n a\nP", " a"),
+                ("cat<<EOF\nx\nEOF", "cat<<EOF\nx\nEOF"),
+                ("<<EOF\nx\nEOFX", "<<EOF\nx\nEOFX"),
+                ("<<EOF\nEOF", "<<EOF\nEOF"),
+            ],
+        );
     }
 
     #[test]

@@ -235,11 +235,8 @@ fn compute_replacements(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cases::lines;
     use crate::dialect::opencode_edit::js::join_bom;
-
-    fn lines(text: &str) -> Vec<String> {
-        text.split('\n').map(str::to_string).collect()
-    }
 
     #[test]
     fn passes_run_in_order_over_all_positions() {

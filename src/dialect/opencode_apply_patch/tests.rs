@@ -8,23 +8,22 @@ use std::collections::BTreeMap;
 use serde_json::json;
 
 use super::{OpencodeApplyPatch, texts};
+use crate::cases::assert_cases;
 use crate::dialect::apply_patch::fs::MemoryFs;
-use crate::dialect::call::{CallMatcher, CallOutcome, ToolCall};
+use crate::dialect::call::{CallOutcome, ToolCall, run_in_memory};
 
 const ROOT: &str = "/home/user/project";
 
 /// The tool on `patch` over the files `present` (path, content): its
 /// outcome and the files afterwards.
 fn apply(present: &[(&str, &str)], patch: &str) -> (CallOutcome, BTreeMap<String, String>) {
-    let before = files(present);
-    let fs = MemoryFs::new(before.clone());
-    let input = json!({ "patchText": patch });
-    let outcome = OpencodeApplyPatch.run(&ToolCall {
-        input: &input,
-        cwd: ROOT,
-        fs: &fs,
-    });
-    let mut after = before;
+    let outcome = run_in_memory(
+        &OpencodeApplyPatch,
+        ROOT,
+        present,
+        &json!({ "patchText": patch }),
+    );
+    let mut after = files(present);
     for write in &outcome.writes {
         match &write.content {
             Some(content) => after.insert(write.path.clone(), content.clone()),
@@ -32,6 +31,15 @@ fn apply(present: &[(&str, &str)], patch: &str) -> (CallOutcome, BTreeMap<String
         };
     }
     (outcome, after)
+}
+
+/// The tool on a patch updating `a.txt`, holding `content`, by `hunks`
+/// (each line ended): its outcome and `a.txt` afterwards.
+fn updated(content: &str, hunks: &str) -> (CallOutcome, String) {
+    let patch = format!("*** Begin Patch\n*** Update File: a.txt\n{hunks}*** End Patch");
+    let (outcome, mut after) = apply(&[("a.txt", content)], &patch);
+    let text = after.remove("a.txt").unwrap_or_default();
+    (outcome, text)
 }
 
 fn files(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
@@ -80,27 +88,35 @@ fn applies_add_update_delete_in_one_patch() {
 
 #[test]
 fn hunks_inserts_and_final_newlines() {
-    let (outcome, after) = apply(
-        &[("multi.txt", "line1\nline2\nline3\nline4\n")],
-        "*** Begin Patch\n*** Update File: multi.txt\n@@\n-line2\n+changed2\n@@\n-line4\n+changed4\n*** End Patch",
+    let (outcome, after) = updated(
+        "line1\nline2\nline3\nline4\n",
+        "@@\n-line2\n+changed2\n@@\n-line4\n+changed4\n",
     );
-    succeeds(&outcome, &["M multi.txt"], "exact");
-    assert_eq!(after["multi.txt"], "line1\nchanged2\nline3\nchanged4\n");
-    let (_, after) = apply(
-        &[("insert_only.txt", "alpha\nomega\n")],
-        "*** Begin Patch\n*** Update File: insert_only.txt\n@@\n alpha\n+beta\n omega\n*** End Patch",
+    succeeds(&outcome, &["M a.txt"], "exact");
+    assert_eq!(after, "line1\nchanged2\nline3\nchanged4\n");
+    // ((the file, the hunks), the file afterwards)
+    assert_cases(
+        |(content, hunks)| updated(content, hunks).1,
+        &[
+            // An insertion only.
+            (
+                ("alpha\nomega\n", "@@\n alpha\n+beta\n omega\n"),
+                "alpha\nbeta\nomega\n",
+            ),
+            // A file without a final newline gets one.
+            (
+                (
+                    "no newline at end",
+                    "@@\n-no newline at end\n+first line\n+second line\n",
+                ),
+                "first line\nsecond line\n",
+            ),
+            (
+                ("alpha\nlast\n", "@@\n-last\n+end\n*** End of File\n"),
+                "alpha\nend\n",
+            ),
+        ],
     );
-    assert_eq!(after["insert_only.txt"], "alpha\nbeta\nomega\n");
-    let (_, after) = apply(
-        &[("no_newline.txt", "no newline at end")],
-        "*** Begin Patch\n*** Update File: no_newline.txt\n@@\n-no newline at end\n+first line\n+second line\n*** End Patch",
-    );
-    assert_eq!(after["no_newline.txt"], "first line\nsecond line\n");
-    let (_, after) = apply(
-        &[("tail.txt", "alpha\nlast\n")],
-        "*** Begin Patch\n*** Update File: tail.txt\n@@\n-last\n+end\n*** End of File\n*** End Patch",
-    );
-    assert_eq!(after["tail.txt"], "alpha\nend\n");
 }
 
 #[test]
@@ -154,42 +170,35 @@ fn heredoc_wrapped_patches() {
 
 #[test]
 fn each_seek_pass() {
-    let (outcome, after) = apply(
-        &[("a.txt", "x\r\ny\r\n")],
-        "*** Begin Patch\n*** Update File: a.txt\n@@\n-x\n+z\n*** End Patch",
-    );
-    // The new lines are joined with "\n" even in a CRLF file.
-    succeeds(&outcome, &["M a.txt"], "trimEnd");
-    assert_eq!(after["a.txt"], "z\ny\r\n");
-    assert!(outcome.edits[0].loose);
-    let (outcome, after) = apply(
-        &[("u.txt", "say \u{201c}hi\u{201d} \u{2013} now\u{2026}\n")],
-        "*** Begin Patch\n*** Update File: u.txt\n@@\n-say \"hi\" - now...\n+said\n*** End Patch",
-    );
-    succeeds(&outcome, &["M u.txt"], "normalized");
-    assert_eq!(after["u.txt"], "said\n");
-    let (outcome, _) = apply(
-        &[("b.txt", "  x\n")],
-        "*** Begin Patch\n*** Update File: b.txt\n@@\n-x\n+y\n*** End Patch",
-    );
-    succeeds(&outcome, &["M b.txt"], "trim");
-    let (outcome, after) = apply(
-        &[("a.txt", "\u{feff}x\n")],
-        "*** Begin Patch\n*** Update File: a.txt\n@@\n-x\n+z\n*** End Patch",
-    );
-    succeeds(&outcome, &["M a.txt"], "exact");
-    assert_eq!(after["a.txt"], "\u{feff}z\n");
+    // (the file's content, the patch's old and new line, the pass, the
+    // file afterwards where checked)
+    for (content, hunk, pass, want) in [
+        // The new lines are joined with "\n" even in a CRLF file.
+        ("x\r\ny\r\n", "@@\n-x\n+z\n", "trimEnd", Some("z\ny\r\n")),
+        (
+            "say \u{201c}hi\u{201d} \u{2013} now\u{2026}\n",
+            "@@\n-say \"hi\" - now...\n+said\n",
+            "normalized",
+            Some("said\n"),
+        ),
+        ("  x\n", "@@\n-x\n+y\n", "trim", None),
+        ("\u{feff}x\n", "@@\n-x\n+z\n", "exact", Some("\u{feff}z\n")),
+    ] {
+        let (outcome, after) = updated(content, hunk);
+        succeeds(&outcome, &["M a.txt"], pass);
+        assert_eq!(outcome.edits[0].loose, pass != "exact", "{pass}");
+        if let Some(want) = want {
+            assert_eq!(after, want, "{pass}");
+        }
+    }
 }
 
 #[test]
 fn lines_it_does_not_know_are_skipped() {
     // Without `@@` the chunk is never read: the update "succeeds" unchanged.
-    let (outcome, after) = apply(
-        &[("a.txt", "x\n")],
-        "*** Begin Patch\n*** Update File: a.txt\n-x\n+y\n*** End Patch",
-    );
+    let (outcome, after) = updated("x\n", "-x\n+y\n");
     succeeds(&outcome, &["M a.txt"], "none");
-    assert_eq!(after["a.txt"], "x\n");
+    assert_eq!(after, "x\n");
     // The empty line is dropped, not blank context: `b` and `d` must be
     // adjacent, and are not.
     let (outcome, _) = apply(

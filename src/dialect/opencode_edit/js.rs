@@ -147,22 +147,21 @@ fn expand_units(out: &mut Vec<u16>, replacement: &[u16], before: &[u16], after: 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn trim_takes_javascripts_whitespace() {
-        assert_eq!(trim("\u{feff}\u{a0} a\r\t"), "a");
-        assert_eq!(trim("\u{85}a"), "\u{85}a");
-        assert_eq!(trim_end(" a \u{3000}"), " a");
-    }
+    use crate::cases::assert_cases;
 
     #[test]
     fn replace_all_expands_dollar_patterns() {
-        assert_eq!(replace_all("a-b-a", "a", "[$&]"), "[a]-b-[a]");
-        assert_eq!(replace_all("xay", "a", "$$item"), "x$itemy");
-        assert_eq!(replace_all("xay", "a", "<$`|$'>"), "x<x|y>y");
-        assert_eq!(replace_all("xay", "a", "$1$<n>$"), "x$1$<n>$y");
-        assert_eq!(replace_all("ab", "", "-"), "-a-b-");
-        assert_eq!(replace_all("\u{1F600}", "", "-"), "-\u{FFFD}-\u{FFFD}-");
+        assert_cases(
+            |(haystack, pattern, replacement)| replace_all(haystack, pattern, replacement),
+            &[
+                (("a-b-a", "a", "[$&]"), "[a]-b-[a]"),
+                (("xay", "a", "$$item"), "x$itemy"),
+                (("xay", "a", "<$`|$'>"), "x<x|y>y"),
+                (("xay", "a", "$1$<n>$"), "x$1$<n>$y"),
+                (("ab", "", "-"), "-a-b-"),
+                (("\u{1F600}", "", "-"), "-\u{FFFD}-\u{FFFD}-"),
+            ],
+        );
     }
 
     #[test]

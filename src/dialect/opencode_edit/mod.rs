@@ -14,7 +14,9 @@ use std::ops::ControlFlow;
 
 use serde_json::Value;
 
-use super::call::{CallMatcher, CallOutcome, EditMatch, Entry, FileWrite, ToolCall, fs_path};
+use super::call::{
+    CallMatcher, CallOutcome, EditMatch, Entry, FileWrite, StringEdit, ToolCall, fs_path,
+};
 use crate::dialect::apply_patch::SharedText;
 use js::{join_bom, replace_all, split_bom, trim, utf16_len};
 use replacers::{FileLines, Stage};
@@ -53,18 +55,10 @@ pub mod texts {
     }
 }
 
-/// The tool's input, as its schema admits it.
-struct EditInput<'a> {
-    file_path: &'a str,
-    old_string: &'a str,
-    new_string: &'a str,
-    replace_all: bool,
-}
-
 /// The input checked against the tool's schema, in its order (`filePath`,
 /// `oldString`, `newString` strings, `replaceAll` an optional boolean;
 /// other keys ignored): the first issue, as [`schema`] words it.
-fn parse_input(input: &Value) -> Result<EditInput<'_>, String> {
+fn parse_input(input: &Value) -> Result<StringEdit<'_>, String> {
     let Some(object) = input.as_object() else {
         return Err(schema::wrong_type("object", input, None));
     };
@@ -87,7 +81,7 @@ fn parse_input(input: &Value) -> Result<EditInput<'_>, String> {
             ));
         }
     };
-    Ok(EditInput {
+    Ok(StringEdit {
         file_path,
         old_string,
         new_string,
@@ -165,32 +159,20 @@ fn create_file(path: &str, at: String, entry: Entry, new_string: &str) -> CallOu
         Entry::BelowFile => failure(format!("BadResource: FileSystem.writeFile ({path})"), None),
         Entry::Missing => {
             let (bom, text) = split_bom(new_string);
-            let written = join_bom(text, bom);
-            CallOutcome {
-                ok: true,
-                message: Some(texts::APPLIED.into()),
-                stage: Some(texts::CREATE_FILE.into()),
-                writes: vec![FileWrite {
-                    path: at,
-                    content: Some(written),
-                }],
-                edits: vec![EditMatch {
-                    path: None,
-                    stage: texts::CREATE_FILE.into(),
-                    loose: false,
-                    lines: None,
-                    found: None,
-                    written: Some(new_string.to_string()),
-                }],
-                ..CallOutcome::default()
-            }
+            CallOutcome::created(
+                at,
+                join_bom(text, bom),
+                new_string,
+                texts::CREATE_FILE,
+                texts::APPLIED.into(),
+            )
         }
     }
 }
 
 /// `execute()` on an existing file's text: BOM split off, the edit's line
 /// endings made the file's, `replace()`, the BOM put back.
-fn edit_text(before: &str, input: &EditInput, at: String) -> CallOutcome {
+fn edit_text(before: &str, input: &StringEdit, at: String) -> CallOutcome {
     let (had_bom, content) = split_bom(before);
     let ending = if content.contains("\r\n") {
         "\r\n"

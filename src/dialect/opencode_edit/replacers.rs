@@ -18,6 +18,9 @@ use std::ops::ControlFlow;
 use super::js::{is_space, trim, utf16_len};
 use super::levenshtein;
 
+/// Where a replacer gives its spans, one at a time; a `Break` stops it.
+pub type SpanSink<'s, 'a> = dyn FnMut(Cow<'a, str>) -> ControlFlow<()> + 's;
+
 /// A replacer's name, as OpenCode's source names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Stage {
@@ -75,7 +78,7 @@ impl Stage {
         self,
         file: &FileLines<'a>,
         find: &'a str,
-        sink: &mut dyn FnMut(Cow<'a, str>) -> ControlFlow<()>,
+        sink: &mut SpanSink<'_, 'a>,
     ) -> ControlFlow<()> {
         match self {
             Stage::Simple => sink(Cow::Borrowed(find)),
@@ -139,6 +142,22 @@ impl<'a> FileLines<'a> {
         0..(self.lines.len() + 1).saturating_sub(count)
     }
 
+    /// Gives `sink` every window of `count` lines (in order) whose start
+    /// `keep` accepts: the replacers' scan of the file's windows.
+    fn windows_where(
+        &self,
+        count: usize,
+        sink: &mut SpanSink<'_, 'a>,
+        mut keep: impl FnMut(usize) -> bool,
+    ) -> ControlFlow<()> {
+        for start in self.window_starts(count) {
+            if keep(start) {
+                sink(Cow::Borrowed(self.window(start, count)))?;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
     /// For each line, the first line at or after it whose trimmed text is
     /// `anchor` (`None` past the last one).
     fn next_with(&self, anchor: &str) -> Vec<Option<usize>> {
@@ -170,19 +189,16 @@ fn find_lines(find: &str) -> Vec<&str> {
 fn line_trimmed<'a>(
     file: &FileLines<'a>,
     find: &'a str,
-    sink: &mut dyn FnMut(Cow<'a, str>) -> ControlFlow<()>,
+    sink: &mut SpanSink<'_, 'a>,
 ) -> ControlFlow<()> {
     let wanted: Vec<&str> = find_lines(find).into_iter().map(trim).collect();
     if wanted.is_empty() {
         return ControlFlow::Continue(());
     }
     let trimmed = file.trimmed();
-    for start in file.window_starts(wanted.len()) {
-        if trimmed[start..start + wanted.len()] == wanted[..] {
-            sink(Cow::Borrowed(file.window(start, wanted.len())))?;
-        }
-    }
-    ControlFlow::Continue(())
+    file.windows_where(wanted.len(), sink, |start| {
+        trimmed[start..start + wanted.len()] == wanted[..]
+    })
 }
 
 /// OpenCode's BlockAnchorReplacer thresholds (`ve`, `ps`).
@@ -200,7 +216,7 @@ const SCORE_SLACK: f64 = 1e-9;
 fn block_anchor<'a>(
     file: &FileLines<'a>,
     find: &'a str,
-    sink: &mut dyn FnMut(Cow<'a, str>) -> ControlFlow<()>,
+    sink: &mut SpanSink<'_, 'a>,
 ) -> ControlFlow<()> {
     if find.split('\n').count() < 3 {
         return ControlFlow::Continue(());
@@ -403,7 +419,7 @@ fn words_match<'l>(line: &'l str, words: &[&str]) -> Option<&'l str> {
 fn whitespace_normalized<'a>(
     file: &FileLines<'a>,
     find: &'a str,
-    sink: &mut dyn FnMut(Cow<'a, str>) -> ControlFlow<()>,
+    sink: &mut SpanSink<'_, 'a>,
 ) -> ControlFlow<()> {
     let wanted = collapse_spaces(find);
     let collapsed: Vec<String> = file.lines.iter().map(|l| collapse_spaces(l)).collect();
@@ -426,27 +442,22 @@ fn whitespace_normalized<'a>(
         }
     }
     let count = find.split('\n').count();
-    if count > 1 {
-        // The collapsed window is its collapsed non-empty lines joined by
-        // one space: compare lengths before building it.
-        for start in file.window_starts(count) {
-            let parts = collapsed[start..start + count]
-                .iter()
-                .filter(|c| !c.is_empty());
-            let (total, pieces) = parts
-                .clone()
-                .fold((0, 0), |(total, n), c| (total + c.len(), n + 1));
-            let joined_len = total + pieces.max(1) - 1;
-            if joined_len != wanted.len() {
-                continue;
-            }
-            let joined = parts.map(String::as_str).collect::<Vec<_>>().join(" ");
-            if joined == wanted {
-                sink(Cow::Borrowed(file.window(start, count)))?;
-            }
-        }
+    if count == 1 {
+        return ControlFlow::Continue(());
     }
-    ControlFlow::Continue(())
+    // The collapsed window is its collapsed non-empty lines joined by one
+    // space: compare lengths before building it.
+    file.windows_where(count, sink, |start| {
+        let parts = collapsed[start..start + count]
+            .iter()
+            .filter(|c| !c.is_empty());
+        let (total, pieces) = parts
+            .clone()
+            .fold((0, 0), |(total, n), c| (total + c.len(), n + 1));
+        let joined_len = total + pieces.max(1) - 1;
+        joined_len == wanted.len()
+            && parts.map(String::as_str).collect::<Vec<_>>().join(" ") == wanted
+    })
 }
 
 /// The count of leading whitespace code points (all in the BMP, so also
@@ -491,29 +502,25 @@ fn remove_indentation<'l>(lines: &[&'l str]) -> Vec<&'l str> {
 fn indentation_flexible<'a>(
     file: &FileLines<'a>,
     find: &'a str,
-    sink: &mut dyn FnMut(Cow<'a, str>) -> ControlFlow<()>,
+    sink: &mut SpanSink<'_, 'a>,
 ) -> ControlFlow<()> {
     let find_split: Vec<&str> = find.split('\n').collect();
     let wanted = remove_indentation(&find_split);
     let count = find_split.len();
     let blank: Vec<bool> = file.trimmed().iter().map(|t| t.is_empty()).collect();
     let indents: Vec<usize> = file.lines.iter().map(|l| indent_of(l)).collect();
-    for start in file.window_starts(count) {
+    file.windows_where(count, sink, |start| {
         let range = start..start + count;
         let least = range
             .clone()
             .filter(|&i| !blank[i])
             .map(|i| indents[i])
             .min();
-        let equal = range.zip(&wanted).all(|(i, want)| match least {
+        range.zip(&wanted).all(|(i, want)| match least {
             Some(least) if !blank[i] => drop_chars(file.lines[i], least) == *want,
             _ => file.lines[i] == *want,
-        });
-        if equal {
-            sink(Cow::Borrowed(file.window(start, count)))?;
-        }
-    }
-    ControlFlow::Continue(())
+        })
+    })
 }
 
 /// OpenCode's `unescapeString`: `\n \t \r \' \" \` \\ \<newline> \$`
@@ -556,7 +563,7 @@ fn unescape(text: &str) -> (String, bool) {
 fn escape_normalized<'a>(
     file: &FileLines<'a>,
     find: &'a str,
-    sink: &mut dyn FnMut(Cow<'a, str>) -> ControlFlow<()>,
+    sink: &mut SpanSink<'_, 'a>,
 ) -> ControlFlow<()> {
     let (wanted, _) = unescape(find);
     if memchr::memmem::find(file.content.as_bytes(), wanted.as_bytes()).is_some() {
@@ -578,12 +585,12 @@ fn escape_normalized<'a>(
         })
         .collect();
     let inner_len = |i: usize| per_line[i].0.len() - usize::from(per_line[i].1);
-    for start in file.window_starts(count) {
+    file.windows_where(count, sink, |start| {
         let last = start + count - 1;
         let length: usize =
             (start..last).map(inner_len).sum::<usize>() + per_line[last].0.len() + count - 1;
         if length != wanted.len() {
-            continue;
+            return false;
         }
         let mut joined = String::with_capacity(length);
         for (i, (text, _)) in per_line.iter().enumerate().take(last).skip(start) {
@@ -591,11 +598,8 @@ fn escape_normalized<'a>(
             joined.push('\n');
         }
         joined.push_str(&per_line[last].0);
-        if joined == wanted {
-            sink(Cow::Borrowed(file.window(start, count)))?;
-        }
-    }
-    ControlFlow::Continue(())
+        joined == wanted
+    })
 }
 
 /// OpenCode's TrimmedBoundaryReplacer (only for a find with surrounding
@@ -604,7 +608,7 @@ fn escape_normalized<'a>(
 fn trimmed_boundary<'a>(
     file: &FileLines<'a>,
     find: &'a str,
-    sink: &mut dyn FnMut(Cow<'a, str>) -> ControlFlow<()>,
+    sink: &mut SpanSink<'_, 'a>,
 ) -> ControlFlow<()> {
     let wanted = trim(find);
     if wanted.len() == find.len() {
@@ -614,13 +618,9 @@ fn trimmed_boundary<'a>(
         sink(Cow::Borrowed(wanted))?;
     }
     let count = find.split('\n').count();
-    for start in file.window_starts(count) {
-        let window = file.window(start, count);
-        if trim(window) == wanted {
-            sink(Cow::Borrowed(window))?;
-        }
-    }
-    ControlFlow::Continue(())
+    file.windows_where(count, sink, |start| {
+        trim(file.window(start, count)) == wanted
+    })
 }
 
 /// OpenCode's ContextAwareReplacer: first and last lines as anchors (the
@@ -629,7 +629,7 @@ fn trimmed_boundary<'a>(
 fn context_aware<'a>(
     file: &FileLines<'a>,
     find: &'a str,
-    sink: &mut dyn FnMut(Cow<'a, str>) -> ControlFlow<()>,
+    sink: &mut SpanSink<'_, 'a>,
 ) -> ControlFlow<()> {
     if find.split('\n').count() < 3 {
         return ControlFlow::Continue(());
@@ -668,7 +668,7 @@ fn context_aware<'a>(
 fn multi_occurrence<'a>(
     file: &FileLines<'a>,
     find: &'a str,
-    sink: &mut dyn FnMut(Cow<'a, str>) -> ControlFlow<()>,
+    sink: &mut SpanSink<'_, 'a>,
 ) -> ControlFlow<()> {
     if find.is_empty() {
         return ControlFlow::Continue(());

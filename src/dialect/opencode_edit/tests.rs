@@ -10,8 +10,8 @@ use serde_json::{Value, json};
 
 use super::replacers::{FileLines, Stage};
 use super::{OpencodeEdit, texts};
-use crate::dialect::apply_patch::fs::MemoryFs;
-use crate::dialect::call::{CallMatcher, CallOutcome, ToolCall};
+use crate::cases::assert_cases;
+use crate::dialect::call::{CallOutcome, run_in_memory};
 
 const ROOT: &str = "/home/user/project";
 
@@ -28,12 +28,7 @@ fn spans(stage: Stage, content: &str, find: &str) -> Vec<String> {
 
 /// The tool on `input` with `files` (relative path, content) present.
 fn edit(files: &[(&str, &str)], input: Value) -> CallOutcome {
-    let fs = MemoryFs::new(files.iter().map(|(p, c)| (p.to_string(), c.to_string())));
-    OpencodeEdit.run(&ToolCall {
-        input: &input,
-        cwd: ROOT,
-        fs: &fs,
-    })
+    run_in_memory(&OpencodeEdit, ROOT, files, &input)
 }
 
 /// The one file `outcome` writes.
@@ -203,9 +198,11 @@ fn edit_one(path: &str, content: &str, old: &str, new: &str) -> CallOutcome {
 
 #[test]
 fn replaces_text_in_an_existing_file() {
-    let outcome = edit(
-        &[("existing.txt", "old content here")],
-        input("existing.txt", "old content", "new content"),
+    let outcome = edit_one(
+        "existing.txt",
+        "old content here",
+        "old content",
+        "new content",
     );
     assert_eq!(written(&outcome), "new content here");
     assert_eq!(outcome.message.as_deref(), Some(texts::APPLIED));
@@ -214,22 +211,36 @@ fn replaces_text_in_an_existing_file() {
     assert_eq!(outcome.edits[0].lines, Some((1, 1)));
 }
 
+/// ((the file, oldString, newString), the file written)
 #[test]
-fn replaces_the_first_visible_line_in_bom_files() {
-    let outcome = edit(
-        &[("existing.cs", "\u{feff}using System;\nclass Test {}\n")],
-        input("existing.cs", "using System;", "using Up;"),
+fn boms_multiple_lines_and_crlf() {
+    assert_cases(
+        |(content, old, new)| written(&edit_one("a.txt", content, old, new)).to_string(),
+        &[
+            // The first visible line of a file with a BOM.
+            (
+                (
+                    "\u{feff}using System;\nclass Test {}\n",
+                    "using System;",
+                    "using Up;",
+                ),
+                "\u{feff}using Up;\nclass Test {}\n",
+            ),
+            // A BOM at the start of newString gives the file one.
+            (
+                ("first\nsecond\n", "first", "\u{feff}zero"),
+                "\u{feff}zero\nsecond\n",
+            ),
+            (
+                ("line1\nline2\nline3", "line2", "new line 2\nextra line"),
+                "line1\nnew line 2\nextra line\nline3",
+            ),
+            (
+                ("line1\r\nold\r\nline3", "old", "new"),
+                "line1\r\nnew\r\nline3",
+            ),
+        ],
     );
-    assert_eq!(written(&outcome), "\u{feff}using Up;\nclass Test {}\n");
-}
-
-#[test]
-fn a_bom_at_the_start_of_new_string_gives_the_file_one() {
-    let outcome = edit(
-        &[("a.txt", "first\nsecond\n")],
-        input("a.txt", "first", "\u{feff}zero"),
-    );
-    assert_eq!(written(&outcome), "\u{feff}zero\nsecond\n");
 }
 
 #[test]
@@ -243,20 +254,6 @@ fn replace_all_replaces_every_occurrence_and_expands_dollar_patterns() {
         json!({"filePath": "a.txt", "oldString": "$", "newString": "$$&$'", "replaceAll": true}),
     );
     assert_eq!(written(&outcome), "a $& b\n b\n");
-}
-
-#[test]
-fn multiline_and_crlf_replacements() {
-    let outcome = edit(
-        &[("file.txt", "line1\nline2\nline3")],
-        input("file.txt", "line2", "new line 2\nextra line"),
-    );
-    assert_eq!(written(&outcome), "line1\nnew line 2\nextra line\nline3");
-    let outcome = edit(
-        &[("file.txt", "line1\r\nold\r\nline3")],
-        input("file.txt", "old", "new"),
-    );
-    assert_eq!(written(&outcome), "line1\r\nnew\r\nline3");
 }
 
 /// OpenCode's "line endings" tests: the file's ending wins whatever the
@@ -289,10 +286,7 @@ fn the_files_line_ending_wins() {
     ];
     for (ending, old_string, new_string, want) in cases {
         let content = to(&format!("{old}\n"), ending);
-        let outcome = edit(
-            &[("test.txt", &content)],
-            input("test.txt", &old_string, &new_string),
-        );
+        let outcome = edit_one("test.txt", &content, &old_string, &new_string);
         assert_eq!(written(&outcome), format!("{want}{ending}"));
     }
     for ending in ["\n", "\r\n"] {
@@ -369,17 +363,14 @@ fn every_error_text() {
 fn the_guard_refuses_spans_much_larger_than_old_string() {
     // Three literal `\n`s unescape to four lines: one line asked, four found.
     fails_with(
-        &edit(
-            &[("a.txt", "a\nb\nc\nd\n")],
-            input("a.txt", "a\\nb\\nc\\nd", "x"),
-        ),
+        &edit_one("a.txt", "a\nb\nc\nd\n", "a\\nb\\nc\\nd", "x"),
         texts::DISPROPORTIONATE,
         Some("EscapeNormalizedReplacer"),
     );
     // Deep indentation counts toward the length limit.
     let deep = format!("{0}a\n{0}b\n", " ".repeat(600));
     fails_with(
-        &edit(&[("a.txt", &deep)], input("a.txt", "a\nb", "x")),
+        &edit_one("a.txt", &deep, "a\nb", "x"),
         texts::DISPROPORTIONATE,
         Some("LineTrimmedReplacer"),
     );

@@ -251,6 +251,7 @@ fn lines_rewritten_outside(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cases::assert_cases;
     use crate::dialect::apply_patch::fs::MemoryFs;
     use serde_json::json;
 
@@ -399,27 +400,28 @@ mod tests {
 
     #[test]
     fn single_edit_error_texts() {
-        assert_eq!(
-            run(Some("a\n"), one_edit("zz", "y")).error.as_deref(),
-            Some(
-                "Could not find the exact text in a.py. The old text must match exactly including all whitespace and newlines."
-            )
-        );
-        assert_eq!(
-            run(Some("a\na\n"), one_edit("a", "y")).error.as_deref(),
-            Some(
-                "Found 2 occurrences of the text in a.py. The text must be unique. Please provide more context to make it unique."
-            )
-        );
-        assert_eq!(
-            run(Some("a\n"), one_edit("", "y")).error.as_deref(),
-            Some("oldText must not be empty in a.py.")
-        );
-        assert_eq!(
-            run(Some("a\n"), one_edit("a", "a")).error.as_deref(),
-            Some(
-                "No changes made to a.py. The replacement produced identical content. This might indicate an issue with special characters or the text not existing as expected."
-            )
+        // ((file, oldText, newText), the error)
+        assert_cases(
+            |(file, old, new)| {
+                run(Some(file), one_edit(old, new))
+                    .error
+                    .unwrap_or_default()
+            },
+            &[
+                (
+                    ("a\n", "zz", "y"),
+                    "Could not find the exact text in a.py. The old text must match exactly including all whitespace and newlines.",
+                ),
+                (
+                    ("a\na\n", "a", "y"),
+                    "Found 2 occurrences of the text in a.py. The text must be unique. Please provide more context to make it unique.",
+                ),
+                (("a\n", "", "y"), "oldText must not be empty in a.py."),
+                (
+                    ("a\n", "a", "a"),
+                    "No changes made to a.py. The replacement produced identical content. This might indicate an issue with special characters or the text not existing as expected.",
+                ),
+            ],
         );
     }
 }

@@ -68,16 +68,8 @@ pub use crate::engine::js::is_js_whitespace;
 /// NFKC and the trailing-whitespace strip: smart single quotes to `'`,
 /// smart double quotes to `"`, the dashes U+2010-U+2015 and the minus
 /// U+2212 to `-`, the special spaces (U+00A0, U+2002-U+200A, U+202F,
-/// U+205F, U+3000) to a space.
-fn fold_typographic(c: char) -> char {
-    match c {
-        '\u{2018}' | '\u{2019}' | '\u{201a}' | '\u{201b}' => '\'',
-        '\u{201c}' | '\u{201d}' | '\u{201e}' | '\u{201f}' => '"',
-        '\u{2010}'..='\u{2015}' | '\u{2212}' => '-',
-        '\u{a0}' | '\u{2002}'..='\u{200a}' | '\u{202f}' | '\u{205f}' | '\u{3000}' => ' ',
-        other => other,
-    }
-}
+/// U+205F, U+3000) to a space. The same table as Codex's last seek pass.
+use crate::dialect::apply_patch::seek::normalise as fold_typographic;
 
 /// The characters Unicode 18 gave a compatibility decomposition or a
 /// non-zero combining class that node 20.20.2's ICU 78.2 (Unicode 17.0),
@@ -215,41 +207,51 @@ pub use crate::engine::js::utf16_len;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cases::assert_cases;
 
     #[test]
     fn line_ending_is_the_first_line_breaks() {
-        assert_eq!(detect_line_ending("a\r\nb\nc"), "\r\n");
-        assert_eq!(detect_line_ending("a\nb\r\nc"), "\n");
-        assert_eq!(detect_line_ending("a\rb"), "\n");
-        assert_eq!(detect_line_ending("abc"), "\n");
-        assert_eq!(detect_line_ending("a\r\rb\n"), "\n");
+        assert_cases(
+            detect_line_ending,
+            &[
+                ("a\r\nb\nc", "\r\n"),
+                ("a\nb\r\nc", "\n"),
+                ("a\rb", "\n"),
+                ("abc", "\n"),
+                ("a\r\rb\n", "\n"),
+            ],
+        );
     }
 
     #[test]
     fn lone_carriage_returns_become_line_feeds() {
-        assert_eq!(normalize_to_lf("a\r\nb\rc\n"), "a\nb\nc\n");
-        assert_eq!(normalize_to_lf("\r\r\n"), "\n\n");
+        assert_cases(
+            normalize_to_lf,
+            &[("a\r\nb\rc\n", "a\nb\nc\n"), ("\r\r\n", "\n\n")],
+        );
     }
 
     #[test]
     fn fuzzy_normalization_folds_what_pi_folds() {
-        assert_eq!(normalize_for_fuzzy_match("a  \nb\t\n"), "a\nb\n");
-        assert_eq!(
-            normalize_for_fuzzy_match("\u{2018}x\u{2019} \u{201c}y\u{201d} a\u{2013}b\u{2212}c"),
-            "'x' \"y\" a-b-c"
+        assert_cases(
+            normalize_for_fuzzy_match,
+            &[
+                ("a  \nb\t\n", "a\nb\n"),
+                (
+                    "\u{2018}x\u{2019} \u{201c}y\u{201d} a\u{2013}b\u{2212}c",
+                    "'x' \"y\" a-b-c",
+                ),
+                ("wait\u{2026}", "wait..."),
+                ("\u{fb01}le x\u{b2}", "file x2"),
+                ("a\u{a0}b\u{3000}", "a b"),
+                ("e\u{301}", "\u{e9}"),
+                // Not folded: zero-width space, soft hyphen, guillemets.
+                ("a\u{200b}b\u{ad}\u{ab}", "a\u{200b}b\u{ad}\u{ab}"),
+                // JavaScript's trimEnd strips U+FEFF and U+2028 but not U+0085.
+                ("a\u{feff}\u{2028}", "a"),
+                ("a\u{85}", "a\u{85}"),
+            ],
         );
-        assert_eq!(normalize_for_fuzzy_match("wait\u{2026}"), "wait...");
-        assert_eq!(normalize_for_fuzzy_match("\u{fb01}le x\u{b2}"), "file x2");
-        assert_eq!(normalize_for_fuzzy_match("a\u{a0}b\u{3000}"), "a b");
-        assert_eq!(normalize_for_fuzzy_match("e\u{301}"), "\u{e9}");
-        // Not folded: zero-width space, soft hyphen, guillemets.
-        assert_eq!(
-            normalize_for_fuzzy_match("a\u{200b}b\u{ad}\u{ab}"),
-            "a\u{200b}b\u{ad}\u{ab}"
-        );
-        // JavaScript's trimEnd strips U+FEFF and U+2028 but not U+0085.
-        assert_eq!(normalize_for_fuzzy_match("a\u{feff}\u{2028}"), "a");
-        assert_eq!(normalize_for_fuzzy_match("a\u{85}"), "a\u{85}");
     }
 
     /// `normalize_for_fuzzy_match` as first written, a line at a time:

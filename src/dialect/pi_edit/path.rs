@@ -51,6 +51,7 @@ pub fn resolve_to_cwd(path: &str, cwd: &str, home: Option<&str>) -> Resolved {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cases::assert_cases;
 
     const CWD: &str = "/home/user/project";
 
@@ -76,11 +77,16 @@ mod tests {
 
     #[test]
     fn paths_outside_the_project_stay_absolute() {
-        assert_eq!(resolved("~"), "/home/user");
-        assert_eq!(resolved("../other/a.rs"), "/home/user/other/a.rs");
-        assert_eq!(resolved("@@x"), "@x");
-        assert_eq!(resolved("~user/x"), "~user/x");
-        assert_eq!(resolved("a\u{a0}b"), "a b");
+        assert_cases(
+            resolved,
+            &[
+                ("~", "/home/user"),
+                ("../other/a.rs", "/home/user/other/a.rs"),
+                ("@@x", "@x"),
+                ("~user/x", "~user/x"),
+                ("a\u{a0}b", "a b"),
+            ],
+        );
     }
 
     #[test]

@@ -10,15 +10,8 @@ use crate::engine::js::js_trim_end as trim_end;
 
 /// `UNICODE_EQUIVALENT_MAP`: dashes, curly quotes and space variants to
 /// their ASCII form; one character for one (and one UTF-16 unit for one).
-fn equivalent(c: char) -> char {
-    match c {
-        '\u{2010}'..='\u{2015}' | '\u{2212}' => '-',
-        '\u{2018}'..='\u{201b}' => '\'',
-        '\u{201c}'..='\u{201f}' => '"',
-        '\u{a0}' | '\u{2002}'..='\u{200a}' | '\u{202f}' | '\u{205f}' | '\u{3000}' => ' ',
-        other => other,
-    }
-}
+/// The same table as Codex's last seek pass.
+use crate::dialect::apply_patch::seek::normalise as equivalent;
 
 /// `normalizeBasicCharacters(text)`, borrowed when nothing changes (every
 /// character [`equivalent`] maps is outside ASCII: an ASCII text is its
@@ -149,33 +142,27 @@ fn find_line_based_match(haystack: &str, needle: &str) -> Option<MatchedSlice> {
     let offsets = line_offsets(&lines, haystack);
     let pattern: Vec<&str> = needle.split('\n').collect();
     let ends_with_newline = needle.ends_with('\n');
-    let slice = |start: usize, count: usize, newline: bool| {
-        let (begin, end) = slice_from_lines(&offsets, &lines, start, count, newline);
-        (begin, haystack[begin..end].to_string())
-    };
-    if let Some((index, pass)) = attempt_match(&lines, &pattern) {
-        let (offset, text) = slice(index, pattern.len(), ends_with_newline);
-        return Some(MatchedSlice {
-            slice: text,
-            offset,
-            removed_trailing_final_empty_line: false,
+    // `attemptMatch` of `pattern` and, where it matched, the file's slice
+    // of its lines (with the newline after them when `newline`).
+    let matched = |pattern: &[&str], newline: bool, removed_trailing_final_empty_line: bool| {
+        let (index, pass) = attempt_match(&lines, pattern)?;
+        let (begin, end) = slice_from_lines(&offsets, &lines, index, pattern.len(), newline);
+        Some(MatchedSlice {
+            slice: haystack[begin..end].to_string(),
+            offset: begin,
+            removed_trailing_final_empty_line,
             pass,
-        });
+        })
+    };
+    if let Some(found) = matched(&pattern, ends_with_newline, false) {
+        return Some(found);
     }
     if pattern.last() == Some(&"") {
         let trimmed = &pattern[..pattern.len() - 1];
         if trimmed.is_empty() {
             return None;
         }
-        if let Some((index, pass)) = attempt_match(&lines, trimmed) {
-            let (offset, text) = slice(index, trimmed.len(), false);
-            return Some(MatchedSlice {
-                slice: text,
-                offset,
-                removed_trailing_final_empty_line: true,
-                pass,
-            });
-        }
+        return matched(trimmed, false, true);
     }
     None
 }

@@ -21,6 +21,7 @@ mod helper;
 
 use serde_json::Value;
 
+use super::ajv;
 use super::call::{CallMatcher, CallOutcome, EditMatch, Entry, FileWrite, ToolCall, fs_path};
 use crate::dialect::apply_patch::SharedText;
 
@@ -97,27 +98,10 @@ fn unescape_path(path: &str) -> String {
 
 /// `build()`: the schema, then `validateToolParamValues`.
 fn validate(input: &Value) -> Result<Params, String> {
-    let Some(object) = input.as_object() else {
-        return Err(if input.is_array() {
-            "params must be object".to_string()
-        } else {
-            "Value of params must be an object".to_string()
-        });
-    };
-    let object = coerce(object);
+    let object = coerce(ajv::object(input)?);
     const STRINGS: [&str; 3] = ["file_path", "old_string", "new_string"];
-    if let Some(missing) = STRINGS.iter().find(|k| !object.contains_key(**k)) {
-        return Err(format!("params must have required property '{missing}'"));
-    }
+    let replace_all = ajv::strings_and_flag(&object, &STRINGS, "replace_all")?;
     let text = |key: &str| object.get(key).and_then(Value::as_str).map(str::to_string);
-    if let Some(wrong) = STRINGS.iter().find(|k| text(k).is_none()) {
-        return Err(format!("params/{wrong} must be string"));
-    }
-    let replace_all = match object.get("replace_all") {
-        None => false,
-        Some(Value::Bool(b)) => *b,
-        Some(_) => return Err("params/replace_all must be boolean".to_string()),
-    };
     let file_path = unescape_path(
         text("file_path")
             .unwrap_or_default()
@@ -329,41 +313,30 @@ fn edit(params: &Params, call: &ToolCall) -> CallOutcome {
 fn created(params: &Params, call: &ToolCall) -> CallOutcome {
     let content = &params.new_string;
     let total = content.split('\n').count();
-    CallOutcome {
-        ok: true,
-        message: Some(format!(
+    CallOutcome::created(
+        fs_path(call.cwd, &params.file_path),
+        content.clone(),
+        content,
+        "create",
+        format!(
             "Created new file: {} with provided content. Showing lines 1-{total} of {total} from the edited file:\n\n---\n\n{content}",
             params.file_path
-        )),
-        stage: Some("create".to_string()),
-        writes: vec![FileWrite {
-            path: fs_path(call.cwd, &params.file_path),
-            content: Some(content.clone()),
-        }],
-        edits: vec![EditMatch {
-            stage: "create".to_string(),
-            written: Some(content.clone()),
-            ..EditMatch::default()
-        }],
-        ..CallOutcome::default()
-    }
+        ),
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dialect::apply_patch::fs::MemoryFs;
+    use crate::cases::assert_cases;
+    use crate::dialect::call::run_in_memory;
     use serde_json::json;
 
     const PATH: &str = "/home/user/project/a.ts";
 
     fn run(file: Option<&str>, input: Value) -> CallOutcome {
-        let fs = MemoryFs::new(file.map(|f| ("a.ts".to_string(), f.to_string())));
-        QwenEdit.run(&ToolCall {
-            input: &input,
-            cwd: "/home/user/project",
-            fs: &fs,
-        })
+        let files = file.map(|f| ("a.ts", f));
+        run_in_memory(&QwenEdit, "/home/user/project", files.as_slice(), &input)
     }
 
     fn input(old: &str, new: &str) -> Value {
@@ -400,51 +373,55 @@ mod tests {
 
     #[test]
     fn the_path_is_trimmed_unescaped_and_must_be_absolute() {
-        let relative = json!({"file_path": "a.ts", "old_string": "a", "new_string": "b"});
-        assert_eq!(
-            run(None, relative).error.as_deref(),
-            Some("File path must be absolute: a.ts")
-        );
-        let blank = json!({"file_path": "  ", "old_string": "a", "new_string": "b"});
-        assert_eq!(
-            run(None, blank).error.as_deref(),
-            Some("The 'file_path' parameter must be non-empty.")
-        );
-        let spaced = json!({"file_path": " /home/user/project/a\\.ts ", "old_string": "a", "new_string": "b"});
-        assert_eq!(
-            run(Some("a\n"), spaced).error.as_deref(),
-            Some("File not found: /home/user/project/a\\.ts")
+        // ((file, file_path), the error)
+        assert_cases(
+            |(file, path)| {
+                let input = json!({"file_path": path, "old_string": "a", "new_string": "b"});
+                run(file, input).error.unwrap_or_default()
+            },
+            &[
+                ((None, "a.ts"), "File path must be absolute: a.ts"),
+                ((None, "  "), "The 'file_path' parameter must be non-empty."),
+                (
+                    (Some("a\n"), " /home/user/project/a\\.ts "),
+                    "File not found: /home/user/project/a\\.ts",
+                ),
+            ],
         );
         assert_eq!(unescape_path("a\\ b\\(c\\x"), "a b(c\\x");
     }
 
     #[test]
     fn each_error_text() {
-        assert_eq!(
-            run(None, input("a", "b")).error.as_deref(),
-            Some(format!("File not found: {PATH}").as_str())
+        let identical = format!(
+            "No changes to apply. The old_string and new_string are identical in file: {PATH}"
         );
-        assert_eq!(
-            run(Some(""), input("", "b")).error.as_deref(),
-            Some(format!("File already exists, cannot create: {PATH}").as_str())
-        );
-        assert_eq!(
-            run(Some("a\n"), input("zzz", "b")).error.as_deref(),
-            Some(format!("Failed to edit, 0 occurrences found for old_string in {PATH}. No edits made. The exact text in old_string was not found. Ensure you're not escaping content incorrectly and check whitespace, indentation, and context. Use read_file tool to verify.").as_str())
-        );
-        assert_eq!(
-            run(Some("a a\n"), input("a", "b")).error.as_deref(),
-            Some(format!("Failed to edit. Found 2 occurrences for old_string in {PATH} but replace_all was not enabled.").as_str())
-        );
-        assert_eq!(
-            run(Some("a\n"), input("a", "a")).error.as_deref(),
-            Some(format!("No changes to apply. The old_string and new_string are identical in file: {PATH}").as_str())
-        );
-        // The file's own text found for the model's is what counts: here
-        // it is the new text already.
-        assert_eq!(
-            run(Some("\u{2019}\n"), input("'", "\u{2019}")).error.as_deref(),
-            Some(format!("No changes to apply. The old_string and new_string are identical in file: {PATH}").as_str())
+        // ((file, old_string, new_string), the error)
+        assert_cases(
+            |(file, old, new)| run(file, input(old, new)).error.unwrap_or_default(),
+            &[
+                ((None, "a", "b"), format!("File not found: {PATH}")),
+                (
+                    (Some(""), "", "b"),
+                    format!("File already exists, cannot create: {PATH}"),
+                ),
+                (
+                    (Some("a\n"), "zzz", "b"),
+                    format!(
+                        "Failed to edit, 0 occurrences found for old_string in {PATH}. No edits made. The exact text in old_string was not found. Ensure you're not escaping content incorrectly and check whitespace, indentation, and context. Use read_file tool to verify."
+                    ),
+                ),
+                (
+                    (Some("a a\n"), "a", "b"),
+                    format!(
+                        "Failed to edit. Found 2 occurrences for old_string in {PATH} but replace_all was not enabled."
+                    ),
+                ),
+                ((Some("a\n"), "a", "a"), identical.clone()),
+                // The file's own text found for the model's is what counts:
+                // here it is the new text already.
+                ((Some("\u{2019}\n"), "'", "\u{2019}"), identical),
+            ],
         );
     }
 
