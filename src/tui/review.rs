@@ -1588,6 +1588,26 @@ mod tests {
         std::thread::spawn(move || ask(&dir, &request, Instant::now() + Duration::from_secs(20)))
     }
 
+    /// [`gate`] of call `n`, an Edit of `/w/a.py` (holding `before`) from
+    /// `old` to `new` that the gate judged `case` at `stage`.
+    fn edit_gate(
+        dir: &Path,
+        n: usize,
+        (case, stage): (&str, &str),
+        before: &str,
+        old: &str,
+        new: &str,
+    ) -> std::thread::JoinHandle<Outcome> {
+        let mut r = request("s", &format!("call {n}"));
+        r.case = case.into();
+        r.stage = Some(stage.into());
+        r.before = Some(before.into());
+        r.input = serde_json::json!({"file_path": "/w/a.py", "old_string": old,
+                                     "new_string": new, "replace_all": false});
+        let dir = dir.to_path_buf();
+        std::thread::spawn(move || ask(&dir, &r, Instant::now() + Duration::from_secs(20)))
+    }
+
     /// Takes arrivals until `n` calls wait.
     fn until_waiting(pane: &mut ReviewPane, n: usize) {
         let deadline = Instant::now() + Duration::from_secs(10);
@@ -1675,20 +1695,10 @@ mod tests {
     fn the_view_follows_the_gates_verdict() {
         let dir = tempfile::tempdir().expect("a workspace");
         let mut pane = ReviewPane::listen(dir.path()).expect("listens");
-        let ask_with = |n: usize, case: &str, stage: &str, before: &str, old: &str, new: &str| {
-            let mut r = request("s", &format!("call {n}"));
-            r.case = case.into();
-            r.stage = Some(stage.into());
-            r.before = Some(before.into());
-            r.input = serde_json::json!({"file_path": "/w/a.py", "old_string": old,
-                                         "new_string": new, "replace_all": false});
-            let dir = dir.path().to_path_buf();
-            std::thread::spawn(move || ask(&dir, &r, Instant::now() + Duration::from_secs(20)))
-        };
-        let twice = ask_with(
+        let twice = edit_gate(
+            dir.path(),
             0,
-            "failing",
-            "failed",
+            ("failing", "failed"),
             "x = 1\nx = 1\n",
             "x = 1\n",
             "x = 2\n",
@@ -1697,25 +1707,16 @@ mod tests {
         let shown = &pane.shown.as_ref().expect("shown").app;
         assert!(shown.outcome().blocks.is_empty(), "nothing placed");
         assert!(shown.refused_by_reference());
-        let note = shown
-            .notice()
-            .as_ref()
-            .map(|n| n.text.clone())
-            .unwrap_or_default();
         assert_eq!(
-            note,
+            note_of(&pane),
             "the gate: failing (failed): Claude Code refuses this Edit, so it writes nothing and \
              no place is shown (srview's finding is above; v: the edit as sent)"
         );
-        let quotes = "label = \"low\"\n";
-        let loose = ask_with(
-            1,
-            "loose",
-            "quote-normalised",
-            quotes,
-            "label = \u{201C}low\u{201D}\n",
-            "label = \"LOW\"\n",
-        );
+        // The file's quotes straight and the edit's curly, then the other
+        // way round: Claude Code places both.
+        let (straight, curly) = ("label = \"low\"\n", "label = \u{201C}low\u{201D}\n");
+        let (normalised, upper) = (("loose", "quote-normalised"), "label = \"LOW\"\n");
+        let loose = edit_gate(dir.path(), 1, normalised, straight, curly, upper);
         until_waiting(&mut pane, 2);
         press(&mut pane, KeyCode::Char(']'));
         let shown = &pane.shown.as_ref().expect("shown").app;
@@ -1727,26 +1728,13 @@ mod tests {
             shown.loose_levels(),
             &[Some("quote-normalised".to_string())]
         );
-        let curly = "label = \u{201C}low\u{201D}\n";
-        let unshown = ask_with(
-            2,
-            "loose",
-            "quote-normalised",
-            curly,
-            "label = \"low\"\n",
-            "label = \"LOW\"\n",
-        );
+        let unshown = edit_gate(dir.path(), 2, normalised, curly, straight, upper);
         until_waiting(&mut pane, 3);
         press(&mut pane, KeyCode::Char(']'));
         let shown = &pane.shown.as_ref().expect("shown").app;
         assert!(shown.outcome().blocks.is_empty(), "nothing placed");
-        let note = shown
-            .notice()
-            .as_ref()
-            .map(|n| n.text.clone())
-            .unwrap_or_default();
         assert_eq!(
-            note,
+            note_of(&pane),
             "the gate: loose (quote-normalised): Claude Code places this Edit, but srview \
              cannot show where, so no place is shown (v: the edit as sent)"
         );
@@ -1865,12 +1853,7 @@ mod tests {
 
     /// The note under the view of the call shown.
     fn note_of(pane: &ReviewPane) -> String {
-        let shown = &pane.shown.as_ref().expect("shown").app;
-        shown
-            .notice()
-            .as_ref()
-            .map(|n| n.text.clone())
-            .unwrap_or_default()
+        Notice::text_of(pane.shown.as_ref().expect("shown").app.notice())
     }
 
     /// A Claude Code `Write` whose content has no final newline is shown
@@ -1917,16 +1900,6 @@ mod tests {
     fn the_header_says_placed_refused_or_not_placed() {
         let dir = tempfile::tempdir().expect("a workspace");
         let mut pane = ReviewPane::listen(dir.path()).expect("listens");
-        let ask_with = |n: usize, case: &str, stage: &str, before: &str, old: &str| {
-            let mut r = request("s", &format!("call {n}"));
-            r.case = case.into();
-            r.stage = Some(stage.into());
-            r.before = Some(before.into());
-            r.input = serde_json::json!({"file_path": "/w/a.py", "old_string": old,
-                                         "new_string": "x = 2\n", "replace_all": false});
-            let dir = dir.path().to_path_buf();
-            std::thread::spawn(move || ask(&dir, &r, Instant::now() + Duration::from_secs(20)))
-        };
         let header = |pane: &mut ReviewPane| {
             let text = screen(pane);
             let line = text
@@ -1954,7 +1927,14 @@ mod tests {
         .into_iter()
         .enumerate()
         {
-            calls.push(ask_with(n, case, stage, before, old));
+            calls.push(edit_gate(
+                dir.path(),
+                n,
+                (case, stage),
+                before,
+                old,
+                "x = 2\n",
+            ));
             until_waiting(&mut pane, n + 1);
         }
         let placed = header(&mut pane);
