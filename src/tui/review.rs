@@ -1608,6 +1608,14 @@ mod tests {
         std::thread::spawn(move || ask(&dir, &r, Instant::now() + Duration::from_secs(20)))
     }
 
+    /// A pane listening in a workspace of its own (the workspace goes when
+    /// it is dropped, after the pane).
+    fn listening() -> (tempfile::TempDir, ReviewPane) {
+        let dir = tempfile::tempdir().expect("a workspace");
+        let pane = ReviewPane::listen(dir.path()).expect("listens");
+        (dir, pane)
+    }
+
     /// Takes arrivals until `n` calls wait.
     fn until_waiting(pane: &mut ReviewPane, n: usize) {
         let deadline = Instant::now() + Duration::from_secs(10);
@@ -1627,8 +1635,7 @@ mod tests {
     /// `r` then Esc sends nothing; `c` without a corrected edit is refused.
     #[test]
     fn allowing_a_session_answers_its_other_calls_too() {
-        let dir = tempfile::tempdir().expect("a workspace");
-        let mut pane = ReviewPane::listen(dir.path()).expect("listens");
+        let (dir, mut pane) = listening();
         let first = loose_gate(dir.path(), "s1", "one");
         until_waiting(&mut pane, 1);
         let other = loose_gate(dir.path(), "s2", "two");
@@ -1693,8 +1700,7 @@ mod tests {
     /// quotes) shows nothing placed, and says so.
     #[test]
     fn the_view_follows_the_gates_verdict() {
-        let dir = tempfile::tempdir().expect("a workspace");
-        let mut pane = ReviewPane::listen(dir.path()).expect("listens");
+        let (dir, mut pane) = listening();
         let twice = edit_gate(
             dir.path(),
             0,
@@ -1749,8 +1755,7 @@ mod tests {
     /// carried over, showing "E exact" under the next call's loose header).
     #[test]
     fn the_corrected_edit_shown_stays_with_its_call() {
-        let dir = tempfile::tempdir().expect("a workspace");
-        let mut pane = ReviewPane::listen(dir.path()).expect("listens");
+        let (dir, mut pane) = listening();
         let calls: Vec<_> = (0..2)
             .map(|n| {
                 let mut r = request("s", &format!("call {n}"));
@@ -1862,8 +1867,7 @@ mod tests {
     /// the file it writes, exactly (without a newline added at its end).
     #[test]
     fn a_write_without_a_final_newline_is_shown_as_written() {
-        let dir = tempfile::tempdir().expect("a workspace");
-        let mut pane = ReviewPane::listen(dir.path()).expect("listens");
+        let (dir, mut pane) = listening();
         let mut r = request("s", "write");
         r.tool = "Write".into();
         r.before = Some("x = 1\ny = 2\n".into());
@@ -1898,8 +1902,7 @@ mod tests {
     /// over a refused edit).
     #[test]
     fn the_header_says_placed_refused_or_not_placed() {
-        let dir = tempfile::tempdir().expect("a workspace");
-        let mut pane = ReviewPane::listen(dir.path()).expect("listens");
+        let (dir, mut pane) = listening();
         let header = |pane: &mut ReviewPane| {
             let text = screen(pane);
             let line = text
@@ -1960,8 +1963,7 @@ mod tests {
     /// find: it was dropped).
     #[test]
     fn a_tab_typed_in_the_reason_reaches_the_model() {
-        let dir = tempfile::tempdir().expect("a workspace");
-        let mut pane = ReviewPane::listen(dir.path()).expect("listens");
+        let (dir, mut pane) = listening();
         let call = gate(dir.path(), "s", "tab");
         until_waiting(&mut pane, 1);
         press(&mut pane, KeyCode::Char('r'));
@@ -1992,8 +1994,7 @@ mod tests {
     /// still waits.
     #[test]
     fn a_call_the_gate_gave_up_on_leaves_the_pane_at_once() {
-        let dir = tempfile::tempdir().expect("a workspace");
-        let mut pane = ReviewPane::listen(dir.path()).expect("listens");
+        let (dir, mut pane) = listening();
         let (send, woken) = mpsc::channel::<()>();
         pane.start_ticks(Arc::new(move || send.send(()).is_ok()));
         let started = Instant::now();
@@ -2087,8 +2088,7 @@ mod tests {
     /// the median of five calls within 100 ms.
     #[test]
     fn the_answer_reaches_the_gate_within_100_ms_of_the_key() {
-        let dir = tempfile::tempdir().expect("a workspace");
-        let mut pane = ReviewPane::listen(dir.path()).expect("listens");
+        let (dir, mut pane) = listening();
         let mut took = Vec::new();
         for n in 0..5 {
             let gate = gate(dir.path(), "s", &format!("call {n}"));
@@ -2109,8 +2109,7 @@ mod tests {
     /// line going (a tester's find: the deletion was not shown at all).
     #[test]
     fn a_patch_deleting_a_file_shows_its_lines_going() {
-        let dir = tempfile::tempdir().expect("a workspace");
-        let mut pane = ReviewPane::listen(dir.path()).expect("listens");
+        let (dir, mut pane) = listening();
         let mut r = request("s", "patch");
         r.agent = "codex".into();
         r.tool = "apply_patch".into();
