@@ -102,15 +102,7 @@ fn explain(r: &Review, agent: &str, ws: &SessionRoot, cwd: &str) -> String {
             s.push_str(&format!("  | ... ({more} more lines)\n"));
         }
     }
-    if let Some(d) = &r.disagreement {
-        s.push_str(&format!("  !!! {d}\n"));
-    }
-    if let Some(l) = &r.loose_match {
-        s.push_str(&format!("  loose match: {l}\n"));
-    }
-    for notice in &r.notices {
-        s.push_str(&format!("  {notice}\n"));
-    }
+    s.push_str(&super::session::review_notes(r, "  "));
     // The content to explain against: the content before, else the file
     // as it is now (said so).
     let (content, against) = match (&r.before, r.basis) {

@@ -171,21 +171,26 @@ impl From<EngineArg> for Version {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct DialectArg(pub &'static crate::dialect::registry::DialectRow);
 
-impl clap::ValueEnum for DialectArg {
-    fn value_variants<'a>() -> &'a [Self] {
-        static VARIANTS: std::sync::LazyLock<Vec<DialectArg>> = std::sync::LazyLock::new(|| {
-            crate::dialect::registry::DIALECTS
-                .iter()
-                .map(DialectArg)
-                .collect()
-        });
-        &VARIANTS
-    }
+/// `clap::ValueEnum` for `$arg`, a value naming a row of the static table
+/// `$rows`: its values are the table's rows, in the table's order, each
+/// written as the row's `$value` and helped by its `$help`.
+macro_rules! value_enum_of_rows {
+    ($arg:ident, $rows:path, $value:ident, $help:ident) => {
+        impl clap::ValueEnum for $arg {
+            fn value_variants<'a>() -> &'a [Self] {
+                static VARIANTS: std::sync::LazyLock<Vec<$arg>> =
+                    std::sync::LazyLock::new(|| $rows.iter().map($arg).collect());
+                &VARIANTS
+            }
 
-    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
-        Some(clap::builder::PossibleValue::new(self.0.value).help(self.0.title))
-    }
+            fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+                Some(clap::builder::PossibleValue::new(self.0.$value).help(self.0.$help))
+            }
+        }
+    };
 }
+
+value_enum_of_rows!(DialectArg, crate::dialect::registry::DIALECTS, value, title);
 
 /// The dialect `diff` is read in: `forced`, else the one its text shows,
 /// else SEARCH/REPLACE (the reference's answer to text with no block).
@@ -466,21 +471,12 @@ impl AgentArg {
     }
 }
 
-impl clap::ValueEnum for AgentArg {
-    fn value_variants<'a>() -> &'a [Self] {
-        static VARIANTS: std::sync::LazyLock<Vec<AgentArg>> = std::sync::LazyLock::new(|| {
-            crate::source::agent::table::AGENTS
-                .iter()
-                .map(AgentArg)
-                .collect()
-        });
-        &VARIANTS
-    }
-
-    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
-        Some(clap::builder::PossibleValue::new(self.0.id).help(self.0.display_name))
-    }
-}
+value_enum_of_rows!(
+    AgentArg,
+    crate::source::agent::table::AGENTS,
+    id,
+    display_name
+);
 
 #[derive(Debug, Args, Clone)]
 pub struct SessionsArgs {
@@ -708,77 +704,51 @@ mod tests {
                 _ => None,
             }
         };
-        let read_by_both: &[&[&str]] = &[
-            &["gate", "--agent", "claude-code"],
-            &["gate", "--agent=codex"],
-            &[
-                "gate",
-                "--agent",
-                "cline-cli",
-                "--policy",
-                "exact=allow,loose=deny",
-            ],
-            &[
-                "gate",
-                "--policy=loose=review",
-                "--agent",
-                "pi",
-                "--timeout",
-                "10",
-            ],
-            &["gate", "--timeout=0.5", "--agent", "opencode"],
-            &["gate", "--agent", "gemini-cli", "--timeout", "1e3"],
-            &["gate", "--agent", "qwen-code", "--timeout", "nan"],
-            &["gate", "--agent", "qwen-code", "--policy", "nonsense"],
-            &[
-                "gate",
-                "--agent",
-                "claude-code",
-                "--install-created",
-                "file,hooks,event",
-                "--timeout",
-                "60",
-            ],
+        // Each line's words, split at spaces (none has a space of its own).
+        let read_by_both = [
+            "gate --agent claude-code",
+            "gate --agent=codex",
+            "gate --agent cline-cli --policy exact=allow,loose=deny",
+            "gate --policy=loose=review --agent pi --timeout 10",
+            "gate --timeout=0.5 --agent opencode",
+            "gate --agent gemini-cli --timeout 1e3",
+            "gate --agent qwen-code --timeout nan",
+            "gate --agent qwen-code --policy nonsense",
+            "gate --agent claude-code --install-created file,hooks,event --timeout 60",
         ];
-        for words in read_by_both {
-            let fast = read(words);
+        for line in read_by_both {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let fast = read(&words);
             assert!(fast.is_some(), "{words:?} is read without clap");
-            assert_eq!(fast, by_clap(words), "{words:?}");
+            assert_eq!(fast, by_clap(&words), "{words:?}");
         }
-        let left_to_clap: &[&[&str]] = &[
-            &[],
-            &["gate"],
-            &["gate", "--help"],
-            &["gate", "-h"],
-            &["gate", "help"],
-            &["gate", "install", "--agent", "codex"],
-            &["gate", "--agent"],
-            &["gate", "--agent", "aider"],
-            &["gate", "--agent", "Claude-Code"],
-            &["gate", "--agent="],
-            &["gate", "--agent", "codex", "--agent", "codex"],
-            &["gate", "--agent", "codex", "--policy", "a", "--policy", "b"],
-            &["gate", "--agent", "codex", "--timeout", "-1"],
-            &["gate", "--agent", "codex", "--timeout", "soon"],
-            &[
-                "gate",
-                "--agent",
-                "codex",
-                "--timeout",
-                "1",
-                "--timeout",
-                "2",
-            ],
-            &["gate", "--agent", "codex", "--policy", "--timeout"],
-            &["gate", "--agent", "codex", "--polic", "x"],
-            &["gate", "--agent", "codex", "extra"],
-            &["gate", "--agent", "codex", "--", "x"],
-            &["gate", "--agent", "codex", "--version"],
-            &["--final", "gate", "--agent", "codex"],
-            &["apply", "--agent", "codex"],
+        let left_to_clap = [
+            "",
+            "gate",
+            "gate --help",
+            "gate -h",
+            "gate help",
+            "gate install --agent codex",
+            "gate --agent",
+            "gate --agent aider",
+            "gate --agent Claude-Code",
+            "gate --agent=",
+            "gate --agent codex --agent codex",
+            "gate --agent codex --policy a --policy b",
+            "gate --agent codex --timeout -1",
+            "gate --agent codex --timeout soon",
+            "gate --agent codex --timeout 1 --timeout 2",
+            "gate --agent codex --policy --timeout",
+            "gate --agent codex --polic x",
+            "gate --agent codex extra",
+            "gate --agent codex -- x",
+            "gate --agent codex --version",
+            "--final gate --agent codex",
+            "apply --agent codex",
         ];
-        for words in left_to_clap {
-            assert_eq!(read(words), None, "{words:?} is left to clap");
+        for line in left_to_clap {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            assert_eq!(read(&words), None, "{words:?} is left to clap");
         }
     }
 }

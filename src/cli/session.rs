@@ -468,15 +468,7 @@ fn listing_lines(
             format!("  [{}]", marks.join(" "))
         },
     ));
-    if let Some(d) = &r.disagreement {
-        out.push_str(&format!("      !!! {d}\n"));
-    }
-    if let Some(l) = &r.loose_match {
-        out.push_str(&format!("      loose match: {l}\n"));
-    }
-    for notice in &r.notices {
-        out.push_str(&format!("      {notice}\n"));
-    }
+    out.push_str(&review_notes(r, "      "));
     if let Some(decision) = gate {
         out.push_str(&format!(
             "      gate: {}\n",
@@ -485,6 +477,23 @@ fn listing_lines(
         if let Some(c) = crate::gate::record::contradiction(decision, e.agent_verdict, agent) {
             out.push_str(&format!("      !!! {c}\n"));
         }
+    }
+    out
+}
+
+/// The lines for what the review `r` says beyond its verdict, each at
+/// `indent`: its disagreement (`!!!`), its loose match, each notice (the
+/// listing's and `check-session`'s).
+pub(super) fn review_notes(r: &Review, indent: &str) -> String {
+    let mut out = String::new();
+    if let Some(d) = &r.disagreement {
+        out.push_str(&format!("{indent}!!! {d}\n"));
+    }
+    if let Some(l) = &r.loose_match {
+        out.push_str(&format!("{indent}loose match: {l}\n"));
+    }
+    for notice in &r.notices {
+        out.push_str(&format!("{indent}{notice}\n"));
     }
     out
 }

@@ -132,44 +132,50 @@ pub fn repeated(
 ) -> Option<Repeated> {
     let tail = |text: &[&str]| non_blank(text).next_back().map(|(_, l)| l.to_string());
     let head = |text: &[&str]| non_blank(text).next().map(|(_, l)| l.to_string());
-    if tail(old) != tail(new) {
-        let new_tail: Vec<&str> = non_blank(new).rev().map(|(_, l)| l).collect();
-        let k = new_tail
-            .iter()
-            .zip(next)
-            .take_while(|(n, (_, a))| *n == a)
-            .count();
-        if k > 0 {
-            let lines: Vec<String> = next[..k].iter().map(|(_, l)| l.to_string()).collect();
-            if doubted(&lines, old, new) {
-                return Some(Repeated {
-                    at_end: true,
-                    lines,
-                    file_lines: (next[0].0, next[k - 1].0),
-                });
-            }
-        }
+    let new_lines = || non_blank(new).map(|(_, l)| l);
+    if tail(old) != tail(new)
+        && let Some(found) = repeated_beside(next, new_lines().rev(), true, old, new)
+    {
+        return Some(found);
     }
     if head(old) != head(new) {
-        let new_head: Vec<&str> = non_blank(new).map(|(_, l)| l).collect();
-        let k = new_head
-            .iter()
-            .zip(previous)
-            .take_while(|(n, (_, b))| *n == b)
-            .count();
-        if k > 0 {
-            let mut lines: Vec<String> = previous[..k].iter().map(|(_, l)| l.to_string()).collect();
-            lines.reverse();
-            if doubted(&lines, old, new) {
-                return Some(Repeated {
-                    at_end: false,
-                    lines,
-                    file_lines: (previous[k - 1].0, previous[0].0),
-                });
-            }
-        }
+        return repeated_beside(previous, new_lines(), false, old, new);
     }
     None
+}
+
+/// The lines of the file `beside` the replaced ones (nearest first: after
+/// them when `at_end`, else before) that the edit's new non-blank lines
+/// from that side on (`new_from_edge`, nearest the file's first) write
+/// again, when repeating them is [`doubted`].
+fn repeated_beside<'a>(
+    beside: &[(usize, &str)],
+    new_from_edge: impl Iterator<Item = &'a str>,
+    at_end: bool,
+    old: &[&str],
+    new: &[&str],
+) -> Option<Repeated> {
+    let k = new_from_edge
+        .zip(beside)
+        .take_while(|(n, (_, line))| n == line)
+        .count();
+    if k == 0 {
+        return None;
+    }
+    let mut lines: Vec<String> = beside[..k].iter().map(|(_, l)| l.to_string()).collect();
+    let (near, far) = (beside[0].0, beside[k - 1].0);
+    // The lines in the file's order.
+    let file_lines = if at_end {
+        (near, far)
+    } else {
+        lines.reverse();
+        (far, near)
+    };
+    doubted(&lines, old, new).then_some(Repeated {
+        at_end,
+        lines,
+        file_lines,
+    })
 }
 
 /// Whether repeating `lines` is damage by evidence (see the module's rule).

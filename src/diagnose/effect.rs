@@ -194,46 +194,58 @@ pub fn already_there<'f>(
 mod tests {
     use super::*;
 
+    /// What [`indent_shift`] tells of each case: the file's region, the
+    /// SEARCH lines matched there and the REPLACE lines.
+    fn shifts(cases: &[(&[&str], &[&str], &[&str])]) -> Vec<Option<IndentShift>> {
+        cases
+            .iter()
+            .map(|(region, search, replace)| indent_shift(search, region, replace))
+            .collect()
+    }
+
     #[test]
     fn a_replace_keeping_the_search_shift_is_one() {
-        let region = ["    def fill(self, text):", "        return x"];
-        let search = ["def fill(self, text):", "    return x"];
-        let replace = ["def fill(self, text):", "    return x + 1"];
-        assert_eq!(
-            indent_shift(&search, &region, &replace),
-            Some(IndentShift::Columns(-4))
-        );
-        // Written at the file's indentation: no shift.
-        let right = ["    def fill(self, text):", "        return x + 1"];
-        assert_eq!(indent_shift(&search, &region, &right), None);
-        // Only trailing space differs: no shift.
-        let trailing = ["    def fill(self, text):  ", "        return x"];
-        assert_eq!(indent_shift(&trailing, &region, &replace), None);
-        // No kept line: the base indentation tells.
-        let fresh = ["def other(self):", "    return 1"];
-        assert_eq!(
-            indent_shift(&search, &region, &fresh),
-            Some(IndentShift::Columns(-4))
-        );
-        let deleted: [&str; 0] = [];
-        assert_eq!(indent_shift(&search, &region, &deleted), None);
+        let region: &[&str] = &["    def fill(self, text):", "        return x"];
+        let search: &[&str] = &["def fill(self, text):", "    return x"];
+        let replace: &[&str] = &["def fill(self, text):", "    return x + 1"];
+        let cases = shifts(&[
+            (region, search, replace),
+            // Written at the file's indentation: no shift.
+            (
+                region,
+                search,
+                &["    def fill(self, text):", "        return x + 1"],
+            ),
+            // Only trailing space differs: no shift.
+            (
+                region,
+                &["    def fill(self, text):  ", "        return x"],
+                replace,
+            ),
+            // No kept line: the base indentation tells.
+            (region, search, &["def other(self):", "    return 1"]),
+            (region, search, &[]),
+        ]);
+        let left = Some(IndentShift::Columns(-4));
+        assert_eq!(cases, [left, None, None, left, None]);
     }
 
     #[test]
     fn spaces_for_tabs_and_deeper_lines_are_told() {
-        let region = ["\tif x:", "\t\treturn 1"];
-        let search = ["    if x:", "        return 1"];
-        let replace = ["    if x:", "        return 2"];
+        let cases = shifts(&[
+            (
+                &["\tif x:", "\t\treturn 1"],
+                &["    if x:", "        return 1"],
+                &["    if x:", "        return 2"],
+            ),
+            (&["x = 1"], &["    x = 1"], &["    x = 2"]),
+        ]);
         assert_eq!(
-            indent_shift(&search, &region, &replace),
-            Some(IndentShift::SpacesForTabs)
-        );
-        let region = ["x = 1"];
-        let search = ["    x = 1"];
-        let replace = ["    x = 2"];
-        assert_eq!(
-            indent_shift(&search, &region, &replace),
-            Some(IndentShift::Columns(4))
+            cases,
+            [
+                Some(IndentShift::SpacesForTabs),
+                Some(IndentShift::Columns(4))
+            ]
         );
         assert!(
             IndentShift::Columns(-4)
@@ -247,30 +259,51 @@ mod tests {
     /// a rewritten line; and a comment's column, which is no shift.
     #[test]
     fn shifts_beyond_the_first_line_are_found() {
-        let region = ["    def bar(self):", "        return self.x"];
-        let search = ["    def bar(self):", "    return self.x"];
-        let replace = ["    def bar(self):", "    y = 0", "    return self.x"];
-        assert_eq!(
-            indent_shift(&search, &region, &replace),
-            Some(IndentShift::Columns(-4))
-        );
-        let search = ["def bar(self):", "    return self.x"];
-        let wrapped = ["if True:", "    def bar(self):", "        return self.x"];
-        assert_eq!(
-            indent_shift(&search, &region, &wrapped),
-            Some(IndentShift::Columns(-4))
-        );
-        let region = ["\tdef f(self):", "\t\treturn 1"];
-        let search = ["\tdef f(self):", "        return 1"];
-        let replace = ["\tdef f(self):", "        return 10"];
-        assert_eq!(
-            indent_shift(&search, &region, &replace),
-            Some(IndentShift::SpacesForTabs)
-        );
-        let region = ["       # odd comment", "        x = 1"];
-        let search = ["        # odd comment", "        x = 1"];
-        let replace = ["        # odd comment", "        x = 2"];
-        assert_eq!(indent_shift(&search, &region, &replace), None);
+        let region: &[&str] = &["    def bar(self):", "        return self.x"];
+        let cases = shifts(&[
+            (
+                region,
+                &["    def bar(self):", "    return self.x"],
+                &["    def bar(self):", "    y = 0", "    return self.x"],
+            ),
+            (
+                region,
+                &["def bar(self):", "    return self.x"],
+                &["if True:", "    def bar(self):", "        return self.x"],
+            ),
+            (
+                &["\tdef f(self):", "\t\treturn 1"],
+                &["\tdef f(self):", "        return 1"],
+                &["\tdef f(self):", "        return 10"],
+            ),
+            (
+                &["       # odd comment", "        x = 1"],
+                &["        # odd comment", "        x = 1"],
+                &["        # odd comment", "        x = 2"],
+            ),
+        ]);
+        let left = Some(IndentShift::Columns(-4));
+        assert_eq!(cases, [left, left, Some(IndentShift::SpacesForTabs), None]);
+    }
+
+    /// [`already_there`] over `file`'s lines, of a block's SEARCH and
+    /// REPLACE lines.
+    fn there(
+        file: &[&str],
+        near: (usize, usize),
+        (search, replace): (&[&str], &[&str]),
+        contain: bool,
+        loose: bool,
+    ) -> Option<(usize, usize)> {
+        already_there(
+            file.len(),
+            |i| file[i],
+            near,
+            search,
+            replace,
+            contain,
+            loose,
+        )
     }
 
     /// A deletion, and a REPLACE text that only adds blank lines, leave
@@ -280,25 +313,15 @@ mod tests {
         let file = ["import os", "", "def main():", "    print(os.getcwd())"];
         let search = ["def main():", "    print(os.getcwdd())"];
         assert_eq!(
-            already_there(
-                file.len(),
-                |i| file[i],
-                (2, 4),
-                &search,
-                &["def main():"],
-                false,
-                true
-            ),
+            there(&file, (2, 4), (&search, &["def main():"]), false, true),
             None
         );
         let file = ["def a():", "    pass", "", "def b():", "    pass"];
         assert_eq!(
-            already_there(
-                file.len(),
-                |i| file[i],
+            there(
+                &file,
                 (3, 4),
-                &["def b():"],
-                &["", "def b():"],
+                (&["def b():"], &["", "def b():"]),
                 true,
                 false
             ),
@@ -312,56 +335,24 @@ mod tests {
         let search = ["    load()", "    run()"];
         let replace = ["    load()", "    run()", "    save()"];
         assert_eq!(
-            already_there(
-                file.len(),
-                |i| file[i],
-                (1, 3),
-                &search,
-                &replace,
-                true,
-                false
-            ),
+            there(&file, (1, 3), (&search, &replace), true, false),
             Some((1, 4))
         );
         // Not yet applied: nothing there.
         let before = ["def main():", "    load()", "    run()", ""];
         assert_eq!(
-            already_there(
-                before.len(),
-                |i| before[i],
-                (1, 3),
-                &search,
-                &replace,
-                true,
-                false
-            ),
+            there(&before, (1, 3), (&search, &replace), true, false),
             None
         );
         // A failed block whose new text is at its region.
         let file = ["x = 2", "y = 3"];
         assert_eq!(
-            already_there(
-                file.len(),
-                |i| file[i],
-                (0, 1),
-                &["x = 1"],
-                &["x = 2"],
-                false,
-                false
-            ),
+            there(&file, (0, 1), (&["x = 1"], &["x = 2"]), false, false),
             Some((0, 1))
         );
         // A deletion, or a REPLACE equal to SEARCH, adds nothing.
         assert_eq!(
-            already_there(
-                file.len(),
-                |i| file[i],
-                (0, 1),
-                &["x = 2"],
-                &["x = 2"],
-                false,
-                false
-            ),
+            there(&file, (0, 1), (&["x = 2"], &["x = 2"]), false, false),
             None
         );
     }

@@ -109,8 +109,9 @@ fn patch_quotes(text: &str) -> ((isize, isize), (isize, isize)) {
 }
 
 /// Each hunk's old lines (context and removed) and new lines (context and
-/// added), as texts (see [`super::quotes::own_curly_quotes`]).
-pub(super) fn hunk_texts(patch: &Patch) -> Vec<(String, String)> {
+/// added), in patch order (hunks of updated files only: an added or
+/// deleted file has none).
+fn hunk_lines(patch: &Patch) -> impl Iterator<Item = (Vec<&str>, Vec<&str>)> {
     patch
         .sections
         .iter()
@@ -119,7 +120,13 @@ pub(super) fn hunk_texts(patch: &Patch) -> Vec<(String, String)> {
             _ => None,
         })
         .flatten()
-        .map(|chunk| (chunk.old_lines().join("\n"), chunk.new_lines().join("\n")))
+        .map(|chunk| (chunk.old_lines(), chunk.new_lines()))
+}
+
+/// [`hunk_lines`] as texts (see [`super::quotes::own_curly_quotes`]).
+pub(super) fn hunk_texts(patch: &Patch) -> Vec<(String, String)> {
+    hunk_lines(patch)
+        .map(|(old, new)| (old.join("\n"), new.join("\n")))
         .collect()
 }
 
@@ -142,19 +149,8 @@ fn quote_doubt(patch: &Patch, fixed: &Patch) -> Option<String> {
 /// the lines it re-indents: a hunk's new lines would mean something else
 /// ([`super::reindent::meaning_changed`], hunk by hunk in order).
 pub(super) fn reindent_doubt(patch: &Patch, fixed: &Patch) -> Option<String> {
-    fn hunks(patch: &Patch) -> Vec<(Vec<&str>, Vec<&str>)> {
-        patch
-            .sections
-            .iter()
-            .filter_map(|section| match section {
-                Section::Update { chunks, .. } => Some(chunks),
-                _ => None,
-            })
-            .flatten()
-            .map(|chunk| (chunk.old_lines(), chunk.new_lines()))
-            .collect()
-    }
-    let (sent, made) = (hunks(patch), hunks(fixed));
+    let sent: Vec<_> = hunk_lines(patch).collect();
+    let made: Vec<_> = hunk_lines(fixed).collect();
     if sent.len() != made.len() {
         return None;
     }

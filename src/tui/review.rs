@@ -1588,6 +1588,34 @@ mod tests {
         std::thread::spawn(move || ask(&dir, &request, Instant::now() + Duration::from_secs(20)))
     }
 
+    /// [`gate`] of call `n`, an Edit of `/w/a.py` (holding `before`) from
+    /// `old` to `new` that the gate judged `case` at `stage`.
+    fn edit_gate(
+        dir: &Path,
+        n: usize,
+        (case, stage): (&str, &str),
+        before: &str,
+        old: &str,
+        new: &str,
+    ) -> std::thread::JoinHandle<Outcome> {
+        let mut r = request("s", &format!("call {n}"));
+        r.case = case.into();
+        r.stage = Some(stage.into());
+        r.before = Some(before.into());
+        r.input = serde_json::json!({"file_path": "/w/a.py", "old_string": old,
+                                     "new_string": new, "replace_all": false});
+        let dir = dir.to_path_buf();
+        std::thread::spawn(move || ask(&dir, &r, Instant::now() + Duration::from_secs(20)))
+    }
+
+    /// A pane listening in a workspace of its own (the workspace goes when
+    /// it is dropped, after the pane).
+    fn listening() -> (tempfile::TempDir, ReviewPane) {
+        let dir = tempfile::tempdir().expect("a workspace");
+        let pane = ReviewPane::listen(dir.path()).expect("listens");
+        (dir, pane)
+    }
+
     /// Takes arrivals until `n` calls wait.
     fn until_waiting(pane: &mut ReviewPane, n: usize) {
         let deadline = Instant::now() + Duration::from_secs(10);
@@ -1607,8 +1635,7 @@ mod tests {
     /// `r` then Esc sends nothing; `c` without a corrected edit is refused.
     #[test]
     fn allowing_a_session_answers_its_other_calls_too() {
-        let dir = tempfile::tempdir().expect("a workspace");
-        let mut pane = ReviewPane::listen(dir.path()).expect("listens");
+        let (dir, mut pane) = listening();
         let first = loose_gate(dir.path(), "s1", "one");
         until_waiting(&mut pane, 1);
         let other = loose_gate(dir.path(), "s2", "two");
@@ -1673,22 +1700,11 @@ mod tests {
     /// quotes) shows nothing placed, and says so.
     #[test]
     fn the_view_follows_the_gates_verdict() {
-        let dir = tempfile::tempdir().expect("a workspace");
-        let mut pane = ReviewPane::listen(dir.path()).expect("listens");
-        let ask_with = |n: usize, case: &str, stage: &str, before: &str, old: &str, new: &str| {
-            let mut r = request("s", &format!("call {n}"));
-            r.case = case.into();
-            r.stage = Some(stage.into());
-            r.before = Some(before.into());
-            r.input = serde_json::json!({"file_path": "/w/a.py", "old_string": old,
-                                         "new_string": new, "replace_all": false});
-            let dir = dir.path().to_path_buf();
-            std::thread::spawn(move || ask(&dir, &r, Instant::now() + Duration::from_secs(20)))
-        };
-        let twice = ask_with(
+        let (dir, mut pane) = listening();
+        let twice = edit_gate(
+            dir.path(),
             0,
-            "failing",
-            "failed",
+            ("failing", "failed"),
             "x = 1\nx = 1\n",
             "x = 1\n",
             "x = 2\n",
@@ -1697,25 +1713,16 @@ mod tests {
         let shown = &pane.shown.as_ref().expect("shown").app;
         assert!(shown.outcome().blocks.is_empty(), "nothing placed");
         assert!(shown.refused_by_reference());
-        let note = shown
-            .notice()
-            .as_ref()
-            .map(|n| n.text.clone())
-            .unwrap_or_default();
         assert_eq!(
-            note,
+            note_of(&pane),
             "the gate: failing (failed): Claude Code refuses this Edit, so it writes nothing and \
              no place is shown (srview's finding is above; v: the edit as sent)"
         );
-        let quotes = "label = \"low\"\n";
-        let loose = ask_with(
-            1,
-            "loose",
-            "quote-normalised",
-            quotes,
-            "label = \u{201C}low\u{201D}\n",
-            "label = \"LOW\"\n",
-        );
+        // The file's quotes straight and the edit's curly, then the other
+        // way round: Claude Code places both.
+        let (straight, curly) = ("label = \"low\"\n", "label = \u{201C}low\u{201D}\n");
+        let (normalised, upper) = (("loose", "quote-normalised"), "label = \"LOW\"\n");
+        let loose = edit_gate(dir.path(), 1, normalised, straight, curly, upper);
         until_waiting(&mut pane, 2);
         press(&mut pane, KeyCode::Char(']'));
         let shown = &pane.shown.as_ref().expect("shown").app;
@@ -1727,26 +1734,13 @@ mod tests {
             shown.loose_levels(),
             &[Some("quote-normalised".to_string())]
         );
-        let curly = "label = \u{201C}low\u{201D}\n";
-        let unshown = ask_with(
-            2,
-            "loose",
-            "quote-normalised",
-            curly,
-            "label = \"low\"\n",
-            "label = \"LOW\"\n",
-        );
+        let unshown = edit_gate(dir.path(), 2, normalised, curly, straight, upper);
         until_waiting(&mut pane, 3);
         press(&mut pane, KeyCode::Char(']'));
         let shown = &pane.shown.as_ref().expect("shown").app;
         assert!(shown.outcome().blocks.is_empty(), "nothing placed");
-        let note = shown
-            .notice()
-            .as_ref()
-            .map(|n| n.text.clone())
-            .unwrap_or_default();
         assert_eq!(
-            note,
+            note_of(&pane),
             "the gate: loose (quote-normalised): Claude Code places this Edit, but srview \
              cannot show where, so no place is shown (v: the edit as sent)"
         );
@@ -1761,8 +1755,7 @@ mod tests {
     /// carried over, showing "E exact" under the next call's loose header).
     #[test]
     fn the_corrected_edit_shown_stays_with_its_call() {
-        let dir = tempfile::tempdir().expect("a workspace");
-        let mut pane = ReviewPane::listen(dir.path()).expect("listens");
+        let (dir, mut pane) = listening();
         let calls: Vec<_> = (0..2)
             .map(|n| {
                 let mut r = request("s", &format!("call {n}"));
@@ -1865,12 +1858,7 @@ mod tests {
 
     /// The note under the view of the call shown.
     fn note_of(pane: &ReviewPane) -> String {
-        let shown = &pane.shown.as_ref().expect("shown").app;
-        shown
-            .notice()
-            .as_ref()
-            .map(|n| n.text.clone())
-            .unwrap_or_default()
+        Notice::text_of(pane.shown.as_ref().expect("shown").app.notice())
     }
 
     /// A Claude Code `Write` whose content has no final newline is shown
@@ -1879,8 +1867,7 @@ mod tests {
     /// the file it writes, exactly (without a newline added at its end).
     #[test]
     fn a_write_without_a_final_newline_is_shown_as_written() {
-        let dir = tempfile::tempdir().expect("a workspace");
-        let mut pane = ReviewPane::listen(dir.path()).expect("listens");
+        let (dir, mut pane) = listening();
         let mut r = request("s", "write");
         r.tool = "Write".into();
         r.before = Some("x = 1\ny = 2\n".into());
@@ -1915,18 +1902,7 @@ mod tests {
     /// over a refused edit).
     #[test]
     fn the_header_says_placed_refused_or_not_placed() {
-        let dir = tempfile::tempdir().expect("a workspace");
-        let mut pane = ReviewPane::listen(dir.path()).expect("listens");
-        let ask_with = |n: usize, case: &str, stage: &str, before: &str, old: &str| {
-            let mut r = request("s", &format!("call {n}"));
-            r.case = case.into();
-            r.stage = Some(stage.into());
-            r.before = Some(before.into());
-            r.input = serde_json::json!({"file_path": "/w/a.py", "old_string": old,
-                                         "new_string": "x = 2\n", "replace_all": false});
-            let dir = dir.path().to_path_buf();
-            std::thread::spawn(move || ask(&dir, &r, Instant::now() + Duration::from_secs(20)))
-        };
+        let (dir, mut pane) = listening();
         let header = |pane: &mut ReviewPane| {
             let text = screen(pane);
             let line = text
@@ -1954,7 +1930,14 @@ mod tests {
         .into_iter()
         .enumerate()
         {
-            calls.push(ask_with(n, case, stage, before, old));
+            calls.push(edit_gate(
+                dir.path(),
+                n,
+                (case, stage),
+                before,
+                old,
+                "x = 2\n",
+            ));
             until_waiting(&mut pane, n + 1);
         }
         let placed = header(&mut pane);
@@ -1980,8 +1963,7 @@ mod tests {
     /// find: it was dropped).
     #[test]
     fn a_tab_typed_in_the_reason_reaches_the_model() {
-        let dir = tempfile::tempdir().expect("a workspace");
-        let mut pane = ReviewPane::listen(dir.path()).expect("listens");
+        let (dir, mut pane) = listening();
         let call = gate(dir.path(), "s", "tab");
         until_waiting(&mut pane, 1);
         press(&mut pane, KeyCode::Char('r'));
@@ -2012,8 +1994,7 @@ mod tests {
     /// still waits.
     #[test]
     fn a_call_the_gate_gave_up_on_leaves_the_pane_at_once() {
-        let dir = tempfile::tempdir().expect("a workspace");
-        let mut pane = ReviewPane::listen(dir.path()).expect("listens");
+        let (dir, mut pane) = listening();
         let (send, woken) = mpsc::channel::<()>();
         pane.start_ticks(Arc::new(move || send.send(()).is_ok()));
         let started = Instant::now();
@@ -2107,8 +2088,7 @@ mod tests {
     /// the median of five calls within 100 ms.
     #[test]
     fn the_answer_reaches_the_gate_within_100_ms_of_the_key() {
-        let dir = tempfile::tempdir().expect("a workspace");
-        let mut pane = ReviewPane::listen(dir.path()).expect("listens");
+        let (dir, mut pane) = listening();
         let mut took = Vec::new();
         for n in 0..5 {
             let gate = gate(dir.path(), "s", &format!("call {n}"));
@@ -2129,8 +2109,7 @@ mod tests {
     /// line going (a tester's find: the deletion was not shown at all).
     #[test]
     fn a_patch_deleting_a_file_shows_its_lines_going() {
-        let dir = tempfile::tempdir().expect("a workspace");
-        let mut pane = ReviewPane::listen(dir.path()).expect("listens");
+        let (dir, mut pane) = listening();
         let mut r = request("s", "patch");
         r.agent = "codex".into();
         r.tool = "apply_patch".into();

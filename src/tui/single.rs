@@ -815,11 +815,7 @@ mod tests {
 
     /// The notice shown, or nothing.
     fn notice_text(s: &SingleFile) -> String {
-        s.app
-            .notice()
-            .as_ref()
-            .map(|n| n.text.clone())
-            .unwrap_or_default()
+        crate::tui::app::Notice::text_of(s.app.notice())
     }
 
     /// `a` on what the panes show; `confirming`: it answers a question.

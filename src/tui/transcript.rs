@@ -418,12 +418,7 @@ mod tests {
     }
 
     fn notice(files: &TranscriptFiles) -> String {
-        files
-            .ws
-            .notice()
-            .as_ref()
-            .map(|n| n.text.clone())
-            .unwrap_or_default()
+        crate::tui::app::Notice::text_of(files.ws.notice())
     }
 
     /// An apply_patch is written only as the reference takes it whole: not

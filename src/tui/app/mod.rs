@@ -112,6 +112,15 @@ pub struct Notice {
     pub error: bool,
 }
 
+#[cfg(test)]
+impl Notice {
+    /// The text of the notice shown, `""` when none is (what the screens'
+    /// tests compare).
+    pub fn text_of(shown: &Option<Notice>) -> String {
+        shown.as_ref().map(|n| n.text.clone()).unwrap_or_default()
+    }
+}
+
 /// Why accepting writes nothing.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Refusal {

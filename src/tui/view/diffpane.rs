@@ -563,19 +563,14 @@ mod tests {
         app.end_stream();
         let exact = Tint::Stage(crate::engine::Stage::Exact);
         assert_eq!(block_tint(&app, Some(0)), exact);
-        app.place_blocks(
-            vec![Some("trimmed".into())],
-            Vec::new(),
-            app.block_numbers(),
-        );
+        // The block placed again, loosely at `level`: its tint.
+        let mut tint_at = |level: &str| {
+            app.place_blocks(vec![Some(level.into())], Vec::new(), app.block_numbers());
+            block_tint(&app, Some(0))
+        };
         let trimmed = Tint::Stage(crate::engine::Stage::LineTrimmed);
-        assert_eq!(block_tint(&app, Some(0)), trimmed);
-        app.place_blocks(
-            vec![Some("unicode".into())],
-            Vec::new(),
-            app.block_numbers(),
-        );
-        assert_eq!(block_tint(&app, Some(0)), Tint::Unicode);
+        assert_eq!(tint_at("trimmed"), trimmed);
+        assert_eq!(tint_at("unicode"), Tint::Unicode);
         assert_eq!(Tint::Unicode.symbol(), "U");
     }
 }
