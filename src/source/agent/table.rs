@@ -948,6 +948,130 @@ mod tests {
         }
     }
 
+    /// Every data field of a format row on one line, and which probe
+    /// names, lines and document heads its functions take.
+    fn format_row_text(row: &FormatRow) -> String {
+        const NAMES: &[&str] = &[
+            ".aider.chat.history.md",
+            "rollout-2026.jsonl",
+            "api_conversation_history.json",
+            "ui_messages.json",
+            "s.messages.json",
+            "2026-12-01T14-05-44-694Z_01a231ec-fd76-76d1-8ea9-d3e7a50628ea.jsonl",
+            "opencode.db",
+            "session-1.jsonl",
+            "a.jsonl",
+        ];
+        const LINES: &[&str] = &["Aider v0.86.1", "\"session_id\": \"s\",", "{}", ""];
+        const HEADS: &[&str] = &[r#"[{"role":"user"#, r#"[{"ts":1,"say":"text"#, "["];
+        let flags = [
+            (row.rewritten_in_place, "rewritten_in_place"),
+            (row.names_workspace, "names_workspace"),
+            (row.after_the_fact, "after_the_fact"),
+            (row.workspace_is_its_folder, "workspace_is_its_folder"),
+            (row.side_files.is_some(), "side_files"),
+            (row.database.is_some(), "database"),
+        ];
+        let taken = |probes: &[&str], take: fn(&str) -> bool| {
+            let indices: Vec<String> = (0..probes.len())
+                .filter(|&i| take(probes[i]))
+                .map(|i| i.to_string())
+                .collect();
+            indices.join(",")
+        };
+        let mut text = format!("{:?} {:?} {:?}", row.format, row.agent, row.arrival);
+        for (_, name) in flags.iter().filter(|(on, _)| *on) {
+            text += &format!(" {name}");
+        }
+        text += &format!(
+            " names[{}] lines[{}] heads[{}]",
+            taken(NAMES, row.file_name),
+            taken(LINES, row.line),
+            taken(HEADS, row.document)
+        );
+        text
+    }
+
+    /// Every data field of an agent row on one line, and what its
+    /// `refused_before_matching` says of Qwen Code's read-before-edit text.
+    fn agent_row_text(row: &AgentRow) -> String {
+        let place = &row.sessions;
+        let flags = [
+            (place.in_repository, "in_repository"),
+            (place.is_folder, "is_folder"),
+            (row.faithful, "faithful"),
+            (row.undoes_diffs, "undoes_diffs"),
+            (row.checkpoints, "checkpoints"),
+            (row.commits_replies, "commits_replies"),
+            (row.diff_is_result, "diff_is_result"),
+            (row.logs_before_writing, "logs_before_writing"),
+            (row.stamps_session, "stamps_session"),
+            (
+                (row.refused_before_matching)(
+                    "File /p/a.py has not been read in this session. Use the read_file tool first",
+                ),
+                "refused_before_matching",
+            ),
+        ];
+        let mut text = format!(
+            "{:?} {} {:?} roots={}(of {}) pattern={} {:?} tools={:?} corrects_unfound={:?}",
+            row.kind,
+            row.id,
+            row.display_name,
+            place.roots[0],
+            place.roots.len(),
+            place.pattern.join("/"),
+            row.workspace,
+            row.tools,
+            row.corrects_unfound
+        );
+        for (_, name) in flags.iter().filter(|(on, _)| *on) {
+            text += &format!(" {name}");
+        }
+        text
+    }
+
+    /// The rows as they were written out field by field before the table
+    /// took its defaults from `FormatRow::..`/`AgentRow::..`: every value
+    /// stays (the functions by what they take of a few probes).
+    #[test]
+    fn every_row_keeps_its_fields() {
+        let formats: Vec<String> = FORMATS.iter().map(format_row_text).collect();
+        let agents: Vec<String> = AGENTS.iter().map(agent_row_text).collect();
+        assert_eq!(formats.join("\n"), PINNED_FORMATS);
+        assert_eq!(agents.join("\n"), PINNED_AGENTS);
+    }
+
+    const PINNED_FORMATS: &str = r#"AiderStdout Aider Lines names_workspace names[] lines[0] heads[]
+AiderHistory Aider Lines names_workspace after_the_fact workspace_is_its_folder names[0] lines[] heads[]
+ClaudeStreamJson ClaudeCode Lines names_workspace names[] lines[] heads[]
+ClaudeSessionJsonl ClaudeCode Lines names_workspace side_files names[] lines[] heads[]
+CodexRollout Codex Lines names_workspace names[1] lines[] heads[]
+CodexExecJson Codex Lines names[] lines[] heads[]
+CodexAppServer Codex Lines names_workspace names[] lines[] heads[]
+ClineCliJson ClineCli Lines names[] lines[] heads[]
+ClineApiHistory ClineClassic Document names_workspace after_the_fact side_files names[2] lines[] heads[0]
+ClineUiMessages ClineClassic Objects rewritten_in_place names_workspace side_files names[3] lines[] heads[1]
+ClineCliMessages ClineCli Document names_workspace after_the_fact side_files names[4] lines[] heads[]
+QwenStreamJson QwenCode Lines names_workspace names[] lines[] heads[]
+QwenChatJsonl QwenCode Lines names_workspace names[] lines[] heads[]
+PiJson Pi Lines names_workspace names[] lines[] heads[]
+PiSession Pi Lines names_workspace names[5] lines[] heads[]
+OpenCodeRunJson OpenCode Lines after_the_fact names[] lines[] heads[]
+OpenCodeDatabase OpenCode Database names_workspace after_the_fact database names[6] lines[] heads[]
+GeminiStreamJson GeminiCli Lines names[] lines[] heads[]
+GeminiSessionJsonl GeminiCli Lines names_workspace after_the_fact side_files names[7] lines[] heads[]
+GeminiJson GeminiCli Document after_the_fact names[] lines[1] heads[]"#;
+    const PINNED_AGENTS: &str = r#"ClaudeCode claude-code "Claude Code" roots=.claude/projects(of 1) pattern=*/*.jsonl Recorded tools=[(Edit, "edit-json"), (Write, "edit-json")] corrects_unfound=None
+Codex codex "Codex" roots=.codex/sessions(of 1) pattern=*/*/*/rollout-*.jsonl Recorded tools=[(ApplyPatch, "apply-patch")] corrects_unfound=None faithful undoes_diffs diff_is_result logs_before_writing
+ClineCli cline-cli "Cline CLI" roots=.cline/data/sessions(of 1) pattern=*/{parent}.messages.json Recorded tools=[(ApplyPatch, "cline-apply-patch"), (Editor, "edit-json")] corrects_unfound=None is_folder checkpoints
+ClineClassic cline-classic "Cline" roots=.cline/data/tasks(of 9) pattern=*/api_conversation_history.json Unrecorded tools=[(ReplaceInFile, "search-replace"), (WriteToFile, "search-replace")] corrects_unfound=None is_folder faithful
+Aider aider "Aider" roots=.(of 1) pattern=.aider.chat.history.md FileFolder tools=[(AiderBlock, "aider-diff"), (AiderUdiff, "search-replace"), (AiderWhole, "search-replace")] corrects_unfound=None in_repository commits_replies
+QwenCode qwen-code "Qwen Code" roots=.qwen/projects(of 1) pattern=*/chats/*.jsonl Recorded tools=[(EditLower, "qwen-edit"), (WriteFile, "edit-json")] corrects_unfound=None faithful stamps_session refused_before_matching
+Pi pi "pi" roots=.pi/agent/sessions(of 1) pattern=--*--/*.jsonl Recorded tools=[(EditLower, "pi-edit"), (WriteLower, "search-replace")] corrects_unfound=None faithful stamps_session
+OpenCode opencode "OpenCode" roots=.local/share/opencode(of 1) pattern=opencode*.db Recorded tools=[(EditLower, "opencode-edit"), (WriteLower, "opencode-edit"), (ApplyPatch, "opencode-apply-patch")] corrects_unfound=None faithful undoes_diffs stamps_session
+GeminiCli gemini-cli "Gemini CLI" roots=.gemini/tmp(of 1) pattern=*/chats/session-*.jsonl Recorded tools=[(Replace, "gemini-replace"), (WriteFile, "search-replace")] corrects_unfound=Some("none") faithful logs_before_writing stamps_session"#;
+
     #[test]
     fn a_pi_session_is_named_by_its_time_and_id() {
         assert!(is_pi_session_name(
