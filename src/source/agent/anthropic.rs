@@ -87,6 +87,20 @@ pub(super) fn blocks<'a, V: Deserialize<'a>>(
     super::reader::known_items(message.and_then(|m| m.content))
 }
 
+/// A tool result's content as text: a string, or the text blocks of an
+/// array (no content or another value: empty).
+pub(super) fn result_text(content: Option<&Value>) -> String {
+    match content {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Array(items)) => items
+            .iter()
+            .filter_map(|i| i.get("text").and_then(Value::as_str))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => String::new(),
+    }
+}
+
 /// A `stream_event` line's event.
 #[derive(Deserialize)]
 pub(super) struct StreamEvent {
