@@ -79,12 +79,16 @@ impl<V> LineBlock<'_, V> {
     }
 }
 
-/// The content blocks of a line's message whose content is an array; a
-/// block of an unknown shape is skipped.
+/// The content blocks of `kind` (`tool_use`, `tool_result`) of a line's
+/// message whose content is an array; a block of an unknown shape is
+/// skipped.
 pub(super) fn blocks<'a, V: Deserialize<'a>>(
     message: Option<&LineMessage<'a>>,
-) -> Vec<LineBlock<'a, V>> {
-    super::reader::known_items(message.and_then(|m| m.content))
+    kind: &str,
+) -> impl Iterator<Item = LineBlock<'a, V>> {
+    super::reader::known_items::<LineBlock<'a, V>>(message.and_then(|m| m.content))
+        .into_iter()
+        .filter(move |block| block.kind == kind)
 }
 
 /// A tool result's content as text: a string, or the text blocks of an

@@ -233,9 +233,8 @@ impl Parser {
                 }
             }
             "assistant" => {
-                for block in blocks(line.message.as_ref()) {
-                    if block.kind == "tool_use"
-                        && let Some(at) = self.tool_use(block, store)
+                for block in blocks(line.message.as_ref(), "tool_use") {
+                    if let Some(at) = self.tool_use(block, store)
                         && let Some(uuid) = &line.uuid
                     {
                         self.by_message.entry(uuid.clone()).or_default().push(at);
@@ -244,10 +243,8 @@ impl Parser {
             }
             "file-history-delta" => self.backup(&line, store),
             "user" => {
-                for block in blocks(line.message.as_ref()) {
-                    if block.kind == "tool_result" {
-                        self.tool_result(block, line.tool_use_result, store);
-                    }
+                for block in blocks(line.message.as_ref(), "tool_result") {
+                    self.tool_result(block, line.tool_use_result, store);
                 }
             }
             _ => {}

@@ -198,20 +198,16 @@ impl StreamParser {
                 }
             }
             "assistant" => {
-                for block in blocks(line.message.as_ref()) {
-                    if block.kind == "tool_use"
-                        && let Some(name) = block.name.as_deref()
-                    {
+                for block in blocks(line.message.as_ref(), "tool_use") {
+                    if let Some(name) = block.name.as_deref() {
                         let (id, args) = (block.id.as_deref(), block.input.as_ref());
                         record_call(&mut self.by_id, id, name, args, store, "tool input");
                     }
                 }
             }
             "user" => {
-                for block in blocks(line.message.as_ref()) {
-                    if block.kind == "tool_result" {
-                        self.tool_result(block, store);
-                    }
+                for block in blocks(line.message.as_ref(), "tool_result") {
+                    self.tool_result(block, store);
                 }
             }
             _ => {}
