@@ -146,28 +146,23 @@ pub fn open_saved(path: &Path, first: u64) -> Option<Result<Opened, LoadError>> 
 
 fn open_first(path: &Path, first: u64) -> Result<Opened, LoadError> {
     use crate::source::agent::session::{OpenedSession, open_session};
-    let OpenedSession {
-        mut reader,
-        file_path,
-        mut file,
-        mut read,
-    } = open_session(path, None).map_err(LoadError::Session)?;
-    let io = |source| {
+    let mut opened = open_session(path, None).map_err(LoadError::Session)?;
+    let fed = opened.file.metadata().and_then(|meta| {
+        opened.feed_up_to(first, |_| {})?;
+        Ok(meta.len())
+    });
+    let size = fed.map_err(|source| {
         LoadError::Session(SessionError::Io {
-            path: file_path.clone(),
+            path: opened.file_path.clone(),
             source,
         })
-    };
-    let size = file.metadata().map_err(io)?.len();
-    let mut buf = vec![0u8; 64 * 1024];
-    while read < first {
-        let n = crate::input::read_some(&mut file, &mut buf).map_err(io)?;
-        if n == 0 {
-            break;
-        }
-        read += n as u64;
-        reader.feed(&buf[..n]);
-    }
+    })?;
+    let OpenedSession {
+        reader,
+        file_path,
+        read,
+        ..
+    } = opened;
     Ok(Opened {
         reader,
         file: file_path,

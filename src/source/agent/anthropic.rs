@@ -79,12 +79,30 @@ impl<V> LineBlock<'_, V> {
     }
 }
 
-/// The content blocks of a line's message whose content is an array; a
-/// block of an unknown shape is skipped.
+/// The content blocks of `kind` (`tool_use`, `tool_result`) of a line's
+/// message whose content is an array; a block of an unknown shape is
+/// skipped.
 pub(super) fn blocks<'a, V: Deserialize<'a>>(
     message: Option<&LineMessage<'a>>,
-) -> Vec<LineBlock<'a, V>> {
-    super::reader::known_items(message.and_then(|m| m.content))
+    kind: &str,
+) -> impl Iterator<Item = LineBlock<'a, V>> {
+    super::reader::known_items::<LineBlock<'a, V>>(message.and_then(|m| m.content))
+        .into_iter()
+        .filter(move |block| block.kind == kind)
+}
+
+/// A tool result's content as text: a string, or the text blocks of an
+/// array (no content or another value: empty).
+pub(super) fn result_text(content: Option<&Value>) -> String {
+    match content {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Array(items)) => items
+            .iter()
+            .filter_map(|i| i.get("text").and_then(Value::as_str))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => String::new(),
+    }
 }
 
 /// A `stream_event` line's event.

@@ -13,8 +13,10 @@ use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use super::anthropic::{CallIds, LineBlock, LineMessage, StreamEvent, ToolInputs, blocks};
-use super::reader::unreadable_line;
+use super::anthropic::{
+    CallIds, LineBlock, LineMessage, StreamEvent, ToolInputs, blocks, result_text,
+};
+use super::reader::{Kinded, kind_line};
 use super::store::Store;
 use super::{AgentTool, ContentOrigin, EditInput, FileContent, Verdict};
 use crate::dialect::edit::{self, Edit};
@@ -36,23 +38,26 @@ pub(super) struct Parser {
 /// blocks, the tool result holding the whole file before an edit) are
 /// kept as raw JSON text, borrowed from the line, and only the parts an
 /// edit needs are read from them; other fields and values are skipped
-/// without being built.
+/// without being built. Qwen Code's stream-json copies Claude Code's: its
+/// reader reads its lines as this too (naming `qwen_code_version`).
 #[derive(Deserialize)]
-struct Line<'a> {
+pub(super) struct Line<'a> {
     #[serde(rename = "type", default, borrow)]
-    kind: Cow<'a, str>,
+    pub(super) kind: Cow<'a, str>,
     #[serde(default, borrow)]
-    subtype: Option<Cow<'a, str>>,
+    pub(super) subtype: Option<Cow<'a, str>>,
     #[serde(default)]
-    cwd: Option<String>,
+    pub(super) cwd: Option<String>,
     #[serde(default)]
     claude_code_version: Option<String>,
     #[serde(default)]
+    pub(super) qwen_code_version: Option<String>,
+    #[serde(default)]
     version: Option<String>,
     #[serde(default)]
-    event: Option<StreamEvent>,
+    pub(super) event: Option<StreamEvent>,
     #[serde(default, borrow)]
-    message: Option<LineMessage<'a>>,
+    pub(super) message: Option<LineMessage<'a>>,
     #[serde(default, alias = "toolUseResult", borrow)]
     tool_use_result: Option<&'a RawValue>,
     #[serde(default)]
@@ -65,6 +70,21 @@ struct Line<'a> {
     tracking_path: Option<String>,
     #[serde(default)]
     backup: Option<Backup>,
+}
+
+impl Kinded for Line<'_> {
+    fn kind(&self) -> &str {
+        &self.kind
+    }
+}
+
+/// The line kinds the reader looks into; other kinds (attachments, API
+/// request blobs...) are skipped.
+fn is_read(kind: &str) -> bool {
+    matches!(
+        kind,
+        "system" | "stream_event" | "assistant" | "user" | "file-history-delta"
+    )
 }
 
 /// The fields of a successful Edit/Write result srview reads, read in
@@ -183,35 +203,10 @@ fn is_read_only(name: &str) -> bool {
     )
 }
 
-/// A tool result's text: a string, or the text blocks of an array.
-pub(super) fn result_text(content: &Value) -> String {
-    match content {
-        Value::String(s) => s.clone(),
-        Value::Array(items) => items
-            .iter()
-            .filter_map(|i| i.get("text").and_then(Value::as_str))
-            .collect::<Vec<_>>()
-            .join("\n"),
-        _ => String::new(),
-    }
-}
-
 impl Parser {
     pub(super) fn line(&mut self, text: &str, store: &mut Store) {
-        if text.trim().is_empty() {
+        let Some(line) = kind_line::<Line>(text, store, is_read) else {
             return;
-        }
-        let is_read = |kind: &str| {
-            matches!(
-                kind,
-                "system" | "stream_event" | "assistant" | "user" | "file-history-delta"
-            )
-        };
-        let line = match serde_json::from_str::<Line>(text) {
-            Ok(line) if is_read(&line.kind) => line,
-            // Other kinds (attachments, API request blobs...) are skipped.
-            Ok(_) => return,
-            Err(e) => return unreadable_line(text, e, store, is_read),
         };
         if let Some(session) = &line.session_id {
             self.session = Some(session.clone());
@@ -238,9 +233,8 @@ impl Parser {
                 }
             }
             "assistant" => {
-                for block in blocks(line.message.as_ref()) {
-                    if block.kind == "tool_use"
-                        && let Some(at) = self.tool_use(block, store)
+                for block in blocks(line.message.as_ref(), "tool_use") {
+                    if let Some(at) = self.tool_use(block, store)
                         && let Some(uuid) = &line.uuid
                     {
                         self.by_message.entry(uuid.clone()).or_default().push(at);
@@ -249,10 +243,8 @@ impl Parser {
             }
             "file-history-delta" => self.backup(&line, store),
             "user" => {
-                for block in blocks(line.message.as_ref()) {
-                    if block.kind == "tool_result" {
-                        self.tool_result(block, line.tool_use_result, store);
-                    }
+                for block in blocks(line.message.as_ref(), "tool_result") {
+                    self.tool_result(block, line.tool_use_result, store);
                 }
             }
             _ => {}
@@ -344,7 +336,7 @@ impl Parser {
             let message = block
                 .content
                 .and_then(|raw| serde_json::from_str::<Value>(raw.get()).ok())
-                .map(|content| result_text(&content));
+                .map(|content| result_text(Some(&content)));
             store.set_verdict(at, Verdict::Failed, message);
             return;
         }

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::anthropic::{Block, Message};
+use super::anthropic::{Block, Message, result_text};
 use super::store::Store;
 use super::{AgentTool, EditInput, Verdict};
 use crate::dialect::edit::Edit;
@@ -59,8 +59,8 @@ struct ToolOutput {
     error: Option<String>,
 }
 
-impl StreamParser {
-    pub(super) fn line(&mut self, text: &str, store: &mut Store) {
+impl super::reader::FormatReader for StreamParser {
+    fn unit(&mut self, text: &str, store: &mut Store) {
         if is_json_string(text) {
             // A bare JSON string: a result the CLI prints as it is (the
             // `submit_and_exit` tool's), no event and no edit.
@@ -216,11 +216,7 @@ pub(super) fn messages(text: &str, store: &mut Store) {
                     else {
                         continue;
                     };
-                    let text = block
-                        .content
-                        .as_ref()
-                        .map(super::claude::result_text)
-                        .unwrap_or_default();
+                    let text = result_text(block.content.as_ref());
                     match serde_json::from_str::<ToolOutput>(&text) {
                         Ok(output) => tool_result(edits, &output, store),
                         Err(_) => store.missing("tool_result content", "success"),
@@ -229,12 +225,6 @@ pub(super) fn messages(text: &str, store: &mut Store) {
                 _ => {}
             }
         }
-    }
-}
-
-impl super::reader::FormatReader for StreamParser {
-    fn unit(&mut self, text: &str, store: &mut Store) {
-        self.line(text, store);
     }
 }
 

@@ -90,16 +90,19 @@ struct LiveError {
     message: Option<String>,
 }
 
-/// One tool call of a saved assistant message.
+/// One tool call of a saved assistant message: the model's function call
+/// {id, name, args}, its result, status and display. Qwen Code's saved
+/// records (Gemini-shaped) read their `functionCall` parts as this too:
+/// the call alone, its result in a record of its own.
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct ToolCall {
+pub(super) struct ToolCall {
     #[serde(default)]
-    id: Option<String>,
+    pub(super) id: Option<String>,
     #[serde(default)]
-    name: Option<String>,
+    pub(super) name: Option<String>,
     #[serde(default)]
-    args: Option<Value>,
+    pub(super) args: Option<Value>,
     #[serde(default)]
     result: Vec<Value>,
     #[serde(default)]
@@ -187,20 +190,12 @@ impl Parser {
                 .and_then(|o| o.as_str())
                 .map(String::from)
         });
-        match line.status.as_deref() {
-            Some("success") => store.set_verdict(index, Verdict::Applied, None),
-            Some("error") => {
-                let never_ran = error.and_then(|e| e.kind.as_deref()) == Some(NOT_REGISTERED)
-                    || message.as_deref().is_some_and(is_not_registered);
-                let verdict = if never_ran {
-                    Verdict::NotRun
-                } else {
-                    Verdict::Failed
-                };
-                store.set_verdict(index, verdict, message);
-            }
-            Some("cancelled") => store.set_verdict(index, Verdict::NotRun, message),
-            _ => {}
+        let not_registered = error.and_then(|e| e.kind.as_deref()) == Some(NOT_REGISTERED)
+            || message.as_deref().is_some_and(is_not_registered);
+        match verdict_of(line.status.as_deref(), not_registered) {
+            Some(Verdict::Applied) => store.set_verdict(index, Verdict::Applied, None),
+            Some(verdict) => store.set_verdict(index, verdict, message),
+            None => {}
         }
     }
 
@@ -235,8 +230,9 @@ impl Parser {
             .and_then(|r| r.get("error"))
             .and_then(Value::as_str)
             .map(String::from);
-        match call.status.as_deref() {
-            Some("success") => {
+        let not_registered = error.as_deref().is_some_and(is_not_registered);
+        match verdict_of(call.status.as_deref(), not_registered) {
+            Some(Verdict::Applied) => {
                 if let Some(display) = call.result_display.as_ref().filter(|d| d.is_object()) {
                     let new_file = display.get("isNewFile").and_then(Value::as_bool) == Some(true);
                     let text = |key: &str| display.get(key).and_then(Value::as_str);
@@ -255,16 +251,8 @@ impl Parser {
                 }
                 store.set_verdict(index, Verdict::Applied, None);
             }
-            Some("error") => {
-                let verdict = if error.as_deref().is_some_and(is_not_registered) {
-                    Verdict::NotRun
-                } else {
-                    Verdict::Failed
-                };
-                store.set_verdict(index, verdict, error);
-            }
-            Some("cancelled") => store.set_verdict(index, Verdict::NotRun, error),
-            _ => {}
+            Some(verdict) => store.set_verdict(index, verdict, error),
+            None => {}
         }
     }
 
@@ -369,6 +357,19 @@ fn is_not_registered(message: &str) -> bool {
     message.starts_with("Tool \"") && message.contains("\" not found")
 }
 
+/// A tool call's verdict by its `status` (live and saved alike): an error
+/// of a call to a tool the CLI did not declare (`not_registered`) never
+/// ran; `None` while it has none.
+fn verdict_of(status: Option<&str>, not_registered: bool) -> Option<Verdict> {
+    match status? {
+        "success" => Some(Verdict::Applied),
+        "error" if not_registered => Some(Verdict::NotRun),
+        "error" => Some(Verdict::Failed),
+        "cancelled" => Some(Verdict::NotRun),
+        _ => None,
+    }
+}
+
 /// Reads what a saved session keeps beside it: the folder the CLI ran in,
 /// from `tmp/<project>/.project_root`, else `~/.gemini/projects.json`
 /// (which maps folders to the `<project>` names).
@@ -461,5 +462,15 @@ mod tests {
             "Tool \"replace\" not found. Did you mean one of: \"read_file\"?"
         ));
         assert!(!is_not_registered("File not found: /a.py"));
+    }
+
+    #[test]
+    fn a_status_gives_the_same_verdict_live_and_saved() {
+        assert_eq!(verdict_of(Some("success"), true), Some(Verdict::Applied));
+        assert_eq!(verdict_of(Some("error"), false), Some(Verdict::Failed));
+        assert_eq!(verdict_of(Some("error"), true), Some(Verdict::NotRun));
+        assert_eq!(verdict_of(Some("cancelled"), false), Some(Verdict::NotRun));
+        assert_eq!(verdict_of(Some("executing"), false), None);
+        assert_eq!(verdict_of(None, true), None);
     }
 }

@@ -29,8 +29,8 @@ use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use super::anthropic::{CallIds, LineBlock, LineMessage, StreamEvent, ToolInputs, blocks};
-use super::reader::unreadable_line;
+use super::anthropic::{CallIds, LineBlock, ToolInputs, blocks, result_text};
+use super::reader::{Kinded, kind_line};
 use super::store::Store;
 use super::{AgentTool, ContentOrigin, EditInput, FileContent, Verdict};
 
@@ -105,15 +105,16 @@ pub(super) fn refused_unread(message: &str) -> bool {
     message.starts_with("File ") && message.contains(" has not been read in this session.")
 }
 
-/// The tool call `id` named by `name` with `args`: a new edit, or the
-/// streaming one that call began; other tools mark a possible write.
+/// The tool call `id` named by `name` with `args` (the call's `field`,
+/// named where its input cannot be read): a new edit, or the streaming
+/// one that call began; other tools mark a possible write.
 fn record_call(
     by_id: &mut HashMap<String, usize>,
     id: Option<&str>,
     name: &str,
-    args: &Value,
+    args: Option<&Value>,
     store: &mut Store,
-    what: &str,
+    field: &str,
 ) {
     let Some((tool, _)) = edit_tool(name) else {
         if !is_read_only(name) {
@@ -122,7 +123,9 @@ fn record_call(
         return;
     };
     let known = id.and_then(|id| by_id.get(id)).copied();
-    let Some((path, input)) = EditInput::of_file_path_call(tool, args, EDIT_DIALECT, store, what)
+    let args = args.unwrap_or(&Value::Null);
+    let what = format!("{name} {field}");
+    let Some((path, input)) = EditInput::of_file_path_call(tool, args, EDIT_DIALECT, store, &what)
     else {
         // A streaming edit whose final input cannot be read stays as it
         // streamed; the verdict still comes.
@@ -166,37 +169,16 @@ pub(super) struct StreamParser {
     streaming: ToolInputs,
 }
 
-#[derive(Deserialize)]
-struct StreamLine<'a> {
-    #[serde(rename = "type", default, borrow)]
-    kind: Cow<'a, str>,
-    #[serde(default, borrow)]
-    subtype: Option<Cow<'a, str>>,
-    #[serde(default)]
-    cwd: Option<String>,
-    #[serde(default)]
-    qwen_code_version: Option<String>,
-    #[serde(default)]
-    event: Option<StreamEvent>,
-    #[serde(default, borrow)]
-    message: Option<LineMessage<'a>>,
-}
-
-/// The line kinds the live reader looks into.
+/// The line kinds the live reader looks into (`result` and kinds of later
+/// versions are skipped).
 fn is_stream_kind(kind: &str) -> bool {
     matches!(kind, "system" | "stream_event" | "assistant" | "user")
 }
 
 impl StreamParser {
     fn line(&mut self, text: &str, store: &mut Store) {
-        if text.trim().is_empty() {
+        let Some(line) = kind_line::<super::claude::Line>(text, store, is_stream_kind) else {
             return;
-        }
-        let line = match serde_json::from_str::<StreamLine>(text) {
-            Ok(line) if is_stream_kind(&line.kind) => line,
-            // `result` and kinds of later versions are skipped.
-            Ok(_) => return,
-            Err(e) => return unreadable_line(text, e, store, is_stream_kind),
         };
         if line.kind == "system" && line.subtype.as_deref() == Some("init") {
             if let Some(cwd) = &line.cwd {
@@ -216,27 +198,16 @@ impl StreamParser {
                 }
             }
             "assistant" => {
-                for block in blocks(line.message.as_ref()) {
-                    if block.kind == "tool_use"
-                        && let Some(name) = block.name.as_deref()
-                    {
-                        let args = block.input.unwrap_or(Value::Null);
-                        record_call(
-                            &mut self.by_id,
-                            block.id.as_deref(),
-                            name,
-                            &args,
-                            store,
-                            &format!("{name} tool input"),
-                        );
+                for block in blocks(line.message.as_ref(), "tool_use") {
+                    if let Some(name) = block.name.as_deref() {
+                        let (id, args) = (block.id.as_deref(), block.input.as_ref());
+                        record_call(&mut self.by_id, id, name, args, store, "tool input");
                     }
                 }
             }
             "user" => {
-                for block in blocks(line.message.as_ref()) {
-                    if block.kind == "tool_result" {
-                        self.tool_result(block, store);
-                    }
+                for block in blocks(line.message.as_ref(), "tool_result") {
+                    self.tool_result(block, store);
                 }
             }
             _ => {}
@@ -247,11 +218,7 @@ impl StreamParser {
         let Some(at) = block.answered_edit(&self.by_id) else {
             return;
         };
-        let text = block
-            .content
-            .as_ref()
-            .map(super::claude::result_text)
-            .unwrap_or_default();
+        let text = result_text(block.content.as_ref());
         if block.is_error == Some(true) {
             store.set_verdict(at, Verdict::Failed, Some(text));
             return;
@@ -309,19 +276,9 @@ struct RecordMessage<'a> {
 #[derive(Deserialize)]
 struct Part {
     #[serde(default, rename = "functionCall")]
-    function_call: Option<FunctionCall>,
+    function_call: Option<super::gemini_cli::ToolCall>,
     #[serde(default, rename = "functionResponse")]
     function_response: Option<FunctionResponse>,
-}
-
-#[derive(Deserialize)]
-struct FunctionCall {
-    #[serde(default)]
-    id: Option<String>,
-    #[serde(default)]
-    name: Option<String>,
-    #[serde(default)]
-    args: Option<Value>,
 }
 
 #[derive(Deserialize)]
@@ -343,21 +300,22 @@ struct ToolCallResult {
     result_display: Option<Value>,
 }
 
-/// The record kinds the saved reader looks into.
+impl Kinded for Record<'_> {
+    fn kind(&self) -> &str {
+        &self.kind
+    }
+}
+
+/// The record kinds the saved reader looks into (`system` records,
+/// telemetry and attribution, and kinds of later versions are skipped).
 fn is_record_kind(kind: &str) -> bool {
     matches!(kind, "user" | "assistant" | "tool_result")
 }
 
 impl SessionParser {
     fn line(&mut self, text: &str, store: &mut Store) {
-        if text.trim().is_empty() {
+        let Some(record) = kind_line::<Record>(text, store, is_record_kind) else {
             return;
-        }
-        let record = match serde_json::from_str::<Record>(text) {
-            Ok(record) if is_record_kind(&record.kind) => record,
-            // `system` records (telemetry, attribution) and later kinds.
-            Ok(_) => return,
-            Err(e) => return unreadable_line(text, e, store, is_record_kind),
         };
         if let Some(cwd) = &record.cwd {
             store.set_workspace(cwd, false);
@@ -369,18 +327,10 @@ impl SessionParser {
         match record.kind.as_ref() {
             "assistant" => {
                 for call in parts.into_iter().filter_map(|p| p.function_call) {
-                    let Some(name) = call.name.as_deref() else {
-                        continue;
-                    };
-                    let args = call.args.unwrap_or(Value::Null);
-                    record_call(
-                        &mut self.by_id,
-                        call.id.as_deref(),
-                        name,
-                        &args,
-                        store,
-                        &format!("{name} functionCall args"),
-                    );
+                    if let Some(name) = call.name.as_deref() {
+                        let (id, args) = (call.id.as_deref(), call.args.as_ref());
+                        record_call(&mut self.by_id, id, name, args, store, "functionCall args");
+                    }
                 }
             }
             "tool_result" => {

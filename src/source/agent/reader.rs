@@ -80,6 +80,33 @@ struct Head<'a> {
     kind: std::borrow::Cow<'a, str>,
 }
 
+/// A line type whose `type` field names its kind.
+pub(super) trait Kinded {
+    /// The line's `type`.
+    fn kind(&self) -> &str;
+}
+
+/// One line read as `L` when it is of a kind the reader looks into
+/// (`read`): `None` for a blank line, a line of another kind (skipped)
+/// and a line that does not read as `L` (see [`unreadable_line`]).
+pub(super) fn kind_line<'a, L: serde::Deserialize<'a> + Kinded>(
+    text: &'a str,
+    store: &mut Store,
+    read: fn(&str) -> bool,
+) -> Option<L> {
+    if text.trim().is_empty() {
+        return None;
+    }
+    match serde_json::from_str::<L>(text) {
+        Ok(line) if read(line.kind()) => Some(line),
+        Ok(_) => None,
+        Err(e) => {
+            unreadable_line(text, e, store, read);
+            None
+        }
+    }
+}
+
 /// A line that did not read as its reader's shape (`e`): said when it is
 /// of a kind the reader looks into (`read`: its shape changed) or not
 /// JSON at all; other kinds are skipped.

@@ -114,6 +114,29 @@ pub struct OpenedSession {
     pub read: u64,
 }
 
+impl OpenedSession {
+    /// Reads the file on in pieces of 64 KiB, feeding the reader, until
+    /// about `max` bytes (whole pieces) are read or the file ends; `each`
+    /// is called after every piece fed.
+    pub fn feed_up_to(
+        &mut self,
+        max: u64,
+        mut each: impl FnMut(&mut AgentReader),
+    ) -> std::io::Result<()> {
+        let mut buf = vec![0u8; 64 * 1024];
+        while self.read < max {
+            let n = crate::input::read_some(&mut self.file, &mut buf)?;
+            if n == 0 {
+                break;
+            }
+            self.read += n as u64;
+            self.reader.feed(&buf[..n]);
+            each(&mut self.reader);
+        }
+        Ok(())
+    }
+}
+
 /// Opens the session file at `path` (a file, or a folder [`session_file`]
 /// knows; not a database), detects its agent from its first 16 KiB (and
 /// its name), reads its side files and feeds the reader those first bytes:
@@ -183,28 +206,15 @@ fn read_up_to_bytes(
             source: std::io::Error::other(why),
         });
     }
-    let OpenedSession {
-        mut reader,
-        file_path,
-        mut file,
-        read: first,
-    } = open_session_keeping(path, workspace, contents)?;
-    let io = |source| SessionError::Io {
-        path: file_path.clone(),
-        source,
-    };
-    each(&mut reader);
-    let mut read = first;
-    let mut buf = vec![0u8; 64 * 1024];
-    while read < max {
-        let n = crate::input::read_some(&mut file, &mut buf).map_err(io)?;
-        if n == 0 {
-            break;
-        }
-        read += n as u64;
-        reader.feed(&buf[..n]);
-        each(&mut reader);
-    }
+    let mut opened = open_session_keeping(path, workspace, contents)?;
+    each(&mut opened.reader);
+    opened
+        .feed_up_to(max, &mut each)
+        .map_err(|source| SessionError::Io {
+            path: opened.file_path.clone(),
+            source,
+        })?;
+    let mut reader = opened.reader;
     reader.finish();
     each(&mut reader);
     Ok(reader)

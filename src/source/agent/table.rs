@@ -65,6 +65,30 @@ pub struct FormatRow {
     pub database: Option<&'static DatabaseSource>,
 }
 
+impl FormatRow {
+    /// What a row does not say: lines appended as the agent works, naming
+    /// its workspace, no file name, line or document head of its own, no
+    /// side files, no database. `format`, `agent` and `reader` are
+    /// placeholders every row gives (a row that forgot one repeats another
+    /// row's format or agent, or reads no edits: the table's tests and
+    /// `tests/agent_sources.rs` fail).
+    const DEFAULTS: FormatRow = FormatRow {
+        format: Format::AiderStdout,
+        agent: AgentKind::Aider,
+        arrival: Arrival::Lines,
+        rewritten_in_place: false,
+        names_workspace: true,
+        after_the_fact: false,
+        workspace_is_its_folder: false,
+        file_name: never,
+        line: never,
+        document: never,
+        reader: || Box::new(EachUnit(|_, _| {})),
+        side_files: None,
+        database: None,
+    };
+}
+
 /// Where an agent saves its sessions.
 pub struct SessionPlace {
     /// Folders under the home folder (or, with `in_repository`, the
@@ -78,6 +102,26 @@ pub struct SessionPlace {
     pub pattern: &'static [&'static str],
     /// The session is the folder holding the file, not the file.
     pub is_folder: bool,
+}
+
+impl SessionPlace {
+    /// Sessions that are files below folders of the home folder.
+    const fn files(roots: &'static [&'static str], pattern: &'static [&'static str]) -> Self {
+        SessionPlace {
+            roots,
+            in_repository: false,
+            pattern,
+            is_folder: false,
+        }
+    }
+
+    /// Sessions that are the folders holding such files.
+    const fn folders(roots: &'static [&'static str], pattern: &'static [&'static str]) -> Self {
+        SessionPlace {
+            is_folder: true,
+            ..SessionPlace::files(roots, pattern)
+        }
+    }
 }
 
 /// Where an agent's session records the folder it ran in.
@@ -143,9 +187,41 @@ pub struct AgentRow {
     pub stamps_session: bool,
 }
 
+impl AgentRow {
+    /// What a row does not say: its workspace recorded in its sessions,
+    /// and none of the traits (not faithful, no diffs undone, checkpoints
+    /// or commits, no refusal before matching, no corrections, no session
+    /// stamps). `kind`, `id`, `display_name`, `sessions` and `tools` are
+    /// placeholders every row gives (the table's tests fail on a row that
+    /// repeats another's kind or id, or has no name, session folder or
+    /// tool).
+    const DEFAULTS: AgentRow = AgentRow {
+        kind: AgentKind::ClaudeCode,
+        id: "",
+        display_name: "",
+        sessions: SessionPlace::files(&[], &[]),
+        workspace: Workspace::Recorded,
+        tools: &[],
+        faithful: false,
+        undoes_diffs: false,
+        checkpoints: false,
+        commits_replies: false,
+        diff_is_result: false,
+        logs_before_writing: false,
+        refused_before_matching: never,
+        corrects_unfound: None,
+        stamps_session: false,
+    };
+}
+
 fn has(line: &str, key: &str, value: &str) -> bool {
     line.contains(&format!("\"{key}\":\"{value}\""))
         || line.contains(&format!("\"{key}\": \"{value}\""))
+}
+
+/// The line's `type` is one of `types` (as [`has`] finds a key's value).
+fn has_type(line: &str, types: &[&str]) -> bool {
+    types.iter().any(|kind| has(line, "type", kind))
 }
 
 fn has_key(line: &str, key: &str) -> bool {
@@ -259,364 +335,228 @@ pub static FORMATS: &[FormatRow] = &[
     FormatRow {
         format: Format::AiderStdout,
         agent: AgentKind::Aider,
-        arrival: Arrival::Lines,
-        rewritten_in_place: false,
-        names_workspace: true,
-        after_the_fact: false,
-        workspace_is_its_folder: false,
-        file_name: never,
         line: |l| l.starts_with("Aider v"),
-        document: never,
         reader: || Box::new(aider::Parser::new(false)),
-        side_files: None,
-        database: None,
+        ..FormatRow::DEFAULTS
     },
     FormatRow {
         format: Format::AiderHistory,
         agent: AgentKind::Aider,
-        arrival: Arrival::Lines,
-        rewritten_in_place: false,
-        names_workspace: true,
         after_the_fact: true,
         workspace_is_its_folder: true,
         file_name: |n| n == ".aider.chat.history.md",
         line: |l| l.starts_with("# aider chat started at"),
-        document: never,
         reader: || Box::new(aider::Parser::new(true)),
-        side_files: None,
-        database: None,
+        ..FormatRow::DEFAULTS
     },
     FormatRow {
         format: Format::ClaudeStreamJson,
         agent: AgentKind::ClaudeCode,
-        arrival: Arrival::Lines,
-        rewritten_in_place: false,
-        names_workspace: true,
-        after_the_fact: false,
-        workspace_is_its_folder: false,
-        file_name: never,
         line: |l| {
             json(l)
                 && !qwen_stream_line(l)
                 && (has(l, "type", "stream_event")
                     || (has(l, "type", "system") && has_key(l, "claude_code_version")))
         },
-        document: never,
         reader: || Box::<claude::Parser>::default(),
-        side_files: None,
-        database: None,
+        ..FormatRow::DEFAULTS
     },
     FormatRow {
         format: Format::ClaudeSessionJsonl,
         agent: AgentKind::ClaudeCode,
-        arrival: Arrival::Lines,
-        rewritten_in_place: false,
-        names_workspace: true,
-        after_the_fact: false,
-        workspace_is_its_folder: false,
-        file_name: never,
         line: |l| {
             json(l)
                 && has_key(l, "sessionId")
                 && !qwen_chat_line(l)
                 && (has_key(l, "parentUuid")
-                    || has(l, "type", "queue-operation")
-                    || has(l, "type", "file-history-snapshot")
-                    || has(l, "type", "summary"))
+                    || has_type(l, &["queue-operation", "file-history-snapshot", "summary"]))
         },
-        document: never,
         reader: || Box::<claude::Parser>::default(),
         side_files: Some(claude::side_files),
-        database: None,
+        ..FormatRow::DEFAULTS
     },
     FormatRow {
         format: Format::CodexRollout,
         agent: AgentKind::Codex,
-        arrival: Arrival::Lines,
-        rewritten_in_place: false,
-        names_workspace: true,
-        after_the_fact: false,
-        workspace_is_its_folder: false,
         file_name: |n| n.starts_with("rollout-") && n.ends_with(".jsonl"),
-        line: |l| json(l) && has(l, "type", "session_meta"),
-        document: never,
+        line: |l| json(l) && has_type(l, &["session_meta"]),
         reader: || Box::<codex::RolloutParser>::default(),
-        side_files: None,
-        database: None,
+        ..FormatRow::DEFAULTS
     },
     FormatRow {
         format: Format::CodexExecJson,
         agent: AgentKind::Codex,
-        arrival: Arrival::Lines,
-        rewritten_in_place: false,
         names_workspace: false,
-        after_the_fact: false,
-        workspace_is_its_folder: false,
-        file_name: never,
-        line: |l| json(l) && (has(l, "type", "thread.started") || has(l, "type", "turn.started")),
-        document: never,
+        line: |l| json(l) && has_type(l, &["thread.started", "turn.started"]),
         reader: || Box::<codex::ExecParser>::default(),
-        side_files: None,
-        database: None,
+        ..FormatRow::DEFAULTS
     },
     FormatRow {
         format: Format::CodexAppServer,
         agent: AgentKind::Codex,
-        arrival: Arrival::Lines,
-        rewritten_in_place: false,
-        names_workspace: true,
-        after_the_fact: false,
-        workspace_is_its_folder: false,
-        file_name: never,
         line: |l| {
             json(l)
                 && ((has_key(l, "dir") && has_key(l, "msg"))
                     || has(l, "method", "initialize")
                     || has(l, "method", "thread/started"))
         },
-        document: never,
         reader: || Box::<codex::AppServerParser>::default(),
-        side_files: None,
-        database: None,
+        ..FormatRow::DEFAULTS
     },
     FormatRow {
         format: Format::ClineCliJson,
         agent: AgentKind::ClineCli,
-        arrival: Arrival::Lines,
-        rewritten_in_place: false,
         names_workspace: false,
-        after_the_fact: false,
-        workspace_is_its_folder: false,
-        file_name: never,
-        line: |l| {
-            json(l)
-                && (has(l, "type", "hook_event")
-                    || has(l, "type", "agent_event")
-                    || has(l, "type", "run_start"))
-        },
-        document: never,
+        line: |l| json(l) && has_type(l, &["hook_event", "agent_event", "run_start"]),
         reader: || Box::<cline_cli::StreamParser>::default(),
-        side_files: None,
-        database: None,
+        ..FormatRow::DEFAULTS
     },
     FormatRow {
         format: Format::ClineApiHistory,
         agent: AgentKind::ClineClassic,
         arrival: Arrival::Document,
-        rewritten_in_place: false,
-        names_workspace: true,
         after_the_fact: true,
-        workspace_is_its_folder: false,
         file_name: |n| n == "api_conversation_history.json",
-        line: never,
         document: |head| has_key(head, "role"),
         reader: || Box::new(EachUnit(cline_classic::api_history)),
         side_files: Some(cline_classic::side_files),
-        database: None,
+        ..FormatRow::DEFAULTS
     },
     FormatRow {
         format: Format::ClineUiMessages,
         agent: AgentKind::ClineClassic,
         arrival: Arrival::Objects,
         rewritten_in_place: true,
-        names_workspace: true,
-        after_the_fact: false,
-        workspace_is_its_folder: false,
         file_name: |n| n == "ui_messages.json",
         line: |l| {
             l.starts_with("Following task conversation")
                 || l.starts_with("*Conversation history")
                 || (json(l)
-                    && (has(l, "type", "task_started")
-                        || (has_key(l, "ts") && (has(l, "type", "say") || has(l, "type", "ask")))))
+                    && (has_type(l, &["task_started"])
+                        || (has_key(l, "ts") && has_type(l, &["say", "ask"]))))
         },
         document: |head| has_key(head, "say") || has_key(head, "ask") || has_key(head, "ts"),
         reader: || Box::<cline_classic::UiParser>::default(),
         side_files: Some(cline_classic::side_files),
-        database: None,
+        ..FormatRow::DEFAULTS
     },
     FormatRow {
         format: Format::ClineCliMessages,
         agent: AgentKind::ClineCli,
         arrival: Arrival::Document,
-        rewritten_in_place: false,
-        names_workspace: true,
         after_the_fact: true,
-        workspace_is_its_folder: false,
         file_name: |n| n.ends_with(".messages.json"),
         line: |l| json(l) && has_key(l, "messages") && has_key(l, "sessionId"),
-        document: never,
         reader: || Box::new(EachUnit(cline_cli::messages)),
         side_files: Some(cline_cli::side_files),
-        database: None,
+        ..FormatRow::DEFAULTS
     },
     FormatRow {
         format: Format::QwenStreamJson,
         agent: AgentKind::QwenCode,
-        arrival: Arrival::Lines,
-        rewritten_in_place: false,
-        names_workspace: true,
-        after_the_fact: false,
-        workspace_is_its_folder: false,
-        file_name: never,
         line: qwen_stream_line,
-        document: never,
         reader: || Box::<qwen::StreamParser>::default(),
-        side_files: None,
-        database: None,
+        ..FormatRow::DEFAULTS
     },
     FormatRow {
         format: Format::QwenChatJsonl,
         agent: AgentKind::QwenCode,
-        arrival: Arrival::Lines,
-        rewritten_in_place: false,
-        names_workspace: true,
-        after_the_fact: false,
-        workspace_is_its_folder: false,
-        file_name: never,
         line: qwen_chat_line,
-        document: never,
         reader: || Box::<qwen::SessionParser>::default(),
-        side_files: None,
-        database: None,
+        ..FormatRow::DEFAULTS
     },
     FormatRow {
         format: Format::PiJson,
         agent: AgentKind::Pi,
-        arrival: Arrival::Lines,
-        rewritten_in_place: false,
-        names_workspace: true,
-        after_the_fact: false,
-        workspace_is_its_folder: false,
-        file_name: never,
         // Its `session` header is the saved file's too: the events after
         // it decide.
         line: |l| {
             json(l)
-                && (has(l, "type", "agent_start")
-                    || has(l, "type", "message_update")
-                    || has(l, "type", "tool_execution_start"))
+                && has_type(
+                    l,
+                    &["agent_start", "message_update", "tool_execution_start"],
+                )
         },
-        document: never,
         reader: || Box::<pi::Parser>::default(),
-        side_files: None,
-        database: None,
+        ..FormatRow::DEFAULTS
     },
     FormatRow {
         format: Format::PiSession,
         agent: AgentKind::Pi,
-        arrival: Arrival::Lines,
-        rewritten_in_place: false,
-        names_workspace: true,
-        after_the_fact: false,
-        workspace_is_its_folder: false,
         file_name: is_pi_session_name,
         line: |l| {
             json(l)
-                && (has(l, "type", "model_change")
-                    || has(l, "type", "thinking_level_change")
-                    || (has(l, "type", "message") && has_key(l, "parentId")))
+                && (has_type(l, &["model_change", "thinking_level_change"])
+                    || (has_type(l, &["message"]) && has_key(l, "parentId")))
         },
-        document: never,
         reader: || Box::<pi::Parser>::default(),
-        side_files: None,
-        database: None,
+        ..FormatRow::DEFAULTS
     },
     FormatRow {
         format: Format::OpenCodeRunJson,
         agent: AgentKind::OpenCode,
-        arrival: Arrival::Lines,
-        rewritten_in_place: false,
         names_workspace: false,
         // A tool part is printed only once the tool has run.
         after_the_fact: true,
-        workspace_is_its_folder: false,
-        file_name: never,
         line: |l| {
             json(l)
                 && has_key(l, "sessionID")
                 && has_key(l, "part")
-                && (has(l, "type", "step_start")
-                    || has(l, "type", "tool_use")
-                    || has(l, "type", "text")
-                    || has(l, "type", "step_finish"))
+                && has_type(l, &["step_start", "tool_use", "text", "step_finish"])
         },
-        document: never,
         reader: || Box::<opencode::Parser>::default(),
-        side_files: None,
-        database: None,
+        ..FormatRow::DEFAULTS
     },
     FormatRow {
         format: Format::OpenCodeDatabase,
         agent: AgentKind::OpenCode,
         arrival: Arrival::Database,
-        rewritten_in_place: false,
-        names_workspace: true,
         // Followed, a tool part is seen before the tool writes the file
         // (`running`), but OpenCode may be waiting on a permission: the
         // file read then is no sure content before.
         after_the_fact: true,
-        workspace_is_its_folder: false,
         file_name: |n| n.ends_with(".db"),
         line: |l| json(l) && has(l, "type", "session") && has_key(l, "directory"),
-        document: never,
         reader: || Box::<opencode::Parser>::default(),
-        side_files: None,
         database: Some(&opencode::db::SOURCE),
+        ..FormatRow::DEFAULTS
     },
     FormatRow {
         format: Format::GeminiStreamJson,
         agent: AgentKind::GeminiCli,
-        arrival: Arrival::Lines,
-        rewritten_in_place: false,
         names_workspace: false,
-        after_the_fact: false,
-        workspace_is_its_folder: false,
-        file_name: never,
         line: |l| {
             json(l)
                 && ((has(l, "type", "init") && has_key(l, "session_id"))
                     || (has(l, "type", "tool_use") && has_key(l, "tool_id")))
         },
-        document: never,
         reader: || Box::<gemini_cli::Parser>::default(),
-        side_files: None,
-        database: None,
+        ..FormatRow::DEFAULTS
     },
     FormatRow {
         format: Format::GeminiSessionJsonl,
         agent: AgentKind::GeminiCli,
-        arrival: Arrival::Lines,
-        rewritten_in_place: false,
-        names_workspace: true,
         after_the_fact: true,
-        workspace_is_its_folder: false,
         file_name: |n| n.starts_with("session-") && n.ends_with(".jsonl"),
         line: |l| {
             json(l)
                 && ((has_key(l, "projectHash") && has_key(l, "sessionId"))
                     || (has(l, "type", "gemini") && has_key(l, "toolCalls")))
         },
-        document: never,
         reader: || Box::<gemini_cli::Parser>::default(),
         side_files: Some(gemini_cli::side_files),
-        database: None,
+        ..FormatRow::DEFAULTS
     },
     FormatRow {
         format: Format::GeminiJson,
         agent: AgentKind::GeminiCli,
         arrival: Arrival::Document,
-        rewritten_in_place: false,
         names_workspace: false,
         after_the_fact: true,
-        workspace_is_its_folder: false,
-        file_name: never,
         // Pretty-printed: `{`, then `"session_id": "..."` on a line.
         line: |l| l.starts_with("\"session_id\": \""),
-        document: never,
         reader: || Box::new(EachUnit(gemini_cli::summary)),
-        side_files: None,
-        database: None,
+        ..FormatRow::DEFAULTS
     },
 ];
 
@@ -641,108 +581,63 @@ pub static AGENTS: &[AgentRow] = &[
         kind: AgentKind::ClaudeCode,
         id: "claude-code",
         display_name: "Claude Code",
-        sessions: SessionPlace {
-            roots: &[".claude/projects"],
-            in_repository: false,
-            pattern: &["*", "*.jsonl"],
-            is_folder: false,
-        },
-        workspace: Workspace::Recorded,
+        sessions: SessionPlace::files(&[".claude/projects"], &["*", "*.jsonl"]),
         tools: &[
             (AgentTool::Edit, "edit-json"),
             (AgentTool::Write, "edit-json"),
         ],
-        faithful: false,
-        undoes_diffs: false,
-        checkpoints: false,
-        commits_replies: false,
-        diff_is_result: false,
-        logs_before_writing: false,
-        refused_before_matching: never,
-        corrects_unfound: None,
-        stamps_session: false,
+        ..AgentRow::DEFAULTS
     },
     AgentRow {
         kind: AgentKind::Codex,
         id: "codex",
         display_name: "Codex",
-        sessions: SessionPlace {
-            roots: &[".codex/sessions"],
-            in_repository: false,
-            pattern: &["*", "*", "*", "rollout-*.jsonl"],
-            is_folder: false,
-        },
-        workspace: Workspace::Recorded,
+        sessions: SessionPlace::files(&[".codex/sessions"], &["*", "*", "*", "rollout-*.jsonl"]),
         tools: &[(AgentTool::ApplyPatch, "apply-patch")],
         faithful: true,
         undoes_diffs: true,
-        checkpoints: false,
-        commits_replies: false,
         diff_is_result: true,
         logs_before_writing: true,
-        refused_before_matching: never,
-        corrects_unfound: None,
-        stamps_session: false,
+        ..AgentRow::DEFAULTS
     },
     AgentRow {
         kind: AgentKind::ClineCli,
         id: "cline-cli",
         display_name: "Cline CLI",
-        sessions: SessionPlace {
-            roots: &[".cline/data/sessions"],
-            in_repository: false,
-            pattern: &["*", "{parent}.messages.json"],
-            is_folder: true,
-        },
-        workspace: Workspace::Recorded,
+        sessions: SessionPlace::folders(
+            &[".cline/data/sessions"],
+            &["*", "{parent}.messages.json"],
+        ),
         tools: &[
             (AgentTool::ApplyPatch, "cline-apply-patch"),
             (AgentTool::Editor, "edit-json"),
         ],
-        faithful: false,
-        undoes_diffs: false,
         checkpoints: true,
-        commits_replies: false,
-        diff_is_result: false,
-        logs_before_writing: false,
-        refused_before_matching: never,
-        corrects_unfound: None,
-        stamps_session: false,
+        ..AgentRow::DEFAULTS
     },
     AgentRow {
         kind: AgentKind::ClineClassic,
         id: "cline-classic",
         display_name: "Cline",
-        sessions: SessionPlace {
-            roots: CLINE_CLASSIC_TASKS,
-            in_repository: false,
-            pattern: &["*", "api_conversation_history.json"],
-            is_folder: true,
-        },
+        sessions: SessionPlace::folders(
+            CLINE_CLASSIC_TASKS,
+            &["*", "api_conversation_history.json"],
+        ),
         workspace: Workspace::Unrecorded,
         tools: &[
             (AgentTool::ReplaceInFile, "search-replace"),
             (AgentTool::WriteToFile, "search-replace"),
         ],
         faithful: true,
-        undoes_diffs: false,
-        checkpoints: false,
-        commits_replies: false,
-        diff_is_result: false,
-        logs_before_writing: false,
-        refused_before_matching: never,
-        corrects_unfound: None,
-        stamps_session: false,
+        ..AgentRow::DEFAULTS
     },
     AgentRow {
         kind: AgentKind::Aider,
         id: "aider",
         display_name: "Aider",
         sessions: SessionPlace {
-            roots: &["."],
             in_repository: true,
-            pattern: &[".aider.chat.history.md"],
-            is_folder: false,
+            ..SessionPlace::files(&["."], &[".aider.chat.history.md"])
         },
         workspace: Workspace::FileFolder,
         tools: &[
@@ -750,27 +645,14 @@ pub static AGENTS: &[AgentRow] = &[
             (AgentTool::AiderUdiff, "search-replace"),
             (AgentTool::AiderWhole, "search-replace"),
         ],
-        faithful: false,
-        undoes_diffs: false,
-        checkpoints: false,
         commits_replies: true,
-        diff_is_result: false,
-        logs_before_writing: false,
-        refused_before_matching: never,
-        corrects_unfound: None,
-        stamps_session: false,
+        ..AgentRow::DEFAULTS
     },
     AgentRow {
         kind: AgentKind::QwenCode,
         id: "qwen-code",
         display_name: "Qwen Code",
-        sessions: SessionPlace {
-            roots: &[".qwen/projects"],
-            in_repository: false,
-            pattern: &["*", "chats", "*.jsonl"],
-            is_folder: false,
-        },
-        workspace: Workspace::Recorded,
+        sessions: SessionPlace::files(&[".qwen/projects"], &["*", "chats", "*.jsonl"]),
         // write_file's content is the whole file (srview's whole-file
         // applier, as for Claude Code's Write).
         tools: &[
@@ -778,53 +660,30 @@ pub static AGENTS: &[AgentRow] = &[
             (AgentTool::WriteFile, "edit-json"),
         ],
         faithful: true,
-        undoes_diffs: false,
-        checkpoints: false,
-        commits_replies: false,
-        diff_is_result: false,
-        logs_before_writing: false,
         refused_before_matching: qwen::refused_unread,
-        corrects_unfound: None,
         stamps_session: true,
+        ..AgentRow::DEFAULTS
     },
     AgentRow {
         kind: AgentKind::Pi,
         id: "pi",
         display_name: "pi",
-        sessions: SessionPlace {
-            roots: &[".pi/agent/sessions"],
-            in_repository: false,
-            pattern: &["--*--", "*.jsonl"],
-            is_folder: false,
-        },
-        workspace: Workspace::Recorded,
+        sessions: SessionPlace::files(&[".pi/agent/sessions"], &["--*--", "*.jsonl"]),
         tools: &[
             (AgentTool::EditLower, "pi-edit"),
             (AgentTool::WriteLower, "search-replace"),
         ],
         faithful: true,
-        undoes_diffs: false,
-        checkpoints: false,
-        commits_replies: false,
-        diff_is_result: false,
-        logs_before_writing: false,
-        refused_before_matching: never,
-        corrects_unfound: None,
         stamps_session: true,
+        ..AgentRow::DEFAULTS
     },
     AgentRow {
         kind: AgentKind::OpenCode,
         id: "opencode",
         display_name: "OpenCode",
-        sessions: SessionPlace {
-            // One database for every project's sessions: `sessions` lists
-            // each session in it (see `database::sessions_in`).
-            roots: &[".local/share/opencode"],
-            in_repository: false,
-            pattern: &["opencode*.db"],
-            is_folder: false,
-        },
-        workspace: Workspace::Recorded,
+        // One database for every project's sessions: `sessions` lists each
+        // session in it (see `database::sessions_in`).
+        sessions: SessionPlace::files(&[".local/share/opencode"], &["opencode*.db"]),
         tools: &[
             (AgentTool::EditLower, "opencode-edit"),
             (AgentTool::WriteLower, "opencode-edit"),
@@ -834,38 +693,23 @@ pub static AGENTS: &[AgentRow] = &[
         // An applied edit records the diff OpenCode wrote: undone from the
         // file as it is now, it gives the content before.
         undoes_diffs: true,
-        checkpoints: false,
-        commits_replies: false,
-        diff_is_result: false,
-        logs_before_writing: false,
-        refused_before_matching: never,
-        corrects_unfound: None,
         stamps_session: true,
+        ..AgentRow::DEFAULTS
     },
     AgentRow {
         kind: AgentKind::GeminiCli,
         id: "gemini-cli",
         display_name: "Gemini CLI",
-        sessions: SessionPlace {
-            roots: &[".gemini/tmp"],
-            in_repository: false,
-            pattern: &["*", "chats", "session-*.jsonl"],
-            is_folder: false,
-        },
-        workspace: Workspace::Recorded,
+        sessions: SessionPlace::files(&[".gemini/tmp"], &["*", "chats", "session-*.jsonl"]),
         tools: &[
             (AgentTool::Replace, "gemini-replace"),
             (AgentTool::WriteFile, "search-replace"),
         ],
         faithful: true,
-        undoes_diffs: false,
-        checkpoints: false,
-        commits_replies: false,
-        diff_is_result: false,
         logs_before_writing: true,
         corrects_unfound: Some("none"),
         stamps_session: true,
-        refused_before_matching: never,
+        ..AgentRow::DEFAULTS
     },
 ];
 
@@ -932,6 +776,11 @@ mod tests {
     fn every_agent_and_format_has_one_row() {
         for row in AGENTS {
             assert_eq!(AGENTS.iter().filter(|r| r.kind == row.kind).count(), 1);
+            assert_eq!(AGENTS.iter().filter(|r| r.id == row.id).count(), 1);
+            assert!(!row.display_name.is_empty(), "{}", row.id);
+            assert!(!row.sessions.roots.is_empty(), "{}", row.id);
+            assert!(!row.sessions.pattern.is_empty(), "{}", row.id);
+            assert!(!row.tools.is_empty(), "{}", row.id);
             assert_eq!(agent(row.kind).id, row.id);
             assert!(FORMATS.iter().any(|f| f.agent == row.kind), "{}", row.id);
             for (_, dialect) in row.tools {
@@ -947,6 +796,126 @@ mod tests {
             assert_eq!(format(row.format).agent, row.agent);
         }
     }
+
+    /// Every data field of a format row on one line, and which probe
+    /// names, lines and document heads its functions take.
+    fn format_row_text(row: &FormatRow) -> String {
+        let names: Vec<&str> = "\
+            .aider.chat.history.md rollout-2026.jsonl api_conversation_history.json \
+            ui_messages.json s.messages.json \
+            2026-12-01T14-05-44-694Z_01a231ec-fd76-76d1-8ea9-d3e7a50628ea.jsonl \
+            opencode.db session-1.jsonl a.jsonl"
+            .split(' ')
+            .collect();
+        const LINES: &[&str] = &["Aider v0.86.1", "\"session_id\": \"s\",", "{}", ""];
+        const HEADS: &[&str] = &[r#"[{"role":"user"#, r#"[{"ts":1,"say":"text"#, "["];
+        let flags = [
+            (row.rewritten_in_place, "rewritten_in_place"),
+            (row.names_workspace, "names_workspace"),
+            (row.after_the_fact, "after_the_fact"),
+            (row.workspace_is_its_folder, "workspace_is_its_folder"),
+            (row.side_files.is_some(), "side_files"),
+            (row.database.is_some(), "database"),
+        ];
+        let taken = |probes: &[&str], take: fn(&str) -> bool| {
+            let indices: Vec<String> = (0..probes.len())
+                .filter(|&i| take(probes[i]))
+                .map(|i| i.to_string())
+                .collect();
+            indices.join(",")
+        };
+        let mut text = format!("{:?} {:?} {:?}", row.format, row.agent, row.arrival);
+        for (_, name) in flags.iter().filter(|(on, _)| *on) {
+            text += &format!(" {name}");
+        }
+        text += &format!(
+            " names[{}] lines[{}] heads[{}]",
+            taken(&names, row.file_name),
+            taken(LINES, row.line),
+            taken(HEADS, row.document)
+        );
+        text
+    }
+
+    /// Every data field of an agent row on one line, and what its
+    /// `refused_before_matching` says of Qwen Code's read-before-edit text.
+    fn agent_row_text(row: &AgentRow) -> String {
+        let place = &row.sessions;
+        let flags = [
+            (place.in_repository, "in_repository"),
+            (place.is_folder, "is_folder"),
+            (row.faithful, "faithful"),
+            (row.undoes_diffs, "undoes_diffs"),
+            (row.checkpoints, "checkpoints"),
+            (row.commits_replies, "commits_replies"),
+            (row.diff_is_result, "diff_is_result"),
+            (row.logs_before_writing, "logs_before_writing"),
+            (row.stamps_session, "stamps_session"),
+            (
+                (row.refused_before_matching)(
+                    "File /p/a.py has not been read in this session. Use the read_file tool first",
+                ),
+                "refused_before_matching",
+            ),
+        ];
+        let mut text = format!(
+            "{:?} {} {:?} roots={}(of {}) pattern={} {:?} tools={:?} corrects_unfound={:?}",
+            row.kind,
+            row.id,
+            row.display_name,
+            place.roots[0],
+            place.roots.len(),
+            place.pattern.join("/"),
+            row.workspace,
+            row.tools,
+            row.corrects_unfound
+        );
+        for (_, name) in flags.iter().filter(|(on, _)| *on) {
+            text += &format!(" {name}");
+        }
+        text
+    }
+
+    /// The rows as they were written out field by field before the table
+    /// took its defaults from `FormatRow::..`/`AgentRow::..`: every value
+    /// stays (the functions by what they take of a few probes).
+    #[test]
+    fn every_row_keeps_its_fields() {
+        let formats: Vec<String> = FORMATS.iter().map(format_row_text).collect();
+        let agents: Vec<String> = AGENTS.iter().map(agent_row_text).collect();
+        assert_eq!(formats.join("\n"), PINNED_FORMATS);
+        assert_eq!(agents.join("\n"), PINNED_AGENTS);
+    }
+
+    const PINNED_FORMATS: &str = r#"AiderStdout Aider Lines names_workspace names[] lines[0] heads[]
+AiderHistory Aider Lines names_workspace after_the_fact workspace_is_its_folder names[0] lines[] heads[]
+ClaudeStreamJson ClaudeCode Lines names_workspace names[] lines[] heads[]
+ClaudeSessionJsonl ClaudeCode Lines names_workspace side_files names[] lines[] heads[]
+CodexRollout Codex Lines names_workspace names[1] lines[] heads[]
+CodexExecJson Codex Lines names[] lines[] heads[]
+CodexAppServer Codex Lines names_workspace names[] lines[] heads[]
+ClineCliJson ClineCli Lines names[] lines[] heads[]
+ClineApiHistory ClineClassic Document names_workspace after_the_fact side_files names[2] lines[] heads[0]
+ClineUiMessages ClineClassic Objects rewritten_in_place names_workspace side_files names[3] lines[] heads[1]
+ClineCliMessages ClineCli Document names_workspace after_the_fact side_files names[4] lines[] heads[]
+QwenStreamJson QwenCode Lines names_workspace names[] lines[] heads[]
+QwenChatJsonl QwenCode Lines names_workspace names[] lines[] heads[]
+PiJson Pi Lines names_workspace names[] lines[] heads[]
+PiSession Pi Lines names_workspace names[5] lines[] heads[]
+OpenCodeRunJson OpenCode Lines after_the_fact names[] lines[] heads[]
+OpenCodeDatabase OpenCode Database names_workspace after_the_fact database names[6] lines[] heads[]
+GeminiStreamJson GeminiCli Lines names[] lines[] heads[]
+GeminiSessionJsonl GeminiCli Lines names_workspace after_the_fact side_files names[7] lines[] heads[]
+GeminiJson GeminiCli Document after_the_fact names[] lines[1] heads[]"#;
+    const PINNED_AGENTS: &str = r#"ClaudeCode claude-code "Claude Code" roots=.claude/projects(of 1) pattern=*/*.jsonl Recorded tools=[(Edit, "edit-json"), (Write, "edit-json")] corrects_unfound=None
+Codex codex "Codex" roots=.codex/sessions(of 1) pattern=*/*/*/rollout-*.jsonl Recorded tools=[(ApplyPatch, "apply-patch")] corrects_unfound=None faithful undoes_diffs diff_is_result logs_before_writing
+ClineCli cline-cli "Cline CLI" roots=.cline/data/sessions(of 1) pattern=*/{parent}.messages.json Recorded tools=[(ApplyPatch, "cline-apply-patch"), (Editor, "edit-json")] corrects_unfound=None is_folder checkpoints
+ClineClassic cline-classic "Cline" roots=.cline/data/tasks(of 9) pattern=*/api_conversation_history.json Unrecorded tools=[(ReplaceInFile, "search-replace"), (WriteToFile, "search-replace")] corrects_unfound=None is_folder faithful
+Aider aider "Aider" roots=.(of 1) pattern=.aider.chat.history.md FileFolder tools=[(AiderBlock, "aider-diff"), (AiderUdiff, "search-replace"), (AiderWhole, "search-replace")] corrects_unfound=None in_repository commits_replies
+QwenCode qwen-code "Qwen Code" roots=.qwen/projects(of 1) pattern=*/chats/*.jsonl Recorded tools=[(EditLower, "qwen-edit"), (WriteFile, "edit-json")] corrects_unfound=None faithful stamps_session refused_before_matching
+Pi pi "pi" roots=.pi/agent/sessions(of 1) pattern=--*--/*.jsonl Recorded tools=[(EditLower, "pi-edit"), (WriteLower, "search-replace")] corrects_unfound=None faithful stamps_session
+OpenCode opencode "OpenCode" roots=.local/share/opencode(of 1) pattern=opencode*.db Recorded tools=[(EditLower, "opencode-edit"), (WriteLower, "opencode-edit"), (ApplyPatch, "opencode-apply-patch")] corrects_unfound=None faithful undoes_diffs stamps_session
+GeminiCli gemini-cli "Gemini CLI" roots=.gemini/tmp(of 1) pattern=*/chats/session-*.jsonl Recorded tools=[(Replace, "gemini-replace"), (WriteFile, "search-replace")] corrects_unfound=Some("none") faithful logs_before_writing stamps_session"#;
 
     #[test]
     fn a_pi_session_is_named_by_its_time_and_id() {
