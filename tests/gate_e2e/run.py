@@ -310,6 +310,20 @@ def read_turn(name, args, call_id):
                       {"functionCall": {"name": name, "id": call_id, "args": args}}]}
 
 
+def edit_turns(scenario, name, args_of, call_id=None, first=1):
+    """One model turn per edit `(old, new)` of `scenario`: a call of the tool `name` with
+    the arguments `args_of(old, new)`, its id `call_id % k` with k counting from `first`
+    (no id where `call_id` is None, as Gemini's function calls have none)."""
+    turns = []
+    for k, (old, new) in enumerate(scenario["edits"], first):
+        call = {"name": name}
+        if call_id is not None:
+            call["id"] = call_id % k
+        call["args"] = args_of(old, new)
+        turns.append({"parts": [{"text": "Editing inventory.py."}, {"functionCall": call}]})
+    return turns
+
+
 class Agent:
     """One agent CLI: how to install it, seed it, script its model, run it."""
 
@@ -355,11 +369,9 @@ class ClaudeCode(Agent):
     def turns(self, file_path, scenario):
         # A big file is read in part (Claude's Read refuses a whole one).
         read = {"file_path": file_path, "offset": 1, "limit": 60} if scenario.get("big") else {"file_path": file_path}
-        turns = [read_turn("Read", read, "toolu_01Read00000000000000000")]
-        for k, (old, new) in enumerate(scenario["edits"]):
-            turns.append({"parts": [{"text": "Editing inventory.py."}, {"functionCall": {
-                "name": "Edit", "id": "toolu_%02dEdit00000000000000000" % (k + 2),
-                "args": {"file_path": file_path, "old_string": old, "new_string": new}}}]})
+        turns = [read_turn("Read", read, "toolu_01Read00000000000000000")] + edit_turns(
+            scenario, "Edit", lambda old, new: {"file_path": file_path, "old_string": old, "new_string": new},
+            "toolu_%02dEdit00000000000000000", first=2)
         for k, (name, content) in enumerate(scenario.get("writes", [])):
             turns.append({"parts": [{"text": "Writing %s." % name}, {"functionCall": {
                 "name": "Write", "id": "toolu_%02dWrite0000000000000000" % (k + 2),
@@ -416,9 +428,9 @@ class GeminiCli(Agent):
             indent=2) + "\n"}
 
     def turns(self, file_path, scenario):
-        return [{"parts": [{"text": "Editing inventory.py."}, {"functionCall": {"name": "replace", "args": {
+        return edit_turns(scenario, "replace", lambda old, new: {
             "file_path": file_path, "instruction": "Edit inventory.py as asked.",
-            "old_string": old, "new_string": new}}}]} for old, new in scenario["edits"]]
+            "old_string": old, "new_string": new})
 
     def env(self, port):
         return {"GEMINI_API_KEY": "fake", "GOOGLE_GEMINI_BASE_URL": "http://127.0.0.1:%d" % port}
@@ -440,12 +452,9 @@ class QwenCode(Agent):
             "general": {"enableAutoUpdate": False}}, indent=2) + "\n"}
 
     def turns(self, file_path, scenario):
-        turns = [read_turn("read_file", {"file_path": file_path}, "call_read_01")]
-        for k, (old, new) in enumerate(scenario["edits"]):
-            turns.append({"parts": [{"text": "Editing inventory.py."}, {"functionCall": {
-                "name": "edit", "id": "call_edit_%02d" % (k + 2),
-                "args": {"file_path": file_path, "old_string": old, "new_string": new}}}]})
-        return turns
+        return [read_turn("read_file", {"file_path": file_path}, "call_read_01")] + edit_turns(
+            scenario, "edit", lambda old, new: {"file_path": file_path, "old_string": old, "new_string": new},
+            "call_edit_%02d", first=2)
 
     def env(self, port):
         return {"OPENAI_BASE_URL": "http://127.0.0.1:%d/v1" % port, "OPENAI_API_KEY": "sk-fake",
@@ -469,12 +478,9 @@ class Opencode(Agent):
             "share": "disabled"}, indent=2) + "\n"}
 
     def turns(self, file_path, scenario):
-        turns = [read_turn("read", {"filePath": file_path}, "call_read_01")]
-        for k, (old, new) in enumerate(scenario["edits"]):
-            turns.append({"parts": [{"text": "Editing inventory.py."}, {"functionCall": {
-                "name": "edit", "id": "call_edit_%02d" % (k + 2),
-                "args": {"filePath": file_path, "oldString": old, "newString": new}}}]})
-        return turns
+        return [read_turn("read", {"filePath": file_path}, "call_read_01")] + edit_turns(
+            scenario, "edit", lambda old, new: {"filePath": file_path, "oldString": old, "newString": new},
+            "call_edit_%02d", first=2)
 
     def env(self, port):
         return {"OPENCODE_DISABLE_AUTOUPDATE": "1", "OPENCODE_DISABLE_MODELS_FETCH": "1",
@@ -499,10 +505,8 @@ class Pi(Agent):
                         "contextWindow": 128000, "maxTokens": 4096}]}}}, indent=2) + "\n"}
 
     def turns(self, file_path, scenario):
-        return [{"parts": [{"text": "Editing inventory.py."}, {"functionCall": {
-            "name": "edit", "id": "call_edit_%02d" % (k + 1),
-            "args": {"path": file_path, "edits": [{"oldText": old, "newText": new}]}}}]}
-            for k, (old, new) in enumerate(scenario["edits"])]
+        return edit_turns(scenario, "edit", lambda old, new: {
+            "path": file_path, "edits": [{"oldText": old, "newText": new}]}, "call_edit_%02d")
 
     def env(self, port):
         return {"PI_OFFLINE": "1", "PI_TELEMETRY": "0", "PI_SKIP_VERSION_CHECK": "1"}
@@ -529,10 +533,8 @@ class ClineCli(Agent):
                 "updatedAt": "2026-12-02T00:00:00.000Z", "tokenSource": "manual"}}}, indent=2) + "\n"}
 
     def turns(self, file_path, scenario):
-        return [{"parts": [{"text": "Editing inventory.py."}, {"functionCall": {
-            "name": "editor", "id": "call_edit_%02d" % (k + 1),
-            "args": {"path": file_path, "old_text": old, "new_text": new}}}]}
-            for k, (old, new) in enumerate(scenario["edits"])]
+        return edit_turns(scenario, "editor", lambda old, new: {
+            "path": file_path, "old_text": old, "new_text": new}, "call_edit_%02d")
 
     def argv(self, cli, prompt, session):
         return [cli, "--json", "-P", "openai-compatible", "-m", "fake-model", "-c", self.project, prompt]
