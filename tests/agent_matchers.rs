@@ -9,6 +9,28 @@ mod reference_corpus;
 mod corpus {
     use std::collections::BTreeMap;
 
+    use serde_json::Value;
+    use srview::dialect::apply_patch::fs::MemoryFs;
+    use srview::dialect::call::ToolCall;
+
+    /// The project folder every matcher's call runs in.
+    pub const CWD: &str = "/home/user/project";
+
+    /// `run` on the tool call of `input` in the project `CWD` holding
+    /// `files` (path below the project, content), in memory.
+    pub fn with_call<T>(
+        input: &Value,
+        files: impl IntoIterator<Item = (String, String)>,
+        run: impl FnOnce(&ToolCall) -> T,
+    ) -> T {
+        let fs = MemoryFs::new(files);
+        run(&ToolCall {
+            input,
+            cwd: CWD,
+            fs: &fs,
+        })
+    }
+
     /// The records of `tests/fixtures/matchers/NAME.jsonl.gz`.
     pub use super::reference_corpus::matcher_records as load;
 

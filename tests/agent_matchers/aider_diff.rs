@@ -7,22 +7,18 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 use srview::dialect::aider_diff::AiderDiff;
-use srview::dialect::apply_patch::fs::MemoryFs;
-use srview::dialect::call::{CallMatcher, CallOutcome, ToolCall};
+use srview::dialect::call::{CallMatcher, CallOutcome};
 
 use super::corpus;
 
-const CWD: &str = "/home/user/project";
-
 /// Runs one reply on `files`, with `chat` as the chat's files.
 fn run(reply: &str, files: &[(&str, &str)], chat: &[&str]) -> CallOutcome {
-    let fs = MemoryFs::new(files.iter().map(|(p, c)| (p.to_string(), c.to_string())));
-    let input = json!({"reply": reply, "chat_files": chat});
-    AiderDiff.run(&ToolCall {
-        input: &input,
-        cwd: CWD,
-        fs: &fs,
-    })
+    let files = files.iter().map(|(p, c)| (p.to_string(), c.to_string()));
+    corpus::with_call(
+        &json!({"reply": reply, "chat_files": chat}),
+        files,
+        |call| AiderDiff.run(call),
+    )
 }
 
 /// `path`'s content after the call (`None`: it does not exist).

@@ -6,13 +6,10 @@
 use std::collections::BTreeMap;
 
 use serde_json::Value;
-use srview::dialect::apply_patch::fs::MemoryFs;
-use srview::dialect::call::{CallMatcher, CallOutcome, ToolCall};
+use srview::dialect::call::{CallMatcher, CallOutcome};
 use srview::dialect::cline_apply_patch::ClineApplyPatch;
 
 use super::corpus::{self, Tally, differ};
-
-const CWD: &str = "/home/user/project";
 
 fn text(value: &Value) -> Option<String> {
     value.as_str().map(str::to_string)
@@ -51,13 +48,9 @@ fn text_files(files: &Value) -> BTreeMap<String, String> {
 fn check(record: &Value) -> Option<String> {
     let expect = &record["expect"];
     let before = text_files(&record["files"]);
-    let fs = MemoryFs::new(before.clone());
-    let call = ToolCall {
-        input: &record["input"],
-        cwd: CWD,
-        fs: &fs,
-    };
-    let run = ClineApplyPatch.run_with_text(&call);
+    let run = corpus::with_call(&record["input"], before.clone(), |call| {
+        ClineApplyPatch.run_with_text(call)
+    });
     let outcome = &run.outcome;
     let want_files = text_files(&expect["files"]);
     let hang = expect["hang"].as_bool().unwrap_or(false);
@@ -127,13 +120,9 @@ fn similarity_placements_elsewhere_than_meant_are_loose() {
                     .collect()
             })
             .unwrap_or_default();
-        let fs = MemoryFs::new(files.clone());
-        let call = ToolCall {
-            input: &record["input"],
-            cwd: CWD,
-            fs: &fs,
-        };
-        let outcome = ClineApplyPatch.run(&call);
+        let outcome = corpus::with_call(&record["input"], files.clone(), |call| {
+            ClineApplyPatch.run(call)
+        });
         let similar: Vec<_> = outcome
             .edits
             .iter()
@@ -199,13 +188,10 @@ type Placed = (String, bool, Option<(usize, usize)>);
 
 fn replay(name: &str) -> Vec<Placed> {
     let recording = recorded(name);
-    let fs = MemoryFs::new([(recording.path.clone(), recording.before.clone())]);
-    let call = ToolCall {
-        input: &recording.input,
-        cwd: CWD,
-        fs: &fs,
-    };
-    let run = ClineApplyPatch.run_with_text(&call);
+    let files = [(recording.path.clone(), recording.before.clone())];
+    let run = corpus::with_call(&recording.input, files, |call| {
+        ClineApplyPatch.run_with_text(call)
+    });
     assert_eq!(run.outcome.ok, recording.success, "{name}: verdict");
     assert_eq!(
         run.model_text.as_deref(),

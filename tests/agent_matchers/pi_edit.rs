@@ -1,22 +1,15 @@
 //! pi 0.73.1's `edit` tool against its corpus (the shipped tool's results
 //! on generated calls) and against the edits recorded from the real CLI.
 
-use srview::dialect::apply_patch::fs::MemoryFs;
-use srview::dialect::call::{CallMatcher, CallOutcome, ToolCall};
+use srview::dialect::call::{CallMatcher, CallOutcome};
 use srview::dialect::pi_edit::PiEdit;
 
 use super::corpus;
 
-const CWD: &str = "/home/user/project";
-
 /// `PiEdit` on `input` with `file` (if any) at `path` below the project.
 fn run(path: &str, file: Option<&str>, input: &serde_json::Value) -> CallOutcome {
-    let fs = MemoryFs::new(file.map(|content| (path.to_string(), content.to_string())));
-    PiEdit.run(&ToolCall {
-        input,
-        cwd: CWD,
-        fs: &fs,
-    })
+    let files = file.map(|content| (path.to_string(), content.to_string()));
+    corpus::with_call(input, files, |call| PiEdit.run(call))
 }
 
 /// The first field of `outcome` that differs from the record's `expect`.

@@ -4,10 +4,7 @@
 
 use super::corpus;
 use serde_json::Value;
-use srview::dialect::apply_patch::fs::MemoryFs;
-use srview::dialect::call::{CallMatcher, ToolCall};
-
-pub const CWD: &str = "/home/user/project";
+use srview::dialect::call::CallMatcher;
 
 /// The first difference between the port's outcome on `record` and the
 /// agent's, if any.
@@ -17,13 +14,7 @@ pub fn check(record: &Value, matcher: &dyn CallMatcher) -> Option<String> {
         Some(file) => vec![(path.clone(), file.to_string())],
         None => Vec::new(),
     };
-    let fs = MemoryFs::new(files);
-    let call = ToolCall {
-        input: &record["input"],
-        cwd: CWD,
-        fs: &fs,
-    };
-    let outcome = matcher.run(&call);
+    let outcome = corpus::with_call(&record["input"], files, |call| matcher.run(call));
     let expect = &record["expect"];
     let content = outcome
         .writes
@@ -79,13 +70,8 @@ pub fn run_recorded(
         let record: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name:?}: {e}"));
         let path = record["path"].as_str().unwrap_or_default();
         let before = record["before"].as_str().unwrap_or_default();
-        let fs = MemoryFs::new([(path.to_string(), before.to_string())]);
-        let call = ToolCall {
-            input: &record["input"],
-            cwd: CWD,
-            fs: &fs,
-        };
-        let outcome = matcher.run(&call);
+        let files = [(path.to_string(), before.to_string())];
+        let outcome = corpus::with_call(&record["input"], files, |call| matcher.run(call));
         let ok = record["ok"].as_bool().unwrap_or(false);
         assert_eq!(outcome.ok, ok, "{name:?}");
         let read = if ok { &outcome.message } else { &outcome.error };
