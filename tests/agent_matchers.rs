@@ -16,6 +16,34 @@ mod corpus {
     /// The project folder every matcher's call runs in.
     pub const CWD: &str = "/home/user/project";
 
+    /// The recorded real CLI calls in
+    /// `tests/fixtures/matchers/recorded/FOLDER/`: each JSON file's name and
+    /// content, by name.
+    pub fn recorded(folder: &str) -> Vec<(String, Value)> {
+        let dir = format!(
+            "{}/tests/fixtures/matchers/recorded/{folder}",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let mut names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("{dir}: {e}"))
+            .map(|entry| {
+                let entry = entry.unwrap_or_else(|e| panic!("{dir}: {e}"));
+                entry.file_name().to_string_lossy().into_owned()
+            })
+            .filter(|name| name.ends_with(".json"))
+            .collect();
+        names.sort();
+        names
+            .into_iter()
+            .map(|name| {
+                let path = format!("{dir}/{name}");
+                let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+                let json = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
+                (name, json)
+            })
+            .collect()
+    }
+
     /// `run` on the tool call of `input` in the project `CWD` holding
     /// `files` (path below the project, content), in memory.
     pub fn with_call<T>(

@@ -228,20 +228,9 @@ const RECORDED_STAGES: [(&str, &str); 10] = [
 /// block's verdict).
 #[test]
 fn aider_diff_reproduces_the_recorded_aider_cli() {
-    let dir = format!(
-        "{}/tests/fixtures/matchers/recorded/aider_diff",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .expect("recorded dir")
-        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".json"))
-        .collect();
-    names.sort();
-    assert_eq!(names.len(), RECORDED_STAGES.len());
-    for name in names {
-        let text = std::fs::read_to_string(format!("{dir}/{name}")).expect("fixture");
-        let record: Value = serde_json::from_str(&text).expect("fixture JSON");
+    let calls = corpus::recorded("aider_diff");
+    assert_eq!(calls.len(), RECORDED_STAGES.len());
+    for (name, record) in calls {
         let stem = name.trim_end_matches(".json");
         let before: Vec<(&str, &str)> = record["files_before"]
             .as_object()

@@ -74,37 +74,13 @@ fn run_corpus(name: &str) {
 }
 
 /// The recorded fixtures of one folder, by file name.
-fn recorded(folder: &str) -> Vec<(String, serde_json::Value)> {
-    let dir = format!(
-        "{}/tests/fixtures/matchers/recorded/{folder}",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let mut names: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{dir}: {e}"))
-        .map(|entry| entry.expect("a directory entry").path())
-        .collect();
-    names.sort();
-    names
-        .into_iter()
-        .map(|path| {
-            let text = std::fs::read_to_string(&path).expect("a fixture");
-            let name = path
-                .file_name()
-                .expect("a name")
-                .to_string_lossy()
-                .into_owned();
-            (name, serde_json::from_str(&text).expect("fixture JSON"))
-        })
-        .collect()
-}
-
 /// Every `edit` call the real OpenCode 1.18.33 CLI ran in the recorded
 /// sessions: its verdict, the text the model read, the file after, and
 /// the replacer that placed it (the fuzzy ones named, none exact when
 /// another stage did it).
 #[test]
 fn opencode_edit_recorded_calls() {
-    let calls = recorded("opencode_edit");
+    let calls = corpus::recorded("opencode_edit");
     assert_eq!(calls.len(), 15);
     let mut fuzzy = 0;
     for (name, call) in calls {

@@ -66,25 +66,10 @@ fn recorded_stage(name: &str, ok: bool) -> &'static str {
 /// and ran: its validation error.
 #[test]
 fn pi_edit_recorded_calls() {
-    let folder = format!(
-        "{}/tests/fixtures/matchers/recorded/pi_edit",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let mut names: Vec<String> = std::fs::read_dir(&folder)
-        .unwrap_or_else(|e| panic!("{folder}: {e}"))
-        .map(|entry| {
-            entry
-                .expect("entry")
-                .file_name()
-                .to_string_lossy()
-                .into_owned()
-        })
-        .collect();
-    names.sort();
+    let calls = corpus::recorded("pi_edit");
+    let names: Vec<&str> = calls.iter().map(|(name, _)| name.as_str()).collect();
     assert_eq!(names.len(), 24, "{names:?}");
-    for name in &names {
-        let text = std::fs::read_to_string(format!("{folder}/{name}")).expect("fixture");
-        let record: serde_json::Value = serde_json::from_str(&text).expect("fixture JSON");
+    for (name, record) in &calls {
         let file = record["file"].as_str().expect("file");
         let outcome = run(file, record["before"].as_str(), &record["input"]);
         let ok = !record["isError"].as_bool().expect("isError");

@@ -54,20 +54,10 @@ pub fn run_recorded(
     matcher: &dyn CallMatcher,
     exact_stage: &str,
 ) -> usize {
-    let folder = format!(
-        "{}/tests/fixtures/matchers/recorded/{folder}",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let mut names: Vec<_> = std::fs::read_dir(&folder)
-        .unwrap_or_else(|e| panic!("{folder}: {e}"))
-        .map(|entry| entry.map(|e| e.path()).unwrap_or_default())
-        .collect();
-    names.sort();
-    assert!(names.len() >= at_least, "recordings missing in {folder}");
+    let calls = corpus::recorded(folder);
+    assert!(calls.len() >= at_least, "recordings missing in {folder}");
     let mut loose_calls = 0;
-    for name in names {
-        let text = std::fs::read_to_string(&name).unwrap_or_else(|e| panic!("{name:?}: {e}"));
-        let record: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name:?}: {e}"));
+    for (name, record) in calls {
         let path = record["path"].as_str().unwrap_or_default();
         let before = record["before"].as_str().unwrap_or_default();
         let files = [(path.to_string(), before.to_string())];
