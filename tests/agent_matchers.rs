@@ -107,6 +107,19 @@ mod corpus {
         }
     }
 
+    /// Every record of the corpus `name` through `check` (`None`: it
+    /// matched), tallied by its `kind` and `id`; the table printed, the
+    /// test failed on any failure.
+    pub fn check_all(name: &str, mut check: impl FnMut(&Value) -> Option<String>) {
+        let mut tally = Tally::default();
+        for record in load(name) {
+            let kind = record["kind"].as_str().expect("kind");
+            let id = record["id"].as_str().expect("id");
+            tally.record(kind, id, check(&record));
+        }
+        tally.finish(name);
+    }
+
     /// `None` when `got` equals `want`, else what differs.
     pub fn differ<T: PartialEq + std::fmt::Debug>(field: &str, got: T, want: T) -> Option<String> {
         (got != want).then(|| format!("{field}: got {got:?}, want {want:?}"))

@@ -90,13 +90,7 @@ fn check_record(record: &Value) -> Option<String> {
 
 #[test]
 fn aider_diff_corpus_matches_aider_0_86_2() {
-    let mut tally = corpus::Tally::default();
-    for record in corpus::load("aider-diff-0.86.2") {
-        let kind = record["kind"].as_str().expect("kind").to_string();
-        let id = record["id"].as_str().expect("id").to_string();
-        tally.record(&kind, &id, check_record(&record));
-    }
-    tally.finish("aider-diff-0.86.2");
+    corpus::check_all("aider-diff-0.86.2", check_record);
 }
 
 /// One record of the multi-file corpus: several files, some of them in the

@@ -9,7 +9,7 @@ use serde_json::Value;
 use srview::dialect::call::{CallMatcher, CallOutcome};
 use srview::dialect::cline_apply_patch::ClineApplyPatch;
 
-use super::corpus::{self, Tally, differ};
+use super::corpus::{self, differ};
 
 fn text(value: &Value) -> Option<String> {
     value.as_str().map(str::to_string)
@@ -87,14 +87,7 @@ fn check(record: &Value) -> Option<String> {
 
 #[test]
 fn cline_apply_patch_corpus() {
-    let records = corpus::load("cline-apply-patch-3.0.65");
-    let mut tally = Tally::default();
-    for record in &records {
-        let kind = record["kind"].as_str().unwrap_or("?");
-        let id = record["id"].as_str().unwrap_or("?");
-        tally.record(kind, id, check(record));
-    }
-    tally.finish("cline-apply-patch-3.0.65");
+    corpus::check_all("cline-apply-patch-3.0.65", check);
 }
 
 /// The similarity stage takes the first window at least 0.66 similar: where

@@ -61,20 +61,13 @@ fn opencode_apply_patch_corpus() {
 }
 
 fn run_corpus(name: &str) {
-    let mut tally = corpus::Tally::default();
-    for record in corpus::load(name) {
-        let before = files_of(&record);
+    corpus::check_all(name, |record| {
+        let before = files_of(record);
         let outcome = corpus::with_call(&record["input"], before.clone(), |call| {
             OpencodeApplyPatch.run(call)
         });
-        let failure = compare(&record, &before, &outcome);
-        tally.record(
-            record["kind"].as_str().unwrap_or("?"),
-            record["id"].as_str().unwrap_or("?"),
-            failure,
-        );
-    }
-    tally.finish(name);
+        compare(record, &before, &outcome)
+    });
 }
 
 /// Both `apply_patch` calls the real OpenCode 1.18.33 CLI ran in the

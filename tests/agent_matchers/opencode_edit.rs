@@ -58,22 +58,14 @@ fn opencode_edit_corpus() {
 }
 
 fn run_corpus(name: &str) {
-    let mut tally = corpus::Tally::default();
-    for record in corpus::load(name) {
-        let outcome = corpus::with_call(&record["input"], files_of(&record), |call| {
+    corpus::check_all(name, |record| {
+        let outcome = corpus::with_call(&record["input"], files_of(record), |call| {
             OpencodeEdit.run(call)
         });
-        let failure = compare(&record, &outcome);
-        tally.record(
-            record["kind"].as_str().unwrap_or("?"),
-            record["id"].as_str().unwrap_or("?"),
-            failure,
-        );
-    }
-    tally.finish(name);
+        compare(record, &outcome)
+    });
 }
 
-/// The recorded fixtures of one folder, by file name.
 /// Every `edit` call the real OpenCode 1.18.33 CLI ran in the recorded
 /// sessions: its verdict, the text the model read, the file after, and
 /// the replacer that placed it (the fuzzy ones named, none exact when

@@ -26,17 +26,11 @@ fn compare(outcome: &CallOutcome, expect: &serde_json::Value) -> Option<String> 
 
 #[test]
 fn pi_edit_corpus() {
-    let mut tally = corpus::Tally::default();
-    for record in corpus::load("pi-edit-0.73.1") {
+    corpus::check_all("pi-edit-0.73.1", |record| {
         let path = record["path"].as_str().unwrap_or_default();
         let outcome = run(path, record["file"].as_str(), &record["input"]);
-        tally.record(
-            record["kind"].as_str().unwrap_or_default(),
-            record["id"].as_str().unwrap_or_default(),
-            compare(&outcome, &record["expect"]),
-        );
-    }
-    tally.finish("pi-edit-0.73.1");
+        compare(&outcome, &record["expect"])
+    });
 }
 
 /// How each recorded call matched, from the recordings' own account: the

@@ -33,13 +33,7 @@ pub fn check(record: &Value, matcher: &dyn CallMatcher) -> Option<String> {
 
 /// Every record of the corpus `name` through `matcher`, tallied by kind.
 pub fn run_corpus(name: &str, matcher: &dyn CallMatcher) {
-    let mut tally = corpus::Tally::default();
-    for record in corpus::load(name) {
-        let id = record["id"].as_str().unwrap_or("?").to_string();
-        let kind = record["kind"].as_str().unwrap_or("?").to_string();
-        tally.record(&kind, &id, check(&record, matcher));
-    }
-    tally.finish(name);
+    corpus::check_all(name, |record| check(record, matcher));
 }
 
 /// The real CLI's calls recorded in tests/fixtures/matchers/recorded/
