@@ -11,6 +11,8 @@
 //! are built in the same shape. Most cases are judged in process
 //! ([`srview::gate::judge`] over files in memory); a few run the binary.
 
+mod support;
+
 #[path = "gate/install.rs"]
 mod install;
 #[path = "gate/judgment.rs"]
@@ -1043,16 +1045,11 @@ fn payload_moved(agent: GateAgent, scenario: &str, root: &str) -> String {
 /// status).
 fn run_gate(dir: &Path, args: &[&str], stdin: &[u8]) -> (Vec<u8>, String, Option<i32>) {
     use std::io::Write;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_srview"))
-        .current_dir(dir)
-        .arg("gate")
+    let mut child = support::runner::srview(["gate"])
         .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("srview runs");
+        .cwd(dir)
+        .spawn_piped();
+    // The whole payload must be taken: srview reads stdin to its end.
     let mut input = child.stdin.take().expect("stdin");
     input.write_all(stdin).expect("the payload is written");
     drop(input);
