@@ -439,12 +439,11 @@ fn damaging_edits_are_errors_held_back_and_not_merged() {
         }
     }
     // Two changes inside one line: no merged line, `fix` keeps the block.
-    let file = dir.path().join("calc.py");
-    std::fs::write(
-        &file,
-        "class Calc:\n    def total(self, result):\n        return result.round(2)\n",
-    )
-    .expect("write");
+    let file = support::files::write(
+        dir.path(),
+        "calc.py",
+        "class Calc:\n    def total(self, result):\n        return result.round(2)\n".as_bytes(),
+    );
     let d = dir.path().join("calc.diff");
     let diff = "------- SEARCH\n        return result\n=======\n        return result + OFFSET\n+++++++ REPLACE\n";
     std::fs::write(&d, diff).expect("write");
@@ -469,14 +468,16 @@ fn damaging_edits_are_errors_held_back_and_not_merged() {
 #[test]
 fn check_exits_as_apply_write_does() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let file = dir.path().join("f.py");
-    std::fs::write(&file, "if x:\n    y = 1\nif z:\n    y = 1\n").expect("write");
-    let d = dir.path().join("d.diff");
-    std::fs::write(
-        &d,
-        "------- SEARCH\ny = 1\n=======\ny = 2\n+++++++ REPLACE\n",
-    )
-    .expect("write");
+    let file = support::files::write(
+        dir.path(),
+        "f.py",
+        "if x:\n    y = 1\nif z:\n    y = 1\n".as_bytes(),
+    );
+    let d = support::files::write(
+        dir.path(),
+        "d.diff",
+        "------- SEARCH\ny = 1\n=======\ny = 2\n+++++++ REPLACE\n".as_bytes(),
+    );
     let (file, d) = (file.display().to_string(), d.display().to_string());
     let (check, out) = srview(&["check", &file, &d]);
     let (write, _, _) = srview_all(&["apply", &file, &d, "--write"]);
@@ -500,20 +501,9 @@ fn check_exits_as_apply_write_does() {
 fn spaces_in_a_tab_indented_python_file_are_held_back() {
     let dir = tempfile::tempdir().expect("tempdir");
     let original = "def f(x):\n\tif x > 0:\n\t\tx = x + 1\n\t\tlog(x)\n\treturn x\n";
-    let file = dir.path().join("t.py");
-    std::fs::write(&file, original).expect("write");
-    let edit = dir.path().join("e.json");
-    std::fs::write(
-        &edit,
-        r#"{"file_path": "t.py", "old_string": "\t\tx = x + 1\n", "new_string": "\t\tx = x + 1\n        y = x * 2\n"}"#,
-    )
-    .expect("write");
-    let patch = dir.path().join("p.patch");
-    std::fs::write(
-        &patch,
-        "*** Begin Patch\n*** Update File: t.py\n@@\n \t\tx = x + 1\n+        y = x * 2\n \t\tlog(x)\n*** End Patch\n",
-    )
-    .expect("write");
+    let file = support::files::write(dir.path(), "t.py", original.as_bytes());
+    let edit = support::files::write(dir.path(), "e.json", r#"{"file_path": "t.py", "old_string": "\t\tx = x + 1\n", "new_string": "\t\tx = x + 1\n        y = x * 2\n"}"#.as_bytes());
+    let patch = support::files::write(dir.path(), "p.patch", "*** Begin Patch\n*** Update File: t.py\n@@\n \t\tx = x + 1\n+        y = x * 2\n \t\tlog(x)\n*** End Patch\n".as_bytes());
     let file = file.display().to_string();
     for diff in [&edit, &patch] {
         let diff = diff.display().to_string();
@@ -541,8 +531,7 @@ fn spaces_in_a_tab_indented_python_file_are_held_back() {
 fn search_replace_blocks_get_the_exact_trust_checks() {
     let dir = tempfile::tempdir().expect("tempdir");
     let original = "def f(x):\n    if x > 0:\n        x = x + 1\n        log(x)\n    return x\n";
-    let file = dir.path().join("a.py");
-    std::fs::write(&file, original).expect("write");
+    let file = support::files::write(dir.path(), "a.py", original.as_bytes());
     let file = file.display().to_string();
     let cases = [
         (
@@ -582,12 +571,7 @@ fn search_replace_blocks_get_the_exact_trust_checks() {
     std::fs::write(dir.path().join("s.py"), store).expect("write");
     let app = "function a(x) {\n  return x + 1;\n}\n\nfunction b(x) {\n  return x * 2;\n}\n\nfunction c(x) {\n  return a(x) + b(x);\n}\n";
     std::fs::write(dir.path().join("app.js"), app).expect("write");
-    let transcript = dir.path().join("t.md");
-    std::fs::write(
-        &transcript,
-        "<replace_in_file>\n<path>s.py</path>\n<diff>\n------- SEARCH\n    def add(self, sku, qty):\n        self.items[sku] = qty\n\n    def remove(self, sku, qty):\n        self.items[sku] -= qty\n        if self.items[sku] <= 0:\n            del self.items[sku]\n=======\n    def add(self, sku, qty):\n        self.items[sku] = max(qty, 0)\n\n    # ... remove() unchanged ...\n+++++++ REPLACE\n</diff>\n</replace_in_file>\n\n<write_to_file>\n<path>app.js</path>\n<content>\n// ... existing code ...\n\nfunction c(x) {\n  return a(x) * b(x);\n}\n</content>\n</write_to_file>\n",
-    )
-    .expect("write");
+    let transcript = support::files::write(dir.path(), "t.md", "<replace_in_file>\n<path>s.py</path>\n<diff>\n------- SEARCH\n    def add(self, sku, qty):\n        self.items[sku] = qty\n\n    def remove(self, sku, qty):\n        self.items[sku] -= qty\n        if self.items[sku] <= 0:\n            del self.items[sku]\n=======\n    def add(self, sku, qty):\n        self.items[sku] = max(qty, 0)\n\n    # ... remove() unchanged ...\n+++++++ REPLACE\n</diff>\n</replace_in_file>\n\n<write_to_file>\n<path>app.js</path>\n<content>\n// ... existing code ...\n\nfunction c(x) {\n  return a(x) * b(x);\n}\n</content>\n</write_to_file>\n".as_bytes());
     let cwd = dir.path().display().to_string();
     let t = transcript.display().to_string();
     let (code, _, err) = srview_all(&["apply", "--transcript", &t, "--cwd", &cwd, "--write"]);
