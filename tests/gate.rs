@@ -190,8 +190,15 @@ fn rewritten_input(judgment: &Judgment) -> Value {
 /// exactly with `agent`'s own matcher over `content`.
 fn assert_exact_with_agents_matcher(agent: GateAgent, input: &Value, content: &str) {
     match agent {
-        GateAgent::ClaudeCode => {
-            let edit = Edit::from_tool_input("Edit", &input.to_string()).expect("an Edit");
+        GateAgent::ClaudeCode | GateAgent::ClineCli => {
+            // Claude Code's `Edit` and Cline's `editor` take the same
+            // exact-string edit.
+            let tool = match agent {
+                GateAgent::ClaudeCode => "Edit",
+                _ => "editor",
+            };
+            let edit = Edit::from_tool_input(tool, &input.to_string())
+                .unwrap_or_else(|e| panic!("an {tool} edit: {e:?}"));
             let outcome = edit::apply(&edit, Some(content));
             assert!(outcome.result.is_ok(), "{input}: {:?}", outcome.result);
             assert!(edit::edit_doubts(&outcome, content).is_empty(), "{input}");
@@ -222,12 +229,6 @@ fn assert_exact_with_agents_matcher(agent: GateAgent, input: &Value, content: &s
                 "{input}: {:?}",
                 run.outcome.edits
             );
-        }
-        GateAgent::ClineCli => {
-            let edit = Edit::from_tool_input("editor", &input.to_string()).expect("an editor edit");
-            let outcome = edit::apply(&edit, Some(content));
-            assert!(outcome.result.is_ok(), "{input}: {:?}", outcome.result);
-            assert!(edit::edit_doubts(&outcome, content).is_empty(), "{input}");
         }
     }
 }
