@@ -6,13 +6,12 @@
 //! (`srview review` beside `srview gate --agent claude-code`: `a`, `r`
 //! with a typed reason, `c`), timing the key to the gate's answer.
 
-#[path = "../support/pty.rs"]
-pub(crate) mod pty;
-
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
+
+pub(crate) use crate::support::pty;
 
 use serde_json::{Value, json};
 use srview::dialect::apply_patch::DirFs;
