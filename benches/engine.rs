@@ -322,6 +322,17 @@ fn fallback_table() {
     }
 }
 
+/// `original` edited by the diff arriving in `chunks`, `read` after each
+/// chunk (not final) and once more at its end (final).
+fn read_as_streamed(original: &str, chunks: &[&str], mut read: impl FnMut(&mut Session, bool)) {
+    let mut s = Session::new(original, Version::V1);
+    for c in chunks {
+        s.push(c);
+        read(&mut s, false);
+    }
+    read(&mut s, true);
+}
+
 fn streaming() {
     let lines = 20_000;
     let original = file(lines);
@@ -353,22 +364,13 @@ fn streaming() {
         }
         drop(s.outcome(true));
     });
-    let with_content = time(|| {
-        let mut s = Session::new(original.as_str(), Version::V1);
-        for c in &chunks {
-            s.push(c);
-            drop(s.outcome(false));
-        }
-        drop(s.outcome(true));
-    });
+    let with_content =
+        time(|| read_as_streamed(&original, &chunks, |s, is_final| drop(s.outcome(is_final))));
     // What the previewer does: the content as a splice of the original.
     let with_splice = time(|| {
-        let mut s = Session::new(original.as_str(), Version::V1);
-        for c in &chunks {
-            s.push(c);
-            drop(s.outcome_spliced(false));
-        }
-        drop(s.outcome_spliced(true));
+        read_as_streamed(&original, &chunks, |s, is_final| {
+            drop(s.outcome_spliced(is_final))
+        })
     });
     let from_scratch = time(|| {
         for end in (64..d.len()).step_by(64) {

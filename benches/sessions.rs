@@ -86,9 +86,9 @@ fn case(bin: &Path, name: &str, args: &[&str], cwd: &Path, sessions: &[&Generate
         max_wall.as_secs_f64(),
         median(cpus).as_secs_f64(),
         target.as_secs(),
-        if med < target { "met" } else { "MISSED" },
+        met(med < target),
         peak / 1024,
-        if peak < MEMORY_KIB { "met" } else { "MISSED" },
+        met(peak < MEMORY_KIB),
     );
 }
 
@@ -314,14 +314,15 @@ fn session_row(name: &str, mode: &str, g: &Generated, runs: &[Run]) {
         med.as_secs_f64(),
         max_wall.as_secs_f64(),
         median(cpus).as_secs_f64(),
-        if med <= TARGET { "met" } else { "MISSED" },
+        met(med <= TARGET),
         peak >> 10,
-        if peak <= SESSION_MEMORY_KIB {
-            "met"
-        } else {
-            "MISSED"
-        },
+        met(peak <= SESSION_MEMORY_KIB),
     );
+}
+
+/// A figure's verdict against its target.
+fn met(ok: bool) -> &'static str {
+    if ok { "met" } else { "MISSED" }
 }
 
 /// A kernel figure of `pid`'s `/proc/PID/status`, in KiB.
@@ -387,23 +388,15 @@ fn browser_row(name: &str, g: &Generated, cwd: &Path) {
         g.bytes >> 20,
         secs(first),
         secs(firsts.iter().max().copied().unwrap_or_default()),
-        if first <= FIRST_FRAME {
-            "met"
-        } else {
-            "MISSED"
-        },
+        met(first <= FIRST_FRAME),
     );
     println!(
         "| {name} | browser: all read and reviewed | {} | {} ({}) | | ≤ 2 s: {} | {} | ≤ 100: {} |",
         g.bytes >> 20,
         secs(whole),
         secs(loaded.iter().max().copied().unwrap_or_default()),
-        if whole <= TARGET { "met" } else { "MISSED" },
+        met(whole <= TARGET),
         peak >> 10,
-        if peak <= SESSION_MEMORY_KIB {
-            "met"
-        } else {
-            "MISSED"
-        },
+        met(peak <= SESSION_MEMORY_KIB),
     );
 }

@@ -9,6 +9,56 @@ mod reference_corpus;
 mod corpus {
     use std::collections::BTreeMap;
 
+    use serde_json::Value;
+    use srview::dialect::apply_patch::fs::MemoryFs;
+    use srview::dialect::call::ToolCall;
+
+    /// The project folder every matcher's call runs in.
+    pub const CWD: &str = "/home/user/project";
+
+    /// The recorded real CLI calls in
+    /// `tests/fixtures/matchers/recorded/FOLDER/`: each JSON file's name and
+    /// content, by name.
+    pub fn recorded(folder: &str) -> Vec<(String, Value)> {
+        let dir = format!(
+            "{}/tests/fixtures/matchers/recorded/{folder}",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let mut names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("{dir}: {e}"))
+            .map(|entry| {
+                let entry = entry.unwrap_or_else(|e| panic!("{dir}: {e}"));
+                entry.file_name().to_string_lossy().into_owned()
+            })
+            .filter(|name| name.ends_with(".json"))
+            .collect();
+        names.sort();
+        names
+            .into_iter()
+            .map(|name| {
+                let path = format!("{dir}/{name}");
+                let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+                let json = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
+                (name, json)
+            })
+            .collect()
+    }
+
+    /// `run` on the tool call of `input` in the project `CWD` holding
+    /// `files` (path below the project, content), in memory.
+    pub fn with_call<T>(
+        input: &Value,
+        files: impl IntoIterator<Item = (String, String)>,
+        run: impl FnOnce(&ToolCall) -> T,
+    ) -> T {
+        let fs = MemoryFs::new(files);
+        run(&ToolCall {
+            input,
+            cwd: CWD,
+            fs: &fs,
+        })
+    }
+
     /// The records of `tests/fixtures/matchers/NAME.jsonl.gz`.
     pub use super::reference_corpus::matcher_records as load;
 
@@ -55,6 +105,19 @@ mod corpus {
                     .join("\n")
             );
         }
+    }
+
+    /// Every record of the corpus `name` through `check` (`None`: it
+    /// matched), tallied by its `kind` and `id`; the table printed, the
+    /// test failed on any failure.
+    pub fn check_all(name: &str, mut check: impl FnMut(&Value) -> Option<String>) {
+        let mut tally = Tally::default();
+        for record in load(name) {
+            let kind = record["kind"].as_str().expect("kind");
+            let id = record["id"].as_str().expect("id");
+            tally.record(kind, id, check(&record));
+        }
+        tally.finish(name);
     }
 
     /// `None` when `got` equals `want`, else what differs.

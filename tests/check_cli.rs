@@ -14,15 +14,21 @@ fn srview(args: &[&str]) -> (i32, String) {
 
 fn files(diff: &str) -> (tempfile::TempDir, String, String) {
     let dir = tempfile::tempdir().expect("tempdir");
-    let file = dir.path().join("a.rs");
-    let d = dir.path().join("d.diff");
-    std::fs::write(
-        &file,
-        "fn a() {\n    one();\n}\n\nfn b() {\n    two();\n}\n",
-    )
-    .expect("write");
-    std::fs::write(&d, diff).expect("write");
-    (dir, file.display().to_string(), d.display().to_string())
+    let a_rs = "fn a() {\n    one();\n}\n\nfn b() {\n    two();\n}\n";
+    let (file, d) = file_and_diff(dir.path(), ("a.rs", a_rs), ("d.diff", diff));
+    (dir, file, d)
+}
+
+/// Writes `dir/NAME` holding `content` and `dir/DIFF_NAME` holding `diff`:
+/// their paths, as arguments.
+fn file_and_diff(
+    dir: &std::path::Path,
+    (name, content): (&str, &str),
+    (diff_name, diff): (&str, &str),
+) -> (String, String) {
+    let file = support::files::write(dir, name, content.as_bytes());
+    let d = support::files::write(dir, diff_name, diff.as_bytes());
+    (file.display().to_string(), d.display().to_string())
 }
 
 const GOOD: &str = "------- SEARCH\n    one();\n=======\n    uno();\n+++++++ REPLACE\n";
@@ -267,13 +273,17 @@ fn a_diff_that_takes_no_effect_does_not_pass() {
 #[test]
 fn a_block_that_applies_malformed_does_not_pass() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let file = support::files::write(
+    let (file, diff) = file_and_diff(
         dir.path(),
-        "README.md",
-        "Project Title\n=============\n\nSome intro text.\n".as_bytes(),
+        (
+            "README.md",
+            "Project Title\n=============\n\nSome intro text.\n",
+        ),
+        (
+            "d.diff",
+            "------- SEARCH\nProject Title\n=============\n\nSome intro text.\n=======\nProject Title\n=============\n\nSome better intro text.\n+++++++ REPLACE\n",
+        ),
     );
-    let diff = support::files::write(dir.path(), "d.diff", "------- SEARCH\nProject Title\n=============\n\nSome intro text.\n=======\nProject Title\n=============\n\nSome better intro text.\n+++++++ REPLACE\n".as_bytes());
-    let (file, diff) = (file.display().to_string(), diff.display().to_string());
     let (code, out) = srview(&["check", &file, &diff, "--json"]);
     assert_eq!(code, 1, "{out}");
     let v: Value = serde_json::from_str(&out).expect("json");
@@ -316,8 +326,16 @@ fn a_cut_off_diff_does_not_pass() {
 #[test]
 fn a_misplaced_edit_does_not_pass() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let file = support::files::write(dir.path(), "h.py", "def a():\n    x = 1\n    y = 2\n    return x\n\ndef b():\n    x = 1\n    z = 99\n    return x\n".as_bytes());
-    let diff = support::files::write(dir.path(), "d.diff", "------- SEARCH\ndef b():\n    x = 1\n    y = 2\n    return x\n=======\ndef b():\n    x = 1\n    y = 3\n    return x\n+++++++ REPLACE\n".as_bytes());
+    let file = support::files::write(
+        dir.path(),
+        "h.py",
+        "def a():\n    x = 1\n    y = 2\n    return x\n\ndef b():\n    x = 1\n    z = 99\n    return x\n".as_bytes(),
+    );
+    let diff = support::files::write(
+        dir.path(),
+        "d.diff",
+        "------- SEARCH\ndef b():\n    x = 1\n    y = 2\n    return x\n=======\ndef b():\n    x = 1\n    y = 3\n    return x\n+++++++ REPLACE\n".as_bytes(),
+    );
     let (file, diff) = (file.to_str().expect("UTF-8"), diff.to_str().expect("UTF-8"));
     let (code, out) = srview(&["check", file, diff]);
     assert!(out.contains("wrong place"), "{out}");
@@ -333,15 +351,14 @@ fn a_misplaced_edit_does_not_pass() {
 #[test]
 fn no_suggestion_for_a_region_an_earlier_block_edits() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let file = dir.path().join("dup.py");
-    let d = dir.path().join("dup.diff");
-    std::fs::write(&file, "x = 1\ny = 2\nz = 3\n").expect("write");
-    std::fs::write(
-        &d,
-        "------- SEARCH\ny = 2\n=======\ny = 20\n+++++++ REPLACE\n------- SEARCH\ny  = 2\n=======\ny = 200\n+++++++ REPLACE\n",
-    )
-    .expect("write");
-    let (file, d) = (file.display().to_string(), d.display().to_string());
+    let (file, d) = file_and_diff(
+        dir.path(),
+        ("dup.py", "x = 1\ny = 2\nz = 3\n"),
+        (
+            "dup.diff",
+            "------- SEARCH\ny = 2\n=======\ny = 20\n+++++++ REPLACE\n------- SEARCH\ny  = 2\n=======\ny = 200\n+++++++ REPLACE\n",
+        ),
+    );
     let (code, out, err) = srview_all(&["check", &file, &d, "--suggest"]);
     assert_eq!(code, 1);
     assert_eq!(out, "", "nothing suggested: {err}");
@@ -407,11 +424,7 @@ fn damaging_edits_are_errors_held_back_and_not_merged() {
         ),
     ];
     for (name, content, diff, says) in &cases {
-        let file = dir.path().join(name);
-        let d = dir.path().join(format!("{name}.diff"));
-        std::fs::write(&file, content).expect("write");
-        std::fs::write(&d, diff).expect("write");
-        let (file, d) = (file.display().to_string(), d.display().to_string());
+        let (file, d) = file_and_diff(dir.path(), (name, content), (&format!("{name}.diff"), diff));
         let (code, out, _) = srview_all(&["check", &file, &d]);
         assert_eq!(code, 1, "{out}");
         assert!(out.contains(says), "{out}");
@@ -439,16 +452,15 @@ fn damaging_edits_are_errors_held_back_and_not_merged() {
         }
     }
     // Two changes inside one line: no merged line, `fix` keeps the block.
-    let file = dir.path().join("calc.py");
-    std::fs::write(
-        &file,
-        "class Calc:\n    def total(self, result):\n        return result.round(2)\n",
-    )
-    .expect("write");
-    let d = dir.path().join("calc.diff");
     let diff = "------- SEARCH\n        return result\n=======\n        return result + OFFSET\n+++++++ REPLACE\n";
-    std::fs::write(&d, diff).expect("write");
-    let (file, d) = (file.display().to_string(), d.display().to_string());
+    let (file, d) = file_and_diff(
+        dir.path(),
+        (
+            "calc.py",
+            "class Calc:\n    def total(self, result):\n        return result.round(2)\n",
+        ),
+        ("calc.diff", diff),
+    );
     let (code, fixed, err) = srview_all(&["fix", &file, &d]);
     assert_eq!(code, 1, "{err}");
     assert_eq!(fixed, diff);
@@ -469,15 +481,14 @@ fn damaging_edits_are_errors_held_back_and_not_merged() {
 #[test]
 fn check_exits_as_apply_write_does() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let file = dir.path().join("f.py");
-    std::fs::write(&file, "if x:\n    y = 1\nif z:\n    y = 1\n").expect("write");
-    let d = dir.path().join("d.diff");
-    std::fs::write(
-        &d,
-        "------- SEARCH\ny = 1\n=======\ny = 2\n+++++++ REPLACE\n",
-    )
-    .expect("write");
-    let (file, d) = (file.display().to_string(), d.display().to_string());
+    let (file, d) = file_and_diff(
+        dir.path(),
+        ("f.py", "if x:\n    y = 1\nif z:\n    y = 1\n"),
+        (
+            "d.diff",
+            "------- SEARCH\ny = 1\n=======\ny = 2\n+++++++ REPLACE\n",
+        ),
+    );
     let (check, out) = srview(&["check", &file, &d]);
     let (write, _, _) = srview_all(&["apply", &file, &d, "--write"]);
     assert_eq!((check, write), (1, 1), "{out}");
@@ -500,20 +511,17 @@ fn check_exits_as_apply_write_does() {
 fn spaces_in_a_tab_indented_python_file_are_held_back() {
     let dir = tempfile::tempdir().expect("tempdir");
     let original = "def f(x):\n\tif x > 0:\n\t\tx = x + 1\n\t\tlog(x)\n\treturn x\n";
-    let file = dir.path().join("t.py");
-    std::fs::write(&file, original).expect("write");
-    let edit = dir.path().join("e.json");
-    std::fs::write(
-        &edit,
-        r#"{"file_path": "t.py", "old_string": "\t\tx = x + 1\n", "new_string": "\t\tx = x + 1\n        y = x * 2\n"}"#,
-    )
-    .expect("write");
-    let patch = dir.path().join("p.patch");
-    std::fs::write(
-        &patch,
-        "*** Begin Patch\n*** Update File: t.py\n@@\n \t\tx = x + 1\n+        y = x * 2\n \t\tlog(x)\n*** End Patch\n",
-    )
-    .expect("write");
+    let file = support::files::write(dir.path(), "t.py", original.as_bytes());
+    let edit = support::files::write(
+        dir.path(),
+        "e.json",
+        r#"{"file_path": "t.py", "old_string": "\t\tx = x + 1\n", "new_string": "\t\tx = x + 1\n        y = x * 2\n"}"#.as_bytes(),
+    );
+    let patch = support::files::write(
+        dir.path(),
+        "p.patch",
+        "*** Begin Patch\n*** Update File: t.py\n@@\n \t\tx = x + 1\n+        y = x * 2\n \t\tlog(x)\n*** End Patch\n".as_bytes(),
+    );
     let file = file.display().to_string();
     for diff in [&edit, &patch] {
         let diff = diff.display().to_string();
@@ -541,8 +549,7 @@ fn spaces_in_a_tab_indented_python_file_are_held_back() {
 fn search_replace_blocks_get_the_exact_trust_checks() {
     let dir = tempfile::tempdir().expect("tempdir");
     let original = "def f(x):\n    if x > 0:\n        x = x + 1\n        log(x)\n    return x\n";
-    let file = dir.path().join("a.py");
-    std::fs::write(&file, original).expect("write");
+    let file = support::files::write(dir.path(), "a.py", original.as_bytes());
     let file = file.display().to_string();
     let cases = [
         (
@@ -582,12 +589,11 @@ fn search_replace_blocks_get_the_exact_trust_checks() {
     std::fs::write(dir.path().join("s.py"), store).expect("write");
     let app = "function a(x) {\n  return x + 1;\n}\n\nfunction b(x) {\n  return x * 2;\n}\n\nfunction c(x) {\n  return a(x) + b(x);\n}\n";
     std::fs::write(dir.path().join("app.js"), app).expect("write");
-    let transcript = dir.path().join("t.md");
-    std::fs::write(
-        &transcript,
-        "<replace_in_file>\n<path>s.py</path>\n<diff>\n------- SEARCH\n    def add(self, sku, qty):\n        self.items[sku] = qty\n\n    def remove(self, sku, qty):\n        self.items[sku] -= qty\n        if self.items[sku] <= 0:\n            del self.items[sku]\n=======\n    def add(self, sku, qty):\n        self.items[sku] = max(qty, 0)\n\n    # ... remove() unchanged ...\n+++++++ REPLACE\n</diff>\n</replace_in_file>\n\n<write_to_file>\n<path>app.js</path>\n<content>\n// ... existing code ...\n\nfunction c(x) {\n  return a(x) * b(x);\n}\n</content>\n</write_to_file>\n",
-    )
-    .expect("write");
+    let transcript = support::files::write(
+        dir.path(),
+        "t.md",
+        "<replace_in_file>\n<path>s.py</path>\n<diff>\n------- SEARCH\n    def add(self, sku, qty):\n        self.items[sku] = qty\n\n    def remove(self, sku, qty):\n        self.items[sku] -= qty\n        if self.items[sku] <= 0:\n            del self.items[sku]\n=======\n    def add(self, sku, qty):\n        self.items[sku] = max(qty, 0)\n\n    # ... remove() unchanged ...\n+++++++ REPLACE\n</diff>\n</replace_in_file>\n\n<write_to_file>\n<path>app.js</path>\n<content>\n// ... existing code ...\n\nfunction c(x) {\n  return a(x) * b(x);\n}\n</content>\n</write_to_file>\n".as_bytes(),
+    );
     let cwd = dir.path().display().to_string();
     let t = transcript.display().to_string();
     let (code, _, err) = srview_all(&["apply", "--transcript", &t, "--cwd", &cwd, "--write"]);

@@ -69,27 +69,21 @@ fn typo_line_with_a_common_line_finds_its_true_place() {
         let c = d.closest.expect("a region");
         assert!(c.similarity >= MIN_SIMILARITY && c.similarity < 1.0);
         assert_eq!(c.end_line - c.start_line + 1, lines, "{}", d.message);
-        let suggestion = d.suggestion.as_deref().expect("a suggestion");
-        let got = apply(suggestion, &file, final_v1())
-            .result
-            .expect("applies");
+        let got = applied_suggestion(d, &file);
         let kept: Vec<&str> = file.lines().collect();
         let mut want: Vec<&str> = kept[..c.start_line - 1].to_vec();
         want.push("    replaced();");
         want.extend(&kept[c.end_line..]);
-        assert_eq!(got.new_content, want.join("\n") + "\n", "{}", d.message);
+        assert_eq!(got, want.join("\n") + "\n", "{}", d.message);
         // Keeping it and adding a line after the region: the suggestion,
         // applied alone, adds exactly that line after exactly those lines.
         let diff = block(search, &format!("{search}    added();\n"));
         let d = &diagnose(&diff, &file, final_v1())[0];
         assert_eq!(d.closest, Some(c), "{}", d.message);
-        let suggestion = d.suggestion.as_deref().expect("a suggestion");
-        let got = apply(suggestion, &file, final_v1())
-            .result
-            .expect("applies");
+        let got = applied_suggestion(d, &file);
         let mut want: Vec<&str> = file.lines().collect();
         want.insert(c.end_line, "    added();");
-        assert_eq!(got.new_content, want.join("\n") + "\n");
+        assert_eq!(got, want.join("\n") + "\n");
         // ... and those are the lines the SEARCH text was taken from.
         let at = line_of(&file, source);
         assert!((c.start_line..=c.end_line).contains(&at), "{}", d.message);
@@ -223,13 +217,8 @@ fn a_block_anchor_match_at_the_wrong_place_is_called_so() {
     assert_eq!(c.start_line, want, "{}", d.message);
     assert_contains(&d.message, "the edit lands at the wrong place");
     // The line the author kept is the file's own (its double space stays).
-    let fixed = apply(
-        d.suggestion.as_deref().expect("suggested"),
-        &damaged,
-        final_v1(),
-    );
     assert_eq!(
-        fixed.result.expect("applies").new_content,
+        applied_suggestion(d, &damaged),
         damaged.replace(
             "    return `Contraption ${this.count} of 4`;\n",
             "    return `C`;\n"
@@ -266,7 +255,12 @@ const INVENTORY: &str = "class Inventory:\n    def add(self, item):\n        if 
 
 /// What a suggestion applied alone makes of `file`.
 fn suggested_result(file: &str, diff: &str) -> String {
-    let d = &diagnose(diff, file, final_v1())[0];
+    applied_suggestion(&diagnose(diff, file, final_v1())[0], file)
+}
+
+/// What `d`'s suggestion, applied alone, makes of `file` (it must have
+/// one, and it must apply).
+fn applied_suggestion(d: &srview::diagnose::BlockDiagnosis, file: &str) -> String {
     let s = d
         .suggestion
         .as_deref()
@@ -1000,10 +994,8 @@ fn an_elided_search_text_is_named_so() {
     );
     let c = d.closest.expect("the real region");
     assert_eq!((c.start_line, c.end_line), (1, 5));
-    let fixed = d.suggestion.as_deref().expect("suggested");
-    let out = apply(fixed, file, final_v1()).result.expect("applies");
     assert_eq!(
-        out.new_content,
+        applied_suggestion(d, file),
         file.replace("return obj", "return obj + 1")
     );
 }
@@ -1075,10 +1067,8 @@ fn a_long_elision_spans_its_real_region() {
     let c = d.closest.expect("the real region");
     assert_eq!((c.start_line, c.end_line), (2, 10), "{}", d.message);
     assert_contains(&d.message, "is an elision, standing for file lines 3-7");
-    let fixed = d.suggestion.as_deref().expect("suggested");
-    let out = apply(fixed, file, final_v1()).result.expect("applies");
     assert_eq!(
-        out.new_content,
+        applied_suggestion(d, file),
         file.replace("        return obj\n", "        return self.post(obj)\n")
     );
 }

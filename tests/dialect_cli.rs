@@ -1308,14 +1308,14 @@ fn a_streamed_agent_input_cut_off_ends_with_a_final_failed_line() {
 /// applied already and exits 1, `apply --write` holds it back.
 #[test]
 fn an_agent_edit_sent_again_is_said_to_be_applied_already_and_held_back() {
-    let dir = tempfile::tempdir().expect("tempdir");
     let file = "def f():\n    \"\"\"Doc.\"\"\"\n    return 1\n";
-    std::fs::write(dir.path().join("a.py"), file).expect("written");
-    std::fs::write(
-        dir.path().join("edit.json"),
-        r#"{"filePath": "a.py", "oldString": "def f():\n", "newString": "def f():\n    \"\"\"Doc.\"\"\"\n"}"#,
-    )
-    .expect("written");
+    let dir = support::files::folder(&[
+        ("a.py", file),
+        (
+            "edit.json",
+            r#"{"filePath": "a.py", "oldString": "def f():\n", "newString": "def f():\n    \"\"\"Doc.\"\"\"\n"}"#,
+        ),
+    ]);
     let run = |args: &[&str]| run_in(dir.path(), args);
     let said = "edit 1: its new text is already there (lines 1-2): this looks applied already, \
                 and applied again it repeats what it adds";
@@ -1571,9 +1571,8 @@ fn a_corrected_edit_keeps_the_files_own_text_on_lines_the_model_kept() {
 /// first; a loose Gemini stage's warning names them too.
 #[test]
 fn a_replace_all_edit_names_every_place_it_changes() {
-    let dir = tempfile::tempdir().expect("tempdir");
     let file = "def a():\n    x = 1\n    return x\n\n\ndef b():\n    x = 1\n    return x\n";
-    std::fs::write(dir.path().join("a.py"), file).expect("written");
+    let dir = support::files::folder(&[("a.py", file)]);
     let root = dir.path().canonicalize().expect("canonical");
     let absolute = root.join("a.py").to_string_lossy().into_owned();
     let inputs = [
@@ -1637,14 +1636,14 @@ fn a_replace_all_edit_names_every_place_it_changes() {
 /// model's, so check says so and exits 1, and --write holds it back.
 #[test]
 fn an_opencode_replace_all_expanding_dollar_patterns_is_said_and_held_back() {
-    let dir = tempfile::tempdir().expect("tempdir");
     let file = "label = \"cost\"\nprint(label)\nlabel = \"cost\"\n";
-    std::fs::write(dir.path().join("c.py"), file).expect("written");
-    std::fs::write(
-        dir.path().join("edit.json"),
-        r#"{"filePath": "c.py", "oldString": "label = \"cost\"", "newString": "label = `cost: $& $$`", "replaceAll": true}"#,
-    )
-    .expect("written");
+    let dir = support::files::folder(&[
+        ("c.py", file),
+        (
+            "edit.json",
+            r#"{"filePath": "c.py", "oldString": "label = \"cost\"", "newString": "label = `cost: $& $$`", "replaceAll": true}"#,
+        ),
+    ]);
     let run = |args: &[&str]| run_in(dir.path(), args);
     let said = "edit 1: the text written is not the model's new text (the agent rewrote it: \
                 line 1 of it is \"label = `cost: label = \\\"cost\\\" $`\", the model wrote \

@@ -322,15 +322,22 @@ fn accept_with_an_unreadable_diff_writes_nothing() {
     );
 }
 
+/// The transcript previewer (`--final`) on main.rs's call and a call
+/// replacing `search` with `- third` in notes.md (which holds `- second`),
+/// once its list shows main.rs applied and notes.md `notes_status`.
+fn main_and_notes_launched(search: &str, notes_status: &str) -> (tempfile::TempDir, Session) {
+    let transcript = main_rs_call() + &replace_call("notes.md", search, "- third");
+    let (dir, s) = transcript_launched("- second\n", &transcript, &["--final"]);
+    let notes = format!("2 notes.md {notes_status}");
+    s.wait_for_all("both files listed", &["1 main.rs applied", &notes]);
+    (dir, s)
+}
+
 /// Every previewer reports each file it wrote, one `srview: wrote PATH`
 /// line after the terminal is restored; the transcript's accept-all too.
 #[test]
 fn transcript_accept_all_reports_every_written_file() {
-    let transcript = main_rs_call() + &replace_call("notes.md", "- second", "- third");
-    let (dir, mut s) = transcript_launched("- second\n", &transcript, &["--final"]);
-    s.wait_for("both files applied", |c| {
-        c.contains("1 main.rs applied") && c.contains("2 notes.md applied")
-    });
+    let (dir, mut s) = main_and_notes_launched("- second", "applied");
     s.press(b"A");
     assert_eq!(s.exit_code(), 0);
     let after = printed_after(&s);
@@ -343,11 +350,7 @@ fn transcript_accept_all_reports_every_written_file() {
 /// says so and exits 0.
 #[test]
 fn transcript_quit_after_accepting_one_file_exits_0() {
-    let transcript = main_rs_call() + &replace_call("notes.md", "- missing", "- third");
-    let (dir, mut s) = transcript_launched("- second\n", &transcript, &["--final"]);
-    s.wait_for("one applied, one failed", |c| {
-        c.contains("1 main.rs applied") && c.contains("2 notes.md failed")
-    });
+    let (dir, mut s) = main_and_notes_launched("- missing", "failed");
     s.press(b"1");
     s.press(b"a");
     s.wait_for("main.rs written", |c| c.contains("1 main.rs written"));

@@ -11,6 +11,8 @@
 //! are built in the same shape. Most cases are judged in process
 //! ([`srview::gate::judge`] over files in memory); a few run the binary.
 
+mod support;
+
 #[path = "gate/install.rs"]
 mod install;
 #[path = "gate/judgment.rs"]
@@ -188,8 +190,15 @@ fn rewritten_input(judgment: &Judgment) -> Value {
 /// exactly with `agent`'s own matcher over `content`.
 fn assert_exact_with_agents_matcher(agent: GateAgent, input: &Value, content: &str) {
     match agent {
-        GateAgent::ClaudeCode => {
-            let edit = Edit::from_tool_input("Edit", &input.to_string()).expect("an Edit");
+        GateAgent::ClaudeCode | GateAgent::ClineCli => {
+            // Claude Code's `Edit` and Cline's `editor` take the same
+            // exact-string edit.
+            let tool = match agent {
+                GateAgent::ClaudeCode => "Edit",
+                _ => "editor",
+            };
+            let edit = Edit::from_tool_input(tool, &input.to_string())
+                .unwrap_or_else(|e| panic!("an {tool} edit: {e:?}"));
             let outcome = edit::apply(&edit, Some(content));
             assert!(outcome.result.is_ok(), "{input}: {:?}", outcome.result);
             assert!(edit::edit_doubts(&outcome, content).is_empty(), "{input}");
@@ -220,12 +229,6 @@ fn assert_exact_with_agents_matcher(agent: GateAgent, input: &Value, content: &s
                 "{input}: {:?}",
                 run.outcome.edits
             );
-        }
-        GateAgent::ClineCli => {
-            let edit = Edit::from_tool_input("editor", &input.to_string()).expect("an editor edit");
-            let outcome = edit::apply(&edit, Some(content));
-            assert!(outcome.result.is_ok(), "{input}: {:?}", outcome.result);
-            assert!(edit::edit_doubts(&outcome, content).is_empty(), "{input}");
         }
     }
 }
@@ -1043,16 +1046,11 @@ fn payload_moved(agent: GateAgent, scenario: &str, root: &str) -> String {
 /// status).
 fn run_gate(dir: &Path, args: &[&str], stdin: &[u8]) -> (Vec<u8>, String, Option<i32>) {
     use std::io::Write;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_srview"))
-        .current_dir(dir)
-        .arg("gate")
+    let mut child = support::runner::srview(["gate"])
         .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("srview runs");
+        .cwd(dir)
+        .spawn_piped();
+    // The whole payload must be taken: srview reads stdin to its end.
     let mut input = child.stdin.take().expect("stdin");
     input.write_all(stdin).expect("the payload is written");
     drop(input);

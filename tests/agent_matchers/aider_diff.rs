@@ -7,22 +7,18 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 use srview::dialect::aider_diff::AiderDiff;
-use srview::dialect::apply_patch::fs::MemoryFs;
-use srview::dialect::call::{CallMatcher, CallOutcome, ToolCall};
+use srview::dialect::call::{CallMatcher, CallOutcome};
 
 use super::corpus;
 
-const CWD: &str = "/home/user/project";
-
 /// Runs one reply on `files`, with `chat` as the chat's files.
 fn run(reply: &str, files: &[(&str, &str)], chat: &[&str]) -> CallOutcome {
-    let fs = MemoryFs::new(files.iter().map(|(p, c)| (p.to_string(), c.to_string())));
-    let input = json!({"reply": reply, "chat_files": chat});
-    AiderDiff.run(&ToolCall {
-        input: &input,
-        cwd: CWD,
-        fs: &fs,
-    })
+    let files = files.iter().map(|(p, c)| (p.to_string(), c.to_string()));
+    corpus::with_call(
+        &json!({"reply": reply, "chat_files": chat}),
+        files,
+        |call| AiderDiff.run(call),
+    )
 }
 
 /// `path`'s content after the call (`None`: it does not exist).
@@ -94,13 +90,7 @@ fn check_record(record: &Value) -> Option<String> {
 
 #[test]
 fn aider_diff_corpus_matches_aider_0_86_2() {
-    let mut tally = corpus::Tally::default();
-    for record in corpus::load("aider-diff-0.86.2") {
-        let kind = record["kind"].as_str().expect("kind").to_string();
-        let id = record["id"].as_str().expect("id").to_string();
-        tally.record(&kind, &id, check_record(&record));
-    }
-    tally.finish("aider-diff-0.86.2");
+    corpus::check_all("aider-diff-0.86.2", check_record);
 }
 
 /// One record of the multi-file corpus: several files, some of them in the
@@ -232,20 +222,9 @@ const RECORDED_STAGES: [(&str, &str); 10] = [
 /// block's verdict).
 #[test]
 fn aider_diff_reproduces_the_recorded_aider_cli() {
-    let dir = format!(
-        "{}/tests/fixtures/matchers/recorded/aider_diff",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .expect("recorded dir")
-        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".json"))
-        .collect();
-    names.sort();
-    assert_eq!(names.len(), RECORDED_STAGES.len());
-    for name in names {
-        let text = std::fs::read_to_string(format!("{dir}/{name}")).expect("fixture");
-        let record: Value = serde_json::from_str(&text).expect("fixture JSON");
+    let calls = corpus::recorded("aider_diff");
+    assert_eq!(calls.len(), RECORDED_STAGES.len());
+    for (name, record) in calls {
         let stem = name.trim_end_matches(".json");
         let before: Vec<(&str, &str)> = record["files_before"]
             .as_object()

@@ -6,13 +6,10 @@
 use std::collections::BTreeMap;
 
 use serde_json::Value;
-use srview::dialect::apply_patch::fs::MemoryFs;
-use srview::dialect::call::{CallMatcher, CallOutcome, ToolCall};
+use srview::dialect::call::{CallMatcher, CallOutcome};
 use srview::dialect::cline_apply_patch::ClineApplyPatch;
 
-use super::corpus::{self, Tally, differ};
-
-const CWD: &str = "/home/user/project";
+use super::corpus::{self, differ};
 
 fn text(value: &Value) -> Option<String> {
     value.as_str().map(str::to_string)
@@ -51,13 +48,9 @@ fn text_files(files: &Value) -> BTreeMap<String, String> {
 fn check(record: &Value) -> Option<String> {
     let expect = &record["expect"];
     let before = text_files(&record["files"]);
-    let fs = MemoryFs::new(before.clone());
-    let call = ToolCall {
-        input: &record["input"],
-        cwd: CWD,
-        fs: &fs,
-    };
-    let run = ClineApplyPatch.run_with_text(&call);
+    let run = corpus::with_call(&record["input"], before.clone(), |call| {
+        ClineApplyPatch.run_with_text(call)
+    });
     let outcome = &run.outcome;
     let want_files = text_files(&expect["files"]);
     let hang = expect["hang"].as_bool().unwrap_or(false);
@@ -94,14 +87,7 @@ fn check(record: &Value) -> Option<String> {
 
 #[test]
 fn cline_apply_patch_corpus() {
-    let records = corpus::load("cline-apply-patch-3.0.65");
-    let mut tally = Tally::default();
-    for record in &records {
-        let kind = record["kind"].as_str().unwrap_or("?");
-        let id = record["id"].as_str().unwrap_or("?");
-        tally.record(kind, id, check(record));
-    }
-    tally.finish("cline-apply-patch-3.0.65");
+    corpus::check_all("cline-apply-patch-3.0.65", check);
 }
 
 /// The similarity stage takes the first window at least 0.66 similar: where
@@ -127,13 +113,9 @@ fn similarity_placements_elsewhere_than_meant_are_loose() {
                     .collect()
             })
             .unwrap_or_default();
-        let fs = MemoryFs::new(files.clone());
-        let call = ToolCall {
-            input: &record["input"],
-            cwd: CWD,
-            fs: &fs,
-        };
-        let outcome = ClineApplyPatch.run(&call);
+        let outcome = corpus::with_call(&record["input"], files.clone(), |call| {
+            ClineApplyPatch.run(call)
+        });
         let similar: Vec<_> = outcome
             .edits
             .iter()
@@ -199,13 +181,10 @@ type Placed = (String, bool, Option<(usize, usize)>);
 
 fn replay(name: &str) -> Vec<Placed> {
     let recording = recorded(name);
-    let fs = MemoryFs::new([(recording.path.clone(), recording.before.clone())]);
-    let call = ToolCall {
-        input: &recording.input,
-        cwd: CWD,
-        fs: &fs,
-    };
-    let run = ClineApplyPatch.run_with_text(&call);
+    let files = [(recording.path.clone(), recording.before.clone())];
+    let run = corpus::with_call(&recording.input, files, |call| {
+        ClineApplyPatch.run_with_text(call)
+    });
     assert_eq!(run.outcome.ok, recording.success, "{name}: verdict");
     assert_eq!(
         run.model_text.as_deref(),

@@ -4,11 +4,8 @@
 use std::collections::BTreeMap;
 
 use super::corpus;
-use srview::dialect::apply_patch::fs::MemoryFs;
-use srview::dialect::call::{CallMatcher, CallOutcome, ToolCall};
+use srview::dialect::call::{CallMatcher, CallOutcome};
 use srview::dialect::opencode_apply_patch::OpencodeApplyPatch;
-
-const CWD: &str = "/home/user/project";
 
 /// The record's `files` (path → content).
 fn files_of(record: &serde_json::Value) -> BTreeMap<String, String> {
@@ -64,24 +61,13 @@ fn opencode_apply_patch_corpus() {
 }
 
 fn run_corpus(name: &str) {
-    let mut tally = corpus::Tally::default();
-    for record in corpus::load(name) {
-        let before = files_of(&record);
-        let fs = MemoryFs::new(before.clone());
-        let call = ToolCall {
-            input: &record["input"],
-            cwd: CWD,
-            fs: &fs,
-        };
-        let outcome = OpencodeApplyPatch.run(&call);
-        let failure = compare(&record, &before, &outcome);
-        tally.record(
-            record["kind"].as_str().unwrap_or("?"),
-            record["id"].as_str().unwrap_or("?"),
-            failure,
-        );
-    }
-    tally.finish(name);
+    corpus::check_all(name, |record| {
+        let before = files_of(record);
+        let outcome = corpus::with_call(&record["input"], before.clone(), |call| {
+            OpencodeApplyPatch.run(call)
+        });
+        compare(record, &before, &outcome)
+    });
 }
 
 /// Both `apply_patch` calls the real OpenCode 1.18.33 CLI ran in the
@@ -98,15 +84,10 @@ fn opencode_apply_patch_recorded_calls() {
         let text = std::fs::read_to_string(format!("{dir}/{name}")).expect("a fixture");
         let call: serde_json::Value = serde_json::from_str(&text).expect("fixture JSON");
         let before = files_of_map(&call["before"]);
-        let fs = MemoryFs::new(before.clone());
-        let outcome = OpencodeApplyPatch.run_in(
-            &ToolCall {
-                input: &call["input"],
-                cwd: CWD,
-                fs: &fs,
-            },
-            call["worktree"].as_str().expect("worktree"),
-        );
+        let worktree = call["worktree"].as_str().expect("worktree");
+        let outcome = corpus::with_call(&call["input"], before.clone(), |tool_call| {
+            OpencodeApplyPatch.run_in(tool_call, worktree)
+        });
         assert_eq!(Some(outcome.ok), call["ok"].as_bool(), "{name}");
         let text = outcome.message.as_deref().or(outcome.error.as_deref());
         assert_eq!(text, call["text"].as_str(), "{name}");

@@ -2,14 +2,11 @@
 //! results), every field compared.
 
 use super::corpus;
-use srview::dialect::apply_patch::fs::MemoryFs;
-use srview::dialect::call::{CallMatcher, CallOutcome, ToolCall, fs_path};
+use srview::dialect::call::{CallMatcher, CallOutcome, fs_path};
 use srview::dialect::opencode_edit::OpencodeEdit;
 
-const CWD: &str = "/home/user/project";
-
-/// The record's file, if any, in a file system.
-fn files_of(record: &serde_json::Value) -> MemoryFs {
+/// The record's file, if any, and its extra files.
+fn files_of(record: &serde_json::Value) -> Vec<(String, String)> {
     let mut files = Vec::new();
     if let (Some(path), Some(file)) = (record["path"].as_str(), record["file"].as_str()) {
         files.push((path.to_string(), file.to_string()));
@@ -19,7 +16,7 @@ fn files_of(record: &serde_json::Value) -> MemoryFs {
             files.push((path.clone(), file.as_str().unwrap_or_default().to_string()));
         }
     }
-    MemoryFs::new(files)
+    files
 }
 
 /// The content `outcome` leaves at `path` (`None`: not written).
@@ -37,7 +34,7 @@ fn compare(record: &serde_json::Value, outcome: &CallOutcome) -> Option<String> 
     let expect = &record["expect"];
     let target = record["input"]["filePath"]
         .as_str()
-        .map(|p| fs_path(CWD, p))
+        .map(|p| fs_path(corpus::CWD, p))
         .unwrap_or_default();
     // `content` is the target after the call, null when the call fails.
     let content = if outcome.ok {
@@ -61,48 +58,12 @@ fn opencode_edit_corpus() {
 }
 
 fn run_corpus(name: &str) {
-    let mut tally = corpus::Tally::default();
-    for record in corpus::load(name) {
-        let fs = files_of(&record);
-        let call = ToolCall {
-            input: &record["input"],
-            cwd: CWD,
-            fs: &fs,
-        };
-        let outcome = OpencodeEdit.run(&call);
-        let failure = compare(&record, &outcome);
-        tally.record(
-            record["kind"].as_str().unwrap_or("?"),
-            record["id"].as_str().unwrap_or("?"),
-            failure,
-        );
-    }
-    tally.finish(name);
-}
-
-/// The recorded fixtures of one folder, by file name.
-fn recorded(folder: &str) -> Vec<(String, serde_json::Value)> {
-    let dir = format!(
-        "{}/tests/fixtures/matchers/recorded/{folder}",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let mut names: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{dir}: {e}"))
-        .map(|entry| entry.expect("a directory entry").path())
-        .collect();
-    names.sort();
-    names
-        .into_iter()
-        .map(|path| {
-            let text = std::fs::read_to_string(&path).expect("a fixture");
-            let name = path
-                .file_name()
-                .expect("a name")
-                .to_string_lossy()
-                .into_owned();
-            (name, serde_json::from_str(&text).expect("fixture JSON"))
-        })
-        .collect()
+    corpus::check_all(name, |record| {
+        let outcome = corpus::with_call(&record["input"], files_of(record), |call| {
+            OpencodeEdit.run(call)
+        });
+        compare(record, &outcome)
+    });
 }
 
 /// Every `edit` call the real OpenCode 1.18.33 CLI ran in the recorded
@@ -111,18 +72,14 @@ fn recorded(folder: &str) -> Vec<(String, serde_json::Value)> {
 /// another stage did it).
 #[test]
 fn opencode_edit_recorded_calls() {
-    let calls = recorded("opencode_edit");
+    let calls = corpus::recorded("opencode_edit");
     assert_eq!(calls.len(), 15);
     let mut fuzzy = 0;
     for (name, call) in calls {
         let path = call["file"].as_str().expect("file");
         let before = call["before"].as_str().expect("before");
-        let fs = MemoryFs::new([(path.to_string(), before.to_string())]);
-        let outcome = OpencodeEdit.run(&ToolCall {
-            input: &call["input"],
-            cwd: CWD,
-            fs: &fs,
-        });
+        let files = [(path.to_string(), before.to_string())];
+        let outcome = corpus::with_call(&call["input"], files, |call| OpencodeEdit.run(call));
         assert_eq!(Some(outcome.ok), call["ok"].as_bool(), "{name}");
         let text = outcome.message.as_deref().or(outcome.error.as_deref());
         assert_eq!(text, call["text"].as_str(), "{name}");

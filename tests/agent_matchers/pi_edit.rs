@@ -1,22 +1,15 @@
 //! pi 0.73.1's `edit` tool against its corpus (the shipped tool's results
 //! on generated calls) and against the edits recorded from the real CLI.
 
-use srview::dialect::apply_patch::fs::MemoryFs;
-use srview::dialect::call::{CallMatcher, CallOutcome, ToolCall};
+use srview::dialect::call::{CallMatcher, CallOutcome};
 use srview::dialect::pi_edit::PiEdit;
 
 use super::corpus;
 
-const CWD: &str = "/home/user/project";
-
 /// `PiEdit` on `input` with `file` (if any) at `path` below the project.
 fn run(path: &str, file: Option<&str>, input: &serde_json::Value) -> CallOutcome {
-    let fs = MemoryFs::new(file.map(|content| (path.to_string(), content.to_string())));
-    PiEdit.run(&ToolCall {
-        input,
-        cwd: CWD,
-        fs: &fs,
-    })
+    let files = file.map(|content| (path.to_string(), content.to_string()));
+    corpus::with_call(input, files, |call| PiEdit.run(call))
 }
 
 /// The first field of `outcome` that differs from the record's `expect`.
@@ -33,17 +26,11 @@ fn compare(outcome: &CallOutcome, expect: &serde_json::Value) -> Option<String> 
 
 #[test]
 fn pi_edit_corpus() {
-    let mut tally = corpus::Tally::default();
-    for record in corpus::load("pi-edit-0.73.1") {
+    corpus::check_all("pi-edit-0.73.1", |record| {
         let path = record["path"].as_str().unwrap_or_default();
         let outcome = run(path, record["file"].as_str(), &record["input"]);
-        tally.record(
-            record["kind"].as_str().unwrap_or_default(),
-            record["id"].as_str().unwrap_or_default(),
-            compare(&outcome, &record["expect"]),
-        );
-    }
-    tally.finish("pi-edit-0.73.1");
+        compare(&outcome, &record["expect"])
+    });
 }
 
 /// How each recorded call matched, from the recordings' own account: the
@@ -73,25 +60,10 @@ fn recorded_stage(name: &str, ok: bool) -> &'static str {
 /// and ran: its validation error.
 #[test]
 fn pi_edit_recorded_calls() {
-    let folder = format!(
-        "{}/tests/fixtures/matchers/recorded/pi_edit",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let mut names: Vec<String> = std::fs::read_dir(&folder)
-        .unwrap_or_else(|e| panic!("{folder}: {e}"))
-        .map(|entry| {
-            entry
-                .expect("entry")
-                .file_name()
-                .to_string_lossy()
-                .into_owned()
-        })
-        .collect();
-    names.sort();
+    let calls = corpus::recorded("pi_edit");
+    let names: Vec<&str> = calls.iter().map(|(name, _)| name.as_str()).collect();
     assert_eq!(names.len(), 24, "{names:?}");
-    for name in &names {
-        let text = std::fs::read_to_string(format!("{folder}/{name}")).expect("fixture");
-        let record: serde_json::Value = serde_json::from_str(&text).expect("fixture JSON");
+    for (name, record) in &calls {
         let file = record["file"].as_str().expect("file");
         let outcome = run(file, record["before"].as_str(), &record["input"]);
         let ok = !record["isError"].as_bool().expect("isError");

@@ -4,10 +4,7 @@
 
 use super::corpus;
 use serde_json::Value;
-use srview::dialect::apply_patch::fs::MemoryFs;
-use srview::dialect::call::{CallMatcher, ToolCall};
-
-pub const CWD: &str = "/home/user/project";
+use srview::dialect::call::CallMatcher;
 
 /// The first difference between the port's outcome on `record` and the
 /// agent's, if any.
@@ -17,13 +14,7 @@ pub fn check(record: &Value, matcher: &dyn CallMatcher) -> Option<String> {
         Some(file) => vec![(path.clone(), file.to_string())],
         None => Vec::new(),
     };
-    let fs = MemoryFs::new(files);
-    let call = ToolCall {
-        input: &record["input"],
-        cwd: CWD,
-        fs: &fs,
-    };
-    let outcome = matcher.run(&call);
+    let outcome = corpus::with_call(&record["input"], files, |call| matcher.run(call));
     let expect = &record["expect"];
     let content = outcome
         .writes
@@ -42,13 +33,7 @@ pub fn check(record: &Value, matcher: &dyn CallMatcher) -> Option<String> {
 
 /// Every record of the corpus `name` through `matcher`, tallied by kind.
 pub fn run_corpus(name: &str, matcher: &dyn CallMatcher) {
-    let mut tally = corpus::Tally::default();
-    for record in corpus::load(name) {
-        let id = record["id"].as_str().unwrap_or("?").to_string();
-        let kind = record["kind"].as_str().unwrap_or("?").to_string();
-        tally.record(&kind, &id, check(&record, matcher));
-    }
-    tally.finish(name);
+    corpus::check_all(name, |record| check(record, matcher));
 }
 
 /// The real CLI's calls recorded in tests/fixtures/matchers/recorded/
@@ -63,29 +48,14 @@ pub fn run_recorded(
     matcher: &dyn CallMatcher,
     exact_stage: &str,
 ) -> usize {
-    let folder = format!(
-        "{}/tests/fixtures/matchers/recorded/{folder}",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let mut names: Vec<_> = std::fs::read_dir(&folder)
-        .unwrap_or_else(|e| panic!("{folder}: {e}"))
-        .map(|entry| entry.map(|e| e.path()).unwrap_or_default())
-        .collect();
-    names.sort();
-    assert!(names.len() >= at_least, "recordings missing in {folder}");
+    let calls = corpus::recorded(folder);
+    assert!(calls.len() >= at_least, "recordings missing in {folder}");
     let mut loose_calls = 0;
-    for name in names {
-        let text = std::fs::read_to_string(&name).unwrap_or_else(|e| panic!("{name:?}: {e}"));
-        let record: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name:?}: {e}"));
+    for (name, record) in calls {
         let path = record["path"].as_str().unwrap_or_default();
         let before = record["before"].as_str().unwrap_or_default();
-        let fs = MemoryFs::new([(path.to_string(), before.to_string())]);
-        let call = ToolCall {
-            input: &record["input"],
-            cwd: CWD,
-            fs: &fs,
-        };
-        let outcome = matcher.run(&call);
+        let files = [(path.to_string(), before.to_string())];
+        let outcome = corpus::with_call(&record["input"], files, |call| matcher.run(call));
         let ok = record["ok"].as_bool().unwrap_or(false);
         assert_eq!(outcome.ok, ok, "{name:?}");
         let read = if ok { &outcome.message } else { &outcome.error };

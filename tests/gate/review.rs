@@ -6,13 +6,12 @@
 //! (`srview review` beside `srview gate --agent claude-code`: `a`, `r`
 //! with a typed reason, `c`), timing the key to the gate's answer.
 
-#[path = "../support/pty.rs"]
-pub(crate) mod pty;
-
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
+
+pub(crate) use crate::support::pty;
 
 use serde_json::{Value, json};
 use srview::dialect::apply_patch::DirFs;
@@ -484,6 +483,15 @@ fn gate_of(
     })
 }
 
+/// The pane's screen once it shows every one of `texts` (printed, for the
+/// log of a failure).
+fn screen_showing(pane: &pty::Session, what: &str, texts: &[&str]) -> String {
+    pane.wait_for_all(what, texts);
+    let screen = pane.contents();
+    println!("{screen}");
+    screen
+}
+
 /// `srview review` run in `dir` on a pty at 80x24, once it listens.
 fn review_pane(dir: &Path) -> pty::Session {
     let pane = pty::Session::srview_at_80x24(dir, &["review"]);
@@ -526,13 +534,15 @@ fn the_review_pane_answers_the_gate_with_a_r_and_c() {
     ];
     for (keys, verdict) in cases {
         let gate = gate_in_background(dir.path(), payload.clone());
-        pane.wait_for("the queued edit", |s| {
-            s.contains("1/1 Edit inventory.py · loose (quote-normalised) · ")
-                && s.contains("Claude Code places this edit only by normalising its quotes")
-                && s.contains("#1")
-        });
-        let screen = pane.contents();
-        println!("{screen}");
+        let screen = screen_showing(
+            &pane,
+            "the queued edit",
+            &[
+                "1/1 Edit inventory.py · loose (quote-normalised) · ",
+                "Claude Code places this edit only by normalising its quotes",
+                "#1",
+            ],
+        );
         assert!(
             screen.contains(" a allow · r reject · c corrected"),
             "{screen}"
@@ -662,14 +672,16 @@ fn the_review_pane_shows_the_gates_verdict_at_80_columns() {
     gates.push(gate_of(dir.path(), claude, policy, curly));
     // Each wait asks for the lines asserted below: under load a frame may
     // hold the new title over the previous call's rows.
-    pane.wait_for("the curly-quotes edit", |s| {
-        // At 80 columns the agent's name goes to keep the countdown whole.
-        s.contains(" 1/1 Edit inventory.py · loose (quote-normalised) · ")
-            && s.contains("#1  placed     ≈ quote-normalised 46 → 46")
-            && s.contains("the gate: loose: Claude Code places it only by its loose stage")
-    });
-    let screen = pane.contents();
-    println!("{screen}");
+    // At 80 columns the agent's name goes to keep the countdown whole.
+    let screen = screen_showing(
+        &pane,
+        "the curly-quotes edit",
+        &[
+            " 1/1 Edit inventory.py · loose (quote-normalised) · ",
+            "#1  placed     ≈ quote-normalised 46 → 46",
+            "the gate: loose: Claude Code places it only by its loose stage",
+        ],
+    );
     assert_countdown_whole(&screen);
     assert_no_exact_or_applied(&screen);
     assert!(
@@ -707,26 +719,30 @@ fn the_review_pane_shows_the_gates_verdict_at_80_columns() {
     }
 
     pane.press(b"]");
-    pane.wait_for("Gemini CLI's fuzzy edit", |s| {
-        s.contains("2/4 Gemini CLI replace inventory.py · loose (fuzzy)")
-            && s.contains("placed     ≈ fuzzy")
-    });
-    let screen = pane.contents();
-    println!("{screen}");
+    let screen = screen_showing(
+        &pane,
+        "Gemini CLI's fuzzy edit",
+        &[
+            "2/4 Gemini CLI replace inventory.py · loose (fuzzy)",
+            "placed     ≈ fuzzy",
+        ],
+    );
     assert_countdown_whole(&screen);
     assert_no_exact_or_applied(&screen);
     assert!(screen.contains("placed     ≈ fuzzy"), "{screen}");
 
     pane.press(b"]");
     // Drawn whole (under load the rows came before the finding's lines).
-    pane.wait_for("the ambiguous edit", |s| {
-        s.contains("3/4 Claude Code Edit inventory.py · failing (failed)")
-            && s.contains(" refused ")
-            && s.contains("old_string occurs 2 times (line 27, line 32)")
-            && s.contains("the gate: failing (failed): Claude Code refuses this Edit")
-    });
-    let screen = pane.contents();
-    println!("{screen}");
+    let screen = screen_showing(
+        &pane,
+        "the ambiguous edit",
+        &[
+            "3/4 Claude Code Edit inventory.py · failing (failed)",
+            " refused ",
+            "old_string occurs 2 times (line 27, line 32)",
+            "the gate: failing (failed): Claude Code refuses this Edit",
+        ],
+    );
     assert_countdown_whole(&screen);
     assert_no_exact_or_applied(&screen);
     assert!(screen.contains(" refused "), "{screen}");
@@ -954,11 +970,11 @@ fn a_patch_of_two_files_shows_each_file_by_its_own_stage() {
         "loose=review",
         payload.to_string().into_bytes(),
     );
-    pane.wait_for("the patch, its loose file first", |s| {
-        s.contains("loose (trimmed)") && s.contains("#1") && s.contains("file 1/2")
-    });
-    let screen = pane.contents();
-    println!("{screen}");
+    let screen = screen_showing(
+        &pane,
+        "the patch, its loose file first",
+        &["loose (trimmed)", "#1", "file 1/2"],
+    );
     assert_countdown_whole(&screen);
     assert!(
         screen.contains("file 1/2 of the patch: inventory.py, the one the gate's case is about"),
@@ -989,11 +1005,11 @@ fn a_patch_of_two_files_shows_each_file_by_its_own_stage() {
         s.contains("file 2/2") && s.contains("shown: srview's corrected")
     });
     pane.press(b"f");
-    pane.wait_for("the corrected patch's file in question", |s| {
-        s.contains("file 1/2") && s.contains("    sku: str")
-    });
-    let screen = pane.contents();
-    println!("{screen}");
+    let screen = screen_showing(
+        &pane,
+        "the corrected patch's file in question",
+        &["file 1/2", "    sku: str"],
+    );
     assert!(screen.contains("E exact"), "{screen}");
     pane.press(b"rno\r");
     let (stdout, code, _) = gate.join().expect("the gate");

@@ -16,24 +16,29 @@ fn agents() -> impl Iterator<Item = GateAgent> {
 /// `agent`'s payload replacing `old` with `new` in inventory.py (Codex: a
 /// one-hunk patch of the same lines, both texts whole lines).
 fn payload_for(agent: GateAgent, old: &str, new: &str) -> Vec<u8> {
+    payload_of(agent, "inventory.py", old, new)
+}
+
+/// `agent`'s payload replacing `old` with `new` in the file `name` of the
+/// project, in `payload_for`'s shapes.
+fn payload_of(agent: GateAgent, name: &str, old: &str, new: &str) -> Vec<u8> {
     match agent {
         GateAgent::Codex => {
-            let mut body = String::from("@@\n");
-            for line in old.lines() {
-                body.push_str(&format!("-{line}\n"));
-            }
-            for line in new.lines() {
-                body.push_str(&format!("+{line}\n"));
-            }
-            edit_payload(agent, patch(&body))
+            let body: String = old
+                .lines()
+                .map(|line| format!("-{line}\n"))
+                .chain(new.lines().map(|line| format!("+{line}\n")))
+                .collect();
+            let text = format!("*** Begin Patch\n*** Update File: {name}\n@@\n{body}*** End Patch");
+            edit_payload(agent, json!({ "command": text }))
         }
         GateAgent::Opencode => own_payload(
             "edit",
-            json!({"filePath": "inventory.py", "oldString": old, "newString": new}),
+            json!({"filePath": name, "oldString": old, "newString": new}),
         ),
         GateAgent::Pi => own_payload(
             "edit",
-            json!({"path": "inventory.py", "edits": [{"oldText": old, "newText": new}]}),
+            json!({"path": name, "edits": [{"oldText": old, "newText": new}]}),
         ),
         GateAgent::ClineCli => {
             let bytes = std::fs::read(fixtures().join("cline-cli/tool_call.payload.json"))
@@ -44,28 +49,56 @@ fn payload_for(agent: GateAgent, old: &str, new: &str) -> Vec<u8> {
                 input["old_text"] = old.into();
                 input["new_text"] = new.into();
             }
-            payload.to_string().into_bytes()
+            // The recording edits inventory.py: every mention of it names
+            // `name` instead.
+            payload
+                .to_string()
+                .replace("inventory.py", name)
+                .into_bytes()
         }
-        _ => edit_payload(agent, string_edit(agent, old, new)),
+        _ => {
+            let mut input = string_edit(agent, old, new);
+            input["file_path"] = format!("{CWD}/{name}").into();
+            edit_payload(agent, input)
+        }
     }
+}
+
+/// `agent`'s edit `(old, new)` of the file `name` holding `content`, judged
+/// with the default policy: asserts its case is `case`, naming the agent,
+/// the new text and the answer where it is not.
+fn judged_as(
+    case: Case,
+    agent: GateAgent,
+    (name, content): (&str, &str),
+    old: &str,
+    new: &str,
+) -> Judgment {
+    let fs = MemoryFs::new([(name.to_string(), content.to_string())]);
+    let judgment = srview::gate::judge(
+        agent,
+        &payload_of(agent, name, old, new),
+        |_| fs,
+        &Policy::default(),
+    );
+    assert_eq!(
+        judgment.case, case,
+        "{agent:?} {new:?}: {:?}",
+        judgment.answer
+    );
+    judgment
 }
 
 /// The deny reason of `agent`'s edit `(old, new)` of `file`, which must be
 /// judged a doubt.
 fn doubt_reason(agent: GateAgent, file: &str, old: &str, new: &str) -> String {
-    let judgment = judge_on(
-        agent,
-        &payload_for(agent, old, new),
-        file,
-        &Policy::default(),
-    );
-    assert_eq!(
-        judgment.case,
+    deny_reason(&judged_as(
         Case::Doubt,
-        "{agent:?} {new:?}: {:?}",
-        judgment.answer
-    );
-    deny_reason(&judgment)
+        agent,
+        ("inventory.py", file),
+        old,
+        new,
+    ))
 }
 
 /// Asserts that `judgment` neither rewrites the edit nor offers a
@@ -246,13 +279,7 @@ fn a_line_with_two_near_copies_is_said_as_it_is() {
         (GateAgent::GeminiCli, "old_string"),
         (GateAgent::Pi, "oldText"),
     ] {
-        let judgment = judge_on(
-            agent,
-            &payload_for(agent, old, new),
-            file,
-            &Policy::default(),
-        );
-        assert_eq!(judgment.case, Case::Failing, "{agent:?}");
+        let judgment = judged_as(Case::Failing, agent, ("inventory.py", file), old, new);
         let reason = deny_reason(&judgment);
         assert!(
             reason.contains(&format!(
@@ -329,14 +356,7 @@ fn an_edit_repeating_the_lines_around_it_is_a_doubt() {
         ),
     ];
     for (old, new, at, said) in cases {
-        let judgment = judge_on(
-            GateAgent::ClaudeCode,
-            &payload_for(GateAgent::ClaudeCode, old, new),
-            UTIL,
-            &Policy::default(),
-        );
-        assert_eq!(judgment.case, Case::Doubt, "{new}: {:?}", judgment.answer);
-        let reason = deny_reason(&judgment);
+        let reason = doubt_reason(GateAgent::ClaudeCode, UTIL, old, new);
         assert!(
             reason.starts_with(&format!(
                 "srview gate: the edit of {CWD}/inventory.py matches exactly ({at}), but srview \
@@ -345,14 +365,7 @@ fn an_edit_repeating_the_lines_around_it_is_a_doubt() {
             )),
             "{reason}"
         );
-        let judgment = judge_on(
-            GateAgent::Codex,
-            &payload_for(GateAgent::Codex, old, new),
-            UTIL,
-            &Policy::default(),
-        );
-        assert_eq!(judgment.case, Case::Doubt, "{new}: {:?}", judgment.answer);
-        let reason = deny_reason(&judgment);
+        let reason = doubt_reason(GateAgent::Codex, UTIL, old, new);
         let said = said
             .replace("ends with", "end with")
             .replace("begins with", "begin with");
@@ -365,51 +378,42 @@ fn an_edit_repeating_the_lines_around_it_is_a_doubt() {
     }
 }
 
-/// Look-alikes the repeated-lines check leaves alone (exact, no opinion):
-/// an edit that closes a block it opens (its `}` beside the file's, the
-/// brackets balanced), a separator line (`---`) added before the file's
-/// own, a blank line, a keyword closer (`end`), and an edit whose old text
-/// ends with the line its new text ends with (it rewrites that line
-/// itself).
+/// Look-alikes the repeated-lines check leaves alone (exact, no opinion),
+/// as `(file, old, new)`: an edit that closes a block it opens (its `}`
+/// beside the file's, the brackets balanced), a separator line (`---`)
+/// added before the file's own, a blank line, a keyword closer (`end`), and
+/// an edit whose old text ends with the line its new text ends with (it
+/// rewrites that line itself).
+const LOOK_ALIKES: [(&str, &str, &str); 5] = [
+    (
+        "if (a) {\n  x();\n}\n",
+        "  x();\n",
+        "  x();\n  if (b) {\n    y();\n}\n",
+    ),
+    (
+        "# Title\n---\nBody.\n",
+        "# Title\n",
+        "# Title\n\nIntro.\n\n---\n",
+    ),
+    ("a = 1\n\nb = 2\n", "a = 1\n", "a = 1\nc = 3\n\n"),
+    (
+        "def f\n  a\nend\n",
+        "  a\n",
+        "  a\n  if b\n    c\n  end\nend\n",
+    ),
+    (
+        "function f() {\n  a();\n}\n}\n",
+        "  a();\n}\n",
+        "  a();\n  b();\n}\n",
+    ),
+];
+
+/// The `LOOK_ALIKES` are exact as a Claude Code `Edit` and as a Codex hunk.
 #[test]
 fn an_edit_ending_like_the_next_line_by_design_is_not_doubted() {
-    let cases = [
-        (
-            "if (a) {\n  x();\n}\n",
-            "  x();\n",
-            "  x();\n  if (b) {\n    y();\n}\n",
-        ),
-        (
-            "# Title\n---\nBody.\n",
-            "# Title\n",
-            "# Title\n\nIntro.\n\n---\n",
-        ),
-        ("a = 1\n\nb = 2\n", "a = 1\n", "a = 1\nc = 3\n\n"),
-        (
-            "def f\n  a\nend\n",
-            "  a\n",
-            "  a\n  if b\n    c\n  end\nend\n",
-        ),
-        (
-            "function f() {\n  a();\n}\n}\n",
-            "  a();\n}\n",
-            "  a();\n  b();\n}\n",
-        ),
-    ];
-    for (file, old, new) in cases {
+    for (file, old, new) in LOOK_ALIKES {
         for agent in [GateAgent::ClaudeCode, GateAgent::Codex] {
-            let judgment = judge_on(
-                agent,
-                &payload_for(agent, old, new),
-                file,
-                &Policy::default(),
-            );
-            assert_eq!(
-                judgment.case,
-                Case::Exact,
-                "{agent:?} {new:?}: {:?}",
-                judgment.answer
-            );
+            judged_as(Case::Exact, agent, ("inventory.py", file), old, new);
         }
     }
 }
@@ -449,51 +453,7 @@ fn an_exact_edit_that_misindents_python_is_a_doubt() {
     ];
     for (old, new, said) in cases {
         for agent in agents() {
-            let payload = match agent {
-                GateAgent::Opencode => own_payload(
-                    "edit",
-                    json!({"filePath": "cart.py", "oldString": old, "newString": new}),
-                ),
-                GateAgent::Pi => own_payload(
-                    "edit",
-                    json!({"path": "cart.py", "edits": [{"oldText": old, "newText": new}]}),
-                ),
-                GateAgent::Codex => {
-                    let body: String = old
-                        .lines()
-                        .map(|l| format!("-{l}\n"))
-                        .chain(new.lines().map(|l| format!("+{l}\n")))
-                        .collect();
-                    let text = format!(
-                        "*** Begin Patch\n*** Update File: cart.py\n@@\n{body}*** End Patch"
-                    );
-                    edit_payload(agent, json!({ "command": text }))
-                }
-                GateAgent::ClineCli => {
-                    let sent = payload_for(agent, old, new);
-                    String::from_utf8(sent)
-                        .expect("UTF-8")
-                        .replace("inventory.py", "cart.py")
-                        .into_bytes()
-                }
-                _ => {
-                    let mut input = string_edit(agent, old, new);
-                    input["file_path"] = format!("{CWD}/cart.py").into();
-                    edit_payload(agent, input)
-                }
-            };
-            let fs = srview::dialect::apply_patch::MemoryFs::new([(
-                "cart.py".to_string(),
-                CART.to_string(),
-            )]);
-            let judgment = srview::gate::judge(agent, &payload, |_| fs, &Policy::default());
-            assert_eq!(
-                judgment.case,
-                Case::Doubt,
-                "{agent:?} {new:?}: {:?}",
-                judgment.answer
-            );
-            let reason = deny_reason(&judgment);
+            let reason = deny_reason(&judged_as(Case::Doubt, agent, ("cart.py", CART), old, new));
             assert!(
                 reason.contains(&format!(
                     "as written, {said}: send the new lines at the indentation of the block they \
@@ -521,36 +481,17 @@ fn a_deliberate_python_reindent_is_not_doubted() {
     ];
     for (old, new) in cases {
         for agent in [GateAgent::ClaudeCode, GateAgent::Opencode] {
-            let payload = payload_for(agent, old, new);
-            let fs = srview::dialect::apply_patch::MemoryFs::new([(
-                "inventory.py".to_string(),
-                file.to_string(),
-            )]);
-            let judgment = srview::gate::judge(agent, &payload, |_| fs, &Policy::default());
-            assert_eq!(
-                judgment.case,
-                Case::Exact,
-                "{agent:?} {new:?}: {:?}",
-                judgment.answer
-            );
+            judged_as(Case::Exact, agent, ("inventory.py", file), old, new);
         }
     }
     // The same misindented line, in a file srview does not read as Python.
-    let mut input = string_edit(
+    judged_as(
+        Case::Exact,
         GateAgent::ClaudeCode,
+        ("cart.txt", CART),
         "        self.count += 1\n",
         "       self.count += 2\n",
     );
-    input["file_path"] = format!("{CWD}/cart.txt").into();
-    let fs =
-        srview::dialect::apply_patch::MemoryFs::new([("cart.txt".to_string(), CART.to_string())]);
-    let judgment = srview::gate::judge(
-        GateAgent::ClaudeCode,
-        &edit_payload(GateAgent::ClaudeCode, input),
-        |_| fs,
-        &Policy::default(),
-    );
-    assert_eq!(judgment.case, Case::Exact, "{:?}", judgment.answer);
 }
 
 /// A Claude Code `Edit` whose replacing line is only at the wrong depth
@@ -561,24 +502,20 @@ fn a_deliberate_python_reindent_is_not_doubted() {
 /// cannot be told.
 #[test]
 fn a_misindented_exact_edit_is_offered_at_the_replaced_lines_depth() {
-    let fs =
-        || srview::dialect::apply_patch::MemoryFs::new([("cart.py".to_string(), CART.to_string())]);
     let old = "        self.count += 1\n";
-    // Claude Code's edit of cart.py replacing `old` with `new`, judged.
+    // Claude Code's edit of cart.py replacing `old` with `new`, judged a
+    // doubt.
     let judged = |new: &str| {
-        let mut input = string_edit(GateAgent::ClaudeCode, old, new);
-        input["file_path"] = format!("{CWD}/cart.py").into();
-        let payload = edit_payload(GateAgent::ClaudeCode, input);
-        srview::gate::judge(
+        judged_as(
+            Case::Doubt,
             GateAgent::ClaudeCode,
-            &payload,
-            |_| fs(),
-            &Policy::default(),
+            ("cart.py", CART),
+            old,
+            new,
         )
     };
     for new in ["       self.count += 2\n", "    self.count += 2\n"] {
         let judgment = judged(new);
-        assert_eq!(judgment.case, Case::Doubt, "{new:?}");
         let offered = super::offered_input(GateAgent::ClaudeCode, &deny_reason(&judgment))
             .expect("an offered edit");
         assert_eq!(
@@ -588,7 +525,6 @@ fn a_misindented_exact_edit_is_offered_at_the_replaced_lines_depth() {
         assert_exact_with_agents_matcher(GateAgent::ClaudeCode, &offered, CART);
     }
     let judgment = judged("        if item:\n        self.count += 1\n");
-    assert_eq!(judgment.case, Case::Doubt);
     assert_eq!(
         super::offered_input(GateAgent::ClaudeCode, &deny_reason(&judgment)),
         None
@@ -636,35 +572,19 @@ fn an_edit_repeating_the_lines_around_it_is_a_doubt_without_a_final_newline() {
             );
         }
     }
-    let look_alikes = [
-        (
-            "if (a) {\n  x();\n}\n",
-            "  x();",
-            "  x();\n  if (b) {\n    y();\n}",
-        ),
-        (
-            "# Title\n---\nBody.\n",
-            "# Title",
-            "# Title\n\nIntro.\n\n---",
-        ),
-        ("a = 1\n\nb = 2\n", "a = 1", "a = 1\nc = 3"),
-        ("def f\n  a\nend\n", "  a", "  a\n  if b\n    c\n  end\nend"),
-        (
-            "function f() {\n  a();\n}\n}\n",
-            "  a();\n}",
-            "  a();\n  b();\n}",
-        ),
-        // A part of a line changed: the line stays one line.
-        (UTIL, "return x;", "return Math.min(x, hi);"),
-    ];
-    for (file, old, new) in look_alikes {
-        let judgment = judge_on(
+    // The look-alikes without their texts' final newlines, and a part of a
+    // line changed (the line stays one line).
+    let look_alikes = LOOK_ALIKES
+        .map(|(file, old, new)| (file, old.trim_end_matches('\n'), new.trim_end_matches('\n')));
+    let part_of_a_line = (UTIL, "return x;", "return Math.min(x, hi);");
+    for (file, old, new) in look_alikes.into_iter().chain([part_of_a_line]) {
+        judged_as(
+            Case::Exact,
             GateAgent::ClaudeCode,
-            &payload_for(GateAgent::ClaudeCode, old, new),
-            file,
-            &Policy::default(),
+            ("inventory.py", file),
+            old,
+            new,
         );
-        assert_eq!(judgment.case, Case::Exact, "{new:?}: {:?}", judgment.answer);
     }
 }
 
@@ -692,13 +612,14 @@ fn spaces_in_a_tab_indented_python_file_are_a_doubt() {
         );
     }
     // The same line indented with tabs is exact.
-    let judgment = judge_on(
+    let tabs = "\t\tx = x + 1\n\t\ty = x * 2\n";
+    judged_as(
+        Case::Exact,
         GateAgent::ClaudeCode,
-        &payload_for(GateAgent::ClaudeCode, old, "\t\tx = x + 1\n\t\ty = x * 2\n"),
-        file,
-        &Policy::default(),
+        ("inventory.py", file),
+        old,
+        tabs,
     );
-    assert_eq!(judgment.case, Case::Exact, "{:?}", judgment.answer);
 }
 
 /// Three functions, of which a stand-in keeps only the last.
@@ -735,28 +656,21 @@ fn a_bracketed_stand_in_line_is_a_doubt() {
             "{marker}: {:?}",
             judgment.answer
         );
+        let reason = deny_reason(&judgment);
         assert!(
-            deny_reason(&judgment).contains(&format!(
+            reason.contains(&format!(
                 "its content stands in for lines it leaves out (line 1: `{marker}`), so writing \
                  it deletes 9 non-blank lines of the file"
             )),
-            "{marker}: {}",
-            deny_reason(&judgment)
+            "{marker}: {reason}"
         );
-        let edit = payload_for(GateAgent::ClaudeCode, THREE, &content);
-        let judgment = judge_on(GateAgent::ClaudeCode, &edit, THREE, &Policy::default());
-        assert_eq!(
-            judgment.case,
-            Case::Doubt,
-            "{marker}: {:?}",
-            judgment.answer
-        );
+        // The same content as an Edit of the whole file.
+        let reason = doubt_reason(GateAgent::ClaudeCode, THREE, THREE, &content);
         assert!(
-            deny_reason(&judgment).contains(&format!(
+            reason.contains(&format!(
                 "its new text stands in for lines it leaves out (its line 1: `{marker}`)"
             )),
-            "{marker}: {}",
-            deny_reason(&judgment)
+            "{marker}: {reason}"
         );
     }
 }

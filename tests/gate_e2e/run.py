@@ -310,6 +310,35 @@ def read_turn(name, args, call_id):
                       {"functionCall": {"name": name, "id": call_id, "args": args}}]}
 
 
+# The settings that keep Gemini CLI and its fork Qwen Code from sending usage statistics.
+NO_STATISTICS = {"privacy": {"usageStatisticsEnabled": False}, "telemetry": {"enabled": False}}
+
+
+def settings_file(tree):
+    """A JSON settings file as the agents' own tools write one: two-space indents, a final newline."""
+    return json.dumps(tree, indent=2) + "\n"
+
+
+def stream_json_argv(cli, prompt, session, *flags):
+    """`CLI -p PROMPT --output-format stream-json FLAGS --session-id SESSION`: the headless
+    run Claude Code, Gemini CLI and Qwen Code share."""
+    return [cli, "-p", prompt, "--output-format", "stream-json", *flags, "--session-id", session]
+
+
+def edit_turns(scenario, name, args_of, call_id=None, first=1):
+    """One model turn per edit `(old, new)` of `scenario`: a call of the tool `name` with
+    the arguments `args_of(old, new)`, its id `call_id % k` with k counting from `first`
+    (no id where `call_id` is None, as Gemini's function calls have none)."""
+    turns = []
+    for k, (old, new) in enumerate(scenario["edits"], first):
+        call = {"name": name}
+        if call_id is not None:
+            call["id"] = call_id % k
+        call["args"] = args_of(old, new)
+        turns.append({"parts": [{"text": "Editing inventory.py."}, {"functionCall": call}]})
+    return turns
+
+
 class Agent:
     """One agent CLI: how to install it, seed it, script its model, run it."""
 
@@ -355,11 +384,9 @@ class ClaudeCode(Agent):
     def turns(self, file_path, scenario):
         # A big file is read in part (Claude's Read refuses a whole one).
         read = {"file_path": file_path, "offset": 1, "limit": 60} if scenario.get("big") else {"file_path": file_path}
-        turns = [read_turn("Read", read, "toolu_01Read00000000000000000")]
-        for k, (old, new) in enumerate(scenario["edits"]):
-            turns.append({"parts": [{"text": "Editing inventory.py."}, {"functionCall": {
-                "name": "Edit", "id": "toolu_%02dEdit00000000000000000" % (k + 2),
-                "args": {"file_path": file_path, "old_string": old, "new_string": new}}}]})
+        turns = [read_turn("Read", read, "toolu_01Read00000000000000000")] + edit_turns(
+            scenario, "Edit", lambda old, new: {"file_path": file_path, "old_string": old, "new_string": new},
+            "toolu_%02dEdit00000000000000000", first=2)
         for k, (name, content) in enumerate(scenario.get("writes", [])):
             turns.append({"parts": [{"text": "Writing %s." % name}, {"functionCall": {
                 "name": "Write", "id": "toolu_%02dWrite0000000000000000" % (k + 2),
@@ -371,9 +398,8 @@ class ClaudeCode(Agent):
                 "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_AUTOUPDATER": "1"}
 
     def argv(self, cli, prompt, session):
-        return [cli, "-p", prompt, "--output-format", "stream-json", "--verbose", "--include-hook-events",
-                "--permission-mode", "acceptEdits", "--model", "claude-sonnet-4-5-20250929",
-                "--session-id", session]
+        return stream_json_argv(cli, prompt, session, "--verbose", "--include-hook-events",
+                                "--permission-mode", "acceptEdits", "--model", "claude-sonnet-4-5-20250929")
 
 
 class Codex(Agent):
@@ -408,24 +434,22 @@ class GeminiCli(Agent):
     scenarios = GEMINI_SCENARIOS
 
     def seed(self, home, port, scenario):
-        return {".gemini/settings.json": json.dumps({
-            "privacy": {"usageStatisticsEnabled": False}, "telemetry": {"enabled": False},
+        return {".gemini/settings.json": settings_file({
+            **NO_STATISTICS,
             "general": {"enableAutoUpdate": False, "enableAutoUpdateNotification": False},
             "security": {"auth": {"selectedType": "gemini-api-key"},
-                         "folderTrust": {"enabled": bool(scenario.get("folder_trust"))}}},
-            indent=2) + "\n"}
+                         "folderTrust": {"enabled": bool(scenario.get("folder_trust"))}}})}
 
     def turns(self, file_path, scenario):
-        return [{"parts": [{"text": "Editing inventory.py."}, {"functionCall": {"name": "replace", "args": {
+        return edit_turns(scenario, "replace", lambda old, new: {
             "file_path": file_path, "instruction": "Edit inventory.py as asked.",
-            "old_string": old, "new_string": new}}}]} for old, new in scenario["edits"]]
+            "old_string": old, "new_string": new})
 
     def env(self, port):
         return {"GEMINI_API_KEY": "fake", "GOOGLE_GEMINI_BASE_URL": "http://127.0.0.1:%d" % port}
 
     def argv(self, cli, prompt, session):
-        return [cli, "-p", prompt, "--output-format", "stream-json", "--yolo", "-m", "gemini-3.5-flash",
-                "--session-id", session]
+        return stream_json_argv(cli, prompt, session, "--yolo", "-m", "gemini-3.5-flash")
 
 
 class QwenCode(Agent):
@@ -434,26 +458,22 @@ class QwenCode(Agent):
     scenarios = CURLY_SCENARIOS
 
     def seed(self, home, port, scenario):
-        return {".qwen/settings.json": json.dumps({
+        return {".qwen/settings.json": settings_file({
             "security": {"auth": {"selectedType": "openai"}, "folderTrust": {"enabled": False}},
-            "privacy": {"usageStatisticsEnabled": False}, "telemetry": {"enabled": False},
-            "general": {"enableAutoUpdate": False}}, indent=2) + "\n"}
+            **NO_STATISTICS,
+            "general": {"enableAutoUpdate": False}})}
 
     def turns(self, file_path, scenario):
-        turns = [read_turn("read_file", {"file_path": file_path}, "call_read_01")]
-        for k, (old, new) in enumerate(scenario["edits"]):
-            turns.append({"parts": [{"text": "Editing inventory.py."}, {"functionCall": {
-                "name": "edit", "id": "call_edit_%02d" % (k + 2),
-                "args": {"file_path": file_path, "old_string": old, "new_string": new}}}]})
-        return turns
+        return [read_turn("read_file", {"file_path": file_path}, "call_read_01")] + edit_turns(
+            scenario, "edit", lambda old, new: {"file_path": file_path, "old_string": old, "new_string": new},
+            "call_edit_%02d", first=2)
 
     def env(self, port):
         return {"OPENAI_BASE_URL": "http://127.0.0.1:%d/v1" % port, "OPENAI_API_KEY": "sk-fake",
                 "OPENAI_MODEL": "fake-model", "QWEN_CODE_SUPPRESS_YOLO_WARNING": "1"}
 
     def argv(self, cli, prompt, session):
-        return [cli, "-p", prompt, "--output-format", "stream-json", "--yolo", "--auth-type", "openai",
-                "-m", "fake-model", "--session-id", session]
+        return stream_json_argv(cli, prompt, session, "--yolo", "--auth-type", "openai", "-m", "fake-model")
 
 
 class Opencode(Agent):
@@ -461,20 +481,17 @@ class Opencode(Agent):
     npm, bin_rel = "opencode-ai@1.18.33", "opencode"
 
     def seed(self, home, port, scenario):
-        return {".config/opencode/opencode.json": json.dumps({
+        return {".config/opencode/opencode.json": settings_file({
             "provider": {"fake": {"npm": "@ai-sdk/openai-compatible", "name": "Scripted",
                                   "options": {"baseURL": "http://127.0.0.1:%d/v1" % port, "apiKey": "sk-fake"},
                                   "models": {"fake-model": {"name": "fake-model", "tool_call": True}}}},
             "model": "fake/fake-model", "small_model": "fake/fake-model", "autoupdate": False,
-            "share": "disabled"}, indent=2) + "\n"}
+            "share": "disabled"})}
 
     def turns(self, file_path, scenario):
-        turns = [read_turn("read", {"filePath": file_path}, "call_read_01")]
-        for k, (old, new) in enumerate(scenario["edits"]):
-            turns.append({"parts": [{"text": "Editing inventory.py."}, {"functionCall": {
-                "name": "edit", "id": "call_edit_%02d" % (k + 2),
-                "args": {"filePath": file_path, "oldString": old, "newString": new}}}]})
-        return turns
+        return [read_turn("read", {"filePath": file_path}, "call_read_01")] + edit_turns(
+            scenario, "edit", lambda old, new: {"filePath": file_path, "oldString": old, "newString": new},
+            "call_edit_%02d", first=2)
 
     def env(self, port):
         return {"OPENCODE_DISABLE_AUTOUPDATE": "1", "OPENCODE_DISABLE_MODELS_FETCH": "1",
@@ -492,17 +509,15 @@ class Pi(Agent):
     scenarios = CURLY_SCENARIOS
 
     def seed(self, home, port, scenario):
-        return {".pi/agent/models.json": json.dumps({"providers": {"fake": {
+        return {".pi/agent/models.json": settings_file({"providers": {"fake": {
             "baseUrl": "http://127.0.0.1:%d/v1" % port, "api": "openai-completions", "apiKey": "sk-fake",
             "compat": {"supportsDeveloperRole": False, "supportsReasoningEffort": False},
             "models": [{"id": "fake-model", "name": "Fake Model", "reasoning": False,
-                        "contextWindow": 128000, "maxTokens": 4096}]}}}, indent=2) + "\n"}
+                        "contextWindow": 128000, "maxTokens": 4096}]}}})}
 
     def turns(self, file_path, scenario):
-        return [{"parts": [{"text": "Editing inventory.py."}, {"functionCall": {
-            "name": "edit", "id": "call_edit_%02d" % (k + 1),
-            "args": {"path": file_path, "edits": [{"oldText": old, "newText": new}]}}}]}
-            for k, (old, new) in enumerate(scenario["edits"])]
+        return edit_turns(scenario, "edit", lambda old, new: {
+            "path": file_path, "edits": [{"oldText": old, "newText": new}]}, "call_edit_%02d")
 
     def env(self, port):
         return {"PI_OFFLINE": "1", "PI_TELEMETRY": "0", "PI_SKIP_VERSION_CHECK": "1"}
@@ -521,18 +536,16 @@ class ClineCli(Agent):
 
     def seed(self, home, port, scenario):
         # What `cline auth -p openai-compatible -k sk-fake-key -b URL -m fake-model` writes.
-        return {".cline/data/settings/providers.json": json.dumps({
+        return {".cline/data/settings/providers.json": settings_file({
             "version": 1, "lastUsedProvider": "openai-compatible", "modes": {},
             "providers": {"openai-compatible": {"settings": {
                 "provider": "openai-compatible", "apiKey": "sk-fake-key", "model": "fake-model",
                 "baseUrl": "http://127.0.0.1:%d/v1" % port},
-                "updatedAt": "2026-12-02T00:00:00.000Z", "tokenSource": "manual"}}}, indent=2) + "\n"}
+                "updatedAt": "2026-12-02T00:00:00.000Z", "tokenSource": "manual"}}})}
 
     def turns(self, file_path, scenario):
-        return [{"parts": [{"text": "Editing inventory.py."}, {"functionCall": {
-            "name": "editor", "id": "call_edit_%02d" % (k + 1),
-            "args": {"path": file_path, "old_text": old, "new_text": new}}}]}
-            for k, (old, new) in enumerate(scenario["edits"])]
+        return edit_turns(scenario, "editor", lambda old, new: {
+            "path": file_path, "old_text": old, "new_text": new}, "call_edit_%02d")
 
     def argv(self, cli, prompt, session):
         return [cli, "--json", "-P", "openai-compatible", "-m", "fake-model", "-c", self.project, prompt]

@@ -17,7 +17,7 @@ use srview::sessions::review::{Basis, review, review_live};
 use srview::source::agent::session::read_session;
 use srview::source::agent::{AgentKind, AgentReader, FileContent, Format, Verdict, detect};
 
-use crate::support::agents::{ExpectedEdit, expected, fixtures, session_path};
+use crate::support::agents::{ExpectedEdit, expected, fixtures, session_path, workspace_copy};
 use crate::support::big_session;
 use crate::support::pty::{Session, Terminal};
 use crate::support::runner::{code, srview, stderr, stdout};
@@ -31,12 +31,7 @@ fn scenario(name: &str) -> PathBuf {
 /// A workspace holding each file of `dir`'s scenario as it was before the
 /// run.
 fn workspace(dir: &Path) -> tempfile::TempDir {
-    let ws = tempfile::tempdir().expect("tempdir");
-    for entry in fs::read_dir(dir.join("before")).expect("before/") {
-        let entry = entry.expect("entry");
-        fs::copy(entry.path(), ws.path().join(entry.file_name())).expect("copy");
-    }
-    ws
+    workspace_copy(dir, "before")
 }
 
 /// The edits of a `session --json` output.

@@ -26,12 +26,7 @@ fn scenario(name: &str) -> PathBuf {
 /// A folder holding the scenario's files as the run left them: OpenCode's
 /// recorded diffs are undone from them.
 fn workspace(scenario: &Path) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("tempdir");
-    for entry in fs::read_dir(scenario.join("after")).expect("after/") {
-        let path = entry.expect("entry").path();
-        fs::copy(&path, dir.path().join(path.file_name().expect("name"))).expect("copy");
-    }
-    dir
+    crate::support::agents::workspace_copy(scenario, "after")
 }
 
 /// Each edit of `session --json` against expected.json: file, tool, the

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 use srview::source::agent::{AgentKind, AgentReader, Format, Verdict};
 
-use crate::support::agents::{ExpectedEdit, expected, fixtures, session_path};
+use crate::support::agents::{ExpectedEdit, expected, fixtures, session_path, workspace_copy};
 use crate::support::big_session;
 use crate::support::pty::Session;
 use crate::support::runner::{code, srview, stderr, stdout};
@@ -32,12 +32,7 @@ fn scenario(name: &str) -> PathBuf {
 /// A workspace holding the scenario's files as the run left them (what a
 /// user reviewing the session has).
 fn workspace_after(dir: &Path) -> tempfile::TempDir {
-    let ws = tempfile::tempdir().expect("tempdir");
-    for entry in fs::read_dir(dir.join("after")).expect("after/") {
-        let path = entry.expect("entry").path();
-        fs::copy(&path, ws.path().join(path.file_name().expect("name"))).expect("copy");
-    }
-    ws
+    workspace_copy(dir, "after")
 }
 
 fn session_json(args: &[&str], cwd: &Path, stdin: Option<&[u8]>) -> Value {

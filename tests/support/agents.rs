@@ -54,6 +54,19 @@ pub fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/agents")
 }
 
+/// A temporary workspace holding a copy of each file in `scenario`'s
+/// `side` folder: `before` (the files as the run found them) or `after`
+/// (as it left them).
+pub fn workspace_copy(scenario: &Path, side: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let files = scenario.join(side);
+    for entry in fs::read_dir(&files).unwrap_or_else(|e| panic!("{}: {e}", files.display())) {
+        let path = entry.expect("entry").path();
+        fs::copy(&path, dir.path().join(path.file_name().expect("name"))).expect("copy");
+    }
+    dir
+}
+
 /// Every scenario folder (those with an expected.json), sorted.
 pub fn scenarios() -> Vec<PathBuf> {
     let mut out = Vec::new();

@@ -152,21 +152,23 @@ impl Srview {
 
     /// Runs to the end: status, stdout and stderr.
     pub fn output(self) -> Output {
-        let mut cmd = self.command();
-        match self.stdin {
-            Input::Null => cmd.stdin(Stdio::null()).output().expect("srview runs"),
+        match &self.stdin {
+            Input::Null => self
+                .command()
+                .stdin(Stdio::null())
+                .output()
+                .expect("srview runs"),
             Input::File(path) => {
-                let file = std::fs::File::open(&path).expect("stdin file opens");
-                cmd.stdin(Stdio::from(file)).output().expect("srview runs")
+                let file = std::fs::File::open(path).expect("stdin file opens");
+                self.command()
+                    .stdin(Stdio::from(file))
+                    .output()
+                    .expect("srview runs")
             }
             Input::Bytes(data) => {
-                let mut child = cmd
-                    .stdin(Stdio::piped())
-                    .stdout(Stdio::piped())
-                    .stderr(Stdio::piped())
-                    .spawn()
-                    .expect("spawn srview");
+                let mut child = self.spawn_piped();
                 let mut pipe = child.stdin.take().expect("stdin");
+                let data = data.clone();
                 let writer = std::thread::spawn(move || {
                     let _ = pipe.write_all(&data);
                 });
