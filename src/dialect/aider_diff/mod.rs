@@ -24,7 +24,10 @@ mod difflib;
 mod parse;
 mod pytext;
 mod replace;
+mod udiff;
 mod world;
+
+pub use udiff::AiderUdiff;
 
 use std::collections::BTreeSet;
 
