@@ -41,18 +41,23 @@ const DUPLICATE: &str = "duplicate";
 /// A hunk Aider dropped (it could not create its file) or never reached.
 const SKIPPED: &str = "skipped";
 
-/// A Python exception Aider catches in `apply_updates` ("Exception while
-/// updating files:"), with its `str(err)`.
-#[derive(Debug)]
-struct Exception(std::borrow::Cow<'static, str>);
+/// A Python exception that ends `apply_updates`.
+#[derive(Debug, PartialEq, Eq)]
+enum Exception {
+    /// One of the types Aider lists in `ANY_GIT_ERROR` (IndexError,
+    /// TypeError, OSError among them): it prints the text and returns; the
+    /// model reads nothing.
+    Swallowed,
+    /// Any other (`except Exception`): "Exception while updating files:",
+    /// and its text (`str(err)`) is reflected to the model.
+    Reflected(&'static str),
+}
 
-const INDEX_ERROR: Exception = Exception(std::borrow::Cow::Borrowed("list index out of range"));
-const UNBOUND_LINE_NUM: Exception = Exception(std::borrow::Cow::Borrowed(
+/// `find_diffs` on a reply whose ```` ```diff ```` fence opens on its last
+/// line: Python's UnboundLocalError.
+const UNBOUND_LINE_NUM: Exception = Exception::Reflected(
     "cannot access local variable 'line_num' where it is not associated with a value",
-));
-const NONE_PLUS_STR: Exception = Exception(std::borrow::Cow::Borrowed(
-    "unsupported operand type(s) for +: 'NoneType' and 'str'",
-));
+);
 
 /// A hunk: its lines, each with its end of line.
 type Hunk = Vec<String>;
@@ -165,12 +170,16 @@ fn stage_of(matches: &[EditMatch]) -> String {
     }
 }
 
-/// An exception ended `apply_updates`: Aider prints it and reflects its
-/// text to the model; what it wrote before stays written.
+/// An exception ended `apply_updates`; what Aider wrote before it stays
+/// written, and it prints no "Applied edit".
 fn raised(world: &mut World, exception: Exception, edits: Vec<EditMatch>) -> CallOutcome {
+    let error = match exception {
+        Exception::Swallowed => None,
+        Exception::Reflected(text) => Some(text.to_string()),
+    };
     CallOutcome {
-        ok: false,
-        error: Some(format!("Exception while updating files:\n{}", exception.0)),
+        ok: error.is_none(),
+        error,
         stage: Some("exception".to_string()),
         writes: std::mem::take(&mut world.written),
         edits,
@@ -212,7 +221,7 @@ fn apply_edits(
             continue;
         }
         let Some(path) = path else {
-            return Err(NONE_PLUS_STR);
+            return Err(Exception::Swallowed);
         };
         let this = format!("{path}\n{}", hunk.concat());
         if seen.contains(&this) {
@@ -326,9 +335,8 @@ fn do_replace(
     let mut content = content;
     if !world.exists(full) && is_blank(&before) {
         if world.touch(full).is_err() {
-            return Err(Exception(std::borrow::Cow::Owned(format!(
-                "[Errno 2] No such file or directory: '{full}'"
-            ))));
+            // Path.touch's FileNotFoundError (an OSError).
+            return Err(Exception::Swallowed);
         }
         content = Some(String::new());
     }
@@ -619,7 +627,7 @@ fn make_absolute(text: &str, marker: char) -> Result<Option<String>, Exception> 
     let mut prev_indent: Vec<char> = Vec::new();
     for pair in lines.chunks(2) {
         let [dent, non_indent] = pair else {
-            return Err(INDEX_ERROR);
+            return Err(Exception::Swallowed);
         };
         let dent = dent.trim_end_matches(['\r', '\n']);
         let cur_indent: Vec<char> = if dent.starts_with(marker) {
@@ -738,11 +746,11 @@ fn process_fenced_block(
         }
         if line.starts_with("+++ ") {
             let Some(previous) = hunk.len().checked_sub(2).map(|at| &hunk[at]) else {
-                return Err(INDEX_ERROR);
+                return Err(Exception::Swallowed);
             };
             if previous.starts_with("--- ") {
                 let Some(third) = hunk.len().checked_sub(3).map(|at| &hunk[at]) else {
-                    return Err(INDEX_ERROR);
+                    return Err(Exception::Swallowed);
                 };
                 let cut = if third == "\n" { 3 } else { 2 };
                 hunk.truncate(hunk.len() - cut);
@@ -815,10 +823,7 @@ mod tests {
 
     #[test]
     fn a_fence_opened_on_the_last_line_raises() {
-        assert_eq!(
-            find_diffs("text\n```diff\n").unwrap_err().0,
-            UNBOUND_LINE_NUM.0
-        );
+        assert_eq!(find_diffs("text\n```diff\n").unwrap_err(), UNBOUND_LINE_NUM);
     }
 
     #[test]
