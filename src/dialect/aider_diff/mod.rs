@@ -27,7 +27,7 @@ mod replace;
 mod udiff;
 mod world;
 
-pub use udiff::AiderUdiff;
+pub use udiff::{AiderUdiff, is_udiff_reply};
 
 use std::collections::BTreeSet;
 

@@ -155,6 +155,29 @@ impl CallMatcher for AiderUdiff {
     }
 }
 
+/// `text` reads as an Aider udiff reply and as nothing else srview reads:
+/// not JSON, no SEARCH/REPLACE marker line, and Aider's own parser finds
+/// in it a ```` ```diff ```` fence whose `--- `/`+++ ` lines name a file
+/// and a hunk that changes something. A git diff or a bare unified diff
+/// (no fence) is not one: Aider's parser finds nothing in it.
+pub fn is_udiff_reply(text: &str) -> bool {
+    if text.trim_start().starts_with('{') {
+        return false;
+    }
+    let marker = |line: &str| {
+        let line = line.trim_end();
+        line.ends_with(" SEARCH") && (line.starts_with("<<<<<<<") || line.starts_with("-------"))
+    };
+    if text.lines().any(marker) {
+        return false;
+    }
+    find_diffs(text).is_ok_and(|edits| {
+        edits
+            .iter()
+            .any(|(path, hunk)| path.is_some() && !normalize_hunk(hunk).is_empty())
+    })
+}
+
 /// The call's stage: its hunks' stages, each once, in order.
 fn stage_of(matches: &[EditMatch]) -> String {
     let mut stages: Vec<&str> = Vec::new();
