@@ -21,6 +21,7 @@
 //! then reported together, and the ones that matched stay written.
 
 mod difflib;
+mod dmp;
 mod parse;
 mod pytext;
 mod replace;

@@ -14,11 +14,8 @@
 //! once; the failures are reported together (`UnifiedDiffNoMatch`) and the
 //! hunks that applied stay written.
 //!
-//! One step is not Aider's code: `make_new_lines_explicit` diffs the hunk's
-//! before-text against the file with diff-match-patch (line mode, semantic
-//! clean-up); here the diff is srview's Myers line diff, so on that
-//! fallback path (reached only after every direct replacement failed) the
-//! lines kept as context may differ from Aider's.
+//! `make_new_lines_explicit` diffs the hunk's before-text against the file
+//! with diff-match-patch's line diff, ported in `dmp`.
 
 use crate::dialect::call::{CallMatcher, CallOutcome, EditMatch, ToolCall, later_occurrences};
 
@@ -459,25 +456,13 @@ fn make_new_lines_explicit(content: &str, hunk: &Hunk) -> Result<Option<Hunk>, E
 }
 
 /// `diff_lines(before, content)` without its `+` lines: each line of
-/// `before` as context where the file has it (in a longest common
-/// subsequence of lines), else as removed.
+/// `before` as context where diff-match-patch's line diff keeps it, else as
+/// removed.
 fn back_diff(before: &str, content: &str) -> Hunk {
-    let old: Vec<&str> = before.split_inclusive('\n').collect();
-    let new: Vec<&str> = content.split_inclusive('\n').collect();
-    let mut kept = vec![false; old.len()];
-    for op in crate::textdiff::ops(&old, &new, None) {
-        if let similar::DiffOp::Equal { old_index, len, .. } = op {
-            kept[old_index..old_index + len].fill(true);
-        }
-    }
-    let mut out = Vec::new();
-    for (line, kept) in old.iter().zip(kept) {
-        let op = if kept { ' ' } else { '-' };
-        for piece in splitlines_keepends(line) {
-            out.push(format!("{op}{piece}"));
-        }
-    }
-    out
+    super::dmp::diff_lines(before, content)
+        .into_iter()
+        .filter(|line| !line.starts_with('+'))
+        .collect()
 }
 
 fn owned_lines(text: &str) -> Vec<String> {
