@@ -552,10 +552,10 @@ fn directly_apply_hunk(
         ),
     ];
     for (strip_blank, relative, stage) in PREPROCS {
-        if let Some(res) = try_strategy([&before, &after, content], strip_blank, relative)? {
-            if !res.is_empty() {
-                return Ok(Some((res, stage)));
-            }
+        if let Some(res) = try_strategy([&before, &after, content], strip_blank, relative)?
+            && !res.is_empty()
+        {
+            return Ok(Some((res, stage)));
         }
     }
     Ok(None)
@@ -752,7 +752,7 @@ fn process_fenced_block(
         if line.chars().nth(1).is_none() {
             continue;
         }
-        if line.starts_with("+++ ") {
+        if let Some(named) = line.strip_prefix("+++ ") {
             let Some(previous) = hunk.len().checked_sub(2).map(|at| &hunk[at]) else {
                 return Err(Exception::Swallowed);
             };
@@ -764,7 +764,7 @@ fn process_fenced_block(
                 hunk.truncate(hunk.len() - cut);
                 edits.push((fname.take(), std::mem::take(&mut hunk)));
                 keeper = false;
-                fname = Some(strip(&line[4..]).to_string());
+                fname = Some(strip(named).to_string());
                 continue;
             }
         }
