@@ -241,11 +241,13 @@ fn bisect_split(text1: &[u32], text2: &[u32], x: usize, y: usize, deadline: Inst
     diffs
 }
 
-fn common_prefix(a: &[u32], b: &[u32]) -> usize {
+/// `diff_commonPrefix`: how many leading elements `a` and `b` share.
+pub fn common_prefix<T: PartialEq>(a: &[T], b: &[T]) -> usize {
     a.iter().zip(b).take_while(|(x, y)| x == y).count()
 }
 
-fn common_suffix(a: &[u32], b: &[u32]) -> usize {
+/// `diff_commonSuffix`: how many trailing elements `a` and `b` share.
+pub fn common_suffix<T: PartialEq>(a: &[T], b: &[T]) -> usize {
     a.iter()
         .rev()
         .zip(b.iter().rev())

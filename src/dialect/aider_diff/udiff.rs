@@ -20,6 +20,7 @@
 use crate::dialect::call::{CallMatcher, CallOutcome, EditMatch, ToolCall, later_occurrences};
 
 use super::allowed_to_edit;
+use super::dmp::{common_prefix, common_suffix};
 use super::pytext::{is_blank, len_chars, lstrip, splitlines, splitlines_keepends, strip};
 use super::world::World;
 
@@ -61,20 +62,10 @@ type Hunk = Vec<String>;
 
 impl CallMatcher for AiderUdiff {
     fn run(&self, call: &ToolCall) -> CallOutcome {
-        let Some((reply, chat_files)) = super::read_input(call.input) else {
-            return CallOutcome {
-                error: Some(
-                    "aider-udiff: the input must be {\"reply\": TEXT} with an optional \"chat_files\": [PATH, ...]"
-                        .to_string(),
-                ),
-                ..CallOutcome::default()
-            };
+        let (reply, mut world) = match super::open_call(call, "aider-udiff") {
+            Ok(opened) => opened,
+            Err(refused) => return *refused,
         };
-        let mut world = World::new(call.cwd, call.fs);
-        for file in &chat_files {
-            let full = world.full_path(file);
-            world.add_to_chat(&full);
-        }
         let raw = match find_diffs(reply) {
             Ok(raw) => raw,
             Err(exception) => return raised(&mut world, exception, Vec::new()),
@@ -324,13 +315,8 @@ fn placed(before: &str, after: &str, stage: &'static str, hunk: &Hunk) -> EditMa
     }
     let old: Vec<&str> = before.split_inclusive('\n').collect();
     let new: Vec<&str> = after.split_inclusive('\n').collect();
-    let prefix = old.iter().zip(&new).take_while(|(a, b)| a == b).count();
-    let suffix = old[prefix..]
-        .iter()
-        .rev()
-        .zip(new[prefix..].iter().rev())
-        .take_while(|(a, b)| a == b)
-        .count();
+    let prefix = common_prefix(&old, &new);
+    let suffix = common_suffix(&old[prefix..], &new[prefix..]);
     let old_span = &old[prefix..old.len() - suffix];
     let new_span = &new[prefix..new.len() - suffix];
     EditMatch {
