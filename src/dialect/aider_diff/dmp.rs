@@ -671,3 +671,40 @@ fn cleanup_efficiency(diffs: &mut Vec<Diff>) {
         cleanup_merge(diffs);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::diff_lines;
+
+    /// The results of Aider 0.86.2's `search_replace.diff_lines` (Python,
+    /// diff_match_patch 20241021) on the same texts.
+    #[test]
+    fn line_diffs_are_diff_match_patch_s() {
+        let before = "def f():\n    x = 1\n    y = 2\n\n    return x\n";
+        let after = "import os\n\ndef f():\n    x = 1\n    z = 3\n    y = 2\n\n    return x + y\nprint(f())\n";
+        assert_eq!(
+            diff_lines(before, after),
+            [
+                "+import os\n",
+                "+\n",
+                " def f():\n",
+                "     x = 1\n",
+                "+    z = 3\n",
+                "     y = 2\n",
+                " \n",
+                "-    return x\n",
+                "+    return x + y\n",
+                "+print(f())\n",
+            ]
+        );
+        // The semantic clean-up turns lone equal lines between changes
+        // into a deletion and an insertion.
+        assert_eq!(
+            diff_lines("a\nb\nc\nd\ne\n", "x\nb\ny\nd\nz\nw\n"),
+            [
+                "-a\n", "-b\n", "-c\n", "-d\n", "-e\n", "+x\n", "+b\n", "+y\n", "+d\n", "+z\n",
+                "+w\n",
+            ]
+        );
+    }
+}
