@@ -144,6 +144,8 @@ mod corpus {
 }
 #[path = "agent_matchers/aider_diff.rs"]
 mod aider_diff;
+#[path = "agent_matchers/aider_udiff.rs"]
+mod aider_udiff;
 #[path = "agent_matchers/cline_apply_patch.rs"]
 mod cline_apply_patch;
 #[path = "agent_matchers/gemini_replace.rs"]

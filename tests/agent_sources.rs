@@ -1260,3 +1260,97 @@ fn codex_app_server_keeps_the_streamed_patch_once_the_change_starts() {
             .is_some_and(|d| d.starts_with("@@ -28,3 +28,3 @@\n"))
     );
 }
+
+/// One of tests/fixtures/aider-udiff's sessions (tester finding 05): the
+/// history, the file before the reply and after Aider's commit of it.
+fn aider_udiff_case(name: &str) -> (Vec<u8>, String, String) {
+    let dir = fixtures().join("../aider-udiff");
+    let read = |ext: &str| fs::read_to_string(dir.join(format!("{name}.{ext}"))).unwrap();
+    (
+        read("history.md").into_bytes(),
+        read("before.py"),
+        read("after.py"),
+    )
+}
+
+/// An Aider udiff hunk is handed to Aider's own udiff applier
+/// (`aider-udiff`), not turned into a Cline SEARCH/REPLACE block: its
+/// result is the one Aider committed. A before-text found twice is
+/// replaced at both places (the first is the edit's lines, the second the
+/// call's `also_replaced`, and the previewer's note names it); a hunk of
+/// only `+` lines is appended.
+#[test]
+fn aider_udiff_hunks_run_aiders_own_applier_every_place_and_appends() {
+    use srview::dialect::one_file::Target;
+    use srview::source::agent::EditInput;
+    for (name, stage, lines, also) in [
+        (
+            "replace_all",
+            "search_and_replace",
+            Some((2, 3)),
+            vec![(7, 8)],
+        ),
+        ("append", "append", None, vec![]),
+    ] {
+        let (history, before, after) = aider_udiff_case(name);
+        let mut reader = AgentReader::new(AgentKind::Aider, Format::AiderHistory);
+        feed_chunked(&mut reader, &history, 7);
+        let edits = reader.finish();
+        assert_eq!(edits.len(), 1, "{name}");
+        let edit = &edits[0];
+        assert_eq!(
+            (edit.file.as_str(), edit.tool.name(), edit.agent_verdict),
+            ("s.py", "aider-udiff", Verdict::Applied),
+            "{name}"
+        );
+        assert_eq!(edit.commit.as_deref(), Some("0000000"), "{name}");
+        let EditInput::Call(call) = &edit.input else {
+            panic!("{name}: {:?}", edit.input);
+        };
+        assert_eq!(call.dialect, "aider-udiff", "{name}");
+        let run = srview::dialect::registry::run_on_file(
+            call.dialect,
+            &call.input,
+            &call.path,
+            Some(&before),
+            "/project",
+        )
+        .unwrap();
+        let outcome = &run.outcome;
+        assert!(outcome.ok, "{name}: {outcome:?}");
+        assert_eq!(outcome.message.as_deref(), Some("Applied edit to s.py"));
+        assert_eq!(run.written(), Some(Some(after.as_str())), "{name}");
+        assert_eq!(outcome.edits.len(), 1, "{name}");
+        assert_eq!(
+            (outcome.edits[0].stage.as_str(), outcome.edits[0].loose),
+            (stage, false),
+            "{name}"
+        );
+        assert_eq!(outcome.edits[0].lines, lines, "{name}");
+        assert_eq!(outcome.also_replaced, also, "{name}");
+
+        // The agent previewer's blocks give Aider's result, and say where
+        // else the edit changed the file.
+        let target = Target {
+            cwd: "/project",
+            name: "s.py",
+            content: Some(&before),
+        };
+        let blocks =
+            srview::source::patch_preview::input_blocks(&edit.input, &target, true).unwrap();
+        assert!(!blocks.refused, "{name}: {:?}", blocks.note);
+        let shown = srview::engine::apply(
+            &blocks.body,
+            &before,
+            srview::engine::Options {
+                version: srview::engine::Version::V1,
+                is_final: true,
+            },
+        );
+        let shown = shown.result.map(|applied| applied.new_content);
+        assert_eq!(shown.as_deref(), Ok(after.as_str()), "{name}");
+        let note = (name == "replace_all")
+            .then(|| "it replaces every occurrence: lines 7-8 also changed".to_string());
+        assert_eq!(blocks.note, note, "{name}");
+    }
+}

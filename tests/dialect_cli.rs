@@ -1740,3 +1740,97 @@ fn an_agents_failing_edit_is_diagnosed_in_its_own_field_names() {
     );
     assert!(!said.contains("SEARCH"), "{said}");
 }
+
+/// An Aider udiff reply (tests/fixtures/aider-udiff, tester finding 05) is
+/// read by `check`, `fix`, `apply` and `apply --transcript` with Aider's
+/// own udiff applier: told by its ```` ```diff ```` fence (said on stderr)
+/// or by `--dialect aider-udiff`. Both places of a repeated before-text
+/// change, as Aider changes them; a hunk of only `+` lines is appended. A
+/// bare git diff is not read as one.
+#[test]
+fn an_aider_udiff_reply_is_read_by_aiders_own_udiff_applier() {
+    let fixture = |name: &str| {
+        let path = format!(
+            "{}/tests/fixtures/aider-udiff/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        std::fs::read_to_string(path).expect("fixture")
+    };
+    // The reply as the history shows it: from its fence to the fence's end.
+    let reply_of = |history: &str| {
+        let start = history.find("```diff").expect("fence");
+        let end = history[start + 3..].find("```\n").expect("end") + start + 7;
+        format!("Here is the change:\n\n{}", &history[start..end])
+    };
+    let before = fixture("replace_all.before.py");
+    let after = fixture("replace_all.after.py");
+    let dir = support::files::folder(&[
+        ("s.py", before.as_str()),
+        (
+            "reply.md",
+            reply_of(&fixture("replace_all.history.md")).as_str(),
+        ),
+        (
+            "append.md",
+            reply_of(&fixture("append.history.md")).as_str(),
+        ),
+        (
+            "git.diff",
+            "--- a/s.py\n+++ b/s.py\n@@ -1,3 +1,3 @@\n def load_a(path):\n     with open(path) as fh:\n-        return fh.read()\n+        return fh.read().strip()\n",
+        ),
+    ]);
+    let note = "srview: note: read as --dialect aider-udiff (Aider 0.86.2's udiff edit format), \
+                from its ```diff fence of unified-diff hunks\n";
+    let both = "srview: note: Aider 0.86.2's udiff edit format replaces every occurrence: it \
+                changes lines 2-3 and also lines 7-8\n";
+    let check = "edit 1: search_and_replace at lines 2-3 and lines 7-8 (exact)\nnote: Aider \
+                 0.86.2's udiff edit format replaces every occurrence: it changes lines 2-3 and \
+                 also lines 7-8\nthe agent says: Applied edit to s.py\n";
+    let out = run_in(dir.path(), &["check", "s.py", "reply.md"]);
+    assert_eq!(
+        (out.status.code(), text(&out.stdout), text(&out.stderr)),
+        (Some(0), check.to_string(), note.to_string())
+    );
+    let out = run_in(
+        dir.path(),
+        &["check", "s.py", "reply.md", "--dialect", "aider-udiff"],
+    );
+    assert_eq!(
+        (out.status.code(), text(&out.stdout), text(&out.stderr)),
+        (Some(0), check.to_string(), String::new())
+    );
+    let out = run_in(dir.path(), &["apply", "s.py", "reply.md"]);
+    assert_eq!(
+        (out.status.code(), text(&out.stdout), text(&out.stderr)),
+        (Some(0), after.clone(), format!("{note}{both}"))
+    );
+    let out = run_in(dir.path(), &["fix", "s.py", "reply.md"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stderr),
+        format!("{note}srview: nothing to fix: every block is placed exactly\n")
+    );
+    let out = run_in(
+        dir.path(),
+        &["apply", "--transcript", "reply.md", "--cwd", ".", "--write"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "Applied edit to s.py\n");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("s.py")).expect("s.py"),
+        after
+    );
+
+    let out = run_in(dir.path(), &["check", "s.py", "append.md"]);
+    assert_eq!(
+        (out.status.code(), text(&out.stdout)),
+        (
+            Some(0),
+            "edit 1: append (exact)\nthe agent says: Applied edit to s.py\n".to_string()
+        ),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = run_in(dir.path(), &["check", "s.py", "git.diff"]);
+    assert!(!text(&out.stderr).contains("aider-udiff"), "{out:?}");
+}

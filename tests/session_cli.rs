@@ -1013,3 +1013,63 @@ fn a_folder_without_a_session_points_at_srview_sessions() {
     );
     assert_eq!(stdout(&out), "");
 }
+
+/// Aider udiff sessions (tests/fixtures/aider-udiff, tester finding 05) are
+/// judged by Aider's own udiff applier against the content before from
+/// Aider's commits: a hunk Aider applied at both places its before-text
+/// stands is applied exactly with both places named, and a hunk of only
+/// `+` lines (appended by Aider) is applied, not a false disagreement.
+#[test]
+fn aider_udiff_sessions_are_judged_by_aiders_udiff_applier() {
+    let dir = fixtures().join("../aider-udiff");
+    for (name, stage, lines, also) in [
+        (
+            "replace_all",
+            "search_and_replace",
+            serde_json::json!([2, 3]),
+            serde_json::json!([[7, 8]]),
+        ),
+        ("append", "append", Value::Null, Value::Null),
+    ] {
+        let read = |ext: &str| fs::read_to_string(dir.join(format!("{name}.{ext}"))).unwrap();
+        let (before, after) = (read("before.py"), read("after.py"));
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        let sha = aider_repo(
+            root,
+            &[("s.py", &before), (".gitignore", ".aider*\n")],
+            &[("s.py", &after)],
+        );
+        let history = root.join(".aider.chat.history.md");
+        fs::write(&history, read("history.md").replace("0000000", &sha)).unwrap();
+        let (got, _) = srview_session(&history, root);
+        let edit = &got["edits"][0];
+        assert_eq!(got["edits"].as_array().unwrap().len(), 1, "{name}: {got}");
+        assert_eq!(edit["tool"], "aider-udiff", "{name}");
+        assert_eq!(edit["agentVerdict"], "applied", "{name}");
+        assert_eq!(edit["contentBefore"], before.as_str(), "{name}");
+        let verdict = &edit["srview"];
+        assert_eq!(verdict["ok"], true, "{name}: {verdict}");
+        assert_eq!(verdict["against"], "git-history", "{name}");
+        assert_eq!(verdict["applier"], "agent", "{name}");
+        assert_eq!(verdict["disagreement"], Value::Null, "{name}");
+        assert_eq!(verdict["loose"], false, "{name}");
+        assert_eq!(verdict["alsoReplaced"], also, "{name}");
+        assert_eq!(verdict["blocks"][0]["stage"], stage, "{name}");
+        assert_eq!(verdict["blocks"][0]["lines"], lines, "{name}");
+
+        let out = srview(["session".as_ref(), "--list".as_ref(), history.as_os_str()])
+            .arg("--cwd")
+            .arg(root)
+            .output();
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        assert_eq!(
+            stdout(&out),
+            format!(
+                "Aider 0.86.2: 1 edit, 0 failed, 0 loose, 0 disagreements\n   \
+                 1  s.py  aider-udiff      Aider: applied   srview: applied ({stage})\n"
+            ),
+            "{name}"
+        );
+    }
+}

@@ -38,6 +38,14 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
     if let Some(row) = args.engine.agent_dialect() {
         return super::apply_call::run_folder(args, &text, &cwd, row);
     }
+    // An Aider udiff reply (no other transcript reads in it) is run by
+    // Aider's own udiff applier over the folder.
+    if transcript::detect(&text).is_none()
+        && crate::dialect::aider_diff::is_udiff_reply(&text)
+        && let Some(row) = args.engine.agent_dialect_of(&text)
+    {
+        return super::apply_call::run_folder(args, &text, &cwd, row);
+    }
     let format = transcript::detect(&text).ok_or_else(|| {
         Error::usage(format!(
             "{} holds no replace_in_file/write_to_file calls, no Aider edit blocks and no apply_patch",

@@ -225,8 +225,8 @@ impl EngineOpts {
     }
 
     /// The agent matcher `text` is read with: `--dialect`'s, else the one
-    /// whose own input shape it has, said on stderr (the shape decided,
-    /// not the user).
+    /// whose own input shape it has (an Aider udiff reply: its ```diff
+    /// fence), said on stderr (the shape decided, not the user).
     pub fn agent_dialect_of(
         self,
         text: &str,
@@ -234,9 +234,16 @@ impl EngineOpts {
         if self.dialect.is_some() {
             return self.agent_dialect();
         }
-        let row = crate::dialect::registry::detect_call(text)?;
+        let (row, from) = match crate::dialect::registry::detect_call(text) {
+            Some(row) => (row, "the input's keys"),
+            None if crate::dialect::aider_diff::is_udiff_reply(text) => (
+                crate::dialect::registry::find("aider-udiff")?,
+                "its ```diff fence of unified-diff hunks",
+            ),
+            None => return None,
+        };
         eprintln!(
-            "srview: note: read as --dialect {} ({}), from the input's keys",
+            "srview: note: read as --dialect {} ({}), from {from}",
             row.value, row.title
         );
         Some(row)

@@ -169,6 +169,16 @@ pub static DIALECTS: &[DialectRow] = &[
         strings: None,
     },
     DialectRow {
+        value: "aider-udiff",
+        title: "Aider 0.86.2's udiff edit format",
+        agents: &["aider"],
+        engine: Engine::Call(&super::aider_diff::AiderUdiff),
+        scope: Scope::OneFile,
+        text_field: Some("reply"),
+        keys: &[],
+        strings: None,
+    },
+    DialectRow {
         value: "opencode-edit",
         title: "OpenCode 1.18.33's edit tool",
         agents: &["opencode"],

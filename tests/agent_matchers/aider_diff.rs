@@ -13,12 +13,90 @@ use super::corpus;
 
 /// Runs one reply on `files`, with `chat` as the chat's files.
 fn run(reply: &str, files: &[(&str, &str)], chat: &[&str]) -> CallOutcome {
+    run_by(&AiderDiff, reply, files, chat)
+}
+
+/// [`run`] by `matcher` (Aider's `diff` or `udiff` format).
+fn run_by(
+    matcher: &dyn CallMatcher,
+    reply: &str,
+    files: &[(&str, &str)],
+    chat: &[&str],
+) -> CallOutcome {
     let files = files.iter().map(|(p, c)| (p.to_string(), c.to_string()));
     corpus::with_call(
         &json!({"reply": reply, "chat_files": chat}),
         files,
-        |call| AiderDiff.run(call),
+        |call| matcher.run(call),
     )
+}
+
+/// A multi-file record run: the call's outcome, every file after it (the
+/// record's files with the call's writes), and the files Aider left.
+pub(super) struct MultiRun {
+    pub outcome: CallOutcome,
+    pub after: BTreeMap<String, Option<String>>,
+    pub want_after: BTreeMap<String, Option<String>>,
+}
+
+impl MultiRun {
+    /// `None` when the call's verdict, reflected error, success message
+    /// and files after are the record's `expect`, else the first that
+    /// differs.
+    pub fn differs(&self, expect: &Value) -> Option<String> {
+        let outcome = &self.outcome;
+        corpus::differ("ok", outcome.ok, expect["ok"].as_bool().expect("ok"))
+            .or_else(|| corpus::differ("error", outcome.error.as_deref(), expect["error"].as_str()))
+            .or_else(|| {
+                corpus::differ(
+                    "message",
+                    outcome.message.as_deref(),
+                    expect["message"].as_str(),
+                )
+            })
+            .or_else(|| corpus::differ("files", &self.after, &self.want_after))
+    }
+}
+
+/// Runs a record of several files (`files`), the chat's files (`chat`)
+/// and a `reply` by `matcher`, against its `expect.files_after`.
+pub(super) fn run_multi(matcher: &dyn CallMatcher, record: &Value) -> MultiRun {
+    let files: Vec<(String, String)> = record["files"]
+        .as_object()
+        .expect("files")
+        .iter()
+        .map(|(path, content)| (path.clone(), content.as_str().expect("content").to_string()))
+        .collect();
+    let chat: Vec<&str> = record["chat"]
+        .as_array()
+        .expect("chat")
+        .iter()
+        .map(|p| p.as_str().expect("chat path"))
+        .collect();
+    let borrowed: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, c)| (p.as_str(), c.as_str()))
+        .collect();
+    let reply = record["reply"].as_str().expect("reply");
+    let outcome = run_by(matcher, reply, &borrowed, &chat);
+    let mut after: BTreeMap<String, Option<String>> = files
+        .iter()
+        .map(|(path, content)| (path.clone(), Some(content.clone())))
+        .collect();
+    for write in &outcome.writes {
+        after.insert(write.path.clone(), write.content.clone());
+    }
+    let want_after = record["expect"]["files_after"]
+        .as_object()
+        .expect("files_after")
+        .iter()
+        .map(|(path, content)| (path.clone(), content.as_str().map(str::to_string)))
+        .collect();
+    MultiRun {
+        outcome,
+        after,
+        want_after,
+    }
 }
 
 /// `path`'s content after the call (`None`: it does not exist).
@@ -102,38 +180,9 @@ fn aider_diff_corpus_matches_aider_0_86_2() {
 /// `files_after` (every file under the project), the reflected error, the
 /// "Applied edit to" lines it printed, and each applied block's stage.
 fn check_multi_record(record: &Value) -> Option<String> {
-    let files: Vec<(String, String)> = record["files"]
-        .as_object()
-        .expect("files")
-        .iter()
-        .map(|(path, content)| (path.clone(), content.as_str().expect("content").to_string()))
-        .collect();
-    let chat: Vec<&str> = record["chat"]
-        .as_array()
-        .expect("chat")
-        .iter()
-        .map(|p| p.as_str().expect("chat path"))
-        .collect();
-    let borrowed: Vec<(&str, &str)> = files
-        .iter()
-        .map(|(p, c)| (p.as_str(), c.as_str()))
-        .collect();
-    let outcome = run(record["reply"].as_str().expect("reply"), &borrowed, &chat);
+    let run = run_multi(&AiderDiff, record);
+    let outcome = &run.outcome;
     let expect = &record["expect"];
-
-    let mut after: BTreeMap<String, Option<String>> = files
-        .iter()
-        .map(|(path, content)| (path.clone(), Some(content.clone())))
-        .collect();
-    for write in &outcome.writes {
-        after.insert(write.path.clone(), write.content.clone());
-    }
-    let want_after: BTreeMap<String, Option<String>> = expect["files_after"]
-        .as_object()
-        .expect("files_after")
-        .iter()
-        .map(|(path, content)| (path.clone(), content.as_str().map(str::to_string)))
-        .collect();
     let parse_error = expect["parse_error"].as_bool().expect("parse_error");
     // The oracle names every empty SEARCH `empty_search_append`; it lists
     // the blocks of the real pass only (none after a parse error).
@@ -152,16 +201,7 @@ fn check_multi_record(record: &Value) -> Option<String> {
         .iter()
         .map(|s| s.as_str().expect("stage").to_string())
         .collect();
-    corpus::differ("ok", outcome.ok, expect["ok"].as_bool().expect("ok"))
-        .or_else(|| corpus::differ("error", outcome.error.as_deref(), expect["error"].as_str()))
-        .or_else(|| {
-            corpus::differ(
-                "message",
-                outcome.message.as_deref(),
-                expect["message"].as_str(),
-            )
-        })
-        .or_else(|| corpus::differ("files", &after, &want_after))
+    run.differs(expect)
         .or_else(|| {
             corpus::differ(
                 "parse_error",

@@ -111,6 +111,70 @@ impl<'a, T: Eq + Hash> SequenceMatcher<'a, T> {
         total
     }
 
+    /// `get_matching_blocks()`: the matching blocks `(i, j, size)` in
+    /// order, adjacent ones joined, ending with `(len(a), len(b), 0)`.
+    fn matching_blocks(&self) -> Vec<(usize, usize, usize)> {
+        let mut rows = Rows::default();
+        let mut queue = vec![(0, self.a.len(), 0, self.b.len())];
+        let mut blocks = Vec::new();
+        while let Some((alo, ahi, blo, bhi)) = queue.pop() {
+            let (i, j, k) = self.find_longest_match((alo, ahi, blo, bhi), &mut rows);
+            if k > 0 {
+                blocks.push((i, j, k));
+                if alo < i && blo < j {
+                    queue.push((alo, i, blo, j));
+                }
+                if i + k < ahi && j + k < bhi {
+                    queue.push((i + k, ahi, j + k, bhi));
+                }
+            }
+        }
+        blocks.sort_unstable();
+        let mut joined: Vec<(usize, usize, usize)> = Vec::new();
+        for (i, j, k) in blocks {
+            match joined.last_mut() {
+                Some(last) if last.0 + last.2 == i && last.1 + last.2 == j => last.2 += k,
+                _ => joined.push((i, j, k)),
+            }
+        }
+        joined.push((self.a.len(), self.b.len(), 0));
+        joined
+    }
+
+    /// `get_opcodes()`: how to turn `a` into `b`, in order.
+    pub fn opcodes(&self) -> Vec<Opcode> {
+        let (mut i, mut j) = (0, 0);
+        let mut answer = Vec::new();
+        for (ai, bj, size) in self.matching_blocks() {
+            let tag = match (i < ai, j < bj) {
+                (true, true) => Some(Tag::Replace),
+                (true, false) => Some(Tag::Delete),
+                (false, true) => Some(Tag::Insert),
+                (false, false) => None,
+            };
+            if let Some(tag) = tag {
+                answer.push(Opcode {
+                    tag,
+                    i1: i,
+                    i2: ai,
+                    j1: j,
+                    j2: bj,
+                });
+            }
+            (i, j) = (ai + size, bj + size);
+            if size > 0 {
+                answer.push(Opcode {
+                    tag: Tag::Equal,
+                    i1: ai,
+                    i2: i,
+                    j1: bj,
+                    j2: j,
+                });
+            }
+        }
+        answer
+    }
+
     /// `ratio()`: `2.0 * matches / (len(a) + len(b))`, 1.0 for two empty
     /// sequences.
     pub fn ratio(&self) -> f64 {
@@ -120,6 +184,25 @@ impl<'a, T: Eq + Hash> SequenceMatcher<'a, T> {
         }
         2.0 * self.matches() as f64 / length as f64
     }
+}
+
+/// An opcode's tag (`get_opcodes`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tag {
+    Equal,
+    Replace,
+    Delete,
+    Insert,
+}
+
+/// One of `get_opcodes()`' tuples: `a[i1..i2]` becomes `b[j1..j2]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Opcode {
+    pub tag: Tag,
+    pub i1: usize,
+    pub i2: usize,
+    pub j1: usize,
+    pub j2: usize,
 }
 
 /// The two rows of `j2len` (`find_longest_match`'s dict from `b` index to

@@ -21,10 +21,14 @@
 //! then reported together, and the ones that matched stay written.
 
 mod difflib;
+mod dmp;
 mod parse;
 mod pytext;
 mod replace;
+mod udiff;
 mod world;
+
+pub use udiff::{AiderUdiff, is_udiff_reply};
 
 use std::collections::BTreeSet;
 
@@ -52,20 +56,10 @@ impl CallMatcher for AiderDiff {
     }
 
     fn run(&self, call: &ToolCall) -> CallOutcome {
-        let Some((reply, chat_files)) = read_input(call.input) else {
-            return CallOutcome {
-                error: Some(
-                    "aider-diff: the input must be {\"reply\": TEXT} with an optional \"chat_files\": [PATH, ...]"
-                        .to_string(),
-                ),
-                ..CallOutcome::default()
-            };
+        let (reply, mut world) = match open_call(call, "aider-diff") {
+            Ok(opened) => opened,
+            Err(refused) => return *refused,
         };
-        let mut world = World::new(call.cwd, call.fs);
-        for file in &chat_files {
-            let full = world.full_path(file);
-            world.add_to_chat(&full);
-        }
         // Building the prompt (`choose_fence` over
         // `get_abs_fnames_content`) drops the chat files Aider cannot read
         // ("Dropping {path} from the chat.") and picks the fence.
@@ -101,6 +95,28 @@ impl CallMatcher for AiderDiff {
         };
         apply_updates(&mut world, &blocks)
     }
+}
+
+/// The call's reply and Aider's world with the chat's files added; the
+/// refusal of an input without the expected shape, named by `dialect`.
+fn open_call<'a>(
+    call: &ToolCall<'a>,
+    dialect: &str,
+) -> Result<(&'a str, World<'a>), Box<CallOutcome>> {
+    let Some((reply, chat_files)) = read_input(call.input) else {
+        return Err(Box::new(CallOutcome {
+            error: Some(format!(
+                "{dialect}: the input must be {{\"reply\": TEXT}} with an optional \"chat_files\": [PATH, ...]"
+            )),
+            ..CallOutcome::default()
+        }));
+    };
+    let mut world = World::new(call.cwd, call.fs);
+    for file in &chat_files {
+        let full = world.full_path(file);
+        world.add_to_chat(&full);
+    }
+    Ok((reply, world))
 }
 
 /// The reply and the chat's files, when the input has the expected shape.

@@ -642,7 +642,7 @@ pub static AGENTS: &[AgentRow] = &[
         workspace: Workspace::FileFolder,
         tools: &[
             (AgentTool::AiderBlock, "aider-diff"),
-            (AgentTool::AiderUdiff, "search-replace"),
+            (AgentTool::AiderUdiff, "aider-udiff"),
             (AgentTool::AiderWhole, "search-replace"),
         ],
         commits_replies: true,

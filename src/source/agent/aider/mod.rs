@@ -6,8 +6,9 @@
 //! (which echoes the block: that echo is not a new edit), or a parse error
 //! echoing the reply up to `^^^ Expected ...`.
 //!
-//! One edit per SEARCH/REPLACE block (`aider-block`), per hunk with
-//! `--edit-format udiff` (`aider-udiff`), per file with `whole`
+//! One edit per SEARCH/REPLACE block (`aider-block`, run by Aider's own
+//! `diff` matcher), per hunk with `--edit-format udiff` (`aider-udiff`, run
+//! by Aider's own udiff applier), per file with `whole`
 //! (`aider-whole`, whose content is the content after).
 //!
 //! Between a reply and its verdicts aider may ask a question: `Create new
@@ -376,7 +377,11 @@ impl Parser {
             store,
             message,
             |e| file.as_ref().is_none_or(|f| e.file == *f),
-            |input| matches!(input, EditInput::UnifiedDiff(d) if hunk_before(d) == original),
+            |input| match input {
+                EditInput::UnifiedDiff(diff) => hunk_before(diff) == original,
+                EditInput::Call(call) => hunk_before(&call.text()) == original,
+                _ => false,
+            },
         );
     }
 

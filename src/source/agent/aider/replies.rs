@@ -64,7 +64,10 @@ fn aider_block(path: &str, body: &str) -> Option<String> {
     ))
 }
 
-/// One edit per `@@` hunk of the reply's `--- F` / `+++ F` diffs.
+/// One edit per `@@` hunk of the reply's `--- F` / `+++ F` diffs. A
+/// complete hunk is run by Aider's own udiff applier (`aider-udiff`) as the
+/// one hunk of a reply of its own; a hunk still arriving is shown as a
+/// streaming unified diff.
 pub(super) fn udiff_hunks(text: &str) -> Vec<Found> {
     let mut found: Vec<Found> = Vec::new();
     let mut file: Option<String> = None;
@@ -72,10 +75,20 @@ pub(super) fn udiff_hunks(text: &str) -> Vec<Found> {
     let mut lines = text.split_inclusive('\n').peekable();
     let close = |found: &mut Vec<Found>, file: &Option<String>, hunk: Option<String>, open| {
         if let (Some(file), Some(body)) = (file, hunk) {
+            let diff = format!("--- {file}\n+++ {file}\n{body}");
+            let input = if open {
+                EditInput::UnifiedDiff(diff)
+            } else {
+                EditInput::Call(CallInput {
+                    dialect: "aider-udiff",
+                    input: reply_input(format!("```diff\n{diff}```\n"), file),
+                    path: file.clone(),
+                })
+            };
             found.push(Found {
                 tool: AgentTool::AiderUdiff,
                 path: file.clone(),
-                input: EditInput::UnifiedDiff(format!("--- {file}\n+++ {file}\n{body}")),
+                input,
                 partial: open,
                 whole: None,
             });
