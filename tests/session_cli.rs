@@ -1010,11 +1010,12 @@ const STANDS_IN: &str = "its new text stands in for lines it leaves out (its lin
 fn an_applied_edit_standing_in_for_code_it_leaves_out_is_in_doubt() {
     let tmp = tempfile::tempdir().expect("temp dir");
     let session = support::agents::claude_run_standing_in(tmp.path(), false);
-    let listed = srview(["session"])
-        .arg(&session)
-        .args(["--list", "--cwd"])
-        .arg(tmp.path())
-        .output();
+    let session_as = |mode: &str| {
+        let mut args = vec![session.clone().into_os_string(), mode.into()];
+        args.extend(["--cwd".into(), tmp.path().as_os_str().to_owned()]);
+        srview(["session"]).args(args).output()
+    };
+    let listed = session_as("--list");
     assert_eq!(code(&listed), 0, "{}", stderr(&listed));
     assert_eq!(
         stdout(&listed),
@@ -1031,11 +1032,7 @@ fn an_applied_edit_standing_in_for_code_it_leaves_out_is_in_doubt() {
         stderr(&listed),
         format!("srview: warning: edit 1 (inventory.py): doubt: {STANDS_IN}\n")
     );
-    let out = srview(["session"])
-        .arg(&session)
-        .args(["--json", "--cwd"])
-        .arg(tmp.path())
-        .output();
+    let out = session_as("--json");
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let json: Value = serde_json::from_slice(&out.stdout).expect("JSON");
     let edits = json["edits"].as_array().expect("edits");
@@ -1111,7 +1108,9 @@ fn a_misindenting_edit_is_in_doubt_and_an_exact_clean_one_is_not() {
         .collect();
     assert_eq!(words.len(), 2);
     assert!(
-        words.iter().all(|w| *w == ("applied (exact)".to_string(), 0)),
+        words
+            .iter()
+            .all(|w| *w == ("applied (exact)".to_string(), 0)),
         "{words:?}"
     );
     assert_eq!(reviewed.counts().doubted, 0);

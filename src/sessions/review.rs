@@ -1513,7 +1513,8 @@ pub(super) mod tests {
                 failed: 1,
                 loose: 0,
                 disagreements: 0,
-                unknown: 1
+                unknown: 1,
+                doubted: 0,
             }
         );
         // The light review (for listings) does not read the current file.

@@ -538,6 +538,30 @@ fn apply_patch_section(
     }
 }
 
+/// A whole new content written over `original` that stands in for lines
+/// of it the content leaves out (`# ... rest of the file unchanged ...`):
+/// the gate's check of a Write ([`crate::dialect::elided`]). An edit's
+/// block shows no old text for a whole content, so the edit's own checks
+/// cannot see it.
+fn written_over(e: &Edit, original: &str) -> Option<Doubt> {
+    let Edit::ClaudeWrite { content, .. } = e else {
+        return None;
+    };
+    let elided = crate::dialect::elided::elided(original, content)?;
+    Some(Doubt {
+        kind: DoubtKind::StandsIn,
+        message: format!(
+            "its content stands in for lines it leaves out (its line {}: `{}`), so writing \
+             it deleted {} of the file: {} became {}",
+            elided.line,
+            elided.placeholder,
+            crate::words::count(elided.lost, "non-blank line"),
+            crate::words::count(original.lines().count(), "line"),
+            content.lines().count()
+        ),
+    })
+}
+
 /// An exact-string edit (or a whole new content) run over `before`; what
 /// it writes judged when `judging` ([`edit::edit_doubt_kinds`]: a stand-in
 /// for lines it leaves out, lines written twice, Python misindented, ...).
@@ -545,12 +569,13 @@ fn exact(e: &Edit, before: &FileContent, judging: bool) -> Applied {
     // An `Applied` keeps no diagnosis: none is made.
     let outcome = edit::apply_undiagnosed(e, before.text());
     let doubts = match before.text() {
-        Some(original) if judging && outcome.result.is_ok() => {
-            edit::edit_doubt_kinds(&outcome, original)
+        Some(original) if judging && outcome.result.is_ok() => match written_over(e, original) {
+            Some(stand_in) => vec![stand_in],
+            None => edit::edit_doubt_kinds(&outcome, original)
                 .into_iter()
                 .map(Doubt::of(DoubtKind::of_edit))
-                .collect()
-        }
+                .collect(),
+        },
         _ => Vec::new(),
     };
     Applied {
@@ -576,13 +601,8 @@ mod tests {
         let input = EditInput::SearchReplace(
             "------- SEARCH\n  a\n=======\nb\n+++++++ REPLACE\n".to_string(),
         );
-        let got = run(
-            &input,
-            &FileContent::Text("a\n".into()),
-            "/w",
-            Some("a.txt"),
-        )
-        .expect("runs");
+        let before = FileContent::Text("a\n".into());
+        let got = run(&input, &before, "/w", Some("a.txt")).expect("runs");
         assert_eq!(got.loose, ["line-trimmed"]);
         assert_eq!(got.result, Ok(FileContent::Text("b\n".into())));
     }
@@ -595,18 +615,83 @@ mod tests {
             input: serde_json::json!({"filePath": "a.py", "oldString": "x = 1", "newString": "x = 2", "replaceAll": true}),
             path: "a.py".into(),
         });
-        let got = run(
-            &input,
-            &FileContent::Text("x = 1\ny\nx = 1\n".into()),
-            "/w",
-            Some("a.py"),
-        )
-        .expect("runs");
+        let before = FileContent::Text("x = 1\ny\nx = 1\n".into());
+        let got = run(&input, &before, "/w", Some("a.py")).expect("runs");
         assert_eq!(
             got.result,
             Ok(FileContent::Text("x = 2\ny\nx = 2\n".into()))
         );
         assert_eq!(got.also_replaced, vec![(3, 3)]);
+    }
+
+    /// A whole content written over a file, standing in for the lines it
+    /// leaves out, is in doubt; a whole content that keeps them is not;
+    /// nothing is judged without a file to judge it as.
+    #[test]
+    fn a_whole_content_standing_in_for_the_file_is_in_doubt() {
+        let before = FileContent::Text(
+            "def a():\n    return 1\n\n\ndef b():\n    return 2\n\n\ndef c():\n    return 3\n"
+                .into(),
+        );
+        let elided = EditInput::Whole(
+            "# ... rest of the file unchanged ...\n\n\ndef c():\n    return 30\n".into(),
+        );
+        let got = run(&elided, &before, "/w", Some("m.py")).expect("runs");
+        assert_eq!(
+            got.doubts,
+            [Doubt {
+                kind: DoubtKind::StandsIn,
+                message: "its content stands in for lines it leaves out (its line 1: `# ... \
+                          rest of the file unchanged ...`), so writing it deleted 5 non-blank \
+                          lines of the file: 10 lines became 5"
+                    .into()
+            }]
+        );
+        assert_eq!(run(&elided, &before, "/w", None).expect("runs").doubts, []);
+        let kept = EditInput::Whole(
+            "def a():\n    return 1\n\n\ndef b():\n    return 2\n\n\ndef c():\n    return 30\n"
+                .into(),
+        );
+        assert_eq!(
+            run(&kept, &before, "/w", Some("m.py"))
+                .expect("runs")
+                .doubts,
+            []
+        );
+    }
+
+    /// A SEARCH/REPLACE block placed exactly whose REPLACE text stands in
+    /// for the lines it leaves out, and one that misindents Python: each
+    /// in doubt, with its kind.
+    #[test]
+    fn exact_search_replace_blocks_are_judged() {
+        let before =
+            FileContent::Text("def a():\n    x = 1\n    y = 2\n    z = 3\n    return x\n".into());
+        let stand_in = EditInput::SearchReplace(
+            "------- SEARCH\n    x = 1\n    y = 2\n    z = 3\n    return x\n=======\n    \
+             # ... unchanged ...\n    return x\n+++++++ REPLACE\n"
+                .into(),
+        );
+        let got = run(&stand_in, &before, "/w", Some("m.py")).expect("runs");
+        assert_eq!(
+            got.doubts.iter().map(|d| d.kind).collect::<Vec<_>>(),
+            [DoubtKind::StandsIn],
+            "{:?}",
+            got.doubts
+        );
+        let misindent = EditInput::SearchReplace(
+            "------- SEARCH\n    return x\n=======\n        return x\n+++++++ REPLACE\n".into(),
+        );
+        let got = run(&misindent, &before, "/w", Some("m.py")).expect("runs");
+        assert_eq!(
+            got.doubts.iter().map(|d| d.kind).collect::<Vec<_>>(),
+            [DoubtKind::Misindents],
+            "{:?}",
+            got.doubts
+        );
+        // Not Python: nothing to misindent.
+        let got = run(&misindent, &before, "/w", Some("m.txt")).expect("runs");
+        assert_eq!(got.doubts, []);
     }
 
     #[test]
