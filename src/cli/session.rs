@@ -98,6 +98,12 @@ fn streamed(path: &std::path::Path, args: &SessionArgs) -> CmdResult {
     let reread = |e: crate::source::agent::session::SessionError| Error::refused(e.to_string());
     let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     let workers = review_workers();
+    // Each edit as the agent ran it (an edit the gate repaired: srview's
+    // replay set aside), with the gate's decision joined to it.
+    let as_run = |index: usize, review| {
+        let gate = gate.get(index).copied().flatten();
+        (crate::gate::record::as_run(review, gate), gate)
+    };
     if args.json {
         let mut json = SessionJsonStream::start(&mut stdout, reader.kind(), reader.version())
             .map_err(Error::stdout)?;
@@ -106,8 +112,7 @@ fn streamed(path: &std::path::Path, args: &SessionArgs) -> CmdResult {
             .review_rendered(
                 workers,
                 |index, review| {
-                    let gate = gate.get(index).copied().flatten();
-                    let review = crate::gate::record::as_run(review, gate);
+                    let (review, gate) = as_run(index, review);
                     (render_session_edit(&review, gate), review.doubts().len())
                 },
                 |_, (rendered, doubts)| {
@@ -135,8 +140,7 @@ fn streamed(path: &std::path::Path, args: &SessionArgs) -> CmdResult {
             .review_rendered(
                 workers,
                 |index, review| {
-                    let gate = gate.get(index).copied().flatten();
-                    let review = crate::gate::record::as_run(review, gate);
+                    let (review, gate) = as_run(index, review);
                     let mut counts = Counts::default();
                     counts.add(&review);
                     let line = listing_lines(agent_ref, file_width, &review, gate);

@@ -672,26 +672,17 @@ mod tests {
              # ... unchanged ...\n    return x\n+++++++ REPLACE\n"
                 .into(),
         );
-        let got = run(&stand_in, &before, "/w", Some("m.py")).expect("runs");
-        assert_eq!(
-            got.doubts.iter().map(|d| d.kind).collect::<Vec<_>>(),
-            [DoubtKind::StandsIn],
-            "{:?}",
-            got.doubts
-        );
+        let kinds = |input: &EditInput, file: &str| -> Vec<DoubtKind> {
+            let got = run(input, &before, "/w", Some(file)).expect("runs");
+            got.doubts.iter().map(|d| d.kind).collect()
+        };
+        assert_eq!(kinds(&stand_in, "m.py"), [DoubtKind::StandsIn]);
         let misindent = EditInput::SearchReplace(
             "------- SEARCH\n    return x\n=======\n        return x\n+++++++ REPLACE\n".into(),
         );
-        let got = run(&misindent, &before, "/w", Some("m.py")).expect("runs");
-        assert_eq!(
-            got.doubts.iter().map(|d| d.kind).collect::<Vec<_>>(),
-            [DoubtKind::Misindents],
-            "{:?}",
-            got.doubts
-        );
+        assert_eq!(kinds(&misindent, "m.py"), [DoubtKind::Misindents]);
         // Not Python: nothing to misindent.
-        let got = run(&misindent, &before, "/w", Some("m.txt")).expect("runs");
-        assert_eq!(got.doubts, []);
+        assert_eq!(kinds(&misindent, "m.txt"), []);
     }
 
     #[test]
