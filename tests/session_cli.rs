@@ -1073,3 +1073,127 @@ fn aider_udiff_sessions_are_judged_by_aiders_udiff_applier() {
         );
     }
 }
+
+/// The sentence of the trust check that finds tester finding 10's edit
+/// standing in for the two functions it leaves out.
+const STANDS_IN: &str = "its new text stands in for lines it leaves out (its line 1: `# ... \
+                         existing helpers unchanged ...`), so it deletes 13 non-blank lines of \
+                         the text it replaces: send every line the edit keeps, or edit only the \
+                         lines that change";
+
+/// Tester finding 10: a recorded Claude Code session whose applied Edit
+/// replaced `total_value`, `find_item` and `cheapest` with `# ... existing
+/// helpers unchanged ...` and a new `total_value` (the gate denies that
+/// edit). `session --list` marks it in doubt, counts it in the header,
+/// says the check's sentence under it and as a warning; `--json` gives the
+/// doubt with its kind and the count after the edits. The session's other
+/// Edit stays clean.
+#[test]
+fn an_applied_edit_standing_in_for_code_it_leaves_out_is_in_doubt() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let session = support::agents::claude_run_standing_in(tmp.path(), false);
+    let session_as = |mode: &str| {
+        let mut args = vec![session.clone().into_os_string(), mode.into()];
+        args.extend(["--cwd".into(), tmp.path().as_os_str().to_owned()]);
+        srview(["session"]).args(args).output()
+    };
+    let listed = session_as("--list");
+    assert_eq!(code(&listed), 0, "{}", stderr(&listed));
+    assert_eq!(
+        stdout(&listed),
+        format!(
+            "Claude Code 2.1.328: 2 edits, 0 failed, 0 loose, 0 disagreements, 1 in doubt\n\
+             \x20  1  inventory.py  Edit             Claude Code: applied   srview: applied \
+             (exact) · doubt: stands in for code it leaves out  [DOUBT]\n\
+             \x20     doubt: {STANDS_IN}\n\
+             \x20  2  inventory.py  Edit             Claude Code: applied   srview: applied \
+             (exact)\n"
+        )
+    );
+    assert_eq!(
+        stderr(&listed),
+        format!("srview: warning: edit 1 (inventory.py): doubt: {STANDS_IN}\n")
+    );
+    let out = session_as("--json");
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let json: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let edits = json["edits"].as_array().expect("edits");
+    assert_eq!(
+        (
+            &edits[0]["srview"]["ok"],
+            &edits[0]["srview"]["loose"],
+            &edits[0]["srview"]["doubts"],
+            edits[1]["srview"].get("doubts"),
+            &json["editsInDoubt"],
+        ),
+        (
+            &Value::Bool(true),
+            &Value::Bool(false),
+            &serde_json::json!([{"kind": "stands-in", "message": STANDS_IN}]),
+            None,
+            &Value::from(1),
+        )
+    );
+}
+
+/// The same session reviewed in-process (what the browser and the live
+/// view ask of [`srview::sessions::review::Review`]) with the first Edit
+/// rewritten: misindenting Python, it is in doubt; as recorded, no Edit is.
+#[test]
+fn a_misindenting_edit_is_in_doubt_and_an_exact_clean_one_is_not() {
+    use srview::sessions::load::load;
+    use srview::sessions::review::review;
+    use srview::sessions::verdict::DoubtKind;
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let misindented = support::agents::claude_run_rewritten(tmp.path(), false, |before| {
+        let start = before.find("def total_value").expect("total_value");
+        let end = start + before[start..].find("return total").expect("its return");
+        (
+            before[start..end + "return total".len()].to_string(),
+            "def total_value(items):\n    total = sum(i.price * i.qty for i in items)\n        \
+             return total"
+                .to_string(),
+        )
+    });
+    let (reader, ws) = load(&misindented, Some(tmp.path())).expect("loads");
+    let reviewed = review(&reader, &ws);
+    let first = &reviewed.reviews[0];
+    let doubts: Vec<(DoubtKind, &str)> = first
+        .doubts()
+        .iter()
+        .map(|d| (d.kind, d.message.as_str()))
+        .collect();
+    assert_eq!(
+        doubts,
+        [(
+            DoubtKind::Misindents,
+            "as written, line 17 (`return total`) is at column 8, deeper than the line before \
+             it, which opens no block: Python refuses the file (IndentationError: unexpected \
+             indent): send the new lines at the indentation of the block they belong to"
+        )],
+        "{}",
+        first.verdict_words(true)
+    );
+    assert_eq!(
+        first.verdict_words(true),
+        "applied (exact) · doubt: leaves Python misindented"
+    );
+    assert_eq!(reviewed.counts().doubted, 1);
+
+    let recorded = session_path(&fixtures().join("claude-code-2.1.328/a_edits_ok"));
+    let (reader, ws) = load(&recorded, Some(tmp.path())).expect("loads");
+    let reviewed = review(&reader, &ws);
+    let words: Vec<(String, usize)> = reviewed
+        .reviews
+        .iter()
+        .map(|r| (r.verdict_words(true), r.doubts().len()))
+        .collect();
+    assert_eq!(words.len(), 2);
+    assert!(
+        words
+            .iter()
+            .all(|w| *w == ("applied (exact)".to_string(), 0)),
+        "{words:?}"
+    );
+    assert_eq!(reviewed.counts().doubted, 0);
+}

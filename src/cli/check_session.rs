@@ -258,7 +258,7 @@ fn apply_patch(r: &Review, content: &FileContent, cwd: &str) -> String {
 /// An edit its agent's own matcher runs: the agent's error (as the model
 /// read it), and the stage of each edit, the loose ones said as such.
 fn agent_call(call: &crate::source::agent::CallInput, content: &FileContent, cwd: &str) -> String {
-    let Some(applied) = verdict::run(&EditInput::Call(call.clone()), content, cwd) else {
+    let Some(applied) = verdict::run(&EditInput::Call(call.clone()), content, cwd, None) else {
         return "the edit cannot be run\n".to_string();
     };
     let mut s = match applied.error() {

@@ -98,18 +98,25 @@ fn streamed(path: &std::path::Path, args: &SessionArgs) -> CmdResult {
     let reread = |e: crate::source::agent::session::SessionError| Error::refused(e.to_string());
     let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     let workers = review_workers();
+    // Each edit as the agent ran it (an edit the gate repaired: srview's
+    // replay set aside), with the gate's decision joined to it.
+    let as_run = |index: usize, review| {
+        let gate = gate.get(index).copied().flatten();
+        (crate::gate::record::as_run(review, gate), gate)
+    };
     if args.json {
         let mut json = SessionJsonStream::start(&mut stdout, reader.kind(), reader.version())
             .map_err(Error::stdout)?;
-        let mut failed = None;
+        let (mut failed, mut in_doubt) = (None, 0);
         surveyed
             .review_rendered(
                 workers,
                 |index, review| {
-                    let gate = gate.get(index).copied().flatten();
-                    render_session_edit(&crate::gate::record::as_run(review, gate), gate)
+                    let (review, gate) = as_run(index, review);
+                    (render_session_edit(&review, gate), review.doubts().len())
                 },
-                |_, rendered| {
+                |_, (rendered, doubts)| {
+                    in_doubt += usize::from(doubts > 0);
                     rendered
                         .map_err(std::io::Error::from)
                         .and_then(|bytes| json.edit_rendered(&bytes))
@@ -121,7 +128,8 @@ fn streamed(path: &std::path::Path, args: &SessionArgs) -> CmdResult {
         if let Some(e) = failed {
             return Err(Error::stdout(e));
         }
-        json.finish_noting(unread).map_err(Error::stdout)?;
+        json.finish_noting(in_doubt, unread)
+            .map_err(Error::stdout)?;
         writeln!(stdout).map_err(Error::stdout)?;
     } else {
         let agent = reader.kind().display_name();
@@ -132,8 +140,7 @@ fn streamed(path: &std::path::Path, args: &SessionArgs) -> CmdResult {
             .review_rendered(
                 workers,
                 |index, review| {
-                    let gate = gate.get(index).copied().flatten();
-                    let review = crate::gate::record::as_run(review, gate);
+                    let (review, gate) = as_run(index, review);
                     let mut counts = Counts::default();
                     counts.add(&review);
                     let line = listing_lines(agent_ref, file_width, &review, gate);
@@ -379,6 +386,12 @@ fn warnings_of(r: &Review) -> String {
     for notice in &r.notices {
         out.push_str(&format!("srview: warning: edit {seq} ({file}): {notice}\n"));
     }
+    for doubt in r.doubts() {
+        out.push_str(&format!(
+            "srview: warning: edit {seq} ({file}): doubt: {}\n",
+            doubt.message
+        ));
+    }
     out
 }
 
@@ -425,6 +438,11 @@ impl Listing {
             c.disagreements,
             plural(c.disagreements),
         );
+        if c.doubted > 0 {
+            // "..., 0 disagreements, 1 in doubt": applied edits srview's
+            // trust checks cannot stand behind.
+            out.push_str(&format!(", {} in doubt", c.doubted));
+        }
         if let Some(tally) = tally {
             // "..., 0 disagreements; gate: 3 blocked, 2 repaired".
             out.push_str(&format!("; {tally}"));
@@ -455,6 +473,9 @@ fn listing_lines(
     if r.disagreement.is_some() {
         marks.push("DISAGREE");
     }
+    if !r.doubts().is_empty() {
+        marks.push("DOUBT");
+    }
     out.push_str(&format!(
         "{:>4}  {:<file_width$}  {:<15}  {agent}: {:<8}  srview: {}{}\n",
         e.seq,
@@ -469,6 +490,9 @@ fn listing_lines(
         },
     ));
     out.push_str(&review_notes(r, "      "));
+    for doubt in r.doubts() {
+        out.push_str(&format!("      doubt: {}\n", doubt.message));
+    }
     if let Some(decision) = gate {
         out.push_str(&format!(
             "      gate: {}\n",

@@ -12,12 +12,24 @@
 //! - the whole result leaving Python misindented
 //!   ([`crate::diagnose::doubt_indent`]), said only when nothing else is.
 
+use crate::dialect::edit::EditDoubtKind;
 use crate::engine::{BlockReport, BlockState, Stage};
 
 /// One sentence per block (without a final stop) that srview cannot stand
 /// behind although it matched exactly: `blocks`, the engine's reports of a
 /// final apply over `original`.
 pub fn block_doubts(original: &str, blocks: &[BlockReport]) -> Vec<String> {
+    sentences(block_doubt_kinds(original, blocks))
+}
+
+/// The sentences of kinded doubts.
+fn sentences(kinded: Vec<(EditDoubtKind, String)>) -> Vec<String> {
+    kinded.into_iter().map(|(_, sentence)| sentence).collect()
+}
+
+/// [`block_doubts`], each with its kind (`ElidesLines`,
+/// `RepeatsNeighbours`).
+pub fn block_doubt_kinds(original: &str, blocks: &[BlockReport]) -> Vec<(EditDoubtKind, String)> {
     let exact = |b: &&BlockReport| {
         b.state == BlockState::Applied && b.stage == Some(Stage::Exact) && !b.out_of_order
     };
@@ -26,13 +38,16 @@ pub fn block_doubts(original: &str, blocks: &[BlockReport]) -> Vec<String> {
     for b in &placed {
         let n = b.index + 1;
         if let Some(elided) = crate::dialect::elided::elided(&b.search_text, &b.replace_text) {
-            out.push(format!(
+            out.push((
+                EditDoubtKind::ElidesLines,
+                format!(
                 "block #{n}'s REPLACE text stands in for lines it leaves out (its line {}: `{}`), \
                  so it deletes {} of its SEARCH text: send every line the block keeps, or edit \
                  only the lines that change",
                 elided.line,
                 elided.placeholder,
                 crate::words::count(elided.lost, "non-blank line"),
+            ),
             ));
             continue;
         }
@@ -49,7 +64,10 @@ pub fn block_doubts(original: &str, blocks: &[BlockReport]) -> Vec<String> {
                     .is_some_and(|s| s.start_line <= last && s.end_line.max(s.start_line) >= first)
         });
         if !touched {
-            out.push(repeated.describe(&format!("block #{n}'s REPLACE text"), false));
+            out.push((
+                EditDoubtKind::RepeatsNeighbours,
+                repeated.describe(&format!("block #{n}'s REPLACE text"), false),
+            ));
         }
     }
     out
@@ -66,9 +84,23 @@ pub fn exact_doubts<R: AsRef<str>>(
     blocks: &[BlockReport],
     result: impl FnOnce() -> R,
 ) -> Vec<String> {
-    let mut doubts = block_doubts(original, blocks);
+    sentences(exact_doubt_kinds(path, original, blocks, result))
+}
+
+/// [`exact_doubts`], each with its kind (`ElidesLines`,
+/// `RepeatsNeighbours`, `Misindents`).
+pub fn exact_doubt_kinds<R: AsRef<str>>(
+    path: &str,
+    original: &str,
+    blocks: &[BlockReport],
+    result: impl FnOnce() -> R,
+) -> Vec<(EditDoubtKind, String)> {
+    let mut doubts = block_doubt_kinds(original, blocks);
     if doubts.is_empty() && crate::diagnose::doubt_indent::python(path) {
-        doubts.extend(result_misindents(path, original, result().as_ref()));
+        doubts.extend(
+            result_misindents(path, original, result().as_ref())
+                .map(|sentence| (EditDoubtKind::Misindents, sentence)),
+        );
     }
     doubts
 }

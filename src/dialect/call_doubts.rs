@@ -68,6 +68,30 @@ pub fn exact_doubts(
     before: &dyn Fn(&EditMatch) -> Option<String>,
     judged: Judged<'_>,
 ) -> Vec<String> {
+    exact_doubt_kinds(outcome, before, judged)
+        .into_iter()
+        .map(|(_, sentence)| sentence)
+        .collect()
+}
+
+/// What an [`exact_doubts`] sentence is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CallDoubtKind {
+    /// The text written is not the model's new text.
+    Rewritten,
+    /// The text it replaced stands elsewhere too, and the matcher takes
+    /// the first place.
+    FirstOfSeveral,
+    /// One of an exact-string edit's trust checks.
+    Edit(edit::EditDoubtKind),
+}
+
+/// [`exact_doubts`], each with its kind.
+pub fn exact_doubt_kinds(
+    outcome: &CallOutcome,
+    before: &dyn Fn(&EditMatch) -> Option<String>,
+    judged: Judged<'_>,
+) -> Vec<(CallDoubtKind, String)> {
     if !outcome.ok {
         return Vec::new();
     }
@@ -80,11 +104,14 @@ pub fn exact_doubts(
         if let Some((_, new)) = judged.asked.and_then(|asked| asked.get(i))
             && plain(written) != plain(new)
         {
-            out.push(format!(
-                "edit {}: the text written is not the model's new text (the agent rewrote \
-                 it: {})",
-                i + 1,
-                first_difference(written, new)
+            out.push((
+                CallDoubtKind::Rewritten,
+                format!(
+                    "edit {}: the text written is not the model's new text (the agent rewrote \
+                     it: {})",
+                    i + 1,
+                    first_difference(written, new)
+                ),
             ));
         }
         if found.is_empty() {
@@ -100,11 +127,14 @@ pub fn exact_doubts(
                 .collect();
             if places.len() > 1 {
                 let others: Vec<String> = places[1..].iter().map(ToString::to_string).collect();
-                out.push(format!(
-                    "edit {}: the text it replaced also stands at line {}: the agent takes the \
-                     first place, which may not be the one meant",
-                    i + 1,
-                    others.join(", ")
+                out.push((
+                    CallDoubtKind::FirstOfSeveral,
+                    format!(
+                        "edit {}: the text it replaced also stands at line {}: the agent takes \
+                         the first place, which may not be the one meant",
+                        i + 1,
+                        others.join(", ")
+                    ),
                 ));
             }
         }
@@ -116,9 +146,14 @@ pub fn exact_doubts(
         };
         let applied = edit::apply(&as_claude, Some(&content));
         out.extend(
-            edit::edit_doubts(&applied, &content)
+            edit::edit_doubt_kinds(&applied, &content)
                 .into_iter()
-                .map(|doubt| format!("edit {}: {doubt}", i + 1)),
+                .map(|(kind, doubt)| {
+                    (
+                        CallDoubtKind::Edit(kind),
+                        format!("edit {}: {doubt}", i + 1),
+                    )
+                }),
         );
     }
     out

@@ -457,6 +457,7 @@ pub fn counts(
         loose: 0,
         disagreements: 0,
         unknown: 1,
+        doubted: 0,
     };
     (reviewed, repaired)
 }

@@ -6,7 +6,7 @@ use serde::{Serialize, Serializer};
 use super::BlockJson;
 
 use crate::sessions::review::{Basis, Review};
-use crate::sessions::verdict::{Applier, VerdictBlock};
+use crate::sessions::verdict::{Applier, Doubt, VerdictBlock};
 use crate::source::agent::FileContent;
 
 /// `{"agent", "version", "edits": [...]}`, edits in the agent's order,
@@ -69,6 +69,11 @@ struct SrviewJson<'a> {
     /// there is one.
     #[serde(skip_serializing_if = "<[String]>::is_empty")]
     notices: &'a [String],
+    /// What srview's trust checks cannot stand behind in an edit that
+    /// applies (`{"kind": "stands-in", "message": ...}`: see
+    /// [`Review::doubts`]); written only when there is one.
+    #[serde(skip_serializing_if = "<[Doubt]>::is_empty")]
+    doubts: &'a [Doubt],
     /// Line ranges (first, last) of the content before that the agent's
     /// matcher rewrote outside the edit (pi's fuzzy stage); written only
     /// when there is one.
@@ -169,15 +174,20 @@ impl<W: std::io::Write> SessionJsonStream<W> {
     /// Closes the list and the document (no newline); returns the writer.
     #[cfg(test)]
     pub fn finish(self) -> std::io::Result<W> {
-        self.finish_noting(0)
+        self.finish_noting(0, 0)
     }
 
-    /// [`SessionJsonStream::finish`], with `"gateRecordUnreadableLines":N`
-    /// after the edits when `N` (lines of the workspace's
-    /// `.srview/gate.jsonl` that could not be read as a decision) is not 0:
-    /// the document is otherwise as before.
-    pub fn finish_noting(mut self, gate_unreadable: usize) -> std::io::Result<W> {
+    /// [`SessionJsonStream::finish`], with `"editsInDoubt":N` after the
+    /// edits when `N` (the edits written with a doubt, see
+    /// [`Review::doubts`]) is not 0, and `"gateRecordUnreadableLines":M`
+    /// when `M` (lines of the workspace's `.srview/gate.jsonl` that could
+    /// not be read as a decision) is not 0: the document is otherwise as
+    /// before.
+    pub fn finish_noting(mut self, in_doubt: usize, gate_unreadable: usize) -> std::io::Result<W> {
         self.out.write_all(b"]")?;
+        if in_doubt > 0 {
+            write!(self.out, ",\"editsInDoubt\":{in_doubt}")?;
+        }
         if gate_unreadable > 0 {
             write!(self.out, ",\"gateRecordUnreadableLines\":{gate_unreadable}")?;
         }
@@ -333,6 +343,7 @@ impl<'a> EditJson<'a> {
                 loose_levels: applied.map_or(&[][..], |a| &a.loose[..]),
                 disagreement: r.disagreement.as_deref(),
                 notices: &r.notices,
+                doubts: r.doubts(),
                 rewritten_outside: applied.map_or(Vec::new(), |a| {
                     a.rewritten_outside
                         .iter()

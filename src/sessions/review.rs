@@ -28,7 +28,7 @@ use std::collections::{HashMap, HashSet};
 use serde::Serialize;
 
 use super::recover::{self, Checkpoint, SessionFs, SessionRoot, Undone};
-use super::verdict::{self, Applied, Applier};
+use super::verdict::{self, Applied, Applier, Doubt};
 use crate::engine::Stage;
 use crate::source::agent::{
     AgentEdit, AgentKind, AgentReader, ContentOrigin, EditInput, FileContent, Format, Verdict,
@@ -176,7 +176,44 @@ impl Review {
         if self.basis == Some(Basis::CurrentFile) {
             s.push_str(" on the current file (content before unknown)");
         }
+        if let Some(words) = self.doubt_words() {
+            s.push_str(&format!(" · {words}"));
+        }
         s
+    }
+
+    /// What srview's trust checks cannot stand behind in the edit although
+    /// it applies exactly (a stand-in for code it leaves out, lines written
+    /// twice, Python misindented, ...): what the gate denies and `check` /
+    /// `apply --write` hold back. Said only of an edit the agent applied
+    /// (or has yet to decide on) and srview's applier applies, run against
+    /// a content before that is known: never of one run on the current
+    /// file (srview does not guess).
+    pub fn doubts(&self) -> &[Doubt] {
+        let judged = self.basis.is_some_and(|b| b != Basis::CurrentFile)
+            && matches!(self.edit.agent_verdict, Verdict::Applied | Verdict::Pending);
+        match self.applied() {
+            Some(applied) if judged && applied.ok() => &applied.doubts,
+            _ => &[],
+        }
+    }
+
+    /// The doubts in a few words, each kind once: `doubt: stands in for
+    /// code it leaves out`, `doubts: writes lines twice, cuts a word`;
+    /// `None` without one.
+    pub fn doubt_words(&self) -> Option<String> {
+        let mut kinds: Vec<&str> = Vec::new();
+        for doubt in self.doubts() {
+            let words = doubt.kind.words();
+            if !kinds.contains(&words) {
+                kinds.push(words);
+            }
+        }
+        match kinds.len() {
+            0 => None,
+            1 => Some(format!("doubt: {}", kinds[0])),
+            _ => Some(format!("doubts: {}", kinds.join(", "))),
+        }
     }
 
     /// The agent or srview failed it.
@@ -766,9 +803,10 @@ fn run_one(
     unavailable: Option<String>,
     recovery: Recovery,
 ) -> Review {
-    let run = match recovery {
-        Recovery::Full => verdict::run,
-        Recovery::Light => verdict::run_counting,
+    let file = edit.file.clone();
+    let run = |input: &EditInput, before: &FileContent, cwd: &str| match recovery {
+        Recovery::Full => verdict::run(input, before, cwd, Some(&file)),
+        Recovery::Light => verdict::run_counting(input, before, cwd),
     };
     let mut review = Review {
         edit,
@@ -840,7 +878,8 @@ fn run_one(
     } else {
         match ws.current(&edit.file) {
             Some(current @ FileContent::Text(_)) => {
-                let on_current = verdict::run(&runs, &current, cwd);
+                // The content before unknown: nothing judged.
+                let on_current = verdict::run(&runs, &current, cwd, None);
                 let text = current.text().unwrap_or_default();
                 if on_current
                     .as_ref()
@@ -953,14 +992,8 @@ fn already_applied(edit: &AgentEdit, basis: Basis) -> Option<Applied> {
         .content_after
         .as_ref()
         .filter(|c| c.origin == ContentOrigin::Derived && basis == Basis::Recorded)?;
-    matches!(edit.input, EditInput::Exact(_)).then(|| Applied {
-        applier: Applier::Edit,
-        result: Ok(after.content.clone()),
-        blocks: Vec::new(),
-        loose: Vec::new(),
-        rewritten_outside: Vec::new(),
-        also_replaced: Vec::new(),
-    })
+    matches!(edit.input, EditInput::Exact(_))
+        .then(|| Applied::bare(Applier::Edit, Ok(after.content.clone())))
 }
 
 /// The number (from 1) of the first block of `input` that never finished,
@@ -1185,6 +1218,9 @@ pub struct Counts {
     /// srview could not run (the content before unknown, the input
     /// incomplete): neither failed nor loose as far as srview can tell.
     pub unknown: usize,
+    /// Applied, but with a doubt srview's trust checks raise
+    /// ([`Review::doubts`]).
+    pub doubted: usize,
 }
 
 impl Counts {
@@ -1195,6 +1231,7 @@ impl Counts {
         self.loose += usize::from(review.is_loose());
         self.disagreements += usize::from(review.disagreement.is_some());
         self.unknown += usize::from(review.ok().is_none());
+        self.doubted += usize::from(!review.doubts().is_empty());
     }
 
     /// Adds the counts of `other` (of other edits).
@@ -1204,6 +1241,7 @@ impl Counts {
         self.loose += other.loose;
         self.disagreements += other.disagreements;
         self.unknown += other.unknown;
+        self.doubted += other.doubted;
     }
 }
 
@@ -1238,7 +1276,13 @@ pub(super) mod tests {
 
     fn run_sr(diff: &str, on: &str) -> verdict::Applied {
         let input = EditInput::SearchReplace(diff.to_string());
-        verdict::run(&input, &FileContent::Text(on.to_string()), "/w").expect("runs")
+        verdict::run(
+            &input,
+            &FileContent::Text(on.to_string()),
+            "/w",
+            Some("a.txt"),
+        )
+        .expect("runs")
     }
 
     /// An edit that adds a line after its old text applies to its own
@@ -1469,7 +1513,8 @@ pub(super) mod tests {
                 failed: 1,
                 loose: 0,
                 disagreements: 0,
-                unknown: 1
+                unknown: 1,
+                doubted: 0,
             }
         );
         // The light review (for listings) does not read the current file.

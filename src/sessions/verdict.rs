@@ -49,6 +49,122 @@ pub enum VerdictBlock {
     Call(crate::dialect::call::EditMatch),
 }
 
+/// What a doubt of srview's trust checks is about: an edit its applier
+/// placed exactly whose result srview cannot stand behind all the same
+/// (what the gate denies and `check`/`apply --write` hold back).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DoubtKind {
+    /// Its new text stands in for lines of its old text it leaves out
+    /// (`# ... existing helpers unchanged ...`): those lines are gone.
+    StandsIn,
+    /// Its new text begins or ends with the lines right around its old
+    /// text: written, they stand twice.
+    WritesTwice,
+    /// The result leaves Python misindented (an `IndentationError`, a
+    /// `TabError`) where the file before had no such fault.
+    Misindents,
+    /// A whitespace-blind match kept the edit's own indentation: its new
+    /// lines are shifted against the lines they replace.
+    ShiftsIndent,
+    /// Its new text already stood where its old text matched: applied
+    /// again, what it adds repeats.
+    AppliedAlready,
+    /// Its old text starts or ends inside a word of the file.
+    CutsWord,
+    /// Lines it does not show got other line endings.
+    LineEndings,
+    /// The agent wrote another text than the model's new text.
+    Rewritten,
+    /// The text it replaced stands at other places too: the first was
+    /// taken, which may not be the one meant.
+    FirstOfSeveral,
+    /// A patch's added lines went to the end of the file, not to their
+    /// `@@` line.
+    AddedAtEnd,
+    /// It replaces a file that exists, whole.
+    ReplacesFile,
+    /// A patch moves the file onto itself: the file is lost.
+    MovesOntoItself,
+}
+
+impl DoubtKind {
+    /// The doubt in a few words, for a list's row: "doubt: stands in for
+    /// code it leaves out".
+    pub fn words(self) -> &'static str {
+        match self {
+            DoubtKind::StandsIn => "stands in for code it leaves out",
+            DoubtKind::WritesTwice => "writes lines twice",
+            DoubtKind::Misindents => "leaves Python misindented",
+            DoubtKind::ShiftsIndent => "shifts indentation",
+            DoubtKind::AppliedAlready => "its new text was there already",
+            DoubtKind::CutsWord => "cuts a word",
+            DoubtKind::LineEndings => "rewrites line endings",
+            DoubtKind::Rewritten => "the agent wrote another text",
+            DoubtKind::FirstOfSeveral => "one of several places",
+            DoubtKind::AddedAtEnd => "added at the end of the file",
+            DoubtKind::ReplacesFile => "replaces a file whole",
+            DoubtKind::MovesOntoItself => "moves the file onto itself",
+        }
+    }
+
+    fn of_edit(kind: edit::EditDoubtKind) -> DoubtKind {
+        use edit::EditDoubtKind as K;
+        match kind {
+            K::CutsWord => DoubtKind::CutsWord,
+            K::LineEndings => DoubtKind::LineEndings,
+            K::AlreadyApplied => DoubtKind::AppliedAlready,
+            K::RepeatsNeighbours => DoubtKind::WritesTwice,
+            K::Misindents => DoubtKind::Misindents,
+            K::ElidesLines => DoubtKind::StandsIn,
+        }
+    }
+
+    fn of_call(kind: crate::dialect::call_doubts::CallDoubtKind) -> DoubtKind {
+        use crate::dialect::call_doubts::CallDoubtKind as K;
+        match kind {
+            K::Rewritten => DoubtKind::Rewritten,
+            K::FirstOfSeveral => DoubtKind::FirstOfSeveral,
+            K::Edit(kind) => DoubtKind::of_edit(kind),
+        }
+    }
+
+    fn of_patch(kind: apply_patch::PatchDoubtKind) -> DoubtKind {
+        use apply_patch::PatchDoubtKind as K;
+        match kind {
+            K::Repeated => DoubtKind::FirstOfSeveral,
+            K::AddedAtEnd => DoubtKind::AddedAtEnd,
+            K::ReplacesFile => DoubtKind::ReplacesFile,
+            K::MovesOntoItself => DoubtKind::MovesOntoItself,
+            K::RepeatsNeighbours => DoubtKind::WritesTwice,
+            K::BreaksIndentation => DoubtKind::Misindents,
+            K::IndentShift => DoubtKind::ShiftsIndent,
+            K::AlreadyApplied => DoubtKind::AppliedAlready,
+            K::ElidesLines => DoubtKind::StandsIn,
+        }
+    }
+}
+
+/// One thing srview cannot stand behind in an edit that applies: its
+/// kind and the trust check's own sentence (without a final stop), as the
+/// gate, `check` and `apply --write` say it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Doubt {
+    /// What it is about.
+    pub kind: DoubtKind,
+    /// The trust check's sentence.
+    pub message: String,
+}
+
+impl Doubt {
+    fn of<K>(of: impl Fn(K) -> DoubtKind) -> impl Fn((K, String)) -> Doubt {
+        move |(kind, message)| Doubt {
+            kind: of(kind),
+            message,
+        }
+    }
+}
+
 /// What srview's applier says of an edit run against one content.
 #[derive(Debug, Clone)]
 pub struct Applied {
@@ -69,9 +185,27 @@ pub struct Applied {
     /// replacing every occurrence changed beyond its first place (see
     /// [`crate::dialect::call::CallOutcome::also_replaced`]).
     pub also_replaced: Vec<(usize, usize)>,
+    /// What srview's trust checks cannot stand behind in an edit that
+    /// applies (its exact placements and what they write), in order; empty
+    /// when the edit fails, or when run only to count
+    /// ([`run_counting`]).
+    pub doubts: Vec<Doubt>,
 }
 
 impl Applied {
+    /// A verdict of `applier` with no block, loose match or doubt.
+    pub(super) fn bare(applier: Applier, result: Result<FileContent, Refusal>) -> Applied {
+        Applied {
+            applier,
+            result,
+            blocks: Vec::new(),
+            loose: Vec::new(),
+            rewritten_outside: Vec::new(),
+            also_replaced: Vec::new(),
+            doubts: Vec::new(),
+        }
+    }
+
     /// The edit applies.
     pub fn ok(&self) -> bool {
         self.result.is_ok()
@@ -111,43 +245,54 @@ pub fn not_runnable(input: &EditInput) -> Option<&'static str> {
 }
 
 /// Runs `input` against `before` (`cwd`: the workspace the agent's
-/// messages name paths under). `None` when the input cannot be run
-/// ([`not_runnable`]).
-pub fn run(input: &EditInput, before: &FileContent, cwd: &str) -> Option<Applied> {
+/// messages name paths under). `judged_as`: the edit's file as the
+/// session names it (its extension tells Python) when srview's trust
+/// checks are to judge what applies ([`Applied::doubts`]), `None` when not
+/// (a run on the current file, whose content before is unknown). `None`
+/// when the input cannot be run ([`not_runnable`]).
+pub fn run(
+    input: &EditInput,
+    before: &FileContent,
+    cwd: &str,
+    judged_as: Option<&str>,
+) -> Option<Applied> {
+    let file = judged_as;
     match input {
-        EditInput::SearchReplace(diff) => Some(search_replace(diff, before)),
+        EditInput::SearchReplace(diff) => Some(search_replace(diff, before, file)),
         EditInput::UnifiedDiff(diff) => match udiff::to_search_replace(diff) {
-            Some(blocks) => Some(search_replace(&blocks, before)),
-            None => Some(Applied {
-                applier: Applier::SearchReplaceV1,
-                result: Err(Refusal::of("the unified diff has no hunk")),
-                blocks: Vec::new(),
-                loose: Vec::new(),
-                rewritten_outside: Vec::new(),
-                also_replaced: Vec::new(),
-            }),
+            Some(blocks) => Some(search_replace(&blocks, before, file)),
+            None => Some(Applied::bare(
+                Applier::SearchReplaceV1,
+                Err(Refusal::of("the unified diff has no hunk")),
+            )),
         },
-        EditInput::ApplyPatch(patch) => Some(apply_patch_section(patch, before, cwd)),
-        EditInput::Exact(e) => Some(exact(e, before)),
+        EditInput::ApplyPatch(patch) => Some(apply_patch_section(patch, before, cwd, file)),
+        EditInput::Exact(e) => Some(exact(e, before, file.is_some())),
         EditInput::Whole(content) => Some(exact(
             &Edit::ClaudeWrite {
-                file_path: String::new(),
+                file_path: file.unwrap_or_default().to_string(),
                 content: content.clone(),
             },
             before,
+            file.is_some(),
         ))
         .map(|mut a| {
             a.applier = Applier::WholeFile;
             a
         }),
-        EditInput::Call(call) => Some(agent_call(call, before, cwd)),
+        EditInput::Call(call) => Some(agent_call(call, before, cwd, file.is_some())),
         EditInput::NotRecorded | EditInput::Partial(_) => None,
     }
 }
 
 /// `call` run by its agent's own matcher over a folder holding only the
-/// content before, at the path the call names.
-fn agent_call(call: &CallInput, before: &FileContent, cwd: &str) -> Applied {
+/// content before, at the path the call names; its exact placements
+/// judged when `judging` ([`crate::dialect::call_doubts`], and the result
+/// read as Python when they find nothing).
+fn agent_call(call: &CallInput, before: &FileContent, cwd: &str, judging: bool) -> Applied {
+    let Some(row) = crate::dialect::registry::find(call.dialect) else {
+        return no_matcher(call);
+    };
     let Some(run) = crate::dialect::registry::run_on_file(
         call.dialect,
         &call.input,
@@ -155,14 +300,7 @@ fn agent_call(call: &CallInput, before: &FileContent, cwd: &str) -> Applied {
         before.text(),
         cwd,
     ) else {
-        return Applied {
-            applier: Applier::Agent,
-            result: Err(Refusal::of(format!("no matcher for {}", call.dialect))),
-            blocks: Vec::new(),
-            loose: Vec::new(),
-            rewritten_outside: Vec::new(),
-            also_replaced: Vec::new(),
-        };
+        return no_matcher(call);
     };
     let outcome = &run.outcome;
     let result = match (&outcome.error, outcome.ok, outcome.hangs) {
@@ -177,6 +315,10 @@ fn agent_call(call: &CallInput, before: &FileContent, cwd: &str) -> Applied {
             // Nothing written to this file: it stays as it was.
             None => before.clone(),
         }),
+    };
+    let doubts = match (&result, before.text()) {
+        (Ok(after), Some(text)) if judging => call_doubts(row, call, outcome, text, after),
+        _ => Vec::new(),
     };
     Applied {
         applier: Applier::Agent,
@@ -195,12 +337,58 @@ fn agent_call(call: &CallInput, before: &FileContent, cwd: &str) -> Applied {
             .into_iter()
             .map(VerdictBlock::Call)
             .collect(),
+        doubts,
     }
 }
 
+fn no_matcher(call: &CallInput) -> Applied {
+    Applied::bare(
+        Applier::Agent,
+        Err(Refusal::of(format!("no matcher for {}", call.dialect))),
+    )
+}
+
+/// What srview cannot stand behind in a call its agent's matcher applied
+/// to `before`, leaving `after`: the trust checks of each exact placement
+/// (every placement read in the one file the call edits), and, when they
+/// find nothing and every placement is exact, the result read as Python.
+fn call_doubts(
+    row: &crate::dialect::registry::DialectRow,
+    call: &CallInput,
+    outcome: &crate::dialect::call::CallOutcome,
+    before: &str,
+    after: &FileContent,
+) -> Vec<Doubt> {
+    use crate::dialect::call_doubts::{Judged, asked, exact_doubt_kinds};
+    let asked = asked(row, &call.input);
+    let mut doubts: Vec<Doubt> = exact_doubt_kinds(
+        outcome,
+        &|_| Some(before.to_string()),
+        Judged::of(row, &asked),
+    )
+    .into_iter()
+    .map(Doubt::of(DoubtKind::of_call))
+    .collect();
+    if doubts.is_empty()
+        && outcome.edits.iter().all(|e| !e.loose)
+        && let Some(after) = after.text()
+    {
+        doubts.extend(misindents(&call.path, before, after));
+    }
+    doubts
+}
+
+/// The Python fault `after` has where `before` had none, as a doubt.
+fn misindents(path: &str, before: &str, after: &str) -> Option<Doubt> {
+    crate::diagnose::doubt_exact::result_misindents(path, before, after).map(|message| Doubt {
+        kind: DoubtKind::Misindents,
+        message,
+    })
+}
+
 /// [`run`] for counting many edits: the same `ok`, `loose`, error and
-/// content after, without an exact-string edit's block report or the
-/// diagnosis of its failure (`blocks` is empty for those).
+/// content after, without an exact-string edit's block report, the
+/// diagnosis of its failure (`blocks` is empty for those) or any doubt.
 pub fn run_counting(input: &EditInput, before: &FileContent, cwd: &str) -> Option<Applied> {
     match input {
         EditInput::Exact(e) => Some(exact_counting(e, before, Applier::Edit)),
@@ -212,24 +400,22 @@ pub fn run_counting(input: &EditInput, before: &FileContent, cwd: &str) -> Optio
             before,
             Applier::WholeFile,
         )),
-        _ => run(input, before, cwd),
+        _ => run(input, before, cwd, None),
     }
 }
 
 fn exact_counting(e: &Edit, before: &FileContent, applier: Applier) -> Applied {
-    Applied {
+    Applied::bare(
         applier,
-        result: edit::new_content(e, before.text())
+        edit::new_content(e, before.text())
             .map(FileContent::Text)
             .map_err(Refusal::of),
-        blocks: Vec::new(),
-        loose: Vec::new(),
-        rewritten_outside: Vec::new(),
-        also_replaced: Vec::new(),
-    }
+    )
 }
 
-fn search_replace(diff: &str, before: &FileContent) -> Applied {
+/// `diff` run by the engine (v1, final) over `before`; its exact blocks
+/// judged when `file` is given ([`crate::diagnose::doubt_exact`]).
+fn search_replace(diff: &str, before: &FileContent, file: Option<&str>) -> Applied {
     let original = before.text().unwrap_or("");
     let outcome = engine::apply(
         diff,
@@ -249,12 +435,24 @@ fn search_replace(diff: &str, before: &FileContent) -> Applied {
             _ => None,
         })
         .collect();
+    let result: Result<FileContent, Refusal> = outcome
+        .result
+        .map(|a| FileContent::Text(a.new_content))
+        .map_err(|e| Refusal(e.message));
+    let doubts = match (file, &result) {
+        (Some(file), Ok(after)) => {
+            crate::diagnose::doubt_exact::exact_doubt_kinds(file, original, &outcome.blocks, || {
+                after.text().unwrap_or_default()
+            })
+            .into_iter()
+            .map(Doubt::of(DoubtKind::of_edit))
+            .collect()
+        }
+        _ => Vec::new(),
+    };
     Applied {
         applier: Applier::SearchReplaceV1,
-        result: outcome
-            .result
-            .map(|a| FileContent::Text(a.new_content))
-            .map_err(|e| Refusal(e.message)),
+        result,
         blocks: outcome
             .blocks
             .into_iter()
@@ -263,10 +461,16 @@ fn search_replace(diff: &str, before: &FileContent) -> Applied {
         loose,
         rewritten_outside: Vec::new(),
         also_replaced: Vec::new(),
+        doubts,
     }
 }
 
-fn apply_patch_section(patch: &str, before: &FileContent, cwd: &str) -> Applied {
+fn apply_patch_section(
+    patch: &str,
+    before: &FileContent,
+    cwd: &str,
+    file: Option<&str>,
+) -> Applied {
     let path = split_patch(patch)
         .into_iter()
         .next()
@@ -277,7 +481,13 @@ fn apply_patch_section(patch: &str, before: &FileContent, cwd: &str) -> Applied 
         FileContent::Absent => Vec::new(),
     };
     let fs = MemoryFs::new(files);
-    let outcome = apply_patch::apply_text(patch, &fs, cwd);
+    // Parsed once, for the applier and the trust checks (a patch that
+    // does not parse fails as `apply_text` fails it).
+    let parsed = apply_patch::parse(patch).ok();
+    let outcome = match &parsed {
+        Some(parsed) => apply_patch::apply(parsed, &fs, cwd),
+        None => apply_patch::apply_text(patch, &fs, cwd),
+    };
     let loose = outcome
         .loose_hunks()
         .map(|(_, h)| {
@@ -302,6 +512,16 @@ fn apply_patch_section(patch: &str, before: &FileContent, cwd: &str) -> Applied 
                 None => FileContent::Absent,
             })),
     };
+    let doubts = match (&parsed, file, &result) {
+        (Some(parsed), Some(_), Ok(_)) => apply_patch::patch_doubts(parsed, &outcome, &fs, cwd)
+            .into_iter()
+            .map(|d| Doubt {
+                kind: DoubtKind::of_patch(d.kind),
+                message: d.message,
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
     Applied {
         applier: Applier::ApplyPatch,
         result,
@@ -314,12 +534,50 @@ fn apply_patch_section(patch: &str, before: &FileContent, cwd: &str) -> Applied 
         loose,
         rewritten_outside: Vec::new(),
         also_replaced: Vec::new(),
+        doubts,
     }
 }
 
-fn exact(e: &Edit, before: &FileContent) -> Applied {
+/// A whole new content written over `original` that stands in for lines
+/// of it the content leaves out (`# ... rest of the file unchanged ...`):
+/// the gate's check of a Write ([`crate::dialect::elided`]). An edit's
+/// block shows no old text for a whole content, so the edit's own checks
+/// cannot see it.
+fn written_over(e: &Edit, original: &str) -> Option<Doubt> {
+    let Edit::ClaudeWrite { content, .. } = e else {
+        return None;
+    };
+    let elided = crate::dialect::elided::elided(original, content)?;
+    Some(Doubt {
+        kind: DoubtKind::StandsIn,
+        message: format!(
+            "its content stands in for lines it leaves out (its line {}: `{}`), so writing \
+             it deleted {} of the file: {} became {}",
+            elided.line,
+            elided.placeholder,
+            crate::words::count(elided.lost, "non-blank line"),
+            crate::words::count(original.lines().count(), "line"),
+            content.lines().count()
+        ),
+    })
+}
+
+/// An exact-string edit (or a whole new content) run over `before`; what
+/// it writes judged when `judging` ([`edit::edit_doubt_kinds`]: a stand-in
+/// for lines it leaves out, lines written twice, Python misindented, ...).
+fn exact(e: &Edit, before: &FileContent, judging: bool) -> Applied {
     // An `Applied` keeps no diagnosis: none is made.
     let outcome = edit::apply_undiagnosed(e, before.text());
+    let doubts = match before.text() {
+        Some(original) if judging && outcome.result.is_ok() => match written_over(e, original) {
+            Some(stand_in) => vec![stand_in],
+            None => edit::edit_doubt_kinds(&outcome, original)
+                .into_iter()
+                .map(Doubt::of(DoubtKind::of_edit))
+                .collect(),
+        },
+        _ => Vec::new(),
+    };
     Applied {
         applier: Applier::Edit,
         result: match outcome.result {
@@ -330,6 +588,7 @@ fn exact(e: &Edit, before: &FileContent) -> Applied {
         loose: Vec::new(),
         rewritten_outside: Vec::new(),
         also_replaced: Vec::new(),
+        doubts,
     }
 }
 
@@ -342,7 +601,8 @@ mod tests {
         let input = EditInput::SearchReplace(
             "------- SEARCH\n  a\n=======\nb\n+++++++ REPLACE\n".to_string(),
         );
-        let got = run(&input, &FileContent::Text("a\n".into()), "/w").expect("runs");
+        let before = FileContent::Text("a\n".into());
+        let got = run(&input, &before, "/w", Some("a.txt")).expect("runs");
         assert_eq!(got.loose, ["line-trimmed"]);
         assert_eq!(got.result, Ok(FileContent::Text("b\n".into())));
     }
@@ -355,12 +615,74 @@ mod tests {
             input: serde_json::json!({"filePath": "a.py", "oldString": "x = 1", "newString": "x = 2", "replaceAll": true}),
             path: "a.py".into(),
         });
-        let got = run(&input, &FileContent::Text("x = 1\ny\nx = 1\n".into()), "/w").expect("runs");
+        let before = FileContent::Text("x = 1\ny\nx = 1\n".into());
+        let got = run(&input, &before, "/w", Some("a.py")).expect("runs");
         assert_eq!(
             got.result,
             Ok(FileContent::Text("x = 2\ny\nx = 2\n".into()))
         );
         assert_eq!(got.also_replaced, vec![(3, 3)]);
+    }
+
+    /// A whole content written over a file, standing in for the lines it
+    /// leaves out, is in doubt; a whole content that keeps them is not;
+    /// nothing is judged without a file to judge it as.
+    #[test]
+    fn a_whole_content_standing_in_for_the_file_is_in_doubt() {
+        let before = FileContent::Text(
+            "def a():\n    return 1\n\n\ndef b():\n    return 2\n\n\ndef c():\n    return 3\n"
+                .into(),
+        );
+        let elided = EditInput::Whole(
+            "# ... rest of the file unchanged ...\n\n\ndef c():\n    return 30\n".into(),
+        );
+        let got = run(&elided, &before, "/w", Some("m.py")).expect("runs");
+        assert_eq!(
+            got.doubts,
+            [Doubt {
+                kind: DoubtKind::StandsIn,
+                message: "its content stands in for lines it leaves out (its line 1: `# ... \
+                          rest of the file unchanged ...`), so writing it deleted 5 non-blank \
+                          lines of the file: 10 lines became 5"
+                    .into()
+            }]
+        );
+        assert_eq!(run(&elided, &before, "/w", None).expect("runs").doubts, []);
+        let kept = EditInput::Whole(
+            "def a():\n    return 1\n\n\ndef b():\n    return 2\n\n\ndef c():\n    return 30\n"
+                .into(),
+        );
+        assert_eq!(
+            run(&kept, &before, "/w", Some("m.py"))
+                .expect("runs")
+                .doubts,
+            []
+        );
+    }
+
+    /// A SEARCH/REPLACE block placed exactly whose REPLACE text stands in
+    /// for the lines it leaves out, and one that misindents Python: each
+    /// in doubt, with its kind.
+    #[test]
+    fn exact_search_replace_blocks_are_judged() {
+        let before =
+            FileContent::Text("def a():\n    x = 1\n    y = 2\n    z = 3\n    return x\n".into());
+        let stand_in = EditInput::SearchReplace(
+            "------- SEARCH\n    x = 1\n    y = 2\n    z = 3\n    return x\n=======\n    \
+             # ... unchanged ...\n    return x\n+++++++ REPLACE\n"
+                .into(),
+        );
+        let kinds = |input: &EditInput, file: &str| -> Vec<DoubtKind> {
+            let got = run(input, &before, "/w", Some(file)).expect("runs");
+            got.doubts.iter().map(|d| d.kind).collect()
+        };
+        assert_eq!(kinds(&stand_in, "m.py"), [DoubtKind::StandsIn]);
+        let misindent = EditInput::SearchReplace(
+            "------- SEARCH\n    return x\n=======\n        return x\n+++++++ REPLACE\n".into(),
+        );
+        assert_eq!(kinds(&misindent, "m.py"), [DoubtKind::Misindents]);
+        // Not Python: nothing to misindent.
+        assert_eq!(kinds(&misindent, "m.txt"), []);
     }
 
     #[test]
@@ -369,7 +691,7 @@ mod tests {
             "*** Begin Patch\n*** Add File: n.txt\n+hi\n*** End Patch\n".to_string(),
         );
         assert!(!needs_before(&input));
-        let got = run(&input, &FileContent::Absent, "/w").expect("runs");
+        let got = run(&input, &FileContent::Absent, "/w", Some("n.txt")).expect("runs");
         assert_eq!(got.result, Ok(FileContent::Text("hi\n".into())));
         assert_eq!(
             not_runnable(&EditInput::NotRecorded),

@@ -928,11 +928,14 @@ impl AgentEdits {
                     .place_blocks(blocks.levels, blocks.hunk_lines, blocks.numbers);
                 shown.app.set_diff(blocks.body);
                 // What the agent did beyond its verdict (a cut-off edit
-                // applied, lines rewritten outside the edit) with the note.
+                // applied, lines rewritten outside the edit) and what
+                // srview's trust checks cannot stand behind (a stand-in for
+                // code the edit leaves out, ...) with the note.
                 let notes: Vec<String> = blocks
                     .note
                     .into_iter()
                     .chain(r.notices.iter().cloned())
+                    .chain(r.doubts().iter().map(|d| format!("doubt: {}", d.message)))
                     .collect();
                 if !notes.is_empty() {
                     shown.app.note_state(notes.join("; "));

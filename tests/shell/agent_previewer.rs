@@ -492,11 +492,8 @@ fn a_saved_session_s_browser_takes_the_text_its_reading_sent() {
 /// session-33 find: the browser still showed `FAILED DISAGREE`).
 #[test]
 fn the_browser_shows_an_edit_the_gate_repaired_as_the_listing_does() {
-    use ratatui::Terminal;
-    use ratatui::backend::TestBackend;
     use srview::dialect::apply_patch::MemoryFs;
     use srview::gate::{Answer, GateAgent, Policy, judge};
-    use srview::tui::view::theme::{ColourMode, Theme};
 
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/gate");
     let inventory = fs::read_to_string(fixtures.join("inventory.py")).expect("inventory.py");
@@ -544,19 +541,7 @@ fn the_browser_shows_an_edit_the_gate_repaired_as_the_listing_does() {
             Some("repaired"),
         )
     );
-    let drawn = |screen: &mut AgentEdits| -> Vec<String> {
-        let mut terminal = Terminal::new(TestBackend::new(80, 24)).expect("terminal");
-        terminal
-            .draw(|f| {
-                screen.on_resize(f.area());
-                screen.render(f, &Theme::new(ColourMode::None))
-            })
-            .expect("draw");
-        let buf = terminal.backend().buffer();
-        (0..24)
-            .map(|y| (0..80).map(|x| buf[(x, y)].symbol().to_string()).collect())
-            .collect()
-    };
+    let drawn = drawn_at_80x24;
     let list = drawn(&mut screen);
     assert!(
         list[1].starts_with("   1  gate:repaired inventory.py Edit "),
@@ -703,4 +688,136 @@ fn a_codex_rollout_reviewed_at_its_end_shows_what_the_whole_review_shows() {
             "edit {seq}"
         );
     }
+}
+
+/// Tester finding 10 in the session browser: the recorded Claude Code
+/// session whose applied Edit replaced two functions with `# ... existing
+/// helpers unchanged ...`. Its row carries the doubt (marked `DOUBT`, in
+/// srview's words, in the warning colour's state), the header counts it,
+/// the list's note and the edit's own view say the check's sentence; the
+/// session's other Edit stays clean.
+#[test]
+fn the_browser_shows_an_applied_edit_in_doubt() {
+    use srview::tui::app::agent::EditState;
+    const STANDS_IN: &str = "its new text stands in for lines it leaves out (its line 1: `# \
+                             ... existing helpers unchanged ...`), so it deletes 13 non-blank \
+                             lines of the text it replaces: send every line the edit keeps, or \
+                             edit only the lines that change";
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let path = support::agents::claude_run_standing_in(tmp.path(), false);
+    let reader = read_session(&path, None).expect("the session");
+    let root = SessionRoot {
+        root: tmp.path().to_path_buf(),
+    };
+    let mut screen = AgentEdits::session("s".into(), reader, root);
+    let rows = screen.list().rows().to_vec();
+    assert_eq!(
+        rows.iter()
+            .map(|r| (r.srview.as_str(), r.doubts.clone(), r.state()))
+            .collect::<Vec<_>>(),
+        [
+            (
+                "applies (exact) · doubt: stands in for code it leaves out",
+                vec![STANDS_IN.to_string()],
+                EditState::Doubt
+            ),
+            ("applies (exact)", Vec::new(), EditState::Applied),
+        ]
+    );
+    assert_eq!(screen.list().in_doubt(), 1);
+    let drawn = drawn_at_80x24;
+    screen.select(1);
+    // Back to the list, edit 1 selected: the note below it is edit 1's.
+    use ratatui_crossterm::crossterm::event::{Event, KeyCode, KeyEvent};
+    screen.on_event(Event::Key(KeyEvent::from(KeyCode::Esc)));
+    let list = drawn(&mut screen);
+    assert!(
+        list[0].starts_with(" Claude Code 2.1.328 · 2 edits · 0 failed · 0 loose · 1 in doubt ·"),
+        "{list:#?}"
+    );
+    assert!(
+        list[1].starts_with("   1 DOUBT inventory.py Edit            applied        srview: ap"),
+        "{list:#?}"
+    );
+    assert!(
+        list[2].starts_with("   2       inventory.py Edit            applied        srview: ap"),
+        "{list:#?}"
+    );
+    let note: String = list[3..23]
+        .iter()
+        .map(|l| l.trim_end())
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(note.contains(&format!("doubt: {STANDS_IN}")), "{list:#?}");
+    screen.select(1);
+    let shown = drawn(&mut screen);
+    assert!(
+        shown[2].starts_with(" Claude Code: applied · srview: applies (exact) · doubt: stands in"),
+        "{shown:#?}"
+    );
+    let app = screen.shown_app().expect("the edit shown");
+    assert_eq!(
+        app.notice().as_ref().map(|n| n.text.as_str()),
+        Some(format!("doubt: {STANDS_IN}").as_str())
+    );
+    screen.select(2);
+    let app = screen.shown_app().expect("the edit shown");
+    assert_eq!(app.notice(), &None);
+}
+
+/// Tester finding 10 live (`AGENT | srview -`, `--follow`): the same Edit
+/// in Claude Code's stream, fed in random pieces over the file as it was
+/// before the run, is in doubt once it is reviewed, as in the saved
+/// session; the stream's other Edit stays clean.
+#[test]
+fn the_live_view_shows_an_applied_edit_in_doubt() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let stream = support::agents::claude_run_standing_in(tmp.path(), true);
+    let ws = tempfile::tempdir().expect("a workspace");
+    let want = support::agents::expected(
+        &support::agents::fixtures().join("claude-code-2.1.328/a_edits_ok"),
+    );
+    files_before(&want, ws.path());
+    let mut screen = AgentEdits::live("live".into(), Some(ws.path().to_path_buf()))
+        .with_agent_cwd("/home/user/project");
+    feed(
+        &mut screen,
+        &fs::read_to_string(&stream).expect("the stream"),
+        5,
+    );
+    let rows: Vec<(String, usize)> = screen
+        .list()
+        .rows()
+        .iter()
+        .map(|r| (r.srview.clone(), r.doubts.len()))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            (
+                "applies (exact) · doubt: stands in for code it leaves out".to_string(),
+                1
+            ),
+            ("applies (exact)".to_string(), 0),
+        ]
+    );
+    assert_eq!(screen.list().in_doubt(), 1);
+}
+
+/// The screen drawn on an 80x24 terminal without colours, a string per row.
+fn drawn_at_80x24(screen: &mut AgentEdits) -> Vec<String> {
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+    use srview::tui::view::theme::{ColourMode, Theme};
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).expect("terminal");
+    terminal
+        .draw(|f| {
+            screen.on_resize(f.area());
+            screen.render(f, &Theme::new(ColourMode::None))
+        })
+        .expect("draw");
+    let buf = terminal.backend().buffer();
+    (0..24)
+        .map(|y| (0..80).map(|x| buf[(x, y)].symbol().to_string()).collect())
+        .collect()
 }

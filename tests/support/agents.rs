@@ -186,3 +186,82 @@ pub fn codex_runs() -> Vec<CodexRun> {
     serde_json::from_str(include_str!("../fixtures/apply_patch_codex_runs.json"))
         .expect("the runs fixture is JSON")
 }
+
+/// The recorded Claude Code 2.1.328 run `a_edits_ok` (its saved session,
+/// or its live `stdout.jsonl` when `live`) with its first Edit rewritten,
+/// the model's tool input and the agent's recorded result alike (its
+/// structured patch dropped, its recorded file before kept):
+/// `rewrite(before)` gives the old and new text, `before` being the file
+/// before the edit as the output records it. Written into `folder`, whose
+/// path is returned; the run's workspace is `/home/user/project`, its one
+/// file `inventory.py`.
+pub fn claude_run_rewritten(
+    folder: &Path,
+    live: bool,
+    rewrite: impl Fn(&str) -> (String, String),
+) -> PathBuf {
+    let dir = fixtures().join("claude-code-2.1.328/a_edits_ok");
+    let (recorded, name) = match live {
+        true => (dir.join("stdout.jsonl"), "stdout.jsonl"),
+        false => (session_path(&dir), "session.jsonl"),
+    };
+    let text = fs::read_to_string(recorded).expect("the recorded output");
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    // The saved session's key, and the stream's.
+    let result_of = |line: &serde_json::Value| {
+        ["toolUseResult", "tool_use_result"]
+            .into_iter()
+            .find(|key| line[key]["oldString"].is_string())
+    };
+    let (first, key) = lines
+        .iter()
+        .find_map(|l| result_of(l).map(|key| (l, key)))
+        .expect("an Edit's result");
+    let old = first[key]["oldString"].as_str().expect("old").to_string();
+    let before = first[key]["originalFile"]
+        .as_str()
+        .expect("the file before");
+    let (new_old, new_new) = rewrite(before);
+    let mut out = String::new();
+    for mut line in lines {
+        if let Some(blocks) = line["message"]["content"].as_array_mut() {
+            for b in blocks {
+                if b["type"] == "tool_use" && b["input"]["old_string"] == old.as_str() {
+                    b["input"]["old_string"] = new_old.clone().into();
+                    b["input"]["new_string"] = new_new.clone().into();
+                }
+            }
+        }
+        if let Some(result) = line[key].as_object_mut()
+            && result.get("oldString").and_then(|s| s.as_str()) == Some(old.as_str())
+        {
+            result.insert("oldString".into(), new_old.clone().into());
+            result.insert("newString".into(), new_new.clone().into());
+            result.remove("structuredPatch");
+        }
+        out.push_str(&line.to_string());
+        out.push('\n');
+    }
+    let path = folder.join(name);
+    fs::write(&path, out).expect("write the output");
+    path
+}
+
+/// [`claude_run_rewritten`] as tester finding 10 had it: the first Edit
+/// replaces `total_value`, `find_item` and `cheapest` with a placeholder
+/// for the two it leaves out and a new `total_value`.
+pub fn claude_run_standing_in(folder: &Path, live: bool) -> PathBuf {
+    claude_run_rewritten(folder, live, |before| {
+        let start = before.find("def total_value").expect("total_value");
+        let end = before.find("def low_stock").expect("low_stock");
+        (
+            before[start..end].trim_end_matches('\n').to_string(),
+            "# ... existing helpers unchanged ...\n\ndef total_value(items):\n    \
+             return sum(item.price * item.qty for item in items)"
+                .to_string(),
+        )
+    })
+}

@@ -37,6 +37,9 @@ pub struct EditRow {
     /// What the agent did that neither verdict says (the agent applied a
     /// cut-off edit; lines rewritten outside the edit), in words.
     pub notices: Vec<String>,
+    /// What srview's trust checks cannot stand behind although it applies
+    /// (see [`Review::doubts`]), each in the check's own sentence.
+    pub doubts: Vec<String>,
     /// The agent applied it although the model's stream cut its input off.
     pub cut_off: bool,
     /// What srview ran it against.
@@ -81,6 +84,7 @@ impl EditRow {
             disagreement: review.disagreement.clone(),
             loose_match: review.loose_match.clone(),
             notices: review.notices.clone(),
+            doubts: review.doubts().iter().map(|d| d.message.clone()).collect(),
             cut_off: edit.cut_off && edit.agent_verdict == Verdict::Applied,
             basis: review.basis,
             streaming: edit.streaming,
@@ -106,6 +110,8 @@ impl EditRow {
             EditState::Failed
         } else if self.loose {
             EditState::Loose
+        } else if !self.doubts.is_empty() {
+            EditState::Doubt
         } else if self.agent == Verdict::NotRun {
             EditState::NotRun
         } else {
@@ -143,6 +149,8 @@ pub enum EditState {
     Failed,
     /// A block or hunk matched only loosely.
     Loose,
+    /// Applied, with a doubt srview's trust checks raise.
+    Doubt,
     /// The agent did not run it (not approved).
     NotRun,
     /// Applied, exactly.
@@ -159,6 +167,7 @@ impl EditState {
             EditState::Disagree => "DISAGREE",
             EditState::Failed => "failed",
             EditState::Loose => "loose",
+            EditState::Doubt => "doubt",
             EditState::NotRun => "not run",
             EditState::Applied => "applied",
         }
@@ -169,7 +178,9 @@ impl EditState {
     pub fn concern(self) -> Concern {
         match self {
             EditState::Applied | EditState::Written => Concern::Fine,
-            EditState::Streaming | EditState::Loose | EditState::NotRun => Concern::Look,
+            EditState::Streaming | EditState::Loose | EditState::Doubt | EditState::NotRun => {
+                Concern::Look
+            }
             EditState::NoVerdict | EditState::Disagree | EditState::Failed => Concern::Trouble,
         }
     }
@@ -208,6 +219,8 @@ struct Tally {
     failed: usize,
     loose: usize,
     disagree: usize,
+    /// Rows with a doubt.
+    doubted: usize,
 }
 
 impl Tally {
@@ -268,6 +281,7 @@ impl Tally {
         step(&mut self.failed, row.failed);
         step(&mut self.loose, row.loose);
         step(&mut self.disagree, row.disagreement.is_some());
+        step(&mut self.doubted, !row.doubts.is_empty());
     }
 }
 
@@ -572,6 +586,11 @@ impl AgentList {
         (self.rows.len(), t.failed, t.loose, t.disagree)
     }
 
+    /// The edits with a doubt (see [`EditRow::doubts`]), for the header.
+    pub fn in_doubt(&self) -> usize {
+        self.tally.doubted
+    }
+
     /// A key: what the screen must do, or `None` for a key of the edit's
     /// previewer (in an edit: the keys of every previewer, and those bound
     /// nowhere here). `preview_busy`: the edit's previewer has something
@@ -739,6 +758,7 @@ mod tests {
             disagreement: None,
             loose_match: None,
             notices: Vec::new(),
+            doubts: Vec::new(),
             cut_off: false,
             basis: Some(Basis::Recorded),
             streaming: false,

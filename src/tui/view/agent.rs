@@ -79,6 +79,11 @@ fn header(frame: &mut Frame, area: Rect, list: &AgentList, theme: &Theme) {
             crate::words::count(disagree, "DISAGREEMENT")
         ));
     }
+    // Applied edits srview's trust checks cannot stand behind.
+    let in_doubt = list.in_doubt();
+    if in_doubt > 0 {
+        text.push_str(&format!(" · {in_doubt} in doubt"));
+    }
     if let Some(note) = list.gate_note() {
         text.push_str(&format!(" · {note}"));
     }
@@ -192,7 +197,11 @@ fn verdict_line(row: &EditRow, agent: &str, theme: &Theme) -> (String, ratatui::
         None => {
             let style = if row.failed {
                 theme.bad()
-            } else if row.loose || row.streaming || row.agent == Verdict::Pending {
+            } else if row.loose
+                || row.streaming
+                || row.agent == Verdict::Pending
+                || !row.doubts.is_empty()
+            {
                 theme.warn()
             } else {
                 theme.ok()
@@ -270,7 +279,15 @@ fn edit_list(frame: &mut Frame, area: Rect, list: &AgentList, theme: &Theme) {
         .map(|n| (n.text, n.error))
         .or_else(|| {
             list.current().and_then(|r| {
-                let notices = r.notices.join("; ");
+                // The doubts said with the notices, each in its check's
+                // own words.
+                let notices = r
+                    .notices
+                    .iter()
+                    .cloned()
+                    .chain(r.doubts.iter().map(|d| format!("doubt: {d}")))
+                    .collect::<Vec<_>>()
+                    .join("; ");
                 if let Some(c) = &r.gate_contradiction {
                     return Some((format!("CONTRADICTION: {c}"), true));
                 }
@@ -332,6 +349,9 @@ fn edit_list(frame: &mut Frame, area: Rect, list: &AgentList, theme: &Theme) {
             if row.loose {
                 marks.push("LOOSE");
             }
+            if !row.doubts.is_empty() {
+                marks.push("DOUBT");
+            }
             if row.cut_off {
                 marks.push("CUT");
             }
@@ -378,7 +398,7 @@ fn edit_list(frame: &mut Frame, area: Rect, list: &AgentList, theme: &Theme) {
             let style =
                 if row.failed || row.disagreement.is_some() || row.gate_contradiction.is_some() {
                     theme.bad()
-                } else if row.loose || row.streaming {
+                } else if row.loose || row.streaming || !row.doubts.is_empty() {
                     theme.warn()
                 } else {
                     theme.ok()
