@@ -67,7 +67,7 @@ pub fn exact_doubts<R: AsRef<str>>(
     result: impl FnOnce() -> R,
 ) -> Vec<String> {
     let mut doubts = block_doubts(original, blocks);
-    if doubts.is_empty() && crate::diagnose::doubt_indent::python(path) {
+    if doubts.is_empty() && crate::diagnose::doubt_indent::layout_read(path) {
         doubts.extend(result_misindents(path, original, result().as_ref()));
     }
     doubts
@@ -77,12 +77,11 @@ pub fn exact_doubts<R: AsRef<str>>(
 /// leaves it) where `original` had none, in one sentence without a final
 /// stop; `None` for a file srview does not read as Python.
 pub fn result_misindents(path: &str, original: &str, result: &str) -> Option<String> {
-    let fault = crate::diagnose::doubt_indent::indent_break(path, original, result)?;
+    let fault = crate::diagnose::doubt_indent::layout_break(path, original, result)?;
     let name = std::path::Path::new(path)
         .file_name()
         .map_or(path.into(), |n| n.to_string_lossy());
     Some(format!(
-        "the diff leaves {name} misindented: {}",
-        fault.describe()
+        "the diff leaves {name} misindented: {fault}"
     ))
 }

@@ -304,6 +304,9 @@ pub fn is_comment(line: &str) -> bool {
 /// at most.
 pub fn is_placeholder(line: &str) -> bool {
     let line = line.trim();
+    if stub_saying_left_out(line) {
+        return true;
+    }
     let bare = line
         .trim_start_matches(['#', '/', '*', '-', ';', '<', '!', '('])
         .trim_start();
@@ -347,6 +350,44 @@ pub fn is_placeholder(line: &str) -> bool {
     (commented && opens) || (names && (commented || opens))
 }
 
+/// Whether `line` is an empty statement (`pass`, `...`, `…`) whose
+/// comment says the code it stands for is left out (`pass  # unchanged`,
+/// `pass  # ... existing code ...`, `...  # existing implementation`): a
+/// body written as a stub that keeps nothing (a tester's find: `pass  #
+/// unchanged` passed where `...  # unchanged` was a doubt). A stub with
+/// another comment (`pass  # TODO`, `pass  # nothing to clean up`) is
+/// not.
+fn stub_saying_left_out(line: &str) -> bool {
+    let Some(rest) = ["pass", "...", "\u{2026}"]
+        .iter()
+        .find_map(|stub| line.strip_prefix(stub))
+    else {
+        return false;
+    };
+    let Some(comment) = rest.trim_start().strip_prefix(['#']) else {
+        return false;
+    };
+    let lower = comment.to_lowercase();
+    let words: Vec<&str> = lower
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let existing = words.windows(2).any(|pair| {
+        pair[0] == "existing"
+            && [
+                "code", "implementation", "logic", "body", "lines", "methods", "functions",
+            ]
+            .contains(&pair[1])
+    });
+    existing
+        || words.iter().any(|w| {
+            ["unchanged", "unmodified", "omitted", "elided", "remaining", "remains"].contains(w)
+        })
+        || lower.contains("rest of")
+        || lower.contains("for brevity")
+        || lower.contains("as before")
+}
+
 #[cfg(test)]
 mod tests {
     use super::elided;
@@ -380,5 +421,29 @@ mod tests {
         // Where one or two lines go, a comment is an ordinary edit.
         let two = "def fetch(url):\n    resp = get(url)\n    # one sleep is enough\n    time.sleep(4)\n    return resp\n";
         assert_eq!(elided(OLD, two), None);
+    }
+
+    /// A stub whose comment says the body is left out stands in for it
+    /// wherever lines go; a stub with another comment, or one that loses
+    /// no line, does not.
+    #[test]
+    fn a_stub_saying_its_body_is_left_out_is_a_stand_in() {
+        for stub in [
+            "pass  # unchanged",
+            "pass  # ... existing code ...",
+            "...  # existing implementation",
+            "...  # unchanged",
+            "pass  # rest of the method as before",
+        ] {
+            let new = format!("def fetch(url):\n    {stub}\n");
+            let found = elided(OLD, &new).unwrap_or_else(|| panic!("{stub}: not asked"));
+            assert_eq!((found.line, found.placeholder.as_str()), (2, stub));
+        }
+        for stub in ["pass  # TODO", "pass  # nothing to clean up", "pass  # existing users keep their rows"] {
+            let new = format!("def fetch(url):\n    resp = get(url)\n    {stub}\n    return resp\n");
+            assert_eq!(elided(OLD, &new), None, "{stub}");
+        }
+        let kept = format!("{OLD}    pass  # unchanged\n");
+        assert_eq!(elided(OLD, &kept), None);
     }
 }
