@@ -81,7 +81,5 @@ pub fn result_misindents(path: &str, original: &str, result: &str) -> Option<Str
     let name = std::path::Path::new(path)
         .file_name()
         .map_or(path.into(), |n| n.to_string_lossy());
-    Some(format!(
-        "the diff leaves {name} misindented: {fault}"
-    ))
+    Some(format!("the diff leaves {name} misindented: {fault}"))
 }

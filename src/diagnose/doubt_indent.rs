@@ -767,7 +767,12 @@ mod tests {
         let found = indent_break("report.py", REPORT, &emptied).expect("a fault");
         assert_eq!(
             (found.line, found.kind, found.opener.clone(), found.at_end),
-            (5, BreakKind::Expected, Some((3, "if verbose:".into())), false)
+            (
+                5,
+                BreakKind::Expected,
+                Some((3, "if verbose:".into())),
+                false
+            )
         );
         assert_eq!(
             found.describe(),
@@ -781,7 +786,10 @@ mod tests {
         let found = indent_break("report.py", REPORT, &commented).expect("a fault");
         assert_eq!((found.line, found.kind), (14, BreakKind::Expected));
         // The block right before the next top-level line.
-        let before_def = REPORT.replace("    return total\n", "    if total:\n        return total\n");
+        let before_def = REPORT.replace(
+            "    return total\n",
+            "    if total:\n        return total\n",
+        );
         let emptied = before_def.replace("        return total\n", "");
         let found = indent_break("report.py", &before_def, &emptied).expect("a fault");
         assert_eq!((found.line, &*found.text), (9, "def main():"));
@@ -797,7 +805,8 @@ mod tests {
              take out the line that opens it"
         );
         assert_eq!(
-            indent_break("f.py", at_end, "def f(x):\n    if x:\n        # log(x)\n\n").map(|f| f.at_end),
+            indent_break("f.py", at_end, "def f(x):\n    if x:\n        # log(x)\n\n")
+                .map(|f| f.at_end),
             Some(true)
         );
     }
@@ -818,11 +827,20 @@ mod tests {
             assert_eq!(indent_break("report.py", REPORT, &result), None, "{body:?}");
         }
         for (old, new) in [
-            ("    if verbose:\n        print(\"rows:\", rows)\n", "    if verbose: print(rows)\n"),
+            (
+                "    if verbose:\n        print(\"rows:\", rows)\n",
+                "    if verbose: print(rows)\n",
+            ),
             ("    if verbose:\n        print(\"rows:\", rows)\n", ""),
             ("    if verbose:\n", "    if verbose:  # noisy\n"),
-            ("    if verbose:\n", "    if (verbose and\n            rows):\n"),
-            ("    if verbose:\n", "    if verbose and \\\n            rows:\n"),
+            (
+                "    if verbose:\n",
+                "    if (verbose and\n            rows):\n",
+            ),
+            (
+                "    if verbose:\n",
+                "    if verbose and \\\n            rows:\n",
+            ),
         ] {
             let result = REPORT.replace(old, new);
             assert_eq!(indent_break("report.py", REPORT, &result), None, "{new:?}");

@@ -142,7 +142,10 @@ mod tests {
     fn a_recipe_line_added_with_spaces_is_a_fault() {
         let result = MAKEFILE.replace("main.c\n\n", "main.c\n    strip app\n\n");
         let found = recipe_break("Makefile", MAKEFILE, &result).expect("a fault");
-        assert_eq!((found.line, &*found.text, found.recipe), (5, "strip app", 4));
+        assert_eq!(
+            (found.line, &*found.text, found.recipe),
+            (5, "strip app", 4)
+        );
         // The first recipe line of a rule whose next one has a tab.
         let first = MAKEFILE.replace("app: main.c\n", "app: main.c\n    mkdir -p out\n");
         assert_eq!(
@@ -165,7 +168,11 @@ mod tests {
             "\n",
         ] {
             let result = MAKEFILE.replace("main.c\n\n", &format!("main.c\n{added}\n"));
-            assert_eq!(recipe_break("Makefile", MAKEFILE, &result), None, "{added:?}");
+            assert_eq!(
+                recipe_break("Makefile", MAKEFILE, &result),
+                None,
+                "{added:?}"
+            );
         }
         let continued = MAKEFILE.replace("\tcc -o app main.c\n", "\tcc -o app \\\n    main.c\n");
         assert_eq!(recipe_break("Makefile", MAKEFILE, &continued), None);

@@ -375,13 +375,27 @@ fn stub_saying_left_out(line: &str) -> bool {
     let existing = words.windows(2).any(|pair| {
         pair[0] == "existing"
             && [
-                "code", "implementation", "logic", "body", "lines", "methods", "functions",
+                "code",
+                "implementation",
+                "logic",
+                "body",
+                "lines",
+                "methods",
+                "functions",
             ]
             .contains(&pair[1])
     });
     existing
         || words.iter().any(|w| {
-            ["unchanged", "unmodified", "omitted", "elided", "remaining", "remains"].contains(w)
+            [
+                "unchanged",
+                "unmodified",
+                "omitted",
+                "elided",
+                "remaining",
+                "remains",
+            ]
+            .contains(w)
         })
         || lower.contains("rest of")
         || lower.contains("for brevity")
@@ -439,8 +453,13 @@ mod tests {
             let found = elided(OLD, &new).unwrap_or_else(|| panic!("{stub}: not asked"));
             assert_eq!((found.line, found.placeholder.as_str()), (2, stub));
         }
-        for stub in ["pass  # TODO", "pass  # nothing to clean up", "pass  # existing users keep their rows"] {
-            let new = format!("def fetch(url):\n    resp = get(url)\n    {stub}\n    return resp\n");
+        for stub in [
+            "pass  # TODO",
+            "pass  # nothing to clean up",
+            "pass  # existing users keep their rows",
+        ] {
+            let new =
+                format!("def fetch(url):\n    resp = get(url)\n    {stub}\n    return resp\n");
             assert_eq!(elided(OLD, &new), None, "{stub}");
         }
         let kept = format!("{OLD}    pass  # unchanged\n");

@@ -290,10 +290,13 @@ pub(super) fn doubts_of_text(
     if cline {
         // Cline's puts a pure addition at its cursor, not at the end.
         let pure_addition = |d: &apply_patch::PatchDoubt| match patch.sections.get(d.section) {
-            Some(Section::Update { chunks, .. }) => d
-                .hunk
-                .and_then(|h| chunks.get(h))
-                .is_some_and(|c| c.lines.iter().all(|l| l.kind == apply_patch::LineKind::Added)),
+            Some(Section::Update { chunks, .. }) => {
+                d.hunk.and_then(|h| chunks.get(h)).is_some_and(|c| {
+                    c.lines
+                        .iter()
+                        .all(|l| l.kind == apply_patch::LineKind::Added)
+                })
+            }
             _ => false,
         };
         doubts.retain(|d| {

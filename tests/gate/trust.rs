@@ -806,7 +806,12 @@ fn an_edit_that_empties_a_python_block_is_a_doubt() {
                 REPORT,
                 &Policy::default(),
             );
-            assert_eq!(judgment.case, Case::Exact, "{agent:?}: {:?}", judgment.answer);
+            assert_eq!(
+                judgment.case,
+                Case::Exact,
+                "{agent:?}: {:?}",
+                judgment.answer
+            );
         }
     }
 }
@@ -878,14 +883,22 @@ fn a_write_that_misindents_python_is_a_doubt() {
                 file,
                 &Policy::default(),
             );
-            assert_eq!(judgment.case, Case::Doubt, "{agent:?}: {:?}", judgment.answer);
+            assert_eq!(
+                judgment.case,
+                Case::Doubt,
+                "{agent:?}: {:?}",
+                judgment.answer
+            );
             let reason = deny_reason(&judgment);
             assert!(reason.contains(said), "{agent:?}: {reason}");
         }
     }
     let clean = file.replace("0.9", "0.85");
     let refused = &cases[0].0;
-    for (before, content) in [(file, clean.as_str()), (refused.as_str(), &refused.replace("rate", "r"))] {
+    for (before, content) in [
+        (file, clean.as_str()),
+        (refused.as_str(), &refused.replace("rate", "r")),
+    ] {
         for agent in WRITE_AGENTS {
             let judgment = judge_on(
                 agent,
@@ -893,7 +906,12 @@ fn a_write_that_misindents_python_is_a_doubt() {
                 before,
                 &Policy::default(),
             );
-            assert_eq!(judgment.case, Case::Exact, "{agent:?}: {:?}", judgment.answer);
+            assert_eq!(
+                judgment.case,
+                Case::Exact,
+                "{agent:?}: {:?}",
+                judgment.answer
+            );
         }
     }
 }
@@ -919,8 +937,19 @@ fn a_recipe_line_indented_with_spaces_is_a_doubt() {
     let old = "\tcc -o app main.c\n";
     for agent in agents() {
         for name in ["Makefile", "build/rules.mk"] {
-            let judgment = judge_named(agent, name, makefile, old, "\tcc -o app main.c\n    strip app\n");
-            assert_eq!(judgment.case, Case::Doubt, "{agent:?}: {:?}", judgment.answer);
+            let judgment = judge_named(
+                agent,
+                name,
+                makefile,
+                old,
+                "\tcc -o app main.c\n    strip app\n",
+            );
+            assert_eq!(
+                judgment.case,
+                Case::Doubt,
+                "{agent:?}: {:?}",
+                judgment.answer
+            );
             let reason = deny_reason(&judgment);
             assert!(
                 reason.contains(
@@ -932,11 +961,33 @@ fn a_recipe_line_indented_with_spaces_is_a_doubt() {
                 "{agent:?}: {reason}"
             );
         }
-        let judgment = judge_named(agent, "Makefile", makefile, old, "\tcc -o app main.c\n\tstrip app\n");
-        assert_eq!(judgment.case, Case::Exact, "{agent:?}: {:?}", judgment.answer);
+        let judgment = judge_named(
+            agent,
+            "Makefile",
+            makefile,
+            old,
+            "\tcc -o app main.c\n\tstrip app\n",
+        );
+        assert_eq!(
+            judgment.case,
+            Case::Exact,
+            "{agent:?}: {:?}",
+            judgment.answer
+        );
         let prefixed = format!(".RECIPEPREFIX = >\n{makefile}");
-        let judgment = judge_named(agent, "Makefile", &prefixed, old, "\tcc -o app main.c\n    strip app\n");
-        assert_eq!(judgment.case, Case::Exact, "{agent:?}: {:?}", judgment.answer);
+        let judgment = judge_named(
+            agent,
+            "Makefile",
+            &prefixed,
+            old,
+            "\tcc -o app main.c\n    strip app\n",
+        );
+        assert_eq!(
+            judgment.case,
+            Case::Exact,
+            "{agent:?}: {:?}",
+            judgment.answer
+        );
     }
 }
 
@@ -965,8 +1016,9 @@ fn a_stub_saying_its_body_is_unchanged_is_a_stand_in() {
         for agent in agents() {
             let reason = doubt_reason(agent, CART_TOTAL, old, &new);
             assert!(
-                reason.contains(&format!("stands in for lines it leaves out (its line 2: `{stub}`)"))
-                    || reason.contains(&format!("(its added line `{stub}`)")),
+                reason.contains(&format!(
+                    "stands in for lines it leaves out (its line 2: `{stub}`)"
+                )) || reason.contains(&format!("(its added line `{stub}`)")),
                 "{agent:?} {stub}: {reason}"
             );
         }
@@ -1012,7 +1064,10 @@ fn a_re_sent_append_is_already_applied() {
             GateAgent::Codex => edit_payload(agent, json!({ "command": text })),
             _ => own_payload("apply_patch", json!({ "patchText": text })),
         };
-        for (content, case) in [(before.to_string(), Case::Exact), (format!("{before}{added}"), Case::Doubt)] {
+        for (content, case) in [
+            (before.to_string(), Case::Exact),
+            (format!("{before}{added}"), Case::Doubt),
+        ] {
             let fs = srview::dialect::apply_patch::MemoryFs::new([(
                 "002_users.sql".to_string(),
                 content,

@@ -319,7 +319,10 @@ fn already_ends(lines: &[&str], added: &[&str]) -> Option<(usize, usize)> {
     let blank = |l: &&str| l.trim().is_empty();
     let trim = |texts: &[&str]| -> (usize, usize) {
         let start = texts.iter().position(|l| !blank(l)).unwrap_or(texts.len());
-        let end = texts.iter().rposition(|l| !blank(l)).map_or(start, |at| at + 1);
+        let end = texts
+            .iter()
+            .rposition(|l| !blank(l))
+            .map_or(start, |at| at + 1);
         (start, end)
     };
     let (start, end) = trim(added);
