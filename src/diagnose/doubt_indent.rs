@@ -12,8 +12,11 @@
 //!   lines inside brackets, triple-quoted strings and after a `\` are
 //!   continuation lines, not judged), and that part of the file as it was
 //!   reads without a fault (else the reading cannot be trusted there: no
-//!   doubt), and as the edit leaves it, it has one on a changed line or
-//!   the line right after them.
+//!   doubt), and as the edit leaves it, it has one at or after the change
+//!   (the part is read with the top-level line that ends it, or to the
+//!   file's end: a block the edit leaves without a statement is found at
+//!   the next line of code, past blank lines and comments, or at the end
+//!   of the file).
 //!
 //! A deliberate dedent (a line moved out of an `if` to the enclosing
 //! level) or a line moved to any level that encloses it reads without a
@@ -267,6 +270,8 @@ fn first_fault<'a>(
         // The line's strings, brackets and comment.
         let mut last = None;
         let mut quote: Option<char> = None;
+        // A `\` ending a comment continues nothing.
+        let mut comment = false;
         let mut rest = line;
         while let Some(c) = rest.chars().next() {
             if let Some(close) = triple {
@@ -298,7 +303,10 @@ fn first_fault<'a>(
                 continue;
             }
             match c {
-                '#' => break,
+                '#' => {
+                    comment = true;
+                    break;
+                }
                 '"' | '\'' => quote = Some(c),
                 '(' | '[' | '{' => depth += 1,
                 ')' | ']' | '}' => depth -= 1,
@@ -309,7 +317,7 @@ fn first_fault<'a>(
             }
             rest = &rest[c.len_utf8()..];
         }
-        continued = triple.is_none() && line.ends_with('\\');
+        continued = triple.is_none() && !comment && line.ends_with('\\');
         if starts_statement && !text.is_empty() && !text.starts_with('#') {
             opens_block = last == Some(':') && depth <= 0 && triple.is_none() && !continued;
         } else if triple.is_none() && depth <= 0 && !continued && last.is_some() {
@@ -478,6 +486,19 @@ fn tail_keeps_the_prefix(old: &[&str], new: &[&str], first_of_tail: Option<&str>
     longer.len() > shorter && longer.get(shorter).copied() != first_of_tail
 }
 
+/// How many lines `old` and `new` share from their start, and then from
+/// their end (not counting those shared from the start again).
+pub(super) fn shared_ends(old: &[&str], new: &[&str]) -> (usize, usize) {
+    let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+    let suffix = old[prefix..]
+        .iter()
+        .rev()
+        .zip(new[prefix..].iter().rev())
+        .take_while(|(a, b)| a == b)
+        .count();
+    (prefix, suffix)
+}
+
 /// [`break_in`] of the two texts' lines; `next`: the line both have after
 /// them (a top-level line: the lines they share from there on are left
 /// out), `None` where they run to the file's end.
@@ -486,13 +507,7 @@ fn break_in_lines<'a>(
     new: &[&'a str],
     next: Option<&'a str>,
 ) -> Option<IndentBreak> {
-    let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
-    let suffix = old[prefix..]
-        .iter()
-        .rev()
-        .zip(new[prefix..].iter().rev())
-        .take_while(|(a, b)| a == b)
-        .count();
+    let (prefix, suffix) = shared_ends(old, new);
     let (changed_end_new, changed_end_old) = (new.len() - suffix, old.len() - suffix);
     // The part around the change: from the last top-level definition
     // before it to the first one after it (on either side).
@@ -822,6 +837,7 @@ mod tests {
             "        ...\n",
             "        \"\"\"Nothing.\"\"\"\n",
             "        # nothing\n        pass\n",
+            "        # a comment ending with a backslash \\\n        log(rows)\n        log(rows)\n",
         ] {
             let result = REPORT.replace(line, body);
             assert_eq!(indent_break("report.py", REPORT, &result), None, "{body:?}");

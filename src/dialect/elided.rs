@@ -350,23 +350,44 @@ pub fn is_placeholder(line: &str) -> bool {
     (commented && opens) || (names && (commented || opens))
 }
 
-/// Whether `line` is an empty statement (`pass`, `...`, `…`) whose
-/// comment says the code it stands for is left out (`pass  # unchanged`,
-/// `pass  # ... existing code ...`, `...  # existing implementation`): a
-/// body written as a stub that keeps nothing (a tester's find: `pass  #
-/// unchanged` passed where `...  # unchanged` was a doubt). A stub with
-/// another comment (`pass  # TODO`, `pass  # nothing to clean up`) is
-/// not.
+/// Whether `line` (trimmed) is an empty body whose comment says the code
+/// it stands for is left out: an empty statement (`pass`, `...`, `…`,
+/// alone or after a `:`) with such a `#` comment (`pass  # unchanged`,
+/// `pass  # ... existing code ...`, `...  # existing implementation`,
+/// `def total(self): pass  # unchanged`), or braces around nothing but
+/// such a block comment (`total(items) { /* ... existing code ... */ }`).
+/// A body written so keeps nothing (a tester's find: `pass  # unchanged`
+/// passed where `...  # unchanged` was a doubt). A stub with another
+/// comment (`pass  # TODO`, `pass  # nothing to clean up`) is not.
 fn stub_saying_left_out(line: &str) -> bool {
-    let Some(rest) = ["pass", "...", "\u{2026}"]
+    if let Some(open) = line.find("/*")
+        && let Some(length) = line[open..].find("*/")
+    {
+        let (before, after) = (&line[..open], &line[open + length + 2..]);
+        return before.trim_end().ends_with('{')
+            && after.trim_start().starts_with('}')
+            && says_left_out(&line[open + 2..open + length]);
+    }
+    let Some((code, comment)) = line.split_once('#') else {
+        return false;
+    };
+    // A `#` inside a string is no comment.
+    if code.contains(['"', '\'']) {
+        return false;
+    }
+    let code = code.trim_end();
+    let head = ["pass", "...", "\u{2026}"]
         .iter()
-        .find_map(|stub| line.strip_prefix(stub))
-    else {
-        return false;
-    };
-    let Some(comment) = rest.trim_start().strip_prefix(['#']) else {
-        return false;
-    };
+        .find_map(|stub| code.strip_suffix(stub));
+    head.is_some_and(|head| head.is_empty() || head.ends_with([' ', '\t', ':']))
+        && says_left_out(comment)
+}
+
+/// Whether a comment's text says the code it stands for is left out:
+/// `unchanged`, `unmodified`, `omitted`, `elided`, `remaining`, `remains`,
+/// `rest of`, `for brevity`, `as before`, or `existing` before `code`,
+/// `implementation`, `logic`, `body`, `lines`, `methods` or `functions`.
+fn says_left_out(comment: &str) -> bool {
     let lower = comment.to_lowercase();
     let words: Vec<&str> = lower
         .split(|c: char| !c.is_alphanumeric())
@@ -448,6 +469,9 @@ mod tests {
             "...  # existing implementation",
             "...  # unchanged",
             "pass  # rest of the method as before",
+            "def fetch(url): pass  # unchanged",
+            "fetch(url) { /* ... existing code ... */ }",
+            "fetch(url) { /* unchanged */ }",
         ] {
             let new = format!("def fetch(url):\n    {stub}\n");
             let found = elided(OLD, &new).unwrap_or_else(|| panic!("{stub}: not asked"));
@@ -457,6 +481,9 @@ mod tests {
             "pass  # TODO",
             "pass  # nothing to clean up",
             "pass  # existing users keep their rows",
+            "log(\"# unchanged\")  # pass",
+            "fetch(url) { /* TODO */ }",
+            "fetch(url) { run(); /* unchanged */ }",
         ] {
             let new =
                 format!("def fetch(url):\n    resp = get(url)\n    {stub}\n    return resp\n");

@@ -43,8 +43,8 @@ pub enum PatchDoubtKind {
     /// account for: applied, those lines appear twice.
     RepeatsNeighbours,
     /// Every hunk matched exactly, and the section leaves the file
-    /// misindented where Python reads it
-    /// ([`crate::diagnose::doubt_indent`]).
+    /// misindented where Python reads it, or a Makefile's recipe line in
+    /// spaces ([`crate::diagnose::doubt_indent::layout_break`]).
     BreaksIndentation,
     /// A whitespace-blind level matched it, and its new lines keep the
     /// patch's indentation: they are shifted against the lines they replace.
