@@ -312,13 +312,20 @@ pub fn is_placeholder(line: &str) -> bool {
         .trim_start();
     let commented = bare.len() < line.len();
     let ellipsis = bare.contains("...") || bare.contains('\u{2026}');
+    let opens = bare.starts_with("...") || bare.starts_with('\u{2026}');
+    let comment = ["#", "//", "/*", "--", ";", "<!--", "%", "\"\"\""]
+        .iter()
+        .any(|mark| line.starts_with(mark));
+    // Most lines are no comment and do not open with an ellipsis: answered
+    // before their lower case is made (a write of a 10,000-line file asks
+    // of every line).
+    if !(commented || opens || comment) {
+        return false;
+    }
     let lower = bare.to_lowercase();
     if !ellipsis {
         // Without an ellipsis: a comment of a few words, all about what
         // it leaves out.
-        let comment = ["#", "//", "/*", "--", ";", "<!--", "%", "\"\"\""]
-            .iter()
-            .any(|mark| line.starts_with(mark));
         let says = [
             "rest of",
             "unchanged",
@@ -337,7 +344,6 @@ pub fn is_placeholder(line: &str) -> bool {
         .any(|words| lower.contains(words));
         return comment && says && bare.split_whitespace().count() <= 10;
     }
-    let opens = bare.starts_with("...") || bare.starts_with('\u{2026}');
     let names = [
         "rest of",
         "unchanged",
