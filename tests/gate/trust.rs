@@ -816,28 +816,6 @@ fn an_edit_that_empties_a_python_block_is_a_doubt() {
     }
 }
 
-/// `agent`'s whole-file write of inventory.py with `content` (Claude
-/// Code's `Write`, Gemini CLI's and Qwen Code's `write_file`, OpenCode's
-/// and pi's `write`).
-fn write_payload(agent: GateAgent, content: &str) -> Vec<u8> {
-    let path = format!("{CWD}/inventory.py");
-    match agent {
-        GateAgent::Opencode => own_payload("write", json!({"filePath": path, "content": content})),
-        GateAgent::Pi => own_payload("write", json!({"path": path, "content": content})),
-        _ => {
-            let mut json: Value =
-                serde_json::from_slice(&edit_payload(agent, json!({}))).expect("JSON");
-            json["tool_name"] = match agent {
-                GateAgent::ClaudeCode => "Write",
-                _ => "write_file",
-            }
-            .into();
-            json["tool_input"] = json!({"file_path": path, "content": content});
-            json.to_string().into_bytes()
-        }
-    }
-}
-
 /// The agents with a whole-file write tool.
 const WRITE_AGENTS: [GateAgent; 5] = [
     GateAgent::ClaudeCode,
@@ -879,7 +857,7 @@ fn a_write_that_misindents_python_is_a_doubt() {
         for agent in WRITE_AGENTS {
             let judgment = judge_on(
                 agent,
-                &write_payload(agent, content),
+                &unchecked::write_payload(agent, content),
                 file,
                 &Policy::default(),
             );
@@ -902,7 +880,7 @@ fn a_write_that_misindents_python_is_a_doubt() {
         for agent in WRITE_AGENTS {
             let judgment = judge_on(
                 agent,
-                &write_payload(agent, content),
+                &unchecked::write_payload(agent, content),
                 before,
                 &Policy::default(),
             );
@@ -1025,7 +1003,7 @@ fn a_stub_saying_its_body_is_unchanged_is_a_stand_in() {
         let written = CART_TOTAL.replace(old, &new);
         let judgment = judge_on(
             GateAgent::ClaudeCode,
-            &write_payload(GateAgent::ClaudeCode, &written),
+            &unchecked::write_payload(GateAgent::ClaudeCode, &written),
             CART_TOTAL,
             &Policy::default(),
         );
