@@ -5,6 +5,9 @@
 //! - an **exact** edit to a 10,000-line file: ≤ 5 ms median;
 //! - a **fuzzy** stage (each agent's own loose stage) on a 100,000-line
 //!   file: ≤ 50 ms median;
+//! - a whole-file **write** of the 10,000-line file changing one line (the
+//!   agents with a write tool; the stand-in and layout checks read it):
+//!   the exact edit's ≤ 5 ms;
 //!
 //! for each command-hook agent (Claude Code, Codex, Gemini CLI, Qwen Code)
 //! in its recorded payload shape and for srview's own JSON that its OpenCode
@@ -131,6 +134,34 @@ fn codex_patch(file: &str, old: &str, new: &str) -> String {
     format!("*** Begin Patch\n*** Update File: {file}\n@@\n{minus}{plus}*** End Patch")
 }
 
+/// `agent`'s whole-file write of `file` with `content` (its write tool;
+/// `None` for Codex, which has none).
+fn write_payload(agent: Agent, cwd: &Path, file: &str, content: &str) -> Option<Value> {
+    let cwd = cwd.to_string_lossy();
+    let path = format!("{cwd}/{file}");
+    let hook = |event: &str, tool: &str| {
+        json!({
+            "session_id": "6e7f0000-0000-4000-8000-000000000002", "transcript_path": "/tmp/t.jsonl",
+            "cwd": cwd, "hook_event_name": event, "tool_name": tool,
+            "tool_input": {"file_path": path, "content": content}, "tool_use_id": "toolu_1"
+        })
+    };
+    Some(match agent {
+        Agent::Codex => return None,
+        Agent::ClaudeCode => hook("PreToolUse", "Write"),
+        Agent::GeminiCli => hook("BeforeTool", "write_file"),
+        Agent::QwenCode => hook("PreToolUse", "write_file"),
+        Agent::Opencode => json!({
+            "tool": "write", "args": {"filePath": path, "content": content},
+            "cwd": cwd, "sessionID": "ses_1", "callID": "call_1"
+        }),
+        Agent::Pi => json!({
+            "tool": "write", "args": {"path": file, "content": content},
+            "cwd": cwd, "sessionID": "ses_1", "callID": "call_1"
+        }),
+    })
+}
+
 /// The exact edit of function `n`'s return line.
 fn exact_payload(agent: Agent, cwd: &Path, file: &str, n: usize) -> Value {
     let old = format!("    return label, item.price * {n}\n");
@@ -205,7 +236,9 @@ fn main() {
     let bin = PathBuf::from(env!("CARGO_BIN_EXE_srview"));
     let dir = tempfile::tempdir().expect("a project folder");
     let cwd = dir.path();
-    std::fs::write(cwd.join("ten.py"), python(10_000)).expect("the 10,000-line file");
+    let ten = python(10_000);
+    std::fs::write(cwd.join("ten.py"), &ten).expect("the 10,000-line file");
+    let written = ten.replace("item.price * 1234\n", "item.price * 1235\n");
     std::fs::write(cwd.join("hundred.py"), python(100_000)).expect("the 100,000-line file");
 
     let floor_payload = cwd.join("floor.json");
@@ -231,8 +264,9 @@ fn main() {
         ms(median(floor.iter().map(|r| r.1).collect()))
     );
     let mut missed = Vec::new();
+    let mut calls = 0;
     for agent in Agent::ALL {
-        let cases = [
+        let mut cases = vec![
             (
                 "exact, 10,000 lines",
                 exact_payload(agent, cwd, "ten.py", 1_234),
@@ -244,15 +278,20 @@ fn main() {
                 FUZZY_TARGET,
             ),
         ];
-        for (what, payload, target) in cases {
-            let file = cwd.join(format!("{}-{}.json", agent.id(), target.as_millis()));
+        cases.extend(
+            write_payload(agent, cwd, "ten.py", &written)
+                .map(|payload| ("write, 10,000 lines", payload, EXACT_TARGET)),
+        );
+        for (n, (what, payload, target)) in cases.into_iter().enumerate() {
+            let file = cwd.join(format!("{}-{n}.json", agent.id()));
             std::fs::write(&file, payload.to_string()).expect("the payload");
             let args = ["gate", "--agent", agent.id()];
             let (stdout, _, _) = run(&bin, &args, &file);
+            calls += RUNS + 1;
             if target == EXACT_TARGET {
                 assert!(
                     stdout.is_empty(),
-                    "{}: an exact edit gets no opinion: {}",
+                    "{}: an exact edit or write gets no opinion ({what}): {}",
                     agent.id(),
                     String::from_utf8_lossy(&stdout)
                 );
@@ -282,11 +321,7 @@ fn main() {
         }
     }
     let records = std::fs::read_to_string(cwd.join(".srview/gate.jsonl")).unwrap_or_default();
-    assert_eq!(
-        records.lines().count(),
-        Agent::ALL.len() * 2 * (RUNS + 1),
-        "every call is recorded"
-    );
+    assert_eq!(records.lines().count(), calls, "every call is recorded");
     if !missed.is_empty() {
         println!("missed: {}", missed.join(", "));
     }

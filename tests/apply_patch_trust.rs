@@ -339,3 +339,39 @@ fn a_shifted_or_already_applied_hunk_is_held_back() {
         "def main():\n    load()\n    run()\n    save()\n    save()\n",
     );
 }
+
+/// A patch of added lines only under a bare `@@` (Codex appends them at
+/// the end of the file) sent again after it was applied: the file already
+/// ends with its lines. `check` says so and exits 1, `apply --write` and
+/// `apply --transcript --write` hold it back (it was "a pure addition",
+/// exit 0, and the migration line was appended twice); the first send
+/// applies.
+#[test]
+fn a_re_sent_append_is_already_applied_and_held_back() {
+    let first = "CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT);\n";
+    let again = format!("{first}ALTER TABLE users ADD COLUMN email TEXT;\n");
+    let body = "*** Update File: 002_users.sql\n@@\n+ALTER TABLE users ADD COLUMN email TEXT;\n";
+    let (dir, file, diff) = project("002_users.sql", &again, &patch(body));
+    let out = srview(&["check", &file, &diff]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_contains(
+        &text(&out.stdout),
+        "hunk #1 of 002_users.sql adds its lines at the end of the file, which already ends with \
+         them (line 2): this looks applied already, and applied again they repeat",
+    );
+    assert_held_back_unless_forced(
+        &file,
+        &diff,
+        &again,
+        &format!("{again}ALTER TABLE users ADD COLUMN email TEXT;\n"),
+    );
+    std::fs::write(&file, &again).expect("write");
+    let cwd = dir.path().to_str().expect("UTF-8");
+    let out = srview(&["apply", "--transcript", &diff, "--cwd", cwd, "--write"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert_eq!(read(&file), again);
+    std::fs::write(&file, first).expect("write");
+    let out = srview(&["apply", "--transcript", &diff, "--cwd", cwd, "--write"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(read(&file), again);
+}

@@ -1195,3 +1195,65 @@ fn a_fragment_line_the_edit_keeps_keeps_the_files_rest() {
         "let total = sum(xs)\nreport(total, unit)\n"
     );
 }
+
+/// SEARCH/REPLACE blocks that match exactly and damage the file in ways
+/// the trust checks now see (they said "ok" and were written): the only
+/// line of a Python `for` body commented out (Python: expected an
+/// indented block), a Makefile recipe line added with spaces under tab
+/// recipes (make: missing separator), a method body written as `pass  #
+/// unchanged`. `check` exits 1 saying what it found, `apply --write`
+/// holds the result back and leaves the file as it was.
+#[test]
+fn exact_blocks_that_empty_a_block_or_break_a_recipe_are_held_back() {
+    let report = "def main():\n    for r in [[1, 2], [3]]:\n        print(\"row\", r)\n\n\nif __name__ == \"__main__\":\n    main()\n";
+    let makefile = "all: app\n\napp: main.c\n\tcc -o app main.c\n\nclean:\n\trm -f app\n";
+    let cart = "class Cart:\n    def total(self):\n        t = sum(self.items)\n        t -= self.discount\n        return t\n";
+    let cases = [
+        (
+            "report.py",
+            report,
+            block(
+                "        print(\"row\", r)\n",
+                "        # print(\"row\", r)\n",
+            ),
+            "held back: the diff leaves report.py misindented: as written, line 6 (`if __name__ \
+             == \"__main__\":`) is at column 0, not deeper than line 2 (`for r in [[1, 2], \
+             [3]]:`), which ends with `:`, and no indented line comes between them: Python \
+             refuses the file (IndentationError: expected an indented block)",
+        ),
+        (
+            "Makefile",
+            makefile,
+            block(
+                "\tcc -o app main.c\n",
+                "\tcc -o app main.c\n    strip app\n",
+            ),
+            "held back: the diff leaves Makefile misindented: as written, line 5 (`strip app`) \
+             is indented with spaces in a recipe whose lines start with a tab (line 4): make \
+             takes a recipe line only after a tab and stops there (`*** missing separator.  \
+             Stop.`)",
+        ),
+        (
+            "cart.py",
+            cart,
+            block(
+                "        t = sum(self.items)\n        t -= self.discount\n        return t\n",
+                "        pass  # unchanged\n",
+            ),
+            "REPLACE text stands in for lines it leaves out (its line 1: `pass  # unchanged`)",
+        ),
+    ];
+    for (name, content, diff, said) in cases {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let file = support::files::write(dir.path(), name, content.as_bytes());
+        let edit = support::files::write(dir.path(), "edit.diff", diff.as_bytes());
+        let (file, edit) = (file.display().to_string(), edit.display().to_string());
+        let out = support::runner::srview(["check", &file, &edit]).output();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{name}: {stdout}");
+        assert_contains(&stdout, said);
+        let out = support::runner::srview(["apply", &file, &edit, "--write"]).output();
+        assert_eq!(out.status.code(), Some(1), "{name}");
+        assert_eq!(std::fs::read_to_string(&file).expect("read"), content);
+    }
+}

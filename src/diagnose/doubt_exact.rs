@@ -75,8 +75,9 @@ pub fn block_doubt_kinds(original: &str, blocks: &[BlockReport]) -> Vec<(EditDou
 
 /// What srview cannot stand behind in exactly placed blocks and in what
 /// they write: [`block_doubts`], and, when those find nothing, whether the
-/// result leaves Python misindented ([`result_misindents`]; `result` is
-/// asked for only then, and only for a file read as Python). One sentence
+/// result leaves Python misindented or a Makefile's recipe in spaces
+/// ([`result_misindents`]; `result` is asked for only then, and only for a
+/// file whose layout is read: Python, a Makefile). One sentence
 /// each, without a final stop.
 pub fn exact_doubts<R: AsRef<str>>(
     path: &str,
@@ -96,7 +97,7 @@ pub fn exact_doubt_kinds<R: AsRef<str>>(
     result: impl FnOnce() -> R,
 ) -> Vec<(EditDoubtKind, String)> {
     let mut doubts = block_doubt_kinds(original, blocks);
-    if doubts.is_empty() && crate::diagnose::doubt_indent::python(path) {
+    if doubts.is_empty() && crate::diagnose::doubt_indent::layout_read(path) {
         doubts.extend(
             result_misindents(path, original, result().as_ref())
                 .map(|sentence| (EditDoubtKind::Misindents, sentence)),
@@ -105,16 +106,14 @@ pub fn exact_doubt_kinds<R: AsRef<str>>(
     doubts
 }
 
-/// The fault Python finds in `result` (the file `path` as the whole diff
-/// leaves it) where `original` had none, in one sentence without a final
-/// stop; `None` for a file srview does not read as Python.
+/// The fault Python (or make) finds in `result` (the file `path` as the
+/// whole diff leaves it) where `original` had none, in one sentence
+/// without a final stop; `None` for a file whose layout srview does not
+/// read ([`crate::diagnose::doubt_indent::layout_break`]).
 pub fn result_misindents(path: &str, original: &str, result: &str) -> Option<String> {
-    let fault = crate::diagnose::doubt_indent::indent_break(path, original, result)?;
+    let fault = crate::diagnose::doubt_indent::layout_break(path, original, result)?;
     let name = std::path::Path::new(path)
         .file_name()
         .map_or(path.into(), |n| n.to_string_lossy());
-    Some(format!(
-        "the diff leaves {name} misindented: {}",
-        fault.describe()
-    ))
+    Some(format!("the diff leaves {name} misindented: {fault}"))
 }

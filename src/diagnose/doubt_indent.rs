@@ -12,8 +12,11 @@
 //!   lines inside brackets, triple-quoted strings and after a `\` are
 //!   continuation lines, not judged), and that part of the file as it was
 //!   reads without a fault (else the reading cannot be trusted there: no
-//!   doubt), and as the edit leaves it, it has one on a changed line or
-//!   the line right after them.
+//!   doubt), and as the edit leaves it, it has one at or after the change
+//!   (the part is read with the top-level line that ends it, or to the
+//!   file's end: a block the edit leaves without a statement is found at
+//!   the next line of code, past blank lines and comments, or at the end
+//!   of the file).
 //!
 //! A deliberate dedent (a line moved out of an `if` to the enclosing
 //! level) or a line moved to any level that encloses it reads without a
@@ -38,6 +41,13 @@ pub struct IndentBreak {
     pub kind: BreakKind,
     /// The columns of the blocks enclosing it there (outermost first).
     pub levels: Vec<usize>,
+    /// For [`BreakKind::Expected`]: the line (1-based) of the statement
+    /// whose `:` opens the block that gets no indented line, and that
+    /// line, trimmed.
+    pub opener: Option<(usize, String)>,
+    /// Whether the file ends where the indented line should be (`line`
+    /// and `text` are then the opener's).
+    pub at_end: bool,
 }
 
 /// Which fault.
@@ -55,6 +65,14 @@ pub enum BreakKind {
 }
 
 impl IndentBreak {
+    /// Whether lines without code (blank, comments) stand between the
+    /// line that opens the block and the line at its depth.
+    fn after_a_gap(&self) -> bool {
+        self.opener
+            .as_ref()
+            .is_some_and(|(opener, _)| opener + 1 < self.line)
+    }
+
     /// One sentence without a final stop.
     pub fn describe(&self) -> String {
         let levels: Vec<String> = self.levels.iter().map(ToString::to_string).collect();
@@ -75,6 +93,27 @@ impl IndentBreak {
                 ),
                 "unexpected indent",
             ),
+            BreakKind::Expected if self.at_end || self.after_a_gap() => {
+                let (opener, opening) = self.opener.clone().unwrap_or_default();
+                let what = if self.at_end {
+                    format!(
+                        "line {opener} (`{opening}`) ends with `:`, and the file ends before \
+                         any indented line under it"
+                    )
+                } else {
+                    format!(
+                        "line {} (`{}`) is at column {}, not deeper than line {opener} \
+                         (`{opening}`), which ends with `:`, and no indented line comes between \
+                         them",
+                        self.line, self.text, self.column
+                    )
+                };
+                return format!(
+                    "as written, {what}: Python refuses the file (IndentationError: expected an \
+                     indented block): keep a statement in the block (`pass` where it is meant \
+                     to be empty), or take out the line that opens it"
+                );
+            }
             BreakKind::Expected => (
                 format!(
                     "is at column {}, not deeper than the line before it, which ends with `:`",
@@ -108,6 +147,24 @@ pub fn python(path: &str) -> bool {
         .any(|ext| path.ends_with(ext))
 }
 
+/// Whether srview reads the layout of `path`: Python's indentation
+/// ([`indent_break`]) or a Makefile's recipe tabs
+/// ([`super::doubt_make::recipe_break`]).
+pub fn layout_read(path: &str) -> bool {
+    python(path) || super::doubt_make::makefile(path)
+}
+
+/// The fault in its layout that `result` (the file `path` as an edit
+/// leaves it) has where `original` had none, in one sentence without a
+/// final stop: Python's indentation, a Makefile's recipe tabs.
+pub fn layout_break(path: &str, original: &str, result: &str) -> Option<String> {
+    if python(path) {
+        indent_break(path, original, result).map(|fault| fault.describe())
+    } else {
+        super::doubt_make::recipe_break(path, original, result).map(|fault| fault.describe())
+    }
+}
+
 /// A line that starts a top-level definition: where reading may start.
 fn top_level(line: &str) -> bool {
     ["def ", "class ", "async def ", "@"]
@@ -115,8 +172,10 @@ fn top_level(line: &str) -> bool {
         .any(|start| line.starts_with(start))
 }
 
-/// A fault: its line (0-based), kind, column and the enclosing levels.
-type Fault = (usize, BreakKind, usize, Vec<usize>);
+/// A fault: its line (0-based; the number of lines read for the end of
+/// the file), kind, column, the enclosing levels and, for
+/// [`BreakKind::Expected`], the line (0-based) whose `:` opened the block.
+type Fault = (usize, BreakKind, usize, Vec<usize>, Option<usize>);
 
 /// A line's indentation as Python's tokenizer measures it: its column
 /// with a tab to the next multiple of 8, and with a tab as 1 column.
@@ -158,15 +217,25 @@ fn tab_error(stack: &[(usize, usize)], at: (usize, usize)) -> bool {
 
 /// The first indentation fault of `lines` (0-based index), read as
 /// Python reads them from a top-level line; `Err(())` when the reading
-/// cannot be trusted (a form feed in the indentation).
-fn first_fault(lines: &[&str]) -> Result<Option<Fault>, ()> {
+/// cannot be trusted (a form feed in the indentation). `ends_file`: the
+/// file ends after them, so a block opened by the last statement and
+/// given no indented line is a fault (Python's "expected an indented
+/// block" at the end of the file).
+fn first_fault<'a>(
+    lines: impl IntoIterator<Item = &'a str>,
+    ends_file: bool,
+) -> Result<Option<Fault>, ()> {
     // Each open block's column and its column with a tab as 1.
     let mut stack = vec![(0usize, 0usize)];
     let mut depth: isize = 0;
     let mut triple: Option<&str> = None;
     let mut continued = false;
     let mut opens_block = false;
-    for (i, raw) in lines.iter().enumerate() {
+    // The line whose `:` opened the block still waiting for its first line.
+    let mut opener = 0;
+    let mut read = 0;
+    for (i, raw) in lines.into_iter().enumerate() {
+        read = i + 1;
         let line = raw.trim_end_matches('\r');
         let starts_statement = triple.is_none() && depth <= 0 && !continued;
         let text = line.trim_start_matches([' ', '\t']);
@@ -177,29 +246,32 @@ fn first_fault(lines: &[&str]) -> Result<Option<Fault>, ()> {
             let levels = || stack.iter().map(|l| l.0).collect::<Vec<usize>>();
             // The tokenizer's fault comes before the parser's.
             if tab_error(&stack, widths) {
-                return Ok(Some((i, BreakKind::Tabs, column, levels())));
+                return Ok(Some((i, BreakKind::Tabs, column, levels(), None)));
             }
             let top = stack.last().map_or(0, |l| l.0);
             if opens_block {
                 if column <= top {
-                    return Ok(Some((i, BreakKind::Expected, column, levels())));
+                    let fault = (i, BreakKind::Expected, column, levels(), Some(opener));
+                    return Ok(Some(fault));
                 }
                 stack.push(widths);
             } else if column > top {
-                return Ok(Some((i, BreakKind::Unexpected, column, levels())));
+                return Ok(Some((i, BreakKind::Unexpected, column, levels(), None)));
             } else if column < top {
                 let levels = levels();
                 while stack.last().is_some_and(|t| column < t.0) {
                     stack.pop();
                 }
                 if stack.last().map(|l| l.0) != Some(column) {
-                    return Ok(Some((i, BreakKind::Unindent, column, levels)));
+                    return Ok(Some((i, BreakKind::Unindent, column, levels, None)));
                 }
             }
         }
         // The line's strings, brackets and comment.
         let mut last = None;
         let mut quote: Option<char> = None;
+        // A `\` ending a comment continues nothing.
+        let mut comment = false;
         let mut rest = line;
         while let Some(c) = rest.chars().next() {
             if let Some(close) = triple {
@@ -231,7 +303,10 @@ fn first_fault(lines: &[&str]) -> Result<Option<Fault>, ()> {
                 continue;
             }
             match c {
-                '#' => break,
+                '#' => {
+                    comment = true;
+                    break;
+                }
                 '"' | '\'' => quote = Some(c),
                 '(' | '[' | '{' => depth += 1,
                 ')' | ']' | '}' => depth -= 1,
@@ -242,13 +317,20 @@ fn first_fault(lines: &[&str]) -> Result<Option<Fault>, ()> {
             }
             rest = &rest[c.len_utf8()..];
         }
-        continued = triple.is_none() && line.ends_with('\\');
+        continued = triple.is_none() && !comment && line.ends_with('\\');
         if starts_statement && !text.is_empty() && !text.starts_with('#') {
             opens_block = last == Some(':') && depth <= 0 && triple.is_none() && !continued;
         } else if triple.is_none() && depth <= 0 && !continued && last.is_some() {
             // The last line of a statement that ran over several.
             opens_block = last == Some(':');
         }
+        if opens_block && triple.is_none() && depth <= 0 && !continued && last.is_some() {
+            opener = i;
+        }
+    }
+    if ends_file && opens_block {
+        let levels = stack.iter().map(|l| l.0).collect();
+        return Ok(Some((read, BreakKind::Expected, 0, levels, Some(opener))));
     }
     Ok(None)
 }
@@ -268,6 +350,9 @@ pub fn indent_break(path: &str, original: &str, result: &str) -> Option<IndentBr
     let (bytes, lines) = identical_head(original, result);
     let mut found = break_in(&original[bytes..], &result[bytes..])?;
     found.line += lines;
+    if let Some((opener, _)) = &mut found.opener {
+        *opener += lines;
+    }
     Some(found)
 }
 
@@ -376,11 +461,11 @@ fn break_in(original: &str, result: &str) -> Option<IndentBreak> {
         );
         let first_of_tail = original[original.len() - tail..].lines().next();
         if tail_keeps_the_prefix(&old, &new, first_of_tail) {
-            return break_in_lines(&old, &new);
+            return break_in_lines(&old, &new, first_of_tail);
         }
     }
     let (old, new): (Vec<&str>, Vec<&str>) = (original.lines().collect(), result.lines().collect());
-    break_in_lines(&old, &new)
+    break_in_lines(&old, &new, None)
 }
 
 /// Whether `old` and `new` (two texts' lines without their shared tail)
@@ -401,8 +486,9 @@ fn tail_keeps_the_prefix(old: &[&str], new: &[&str], first_of_tail: Option<&str>
     longer.len() > shorter && longer.get(shorter).copied() != first_of_tail
 }
 
-/// [`break_in`] of the two texts' lines.
-fn break_in_lines(old: &[&str], new: &[&str]) -> Option<IndentBreak> {
+/// How many lines `old` and `new` share from their start, and then from
+/// their end (not counting those shared from the start again).
+pub(super) fn shared_ends(old: &[&str], new: &[&str]) -> (usize, usize) {
     let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
     let suffix = old[prefix..]
         .iter()
@@ -410,6 +496,18 @@ fn break_in_lines(old: &[&str], new: &[&str]) -> Option<IndentBreak> {
         .zip(new[prefix..].iter().rev())
         .take_while(|(a, b)| a == b)
         .count();
+    (prefix, suffix)
+}
+
+/// [`break_in`] of the two texts' lines; `next`: the line both have after
+/// them (a top-level line: the lines they share from there on are left
+/// out), `None` where they run to the file's end.
+fn break_in_lines<'a>(
+    old: &[&'a str],
+    new: &[&'a str],
+    next: Option<&'a str>,
+) -> Option<IndentBreak> {
+    let (prefix, suffix) = shared_ends(old, new);
     let (changed_end_new, changed_end_old) = (new.len() - suffix, old.len() - suffix);
     // The part around the change: from the last top-level definition
     // before it to the first one after it (on either side).
@@ -425,20 +523,43 @@ fn break_in_lines(old: &[&str], new: &[&str]) -> Option<IndentBreak> {
         .iter()
         .position(|l| top_level(l))
         .map_or(old.len(), |at| changed_end_old + at);
-    if !matches!(first_fault(&old[start..end_old]), Ok(None)) {
+    // Each part is read with the top-level line that ends it (a block
+    // opened right before it and left empty is Python's fault there), or
+    // to the file's end.
+    let line_at = |lines: &[&'a str], at: usize| {
+        lines
+            .get(at)
+            .copied()
+            .or(next.filter(|_| at == lines.len()))
+    };
+    let closing = line_at(old, end_old);
+    let old_part = old[start..end_old].iter().copied().chain(closing);
+    if !matches!(first_fault(old_part, closing.is_none()), Ok(None)) {
         return None;
     }
-    let (at, kind, column, levels) = first_fault(&new[start..end_new]).ok()??;
+    let closing = line_at(new, end_new);
+    let new_part = new[start..end_new].iter().copied().chain(closing);
+    let (at, kind, column, levels, opener) = first_fault(new_part, closing.is_none()).ok()??;
     let line = start + at;
-    if line < prefix || line > changed_end_new {
+    // A fault before the change is in the file before it too.
+    if line < prefix {
         return None;
     }
+    let trimmed = |at: usize| line_at(new, at).unwrap_or_default().trim().to_string();
+    let opener = opener.map(|at| (start + at + 1, trimmed(start + at)));
+    let at_end = line_at(new, line).is_none();
+    let (line, text) = match (&opener, at_end) {
+        (Some((opener, opening)), true) => (*opener, opening.clone()),
+        _ => (line + 1, trimmed(line)),
+    };
     Some(IndentBreak {
-        line: line + 1,
-        text: new[line].trim().to_string(),
+        line,
+        text,
         column,
         kind,
         levels,
+        opener,
+        at_end,
     })
 }
 
@@ -481,7 +602,7 @@ mod tests {
     fn whole(original: &str, result: &str) -> Option<IndentBreak> {
         let (old, new): (Vec<&str>, Vec<&str>) =
             (original.lines().collect(), result.lines().collect());
-        break_in_lines(&old, &new)
+        break_in_lines(&old, &new, None)
     }
 
     /// Skipping the identical head and tail gives what the whole texts'
@@ -647,5 +768,101 @@ mod tests {
             indent_break("cart.txt", CART, &CART.replace("    def", "   def")),
             None
         );
+    }
+
+    /// `report.py` of a tester's find: blocks whose only line an edit
+    /// takes out or comments out, with blank lines, comments, the next
+    /// top-level line or the file's end after them (all passed: the check
+    /// read only the line right after the change).
+    const REPORT: &str = "def report(rows, verbose):\n    total = sum(rows)\n    if verbose:\n        print(\"rows:\", rows)\n\n    return total\n\n\ndef main():\n    for r in [[1, 2], [3]]:\n        print(\"row\", r)\n\n\nif __name__ == \"__main__\":\n    main()\n";
+
+    #[test]
+    fn a_block_an_edit_leaves_without_a_line_is_a_fault() {
+        let emptied = REPORT.replace("        print(\"rows:\", rows)\n", "");
+        let found = indent_break("report.py", REPORT, &emptied).expect("a fault");
+        assert_eq!(
+            (found.line, found.kind, found.opener.clone(), found.at_end),
+            (
+                5,
+                BreakKind::Expected,
+                Some((3, "if verbose:".into())),
+                false
+            )
+        );
+        assert_eq!(
+            found.describe(),
+            "as written, line 5 (`return total`) is at column 4, not deeper than line 3 (`if \
+             verbose:`), which ends with `:`, and no indented line comes between them: Python \
+             refuses the file (IndentationError: expected an indented block): keep a statement \
+             in the block (`pass` where it is meant to be empty), or take out the line that \
+             opens it"
+        );
+        let commented = REPORT.replace("        print(\"row\", r)", "        # print(\"row\", r)");
+        let found = indent_break("report.py", REPORT, &commented).expect("a fault");
+        assert_eq!((found.line, found.kind), (14, BreakKind::Expected));
+        // The block right before the next top-level line.
+        let before_def = REPORT.replace(
+            "    return total\n",
+            "    if total:\n        return total\n",
+        );
+        let emptied = before_def.replace("        return total\n", "");
+        let found = indent_break("report.py", &before_def, &emptied).expect("a fault");
+        assert_eq!((found.line, &*found.text), (9, "def main():"));
+        // At the file's end: the opener is named.
+        let at_end = "def f(x):\n    if x:\n        log(x)\n";
+        let found = indent_break("f.py", at_end, "def f(x):\n    if x:\n").expect("a fault");
+        assert_eq!((found.line, found.at_end), (2, true));
+        assert_eq!(
+            found.describe(),
+            "as written, line 2 (`if x:`) ends with `:`, and the file ends before any indented \
+             line under it: Python refuses the file (IndentationError: expected an indented \
+             block): keep a statement in the block (`pass` where it is meant to be empty), or \
+             take out the line that opens it"
+        );
+        assert_eq!(
+            indent_break("f.py", at_end, "def f(x):\n    if x:\n        # log(x)\n\n")
+                .map(|f| f.at_end),
+            Some(true)
+        );
+    }
+
+    /// Blocks that keep a statement: `pass`, a one-line body, a docstring,
+    /// a comment after the `:`, an opener continued over lines, a block
+    /// taken out whole; and a file already refused before the edit.
+    #[test]
+    fn a_block_that_keeps_a_statement_is_none() {
+        let line = "        print(\"rows:\", rows)\n";
+        for body in [
+            "        pass\n",
+            "        ...\n",
+            "        \"\"\"Nothing.\"\"\"\n",
+            "        # nothing\n        pass\n",
+            "        # a comment ending with a backslash \\\n        log(rows)\n        log(rows)\n",
+        ] {
+            let result = REPORT.replace(line, body);
+            assert_eq!(indent_break("report.py", REPORT, &result), None, "{body:?}");
+        }
+        for (old, new) in [
+            (
+                "    if verbose:\n        print(\"rows:\", rows)\n",
+                "    if verbose: print(rows)\n",
+            ),
+            ("    if verbose:\n        print(\"rows:\", rows)\n", ""),
+            ("    if verbose:\n", "    if verbose:  # noisy\n"),
+            (
+                "    if verbose:\n",
+                "    if (verbose and\n            rows):\n",
+            ),
+            (
+                "    if verbose:\n",
+                "    if verbose and \\\n            rows:\n",
+            ),
+        ] {
+            let result = REPORT.replace(old, new);
+            assert_eq!(indent_break("report.py", REPORT, &result), None, "{new:?}");
+        }
+        let refused = REPORT.replace(line, "");
+        let edited = refused.replace("total = sum(rows)", "total = sum(rows) + 1");
+        assert_eq!(indent_break("report.py", &refused, &edited), None);
     }
 }

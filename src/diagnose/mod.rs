@@ -30,6 +30,7 @@ mod compare;
 pub mod doubt;
 pub mod doubt_exact;
 pub mod doubt_indent;
+pub mod doubt_make;
 pub mod doubt_repeat;
 pub mod effect;
 pub mod fix;

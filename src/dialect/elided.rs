@@ -304,18 +304,28 @@ pub fn is_comment(line: &str) -> bool {
 /// at most.
 pub fn is_placeholder(line: &str) -> bool {
     let line = line.trim();
+    if stub_saying_left_out(line) {
+        return true;
+    }
     let bare = line
         .trim_start_matches(['#', '/', '*', '-', ';', '<', '!', '('])
         .trim_start();
     let commented = bare.len() < line.len();
     let ellipsis = bare.contains("...") || bare.contains('\u{2026}');
+    let opens = bare.starts_with("...") || bare.starts_with('\u{2026}');
+    let comment = ["#", "//", "/*", "--", ";", "<!--", "%", "\"\"\""]
+        .iter()
+        .any(|mark| line.starts_with(mark));
+    // Most lines are no comment and do not open with an ellipsis: answered
+    // before their lower case is made (a write of a 10,000-line file asks
+    // of every line).
+    if !(commented || opens || comment) {
+        return false;
+    }
     let lower = bare.to_lowercase();
     if !ellipsis {
         // Without an ellipsis: a comment of a few words, all about what
         // it leaves out.
-        let comment = ["#", "//", "/*", "--", ";", "<!--", "%", "\"\"\""]
-            .iter()
-            .any(|mark| line.starts_with(mark));
         let says = [
             "rest of",
             "unchanged",
@@ -334,7 +344,6 @@ pub fn is_placeholder(line: &str) -> bool {
         .any(|words| lower.contains(words));
         return comment && says && bare.split_whitespace().count() <= 10;
     }
-    let opens = bare.starts_with("...") || bare.starts_with('\u{2026}');
     let names = [
         "rest of",
         "unchanged",
@@ -345,6 +354,79 @@ pub fn is_placeholder(line: &str) -> bool {
     .iter()
     .any(|word| lower.contains(word));
     (commented && opens) || (names && (commented || opens))
+}
+
+/// Whether `line` (trimmed) is an empty body whose comment says the code
+/// it stands for is left out: an empty statement (`pass`, `...`, `…`,
+/// alone or after a `:`) with such a `#` comment (`pass  # unchanged`,
+/// `pass  # ... existing code ...`, `...  # existing implementation`,
+/// `def total(self): pass  # unchanged`), or braces around nothing but
+/// such a block comment (`total(items) { /* ... existing code ... */ }`).
+/// A body written so keeps nothing (a tester's find: `pass  # unchanged`
+/// passed where `...  # unchanged` was a doubt). A stub with another
+/// comment (`pass  # TODO`, `pass  # nothing to clean up`) is not.
+fn stub_saying_left_out(line: &str) -> bool {
+    if let Some(open) = line.find("/*")
+        && let Some(length) = line[open..].find("*/")
+    {
+        let (before, after) = (&line[..open], &line[open + length + 2..]);
+        return before.trim_end().ends_with('{')
+            && after.trim_start().starts_with('}')
+            && says_left_out(&line[open + 2..open + length]);
+    }
+    let Some((code, comment)) = line.split_once('#') else {
+        return false;
+    };
+    // A `#` inside a string is no comment.
+    if code.contains(['"', '\'']) {
+        return false;
+    }
+    let code = code.trim_end();
+    let head = ["pass", "...", "\u{2026}"]
+        .iter()
+        .find_map(|stub| code.strip_suffix(stub));
+    head.is_some_and(|head| head.is_empty() || head.ends_with([' ', '\t', ':']))
+        && says_left_out(comment)
+}
+
+/// Whether a comment's text says the code it stands for is left out:
+/// `unchanged`, `unmodified`, `omitted`, `elided`, `remaining`, `remains`,
+/// `rest of`, `for brevity`, `as before`, or `existing` before `code`,
+/// `implementation`, `logic`, `body`, `lines`, `methods` or `functions`.
+fn says_left_out(comment: &str) -> bool {
+    let lower = comment.to_lowercase();
+    let words: Vec<&str> = lower
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let existing = words.windows(2).any(|pair| {
+        pair[0] == "existing"
+            && [
+                "code",
+                "implementation",
+                "logic",
+                "body",
+                "lines",
+                "methods",
+                "functions",
+            ]
+            .contains(&pair[1])
+    });
+    existing
+        || words.iter().any(|w| {
+            [
+                "unchanged",
+                "unmodified",
+                "omitted",
+                "elided",
+                "remaining",
+                "remains",
+            ]
+            .contains(w)
+        })
+        || lower.contains("rest of")
+        || lower.contains("for brevity")
+        || lower.contains("as before")
 }
 
 #[cfg(test)]
@@ -380,5 +462,40 @@ mod tests {
         // Where one or two lines go, a comment is an ordinary edit.
         let two = "def fetch(url):\n    resp = get(url)\n    # one sleep is enough\n    time.sleep(4)\n    return resp\n";
         assert_eq!(elided(OLD, two), None);
+    }
+
+    /// A stub whose comment says the body is left out stands in for it
+    /// wherever lines go; a stub with another comment, or one that loses
+    /// no line, does not.
+    #[test]
+    fn a_stub_saying_its_body_is_left_out_is_a_stand_in() {
+        for stub in [
+            "pass  # unchanged",
+            "pass  # ... existing code ...",
+            "...  # existing implementation",
+            "...  # unchanged",
+            "pass  # rest of the method as before",
+            "def fetch(url): pass  # unchanged",
+            "fetch(url) { /* ... existing code ... */ }",
+            "fetch(url) { /* unchanged */ }",
+        ] {
+            let new = format!("def fetch(url):\n    {stub}\n");
+            let found = elided(OLD, &new).unwrap_or_else(|| panic!("{stub}: not asked"));
+            assert_eq!((found.line, found.placeholder.as_str()), (2, stub));
+        }
+        for stub in [
+            "pass  # TODO",
+            "pass  # nothing to clean up",
+            "pass  # existing users keep their rows",
+            "log(\"# unchanged\")  # pass",
+            "fetch(url) { /* TODO */ }",
+            "fetch(url) { run(); /* unchanged */ }",
+        ] {
+            let new =
+                format!("def fetch(url):\n    resp = get(url)\n    {stub}\n    return resp\n");
+            assert_eq!(elided(OLD, &new), None, "{stub}");
+        }
+        let kept = format!("{OLD}    pass  # unchanged\n");
+        assert_eq!(elided(OLD, &kept), None);
     }
 }

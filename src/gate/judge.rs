@@ -555,7 +555,10 @@ fn exact_or_doubt(
 }
 
 /// A whole-file write: nothing to match; in doubt only when the file
-/// already holds exactly that content.
+/// already holds exactly that content, when the content stands in for
+/// lines it leaves out, or when it breaks the layout of an existing file
+/// (Python's indentation, a Makefile's recipe tabs) that read clean
+/// before.
 fn write(path_key: &str, content_key: &str, call: &Call, fs: &dyn PatchFs) -> Finding {
     let (file, new) = match (text(&call.input, path_key), text(&call.input, content_key)) {
         (Ok(file), Ok(new)) => (file.to_string(), new),
@@ -576,8 +579,15 @@ fn write(path_key: &str, content_key: &str, call: &Call, fs: &dyn PatchFs) -> Fi
                 crate::words::count(new.lines().count(), "line")
             ),
         )],
-        // Its sentence ends with what to send.
+        // Its sentence ends with what to send. The layout check reads
+        // only the part around what the write changes (a write of a
+        // 10,000-line file that changes a few lines costs what an edit of
+        // them does).
         Some(old) => elided_write(old, new)
+            .or_else(|| {
+                crate::diagnose::doubt_indent::layout_break(&file, old, new)
+                    .map(|why| format!("its content leaves {file} misindented: {why}"))
+            })
             .map(|why| (NextStep::Said, why))
             .into_iter()
             .collect(),
@@ -978,7 +988,7 @@ fn indent_doubt(
 ) -> Option<String> {
     let (file, content) = (file?, content?);
     let written = outcome.writes.first()?.content.as_deref()?;
-    crate::diagnose::doubt_indent::indent_break(file, content, written).map(|f| f.describe())
+    crate::diagnose::doubt_indent::layout_break(file, content, written)
 }
 
 /// The key of a patch dialect's patch text in its input (OpenCode's and

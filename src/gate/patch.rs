@@ -316,7 +316,21 @@ pub(super) fn doubts_of_text(
     let cline = dialect == "cline-apply-patch";
     let mut doubts = apply_patch::patch_doubts(&patch, &outcome, fs, cwd);
     if cline {
-        doubts.retain(|d| d.kind != apply_patch::PatchDoubtKind::AddedAtEnd);
+        // Cline's puts a pure addition at its cursor, not at the end.
+        let pure_addition = |d: &apply_patch::PatchDoubt| match patch.sections.get(d.section) {
+            Some(Section::Update { chunks, .. }) => {
+                d.hunk.and_then(|h| chunks.get(h)).is_some_and(|c| {
+                    c.lines
+                        .iter()
+                        .all(|l| l.kind == apply_patch::LineKind::Added)
+                })
+            }
+            _ => false,
+        };
+        doubts.retain(|d| {
+            d.kind != apply_patch::PatchDoubtKind::AddedAtEnd
+                && !(d.kind == apply_patch::PatchDoubtKind::AlreadyApplied && pure_addition(d))
+        });
     }
     let title = if cline { "Cline" } else { "OpenCode" };
     let note = bare_additions(&patch, &outcome, fs, cwd, title, !cline);

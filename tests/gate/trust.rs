@@ -674,3 +674,309 @@ fn a_bracketed_stand_in_line_is_a_doubt() {
         );
     }
 }
+
+/// `report.py` of a tester's find (it compiles).
+const REPORT: &str = "def report(rows, verbose):\n    total = sum(rows)\n    if verbose:\n        print(\"rows:\", rows)\n\n    return total\n\n\ndef main():\n    for r in [[1, 2], [3]]:\n        print(\"row\", r)\n\n\nif __name__ == \"__main__\":\n    main()\n";
+
+/// An edit that takes out, or comments out, the only line of a block,
+/// with a blank line or the file's next statement after it at a lower
+/// depth: Python refuses the file (expected an indented block). A doubt
+/// for every agent, saying where (they passed: the check read only the
+/// line right after the change).
+#[test]
+fn an_edit_that_empties_a_python_block_is_a_doubt() {
+    let cases = [
+        (
+            "        print(\"rows:\", rows)\n",
+            "",
+            "as written, line 5 (`return total`) is at column 4, not deeper than line 3 (`if \
+             verbose:`), which ends with `:`, and no indented line comes between them: Python \
+             refuses the file (IndentationError: expected an indented block): keep a statement \
+             in the block (`pass` where it is meant to be empty), or take out the line that \
+             opens it",
+        ),
+        (
+            "        print(\"row\", r)\n",
+            "        # print(\"row\", r)\n",
+            "as written, line 14 (`if __name__ == \"__main__\":`) is at column 0, not deeper \
+             than line 10 (`for r in [[1, 2], [3]]:`), which ends with `:`",
+        ),
+    ];
+    for (old, new, said) in cases {
+        for agent in agents() {
+            let reason = doubt_reason(agent, REPORT, old, new);
+            assert!(reason.contains(said), "{agent:?}: {reason}");
+        }
+    }
+    // The block given a `pass`, or taken out whole: exact.
+    for (old, new) in [
+        ("        print(\"rows:\", rows)\n", "        pass\n"),
+        ("    if verbose:\n        print(\"rows:\", rows)\n", ""),
+    ] {
+        for agent in agents() {
+            let judgment = judge_on(
+                agent,
+                &payload_for(agent, old, new),
+                REPORT,
+                &Policy::default(),
+            );
+            assert_eq!(
+                judgment.case,
+                Case::Exact,
+                "{agent:?}: {:?}",
+                judgment.answer
+            );
+        }
+    }
+}
+
+/// The agents with a whole-file write tool.
+const WRITE_AGENTS: [GateAgent; 5] = [
+    GateAgent::ClaudeCode,
+    GateAgent::GeminiCli,
+    GateAgent::QwenCode,
+    GateAgent::Opencode,
+    GateAgent::Pi,
+];
+
+/// A whole-file write of an existing Python file whose content breaks
+/// Python's indentation where the file read clean (a line at a column no
+/// block has; a tab among spaces): a doubt for every agent with a write
+/// tool, as the same change sent as an edit is (the writes passed). A
+/// write that reads clean, and one over a file already refused, are not.
+#[test]
+fn a_write_that_misindents_python_is_a_doubt() {
+    let file = "def price(item, qty):\n    if qty >= 10:\n        return item.price * qty * 0.9\n    return item.price * qty\n";
+    let cases = [
+        (
+            file.replace(
+                "        return item.price * qty * 0.9\n",
+                "        rate = 0.9\n      return item.price * qty * rate\n",
+            ),
+            "misindented: as written, line 4 (`return item.price * qty * rate`) is at column 6, \
+             which matches no enclosing block's indentation (columns 0, 4, 8 there): Python \
+             refuses the file (IndentationError: unindent does not match any outer indentation \
+             level)",
+        ),
+        (
+            file.replace(
+                "    return item.price * qty\n",
+                "    if qty <= 0:\n\treturn 0\n    return item.price * qty\n",
+            ),
+            "misindented: as written, line 5 (`return 0`) mixes tabs and spaces against the lines \
+             of its block",
+        ),
+    ];
+    for (content, said) in &cases {
+        for agent in WRITE_AGENTS {
+            let judgment = judge_on(
+                agent,
+                &unchecked::write_payload(agent, content),
+                file,
+                &Policy::default(),
+            );
+            assert_eq!(
+                judgment.case,
+                Case::Doubt,
+                "{agent:?}: {:?}",
+                judgment.answer
+            );
+            let reason = deny_reason(&judgment);
+            assert!(reason.contains(said), "{agent:?}: {reason}");
+        }
+    }
+    let clean = file.replace("0.9", "0.85");
+    let refused = &cases[0].0;
+    for (before, content) in [
+        (file, clean.as_str()),
+        (refused.as_str(), &refused.replace("rate", "r")),
+    ] {
+        for agent in WRITE_AGENTS {
+            let judgment = judge_on(
+                agent,
+                &unchecked::write_payload(agent, content),
+                before,
+                &Policy::default(),
+            );
+            assert_eq!(
+                judgment.case,
+                Case::Exact,
+                "{agent:?}: {:?}",
+                judgment.answer
+            );
+        }
+    }
+}
+
+/// `agent`'s edit `(old, new)` of a file named `name` holding `content`,
+/// judged.
+fn judge_named(agent: GateAgent, name: &str, content: &str, old: &str, new: &str) -> Judgment {
+    let payload = String::from_utf8(payload_for(agent, old, new))
+        .expect("UTF-8")
+        .replace("inventory.py", name)
+        .into_bytes();
+    let fs = srview::dialect::apply_patch::MemoryFs::new([(name.to_string(), content.to_string())]);
+    srview::gate::judge(agent, &payload, |_| fs, &Policy::default())
+}
+
+/// A Makefile recipe line an exact edit adds with spaces under recipe
+/// lines indented with tabs: make stops (`missing separator`). A doubt for
+/// every agent (it passed); the same line with a tab, and a Makefile that
+/// sets `.RECIPEPREFIX`, are exact.
+#[test]
+fn a_recipe_line_indented_with_spaces_is_a_doubt() {
+    let makefile = "all: app\n\napp: main.c\n\tcc -o app main.c\n\nclean:\n\trm -f app\n";
+    let old = "\tcc -o app main.c\n";
+    for agent in agents() {
+        for name in ["Makefile", "build/rules.mk"] {
+            let judgment = judge_named(
+                agent,
+                name,
+                makefile,
+                old,
+                "\tcc -o app main.c\n    strip app\n",
+            );
+            assert_eq!(
+                judgment.case,
+                Case::Doubt,
+                "{agent:?}: {:?}",
+                judgment.answer
+            );
+            let reason = deny_reason(&judgment);
+            assert!(
+                reason.contains(
+                    "as written, line 5 (`strip app`) is indented with spaces in a recipe whose \
+                     lines start with a tab (line 4): make takes a recipe line only after a tab \
+                     and stops there (`*** missing separator.  Stop.`): send the recipe lines \
+                     indented with a tab, as the file's are"
+                ),
+                "{agent:?}: {reason}"
+            );
+        }
+        let judgment = judge_named(
+            agent,
+            "Makefile",
+            makefile,
+            old,
+            "\tcc -o app main.c\n\tstrip app\n",
+        );
+        assert_eq!(
+            judgment.case,
+            Case::Exact,
+            "{agent:?}: {:?}",
+            judgment.answer
+        );
+        let prefixed = format!(".RECIPEPREFIX = >\n{makefile}");
+        let judgment = judge_named(
+            agent,
+            "Makefile",
+            &prefixed,
+            old,
+            "\tcc -o app main.c\n    strip app\n",
+        );
+        assert_eq!(
+            judgment.case,
+            Case::Exact,
+            "{agent:?}: {:?}",
+            judgment.answer
+        );
+    }
+}
+
+/// `cart.py` of a tester's find.
+const CART_TOTAL: &str = "class Cart:\n    def __init__(self):\n        self.items = []\n        self.discount = 0\n        self.tax = 0.2\n\n    def total(self):\n        t = sum(i.price for i in self.items)\n        t -= self.discount\n        return t * (1 + self.tax)\n\n    def add(self, item):\n        self.items.append(item)\n";
+
+/// A method body written as a stub whose comment says the body is left
+/// out (`pass  # unchanged`, `pass  # ... existing code ...`, `...  #
+/// existing implementation`): an edit and a write are doubts, as `...  #
+/// unchanged` was (they passed, and total() returned None). A stub with
+/// another comment is exact.
+#[test]
+fn a_stub_saying_its_body_is_unchanged_is_a_stand_in() {
+    let old = &CART_TOTAL[CART_TOTAL.find("    def total").expect("total")..];
+    let body = "        t = sum(i.price for i in self.items)\n        t -= self.discount\n        return t * (1 + self.tax)\n";
+    for stub in [
+        "pass  # unchanged",
+        "pass  # ... existing code ...",
+        "...  # existing implementation",
+        "...  # unchanged",
+    ] {
+        let new = old.replace(body, &format!("        {stub}\n")).replace(
+            "self.items.append(item)",
+            "self.items.append(item)\n        return self",
+        );
+        for agent in agents() {
+            let reason = doubt_reason(agent, CART_TOTAL, old, &new);
+            assert!(
+                reason.contains(&format!(
+                    "stands in for lines it leaves out (its line 2: `{stub}`)"
+                )) || reason.contains(&format!("(its added line `{stub}`)")),
+                "{agent:?} {stub}: {reason}"
+            );
+        }
+        let written = CART_TOTAL.replace(old, &new);
+        let judgment = judge_on(
+            GateAgent::ClaudeCode,
+            &unchecked::write_payload(GateAgent::ClaudeCode, &written),
+            CART_TOTAL,
+            &Policy::default(),
+        );
+        assert!(
+            deny_reason(&judgment).contains(&format!(
+                "its content stands in for lines it leaves out (line 8: `{stub}`)"
+            )),
+            "{stub}: {}",
+            deny_reason(&judgment)
+        );
+    }
+    let todo = old.replace(
+        "        return t * (1 + self.tax)\n",
+        "        return t * (1 + self.tax)\n        pass  # TODO\n",
+    );
+    let judgment = judge_on(
+        GateAgent::ClaudeCode,
+        &payload_for(GateAgent::ClaudeCode, old, &todo),
+        CART_TOTAL,
+        &Policy::default(),
+    );
+    assert_eq!(judgment.case, Case::Exact, "{:?}", judgment.answer);
+}
+
+/// An apply_patch of added lines only under a bare `@@` (Codex and
+/// OpenCode append it at the end of the file), sent again after it was
+/// applied: the file already ends with its lines. A doubt (it passed, and
+/// the migration line was appended twice); the first send is exact.
+#[test]
+fn a_re_sent_append_is_already_applied() {
+    let before = "CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT);\n";
+    let added = "ALTER TABLE users ADD COLUMN email TEXT;\n";
+    let text = "*** Begin Patch\n*** Update File: 002_users.sql\n@@\n+ALTER TABLE users ADD COLUMN email TEXT;\n*** End Patch";
+    for agent in [GateAgent::Codex, GateAgent::Opencode] {
+        let payload = match agent {
+            GateAgent::Codex => edit_payload(agent, json!({ "command": text })),
+            _ => own_payload("apply_patch", json!({ "patchText": text })),
+        };
+        for (content, case) in [
+            (before.to_string(), Case::Exact),
+            (format!("{before}{added}"), Case::Doubt),
+        ] {
+            let fs = srview::dialect::apply_patch::MemoryFs::new([(
+                "002_users.sql".to_string(),
+                content,
+            )]);
+            let judgment = srview::gate::judge(agent, &payload, |_| fs, &Policy::default());
+            assert_eq!(judgment.case, case, "{agent:?}: {:?}", judgment.answer);
+            if case == Case::Doubt {
+                let reason = deny_reason(&judgment);
+                assert!(
+                    reason.contains(
+                        "hunk #1 of 002_users.sql adds its lines at the end of the file, which \
+                         already ends with them (line 2): this looks applied already, and \
+                         applied again they repeat"
+                    ),
+                    "{agent:?}: {reason}"
+                );
+            }
+        }
+    }
+}

@@ -332,7 +332,7 @@ fn a_multiedit_is_denied_with_what_to_send_instead() {
 const SHOP_PY: &str = "import os\nimport sys\nfrom dataclasses import dataclass\n\n\n@dataclass\nclass Item:\n    name: str\n    qty: int\n    price: float\n\n\nclass Cart:\n    def __init__(self):\n        self.items = []\n        self.count = 0\n\n    def add(self, item):\n        self.items.append(item)\n        self.count += 1\n        return self.count\n\n    def total(self):\n        total = 0\n        for item in self.items:\n            if item.qty > 0:\n                total += item.qty * item.price\n        return total\n\n    def account_count(self):\n        return self.count\n\n\ndef main():\n    cart = Cart()\n    cart.add(Item(\"pen\", 1, 2.5))\n    print(cart.total())\n\n\nif __name__ == \"__main__\":\n    main()\n";
 
 /// A Write of `content` over inventory.py in `agent`'s shape.
-fn write_payload(agent: GateAgent, content: &str) -> Vec<u8> {
+pub(super) fn write_payload(agent: GateAgent, content: &str) -> Vec<u8> {
     let path = format!("{CWD}/inventory.py");
     match agent {
         GateAgent::Opencode => own_payload("write", json!({"filePath": path, "content": content})),

@@ -43,8 +43,8 @@ pub enum PatchDoubtKind {
     /// account for: applied, those lines appear twice.
     RepeatsNeighbours,
     /// Every hunk matched exactly, and the section leaves the file
-    /// misindented where Python reads it
-    /// ([`crate::diagnose::doubt_indent`]).
+    /// misindented where Python reads it, or a Makefile's recipe line in
+    /// spaces ([`crate::diagnose::doubt_indent::layout_break`]).
     BreaksIndentation,
     /// A whitespace-blind level matched it, and its new lines keep the
     /// patch's indentation: they are shifted against the lines they replace.
@@ -311,7 +311,7 @@ fn indent_doubt(
         .hunks
         .iter()
         .all(|h| h.level.is_none_or(|l| l == MatchLevel::Exact));
-    if !exact || !crate::diagnose::doubt_indent::python(move_to.as_deref().unwrap_or(path)) {
+    if !exact || !crate::diagnose::doubt_indent::layout_read(move_to.as_deref().unwrap_or(path)) {
         return None;
     }
     let original = section_input(patch, fs, cwd, s)?;
@@ -319,13 +319,13 @@ fn indent_doubt(
         .files
         .get(&normalize(move_to.as_deref().unwrap_or(path)))?
         .as_deref()?;
-    let fault = crate::diagnose::doubt_indent::indent_break(path, &original, result)?;
+    let fault = crate::diagnose::doubt_indent::layout_break(path, &original, result)?;
     Some(PatchDoubt {
         file: path.clone(),
         section: s,
         hunk: None,
         kind: PatchDoubtKind::BreaksIndentation,
-        message: format!("the patch leaves {path} misindented: {}", fault.describe()),
+        message: format!("the patch leaves {path} misindented: {fault}"),
     })
 }
 
@@ -333,14 +333,46 @@ fn indent_doubt(
 /// is read).
 fn in_doubt(chunks: &[Chunk], h: &HunkReport) -> bool {
     h.state == HunkState::Applied
-        && (h.matched.is_some()
-            || chunks
-                .get(h.index)
-                .is_some_and(|c| c.context.is_some() && is_pure_addition(c)))
+        && (h.matched.is_some() || chunks.get(h.index).is_some_and(is_pure_addition))
 }
 
 fn is_pure_addition(chunk: &Chunk) -> bool {
     chunk.lines.iter().all(|l| l.kind == LineKind::Added)
+}
+
+/// Where the file's `lines` already end with `added` (a hunk's added
+/// lines, which the reference appends at the end of the file): the
+/// 1-based first and last of those lines, the blank lines at either end
+/// of both left out, when the added lines hold a letter or digit (a
+/// closing `}` alone may well be meant twice). A hunk sent again after
+/// it was applied (a tester's find: the re-sent migration line was
+/// appended a second time and every check passed).
+fn already_ends(lines: &[&str], added: &[&str]) -> Option<(usize, usize)> {
+    let blank = |l: &&str| l.trim().is_empty();
+    let trim = |texts: &[&str]| -> (usize, usize) {
+        let start = texts.iter().position(|l| !blank(l)).unwrap_or(texts.len());
+        let end = texts
+            .iter()
+            .rposition(|l| !blank(l))
+            .map_or(start, |at| at + 1);
+        (start, end)
+    };
+    let (start, end) = trim(added);
+    let added = &added[start..end];
+    let (_, last) = trim(lines);
+    if added.is_empty()
+        || last < added.len()
+        || !added.iter().any(|l| l.chars().any(char::is_alphanumeric))
+    {
+        return None;
+    }
+    let first = last - added.len();
+    let same = |a: &str, b: &str| a.trim_end_matches('\r') == b.trim_end_matches('\r');
+    lines[first..last]
+        .iter()
+        .zip(added)
+        .all(|(a, b)| same(a, b))
+        .then_some((first + 1, last))
 }
 
 /// What is in doubt about one applied hunk, over the section's original
@@ -355,6 +387,16 @@ fn hunk_doubt(
         return None;
     }
     if is_pure_addition(chunk) {
+        if let Some((a, b)) = already_ends(lines, &chunk.new_lines()) {
+            return Some((
+                PatchDoubtKind::AlreadyApplied,
+                format!(
+                    "adds its lines at the end of the file, which already ends with them ({}): \
+                     this looks applied already, and applied again they repeat",
+                    line_range("line", a, b)
+                ),
+            ));
+        }
         let (context, header) = (chunk.context.as_ref()?, hunk.header.as_ref()?);
         if header.line >= lines.len() {
             // The @@ line is the file's last: the end of the file is right after it.

@@ -61,12 +61,12 @@ pub fn edit_doubt_kinds(outcome: &EditOutcome, original: &str) -> Vec<(EditDoubt
         // indentation) already names what misindents the lines.
         if out.is_empty() {
             out.extend(
-                crate::diagnose::doubt_indent::indent_break(
+                crate::diagnose::doubt_indent::layout_break(
                     &outcome.path,
                     original,
                     &done.new_content,
                 )
-                .map(|fault| (EditDoubtKind::Misindents, fault.describe())),
+                .map(|fault| (EditDoubtKind::Misindents, fault)),
             );
         }
     }
