@@ -43,6 +43,13 @@ pub struct Elided {
 /// comment added where at most two lines go, a `...` the old text already
 /// had (a stub) and the lines of a docstring are not stand-ins.
 pub fn elided(old: &str, new: &str) -> Option<Elided> {
+    // Lines both texts start or end with are held by `old`: no candidate
+    // stands there. When the lines between hold none that is shaped or
+    // worded as a stand-in, nothing is (a write of a long file changing a
+    // few lines is judged by those lines, not by hashing every line).
+    if !changed_lines(old, new).any(|line| is_placeholder(line) || stand_in_shaped(line)) {
+        return None;
+    }
     let held: HashSet<&str> = old.lines().map(str::trim).collect();
     let shapes = stand_in_shapes(new);
     let worded = |line: &str| is_placeholder(line) && !held.contains(line.trim());
@@ -84,6 +91,31 @@ pub fn elided(old: &str, new: &str) -> Option<Elided> {
     }
     let number = Evidence::new(old, new, &shapes, &held).first_stand_in()?;
     Some(found(number, new.lines().nth(number)?))
+}
+
+/// The lines of `new` between the whole lines it shares with `old` at
+/// the start and at the end (a line or two more where that is simpler:
+/// only ever more).
+fn changed_lines<'a>(old: &str, new: &'a str) -> std::str::Lines<'a> {
+    let (a, b) = (old.as_bytes(), new.as_bytes());
+    let same = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    // Back to the start of the line the texts part in.
+    // (Bytes: the texts may part inside a character.)
+    let start = memchr::memrchr(b'\n', &b[..same]).map_or(0, |i| i + 1);
+    let max_tail = (a.len() - start).min(b.len() - start);
+    let tail = a
+        .iter()
+        .rev()
+        .zip(b.iter().rev())
+        .take(max_tail)
+        .take_while(|(x, y)| x == y)
+        .count();
+    // On to the end of the line the texts part in (from the end).
+    let end = match memchr::memchr(b'\n', &b[b.len() - tail..]) {
+        Some(i) if tail < b.len() - start => b.len() - tail + i + 1,
+        _ => b.len(),
+    };
+    new[start..end.max(start)].lines()
 }
 
 /// How many non-blank lines of the old text (code among them) a
@@ -431,6 +463,19 @@ fn says_left_out(comment: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_changed_lines_cover_every_line_that_differs() {
+        fn lines<'a>(old: &str, new: &'a str) -> Vec<&'a str> {
+            super::changed_lines(old, new).collect()
+        }
+        assert_eq!(lines("a\nb\nc\n", "a\nB\nc\n"), ["B"]);
+        assert_eq!(lines("a\nb\nc\n", "a\nb\nc\n"), Vec::<&str>::new());
+        assert_eq!(lines("a\nb\n", "a\nb\n# rest\n"), ["# rest"]);
+        assert_eq!(lines("x = \"é\"\ny\n", "x = \"è\"\ny\n"), ["x = \"è\""]);
+        assert_eq!(lines("a\nb\nc\n", "# ...\n"), ["# ..."]);
+        assert_eq!(lines("a\nb\nc\n", "a\nc\n"), ["c"]);
+    }
+
     use super::elided;
 
     const OLD: &str = "def fetch(url):\n    resp = get(url)\n    time.sleep(1)\n    time.sleep(2)\n    time.sleep(4)\n    return resp\n";
