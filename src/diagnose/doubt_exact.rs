@@ -97,7 +97,7 @@ pub fn exact_doubt_kinds<R: AsRef<str>>(
     result: impl FnOnce() -> R,
 ) -> Vec<(EditDoubtKind, String)> {
     let mut doubts = block_doubt_kinds(original, blocks);
-    if doubts.is_empty() && crate::diagnose::doubt_indent::layout_read(path) {
+    if doubts.is_empty() && crate::diagnose::layout::layout_read(path) {
         doubts.extend(
             result_misindents(path, original, result().as_ref())
                 .map(|sentence| (EditDoubtKind::Misindents, sentence)),
@@ -109,9 +109,9 @@ pub fn exact_doubt_kinds<R: AsRef<str>>(
 /// The fault Python (or make) finds in `result` (the file `path` as the
 /// whole diff leaves it) where `original` had none, in one sentence
 /// without a final stop; `None` for a file whose layout srview does not
-/// read ([`crate::diagnose::doubt_indent::layout_break`]).
+/// read ([`crate::diagnose::layout::layout_break`]).
 pub fn result_misindents(path: &str, original: &str, result: &str) -> Option<String> {
-    let fault = crate::diagnose::doubt_indent::layout_break(path, original, result)?;
+    let fault = crate::diagnose::layout::layout_break(path, original, result)?;
     let name = std::path::Path::new(path)
         .file_name()
         .map_or(path.into(), |n| n.to_string_lossy());

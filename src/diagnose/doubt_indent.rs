@@ -147,24 +147,6 @@ pub fn python(path: &str) -> bool {
         .any(|ext| path.ends_with(ext))
 }
 
-/// Whether srview reads the layout of `path`: Python's indentation
-/// ([`indent_break`]) or a Makefile's recipe tabs
-/// ([`super::doubt_make::recipe_break`]).
-pub fn layout_read(path: &str) -> bool {
-    python(path) || super::doubt_make::makefile(path)
-}
-
-/// The fault in its layout that `result` (the file `path` as an edit
-/// leaves it) has where `original` had none, in one sentence without a
-/// final stop: Python's indentation, a Makefile's recipe tabs.
-pub fn layout_break(path: &str, original: &str, result: &str) -> Option<String> {
-    if python(path) {
-        indent_break(path, original, result).map(|fault| fault.describe())
-    } else {
-        super::doubt_make::recipe_break(path, original, result).map(|fault| fault.describe())
-    }
-}
-
 /// A line that starts a top-level definition: where reading may start.
 fn top_level(line: &str) -> bool {
     ["def ", "class ", "async def ", "@"]

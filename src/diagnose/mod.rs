@@ -35,6 +35,7 @@ pub mod doubt_repeat;
 pub mod effect;
 pub mod fix;
 mod flow;
+pub mod layout;
 mod merge;
 mod message;
 mod normalize;

@@ -585,7 +585,7 @@ fn write(path_key: &str, content_key: &str, call: &Call, fs: &dyn PatchFs) -> Fi
         // them does).
         Some(old) => elided_write(old, new)
             .or_else(|| {
-                crate::diagnose::doubt_indent::layout_break(&file, old, new)
+                crate::diagnose::layout::layout_break(&file, old, new)
                     .map(|why| format!("its content leaves {file} misindented: {why}"))
             })
             .map(|why| (NextStep::Said, why))
@@ -988,7 +988,7 @@ fn indent_doubt(
 ) -> Option<String> {
     let (file, content) = (file?, content?);
     let written = outcome.writes.first()?.content.as_deref()?;
-    crate::diagnose::doubt_indent::layout_break(file, content, written)
+    crate::diagnose::layout::layout_break(file, content, written)
 }
 
 /// The key of a patch dialect's patch text in its input (OpenCode's and

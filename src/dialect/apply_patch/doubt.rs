@@ -44,7 +44,7 @@ pub enum PatchDoubtKind {
     RepeatsNeighbours,
     /// Every hunk matched exactly, and the section leaves the file
     /// misindented where Python reads it, or a Makefile's recipe line in
-    /// spaces ([`crate::diagnose::doubt_indent::layout_break`]).
+    /// spaces ([`crate::diagnose::layout::layout_break`]).
     BreaksIndentation,
     /// A whitespace-blind level matched it, and its new lines keep the
     /// patch's indentation: they are shifted against the lines they replace.
@@ -311,7 +311,7 @@ fn indent_doubt(
         .hunks
         .iter()
         .all(|h| h.level.is_none_or(|l| l == MatchLevel::Exact));
-    if !exact || !crate::diagnose::doubt_indent::layout_read(move_to.as_deref().unwrap_or(path)) {
+    if !exact || !crate::diagnose::layout::layout_read(move_to.as_deref().unwrap_or(path)) {
         return None;
     }
     let original = section_input(patch, fs, cwd, s)?;
@@ -319,7 +319,7 @@ fn indent_doubt(
         .files
         .get(&normalize(move_to.as_deref().unwrap_or(path)))?
         .as_deref()?;
-    let fault = crate::diagnose::doubt_indent::layout_break(path, &original, result)?;
+    let fault = crate::diagnose::layout::layout_break(path, &original, result)?;
     Some(PatchDoubt {
         file: path.clone(),
         section: s,

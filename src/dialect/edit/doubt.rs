@@ -61,12 +61,8 @@ pub fn edit_doubt_kinds(outcome: &EditOutcome, original: &str) -> Vec<(EditDoubt
         // indentation) already names what misindents the lines.
         if out.is_empty() {
             out.extend(
-                crate::diagnose::doubt_indent::layout_break(
-                    &outcome.path,
-                    original,
-                    &done.new_content,
-                )
-                .map(|fault| (EditDoubtKind::Misindents, fault)),
+                crate::diagnose::layout::layout_break(&outcome.path, original, &done.new_content)
+                    .map(|fault| (EditDoubtKind::Misindents, fault)),
             );
         }
     }
