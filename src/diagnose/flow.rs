@@ -435,7 +435,8 @@ fn analyse(
             None
         } else {
             let region = ctx.file.lines(r.start, r.end);
-            let in_string = |j: usize| super::merge::in_multiline_string(ctx.original, r.start + j);
+            let strings = super::merge::MultilineStrings::new(ctx.original);
+            let in_string = |j: usize| strings.at(r.start + j);
             match merge(
                 &pb.search,
                 &region,

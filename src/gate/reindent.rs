@@ -69,16 +69,15 @@ fn string_spaced_otherwise(
     let first_line = content.find(file_old).map_or(1, |at| {
         1 + memchr::memchr_iter(b'\n', &content.as_bytes()[..at]).count()
     });
+    let strings = crate::diagnose::MultilineStrings::new(content);
     model_old
         .iter()
         .zip(file_old.lines())
         .enumerate()
         .filter(|(_, (sent, _))| !model_new.contains(sent))
         .find_map(|(i, (sent, file))| {
-            crate::diagnose::spaced_otherwise(sent, file, || {
-                crate::diagnose::in_multiline_string(content, first_line - 1 + i)
-            })
-            .map(|literal| crate::diagnose::string_spacing_withheld(first_line + i, &literal))
+            crate::diagnose::spaced_otherwise(sent, file, || strings.at(first_line - 1 + i))
+                .map(|literal| crate::diagnose::string_spacing_withheld(first_line + i, &literal))
         })
 }
 

@@ -101,6 +101,17 @@ fn doubt_reason(agent: GateAgent, file: &str, old: &str, new: &str) -> String {
     ))
 }
 
+/// For each case (old text, new text, what the deny says) and every
+/// agent: the edit of `file` is in doubt, and its deny says that.
+fn assert_doubts_say(file: (&str, &str), cases: &[(&str, &str, String)]) {
+    for (old, new, said) in cases {
+        for agent in agents() {
+            let reason = deny_reason(&judged_as(Case::Doubt, agent, file, old, new));
+            assert!(reason.contains(said.as_str()), "{agent:?}: {reason}");
+        }
+    }
+}
+
 /// Asserts that `judgment` neither rewrites the edit nor offers a
 /// corrected one, and that its deny says `why`.
 fn assert_withheld(judgment: &Judgment, why: &str) {
@@ -451,18 +462,13 @@ fn an_exact_edit_that_misindents_python_is_a_doubt() {
              indented block)",
         ),
     ];
-    for (old, new, said) in cases {
-        for agent in agents() {
-            let reason = deny_reason(&judged_as(Case::Doubt, agent, ("cart.py", CART), old, new));
-            assert!(
-                reason.contains(&format!(
-                    "as written, {said}: send the new lines at the indentation of the block they \
-                     belong to."
-                )),
-                "{agent:?}: {reason}"
-            );
-        }
-    }
+    let cases = cases.map(|(old, new, said)| {
+        let said = format!(
+            "as written, {said}: send the new lines at the indentation of the block they belong to."
+        );
+        (old, new, said)
+    });
+    assert_doubts_say(("cart.py", CART), &cases);
 }
 
 /// Re-indents Python reads as meant: a line moved out of an `if` to the
@@ -702,12 +708,8 @@ fn an_edit_that_empties_a_python_block_is_a_doubt() {
              than line 10 (`for r in [[1, 2], [3]]:`), which ends with `:`",
         ),
     ];
-    for (old, new, said) in cases {
-        for agent in agents() {
-            let reason = doubt_reason(agent, REPORT, old, new);
-            assert!(reason.contains(said), "{agent:?}: {reason}");
-        }
-    }
+    let cases = cases.map(|(old, new, said)| (old, new, said.to_string()));
+    assert_doubts_say(("inventory.py", REPORT), &cases);
     // The block given a `pass`, or taken out whole: exact.
     for (old, new) in [
         ("        print(\"rows:\", rows)\n", "        pass\n"),

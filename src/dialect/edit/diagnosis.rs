@@ -214,6 +214,7 @@ fn suggest(
         );
     }
     let indent = |l: &str| l.len() - l.trim_start().len();
+    let strings = diagnose::MultilineStrings::new(content);
     for (i, (o, r)) in old_lines.iter().zip(&region_lines).enumerate() {
         if !o.trim().is_empty() && o[..indent(o)] != r[..indent(r)] {
             return (
@@ -246,9 +247,8 @@ fn suggest(
         // inside a string literal: the model's spacing would be written
         // over the file's (the one check every suggestion builder runs).
         if !new_lines.contains(o)
-            && let Some(literal) = diagnose::spaced_otherwise(o, r, || {
-                diagnose::in_multiline_string(content, c.start_line - 1 + i)
-            })
+            && let Some(literal) =
+                diagnose::spaced_otherwise(o, r, || strings.at(c.start_line - 1 + i))
         {
             return (
                 None,
