@@ -332,6 +332,27 @@ pub fn spaced_otherwise(search: &str, file: &str, inside: impl FnOnce() -> bool)
     })
 }
 
+/// Of the model's old lines paired with the file's (`file_old`, as the
+/// file has them), the first the model's new text changes (it is not among
+/// `model_new`) whose file line is spaced otherwise inside a string literal
+/// ([`spaced_otherwise`]; `in_string(i)`: whether the file's `i`-th line
+/// lies inside a string over several lines): its index and the literal.
+pub fn changed_line_spaced_otherwise<'a>(
+    model_old: &[&str],
+    model_new: &[&str],
+    file_old: impl IntoIterator<Item = &'a str>,
+    in_string: impl Fn(usize) -> bool,
+) -> Option<(usize, String)> {
+    model_old
+        .iter()
+        .zip(file_old)
+        .enumerate()
+        .filter(|(_, (sent, _))| !model_new.contains(sent))
+        .find_map(|(i, (sent, file))| {
+            spaced_otherwise(sent, file, || in_string(i)).map(|literal| (i, literal))
+        })
+}
+
 /// The sentence saying why no correction is offered for a line the model
 /// changes whose file line is spaced otherwise inside a string literal
 /// ([`spaced_otherwise_in_string`]); `literal` as that function gives it,

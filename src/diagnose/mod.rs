@@ -57,8 +57,9 @@ pub use compare::{differences, line_diff};
 pub(crate) use flow::at_line_start;
 pub use flow::diagnose_indexed;
 pub(crate) use merge::{
-    MultilineStrings, differs_in_content, differs_only_in_normalisation, spaced_otherwise,
-    spaced_otherwise_in_string, string_spacing_withheld, string_spacing_withheld_at,
+    MultilineStrings, changed_line_spaced_otherwise, differs_in_content,
+    differs_only_in_normalisation, spaced_otherwise, string_spacing_withheld,
+    string_spacing_withheld_at,
 };
 pub use suggest::suggestion;
 

@@ -165,7 +165,7 @@ pub(super) fn reindent_doubt(patch: &Patch, fixed: &Patch) -> Option<String> {
 /// line a hunk changes differs from the file's (the corrected old line)
 /// only in white space inside a string literal, which the correction would
 /// write with the model's spacing (a no-break space: data, not spacing;
-/// [`crate::diagnose::spaced_otherwise_in_string`]).
+/// [`crate::diagnose::changed_line_spaced_otherwise`]).
 fn string_doubt(patch: &Patch, fixed: &Patch) -> Option<String> {
     for (section, own) in fixed.sections.iter().zip(&patch.sections) {
         let (Section::Update { chunks, path, .. }, Section::Update { chunks: sent, .. }) =
@@ -174,13 +174,15 @@ fn string_doubt(patch: &Patch, fixed: &Patch) -> Option<String> {
             continue;
         };
         for (k, (chunk, sent)) in chunks.iter().zip(sent).enumerate() {
-            let (sent_old, sent_new, old) = (sent.old_lines(), sent.new_lines(), chunk.old_lines());
-            let found = sent_old
-                .iter()
-                .zip(&old)
-                .filter(|(line, _)| !sent_new.contains(line))
-                .find_map(|(line, file)| crate::diagnose::spaced_otherwise_in_string(line, file));
-            if let Some(literal) = found {
+            // A hunk's lines carry no place in the file: no string over
+            // several lines is told (the failing path's diagnosis does).
+            let found = crate::diagnose::changed_line_spaced_otherwise(
+                &sent.old_lines(),
+                &sent.new_lines(),
+                chunk.old_lines(),
+                |_| false,
+            );
+            if let Some((_, literal)) = found {
                 return Some(crate::diagnose::string_spacing_withheld_at(
                     &format!("in hunk {} of {path}, the file's line", k + 1),
                     &literal,

@@ -58,7 +58,7 @@ pub(super) fn reindented(
 /// a string literal (a no-break space, a run of spaces, a template's line
 /// inside `"""`: data, not spacing),
 /// as every suggestion builder withholds it
-/// ([`spaced_otherwise_in_string`](crate::diagnose::spaced_otherwise_in_string)).
+/// ([`changed_line_spaced_otherwise`](crate::diagnose::changed_line_spaced_otherwise)).
 /// `file_old`: the old text as the file has it.
 fn string_spaced_otherwise(
     model_old: &[&str],
@@ -70,15 +70,16 @@ fn string_spaced_otherwise(
         1 + memchr::memchr_iter(b'\n', &content.as_bytes()[..at]).count()
     });
     let strings = crate::diagnose::MultilineStrings::new(content);
-    model_old
-        .iter()
-        .zip(file_old.lines())
-        .enumerate()
-        .filter(|(_, (sent, _))| !model_new.contains(sent))
-        .find_map(|(i, (sent, file))| {
-            crate::diagnose::spaced_otherwise(sent, file, || strings.at(first_line - 1 + i))
-                .map(|literal| crate::diagnose::string_spacing_withheld(first_line + i, &literal))
-        })
+    let (i, literal) = crate::diagnose::changed_line_spaced_otherwise(
+        model_old,
+        model_new,
+        file_old.lines(),
+        |i| strings.at(first_line - 1 + i),
+    )?;
+    Some(crate::diagnose::string_spacing_withheld(
+        first_line + i,
+        &literal,
+    ))
 }
 
 /// The 1-based lines where `old` occurs in `content` with every line
