@@ -17,7 +17,7 @@ use crate::error::Error;
 use crate::sessions::recover::SessionRoot;
 use crate::sessions::review::{Basis, Review, SessionReview};
 use crate::sessions::verdict;
-use crate::source::agent::{EditInput, FileContent};
+use crate::source::agent::{AgentKind, EditInput, FileContent};
 
 pub fn run(path: &Path, cwd: Option<&Path>) -> CmdResult {
     let (reviewed, ws) = super::session::load_review(path, cwd)?;
@@ -76,12 +76,13 @@ pub fn explain_all(reviewed: &SessionReview, ws: &SessionRoot) -> String {
         .filter(|r| r.is_failed() || doubtful(r) || !r.notices.is_empty())
     {
         out.push('\n');
-        out.push_str(&explain(r, agent, ws, &reviewed.cwd));
+        out.push_str(&explain(r, reviewed.agent, ws, &reviewed.cwd));
     }
     out
 }
 
-fn explain(r: &Review, agent: &str, ws: &SessionRoot, cwd: &str) -> String {
+fn explain(r: &Review, kind: AgentKind, ws: &SessionRoot, cwd: &str) -> String {
+    let agent = kind.display_name();
     let e = &r.edit;
     let mut s = format!(
         "edit {} · {} · {} · {agent}: {}\n",
@@ -123,7 +124,9 @@ fn explain(r: &Review, agent: &str, ws: &SessionRoot, cwd: &str) -> String {
         },
     };
     s.push_str(&format!("  srview, against {against}:\n"));
-    let body = match &e.input {
+    // Run as the review ran it: the agent's own matcher where its table
+    // row names one (Cline CLI's apply_patch), not Codex's rules.
+    let body = match e.runs_as(kind).as_ref() {
         EditInput::SearchReplace(diff) => search_replace(diff, &content, &e.file),
         EditInput::UnifiedDiff(diff) => match udiff::to_search_replace(diff) {
             Some(blocks) => search_replace(&blocks, &content, &e.file),

@@ -769,31 +769,6 @@ fn chained_after(review: &Review, agent: AgentKind) -> Option<FileContent> {
         .flatten()
 }
 
-/// The input srview runs for `edit`: the agent's own matcher where its
-/// row maps the edit's tool to one (Cline CLI's apply_patch: Cline's own
-/// variant), else the input as read.
-fn with_agents_matcher(agent: AgentKind, edit: &AgentEdit) -> std::borrow::Cow<'_, EditInput> {
-    use std::borrow::Cow;
-    let EditInput::ApplyPatch(patch) = &edit.input else {
-        return Cow::Borrowed(&edit.input);
-    };
-    let row = agent
-        .row()
-        .tools
-        .iter()
-        .find(|(tool, _)| *tool == edit.tool)
-        .and_then(|(_, dialect)| crate::dialect::registry::find(dialect))
-        .filter(|row| row.matcher().is_some());
-    match row.and_then(|row| Some((row.value, row.input_of(patch)?))) {
-        Some((dialect, input)) => Cow::Owned(EditInput::Call(crate::source::agent::CallInput {
-            dialect,
-            input,
-            path: edit.file.clone(),
-        })),
-        None => Cow::Borrowed(&edit.input),
-    }
-}
-
 fn run_one(
     edit: AgentEdit,
     known: Option<(FileContent, Basis)>,
@@ -818,7 +793,7 @@ fn run_one(
         notices: Vec::new(),
     };
     let edit = &review.edit;
-    let runs = with_agents_matcher(agent, edit);
+    let runs = edit.runs_as(agent);
     if let Some(why) = verdict::not_runnable(&edit.input) {
         review.run = Run::not_run(why);
         review.before = known.map(|k| k.0);

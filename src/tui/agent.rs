@@ -913,7 +913,9 @@ impl AgentEdits {
             name: &name,
             content: exists.then_some(before.as_str()),
         };
-        match input_blocks(&fresh.input, &target, ended) {
+        // Drawn by the applier the session review ran: the agent's own
+        // matcher where its table row names one (Cline CLI's apply_patch).
+        match input_blocks(&fresh.runs_as(review.agent), &target, ended) {
             // A failed edit whose blocks the engine would still place (an
             // old text found twice, placed at its first) is not shown
             // applied: only why it fails.

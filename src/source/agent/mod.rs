@@ -470,6 +470,36 @@ impl AgentEdit {
     pub fn after(&self) -> Option<&FileContent> {
         self.content_after.as_ref().map(|c| &c.content)
     }
+
+    /// The input srview runs and draws for this edit of `agent`'s: where
+    /// the agent's table row maps the edit's tool to a dialect with a
+    /// matcher of its own (Cline CLI's apply_patch: `cline-apply-patch`,
+    /// Cline's lenient variant of Codex's), a patch section read as
+    /// [`EditInput::ApplyPatch`] is that matcher's [`EditInput::Call`], as
+    /// a call the reader gives as one is; else the input as read. The
+    /// session review, the previewer (live or saved) and `check --session`
+    /// all run this one, so none falls back to Codex's rules.
+    pub fn runs_as(&self, agent: AgentKind) -> std::borrow::Cow<'_, EditInput> {
+        use std::borrow::Cow;
+        let EditInput::ApplyPatch(patch) = &self.input else {
+            return Cow::Borrowed(&self.input);
+        };
+        let row = agent
+            .row()
+            .tools
+            .iter()
+            .find(|(tool, _)| *tool == self.tool)
+            .and_then(|(_, dialect)| crate::dialect::registry::find(dialect))
+            .filter(|row| row.matcher().is_some());
+        match row.and_then(|row| Some((row.value, row.input_of(patch)?))) {
+            Some((dialect, input)) => Cow::Owned(EditInput::Call(CallInput {
+                dialect,
+                input,
+                path: self.file.clone(),
+            })),
+            None => Cow::Borrowed(&self.input),
+        }
+    }
 }
 
 /// What changed in the edit list during one [`AgentReader::feed`].
