@@ -1107,6 +1107,108 @@ fn a_cline_cli_json_string_line_is_read_not_warned_about() {
     assert_eq!(read.errors().len(), 1, "{:?}", read.errors());
 }
 
+/// A Cline CLI capture's one edit, read live with its workspace named,
+/// with its expected.json edit.
+fn cline_cli_patch(scenario: &str) -> (AgentEdit, ExpectedEdit) {
+    let dir = fixtures().join(scenario);
+    let mut reader = AgentReader::new(AgentKind::ClineCli, Format::ClineCliJson)
+        .with_workspace("/home/user/project");
+    reader.feed(&fs::read(dir.join("stdout.jsonl")).unwrap());
+    let edits = reader.finish().to_vec();
+    assert_eq!(edits.len(), 1, "{scenario}");
+    let want = expected(&dir).edits.remove(0);
+    (edits[0].clone(), want)
+}
+
+/// `edit`'s blocks as the previewer draws them for `agent`, over the
+/// content before.
+fn drawn(
+    edit: &AgentEdit,
+    agent: AgentKind,
+    before: &str,
+) -> srview::source::patch_preview::FileBlocks {
+    let target = srview::dialect::one_file::Target {
+        cwd: "/home/user/project",
+        name: "calc.py",
+        content: Some(before),
+    };
+    srview::source::patch_preview::input_blocks(&edit.runs_as(agent), &target, true).unwrap()
+}
+
+/// Cline CLI's apply_patch is run and drawn by the matcher the agent table
+/// names for it (`cline-apply-patch`, Cline's lenient port), not Codex's
+/// rules: patch_fail's second hunk removes `print(add(2, 4))`, which the
+/// file has as `print(add(2, 3))`; Cline applied it ("fuzz factor 1000")
+/// and the previewer (live and saved) placed nothing, saying "apply_patch
+/// fails". It is placed by Cline's similarity stage, named so, and its
+/// blocks give what Cline wrote.
+#[test]
+fn a_cline_cli_patch_placed_only_by_clines_similarity_stage_is_drawn_loose() {
+    use srview::source::agent::EditInput;
+    let (edit, want) = cline_cli_patch("cline-cli-3.0.65/patch_fail");
+    assert_eq!(edit.file, "calc.py");
+    assert_eq!(edit.agent_verdict, Verdict::Applied);
+    let before = want.content_before.as_deref().unwrap();
+    match edit.runs_as(AgentKind::ClineCli).as_ref() {
+        EditInput::Call(call) => {
+            assert_eq!(call.dialect, "cline-apply-patch");
+            assert_eq!(call.path, "calc.py");
+        }
+        other => panic!("not Cline's matcher: {other:?}"),
+    }
+    let blocks = drawn(&edit, AgentKind::ClineCli, before);
+    assert!(!blocks.refused, "{:?}", blocks.note);
+    assert_eq!(blocks.levels, [None, Some("similarity".to_string())]);
+    assert_eq!(
+        blocks.note.as_deref(),
+        Some(
+            "placed by a loose stage (similarity): the text replaced is not the text the model \
+             wrote"
+        )
+    );
+    let options = srview::engine::Options {
+        version: srview::engine::Version::V1,
+        is_final: true,
+    };
+    let written = srview::engine::apply(&blocks.body, before, options)
+        .result
+        .map(|a| a.new_content);
+    assert_eq!(written.as_deref().ok(), want.content_after.as_deref());
+    // Codex's rules, which drew it before: the same section refused.
+    let codex = drawn(&edit, AgentKind::Codex, before);
+    assert!(codex.refused);
+    assert!(
+        codex
+            .note
+            .as_deref()
+            .is_some_and(|n| n.contains("Failed to find expected lines")),
+        "{:?}",
+        codex.note
+    );
+}
+
+/// A patch Cline itself rejects (patch_fail2: a hunk for a `mainloop()`
+/// the file does not have) is drawn refused, with Cline's own error text:
+/// the one Cline CLI recorded.
+#[test]
+fn a_cline_cli_patch_cline_rejects_is_drawn_refused_with_clines_error() {
+    let (edit, want) = cline_cli_patch("cline-cli-3.0.65/patch_fail2");
+    assert_eq!(edit.agent_verdict, Verdict::Failed);
+    let blocks = drawn(
+        &edit,
+        AgentKind::ClineCli,
+        want.content_before.as_deref().unwrap(),
+    );
+    assert!(blocks.refused);
+    assert!(blocks.body.is_empty(), "{}", blocks.body);
+    let said = want.agent_message.as_deref().unwrap();
+    assert!(
+        said.contains("Could not find matching context (similarity: 0.38)"),
+        "{said}"
+    );
+    assert_eq!(blocks.note.as_deref(), Some(said));
+}
+
 #[test]
 fn codex_sections_never_run_because_another_failed_carry_the_patch_error() {
     // b_context_mismatch's failed patch with a second section (README.md)

@@ -1,7 +1,8 @@
 //! The real binary in a pseudo-terminal following agents: a Claude Code
 //! stream and a Codex rollout growing on disk as the agent writes them
 //! (`srview --follow`), a Cline edit the user never approved written with
-//! `a`, and a saved session opened in the browser.
+//! `a`, a Cline CLI apply_patch drawn by Cline's own matcher, and a saved
+//! session opened in the browser.
 
 use std::fs;
 use std::io::Write;
@@ -176,6 +177,77 @@ fn an_edit_the_user_never_approved_is_written_with_a_after_a_question() {
     s.press(b"a");
     s.wait_for("the write", |c| c.contains("wrote /"));
     quit_leaving(&mut s, &dir.path().join("calc.py"), &after);
+}
+
+/// A Cline CLI `--json` stream cut before its apply_patch's result (the
+/// CLI still runs it), piped live into srview over `dir`.
+fn cline_cli_cut_before_the_result(scenario: &Path, dir: &Path) -> Session {
+    let stream = fs::read_to_string(scenario.join("stdout.jsonl")).expect("read");
+    let result = stream
+        .find(r#""type":"content_end","contentType":"tool""#)
+        .expect("the tool's result");
+    let cut = &stream[..stream[..result].rfind('\n').expect("a line before") + 1];
+    let log = dir.join("cline.jsonl");
+    fs::write(&log, cut).expect("write");
+    let live = format!(
+        "(cat {}; sleep 1) | {} - --cwd {}",
+        log.display(),
+        env!("CARGO_BIN_EXE_srview"),
+        dir.display()
+    );
+    Session::spawn_in(dir, "sh", &["-c", &live], &Terminal::default())
+}
+
+/// Cline CLI's lenient apply_patch, followed live: a hunk only Cline's
+/// similarity stage places (patch_fail: the removed `print(add(2, 4))` is
+/// `print(add(2, 3))` in the file) is drawn placed, loose, by Cline's stage
+/// name, where the live view ran Codex's rules and said "apply_patch
+/// fails"; `a` writes what Cline wrote. A patch Cline rejects
+/// (patch_fail2) is refused with Cline's own error text.
+#[test]
+fn a_cline_cli_patch_is_drawn_live_by_clines_own_matcher() {
+    let (scenario, dir) = recorded("cline-cli-3.0.65/patch_fail");
+    let file = dir.path().join("calc.py");
+    let mut s = cline_cli_cut_before_the_result(&scenario, dir.path());
+    // Once the output has ended (`a` waits for it).
+    s.wait_for("the hunk placed by Cline's similarity stage", |c| {
+        c.contains("· ended ·")
+            && c.contains("srview: applies (exact, similarity)")
+            && c.contains("≈ similarity")
+            && c.contains("placed by a loose stage (similarity)")
+    });
+    let screen = s.contents();
+    assert!(
+        !screen.contains("fails") && !screen.contains("Failed to find expected lines"),
+        "{screen}"
+    );
+    s.press(b"a");
+    s.wait_for("the question", |c| {
+        c.contains("press a again to write edit 1") && c.contains("only loosely (similarity)")
+    });
+    s.press(b"a");
+    s.wait_for("the write", |c| c.contains("wrote /"));
+    let cline_wrote = expected(&scenario).edits[0].content_after.clone();
+    quit_leaving(
+        &mut s,
+        &file,
+        cline_wrote.as_deref().expect("Cline's result"),
+    );
+
+    let (scenario, dir) = recorded("cline-cli-3.0.65/patch_fail2");
+    let mut s = cline_cli_cut_before_the_result(&scenario, dir.path());
+    s.wait_for("Cline's own refusal", |c| {
+        c.contains("srview: fails")
+            && c.contains("apply_patch failed: Patch could not be applied because 1 hunk did not")
+            && c.contains("calc.py: hunk 2: Could not find matching context (similarity: 0.38)")
+    });
+    assert!(
+        !s.contents().contains("Failed to find expected lines"),
+        "{}",
+        s.contents()
+    );
+    s.press(b"q");
+    assert_eq!(s.exit_code(), 0);
 }
 
 #[test]
