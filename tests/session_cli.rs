@@ -617,6 +617,51 @@ fn check_session(session: &Path, cwd: Option<&Path>) -> (Option<i32>, String) {
     (out.status.code(), stdout(&out))
 }
 
+/// `check --session` explains a Cline CLI apply_patch with Cline's own
+/// matcher, as the review judged it: the hunk only Cline's similarity
+/// stage places is a loose stage there (Codex's rules said "error: Failed
+/// to find expected lines"), and a patch Cline rejects fails with Cline's
+/// error text.
+#[test]
+fn check_session_explains_a_cline_cli_patch_by_clines_matcher() {
+    let dir = fixtures().join(CLINE_LOOSE);
+    let want = expected(&dir);
+    let tmp = tempfile::tempdir().unwrap();
+    let session = workspace(&dir, &want, tmp.path());
+    let (code, out) = check_session(&session, Some(tmp.path()));
+    assert_eq!(code, Some(0), "{out}");
+    assert_eq!(
+        out,
+        "Cline CLI 3.0.65: 1 edit, 0 failed, 1 loose or in disagreement\n\n\
+         edit 1 · calc.py · apply_patch · Cline CLI: applied\n\
+         \x20 loose match: matched only loosely (similarity) while Cline CLI reported plain \
+         success\n\
+         \x20 srview, against the content before from the session's git checkpoint:\n\
+         \x20   the edit applies\n\
+         \x20   edit 1: exact at lines 1-2\n\
+         \x20   edit 2: similarity at lines 9-11: a loose stage, the text it replaced is not \
+         the text the model wrote\n"
+    );
+
+    let dir = fixtures().join("cline-cli-3.0.65/patch_fail2");
+    let want = expected(&dir);
+    let tmp = tempfile::tempdir().unwrap();
+    let session = workspace(&dir, &want, tmp.path());
+    let (code, out) = check_session(&session, Some(tmp.path()));
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains(
+            "  srview, against the content before from the session's git checkpoint:\n\
+             \x20   error: apply_patch failed: Patch could not be applied because 1 hunk did not \
+             match the current file content.\n\
+             \x20   calc.py: hunk 2: Could not find matching context (similarity: 0.38). Chunk \
+             skipped.\n"
+        ),
+        "{out}"
+    );
+    assert!(!out.contains("Failed to find expected lines"), "{out}");
+}
+
 /// `check --session` explains each failed edit with the applier's own
 /// diagnosis, against the content before (or says it cannot), exit 1.
 #[test]
