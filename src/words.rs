@@ -20,6 +20,19 @@ pub fn line_range(noun: &str, start: usize, end: usize) -> String {
     }
 }
 
+/// `word` after its indefinite article, by its first letter: `an
+/// assistant`, `an old_string`, `a session_meta`. A word starting with `u`
+/// takes `a` (`a user`, `a usage`: the kinds srview names so begin with a
+/// "you" sound).
+pub fn with_article(word: &str) -> String {
+    let vowel = word
+        .chars()
+        .next()
+        .is_some_and(|c| matches!(c.to_ascii_lowercase(), 'a' | 'e' | 'i' | 'o'));
+    let article = if vowel { "an" } else { "a" };
+    format!("{article} {word}")
+}
+
 /// A similarity cut (never rounded up) to three decimals, as JSON gives
 /// every similarity: a region below a threshold never reads as reaching it.
 pub fn similarity_in_thousandths(value: f64) -> f64 {
@@ -51,6 +64,22 @@ mod tests {
         assert_eq!(line_range("line", 3, 3), "line 3");
         assert_eq!(line_range("line", 3, 5), "lines 3-5");
         assert_eq!(line_range("SEARCH line", 3, 3), "SEARCH line 3");
+    }
+
+    #[test]
+    fn a_word_takes_an_before_a_vowel() {
+        assert_cases(
+            with_article,
+            &[
+                ("assistant", "an assistant"),
+                ("old_string", "an old_string"),
+                ("Edit", "an Edit"),
+                ("item.completed", "an item.completed"),
+                ("session_meta", "a session_meta"),
+                ("user", "a user"),
+                ("", "a "),
+            ],
+        );
     }
 
     #[test]

@@ -483,7 +483,7 @@ fn unknown_lines_and_fields_are_skipped_and_a_torn_line_is_read_once_it_grows() 
             .iter()
             .map(ToString::to_string)
             .collect::<Vec<_>>(),
-        ["Qwen Code 0.24.4: line 2 skipped: a assistant line of an unknown shape"]
+        ["Qwen Code 0.24.4: line 2 skipped: an assistant line of an unknown shape"]
     );
 }
 

@@ -117,9 +117,10 @@ pub(super) fn unreadable_line(
     read: impl Fn(&str) -> bool,
 ) {
     match serde_json::from_str::<Head>(text) {
-        Ok(head) if read(&head.kind) => {
-            store.malformed(format!("a {} line of an unknown shape", head.kind))
-        }
+        Ok(head) if read(&head.kind) => store.malformed(format!(
+            "{} line of an unknown shape",
+            crate::words::with_article(&head.kind)
+        )),
         Ok(_) => {}
         Err(_) => store.malformed(format!("not a JSON object ({e})")),
     }
