@@ -1110,10 +1110,19 @@ fn a_cline_cli_json_string_line_is_read_not_warned_about() {
 /// A Cline CLI capture's one edit, read live with its workspace named,
 /// with its expected.json edit.
 fn cline_cli_patch(scenario: &str) -> (AgentEdit, ExpectedEdit) {
+    cline_cli_patch_as(scenario, |stream| stream)
+}
+
+/// [`cline_cli_patch`] of the capture's stream as `change` leaves it.
+fn cline_cli_patch_as(
+    scenario: &str,
+    change: impl Fn(String) -> String,
+) -> (AgentEdit, ExpectedEdit) {
     let dir = fixtures().join(scenario);
     let mut reader = AgentReader::new(AgentKind::ClineCli, Format::ClineCliJson)
         .with_workspace("/home/user/project");
-    reader.feed(&fs::read(dir.join("stdout.jsonl")).unwrap());
+    let stream = change(fs::read_to_string(dir.join("stdout.jsonl")).unwrap());
+    reader.feed(stream.as_bytes());
     let edits = reader.finish().to_vec();
     assert_eq!(edits.len(), 1, "{scenario}");
     let want = expected(&dir).edits.remove(0);
@@ -1133,6 +1142,19 @@ fn drawn(
         content: Some(before),
     };
     srview::source::patch_preview::input_blocks(&edit.runs_as(agent), &target, true).unwrap()
+}
+
+/// What accepting the drawn blocks writes over `before` (`a`: the blocks
+/// applied, v1), `None` when they do not apply.
+fn written(blocks: &srview::source::patch_preview::FileBlocks, before: &str) -> Option<String> {
+    let options = srview::engine::Options {
+        version: srview::engine::Version::V1,
+        is_final: true,
+    };
+    srview::engine::apply(&blocks.body, before, options)
+        .result
+        .ok()
+        .map(|a| a.new_content)
 }
 
 /// Cline CLI's apply_patch is run and drawn by the matcher the agent table
@@ -1166,14 +1188,7 @@ fn a_cline_cli_patch_placed_only_by_clines_similarity_stage_is_drawn_loose() {
              wrote"
         )
     );
-    let options = srview::engine::Options {
-        version: srview::engine::Version::V1,
-        is_final: true,
-    };
-    let written = srview::engine::apply(&blocks.body, before, options)
-        .result
-        .map(|a| a.new_content);
-    assert_eq!(written.as_deref().ok(), want.content_after.as_deref());
+    assert_eq!(written(&blocks, before), want.content_after);
     // Codex's rules, which drew it before: the same section refused.
     let codex = drawn(&edit, AgentKind::Codex, before);
     assert!(codex.refused);
@@ -1185,6 +1200,24 @@ fn a_cline_cli_patch_placed_only_by_clines_similarity_stage_is_drawn_loose() {
         "{:?}",
         codex.note
     );
+}
+
+/// patch_ok's patch with trailing spaces after a context line the file
+/// has without them: Cline places it by its `trim_end` stage, and the
+/// previewer names that stage (not Codex's `trailing-space` level, nor
+/// plain exact), with what Cline writes.
+#[test]
+fn a_cline_cli_patch_off_by_trailing_spaces_is_drawn_by_clines_trim_end() {
+    let (edit, want) = cline_cli_patch_as("cline-cli-3.0.65/patch_ok", |stream| {
+        let spaced = stream.replacen(r"@@\n def main():\n", r"@@\n def main():  \n", 1);
+        assert_ne!(spaced, stream, "the context line");
+        spaced
+    });
+    let before = want.content_before.as_deref().unwrap();
+    let blocks = drawn(&edit, AgentKind::ClineCli, before);
+    assert!(!blocks.refused, "{:?}", blocks.note);
+    assert_eq!(blocks.levels, [None, Some("trim_end".to_string())]);
+    assert_eq!(written(&blocks, before), want.content_after);
 }
 
 /// A patch Cline itself rejects (patch_fail2: a hunk for a `mainloop()`
