@@ -443,6 +443,8 @@ pub(super) fn codex(call: &Call, fs: &dyn PatchFs) -> Finding {
     }
     let (mut tight, withheld) = apply_patch::tighten_reindented(&patch, &outcome);
     straighten_added(&mut tight, &patch, &outcome);
+    // A Markdown hard break the corrected lines would lose or add.
+    let ends = apply_patch::carry_ends(&patch, &mut tight);
     let (corrected, why_not) = if let Some(([s, h], why)) = withheld.first() {
         (
             None,
@@ -452,6 +454,8 @@ pub(super) fn codex(call: &Call, fs: &dyn PatchFs) -> Finding {
                 patch.sections.get(*s).map_or("", Section::path)
             )),
         )
+    } else if let Err(why) = ends {
+        (None, Some(why))
     } else {
         let text = render(&tight);
         match stands(&tight, fs, cwd).and_then(|()| {
@@ -558,18 +562,21 @@ fn failing(
             explanation.push_str(line_diff_text(&d.line_diff).trim_end());
         }
     }
-    let fixed = apply_patch::fix_patch(patch, fs, cwd);
+    let mut fixed = apply_patch::fix_patch(patch, fs, cwd);
     let (corrected, withheld) = if fixed.complete {
-        match stands(&fixed.patch, fs, cwd).and_then(|()| {
-            match reindent_doubt(patch, &fixed.patch)
-                .or_else(|| quote_doubt(patch, &fixed.patch))
-                .or_else(|| string_doubt(patch, &fixed.patch))
-            {
-                Some(why) => Err(why),
-                None => Ok(()),
-            }
-        }) {
-            Ok(()) => (Some(as_input(call, fixed.text)), None),
+        // A Markdown hard break the corrected lines would lose or add.
+        match apply_patch::carry_ends(patch, &mut fixed.patch)
+            .and_then(|()| stands(&fixed.patch, fs, cwd))
+            .and_then(|()| {
+                match reindent_doubt(patch, &fixed.patch)
+                    .or_else(|| quote_doubt(patch, &fixed.patch))
+                    .or_else(|| string_doubt(patch, &fixed.patch))
+                {
+                    Some(why) => Err(why),
+                    None => Ok(()),
+                }
+            }) {
+            Ok(()) => (Some(as_input(call, render(&fixed.patch))), None),
             Err(why) => (None, Some(why)),
         }
     } else {
