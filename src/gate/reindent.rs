@@ -334,6 +334,7 @@ mod tests {
     fn an_edit_two_spaces_in_is_corrected_with_its_new_lines() {
         let file = "class Item:\n    name: str\n    qty: int\n    price: float\n\n\nx = 1\n";
         let fixed = reindented(
+            "inventory.py",
             "  qty: int\n  price: float\n",
             "  qty: int\n  price: float\n  sku: str = \"\"\n",
             file,
