@@ -252,6 +252,72 @@ pub fn carry_ends_text(
     Ok(carried.map(|lines| lines.join("\n")))
 }
 
+/// The blocks' suggestions for the file `path` (holding `original`), each
+/// with its lines' trailing white space as its block means it
+/// ([`carry_ends`]: a SEARCH/REPLACE block's SEARCH and REPLACE texts are
+/// the model's old and new lines), or withheld saying why (its message
+/// said again). Nothing changes where `path`'s kind gives trailing white
+/// space no meaning.
+pub fn keep_line_ends(
+    path: &str,
+    original: &str,
+    diff: &str,
+    options: crate::engine::Options,
+    blocks: &mut [super::BlockDiagnosis],
+) {
+    use crate::engine::markers::canonical_block;
+    let Some(meaning) = Meaning::of(path) else {
+        return;
+    };
+    let parsed = super::structure::parse(diff, options.version);
+    for d in blocks.iter_mut() {
+        let (Some(suggested), Some(block)) = (d.suggestion.as_deref(), parsed.blocks.get(d.index))
+        else {
+            continue;
+        };
+        let Some((search, replace)) = sections(suggested) else {
+            continue;
+        };
+        let lines = |t: &str| -> Vec<String> {
+            t.split_inclusive('\n')
+                .map(|l| l.strip_suffix('\n').unwrap_or(l).to_string())
+                .collect()
+        };
+        let (file_old, written) = (lines(search), lines(replace));
+        let fo: Vec<&str> = file_old.iter().map(String::as_str).collect();
+        let wr: Vec<&str> = written.iter().map(String::as_str).collect();
+        match carry_ends(meaning, &block.search, &block.replace, &fo, &wr) {
+            Ok(None) => {}
+            Ok(Some(carried)) => {
+                let text: String = carried.iter().map(|l| format!("{l}\n")).collect();
+                d.suggestion = Some(canonical_block(search, &text));
+            }
+            Err(doubt) => {
+                let first = original.find(search).map_or(1, |at| {
+                    1 + memchr::memchr_iter(b'\n', &original.as_bytes()[..at]).count()
+                });
+                d.suggestion = None;
+                d.withheld = Some(doubt.describe(&format!("file line {}", first + doubt.file)));
+                d.message = super::message::describe(d, options.version, options.is_final);
+            }
+        }
+    }
+}
+
+/// A canonical suggested block's SEARCH and REPLACE texts (each line with
+/// its `\n`).
+fn sections(block: &str) -> Option<(&str, &str)> {
+    let body = block
+        .strip_prefix("------- SEARCH\n")?
+        .strip_suffix("+++++++ REPLACE\n")?;
+    let at = if body.starts_with("=======\n") {
+        0
+    } else {
+        body.find("\n=======\n")? + 1
+    };
+    Some((&body[..at], &body[at + "=======\n".len()..]))
+}
+
 /// The doubt for a line the model's texts end in white space the file's
 /// line (`j`, `file`) has not.
 fn added(meaning: Meaning, j: usize, file: &str, model: &str) -> EndDoubt {
