@@ -62,7 +62,7 @@ impl Meaning {
 
     /// What the line's end means, as a key: equal keys, the same meaning
     /// (`""`: nothing). Markdown: whether it breaks; else the white space.
-    fn key<'a>(self, line: &'a str) -> &'a str {
+    fn key(self, line: &str) -> &str {
         let end = trailing(line);
         match self {
             Meaning::Markdown => {
