@@ -165,22 +165,36 @@ pub(super) fn reindent_doubt(patch: &Patch, fixed: &Patch) -> Option<String> {
 /// line a hunk changes differs from the file's (the corrected old line)
 /// only in white space inside a string literal, which the correction would
 /// write with the model's spacing (a no-break space: data, not spacing;
-/// [`crate::diagnose::changed_line_spaced_otherwise`]).
-fn string_doubt(patch: &Patch, fixed: &Patch) -> Option<String> {
+/// [`crate::diagnose::changed_line_spaced_otherwise`]), or only in white
+/// space at all where the file's line lies inside a string running over
+/// several lines (a `"""` template's line ending in spaces: a fresh
+/// tester's find, Codex's repair wrote it without them where every other
+/// agent's correction was withheld). The corrected hunk's old lines are the
+/// file's own: where they first stand in the file (read through `fs` from
+/// `cwd`) tells which lie in such a string.
+fn string_doubt(patch: &Patch, fixed: &Patch, fs: &dyn PatchFs, cwd: &str) -> Option<String> {
     for (section, own) in fixed.sections.iter().zip(&patch.sections) {
         let (Section::Update { chunks, path, .. }, Section::Update { chunks: sent, .. }) =
             (section, own)
         else {
             continue;
         };
+        let content = match fs.read(&crate::dialect::call::fs_path(cwd, path)) {
+            apply_patch::Entry::File(content) => content,
+            _ => String::new(),
+        };
+        let strings = crate::diagnose::MultilineStrings::new(&content);
         for (k, (chunk, sent)) in chunks.iter().zip(sent).enumerate() {
-            // A hunk's lines carry no place in the file: no string over
-            // several lines is told (the failing path's diagnosis does).
+            let old = chunk.old_lines();
+            let joined: String = old.iter().map(|l| format!("{l}\n")).collect();
+            let first = content
+                .find(&joined)
+                .map(|at| memchr::memchr_iter(b'\n', &content.as_bytes()[..at]).count());
             let found = crate::diagnose::changed_line_spaced_otherwise(
                 &sent.old_lines(),
                 &sent.new_lines(),
-                chunk.old_lines(),
-                |_| false,
+                old,
+                |i| first.is_some_and(|first| strings.at(first + i)),
             );
             if let Some((_, literal)) = found {
                 return Some(crate::diagnose::string_spacing_withheld_at(
@@ -461,7 +475,7 @@ pub(super) fn codex(call: &Call, fs: &dyn PatchFs) -> Finding {
         match stands(&tight, fs, cwd).and_then(|()| {
             match reindent_doubt(&patch, &tight)
                 .or_else(|| quote_doubt(&patch, &tight))
-                .or_else(|| string_doubt(&patch, &tight))
+                .or_else(|| string_doubt(&patch, &tight, fs, cwd))
             {
                 Some(why) => Err(why),
                 None => Ok(()),
@@ -570,7 +584,7 @@ fn failing(
             .and_then(|()| {
                 match reindent_doubt(patch, &fixed.patch)
                     .or_else(|| quote_doubt(patch, &fixed.patch))
-                    .or_else(|| string_doubt(patch, &fixed.patch))
+                    .or_else(|| string_doubt(patch, &fixed.patch, fs, cwd))
                 {
                     Some(why) => Err(why),
                     None => Ok(()),

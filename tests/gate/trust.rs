@@ -1183,3 +1183,31 @@ fn a_yaml_reindentation_never_moves_a_new_key_into_another_mapping() {
         );
     }
 }
+
+/// A line of a `"""` string whose trailing spaces the model's old text
+/// lost, and which its new text changes: the spaces are the string's
+/// content, so no agent gets a correction (Codex's repair wrote the line
+/// without them: its patch check did not tell the strings over several
+/// lines), and the deny shows the file's line with its spaces.
+#[test]
+fn trailing_spaces_inside_a_multiline_string_are_never_corrected_away() {
+    let file = "HELP = \"\"\"\nusage:  \n  run FILE\n\"\"\"\nX = 1\n";
+    let (old, new) = ("usage:\n  run FILE\n", "Usage:\n  run FILE\n");
+    for agent in OLD_NEW_AGENTS {
+        let judgment = judged_repairing(agent, ("cli.py", file), old, new);
+        let place = match agent {
+            GateAgent::Codex => "in hunk 1 of cli.py, the file's line",
+            _ => "file line 2",
+        };
+        assert_withheld(
+            &judgment,
+            &format!(
+                "No corrected edit: {place} differs from the edit's line only in white space, \
+                 but inside a string literal (the file has `usage:  `), and the edit changes \
+                 that line: written with the model's spacing, the string's content (what the \
+                 program prints) would change, and whether the file's spacing is to be kept \
+                 cannot be told."
+            ),
+        );
+    }
+}
