@@ -398,6 +398,32 @@ mod tests {
     }
 
     #[test]
+    fn a_makefiles_or_diffs_trailing_white_space_is_kept_as_it_is() {
+        // make keeps `-O2 ` with its space: the model's rewrite lost it.
+        let carried = carry_ends(
+            Meaning::Makefile,
+            &["CFLAGS = -O2"],
+            &["CFLAGS = -O3"],
+            &["CFLAGS = -O2\t"],
+            &["CFLAGS = -O3"],
+        );
+        assert_eq!(carried, Ok(Some(vec!["CFLAGS = -O3\t".to_string()])));
+        // One space where the file has none, in both of the model's texts.
+        let doubt = carry_ends(Meaning::Diff, &[" a "], &[" b "], &[" a"], &[" b "])
+            .map_err(|d| d.describe("file line 1"));
+        assert_eq!(
+            doubt,
+            Err(
+                "the edit's line ` b ` ends in one trailing space, which file line 1 (` a`) \
+                 does not have, and the edit's old line has it too: a diff's trailing white \
+                 space is part of the line it must match, and whether the model means to add it \
+                 cannot be told"
+                    .to_string()
+            )
+        );
+    }
+
+    #[test]
     fn a_break_that_cannot_be_placed_is_a_doubt() {
         assert_eq!(
             carried(
