@@ -623,3 +623,34 @@ fn search_replace_blocks_get_the_exact_trust_checks() {
         app
     );
 }
+
+/// `check --suggest` on a Markdown file whose line ends in two spaces (a
+/// hard line break) the block's SEARCH text lost: the suggested block
+/// writes the changed line with them; where the block's lines end in a
+/// break the file's line has not, no suggestion, and stderr says why.
+#[test]
+fn a_suggestion_keeps_a_markdown_hard_break() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let poem = "# Notes\n\nRoses are red,  \nViolets are blue.\n\nEnd.\n";
+    let lost = "------- SEARCH\nRoses are red,\nViolets are blue.\n=======\nRoses are crimson,\nViolets are blue.\n+++++++ REPLACE\n";
+    let (file, diff) = file_and_diff(dir.path(), ("notes.md", poem), ("d.diff", lost));
+    let (_, out, _) = srview_all(&["check", &file, &diff, "--suggest"]);
+    assert_eq!(
+        out,
+        "------- SEARCH\nRoses are red,  \nViolets are blue.\n=======\nRoses are crimson,  \nViolets are blue.\n+++++++ REPLACE\n"
+    );
+    let plain = poem.replace("red,  ", "red,");
+    let added = "------- SEARCH\nRoses are red,  \nViolets are blue.\n=======\nRoses are crimson,  \nViolets are blue.\n+++++++ REPLACE\n";
+    let (file, diff) = file_and_diff(dir.path(), ("plain.md", &plain), ("e.diff", added));
+    let (_, out, err) = srview_all(&["check", &file, &diff, "--suggest"]);
+    assert_eq!(out, "");
+    assert!(
+        err.contains(
+            "block #1: no suggestion (the edit's line `Roses are crimson,  ` ends in two \
+             trailing spaces, which file line 3 (`Roses are red,`) does not have, and the edit's \
+             old line has it too: two trailing spaces are a Markdown line break, and whether the \
+             model means to add it cannot be told)"
+        ),
+        "{err}"
+    );
+}

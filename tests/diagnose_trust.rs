@@ -1257,3 +1257,109 @@ fn exact_blocks_that_empty_a_block_or_break_a_recipe_are_held_back() {
         assert_eq!(std::fs::read_to_string(&file).expect("read"), content);
     }
 }
+
+/// A Markdown file's line ending in two spaces (a hard line break), which
+/// the model's old text lost: `srview fix` (a SEARCH/REPLACE block, a
+/// patch, an edit) writes the changed line with the file's two spaces
+/// (every corrected edit wrote it without them); where the model's lines
+/// end in a break the file's line has not, no correction, and the note
+/// says why. A Python file's trailing spaces mean nothing: its correction
+/// is as before.
+#[test]
+fn a_correction_never_changes_a_markdown_hard_break() {
+    use srview::diagnose::fix::fix_for;
+    use srview::dialect::{Dialect, corrected::correct, one_file::Target};
+    let poem = "# Notes\n\nRoses are red,  \nViolets are blue.\n\nEnd.\n";
+    let plain = poem.replace("red,  ", "red,");
+    let lost = block(
+        "Roses are red,\nViolets are blue.\n",
+        "Roses are crimson,\nViolets are blue.\n",
+    );
+    let carried = block(
+        "Roses are red,  \nViolets are blue.\n",
+        "Roses are crimson,  \nViolets are blue.\n",
+    );
+    assert_eq!(fix_for("notes.md", &lost, poem, final_v1()).diff, carried);
+    // The model's break over a line without one: kept as written, said why.
+    let fixed = fix_for("plain.md", &carried, &plain, final_v1());
+    assert_eq!(fixed.diff, carried);
+    assert_eq!(
+        fixed
+            .notes
+            .iter()
+            .map(|n| n.line("plain.md"))
+            .collect::<Vec<_>>(),
+        [
+            "block #1 (diff lines 1-7) has no suggestion for its closest region (lines 3-4): the \
+          edit's line `Roses are crimson,  ` ends in two trailing spaces, which file line 3 \
+          (`Roses are red,`) does not have, and the edit's old line has it too: two trailing \
+          spaces are a Markdown line break, and whether the model means to add it cannot be \
+          told: kept as written"
+        ]
+    );
+    // Python: no meaning, the model's line as it wrote it.
+    let py = "LOW = 5  \nTAX = 0.2\n";
+    let sent = block("LOW = 5\nTAX = 0.2\n", "LOW = 10\nTAX = 0.2\n");
+    assert_eq!(
+        fix_for("stock.py", &sent, py, final_v1()).diff,
+        block("LOW = 5  \nTAX = 0.2\n", "LOW = 10\nTAX = 0.2\n")
+    );
+
+    let target = |name, content| Target {
+        cwd: "/project",
+        name,
+        content: Some(content),
+    };
+    let patch = |name: &str, old: &str, new: &str| {
+        format!(
+            "*** Begin Patch\n*** Update File: {name}\n@@\n-{old}\n-Violets are blue.\n+{new}\n+Violets are blue.\n*** End Patch\n"
+        )
+    };
+    let fixed = correct(
+        &patch("notes.md", "Roses are red,", "Roses are crimson,"),
+        Dialect::ApplyPatch,
+        &target("notes.md", poem),
+        "notes.md",
+    )
+    .expect("a patch");
+    assert_eq!(
+        fixed.text,
+        Some(patch(
+            "notes.md",
+            "Roses are red,  ",
+            "Roses are crimson,  "
+        ))
+    );
+    assert!(fixed.complete, "{:?}", fixed.note);
+    let fixed = correct(
+        &patch("plain.md", "Roses are red,  ", "Roses are crimson,  "),
+        Dialect::ApplyPatch,
+        &target("plain.md", &plain),
+        "plain.md",
+    )
+    .expect("a patch");
+    assert!(!fixed.complete);
+    assert_eq!(
+        fixed.note.as_deref(),
+        Some(
+            "the patch is not fully corrected: the edit's line `Roses are crimson,  ` ends in \
+             two trailing spaces, which the file's line in hunk 1 of plain.md (`Roses are red,`) \
+             does not have, and the edit's old line has it too: two trailing spaces are a \
+             Markdown line break, and whether the model means to add it cannot be told"
+        )
+    );
+    let edit = r#"{"file_path":"notes.md","old_string":"Roses are red,\nViolets are blue.\n","new_string":"Roses are crimson,\nViolets are blue.\n"}"#;
+    let fixed = correct(
+        edit,
+        Dialect::EditJson,
+        &target("notes.md", poem),
+        "notes.md",
+    )
+    .expect("an edit");
+    assert_eq!(
+        fixed.text.as_deref(),
+        Some(
+            "{\"tool\":\"Edit\",\"file_path\":\"notes.md\",\"old_string\":\"Roses are red,  \\nViolets are blue.\\n\",\"new_string\":\"Roses are crimson,  \\nViolets are blue.\\n\",\"replace_all\":false}\n"
+        )
+    );
+}

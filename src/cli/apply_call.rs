@@ -738,7 +738,8 @@ fn fix_aider(args: &super::FixArgs, row: &DialectRow, text: &str) -> CmdResult {
         version: crate::engine::Version::V1,
         is_final: true,
     };
-    let fixed = crate::diagnose::fix::fix(&diff, content, options);
+    let fixed =
+        crate::diagnose::fix::fix_for(&args.file.display().to_string(), &diff, content, options);
     let shown = args.file.display().to_string();
     if fixed.no_block || fixed.notes.iter().any(|n| n.unplaced) {
         for note in &fixed.notes {

@@ -21,7 +21,16 @@ pub fn run(args: &CheckArgs) -> CmdResult {
     // One line index of the original serves the engine and the diagnosis.
     let index = LineIndex::new(&original);
     let outcome = engine::apply_indexed(&diff, &index, options);
-    let blocks = diagnose::diagnose_indexed(&diff, &index, options, &outcome);
+    let mut blocks = diagnose::diagnose_indexed(&diff, &index, options, &outcome);
+    // A Markdown hard break a suggestion would lose or add: kept as the
+    // block means it, or no suggestion, saying why.
+    diagnose::trailing::keep_line_ends(
+        &args.file.display().to_string(),
+        &original,
+        &diff,
+        options,
+        &mut blocks,
+    );
     // A block the reference ignores (it never reached its separator, or its
     // markers end in `\r`) takes no effect, and a malformed block that
     // applies does not apply as it reads: the diff does not do what it says.

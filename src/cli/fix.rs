@@ -6,7 +6,7 @@ use std::io::Write;
 
 use super::load::{FinalInput, load_final};
 use super::{CmdResult, FixArgs};
-use crate::diagnose::fix::fix;
+use crate::diagnose::fix::fix_for;
 use crate::error::Error;
 
 pub fn run(args: &FixArgs) -> CmdResult {
@@ -16,7 +16,7 @@ pub fn run(args: &FixArgs) -> CmdResult {
         FinalInput::Agent(row, text) => return super::apply_call::fix(args, row, &text),
     };
     let (original, diff, options) = (sr.original, sr.diff, sr.options);
-    let fixed = fix(&diff, &original, options);
+    let fixed = fix_for(&args.file.display().to_string(), &diff, &original, options);
     if fixed.no_block {
         super::load::warn_no_block(args.diff.as_deref(), "nothing to fix, nothing printed");
         return Ok(1);

@@ -121,9 +121,19 @@ struct Built {
 /// assert_eq!(out.result.unwrap().new_content, "fn main() {\n    let x = 2;\n}\n");
 /// ```
 pub fn fix(diff: &str, original: &str, options: Options) -> Fixed {
+    fix_for("", diff, original, options)
+}
+
+/// [`fix`] for the file `path`, whose kind says whether a line's trailing
+/// white space means something there (a Markdown hard break: kept as each
+/// block means it, or the block left unplaced saying why;
+/// [`super::trailing::keep_line_ends`]).
+pub fn fix_for(path: &str, diff: &str, original: &str, options: Options) -> Fixed {
     let index = LineIndex::new(original);
     let outcome = engine::apply_indexed(diff, &index, options);
-    let blocks = diagnose::diagnose_indexed(diff, &index, options, &outcome);
+    let mut blocks = diagnose::diagnose_indexed(diff, &index, options, &outcome);
+    // A Markdown hard break kept as the block means it, or no correction.
+    super::trailing::keep_line_ends(path, original, diff, options, &mut blocks);
     if blocks.is_empty() {
         return Fixed {
             diff: String::new(),

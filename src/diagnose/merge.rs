@@ -328,7 +328,8 @@ pub fn spaced_otherwise(search: &str, file: &str, inside: impl FnOnce() -> bool)
         (search.trim_end_matches('\r') != file.trim_end_matches('\r')
             && !differs_in_content(search, file)
             && inside())
-        .then(|| format!("`{}`", file.trim()))
+        // Its trailing spaces shown: they may be the difference.
+        .then(|| format!("`{}`", file.trim_end_matches('\r').trim_start()))
     })
 }
 

@@ -42,6 +42,7 @@ mod normalize;
 mod occurrences;
 mod structure;
 mod suggest;
+pub mod trailing;
 
 pub use normalize::plain_lookalikes;
 pub use structure::{BlockSpan, block_spans};

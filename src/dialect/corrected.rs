@@ -90,13 +90,23 @@ fn correct_patch(text: &str, target: &Target, file: &str) -> Result<Corrected, O
         complete: false,
     };
     let exact = "every hunk now matches exactly";
+    // The model's own patch: a Markdown hard break its hunks mean is kept
+    // in the corrected lines, or the correction is not complete, saying why.
+    let sent = super::apply_patch::parse(text).ok();
     let finish = |patch: &super::apply_patch::Patch,
                   done: Option<String>,
                   problems: &[String]|
      -> Result<Corrected, OneFileError> {
-        let text = render(patch);
+        let mut patch = patch.clone();
+        let mut problems = problems.to_vec();
+        if let Some(sent) = &sent
+            && let Err(why) = super::apply_patch::carry_ends(sent, &mut patch)
+        {
+            problems.push(why);
+        }
+        let text = render(&patch);
         let doubts = doubts(&text, Dialect::ApplyPatch, target)?;
-        let (note, complete) = note("patch", done, exact, problems, &doubts);
+        let (note, complete) = note("patch", done, exact, &problems, &doubts);
         Ok(Corrected {
             text: Some(text),
             note,

@@ -389,12 +389,13 @@ fn reindented_edit(edit: &Edit, content: &str) -> Result<Edit, Option<String>> {
     let curly = |t: &str| t.contains(['\u{2018}', '\u{2019}', '\u{201C}', '\u{201D}']);
     let (old, new) = if curly(old_string) && !curly(content) {
         super::reindent::reindented(
+            file_path,
             &straight_quotes(old_string),
             &straight_quotes(new_string),
             content,
         )?
     } else {
-        super::reindent::reindented(old_string, new_string, content)?
+        super::reindent::reindented(file_path, old_string, new_string, content)?
     };
     Ok(Edit::ClaudeEdit {
         file_path: file_path.clone(),
@@ -1039,7 +1040,7 @@ fn corrected_patch(
             explanation.push_str(line_diff_text(&d.line_diff).trim_end());
         }
     }
-    let fixed = if outcome.exit_code == 0 {
+    let mut fixed = if outcome.exit_code == 0 {
         let (tight, withheld) = apply_patch::tighten_reindented(&patch, &outcome);
         if let Some((_, why)) = withheld.first() {
             return (None, Some(format!("a hunk is left as written: {why}")));
@@ -1053,6 +1054,10 @@ fn corrected_patch(
         fixed.patch
     };
     if let Some(why) = super::patch::reindent_doubt(&patch, &fixed) {
+        return (None, Some(why));
+    }
+    // A Markdown hard break the corrected lines would lose or add.
+    if let Err(why) = apply_patch::carry_ends(&patch, &mut fixed) {
         return (None, Some(why));
     }
     let check = apply_patch::apply(&fixed, fs, cwd);
@@ -1152,7 +1157,7 @@ fn reindented_input(
         (Ok(old), Ok(new)) => (old, new),
         _ => return Err(None),
     };
-    let (old, new) = super::reindent::reindented(old, new, content)?;
+    let (old, new) = super::reindent::reindented(path, old, new, content)?;
     let object = edit.as_object_mut().ok_or(None)?;
     object.insert(fields.old.to_string(), old.into());
     object.insert(fields.new.to_string(), new.into());

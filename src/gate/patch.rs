@@ -165,22 +165,36 @@ pub(super) fn reindent_doubt(patch: &Patch, fixed: &Patch) -> Option<String> {
 /// line a hunk changes differs from the file's (the corrected old line)
 /// only in white space inside a string literal, which the correction would
 /// write with the model's spacing (a no-break space: data, not spacing;
-/// [`crate::diagnose::changed_line_spaced_otherwise`]).
-fn string_doubt(patch: &Patch, fixed: &Patch) -> Option<String> {
+/// [`crate::diagnose::changed_line_spaced_otherwise`]), or only in white
+/// space at all where the file's line lies inside a string running over
+/// several lines (a `"""` template's line ending in spaces: a fresh
+/// tester's find, Codex's repair wrote it without them where every other
+/// agent's correction was withheld). The corrected hunk's old lines are the
+/// file's own: where they first stand in the file (read through `fs` from
+/// `cwd`) tells which lie in such a string.
+fn string_doubt(patch: &Patch, fixed: &Patch, fs: &dyn PatchFs, cwd: &str) -> Option<String> {
     for (section, own) in fixed.sections.iter().zip(&patch.sections) {
         let (Section::Update { chunks, path, .. }, Section::Update { chunks: sent, .. }) =
             (section, own)
         else {
             continue;
         };
+        let content = match fs.read(&crate::dialect::call::fs_path(cwd, path)) {
+            apply_patch::Entry::File(content) => content,
+            _ => String::new(),
+        };
+        let strings = crate::diagnose::MultilineStrings::new(&content);
         for (k, (chunk, sent)) in chunks.iter().zip(sent).enumerate() {
-            // A hunk's lines carry no place in the file: no string over
-            // several lines is told (the failing path's diagnosis does).
+            let old = chunk.old_lines();
+            let joined: String = old.iter().map(|l| format!("{l}\n")).collect();
+            let first = content
+                .find(&joined)
+                .map(|at| memchr::memchr_iter(b'\n', &content.as_bytes()[..at]).count());
             let found = crate::diagnose::changed_line_spaced_otherwise(
                 &sent.old_lines(),
                 &sent.new_lines(),
-                chunk.old_lines(),
-                |_| false,
+                old,
+                |i| first.is_some_and(|first| strings.at(first + i)),
             );
             if let Some((_, literal)) = found {
                 return Some(crate::diagnose::string_spacing_withheld_at(
@@ -443,6 +457,8 @@ pub(super) fn codex(call: &Call, fs: &dyn PatchFs) -> Finding {
     }
     let (mut tight, withheld) = apply_patch::tighten_reindented(&patch, &outcome);
     straighten_added(&mut tight, &patch, &outcome);
+    // A Markdown hard break the corrected lines would lose or add.
+    let ends = apply_patch::carry_ends(&patch, &mut tight);
     let (corrected, why_not) = if let Some(([s, h], why)) = withheld.first() {
         (
             None,
@@ -452,12 +468,14 @@ pub(super) fn codex(call: &Call, fs: &dyn PatchFs) -> Finding {
                 patch.sections.get(*s).map_or("", Section::path)
             )),
         )
+    } else if let Err(why) = ends {
+        (None, Some(why))
     } else {
         let text = render(&tight);
         match stands(&tight, fs, cwd).and_then(|()| {
             match reindent_doubt(&patch, &tight)
                 .or_else(|| quote_doubt(&patch, &tight))
-                .or_else(|| string_doubt(&patch, &tight))
+                .or_else(|| string_doubt(&patch, &tight, fs, cwd))
             {
                 Some(why) => Err(why),
                 None => Ok(()),
@@ -558,18 +576,21 @@ fn failing(
             explanation.push_str(line_diff_text(&d.line_diff).trim_end());
         }
     }
-    let fixed = apply_patch::fix_patch(patch, fs, cwd);
+    let mut fixed = apply_patch::fix_patch(patch, fs, cwd);
     let (corrected, withheld) = if fixed.complete {
-        match stands(&fixed.patch, fs, cwd).and_then(|()| {
-            match reindent_doubt(patch, &fixed.patch)
-                .or_else(|| quote_doubt(patch, &fixed.patch))
-                .or_else(|| string_doubt(patch, &fixed.patch))
-            {
-                Some(why) => Err(why),
-                None => Ok(()),
-            }
-        }) {
-            Ok(()) => (Some(as_input(call, fixed.text)), None),
+        // A Markdown hard break the corrected lines would lose or add.
+        match apply_patch::carry_ends(patch, &mut fixed.patch)
+            .and_then(|()| stands(&fixed.patch, fs, cwd))
+            .and_then(|()| {
+                match reindent_doubt(patch, &fixed.patch)
+                    .or_else(|| quote_doubt(patch, &fixed.patch))
+                    .or_else(|| string_doubt(patch, &fixed.patch, fs, cwd))
+                {
+                    Some(why) => Err(why),
+                    None => Ok(()),
+                }
+            }) {
+            Ok(()) => (Some(as_input(call, render(&fixed.patch))), None),
             Err(why) => (None, Some(why)),
         }
     } else {

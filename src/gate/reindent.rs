@@ -18,7 +18,11 @@ use crate::dialect::apply_patch::{
 /// there but srview cannot stand behind it: the model's old text occurs
 /// at several places once each line is trimmed ([`places`]), or the
 /// re-indented lines would mean something else ([`meaning_changed`]).
+/// `path`: the file's name, whose kind says whether a line's trailing
+/// white space means something there (a Markdown hard break: carried as
+/// the model's edit means it, [`crate::diagnose::trailing`], or why not).
 pub(super) fn reindented(
+    path: &str,
     old: &str,
     new: &str,
     content: &str,
@@ -46,9 +50,25 @@ pub(super) fn reindented(
             if let Some(why) = string_spaced_otherwise(&sent.0, &sent.1, &old_fixed, content) {
                 return Err(Some(why));
             }
-            match meaning_changed(&sent.0, &sent.1, &lines(&old_fixed), &lines(&new_fixed)) {
-                Some(why) => Err(Some(why)),
-                None => Ok((old_fixed, new_fixed)),
+            if let Some(why) =
+                meaning_changed(&sent.0, &sent.1, &lines(&old_fixed), &lines(&new_fixed))
+            {
+                return Err(Some(why));
+            }
+            let Some(meaning) = crate::diagnose::trailing::Meaning::of(path) else {
+                return Ok((old_fixed, new_fixed));
+            };
+            match crate::diagnose::trailing::carry_ends_text(
+                meaning,
+                (old, new),
+                &old_fixed,
+                &new_fixed,
+            ) {
+                Ok(carried) => Ok((old_fixed, carried.unwrap_or(new_fixed))),
+                Err(doubt) => {
+                    let line = first_line(&old_fixed, content) + doubt.file;
+                    Err(Some(doubt.describe(&format!("file line {line}"))))
+                }
             }
         })
 }
@@ -66,9 +86,7 @@ fn string_spaced_otherwise(
     file_old: &str,
     content: &str,
 ) -> Option<String> {
-    let first_line = content.find(file_old).map_or(1, |at| {
-        1 + memchr::memchr_iter(b'\n', &content.as_bytes()[..at]).count()
-    });
+    let first_line = first_line(file_old, content);
     let strings = crate::diagnose::MultilineStrings::new(content);
     let (i, literal) = crate::diagnose::changed_line_spaced_otherwise(
         model_old,
@@ -80,6 +98,14 @@ fn string_spaced_otherwise(
         first_line + i,
         &literal,
     ))
+}
+
+/// The 1-based line of `content` where `file_old` (its own text) starts
+/// (1 when it is not there).
+fn first_line(file_old: &str, content: &str) -> usize {
+    content.find(file_old).map_or(1, |at| {
+        1 + memchr::memchr_iter(b'\n', &content.as_bytes()[..at]).count()
+    })
 }
 
 /// The 1-based lines where `old` occurs in `content` with every line
@@ -308,6 +334,7 @@ mod tests {
     fn an_edit_two_spaces_in_is_corrected_with_its_new_lines() {
         let file = "class Item:\n    name: str\n    qty: int\n    price: float\n\n\nx = 1\n";
         let fixed = reindented(
+            "inventory.py",
             "  qty: int\n  price: float\n",
             "  qty: int\n  price: float\n  sku: str = \"\"\n",
             file,
@@ -320,8 +347,14 @@ mod tests {
             ))
         );
         // Not whole lines, or nowhere near: nothing.
-        assert_eq!(reindented("qty: int", "qty: str\n", file), Err(None));
-        assert_eq!(reindented("  weight: int\n", "  w: int\n", file), Err(None));
+        assert_eq!(
+            reindented("a.py", "qty: int", "qty: str\n", file),
+            Err(None)
+        );
+        assert_eq!(
+            reindented("a.py", "  weight: int\n", "  w: int\n", file),
+            Err(None)
+        );
     }
 
     #[test]

@@ -982,3 +982,232 @@ fn a_re_sent_append_is_already_applied() {
         }
     }
 }
+
+/// `agent`'s edit `(old, new)` of the file `name` holding `content`, judged
+/// with `failing=repair` (a correction is written where the agent can take
+/// one).
+fn judged_repairing(
+    agent: GateAgent,
+    (name, content): (&str, &str),
+    old: &str,
+    new: &str,
+) -> Judgment {
+    let fs = MemoryFs::new([(name.to_string(), content.to_string())]);
+    let policy = Policy::parse("failing=repair").expect("a policy");
+    srview::gate::judge(agent, &payload_of(agent, name, old, new), |_| fs, &policy)
+}
+
+/// The corrected input of a judgment: the rewrite, else the edit its deny
+/// offers; `None` when there is neither.
+fn correction_of(judgment: &Judgment) -> Option<Value> {
+    match &judgment.answer {
+        Answer::Rewrite { .. } => Some(rewritten_input(judgment)),
+        _ => offered_input(judgment.agent, &deny_reason(judgment)),
+    }
+}
+
+const POEM: &str = "# Notes\n\nRoses are red,  \nViolets are blue.\n\nEnd.\n";
+
+/// A Markdown line ending in two spaces (a hard line break) whose old text
+/// lost them: the correction carries the file's two spaces onto the line
+/// the model rewrites (a tester's find: every agent's correction wrote
+/// `Roses are crimson,` without them, and Gemini CLI's repair called it
+/// exact). Gemini CLI's whole answer; every agent's correction keeps the
+/// break, as does a re-indented list item the model keeps, and the model's
+/// own new break.
+#[test]
+fn a_correction_keeps_a_markdown_hard_break_the_old_text_lost() {
+    let (old, new) = (
+        "Roses are red,\nViolets are blue.\n",
+        "Roses are crimson,\nViolets are blue.\n",
+    );
+    let gemini = judged_repairing(GateAgent::GeminiCli, ("notes.md", POEM), old, new);
+    assert_eq!(
+        reply_json(&gemini),
+        json!({"hookSpecificOutput": {"hookEventName": "BeforeTool", "tool_input": {
+            "file_path": format!("{CWD}/notes.md"), "instruction": "Edit.",
+            "old_string": "Roses are red,  \nViolets are blue.\n",
+            "new_string": "Roses are crimson,  \nViolets are blue.\n"}}})
+    );
+    let cases: [(&str, &str, &str, &[&str]); 3] = [
+        (
+            POEM,
+            old,
+            new,
+            &["Roses are crimson,  ", "Violets are blue."],
+        ),
+        // Re-indented (sent 2 columns short): the kept item keeps its break.
+        (
+            "- Fruit\n    - Apple  \n    red\n    - Pear\n",
+            "  - Apple\n  red\n  - Pear\n",
+            "  - Apple\n  red\n  - Pear\n  - Plum\n",
+            &["    - Apple  ", "    red", "    - Pear", "    - Plum"],
+        ),
+        // The model adds a break of its own: written as it wrote it.
+        (
+            POEM,
+            old,
+            "Roses are red,\nViolets are blue.  \n",
+            &["Roses are red,  ", "Violets are blue.  "],
+        ),
+    ];
+    for (content, old, new, lines) in cases {
+        for agent in OLD_NEW_AGENTS {
+            let judgment = judged_repairing(agent, ("notes.md", content), old, new);
+            let input = correction_of(&judgment)
+                .unwrap_or_else(|| panic!("{agent:?} {new:?}: {:?}", judgment.answer));
+            let text = input.to_string();
+            // The new text as JSON writes it; Codex: each line added.
+            let written: Vec<String> = match agent {
+                GateAgent::Codex => lines.iter().map(|l| format!("\\n+{l}\\n")).collect(),
+                _ => vec![lines.iter().map(|l| format!("{l}\\n")).collect()],
+            };
+            for w in written {
+                assert!(text.contains(&w), "{agent:?} {new:?}: {w:?} in {text}");
+            }
+        }
+    }
+}
+
+/// The model's old and new lines both end in a hard break the file's line
+/// does not have: writing it adds a line break, following the file strips
+/// the model's; which is meant cannot be told, so no agent gets a
+/// correction, and the deny names the line and why. The same when the
+/// file's break line is rewritten into two lines.
+#[test]
+fn a_hard_break_the_correction_cannot_place_is_no_correction() {
+    let plain = "# Notes\n\nRoses are red,\nViolets are blue.\n\nEnd.\n";
+    let added = |place: &str| {
+        format!(
+            "No corrected edit: the edit's line `Roses are crimson,  ` ends in two trailing \
+             spaces, which {place} (`Roses are red,`) does not have, and the edit's old line has \
+             it too: two trailing spaces are a Markdown line break, and whether the model means \
+             to add it cannot be told."
+        )
+    };
+    let split = |place: &str| {
+        format!(
+            "No corrected edit: {place} (`Roses are red,  `) ends in two trailing spaces, which \
+             the edit's old line lacks, and the edit rewrites that line into 2 lines: two \
+             trailing spaces are a Markdown line break, and which new line should end so cannot \
+             be told."
+        )
+    };
+    let cases = [
+        (
+            plain,
+            "Roses are red,  \nViolets are blue.\n",
+            "Roses are crimson,  \nViolets are blue.\n",
+            added("file line 3"),
+            added("the file's line in hunk 1 of notes.md"),
+        ),
+        (
+            POEM,
+            "Roses are red,\nViolets are blue.\n",
+            "Roses are\ncrimson,\nViolets are blue.\n",
+            split("file line 3"),
+            split("the file's line in hunk 1 of notes.md"),
+        ),
+    ];
+    for (content, old, new, said, said_of_patch) in cases {
+        for agent in OLD_NEW_AGENTS {
+            let judgment = judged_repairing(agent, ("notes.md", content), old, new);
+            assert!(
+                !matches!(judgment.answer, Answer::Rewrite { .. }),
+                "{agent:?}: {:?}",
+                judgment.answer
+            );
+            let reason = deny_reason(&judgment);
+            assert_eq!(offered_input(agent, &reason), None, "{agent:?}: {reason}");
+            let said = match agent {
+                GateAgent::Codex => &said_of_patch,
+                _ => &said,
+            };
+            assert!(reason.contains(said.as_str()), "{agent:?}: {reason}");
+        }
+    }
+}
+
+/// The same old text without the file's trailing spaces, in a Python file:
+/// trailing white space means nothing there, so the correction is written
+/// as before (no doubt, and the model's line as it wrote it).
+#[test]
+fn trailing_spaces_in_a_python_file_are_corrected_as_before() {
+    let file = "LOW_STOCK = 5  \nTAX_RATE = 0.2\n";
+    let (old, new) = (
+        "LOW_STOCK = 5\nTAX_RATE = 0.2\n",
+        "LOW_STOCK = 10\nTAX_RATE = 0.2\n",
+    );
+    for agent in OLD_NEW_AGENTS {
+        let judgment = judged_repairing(agent, ("inventory.py", file), old, new);
+        assert!(
+            matches!(judgment.case, Case::Loose | Case::Failing),
+            "{agent:?}: {:?}",
+            judgment.case
+        );
+        let input =
+            correction_of(&judgment).unwrap_or_else(|| panic!("{agent:?}: {:?}", judgment.answer));
+        let text = input.to_string();
+        assert!(text.contains("LOW_STOCK = 10\\n"), "{agent:?}: {text}");
+        assert!(!text.contains("LOW_STOCK = 10 "), "{agent:?}: {text}");
+    }
+}
+
+/// YAML's nesting is its indentation, as Python's: a re-indentation that
+/// would put a key the model adds at column 0 (beside an old text sent at
+/// column 0 for lines indented 2 columns) into the file's block is
+/// withheld for every agent, as for Python (the re-indentation's own check
+/// reads no file kind); the uniform shift of the lines it stands behind
+/// keeps every line's depth against its neighbours.
+#[test]
+fn a_yaml_reindentation_never_moves_a_new_key_into_another_mapping() {
+    let yaml = "server:\n  port: 80\n  host: a\ndb:\n  name: x\n";
+    let (old, new) = ("port: 80\nhost: a\n", "port: 8080\nhost: a\nlogs: on\n");
+    for agent in OLD_NEW_AGENTS {
+        let judgment = judged_repairing(agent, ("config.yaml", yaml), old, new);
+        assert_withheld(
+            &judgment,
+            "No corrected edit: the old text starts at column 0 where the file's lines are \
+             indented by 2 columns, and its new line `logs: on` at column 0 stands for none of \
+             them: whether the model means it at the file's top level or in their block cannot \
+             be told.",
+        );
+    }
+    let new = "port: 8080\nhost: a\n";
+    for agent in [GateAgent::GeminiCli, GateAgent::Opencode] {
+        let judgment = judged_repairing(agent, ("config.yaml", yaml), old, new);
+        let input = correction_of(&judgment).expect("a correction");
+        assert!(
+            input.to_string().contains("  port: 8080\\n  host: a\\n"),
+            "{agent:?}: {input}"
+        );
+    }
+}
+
+/// A line of a `"""` string whose trailing spaces the model's old text
+/// lost, and which its new text changes: the spaces are the string's
+/// content, so no agent gets a correction (Codex's repair wrote the line
+/// without them: its patch check did not tell the strings over several
+/// lines), and the deny shows the file's line with its spaces.
+#[test]
+fn trailing_spaces_inside_a_multiline_string_are_never_corrected_away() {
+    let file = "HELP = \"\"\"\nusage:  \n  run FILE\n\"\"\"\nX = 1\n";
+    let (old, new) = ("usage:\n  run FILE\n", "Usage:\n  run FILE\n");
+    for agent in OLD_NEW_AGENTS {
+        let judgment = judged_repairing(agent, ("cli.py", file), old, new);
+        let place = match agent {
+            GateAgent::Codex => "in hunk 1 of cli.py, the file's line",
+            _ => "file line 2",
+        };
+        assert_withheld(
+            &judgment,
+            &format!(
+                "No corrected edit: {place} differs from the edit's line only in white space, \
+                 but inside a string literal (the file has `usage:  `), and the edit changes \
+                 that line: written with the model's spacing, the string's content (what the \
+                 program prints) would change, and whether the file's spacing is to be kept \
+                 cannot be told."
+            ),
+        );
+    }
+}

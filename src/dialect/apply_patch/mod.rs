@@ -30,6 +30,6 @@ pub use outcome::{
     SectionReport,
 };
 pub use parse::{HunkProblem, ParseError, PartialPatch, parse, parse_partial};
-pub use reindent::{Unindentable, tighten_reindented};
+pub use reindent::{Unindentable, carry_ends, tighten_reindented};
 pub use render::{render, tighten};
 pub use seek::MatchLevel;

@@ -171,6 +171,57 @@ pub fn tighten_reindented(
     (tight, withheld)
 }
 
+/// `fixed`, a correction of the model's patch `sent` (hunk for hunk), with
+/// each added line's trailing white space as the model's hunk means it
+/// where that white space means something in the file (a Markdown hard
+/// break: [`crate::diagnose::trailing`]); `Err` with the sentence saying
+/// why a hunk cannot carry it (the hunk and the file's line named).
+pub fn carry_ends(sent: &Patch, fixed: &mut Patch) -> Result<(), String> {
+    use crate::diagnose::trailing::{Meaning, carry_ends as carry};
+    for (section, own) in fixed.sections.iter_mut().zip(&sent.sections) {
+        let (Section::Update { chunks, path, .. }, Section::Update { chunks: own, .. }) =
+            (section, own)
+        else {
+            continue;
+        };
+        let Some(meaning) = Meaning::of(path) else {
+            continue;
+        };
+        for (k, (chunk, own)) in chunks.iter_mut().zip(own).enumerate() {
+            let carried = carry(
+                meaning,
+                &own.old_lines(),
+                &own.new_lines(),
+                &chunk.old_lines(),
+                &chunk.new_lines(),
+            )
+            .map_err(|doubt| {
+                doubt.describe(&format!("the file's line in hunk {} of {path}", k + 1))
+            })?;
+            let Some(carried) = carried else { continue };
+            let lines = chunk
+                .lines
+                .iter_mut()
+                .filter(|l| l.kind != LineKind::Removed);
+            for (line, text) in lines.zip(carried) {
+                if line.text == text {
+                    continue;
+                }
+                if line.kind == LineKind::Context {
+                    return Err(format!(
+                        "in hunk {} of {path}, the context line `{}` would have to end \
+                         otherwise than the file's line to keep what the model's hunk means",
+                        k + 1,
+                        line.text
+                    ));
+                }
+                line.text = text;
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The one shift (or whole scale) every pair agrees on, as a function of
 /// the patch's width.
 fn uniform_relation(pairs: &[(usize, usize)]) -> Option<Box<dyn Fn(usize) -> usize>> {

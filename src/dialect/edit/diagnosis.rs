@@ -302,11 +302,20 @@ fn suggest(
             Some("the file's text of the region occurs more than once".into()),
         );
     }
-    let fixed = with_texts(
-        edit,
-        region,
-        &carried_onto_file(new, &old_lines, &region_lines),
-    );
+    let mut written = carried_onto_file(new, &old_lines, &region_lines);
+    // A line's trailing white space where it means something (a Markdown
+    // hard break): as the model's edit means it, or no correction.
+    if let Some(meaning) = diagnose::trailing::Meaning::of(edit.path()) {
+        match diagnose::trailing::carry_ends_text(meaning, (old, new), region, &written) {
+            Ok(Some(carried)) => written = carried,
+            Ok(None) => {}
+            Err(doubt) => {
+                let place = format!("file line {}", c.start_line + doubt.file);
+                return (None, Some(doubt.describe(&place)));
+            }
+        }
+    }
+    let fixed = with_texts(edit, region, &written);
     match run(&fixed, Some(original)) {
         Ok(done) if done.occurrences == 1 => (Some(fixed), None),
         _ => (None, Some("the corrected edit would not apply".into())),

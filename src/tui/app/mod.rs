@@ -1005,6 +1005,15 @@ impl App {
             options,
             &self.outcome,
         );
+        // A Markdown hard break a suggestion would lose or add: kept as the
+        // block means it, or no suggestion (as `check --suggest`).
+        crate::diagnose::trailing::keep_line_ends(
+            &self.file_path.to_string_lossy(),
+            self.session.original(),
+            self.session.text(),
+            options,
+            &mut self.diagnoses,
+        );
         if self.raw_input.is_some() {
             for d in &mut self.diagnoses {
                 unmark_rendering(d);
