@@ -553,6 +553,7 @@ pub fn merge(
             })
     });
     let fix = Corrections::new(search, region, replace, &pairs, kept, crlf);
+    let rewrites = rewritten_from(&ops, |i, k| paired(search[i], &new[k]));
     let mut out: Vec<String> = Vec::with_capacity(region.len() + replace.len());
     // The next file line not yet written.
     let mut next = 0usize;
@@ -616,25 +617,12 @@ pub fn merge(
         // The file's form of each line the model changes (a TSV row's
         // tabs, a Markdown hard break, the file's en dash), carried into
         // its new line where the model kept those characters.
-        // In a span rewritten into another number of lines, a new line
-        // takes the form of the old line it resembles (in order); one
-        // resembling none is the model's own.
-        let one_for_one = news.len() == olds.len() && mapped.len() == olds.len();
         let mut lines: Vec<String> = news
             .clone()
             .map(|k| fix.apply_after(k.checked_sub(1).map(|p| new[p].as_str()), &new[k]))
             .collect();
-        let mut from = olds.start;
-        for (n, line) in lines.iter_mut().enumerate() {
-            let i = if one_for_one {
-                olds.start + n
-            } else {
-                match (from..olds.end).find(|&i| paired(search[i], &new[news.start + n])) {
-                    Some(i) => i,
-                    None => continue,
-                }
-            };
-            from = i + 1;
+        for (line, k) in lines.iter_mut().zip(news.clone()) {
+            let Some(i) = rewrites[k] else { continue };
             let Some(j) = file_of[i].filter(|&j| !differs_in_content(search[i], region[j])) else {
                 continue;
             };
@@ -718,6 +706,39 @@ fn split_space(line: &str) -> (&str, &str, &str) {
     let lead = &line[..line.len() - body.len()];
     let text = body.trim_end();
     (lead, text, &body[text.len()..])
+}
+
+/// For each new line of a line diff's `ops` (old lines to new), the old
+/// line it rewrites: in a changed span of as many new lines as old, the
+/// one at its place; in a span rewritten into another number of lines,
+/// the next old line it resembles (`resembles(old, new)`), in order; none
+/// for a line kept as it was or one resembling no old line (the model's
+/// own). [`carry_form`] carries the file's form along these pairs.
+pub fn rewritten_from(
+    ops: &[DiffOp],
+    resembles: impl Fn(usize, usize) -> bool,
+) -> Vec<Option<usize>> {
+    let mut out = Vec::new();
+    for op in ops {
+        let (olds, news) = (op.old_range(), op.new_range());
+        if let DiffOp::Equal { .. } = op {
+            out.extend(news.map(|_| None));
+            continue;
+        }
+        let mut from = olds.start;
+        for (n, k) in news.clone().enumerate() {
+            let i = if news.len() == olds.len() {
+                Some(olds.start + n)
+            } else {
+                (from..olds.end).find(|&i| resembles(i, k))
+            };
+            if let Some(i) = i {
+                from = i + 1;
+            }
+            out.push(i);
+        }
+    }
+    out
 }
 
 /// The changes from `base` to `other`, each the span of `base`'s
