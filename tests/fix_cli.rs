@@ -945,16 +945,15 @@ fn a_changed_line_keeps_the_files_form_where_the_model_kept_the_text() {
         assert_eq!(out.status.code(), Some(0), "{what}: {}", stderr(&out));
         let fixed = stdout(&out);
         let (_, fixed_replace) = fixed.split_once("=======\n").expect(what);
-        assert_eq!(
-            fixed_replace,
-            format!("{want}+++++++ REPLACE\n"),
-            "{what}"
-        );
+        assert_eq!(fixed_replace, format!("{want}+++++++ REPLACE\n"), "{what}");
     }
     // A cell added where the file has tabs and the model spaces: which
     // the new cell is set off by cannot be told.
     let diff = "------- SEARCH\napple 3 1.20\n=======\napple 3 extra 1.20\n+++++++ REPLACE\n";
-    let out = fix(&files("name\tqty\tprice\napple\t3\t1.20\n", diff), Version::V1);
+    let out = fix(
+        &files("name\tqty\tprice\napple\t3\t1.20\n", diff),
+        Version::V1,
+    );
     assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
     assert_eq!(
         stderr(&out),

@@ -417,7 +417,11 @@ fn shown_form(text: &str) -> String {
     }
     out.push('`');
     if text.chars().all(|c| c == ' ') {
-        out = format!("{} space{}", text.len(), if text.len() == 1 { "" } else { "s" });
+        out = format!(
+            "{} space{}",
+            text.len(),
+            if text.len() == 1 { "" } else { "s" }
+        );
     }
     out
 }
@@ -793,10 +797,7 @@ fn merge_chars(base: &str, ours: &str, theirs: &str) -> Result<String, (String, 
     // new text stands for it.
     let covered = |f: &(usize, usize, String)| {
         model.iter().any(|m| {
-            m.0 < m.1
-                && m.0 <= f.0
-                && f.1 <= m.1
-                && (f.0 < f.1 || (m.0 < f.0 && f.0 < m.1))
+            m.0 < m.1 && m.0 <= f.0 && f.1 <= m.1 && (f.0 < f.1 || (m.0 < f.0 && f.0 < m.1))
         })
     };
     mine.retain(|f| !covered(f));
@@ -826,6 +827,29 @@ fn merge_chars(base: &str, ours: &str, theirs: &str) -> Result<String, (String, 
     }
     out.push_str(&span(at, b.len()));
     Ok(out)
+}
+
+/// Whether `line` starts at the column of a word of `prev` past its
+/// indentation (after a space or an open bracket), both indented with
+/// spaces: aligned with it (a Haskell `let` binding under the one before,
+/// a YAML key under the one after `- `, an argument under the one after
+/// `(`), not nested. A re-indentation keeps such a line's offset from
+/// `prev`: scaling its column would move it off the word.
+pub fn lines_up_with_a_word(prev: &str, line: &str) -> bool {
+    let (column, from) = (lead(line), lead(prev));
+    let spaces = |l: &str| {
+        l.chars()
+            .take_while(|c| c.is_whitespace())
+            .all(|c| c == ' ')
+    };
+    let chars: Vec<char> = prev.chars().collect();
+    column > from
+        && spaces(line)
+        && spaces(prev)
+        && chars.get(column).is_some_and(|c| !c.is_whitespace())
+        && chars
+            .get(column - 1)
+            .is_some_and(|c| c.is_whitespace() || matches!(c, '(' | '[' | '{'))
 }
 
 /// How the file's indentation relates to the SEARCH text's, line for line.
@@ -975,18 +999,10 @@ impl Corrections {
             return fixed;
         };
         let (column, from) = (lead(line), lead(prev));
-        let spaces = |l: &str| l.chars().take_while(|c| c.is_whitespace()).all(|c| c == ' ');
-        let chars: Vec<char> = prev.chars().collect();
-        let aligned = column > from
-            && !self.search_leads.contains(&column)
-            && spaces(line)
-            && spaces(prev)
-            && self.indent_char == ' '
-            && chars.get(column).is_some_and(|c| !c.is_whitespace())
-            && chars
-                .get(column - 1)
-                .is_some_and(|c| c.is_whitespace() || matches!(c, '(' | '[' | '{'));
-        if !aligned {
+        if self.search_leads.contains(&column)
+            || self.indent_char != ' '
+            || !lines_up_with_a_word(prev, line)
+        {
             return fixed;
         }
         let want = lead(&self.apply(prev)) + (column - from);

@@ -124,7 +124,10 @@ fn carry_forms(chunk: &mut Chunk, start: usize, differing: &[LooseLine]) {
             .find(|loose| loose.line.checked_sub(start) == Some(i))
             .map(|loose| loose.file.as_str())
     };
-    let added = chunk.lines.iter_mut().filter(|l| l.kind != LineKind::Removed);
+    let added = chunk
+        .lines
+        .iter_mut()
+        .filter(|l| l.kind != LineKind::Removed);
     for (line, rewrite) in added.zip(rewrites) {
         let Some((i, file)) = rewrite
             .filter(|_| line.kind == LineKind::Added)

@@ -348,9 +348,7 @@ fn carried_onto_file(
         .map(|piece| piece.trim_end_matches(['\n', '\r']))
         .collect();
     let ops = crate::textdiff::ops(old_lines, &bodies, None);
-    let rewrites = diagnose::rewritten_from(&ops, |i, k| {
-        diagnose::paired(old_lines[i], bodies[k])
-    });
+    let rewrites = diagnose::rewritten_from(&ops, |i, k| diagnose::paired(old_lines[i], bodies[k]));
     let plain = |l: &str| {
         if rendered {
             plain_lookalikes(l)
