@@ -1365,4 +1365,87 @@ mod tests {
             Ok(vec!["say('a  b')".to_string(), "x = 2".to_string()])
         );
     }
+
+    /// The file's form (base: the model's old line, ours: the file's,
+    /// theirs: the model's new line) is kept where the model kept the text;
+    /// where the two changes meet, the file's text and the model's are
+    /// named. Each case: what, base, ours, theirs, the result.
+    #[test]
+    fn the_files_form_is_carried_where_the_model_kept_the_text() {
+        use super::{FormClash, carry_form};
+        let clash = |file: &str, model: &str| {
+            Err(FormClash {
+                file: file.into(),
+                model: model.into(),
+            })
+        };
+        let cases: [(&str, &str, &str, &str, Result<String, FormClash>); 8] = [
+            ("same form", "a = 1", "a = 1", "a = 2", Ok("a = 2".into())),
+            (
+                "tabs",
+                "apple 3 1.20",
+                "apple\t3\t1.20",
+                "apple 4 1.20",
+                Ok("apple\t4\t1.20".into()),
+            ),
+            (
+                "hard break",
+                "42 Main Street",
+                "42 Main Street  ",
+                "42 Main Road",
+                Ok("42 Main Road  ".into()),
+            ),
+            (
+                "run of spaces",
+                "Version: 1.0",
+                "Version:  1.0",
+                "Version: 2.0",
+                Ok("Version:  2.0".into()),
+            ),
+            (
+                "dash deleted with its words",
+                "return b - a",
+                "return b \u{2013} a",
+                "return a",
+                Ok("return a".into()),
+            ),
+            (
+                "a cell added by the tab",
+                "apple 3 1.20",
+                "apple\t3\t1.20",
+                "apple 3 x 1.20",
+                clash("\t", " "),
+            ),
+            ("trailing spaces of both", "x", "x  ", "y ", clash("  ", "")),
+            (
+                "the model's own indentation",
+                "  a = 1",
+                "    a = 1",
+                "      a = 2",
+                Ok("      a = 2".into()),
+            ),
+        ];
+        for (what, base, ours, theirs, want) in cases {
+            assert_eq!(carry_form(base, ours, theirs), want, "{what}");
+        }
+    }
+
+    /// A line lined up with a word of the line before, and lines that
+    /// are not (nested under it, or indented with tabs).
+    #[test]
+    fn a_line_under_a_word_of_the_line_before_is_aligned() {
+        use super::lines_up_with_a_word;
+        assert!(lines_up_with_a_word(
+            "    let y = x * 2",
+            "        z = y + 1"
+        ));
+        assert!(lines_up_with_a_word(
+            "      - run: make",
+            "        name: Build"
+        ));
+        assert!(lines_up_with_a_word("  x = f(a,", "        b)"));
+        assert!(!lines_up_with_a_word("  if x:", "    y()"));
+        assert!(!lines_up_with_a_word("\tlet y = 1", "\t    z = 2"));
+        assert!(!lines_up_with_a_word("    a", "  b"));
+    }
 }

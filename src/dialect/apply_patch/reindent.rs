@@ -178,10 +178,16 @@ pub fn tighten_reindented(
             continue;
         };
         for (h, (chunk, hunk)) in chunks.iter_mut().zip(&report.hunks).enumerate() {
-            if hunk.level.is_some_and(MatchLevel::is_loose)
-                && let Err(why) = reindent_added(chunk, hunk)
-            {
-                withheld.push(([s, h], why));
+            if !hunk.level.is_some_and(MatchLevel::is_loose) {
+                continue;
+            }
+            match reindent_added(chunk, hunk) {
+                Err(why) => withheld.push(([s, h], why)),
+                Ok(_) => {
+                    if let Some(matched) = hunk.matched {
+                        super::render::carry_forms(chunk, matched.start_line, &hunk.differing);
+                    }
+                }
             }
         }
     }

@@ -85,7 +85,6 @@ pub fn tighten(patch: &Patch, outcome: &PatchOutcome) -> Patch {
             let Some(matched) = hunk.matched else {
                 continue;
             };
-            carry_forms(chunk, matched.start_line, &hunk.differing);
             let mut old_lines: Vec<&mut String> = chunk
                 .lines
                 .iter_mut()
@@ -112,7 +111,9 @@ pub fn tighten(patch: &Patch, outcome: &PatchOutcome) -> Patch {
 /// where the model kept the text ([`crate::diagnose::carry_form`]: the
 /// file's en dash for the model's hyphen, its trailing spaces); an added
 /// line whose change meets that form stays as the model wrote it.
-fn carry_forms(chunk: &mut Chunk, start: usize, differing: &[LooseLine]) {
+/// Not part of [`tighten`], whose result is the reference's: the
+/// meaning layer ([`super::reindent::tighten_reindented`]) calls it.
+pub(super) fn carry_forms(chunk: &mut Chunk, start: usize, differing: &[LooseLine]) {
     use crate::diagnose;
     let old: Vec<String> = chunk.old_lines().into_iter().map(str::to_string).collect();
     let new: Vec<String> = chunk.new_lines().into_iter().map(str::to_string).collect();
