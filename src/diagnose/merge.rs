@@ -1379,7 +1379,14 @@ mod tests {
                 model: model.into(),
             })
         };
-        let cases: [(&str, &str, &str, &str, Result<String, FormClash>); 8] = [
+        type Case<'a> = (
+            &'a str,
+            &'a str,
+            &'a str,
+            &'a str,
+            Result<String, FormClash>,
+        );
+        let cases: [Case; 8] = [
             ("same form", "a = 1", "a = 1", "a = 2", Ok("a = 2".into())),
             (
                 "tabs",
