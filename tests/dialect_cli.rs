@@ -314,9 +314,13 @@ fn check_shows_each_hunk_level_and_fix_makes_the_patch_exact() {
     let out = srview(&["fix", &file, "-"], PATCH);
     assert_eq!(out.status.code(), Some(0));
     let fixed = text(&out.stdout);
+    // The added line keeps the file's en dash where the model kept the
+    // text (round 36: a correction carries the file's form).
     assert_eq!(
         fixed,
-        PATCH.replace("-    return b - a", "-    return b – a")
+        PATCH
+            .replace("-    return b - a", "-    return b – a")
+            .replace("+    return abs(b - a)", "+    return abs(b – a)")
     );
     // The corrected patch matches exactly: no warning, a clean check.
     let patch_file = support::files::write(dir.path(), "fixed.patch", fixed.as_bytes());
@@ -1376,7 +1380,8 @@ fn fix_corrects_a_patch_tools_input_that_its_agent_then_places_exactly() {
         let corrected: serde_json::Value =
             serde_json::from_slice(&fixed.stdout).expect("the corrected input");
         let corrected_patch = corrected[field].as_str().expect("the patch");
-        assert_contains(corrected_patch, "-    return  1\n+    return 2\n");
+        // The file's two spaces kept on the changed line (round 36).
+        assert_contains(corrected_patch, "-    return  1\n+    return  2\n");
         assert_contains(
             corrected_patch,
             "*** Update File: c.py\n@@\n-x = 1\n+x = 3\n",

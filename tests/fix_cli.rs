@@ -876,3 +876,146 @@ fn spacing_inside_a_multiline_string_is_not_fixed_on_a_changed_line() {
     let out = fix(&files(original, diff), Version::V1);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }
+
+/// A fresh tester's finds (round 36, #01 #02 #03 #07): the model's old
+/// line differs from the file's only in form (a TSV row's tabs typed as
+/// spaces, a Markdown hard break's two trailing spaces dropped, the file's
+/// en dash or curly apostrophe typed as ASCII, the spaces inside a raw
+/// string or a heredoc collapsed), and `fix` wrote the model's form on the
+/// line it changes (exit 0: a TSV row lost its columns, a hard break
+/// went). The file's form is kept wherever the model did not change the
+/// text; where the two meet, no fix.
+#[test]
+fn a_changed_line_keeps_the_files_form_where_the_model_kept_the_text() {
+    // (what, file, SEARCH, REPLACE, the fixed REPLACE line)
+    let cases: [(&str, &str, &str, &str, &str); 7] = [
+        (
+            "TSV tabs",
+            "name\tqty\tprice\napple\t3\t1.20\npear\t5\t0.80\n",
+            "apple 3 1.20\npear 5 0.80\n",
+            "apple 4 1.20\npear 5 0.80\n",
+            "apple\t4\t1.20\npear\t5\t0.80\n",
+        ),
+        (
+            "Markdown hard break",
+            "# Address\n\nJohn Smith  \n42 Main Street  \nSpringfield\n",
+            "John Smith\n42 Main Street\nSpringfield\n",
+            "John Smith\n42 Main Road\nSpringfield\n",
+            "John Smith  \n42 Main Road  \nSpringfield\n",
+        ),
+        (
+            "en dash",
+            "def label():\n    return \"Price \u{2013} total\"\n",
+            "    return \"Price - total\"\n",
+            "    return \"Price - total:\"\n",
+            "    return \"Price \u{2013} total:\"\n",
+        ),
+        (
+            "curly apostrophe",
+            "def msg():\n    return \"Don\u{2019}t panic\"\n",
+            "    return \"Don't panic\"\n",
+            "    return \"Don't panic!\"\n",
+            "    return \"Don\u{2019}t panic!\"\n",
+        ),
+        (
+            "raw string",
+            "fn main() {\n    let s = r#\"col1    col2\nval1    val2\"#;\n}\n",
+            "val1 val2\"#;\n",
+            "val1 val3\"#;\n",
+            "val1    val3\"#;\n",
+        ),
+        (
+            "heredoc",
+            "cat <<EOF\nName:     srview\nVersion:  1.0\nEOF\n",
+            "Name: srview\nVersion: 1.0\n",
+            "Name: srview\nVersion: 2.0\n",
+            "Name:     srview\nVersion:  2.0\n",
+        ),
+        (
+            "a line rewritten into two",
+            "rows = [\n    (\"apple\",\t3),\n]\n",
+            "rows = [\n    (\"apple\", 3),\n]\n",
+            "rows = [\n    (\"apple\", 4),\n    (\"pear\", 5),\n]\n",
+            "rows = [\n    (\"apple\",\t4),\n    (\"pear\", 5),\n]\n",
+        ),
+    ];
+    for (what, original, search, replace, want) in cases {
+        let diff = format!("------- SEARCH\n{search}=======\n{replace}+++++++ REPLACE\n");
+        let out = fix(&files(original, &diff), Version::V1);
+        assert_eq!(out.status.code(), Some(0), "{what}: {}", stderr(&out));
+        let fixed = stdout(&out);
+        let (_, fixed_replace) = fixed.split_once("=======\n").expect(what);
+        assert_eq!(fixed_replace, format!("{want}+++++++ REPLACE\n"), "{what}");
+    }
+    // A cell added where the file has tabs and the model spaces: which
+    // the new cell is set off by cannot be told.
+    let diff = "------- SEARCH\napple 3 1.20\n=======\napple 3 extra 1.20\n+++++++ REPLACE\n";
+    let out = fix(
+        &files("name\tqty\tprice\napple\t3\t1.20\n", diff),
+        Version::V1,
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    assert_eq!(
+        stderr(&out),
+        "srview: block #1 (diff lines 1-5) has no suggestion for its closest region (line 2): \
+         line 2 of the file differs from SEARCH line 1 only in white space or look-alike \
+         characters, but where the edit changes the line (the file has `\\t`, the edit 1 \
+         space): which of the two the new line keeps cannot be told: kept as written\n"
+    );
+    assert_eq!(stdout(&out), diff);
+}
+
+/// A fresh tester's find (round 36, #11): the model changes a line the
+/// file no longer has (`check_auth(user)`, removed there); `fix` wrote it
+/// back with the model's new arguments (exit 0). A delete/modify conflict:
+/// kept as written, saying why. New text resembling the gone line nowhere
+/// (the model rewrites the whole span) is still fixed.
+#[test]
+fn a_line_the_file_no_longer_has_is_not_written_back_by_a_fix() {
+    let original = "def handle(req):\n    user = req.user\n    log_request(req)\n    return serve(req, user)\n";
+    let diff = "------- SEARCH\n    user = req.user\n    check_auth(user)\n    log_request(req)\n=======\n    user = req.user\n    check_auth(user, strict=True)\n    log_request(req)\n+++++++ REPLACE\n";
+    let out = fix(&files(original, diff), Version::V1);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    assert_eq!(
+        stderr(&out),
+        "srview: block #1 (diff lines 1-9) has no suggestion for its closest region (lines \
+         2-3): SEARCH line 2 is not in the file (it has no such line there), and the edit \
+         changes it: a correction would write it back, and whether the file should have it \
+         again cannot be told: kept as written\n"
+    );
+    assert_eq!(stdout(&out), diff);
+    let diff = "------- SEARCH\n    user = req.user\n    check_auth(user)\n    log_request(req)\n=======\n    audit(req)\n+++++++ REPLACE\n";
+    let out = fix(&files(original, diff), Version::V1);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "------- SEARCH\n    user = req.user\n    log_request(req)\n=======\n    audit(req)\n+++++++ REPLACE\n"
+    );
+}
+
+/// A fresh tester's find (round 36, #04): the model's edit at 2-space
+/// indentation over a 4-space file, its new `let` binding aligned under
+/// the one before (Haskell's layout rule); the re-indentation scaled that
+/// column too (8 to 16, past `y`'s 12: a parse error), `fix` exit 0. A
+/// line at a column no old line has, lined up with a word of the line
+/// before, keeps its offset from that line.
+#[test]
+fn an_aligned_line_keeps_its_offset_when_the_indentation_is_scaled() {
+    let original = "main = do\n    forM_ [1, 2, 3] $ \\x ->\n        print x\n    return ()\n";
+    let diff = "------- SEARCH\n  forM_ [1, 2, 3] $ \\x ->\n    print x\n=======\n  forM_ [1, 2, 3] $ \\x -> do\n    let y = x * 2\n        z = y + 1\n    print z\n+++++++ REPLACE\n";
+    let out = fix(&files(original, diff), Version::V1);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "------- SEARCH\n    forM_ [1, 2, 3] $ \\x ->\n        print x\n=======\n    forM_ [1, 2, 3] $ \\x -> do\n        let y = x * 2\n            z = y + 1\n        print z\n+++++++ REPLACE\n"
+    );
+    // A nested line (no word above it at its column) is still scaled.
+    let original = "def f(xs):\n    for x in xs:\n        print(x)\n";
+    let diff = "------- SEARCH\n  for x in xs:\n    print(x)\n=======\n  for x in xs:\n    if x:\n      print(x)\n+++++++ REPLACE\n";
+    let out = fix(&files(original, diff), Version::V1);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "------- SEARCH\n    for x in xs:\n        print(x)\n=======\n    for x in xs:\n        if x:\n            print(x)\n+++++++ REPLACE\n"
+    );
+}

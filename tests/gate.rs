@@ -1011,7 +1011,7 @@ fn every_recorded_call_of_the_agents_with_fuzzy_matchers_is_judged() {
             // the correction made the file's own curly quotes straight, which
             // the model did not mean: withheld now (see
             // `a_repair_never_straightens_the_files_curly_quotes`).
-            "pi_edit corrected 2",
+            "pi_edit corrected 4",
             "pi_edit exact 10",
             "pi_edit failing 9",
             "pi_edit loose 5",
@@ -1494,7 +1494,9 @@ fn events_after_an_edit_ran_get_no_opinion() {
 /// A repair never turns the file's curly quotes into the model's straight
 /// ones (a new user's find: Claude Code's quote repair and Codex's patch
 /// correction wrote `Don't` over the file's `Don’t`, which Claude Code
-/// itself keeps): the loose edit is not rewritten, and the reason says why.
+/// itself keeps). Since round 36 the correction carries the file's form
+/// onto the line the model changes: the loose edit is rewritten to the
+/// exact edit that keeps the file's `’` and adds the model's `!`.
 #[test]
 fn a_repair_never_straightens_the_files_curly_quotes() {
     let file = inventory().replace(
@@ -1517,15 +1519,11 @@ fn a_repair_never_straightens_the_files_curly_quotes() {
             &Policy::default(),
         );
         assert_eq!(judgment.case, Case::Loose, "{agent:?}");
+        let rewritten = rewritten_input(&judgment).to_string();
         assert!(
-            !matches!(judgment.answer, Answer::Rewrite { .. }),
-            "{agent:?}: {:?}",
-            judgment.answer
-        );
-        let reason = deny_reason(&judgment);
-        assert!(
-            reason.contains("would replace the file's curly quotes with the model's straight"),
-            "{agent:?}: {reason}"
+            rewritten.contains("NOTE = \\\"Don\u{2019}t panic!\\\"")
+                && !rewritten.contains("Don't"),
+            "{agent:?}: {rewritten}"
         );
     }
 }

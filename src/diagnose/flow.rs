@@ -491,6 +491,29 @@ fn analyse(
                     ));
                     None
                 }
+                Err(Unmergeable::ChangesLineForm {
+                    search,
+                    region,
+                    file,
+                    model,
+                }) => {
+                    d.withheld = Some(super::merge::line_form_withheld(
+                        &format!("line {} of the file", r.start + region + 1),
+                        &format!("SEARCH line {}", search + 1),
+                        &file,
+                        &model,
+                    ));
+                    None
+                }
+                Err(Unmergeable::ChangesMissingLine { search }) => {
+                    d.withheld = Some(format!(
+                        "SEARCH line {} is not in the file (it has no such line there), and the \
+                         edit changes it: a correction would write it back, and whether the file \
+                         should have it again cannot be told",
+                        search + 1
+                    ));
+                    None
+                }
                 Err(Unmergeable::Unclear) => None,
             }
         };

@@ -62,6 +62,21 @@ pub enum Unmergeable {
         region: usize,
         literal: String,
     },
+    /// The author changes SEARCH line `search` (0-based), whose file line
+    /// `region` differs from it only in form (white space, look-alikes)
+    /// where the change meets it: the file has `file` where the SEARCH
+    /// line has `model`, and which of the two the new line keeps cannot
+    /// be told ([`carry_form`]).
+    ChangesLineForm {
+        search: usize,
+        region: usize,
+        file: String,
+        model: String,
+    },
+    /// The author rewrites SEARCH line `search` (0-based), a line the file
+    /// does not have at that place (deleted there, or never written), into
+    /// a new line that resembles it: a correction would write it back.
+    ChangesMissingLine { search: usize },
     /// The author's new text holds file line `region` (0-based in the
     /// region), a line the SEARCH text left out: carried as it is, the
     /// result would hold that line twice, and whether the author meant a
@@ -373,6 +388,45 @@ pub fn string_spacing_withheld_at(place: &str, literal: &str) -> String {
     )
 }
 
+/// The sentence saying why no correction is offered for a line the model
+/// changes where the file's form of it meets the change
+/// ([`Unmergeable::ChangesLineForm`]): `place` the file's line, `sent`
+/// the model's, `file` and `model` the texts as each has them.
+pub fn line_form_withheld(place: &str, sent: &str, file: &str, model: &str) -> String {
+    format!(
+        "{place} differs from {sent} only in white space or look-alike characters, but where \
+         the edit changes the line (the file has {}, the edit {}): which of the two the new \
+         line keeps cannot be told",
+        shown_form(file),
+        shown_form(model)
+    )
+}
+
+/// A run of text as [`line_form_withheld`] names it: in backticks, with
+/// tabs, trailing spaces and characters that look like others named.
+fn shown_form(text: &str) -> String {
+    if text.is_empty() {
+        return "nothing".to_string();
+    }
+    let mut out = String::from("`");
+    for c in text.chars() {
+        match c {
+            '\t' => out.push_str("\\t"),
+            c if c.is_ascii() => out.push(c),
+            c => out.push_str(&format!("{c} (U+{:04X})", c as u32)),
+        }
+    }
+    out.push('`');
+    if text.chars().all(|c| c == ' ') {
+        out = format!(
+            "{} space{}",
+            text.len(),
+            if text.len() == 1 { "" } else { "s" }
+        );
+    }
+    out
+}
+
 /// The REPLACE lines to pair with the file's `region` lines, or why the
 /// author's change cannot be carried onto them unambiguously.
 /// `crlf`: the file's lines end in `\r\n`.
@@ -504,6 +558,7 @@ pub fn merge(
             })
     });
     let fix = Corrections::new(search, region, replace, &pairs, kept, crlf);
+    let rewrites = rewritten_from(&ops, |i, k| paired(search[i], &new[k]));
     let mut out: Vec<String> = Vec::with_capacity(region.len() + replace.len());
     // The next file line not yet written.
     let mut next = 0usize;
@@ -542,6 +597,17 @@ pub fn merge(
                 (next, next.saturating_sub(1))
             }
         };
+        // A line the file does not have, rewritten (a new line resembles
+        // it): the file's side took it out (or never had it) and the
+        // model's changes it; a merge writing the model's line would put
+        // it back. New text that resembles it nowhere replaces it.
+        if let Some(i) = olds.clone().find(|&i| {
+            file_of[i].is_none()
+                && !js_trim(search[i]).is_empty()
+                && new[news.clone()].iter().any(|n| paired(search[i], n))
+        }) {
+            return Err(Unmergeable::ChangesMissingLine { search: i });
+        }
         if !mapped.is_empty() {
             let shown = mapped.len();
             if last + 1 - first != shown {
@@ -553,10 +619,238 @@ pub fn merge(
         if fix.indent.is_none() && !news.is_empty() {
             return Err(Unmergeable::Unclear);
         }
-        out.extend(news.map(|k| fix.apply(&new[k])));
+        // The file's form of each line the model changes (a TSV row's
+        // tabs, a Markdown hard break, the file's en dash), carried into
+        // its new line where the model kept those characters.
+        let mut lines: Vec<String> = news
+            .clone()
+            .map(|k| fix.apply_after(k.checked_sub(1).map(|p| new[p].as_str()), &new[k]))
+            .collect();
+        for (line, k) in lines.iter_mut().zip(news.clone()) {
+            let Some(i) = rewrites[k] else { continue };
+            let Some(j) = file_of[i].filter(|&j| !differs_in_content(search[i], region[j])) else {
+                continue;
+            };
+            let (base, ours) = (bare(&fix.apply(search[i]).as_str()), bare(&region[j]));
+            if base == ours {
+                continue;
+            }
+            let carried = carry_form(&base, &ours, &bare(&line.as_str())).map_err(|c| {
+                Unmergeable::ChangesLineForm {
+                    search: i,
+                    region: j,
+                    file: c.file,
+                    model: c.model,
+                }
+            })?;
+            *line = if crlf { carried + "\r" } else { carried };
+        }
+        out.extend(lines);
     }
     carry(&mut out, &mut next, region.len());
     Ok(out)
+}
+
+/// The model's change to one line carried onto the file's line when the
+/// two differ only in form: `base` the model's old line as the
+/// corrections read it (indentation, entities, look-alikes the model
+/// invented already put right), `ours` the file's line, `theirs` the
+/// model's new line corrected the same way; none with a `\r`. A
+/// three-way merge of the characters: what the model changed comes from
+/// `theirs`, every character it kept comes from the file (a TSV row's
+/// tabs, a Markdown line's two trailing spaces, the file's en dash or
+/// curly apostrophe, the spaces inside a raw string the model wrote as
+/// one). `Err` names the file's text that stands where the model changes
+/// the line (`file` against `model`, as each has it), when the two
+/// changes touch and what the line should become cannot be told.
+pub fn carry_form(base: &str, ours: &str, theirs: &str) -> Result<String, FormClash> {
+    if base == ours {
+        return Ok(theirs.to_string());
+    }
+    if base == theirs {
+        return Ok(ours.to_string());
+    }
+    let (b_lead, b_body, b_trail) = split_space(base);
+    let (o_lead, o_body, o_trail) = split_space(ours);
+    let (t_lead, t_body, t_trail) = split_space(theirs);
+    let clash = |file: &str, model: &str| FormClash {
+        file: file.to_string(),
+        model: model.to_string(),
+    };
+    // The white space around the text: the file's where the model kept its
+    // own, the model's where it changed it and the file did not.
+    let edge = |b: &str, o: &str, t: &str| -> Result<String, FormClash> {
+        if o == b || t == o {
+            Ok(t.to_string())
+        } else if t == b {
+            Ok(o.to_string())
+        } else {
+            Err(clash(o, b))
+        }
+    };
+    // The indentation is the re-indentation's to set ([`Corrections`]):
+    // the model's where it re-indents the line.
+    let lead = edge(b_lead, o_lead, t_lead).unwrap_or_else(|_| t_lead.to_string());
+    // An empty body (a line of white space) has no inside to merge.
+    let trail = edge(b_trail, o_trail, t_trail)?;
+    let body = merge_chars(b_body, o_body, t_body).map_err(|(o, b)| clash(&o, &b))?;
+    Ok(format!("{lead}{body}{trail}"))
+}
+
+/// Where the file's form and the model's change meet inside a line: the
+/// file's text there and the model's old text it stands for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FormClash {
+    pub file: String,
+    pub model: String,
+}
+
+/// A line's leading white space, its text, its trailing white space.
+fn split_space(line: &str) -> (&str, &str, &str) {
+    let body = line.trim_start();
+    let lead = &line[..line.len() - body.len()];
+    let text = body.trim_end();
+    (lead, text, &body[text.len()..])
+}
+
+/// For each new line of a line diff's `ops` (old lines to new), the old
+/// line it rewrites: in a changed span of as many new lines as old, the
+/// one at its place; in a span rewritten into another number of lines,
+/// the next old line it resembles (`resembles(old, new)`), in order; none
+/// for a line kept as it was or one resembling no old line (the model's
+/// own). [`carry_form`] carries the file's form along these pairs.
+pub fn rewritten_from(
+    ops: &[DiffOp],
+    resembles: impl Fn(usize, usize) -> bool,
+) -> Vec<Option<usize>> {
+    let mut out = Vec::new();
+    for op in ops {
+        let (olds, news) = (op.old_range(), op.new_range());
+        if let DiffOp::Equal { .. } = op {
+            out.extend(news.map(|_| None));
+            continue;
+        }
+        let mut from = olds.start;
+        for (n, k) in news.clone().enumerate() {
+            let i = if news.len() == olds.len() {
+                Some(olds.start + n)
+            } else {
+                (from..olds.end).find(|&i| resembles(i, k))
+            };
+            if let Some(i) = i {
+                from = i + 1;
+            }
+            out.push(i);
+        }
+    }
+    out
+}
+
+/// The changes from `base` to `other`, each the span of `base`'s
+/// characters it replaces (empty: an insertion) and its new text.
+fn char_hunks(base: &[char], other: &[char]) -> Vec<(usize, usize, String)> {
+    let mut hunks: Vec<(usize, usize, String)> = Vec::new();
+    for op in crate::textdiff::ops(base, other, None) {
+        if let DiffOp::Equal { .. } = op {
+            continue;
+        }
+        let (old, new) = (op.old_range(), op.new_range());
+        let text: String = other[new].iter().collect();
+        match hunks.last_mut() {
+            Some(last) if last.1 == old.start => {
+                last.1 = old.end;
+                last.2.push_str(&text);
+            }
+            _ => hunks.push((old.start, old.end, text)),
+        }
+    }
+    hunks
+}
+
+/// [`carry_form`]'s merge of the texts between the white space at the
+/// ends: both sides' changes applied to `base` where they neither overlap
+/// nor meet at an insertion (two replacements side by side, a tab for a
+/// space next to a changed word, are each their own); else the file's
+/// text and the base's at the first clash.
+fn merge_chars(base: &str, ours: &str, theirs: &str) -> Result<String, (String, String)> {
+    let b: Vec<char> = base.chars().collect();
+    let o: Vec<char> = ours.chars().collect();
+    let t: Vec<char> = theirs.chars().collect();
+    let (mut mine, model) = (char_hunks(&b, &o), char_hunks(&b, &t));
+    // Where white space the file adds to a run of it goes inside that run
+    // is the diff's choice: to its start, away from the word after it.
+    for hunk in &mut mine {
+        while hunk.0 == hunk.1
+            && hunk.0 > 0
+            && hunk.2.chars().all(char::is_whitespace)
+            && b[hunk.0 - 1].is_whitespace()
+            && hunk.2.ends_with(b[hunk.0 - 1])
+        {
+            let c = b[hunk.0 - 1];
+            hunk.2.pop();
+            hunk.2.insert(0, c);
+            hunk.0 -= 1;
+            hunk.1 -= 1;
+        }
+    }
+    // A difference of the file's inside text the model rewrites (its `-`
+    // in the words the model deletes, where the file has `–`): the model's
+    // new text stands for it.
+    let covered = |f: &(usize, usize, String)| {
+        model.iter().any(|m| {
+            m.0 < m.1 && m.0 <= f.0 && f.1 <= m.1 && (f.0 < f.1 || (m.0 < f.0 && f.0 < m.1))
+        })
+    };
+    mine.retain(|f| !covered(f));
+    let span = |from: usize, to: usize| -> String { b[from..to].iter().collect() };
+    for f in &mine {
+        for m in &model {
+            if f == m {
+                continue;
+            }
+            let overlap = f.0 < m.1 && m.0 < f.1;
+            let inserts = f.0 == f.1 || m.0 == m.1;
+            let meet = f.0 == m.1 || m.0 == f.1 || f.0 == m.0;
+            if overlap || (inserts && meet) {
+                return Err((f.2.clone(), span(f.0, f.1)));
+            }
+        }
+    }
+    let mut all: Vec<&(usize, usize, String)> = mine.iter().chain(&model).collect();
+    all.sort_by_key(|h| (h.0, h.1));
+    all.dedup();
+    let mut out = String::with_capacity(ours.len() + theirs.len());
+    let mut at = 0;
+    for (from, to, text) in all {
+        out.push_str(&span(at, *from));
+        out.push_str(text);
+        at = *to;
+    }
+    out.push_str(&span(at, b.len()));
+    Ok(out)
+}
+
+/// Whether `line` starts at the column of a word of `prev` past its
+/// indentation (after a space or an open bracket), both indented with
+/// spaces: aligned with it (a Haskell `let` binding under the one before,
+/// a YAML key under the one after `- `, an argument under the one after
+/// `(`), not nested. A re-indentation keeps such a line's offset from
+/// `prev`: scaling its column would move it off the word.
+pub fn lines_up_with_a_word(prev: &str, line: &str) -> bool {
+    let (column, from) = (lead(line), lead(prev));
+    let spaces = |l: &str| {
+        l.chars()
+            .take_while(|c| c.is_whitespace())
+            .all(|c| c == ' ')
+    };
+    let chars: Vec<char> = prev.chars().collect();
+    column > from
+        && spaces(line)
+        && spaces(prev)
+        && chars.get(column).is_some_and(|c| !c.is_whitespace())
+        && chars
+            .get(column - 1)
+            .is_some_and(|c| c.is_whitespace() || matches!(c, '(' | '[' | '{'))
 }
 
 /// How the file's indentation relates to the SEARCH text's, line for line.
@@ -582,6 +876,8 @@ struct Corrections {
     /// only these are the damage (the file may use others on purpose).
     lookalikes: Vec<char>,
     crlf: bool,
+    /// The SEARCH lines' indentations (non-blank lines).
+    search_leads: std::collections::BTreeSet<usize>,
 }
 
 fn lead(l: &str) -> usize {
@@ -688,7 +984,31 @@ impl Corrections {
                 damage
             },
             crlf,
+            search_leads: leads(search),
         }
+    }
+
+    /// [`Self::apply`] for a new line after the model's line `prev`: under
+    /// a scaled indentation, a line at a column no SEARCH line has that
+    /// lines up with a word of `prev` (Haskell's `let` bindings, an
+    /// argument under the one after an open bracket) is aligned, not
+    /// nested: it keeps its offset from `prev`, which scaling would break
+    /// (`z` under `y` in `let y = ..` moved past it).
+    fn apply_after(&self, prev: Option<&str>, line: &str) -> String {
+        let fixed = self.apply(line);
+        let (Some(Indent::Scale(..)), Some(prev)) = (self.indent, prev) else {
+            return fixed;
+        };
+        let (column, from) = (lead(line), lead(prev));
+        if self.search_leads.contains(&column)
+            || self.indent_char != ' '
+            || !lines_up_with_a_word(prev, line)
+        {
+            return fixed;
+        }
+        let want = lead(&self.apply(prev)) + (column - from);
+        let body: String = fixed.chars().skip(lead(&fixed)).collect();
+        " ".repeat(want) + &body
     }
 
     fn apply(&self, line: &str) -> String {
@@ -1045,5 +1365,95 @@ mod tests {
             ),
             Ok(vec!["say('a  b')".to_string(), "x = 2".to_string()])
         );
+    }
+
+    /// The file's form (base: the model's old line, ours: the file's,
+    /// theirs: the model's new line) is kept where the model kept the text;
+    /// where the two changes meet, the file's text and the model's are
+    /// named. Each case: what, base, ours, theirs, the result.
+    #[test]
+    fn the_files_form_is_carried_where_the_model_kept_the_text() {
+        use super::{FormClash, carry_form};
+        let clash = |file: &str, model: &str| {
+            Err(FormClash {
+                file: file.into(),
+                model: model.into(),
+            })
+        };
+        type Case<'a> = (
+            &'a str,
+            &'a str,
+            &'a str,
+            &'a str,
+            Result<String, FormClash>,
+        );
+        let cases: [Case; 8] = [
+            ("same form", "a = 1", "a = 1", "a = 2", Ok("a = 2".into())),
+            (
+                "tabs",
+                "apple 3 1.20",
+                "apple\t3\t1.20",
+                "apple 4 1.20",
+                Ok("apple\t4\t1.20".into()),
+            ),
+            (
+                "hard break",
+                "42 Main Street",
+                "42 Main Street  ",
+                "42 Main Road",
+                Ok("42 Main Road  ".into()),
+            ),
+            (
+                "run of spaces",
+                "Version: 1.0",
+                "Version:  1.0",
+                "Version: 2.0",
+                Ok("Version:  2.0".into()),
+            ),
+            (
+                "dash deleted with its words",
+                "return b - a",
+                "return b \u{2013} a",
+                "return a",
+                Ok("return a".into()),
+            ),
+            (
+                "a cell added by the tab",
+                "apple 3 1.20",
+                "apple\t3\t1.20",
+                "apple 3 x 1.20",
+                clash("\t", " "),
+            ),
+            ("trailing spaces of both", "x", "x  ", "y ", clash("  ", "")),
+            (
+                "the model's own indentation",
+                "  a = 1",
+                "    a = 1",
+                "      a = 2",
+                Ok("      a = 2".into()),
+            ),
+        ];
+        for (what, base, ours, theirs, want) in cases {
+            assert_eq!(carry_form(base, ours, theirs), want, "{what}");
+        }
+    }
+
+    /// A line lined up with a word of the line before, and lines that
+    /// are not (nested under it, or indented with tabs).
+    #[test]
+    fn a_line_under_a_word_of_the_line_before_is_aligned() {
+        use super::lines_up_with_a_word;
+        assert!(lines_up_with_a_word(
+            "    let y = x * 2",
+            "        z = y + 1"
+        ));
+        assert!(lines_up_with_a_word(
+            "      - run: make",
+            "        name: Build"
+        ));
+        assert!(lines_up_with_a_word("  x = f(a,", "        b)"));
+        assert!(!lines_up_with_a_word("  if x:", "    y()"));
+        assert!(!lines_up_with_a_word("\tlet y = 1", "\t    z = 2"));
+        assert!(!lines_up_with_a_word("    a", "  b"));
     }
 }

@@ -1133,14 +1133,15 @@ mod tests {
     }
 
     /// `c` on a loosely matched hunk (shown as an exact block on the
-    /// file's own lines) copies the tightened patch `srview fix` prints.
+    /// file's own lines) copies the tightened patch `srview fix` prints,
+    /// its added line with the file's en dash where the model kept the text.
     #[test]
     fn copying_a_loose_hunk_copies_the_tightened_patch() {
         let patch = "*** Begin Patch\n*** Update File: c.py\n@@\n def span(a, b):\n-    return b - a\n+    return abs(b - a)\n*** End Patch\n";
         assert_eq!(
             copied("c.py", "def span(a, b):\n    return b – a\n", patch).as_deref(),
             Ok(
-                "*** Begin Patch\n*** Update File: c.py\n@@\n def span(a, b):\n-    return b – a\n+    return abs(b - a)\n*** End Patch\n"
+                "*** Begin Patch\n*** Update File: c.py\n@@\n def span(a, b):\n-    return b – a\n+    return abs(b – a)\n*** End Patch\n"
             )
         );
     }

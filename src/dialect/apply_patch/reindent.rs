@@ -82,18 +82,43 @@ pub fn reindent_added(chunk: &mut Chunk, hunk: &HunkReport) -> Result<bool, Unin
             return Err(Unindentable::Inconsistent { width: patch });
         }
     }
-    let added: Vec<usize> = chunk
-        .lines
-        .iter()
-        .filter(|l| l.kind == LineKind::Added && !l.text.trim().is_empty())
-        .map(|l| lead(&l.text))
-        .collect();
     let relation = uniform_relation(&pairs);
     let mapped = |w: usize| {
         map.get(&w)
             .copied()
             .or_else(|| relation.as_ref().map(|r| r(w)))
     };
+    // An added line at a width no old line has that lines up with a word
+    // of the line before it (a YAML key under the one after `- `, a
+    // Haskell binding): aligned, not nested; it keeps its offset from that
+    // line, which a scale would break. (patch width, file width) of each.
+    let mut aligned: Vec<Option<usize>> = Vec::new();
+    let mut prev: Option<(&str, Option<usize>)> = None;
+    for line in chunk.lines.iter().filter(|l| l.kind != LineKind::Removed) {
+        let have = lead(&line.text);
+        let mut want = mapped(have);
+        if line.kind == LineKind::Added && !line.text.trim().is_empty() {
+            let offset = prev.and_then(|(text, at)| {
+                (!map.contains_key(&have)
+                    && crate::diagnose::lines_up_with_a_word(text, &line.text))
+                .then(|| at.map(|at| at + (have - lead(text))))
+                .flatten()
+            });
+            if offset.is_some() {
+                want = offset;
+            }
+            aligned.push(offset);
+        }
+        if !line.text.trim().is_empty() {
+            prev = Some((line.text.as_str(), want));
+        }
+    }
+    let added: Vec<usize> = chunk
+        .lines
+        .iter()
+        .filter(|l| l.kind == LineKind::Added && !l.text.trim().is_empty())
+        .map(|l| lead(&l.text))
+        .collect();
     if added.iter().all(|&w| mapped(w) == Some(w)) {
         return Ok(false);
     }
@@ -116,13 +141,14 @@ pub fn reindent_added(chunk: &mut Chunk, hunk: &HunkReport) -> Result<bool, Unin
         .iter()
         .find_map(|d| d.file.chars().next().filter(|c| *c == ' ' || *c == '\t'))
         .unwrap_or(' ');
-    for line in chunk
+    for (line, aligned) in chunk
         .lines
         .iter_mut()
         .filter(|l| l.kind == LineKind::Added && !l.text.trim().is_empty())
+        .zip(aligned)
     {
         let have = lead(&line.text);
-        let want = mapped(have).ok_or(Unindentable::Unclear)?;
+        let want = aligned.or(mapped(have)).ok_or(Unindentable::Unclear)?;
         let body: String = line.text.chars().skip(have).collect();
         line.text = std::iter::repeat_n(pad_char, want).collect::<String>() + &body;
     }
@@ -152,10 +178,16 @@ pub fn tighten_reindented(
             continue;
         };
         for (h, (chunk, hunk)) in chunks.iter_mut().zip(&report.hunks).enumerate() {
-            if hunk.level.is_some_and(MatchLevel::is_loose)
-                && let Err(why) = reindent_added(chunk, hunk)
-            {
-                withheld.push(([s, h], why));
+            if !hunk.level.is_some_and(MatchLevel::is_loose) {
+                continue;
+            }
+            match reindent_added(chunk, hunk) {
+                Err(why) => withheld.push(([s, h], why)),
+                Ok(_) => {
+                    if let Some(matched) = hunk.matched {
+                        super::render::carry_forms(chunk, matched.start_line, &hunk.differing);
+                    }
+                }
             }
         }
     }

@@ -3,7 +3,7 @@
 //! `exact` (what `srview fix` offers for a loose apply_patch).
 
 use super::model::{Chunk, LineKind, Patch, Section};
-use super::outcome::PatchOutcome;
+use super::outcome::{LooseLine, PatchOutcome};
 
 /// The patch text of `patch`: `parse(render(p))` gives `p` back (line
 /// numbers aside), every chunk with an `@@` line, every context line with
@@ -103,4 +103,47 @@ pub fn tighten(patch: &Patch, outcome: &PatchOutcome) -> Patch {
         }
     }
     tightened
+}
+
+/// The added lines of `chunk` (matched from file line `start`) that
+/// rewrite a removed line the file has in another form (`differing`: the
+/// loosely matched lines, the file's text of each) keep the file's form
+/// where the model kept the text ([`crate::diagnose::carry_form`]: the
+/// file's en dash for the model's hyphen, its trailing spaces); an added
+/// line whose change meets that form stays as the model wrote it.
+/// Not part of [`tighten`], whose result is the reference's: the
+/// meaning layer ([`super::reindent::tighten_reindented`]) calls it.
+pub(super) fn carry_forms(chunk: &mut Chunk, start: usize, differing: &[LooseLine]) {
+    use crate::diagnose;
+    let old: Vec<String> = chunk.old_lines().into_iter().map(str::to_string).collect();
+    let new: Vec<String> = chunk.new_lines().into_iter().map(str::to_string).collect();
+    let ops = crate::textdiff::ops(&old, &new, None);
+    let rewrites = diagnose::rewritten_from(&ops, |i, k| diagnose::paired(&old[i], &new[k]));
+    let file_of = |i: usize| {
+        differing
+            .iter()
+            .find(|loose| loose.line.checked_sub(start) == Some(i))
+            .map(|loose| loose.file.as_str())
+    };
+    let added = chunk
+        .lines
+        .iter_mut()
+        .filter(|l| l.kind != LineKind::Removed);
+    for (line, rewrite) in added.zip(rewrites) {
+        let Some((i, file)) = rewrite
+            .filter(|_| line.kind == LineKind::Added)
+            .and_then(|i| Some((i, file_of(i)?)))
+        else {
+            continue;
+        };
+        let bare = |l: &str| l.trim_end_matches('\r').to_string();
+        let (o, r) = (bare(&old[i]), bare(file));
+        if o != r
+            && !diagnose::differs_in_content(&o, &r)
+            && let Ok(carried) = diagnose::carry_form(&o, &r, &bare(&line.text))
+        {
+            let cr = if line.text.ends_with('\r') { "\r" } else { "" };
+            line.text = carried + cr;
+        }
+    }
 }

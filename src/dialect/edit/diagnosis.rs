@@ -302,7 +302,20 @@ fn suggest(
             Some("the file's text of the region occurs more than once".into()),
         );
     }
-    let mut written = carried_onto_file(new, &old_lines, &region_lines);
+    let mut written = match carried_onto_file(new, &old_lines, &region_lines) {
+        Ok(carried) => carried,
+        Err((i, clash)) => {
+            return (
+                None,
+                Some(diagnose::line_form_withheld(
+                    &format!("file line {}", c.start_line + i),
+                    &format!("line {} of the text", i + 1),
+                    &clash.file,
+                    &clash.model,
+                )),
+            );
+        }
+    };
     // A line's trailing white space where it means something (a Markdown
     // hard break): as the model's edit means it, or no correction.
     if let Some(meaning) = diagnose::trailing::Meaning::of(edit.path()) {
@@ -328,28 +341,56 @@ fn suggest(
 /// where the old text's lines differ from the file's only by typographic
 /// look-alikes (smart quotes, dashes: a rendering the model applied to the
 /// file's text), the new lines' look-alikes are made plain too. Written as
-/// sent, they would change lines the model did not mean to change.
-fn carried_onto_file(new: &str, old_lines: &[&str], region_lines: &[&str]) -> String {
+/// sent, they would change lines the model did not mean to change. A line
+/// the model rewrites keeps the file's form where the model kept the text
+/// ([`diagnose::carry_form`]: a TSV row's tabs, a Markdown hard break, the
+/// file's en dash); `Err` the old line (0-based) where the two meet.
+fn carried_onto_file(
+    new: &str,
+    old_lines: &[&str],
+    region_lines: &[&str],
+) -> Result<String, (usize, diagnose::FormClash)> {
     use crate::diagnose::plain_lookalikes;
     let rendered = old_lines.iter().zip(region_lines).any(|(o, r)| {
         o != r && plain_lookalikes(o) == plain_lookalikes(r) && plain_lookalikes(r) == *r
     });
-    new.split_inclusive('\n')
-        .map(|piece| {
-            let body = piece.trim_end_matches(['\n', '\r']);
-            let end = &piece[body.len()..];
-            let kept = old_lines
-                .iter()
-                .zip(region_lines)
-                .find(|(o, r)| **o == body && o != r)
-                .map(|(_, r)| (*r).to_string());
-            match kept {
-                Some(file_line) => format!("{file_line}{end}"),
-                None if rendered => format!("{}{end}", plain_lookalikes(body)),
-                None => piece.to_string(),
+    let pieces: Vec<&str> = new.split_inclusive('\n').collect();
+    let bodies: Vec<&str> = pieces
+        .iter()
+        .map(|piece| piece.trim_end_matches(['\n', '\r']))
+        .collect();
+    let ops = crate::textdiff::ops(old_lines, &bodies, None);
+    let rewrites = diagnose::rewritten_from(&ops, |i, k| diagnose::paired(old_lines[i], bodies[k]));
+    let plain = |l: &str| {
+        if rendered {
+            plain_lookalikes(l)
+        } else {
+            l.to_string()
+        }
+    };
+    let mut out = String::with_capacity(new.len());
+    for ((piece, body), rewrite) in pieces.iter().zip(&bodies).zip(rewrites) {
+        let end = &piece[body.len()..];
+        let kept = old_lines
+            .iter()
+            .zip(region_lines)
+            .find(|(o, r)| **o == *body && o != r)
+            .map(|(_, r)| (*r).to_string());
+        let line = match (kept, rewrite) {
+            (Some(file_line), _) => file_line,
+            (None, Some(i))
+                if old_lines[i] != region_lines[i]
+                    && !diagnose::differs_in_content(old_lines[i], region_lines[i]) =>
+            {
+                diagnose::carry_form(&plain(old_lines[i]), region_lines[i], &plain(body))
+                    .map_err(|clash| (i, clash))?
             }
-        })
-        .collect()
+            (None, _) => plain(body),
+        };
+        out.push_str(&line);
+        out.push_str(end);
+    }
+    Ok(out)
 }
 
 /// `edit` with its text to find replaced by `old` and its new text by `new`.
