@@ -236,6 +236,21 @@ pub trait CallMatcher: Sync {
     fn takes_first_of_several(&self) -> bool {
         false
     }
+
+    /// The agent replaces every place an edit's text stands at although
+    /// the model asked for no replace-all (Aider's udiff hunks): a call
+    /// that changes several places is a doubt, not a note.
+    fn replaces_every_place_unasked(&self) -> bool {
+        false
+    }
+
+    /// What was looked for and not found in `input` (read from `source`,
+    /// a path or `stdin`) when the call holds no edit at all: `no edit found
+    /// in SOURCE`, and why where srview knows. The agent then does nothing,
+    /// and srview says so.
+    fn nothing_found(&self, _input: &serde_json::Value, source: &str) -> String {
+        format!("no edit found in {source}")
+    }
 }
 
 /// The 1-based line ranges of `before` (first, last) that differ in

@@ -55,6 +55,10 @@ impl CallMatcher for AiderDiff {
         true
     }
 
+    fn nothing_found(&self, _input: &serde_json::Value, source: &str) -> String {
+        format!("no SEARCH/REPLACE block found in {source}")
+    }
+
     fn run(&self, call: &ToolCall) -> CallOutcome {
         let (reply, mut world) = match open_call(call, "aider-diff") {
             Ok(opened) => opened,
