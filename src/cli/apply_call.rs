@@ -283,6 +283,7 @@ pub(super) fn run_with(
     let cwd = std::env::current_dir().map_err(|e| Error::read("the current folder", e))?;
     let run = run_matcher(row, text, &cwd, Some(file))?;
     let target = file_path(&run.cwd, file);
+    refuse_moved_edit(row, &run, &target, file)?;
     let outcome = &run.outcome;
     warn(row, &run, args.write);
     let others = outcome.written_besides(&target);
@@ -353,6 +354,37 @@ pub(super) fn run_with(
     match commit {
         Some(commit) if outcome.ok => commit.status(),
         _ => Ok(if outcome.ok && !elsewhere_only { 0 } else { 1 }),
+    }
+}
+
+/// The refusal of a call whose edit names another file but lands on FILE
+/// (`target`, as the matcher names it): Aider retries a block whose SEARCH
+/// fails on its own file on every chat file, and FILE is in the chat. The
+/// edit was meant for the file it names, as for every dialect whose input
+/// names its file.
+fn refuse_moved_edit(row: &DialectRow, run: &Run, target: &str, file: &Path) -> Result<(), Error> {
+    let moved = run
+        .outcome
+        .edits
+        .iter()
+        .filter(|edit| edit.path.as_deref() == Some(target))
+        .filter_map(|edit| edit.named.as_deref())
+        .find(|named| !super::apply_dialect::names_file(named, file));
+    match moved {
+        None => Ok(()),
+        Some(named) => Err(super::apply_dialect::edits_another_file(
+            named,
+            file,
+            &format!(
+                "{} would apply it to {} only because its SEARCH text is not in {named} \
+                 and {} is in the chat; `srview apply --transcript INPUT --cwd DIR --dialect {}` \
+                 runs it over the folder",
+                row.title,
+                file.display(),
+                file.display(),
+                row.value
+            ),
+        )),
     }
 }
 
@@ -439,6 +471,7 @@ pub(super) fn run_folder(args: &ApplyArgs, text: &str, cwd: &Path, row: &Dialect
 pub(super) fn check(args: &CheckArgs, row: &DialectRow, text: &str) -> CmdResult {
     let cwd = std::env::current_dir().map_err(|e| Error::read("the current folder", e))?;
     let run = run_matcher(row, text, &cwd, Some(&args.file))?;
+    refuse_moved_edit(row, &run, &file_path(&run.cwd, &args.file), &args.file)?;
     let outcome = &run.outcome;
     let notes = loose_notes(row, &run);
     let nothing = nothing_found(row, &run, args.diff.as_deref());

@@ -207,6 +207,12 @@ pub struct EditMatch {
     /// `None` otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
+    /// The path the model's edit named, when the agent applied it to
+    /// another file ([`EditMatch::path`]): Aider retries a block whose
+    /// SEARCH fails on its own file on every file in the chat. `None`
+    /// otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub named: Option<String>,
 }
 
 /// An agent's matcher for one tool.

@@ -155,8 +155,24 @@ fn apply_updates(world: &mut World, blocks: &[Block]) -> CallOutcome {
     let mut dry_results = Vec::new();
     let mut updated = Vec::new();
     if apply_edits(world, blocks, true, &mut dry_results, &mut updated).is_err() {
-        return finish(world, blocks.len(), &[], &[], Vec::new(), Ending::Raised);
+        let nothing = Applying {
+            count: blocks.len(),
+            kept: &[],
+            applied: &[],
+            named: &[],
+        };
+        return finish(world, &nothing, Vec::new(), Ending::Raised);
     }
+    // The path each block named, where the dry run moved it to a chat file
+    // its SEARCH matched in.
+    let named: Vec<Option<String>> = blocks
+        .iter()
+        .zip(&updated)
+        .map(|(block, moved)| {
+            (world.full_path(&block.path) != world.full_path(&moved.path))
+                .then(|| block.path.clone())
+        })
+        .collect();
     // prepare_to_edit: each distinct path once through allowed_to_edit.
     let mut seen: Vec<(String, bool)> = Vec::new();
     let mut kept: Vec<usize> = Vec::new();
@@ -177,22 +193,34 @@ fn apply_updates(world: &mut World, blocks: &[Block]) -> CallOutcome {
     let to_apply: Vec<Block> = kept.iter().map(|&i| updated[i].clone()).collect();
     let mut results = Vec::new();
     let mut unused = Vec::new();
+    let applying = Applying {
+        count: blocks.len(),
+        kept: &kept,
+        applied: &to_apply,
+        named: &named,
+    };
     if apply_edits(world, &to_apply, false, &mut results, &mut unused).is_err() {
-        return finish(
-            world,
-            blocks.len(),
-            &kept,
-            &to_apply,
-            results,
-            Ending::Raised,
-        );
+        return finish(world, &applying, results, Ending::Raised);
     }
     let ending = match failure_report(world, &to_apply, &results) {
         Err(Raised) => Ending::Raised,
         Ok(Some(report)) => Ending::Failed(report),
         Ok(None) => Ending::Applied(edited),
     };
-    finish(world, blocks.len(), &kept, &to_apply, results, ending)
+    finish(world, &applying, results, ending)
+}
+
+/// The blocks of the real pass, for [`finish`].
+struct Applying<'a> {
+    /// How many blocks the reply holds.
+    count: usize,
+    /// The index in the reply of each block applied.
+    kept: &'a [usize],
+    /// The blocks applied, with the paths the dry run gave them.
+    applied: &'a [Block],
+    /// By index in the reply: the path the block named, where the dry run
+    /// moved it to another file.
+    named: &'a [Option<String>],
 }
 
 /// How `apply_updates` ended after parsing.
@@ -208,12 +236,16 @@ enum Ending {
 /// The outcome: writes so far, each block's match, the call's stage.
 fn finish(
     world: &mut World,
-    count: usize,
-    kept: &[usize],
-    applied: &[Block],
+    applying: &Applying,
     results: Vec<Option<Applied>>,
     ending: Ending,
 ) -> CallOutcome {
+    let Applying {
+        count,
+        kept,
+        applied,
+        named,
+    } = *applying;
     let mut edits = vec![
         EditMatch {
             stage: SKIPPED.to_string(),
@@ -253,6 +285,11 @@ fn finish(
                     found: Some(applied.found),
                     written: Some(applied.written),
                     path: Some(world.write_key(&applied.full)),
+                    named: kept
+                        .get(at)
+                        .and_then(|&index| named.get(index))
+                        .cloned()
+                        .flatten(),
                 }
             }
         };

@@ -337,6 +337,7 @@ fn placed(before: &str, after: &str, stage: &'static str, hunk: &Hunk) -> EditMa
                 found: Some(search),
                 written: Some(replace),
                 path: None,
+                named: None,
             };
         }
     }
@@ -353,6 +354,7 @@ fn placed(before: &str, after: &str, stage: &'static str, hunk: &Hunk) -> EditMa
         found: Some(old_span.concat()),
         written: Some(new_span.concat()),
         path: None,
+        named: None,
     }
 }
 
