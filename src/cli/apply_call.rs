@@ -787,6 +787,19 @@ fn fix_aider(args: &super::FixArgs, row: &DialectRow, text: &str) -> CmdResult {
         .unwrap_or_default();
     let mut stdout = std::io::stdout().lock();
     if run.outcome.ok && run.outcome.edits.iter().all(|e| !e.loose) {
+        // Placed exactly, but in doubt (`check` exits 1 for it): no
+        // correction settles it, and "nothing to fix" would pass it.
+        let doubts = loose_notes(row, &run);
+        if !doubts.is_empty() {
+            for doubt in &doubts {
+                eprintln!("srview: warning: {doubt}");
+            }
+            eprintln!(
+                "srview: no corrected reply: every edit is placed exactly, but in doubt \
+                 (the warning says what to change)"
+            );
+            return Ok(1);
+        }
         eprintln!("srview: nothing to fix: every block is placed exactly");
         stdout.write_all(reply.as_bytes()).map_err(Error::stdout)?;
         return Ok(0);
@@ -905,6 +918,12 @@ fn run_on_file(
     input: &str,
 ) -> Result<(Run, String, String), Error> {
     let run = run_matcher(row, text, cwd, Some(&args.file))?;
+    if let Some(nothing) = nothing_found(row, &run, args.diff.as_deref()) {
+        // As a diff without a SEARCH/REPLACE block: exit 1, said.
+        return Err(Error::NoApply(format!(
+            "warning: {nothing}: nothing to fix, nothing printed"
+        )));
+    }
     let target = file_path(&run.cwd, &args.file);
     let Some(Entry::File(content)) = run.seen.get(&target) else {
         return Err(Error::refused(format!(
