@@ -246,6 +246,48 @@ mod tests {
         );
     }
 
+    /// An Aider udiff hunk whose text stands at two places: Aider changes
+    /// both, unasked, and that is a doubt naming both places and saying to
+    /// add context; a replace-all the model asked for (OpenCode's
+    /// `replaceAll`) is no doubt here.
+    #[test]
+    fn a_udiff_hunk_changing_several_places_is_in_doubt() {
+        let file =
+            "def a():\n    x = load()\n    return x\n\ndef b():\n    x = load()\n    return x\n";
+        let reply = "```diff\n--- a.py\n+++ a.py\n@@ @@\n-    x = load()\n+    x = load(1)\n     return x\n```\n";
+        let row = find("aider-udiff").expect("row");
+        let input = serde_json::json!({"reply": reply, "chat_files": ["a.py"]});
+        let matcher = row.matcher().expect("matcher");
+        let outcome = run_in_memory(matcher, "/p", &[("a.py", file)], &input);
+        assert_eq!(outcome.also_replaced, vec![(6, 7)], "{outcome:?}");
+        let kinds = exact_doubt_kinds(
+            &outcome,
+            &|_| Some(file.to_string()),
+            Judged::of(row, &None),
+        );
+        assert_eq!(
+            kinds,
+            vec![(
+                CallDoubtKind::FirstOfSeveral,
+                "Aider 0.86.2's udiff edit format replaces every occurrence: it changes lines \
+                 2-3 and also lines 6-7: the hunk's text stands at several places and the model \
+                 may have meant one: add a line of context to the hunk so that its text stands \
+                 at one place"
+                    .to_string()
+            )]
+        );
+        let opencode = find("opencode-edit").expect("row");
+        let asked = None;
+        assert!(
+            exact_doubt_kinds(
+                &outcome,
+                &|_| Some(file.to_string()),
+                Judged::of(opencode, &asked)
+            )
+            .is_empty()
+        );
+    }
+
     /// The same edit on the file before it applied: nothing to doubt.
     #[test]
     fn a_first_exact_edit_has_no_doubt() {

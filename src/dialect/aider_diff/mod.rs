@@ -553,6 +553,39 @@ mod tests {
         outcome.edits.iter().map(|e| e.stage.as_str()).collect()
     }
 
+    /// A block naming another file whose SEARCH fails there (the file is
+    /// missing, or lacks the text) is moved by the dry run to the chat file
+    /// its SEARCH matches in, as Aider does; the edit keeps the path the
+    /// block named. A block on its own file names none.
+    #[test]
+    fn a_block_moved_to_a_chat_file_keeps_the_path_it_named() {
+        let file = "x = 1\n";
+        for files in [
+            &[("a.py", file)][..],
+            &[("a.py", file), ("other.py", "y\n")],
+        ] {
+            let outcome = run(
+                &reply(&[("other.py", "x = 1\n", "x = 2\n")]),
+                files,
+                &["a.py"],
+            );
+            assert!(outcome.ok, "{outcome:?}");
+            assert_eq!(written(&outcome, "a.py").as_deref(), Some("x = 2\n"));
+            assert_eq!(outcome.message.as_deref(), Some("Applied edit to a.py"));
+            let edit = &outcome.edits[0];
+            assert_eq!(
+                (edit.path.as_deref(), edit.named.as_deref()),
+                (Some("a.py"), Some("other.py"))
+            );
+        }
+        let outcome = run(
+            &reply(&[("a.py", "x = 1\n", "x = 2\n")]),
+            &[("a.py", file)],
+            &["a.py"],
+        );
+        assert_eq!(outcome.edits[0].named, None);
+    }
+
     #[test]
     fn perfect_replaces_the_first_occurrence_only() {
         // Aider's test_replace_multiple_matches.
