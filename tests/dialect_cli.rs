@@ -140,11 +140,10 @@ fn an_input_naming_another_file_is_refused_in_every_dialect() {
         "`srview apply --transcript PATCH --cwd DIR` applies it".to_string(),
         "`srview apply lib/calc2.py INPUT` applies it there".to_string(),
     );
-    let aider_how = format!(
-        "Aider 0.86.2's diff edit format would apply it to calc.py only because its SEARCH \
-         text is not in lib/calc2.py and calc.py is in the chat; `srview apply --transcript \
-         INPUT --cwd DIR --dialect aider-diff` runs it over the folder"
-    );
+    let aider_how = "Aider 0.86.2's diff edit format would apply it to calc.py only because its \
+                     SEARCH text is not in lib/calc2.py and calc.py is in the chat; `srview apply \
+                     --transcript INPUT --cwd DIR --dialect aider-diff` runs it over the folder"
+        .to_string();
     let cases: [(&str, &str, &[&str], &str, &String); 5] = [
         ("patch", &patch, &[], &file, &patch_how),
         ("edit", edit, &[], &file, &edit_how),
