@@ -123,17 +123,115 @@ fn a_moving_patch_edits_file_in_place_and_says_so() {
     );
 }
 
-/// A lone section naming another file edits FILE, and that is said.
+/// An input whose path names another file is refused by `apply` and
+/// `check` FILE, whatever its dialect (tester finding 36/06): exit 1, FILE
+/// left as it is, `--write` writes nothing. A lone patch section, an
+/// edit's JSON, and an Aider block that only lands on FILE because Aider
+/// retries a failed SEARCH on the chat's files (FILE is in the chat).
 #[test]
-fn a_patch_naming_another_file_edits_file_and_says_so() {
-    edits_file_saying(
-        "*** Update File: lib/calc2.py\n",
-        |file| {
-            format!(
-                "srview: note: the patch edits lib/calc2.py; its edit is applied to {file} instead"
-            )
-        },
-        WARNING,
+fn an_input_naming_another_file_is_refused_in_every_dialect() {
+    let (dir, file) = project();
+    let patch = PATCH.replace("calc.py", "lib/calc2.py");
+    let edit = r#"{"file_path": "lib/calc2.py", "old_string": "b – a", "new_string": "a + b"}"#;
+    let write = r#"{"file_path": "lib/calc2.py", "content": "x = 1\n"}"#;
+    let editor = r#"{"path": "lib/calc2.py", "old_text": "b – a", "new_text": "a + b"}"#;
+    let reply = "lib/calc2.py\n```python\n<<<<<<< SEARCH\n    return b – a\n=======\n    return a + b\n>>>>>>> REPLACE\n```\n";
+    let (patch_how, edit_how) = (
+        "`srview apply --transcript PATCH --cwd DIR` applies it".to_string(),
+        "`srview apply lib/calc2.py INPUT` applies it there".to_string(),
+    );
+    let aider_how = "Aider 0.86.2's diff edit format would apply it to calc.py only because its \
+                     SEARCH text is not in lib/calc2.py and calc.py is in the chat; `srview apply \
+                     --transcript INPUT --cwd DIR --dialect aider-diff` runs it over the folder"
+        .to_string();
+    let cases: [(&str, &str, &[&str], &str, &String); 5] = [
+        ("patch", &patch, &[], &file, &patch_how),
+        ("edit", edit, &[], &file, &edit_how),
+        ("write", write, &[], &file, &edit_how),
+        ("editor", editor, &[], &file, &edit_how),
+        (
+            "reply",
+            reply,
+            &["--dialect", "aider-diff"],
+            "calc.py",
+            &aider_how,
+        ),
+    ];
+    for (name, input, flags, shown, how) in cases {
+        support::files::write(dir.path(), name, input.as_bytes());
+        let want = format!(
+            "srview: the input edits lib/calc2.py, not {shown}: {shown} is left as it is ({how})\n"
+        );
+        for command in [
+            &["apply", shown, name][..],
+            &["apply", shown, name, "--write"],
+            &["apply", shown, name, "--json"],
+            &["check", shown, name],
+        ] {
+            let args: Vec<&str> = command.iter().chain(flags).copied().collect();
+            let out = run_in(dir.path(), &args);
+            assert_eq!(
+                (out.status.code(), text(&out.stdout), text(&out.stderr)),
+                (Some(1), String::new(), want.clone()),
+                "{args:?}"
+            );
+            assert_eq!(read(&file), CALC, "{args:?}");
+        }
+    }
+    assert!(!dir.path().join("lib").exists());
+}
+
+/// Paths that name FILE itself are not refused: `./calc.py`, FILE's
+/// absolute path, the same name in another folder (the agent's paths are
+/// its own machine's), a path relative to the current folder, a link to
+/// FILE; for an Aider block too.
+#[test]
+fn an_input_naming_file_in_another_form_edits_it() {
+    let (dir, file) = project();
+    let sub = dir.path().join("sub");
+    std::fs::create_dir(&sub).expect("sub");
+    support::files::write(&sub, "calc.py", CALC.as_bytes());
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(&file, dir.path().join("link.py")).expect("link");
+    let fixed = "def span(a, b):\n    return a + b\n";
+    let mut named = vec![
+        ("calc.py", "./calc.py"),
+        ("calc.py", file.as_str()),
+        ("calc.py", "/elsewhere/src/calc.py"),
+        ("sub/calc.py", "sub/calc.py"),
+        ("sub/calc.py", "./sub/../sub/calc.py"),
+    ];
+    if cfg!(unix) {
+        named.push(("calc.py", "link.py"));
+    }
+    for (target, path) in named {
+        let edit =
+            serde_json::json!({"file_path": path, "old_string": "b – a", "new_string": "a + b"});
+        support::files::write(dir.path(), "e.json", edit.to_string().as_bytes());
+        let out = run_in(dir.path(), &["apply", target, "e.json"]);
+        assert_eq!(
+            (out.status.code(), text(&out.stdout), text(&out.stderr)),
+            (Some(0), fixed.to_string(), String::new()),
+            "{path}"
+        );
+        let patch = PATCH
+            .replace("calc.py", path)
+            .replace("-    return b - a", "-    return b – a");
+        support::files::write(dir.path(), "p.patch", patch.as_bytes());
+        let out = run_in(dir.path(), &["check", target, "p.patch"]);
+        assert_eq!(out.status.code(), Some(0), "{path}: {}", text(&out.stderr));
+    }
+    let reply = "./calc.py\n```python\n<<<<<<< SEARCH\n    return b – a\n=======\n    return a + b\n>>>>>>> REPLACE\n```\n";
+    support::files::write(dir.path(), "r.md", reply.as_bytes());
+    let out = run_in(
+        dir.path(),
+        &["apply", "calc.py", "r.md", "--dialect", "aider-diff"],
+    );
+    assert_eq!(
+        (out.status.code(), text(&out.stdout)),
+        (Some(0), fixed.to_string()),
+        "{}",
+        text(&out.stderr)
     );
 }
 
@@ -1746,12 +1844,110 @@ fn an_agents_failing_edit_is_diagnosed_in_its_own_field_names() {
     assert!(!said.contains("SEARCH"), "{said}");
 }
 
+/// An Aider reply holding no edit (prose; a unified diff without the
+/// ```` ```diff ```` fence Aider's udiff parser needs) leaves FILE as it
+/// is, as a diff without a SEARCH/REPLACE block does (tester finding
+/// 36/05): `apply` prints FILE unchanged (a redirect keeps it) with a
+/// warning naming what was not found, `check` and `fix` exit 1.
+#[test]
+fn an_aider_reply_without_an_edit_leaves_file_unchanged_and_says_so() {
+    let unfenced = "--- calc.py\n+++ calc.py\n@@ @@\n-    return b – a\n+    return a + b\n";
+    let dir = support::files::folder(&[
+        ("calc.py", CALC),
+        ("u.diff", unfenced),
+        ("p.txt", "just prose\n"),
+    ]);
+    let unfenced_said = "no ```diff fence found in u.diff: Aider 0.86.2 reads udiff hunks only \
+                         inside a ```diff fence, and finds no hunk in a unified diff without one";
+    let cases = [
+        ("u.diff", "aider-udiff", unfenced_said, "no_hunks"),
+        (
+            "p.txt",
+            "aider-udiff",
+            "no ```diff hunk found in p.txt",
+            "no_hunks",
+        ),
+        (
+            "p.txt",
+            "aider-diff",
+            "no SEARCH/REPLACE block found in p.txt",
+            "no_blocks",
+        ),
+    ];
+    for (input, dialect, said, stage) in cases {
+        let run = |args: &[&str]| {
+            let mut all = args.to_vec();
+            all.extend(["--dialect", dialect]);
+            let out = run_in(dir.path(), &all);
+            (out.status.code(), text(&out.stdout), text(&out.stderr))
+        };
+        assert_eq!(
+            run(&["apply", "calc.py", input]),
+            (
+                Some(0),
+                CALC.to_string(),
+                format!("srview: warning: {said}: the output is calc.py unchanged\n")
+            )
+        );
+        let json = serde_json::json!({
+            "blocks": [], "dialect": dialect, "error": null, "message": null,
+            "newContent": CALC, "ok": true, "stage": stage,
+        });
+        assert_eq!(
+            run(&["apply", "calc.py", input, "--json"]),
+            (
+                Some(0),
+                format!("{json}\n"),
+                format!("srview: warning: {said}: the output is calc.py unchanged\n")
+            )
+        );
+        assert_eq!(
+            run(&["apply", "calc.py", input, "--write"]),
+            (
+                Some(0),
+                String::new(),
+                format!("srview: warning: {said}: calc.py left as it was\n")
+            )
+        );
+        assert_eq!(
+            run(&["check", "calc.py", input]),
+            (
+                Some(1),
+                format!("{said}: nothing to check\n"),
+                String::new()
+            )
+        );
+        assert_eq!(
+            run(&["check", "calc.py", input, "--json"]),
+            (
+                Some(1),
+                format!("{json}\n"),
+                format!("srview: warning: {said}: nothing to check\n")
+            )
+        );
+        assert_eq!(
+            run(&["fix", "calc.py", input]),
+            (
+                Some(1),
+                String::new(),
+                format!("srview: warning: {said}: nothing to fix, nothing printed\n")
+            )
+        );
+    }
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("calc.py")).expect("calc.py"),
+        CALC
+    );
+}
+
 /// An Aider udiff reply (tests/fixtures/aider-udiff, tester finding 05) is
 /// read by `check`, `fix`, `apply` and `apply --transcript` with Aider's
 /// own udiff applier: told by its ```` ```diff ```` fence (said on stderr)
 /// or by `--dialect aider-udiff`. Both places of a repeated before-text
-/// change, as Aider changes them; a hunk of only `+` lines is appended. A
-/// bare git diff is not read as one.
+/// change, as Aider changes them, and that is a doubt (tester finding
+/// 36/10): `check` and `fix` exit 1 with a warning that says to add
+/// context, `--write` holds it back until `--force`. A hunk of only `+`
+/// lines is appended. A bare git diff is not read as one.
 #[test]
 fn an_aider_udiff_reply_is_read_by_aiders_own_udiff_applier() {
     let fixture = |name: &str| {
@@ -1786,15 +1982,18 @@ fn an_aider_udiff_reply_is_read_by_aiders_own_udiff_applier() {
     ]);
     let note = "srview: note: read as --dialect aider-udiff (Aider 0.86.2's udiff edit format), \
                 from its ```diff fence of unified-diff hunks\n";
-    let both = "srview: note: Aider 0.86.2's udiff edit format replaces every occurrence: it \
-                changes lines 2-3 and also lines 7-8\n";
-    let check = "edit 1: search_and_replace at lines 2-3 and lines 7-8 (exact)\nnote: Aider \
-                 0.86.2's udiff edit format replaces every occurrence: it changes lines 2-3 and \
-                 also lines 7-8\nthe agent says: Applied edit to s.py\n";
+    let both = "Aider 0.86.2's udiff edit format replaces every occurrence: it changes lines \
+                2-3 and also lines 7-8: the hunk's text stands at several places and the model \
+                may have meant one: add a line of context to the hunk so that its text stands at \
+                one place";
+    let check = format!(
+        "edit 1: search_and_replace at lines 2-3 and lines 7-8 (exact)\nwarning: {both}\n\
+         the agent says: Applied edit to s.py\n"
+    );
     let out = run_in(dir.path(), &["check", "s.py", "reply.md"]);
     assert_eq!(
         (out.status.code(), text(&out.stdout), text(&out.stderr)),
-        (Some(0), check.to_string(), note.to_string())
+        (Some(1), check.clone(), note.to_string())
     );
     let out = run_in(
         dir.path(),
@@ -1802,22 +2001,69 @@ fn an_aider_udiff_reply_is_read_by_aiders_own_udiff_applier() {
     );
     assert_eq!(
         (out.status.code(), text(&out.stdout), text(&out.stderr)),
-        (Some(0), check.to_string(), String::new())
+        (Some(1), check, String::new())
     );
+    // The result is Aider's: both places change.
     let out = run_in(dir.path(), &["apply", "s.py", "reply.md"]);
     assert_eq!(
         (out.status.code(), text(&out.stdout), text(&out.stderr)),
-        (Some(0), after.clone(), format!("{note}{both}"))
+        (
+            Some(0),
+            after.clone(),
+            format!("{note}srview: warning: {both}\n")
+        )
     );
     let out = run_in(dir.path(), &["fix", "s.py", "reply.md"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(
-        text(&out.stderr),
-        format!("{note}srview: nothing to fix: every block is placed exactly\n")
+        (out.status.code(), text(&out.stdout), text(&out.stderr)),
+        (
+            Some(1),
+            String::new(),
+            format!(
+                "{note}srview: warning: {both}\nsrview: no corrected reply: every edit is placed \
+                 exactly, but in doubt (the warning says what to change)\n"
+            )
+        )
+    );
+    let out = run_in(dir.path(), &["apply", "s.py", "reply.md", "--write"]);
+    assert_eq!(
+        (out.status.code(), text(&out.stderr)),
+        (
+            Some(1),
+            format!("{note}srview: nothing written: {both} (--force writes it)\n")
+        )
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("s.py")).expect("s.py"),
+        before
     );
     let out = run_in(
         dir.path(),
         &["apply", "--transcript", "reply.md", "--cwd", ".", "--write"],
+    );
+    assert_eq!(
+        (out.status.code(), text(&out.stdout), text(&out.stderr)),
+        (
+            Some(1),
+            String::new(),
+            format!("{note}srview: nothing written: {both} (--force writes it)\n")
+        )
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("s.py")).expect("s.py"),
+        before
+    );
+    let out = run_in(
+        dir.path(),
+        &[
+            "apply",
+            "--transcript",
+            "reply.md",
+            "--cwd",
+            ".",
+            "--write",
+            "--force",
+        ],
     );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout), "Applied edit to s.py\n");

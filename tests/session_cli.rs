@@ -960,12 +960,28 @@ fn session_json_carries_each_edit_text_after_the_agent_message() {
     let first = &got["edits"][0];
     let edit_file = tmp.path().join("edit.json");
     fs::write(&edit_file, first["edit"].as_str().unwrap()).unwrap();
-    let before_file = tmp.path().join("before.py");
+    // Saved under the name the edit's path gives (in another folder: the
+    // agent's paths are its own machine's); a file of another name is not
+    // the one the edit was meant for, and `apply` refuses it.
+    let file_path = first["edit"].as_str().unwrap();
+    let named: Value = serde_json::from_str(file_path).unwrap();
+    let name = named["file_path"]
+        .as_str()
+        .unwrap()
+        .rsplit('/')
+        .next()
+        .unwrap();
+    let before_file = tmp.path().join(name);
     fs::write(
         &before_file,
         want.edits[0].content_before.as_deref().unwrap(),
     )
     .unwrap();
+    let copy = tmp.path().join("copy-of-before.py");
+    fs::copy(&before_file, &copy).unwrap();
+    let out = srview(["apply"]).arg(&copy).arg(&edit_file).output();
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert!(stdout(&out).is_empty());
     let out = srview(["apply"]).arg(&before_file).arg(&edit_file).output();
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert_eq!(
@@ -1067,14 +1083,21 @@ fn a_folder_without_a_session_points_at_srview_sessions() {
 #[test]
 fn aider_udiff_sessions_are_judged_by_aiders_udiff_applier() {
     let dir = fixtures().join("../aider-udiff");
-    for (name, stage, lines, also) in [
+    // Aider changes both places; the hunk's text standing at several
+    // places is a doubt (tester finding 36/10), as for every dialect.
+    let doubt = "Aider 0.86.2's udiff edit format replaces every occurrence: it changes lines \
+                 2-3 and also lines 7-8: the hunk's text stands at several places and the model \
+                 may have meant one: add a line of context to the hunk so that its text stands \
+                 at one place";
+    for (name, stage, lines, also, in_doubt) in [
         (
             "replace_all",
             "search_and_replace",
             serde_json::json!([2, 3]),
             serde_json::json!([[7, 8]]),
+            Some(doubt),
         ),
-        ("append", "append", Value::Null, Value::Null),
+        ("append", "append", Value::Null, Value::Null, None),
     ] {
         let read = |ext: &str| fs::read_to_string(dir.join(format!("{name}.{ext}"))).unwrap();
         let (before, after) = (read("before.py"), read("after.py"));
@@ -1108,14 +1131,18 @@ fn aider_udiff_sessions_are_judged_by_aiders_udiff_applier() {
             .arg(root)
             .output();
         assert_eq!(code(&out), 0, "{}", stderr(&out));
-        assert_eq!(
-            stdout(&out),
-            format!(
+        let want = match in_doubt {
+            None => format!(
                 "Aider 0.86.2: 1 edit, 0 failed, 0 loose, 0 disagreements\n   \
                  1  s.py  aider-udiff      Aider: applied   srview: applied ({stage})\n"
             ),
-            "{name}"
-        );
+            Some(doubt) => format!(
+                "Aider 0.86.2: 1 edit, 0 failed, 0 loose, 0 disagreements, 1 in doubt\n   \
+                 1  s.py  aider-udiff      Aider: applied   srview: applied ({stage}) · doubt: \
+                 one of several places  [DOUBT]\n      doubt: {doubt}\n"
+            ),
+        };
+        assert_eq!(stdout(&out), want, "{name}");
     }
 }
 

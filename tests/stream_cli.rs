@@ -217,6 +217,48 @@ fn a_stream_without_blocks_warns() {
     assert!(err.contains("no SEARCH/REPLACE block found"), "{err}");
 }
 
+/// An edit JSON or a patch naming another file, streamed with `--write`:
+/// its write is held back (exit 1, FILE left as it is, the reason in the
+/// final line), as `apply FILE` refuses it (tester finding 36/06).
+#[test]
+fn a_streamed_edit_naming_another_file_is_held_back() {
+    let file = original_file();
+    let name = file.path().file_name().expect("name").to_string_lossy();
+    let inputs = [
+        r#"{"file_path": "/p/other.rs", "old_string": "fn c() {}", "new_string": "fn d() {}"}"#,
+        "*** Begin Patch\n*** Update File: other.rs\n@@\n-fn c() {}\n+fn d() {}\n*** End Patch\n",
+    ];
+    for input in inputs {
+        let (mut child, rx) = spawn(file.path(), &["--write"]);
+        let mut stdin = child.stdin.take().expect("stdin");
+        stdin.write_all(input.as_bytes()).expect("write");
+        drop(stdin);
+        let out = child.wait_with_output().expect("exit");
+        assert_eq!(out.status.code(), Some(1), "{input}");
+        let last = last_line(&rx);
+        let other = if input.starts_with('{') {
+            "/p/other.rs"
+        } else {
+            "other.rs"
+        };
+        assert_eq!(
+            last["write"],
+            serde_json::json!({
+                "reasons": [format!(
+                    "the input edits {other}, not {}: its edit was meant for another file",
+                    file.path().display()
+                )],
+                "state": "held-back",
+            }),
+            "{input} ({name})"
+        );
+        assert_eq!(
+            std::fs::read_to_string(file.path()).expect("read"),
+            ORIGINAL
+        );
+    }
+}
+
 /// Input that keeps coming: updates flow while it does, and memory stays
 /// proportional to what was received.
 #[test]

@@ -23,6 +23,7 @@ use super::commit::Commit;
 use super::{ApplyArgs, CheckArgs, CmdResult};
 use crate::dialect::apply_patch::fs::RecordingFs;
 use crate::dialect::call::{CallOutcome, Entry, ToolCall, fs_path};
+use crate::dialect::call_doubts::lines_text;
 use crate::dialect::registry::DialectRow;
 use crate::error::Error;
 use crate::output::{self, Wrote};
@@ -282,6 +283,7 @@ pub(super) fn run_with(
     let cwd = std::env::current_dir().map_err(|e| Error::read("the current folder", e))?;
     let run = run_matcher(row, text, &cwd, Some(file))?;
     let target = file_path(&run.cwd, file);
+    refuse_moved_edit(row, &run, &target, file)?;
     let outcome = &run.outcome;
     warn(row, &run, args.write);
     let others = outcome.written_besides(&target);
@@ -303,7 +305,21 @@ pub(super) fn run_with(
             );
         }
     }
-    let new_content = outcome.written(&target).flatten();
+    // The agent succeeds and writes nothing: FILE as it is is its result
+    // (what a redirect of the output must hold), and a call without any
+    // edit is said, as a diff without a SEARCH/REPLACE block is.
+    let unchanged = (outcome.ok && !outcome.hangs && outcome.writes.is_empty())
+        .then(|| as_read(&run, &target, file))
+        .flatten();
+    if let Some(nothing) = nothing_found(row, &run, args.diff.as_deref()) {
+        let what = if args.write {
+            format!("{} left as it was", file.display())
+        } else {
+            format!("the output is {} unchanged", file.display())
+        };
+        eprintln!("srview: warning: {nothing}: {what}");
+    }
+    let new_content = outcome.written(&target).flatten().or(unchanged.as_deref());
     let commit = commit(args, row, &run, Some(&target));
     let mut stdout = std::io::stdout().lock();
     let io_err = Error::stdout;
@@ -338,6 +354,59 @@ pub(super) fn run_with(
     match commit {
         Some(commit) if outcome.ok => commit.status(),
         _ => Ok(if outcome.ok && !elsewhere_only { 0 } else { 1 }),
+    }
+}
+
+/// The refusal of a call whose edit names another file but lands on FILE
+/// (`target`, as the matcher names it): Aider retries a block whose SEARCH
+/// fails on its own file on every chat file, and FILE is in the chat. The
+/// edit was meant for the file it names, as for every dialect whose input
+/// names its file.
+fn refuse_moved_edit(row: &DialectRow, run: &Run, target: &str, file: &Path) -> Result<(), Error> {
+    let moved = run
+        .outcome
+        .edits
+        .iter()
+        .filter(|edit| edit.path.as_deref() == Some(target))
+        .filter_map(|edit| edit.named.as_deref())
+        .find(|named| !super::apply_dialect::names_file(named, file));
+    match moved {
+        None => Ok(()),
+        Some(named) => Err(super::apply_dialect::edits_another_file(
+            named,
+            file,
+            &format!(
+                "{} would apply it to {} only because its SEARCH text is not in {named} \
+                 and {} is in the chat; `srview apply --transcript INPUT --cwd DIR --dialect {}` \
+                 runs it over the folder",
+                row.title,
+                file.display(),
+                file.display(),
+                row.value
+            ),
+        )),
+    }
+}
+
+/// What the agent looked for in the input and did not find, when the call
+/// holds no edit at all and the agent succeeds doing nothing (see
+/// [`CallMatcher::nothing_found`](crate::dialect::call::CallMatcher::nothing_found)).
+fn nothing_found(row: &DialectRow, run: &Run, diff: Option<&Path>) -> Option<String> {
+    let outcome = &run.outcome;
+    if !outcome.ok || outcome.hangs || !outcome.edits.is_empty() || !outcome.writes.is_empty() {
+        return None;
+    }
+    let source = super::load::diff_name(diff);
+    row.matcher().map(|m| m.nothing_found(&run.input, &source))
+}
+
+/// FILE (`target`, as the matcher names it) as the matcher read it, else
+/// as it is on disk; `None` when it does not exist or cannot be read.
+fn as_read(run: &Run, target: &str, file: &Path) -> Option<String> {
+    match run.seen.get(target) {
+        Some(Entry::File(text)) => Some(text.clone()),
+        Some(_) => None,
+        None => crate::input::read_text(file, true).ok().flatten(),
     }
 }
 
@@ -402,15 +471,23 @@ pub(super) fn run_folder(args: &ApplyArgs, text: &str, cwd: &Path, row: &Dialect
 pub(super) fn check(args: &CheckArgs, row: &DialectRow, text: &str) -> CmdResult {
     let cwd = std::env::current_dir().map_err(|e| Error::read("the current folder", e))?;
     let run = run_matcher(row, text, &cwd, Some(&args.file))?;
+    refuse_moved_edit(row, &run, &file_path(&run.cwd, &args.file), &args.file)?;
     let outcome = &run.outcome;
     let notes = loose_notes(row, &run);
+    let nothing = nothing_found(row, &run, args.diff.as_deref());
     let target = file_path(&run.cwd, &args.file);
     let correction = correction(row, &run, &target);
+    if let (Some(nothing), true) = (&nothing, args.json) {
+        eprintln!("srview: warning: {nothing}: nothing to check");
+    }
     let mut stdout = std::io::stdout().lock();
     let io_err = Error::stdout;
     if args.json {
         let mut report = CallReport::new(row.value, outcome);
-        report.new_content = Some(outcome.written(&target).flatten());
+        let unchanged = (outcome.ok && !outcome.hangs && outcome.writes.is_empty())
+            .then(|| as_read(&run, &target, &args.file))
+            .flatten();
+        report.new_content = Some(outcome.written(&target).flatten().or(unchanged.as_deref()));
         let asked = crate::dialect::call_doubts::asked(row, &run.input).unwrap_or_default();
         for ((block, edit), (_, new)) in report.blocks.iter_mut().zip(&outcome.edits).zip(&asked) {
             if let Some(written) = &edit.written {
@@ -507,6 +584,9 @@ pub(super) fn check(args: &CheckArgs, row: &DialectRow, text: &str) -> CmdResult
                 ));
             }
         }
+        if let Some(nothing) = &nothing {
+            text.push_str(&format!("{nothing}: nothing to check\n"));
+        }
         if outcome.hangs {
             text.push_str(&format!("error: {}\n", hang_sentence(row)));
         }
@@ -532,11 +612,13 @@ pub(super) fn check(args: &CheckArgs, row: &DialectRow, text: &str) -> CmdResult
         stdout.write_all(text.as_bytes()).map_err(io_err)?;
     }
     stdout.flush().map_err(io_err)?;
-    Ok(if outcome.ok && !outcome.hangs && notes.is_empty() {
-        0
-    } else {
-        1
-    })
+    Ok(
+        if outcome.ok && !outcome.hangs && notes.is_empty() && nothing.is_none() {
+            0
+        } else {
+            1
+        },
+    )
 }
 
 /// `srview fix FILE INPUT --dialect NAME`: the tool input with its failed
@@ -705,6 +787,19 @@ fn fix_aider(args: &super::FixArgs, row: &DialectRow, text: &str) -> CmdResult {
         .unwrap_or_default();
     let mut stdout = std::io::stdout().lock();
     if run.outcome.ok && run.outcome.edits.iter().all(|e| !e.loose) {
+        // Placed exactly, but in doubt (`check` exits 1 for it): no
+        // correction settles it, and "nothing to fix" would pass it.
+        let doubts = loose_notes(row, &run);
+        if !doubts.is_empty() {
+            for doubt in &doubts {
+                eprintln!("srview: warning: {doubt}");
+            }
+            eprintln!(
+                "srview: no corrected reply: every edit is placed exactly, but in doubt \
+                 (the warning says what to change)"
+            );
+            return Ok(1);
+        }
         eprintln!("srview: nothing to fix: every block is placed exactly");
         stdout.write_all(reply.as_bytes()).map_err(Error::stdout)?;
         return Ok(0);
@@ -824,6 +919,12 @@ fn run_on_file(
     input: &str,
 ) -> Result<(Run, String, String), Error> {
     let run = run_matcher(row, text, cwd, Some(&args.file))?;
+    if let Some(nothing) = nothing_found(row, &run, args.diff.as_deref()) {
+        // As a diff without a SEARCH/REPLACE block: exit 1, said.
+        return Err(Error::NoApply(format!(
+            "warning: {nothing}: nothing to fix, nothing printed"
+        )));
+    }
     let target = file_path(&run.cwd, &args.file);
     let Some(Entry::File(content)) = run.seen.get(&target) else {
         return Err(Error::refused(format!(
@@ -844,15 +945,6 @@ fn file_path(cwd: &Path, file: &Path) -> String {
     fs_path(&cwd.to_string_lossy(), &absolute.to_string_lossy())
 }
 
-/// `line N` / `lines A-B`.
-fn lines_text((first, last): (usize, usize)) -> String {
-    if first == last {
-        format!("line {first}")
-    } else {
-        format!("lines {first}-{last}")
-    }
-}
-
 /// ` at line N` / ` at lines A-B`, then every further place `also` (a
 /// replace-all's other places: ` and lines C-D`), or nothing.
 fn places(lines: Option<(usize, usize)>, also: &[(usize, usize)]) -> String {
@@ -864,27 +956,17 @@ fn places(lines: Option<(usize, usize)>, also: &[(usize, usize)]) -> String {
 }
 
 /// What a replace-all edit changed beyond its first place, said whether or
-/// not it was placed loosely: `None` when it changed one place.
+/// not it was placed loosely: `None` when it changed one place, and for an
+/// agent that replaces every place unasked (Aider's udiff), whose call
+/// changing several places is a doubt ([`loose_notes`]), not a note.
 fn also_replaced_note(row: &DialectRow, outcome: &CallOutcome) -> Option<String> {
-    if outcome.also_replaced.is_empty() || !outcome.ok {
+    if row
+        .matcher()
+        .is_some_and(|m| m.replaces_every_place_unasked())
+    {
         return None;
     }
-    let ranges: Vec<String> = outcome
-        .also_replaced
-        .iter()
-        .map(|&range| lines_text(range))
-        .collect();
-    let first = outcome
-        .edits
-        .first()
-        .and_then(|e| e.lines)
-        .map(|range| format!("{} and ", lines_text(range)))
-        .unwrap_or_default();
-    Some(format!(
-        "{} replaces every occurrence: it changes {first}also {}",
-        row.title,
-        ranges.join(", ")
-    ))
+    crate::dialect::call_doubts::every_place_changes(row.title, outcome)
 }
 
 /// ` at line N` / ` at lines A-B`, or nothing.

@@ -57,16 +57,49 @@ pub(super) fn run_patch(
             file.display()
         );
     }
-    if let Some(other) = elsewhere.named {
-        eprintln!(
-            "srview: note: the patch edits {other}; its edit is applied to {} instead",
-            file.display()
-        );
+    if let Some(other) = elsewhere.named.filter(|other| !names_file(other, file)) {
+        return Err(edits_another_file(
+            &other,
+            file,
+            "`srview apply --transcript PATCH --cwd DIR` applies it",
+        ));
     }
     for warning in crate::source::patch::loose_warnings(&outcome) {
         eprintln!("{warning}");
     }
     Ok(outcome)
+}
+
+/// Whether the path an input names (`named`, as the model wrote it) is
+/// FILE: the same name (`m.py`, `./m.py`, `/elsewhere/src/m.py`: the
+/// agent's paths are its own machine's), or the same file once resolved
+/// from the current folder (a link to FILE). An empty path names no file,
+/// so none other.
+pub(super) fn names_file(named: &str, file: &Path) -> bool {
+    let normalized = crate::dialect::call::normalize(named.trim());
+    let Some(last) = normalized.rsplit('/').next().filter(|l| !l.is_empty()) else {
+        return true;
+    };
+    if file
+        .file_name()
+        .is_some_and(|name| name.to_string_lossy() == last)
+    {
+        return true;
+    }
+    match (Path::new(named.trim()).canonicalize(), file.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// The refusal of an input that edits `other`, not FILE: applying it to
+/// FILE would put an edit meant for another file there (`how`: the command
+/// that applies it where it was meant).
+pub(super) fn edits_another_file(other: &str, file: &Path, how: &str) -> Error {
+    let file = file.display();
+    Error::NoApply(format!(
+        "the input edits {other}, not {file}: {file} is left as it is ({how})"
+    ))
 }
 
 /// Why srview cannot stand behind writing the patch's result for FILE
@@ -80,18 +113,39 @@ pub(super) fn patch_doubts(
     let place = place(file)?;
     let target = place.target(content);
     let doubts = one_file::doubts_for(diff, &target).map_err(|e| Error::usage(e.to_string()))?;
-    Ok(doubts.into_iter().map(|d| d.message).collect())
+    let mut out: Vec<String> = doubts.into_iter().map(|d| d.message).collect();
+    out.extend(
+        one_file::elsewhere(diff, &place.name)
+            .named
+            .filter(|other| !names_file(other, file))
+            .map(|other| another_file_doubt(&other, file)),
+    );
+    Ok(out)
+}
+
+/// The doubt of an input naming `other` whose edit was applied to FILE
+/// (a stream's: `apply FILE` refuses it outright).
+fn another_file_doubt(other: &str, file: &Path) -> String {
+    format!(
+        "the input edits {other}, not {}: its edit was meant for another file",
+        file.display()
+    )
 }
 
 /// Why srview cannot stand behind the edit JSON `diff`'s result for FILE
 /// (see [`edit_doubts`](crate::dialect::edit::edit_doubts)).
-pub(super) fn edit_doubts(content: Option<&str>, diff: &str) -> Result<Vec<String>, Error> {
+pub(super) fn edit_doubts(
+    file: &Path,
+    content: Option<&str>,
+    diff: &str,
+) -> Result<Vec<String>, Error> {
     let edit = one_file::parse_edit(diff).map_err(|e| Error::usage(e.to_string()))?;
     let outcome = crate::dialect::edit::apply(&edit, content);
-    Ok(crate::dialect::edit::edit_doubts(
-        &outcome,
-        content.unwrap_or(""),
-    ))
+    let mut out = crate::dialect::edit::edit_doubts(&outcome, content.unwrap_or(""));
+    if !names_file(edit.path(), file) {
+        out.push(another_file_doubt(edit.path(), file));
+    }
+    Ok(out)
 }
 
 /// The new content of FILE after a successful patch.
@@ -107,6 +161,14 @@ pub(super) fn run_edit(
     diff: &str,
 ) -> Result<EditOutcome, Error> {
     let parsed = one_file::parse_edit(diff).map_err(|e| Error::usage(e.to_string()))?;
+    let named = parsed.path().to_string();
+    if !names_file(&named, file) {
+        return Err(edits_another_file(
+            &named,
+            file,
+            &format!("`srview apply {named} INPUT` applies it there"),
+        ));
+    }
     let parsed = parsed.with_path(&file.display().to_string());
     Ok(edit::apply(&parsed, content))
 }

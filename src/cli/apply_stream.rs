@@ -179,7 +179,7 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
                 super::apply_dialect::patch_doubts(file, original, stream.live.text())?
             }
             (super::stream_dialect::Snapshot::Edit { .. }, Some(_)) => {
-                super::apply_dialect::edit_doubts(original, stream.live.text())?
+                super::apply_dialect::edit_doubts(file, original, stream.live.text())?
             }
         };
         let doubts = super::commit::weigh(args.write, args.force, doubts);

@@ -207,6 +207,12 @@ pub struct EditMatch {
     /// `None` otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
+    /// The path the model's edit named, when the agent applied it to
+    /// another file ([`EditMatch::path`]): Aider retries a block whose
+    /// SEARCH fails on its own file on every file in the chat. `None`
+    /// otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub named: Option<String>,
 }
 
 /// An agent's matcher for one tool.
@@ -235,6 +241,21 @@ pub trait CallMatcher: Sync {
     /// at, without a word (not an error, as most string-edit tools make it).
     fn takes_first_of_several(&self) -> bool {
         false
+    }
+
+    /// The agent replaces every place an edit's text stands at although
+    /// the model asked for no replace-all (Aider's udiff hunks): a call
+    /// that changes several places is a doubt, not a note.
+    fn replaces_every_place_unasked(&self) -> bool {
+        false
+    }
+
+    /// What was looked for and not found in `input` (read from `source`,
+    /// a path or `stdin`) when the call holds no edit at all: `no edit found
+    /// in SOURCE`, and why where srview knows. The agent then does nothing,
+    /// and srview says so.
+    fn nothing_found(&self, _input: &serde_json::Value, source: &str) -> String {
+        format!("no edit found in {source}")
     }
 }
 

@@ -20,6 +20,10 @@ pub struct Judged<'a> {
     /// (Aider's blocks, OpenCode's and Cline's patch hunks): a placement
     /// whose text stands elsewhere too is said.
     pub first_wins: bool,
+    /// The agent's title when it replaces every place an edit's text
+    /// stands at although the model asked for one (Aider's udiff hunks):
+    /// a call that changes several places is said.
+    pub every_place: Option<&'static str>,
 }
 
 impl<'a> Judged<'a> {
@@ -29,6 +33,10 @@ impl<'a> Judged<'a> {
         Judged {
             asked: asked.as_deref(),
             first_wins: row.matcher().is_some_and(|m| m.takes_first_of_several()),
+            every_place: row
+                .matcher()
+                .is_some_and(|m| m.replaces_every_place_unasked())
+                .then_some(row.title),
         }
     }
 }
@@ -80,7 +88,8 @@ pub enum CallDoubtKind {
     /// The text written is not the model's new text.
     Rewritten,
     /// The text it replaced stands elsewhere too, and the matcher takes
-    /// the first place.
+    /// the first place (or, for a matcher that replaces every place
+    /// unasked, all of them).
     FirstOfSeveral,
     /// One of an exact-string edit's trust checks.
     Edit(edit::EditDoubtKind),
@@ -96,6 +105,17 @@ pub fn exact_doubt_kinds(
         return Vec::new();
     }
     let mut out = Vec::new();
+    if let Some(title) = judged.every_place
+        && let Some(changes) = every_place_changes(title, outcome)
+    {
+        out.push((
+            CallDoubtKind::FirstOfSeveral,
+            format!(
+                "{changes}: the hunk's text stands at several places and the model may have \
+                 meant one: add a line of context to the hunk so that its text stands at one place"
+            ),
+        ));
+    }
     for (i, matched) in outcome.edits.iter().enumerate() {
         let (false, Some(found), Some(written)) = (matched.loose, &matched.found, &matched.written)
         else {
@@ -159,6 +179,39 @@ pub fn exact_doubt_kinds(
     out
 }
 
+/// `{title} replaces every occurrence: it changes lines A-B and also
+/// lines C-D`: what a call replacing every place of an edit's text changed
+/// beyond its first place; `None` when it changed one place or failed.
+pub fn every_place_changes(title: &str, outcome: &CallOutcome) -> Option<String> {
+    if outcome.also_replaced.is_empty() || !outcome.ok {
+        return None;
+    }
+    let ranges: Vec<String> = outcome
+        .also_replaced
+        .iter()
+        .map(|&range| lines_text(range))
+        .collect();
+    let first = outcome
+        .edits
+        .first()
+        .and_then(|e| e.lines)
+        .map(|range| format!("{} and ", lines_text(range)))
+        .unwrap_or_default();
+    Some(format!(
+        "{title} replaces every occurrence: it changes {first}also {}",
+        ranges.join(", ")
+    ))
+}
+
+/// `line N` / `lines A-B`.
+pub fn lines_text((first, last): (usize, usize)) -> String {
+    if first == last {
+        format!("line {first}")
+    } else {
+        format!("lines {first}-{last}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -190,6 +243,48 @@ mod tests {
         assert!(
             doubts[0].starts_with("edit 1: its new text is already there (lines 1-2)"),
             "{doubts:?}"
+        );
+    }
+
+    /// An Aider udiff hunk whose text stands at two places: Aider changes
+    /// both, unasked, and that is a doubt naming both places and saying to
+    /// add context; a replace-all the model asked for (OpenCode's
+    /// `replaceAll`) is no doubt here.
+    #[test]
+    fn a_udiff_hunk_changing_several_places_is_in_doubt() {
+        let file =
+            "def a():\n    x = load()\n    return x\n\ndef b():\n    x = load()\n    return x\n";
+        let reply = "```diff\n--- a.py\n+++ a.py\n@@ @@\n-    x = load()\n+    x = load(1)\n     return x\n```\n";
+        let row = find("aider-udiff").expect("row");
+        let input = serde_json::json!({"reply": reply, "chat_files": ["a.py"]});
+        let matcher = row.matcher().expect("matcher");
+        let outcome = run_in_memory(matcher, "/p", &[("a.py", file)], &input);
+        assert_eq!(outcome.also_replaced, vec![(6, 7)], "{outcome:?}");
+        let kinds = exact_doubt_kinds(
+            &outcome,
+            &|_| Some(file.to_string()),
+            Judged::of(row, &None),
+        );
+        assert_eq!(
+            kinds,
+            vec![(
+                CallDoubtKind::FirstOfSeveral,
+                "Aider 0.86.2's udiff edit format replaces every occurrence: it changes lines \
+                 2-3 and also lines 6-7: the hunk's text stands at several places and the model \
+                 may have meant one: add a line of context to the hunk so that its text stands \
+                 at one place"
+                    .to_string()
+            )]
+        );
+        let opencode = find("opencode-edit").expect("row");
+        let asked = None;
+        assert!(
+            exact_doubt_kinds(
+                &outcome,
+                &|_| Some(file.to_string()),
+                Judged::of(opencode, &asked)
+            )
+            .is_empty()
         );
     }
 

@@ -55,6 +55,10 @@ impl CallMatcher for AiderDiff {
         true
     }
 
+    fn nothing_found(&self, _input: &serde_json::Value, source: &str) -> String {
+        format!("no SEARCH/REPLACE block found in {source}")
+    }
+
     fn run(&self, call: &ToolCall) -> CallOutcome {
         let (reply, mut world) = match open_call(call, "aider-diff") {
             Ok(opened) => opened,
@@ -151,8 +155,24 @@ fn apply_updates(world: &mut World, blocks: &[Block]) -> CallOutcome {
     let mut dry_results = Vec::new();
     let mut updated = Vec::new();
     if apply_edits(world, blocks, true, &mut dry_results, &mut updated).is_err() {
-        return finish(world, blocks.len(), &[], &[], Vec::new(), Ending::Raised);
+        let nothing = Applying {
+            count: blocks.len(),
+            kept: &[],
+            applied: &[],
+            named: &[],
+        };
+        return finish(world, &nothing, Vec::new(), Ending::Raised);
     }
+    // The path each block named, where the dry run moved it to a chat file
+    // its SEARCH matched in.
+    let named: Vec<Option<String>> = blocks
+        .iter()
+        .zip(&updated)
+        .map(|(block, moved)| {
+            (world.full_path(&block.path) != world.full_path(&moved.path))
+                .then(|| block.path.clone())
+        })
+        .collect();
     // prepare_to_edit: each distinct path once through allowed_to_edit.
     let mut seen: Vec<(String, bool)> = Vec::new();
     let mut kept: Vec<usize> = Vec::new();
@@ -173,22 +193,34 @@ fn apply_updates(world: &mut World, blocks: &[Block]) -> CallOutcome {
     let to_apply: Vec<Block> = kept.iter().map(|&i| updated[i].clone()).collect();
     let mut results = Vec::new();
     let mut unused = Vec::new();
+    let applying = Applying {
+        count: blocks.len(),
+        kept: &kept,
+        applied: &to_apply,
+        named: &named,
+    };
     if apply_edits(world, &to_apply, false, &mut results, &mut unused).is_err() {
-        return finish(
-            world,
-            blocks.len(),
-            &kept,
-            &to_apply,
-            results,
-            Ending::Raised,
-        );
+        return finish(world, &applying, results, Ending::Raised);
     }
     let ending = match failure_report(world, &to_apply, &results) {
         Err(Raised) => Ending::Raised,
         Ok(Some(report)) => Ending::Failed(report),
         Ok(None) => Ending::Applied(edited),
     };
-    finish(world, blocks.len(), &kept, &to_apply, results, ending)
+    finish(world, &applying, results, ending)
+}
+
+/// The blocks of the real pass, for [`finish`].
+struct Applying<'a> {
+    /// How many blocks the reply holds.
+    count: usize,
+    /// The index in the reply of each block applied.
+    kept: &'a [usize],
+    /// The blocks applied, with the paths the dry run gave them.
+    applied: &'a [Block],
+    /// By index in the reply: the path the block named, where the dry run
+    /// moved it to another file.
+    named: &'a [Option<String>],
 }
 
 /// How `apply_updates` ended after parsing.
@@ -204,12 +236,16 @@ enum Ending {
 /// The outcome: writes so far, each block's match, the call's stage.
 fn finish(
     world: &mut World,
-    count: usize,
-    kept: &[usize],
-    applied: &[Block],
+    applying: &Applying,
     results: Vec<Option<Applied>>,
     ending: Ending,
 ) -> CallOutcome {
+    let Applying {
+        count,
+        kept,
+        applied,
+        named,
+    } = *applying;
     let mut edits = vec![
         EditMatch {
             stage: SKIPPED.to_string(),
@@ -249,6 +285,11 @@ fn finish(
                     found: Some(applied.found),
                     written: Some(applied.written),
                     path: Some(world.write_key(&applied.full)),
+                    named: kept
+                        .get(at)
+                        .and_then(|&index| named.get(index))
+                        .cloned()
+                        .flatten(),
                 }
             }
         };
@@ -510,6 +551,39 @@ mod tests {
 
     fn stages(outcome: &CallOutcome) -> Vec<&str> {
         outcome.edits.iter().map(|e| e.stage.as_str()).collect()
+    }
+
+    /// A block naming another file whose SEARCH fails there (the file is
+    /// missing, or lacks the text) is moved by the dry run to the chat file
+    /// its SEARCH matches in, as Aider does; the edit keeps the path the
+    /// block named. A block on its own file names none.
+    #[test]
+    fn a_block_moved_to_a_chat_file_keeps_the_path_it_named() {
+        let file = "x = 1\n";
+        for files in [
+            &[("a.py", file)][..],
+            &[("a.py", file), ("other.py", "y\n")],
+        ] {
+            let outcome = run(
+                &reply(&[("other.py", "x = 1\n", "x = 2\n")]),
+                files,
+                &["a.py"],
+            );
+            assert!(outcome.ok, "{outcome:?}");
+            assert_eq!(written(&outcome, "a.py").as_deref(), Some("x = 2\n"));
+            assert_eq!(outcome.message.as_deref(), Some("Applied edit to a.py"));
+            let edit = &outcome.edits[0];
+            assert_eq!(
+                (edit.path.as_deref(), edit.named.as_deref()),
+                (Some("a.py"), Some("other.py"))
+            );
+        }
+        let outcome = run(
+            &reply(&[("a.py", "x = 1\n", "x = 2\n")]),
+            &[("a.py", file)],
+            &["a.py"],
+        );
+        assert_eq!(outcome.edits[0].named, None);
     }
 
     #[test]

@@ -61,6 +61,33 @@ const UNBOUND_LINE_NUM: Exception = Exception::Reflected(
 type Hunk = Vec<String>;
 
 impl CallMatcher for AiderUdiff {
+    fn replaces_every_place_unasked(&self) -> bool {
+        true
+    }
+
+    /// `find_diffs` reads hunks only inside a ```` ```diff ```` fence: a
+    /// unified diff without one (a model's common slip) holds no hunk.
+    fn nothing_found(&self, input: &serde_json::Value, source: &str) -> String {
+        let reply = input
+            .get("reply")
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or_default();
+        let fenced = reply.lines().any(|line| line.starts_with("```diff"));
+        let hunk_like = reply.lines().any(|line| line.starts_with("@@"))
+            || reply
+                .lines()
+                .zip(reply.lines().skip(1))
+                .any(|(a, b)| a.starts_with("--- ") && b.starts_with("+++ "));
+        if hunk_like && !fenced {
+            format!(
+                "no ```diff fence found in {source}: Aider 0.86.2 reads udiff hunks only \
+                 inside a ```diff fence, and finds no hunk in a unified diff without one"
+            )
+        } else {
+            format!("no ```diff hunk found in {source}")
+        }
+    }
+
     fn run(&self, call: &ToolCall) -> CallOutcome {
         let (reply, mut world) = match super::open_call(call, "aider-udiff") {
             Ok(opened) => opened,
@@ -310,6 +337,7 @@ fn placed(before: &str, after: &str, stage: &'static str, hunk: &Hunk) -> EditMa
                 found: Some(search),
                 written: Some(replace),
                 path: None,
+                named: None,
             };
         }
     }
@@ -326,6 +354,7 @@ fn placed(before: &str, after: &str, stage: &'static str, hunk: &Hunk) -> EditMa
         found: Some(old_span.concat()),
         written: Some(new_span.concat()),
         path: None,
+        named: None,
     }
 }
 

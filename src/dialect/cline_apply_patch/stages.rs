@@ -110,6 +110,7 @@ pub fn edit_match(
     let base = base_stage(stage);
     EditMatch {
         path: None,
+        named: None,
         stage: stage.to_string(),
         loose: base != "exact" && base != "no_context",
         lines,

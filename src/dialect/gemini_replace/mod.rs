@@ -253,6 +253,7 @@ fn edit(params: &StringEdit, resolved: &str, call: &ToolCall) -> CallOutcome {
                 (!found.is_empty()).then(|| (first_line, first_line + body.matches('\n').count()));
             EditMatch {
                 path: None,
+                named: None,
                 stage: stage.to_string(),
                 loose: stage != "exact",
                 lines,

@@ -180,6 +180,7 @@ impl OpencodeApplyPatch {
                             .map(|l| l.join("\n"));
                         edits.push(EditMatch {
                             path: None,
+                            named: None,
                             stage: placed.pass.map_or("none", Pass::name).into(),
                             loose: placed.pass.is_some_and(|p| p != Pass::Exact),
                             lines: (placed.replaced > 0)

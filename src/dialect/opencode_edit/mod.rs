@@ -219,6 +219,7 @@ fn edit_text(before: &str, input: &StringEdit, at: String) -> CallOutcome {
                 }],
                 edits: vec![EditMatch {
                     path: None,
+                    named: None,
                     stage: replaced.stage.name().into(),
                     loose: replaced.stage != Stage::Simple,
                     lines,

@@ -116,6 +116,7 @@ pub fn run_with_home(call: &ToolCall, home: Option<&str>) -> CallOutcome {
         let loose = stages[index] == FindStage::Fuzzy || *found != *normalize_to_lf(&old.old_text);
         edits.push(EditMatch {
             path: None,
+            named: None,
             stage: if loose { "fuzzy" } else { "exact" }.into(),
             loose,
             lines: line_span(&base_content, p.index, p.length),

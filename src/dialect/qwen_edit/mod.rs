@@ -283,6 +283,7 @@ fn edit(params: &Params, call: &ToolCall) -> CallOutcome {
     let body = old.strip_suffix('\n').unwrap_or(&old);
     let edit = EditMatch {
         path: None,
+        named: None,
         stage: stage.clone(),
         loose: stage != "literal",
         lines: Some((first_line, first_line + body.matches('\n').count())),
