@@ -71,3 +71,17 @@ impl<'a> TokenDiff<'a> {
         similar::diff_ratio(&self.ops, self.old.len(), self.new.len())
     }
 }
+
+/// How many items `old` and `new` share from their start, and then from
+/// their end (not counting those shared from the start again): what lies
+/// around the one stretch that changed.
+pub fn shared_ends<T: PartialEq>(old: &[T], new: &[T]) -> (usize, usize) {
+    let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+    let suffix = old[prefix..]
+        .iter()
+        .rev()
+        .zip(new[prefix..].iter().rev())
+        .take_while(|(a, b)| a == b)
+        .count();
+    (prefix, suffix)
+}
