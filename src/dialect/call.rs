@@ -301,6 +301,24 @@ pub fn fs_path(cwd: &str, path: &str) -> String {
     }
 }
 
+/// Node's `path.relative(from, to)` for absolute, normalized paths: the
+/// way from the folder `from` to `to` (`..` for each of `from`'s folders
+/// past what they share), empty when they are the same.
+/// Python's `os.path.relpath(to, from)` is the same but for `.` there.
+pub fn relative_path(from: &str, to: &str) -> String {
+    let parts = |p: &str| -> Vec<String> {
+        p.split('/')
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let (from, to) = (parts(from), parts(to));
+    let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
+    let mut out: Vec<&str> = vec![".."; from.len() - common];
+    out.extend(to[common..].iter().map(String::as_str));
+    out.join("/")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
