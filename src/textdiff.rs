@@ -85,3 +85,18 @@ pub fn shared_ends<T: PartialEq>(old: &[T], new: &[T]) -> (usize, usize) {
         .count();
     (prefix, suffix)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::shared_ends;
+
+    #[test]
+    fn shared_ends_count_the_tail_only_past_the_head() {
+        assert_eq!(shared_ends(&["a", "b", "c"], &["a", "x", "c"]), (1, 1));
+        assert_eq!(shared_ends(&["a", "b"], &["a", "b"]), (2, 0));
+        // "a" is shared from the start: it is not counted again at the end.
+        assert_eq!(shared_ends(&["a"], &["a", "a"]), (1, 0));
+        assert_eq!(shared_ends(&["x", "a"], &["y", "a"]), (0, 1));
+        assert_eq!(shared_ends::<&str>(&[], &["a"]), (0, 0));
+    }
+}

@@ -324,6 +324,18 @@ mod tests {
     use super::*;
 
     #[test]
+    fn relative_paths_are_node_s_path_relative() {
+        assert_eq!(relative_path("/w/p", "/w/p/src/a.py"), "src/a.py");
+        assert_eq!(
+            relative_path("/w/p/src", "/w/other/a.py"),
+            "../../other/a.py"
+        );
+        assert_eq!(relative_path("/w/p/src", "/w/p"), "..");
+        assert_eq!(relative_path("/w/p", "/w/p"), "");
+        assert_eq!(relative_path("/", "/a"), "a");
+    }
+
+    #[test]
     fn paths_below_the_root_are_relative_others_absolute() {
         let cwd = "/home/user/project";
         assert_eq!(fs_path(cwd, "/home/user/project/src/a.rs"), "src/a.rs");
