@@ -71,3 +71,32 @@ impl<'a> TokenDiff<'a> {
         similar::diff_ratio(&self.ops, self.old.len(), self.new.len())
     }
 }
+
+/// How many items `old` and `new` share from their start, and then from
+/// their end (not counting those shared from the start again): what lies
+/// around the one stretch that changed.
+pub fn shared_ends<T: PartialEq>(old: &[T], new: &[T]) -> (usize, usize) {
+    let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+    let suffix = old[prefix..]
+        .iter()
+        .rev()
+        .zip(new[prefix..].iter().rev())
+        .take_while(|(a, b)| a == b)
+        .count();
+    (prefix, suffix)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shared_ends;
+
+    #[test]
+    fn shared_ends_count_the_tail_only_past_the_head() {
+        assert_eq!(shared_ends(&["a", "b", "c"], &["a", "x", "c"]), (1, 1));
+        assert_eq!(shared_ends(&["a", "b"], &["a", "b"]), (2, 0));
+        // "a" is shared from the start: it is not counted again at the end.
+        assert_eq!(shared_ends(&["a"], &["a", "a"]), (1, 0));
+        assert_eq!(shared_ends(&["x", "a"], &["y", "a"]), (0, 1));
+        assert_eq!(shared_ends::<&str>(&[], &["a"]), (0, 0));
+    }
+}

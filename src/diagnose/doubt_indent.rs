@@ -28,6 +28,8 @@
 //! spaces), and so does this check. A form feed in the indentation stops
 //! the check (no doubt).
 
+use crate::textdiff::shared_ends;
+
 /// A fault Python would find in the indentation an edit leaves.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct IndentBreak {
@@ -466,19 +468,6 @@ fn tail_keeps_the_prefix(old: &[&str], new: &[&str], first_of_tail: Option<&str>
     }
     let longer = if old.len() > new.len() { old } else { new };
     longer.len() > shorter && longer.get(shorter).copied() != first_of_tail
-}
-
-/// How many lines `old` and `new` share from their start, and then from
-/// their end (not counting those shared from the start again).
-pub(super) fn shared_ends(old: &[&str], new: &[&str]) -> (usize, usize) {
-    let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
-    let suffix = old[prefix..]
-        .iter()
-        .rev()
-        .zip(new[prefix..].iter().rev())
-        .take_while(|(a, b)| a == b)
-        .count();
-    (prefix, suffix)
 }
 
 /// [`break_in`] of the two texts' lines; `next`: the line both have after

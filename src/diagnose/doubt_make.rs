@@ -88,7 +88,7 @@ pub fn recipe_break(path: &str, original: &str, result: &str) -> Option<RecipeBr
     }
     let old: Vec<&str> = original.lines().collect();
     let new: Vec<&str> = result.lines().collect();
-    let (prefix, suffix) = super::doubt_indent::shared_ends(&old, &new);
+    let (prefix, suffix) = crate::textdiff::shared_ends(&old, &new);
     let replaced = &old[prefix..old.len() - suffix];
     let mut in_define = false;
     for (at, line) in new.iter().enumerate().take(new.len() - suffix) {

@@ -322,9 +322,39 @@ pub fn fs_path(cwd: &str, path: &str) -> String {
     }
 }
 
+/// Node's `path.relative(from, to)` for absolute, normalized paths: the
+/// way from the folder `from` to `to` (`..` for each of `from`'s folders
+/// past what they share), empty when they are the same.
+/// Python's `os.path.relpath(to, from)` is the same but for `.` there.
+pub fn relative_path(from: &str, to: &str) -> String {
+    let parts = |p: &str| -> Vec<String> {
+        p.split('/')
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let (from, to) = (parts(from), parts(to));
+    let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
+    let mut out: Vec<&str> = vec![".."; from.len() - common];
+    out.extend(to[common..].iter().map(String::as_str));
+    out.join("/")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn relative_paths_are_node_s_path_relative() {
+        assert_eq!(relative_path("/w/p", "/w/p/src/a.py"), "src/a.py");
+        assert_eq!(
+            relative_path("/w/p/src", "/w/other/a.py"),
+            "../../other/a.py"
+        );
+        assert_eq!(relative_path("/w/p/src", "/w/p"), "..");
+        assert_eq!(relative_path("/w/p", "/w/p"), "");
+        assert_eq!(relative_path("/", "/a"), "a");
+    }
 
     #[test]
     fn paths_below_the_root_are_relative_others_absolute() {

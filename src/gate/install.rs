@@ -229,46 +229,77 @@ pub fn plan(
                 );
             }
         }
-        GateAgent::Opencode => {
-            let path = match request.scope {
-                Scope::User => request
-                    .xdg_config_home
-                    .clone()
-                    .unwrap_or_else(|| request.home.join(".config"))
-                    .join("opencode/plugin/srview-gate.js"),
-                Scope::Project => root.join(".opencode/plugin/srview-gate.js"),
-            };
-            let text = script(OPENCODE_PLUGIN, request, "opencode")?;
-            own_file(&mut plan, request, &path, read(&path)?, text, false)?;
-        }
-        GateAgent::Pi => {
-            let path = match request.scope {
-                Scope::User => root.join(".pi/agent/extensions/srview-gate.ts"),
-                Scope::Project => root.join(".pi/extensions/srview-gate.ts"),
-            };
-            let text = script(PI_EXTENSION, request, "pi")?;
-            own_file(&mut plan, request, &path, read(&path)?, text, false)?;
-        }
-        GateAgent::ClineCli => {
-            let path = match request.scope {
-                Scope::User => root.join("Documents/Cline/Hooks/PreToolUse"),
-                Scope::Project => root.join(".clinerules/hooks/PreToolUse"),
-            };
-            let text = cline_hook_file(request, &command);
-            own_file(&mut plan, request, &path, read(&path)?, text, true)?;
-            if !request.uninstall {
-                plan.notes.push(
-                    "Cline CLI 3.0.65 runs this hook for every tool call (seen offline, ~/Documents/Cline/Hooks/); \
-                     an edit Cline refuses itself is not cancelled: srview's finding reaches the model beside \
-                     Cline's own error (the hook's context); srview's other denies (a cancel) stop Cline's whole \
-                     task, and the model does not read the reason; a rewrite runs the corrected edit, and the \
-                     model reads why"
-                        .into(),
-                );
-            }
+        GateAgent::Opencode | GateAgent::Pi | GateAgent::ClineCli => {
+            own_gate_file(&mut plan, request, &root, &command, &read)?;
         }
     }
     Ok(plan)
+}
+
+/// The file of srview's own that `agent` reads the gate from (OpenCode's
+/// plugin, pi's extension, Cline CLI's hook script): where it goes for the
+/// user (under the home; OpenCode's under its config folder) and in a
+/// project; `None` for an agent whose hook is in its settings. An edit of
+/// one is known by these too (`own_files`).
+pub(super) fn own_file_places(agent: GateAgent) -> Option<[&'static str; 2]> {
+    match agent {
+        GateAgent::Opencode => Some([
+            "opencode/plugin/srview-gate.js",
+            ".opencode/plugin/srview-gate.js",
+        ]),
+        GateAgent::Pi => Some([
+            ".pi/agent/extensions/srview-gate.ts",
+            ".pi/extensions/srview-gate.ts",
+        ]),
+        GateAgent::ClineCli => Some([
+            "Documents/Cline/Hooks/PreToolUse",
+            ".clinerules/hooks/PreToolUse",
+        ]),
+        GateAgent::ClaudeCode | GateAgent::Codex | GateAgent::GeminiCli | GateAgent::QwenCode => {
+            None
+        }
+    }
+}
+
+/// The agent's own file (see [`own_file_places`]) written, or taken out;
+/// nothing for an agent without one.
+fn own_gate_file(
+    plan: &mut Plan,
+    request: &Request,
+    root: &Path,
+    command: &str,
+    read: &impl Fn(&Path) -> Result<Option<String>, InstallError>,
+) -> Result<(), InstallError> {
+    let Some([user, project]) = own_file_places(request.agent) else {
+        return Ok(());
+    };
+    let path = match request.scope {
+        // OpenCode's user folder is XDG_CONFIG_HOME's.
+        Scope::User if request.agent == GateAgent::Opencode => request
+            .xdg_config_home
+            .clone()
+            .unwrap_or_else(|| request.home.join(".config"))
+            .join(user),
+        Scope::User => root.join(user),
+        Scope::Project => root.join(project),
+    };
+    let (text, executable) = match request.agent {
+        GateAgent::Opencode => (script(OPENCODE_PLUGIN, request, "opencode")?, false),
+        GateAgent::Pi => (script(PI_EXTENSION, request, "pi")?, false),
+        _ => (cline_hook_file(request, command), true),
+    };
+    own_file(plan, request, &path, read(&path)?, text, executable)?;
+    if request.agent == GateAgent::ClineCli && !request.uninstall {
+        plan.notes.push(
+            "Cline CLI 3.0.65 runs this hook for every tool call (seen offline, ~/Documents/Cline/Hooks/); \
+             an edit Cline refuses itself is not cancelled: srview's finding reaches the model beside \
+             Cline's own error (the hook's context); srview's other denies (a cancel) stop Cline's whole \
+             task, and the model does not read the reason; a rewrite runs the corrected edit, and the \
+             model reads why"
+                .into(),
+        );
+    }
+    Ok(())
 }
 
 /// Cline's hook file: the gate, and, when srview cannot run (not there,

@@ -9,7 +9,8 @@
 
 use serde_json::Value;
 
-use super::{Call, Case, Finding};
+use super::install::own_file_places;
+use super::{Call, Case, Finding, GateAgent};
 use crate::dialect::apply_patch::{PatchFs, Section, parse};
 use crate::dialect::call::fs_path;
 
@@ -122,23 +123,18 @@ pub(super) fn mark(found: &mut Finding, touched: Touched) {
 /// What `path` holds of srview's gate, when it is one of the files `srview
 /// gate install` writes or the gate's own folder: `None` otherwise.
 pub(super) fn gate_file(path: &str) -> Option<&'static str> {
-    const HOOKS: [&str; 12] = [
+    const SETTINGS: [&str; 6] = [
         ".claude/settings.json",
         ".claude/settings.local.json",
         ".codex/hooks.json",
         ".codex/config.toml",
         ".gemini/settings.json",
         ".qwen/settings.json",
-        "opencode/plugin/srview-gate.js",
-        ".opencode/plugin/srview-gate.js",
-        ".pi/agent/extensions/srview-gate.ts",
-        ".pi/extensions/srview-gate.ts",
-        "Documents/Cline/Hooks/PreToolUse",
-        ".clinerules/hooks/PreToolUse",
     ];
+    let own_files = GateAgent::ALL.into_iter().filter_map(own_file_places);
     let path = path.replace('\\', "/");
     let under = |tail: &str| path == tail || path.ends_with(&format!("/{tail}"));
-    if HOOKS.iter().any(|tail| under(tail)) {
+    if SETTINGS.into_iter().chain(own_files.flatten()).any(under) {
         return Some("the agent's hook settings (where srview's gate is installed)");
     }
     (path.starts_with(".srview/") || path.contains("/.srview/"))

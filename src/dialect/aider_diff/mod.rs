@@ -530,6 +530,15 @@ mod tests {
         })
     }
 
+    /// One block on `a.py`, holding `file`, the only chat file.
+    fn run_on_a(file: &str, search: &str, replace: &str) -> CallOutcome {
+        run(
+            &reply(&[("a.py", search, replace)]),
+            &[("a.py", file)],
+            &["a.py"],
+        )
+    }
+
     /// A reply with one block per `(path, search, replace)`.
     fn reply(blocks: &[(&str, &str, &str)]) -> String {
         blocks
@@ -590,11 +599,7 @@ mod tests {
     fn perfect_replaces_the_first_occurrence_only() {
         // Aider's test_replace_multiple_matches.
         let file = "line1\nline2\nline1\nline3\n";
-        let outcome = run(
-            &reply(&[("a.py", "line1\n", "new_line\n")]),
-            &[("a.py", file)],
-            &["a.py"],
-        );
+        let outcome = run_on_a(file, "line1\n", "new_line\n");
         assert!(outcome.ok);
         assert_eq!(
             written(&outcome, "a.py").as_deref(),
@@ -633,11 +638,7 @@ mod tests {
             ),
         ];
         for (file, search, replace, want) in cases {
-            let outcome = run(
-                &reply(&[("a.py", search, replace)]),
-                &[("a.py", file)],
-                &["a.py"],
-            );
+            let outcome = run_on_a(file, search, replace);
             assert_eq!(
                 written(&outcome, "a.py").as_deref(),
                 Some(want),
@@ -646,11 +647,7 @@ mod tests {
             assert_eq!(stages(&outcome), ["missing_leading_whitespace"]);
             assert!(outcome.edits[0].loose);
         }
-        let outcome = run(
-            &reply(&[("a.py", "line1\n", "x\n")]),
-            &[("a.py", "a\n    line1\n")],
-            &["a.py"],
-        );
+        let outcome = run_on_a("a\n    line1\n", "line1\n", "x\n");
         let edit = &outcome.edits[0];
         assert_eq!(edit.lines, Some((2, 2)));
         assert_eq!(edit.found.as_deref(), Some("    line1\n"));
@@ -660,10 +657,10 @@ mod tests {
     #[test]
     fn a_blank_first_search_line_is_dropped_on_a_second_pass() {
         // Aider's test_replace_part_with_missing_leading_whitespace_including_blank_line.
-        let outcome = run(
-            &reply(&[("a.py", "\n  line1\n  line2\n", "  new_line1\n  new_line2\n")]),
-            &[("a.py", "    line1\n    line2\n    line3\n")],
-            &["a.py"],
+        let outcome = run_on_a(
+            "    line1\n    line2\n    line3\n",
+            "\n  line1\n  line2\n",
+            "  new_line1\n  new_line2\n",
         );
         assert_eq!(
             written(&outcome, "a.py").as_deref(),
@@ -673,11 +670,7 @@ mod tests {
             outcome.stage.as_deref(),
             Some("missing_leading_whitespace_skip_blank_line")
         );
-        let outcome = run(
-            &reply(&[("a.py", "\nb\nc\n", "B\nC\n")]),
-            &[("a.py", "a\nb\nc\n")],
-            &["a.py"],
-        );
+        let outcome = run_on_a("a\nb\nc\n", "\nb\nc\n", "B\nC\n");
         assert_eq!(written(&outcome, "a.py").as_deref(), Some("a\nB\nC\n"));
         assert_eq!(outcome.stage.as_deref(), Some("perfect_skip_blank_line"));
     }
@@ -685,14 +678,10 @@ mod tests {
     #[test]
     fn dotdotdots_pieces_must_each_occur_once() {
         let file = "def f():\n    a = 1\n    b = 2\n    c = 3\n";
-        let outcome = run(
-            &reply(&[(
-                "a.py",
-                "    a = 1\n...\n    c = 3\n",
-                "    a = 10\n...\n    c = 30\n",
-            )]),
-            &[("a.py", file)],
-            &["a.py"],
+        let outcome = run_on_a(
+            file,
+            "    a = 1\n...\n    c = 3\n",
+            "    a = 10\n...\n    c = 30\n",
         );
         assert_eq!(
             written(&outcome, "a.py").as_deref(),
@@ -701,14 +690,10 @@ mod tests {
         assert_eq!(outcome.stage.as_deref(), Some("dotdotdots"));
         assert_eq!(outcome.edits[0].lines, Some((2, 4)));
         // Unpaired `...` fails (Aider's ValueError is swallowed).
-        let outcome = run(
-            &reply(&[(
-                "a.py",
-                "    a = 1\n...\n    c = 3\n",
-                "    a = 10\n    c = 30\n",
-            )]),
-            &[("a.py", file)],
-            &["a.py"],
+        let outcome = run_on_a(
+            file,
+            "    a = 1\n...\n    c = 3\n",
+            "    a = 10\n    c = 30\n",
         );
         assert_eq!(outcome.stage.as_deref(), Some("failed"));
     }
@@ -743,11 +728,7 @@ mod tests {
 
     #[test]
     fn files_are_written_with_lf_and_a_final_newline() {
-        let outcome = run(
-            &reply(&[("a.py", "b\n", "B\n")]),
-            &[("a.py", "a\r\nb\r\nc")],
-            &["a.py"],
-        );
+        let outcome = run_on_a("a\r\nb\r\nc", "b\n", "B\n");
         assert_eq!(written(&outcome, "a.py").as_deref(), Some("a\nB\nc\n"));
     }
 
@@ -842,11 +823,7 @@ mod tests {
 
     #[test]
     fn a_search_that_is_only_the_file_name_raises_and_nothing_is_reflected() {
-        let outcome = run(
-            &reply(&[("a.py", "a.py\n", "x\n")]),
-            &[("a.py", "a\n")],
-            &["a.py"],
-        );
+        let outcome = run_on_a("a\n", "a.py\n", "x\n");
         assert!(outcome.ok);
         assert_eq!(outcome.error, None);
         assert_eq!(outcome.message, None);
@@ -866,14 +843,10 @@ mod tests {
     #[test]
     fn a_failed_block_is_reported_with_the_closest_lines() {
         let file = "def f():\n    a = 1\n    b = 2\n    return a + b\n";
-        let outcome = run(
-            &reply(&[(
-                "a.py",
-                "def f():\n    a = 1\n    b = 3\n    return a + b\n",
-                "def f():\n    return 3\n",
-            )]),
-            &[("a.py", file)],
-            &["a.py"],
+        let outcome = run_on_a(
+            file,
+            "def f():\n    a = 1\n    b = 3\n    return a + b\n",
+            "def f():\n    return 3\n",
         );
         assert!(!outcome.ok);
         assert_eq!(outcome.stage.as_deref(), Some("failed"));

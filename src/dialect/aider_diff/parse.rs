@@ -284,28 +284,22 @@ mod tests {
 
     #[test]
     fn filenames_are_stripped_of_decoration() {
-        assert_eq!(
-            strip_filename("  **`src/a.py`**:\n", ALL_FENCES[0]).as_deref(),
+        let cases = [
             // Backticks go before asterisks: they stay (as in Python).
-            Some("`src/a.py`")
-        );
-        assert_eq!(
-            strip_filename("# src/a.py\n", ALL_FENCES[0]).as_deref(),
-            Some("src/a.py")
-        );
-        assert_eq!(strip_filename("```python\n", ALL_FENCES[0]), None);
-        assert_eq!(
-            strip_filename("```src/a.py\n", ALL_FENCES[0]).as_deref(),
-            Some("src/a.py")
-        );
-        assert_eq!(strip_filename("...\n", ALL_FENCES[0]), None);
-        assert_eq!(
-            strip_filename("**src/a.py**\n", ALL_FENCES[0]).as_deref(),
-            Some("src/a.py")
-        );
-        assert_eq!(
-            strip_filename("Here:\n", ALL_FENCES[0]).as_deref(),
-            Some("Here")
-        );
+            ("  **`src/a.py`**:\n", Some("`src/a.py`")),
+            ("# src/a.py\n", Some("src/a.py")),
+            ("```python\n", None),
+            ("```src/a.py\n", Some("src/a.py")),
+            ("...\n", None),
+            ("**src/a.py**\n", Some("src/a.py")),
+            ("Here:\n", Some("Here")),
+        ];
+        for (line, want) in cases {
+            assert_eq!(
+                strip_filename(line, ALL_FENCES[0]).as_deref(),
+                want,
+                "{line:?}"
+            );
+        }
     }
 }

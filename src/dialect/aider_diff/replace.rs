@@ -367,13 +367,7 @@ fn try_dotdotdots(whole: &str, part: &str, replace: &str) -> Option<Replaced> {
 fn changed_span(before: &str, after: &str) -> ((usize, usize), String) {
     let old: Vec<&str> = before.split_inclusive('\n').collect();
     let new: Vec<&str> = after.split_inclusive('\n').collect();
-    let head = old.iter().zip(&new).take_while(|(a, b)| a == b).count();
-    let tail = old[head..]
-        .iter()
-        .rev()
-        .zip(new[head..].iter().rev())
-        .take_while(|(a, b)| a == b)
-        .count();
+    let (head, tail) = crate::textdiff::shared_ends(&old, &new);
     let start: usize = old[..head].iter().map(|l| l.len()).sum();
     let end = before.len()
         - old[old.len() - tail..]

@@ -219,21 +219,8 @@ fn is_below(path: &str, folder: &str) -> bool {
 
 /// `os.path.relpath(path, start)` for two absolute normalized paths.
 pub fn relpath(path: &str, start: &str) -> String {
-    let parts = |p: &'_ str| -> Vec<String> {
-        p.split('/')
-            .filter(|s| !s.is_empty())
-            .map(str::to_string)
-            .collect()
-    };
-    let (path, start) = (parts(path), parts(start));
-    let common = path.iter().zip(&start).take_while(|(a, b)| a == b).count();
-    let mut rel: Vec<String> = vec!["..".to_string(); start.len() - common];
-    rel.extend(path[common..].iter().cloned());
-    if rel.is_empty() {
-        ".".to_string()
-    } else {
-        rel.join("/")
-    }
+    let rel = crate::dialect::call::relative_path(start, path);
+    if rel.is_empty() { ".".to_string() } else { rel }
 }
 
 #[cfg(test)]

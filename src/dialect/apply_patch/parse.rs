@@ -4,13 +4,23 @@
 
 use super::model::{Chunk, ChunkLine, LineKind, Patch, Section};
 
-const BEGIN: &str = "*** Begin Patch";
-const END: &str = "*** End Patch";
-const ADD: &str = "*** Add File: ";
-const DELETE: &str = "*** Delete File: ";
-const UPDATE: &str = "*** Update File: ";
-const MOVE_TO: &str = "*** Move to: ";
-const END_OF_FILE: &str = "*** End of File";
+// The format's markers, as Codex spells them: Cline's parser reads the
+// same ones, OpenCode's the ones without a path (it reads the headers
+// without their space).
+/// The patch's first line.
+pub const BEGIN: &str = "*** Begin Patch";
+/// The patch's last line.
+pub const END: &str = "*** End Patch";
+/// A new file's header, before its path.
+pub const ADD: &str = "*** Add File: ";
+/// A deleted file's header, before its path.
+pub const DELETE: &str = "*** Delete File: ";
+/// An updated file's header, before its path.
+pub const UPDATE: &str = "*** Update File: ";
+/// An updated file's new path, after its header.
+pub const MOVE_TO: &str = "*** Move to: ";
+/// A hunk's lines end at the end of the file.
+pub const END_OF_FILE: &str = "*** End of File";
 const HEREDOC_OPENERS: [&str; 3] = ["<<EOF", "<<'EOF'", "<<\"EOF\""];
 
 /// Why the reference rejects a patch text before touching any file. The

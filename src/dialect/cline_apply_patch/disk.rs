@@ -10,7 +10,8 @@ use crate::dialect::apply_patch::fs::ancestors;
 use crate::dialect::call::{Entry, FileWrite, PatchFs, fs_path, normalize};
 
 use super::js;
-use super::parser::{ADD, DELETE, Loaded, UPDATE};
+use super::parser::Loaded;
+use crate::dialect::apply_patch::parse::{ADD, DELETE, UPDATE};
 
 /// A path as Cline hands it to `fs`: Node's absolute form and the
 /// [`PatchFs`] key.

@@ -11,8 +11,7 @@ pub const TOO_SMALL: &str = "✖ Too small: expected string to have >=1 characte
 /// The zod message for any other shape than `{input: string}` or a string.
 pub const INVALID_INPUT: &str = "✖ Invalid input";
 
-pub const BEGIN: &str = "*** Begin Patch";
-pub const END: &str = "*** End Patch";
+use crate::dialect::apply_patch::parse::{BEGIN, END};
 
 /// The patch text, as the tool wrapper's `validateWithZod(z.union([z.object(
 /// {input: z.string().min(1)}), z.string()]), input)` takes it: a bare

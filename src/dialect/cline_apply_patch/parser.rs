@@ -7,17 +7,11 @@
 
 use std::collections::BTreeMap;
 
-use super::input::END;
 use super::js;
 use super::seek::{FileLines, find_context};
 use super::stages;
 pub use super::stages::{Chunk, Section};
-
-pub const UPDATE: &str = "*** Update File: ";
-pub const DELETE: &str = "*** Delete File: ";
-pub const ADD: &str = "*** Add File: ";
-const MOVE: &str = "*** Move to: ";
-const END_OF_FILE: &str = "*** End of File";
+use crate::dialect::apply_patch::parse::{ADD, BEGIN, DELETE, END, END_OF_FILE, MOVE_TO, UPDATE};
 
 /// What the patch does to one path.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -112,10 +106,7 @@ impl Parser<'_> {
     }
 
     fn run(&mut self) -> Result<(), ParseStop> {
-        if self
-            .line()
-            .is_some_and(|l| l.starts_with(super::input::BEGIN))
-        {
+        if self.line().is_some_and(|l| l.starts_with(BEGIN)) {
             self.index += 1;
         }
         while self.index < self.lines.len() && !self.line().is_some_and(|l| l.starts_with(END)) {
@@ -152,9 +143,9 @@ impl Parser<'_> {
         self.check_duplicate(path, "update")?;
         self.index += 1;
         let mut move_path = String::new();
-        if self.line().is_some_and(|l| l.starts_with(MOVE)) {
+        if self.line().is_some_and(|l| l.starts_with(MOVE_TO)) {
             let line = self.line().unwrap_or_default();
-            move_path = js::trim(&line[MOVE.len()..]).to_string();
+            move_path = js::trim(&line[MOVE_TO.len()..]).to_string();
             self.index += 1;
         }
         if !self.files.has(path) {

@@ -136,12 +136,8 @@ pub(super) const MAX_DIFF_LINES: usize = 200;
 pub(super) fn edited_message(path: &str, before: &str, after: &str) -> Option<String> {
     let old: Vec<&str> = split_eol(before).into_iter().map(|(_, l)| l).collect();
     let new: Vec<&str> = split_eol(after).into_iter().map(|(_, l)| l).collect();
-    let start = old.iter().zip(&new).take_while(|(a, b)| a == b).count();
-    let (mut old_end, mut new_end) = (old.len(), new.len());
-    while old_end > start && new_end > start && old[old_end - 1] == new[new_end - 1] {
-        old_end -= 1;
-        new_end -= 1;
-    }
+    let (start, shared_tail) = crate::textdiff::shared_ends(&old, &new);
+    let (old_end, new_end) = (old.len() - shared_tail, new.len() - shared_tail);
     if (old_end - start) + (new_end - start) > MAX_DIFF_LINES {
         return None;
     }

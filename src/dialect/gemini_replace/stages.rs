@@ -154,6 +154,26 @@ fn offset_in(whole: &str, part: &str) -> usize {
     part.as_ptr() as usize - whole.as_ptr() as usize
 }
 
+/// Whether `window` is a match of the flexible stage: its lines equal
+/// `wanted` (the old text's lines, trimmed) after `trim()`.
+fn flexible_match(window: &[impl AsRef<str>], wanted: &[&str]) -> bool {
+    window
+        .iter()
+        .zip(wanted)
+        .all(|(line, want)| js::trim(line.as_ref()) == *want)
+}
+
+/// What the flexible stage writes over a window from `first` to `last`:
+/// the new lines re-indented to `first`, with a final newline where `last`
+/// has one (unless the new text is empty).
+fn flexible_text(replace_lines: &[&str], first: &str, last: &str, new_is_empty: bool) -> String {
+    let mut text = apply_indentation(replace_lines, indentation(first)).join("\n");
+    if !new_is_empty && last.ends_with('\n') && !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text
+}
+
 /// `calculateFlexibleReplacement`: windows of lines equal to `old`'s lines
 /// after `trim()` on both sides; every window replaced by `new` re-indented
 /// to the window's first line.
@@ -173,20 +193,12 @@ fn flexible(content: &str, search: &str, replace: &str, new_is_empty: bool) -> O
     let mut copied = 0;
     let mut k = 0;
     while k + n <= lines.len() {
-        let is_match = lines[k..k + n]
-            .iter()
-            .zip(&wanted)
-            .all(|(line, want)| js::trim(line) == *want);
-        if !is_match {
+        if !flexible_match(&lines[k..k + n], &wanted) {
             k += 1;
             continue;
         }
         occurrences += 1;
-        let target = indentation(lines[k]);
-        let mut text = apply_indentation(&replace_lines, target).join("\n");
-        if !new_is_empty && lines[k + n - 1].ends_with('\n') && !text.ends_with('\n') {
-            text.push('\n');
-        }
+        let text = flexible_text(&replace_lines, lines[k], lines[k + n - 1], new_is_empty);
         if first.is_none() {
             let found: String = lines[k..k + n].concat();
             first = Some((offset_in(content, lines[k]), found, text.clone()));
@@ -484,17 +496,10 @@ mod tests {
         let mut first = None;
         let mut i = 0;
         while i + n <= lines.len() {
-            let is_match = lines[i..i + n]
-                .iter()
-                .zip(&wanted)
-                .all(|(line, want)| js::trim(line) == *want);
-            if is_match {
+            if flexible_match(&lines[i..i + n], &wanted) {
                 occurrences += 1;
-                let target = indentation(&lines[i]).to_string();
-                let mut text = apply_indentation(&replace_lines, &target).join("\n");
-                if !new_is_empty && lines[i + n - 1].ends_with('\n') && !text.ends_with('\n') {
-                    text.push('\n');
-                }
+                let text =
+                    flexible_text(&replace_lines, &lines[i], &lines[i + n - 1], new_is_empty);
                 if first.is_none() {
                     let found: String = lines[i..i + n].concat();
                     first = Some((offset_in(content, original_lines[i]), found, text.clone()));

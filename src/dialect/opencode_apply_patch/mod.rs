@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use super::call::{
     CallMatcher, CallOutcome, EditMatch, Entry, FileWrite, ToolCall, display_path, fs_path,
-    normalize,
+    normalize, relative_path,
 };
 use super::opencode_edit::js::{join_bom, split_bom, trim};
 use super::opencode_edit::schema;
@@ -243,7 +243,7 @@ fn write_all(
             Change::Update { path, move_to, .. } => ('M', move_to.as_ref().unwrap_or(path)),
             Change::Delete { path } => ('D', path),
         };
-        summary.push(format!("{letter} {}", relative(worktree, shown)));
+        summary.push(format!("{letter} {}", relative_path(worktree, shown)));
         let step = match change {
             Change::Add { path, text, bom }
             | Change::Update {
@@ -331,21 +331,6 @@ impl Overlay<'_, '_> {
             }
         }
     }
-}
-
-/// Node's `path.relative(from, to)` for absolute, normalized paths.
-fn relative(from: &str, to: &str) -> String {
-    let parts = |p: &str| -> Vec<String> {
-        p.split('/')
-            .filter(|s| !s.is_empty())
-            .map(str::to_string)
-            .collect()
-    };
-    let (from, to) = (parts(from), parts(to));
-    let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
-    let mut out: Vec<&str> = vec![".."; from.len() - common];
-    out.extend(to[common..].iter().map(String::as_str));
-    out.join("/")
 }
 
 /// The loosest pass that found anything so far.

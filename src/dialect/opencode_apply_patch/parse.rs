@@ -5,6 +5,7 @@
 //! sections, and in an update every line before the first `@@` and every
 //! chunk line not starting with ` `, `-` or `+` (an empty line included).
 
+use crate::dialect::apply_patch::parse::{BEGIN, END, END_OF_FILE};
 use crate::dialect::opencode_edit::js::{is_space, trim};
 
 /// One file section.
@@ -61,13 +62,10 @@ pub struct Chunk {
 /// The parser's one error text (the tool prefixes it with `Error: `).
 pub const MISSING_MARKERS: &str = "Invalid patch format: missing Begin/End markers";
 
-const BEGIN: &str = "*** Begin Patch";
-const END: &str = "*** End Patch";
 const ADD: &str = "*** Add File:";
 const DELETE: &str = "*** Delete File:";
 const UPDATE: &str = "*** Update File:";
 const MOVE: &str = "*** Move to:";
-const END_OF_FILE: &str = "*** End of File";
 
 /// `parsePatch(text).hunks`.
 pub fn parse_patch(text: &str) -> Result<Vec<Hunk>, &'static str> {

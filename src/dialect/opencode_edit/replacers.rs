@@ -82,14 +82,14 @@ impl Stage {
     ) -> ControlFlow<()> {
         match self {
             Stage::Simple => sink(Cow::Borrowed(find)),
-            Stage::LineTrimmed => line_trimmed(file, find, sink),
-            Stage::BlockAnchor => block_anchor(file, find, sink),
-            Stage::WhitespaceNormalized => whitespace_normalized(file, find, sink),
-            Stage::IndentationFlexible => indentation_flexible(file, find, sink),
-            Stage::EscapeNormalized => escape_normalized(file, find, sink),
-            Stage::TrimmedBoundary => trimmed_boundary(file, find, sink),
-            Stage::ContextAware => context_aware(file, find, sink),
-            Stage::MultiOccurrence => multi_occurrence(file, find, sink),
+            Stage::LineTrimmed => file.line_trimmed(find, sink),
+            Stage::BlockAnchor => file.block_anchor(find, sink),
+            Stage::WhitespaceNormalized => file.whitespace_normalized(find, sink),
+            Stage::IndentationFlexible => file.indentation_flexible(find, sink),
+            Stage::EscapeNormalized => file.escape_normalized(find, sink),
+            Stage::TrimmedBoundary => file.trimmed_boundary(find, sink),
+            Stage::ContextAware => file.context_aware(find, sink),
+            Stage::MultiOccurrence => file.multi_occurrence(find, sink),
         }
     }
 }
@@ -158,6 +158,21 @@ impl<'a> FileLines<'a> {
         ControlFlow::Continue(())
     }
 
+    /// The blocks `start..=end` the two anchored replacers (BlockAnchor,
+    /// ContextAware) consider: from each line whose trimmed text is `first`
+    /// to the first line at least two lines on whose trimmed text is `last`
+    /// (that closing anchor only).
+    fn anchored_blocks(&self, first: &str, last: &str) -> impl Iterator<Item = (usize, usize)> {
+        let next_last = self.next_with(last);
+        self.trimmed()
+            .iter()
+            .enumerate()
+            .filter(move |&(_, line)| *line == first)
+            .filter_map(move |(start, _)| {
+                Some((start, next_last.get(start + 2).copied().flatten()?))
+            })
+    }
+
     /// For each line, the first line at or after it whose trimmed text is
     /// `anchor` (`None` past the last one).
     fn next_with(&self, anchor: &str) -> Vec<Option<usize>> {
@@ -184,21 +199,15 @@ fn find_lines(find: &str) -> Vec<&str> {
     lines
 }
 
-/// OpenCode's LineTrimmedReplacer: windows whose lines equal the find's
-/// after `trim()`.
-fn line_trimmed<'a>(
-    file: &FileLines<'a>,
-    find: &'a str,
-    sink: &mut SpanSink<'_, 'a>,
-) -> ControlFlow<()> {
-    let wanted: Vec<&str> = find_lines(find).into_iter().map(trim).collect();
-    if wanted.is_empty() {
-        return ControlFlow::Continue(());
-    }
-    let trimmed = file.trimmed();
-    file.windows_where(wanted.len(), sink, |start| {
-        trimmed[start..start + wanted.len()] == wanted[..]
-    })
+/// [`find_lines`], each `trim()`med.
+fn trimmed_lines(find: &str) -> Vec<&str> {
+    find_lines(find).into_iter().map(trim).collect()
+}
+
+/// The find's lines trimmed, for the replacers anchored on its first and
+/// last lines: `None` when `find.split("\n")` gives fewer than three.
+fn anchor_lines(find: &str) -> Option<Vec<&str>> {
+    (find.split('\n').count() >= 3).then(|| trimmed_lines(find))
 }
 
 /// OpenCode's BlockAnchorReplacer thresholds (`ve`, `ps`).
@@ -209,64 +218,6 @@ const MULTIPLE_CANDIDATES_THRESHOLD: f64 = 0.65;
 /// bar: far above the rounding of a sum of a few thousand terms, far below
 /// any difference two line scores can make.
 const SCORE_SLACK: f64 = 1e-9;
-
-/// OpenCode's BlockAnchorReplacer: blocks whose first and last lines equal
-/// the find's (trimmed), about as long, with middle lines similar enough
-/// (average `1 - levenshtein / longer length`); one block at most.
-fn block_anchor<'a>(
-    file: &FileLines<'a>,
-    find: &'a str,
-    sink: &mut SpanSink<'_, 'a>,
-) -> ControlFlow<()> {
-    if find.split('\n').count() < 3 {
-        return ControlFlow::Continue(());
-    }
-    let wanted: Vec<&str> = find_lines(find).into_iter().map(trim).collect();
-    let size = wanted.len();
-    let (first, last) = (wanted[0], wanted[size - 1]);
-    let leeway = (size / 4).max(1);
-    let trimmed = file.trimmed();
-    let next_last = file.next_with(last);
-    let mut candidates: Vec<(usize, usize)> = Vec::new();
-    for (start, line) in trimmed.iter().enumerate() {
-        if *line != first {
-            continue;
-        }
-        // The first closing anchor at least two lines on, only.
-        if let Some(end) = next_last.get(start + 2).copied().flatten()
-            && (end - start + 1).abs_diff(size) <= leeway
-        {
-            candidates.push((start, end));
-        }
-    }
-    let mut scorer = MiddleScorer::new(trimmed, &wanted);
-    let chosen = match candidates[..] {
-        [] => return ControlFlow::Continue(()),
-        [(start, end)] => scorer
-            .single_reaches_threshold(start, end)
-            .then_some((start, end)),
-        _ => {
-            let mut best: Option<(usize, usize)> = None;
-            let mut best_score = -1.0;
-            for &(start, end) in &candidates {
-                // A candidate matters only if it can beat the best so far
-                // (strictly) and reach the threshold.
-                let bar = f64::max(best_score, MULTIPLE_CANDIDATES_THRESHOLD) - SCORE_SLACK;
-                if let Some(score) = scorer.average_if_reaches(start, end, bar)
-                    && score > best_score
-                {
-                    best_score = score;
-                    best = Some((start, end));
-                }
-            }
-            best.filter(|_| best_score >= MULTIPLE_CANDIDATES_THRESHOLD)
-        }
-    };
-    match chosen {
-        Some((start, end)) => sink(Cow::Borrowed(file.window(start, end - start + 1))),
-        None => ControlFlow::Continue(()),
-    }
-}
 
 /// The middle-line similarity of BlockAnchorReplacer's candidates.
 struct MiddleScorer<'s, 'a> {
@@ -412,54 +363,6 @@ fn words_match<'l>(line: &'l str, words: &[&str]) -> Option<&'l str> {
     None
 }
 
-/// OpenCode's WhitespaceNormalizedReplacer: a line equal to the find with
-/// whitespace runs collapsed (the whole line), or the part of a line the
-/// find's words match; then windows of the find's line count equal once
-/// collapsed.
-fn whitespace_normalized<'a>(
-    file: &FileLines<'a>,
-    find: &'a str,
-    sink: &mut SpanSink<'_, 'a>,
-) -> ControlFlow<()> {
-    let wanted = collapse_spaces(find);
-    let collapsed: Vec<String> = file.lines.iter().map(|l| collapse_spaces(l)).collect();
-    let trimmed_find = trim(find);
-    let words: Vec<&str> = if trimmed_find.is_empty() {
-        vec![""]
-    } else {
-        trimmed_find
-            .split(is_space)
-            .filter(|w| !w.is_empty())
-            .collect()
-    };
-    for (line, normal) in file.lines.iter().zip(&collapsed) {
-        if *normal == wanted {
-            sink(Cow::Borrowed(line))?;
-        } else if normal.contains(wanted.as_str())
-            && let Some(found) = words_match(line, &words)
-        {
-            sink(Cow::Borrowed(found))?;
-        }
-    }
-    let count = find.split('\n').count();
-    if count == 1 {
-        return ControlFlow::Continue(());
-    }
-    // The collapsed window is its collapsed non-empty lines joined by one
-    // space: compare lengths before building it.
-    file.windows_where(count, sink, |start| {
-        let parts = collapsed[start..start + count]
-            .iter()
-            .filter(|c| !c.is_empty());
-        let (total, pieces) = parts
-            .clone()
-            .fold((0, 0), |(total, n), c| (total + c.len(), n + 1));
-        let joined_len = total + pieces.max(1) - 1;
-        joined_len == wanted.len()
-            && parts.map(String::as_str).collect::<Vec<_>>().join(" ") == wanted
-    })
-}
-
 /// The count of leading whitespace code points (all in the BMP, so also
 /// UTF-16 units): `/^(\s*)/`'s match length.
 fn indent_of(line: &str) -> usize {
@@ -497,32 +400,6 @@ fn remove_indentation<'l>(lines: &[&'l str]) -> Vec<&'l str> {
     }
 }
 
-/// OpenCode's IndentationFlexibleReplacer: windows of the find's line
-/// count equal to it once both lose their common indentation.
-fn indentation_flexible<'a>(
-    file: &FileLines<'a>,
-    find: &'a str,
-    sink: &mut SpanSink<'_, 'a>,
-) -> ControlFlow<()> {
-    let find_split: Vec<&str> = find.split('\n').collect();
-    let wanted = remove_indentation(&find_split);
-    let count = find_split.len();
-    let blank: Vec<bool> = file.trimmed().iter().map(|t| t.is_empty()).collect();
-    let indents: Vec<usize> = file.lines.iter().map(|l| indent_of(l)).collect();
-    file.windows_where(count, sink, |start| {
-        let range = start..start + count;
-        let least = range
-            .clone()
-            .filter(|&i| !blank[i])
-            .map(|i| indents[i])
-            .min();
-        range.zip(&wanted).all(|(i, want)| match least {
-            Some(least) if !blank[i] => drop_chars(file.lines[i], least) == *want,
-            _ => file.lines[i] == *want,
-        })
-    })
-}
-
 /// OpenCode's `unescapeString`: `\n \t \r \' \" \` \\ \<newline> \$`
 /// replaced left to right; any other backslash kept. Also says whether the
 /// text ends in a backslash left alone (one a following newline would
@@ -557,124 +434,224 @@ fn unescape(text: &str) -> (String, bool) {
     (out, dangling)
 }
 
-/// OpenCode's EscapeNormalizedReplacer: the find unescaped if the file
-/// holds it, then windows (of the unescaped find's line count) whose
-/// unescaped text equals it.
-fn escape_normalized<'a>(
-    file: &FileLines<'a>,
-    find: &'a str,
-    sink: &mut SpanSink<'_, 'a>,
-) -> ControlFlow<()> {
-    let (wanted, _) = unescape(find);
-    if memchr::memmem::find(file.content.as_bytes(), wanted.as_bytes()).is_some() {
-        sink(Cow::Owned(wanted.clone()))?;
-    }
-    let count = wanted.split('\n').count();
-    // A window's unescaped text is its lines unescaped, joined by "\n",
-    // where a line's dangling backslash before that "\n" is taken with it.
-    let per_line: Vec<(Cow<str>, bool)> = file
-        .lines
-        .iter()
-        .map(|l| {
-            if l.contains('\\') {
-                let (text, dangling) = unescape(l);
-                (Cow::Owned(text), dangling)
-            } else {
-                (Cow::Borrowed(*l), false)
-            }
+/// The replacers after SimpleReplacer, each on the file's lines.
+impl<'a> FileLines<'a> {
+    /// OpenCode's LineTrimmedReplacer: windows whose lines equal the find's
+    /// after `trim()`.
+    fn line_trimmed(&self, find: &'a str, sink: &mut SpanSink<'_, 'a>) -> ControlFlow<()> {
+        let wanted = trimmed_lines(find);
+        if wanted.is_empty() {
+            return ControlFlow::Continue(());
+        }
+        let trimmed = self.trimmed();
+        self.windows_where(wanted.len(), sink, |start| {
+            trimmed[start..start + wanted.len()] == wanted[..]
         })
-        .collect();
-    let inner_len = |i: usize| per_line[i].0.len() - usize::from(per_line[i].1);
-    file.windows_where(count, sink, |start| {
-        let last = start + count - 1;
-        let length: usize =
-            (start..last).map(inner_len).sum::<usize>() + per_line[last].0.len() + count - 1;
-        if length != wanted.len() {
-            return false;
-        }
-        let mut joined = String::with_capacity(length);
-        for (i, (text, _)) in per_line.iter().enumerate().take(last).skip(start) {
-            joined.push_str(&text[..inner_len(i)]);
-            joined.push('\n');
-        }
-        joined.push_str(&per_line[last].0);
-        joined == wanted
-    })
-}
+    }
 
-/// OpenCode's TrimmedBoundaryReplacer (only for a find with surrounding
-/// whitespace): the trimmed find if the file holds it, then windows of the
-/// find's line count whose `trim()` equals it.
-fn trimmed_boundary<'a>(
-    file: &FileLines<'a>,
-    find: &'a str,
-    sink: &mut SpanSink<'_, 'a>,
-) -> ControlFlow<()> {
-    let wanted = trim(find);
-    if wanted.len() == find.len() {
-        return ControlFlow::Continue(());
-    }
-    if memchr::memmem::find(file.content.as_bytes(), wanted.as_bytes()).is_some() {
-        sink(Cow::Borrowed(wanted))?;
-    }
-    let count = find.split('\n').count();
-    file.windows_where(count, sink, |start| {
-        trim(file.window(start, count)) == wanted
-    })
-}
-
-/// OpenCode's ContextAwareReplacer: first and last lines as anchors (the
-/// first closing anchor only), the same line count, and at least half of
-/// the non-empty middle line pairs equal after `trim()`.
-fn context_aware<'a>(
-    file: &FileLines<'a>,
-    find: &'a str,
-    sink: &mut SpanSink<'_, 'a>,
-) -> ControlFlow<()> {
-    if find.split('\n').count() < 3 {
-        return ControlFlow::Continue(());
-    }
-    let wanted: Vec<&str> = find_lines(find).into_iter().map(trim).collect();
-    let size = wanted.len();
-    let trimmed = file.trimmed();
-    let next_last = file.next_with(wanted[size - 1]);
-    for (start, line) in trimmed.iter().enumerate() {
-        if *line != wanted[0] {
-            continue;
-        }
-        let Some(end) = next_last.get(start + 2).copied().flatten() else {
-            continue;
+    /// OpenCode's BlockAnchorReplacer: blocks whose first and last lines equal
+    /// the find's (trimmed), about as long, with middle lines similar enough
+    /// (average `1 - levenshtein / longer length`); one block at most.
+    fn block_anchor(&self, find: &'a str, sink: &mut SpanSink<'_, 'a>) -> ControlFlow<()> {
+        let Some(wanted) = anchor_lines(find) else {
+            return ControlFlow::Continue(());
         };
-        if end - start + 1 != size {
-            continue;
+        let size = wanted.len();
+        let leeway = (size / 4).max(1);
+        let candidates: Vec<(usize, usize)> = self
+            .anchored_blocks(wanted[0], wanted[size - 1])
+            .filter(|&(start, end)| (end - start + 1).abs_diff(size) <= leeway)
+            .collect();
+        let mut scorer = MiddleScorer::new(self.trimmed(), &wanted);
+        let chosen = match candidates[..] {
+            [] => return ControlFlow::Continue(()),
+            [(start, end)] => scorer
+                .single_reaches_threshold(start, end)
+                .then_some((start, end)),
+            _ => {
+                let mut best: Option<(usize, usize)> = None;
+                let mut best_score = -1.0;
+                for &(start, end) in &candidates {
+                    // A candidate matters only if it can beat the best so far
+                    // (strictly) and reach the threshold.
+                    let bar = f64::max(best_score, MULTIPLE_CANDIDATES_THRESHOLD) - SCORE_SLACK;
+                    if let Some(score) = scorer.average_if_reaches(start, end, bar)
+                        && score > best_score
+                    {
+                        best_score = score;
+                        best = Some((start, end));
+                    }
+                }
+                best.filter(|_| best_score >= MULTIPLE_CANDIDATES_THRESHOLD)
+            }
+        };
+        match chosen {
+            Some((start, end)) => sink(Cow::Borrowed(self.window(start, end - start + 1))),
+            None => ControlFlow::Continue(()),
         }
-        let (mut compared, mut equal) = (0usize, 0usize);
-        for k in 1..size - 1 {
-            let (ours, theirs) = (trimmed[start + k], wanted[k]);
-            if !ours.is_empty() || !theirs.is_empty() {
-                compared += 1;
-                equal += usize::from(ours == theirs);
+    }
+
+    /// OpenCode's WhitespaceNormalizedReplacer: a line equal to the find with
+    /// whitespace runs collapsed (the whole line), or the part of a line the
+    /// find's words match; then windows of the find's line count equal once
+    /// collapsed.
+    fn whitespace_normalized(&self, find: &'a str, sink: &mut SpanSink<'_, 'a>) -> ControlFlow<()> {
+        let wanted = collapse_spaces(find);
+        let collapsed: Vec<String> = self.lines.iter().map(|l| collapse_spaces(l)).collect();
+        let trimmed_find = trim(find);
+        let words: Vec<&str> = if trimmed_find.is_empty() {
+            vec![""]
+        } else {
+            trimmed_find
+                .split(is_space)
+                .filter(|w| !w.is_empty())
+                .collect()
+        };
+        for (line, normal) in self.lines.iter().zip(&collapsed) {
+            if *normal == wanted {
+                sink(Cow::Borrowed(line))?;
+            } else if normal.contains(wanted.as_str())
+                && let Some(found) = words_match(line, &words)
+            {
+                sink(Cow::Borrowed(found))?;
             }
         }
-        // `equal / compared >= 0.5`, exactly, in integers.
-        if compared == 0 || 2 * equal >= compared {
-            sink(Cow::Borrowed(file.window(start, size)))?;
+        let count = find.split('\n').count();
+        if count == 1 {
+            return ControlFlow::Continue(());
         }
+        // The collapsed window is its collapsed non-empty lines joined by one
+        // space: compare lengths before building it.
+        self.windows_where(count, sink, |start| {
+            let parts = collapsed[start..start + count]
+                .iter()
+                .filter(|c| !c.is_empty());
+            let (total, pieces) = parts
+                .clone()
+                .fold((0, 0), |(total, n), c| (total + c.len(), n + 1));
+            let joined_len = total + pieces.max(1) - 1;
+            joined_len == wanted.len()
+                && parts.map(String::as_str).collect::<Vec<_>>().join(" ") == wanted
+        })
     }
-    ControlFlow::Continue(())
-}
 
-/// OpenCode's MultiOccurrenceReplacer: the find once per exact occurrence.
-fn multi_occurrence<'a>(
-    file: &FileLines<'a>,
-    find: &'a str,
-    sink: &mut SpanSink<'_, 'a>,
-) -> ControlFlow<()> {
-    if find.is_empty() {
-        return ControlFlow::Continue(());
+    /// OpenCode's IndentationFlexibleReplacer: windows of the find's line
+    /// count equal to it once both lose their common indentation.
+    fn indentation_flexible(&self, find: &'a str, sink: &mut SpanSink<'_, 'a>) -> ControlFlow<()> {
+        let find_split: Vec<&str> = find.split('\n').collect();
+        let wanted = remove_indentation(&find_split);
+        let count = find_split.len();
+        let blank: Vec<bool> = self.trimmed().iter().map(|t| t.is_empty()).collect();
+        let indents: Vec<usize> = self.lines.iter().map(|l| indent_of(l)).collect();
+        self.windows_where(count, sink, |start| {
+            let range = start..start + count;
+            let least = range
+                .clone()
+                .filter(|&i| !blank[i])
+                .map(|i| indents[i])
+                .min();
+            range.zip(&wanted).all(|(i, want)| match least {
+                Some(least) if !blank[i] => drop_chars(self.lines[i], least) == *want,
+                _ => self.lines[i] == *want,
+            })
+        })
     }
-    for _ in file.content.match_indices(find) {
-        sink(Cow::Borrowed(find))?;
+
+    /// OpenCode's EscapeNormalizedReplacer: the find unescaped if the file
+    /// holds it, then windows (of the unescaped find's line count) whose
+    /// unescaped text equals it.
+    fn escape_normalized(&self, find: &'a str, sink: &mut SpanSink<'_, 'a>) -> ControlFlow<()> {
+        let (wanted, _) = unescape(find);
+        if memchr::memmem::find(self.content.as_bytes(), wanted.as_bytes()).is_some() {
+            sink(Cow::Owned(wanted.clone()))?;
+        }
+        let count = wanted.split('\n').count();
+        // A window's unescaped text is its lines unescaped, joined by "\n",
+        // where a line's dangling backslash before that "\n" is taken with it.
+        let per_line: Vec<(Cow<str>, bool)> = self
+            .lines
+            .iter()
+            .map(|l| {
+                if l.contains('\\') {
+                    let (text, dangling) = unescape(l);
+                    (Cow::Owned(text), dangling)
+                } else {
+                    (Cow::Borrowed(*l), false)
+                }
+            })
+            .collect();
+        let inner_len = |i: usize| per_line[i].0.len() - usize::from(per_line[i].1);
+        self.windows_where(count, sink, |start| {
+            let last = start + count - 1;
+            let length: usize =
+                (start..last).map(inner_len).sum::<usize>() + per_line[last].0.len() + count - 1;
+            if length != wanted.len() {
+                return false;
+            }
+            let mut joined = String::with_capacity(length);
+            for (i, (text, _)) in per_line.iter().enumerate().take(last).skip(start) {
+                joined.push_str(&text[..inner_len(i)]);
+                joined.push('\n');
+            }
+            joined.push_str(&per_line[last].0);
+            joined == wanted
+        })
     }
-    ControlFlow::Continue(())
+
+    /// OpenCode's TrimmedBoundaryReplacer (only for a find with surrounding
+    /// whitespace): the trimmed find if the file holds it, then windows of the
+    /// find's line count whose `trim()` equals it.
+    fn trimmed_boundary(&self, find: &'a str, sink: &mut SpanSink<'_, 'a>) -> ControlFlow<()> {
+        let wanted = trim(find);
+        if wanted.len() == find.len() {
+            return ControlFlow::Continue(());
+        }
+        if memchr::memmem::find(self.content.as_bytes(), wanted.as_bytes()).is_some() {
+            sink(Cow::Borrowed(wanted))?;
+        }
+        let count = find.split('\n').count();
+        self.windows_where(count, sink, |start| {
+            trim(self.window(start, count)) == wanted
+        })
+    }
+
+    /// OpenCode's ContextAwareReplacer: first and last lines as anchors (the
+    /// first closing anchor only), the same line count, and at least half of
+    /// the non-empty middle line pairs equal after `trim()`.
+    fn context_aware(&self, find: &'a str, sink: &mut SpanSink<'_, 'a>) -> ControlFlow<()> {
+        let Some(wanted) = anchor_lines(find) else {
+            return ControlFlow::Continue(());
+        };
+        let size = wanted.len();
+        let trimmed = self.trimmed();
+        for (start, end) in self.anchored_blocks(wanted[0], wanted[size - 1]) {
+            if end - start + 1 != size {
+                continue;
+            }
+            let (mut compared, mut equal) = (0usize, 0usize);
+            for k in 1..size - 1 {
+                let (ours, theirs) = (trimmed[start + k], wanted[k]);
+                if !ours.is_empty() || !theirs.is_empty() {
+                    compared += 1;
+                    equal += usize::from(ours == theirs);
+                }
+            }
+            // `equal / compared >= 0.5`, exactly, in integers.
+            if compared == 0 || 2 * equal >= compared {
+                sink(Cow::Borrowed(self.window(start, size)))?;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// OpenCode's MultiOccurrenceReplacer: the find once per exact occurrence.
+    fn multi_occurrence(&self, find: &'a str, sink: &mut SpanSink<'_, 'a>) -> ControlFlow<()> {
+        if find.is_empty() {
+            return ControlFlow::Continue(());
+        }
+        for _ in self.content.match_indices(find) {
+            sink(Cow::Borrowed(find))?;
+        }
+        ControlFlow::Continue(())
+    }
 }
