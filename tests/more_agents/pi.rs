@@ -22,6 +22,7 @@ use crate::support::agents::{ExpectedEdit, expected, fixtures, session_path, wor
 use crate::support::big_session;
 use crate::support::pty::Session;
 use crate::support::runner::{code, srview, stderr, stdout};
+use crate::support::text::assert_contains;
 
 const PI: &str = "pi-0.73.1";
 
@@ -43,6 +44,15 @@ fn session_json(args: &[&str], cwd: &Path, stdin: Option<&[u8]>) -> Value {
     let out = run.output();
     assert_eq!(code(&out), 0, "{args:?}: {}", stderr(&out));
     serde_json::from_str(&stdout(&out)).expect("session --json is JSON")
+}
+
+/// `session FILE --json` of the saved session `file`, in `cwd`.
+fn saved_json(file: &Path, cwd: &Path) -> Value {
+    session_json(
+        &["session", file.to_str().expect("UTF-8"), "--json"],
+        cwd,
+        None,
+    )
 }
 
 /// Each edit's file, tool, verdict and message as expected; contents as
@@ -91,12 +101,7 @@ fn every_recorded_run_reads_through_the_binary_saved_and_live() {
         let name = dir.file_name().expect("name").to_string_lossy().to_string();
         let want = expected(&dir).edits;
         let ws = workspace_after(&dir);
-        let saved = session_path(&dir);
-        let saved = session_json(
-            &["session", saved.to_str().expect("UTF-8"), "--json"],
-            ws.path(),
-            None,
-        );
+        let saved = saved_json(&session_path(&dir), ws.path());
         let live_bytes = fs::read(dir.join("stdout.jsonl")).expect("stdout.jsonl");
         let live = session_json(&["session", "-", "--json"], ws.path(), Some(&live_bytes));
         for (how, got) in [("saved", &saved), ("live", &live)] {
@@ -336,11 +341,7 @@ fn the_agent_applied_a_cut_off_edit_live_and_saved() {
     fs::create_dir_all(&folder).expect("mkdir");
     let file = folder.join("2026-12-01T14-08-00-020Z_01a231ef-0e13-71f9-9c78-83be00324d94.jsonl");
     fs::write(&file, cut_off_saved_session(&before)).expect("write");
-    let saved = session_json(
-        &["session", file.to_str().expect("UTF-8"), "--json"],
-        ws.path(),
-        None,
-    );
+    let saved = saved_json(&file, ws.path());
     assert_cut_off_applied(&saved, "saved");
     assert_eq!(saved["edits"][0]["srview"]["against"], "recorded");
     assert_eq!(
@@ -350,15 +351,10 @@ fn the_agent_applied_a_cut_off_edit_live_and_saved() {
 
     // The listing says it under the edit, and on stderr.
     let out = srview(["session", file.to_str().expect("UTF-8"), "--cwd", dir]).output();
-    assert!(
-        stdout(&out).contains("      the agent applied a cut-off edit: "),
-        "{}",
-        stdout(&out)
-    );
-    assert!(
-        stderr(&out).contains("edit 1 (inventory.py): the agent applied a cut-off edit"),
-        "{}",
-        stderr(&out)
+    assert_contains(&stdout(&out), "      the agent applied a cut-off edit: ");
+    assert_contains(
+        &stderr(&out),
+        "edit 1 (inventory.py): the agent applied a cut-off edit",
     );
 }
 
@@ -367,11 +363,7 @@ fn the_fuzzy_stage_is_a_loose_match_and_its_rewritten_lines_are_named() {
     let dir = scenario("c4_fuzzy_unicode_dash");
     let ws = workspace_after(&dir);
     let file = session_path(&dir);
-    let got = session_json(
-        &["session", file.to_str().expect("UTF-8"), "--json"],
-        ws.path(),
-        None,
-    );
+    let got = saved_json(&file, ws.path());
     let verdict = &got["edits"][0]["srview"];
     assert_eq!(verdict["ok"], true);
     assert_eq!(verdict["against"], "recorded");
@@ -402,23 +394,14 @@ fn the_fuzzy_stage_is_a_loose_match_and_its_rewritten_lines_are_named() {
     let out = srview(["check", "--session", file.to_str().expect("UTF-8"), "--cwd"])
         .arg(ws.path())
         .output();
-    assert!(
-        stdout(&out).contains("  pi's fuzzy match rewrote the whole file: lines 1, 5, 37"),
-        "{}",
-        stdout(&out)
+    assert_contains(
+        &stdout(&out),
+        "  pi's fuzzy match rewrote the whole file: lines 1, 5, 37",
     );
     // The exact run (c7: BOM and CRLF kept) rewrites nothing outside.
     let c7 = scenario("c7_crlf_bom_lf_oldtext");
     let ws7 = workspace_after(&c7);
-    let got7 = session_json(
-        &[
-            "session",
-            session_path(&c7).to_str().expect("UTF-8"),
-            "--json",
-        ],
-        ws7.path(),
-        None,
-    );
+    let got7 = saved_json(&session_path(&c7), ws7.path());
     assert!(got7["edits"][0]["srview"].get("rewrittenOutside").is_none());
     assert_eq!(got7["edits"][0]["srview"]["looseLevels"], json!([]));
 }

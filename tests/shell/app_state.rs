@@ -12,7 +12,7 @@ use srview::tui::app::{App, Effect, Focus, Layout, StreamState, keys};
 use super::{app_with_diff, support};
 
 use support::diff::block;
-use support::text::assert_contains;
+use support::text::{assert_contains, assert_starts_with};
 
 fn original() -> String {
     (1..=200).map(|i| format!("line {i}\n")).collect()
@@ -317,10 +317,7 @@ fn diagnosis_gives_closest_region_jump_and_copy() {
     );
     match key(&mut app, KeyCode::Char('c')) {
         Effect::Copy { block: 0, text } => {
-            assert!(
-                text.starts_with("------- SEARCH\nline 150\n=======\nx\n"),
-                "{text}"
-            );
+            assert_starts_with(&text, "------- SEARCH\nline 150\n=======\nx\n");
         }
         other => panic!("expected a copy, got {other:?}"),
     }
@@ -361,11 +358,7 @@ fn accept_asks_before_mixing_line_endings() {
         "------- SEARCH\nb\n=======\nB\n+++++++ REPLACE\n",
     );
     assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
-    assert!(
-        notice_text(&app).starts_with("the result mixes line endings"),
-        "{}",
-        notice_text(&app)
-    );
+    assert_starts_with(&notice_text(&app), "the result mixes line endings");
     match key(&mut app, KeyCode::Char('a')) {
         Effect::Accept(content) => assert_eq!(content.text(), "a\r\nB\nc\r\n"),
         other => panic!("the second a writes: {other:?}"),
@@ -408,9 +401,9 @@ fn accept_asks_before_writing_a_repeated_search_text() {
         "------- SEARCH\ny = 1\n=======\ny = 2\n+++++++ REPLACE\n",
     );
     let asked = says(&mut app, 'a');
-    assert!(
-        asked.starts_with("block #1 matched at line 2, and its SEARCH text occurs again at line 4"),
-        "{asked}"
+    assert_starts_with(
+        &asked,
+        "block #1 matched at line 2, and its SEARCH text occurs again at line 4",
     );
     match key(&mut app, KeyCode::Char('a')) {
         Effect::Accept(content) => {
@@ -571,10 +564,7 @@ fn a_half_marker_after_the_last_block_asks_before_writing() {
     let mut app = App::new(PathBuf::from("f.txt"), "a\nb\n".into(), Version::V1);
     app.set_diff(diff.into());
     let notice = says(&mut app, 'a');
-    assert!(
-        notice.starts_with("the diff ends in the start of a SEARCH marker"),
-        "{notice}"
-    );
+    assert_starts_with(&notice, "the diff ends in the start of a SEARCH marker");
     match key(&mut app, KeyCode::Char('a')) {
         Effect::Accept(content) => assert_eq!(content.text(), "a\nB\n"),
         other => panic!("expected accept, got {other:?}"),
@@ -1058,10 +1048,7 @@ fn no_jump_and_no_copy_without_a_similar_region() {
     key(&mut app, KeyCode::Enter);
     assert_eq!(app.view().scroll, before, "no jump");
     let notice = says(&mut app, 'c');
-    assert!(
-        notice.starts_with("no corrected block for #1: no similar region"),
-        "{notice}"
-    );
+    assert_starts_with(&notice, "no corrected block for #1: no similar region");
 }
 
 /// What key `c` says, having done nothing else (no effect).
@@ -1295,10 +1282,7 @@ fn accepting_mid_block_asks_first() {
     let first = block("line 7", "seven");
     app.set_diff(format!("{first}------- SEARCH\nline 9\n=======\nni"));
     let notice = says(&mut app, 'a');
-    assert!(
-        notice.starts_with("block #2 has not finished streaming"),
-        "{notice}"
-    );
+    assert_starts_with(&notice, "block #2 has not finished streaming");
     match key(&mut app, KeyCode::Char('a')) {
         Effect::Accept(content) => assert!(content.text().contains("seven")),
         other => panic!("the second a writes, got {other:?}"),
@@ -1333,10 +1317,7 @@ fn a_pause_closing_the_final_preview_says_so() {
     app.pause();
     assert!(!app.final_preview());
     let notice = notice_text(&app);
-    assert!(
-        notice.starts_with("paused: the panes now show the final result"),
-        "{notice}"
-    );
+    assert_starts_with(&notice, "paused: the panes now show the final result");
 }
 
 /// A streamed diff past `MAX_BLOCKS` blocks (a flood of markers) is not
@@ -1353,11 +1334,7 @@ fn a_flood_of_blocks_is_not_followed_past_the_cap() {
     let why = app.source_error().clone().expect("said");
     assert!(why.starts_with("it has over 20000 blocks"), "{why}");
     assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
-    assert!(
-        notice_text(&app).starts_with("not accepted"),
-        "{}",
-        notice_text(&app)
-    );
+    assert_starts_with(&notice_text(&app), "not accepted");
 }
 
 /// A trimmed match whose new lines keep the SEARCH text's shallower

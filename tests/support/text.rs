@@ -16,3 +16,15 @@ pub fn assert_no_problems(problems: &[String]) {
         problems.join("\n")
     );
 }
+
+/// `text` begins with `part`; the failure shows both.
+#[track_caller]
+pub fn assert_starts_with(text: &str, part: &str) {
+    assert!(text.starts_with(part), "{part:?} does not begin:\n{text}");
+}
+
+/// `text` ends with `part`; the failure shows both.
+#[track_caller]
+pub fn assert_ends_with(text: &str, part: &str) {
+    assert!(text.ends_with(part), "{part:?} does not end:\n{text}");
+}
