@@ -39,6 +39,7 @@ use srview::dialect::apply_patch::{self, MemoryFs};
 use srview::dialect::edit::{self, Edit};
 use srview::dialect::registry;
 use srview::gate::{Answer, Case, GateAgent, Judgment, NextStep, Policy, judge};
+use support::text::assert_starts_with;
 
 const CWD: &str = "/home/user/project";
 
@@ -164,22 +165,18 @@ fn rewritten_input(judgment: &Judgment) -> Value {
                 judgment.answer.message(),
                 "{json}"
             );
-            assert!(
-                json["context"]
-                    .as_str()
-                    .is_some_and(|r| r.starts_with("srview gate: ")),
-                "{json}"
+            assert_starts_with(
+                json["context"].as_str().unwrap_or_default(),
+                "srview gate: ",
             );
             json["overrideInput"].clone()
         }
         _ => {
             let out = &json["hookSpecificOutput"];
             assert_eq!(out["permissionDecision"], "allow", "{json}");
-            assert!(
-                out["permissionDecisionReason"]
-                    .as_str()
-                    .is_some_and(|r| r.starts_with("srview gate: rewrote this ")),
-                "{json}"
+            assert_starts_with(
+                out["permissionDecisionReason"].as_str().unwrap_or_default(),
+                "srview gate: rewrote this ",
             );
             out["updatedInput"].clone()
         }
