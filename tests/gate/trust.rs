@@ -41,18 +41,11 @@ fn payload_of(agent: GateAgent, name: &str, old: &str, new: &str) -> Vec<u8> {
             json!({"path": name, "edits": [{"oldText": old, "newText": new}]}),
         ),
         GateAgent::ClineCli => {
-            let bytes = std::fs::read(fixtures().join("cline-cli/tool_call.payload.json"))
-                .expect("the recorded payload");
-            let mut payload: Value = serde_json::from_slice(&bytes).expect("JSON");
-            for place in ["/tool_call/input", "/preToolUse/parameters"] {
-                let input = payload.pointer_mut(place).expect("the input");
-                input["old_text"] = old.into();
-                input["new_text"] = new.into();
-            }
+            let payload = super::real_cli::clines_edit(old, new);
             // The recording edits inventory.py: every mention of it names
             // `name` instead.
-            payload
-                .to_string()
+            String::from_utf8(payload)
+                .expect("UTF-8")
                 .replace("inventory.py", name)
                 .into_bytes()
         }
