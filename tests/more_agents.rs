@@ -13,6 +13,13 @@ mod pi;
 mod qwen_code;
 mod support;
 
+/// The previewer at 80x24 in `ws` following the agent output `log` there
+/// (`srview --follow LOG --cwd WS`).
+fn following_at_80x24(ws: &std::path::Path, log: &str) -> support::pty::Session {
+    let cwd = ws.to_str().expect("UTF-8");
+    support::pty::Session::srview_at_80x24(ws, &["--follow", log, "--cwd", cwd])
+}
+
 /// `srview sessions`' count of a generated session (tests/support/big_session.rs):
 /// `agent`'s, with the edits, failures and loose edits its generator made;
 /// the count, for more checks.

@@ -15,7 +15,6 @@ use serde_json::Value;
 
 use super::support::agents::{ExpectedEdit, expected, fixtures, session_path};
 use super::support::big_session;
-use super::support::pty::Session;
 use super::support::runner::{code, srview, stderr, stdout};
 use srview::source::agent::{AgentKind, AgentReader, Format, Verdict, database};
 
@@ -413,8 +412,7 @@ fn the_previewer_follows_a_growing_database_and_shows_the_fuzzy_match_with_its_r
     add_session(&writer, "ses_a", dir.path(), 1_000);
     let (running, completed) = recorded_edit_part(dir.path());
     put_part(&writer, "ses_a", "prt_1", 1_001, &running);
-    let cwd = dir.path().to_str().expect("UTF-8");
-    let mut s = Session::srview_at_80x24(dir.path(), &["--follow", "opencode.db", "--cwd", cwd]);
+    let mut s = crate::following_at_80x24(dir.path(), "opencode.db");
     s.wait_for("the running edit", |c| {
         c.contains("OpenCode 1.18.33") && c.contains("inventory.py")
     });

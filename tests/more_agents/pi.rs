@@ -20,7 +20,6 @@ use srview::source::agent::{AgentKind, AgentReader, Format, Verdict};
 
 use crate::support::agents::{ExpectedEdit, expected, fixtures, session_path, workspace_copy};
 use crate::support::big_session;
-use crate::support::pty::Session;
 use crate::support::runner::{code, srview, stderr, stdout};
 use crate::support::text::assert_contains;
 
@@ -521,14 +520,9 @@ fn the_previewer_shows_the_cut_off_edit_pi_applied_at_80x24() {
     // The call streaming: pi has not run it yet.
     let lines: Vec<&str> = stream.split_inclusive('\n').collect();
     fs::write(&log, lines[..9].concat()).expect("write");
-    let mut s = Session::srview_at_80x24(ws.path(), &["--follow", "pi.jsonl", "--cwd", dir]);
+    let mut s = crate::following_at_80x24(ws.path(), "pi.jsonl");
     s.wait_for("the edit streaming", |c| c.contains("edit 1/1"));
-    let mut f = fs::OpenOptions::new()
-        .append(true)
-        .open(&log)
-        .expect("open");
-    std::io::Write::write_all(&mut f, lines[9..].concat().as_bytes()).expect("append");
-    drop(f);
+    crate::support::files::append(&log, lines[9..].concat().as_bytes());
     s.wait_for("the cut-off edit", |c| {
         c.contains("the agent applied a cut-off edit · pi: applied · srview: applies")
     });

@@ -576,8 +576,7 @@ fn the_previewer_at_80x24_shows_the_loose_match_with_qwens_stage() {
     let stream = fs::read(dir.join("stdout.jsonl")).expect("read");
     let log = ws.path().join("qwen.jsonl");
     fs::write(&log, b"").expect("write");
-    let cwd = ws.path().to_str().expect("UTF-8");
-    let mut s = Session::srview_at_80x24(ws.path(), &["--follow", "qwen.jsonl", "--cwd", cwd]);
+    let mut s = crate::following_at_80x24(ws.path(), "qwen.jsonl");
     s.wait_for("the first frame", |c| c.contains("waiting"));
     // Line by line, as Qwen prints them; it writes the file just before
     // it prints an edit's result (call_08, call_09: the two edits).
@@ -589,12 +588,7 @@ fn the_previewer_at_80x24_shows_the_loose_match_with_qwens_stage() {
                 fs::write(ws.path().join("inventory.py"), after).expect("write");
             }
         }
-        let mut f = fs::OpenOptions::new()
-            .append(true)
-            .open(&log)
-            .expect("open");
-        std::io::Write::write_all(&mut f, line.as_bytes()).expect("append");
-        drop(f);
+        crate::support::files::append(&log, line.as_bytes());
         std::thread::sleep(std::time::Duration::from_millis(30));
     }
     s.wait_for("the second edit's loose match, with its stage", |c| {
@@ -607,9 +601,7 @@ fn the_previewer_at_80x24_shows_the_loose_match_with_qwens_stage() {
         c.contains("edit 1/2")
             && c.contains("loose match: matched only loosely (normalizeBasicCharacters)")
     });
-    assert!(!s.contents().contains("DISAGREE"), "{}", s.contents());
-    s.press(b"q");
-    assert_eq!(s.exit_code(), 0);
+    s.quit_agreeing();
     // srview wrote nothing: the file is as Qwen left it.
     assert_eq!(
         fs::read_to_string(ws.path().join("inventory.py")).expect("read"),

@@ -15,6 +15,18 @@ pub fn write(dir: &Path, name: &str, content: &[u8]) -> PathBuf {
     path
 }
 
+/// Appends `bytes` to the file at `path`, making it if it is not there
+/// (an agent writing more of its output).
+pub fn append(path: &Path, bytes: &[u8]) {
+    use std::io::Write;
+    std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .and_then(|mut f| f.write_all(bytes))
+        .expect("append to file");
+}
+
 /// Makes a named pipe at `path` with `mkfifo`.
 pub fn mkfifo(path: &Path) {
     assert!(
