@@ -27,27 +27,18 @@ fn srview(args: &[&str], stdin: Option<&str>) -> Output {
 
 /// Every regular file below `root`, by `/`-separated relative path.
 fn read_tree(root: &Path) -> BTreeMap<String, String> {
-    let mut files = BTreeMap::new();
-    let mut pending = vec![root.to_path_buf()];
-    while let Some(dir) = pending.pop() {
-        for entry in std::fs::read_dir(&dir).expect("a readable folder") {
-            let path = entry.expect("a folder entry").path();
-            if path.is_dir() {
-                pending.push(path);
-            } else {
-                let rel = path
-                    .strip_prefix(root)
-                    .expect("below the root")
-                    .to_string_lossy()
-                    .replace('\\', "/");
-                files.insert(
-                    rel,
-                    std::fs::read_to_string(&path).expect("the files are UTF-8"),
-                );
-            }
-        }
-    }
-    files
+    support::files::files_below(root)
+        .into_iter()
+        .map(|path| {
+            let rel = path
+                .strip_prefix(root)
+                .expect("below the root")
+                .to_string_lossy()
+                .replace('\\', "/");
+            let text = std::fs::read_to_string(&path).expect("the files are UTF-8");
+            (rel, text)
+        })
+        .collect()
 }
 
 /// A record's folder (canonical, as the reference prints it) and its

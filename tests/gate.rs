@@ -183,6 +183,26 @@ fn rewritten_input(judgment: &Judgment) -> Value {
     }
 }
 
+/// Asserts that OpenCode's own `apply_patch` matcher places the patch
+/// tool input `input` over `fs` with every hunk exact (`what` names the
+/// case).
+fn assert_exact_with_opencodes_apply_patch(input: &Value, fs: &MemoryFs, what: &str) {
+    let own = registry::find("opencode-apply-patch")
+        .and_then(|row| row.matcher())
+        .expect("OpenCode's apply_patch");
+    let ran = own.run(&srview::dialect::call::ToolCall {
+        input,
+        cwd: CWD,
+        fs,
+    });
+    assert!(ran.ok, "{what}: {input}: {:?}", ran.error);
+    assert!(
+        !ran.edits.is_empty() && ran.edits.iter().all(|m| !m.loose),
+        "{what}: {input}: {:?}",
+        ran.edits
+    );
+}
+
 /// Asserts that `input` (a corrected or rewritten tool input) applies
 /// exactly with `agent`'s own matcher over `content`.
 fn assert_exact_with_agents_matcher(agent: GateAgent, input: &Value, content: &str) {
@@ -960,15 +980,7 @@ fn every_recorded_call_of_the_agents_with_fuzzy_matchers_is_judged() {
             if let Some(exact) = &exact {
                 match (folder, call.before.as_deref()) {
                     ("opencode_apply_patch", _) => {
-                        let own = registry::find("opencode-apply-patch")
-                            .and_then(|row| row.matcher())
-                            .expect("OpenCode's apply_patch");
-                        let ran = own.run(&srview::dialect::call::ToolCall {
-                            input: exact,
-                            cwd: CWD,
-                            fs: &call.files,
-                        });
-                        assert!(ran.ok && ran.edits.iter().all(|m| !m.loose), "{what}");
+                        assert_exact_with_opencodes_apply_patch(exact, &call.files, &what);
                     }
                     (_, Some(before)) => assert_exact_with_agents_matcher(agent, exact, before),
                     (_, None) => panic!("{what}: an edit offered for a file that is not there"),

@@ -59,6 +59,26 @@ pub fn write_all<P: AsRef<Path>, C: AsRef<[u8]>>(
     }
 }
 
+/// Every file below `root` (not the folders), at any depth, sorted.
+pub fn files_below(root: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut folders = vec![root.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        let entries =
+            std::fs::read_dir(&folder).unwrap_or_else(|e| panic!("{}: {e}", folder.display()));
+        for entry in entries {
+            let path = entry.expect("a folder entry").path();
+            if path.is_dir() {
+                folders.push(path);
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
 /// The text of `dir/name`.
 pub fn read(dir: &Path, name: &str) -> String {
     std::fs::read_to_string(dir.join(name)).expect("read file")

@@ -28,3 +28,15 @@ pub fn assert_starts_with(text: &str, part: &str) {
 pub fn assert_ends_with(text: &str, part: &str) {
     assert!(text.ends_with(part), "{part:?} does not end:\n{text}");
 }
+
+/// `text` contains each of `present` and none of `absent`; the failure
+/// names the part and shows the text.
+#[track_caller]
+pub fn assert_holds(text: &str, present: &[&str], absent: &[&str]) {
+    for part in present {
+        assert!(text.contains(part), "{part:?} not in:\n{text}");
+    }
+    for part in absent {
+        assert!(!text.contains(part), "{part:?} in:\n{text}");
+    }
+}
