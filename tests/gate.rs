@@ -980,7 +980,7 @@ fn every_recorded_call_of_the_agents_with_fuzzy_matchers_is_judged() {
             if let Some(exact) = &exact {
                 match (folder, call.before.as_deref()) {
                     ("opencode_apply_patch", _) => {
-                        assert_exact_with_opencodes_apply_patch(exact, &call.files, &what);
+                        assert_exact_with_opencodes_apply_patch(exact, &call.files, what);
                     }
                     (_, Some(before)) => assert_exact_with_agents_matcher(agent, exact, before),
                     (_, None) => panic!("{what}: an edit offered for a file that is not there"),
