@@ -8,7 +8,7 @@ use std::process::Output;
 
 mod support;
 
-use support::text::assert_contains;
+use support::text::{assert_contains, assert_ends_with, assert_starts_with};
 
 fn srview(args: &[&str], stdin: &str) -> Output {
     support::runner::srview(args)
@@ -406,7 +406,7 @@ fn a_streamed_edit_cut_off_ends_with_a_final_failed_line() {
     assert_eq!(last["dialect"], "edit-json");
     assert_eq!(last["write"]["state"], "not-applied");
     let error = last["error"].as_str().expect("an error");
-    assert!(error.starts_with("invalid Edit tool input: EOF"), "{error}");
+    assert_starts_with(&error, "invalid Edit tool input: EOF");
     assert_eq!(text(&out.stderr), format!("srview: {error}\n"));
     assert_eq!(read(&file), CALC);
 }
@@ -491,13 +491,13 @@ fn the_demo_patch_matches_its_first_hunk_loosely_as_the_readme_says() {
         "a warning, as `apply --write` has it"
     );
     let report = text(&out.stdout);
-    assert!(
-        report.contains("hunk #1 (patch lines 3-6): applies at lines 5-6, level unicode"),
-        "{report}"
+    assert_contains(
+        &report,
+        "hunk #1 (patch lines 3-6): applies at lines 5-6, level unicode",
     );
-    assert!(
-        report.contains("hunk #2 (patch lines 7-9): applies at lines 10-10, level exact"),
-        "{report}"
+    assert_contains(
+        &report,
+        "hunk #2 (patch lines 7-9): applies at lines 10-10, level exact",
     );
     assert!(text(&out.stderr).starts_with("srview: warning: calc.py hunk 1"));
 }
@@ -754,14 +754,14 @@ fn check_names_the_stage_and_the_detected_dialect() {
         .output();
     assert_eq!(out.status.code(), Some(1));
     let said = text(&out.stdout);
-    assert!(
-        said.starts_with("edit 1: not placed (none)\nerror: the agent fails:\nCould not find oldString in the file. It must match exactly, including whitespace, indentation, and line endings.\nedit 1: oldString does not occur in the file; closest: line 2"),
-        "{said}"
+    assert_starts_with(
+        &said,
+        "edit 1: not placed (none)\nerror: the agent fails:\nCould not find oldString in the file. It must match exactly, including whitespace, indentation, and line endings.\nedit 1: oldString does not occur in the file; closest: line 2",
     );
     // `return 7` for `return 1`: what it should become cannot be told.
-    assert!(
-        said.ends_with("no corrected edit: srview cannot stand behind a correction of this edit\n"),
-        "{said}"
+    assert_ends_with(
+        &said,
+        "no corrected edit: srview cannot stand behind a correction of this edit\n",
     );
 }
 
@@ -792,7 +792,10 @@ fn an_aider_reply_transcript_is_run_by_aiders_own_matcher() {
     let dry = run(&[]);
     assert_eq!(dry.status.code(), Some(1));
     let said = text(&dry.stdout);
-    assert!(said.starts_with("# 1 SEARCH/REPLACE block failed to match!\n\n## SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in b.py\n"), "{said}");
+    assert_starts_with(
+        &said,
+        "# 1 SEARCH/REPLACE block failed to match!\n\n## SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in b.py\n",
+    );
     assert_contains(
         &said,
         "# The other 1 SEARCH/REPLACE block were applied successfully.\n",
