@@ -29,9 +29,15 @@ const CALC: &str = "def span(a, b):\n    return b – a\n";
 const PATCH: &str = "*** Begin Patch\n*** Update File: calc.py\n@@\n def span(a, b):\n-    return b - a\n+    return abs(b - a)\n*** End Patch\n";
 const WARNING: &str = "srview: warning: calc.py hunk 1 (patch lines 3-6) matched only at level unicode: line 2 is \"    return b – a\" where the patch has \"    return b - a\"\n";
 
+/// A temporary folder holding calc.py (`CALC`), and its path.
 fn project() -> (tempfile::TempDir, String) {
+    project_with("calc.py", CALC)
+}
+
+/// A temporary folder holding the file `name` with `content`, and its path.
+fn project_with(name: &str, content: &str) -> (tempfile::TempDir, String) {
     let dir = tempfile::tempdir().expect("temp dir");
-    let file = support::files::write(dir.path(), "calc.py", CALC.as_bytes());
+    let file = support::files::write(dir.path(), name, content.as_bytes());
     let file = file.to_str().expect("UTF-8").to_string();
     (dir, file)
 }
@@ -504,13 +510,10 @@ fn the_demo_patch_matches_its_first_hunk_loosely_as_the_readme_says() {
 
 #[test]
 fn a_failing_hunk_is_diagnosed_and_fix_rewrites_it_onto_the_file() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let file = support::files::write(
-        dir.path(),
+    let (_dir, file) = project_with(
         "f.py",
-        "def span(a, b):\n    result = b - a\n    return result\n".as_bytes(),
+        "def span(a, b):\n    result = b - a\n    return result\n",
     );
-    let file = file.to_str().expect("UTF-8").to_string();
     let patch = "*** Begin Patch\n*** Update File: f.py\n@@\n def span(a, b):\n-    reslt = b - a\n+    result = abs(b - a)\n     return result\n*** End Patch\n";
     let out = srview(&["check", &file, "-", "--json"], patch);
     assert_eq!(out.status.code(), Some(1));
@@ -563,13 +566,7 @@ fn check_agrees_with_apply_write_and_says_a_failure_once() {
 /// --write` holds it back.
 #[test]
 fn an_edit_json_sent_again_is_applied_already() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let file = support::files::write(
-        dir.path(),
-        "aa.py",
-        b"import os\nimport sys\n\nprint(sys.argv)\n",
-    );
-    let file = file.to_str().expect("UTF-8").to_string();
+    let (_dir, file) = project_with("aa.py", "import os\nimport sys\n\nprint(sys.argv)\n");
     let edit = r#"{"file_path": "aa.py", "old_string": "import os", "new_string": "import os\nimport sys"}"#;
     let out = srview(&["check", &file, "-"], edit);
     assert_eq!(out.status.code(), Some(1));
@@ -586,13 +583,10 @@ fn an_edit_json_sent_again_is_applied_already() {
 /// every dialect's.
 #[test]
 fn patch_similarities_have_three_decimals() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let file = support::files::write(
-        dir.path(),
+    let (_dir, file) = project_with(
         "cls.py",
-        b"class Foo:\n    def __init__(self):\n        self.x = 1\n\n    def bar(self):\n        return self.x\n",
+        "class Foo:\n    def __init__(self):\n        self.x = 1\n\n    def bar(self):\n        return self.x\n",
     );
-    let file = file.to_str().expect("UTF-8").to_string();
     let patch = "*** Begin Patch\n*** Update File: cls.py\n@@\n def bar(self):\n-    return self.x\n+    return self.x + 1\n*** End Patch\n";
     let out = srview(&["check", &file, "-", "--json"], patch);
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
@@ -1312,43 +1306,38 @@ fn a_streamed_agent_input_cut_off_ends_with_a_final_failed_line() {
 #[test]
 fn an_agent_edit_sent_again_is_said_to_be_applied_already_and_held_back() {
     let file = "def f():\n    \"\"\"Doc.\"\"\"\n    return 1\n";
-    let dir = support::files::folder(&[
-        ("a.py", file),
-        (
-            "edit.json",
-            r#"{"filePath": "a.py", "oldString": "def f():\n", "newString": "def f():\n    \"\"\"Doc.\"\"\"\n"}"#,
-        ),
-    ]);
-    let run = |args: &[&str]| run_in(dir.path(), args);
     let said = "edit 1: its new text is already there (lines 1-2): this looks applied already, \
                 and applied again it repeats what it adds";
-    let check = run(&["check", "a.py", "edit.json", "--dialect", "opencode-edit"]);
-    assert_eq!(check.status.code(), Some(1));
+    let checked = opencode_edit_held_back(
+        ("a.py", file),
+        r#"{"filePath": "a.py", "oldString": "def f():\n", "newString": "def f():\n    \"\"\"Doc.\"\"\"\n"}"#,
+        said,
+    );
     assert_eq!(
-        text(&check.stdout),
+        checked,
         format!(
             "edit 1: SimpleReplacer at line 1 (exact)\nwarning: {said}\nthe agent says: Edit applied successfully.\n"
         )
     );
-    assert_written_edit_held_back(dir.path(), "a.py", file, said);
 }
 
-/// `srview apply NAME edit.json --dialect opencode-edit --write` in `dir`
-/// exits 1 saying "nothing written: {said}", NAME left as `content`.
-fn assert_written_edit_held_back(dir: &std::path::Path, name: &str, content: &str, said: &str) {
-    let apply = support::runner::srview([
-        "apply",
-        name,
-        "edit.json",
-        "--dialect",
-        "opencode-edit",
-        "--write",
-    ])
-    .cwd(dir)
-    .output();
+/// The OpenCode edit `edit` of the file `(name, content)`, in a folder of
+/// its own: `srview check NAME edit.json --dialect opencode-edit` exits 1
+/// (its stdout is returned), and `srview apply ... --write` exits 1 saying
+/// "nothing written: {said}", NAME left as `content`.
+fn opencode_edit_held_back((name, content): (&str, &str), edit: &str, said: &str) -> String {
+    let dir = support::files::folder(&[(name, content), ("edit.json", edit)]);
+    let edit_of = [name, "edit.json", "--dialect", "opencode-edit"];
+    let check = run_in(dir.path(), &[&["check"][..], &edit_of].concat());
+    assert_eq!(check.status.code(), Some(1), "{}", text(&check.stdout));
+    let apply = run_in(
+        dir.path(),
+        &[&["apply"][..], &edit_of, &["--write"]].concat(),
+    );
     assert_eq!(apply.status.code(), Some(1));
     assert_contains(&text(&apply.stderr), &format!("nothing written: {said}"));
-    assert_eq!(support::files::read(dir, name), content);
+    assert_eq!(support::files::read(dir.path(), name), content);
+    text(&check.stdout)
 }
 
 /// `fix` on a patch tool's input (OpenCode's and Cline's apply_patch): the
@@ -1640,21 +1629,15 @@ fn a_replace_all_edit_names_every_place_it_changes() {
 #[test]
 fn an_opencode_replace_all_expanding_dollar_patterns_is_said_and_held_back() {
     let file = "label = \"cost\"\nprint(label)\nlabel = \"cost\"\n";
-    let dir = support::files::folder(&[
-        ("c.py", file),
-        (
-            "edit.json",
-            r#"{"filePath": "c.py", "oldString": "label = \"cost\"", "newString": "label = `cost: $& $$`", "replaceAll": true}"#,
-        ),
-    ]);
-    let run = |args: &[&str]| run_in(dir.path(), args);
     let said = "edit 1: the text written is not the model's new text (the agent rewrote it: \
                 line 1 of it is \"label = `cost: label = \\\"cost\\\" $`\", the model wrote \
                 \"label = `cost: $& $$`\")";
-    let check = run(&["check", "c.py", "edit.json", "--dialect", "opencode-edit"]);
-    assert_eq!(check.status.code(), Some(1));
-    assert_contains(&text(&check.stdout), &format!("warning: {said}\n"));
-    assert_written_edit_held_back(dir.path(), "c.py", file, said);
+    let checked = opencode_edit_held_back(
+        ("c.py", file),
+        r#"{"filePath": "c.py", "oldString": "label = \"cost\"", "newString": "label = `cost: $& $$`", "replaceAll": true}"#,
+        said,
+    );
+    assert_contains(&checked, &format!("warning: {said}\n"));
 }
 
 /// Gemini's flexible stage re-indents the new text to the file's: check
