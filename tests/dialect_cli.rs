@@ -21,6 +21,13 @@ fn run_in(dir: &Path, args: &[&str]) -> Output {
     support::runner::srview(args).cwd(dir).output()
 }
 
+/// `srview CMD FILE INPUT --dialect DIALECT` run in `dir`, the tool input
+/// `input` written to `dir/INPUT` first.
+fn run_on_input(dir: &Path, [cmd, file, name]: [&str; 3], input: &str, dialect: &str) -> Output {
+    support::files::write(dir, name, input.as_bytes());
+    run_in(dir, &[cmd, file, name, "--dialect", dialect])
+}
+
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
@@ -1354,11 +1361,7 @@ fn fix_corrects_a_patch_tools_input_that_its_agent_then_places_exactly() {
         ("cline-apply-patch", "input"),
     ] {
         let input = serde_json::json!({ field: patch }).to_string();
-        std::fs::write(dir.path().join("input.json"), &input).expect("written");
-        let fixed = run_in(
-            dir.path(),
-            &["fix", "a.py", "input.json", "--dialect", dialect],
-        );
+        let fixed = run_on_input(dir.path(), ["fix", "a.py", "input.json"], &input, dialect);
         assert_eq!(
             fixed.status.code(),
             Some(0),
@@ -1464,16 +1467,11 @@ fn clines_similarity_stage_is_said_to_take_the_first_similar_window() {
     let input = serde_json::json!({
         "input": "*** Begin Patch\n*** Update File: f.py\n-total = 3\n+total = 4\n*** End Patch"
     });
-    std::fs::write(dir.path().join("input.json"), input.to_string()).expect("written");
-    let out = run_in(
+    let out = run_on_input(
         dir.path(),
-        &[
-            "apply",
-            "f.py",
-            "input.json",
-            "--dialect",
-            "cline-apply-patch",
-        ],
+        ["apply", "f.py", "input.json"],
+        &input.to_string(),
+        "cline-apply-patch",
     );
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(text(&out.stdout), "start\ntotal = 4\ntotal = 2\nend\n");
@@ -1498,16 +1496,11 @@ fn a_hunk_whose_lines_stand_twice_is_said_for_a_first_match_agent() {
     let input = serde_json::json!({
         "patchText": "*** Begin Patch\n*** Update File: b.py\n@@\n-        return y\n+        return y or None\n*** End Patch"
     });
-    std::fs::write(dir.path().join("p.json"), input.to_string()).expect("written");
-    let out = run_in(
+    let out = run_on_input(
         dir.path(),
-        &[
-            "check",
-            "b.py",
-            "p.json",
-            "--dialect",
-            "opencode-apply-patch",
-        ],
+        ["check", "b.py", "p.json"],
+        &input.to_string(),
+        "opencode-apply-patch",
     );
     assert_eq!(out.status.code(), Some(1));
     assert_contains(
@@ -1589,8 +1582,12 @@ fn a_replace_all_edit_names_every_place_it_changes() {
     ];
     let run = |args: &[&str]| run_in(dir.path(), args);
     for (dialect, title, stage, input) in inputs {
-        std::fs::write(dir.path().join("edit.json"), input.to_string()).expect("written");
-        let check = run(&["check", "a.py", "edit.json", "--dialect", dialect]);
+        let check = run_on_input(
+            dir.path(),
+            ["check", "a.py", "edit.json"],
+            &input.to_string(),
+            dialect,
+        );
         assert_eq!(check.status.code(), Some(0), "{dialect}");
         let said = text(&check.stdout);
         let note =
@@ -1614,8 +1611,12 @@ fn a_replace_all_edit_names_every_place_it_changes() {
     // Gemini's flexible stage (indentation ignored) with allow_multiple:
     // its loose warning names the second place too.
     let loose = serde_json::json!({"file_path": absolute, "instruction": "i", "old_string": "x = 1\nreturn x", "new_string": "x = 2\nreturn x", "allow_multiple": true});
-    std::fs::write(dir.path().join("edit.json"), loose.to_string()).expect("written");
-    let check = run(&["check", "a.py", "edit.json", "--dialect", "gemini-replace"]);
+    let check = run_on_input(
+        dir.path(),
+        ["check", "a.py", "edit.json"],
+        &loose.to_string(),
+        "gemini-replace",
+    );
     assert_eq!(check.status.code(), Some(1));
     assert_contains(
         &text(&check.stdout),
