@@ -25,6 +25,12 @@ fn srview(args: &[&str], stdin: Option<&str>) -> Output {
     }
 }
 
+/// `srview apply --transcript - --cwd CWD EXTRA...` with `patch` on stdin.
+fn apply_transcript(cwd: &str, patch: &str, extra: &[&str]) -> Output {
+    let args = [&["apply", "--transcript", "-", "--cwd", cwd][..], extra].concat();
+    srview(&args, Some(patch))
+}
+
 /// Every regular file below `root`, by `/`-separated relative path.
 fn read_tree(root: &Path) -> BTreeMap<String, String> {
     support::files::files_below(root)
@@ -390,9 +396,7 @@ fn en_dash_project() -> (tempfile::TempDir, String, String) {
 fn a_loose_hunk_is_warned_about_in_every_output() {
     let (dir, cwd, patch) = en_dash_project();
     for extra in [&[][..], &["--json"][..], &["--write"][..]] {
-        let mut args = vec!["apply", "--transcript", "-", "--cwd", &cwd];
-        args.extend_from_slice(extra);
-        let out = srview(&args, Some(&patch));
+        let out = apply_transcript(&cwd, &patch, extra);
         assert_eq!(out.status.code(), Some(0), "{extra:?}");
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(
@@ -417,10 +421,7 @@ fn a_path_outside_the_folder_is_refused_and_nothing_written() {
     let (dir, cwd, _) = en_dash_project();
     let patch = "*** Begin Patch\n*** Update File: calc.py\n@@\n def span(a, b):\n+    # checked\n*** Add File: ../escaped.txt\n+x\n*** End Patch\n";
     let before = read_tree(dir.path());
-    let out = srview(
-        &["apply", "--transcript", "-", "--cwd", &cwd, "--write"],
-        Some(patch),
-    );
+    let out = apply_transcript(&cwd, patch, &["--write"]);
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -450,10 +451,7 @@ fn a_read_only_file_anywhere_in_the_patch_stops_every_write() {
         std::fs::set_permissions(&b, std::fs::Permissions::from_mode(0o444)).expect("chmod");
         let before = read_tree(dir.path());
         let cwd = dir.path().to_string_lossy().into_owned();
-        let out = srview(
-            &["apply", "--transcript", "-", "--cwd", &cwd, "--write"],
-            Some(patch),
-        );
+        let out = apply_transcript(&cwd, patch, &["--write"]);
         assert_eq!(out.status.code(), Some(2), "{patch}");
         assert_eq!(
             String::from_utf8_lossy(&out.stderr),
@@ -475,10 +473,7 @@ fn two_names_of_one_file_write_nothing() {
     std::os::unix::fs::symlink("b.txt", dir.path().join("a.txt")).expect("link");
     let cwd = dir.path().to_string_lossy().into_owned();
     let patch = "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+ONE\n*** Update File: b.txt\n@@\n-two\n+TWO\n*** End Patch\n";
-    let out = srview(
-        &["apply", "--transcript", "-", "--cwd", &cwd, "--write"],
-        Some(patch),
-    );
+    let out = apply_transcript(&cwd, patch, &["--write"]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("it is the same file as"), "{err}");
@@ -500,20 +495,14 @@ fn a_read_only_file_is_refused_before_a_doubt_is_held_back() {
     std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o444)).expect("chmod");
     let cwd = dir.path().to_string_lossy().into_owned();
     let repeated = "*** Begin Patch\n*** Update File: g.txt\n@@\n x\n-y\n+Y\n*** End Patch\n";
-    let out = srview(
-        &["apply", "--transcript", "-", "--cwd", &cwd],
-        Some(repeated),
-    );
+    let out = apply_transcript(&cwd, repeated, &[]);
     assert_eq!(out.status.code(), Some(0));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.starts_with("srview: warning: hunk #1 of g.txt"),
         "{err}"
     );
-    let out = srview(
-        &["apply", "--transcript", "-", "--cwd", &cwd, "--write"],
-        Some(repeated),
-    );
+    let out = apply_transcript(&cwd, repeated, &["--write"]);
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
@@ -605,8 +594,7 @@ fn a_move_that_loses_a_file_is_held_back_unless_forced() {
         std::fs::write(dir.path().join("keep.txt"), "keep\n").expect("write");
         let before = read_tree(dir.path());
         let cwd = dir.path().to_string_lossy().into_owned();
-        let args = ["apply", "--transcript", "-", "--cwd", &cwd, "--write"];
-        let out = srview(&args, Some(patch));
+        let out = apply_transcript(&cwd, patch, &["--write"]);
         assert_eq!(out.status.code(), Some(1), "{patch}");
         assert_eq!(
             String::from_utf8_lossy(&out.stderr),
@@ -614,13 +602,13 @@ fn a_move_that_loses_a_file_is_held_back_unless_forced() {
         );
         assert!(out.stdout.is_empty(), "no summary of a write held back");
         assert_eq!(read_tree(dir.path()), before);
-        let out = srview(&[&args[..], &["--json"]].concat(), Some(patch));
+        let out = apply_transcript(&cwd, patch, &["--write", "--json"]);
         let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
         assert_eq!(
             report["write"],
             serde_json::json!({"reasons": [why], "state": "held-back"})
         );
-        let out = srview(&[&args[..], &["--force"]].concat(), Some(patch));
+        let out = apply_transcript(&cwd, patch, &["--write", "--force"]);
         assert_eq!(out.status.code(), Some(0), "{patch}");
         assert_ne!(read_tree(dir.path()), before);
     }
@@ -629,10 +617,7 @@ fn a_move_that_loses_a_file_is_held_back_unless_forced() {
 #[test]
 fn a_text_with_no_patch_line_is_no_transcript() {
     let (dir, cwd, _) = en_dash_project();
-    let out = srview(
-        &["apply", "--transcript", "-", "--cwd", &cwd, "--write"],
-        Some("   \n\t\n"),
-    );
+    let out = apply_transcript(&cwd, "   \n\t\n", &["--write"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no apply_patch"));
     assert_eq!(read_tree(dir.path()).len(), 1);
@@ -642,7 +627,7 @@ fn a_text_with_no_patch_line_is_no_transcript() {
 fn without_write_the_reference_texts_are_printed_and_nothing_changes() {
     let (dir, cwd, _) = en_dash_project();
     let patch = "*** Begin Patch\n*** Add File: notes.txt\n+hi\n*** Update File: calc.py\n@@\n-nothing like this\n+x\n*** End Patch\n";
-    let out = srview(&["apply", "--transcript", "-", "--cwd", &cwd], Some(patch));
+    let out = apply_transcript(&cwd, patch, &[]);
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(String::from_utf8_lossy(&out.stdout), "");
     assert_eq!(
@@ -694,10 +679,7 @@ fn a_delete_then_add_of_one_file_is_held_back() {
         "def load(p):\n    return open(p).read()\n\n\ndef main():\n    print(load(\"x\"))\n";
     std::fs::write(dir.path().join("store.py"), before).expect("file");
     let patch = "*** Begin Patch\n*** Delete File: store.py\n*** Add File: store.py\n+# ... existing functions unchanged ...\n+def main():\n+    print(load(\"y\"))\n*** End Patch\n";
-    let out = srview(
-        &["apply", "--transcript", "-", "--cwd", &cwd, "--write"],
-        Some(patch),
-    );
+    let out = apply_transcript(&cwd, patch, &["--write"]);
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
