@@ -31,6 +31,18 @@ fn apply_transcript(cwd: &str, patch: &str, extra: &[&str]) -> Output {
     srview(&args, Some(patch))
 }
 
+/// `apply --transcript - --write` of `patch` in `dir` writes nothing: it
+/// exits `code` saying exactly `said` on stderr, nothing on stdout (no
+/// summary of a write held back), every file as it was.
+fn assert_nothing_written(dir: &Path, patch: &str, code: i32, said: &str) {
+    let before = read_tree(dir);
+    let out = apply_transcript(&dir.to_string_lossy(), patch, &["--write"]);
+    assert_eq!(out.status.code(), Some(code), "{patch}");
+    assert_eq!(String::from_utf8_lossy(&out.stderr), said, "{patch}");
+    assert!(out.stdout.is_empty(), "{patch}");
+    assert_eq!(read_tree(dir), before, "{patch}");
+}
+
 /// Every regular file below `root`, by `/`-separated relative path.
 fn read_tree(root: &Path) -> BTreeMap<String, String> {
     support::files::files_below(root)
@@ -444,22 +456,15 @@ fn a_read_only_file_anywhere_in_the_patch_stops_every_write() {
         "*** Begin Patch\n*** Update File: a.txt\n@@\n-a\n+A\n*** Update File: b.txt\n*** Move to: c.txt\n@@\n-b\n+B\n*** End Patch\n",
     ];
     for patch in patches {
-        let dir = tempfile::tempdir().expect("temp dir");
-        std::fs::write(dir.path().join("a.txt"), "a\n").expect("write");
+        let dir = support::files::folder(&[("a.txt", "a\n"), ("b.txt", "b\n")]);
         let b = dir.path().join("b.txt");
-        std::fs::write(&b, "b\n").expect("write");
         std::fs::set_permissions(&b, std::fs::Permissions::from_mode(0o444)).expect("chmod");
-        let before = read_tree(dir.path());
-        let cwd = dir.path().to_string_lossy().into_owned();
-        let out = apply_transcript(&cwd, patch, &["--write"]);
-        assert_eq!(out.status.code(), Some(2), "{patch}");
-        assert_eq!(
-            String::from_utf8_lossy(&out.stderr),
+        assert_nothing_written(
+            dir.path(),
+            patch,
+            2,
             "srview: nothing written: b.txt: it is read-only\n",
-            "{patch}"
         );
-        assert!(out.stdout.is_empty(), "{patch}");
-        assert_eq!(read_tree(dir.path()), before, "{patch}");
     }
 }
 
@@ -490,8 +495,7 @@ fn two_names_of_one_file_write_nothing() {
 fn a_read_only_file_is_refused_before_a_doubt_is_held_back() {
     use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir().expect("temp dir");
-    let file = dir.path().join("g.txt");
-    std::fs::write(&file, "x\ny\nx\ny\n").expect("write");
+    let file = support::files::write(dir.path(), "g.txt", "x\ny\nx\ny\n".as_bytes());
     std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o444)).expect("chmod");
     let cwd = dir.path().to_string_lossy().into_owned();
     let repeated = "*** Begin Patch\n*** Update File: g.txt\n@@\n x\n-y\n+Y\n*** End Patch\n";
@@ -554,8 +558,7 @@ fn adding_a_file_that_holds_the_content_already_is_unchanged() {
 #[test]
 fn a_patch_that_changes_nothing_is_unchanged() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let file = dir.path().join("a.txt");
-    std::fs::write(&file, "a\n").expect("write");
+    let file = support::files::write(dir.path(), "a.txt", "a\n".as_bytes());
     let before = std::fs::metadata(&file)
         .expect("stat")
         .modified()
@@ -589,19 +592,15 @@ fn a_move_that_loses_a_file_is_held_back_unless_forced() {
         ),
     ];
     for (patch, why) in cases {
-        let dir = tempfile::tempdir().expect("temp dir");
-        std::fs::write(dir.path().join("m.txt"), "hello\n").expect("write");
-        std::fs::write(dir.path().join("keep.txt"), "keep\n").expect("write");
+        let dir = support::files::folder(&[("m.txt", "hello\n"), ("keep.txt", "keep\n")]);
         let before = read_tree(dir.path());
         let cwd = dir.path().to_string_lossy().into_owned();
-        let out = apply_transcript(&cwd, patch, &["--write"]);
-        assert_eq!(out.status.code(), Some(1), "{patch}");
-        assert_eq!(
-            String::from_utf8_lossy(&out.stderr),
-            format!("srview: nothing written: {why} (--force writes it)\n")
+        assert_nothing_written(
+            dir.path(),
+            patch,
+            1,
+            &format!("srview: nothing written: {why} (--force writes it)\n"),
         );
-        assert!(out.stdout.is_empty(), "no summary of a write held back");
-        assert_eq!(read_tree(dir.path()), before);
         let out = apply_transcript(&cwd, patch, &["--write", "--json"]);
         let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
         assert_eq!(
@@ -647,14 +646,8 @@ fn without_write_the_reference_texts_are_printed_and_nothing_changes() {
 #[test]
 fn two_sections_for_the_checked_file_are_named_as_such() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let file = dir.path().join("a.py");
-    std::fs::write(&file, "A = 1\nB = 1\n").expect("file");
-    let patch = dir.path().join("two.patch");
-    std::fs::write(
-        &patch,
-        "*** Begin Patch\n*** Update File: a.py\n@@\n-A = 1\n+A = 2\n*** Update File: a.py\n@@\n-A = 2\n+A = 3\n*** End Patch\n",
-    )
-    .expect("patch");
+    let file = support::files::write(dir.path(), "a.py", "A = 1\nB = 1\n".as_bytes());
+    let patch = support::files::write(dir.path(), "two.patch", "*** Begin Patch\n*** Update File: a.py\n@@\n-A = 1\n+A = 2\n*** Update File: a.py\n@@\n-A = 2\n+A = 3\n*** End Patch\n".as_bytes());
     let (file, patch) = (file.to_string_lossy(), patch.to_string_lossy());
     for command in ["check", "apply"] {
         let out = srview(&[command, &file, &patch], None);
