@@ -154,13 +154,7 @@ fn sessions_finds_the_saved_session_under_home() {
     copy_dir(&scenario("c3_fuzzy_typo").join("session"), &gemini);
     let file = gemini.join("tmp/project/chats/session-2026-12-01T14-04-5c7e9a1b.jsonl");
     assert!(file.is_file());
-    let out = crate::sessions_listed(&home, tmp.path());
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
-    let listing = stdout(&out);
-    let row = crate::listed_row(&listing, "gemini-cli");
-    let cells: Vec<&str> = row.split_whitespace().collect();
-    // modified (2 cells), agent, version, edits, failed, loose, unknown,
-    // workspace, session.
+    let cells = crate::listed_cells(&home, tmp.path(), "gemini-cli");
     assert_eq!(
         cells[2..],
         [
@@ -173,7 +167,7 @@ fn sessions_finds_the_saved_session_under_home() {
             "/home/user/project",
             file.to_str().expect("UTF-8"),
         ],
-        "{row}"
+        "{cells:?}"
     );
     // By the id its file name carries.
     let out = srview(["session", "5c7e9a1b", "--json"])

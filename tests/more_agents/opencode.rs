@@ -212,18 +212,19 @@ fn sessions_lists_this_folders_opencode_sessions_and_session_finds_one_by_id() {
     let (home, id) = home_with_database(project.path());
     let home_text = home.path().to_string_lossy().to_string();
 
-    let out = crate::sessions_listed(home.path(), project.path());
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
-    let listed = stdout(&out);
-    let row = crate::listed_row(&listed, "opencode");
-    let fields: Vec<&str> = row.split_whitespace().collect();
-    // modified (2 fields), agent, version, edits, failed, loose, unknown.
+    let cells = crate::listed_cells(home.path(), project.path(), "opencode");
+    // agent, version, edits, failed, loose, unknown; the session last.
     assert_eq!(
-        fields[2..8],
+        cells[2..8],
         ["opencode", "1.18.33", "1", "0", "1", "0"],
-        "{row}"
+        "{cells:?}"
     );
-    assert!(row.ends_with(&format!("opencode.db/{id}")), "{row}");
+    assert!(
+        cells
+            .last()
+            .is_some_and(|s| s.ends_with(&format!("opencode.db/{id}"))),
+        "{cells:?}"
+    );
 
     // From another folder: not listed, and said.
     let out = crate::sessions_listed(home.path(), elsewhere.path());

@@ -427,14 +427,8 @@ fn sessions_finds_pi_sessions_and_session_opens_one_by_its_id() {
         fs::create_dir_all(&folder).expect("mkdir");
         fs::copy(&from, folder.join(from.file_name().expect("name"))).expect("copy");
     }
-    let out = crate::sessions_listed(home.path(), home.path());
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
-    let rows: Vec<Vec<String>> = stdout(&out)
-        .lines()
-        .skip(1)
-        .map(|l| l.split_whitespace().skip(2).map(str::to_string).collect())
-        .collect();
-    let columns = |r: &Vec<String>| r[..7].join(" ");
+    let rows = crate::listed_rows(home.path(), home.path());
+    let columns = |r: &Vec<String>| r[2..9].join(" ");
     let mut got: Vec<String> = rows.iter().map(columns).collect();
     got.sort();
     // agent version edits failed loose unknown workspace

@@ -165,20 +165,13 @@ fn home_with_sessions(root: &Path) -> PathBuf {
 fn sessions_finds_qwen_chat_records_and_opens_one_by_its_id() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let home = home_with_sessions(tmp.path());
-    let out = crate::sessions_listed(&home, tmp.path());
-    assert!(out.status.success(), "{out:?}");
-    let listing = stdout(&out);
-    let rows: Vec<Vec<&str>> = listing
-        .lines()
-        .skip(1)
-        .map(|l| l.split_whitespace().collect())
-        .collect();
+    let rows = crate::listed_rows(&home, tmp.path());
     // modified (date, time) agent version edits failed loose unknown
     // workspace session: the session by its file name.
     let mut counts: Vec<Vec<String>> = rows
         .iter()
         .map(|r| {
-            let file = Path::new(r[r.len() - 1]).file_name().expect("a file name");
+            let file = Path::new(&r[r.len() - 1]).file_name().expect("a file name");
             let mut row: Vec<String> = r[2..7].iter().map(|c| c.to_string()).collect();
             row.push(file.to_string_lossy().to_string());
             row
@@ -205,9 +198,14 @@ fn sessions_finds_qwen_chat_records_and_opens_one_by_its_id() {
                 "11111111-2222-4333-8444-555555555502.jsonl"
             ],
         ],
-        "{listing}"
+        "{rows:?}"
     );
-    assert!(listing.contains("/home/user/project"), "{listing}");
+    assert!(
+        rows.iter()
+            .flatten()
+            .any(|c| c.contains("/home/user/project")),
+        "{rows:?}"
+    );
 
     let out = srview(["session", "11111111-2222-4333-8444-555555555503", "--json"])
         .env("HOME", &home.to_string_lossy())
