@@ -419,7 +419,7 @@ fn a_streamed_edit_cut_off_ends_with_a_final_failed_line() {
     assert_eq!(last["dialect"], "edit-json");
     assert_eq!(last["write"]["state"], "not-applied");
     let error = last["error"].as_str().expect("an error");
-    assert_starts_with(&error, "invalid Edit tool input: EOF");
+    assert_starts_with(error, "invalid Edit tool input: EOF");
     assert_eq!(text(&out.stderr), format!("srview: {error}\n"));
     assert_eq!(read(&file), CALC);
 }
