@@ -14,9 +14,15 @@ fn srview(args: &[&str]) -> (i32, String) {
 }
 
 fn files(diff: &str) -> (tempfile::TempDir, String, String) {
-    let dir = tempfile::tempdir().expect("tempdir");
     let a_rs = "fn a() {\n    one();\n}\n\nfn b() {\n    two();\n}\n";
-    let (file, d) = file_and_diff(dir.path(), ("a.rs", a_rs), ("d.diff", diff));
+    files_of(("a.rs", a_rs), ("d.diff", diff))
+}
+
+/// A new folder holding the file `(name, content)` and the diff
+/// `(diff_name, diff)` ([`file_and_diff`]): the folder and both paths.
+fn files_of(file: (&str, &str), diff: (&str, &str)) -> (tempfile::TempDir, String, String) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (file, d) = file_and_diff(dir.path(), file, diff);
     (dir, file, d)
 }
 
@@ -267,9 +273,7 @@ fn a_diff_that_takes_no_effect_does_not_pass() {
 /// names the cause; no suggestion quotes the underline.
 #[test]
 fn a_block_that_applies_malformed_does_not_pass() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let (file, diff) = file_and_diff(
-        dir.path(),
+    let (_dir, file, diff) = files_of(
         (
             "README.md",
             "Project Title\n=============\n\nSome intro text.\n",
@@ -317,9 +321,7 @@ fn a_cut_off_diff_does_not_pass() {
 /// fails it; `apply` applies it (the reference does) and warns.
 #[test]
 fn a_misplaced_edit_does_not_pass() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let (file, diff) = file_and_diff(
-        dir.path(),
+    let (_dir, file, diff) = files_of(
         (
             "h.py",
             "def a():\n    x = 1\n    y = 2\n    return x\n\ndef b():\n    x = 1\n    z = 99\n    return x\n",
@@ -342,9 +344,7 @@ fn a_misplaced_edit_does_not_pass() {
 /// region is no longer as quoted.
 #[test]
 fn no_suggestion_for_a_region_an_earlier_block_edits() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let (file, d) = file_and_diff(
-        dir.path(),
+    let (_dir, file, d) = files_of(
         ("dup.py", "x = 1\ny = 2\nz = 3\n"),
         (
             "dup.diff",
@@ -469,9 +469,7 @@ fn damaging_edits_are_errors_held_back_and_not_merged() {
 /// saying so.
 #[test]
 fn check_exits_as_apply_write_does() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let (file, d) = file_and_diff(
-        dir.path(),
+    let (_dir, file, d) = files_of(
         ("f.py", "if x:\n    y = 1\nif z:\n    y = 1\n"),
         (
             "d.diff",
