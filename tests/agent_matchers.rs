@@ -120,6 +120,49 @@ mod corpus {
         tally.finish(name);
     }
 
+    /// The strings of the array `value[key]` (it must be one, of strings).
+    pub fn strings<'a>(value: &'a Value, key: &str) -> Vec<&'a str> {
+        value[key]
+            .as_array()
+            .unwrap_or_else(|| panic!("{key}: not an array"))
+            .iter()
+            .map(|s| {
+                s.as_str()
+                    .unwrap_or_else(|| panic!("{key}: {s} is not a string"))
+            })
+            .collect()
+    }
+
+    /// The `(path, content)` pairs of the object `value[key]` (its values
+    /// must be strings).
+    pub fn files<'a>(value: &'a Value, key: &str) -> Vec<(&'a str, &'a str)> {
+        value[key]
+            .as_object()
+            .unwrap_or_else(|| panic!("{key}: not an object"))
+            .iter()
+            .map(|(path, content)| {
+                let content = content
+                    .as_str()
+                    .unwrap_or_else(|| panic!("{key}: {path}: not a string"));
+                (path.as_str(), content)
+            })
+            .collect()
+    }
+
+    /// A recorded real call `call` (the file `name`) and `outcome` agree
+    /// on the verdict (`ok`) and on the text the model read (`text`: the
+    /// success message, or the error).
+    #[track_caller]
+    pub fn assert_verdict_and_text(
+        outcome: &srview::dialect::call::CallOutcome,
+        call: &Value,
+        name: &str,
+    ) {
+        assert_eq!(Some(outcome.ok), call["ok"].as_bool(), "{name}");
+        let text = outcome.message.as_deref().or(outcome.error.as_deref());
+        assert_eq!(text, call["text"].as_str(), "{name}");
+    }
+
     /// `None` when `got` equals `want`, else what differs.
     pub fn differ<T: PartialEq + std::fmt::Debug>(field: &str, got: T, want: T) -> Option<String> {
         (got != want).then(|| format!("{field}: got {got:?}, want {want:?}"))

@@ -25,29 +25,38 @@ fn srview(args: &[&str], stdin: Option<&str>) -> Output {
     }
 }
 
+/// `srview apply --transcript - --cwd CWD EXTRA...` with `patch` on stdin.
+fn apply_transcript(cwd: &str, patch: &str, extra: &[&str]) -> Output {
+    let args = [&["apply", "--transcript", "-", "--cwd", cwd][..], extra].concat();
+    srview(&args, Some(patch))
+}
+
+/// `apply --transcript - --write` of `patch` in `dir` writes nothing: it
+/// exits `code` saying exactly `said` on stderr, nothing on stdout (no
+/// summary of a write held back), every file as it was.
+fn assert_nothing_written(dir: &Path, patch: &str, code: i32, said: &str) {
+    let before = read_tree(dir);
+    let out = apply_transcript(&dir.to_string_lossy(), patch, &["--write"]);
+    assert_eq!(out.status.code(), Some(code), "{patch}");
+    assert_eq!(String::from_utf8_lossy(&out.stderr), said, "{patch}");
+    assert!(out.stdout.is_empty(), "{patch}");
+    assert_eq!(read_tree(dir), before, "{patch}");
+}
+
 /// Every regular file below `root`, by `/`-separated relative path.
 fn read_tree(root: &Path) -> BTreeMap<String, String> {
-    let mut files = BTreeMap::new();
-    let mut pending = vec![root.to_path_buf()];
-    while let Some(dir) = pending.pop() {
-        for entry in std::fs::read_dir(&dir).expect("a readable folder") {
-            let path = entry.expect("a folder entry").path();
-            if path.is_dir() {
-                pending.push(path);
-            } else {
-                let rel = path
-                    .strip_prefix(root)
-                    .expect("below the root")
-                    .to_string_lossy()
-                    .replace('\\', "/");
-                files.insert(
-                    rel,
-                    std::fs::read_to_string(&path).expect("the files are UTF-8"),
-                );
-            }
-        }
-    }
-    files
+    support::files::files_below(root)
+        .into_iter()
+        .map(|path| {
+            let rel = path
+                .strip_prefix(root)
+                .expect("below the root")
+                .to_string_lossy()
+                .replace('\\', "/");
+            let text = std::fs::read_to_string(&path).expect("the files are UTF-8");
+            (rel, text)
+        })
+        .collect()
 }
 
 /// A record's folder (canonical, as the reference prints it) and its
@@ -399,9 +408,7 @@ fn en_dash_project() -> (tempfile::TempDir, String, String) {
 fn a_loose_hunk_is_warned_about_in_every_output() {
     let (dir, cwd, patch) = en_dash_project();
     for extra in [&[][..], &["--json"][..], &["--write"][..]] {
-        let mut args = vec!["apply", "--transcript", "-", "--cwd", &cwd];
-        args.extend_from_slice(extra);
-        let out = srview(&args, Some(&patch));
+        let out = apply_transcript(&cwd, &patch, extra);
         assert_eq!(out.status.code(), Some(0), "{extra:?}");
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(
@@ -426,10 +433,7 @@ fn a_path_outside_the_folder_is_refused_and_nothing_written() {
     let (dir, cwd, _) = en_dash_project();
     let patch = "*** Begin Patch\n*** Update File: calc.py\n@@\n def span(a, b):\n+    # checked\n*** Add File: ../escaped.txt\n+x\n*** End Patch\n";
     let before = read_tree(dir.path());
-    let out = srview(
-        &["apply", "--transcript", "-", "--cwd", &cwd, "--write"],
-        Some(patch),
-    );
+    let out = apply_transcript(&cwd, patch, &["--write"]);
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -452,25 +456,15 @@ fn a_read_only_file_anywhere_in_the_patch_stops_every_write() {
         "*** Begin Patch\n*** Update File: a.txt\n@@\n-a\n+A\n*** Update File: b.txt\n*** Move to: c.txt\n@@\n-b\n+B\n*** End Patch\n",
     ];
     for patch in patches {
-        let dir = tempfile::tempdir().expect("temp dir");
-        std::fs::write(dir.path().join("a.txt"), "a\n").expect("write");
+        let dir = support::files::folder(&[("a.txt", "a\n"), ("b.txt", "b\n")]);
         let b = dir.path().join("b.txt");
-        std::fs::write(&b, "b\n").expect("write");
         std::fs::set_permissions(&b, std::fs::Permissions::from_mode(0o444)).expect("chmod");
-        let before = read_tree(dir.path());
-        let cwd = dir.path().to_string_lossy().into_owned();
-        let out = srview(
-            &["apply", "--transcript", "-", "--cwd", &cwd, "--write"],
-            Some(patch),
-        );
-        assert_eq!(out.status.code(), Some(2), "{patch}");
-        assert_eq!(
-            String::from_utf8_lossy(&out.stderr),
+        assert_nothing_written(
+            dir.path(),
+            patch,
+            2,
             "srview: nothing written: b.txt: it is read-only\n",
-            "{patch}"
         );
-        assert!(out.stdout.is_empty(), "{patch}");
-        assert_eq!(read_tree(dir.path()), before, "{patch}");
     }
 }
 
@@ -484,10 +478,7 @@ fn two_names_of_one_file_write_nothing() {
     std::os::unix::fs::symlink("b.txt", dir.path().join("a.txt")).expect("link");
     let cwd = dir.path().to_string_lossy().into_owned();
     let patch = "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+ONE\n*** Update File: b.txt\n@@\n-two\n+TWO\n*** End Patch\n";
-    let out = srview(
-        &["apply", "--transcript", "-", "--cwd", &cwd, "--write"],
-        Some(patch),
-    );
+    let out = apply_transcript(&cwd, patch, &["--write"]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("it is the same file as"), "{err}");
@@ -504,25 +495,18 @@ fn two_names_of_one_file_write_nothing() {
 fn a_read_only_file_is_refused_before_a_doubt_is_held_back() {
     use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir().expect("temp dir");
-    let file = dir.path().join("g.txt");
-    std::fs::write(&file, "x\ny\nx\ny\n").expect("write");
+    let file = support::files::write(dir.path(), "g.txt", "x\ny\nx\ny\n".as_bytes());
     std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o444)).expect("chmod");
     let cwd = dir.path().to_string_lossy().into_owned();
     let repeated = "*** Begin Patch\n*** Update File: g.txt\n@@\n x\n-y\n+Y\n*** End Patch\n";
-    let out = srview(
-        &["apply", "--transcript", "-", "--cwd", &cwd],
-        Some(repeated),
-    );
+    let out = apply_transcript(&cwd, repeated, &[]);
     assert_eq!(out.status.code(), Some(0));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.starts_with("srview: warning: hunk #1 of g.txt"),
         "{err}"
     );
-    let out = srview(
-        &["apply", "--transcript", "-", "--cwd", &cwd, "--write"],
-        Some(repeated),
-    );
+    let out = apply_transcript(&cwd, repeated, &["--write"]);
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
@@ -574,8 +558,7 @@ fn adding_a_file_that_holds_the_content_already_is_unchanged() {
 #[test]
 fn a_patch_that_changes_nothing_is_unchanged() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let file = dir.path().join("a.txt");
-    std::fs::write(&file, "a\n").expect("write");
+    let file = support::files::write(dir.path(), "a.txt", "a\n".as_bytes());
     let before = std::fs::metadata(&file)
         .expect("stat")
         .modified()
@@ -609,27 +592,22 @@ fn a_move_that_loses_a_file_is_held_back_unless_forced() {
         ),
     ];
     for (patch, why) in cases {
-        let dir = tempfile::tempdir().expect("temp dir");
-        std::fs::write(dir.path().join("m.txt"), "hello\n").expect("write");
-        std::fs::write(dir.path().join("keep.txt"), "keep\n").expect("write");
+        let dir = support::files::folder(&[("m.txt", "hello\n"), ("keep.txt", "keep\n")]);
         let before = read_tree(dir.path());
         let cwd = dir.path().to_string_lossy().into_owned();
-        let args = ["apply", "--transcript", "-", "--cwd", &cwd, "--write"];
-        let out = srview(&args, Some(patch));
-        assert_eq!(out.status.code(), Some(1), "{patch}");
-        assert_eq!(
-            String::from_utf8_lossy(&out.stderr),
-            format!("srview: nothing written: {why} (--force writes it)\n")
+        assert_nothing_written(
+            dir.path(),
+            patch,
+            1,
+            &format!("srview: nothing written: {why} (--force writes it)\n"),
         );
-        assert!(out.stdout.is_empty(), "no summary of a write held back");
-        assert_eq!(read_tree(dir.path()), before);
-        let out = srview(&[&args[..], &["--json"]].concat(), Some(patch));
+        let out = apply_transcript(&cwd, patch, &["--write", "--json"]);
         let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
         assert_eq!(
             report["write"],
             serde_json::json!({"reasons": [why], "state": "held-back"})
         );
-        let out = srview(&[&args[..], &["--force"]].concat(), Some(patch));
+        let out = apply_transcript(&cwd, patch, &["--write", "--force"]);
         assert_eq!(out.status.code(), Some(0), "{patch}");
         assert_ne!(read_tree(dir.path()), before);
     }
@@ -638,10 +616,7 @@ fn a_move_that_loses_a_file_is_held_back_unless_forced() {
 #[test]
 fn a_text_with_no_patch_line_is_no_transcript() {
     let (dir, cwd, _) = en_dash_project();
-    let out = srview(
-        &["apply", "--transcript", "-", "--cwd", &cwd, "--write"],
-        Some("   \n\t\n"),
-    );
+    let out = apply_transcript(&cwd, "   \n\t\n", &["--write"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no apply_patch"));
     assert_eq!(read_tree(dir.path()).len(), 1);
@@ -651,7 +626,7 @@ fn a_text_with_no_patch_line_is_no_transcript() {
 fn without_write_the_reference_texts_are_printed_and_nothing_changes() {
     let (dir, cwd, _) = en_dash_project();
     let patch = "*** Begin Patch\n*** Add File: notes.txt\n+hi\n*** Update File: calc.py\n@@\n-nothing like this\n+x\n*** End Patch\n";
-    let out = srview(&["apply", "--transcript", "-", "--cwd", &cwd], Some(patch));
+    let out = apply_transcript(&cwd, patch, &[]);
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(String::from_utf8_lossy(&out.stdout), "");
     assert_eq!(
@@ -671,14 +646,8 @@ fn without_write_the_reference_texts_are_printed_and_nothing_changes() {
 #[test]
 fn two_sections_for_the_checked_file_are_named_as_such() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let file = dir.path().join("a.py");
-    std::fs::write(&file, "A = 1\nB = 1\n").expect("file");
-    let patch = dir.path().join("two.patch");
-    std::fs::write(
-        &patch,
-        "*** Begin Patch\n*** Update File: a.py\n@@\n-A = 1\n+A = 2\n*** Update File: a.py\n@@\n-A = 2\n+A = 3\n*** End Patch\n",
-    )
-    .expect("patch");
+    let file = support::files::write(dir.path(), "a.py", "A = 1\nB = 1\n".as_bytes());
+    let patch = support::files::write(dir.path(), "two.patch", "*** Begin Patch\n*** Update File: a.py\n@@\n-A = 1\n+A = 2\n*** Update File: a.py\n@@\n-A = 2\n+A = 3\n*** End Patch\n".as_bytes());
     let (file, patch) = (file.to_string_lossy(), patch.to_string_lossy());
     for command in ["check", "apply"] {
         let out = srview(&[command, &file, &patch], None);
@@ -703,10 +672,7 @@ fn a_delete_then_add_of_one_file_is_held_back() {
         "def load(p):\n    return open(p).read()\n\n\ndef main():\n    print(load(\"x\"))\n";
     std::fs::write(dir.path().join("store.py"), before).expect("file");
     let patch = "*** Begin Patch\n*** Delete File: store.py\n*** Add File: store.py\n+# ... existing functions unchanged ...\n+def main():\n+    print(load(\"y\"))\n*** End Patch\n";
-    let out = srview(
-        &["apply", "--transcript", "-", "--cwd", &cwd, "--write"],
-        Some(patch),
-    );
+    let out = apply_transcript(&cwd, patch, &["--write"]);
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),

@@ -80,6 +80,24 @@ fn region(d: &HunkDiagnosis) -> Option<[usize; 2]> {
     d.closest.map(|c| [c.start_line, c.end_line])
 }
 
+/// `MODULE` as m.py with sub()'s line `    total = a - b` now `line` (the
+/// file changed since the model read it), and the hunk `body` of m.py run
+/// over it: the file's text, the project and the run.
+fn stale_sub_run(line: &str, body: &str) -> (String, MemoryFs, Case) {
+    let file = MODULE.replace("    total = a - b\n", line);
+    let (fs, case) = update_run("m.py", &file, body);
+    (file, fs, case)
+}
+
+/// `case`'s first diagnosis, which must say the hunk's lines were edited
+/// in the file, their closest region `sub()` (lines 5-7 of `MODULE`).
+fn edited_in_sub(case: &Case) -> &HunkDiagnosis {
+    let d = &case.diagnoses[0];
+    assert_eq!(d.reason, Some(Reason::Edited), "{}", d.message);
+    assert_eq!(region(d), Some([5, 7]), "{}", d.message);
+    d
+}
+
 #[test]
 fn the_recorded_codex_failure_gets_a_region_and_a_reason() {
     let runs = support::agents::codex_runs();
@@ -139,9 +157,7 @@ fn a_typo_in_a_context_line_is_fixed_to_the_intended_result() {
     );
     let case = run(&typo, &fs, CWD);
     assert_eq!(case.outcome.exit_code, 1);
-    let d = &case.diagnoses[0];
-    assert_eq!(d.reason, Some(Reason::Edited));
-    assert_eq!(region(d), Some([5, 7]));
+    let d = edited_in_sub(&case);
     assert!(d.differences.iter().any(|x| x.file_line == Some(7)));
     assert!(d.suggestion.is_some() && d.withheld.is_none());
     let fixed = applies_exactly(&case.fix, &fs, CWD);
@@ -154,15 +170,11 @@ fn a_typo_in_a_context_line_is_fixed_to_the_intended_result() {
 
 #[test]
 fn a_stale_context_line_keeps_the_file_s_version() {
-    let file = MODULE.replace("    total = a - b\n", "    total = a - b  # difference\n");
-    let (fs, case) = update_run(
-        "m.py",
-        &file,
+    let (file, fs, case) = stale_sub_run(
+        "    total = a - b  # difference\n",
         "@@\n def sub(a, b):\n     total = a - b\n-    return total\n+    return -total\n",
     );
-    let d = &case.diagnoses[0];
-    assert_eq!(d.reason, Some(Reason::Edited));
-    assert_eq!(region(d), Some([5, 7]));
+    edited_in_sub(&case);
     let fixed = applies_exactly(&case.fix, &fs, CWD);
     assert_eq!(
         fixed.files["m.py"].as_deref(),
@@ -175,15 +187,11 @@ fn a_stale_context_line_keeps_the_file_s_version() {
 
 #[test]
 fn a_stale_removed_line_is_diagnosed_and_never_fixed_wrongly() {
-    let file = MODULE.replace("    total = a - b\n", "    total = a - b - 1\n");
-    let (fs, case) = update_run(
-        "m.py",
-        &file,
+    let (_, fs, case) = stale_sub_run(
+        "    total = a - b - 1\n",
         "@@\n def sub(a, b):\n-    total = a - b\n+    total = b - a\n     return total\n",
     );
-    let d = &case.diagnoses[0];
-    assert_eq!(d.reason, Some(Reason::Edited));
-    assert_eq!(region(d), Some([5, 7]));
+    let d = edited_in_sub(&case);
     if case.fix.complete {
         let fixed = applies_exactly(&case.fix, &fs, CWD);
         let after = fixed.files["m.py"].as_deref().unwrap_or_default();

@@ -5,6 +5,7 @@ use serde_json::Value;
 mod support;
 
 use support::runner;
+use support::text::{assert_contains, assert_ends_with, assert_starts_with};
 
 /// Exit status and stdout.
 fn srview(args: &[&str]) -> (i32, String) {
@@ -13,9 +14,15 @@ fn srview(args: &[&str]) -> (i32, String) {
 }
 
 fn files(diff: &str) -> (tempfile::TempDir, String, String) {
-    let dir = tempfile::tempdir().expect("tempdir");
     let a_rs = "fn a() {\n    one();\n}\n\nfn b() {\n    two();\n}\n";
-    let (file, d) = file_and_diff(dir.path(), ("a.rs", a_rs), ("d.diff", diff));
+    files_of(("a.rs", a_rs), ("d.diff", diff))
+}
+
+/// A new folder holding the file `(name, content)` and the diff
+/// `(diff_name, diff)` ([`file_and_diff`]): the folder and both paths.
+fn files_of(file: (&str, &str), diff: (&str, &str)) -> (tempfile::TempDir, String, String) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (file, d) = file_and_diff(dir.path(), file, diff);
     (dir, file, d)
 }
 
@@ -102,17 +109,17 @@ fn text_output_reads_like_a_compiler_error() {
     // Without --suggest the report is stdout's.
     let (code, out) = srview(&["check", &file, &diff]);
     assert_eq!(code, 1);
-    assert!(out.contains("error[edited]"), "{out}");
-    assert!(
-        out.contains("engine: block #1: SEARCH text does not match anything in the file\n"),
-        "{out}"
+    assert_contains(&out, "error[edited]");
+    assert_contains(
+        &out,
+        "engine: block #1: SEARCH text does not match anything in the file\n",
     );
     // With --suggest into a pipe, the report goes to stderr.
     let (code, blocks, out) = srview_all(&["check", &file, &diff, "--suggest"]);
     assert_eq!(code, 1);
     assert!(!blocks.contains("error["), "{blocks}");
     assert!(out.contains(&format!("{file}:1")), "{out}");
-    assert!(out.contains("error[edited]"), "{out}");
+    assert_contains(&out, "error[edited]");
     assert!(
         out.contains("- fn aa() {") && out.contains("+ fn a() {"),
         "{out}"
@@ -121,13 +128,13 @@ fn text_output_reads_like_a_compiler_error() {
         blocks,
         "------- SEARCH\nfn a() {\n    one();\n=======\nfn a() {\n    uno();\n+++++++ REPLACE\n"
     );
-    assert!(
-        out.contains("engine: block #1: SEARCH text does not match anything in the file\n"),
-        "{out}"
+    assert_contains(
+        &out,
+        "engine: block #1: SEARCH text does not match anything in the file\n",
     );
-    assert!(
-        out.contains("block #2: no suggestion needed (it matches exactly on its own)\n"),
-        "{out}"
+    assert_contains(
+        &out,
+        "block #2: no suggestion needed (it matches exactly on its own)\n",
     );
 }
 
@@ -218,23 +225,17 @@ fn fix_model_output_unescapes_before_checking() {
 fn summary_agrees_with_its_numbers() {
     let (_d, file, diff) = files(GOOD);
     let (_, out) = srview(&["check", &file, &diff]);
-    assert!(out.contains("1 block, the diff applies"), "{out}");
+    assert_contains(&out, "1 block, the diff applies");
     let one_bad = BAD
         .split_inclusive("+++++++ REPLACE\n")
         .next()
         .unwrap_or(BAD);
     let (_d, file, diff) = files(one_bad);
     let (_, out) = srview(&["check", &file, &diff]);
-    assert!(
-        out.contains("1 block, the diff does not apply (1 needs attention)"),
-        "{out}"
-    );
+    assert_contains(&out, "1 block, the diff does not apply (1 needs attention)");
     let (_d, file, diff) = files(BAD);
     let (_, out) = srview(&["check", &file, &diff]);
-    assert!(
-        out.contains("2 blocks, the diff does not apply (2 need attention)"),
-        "{out}"
-    );
+    assert_contains(&out, "2 blocks, the diff does not apply (2 need attention)");
 }
 
 /// A block with no similar region is not pointed at line 1: the location
@@ -246,7 +247,7 @@ fn a_block_without_a_region_names_no_line() {
     );
     let (code, out) = srview(&["check", &file, &diff]);
     assert_eq!(code, 1);
-    assert!(out.contains("error[not-found]"), "{out}");
+    assert_contains(&out, "error[not-found]");
     assert!(
         out.contains(&format!("--> {file}  (diff lines 1-6)")),
         "{out}"
@@ -261,10 +262,10 @@ fn a_diff_that_takes_no_effect_does_not_pass() {
     let (_d, file, diff) = files(&GOOD.replace('\n', "\r\n"));
     let (code, out) = srview(&["check", &file, &diff]);
     assert_eq!(code, 1, "{out}");
-    assert!(out.contains("never took effect"), "{out}");
-    assert!(out.contains("the diff does not apply"), "{out}");
+    assert_contains(&out, "never took effect");
+    assert_contains(&out, "the diff does not apply");
     // The CRLF SEARCH line and its LF file line do not print alike.
-    assert!(out.contains("-     one();\u{240D}\n"), "{out}");
+    assert_contains(&out, "-     one();\u{240D}\n");
 }
 
 /// A Markdown underline in a block reads as a second separator: the
@@ -272,9 +273,7 @@ fn a_diff_that_takes_no_effect_does_not_pass() {
 /// names the cause; no suggestion quotes the underline.
 #[test]
 fn a_block_that_applies_malformed_does_not_pass() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let (file, diff) = file_and_diff(
-        dir.path(),
+    let (_dir, file, diff) = files_of(
         (
             "README.md",
             "Project Title\n=============\n\nSome intro text.\n",
@@ -291,8 +290,8 @@ fn a_block_that_applies_malformed_does_not_pass() {
     assert_eq!(v["blocks"][0]["reason"], "structure");
     assert_eq!(v["blocks"][0]["suggestion"], Value::Null);
     let (_, text) = srview(&["check", &file, &diff]);
-    assert!(text.starts_with("error[structure]"), "{text}");
-    assert!(text.contains("Markdown or reST underline"), "{text}");
+    assert_starts_with(&text, "error[structure]");
+    assert_contains(&text, "Markdown or reST underline");
 }
 
 /// A diff cut off inside its last REPLACE section: the reference (v1)
@@ -304,19 +303,16 @@ fn a_cut_off_diff_does_not_pass() {
     let (_d, file, diff) = files(cut);
     let (code, out) = srview(&["check", &file, &diff]);
     assert_eq!(code, 1, "{out}");
-    assert!(out.contains("error[structure]"), "{out}");
-    assert!(out.contains("is the diff cut off?"), "{out}");
-    assert!(
-        out.contains("the diff applies but not as it reads"),
-        "{out}"
-    );
+    assert_contains(&out, "error[structure]");
+    assert_contains(&out, "is the diff cut off?");
+    assert_contains(&out, "the diff applies but not as it reads");
     let (_, json, _) = srview_all(&["check", &file, &diff, "--json"]);
-    assert!(json.contains("\"suggestion\":null"), "{json}");
+    assert_contains(&json, "\"suggestion\":null");
     let (code, _, err) = srview_all(&["apply", &file, &diff]);
     assert_eq!(code, 0, "the reference applies it");
-    assert!(
-        err.contains("block #1 has no +++++++ REPLACE end marker (is the diff cut off?)"),
-        "{err}"
+    assert_contains(
+        &err,
+        "block #1 has no +++++++ REPLACE end marker (is the diff cut off?)",
     );
 }
 
@@ -325,24 +321,22 @@ fn a_cut_off_diff_does_not_pass() {
 /// fails it; `apply` applies it (the reference does) and warns.
 #[test]
 fn a_misplaced_edit_does_not_pass() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let file = support::files::write(
-        dir.path(),
-        "h.py",
-        "def a():\n    x = 1\n    y = 2\n    return x\n\ndef b():\n    x = 1\n    z = 99\n    return x\n".as_bytes(),
+    let (_dir, file, diff) = files_of(
+        (
+            "h.py",
+            "def a():\n    x = 1\n    y = 2\n    return x\n\ndef b():\n    x = 1\n    z = 99\n    return x\n",
+        ),
+        (
+            "d.diff",
+            "------- SEARCH\ndef b():\n    x = 1\n    y = 2\n    return x\n=======\ndef b():\n    x = 1\n    y = 3\n    return x\n+++++++ REPLACE\n",
+        ),
     );
-    let diff = support::files::write(
-        dir.path(),
-        "d.diff",
-        "------- SEARCH\ndef b():\n    x = 1\n    y = 2\n    return x\n=======\ndef b():\n    x = 1\n    y = 3\n    return x\n+++++++ REPLACE\n".as_bytes(),
-    );
-    let (file, diff) = (file.to_str().expect("UTF-8"), diff.to_str().expect("UTF-8"));
-    let (code, out) = srview(&["check", file, diff]);
-    assert!(out.contains("wrong place"), "{out}");
+    let (code, out) = srview(&["check", &file, &diff]);
+    assert_contains(&out, "wrong place");
     assert_eq!(code, 1, "{out}");
-    let (code, _, err) = srview_all(&["apply", file, diff]);
+    let (code, _, err) = srview_all(&["apply", &file, &diff]);
     assert_eq!(code, 0);
-    assert!(err.contains("block-anchor"), "{err}");
+    assert_contains(&err, "block-anchor");
 }
 
 /// A block whose region an earlier block edits gets no suggestion, as
@@ -350,9 +344,7 @@ fn a_misplaced_edit_does_not_pass() {
 /// region is no longer as quoted.
 #[test]
 fn no_suggestion_for_a_region_an_earlier_block_edits() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let (file, d) = file_and_diff(
-        dir.path(),
+    let (_dir, file, d) = files_of(
         ("dup.py", "x = 1\ny = 2\nz = 3\n"),
         (
             "dup.diff",
@@ -465,10 +457,7 @@ fn damaging_edits_are_errors_held_back_and_not_merged() {
     assert_eq!(code, 1, "{err}");
     assert_eq!(fixed, diff);
     assert!(!fixed.contains("OFFSET.round"));
-    assert!(
-        err.contains("the file and the edit both change line 3"),
-        "{err}"
-    );
+    assert_contains(&err, "the file and the edit both change line 3");
     let (code, out) = srview(&["check", &file, &d, "--json"]);
     assert_eq!(code, 1);
     let v: Value = serde_json::from_str(&out).expect("JSON");
@@ -480,9 +469,7 @@ fn damaging_edits_are_errors_held_back_and_not_merged() {
 /// saying so.
 #[test]
 fn check_exits_as_apply_write_does() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let (file, d) = file_and_diff(
-        dir.path(),
+    let (_dir, file, d) = files_of(
         ("f.py", "if x:\n    y = 1\nif z:\n    y = 1\n"),
         (
             "d.diff",
@@ -492,11 +479,9 @@ fn check_exits_as_apply_write_does() {
     let (check, out) = srview(&["check", &file, &d]);
     let (write, _, _) = srview_all(&["apply", &file, &d, "--write"]);
     assert_eq!((check, write), (1, 1), "{out}");
-    assert!(
-        out.ends_with(
-            "1 block, the diff applies, but `apply --write` holds it back (1 needs attention)\n"
-        ),
-        "{out}"
+    assert_ends_with(
+        &out,
+        "1 block, the diff applies, but `apply --write` holds it back (1 needs attention)\n",
     );
     assert!(out.contains(
         "held back: block #1 matched at line 2, and its SEARCH text occurs again at line 4"
@@ -527,9 +512,9 @@ fn spaces_in_a_tab_indented_python_file_are_held_back() {
         let diff = diff.display().to_string();
         let (check, out) = srview(&["check", &file, &diff]);
         assert_eq!(check, 1, "{out}");
-        assert!(
-            out.contains("TabError: inconsistent use of tabs and spaces in indentation"),
-            "{out}"
+        assert_contains(
+            &out,
+            "TabError: inconsistent use of tabs and spaces in indentation",
         );
         let (write, _, err) = srview_all(&["apply", &file, &diff, "--write"]);
         assert_ne!(write, 0, "{err}");
@@ -580,10 +565,7 @@ fn search_replace_blocks_get_the_exact_trust_checks() {
         assert_eq!(std::fs::read_to_string(&file).expect("read"), original);
         let (fix, fixed, err) = srview_all(&["fix", &file, &d]);
         assert_eq!((fix, fixed.as_str()), (1, diff), "{err}");
-        assert!(
-            err.starts_with("srview: the corrected diff is in doubt: "),
-            "{err}"
-        );
+        assert_starts_with(&err, "srview: the corrected diff is in doubt: ");
     }
     let store = "class Store:\n    def add(self, sku, qty):\n        self.items[sku] = qty\n\n    def remove(self, sku, qty):\n        self.items[sku] -= qty\n        if self.items[sku] <= 0:\n            del self.items[sku]\n";
     std::fs::write(dir.path().join("s.py"), store).expect("write");
@@ -598,21 +580,17 @@ fn search_replace_blocks_get_the_exact_trust_checks() {
     let t = transcript.display().to_string();
     let (code, _, err) = srview_all(&["apply", "--transcript", &t, "--cwd", &cwd, "--write"]);
     assert_eq!(code, 1, "{err}");
-    assert!(
-        err.contains(
-            "s.py, the transcript's tool call 1: block #1's REPLACE text stands in for lines it \
+    assert_contains(
+        &err,
+        "s.py, the transcript's tool call 1: block #1's REPLACE text stands in for lines it \
              leaves out (its line 4: `# ... remove() unchanged ...`), so it deletes 5 non-blank \
-             lines of its SEARCH text"
-        ),
-        "{err}"
+             lines of its SEARCH text",
     );
-    assert!(
-        err.contains(
-            "app.js, the transcript's tool call 2: its content stands in for lines it leaves \
+    assert_contains(
+        &err,
+        "app.js, the transcript's tool call 2: its content stands in for lines it leaves \
              out (line 1: `// ... existing code ...`), so writing it deletes 7 non-blank lines \
-             of the file"
-        ),
-        "{err}"
+             of the file",
     );
     assert_eq!(
         std::fs::read_to_string(dir.path().join("s.py")).expect("read"),

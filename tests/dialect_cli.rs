@@ -8,7 +8,7 @@ use std::process::Output;
 
 mod support;
 
-use support::text::assert_contains;
+use support::text::{assert_contains, assert_ends_with, assert_holds, assert_starts_with};
 
 fn srview(args: &[&str], stdin: &str) -> Output {
     support::runner::srview(args)
@@ -21,6 +21,13 @@ fn run_in(dir: &Path, args: &[&str]) -> Output {
     support::runner::srview(args).cwd(dir).output()
 }
 
+/// `srview CMD FILE INPUT --dialect DIALECT` run in `dir`, the tool input
+/// `input` written to `dir/INPUT` first.
+fn run_on_input(dir: &Path, [cmd, file, name]: [&str; 3], input: &str, dialect: &str) -> Output {
+    support::files::write(dir, name, input.as_bytes());
+    run_in(dir, &[cmd, file, name, "--dialect", dialect])
+}
+
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
@@ -29,9 +36,15 @@ const CALC: &str = "def span(a, b):\n    return b – a\n";
 const PATCH: &str = "*** Begin Patch\n*** Update File: calc.py\n@@\n def span(a, b):\n-    return b - a\n+    return abs(b - a)\n*** End Patch\n";
 const WARNING: &str = "srview: warning: calc.py hunk 1 (patch lines 3-6) matched only at level unicode: line 2 is \"    return b – a\" where the patch has \"    return b - a\"\n";
 
+/// A temporary folder holding calc.py (`CALC`), and its path.
 fn project() -> (tempfile::TempDir, String) {
+    project_with("calc.py", CALC)
+}
+
+/// A temporary folder holding the file `name` with `content`, and its path.
+fn project_with(name: &str, content: &str) -> (tempfile::TempDir, String) {
     let dir = tempfile::tempdir().expect("temp dir");
-    let file = support::files::write(dir.path(), "calc.py", CALC.as_bytes());
+    let file = support::files::write(dir.path(), name, content.as_bytes());
     let file = file.to_str().expect("UTF-8").to_string();
     (dir, file)
 }
@@ -508,7 +521,7 @@ fn a_streamed_edit_cut_off_ends_with_a_final_failed_line() {
     assert_eq!(last["dialect"], "edit-json");
     assert_eq!(last["write"]["state"], "not-applied");
     let error = last["error"].as_str().expect("an error");
-    assert!(error.starts_with("invalid Edit tool input: EOF"), "{error}");
+    assert_starts_with(error, "invalid Edit tool input: EOF");
     assert_eq!(text(&out.stderr), format!("srview: {error}\n"));
     assert_eq!(read(&file), CALC);
 }
@@ -593,26 +606,23 @@ fn the_demo_patch_matches_its_first_hunk_loosely_as_the_readme_says() {
         "a warning, as `apply --write` has it"
     );
     let report = text(&out.stdout);
-    assert!(
-        report.contains("hunk #1 (patch lines 3-6): applies at lines 5-6, level unicode"),
-        "{report}"
+    assert_contains(
+        &report,
+        "hunk #1 (patch lines 3-6): applies at lines 5-6, level unicode",
     );
-    assert!(
-        report.contains("hunk #2 (patch lines 7-9): applies at lines 10-10, level exact"),
-        "{report}"
+    assert_contains(
+        &report,
+        "hunk #2 (patch lines 7-9): applies at lines 10-10, level exact",
     );
     assert!(text(&out.stderr).starts_with("srview: warning: calc.py hunk 1"));
 }
 
 #[test]
 fn a_failing_hunk_is_diagnosed_and_fix_rewrites_it_onto_the_file() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let file = support::files::write(
-        dir.path(),
+    let (_dir, file) = project_with(
         "f.py",
-        "def span(a, b):\n    result = b - a\n    return result\n".as_bytes(),
+        "def span(a, b):\n    result = b - a\n    return result\n",
     );
-    let file = file.to_str().expect("UTF-8").to_string();
     let patch = "*** Begin Patch\n*** Update File: f.py\n@@\n def span(a, b):\n-    reslt = b - a\n+    result = abs(b - a)\n     return result\n*** End Patch\n";
     let out = srview(&["check", &file, "-", "--json"], patch);
     assert_eq!(out.status.code(), Some(1));
@@ -665,13 +675,7 @@ fn check_agrees_with_apply_write_and_says_a_failure_once() {
 /// --write` holds it back.
 #[test]
 fn an_edit_json_sent_again_is_applied_already() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let file = support::files::write(
-        dir.path(),
-        "aa.py",
-        b"import os\nimport sys\n\nprint(sys.argv)\n",
-    );
-    let file = file.to_str().expect("UTF-8").to_string();
+    let (_dir, file) = project_with("aa.py", "import os\nimport sys\n\nprint(sys.argv)\n");
     let edit = r#"{"file_path": "aa.py", "old_string": "import os", "new_string": "import os\nimport sys"}"#;
     let out = srview(&["check", &file, "-"], edit);
     assert_eq!(out.status.code(), Some(1));
@@ -688,13 +692,10 @@ fn an_edit_json_sent_again_is_applied_already() {
 /// every dialect's.
 #[test]
 fn patch_similarities_have_three_decimals() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let file = support::files::write(
-        dir.path(),
+    let (_dir, file) = project_with(
         "cls.py",
-        b"class Foo:\n    def __init__(self):\n        self.x = 1\n\n    def bar(self):\n        return self.x\n",
+        "class Foo:\n    def __init__(self):\n        self.x = 1\n\n    def bar(self):\n        return self.x\n",
     );
-    let file = file.to_str().expect("UTF-8").to_string();
     let patch = "*** Begin Patch\n*** Update File: cls.py\n@@\n def bar(self):\n-    return self.x\n+    return self.x + 1\n*** End Patch\n";
     let out = srview(&["check", &file, "-", "--json"], patch);
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
@@ -856,14 +857,14 @@ fn check_names_the_stage_and_the_detected_dialect() {
         .output();
     assert_eq!(out.status.code(), Some(1));
     let said = text(&out.stdout);
-    assert!(
-        said.starts_with("edit 1: not placed (none)\nerror: the agent fails:\nCould not find oldString in the file. It must match exactly, including whitespace, indentation, and line endings.\nedit 1: oldString does not occur in the file; closest: line 2"),
-        "{said}"
+    assert_starts_with(
+        &said,
+        "edit 1: not placed (none)\nerror: the agent fails:\nCould not find oldString in the file. It must match exactly, including whitespace, indentation, and line endings.\nedit 1: oldString does not occur in the file; closest: line 2",
     );
     // `return 7` for `return 1`: what it should become cannot be told.
-    assert!(
-        said.ends_with("no corrected edit: srview cannot stand behind a correction of this edit\n"),
-        "{said}"
+    assert_ends_with(
+        &said,
+        "no corrected edit: srview cannot stand behind a correction of this edit\n",
     );
 }
 
@@ -894,7 +895,10 @@ fn an_aider_reply_transcript_is_run_by_aiders_own_matcher() {
     let dry = run(&[]);
     assert_eq!(dry.status.code(), Some(1));
     let said = text(&dry.stdout);
-    assert!(said.starts_with("# 1 SEARCH/REPLACE block failed to match!\n\n## SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in b.py\n"), "{said}");
+    assert_starts_with(
+        &said,
+        "# 1 SEARCH/REPLACE block failed to match!\n\n## SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in b.py\n",
+    );
     assert_contains(
         &said,
         "# The other 1 SEARCH/REPLACE block were applied successfully.\n",
@@ -1411,43 +1415,38 @@ fn a_streamed_agent_input_cut_off_ends_with_a_final_failed_line() {
 #[test]
 fn an_agent_edit_sent_again_is_said_to_be_applied_already_and_held_back() {
     let file = "def f():\n    \"\"\"Doc.\"\"\"\n    return 1\n";
-    let dir = support::files::folder(&[
-        ("a.py", file),
-        (
-            "edit.json",
-            r#"{"filePath": "a.py", "oldString": "def f():\n", "newString": "def f():\n    \"\"\"Doc.\"\"\"\n"}"#,
-        ),
-    ]);
-    let run = |args: &[&str]| run_in(dir.path(), args);
     let said = "edit 1: its new text is already there (lines 1-2): this looks applied already, \
                 and applied again it repeats what it adds";
-    let check = run(&["check", "a.py", "edit.json", "--dialect", "opencode-edit"]);
-    assert_eq!(check.status.code(), Some(1));
+    let checked = opencode_edit_held_back(
+        ("a.py", file),
+        r#"{"filePath": "a.py", "oldString": "def f():\n", "newString": "def f():\n    \"\"\"Doc.\"\"\"\n"}"#,
+        said,
+    );
     assert_eq!(
-        text(&check.stdout),
+        checked,
         format!(
             "edit 1: SimpleReplacer at line 1 (exact)\nwarning: {said}\nthe agent says: Edit applied successfully.\n"
         )
     );
-    assert_written_edit_held_back(dir.path(), "a.py", file, said);
 }
 
-/// `srview apply NAME edit.json --dialect opencode-edit --write` in `dir`
-/// exits 1 saying "nothing written: {said}", NAME left as `content`.
-fn assert_written_edit_held_back(dir: &std::path::Path, name: &str, content: &str, said: &str) {
-    let apply = support::runner::srview([
-        "apply",
-        name,
-        "edit.json",
-        "--dialect",
-        "opencode-edit",
-        "--write",
-    ])
-    .cwd(dir)
-    .output();
+/// The OpenCode edit `edit` of the file `(name, content)`, in a folder of
+/// its own: `srview check NAME edit.json --dialect opencode-edit` exits 1
+/// (its stdout is returned), and `srview apply ... --write` exits 1 saying
+/// "nothing written: {said}", NAME left as `content`.
+fn opencode_edit_held_back((name, content): (&str, &str), edit: &str, said: &str) -> String {
+    let dir = support::files::folder(&[(name, content), ("edit.json", edit)]);
+    let edit_of = [name, "edit.json", "--dialect", "opencode-edit"];
+    let check = run_in(dir.path(), &[&["check"][..], &edit_of].concat());
+    assert_eq!(check.status.code(), Some(1), "{}", text(&check.stdout));
+    let apply = run_in(
+        dir.path(),
+        &[&["apply"][..], &edit_of, &["--write"]].concat(),
+    );
     assert_eq!(apply.status.code(), Some(1));
     assert_contains(&text(&apply.stderr), &format!("nothing written: {said}"));
-    assert_eq!(support::files::read(dir, name), content);
+    assert_eq!(support::files::read(dir.path(), name), content);
+    text(&check.stdout)
 }
 
 /// `fix` on a patch tool's input (OpenCode's and Cline's apply_patch): the
@@ -1464,11 +1463,7 @@ fn fix_corrects_a_patch_tools_input_that_its_agent_then_places_exactly() {
         ("cline-apply-patch", "input"),
     ] {
         let input = serde_json::json!({ field: patch }).to_string();
-        std::fs::write(dir.path().join("input.json"), &input).expect("written");
-        let fixed = run_in(
-            dir.path(),
-            &["fix", "a.py", "input.json", "--dialect", dialect],
-        );
+        let fixed = run_on_input(dir.path(), ["fix", "a.py", "input.json"], &input, dialect);
         assert_eq!(
             fixed.status.code(),
             Some(0),
@@ -1575,16 +1570,11 @@ fn clines_similarity_stage_is_said_to_take_the_first_similar_window() {
     let input = serde_json::json!({
         "input": "*** Begin Patch\n*** Update File: f.py\n-total = 3\n+total = 4\n*** End Patch"
     });
-    std::fs::write(dir.path().join("input.json"), input.to_string()).expect("written");
-    let out = run_in(
+    let out = run_on_input(
         dir.path(),
-        &[
-            "apply",
-            "f.py",
-            "input.json",
-            "--dialect",
-            "cline-apply-patch",
-        ],
+        ["apply", "f.py", "input.json"],
+        &input.to_string(),
+        "cline-apply-patch",
     );
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(text(&out.stdout), "start\ntotal = 4\ntotal = 2\nend\n");
@@ -1609,16 +1599,11 @@ fn a_hunk_whose_lines_stand_twice_is_said_for_a_first_match_agent() {
     let input = serde_json::json!({
         "patchText": "*** Begin Patch\n*** Update File: b.py\n@@\n-        return y\n+        return y or None\n*** End Patch"
     });
-    std::fs::write(dir.path().join("p.json"), input.to_string()).expect("written");
-    let out = run_in(
+    let out = run_on_input(
         dir.path(),
-        &[
-            "check",
-            "b.py",
-            "p.json",
-            "--dialect",
-            "opencode-apply-patch",
-        ],
+        ["check", "b.py", "p.json"],
+        &input.to_string(),
+        "opencode-apply-patch",
     );
     assert_eq!(out.status.code(), Some(1));
     assert_contains(
@@ -1700,8 +1685,12 @@ fn a_replace_all_edit_names_every_place_it_changes() {
     ];
     let run = |args: &[&str]| run_in(dir.path(), args);
     for (dialect, title, stage, input) in inputs {
-        std::fs::write(dir.path().join("edit.json"), input.to_string()).expect("written");
-        let check = run(&["check", "a.py", "edit.json", "--dialect", dialect]);
+        let check = run_on_input(
+            dir.path(),
+            ["check", "a.py", "edit.json"],
+            &input.to_string(),
+            dialect,
+        );
         assert_eq!(check.status.code(), Some(0), "{dialect}");
         let said = text(&check.stdout);
         let note =
@@ -1725,8 +1714,12 @@ fn a_replace_all_edit_names_every_place_it_changes() {
     // Gemini's flexible stage (indentation ignored) with allow_multiple:
     // its loose warning names the second place too.
     let loose = serde_json::json!({"file_path": absolute, "instruction": "i", "old_string": "x = 1\nreturn x", "new_string": "x = 2\nreturn x", "allow_multiple": true});
-    std::fs::write(dir.path().join("edit.json"), loose.to_string()).expect("written");
-    let check = run(&["check", "a.py", "edit.json", "--dialect", "gemini-replace"]);
+    let check = run_on_input(
+        dir.path(),
+        ["check", "a.py", "edit.json"],
+        &loose.to_string(),
+        "gemini-replace",
+    );
     assert_eq!(check.status.code(), Some(1));
     assert_contains(
         &text(&check.stdout),
@@ -1740,21 +1733,15 @@ fn a_replace_all_edit_names_every_place_it_changes() {
 #[test]
 fn an_opencode_replace_all_expanding_dollar_patterns_is_said_and_held_back() {
     let file = "label = \"cost\"\nprint(label)\nlabel = \"cost\"\n";
-    let dir = support::files::folder(&[
-        ("c.py", file),
-        (
-            "edit.json",
-            r#"{"filePath": "c.py", "oldString": "label = \"cost\"", "newString": "label = `cost: $& $$`", "replaceAll": true}"#,
-        ),
-    ]);
-    let run = |args: &[&str]| run_in(dir.path(), args);
     let said = "edit 1: the text written is not the model's new text (the agent rewrote it: \
                 line 1 of it is \"label = `cost: label = \\\"cost\\\" $`\", the model wrote \
                 \"label = `cost: $& $$`\")";
-    let check = run(&["check", "c.py", "edit.json", "--dialect", "opencode-edit"]);
-    assert_eq!(check.status.code(), Some(1));
-    assert_contains(&text(&check.stdout), &format!("warning: {said}\n"));
-    assert_written_edit_held_back(dir.path(), "c.py", file, said);
+    let checked = opencode_edit_held_back(
+        ("c.py", file),
+        r#"{"filePath": "c.py", "oldString": "label = \"cost\"", "newString": "label = `cost: $& $$`", "replaceAll": true}"#,
+        said,
+    );
+    assert_contains(&checked, &format!("warning: {said}\n"));
 }
 
 /// Gemini's flexible stage re-indents the new text to the file's: check
@@ -1837,11 +1824,11 @@ fn an_agents_failing_edit_is_diagnosed_in_its_own_field_names() {
     );
     assert_eq!(out.status.code(), Some(1));
     let said = text(&out.stdout);
-    assert_contains(
+    assert_holds(
         &said,
-        "line 2 of the file differs from oldString line 2 in more",
+        &["line 2 of the file differs from oldString line 2 in more"],
+        &["SEARCH"],
     );
-    assert!(!said.contains("SEARCH"), "{said}");
 }
 
 /// An Aider reply holding no edit (prose; a unified diff without the

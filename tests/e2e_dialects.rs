@@ -17,6 +17,13 @@ fn demo() -> tempfile::TempDir {
     dir
 }
 
+/// The transcript previewer on `dir`'s file `name`, ended (`--final`),
+/// its paths read below `dir`.
+fn final_transcript(dir: &std::path::Path, name: &str) -> Session {
+    let cwd = dir.to_str().expect("UTF-8");
+    Session::srview(dir, &["--transcript", "--final", "--cwd", cwd, name])
+}
+
 /// `key` accepts: the previewer leaves with 0 and calc.py holds the
 /// reference's result.
 fn accept_writes_result(s: &mut Session, key: &[u8], dir: &tempfile::TempDir) {
@@ -38,11 +45,7 @@ fn the_single_file_previewer_marks_the_loose_hunk_and_accepts_the_result() {
 #[test]
 fn the_transcript_previewer_opens_the_patch_as_a_tab_and_accepts_all() {
     let dir = demo();
-    let cwd = dir.path().to_str().expect("UTF-8").to_string();
-    let mut s = Session::srview(
-        dir.path(),
-        &["--transcript", "--final", "--cwd", &cwd, "calc.patch"],
-    );
+    let mut s = final_transcript(dir.path(), "calc.patch");
     s.wait_for("the tab with its loose hunk", |c| {
         c.contains("calc.py") && c.contains("loose match") && c.contains("≈ unicode")
     });
@@ -110,11 +113,7 @@ fn the_transcript_previewer_runs_an_aider_reply_through_aiders_matcher() {
             "calc.py\n```python\n<<<<<<< SEARCH\nx = 1\nreturn x\n=======\nx = 2\nreturn x\n>>>>>>> REPLACE\n```\n",
         ),
     ]);
-    let cwd = dir.path().to_str().expect("UTF-8").to_string();
-    let mut s = Session::srview(
-        dir.path(),
-        &["--transcript", "--final", "--cwd", &cwd, "reply.md"],
-    );
+    let mut s = final_transcript(dir.path(), "reply.md");
     s.wait_for("Aider's loose stage on the tab", |c| {
         c.contains("≈ missing_leading_whitespace 2-3") && c.contains("Aider 0.86.2")
     });
@@ -150,11 +149,7 @@ fn the_transcript_previewer_shows_a_failing_aider_block_on_its_file() {
             "util.py\n```python\n<<<<<<< SEARCH\ndef mean(values):\n    return total(xs) / len(xs)\n=======\ndef mean(xs):\n    return total(xs) / max(len(xs), 1)\n>>>>>>> REPLACE\n```\n",
         ),
     ]);
-    let cwd = dir.path().to_str().expect("UTF-8").to_string();
-    let mut s = Session::srview(
-        dir.path(),
-        &["--transcript", "--final", "--cwd", &cwd, "reply.md"],
-    );
+    let mut s = final_transcript(dir.path(), "reply.md");
     s.wait_for("util.py's tab, its block failing, Aider's error", |c| {
         c.contains("util.py")
             && c.contains("Aider 0.86.2's diff edit format fails here")

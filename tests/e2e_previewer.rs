@@ -8,7 +8,7 @@ use support::files;
 use support::pty;
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use pty::Session;
@@ -362,14 +362,17 @@ fn transcript_quit_after_accepting_one_file_exits_0() {
     assert_eq!(files::read(dir.path(), "notes.md"), "- second\n");
 }
 
-/// Sets `path`'s modification time an hour back: a DIFF finished long ago.
-fn age(path: &Path) {
+/// Writes `content` to `dir/name` with its modification time an hour back
+/// (a DIFF finished long ago), and returns its path.
+fn write_aged(dir: &Path, name: &str, content: &str) -> PathBuf {
+    let path = files::write(dir, name, content.as_bytes());
     let hour_ago = std::time::SystemTime::now() - Duration::from_secs(3600);
     std::fs::File::options()
         .write(true)
-        .open(path)
+        .open(&path)
         .and_then(|f| f.set_modified(hour_ago))
         .expect("set mtime");
+    path
 }
 
 /// A complete DIFF file not modified for a while is shown `paused` at
@@ -378,10 +381,8 @@ fn age(path: &Path) {
 #[test]
 fn a_finished_diff_file_is_paused_with_its_failure_selected() {
     let dir = setup();
-    let diff = dir.path().join("edit.diff");
     let text = "------- SEARCH\n    let x = 1;\n=======\n    let x = 2;\n+++++++ REPLACE\n------- SEARCH\nfn helper() -> u64 {\n    42\n=======\nfn helper() -> u64 {\n    43\n+++++++ REPLACE\n------- SEARCH\n}\n=======\n}\n// end\n+++++++ REPLACE\n";
-    std::fs::write(&diff, text).expect("write diff");
-    age(&diff);
+    let diff = write_aged(dir.path(), "edit.diff", text);
     let mut s = Session::srview(dir.path(), &["main.rs", "edit.diff"]);
     s.wait_for("paused, the failure selected and diagnosed", |c| {
         c.contains(" paused ")
@@ -503,9 +504,7 @@ const MISPLACED: &str = "------- SEARCH\nfn a() {\n    two_and_a_long_call(with,
 fn accept_asks_before_writing_a_misplaced_block() {
     let dir = tempfile::tempdir().expect("tempdir");
     std::fs::write(dir.path().join("two.rs"), TWO_FNS).expect("write file");
-    let diff = dir.path().join("edit.diff");
-    std::fs::write(&diff, MISPLACED).expect("write diff");
-    age(&diff);
+    write_aged(dir.path(), "edit.diff", MISPLACED);
     let mut s = Session::srview(dir.path(), &["two.rs", "edit.diff"]);
     s.wait_for("the block flagged", |c| {
         c.contains(" paused ") && c.contains("#1  applied    ! wrong place?")
@@ -538,10 +537,8 @@ fn accept_asks_before_writing_a_misplaced_block() {
 #[test]
 fn a_finished_transcript_file_is_paused() {
     let dir = setup();
-    let msg = dir.path().join("msg.md");
     let transcript = "<replace_in_file>\n<path>main.rs</path>\n<diff>\n------- SEARCH\n    42\n=======\n    43\n+++++++ REPLACE\n</diff>\n</replace_in_file>\n";
-    std::fs::write(&msg, transcript).expect("write transcript");
-    age(&msg);
+    let msg = write_aged(dir.path(), "msg.md", transcript);
     // The wait before a pause shortened by the test hook.
     let bin = support::runner::BIN;
     let script = format!("SRVIEW_PAUSE_AFTER_MS=300 exec '{bin}' --transcript msg.md");

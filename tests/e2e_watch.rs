@@ -42,11 +42,17 @@ fn untouched(dir: &Path) {
     );
 }
 
-/// `script` run by `sh` in `dir`, with `{srview}` standing for the binary
-/// under test.
-fn shell(dir: &Path, script: &str) -> Session {
+/// `script` run by `sh` in a new [`setup`] folder (d.diff holding `diff`
+/// first, where one is given), `{srview}` standing for the binary under
+/// test: the folder and the session.
+fn scripted(diff: Option<&str>, script: &str) -> (tempfile::TempDir, Session) {
+    let dir = setup();
+    if let Some(diff) = diff {
+        std::fs::write(dir.path().join("d.diff"), diff).expect("write diff");
+    }
     let script = script.replace("{srview}", &format!("'{}'", support::runner::BIN));
-    Session::spawn(dir, "sh", &["-c", &script])
+    let s = Session::spawn(dir.path(), "sh", &["-c", &script]);
+    (dir, s)
 }
 #[test]
 fn diff_deleted_and_recreated() {
@@ -145,12 +151,12 @@ fn poll_fallback_without_file_events() {
 
 #[test]
 fn stdin_closed_early_switches_to_final_mode() {
-    let dir = setup();
     // The stream stops inside the REPLACE section: final mode applies it as
     // if closed (as the reference does), the SEARCH of a second block is dropped.
-    let script =
-        "printf '------- SEARCH\\nbeta\\n=======\\nBETA\\n------- SEARCH\\ndel' | {srview} f.txt";
-    let mut s = shell(dir.path(), script);
+    let (dir, mut s) = scripted(
+        None,
+        "printf '------- SEARCH\\nbeta\\n=======\\nBETA\\n------- SEARCH\\ndel' | {srview} f.txt",
+    );
     s.wait_for("ended", |c| c.contains("ended"));
     s.quit();
     untouched(dir.path());
@@ -192,10 +198,10 @@ fn sigint_restores_terminal_and_writes_nothing() {
 
 #[test]
 fn panic_restores_terminal_and_prints_a_report() {
-    let dir = setup();
-    std::fs::write(dir.path().join("d.diff"), block("beta", "BETA")).expect("write");
-    let script = "SRVIEW_TEST_PANIC=1 {srview} f.txt d.diff";
-    let mut s = shell(dir.path(), script);
+    let (dir, mut s) = scripted(
+        Some(&block("beta", "BETA")),
+        "SRVIEW_TEST_PANIC=1 {srview} f.txt d.diff",
+    );
     let code = s.exit_code();
     assert_ne!(code, 0);
     std::thread::sleep(Duration::from_millis(100));
@@ -232,10 +238,10 @@ fn resize_storm_and_tiny_terminal() {
 
 #[test]
 fn print_sends_accepted_content_to_stdout_not_file() {
-    let dir = setup();
-    std::fs::write(dir.path().join("d.diff"), block("beta", "BETA")).expect("write");
-    let script = "{srview} f.txt d.diff --print > out.txt";
-    let mut s = shell(dir.path(), script);
+    let (dir, mut s) = scripted(
+        Some(&block("beta", "BETA")),
+        "{srview} f.txt d.diff --print > out.txt",
+    );
     s.wait_for("drawn on the terminal while stdout is a file", |c| {
         c.contains("1 applied")
     });
@@ -250,9 +256,10 @@ fn print_sends_accepted_content_to_stdout_not_file() {
 
 #[test]
 fn a_diff_that_never_ends_keeps_the_app_responsive() {
-    let dir = setup();
-    let script = "(printf '%s\\n' '------- SEARCH' beta '======='; while true; do printf 'still streaming\\n'; sleep 0.002; done) | {srview} f.txt";
-    let mut s = shell(dir.path(), script);
+    let (dir, mut s) = scripted(
+        None,
+        "(printf '%s\\n' '------- SEARCH' beta '======='; while true; do printf 'still streaming\\n'; sleep 0.002; done) | {srview} f.txt",
+    );
     s.wait_for("streaming", |c| {
         c.contains("streaming") && c.contains("still streaming")
     });
@@ -264,8 +271,8 @@ fn a_diff_that_never_ends_keeps_the_app_responsive() {
     s.wait_for("more bytes keep arriving", |c| {
         bytes(c).is_some_and(|b| b > first + 2000)
     });
-    s.press(b"q");
-    assert_eq!(s.exit_code(), 1, "quits while the stream is still going");
+    // `q` quits while the stream is still going.
+    s.quit();
     untouched(dir.path());
 }
 
@@ -275,14 +282,12 @@ fn a_diff_that_never_ends_keeps_the_app_responsive() {
 /// the previewer stops reading and says so.
 #[test]
 fn a_flood_of_blocks_still_quits_on_q() {
-    let dir = setup();
-    let script = "yes -- '------- SEARCH' | {srview} f.txt";
-    let mut s = shell(dir.path(), script);
+    let (dir, mut s) = scripted(None, "yes -- '------- SEARCH' | {srview} f.txt");
     s.wait_for("the cap reached", |c| {
         c.contains("blocks, more than a previewer follows")
     });
-    s.press(b"q");
-    assert_eq!(s.exit_code(), 1, "quits while the flood goes on");
+    // `q` quits while the flood goes on.
+    s.quit();
     untouched(dir.path());
 }
 

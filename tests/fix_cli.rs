@@ -140,6 +140,33 @@ fn assert_fixed(diff: &str, want: &str, blocks: usize) {
     }
 }
 
+/// Runs `fix` of `diff` against `original` with `version`: exit 1, the
+/// diff kept as written on stdout, and exactly `said` on stderr.
+fn assert_kept_as_written(original: &str, diff: &str, version: Version, said: &str) {
+    let out = fix(&files(original, diff), version);
+    assert_eq!(out.status.code(), Some(1), "{version:?}: {}", stdout(&out));
+    assert_eq!(stderr(&out), said, "{version:?}");
+    assert_eq!(
+        stdout(&out),
+        diff,
+        "{version:?}: the block is kept as written"
+    );
+}
+
+/// What `fix` says of a one-block diff whose changed line differs from file
+/// line `line` only in the spaces inside a string literal (the file's
+/// literal as said: `has`).
+fn kept_for_a_string_literal(line: usize, has: &str) -> String {
+    format!(
+        "srview: block #1 (diff lines 1-5) has no suggestion for its closest region (line \
+         {line}): file line {line} differs from the edit's line only in white space, but \
+         inside a string literal (the file has {has}), and the edit changes that line: \
+         written with the model's spacing, the string's content (what the program prints) \
+         would change, and whether the file's spacing is to be kept cannot be told: kept as \
+         written\n"
+    )
+}
+
 fn edited(from: &str, to: &str) -> String {
     assert!(ORIGINAL.contains(from), "{from:?}");
     ORIGINAL.replacen(from, to, 1)
@@ -747,17 +774,15 @@ fn a_tie_names_its_lines_in_words() {
 fn a_line_left_out_of_search_but_added_again_gets_no_fix() {
     let file = "fn f() {\n    let x = 1;\n    let y = 2;\n    x + y\n}\n";
     let diff = "------- SEARCH\n    let x = 1;\n    x + y\n=======\n    let x = 10;\n    let y = 2;\n    x + y\n+++++++ REPLACE\n";
-    let f = files(file, diff);
     for version in VERSIONS {
-        let out = fix(&f, version);
-        assert_eq!(out.status.code(), Some(1));
-        assert_eq!(stdout(&out), diff, "the block is kept as written");
-        assert_eq!(
-            stderr(&out),
+        assert_kept_as_written(
+            file,
+            diff,
+            version,
             "srview: block #1 (diff lines 1-8) has no suggestion for its closest region \
              (lines 2-4): line 3 of the file is missing from the lines the edit quotes, and \
              its new lines add it again: whether it should then stand once or twice cannot \
-             be told: kept as written\n"
+             be told: kept as written\n",
         );
     }
     let patch = "*** Begin Patch\n*** Update File: order.rs\n@@\n     let x = 1;\n-    x + y\n+    let y = 2;\n+    x + y + 1\n*** End Patch\n";
@@ -803,20 +828,9 @@ fn a_changed_line_under_a_kept_one_is_reindented_with_the_search_text() {
 fn spaces_inside_a_string_literal_are_not_fixed_on_a_changed_line() {
     let original = "def footer(total):\n    print(\"-\" * 20)\n    print(\"Total:    %8.2f\" % total)\n    print(\"-\" * 20)\n";
     let diff = "------- SEARCH\n    print(\"Total: %8.2f\" % total)\n=======\n    print(\"Total: %8.2f EUR\" % total)\n+++++++ REPLACE\n";
-    let f = files(original, diff);
+    let said = kept_for_a_string_literal(3, "`Total:    %8.2f`");
     for version in VERSIONS {
-        let out = fix(&f, version);
-        assert_eq!(out.status.code(), Some(1), "{version:?}: {}", stdout(&out));
-        assert_eq!(
-            stderr(&out),
-            "srview: block #1 (diff lines 1-5) has no suggestion for its closest region (line 3): \
-             file line 3 differs from the edit's line only in white space, but inside a string \
-             literal (the file has `Total:    %8.2f`), and the edit changes that line: written \
-             with the model's spacing, the string's content (what the program prints) would \
-             change, and whether the file's spacing is to be kept cannot be told: kept as written\n",
-            "{version:?}"
-        );
-        assert_eq!(stdout(&out), diff, "{version:?}");
+        assert_kept_as_written(original, diff, version, &said);
     }
     // Kept unchanged (context), the file's line is carried: fixed.
     let diff = "------- SEARCH\n    print(\"Total: %8.2f\" % total)\n    print(\"-\" * 20)\n=======\n    print(\"Total: %8.2f\" % total)\n    print(\"=\" * 20)\n+++++++ REPLACE\n";
@@ -837,19 +851,15 @@ fn spaces_inside_a_string_literal_are_not_fixed_on_a_changed_line() {
 fn a_special_space_inside_a_string_literal_is_not_fixed_on_a_changed_line() {
     let original = "def label(total):\n    return \"Total\u{a0}: %s EUR\" % total\n";
     let diff = "------- SEARCH\n    return \"Total : %s EUR\" % total\n=======\n    return \"Total : %.2f EUR\" % total\n+++++++ REPLACE\n";
-    let f = files(original, diff);
-    let out = fix(&f, Version::V1);
-    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
-    assert_eq!(
-        stderr(&out),
-        "srview: block #1 (diff lines 1-5) has no suggestion for its closest region (line 2): \
-         file line 2 differs from the edit's line only in white space, but inside a string \
-         literal (the file has `Total\u{a0}: %s EUR`, whose U+00A0 is not a plain space), and the \
-         edit changes that line: written with the model's spacing, the string's content (what \
-         the program prints) would change, and whether the file's spacing is to be kept cannot \
-         be told: kept as written\n"
+    assert_kept_as_written(
+        original,
+        diff,
+        Version::V1,
+        &kept_for_a_string_literal(
+            2,
+            "`Total\u{a0}: %s EUR`, whose U+00A0 is not a plain space",
+        ),
     );
-    assert_eq!(stdout(&out), diff);
 }
 
 /// The spaces of a line inside a triple-quoted template are its content
@@ -859,16 +869,11 @@ fn a_special_space_inside_a_string_literal_is_not_fixed_on_a_changed_line() {
 fn spacing_inside_a_multiline_string_is_not_fixed_on_a_changed_line() {
     let original = "TEMPLATE = \"\"\"\\\nName:     {name}\nPrice:    {price}\n\"\"\"\n";
     let diff = "------- SEARCH\nPrice: {price}\n=======\nPrice: {price:.2f}\n+++++++ REPLACE\n";
-    let f = files(original, diff);
-    let out = fix(&f, Version::V1);
-    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
-    assert_eq!(
-        stderr(&out),
-        "srview: block #1 (diff lines 1-5) has no suggestion for its closest region (line 3): \
-         file line 3 differs from the edit's line only in white space, but inside a string \
-         literal (the file has `Price:    {price}`), and the edit changes that line: written \
-         with the model's spacing, the string's content (what the program prints) would \
-         change, and whether the file's spacing is to be kept cannot be told: kept as written\n"
+    assert_kept_as_written(
+        original,
+        diff,
+        Version::V1,
+        &kept_for_a_string_literal(3, "`Price:    {price}`"),
     );
     // Outside a string, the same spacing is corrected.
     let original = "x = 1\nprice  =  total(items)\n";

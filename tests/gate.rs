@@ -39,6 +39,7 @@ use srview::dialect::apply_patch::{self, MemoryFs};
 use srview::dialect::edit::{self, Edit};
 use srview::dialect::registry;
 use srview::gate::{Answer, Case, GateAgent, Judgment, NextStep, Policy, judge};
+use support::text::assert_starts_with;
 
 const CWD: &str = "/home/user/project";
 
@@ -164,26 +165,42 @@ fn rewritten_input(judgment: &Judgment) -> Value {
                 judgment.answer.message(),
                 "{json}"
             );
-            assert!(
-                json["context"]
-                    .as_str()
-                    .is_some_and(|r| r.starts_with("srview gate: ")),
-                "{json}"
+            assert_starts_with(
+                json["context"].as_str().unwrap_or_default(),
+                "srview gate: ",
             );
             json["overrideInput"].clone()
         }
         _ => {
             let out = &json["hookSpecificOutput"];
             assert_eq!(out["permissionDecision"], "allow", "{json}");
-            assert!(
-                out["permissionDecisionReason"]
-                    .as_str()
-                    .is_some_and(|r| r.starts_with("srview gate: rewrote this ")),
-                "{json}"
+            assert_starts_with(
+                out["permissionDecisionReason"].as_str().unwrap_or_default(),
+                "srview gate: rewrote this ",
             );
             out["updatedInput"].clone()
         }
     }
+}
+
+/// Asserts that OpenCode's own `apply_patch` matcher places the patch
+/// tool input `input` over `fs` with every hunk exact (`what` names the
+/// case).
+fn assert_exact_with_opencodes_apply_patch(input: &Value, fs: &MemoryFs, what: &str) {
+    let own = registry::find("opencode-apply-patch")
+        .and_then(|row| row.matcher())
+        .expect("OpenCode's apply_patch");
+    let ran = own.run(&srview::dialect::call::ToolCall {
+        input,
+        cwd: CWD,
+        fs,
+    });
+    assert!(ran.ok, "{what}: {input}: {:?}", ran.error);
+    assert!(
+        !ran.edits.is_empty() && ran.edits.iter().all(|m| !m.loose),
+        "{what}: {input}: {:?}",
+        ran.edits
+    );
 }
 
 /// Asserts that `input` (a corrected or rewritten tool input) applies
@@ -963,15 +980,7 @@ fn every_recorded_call_of_the_agents_with_fuzzy_matchers_is_judged() {
             if let Some(exact) = &exact {
                 match (folder, call.before.as_deref()) {
                     ("opencode_apply_patch", _) => {
-                        let own = registry::find("opencode-apply-patch")
-                            .and_then(|row| row.matcher())
-                            .expect("OpenCode's apply_patch");
-                        let ran = own.run(&srview::dialect::call::ToolCall {
-                            input: exact,
-                            cwd: CWD,
-                            fs: &call.files,
-                        });
-                        assert!(ran.ok && ran.edits.iter().all(|m| !m.loose), "{what}");
+                        assert_exact_with_opencodes_apply_patch(exact, &call.files, what);
                     }
                     (_, Some(before)) => assert_exact_with_agents_matcher(agent, exact, before),
                     (_, None) => panic!("{what}: an edit offered for a file that is not there"),

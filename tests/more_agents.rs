@@ -13,6 +13,13 @@ mod pi;
 mod qwen_code;
 mod support;
 
+/// The previewer at 80x24 in `ws` following the agent output `log` there
+/// (`srview --follow LOG --cwd WS`).
+fn following_at_80x24(ws: &std::path::Path, log: &str) -> support::pty::Session {
+    let cwd = ws.to_str().expect("UTF-8");
+    support::pty::Session::srview_at_80x24(ws, &["--follow", log, "--cwd", cwd])
+}
+
 /// `srview sessions`' count of a generated session (tests/support/big_session.rs):
 /// `agent`'s, with the edits, failures and loose edits its generator made;
 /// the count, for more checks.
@@ -41,10 +48,26 @@ fn sessions_listed(home: &std::path::Path, cwd: &std::path::Path) -> std::proces
         .output()
 }
 
-/// The row of `listing` (`srview sessions`' stdout) naming `agent` (its id).
-fn listed_row<'a>(listing: &'a str, agent: &str) -> &'a str {
-    listing
+/// The rows `srview sessions` lists with `home` as HOME, run in `cwd`
+/// (it must exit 0), the header left out: each row's cells (modified: 2
+/// cells, agent, version, edits, failed, loose, unknown, workspace,
+/// session).
+fn listed_rows(home: &std::path::Path, cwd: &std::path::Path) -> Vec<Vec<String>> {
+    let out = sessions_listed(home, cwd);
+    let stderr = support::runner::stderr(&out);
+    assert_eq!(support::runner::code(&out), 0, "{stderr}");
+    support::runner::stdout(&out)
         .lines()
-        .find(|l| l.contains(agent))
-        .unwrap_or_else(|| panic!("no {agent} session listed: {listing}"))
+        .skip(1)
+        .map(|row| row.split_whitespace().map(str::to_string).collect())
+        .collect()
+}
+
+/// The cells of the one row [`listed_rows`] gives for `agent` (its id).
+fn listed_cells(home: &std::path::Path, cwd: &std::path::Path, agent: &str) -> Vec<String> {
+    let rows = listed_rows(home, cwd);
+    rows.iter()
+        .find(|cells| cells.get(2).is_some_and(|a| a == agent))
+        .unwrap_or_else(|| panic!("no {agent} session listed: {rows:?}"))
+        .clone()
 }

@@ -14,12 +14,13 @@
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output};
 
 use serde_json::Value;
 
 mod support;
 use support::runner::{code, srview, stderr, stdout};
+use support::text::{assert_ends_with, assert_starts_with};
 
 use support::agents::{Expected, ExpectedEdit, expected, fixtures, scenarios, session_path};
 
@@ -130,16 +131,45 @@ fn workspace(dir: &Path, want: &Expected, root: &Path) -> PathBuf {
 }
 
 fn srview_session(path: &Path, cwd: &Path) -> (Value, String) {
-    let out = srview(["session"])
-        .arg(path)
-        .arg("--json")
-        .arg("--cwd")
-        .arg(cwd)
-        .output();
+    let out = session_run(path, cwd, &["--json"]);
     assert!(out.status.success(), "{}: {out:?}", path.display());
     let json = serde_json::from_slice(&out.stdout)
         .unwrap_or_else(|e| panic!("{}: {e}: {:?}", path.display(), out.stdout));
     (json, stderr(&out))
+}
+
+/// `srview session PATH ARGS --cwd CWD`.
+fn session_run(path: &Path, cwd: &Path, args: &[&str]) -> Output {
+    srview(["session"])
+        .arg(path)
+        .args(args)
+        .arg("--cwd")
+        .arg(cwd)
+        .output()
+}
+
+/// A recorded run laid out by `workspace` in a temporary folder of its
+/// own (`laid_out`).
+struct LaidOut {
+    /// The run's expectations.
+    want: Expected,
+    /// The folder: the project as the session left it.
+    root: tempfile::TempDir,
+    /// The session to read.
+    session: PathBuf,
+}
+
+/// The recorded run `dir` laid out by `workspace` in a new temporary
+/// folder.
+fn laid_out(dir: &Path) -> LaidOut {
+    let want = expected(dir);
+    let root = tempfile::tempdir().expect("temp dir");
+    let session = workspace(dir, &want, root.path());
+    LaidOut {
+        want,
+        root,
+        session,
+    }
 }
 
 /// Where srview must give the content before.
@@ -231,9 +261,11 @@ fn every_capture_through_srview_session_json() {
     let mut against: BTreeMap<String, usize> = BTreeMap::new();
     for dir in scenarios() {
         let label = dir.strip_prefix(fixtures()).unwrap().display().to_string();
-        let want = expected(&dir);
-        let tmp = tempfile::tempdir().unwrap();
-        let session = workspace(&dir, &want, tmp.path());
+        let LaidOut {
+            want,
+            root: tmp,
+            session,
+        } = laid_out(&dir);
         let (got, _stderr) = srview_session(&session, tmp.path());
         // pi's outputs do not name pi's version; Gemini CLI names its
         // version nowhere.
@@ -474,14 +506,8 @@ fn disagreement_expected(label: &str, seq: usize) -> Option<&'static str> {
 #[test]
 fn a_loose_match_is_shown_loudly_in_text_mode() {
     let dir = fixtures().join("codex-0.169.0/d_fuzzy_whitespace_unicode");
-    let want = expected(&dir);
-    let tmp = tempfile::tempdir().unwrap();
-    let session = workspace(&dir, &want, tmp.path());
-    let out = srview(["session"])
-        .arg(&session)
-        .arg("--cwd")
-        .arg(tmp.path())
-        .output();
+    let run = laid_out(&dir);
+    let out = session_run(&run.session, run.root.path(), &[]);
     assert!(out.status.success(), "{out:?}");
     assert_eq!(
         stdout(&out),
@@ -588,11 +614,7 @@ fn a_cline_task_cut_before_its_first_edit_is_refused() {
     fs::write(&torn, cut).unwrap();
     let out = srview(["session"]).arg(&torn).arg("--list").output();
     assert_eq!(code(&out), 2);
-    assert!(
-        stderr(&out).ends_with("it ends inside a line or object\n"),
-        "{}",
-        stderr(&out)
-    );
+    assert_ends_with(&stderr(&out), "it ends inside a line or object\n");
 }
 
 #[test]
@@ -699,10 +721,8 @@ fn check_session_explains_every_failed_edit() {
     assert!(out.contains("  srview cannot explain it: the content before is not in Codex's output and could not be recovered; the current file /home/user/project/calc.py does not exist\n"), "{out}");
 
     // With the workspace: explained against the file as it is now.
-    let want = expected(&dir);
-    let tmp = tempfile::tempdir().unwrap();
-    let session = workspace(&dir, &want, tmp.path());
-    let (code, out) = check_session(&session, Some(tmp.path()));
+    let run = laid_out(&dir);
+    let (code, out) = check_session(&run.session, Some(run.root.path()));
     assert_eq!(code, Some(1));
     assert!(out.contains("  srview, against the file as it is now (no later edit of the session wrote it):\n    error: Failed to find expected lines in /home/user/project/calc.py:\n"), "{out}");
     assert!(
@@ -722,20 +742,18 @@ fn check_session_explains_every_failed_edit() {
     let dir = fixtures().join("codex-0.169.0/d_fuzzy_whitespace_unicode");
     let (code, out) = check_session(&session_path(&dir), None);
     assert_eq!(code, Some(0), "{out}");
-    assert!(
-        out.starts_with("Codex 0.169.0: 1 edit, 0 failed, 1 not judged\n\nedit 1 · calc.py · apply_patch: not judged: the content before is not in Codex's output"),
-        "{out}"
+    assert_starts_with(
+        &out,
+        "Codex 0.169.0: 1 edit, 0 failed, 1 not judged\n\nedit 1 · calc.py · apply_patch: not judged: the content before is not in Codex's output",
     );
 
     // A loose match Codex called plain success: explained too, not failed.
-    let want = expected(&dir);
-    let tmp = tempfile::tempdir().unwrap();
-    let session = workspace(&dir, &want, tmp.path());
-    let (code, out) = check_session(&session, Some(tmp.path()));
+    let run = laid_out(&dir);
+    let (code, out) = check_session(&run.session, Some(run.root.path()));
     assert_eq!(code, Some(0), "{out}");
-    assert!(
-        out.starts_with("Codex 0.169.0: 1 edit, 0 failed, 1 loose or in disagreement\n"),
-        "{out}"
+    assert_starts_with(
+        &out,
+        "Codex 0.169.0: 1 edit, 0 failed, 1 loose or in disagreement\n",
     );
     assert!(out.contains("  loose match: matched only loosely (trailing-space, unicode) while Codex reported plain success\n"), "{out}");
     assert!(!out.contains("!!!"), "{out}");
@@ -937,15 +955,12 @@ fn absolute_paths_outside_cwd_map_onto_it_by_their_longest_suffix() {
 #[test]
 fn session_json_carries_each_edit_text_after_the_agent_message() {
     let dir = fixtures().join("claude-code-2.1.328/a_edits_ok");
-    let want = expected(&dir);
-    let tmp = tempfile::tempdir().unwrap();
-    let session = workspace(&dir, &want, tmp.path());
-    let out = srview(["session"])
-        .arg(&session)
-        .arg("--json")
-        .arg("--cwd")
-        .arg(tmp.path())
-        .output();
+    let LaidOut {
+        want,
+        root: tmp,
+        session,
+    } = laid_out(&dir);
+    let out = session_run(&session, tmp.path(), &["--json"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let text = stdout(&out);
     assert!(

@@ -61,27 +61,13 @@ impl MultiRun {
 /// Runs a record of several files (`files`), the chat's files (`chat`)
 /// and a `reply` by `matcher`, against its `expect.files_after`.
 pub(super) fn run_multi(matcher: &dyn CallMatcher, record: &Value) -> MultiRun {
-    let files: Vec<(String, String)> = record["files"]
-        .as_object()
-        .expect("files")
-        .iter()
-        .map(|(path, content)| (path.clone(), content.as_str().expect("content").to_string()))
-        .collect();
-    let chat: Vec<&str> = record["chat"]
-        .as_array()
-        .expect("chat")
-        .iter()
-        .map(|p| p.as_str().expect("chat path"))
-        .collect();
-    let borrowed: Vec<(&str, &str)> = files
-        .iter()
-        .map(|(p, c)| (p.as_str(), c.as_str()))
-        .collect();
+    let files = corpus::files(record, "files");
+    let chat = corpus::strings(record, "chat");
     let reply = record["reply"].as_str().expect("reply");
-    let outcome = run_by(matcher, reply, &borrowed, &chat);
+    let outcome = run_by(matcher, reply, &files, &chat);
     let mut after: BTreeMap<String, Option<String>> = files
         .iter()
-        .map(|(path, content)| (path.clone(), Some(content.clone())))
+        .map(|(path, content)| (path.to_string(), Some(content.to_string())))
         .collect();
     for write in &outcome.writes {
         after.insert(write.path.clone(), write.content.clone());
@@ -195,11 +181,9 @@ fn check_multi_record(record: &Value) -> Option<String> {
         })
         .filter(|stage| stage != "skipped")
         .collect();
-    let want_stages: Vec<String> = expect["block_stages"]
-        .as_array()
-        .expect("block_stages")
-        .iter()
-        .map(|s| s.as_str().expect("stage").to_string())
+    let want_stages: Vec<String> = corpus::strings(expect, "block_stages")
+        .into_iter()
+        .map(str::to_string)
         .collect();
     run.differs(expect)
         .or_else(|| {
@@ -266,29 +250,17 @@ fn aider_diff_reproduces_the_recorded_aider_cli() {
     assert_eq!(calls.len(), RECORDED_STAGES.len());
     for (name, record) in calls {
         let stem = name.trim_end_matches(".json");
-        let before: Vec<(&str, &str)> = record["files_before"]
-            .as_object()
-            .expect("files_before")
-            .iter()
-            .map(|(p, c)| (p.as_str(), c.as_str().expect("content")))
-            .collect();
-        let chat: Vec<&str> = record["chat_files"]
-            .as_array()
-            .expect("chat_files")
-            .iter()
-            .map(|p| p.as_str().expect("path"))
-            .collect();
+        let before = corpus::files(&record, "files_before");
+        let chat = corpus::strings(&record, "chat_files");
         let outcome = run(record["reply"].as_str().expect("reply"), &before, &chat);
         let agent = &record["agent"];
 
         let reflected = agent["reflected"].as_str();
         assert_eq!(outcome.ok, reflected.is_none(), "{stem}");
         assert_eq!(outcome.error.as_deref(), reflected, "{stem}");
-        let mut applied: Vec<String> = agent["applied"]
-            .as_array()
-            .expect("applied")
-            .iter()
-            .map(|p| format!("Applied edit to {}", p.as_str().expect("path")))
+        let mut applied: Vec<String> = corpus::strings(agent, "applied")
+            .into_iter()
+            .map(|p| format!("Applied edit to {p}"))
             .collect();
         applied.sort();
         let want_message = (!applied.is_empty()).then(|| applied.join("\n"));
@@ -304,11 +276,9 @@ fn aider_diff_reproduces_the_recorded_aider_cli() {
                 write.content.clone().unwrap_or_default(),
             );
         }
-        let want_after: BTreeMap<String, String> = agent["files_after"]
-            .as_object()
-            .expect("files_after")
-            .iter()
-            .map(|(p, c)| (p.clone(), c.as_str().expect("content").to_string()))
+        let want_after: BTreeMap<String, String> = corpus::files(agent, "files_after")
+            .into_iter()
+            .map(|(p, c)| (p.to_string(), c.to_string()))
             .collect();
         assert_eq!(after, want_after, "{stem}");
 

@@ -29,12 +29,7 @@ fn check_record(record: &Value) -> Option<String> {
         .map(|e| e.stage.as_str())
         .filter(|stage| !NOT_RUN.contains(stage))
         .collect();
-    let want_stages: Vec<&str> = expect["hunk_stages"]
-        .as_array()
-        .expect("hunk_stages")
-        .iter()
-        .map(|s| s.as_str().expect("stage"))
-        .collect();
+    let want_stages = corpus::strings(expect, "hunk_stages");
     run.differs(expect)
         .or_else(|| corpus::differ("hunk_stages", &stages, &want_stages))
 }

@@ -57,11 +57,7 @@ fn compare(
 
 #[test]
 fn opencode_apply_patch_corpus() {
-    run_corpus("opencode-apply-patch-1.18.33");
-}
-
-fn run_corpus(name: &str) {
-    corpus::check_all(name, |record| {
+    corpus::check_all("opencode-apply-patch-1.18.33", |record| {
         let before = files_of(record);
         let outcome = corpus::with_call(&record["input"], before.clone(), |call| {
             OpencodeApplyPatch.run(call)
@@ -88,9 +84,7 @@ fn opencode_apply_patch_recorded_calls() {
         let outcome = corpus::with_call(&call["input"], before.clone(), |tool_call| {
             OpencodeApplyPatch.run_in(tool_call, worktree)
         });
-        assert_eq!(Some(outcome.ok), call["ok"].as_bool(), "{name}");
-        let text = outcome.message.as_deref().or(outcome.error.as_deref());
-        assert_eq!(text, call["text"].as_str(), "{name}");
+        corpus::assert_verdict_and_text(&outcome, &call, name);
         assert_eq!(
             files_after(&before, &outcome),
             files_of_map(&call["after"]),

@@ -54,11 +54,7 @@ fn compare(record: &serde_json::Value, outcome: &CallOutcome) -> Option<String> 
 
 #[test]
 fn opencode_edit_corpus() {
-    run_corpus("opencode-edit-1.18.33");
-}
-
-fn run_corpus(name: &str) {
-    corpus::check_all(name, |record| {
+    corpus::check_all("opencode-edit-1.18.33", |record| {
         let outcome = corpus::with_call(&record["input"], files_of(record), |call| {
             OpencodeEdit.run(call)
         });
@@ -80,9 +76,7 @@ fn opencode_edit_recorded_calls() {
         let before = call["before"].as_str().expect("before");
         let files = [(path.to_string(), before.to_string())];
         let outcome = corpus::with_call(&call["input"], files, |call| OpencodeEdit.run(call));
-        assert_eq!(Some(outcome.ok), call["ok"].as_bool(), "{name}");
-        let text = outcome.message.as_deref().or(outcome.error.as_deref());
-        assert_eq!(text, call["text"].as_str(), "{name}");
+        corpus::assert_verdict_and_text(&outcome, &call, &name);
         let after = written_at(&outcome, path)
             .flatten()
             .unwrap_or_else(|| before.to_string());

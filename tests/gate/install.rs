@@ -100,6 +100,14 @@ impl World {
         let text = std::fs::read_to_string(self.home.join(relative)).expect("the settings");
         serde_json::from_str(&text).expect("the settings stay JSON")
     }
+
+    /// The hook groups the settings file `relative` holds for `event`.
+    fn hooks(&self, relative: &str, event: &str) -> Vec<Value> {
+        match &self.json(relative)["hooks"][event] {
+            Value::Array(groups) => groups.clone(),
+            other => panic!("{relative}: hooks.{event} is no list: {other}"),
+        }
+    }
 }
 
 fn walk(dir: &Path, all: &mut BTreeMap<PathBuf, Option<Vec<u8>>>) {
@@ -225,9 +233,7 @@ fn gate_group(matcher: &str, agent: &str, created: &str, seconds: u32, timeout: 
 fn claude_code_gets_pre_tool_use_only() {
     install_twice_then_uninstall("claude-code", &[], |world| {
         let settings = world.json(".claude/settings.json");
-        let pre = settings["hooks"]["PreToolUse"]
-            .as_array()
-            .expect("PreToolUse");
+        let pre = world.hooks(".claude/settings.json", "PreToolUse");
         assert_eq!(pre.len(), 2, "the recorded hook stays, srview's follows");
         assert_eq!(
             pre[0]["hooks"][0]["command"],
@@ -327,8 +333,7 @@ fn codex_gets_its_hook_and_the_trust_it_needs() {
     let original =
         std::fs::read_to_string(fixture("codex").join(".codex/config.toml")).expect("config");
     install_twice_then_uninstall("codex", &["--policy", "loose=deny"], |world| {
-        let hooks = world.json(".codex/hooks.json");
-        let pre = hooks["hooks"]["PreToolUse"].as_array().expect("PreToolUse");
+        let pre = world.hooks(".codex/hooks.json", "PreToolUse");
         assert_eq!(pre.len(), 2);
         let command = hook_command(&format!(
             "{} gate --agent codex --install-created none --timeout 60 --policy loose=deny",
@@ -365,9 +370,7 @@ fn codex_gets_its_hook_and_the_trust_it_needs() {
 fn gemini_cli_gets_before_tool_with_its_timeout_in_milliseconds() {
     install_twice_then_uninstall("gemini-cli", &["--timeout", "9"], |world| {
         let settings = world.json(".gemini/settings.json");
-        let before = settings["hooks"]["BeforeTool"]
-            .as_array()
-            .expect("BeforeTool");
+        let before = world.hooks(".gemini/settings.json", "BeforeTool");
         assert_eq!(before.len(), 2);
         assert_eq!(
             before[1],
@@ -383,10 +386,7 @@ fn gemini_cli_gets_before_tool_with_its_timeout_in_milliseconds() {
 #[test]
 fn qwen_code_gets_pre_tool_use_in_seconds() {
     install_twice_then_uninstall("qwen-code", &[], |world| {
-        let settings = world.json(".qwen/settings.json");
-        let pre = settings["hooks"]["PreToolUse"]
-            .as_array()
-            .expect("PreToolUse");
+        let pre = world.hooks(".qwen/settings.json", "PreToolUse");
         assert_eq!(
             pre[1],
             gate_group("edit|write_file", "qwen-code", "none", 60, 60)

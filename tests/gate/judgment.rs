@@ -18,21 +18,7 @@ fn opencode_patch(body: &str) -> Vec<u8> {
 /// The corrected OpenCode patch applies exactly with OpenCode's own
 /// `apply_patch` matcher over `content`.
 fn assert_exact_opencode_patch(args: &Value, content: &str) {
-    let fs = project(content);
-    let own = registry::find("opencode-apply-patch")
-        .and_then(|row| row.matcher())
-        .expect("OpenCode's apply_patch");
-    let ran = own.run(&srview::dialect::call::ToolCall {
-        input: args,
-        cwd: CWD,
-        fs: &fs,
-    });
-    assert!(ran.ok, "{args}: {:?}", ran.error);
-    assert!(
-        !ran.edits.is_empty() && ran.edits.iter().all(|m| !m.loose),
-        "{args}: {:?}",
-        ran.edits
-    );
+    assert_exact_with_opencodes_apply_patch(args, &project(content), "the corrected patch");
 }
 
 /// The recordings' patch two columns in, sent to OpenCode's `apply_patch`:

@@ -193,6 +193,14 @@ fn clines_payload_with(change: impl Fn(&mut serde_json::Value)) -> Vec<u8> {
     payload.to_string().into_bytes()
 }
 
+/// Cline's recorded payload editing its file's `old` text into `new`.
+pub(super) fn clines_edit(old: &str, new: &str) -> Vec<u8> {
+    clines_payload_with(|input| {
+        input["old_text"] = old.into();
+        input["new_text"] = new.into();
+    })
+}
+
 /// Cline CLI 3.0.65 (run offline, tests/gate_e2e/): the payload its
 /// `PreToolUse` hook file received, byte for byte. The gate reads the
 /// model's call (`tool_call`: its id, recorded as the call's, and its input
@@ -215,10 +223,7 @@ fn clines_recorded_payload_is_read_and_answered() {
     );
     // An edit sent again once it is applied: its new text is there already.
     let applied = inventory().replace("LOW_STOCK = 5\n", "LOW_STOCK = 10\nRESTOCK = 20\n");
-    let again = clines_payload_with(|input| {
-        input["old_text"] = "LOW_STOCK = 10\n".into();
-        input["new_text"] = "LOW_STOCK = 10\nRESTOCK = 20\n".into();
-    });
+    let again = clines_edit("LOW_STOCK = 10\n", "LOW_STOCK = 10\nRESTOCK = 20\n");
     let judgment = super::judge_on(
         GateAgent::ClineCli,
         &again,
@@ -259,19 +264,15 @@ fn clines_recorded_payload_is_read_and_answered() {
 /// the tool's result: its request in tests/gate_e2e/'s run).
 #[test]
 fn clines_failing_edit_is_repaired_through_override_input() {
-    let bytes = clines_payload_with(|input| {
-        input["old_text"] = "LOW_STOK = 5\nTAX_RATE = 0.2\n".into();
-        input["new_text"] = "LOW_STOCK = 10\nTAX_RATE = 0.2\n".into();
-    });
-    let denied = judged(GateAgent::ClineCli, &bytes);
-    assert_eq!(denied.case, Case::Failing);
-    let reason = deny_reason(&denied);
-    let repair = srview::gate::Policy::parse("failing=repair").expect("a policy");
-    let judgment = super::judge_on(GateAgent::ClineCli, &bytes, &inventory(), &repair);
-    let input = rewritten_input(&judgment);
-    assert_eq!(
-        input,
-        json!({"path": format!("{CWD}/inventory.py"), "old_text": "LOW_STOCK = 5\nTAX_RATE = 0.2\n", "new_text": "LOW_STOCK = 10\nTAX_RATE = 0.2\n"})
+    let (_, judgment) = assert_clines_failing_edit_corrected(
+        (
+            "LOW_STOK = 5\nTAX_RATE = 0.2\n",
+            "LOW_STOCK = 10\nTAX_RATE = 0.2\n",
+        ),
+        (
+            "LOW_STOCK = 5\nTAX_RATE = 0.2\n",
+            "LOW_STOCK = 10\nTAX_RATE = 0.2\n",
+        ),
     );
     let context = super::reply_json(&judgment)["context"].clone();
     assert!(
@@ -281,11 +282,33 @@ fn clines_failing_edit_is_repaired_through_override_input() {
         )),
         "{context}"
     );
+}
+
+/// Cline's edit `(old, new)` of inventory.py fails (Cline refuses it), and
+/// its correction `(old, new)` as Cline's input is the edit the deny
+/// offers and `failing=repair` hands over, exact with Cline's own
+/// matcher. Returns the judgment with the default policy and with
+/// `failing=repair`.
+fn assert_clines_failing_edit_corrected(
+    (old, new): (&str, &str),
+    (corrected_old, corrected_new): (&str, &str),
+) -> (srview::gate::Judgment, srview::gate::Judgment) {
+    let bytes = clines_edit(old, new);
+    let judgment = judged(GateAgent::ClineCli, &bytes);
+    assert_eq!(judgment.case, Case::Failing);
+    let reason = deny_reason(&judgment);
+    let corrected = json!({"path": format!("{CWD}/inventory.py"),
+        "old_text": corrected_old, "new_text": corrected_new});
     assert_eq!(
         super::offered_input(GateAgent::ClineCli, &reason),
-        Some(input.clone())
+        Some(corrected.clone()),
+        "{reason}"
     );
-    assert_exact_with_agents_matcher(GateAgent::ClineCli, &input, &inventory());
+    assert_exact_with_agents_matcher(GateAgent::ClineCli, &corrected, &inventory());
+    let repair = srview::gate::Policy::parse("failing=repair").expect("a policy");
+    let repaired = super::judge_on(GateAgent::ClineCli, &bytes, &inventory(), &repair);
+    assert_eq!(rewritten_input(&repaired), corrected);
+    (judgment, repaired)
 }
 
 /// A review pane's socket in `workspace`'s srview folder, listening, and a
@@ -387,27 +410,18 @@ fn a_pane_that_never_answers_is_given_up_on_time() {
 /// refusal going to the model; with `failing=repair` the edit handed over.
 #[test]
 fn clines_misindented_edit_gets_the_corrected_edit_and_no_cancel() {
-    let bytes = clines_payload_with(|input| {
-        input["old_text"] = "  qty: int\n  price: float\n".into();
-        input["new_text"] = "  qty: int\n  price: float\n  sku: str = \"\"\n".into();
-    });
-    let judgment = judged(GateAgent::ClineCli, &bytes);
-    assert_eq!(judgment.case, Case::Failing);
+    let (judgment, _) = assert_clines_failing_edit_corrected(
+        (
+            "  qty: int\n  price: float\n",
+            "  qty: int\n  price: float\n  sku: str = \"\"\n",
+        ),
+        (
+            "    qty: int\n    price: float\n",
+            "    qty: int\n    price: float\n    sku: str = \"\"\n",
+        ),
+    );
     let reply = super::reply_json(&judgment);
     assert_eq!(reply.get("cancel"), None, "{reply}");
-    let reason = deny_reason(&judgment);
-    let corrected = json!({"path": format!("{CWD}/inventory.py"),
-        "old_text": "    qty: int\n    price: float\n",
-        "new_text": "    qty: int\n    price: float\n    sku: str = \"\"\n"});
-    assert_eq!(
-        super::offered_input(GateAgent::ClineCli, &reason),
-        Some(corrected.clone()),
-        "{reason}"
-    );
-    assert_exact_with_agents_matcher(GateAgent::ClineCli, &corrected, &inventory());
-    let repair = srview::gate::Policy::parse("failing=repair").expect("a policy");
-    let repaired = super::judge_on(GateAgent::ClineCli, &bytes, &inventory(), &repair);
-    assert_eq!(rewritten_input(&repaired), corrected);
 }
 
 /// Every `editor` and `apply_patch` call recorded from the real Cline CLI

@@ -19,6 +19,7 @@ use srview::gate::spool::{self, Listener, Outcome, Pending, Request, Verdict};
 use srview::gate::{Answer, Case, GateAgent, Judgment, Policy, judge};
 
 use super::payload;
+use super::support::text::assert_holds;
 
 /// A workspace on disk holding the fixtures' `inventory.py`.
 fn workspace() -> tempfile::TempDir {
@@ -976,24 +977,30 @@ fn a_patch_of_two_files_shows_each_file_by_its_own_stage() {
         &["loose (trimmed)", "#1", "file 1/2"],
     );
     assert_countdown_whole(&screen);
-    assert!(
-        screen.contains("file 1/2 of the patch: inventory.py, the one the gate's case is about"),
-        "{screen}"
+    // The loose hunk (its `sku` line) is shown, not the other file's.
+    assert_holds(
+        &screen,
+        &[
+            "file 1/2 of the patch: inventory.py, the one the gate's case is about",
+            "≈ trimmed",
+            "sku",
+        ],
+        &["b = 3"],
     );
-    assert!(screen.contains("≈ trimmed"), "{screen}");
-    assert!(screen.contains("sku"), "the loose hunk is shown:\n{screen}");
-    assert!(!screen.contains("b = 3"), "{screen}");
     pane.press(b"f");
     pane.wait_for("the other file", |s| s.contains("file 2/2"));
     let screen = pane.contents();
     println!("{screen}");
-    assert!(
-        screen.contains("file 2/2 of the patch: other.py, not the one the gate's case is about"),
-        "{screen}"
+    // Its hunk is exact.
+    assert_holds(
+        &screen,
+        &[
+            "file 2/2 of the patch: other.py, not the one the gate's case is about",
+            "b = 3",
+            "E exact",
+        ],
+        &["≈ trimmed"],
     );
-    assert!(screen.contains("b = 3"), "{screen}");
-    assert!(screen.contains("E exact"), "its hunk is exact:\n{screen}");
-    assert!(!screen.contains("≈ trimmed"), "{screen}");
     assert!(
         screen.contains("the gate: loose (trimmed), about another"),
         "{screen}"

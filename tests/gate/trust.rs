@@ -41,18 +41,11 @@ fn payload_of(agent: GateAgent, name: &str, old: &str, new: &str) -> Vec<u8> {
             json!({"path": name, "edits": [{"oldText": old, "newText": new}]}),
         ),
         GateAgent::ClineCli => {
-            let bytes = std::fs::read(fixtures().join("cline-cli/tool_call.payload.json"))
-                .expect("the recorded payload");
-            let mut payload: Value = serde_json::from_slice(&bytes).expect("JSON");
-            for place in ["/tool_call/input", "/preToolUse/parameters"] {
-                let input = payload.pointer_mut(place).expect("the input");
-                input["old_text"] = old.into();
-                input["new_text"] = new.into();
-            }
+            let payload = super::real_cli::clines_edit(old, new);
             // The recording edits inventory.py: every mention of it names
             // `name` instead.
-            payload
-                .to_string()
+            String::from_utf8(payload)
+                .expect("UTF-8")
                 .replace("inventory.py", name)
                 .into_bytes()
         }
@@ -92,13 +85,13 @@ fn judged_as(
 /// The deny reason of `agent`'s edit `(old, new)` of `file`, which must be
 /// judged a doubt.
 fn doubt_reason(agent: GateAgent, file: &str, old: &str, new: &str) -> String {
-    deny_reason(&judged_as(
-        Case::Doubt,
-        agent,
-        ("inventory.py", file),
-        old,
-        new,
-    ))
+    doubt_reason_in(agent, ("inventory.py", file), old, new)
+}
+
+/// The deny reason of `agent`'s edit `(old, new)` of the file `(name,
+/// content)`, which must be judged a doubt.
+fn doubt_reason_in(agent: GateAgent, file: (&str, &str), old: &str, new: &str) -> String {
+    deny_reason(&judged_as(Case::Doubt, agent, file, old, new))
 }
 
 /// For each case (old text, new text, what the deny says) and every
@@ -645,14 +638,9 @@ fn a_bracketed_stand_in_line_is_a_doubt() {
         "(rest unchanged)",
     ] {
         let content = format!("{marker}\n\n\ndef c(x):\n    return a(x) * b(x)\n");
-        let mut write: Value =
-            serde_json::from_slice(&edit_payload(GateAgent::ClaudeCode, json!({}))).expect("JSON");
-        write["tool_name"] = "Write".into();
-        write["tool_input"] =
-            json!({"file_path": format!("{CWD}/inventory.py"), "content": content});
         let judgment = judge_on(
             GateAgent::ClaudeCode,
-            &write.to_string().into_bytes(),
+            &unchecked::write_payload(GateAgent::ClaudeCode, &content),
             THREE,
             &Policy::default(),
         );
@@ -716,18 +704,7 @@ fn an_edit_that_empties_a_python_block_is_a_doubt() {
         ("    if verbose:\n        print(\"rows:\", rows)\n", ""),
     ] {
         for agent in agents() {
-            let judgment = judge_on(
-                agent,
-                &payload_for(agent, old, new),
-                REPORT,
-                &Policy::default(),
-            );
-            assert_eq!(
-                judgment.case,
-                Case::Exact,
-                "{agent:?}: {:?}",
-                judgment.answer
-            );
+            judged_as(Case::Exact, agent, ("inventory.py", REPORT), old, new);
         }
     }
 }
@@ -771,19 +748,7 @@ fn a_write_that_misindents_python_is_a_doubt() {
     ];
     for (content, said) in &cases {
         for agent in WRITE_AGENTS {
-            let judgment = judge_on(
-                agent,
-                &unchecked::write_payload(agent, content),
-                file,
-                &Policy::default(),
-            );
-            assert_eq!(
-                judgment.case,
-                Case::Doubt,
-                "{agent:?}: {:?}",
-                judgment.answer
-            );
-            let reason = deny_reason(&judgment);
+            let reason = deny_reason(&write_judged_as(Case::Doubt, agent, file, content));
             assert!(reason.contains(said), "{agent:?}: {reason}");
         }
     }
@@ -794,31 +759,19 @@ fn a_write_that_misindents_python_is_a_doubt() {
         (refused.as_str(), &refused.replace("rate", "r")),
     ] {
         for agent in WRITE_AGENTS {
-            let judgment = judge_on(
-                agent,
-                &unchecked::write_payload(agent, content),
-                before,
-                &Policy::default(),
-            );
-            assert_eq!(
-                judgment.case,
-                Case::Exact,
-                "{agent:?}: {:?}",
-                judgment.answer
-            );
+            write_judged_as(Case::Exact, agent, before, content);
         }
     }
 }
 
-/// `agent`'s edit `(old, new)` of a file named `name` holding `content`,
-/// judged.
-fn judge_named(agent: GateAgent, name: &str, content: &str, old: &str, new: &str) -> Judgment {
-    let payload = String::from_utf8(payload_for(agent, old, new))
-        .expect("UTF-8")
-        .replace("inventory.py", name)
-        .into_bytes();
-    let fs = srview::dialect::apply_patch::MemoryFs::new([(name.to_string(), content.to_string())]);
-    srview::gate::judge(agent, &payload, |_| fs, &Policy::default())
+/// `agent`'s write of `content` over inventory.py holding `before`, judged
+/// with the default policy: asserts its case is `case`, naming the agent
+/// and the answer where it is not.
+fn write_judged_as(case: Case, agent: GateAgent, before: &str, content: &str) -> Judgment {
+    let payload = unchecked::write_payload(agent, content);
+    let judgment = judge_on(agent, &payload, before, &Policy::default());
+    assert_case(&judgment, case);
+    judgment
 }
 
 /// A Makefile recipe line an exact edit adds with spaces under recipe
@@ -831,20 +784,12 @@ fn a_recipe_line_indented_with_spaces_is_a_doubt() {
     let old = "\tcc -o app main.c\n";
     for agent in agents() {
         for name in ["Makefile", "build/rules.mk"] {
-            let judgment = judge_named(
+            let reason = doubt_reason_in(
                 agent,
-                name,
-                makefile,
+                (name, makefile),
                 old,
                 "\tcc -o app main.c\n    strip app\n",
             );
-            assert_eq!(
-                judgment.case,
-                Case::Doubt,
-                "{agent:?}: {:?}",
-                judgment.answer
-            );
-            let reason = deny_reason(&judgment);
             assert!(
                 reason.contains(
                     "as written, line 5 (`strip app`) is indented with spaces in a recipe whose \
@@ -855,32 +800,20 @@ fn a_recipe_line_indented_with_spaces_is_a_doubt() {
                 "{agent:?}: {reason}"
             );
         }
-        let judgment = judge_named(
+        judged_as(
+            Case::Exact,
             agent,
-            "Makefile",
-            makefile,
+            ("Makefile", makefile),
             old,
             "\tcc -o app main.c\n\tstrip app\n",
         );
-        assert_eq!(
-            judgment.case,
-            Case::Exact,
-            "{agent:?}: {:?}",
-            judgment.answer
-        );
         let prefixed = format!(".RECIPEPREFIX = >\n{makefile}");
-        let judgment = judge_named(
+        judged_as(
+            Case::Exact,
             agent,
-            "Makefile",
-            &prefixed,
+            ("Makefile", &prefixed),
             old,
             "\tcc -o app main.c\n    strip app\n",
-        );
-        assert_eq!(
-            judgment.case,
-            Case::Exact,
-            "{agent:?}: {:?}",
-            judgment.answer
         );
     }
 }

@@ -7,6 +7,8 @@
 use serde_json::json;
 use srview::gate::{Case, GateAgent, Policy};
 
+use super::support::text::assert_contains;
+
 use super::{
     CWD, assert_case, deny_reason, edit_payload, inventory, judge_on, judged, own_payload,
     string_edit,
@@ -108,28 +110,19 @@ fn opencode_and_cline_patches_get_the_patch_checks() {
             ),
             (GateAgent::ClineCli, cline_patch(patch)),
         ] {
-            let judgment = judged(agent, &payload);
-            assert_eq!(
-                judgment.case,
-                Case::Doubt,
-                "{agent:?} {patch}: {:?}",
-                judgment.answer
-            );
-            assert_eq!(judgment.file.as_deref(), Some("inventory.py"), "{agent:?}");
-            let reason = deny_reason(&judgment);
+            let reason = inventory_doubt(agent, &payload, patch);
             assert!(reason.contains(said), "{agent:?}: {reason}");
         }
     }
     let add_over = "*** Begin Patch\n*** Add File: inventory.py\n+x = 1\n*** End Patch";
-    let judgment = judged(
+    let reason = inventory_doubt(
         GateAgent::Opencode,
         &own_payload("apply_patch", json!({ "patchText": add_over })),
+        add_over,
     );
-    assert_eq!(judgment.case, Case::Doubt, "{:?}", judgment.answer);
-    assert!(
-        deny_reason(&judgment).contains("the patch adds inventory.py, which exists (54 lines)"),
-        "{}",
-        deny_reason(&judgment)
+    assert_contains(
+        &reason,
+        "the patch adds inventory.py, which exists (54 lines)",
     );
     let judgment = judged(GateAgent::ClineCli, &cline_patch(add_over));
     assert_eq!(judgment.case, Case::Failing, "{:?}", judgment.answer);
@@ -349,6 +342,24 @@ pub(super) fn write_payload(agent: GateAgent, content: &str) -> Vec<u8> {
             payload.to_string().into_bytes()
         }
     }
+}
+
+/// The deny reason of `agent`'s `payload` (sending `what`), judged over
+/// the project: it must be a doubt about inventory.py.
+fn inventory_doubt(agent: GateAgent, payload: &[u8], what: &str) -> String {
+    let judgment = judged(agent, payload);
+    assert_eq!(
+        judgment.case,
+        Case::Doubt,
+        "{agent:?} {what}: {:?}",
+        judgment.answer
+    );
+    assert_eq!(
+        judgment.file.as_deref(),
+        Some("inventory.py"),
+        "{agent:?} {what}"
+    );
+    deny_reason(&judgment)
 }
 
 /// The judgment of `payload` over inventory.py holding `content`.
@@ -781,15 +792,7 @@ fn a_delete_then_add_of_one_file_is_a_whole_file_replacement() {
             own_payload("apply_patch", json!({ "patchText": pair })),
         ),
     ] {
-        let judgment = judged(agent, &payload);
-        assert_eq!(
-            judgment.case,
-            Case::Doubt,
-            "{agent:?}: {:?}",
-            judgment.answer
-        );
-        assert_eq!(judgment.file.as_deref(), Some("inventory.py"), "{agent:?}");
-        let reason = deny_reason(&judgment);
+        let reason = inventory_doubt(agent, &payload, pair);
         assert!(
             reason.contains("the patch deletes inventory.py (section 1) and adds it again"),
             "{agent:?}: {reason}"

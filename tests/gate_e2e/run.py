@@ -314,6 +314,15 @@ def read_turn(name, args, call_id):
 NO_STATISTICS = {"privacy": {"usageStatisticsEnabled": False}, "telemetry": {"enabled": False}}
 
 
+def json_lines(text):
+    """Each line of `text` that reads as JSON, read (the other lines passed over)."""
+    for line in text.splitlines():
+        try:
+            yield json.loads(line)
+        except ValueError:
+            continue
+
+
 def settings_file(tree):
     """A JSON settings file as the agents' own tools write one: two-space indents, a final newline."""
     return json.dumps(tree, indent=2) + "\n"
@@ -1171,20 +1180,12 @@ def scenario_run(agent, name, cli, srview, home, port, outdir, isolated):
         f.write(e)
     out("%s ran: exit %s, %.1f s" % (agent.title, code, took))
     if agent.id == "claude-code":
-        for line in o.splitlines():
-            try:
-                ev = json.loads(line)
-            except ValueError:
-                continue
+        for ev in json_lines(o):
             if ev.get("type") == "system" and ev.get("subtype") == "hook_response":
                 out("  hook %s: outcome %s, exit %s" % (ev.get("hook_event", ev.get("hook_name")),
                                                         ev.get("outcome"), ev.get("exit_code")))
     if agent.id == "cline-cli":
-        for line in o.splitlines():
-            try:
-                ev = json.loads(line)
-            except ValueError:
-                continue
+        for ev in json_lines(o):
             if ev.get("type") == "hook_event" and ev.get("hookEventName") in ("tool_call", "agent_error"):
                 out("  hook_event %s" % ev["hookEventName"])
             elif ev.get("type") in ("run_result", "run_aborted"):

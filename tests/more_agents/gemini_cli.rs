@@ -7,7 +7,6 @@
 
 use std::collections::HashMap;
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -19,6 +18,7 @@ use srview::source::agent::{AgentKind, AgentReader, FileContent, Format, Verdict
 
 use crate::support::agents::{ExpectedEdit, expected, fixtures, session_path, workspace_copy};
 use crate::support::big_session;
+use crate::support::files;
 use crate::support::pty::{Session, Terminal};
 use crate::support::runner::{code, srview, stderr, stdout};
 
@@ -154,13 +154,7 @@ fn sessions_finds_the_saved_session_under_home() {
     copy_dir(&scenario("c3_fuzzy_typo").join("session"), &gemini);
     let file = gemini.join("tmp/project/chats/session-2026-12-01T14-04-5c7e9a1b.jsonl");
     assert!(file.is_file());
-    let out = crate::sessions_listed(&home, tmp.path());
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
-    let listing = stdout(&out);
-    let row = crate::listed_row(&listing, "gemini-cli");
-    let cells: Vec<&str> = row.split_whitespace().collect();
-    // modified (2 cells), agent, version, edits, failed, loose, unknown,
-    // workspace, session.
+    let cells = crate::listed_cells(&home, tmp.path(), "gemini-cli");
     assert_eq!(
         cells[2..],
         [
@@ -173,7 +167,7 @@ fn sessions_finds_the_saved_session_under_home() {
             "/home/user/project",
             file.to_str().expect("UTF-8"),
         ],
-        "{row}"
+        "{cells:?}"
     );
     // By the id its file name carries.
     let out = srview(["session", "5c7e9a1b", "--json"])
@@ -467,16 +461,10 @@ fn the_previewer_shows_a_fuzzy_match_gemini_called_a_success() {
     let stream = fs::read(dir.join("stdout.jsonl")).expect("stdout.jsonl");
     let log = ws.path().join("gemini.jsonl");
     fs::write(&log, b"").expect("write");
-    let cwd = ws.path().to_str().expect("UTF-8");
-    let mut s = Session::srview_at_80x24(ws.path(), &["--follow", "gemini.jsonl", "--cwd", cwd]);
+    let mut s = crate::following_at_80x24(ws.path(), "gemini.jsonl");
     s.wait_for("the first frame", |c| c.contains("waiting"));
     for line in stream.split_inclusive(|&b| b == b'\n') {
-        let mut f = fs::OpenOptions::new()
-            .append(true)
-            .open(&log)
-            .expect("open");
-        f.write_all(line).expect("append");
-        drop(f);
+        files::append(&log, line);
         std::thread::sleep(Duration::from_millis(30));
     }
     s.wait_for("the fuzzy match, as a notice", |c| {
@@ -484,9 +472,7 @@ fn the_previewer_shows_a_fuzzy_match_gemini_called_a_success() {
             && c.contains("matched only loosely (fuzzy)")
             && c.contains("fuzzy        30-33")
     });
-    assert!(!s.contents().contains("DISAGREE"), "{}", s.contents());
-    s.press(b"q");
-    assert_eq!(s.exit_code(), 0);
+    s.quit_agreeing();
 }
 
 /// A generated Gemini CLI session (tests/support/big_session.rs) is
@@ -509,17 +495,8 @@ fn a_100_mb_session_reads_quickly() {
     let home = tempfile::tempdir().expect("home");
     let big = big_session::gemini_session(home.path(), 100 << 20);
     let session = fs::read(&big.path).expect("session");
-    let start = std::time::Instant::now();
-    let reader = srview::source::agent::read_all(Format::GeminiSessionJsonl, &session[..]).unwrap();
-    let took = start.elapsed();
-    println!(
-        "{} MB, {} edits read in {took:?}",
-        session.len() >> 20,
-        reader.edits().len()
-    );
-    assert_eq!(reader.edits().len(), big.edits);
-    let limit = if cfg!(debug_assertions) { 20.0 } else { 2.0 };
-    assert!(took.as_secs_f64() < limit, "{took:?}");
+    let edits = crate::support::agents::read_all_quickly(Format::GeminiSessionJsonl, &session);
+    assert_eq!(edits, big.edits);
 }
 
 /// The session browser at 80x24 on the corrected edit: said as corrected,

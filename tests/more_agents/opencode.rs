@@ -15,7 +15,6 @@ use serde_json::Value;
 
 use super::support::agents::{ExpectedEdit, expected, fixtures, session_path};
 use super::support::big_session;
-use super::support::pty::Session;
 use super::support::runner::{code, srview, stderr, stdout};
 use srview::source::agent::{AgentKind, AgentReader, Format, Verdict, database};
 
@@ -213,18 +212,19 @@ fn sessions_lists_this_folders_opencode_sessions_and_session_finds_one_by_id() {
     let (home, id) = home_with_database(project.path());
     let home_text = home.path().to_string_lossy().to_string();
 
-    let out = crate::sessions_listed(home.path(), project.path());
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
-    let listed = stdout(&out);
-    let row = crate::listed_row(&listed, "opencode");
-    let fields: Vec<&str> = row.split_whitespace().collect();
-    // modified (2 fields), agent, version, edits, failed, loose, unknown.
+    let cells = crate::listed_cells(home.path(), project.path(), "opencode");
+    // agent, version, edits, failed, loose, unknown; the session last.
     assert_eq!(
-        fields[2..8],
+        cells[2..8],
         ["opencode", "1.18.33", "1", "0", "1", "0"],
-        "{row}"
+        "{cells:?}"
     );
-    assert!(row.ends_with(&format!("opencode.db/{id}")), "{row}");
+    assert!(
+        cells
+            .last()
+            .is_some_and(|s| s.ends_with(&format!("opencode.db/{id}"))),
+        "{cells:?}"
+    );
 
     // From another folder: not listed, and said.
     let out = crate::sessions_listed(home.path(), elsewhere.path());
@@ -413,8 +413,7 @@ fn the_previewer_follows_a_growing_database_and_shows_the_fuzzy_match_with_its_r
     add_session(&writer, "ses_a", dir.path(), 1_000);
     let (running, completed) = recorded_edit_part(dir.path());
     put_part(&writer, "ses_a", "prt_1", 1_001, &running);
-    let cwd = dir.path().to_str().expect("UTF-8");
-    let mut s = Session::srview_at_80x24(dir.path(), &["--follow", "opencode.db", "--cwd", cwd]);
+    let mut s = crate::following_at_80x24(dir.path(), "opencode.db");
     s.wait_for("the running edit", |c| {
         c.contains("OpenCode 1.18.33") && c.contains("inventory.py")
     });

@@ -20,8 +20,8 @@ use srview::source::agent::{AgentKind, AgentReader, Format, Verdict};
 
 use crate::support::agents::{ExpectedEdit, expected, fixtures, session_path, workspace_copy};
 use crate::support::big_session;
-use crate::support::pty::Session;
 use crate::support::runner::{code, srview, stderr, stdout};
+use crate::support::text::assert_contains;
 
 const PI: &str = "pi-0.73.1";
 
@@ -43,6 +43,15 @@ fn session_json(args: &[&str], cwd: &Path, stdin: Option<&[u8]>) -> Value {
     let out = run.output();
     assert_eq!(code(&out), 0, "{args:?}: {}", stderr(&out));
     serde_json::from_str(&stdout(&out)).expect("session --json is JSON")
+}
+
+/// `session FILE --json` of the saved session `file`, in `cwd`.
+fn saved_json(file: &Path, cwd: &Path) -> Value {
+    session_json(
+        &["session", file.to_str().expect("UTF-8"), "--json"],
+        cwd,
+        None,
+    )
 }
 
 /// Each edit's file, tool, verdict and message as expected; contents as
@@ -91,12 +100,7 @@ fn every_recorded_run_reads_through_the_binary_saved_and_live() {
         let name = dir.file_name().expect("name").to_string_lossy().to_string();
         let want = expected(&dir).edits;
         let ws = workspace_after(&dir);
-        let saved = session_path(&dir);
-        let saved = session_json(
-            &["session", saved.to_str().expect("UTF-8"), "--json"],
-            ws.path(),
-            None,
-        );
+        let saved = saved_json(&session_path(&dir), ws.path());
         let live_bytes = fs::read(dir.join("stdout.jsonl")).expect("stdout.jsonl");
         let live = session_json(&["session", "-", "--json"], ws.path(), Some(&live_bytes));
         for (how, got) in [("saved", &saved), ("live", &live)] {
@@ -336,11 +340,7 @@ fn the_agent_applied_a_cut_off_edit_live_and_saved() {
     fs::create_dir_all(&folder).expect("mkdir");
     let file = folder.join("2026-12-01T14-08-00-020Z_01a231ef-0e13-71f9-9c78-83be00324d94.jsonl");
     fs::write(&file, cut_off_saved_session(&before)).expect("write");
-    let saved = session_json(
-        &["session", file.to_str().expect("UTF-8"), "--json"],
-        ws.path(),
-        None,
-    );
+    let saved = saved_json(&file, ws.path());
     assert_cut_off_applied(&saved, "saved");
     assert_eq!(saved["edits"][0]["srview"]["against"], "recorded");
     assert_eq!(
@@ -350,15 +350,10 @@ fn the_agent_applied_a_cut_off_edit_live_and_saved() {
 
     // The listing says it under the edit, and on stderr.
     let out = srview(["session", file.to_str().expect("UTF-8"), "--cwd", dir]).output();
-    assert!(
-        stdout(&out).contains("      the agent applied a cut-off edit: "),
-        "{}",
-        stdout(&out)
-    );
-    assert!(
-        stderr(&out).contains("edit 1 (inventory.py): the agent applied a cut-off edit"),
-        "{}",
-        stderr(&out)
+    assert_contains(&stdout(&out), "      the agent applied a cut-off edit: ");
+    assert_contains(
+        &stderr(&out),
+        "edit 1 (inventory.py): the agent applied a cut-off edit",
     );
 }
 
@@ -367,11 +362,7 @@ fn the_fuzzy_stage_is_a_loose_match_and_its_rewritten_lines_are_named() {
     let dir = scenario("c4_fuzzy_unicode_dash");
     let ws = workspace_after(&dir);
     let file = session_path(&dir);
-    let got = session_json(
-        &["session", file.to_str().expect("UTF-8"), "--json"],
-        ws.path(),
-        None,
-    );
+    let got = saved_json(&file, ws.path());
     let verdict = &got["edits"][0]["srview"];
     assert_eq!(verdict["ok"], true);
     assert_eq!(verdict["against"], "recorded");
@@ -402,23 +393,14 @@ fn the_fuzzy_stage_is_a_loose_match_and_its_rewritten_lines_are_named() {
     let out = srview(["check", "--session", file.to_str().expect("UTF-8"), "--cwd"])
         .arg(ws.path())
         .output();
-    assert!(
-        stdout(&out).contains("  pi's fuzzy match rewrote the whole file: lines 1, 5, 37"),
-        "{}",
-        stdout(&out)
+    assert_contains(
+        &stdout(&out),
+        "  pi's fuzzy match rewrote the whole file: lines 1, 5, 37",
     );
     // The exact run (c7: BOM and CRLF kept) rewrites nothing outside.
     let c7 = scenario("c7_crlf_bom_lf_oldtext");
     let ws7 = workspace_after(&c7);
-    let got7 = session_json(
-        &[
-            "session",
-            session_path(&c7).to_str().expect("UTF-8"),
-            "--json",
-        ],
-        ws7.path(),
-        None,
-    );
+    let got7 = saved_json(&session_path(&c7), ws7.path());
     assert!(got7["edits"][0]["srview"].get("rewrittenOutside").is_none());
     assert_eq!(got7["edits"][0]["srview"]["looseLevels"], json!([]));
 }
@@ -445,14 +427,8 @@ fn sessions_finds_pi_sessions_and_session_opens_one_by_its_id() {
         fs::create_dir_all(&folder).expect("mkdir");
         fs::copy(&from, folder.join(from.file_name().expect("name"))).expect("copy");
     }
-    let out = crate::sessions_listed(home.path(), home.path());
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
-    let rows: Vec<Vec<String>> = stdout(&out)
-        .lines()
-        .skip(1)
-        .map(|l| l.split_whitespace().skip(2).map(str::to_string).collect())
-        .collect();
-    let columns = |r: &Vec<String>| r[..7].join(" ");
+    let rows = crate::listed_rows(home.path(), home.path());
+    let columns = |r: &Vec<String>| r[2..9].join(" ");
     let mut got: Vec<String> = rows.iter().map(columns).collect();
     got.sort();
     // agent version edits failed loose unknown workspace
@@ -538,14 +514,9 @@ fn the_previewer_shows_the_cut_off_edit_pi_applied_at_80x24() {
     // The call streaming: pi has not run it yet.
     let lines: Vec<&str> = stream.split_inclusive('\n').collect();
     fs::write(&log, lines[..9].concat()).expect("write");
-    let mut s = Session::srview_at_80x24(ws.path(), &["--follow", "pi.jsonl", "--cwd", dir]);
+    let mut s = crate::following_at_80x24(ws.path(), "pi.jsonl");
     s.wait_for("the edit streaming", |c| c.contains("edit 1/1"));
-    let mut f = fs::OpenOptions::new()
-        .append(true)
-        .open(&log)
-        .expect("open");
-    std::io::Write::write_all(&mut f, lines[9..].concat().as_bytes()).expect("append");
-    drop(f);
+    crate::support::files::append(&log, lines[9..].concat().as_bytes());
     s.wait_for("the cut-off edit", |c| {
         c.contains("the agent applied a cut-off edit · pi: applied · srview: applies")
     });

@@ -165,20 +165,13 @@ fn home_with_sessions(root: &Path) -> PathBuf {
 fn sessions_finds_qwen_chat_records_and_opens_one_by_its_id() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let home = home_with_sessions(tmp.path());
-    let out = crate::sessions_listed(&home, tmp.path());
-    assert!(out.status.success(), "{out:?}");
-    let listing = stdout(&out);
-    let rows: Vec<Vec<&str>> = listing
-        .lines()
-        .skip(1)
-        .map(|l| l.split_whitespace().collect())
-        .collect();
+    let rows = crate::listed_rows(&home, tmp.path());
     // modified (date, time) agent version edits failed loose unknown
     // workspace session: the session by its file name.
     let mut counts: Vec<Vec<String>> = rows
         .iter()
         .map(|r| {
-            let file = Path::new(r[r.len() - 1]).file_name().expect("a file name");
+            let file = Path::new(&r[r.len() - 1]).file_name().expect("a file name");
             let mut row: Vec<String> = r[2..7].iter().map(|c| c.to_string()).collect();
             row.push(file.to_string_lossy().to_string());
             row
@@ -205,9 +198,14 @@ fn sessions_finds_qwen_chat_records_and_opens_one_by_its_id() {
                 "11111111-2222-4333-8444-555555555502.jsonl"
             ],
         ],
-        "{listing}"
+        "{rows:?}"
     );
-    assert!(listing.contains("/home/user/project"), "{listing}");
+    assert!(
+        rows.iter()
+            .flatten()
+            .any(|c| c.contains("/home/user/project")),
+        "{rows:?}"
+    );
 
     let out = srview(["session", "11111111-2222-4333-8444-555555555503", "--json"])
         .env("HOME", &home.to_string_lossy())
@@ -576,8 +574,7 @@ fn the_previewer_at_80x24_shows_the_loose_match_with_qwens_stage() {
     let stream = fs::read(dir.join("stdout.jsonl")).expect("read");
     let log = ws.path().join("qwen.jsonl");
     fs::write(&log, b"").expect("write");
-    let cwd = ws.path().to_str().expect("UTF-8");
-    let mut s = Session::srview_at_80x24(ws.path(), &["--follow", "qwen.jsonl", "--cwd", cwd]);
+    let mut s = crate::following_at_80x24(ws.path(), "qwen.jsonl");
     s.wait_for("the first frame", |c| c.contains("waiting"));
     // Line by line, as Qwen prints them; it writes the file just before
     // it prints an edit's result (call_08, call_09: the two edits).
@@ -589,12 +586,7 @@ fn the_previewer_at_80x24_shows_the_loose_match_with_qwens_stage() {
                 fs::write(ws.path().join("inventory.py"), after).expect("write");
             }
         }
-        let mut f = fs::OpenOptions::new()
-            .append(true)
-            .open(&log)
-            .expect("open");
-        std::io::Write::write_all(&mut f, line.as_bytes()).expect("append");
-        drop(f);
+        crate::support::files::append(&log, line.as_bytes());
         std::thread::sleep(std::time::Duration::from_millis(30));
     }
     s.wait_for("the second edit's loose match, with its stage", |c| {
@@ -607,9 +599,7 @@ fn the_previewer_at_80x24_shows_the_loose_match_with_qwens_stage() {
         c.contains("edit 1/2")
             && c.contains("loose match: matched only loosely (normalizeBasicCharacters)")
     });
-    assert!(!s.contents().contains("DISAGREE"), "{}", s.contents());
-    s.press(b"q");
-    assert_eq!(s.exit_code(), 0);
+    s.quit_agreeing();
     // srview wrote nothing: the file is as Qwen left it.
     assert_eq!(
         fs::read_to_string(ws.path().join("inventory.py")).expect("read"),

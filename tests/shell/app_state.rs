@@ -9,10 +9,10 @@ use srview::engine::{BlockState, Version};
 use srview::source::watch::SourceEvent;
 use srview::tui::app::{App, Effect, Focus, Layout, StreamState, keys};
 
-use super::support;
+use super::{app_with_diff, support};
 
 use support::diff::block;
-use support::text::assert_contains;
+use support::text::{assert_contains, assert_starts_with};
 
 fn original() -> String {
     (1..=200).map(|i| format!("line {i}\n")).collect()
@@ -317,10 +317,7 @@ fn diagnosis_gives_closest_region_jump_and_copy() {
     );
     match key(&mut app, KeyCode::Char('c')) {
         Effect::Copy { block: 0, text } => {
-            assert!(
-                text.starts_with("------- SEARCH\nline 150\n=======\nx\n"),
-                "{text}"
-            );
+            assert_starts_with(&text, "------- SEARCH\nline 150\n=======\nx\n");
         }
         other => panic!("expected a copy, got {other:?}"),
     }
@@ -355,19 +352,13 @@ fn fix_model_output_cleans_the_diff_before_applying() {
 /// they are, mixing line endings; `a` says so first, a second `a` writes.
 #[test]
 fn accept_asks_before_mixing_line_endings() {
-    let mut app = App::new(
-        PathBuf::from("f.txt"),
-        "a\r\nb\r\nc\r\n".into(),
-        Version::V1,
+    let mut app = app_with_diff(
+        "f.txt",
+        "a\r\nb\r\nc\r\n",
+        "------- SEARCH\nb\n=======\nB\n+++++++ REPLACE\n",
     );
-    app.set_diff("------- SEARCH\nb\n=======\nB\n+++++++ REPLACE\n".into());
-    app.end_stream();
     assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
-    assert!(
-        notice_text(&app).starts_with("the result mixes line endings"),
-        "{}",
-        notice_text(&app)
-    );
+    assert_starts_with(&notice_text(&app), "the result mixes line endings");
     match key(&mut app, KeyCode::Char('a')) {
         Effect::Accept(content) => assert_eq!(content.text(), "a\r\nB\nc\r\n"),
         other => panic!("the second a writes: {other:?}"),
@@ -378,13 +369,11 @@ fn accept_asks_before_mixing_line_endings() {
 /// with the new lines in CRLF too; after another key it is gone.
 #[test]
 fn accept_offers_the_files_line_endings() {
-    let mut app = App::new(
-        PathBuf::from("f.txt"),
-        "a\r\nb\r\nc\r\n".into(),
-        Version::V1,
+    let mut app = app_with_diff(
+        "f.txt",
+        "a\r\nb\r\nc\r\n",
+        "------- SEARCH\nb\n=======\nB\nB2\n+++++++ REPLACE\n",
     );
-    app.set_diff("------- SEARCH\nb\n=======\nB\nB2\n+++++++ REPLACE\n".into());
-    app.end_stream();
     assert_eq!(
         says(&mut app, 'a'),
         "the result mixes line endings: the file's lines end in CRLF, the edit's new lines in \
@@ -406,13 +395,15 @@ fn accept_offers_the_files_line_endings() {
 #[test]
 fn accept_asks_before_writing_a_repeated_search_text() {
     let file = "if x:\n    y = 1\nif z:\n    y = 1\n";
-    let mut app = App::new(PathBuf::from("f.py"), file.into(), Version::V1);
-    app.set_diff("------- SEARCH\ny = 1\n=======\ny = 2\n+++++++ REPLACE\n".into());
-    app.end_stream();
+    let mut app = app_with_diff(
+        "f.py",
+        file,
+        "------- SEARCH\ny = 1\n=======\ny = 2\n+++++++ REPLACE\n",
+    );
     let asked = says(&mut app, 'a');
-    assert!(
-        asked.starts_with("block #1 matched at line 2, and its SEARCH text occurs again at line 4"),
-        "{asked}"
+    assert_starts_with(
+        &asked,
+        "block #1 matched at line 2, and its SEARCH text occurs again at line 4",
     );
     match key(&mut app, KeyCode::Char('a')) {
         Effect::Accept(content) => {
@@ -573,10 +564,7 @@ fn a_half_marker_after_the_last_block_asks_before_writing() {
     let mut app = App::new(PathBuf::from("f.txt"), "a\nb\n".into(), Version::V1);
     app.set_diff(diff.into());
     let notice = says(&mut app, 'a');
-    assert!(
-        notice.starts_with("the diff ends in the start of a SEARCH marker"),
-        "{notice}"
-    );
+    assert_starts_with(&notice, "the diff ends in the start of a SEARCH marker");
     match key(&mut app, KeyCode::Char('a')) {
         Effect::Accept(content) => assert_eq!(content.text(), "a\nB\n"),
         other => panic!("expected accept, got {other:?}"),
@@ -1060,10 +1048,7 @@ fn no_jump_and_no_copy_without_a_similar_region() {
     key(&mut app, KeyCode::Enter);
     assert_eq!(app.view().scroll, before, "no jump");
     let notice = says(&mut app, 'c');
-    assert!(
-        notice.starts_with("no corrected block for #1: no similar region"),
-        "{notice}"
-    );
+    assert_starts_with(&notice, "no corrected block for #1: no similar region");
 }
 
 /// What key `c` says, having done nothing else (no effect).
@@ -1085,19 +1070,12 @@ const TWO_FNS: &str =
     "fn a() {\n    one();\n}\n\nfn b() {\n    two_and_a_long_call(with, many, args);\n}\n";
 const MISPLACED: &str = "------- SEARCH\nfn a() {\n    two_and_a_long_call(with, many, args);\n}\n=======\nfn a() {\n    three();\n}\n+++++++ REPLACE\n";
 
-fn anchor_app(file: &str, diff: &str) -> App {
-    let mut app = App::new(PathBuf::from("f.rs"), file.into(), Version::V1);
-    app.set_diff(diff.into());
-    app.end_stream();
-    app
-}
-
 /// `a` on a result with a block the block-anchor fallback put at the wrong
 /// place writes nothing at first: the notice names the block and why, a
 /// second `a` writes. The diagnosis need not have run on idle before.
 #[test]
 fn accepting_a_misplaced_block_asks_first() {
-    let mut app = anchor_app(TWO_FNS, MISPLACED);
+    let mut app = app_with_diff("f.rs", TWO_FNS, MISPLACED);
     assert!(app.diagnosis_stale(), "not diagnosed yet");
     assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
     assert_eq!(
@@ -1118,7 +1096,7 @@ fn accepting_a_misplaced_block_asks_first() {
 /// next `a` asks again.
 #[test]
 fn a_held_back_accept_is_cancelled_by_anything_else() {
-    let mut app = anchor_app(TWO_FNS, MISPLACED);
+    let mut app = app_with_diff("f.rs", TWO_FNS, MISPLACED);
     press(&mut app, "aj");
     assert!(!app.confirming_guess());
     assert_eq!(notice_text(&app), "", "the question is gone");
@@ -1159,7 +1137,7 @@ fn accepting_a_guessed_or_unseen_block_anchor_place_asks_first() {
     let file =
         "impl A {\n    let total = compute(1);\n}\n\nimpl A {\n    let total = compute(2);\n}\n";
     let diff = "------- SEARCH\nimpl A {\n    let total = compute(X);\n}\n=======\nimpl A {\n    let total = 0;\n}\n+++++++ REPLACE\n";
-    let mut app = anchor_app(file, diff);
+    let mut app = app_with_diff("f.rs", file, diff);
     assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
     assert_eq!(
         notice_text(&app),
@@ -1174,7 +1152,7 @@ fn accepting_a_guessed_or_unseen_block_anchor_place_asks_first() {
 
     let file = "fn a() {\n    let total = compute(1);\n}\n";
     let diff = "------- SEARCH\nfn a() {\n    let total = compute(X);\n}\n=======\nfn a() {\n    let total = 0;\n}\n+++++++ REPLACE\n";
-    let mut app = anchor_app(file, diff);
+    let mut app = app_with_diff("f.rs", file, diff);
     let notice = says(&mut app, 'a');
     assert!(
         notice.contains("the lines between were replaced without being compared"),
@@ -1304,10 +1282,7 @@ fn accepting_mid_block_asks_first() {
     let first = block("line 7", "seven");
     app.set_diff(format!("{first}------- SEARCH\nline 9\n=======\nni"));
     let notice = says(&mut app, 'a');
-    assert!(
-        notice.starts_with("block #2 has not finished streaming"),
-        "{notice}"
-    );
+    assert_starts_with(&notice, "block #2 has not finished streaming");
     match key(&mut app, KeyCode::Char('a')) {
         Effect::Accept(content) => assert!(content.text().contains("seven")),
         other => panic!("the second a writes, got {other:?}"),
@@ -1342,10 +1317,7 @@ fn a_pause_closing_the_final_preview_says_so() {
     app.pause();
     assert!(!app.final_preview());
     let notice = notice_text(&app);
-    assert!(
-        notice.starts_with("paused: the panes now show the final result"),
-        "{notice}"
-    );
+    assert_starts_with(&notice, "paused: the panes now show the final result");
 }
 
 /// A streamed diff past `MAX_BLOCKS` blocks (a flood of markers) is not
@@ -1362,11 +1334,7 @@ fn a_flood_of_blocks_is_not_followed_past_the_cap() {
     let why = app.source_error().clone().expect("said");
     assert!(why.starts_with("it has over 20000 blocks"), "{why}");
     assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
-    assert!(
-        notice_text(&app).starts_with("not accepted"),
-        "{}",
-        notice_text(&app)
-    );
+    assert_starts_with(&notice_text(&app), "not accepted");
 }
 
 /// A trimmed match whose new lines keep the SEARCH text's shallower
@@ -1386,9 +1354,7 @@ fn accept_asks_before_writing_a_damaging_edit() {
             "block #1 matched at lines 2-3, but the REPLACE text is already there (lines 2-4): this looks applied already",
         ),
     ] {
-        let mut app = App::new(PathBuf::from("f.py"), file.into(), Version::V1);
-        app.set_diff(diff.into());
-        app.end_stream();
+        let mut app = app_with_diff("f.py", file, diff);
         let asked = says(&mut app, 'a');
         assert!(asked.starts_with(question), "{asked}");
         let want = srview::engine::apply(diff, file, srview::engine::Options::default())
@@ -1433,8 +1399,8 @@ fn x_leaves_a_block_out_and_a_writes_the_others() {
     key(&mut app, KeyCode::Char('x'));
     assert!(app.is_left_out(1));
     assert_eq!(
-        app.notice().as_ref().map(|n| n.text.as_str()),
-        Some("block #2 left out: a writes blocks #1, #3 only (the panes show their result)")
+        notice_text(&app),
+        "block #2 left out: a writes blocks #1, #3 only (the panes show their result)"
     );
     assert_eq!(app.listed_blocks(), 3, "the list keeps every block");
     assert_eq!(app.outcome().blocks[2].state, BlockState::Applied);
@@ -1461,8 +1427,8 @@ fn x_leaves_a_block_out_and_a_writes_the_others() {
     app.select_block(0);
     key(&mut app, KeyCode::Char('x'));
     assert_eq!(
-        app.notice().as_ref().map(|n| n.text.as_str()),
-        Some("block #1 left out: a writes block #3 only (the panes show their result)")
+        notice_text(&app),
+        "block #1 left out: a writes block #3 only (the panes show their result)"
     );
     assert_eq!(app.result().text(), original_with(None, Some("seven")));
     match keys::accept(&mut app) {
@@ -1473,10 +1439,7 @@ fn x_leaves_a_block_out_and_a_writes_the_others() {
     key(&mut app, KeyCode::Char('x'));
     app.select_block(1);
     key(&mut app, KeyCode::Char('x'));
-    assert_eq!(
-        app.notice().as_ref().map(|n| n.text.as_str()),
-        Some("block #2 back in: a writes every block")
-    );
+    assert_eq!(notice_text(&app), "block #2 back in: a writes every block");
     assert!(app.left_out().is_empty());
     assert!(matches!(keys::accept(&mut app), Effect::None));
 }
@@ -1489,8 +1452,8 @@ fn every_block_left_out_accepts_nothing() {
     app.end_stream();
     key(&mut app, KeyCode::Char('x'));
     assert_eq!(
-        app.notice().as_ref().map(|n| n.text.as_str()),
-        Some("block #1 left out: every block is, a writes nothing")
+        notice_text(&app),
+        "block #1 left out: every block is, a writes nothing"
     );
     assert_eq!(
         app.result().text(),
@@ -1499,8 +1462,8 @@ fn every_block_left_out_accepts_nothing() {
     );
     assert_eq!(keys::accept(&mut app), Effect::None);
     assert_eq!(
-        app.notice().as_ref().map(|n| n.text.as_str()),
-        Some("every block is left out: nothing to accept (x takes the selected block back in)")
+        notice_text(&app),
+        "every block is left out: nothing to accept (x takes the selected block back in)"
     );
 }
 
@@ -1518,8 +1481,8 @@ fn a_rewritten_diff_brings_every_block_back() {
     app.set_diff(block("line 9", "nine"));
     assert!(app.left_out().is_empty());
     assert_eq!(
-        app.notice().as_ref().map(|n| n.text.as_str()),
-        Some("the diff was rewritten: every block is back in")
+        notice_text(&app),
+        "the diff was rewritten: every block is back in"
     );
 }
 
@@ -1539,14 +1502,11 @@ fn a_near_marker_after_a_block_left_out_accepts_nothing() {
                 marker but is not one to the reference (diff line 13): which lines each block \
                 holds is not sure, so blocks cannot be chosen (srview check shows the markers)";
     assert_eq!(
-        app.notice().as_ref().map(|n| n.text.as_str()),
-        Some(format!("{said}: a writes nothing until x takes them back in").as_str())
+        notice_text(&app),
+        format!("{said}: a writes nothing until x takes them back in")
     );
     assert_eq!(keys::accept(&mut app), Effect::None);
-    assert_eq!(
-        app.notice().as_ref().map(|n| n.text.as_str()),
-        Some(format!("not accepted: {said}").as_str())
-    );
+    assert_eq!(notice_text(&app), format!("not accepted: {said}"));
 }
 
 /// With a block left out, accepting still asks about the blocks it
@@ -1555,7 +1515,7 @@ fn a_near_marker_after_a_block_left_out_accepts_nothing() {
 #[test]
 fn accepting_with_a_block_left_out_asks_about_the_blocks_kept() {
     let first = "------- SEARCH\n    one();\n=======\n    uno();\n+++++++ REPLACE\n";
-    let mut app = anchor_app(TWO_FNS, &format!("{first}{MISPLACED}"));
+    let mut app = app_with_diff("f.rs", TWO_FNS, &format!("{first}{MISPLACED}"));
     app.select_block(0);
     key(&mut app, KeyCode::Char('x'));
     assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
@@ -1572,7 +1532,7 @@ fn accepting_with_a_block_left_out_asks_about_the_blocks_kept() {
     }
     // The misplaced block left out instead: nothing to ask, the first
     // block alone is written.
-    let mut app = anchor_app(TWO_FNS, &format!("{first}{MISPLACED}"));
+    let mut app = app_with_diff("f.rs", TWO_FNS, &format!("{first}{MISPLACED}"));
     app.select_block(1);
     key(&mut app, KeyCode::Char('x'));
     match key(&mut app, KeyCode::Char('a')) {
@@ -1752,9 +1712,7 @@ fn the_documented_keys_are_the_help_overlays() {
 fn the_line_endings_question_follows_a_confirmed_doubt() {
     let file = "class A:\r\n    def f(self):\r\n        return 1\r\n";
     let diff = "------- SEARCH\ndef f(self):\n    return 1\n=======\ndef f(self):\n    return 2\n+++++++ REPLACE\n";
-    let mut app = App::new(PathBuf::from("f.py"), file.into(), Version::V1);
-    app.set_diff(diff.into());
-    app.end_stream();
+    let mut app = app_with_diff("f.py", file, diff);
     assert_contains(&says(&mut app, 'a'), "the new lines are 4 columns left");
     assert_contains(&says(&mut app, 'a'), "the result mixes line endings");
     match key(&mut app, KeyCode::Char('L')) {
@@ -1816,9 +1774,7 @@ fn one_diffs_keys_dispatch_from_the_table() {
 fn accepting_an_exact_block_that_writes_a_line_twice_asks_first() {
     let file = "def f(x):\n    if x > 0:\n        x = x + 1\n        log(x)\n    return x\n";
     let diff = "------- SEARCH\n        x = x + 1\n=======\n        x = x + 2\n        log(x)\n+++++++ REPLACE\n";
-    let mut app = App::new(PathBuf::from("a.py"), file.into(), Version::V1);
-    app.set_diff(diff.into());
-    app.end_stream();
+    let mut app = app_with_diff("a.py", file, diff);
     assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
     assert_eq!(
         notice_text(&app),

@@ -10,36 +10,30 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+use super::support::files;
+
 type Module = Vec<String>;
 
 /// Every module of `src/`, by its path, with its file.
 fn modules(root: &Path) -> BTreeMap<Module, PathBuf> {
     let mut all = BTreeMap::new();
-    let mut folders = vec![root.to_path_buf()];
-    while let Some(folder) = folders.pop() {
-        for entry in std::fs::read_dir(&folder).expect("a source folder") {
-            let path = entry.expect("an entry").path();
-            if path.is_dir() {
-                folders.push(path);
-                continue;
-            }
-            if path.extension().is_none_or(|e| e != "rs") {
-                continue;
-            }
-            let relative = path.strip_prefix(root).expect("below src/");
-            let mut module: Module = relative
-                .with_extension("")
-                .iter()
-                .map(|p| p.to_string_lossy().into_owned())
-                .collect();
-            if module.last().is_some_and(|m| m == "mod") {
-                module.pop();
-            }
-            if module == ["lib"] || module == ["main"] {
-                module.clear();
-            }
-            all.insert(module, path);
+    for path in files::files_below(root) {
+        if path.extension().is_none_or(|e| e != "rs") {
+            continue;
         }
+        let relative = path.strip_prefix(root).expect("below src/");
+        let mut module: Module = relative
+            .with_extension("")
+            .iter()
+            .map(|p| p.to_string_lossy().into_owned())
+            .collect();
+        if module.last().is_some_and(|m| m == "mod") {
+            module.pop();
+        }
+        if module == ["lib"] || module == ["main"] {
+            module.clear();
+        }
+        all.insert(module, path);
     }
     all
 }

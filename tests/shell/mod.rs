@@ -18,3 +18,17 @@ mod workspace_state;
 
 /// The parts of `tests/support/` these tests use (`support.rs`).
 mod support;
+
+use std::path::PathBuf;
+
+use srview::engine::Version;
+use srview::tui::app::App;
+
+/// The previewer on the file `name` holding `content` (the v1 engine),
+/// given the whole of `diff`: the stream has ended.
+fn app_with_diff(name: &str, content: &str, diff: &str) -> App {
+    let mut app = App::new(PathBuf::from(name), content.to_string(), Version::V1);
+    app.set_diff(diff.to_string());
+    app.end_stream();
+    app
+}

@@ -11,6 +11,8 @@ use srview::tui::view::highlight::Syntaxes;
 use srview::tui::view::theme::{ColourMode, Theme};
 use srview::tui::view::{self, Caches};
 
+use super::app_with_diff;
+
 const ORIGINAL: &str = "\
 import os
 
@@ -520,9 +522,11 @@ fn footer_names_the_layout_u_switches_to() {
 #[test]
 fn long_lines_end_in_an_ellipsis_and_scroll_sideways() {
     let original = format!("short\n{}END\nlast\n", "abcdefghij".repeat(12));
-    let mut app = App::new(PathBuf::from("f.txt"), original.clone(), Version::V1);
-    app.set_diff("------- SEARCH\nlast\n=======\nLAST\n+++++++ REPLACE\n".into());
-    app.end_stream();
+    let mut app = app_with_diff(
+        "f.txt",
+        &original,
+        "------- SEARCH\nlast\n=======\nLAST\n+++++++ REPLACE\n",
+    );
     app.stop_following();
     app.scroll_to(0);
     let screen = text(&frame(&mut app, 100, 12, ColourMode::None));
@@ -648,9 +652,7 @@ fn a_huge_failing_block_has_a_bounded_detail() {
         .replacen("line 0 of", "line 0 off", 1)
         .replace("line 500 of", "line 500 off");
     let diff = format!("------- SEARCH\n{search}=======\nx\n+++++++ REPLACE\n");
-    let mut app = App::new(PathBuf::from("big.txt"), original, Version::V1);
-    app.set_diff(diff);
-    app.end_stream();
+    let mut app = app_with_diff("big.txt", &original, &diff);
     app.diagnose();
     let d = app.selected_diagnosis().expect("diagnosed");
     assert!(
@@ -682,21 +684,15 @@ fn a_doubtful_block_anchor_place_is_flagged_in_the_block_list() {
         ),
     ];
     for (file, diff, flag) in cases {
-        let mut app = App::new(PathBuf::from("f.rs"), file.to_string(), Version::V1);
-        app.set_diff(diff.to_string());
-        app.end_stream();
+        let mut app = app_with_diff("f.rs", file, diff);
         app.diagnose();
         let t = frame(&mut app, 120, 30, ColourMode::TrueColor);
         let screen = text(&t);
-        let (y, row) = screen
-            .lines()
-            .enumerate()
-            .find(|(_, l)| l.starts_with("#1 "))
-            .expect("block row");
+        let (y, row) = screen_row(&screen, "the block row", |l| l.starts_with("#1 "));
         assert!(row.contains(&format!("applied    {flag} ")), "{row}");
         assert!(row.contains("block-anchor"), "{row}");
         let x = row.find('!').expect("marker") as u16;
-        let cell = &t.backend().buffer()[(x, y as u16)];
+        let cell = &t.backend().buffer()[(x, y)];
         assert_eq!(
             cell.fg,
             ratatui::style::Color::Rgb(235, 100, 100),
@@ -821,14 +817,12 @@ fn search_matches_are_highlighted_in_both_panes() {
     app.end_search();
     let t = frame(&mut app, 120, 40, ColourMode::None);
     let screen = text(&t);
-    let (y, row) = screen
-        .lines()
-        .enumerate()
-        .find(|(_, r)| r.contains("self.items = {}"))
-        .expect("shown");
+    let (y, row) = screen_row(&screen, "self.items = {}", |r| {
+        r.contains("self.items = {}")
+    });
     let x = row[..row.find("items").unwrap_or(0)].chars().count() as u16;
     assert!(
-        !t.backend().buffer()[(x, y as u16)]
+        !t.backend().buffer()[(x, y)]
             .modifier
             .contains(Modifier::REVERSED)
     );
@@ -863,13 +857,11 @@ fn v_draws_the_diff_as_received_over_the_panes() {
 /// lines the edit gave an LF ending; an LF file's stray `\r` shows as `␍`.
 #[test]
 fn only_line_endings_that_differ_from_the_files_are_marked() {
-    let mut app = App::new(
-        PathBuf::from("f.txt"),
-        "alpha\r\nbeta\r\ngamma\r\n".into(),
-        Version::V1,
+    let mut app = app_with_diff(
+        "f.txt",
+        "alpha\r\nbeta\r\ngamma\r\n",
+        "------- SEARCH\nbeta\n=======\nBETA\n+++++++ REPLACE\n",
     );
-    app.set_diff("------- SEARCH\nbeta\n=======\nBETA\n+++++++ REPLACE\n".into());
-    app.end_stream();
     let screen = screen_of(&mut app, 100, 20, ColourMode::None);
     assert!(!screen.contains('␍'), "{screen}");
     assert_shows(&screen, &["1   alpha", "3   gamma", "BETA␊"]);
@@ -887,6 +879,17 @@ fn only_line_endings_that_differ_from_the_files_are_marked() {
         !screen.contains("one␍") && !screen.contains('␊'),
         "{screen}"
     );
+}
+
+/// The first row of `screen` that `is` holds, with its number (the cell
+/// row it is drawn on); `what` names it where there is none.
+fn screen_row<'a>(screen: &'a str, what: &str, is: impl Fn(&str) -> bool) -> (u16, &'a str) {
+    let (y, row) = screen
+        .lines()
+        .enumerate()
+        .find(|(_, row)| is(row))
+        .unwrap_or_else(|| panic!("no row shows {what}:\n{screen}"));
+    (u16::try_from(y).expect("a screen row"), row)
 }
 
 /// A key pressed without modifiers.

@@ -50,6 +50,18 @@ fn key(ws: &mut Workspace, c: char) -> Effect {
     ws.on_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
 }
 
+/// The files the key `c` asks to write with the edits' own line endings
+/// (it must ask that); `what` says what was expected where it does not.
+fn written_by(ws: &mut Workspace, c: char, what: &str) -> Vec<usize> {
+    match key(ws, c) {
+        Effect::Write {
+            files,
+            file_endings: false,
+        } => files,
+        other => panic!("{what}: {other:?}"),
+    }
+}
+
 #[test]
 fn tabs_follow_the_file_being_written_until_the_user_picks_one() {
     let text = call("a.py", "y = 2", "y = 3") + &call("b.toml", "k = 1", "k = 2");
@@ -82,13 +94,7 @@ fn accept_all_needs_every_file_applied() {
             .is_some_and(|n| n.error && n.text.contains("b.toml"))
     );
     key(&mut ws, '1');
-    let Effect::Write {
-        files: which,
-        file_endings: false,
-    } = key(&mut ws, 'a')
-    else {
-        panic!("accepting an applied file asks to write it");
-    };
+    let which = written_by(&mut ws, 'a', "accepting an applied file asks to write it");
     assert_eq!(which.len(), 1);
     assert_eq!(ws.edits()[which[0]].path, "a.py");
     ws.mark_written(&which);
@@ -104,13 +110,7 @@ fn accept_all_needs_every_file_applied() {
 fn accept_all_writes_every_applied_file() {
     let text = call("a.py", "y = 2", "y = 3") + &call("b.toml", "k = 1", "k = 2");
     let mut ws = fed(&text, true);
-    let Effect::Write {
-        files: which,
-        file_endings: false,
-    } = key(&mut ws, 'A')
-    else {
-        panic!("both apply");
-    };
+    let which = written_by(&mut ws, 'A', "both apply");
     assert_eq!(which.len(), 2);
     ws.mark_written(&which);
     assert!(ws.all_written());
@@ -595,13 +595,7 @@ fn accepting_while_the_transcript_streams_asks_first() {
         &notice(&ws),
         "the transcript is still streaming: later calls may edit a.py again",
     );
-    let Effect::Write {
-        files: which,
-        file_endings: false,
-    } = key(&mut ws, 'a')
-    else {
-        panic!("confirmed: writes");
-    };
+    let which = written_by(&mut ws, 'a', "confirmed: writes");
     assert_eq!(which.len(), 1);
     let mut ws = fed(&text, false);
     ws.pause();

@@ -265,3 +265,18 @@ pub fn claude_run_standing_in(folder: &Path, live: bool) -> PathBuf {
         )
     })
 }
+
+/// Reads the whole of `session` as `format`, timed (its size, edit count
+/// and time printed), and asserts it took under 2 s in a release build (a
+/// debug build is about ten times slower: 20 s). Returns how many edits it
+/// read.
+pub fn read_all_quickly(format: srview::source::agent::Format, session: &[u8]) -> usize {
+    let start = std::time::Instant::now();
+    let reader = srview::source::agent::read_all(format, session).expect("the session reads");
+    let took = start.elapsed();
+    let edits = reader.edits().len();
+    println!("{} MB, {edits} edits read in {took:?}", session.len() >> 20);
+    let limit = if cfg!(debug_assertions) { 20.0 } else { 2.0 };
+    assert!(took.as_secs_f64() < limit, "{took:?}");
+    edits
+}

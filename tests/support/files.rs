@@ -15,6 +15,18 @@ pub fn write(dir: &Path, name: &str, content: &[u8]) -> PathBuf {
     path
 }
 
+/// Appends `bytes` to the file at `path`, making it if it is not there
+/// (an agent writing more of its output).
+pub fn append(path: &Path, bytes: &[u8]) {
+    use std::io::Write;
+    std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .and_then(|mut f| f.write_all(bytes))
+        .expect("append to file");
+}
+
 /// Makes a named pipe at `path` with `mkfifo`.
 pub fn mkfifo(path: &Path) {
     assert!(
@@ -45,6 +57,26 @@ pub fn write_all<P: AsRef<Path>, C: AsRef<[u8]>>(
         }
         std::fs::write(&path, content).expect("write file");
     }
+}
+
+/// Every file below `root` (not the folders), at any depth, sorted.
+pub fn files_below(root: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut folders = vec![root.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        let entries =
+            std::fs::read_dir(&folder).unwrap_or_else(|e| panic!("{}: {e}", folder.display()));
+        for entry in entries {
+            let path = entry.expect("a folder entry").path();
+            if path.is_dir() {
+                folders.push(path);
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
 }
 
 /// The text of `dir/name`.

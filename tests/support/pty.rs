@@ -164,6 +164,15 @@ impl Session {
         assert_eq!(self.exit_code(), 1, "q leaves with 1");
     }
 
+    /// Quits an agent previewer with `q` (status 0), nothing on screen
+    /// saying the agent and srview disagree (`DISAGREE`).
+    pub fn quit_agreeing(&mut self) {
+        let screen = self.contents();
+        assert!(!screen.contains("DISAGREE"), "{screen}");
+        self.press(b"q");
+        assert_eq!(self.exit_code(), 0, "q leaves the agent previewer with 0");
+    }
+
     /// Resizes the terminal (the program gets SIGWINCH).
     /// Resizes the parser first: the app may redraw at the new size as soon
     /// as the pty changes, and a redraw parsed at the old size is lost.
