@@ -1506,7 +1506,7 @@ fn fix_corrects_a_patch_tools_input_that_its_agent_then_places_exactly() {
             blocks.iter().all(|b| b["loose"] == false),
             "{dialect}: {report}"
         );
-        assert_eq!(report["files"]["a.py"], "def f():\n    return 2\n");
+        assert_eq!(report["files"]["a.py"], "def f():\n    return  2\n");
     }
 }
 

@@ -670,8 +670,8 @@ pub fn carry_form(base: &str, ours: &str, theirs: &str) -> Result<String, FormCl
     if base == theirs {
         return Ok(ours.to_string());
     }
-    let (b_lead, b_body, b_trail) = split_space(base);
-    let (o_lead, o_body, o_trail) = split_space(ours);
+    let (b_lead, b_body, _) = split_space(base);
+    let (o_lead, o_body, _) = split_space(ours);
     let (t_lead, t_body, t_trail) = split_space(theirs);
     let clash = |file: &str, model: &str| FormClash {
         file: file.to_string(),
@@ -691,8 +691,11 @@ pub fn carry_form(base: &str, ours: &str, theirs: &str) -> Result<String, FormCl
     // The indentation is the re-indentation's to set ([`Corrections`]):
     // the model's where it re-indents the line.
     let lead = edge(b_lead, o_lead, t_lead).unwrap_or_else(|_| t_lead.to_string());
-    // An empty body (a line of white space) has no inside to merge.
-    let trail = edge(b_trail, o_trail, t_trail)?;
+    // Trailing white space is the model's: in most files it is noise an
+    // editor strips (the real authors' new lines drop it); where it means
+    // something (a Markdown hard break, a diff's line end) the path-aware
+    // check carries it ([`super::trailing`]).
+    let trail = t_trail;
     let body = merge_chars(b_body, o_body, t_body).map_err(|(o, b)| clash(&o, &b))?;
     Ok(format!("{lead}{body}{trail}"))
 }
@@ -1397,11 +1400,11 @@ mod tests {
                 Ok("apple\t4\t1.20".into()),
             ),
             (
-                "hard break",
+                "trailing white space is the model's",
                 "42 Main Street",
                 "42 Main Street  ",
                 "42 Main Road",
-                Ok("42 Main Road  ".into()),
+                Ok("42 Main Road".into()),
             ),
             (
                 "run of spaces",
@@ -1424,7 +1427,13 @@ mod tests {
                 "apple 3 x 1.20",
                 clash("\t", " "),
             ),
-            ("trailing spaces of both", "x", "x  ", "y ", clash("  ", "")),
+            (
+                "the model's own trailing space",
+                "x",
+                "x  ",
+                "y ",
+                Ok("y ".into()),
+            ),
             (
                 "the model's own indentation",
                 "  a = 1",
