@@ -112,7 +112,7 @@ impl DoubtKind {
         use edit::EditDoubtKind as K;
         match kind {
             K::CutsWord => DoubtKind::CutsWord,
-            K::LineEndings => DoubtKind::LineEndings,
+            K::LineEndings | K::MixesEndings => DoubtKind::LineEndings,
             K::AlreadyApplied => DoubtKind::AppliedAlready,
             K::RepeatsNeighbours => DoubtKind::WritesTwice,
             K::Misindents => DoubtKind::Misindents,

@@ -25,6 +25,10 @@ pub enum EditDoubtKind {
     CutsWord,
     /// Lines it does not show get other line endings.
     LineEndings,
+    /// Its new lines end otherwise than the file's (CRLF lines into an LF
+    /// file, LF lines into a CRLF one): the result mixes line endings (the
+    /// sentence ends with what to send instead).
+    MixesEndings,
     /// Its new text is already there: applied again, it repeats.
     AlreadyApplied,
     /// Its new text begins or ends with lines that stand right before or
@@ -47,6 +51,10 @@ pub fn edit_doubt_kinds(outcome: &EditOutcome, original: &str) -> Vec<(EditDoubt
         let kind = |k: EditDoubtKind| move |m: String| (k, m);
         out.extend(
             endings_rewritten(original, &done.new_content).map(kind(EditDoubtKind::LineEndings)),
+        );
+        out.extend(
+            crate::diagnose::doubt::mixed_endings_doubt(original, &done.new_content)
+                .map(kind(EditDoubtKind::MixesEndings)),
         );
         let applied = already_applied(outcome, original);
         // A new text already there whole is said once, as applied already.
