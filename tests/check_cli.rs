@@ -632,7 +632,8 @@ fn search_replace_blocks_get_the_exact_trust_checks() {
 #[test]
 fn crlf_lines_into_an_lf_file_are_held_back() {
     let lf = "a = 1\nb = 2\nc = 3\n";
-    let edit = r#"{"file_path":"a.py","old_string":"b = 2\n","new_string":"b = 20\r\nb2 = 21\r\n"}"#;
+    let edit =
+        r#"{"file_path":"a.py","old_string":"b = 2\n","new_string":"b = 20\r\nb2 = 21\r\n"}"#;
     let diff = "------- SEARCH\nb = 2\n=======\nb = 20\r\nb2 = 21\r\n+++++++ REPLACE\n";
     for (name, input, said) in [
         (
@@ -656,7 +657,10 @@ fn crlf_lines_into_an_lf_file_are_held_back() {
         assert!(out.contains(said), "{name}: {out}");
         let (write, _, err) = srview_all(&["apply", &file, &d, "--write"]);
         assert_eq!(write, 1, "{name}: {err}");
-        assert!(err.contains("was not written: the result mixes line endings"), "{err}");
+        assert!(
+            err.contains("was not written: the result mixes line endings"),
+            "{err}"
+        );
         assert_eq!(std::fs::read_to_string(&file).expect("the file"), lf);
         // The same lines in LF: exact, nothing to say.
         let plain = input.replace("\r\n", "\n").replace("\\r\\n", "\\n");
@@ -675,7 +679,8 @@ fn crlf_lines_into_an_lf_file_are_held_back() {
 fn an_old_text_ending_before_a_combining_accent_is_held_back() {
     let file_text = "NAME = \"Cafe\u{301} Noir\"\n";
     let dir = tempfile::tempdir().expect("tempdir");
-    let edit = r#"{"file_path":"n.py","old_string":"NAME = \"Cafe","new_string":"NAME = \"Bistro"}"#;
+    let edit =
+        r#"{"file_path":"n.py","old_string":"NAME = \"Cafe","new_string":"NAME = \"Bistro"}"#;
     let (file, d) = file_and_diff(dir.path(), ("n.py", file_text), ("e.json", edit));
     let (check, out) = srview(&["check", &file, &d]);
     assert_eq!(check, 1, "{out}");
@@ -690,7 +695,8 @@ fn an_old_text_ending_before_a_combining_accent_is_held_back() {
     let (write, _, err) = srview_all(&["apply", &file, &d, "--write"]);
     assert_eq!(write, 1, "{err}");
     assert_eq!(std::fs::read_to_string(&file).expect("the file"), file_text);
-    let whole = r#"{"file_path":"n.py","old_string":"NAME = \"Cafe\u0301","new_string":"NAME = \"Bistro"}"#;
+    let whole =
+        r#"{"file_path":"n.py","old_string":"NAME = \"Cafe\u0301","new_string":"NAME = \"Bistro"}"#;
     let (file, d) = file_and_diff(dir.path(), ("n.py", file_text), ("e.json", whole));
     let (check, out) = srview(&["check", &file, &d]);
     assert_eq!(check, 0, "{out}");
