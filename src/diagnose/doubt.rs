@@ -283,24 +283,48 @@ pub enum Ending {
 /// The line ending of `original` that writing `result` (in pieces) over it
 /// would mix another into, or `None`: `original`'s lines mostly end in one
 /// kind (CRLF or LF, as the previewer reads a file), and `result` has more
-/// lines ending in the other kind than it had (the reference writes a
-/// diff's LF lines into a CRLF file as they are; an edit's CRLF lines land
-/// in an LF file as they are). A file already mixed the same way, or
-/// without a line ending, is no new mix.
+/// lines ending in the other kind than it had, and still some of its own
+/// (the reference writes a diff's LF lines into a CRLF file as they are;
+/// an edit's CRLF lines land in an LF file as they are). A file already
+/// mixed the same way, one without a line ending, or a whole new content
+/// in the other ending alone, is no new mix.
 pub fn mixed_endings<'a>(
     original: &str,
     result: impl IntoIterator<Item = &'a str>,
 ) -> Option<Ending> {
     let crlf = memchr::memmem::find_iter(original.as_bytes(), b"\r\n").count();
     let lf = bare_lfs(std::iter::once(original), usize::MAX);
-    // Counting the result's stops once past the original's.
-    if crlf > lf {
-        (bare_lfs(result, lf + 1) > lf).then_some(Ending::Crlf)
+    let (file, other, had) = if crlf > lf {
+        (Ending::Crlf, Ending::Lf, lf)
     } else if lf > crlf {
-        (crlfs(result, crlf + 1) > crlf).then_some(Ending::Lf)
+        (Ending::Lf, Ending::Crlf, crlf)
     } else {
-        None
+        return None;
+    };
+    // Counting stops once past what the original had of the other ending
+    // with one line of the file's own.
+    let mut counts = [0usize; 2];
+    let slot = |e: Ending| usize::from(e == Ending::Crlf);
+    let mut last = 0u8;
+    'pieces: for piece in result {
+        let bytes = piece.as_bytes();
+        for at in memchr::memchr_iter(b'\n', bytes) {
+            let before = if at == 0 { last } else { bytes[at - 1] };
+            let ending = if before == b'\r' {
+                Ending::Crlf
+            } else {
+                Ending::Lf
+            };
+            counts[slot(ending)] += 1;
+            if counts[slot(other)] > had && counts[slot(file)] > 0 {
+                break 'pieces;
+            }
+        }
+        if let Some(&b) = bytes.last() {
+            last = b;
+        }
     }
+    (counts[slot(other)] > had && counts[slot(file)] > 0).then_some(file)
 }
 
 /// Whether writing `result` (in pieces) over `original` would mix line
@@ -373,32 +397,16 @@ pub fn with_crlf(text: &str) -> String {
     out
 }
 
-/// How many `\n` preceded by `\r` the concatenation of `pieces` holds,
-/// counted up to `enough`.
-fn crlfs<'a>(pieces: impl IntoIterator<Item = &'a str>, enough: usize) -> usize {
-    endings_counted(pieces, Ending::Crlf, enough)
-}
-
 /// How many `\n` not preceded by `\r` the concatenation of `pieces`
 /// holds, counted up to `enough`.
 fn bare_lfs<'a>(pieces: impl IntoIterator<Item = &'a str>, enough: usize) -> usize {
-    endings_counted(pieces, Ending::Lf, enough)
-}
-
-/// How many lines of the concatenation of `pieces` end in `kind`, counted
-/// up to `enough` (a `\r\n` split between two pieces is one CRLF).
-fn endings_counted<'a>(
-    pieces: impl IntoIterator<Item = &'a str>,
-    kind: Ending,
-    enough: usize,
-) -> usize {
     let mut last = 0u8;
     let mut n = 0;
     for piece in pieces {
         let bytes = piece.as_bytes();
         for at in memchr::memchr_iter(b'\n', bytes) {
             let before = if at == 0 { last } else { bytes[at - 1] };
-            if (before == b'\r') == (kind == Ending::Crlf) {
+            if before != b'\r' {
                 n += 1;
                 if n >= enough {
                     return n;
@@ -471,6 +479,9 @@ mod tests {
         // No line ending at all, or as many of each: no file's ending to keep.
         assert_eq!(mixed_endings("a", ["a\r\nb\n"]), None);
         assert_eq!(mixed_endings("a\r\nb\n", ["a\r\nb\r\nc\r\n"]), None);
+        // A whole new content in the other ending alone mixes nothing.
+        assert_eq!(mixed_endings(lf, ["a\r\nb\r\n"]), None);
+        assert_eq!(mixed_endings("a\r\nb\r\n", ["a\n", "b\n"]), None);
         assert_eq!(mixed_line_endings(Ending::Lf), MIXED_LINE_ENDINGS_LF);
         assert_eq!(with_file_endings(lf, "a\nB\r\nB2\r\nc\n"), "a\nB\nB2\nc\n");
         assert_eq!(with_file_endings("a\r\nb\r\n", "a\r\nB\n"), "a\r\nB\r\n");

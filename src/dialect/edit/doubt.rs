@@ -263,6 +263,9 @@ fn letter_or_character(c: char) -> &'static str {
 fn splits_character(text: &str, at: usize, starts: bool, more: &str) -> Option<String> {
     let before = text[..at].chars().next_back()?;
     let after = text[at..].chars().next()?;
+    if !joins(after) && before != '\u{200D}' {
+        return None;
+    }
     let shown = joined_around(text, at);
     let line = crate::dialect::quick::count_newlines(&text[..at]) + 1;
     let place = format!("(`{shown}` at line {line}){more}");
