@@ -263,7 +263,9 @@ fn letter_or_character(c: char) -> &'static str {
 fn splits_character(text: &str, at: usize, starts: bool, more: &str) -> Option<String> {
     let before = text[..at].chars().next_back()?;
     let after = text[at..].chars().next()?;
-    if !joins(after) && before != '\u{200D}' {
+    // A mark after a line break or a space belongs to nothing the edit
+    // could split off.
+    if (!joins(after) && before != '\u{200D}') || before.is_whitespace() {
         return None;
     }
     let shown = joined_around(text, at);
@@ -626,6 +628,8 @@ mod tests {
             ]
         );
         assert!(doubts(&json("\u{2764}\u{FE0F}\""), heart).is_empty());
+        // A mark after a line break or a space has no character to leave.
+        assert!(doubts(&json("a\n"), "a\n\u{301}b\n").is_empty());
     }
 
     #[test]
