@@ -632,3 +632,81 @@ fn a_suggestion_keeps_a_markdown_hard_break() {
         "{err}"
     );
 }
+
+/// An LF file given CRLF lines (an Edit's new text, or a SEARCH/REPLACE
+/// block's REPLACE lines) mixes line endings as a CRLF file given LF lines
+/// does: `check` exits 1 and `apply --write` holds it back, the file
+/// unchanged (a tester's find: both were called exact and written). Lines
+/// in the file's own ending pass.
+#[test]
+fn crlf_lines_into_an_lf_file_are_held_back() {
+    let lf = "a = 1\nb = 2\nc = 3\n";
+    let edit =
+        r#"{"file_path":"a.py","old_string":"b = 2\n","new_string":"b = 20\r\nb2 = 21\r\n"}"#;
+    let diff = "------- SEARCH\nb = 2\n=======\nb = 20\r\nb2 = 21\r\n+++++++ REPLACE\n";
+    for (name, input, said) in [
+        (
+            "e.json",
+            edit,
+            "    ! the result mixes line endings: the file's lines end in LF, the edit's new \
+             lines in CRLF (the reference writes them as they are): send the new text with LF \
+             line endings\n",
+        ),
+        (
+            "s.diff",
+            diff,
+            "held back: the result mixes line endings: the file's lines end in LF, the edit's \
+             new lines in CRLF (the reference writes them as they are)\n",
+        ),
+    ] {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let (file, d) = file_and_diff(dir.path(), ("a.py", lf), (name, input));
+        let (check, out) = srview(&["check", &file, &d]);
+        assert_eq!(check, 1, "{name}: {out}");
+        assert!(out.contains(said), "{name}: {out}");
+        let (write, _, err) = srview_all(&["apply", &file, &d, "--write"]);
+        assert_eq!(write, 1, "{name}: {err}");
+        assert!(
+            err.contains("was not written: the result mixes line endings"),
+            "{err}"
+        );
+        assert_eq!(std::fs::read_to_string(&file).expect("the file"), lf);
+        // The same lines in LF: exact, nothing to say.
+        let plain = input.replace("\r\n", "\n").replace("\\r\\n", "\\n");
+        let (file, d) = file_and_diff(dir.path(), ("a.py", lf), (name, &plain));
+        let (check, out) = srview(&["check", &file, &d]);
+        assert_eq!(check, 0, "{name}: {out}");
+    }
+}
+
+/// An Edit whose old text ends between a letter and its combining accent
+/// (`Cafe` + U+0301, as macOS and many editors write `é`): the accent
+/// would land on the new text's last letter (`Bistró`: a tester's find).
+/// `check` exits 1 saying so, `apply --write` holds it back; the old text
+/// with the accent passes.
+#[test]
+fn an_old_text_ending_before_a_combining_accent_is_held_back() {
+    let file_text = "NAME = \"Cafe\u{301} Noir\"\n";
+    let dir = tempfile::tempdir().expect("tempdir");
+    let edit =
+        r#"{"file_path":"n.py","old_string":"NAME = \"Cafe","new_string":"NAME = \"Bistro"}"#;
+    let (file, d) = file_and_diff(dir.path(), ("n.py", file_text), ("e.json", edit));
+    let (check, out) = srview(&["check", &file, &d]);
+    assert_eq!(check, 1, "{out}");
+    assert!(
+        out.contains(
+            "    ! the edit's old text ends before a combining accent (U+0301) that belongs to \
+             its last letter (`Cafe\u{301}` at line 1): the accent stays in the file and lands \
+             on the new text's last character\n"
+        ),
+        "{out}"
+    );
+    let (write, _, err) = srview_all(&["apply", &file, &d, "--write"]);
+    assert_eq!(write, 1, "{err}");
+    assert_eq!(std::fs::read_to_string(&file).expect("the file"), file_text);
+    let whole =
+        r#"{"file_path":"n.py","old_string":"NAME = \"Cafe\u0301","new_string":"NAME = \"Bistro"}"#;
+    let (file, d) = file_and_diff(dir.path(), ("n.py", file_text), ("e.json", whole));
+    let (check, out) = srview(&["check", &file, &d]);
+    assert_eq!(check, 0, "{out}");
+}

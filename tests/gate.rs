@@ -1168,6 +1168,23 @@ fn the_binary_refuses_on_every_path() {
         String::from_utf8_lossy(&stdout),
         r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"srview gate: --policy: unknown action \"ask\" (allow, deny, repair, review): the edit is denied"}}"#
     );
+    // A case given twice is refused as the other mistakes are (the last
+    // one winning, `doubt=deny,doubt=allow` let doubts through).
+    let (stdout, _, code) = run_gate(
+        dir,
+        &[
+            "--agent",
+            "claude-code",
+            "--policy",
+            "doubt=deny,doubt=allow",
+        ],
+        b"{}",
+    );
+    assert_eq!(code, Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&stdout),
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"srview gate: --policy: doubt is given twice (doubt=deny, then doubt=allow): give each case once: the edit is denied"}}"#
+    );
     let (stdout, stderr, code) = run_gate(dir, &["--agent", "aider"], b"{}");
     assert_eq!((stdout.len(), code), (0, Some(2)));
     assert!(

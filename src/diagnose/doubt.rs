@@ -254,8 +254,8 @@ pub fn held_back<'a>(
 ) -> Vec<String> {
     let mut doubts = write_doubts(diff, diagnoses);
     let pieces: Vec<&str> = result.into_iter().collect();
-    if mixes_line_endings(original, pieces.iter().copied()) {
-        doubts.push(MIXED_LINE_ENDINGS.to_string());
+    if let Some(file) = mixed_endings(original, pieces.iter().copied()) {
+        doubts.push(mixed_line_endings(file).to_string());
     }
     // Python's reading of the result only when nothing else is in doubt.
     if doubts.is_empty() {
@@ -271,21 +271,114 @@ pub fn held_back<'a>(
     doubts
 }
 
-/// Whether writing `result` (in pieces) over `original` would mix line
-/// endings: `original` is a CRLF file (most of its lines end in `\r\n`, as
-/// the previewer reads one), and `result` has more lines ending in a bare
-/// `\n` than it had (the reference writes a diff's LF lines into a CRLF
-/// file as they are).
-pub fn mixes_line_endings<'a>(original: &str, result: impl IntoIterator<Item = &'a str>) -> bool {
-    let crlf = memchr::memmem::find_iter(original.as_bytes(), b"\r\n").count();
-    let lf = bare_lfs(std::iter::once(original), usize::MAX);
-    // Counting the result's stops once past the original's.
-    crlf > lf && bare_lfs(result, lf + 1) > lf
+/// A line ending.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    /// `\r\n`.
+    Crlf,
+    /// A bare `\n`.
+    Lf,
 }
 
-/// What [`write_doubts`] says of a result that [`mixes_line_endings`].
+/// The line ending of `original` that writing `result` (in pieces) over it
+/// would mix another into, or `None`: `original`'s lines mostly end in one
+/// kind (CRLF or LF, as the previewer reads a file), and `result` has more
+/// lines ending in the other kind than it had, and still some of its own
+/// (the reference writes a diff's LF lines into a CRLF file as they are;
+/// an edit's CRLF lines land in an LF file as they are). A file already
+/// mixed the same way, one without a line ending, or a whole new content
+/// in the other ending alone, is no new mix.
+pub fn mixed_endings<'a>(
+    original: &str,
+    result: impl IntoIterator<Item = &'a str>,
+) -> Option<Ending> {
+    let crlf = memchr::memmem::find_iter(original.as_bytes(), b"\r\n").count();
+    let lf = bare_lfs(std::iter::once(original), usize::MAX);
+    let (file, other, had) = if crlf > lf {
+        (Ending::Crlf, Ending::Lf, lf)
+    } else if lf > crlf {
+        (Ending::Lf, Ending::Crlf, crlf)
+    } else {
+        return None;
+    };
+    // Counting stops once past what the original had of the other ending
+    // with one line of the file's own.
+    let mut counts = [0usize; 2];
+    let slot = |e: Ending| usize::from(e == Ending::Crlf);
+    let mut last = 0u8;
+    'pieces: for piece in result {
+        let bytes = piece.as_bytes();
+        for at in memchr::memchr_iter(b'\n', bytes) {
+            let before = if at == 0 { last } else { bytes[at - 1] };
+            let ending = if before == b'\r' {
+                Ending::Crlf
+            } else {
+                Ending::Lf
+            };
+            counts[slot(ending)] += 1;
+            if counts[slot(other)] > had && counts[slot(file)] > 0 {
+                break 'pieces;
+            }
+        }
+        if let Some(&b) = bytes.last() {
+            last = b;
+        }
+    }
+    (counts[slot(other)] > had && counts[slot(file)] > 0).then_some(file)
+}
+
+/// Whether writing `result` (in pieces) over `original` would mix line
+/// endings ([`mixed_endings`]).
+pub fn mixes_line_endings<'a>(original: &str, result: impl IntoIterator<Item = &'a str>) -> bool {
+    mixed_endings(original, result).is_some()
+}
+
+/// What [`write_doubts`] says of a result that mixes LF lines into a CRLF
+/// file ([`mixed_endings`]).
 pub const MIXED_LINE_ENDINGS: &str = "the result mixes line endings: the file's lines end in \
      CRLF, the edit's new lines in LF (the reference writes them as they are)";
+
+/// The same of a result that mixes CRLF lines into an LF file.
+pub const MIXED_LINE_ENDINGS_LF: &str = "the result mixes line endings: the file's lines end in \
+     LF, the edit's new lines in CRLF (the reference writes them as they are)";
+
+/// The sentence for a result mixing other lines into a file whose lines
+/// end in `file` ([`mixed_endings`]).
+pub fn mixed_line_endings(file: Ending) -> &'static str {
+    match file {
+        Ending::Crlf => MIXED_LINE_ENDINGS,
+        Ending::Lf => MIXED_LINE_ENDINGS_LF,
+    }
+}
+
+/// What an edit's checks say of a `result` whose new lines end otherwise
+/// than `original`'s ([`mixed_endings`], the rule SEARCH/REPLACE diffs are
+/// held to), with what to send instead. (Claude Code writes a CRLF file's
+/// lines back in CRLF, so only an LF file given CRLF lines comes to this
+/// there.)
+pub fn mixed_endings_doubt(original: &str, result: &str) -> Option<String> {
+    let file = mixed_endings(original, [result])?;
+    let ending = match file {
+        Ending::Crlf => "CRLF",
+        Ending::Lf => "LF",
+    };
+    Some(format!(
+        "{}: send the new text with {ending} line endings",
+        mixed_line_endings(file)
+    ))
+}
+
+/// `text`, written over `original`, with the file's line endings where it
+/// would mix in others ([`mixed_endings`]): every line in CRLF for a CRLF
+/// file, in LF for an LF file; `text` as it is otherwise (what "use the
+/// file's line endings" writes).
+pub fn with_file_endings(original: &str, text: &str) -> String {
+    match mixed_endings(original, [text]) {
+        Some(Ending::Crlf) => with_crlf(text),
+        Some(Ending::Lf) => text.replace("\r\n", "\n"),
+        None => text.to_string(),
+    }
+}
 
 /// `text` with every line ending in CRLF: each `\n` not preceded by `\r`
 /// gets one (what "use the file's line endings" writes for a CRLF file
@@ -304,7 +397,6 @@ pub fn with_crlf(text: &str) -> String {
     out
 }
 
-/// Whether a `\n` not preceded by `\r` occurs in the concatenation of `pieces`.
 /// How many `\n` not preceded by `\r` the concatenation of `pieces`
 /// holds, counted up to `enough`.
 fn bare_lfs<'a>(pieces: impl IntoIterator<Item = &'a str>, enough: usize) -> usize {
@@ -362,5 +454,37 @@ mod tests {
         let most = "a\r\nb\r\nc\r\nd\n";
         assert!(mixes_line_endings(most, ["a\r\nB\nc\r\nd\n"]));
         assert!(!mixes_line_endings(most, ["a\r\nB\r\nc\r\nd\n"]));
+    }
+
+    /// The mirror: an LF file given CRLF lines mixes too (a tester's find:
+    /// it was called exact and written), and "use the file's line endings"
+    /// gives every line the file's ending either way.
+    #[test]
+    fn crlf_lines_in_an_lf_file_mix_too() {
+        let lf = "a\nb\nc\n";
+        assert_eq!(
+            mixed_endings(lf, ["a\nB\r\n", "B2\r", "\nc\n"]),
+            Some(Ending::Lf)
+        );
+        assert_eq!(mixed_endings(lf, ["a\nB\nc\n"]), None);
+        assert_eq!(
+            mixed_endings("a\r\nb\r\n", ["a\r\nB\n"]),
+            Some(Ending::Crlf)
+        );
+        // Mostly LF with one CRLF line kept as it was: nothing new; one more
+        // CRLF line is.
+        let most = "a\nb\r\nc\nd\n";
+        assert_eq!(mixed_endings(most, ["a\nb\r\nC\nd\n"]), None);
+        assert_eq!(mixed_endings(most, ["a\r\nb\r\nC\nd\n"]), Some(Ending::Lf));
+        // No line ending at all, or as many of each: no file's ending to keep.
+        assert_eq!(mixed_endings("a", ["a\r\nb\n"]), None);
+        assert_eq!(mixed_endings("a\r\nb\n", ["a\r\nb\r\nc\r\n"]), None);
+        // A whole new content in the other ending alone mixes nothing.
+        assert_eq!(mixed_endings(lf, ["a\r\nb\r\n"]), None);
+        assert_eq!(mixed_endings("a\r\nb\r\n", ["a\n", "b\n"]), None);
+        assert_eq!(mixed_line_endings(Ending::Lf), MIXED_LINE_ENDINGS_LF);
+        assert_eq!(with_file_endings(lf, "a\nB\r\nB2\r\nc\n"), "a\nB\nB2\nc\n");
+        assert_eq!(with_file_endings("a\r\nb\r\n", "a\r\nB\n"), "a\r\nB\r\n");
+        assert_eq!(with_file_endings(lf, "a\nB\n"), "a\nB\n");
     }
 }

@@ -158,7 +158,10 @@ fn doubt_steps(outcome: &edit::EditOutcome, content: &str) -> Vec<(NextStep, Str
             let step = match kind {
                 Kind::AlreadyApplied => NextStep::AlreadyThere,
                 // Their sentences end with what to send.
-                Kind::ElidesLines | Kind::RepeatsNeighbours | Kind::Misindents => NextStep::Said,
+                Kind::ElidesLines
+                | Kind::RepeatsNeighbours
+                | Kind::Misindents
+                | Kind::MixesEndings => NextStep::Said,
                 Kind::CutsWord | Kind::LineEndings => NextStep::WholeLines,
             };
             (step, message)
@@ -689,6 +692,15 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
                 None,
             ),
         };
+        // Line endings as the agent writes them (OpenCode gives the edit
+        // the file's; others write the model's as they are).
+        let written = outcome.writes.first().and_then(|w| w.content.as_deref());
+        if let (Some(before), Some(written)) = (content.as_deref(), written) {
+            doubts.extend(
+                crate::diagnose::doubt::mixed_endings_doubt(before, written)
+                    .map(|m| (NextStep::Said, m)),
+            );
+        }
         // Its sentence ends with what to send.
         doubts.extend(
             super::dollars::expanded(row, &call.input, &outcome)
@@ -1230,7 +1242,16 @@ fn exact_doubts_at(
             replace_all,
         };
         let outcome = edit::apply(&edit, Some(&current));
-        out.extend(doubt_steps(&outcome, &current));
+        // Replayed as Claude Code's edit: line endings as Claude Code writes
+        // them, which the agent may not ([`matcher`] judges its own write).
+        let mixed = outcome.result.as_ref().ok().and_then(|done| {
+            crate::diagnose::doubt::mixed_endings_doubt(&current, &done.new_content)
+        });
+        out.extend(
+            doubt_steps(&outcome, &current)
+                .into_iter()
+                .filter(|(_, m)| Some(m) != mixed.as_ref()),
+        );
         match outcome.result {
             Ok(done) => current = std::borrow::Cow::Owned(done.new_content),
             Err(_) => break,

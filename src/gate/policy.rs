@@ -73,25 +73,48 @@ pub enum PolicyError {
     /// An unknown action.
     #[error("--policy: unknown action {0:?} (allow, deny, repair, review)")]
     Action(String),
+    /// A case given twice (`doubt=deny,doubt=allow`): which one is meant
+    /// cannot be told (the last one winning, the same text would mean
+    /// "deny" or "allow" by its order).
+    #[error("--policy: {case} is given twice ({first}, then {second}): give each case once")]
+    Repeated {
+        /// The case, as written.
+        case: String,
+        /// The part that gave it first (`doubt=deny`).
+        first: String,
+        /// The part that gave it again.
+        second: String,
+    },
 }
 
 impl Policy {
     /// The defaults overridden by `text` (comma-separated `CASE=ACTION`).
     pub fn parse(text: &str) -> Result<Policy, PolicyError> {
         let mut policy = Policy::default();
+        // The cases given so far, with the part that gave each.
+        let mut given: Vec<(&str, &str)> = Vec::new();
         for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let (case, action) = part
                 .split_once('=')
                 .ok_or_else(|| PolicyError::Shape(part.to_string()))?;
             let action = Action::from_name(action.trim())
                 .ok_or_else(|| PolicyError::Action(action.trim().to_string()))?;
-            let slot = match case.trim() {
+            let case = case.trim();
+            let slot = match case {
                 "exact" => &mut policy.exact,
                 "doubt" => &mut policy.doubt,
                 "loose" => &mut policy.loose,
                 "failing" => &mut policy.failing,
                 other => return Err(PolicyError::Case(other.to_string())),
             };
+            if let Some(&(_, first)) = given.iter().find(|(c, _)| *c == case) {
+                return Err(PolicyError::Repeated {
+                    case: case.to_string(),
+                    first: first.to_string(),
+                    second: part.to_string(),
+                });
+            }
+            given.push((case, part));
             *slot = action;
         }
         Ok(policy)
@@ -132,6 +155,30 @@ mod tests {
         assert_eq!(
             Policy::parse("fuzzy=deny").unwrap_err().to_string(),
             "--policy: unknown case \"fuzzy\" (exact, doubt, loose, failing)"
+        );
+    }
+
+    /// A case given twice is refused whatever the order or the actions
+    /// (the last one winning, `doubt=deny,doubt=allow` let doubts through:
+    /// a tester's find); each case once reads.
+    #[test]
+    fn a_case_given_twice_is_refused() {
+        assert_eq!(
+            Policy::parse("doubt=deny,doubt=allow")
+                .unwrap_err()
+                .to_string(),
+            "--policy: doubt is given twice (doubt=deny, then doubt=allow): give each case once"
+        );
+        assert_eq!(
+            Policy::parse("loose=deny, exact=allow , loose = deny")
+                .unwrap_err()
+                .to_string(),
+            "--policy: loose is given twice (loose=deny, then loose = deny): give each case once"
+        );
+        let p = Policy::parse("doubt=deny,loose=deny,exact=review,failing=allow").expect("reads");
+        assert_eq!(
+            (p.exact, p.doubt, p.loose, p.failing),
+            (Action::Review, Action::Deny, Action::Deny, Action::Allow)
         );
     }
 }

@@ -99,7 +99,7 @@ impl DoubtKind {
             DoubtKind::ShiftsIndent => "shifts indentation",
             DoubtKind::AppliedAlready => "its new text was there already",
             DoubtKind::CutsWord => "cuts a word",
-            DoubtKind::LineEndings => "rewrites line endings",
+            DoubtKind::LineEndings => "rewrites or mixes line endings",
             DoubtKind::Rewritten => "the agent wrote another text",
             DoubtKind::FirstOfSeveral => "one of several places",
             DoubtKind::AddedAtEnd => "added at the end of the file",
@@ -112,7 +112,7 @@ impl DoubtKind {
         use edit::EditDoubtKind as K;
         match kind {
             K::CutsWord => DoubtKind::CutsWord,
-            K::LineEndings => DoubtKind::LineEndings,
+            K::LineEndings | K::MixesEndings => DoubtKind::LineEndings,
             K::AlreadyApplied => DoubtKind::AppliedAlready,
             K::RepeatsNeighbours => DoubtKind::WritesTwice,
             K::Misindents => DoubtKind::Misindents,

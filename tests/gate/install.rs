@@ -571,6 +571,22 @@ fn agents_without_a_hook_are_refused() {
     let (_, stderr, code) = world.install(&["--agent", "claude-code", "--policy", "loose=maybe"]);
     assert_eq!(code, Some(2), "{stderr}");
     assert!(stderr.starts_with("srview: gate install: "), "{stderr}");
+    // A case given twice is not installed (the gate would refuse it on
+    // every call).
+    let (_, stderr, code) = world.install(&[
+        "--agent",
+        "claude-code",
+        "--policy",
+        "doubt=deny,doubt=allow",
+    ]);
+    assert_eq!(
+        (stderr.as_str(), code),
+        (
+            "srview: gate install: --policy: doubt is given twice (doubt=deny, then doubt=allow): \
+             give each case once\n",
+            Some(2)
+        )
+    );
     assert_eq!(world.snapshot(), before);
 }
 

@@ -1144,3 +1144,66 @@ fn trailing_spaces_inside_a_multiline_string_are_never_corrected_away() {
         );
     }
 }
+
+/// An old text ending between a letter and its combining accent (`Cafe` +
+/// U+0301, a decomposed `é`): written, the accent lands on the new text's
+/// last letter (`Bistró`: a tester's find, allowed as exact). A doubt for
+/// every agent with a string edit, said plainly; the old text with its
+/// accent is exact. (Codex's patch lines are whole lines: no such cut.)
+#[test]
+fn an_old_text_ending_before_a_combining_accent_is_a_doubt() {
+    let file = ("n.py", "NAME = \"Cafe\u{301} Noir\"\nOTHER = 1\n");
+    for agent in agents().filter(|&a| a != GateAgent::Codex) {
+        let reason = deny_reason(&judged_as(
+            Case::Doubt,
+            agent,
+            file,
+            "NAME = \"Cafe",
+            "NAME = \"Bistro",
+        ));
+        assert!(
+            reason.contains(
+                "the edit's old text ends before a combining accent (U+0301) that belongs to \
+                 its last letter (`Cafe\u{301}` at line 1): the accent stays in the file and \
+                 lands on the new text's last character"
+            ),
+            "{agent:?}: {reason}"
+        );
+        judged_as(
+            Case::Exact,
+            agent,
+            file,
+            "NAME = \"Cafe\u{301}",
+            "NAME = \"Bistro",
+        );
+    }
+}
+
+/// An edit whose new text has CRLF lines, in an LF file: the result mixes
+/// line endings where the agent writes them as they are (Claude Code,
+/// Qwen Code: a doubt, the deny saying what to send), and not where the
+/// agent gives them the file's endings (OpenCode, Gemini CLI, Cline, pi;
+/// Codex's patch lines take the file's): exact there. Sent in LF, exact
+/// for all.
+#[test]
+fn crlf_lines_into_an_lf_file_are_a_doubt_where_the_agent_writes_them() {
+    let file = ("a.py", "a = 1\nb = 2\nc = 3\n");
+    let (old, new) = ("b = 2\n", "b = 20\r\nb2 = 21\r\n");
+    for agent in agents() {
+        let as_is = matches!(agent, GateAgent::ClaudeCode | GateAgent::QwenCode);
+        if as_is {
+            let reason = deny_reason(&judged_as(Case::Doubt, agent, file, old, new));
+            assert!(
+                reason.contains(
+                    "the result mixes line endings: the file's lines end in LF, the edit's new \
+                     lines in CRLF ("
+                ) && reason
+                    .contains("writes them as they are): send the new text with LF line endings"),
+                "{agent:?}: {reason}"
+            );
+        } else {
+            judged_as(Case::Exact, agent, file, old, new);
+        }
+        judged_as(Case::Exact, agent, file, old, &new.replace("\r\n", "\n"));
+    }
+}

@@ -390,6 +390,31 @@ fn accept_offers_the_files_line_endings() {
     assert_eq!(key(&mut app, KeyCode::Char('L')), Effect::None);
 }
 
+/// The mirror: an LF file given a diff with CRLF lines mixes line endings
+/// too (a tester's find: it was written without a word); `L` writes the
+/// new lines in LF, the file's ending, and never turns the file to CRLF.
+#[test]
+fn accept_offers_an_lf_files_line_endings() {
+    let mut app = App::new(PathBuf::from("f.txt"), "a\nb\nc\n".into(), Version::V1);
+    app.set_diff("------- SEARCH\nb\n=======\nB\r\nB2\r\n+++++++ REPLACE\n".into());
+    app.end_stream();
+    assert_eq!(
+        says(&mut app, 'a'),
+        "the result mixes line endings: the file's lines end in LF, the edit's new lines in \
+         CRLF (the reference writes them as they are): press a again to write it as it is, L \
+         to use the file's line endings (LF for the new lines too), Esc to cancel"
+    );
+    match key(&mut app, KeyCode::Char('L')) {
+        Effect::Accept(content) => assert_eq!(content.text(), "a\nB\nB2\nc\n"),
+        other => panic!("L writes with the file's endings: {other:?}"),
+    }
+    key(&mut app, KeyCode::Char('a'));
+    match key(&mut app, KeyCode::Char('a')) {
+        Effect::Accept(content) => assert_eq!(content.text(), "a\nB\r\nB2\r\nc\n"),
+        other => panic!("the second a writes it as it is: {other:?}"),
+    }
+}
+
 /// A SEARCH text the file holds twice: the reference took the first, a
 /// guess; `a` says so first, a second `a` writes.
 #[test]

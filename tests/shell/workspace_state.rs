@@ -793,6 +793,39 @@ fn l_writes_a_crlf_file_with_its_own_line_endings() {
     );
 }
 
+/// The mirror: an LF file given CRLF lines asks the same, offering LF for
+/// the new lines, and `L` writes every line in LF (never the file in CRLF).
+#[test]
+fn l_writes_an_lf_file_given_crlf_lines_in_lf() {
+    let text = call("a.py", "y = 2", "y = 20\r\ny2 = 3");
+    let mut ws = fed(&text, true);
+    assert_eq!(key(&mut ws, 'a'), Effect::None);
+    assert_contains(
+        &notice(&ws),
+        "the result mixes line endings: the file's lines end in LF, the edit's new lines in CRLF",
+    );
+    assert_contains(
+        &notice(&ws),
+        "press a again to write anyway, L to use the files' line endings (LF for the new lines too), Esc to cancel",
+    );
+    assert_eq!(key(&mut ws, 'L'), writes(&[0], true));
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("a.py"), "x = 1\ny = 2\n").expect("write");
+    let calls = transcript::parse_any(&text);
+    let root = dir.path().to_path_buf();
+    let load = |p: &str| -> Result<Option<String>, String> {
+        Ok(std::fs::read_to_string(root.join(p)).ok())
+    };
+    let edits = transcript::apply_calls(&calls, load, ApplyOptions::default());
+    let rules = transcript::PathRules::new(dir.path(), false);
+    let all: Vec<&transcript::FileEdit> = edits.iter().collect();
+    transcript::write_files_with(&rules, &all, true).expect("written");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("a.py")).expect("read"),
+        "x = 1\ny = 20\ny2 = 3\n"
+    );
+}
+
 /// The transcript's `a`/`A` decide through `diagnose::accept`: each of its
 /// refusals, word for word (an unreadable transcript first, then a file its
 /// calls leave as it is, then a failing one).

@@ -25,6 +25,10 @@ pub enum EditDoubtKind {
     CutsWord,
     /// Lines it does not show get other line endings.
     LineEndings,
+    /// Its new lines end otherwise than the file's (CRLF lines into an LF
+    /// file, LF lines into a CRLF one): the result mixes line endings (the
+    /// sentence ends with what to send instead).
+    MixesEndings,
     /// Its new text is already there: applied again, it repeats.
     AlreadyApplied,
     /// Its new text begins or ends with lines that stand right before or
@@ -47,6 +51,10 @@ pub fn edit_doubt_kinds(outcome: &EditOutcome, original: &str) -> Vec<(EditDoubt
         let kind = |k: EditDoubtKind| move |m: String| (k, m);
         out.extend(
             endings_rewritten(original, &done.new_content).map(kind(EditDoubtKind::LineEndings)),
+        );
+        out.extend(
+            crate::diagnose::doubt::mixed_endings_doubt(original, &done.new_content)
+                .map(kind(EditDoubtKind::MixesEndings)),
         );
         let applied = already_applied(outcome, original);
         // A new text already there whole is said once, as applied already.
@@ -210,7 +218,122 @@ fn endings_rewritten(original: &str, result: &str) -> Option<String> {
 /// spaces between words ([`unspaced`]) have no boundary an edit could
 /// cut, so their characters are not counted.
 fn is_word(c: char) -> bool {
-    (c.is_alphanumeric() || c == '_') && !unspaced(c)
+    (c.is_alphanumeric() || c == '_' || unicode_normalization::char::is_combining_mark(c))
+        && !unspaced(c)
+}
+
+/// A character that belongs to the one before it: a combining mark
+/// (Unicode category M: `e` + U+0301 is `é`), a zero width joiner (joining
+/// emoji), a variation selector.
+fn joins(c: char) -> bool {
+    unicode_normalization::char::is_combining_mark(c)
+        || c == '\u{200D}'
+        || matches!(u32::from(c), 0xFE00..=0xFE0F | 0xE0100..=0xE01EF)
+}
+
+/// `c` named as a sentence says it, "a combining accent (U+0301)", and
+/// its short name, "accent".
+fn joiner_name(c: char) -> (String, &'static str) {
+    let (name, short) = match u32::from(c) {
+        0x200D => ("a zero width joiner", "joiner"),
+        0xFE00..=0xFE0F | 0xE0100..=0xE01EF => ("a variation selector", "selector"),
+        // The Combining Diacritical Marks block.
+        0x0300..=0x036F => ("a combining accent", "accent"),
+        _ => ("a combining mark", "mark"),
+    };
+    (format!("{name} (U+{:04X})", u32::from(c)), short)
+}
+
+/// "letter" for a letter, "character" for anything else.
+fn letter_or_character(c: char) -> &'static str {
+    if c.is_alphabetic() {
+        "letter"
+    } else {
+        "character"
+    }
+}
+
+/// Where byte `at` of `text` falls inside one character as read (a base
+/// and the marks or joiners that belong to it), how an old text starting
+/// (`starts`) or ending there splits it, in words: `None` when it falls
+/// between characters. An edit's bytes are replaced as they are, so the
+/// mark left in the file lands on the new text (`Cafe` + U+0301 given the
+/// new text `Bistro` reads `Bistró`: a tester's find).
+/// `more`: what follows the place (" (also at 1 other place)").
+fn splits_character(text: &str, at: usize, starts: bool, more: &str) -> Option<String> {
+    let before = text[..at].chars().next_back()?;
+    let after = text[at..].chars().next()?;
+    // A mark after a line break or a space belongs to nothing the edit
+    // could split off.
+    if (!joins(after) && before != '\u{200D}') || before.is_whitespace() {
+        return None;
+    }
+    let shown = joined_around(text, at);
+    let line = crate::dialect::quick::count_newlines(&text[..at]) + 1;
+    let place = format!("(`{shown}` at line {line}){more}");
+    if joins(after) {
+        let (name, short) = joiner_name(after);
+        let base = text[..at]
+            .chars()
+            .rev()
+            .find(|&c| !joins(c))
+            .unwrap_or(before);
+        let base = letter_or_character(base);
+        return Some(if starts {
+            format!(
+                "the edit's old text starts with {name} that belongs to the {base} before it \
+                 {place}: the edit takes the {short} off that {base}, which it does not show"
+            )
+        } else {
+            format!(
+                "the edit's old text ends before {name} that belongs to its last {base} \
+                 {place}: the {short} stays in the file and lands on the new text's last \
+                 character"
+            )
+        });
+    }
+    if before == '\u{200D}' {
+        let (name, short) = joiner_name(before);
+        return Some(if starts {
+            format!(
+                "the edit's old text starts right after {name} that joins its first character \
+                 to the one before {place}: the {short} stays in the file and joins the new \
+                 text to that character"
+            )
+        } else {
+            format!(
+                "the edit's old text ends with {name} that joins its last character to the \
+                 next one {place}: the edit takes the {short} away, and the two characters \
+                 come apart"
+            )
+        });
+    }
+    None
+}
+
+/// The word, or the joined characters, of `text` around byte `at`: its
+/// letters and digits, and every character a joiner ([`joins`]) ties to
+/// them.
+fn joined_around(text: &str, at: usize) -> &str {
+    let mut start = at;
+    let mut joined_next = text[at..].chars().next().is_some_and(joins);
+    for (i, c) in text[..at].char_indices().rev() {
+        if !(is_word(c) || joins(c) || joined_next) {
+            break;
+        }
+        joined_next = joins(c);
+        start = i;
+    }
+    let mut end = at;
+    let mut previous = text[..at].chars().next_back();
+    for (i, c) in text[at..].char_indices() {
+        if !(is_word(c) || joins(c) || previous == Some('\u{200D}')) {
+            break;
+        }
+        previous = Some(c);
+        end = at + i + c.len_utf8();
+    }
+    &text[start..end]
 }
 
 /// Whether `c` belongs to a script written without spaces between words:
@@ -299,9 +422,24 @@ fn cut_words(outcome: &EditOutcome, original: &str) -> Vec<String> {
         };
     let mut out = Vec::new();
     for which in ["starts", "ends"] {
-        let cuts: Vec<usize> = places
+        let ends: Vec<usize> = places
             .iter()
             .map(|&(start, end)| if which == "starts" { start } else { end })
+            .collect();
+        let starts = which == "starts";
+        // A character split in two (a letter and its accent): said as such.
+        let (splits, ends): (Vec<usize>, Vec<usize>) = ends
+            .into_iter()
+            .partition(|&at| splits_character(original, at, starts, "").is_some());
+        if let Some(&at) = splits.first() {
+            let more = match splits.len() - 1 {
+                0 => String::new(),
+                n => format!(" (also at {})", words::count(n, "other place")),
+            };
+            out.extend(splits_character(original, at, starts, &more));
+        }
+        let cuts: Vec<usize> = ends
+            .into_iter()
             .filter(|&at| cuts_a_word(original, at))
             .collect();
         let Some(&at) = cuts.first() else { continue };
@@ -417,6 +555,81 @@ mod tests {
         // Whole words at every place: no doubt.
         let whole = "label = \"LOW\"\nprint(\"LOW\")\n";
         assert!(doubts(all, whole).is_empty());
+    }
+
+    /// An old text ending between a letter and its combining accent
+    /// (`Cafe` + U+0301): written, the accent lands on the new text's last
+    /// letter (`Bistró`, a tester's find); starting on the accent takes it
+    /// off its letter. The same for a zero width joiner inside an emoji and
+    /// a variation selector. Whole characters are no doubt.
+    #[test]
+    fn an_old_text_splitting_a_letter_from_its_accent_is_said() {
+        let file = "NAME = \"Cafe\u{301} Noir\"\n";
+        let json = |old: &str| {
+            serde_json::json!({"file_path": "n.py", "old_string": old, "new_string": "X"})
+                .to_string()
+        };
+        assert_eq!(
+            doubts(&json("NAME = \"Cafe"), file),
+            [
+                "the edit's old text ends before a combining accent (U+0301) that belongs to its \
+                 last letter (`Cafe\u{301}` at line 1): the accent stays in the file and lands on the \
+                 new text's last character"
+            ]
+        );
+        assert_eq!(
+            doubts(&json("\u{301} Noir"), file),
+            [
+                "the edit's old text starts with a combining accent (U+0301) that belongs to the \
+                 letter before it (`Cafe\u{301}` at line 1): the edit takes the accent off that letter, \
+                 which it does not show"
+            ]
+        );
+        // The whole letter, accent and all: no doubt; the accented letter
+        // then the next letter of a word: the word is cut.
+        assert!(doubts(&json("NAME = \"Cafe\u{301}"), file).is_empty());
+        assert!(doubts(&json("Cafe\u{301} Noir"), file).is_empty());
+        assert_eq!(
+            doubts(&json("Cafe\u{301}"), "Cafe\u{301}s\n"),
+            [
+                "the edit's old text ends inside the word `Cafe\u{301}s` at line 1: it changes part of a \
+                 word it does not show"
+            ]
+        );
+        // Every place of a replace-all is counted.
+        let all = serde_json::json!({"file_path": "a.md", "old_string": "e", "new_string": "a",
+            "replace_all": true})
+        .to_string();
+        assert_eq!(
+            doubts(&all, "e\u{301} e e\u{301}\n"),
+            [
+                "the edit's old text ends before a combining accent (U+0301) that belongs to its \
+                 last letter (`e\u{301}` at line 1) (also at 1 other place): the accent stays in the \
+                 file and lands on the new text's last character"
+            ]
+        );
+        // An emoji joined by U+200D, and one with a variation selector.
+        let family = "x = \"\u{1F468}\u{200D}\u{1F469}\"\n";
+        assert_eq!(
+            doubts(&json("\u{1F469}\""), family),
+            [
+                "the edit's old text starts right after a zero width joiner (U+200D) that joins \
+                 its first character to the one before (`\u{1F468}\u{200D}\u{1F469}` at line 1): \
+                 the joiner stays in the file and joins the new text to that character"
+            ]
+        );
+        let heart = "x = \"\u{2764}\u{FE0F}\"\n";
+        assert_eq!(
+            doubts(&json("= \"\u{2764}"), heart),
+            [
+                "the edit's old text ends before a variation selector (U+FE0F) that belongs to \
+                 its last character (`\u{2764}\u{FE0F}` at line 1): the selector stays in the \
+                 file and lands on the new text's last character"
+            ]
+        );
+        assert!(doubts(&json("\u{2764}\u{FE0F}\""), heart).is_empty());
+        // A mark after a line break or a space has no character to leave.
+        assert!(doubts(&json("a\n"), "a\n\u{301}b\n").is_empty());
     }
 
     #[test]

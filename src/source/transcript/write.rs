@@ -43,22 +43,23 @@ pub fn write_files(workspace: &PathRules, files: &[&FileEdit]) -> Result<Vec<Str
     write_files_with(workspace, files, false)
 }
 
-/// [`write_files`]; with `file_endings`, a file whose lines all end in
-/// CRLF and whose result would mix in LF lines gets every line in CRLF
-/// (the user chose the file's line endings when asked).
+/// [`write_files`]; with `file_endings`, a file whose result would mix
+/// other line endings into its own (LF lines into a CRLF file, or CRLF
+/// lines into an LF file) gets every line with the file's ending (the user
+/// chose the file's line endings when asked).
 pub fn write_files_with(
     workspace: &PathRules,
     files: &[&FileEdit],
     file_endings: bool,
 ) -> Result<Vec<String>, WriteError> {
-    use crate::diagnose::doubt::{mixes_line_endings, with_crlf};
+    use crate::diagnose::doubt::{mixes_line_endings, with_file_endings};
     let targets = plan(workspace, files)?;
     let contents: Vec<std::borrow::Cow<str>> = targets
         .iter()
         .map(|(_, file)| {
             let content = file.content();
             if file_endings && mixes_line_endings(file.before(), [content]) {
-                std::borrow::Cow::Owned(with_crlf(content))
+                std::borrow::Cow::Owned(with_file_endings(file.before(), content))
             } else {
                 std::borrow::Cow::Borrowed(content)
             }

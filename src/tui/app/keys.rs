@@ -471,12 +471,12 @@ pub fn accept_confirmed(app: &mut App, confirmed: bool, endings_asked: bool) -> 
             if confirmed {
                 app.clear_refusal();
                 if !endings_asked
-                    && crate::diagnose::doubt::mixes_line_endings(
+                    && let Some(file) = crate::diagnose::doubt::mixed_endings(
                         &app.original.text(),
                         content.chunks(),
                     )
                 {
-                    return ask_about_endings(app);
+                    return ask_about_endings(app, file);
                 }
                 return Effect::Accept(content);
             }
@@ -505,12 +505,12 @@ pub fn accept_confirmed(app: &mut App, confirmed: bool, endings_asked: bool) -> 
             }
             let doubtful = app.doubtful_blocks();
             let Some((first, doubt)) = doubtful.first() else {
-                // A CRLF file given LF lines: written only when asked twice.
-                if crate::diagnose::doubt::mixes_line_endings(
-                    &app.original.text(),
-                    content.chunks(),
-                ) {
-                    return ask_about_endings(app);
+                // A CRLF file given LF lines (or the mirror): written only
+                // when asked twice.
+                if let Some(file) =
+                    crate::diagnose::doubt::mixed_endings(&app.original.text(), content.chunks())
+                {
+                    return ask_about_endings(app, file);
                 }
                 // What exact blocks write that srview cannot stand behind
                 // (`apply --write` holds it back): asked about first.
@@ -588,25 +588,30 @@ pub fn accept_confirmed(app: &mut App, confirmed: bool, endings_asked: bool) -> 
     }
 }
 
-/// Asks before writing a CRLF file given LF lines: `a` writes it as it
-/// is, `L` with the file's line endings.
-fn ask_about_endings(app: &mut App) -> Effect {
+/// Asks before writing a CRLF file given LF lines (or an LF file given
+/// CRLF lines): `a` writes it as it is, `L` with the file's line endings.
+fn ask_about_endings(app: &mut App, file: crate::diagnose::doubt::Ending) -> Effect {
+    let ending = match file {
+        crate::diagnose::doubt::Ending::Crlf => "CRLF",
+        crate::diagnose::doubt::Ending::Lf => "LF",
+    };
     app.refuse(format!(
-        "{}: press a again to write it as it is, L to use the file's line endings (CRLF for \
+        "{}: press a again to write it as it is, L to use the file's line endings ({ending} for \
          the new lines too), Esc to cancel",
-        crate::diagnose::doubt::MIXED_LINE_ENDINGS
+        crate::diagnose::doubt::mixed_line_endings(file)
     ));
     app.confirming_guess = true;
     app.confirming_endings = true;
     Effect::None
 }
 
-/// `L` when asked about a CRLF file given LF lines: what accepting writes,
-/// with the file's line endings (every line ending in CRLF).
+/// `L` when asked about a CRLF file given LF lines (or the mirror): what
+/// accepting writes, with the file's line endings (every line ending as
+/// the file's do).
 fn accept_with_file_endings(app: &mut App) -> Effect {
     match app.accepted_content() {
         Ok(content) => Effect::Accept(super::text::TextLines::owned(
-            crate::diagnose::doubt::with_crlf(&content.text()),
+            crate::diagnose::doubt::with_file_endings(&app.original.text(), &content.text()),
         )),
         // What was asked about has changed since: `a` asks again.
         Err(_) => accept(app),

@@ -851,10 +851,12 @@ impl Workspace {
     /// where its diagnosis cannot vouch for (see [`crate::tui::app::place_doubt`]);
     /// the first such block is selected in its tab.
     fn doubt_notice(&mut self, tabs: &[usize], key: Action) -> Option<String> {
-        use crate::diagnose::doubt::{MIXED_LINE_ENDINGS, mixes_line_endings};
+        use crate::diagnose::doubt::{Ending, mixed_endings, mixed_line_endings};
         let mut first = None;
         let mut count = 0;
         let mut any_mixed = false;
+        // The endings of the files whose result would mix others in.
+        let mut kept: Vec<Ending> = Vec::new();
         let mut mixed_tabs = 0;
         // Blocks in doubt, for "N more blocks": a file's mixed line endings
         // is no block (the file is named instead).
@@ -881,9 +883,13 @@ impl Workspace {
                 }
                 all
             };
-            let mixed = tab.app.accepted_content().is_ok_and(|content| {
-                mixes_line_endings(&tab.app.original.text(), content.chunks())
-            });
+            let mixed_file = tab
+                .app
+                .accepted_content()
+                .ok()
+                .and_then(|content| mixed_endings(&tab.app.original.text(), content.chunks()));
+            kept.extend(mixed_file);
+            let mixed = mixed_file.is_some();
             any_mixed |= mixed;
             mixed_tabs += usize::from(mixed);
             let here = doubtful.len() + usize::from(mixed);
@@ -914,8 +920,8 @@ impl Workspace {
                     };
                     first = Some((t, sentence));
                     first_is_block = true;
-                } else if mixed {
-                    first = Some((t, MIXED_LINE_ENDINGS.to_string()));
+                } else if let Some(file) = mixed_file {
+                    first = Some((t, mixed_line_endings(file).to_string()));
                 }
             }
         }
@@ -932,10 +938,17 @@ impl Workspace {
         // `L` only when line endings are all that is asked about: it must
         // not write past another doubt.
         self.endings_asked = any_mixed && count == mixed_tabs;
-        let endings = if self.endings_asked {
-            ", L to use the files' line endings (CRLF for the new lines too)"
-        } else {
-            ""
+        let endings = match (self.endings_asked, kept.first()) {
+            (false, _) | (true, None) => "",
+            (true, Some(&one)) if kept.iter().any(|&k| k != one) => {
+                ", L to use the files' line endings"
+            }
+            (true, Some(Ending::Crlf)) => {
+                ", L to use the files' line endings (CRLF for the new lines too)"
+            }
+            (true, Some(Ending::Lf)) => {
+                ", L to use the files' line endings (LF for the new lines too)"
+            }
         };
         Some(format!(
             "{}: {sentence}{}{files}: press {again} again to write anyway{endings}, Esc to cancel",
