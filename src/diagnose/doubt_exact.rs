@@ -77,7 +77,8 @@ pub fn block_doubt_kinds(original: &str, blocks: &[BlockReport]) -> Vec<(EditDou
 /// they write: [`block_doubts`], and, when those find nothing, whether the
 /// result leaves Python misindented or a Makefile's recipe in spaces
 /// ([`result_misindents`]; `result` is asked for only then, and only for a
-/// file whose layout is read: Python, a Makefile). One sentence
+/// file whose layout is read: Python, a Makefile, by name or by
+/// `original`'s first line). One sentence
 /// each, without a final stop.
 pub fn exact_doubts<R: AsRef<str>>(
     path: &str,
@@ -97,7 +98,7 @@ pub fn exact_doubt_kinds<R: AsRef<str>>(
     result: impl FnOnce() -> R,
 ) -> Vec<(EditDoubtKind, String)> {
     let mut doubts = block_doubt_kinds(original, blocks);
-    if doubts.is_empty() && crate::diagnose::layout::layout_read(path) {
+    if doubts.is_empty() && crate::diagnose::layout::layout_read(path, original) {
         doubts.extend(
             result_misindents(path, original, result().as_ref())
                 .map(|sentence| (EditDoubtKind::Misindents, sentence)),

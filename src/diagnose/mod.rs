@@ -33,6 +33,7 @@ pub mod doubt_indent;
 pub mod doubt_make;
 pub mod doubt_repeat;
 pub mod effect;
+pub mod file_kind;
 pub mod fix;
 mod flow;
 pub mod layout;

@@ -311,14 +311,17 @@ fn indent_doubt(
         .hunks
         .iter()
         .all(|h| h.level.is_none_or(|l| l == MatchLevel::Exact));
-    if !exact || !crate::diagnose::layout::layout_read(move_to.as_deref().unwrap_or(path)) {
+    if !exact {
+        return None;
+    }
+    let written = move_to.as_deref().unwrap_or(path);
+    let result = outcome.files.get(&normalize(written))?.as_deref()?;
+    // The kind by the name, or by the result's first line (in memory): the
+    // file before is read only for a file whose layout is read.
+    if !crate::diagnose::layout::layout_read(written, result) {
         return None;
     }
     let original = section_input(patch, fs, cwd, s)?;
-    let result = outcome
-        .files
-        .get(&normalize(move_to.as_deref().unwrap_or(path)))?
-        .as_deref()?;
     let fault = crate::diagnose::layout::layout_break(path, &original, result)?;
     Some(PatchDoubt {
         file: path.clone(),
