@@ -1257,3 +1257,88 @@ fn exact_blocks_that_empty_a_block_or_break_a_recipe_are_held_back() {
         assert_eq!(std::fs::read_to_string(&file).expect("read"), content);
     }
 }
+
+/// The same damage in files told Python or a Makefile by their first line
+/// or their makefile name, not by `.py` or `Makefile` (a tester's find:
+/// `check` said "the diff applies" and `apply --write` wrote): an
+/// executable script starting `#!/usr/bin/env python3`, `debian/rules`
+/// starting `#!/usr/bin/make -f` (by its first line and its place),
+/// `Makefile.in`, `Makefile.am`, `BSDmakefile`. A file without either
+/// is not read so.
+#[test]
+fn files_told_python_or_make_by_first_line_or_name_are_held_back() {
+    let tool = "#!/usr/bin/env python3\nimport sys\n\n\ndef main():\n    if len(sys.argv) > 1:\n        print(sys.argv[1])\n    return 0\n";
+    let emptied = block(
+        "        print(sys.argv[1])\n",
+        "        # print(sys.argv[1])\n",
+    );
+    let recipe = "build:\n\tgcc -o app main.c\n\tstrip app\n";
+    let spaced = block("\tstrip app\n", "\tstrip app\n    chmod +x app\n");
+    let make_said = "misindented: as written, line 4 (`chmod +x app`) is indented with spaces \
+                     in a recipe whose lines start with a tab (line 3)";
+    let rules = format!("#!/usr/bin/make -f\n{recipe}");
+    let make_said_rules = make_said
+        .replace("line 4", "line 5")
+        .replace("line 3", "line 4");
+    let cases = [
+        (
+            "bin/tool",
+            tool.to_string(),
+            &emptied,
+            "held back: the diff leaves tool misindented: as written, line 8 (`return 0`) is at \
+             column 4, not deeper than line 6 (`if len(sys.argv) > 1:`)"
+                .to_string(),
+        ),
+        (
+            "debian/rules",
+            rules.clone(),
+            &spaced,
+            make_said_rules.clone(),
+        ),
+        ("pkg/rules", rules, &spaced, make_said_rules),
+        (
+            "Makefile.in",
+            recipe.to_string(),
+            &spaced,
+            make_said.to_string(),
+        ),
+        (
+            "Makefile.am",
+            recipe.to_string(),
+            &spaced,
+            make_said.to_string(),
+        ),
+        (
+            "BSDmakefile",
+            recipe.to_string(),
+            &spaced,
+            make_said.to_string(),
+        ),
+    ];
+    for (name, content, diff, said) in &cases {
+        let dir = tempfile::tempdir().expect("temp dir");
+        support::files::write_all(dir.path(), [(name, content), (&"edit.diff", diff)]);
+        let file = dir.path().join(name).display().to_string();
+        let edit = dir.path().join("edit.diff").display().to_string();
+        let out = support::runner::srview(["check", &file, &edit]).output();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{name}: {stdout}");
+        assert_contains(&stdout, said);
+        let out = support::runner::srview(["apply", &file, &edit, "--write"]).output();
+        assert_eq!(out.status.code(), Some(1), "{name}");
+        assert_eq!(&std::fs::read_to_string(&file).expect("read"), content);
+    }
+    // Neither by name nor by first line: the layout is not read.
+    for (name, content, diff) in [
+        ("bin/tool", tool.replace("python3", "node"), &emptied),
+        ("rules", recipe.to_string(), &spaced),
+    ] {
+        let dir = tempfile::tempdir().expect("temp dir");
+        support::files::write_all(dir.path(), [(name, &content), ("edit.diff", diff)]);
+        let file = dir.path().join(name).display().to_string();
+        let edit = dir.path().join("edit.diff").display().to_string();
+        let out = support::runner::srview(["check", &file, &edit]).output();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{name}: {stdout}");
+    }
+}

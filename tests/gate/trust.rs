@@ -732,6 +732,43 @@ fn an_edit_that_empties_a_python_block_is_a_doubt() {
     }
 }
 
+/// An executable Python script without `.py`, told Python by its first
+/// line (`#!/usr/bin/env python3`, `#!/usr/bin/python3.12`): the edit
+/// emptying a block is a doubt for every agent, as in `inventory.py` (a
+/// tester's find: it passed as exact). A `#!/bin/sh` script is not read
+/// as Python.
+#[test]
+fn an_edit_that_empties_a_block_of_a_python_script_is_a_doubt() {
+    let (old, new) = (
+        "        print(\"row\", r)\n",
+        "        # print(\"row\", r)\n",
+    );
+    for shebang in ["#!/usr/bin/env python3", "#!/usr/bin/python3.12 -u"] {
+        let script = format!("{shebang}\n{REPORT}");
+        for agent in agents() {
+            let judgment = judge_named(agent, "bin/report", &script, old, new);
+            let reason = deny_reason(&judgment);
+            assert!(
+                reason.contains(
+                    "as written, line 15 (`if __name__ == \"__main__\":`) is at column 0, not \
+                     deeper than line 11 (`for r in [[1, 2], [3]]:`), which ends with `:`"
+                ),
+                "{agent:?} {shebang}: {reason}"
+            );
+        }
+    }
+    let shell = format!("#!/bin/sh\n{REPORT}");
+    for agent in agents() {
+        let judgment = judge_named(agent, "bin/report", &shell, old, new);
+        assert_eq!(
+            judgment.case,
+            Case::Exact,
+            "{agent:?}: {:?}",
+            judgment.answer
+        );
+    }
+}
+
 /// The agents with a whole-file write tool.
 const WRITE_AGENTS: [GateAgent; 5] = [
     GateAgent::ClaudeCode,
@@ -823,14 +860,23 @@ fn judge_named(agent: GateAgent, name: &str, content: &str, old: &str, new: &str
 
 /// A Makefile recipe line an exact edit adds with spaces under recipe
 /// lines indented with tabs: make stops (`missing separator`). A doubt for
-/// every agent (it passed); the same line with a tab, and a Makefile that
-/// sets `.RECIPEPREFIX`, are exact.
+/// every agent (it passed), in a file told a Makefile by its name or by a
+/// first line `#!/usr/bin/make -f` (`debian/rules`); the same line with a
+/// tab, and a Makefile that sets `.RECIPEPREFIX`, are exact.
 #[test]
 fn a_recipe_line_indented_with_spaces_is_a_doubt() {
     let makefile = "all: app\n\napp: main.c\n\tcc -o app main.c\n\nclean:\n\trm -f app\n";
     let old = "\tcc -o app main.c\n";
     for agent in agents() {
-        for name in ["Makefile", "build/rules.mk"] {
+        // By name (a tester's find: `Makefile.in`, `BSDmakefile` passed).
+        for name in [
+            "Makefile",
+            "build/rules.mk",
+            "Makefile.in",
+            "Makefile.am",
+            "BSDmakefile",
+            "GNUmakefile",
+        ] {
             let judgment = judge_named(
                 agent,
                 name,
@@ -853,6 +899,25 @@ fn a_recipe_line_indented_with_spaces_is_a_doubt() {
                      indented with a tab, as the file's are"
                 ),
                 "{agent:?}: {reason}"
+            );
+        }
+        // By its first line: `debian/rules`, or any script run by make.
+        let script = format!("#!/usr/bin/make -f\n{makefile}");
+        for name in ["debian/rules", "scripts/build"] {
+            let judgment = judge_named(
+                agent,
+                name,
+                &script,
+                old,
+                "\tcc -o app main.c\n    strip app\n",
+            );
+            let reason = deny_reason(&judgment);
+            assert!(
+                reason.contains(
+                    "as written, line 6 (`strip app`) is indented with spaces in a recipe whose \
+                     lines start with a tab (line 5)"
+                ),
+                "{agent:?} {name}: {reason}"
             );
         }
         let judgment = judge_named(
