@@ -36,6 +36,7 @@ pub mod effect;
 pub mod file_kind;
 pub mod fix;
 mod flow;
+pub mod hidden;
 pub mod layout;
 mod merge;
 mod message;

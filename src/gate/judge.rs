@@ -158,7 +158,10 @@ fn doubt_steps(outcome: &edit::EditOutcome, content: &str) -> Vec<(NextStep, Str
             let step = match kind {
                 Kind::AlreadyApplied => NextStep::AlreadyThere,
                 // Their sentences end with what to send.
-                Kind::ElidesLines | Kind::RepeatsNeighbours | Kind::Misindents => NextStep::Said,
+                Kind::ElidesLines
+                | Kind::RepeatsNeighbours
+                | Kind::Misindents
+                | Kind::HiddenText => NextStep::Said,
                 Kind::CutsWord | Kind::LineEndings => NextStep::WholeLines,
             };
             (step, message)
