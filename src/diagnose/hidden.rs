@@ -154,7 +154,8 @@ pub fn hidden_added<'a>(
 ) -> Option<HiddenAdded> {
     let mut had: Vec<char> = Vec::new();
     for (at, c) in hidden_in(original) {
-        if !(at == 0 && c == '\u{feff}') && !had.contains(&c) {
+        let mark = at == 0 && c == '\u{feff}';
+        if !mark && !had.contains(&c) {
             had.push(c);
         }
     }
