@@ -1342,3 +1342,47 @@ fn files_told_python_or_make_by_first_line_or_name_are_held_back() {
         assert_eq!(out.status.code(), Some(0), "{name}: {stdout}");
     }
 }
+
+/// A diff whose REPLACE text adds bidirectional controls the file did not
+/// hold (a tester's find: `check` said "the diff applies", the previewer
+/// and `v` showed a harmless string): `check` exits 1 naming the code
+/// points and the line, `apply --write` holds it back and `--force`
+/// writes it. The same diff over a file already holding those characters
+/// applies without a word.
+#[test]
+fn a_diff_adding_bidi_controls_is_held_back() {
+    let file = "def is_admin(user):\n    access = \"user\"\n    if access != \"none\":\n        return True\n    return False\n";
+    let diff = block(
+        "    access = \"user\"\n",
+        "    access = \"user\u{202e} \u{2066}// Check if admin\u{2069} \u{2066}\"\n",
+    );
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = support::files::write(dir.path(), "a.py", file.as_bytes());
+    let edit = support::files::write(dir.path(), "b.diff", diff.as_bytes());
+    let (path, edit) = (path.display().to_string(), edit.display().to_string());
+    let out = support::runner::srview(["check", &path, &edit]).output();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert_contains(
+        &stdout,
+        "held back: the diff adds invisible bidirectional control characters the file did not \
+         hold (U+202E RIGHT-TO-LEFT OVERRIDE, U+2066 LEFT-TO-RIGHT ISOLATE, U+2069 POP \
+         DIRECTIONAL ISOLATE, at line 2)",
+    );
+    let out = support::runner::srview(["apply", &path, &edit, "--write"]).output();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(std::fs::read_to_string(&path).expect("read"), file);
+    let out = support::runner::srview(["apply", &path, &edit, "--write", "--force"]).output();
+    assert_eq!(out.status.code(), Some(0), "{:?}", out);
+    assert_contains(
+        &std::fs::read_to_string(&path).expect("read"),
+        "\"user\u{202e} \u{2066}",
+    );
+    // Over a file holding them already (the diff applied and sent again
+    // elsewhere): nothing added.
+    let held = format!("{file}# \u{202e}\u{2066}\u{2069}\n");
+    std::fs::write(&path, &held).expect("write");
+    let out = support::runner::srview(["check", &path, &edit]).output();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+}

@@ -1047,3 +1047,87 @@ fn a_re_sent_append_is_already_applied() {
         }
     }
 }
+
+/// `a.py` of a tester's find (the "Trojan Source" pattern).
+const ADMIN: &str = "def is_admin(user):\n    access = \"user\"\n    if access != \"none\":\n        return True\n    return False\n";
+
+/// An edit whose new text adds bidirectional controls (U+202E, U+2066,
+/// U+2069) or a zero-width space the file did not hold: a doubt for every
+/// agent naming the characters and the line (it passed as exact, the
+/// text reading as a harmless string). The same edit in a Hebrew file
+/// that already holds its marks, and an edit keeping them, are exact.
+#[test]
+fn an_edit_adding_bidi_controls_or_zero_width_characters_is_a_doubt() {
+    let old = "    access = \"user\"\n";
+    let trojan = "    access = \"user\u{202e} \u{2066}// Check if admin\u{2069} \u{2066}\"\n";
+    let cases = [
+        (
+            old,
+            trojan,
+            "adds invisible bidirectional control characters the file did not hold (U+202E \
+             RIGHT-TO-LEFT OVERRIDE, U+2066 LEFT-TO-RIGHT ISOLATE, U+2069 POP DIRECTIONAL \
+             ISOLATE, at line 2): they reorder or hide the text around them, so the line reads \
+             otherwise in an editor than a compiler reads it: send the text without them, or \
+             write them as escapes (`\\u202E`) where they are meant"
+                .to_string(),
+        ),
+        (
+            "    return False\n",
+            "    return is_\u{200b}admin\n",
+            "adds invisible zero-width characters the file did not hold (U+200B ZERO WIDTH \
+             SPACE, at line 5)"
+                .to_string(),
+        ),
+    ];
+    assert_doubts_say(("a.py", ADMIN), &cases);
+    let hebrew = ADMIN.replace("\"none\"", "\"\u{200f}אין\"");
+    for agent in agents() {
+        for (old, new) in [
+            (
+                "    access = \"user\"\n",
+                "    access = \"\u{200f}משתמש\"\n",
+            ),
+            ("        return True\n", "        return \"\u{200f}אין\"\n"),
+        ] {
+            judged_as(Case::Exact, agent, ("a.py", &hebrew), old, new);
+        }
+    }
+}
+
+/// A whole-file write adding a right-to-left override, over a file or as
+/// a new one: a doubt for every agent with a write tool, as the same text
+/// sent as an edit is.
+#[test]
+fn a_write_adding_bidi_controls_is_a_doubt() {
+    let content = ADMIN.replace("\"user\"", "\"user\u{202e} \u{2066}// admin\u{2069}\"");
+    for before in [Some(ADMIN), None] {
+        for agent in WRITE_AGENTS {
+            let files: Vec<(String, String)> = before
+                .map(|b| ("inventory.py".to_string(), b.to_string()))
+                .into_iter()
+                .collect();
+            let fs = MemoryFs::new(files);
+            let judgment = srview::gate::judge(
+                agent,
+                &unchecked::write_payload(agent, &content),
+                |_| fs,
+                &Policy::default(),
+            );
+            assert_eq!(
+                judgment.case,
+                Case::Doubt,
+                "{agent:?}: {:?}",
+                judgment.answer
+            );
+            let reason = deny_reason(&judgment);
+            assert!(
+                reason.contains(
+                    "its content adds invisible bidirectional control characters the file did \
+                     not hold (U+202E RIGHT-TO-LEFT OVERRIDE, U+2066 LEFT-TO-RIGHT ISOLATE, \
+                     U+2069 POP DIRECTIONAL ISOLATE, at line 2)"
+                ),
+                "{agent:?}: {reason}"
+            );
+        }
+    }
+}
