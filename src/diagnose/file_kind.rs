@@ -6,7 +6,7 @@
 //!   `#!` naming a Python interpreter (`python`, `python3`, `python3.12`,
 //!   `pypy3`; as a path, or through `env`, `env -S`);
 //! - a Makefile by its name (`Makefile`, `makefile`, `GNUmakefile`,
-//!   `BSDmakefile`, `*.mk`, `*.mak`, `Makefile.*` / `makefile.*` such as
+//!   `BSDmakefile`, `*.mk`, `Makefile.*` / `makefile.*` such as
 //!   `Makefile.in`, `Makefile.am`, unless the suffix names another format
 //!   such as `Makefile.toml`, and `debian/rules`, a makefile by Debian's
 //!   policy), or by a first line `#!` naming make (`#!/usr/bin/make -f`).
@@ -74,7 +74,6 @@ impl FileKind {
                 "Makefile" | "makefile" | "GNUmakefile" | "BSDmakefile"
             )
             || name.ends_with(".mk")
-            || name.ends_with(".mak")
             || ["Makefile.", "makefile."].iter().any(|stem| {
                 name.strip_prefix(stem)
                     .is_some_and(|suffix| !suffix.is_empty() && !NOT_MAKE.contains(&suffix))
@@ -159,8 +158,10 @@ mod tests {
             ("rules", "#!/usr/bin/env make -f\n", Makefile),
             // The name first: a `.py` file is Python whatever it starts with.
             ("x.py", "#!/usr/bin/make -f\n", Python),
-            // Other formats, other interpreters, no `#!`.
+            // Other formats, other interpreters, no `#!`; NMAKE's `.mak`
+            // takes commands indented with spaces.
             ("Makefile.toml", "", Other),
+            ("build.mak", "", Other),
             ("Makefile.", "", Other),
             ("run", "#!/bin/sh\npython3 x.py\n", Other),
             ("run", "#!/usr/bin/env node\n", Other),
