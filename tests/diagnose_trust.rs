@@ -1363,3 +1363,132 @@ fn a_correction_never_changes_a_markdown_hard_break() {
         )
     );
 }
+
+/// The same damage in files told Python or a Makefile by their first line
+/// or their makefile name, not by `.py` or `Makefile` (a tester's find:
+/// `check` said "the diff applies" and `apply --write` wrote): an
+/// executable script starting `#!/usr/bin/env python3`, `debian/rules`
+/// starting `#!/usr/bin/make -f` (by its first line and its place),
+/// `Makefile.in`, `Makefile.am`, `BSDmakefile`. A file without either
+/// is not read so.
+#[test]
+fn files_told_python_or_make_by_first_line_or_name_are_held_back() {
+    let tool = "#!/usr/bin/env python3\nimport sys\n\n\ndef main():\n    if len(sys.argv) > 1:\n        print(sys.argv[1])\n    return 0\n";
+    let emptied = block(
+        "        print(sys.argv[1])\n",
+        "        # print(sys.argv[1])\n",
+    );
+    let recipe = "build:\n\tgcc -o app main.c\n\tstrip app\n";
+    let spaced = block("\tstrip app\n", "\tstrip app\n    chmod +x app\n");
+    let make_said = "misindented: as written, line 4 (`chmod +x app`) is indented with spaces \
+                     in a recipe whose lines start with a tab (line 3)";
+    let rules = format!("#!/usr/bin/make -f\n{recipe}");
+    let make_said_rules = make_said
+        .replace("line 4", "line 5")
+        .replace("line 3", "line 4");
+    let cases = [
+        (
+            "bin/tool",
+            tool.to_string(),
+            &emptied,
+            "held back: the diff leaves tool misindented: as written, line 8 (`return 0`) is at \
+             column 4, not deeper than line 6 (`if len(sys.argv) > 1:`)"
+                .to_string(),
+        ),
+        (
+            "debian/rules",
+            rules.clone(),
+            &spaced,
+            make_said_rules.clone(),
+        ),
+        ("pkg/rules", rules, &spaced, make_said_rules),
+        (
+            "Makefile.in",
+            recipe.to_string(),
+            &spaced,
+            make_said.to_string(),
+        ),
+        (
+            "Makefile.am",
+            recipe.to_string(),
+            &spaced,
+            make_said.to_string(),
+        ),
+        (
+            "BSDmakefile",
+            recipe.to_string(),
+            &spaced,
+            make_said.to_string(),
+        ),
+    ];
+    for (name, content, diff, said) in &cases {
+        let dir = tempfile::tempdir().expect("temp dir");
+        support::files::write_all(dir.path(), [(name, content), (&"edit.diff", diff)]);
+        let file = dir.path().join(name).display().to_string();
+        let edit = dir.path().join("edit.diff").display().to_string();
+        let out = support::runner::srview(["check", &file, &edit]).output();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{name}: {stdout}");
+        assert_contains(&stdout, said);
+        let out = support::runner::srview(["apply", &file, &edit, "--write"]).output();
+        assert_eq!(out.status.code(), Some(1), "{name}");
+        assert_eq!(&std::fs::read_to_string(&file).expect("read"), content);
+    }
+    // Neither by name nor by first line: the layout is not read.
+    for (name, content, diff) in [
+        ("bin/tool", tool.replace("python3", "node"), &emptied),
+        ("rules", recipe.to_string(), &spaced),
+    ] {
+        let dir = tempfile::tempdir().expect("temp dir");
+        support::files::write_all(dir.path(), [(name, &content), ("edit.diff", diff)]);
+        let file = dir.path().join(name).display().to_string();
+        let edit = dir.path().join("edit.diff").display().to_string();
+        let out = support::runner::srview(["check", &file, &edit]).output();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{name}: {stdout}");
+    }
+}
+
+/// A diff whose REPLACE text adds bidirectional controls the file did not
+/// hold (a tester's find: `check` said "the diff applies", the previewer
+/// and `v` showed a harmless string): `check` exits 1 naming the code
+/// points and the line, `apply --write` holds it back and `--force`
+/// writes it. The same diff over a file already holding those characters
+/// applies without a word.
+#[test]
+fn a_diff_adding_bidi_controls_is_held_back() {
+    let file = "def is_admin(user):\n    access = \"user\"\n    if access != \"none\":\n        return True\n    return False\n";
+    let diff = block(
+        "    access = \"user\"\n",
+        "    access = \"user\u{202e} \u{2066}// Check if admin\u{2069} \u{2066}\"\n",
+    );
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = support::files::write(dir.path(), "a.py", file.as_bytes());
+    let edit = support::files::write(dir.path(), "b.diff", diff.as_bytes());
+    let (path, edit) = (path.display().to_string(), edit.display().to_string());
+    let out = support::runner::srview(["check", &path, &edit]).output();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert_contains(
+        &stdout,
+        "held back: the diff adds invisible bidirectional control characters the file did not \
+         hold (U+202E RIGHT-TO-LEFT OVERRIDE, U+2066 LEFT-TO-RIGHT ISOLATE, U+2069 POP \
+         DIRECTIONAL ISOLATE, at line 2)",
+    );
+    let out = support::runner::srview(["apply", &path, &edit, "--write"]).output();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(std::fs::read_to_string(&path).expect("read"), file);
+    let out = support::runner::srview(["apply", &path, &edit, "--write", "--force"]).output();
+    assert_eq!(out.status.code(), Some(0), "{:?}", out);
+    assert_contains(
+        &std::fs::read_to_string(&path).expect("read"),
+        "\"user\u{202e} \u{2066}",
+    );
+    // Over a file holding them already (the diff applied and sent again
+    // elsewhere): nothing added.
+    let held = format!("{file}# \u{202e}\u{2066}\u{2069}\n");
+    std::fs::write(&path, &held).expect("write");
+    let out = support::runner::srview(["check", &path, &edit]).output();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+}

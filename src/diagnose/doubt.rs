@@ -240,7 +240,8 @@ pub fn write_doubts(diff: &str, diagnoses: &[BlockDiagnosis]) -> Vec<String> {
 /// for: [`write_doubts`], a result that [`mixes_line_endings`], and the
 /// exact-string trust checks ([`super::doubt_exact`]: a block standing in
 /// for lines it leaves out, or writing the lines around it twice; the
-/// result leaving Python misindented, said only when nothing else is).
+/// result leaving Python misindented, said only when nothing else is; the
+/// result adding bidirectional controls or zero-width characters).
 /// `path`: the file, as named (its extension tells Python); `blocks`: the
 /// engine's reports of the final apply; `result`: the new content of
 /// `diff` over `original`, in pieces.
@@ -267,6 +268,12 @@ pub fn held_back<'a>(
         ));
     } else {
         doubts.extend(super::doubt_exact::block_doubts(original, blocks));
+        if super::doubt_exact::adds_hidden(blocks) {
+            doubts.extend(super::doubt_exact::hidden_doubt(
+                original,
+                pieces.iter().copied(),
+            ));
+        }
     }
     doubts
 }

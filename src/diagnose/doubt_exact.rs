@@ -10,7 +10,10 @@
 //!   ([`crate::diagnose::doubt_repeat`]), unless another block edits those
 //!   lines;
 //! - the whole result leaving Python misindented
-//!   ([`crate::diagnose::doubt_indent`]), said only when nothing else is.
+//!   ([`crate::diagnose::doubt_indent`]), said only when nothing else is;
+//! - the result holding a bidirectional control or a zero-width character
+//!   the file did not hold ([`crate::diagnose::hidden`]), asked of any
+//!   applied block's REPLACE text, whatever its stage.
 
 use crate::dialect::edit::EditDoubtKind;
 use crate::engine::{BlockReport, BlockState, Stage};
@@ -77,7 +80,8 @@ pub fn block_doubt_kinds(original: &str, blocks: &[BlockReport]) -> Vec<(EditDou
 /// they write: [`block_doubts`], and, when those find nothing, whether the
 /// result leaves Python misindented or a Makefile's recipe in spaces
 /// ([`result_misindents`]; `result` is asked for only then, and only for a
-/// file whose layout is read: Python, a Makefile). One sentence
+/// file whose layout is read: Python, a Makefile, by name or by
+/// `original`'s first line). One sentence
 /// each, without a final stop.
 pub fn exact_doubts<R: AsRef<str>>(
     path: &str,
@@ -89,7 +93,7 @@ pub fn exact_doubts<R: AsRef<str>>(
 }
 
 /// [`exact_doubts`], each with its kind (`ElidesLines`,
-/// `RepeatsNeighbours`, `Misindents`).
+/// `RepeatsNeighbours`, `Misindents`, `HiddenText`).
 pub fn exact_doubt_kinds<R: AsRef<str>>(
     path: &str,
     original: &str,
@@ -97,13 +101,44 @@ pub fn exact_doubt_kinds<R: AsRef<str>>(
     result: impl FnOnce() -> R,
 ) -> Vec<(EditDoubtKind, String)> {
     let mut doubts = block_doubt_kinds(original, blocks);
-    if doubts.is_empty() && crate::diagnose::layout::layout_read(path) {
-        doubts.extend(
-            result_misindents(path, original, result().as_ref())
-                .map(|sentence| (EditDoubtKind::Misindents, sentence)),
-        );
+    // The result is put together only for a check that reads it.
+    let layout = doubts.is_empty() && crate::diagnose::layout::layout_read(path, original);
+    let hidden = adds_hidden(blocks);
+    if layout || hidden {
+        let made = result();
+        let result = made.as_ref();
+        if layout {
+            doubts.extend(
+                result_misindents(path, original, result)
+                    .map(|sentence| (EditDoubtKind::Misindents, sentence)),
+            );
+        }
+        if hidden {
+            doubts.extend(
+                hidden_doubt(original, [result])
+                    .map(|sentence| (EditDoubtKind::HiddenText, sentence)),
+            );
+        }
     }
     doubts
+}
+
+/// Whether an applied block's REPLACE text holds a bidirectional control
+/// or a zero-width character ([`crate::diagnose::hidden`]): the result is
+/// read for them only then.
+pub fn adds_hidden(blocks: &[BlockReport]) -> bool {
+    blocks.iter().any(|b| {
+        b.state == BlockState::Applied && crate::diagnose::hidden::has_hidden(&b.replace_text)
+    })
+}
+
+/// The hidden characters the diff's `result` (in pieces) adds to
+/// `original`, in one sentence without a final stop.
+pub fn hidden_doubt<'a>(
+    original: &str,
+    result: impl IntoIterator<Item = &'a str>,
+) -> Option<String> {
+    crate::diagnose::hidden::hidden_added(original, result).map(|h| h.describe("the diff"))
 }
 
 /// The fault Python (or make) finds in `result` (the file `path` as the

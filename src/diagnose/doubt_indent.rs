@@ -4,7 +4,8 @@
 //! as exact, and Python then refused the file). The loose stages already
 //! say "the new lines are N columns left of the lines they replace";
 //! exact edits get this check, by evidence only:
-//! - the file is Python (`.py`, `.pyi`, `.pyw`);
+//! - the file is Python ([`super::file_kind`]: `.py`, `.pyi`, `.pyw`, or a
+//!   first line `#!` naming a Python interpreter);
 //! - the part of the file around the edit (from the last top-level
 //!   `def`, `class` or decorator line before the change to the first one
 //!   after it) is read as Python reads indentation (a block opens after a
@@ -140,13 +141,6 @@ impl IndentBreak {
             self.line, self.text
         )
     }
-}
-
-/// Whether srview reads `path`'s indentation as Python's.
-pub fn python(path: &str) -> bool {
-    [".py", ".pyi", ".pyw"]
-        .iter()
-        .any(|ext| path.ends_with(ext))
 }
 
 /// A line that starts a top-level definition: where reading may start.
@@ -323,7 +317,17 @@ fn first_fault<'a>(
 /// (the file before) had none, on a changed line or the line after them;
 /// `None` for a file srview does not read as Python (see the module).
 pub fn indent_break(path: &str, original: &str, result: &str) -> Option<IndentBreak> {
-    if !python(path) || original == result {
+    if super::file_kind::FileKind::of_edit(path, original, result)
+        != super::file_kind::FileKind::Python
+    {
+        return None;
+    }
+    python_break(original, result)
+}
+
+/// [`indent_break`] of a file known to be Python.
+pub(super) fn python_break(original: &str, result: &str) -> Option<IndentBreak> {
+    if original == result {
         return None;
     }
     // The lines before the last top-level line ahead of the first change

@@ -3,8 +3,10 @@
 //! added under `\tcc -o app main.c` passed every check, and GNU make then
 //! stopped: `*** missing separator.  Stop.`). The Makefile twin of
 //! Python's TabError ([`super::doubt_indent`]), by evidence only:
-//! - the file is a Makefile (`Makefile`, `makefile`, `GNUmakefile`,
-//!   `*.mk`) and sets no `.RECIPEPREFIX` (before or after the edit);
+//! - the file is a Makefile ([`super::file_kind`]: `Makefile`, `makefile`,
+//!   `GNUmakefile`, `BSDmakefile`, `*.mk`, `Makefile.in`, ..., or a first
+//!   line `#!` naming make, as `debian/rules`) and sets no `.RECIPEPREFIX`
+//!   (before or after the edit);
 //! - the line is one the edit adds (not among the lines it replaces), not
 //!   blank, not a comment, starts with a space, and is not a line make
 //!   reads at any indentation (an assignment, a rule, a directive such as
@@ -14,12 +16,6 @@
 //! - the recipe around it uses tabs: the line of code before it (blank
 //!   lines and comments skipped) is a tab-indented recipe line, or a rule
 //!   line whose next line of code is one.
-
-/// Whether srview reads `path` as a Makefile.
-pub fn makefile(path: &str) -> bool {
-    let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
-    matches!(name, "Makefile" | "makefile" | "GNUmakefile") || name.ends_with(".mk")
-}
 
 /// A recipe line an edit adds with spaces where make wants a tab.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -79,10 +75,17 @@ fn code(line: &str) -> bool {
 /// file before) did not hold; `None` for a file srview does not read as a
 /// Makefile, or one that sets `.RECIPEPREFIX`.
 pub fn recipe_break(path: &str, original: &str, result: &str) -> Option<RecipeBreak> {
-    if !makefile(path)
-        || original == result
-        || original.contains(".RECIPEPREFIX")
-        || result.contains(".RECIPEPREFIX")
+    if super::file_kind::FileKind::of_edit(path, original, result)
+        != super::file_kind::FileKind::Makefile
+    {
+        return None;
+    }
+    make_break(original, result)
+}
+
+/// [`recipe_break`] of a file known to be a Makefile.
+pub(super) fn make_break(original: &str, result: &str) -> Option<RecipeBreak> {
+    if original == result || original.contains(".RECIPEPREFIX") || result.contains(".RECIPEPREFIX")
     {
         return None;
     }

@@ -1,24 +1,27 @@
 //! The layouts srview reads where a file's meaning hangs on its white
 //! space: Python's indentation ([`super::doubt_indent`]) and a Makefile's
-//! recipe tabs ([`super::doubt_make`]). One entry for the trust checks of
-//! every command, so each of them reads both.
+//! recipe tabs ([`super::doubt_make`]), the file's kind told by its name or
+//! its first line ([`FileKind`]). One entry for the trust checks of every
+//! command, so each of them reads both.
 
-use super::doubt_indent::{indent_break, python};
-use super::doubt_make::{makefile, recipe_break};
+use super::doubt_indent::python_break;
+use super::doubt_make::make_break;
+pub use super::file_kind::FileKind;
 
-/// Whether srview reads the layout of `path`: Python's indentation
-/// ([`indent_break`]) or a Makefile's recipe tabs ([`recipe_break`]).
-pub fn layout_read(path: &str) -> bool {
-    python(path) || makefile(path)
+/// Whether srview reads the layout of `path`, whose content is `content`
+/// (any version of it; only its first line is read, and only when the name
+/// says nothing): Python's indentation or a Makefile's recipe tabs.
+pub fn layout_read(path: &str, content: &str) -> bool {
+    FileKind::of(path, content) != FileKind::Other
 }
 
 /// The fault in its layout that `result` (the file `path` as an edit
 /// leaves it) has where `original` had none, in one sentence without a
 /// final stop: Python's indentation, a Makefile's recipe tabs.
 pub fn layout_break(path: &str, original: &str, result: &str) -> Option<String> {
-    if python(path) {
-        indent_break(path, original, result).map(|fault| fault.describe())
-    } else {
-        recipe_break(path, original, result).map(|fault| fault.describe())
+    match FileKind::of_edit(path, original, result) {
+        FileKind::Python => python_break(original, result).map(|fault| fault.describe()),
+        FileKind::Makefile => make_break(original, result).map(|fault| fault.describe()),
+        FileKind::Other => None,
     }
 }

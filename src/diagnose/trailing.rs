@@ -55,7 +55,11 @@ impl Meaning {
         match ext.as_str() {
             "md" | "markdown" | "mdx" => Some(Meaning::Markdown),
             "diff" | "patch" => Some(Meaning::Diff),
-            _ if super::doubt_make::makefile(path) => Some(Meaning::Makefile),
+            _ if super::file_kind::FileKind::by_name(path)
+                == super::file_kind::FileKind::Makefile =>
+            {
+                Some(Meaning::Makefile)
+            }
             _ => None,
         }
     }

@@ -161,7 +161,8 @@ fn doubt_steps(outcome: &edit::EditOutcome, content: &str) -> Vec<(NextStep, Str
                 Kind::ElidesLines
                 | Kind::RepeatsNeighbours
                 | Kind::Misindents
-                | Kind::MixesEndings => NextStep::Said,
+                | Kind::MixesEndings
+                | Kind::HiddenText => NextStep::Said,
                 Kind::CutsWord | Kind::LineEndings => NextStep::WholeLines,
             };
             (step, message)
@@ -558,11 +559,20 @@ fn exact_or_doubt(
     }
 }
 
+/// A write whose content adds bidirectional controls or zero-width
+/// characters the file (`old`: nothing, for a new file) did not hold
+/// ([`crate::diagnose::hidden`]); its sentence ends with what to send.
+fn hidden_write(old: &str, new: &str) -> Option<(NextStep, String)> {
+    let added = crate::diagnose::hidden::hidden_added(old, [new])?;
+    Some((NextStep::Said, added.describe("its content")))
+}
+
 /// A whole-file write: nothing to match; in doubt only when the file
 /// already holds exactly that content, when the content stands in for
-/// lines it leaves out, or when it breaks the layout of an existing file
+/// lines it leaves out, when it breaks the layout of an existing file
 /// (Python's indentation, a Makefile's recipe tabs) that read clean
-/// before.
+/// before, or when it adds bidirectional controls or zero-width
+/// characters.
 fn write(path_key: &str, content_key: &str, call: &Call, fs: &dyn PatchFs) -> Finding {
     let (file, new) = match (text(&call.input, path_key), text(&call.input, content_key)) {
         (Ok(file), Ok(new)) => (file.to_string(), new),
@@ -594,8 +604,9 @@ fn write(path_key: &str, content_key: &str, call: &Call, fs: &dyn PatchFs) -> Fi
             })
             .map(|why| (NextStep::Said, why))
             .into_iter()
+            .chain(hidden_write(old, new))
             .collect(),
-        None => Vec::new(),
+        None => hidden_write("", new).into_iter().collect(),
     };
     exact_or_doubt(file, "write", None, doubts)
 }

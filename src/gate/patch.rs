@@ -242,9 +242,10 @@ fn doubt_steps(patch: &Patch, doubts: Vec<apply_patch::PatchDoubt>) -> Vec<(Next
                 Kind::ReplacesFile => NextStep::MoveTarget,
                 Kind::AddedAtEnd => NextStep::ContextLines,
                 // Their sentences end with what to send.
-                Kind::MovesOntoItself | Kind::RepeatsNeighbours | Kind::BreaksIndentation => {
-                    NextStep::Said
-                }
+                Kind::MovesOntoItself
+                | Kind::RepeatsNeighbours
+                | Kind::BreaksIndentation
+                | Kind::HiddenText => NextStep::Said,
                 Kind::Repeated | Kind::IndentShift => NextStep::WholeLines,
             };
             (step, d.message)

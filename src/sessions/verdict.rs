@@ -86,6 +86,9 @@ pub enum DoubtKind {
     ReplacesFile,
     /// A patch moves the file onto itself: the file is lost.
     MovesOntoItself,
+    /// Its new text adds bidirectional controls or zero-width characters
+    /// the file did not hold: the text reads otherwise than it is.
+    HiddenText,
 }
 
 impl DoubtKind {
@@ -105,6 +108,7 @@ impl DoubtKind {
             DoubtKind::AddedAtEnd => "added at the end of the file",
             DoubtKind::ReplacesFile => "replaces a file whole",
             DoubtKind::MovesOntoItself => "moves the file onto itself",
+            DoubtKind::HiddenText => "adds invisible characters",
         }
     }
 
@@ -117,6 +121,7 @@ impl DoubtKind {
             K::RepeatsNeighbours => DoubtKind::WritesTwice,
             K::Misindents => DoubtKind::Misindents,
             K::ElidesLines => DoubtKind::StandsIn,
+            K::HiddenText => DoubtKind::HiddenText,
         }
     }
 
@@ -141,6 +146,7 @@ impl DoubtKind {
             K::IndentShift => DoubtKind::ShiftsIndent,
             K::AlreadyApplied => DoubtKind::AppliedAlready,
             K::ElidesLines => DoubtKind::StandsIn,
+            K::HiddenText => DoubtKind::HiddenText,
         }
     }
 }

@@ -783,7 +783,15 @@ fn a_recipe_line_indented_with_spaces_is_a_doubt() {
     let makefile = "all: app\n\napp: main.c\n\tcc -o app main.c\n\nclean:\n\trm -f app\n";
     let old = "\tcc -o app main.c\n";
     for agent in agents() {
-        for name in ["Makefile", "build/rules.mk"] {
+        // By name (a tester's find: `Makefile.in`, `BSDmakefile` passed).
+        for name in [
+            "Makefile",
+            "build/rules.mk",
+            "Makefile.in",
+            "Makefile.am",
+            "BSDmakefile",
+            "GNUmakefile",
+        ] {
             let reason = doubt_reason_in(
                 agent,
                 (name, makefile),
@@ -798,6 +806,23 @@ fn a_recipe_line_indented_with_spaces_is_a_doubt() {
                      indented with a tab, as the file's are"
                 ),
                 "{agent:?}: {reason}"
+            );
+        }
+        // By its first line: `debian/rules`, or any script run by make.
+        let script = format!("#!/usr/bin/make -f\n{makefile}");
+        for name in ["debian/rules", "scripts/build"] {
+            let reason = doubt_reason_in(
+                agent,
+                (name, &script),
+                old,
+                "\tcc -o app main.c\n    strip app\n",
+            );
+            assert!(
+                reason.contains(
+                    "as written, line 6 (`strip app`) is indented with spaces in a recipe whose \
+                     lines start with a tab (line 5)"
+                ),
+                "{agent:?} {name}: {reason}"
             );
         }
         judged_as(
@@ -1205,5 +1230,119 @@ fn crlf_lines_into_an_lf_file_are_a_doubt_where_the_agent_writes_them() {
             judged_as(Case::Exact, agent, file, old, new);
         }
         judged_as(Case::Exact, agent, file, old, &new.replace("\r\n", "\n"));
+    }
+}
+
+/// An executable Python script without `.py`, told Python by its first
+/// line (`#!/usr/bin/env python3`, `#!/usr/bin/python3.12`): the edit
+/// emptying a block is a doubt for every agent, as in `inventory.py` (a
+/// tester's find: it passed as exact). A `#!/bin/sh` script is not read
+/// as Python.
+#[test]
+fn an_edit_that_empties_a_block_of_a_python_script_is_a_doubt() {
+    let (old, new) = (
+        "        print(\"row\", r)\n",
+        "        # print(\"row\", r)\n",
+    );
+    for shebang in ["#!/usr/bin/env python3", "#!/usr/bin/python3.12 -u"] {
+        let script = format!("{shebang}\n{REPORT}");
+        for agent in agents() {
+            let reason = doubt_reason_in(agent, ("bin/report", &script), old, new);
+            assert!(
+                reason.contains(
+                    "as written, line 15 (`if __name__ == \"__main__\":`) is at column 0, not \
+                     deeper than line 11 (`for r in [[1, 2], [3]]:`), which ends with `:`"
+                ),
+                "{agent:?} {shebang}: {reason}"
+            );
+        }
+    }
+    let shell = format!("#!/bin/sh\n{REPORT}");
+    for agent in agents() {
+        judged_as(Case::Exact, agent, ("bin/report", &shell), old, new);
+    }
+}
+
+/// `a.py` of a tester's find (the "Trojan Source" pattern).
+const ADMIN: &str = "def is_admin(user):\n    access = \"user\"\n    if access != \"none\":\n        return True\n    return False\n";
+
+/// An edit whose new text adds bidirectional controls (U+202E, U+2066,
+/// U+2069) or a zero-width space the file did not hold: a doubt for every
+/// agent naming the characters and the line (it passed as exact, the
+/// text reading as a harmless string). The same edit in a Hebrew file
+/// that already holds its marks, and an edit keeping them, are exact.
+#[test]
+fn an_edit_adding_bidi_controls_or_zero_width_characters_is_a_doubt() {
+    let old = "    access = \"user\"\n";
+    let trojan = "    access = \"user\u{202e} \u{2066}// Check if admin\u{2069} \u{2066}\"\n";
+    let cases = [
+        (
+            old,
+            trojan,
+            "adds invisible bidirectional control characters the file did not hold (U+202E \
+             RIGHT-TO-LEFT OVERRIDE, U+2066 LEFT-TO-RIGHT ISOLATE, U+2069 POP DIRECTIONAL \
+             ISOLATE, at line 2): they reorder or hide the text around them, so the line reads \
+             otherwise in an editor than a compiler reads it: send the text without them, or \
+             write them as escapes (`\\u202E`) where they are meant"
+                .to_string(),
+        ),
+        (
+            "    return False\n",
+            "    return is_\u{200b}admin\n",
+            "adds invisible zero-width characters the file did not hold (U+200B ZERO WIDTH \
+             SPACE, at line 5)"
+                .to_string(),
+        ),
+    ];
+    assert_doubts_say(("a.py", ADMIN), &cases);
+    let hebrew = ADMIN.replace("\"none\"", "\"\u{200f}אין\"");
+    for agent in agents() {
+        for (old, new) in [
+            (
+                "    access = \"user\"\n",
+                "    access = \"\u{200f}משתמש\"\n",
+            ),
+            ("        return True\n", "        return \"\u{200f}אין\"\n"),
+        ] {
+            judged_as(Case::Exact, agent, ("a.py", &hebrew), old, new);
+        }
+    }
+}
+
+/// A whole-file write adding a right-to-left override, over a file or as
+/// a new one: a doubt for every agent with a write tool, as the same text
+/// sent as an edit is.
+#[test]
+fn a_write_adding_bidi_controls_is_a_doubt() {
+    let content = ADMIN.replace("\"user\"", "\"user\u{202e} \u{2066}// admin\u{2069}\"");
+    for before in [Some(ADMIN), None] {
+        for agent in WRITE_AGENTS {
+            let files: Vec<(String, String)> = before
+                .map(|b| ("inventory.py".to_string(), b.to_string()))
+                .into_iter()
+                .collect();
+            let fs = MemoryFs::new(files);
+            let judgment = srview::gate::judge(
+                agent,
+                &unchecked::write_payload(agent, &content),
+                |_| fs,
+                &Policy::default(),
+            );
+            assert_eq!(
+                judgment.case,
+                Case::Doubt,
+                "{agent:?}: {:?}",
+                judgment.answer
+            );
+            let reason = deny_reason(&judgment);
+            assert!(
+                reason.contains(
+                    "its content adds invisible bidirectional control characters the file did \
+                     not hold (U+202E RIGHT-TO-LEFT OVERRIDE, U+2066 LEFT-TO-RIGHT ISOLATE, \
+                     U+2069 POP DIRECTIONAL ISOLATE, at line 2)"
+                ),
+                "{agent:?}: {reason}"
+            );
+        }
     }
 }

@@ -256,6 +256,34 @@ fn escape_sequences_in_content_are_inert() {
     assert_shows(&screen, &["␛[2J"]);
 }
 
+/// Bidirectional controls and zero-width characters an edit adds are
+/// drawn as stand-ins in the result pane and in `v` (a tester's find: they
+/// were dropped, and the "Trojan Source" line read as a harmless string).
+#[test]
+fn bidi_controls_and_zero_width_characters_are_drawn() {
+    let original = "def is_admin(user):\n    access = \"user\"\n    return access\n";
+    let mut app = App::new(PathBuf::from("a.py"), original.to_string(), Version::V1);
+    app.set_diff(
+        "------- SEARCH\n    access = \"user\"\n=======\n    access = \"user\u{202e} \u{2066}// admin\u{2069}\"\n    return is_\u{200b}admin\n+++++++ REPLACE\n"
+            .into(),
+    );
+    app.end_stream();
+    let screen = screen_of(&mut app, 120, 20, ColourMode::TrueColor);
+    assert_shows(
+        &screen,
+        &[
+            "access = \"user⟨U+202E⟩ ⟨U+2066⟩// admin⟨U+2069⟩\"",
+            "return is_⟨U+200B⟩admin",
+        ],
+    );
+    srview::tui::app::keys::on_key(&mut app, plain_key(KeyCode::Char('v')));
+    let screen = screen_of(&mut app, 120, 20, ColourMode::TrueColor);
+    assert_shows(
+        &screen,
+        &["4     access = \"user⟨U+202E⟩ ⟨U+2066⟩// admin⟨U+2069⟩\""],
+    );
+}
+
 /// Accepting mid-stream a diff whose last block is out of order: the
 /// panes switch to the final result, and the bars say how to write it.
 #[test]

@@ -56,6 +56,9 @@ pub enum PatchDoubtKind {
     /// placeholder such as `# ... rest unchanged ...`): applied, those
     /// lines are gone.
     ElidesLines,
+    /// Its added lines bring bidirectional controls or zero-width
+    /// characters the file did not hold ([`crate::diagnose::hidden`]).
+    HiddenText,
 }
 
 /// One section or hunk srview cannot stand behind.
@@ -134,6 +137,9 @@ pub fn patch_doubts(
                      content is lost)"
                 ),
             ));
+        }
+        if let Some(doubt) = hidden_doubt(patch, outcome, fs, cwd, s) {
+            out.push(doubt);
         }
         match section {
             Section::Add {
@@ -220,6 +226,45 @@ pub fn patch_doubts(
         }
     }
     out
+}
+
+/// Section `s` (applied) bringing bidirectional controls or zero-width
+/// characters its file did not hold ([`crate::diagnose::hidden`]): asked
+/// only of a section whose added text holds one, the file as the patch
+/// leaves it read against the file before (nothing, for a new file).
+fn hidden_doubt(
+    patch: &Patch,
+    outcome: &PatchOutcome,
+    fs: &dyn PatchFs,
+    cwd: &str,
+    s: usize,
+) -> Option<PatchDoubt> {
+    use crate::diagnose::hidden::{has_hidden, hidden_added};
+    let (path, written) = match patch.sections.get(s)? {
+        Section::Add { path, content, .. } if has_hidden(content) => (path, path),
+        Section::Update {
+            path,
+            move_to,
+            chunks,
+            ..
+        } if chunks
+            .iter()
+            .any(|c| c.new_lines().iter().any(|l| has_hidden(l))) =>
+        {
+            (path, move_to.as_ref().unwrap_or(path))
+        }
+        _ => return None,
+    };
+    let result = outcome.files.get(&normalize(written))?.as_deref()?;
+    let original = section_input(patch, fs, cwd, s);
+    let added = hidden_added(original.as_deref().unwrap_or(""), [result])?;
+    Some(PatchDoubt {
+        file: path.clone(),
+        section: s,
+        hunk: None,
+        kind: PatchDoubtKind::HiddenText,
+        message: added.describe(&format!("the patch of {path}")),
+    })
 }
 
 /// The content the file of section `s` (an Add) had before an earlier
@@ -311,14 +356,17 @@ fn indent_doubt(
         .hunks
         .iter()
         .all(|h| h.level.is_none_or(|l| l == MatchLevel::Exact));
-    if !exact || !crate::diagnose::layout::layout_read(move_to.as_deref().unwrap_or(path)) {
+    if !exact {
+        return None;
+    }
+    let written = move_to.as_deref().unwrap_or(path);
+    let result = outcome.files.get(&normalize(written))?.as_deref()?;
+    // The kind by the name, or by the result's first line (in memory): the
+    // file before is read only for a file whose layout is read.
+    if !crate::diagnose::layout::layout_read(written, result) {
         return None;
     }
     let original = section_input(patch, fs, cwd, s)?;
-    let result = outcome
-        .files
-        .get(&normalize(move_to.as_deref().unwrap_or(path)))?
-        .as_deref()?;
     let fault = crate::diagnose::layout::layout_break(path, &original, result)?;
     Some(PatchDoubt {
         file: path.clone(),

@@ -3,7 +3,9 @@
 //! - its old text starts or ends inside a word of the file (`x = 1` found
 //!   in `max = 10`): it changes part of a word it does not show;
 //! - the file mixes CRLF and LF line endings and the result does not: the
-//!   agent rewrote the endings of lines the edit does not show.
+//!   agent rewrote the endings of lines the edit does not show;
+//! - its new text adds bidirectional controls or zero-width characters the
+//!   file did not hold ([`crate::diagnose::hidden`]).
 
 use super::EditOutcome;
 use crate::words;
@@ -39,6 +41,10 @@ pub enum EditDoubtKind {
     /// Its new text stands in for lines of its old text it leaves out (the
     /// sentence ends with what to send instead).
     ElidesLines,
+    /// Its new text adds bidirectional controls or zero-width characters
+    /// the file did not hold ([`crate::diagnose::hidden`]; the sentence
+    /// ends with what to send instead).
+    HiddenText,
 }
 
 /// [`edit_doubts`], each with its kind.
@@ -71,6 +77,12 @@ pub fn edit_doubt_kinds(outcome: &EditOutcome, original: &str) -> Vec<(EditDoubt
             out.extend(
                 crate::diagnose::layout::layout_break(&outcome.path, original, &done.new_content)
                     .map(|fault| (EditDoubtKind::Misindents, fault)),
+            );
+        }
+        if crate::diagnose::hidden::has_hidden(&outcome.block.replace_text) {
+            out.extend(
+                crate::diagnose::hidden::hidden_added(original, [done.new_content.as_str()])
+                    .map(|h| (EditDoubtKind::HiddenText, h.describe("its new text"))),
             );
         }
     }

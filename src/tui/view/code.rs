@@ -65,7 +65,10 @@ pub fn spans_found(
         if found.iter().any(|r| r.start <= s && s < r.end) {
             style = style.patch(found_style);
         }
-        out.push(Span::styled(sanitize(&line[s..e]), style));
+        out.push(Span::styled(
+            crate::tui::shown::sanitize_part(&line[s..e], s == 0),
+            style,
+        ));
     }
     out
 }
@@ -260,6 +263,40 @@ mod tests {
         assert!(!s.contains('\x07'));
         assert!(!s.contains('\r'));
         assert_eq!(s, "a␛[31mred␇    b␍");
+    }
+
+    /// Bidirectional controls and zero-width characters are drawn as
+    /// stand-ins a column each, measured as drawn; a byte-order mark
+    /// starting the line is not drawn, one past its start is.
+    #[test]
+    fn bidi_controls_and_zero_width_characters_are_drawn() {
+        let line = "\u{feff}x = \"user\u{202e} \u{2066}//\u{2069}\" + a\u{200b}b";
+        let shown = sanitize(line);
+        assert_eq!(
+            shown,
+            "x = \"user⟨U+202E⟩ ⟨U+2066⟩//⟨U+2069⟩\" + a⟨U+200B⟩b"
+        );
+        assert_eq!(
+            UnicodeWidthStr::width(shown.as_str()),
+            shown.chars().count()
+        );
+        let colours: LineColours = Vec::new();
+        let theme = Theme::new(super::super::theme::ColourMode::None);
+        let spans = spans(
+            line,
+            &colours,
+            Style::default(),
+            &[12..15, 15..16],
+            Style::default(),
+            &theme,
+        );
+        let drawn: String = spans.iter().map(|s| s.content.as_ref()).collect();
+        assert_eq!(drawn, shown);
+        // A span starting with U+FEFF past the line's start draws it.
+        assert_eq!(
+            crate::tui::shown::sanitize_part("\u{feff}a", false),
+            "⟨U+FEFF⟩a"
+        );
     }
 
     #[test]
