@@ -266,7 +266,7 @@ pub fn held_back<'a>(
             || pieces.concat(),
         ));
     } else {
-        doubts.extend(super::doubt_exact::block_doubts(original, blocks));
+        doubts.extend(super::doubt_exact::block_doubts(path, original, blocks));
     }
     doubts
 }

@@ -547,7 +547,7 @@ fn written_over(e: &Edit, original: &str) -> Option<Doubt> {
     let Edit::ClaudeWrite { content, .. } = e else {
         return None;
     };
-    let elided = crate::dialect::elided::elided(original, content)?;
+    let elided = crate::dialect::elided::elided(e.path(), original, content)?;
     Some(Doubt {
         kind: DoubtKind::StandsIn,
         message: format!(
