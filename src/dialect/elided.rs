@@ -566,10 +566,16 @@ pub fn is_comment(line: &str, comments: Comments) -> bool {
 /// A line of code whose comment after it says lines are left out
 /// ([`is_placeholder`] of the comment: `return s; // rest of the body
 /// unchanged`, `total = 0  # ... existing code ...`). The code before the
-/// comment closes its strings (a `//` inside `"a // b"` opens none).
+/// comment closes its strings (a `//` inside `"a // b"` opens none), and
+/// a block comment ends the line (in `{ run(); /* unchanged */ }` it says
+/// something of the code around it).
 fn trailing_placeholder(line: &str, comments: Comments) -> bool {
     comments.trailing(line).any(|(code, comment)| {
-        code.matches('"').count() % 2 == 0
+        let closed = [("/*", "*/"), ("<!--", "-->")]
+            .iter()
+            .all(|(open, close)| !comment.starts_with(open) || comment.ends_with(close));
+        closed
+            && code.matches('"').count() % 2 == 0
             && code.matches('`').count() % 2 == 0
             && is_placeholder(comment, comments)
     })
@@ -815,6 +821,11 @@ mod tests {
             "def fetch(url): pass  # unchanged",
             "fetch(url) { /* ... existing code ... */ }",
             "fetch(url) { /* unchanged */ }",
+            "raise NotImplementedError  # existing implementation",
+            "raise NotImplementedError()  # unchanged",
+            "todo!() // existing body unchanged",
+            "fn fetch() { unimplemented!() } // rest of the body as before",
+            "throw new Error(\"not implemented\"); // existing code",
         ] {
             let new = format!("def fetch(url):\n    {stub}\n");
             let found =
@@ -828,6 +839,9 @@ mod tests {
             "log(\"# unchanged\")  # pass",
             "fetch(url) { /* TODO */ }",
             "fetch(url) { run(); /* unchanged */ }",
+            "raise NotImplementedError  # subclasses override this",
+            "todo!() // parse the header next",
+            "compass  # existing users keep their rows",
         ] {
             let new =
                 format!("def fetch(url):\n    resp = get(url)\n    {stub}\n    return resp\n");
@@ -835,5 +849,179 @@ mod tests {
         }
         let kept = format!("{OLD}    pass  # unchanged\n");
         assert_eq!(elided("fetch.py", OLD, &kept), None);
+    }
+
+    /// `lines`, each ending in a newline.
+    fn text(lines: &[&str]) -> String {
+        lines.iter().map(|line| format!("{line}\n")).collect()
+    }
+
+    /// A comment in the marks of a file's own kind (`%` in LaTeX, MATLAB
+    /// and Erlang, `"` in Vim script, `'` and `REM` in Visual Basic, `REM`,
+    /// `@REM` and `::` in a batch file) stands in as a `#` comment does (a
+    /// tester's find: `% ... existing items ...` deleted four `\item`s and
+    /// was called exact), after new code by its wording, alone by where it
+    /// stands. In a file of another kind the same line is code (a Python
+    /// string, a format continuation) and is not.
+    #[test]
+    fn a_comment_in_its_files_own_marks_stands_in() {
+        let old = text(&["a = 1;", "b = 2;", "c = 3;", "d = 4;"]);
+        for (path, comment) in [
+            ("d.tex", "% ... existing items ..."),
+            ("f.m", "% ... rest unchanged ..."),
+            ("f.erl", "%% rest of the module unchanged"),
+            ("f.vim", "\" ... rest unchanged ..."),
+            ("/home/u/.vimrc", "\" ... rest unchanged ..."),
+            ("f.bas", "' ... rest unchanged ..."),
+            ("F.VB", "Rem Rest of the module unchanged"),
+            ("f.bat", "REM ... rest unchanged ..."),
+            ("f.cmd", ":: ... existing steps ..."),
+            ("f.bat", "@rem the rest of the script remains the same"),
+        ] {
+            let new = text(&["a = 9;", comment]);
+            let found = elided(path, &old, &new).unwrap_or_else(|| panic!("{path} [{comment}]"));
+            assert_eq!(
+                (found.line, found.placeholder.as_str(), found.lost),
+                (2, comment, 4),
+                "{path}"
+            );
+            let mark = comment.split(' ').next().unwrap_or_default();
+            let alone = text(&[&format!("{mark} the other lines")]);
+            assert!(elided(path, &old, &alone).is_some(), "{path} [{alone}]");
+        }
+        for (path, line) in [
+            ("f.py", "\"... rest unchanged ...\""),
+            ("f.py", "' ... rest unchanged ...'"),
+            ("f.py", "% ... rest unchanged ..."),
+            ("f.sh", "\" ... rest unchanged ...\""),
+            ("f.bat", "REMAINING=rest of the file unchanged"),
+            ("f.vb", "remaining = \"the others are unchanged\""),
+        ] {
+            let new = text(&["a = 9;", line]);
+            assert_eq!(elided(path, &old, &new), None, "{path} [{line}]");
+        }
+    }
+
+    /// A one-line docstring saying the code is left out stands in as the
+    /// comment would (a tester's find: `"""... existing methods unchanged
+    /// ..."""` deleted three methods); a docstring that says what the code
+    /// does is not a stand-in.
+    #[test]
+    fn a_docstring_saying_the_code_is_left_out_stands_in() {
+        let old = text(&[
+            "class Cart:",
+            "    def add(self, x):",
+            "        self.items.append(x)",
+            "",
+            "    def remove(self, x):",
+            "        self.items.remove(x)",
+        ]);
+        let with = |doc: &str| {
+            text(&[
+                "class Cart:",
+                &format!("    {doc}"),
+                "",
+                "    def clear(self):",
+                "        self.items = []",
+            ])
+        };
+        for doc in [
+            "\"\"\"... existing methods unchanged ...\"\"\"",
+            "'''... rest of the class ...'''",
+            "\"\"\"Existing methods unchanged.\"\"\"",
+        ] {
+            let found = elided("c.py", &old, &with(doc)).unwrap_or_else(|| panic!("{doc}"));
+            assert_eq!(
+                (found.line, found.placeholder.as_str(), found.lost),
+                (2, doc, 4)
+            );
+        }
+        let documented = with("\"\"\"A cart: items added and removed.\"\"\"");
+        assert_eq!(elided("c.py", &old, &documented), None);
+    }
+
+    /// A line of code whose comment after it says lines are left out stands
+    /// in where a run of lines goes, as a comment-only line does (a
+    /// tester's find: `return s; // rest of the body unchanged` for four
+    /// lines); where one line goes it is an ordinary edit, and a `//` or
+    /// `#` inside a string opens no comment.
+    #[test]
+    fn code_with_a_comment_saying_the_rest_is_left_out_stands_in() {
+        let old = text(&[
+            "function add(a, b) {",
+            "  const s = a + b;",
+            "  log(s);",
+            "  check(s);",
+            "  return s;",
+            "}",
+        ]);
+        for line in [
+            "  return s; // rest of the body unchanged",
+            "  return s; /* ... existing code ... */",
+            "  const s = a + b;  // ... rest unchanged",
+        ] {
+            let new = text(&["function add(a, b) {", line, "}"]);
+            let found = elided("a.js", &old, &new).unwrap_or_else(|| panic!("{line}"));
+            assert_eq!((found.line, found.placeholder.as_str()), (2, line.trim()));
+        }
+        let strings = [
+            "  const url = \"http://x // rest of it unchanged\";",
+            "  log(\"# ... rest unchanged ...\");",
+        ];
+        for line in strings.iter().chain(&["  return s; // unchanged"]) {
+            // One line goes: `check(s);`.
+            let new = text(&[
+                "function add(a, b) {",
+                "  const s = a + b;",
+                "  log(s);",
+                line,
+                "  return s;",
+                "}",
+            ]);
+            assert_eq!(elided("a.js", &old, &new), None, "{line}");
+        }
+        for line in strings {
+            let new = text(&["function add(a, b) {", line, "}"]);
+            assert_eq!(elided("a.js", &old, &new), None, "{line}");
+        }
+    }
+
+    /// A lone `...` standing where lines go in several places, fewer than
+    /// [`super::MIN_RUN`] in each and more in all, stands in (a tester's
+    /// find: two method bodies each cut to their first line and a `...`);
+    /// one such place, or places losing fewer lines in all, do not.
+    #[test]
+    fn a_lone_ellipsis_repeated_where_lines_go_stands_in() {
+        let add = [
+            "    def add(self, x):",
+            "        self.items.append(x)",
+            "        self.count += 1",
+            "        self.log(x)",
+            "",
+        ];
+        let remove = [
+            "    def remove(self, x):",
+            "        self.items.remove(x)",
+            "        self.count -= 1",
+            "        self.log(x)",
+        ];
+        let old = text(&[&add[..], &remove[..]].concat());
+        let cut = |body: &[&'static str], keep: usize| {
+            let mut lines = body[..keep].to_vec();
+            lines.push("        ...");
+            lines
+        };
+        let new = text(&[cut(&add, 2), vec![""], cut(&remove, 2)].concat());
+        let found = elided("d.py", &old, &new).expect("a stand-in");
+        assert_eq!(
+            (found.line, found.placeholder.as_str(), found.lost),
+            (3, "...", 4)
+        );
+        // One place: two lines go.
+        let once = text(&[cut(&add, 2), vec![""], remove.to_vec()].concat());
+        assert_eq!(elided("d.py", &old, &once), None);
+        // Two places, one line each.
+        let ones = text(&[cut(&add, 3), vec![""], cut(&remove, 3)].concat());
+        assert_eq!(elided("d.py", &old, &ones), None);
     }
 }
