@@ -623,3 +623,70 @@ fn search_replace_blocks_get_the_exact_trust_checks() {
         app
     );
 }
+
+/// A Claude Code `Write` JSON whose content stands in for the rest of the
+/// file (`# ... rest of the file unchanged ...`): `check` exits 1 with the
+/// gate's sentence and `apply --write` holds it back, the file untouched
+/// (a fresh tester's find: "applies, stage exact", and `--write` deleted
+/// `b()`, while the gate denied the same input); `--force` writes it. A
+/// Write of exactly what the file holds is in doubt as the gate says.
+#[test]
+fn a_write_standing_in_for_the_rest_of_the_file_is_held_back() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let original =
+        "def a():\n    x = load()\n    return x\n\ndef b():\n    x = load()\n    return x\n";
+    let file = support::files::write(dir.path(), "m.py", original.as_bytes());
+    let file = file.display().to_string();
+    let write = |name: &str, content: &str| {
+        let json = serde_json::json!({"file_path": "m.py", "content": content}).to_string();
+        support::files::write(dir.path(), name, json.as_bytes())
+            .display()
+            .to_string()
+    };
+    let elided = write(
+        "w.json",
+        "def a():\n    x = load()\n    return x\n\n# ... rest of the file unchanged ...\n",
+    );
+    let (check, out) = srview(&["check", &file, &elided]);
+    assert_eq!(check, 1, "{out}");
+    assert_eq!(
+        out,
+        format!(
+            "{file}: block #1 (Write): applies, stage exact, 1 occurrence\n    ! its content stands \
+         in for lines it leaves out (line 5: `# ... rest of the file unchanged ...`), so \
+         writing it deletes 3 non-blank lines of the file (7 lines become 5): send the whole \
+         content, every line the file keeps, or edit only the lines that change\n"
+        )
+    );
+    let (code, _, err) = srview_all(&["apply", &file, &elided, "--write"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.starts_with(&format!(
+            "srview: {file} was not written: its content stands in for lines it leaves out"
+        )),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&file).expect("read"), original);
+    let (code, _, err) = srview_all(&["apply", &file, &elided, "--write", "--force"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        std::fs::read_to_string(&file)
+            .expect("read")
+            .ends_with("# ... rest of the file unchanged ...\n")
+    );
+    std::fs::write(&file, original).expect("write");
+    let same = write("same.json", original);
+    let (check, out) = srview(&["check", &file, &same]);
+    assert_eq!(check, 1, "{out}");
+    assert!(
+        out.contains(&format!(
+            "! {file} already holds exactly this content (7 lines): the write changes nothing, \
+             so it looks applied already"
+        )),
+        "{out}"
+    );
+    // The whole file, one function changed: no doubt.
+    let whole = write("whole.json", &original.replace("def b():", "def b2():"));
+    let (check, out) = srview(&["check", &file, &whole]);
+    assert_eq!(check, 0, "{out}");
+}
