@@ -690,3 +690,57 @@ fn a_write_standing_in_for_the_rest_of_the_file_is_held_back() {
     let (check, out) = srview(&["check", &file, &whole]);
     assert_eq!(check, 0, "{out}");
 }
+
+/// A stand-in in the comment marks of its file's kind: `% ... existing
+/// items ...` replacing four `\item`s of a LaTeX list as SEARCH/REPLACE
+/// blocks (a fresh tester's find: "ok" and written), and `% ... rest
+/// unchanged ...` in a MATLAB file as OpenCode's edit: `check` exits 1
+/// saying so, `apply --write` holds it back. The same lines in a Python
+/// file are code (`%` opens no comment there): no doubt.
+#[test]
+fn a_stand_in_in_its_files_own_comment_marks_is_held_back() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let items =
+        "\\begin{itemize}\n\\item One\n\\item Two\n\\item Three\n\\item Four\n\\end{itemize}\n";
+    let (tex, blocks) = file_and_diff(
+        dir.path(),
+        ("d.tex", items),
+        (
+            "d.diff",
+            "------- SEARCH\n\\item One\n\\item Two\n\\item Three\n\\item Four\n=======\n\\item Zero\n% ... existing items ...\n+++++++ REPLACE\n",
+        ),
+    );
+    let (check, out) = srview(&["check", &tex, &blocks]);
+    assert_eq!(check, 1, "{out}");
+    assert!(
+        out.contains(
+            "held back: block #1's REPLACE text stands in for lines it leaves out (its line 2: \
+             `% ... existing items ...`), so it deletes 4 non-blank lines of its SEARCH text"
+        ),
+        "{out}"
+    );
+    let (write, _, err) = srview_all(&["apply", &tex, &blocks, "--write"]);
+    assert_eq!(write, 1, "{err}");
+    assert_eq!(std::fs::read_to_string(&tex).expect("read"), items);
+    let four = "a = 1;\nb = 2;\nc = 3;\nd = 4;\n";
+    for (name, doubted) in [("f.m", true), ("f.py", false)] {
+        let file = support::files::write(dir.path(), name, four.as_bytes());
+        let edit = serde_json::json!({
+            "filePath": file,
+            "oldString": four,
+            "newString": "a = 9;\n% ... rest unchanged ...\n",
+        });
+        let edit = support::files::write(dir.path(), "e.json", edit.to_string().as_bytes());
+        let (file, edit) = (file.display().to_string(), edit.display().to_string());
+        let (check, out) = srview(&["check", &file, &edit, "--dialect", "opencode-edit"]);
+        let said = out.contains(
+            "warning: edit 1: its new text stands in for lines it leaves out (its line 2: `% ... \
+             rest unchanged ...`), so it deletes 4 non-blank lines of the text it replaces",
+        );
+        assert_eq!(
+            (check, said),
+            (i32::from(doubted), doubted),
+            "{name}: {out}"
+        );
+    }
+}

@@ -20,6 +20,10 @@ pub struct Judged<'a> {
     /// (Aider's blocks, OpenCode's and Cline's patch hunks): a placement
     /// whose text stands elsewhere too is said.
     pub first_wins: bool,
+    /// The file the call edits, where the caller knows it: its kind tells
+    /// the comment marks the stand-in check reads (`%` in LaTeX,
+    /// [`crate::dialect::elided::Comments`]).
+    pub file: Option<&'a str>,
 }
 
 impl<'a> Judged<'a> {
@@ -29,6 +33,15 @@ impl<'a> Judged<'a> {
         Judged {
             asked: asked.as_deref(),
             first_wins: row.matcher().is_some_and(|m| m.takes_first_of_several()),
+            file: None,
+        }
+    }
+
+    /// The same, for a call that edits `file`.
+    pub fn on(self, file: &'a str) -> Self {
+        Judged {
+            file: Some(file),
+            ..self
         }
     }
 }
@@ -138,8 +151,14 @@ pub fn exact_doubt_kinds(
                 ));
             }
         }
+        // The file named for its comment marks; not a file whose layout
+        // srview reads: its callers read the call's whole result for that.
+        let file = matched.path.as_deref().or(judged.file);
         let as_claude = Edit::ClaudeEdit {
-            file_path: String::new(),
+            file_path: file
+                .filter(|f| !crate::diagnose::layout::layout_read(f))
+                .unwrap_or_default()
+                .to_string(),
             old_string: found.clone(),
             new_string: written.clone(),
             replace_all: false,

@@ -541,7 +541,7 @@ impl Comments {
     /// space or tab: the code before it (trimmed) and the comment from its
     /// mark on. A mark inside a string may be among them: the callers ask
     /// more of each.
-    fn trailing<'a>(self, line: &'a str) -> impl Iterator<Item = (&'a str, &'a str)> {
+    fn trailing(self, line: &str) -> impl Iterator<Item = (&str, &str)> {
         line.match_indices([' ', '\t']).filter_map(move |(at, _)| {
             let comment = &line[at + 1..];
             self.leaders()

@@ -364,7 +364,7 @@ fn call_doubts(
     let mut doubts: Vec<Doubt> = exact_doubt_kinds(
         outcome,
         &|_| Some(before.to_string()),
-        Judged::of(row, &asked),
+        Judged::of(row, &asked).on(&call.path),
     )
     .into_iter()
     .map(Doubt::of(DoubtKind::of_call))
