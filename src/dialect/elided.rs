@@ -10,7 +10,11 @@
 //! (or a lone `...` / `…`, or a bracketed note that is code in no language:
 //! `<existing code>`, `[unchanged]`) the old text does not hold, standing alone
 //! where a run of the old text's non-blank lines disappears. A wording that
-//! says so ([`is_placeholder`]) is enough wherever lines are lost.
+//! says so ([`is_placeholder`]: a comment, a one-line docstring, a stub
+//! whose comment says its body is left out) is enough wherever lines are
+//! lost. Comments are read in the marks of the file's kind ([`Comments`],
+//! one table: `%` in LaTeX, `"` in Vim script, `'` in Visual Basic, `REM`
+//! in a batch file, beside the marks of every kind).
 
 use std::collections::{HashMap, HashSet};
 

@@ -115,8 +115,11 @@ fn stands_in(outcome: &EditOutcome) -> Option<String> {
 /// again after it was written: `AlreadyApplied`), or it stands in for
 /// lines of the file it leaves out (`# ... rest of the file unchanged
 /// ...`, [`crate::dialect::elided`]: `ElidesLines`; written, they are
-/// gone). One sentence naming `path`, ending with what to send. The one
-/// check of a write: the gate's, `check`'s and `apply --write`'s.
+/// gone: the real Claude Code wrote such a Write, 54 lines become 16, when
+/// the gate passed it, tests/gate_e2e/). One sentence naming `path`,
+/// ending with what to send. The one check of a write: the gate's,
+/// `check`'s and `apply --write`'s (a fresh tester's find: `check` called
+/// a Write the gate denied exact, and `--write` wrote it).
 pub fn write_doubt(path: &str, old: &str, new: &str) -> Option<(EditDoubtKind, String)> {
     if old == new && !new.is_empty() {
         return Some((
