@@ -400,7 +400,8 @@ struct Leader {
 /// The comment marks srview reads, in one table: those of every file kind
 /// (`#`, `//`, `/*`, `<!--`, `--`, `;`, ...), and those that open a comment
 /// in some kinds only and are code elsewhere, taken only in a file of
-/// that kind (`%`: TeX and LaTeX, MATLAB and Octave, Erlang, Prolog; `"`:
+/// that kind (`%`: TeX and LaTeX, MATLAB and Octave, Erlang, Prolog,
+/// PostScript, LilyPond; `!`: Fortran; `"`:
 /// Vim script, where a Python or shell line starting with `"` is a
 /// string; `'`: Visual Basic, VBA, VBScript; `REM`: those and Windows
 /// batch files; `::` and `@REM`: batch files). A mark that is the start
@@ -420,8 +421,15 @@ const LEADERS: &[Leader] = &[
         then: Then::Anything,
         trails: true,
         kinds: &[
-            "tex", "sty", "cls", "bib", "ltx", "dtx", "ins", "m", "erl", "hrl", "pro",
+            "tex", "sty", "cls", "bib", "bst", "ltx", "dtx", "ins", "tikz", "m", "erl", "hrl",
+            "pro", "ps", "eps", "ly", "ily",
         ],
+    },
+    Leader {
+        mark: "!",
+        then: Then::Anything,
+        trails: true,
+        kinds: &["f", "for", "ftn", "f77", "f90", "f95", "f03", "f08"],
     },
     Leader {
         mark: "\"",
@@ -874,6 +882,7 @@ mod tests {
             ("d.tex", "% ... existing items ..."),
             ("f.m", "% ... rest unchanged ..."),
             ("f.erl", "%% rest of the module unchanged"),
+            ("f.f90", "! ... existing code ..."),
             ("f.vim", "\" ... rest unchanged ..."),
             ("/home/u/.vimrc", "\" ... rest unchanged ..."),
             ("f.bas", "' ... rest unchanged ..."),
@@ -897,12 +906,14 @@ mod tests {
             ("f.py", "\"... rest unchanged ...\""),
             ("f.py", "' ... rest unchanged ...'"),
             ("f.py", "% ... rest unchanged ..."),
+            ("f.rs", "! the other lines"),
             ("f.sh", "\" ... rest unchanged ...\""),
             ("f.bat", "REMAINING=rest of the file unchanged"),
             ("f.vb", "remaining = \"the others are unchanged\""),
         ] {
             let new = text(&["a = 9;", line]);
             assert_eq!(elided(path, &old, &new), None, "{path} [{line}]");
+            assert_eq!(elided(path, &old, &text(&[line])), None, "{path} [{line}]");
         }
     }
 
